@@ -1,0 +1,167 @@
+package io.quarry.codecs.store;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+
+/** All Quarry indexes of one data directory: {@code <data>/indexes/<name>/} each. */
+public final class EventStore implements Closeable {
+  /**
+   * Index names: lower-case letters, digits, {@code _} and {@code -}, starting with a letter, digit
+   * or {@code _}.
+   */
+  public static final Pattern INDEX_NAME = Pattern.compile("[a-z0-9_][a-z0-9_-]{0,79}");
+
+  private final Map<String, IndexStore> indexes;
+
+  private EventStore(Map<String, IndexStore> indexes) {
+    this.indexes = indexes;
+  }
+
+  /** Opens (creating where missing) every declared index under {@code dataDirectory}. */
+  public static EventStore open(Path dataDirectory, Collection<String> indexNames)
+      throws IOException {
+    Map<String, IndexStore> indexes = new TreeMap<>();
+    try {
+      for (String name : indexNames) {
+        if (!INDEX_NAME.matcher(name).matches()) {
+          throw new IllegalArgumentException(
+              "invalid index name '" + name + "': use lower-case letters, digits, '_' and '-'");
+        }
+        Path path = dataDirectory.resolve("indexes").resolve(name);
+        Files.createDirectories(path);
+        indexes.put(name, new IndexStore(name, path));
+      }
+    } catch (IOException | RuntimeException e) {
+      for (IndexStore store : indexes.values()) {
+        try {
+          store.close();
+        } catch (IOException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      throw e;
+    }
+    return new EventStore(indexes);
+  }
+
+  public Set<String> indexNames() {
+    return indexes.keySet();
+  }
+
+  public boolean hasIndex(String name) {
+    return indexes.containsKey(name);
+  }
+
+  public IndexStore index(String name) {
+    IndexStore store = indexes.get(name);
+    if (store == null) {
+      throw new IllegalArgumentException("no such index: " + name);
+    }
+    return store;
+  }
+
+  /** Stores events durably: returns once they survive a crash and are visible to search. */
+  public void write(String index, List<Event> events) throws IOException, InterruptedException {
+    if (events.isEmpty()) {
+      return;
+    }
+    IndexStore store = index(index);
+    store.awaitDurable(store.add(events));
+  }
+
+  /**
+   * The indexes matching any of the patterns ({@code *} wildcards, case-insensitive); {@code *}
+   * alone means every index except internal ones (names starting with {@code _}), as in Splunk.
+   */
+  public List<String> resolve(List<String> patterns) {
+    List<String> matched = new ArrayList<>();
+    for (String name : indexes.keySet()) {
+      for (String pattern : patterns) {
+        String lower = pattern.toLowerCase(Locale.ROOT);
+        boolean internal = name.startsWith("_") && !lower.startsWith("_");
+        if (!internal && globMatches(lower, name)) {
+          matched.add(name);
+          break;
+        }
+      }
+    }
+    return matched;
+  }
+
+  private static boolean globMatches(String pattern, String name) {
+    String regex =
+        Arrays.stream(pattern.split("\\*", -1))
+            .map(Pattern::quote)
+            .collect(Collectors.joining(".*"));
+    return Pattern.matches(regex, name);
+  }
+
+  /**
+   * Visits the events of the given indexes that match {@code query} and lie in {@code [earliest,
+   * latest)}, newest first across all indexes and segments, until the visitor returns false.
+   */
+  public ScanStats scan(
+      List<String> indexNames,
+      Query query,
+      long earliestMicros,
+      long latestMicros,
+      EventVisitor visitor)
+      throws IOException {
+    requireNonNull(query, "query is null");
+    List<IndexSearcher> acquired = new ArrayList<>();
+    List<IndexStore> stores = new ArrayList<>();
+    try {
+      for (String name : indexNames) {
+        IndexStore store = index(name);
+        acquired.add(store.searchers().acquire());
+        stores.add(store);
+      }
+      return new TimeOrderedScan(stores, acquired, query, earliestMicros, latestMicros)
+          .run(visitor);
+    } finally {
+      for (int i = 0; i < acquired.size(); i++) {
+        try {
+          stores.get(i).searchers().release(acquired.get(i));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    IOException failure = null;
+    for (IndexStore store : indexes.values()) {
+      try {
+        store.close();
+      } catch (IOException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}

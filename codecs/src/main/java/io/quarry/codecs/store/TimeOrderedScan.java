@@ -1,0 +1,179 @@
+package io.quarry.codecs.store;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.StoredFieldVisitor;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.IndexSortSortedNumericDocValuesRangeQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.Weight;
+
+/**
+ * Merges the matching documents of many segments into one newest-first stream. Every segment is
+ * sorted by time, newest first, so each segment's iterator is already in order and a priority queue
+ * of their heads yields the global order lazily: a {@code head 10} reads about ten events.
+ */
+final class TimeOrderedScan {
+  private final List<IndexStore> stores;
+  private final List<IndexSearcher> searchers;
+  private final Query query;
+  private final long earliest;
+  private final long latest;
+
+  TimeOrderedScan(
+      List<IndexStore> stores,
+      List<IndexSearcher> searchers,
+      Query query,
+      long earliestMicros,
+      long latestMicros) {
+    this.stores = stores;
+    this.searchers = searchers;
+    this.query = query;
+    this.earliest = earliestMicros;
+    this.latest = latestMicros;
+  }
+
+  ScanStats run(EventVisitor visitor) throws IOException {
+    if (earliest >= latest) {
+      return new ScanStats(stores.size(), 0, 0);
+    }
+    PriorityQueue<Cursor> queue = new PriorityQueue<>((a, b) -> Long.compare(b.time, a.time));
+    int segments = 0;
+    for (int i = 0; i < stores.size(); i++) {
+      IndexSearcher searcher = searchers.get(i);
+      Weight weight =
+          searcher.createWeight(
+              searcher.rewrite(withTimeRange()), ScoreMode.COMPLETE_NO_SCORES, 1f);
+      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+        segments++;
+        Scorer scorer = weight.scorer(leaf);
+        if (scorer == null) {
+          continue;
+        }
+        Cursor cursor = new Cursor(stores.get(i).name(), leaf, scorer.iterator());
+        if (cursor.advance()) {
+          queue.add(cursor);
+        }
+      }
+    }
+    long read = 0;
+    while (!queue.isEmpty()) {
+      Cursor cursor = queue.poll();
+      read++;
+      if (!visitor.visit(cursor.load())) {
+        break;
+      }
+      if (cursor.advance()) {
+        queue.add(cursor);
+      }
+    }
+    return new ScanStats(stores.size(), segments, read);
+  }
+
+  private Query withTimeRange() {
+    if (earliest == Long.MIN_VALUE && latest == Long.MAX_VALUE) {
+      return query;
+    }
+    long upper = latest - 1;
+    Query range =
+        new IndexSortSortedNumericDocValuesRangeQuery(
+            EventFields.TIME,
+            earliest,
+            upper,
+            LongPoint.newRangeQuery(EventFields.TIME, earliest, upper));
+    return new BooleanQuery.Builder()
+        .add(query, BooleanClause.Occur.FILTER)
+        .add(range, BooleanClause.Occur.FILTER)
+        .build();
+  }
+
+  private static final class Cursor {
+    private final String index;
+    private final DocIdSetIterator iterator;
+    private final NumericDocValues times;
+    private final StoredFields storedFields;
+    private long time;
+
+    Cursor(String index, LeafReaderContext leaf, DocIdSetIterator iterator) throws IOException {
+      this.index = index;
+      this.iterator = iterator;
+      this.times = leaf.reader().getNumericDocValues(EventFields.TIME);
+      this.storedFields = leaf.reader().storedFields();
+    }
+
+    boolean advance() throws IOException {
+      int doc = iterator.nextDoc();
+      if (doc == DocIdSetIterator.NO_MORE_DOCS) {
+        return false;
+      }
+      time = times != null && times.advanceExact(doc) ? times.longValue() : Long.MIN_VALUE;
+      return true;
+    }
+
+    StoredEvent load() throws IOException {
+      EventReader reader = new EventReader();
+      storedFields.document(iterator.docID(), reader);
+      return new StoredEvent(index, reader.toEvent());
+    }
+  }
+
+  /** Collects the stored fields of one event document. */
+  private static final class EventReader extends StoredFieldVisitor {
+    private long time;
+    private String raw = "";
+    private String host = "";
+    private String source = "";
+    private String sourcetype = "";
+    private final Map<String, List<String>> indexedFields = new HashMap<>();
+
+    @Override
+    public Status needsField(FieldInfo fieldInfo) {
+      return Status.YES;
+    }
+
+    @Override
+    public void longField(FieldInfo fieldInfo, long value) {
+      if (fieldInfo.name.equals(EventFields.TIME)) {
+        time = value;
+      }
+    }
+
+    @Override
+    public void stringField(FieldInfo fieldInfo, String value) {
+      String name = fieldInfo.name;
+      switch (name) {
+        case EventFields.RAW -> raw = value;
+        case EventFields.HOST -> host = value;
+        case EventFields.SOURCE -> source = value;
+        case EventFields.SOURCETYPE -> sourcetype = value;
+        default -> {
+          if (name.startsWith(EventFields.INDEXED_FIELD_PREFIX)) {
+            indexedFields
+                .computeIfAbsent(
+                    name.substring(EventFields.INDEXED_FIELD_PREFIX.length()),
+                    k -> new ArrayList<>())
+                .add(value);
+          }
+        }
+      }
+    }
+
+    Event toEvent() {
+      return new Event(time, raw, host, source, sourcetype, indexedFields);
+    }
+  }
+}

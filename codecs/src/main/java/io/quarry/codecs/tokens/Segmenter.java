@@ -1,0 +1,134 @@
+package io.quarry.codecs.tokens;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Splits text into index terms.
+ *
+ * <p>Major breakers end a token: whitespace and {@code [ ] < > ( ) { } | ! ; , ' " * & ? + =}.
+ * Minor breakers split a token into parts: {@code / : @ . - $ # % \ _}. For the token {@code
+ * 10.1.2.3} the terms are the parts {@code 10 1 2 3} and the prefixes {@code 10.1}, {@code 10.1.2},
+ * {@code 10.1.2.3}; for {@code /cart.do} they are {@code cart do /cart /cart.do}. Terms are
+ * lower-cased (root locale) and at most {@link #MAX_TERM_LENGTH} characters long; longer tokens
+ * contribute only their parts.
+ */
+public final class Segmenter {
+  public static final int MAX_TERM_LENGTH = 256;
+
+  private Segmenter() {}
+
+  public static boolean isMajorBreaker(char c) {
+    return switch (c) {
+      case '[',
+          ']',
+          '<',
+          '>',
+          '(',
+          ')',
+          '{',
+          '}',
+          '|',
+          '!',
+          ';',
+          ',',
+          '\'',
+          '"',
+          '*',
+          '&',
+          '?',
+          '+',
+          '=' ->
+          true;
+      default -> Character.isWhitespace(c);
+    };
+  }
+
+  public static boolean isMinorBreaker(char c) {
+    return switch (c) {
+      case '/', ':', '@', '.', '-', '$', '#', '%', '\\', '_' -> true;
+      default -> false;
+    };
+  }
+
+  /** Every index term of a text, in first-seen order, without duplicates. */
+  public static Set<String> terms(String text) {
+    Set<String> terms = new LinkedHashSet<>();
+    String lower = text.toLowerCase(Locale.ROOT);
+    int length = lower.length();
+    int start = 0;
+    while (start < length) {
+      while (start < length && isMajorBreaker(lower.charAt(start))) {
+        start++;
+      }
+      int end = start;
+      while (end < length && !isMajorBreaker(lower.charAt(end))) {
+        end++;
+      }
+      if (end > start) {
+        addToken(lower, start, end, terms);
+      }
+      start = end;
+    }
+    return terms;
+  }
+
+  private static void addToken(String text, int start, int end, Set<String> terms) {
+    int partStart = start;
+    for (int i = start; i <= end; i++) {
+      if (i == end || isMinorBreaker(text.charAt(i))) {
+        if (i > partStart) {
+          addTerm(text.substring(partStart, i), terms);
+          if (partStart > start) {
+            addTerm(text.substring(start, i), terms);
+          }
+        }
+        partStart = i + 1;
+      }
+    }
+    if (isMinorBreaker(text.charAt(end - 1))) {
+      addTerm(text.substring(start, end), terms);
+    }
+  }
+
+  private static void addTerm(String term, Set<String> terms) {
+    if (term.length() <= MAX_TERM_LENGTH) {
+      terms.add(term);
+    }
+  }
+
+  /** Whether a search word is one index term as it stands (no breaker inside). */
+  public static boolean isSingleTerm(String word) {
+    for (int i = 0; i < word.length(); i++) {
+      char c = word.charAt(i);
+      if (isMajorBreaker(c) || isMinorBreaker(c)) {
+        return false;
+      }
+    }
+    return !word.isEmpty() && word.length() <= MAX_TERM_LENGTH;
+  }
+
+  /**
+   * The terms an event must hold for a search word to match it: the word's parts between breakers,
+   * lower-cased. Every event containing the word contains all of them; the reverse needs checking.
+   */
+  public static List<String> requiredParts(String word) {
+    List<String> parts = new ArrayList<>();
+    String lower = word.toLowerCase(Locale.ROOT);
+    int partStart = 0;
+    for (int i = 0; i <= lower.length(); i++) {
+      if (i == lower.length()
+          || isMajorBreaker(lower.charAt(i))
+          || isMinorBreaker(lower.charAt(i))) {
+        if (i > partStart && i - partStart <= MAX_TERM_LENGTH) {
+          parts.add(lower.substring(partStart, i));
+        }
+        partStart = i + 1;
+      }
+    }
+    return parts;
+  }
+}

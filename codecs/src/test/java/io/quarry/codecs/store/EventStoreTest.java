@@ -1,0 +1,126 @@
+package io.quarry.codecs.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.TermQuery;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EventStoreTest {
+  @TempDir Path dataDirectory;
+
+  private static Event event(long time, String raw) {
+    return new Event(time, raw, "web-01", "/var/log/access.log", "access_combined", Map.of());
+  }
+
+  @Test
+  void eventsSurviveReopenAndComeBackNewestFirstAcrossIndexes() throws Exception {
+    try (EventStore store = EventStore.open(dataDirectory, List.of("main", "web"))) {
+      store.write("main", List.of(event(1_000, "one"), event(3_000, "three")));
+      store.write("web", List.of(event(2_000, "two")));
+      store.write(
+          "main",
+          List.of(
+              new Event(4_000, "four", "h", "s", "st", Map.of("status", List.of("404", "500")))));
+    }
+    try (EventStore store = EventStore.open(dataDirectory, List.of("main", "web"))) {
+      List<StoredEvent> seen = new ArrayList<>();
+      ScanStats stats =
+          store.scan(
+              List.of("main", "web"),
+              new MatchAllDocsQuery(),
+              Long.MIN_VALUE,
+              Long.MAX_VALUE,
+              e -> seen.add(e));
+      assertThat(seen)
+          .extracting(e -> e.event().raw())
+          .containsExactly("four", "three", "two", "one");
+      assertThat(seen)
+          .extracting(StoredEvent::index)
+          .containsExactly("main", "main", "web", "main");
+      assertThat(seen.get(0).event().indexedFields())
+          .containsEntry("status", List.of("404", "500"));
+      assertThat(stats.eventsRead()).isEqualTo(4);
+    }
+  }
+
+  @Test
+  void termIndexTimeRangeAndEarlyStop() throws Exception {
+    try (EventStore store = EventStore.open(dataDirectory, List.of("main"))) {
+      List<Event> events = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        events.add(event(i * 1_000_000L, "GET /cart.do status=" + (i % 2 == 0 ? "200" : "404")));
+      }
+      store.write("main", events);
+      List<Long> times = new ArrayList<>();
+      store.scan(
+          List.of("main"),
+          new TermQuery(new Term(EventFields.TOKENS, "404")),
+          10_000_000L,
+          20_000_000L,
+          e -> times.add(e.event().timeMicros()));
+      assertThat(times)
+          .containsExactly(19_000_000L, 17_000_000L, 15_000_000L, 13_000_000L, 11_000_000L);
+      List<Long> firstThree = new ArrayList<>();
+      ScanStats stats =
+          store.scan(
+              List.of("main"),
+              new TermQuery(new Term(EventFields.keywordField("host"), "web-01")),
+              Long.MIN_VALUE,
+              Long.MAX_VALUE,
+              e -> {
+                firstThree.add(e.event().timeMicros());
+                return firstThree.size() < 3;
+              });
+      assertThat(firstThree).containsExactly(99_000_000L, 98_000_000L, 97_000_000L);
+      assertThat(stats.eventsRead()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void concurrentWritersShareCommitsAndLoseNothing() throws Exception {
+    try (EventStore store = EventStore.open(dataDirectory, List.of("main"))) {
+      ExecutorService pool = Executors.newFixedThreadPool(8);
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        int thread = t;
+        futures.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 25; i++) {
+                    store.write(
+                        "main", List.of(event(thread * 1000L + i, "t" + thread + " e" + i)));
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> future : futures) {
+        future.get();
+      }
+      pool.shutdown();
+      assertThat(store.index("main").count()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void resolvesPatternsAndRejectsBadNames() throws Exception {
+    try (EventStore store =
+        EventStore.open(dataDirectory, List.of("main", "web", "web2", "_internal"))) {
+      assertThat(store.resolve(List.of("*"))).containsExactly("main", "web", "web2");
+      assertThat(store.resolve(List.of("WEB*"))).containsExactly("web", "web2");
+      assertThat(store.resolve(List.of("_internal", "main"))).containsExactly("_internal", "main");
+    }
+    assertThatThrownBy(() -> EventStore.open(dataDirectory, List.of("Bad Name")))
+        .hasMessageContaining("invalid index name 'Bad Name'");
+  }
+}

@@ -1,0 +1,76 @@
+package io.quarry.plugin.api.data;
+
+import java.util.Arrays;
+
+/** A block of 64-bit floating point numbers. */
+public final class DoubleBlock implements Block {
+  private final DataType dataType;
+  private final double[] values;
+  private final long[] nulls;
+  private final int positionCount;
+
+  private DoubleBlock(DataType dataType, double[] values, long[] nulls, int positionCount) {
+    this.dataType = dataType;
+    this.values = values;
+    this.nulls = nulls;
+    this.positionCount = positionCount;
+  }
+
+  public double getDouble(int position) {
+    NullMask.checkIndex(position, positionCount);
+    return values[position];
+  }
+
+  @Override
+  public int positionCount() {
+    return positionCount;
+  }
+
+  @Override
+  public boolean isNull(int position) {
+    NullMask.checkIndex(position, positionCount);
+    return NullMask.isNull(nulls, position);
+  }
+
+  @Override
+  public DataType dataType() {
+    return dataType;
+  }
+
+  @Override
+  public Object getObject(int position) {
+    return isNull(position) ? null : values[position];
+  }
+
+  public static Builder builder(int expectedSize) {
+    return new Builder(expectedSize);
+  }
+
+  /** Appends values one position at a time. */
+  public static final class Builder {
+    private final NullMask nulls = new NullMask();
+    private double[] values;
+    private int size;
+
+    private Builder(int expectedSize) {
+      this.values = new double[Math.max(expectedSize, 8)];
+    }
+
+    public Builder append(double value) {
+      if (size == values.length) {
+        values = Arrays.copyOf(values, size * 2);
+      }
+      values[size++] = value;
+      return this;
+    }
+
+    public Builder appendNull() {
+      nulls.set(size);
+      return append(0);
+    }
+
+    public DoubleBlock build() {
+      return new DoubleBlock(DataType.DOUBLE, Arrays.copyOf(values, size), nulls.build(), size);
+    }
+  }
+}

@@ -1,0 +1,13 @@
+package io.quarry.ql.ast;
+
+import io.quarry.ql.parser.Position;
+
+/** One command of a pipeline. */
+public sealed interface Command permits SearchCommand, StatsCommand, HeadCommand {
+
+  /** The command's name as the registry knows it. */
+  String name();
+
+  /** Where the command's name starts in the query. */
+  Position position();
+}

@@ -1,0 +1,2 @@
+/** The SPL abstract syntax tree: immutable records for commands and search expressions. */
+package io.quarry.ql.ast;

@@ -1,0 +1,75 @@
+package io.quarry.ql.command;
+
+import io.quarry.ql.ast.AggregateFunction;
+import io.quarry.ql.ast.Aggregation;
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.parser.Token;
+import io.quarry.ql.parser.TokenReader;
+import io.quarry.ql.parser.TokenType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code stats func[(field)] [as name] [, …] [by field[, …]]}. Output names default to {@code
+ * count} and {@code func(field)}, as in Splunk.
+ */
+final class StatsParser implements CommandParser {
+
+  @Override
+  public Command parse(TokenReader reader, Token name) {
+    List<Aggregation> aggregations = new ArrayList<>();
+    while (!reader.atCommandEnd() && !reader.peek().isWord("by")) {
+      aggregations.add(aggregation(reader));
+      if (reader.at(TokenType.COMMA)) {
+        reader.next();
+      }
+    }
+    if (aggregations.isEmpty()) {
+      throw reader.unexpected(
+          reader.peek(), "an aggregation such as count, sum(field) or dc(field) after stats");
+    }
+    List<String> groupBy = new ArrayList<>();
+    if (reader.peek().isWord("by")) {
+      reader.next();
+      while (!reader.atCommandEnd()) {
+        groupBy.add(reader.expect(TokenType.WORD, "a field name to group by").text());
+        if (reader.at(TokenType.COMMA)) {
+          reader.next();
+        }
+      }
+      if (groupBy.isEmpty()) {
+        throw reader.unexpected(reader.peek(), "a field name after 'by'");
+      }
+    }
+    return new StatsCommand(aggregations, groupBy, name.position());
+  }
+
+  private static Aggregation aggregation(TokenReader reader) {
+    Token functionToken = reader.expect(TokenType.WORD, "an aggregation function");
+    AggregateFunction function =
+        AggregateFunction.byName(functionToken.text())
+            .orElseThrow(
+                () ->
+                    reader.error(
+                        functionToken,
+                        "Unknown aggregation function '" + functionToken.text() + "'",
+                        "one of " + AggregateFunction.allNames()));
+    Optional<String> field = Optional.empty();
+    if (reader.at(TokenType.LPAREN)) {
+      reader.next();
+      field = Optional.of(reader.expect(TokenType.WORD, "a field name").text());
+      reader.expect(TokenType.RPAREN, "')' after the field name");
+    } else if (function != AggregateFunction.COUNT) {
+      throw reader.unexpected(reader.peek(), "'(' and a field name after " + functionToken.text());
+    }
+    String outputName =
+        field.map(f -> function.functionName() + "(" + f + ")").orElse(function.functionName());
+    if (reader.peek().isWord("as")) {
+      reader.next();
+      outputName = reader.readValue("a name after 'as'").text();
+    }
+    return new Aggregation(function, field, outputName);
+  }
+}

@@ -1,0 +1,37 @@
+package io.quarry.ql.exec;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A row of named single values, as aggregations produce. Null values mean the field is absent. */
+public final class MapRow implements Row {
+  private final Map<String, Object> values;
+
+  public MapRow(Map<String, Object> values) {
+    this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+  }
+
+  @Override
+  public List<Object> values(String field) {
+    Object value = values.get(field);
+    return value == null ? List.of() : List.of(value);
+  }
+
+  @Override
+  public List<String> fieldNames() {
+    return new ArrayList<>(values.keySet());
+  }
+
+  @Override
+  public boolean matchesTerm(String term, boolean phrase) {
+    return false;
+  }
+
+  @Override
+  public String toString() {
+    return values.toString();
+  }
+}

@@ -1,0 +1,156 @@
+package io.quarry.ql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BooleanBlock;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.DoubleBlock;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The end of the row pipeline: gathers rows into typed pages of at most {@code pageSize} rows and
+ * hands each page on. A column's type is inferred per page from its values: all longs make a long
+ * column, longs and doubles a double column, anything else a string column; {@code _time} holds
+ * epoch microseconds and is a timestamp column. Multivalue fields keep their first value in this
+ * slice.
+ */
+public final class PageCollector implements RowSink {
+  public static final String TIME_FIELD = "_time";
+
+  private final int pageSize;
+  private final Consumer<Page> consumer;
+  private final List<Row> buffered = new ArrayList<>();
+  private long rows;
+
+  public PageCollector(int pageSize, Consumer<Page> consumer) {
+    if (pageSize <= 0) {
+      throw new IllegalArgumentException("pageSize must be positive: " + pageSize);
+    }
+    this.pageSize = pageSize;
+    this.consumer = requireNonNull(consumer, "consumer is null");
+  }
+
+  @Override
+  public boolean accept(Row row) {
+    buffered.add(row);
+    rows++;
+    if (buffered.size() == pageSize) {
+      flush();
+    }
+    return true;
+  }
+
+  @Override
+  public void finish() {
+    flush();
+  }
+
+  /** Rows seen so far. */
+  public long rows() {
+    return rows;
+  }
+
+  private void flush() {
+    if (buffered.isEmpty()) {
+      return;
+    }
+    consumer.accept(toPage(buffered));
+    buffered.clear();
+  }
+
+  static Page toPage(List<Row> rows) {
+    Set<String> names = new LinkedHashSet<>();
+    for (Row row : rows) {
+      names.addAll(row.fieldNames());
+    }
+    List<Schema.Column> columns = new ArrayList<>();
+    List<Block> blocks = new ArrayList<>();
+    for (String name : names) {
+      List<Object> values = new ArrayList<>(rows.size());
+      for (Row row : rows) {
+        List<Object> fieldValues = row.values(name);
+        values.add(fieldValues.isEmpty() ? null : fieldValues.get(0));
+      }
+      DataType type = inferType(name, values);
+      columns.add(new Schema.Column(name, type));
+      blocks.add(block(type, values));
+    }
+    return new Page(new Schema(columns), blocks, rows.size());
+  }
+
+  private static DataType inferType(String name, List<Object> values) {
+    boolean anyLong = false;
+    boolean anyDouble = false;
+    boolean anyBoolean = false;
+    boolean anyOther = false;
+    for (Object value : values) {
+      switch (value) {
+        case null -> {}
+        case Long l -> anyLong = true;
+        case Double d -> anyDouble = true;
+        case Boolean b -> anyBoolean = true;
+        default -> anyOther = true;
+      }
+    }
+    if (anyOther || (anyBoolean && (anyLong || anyDouble))) {
+      return DataType.STRING;
+    }
+    if (anyBoolean) {
+      return DataType.BOOLEAN;
+    }
+    if (anyDouble) {
+      return DataType.DOUBLE;
+    }
+    if (anyLong) {
+      return name.equals(TIME_FIELD) ? DataType.TIMESTAMP : DataType.LONG;
+    }
+    return DataType.STRING;
+  }
+
+  private static Block block(DataType type, List<Object> values) {
+    switch (type) {
+      case LONG, TIMESTAMP -> {
+        LongBlock.Builder builder = LongBlock.builder(type, values.size());
+        values.forEach(v -> appendOrNull(v, () -> builder.append((Long) v), builder::appendNull));
+        return builder.build();
+      }
+      case DOUBLE -> {
+        DoubleBlock.Builder builder = DoubleBlock.builder(values.size());
+        values.forEach(
+            v ->
+                appendOrNull(
+                    v, () -> builder.append(((Number) v).doubleValue()), builder::appendNull));
+        return builder.build();
+      }
+      case BOOLEAN -> {
+        BooleanBlock.Builder builder = BooleanBlock.builder(values.size());
+        values.forEach(
+            v -> appendOrNull(v, () -> builder.append((Boolean) v), builder::appendNull));
+        return builder.build();
+      }
+      default -> {
+        BytesBlock.Builder builder = BytesBlock.builder(values.size());
+        values.forEach(
+            v -> appendOrNull(v, () -> builder.append(Values.toText(v)), builder::appendNull));
+        return builder.build();
+      }
+    }
+  }
+
+  private static void appendOrNull(Object value, Runnable append, Runnable appendNull) {
+    if (value == null) {
+      appendNull.run();
+    } else {
+      append.run();
+    }
+  }
+}

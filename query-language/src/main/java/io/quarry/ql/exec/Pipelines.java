@@ -1,0 +1,51 @@
+package io.quarry.ql.exec;
+
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.HeadCommand;
+import io.quarry.ql.ast.SearchCommand;
+import io.quarry.ql.ast.StatsCommand;
+import java.util.List;
+
+/** Builds the chain of row operators for the commands that follow the first search. */
+public final class Pipelines {
+  private Pipelines() {}
+
+  /**
+   * Returns the head of the chain; rows pushed into it flow through every command to {@code end}.
+   */
+  public static RowSink build(List<Command> commands, RowSink end) {
+    RowSink sink = end;
+    for (int i = commands.size() - 1; i >= 0; i--) {
+      sink = operator(commands.get(i), sink);
+    }
+    return sink;
+  }
+
+  private static RowSink operator(Command command, RowSink downstream) {
+    return switch (command) {
+      case SearchCommand search ->
+          search
+              .expression()
+              .<RowSink>map(e -> new FilterOperator(RowPredicates.compile(e), downstream))
+              .orElse(downstream);
+      case StatsCommand stats -> new StatsOperator(stats, downstream);
+      case HeadCommand head -> new HeadOperator(head.limit(), downstream);
+    };
+  }
+
+  /**
+   * The largest number of events the pipeline can consume before it stops asking, if bounded: a
+   * leading chain of {@code head} commands (with no reordering command before it) bounds the scan.
+   */
+  public static long eventLimit(List<Command> commands) {
+    long limit = Long.MAX_VALUE;
+    for (Command command : commands) {
+      if (command instanceof HeadCommand head) {
+        limit = Math.min(limit, head.limit());
+      } else {
+        break;
+      }
+    }
+    return limit;
+  }
+}

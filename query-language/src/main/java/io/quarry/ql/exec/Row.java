@@ -1,0 +1,22 @@
+package io.quarry.ql.exec;
+
+import java.util.List;
+
+/**
+ * One result row as the row operators see it: an event (fields extracted on demand) or an
+ * aggregation result. Values are {@code String}, {@code Long}, {@code Double} or {@code Boolean}.
+ */
+public interface Row {
+
+  /** The values of a field, in order; empty when the row does not have it. */
+  List<Object> values(String field);
+
+  /** The field names of the row, in a stable order (used when a row becomes a page column). */
+  List<String> fieldNames();
+
+  /**
+   * Whether the row's raw text holds a term: a token for a bare word ({@code *} wildcards allowed),
+   * a case-insensitive substring for a quoted phrase. Rows without raw text hold no terms.
+   */
+  boolean matchesTerm(String term, boolean phrase);
+}

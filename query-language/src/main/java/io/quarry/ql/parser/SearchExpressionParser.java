@@ -1,0 +1,150 @@
+package io.quarry.ql.parser;
+
+import io.quarry.ql.ast.ComparisonOperator;
+import io.quarry.ql.ast.SearchExpression;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Parses the search expression with Splunk's precedence for {@code search}: {@code NOT} binds
+ * tightest, then {@code OR}, then the (implicit or explicit) {@code AND}. So {@code a b OR c} is
+ * {@code a AND (b OR c)}. The keywords are upper case; lower-case {@code or} is a term.
+ */
+public final class SearchExpressionParser {
+  private static final String TERM = "a search term, a field comparison or '('";
+
+  private final TokenReader reader;
+
+  public SearchExpressionParser(TokenReader reader) {
+    this.reader = reader;
+  }
+
+  /** Parses up to the end of the command; empty when the command has no expression at all. */
+  public Optional<SearchExpression> parseCommandExpression() {
+    if (reader.atCommandEnd()) {
+      return Optional.empty();
+    }
+    SearchExpression expression = and();
+    if (!reader.atCommandEnd()) {
+      throw reader.unexpected(reader.peek(), "'|' or the end of the query");
+    }
+    return Optional.of(expression);
+  }
+
+  private SearchExpression and() {
+    List<SearchExpression> operands = new ArrayList<>();
+    while (!reader.atCommandEnd() && !reader.at(TokenType.RPAREN)) {
+      if (isKeyword(reader.peek(), "AND")) {
+        Token and = reader.next();
+        if (operands.isEmpty()) {
+          throw reader.error(and, "AND needs a search term before it", TERM);
+        }
+      }
+      operands.add(or());
+    }
+    if (operands.isEmpty()) {
+      throw reader.unexpected(reader.peek(), TERM);
+    }
+    return operands.size() == 1 ? operands.get(0) : new SearchExpression.And(operands);
+  }
+
+  private SearchExpression or() {
+    List<SearchExpression> operands = new ArrayList<>();
+    operands.add(not());
+    while (isKeyword(reader.peek(), "OR")) {
+      reader.next();
+      operands.add(not());
+    }
+    return operands.size() == 1 ? operands.get(0) : new SearchExpression.Or(operands);
+  }
+
+  private SearchExpression not() {
+    if (isKeyword(reader.peek(), "NOT")) {
+      reader.next();
+      return new SearchExpression.Not(not());
+    }
+    return primary();
+  }
+
+  private SearchExpression primary() {
+    Token token = reader.peek();
+    switch (token.type()) {
+      case LPAREN -> {
+        reader.next();
+        SearchExpression inner = and();
+        reader.expect(
+            TokenType.RPAREN, "')' to close the '(' at column " + token.position().column());
+        return inner;
+      }
+      case LBRACKET ->
+          throw reader.error(
+              token,
+              "Subsearches are not yet supported",
+              "a search term (subsearch execution is planned)");
+      case QUOTED -> {
+        reader.next();
+        return new SearchExpression.Term(token.text(), true, token.position());
+      }
+      case WORD -> {
+        if (isKeyword(token, "AND") || isKeyword(token, "OR")) {
+          throw reader.error(token, token.text() + " needs a search term before it", TERM);
+        }
+        return wordOrComparison();
+      }
+      default -> throw reader.unexpected(token, TERM);
+    }
+  }
+
+  private SearchExpression wordOrComparison() {
+    Token next = reader.peek(1);
+    Optional<ComparisonOperator> operator = operator(next.type());
+    if (operator.isPresent()) {
+      Token field = reader.next();
+      reader.next();
+      Token value = reader.readValue("a value after '" + field.text() + next.text() + "'");
+      return new SearchExpression.Comparison(
+          field.text(),
+          operator.get(),
+          value.text(),
+          value.type() == TokenType.QUOTED,
+          field.position());
+    }
+    if (isKeyword(next, "IN") && reader.peek(2).type() == TokenType.LPAREN) {
+      Token field = reader.next();
+      reader.next();
+      reader.next();
+      List<String> values = new ArrayList<>();
+      while (true) {
+        values.add(reader.readValue("a value in the IN list").text());
+        if (reader.at(TokenType.COMMA)) {
+          reader.next();
+        } else if (reader.at(TokenType.RPAREN)) {
+          reader.next();
+          return new SearchExpression.In(field.text(), values, field.position());
+        } else if (!reader.at(TokenType.WORD) && !reader.at(TokenType.QUOTED)) {
+          throw reader.unexpected(reader.peek(), "',' or ')' in the IN list");
+        }
+      }
+    }
+    Token word = reader.readValue(TERM);
+    return new SearchExpression.Term(word.text(), false, word.position());
+  }
+
+  private static boolean isKeyword(Token token, String keyword) {
+    return token.type() == TokenType.WORD && token.text().equals(keyword);
+  }
+
+  private static Optional<ComparisonOperator> operator(TokenType type) {
+    return Optional.ofNullable(
+        switch (type) {
+          case EQ -> ComparisonOperator.EQ;
+          case NE -> ComparisonOperator.NE;
+          case LT -> ComparisonOperator.LT;
+          case LE -> ComparisonOperator.LE;
+          case GT -> ComparisonOperator.GT;
+          case GE -> ComparisonOperator.GE;
+          default -> null;
+        });
+  }
+}

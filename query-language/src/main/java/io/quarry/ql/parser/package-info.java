@@ -1,0 +1,6 @@
+/**
+ * Turns SPL query text into the AST: the {@link io.quarry.ql.parser.Lexer}, the recursive-descent
+ * {@link io.quarry.ql.parser.Parser} and {@link io.quarry.ql.parser.QueryParseException}, which
+ * carries the line, column and offending token and renders a caret under the query.
+ */
+package io.quarry.ql.parser;

@@ -1,0 +1,147 @@
+package io.quarry.ql.plan;
+
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.ComparisonOperator;
+import io.quarry.ql.ast.Query;
+import io.quarry.ql.ast.SearchCommand;
+import io.quarry.ql.ast.SearchExpression;
+import io.quarry.ql.ast.SearchExpression.Comparison;
+import io.quarry.ql.parser.Position;
+import io.quarry.ql.parser.QueryParseException;
+import io.quarry.ql.time.TimeModifiers;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Turns a parsed query into a {@link SearchPlan}: the top-level {@code index=} and {@code
+ * earliest=}/{@code latest=} terms of the first search choose indexes and the time range and leave
+ * the expression; everything else stays as the per-event filter. Without {@code index=} a search
+ * reads the default index {@code main}, as Splunk does.
+ */
+public final class SearchPlanner {
+  public static final String DEFAULT_INDEX = "main";
+
+  private final Instant now;
+  private final ZoneId zone;
+
+  public SearchPlanner(Instant now, ZoneId zone) {
+    this.now = now;
+    this.zone = zone;
+  }
+
+  /**
+   * @param earliestMicros the job's own lower bound (from the API), or {@code Long.MIN_VALUE}
+   * @param latestMicros the job's own upper bound (from the API), or {@code Long.MAX_VALUE}
+   */
+  public SearchPlan plan(Query query, long earliestMicros, long latestMicros) {
+    SearchCommand first = (SearchCommand) query.commands().get(0);
+    List<Command> pipeline = query.commands().subList(1, query.commands().size());
+    List<SearchExpression> conjuncts = new ArrayList<>();
+    first.expression().ifPresent(e -> flattenAnd(e, conjuncts));
+
+    List<String> indexes = null;
+    long earliest = earliestMicros;
+    long latest = latestMicros;
+    List<SearchExpression> rest = new ArrayList<>();
+    for (SearchExpression conjunct : conjuncts) {
+      if (conjunct instanceof Comparison c && c.operator() == ComparisonOperator.EQ) {
+        String field = c.field().toLowerCase(Locale.ROOT);
+        if (field.equals("earliest")) {
+          earliest = Math.max(earliest, resolve(query, c));
+          continue;
+        }
+        if (field.equals("latest")) {
+          latest = Math.min(latest, resolve(query, c));
+          continue;
+        }
+        if (field.equals("index") && indexes == null) {
+          indexes = List.of(c.value());
+          continue;
+        }
+      }
+      if (conjunct instanceof SearchExpression.In in
+          && in.field().equalsIgnoreCase("index")
+          && indexes == null) {
+        indexes = in.values();
+        continue;
+      }
+      checkNoNestedTimeModifier(query, conjunct, false);
+      rest.add(conjunct);
+    }
+    if (indexes == null) {
+      indexes =
+          rest.stream().anyMatch(SearchPlanner::mentionsIndex)
+              ? List.of("*")
+              : List.of(DEFAULT_INDEX);
+    }
+    Optional<SearchExpression> filter =
+        switch (rest.size()) {
+          case 0 -> Optional.empty();
+          case 1 -> Optional.of(rest.get(0));
+          default -> Optional.of(new SearchExpression.And(rest));
+        };
+    return new SearchPlan(indexes, earliest, latest, filter, pipeline);
+  }
+
+  private long resolve(Query query, Comparison comparison) {
+    try {
+      return TimeModifiers.resolveMicros(comparison.value(), now, zone);
+    } catch (IllegalArgumentException e) {
+      throw new QueryParseException(
+          e.getMessage(),
+          query.text(),
+          comparison.position(),
+          comparison.value(),
+          "a time modifier");
+    }
+  }
+
+  private static void flattenAnd(SearchExpression expression, List<SearchExpression> into) {
+    if (expression instanceof SearchExpression.And and) {
+      and.operands().forEach(operand -> flattenAnd(operand, into));
+    } else {
+      into.add(expression);
+    }
+  }
+
+  private static void checkNoNestedTimeModifier(
+      Query query, SearchExpression expression, boolean nested) {
+    switch (expression) {
+      case Comparison c -> {
+        String field = c.field().toLowerCase(Locale.ROOT);
+        if (field.equals("earliest") || field.equals("latest")) {
+          Position at = c.position();
+          String problem =
+              nested
+                  ? c.field() + " must be a top-level term of the search, not inside OR or NOT"
+                  : c.field() + " takes '=' only";
+          throw new QueryParseException(
+              problem, query.text(), at, c.field(), c.field() + "=<time>");
+        }
+      }
+      case SearchExpression.And and ->
+          and.operands().forEach(o -> checkNoNestedTimeModifier(query, o, nested));
+      case SearchExpression.Or or ->
+          or.operands().forEach(o -> checkNoNestedTimeModifier(query, o, true));
+      case SearchExpression.Not not -> checkNoNestedTimeModifier(query, not.operand(), true);
+      case SearchExpression.Term term -> {}
+      case SearchExpression.In in -> {}
+    }
+  }
+
+  private static boolean mentionsIndex(SearchExpression expression) {
+    return switch (expression) {
+      case Comparison c -> c.field().equalsIgnoreCase("index");
+      case SearchExpression.In in -> in.field().equalsIgnoreCase("index");
+      case SearchExpression.And and ->
+          and.operands().stream().anyMatch(SearchPlanner::mentionsIndex);
+      case SearchExpression.Or or -> or.operands().stream().anyMatch(SearchPlanner::mentionsIndex);
+      case SearchExpression.Not not -> mentionsIndex(not.operand());
+      case SearchExpression.Term term -> false;
+    };
+  }
+}
