@@ -1,0 +1,304 @@
+package io.quarry.client;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.StringJoiner;
+
+/**
+ * A client of one Quarry server. Thread-safe; reuse one instance.
+ *
+ * <pre>{@code
+ * QuarryClient client = QuarryClient.builder(URI.create("http://127.0.0.1:8088"))
+ *     .adminPassword(password).hecToken(token).build();
+ * client.sendEvents(List.of(Map.of("event", "hello", "sourcetype", "demo")));
+ * SearchResults results = client.search("hello | stats count");
+ * }</pre>
+ */
+public final class QuarryClient {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int MAX_ATTEMPTS = 5;
+
+  private final URI baseUri;
+  private final String adminPassword;
+  private final String hecToken;
+  private final Duration timeout;
+  private final HttpClient http;
+
+  private QuarryClient(Builder builder) {
+    this.baseUri = builder.baseUri;
+    this.adminPassword = builder.adminPassword;
+    this.hecToken = builder.hecToken;
+    this.timeout = builder.timeout;
+    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  }
+
+  public static Builder builder(URI baseUri) {
+    return new Builder(baseUri);
+  }
+
+  /** Runs a search over all time and returns every row. */
+  public SearchResults search(String query) {
+    return search(query, null, null);
+  }
+
+  /** Runs a search between two time modifiers (either may be null) and returns every row. */
+  public SearchResults search(String query, String earliest, String latest) {
+    requireNonNull(query, "query is null");
+    Map<String, String> form = new LinkedHashMap<>();
+    form.put("search", query);
+    form.put("output_mode", "json");
+    if (earliest != null) {
+      form.put("earliest_time", earliest);
+    }
+    if (latest != null) {
+      form.put("latest_time", latest);
+    }
+    HttpRequest request =
+        request("/services/search/jobs/export")
+            .header("Authorization", basic("admin", requireAdminPassword()))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString(formEncode(form)))
+            .build();
+    HttpResponse<InputStream> response = send(request, HttpResponse.BodyHandlers.ofInputStream());
+    try (BufferedReader reader =
+        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+      if (response.statusCode() != 200) {
+        String body = reader.lines().reduce("", (a, b) -> a + b);
+        throw failure(response.statusCode(), body);
+      }
+      return readResults(reader);
+    } catch (IOException e) {
+      throw new QuarryClientException("reading search results failed: " + e.getMessage(), e);
+    }
+  }
+
+  private static SearchResults readResults(BufferedReader reader) throws IOException {
+    Set<String> fields = new LinkedHashSet<>();
+    List<Map<String, String>> rows = new ArrayList<>();
+    List<String> messages = new ArrayList<>();
+    String line;
+    while ((line = reader.readLine()) != null) {
+      if (line.isBlank()) {
+        continue;
+      }
+      JsonNode node = JSON.readTree(line);
+      JsonNode result = node.get("result");
+      if (result != null && result.isObject()) {
+        Map<String, String> row = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = result.fields(); it.hasNext(); ) {
+          Map.Entry<String, JsonNode> field = it.next();
+          row.put(field.getKey(), field.getValue().asText());
+          fields.add(field.getKey());
+        }
+        rows.add(row);
+      }
+      JsonNode lineMessages = node.get("messages");
+      if (lineMessages != null) {
+        for (JsonNode message : lineMessages) {
+          messages.add(message.path("type").asText() + ": " + message.path("text").asText());
+        }
+      }
+    }
+    return new SearchResults(new ArrayList<>(fields), rows, messages);
+  }
+
+  /**
+   * Sends events as HEC envelopes ({@code event}, and optionally {@code time}, {@code host}, …).
+   */
+  public void sendEvents(List<Map<String, Object>> envelopes) {
+    StringBuilder body = new StringBuilder();
+    try {
+      for (Map<String, Object> envelope : envelopes) {
+        body.append(JSON.writeValueAsString(envelope)).append('\n');
+      }
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("event cannot be written as JSON", e);
+    }
+    postHec("/services/collector/event", body.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Sends raw text to be broken into events by the sourcetype's rules.
+   *
+   * @param host the host field, or null for the server's default
+   * @param source the source field, or null for the server's default
+   */
+  public void sendRaw(byte[] body, String sourcetype, String index, String host, String source) {
+    Map<String, String> parameters = new LinkedHashMap<>();
+    parameters.put("sourcetype", sourcetype);
+    parameters.put("index", index);
+    parameters.put("host", host);
+    parameters.put("source", source);
+    parameters.values().removeIf(v -> v == null);
+    postHec("/services/collector/raw?" + formEncode(parameters), body);
+  }
+
+  private void postHec(String path, byte[] body) {
+    if (hecToken == null) {
+      throw new IllegalStateException("no HEC token: set one with Builder.hecToken");
+    }
+    HttpRequest request =
+        request(path)
+            .header("Authorization", "Splunk " + hecToken)
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build();
+    for (int attempt = 1; ; attempt++) {
+      HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString());
+      int status = response.statusCode();
+      if (status == 200) {
+        return;
+      }
+      if ((status == 503 || status == 429) && attempt < MAX_ATTEMPTS) {
+        sleep(retryAfter(response, attempt));
+        continue;
+      }
+      throw failure(status, response.body());
+    }
+  }
+
+  private static Duration retryAfter(HttpResponse<?> response, int attempt) {
+    return response
+        .headers()
+        .firstValue("Retry-After")
+        .map(
+            value -> {
+              try {
+                return Duration.ofSeconds(Long.parseLong(value.strip()));
+              } catch (NumberFormatException e) {
+                return Duration.ofSeconds(1);
+              }
+            })
+        .orElse(Duration.ofMillis(250L << attempt));
+  }
+
+  private static void sleep(Duration delay) {
+    try {
+      Thread.sleep(delay);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new QuarryClientException("interrupted while waiting to retry", e);
+    }
+  }
+
+  private HttpRequest.Builder request(String path) {
+    return HttpRequest.newBuilder(baseUri.resolve(path)).timeout(timeout);
+  }
+
+  private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+    try {
+      return http.send(request, handler);
+    } catch (IOException e) {
+      throw new QuarryClientException(
+          "cannot reach Quarry at "
+              + baseUri
+              + ": "
+              + (e.getMessage() == null ? e : e.getMessage()),
+          e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new QuarryClientException("interrupted", e);
+    }
+  }
+
+  private String requireAdminPassword() {
+    if (adminPassword == null) {
+      throw new IllegalStateException("no admin password: set one with Builder.adminPassword");
+    }
+    return adminPassword;
+  }
+
+  /**
+   * The server's message from an error body (Quarry's, HEC's or Splunk's shape), with the status.
+   */
+  private static QuarryClientException failure(int status, String body) {
+    String message = body;
+    try {
+      JsonNode node = JSON.readTree(body);
+      if (node.has("error")) {
+        JsonNode error = node.get("error");
+        message = error.path("code").asText() + ": " + error.path("message").asText();
+        if (error.has("context")) {
+          message += "\n" + error.get("context").asText();
+        }
+      } else if (node.has("text")) {
+        message = node.get("text").asText() + " (code " + node.path("code").asText() + ")";
+        if (node.has("reason")) {
+          message += ": " + node.get("reason").asText();
+        }
+      }
+    } catch (JsonProcessingException notJson) {
+      // keep the body as it is
+    }
+    return new QuarryClientException(status, "HTTP " + status + ": " + message, body);
+  }
+
+  private static String basic(String user, String password) {
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String formEncode(Map<String, String> form) {
+    StringJoiner joiner = new StringJoiner("&");
+    form.forEach(
+        (key, value) ->
+            joiner.add(
+                URLEncoder.encode(key, StandardCharsets.UTF_8)
+                    + "="
+                    + URLEncoder.encode(value, StandardCharsets.UTF_8)));
+    return joiner.toString();
+  }
+
+  /** Configures a client. */
+  public static final class Builder {
+    private final URI baseUri;
+    private String adminPassword;
+    private String hecToken;
+    private Duration timeout = Duration.ofMinutes(5);
+
+    private Builder(URI baseUri) {
+      this.baseUri = requireNonNull(baseUri, "baseUri is null");
+    }
+
+    public Builder adminPassword(String adminPassword) {
+      this.adminPassword = adminPassword;
+      return this;
+    }
+
+    public Builder hecToken(String hecToken) {
+      this.hecToken = hecToken;
+      return this;
+    }
+
+    public Builder timeout(Duration timeout) {
+      this.timeout = requireNonNull(timeout, "timeout is null");
+      return this;
+    }
+
+    public QuarryClient build() {
+      return new QuarryClient(this);
+    }
+  }
+}

@@ -1,0 +1,222 @@
+package io.quarry.server;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.codecs.store.EventStore;
+import io.quarry.server.auth.Authenticator;
+import io.quarry.server.auth.Secrets;
+import io.quarry.server.config.ConfigException;
+import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.QuarryConfig.HecToken;
+import io.quarry.server.hec.HecRoutes;
+import io.quarry.server.http.HttpServer;
+import io.quarry.server.http.Router;
+import io.quarry.server.ingest.IngestService;
+import io.quarry.server.metrics.ServerMetrics;
+import io.quarry.server.rest.SearchExportRoute;
+import io.quarry.server.rest.SystemRoutes;
+import io.quarry.server.search.SearchService;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Logger;
+import org.apache.lucene.store.LockObtainFailedException;
+
+/** A running Quarry node. */
+public final class QuarryServer implements Closeable {
+  private static final Logger LOG = Logger.getLogger(QuarryServer.class.getName());
+
+  /** Where the generated admin password lives, relative to the data directory. */
+  public static final String ADMIN_PASSWORD_FILE = ".admin-password";
+
+  /** Where the generated HEC token lives, relative to the data directory. */
+  public static final String HEC_TOKEN_FILE = ".hec-token";
+
+  private final QuarryConfig config;
+  private final Path dataDirectory;
+  private final EventStore store;
+  private final ServerMetrics metrics;
+  private final IngestService ingest;
+  private final SearchService search;
+  private final HttpServer http;
+  private final Secrets.Secret adminPassword;
+  private final List<HecToken> hecTokens;
+  private final Secrets.Secret generatedHecToken;
+  private final AtomicBoolean ready;
+
+  private QuarryServer(
+      QuarryConfig config,
+      Path dataDirectory,
+      EventStore store,
+      ServerMetrics metrics,
+      IngestService ingest,
+      SearchService search,
+      HttpServer http,
+      Secrets.Secret adminPassword,
+      List<HecToken> hecTokens,
+      Secrets.Secret generatedHecToken,
+      AtomicBoolean ready) {
+    this.config = config;
+    this.dataDirectory = dataDirectory;
+    this.store = store;
+    this.metrics = metrics;
+    this.ingest = ingest;
+    this.search = search;
+    this.http = http;
+    this.adminPassword = adminPassword;
+    this.hecTokens = hecTokens;
+    this.generatedHecToken = generatedHecToken;
+    this.ready = ready;
+  }
+
+  public static QuarryServer start(QuarryConfig config, Clock clock)
+      throws IOException, InterruptedException {
+    requireNonNull(config, "config is null");
+    Path dataDirectory = Path.of(config.dataDir()).toAbsolutePath().normalize();
+    Secrets.Secret adminPassword =
+        config.auth().adminPassword() != null && !config.auth().adminPassword().isBlank()
+            ? new Secrets.Secret(config.auth().adminPassword(), false)
+            : Secrets.adminPassword(dataDirectory.resolve(ADMIN_PASSWORD_FILE));
+    List<HecToken> hecTokens = new ArrayList<>(config.hec().tokens());
+    Secrets.Secret generatedHecToken = null;
+    if (hecTokens.isEmpty()) {
+      generatedHecToken = Secrets.hecToken(dataDirectory.resolve(HEC_TOKEN_FILE));
+      hecTokens.add(
+          new HecToken(
+              generatedHecToken.value(), "default", QuarryConfig.DEFAULT_INDEX, List.of("*")));
+    }
+    for (HecToken token : hecTokens) {
+      for (String index : token.indexes()) {
+        if (!index.equals("*") && !config.indexes().contains(index)) {
+          throw new ConfigException(
+              "HEC token '"
+                  + token.name()
+                  + "' lists index '"
+                  + index
+                  + "', which is not in indexes");
+        }
+      }
+    }
+
+    EventStore store;
+    try {
+      store = EventStore.open(dataDirectory, config.indexes());
+    } catch (LockObtainFailedException e) {
+      throw new ConfigException(
+          "data directory " + dataDirectory + " is in use by another Quarry process", e);
+    }
+    ServerMetrics metrics = new ServerMetrics();
+    AtomicBoolean ready = new AtomicBoolean();
+    try {
+      IngestService ingest = new IngestService(store, metrics);
+      SearchService search =
+          new SearchService(store, metrics, clock, config.search().maxResultRows());
+      Authenticator authenticator = new Authenticator(adminPassword.value(), hecTokens);
+      Router router = new Router();
+      new SystemRoutes(store, metrics, ready::get).register(router);
+      new HecRoutes(authenticator, ingest, hostName(), clock).register(router);
+      new SearchExportRoute(authenticator, search).register(router);
+      HttpServer http =
+          HttpServer.start(
+              config.server().bind(),
+              config.server().port(),
+              config.server().maxRequestBytes().intValue(),
+              config.server().workerThreads(),
+              router,
+              metrics);
+      ready.set(true);
+      LOG.info(
+          "Quarry "
+              + Version.current()
+              + " listening on http://"
+              + http.host()
+              + ":"
+              + http.port()
+              + ", data in "
+              + dataDirectory);
+      return new QuarryServer(
+          config,
+          dataDirectory,
+          store,
+          metrics,
+          ingest,
+          search,
+          http,
+          adminPassword,
+          hecTokens,
+          generatedHecToken,
+          ready);
+    } catch (InterruptedException | RuntimeException e) {
+      metrics.close();
+      store.close();
+      throw e;
+    }
+  }
+
+  private static String hostName() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      return "localhost";
+    }
+  }
+
+  public int port() {
+    return http.port();
+  }
+
+  /** The base URL clients use, e.g. {@code http://127.0.0.1:8088}. */
+  public String url() {
+    String host = http.host();
+    if (host.equals("0.0.0.0") || host.equals("::") || host.equals("0:0:0:0:0:0:0:0")) {
+      host = "127.0.0.1";
+    }
+    return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + http.port();
+  }
+
+  public Path dataDirectory() {
+    return dataDirectory;
+  }
+
+  public QuarryConfig config() {
+    return config;
+  }
+
+  public IngestService ingest() {
+    return ingest;
+  }
+
+  public SearchService search() {
+    return search;
+  }
+
+  public Secrets.Secret adminPassword() {
+    return adminPassword;
+  }
+
+  /** The HEC token generated into the data directory, when no token was configured; else null. */
+  public Secrets.Secret generatedHecToken() {
+    return generatedHecToken;
+  }
+
+  public List<HecToken> hecTokens() {
+    return hecTokens;
+  }
+
+  @Override
+  public void close() throws IOException {
+    ready.set(false);
+    try {
+      http.close();
+    } finally {
+      metrics.close();
+      store.close();
+    }
+  }
+}

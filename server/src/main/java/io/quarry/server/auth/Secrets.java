@@ -1,0 +1,66 @@
+package io.quarry.server.auth;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.UUID;
+
+/**
+ * A secret kept in a file of the data directory, generated on first use when the configuration does
+ * not provide one. The file is readable by its owner only.
+ */
+public final class Secrets {
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private Secrets() {}
+
+  /** A value read from, or generated into, {@code file}. */
+  public record Secret(String value, boolean generated) {}
+
+  public static Secret adminPassword(Path file) throws IOException {
+    return readOrCreate(file, () -> randomPassword());
+  }
+
+  public static Secret hecToken(Path file) throws IOException {
+    return readOrCreate(file, () -> randomToken());
+  }
+
+  /** A Splunk-style HEC token: a random UUID. */
+  public static String randomToken() {
+    byte[] bytes = new byte[16];
+    RANDOM.nextBytes(bytes);
+    return UUID.nameUUIDFromBytes(bytes).toString();
+  }
+
+  private static String randomPassword() {
+    byte[] bytes = new byte[12];
+    RANDOM.nextBytes(bytes);
+    return HexFormat.of().formatHex(bytes);
+  }
+
+  private static Secret readOrCreate(Path file, java.util.function.Supplier<String> generator)
+      throws IOException {
+    if (Files.exists(file)) {
+      return new Secret(Files.readString(file, StandardCharsets.UTF_8).strip(), false);
+    }
+    Files.createDirectories(file.getParent());
+    String value = generator.get();
+    try {
+      Files.writeString(file, value + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
+    } catch (FileAlreadyExistsException raced) {
+      return new Secret(Files.readString(file, StandardCharsets.UTF_8).strip(), false);
+    }
+    try {
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    } catch (UnsupportedOperationException notPosix) {
+      // best effort on file systems without POSIX permissions
+    }
+    return new Secret(value, true);
+  }
+}

@@ -1,0 +1,63 @@
+package io.quarry.server.cli;
+
+import io.quarry.client.QuarryClient;
+import io.quarry.client.SearchResults;
+import java.net.URI;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code quarry search '<query>'}: runs a query on a running server and prints a table. */
+@Command(
+    name = "search",
+    mixinStandardHelpOptions = true,
+    description = "Run a query against a running server and print the results as a table.")
+final class SearchCommand implements Callable<Integer> {
+  @Parameters(
+      index = "0",
+      paramLabel = "QUERY",
+      description = "The SPL query, e.g. 'index=web | stats count by status'.")
+  String query;
+
+  @Option(
+      names = "--url",
+      paramLabel = "URL",
+      description = "Server URL (default $QUARRY_URL, else http://127.0.0.1:8088).")
+  String url;
+
+  @Option(
+      names = "--password",
+      paramLabel = "PASSWORD",
+      description =
+          "Admin password (default $QUARRY_ADMIN_PASSWORD, else <data-dir>/.admin-password).")
+  String password;
+
+  @Option(
+      names = "--data-dir",
+      paramLabel = "DIR",
+      description =
+          "Data directory of a local server, for its generated password (default ./data).")
+  String dataDir;
+
+  @Option(
+      names = "--earliest",
+      paramLabel = "TIME",
+      description = "Earliest time, e.g. -24h or 01/07/2026:00:00:00.")
+  String earliest;
+
+  @Option(names = "--latest", paramLabel = "TIME", description = "Latest time, e.g. now.")
+  String latest;
+
+  @Override
+  public Integer call() throws Exception {
+    QuarryClient client =
+        QuarryClient.builder(URI.create(LocalCredentials.url(url)))
+            .adminPassword(LocalCredentials.adminPassword(password, dataDir))
+            .build();
+    SearchResults results = client.search(query, earliest, latest);
+    Table.print(System.out, results.fields(), results.rows());
+    results.messages().forEach(System.err::println);
+    return 0;
+  }
+}

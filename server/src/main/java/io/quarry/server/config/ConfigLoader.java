@@ -1,0 +1,137 @@
+package io.quarry.server.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Loads {@link QuarryConfig}: defaults, then the YAML file, then {@code QUARRY_*} environment
+ * variables, then command-line flags, each overriding the one before.
+ *
+ * <table>
+ *   <caption>Environment variables</caption>
+ *   <tr><td>{@code QUARRY_BIND}</td><td>server.bind</td></tr>
+ *   <tr><td>{@code QUARRY_PORT}</td><td>server.port</td></tr>
+ *   <tr><td>{@code QUARRY_MAX_REQUEST_BYTES}</td><td>server.maxRequestBytes</td></tr>
+ *   <tr><td>{@code QUARRY_WORKER_THREADS}</td><td>server.workerThreads</td></tr>
+ *   <tr><td>{@code QUARRY_DATA_DIR}</td><td>dataDir</td></tr>
+ *   <tr><td>{@code QUARRY_INDEXES}</td><td>indexes (comma-separated)</td></tr>
+ *   <tr><td>{@code QUARRY_ADMIN_PASSWORD}</td><td>auth.adminPassword</td></tr>
+ *   <tr><td>{@code QUARRY_HEC_TOKEN}</td><td>adds a HEC token that may write every index</td></tr>
+ * </table>
+ */
+public final class ConfigLoader {
+  /** Environment variable → configuration path. */
+  public static final Map<String, String> ENVIRONMENT =
+      orderedMap(
+          "QUARRY_BIND", "server.bind",
+          "QUARRY_PORT", "server.port",
+          "QUARRY_MAX_REQUEST_BYTES", "server.maxRequestBytes",
+          "QUARRY_WORKER_THREADS", "server.workerThreads",
+          "QUARRY_DATA_DIR", "dataDir",
+          "QUARRY_INDEXES", "indexes",
+          "QUARRY_ADMIN_PASSWORD", "auth.adminPassword");
+
+  public static final String HEC_TOKEN_VARIABLE = "QUARRY_HEC_TOKEN";
+
+  private static final ObjectMapper YAML =
+      new ObjectMapper(new YAMLFactory())
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+
+  private ConfigLoader() {}
+
+  /**
+   * @param file the YAML file, or null for none
+   * @param environment the process environment (passed in so tests can set it)
+   * @param flags overrides from the command line, by configuration path ({@code server.port})
+   */
+  public static QuarryConfig load(
+      Path file, Map<String, String> environment, Map<String, String> flags) throws IOException {
+    ObjectNode tree = JsonNodeFactory.instance.objectNode();
+    if (file != null) {
+      if (!Files.isRegularFile(file)) {
+        throw new ConfigException("configuration file not found: " + file);
+      }
+      try {
+        JsonNode parsed = YAML.readTree(file.toFile());
+        if (parsed != null && !parsed.isMissingNode() && !parsed.isNull()) {
+          if (!parsed.isObject()) {
+            throw new ConfigException(file + ": the top level must be a mapping of settings");
+          }
+          tree = (ObjectNode) parsed;
+        }
+      } catch (JsonProcessingException e) {
+        throw new ConfigException(file + ": " + e.getOriginalMessage(), e);
+      }
+    }
+    for (Map.Entry<String, String> variable : ENVIRONMENT.entrySet()) {
+      String value = environment.get(variable.getKey());
+      if (value != null && !value.isEmpty()) {
+        set(tree, variable.getValue(), value);
+      }
+    }
+    for (Map.Entry<String, String> flag : flags.entrySet()) {
+      set(tree, flag.getKey(), flag.getValue());
+    }
+    String hecToken = environment.get(HEC_TOKEN_VARIABLE);
+    if (hecToken != null && !hecToken.isBlank()) {
+      ObjectNode token = JsonNodeFactory.instance.objectNode();
+      token.put("token", hecToken);
+      token.put("name", HEC_TOKEN_VARIABLE);
+      token.putArray("indexes").add("*");
+      ObjectNode hec = tree.has("hec") ? (ObjectNode) tree.get("hec") : tree.putObject("hec");
+      ArrayNode tokens = hec.has("tokens") ? (ArrayNode) hec.get("tokens") : hec.putArray("tokens");
+      tokens.add(token);
+    }
+    try {
+      return YAML.treeToValue(tree, QuarryConfig.class);
+    } catch (JsonProcessingException e) {
+      String where = file == null ? "configuration" : file.toString();
+      Throwable cause = e.getCause() instanceof IllegalArgumentException ? e.getCause() : e;
+      String message =
+          cause instanceof JsonProcessingException json
+              ? json.getOriginalMessage()
+              : cause.getMessage();
+      throw new ConfigException(where + ": " + message, e);
+    }
+  }
+
+  private static void set(ObjectNode tree, String path, String value) {
+    String[] parts = path.split("\\.");
+    ObjectNode node = tree;
+    for (int i = 0; i < parts.length - 1; i++) {
+      JsonNode child = node.get(parts[i]);
+      node = child instanceof ObjectNode object ? object : node.putObject(parts[i]);
+    }
+    String leaf = parts[parts.length - 1];
+    if (leaf.equals("indexes")) {
+      ArrayNode list = node.putArray(leaf);
+      for (String item : value.split(",")) {
+        if (!item.isBlank()) {
+          list.add(item.trim());
+        }
+      }
+    } else {
+      node.put(leaf, value);
+    }
+  }
+
+  private static Map<String, String> orderedMap(String... keysAndValues) {
+    Map<String, String> map = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      map.put(keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return java.util.Collections.unmodifiableMap(map);
+  }
+}

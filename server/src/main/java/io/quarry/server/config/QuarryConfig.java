@@ -1,0 +1,113 @@
+package io.quarry.server.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The whole configuration. Every field has its default here; {@code conf/quarry.yml} documents
+ * each.
+ */
+public record QuarryConfig(
+    @JsonProperty("server") Server server,
+    @JsonProperty("dataDir") String dataDir,
+    @JsonProperty("indexes") List<String> indexes,
+    @JsonProperty("auth") Auth auth,
+    @JsonProperty("hec") Hec hec,
+    @JsonProperty("search") Search search) {
+
+  public static final String DEFAULT_INDEX = "main";
+
+  public QuarryConfig {
+    server = Objects.requireNonNullElseGet(server, () -> new Server(null, null, null, null));
+    dataDir = Objects.requireNonNullElse(dataDir, "./data");
+    indexes = indexes == null ? List.of(DEFAULT_INDEX) : withMain(indexes);
+    auth = Objects.requireNonNullElseGet(auth, () -> new Auth(null));
+    hec = Objects.requireNonNullElseGet(hec, () -> new Hec(null));
+    search = Objects.requireNonNullElseGet(search, () -> new Search(null, null));
+  }
+
+  private static List<String> withMain(List<String> indexes) {
+    if (indexes.contains(DEFAULT_INDEX)) {
+      return List.copyOf(indexes);
+    }
+    return java.util.stream.Stream.concat(
+            java.util.stream.Stream.of(DEFAULT_INDEX), indexes.stream())
+        .toList();
+  }
+
+  /** The HTTP listener. */
+  public record Server(
+      @JsonProperty("bind") String bind,
+      @JsonProperty("port") Integer port,
+      @JsonProperty("maxRequestBytes") Long maxRequestBytes,
+      @JsonProperty("workerThreads") Integer workerThreads) {
+    public Server {
+      bind = Objects.requireNonNullElse(bind, "127.0.0.1");
+      port = Objects.requireNonNullElse(port, 8088);
+      maxRequestBytes = Objects.requireNonNullElse(maxRequestBytes, 64L * 1024 * 1024);
+      workerThreads =
+          Objects.requireNonNullElse(
+              workerThreads, Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("server.port must be 0..65535, not " + port);
+      }
+      if (maxRequestBytes < 1024 || maxRequestBytes > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(
+            "server.maxRequestBytes must be 1024.."
+                + Integer.MAX_VALUE
+                + ", not "
+                + maxRequestBytes);
+      }
+      if (workerThreads < 1) {
+        throw new IllegalArgumentException("server.workerThreads must be at least 1");
+      }
+    }
+  }
+
+  /** Search authentication: HTTP Basic as {@code admin}. */
+  public record Auth(@JsonProperty("adminPassword") String adminPassword) {}
+
+  /** The HTTP Event Collector. */
+  public record Hec(@JsonProperty("tokens") List<HecToken> tokens) {
+    public Hec {
+      tokens = tokens == null ? List.of() : List.copyOf(tokens);
+    }
+  }
+
+  /**
+   * One HEC token: the secret, a name for logs and metrics, the index for events that name none,
+   * and the indexes it may write ({@code *} for all).
+   */
+  public record HecToken(
+      @JsonProperty("token") String token,
+      @JsonProperty("name") String name,
+      @JsonProperty("defaultIndex") String defaultIndex,
+      @JsonProperty("indexes") List<String> indexes) {
+    public HecToken {
+      if (token == null || token.isBlank()) {
+        throw new IllegalArgumentException("hec.tokens[].token must be set");
+      }
+      name = Objects.requireNonNullElse(name, "token");
+      defaultIndex = Objects.requireNonNullElse(defaultIndex, DEFAULT_INDEX);
+      indexes = indexes == null ? List.of(defaultIndex) : List.copyOf(indexes);
+    }
+
+    public boolean mayWrite(String index) {
+      return indexes.contains("*") || indexes.contains(index);
+    }
+  }
+
+  /** Search limits. */
+  public record Search(
+      @JsonProperty("defaultEarliest") String defaultEarliest,
+      @JsonProperty("maxResultRows") Long maxResultRows) {
+    public Search {
+      defaultEarliest = Objects.requireNonNullElse(defaultEarliest, "");
+      maxResultRows = Objects.requireNonNullElse(maxResultRows, 1_000_000L);
+      if (maxResultRows < 1) {
+        throw new IllegalArgumentException("search.maxResultRows must be at least 1");
+      }
+    }
+  }
+}

@@ -1,0 +1,205 @@
+package io.quarry.server.hec;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.codecs.store.Event;
+import io.quarry.codecs.store.EventFields;
+import io.quarry.server.config.QuarryConfig.HecToken;
+import io.quarry.server.ingest.IndexedEvent;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * Parses the body of {@code /services/collector/event}: JSON envelopes {@code
+ * {"time","host","source","sourcetype","index","event","fields"}} one after another (not an array).
+ * Parsing stops at the first bad envelope; the events before it are returned with the error, so
+ * they are stored and counted as Splunk does.
+ */
+public final class HecEventParser {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonFactory FACTORY = JSON.getFactory();
+
+  /** The good events of a body, and the error that stopped parsing, if any. */
+  public record Result(List<IndexedEvent> events, Optional<HecException> error) {}
+
+  private final HecToken token;
+  private final Predicate<String> indexExists;
+  private final String defaultHost;
+  private final Instant now;
+
+  public HecEventParser(
+      HecToken token, Predicate<String> indexExists, String defaultHost, Instant now) {
+    this.token = requireNonNull(token, "token is null");
+    this.indexExists = requireNonNull(indexExists, "indexExists is null");
+    this.defaultHost = requireNonNull(defaultHost, "defaultHost is null");
+    this.now = requireNonNull(now, "now is null");
+  }
+
+  public Result parse(InputStream body) throws IOException {
+    List<IndexedEvent> events = new ArrayList<>();
+    int number = 0;
+    try (JsonParser parser = FACTORY.createParser(body)) {
+      while (true) {
+        JsonToken next;
+        try {
+          next = parser.nextToken();
+        } catch (JsonProcessingException e) {
+          return new Result(events, Optional.of(HecException.invalidFormat(number, describe(e))));
+        }
+        if (next == null) {
+          break;
+        }
+        if (next != JsonToken.START_OBJECT) {
+          return new Result(
+              events,
+              Optional.of(
+                  HecException.invalidFormat(
+                      number, "event " + number + " is not a JSON object but " + next)));
+        }
+        JsonNode envelope;
+        try {
+          envelope = JSON.readTree(parser);
+        } catch (JsonProcessingException e) {
+          return new Result(events, Optional.of(HecException.invalidFormat(number, describe(e))));
+        }
+        try {
+          events.add(toEvent(envelope, number));
+        } catch (HecException e) {
+          return new Result(events, Optional.of(e));
+        }
+        number++;
+      }
+    }
+    if (events.isEmpty()) {
+      return new Result(events, Optional.of(HecException.noData()));
+    }
+    return new Result(events, Optional.empty());
+  }
+
+  private IndexedEvent toEvent(JsonNode envelope, int number) {
+    JsonNode event = envelope.get("event");
+    if (event == null || event.isNull()) {
+      throw HecException.eventRequired(number);
+    }
+    String raw = event.isTextual() ? event.textValue() : event.toString();
+    if (raw.isBlank()) {
+      throw HecException.eventBlank(number);
+    }
+    String index = text(envelope, "index", number).orElse(token.defaultIndex());
+    if (!indexExists.test(index)) {
+      throw HecException.incorrectIndex(number, "index '" + index + "' does not exist");
+    }
+    if (!token.mayWrite(index)) {
+      throw HecException.incorrectIndex(
+          number, "token '" + token.name() + "' may not write to index '" + index + "'");
+    }
+    long time = time(envelope.get("time"), number);
+    return new IndexedEvent(
+        index,
+        new Event(
+            time,
+            raw,
+            text(envelope, "host", number).orElse(defaultHost),
+            text(envelope, "source", number).orElse("http:" + token.name()),
+            text(envelope, "sourcetype", number).orElse("httpevent"),
+            fields(envelope.get("fields"), number)));
+  }
+
+  private static Optional<String> text(JsonNode envelope, String name, int number) {
+    JsonNode value = envelope.get(name);
+    if (value == null || value.isNull()) {
+      return Optional.empty();
+    }
+    if (!value.isValueNode() || value.isBoolean()) {
+      throw HecException.invalidFormat(number, "'" + name + "' must be a string");
+    }
+    String text = value.asText();
+    return text.isBlank() ? Optional.empty() : Optional.of(text);
+  }
+
+  private long time(JsonNode value, int number) {
+    if (value == null || value.isNull()) {
+      return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+    }
+    double seconds;
+    if (value.isNumber()) {
+      seconds = value.doubleValue();
+    } else if (value.isTextual()) {
+      try {
+        seconds = Double.parseDouble(value.textValue().strip());
+      } catch (NumberFormatException e) {
+        throw HecException.invalidFormat(
+            number, "'time' must be epoch seconds, not '" + value.textValue() + "'");
+      }
+    } else {
+      throw HecException.invalidFormat(number, "'time' must be epoch seconds");
+    }
+    if (!Double.isFinite(seconds) || seconds < 0 || seconds > 253_402_300_799d) {
+      throw HecException.invalidFormat(number, "'time' is out of range: " + value);
+    }
+    return Math.round(seconds * 1_000_000d);
+  }
+
+  private static Map<String, List<String>> fields(JsonNode value, int number) {
+    if (value == null || value.isNull()) {
+      return Map.of();
+    }
+    if (!value.isObject()) {
+      throw HecException.invalidFormat(number, "'fields' must be an object");
+    }
+    Map<String, List<String>> fields = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> field = it.next();
+      String name = field.getKey();
+      if (name.isEmpty() || EventFields.DEFAULT_FIELDS.contains(name) || name.startsWith("_")) {
+        throw HecException.invalidFormat(
+            number,
+            "'fields' may not set '" + name + "': default and underscore fields are reserved");
+      }
+      List<String> values = new ArrayList<>();
+      JsonNode node = field.getValue();
+      if (node.isArray()) {
+        for (JsonNode item : node) {
+          values.add(scalar(item, name, number));
+        }
+      } else {
+        values.add(scalar(node, name, number));
+      }
+      fields.put(name, values);
+    }
+    return fields;
+  }
+
+  private static String scalar(JsonNode node, String name, int number) {
+    if (!node.isValueNode() || node.isNull()) {
+      throw HecException.invalidFormat(
+          number, "field '" + name + "' must be a string or a list of strings");
+    }
+    return node.asText();
+  }
+
+  private static String describe(JsonProcessingException e) {
+    String location =
+        e.getLocation() == null
+            ? ""
+            : " at line "
+                + e.getLocation().getLineNr()
+                + ", column "
+                + e.getLocation().getColumnNr();
+    return "malformed JSON" + location + ": " + e.getOriginalMessage();
+  }
+}

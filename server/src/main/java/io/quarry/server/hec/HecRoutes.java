@@ -1,0 +1,113 @@
+package io.quarry.server.hec;
+
+import static java.util.Objects.requireNonNull;
+
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarry.codecs.store.Event;
+import io.quarry.server.auth.Authenticator;
+import io.quarry.server.config.QuarryConfig.HecToken;
+import io.quarry.server.http.Exchange;
+import io.quarry.server.http.Router;
+import io.quarry.server.ingest.IndexedEvent;
+import io.quarry.server.ingest.IngestService;
+import io.quarry.server.ingest.RawEventBreaker;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+
+/** The HEC endpoints under {@code /services/collector}. */
+public final class HecRoutes {
+  private static final Map<String, Object> SUCCESS = Map.of("text", "Success", "code", 0);
+
+  private final Authenticator authenticator;
+  private final IngestService ingest;
+  private final String defaultHost;
+  private final Clock clock;
+
+  public HecRoutes(
+      Authenticator authenticator, IngestService ingest, String defaultHost, Clock clock) {
+    this.authenticator = requireNonNull(authenticator, "authenticator is null");
+    this.ingest = requireNonNull(ingest, "ingest is null");
+    this.defaultHost = requireNonNull(defaultHost, "defaultHost is null");
+    this.clock = requireNonNull(clock, "clock is null");
+  }
+
+  public void register(Router router) {
+    for (String path :
+        List.of(
+            "/services/collector",
+            "/services/collector/event",
+            "/services/collector/event/1.0",
+            "/services/collector/1.0")) {
+      router.add(HttpMethod.POST, path, this::event);
+    }
+    for (String path : List.of("/services/collector/raw", "/services/collector/raw/1.0")) {
+      router.add(HttpMethod.POST, path, this::raw);
+    }
+    for (String path : List.of("/services/collector/health", "/services/collector/health/1.0")) {
+      router.add(HttpMethod.GET, path, this::health);
+    }
+    router.busyError("/services/collector", HecException::serverBusy);
+  }
+
+  private void event(Exchange exchange) throws Exception {
+    HecToken token = authenticate(exchange);
+    HecEventParser.Result result =
+        new HecEventParser(token, ingest::hasIndex, defaultHost, clock.instant())
+            .parse(exchange.body());
+    ingest.write(result.events());
+    if (result.error().isPresent()) {
+      throw result.error().get();
+    }
+    exchange.json(HttpResponseStatus.OK, SUCCESS);
+  }
+
+  private void raw(Exchange exchange) throws Exception {
+    HecToken token = authenticate(exchange);
+    if (exchange.bodyLength() == 0) {
+      throw HecException.noData();
+    }
+    String index = parameterOr(exchange, "index", token.defaultIndex());
+    if (!ingest.hasIndex(index)) {
+      throw HecException.incorrectIndex(0, "index '" + index + "' does not exist");
+    }
+    if (!token.mayWrite(index)) {
+      throw HecException.incorrectIndex(
+          0, "token '" + token.name() + "' may not write to index '" + index + "'");
+    }
+    RawEventBreaker breaker =
+        new RawEventBreaker(
+            parameterOr(exchange, "sourcetype", "httpevent"),
+            parameterOr(exchange, "host", defaultHost),
+            parameterOr(exchange, "source", "http:" + token.name()),
+            clock.instant());
+    List<Event> events = breaker.breakEvents(exchange.body());
+    if (events.isEmpty()) {
+      throw HecException.noData();
+    }
+    ingest.write(events.stream().map(e -> new IndexedEvent(index, e)).toList());
+    exchange.json(HttpResponseStatus.OK, SUCCESS);
+  }
+
+  private void health(Exchange exchange) {
+    exchange.json(HttpResponseStatus.OK, Map.of("text", "HEC is healthy", "code", 17));
+  }
+
+  private HecToken authenticate(Exchange exchange) {
+    String authorization = exchange.header(HttpHeaderNames.AUTHORIZATION);
+    if (authorization == null || authorization.isBlank()) {
+      throw HecException.tokenRequired();
+    }
+    String presented =
+        Authenticator.presentedHecToken(authorization)
+            .orElseThrow(HecException::invalidAuthorization);
+    return authenticator.hecToken(presented).orElseThrow(HecException::invalidToken);
+  }
+
+  private static String parameterOr(Exchange exchange, String name, String fallback) {
+    String value = exchange.queryParameter(name);
+    return value == null || value.isBlank() ? fallback : value;
+  }
+}

@@ -1,0 +1,76 @@
+package io.quarry.server.http;
+
+import static java.util.Objects.requireNonNull;
+
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A request that cannot be served, with the HTTP status, a stable error code and details for the
+ * JSON body: {@code {"error":{"code":"…","message":"…", …details}}}.
+ */
+public class ApiException extends RuntimeException {
+  private final HttpResponseStatus status;
+  private final String code;
+  private final Map<String, Object> details;
+  private final Map<String, String> headers;
+
+  public ApiException(HttpResponseStatus status, String code, String message) {
+    this(status, code, message, Map.of());
+  }
+
+  public ApiException(
+      HttpResponseStatus status, String code, String message, Map<String, Object> details) {
+    this(status, code, message, details, Map.of());
+  }
+
+  public ApiException(
+      HttpResponseStatus status,
+      String code,
+      String message,
+      Map<String, Object> details,
+      Map<String, String> headers) {
+    super(requireNonNull(message, "message is null"));
+    this.status = requireNonNull(status, "status is null");
+    this.code = requireNonNull(code, "code is null");
+    this.details = new LinkedHashMap<>(details);
+    this.headers = Map.copyOf(headers);
+  }
+
+  public HttpResponseStatus status() {
+    return status;
+  }
+
+  public String code() {
+    return code;
+  }
+
+  /** Extra response headers, such as {@code WWW-Authenticate}. */
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  /** The JSON body of the error. */
+  public Map<String, Object> body() {
+    Map<String, Object> error = new LinkedHashMap<>();
+    error.put("code", code);
+    error.put("message", getMessage());
+    error.putAll(details);
+    return Map.of("error", error);
+  }
+
+  /** 401 asking for HTTP Basic credentials. */
+  public static ApiException unauthorized(String message) {
+    return new ApiException(
+        HttpResponseStatus.UNAUTHORIZED,
+        "UNAUTHORIZED",
+        message,
+        Map.of(),
+        Map.of("WWW-Authenticate", "Basic realm=\"quarry\""));
+  }
+
+  public static ApiException badRequest(String code, String message) {
+    return new ApiException(HttpResponseStatus.BAD_REQUEST, code, message);
+  }
+}

@@ -1,0 +1,234 @@
+package io.quarry.server.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One request and its response. A route answers exactly once: with a full response, or by opening a
+ * chunked stream it writes to and finishes. Writes of a stream wait while the client's socket is
+ * not writable, so a slow reader slows the producer instead of filling server memory.
+ */
+public final class Exchange {
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  private final ChannelHandlerContext context;
+  private final FullHttpRequest request;
+  private final QueryStringDecoder uri;
+  private final Runnable onComplete;
+  private int status;
+  private boolean responded;
+  private Map<String, List<String>> form;
+
+  Exchange(ChannelHandlerContext context, FullHttpRequest request, Runnable onComplete) {
+    this.context = context;
+    this.request = request;
+    this.uri = new QueryStringDecoder(request.uri());
+    this.onComplete = onComplete;
+  }
+
+  public HttpMethod method() {
+    return request.method();
+  }
+
+  public String path() {
+    return uri.path();
+  }
+
+  public String header(CharSequence name) {
+    return request.headers().get(name);
+  }
+
+  /** The client's address without the port. */
+  public String remoteAddress() {
+    return context.channel().remoteAddress() instanceof InetSocketAddress address
+        ? address.getAddress().getHostAddress()
+        : "unknown";
+  }
+
+  /** A query-string parameter, or null. */
+  public String queryParameter(String name) {
+    List<String> values = uri.parameters().get(name);
+    return values == null || values.isEmpty() ? null : values.get(0);
+  }
+
+  /** Whether the query string has a parameter, with or without a value ({@code ?ack}). */
+  public boolean hasQueryParameter(String name) {
+    return uri.parameters().containsKey(name);
+  }
+
+  /**
+   * A parameter from an {@code application/x-www-form-urlencoded} body or, when the body lacks it,
+   * from the query string (Splunk's REST API accepts both).
+   */
+  public String parameter(String name) {
+    if (form == null) {
+      form = new LinkedHashMap<>();
+      String contentType = header(HttpHeaderNames.CONTENT_TYPE);
+      if (request.content().isReadable()
+          && (contentType == null
+              || contentType.startsWith(
+                  HttpHeaderValues.APPLICATION_X_WWW_FORM_URLENCODED.toString()))) {
+        form.putAll(
+            new QueryStringDecoder(bodyAsString(), StandardCharsets.UTF_8, false).parameters());
+      }
+    }
+    List<String> values = form.get(name);
+    return values == null || values.isEmpty() ? queryParameter(name) : values.get(0);
+  }
+
+  public int bodyLength() {
+    return request.content().readableBytes();
+  }
+
+  /** The body as a stream; it stays valid until the route returns. */
+  public InputStream body() {
+    return new ByteBufInputStream(request.content().duplicate());
+  }
+
+  public String bodyAsString() {
+    return request.content().toString(StandardCharsets.UTF_8);
+  }
+
+  int status() {
+    return status;
+  }
+
+  boolean responded() {
+    return responded;
+  }
+
+  public void json(HttpResponseStatus status, Object body) {
+    json(status, body, Map.of());
+  }
+
+  public void json(HttpResponseStatus status, Object body, Map<String, String> headers) {
+    byte[] bytes;
+    try {
+      bytes = JSON.writeValueAsBytes(body);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot render response", e);
+    }
+    send(status, "application/json", bytes, headers);
+  }
+
+  public void text(HttpResponseStatus status, String contentType, String body) {
+    send(status, contentType, body.getBytes(StandardCharsets.UTF_8), Map.of());
+  }
+
+  public void send(
+      HttpResponseStatus status, String contentType, byte[] body, Map<String, String> headers) {
+    begin(status);
+    FullHttpResponse response =
+        new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+    response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+    response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+    headers.forEach((name, value) -> response.headers().set(name, value));
+    complete(context.writeAndFlush(response));
+  }
+
+  /** Closes the connection, for errors after a streamed response has begun. */
+  void closeConnection() {
+    context.close();
+  }
+
+  /** Answers an error outside of any exchange (the request could not be decoded) and closes. */
+  static void sendAndClose(ChannelHandlerContext context, ApiException error) {
+    byte[] bytes;
+    try {
+      bytes = JSON.writeValueAsBytes(error.body());
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot render error", e);
+    }
+    FullHttpResponse response =
+        new DefaultFullHttpResponse(
+            HttpVersion.HTTP_1_1, error.status(), Unpooled.wrappedBuffer(bytes));
+    response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+    response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+    response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    context.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+  }
+
+  /** Starts a chunked response; the route must {@link Stream#finish()} it. */
+  public Stream stream(HttpResponseStatus status, String contentType) {
+    begin(status);
+    HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status);
+    response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+    HttpUtil.setTransferEncodingChunked(response, true);
+    context.writeAndFlush(response);
+    return new Stream();
+  }
+
+  private void begin(HttpResponseStatus status) {
+    if (responded) {
+      throw new IllegalStateException("response already sent");
+    }
+    responded = true;
+    this.status = status.code();
+  }
+
+  private void complete(ChannelFuture written) {
+    written.addListener(
+        (ChannelFutureListener)
+            future -> {
+              if (HttpUtil.isKeepAlive(request) && future.isSuccess()) {
+                onComplete.run();
+              } else {
+                future.channel().close();
+              }
+            });
+  }
+
+  /** A chunked response body. */
+  public final class Stream {
+    private Stream() {}
+
+    /**
+     * Writes one chunk, waiting while the client cannot take more.
+     *
+     * @throws IOException when the client has gone away
+     */
+    public void write(byte[] chunk) throws IOException {
+      if (!context.channel().isActive()) {
+        throw new IOException("client closed the connection");
+      }
+      ChannelFuture future =
+          context.writeAndFlush(new DefaultHttpContent(Unpooled.wrappedBuffer(chunk)));
+      if (!context.channel().isWritable()) {
+        future.awaitUninterruptibly();
+        if (!future.isSuccess()) {
+          throw new IOException("client closed the connection", future.cause());
+        }
+      }
+    }
+
+    public void finish() {
+      complete(context.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
+    }
+  }
+}

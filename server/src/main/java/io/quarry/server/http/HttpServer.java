@@ -1,0 +1,151 @@
+package io.quarry.server.http;
+
+import static java.util.Objects.requireNonNull;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpContentDecompressor;
+import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.quarry.server.metrics.ServerMetrics;
+import java.io.Closeable;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The Netty server on one address and port. */
+public final class HttpServer implements Closeable {
+  /** Requests waiting for a worker before new ones get 503. */
+  static final int WORKER_QUEUE = 256;
+
+  private final EventLoopGroup acceptors;
+  private final EventLoopGroup ioLoops;
+  private final ExecutorService workers;
+  private final Channel channel;
+
+  private HttpServer(
+      EventLoopGroup acceptors, EventLoopGroup ioLoops, ExecutorService workers, Channel channel) {
+    this.acceptors = acceptors;
+    this.ioLoops = ioLoops;
+    this.workers = workers;
+    this.channel = channel;
+  }
+
+  public static HttpServer start(
+      String bind,
+      int port,
+      int maxRequestBytes,
+      int workerThreads,
+      Router router,
+      ServerMetrics metrics)
+      throws InterruptedException {
+    requireNonNull(router, "router is null");
+    EventLoopGroup acceptors = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    EventLoopGroup ioLoops = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+    ExecutorService workers =
+        new ThreadPoolExecutor(
+            workerThreads,
+            workerThreads,
+            60,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(WORKER_QUEUE),
+            namedThreads("quarry-worker-"),
+            new ThreadPoolExecutor.AbortPolicy());
+    try {
+      ServerBootstrap bootstrap =
+          new ServerBootstrap()
+              .group(acceptors, ioLoops)
+              .channel(NioServerSocketChannel.class)
+              .option(ChannelOption.SO_BACKLOG, 1024)
+              .childHandler(
+                  new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel channel) {
+                      ChannelPipeline pipeline = channel.pipeline();
+                      pipeline.addLast("codec", new HttpServerCodec());
+                      pipeline.addLast("decompressor", new HttpContentDecompressor());
+                      pipeline.addLast("aggregator", new LimitedAggregator(maxRequestBytes));
+                      pipeline.addLast("quarry", new HttpHandler(router, workers, metrics));
+                    }
+                  });
+      Channel channel = bootstrap.bind(new InetSocketAddress(bind, port)).sync().channel();
+      return new HttpServer(acceptors, ioLoops, workers, channel);
+    } catch (RuntimeException | InterruptedException e) {
+      acceptors.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+      ioLoops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+      workers.shutdownNow();
+      throw e;
+    }
+  }
+
+  /** The port actually bound (differs from the configured one when that was 0). */
+  public int port() {
+    return ((InetSocketAddress) channel.localAddress()).getPort();
+  }
+
+  public String host() {
+    return ((InetSocketAddress) channel.localAddress()).getHostString();
+  }
+
+  @Override
+  public void close() {
+    channel.close().syncUninterruptibly();
+    acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    ioLoops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    workers.shutdown();
+    try {
+      if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
+        workers.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      workers.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static ThreadFactory namedThreads(String prefix) {
+    AtomicInteger counter = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, prefix + counter.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  /** Aggregates request bodies up to the limit and answers larger ones with a JSON 413. */
+  private static final class LimitedAggregator extends HttpObjectAggregator {
+    private final int maxRequestBytes;
+
+    LimitedAggregator(int maxRequestBytes) {
+      super(maxRequestBytes);
+      this.maxRequestBytes = maxRequestBytes;
+    }
+
+    @Override
+    protected void handleOversizedMessage(ChannelHandlerContext context, HttpMessage oversized) {
+      Exchange.sendAndClose(
+          context,
+          new ApiException(
+              HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+              "REQUEST_TOO_LARGE",
+              "The request body exceeds the limit of "
+                  + maxRequestBytes
+                  + " bytes (server.maxRequestBytes); split it into smaller requests"));
+    }
+  }
+}

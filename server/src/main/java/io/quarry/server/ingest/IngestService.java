@@ -1,0 +1,61 @@
+package io.quarry.server.ingest;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.codecs.store.Event;
+import io.quarry.codecs.store.EventStore;
+import io.quarry.server.metrics.ServerMetrics;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Writes events to their indexes durably and counts them. */
+public final class IngestService {
+  private final EventStore store;
+  private final ServerMetrics metrics;
+
+  public IngestService(EventStore store, ServerMetrics metrics) {
+    this.store = requireNonNull(store, "store is null");
+    this.metrics = requireNonNull(metrics, "metrics is null");
+  }
+
+  public boolean hasIndex(String index) {
+    return store.hasIndex(index);
+  }
+
+  /** Returns when every event is durable and searchable. */
+  public void write(List<IndexedEvent> events) throws IOException, InterruptedException {
+    Map<String, List<Event>> byIndex = new LinkedHashMap<>();
+    for (IndexedEvent event : events) {
+      byIndex.computeIfAbsent(event.index(), i -> new ArrayList<>()).add(event.event());
+    }
+    for (Map.Entry<String, List<Event>> entry : byIndex.entrySet()) {
+      store.write(entry.getKey(), entry.getValue());
+      long bytes = 0;
+      for (Event event : entry.getValue()) {
+        bytes += utf8Length(event.raw());
+      }
+      metrics.eventsIngested(entry.getKey(), entry.getValue().size(), bytes);
+    }
+  }
+
+  static long utf8Length(String text) {
+    long length = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x80) {
+        length++;
+      } else if (c < 0x800) {
+        length += 2;
+      } else if (Character.isHighSurrogate(c)) {
+        length += 4;
+        i++;
+      } else {
+        length += 3;
+      }
+    }
+    return length;
+  }
+}

@@ -1,0 +1,82 @@
+package io.quarry.server.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.Closeable;
+import java.time.Duration;
+
+/** The registry and the named meters the server records into. */
+public final class ServerMetrics implements Closeable {
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+
+  public ServerMetrics() {
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    gcMetrics.bindTo(registry);
+  }
+
+  /** {@code quarry_http_requests_total{route,method,status}} */
+  public void httpRequest(String route, String method, int status) {
+    Counter.builder("quarry.http.requests")
+        .description("HTTP requests served")
+        .tag("route", route)
+        .tag("method", method)
+        .tag("status", Integer.toString(status))
+        .register(registry)
+        .increment();
+  }
+
+  /** {@code quarry_events_ingested_total{index}} and {@code quarry_ingested_bytes_total{index}} */
+  public void eventsIngested(String index, long events, long rawBytes) {
+    Counter.builder("quarry.events.ingested")
+        .description("Events stored durably")
+        .tag("index", index)
+        .register(registry)
+        .increment(events);
+    Counter.builder("quarry.ingested.bytes")
+        .description("Raw bytes of the events stored")
+        .baseUnit("bytes")
+        .tag("index", index)
+        .register(registry)
+        .increment(rawBytes);
+  }
+
+  /** {@code quarry_searches_seconds{outcome}}: count and time of searches, by outcome. */
+  public void searchRun(String outcome, Duration elapsed) {
+    Timer.builder("quarry.searches")
+        .description("Searches run")
+        .tag("outcome", outcome)
+        .register(registry)
+        .record(elapsed);
+  }
+
+  /** {@code quarry_search_events_scanned_total} */
+  public void eventsScanned(long events) {
+    Counter.builder("quarry.search.events.scanned")
+        .description("Events read from storage by searches")
+        .register(registry)
+        .increment(events);
+  }
+
+  /** The registry's state in Prometheus text format. */
+  public String scrape() {
+    return registry.scrape();
+  }
+
+  @Override
+  public void close() {
+    gcMetrics.close();
+    registry.close();
+  }
+}

@@ -1,0 +1,164 @@
+package io.quarry.server.rest;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.parser.QueryParseException;
+import io.quarry.ql.plan.SearchPlan;
+import io.quarry.server.auth.Authenticator;
+import io.quarry.server.http.ApiException;
+import io.quarry.server.http.Exchange;
+import io.quarry.server.http.Router;
+import io.quarry.server.search.SearchService;
+import io.quarry.server.search.SearchStats;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Locale;
+
+/**
+ * {@code POST /services/search/jobs/export}, as Splunk serves it with {@code output_mode=json}: one
+ * JSON object per line, {@code {"preview":false,"offset":N,"result":{…}}}, the last one with {@code
+ * "lastrow":true}, streamed page by page as the search produces them. Parameters come from the form
+ * body or the query string: {@code search}, {@code output_mode}, {@code earliest_time}, {@code
+ * latest_time}.
+ */
+public final class SearchExportRoute {
+  private static final JsonFactory JSON = new JsonFactory();
+
+  private final Authenticator authenticator;
+  private final SearchService search;
+
+  public SearchExportRoute(Authenticator authenticator, SearchService search) {
+    this.authenticator = requireNonNull(authenticator, "authenticator is null");
+    this.search = requireNonNull(search, "search is null");
+  }
+
+  public void register(Router router) {
+    router.add(HttpMethod.POST, "/services/search/jobs/export", this::export);
+    router.add(HttpMethod.GET, "/services/search/jobs/export", this::export);
+  }
+
+  private void export(Exchange exchange) throws IOException {
+    if (!authenticator.isAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION))) {
+      throw ApiException.unauthorized("Search needs HTTP Basic authentication as 'admin'");
+    }
+    String query = exchange.parameter("search");
+    if (query == null || query.isBlank()) {
+      throw ApiException.badRequest(
+          "MISSING_PARAMETER", "The 'search' parameter is required (the SPL query to run)");
+    }
+    String outputMode = exchange.parameter("output_mode");
+    if (outputMode != null && !outputMode.toLowerCase(Locale.ROOT).equals("json")) {
+      throw ApiException.badRequest(
+          "UNSUPPORTED_OUTPUT_MODE",
+          "output_mode '"
+              + outputMode
+              + "' is not supported on this endpoint; use output_mode=json");
+    }
+    SearchPlan plan;
+    try {
+      plan =
+          search.plan(
+              query, exchange.parameter("earliest_time"), exchange.parameter("latest_time"));
+    } catch (QueryParseException e) {
+      throw QueryErrors.of(e);
+    }
+    Exchange.Stream stream =
+        exchange.stream(HttpResponseStatus.OK, "application/json; charset=UTF-8");
+    LineWriter lines = new LineWriter(stream);
+    SearchStats stats;
+    try {
+      stats = search.run(plan, lines::page);
+    } catch (UncheckedIOException clientGone) {
+      throw clientGone.getCause();
+    }
+    lines.finish(stats);
+    stream.finish();
+  }
+
+  /** Writes result lines, holding back the latest row so the last one can carry {@code lastrow}. */
+  private static final class LineWriter {
+    private final Exchange.Stream stream;
+    private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(64 * 1024);
+    private Page heldPage;
+    private int heldPosition;
+    private long offset;
+
+    LineWriter(Exchange.Stream stream) {
+      this.stream = stream;
+    }
+
+    void page(Page page) {
+      try {
+        for (int position = 0; position < page.positionCount(); position++) {
+          if (heldPage != null) {
+            writeRow(heldPage, heldPosition, false);
+          }
+          heldPage = page;
+          heldPosition = position;
+        }
+        flush();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    void finish(SearchStats stats) throws IOException {
+      if (heldPage != null) {
+        writeRow(heldPage, heldPosition, true);
+      }
+      if (!stats.messages().isEmpty()) {
+        try (JsonGenerator json = JSON.createGenerator(buffer, JsonEncoding.UTF8)) {
+          json.writeStartObject();
+          json.writeBooleanField("preview", false);
+          json.writeArrayFieldStart("messages");
+          for (String message : stats.messages()) {
+            json.writeStartObject();
+            json.writeStringField("type", "WARN");
+            json.writeStringField("text", message);
+            json.writeEndObject();
+          }
+          json.writeEndArray();
+          json.writeEndObject();
+        }
+        buffer.write('\n');
+      }
+      flush();
+    }
+
+    private void writeRow(Page page, int position, boolean last) throws IOException {
+      try (JsonGenerator json = JSON.createGenerator(buffer, JsonEncoding.UTF8)) {
+        json.writeStartObject();
+        json.writeBooleanField("preview", false);
+        json.writeNumberField("offset", offset++);
+        if (last) {
+          json.writeBooleanField("lastrow", true);
+        }
+        json.writeObjectFieldStart("result");
+        for (int column = 0; column < page.schema().size(); column++) {
+          String value = ResultValues.text(page.block(column), position);
+          if (value != null) {
+            json.writeStringField(page.schema().column(column).name(), value);
+          }
+        }
+        json.writeEndObject();
+        json.writeEndObject();
+      }
+      buffer.write('\n');
+    }
+
+    private void flush() throws IOException {
+      if (buffer.size() > 0) {
+        stream.write(buffer.toByteArray());
+        buffer.reset();
+      }
+    }
+  }
+}

@@ -1,0 +1,56 @@
+package io.quarry.server.rest;
+
+import static java.util.Objects.requireNonNull;
+
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarry.codecs.store.EventStore;
+import io.quarry.server.Version;
+import io.quarry.server.http.Exchange;
+import io.quarry.server.http.Router;
+import io.quarry.server.metrics.ServerMetrics;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/** {@code /health}, {@code /metrics} and {@code /} (server info); no authentication. */
+public final class SystemRoutes {
+  private final EventStore store;
+  private final ServerMetrics metrics;
+  private final BooleanSupplier ready;
+
+  public SystemRoutes(EventStore store, ServerMetrics metrics, BooleanSupplier ready) {
+    this.store = requireNonNull(store, "store is null");
+    this.metrics = requireNonNull(metrics, "metrics is null");
+    this.ready = requireNonNull(ready, "ready is null");
+  }
+
+  public void register(Router router) {
+    router.add(HttpMethod.GET, "/health", this::health);
+    router.add(HttpMethod.GET, "/metrics", this::metrics);
+    router.add(HttpMethod.GET, "/", this::info);
+  }
+
+  private void health(Exchange exchange) {
+    boolean isReady = ready.getAsBoolean();
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("status", isReady ? "ok" : "starting");
+    body.put("live", true);
+    body.put("ready", isReady);
+    body.put("version", Version.current());
+    exchange.json(isReady ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, body);
+  }
+
+  private void metrics(Exchange exchange) {
+    exchange.text(
+        HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape());
+  }
+
+  private void info(Exchange exchange) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("name", "quarry");
+    body.put("version", Version.current());
+    body.put("indexes", store.indexNames());
+    exchange.json(HttpResponseStatus.OK, body);
+  }
+}

@@ -1,0 +1,95 @@
+package io.quarry.server.search;
+
+import io.quarry.codecs.store.Event;
+import io.quarry.codecs.store.EventFields;
+import io.quarry.codecs.store.StoredEvent;
+import io.quarry.codecs.tokens.Segmenter;
+import io.quarry.ql.exec.Row;
+import io.quarry.ql.exec.Wildcard;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * An event as a row: default fields from storage, index-time fields, and search-time fields
+ * extracted the first time a field outside those is asked for.
+ */
+final class EventRow implements Row {
+  private static final List<String> DEFAULT_FIELD_ORDER =
+      List.of(
+          EventFields.TIME,
+          EventFields.RAW,
+          EventFields.HOST,
+          EventFields.SOURCE,
+          EventFields.SOURCETYPE,
+          EventFields.INDEX);
+
+  private final StoredEvent stored;
+  private Map<String, List<Object>> extracted;
+  private Set<String> terms;
+  private String lowerRaw;
+
+  EventRow(StoredEvent stored) {
+    this.stored = stored;
+  }
+
+  @Override
+  public List<Object> values(String field) {
+    Event event = stored.event();
+    switch (field) {
+      case EventFields.TIME:
+        return List.of(event.timeMicros());
+      case EventFields.RAW:
+        return List.of(event.raw());
+      case EventFields.HOST:
+        return List.of(event.host());
+      case EventFields.SOURCE:
+        return List.of(event.source());
+      case EventFields.SOURCETYPE:
+        return List.of(event.sourcetype());
+      case EventFields.INDEX:
+        return List.of(stored.index());
+      default:
+        List<String> indexed = event.indexedFields().get(field);
+        if (indexed != null) {
+          return List.copyOf(indexed);
+        }
+        if (extracted == null) {
+          extracted = FieldExtractor.extract(event.raw(), event.sourcetype());
+        }
+        return extracted.getOrDefault(field, List.of());
+    }
+  }
+
+  @Override
+  public List<String> fieldNames() {
+    List<String> names = new ArrayList<>(DEFAULT_FIELD_ORDER);
+    names.addAll(stored.event().indexedFields().keySet());
+    return names;
+  }
+
+  @Override
+  public boolean matchesTerm(String term, boolean phrase) {
+    String lower = term.toLowerCase(Locale.ROOT);
+    if (!phrase && Wildcard.hasWildcard(term)) {
+      Wildcard pattern = new Wildcard(term);
+      return terms().stream().anyMatch(pattern::matches);
+    }
+    if (!phrase && Segmenter.isSingleTerm(term)) {
+      return terms().contains(lower);
+    }
+    if (lowerRaw == null) {
+      lowerRaw = stored.event().raw().toLowerCase(Locale.ROOT);
+    }
+    return lowerRaw.contains(lower);
+  }
+
+  private Set<String> terms() {
+    if (terms == null) {
+      terms = Segmenter.terms(stored.event().raw());
+    }
+    return terms;
+  }
+}

@@ -1,0 +1,175 @@
+package io.quarry.server.search;
+
+import io.quarry.codecs.store.EventFields;
+import io.quarry.codecs.tokens.Segmenter;
+import io.quarry.ql.ast.ComparisonOperator;
+import io.quarry.ql.ast.SearchExpression;
+import io.quarry.ql.exec.Cidr;
+import io.quarry.ql.exec.Values;
+import io.quarry.ql.exec.Wildcard;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.WildcardQuery;
+
+/**
+ * Translates a search expression into a Lucene query over the term index that matches every event
+ * the expression matches. When the query matches exactly those events the translation says so, and
+ * the per-event check is skipped.
+ *
+ * <ul>
+ *   <li>a word without breakers is one term: exact; with breakers, all of its parts: a superset;
+ *   <li>a word with wildcards and no breakers is a wildcard over terms: exact;
+ *   <li>{@code host=}, {@code source=}, {@code sourcetype=} are keyword lookups: exact;
+ *   <li>{@code f=v} for other fields is "an index-time value v, or the parts of v in {@code _raw}":
+ *       a superset, because a search-time field's value always appears in the raw text;
+ *   <li>{@code NOT} of an exact query is exact; anything else untranslatable matches everything.
+ * </ul>
+ */
+final class LuceneTranslator {
+  /**
+   * Integers as written in raw text; other numbers compare numerically and may be written
+   * differently.
+   */
+  private static final Pattern PLAIN_INTEGER = Pattern.compile("-?(0|[1-9]\\d{0,17})");
+
+  private static final Set<String> KEYWORD_FIELDS =
+      Set.of(EventFields.HOST, EventFields.SOURCE, EventFields.SOURCETYPE);
+
+  /** A query and whether it is exact. */
+  record Translation(Query query, boolean exact) {
+    static final Translation ALL = new Translation(new MatchAllDocsQuery(), false);
+
+    boolean matchesAll() {
+      return query instanceof MatchAllDocsQuery;
+    }
+  }
+
+  private LuceneTranslator() {}
+
+  static Translation translate(SearchExpression expression) {
+    return switch (expression) {
+      case SearchExpression.Term term -> term(term.text(), term.phrase());
+      case SearchExpression.Comparison c ->
+          c.operator() == ComparisonOperator.EQ ? equality(c.field(), c.value()) : Translation.ALL;
+      case SearchExpression.In in ->
+          or(in.values().stream().map(v -> equality(in.field(), v)).toList());
+      case SearchExpression.And and ->
+          and(and.operands().stream().map(LuceneTranslator::translate).toList());
+      case SearchExpression.Or or ->
+          or(or.operands().stream().map(LuceneTranslator::translate).toList());
+      case SearchExpression.Not not -> {
+        Translation inner = translate(not.operand());
+        if (!inner.exact()) {
+          yield Translation.ALL;
+        }
+        yield new Translation(
+            new BooleanQuery.Builder()
+                .add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER)
+                .add(inner.query(), BooleanClause.Occur.MUST_NOT)
+                .build(),
+            true);
+      }
+    };
+  }
+
+  private static Translation term(String text, boolean phrase) {
+    if (!phrase && Wildcard.hasWildcard(text)) {
+      String withoutStars = text.replace("*", "");
+      if (!withoutStars.isEmpty() && Segmenter.isSingleTerm(withoutStars)) {
+        return new Translation(
+            new WildcardQuery(new Term(EventFields.TOKENS, text.toLowerCase(Locale.ROOT))), true);
+      }
+      return Translation.ALL;
+    }
+    if (!phrase && Segmenter.isSingleTerm(text)) {
+      return new Translation(tokenQuery(text.toLowerCase(Locale.ROOT)), true);
+    }
+    return allParts(text);
+  }
+
+  private static Translation allParts(String text) {
+    List<String> parts = Segmenter.requiredParts(text);
+    if (parts.isEmpty()) {
+      return Translation.ALL;
+    }
+    BooleanQuery.Builder all = new BooleanQuery.Builder();
+    for (String part : parts) {
+      all.add(tokenQuery(part), BooleanClause.Occur.FILTER);
+    }
+    return new Translation(all.build(), false);
+  }
+
+  private static Translation equality(String field, String value) {
+    if (field.startsWith("_") || field.equals(EventFields.INDEX) || Cidr.parse(value).isPresent()) {
+      return Translation.ALL;
+    }
+    boolean numeric = looksNumeric(value);
+    if (KEYWORD_FIELDS.contains(field)) {
+      if (numeric) {
+        return Translation.ALL; // compared numerically: "0404" equals "404"
+      }
+      Term term = new Term(EventFields.keywordField(field), value.toLowerCase(Locale.ROOT));
+      return new Translation(
+          Wildcard.hasWildcard(value) ? new WildcardQuery(term) : new TermQuery(term), true);
+    }
+    if (Wildcard.hasWildcard(value) || (numeric && !PLAIN_INTEGER.matcher(value).matches())) {
+      return Translation.ALL;
+    }
+    // Like Splunk, a plain integer is looked up as written; "404.0" in the raw text is not found.
+    Translation inRaw = allParts(value);
+    if (inRaw.matchesAll()) {
+      return Translation.ALL;
+    }
+    Query indexTime =
+        new TermQuery(new Term(EventFields.keywordField(field), value.toLowerCase(Locale.ROOT)));
+    return new Translation(
+        new BooleanQuery.Builder()
+            .add(indexTime, BooleanClause.Occur.SHOULD)
+            .add(inRaw.query(), BooleanClause.Occur.SHOULD)
+            .build(),
+        false);
+  }
+
+  private static boolean looksNumeric(String value) {
+    return !Double.isNaN(Values.toNumber(value));
+  }
+
+  private static Query tokenQuery(String term) {
+    return new TermQuery(new Term(EventFields.TOKENS, term));
+  }
+
+  private static Translation and(List<Translation> operands) {
+    BooleanQuery.Builder builder = new BooleanQuery.Builder();
+    boolean exact = true;
+    boolean any = false;
+    for (Translation operand : operands) {
+      exact &= operand.exact();
+      if (!operand.matchesAll()) {
+        builder.add(operand.query(), BooleanClause.Occur.FILTER);
+        any = true;
+      }
+    }
+    return any ? new Translation(builder.build(), exact) : Translation.ALL;
+  }
+
+  private static Translation or(List<Translation> operands) {
+    BooleanQuery.Builder builder = new BooleanQuery.Builder();
+    boolean exact = true;
+    for (Translation operand : operands) {
+      if (operand.matchesAll()) {
+        return Translation.ALL;
+      }
+      exact &= operand.exact();
+      builder.add(operand.query(), BooleanClause.Occur.SHOULD);
+    }
+    return new Translation(builder.build(), exact);
+  }
+}

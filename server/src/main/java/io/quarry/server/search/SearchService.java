@@ -1,0 +1,142 @@
+package io.quarry.server.search;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.codecs.store.EventStore;
+import io.quarry.codecs.store.ScanStats;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.Query;
+import io.quarry.ql.command.CommandRegistry;
+import io.quarry.ql.exec.HeadOperator;
+import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.Pipelines;
+import io.quarry.ql.exec.Row;
+import io.quarry.ql.exec.RowPredicates;
+import io.quarry.ql.exec.RowSink;
+import io.quarry.ql.parser.Parser;
+import io.quarry.ql.parser.Position;
+import io.quarry.ql.parser.QueryParseException;
+import io.quarry.ql.plan.SearchPlan;
+import io.quarry.ql.plan.SearchPlanner;
+import io.quarry.ql.time.TimeModifiers;
+import io.quarry.server.metrics.ServerMetrics;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/** Parses, plans and runs searches over the event store. */
+public final class SearchService {
+  /** Rows per result page. */
+  public static final int PAGE_SIZE = 1024;
+
+  private final EventStore store;
+  private final ServerMetrics metrics;
+  private final Clock clock;
+  private final long maxResultRows;
+  private final Parser parser = new Parser(CommandRegistry.builtIns());
+
+  public SearchService(EventStore store, ServerMetrics metrics, Clock clock, long maxResultRows) {
+    this.store = requireNonNull(store, "store is null");
+    this.metrics = requireNonNull(metrics, "metrics is null");
+    this.clock = requireNonNull(clock, "clock is null");
+    this.maxResultRows = maxResultRows;
+  }
+
+  /**
+   * Parses and plans a query.
+   *
+   * @param earliest the job's earliest time modifier, or null
+   * @param latest the job's latest time modifier, or null
+   * @throws QueryParseException naming where the query or a time is wrong
+   */
+  public SearchPlan plan(String query, String earliest, String latest) {
+    Query parsed = parser.parse(query);
+    Instant now = clock.instant();
+    long earliestMicros = jobTime(query, earliest, "earliest_time", now, Long.MIN_VALUE);
+    long latestMicros = jobTime(query, latest, "latest_time", now, Long.MAX_VALUE);
+    return new SearchPlanner(now, ZoneOffset.UTC).plan(parsed, earliestMicros, latestMicros);
+  }
+
+  private static long jobTime(String query, String value, String name, Instant now, long absent) {
+    if (value == null || value.isBlank()) {
+      return absent;
+    }
+    try {
+      return TimeModifiers.resolveMicros(value, now, ZoneOffset.UTC);
+    } catch (IllegalArgumentException e) {
+      throw new QueryParseException(
+          name + ": " + e.getMessage(), query, Position.START, value, "a time modifier");
+    }
+  }
+
+  /** Runs a plan, handing result pages to {@code pages} as they fill. */
+  public SearchStats run(SearchPlan plan, Consumer<Page> pages) throws IOException {
+    long started = System.nanoTime();
+    String outcome = "failed";
+    try {
+      SearchStats stats = execute(plan, pages);
+      outcome = "completed";
+      return stats;
+    } finally {
+      metrics.searchRun(outcome, Duration.ofNanos(System.nanoTime() - started));
+    }
+  }
+
+  private SearchStats execute(SearchPlan plan, Consumer<Page> pages) throws IOException {
+    long started = System.nanoTime();
+    List<String> messages = new ArrayList<>();
+    List<String> indexes = store.resolve(plan.indexPatterns());
+    for (String pattern : plan.indexPatterns()) {
+      if (!pattern.contains("*") && store.resolve(List.of(pattern)).isEmpty()) {
+        messages.add("index '" + pattern + "' does not exist");
+      }
+    }
+    LuceneTranslator.Translation translation =
+        plan.filter().map(LuceneTranslator::translate).orElse(LuceneTranslator.Translation.ALL);
+    Predicate<Row> check =
+        plan.filter().isPresent() && !translation.exact()
+            ? RowPredicates.compile(plan.filter().get())
+            : row -> true;
+
+    PageCollector collector = new PageCollector(PAGE_SIZE, pages);
+    RowSink pipeline = Pipelines.build(plan.pipeline(), new HeadOperator(maxResultRows, collector));
+    long[] matched = {0};
+    ScanStats scan =
+        store.scan(
+            indexes,
+            translation.query(),
+            plan.earliestMicros(),
+            plan.latestMicros(),
+            stored -> {
+              EventRow row = new EventRow(stored);
+              if (!check.test(row)) {
+                return true;
+              }
+              matched[0]++;
+              return pipeline.accept(row);
+            });
+    pipeline.finish();
+    metrics.eventsScanned(scan.eventsRead());
+    if (collector.rows() >= maxResultRows) {
+      messages.add(
+          "results truncated at "
+              + maxResultRows
+              + " rows (search.maxResultRows); narrow the search");
+    }
+    return new SearchStats(
+        indexes,
+        scan.segments(),
+        scan.eventsRead(),
+        matched[0],
+        collector.rows(),
+        translation.exact() || plan.filter().isEmpty(),
+        Duration.ofNanos(System.nanoTime() - started),
+        messages);
+  }
+}

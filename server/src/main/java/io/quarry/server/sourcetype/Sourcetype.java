@@ -1,0 +1,38 @@
+package io.quarry.server.sourcetype;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.regex.Pattern;
+
+/**
+ * The rules of one sourcetype.
+ *
+ * @param name the sourcetype's name
+ * @param timestampFormats formats tried in order on each event's first characters
+ * @param extraction a regular expression with named groups, applied to {@code _raw} at search time;
+ *     each group that matched becomes a field
+ */
+public record Sourcetype(
+    String name, List<TimestampFormat> timestampFormats, Optional<Pattern> extraction) {
+
+  public Sourcetype {
+    requireNonNull(name, "name is null");
+    timestampFormats = List.copyOf(timestampFormats);
+    requireNonNull(extraction, "extraction is null");
+  }
+
+  /** The event's time in epoch microseconds, if one of the formats finds it. */
+  public OptionalLong timestamp(String event, Instant now) {
+    for (TimestampFormat format : timestampFormats) {
+      OptionalLong time = format.find(event, now);
+      if (time.isPresent()) {
+        return time;
+      }
+    }
+    return OptionalLong.empty();
+  }
+}
