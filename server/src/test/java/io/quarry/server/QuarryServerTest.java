@@ -1,0 +1,399 @@
+package io.quarry.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.client.QuarryClient;
+import io.quarry.client.QuarryClientException;
+import io.quarry.client.SearchResults;
+import io.quarry.server.config.QuarryConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The first slice end to end inside one JVM: a real server on loopback, real HTTP. */
+class QuarryServerTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String PASSWORD = "s3cret";
+  private static final int MAX_REQUEST_BYTES = 2 * 1024 * 1024;
+
+  @TempDir Path dataDirectory;
+  private QuarryServer server;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeEach
+  void start() throws Exception {
+    QuarryConfig config =
+        new QuarryConfig(
+            new QuarryConfig.Server("127.0.0.1", 0, (long) MAX_REQUEST_BYTES, 4),
+            dataDirectory.toString(),
+            List.of("main", "web"),
+            new QuarryConfig.Auth(PASSWORD),
+            new QuarryConfig.Hec(
+                List.of(
+                    new QuarryConfig.HecToken("tok", "test", "main", List.of("main", "web")),
+                    new QuarryConfig.HecToken("web-only", "shipper", "web", List.of("web")))),
+            null);
+    server = QuarryServer.start(config, Clock.systemUTC());
+  }
+
+  @AfterEach
+  void stop() throws IOException {
+    server.close();
+  }
+
+  private HttpResponse<String> hec(String path, String token, byte[] body, String... headers)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(server.url() + path))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (token != null) {
+      request.header("Authorization", "Splunk " + token);
+    }
+    for (int i = 0; i < headers.length; i += 2) {
+      request.header(headers[i], headers[i + 1]);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> event(String body) throws Exception {
+    return hec("/services/collector/event", "tok", body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private HttpResponse<String> export(String query, String... extra) throws Exception {
+    boolean modeGiven = List.of(extra).contains("output_mode");
+    StringBuilder form =
+        new StringBuilder(
+            (modeGiven ? "" : "output_mode=json&")
+                + "search="
+                + URLEncoder.encode(query, StandardCharsets.UTF_8));
+    for (int i = 0; i < extra.length; i += 2) {
+      form.append('&')
+          .append(extra[i])
+          .append('=')
+          .append(URLEncoder.encode(extra[i + 1], StandardCharsets.UTF_8));
+    }
+    return http.send(
+        HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs/export"))
+            .header("Authorization", basic("admin", PASSWORD))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString(form.toString()))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** The export's result objects, checking the NDJSON framing on the way. */
+  private List<Map<String, String>> results(String query, String... extra) throws Exception {
+    HttpResponse<String> response = export(query, extra);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    List<Map<String, String>> rows = new ArrayList<>();
+    String[] lines = response.body().split("\n");
+    for (int i = 0; i < lines.length; i++) {
+      JsonNode line = JSON.readTree(lines[i]);
+      if (!line.has("result")) {
+        continue;
+      }
+      assertThat(line.get("preview").asBoolean()).isFalse();
+      assertThat(line.get("offset").asInt()).isEqualTo(rows.size());
+      assertThat(line.path("lastrow").asBoolean()).isEqualTo(i == lastResultLine(lines));
+      rows.add(
+          JSON.convertValue(
+              line.get("result"),
+              new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() {}));
+    }
+    return rows;
+  }
+
+  private static int lastResultLine(String[] lines) throws IOException {
+    for (int i = lines.length - 1; i >= 0; i--) {
+      if (JSON.readTree(lines[i]).has("result")) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static String basic(String user, String password) {
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static JsonNode json(HttpResponse<String> response) throws IOException {
+    return JSON.readTree(response.body());
+  }
+
+  @Test
+  void hecEventsAreSearchableAtOnceWithStatsCountBy() throws Exception {
+    HttpResponse<String> response =
+        event(
+            """
+            {"time": 1767744000.25, "host": "web-01", "sourcetype": "app", "event": "user=alice action=login status=ok"}
+            {"time": "1767744001", "host": "web-02", "sourcetype": "app", "event": "user=bob action=login status=failed"}{"host": "web-01", "sourcetype": "app", "event": {"user": "carol", "action": "logout", "status": "ok"}, "fields": {"team": ["blue", "red"]}}
+            """);
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(json(response)).isEqualTo(JSON.readTree("{\"text\":\"Success\",\"code\":0}"));
+
+    assertThat(results("sourcetype=app | stats count by host"))
+        .containsExactly(
+            Map.of("host", "web-01", "count", "2"), Map.of("host", "web-02", "count", "1"));
+    assertThat(results("sourcetype=app | stats count by status"))
+        .as("key=value and JSON fields are extracted at search time")
+        .containsExactly(
+            Map.of("status", "failed", "count", "1"), Map.of("status", "ok", "count", "2"));
+    assertThat(results("team=red | stats count")).containsExactly(Map.of("count", "1"));
+    assertThat(results("search login NOT bob | stats dc(user) AS users"))
+        .containsExactly(Map.of("users", "1"));
+
+    List<Map<String, String>> oldest =
+        results("sourcetype=app earliest=1767744000 latest=1767744001");
+    assertThat(oldest).hasSize(1);
+    assertThat(oldest.get(0))
+        .containsEntry("_time", "2026-01-07T00:00:00.250+00:00")
+        .containsEntry("_raw", "user=alice action=login status=ok")
+        .containsEntry("host", "web-01")
+        .containsEntry("source", "http:test")
+        .containsEntry("index", "main");
+    assertThat(results("sourcetype=app | head 1").get(0).get("_raw")).contains("carol");
+  }
+
+  @Test
+  void aBadEventStopsTheBatchButKeepsTheEventsBeforeIt() throws Exception {
+    HttpResponse<String> missing =
+        event(
+            "{\"event\":\"keep one\"}{\"event\":\"keep two\"}{\"evnt\":\"typo\"}{\"event\":\"after\"}");
+    assertThat(missing.statusCode()).isEqualTo(400);
+    assertThat(json(missing).get("code").asInt()).isEqualTo(12);
+    assertThat(json(missing).get("invalid-event-number").asInt()).isEqualTo(2);
+
+    HttpResponse<String> malformed = event("{\"event\":\"keep three\"} {\"event\": nope}");
+    assertThat(malformed.statusCode()).isEqualTo(400);
+    assertThat(json(malformed).get("code").asInt()).isEqualTo(6);
+    assertThat(json(malformed).get("invalid-event-number").asInt()).isEqualTo(1);
+    assertThat(json(malformed).get("reason").asText()).contains("malformed JSON at line 1");
+
+    assertThat(json(event("{\"event\":\"  \"}")).get("code").asInt()).isEqualTo(13);
+    assertThat(json(event("")).get("code").asInt()).isEqualTo(5);
+    assertThat(json(event("{\"event\":\"x\",\"fields\":{\"host\":\"h\"}}")).get("reason").asText())
+        .contains("reserved");
+    assertThat(json(event("{\"event\":\"x\",\"time\":\"yesterday\"}")).get("reason").asText())
+        .contains("'time' must be epoch seconds");
+
+    assertThat(results("keep | stats count")).containsExactly(Map.of("count", "3"));
+    assertThat(results("after OR typo | stats count")).containsExactly(Map.of("count", "0"));
+  }
+
+  @Test
+  void tokensAndIndexesAreEnforced() throws Exception {
+    byte[] body = "{\"event\":\"x\"}".getBytes(StandardCharsets.UTF_8);
+    HttpResponse<String> none = hec("/services/collector/event", null, body);
+    assertThat(none.statusCode()).isEqualTo(401);
+    assertThat(json(none).get("code").asInt()).isEqualTo(2);
+    HttpResponse<String> wrong = hec("/services/collector/event", "nope", body);
+    assertThat(wrong.statusCode()).isEqualTo(403);
+    assertThat(json(wrong).get("code").asInt()).isEqualTo(4);
+    HttpResponse<String> scheme =
+        hec("/services/collector/event", null, body, "Authorization", "Digest abc");
+    assertThat(json(scheme).get("code").asInt()).isEqualTo(3);
+
+    HttpResponse<String> forbidden =
+        hec(
+            "/services/collector/event",
+            "web-only",
+            "{\"event\":\"x\",\"index\":\"main\"}".getBytes(StandardCharsets.UTF_8));
+    assertThat(forbidden.statusCode()).isEqualTo(400);
+    assertThat(json(forbidden).get("code").asInt()).isEqualTo(7);
+    assertThat(json(forbidden).get("reason").asText()).contains("may not write to index 'main'");
+
+    HttpResponse<String> basicToken =
+        hec("/services/collector/event", null, body, "Authorization", basic("x", "web-only"));
+    assertThat(basicToken.statusCode()).isEqualTo(200);
+    assertThat(results("index=web x | stats count")).containsExactly(Map.of("count", "1"));
+  }
+
+  @Test
+  void gzipBodiesAreAcceptedAndOversizedOrCorruptOnesRefusedWithJson() throws Exception {
+    ByteArrayOutputStream compressed = new ByteArrayOutputStream();
+    try (GZIPOutputStream gzip = new GZIPOutputStream(compressed)) {
+      gzip.write("{\"event\":\"zipped event\"}".getBytes(StandardCharsets.UTF_8));
+    }
+    HttpResponse<String> zipped =
+        hec(
+            "/services/collector/event",
+            "tok",
+            compressed.toByteArray(),
+            "Content-Encoding",
+            "gzip");
+    assertThat(zipped.statusCode()).as(zipped.body()).isEqualTo(200);
+    assertThat(results("zipped | stats count")).containsExactly(Map.of("count", "1"));
+
+    HttpResponse<String> corrupt =
+        hec(
+            "/services/collector/event",
+            "tok",
+            "not gzip at all".getBytes(StandardCharsets.UTF_8),
+            "Content-Encoding",
+            "gzip");
+    assertThat(corrupt.statusCode()).isEqualTo(400);
+    assertThat(json(corrupt).at("/error/code").asText()).isEqualTo("BAD_REQUEST");
+
+    byte[] huge = new byte[MAX_REQUEST_BYTES + 1];
+    java.util.Arrays.fill(huge, (byte) 'a');
+    HttpResponse<String> tooLarge = hec("/services/collector/raw", "tok", huge);
+    assertThat(tooLarge.statusCode()).isEqualTo(413);
+    assertThat(json(tooLarge).at("/error/code").asText()).isEqualTo("REQUEST_TOO_LARGE");
+  }
+
+  @Test
+  void rawEndpointBreaksLinesAndTimestampsBySourcetype() throws Exception {
+    byte[] accessLog;
+    try (InputStream in = getClass().getResourceAsStream("/io/quarry/server/demo/access.log")) {
+      accessLog = in.readAllBytes();
+    }
+    long firstMinute =
+        new String(accessLog, StandardCharsets.UTF_8)
+            .lines()
+            .filter(l -> l.contains("[07/Jan/2026:00:00:"))
+            .count();
+    long expected404 =
+        new String(accessLog, StandardCharsets.UTF_8)
+            .lines()
+            .filter(l -> l.contains("\" 404 "))
+            .count();
+    HttpResponse<String> response =
+        hec(
+            "/services/collector/raw?sourcetype=access_combined&index=web&host=www1",
+            "tok",
+            accessLog);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+
+    assertThat(results("index=web | stats count")).containsExactly(Map.of("count", "5000"));
+    assertThat(results("index=web status=404 | stats count"))
+        .containsExactly(Map.of("count", Long.toString(expected404)));
+    assertThat(results("index=web sourcetype=access_combined host=WWW1 | head 1").get(0))
+        .containsEntry("_time", "2026-01-07T23:59:42.000+00:00");
+    assertThat(results("index=web status>=500 clientip=128.0.0.0/8 | stats count by method").size())
+        .isBetween(1, 2);
+    assertThat(
+            results(
+                "index=web | stats count",
+                "earliest_time",
+                "01/07/2026:00:00:00",
+                "latest_time",
+                "01/07/2026:00:01:00"))
+        .containsExactly(Map.of("count", Long.toString(firstMinute)));
+  }
+
+  @Test
+  void searchErrorsAreTypedAndPositioned() throws Exception {
+    HttpResponse<String> unauthenticated =
+        http.send(
+            HttpRequest.newBuilder(
+                    URI.create(server.url() + "/services/search/jobs/export?search=x"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(unauthenticated.statusCode()).isEqualTo(401);
+    assertThat(unauthenticated.headers().firstValue("WWW-Authenticate"))
+        .hasValue("Basic realm=\"quarry\"");
+
+    HttpResponse<String> unknown = export("error | stast count");
+    assertThat(unknown.statusCode()).isEqualTo(400);
+    JsonNode error = json(unknown).get("error");
+    assertThat(error.get("code").asText()).isEqualTo("QUERY_PARSE");
+    assertThat(error.get("message").asText())
+        .isEqualTo("Unknown search command 'stast'. Did you mean 'stats'?");
+    assertThat(error.get("column").asInt()).isEqualTo(9);
+    assertThat(error.get("context").asText()).endsWith("        ^");
+    assertThat(json(unknown).at("/messages/0/type").asText()).isEqualTo("FATAL");
+
+    assertThat(json(export("status=")).at("/error/expected").asText())
+        .isEqualTo("a value after 'status='");
+    assertThat(json(export("x", "earliest_time", "whenever")).at("/error/message").asText())
+        .contains("earliest_time");
+    assertThat(export("x", "output_mode", "xml").statusCode()).isEqualTo(400);
+
+    HttpResponse<String> missingIndex = export("index=nope x");
+    assertThat(missingIndex.body()).contains("index 'nope' does not exist");
+  }
+
+  @Test
+  void healthMetricsAndUnknownRoutes() throws Exception {
+    event("{\"event\":\"counted\"}");
+    results("counted | stats count");
+    HttpResponse<String> health =
+        http.send(
+            HttpRequest.newBuilder(URI.create(server.url() + "/health")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(json(health).get("ready").asBoolean()).isTrue();
+    HttpResponse<String> hecHealth =
+        http.send(
+            HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/health")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(json(hecHealth).get("code").asInt()).isEqualTo(17);
+    String metrics =
+        http.send(
+                HttpRequest.newBuilder(URI.create(server.url() + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    assertThat(metrics)
+        .contains("quarry_events_ingested_total{index=\"main\"} 1.0")
+        .contains("quarry_searches_seconds_count{outcome=\"completed\"}")
+        .contains(
+            "quarry_http_requests_total{method=\"POST\",route=\"/services/collector/event\",status=\"200\"}")
+        .contains("jvm_memory_used_bytes");
+    HttpResponse<String> missing =
+        http.send(
+            HttpRequest.newBuilder(URI.create(server.url() + "/nope")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(missing.statusCode()).isEqualTo(404);
+    assertThat(json(missing).at("/error/code").asText()).isEqualTo("NOT_FOUND");
+    HttpResponse<String> wrongMethod =
+        http.send(
+            HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/event")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(wrongMethod.statusCode()).isEqualTo(405);
+  }
+
+  @Test
+  void javaClientSendsAndSearches() {
+    QuarryClient client =
+        QuarryClient.builder(URI.create(server.url()))
+            .adminPassword(PASSWORD)
+            .hecToken("tok")
+            .build();
+    client.sendEvents(
+        List.of(
+            Map.of("event", "sdk event one", "host", "a"),
+            Map.of("event", "sdk event two", "host", "b")));
+    client.sendRaw(
+        "raw line 1\nraw line 2\n".getBytes(StandardCharsets.UTF_8), "lines", "web", null, null);
+    SearchResults results = client.search("sdk | stats count by host");
+    assertThat(results.fields()).containsExactly("host", "count");
+    assertThat(results.rows())
+        .containsExactly(Map.of("host", "a", "count", "1"), Map.of("host", "b", "count", "1"));
+    assertThat(client.search("index=web raw | stats count").rows())
+        .containsExactly(Map.of("count", "2"));
+    assertThatThrownBy(() -> client.search("x | nope"))
+        .isInstanceOf(QuarryClientException.class)
+        .hasMessageContaining("QUERY_PARSE: Unknown search command 'nope'");
+  }
+}

@@ -1,0 +1,81 @@
+package io.quarry.server.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+  @TempDir Path directory;
+
+  @Test
+  void defaultsWithoutAFile() throws Exception {
+    QuarryConfig config = ConfigLoader.load(null, Map.of(), Map.of());
+    assertThat(config.server().bind()).isEqualTo("127.0.0.1");
+    assertThat(config.server().port()).isEqualTo(8088);
+    assertThat(config.dataDir()).isEqualTo("./data");
+    assertThat(config.indexes()).containsExactly("main");
+    assertThat(config.hec().tokens()).isEmpty();
+  }
+
+  @Test
+  void fileThenEnvironmentThenFlags() throws Exception {
+    Path file = directory.resolve("quarry.yml");
+    Files.writeString(
+        file,
+        """
+        server:
+          port: 9000
+          bind: 0.0.0.0
+        indexes: [web]
+        hec:
+          tokens:
+            - token: abc
+              indexes: [web]
+        """);
+    QuarryConfig config =
+        ConfigLoader.load(
+            file,
+            Map.of(
+                "QUARRY_PORT", "9100", "QUARRY_HEC_TOKEN", "from-env", "QUARRY_DATA_DIR", "/srv/q"),
+            Map.of("server.port", "9200"));
+    assertThat(config.server().port()).isEqualTo(9200);
+    assertThat(config.server().bind()).isEqualTo("0.0.0.0");
+    assertThat(config.dataDir()).isEqualTo("/srv/q");
+    assertThat(config.indexes()).as("main always exists").containsExactly("main", "web");
+    assertThat(config.hec().tokens())
+        .extracting(QuarryConfig.HecToken::token, QuarryConfig.HecToken::indexes)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("abc", List.of("web")),
+            org.assertj.core.groups.Tuple.tuple("from-env", List.of("*")));
+  }
+
+  @Test
+  void theShippedConfigurationLoads() throws Exception {
+    QuarryConfig config =
+        ConfigLoader.load(Path.of("../distribution/src/conf/quarry.yml"), Map.of(), Map.of());
+    assertThat(config.indexes()).containsExactly("main", "web");
+    assertThat(config.server().port()).isEqualTo(8088);
+  }
+
+  @Test
+  void mistakesAreNamed() throws Exception {
+    Path typo = directory.resolve("typo.yml");
+    Files.writeString(typo, "server:\n  prot: 9000\n");
+    assertThatThrownBy(() -> ConfigLoader.load(typo, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("typo.yml")
+        .hasMessageContaining("prot");
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of("QUARRY_PORT", "70000"), Map.of()))
+        .hasMessageContaining("server.port must be 0..65535");
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of("QUARRY_PORT", "eighty"), Map.of()))
+        .isInstanceOf(ConfigException.class);
+    assertThatThrownBy(() -> ConfigLoader.load(directory.resolve("absent.yml"), Map.of(), Map.of()))
+        .hasMessageContaining("configuration file not found");
+  }
+}
