@@ -14,12 +14,15 @@ import io.quarry.server.ingest.IndexedEvent;
 import io.quarry.server.ingest.IngestService;
 import io.quarry.server.ingest.RawEventBreaker;
 import java.time.Clock;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /** The HEC endpoints under {@code /services/collector}. */
 public final class HecRoutes {
-  private static final Map<String, Object> SUCCESS = Map.of("text", "Success", "code", 0);
+  private static final Map<String, Object> SUCCESS = status("Success", 0);
+  private static final Map<String, Object> HEALTHY = status("HEC is healthy", 17);
 
   private final Authenticator authenticator;
   private final IngestService ingest;
@@ -92,7 +95,7 @@ public final class HecRoutes {
   }
 
   private void health(Exchange exchange) {
-    exchange.json(HttpResponseStatus.OK, Map.of("text", "HEC is healthy", "code", 17));
+    exchange.json(HttpResponseStatus.OK, HEALTHY);
   }
 
   private HecToken authenticate(Exchange exchange) {
@@ -109,5 +112,13 @@ public final class HecRoutes {
   private static String parameterOr(Exchange exchange, String name, String fallback) {
     String value = exchange.queryParameter(name);
     return value == null || value.isBlank() ? fallback : value;
+  }
+
+  /** A HEC status body, its keys in Splunk's order. */
+  private static Map<String, Object> status(String text, int code) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("text", text);
+    body.put("code", code);
+    return Collections.unmodifiableMap(body);
   }
 }
