@@ -3,8 +3,6 @@ package io.quarry.codecs.tokens;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -43,11 +41,11 @@ class SegmenterTest {
 
   @Test
   void requiredPartsAreASupersetConditionForEveryLoghubLine() throws IOException {
-    Path linux = Path.of("../../shared/data/loghub/Linux_2k.log");
-    if (!Files.exists(linux)) {
-      linux = Path.of("../shared/data/loghub/Linux_2k.log");
+    List<String> lines;
+    try (var in = SegmenterTest.class.getResourceAsStream("/loghub/Linux_2k.log")) {
+      lines =
+          new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().toList();
     }
-    List<String> lines = Files.readAllLines(linux);
     assertThat(lines).hasSizeGreaterThan(1000);
     for (String line : lines) {
       var terms = Segmenter.terms(line);
