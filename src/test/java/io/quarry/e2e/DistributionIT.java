@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Starts {@code bin/quarry server} from the assembled distribution, posts events over HEC and checks
- * search answers through Splunk's export endpoint; then restarts it and checks that nothing
+ * Starts {@code bin/quarry server} from the assembled distribution, posts events over HEC and
+ * checks search answers through Splunk's export endpoint; then restarts it and checks that nothing
  * acknowledged was lost.
  */
 class DistributionIT {
@@ -64,7 +64,9 @@ class DistributionIT {
     builder.environment().put("QUARRY_HEC_TOKEN", TOKEN);
     builder.environment().put("QUARRY_ADMIN_PASSWORD", PASSWORD);
     builder.environment().put("QUARRY_JAVA_OPTS", "-Xmx256m");
-    builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    builder
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     Process started = builder.start();
     awaitHealthy(started);
     return started;
@@ -84,11 +86,14 @@ class DistributionIT {
     Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
     while (Instant.now().isBefore(deadline)) {
       if (!started.isAlive()) {
-        throw new AssertionError("server exited with " + started.exitValue() + ":\n" + Files.readString(log));
+        throw new AssertionError(
+            "server exited with " + started.exitValue() + ":\n" + Files.readString(log));
       }
       try {
         HttpResponse<String> health =
-            http.send(HttpRequest.newBuilder(url("/health")).build(), HttpResponse.BodyHandlers.ofString());
+            http.send(
+                HttpRequest.newBuilder(url("/health")).build(),
+                HttpResponse.BodyHandlers.ofString());
         if (health.statusCode() == 200) {
           return;
         }
@@ -125,11 +130,14 @@ class DistributionIT {
             HttpRequest.newBuilder(url("/services/search/jobs/export"))
                 .header(
                     "Authorization",
-                    "Basic " + Base64.getEncoder().encodeToString(("admin:" + PASSWORD).getBytes(StandardCharsets.UTF_8)))
+                    "Basic "
+                        + Base64.getEncoder()
+                            .encodeToString(("admin:" + PASSWORD).getBytes(StandardCharsets.UTF_8)))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(
                     HttpRequest.BodyPublishers.ofString(
-                        "output_mode=json&search=" + URLEncoder.encode(query, StandardCharsets.UTF_8)))
+                        "output_mode=json&search="
+                            + URLEncoder.encode(query, StandardCharsets.UTF_8)))
                 .build(),
             HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
@@ -181,7 +189,9 @@ class DistributionIT {
     assertThat(process.waitFor(20, TimeUnit.SECONDS)).isTrue();
     process = launch();
     assertThat(search("* | stats count by sourcetype"))
-        .containsExactly(Map.of("sourcetype", "access", "count", "7"), Map.of("sourcetype", "httpevent", "count", "1"));
+        .containsExactly(
+            Map.of("sourcetype", "access", "count", "7"),
+            Map.of("sourcetype", "httpevent", "count", "1"));
     assertThat(search("sourcetype=access | head 2"))
         .extracting(row -> row.get("_time"))
         .containsExactly("2026-01-07T00:00:06.000+00:00", "2026-01-07T00:00:05.000+00:00");
@@ -190,7 +200,8 @@ class DistributionIT {
   @Test
   void theLauncherAnswersVersionAndHelp() throws Exception {
     Path home = Path.of(System.getProperty("quarry.home"));
-    for (List<String> command : List.of(List.of("version"), List.of("search", "--help"), List.of("ingest", "--help"))) {
+    for (List<String> command :
+        List.of(List.of("version"), List.of("search", "--help"), List.of("ingest", "--help"))) {
       List<String> full = new ArrayList<>(List.of(home.resolve("bin/quarry").toString()));
       full.addAll(command);
       ProcessBuilder builder = new ProcessBuilder(full).redirectErrorStream(true);

@@ -94,7 +94,7 @@ public final class QuarryClient {
     }
   }
 
-  private static SearchResults readResults(BufferedReader reader) throws IOException {
+  static SearchResults readResults(BufferedReader reader) throws IOException {
     Set<String> fields = new LinkedHashSet<>();
     List<Map<String, String>> rows = new ArrayList<>();
     List<String> messages = new ArrayList<>();
@@ -232,7 +232,7 @@ public final class QuarryClient {
   /**
    * The server's message from an error body (Quarry's, HEC's or Splunk's shape), with the status.
    */
-  private static QuarryClientException failure(int status, String body) {
+  static QuarryClientException failure(int status, String body) {
     String message = body;
     try {
       JsonNode node = JSON.readTree(body);

@@ -1,0 +1,36 @@
+package io.quarry.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Runs each benchmark body once, so a change that breaks a benchmark fails the build, not the next
+ * run.
+ */
+class BenchmarksRunTest {
+
+  @Test
+  void segmenterBenchmarkRuns() throws Exception {
+    SegmenterBenchmark benchmark = new SegmenterBenchmark();
+    benchmark.load();
+    Blackhole blackhole =
+        new Blackhole(
+            "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+    benchmark.termsOfThousandLines(blackhole);
+  }
+
+  @Test
+  void parserBenchmarkRunsEveryQuery() throws Exception {
+    ParserBenchmark benchmark = new ParserBenchmark();
+    for (String query :
+        ParserBenchmark.class
+            .getField("query")
+            .getAnnotation(org.openjdk.jmh.annotations.Param.class)
+            .value()) {
+      benchmark.query = query;
+      assertThat(benchmark.parseAndPlan()).isNotNull();
+    }
+  }
+}

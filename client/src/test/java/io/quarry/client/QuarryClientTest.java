@@ -1,0 +1,79 @@
+package io.quarry.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.BufferedReader;
+import java.io.StringReader;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The client's own logic: reading the export stream, turning each server error shape into a
+ * message, and failing clearly when no server answers. Its requests against a real server are
+ * exercised in the server module's tests.
+ */
+class QuarryClientTest {
+
+  @Test
+  void readsExportLinesKeepingFieldOrderAndMessages() throws Exception {
+    String stream =
+        """
+        {"preview":false,"offset":0,"result":{"host":"a","count":"2"}}
+
+        {"preview":false,"offset":1,"lastrow":true,"result":{"host":"b","count":"1","extra":"x"}}
+        {"preview":false,"messages":[{"type":"WARN","text":"index 'nope' does not exist"}]}
+        """;
+    SearchResults results = QuarryClient.readResults(new BufferedReader(new StringReader(stream)));
+    assertThat(results.fields()).containsExactly("host", "count", "extra");
+    assertThat(results.rows())
+        .containsExactly(
+            Map.of("host", "a", "count", "2"), Map.of("host", "b", "count", "1", "extra", "x"));
+    assertThat(results.messages()).containsExactly("WARN: index 'nope' does not exist");
+  }
+
+  @Test
+  void errorMessagesComeFromEveryBodyShape() {
+    QuarryClientException query =
+        QuarryClient.failure(
+            400,
+            "{\"error\":{\"code\":\"QUERY_PARSE\",\"message\":\"Unknown search command 'x'\",\"context\":\"x\\n^\"}}");
+    assertThat(query.status()).isEqualTo(400);
+    assertThat(query.getMessage())
+        .isEqualTo("HTTP 400: QUERY_PARSE: Unknown search command 'x'\nx\n^");
+    QuarryClientException hec =
+        QuarryClient.failure(
+            400,
+            "{\"text\":\"Incorrect index\",\"code\":7,\"reason\":\"index 'x' does not exist\"}");
+    assertThat(hec.getMessage())
+        .isEqualTo("HTTP 400: Incorrect index (code 7): index 'x' does not exist");
+    assertThat(QuarryClient.failure(502, "<html>bad gateway</html>").getMessage())
+        .isEqualTo("HTTP 502: <html>bad gateway</html>");
+  }
+
+  @Test
+  void noServerIsAClearError() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    QuarryClient client =
+        QuarryClient.builder(URI.create("http://127.0.0.1:" + port))
+            .adminPassword("p")
+            .hecToken("t")
+            .build();
+    assertThatThrownBy(() -> client.search("x"))
+        .isInstanceOf(QuarryClientException.class)
+        .hasMessageStartingWith("cannot reach Quarry at http://127.0.0.1:" + port);
+    assertThatThrownBy(
+            () ->
+                QuarryClient.builder(URI.create("http://127.0.0.1:1"))
+                    .build()
+                    .sendEvents(List.of()))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("no HEC token");
+  }
+}
