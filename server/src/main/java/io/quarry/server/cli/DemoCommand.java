@@ -8,6 +8,7 @@ import io.quarry.server.demo.DemoData;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,13 +63,19 @@ final class DemoCommand implements Callable<Integer> {
     String password = server.adminPassword().value();
     QuarryClient client =
         QuarryClient.builder(URI.create(server.url())).adminPassword(password).build();
+    String urlOption =
+        (server.url().equals("http://127.0.0.1:8088") ? "" : "--url " + server.url() + " ")
+            + (server.dataDirectory().equals(Path.of("data").toAbsolutePath().normalize())
+                ? ""
+                : "--data-dir " + server.dataDirectory() + " ");
     System.out.println();
     System.out.println("HEC token for sending events: " + server.hecTokens().get(0).token());
     System.out.println("Search as user 'admin' with password: " + password);
     for (DemoData.Example example : DemoData.EXAMPLES) {
       System.out.println();
       System.out.println("## " + example.title());
-      System.out.println("$ ./quarry search '" + example.query().replace("'", "'\\''") + "'");
+      System.out.println(
+          "$ ./quarry search " + urlOption + "'" + example.query().replace("'", "'\\''") + "'");
       System.out.println(
           "$ curl -s -u admin:"
               + password

@@ -9,7 +9,6 @@ import io.quarry.ql.exec.Wildcard;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -27,7 +26,7 @@ final class EventRow implements Row {
           EventFields.INDEX);
 
   private final StoredEvent stored;
-  private Map<String, List<Object>> extracted;
+  private FieldExtractor extractor;
   private Set<String> terms;
   private String lowerRaw;
 
@@ -56,10 +55,10 @@ final class EventRow implements Row {
         if (indexed != null) {
           return List.copyOf(indexed);
         }
-        if (extracted == null) {
-          extracted = FieldExtractor.extract(event.raw(), event.sourcetype());
+        if (extractor == null) {
+          extractor = new FieldExtractor(event.raw(), event.sourcetype());
         }
-        return extracted.getOrDefault(field, List.of());
+        return extractor.values(field);
     }
   }
 

@@ -14,51 +14,90 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Search-time field extraction from {@code _raw}, in Splunk's order of precedence: the sourcetype's
- * extraction, then JSON (when the event is a JSON object), then automatic {@code key=value} pairs.
- * A field found by an earlier step is not overwritten by a later one.
+ * Search-time field extraction from one event's {@code _raw}, in Splunk's order of precedence: the
+ * sourcetype's extraction, then JSON (when the event is a JSON object), then automatic {@code
+ * key=value} pairs. Each stage runs only when a field is asked for that the earlier stages did not
+ * find, and at most once per event: a search for {@code status} over access logs never runs the
+ * key=value scan.
  */
 final class FieldExtractor {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern KEY_VALUE =
       Pattern.compile("(?<![\\w.-])([A-Za-z_][\\w.-]{0,99})=(?:\"([^\"]*)\"|([^\\s,;&\"]+))");
 
-  private FieldExtractor() {}
+  private final String raw;
+  private final Sourcetype sourcetype;
+  private Map<String, List<Object>> bySourcetype;
+  private Map<String, List<Object>> byJson;
+  private Map<String, List<Object>> byKeyValue;
 
-  static Map<String, List<Object>> extract(String raw, String sourcetypeName) {
+  FieldExtractor(String raw, String sourcetypeName) {
+    this.raw = raw;
+    this.sourcetype = Sourcetypes.forName(sourcetypeName);
+  }
+
+  /** The values of a field, or an empty list. */
+  List<Object> values(String field) {
+    if (bySourcetype == null) {
+      bySourcetype = sourcetypeFields();
+    }
+    List<Object> values = bySourcetype.get(field);
+    if (values != null) {
+      return values;
+    }
+    if (byJson == null) {
+      byJson = jsonFields();
+    }
+    values = byJson.get(field);
+    if (values != null) {
+      return values;
+    }
+    if (byKeyValue == null) {
+      byKeyValue = keyValueFields();
+    }
+    return byKeyValue.getOrDefault(field, List.of());
+  }
+
+  private Map<String, List<Object>> sourcetypeFields() {
+    if (sourcetype.extraction().isEmpty()) {
+      return Map.of();
+    }
+    Pattern pattern = sourcetype.extraction().get();
+    Matcher matcher = pattern.matcher(raw);
+    if (!matcher.find()) {
+      return Map.of();
+    }
     Map<String, List<Object>> fields = new LinkedHashMap<>();
-    Sourcetype sourcetype = Sourcetypes.forName(sourcetypeName);
-    sourcetype
-        .extraction()
-        .ifPresent(
-            pattern -> {
-              Matcher matcher = pattern.matcher(raw);
-              if (matcher.find()) {
-                for (String group : pattern.namedGroups().keySet()) {
-                  String value = matcher.group(group);
-                  if (value != null) {
-                    fields.put(Sourcetypes.fieldName(group), List.of(value));
-                  }
-                }
-              }
-            });
-    String trimmed = raw.strip();
-    if (trimmed.startsWith("{") && trimmed.endsWith("}")) {
-      try {
-        Map<String, List<Object>> json = new LinkedHashMap<>();
-        flatten("", JSON.readTree(trimmed), json);
-        json.forEach(fields::putIfAbsent);
-      } catch (JsonProcessingException notJson) {
-        // not JSON after all: key=value below still applies
+    for (String group : pattern.namedGroups().keySet()) {
+      String value = matcher.group(group);
+      if (value != null) {
+        fields.put(Sourcetypes.fieldName(group), List.of(value));
       }
     }
+    return fields;
+  }
+
+  private Map<String, List<Object>> jsonFields() {
+    String trimmed = raw.strip();
+    if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) {
+      return Map.of();
+    }
+    Map<String, List<Object>> fields = new LinkedHashMap<>();
+    try {
+      flatten("", JSON.readTree(trimmed), fields);
+    } catch (JsonProcessingException notJson) {
+      return Map.of();
+    }
+    return fields;
+  }
+
+  private Map<String, List<Object>> keyValueFields() {
+    Map<String, List<Object>> fields = new LinkedHashMap<>();
     Matcher pairs = KEY_VALUE.matcher(raw);
-    Map<String, List<Object>> automatic = new LinkedHashMap<>();
     while (pairs.find()) {
       String value = pairs.group(2) != null ? pairs.group(2) : pairs.group(3);
-      automatic.computeIfAbsent(pairs.group(1), k -> new ArrayList<>()).add(value);
+      fields.computeIfAbsent(pairs.group(1), k -> new ArrayList<>()).add(value);
     }
-    automatic.forEach(fields::putIfAbsent);
     return fields;
   }
 
