@@ -1,0 +1,249 @@
+package io.quarry.codecs.journal;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+import org.apache.lucene.codecs.CodecUtil;
+import org.apache.lucene.codecs.StoredFieldsReader;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.FieldInfos;
+import org.apache.lucene.index.IndexFileNames;
+import org.apache.lucene.index.SegmentInfo;
+import org.apache.lucene.index.StoredFieldVisitor;
+import org.apache.lucene.store.ChecksumIndexInput;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.IOContext;
+import org.apache.lucene.store.IndexInput;
+import org.apache.lucene.util.ArrayUtil;
+import org.apache.lucene.util.IOUtils;
+
+/**
+ * Reads the journal of one segment. Point lookups decode the document's block, keeping the last one
+ * decoded, so documents read in order cost one decode per block. Dense scans call {@link
+ * #decodeBlock} themselves with a {@link JournalBlock} of their own. Not thread-safe: Lucene hands
+ * each thread its own {@link #clone()}.
+ */
+public final class JournalStoredFieldsReader extends StoredFieldsReader {
+  private final FieldInfos fieldInfos;
+  private final IndexInput data;
+  private final JournalCompression compression;
+  private final int[] docBases;
+  private final long[] starts;
+  private final int[] compressedLengths;
+  private final int[] rawLengths;
+  private final int[] checksums;
+  private final int numDocs;
+  private final boolean clone;
+
+  private final JournalBlock cached = new JournalBlock();
+  private final CRC32C crc = new CRC32C();
+  private byte[] compressed = new byte[0];
+
+  JournalStoredFieldsReader(
+      Directory directory, SegmentInfo segment, FieldInfos fieldInfos, IOContext context)
+      throws IOException {
+    this.fieldInfos = fieldInfos;
+    this.clone = false;
+    String indexName =
+        IndexFileNames.segmentFileName(segment.name, "", JournalStoredFieldsFormat.INDEX_EXTENSION);
+    int blocks = 0;
+    int[] bases = new int[0];
+    long[] blockStarts = new long[0];
+    int[] compressedLength = new int[0];
+    int[] rawLength = new int[0];
+    int[] crcs = new int[0];
+    int docs = 0;
+    try (ChecksumIndexInput index = directory.openChecksumInput(indexName)) {
+      Throwable failure = null;
+      try {
+        CodecUtil.checkIndexHeader(
+            index,
+            JournalStoredFieldsFormat.INDEX_CODEC,
+            JournalStoredFieldsFormat.VERSION_START,
+            JournalStoredFieldsFormat.VERSION_CURRENT,
+            segment.getId(),
+            "");
+        blocks = index.readVInt();
+        bases = new int[blocks + 1];
+        blockStarts = new long[blocks];
+        compressedLength = new int[blocks];
+        rawLength = new int[blocks];
+        crcs = new int[blocks];
+        long start = -1;
+        for (int i = 0; i < blocks; i++) {
+          bases[i + 1] = bases[i] + index.readVInt();
+          start = i == 0 ? index.readVLong() : start + index.readVLong();
+          blockStarts[i] = start;
+          compressedLength[i] = index.readVInt();
+          rawLength[i] = index.readVInt();
+          crcs[i] = index.readInt();
+        }
+        docs = index.readVInt();
+        if (docs != bases[blocks] || docs != segment.maxDoc()) {
+          throw new CorruptIndexException(
+              "journal holds "
+                  + bases[blocks]
+                  + " documents, index says "
+                  + docs
+                  + ", segment has "
+                  + segment.maxDoc(),
+              index);
+        }
+      } catch (Throwable t) {
+        failure = t;
+      } finally {
+        CodecUtil.checkFooter(index, failure);
+      }
+    }
+    this.docBases = bases;
+    this.starts = blockStarts;
+    this.compressedLengths = compressedLength;
+    this.rawLengths = rawLength;
+    this.checksums = crcs;
+    this.numDocs = docs;
+
+    String dataName =
+        IndexFileNames.segmentFileName(segment.name, "", JournalStoredFieldsFormat.DATA_EXTENSION);
+    IndexInput input = directory.openInput(dataName, context);
+    boolean success = false;
+    try {
+      CodecUtil.checkIndexHeader(
+          input,
+          JournalStoredFieldsFormat.DATA_CODEC,
+          JournalStoredFieldsFormat.VERSION_START,
+          JournalStoredFieldsFormat.VERSION_CURRENT,
+          segment.getId(),
+          "");
+      this.compression = JournalCompression.byId(input.readByte());
+      CodecUtil.retrieveChecksum(input);
+      this.data = input;
+      success = true;
+    } finally {
+      if (!success) {
+        IOUtils.closeWhileHandlingException(input);
+      }
+    }
+  }
+
+  private JournalStoredFieldsReader(JournalStoredFieldsReader original) {
+    this.fieldInfos = original.fieldInfos;
+    this.data = original.data.clone();
+    this.compression = original.compression;
+    this.docBases = original.docBases;
+    this.starts = original.starts;
+    this.compressedLengths = original.compressedLengths;
+    this.rawLengths = original.rawLengths;
+    this.checksums = original.checksums;
+    this.numDocs = original.numDocs;
+    this.clone = true;
+  }
+
+  public JournalCompression compression() {
+    return compression;
+  }
+
+  public int blockCount() {
+    return starts.length;
+  }
+
+  /** The block holding a document. */
+  public int blockOf(int docId) {
+    if (docId < 0 || docId >= numDocs) {
+      throw new IndexOutOfBoundsException("doc " + docId + " of " + numDocs);
+    }
+    int found = Arrays.binarySearch(docBases, 0, starts.length, docId);
+    if (found >= 0) {
+      while (found + 1 < starts.length && docBases[found + 1] == docId) {
+        found++; // skip empty blocks (none are written, but be exact)
+      }
+      return found;
+    }
+    return -found - 2;
+  }
+
+  /** Compressed bytes of the journal, for compression-ratio reporting. */
+  public long compressedBytes() {
+    long total = 0;
+    for (int length : compressedLengths) {
+      total += length;
+    }
+    return total;
+  }
+
+  /** Decompressed bytes of the journal. */
+  public long rawBytes() {
+    long total = 0;
+    for (int length : rawLengths) {
+      total += length;
+    }
+    return total;
+  }
+
+  /** Decodes one block into {@code into}, verifying its checksum. */
+  public void decodeBlock(int block, JournalBlock into) throws IOException {
+    int compressedLength = compressedLengths[block];
+    int rawLength = rawLengths[block];
+    if (compressed.length < compressedLength) {
+      compressed = new byte[ArrayUtil.oversize(compressedLength, 1)];
+    }
+    data.seek(starts[block]);
+    data.readBytes(compressed, 0, compressedLength);
+    if (into.bytes.length < rawLength) {
+      into.bytes = new byte[ArrayUtil.oversize(rawLength, 1)];
+    }
+    into.block = -1;
+    try {
+      compression.decompress(compressed, compressedLength, into.bytes, rawLength);
+    } catch (IOException e) {
+      throw new CorruptIndexException("journal block " + block + ": " + e.getMessage(), data, e);
+    }
+    crc.reset();
+    crc.update(into.bytes, 0, rawLength);
+    if ((int) crc.getValue() != checksums[block]) {
+      throw new CorruptIndexException(
+          "journal block "
+              + block
+              + " checksum mismatch: expected "
+              + Integer.toHexString(checksums[block])
+              + ", got "
+              + Long.toHexString(crc.getValue()),
+          data);
+    }
+    into.index(block, docBases[block], docBases[block + 1] - docBases[block], rawLength);
+  }
+
+  @Override
+  public void document(int docId, StoredFieldVisitor visitor) throws IOException {
+    int block = blockOf(docId);
+    if (cached.block() != block) {
+      decodeBlock(block, cached);
+    }
+    cached.visit(docId - cached.docBase(), visitor, fieldInfos);
+  }
+
+  @Override
+  public JournalStoredFieldsReader clone() {
+    return new JournalStoredFieldsReader(this);
+  }
+
+  @Override
+  public void checkIntegrity() throws IOException {
+    CodecUtil.checksumEntireFile(data);
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (!clone) {
+      data.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "JournalStoredFieldsReader(compression="
+        + compression
+        + ", blocks="
+        + starts.length
+        + ")";
+  }
+}

@@ -1,0 +1,234 @@
+package io.quarry.codecs.journal;
+
+import java.io.IOException;
+import java.util.zip.CRC32C;
+import org.apache.lucene.codecs.CodecUtil;
+import org.apache.lucene.codecs.StoredFieldsWriter;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.IndexFileNames;
+import org.apache.lucene.index.SegmentInfo;
+import org.apache.lucene.index.StoredFieldDataInput;
+import org.apache.lucene.store.ByteBuffersDataOutput;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.IOContext;
+import org.apache.lucene.store.IndexOutput;
+import org.apache.lucene.util.ArrayUtil;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.IOUtils;
+
+/** Writes the journal of one segment; see {@link JournalStoredFieldsFormat} for the format. */
+final class JournalStoredFieldsWriter extends StoredFieldsWriter {
+  static final int TYPE_BITS = 3;
+  static final int TYPE_MASK = (1 << TYPE_BITS) - 1;
+  static final int STRING = 0;
+  static final int BINARY = 1;
+  static final int INT = 2;
+  static final int LONG = 3;
+  static final int FLOAT = 4;
+  static final int DOUBLE = 5;
+
+  private final JournalCompression compression;
+  private final int blockSize;
+  private final String segment;
+  private IndexOutput data;
+  private IndexOutput index;
+
+  private final ByteBuffersDataOutput document = ByteBuffersDataOutput.newResettableInstance();
+  private final ByteBuffersDataOutput blockDocuments =
+      ByteBuffersDataOutput.newResettableInstance();
+  private final ByteBuffersDataOutput blockIndex = ByteBuffersDataOutput.newResettableInstance();
+  private final CRC32C crc = new CRC32C();
+  private int[] documentLengths = new int[64];
+  private int documentsInBlock;
+  private int fieldsInDocument;
+  private int numDocs;
+  private int blockCount;
+  private long previousBlockStart;
+  private byte[] raw = new byte[0];
+  private byte[] compressed = new byte[0];
+
+  JournalStoredFieldsWriter(
+      Directory directory,
+      SegmentInfo segmentInfo,
+      IOContext context,
+      JournalCompression compression,
+      int blockSize)
+      throws IOException {
+    this.compression = compression;
+    this.blockSize = blockSize;
+    this.segment = segmentInfo.name;
+    boolean success = false;
+    try {
+      data =
+          directory.createOutput(
+              IndexFileNames.segmentFileName(segment, "", JournalStoredFieldsFormat.DATA_EXTENSION),
+              context);
+      CodecUtil.writeIndexHeader(
+          data,
+          JournalStoredFieldsFormat.DATA_CODEC,
+          JournalStoredFieldsFormat.VERSION_CURRENT,
+          segmentInfo.getId(),
+          "");
+      data.writeByte((byte) compression.id());
+      index =
+          directory.createOutput(
+              IndexFileNames.segmentFileName(
+                  segment, "", JournalStoredFieldsFormat.INDEX_EXTENSION),
+              context);
+      CodecUtil.writeIndexHeader(
+          index,
+          JournalStoredFieldsFormat.INDEX_CODEC,
+          JournalStoredFieldsFormat.VERSION_CURRENT,
+          segmentInfo.getId(),
+          "");
+      previousBlockStart = 0; // the first block's start is written absolute
+      success = true;
+    } finally {
+      if (!success) {
+        IOUtils.closeWhileHandlingException(data, index);
+      }
+    }
+  }
+
+  @Override
+  public void startDocument() {
+    document.reset();
+    fieldsInDocument = 0;
+  }
+
+  private void header(FieldInfo info, int type) throws IOException {
+    fieldsInDocument++;
+    document.writeVInt((info.number << TYPE_BITS) | type);
+  }
+
+  @Override
+  public void writeField(FieldInfo info, int value) throws IOException {
+    header(info, INT);
+    document.writeZInt(value);
+  }
+
+  @Override
+  public void writeField(FieldInfo info, long value) throws IOException {
+    header(info, LONG);
+    document.writeZLong(value);
+  }
+
+  @Override
+  public void writeField(FieldInfo info, float value) throws IOException {
+    header(info, FLOAT);
+    document.writeInt(Float.floatToIntBits(value));
+  }
+
+  @Override
+  public void writeField(FieldInfo info, double value) throws IOException {
+    header(info, DOUBLE);
+    document.writeLong(Double.doubleToLongBits(value));
+  }
+
+  @Override
+  public void writeField(FieldInfo info, BytesRef value) throws IOException {
+    header(info, BINARY);
+    document.writeVInt(value.length);
+    document.writeBytes(value.bytes, value.offset, value.length);
+  }
+
+  @Override
+  public void writeField(FieldInfo info, StoredFieldDataInput value) throws IOException {
+    header(info, BINARY);
+    document.writeVInt(value.length());
+    document.copyBytes(value.in(), value.length());
+  }
+
+  @Override
+  public void writeField(FieldInfo info, String value) throws IOException {
+    header(info, STRING);
+    document.writeString(value);
+  }
+
+  @Override
+  public void finishDocument() throws IOException {
+    long before = blockDocuments.size();
+    blockDocuments.writeVInt(fieldsInDocument);
+    document.copyTo(blockDocuments);
+    documentLengths = ArrayUtil.grow(documentLengths, documentsInBlock + 1);
+    documentLengths[documentsInBlock++] = Math.toIntExact(blockDocuments.size() - before);
+    numDocs++;
+    if (blockDocuments.size() >= blockSize
+        || documentsInBlock >= JournalStoredFieldsFormat.MAX_DOCS_PER_BLOCK) {
+      flushBlock();
+    }
+  }
+
+  private void flushBlock() throws IOException {
+    ByteBuffersDataOutput block = ByteBuffersDataOutput.newResettableInstance();
+    for (int i = 0; i < documentsInBlock; i++) {
+      block.writeVInt(documentLengths[i]);
+    }
+    blockDocuments.copyTo(block);
+    int rawLength = Math.toIntExact(block.size());
+    if (raw.length < rawLength) {
+      raw = new byte[ArrayUtil.oversize(rawLength, 1)];
+    }
+    block.copyTo(new org.apache.lucene.store.ByteArrayDataOutput(raw));
+    crc.reset();
+    crc.update(raw, 0, rawLength);
+    int bound = compression.maxCompressedLength(rawLength);
+    if (compressed.length < bound) {
+      compressed = new byte[ArrayUtil.oversize(bound, 1)];
+    }
+    int compressedLength = compression.compress(raw, rawLength, compressed);
+    long start = data.getFilePointer();
+    data.writeBytes(compressed, 0, compressedLength);
+
+    blockIndex.writeVInt(documentsInBlock);
+    blockIndex.writeVLong(start - previousBlockStart);
+    blockIndex.writeVInt(compressedLength);
+    blockIndex.writeVInt(rawLength);
+    blockIndex.writeInt((int) crc.getValue());
+    previousBlockStart = start;
+    blockCount++;
+
+    documentsInBlock = 0;
+    blockDocuments.reset();
+    if (raw.length > 4 * blockSize) {
+      raw = new byte[0]; // do not keep a huge document's buffer
+      compressed = new byte[0];
+    }
+  }
+
+  @Override
+  public void finish(int expectedDocs) throws IOException {
+    if (documentsInBlock > 0) {
+      flushBlock();
+    }
+    if (expectedDocs != numDocs) {
+      throw new IllegalStateException(
+          "segment " + segment + ": wrote " + numDocs + " documents, expected " + expectedDocs);
+    }
+    CodecUtil.writeFooter(data);
+    index.writeVInt(blockCount);
+    blockIndex.copyTo(index);
+    index.writeVInt(numDocs);
+    CodecUtil.writeFooter(index);
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      IOUtils.close(data, index);
+    } finally {
+      data = null;
+      index = null;
+    }
+  }
+
+  @Override
+  public long ramBytesUsed() {
+    return document.ramBytesUsed()
+        + blockDocuments.ramBytesUsed()
+        + blockIndex.ramBytesUsed()
+        + raw.length
+        + compressed.length
+        + (long) documentLengths.length * Integer.BYTES;
+  }
+}

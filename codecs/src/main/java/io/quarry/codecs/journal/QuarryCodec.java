@@ -1,0 +1,33 @@
+package io.quarry.codecs.journal;
+
+import org.apache.lucene.codecs.FilterCodec;
+import org.apache.lucene.codecs.StoredFieldsFormat;
+import org.apache.lucene.codecs.lucene104.Lucene104Codec;
+
+/**
+ * Quarry's Lucene codec: Lucene 10.4's formats for postings, points and doc values, with the {@link
+ * JournalStoredFieldsFormat journal} for stored fields. Resolved by name ({@value #NAME}) through
+ * {@code META-INF/services}; the compression chosen here applies to segments written with this
+ * instance, and each segment records its own, so the no-argument instance SPI creates reads them
+ * all.
+ */
+public final class QuarryCodec extends FilterCodec {
+  public static final String NAME = "Quarry100";
+
+  private final JournalStoredFieldsFormat storedFields;
+
+  /** The SPI constructor: zstd for writing, any mode for reading. */
+  public QuarryCodec() {
+    this(JournalCompression.ZSTD, JournalStoredFieldsFormat.DEFAULT_BLOCK_SIZE);
+  }
+
+  public QuarryCodec(JournalCompression compression, int blockSize) {
+    super(NAME, new Lucene104Codec());
+    this.storedFields = new JournalStoredFieldsFormat(compression, blockSize);
+  }
+
+  @Override
+  public StoredFieldsFormat storedFieldsFormat() {
+    return storedFields;
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * The journal: Quarry's stored-fields format, where the raw events live. Documents are packed into
+ * blocks of about 128 KiB, each compressed on its own (zstd, lz4 or none) and checksummed; see
+ * {@link io.quarry.codecs.journal.JournalStoredFieldsFormat} for the file grammar. {@link
+ * io.quarry.codecs.journal.QuarryCodec} is the Lucene codec that puts it in place of Lucene's
+ * stored fields; {@link io.quarry.codecs.journal.JournalStoredFieldsReader} adds block-at-a-time
+ * decoding for dense scans.
+ */
+package io.quarry.codecs.journal;

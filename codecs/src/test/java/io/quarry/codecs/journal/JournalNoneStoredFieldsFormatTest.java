@@ -1,0 +1,15 @@
+package io.quarry.codecs.journal;
+
+import org.apache.lucene.codecs.Codec;
+import org.apache.lucene.tests.index.BaseStoredFieldsFormatTestCase;
+
+/**
+ * Lucene's randomized stored-fields conformance suite against the journal with NONE compression and
+ * a small random block size, so documents straddle many blocks.
+ */
+public class JournalNoneStoredFieldsFormatTest extends BaseStoredFieldsFormatTestCase {
+  @Override
+  protected Codec getCodec() {
+    return new QuarryCodec(JournalCompression.NONE, 1 + random().nextInt(16 * 1024));
+  }
+}

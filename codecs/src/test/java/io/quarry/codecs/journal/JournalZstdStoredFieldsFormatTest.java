@@ -1,0 +1,15 @@
+package io.quarry.codecs.journal;
+
+import org.apache.lucene.codecs.Codec;
+import org.apache.lucene.tests.index.BaseStoredFieldsFormatTestCase;
+
+/**
+ * Lucene's randomized stored-fields conformance suite against the journal with ZSTD compression and
+ * a small random block size, so documents straddle many blocks.
+ */
+public class JournalZstdStoredFieldsFormatTest extends BaseStoredFieldsFormatTestCase {
+  @Override
+  protected Codec getCodec() {
+    return new QuarryCodec(JournalCompression.ZSTD, 1 + random().nextInt(16 * 1024));
+  }
+}
