@@ -3,6 +3,7 @@ package io.quarry.server;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.codecs.store.EventStore;
+import io.quarry.codecs.store.IndexOptions;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.auth.Secrets;
 import io.quarry.server.config.ConfigException;
@@ -23,7 +24,9 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 import org.apache.lucene.store.LockObtainFailedException;
@@ -106,7 +109,11 @@ public final class QuarryServer implements Closeable {
 
     EventStore store;
     try {
-      store = EventStore.open(dataDirectory, config.indexes());
+      Map<String, IndexOptions> options = new LinkedHashMap<>();
+      for (String index : config.indexes()) {
+        options.put(index, config.storage().options(index));
+      }
+      store = EventStore.open(dataDirectory, options);
     } catch (LockObtainFailedException e) {
       throw new ConfigException(
           "data directory " + dataDirectory + " is in use by another Quarry process", e);

@@ -52,7 +52,9 @@ class QuarryServerTest {
                 List.of(
                     new QuarryConfig.HecToken("tok", "test", "main", List.of("main", "web")),
                     new QuarryConfig.HecToken("web-only", "shipper", "web", List.of("web")))),
-            null);
+            null,
+            new QuarryConfig.Storage(
+                "lz4", null, Map.of("web", new QuarryConfig.IndexStorage("zstd"))));
     server = QuarryServer.start(config, Clock.systemUTC());
   }
 

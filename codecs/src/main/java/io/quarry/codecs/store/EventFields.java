@@ -7,6 +7,7 @@ import java.util.Set;
  * The Lucene field layout of an event document.
  *
  * <ul>
+ *   <li>{@code _seq}: the write-order sequence number, a point.
  *   <li>{@code _time}: epoch microseconds; a point (range queries), doc values (the index sort, the
  *       merge order of scans) and a stored value.
  *   <li>{@code _raw}: the event text, stored.
@@ -21,6 +22,13 @@ public final class EventFields {
   public static final String TIME = "_time";
   public static final String RAW = "_raw";
   public static final String TOKENS = "_tok";
+
+  /**
+   * The event's sequence number in its index (a point, not stored): increasing in write order, it
+   * tells recovery which write-ahead-log records the last commit already holds.
+   */
+  public static final String SEQUENCE = "_seq";
+
   public static final String HOST = "host";
   public static final String SOURCE = "source";
   public static final String SOURCETYPE = "sourcetype";

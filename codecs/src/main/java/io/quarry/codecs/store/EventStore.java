@@ -10,11 +10,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.lucene.search.IndexSearcher;
@@ -29,26 +32,48 @@ public final class EventStore implements Closeable {
   public static final Pattern INDEX_NAME = Pattern.compile("[a-z0-9_][a-z0-9_-]{0,79}");
 
   private final Map<String, IndexStore> indexes;
+  private final ScheduledExecutorService scheduler;
 
-  private EventStore(Map<String, IndexStore> indexes) {
+  private EventStore(Map<String, IndexStore> indexes, ScheduledExecutorService scheduler) {
     this.indexes = indexes;
+    this.scheduler = scheduler;
   }
 
-  /** Opens (creating where missing) every declared index under {@code dataDirectory}. */
+  /** Opens every index with default options. */
   public static EventStore open(Path dataDirectory, Collection<String> indexNames)
       throws IOException {
+    Map<String, IndexOptions> options = new LinkedHashMap<>();
+    indexNames.forEach(name -> options.put(name, IndexOptions.DEFAULTS));
+    return open(dataDirectory, options);
+  }
+
+  /**
+   * Opens (creating where missing) every declared index under {@code dataDirectory}, replaying what
+   * each write-ahead log holds beyond the index's last commit.
+   */
+  public static EventStore open(Path dataDirectory, Map<String, IndexOptions> indexOptions)
+      throws IOException {
     Map<String, IndexStore> indexes = new TreeMap<>();
+    ScheduledExecutorService scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "quarry-committer");
+              thread.setDaemon(true);
+              return thread;
+            });
     try {
-      for (String name : indexNames) {
+      for (Map.Entry<String, IndexOptions> entry : indexOptions.entrySet()) {
+        String name = entry.getKey();
         if (!INDEX_NAME.matcher(name).matches()) {
           throw new IllegalArgumentException(
               "invalid index name '" + name + "': use lower-case letters, digits, '_' and '-'");
         }
         Path path = dataDirectory.resolve("indexes").resolve(name);
         Files.createDirectories(path);
-        indexes.put(name, new IndexStore(name, path));
+        indexes.put(name, new IndexStore(name, path, entry.getValue(), scheduler));
       }
     } catch (IOException | RuntimeException e) {
+      scheduler.shutdownNow();
       for (IndexStore store : indexes.values()) {
         try {
           store.close();
@@ -58,7 +83,7 @@ public final class EventStore implements Closeable {
       }
       throw e;
     }
-    return new EventStore(indexes);
+    return new EventStore(indexes, scheduler);
   }
 
   public Set<String> indexNames() {
@@ -78,12 +103,8 @@ public final class EventStore implements Closeable {
   }
 
   /** Stores events durably: returns once they survive a crash and are visible to search. */
-  public void write(String index, List<Event> events) throws IOException, InterruptedException {
-    if (events.isEmpty()) {
-      return;
-    }
-    IndexStore store = index(index);
-    store.awaitDurable(store.add(events));
+  public void write(String index, List<Event> events) throws IOException {
+    index(index).add(events);
   }
 
   /**
@@ -148,6 +169,7 @@ public final class EventStore implements Closeable {
 
   @Override
   public void close() throws IOException {
+    scheduler.shutdownNow();
     IOException failure = null;
     for (IndexStore store : indexes.values()) {
       try {

@@ -34,14 +34,7 @@ final class DemoCommand implements Callable<Integer> {
     if (!indexes.contains(DemoData.WEB_INDEX)) {
       indexes.add(DemoData.WEB_INDEX);
     }
-    QuarryConfig config =
-        new QuarryConfig(
-            loaded.server(),
-            loaded.dataDir(),
-            indexes,
-            loaded.auth(),
-            loaded.hec(),
-            loaded.search());
+    QuarryConfig config = loaded.withIndexes(indexes);
     Clock clock = Clock.systemUTC();
     QuarryServer server = QuarryServer.start(config, clock);
     try {

@@ -1,6 +1,8 @@
 package io.quarry.server.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.quarry.codecs.journal.JournalCompression;
+import io.quarry.codecs.store.IndexOptions;
 import java.util.List;
 import java.util.Objects;
 
@@ -14,7 +16,8 @@ public record QuarryConfig(
     @JsonProperty("indexes") List<String> indexes,
     @JsonProperty("auth") Auth auth,
     @JsonProperty("hec") Hec hec,
-    @JsonProperty("search") Search search) {
+    @JsonProperty("search") Search search,
+    @JsonProperty("storage") Storage storage) {
 
   public static final String DEFAULT_INDEX = "main";
 
@@ -25,6 +28,18 @@ public record QuarryConfig(
     auth = Objects.requireNonNullElseGet(auth, () -> new Auth(null));
     hec = Objects.requireNonNullElseGet(hec, () -> new Hec(null));
     search = Objects.requireNonNullElseGet(search, () -> new Search(null, null));
+    storage = Objects.requireNonNullElseGet(storage, () -> new Storage(null, null, null));
+    for (String index : storage.indexes().keySet()) {
+      if (!indexes.contains(index)) {
+        throw new IllegalArgumentException(
+            "storage.indexes has settings for '" + index + "', which is not in indexes");
+      }
+    }
+  }
+
+  /** A copy with another list of indexes (the demo adds its own). */
+  public QuarryConfig withIndexes(List<String> newIndexes) {
+    return new QuarryConfig(server, dataDir, newIndexes, auth, hec, search, storage);
   }
 
   private static List<String> withMain(List<String> indexes) {
@@ -107,6 +122,48 @@ public record QuarryConfig(
       maxResultRows = Objects.requireNonNullElse(maxResultRows, 1_000_000L);
       if (maxResultRows < 1) {
         throw new IllegalArgumentException("search.maxResultRows must be at least 1");
+      }
+    }
+  }
+
+  /**
+   * How indexes are stored: the journal compression for new segments ({@code zstd}, {@code lz4},
+   * {@code none}), how often buffered events are committed to segments (the write-ahead log holds
+   * them until then), and per-index overrides of the compression.
+   */
+  public record Storage(
+      @JsonProperty("journalCompression") String journalCompression,
+      @JsonProperty("commitIntervalSeconds") Integer commitIntervalSeconds,
+      @JsonProperty("indexes") java.util.Map<String, IndexStorage> indexes) {
+    public Storage {
+      journalCompression = Objects.requireNonNullElse(journalCompression, "zstd");
+      JournalCompression.fromName(journalCompression);
+      commitIntervalSeconds = Objects.requireNonNullElse(commitIntervalSeconds, 10);
+      if (commitIntervalSeconds < 1) {
+        throw new IllegalArgumentException("storage.commitIntervalSeconds must be at least 1");
+      }
+      indexes = indexes == null ? java.util.Map.of() : java.util.Map.copyOf(indexes);
+    }
+
+    /** The storage options of one index. */
+    public IndexOptions options(String index) {
+      IndexStorage own = indexes.get(index);
+      String compression =
+          own != null && own.journalCompression() != null
+              ? own.journalCompression()
+              : journalCompression;
+      return new IndexOptions(
+          JournalCompression.fromName(compression),
+          IndexOptions.DEFAULTS.journalBlockSize(),
+          java.time.Duration.ofSeconds(commitIntervalSeconds));
+    }
+  }
+
+  /** Per-index storage overrides. */
+  public record IndexStorage(@JsonProperty("journalCompression") String journalCompression) {
+    public IndexStorage {
+      if (journalCompression != null) {
+        JournalCompression.fromName(journalCompression);
       }
     }
   }

@@ -56,7 +56,7 @@ public final class DemoData {
    * @return the number of events loaded (0 when already loaded)
    */
   public static long loadOnce(IngestService ingest, Path dataDirectory, Instant now)
-      throws IOException, InterruptedException {
+      throws IOException {
     Path marker = dataDirectory.resolve(MARKER);
     if (Files.exists(marker)) {
       return 0;

@@ -26,7 +26,7 @@ public final class IngestService {
   }
 
   /** Returns when every event is durable and searchable. */
-  public void write(List<IndexedEvent> events) throws IOException, InterruptedException {
+  public void write(List<IndexedEvent> events) throws IOException {
     Map<String, List<Event>> byIndex = new LinkedHashMap<>();
     for (IndexedEvent event : events) {
       byIndex.computeIfAbsent(event.index(), i -> new ArrayList<>()).add(event.event());

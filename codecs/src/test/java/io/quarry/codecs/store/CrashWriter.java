@@ -1,0 +1,43 @@
+package io.quarry.codecs.store;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The child process of {@link CrashRecoveryTest}: writes batches of numbered events to the index
+ * {@code main} forever, printing {@code ACK <last number>} after each write returns (that is, after
+ * the batch is durable). Commits run every 100 ms so kills land in every phase.
+ */
+public final class CrashWriter {
+  private CrashWriter() {}
+
+  public static void main(String[] args) throws Exception {
+    Path data = Path.of(args[0]);
+    String round = args[1];
+    IndexOptions options =
+        new IndexOptions(IndexOptions.DEFAULTS.journalCompression(), 4096, Duration.ofMillis(100));
+    EventStore store = EventStore.open(data, Map.of("main", options));
+    int next = 0;
+    while (true) {
+      int size = 1 + (next % 7);
+      List<Event> batch = new ArrayList<>(size);
+      for (int i = 0; i < size; i++) {
+        batch.add(
+            new Event(
+                1_000_000L * next + i,
+                "event " + round + "-" + (next + i) + " payload " + "x".repeat(next % 50),
+                "h",
+                "s",
+                "crash",
+                Map.of()));
+      }
+      store.write("main", batch);
+      next += size;
+      System.out.println("ACK " + (next - 1));
+      System.out.flush();
+    }
+  }
+}
