@@ -3,7 +3,7 @@ package io.quarry.codecs.store;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.codecs.journal.QuarryCodec;
-import io.quarry.codecs.tokens.Segmenter;
+import io.quarry.codecs.tokens.TermTokenStream;
 import io.quarry.codecs.wal.WriteAheadLog;
 import java.io.Closeable;
 import java.io.IOException;
@@ -20,6 +20,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
+import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StoredField;
@@ -55,6 +56,9 @@ public final class IndexStore implements Closeable {
   private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());
   private static final Sort TIME_DESCENDING =
       new Sort(new SortField(EventFields.TIME, SortField.Type.LONG, true));
+
+  /** The term index field: DOCS-only postings, no norms, not stored. */
+  private static final FieldType TERMS = termsFieldType();
 
   private final String name;
   private final FSDirectory directory;
@@ -226,10 +230,18 @@ public final class IndexStore implements Closeable {
         keyword(document, EventFields.INDEXED_FIELD_PREFIX + field.getKey(), field.getKey(), value);
       }
     }
-    for (String term : Segmenter.terms(event.raw())) {
-      document.add(new StringField(EventFields.TOKENS, term, Field.Store.NO));
-    }
+    document.add(new Field(EventFields.TOKENS, new TermTokenStream(event.raw()), TERMS));
     return document;
+  }
+
+  private static FieldType termsFieldType() {
+    FieldType type = new FieldType();
+    type.setIndexOptions(org.apache.lucene.index.IndexOptions.DOCS);
+    type.setTokenized(true);
+    type.setOmitNorms(true);
+    type.setStored(false);
+    type.freeze();
+    return type;
   }
 
   private static void keyword(Document document, String storedName, String field, String value) {

@@ -54,10 +54,17 @@ public final class Segmenter {
     };
   }
 
-  /** Every index term of a text, in first-seen order, without duplicates. */
-  public static Set<String> terms(String text) {
-    Set<String> terms = new LinkedHashSet<>();
-    String lower = text.toLowerCase(Locale.ROOT);
+  /** Receives terms as character ranges of the lower-cased text. */
+  @FunctionalInterface
+  public interface TermConsumer {
+    void term(int start, int end);
+  }
+
+  /**
+   * Sends every index term of an already lower-cased text to {@code consumer}, as ranges; a term
+   * may come more than once.
+   */
+  public static void forEachTerm(String lower, TermConsumer consumer) {
     int length = lower.length();
     int start = 0;
     while (start < length) {
@@ -69,35 +76,42 @@ public final class Segmenter {
         end++;
       }
       if (end > start) {
-        addToken(lower, start, end, terms);
+        token(lower, start, end, consumer);
       }
       start = end;
     }
-    return terms;
   }
 
-  private static void addToken(String text, int start, int end, Set<String> terms) {
+  private static void token(String text, int start, int end, TermConsumer consumer) {
     int partStart = start;
     for (int i = start; i <= end; i++) {
       if (i == end || isMinorBreaker(text.charAt(i))) {
         if (i > partStart) {
-          addTerm(text.substring(partStart, i), terms);
+          emit(partStart, i, consumer);
           if (partStart > start) {
-            addTerm(text.substring(start, i), terms);
+            emit(start, i, consumer);
           }
         }
         partStart = i + 1;
       }
     }
     if (isMinorBreaker(text.charAt(end - 1))) {
-      addTerm(text.substring(start, end), terms);
+      emit(start, end, consumer);
     }
   }
 
-  private static void addTerm(String term, Set<String> terms) {
-    if (term.length() <= MAX_TERM_LENGTH) {
-      terms.add(term);
+  private static void emit(int start, int end, TermConsumer consumer) {
+    if (end - start <= MAX_TERM_LENGTH) {
+      consumer.term(start, end);
     }
+  }
+
+  /** Every index term of a text, in first-seen order, without duplicates. */
+  public static Set<String> terms(String text) {
+    String lower = text.toLowerCase(Locale.ROOT);
+    Set<String> terms = new LinkedHashSet<>();
+    forEachTerm(lower, (start, end) -> terms.add(lower.substring(start, end)));
+    return terms;
   }
 
   /** Whether a search word is one index term as it stands (no breaker inside). */
