@@ -54,7 +54,11 @@ class QuarryServerTest {
                     new QuarryConfig.HecToken("web-only", "shipper", "web", List.of("web")))),
             null,
             new QuarryConfig.Storage(
-                "lz4", null, Map.of("web", new QuarryConfig.IndexStorage("zstd"))));
+                "lz4",
+                null,
+                null,
+                null,
+                Map.of("web", new QuarryConfig.IndexStorage("zstd", 3650, null))));
     server = QuarryServer.start(config, Clock.systemUTC());
   }
 

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -20,7 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 
 /** All Quarry indexes of one data directory: {@code <data>/indexes/<name>/} each. */
@@ -53,6 +53,12 @@ public final class EventStore implements Closeable {
    */
   public static EventStore open(Path dataDirectory, Map<String, IndexOptions> indexOptions)
       throws IOException {
+    return open(dataDirectory, indexOptions, Clock.systemUTC());
+  }
+
+  /** As {@link #open(Path, Map)}, with the clock that drives bucket rolling and retention. */
+  public static EventStore open(
+      Path dataDirectory, Map<String, IndexOptions> indexOptions, Clock clock) throws IOException {
     Map<String, IndexStore> indexes = new TreeMap<>();
     ScheduledExecutorService scheduler =
         Executors.newSingleThreadScheduledExecutor(
@@ -70,7 +76,7 @@ public final class EventStore implements Closeable {
         }
         Path path = dataDirectory.resolve("indexes").resolve(name);
         Files.createDirectories(path);
-        indexes.put(name, new IndexStore(name, path, entry.getValue(), scheduler));
+        indexes.put(name, new IndexStore(name, path, entry.getValue(), scheduler, clock));
       }
     } catch (IOException | RuntimeException e) {
       scheduler.shutdownNow();
@@ -136,7 +142,8 @@ public final class EventStore implements Closeable {
 
   /**
    * Visits the events of the given indexes that match {@code query} and lie in {@code [earliest,
-   * latest)}, newest first across all indexes and segments, until the visitor returns false.
+   * latest)}, newest first across all indexes, buckets and segments, until the visitor returns
+   * false. Buckets whose time bounds miss the range are not opened.
    */
   public ScanStats scan(
       List<String> indexNames,
@@ -146,20 +153,27 @@ public final class EventStore implements Closeable {
       EventVisitor visitor)
       throws IOException {
     requireNonNull(query, "query is null");
-    List<IndexSearcher> acquired = new ArrayList<>();
-    List<IndexStore> stores = new ArrayList<>();
+    List<TimeOrderedScan.Source> sources = new ArrayList<>();
+    List<Bucket> owners = new ArrayList<>();
+    int skipped = 0;
     try {
       for (String name : indexNames) {
         IndexStore store = index(name);
-        acquired.add(store.searchers().acquire());
-        stores.add(store);
+        List<Bucket> overlapping = store.bucketsOverlapping(earliestMicros, latestMicros);
+        skipped += store.buckets().size() - overlapping.size();
+        for (Bucket bucket : overlapping) {
+          sources.add(new TimeOrderedScan.Source(name, bucket.acquire()));
+          owners.add(bucket);
+        }
       }
-      return new TimeOrderedScan(stores, acquired, query, earliestMicros, latestMicros)
-          .run(visitor);
+      ScanStats stats =
+          new TimeOrderedScan(sources, query, earliestMicros, latestMicros).run(visitor);
+      return new ScanStats(
+          indexNames.size(), sources.size(), skipped, stats.segments(), stats.eventsRead());
     } finally {
-      for (int i = 0; i < acquired.size(); i++) {
+      for (int i = 0; i < sources.size(); i++) {
         try {
-          stores.get(i).searchers().release(acquired.get(i));
+          owners.get(i).release(sources.get(i).searcher());
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }

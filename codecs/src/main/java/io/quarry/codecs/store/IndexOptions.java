@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.quarry.codecs.journal.JournalCompression;
 import io.quarry.codecs.journal.JournalStoredFieldsFormat;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Storage settings of one Quarry index.
@@ -13,19 +14,36 @@ import java.time.Duration;
  * @param journalBlockSize uncompressed bytes per journal block
  * @param commitInterval how often buffered events are committed to Lucene segments; until then the
  *     write-ahead log holds them
+ * @param maxBucketEvents the hot bucket rolls to warm when it holds this many events
+ * @param maxHotAge the hot bucket rolls to warm when it is this old (wall clock)
+ * @param maxAge retention: warm buckets whose newest event is older than this are deleted
+ * @param maxTotalBytes retention: the oldest warm buckets are deleted while the index is larger
  */
 public record IndexOptions(
-    JournalCompression journalCompression, int journalBlockSize, Duration commitInterval) {
+    JournalCompression journalCompression,
+    int journalBlockSize,
+    Duration commitInterval,
+    long maxBucketEvents,
+    Duration maxHotAge,
+    Optional<Duration> maxAge,
+    Optional<Long> maxTotalBytes) {
 
   public static final IndexOptions DEFAULTS =
       new IndexOptions(
           JournalCompression.ZSTD,
           JournalStoredFieldsFormat.DEFAULT_BLOCK_SIZE,
-          Duration.ofSeconds(10));
+          Duration.ofSeconds(10),
+          10_000_000,
+          Duration.ofDays(1),
+          Optional.empty(),
+          Optional.empty());
 
   public IndexOptions {
     requireNonNull(journalCompression, "journalCompression is null");
     requireNonNull(commitInterval, "commitInterval is null");
+    requireNonNull(maxHotAge, "maxHotAge is null");
+    requireNonNull(maxAge, "maxAge is null");
+    requireNonNull(maxTotalBytes, "maxTotalBytes is null");
     if (journalBlockSize < 1024) {
       throw new IllegalArgumentException(
           "journalBlockSize must be at least 1024: " + journalBlockSize);
@@ -33,5 +51,52 @@ public record IndexOptions(
     if (commitInterval.isNegative() || commitInterval.isZero()) {
       throw new IllegalArgumentException("commitInterval must be positive: " + commitInterval);
     }
+    if (maxBucketEvents < 1) {
+      throw new IllegalArgumentException("maxBucketEvents must be positive: " + maxBucketEvents);
+    }
+  }
+
+  public IndexOptions withJournalCompression(JournalCompression compression) {
+    return new IndexOptions(
+        compression,
+        journalBlockSize,
+        commitInterval,
+        maxBucketEvents,
+        maxHotAge,
+        maxAge,
+        maxTotalBytes);
+  }
+
+  public IndexOptions withCommitInterval(Duration interval) {
+    return new IndexOptions(
+        journalCompression,
+        journalBlockSize,
+        interval,
+        maxBucketEvents,
+        maxHotAge,
+        maxAge,
+        maxTotalBytes);
+  }
+
+  public IndexOptions withBuckets(long events, Duration hotAge) {
+    return new IndexOptions(
+        journalCompression,
+        journalBlockSize,
+        commitInterval,
+        events,
+        hotAge,
+        maxAge,
+        maxTotalBytes);
+  }
+
+  public IndexOptions withRetention(Optional<Duration> age, Optional<Long> totalBytes) {
+    return new IndexOptions(
+        journalCompression,
+        journalBlockSize,
+        commitInterval,
+        maxBucketEvents,
+        maxHotAge,
+        age,
+        totalBytes);
   }
 }

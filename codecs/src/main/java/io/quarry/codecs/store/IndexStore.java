@@ -2,16 +2,18 @@ package io.quarry.codecs.store;
 
 import static java.util.Objects.requireNonNull;
 
-import io.quarry.codecs.journal.QuarryCodec;
 import io.quarry.codecs.tokens.TermTokenStream;
 import io.quarry.codecs.wal.WriteAheadLog;
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -25,70 +27,63 @@ import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
-import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.PointValues;
-import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.SearcherManager;
-import org.apache.lucene.search.Sort;
-import org.apache.lucene.search.SortField;
-import org.apache.lucene.store.FSDirectory;
 
 /**
- * One Quarry index on disk: {@code lucene/}, a Lucene index sorted by {@code _time} newest first
- * and written with {@link QuarryCodec} (the journal holds {@code _raw}), and {@code wal/}, the
- * write-ahead log.
+ * One Quarry index on disk: {@code buckets/<id>/}, each a Lucene index of a time range written with
+ * {@link io.quarry.codecs.journal.QuarryCodec} (the journal holds {@code _raw}), and {@code wal/},
+ * the write-ahead log.
  *
  * <p><b>Writes.</b> Under the append lock a batch gets consecutive sequence numbers, is appended to
- * the log and added to the Lucene writer; then, outside the lock, the caller waits for the log's
- * group fsync and a near-real-time refresh. When {@link #add} returns the batch survives a crash
- * and is searchable.
+ * the log and added to the hot bucket; then, outside the lock, the caller waits for the log's group
+ * fsync and a near-real-time refresh. When {@link #add} returns the batch survives a crash and is
+ * searchable.
  *
- * <p><b>Commits.</b> Every {@code commitInterval} the log is rolled to a new file and Lucene
- * commits. Because batches reach Lucene in sequence order under the lock, a commit holds exactly
- * the events up to some sequence number; recovery reads that number (the largest {@code _seq}
- * point) and replays only later log records, so every acknowledged event is in the index exactly
- * once.
+ * <p><b>Commits.</b> Every {@code commitInterval} the log is rolled to a new file and the hot
+ * bucket commits. Because batches reach Lucene in sequence order under the lock, a commit holds
+ * exactly the events up to some sequence number; recovery reads the largest committed sequence
+ * number (from the warm buckets' manifests and the hot bucket's {@code _seq} points) and replays
+ * only later log records, so every acknowledged event is in the index exactly once.
+ *
+ * <p><b>Buckets.</b> The hot bucket rolls to warm (merged, read-only, bounds in its manifest) when
+ * it holds {@code maxBucketEvents} events or is {@code maxHotAge} old. Searches open only buckets
+ * whose time bounds overlap their range. Retention deletes whole warm buckets, oldest first, past
+ * {@code maxAge} or while the index exceeds {@code maxTotalBytes}.
  */
 public final class IndexStore implements Closeable {
   private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());
-  private static final Sort TIME_DESCENDING =
-      new Sort(new SortField(EventFields.TIME, SortField.Type.LONG, true));
 
   /** The term index field: DOCS-only postings, no norms, not stored. */
   private static final FieldType TERMS = termsFieldType();
 
   private final String name;
-  private final FSDirectory directory;
-  private final IndexWriter writer;
+  private final Path bucketsPath;
+  private final IndexOptions options;
+  private final Clock clock;
   private final WriteAheadLog wal;
-  private final SearcherManager searchers;
+  private final CopyOnWriteArrayList<Bucket> buckets = new CopyOnWriteArrayList<>();
   private final ReentrantLock appendLock = new ReentrantLock();
   private final Object commitLock = new Object();
   private final ScheduledFuture<?> committer;
+  private volatile Bucket hot;
   private long nextSequence; // guarded by appendLock
   private boolean closed; // guarded by commitLock
 
-  IndexStore(String name, Path path, IndexOptions options, ScheduledExecutorService scheduler)
+  IndexStore(
+      String name, Path path, IndexOptions options, ScheduledExecutorService scheduler, Clock clock)
       throws IOException {
     this.name = requireNonNull(name, "name is null");
-    Files.createDirectories(path);
-    this.directory = FSDirectory.open(path.resolve("lucene"));
-    IndexWriterConfig config = new IndexWriterConfig();
-    config.setCodec(new QuarryCodec(options.journalCompression(), options.journalBlockSize()));
-    config.setIndexSort(TIME_DESCENDING);
-    config.setRAMBufferSizeMB(64);
-    config.setCommitOnClose(true);
-    IndexWriter opened = null;
+    this.options = requireNonNull(options, "options is null");
+    this.clock = requireNonNull(clock, "clock is null");
+    this.bucketsPath = path.resolve("buckets");
+    Files.createDirectories(bucketsPath);
     WriteAheadLog log = null;
     try {
-      opened = new IndexWriter(directory, config);
-      IndexWriter target = opened;
-      long committed = maxCommittedSequence(opened);
+      openBuckets();
+      long committed = buckets.stream().mapToLong(Bucket::maxSequence).max().orElse(-1);
       long[] last = {committed};
       long[] replayed = {0};
+      Bucket target = hot;
       log =
           WriteAheadLog.open(
               path.resolve("wal"),
@@ -96,7 +91,8 @@ public final class IndexStore implements Closeable {
                 for (int i = 0; i < events.size(); i++) {
                   long sequence = firstSeq + i;
                   if (sequence > committed) {
-                    target.addDocument(toDocument(events.get(i), sequence));
+                    Event event = events.get(i);
+                    target.add(toDocument(event, sequence), event.timeMicros(), sequence);
                     replayed[0]++;
                   }
                   last[0] = Math.max(last[0], sequence);
@@ -105,34 +101,54 @@ public final class IndexStore implements Closeable {
       if (replayed[0] > 0) {
         LOG.info(
             "index " + name + ": replayed " + replayed[0] + " events from the write-ahead log");
-        opened.commit();
+        hot.commit();
+        hot.refresh();
       }
       log.deleteBefore(log.roll());
       this.nextSequence = last[0] + 1;
-      this.writer = opened;
       this.wal = log;
-      this.searchers = new SearcherManager(opened, null);
     } catch (IOException | RuntimeException e) {
-      org.apache.lucene.util.IOUtils.closeWhileHandlingException(log, opened, directory);
+      org.apache.lucene.util.IOUtils.closeWhileHandlingException(log);
+      org.apache.lucene.util.IOUtils.closeWhileHandlingException(buckets);
       throw e;
     }
     long interval = options.commitInterval().toMillis();
     this.committer =
         scheduler.scheduleWithFixedDelay(
-            this::scheduledCommit, interval, interval, TimeUnit.MILLISECONDS);
+            this::scheduledMaintenance, interval, interval, TimeUnit.MILLISECONDS);
   }
 
-  private static long maxCommittedSequence(IndexWriter writer) throws IOException {
-    long max = -1;
-    try (DirectoryReader reader = DirectoryReader.open(writer)) {
-      for (LeafReaderContext leaf : reader.leaves()) {
-        PointValues points = leaf.reader().getPointValues(EventFields.SEQUENCE);
-        if (points != null) {
-          max = Math.max(max, LongPoint.decodeDimension(points.getMaxPackedValue(), 0));
+  /**
+   * Opens every bucket directory; older buckets left hot by a crash during a roll are rolled now.
+   */
+  private void openBuckets() throws IOException {
+    List<Long> ids = new ArrayList<>();
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(bucketsPath)) {
+      for (Path directory : stream) {
+        try {
+          ids.add(Long.parseLong(directory.getFileName().toString()));
+        } catch (NumberFormatException e) {
+          LOG.warning("index " + name + ": ignoring unexpected entry " + directory);
         }
       }
     }
-    return max;
+    ids.sort(null);
+    long now = clock.millis();
+    for (long id : ids) {
+      Bucket bucket = Bucket.open(id, bucketsPath.resolve(Long.toString(id)), options, now);
+      buckets.add(bucket);
+      if (!bucket.isWarm()) {
+        if (hot != null) {
+          hot.roll();
+        }
+        hot = bucket;
+      }
+    }
+    if (hot == null) {
+      long id = ids.isEmpty() ? 1 : ids.get(ids.size() - 1) + 1;
+      hot = Bucket.open(id, bucketsPath.resolve(Long.toString(id)), options, now);
+      buckets.add(hot);
+    }
   }
 
   public String name() {
@@ -146,6 +162,7 @@ public final class IndexStore implements Closeable {
     }
     List<Document> documents = new ArrayList<>(events.size());
     long position;
+    Bucket target;
     appendLock.lock();
     try {
       long first = nextSequence;
@@ -154,15 +171,15 @@ public final class IndexStore implements Closeable {
       }
       position = wal.append(first, events);
       nextSequence = first + events.size();
-      for (Document document : documents) {
-        // one addDocument each: addDocuments would make a block, which an index sort forbids
-        writer.addDocument(document);
+      target = hot;
+      for (int i = 0; i < documents.size(); i++) {
+        target.add(documents.get(i), events.get(i).timeMicros(), first + i);
       }
     } finally {
       appendLock.unlock();
     }
     wal.sync(position);
-    searchers.maybeRefreshBlocking();
+    target.refresh();
   }
 
   /** Commits to Lucene everything added so far and drops the log files that covered it. */
@@ -171,28 +188,65 @@ public final class IndexStore implements Closeable {
       if (closed) {
         return;
       }
-      commitLocked();
+      commitLocked(false);
     }
   }
 
-  private void commitLocked() throws IOException {
-    if (!writer.hasUncommittedChanges()) {
+  /**
+   * Rolls the log, commits the hot bucket and deletes the covered log files; with {@code
+   * rollBucket} the hot bucket also turns warm and a new one takes writes.
+   */
+  private void commitLocked(boolean rollBucket) throws IOException {
+    if (!hot.hasUncommittedChanges() && !rollBucket) {
       return;
     }
     long generation;
+    Bucket committing;
     appendLock.lock();
     try {
       generation = wal.roll();
+      committing = hot;
+      if (rollBucket) {
+        long id = committing.id() + 1;
+        Bucket next =
+            Bucket.open(id, bucketsPath.resolve(Long.toString(id)), options, clock.millis());
+        buckets.add(next);
+        hot = next;
+      }
     } finally {
       appendLock.unlock();
     }
-    writer.commit();
+    if (rollBucket) {
+      committing.roll();
+      LOG.info(
+          "index "
+              + name
+              + ": bucket "
+              + committing.id()
+              + " rolled to warm with "
+              + committing.events()
+              + " events");
+    } else {
+      committing.commit();
+    }
     wal.deleteBefore(generation);
   }
 
-  private void scheduledCommit() {
+  /** Periodic work: commit, roll the hot bucket when it is full or old, apply retention. */
+  private void scheduledMaintenance() {
     try {
-      commit();
+      synchronized (commitLock) {
+        if (closed) {
+          return;
+        }
+        Bucket current = hot;
+        boolean full =
+            current.events() >= options.maxBucketEvents()
+                || (current.events() > 0
+                    && clock.millis() - current.created() >= options.maxHotAge().toMillis());
+        commitLocked(full);
+      }
+      applyRetention();
     } catch (IOException | RuntimeException e) {
       LOG.log(
           Level.WARNING,
@@ -201,18 +255,89 @@ public final class IndexStore implements Closeable {
     }
   }
 
-  /** The number of events visible to search. */
-  public int count() throws IOException {
-    IndexSearcher searcher = searchers.acquire();
-    try {
-      return searcher.getIndexReader().numDocs();
-    } finally {
-      searchers.release(searcher);
+  /** Rolls the hot bucket to warm now (also used by tests and, later, by an admin command). */
+  public void rollHotBucket() throws IOException {
+    synchronized (commitLock) {
+      if (!closed) {
+        commitLocked(true);
+      }
     }
   }
 
-  SearcherManager searchers() {
-    return searchers;
+  /**
+   * Deletes warm buckets past the index's retention, oldest first.
+   *
+   * @return the number of buckets deleted
+   */
+  public int applyRetention() throws IOException {
+    int deleted = 0;
+    long nowMicros = clock.millis() * 1000;
+    List<Bucket> warm = new ArrayList<>(buckets.stream().filter(Bucket::isWarm).toList());
+    warm.sort(java.util.Comparator.comparingLong(Bucket::maxTime));
+    long total = 0;
+    for (Bucket bucket : buckets) {
+      total += bucket.sizeOnDisk();
+    }
+    for (Bucket bucket : warm) {
+      boolean tooOld =
+          options.maxAge().isPresent()
+              && bucket.maxTime() < nowMicros - options.maxAge().get().toNanos() / 1000;
+      boolean tooBig = options.maxTotalBytes().isPresent() && total > options.maxTotalBytes().get();
+      if (!tooOld && !tooBig) {
+        continue;
+      }
+      long size = bucket.sizeOnDisk();
+      buckets.remove(bucket);
+      bucket.close();
+      org.apache.lucene.util.IOUtils.rm(bucket.path());
+      total -= size;
+      deleted++;
+      LOG.info(
+          "index "
+              + name
+              + ": retention deleted bucket "
+              + bucket.id()
+              + " ("
+              + (tooOld ? "older than maxAge" : "over maxTotalBytes")
+              + ", "
+              + bucket.events()
+              + " events)");
+    }
+    return deleted;
+  }
+
+  /**
+   * The buckets whose time bounds overlap {@code [earliest, latest)}, and how many were skipped.
+   */
+  List<Bucket> bucketsOverlapping(long earliest, long latest) {
+    List<Bucket> chosen = new ArrayList<>();
+    for (Bucket bucket : buckets) {
+      if (bucket.overlaps(earliest, latest)) {
+        chosen.add(bucket);
+      }
+    }
+    return chosen;
+  }
+
+  /** Every bucket, for statistics. */
+  public List<BucketInfo> buckets() throws IOException {
+    List<BucketInfo> infos = new ArrayList<>();
+    for (Bucket bucket : buckets) {
+      infos.add(
+          new BucketInfo(
+              bucket.id(),
+              bucket.isWarm() ? "warm" : "hot",
+              bucket.events(),
+              bucket.events() == 0 ? 0 : bucket.minTime(),
+              bucket.events() == 0 ? 0 : bucket.maxTime(),
+              bucket.sizeOnDisk()));
+    }
+    return infos;
+  }
+
+  /** The number of events in the index. */
+  public long count() {
+    return buckets.stream().mapToLong(Bucket::events).sum();
   }
 
   private static Document toDocument(Event event, long sequence) {
@@ -252,7 +377,7 @@ public final class IndexStore implements Closeable {
     }
   }
 
-  /** Commits, then closes the writer, the log and the directory. */
+  /** Commits, then closes every bucket and the log. */
   @Override
   public void close() throws IOException {
     committer.cancel(false);
@@ -261,10 +386,12 @@ public final class IndexStore implements Closeable {
         return;
       }
       try {
-        commitLocked();
+        commitLocked(false);
       } finally {
         closed = true;
-        org.apache.lucene.util.IOUtils.close(searchers, writer, wal, directory);
+        List<Closeable> closeables = new ArrayList<>(buckets);
+        closeables.add(wal);
+        org.apache.lucene.util.IOUtils.close(closeables);
       }
     }
   }

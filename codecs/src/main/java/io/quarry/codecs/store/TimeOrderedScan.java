@@ -28,20 +28,16 @@ import org.apache.lucene.search.Weight;
  * of their heads yields the global order lazily: a {@code head 10} reads about ten events.
  */
 final class TimeOrderedScan {
-  private final List<IndexStore> stores;
-  private final List<IndexSearcher> searchers;
+  /** One searcher to scan, and the index it belongs to. */
+  record Source(String index, IndexSearcher searcher) {}
+
+  private final List<Source> sources;
   private final Query query;
   private final long earliest;
   private final long latest;
 
-  TimeOrderedScan(
-      List<IndexStore> stores,
-      List<IndexSearcher> searchers,
-      Query query,
-      long earliestMicros,
-      long latestMicros) {
-    this.stores = stores;
-    this.searchers = searchers;
+  TimeOrderedScan(List<Source> sources, Query query, long earliestMicros, long latestMicros) {
+    this.sources = sources;
     this.query = query;
     this.earliest = earliestMicros;
     this.latest = latestMicros;
@@ -49,12 +45,12 @@ final class TimeOrderedScan {
 
   ScanStats run(EventVisitor visitor) throws IOException {
     if (earliest >= latest) {
-      return new ScanStats(stores.size(), 0, 0);
+      return new ScanStats(0, sources.size(), 0, 0, 0);
     }
     PriorityQueue<Cursor> queue = new PriorityQueue<>((a, b) -> Long.compare(b.time, a.time));
     int segments = 0;
-    for (int i = 0; i < stores.size(); i++) {
-      IndexSearcher searcher = searchers.get(i);
+    for (Source source : sources) {
+      IndexSearcher searcher = source.searcher();
       Weight weight =
           searcher.createWeight(
               searcher.rewrite(withTimeRange()), ScoreMode.COMPLETE_NO_SCORES, 1f);
@@ -64,7 +60,7 @@ final class TimeOrderedScan {
         if (scorer == null) {
           continue;
         }
-        Cursor cursor = new Cursor(stores.get(i).name(), leaf, scorer.iterator());
+        Cursor cursor = new Cursor(source.index(), leaf, scorer.iterator());
         if (cursor.advance()) {
           queue.add(cursor);
         }
@@ -81,7 +77,7 @@ final class TimeOrderedScan {
         queue.add(cursor);
       }
     }
-    return new ScanStats(stores.size(), segments, read);
+    return new ScanStats(0, sources.size(), 0, segments, read);
   }
 
   private Query withTimeRange() {

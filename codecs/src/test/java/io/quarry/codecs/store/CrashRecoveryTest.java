@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * at most once).
  */
 class CrashRecoveryTest {
-  static final int KILLS = 20;
+  static final int KILLS = Integer.getInteger("crash.kills", 20);
 
   @TempDir Path data;
 
@@ -75,6 +75,21 @@ class CrashRecoveryTest {
             return true;
           });
     }
+    java.util.List<String> missing = new java.util.ArrayList<>();
+    for (int round = 0; round < KILLS; round++) {
+      for (int n = 0; n <= acknowledged[round]; n++) {
+        if (!copies.containsKey(round + "-" + n)) {
+          missing.add(round + "-" + n);
+        }
+      }
+    }
+    String buckets;
+    try (EventStore store = EventStore.open(data, List.of("main"))) {
+      buckets = store.index("main").buckets().toString();
+    }
+    assertThat(missing)
+        .as("acknowledged but missing (seed %d); buckets %s", seed, buckets)
+        .isEmpty();
     long checked = 0;
     for (int round = 0; round < KILLS; round++) {
       for (int n = 0; n <= acknowledged[round]; n++) {

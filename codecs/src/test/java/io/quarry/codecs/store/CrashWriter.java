@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * The child process of {@link CrashRecoveryTest}: writes batches of numbered events to the index
  * {@code main} forever, printing {@code ACK <last number>} after each write returns (that is, after
- * the batch is durable). Commits run every 100 ms so kills land in every phase.
+ * the batch is durable). Commits run every 100 ms and buckets roll every 300 events, so kills land
+ * in every phase: appends, fsyncs, commits, rolls.
  */
 public final class CrashWriter {
   private CrashWriter() {}
@@ -18,7 +19,9 @@ public final class CrashWriter {
     Path data = Path.of(args[0]);
     String round = args[1];
     IndexOptions options =
-        new IndexOptions(IndexOptions.DEFAULTS.journalCompression(), 4096, Duration.ofMillis(100));
+        IndexOptions.DEFAULTS
+            .withCommitInterval(Duration.ofMillis(100))
+            .withBuckets(300, Duration.ofDays(1));
     EventStore store = EventStore.open(data, Map.of("main", options));
     int next = 0;
     while (true) {

@@ -108,7 +108,7 @@ class EventStoreTest {
         future.get();
       }
       pool.shutdown();
-      assertThat(store.index("main").count()).isEqualTo(200);
+      assertThat(store.index("main").count()).isEqualTo(200L);
     }
   }
 

@@ -28,7 +28,8 @@ public record QuarryConfig(
     auth = Objects.requireNonNullElseGet(auth, () -> new Auth(null));
     hec = Objects.requireNonNullElseGet(hec, () -> new Hec(null));
     search = Objects.requireNonNullElseGet(search, () -> new Search(null, null));
-    storage = Objects.requireNonNullElseGet(storage, () -> new Storage(null, null, null));
+    storage =
+        Objects.requireNonNullElseGet(storage, () -> new Storage(null, null, null, null, null));
     for (String index : storage.indexes().keySet()) {
       if (!indexes.contains(index)) {
         throw new IllegalArgumentException(
@@ -129,11 +130,13 @@ public record QuarryConfig(
   /**
    * How indexes are stored: the journal compression for new segments ({@code zstd}, {@code lz4},
    * {@code none}), how often buffered events are committed to segments (the write-ahead log holds
-   * them until then), and per-index overrides of the compression.
+   * them until then), when the hot bucket rolls to warm, and per-index overrides and retention.
    */
   public record Storage(
       @JsonProperty("journalCompression") String journalCompression,
       @JsonProperty("commitIntervalSeconds") Integer commitIntervalSeconds,
+      @JsonProperty("maxBucketEvents") Long maxBucketEvents,
+      @JsonProperty("maxHotBucketAgeHours") Integer maxHotBucketAgeHours,
       @JsonProperty("indexes") java.util.Map<String, IndexStorage> indexes) {
     public Storage {
       journalCompression = Objects.requireNonNullElse(journalCompression, "zstd");
@@ -142,28 +145,46 @@ public record QuarryConfig(
       if (commitIntervalSeconds < 1) {
         throw new IllegalArgumentException("storage.commitIntervalSeconds must be at least 1");
       }
+      maxBucketEvents = Objects.requireNonNullElse(maxBucketEvents, 10_000_000L);
+      if (maxBucketEvents < 1) {
+        throw new IllegalArgumentException("storage.maxBucketEvents must be at least 1");
+      }
+      maxHotBucketAgeHours = Objects.requireNonNullElse(maxHotBucketAgeHours, 24);
+      if (maxHotBucketAgeHours < 1) {
+        throw new IllegalArgumentException("storage.maxHotBucketAgeHours must be at least 1");
+      }
       indexes = indexes == null ? java.util.Map.of() : java.util.Map.copyOf(indexes);
     }
 
     /** The storage options of one index. */
     public IndexOptions options(String index) {
-      IndexStorage own = indexes.get(index);
+      IndexStorage own = indexes.getOrDefault(index, new IndexStorage(null, null, null));
       String compression =
-          own != null && own.journalCompression() != null
-              ? own.journalCompression()
-              : journalCompression;
-      return new IndexOptions(
-          JournalCompression.fromName(compression),
-          IndexOptions.DEFAULTS.journalBlockSize(),
-          java.time.Duration.ofSeconds(commitIntervalSeconds));
+          own.journalCompression() != null ? own.journalCompression() : journalCompression;
+      return IndexOptions.DEFAULTS
+          .withJournalCompression(JournalCompression.fromName(compression))
+          .withCommitInterval(java.time.Duration.ofSeconds(commitIntervalSeconds))
+          .withBuckets(maxBucketEvents, java.time.Duration.ofHours(maxHotBucketAgeHours))
+          .withRetention(
+              java.util.Optional.ofNullable(own.maxAgeDays()).map(java.time.Duration::ofDays),
+              java.util.Optional.ofNullable(own.maxTotalBytes()));
     }
   }
 
-  /** Per-index storage overrides. */
-  public record IndexStorage(@JsonProperty("journalCompression") String journalCompression) {
+  /** Per-index storage overrides and retention (whole buckets are deleted, oldest first). */
+  public record IndexStorage(
+      @JsonProperty("journalCompression") String journalCompression,
+      @JsonProperty("maxAgeDays") Integer maxAgeDays,
+      @JsonProperty("maxTotalBytes") Long maxTotalBytes) {
     public IndexStorage {
       if (journalCompression != null) {
         JournalCompression.fromName(journalCompression);
+      }
+      if (maxAgeDays != null && maxAgeDays < 1) {
+        throw new IllegalArgumentException("maxAgeDays must be at least 1");
+      }
+      if (maxTotalBytes != null && maxTotalBytes < 1) {
+        throw new IllegalArgumentException("maxTotalBytes must be positive");
       }
     }
   }

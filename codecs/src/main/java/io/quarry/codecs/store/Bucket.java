@@ -1,0 +1,249 @@
+package io.quarry.codecs.store;
+
+import io.quarry.codecs.journal.QuarryCodec;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PointValues;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.IOUtils;
+
+/**
+ * A bucket: one Lucene index holding the events of a time range, in {@code buckets/<id>/}. The hot
+ * bucket takes writes; a warm bucket is read-only and described by {@code bucket.properties}
+ * (written atomically when it rolls), which gives its time bounds, event count and last sequence
+ * number, so a search can skip it without opening it. A bucket directory without that file was hot
+ * when the process stopped and is opened for writing again.
+ */
+final class Bucket implements Closeable {
+  static final String MANIFEST = "bucket.properties";
+  private static final Sort TIME_DESCENDING =
+      new Sort(new SortField(EventFields.TIME, SortField.Type.LONG, true));
+
+  private final long id;
+  private final Path path;
+  private final FSDirectory directory;
+  private final long created;
+  // hot
+  private IndexWriter writer;
+  private SearcherManager searchers;
+  // warm
+  private DirectoryReader reader; // opened on first search
+  private volatile boolean warm;
+  private volatile long minTime;
+  private volatile long maxTime;
+  private volatile long events;
+  private volatile long maxSequence;
+
+  private Bucket(long id, Path path, FSDirectory directory, long created) {
+    this.id = id;
+    this.path = path;
+    this.directory = directory;
+    this.created = created;
+  }
+
+  /** Opens a bucket directory: warm when it has a manifest, hot (writable) otherwise. */
+  static Bucket open(long id, Path path, IndexOptions options, long now) throws IOException {
+    Files.createDirectories(path);
+    Path manifest = path.resolve(MANIFEST);
+    FSDirectory directory = FSDirectory.open(path);
+    try {
+      if (Files.exists(manifest)) {
+        Properties properties = new Properties();
+        try (InputStream in = Files.newInputStream(manifest)) {
+          properties.load(in);
+        }
+        Bucket bucket =
+            new Bucket(id, path, directory, Long.parseLong(properties.getProperty("created", "0")));
+        bucket.warm = true;
+        bucket.minTime = Long.parseLong(properties.getProperty("minTime"));
+        bucket.maxTime = Long.parseLong(properties.getProperty("maxTime"));
+        bucket.events = Long.parseLong(properties.getProperty("events"));
+        bucket.maxSequence = Long.parseLong(properties.getProperty("maxSequence"));
+        return bucket;
+      }
+      Bucket bucket = new Bucket(id, path, directory, now);
+      IndexWriterConfig config = new IndexWriterConfig();
+      config.setCodec(new QuarryCodec(options.journalCompression(), options.journalBlockSize()));
+      config.setIndexSort(TIME_DESCENDING);
+      config.setRAMBufferSizeMB(64);
+      config.setCommitOnClose(true);
+      bucket.writer = new IndexWriter(directory, config);
+      bucket.searchers = new SearcherManager(bucket.writer, null);
+      bucket.recomputeBounds();
+      return bucket;
+    } catch (IOException | RuntimeException e) {
+      IOUtils.closeWhileHandlingException(directory);
+      throw e;
+    }
+  }
+
+  /** Bounds, count and last sequence from the committed data (after a restart). */
+  private void recomputeBounds() throws IOException {
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    long sequence = -1;
+    long count = 0;
+    try (DirectoryReader snapshot = DirectoryReader.open(writer)) {
+      for (LeafReaderContext leaf : snapshot.leaves()) {
+        PointValues times = leaf.reader().getPointValues(EventFields.TIME);
+        if (times != null) {
+          min = Math.min(min, LongPoint.decodeDimension(times.getMinPackedValue(), 0));
+          max = Math.max(max, LongPoint.decodeDimension(times.getMaxPackedValue(), 0));
+        }
+        PointValues sequences = leaf.reader().getPointValues(EventFields.SEQUENCE);
+        if (sequences != null) {
+          sequence =
+              Math.max(sequence, LongPoint.decodeDimension(sequences.getMaxPackedValue(), 0));
+        }
+        count += leaf.reader().numDocs();
+      }
+    }
+    minTime = min;
+    maxTime = max;
+    maxSequence = sequence;
+    events = count;
+  }
+
+  long id() {
+    return id;
+  }
+
+  Path path() {
+    return path;
+  }
+
+  boolean isWarm() {
+    return warm;
+  }
+
+  long minTime() {
+    return minTime;
+  }
+
+  long maxTime() {
+    return maxTime;
+  }
+
+  long events() {
+    return events;
+  }
+
+  long maxSequence() {
+    return maxSequence;
+  }
+
+  long created() {
+    return created;
+  }
+
+  /** Whether any event of the bucket can lie in {@code [earliest, latest)}. */
+  boolean overlaps(long earliest, long latest) {
+    return events > 0 && maxTime >= earliest && minTime < latest;
+  }
+
+  /** Adds one event (hot only; the caller holds the index's append lock). */
+  void add(Document document, long time, long sequence) throws IOException {
+    writer.addDocument(document);
+    if (time < minTime) {
+      minTime = time;
+    }
+    if (time > maxTime) {
+      maxTime = time;
+    }
+    events++;
+    maxSequence = sequence;
+  }
+
+  void refresh() throws IOException {
+    if (!warm) {
+      searchers.maybeRefreshBlocking();
+    }
+  }
+
+  boolean hasUncommittedChanges() {
+    return !warm && writer.hasUncommittedChanges();
+  }
+
+  void commit() throws IOException {
+    writer.commit();
+  }
+
+  /**
+   * Makes the hot bucket warm: commits, merges it down to few segments, closes the writer and
+   * writes the manifest atomically.
+   */
+  synchronized void roll() throws IOException {
+    writer.forceMerge(4);
+    writer.commit();
+    IOUtils.close(searchers, writer);
+    searchers = null;
+    writer = null;
+    Properties properties = new Properties();
+    properties.setProperty("state", "warm");
+    properties.setProperty("minTime", Long.toString(minTime));
+    properties.setProperty("maxTime", Long.toString(maxTime));
+    properties.setProperty("events", Long.toString(events));
+    properties.setProperty("maxSequence", Long.toString(maxSequence));
+    properties.setProperty("created", Long.toString(created));
+    Path temporary = path.resolve(MANIFEST + ".tmp");
+    try (OutputStream out = Files.newOutputStream(temporary)) {
+      properties.store(out, "Quarry bucket");
+    }
+    IOUtils.fsync(temporary, false);
+    Files.move(temporary, path.resolve(MANIFEST), StandardCopyOption.ATOMIC_MOVE);
+    IOUtils.fsync(path, true);
+    warm = true;
+  }
+
+  /** A searcher over the bucket; give it back with {@link #release}. */
+  synchronized IndexSearcher acquire() throws IOException {
+    if (!warm) {
+      return searchers.acquire();
+    }
+    if (reader == null) {
+      reader = DirectoryReader.open(directory);
+    }
+    reader.incRef();
+    return new IndexSearcher(reader);
+  }
+
+  synchronized void release(IndexSearcher searcher) throws IOException {
+    if (searchers != null && !warm) {
+      searchers.release(searcher);
+    } else {
+      searcher.getIndexReader().decRef();
+    }
+  }
+
+  long sizeOnDisk() throws IOException {
+    try (Stream<Path> files = Files.list(path)) {
+      long total = 0;
+      for (Path file : files.toList()) {
+        total += Files.isRegularFile(file) ? Files.size(file) : 0;
+      }
+      return total;
+    }
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    IOUtils.close(searchers, writer, reader, directory);
+  }
+}

@@ -1,0 +1,98 @@
+package io.quarry.codecs.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Recovery from a copy of the data directory taken while a store is running (a crash image). */
+class RecoveryTest {
+  @TempDir Path live;
+  @TempDir Path image;
+
+  private static void copy(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path file : files.toList()) {
+        Path target = to.resolve(from.relativize(file).toString());
+        if (Files.isDirectory(file)) {
+          Files.createDirectories(target);
+        } else if (!file.getFileName().toString().equals("write.lock")) {
+          Files.copy(file, target);
+        }
+      }
+    }
+  }
+
+  private static List<Event> events(int from, int count) {
+    List<Event> events = new ArrayList<>();
+    for (int i = from; i < from + count; i++) {
+      events.add(new Event(i * 1000L, "event " + i, "h", "s", "st", Map.of()));
+    }
+    return events;
+  }
+
+  private static List<String> raws(EventStore store) throws IOException {
+    List<String> raws = new ArrayList<>();
+    store.scan(
+        List.of("main"),
+        new MatchAllDocsQuery(),
+        Long.MIN_VALUE,
+        Long.MAX_VALUE,
+        e -> raws.add(e.event().raw()));
+    return raws;
+  }
+
+  @Test
+  void eventsOnlyInTheLogAreReplayedAndSearchable() throws IOException {
+    IndexOptions slow = IndexOptions.DEFAULTS.withCommitInterval(Duration.ofHours(1));
+    try (EventStore store = EventStore.open(live, Map.of("main", slow))) {
+      store.write("main", events(0, 5));
+      store.index("main").commit();
+      store.write("main", events(5, 3));
+      copy(live, image);
+    }
+    try (EventStore recovered = EventStore.open(image, List.of("main"))) {
+      assertThat(raws(recovered)).hasSize(8).contains("event 7", "event 0");
+      assertThat(recovered.index("main").count()).isEqualTo(8L);
+    }
+    try (EventStore again = EventStore.open(image, List.of("main"))) {
+      assertThat(raws(again)).as("replayed exactly once").hasSize(8);
+    }
+  }
+
+  @Test
+  void rolledBucketsAreSkippedByTimeAndRetentionDropsTheOldest() throws IOException {
+    try (EventStore store = EventStore.open(live, List.of("main"))) {
+      IndexStore index = store.index("main");
+      store.write("main", events(0, 10));
+      index.rollHotBucket();
+      store.write("main", events(100, 10));
+      index.rollHotBucket();
+      store.write("main", events(200, 10));
+      assertThat(index.buckets())
+          .extracting(BucketInfo::state)
+          .containsExactly("warm", "warm", "hot");
+      ScanStats stats =
+          store.scan(List.of("main"), new MatchAllDocsQuery(), 100_000, 110_000, e -> true);
+      assertThat(stats.buckets()).isEqualTo(1);
+      assertThat(stats.bucketsSkipped()).isEqualTo(2);
+      assertThat(stats.eventsRead()).isEqualTo(10);
+      assertThat(raws(store)).hasSize(30);
+    }
+    IndexOptions small =
+        IndexOptions.DEFAULTS.withRetention(java.util.Optional.empty(), java.util.Optional.of(1L));
+    try (EventStore store = EventStore.open(live, Map.of("main", small))) {
+      assertThat(store.index("main").applyRetention()).isEqualTo(2);
+      assertThat(raws(store)).hasSize(10).allMatch(raw -> raw.startsWith("event 2"));
+    }
+  }
+}
