@@ -33,4 +33,20 @@ class BenchmarksRunTest {
       assertThat(benchmark.parseAndPlan()).isNotNull();
     }
   }
+
+  @Test
+  void journalBenchmarkDecodesEveryEventInEveryMode() throws Exception {
+    for (String mode : new String[] {"ZSTD", "LZ4", "NONE"}) {
+      JournalBenchmark benchmark = new JournalBenchmark();
+      benchmark.compression = mode;
+      benchmark.write();
+      try {
+        assertThat(benchmark.decodeEveryBlock())
+            .as(mode)
+            .isGreaterThan(JournalBenchmark.EVENTS * 100L);
+      } finally {
+        benchmark.close();
+      }
+    }
+  }
 }

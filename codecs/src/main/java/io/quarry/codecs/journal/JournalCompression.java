@@ -1,6 +1,8 @@
 package io.quarry.codecs.journal;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdDecompressCtx;
 import java.io.IOException;
 import java.util.Locale;
 import net.jpountz.lz4.LZ4Compressor;
@@ -72,6 +74,12 @@ public enum JournalCompression {
    */
   ZSTD(2) {
     private static final int LEVEL = 3;
+    // A decompression context per thread: making one per block costs more than decoding the block.
+    // Threads are few (workers, merges) and live long, so the contexts are never freed explicitly.
+    private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESSORS =
+        ThreadLocal.withInitial(ZstdDecompressCtx::new);
+    private static final ThreadLocal<ZstdCompressCtx> COMPRESSORS =
+        ThreadLocal.withInitial(() -> new ZstdCompressCtx().setLevel(LEVEL));
 
     @Override
     int maxCompressedLength(int length) {
@@ -80,19 +88,24 @@ public enum JournalCompression {
 
     @Override
     int compress(byte[] source, int length, byte[] target) throws IOException {
-      long written = Zstd.compressByteArray(target, 0, target.length, source, 0, length, LEVEL);
-      if (Zstd.isError(written)) {
-        throw new IOException("zstd compression failed: " + Zstd.getErrorName(written));
+      try {
+        return COMPRESSORS.get().compressByteArray(target, 0, target.length, source, 0, length);
+      } catch (RuntimeException e) {
+        throw new IOException("zstd compression failed: " + e.getMessage(), e);
       }
-      return (int) written;
     }
 
     @Override
     void decompress(byte[] source, int sourceLength, byte[] target, int targetLength)
         throws IOException {
-      long written = Zstd.decompressByteArray(target, 0, targetLength, source, 0, sourceLength);
-      if (Zstd.isError(written)) {
-        throw new IOException("corrupt zstd block: " + Zstd.getErrorName(written));
+      int written;
+      try {
+        written =
+            DECOMPRESSORS
+                .get()
+                .decompressByteArray(target, 0, targetLength, source, 0, sourceLength);
+      } catch (RuntimeException e) {
+        throw new IOException("corrupt zstd block: " + e.getMessage(), e);
       }
       if (written != targetLength) {
         throw new IOException(
