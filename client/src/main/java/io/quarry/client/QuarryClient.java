@@ -124,6 +124,40 @@ public final class QuarryClient {
     return new SearchResults(new ArrayList<>(fields), rows, messages);
   }
 
+  /** Every index with its size, time range and buckets. */
+  public List<IndexSummary> indexes() {
+    HttpRequest request =
+        request("/api/v1/indexes")
+            .header("Authorization", basic("admin", requireAdminPassword()))
+            .GET()
+            .build();
+    HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 200) {
+      throw failure(response.statusCode(), response.body());
+    }
+    try {
+      List<IndexSummary> summaries = new ArrayList<>();
+      for (JsonNode index : JSON.readTree(response.body()).path("indexes")) {
+        summaries.add(
+            new IndexSummary(
+                index.path("name").asText(),
+                index.path("events").asLong(),
+                index.path("buckets").size(),
+                index.path("earliestMicros").isNumber()
+                    ? index.get("earliestMicros").asLong()
+                    : null,
+                index.path("latestMicros").isNumber() ? index.get("latestMicros").asLong() : null,
+                index.path("bytesOnDisk").asLong(),
+                index.path("journalRawBytes").asLong(),
+                index.path("journalBytes").asLong(),
+                index.path("quarantinedBuckets").asLong()));
+      }
+      return summaries;
+    } catch (JsonProcessingException e) {
+      throw new QuarryClientException("unreadable index list: " + e.getMessage(), e);
+    }
+  }
+
   /**
    * Sends events as HEC envelopes ({@code event}, and optionally {@code time}, {@code host}, …).
    */

@@ -14,6 +14,7 @@ import io.quarry.server.http.HttpServer;
 import io.quarry.server.http.Router;
 import io.quarry.server.ingest.IngestService;
 import io.quarry.server.metrics.ServerMetrics;
+import io.quarry.server.rest.IndexRoutes;
 import io.quarry.server.rest.SearchExportRoute;
 import io.quarry.server.rest.SystemRoutes;
 import io.quarry.server.search.SearchService;
@@ -129,6 +130,12 @@ public final class QuarryServer implements Closeable {
       new SystemRoutes(store, metrics, ready::get).register(router);
       new HecRoutes(authenticator, ingest, hostName(), clock).register(router);
       new SearchExportRoute(authenticator, search).register(router);
+      new IndexRoutes(authenticator, store).register(router);
+      metrics.quarantinedBuckets(
+          () ->
+              store.indexNames().stream()
+                  .mapToLong(i -> store.index(i).quarantinedBuckets())
+                  .sum());
       HttpServer http =
           HttpServer.start(
               config.server().bind(),

@@ -398,6 +398,14 @@ class QuarryServerTest {
         .containsExactly(Map.of("host", "a", "count", "1"), Map.of("host", "b", "count", "1"));
     assertThat(client.search("index=web raw | stats count").rows())
         .containsExactly(Map.of("count", "2"));
+    List<io.quarry.client.IndexSummary> indexes = client.indexes();
+    assertThat(indexes)
+        .extracting(io.quarry.client.IndexSummary::name)
+        .containsExactly("main", "web");
+    assertThat(indexes.get(0).events()).isEqualTo(2);
+    assertThat(indexes.get(1).events()).isEqualTo(2);
+    assertThat(indexes.get(0).journalRawBytes()).isPositive();
+    assertThat(indexes.get(0).buckets()).isEqualTo(1);
     assertThatThrownBy(() -> client.search("x | nope"))
         .isInstanceOf(QuarryClientException.class)
         .hasMessageContaining("QUERY_PARSE: Unknown search command 'nope'");

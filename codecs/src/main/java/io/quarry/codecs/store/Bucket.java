@@ -1,5 +1,6 @@
 package io.quarry.codecs.store;
 
+import io.quarry.codecs.journal.JournalStoredFieldsReader;
 import io.quarry.codecs.journal.QuarryCodec;
 import java.io.Closeable;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.util.Properties;
 import java.util.stream.Stream;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.CodecReader;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -230,6 +232,24 @@ final class Bucket implements Closeable {
     } else {
       searcher.getIndexReader().decRef();
     }
+  }
+
+  /** Raw and compressed bytes of the journal over the bucket's segments: {raw, compressed}. */
+  long[] journalBytes() throws IOException {
+    long[] totals = new long[2];
+    IndexSearcher searcher = acquire();
+    try {
+      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+        if (leaf.reader() instanceof CodecReader codecReader
+            && codecReader.getFieldsReader() instanceof JournalStoredFieldsReader journal) {
+          totals[0] += journal.rawBytes();
+          totals[1] += journal.compressedBytes();
+        }
+      }
+    } finally {
+      release(searcher);
+    }
+    return totals;
   }
 
   long sizeOnDisk() throws IOException {

@@ -5,6 +5,16 @@ package io.quarry.codecs.store;
  *
  * @param minTime oldest event, epoch microseconds (0 when empty)
  * @param maxTime newest event, epoch microseconds (0 when empty)
+ * @param bytes bytes on disk (journal, term index, doc values, points together)
+ * @param journalRawBytes bytes of the journal before compression (about the raw events' size)
+ * @param journalBytes bytes of the journal after compression
  */
 public record BucketInfo(
-    long id, String state, long events, long minTime, long maxTime, long bytes) {}
+    long id,
+    String state,
+    long events,
+    long minTime,
+    long maxTime,
+    long bytes,
+    long journalRawBytes,
+    long journalBytes) {}

@@ -21,6 +21,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.IndexFormatTooNewException;
+import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.search.Query;
 
 /** All Quarry indexes of one data directory: {@code <data>/indexes/<name>/} each. */
@@ -154,26 +157,37 @@ public final class EventStore implements Closeable {
       throws IOException {
     requireNonNull(query, "query is null");
     List<TimeOrderedScan.Source> sources = new ArrayList<>();
-    List<Bucket> owners = new ArrayList<>();
+    List<String> warnings = new ArrayList<>();
     int skipped = 0;
     try {
       for (String name : indexNames) {
         IndexStore store = index(name);
         List<Bucket> overlapping = store.bucketsOverlapping(earliestMicros, latestMicros);
-        skipped += store.buckets().size() - overlapping.size();
+        skipped += store.bucketCount() - overlapping.size();
         for (Bucket bucket : overlapping) {
-          sources.add(new TimeOrderedScan.Source(name, bucket.acquire()));
-          owners.add(bucket);
+          try {
+            sources.add(new TimeOrderedScan.Source(name, store, bucket, bucket.acquire()));
+          } catch (CorruptIndexException
+              | IndexFormatTooOldException
+              | IndexFormatTooNewException e) {
+            warnings.add(store.quarantine(bucket, e));
+          }
         }
       }
       ScanStats stats =
           new TimeOrderedScan(sources, query, earliestMicros, latestMicros).run(visitor);
+      warnings.addAll(stats.warnings());
       return new ScanStats(
-          indexNames.size(), sources.size(), skipped, stats.segments(), stats.eventsRead());
+          indexNames.size(),
+          sources.size(),
+          skipped,
+          stats.segments(),
+          stats.eventsRead(),
+          warnings);
     } finally {
-      for (int i = 0; i < sources.size(); i++) {
+      for (TimeOrderedScan.Source source : sources) {
         try {
-          owners.get(i).release(sources.get(i).searcher());
+          source.bucket().release(source.searcher());
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }

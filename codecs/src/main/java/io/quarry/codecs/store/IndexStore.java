@@ -8,6 +8,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -27,6 +28,9 @@ import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.IndexFormatTooNewException;
+import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.IndexWriter;
 
 /**
@@ -65,6 +69,8 @@ public final class IndexStore implements Closeable {
   private final ReentrantLock appendLock = new ReentrantLock();
   private final Object commitLock = new Object();
   private final ScheduledFuture<?> committer;
+  private final java.util.concurrent.atomic.AtomicLong quarantined =
+      new java.util.concurrent.atomic.AtomicLong();
   private volatile Bucket hot;
   private long nextSequence; // guarded by appendLock
   private boolean closed; // guarded by commitLock
@@ -135,7 +141,17 @@ public final class IndexStore implements Closeable {
     ids.sort(null);
     long now = clock.millis();
     for (long id : ids) {
-      Bucket bucket = Bucket.open(id, bucketsPath.resolve(Long.toString(id)), options, now);
+      Bucket bucket;
+      try {
+        bucket = Bucket.open(id, bucketsPath.resolve(Long.toString(id)), options, now);
+      } catch (CorruptIndexException
+          | IndexFormatTooOldException
+          | IndexFormatTooNewException
+          | NoSuchFileException
+          | NumberFormatException e) {
+        quarantine(bucketsPath.resolve(Long.toString(id)), e);
+        continue;
+      }
       buckets.add(bucket);
       if (!bucket.isWarm()) {
         if (hot != null) {
@@ -153,6 +169,55 @@ public final class IndexStore implements Closeable {
 
   public String name() {
     return name;
+  }
+
+  /**
+   * Moves a damaged bucket out of the way ({@code quarantine/<id>}), so every other bucket stays
+   * searchable; the data is kept for inspection and repair.
+   */
+  private void quarantine(Path bucket, Exception cause) throws IOException {
+    Path target = bucketsPath.resolveSibling("quarantine").resolve(bucket.getFileName());
+    Files.createDirectories(target.getParent());
+    Files.move(bucket, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    quarantined.incrementAndGet();
+    LOG.log(
+        Level.SEVERE,
+        "index "
+            + name
+            + ": bucket "
+            + bucket.getFileName()
+            + " is damaged and was moved to "
+            + target
+            + "; the rest of the index stays searchable",
+        cause);
+  }
+
+  /** Quarantines a bucket found damaged while searching; returns a warning for the search. */
+  String quarantine(Bucket bucket, Exception cause) {
+    if (buckets.remove(bucket)) {
+      try {
+        bucket.close();
+      } catch (IOException | RuntimeException e) {
+        cause.addSuppressed(e);
+      }
+      try {
+        quarantine(bucket.path(), cause);
+      } catch (IOException e) {
+        LOG.log(Level.SEVERE, "index " + name + ": cannot quarantine " + bucket.path(), e);
+      }
+    }
+    return "index '"
+        + name
+        + "': bucket "
+        + bucket.id()
+        + " is damaged ("
+        + cause.getMessage()
+        + ") and was quarantined; results miss its events";
+  }
+
+  /** Buckets quarantined since the store opened. */
+  public long quarantinedBuckets() {
+    return quarantined.get();
   }
 
   /** Stores events: returns once they are durable (fsync'd to the log) and searchable. */
@@ -319,10 +384,15 @@ public final class IndexStore implements Closeable {
     return chosen;
   }
 
+  int bucketCount() {
+    return buckets.size();
+  }
+
   /** Every bucket, for statistics. */
   public List<BucketInfo> buckets() throws IOException {
     List<BucketInfo> infos = new ArrayList<>();
     for (Bucket bucket : buckets) {
+      long[] journal = bucket.events() == 0 ? new long[2] : bucket.journalBytes();
       infos.add(
           new BucketInfo(
               bucket.id(),
@@ -330,7 +400,9 @@ public final class IndexStore implements Closeable {
               bucket.events(),
               bucket.events() == 0 ? 0 : bucket.minTime(),
               bucket.events() == 0 ? 0 : bucket.maxTime(),
-              bucket.sizeOnDisk()));
+              bucket.sizeOnDisk(),
+              journal[0],
+              journal[1]));
     }
     return infos;
   }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
@@ -28,8 +29,8 @@ import org.apache.lucene.search.Weight;
  * of their heads yields the global order lazily: a {@code head 10} reads about ten events.
  */
 final class TimeOrderedScan {
-  /** One searcher to scan, and the index it belongs to. */
-  record Source(String index, IndexSearcher searcher) {}
+  /** One bucket's searcher to scan, with the index and bucket it belongs to. */
+  record Source(String index, IndexStore store, Bucket bucket, IndexSearcher searcher) {}
 
   private final List<Source> sources;
   private final Query query;
@@ -45,7 +46,7 @@ final class TimeOrderedScan {
 
   ScanStats run(EventVisitor visitor) throws IOException {
     if (earliest >= latest) {
-      return new ScanStats(0, sources.size(), 0, 0, 0);
+      return new ScanStats(0, sources.size(), 0, 0, 0, List.of());
     }
     PriorityQueue<Cursor> queue = new PriorityQueue<>((a, b) -> Long.compare(b.time, a.time));
     int segments = 0;
@@ -60,24 +61,34 @@ final class TimeOrderedScan {
         if (scorer == null) {
           continue;
         }
-        Cursor cursor = new Cursor(source.index(), leaf, scorer.iterator());
+        Cursor cursor = new Cursor(source, leaf, scorer.iterator());
         if (cursor.advance()) {
           queue.add(cursor);
         }
       }
     }
     long read = 0;
+    List<String> warnings = new ArrayList<>();
     while (!queue.isEmpty()) {
       Cursor cursor = queue.poll();
+      StoredEvent event;
+      try {
+        event = cursor.load();
+      } catch (CorruptIndexException e) {
+        // a damaged journal block: drop this bucket from the scan and from the index
+        warnings.add(cursor.source.store().quarantine(cursor.source.bucket(), e));
+        queue.removeIf(other -> other.source.bucket() == cursor.source.bucket());
+        continue;
+      }
       read++;
-      if (!visitor.visit(cursor.load())) {
+      if (!visitor.visit(event)) {
         break;
       }
       if (cursor.advance()) {
         queue.add(cursor);
       }
     }
-    return new ScanStats(0, sources.size(), 0, segments, read);
+    return new ScanStats(0, sources.size(), 0, segments, read, warnings);
   }
 
   private Query withTimeRange() {
@@ -98,14 +109,14 @@ final class TimeOrderedScan {
   }
 
   private static final class Cursor {
-    private final String index;
+    private final Source source;
     private final DocIdSetIterator iterator;
     private final NumericDocValues times;
     private final StoredFields storedFields;
     private long time;
 
-    Cursor(String index, LeafReaderContext leaf, DocIdSetIterator iterator) throws IOException {
-      this.index = index;
+    Cursor(Source source, LeafReaderContext leaf, DocIdSetIterator iterator) throws IOException {
+      this.source = source;
       this.iterator = iterator;
       this.times = leaf.reader().getNumericDocValues(EventFields.TIME);
       this.storedFields = leaf.reader().storedFields();
@@ -123,7 +134,7 @@ final class TimeOrderedScan {
     StoredEvent load() throws IOException {
       EventReader reader = new EventReader();
       storedFields.document(iterator.docID(), reader);
-      return new StoredEvent(index, reader.toEvent());
+      return new StoredEvent(source.index(), reader.toEvent());
     }
   }
 

@@ -95,4 +95,53 @@ class RecoveryTest {
       assertThat(raws(store)).hasSize(10).allMatch(raw -> raw.startsWith("event 2"));
     }
   }
+
+  @Test
+  void aFlippedBitInAJournalBlockQuarantinesThatBucketOnly() throws IOException {
+    IndexOptions plain =
+        IndexOptions.DEFAULTS.withJournalCompression(
+            io.quarry.codecs.journal.JournalCompression.NONE);
+    try (EventStore store = EventStore.open(live, Map.of("main", plain))) {
+      store.write("main", events(0, 10));
+      store.index("main").rollHotBucket();
+      store.write("main", events(100, 10));
+    }
+    Path damaged = null;
+    try (Stream<Path> files = Files.walk(live.resolve("indexes/main/buckets/1"))) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        byte[] bytes = Files.readAllBytes(file);
+        int at = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf("event 3");
+        if (at >= 0) {
+          bytes[at + 6] ^= 0x01;
+          Files.write(file, bytes);
+          damaged = file;
+        }
+      }
+    }
+    assertThat(damaged).as("a journal file holding the raw text").isNotNull();
+    List<Fsck.BucketCheck> checks = Fsck.check(live, false);
+    assertThat(checks)
+        .extracting(Fsck.BucketCheck::bucket, Fsck.BucketCheck::clean)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("1", false),
+            org.assertj.core.groups.Tuple.tuple("2", true));
+    try (EventStore store = EventStore.open(live, Map.of("main", plain))) {
+      List<String> raws = new ArrayList<>();
+      ScanStats stats =
+          store.scan(
+              List.of("main"),
+              new MatchAllDocsQuery(),
+              Long.MIN_VALUE,
+              Long.MAX_VALUE,
+              e -> raws.add(e.event().raw()));
+      assertThat(stats.warnings()).singleElement().asString().contains("bucket 1 is damaged");
+      assertThat(raws).contains("event 100", "event 109").noneMatch(raw -> raw.equals("event 3"));
+      assertThat(store.index("main").quarantinedBuckets()).isEqualTo(1);
+      assertThat(Files.exists(live.resolve("indexes/main/quarantine/1"))).isTrue();
+      store.write("main", events(200, 1));
+    }
+    try (EventStore store = EventStore.open(live, Map.of("main", plain))) {
+      assertThat(raws(store)).hasSize(11);
+    }
+  }
 }

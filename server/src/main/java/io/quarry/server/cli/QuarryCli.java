@@ -18,6 +18,8 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       SearchCommand.class,
       IngestCommand.class,
+      IndexesCommand.class,
+      FsckCommand.class,
       VersionCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -55,6 +55,11 @@ public final class HecException extends ApiException {
         HttpResponseStatus.SERVICE_UNAVAILABLE, 9, "Server is busy", null, null);
   }
 
+  public static HecException serverBusy(String reason) {
+    return new HecException(
+        HttpResponseStatus.SERVICE_UNAVAILABLE, 9, "Server is busy", null, reason);
+  }
+
   public static HecException eventRequired(int eventNumber) {
     return new HecException(
         HttpResponseStatus.BAD_REQUEST, 12, "Event field is required", eventNumber, null);

@@ -13,14 +13,18 @@ import io.quarry.server.http.Router;
 import io.quarry.server.ingest.IndexedEvent;
 import io.quarry.server.ingest.IngestService;
 import io.quarry.server.ingest.RawEventBreaker;
+import java.io.IOException;
 import java.time.Clock;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /** The HEC endpoints under {@code /services/collector}. */
 public final class HecRoutes {
+  private static final Logger LOG = Logger.getLogger(HecRoutes.class.getName());
   private static final Map<String, Object> SUCCESS = status("Success", 0);
   private static final Map<String, Object> HEALTHY = status("HEC is healthy", 17);
 
@@ -60,7 +64,7 @@ public final class HecRoutes {
     HecEventParser.Result result =
         new HecEventParser(token, ingest::hasIndex, defaultHost, clock.instant())
             .parse(exchange.body());
-    ingest.write(result.events());
+    write(result.events());
     if (result.error().isPresent()) {
       throw result.error().get();
     }
@@ -90,8 +94,22 @@ public final class HecRoutes {
     if (events.isEmpty()) {
       throw HecException.noData();
     }
-    ingest.write(events.stream().map(e -> new IndexedEvent(index, e)).toList());
+    write(events.stream().map(e -> new IndexedEvent(index, e)).toList());
     exchange.json(HttpResponseStatus.OK, SUCCESS);
+  }
+
+  /**
+   * Stores events; a storage failure (a full disk) becomes HEC's "server busy" so shippers retry
+   * later. Nothing acknowledged before is affected: the log is cut back to its last whole record.
+   */
+  private void write(List<IndexedEvent> events) {
+    try {
+      ingest.write(events);
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "storing " + events.size() + " events failed; answering 503", e);
+      throw HecException.serverBusy(
+          "storage write failed: " + e.getMessage() + " (is the disk full?); retry later");
+    }
   }
 
   private void health(Exchange exchange) {

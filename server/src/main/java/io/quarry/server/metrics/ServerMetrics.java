@@ -69,6 +69,13 @@ public final class ServerMetrics implements Closeable {
         .increment(events);
   }
 
+  /** {@code quarry_buckets_quarantined}: damaged buckets moved aside since start. */
+  public void quarantinedBuckets(java.util.function.LongSupplier count) {
+    io.micrometer.core.instrument.Gauge.builder("quarry.buckets.quarantined", count::getAsLong)
+        .description("Damaged buckets moved to quarantine since start")
+        .register(registry);
+  }
+
   /** The registry's state in Prometheus text format. */
   public String scrape() {
     return registry.scrape();

@@ -129,8 +129,11 @@ public final class SearchService {
               + maxResultRows
               + " rows (search.maxResultRows); narrow the search");
     }
+    messages.addAll(scan.warnings());
     return new SearchStats(
         indexes,
+        scan.buckets(),
+        scan.bucketsSkipped(),
         scan.segments(),
         scan.eventsRead(),
         matched[0],

@@ -7,6 +7,8 @@ import java.util.List;
  * What a search did, for the caller and the job inspector.
  *
  * @param indexes the indexes searched
+ * @param buckets the buckets opened
+ * @param bucketsSkipped the buckets skipped by their time bounds, never opened
  * @param segments the segments opened
  * @param eventsRead events read from storage after the term index and time range
  * @param eventsMatched events that passed the search expression
@@ -16,6 +18,8 @@ import java.util.List;
  */
 public record SearchStats(
     List<String> indexes,
+    int buckets,
+    int bucketsSkipped,
     int segments,
     long eventsRead,
     long eventsMatched,

@@ -1,0 +1,90 @@
+package io.quarry.server.cli;
+
+import io.quarry.client.IndexSummary;
+import io.quarry.client.QuarryClient;
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code quarry indexes}: buckets, events, time range, size and compression of every index. */
+@Command(
+    name = "indexes",
+    mixinStandardHelpOptions = true,
+    description =
+        "Show every index of a running server: buckets, events, time range, size on disk.")
+final class IndexesCommand implements Callable<Integer> {
+  @Option(
+      names = "--url",
+      paramLabel = "URL",
+      description = "Server URL (default $QUARRY_URL, else http://127.0.0.1:8088).")
+  String url;
+
+  @Option(
+      names = "--password",
+      paramLabel = "PASSWORD",
+      description =
+          "Admin password (default $QUARRY_ADMIN_PASSWORD, else <data-dir>/.admin-password).")
+  String password;
+
+  @Option(
+      names = "--data-dir",
+      paramLabel = "DIR",
+      description =
+          "Data directory of a local server, for its generated password (default ./data).")
+  String dataDir;
+
+  @Override
+  public Integer call() throws Exception {
+    QuarryClient client =
+        QuarryClient.builder(URI.create(LocalCredentials.url(url)))
+            .adminPassword(LocalCredentials.adminPassword(password, dataDir))
+            .build();
+    List<String> fields =
+        List.of(
+            "index",
+            "buckets",
+            "events",
+            "earliest",
+            "latest",
+            "on disk",
+            "raw",
+            "disk/raw",
+            "quarantined");
+    List<Map<String, String>> rows = new ArrayList<>();
+    for (IndexSummary index : client.indexes()) {
+      Map<String, String> row = new LinkedHashMap<>();
+      row.put("index", index.name());
+      row.put("buckets", Long.toString(index.buckets()));
+      row.put("events", Long.toString(index.events()));
+      row.put("earliest", time(index.earliestMicros()));
+      row.put("latest", time(index.latestMicros()));
+      row.put("on disk", megabytes(index.bytesOnDisk()));
+      row.put("raw", megabytes(index.journalRawBytes()));
+      row.put(
+          "disk/raw",
+          index.journalRawBytes() == 0
+              ? ""
+              : String.format(
+                  Locale.ROOT, "%.1f%%", 100.0 * index.bytesOnDisk() / index.journalRawBytes()));
+      row.put("quarantined", Long.toString(index.quarantinedBuckets()));
+      rows.add(row);
+    }
+    Table.print(System.out, fields, rows);
+    return 0;
+  }
+
+  private static String time(Long micros) {
+    return micros == null ? "" : Instant.ofEpochSecond(0, micros * 1000).toString();
+  }
+
+  private static String megabytes(long bytes) {
+    return String.format(Locale.ROOT, "%.1f MB", bytes / 1e6);
+  }
+}

@@ -1,0 +1,86 @@
+package io.quarry.server.rest;
+
+import static java.util.Objects.requireNonNull;
+
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarry.codecs.store.BucketInfo;
+import io.quarry.codecs.store.EventStore;
+import io.quarry.codecs.store.IndexStore;
+import io.quarry.server.auth.Authenticator;
+import io.quarry.server.http.ApiException;
+import io.quarry.server.http.Exchange;
+import io.quarry.server.http.Router;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code GET /api/v1/indexes}: per index its buckets, events, time range, bytes on disk and the
+ * journal's compression; what {@code quarry indexes} prints.
+ */
+public final class IndexRoutes {
+  private final Authenticator authenticator;
+  private final EventStore store;
+
+  public IndexRoutes(Authenticator authenticator, EventStore store) {
+    this.authenticator = requireNonNull(authenticator, "authenticator is null");
+    this.store = requireNonNull(store, "store is null");
+  }
+
+  public void register(Router router) {
+    router.add(HttpMethod.GET, "/api/v1/indexes", this::list);
+  }
+
+  private void list(Exchange exchange) throws IOException {
+    if (!authenticator.isAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION))) {
+      throw ApiException.unauthorized("Index statistics need HTTP Basic authentication as 'admin'");
+    }
+    List<Map<String, Object>> indexes = new ArrayList<>();
+    for (String name : store.indexNames()) {
+      IndexStore index = store.index(name);
+      List<BucketInfo> buckets = index.buckets();
+      long events = 0;
+      long bytes = 0;
+      long raw = 0;
+      long journal = 0;
+      long earliest = Long.MAX_VALUE;
+      long latest = Long.MIN_VALUE;
+      List<Map<String, Object>> bucketList = new ArrayList<>();
+      for (BucketInfo bucket : buckets) {
+        events += bucket.events();
+        bytes += bucket.bytes();
+        raw += bucket.journalRawBytes();
+        journal += bucket.journalBytes();
+        if (bucket.events() > 0) {
+          earliest = Math.min(earliest, bucket.minTime());
+          latest = Math.max(latest, bucket.maxTime());
+        }
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("id", bucket.id());
+        entry.put("state", bucket.state());
+        entry.put("events", bucket.events());
+        entry.put("earliestMicros", bucket.minTime());
+        entry.put("latestMicros", bucket.maxTime());
+        entry.put("bytes", bucket.bytes());
+        bucketList.add(entry);
+      }
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("name", name);
+      entry.put("events", events);
+      entry.put("earliestMicros", events == 0 ? null : earliest);
+      entry.put("latestMicros", events == 0 ? null : latest);
+      entry.put("bytesOnDisk", bytes);
+      entry.put("journalRawBytes", raw);
+      entry.put("journalBytes", journal);
+      entry.put("diskToRawRatio", raw == 0 ? null : (double) bytes / raw);
+      entry.put("quarantinedBuckets", index.quarantinedBuckets());
+      entry.put("buckets", bucketList);
+      indexes.add(entry);
+    }
+    exchange.json(HttpResponseStatus.OK, Map.of("indexes", indexes));
+  }
+}
