@@ -64,6 +64,38 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void storageSettingsPerIndex() throws Exception {
+    Path file = directory.resolve("storage.yml");
+    Files.writeString(
+        file,
+        """
+        indexes: [web]
+        storage:
+          journalCompression: lz4
+          commitIntervalSeconds: 5
+          maxBucketEvents: 1000
+          indexes:
+            web: {journalCompression: zstd, maxAgeDays: 30, maxTotalBytes: 1000000}
+        """);
+    QuarryConfig config = ConfigLoader.load(file, Map.of(), Map.of());
+    var main = config.storage().options("main");
+    var web = config.storage().options("web");
+    assertThat(main.journalCompression().name()).isEqualTo("LZ4");
+    assertThat(main.commitInterval()).hasSeconds(5);
+    assertThat(main.maxBucketEvents()).isEqualTo(1000);
+    assertThat(main.maxAge()).isEmpty();
+    assertThat(web.journalCompression().name()).isEqualTo("ZSTD");
+    assertThat(web.maxAge()).contains(java.time.Duration.ofDays(30));
+    assertThat(web.maxTotalBytes()).contains(1_000_000L);
+    Files.writeString(file, "storage:\n  journalCompression: brotli\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .hasMessageContaining("unknown journal compression 'brotli'");
+    Files.writeString(file, "storage:\n  indexes: {nope: {maxAgeDays: 1}}\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .hasMessageContaining("'nope', which is not in indexes");
+  }
+
+  @Test
   void mistakesAreNamed() throws Exception {
     Path typo = directory.resolve("typo.yml");
     Files.writeString(typo, "server:\n  prot: 9000\n");
