@@ -47,6 +47,7 @@ final class Bucket implements Closeable {
   private SearcherManager searchers;
   // warm
   private DirectoryReader reader; // opened on first search
+  private final Object statistics = new Object();
   private volatile boolean warm;
   private volatile long minTime;
   private volatile long maxTime;
@@ -160,17 +161,70 @@ final class Bucket implements Closeable {
     return events > 0 && maxTime >= earliest && minTime < latest;
   }
 
-  /** Adds one event (hot only; the caller holds the index's append lock). */
+  /** Adds one event (hot only; many threads may add at once). */
   void add(Document document, long time, long sequence) throws IOException {
     writer.addDocument(document);
-    if (time < minTime) {
-      minTime = time;
+    synchronized (statistics) {
+      if (time < minTime) {
+        minTime = time;
+      }
+      if (time > maxTime) {
+        maxTime = time;
+      }
+      events++;
+      if (sequence > maxSequence) {
+        maxSequence = sequence;
+      }
     }
-    if (time > maxTime) {
-      maxTime = time;
+  }
+
+  /**
+   * Sets, in {@code into}, bit {@code s - low} for every sequence number {@code s} in {@code [low,
+   * high]} that this bucket holds.
+   */
+  void collectSequences(long low, long high, java.util.BitSet into) throws IOException {
+    if (events == 0) {
+      return;
     }
-    events++;
-    maxSequence = sequence;
+    byte[] lower = new byte[Long.BYTES];
+    byte[] upper = new byte[Long.BYTES];
+    LongPoint.encodeDimension(low, lower, 0);
+    LongPoint.encodeDimension(high, upper, 0);
+    IndexSearcher searcher = acquire();
+    try {
+      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+        PointValues points = leaf.reader().getPointValues(EventFields.SEQUENCE);
+        if (points == null) {
+          continue;
+        }
+        points.intersect(
+            new PointValues.IntersectVisitor() {
+              @Override
+              public void visit(int docId) {
+                throw new IllegalStateException("cells never match whole: values are needed");
+              }
+
+              @Override
+              public void visit(int docId, byte[] packedValue) {
+                long value = LongPoint.decodeDimension(packedValue, 0);
+                if (value >= low && value <= high) {
+                  into.set(Math.toIntExact(value - low));
+                }
+              }
+
+              @Override
+              public PointValues.Relation compare(byte[] minPacked, byte[] maxPacked) {
+                if (java.util.Arrays.compareUnsigned(minPacked, upper) > 0
+                    || java.util.Arrays.compareUnsigned(maxPacked, lower) < 0) {
+                  return PointValues.Relation.CELL_OUTSIDE_QUERY;
+                }
+                return PointValues.Relation.CELL_CROSSES_QUERY;
+              }
+            });
+      }
+    } finally {
+      release(searcher);
+    }
   }
 
   void refresh() throws IOException {

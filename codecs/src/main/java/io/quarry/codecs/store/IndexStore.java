@@ -18,7 +18,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.lucene.document.Document;
@@ -38,16 +38,17 @@ import org.apache.lucene.index.IndexWriter;
  * {@link io.quarry.codecs.journal.QuarryCodec} (the journal holds {@code _raw}), and {@code wal/},
  * the write-ahead log.
  *
- * <p><b>Writes.</b> Under the append lock a batch gets consecutive sequence numbers, is appended to
- * the log and added to the hot bucket; then, outside the lock, the caller waits for the log's group
+ * <p><b>Writes.</b> A batch gets consecutive sequence numbers and is appended to the log in one
+ * step (so log order is sequence order); then it is added to the hot bucket, concurrently with
+ * other batches (Lucene indexes on every writing thread); then the caller waits for the log's group
  * fsync and a near-real-time refresh. When {@link #add} returns the batch survives a crash and is
  * searchable.
  *
- * <p><b>Commits.</b> Every {@code commitInterval} the log is rolled to a new file and the hot
- * bucket commits. Because batches reach Lucene in sequence order under the lock, a commit holds
- * exactly the events up to some sequence number; recovery reads the largest committed sequence
- * number (from the warm buckets' manifests and the hot bucket's {@code _seq} points) and replays
- * only later log records, so every acknowledged event is in the index exactly once.
+ * <p><b>Commits.</b> Every {@code commitInterval}, with adds paused for an instant (the write side
+ * of a read-write lock), the log is rolled to a new file; then the hot bucket commits and the older
+ * log files, all of whose events were added before the roll, are deleted. Events added while a
+ * commit runs may or may not be in it, so recovery replays exactly the log events whose {@code
+ * _seq} is not in any bucket: every acknowledged event is in the index exactly once.
  *
  * <p><b>Buckets.</b> The hot bucket rolls to warm (merged, read-only, bounds in its manifest) when
  * it holds {@code maxBucketEvents} events or is {@code maxHotAge} old. Searches open only buckets
@@ -66,13 +67,19 @@ public final class IndexStore implements Closeable {
   private final Clock clock;
   private final WriteAheadLog wal;
   private final CopyOnWriteArrayList<Bucket> buckets = new CopyOnWriteArrayList<>();
-  private final ReentrantLock appendLock = new ReentrantLock();
+
+  /** Adds hold the read side; rolling the log or the hot bucket holds the write side. */
+  private final ReentrantReadWriteLock addLock = new ReentrantReadWriteLock();
+
+  /** Makes sequence assignment and the log append one step. */
+  private final Object sequenceLock = new Object();
+
   private final Object commitLock = new Object();
   private final ScheduledFuture<?> committer;
   private final java.util.concurrent.atomic.AtomicLong quarantined =
       new java.util.concurrent.atomic.AtomicLong();
   private volatile Bucket hot;
-  private long nextSequence; // guarded by appendLock
+  private long nextSequence; // guarded by sequenceLock
   private boolean closed; // guarded by commitLock
 
   IndexStore(
@@ -86,32 +93,44 @@ public final class IndexStore implements Closeable {
     WriteAheadLog log = null;
     try {
       openBuckets();
-      long committed = buckets.stream().mapToLong(Bucket::maxSequence).max().orElse(-1);
-      long[] last = {committed};
-      long[] replayed = {0};
-      Bucket target = hot;
+      List<WalBatch> logged = new ArrayList<>();
       log =
           WriteAheadLog.open(
-              path.resolve("wal"),
-              (firstSeq, events) -> {
-                for (int i = 0; i < events.size(); i++) {
-                  long sequence = firstSeq + i;
-                  if (sequence > committed) {
-                    Event event = events.get(i);
-                    target.add(toDocument(event, sequence), event.timeMicros(), sequence);
-                    replayed[0]++;
-                  }
-                  last[0] = Math.max(last[0], sequence);
-                }
-              });
-      if (replayed[0] > 0) {
-        LOG.info(
-            "index " + name + ": replayed " + replayed[0] + " events from the write-ahead log");
+              path.resolve("wal"), (first, events) -> logged.add(new WalBatch(first, events)));
+      long last = buckets.stream().mapToLong(Bucket::maxSequence).max().orElse(-1);
+      long replayed = 0;
+      if (!logged.isEmpty()) {
+        long low = logged.get(0).firstSeq();
+        long high = low;
+        for (WalBatch batch : logged) {
+          low = Math.min(low, batch.firstSeq());
+          high = Math.max(high, batch.firstSeq() + batch.events().size() - 1);
+        }
+        java.util.BitSet present = new java.util.BitSet();
+        for (Bucket bucket : buckets) {
+          bucket.collectSequences(low, high, present);
+        }
+        for (WalBatch batch : logged) {
+          for (int i = 0; i < batch.events().size(); i++) {
+            long sequence = batch.firstSeq() + i;
+            int bit = Math.toIntExact(sequence - low);
+            if (!present.get(bit)) {
+              Event event = batch.events().get(i);
+              hot.add(toDocument(event, sequence), event.timeMicros(), sequence);
+              present.set(bit);
+              replayed++;
+            }
+          }
+        }
+        last = Math.max(last, high);
+      }
+      if (replayed > 0) {
+        LOG.info("index " + name + ": replayed " + replayed + " events from the write-ahead log");
         hot.commit();
         hot.refresh();
       }
       log.deleteBefore(log.roll());
-      this.nextSequence = last[0] + 1;
+      this.nextSequence = last + 1;
       this.wal = log;
     } catch (IOException | RuntimeException e) {
       org.apache.lucene.util.IOUtils.closeWhileHandlingException(log);
@@ -225,23 +244,23 @@ public final class IndexStore implements Closeable {
     if (events.isEmpty()) {
       return;
     }
-    List<Document> documents = new ArrayList<>(events.size());
     long position;
     Bucket target;
-    appendLock.lock();
+    addLock.readLock().lock();
     try {
-      long first = nextSequence;
-      for (int i = 0; i < events.size(); i++) {
-        documents.add(toDocument(events.get(i), first + i));
+      long first;
+      synchronized (sequenceLock) {
+        first = nextSequence;
+        position = wal.append(first, events);
+        nextSequence = first + events.size();
       }
-      position = wal.append(first, events);
-      nextSequence = first + events.size();
       target = hot;
-      for (int i = 0; i < documents.size(); i++) {
-        target.add(documents.get(i), events.get(i).timeMicros(), first + i);
+      for (int i = 0; i < events.size(); i++) {
+        Event event = events.get(i);
+        target.add(toDocument(event, first + i), event.timeMicros(), first + i);
       }
     } finally {
-      appendLock.unlock();
+      addLock.readLock().unlock();
     }
     wal.sync(position);
     target.refresh();
@@ -267,7 +286,7 @@ public final class IndexStore implements Closeable {
     }
     long generation;
     Bucket committing;
-    appendLock.lock();
+    addLock.writeLock().lock();
     try {
       generation = wal.roll();
       committing = hot;
@@ -279,7 +298,7 @@ public final class IndexStore implements Closeable {
         hot = next;
       }
     } finally {
-      appendLock.unlock();
+      addLock.writeLock().unlock();
     }
     if (rollBucket) {
       committing.roll();
@@ -411,6 +430,9 @@ public final class IndexStore implements Closeable {
   public long count() {
     return buckets.stream().mapToLong(Bucket::events).sum();
   }
+
+  /** A batch read back from the log at open. */
+  private record WalBatch(long firstSeq, List<Event> events) {}
 
   private static Document toDocument(Event event, long sequence) {
     Document document = new Document();

@@ -7,12 +7,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The child process of {@link CrashRecoveryTest}: writes batches of numbered events to the index
- * {@code main} forever, printing {@code ACK <last number>} after each write returns (that is, after
- * the batch is durable). Commits run every 100 ms and buckets roll every 300 events, so kills land
- * in every phase: appends, fsyncs, commits, rolls.
+ * The child process of {@link CrashRecoveryTest}: {@value #THREADS} threads write batches of
+ * numbered events to the index {@code main} concurrently, each printing {@code ACK <thread> <last
+ * number>} after a write returns (that is, after the batch is durable). Commits run every 100 ms
+ * and buckets roll every 300 events, so kills land in every phase: appends, fsyncs, commits, rolls.
  */
 public final class CrashWriter {
+  static final int THREADS = 2;
+
   private CrashWriter() {}
 
   public static void main(String[] args) throws Exception {
@@ -23,24 +25,47 @@ public final class CrashWriter {
             .withCommitInterval(Duration.ofMillis(100))
             .withBuckets(300, Duration.ofDays(1));
     EventStore store = EventStore.open(data, Map.of("main", options));
-    int next = 0;
-    while (true) {
-      int size = 1 + (next % 7);
-      List<Event> batch = new ArrayList<>(size);
-      for (int i = 0; i < size; i++) {
-        batch.add(
-            new Event(
-                1_000_000L * next + i,
-                "event " + round + "-" + (next + i) + " payload " + "x".repeat(next % 50),
-                "h",
-                "s",
-                "crash",
-                Map.of()));
-      }
-      store.write("main", batch);
-      next += size;
-      System.out.println("ACK " + (next - 1));
-      System.out.flush();
+    for (int t = 0; t < THREADS; t++) {
+      int thread = t;
+      Thread writer =
+          new Thread(
+              () -> {
+                try {
+                  int next = 0;
+                  while (true) {
+                    int size = 1 + (next % 7);
+                    List<Event> batch = new ArrayList<>(size);
+                    for (int i = 0; i < size; i++) {
+                      batch.add(
+                          new Event(
+                              1_000_000L * next + i,
+                              "event "
+                                  + round
+                                  + "-"
+                                  + thread
+                                  + "-"
+                                  + (next + i)
+                                  + " payload "
+                                  + "x".repeat(next % 50),
+                              "h",
+                              "s",
+                              "crash",
+                              Map.of()));
+                    }
+                    store.write("main", batch);
+                    next += size;
+                    synchronized (System.out) {
+                      System.out.println("ACK " + thread + " " + (next - 1));
+                      System.out.flush();
+                    }
+                  }
+                } catch (Exception e) {
+                  e.printStackTrace();
+                  System.exit(3);
+                }
+              });
+      writer.start();
     }
+    Thread.currentThread().join();
   }
 }

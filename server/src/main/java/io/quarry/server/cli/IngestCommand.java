@@ -1,23 +1,29 @@
 package io.quarry.server.cli;
 
 import io.quarry.client.QuarryClient;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
  * {@code quarry ingest <file…>}: sends files to a running server through HEC's raw endpoint in
- * chunks cut at line ends, with a progress bar on standard error.
+ * chunks cut at line ends, several requests in flight (the server indexes them in parallel), with a
+ * progress bar on standard error.
  */
 @Command(
     name = "ingest",
@@ -62,6 +68,13 @@ final class IngestCommand implements Callable<Integer> {
   String token;
 
   @Option(
+      names = "--parallel",
+      paramLabel = "N",
+      defaultValue = "2",
+      description = "Requests in flight at once (default ${DEFAULT-VALUE}).")
+  int parallel;
+
+  @Option(
       names = "--data-dir",
       paramLabel = "DIR",
       description = "Data directory of a local server, for its generated token (default ./data).")
@@ -78,15 +91,60 @@ final class IngestCommand implements Callable<Integer> {
       total += Files.size(file);
     }
     Progress progress = new Progress(System.err, total);
-    for (Path file : files) {
-      send(client, file, progress);
+    int lanes = Math.max(1, parallel);
+    ExecutorService senders = Executors.newFixedThreadPool(lanes);
+    Semaphore inFlight = new Semaphore(lanes);
+    List<Future<?>> sent = new ArrayList<>();
+    try {
+      for (Path file : files) {
+        String source = file.toAbsolutePath().normalize().toString();
+        forEachChunk(
+            file,
+            chunk -> {
+              inFlight.acquire();
+              sent.add(
+                  senders.submit(
+                      () -> {
+                        try {
+                          client.sendRaw(chunk, sourcetype, index, host, source);
+                          progress.advance(chunk.length);
+                        } finally {
+                          inFlight.release();
+                        }
+                      }));
+              failFast(sent);
+            });
+      }
+      for (Future<?> future : sent) {
+        future.get();
+      }
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    } finally {
+      senders.shutdownNow();
     }
     progress.done();
     return 0;
   }
 
-  private void send(QuarryClient client, Path file, Progress progress) throws IOException {
-    String source = file.toAbsolutePath().normalize().toString();
+  /** Rethrows the first failed request without waiting for the rest. */
+  private static void failFast(List<Future<?>> sent)
+      throws ExecutionException, InterruptedException {
+    for (Future<?> future : sent) {
+      if (future.isDone()) {
+        future.get();
+      }
+    }
+  }
+
+  /** Receives one chunk of whole lines. */
+  @FunctionalInterface
+  interface ChunkConsumer {
+    void chunk(byte[] chunk) throws Exception;
+  }
+
+  /** Cuts a file into chunks of at most {@link #CHUNK_BYTES}, each ending at a line end. */
+  private static void forEachChunk(Path file, ChunkConsumer consumer) throws Exception {
     byte[] buffer = new byte[CHUNK_BYTES];
     int filled = 0;
     try (InputStream in = Files.newInputStream(file)) {
@@ -98,8 +156,7 @@ final class IngestCommand implements Callable<Integer> {
         boolean atEnd = read < 0;
         if (filled == buffer.length || (atEnd && filled > 0)) {
           int cut = atEnd ? filled : lastLineEnd(buffer, filled);
-          client.sendRaw(Arrays.copyOf(buffer, cut), sourcetype, index, host, source);
-          progress.advance(cut);
+          consumer.chunk(Arrays.copyOf(buffer, cut));
           System.arraycopy(buffer, cut, buffer, 0, filled - cut);
           filled -= cut;
         }
@@ -132,12 +189,12 @@ final class IngestCommand implements Callable<Integer> {
       this.total = Math.max(total, 1);
     }
 
-    void advance(long bytes) {
+    synchronized void advance(long bytes) {
       sent += bytes;
       draw();
     }
 
-    void done() {
+    synchronized void done() {
       draw();
       out.println();
     }
