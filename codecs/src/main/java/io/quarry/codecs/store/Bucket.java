@@ -227,9 +227,19 @@ final class Bucket implements Closeable {
     }
   }
 
+  /** Makes everything added so far searchable (a no-op once the bucket is warm). */
   void refresh() throws IOException {
-    if (!warm) {
-      searchers.maybeRefreshBlocking();
+    SearcherManager current;
+    synchronized (this) {
+      if (warm || searchers == null) {
+        return; // rolled: its events are committed and seen through the warm reader
+      }
+      current = searchers;
+    }
+    try {
+      current.maybeRefreshBlocking();
+    } catch (org.apache.lucene.store.AlreadyClosedException rolledMeanwhile) {
+      // the bucket rolled to warm between the check and the refresh; see above
     }
   }
 

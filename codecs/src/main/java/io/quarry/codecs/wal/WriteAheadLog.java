@@ -244,6 +244,13 @@ public final class WriteAheadLog implements Closeable {
     try {
       target.force(false);
       forced = true;
+    } catch (java.nio.channels.ClosedChannelException rolled) {
+      // roll() forced this file before closing it and advanced durable past everything in it
+      synchronized (this) {
+        if (durable < position) {
+          throw rolled;
+        }
+      }
     } finally {
       synchronized (this) {
         syncing = false;
@@ -294,6 +301,7 @@ public final class WriteAheadLog implements Closeable {
   public synchronized void close() throws IOException {
     try {
       channel.force(false);
+      durable = appended;
     } finally {
       channel.close();
     }

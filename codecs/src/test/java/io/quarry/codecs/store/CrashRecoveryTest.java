@@ -41,7 +41,8 @@ class CrashRecoveryTest {
               CrashWriter.class.getName(),
               data.toString(),
               Integer.toString(round));
-      builder.redirectError(ProcessBuilder.Redirect.DISCARD);
+      Path errors = data.resolveSibling(data.getFileName() + "-child-" + round + ".err");
+      builder.redirectError(errors.toFile());
       Process child = builder.start();
       int target = 1 + random.nextInt(150);
       int[] last = new int[CrashWriter.THREADS];
@@ -61,7 +62,11 @@ class CrashRecoveryTest {
         child.destroyForcibly(); // SIGKILL
         assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
       }
-      assertThat(acks).as("round %d acknowledged something (seed %d)", round, seed).isPositive();
+      assertThat(acks)
+          .as(
+              "round %d acknowledged something (seed %d); child stderr:%n%s",
+              round, seed, java.nio.file.Files.readString(errors))
+          .isPositive();
       acknowledged[round] = last;
     }
 
