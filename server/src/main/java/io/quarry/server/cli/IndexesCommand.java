@@ -2,7 +2,6 @@ package io.quarry.server.cli;
 
 import io.quarry.client.IndexSummary;
 import io.quarry.client.QuarryClient;
-import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code quarry indexes}: buckets, events, time range, size and compression of every index. */
@@ -20,11 +20,7 @@ import picocli.CommandLine.Option;
     description =
         "Show every index of a running server: buckets, events, time range, size on disk.")
 final class IndexesCommand implements Callable<Integer> {
-  @Option(
-      names = "--url",
-      paramLabel = "URL",
-      description = "Server URL (default $QUARRY_URL, else http://127.0.0.1:8088).")
-  String url;
+  @Mixin ClientOptions server;
 
   @Option(
       names = "--password",
@@ -33,19 +29,9 @@ final class IndexesCommand implements Callable<Integer> {
           "Admin password (default $QUARRY_ADMIN_PASSWORD, else <data-dir>/.admin-password).")
   String password;
 
-  @Option(
-      names = "--data-dir",
-      paramLabel = "DIR",
-      description =
-          "Data directory of a local server, for its generated password (default ./data).")
-  String dataDir;
-
   @Override
   public Integer call() throws Exception {
-    QuarryClient client =
-        QuarryClient.builder(URI.create(LocalCredentials.url(url)))
-            .adminPassword(LocalCredentials.adminPassword(password, dataDir))
-            .build();
+    QuarryClient client = server.admin(password);
     List<String> fields =
         List.of(
             "index",

@@ -3,7 +3,6 @@ package io.quarry.server.cli;
 import io.quarry.client.QuarryClient;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -34,6 +34,8 @@ final class IngestCommand implements Callable<Integer> {
 
   @Parameters(paramLabel = "FILE", arity = "1..*", description = "Files to load.")
   List<Path> files;
+
+  @Mixin ClientOptions server;
 
   @Option(
       names = "--sourcetype",
@@ -56,12 +58,6 @@ final class IngestCommand implements Callable<Integer> {
   String host;
 
   @Option(
-      names = "--url",
-      paramLabel = "URL",
-      description = "Server URL (default $QUARRY_URL, else http://127.0.0.1:8088).")
-  String url;
-
-  @Option(
       names = "--token",
       paramLabel = "TOKEN",
       description = "HEC token (default $QUARRY_HEC_TOKEN, else <data-dir>/.hec-token).")
@@ -74,18 +70,9 @@ final class IngestCommand implements Callable<Integer> {
       description = "Requests in flight at once (default ${DEFAULT-VALUE}).")
   int parallel;
 
-  @Option(
-      names = "--data-dir",
-      paramLabel = "DIR",
-      description = "Data directory of a local server, for its generated token (default ./data).")
-  String dataDir;
-
   @Override
   public Integer call() throws Exception {
-    QuarryClient client =
-        QuarryClient.builder(URI.create(LocalCredentials.url(url)))
-            .hecToken(LocalCredentials.hecToken(token, dataDir))
-            .build();
+    QuarryClient client = server.hec(token);
     long total = 0;
     for (Path file : files) {
       total += Files.size(file);

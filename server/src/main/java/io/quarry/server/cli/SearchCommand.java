@@ -2,9 +2,9 @@ package io.quarry.server.cli;
 
 import io.quarry.client.QuarryClient;
 import io.quarry.client.SearchResults;
-import java.net.URI;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -20,11 +20,7 @@ final class SearchCommand implements Callable<Integer> {
       description = "The SPL query, e.g. 'index=web | stats count by status'.")
   String query;
 
-  @Option(
-      names = "--url",
-      paramLabel = "URL",
-      description = "Server URL (default $QUARRY_URL, else http://127.0.0.1:8088).")
-  String url;
+  @Mixin ClientOptions server;
 
   @Option(
       names = "--password",
@@ -32,13 +28,6 @@ final class SearchCommand implements Callable<Integer> {
       description =
           "Admin password (default $QUARRY_ADMIN_PASSWORD, else <data-dir>/.admin-password).")
   String password;
-
-  @Option(
-      names = "--data-dir",
-      paramLabel = "DIR",
-      description =
-          "Data directory of a local server, for its generated password (default ./data).")
-  String dataDir;
 
   @Option(
       names = "--earliest",
@@ -51,10 +40,7 @@ final class SearchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    QuarryClient client =
-        QuarryClient.builder(URI.create(LocalCredentials.url(url)))
-            .adminPassword(LocalCredentials.adminPassword(password, dataDir))
-            .build();
+    QuarryClient client = server.admin(password);
     SearchResults results = client.search(query, earliest, latest);
     Table.print(System.out, results.fields(), results.rows());
     results.messages().forEach(System.err::println);
