@@ -42,7 +42,6 @@ public final class QuarryServer implements Closeable {
   /** Where the generated HEC token lives, relative to the data directory. */
   public static final String HEC_TOKEN_FILE = ".hec-token";
 
-  private final QuarryConfig config;
   private final Path dataDirectory;
   private final EventStore store;
   private final ServerMetrics metrics;
@@ -55,7 +54,6 @@ public final class QuarryServer implements Closeable {
   private final AtomicBoolean ready;
 
   private QuarryServer(
-      QuarryConfig config,
       Path dataDirectory,
       EventStore store,
       ServerMetrics metrics,
@@ -66,7 +64,6 @@ public final class QuarryServer implements Closeable {
       List<HecToken> hecTokens,
       Secrets.Secret generatedHecToken,
       AtomicBoolean ready) {
-    this.config = config;
     this.dataDirectory = dataDirectory;
     this.store = store;
     this.metrics = metrics;
@@ -155,7 +152,6 @@ public final class QuarryServer implements Closeable {
               + ", data in "
               + dataDirectory);
       return new QuarryServer(
-          config,
           dataDirectory,
           store,
           metrics,
@@ -196,10 +192,6 @@ public final class QuarryServer implements Closeable {
 
   public Path dataDirectory() {
     return dataDirectory;
-  }
-
-  public QuarryConfig config() {
-    return config;
   }
 
   public IngestService ingest() {

@@ -288,15 +288,6 @@ public final class WriteAheadLog implements Closeable {
     }
   }
 
-  /** Bytes in the log's files, for metrics. */
-  public long sizeOnDisk() throws IOException {
-    long total = 0;
-    for (Path file : files().values()) {
-      total += Files.size(file);
-    }
-    return total;
-  }
-
   @Override
   public synchronized void close() throws IOException {
     try {

@@ -23,7 +23,6 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,22 +63,10 @@ public final class Exchange {
     return request.headers().get(name);
   }
 
-  /** The client's address without the port. */
-  public String remoteAddress() {
-    return context.channel().remoteAddress() instanceof InetSocketAddress address
-        ? address.getAddress().getHostAddress()
-        : "unknown";
-  }
-
   /** A query-string parameter, or null. */
   public String queryParameter(String name) {
     List<String> values = uri.parameters().get(name);
     return values == null || values.isEmpty() ? null : values.get(0);
-  }
-
-  /** Whether the query string has a parameter, with or without a value ({@code ?ack}). */
-  public boolean hasQueryParameter(String name) {
-    return uri.parameters().containsKey(name);
   }
 
   /**
