@@ -68,10 +68,10 @@ final class FieldExtractor {
       return Map.of();
     }
     Map<String, List<Object>> fields = new LinkedHashMap<>();
-    for (String group : pattern.namedGroups().keySet()) {
-      String value = matcher.group(group);
+    for (Sourcetype.ExtractedField field : sourcetype.extractedFields()) {
+      String value = matcher.group(field.group());
       if (value != null) {
-        fields.put(Sourcetypes.fieldName(group), List.of(value));
+        fields.put(field.field(), List.of(value));
       }
     }
     return fields;

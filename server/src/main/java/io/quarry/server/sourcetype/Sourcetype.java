@@ -17,12 +17,36 @@ import java.util.regex.Pattern;
  *     each group that matched becomes a field
  */
 public record Sourcetype(
-    String name, List<TimestampFormat> timestampFormats, Optional<Pattern> extraction) {
+    String name,
+    List<TimestampFormat> timestampFormats,
+    Optional<Pattern> extraction,
+    List<ExtractedField> extractedFields) {
+
+  /** A capturing group of the extraction and the field it fills. */
+  public record ExtractedField(int group, String field) {}
 
   public Sourcetype {
     requireNonNull(name, "name is null");
     timestampFormats = List.copyOf(timestampFormats);
     requireNonNull(extraction, "extraction is null");
+    extractedFields = List.copyOf(extractedFields);
+  }
+
+  /** A sourcetype whose extraction's named groups become fields (computed once, not per event). */
+  public Sourcetype(
+      String name, List<TimestampFormat> timestampFormats, Optional<Pattern> extraction) {
+    this(name, timestampFormats, extraction, fieldsOf(extraction));
+  }
+
+  private static List<ExtractedField> fieldsOf(Optional<Pattern> extraction) {
+    return extraction
+        .map(
+            pattern ->
+                pattern.namedGroups().entrySet().stream()
+                    .sorted(java.util.Map.Entry.comparingByValue())
+                    .map(e -> new ExtractedField(e.getValue(), Sourcetypes.fieldName(e.getKey())))
+                    .toList())
+        .orElse(List.of());
   }
 
   /** The event's time in epoch microseconds, if one of the formats finds it. */

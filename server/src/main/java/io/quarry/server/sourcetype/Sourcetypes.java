@@ -44,9 +44,18 @@ public final class Sourcetypes {
 
   private Sourcetypes() {}
 
+  private static final java.util.concurrent.ConcurrentMap<String, Sourcetype> OTHERS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   public static Sourcetype forName(String name) {
     Sourcetype builtIn = BUILT_IN.get(name);
-    return builtIn != null ? builtIn : new Sourcetype(name, ALL_FORMATS, Optional.empty());
+    if (builtIn != null) {
+      return builtIn;
+    }
+    if (OTHERS.size() > 10_000) {
+      return new Sourcetype(name, ALL_FORMATS, Optional.empty()); // do not grow without bound
+    }
+    return OTHERS.computeIfAbsent(name, n -> new Sourcetype(n, ALL_FORMATS, Optional.empty()));
   }
 
   /** The field name for a named group of an extraction. */
