@@ -48,6 +48,11 @@ final class Bucket implements Closeable {
   // warm
   private DirectoryReader reader; // opened on first search
   private final Object statistics = new Object();
+  private final java.util.concurrent.atomic.AtomicLong addedGeneration =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final Object refreshMonitor = new Object();
+  private long refreshedGeneration; // guarded by refreshMonitor
+  private boolean refreshing; // guarded by refreshMonitor
   private volatile boolean warm;
   private volatile long minTime;
   private volatile long maxTime;
@@ -164,6 +169,7 @@ final class Bucket implements Closeable {
   /** Adds one event (hot only; many threads may add at once). */
   void add(Document document, long time, long sequence) throws IOException {
     writer.addDocument(document);
+    addedGeneration.incrementAndGet();
     synchronized (statistics) {
       if (time < minTime) {
         minTime = time;
@@ -227,19 +233,54 @@ final class Bucket implements Closeable {
     }
   }
 
-  /** Makes everything added so far searchable (a no-op once the bucket is warm). */
-  void refresh() throws IOException {
-    SearcherManager current;
-    synchronized (this) {
-      if (warm || searchers == null) {
-        return; // rolled: its events are committed and seen through the warm reader
+  /** A counter bumped after every add; pass it to {@link #refresh(long)}. */
+  long addedGeneration() {
+    return addedGeneration.get();
+  }
+
+  /**
+   * Makes every add up to {@code generation} searchable (a no-op once the bucket is warm).
+   * Refreshes are shared: a caller whose adds a finished or running refresh already covers waits
+   * for it instead of running its own, so concurrent writers pay for one refresh, not one each.
+   */
+  void refresh(long generation) throws IOException {
+    synchronized (refreshMonitor) {
+      while (refreshedGeneration < generation && refreshing) {
+        try {
+          refreshMonitor.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted while waiting for a refresh");
+        }
       }
-      current = searchers;
+      if (refreshedGeneration >= generation) {
+        return;
+      }
+      refreshing = true;
     }
+    long goal = addedGeneration.get(); // every add counted here has returned from addDocument
+    boolean refreshed = false;
     try {
-      current.maybeRefreshBlocking();
-    } catch (org.apache.lucene.store.AlreadyClosedException rolledMeanwhile) {
-      // the bucket rolled to warm between the check and the refresh; see above
+      SearcherManager current;
+      synchronized (this) {
+        current = warm ? null : searchers;
+      }
+      if (current != null) {
+        try {
+          current.maybeRefreshBlocking();
+        } catch (org.apache.lucene.store.AlreadyClosedException rolledMeanwhile) {
+          // rolled to warm: its events are committed and seen through the warm reader
+        }
+      }
+      refreshed = true;
+    } finally {
+      synchronized (refreshMonitor) {
+        refreshing = false;
+        if (refreshed) {
+          refreshedGeneration = Math.max(refreshedGeneration, goal);
+        }
+        refreshMonitor.notifyAll();
+      }
     }
   }
 

@@ -127,7 +127,7 @@ public final class IndexStore implements Closeable {
       if (replayed > 0) {
         LOG.info("index " + name + ": replayed " + replayed + " events from the write-ahead log");
         hot.commit();
-        hot.refresh();
+        hot.refresh(hot.addedGeneration());
       }
       log.deleteBefore(log.roll());
       this.nextSequence = last + 1;
@@ -245,6 +245,7 @@ public final class IndexStore implements Closeable {
       return;
     }
     long position;
+    long generation;
     Bucket target;
     addLock.readLock().lock();
     try {
@@ -259,11 +260,12 @@ public final class IndexStore implements Closeable {
         Event event = events.get(i);
         target.add(toDocument(event, first + i), event.timeMicros(), first + i);
       }
+      generation = target.addedGeneration();
     } finally {
       addLock.readLock().unlock();
     }
     wal.sync(position);
-    target.refresh();
+    target.refresh(generation);
   }
 
   /** Commits to Lucene everything added so far and drops the log files that covered it. */
