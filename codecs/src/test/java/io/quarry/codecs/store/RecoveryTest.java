@@ -40,14 +40,18 @@ class RecoveryTest {
     return events;
   }
 
-  private static List<String> raws(EventStore store) throws IOException {
-    List<String> raws = new ArrayList<>();
-    store.scan(
+  private static ScanStats scanAll(EventStore store, List<String> raws) throws IOException {
+    return store.scan(
         List.of("main"),
         new MatchAllDocsQuery(),
         Long.MIN_VALUE,
         Long.MAX_VALUE,
         e -> raws.add(e.event().raw()));
+  }
+
+  private static List<String> raws(EventStore store) throws IOException {
+    List<String> raws = new ArrayList<>();
+    scanAll(store, raws);
     return raws;
   }
 
@@ -127,13 +131,7 @@ class RecoveryTest {
             org.assertj.core.groups.Tuple.tuple("2", true));
     try (EventStore store = EventStore.open(live, Map.of("main", plain))) {
       List<String> raws = new ArrayList<>();
-      ScanStats stats =
-          store.scan(
-              List.of("main"),
-              new MatchAllDocsQuery(),
-              Long.MIN_VALUE,
-              Long.MAX_VALUE,
-              e -> raws.add(e.event().raw()));
+      ScanStats stats = scanAll(store, raws);
       assertThat(stats.warnings()).singleElement().asString().contains("bucket 1 is damaged");
       assertThat(raws).contains("event 100", "event 109").noneMatch(raw -> raw.equals("event 3"));
       assertThat(store.index("main").quarantinedBuckets()).isEqualTo(1);

@@ -26,7 +26,7 @@ public final class MapRow implements Row {
   }
 
   @Override
-  public boolean matchesTerm(String term, boolean phrase) {
+  public boolean matchesTerm(SearchTerm term) {
     return false;
   }
 

@@ -18,5 +18,5 @@ public interface Row {
    * Whether the row's raw text holds a term: a token for a bare word ({@code *} wildcards allowed),
    * a case-insensitive substring for a quoted phrase. Rows without raw text hold no terms.
    */
-  boolean matchesTerm(String term, boolean phrase);
+  boolean matchesTerm(SearchTerm term);
 }

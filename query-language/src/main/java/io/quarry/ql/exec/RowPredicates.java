@@ -17,7 +17,10 @@ public final class RowPredicates {
 
   public static Predicate<Row> compile(SearchExpression expression) {
     return switch (expression) {
-      case SearchExpression.Term term -> row -> row.matchesTerm(term.text(), term.phrase());
+      case SearchExpression.Term term -> {
+        SearchTerm prepared = new SearchTerm(term.text(), term.phrase());
+        yield row -> row.matchesTerm(prepared);
+      }
       case SearchExpression.Comparison c -> comparison(c.field(), c.operator(), c.value());
       case SearchExpression.In in ->
           in.values().stream()

@@ -31,12 +31,12 @@ record TestRow(Map<String, List<Object>> fields, String raw) implements Row {
   }
 
   @Override
-  public boolean matchesTerm(String term, boolean phrase) {
+  public boolean matchesTerm(SearchTerm term) {
     String lower = raw.toLowerCase(Locale.ROOT);
-    if (phrase) {
-      return lower.contains(term.toLowerCase(Locale.ROOT));
+    if (term.phrase()) {
+      return lower.contains(term.lowerCase());
     }
-    Wildcard pattern = new Wildcard(term);
+    Wildcard pattern = term.pattern() != null ? term.pattern() : new Wildcard(term.text());
     for (String word : lower.split("\\s+")) {
       if (pattern.matches(word)) {
         return true;

@@ -3,6 +3,7 @@ package io.quarry.server.auth;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.server.config.QuarryConfig.HecToken;
+import io.quarry.server.http.ApiException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Base64;
@@ -30,6 +31,18 @@ public final class Authenticator {
     return basicCredentials(authorization)
         .filter(c -> c[0].equals(ADMIN_USER) && constantTimeEquals(c[1], adminPassword))
         .isPresent();
+  }
+
+  /**
+   * Requires the admin's credentials.
+   *
+   * @param action what the caller is doing, for the message ("Search", "Index statistics")
+   * @throws ApiException 401 asking for HTTP Basic when they are missing or wrong
+   */
+  public void requireAdmin(String authorization, String action) {
+    if (!isAdmin(authorization)) {
+      throw ApiException.unauthorized(action + " needs HTTP Basic authentication as 'admin'");
+    }
   }
 
   /** The token an Authorization header names, when it is a known HEC token. */

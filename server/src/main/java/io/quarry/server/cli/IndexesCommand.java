@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /** {@code quarry indexes}: buckets, events, time range, size and compression of every index. */
 @Command(
@@ -20,18 +19,11 @@ import picocli.CommandLine.Option;
     description =
         "Show every index of a running server: buckets, events, time range, size on disk.")
 final class IndexesCommand implements Callable<Integer> {
-  @Mixin ClientOptions server;
-
-  @Option(
-      names = "--password",
-      paramLabel = "PASSWORD",
-      description =
-          "Admin password (default $QUARRY_ADMIN_PASSWORD, else <data-dir>/.admin-password).")
-  String password;
+  @Mixin AdminOptions admin;
 
   @Override
   public Integer call() throws Exception {
-    QuarryClient client = server.admin(password);
+    QuarryClient client = admin.client();
     List<String> fields =
         List.of(
             "index",

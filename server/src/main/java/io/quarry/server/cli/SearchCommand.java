@@ -20,14 +20,7 @@ final class SearchCommand implements Callable<Integer> {
       description = "The SPL query, e.g. 'index=web | stats count by status'.")
   String query;
 
-  @Mixin ClientOptions server;
-
-  @Option(
-      names = "--password",
-      paramLabel = "PASSWORD",
-      description =
-          "Admin password (default $QUARRY_ADMIN_PASSWORD, else <data-dir>/.admin-password).")
-  String password;
+  @Mixin AdminOptions admin;
 
   @Option(
       names = "--earliest",
@@ -40,7 +33,7 @@ final class SearchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    QuarryClient client = server.admin(password);
+    QuarryClient client = admin.client();
     SearchResults results = client.search(query, earliest, latest);
     Table.print(System.out, results.fields(), results.rows());
     results.messages().forEach(System.err::println);

@@ -9,7 +9,6 @@ import io.quarry.codecs.store.BucketInfo;
 import io.quarry.codecs.store.EventStore;
 import io.quarry.codecs.store.IndexStore;
 import io.quarry.server.auth.Authenticator;
-import io.quarry.server.http.ApiException;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
 import java.io.IOException;
@@ -36,9 +35,7 @@ public final class IndexRoutes {
   }
 
   private void list(Exchange exchange) throws IOException {
-    if (!authenticator.isAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION))) {
-      throw ApiException.unauthorized("Index statistics need HTTP Basic authentication as 'admin'");
-    }
+    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Index statistics");
     List<Map<String, Object>> indexes = new ArrayList<>();
     for (String name : store.indexNames()) {
       IndexStore index = store.index(name);

@@ -46,9 +46,7 @@ public final class SearchExportRoute {
   }
 
   private void export(Exchange exchange) throws IOException {
-    if (!authenticator.isAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION))) {
-      throw ApiException.unauthorized("Search needs HTTP Basic authentication as 'admin'");
-    }
+    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
     String query = exchange.parameter("search");
     if (query == null || query.isBlank()) {
       throw ApiException.badRequest(

@@ -5,7 +5,7 @@ import io.quarry.codecs.store.EventFields;
 import io.quarry.codecs.store.StoredEvent;
 import io.quarry.codecs.tokens.Segmenter;
 import io.quarry.ql.exec.Row;
-import io.quarry.ql.exec.Wildcard;
+import io.quarry.ql.exec.SearchTerm;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -70,19 +70,17 @@ final class EventRow implements Row {
   }
 
   @Override
-  public boolean matchesTerm(String term, boolean phrase) {
-    String lower = term.toLowerCase(Locale.ROOT);
-    if (!phrase && Wildcard.hasWildcard(term)) {
-      Wildcard pattern = new Wildcard(term);
-      return terms().stream().anyMatch(pattern::matches);
+  public boolean matchesTerm(SearchTerm term) {
+    if (term.pattern() != null) {
+      return terms().stream().anyMatch(term.pattern()::matches);
     }
-    if (!phrase && Segmenter.isSingleTerm(term)) {
-      return terms().contains(lower);
+    if (!term.phrase() && Segmenter.isSingleTerm(term.text())) {
+      return terms().contains(term.lowerCase());
     }
     if (lowerRaw == null) {
       lowerRaw = stored.event().raw().toLowerCase(Locale.ROOT);
     }
-    return lowerRaw.contains(lower);
+    return lowerRaw.contains(term.lowerCase());
   }
 
   private Set<String> terms() {
