@@ -13,6 +13,7 @@ import io.quarry.server.hec.HecRoutes;
 import io.quarry.server.http.HttpServer;
 import io.quarry.server.http.Router;
 import io.quarry.server.ingest.IngestService;
+import io.quarry.server.ingest.InternalLog;
 import io.quarry.server.metrics.ServerMetrics;
 import io.quarry.server.rest.IndexRoutes;
 import io.quarry.server.rest.SearchExportRoute;
@@ -46,6 +47,7 @@ public final class QuarryServer implements Closeable {
   private final EventStore store;
   private final ServerMetrics metrics;
   private final IngestService ingest;
+  private final InternalLog internalLog;
   private final SearchService search;
   private final HttpServer http;
   private final Secrets.Secret adminPassword;
@@ -63,7 +65,9 @@ public final class QuarryServer implements Closeable {
       Secrets.Secret adminPassword,
       List<HecToken> hecTokens,
       Secrets.Secret generatedHecToken,
+      InternalLog internalLog,
       AtomicBoolean ready) {
+    this.internalLog = internalLog;
     this.dataDirectory = dataDirectory;
     this.store = store;
     this.metrics = metrics;
@@ -111,6 +115,7 @@ public final class QuarryServer implements Closeable {
       for (String index : config.indexes()) {
         options.put(index, config.storage().options(index));
       }
+      options.put(InternalLog.INDEX, config.storage().options(InternalLog.INDEX));
       store = EventStore.open(dataDirectory, options);
     } catch (LockObtainFailedException e) {
       throw new ConfigException(
@@ -118,7 +123,9 @@ public final class QuarryServer implements Closeable {
     }
     ServerMetrics metrics = new ServerMetrics();
     AtomicBoolean ready = new AtomicBoolean();
+    InternalLog internalLog = null;
     try {
+      internalLog = InternalLog.start(store, hostName());
       IngestService ingest = new IngestService(store, metrics);
       SearchService search =
           new SearchService(store, metrics, clock, config.search().maxResultRows());
@@ -161,8 +168,12 @@ public final class QuarryServer implements Closeable {
           adminPassword,
           hecTokens,
           generatedHecToken,
+          internalLog,
           ready);
     } catch (InterruptedException | RuntimeException e) {
+      if (internalLog != null) {
+        internalLog.close();
+      }
       metrics.close();
       store.close();
       throw e;
@@ -221,6 +232,7 @@ public final class QuarryServer implements Closeable {
     try {
       http.close();
     } finally {
+      internalLog.close();
       metrics.close();
       store.close();
     }

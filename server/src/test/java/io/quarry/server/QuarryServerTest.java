@@ -58,7 +58,9 @@ class QuarryServerTest {
                 null,
                 null,
                 null,
-                Map.of("web", new QuarryConfig.IndexStorage("zstd", 3650, null))));
+                Map.of(
+                    "web",
+                    new QuarryConfig.IndexStorage("zstd", 3650, null, Map.of("status", "long")))));
     server = QuarryServer.start(config, Clock.systemUTC());
   }
 
@@ -204,6 +206,19 @@ class QuarryServerTest {
     assertThat(json(event("{\"event\":\"x\",\"time\":\"yesterday\"}")).get("reason").asText())
         .contains("'time' must be epoch seconds");
 
+    // index web declares status as long: a value that is not one is rejected by number and name
+    HttpResponse<String> typed =
+        event(
+            "{\"event\":\"keep typed\",\"index\":\"web\",\"fields\":{\"status\":\"404\"}}"
+                + "{\"event\":\"bad typed\",\"index\":\"web\",\"fields\":{\"status\":\"oops\"}}");
+    assertThat(typed.statusCode()).isEqualTo(400);
+    assertThat(json(typed).get("code").asInt()).isEqualTo(6);
+    assertThat(json(typed).get("invalid-event-number").asInt()).isEqualTo(1);
+    assertThat(json(typed).get("reason").asText())
+        .isEqualTo("field 'status' is declared long: 'oops' is not a long");
+    assertThat(results("index=web status=404 | stats count by status"))
+        .containsExactly(Map.of("status", "404", "count", "1"));
+
     assertThat(results("keep | stats count")).containsExactly(Map.of("count", "3"));
     assertThat(results("after OR typo | stats count")).containsExactly(Map.of("count", "0"));
   }
@@ -342,6 +357,21 @@ class QuarryServerTest {
   }
 
   @Test
+  void quarrysOwnLogIsSearchableInInternalButNotInStar() throws Exception {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(15);
+    List<Map<String, String>> found = List.of();
+    while (System.nanoTime() < deadline) {
+      found = results("index=_internal sourcetype=quarry:log listening | stats count");
+      if (!found.equals(List.of(Map.of("count", "0")))) {
+        break;
+      }
+      Thread.sleep(100);
+    }
+    assertThat(found).containsExactly(Map.of("count", "1"));
+    assertThat(results("index=* listening | stats count")).containsExactly(Map.of("count", "0"));
+  }
+
+  @Test
   void healthMetricsAndUnknownRoutes() throws Exception {
     event("{\"event\":\"counted\"}");
     results("counted | stats count");
@@ -401,11 +431,11 @@ class QuarryServerTest {
     List<io.quarry.client.IndexSummary> indexes = client.indexes();
     assertThat(indexes)
         .extracting(io.quarry.client.IndexSummary::name)
-        .containsExactly("main", "web");
-    assertThat(indexes.get(0).events()).isEqualTo(2);
+        .containsExactly("_internal", "main", "web");
     assertThat(indexes.get(1).events()).isEqualTo(2);
-    assertThat(indexes.get(0).journalRawBytes()).isPositive();
-    assertThat(indexes.get(0).buckets()).isEqualTo(1);
+    assertThat(indexes.get(2).events()).isEqualTo(2);
+    assertThat(indexes.get(1).journalRawBytes()).isPositive();
+    assertThat(indexes.get(1).buckets()).isEqualTo(1);
     assertThatThrownBy(() -> client.search("x | nope"))
         .isInstanceOf(QuarryClientException.class)
         .hasMessageContaining("QUERY_PARSE: Unknown search command 'nope'");

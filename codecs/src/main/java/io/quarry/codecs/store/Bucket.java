@@ -23,6 +23,7 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
+import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.IOUtils;
 
@@ -40,7 +41,7 @@ final class Bucket implements Closeable {
 
   private final long id;
   private final Path path;
-  private final FSDirectory directory;
+  private final Directory directory;
   private final long created;
   // hot
   private IndexWriter writer;
@@ -59,7 +60,7 @@ final class Bucket implements Closeable {
   private volatile long events;
   private volatile long maxSequence;
 
-  private Bucket(long id, Path path, FSDirectory directory, long created) {
+  private Bucket(long id, Path path, Directory directory, long created) {
     this.id = id;
     this.path = path;
     this.directory = directory;
@@ -68,9 +69,16 @@ final class Bucket implements Closeable {
 
   /** Opens a bucket directory: warm when it has a manifest, hot (writable) otherwise. */
   static Bucket open(long id, Path path, IndexOptions options, long now) throws IOException {
+    return open(id, path, options, now, FSDirectory::open);
+  }
+
+  /** Opens a bucket through a directory factory; tests pass one that injects I/O faults. */
+  static Bucket open(
+      long id, Path path, IndexOptions options, long now, DirectoryFactory directories)
+      throws IOException {
     Files.createDirectories(path);
     Path manifest = path.resolve(MANIFEST);
-    FSDirectory directory = FSDirectory.open(path);
+    Directory directory = directories.open(path);
     try {
       if (Files.exists(manifest)) {
         Properties properties = new Properties();
@@ -284,6 +292,14 @@ final class Bucket implements Closeable {
     }
   }
 
+  /**
+   * Whether the bucket should take writes but its writer is gone: closed by a tragic exception
+   * (disk full, an I/O error while flushing) or by a roll that failed half-way.
+   */
+  synchronized boolean failed() {
+    return !warm && (writer == null || !writer.isOpen());
+  }
+
   boolean hasUncommittedChanges() {
     return !warm && writer.hasUncommittedChanges();
   }
@@ -370,5 +386,11 @@ final class Bucket implements Closeable {
   @Override
   public synchronized void close() throws IOException {
     IOUtils.close(searchers, writer, reader, directory);
+  }
+
+  /** Opens the Lucene directory of a bucket path. */
+  @FunctionalInterface
+  interface DirectoryFactory {
+    Directory open(Path path) throws IOException;
   }
 }

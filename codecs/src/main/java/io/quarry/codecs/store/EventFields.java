@@ -13,10 +13,19 @@ import java.util.Set;
  *   <li>{@code _raw}: the event text, stored.
  *   <li>{@code _tok}: the terms of {@code _raw} from the segmenter, indexed with DOCS-only
  *       postings.
- *   <li>{@code host}, {@code source}, {@code sourcetype} and every index-time field {@code f}: the
- *       value stored under {@code f} (index-time fields as {@code @f}), and lower-cased under
- *       {@code _kw.f}, indexed, so {@code f=value} is a term lookup.
+ *   <li>{@code host}, {@code source}, {@code sourcetype}: sorted doc values under their own name
+ *       (the value as sent) and a lower-cased term under {@code _kw.<name>}, so {@code
+ *       host=value} is one term lookup.
+ *   <li>every index-time field {@code f}: a lower-cased term under {@code _kw.f}, and by its
+ *       declared {@link IndexedFieldType type}: sorted-set doc values under {@code @k:f}
+ *       (keyword), or a point and sorted-numeric doc values under {@code @l:f} (long) or {@code
+ *       @d:f} (double, sortable-long encoded). The type is part of the name, so a field whose type
+ *       changes in config never conflicts with segments written before.
  * </ul>
+ *
+ * <p>Buckets written before this layout stored {@code _time}, {@code host}, {@code source},
+ * {@code sourcetype} and index-time fields ({@code @f}) as stored fields; readers still accept
+ * them.
  */
 public final class EventFields {
   public static final String TIME = "_time";
@@ -42,6 +51,23 @@ public final class EventFields {
   static final String INDEXED_FIELD_PREFIX = "@";
 
   private EventFields() {}
+
+  /** The doc-values (and, for numbers, points) field of an index-time field of a type. */
+  public static String valuesField(String field, IndexedFieldType type) {
+    return INDEXED_FIELD_PREFIX + TYPE_CODES.charAt(type.ordinal()) + ':' + field;
+  }
+
+  /** The type of a {@link #valuesField} name, or null when the name is not one. */
+  static IndexedFieldType valuesFieldType(String name) {
+    if (name.length() < 3 || !name.startsWith(INDEXED_FIELD_PREFIX) || name.charAt(2) != ':') {
+      return null;
+    }
+    int code = TYPE_CODES.indexOf(name.charAt(1));
+    return code < 0 ? null : IndexedFieldType.values()[code];
+  }
+
+  /** One letter per {@link IndexedFieldType}, in declaration order. */
+  private static final String TYPE_CODES = "kld";
 
   /** The indexed, lower-cased keyword field for a default or index-time field. */
   public static String keywordField(String field) {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.quarry.codecs.journal.JournalCompression;
 import io.quarry.codecs.journal.JournalStoredFieldsFormat;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -18,6 +19,7 @@ import java.util.Optional;
  * @param maxHotAge the hot bucket rolls to warm when it is this old (wall clock)
  * @param maxAge retention: warm buckets whose newest event is older than this are deleted
  * @param maxTotalBytes retention: the oldest warm buckets are deleted while the index is larger
+ * @param fieldTypes declared types of index-time fields; undeclared fields are keywords
  */
 public record IndexOptions(
     JournalCompression journalCompression,
@@ -26,7 +28,8 @@ public record IndexOptions(
     long maxBucketEvents,
     Duration maxHotAge,
     Optional<Duration> maxAge,
-    Optional<Long> maxTotalBytes) {
+    Optional<Long> maxTotalBytes,
+    Map<String, IndexedFieldType> fieldTypes) {
 
   public static final IndexOptions DEFAULTS =
       new IndexOptions(
@@ -36,7 +39,8 @@ public record IndexOptions(
           10_000_000,
           Duration.ofDays(1),
           Optional.empty(),
-          Optional.empty());
+          Optional.empty(),
+          Map.of());
 
   public IndexOptions {
     requireNonNull(journalCompression, "journalCompression is null");
@@ -44,6 +48,7 @@ public record IndexOptions(
     requireNonNull(maxHotAge, "maxHotAge is null");
     requireNonNull(maxAge, "maxAge is null");
     requireNonNull(maxTotalBytes, "maxTotalBytes is null");
+    fieldTypes = Map.copyOf(requireNonNull(fieldTypes, "fieldTypes is null"));
     if (journalBlockSize < 1024) {
       throw new IllegalArgumentException(
           "journalBlockSize must be at least 1024: " + journalBlockSize);
@@ -64,7 +69,8 @@ public record IndexOptions(
         maxBucketEvents,
         maxHotAge,
         maxAge,
-        maxTotalBytes);
+        maxTotalBytes,
+        fieldTypes);
   }
 
   public IndexOptions withCommitInterval(Duration interval) {
@@ -75,7 +81,8 @@ public record IndexOptions(
         maxBucketEvents,
         maxHotAge,
         maxAge,
-        maxTotalBytes);
+        maxTotalBytes,
+        fieldTypes);
   }
 
   public IndexOptions withBuckets(long events, Duration hotAge) {
@@ -86,7 +93,8 @@ public record IndexOptions(
         events,
         hotAge,
         maxAge,
-        maxTotalBytes);
+        maxTotalBytes,
+        fieldTypes);
   }
 
   public IndexOptions withRetention(Optional<Duration> age, Optional<Long> totalBytes) {
@@ -97,6 +105,24 @@ public record IndexOptions(
         maxBucketEvents,
         maxHotAge,
         age,
-        totalBytes);
+        totalBytes,
+        fieldTypes);
+  }
+
+  public IndexOptions withFieldTypes(Map<String, IndexedFieldType> types) {
+    return new IndexOptions(
+        journalCompression,
+        journalBlockSize,
+        commitInterval,
+        maxBucketEvents,
+        maxHotAge,
+        maxAge,
+        maxTotalBytes,
+        types);
+  }
+
+  /** The declared type of an index-time field. */
+  public IndexedFieldType fieldType(String field) {
+    return fieldTypes.getOrDefault(field, IndexedFieldType.KEYWORD);
   }
 }

@@ -22,16 +22,23 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.lucene.document.Document;
+import org.apache.lucene.document.DoublePoint;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.SortedDocValuesField;
+import org.apache.lucene.document.SortedNumericDocValuesField;
+import org.apache.lucene.document.SortedSetDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.IndexFormatTooNewException;
 import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.NumericUtils;
 
 /**
  * One Quarry index on disk: {@code buckets/<id>/}, each a Lucene index of a time range written with
@@ -58,6 +65,9 @@ import org.apache.lucene.index.IndexWriter;
 public final class IndexStore implements Closeable {
   private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());
 
+  /** The longest keyword value, in UTF-8 bytes, that doc values hold. */
+  static final int MAX_KEYWORD_BYTES = 32766;
+
   /** The term index field: DOCS-only postings, no norms, not stored. */
   private static final FieldType TERMS = termsFieldType();
 
@@ -65,6 +75,7 @@ public final class IndexStore implements Closeable {
   private final Path bucketsPath;
   private final IndexOptions options;
   private final Clock clock;
+  private final Bucket.DirectoryFactory directories;
   private final WriteAheadLog wal;
   private final CopyOnWriteArrayList<Bucket> buckets = new CopyOnWriteArrayList<>();
 
@@ -80,12 +91,25 @@ public final class IndexStore implements Closeable {
       new java.util.concurrent.atomic.AtomicLong();
   private volatile Bucket hot;
   private long nextSequence; // guarded by sequenceLock
-  private boolean closed; // guarded by commitLock
+  private volatile boolean closed; // written under commitLock
 
   IndexStore(
       String name, Path path, IndexOptions options, ScheduledExecutorService scheduler, Clock clock)
       throws IOException {
+    this(name, path, options, scheduler, clock, FSDirectory::open);
+  }
+
+  /** As above, with the factory of bucket directories (tests inject faults through it). */
+  IndexStore(
+      String name,
+      Path path,
+      IndexOptions options,
+      ScheduledExecutorService scheduler,
+      Clock clock,
+      Bucket.DirectoryFactory directories)
+      throws IOException {
     this.name = requireNonNull(name, "name is null");
+    this.directories = requireNonNull(directories, "directories is null");
     this.options = requireNonNull(options, "options is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.bucketsPath = path.resolve("buckets");
@@ -98,36 +122,12 @@ public final class IndexStore implements Closeable {
           WriteAheadLog.open(
               path.resolve("wal"), (first, events) -> logged.add(new WalBatch(first, events)));
       long last = buckets.stream().mapToLong(Bucket::maxSequence).max().orElse(-1);
-      long replayed = 0;
-      if (!logged.isEmpty()) {
-        long low = logged.get(0).firstSeq();
-        long high = low;
-        for (WalBatch batch : logged) {
-          low = Math.min(low, batch.firstSeq());
-          high = Math.max(high, batch.firstSeq() + batch.events().size() - 1);
-        }
-        java.util.BitSet present = new java.util.BitSet();
-        for (Bucket bucket : buckets) {
-          bucket.collectSequences(low, high, present);
-        }
-        for (WalBatch batch : logged) {
-          for (int i = 0; i < batch.events().size(); i++) {
-            long sequence = batch.firstSeq() + i;
-            int bit = Math.toIntExact(sequence - low);
-            if (!present.get(bit)) {
-              Event event = batch.events().get(i);
-              hot.add(toDocument(event, sequence), event.timeMicros(), sequence);
-              present.set(bit);
-              replayed++;
-            }
-          }
-        }
-        last = Math.max(last, high);
+      for (WalBatch batch : logged) {
+        last = Math.max(last, batch.firstSeq() + batch.events().size() - 1);
       }
+      long replayed = replay(logged);
       if (replayed > 0) {
         LOG.info("index " + name + ": replayed " + replayed + " events from the write-ahead log");
-        hot.commit();
-        hot.refresh(hot.addedGeneration());
       }
       log.deleteBefore(log.roll());
       this.nextSequence = last + 1;
@@ -162,7 +162,7 @@ public final class IndexStore implements Closeable {
     for (long id : ids) {
       Bucket bucket;
       try {
-        bucket = Bucket.open(id, bucketsPath.resolve(Long.toString(id)), options, now);
+        bucket = Bucket.open(id, bucketsPath.resolve(Long.toString(id)), options, now, directories);
       } catch (CorruptIndexException
           | IndexFormatTooOldException
           | IndexFormatTooNewException
@@ -181,13 +181,98 @@ public final class IndexStore implements Closeable {
     }
     if (hot == null) {
       long id = ids.isEmpty() ? 1 : ids.get(ids.size() - 1) + 1;
-      hot = Bucket.open(id, bucketsPath.resolve(Long.toString(id)), options, now);
+      hot = Bucket.open(id, bucketsPath.resolve(Long.toString(id)), options, now, directories);
       buckets.add(hot);
     }
   }
 
   public String name() {
     return name;
+  }
+
+  /**
+   * Adds to the hot bucket every logged event that no bucket holds (by sequence number), then
+   * commits and refreshes it.
+   *
+   * @return the number of events added
+   */
+  private long replay(List<WalBatch> logged) throws IOException {
+    if (logged.isEmpty()) {
+      return 0;
+    }
+    long low = Long.MAX_VALUE;
+    long high = Long.MIN_VALUE;
+    for (WalBatch batch : logged) {
+      low = Math.min(low, batch.firstSeq());
+      high = Math.max(high, batch.firstSeq() + batch.events().size() - 1);
+    }
+    java.util.BitSet present = new java.util.BitSet();
+    for (Bucket bucket : buckets) {
+      bucket.collectSequences(low, high, present);
+    }
+    long replayed = 0;
+    for (WalBatch batch : logged) {
+      for (int i = 0; i < batch.events().size(); i++) {
+        long sequence = batch.firstSeq() + i;
+        int bit = Math.toIntExact(sequence - low);
+        if (!present.get(bit)) {
+          Event event = batch.events().get(i);
+          hot.add(toDocument(event, sequence), event.timeMicros(), sequence);
+          present.set(bit);
+          replayed++;
+        }
+      }
+    }
+    if (replayed > 0) {
+      hot.commit();
+      hot.refresh(hot.addedGeneration());
+    }
+    return replayed;
+  }
+
+  /**
+   * Rebuilds writers lost to an I/O failure (a full disk, a failed flush or roll) without a
+   * restart: each failed bucket is reopened from its last commit and the log, which still holds
+   * every acknowledged event not yet committed, is replayed into the hot bucket. Throws when the
+   * disk still fails; the next write tries again.
+   */
+  private void recover() throws IOException {
+    addLock.writeLock().lock();
+    try {
+      if (closed || buckets.stream().noneMatch(Bucket::failed)) {
+        return;
+      }
+      for (int i = 0; i < buckets.size(); i++) {
+        Bucket failed = buckets.get(i);
+        if (!failed.failed()) {
+          continue;
+        }
+        try {
+          failed.close();
+        } catch (IOException | RuntimeException e) {
+          LOG.log(Level.FINE, "index " + name + ": closing failed bucket " + failed.id(), e);
+        }
+        Bucket reopened =
+            Bucket.open(failed.id(), failed.path(), options, failed.created(), directories);
+        buckets.set(i, reopened);
+        if (hot == failed) {
+          hot = reopened;
+        }
+        LOG.warning(
+            "index " + name + ": reopened bucket " + failed.id() + " after a write failure");
+      }
+      List<WalBatch> logged = new ArrayList<>();
+      wal.replay((first, events) -> logged.add(new WalBatch(first, events)));
+      long replayed = replay(logged);
+      LOG.warning(
+          "index "
+              + name
+              + ": recovered from a write failure; "
+              + replayed
+              + " logged events re-added");
+    } finally {
+      addLock.writeLock().unlock();
+    }
   }
 
   /**
@@ -244,6 +329,13 @@ public final class IndexStore implements Closeable {
     if (events.isEmpty()) {
       return;
     }
+    for (int i = 0; i < events.size(); i++) {
+      String problem = problem(events.get(i));
+      if (problem != null) {
+        throw new IllegalArgumentException("event " + i + ": " + problem);
+      }
+    }
+    recover();
     long position;
     long generation;
     Bucket target;
@@ -283,6 +375,12 @@ public final class IndexStore implements Closeable {
    * rollBucket} the hot bucket also turns warm and a new one takes writes.
    */
   private void commitLocked(boolean rollBucket) throws IOException {
+    recover();
+    for (Bucket bucket : buckets) {
+      if (bucket != hot && !bucket.isWarm()) {
+        bucket.roll(); // a roll that failed before: its events are committed or in the log
+      }
+    }
     if (!hot.hasUncommittedChanges() && !rollBucket) {
       return;
     }
@@ -295,7 +393,8 @@ public final class IndexStore implements Closeable {
       if (rollBucket) {
         long id = committing.id() + 1;
         Bucket next =
-            Bucket.open(id, bucketsPath.resolve(Long.toString(id)), options, clock.millis());
+            Bucket.open(
+                id, bucketsPath.resolve(Long.toString(id)), options, clock.millis(), directories);
         buckets.add(next);
         hot = next;
       }
@@ -436,19 +535,86 @@ public final class IndexStore implements Closeable {
   /** A batch read back from the log at open. */
   private record WalBatch(long firstSeq, List<Event> events) {}
 
-  private static Document toDocument(Event event, long sequence) {
+  /**
+   * Checks that an event can be stored in this index: typed index-time fields parse as their type,
+   * and no keyword value is longer than a doc value may be.
+   *
+   * @return the problem, or null when the event is acceptable
+   */
+  public String problem(Event event) {
+    for (String value : new String[] {event.host(), event.source(), event.sourcetype()}) {
+      if (utf8Length(value) > MAX_KEYWORD_BYTES) {
+        return "a default field value is longer than " + MAX_KEYWORD_BYTES + " bytes";
+      }
+    }
+    for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
+      IndexedFieldType type = options.fieldType(field.getKey());
+      for (String value : field.getValue()) {
+        String problem = type.problem(value);
+        if (problem != null) {
+          return "field '" + field.getKey() + "' is declared " + type.configName() + ": " + problem;
+        }
+        if (utf8Length(value) > MAX_KEYWORD_BYTES) {
+          return "field '"
+              + field.getKey()
+              + "' has a value longer than "
+              + MAX_KEYWORD_BYTES
+              + " bytes";
+        }
+      }
+    }
+    return null;
+  }
+
+  private static long utf8Length(String value) {
+    return value.length() * 3L <= MAX_KEYWORD_BYTES ? value.length() : new BytesRef(value).length;
+  }
+
+  private Document toDocument(Event event, long sequence) {
     Document document = new Document();
     document.add(new LongPoint(EventFields.SEQUENCE, sequence));
     document.add(new LongPoint(EventFields.TIME, event.timeMicros()));
     document.add(new NumericDocValuesField(EventFields.TIME, event.timeMicros()));
-    document.add(new StoredField(EventFields.TIME, event.timeMicros()));
     document.add(new StoredField(EventFields.RAW, event.raw()));
-    keyword(document, EventFields.HOST, EventFields.HOST, event.host());
-    keyword(document, EventFields.SOURCE, EventFields.SOURCE, event.source());
-    keyword(document, EventFields.SOURCETYPE, EventFields.SOURCETYPE, event.sourcetype());
+    defaultField(document, EventFields.HOST, event.host());
+    defaultField(document, EventFields.SOURCE, event.source());
+    defaultField(document, EventFields.SOURCETYPE, event.sourcetype());
     for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
+      String name = field.getKey();
+      IndexedFieldType type = options.fieldType(name);
       for (String value : field.getValue()) {
-        keyword(document, EventFields.INDEXED_FIELD_PREFIX + field.getKey(), field.getKey(), value);
+        keywordTerm(document, name, value);
+        if (type.problem(value) != null) {
+          // only after the type was changed in config with events still in the log: keep the term
+          LOG.warning(
+              "index "
+                  + name()
+                  + ": field '"
+                  + name
+                  + "' value '"
+                  + value
+                  + "' is not a "
+                  + type.configName()
+                  + "; indexed as a term only");
+          continue;
+        }
+        String valuesField = EventFields.valuesField(name, type);
+        switch (type) {
+          case KEYWORD ->
+              document.add(new SortedSetDocValuesField(valuesField, new BytesRef(value)));
+          case LONG -> {
+            long parsed = Long.parseLong(value.strip());
+            document.add(new LongPoint(valuesField, parsed));
+            document.add(new SortedNumericDocValuesField(valuesField, parsed));
+          }
+          case DOUBLE -> {
+            double parsed = Double.parseDouble(value.strip());
+            document.add(new DoublePoint(valuesField, parsed));
+            document.add(
+                new SortedNumericDocValuesField(
+                    valuesField, NumericUtils.doubleToSortableLong(parsed)));
+          }
+        }
       }
     }
     document.add(new Field(EventFields.TOKENS, new TermTokenStream(event.raw()), TERMS));
@@ -465,8 +631,13 @@ public final class IndexStore implements Closeable {
     return type;
   }
 
-  private static void keyword(Document document, String storedName, String field, String value) {
-    document.add(new StoredField(storedName, value));
+  /** host, source, sourcetype: a lower-cased term for search and sorted doc values for reads. */
+  private static void defaultField(Document document, String field, String value) {
+    keywordTerm(document, field, value);
+    document.add(new SortedDocValuesField(field, new BytesRef(value)));
+  }
+
+  private static void keywordTerm(Document document, String field, String value) {
     String keyword = EventFields.keywordValue(value);
     if (keyword.length() <= IndexWriter.MAX_TERM_LENGTH / 4) {
       document.add(new StringField(EventFields.keywordField(field), keyword, Field.Store.NO));

@@ -113,6 +113,7 @@ final class TimeOrderedScan {
     private final DocIdSetIterator iterator;
     private final NumericDocValues times;
     private final StoredFields storedFields;
+    private final EventColumns columns;
     private long time;
 
     Cursor(Source source, LeafReaderContext leaf, DocIdSetIterator iterator) throws IOException {
@@ -120,6 +121,7 @@ final class TimeOrderedScan {
       this.iterator = iterator;
       this.times = leaf.reader().getNumericDocValues(EventFields.TIME);
       this.storedFields = leaf.reader().storedFields();
+      this.columns = new EventColumns(leaf.reader());
     }
 
     boolean advance() throws IOException {
@@ -132,31 +134,31 @@ final class TimeOrderedScan {
     }
 
     StoredEvent load() throws IOException {
+      int doc = iterator.docID();
       EventReader reader = new EventReader();
-      storedFields.document(iterator.docID(), reader);
+      storedFields.document(doc, reader);
+      reader.time = time;
+      columns.read(doc, reader);
       return new StoredEvent(source.index(), reader.toEvent());
     }
   }
 
-  /** Collects the stored fields of one event document. */
-  private static final class EventReader extends StoredFieldVisitor {
-    private long time;
-    private String raw = "";
-    private String host = "";
-    private String source = "";
-    private String sourcetype = "";
-    private final Map<String, List<String>> indexedFields = new HashMap<>();
+  /**
+   * Collects the stored fields of one event document: {@code _raw}, and in buckets written before
+   * doc values held them, the default and index-time fields.
+   */
+  static final class EventReader extends StoredFieldVisitor {
+    long time;
+    String raw = "";
+    String host = "";
+    String source = "";
+    String sourcetype = "";
+    final Map<String, List<String>> indexedFields = new HashMap<>();
 
     @Override
     public Status needsField(FieldInfo fieldInfo) {
-      return Status.YES;
-    }
-
-    @Override
-    public void longField(FieldInfo fieldInfo, long value) {
-      if (fieldInfo.name.equals(EventFields.TIME)) {
-        time = value;
-      }
+      // _time is read from doc values; older buckets also stored it
+      return fieldInfo.name.equals(EventFields.TIME) ? Status.NO : Status.YES;
     }
 
     @Override

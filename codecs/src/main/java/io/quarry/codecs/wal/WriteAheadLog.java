@@ -82,6 +82,19 @@ public final class WriteAheadLog implements Closeable {
     return log;
   }
 
+  /**
+   * Replays every record of every file on disk, the current one included, without changing the log;
+   * the caller keeps appends out while it runs. Used to rebuild an index writer that failed.
+   */
+  public synchronized void replay(Replay replay) throws IOException {
+    channel.force(false);
+    for (Path file : files().values()) {
+      if (!replayFile(file, replay)) {
+        throw new IOException("WAL file " + file + " is damaged in a running log");
+      }
+    }
+  }
+
   /** The generations on disk, by number. */
   private TreeMap<Long, Path> files() throws IOException {
     TreeMap<Long, Path> files = new TreeMap<>();

@@ -55,6 +55,63 @@ class EventStoreTest {
   }
 
   @Test
+  void typedIndexTimeFieldsRoundTripAndBadValuesAreRejectedBeforeLogging() throws Exception {
+    IndexOptions options =
+        IndexOptions.DEFAULTS.withFieldTypes(
+            Map.of("status", IndexedFieldType.LONG, "ms", IndexedFieldType.DOUBLE));
+    Event good =
+        new Event(
+            5_000,
+            "GET /cart.do 200",
+            "Web-01",
+            "/var/log/access.log",
+            "access_combined",
+            Map.of(
+                "status", List.of("200"),
+                "ms", List.of("12.5", "3"),
+                "region", List.of("EU-West", "eu")));
+    Event bad = new Event(6_000, "bad", "h", "s", "st", Map.of("status", List.of("two hundred")));
+    try (EventStore store = EventStore.open(dataDirectory, Map.of("main", options))) {
+      store.write("main", List.of(good));
+      assertThat(store.index("main").problem(bad))
+          .isEqualTo("field 'status' is declared long: 'two hundred' is not a long");
+      assertThatThrownBy(() -> store.write("main", List.of(good, bad)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("event 1: field 'status'");
+    }
+    try (EventStore store = EventStore.open(dataDirectory, Map.of("main", options))) {
+      List<StoredEvent> seen = new ArrayList<>();
+      // typed values are also terms: status=200 is one term lookup whatever the type
+      store.scan(
+          List.of("main"),
+          new TermQuery(new Term(EventFields.keywordField("status"), "200")),
+          Long.MIN_VALUE,
+          Long.MAX_VALUE,
+          seen::add);
+      assertThat(seen).hasSize(1); // the rejected batch wrote nothing, not even its good event
+      Event read = seen.get(0).event();
+      assertThat(read.host()).isEqualTo("Web-01");
+      assertThat(read.sourcetype()).isEqualTo("access_combined");
+      assertThat(read.timeMicros()).isEqualTo(5_000);
+      assertThat(read.indexedFields())
+          .containsEntry("status", List.of("200"))
+          .containsEntry("ms", List.of("3.0", "12.5"))
+          .containsEntry("region", List.of("EU-West", "eu"));
+      assertThat(
+              store
+                  .scan(
+                      List.of("main"),
+                      org.apache.lucene.document.DoublePoint.newRangeQuery(
+                          EventFields.valuesField("ms", IndexedFieldType.DOUBLE), 10, 20),
+                      Long.MIN_VALUE,
+                      Long.MAX_VALUE,
+                      e -> true)
+                  .eventsRead())
+          .isEqualTo(1);
+    }
+  }
+
+  @Test
   void termIndexTimeRangeAndEarlyStop() throws Exception {
     try (EventStore store = EventStore.open(dataDirectory, List.of("main"))) {
       List<Event> events = new ArrayList<>();

@@ -3,6 +3,7 @@ package io.quarry.server.config;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.quarry.codecs.journal.JournalCompression;
 import io.quarry.codecs.store.IndexOptions;
+import io.quarry.codecs.store.IndexedFieldType;
 import java.util.List;
 import java.util.Objects;
 
@@ -31,12 +32,21 @@ public record QuarryConfig(
     storage =
         Objects.requireNonNullElseGet(storage, () -> new Storage(null, null, null, null, null));
     for (String index : storage.indexes().keySet()) {
-      if (!indexes.contains(index)) {
+      if (!indexes.contains(index) && !index.equals(INTERNAL_INDEX)) {
         throw new IllegalArgumentException(
             "storage.indexes has settings for '" + index + "', which is not in indexes");
       }
     }
   }
+
+  /**
+   * The index Quarry writes its own log to; it always exists, is left out of {@code index=*}, and
+   * keeps {@link #INTERNAL_RETENTION_DAYS} days unless {@code storage.indexes._internal} says
+   * otherwise.
+   */
+  public static final String INTERNAL_INDEX = "_internal";
+
+  public static final int INTERNAL_RETENTION_DAYS = 30;
 
   /** A copy with another list of indexes (the demo adds its own). */
   public QuarryConfig withIndexes(List<String> newIndexes) {
@@ -109,8 +119,9 @@ public record QuarryConfig(
       indexes = indexes == null ? List.of(defaultIndex) : List.copyOf(indexes);
     }
 
+    /** Whether the token may write to an index; {@code *} covers all but internal ones. */
     public boolean mayWrite(String index) {
-      return indexes.contains("*") || indexes.contains(index);
+      return indexes.contains(index) || (indexes.contains("*") && !index.startsWith("_"));
     }
   }
 
@@ -158,7 +169,7 @@ public record QuarryConfig(
 
     /** The storage options of one index. */
     public IndexOptions options(String index) {
-      IndexStorage own = indexes.getOrDefault(index, new IndexStorage(null, null, null));
+      IndexStorage own = indexes.getOrDefault(index, new IndexStorage(null, null, null, null));
       String compression =
           own.journalCompression() != null ? own.journalCompression() : journalCompression;
       return IndexOptions.DEFAULTS
@@ -166,17 +177,30 @@ public record QuarryConfig(
           .withCommitInterval(java.time.Duration.ofSeconds(commitIntervalSeconds))
           .withBuckets(maxBucketEvents, java.time.Duration.ofHours(maxHotBucketAgeHours))
           .withRetention(
-              java.util.Optional.ofNullable(own.maxAgeDays()).map(java.time.Duration::ofDays),
-              java.util.Optional.ofNullable(own.maxTotalBytes()));
+              java.util.Optional.ofNullable(own.maxAgeDays())
+                  .or(
+                      () ->
+                          index.equals(INTERNAL_INDEX)
+                              ? java.util.Optional.of(INTERNAL_RETENTION_DAYS)
+                              : java.util.Optional.empty())
+                  .map(java.time.Duration::ofDays),
+              java.util.Optional.ofNullable(own.maxTotalBytes()))
+          .withFieldTypes(own.fieldTypes());
     }
   }
 
-  /** Per-index storage overrides and retention (whole buckets are deleted, oldest first). */
+  /**
+   * Per-index storage overrides, retention (whole buckets are deleted, oldest first) and the types
+   * of index-time fields ({@code keyword}, the default, {@code long} or {@code double}).
+   */
   public record IndexStorage(
       @JsonProperty("journalCompression") String journalCompression,
       @JsonProperty("maxAgeDays") Integer maxAgeDays,
-      @JsonProperty("maxTotalBytes") Long maxTotalBytes) {
+      @JsonProperty("maxTotalBytes") Long maxTotalBytes,
+      @JsonProperty("fields") java.util.Map<String, String> fields) {
     public IndexStorage {
+      fields = fields == null ? java.util.Map.of() : java.util.Map.copyOf(fields);
+      fieldTypes(fields);
       if (journalCompression != null) {
         JournalCompression.fromName(journalCompression);
       }
@@ -186,6 +210,25 @@ public record QuarryConfig(
       if (maxTotalBytes != null && maxTotalBytes < 1) {
         throw new IllegalArgumentException("maxTotalBytes must be positive");
       }
+    }
+
+    /** The declared field types; an unknown type name is an error naming the field. */
+    public java.util.Map<String, IndexedFieldType> fieldTypes() {
+      return fieldTypes(fields);
+    }
+
+    private static java.util.Map<String, IndexedFieldType> fieldTypes(
+        java.util.Map<String, String> fields) {
+      java.util.Map<String, IndexedFieldType> types = new java.util.HashMap<>();
+      fields.forEach(
+          (field, type) -> {
+            try {
+              types.put(field, IndexedFieldType.fromName(type));
+            } catch (IllegalArgumentException e) {
+              throw new IllegalArgumentException("field '" + field + "': " + e.getMessage(), e);
+            }
+          });
+      return types;
     }
   }
 }

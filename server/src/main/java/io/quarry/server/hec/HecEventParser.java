@@ -12,6 +12,7 @@ import io.quarry.codecs.store.Event;
 import io.quarry.codecs.store.EventFields;
 import io.quarry.server.config.QuarryConfig.HecToken;
 import io.quarry.server.ingest.IndexedEvent;
+import io.quarry.server.ingest.IngestService;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Instant;
@@ -21,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Predicate;
 
 /**
  * Parses the body of {@code /services/collector/event}: JSON envelopes {@code
@@ -37,14 +37,13 @@ public final class HecEventParser {
   public record Result(List<IndexedEvent> events, Optional<HecException> error) {}
 
   private final HecToken token;
-  private final Predicate<String> indexExists;
+  private final IngestService indexes;
   private final String defaultHost;
   private final Instant now;
 
-  public HecEventParser(
-      HecToken token, Predicate<String> indexExists, String defaultHost, Instant now) {
+  public HecEventParser(HecToken token, IngestService indexes, String defaultHost, Instant now) {
     this.token = requireNonNull(token, "token is null");
-    this.indexExists = requireNonNull(indexExists, "indexExists is null");
+    this.indexes = requireNonNull(indexes, "indexes is null");
     this.defaultHost = requireNonNull(defaultHost, "defaultHost is null");
     this.now = requireNonNull(now, "now is null");
   }
@@ -100,7 +99,7 @@ public final class HecEventParser {
       throw HecException.eventBlank(number);
     }
     String index = text(envelope, "index", number).orElse(token.defaultIndex());
-    if (!indexExists.test(index)) {
+    if (!indexes.hasIndex(index)) {
       throw HecException.incorrectIndex(number, "index '" + index + "' does not exist");
     }
     if (!token.mayWrite(index)) {
@@ -108,15 +107,19 @@ public final class HecEventParser {
           number, "token '" + token.name() + "' may not write to index '" + index + "'");
     }
     long time = time(envelope.get("time"), number);
-    return new IndexedEvent(
-        index,
+    Event parsed =
         new Event(
             time,
             raw,
             text(envelope, "host", number).orElse(defaultHost),
             text(envelope, "source", number).orElse("http:" + token.name()),
             text(envelope, "sourcetype", number).orElse("httpevent"),
-            fields(envelope.get("fields"), number)));
+            fields(envelope.get("fields"), number));
+    String problem = indexes.problem(index, parsed);
+    if (problem != null) {
+      throw HecException.invalidFormat(number, problem);
+    }
+    return new IndexedEvent(index, parsed);
   }
 
   private static Optional<String> text(JsonNode envelope, String name, int number) {

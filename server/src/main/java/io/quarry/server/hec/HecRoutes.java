@@ -62,8 +62,7 @@ public final class HecRoutes {
   private void event(Exchange exchange) throws Exception {
     HecToken token = authenticate(exchange);
     HecEventParser.Result result =
-        new HecEventParser(token, ingest::hasIndex, defaultHost, clock.instant())
-            .parse(exchange.body());
+        new HecEventParser(token, ingest, defaultHost, clock.instant()).parse(exchange.body());
     write(result.events());
     if (result.error().isPresent()) {
       throw result.error().get();

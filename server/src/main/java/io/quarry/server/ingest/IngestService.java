@@ -25,6 +25,14 @@ public final class IngestService {
     return store.hasIndex(index);
   }
 
+  /**
+   * @return why {@code event} cannot be stored in {@code index} (a typed field that does not parse,
+   *     a value too long), or null when it can
+   */
+  public String problem(String index, Event event) {
+    return store.index(index).problem(event);
+  }
+
   /** Returns when every event is durable and searchable. */
   public void write(List<IndexedEvent> events) throws IOException {
     Map<String, List<Event>> byIndex = new LinkedHashMap<>();

@@ -1,0 +1,90 @@
+package io.quarry.codecs.store;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.DocValuesType;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.SortedDocValues;
+import org.apache.lucene.index.SortedNumericDocValues;
+import org.apache.lucene.index.SortedSetDocValues;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.NumericUtils;
+
+/**
+ * Reads the doc-values fields of events in one segment, in increasing doc-id order: {@code host},
+ * {@code source}, {@code sourcetype} and the typed index-time fields (see {@link EventFields}).
+ * Doc-values iterators only move forward, so one instance serves one ascending pass.
+ */
+final class EventColumns {
+  private final SortedDocValues host;
+  private final SortedDocValues source;
+  private final SortedDocValues sourcetype;
+  private final List<String> keywordNames = new ArrayList<>();
+  private final List<SortedSetDocValues> keywords = new ArrayList<>();
+  private final List<String> numberNames = new ArrayList<>();
+  private final List<IndexedFieldType> numberTypes = new ArrayList<>();
+  private final List<SortedNumericDocValues> numbers = new ArrayList<>();
+
+  EventColumns(LeafReader reader) throws IOException {
+    host = reader.getSortedDocValues(EventFields.HOST);
+    source = reader.getSortedDocValues(EventFields.SOURCE);
+    sourcetype = reader.getSortedDocValues(EventFields.SOURCETYPE);
+    for (FieldInfo info : reader.getFieldInfos()) {
+      IndexedFieldType type = EventFields.valuesFieldType(info.name);
+      if (type == null || info.getDocValuesType() == DocValuesType.NONE) {
+        continue;
+      }
+      String field = info.name.substring(3);
+      if (type == IndexedFieldType.KEYWORD) {
+        keywordNames.add(field);
+        keywords.add(DocValues.getSortedSet(reader, info.name));
+      } else {
+        numberNames.add(field);
+        numberTypes.add(type);
+        numbers.add(DocValues.getSortedNumeric(reader, info.name));
+      }
+    }
+  }
+
+  /** Fills the doc-values fields of {@code doc} into an event being read. */
+  void read(int doc, TimeOrderedScan.EventReader event) throws IOException {
+    if (host != null && host.advanceExact(doc)) {
+      event.host = host.lookupOrd(host.ordValue()).utf8ToString();
+    }
+    if (source != null && source.advanceExact(doc)) {
+      event.source = source.lookupOrd(source.ordValue()).utf8ToString();
+    }
+    if (sourcetype != null && sourcetype.advanceExact(doc)) {
+      event.sourcetype = sourcetype.lookupOrd(sourcetype.ordValue()).utf8ToString();
+    }
+    for (int i = 0; i < keywords.size(); i++) {
+      SortedSetDocValues values = keywords.get(i);
+      if (values.advanceExact(doc)) {
+        List<String> list =
+            event.indexedFields.computeIfAbsent(keywordNames.get(i), k -> new ArrayList<>());
+        for (int v = 0; v < values.docValueCount(); v++) {
+          BytesRef term = values.lookupOrd(values.nextOrd());
+          list.add(term.utf8ToString());
+        }
+      }
+    }
+    for (int i = 0; i < numbers.size(); i++) {
+      SortedNumericDocValues values = numbers.get(i);
+      if (values.advanceExact(doc)) {
+        List<String> list =
+            event.indexedFields.computeIfAbsent(numberNames.get(i), k -> new ArrayList<>());
+        boolean isDouble = numberTypes.get(i) == IndexedFieldType.DOUBLE;
+        for (int v = 0; v < values.docValueCount(); v++) {
+          long value = values.nextValue();
+          list.add(
+              isDouble
+                  ? Double.toString(NumericUtils.sortableLongToDouble(value))
+                  : Long.toString(value));
+        }
+      }
+    }
+  }
+}

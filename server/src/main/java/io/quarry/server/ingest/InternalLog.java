@@ -1,0 +1,150 @@
+package io.quarry.server.ingest;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.codecs.store.Event;
+import io.quarry.codecs.store.EventStore;
+import io.quarry.server.config.QuarryConfig;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * Quarry's own log, searchable as {@code index=_internal} (sourcetype {@code quarry:log}), as
+ * Splunk keeps its own logs in {@code _internal}. A {@code java.util.logging} handler on the {@code
+ * io.quarry} loggers queues records; a daemon thread writes them in batches about once a second.
+ * Logging never blocks or fails the code that logs: when the queue is full records are dropped, and
+ * the next batch carries an event saying how many.
+ */
+public final class InternalLog extends Handler implements AutoCloseable {
+  /** The index Quarry logs into; internal indexes are left out of {@code index=*}. */
+  public static final String INDEX = QuarryConfig.INTERNAL_INDEX;
+
+  private static final String LOGGER = "io.quarry";
+  private static final int CAPACITY = 10_000;
+
+  private final EventStore store;
+  private final String host;
+  private final BlockingQueue<LogRecord> queue = new ArrayBlockingQueue<>(CAPACITY);
+  private final AtomicLong dropped = new AtomicLong();
+  private final Thread writer;
+  private volatile boolean running = true;
+
+  private InternalLog(EventStore store, String host) {
+    this.store = requireNonNull(store, "store is null");
+    this.host = requireNonNull(host, "host is null");
+    setLevel(Level.INFO);
+    writer = new Thread(this::drain, "quarry-internal-log");
+    writer.setDaemon(true);
+  }
+
+  /** Starts logging the {@code io.quarry} loggers into {@link #INDEX}. */
+  public static InternalLog start(EventStore store, String host) {
+    InternalLog log = new InternalLog(store, host);
+    log.writer.start();
+    Logger.getLogger(LOGGER).addHandler(log);
+    return log;
+  }
+
+  @Override
+  public void publish(LogRecord record) {
+    if (running && isLoggable(record) && !queue.offer(record)) {
+      dropped.incrementAndGet();
+    }
+  }
+
+  private void drain() {
+    List<LogRecord> records = new ArrayList<>();
+    while (running || !queue.isEmpty()) {
+      try {
+        LogRecord first = queue.poll(1, TimeUnit.SECONDS);
+        if (first == null) {
+          continue;
+        }
+        records.add(first);
+        queue.drainTo(records, 999);
+        write(records);
+      } catch (InterruptedException e) {
+        running = false;
+      } finally {
+        records.clear();
+      }
+    }
+  }
+
+  private void write(List<LogRecord> records) {
+    List<Event> events = new ArrayList<>(records.size() + 1);
+    long lost = dropped.getAndSet(0);
+    if (lost > 0) {
+      long now = Instant.now().toEpochMilli() * 1000;
+      events.add(
+          event(
+              now,
+              "WARNING",
+              InternalLog.class.getName(),
+              lost + " log records dropped: the internal log queue was full"));
+    }
+    for (LogRecord record : records) {
+      String text = record.getMessage();
+      if (record.getParameters() != null && text != null && text.contains("{0")) {
+        text = java.text.MessageFormat.format(text, record.getParameters());
+      }
+      if (record.getThrown() != null) {
+        StringWriter trace = new StringWriter();
+        record.getThrown().printStackTrace(new PrintWriter(trace));
+        text = text + "\n" + trace.toString().stripTrailing();
+      }
+      Instant instant = record.getInstant();
+      events.add(
+          event(
+              instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1000,
+              record.getLevel().getName(),
+              record.getLoggerName(),
+              text));
+    }
+    try {
+      store.write(INDEX, events);
+    } catch (Exception e) {
+      // nowhere to log to: count them, the next batch reports it
+      dropped.addAndGet(events.size());
+    }
+  }
+
+  private Event event(long micros, String level, String logger, String message) {
+    String raw =
+        Instant.ofEpochSecond(micros / 1_000_000, (micros % 1_000_000) * 1000)
+            + " "
+            + level
+            + " "
+            + logger
+            + " - "
+            + message;
+    return new Event(micros, raw, host, "quarry", "quarry:log", Map.of());
+  }
+
+  @Override
+  public void flush() {}
+
+  /** Stops taking records and writes what is queued. */
+  @Override
+  public void close() {
+    Logger.getLogger(LOGGER).removeHandler(this);
+    running = false;
+    try {
+      writer.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
