@@ -169,6 +169,7 @@ class QuarryServerTest {
         .containsExactly(
             Map.of("status", "failed", "count", "1"), Map.of("status", "ok", "count", "2"));
     assertThat(results("team=red | stats count")).containsExactly(Map.of("count", "1"));
+    assertThat(results("* | stats count")).containsExactly(Map.of("count", "3"));
     assertThat(results("search login NOT bob | stats dc(user) AS users"))
         .containsExactly(Map.of("users", "1"));
 

@@ -83,7 +83,11 @@ final class LuceneTranslator {
   private static Translation term(String text, boolean phrase) {
     if (!phrase && Wildcard.hasWildcard(text)) {
       String withoutStars = text.replace("*", "");
-      if (!withoutStars.isEmpty() && Segmenter.isSingleTerm(withoutStars)) {
+      if (withoutStars.isEmpty()) {
+        // a bare * matches every event: no per-event check needed
+        return new Translation(new MatchAllDocsQuery(), true);
+      }
+      if (Segmenter.isSingleTerm(withoutStars)) {
         return new Translation(
             new WildcardQuery(new Term(EventFields.TOKENS, text.toLowerCase(Locale.ROOT))), true);
       }
