@@ -49,6 +49,13 @@ final class EventColumns {
     }
   }
 
+  /**
+   * Whether the segment predates doc values for the default fields (they are stored fields there).
+   */
+  boolean legacy() {
+    return host == null && source == null && sourcetype == null;
+  }
+
   /** Fills the doc-values fields of {@code doc} into an event being read. */
   void read(int doc, TimeOrderedScan.EventReader event) throws IOException {
     if (host != null && host.advanceExact(doc)) {

@@ -2,10 +2,113 @@ package io.quarry.codecs.store;
 
 import static java.util.Objects.requireNonNull;
 
-/** An event read back from an index, with the name of the index it lives in. */
-public record StoredEvent(String index, Event event) {
-  public StoredEvent {
-    requireNonNull(index, "index is null");
-    requireNonNull(event, "event is null");
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An event read back from an index, with the name of the index it lives in. Everything but {@code
+ * _raw} comes from doc values; {@code _raw} is read from the journal the first time {@link #raw()}
+ * is called, so a search that needs only default and index-time fields decodes no journal block.
+ * Call {@link #raw()} during the scan's visit: the segment is released when the scan ends.
+ */
+public final class StoredEvent {
+  /** Reads the {@code _raw} of one document from its segment's journal. */
+  @FunctionalInterface
+  interface RawLoader {
+    String load() throws IOException;
+  }
+
+  private final String index;
+  private final long timeMicros;
+  private final String host;
+  private final String source;
+  private final String sourcetype;
+  private final Map<String, List<String>> indexedFields;
+  private RawLoader loader;
+  private String raw;
+
+  /** An event whose {@code _raw} is already known. */
+  public StoredEvent(String index, Event event) {
+    this(
+        index,
+        event.timeMicros(),
+        event.host(),
+        event.source(),
+        event.sourcetype(),
+        event.indexedFields(),
+        null);
+    this.raw = event.raw();
+  }
+
+  StoredEvent(
+      String index,
+      long timeMicros,
+      String host,
+      String source,
+      String sourcetype,
+      Map<String, List<String>> indexedFields,
+      RawLoader loader) {
+    this.index = requireNonNull(index, "index is null");
+    this.timeMicros = timeMicros;
+    this.host = requireNonNull(host, "host is null");
+    this.source = requireNonNull(source, "source is null");
+    this.sourcetype = requireNonNull(sourcetype, "sourcetype is null");
+    this.indexedFields = requireNonNull(indexedFields, "indexedFields is null");
+    this.loader = loader;
+  }
+
+  public String index() {
+    return index;
+  }
+
+  public long timeMicros() {
+    return timeMicros;
+  }
+
+  public String host() {
+    return host;
+  }
+
+  public String source() {
+    return source;
+  }
+
+  public String sourcetype() {
+    return sourcetype;
+  }
+
+  /** Index-time fields (read-only). */
+  public Map<String, List<String>> indexedFields() {
+    return indexedFields;
+  }
+
+  /** Whether {@code _raw} has been read (for the job's statistics and tests). */
+  public boolean rawLoaded() {
+    return raw != null;
+  }
+
+  /**
+   * The event text, read from the journal on first use.
+   *
+   * @throws UncheckedIOException when the journal cannot be read (a {@link
+   *     org.apache.lucene.index.CorruptIndexException} cause quarantines the bucket)
+   */
+  public String raw() {
+    if (raw == null) {
+      try {
+        raw = loader.load();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      loader = null;
+    }
+    return raw;
+  }
+
+  /** The whole event, {@code _raw} included. */
+  public Event event() {
+    return new Event(timeMicros, raw(), host, source, sourcetype, indexedFields);
   }
 }

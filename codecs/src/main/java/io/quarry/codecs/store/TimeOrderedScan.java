@@ -46,6 +46,7 @@ final class TimeOrderedScan {
 
   ScanStats run(EventVisitor visitor) throws IOException {
     if (earliest >= latest) {
+      visitor.finish();
       return new ScanStats(0, sources.size(), 0, 0, 0, List.of());
     }
     PriorityQueue<Cursor> queue = new PriorityQueue<>((a, b) -> Long.compare(b.time, a.time));
@@ -71,22 +72,28 @@ final class TimeOrderedScan {
     List<String> warnings = new ArrayList<>();
     while (!queue.isEmpty()) {
       Cursor cursor = queue.poll();
-      StoredEvent event;
+      boolean more;
       try {
-        event = cursor.load();
-      } catch (CorruptIndexException e) {
+        StoredEvent event = cursor.load();
+        read++;
+        more = visitor.visit(event);
+      } catch (CorruptIndexException | UncheckedCorruption e) {
         // a damaged journal block: drop this bucket from the scan and from the index
-        warnings.add(cursor.source.store().quarantine(cursor.source.bucket(), e));
+        warnings.add(cursor.source.store().quarantine(cursor.source.bucket(), corruption(e)));
         queue.removeIf(other -> other.source.bucket() == cursor.source.bucket());
         continue;
       }
-      read++;
-      if (!visitor.visit(event)) {
+      if (!more) {
         break;
       }
       if (cursor.advance()) {
         queue.add(cursor);
       }
+    }
+    try {
+      visitor.finish();
+    } catch (UncheckedCorruption e) {
+      warnings.add("a damaged journal block was met while finishing the search: " + e.getMessage());
     }
     return new ScanStats(0, sources.size(), 0, segments, read, warnings);
   }
@@ -135,12 +142,44 @@ final class TimeOrderedScan {
 
     StoredEvent load() throws IOException {
       int doc = iterator.docID();
-      EventReader reader = new EventReader();
-      storedFields.document(doc, reader);
+      EventReader reader = new EventReader(columns.legacy());
       reader.time = time;
+      if (columns.legacy()) {
+        storedFields.document(doc, reader);
+        return new StoredEvent(source.index(), reader.toEvent());
+      }
       columns.read(doc, reader);
-      return new StoredEvent(source.index(), reader.toEvent());
+      StoredFields journal = storedFields;
+      return new StoredEvent(
+          source.index(),
+          reader.time,
+          reader.host,
+          reader.source,
+          reader.sourcetype,
+          reader.indexedFields,
+          () -> {
+            EventReader text = new EventReader(false);
+            try {
+              journal.document(doc, text);
+            } catch (CorruptIndexException e) {
+              throw new UncheckedCorruption(e);
+            }
+            return text.raw;
+          });
     }
+  }
+
+  /** A damaged journal block met while a visitor read {@code _raw}. */
+  static final class UncheckedCorruption extends java.io.UncheckedIOException {
+    UncheckedCorruption(CorruptIndexException cause) {
+      super(cause);
+    }
+  }
+
+  private static CorruptIndexException corruption(Exception e) {
+    return e instanceof UncheckedCorruption unchecked
+        ? (CorruptIndexException) unchecked.getCause()
+        : (CorruptIndexException) e;
   }
 
   /**
@@ -148,6 +187,9 @@ final class TimeOrderedScan {
    * doc values held them, the default and index-time fields.
    */
   static final class EventReader extends StoredFieldVisitor {
+    /** Whether every stored field is wanted (old layout), or only {@code _raw}. */
+    private final boolean allFields;
+
     long time;
     String raw = "";
     String host = "";
@@ -155,10 +197,17 @@ final class TimeOrderedScan {
     String sourcetype = "";
     final Map<String, List<String>> indexedFields = new HashMap<>();
 
+    EventReader(boolean allFields) {
+      this.allFields = allFields;
+    }
+
     @Override
     public Status needsField(FieldInfo fieldInfo) {
+      if (fieldInfo.name.equals(EventFields.RAW)) {
+        return Status.YES;
+      }
       // _time is read from doc values; older buckets also stored it
-      return fieldInfo.name.equals(EventFields.TIME) ? Status.NO : Status.YES;
+      return allFields && !fieldInfo.name.equals(EventFields.TIME) ? Status.YES : Status.NO;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.quarry.server.search;
 
-import io.quarry.codecs.store.Event;
 import io.quarry.codecs.store.EventFields;
 import io.quarry.codecs.store.StoredEvent;
 import io.quarry.codecs.tokens.Segmenter;
@@ -36,27 +35,26 @@ final class EventRow implements Row {
 
   @Override
   public List<Object> values(String field) {
-    Event event = stored.event();
     switch (field) {
       case EventFields.TIME:
-        return List.of(event.timeMicros());
+        return List.of(stored.timeMicros());
       case EventFields.RAW:
-        return List.of(event.raw());
+        return List.of(stored.raw());
       case EventFields.HOST:
-        return List.of(event.host());
+        return List.of(stored.host());
       case EventFields.SOURCE:
-        return List.of(event.source());
+        return List.of(stored.source());
       case EventFields.SOURCETYPE:
-        return List.of(event.sourcetype());
+        return List.of(stored.sourcetype());
       case EventFields.INDEX:
         return List.of(stored.index());
       default:
-        List<String> indexed = event.indexedFields().get(field);
+        List<String> indexed = stored.indexedFields().get(field);
         if (indexed != null) {
           return List.copyOf(indexed);
         }
         if (extractor == null) {
-          extractor = new FieldExtractor(event.raw(), event.sourcetype());
+          extractor = new FieldExtractor(stored.raw(), stored.sourcetype());
         }
         return extractor.values(field);
     }
@@ -65,7 +63,7 @@ final class EventRow implements Row {
   @Override
   public List<String> fieldNames() {
     List<String> names = new ArrayList<>(DEFAULT_FIELD_ORDER);
-    names.addAll(stored.event().indexedFields().keySet());
+    names.addAll(stored.indexedFields().keySet());
     return names;
   }
 
@@ -78,14 +76,14 @@ final class EventRow implements Row {
       return terms().contains(term.lowerCase());
     }
     if (lowerRaw == null) {
-      lowerRaw = stored.event().raw().toLowerCase(Locale.ROOT);
+      lowerRaw = stored.raw().toLowerCase(Locale.ROOT);
     }
     return lowerRaw.contains(term.lowerCase());
   }
 
   private Set<String> terms() {
     if (terms == null) {
-      terms = Segmenter.terms(stored.event().raw());
+      terms = Segmenter.terms(stored.raw());
     }
     return terms;
   }

@@ -3,7 +3,9 @@ package io.quarry.server.search;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.codecs.store.EventStore;
+import io.quarry.codecs.store.EventVisitor;
 import io.quarry.codecs.store.ScanStats;
+import io.quarry.codecs.store.StoredEvent;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Query;
 import io.quarry.ql.command.CommandRegistry;
@@ -113,15 +115,22 @@ public final class SearchService {
             translation.query(),
             plan.earliestMicros(),
             plan.latestMicros(),
-            stored -> {
-              EventRow row = new EventRow(stored);
-              if (!check.test(row)) {
-                return true;
+            new EventVisitor() {
+              @Override
+              public boolean visit(StoredEvent stored) {
+                EventRow row = new EventRow(stored);
+                if (!check.test(row)) {
+                  return true;
+                }
+                matched[0]++;
+                return pipeline.accept(row);
               }
-              matched[0]++;
-              return pipeline.accept(row);
+
+              @Override
+              public void finish() {
+                pipeline.finish(); // buffered rows read _raw while the segments are open
+              }
             });
-    pipeline.finish();
     metrics.eventsScanned(scan.eventsRead());
     if (collector.rows() >= maxResultRows) {
       messages.add(
