@@ -232,6 +232,7 @@ public final class QuarryServer implements Closeable {
     try {
       http.close();
     } finally {
+      search.close();
       internalLog.close();
       metrics.close();
       store.close();

@@ -1,7 +1,5 @@
 package io.quarry.codecs.store;
 
-import static java.util.Objects.requireNonNull;
-
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -155,7 +153,43 @@ public final class EventStore implements Closeable {
       long latestMicros,
       EventVisitor visitor)
       throws IOException {
-    requireNonNull(query, "query is null");
+    return withSources(
+        indexNames,
+        earliestMicros,
+        latestMicros,
+        sources -> new TimeOrderedScan(sources, query, earliestMicros, latestMicros).run(visitor));
+  }
+
+  /**
+   * Batch mode: visits the same events as {@link #scan}, in no order, on {@code executor}'s
+   * threads, one visitor per slice of a segment (from {@code visitors}; each is finished at the end
+   * of its slice). For aggregations: each visitor keeps a partial result the caller merges.
+   */
+  public ScanStats scanParallel(
+      List<String> indexNames,
+      Query query,
+      long earliestMicros,
+      long latestMicros,
+      java.util.function.Supplier<EventVisitor> visitors,
+      java.util.concurrent.ExecutorService executor)
+      throws IOException {
+    return withSources(
+        indexNames,
+        earliestMicros,
+        latestMicros,
+        sources ->
+            new ParallelScan(sources, query, earliestMicros, latestMicros).run(visitors, executor));
+  }
+
+  /** The scan body, over the acquired searchers of the buckets overlapping the range. */
+  @FunctionalInterface
+  private interface ScanBody {
+    ScanStats run(List<TimeOrderedScan.Source> sources) throws IOException;
+  }
+
+  private ScanStats withSources(
+      List<String> indexNames, long earliestMicros, long latestMicros, ScanBody body)
+      throws IOException {
     List<TimeOrderedScan.Source> sources = new ArrayList<>();
     List<String> warnings = new ArrayList<>();
     int skipped = 0;
@@ -174,8 +208,7 @@ public final class EventStore implements Closeable {
           }
         }
       }
-      ScanStats stats =
-          new TimeOrderedScan(sources, query, earliestMicros, latestMicros).run(visitor);
+      ScanStats stats = body.run(sources);
       warnings.addAll(stats.warnings());
       return new ScanStats(
           indexNames.size(),

@@ -99,6 +99,11 @@ final class TimeOrderedScan {
   }
 
   private Query withTimeRange() {
+    return withTimeRange(query, earliest, latest);
+  }
+
+  /** {@code query} restricted to {@code [earliest, latest)}, through the index sort. */
+  static Query withTimeRange(Query query, long earliest, long latest) {
     if (earliest == Long.MIN_VALUE && latest == Long.MAX_VALUE) {
       return query;
     }
@@ -118,17 +123,13 @@ final class TimeOrderedScan {
   private static final class Cursor {
     private final Source source;
     private final DocIdSetIterator iterator;
-    private final NumericDocValues times;
-    private final StoredFields storedFields;
-    private final EventColumns columns;
+    private final EventLoader loader;
     private long time;
 
     Cursor(Source source, LeafReaderContext leaf, DocIdSetIterator iterator) throws IOException {
       this.source = source;
       this.iterator = iterator;
-      this.times = leaf.reader().getNumericDocValues(EventFields.TIME);
-      this.storedFields = leaf.reader().storedFields();
-      this.columns = new EventColumns(leaf.reader());
+      this.loader = new EventLoader(source.index(), leaf);
     }
 
     boolean advance() throws IOException {
@@ -136,22 +137,48 @@ final class TimeOrderedScan {
       if (doc == DocIdSetIterator.NO_MORE_DOCS) {
         return false;
       }
-      time = times != null && times.advanceExact(doc) ? times.longValue() : Long.MIN_VALUE;
+      time = loader.time(doc);
       return true;
     }
 
     StoredEvent load() throws IOException {
-      int doc = iterator.docID();
+      return loader.load(iterator.docID());
+    }
+  }
+
+  /**
+   * Reads events of one segment in increasing doc-id order: doc values at once, {@code _raw} from
+   * the journal when asked for.
+   */
+  static final class EventLoader {
+    private final String index;
+    private final NumericDocValues times;
+    private final StoredFields storedFields;
+    private final EventColumns columns;
+
+    EventLoader(String index, LeafReaderContext leaf) throws IOException {
+      this.index = index;
+      this.times = leaf.reader().getNumericDocValues(EventFields.TIME);
+      this.storedFields = leaf.reader().storedFields();
+      this.columns = new EventColumns(leaf.reader());
+    }
+
+    long time(int doc) throws IOException {
+      return times != null && times.advanceExact(doc) ? times.longValue() : Long.MIN_VALUE;
+    }
+
+    /** Loads {@code doc}; call {@link #time} for it first (doc values move forward only). */
+    StoredEvent load(int doc) throws IOException {
       EventReader reader = new EventReader(columns.legacy());
-      reader.time = time;
+      reader.time = times != null && times.docID() == doc ? times.longValue() : Long.MIN_VALUE;
       if (columns.legacy()) {
         storedFields.document(doc, reader);
-        return new StoredEvent(source.index(), reader.toEvent());
+        return new StoredEvent(index, reader.toEvent());
       }
       columns.read(doc, reader);
       StoredFields journal = storedFields;
       return new StoredEvent(
-          source.index(),
+          index,
           reader.time,
           reader.host,
           reader.source,
@@ -176,7 +203,7 @@ final class TimeOrderedScan {
     }
   }
 
-  private static CorruptIndexException corruption(Exception e) {
+  static CorruptIndexException corruption(Exception e) {
     return e instanceof UncheckedCorruption unchecked
         ? (CorruptIndexException) unchecked.getCause()
         : (CorruptIndexException) e;

@@ -112,6 +112,61 @@ class EventStoreTest {
   }
 
   @Test
+  void parallelScanVisitsTheSameEventsAsTheOrderedOne() throws Exception {
+    java.util.concurrent.ExecutorService pool = Executors.newFixedThreadPool(3);
+    try (EventStore store = EventStore.open(dataDirectory, List.of("main", "web"))) {
+      for (int batch = 0; batch < 5; batch++) {
+        List<Event> events = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+          events.add(
+              event(
+                  batch * 1_000_000L + i,
+                  "batch" + batch + " n" + i + (i % 3 == 0 ? " fizz" : "")));
+        }
+        store.write(batch % 2 == 0 ? "main" : "web", events);
+        store.index("main").commit(); // several segments
+      }
+      TermQuery fizz = new TermQuery(new Term(EventFields.TOKENS, "fizz"));
+      List<String> ordered = new ArrayList<>();
+      store.scan(
+          List.of("main", "web"), fizz, 1_000_000L, Long.MAX_VALUE, e -> ordered.add(e.raw()));
+      java.util.Queue<String> parallel = new java.util.concurrent.ConcurrentLinkedQueue<>();
+      java.util.concurrent.atomic.AtomicInteger finished =
+          new java.util.concurrent.atomic.AtomicInteger();
+      java.util.concurrent.atomic.AtomicInteger visitors =
+          new java.util.concurrent.atomic.AtomicInteger();
+      ScanStats stats =
+          store.scanParallel(
+              List.of("main", "web"),
+              fizz,
+              1_000_000L,
+              Long.MAX_VALUE,
+              () -> {
+                visitors.incrementAndGet();
+                return new EventVisitor() {
+                  @Override
+                  public boolean visit(StoredEvent event) {
+                    parallel.add(event.raw());
+                    return true;
+                  }
+
+                  @Override
+                  public void finish() {
+                    finished.incrementAndGet();
+                  }
+                };
+              },
+              pool);
+      assertThat(ordered).hasSize(4 * 17);
+      assertThat(parallel).containsExactlyInAnyOrderElementsOf(ordered);
+      assertThat(stats.eventsRead()).isEqualTo(ordered.size());
+      assertThat(finished.get()).isEqualTo(visitors.get()).isGreaterThan(1);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void termIndexTimeRangeAndEarlyStop() throws Exception {
     try (EventStore store = EventStore.open(dataDirectory, List.of("main"))) {
       List<Event> events = new ArrayList<>();

@@ -68,6 +68,45 @@ public final class StatsOperator implements RowSink {
     return accumulators;
   }
 
+  /**
+   * Adds the groups of a partial {@code stats} over other rows (the map side of a map/reduce split:
+   * one partial per segment slice, merged here before {@link #finish}). The partial must run the
+   * same command and must not be finished.
+   */
+  public void merge(StatsOperator partial) {
+    if (!partial.command.equals(command)) {
+      throw new IllegalArgumentException("cannot merge stats of another command");
+    }
+    partial.groups.forEach(
+        (key, theirs) -> {
+          Accumulator[] ours = groups.putIfAbsent(key, theirs);
+          if (ours != null) {
+            for (int i = 0; i < ours.length; i++) {
+              ours[i].merge(theirs[i]);
+            }
+          }
+        });
+    partial.groups.clear();
+  }
+
+  /** A partial {@code stats}: it only accumulates, to be {@link #merge merged} into a final one. */
+  public static StatsOperator partial(StatsCommand command) {
+    return new StatsOperator(command, DISCARD);
+  }
+
+  private static final RowSink DISCARD =
+      new RowSink() {
+        @Override
+        public boolean accept(Row row) {
+          throw new IllegalStateException("a partial stats emits nothing");
+        }
+
+        @Override
+        public void finish() {
+          throw new IllegalStateException("a partial stats is merged, not finished");
+        }
+      };
+
   @Override
   public void finish() {
     if (groups.isEmpty() && command.groupBy().isEmpty()) {
@@ -130,6 +169,22 @@ public final class StatsOperator implements RowSink {
         distinct = new HashSet<>();
       }
       distinct.add(Values.toText(value));
+    }
+
+    void merge(Accumulator other) {
+      count += other.count;
+      numericCount += other.numericCount;
+      sum += other.sum;
+      allIntegral &= other.allIntegral;
+      min = Math.min(min, other.min);
+      max = Math.max(max, other.max);
+      if (other.distinct != null) {
+        if (distinct == null) {
+          distinct = other.distinct;
+        } else {
+          distinct.addAll(other.distinct);
+        }
+      }
     }
 
     Object result(Aggregation aggregation) {

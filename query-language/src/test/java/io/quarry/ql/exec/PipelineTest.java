@@ -76,6 +76,42 @@ class PipelineTest {
   }
 
   @Test
+  void partialStatsMergedEqualOneStatsOverAllRows() {
+    String query =
+        "* | stats count, sum(bytes), avg(bytes), min(bytes), max(bytes), dc(ip) by status";
+    Random random = new Random(7);
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < 500; i++) {
+      rows.add(
+          TestRow.of(
+              "r" + i,
+              "status",
+              String.valueOf(200 + random.nextInt(4)),
+              "bytes",
+              random.nextInt(10) == 0 ? "-" : String.valueOf(random.nextInt(5000)),
+              "ip",
+              "10.0.0." + random.nextInt(40)));
+    }
+    List<List<Object>> whole = table(run(query, rows, 1024));
+
+    io.quarry.ql.ast.StatsCommand stats =
+        (io.quarry.ql.ast.StatsCommand)
+            new Parser(CommandRegistry.builtIns()).parse(query).commands().get(1);
+    List<Page> pages = new ArrayList<>();
+    StatsOperator total = new StatsOperator(stats, new PageCollector(1024, pages::add));
+    List<StatsOperator> partials = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      partials.add(StatsOperator.partial(stats));
+    }
+    for (Row row : rows) {
+      partials.get(random.nextInt(partials.size())).accept(row);
+    }
+    partials.forEach(total::merge);
+    total.finish();
+    assertThat(table(pages)).isEqualTo(whole);
+  }
+
+  @Test
   void statsWithoutGroupsAlwaysAnswersOneRow() {
     assertThat(table(run("* | stats count", List.of(), 10))).containsExactly(List.of(0L));
   }

@@ -59,22 +59,7 @@ final class FieldExtractor {
   }
 
   private Map<String, List<Object>> sourcetypeFields() {
-    if (sourcetype.extraction().isEmpty()) {
-      return Map.of();
-    }
-    Pattern pattern = sourcetype.extraction().get();
-    Matcher matcher = pattern.matcher(raw);
-    if (!matcher.find()) {
-      return Map.of();
-    }
-    Map<String, List<Object>> fields = new LinkedHashMap<>();
-    for (Sourcetype.ExtractedField field : sourcetype.extractedFields()) {
-      String value = matcher.group(field.group());
-      if (value != null) {
-        fields.put(field.field(), List.of(value));
-      }
-    }
-    return fields;
+    return sourcetype.extract(raw);
   }
 
   private Map<String, List<Object>> jsonFields() {

@@ -7,7 +7,10 @@ import io.quarry.codecs.store.EventVisitor;
 import io.quarry.codecs.store.ScanStats;
 import io.quarry.codecs.store.StoredEvent;
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.Query;
+import io.quarry.ql.ast.SearchCommand;
+import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.exec.HeadOperator;
 import io.quarry.ql.exec.PageCollector;
@@ -15,6 +18,7 @@ import io.quarry.ql.exec.Pipelines;
 import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.RowPredicates;
 import io.quarry.ql.exec.RowSink;
+import io.quarry.ql.exec.StatsOperator;
 import io.quarry.ql.parser.Parser;
 import io.quarry.ql.parser.Position;
 import io.quarry.ql.parser.QueryParseException;
@@ -29,11 +33,16 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /** Parses, plans and runs searches over the event store. */
-public final class SearchService {
+public final class SearchService implements AutoCloseable {
   /** Rows per result page. */
   public static final int PAGE_SIZE = 1024;
 
@@ -42,6 +51,12 @@ public final class SearchService {
   private final Clock clock;
   private final long maxResultRows;
   private final Parser parser = new Parser(CommandRegistry.builtIns());
+
+  /** Batch-mode drivers: one thread per core, shared by all searches. */
+  private final ExecutorService searchPool =
+      Executors.newFixedThreadPool(
+          Runtime.getRuntime().availableProcessors(),
+          Thread.ofPlatform().name("quarry-search-", 0).daemon(true).factory());
 
   public SearchService(EventStore store, ServerMetrics metrics, Clock clock, long maxResultRows) {
     this.store = requireNonNull(store, "store is null");
@@ -107,30 +122,15 @@ public final class SearchService {
             : row -> true;
 
     PageCollector collector = new PageCollector(PAGE_SIZE, pages);
-    RowSink pipeline = Pipelines.build(plan.pipeline(), new HeadOperator(maxResultRows, collector));
-    long[] matched = {0};
-    ScanStats scan =
-        store.scan(
-            indexes,
-            translation.query(),
-            plan.earliestMicros(),
-            plan.latestMicros(),
-            new EventVisitor() {
-              @Override
-              public boolean visit(StoredEvent stored) {
-                EventRow row = new EventRow(stored);
-                if (!check.test(row)) {
-                  return true;
-                }
-                matched[0]++;
-                return pipeline.accept(row);
-              }
-
-              @Override
-              public void finish() {
-                pipeline.finish(); // buffered rows read _raw while the segments are open
-              }
-            });
+    RowSink end = new HeadOperator(maxResultRows, collector);
+    AtomicLong matched = new AtomicLong();
+    int statsAt = batchStatsIndex(plan.pipeline());
+    ScanStats scan;
+    if (statsAt >= 0) {
+      scan = runBatch(plan, indexes, translation, check, statsAt, end, matched);
+    } else {
+      scan = runTimeOrdered(plan, indexes, translation, check, end, matched);
+    }
     metrics.eventsScanned(scan.eventsRead());
     if (collector.rows() >= maxResultRows) {
       messages.add(
@@ -145,10 +145,124 @@ public final class SearchService {
         scan.bucketsSkipped(),
         scan.segments(),
         scan.eventsRead(),
-        matched[0],
+        matched.get(),
         collector.rows(),
         translation.exact() || plan.filter().isEmpty(),
         Duration.ofNanos(System.nanoTime() - started),
         messages);
+  }
+
+  /**
+   * Where a pipeline can split into a parallel map side and a final reduce: the index of its first
+   * {@code stats} when only row-local filters ({@code search}) come before it, else -1. Such
+   * pipelines do not need events in time order.
+   */
+  static int batchStatsIndex(List<Command> pipeline) {
+    for (int i = 0; i < pipeline.size(); i++) {
+      Command command = pipeline.get(i);
+      if (command instanceof StatsCommand) {
+        return i;
+      }
+      if (!(command instanceof SearchCommand)) {
+        return -1;
+      }
+    }
+    return -1;
+  }
+
+  /** Time-ordered mode: one newest-first stream through the whole pipeline. */
+  private ScanStats runTimeOrdered(
+      SearchPlan plan,
+      List<String> indexes,
+      LuceneTranslator.Translation translation,
+      Predicate<Row> check,
+      RowSink end,
+      AtomicLong matched)
+      throws IOException {
+    RowSink pipeline = Pipelines.build(plan.pipeline(), end);
+    return store.scan(
+        indexes,
+        translation.query(),
+        plan.earliestMicros(),
+        plan.latestMicros(),
+        new EventVisitor() {
+          @Override
+          public boolean visit(StoredEvent stored) {
+            EventRow row = new EventRow(stored);
+            if (!check.test(row)) {
+              return true;
+            }
+            matched.incrementAndGet();
+            return pipeline.accept(row);
+          }
+
+          @Override
+          public void finish() {
+            pipeline.finish(); // buffered rows read _raw while the segments are open
+          }
+        });
+  }
+
+  /**
+   * Batch mode: the filters and a partial {@code stats} run per segment slice on the search pool;
+   * the partials merge into one final {@code stats}, which feeds the rest of the pipeline.
+   */
+  private ScanStats runBatch(
+      SearchPlan plan,
+      List<String> indexes,
+      LuceneTranslator.Translation translation,
+      Predicate<Row> check,
+      int statsAt,
+      RowSink end,
+      AtomicLong matched)
+      throws IOException {
+    List<Command> pipeline = plan.pipeline();
+    StatsCommand stats = (StatsCommand) pipeline.get(statsAt);
+    List<Command> filters = pipeline.subList(0, statsAt);
+    StatsOperator total =
+        new StatsOperator(
+            stats, Pipelines.build(pipeline.subList(statsAt + 1, pipeline.size()), end));
+    Queue<StatsOperator> partials = new ConcurrentLinkedQueue<>();
+    ScanStats scan =
+        store.scanParallel(
+            indexes,
+            translation.query(),
+            plan.earliestMicros(),
+            plan.latestMicros(),
+            () -> {
+              StatsOperator partial = StatsOperator.partial(stats);
+              partials.add(partial);
+              RowSink map = Pipelines.build(filters, partial); // never finished: merged below
+              return new EventVisitor() {
+                private long matchedHere;
+
+                @Override
+                public boolean visit(StoredEvent stored) {
+                  EventRow row = new EventRow(stored);
+                  if (check.test(row)) {
+                    matchedHere++;
+                    map.accept(row);
+                  }
+                  return true;
+                }
+
+                @Override
+                public void finish() {
+                  matched.addAndGet(matchedHere);
+                }
+              };
+            },
+            searchPool);
+    for (StatsOperator partial : partials) {
+      total.merge(partial);
+    }
+    total.finish();
+    return scan;
+  }
+
+  /** Stops the search threads. */
+  @Override
+  public void close() {
+    searchPool.shutdownNow();
   }
 }

@@ -49,6 +49,44 @@ public record Sourcetype(
         .orElse(List.of());
   }
 
+  /**
+   * The search-time fields of an event from this sourcetype's extraction (each with one value), or
+   * an empty map when it has none or the event does not match. Access logs take a hand-written fast
+   * path; the regex stays the definition.
+   */
+  public java.util.Map<String, List<Object>> extract(String raw) {
+    if (extraction.isEmpty()) {
+      return java.util.Map.of();
+    }
+    Pattern pattern = extraction.get();
+    if (pattern == Sourcetypes.ACCESS_LOG) {
+      java.util.Map<String, List<Object>> fast = AccessLogParser.parse(raw);
+      if (fast != null) {
+        return fast;
+      }
+    }
+    return extractWithRegex(raw);
+  }
+
+  /** {@link #extract} through the regular expression alone. */
+  java.util.Map<String, List<Object>> extractWithRegex(String raw) {
+    if (extraction.isEmpty()) {
+      return java.util.Map.of();
+    }
+    java.util.regex.Matcher matcher = extraction.get().matcher(raw);
+    if (!matcher.find()) {
+      return java.util.Map.of();
+    }
+    java.util.Map<String, List<Object>> fields = new java.util.LinkedHashMap<>();
+    for (ExtractedField field : extractedFields) {
+      String value = matcher.group(field.group());
+      if (value != null) {
+        fields.put(field.field(), List.of(value));
+      }
+    }
+    return fields;
+  }
+
   /** The event's time in epoch microseconds, if one of the formats finds it. */
   public OptionalLong timestamp(String event, Instant now) {
     for (TimestampFormat format : timestampFormats) {

@@ -1,0 +1,127 @@
+package io.quarry.codecs.store;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.Weight;
+
+/**
+ * Batch mode: the matching events of many segments, in no particular order, read by several threads
+ * at once. Each segment is cut into slices of doc ids ({@link #SLICE_DOCS} at most, so one large
+ * merged segment still keeps every core busy); each slice is a task with a visitor of its own, so
+ * visitors need no locking and a partial aggregation per visitor is merged by the caller.
+ */
+final class ParallelScan {
+  /** The most doc ids one task covers. */
+  static final int SLICE_DOCS = 1 << 17;
+
+  private final List<TimeOrderedScan.Source> sources;
+  private final org.apache.lucene.search.Query query;
+
+  ParallelScan(
+      List<TimeOrderedScan.Source> sources,
+      org.apache.lucene.search.Query query,
+      long earliestMicros,
+      long latestMicros) {
+    this.sources = sources;
+    this.query = TimeOrderedScan.withTimeRange(query, earliestMicros, latestMicros);
+  }
+
+  /**
+   * Runs every slice on {@code executor}, each with a new visitor from {@code visitors}; returns
+   * when all are done. A visitor returning false ends its own slice only.
+   */
+  ScanStats run(Supplier<EventVisitor> visitors, ExecutorService executor) throws IOException {
+    List<Slice> slices = new ArrayList<>();
+    int segments = 0;
+    for (TimeOrderedScan.Source source : sources) {
+      IndexSearcher searcher = source.searcher();
+      Weight weight =
+          searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
+      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+        segments++;
+        int maxDoc = leaf.reader().maxDoc();
+        for (int from = 0; from < maxDoc; from += SLICE_DOCS) {
+          slices.add(new Slice(source, weight, leaf, from, Math.min(maxDoc, from + SLICE_DOCS)));
+        }
+      }
+    }
+    AtomicLong read = new AtomicLong();
+    List<Future<String>> futures = new ArrayList<>();
+    for (Slice slice : slices) {
+      futures.add(executor.submit(() -> slice.run(visitors.get(), read)));
+    }
+    List<String> warnings = new ArrayList<>();
+    IOException failure = null;
+    for (Future<String> future : futures) {
+      try {
+        String warning = future.get();
+        if (warning != null && !warnings.contains(warning)) {
+          warnings.add(warning);
+        }
+      } catch (InterruptedException e) {
+        futures.forEach(f -> f.cancel(true));
+        Thread.currentThread().interrupt();
+        throw new IOException("search interrupted", e);
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof IOException io) {
+          failure = failure == null ? io : failure;
+        } else if (cause instanceof RuntimeException runtime) {
+          throw runtime;
+        } else {
+          throw new IOException(cause);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return new ScanStats(0, sources.size(), 0, segments, read.get(), warnings);
+  }
+
+  /** Doc ids {@code [from, to)} of one segment. */
+  private record Slice(
+      TimeOrderedScan.Source source, Weight weight, LeafReaderContext leaf, int from, int to) {
+
+    /** Returns a warning when the bucket turned out damaged (it is quarantined), else null. */
+    String run(EventVisitor visitor, AtomicLong read) throws IOException {
+      long events = 0;
+      try {
+        Scorer scorer = weight.scorer(leaf);
+        if (scorer != null) {
+          DocIdSetIterator docs = scorer.iterator();
+          TimeOrderedScan.EventLoader loader =
+              new TimeOrderedScan.EventLoader(source.index(), leaf);
+          for (int doc = docs.advance(from); doc < to; doc = docs.nextDoc()) {
+            loader.time(doc);
+            events++;
+            if (!visitor.visit(loader.load(doc))) {
+              break;
+            }
+          }
+        }
+        visitor.finish();
+        return null;
+      } catch (CorruptIndexException | TimeOrderedScan.UncheckedCorruption e) {
+        return source.store().quarantine(source.bucket(), TimeOrderedScan.corruption(e));
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
+      } finally {
+        read.addAndGet(events);
+      }
+    }
+  }
+}
