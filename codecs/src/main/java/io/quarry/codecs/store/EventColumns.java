@@ -32,6 +32,9 @@ final class EventColumns {
     host = reader.getSortedDocValues(EventFields.HOST);
     source = reader.getSortedDocValues(EventFields.SOURCE);
     sourcetype = reader.getSortedDocValues(EventFields.SOURCETYPE);
+    hostTexts = cache(host);
+    sourceTexts = cache(source);
+    sourcetypeTexts = cache(sourcetype);
     for (FieldInfo info : reader.getFieldInfos()) {
       IndexedFieldType type = EventFields.valuesFieldType(info.name);
       if (type == null || info.getDocValuesType() == DocValuesType.NONE) {
@@ -49,6 +52,34 @@ final class EventColumns {
     }
   }
 
+  /** Decoded values by ordinal: a segment has few hosts, sources and sourcetypes. */
+  private final String[] hostTexts;
+
+  private final String[] sourceTexts;
+  private final String[] sourcetypeTexts;
+
+  private static final int MAX_CACHED_ORDINALS = 4096;
+
+  private static String[] cache(SortedDocValues values) {
+    return values == null
+        ? null
+        : new String[Math.min(values.getValueCount(), MAX_CACHED_ORDINALS)];
+  }
+
+  /** The current value of {@code values} as text, decoded once per ordinal when it is cached. */
+  private static String text(SortedDocValues values, String[] cache) throws IOException {
+    int ord = values.ordValue();
+    if (ord >= cache.length) {
+      return values.lookupOrd(ord).utf8ToString();
+    }
+    String text = cache[ord];
+    if (text == null) {
+      text = values.lookupOrd(ord).utf8ToString();
+      cache[ord] = text;
+    }
+    return text;
+  }
+
   /**
    * Whether the segment predates doc values for the default fields (they are stored fields there).
    */
@@ -59,13 +90,13 @@ final class EventColumns {
   /** Fills the doc-values fields of {@code doc} into an event being read. */
   void read(int doc, TimeOrderedScan.EventReader event) throws IOException {
     if (host != null && host.advanceExact(doc)) {
-      event.host = host.lookupOrd(host.ordValue()).utf8ToString();
+      event.host = text(host, hostTexts);
     }
     if (source != null && source.advanceExact(doc)) {
-      event.source = source.lookupOrd(source.ordValue()).utf8ToString();
+      event.source = text(source, sourceTexts);
     }
     if (sourcetype != null && sourcetype.advanceExact(doc)) {
-      event.sourcetype = sourcetype.lookupOrd(sourcetype.ordValue()).utf8ToString();
+      event.sourcetype = text(sourcetype, sourcetypeTexts);
     }
     for (int i = 0; i < keywords.size(); i++) {
       SortedSetDocValues values = keywords.get(i);

@@ -28,18 +28,24 @@ final class AccessLogParser {
     return new AccessLogParser(line).parse();
   }
 
+  /** Field starts and ends, two ints per field in {@link Fields#NAMES} order; -1 when absent. */
+  private final int[] bounds = new int[26];
+
+  private void set(int field, int start, int end) {
+    bounds[2 * field] = start;
+    bounds[2 * field + 1] = end;
+  }
+
   private Map<String, List<Object>> parse() {
-    String clientip = token();
-    String ident = clientip == null ? null : token();
-    String user = ident == null ? null : token();
-    if (user == null || !skip('[')) {
+    java.util.Arrays.fill(bounds, -1);
+    if (!token(0) || !token(1) || !token(2) || !skip('[')) {
       return null;
     }
     int close = line.indexOf(']', at);
     if (close <= at) {
       return null;
     }
-    String reqtime = line.substring(at, close);
+    set(3, at, close);
     at = close + 1;
     if (!skip(' ') || !skip('"')) {
       return null;
@@ -48,39 +54,35 @@ final class AccessLogParser {
     while (at < line.length() && line.charAt(at) >= 'A' && line.charAt(at) <= 'Z') {
       at++;
     }
-    String method = line.substring(methodStart, at);
-    if (method.isEmpty() || !skip(' ')) {
+    set(4, methodStart, at);
+    if (at == methodStart || !skip(' ')) {
       return null;
     }
     int uriStart = at;
     while (at < line.length()
         && !isSpaceClass(line.charAt(at))
-        && "?\"".indexOf(line.charAt(at)) < 0) {
+        && line.charAt(at) != '?'
+        && line.charAt(at) != '"') {
       at++;
     }
-    String uriPath = line.substring(uriStart, at);
-    String uriQuery = null;
+    set(6, uriStart, at);
     if (at < line.length() && line.charAt(at) == '?') {
       int queryStart = ++at;
       while (at < line.length() && !isSpaceClass(line.charAt(at)) && line.charAt(at) != '"') {
         at++;
       }
-      uriQuery = line.substring(queryStart, at);
+      set(7, queryStart, at);
     }
-    String uri = line.substring(uriStart, at);
-    String version = null;
+    set(5, uriStart, at);
     if (at < line.length() && line.charAt(at) == ' ') {
       int quote = line.indexOf('"', at + 1);
       if (quote < 0) {
         return null;
       }
-      version = line.substring(at + 1, quote);
+      set(8, at + 1, quote);
       at = quote;
     }
-    if (!skip('"') || !skip(' ')) {
-      return null;
-    }
-    if (at + 3 > line.length()) {
+    if (!skip('"') || !skip(' ') || at + 3 > line.length()) {
       return null;
     }
     for (int i = at; i < at + 3; i++) {
@@ -88,69 +90,116 @@ final class AccessLogParser {
         return null;
       }
     }
-    String status = line.substring(at, at + 3);
+    set(9, at, at + 3);
     at += 3;
     if (!skip(' ') || at >= line.length()) {
       return null;
     }
-    String bytes;
+    int bytesStart = at;
     if (isDigit(line.charAt(at))) {
-      int start = at;
       while (at < line.length() && isDigit(line.charAt(at))) {
         at++;
       }
-      bytes = line.substring(start, at);
     } else if (line.charAt(at) == '-') {
-      bytes = "-";
       at++;
     } else {
       return null;
     }
-    String referer = null;
-    String useragent = null;
+    set(10, bytesStart, at);
     if (line.startsWith(" \"", at)) {
       int refererEnd = line.indexOf('"', at + 2);
       if (refererEnd >= 0 && line.startsWith("\" \"", refererEnd)) {
         int agentEnd = line.indexOf('"', refererEnd + 3);
         if (agentEnd >= 0) {
-          referer = line.substring(at + 2, refererEnd);
-          useragent = line.substring(refererEnd + 3, agentEnd);
+          set(11, at + 2, refererEnd);
+          set(12, refererEnd + 3, agentEnd);
         }
       }
     }
-    Map<String, List<Object>> fields = new LinkedHashMap<>();
-    fields.put("clientip", List.of(clientip));
-    fields.put("ident", List.of(ident));
-    fields.put("user", List.of(user));
-    fields.put("req_time", List.of(reqtime));
-    fields.put("method", List.of(method));
-    fields.put("uri", List.of(uri));
-    fields.put("uri_path", List.of(uriPath));
-    if (uriQuery != null) {
-      fields.put("uri_query", List.of(uriQuery));
-    }
-    if (version != null) {
-      fields.put("version", List.of(version));
-    }
-    fields.put("status", List.of(status));
-    fields.put("bytes", List.of(bytes));
-    if (referer != null) {
-      fields.put("referer", List.of(referer));
-      fields.put("useragent", List.of(useragent));
-    }
-    return fields;
+    return new Fields(line, bounds);
   }
 
-  /** {@code \S+} followed by one space; null when the line does not continue so. */
-  private String token() {
+  /**
+   * The fields of one line under Splunk's names. A lookup by name cuts only that field out of the
+   * line: a {@code stats count by clientip} copies one short string per event, not thirteen.
+   */
+  static final class Fields extends java.util.AbstractMap<String, List<Object>> {
+    /** Splunk's names, in the regex's group order. */
+    static final List<String> NAMES =
+        List.of(
+            "clientip",
+            "ident",
+            "user",
+            "req_time",
+            "method",
+            "uri",
+            "uri_path",
+            "uri_query",
+            "version",
+            "status",
+            "bytes",
+            "referer",
+            "useragent");
+
+    private static final Map<String, Integer> INDEX = indexOf();
+
+    private final String line;
+    private final int[] bounds;
+
+    Fields(String line, int[] bounds) {
+      this.line = line;
+      this.bounds = bounds;
+    }
+
+    private static Map<String, Integer> indexOf() {
+      Map<String, Integer> index = new java.util.HashMap<>();
+      for (int i = 0; i < NAMES.size(); i++) {
+        index.put(NAMES.get(i), i);
+      }
+      return Map.copyOf(index);
+    }
+
+    private List<Object> field(int i) {
+      int start = bounds[2 * i];
+      return start < 0 ? null : List.of(line.substring(start, bounds[2 * i + 1]));
+    }
+
+    @Override
+    public List<Object> get(Object name) {
+      Integer i = INDEX.get(name);
+      return i == null ? null : field(i);
+    }
+
+    @Override
+    public boolean containsKey(Object name) {
+      Integer i = INDEX.get(name);
+      return i != null && bounds[2 * i] >= 0;
+    }
+
+    @Override
+    public java.util.Set<Entry<String, List<Object>>> entrySet() {
+      Map<String, List<Object>> map = new LinkedHashMap<>();
+      for (int i = 0; i < NAMES.size(); i++) {
+        List<Object> value = field(i);
+        if (value != null) {
+          map.put(NAMES.get(i), value);
+        }
+      }
+      return map.entrySet();
+    }
+  }
+
+  /** {@code \S+} followed by one space, as field {@code field}; false when the line does not. */
+  private boolean token(int field) {
     int start = at;
     while (at < line.length() && !isSpaceClass(line.charAt(at))) {
       at++;
     }
     if (at == start || at >= line.length() || line.charAt(at) != ' ') {
-      return null;
+      return false;
     }
-    return line.substring(start, at++);
+    set(field, start, at++);
+    return true;
   }
 
   private boolean skip(char expected) {
