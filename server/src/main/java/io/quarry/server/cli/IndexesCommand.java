@@ -21,6 +21,9 @@ import picocli.CommandLine.Mixin;
 final class IndexesCommand implements Callable<Integer> {
   @Mixin AdminOptions admin;
 
+  /** Below this much raw data the disk/raw ratio is not shown. */
+  private static final long MIN_RAW_FOR_RATIO = 1 << 20;
+
   @Override
   public Integer call() throws Exception {
     QuarryClient client = admin.client();
@@ -47,8 +50,8 @@ final class IndexesCommand implements Callable<Integer> {
       row.put("raw", megabytes(index.journalRawBytes()));
       row.put(
           "disk/raw",
-          index.journalRawBytes() == 0
-              ? ""
+          index.journalRawBytes() < MIN_RAW_FOR_RATIO
+              ? "-" // fixed per-file costs dominate tiny indexes; a ratio would mislead
               : String.format(
                   Locale.ROOT, "%.1f%%", 100.0 * index.bytesOnDisk() / index.journalRawBytes()));
       row.put("quarantined", Long.toString(index.quarantinedBuckets()));
