@@ -323,6 +323,33 @@ class QuarryServerTest {
                 "latest_time",
                 "01/07/2026:00:01:00"))
         .containsExactly(Map.of("count", Long.toString(firstMinute)));
+
+    // the headline report: errors by client, busiest first, checked against the file itself
+    Map<String, Long> errorsByClient =
+        new String(accessLog, StandardCharsets.UTF_8)
+            .lines()
+            .filter(l -> l.matches(".*\" 5\\d\\d .*"))
+            .collect(
+                java.util.stream.Collectors.groupingBy(
+                    l -> l.substring(0, l.indexOf(' ')), java.util.stream.Collectors.counting()));
+    long busiest = errorsByClient.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+    List<Map<String, String>> top =
+        results("index=web status>=500 | stats count by clientip | sort -count | head 3");
+    assertThat(top).hasSize(3);
+    assertThat(top.get(0).get("count")).isEqualTo(Long.toString(busiest));
+    assertThat(errorsByClient.get(top.get(0).get("clientip"))).isEqualTo(busiest);
+    assertThat(results("index=web | top limit=1 method").get(0))
+        .containsEntry("method", "GET")
+        .containsKeys("count", "percent");
+    assertThat(results("index=web | dedup status | table status | sort status").size())
+        .isEqualTo(
+            new String(accessLog, StandardCharsets.UTF_8)
+                .lines()
+                .map(l -> l.replaceAll(".*\" (\\d{3}) .*", "$1"))
+                .distinct()
+                .count());
+    assertThat(results("index=web | tail 1 | rename clientip AS ip | table ip, status").get(0))
+        .containsOnlyKeys("ip", "status");
   }
 
   @Test

@@ -3,7 +3,16 @@ package io.quarry.ql.ast;
 import io.quarry.ql.parser.Position;
 
 /** One command of a pipeline. */
-public sealed interface Command permits SearchCommand, StatsCommand, HeadCommand {
+public sealed interface Command
+    permits SearchCommand,
+        StatsCommand,
+        HeadCommand,
+        SortCommand,
+        TopCommand,
+        ProjectCommand,
+        RenameCommand,
+        ReorderCommand,
+        DedupCommand {
 
   /** The command's name as the registry knows it. */
   String name();

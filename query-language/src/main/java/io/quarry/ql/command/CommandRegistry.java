@@ -20,12 +20,21 @@ public final class CommandRegistry {
     this.parsers = Map.copyOf(parsers);
   }
 
-  /** The built-in commands of this release: {@code search}, {@code stats}, {@code head}. */
+  /** The built-in commands of this release. */
   public static CommandRegistry builtIns() {
     Map<String, CommandParser> parsers = new TreeMap<>();
     parsers.put("search", CommandRegistry::parseSearch);
     parsers.put("stats", new StatsParser());
     parsers.put("head", new HeadParser());
+    parsers.put("sort", new SortParser());
+    parsers.put("top", new TopParser(false));
+    parsers.put("rare", new TopParser(true));
+    parsers.put("table", new ProjectParser(true));
+    parsers.put("fields", new ProjectParser(false));
+    parsers.put("rename", new RenameParser());
+    parsers.put("tail", new ReorderParser(true));
+    parsers.put("reverse", new ReorderParser(false));
+    parsers.put("dedup", new DedupParser());
     return new CommandRegistry(parsers);
   }
 

@@ -1,9 +1,15 @@
 package io.quarry.ql.exec;
 
 import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.ast.HeadCommand;
+import io.quarry.ql.ast.ProjectCommand;
+import io.quarry.ql.ast.RenameCommand;
+import io.quarry.ql.ast.ReorderCommand;
 import io.quarry.ql.ast.SearchCommand;
+import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.ast.TopCommand;
 import java.util.List;
 
 /** Builds the chain of row operators for the commands that follow the first search. */
@@ -30,6 +36,18 @@ public final class Pipelines {
               .orElse(downstream);
       case StatsCommand stats -> new StatsOperator(stats, downstream);
       case HeadCommand head -> new HeadOperator(head.limit(), downstream);
+      case SortCommand sort -> new SortOperator(sort.keys(), sort.limit(), downstream);
+      case TopCommand top -> new TopOperator(top, downstream);
+      case ProjectCommand project -> new ProjectOperator(project, downstream);
+      case RenameCommand rename -> new RenameOperator(rename, downstream);
+      case ReorderCommand reorder ->
+          new ReorderOperator(reorder.tail() ? reorder.limit() : Long.MAX_VALUE, downstream);
+      case DedupCommand dedup ->
+          new DedupOperator(
+              dedup,
+              dedup.sortBy().isEmpty()
+                  ? downstream
+                  : new SortOperator(dedup.sortBy(), Long.MAX_VALUE, downstream));
     };
   }
 

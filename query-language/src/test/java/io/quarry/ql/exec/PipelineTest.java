@@ -13,7 +13,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class PipelineTest {
-  private static List<Page> run(String query, List<Row> rows, int pageSize) {
+  static List<Page> run(String query, List<Row> rows, int pageSize) {
     Query parsed = new Parser(CommandRegistry.builtIns()).parse(query);
     List<Page> pages = new ArrayList<>();
     RowSink sink =
@@ -29,7 +29,7 @@ class PipelineTest {
     return pages;
   }
 
-  private static List<List<Object>> table(List<Page> pages) {
+  static List<List<Object>> table(List<Page> pages) {
     List<List<Object>> table = new ArrayList<>();
     for (Page page : pages) {
       for (int p = 0; p < page.positionCount(); p++) {

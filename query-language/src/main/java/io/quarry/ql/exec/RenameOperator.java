@@ -1,0 +1,94 @@
+package io.quarry.ql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.ql.ast.RenameCommand;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code rename}: each row is seen under new field names. A literal name renames that field whether
+ * or not the row lists it (search-time fields of events are found on demand); a wildcard renames
+ * every listed field it matches, the {@code *} part carried over. A renamed field replaces a field
+ * that already had the new name, as in Splunk.
+ */
+public final class RenameOperator implements RowSink {
+  private final List<RenameCommand.Rename> renames;
+  private final List<Pattern> patterns;
+  private final RowSink downstream;
+
+  public RenameOperator(RenameCommand command, RowSink downstream) {
+    this.renames = requireNonNull(command, "command is null").renames();
+    this.patterns =
+        renames.stream()
+            .map(r -> Pattern.compile(Pattern.quote(r.from()).replace("*", "\\E(.*)\\Q")))
+            .toList();
+    this.downstream = requireNonNull(downstream, "downstream is null");
+  }
+
+  @Override
+  public boolean accept(Row row) {
+    // new name -> old name, applied in order (a later rename sees the earlier one's result)
+    Map<String, String> sourceOf = new LinkedHashMap<>();
+    List<String> names = new ArrayList<>(row.fieldNames());
+    for (String name : names) {
+      sourceOf.put(name, name);
+    }
+    for (int i = 0; i < renames.size(); i++) {
+      RenameCommand.Rename rename = renames.get(i);
+      Map<String, String> moves = new HashMap<>();
+      if (rename.from().contains("*")) {
+        for (String name : sourceOf.keySet()) {
+          Matcher matcher = patterns.get(i).matcher(name);
+          if (matcher.matches()) {
+            moves.put(name, rename.to().replace("*", matcher.group(1)));
+          }
+        }
+      } else if (sourceOf.containsKey(rename.from()) || !row.values(rename.from()).isEmpty()) {
+        moves.put(rename.from(), rename.to());
+      }
+      for (Map.Entry<String, String> move : moves.entrySet()) {
+        String source = sourceOf.getOrDefault(move.getKey(), move.getKey());
+        sourceOf.remove(move.getKey());
+        sourceOf.remove(move.getValue());
+        sourceOf.put(move.getValue(), source);
+      }
+    }
+    return downstream.accept(new Renamed(row, sourceOf));
+  }
+
+  @Override
+  public void finish() {
+    downstream.finish();
+  }
+
+  /** A row whose fields are looked up under new names. */
+  private record Renamed(Row row, Map<String, String> sourceOf) implements Row {
+    @Override
+    public List<Object> values(String field) {
+      String source = sourceOf.get(field);
+      if (source != null) {
+        return row.values(source);
+      }
+      // a field of the row that was renamed away has no value under its old name
+      return sourceOf.containsValue(field) || row.fieldNames().contains(field)
+          ? List.of()
+          : row.values(field);
+    }
+
+    @Override
+    public List<String> fieldNames() {
+      return new ArrayList<>(sourceOf.keySet());
+    }
+
+    @Override
+    public boolean matchesTerm(SearchTerm term) {
+      return row.matchesTerm(term);
+    }
+  }
+}

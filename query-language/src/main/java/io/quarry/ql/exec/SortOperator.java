@@ -1,0 +1,115 @@
+package io.quarry.ql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.ql.ast.SortKey;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/**
+ * {@code sort}: orders rows by their keys and passes on the first {@code limit}. Keys are read once
+ * per row; a bounded heap keeps only {@code limit} rows, so {@code sort -bytes} over millions of
+ * events holds 10,000 of them. Ties keep arrival order; a row missing a key (or, under {@code
+ * num()}, whose value is not a number) sorts after the rows that have it, in either direction;
+ * otherwise a descending key reverses the whole order, text before numbers.
+ */
+public final class SortOperator implements RowSink {
+  private final List<SortKey> keys;
+  private final long limit;
+  private final RowSink downstream;
+  private final Comparator<Entry> order;
+  private final PriorityQueue<Entry> kept;
+  private long arrived;
+
+  private record Entry(Object[] keys, long sequence, Row row) {}
+
+  public SortOperator(List<SortKey> keys, long limit, RowSink downstream) {
+    this.keys = List.copyOf(keys);
+    this.limit = limit;
+    this.downstream = requireNonNull(downstream, "downstream is null");
+    this.order = entryOrder(this.keys);
+    this.kept = new PriorityQueue<>(order.reversed());
+  }
+
+  @Override
+  public boolean accept(Row row) {
+    if (limit == 0) {
+      return true;
+    }
+    Object[] values = new Object[keys.size()];
+    for (int i = 0; i < values.length; i++) {
+      List<Object> fieldValues = row.values(keys.get(i).field());
+      values[i] = fieldValues.isEmpty() ? null : fieldValues.get(0);
+    }
+    Entry entry = new Entry(values, arrived++, row);
+    if (kept.size() < limit) {
+      kept.add(entry);
+    } else if (order.compare(entry, kept.peek()) < 0) {
+      kept.poll();
+      kept.add(entry);
+    }
+    return true;
+  }
+
+  @Override
+  public void finish() {
+    List<Entry> sorted = new ArrayList<>(kept);
+    kept.clear();
+    sorted.sort(order);
+    for (Entry entry : sorted) {
+      if (!downstream.accept(entry.row())) {
+        break;
+      }
+    }
+    downstream.finish();
+  }
+
+  private static Comparator<Entry> entryOrder(List<SortKey> keys) {
+    return (a, b) -> {
+      for (int i = 0; i < keys.size(); i++) {
+        int c = compare(keys.get(i), a.keys()[i], b.keys()[i]);
+        if (c != 0) {
+          return c;
+        }
+      }
+      return Long.compare(a.sequence(), b.sequence());
+    };
+  }
+
+  /** Compares two values of one key, direction included; missing values last. */
+  static int compare(SortKey key, Object a, Object b) {
+    if (key.mode() == SortKey.Mode.NUM) {
+      // num(): a value that is not a number has no place in the order, like a missing one
+      a = a != null && Double.isNaN(Values.toNumber(a)) ? null : a;
+      b = b != null && Double.isNaN(Values.toNumber(b)) ? null : b;
+    }
+    if (a == null || b == null) {
+      return a == null ? (b == null ? 0 : 1) : -1;
+    }
+    int c = compareValues(key.mode(), a, b);
+    return key.descending() ? -c : c;
+  }
+
+  /**
+   * Splunk's orders: {@code auto} (and {@code num}) put numbers first, numerically, then text;
+   * {@code str} compares everything as text. Text compares lexicographically by code unit, so upper
+   * case sorts before lower case, as Splunk's UTF-8 order does.
+   */
+  static int compareValues(SortKey.Mode mode, Object a, Object b) {
+    if (mode != SortKey.Mode.STR) {
+      double x = Values.toNumber(a);
+      double y = Values.toNumber(b);
+      boolean xNumber = !Double.isNaN(x);
+      boolean yNumber = !Double.isNaN(y);
+      if (xNumber && yNumber) {
+        return Double.compare(x, y);
+      }
+      if (xNumber != yNumber) {
+        return xNumber ? -1 : 1;
+      }
+    }
+    return Values.toText(a).compareTo(Values.toText(b));
+  }
+}

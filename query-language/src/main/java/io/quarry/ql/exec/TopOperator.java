@@ -1,0 +1,129 @@
+package io.quarry.ql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.ql.ast.TopCommand;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code top} and {@code rare}: counts each combination of the fields' values per by-group (a row
+ * missing a field is not counted; a multivalue field counts once per value), then per group emits
+ * the {@code limit} most (least) common combinations with their count and their percentage of the
+ * group's counted rows. Groups come out in ascending order of their values; ties by value.
+ */
+public final class TopOperator implements RowSink {
+  private final TopCommand command;
+  private final RowSink downstream;
+  private final Map<List<String>, Group> groups = new HashMap<>();
+
+  private static final class Group {
+    final Map<List<String>, long[]> counts = new HashMap<>();
+    long total;
+  }
+
+  public TopOperator(TopCommand command, RowSink downstream) {
+    this.command = requireNonNull(command, "command is null");
+    this.downstream = requireNonNull(downstream, "downstream is null");
+  }
+
+  @Override
+  public boolean accept(Row row) {
+    List<List<String>> byKeys = combinations(row, command.by());
+    List<List<String>> valueKeys = combinations(row, command.fields());
+    if (valueKeys.isEmpty()) {
+      return true;
+    }
+    for (List<String> byKey : byKeys) {
+      Group group = groups.computeIfAbsent(byKey, k -> new Group());
+      group.total++;
+      for (List<String> valueKey : valueKeys) {
+        group.counts.computeIfAbsent(valueKey, k -> new long[1])[0]++;
+      }
+    }
+    return true;
+  }
+
+  /** Every combination of the fields' values (empty when a field is missing). */
+  private static List<List<String>> combinations(Row row, List<String> fields) {
+    List<List<String>> into = new ArrayList<>();
+    collect(row, fields, 0, new ArrayList<>(), into);
+    return into;
+  }
+
+  private static void collect(
+      Row row, List<String> fields, int index, List<String> prefix, List<List<String>> into) {
+    if (index == fields.size()) {
+      into.add(List.copyOf(prefix));
+      return;
+    }
+    for (Object value : new LinkedHashSet<>(row.values(fields.get(index)))) {
+      prefix.add(Values.toText(value));
+      collect(row, fields, index + 1, prefix, into);
+      prefix.remove(prefix.size() - 1);
+    }
+  }
+
+  @Override
+  public void finish() {
+    Comparator<List<String>> byValues = TopOperator::compareKeys;
+    List<List<String>> byKeys = new ArrayList<>(groups.keySet());
+    byKeys.sort(byValues);
+    emit:
+    for (List<String> byKey : byKeys) {
+      Group group = groups.get(byKey);
+      List<Map.Entry<List<String>, long[]>> entries = new ArrayList<>(group.counts.entrySet());
+      Comparator<Map.Entry<List<String>, long[]>> byCount =
+          Comparator.comparingLong(e -> e.getValue()[0]);
+      entries.sort(
+          (command.rare() ? byCount : byCount.reversed())
+              .thenComparing(Map.Entry::getKey, byValues));
+      long emitted = 0;
+      for (Map.Entry<List<String>, long[]> entry : entries) {
+        if (emitted++ >= command.limit()) {
+          break;
+        }
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (int i = 0; i < byKey.size(); i++) {
+          values.put(command.by().get(i), byKey.get(i));
+        }
+        for (int i = 0; i < entry.getKey().size(); i++) {
+          values.put(command.fields().get(i), entry.getKey().get(i));
+        }
+        long count = entry.getValue()[0];
+        if (command.showCount()) {
+          values.put(command.countField(), count);
+        }
+        if (command.showPercent()) {
+          values.put(
+              command.percentField(),
+              BigDecimal.valueOf(count * 100.0 / group.total)
+                  .setScale(6, RoundingMode.HALF_UP)
+                  .doubleValue());
+        }
+        if (!downstream.accept(new MapRow(values))) {
+          break emit;
+        }
+      }
+    }
+    groups.clear();
+    downstream.finish();
+  }
+
+  private static int compareKeys(List<String> a, List<String> b) {
+    for (int i = 0; i < a.size(); i++) {
+      int c = Values.NATURAL_ORDER.compare(a.get(i), b.get(i));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return 0;
+  }
+}
