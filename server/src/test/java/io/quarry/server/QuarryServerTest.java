@@ -350,6 +350,18 @@ class QuarryServerTest {
                 .count());
     assertThat(results("index=web | tail 1 | rename clientip AS ip | table ip, status").get(0))
         .containsOnlyKeys("ip", "status");
+    long bigResponses =
+        new String(accessLog, StandardCharsets.UTF_8)
+            .lines()
+            .map(l -> l.replaceAll(".*\" \\d{3} (\\d+|-).*", "$1"))
+            .filter(b -> !b.equals("-") && Long.parseLong(b) > 4096)
+            .count();
+    assertThat(
+            results(
+                "index=web | eval kb=bytes/1024, size=if(kb > 4, \"big\", \"small\")"
+                    + " | where size=\"big\" | stats count"))
+        .as("eval and where run on the batch path before stats")
+        .containsExactly(Map.of("count", Long.toString(bigResponses)));
   }
 
   @Test

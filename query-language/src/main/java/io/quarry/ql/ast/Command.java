@@ -12,7 +12,9 @@ public sealed interface Command
         ProjectCommand,
         RenameCommand,
         ReorderCommand,
-        DedupCommand {
+        DedupCommand,
+        EvalCommand,
+        WhereCommand {
 
   /** The command's name as the registry knows it. */
   String name();

@@ -35,6 +35,8 @@ public final class CommandRegistry {
     parsers.put("tail", new ReorderParser(true));
     parsers.put("reverse", new ReorderParser(false));
     parsers.put("dedup", new DedupParser());
+    parsers.put("eval", new EvalParser(false));
+    parsers.put("where", new EvalParser(true));
     return new CommandRegistry(parsers);
   }
 

@@ -2,6 +2,7 @@ package io.quarry.ql.exec;
 
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
+import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.RenameCommand;
@@ -10,6 +11,9 @@ import io.quarry.ql.ast.SearchCommand;
 import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.ast.TopCommand;
+import io.quarry.ql.ast.WhereCommand;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 
 /** Builds the chain of row operators for the commands that follow the first search. */
@@ -20,14 +24,19 @@ public final class Pipelines {
    * Returns the head of the chain; rows pushed into it flow through every command to {@code end}.
    */
   public static RowSink build(List<Command> commands, RowSink end) {
+    return build(commands, end, new Evaluator(Instant.now(), ZoneOffset.UTC));
+  }
+
+  /** As above; {@code eval} and {@code where} use {@code evaluator} (the search's now and zone). */
+  public static RowSink build(List<Command> commands, RowSink end, Evaluator evaluator) {
     RowSink sink = end;
     for (int i = commands.size() - 1; i >= 0; i--) {
-      sink = operator(commands.get(i), sink);
+      sink = operator(commands.get(i), sink, evaluator);
     }
     return sink;
   }
 
-  private static RowSink operator(Command command, RowSink downstream) {
+  private static RowSink operator(Command command, RowSink downstream, Evaluator evaluator) {
     return switch (command) {
       case SearchCommand search ->
           search
@@ -36,6 +45,9 @@ public final class Pipelines {
               .orElse(downstream);
       case StatsCommand stats -> new StatsOperator(stats, downstream);
       case HeadCommand head -> new HeadOperator(head.limit(), downstream);
+      case EvalCommand eval -> new EvalOperator(eval, evaluator, downstream);
+      case WhereCommand where ->
+          new FilterOperator(row -> evaluator.test(where.condition(), row), downstream);
       case SortCommand sort -> new SortOperator(sort.keys(), sort.limit(), downstream);
       case TopCommand top -> new TopOperator(top, downstream);
       case ProjectCommand project -> new ProjectOperator(project, downstream);

@@ -8,10 +8,13 @@ import io.quarry.codecs.store.ScanStats;
 import io.quarry.codecs.store.StoredEvent;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.ast.Query;
 import io.quarry.ql.ast.SearchCommand;
 import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.ast.WhereCommand;
 import io.quarry.ql.command.CommandRegistry;
+import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.HeadOperator;
 import io.quarry.ql.exec.PageCollector;
 import io.quarry.ql.exec.Pipelines;
@@ -154,8 +157,8 @@ public final class SearchService implements AutoCloseable {
 
   /**
    * Where a pipeline can split into a parallel map side and a final reduce: the index of its first
-   * {@code stats} when only row-local filters ({@code search}) come before it, else -1. Such
-   * pipelines do not need events in time order.
+   * {@code stats} when only row-local commands ({@code search}, {@code eval}, {@code where}) come
+   * before it, else -1. Such pipelines do not need events in time order.
    */
   static int batchStatsIndex(List<Command> pipeline) {
     for (int i = 0; i < pipeline.size(); i++) {
@@ -163,7 +166,9 @@ public final class SearchService implements AutoCloseable {
       if (command instanceof StatsCommand) {
         return i;
       }
-      if (!(command instanceof SearchCommand)) {
+      if (!(command instanceof SearchCommand
+          || command instanceof EvalCommand
+          || command instanceof WhereCommand)) {
         return -1;
       }
     }
@@ -179,7 +184,7 @@ public final class SearchService implements AutoCloseable {
       RowSink end,
       AtomicLong matched)
       throws IOException {
-    RowSink pipeline = Pipelines.build(plan.pipeline(), end);
+    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator());
     return store.scan(
         indexes,
         translation.query(),
@@ -221,8 +226,10 @@ public final class SearchService implements AutoCloseable {
     List<Command> filters = pipeline.subList(0, statsAt);
     StatsOperator total =
         new StatsOperator(
-            stats, Pipelines.build(pipeline.subList(statsAt + 1, pipeline.size()), end));
+            stats,
+            Pipelines.build(pipeline.subList(statsAt + 1, pipeline.size()), end, evaluator()));
     Queue<StatsOperator> partials = new ConcurrentLinkedQueue<>();
+    Evaluator evaluator = evaluator();
     ScanStats scan =
         store.scanParallel(
             indexes,
@@ -232,7 +239,8 @@ public final class SearchService implements AutoCloseable {
             () -> {
               StatsOperator partial = StatsOperator.partial(stats);
               partials.add(partial);
-              RowSink map = Pipelines.build(filters, partial); // never finished: merged below
+              RowSink map =
+                  Pipelines.build(filters, partial, evaluator); // merged below, never finished
               return new EventVisitor() {
                 private long matchedHere;
 
@@ -258,6 +266,11 @@ public final class SearchService implements AutoCloseable {
     }
     total.finish();
     return scan;
+  }
+
+  /** Evaluates eval/where with the search's clock (now()) in UTC. */
+  private Evaluator evaluator() {
+    return new Evaluator(clock.instant(), ZoneOffset.UTC);
   }
 
   /** Stops the search threads. */

@@ -1,0 +1,139 @@
+package io.quarry.ql.exec;
+
+import io.quarry.ql.ast.Expression;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The eval functions Quarry knows and how many arguments each takes. */
+public final class EvalFunctions {
+  private EvalFunctions() {}
+
+  /** Minimum and maximum argument counts ({@code max} -1: any number). */
+  public record Arity(int min, int max) {
+    boolean accepts(int count) {
+      return count >= min && (max < 0 || count <= max);
+    }
+
+    String describe() {
+      if (min == max) {
+        return min + " argument" + (min == 1 ? "" : "s");
+      }
+      return max < 0 ? "at least " + min + " arguments" : min + " to " + max + " arguments";
+    }
+  }
+
+  static final Map<String, Arity> ARITY = arities();
+
+  private static Map<String, Arity> arities() {
+    Map<String, Arity> a = new TreeMap<>();
+    a.put("if", new Arity(3, 3));
+    a.put("case", new Arity(2, -1));
+    a.put("coalesce", new Arity(1, -1));
+    a.put("null", new Arity(0, 0));
+    a.put("true", new Arity(0, 0));
+    a.put("false", new Arity(0, 0));
+    a.put("isnull", new Arity(1, 1));
+    a.put("isnotnull", new Arity(1, 1));
+    a.put("isnum", new Arity(1, 1));
+    a.put("isstr", new Arity(1, 1));
+    a.put("typeof", new Arity(1, 1));
+    a.put("len", new Arity(1, 1));
+    a.put("lower", new Arity(1, 1));
+    a.put("upper", new Arity(1, 1));
+    a.put("substr", new Arity(2, 3));
+    a.put("replace", new Arity(3, 3));
+    a.put("split", new Arity(2, 2));
+    a.put("trim", new Arity(1, 2));
+    a.put("ltrim", new Arity(1, 2));
+    a.put("rtrim", new Arity(1, 2));
+    a.put("tonumber", new Arity(1, 2));
+    a.put("tostring", new Arity(1, 2));
+    a.put("round", new Arity(1, 2));
+    a.put("floor", new Arity(1, 1));
+    a.put("ceil", new Arity(1, 1));
+    a.put("ceiling", new Arity(1, 1));
+    a.put("abs", new Arity(1, 1));
+    a.put("pow", new Arity(2, 2));
+    a.put("sqrt", new Arity(1, 1));
+    a.put("log", new Arity(1, 2));
+    a.put("ln", new Arity(1, 1));
+    a.put("exp", new Arity(1, 1));
+    a.put("min", new Arity(1, -1));
+    a.put("max", new Arity(1, -1));
+    a.put("now", new Arity(0, 0));
+    a.put("time", new Arity(0, 0));
+    a.put("strftime", new Arity(2, 2));
+    a.put("strptime", new Arity(2, 2));
+    a.put("relative_time", new Arity(2, 2));
+    a.put("match", new Arity(2, 2));
+    a.put("like", new Arity(2, 2));
+    a.put("cidrmatch", new Arity(2, 2));
+    a.put("mvcount", new Arity(1, 1));
+    a.put("mvindex", new Arity(2, 3));
+    a.put("mvjoin", new Arity(2, 2));
+    a.put("mvappend", new Arity(1, -1));
+    a.put("mvfilter", new Arity(1, 1));
+    a.put("in", new Arity(2, -1));
+    a.put("urldecode", new Arity(1, 1));
+    a.put("md5", new Arity(1, 1));
+    a.put("sha256", new Arity(1, 1));
+    return Map.copyOf(a);
+  }
+
+  /**
+   * Checks every call in an expression.
+   *
+   * @return null when all are known with the right number of arguments, else the bad call and why
+   */
+  public static Problem check(Expression expression) {
+    return switch (expression) {
+      case Expression.Literal literal -> null;
+      case Expression.Field field -> null;
+      case Expression.Unary unary -> check(unary.operand());
+      case Expression.Binary binary -> {
+        Problem left = check(binary.left());
+        yield left != null ? left : check(binary.right());
+      }
+      case Expression.Call call -> {
+        Arity arity = ARITY.get(call.function());
+        if (arity == null) {
+          yield new Problem(
+              call.offset(),
+              "Unknown eval function '" + call.function() + "'",
+              "one of " + String.join(", ", new TreeMap<>(ARITY).keySet()));
+        }
+        if (!arity.accepts(call.arguments().size())) {
+          yield new Problem(
+              call.offset(),
+              call.function() + "() takes " + arity.describe() + ", not " + call.arguments().size(),
+              arity.describe());
+        }
+        if (call.function().equals("case") && call.arguments().size() % 2 != 0) {
+          yield new Problem(
+              call.offset(), "case() takes condition, value pairs", "an even number of arguments");
+        }
+        if ((call.function().equals("match") || call.function().equals("replace"))
+            && call.arguments().get(1) instanceof Expression.Literal(String regex)) {
+          try {
+            java.util.regex.Pattern.compile(regex);
+          } catch (java.util.regex.PatternSyntaxException e) {
+            yield new Problem(
+                call.offset(),
+                call.function() + "(): invalid regular expression: " + e.getDescription(),
+                "a valid regular expression");
+          }
+        }
+        for (Expression argument : call.arguments()) {
+          Problem inner = check(argument);
+          if (inner != null) {
+            yield inner;
+          }
+        }
+        yield null;
+      }
+    };
+  }
+
+  /** A bad call: where, what is wrong, what was expected. */
+  public record Problem(int offset, String message, String expected) {}
+}

@@ -1,0 +1,327 @@
+package io.quarry.ql.parser;
+
+import io.quarry.ql.ast.Expression;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Parses {@code eval} and {@code where} expressions, with their own lexical rules: {@code "…"} is a
+ * string, {@code '…'} a field name, bare names are fields, {@code name(…)} a function call. The
+ * precedence is Splunk's for eval, loosest first: {@code OR}, {@code XOR}, {@code AND}, {@code
+ * NOT}, equality ({@code = == != LIKE}), relational ({@code < <= > >=}), {@code + - .}, {@code * /
+ * %}, unary minus.
+ */
+public final class ExpressionParser {
+  private static final Set<String> KEYWORDS = Set.of("and", "or", "not", "xor", "like");
+
+  private final String query;
+  private final int end;
+  private int at;
+
+  /** Parses {@code query[start, end)}. */
+  public ExpressionParser(String query, int start, int end) {
+    this.query = query;
+    this.at = start;
+    this.end = end;
+  }
+
+  public boolean atEnd() {
+    skipSpace();
+    return at >= end;
+  }
+
+  /** Whether the next character is {@code c} (after spaces); consumes it if so. */
+  public boolean accept(char c) {
+    skipSpace();
+    if (at < end && query.charAt(at) == c && !(c == '=' && peekIs(1, '='))) {
+      at++;
+      return true;
+    }
+    return false;
+  }
+
+  /** A field name: a bare name or a {@code '…'} one. */
+  public String fieldName(String expected) {
+    skipSpace();
+    int start = at;
+    if (at < end && query.charAt(at) == '\'') {
+      return quoted('\'');
+    }
+    if (at < end && !Character.isDigit(query.charAt(at))) {
+      while (at < end && isNameChar(query.charAt(at))) {
+        at++;
+      }
+    }
+    if (at == start) {
+      throw error(start, "Expected " + expected, expected);
+    }
+    return query.substring(start, at);
+  }
+
+  public Expression expression() {
+    return or();
+  }
+
+  private Expression or() {
+    Expression left = xor();
+    while (keyword("or")) {
+      left = new Expression.Binary("OR", left, xor());
+    }
+    return left;
+  }
+
+  private Expression xor() {
+    Expression left = and();
+    while (keyword("xor")) {
+      left = new Expression.Binary("XOR", left, and());
+    }
+    return left;
+  }
+
+  private Expression and() {
+    Expression left = not();
+    while (keyword("and")) {
+      left = new Expression.Binary("AND", left, not());
+    }
+    return left;
+  }
+
+  private Expression not() {
+    if (keyword("not")) {
+      return new Expression.Unary("NOT", not());
+    }
+    return equality();
+  }
+
+  private Expression equality() {
+    Expression left = relational();
+    while (true) {
+      skipSpace();
+      String operator;
+      if (symbol("==")) {
+        operator = "=";
+      } else if (symbol("!=")) {
+        operator = "!=";
+      } else if (at < end && query.charAt(at) == '=') {
+        at++;
+        operator = "=";
+      } else if (keyword("like")) {
+        operator = "LIKE";
+      } else {
+        return left;
+      }
+      left = new Expression.Binary(operator, left, relational());
+    }
+  }
+
+  private Expression relational() {
+    Expression left = additive();
+    while (true) {
+      skipSpace();
+      String operator =
+          symbol("<=") ? "<=" : symbol(">=") ? ">=" : symbol("<") ? "<" : symbol(">") ? ">" : null;
+      if (operator == null) {
+        return left;
+      }
+      left = new Expression.Binary(operator, left, additive());
+    }
+  }
+
+  private Expression additive() {
+    Expression left = multiplicative();
+    while (true) {
+      skipSpace();
+      String operator = symbol("+") ? "+" : symbol("-") ? "-" : symbol(".") ? "." : null;
+      if (operator == null) {
+        return left;
+      }
+      left = new Expression.Binary(operator, left, multiplicative());
+    }
+  }
+
+  private Expression multiplicative() {
+    Expression left = unary();
+    while (true) {
+      skipSpace();
+      String operator = symbol("*") ? "*" : symbol("/") ? "/" : symbol("%") ? "%" : null;
+      if (operator == null) {
+        return left;
+      }
+      left = new Expression.Binary(operator, left, unary());
+    }
+  }
+
+  private Expression unary() {
+    skipSpace();
+    if (symbol("-")) {
+      return new Expression.Unary("-", unary());
+    }
+    if (symbol("+")) {
+      return unary();
+    }
+    return primary();
+  }
+
+  private Expression primary() {
+    skipSpace();
+    if (at >= end) {
+      throw error(at, "Unexpected end of expression; expected a value", "a value");
+    }
+    char c = query.charAt(at);
+    if (c == '(') {
+      at++;
+      Expression inner = expression();
+      expect(')');
+      return inner;
+    }
+    if (c == '"') {
+      return new Expression.Literal(quoted('"'));
+    }
+    if (c == '\'') {
+      return new Expression.Field(quoted('\''));
+    }
+    if (Character.isDigit(c)
+        || (c == '.' && at + 1 < end && Character.isDigit(query.charAt(at + 1)))) {
+      return number();
+    }
+    if (isNameChar(c)) {
+      int start = at;
+      String name = fieldName("a field or function name");
+      skipSpace();
+      boolean call = at < end && query.charAt(at) == '(';
+      if (!call && KEYWORDS.contains(name.toLowerCase(Locale.ROOT))) {
+        throw error(start, "Unexpected '" + name + "'; expected a value", "a value");
+      }
+      if (call) {
+        at++;
+        List<Expression> arguments = new ArrayList<>();
+        skipSpace();
+        if (!accept(')')) {
+          do {
+            arguments.add(expression());
+          } while (accept(','));
+          expect(')');
+        }
+        return new Expression.Call(name.toLowerCase(Locale.ROOT), arguments, start);
+      }
+      return new Expression.Field(name);
+    }
+    throw error(at, "Unexpected '" + c + "'; expected a value", "a value");
+  }
+
+  private Expression number() {
+    int start = at;
+    while (at < end && (Character.isDigit(query.charAt(at)) || query.charAt(at) == '.')) {
+      at++;
+    }
+    if (at < end && (query.charAt(at) == 'e' || query.charAt(at) == 'E')) {
+      int mark = at++;
+      if (at < end && (query.charAt(at) == '-' || query.charAt(at) == '+')) {
+        at++;
+      }
+      if (at < end && Character.isDigit(query.charAt(at))) {
+        while (at < end && Character.isDigit(query.charAt(at))) {
+          at++;
+        }
+      } else {
+        at = mark;
+      }
+    }
+    String text = query.substring(start, at);
+    try {
+      if (text.indexOf('.') < 0 && text.indexOf('e') < 0 && text.indexOf('E') < 0) {
+        return new Expression.Literal(Long.parseLong(text));
+      }
+      return new Expression.Literal(Double.parseDouble(text));
+    } catch (NumberFormatException e) {
+      throw error(start, "'" + text + "' is not a number", "a number");
+    }
+  }
+
+  private String quoted(char quote) {
+    int start = at++;
+    StringBuilder text = new StringBuilder();
+    while (at < end) {
+      char c = query.charAt(at++);
+      if (c == '\\' && at < end) {
+        text.append(query.charAt(at++));
+      } else if (c == quote) {
+        return text.toString();
+      } else {
+        text.append(c);
+      }
+    }
+    throw error(
+        start, "Unterminated " + (quote == '"' ? "string" : "field name"), "a closing " + quote);
+  }
+
+  public void expect(char c) {
+    if (!accept(c)) {
+      skipSpace();
+      throw error(
+          at,
+          at >= end
+              ? "Unexpected end of expression; expected '" + c + "'"
+              : "Unexpected '" + query.charAt(at) + "'; expected '" + c + "'",
+          "'" + c + "'");
+    }
+  }
+
+  private boolean keyword(String word) {
+    skipSpace();
+    int length = word.length();
+    if (at + length <= end
+        && query.regionMatches(true, at, word, 0, length)
+        && (at + length == end || !isNameChar(query.charAt(at + length)))) {
+      at += length;
+      return true;
+    }
+    return false;
+  }
+
+  private boolean symbol(String symbol) {
+    if (query.startsWith(symbol, at) && at + symbol.length() <= end) {
+      // '.' between digits belongs to a number, handled by number()
+      at += symbol.length();
+      return true;
+    }
+    return false;
+  }
+
+  private boolean peekIs(int ahead, char c) {
+    return at + ahead < end && query.charAt(at + ahead) == c;
+  }
+
+  private void skipSpace() {
+    while (at < end && Character.isWhitespace(query.charAt(at))) {
+      at++;
+    }
+  }
+
+  private static boolean isNameChar(char c) {
+    return Character.isLetterOrDigit(c) || c == '_';
+  }
+
+  /** An error at a character offset, with its line and column. */
+  public QueryParseException error(int offset, String message, String expected) {
+    int line = 1;
+    int lineStart = 0;
+    for (int i = 0; i < offset && i < query.length(); i++) {
+      if (query.charAt(i) == '\n') {
+        line++;
+        lineStart = i + 1;
+      }
+    }
+    String token = offset < query.length() ? String.valueOf(query.charAt(offset)) : "";
+    return new QueryParseException(
+        message, query, new Position(offset, line, offset - lineStart + 1), token, expected);
+  }
+
+  /** The current offset (for errors after parsing). */
+  public int offset() {
+    skipSpace();
+    return at;
+  }
+}

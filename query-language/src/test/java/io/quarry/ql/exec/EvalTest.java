@@ -1,0 +1,201 @@
+package io.quarry.ql.exec;
+
+import static io.quarry.ql.exec.PipelineTest.run;
+import static io.quarry.ql.exec.PipelineTest.table;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quarry.ql.ast.EvalCommand;
+import io.quarry.ql.command.CommandRegistry;
+import io.quarry.ql.parser.Parser;
+import io.quarry.ql.parser.QueryParseException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** eval and where: precedence, coercion, null semantics and every function. */
+class EvalTest {
+  private static final Parser PARSER = new Parser(CommandRegistry.builtIns());
+  private static final Evaluator EVALUATOR =
+      new Evaluator(Instant.parse("2026-01-07T12:34:56Z"), ZoneOffset.UTC);
+  private static final Row ROW =
+      TestRow.of(
+          "raw",
+          "status",
+          "404",
+          "bytes",
+          "2048",
+          "ratio",
+          "0.25",
+          "host",
+          "Web-01",
+          "ip",
+          "10.1.2.3",
+          "uri",
+          "/a%20b?x=1",
+          "tags",
+          List.of("red", "green", "blue"),
+          "_time",
+          1767789296_500000L);
+
+  /** The value of one expression over {@link #ROW}. */
+  private static Object eval(String expression) {
+    EvalCommand command = (EvalCommand) PARSER.parse("* | eval x=" + expression).commands().get(1);
+    return EVALUATOR.evaluate(command.assignments().get(0).expression(), ROW);
+  }
+
+  @Test
+  void arithmeticKeepsIntegersAndCoercesNumericText() {
+    assertThat(eval("bytes / 2 + 1")).isEqualTo(1025L);
+    assertThat(eval("bytes / 3")).isEqualTo(2048 / 3.0);
+    assertThat(eval("status % 100")).isEqualTo(4L);
+    assertThat(eval("-ratio * 4")).isEqualTo(-1.0);
+    assertThat(eval("2 + 3 * 4 - 1")).isEqualTo(13L);
+    assertThat(eval("(2 + 3) * 4")).isEqualTo(20L);
+    assertThat(eval("bytes / 0")).isNull();
+    assertThat(eval("host + 1")).isNull();
+    assertThat(eval("\"a\" + \"b\"")).isEqualTo("ab");
+    assertThat(eval("host . \"-\" . status")).isEqualTo("Web-01-404");
+    assertThat(eval("_time")).isEqualTo(1767789296.5);
+  }
+
+  @Test
+  void comparisonsAndLogicFollowSplunkPrecedence() {
+    assertThat(eval("status >= 400 AND status < 500")).isEqualTo(true);
+    assertThat(eval("status = 404")).isEqualTo(true);
+    assertThat(eval("status == \"404\"")).isEqualTo(true);
+    assertThat(eval("host = \"web-01\"")).as("eval compares case-sensitively").isEqualTo(false);
+    assertThat(eval("NOT status = 200 OR false()")).isEqualTo(true);
+    assertThat(eval("true() OR false() AND false()")).as("AND binds tighter").isEqualTo(true);
+    assertThat(eval("true() XOR true()")).isEqualTo(false);
+    assertThat(eval("missing > 1")).isNull();
+    assertThat(eval("tags = \"green\"")).as("any value of a multivalue").isEqualTo(true);
+    assertThat(eval("host LIKE \"Web-%\"")).isEqualTo(true);
+  }
+
+  @Test
+  void conditionalAndNullFunctions() {
+    assertThat(eval("if(status >= 400, \"error\", \"ok\")")).isEqualTo("error");
+    assertThat(eval("case(status < 300, \"2xx\", status < 500, \"4xx\", true(), \"5xx\")"))
+        .isEqualTo("4xx");
+    assertThat(eval("case(status < 300, \"2xx\")")).isNull();
+    assertThat(eval("coalesce(missing, null(), host)")).isEqualTo("Web-01");
+    assertThat(eval("isnull(missing)")).isEqualTo(true);
+    assertThat(eval("isnotnull(host)")).isEqualTo(true);
+    assertThat(eval("len(null())")).isNull();
+    assertThat(eval("typeof(bytes)")).isEqualTo("String");
+    assertThat(eval("typeof(1)")).isEqualTo("Number");
+  }
+
+  @Test
+  void textFunctions() {
+    assertThat(eval("len(host)")).isEqualTo(6L);
+    assertThat(eval("lower(host) . upper(\"x\")")).isEqualTo("web-01X");
+    assertThat(eval("substr(host, 1, 3)")).isEqualTo("Web");
+    assertThat(eval("substr(host, -2)")).isEqualTo("01");
+    assertThat(eval("replace(ip, \"(\\\\d+)\\\\.(\\\\d+)\", \"\\\\2.\\\\1\")"))
+        .isEqualTo("1.10.3.2");
+    assertThat(eval("split(ip, \".\")")).isEqualTo(List.of("10", "1", "2", "3"));
+    assertThat(eval("trim(\"  x  \")")).isEqualTo("x");
+    assertThat(eval("ltrim(\"xxaxx\", \"x\")")).isEqualTo("axx");
+    assertThat(eval("rtrim(\"xxaxx\", \"x\")")).isEqualTo("xxa");
+    assertThat(eval("tonumber(\"ff\", 16)")).isEqualTo(255L);
+    assertThat(eval("tonumber(\"12.5\")")).isEqualTo(12.5);
+    assertThat(eval("tostring(1234567, \"commas\")")).isEqualTo("1,234,567");
+    assertThat(eval("tostring(3725, \"duration\")")).isEqualTo("01:02:05");
+    assertThat(eval("tostring(255, \"hex\")")).isEqualTo("0xff");
+    assertThat(eval("match(host, \"^W\")")).isEqualTo(true);
+    assertThat(eval("like(host, \"w%\")")).isEqualTo(false);
+    assertThat(eval("urldecode(uri)")).isEqualTo("/a b?x=1");
+    assertThat(eval("md5(\"abc\")")).isEqualTo("900150983cd24fb0d6963f7d28e17f72");
+    assertThat(eval("sha256(\"abc\")"))
+        .isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    assertThat(eval("cidrmatch(\"10.0.0.0/8\", ip)")).isEqualTo(true);
+    assertThat(eval("in(status, 200, 404)")).isEqualTo(true);
+  }
+
+  @Test
+  void mathFunctions() {
+    assertThat(eval("round(2.5)")).isEqualTo(3L);
+    assertThat(eval("round(ratio * 10, 1)")).isEqualTo(2.5);
+    assertThat(eval("floor(2.7) + ceil(2.1)")).isEqualTo(5L);
+    assertThat(eval("abs(-3)")).isEqualTo(3L);
+    assertThat(eval("pow(2, 10)")).isEqualTo(1024L);
+    assertThat(eval("sqrt(16)")).isEqualTo(4.0);
+    assertThat(eval("log(1000)")).isEqualTo(3.0);
+    assertThat(eval("log(8, 2)")).isEqualTo(3.0);
+    assertThat(eval("ln(exp(1))")).isEqualTo(1.0);
+    assertThat(eval("min(3, bytes, 7)")).isEqualTo(3L);
+    assertThat(eval("max(3, \"abc\", 7)")).as("text after numbers").isEqualTo("abc");
+  }
+
+  @Test
+  void timeFunctions() {
+    assertThat(eval("now()")).isEqualTo(1767789296L);
+    assertThat(eval("strftime(_time, \"%Y-%m-%dT%H:%M:%S.%3N %b %a %j\")"))
+        .isEqualTo("2026-01-07T12:34:56.500 Jan Wed 007");
+    assertThat(eval("strptime(\"07/Jan/2026:12:34:56\", \"%d/%b/%Y:%H:%M:%S\")"))
+        .isEqualTo(1767789296L);
+    assertThat(eval("strptime(\"2026-01-07 12:34:56.250\", \"%Y-%m-%d %H:%M:%S.%3N\")"))
+        .isEqualTo(1767789296.25);
+    assertThat(eval("strptime(\"nonsense\", \"%Y\")")).isNull();
+    assertThat(eval("relative_time(now(), \"-1d@d\")")).isEqualTo(1767657600L);
+  }
+
+  @Test
+  void multivalueFunctions() {
+    assertThat(eval("mvcount(tags)")).isEqualTo(3L);
+    assertThat(eval("mvindex(tags, 1)")).isEqualTo("green");
+    assertThat(eval("mvindex(tags, -2, -1)")).isEqualTo(List.of("green", "blue"));
+    assertThat(eval("mvjoin(tags, \";\")")).isEqualTo("red;green;blue");
+    assertThat(eval("mvappend(host, tags)")).isEqualTo(List.of("Web-01", "red", "green", "blue"));
+    assertThat(eval("mvfilter(tags != \"green\")")).isEqualTo(List.of("red", "blue"));
+    assertThat(eval("mvcount(missing)")).isNull();
+  }
+
+  @Test
+  void evalAndWhereInAPipeline() {
+    List<Row> rows =
+        List.of(
+            TestRow.of("a", "status", "200", "bytes", "100"),
+            TestRow.of("b", "status", "503", "bytes", "5000"),
+            TestRow.of("c", "status", "404"));
+    assertThat(
+            table(
+                run(
+                    "* | eval kb=round(bytes/1024, 2), class=if(status>=500, \"server\", \"other\")"
+                        + " | where class=\"server\" OR isnull(kb) | table status kb class",
+                    rows,
+                    10)))
+        .containsExactly(List.of("503", 4.88, "server"), Arrays.asList("404", null, "other"));
+    assertThat(table(run("* | eval status=null() | table status", rows, 10)))
+        .containsExactly(
+            Arrays.asList((Object) null),
+            Arrays.asList((Object) null),
+            Arrays.asList((Object) null));
+    assertThat(table(run("* | eval a=1, b=a+1 | table b | head 1", rows, 10)))
+        .containsExactly(List.of(2L));
+  }
+
+  @Test
+  void errorsNameThePlace() {
+    assertThatThrownBy(() -> PARSER.parse("* | eval x=nosuch(1)"))
+        .isInstanceOf(QueryParseException.class)
+        .hasMessageContaining("Unknown eval function 'nosuch'")
+        .satisfies(e -> assertThat(((QueryParseException) e).position().column()).isEqualTo(12));
+    assertThatThrownBy(() -> PARSER.parse("* | eval x=if(1, 2)"))
+        .hasMessageContaining("if() takes 3 arguments, not 2");
+    assertThatThrownBy(() -> PARSER.parse("* | eval x=(1 + 2"))
+        .hasMessageContaining("expected ')'");
+    assertThatThrownBy(() -> PARSER.parse("* | eval x=\"open"))
+        .hasMessageContaining("Unterminated");
+    assertThatThrownBy(() -> PARSER.parse("* | where match(host, \"(\")"))
+        .hasMessageContaining("match(): invalid regular expression");
+    assertThatThrownBy(() -> PARSER.parse("* | where"))
+        .hasMessageContaining("a condition after where");
+    assertThatThrownBy(() -> PARSER.parse("* | eval 1"))
+        .hasMessageContaining("Expected a field name to assign");
+  }
+}
