@@ -12,7 +12,22 @@ public enum AggregateFunction {
   AVG("avg", "mean"),
   MIN("min"),
   MAX("max"),
-  DISTINCT_COUNT("dc", "distinct_count");
+  DISTINCT_COUNT("dc", "distinct_count"),
+  RANGE("range"),
+  VAR("var"),
+  VARP("varp"),
+  STDEV("stdev"),
+  STDEVP("stdevp"),
+  MEDIAN("median"),
+  /** {@code perc<N>}, {@code p<N>}, {@code exactperc<N>}, {@code upperperc<N>}: exact. */
+  PERCENTILE("perc"),
+  MODE("mode"),
+  VALUES("values"),
+  LIST("list"),
+  FIRST("first"),
+  LAST("last"),
+  EARLIEST("earliest"),
+  LATEST("latest");
 
   private final String functionName;
   private final List<String> aliases;
@@ -25,6 +40,27 @@ public enum AggregateFunction {
   /** The canonical name, used for default output names such as {@code sum(bytes)}. */
   public String functionName() {
     return functionName;
+  }
+
+  /**
+   * The percentile a name such as {@code perc95}, {@code p99.9}, {@code exactperc50} or {@code
+   * upperperc75} asks for, if it is one (0 to 100).
+   */
+  public static java.util.OptionalDouble percentile(String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    for (String prefix : List.of("exactperc", "upperperc", "perc", "p")) {
+      if (lower.startsWith(prefix) && lower.length() > prefix.length()) {
+        try {
+          double percent = Double.parseDouble(lower.substring(prefix.length()));
+          if (percent >= 0 && percent <= 100) {
+            return java.util.OptionalDouble.of(percent);
+          }
+        } catch (NumberFormatException notOne) {
+          return java.util.OptionalDouble.empty();
+        }
+      }
+    }
+    return java.util.OptionalDouble.empty();
   }
 
   public static Optional<AggregateFunction> byName(String name) {

@@ -48,8 +48,11 @@ final class StatsParser implements CommandParser {
 
   private static Aggregation aggregation(TokenReader reader) {
     Token functionToken = reader.expect(TokenType.WORD, "an aggregation function");
+    java.util.OptionalDouble percentile = AggregateFunction.percentile(functionToken.text());
     AggregateFunction function =
-        AggregateFunction.byName(functionToken.text())
+        (percentile.isPresent()
+                ? Optional.of(AggregateFunction.PERCENTILE)
+                : AggregateFunction.byName(functionToken.text()))
             .orElseThrow(
                 () ->
                     reader.error(
@@ -64,12 +67,14 @@ final class StatsParser implements CommandParser {
     } else if (function != AggregateFunction.COUNT) {
       throw reader.unexpected(reader.peek(), "'(' and a field name after " + functionToken.text());
     }
-    String outputName =
-        field.map(f -> function.functionName() + "(" + f + ")").orElse(function.functionName());
+    String written = percentile.isPresent() ? functionToken.text() : function.functionName();
+    String outputName = field.map(f -> written + "(" + f + ")").orElse(written);
     if (reader.peek().isWord("as")) {
       reader.next();
       outputName = reader.readValue("a name after 'as'").text();
     }
-    return new Aggregation(function, field, outputName);
+    return percentile.isPresent()
+        ? new Aggregation(function, field, outputName, percentile.getAsDouble())
+        : new Aggregation(function, field, outputName);
   }
 }

@@ -6,7 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A row of named single values, as aggregations produce. Null values mean the field is absent. */
+/**
+ * A row of named values, as aggregations produce: a value is single or a {@code List} (a
+ * multivalue). Null values mean the field is absent.
+ */
 public final class MapRow implements Row {
   private final Map<String, Object> values;
 
@@ -17,6 +20,9 @@ public final class MapRow implements Row {
   @Override
   public List<Object> values(String field) {
     Object value = values.get(field);
+    if (value instanceof List<?> multivalue) {
+      return List.copyOf(multivalue);
+    }
     return value == null ? List.of() : List.of(value);
   }
 

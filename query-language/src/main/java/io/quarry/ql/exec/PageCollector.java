@@ -20,8 +20,8 @@ import java.util.function.Consumer;
  * The end of the row pipeline: gathers rows into typed pages of at most {@code pageSize} rows and
  * hands each page on. A column's type is inferred per page from its values: all longs make a long
  * column, longs and doubles a double column, anything else a string column; {@code _time} holds
- * epoch microseconds and is a timestamp column. Multivalue fields keep their first value in this
- * slice.
+ * epoch microseconds and is a timestamp column. A multivalue becomes one text of its values joined
+ * by newlines (multivalue blocks are still to come).
  */
 public final class PageCollector implements RowSink {
   public static final String TIME_FIELD = "_time";
@@ -78,13 +78,33 @@ public final class PageCollector implements RowSink {
       List<Object> values = new ArrayList<>(rows.size());
       for (Row row : rows) {
         List<Object> fieldValues = row.values(name);
-        values.add(fieldValues.isEmpty() ? null : fieldValues.get(0));
+        values.add(
+            switch (fieldValues.size()) {
+              case 0 -> null;
+              case 1 -> fieldValues.get(0);
+              default -> multivalueText(fieldValues);
+            });
       }
       DataType type = inferType(name, values);
       columns.add(new Schema.Column(name, type));
       blocks.add(block(type, values));
     }
     return new Page(new Schema(columns), blocks, rows.size());
+  }
+
+  /**
+   * A multivalue as one text, its values joined by newlines (as Splunk's CSV output does) until
+   * pages carry multivalue blocks.
+   */
+  static String multivalueText(List<Object> values) {
+    StringBuilder text = new StringBuilder();
+    for (Object value : values) {
+      if (!text.isEmpty()) {
+        text.append('\n');
+      }
+      text.append(Values.toText(value));
+    }
+    return text.toString();
   }
 
   private static DataType inferType(String name, List<Object> values) {

@@ -2,9 +2,12 @@ package io.quarry.ql.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.ql.ast.AggregateFunction;
 import io.quarry.ql.ast.Aggregation;
 import io.quarry.ql.ast.StatsCommand;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -23,8 +26,19 @@ public final class StatsOperator implements RowSink {
   private final RowSink downstream;
   private final Map<List<Object>, Accumulator[]> groups = new HashMap<>();
 
+  /** Whether a function orders values by {@code _time} (first, last, earliest, latest). */
+  private final boolean needsTime;
+
   public StatsOperator(StatsCommand command, RowSink downstream) {
     this.command = requireNonNull(command, "command is null");
+    this.needsTime =
+        command.aggregations().stream()
+            .anyMatch(
+                a ->
+                    switch (a.function()) {
+                      case FIRST, LAST, EARLIEST, LATEST -> true;
+                      default -> false;
+                    });
     this.downstream = requireNonNull(downstream, "downstream is null");
   }
 
@@ -32,6 +46,7 @@ public final class StatsOperator implements RowSink {
   public boolean accept(Row row) {
     List<List<Object>> keys = new ArrayList<>();
     collectKeys(row, 0, new ArrayList<>(), keys);
+    long time = needsTime ? time(row) : Long.MIN_VALUE;
     for (List<Object> key : keys) {
       Accumulator[] accumulators = groups.computeIfAbsent(key, k -> newAccumulators());
       for (int i = 0; i < accumulators.length; i++) {
@@ -40,12 +55,18 @@ public final class StatsOperator implements RowSink {
           accumulators[i].addRow();
         } else {
           for (Object value : row.values(aggregation.field().get())) {
-            accumulators[i].add(value);
+            accumulators[i].add(value, time);
           }
         }
       }
     }
     return true;
+  }
+
+  /** A row's {@code _time} (epoch microseconds), or Long.MIN_VALUE when it has none. */
+  private static long time(Row row) {
+    List<Object> times = row.values("_time");
+    return !times.isEmpty() && times.get(0) instanceof Long micros ? micros : Long.MIN_VALUE;
   }
 
   private void collectKeys(Row row, int index, List<Object> prefix, List<List<Object>> into) {
@@ -63,7 +84,7 @@ public final class StatsOperator implements RowSink {
   private Accumulator[] newAccumulators() {
     Accumulator[] accumulators = new Accumulator[command.aggregations().size()];
     for (int i = 0; i < accumulators.length; i++) {
-      accumulators[i] = new Accumulator();
+      accumulators[i] = new Accumulator(command.aggregations().get(i).function());
     }
     return accumulators;
   }
@@ -141,39 +162,114 @@ public final class StatsOperator implements RowSink {
     downstream.finish();
   }
 
-  /** The state of every function for one group; each function reads the parts it needs. */
+  /**
+   * The state of one function for one group. Only what the function needs is kept: a count and a
+   * sum for {@code sum}, every numeric value for exact percentiles, and so on.
+   */
   private static final class Accumulator {
+    private final AggregateFunction function;
     private long count;
     private long numericCount;
     private double sum;
     private boolean allIntegral = true;
     private double min = Double.POSITIVE_INFINITY;
     private double max = Double.NEGATIVE_INFINITY;
-    private Set<String> distinct;
+    private double mean; // Welford, for var/stdev
+    private double m2;
+    private Set<String> distinct; // dc, values
+    private List<Object> list; // list (first LIST_LIMIT values)
+    private double[] numbers; // median, perc
+    private Map<String, long[]> counts; // mode
+    private Object newest; // first, latest: the value with the greatest _time
+    private long newestTime = Long.MIN_VALUE;
+    private Object oldest; // last, earliest: the value with the smallest _time
+    private long oldestTime = Long.MAX_VALUE;
+
+    Accumulator(AggregateFunction function) {
+      this.function = function;
+    }
 
     void addRow() {
       count++;
     }
 
-    void add(Object value) {
+    void add(Object value, long time) {
       count++;
-      double number = Values.toNumber(value);
-      if (!Double.isNaN(number)) {
-        numericCount++;
-        sum += number;
-        allIntegral &= number == Math.rint(number) && Math.abs(number) < 0x1p53;
-        min = Math.min(min, number);
-        max = Math.max(max, number);
+      switch (function) {
+        case DISTINCT_COUNT, VALUES -> {
+          if (distinct == null) {
+            distinct = new HashSet<>();
+          }
+          distinct.add(Values.toText(value));
+        }
+        case LIST -> {
+          if (list == null) {
+            list = new ArrayList<>();
+          }
+          if (list.size() < LIST_LIMIT) {
+            list.add(value);
+          }
+        }
+        case MODE -> {
+          if (counts == null) {
+            counts = new LinkedHashMap<>();
+          }
+          counts.computeIfAbsent(Values.toText(value), k -> new long[1])[0]++;
+        }
+        case FIRST, LATEST -> {
+          if (newest == null || time > newestTime) {
+            newest = value;
+            newestTime = time;
+          }
+        }
+        case LAST, EARLIEST -> {
+          if (oldest == null
+              || time < oldestTime
+              || (time == oldestTime && time == Long.MIN_VALUE)) {
+            oldest = value;
+            oldestTime = time;
+          }
+        }
+        default -> addNumber(Values.toNumber(value));
       }
-      if (distinct == null) {
-        distinct = new HashSet<>();
+    }
+
+    private void addNumber(double number) {
+      if (Double.isNaN(number)) {
+        return;
       }
-      distinct.add(Values.toText(value));
+      numericCount++;
+      sum += number;
+      allIntegral &= number == Math.rint(number) && Math.abs(number) < 0x1p53;
+      min = Math.min(min, number);
+      max = Math.max(max, number);
+      double delta = number - mean;
+      mean += delta / numericCount;
+      m2 += delta * (number - mean);
+      if (function == AggregateFunction.MEDIAN || function == AggregateFunction.PERCENTILE) {
+        if (numbers == null) {
+          numbers = new double[16];
+        } else if (numericCount > numbers.length) {
+          numbers = Arrays.copyOf(numbers, numbers.length * 2);
+        }
+        numbers[(int) numericCount - 1] = number;
+      }
     }
 
     void merge(Accumulator other) {
+      long n = numericCount + other.numericCount;
+      if (n > 0) {
+        double delta = other.mean - mean;
+        m2 = m2 + other.m2 + delta * delta * numericCount * other.numericCount / n;
+        mean = mean + delta * other.numericCount / n;
+      }
+      if (other.numbers != null) {
+        double[] merged = Arrays.copyOf(numbers == null ? new double[0] : numbers, (int) n);
+        System.arraycopy(other.numbers, 0, merged, (int) numericCount, (int) other.numericCount);
+        numbers = merged;
+      }
       count += other.count;
-      numericCount += other.numericCount;
+      numericCount = n;
       sum += other.sum;
       allIntegral &= other.allIntegral;
       min = Math.min(min, other.min);
@@ -185,21 +281,98 @@ public final class StatsOperator implements RowSink {
           distinct.addAll(other.distinct);
         }
       }
+      if (other.list != null) {
+        if (list == null) {
+          list = new ArrayList<>();
+        }
+        for (Object value : other.list) {
+          if (list.size() < LIST_LIMIT) {
+            list.add(value);
+          }
+        }
+      }
+      if (other.counts != null) {
+        if (counts == null) {
+          counts = new LinkedHashMap<>();
+        }
+        other.counts.forEach((k, v) -> counts.computeIfAbsent(k, x -> new long[1])[0] += v[0]);
+      }
+      if (other.newest != null && (newest == null || other.newestTime > newestTime)) {
+        newest = other.newest;
+        newestTime = other.newestTime;
+      }
+      if (other.oldest != null && (oldest == null || other.oldestTime < oldestTime)) {
+        oldest = other.oldest;
+        oldestTime = other.oldestTime;
+      }
     }
 
     Object result(Aggregation aggregation) {
-      return switch (aggregation.function()) {
+      return switch (function) {
         case COUNT -> count;
         case DISTINCT_COUNT -> (long) (distinct == null ? 0 : distinct.size());
         case SUM -> numericCount == 0 ? null : typed(sum);
         case AVG -> numericCount == 0 ? null : sum / numericCount;
         case MIN -> numericCount == 0 ? null : typed(min);
         case MAX -> numericCount == 0 ? null : typed(max);
+        case RANGE -> numericCount == 0 ? null : typed(max - min);
+        case VAR -> numericCount < 2 ? null : m2 / (numericCount - 1);
+        case VARP -> numericCount == 0 ? null : m2 / numericCount;
+        case STDEV -> numericCount < 2 ? null : Math.sqrt(m2 / (numericCount - 1));
+        case STDEVP -> numericCount == 0 ? null : Math.sqrt(m2 / numericCount);
+        case MEDIAN, PERCENTILE -> percentile(aggregation.percentile());
+        case MODE -> mode();
+        case VALUES -> {
+          if (distinct == null) {
+            yield null;
+          }
+          List<Object> sorted = new ArrayList<>(distinct);
+          sorted.sort(Comparator.comparing(Object::toString));
+          yield sorted.size() == 1 ? sorted.get(0) : sorted;
+        }
+        case LIST -> list == null ? null : list.size() == 1 ? list.get(0) : List.copyOf(list);
+        case FIRST, LATEST -> newest;
+        case LAST, EARLIEST -> oldest;
       };
+    }
+
+    /**
+     * The exact percentile, interpolating linearly between the two nearest ranks (the median of an
+     * even count is the mean of the middle two).
+     */
+    private Object percentile(double percent) {
+      if (numericCount == 0) {
+        return null;
+      }
+      double[] sorted = Arrays.copyOf(numbers, (int) numericCount);
+      Arrays.sort(sorted);
+      double rank = percent / 100 * (sorted.length - 1);
+      int low = (int) Math.floor(rank);
+      int high = (int) Math.ceil(rank);
+      double value = sorted[low] + (sorted[high] - sorted[low]) * (rank - low);
+      return allIntegral && value == Math.rint(value) ? (Object) (long) value : (Object) value;
+    }
+
+    private Object mode() {
+      if (counts == null) {
+        return null;
+      }
+      String best = null;
+      long bestCount = 0;
+      for (Map.Entry<String, long[]> entry : counts.entrySet()) {
+        if (entry.getValue()[0] > bestCount) {
+          best = entry.getKey();
+          bestCount = entry.getValue()[0];
+        }
+      }
+      return best;
     }
 
     private Object typed(double value) {
       return allIntegral ? (Object) (long) value : (Object) value;
     }
   }
+
+  /** {@code list()} keeps at most this many values, as Splunk does. */
+  static final int LIST_LIMIT = 100;
 }

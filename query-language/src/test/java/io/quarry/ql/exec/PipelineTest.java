@@ -76,6 +76,60 @@ class PipelineTest {
   }
 
   @Test
+  void statsFunctionsComputeExactlyAndMergeAcrossPartials() {
+    List<Row> rows = new ArrayList<>();
+    long[] bytes = {10, 20, 30, 40, 1000, 20};
+    String[] users = {"bob", "amy", "bob", "cid", "amy", "bob"};
+    for (int i = 0; i < bytes.length; i++) {
+      rows.add(
+          TestRow.of(
+              "e" + i,
+              "bytes",
+              String.valueOf(bytes[i]),
+              "user",
+              users[i],
+              "_time",
+              1_000_000L * (100 - i))); // newest first, as events arrive
+    }
+    String query =
+        "* | stats median(bytes), perc75(bytes) AS p75, p0(bytes), exactperc100(bytes),"
+            + " range(bytes), var(bytes), stdevp(bytes), mode(user), values(user),"
+            + " list(user), first(user), last(user), earliest(bytes), latest(bytes)";
+    List<List<Object>> whole = table(run(query, rows, 1024));
+    assertThat(whole).hasSize(1);
+    List<Object> row = whole.get(0);
+    assertThat(row.subList(0, 5)).containsExactly(25L, 37.5, 10L, 1000L, 990L);
+    assertThat((Double) row.get(5))
+        .isCloseTo(794_333.3333 / 5, org.assertj.core.data.Offset.offset(1e-3));
+    assertThat((Double) row.get(6))
+        .isCloseTo(Math.sqrt(794_333.3333 / 6), org.assertj.core.data.Offset.offset(1e-3));
+    assertThat(row.subList(7, row.size()))
+        .containsExactly(
+            "bob", "amy\nbob\ncid", "bob\namy\nbob\ncid\namy\nbob", "bob", "bob", "20", "10");
+
+    io.quarry.ql.ast.StatsCommand stats =
+        (io.quarry.ql.ast.StatsCommand)
+            new Parser(CommandRegistry.builtIns()).parse(query).commands().get(1);
+    List<Page> pages = new ArrayList<>();
+    StatsOperator total = new StatsOperator(stats, new PageCollector(1024, pages::add));
+    StatsOperator a = StatsOperator.partial(stats);
+    StatsOperator b = StatsOperator.partial(stats);
+    for (int i = 0; i < rows.size(); i++) {
+      (i % 2 == 0 ? a : b).accept(rows.get(i));
+    }
+    total.merge(a);
+    total.merge(b);
+    total.finish();
+    List<Object> merged = table(pages).get(0);
+    assertThat(merged.subList(0, 5)).isEqualTo(row.subList(0, 5));
+    assertThat((Double) merged.get(5))
+        .isCloseTo((Double) row.get(5), org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(merged.get(7)).isEqualTo("bob");
+    assertThat(merged.get(8)).isEqualTo(row.get(8));
+    assertThat(merged.subList(10, merged.size())).isEqualTo(row.subList(10, row.size()));
+  }
+
+  @Test
   void partialStatsMergedEqualOneStatsOverAllRows() {
     String query =
         "* | stats count, sum(bytes), avg(bytes), min(bytes), max(bytes), dc(ip) by status";

@@ -111,8 +111,10 @@ class ParserTest {
     assertThatThrownBy(() -> parser.parse("x | stats")).hasMessageContaining("an aggregation");
     assertThatThrownBy(() -> parser.parse("x | stats avg"))
         .hasMessageContaining("'(' and a field name after avg");
-    assertThatThrownBy(() -> parser.parse("x | stats median(x)"))
-        .hasMessageContaining("Unknown aggregation function 'median'");
+    assertThatThrownBy(() -> parser.parse("x | stats medain(x)"))
+        .hasMessageContaining("Unknown aggregation function 'medain'");
+    assertThatThrownBy(() -> parser.parse("x | stats perc101(x)"))
+        .hasMessageContaining("Unknown aggregation function 'perc101'");
     assertThatThrownBy(() -> parser.parse("x | head -1"))
         .hasMessageContaining("non-negative whole number");
     assertThatThrownBy(() -> parser.parse("x [search y]"))
