@@ -14,7 +14,8 @@ public sealed interface Command
         ReorderCommand,
         DedupCommand,
         EvalCommand,
-        WhereCommand {
+        WhereCommand,
+        RexCommand {
 
   /** The command's name as the registry knows it. */
   String name();

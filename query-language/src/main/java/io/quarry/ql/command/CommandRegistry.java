@@ -37,6 +37,7 @@ public final class CommandRegistry {
     parsers.put("dedup", new DedupParser());
     parsers.put("eval", new EvalParser(false));
     parsers.put("where", new EvalParser(true));
+    parsers.put("rex", new RexParser());
     return new CommandRegistry(parsers);
   }
 

@@ -7,6 +7,7 @@ import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.RenameCommand;
 import io.quarry.ql.ast.ReorderCommand;
+import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.ast.SearchCommand;
 import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.ast.StatsCommand;
@@ -46,6 +47,7 @@ public final class Pipelines {
       case StatsCommand stats -> new StatsOperator(stats, downstream);
       case HeadCommand head -> new HeadOperator(head.limit(), downstream);
       case EvalCommand eval -> new EvalOperator(eval, evaluator, downstream);
+      case RexCommand rex -> new RexOperator(rex, downstream);
       case WhereCommand where ->
           new FilterOperator(row -> evaluator.test(where.condition(), row), downstream);
       case SortCommand sort -> new SortOperator(sort.keys(), sort.limit(), downstream);

@@ -245,8 +245,8 @@ public final class ExpressionParser {
     StringBuilder text = new StringBuilder();
     while (at < end) {
       char c = query.charAt(at++);
-      if (c == '\\' && at < end) {
-        text.append(query.charAt(at++));
+      if (c == '\\' && at < end && (query.charAt(at) == quote || query.charAt(at) == '\\')) {
+        text.append(query.charAt(at++)); // \" and \\ only, as in search: regexes keep \d
       } else if (c == quote) {
         return text.toString();
       } else {

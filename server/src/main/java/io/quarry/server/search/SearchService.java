@@ -10,6 +10,7 @@ import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.ast.Query;
+import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.ast.SearchCommand;
 import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.ast.WhereCommand;
@@ -157,8 +158,8 @@ public final class SearchService implements AutoCloseable {
 
   /**
    * Where a pipeline can split into a parallel map side and a final reduce: the index of its first
-   * {@code stats} when only row-local commands ({@code search}, {@code eval}, {@code where}) come
-   * before it, else -1. Such pipelines do not need events in time order.
+   * {@code stats} when only row-local commands ({@code search}, {@code eval}, {@code where}, {@code
+   * rex}) come before it, else -1. Such pipelines do not need events in time order.
    */
   static int batchStatsIndex(List<Command> pipeline) {
     for (int i = 0; i < pipeline.size(); i++) {
@@ -168,7 +169,8 @@ public final class SearchService implements AutoCloseable {
       }
       if (!(command instanceof SearchCommand
           || command instanceof EvalCommand
-          || command instanceof WhereCommand)) {
+          || command instanceof WhereCommand
+          || command instanceof RexCommand)) {
         return -1;
       }
     }

@@ -1,0 +1,41 @@
+package io.quarry.ql.exec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A row with some fields set by a command ({@code eval}, {@code rex}): a set value (single, or a
+ * {@code List} for a multivalue) hides the row's own; a null removes the field.
+ */
+record AssignedRow(Row row, Map<String, Object> values) implements Row {
+  @Override
+  public List<Object> values(String field) {
+    if (values.containsKey(field)) {
+      Object value = values.get(field);
+      if (value == null) {
+        return List.of();
+      }
+      return value instanceof List<?> list ? List.copyOf(list) : List.of(value);
+    }
+    return row.values(field);
+  }
+
+  @Override
+  public List<String> fieldNames() {
+    List<String> names = new ArrayList<>(row.fieldNames());
+    for (Map.Entry<String, Object> entry : values.entrySet()) {
+      if (entry.getValue() == null) {
+        names.remove(entry.getKey());
+      } else if (!names.contains(entry.getKey())) {
+        names.add(entry.getKey());
+      }
+    }
+    return names;
+  }
+
+  @Override
+  public boolean matchesTerm(SearchTerm term) {
+    return row.matchesTerm(term);
+  }
+}

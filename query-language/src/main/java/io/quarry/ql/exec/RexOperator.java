@@ -1,0 +1,117 @@
+package io.quarry.ql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.ql.ast.RexCommand;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code rex}: extraction sets each named group's field from the first match (with {@code
+ * max_match} above 1, from up to that many matches, as multivalues); a row whose field does not
+ * match passes unchanged. Sed mode rewrites the field's value ({@code s///} with {@code \1} group
+ * references, or {@code y///}).
+ */
+public final class RexOperator implements RowSink {
+  private final RexCommand command;
+  private final Pattern pattern;
+  private final RowSink downstream;
+
+  public RexOperator(RexCommand command, RowSink downstream) {
+    this.command = requireNonNull(command, "command is null");
+    this.downstream = requireNonNull(downstream, "downstream is null");
+    this.pattern =
+        command.sed() != null
+            ? (command.sed().transliterate() ? null : Pattern.compile(command.sed().from()))
+            : Pattern.compile(command.regex());
+  }
+
+  @Override
+  public boolean accept(Row row) {
+    List<Object> input = row.values(command.field());
+    if (input.isEmpty()) {
+      return downstream.accept(row);
+    }
+    String text = Evaluator.text(input.get(0));
+    Map<String, Object> assigned = new HashMap<>();
+    if (command.sed() != null) {
+      assigned.put(command.field(), sed(text));
+    } else {
+      Matcher matcher = pattern.matcher(text);
+      Map<String, List<Object>> found = new HashMap<>();
+      long matches = 0;
+      while (matches < command.maxMatch() && matcher.find()) {
+        matches++;
+        for (RexCommand.Group group : command.groups()) {
+          String value = matcher.group(group.javaName());
+          if (value != null) {
+            found.computeIfAbsent(group.field(), k -> new ArrayList<>()).add(value);
+          }
+        }
+      }
+      if (found.isEmpty()) {
+        return downstream.accept(row);
+      }
+      found.forEach(
+          (field, values) -> assigned.put(field, values.size() == 1 ? values.get(0) : values));
+    }
+    return downstream.accept(new AssignedRow(row, assigned));
+  }
+
+  private String sed(String text) {
+    RexCommand.Sed sed = command.sed();
+    if (sed.transliterate()) {
+      StringBuilder out = new StringBuilder(text.length());
+      for (int i = 0; i < text.length(); i++) {
+        int at = sed.from().indexOf(text.charAt(i));
+        out.append(at < 0 ? text.charAt(i) : sed.to().charAt(at));
+      }
+      return out.toString();
+    }
+    String replacement = javaReplacement(sed.to());
+    Matcher matcher = pattern.matcher(text);
+    if (sed.occurrence() == 0) {
+      return matcher.replaceAll(replacement);
+    }
+    StringBuilder out = new StringBuilder();
+    int seen = 0;
+    while (matcher.find()) {
+      if (++seen == sed.occurrence()) {
+        matcher.appendReplacement(out, replacement);
+        break;
+      }
+    }
+    matcher.appendTail(out);
+    return out.toString();
+  }
+
+  /** sed's {@code \1} and {@code &} as Java's {@code $1} and {@code $0}. */
+  private static String javaReplacement(String sed) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < sed.length(); i++) {
+      char c = sed.charAt(i);
+      if (c == '\\' && i + 1 < sed.length()) {
+        char next = sed.charAt(++i);
+        if (Character.isDigit(next)) {
+          out.append('$').append(next);
+        } else {
+          out.append(Matcher.quoteReplacement(String.valueOf(next)));
+        }
+      } else if (c == '&') {
+        out.append("$0");
+      } else {
+        out.append(Matcher.quoteReplacement(String.valueOf(c)));
+      }
+    }
+    return out.toString();
+  }
+
+  @Override
+  public void finish() {
+    downstream.finish();
+  }
+}
