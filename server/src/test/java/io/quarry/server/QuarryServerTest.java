@@ -362,6 +362,16 @@ class QuarryServerTest {
                     + " | where size=\"big\" | stats count"))
         .as("eval and where run on the batch path before stats")
         .containsExactly(Map.of("count", Long.toString(bigResponses)));
+    List<Map<String, String>> hourly = results("index=web | timechart span=1h count by method");
+    assertThat(hourly).hasSize(24);
+    long total =
+        hourly.stream()
+            .flatMap(r -> r.entrySet().stream())
+            .filter(e -> !e.getKey().equals("_time"))
+            .mapToLong(e -> Long.parseLong(e.getValue()))
+            .sum();
+    assertThat(total).as("timechart on the batch path counts every event once").isEqualTo(5000);
+    assertThat(hourly.get(0)).containsKeys("_time", "GET", "POST");
   }
 
   @Test

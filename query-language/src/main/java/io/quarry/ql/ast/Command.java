@@ -15,7 +15,9 @@ public sealed interface Command
         DedupCommand,
         EvalCommand,
         WhereCommand,
-        RexCommand {
+        RexCommand,
+        BinCommand,
+        TimechartCommand {
 
   /** The command's name as the registry knows it. */
   String name();

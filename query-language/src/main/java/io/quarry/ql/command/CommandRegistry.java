@@ -38,6 +38,9 @@ public final class CommandRegistry {
     parsers.put("eval", new EvalParser(false));
     parsers.put("where", new EvalParser(true));
     parsers.put("rex", new RexParser());
+    parsers.put("bin", new BinParser());
+    parsers.put("bucket", new BinParser());
+    parsers.put("timechart", new TimechartParser());
     return new CommandRegistry(parsers);
   }
 

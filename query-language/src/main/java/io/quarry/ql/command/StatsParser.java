@@ -46,7 +46,7 @@ final class StatsParser implements CommandParser {
     return new StatsCommand(aggregations, groupBy, name.position());
   }
 
-  private static Aggregation aggregation(TokenReader reader) {
+  static Aggregation aggregation(TokenReader reader) {
     Token functionToken = reader.expect(TokenType.WORD, "an aggregation function");
     java.util.OptionalDouble percentile = AggregateFunction.percentile(functionToken.text());
     AggregateFunction function =

@@ -33,6 +33,11 @@ public final class Evaluator {
     this.zone = zone;
   }
 
+  /** The zone of time formats and spans. */
+  public ZoneId zone() {
+    return zone;
+  }
+
   /** Compiled regexes of match() and replace(), by pattern text (most queries use a few). */
   private final java.util.concurrent.ConcurrentMap<String, Pattern> patterns =
       new java.util.concurrent.ConcurrentHashMap<>();

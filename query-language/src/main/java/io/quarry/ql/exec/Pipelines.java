@@ -1,5 +1,6 @@
 package io.quarry.ql.exec;
 
+import io.quarry.ql.ast.BinCommand;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.ast.EvalCommand;
@@ -11,6 +12,7 @@ import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.ast.SearchCommand;
 import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.ast.TimechartCommand;
 import io.quarry.ql.ast.TopCommand;
 import io.quarry.ql.ast.WhereCommand;
 import java.time.Instant;
@@ -37,7 +39,8 @@ public final class Pipelines {
     return sink;
   }
 
-  private static RowSink operator(Command command, RowSink downstream, Evaluator evaluator) {
+  /** The operator of one command, feeding {@code downstream}. */
+  public static RowSink operator(Command command, RowSink downstream, Evaluator evaluator) {
     return switch (command) {
       case SearchCommand search ->
           search
@@ -48,6 +51,9 @@ public final class Pipelines {
       case HeadCommand head -> new HeadOperator(head.limit(), downstream);
       case EvalCommand eval -> new EvalOperator(eval, evaluator, downstream);
       case RexCommand rex -> new RexOperator(rex, downstream);
+      case BinCommand bin -> new BinOperator(bin, evaluator.zone(), downstream);
+      case TimechartCommand timechart ->
+          new TimechartOperator(timechart, evaluator.zone(), downstream);
       case WhereCommand where ->
           new FilterOperator(row -> evaluator.test(where.condition(), row), downstream);
       case SortCommand sort -> new SortOperator(sort.keys(), sort.limit(), downstream);

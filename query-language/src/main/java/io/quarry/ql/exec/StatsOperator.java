@@ -21,7 +21,7 @@ import java.util.Set;
  * ascending natural order of the group values. Without by-fields it emits exactly one row, also
  * when no rows came.
  */
-public final class StatsOperator implements RowSink {
+public final class StatsOperator implements Aggregator {
   private final StatsCommand command;
   private final RowSink downstream;
   private final Map<List<Object>, Accumulator[]> groups = new HashMap<>();
@@ -63,6 +63,18 @@ public final class StatsOperator implements RowSink {
     return true;
   }
 
+  /** A group value as output: {@code _time} groups stay times (epoch microseconds). */
+  private static Object output(String field, Object key) {
+    if (field.equals("_time") && key instanceof String text) {
+      try {
+        return Long.parseLong(text);
+      } catch (NumberFormatException notMicros) {
+        return text;
+      }
+    }
+    return key;
+  }
+
   /** A row's {@code _time} (epoch microseconds), or Long.MIN_VALUE when it has none. */
   private static long time(Row row) {
     List<Object> times = row.values("_time");
@@ -94,8 +106,14 @@ public final class StatsOperator implements RowSink {
    * one partial per segment slice, merged here before {@link #finish}). The partial must run the
    * same command and must not be finished.
    */
-  public void merge(StatsOperator partial) {
-    if (!partial.command.equals(command)) {
+  @Override
+  public Aggregator newPartial() {
+    return partial(command);
+  }
+
+  @Override
+  public void merge(Aggregator other) {
+    if (!(other instanceof StatsOperator partial) || !partial.command.equals(command)) {
       throw new IllegalArgumentException("cannot merge stats of another command");
     }
     partial.groups.forEach(
@@ -108,6 +126,39 @@ public final class StatsOperator implements RowSink {
           }
         });
     partial.groups.clear();
+  }
+
+  /** The command this operator runs. */
+  public StatsCommand command() {
+    return command;
+  }
+
+  /** The keys of the groups held so far (texts of the by-fields' values). */
+  public java.util.Set<List<Object>> groupKeys() {
+    return java.util.Collections.unmodifiableSet(groups.keySet());
+  }
+
+  /**
+   * Moves every group to a new key (null: the group is dropped), merging groups that meet: how
+   * {@code timechart} coarsens its buckets and folds small series into OTHER.
+   */
+  public void regroup(java.util.function.UnaryOperator<List<Object>> newKey) {
+    Map<List<Object>, Accumulator[]> moved = new HashMap<>();
+    groups.forEach(
+        (key, accumulators) -> {
+          List<Object> target = newKey.apply(key);
+          if (target == null) {
+            return;
+          }
+          Accumulator[] into = moved.putIfAbsent(target, accumulators);
+          if (into != null) {
+            for (int i = 0; i < into.length; i++) {
+              into[i].merge(accumulators[i]);
+            }
+          }
+        });
+    groups.clear();
+    groups.putAll(moved);
   }
 
   /** A partial {@code stats}: it only accumulates, to be {@link #merge merged} into a final one. */
@@ -147,7 +198,7 @@ public final class StatsOperator implements RowSink {
     for (List<Object> key : keys) {
       Map<String, Object> values = new LinkedHashMap<>();
       for (int i = 0; i < key.size(); i++) {
-        values.put(command.groupBy().get(i), key.get(i));
+        values.put(command.groupBy().get(i), output(command.groupBy().get(i), key.get(i)));
       }
       Accumulator[] accumulators = groups.get(key);
       for (int i = 0; i < accumulators.length; i++) {

@@ -13,8 +13,10 @@ import io.quarry.ql.ast.Query;
 import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.ast.SearchCommand;
 import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.ast.TimechartCommand;
 import io.quarry.ql.ast.WhereCommand;
 import io.quarry.ql.command.CommandRegistry;
+import io.quarry.ql.exec.Aggregator;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.HeadOperator;
 import io.quarry.ql.exec.PageCollector;
@@ -22,7 +24,6 @@ import io.quarry.ql.exec.Pipelines;
 import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.RowPredicates;
 import io.quarry.ql.exec.RowSink;
-import io.quarry.ql.exec.StatsOperator;
 import io.quarry.ql.parser.Parser;
 import io.quarry.ql.parser.Position;
 import io.quarry.ql.parser.QueryParseException;
@@ -128,10 +129,10 @@ public final class SearchService implements AutoCloseable {
     PageCollector collector = new PageCollector(PAGE_SIZE, pages);
     RowSink end = new HeadOperator(maxResultRows, collector);
     AtomicLong matched = new AtomicLong();
-    int statsAt = batchStatsIndex(plan.pipeline());
+    int aggregatorAt = batchAggregatorIndex(plan.pipeline());
     ScanStats scan;
-    if (statsAt >= 0) {
-      scan = runBatch(plan, indexes, translation, check, statsAt, end, matched);
+    if (aggregatorAt >= 0) {
+      scan = runBatch(plan, indexes, translation, check, aggregatorAt, end, matched);
     } else {
       scan = runTimeOrdered(plan, indexes, translation, check, end, matched);
     }
@@ -158,13 +159,14 @@ public final class SearchService implements AutoCloseable {
 
   /**
    * Where a pipeline can split into a parallel map side and a final reduce: the index of its first
-   * {@code stats} when only row-local commands ({@code search}, {@code eval}, {@code where}, {@code
-   * rex}) come before it, else -1. Such pipelines do not need events in time order.
+   * aggregator ({@code stats}, {@code timechart}) when only row-local commands ({@code search},
+   * {@code eval}, {@code where}, {@code rex}) come before it, else -1. Such pipelines do not need
+   * events in time order.
    */
-  static int batchStatsIndex(List<Command> pipeline) {
+  static int batchAggregatorIndex(List<Command> pipeline) {
     for (int i = 0; i < pipeline.size(); i++) {
       Command command = pipeline.get(i);
-      if (command instanceof StatsCommand) {
+      if (command instanceof StatsCommand || command instanceof TimechartCommand) {
         return i;
       }
       if (!(command instanceof SearchCommand
@@ -219,19 +221,21 @@ public final class SearchService implements AutoCloseable {
       List<String> indexes,
       LuceneTranslator.Translation translation,
       Predicate<Row> check,
-      int statsAt,
+      int aggregatorAt,
       RowSink end,
       AtomicLong matched)
       throws IOException {
     List<Command> pipeline = plan.pipeline();
-    StatsCommand stats = (StatsCommand) pipeline.get(statsAt);
-    List<Command> filters = pipeline.subList(0, statsAt);
-    StatsOperator total =
-        new StatsOperator(
-            stats,
-            Pipelines.build(pipeline.subList(statsAt + 1, pipeline.size()), end, evaluator()));
-    Queue<StatsOperator> partials = new ConcurrentLinkedQueue<>();
+    List<Command> filters = pipeline.subList(0, aggregatorAt);
     Evaluator evaluator = evaluator();
+    Aggregator total =
+        (Aggregator)
+            Pipelines.operator(
+                pipeline.get(aggregatorAt),
+                Pipelines.build(
+                    pipeline.subList(aggregatorAt + 1, pipeline.size()), end, evaluator),
+                evaluator);
+    Queue<Aggregator> partials = new ConcurrentLinkedQueue<>();
     ScanStats scan =
         store.scanParallel(
             indexes,
@@ -239,7 +243,7 @@ public final class SearchService implements AutoCloseable {
             plan.earliestMicros(),
             plan.latestMicros(),
             () -> {
-              StatsOperator partial = StatsOperator.partial(stats);
+              Aggregator partial = total.newPartial();
               partials.add(partial);
               RowSink map =
                   Pipelines.build(filters, partial, evaluator); // merged below, never finished
@@ -263,7 +267,7 @@ public final class SearchService implements AutoCloseable {
               };
             },
             searchPool);
-    for (StatsOperator partial : partials) {
+    for (Aggregator partial : partials) {
       total.merge(partial);
     }
     total.finish();

@@ -1,0 +1,105 @@
+package io.quarry.ql.ast;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * A {@code span=} of {@code bin} and {@code timechart}: a time span ({@code 30s}, {@code 5m},
+ * {@code 1h}, {@code 1d}, {@code 1w}, {@code 1mon}) or, without a unit, a numeric width.
+ *
+ * @param amount how many units
+ * @param unit null for a numeric span
+ * @param width the numeric width when {@code unit} is null
+ */
+public record Span(long amount, ChronoUnit unit, double width) {
+
+  /** Parses Splunk's span syntax; empty when the text is not a span. */
+  public static Optional<Span> parse(String text) {
+    String lower = text.toLowerCase(Locale.ROOT).strip();
+    int digits = 0;
+    while (digits < lower.length()
+        && (Character.isDigit(lower.charAt(digits)) || lower.charAt(digits) == '.')) {
+      digits++;
+    }
+    if (digits == 0) {
+      return Optional.empty();
+    }
+    String unitText = lower.substring(digits);
+    try {
+      if (unitText.isEmpty()) {
+        double width = Double.parseDouble(lower);
+        return width > 0 ? Optional.of(new Span(0, null, width)) : Optional.empty();
+      }
+      long amount = Long.parseLong(lower.substring(0, digits));
+      if (amount <= 0) {
+        return Optional.empty();
+      }
+      ChronoUnit unit =
+          switch (unitText) {
+            case "s", "sec", "secs", "second", "seconds" -> ChronoUnit.SECONDS;
+            case "m", "min", "mins", "minute", "minutes" -> ChronoUnit.MINUTES;
+            case "h", "hr", "hrs", "hour", "hours" -> ChronoUnit.HOURS;
+            case "d", "day", "days" -> ChronoUnit.DAYS;
+            case "w", "week", "weeks" -> ChronoUnit.WEEKS;
+            case "mon", "month", "months" -> ChronoUnit.MONTHS;
+            default -> null;
+          };
+      return unit == null ? Optional.empty() : Optional.of(new Span(amount, unit, 0));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  public boolean isTime() {
+    return unit != null;
+  }
+
+  /** A fixed time span of {@code seconds}. */
+  public static Span ofSeconds(long seconds) {
+    return new Span(seconds, ChronoUnit.SECONDS, 0);
+  }
+
+  /**
+   * The start of the bucket holding {@code micros}: fixed spans align to the epoch in {@code zone}
+   * (days start at midnight), weeks start on Sunday, months on the 1st.
+   */
+  public long floor(long micros, ZoneId zone) {
+    if (unit == ChronoUnit.MONTHS) {
+      ZonedDateTime time = Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000)).atZone(zone);
+      long months = time.getYear() * 12L + time.getMonthValue() - 1;
+      long start = Math.floorDiv(months, amount) * amount;
+      return ZonedDateTime.of((int) (start / 12), (int) (start % 12) + 1, 1, 0, 0, 0, 0, zone)
+              .toEpochSecond()
+          * 1_000_000;
+    }
+    long size = sizeMicros();
+    long offset =
+        zone.getRules()
+                .getOffset(Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000)))
+                .getTotalSeconds()
+            * 1_000_000L;
+    // weeks: the epoch was a Thursday; shift so buckets start on Sunday
+    long shift = unit == ChronoUnit.WEEKS ? 4 * 86_400_000_000L : 0;
+    return Math.floorDiv(micros + offset + shift, size) * size - offset - shift;
+  }
+
+  /** The start of the bucket after the one starting at {@code start}. */
+  public long next(long start, ZoneId zone) {
+    if (unit == ChronoUnit.MONTHS) {
+      return Instant.ofEpochSecond(start / 1_000_000)
+              .atZone(zone)
+              .plusMonths(amount)
+              .toEpochSecond()
+          * 1_000_000;
+    }
+    return start + sizeMicros();
+  }
+
+  private long sizeMicros() {
+    return amount * unit.getDuration().toNanos() / 1000;
+  }
+}

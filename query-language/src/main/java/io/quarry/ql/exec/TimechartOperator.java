@@ -1,0 +1,311 @@
+package io.quarry.ql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.ql.ast.AggregateFunction;
+import io.quarry.ql.ast.Aggregation;
+import io.quarry.ql.ast.Span;
+import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.ast.TimechartCommand;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * {@code timechart}: a {@code stats} by time bucket (and series), pivoted into one row per bucket
+ * with one column per series. Without {@code span=}, rows are first counted per minute and the
+ * buckets coarsened at the end to the smallest of Splunk's usual spans that gives at most {@code
+ * bins} buckets (the accumulators merge, so every function stays exact). With more series than
+ * {@code limit}, the largest by their aggregate over the whole range are kept and the rest merge
+ * into {@code OTHER} ({@code useother=true}) or are dropped; events without the by-field form the
+ * {@code NULL} series ({@code usenull=true}). Buckets between the first and the last with no events
+ * are filled: {@code count} and {@code dc} with 0, other functions with null.
+ */
+public final class TimechartOperator implements Aggregator {
+  /** Splunk's spans to choose from when none is given, in seconds. */
+  private static final long[] NICE_SPANS = {
+    60, 300, 600, 1_800, 3_600, 10_800, 43_200, 86_400, 7 * 86_400, 30 * 86_400
+  };
+
+  private static final String OTHER = "OTHER";
+  private static final String NULL = "NULL";
+  private static final String TIME = "_time";
+  private static final String SERIES = "\u0000series";
+
+  private final TimechartCommand command;
+  private final ZoneId zone;
+  private final RowSink downstream;
+  private final Span baseSpan;
+  private final StatsOperator buckets;
+  private final StatsOperator seriesTotals;
+
+  public TimechartOperator(TimechartCommand command, ZoneId zone, RowSink downstream) {
+    this.command = requireNonNull(command, "command is null");
+    this.zone = requireNonNull(zone, "zone is null");
+    this.downstream = requireNonNull(downstream, "downstream is null");
+    this.baseSpan = command.span().orElse(Span.ofSeconds(60));
+    List<String> groupBy = command.by().isPresent() ? List.of(TIME, SERIES) : List.of(TIME);
+    this.buckets =
+        StatsOperator.partial(
+            new StatsCommand(command.aggregations(), groupBy, command.position()));
+    this.seriesTotals =
+        command.by().isPresent()
+            ? StatsOperator.partial(
+                new StatsCommand(
+                    List.of(rankingAggregation()), List.of(SERIES), command.position()))
+            : null;
+  }
+
+  /** The first aggregation under a fixed name, to rank series by. */
+  private Aggregation rankingAggregation() {
+    Aggregation first = command.aggregations().get(0);
+    return new Aggregation(first.function(), first.field(), "rank", first.percentile());
+  }
+
+  @Override
+  public Aggregator newPartial() {
+    return new TimechartOperator(command, zone, DISCARD);
+  }
+
+  @Override
+  public void merge(Aggregator other) {
+    if (!(other instanceof TimechartOperator partial) || !partial.command.equals(command)) {
+      throw new IllegalArgumentException("cannot merge another timechart");
+    }
+    buckets.merge(partial.buckets);
+    if (seriesTotals != null) {
+      seriesTotals.merge(partial.seriesTotals);
+    }
+  }
+
+  private static final RowSink DISCARD =
+      new RowSink() {
+        @Override
+        public boolean accept(Row row) {
+          throw new IllegalStateException("a partial timechart emits nothing");
+        }
+
+        @Override
+        public void finish() {
+          throw new IllegalStateException("a partial timechart is merged, not finished");
+        }
+      };
+
+  @Override
+  public boolean accept(Row row) {
+    List<Object> times = row.values(TIME);
+    if (times.isEmpty() || !(times.get(0) instanceof Long micros)) {
+      return true; // timechart needs a time
+    }
+    Map<String, Object> assigned = new HashMap<>();
+    assigned.put(TIME, baseSpan.floor(micros, zone));
+    if (command.by().isPresent()) {
+      List<Object> series = row.values(command.by().get());
+      if (series.isEmpty()) {
+        if (!command.useNull()) {
+          return true;
+        }
+        assigned.put(SERIES, NULL);
+      } else {
+        assigned.put(SERIES, series.size() == 1 ? series.get(0) : series);
+      }
+    }
+    Row binned = new AssignedRow(row, assigned);
+    buckets.accept(binned);
+    if (seriesTotals != null) {
+      seriesTotals.accept(binned);
+    }
+    return true;
+  }
+
+  @Override
+  public void finish() {
+    Span span = command.span().orElseGet(this::chooseSpan);
+    if (command.span().isEmpty() && span.amount() != baseSpan.amount()) {
+      buckets.regroup(key -> withTime(key, span.floor(Long.parseLong((String) key.get(0)), zone)));
+    }
+    Set<String> kept = keptSeries();
+    if (kept != null) {
+      buckets.regroup(
+          key -> {
+            String series = (String) key.get(1);
+            if (kept.contains(series)) {
+              return key;
+            }
+            return command.useOther() ? List.of(key.get(0), OTHER) : null;
+          });
+    }
+    // one wide row per bucket
+    TreeMap<Long, Map<String, Object>> rows = new TreeMap<>();
+    List<String> seriesOrder = new ArrayList<>();
+    StatsOperator result = new StatsOperator(statsOf(buckets), collect(rows, seriesOrder));
+    result.merge(buckets);
+    result.finish();
+    List<String> columns = columns(seriesOrder);
+    if (!rows.isEmpty()) {
+      long last = rows.lastKey();
+      for (long start = rows.firstKey(); start <= last; start = span.next(start, zone)) {
+        Map<String, Object> values = rows.computeIfAbsent(start, k -> new HashMap<>());
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put(TIME, start);
+        for (String column : columns) {
+          Object value = values.get(column);
+          row.put(column, value != null ? value : fill(column));
+        }
+        if (!downstream.accept(new MapRow(row))) {
+          break;
+        }
+      }
+    }
+    downstream.finish();
+  }
+
+  private static List<Object> withTime(List<Object> key, long time) {
+    List<Object> moved = new ArrayList<>(key);
+    moved.set(0, Long.toString(time));
+    return moved;
+  }
+
+  /** The smallest usual span that gives at most {@code bins} buckets. */
+  private Span chooseSpan() {
+    long first = Long.MAX_VALUE;
+    long last = Long.MIN_VALUE;
+    for (List<Object> key : buckets.groupKeys()) {
+      long time = Long.parseLong((String) key.get(0));
+      first = Math.min(first, time);
+      last = Math.max(last, time);
+    }
+    if (first == Long.MAX_VALUE) {
+      return baseSpan;
+    }
+    long rangeSeconds = (last - first) / 1_000_000 + 60;
+    for (long seconds : NICE_SPANS) {
+      if (rangeSeconds / seconds <= command.bins()) {
+        return seconds == 30 * 86_400 ? Span.parse("1mon").orElseThrow() : Span.ofSeconds(seconds);
+      }
+    }
+    return Span.parse("1mon").orElseThrow();
+  }
+
+  /** The series to keep by name, or null to keep all. */
+  private Set<String> keptSeries() {
+    if (seriesTotals == null) {
+      return null;
+    }
+    List<Map.Entry<String, Double>> ranked = new ArrayList<>();
+    StatsOperator totals =
+        new StatsOperator(
+            statsOf(seriesTotals),
+            new RowSink() {
+              @Override
+              public boolean accept(Row row) {
+                String series = Values.toText(row.values(SERIES).get(0));
+                List<Object> rank = row.values("rank");
+                double value = rank.isEmpty() ? 0 : Values.toNumber(rank.get(0));
+                ranked.add(Map.entry(series, Double.isNaN(value) ? 0 : value));
+                return true;
+              }
+
+              @Override
+              public void finish() {}
+            });
+    totals.merge(seriesTotals);
+    totals.finish();
+    if (ranked.size() <= command.limit()) {
+      return null;
+    }
+    ranked.sort(Map.Entry.<String, Double>comparingByValue().reversed());
+    Set<String> kept = new LinkedHashSet<>();
+    for (Map.Entry<String, Double> entry : ranked) {
+      if (kept.size() == command.limit()) {
+        break;
+      }
+      kept.add(entry.getKey());
+    }
+    return kept;
+  }
+
+  private static StatsCommand statsOf(StatsOperator operator) {
+    return operator.command();
+  }
+
+  /** Collects stats rows into bucket -> column -> value, remembering series in sorted order. */
+  private RowSink collect(TreeMap<Long, Map<String, Object>> rows, List<String> seriesOrder) {
+    Set<String> seen = new LinkedHashSet<>();
+    return new RowSink() {
+      @Override
+      public boolean accept(Row row) {
+        long time = Long.parseLong(Values.toText(row.values(TIME).get(0)));
+        Map<String, Object> values = rows.computeIfAbsent(time, k -> new HashMap<>());
+        String series = command.by().isPresent() ? Values.toText(row.values(SERIES).get(0)) : null;
+        if (series != null) {
+          seen.add(series);
+        }
+        for (Aggregation aggregation : command.aggregations()) {
+          List<Object> value = row.values(aggregation.outputName());
+          if (!value.isEmpty()) {
+            values.put(column(aggregation, series), value.size() == 1 ? value.get(0) : value);
+          }
+        }
+        return true;
+      }
+
+      @Override
+      public void finish() {
+        List<String> sorted = new ArrayList<>(seen);
+        sorted.remove(OTHER);
+        sorted.remove(NULL);
+        sorted.sort(Values.NATURAL_ORDER::compare);
+        if (seen.contains(NULL)) {
+          sorted.add(NULL);
+        }
+        if (seen.contains(OTHER)) {
+          sorted.add(OTHER);
+        }
+        seriesOrder.addAll(sorted);
+      }
+    };
+  }
+
+  /** A series column is named by its value; with several aggregations, {@code agg: value}. */
+  private String column(Aggregation aggregation, String series) {
+    if (series == null) {
+      return aggregation.outputName();
+    }
+    return command.aggregations().size() == 1 ? series : aggregation.outputName() + ": " + series;
+  }
+
+  private List<String> columns(List<String> seriesOrder) {
+    List<String> columns = new ArrayList<>();
+    if (command.by().isEmpty()) {
+      command.aggregations().forEach(a -> columns.add(a.outputName()));
+      return columns;
+    }
+    for (Aggregation aggregation : command.aggregations()) {
+      for (String series : seriesOrder) {
+        columns.add(column(aggregation, series));
+      }
+    }
+    return columns;
+  }
+
+  /** What an empty bucket shows: 0 for counts, null otherwise. */
+  private Object fill(String column) {
+    for (Aggregation aggregation : command.aggregations()) {
+      if ((column.equals(aggregation.outputName())
+              || column.startsWith(aggregation.outputName() + ": ")
+              || command.aggregations().size() == 1)
+          && (aggregation.function() == AggregateFunction.COUNT
+              || aggregation.function() == AggregateFunction.DISTINCT_COUNT)) {
+        return 0L;
+      }
+    }
+    return null;
+  }
+}
