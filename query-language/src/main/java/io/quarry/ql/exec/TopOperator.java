@@ -19,7 +19,7 @@ import java.util.Map;
  * the {@code limit} most (least) common combinations with their count and their percentage of the
  * group's counted rows. Groups come out in ascending order of their values; ties by value.
  */
-public final class TopOperator implements RowSink {
+public final class TopOperator implements Aggregator {
   private final TopCommand command;
   private final RowSink downstream;
   private final Map<List<String>, Group> groups = new HashMap<>();
@@ -32,6 +32,41 @@ public final class TopOperator implements RowSink {
   public TopOperator(TopCommand command, RowSink downstream) {
     this.command = requireNonNull(command, "command is null");
     this.downstream = requireNonNull(downstream, "downstream is null");
+  }
+
+  @Override
+  public Aggregator newPartial() {
+    return new TopOperator(
+        command,
+        new RowSink() {
+          @Override
+          public boolean accept(Row row) {
+            throw new IllegalStateException("a partial top emits nothing");
+          }
+
+          @Override
+          public void finish() {
+            throw new IllegalStateException("a partial top is merged, not finished");
+          }
+        });
+  }
+
+  @Override
+  public void merge(Aggregator other) {
+    if (!(other instanceof TopOperator partial) || !partial.command.equals(command)) {
+      throw new IllegalArgumentException("cannot merge another top");
+    }
+    partial.groups.forEach(
+        (key, theirs) -> {
+          Group ours = groups.putIfAbsent(key, theirs);
+          if (ours != null) {
+            ours.total += theirs.total;
+            theirs.counts.forEach(
+                (values, count) ->
+                    ours.counts.computeIfAbsent(values, k -> new long[1])[0] += count[0]);
+          }
+        });
+    partial.groups.clear();
   }
 
   @Override

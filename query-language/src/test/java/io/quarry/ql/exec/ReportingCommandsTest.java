@@ -83,6 +83,24 @@ class ReportingCommandsTest {
   }
 
   @Test
+  void topPartialsMergeIntoTheSameAnswer() {
+    io.quarry.ql.ast.TopCommand command =
+        (io.quarry.ql.ast.TopCommand)
+            new Parser(CommandRegistry.builtIns()).parse("* | top user by host").commands().get(1);
+    List<Page> pages = new java.util.ArrayList<>();
+    TopOperator total = new TopOperator(command, new PageCollector(100, pages::add));
+    Aggregator a = total.newPartial();
+    Aggregator b = total.newPartial();
+    for (int i = 0; i < ROWS.size(); i++) {
+      (i % 2 == 0 ? a : b).accept(ROWS.get(i));
+    }
+    total.merge(a);
+    total.merge(b);
+    total.finish();
+    assertThat(table(pages)).isEqualTo(rows("* | top user by host"));
+  }
+
+  @Test
   void tableFieldsAndRenameShapeTheColumns() {
     assertThat(columns("* | table status, host")).containsExactly("status", "host");
     assertThat(columns("* | table st* missing")).containsExactly("status", "missing");

@@ -14,6 +14,7 @@ import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.ast.SearchCommand;
 import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.ast.TimechartCommand;
+import io.quarry.ql.ast.TopCommand;
 import io.quarry.ql.ast.WhereCommand;
 import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.exec.Aggregator;
@@ -159,14 +160,16 @@ public final class SearchService implements AutoCloseable {
 
   /**
    * Where a pipeline can split into a parallel map side and a final reduce: the index of its first
-   * aggregator ({@code stats}, {@code timechart}) when only row-local commands ({@code search},
-   * {@code eval}, {@code where}, {@code rex}) come before it, else -1. Such pipelines do not need
-   * events in time order.
+   * aggregator ({@code stats}, {@code timechart}, {@code top}, {@code rare}) when only row-local
+   * commands ({@code search}, {@code eval}, {@code where}, {@code rex}) come before it, else -1.
+   * Such pipelines do not need events in time order.
    */
   static int batchAggregatorIndex(List<Command> pipeline) {
     for (int i = 0; i < pipeline.size(); i++) {
       Command command = pipeline.get(i);
-      if (command instanceof StatsCommand || command instanceof TimechartCommand) {
+      if (command instanceof StatsCommand
+          || command instanceof TimechartCommand
+          || command instanceof TopCommand) {
         return i;
       }
       if (!(command instanceof SearchCommand
