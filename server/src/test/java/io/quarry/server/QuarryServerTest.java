@@ -375,6 +375,20 @@ class QuarryServerTest {
   }
 
   @Test
+  void everyDemoExampleAnswers() throws Exception {
+    long loaded =
+        io.quarry.server.demo.DemoData.loadOnce(
+            server.ingest(), dataDirectory, java.time.Instant.parse("2026-01-08T00:00:00Z"));
+    assertThat(loaded).isGreaterThan(5000);
+    for (io.quarry.server.demo.DemoData.Example example : io.quarry.server.demo.DemoData.EXAMPLES) {
+      assertThat(results(example.query())).as(example.query()).isNotEmpty();
+    }
+    assertThat(results("index=web | timechart span=1h count by method")).hasSize(24);
+    assertThat(results("index=web status>=500 | stats count by clientip | sort -count | head 5"))
+        .hasSize(5);
+  }
+
+  @Test
   void searchErrorsAreTypedAndPositioned() throws Exception {
     HttpResponse<String> unauthenticated =
         http.send(

@@ -38,8 +38,13 @@ public final class DemoData {
       List.of(
           new Example("HTTP status codes of the web shop", "index=web | stats count by status"),
           new Example(
-              "server errors: how many, from how many clients",
-              "index=web status>=500 | stats count, dc(clientip) AS clients by status"),
+              "the clients with the most server errors",
+              "index=web status>=500 | stats count by clientip | sort -count | head 5"),
+          new Example(
+              "response sizes per method: median, 95th percentile",
+              "index=web | stats median(bytes) AS median, p95(bytes) AS p95 by method"),
+          new Example(
+              "requests per hour by method", "index=web | timechart span=1h count by method"),
           new Example(
               "failed SSH logins per host",
               "index=main sourcetype=linux_secure \"Failed password\" | stats count by host"),
