@@ -425,7 +425,8 @@ class QuarryServerTest {
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(15);
     List<Map<String, String>> found = List.of();
     while (System.nanoTime() < deadline) {
-      found = results("index=_internal sourcetype=quarry:log listening | stats count");
+      found =
+          results("index=_internal sourcetype=quarry:log listening NOT completed | stats count");
       if (!found.equals(List.of(Map.of("count", "0")))) {
         break;
       }
@@ -433,6 +434,20 @@ class QuarryServerTest {
     }
     assertThat(found).containsExactly(Map.of("count", "1"));
     assertThat(results("index=* listening | stats count")).containsExactly(Map.of("count", "0"));
+
+    // every search logs its costs by stage, so searches are searchable too
+    event("{\"event\":\"costly one\"}{\"event\":\"costly two\"}");
+    results("costly | stats count by host | sort -count");
+    List<Map<String, String>> logged = List.of();
+    while (System.nanoTime() < deadline && logged.isEmpty()) {
+      // (the polling searches are logged too: they mention _internal, the one wanted does not)
+      logged = results("index=_internal \"search completed\" costly NOT _internal");
+      Thread.sleep(100);
+    }
+    assertThat(logged).hasSize(1);
+    assertThat(logged.get(0).get("_raw"))
+        .contains("events_read=2", "events_matched=2", "exact_index_query=true")
+        .contains("| stats: in=2 out=1 ms=", "| sort: in=1 out=1 ms=");
   }
 
   @Test

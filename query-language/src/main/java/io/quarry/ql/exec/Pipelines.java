@@ -39,6 +39,19 @@ public final class Pipelines {
     return sink;
   }
 
+  /**
+   * As above, each operator wrapped in a probe of {@code stats}: {@code commands} are stages {@code
+   * firstStage}, {@code firstStage + 1}, … of the whole pipeline.
+   */
+  public static RowSink build(
+      List<Command> commands, RowSink end, Evaluator evaluator, StageStats stats, int firstStage) {
+    RowSink sink = end;
+    for (int i = commands.size() - 1; i >= 0; i--) {
+      sink = stats.probe(firstStage + i, operator(commands.get(i), sink, evaluator));
+    }
+    return sink;
+  }
+
   /** The operator of one command, feeding {@code downstream}. */
   public static RowSink operator(Command command, RowSink downstream, Evaluator evaluator) {
     return switch (command) {

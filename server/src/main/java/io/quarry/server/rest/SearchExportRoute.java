@@ -73,7 +73,7 @@ public final class SearchExportRoute {
     LineWriter lines = new LineWriter(stream);
     SearchStats stats;
     try {
-      stats = search.run(plan, lines::page);
+      stats = search.run(query, plan, lines::page);
     } catch (UncheckedIOException clientGone) {
       throw clientGone.getCause();
     }

@@ -25,6 +25,7 @@ import io.quarry.ql.exec.Pipelines;
 import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.RowPredicates;
 import io.quarry.ql.exec.RowSink;
+import io.quarry.ql.exec.StageStats;
 import io.quarry.ql.parser.Parser;
 import io.quarry.ql.parser.Position;
 import io.quarry.ql.parser.QueryParseException;
@@ -49,6 +50,9 @@ import java.util.function.Predicate;
 
 /** Parses, plans and runs searches over the event store. */
 public final class SearchService implements AutoCloseable {
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(SearchService.class.getName());
+
   /** Rows per result page. */
   public static final int PAGE_SIZE = 1024;
 
@@ -98,12 +102,16 @@ public final class SearchService implements AutoCloseable {
     }
   }
 
-  /** Runs a plan, handing result pages to {@code pages} as they fill. */
-  public SearchStats run(SearchPlan plan, Consumer<Page> pages) throws IOException {
+  /**
+   * Runs a plan, handing result pages to {@code pages} as they fill; logs what it cost (the query
+   * text is for that log line).
+   */
+  public SearchStats run(String query, SearchPlan plan, Consumer<Page> pages) throws IOException {
     long started = System.nanoTime();
     String outcome = "failed";
     try {
       SearchStats stats = execute(plan, pages);
+      LOG.info(stats.summary(query));
       outcome = "completed";
       return stats;
     } finally {
@@ -128,14 +136,15 @@ public final class SearchService implements AutoCloseable {
             : row -> true;
 
     PageCollector collector = new PageCollector(PAGE_SIZE, pages);
-    RowSink end = new HeadOperator(maxResultRows, collector);
+    StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
+    RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
     AtomicLong matched = new AtomicLong();
     int aggregatorAt = batchAggregatorIndex(plan.pipeline());
     ScanStats scan;
     if (aggregatorAt >= 0) {
-      scan = runBatch(plan, indexes, translation, check, aggregatorAt, end, matched);
+      scan = runBatch(plan, indexes, translation, check, aggregatorAt, end, matched, stages);
     } else {
-      scan = runTimeOrdered(plan, indexes, translation, check, end, matched);
+      scan = runTimeOrdered(plan, indexes, translation, check, end, matched, stages);
     }
     metrics.eventsScanned(scan.eventsRead());
     if (collector.rows() >= maxResultRows) {
@@ -145,17 +154,20 @@ public final class SearchService implements AutoCloseable {
               + " rows (search.maxResultRows); narrow the search");
     }
     messages.addAll(scan.warnings());
-    return new SearchStats(
-        indexes,
-        scan.buckets(),
-        scan.bucketsSkipped(),
-        scan.segments(),
-        scan.eventsRead(),
-        matched.get(),
-        collector.rows(),
-        translation.exact() || plan.filter().isEmpty(),
-        Duration.ofNanos(System.nanoTime() - started),
-        messages);
+    SearchStats stats =
+        new SearchStats(
+            indexes,
+            scan.buckets(),
+            scan.bucketsSkipped(),
+            scan.segments(),
+            scan.eventsRead(),
+            matched.get(),
+            collector.rows(),
+            translation.exact() || plan.filter().isEmpty(),
+            Duration.ofNanos(System.nanoTime() - started),
+            stages.stages(),
+            messages);
+    return stats;
   }
 
   /**
@@ -189,9 +201,10 @@ public final class SearchService implements AutoCloseable {
       LuceneTranslator.Translation translation,
       Predicate<Row> check,
       RowSink end,
-      AtomicLong matched)
+      AtomicLong matched,
+      StageStats stages)
       throws IOException {
-    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator());
+    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator(), stages, 0);
     return store.scan(
         indexes,
         translation.query(),
@@ -226,7 +239,8 @@ public final class SearchService implements AutoCloseable {
       Predicate<Row> check,
       int aggregatorAt,
       RowSink end,
-      AtomicLong matched)
+      AtomicLong matched,
+      StageStats stages)
       throws IOException {
     List<Command> pipeline = plan.pipeline();
     List<Command> filters = pipeline.subList(0, aggregatorAt);
@@ -236,7 +250,11 @@ public final class SearchService implements AutoCloseable {
             Pipelines.operator(
                 pipeline.get(aggregatorAt),
                 Pipelines.build(
-                    pipeline.subList(aggregatorAt + 1, pipeline.size()), end, evaluator),
+                    pipeline.subList(aggregatorAt + 1, pipeline.size()),
+                    end,
+                    evaluator,
+                    stages,
+                    aggregatorAt + 1),
                 evaluator);
     Queue<Aggregator> partials = new ConcurrentLinkedQueue<>();
     ScanStats scan =
@@ -248,8 +266,9 @@ public final class SearchService implements AutoCloseable {
             () -> {
               Aggregator partial = total.newPartial();
               partials.add(partial);
-              RowSink map =
-                  Pipelines.build(filters, partial, evaluator); // merged below, never finished
+              RowSink map = // merged below, never finished
+                  Pipelines.build(
+                      filters, stages.probe(aggregatorAt, partial), evaluator, stages, 0);
               return new EventVisitor() {
                 private long matchedHere;
 
@@ -273,7 +292,7 @@ public final class SearchService implements AutoCloseable {
     for (Aggregator partial : partials) {
       total.merge(partial);
     }
-    total.finish();
+    stages.probe(aggregatorAt, total).finish(); // the reduce side's time goes to the same stage
     return scan;
   }
 

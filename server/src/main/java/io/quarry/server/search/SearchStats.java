@@ -1,5 +1,6 @@
 package io.quarry.server.search;
 
+import io.quarry.ql.exec.StageStats;
 import java.time.Duration;
 import java.util.List;
 
@@ -14,6 +15,7 @@ import java.util.List;
  * @param eventsMatched events that passed the search expression
  * @param rows result rows produced
  * @param exactIndexQuery whether the term index answered the search expression alone
+ * @param stages per pipeline stage: rows in and out, time spent (see {@link StageStats})
  * @param messages warnings for the user (missing index, truncated results)
  */
 public record SearchStats(
@@ -26,10 +28,48 @@ public record SearchStats(
     long rows,
     boolean exactIndexQuery,
     Duration elapsed,
+    List<StageStats.Stage> stages,
     List<String> messages) {
 
   public SearchStats {
     indexes = List.copyOf(indexes);
+    stages = List.copyOf(stages);
     messages = List.copyOf(messages);
+  }
+
+  /** One line for the log (and so for {@code index=_internal}): what the search cost, by stage. */
+  public String summary(String query) {
+    StringBuilder line =
+        new StringBuilder("search completed in ")
+            .append(elapsed.toMillis())
+            .append(" ms: ")
+            .append(query)
+            .append(" | indexes=")
+            .append(String.join(",", indexes))
+            .append(" buckets=")
+            .append(buckets)
+            .append(" buckets_skipped=")
+            .append(bucketsSkipped)
+            .append(" segments=")
+            .append(segments)
+            .append(" events_read=")
+            .append(eventsRead)
+            .append(" events_matched=")
+            .append(eventsMatched)
+            .append(" rows=")
+            .append(rows)
+            .append(" exact_index_query=")
+            .append(exactIndexQuery);
+    for (StageStats.Stage stage : stages) {
+      line.append(" | ")
+          .append(stage.name())
+          .append(": in=")
+          .append(stage.rowsIn())
+          .append(" out=")
+          .append(stage.rowsOut())
+          .append(" ms=")
+          .append(stage.time().toMillis());
+    }
+    return line.toString();
   }
 }

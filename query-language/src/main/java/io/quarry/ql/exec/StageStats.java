@@ -1,0 +1,97 @@
+package io.quarry.ql.exec;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The job inspector's view of a pipeline: per stage, the rows it took in and gave out and the time
+ * spent in it. Rows are counted exactly; time is sampled (one row in {@value #SAMPLE} is timed and
+ * weighed accordingly, so probing costs little), plus every {@code finish} timed in full, which is
+ * where aggregations emit. Probes of many threads (batch mode) add into the same counters.
+ */
+public final class StageStats {
+  /** One row in this many is timed. */
+  static final int SAMPLE = 32;
+
+  private final List<String> names;
+  private final LongAdder[] rowsIn;
+  private final LongAdder[] nanos;
+  private final LongAdder rowsOut = new LongAdder();
+
+  /** What one stage did; {@code time} includes the stages after it that it fed. */
+  public record Stage(String name, long rowsIn, long rowsOut, Duration time) {}
+
+  public StageStats(List<String> names) {
+    this.names = List.copyOf(names);
+    this.rowsIn = new LongAdder[names.size()];
+    this.nanos = new LongAdder[names.size()];
+    for (int i = 0; i < names.size(); i++) {
+      rowsIn[i] = new LongAdder();
+      nanos[i] = new LongAdder();
+    }
+  }
+
+  /** Wraps the operator of stage {@code stage}. */
+  public RowSink probe(int stage, RowSink operator) {
+    return new Probe(stage, operator);
+  }
+
+  /** Wraps the end of the pipeline, to count the rows the last stage gives out. */
+  public RowSink end(RowSink end) {
+    return new RowSink() {
+      @Override
+      public boolean accept(Row row) {
+        rowsOut.increment();
+        return end.accept(row);
+      }
+
+      @Override
+      public void finish() {
+        end.finish();
+      }
+    };
+  }
+
+  /** The stages, each with the time spent in it alone (its inclusive time less the next one's). */
+  public List<Stage> stages() {
+    List<Stage> stages = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      long out = i + 1 < names.size() ? rowsIn[i + 1].sum() : rowsOut.sum();
+      long own = nanos[i].sum() - (i + 1 < names.size() ? nanos[i + 1].sum() : 0);
+      stages.add(new Stage(names.get(i), rowsIn[i].sum(), out, Duration.ofNanos(Math.max(0, own))));
+    }
+    return stages;
+  }
+
+  private final class Probe implements RowSink {
+    private final int stage;
+    private final RowSink operator;
+    private int seen;
+
+    Probe(int stage, RowSink operator) {
+      this.stage = stage;
+      this.operator = operator;
+    }
+
+    @Override
+    public boolean accept(Row row) {
+      rowsIn[stage].increment();
+      if (seen++ % SAMPLE != 0) {
+        return operator.accept(row);
+      }
+      long start = System.nanoTime();
+      boolean more = operator.accept(row);
+      nanos[stage].add((System.nanoTime() - start) * SAMPLE);
+      return more;
+    }
+
+    @Override
+    public void finish() {
+      long start = System.nanoTime();
+      operator.finish();
+      nanos[stage].add(System.nanoTime() - start);
+    }
+  }
+}
