@@ -94,6 +94,39 @@ public final class QuarryClient {
     }
   }
 
+  /**
+   * How the server would run a search (indexes, time range, term-index query, execution mode and
+   * the map/reduce split), as pretty-printed JSON; nothing is run.
+   */
+  public String explain(String query, String earliest, String latest) {
+    requireNonNull(query, "query is null");
+    Map<String, String> form = new LinkedHashMap<>();
+    form.put("search", query);
+    form.put("explain", "true");
+    if (earliest != null) {
+      form.put("earliest_time", earliest);
+    }
+    if (latest != null) {
+      form.put("latest_time", latest);
+    }
+    HttpRequest request =
+        request("/services/search/jobs/export")
+            .header("Authorization", basic("admin", requireAdminPassword()))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString(formEncode(form)))
+            .build();
+    HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 200) {
+      throw failure(response.statusCode(), response.body());
+    }
+    try {
+      return JSON.writerWithDefaultPrettyPrinter()
+          .writeValueAsString(JSON.readTree(response.body()).get("explain"));
+    } catch (IOException e) {
+      throw new QuarryClientException("reading the explanation failed: " + e.getMessage(), e);
+    }
+  }
+
   static SearchResults readResults(BufferedReader reader) throws IOException {
     Set<String> fields = new LinkedHashSet<>();
     List<Map<String, String>> rows = new ArrayList<>();

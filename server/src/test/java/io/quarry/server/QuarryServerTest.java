@@ -489,7 +489,7 @@ class QuarryServerTest {
   }
 
   @Test
-  void javaClientSendsAndSearches() {
+  void javaClientSendsAndSearches() throws Exception {
     QuarryClient client =
         QuarryClient.builder(URI.create(server.url()))
             .adminPassword(PASSWORD)
@@ -507,6 +507,24 @@ class QuarryServerTest {
         .containsExactly(Map.of("host", "a", "count", "1"), Map.of("host", "b", "count", "1"));
     assertThat(client.search("index=web raw | stats count").rows())
         .containsExactly(Map.of("count", "2"));
+    JsonNode batch =
+        JSON.readTree(
+            client.explain(
+                "index=web raw status>=500 | eval x=1 | stats count by host | sort -count",
+                "-24h",
+                null));
+    assertThat(batch.get("indexes").toString()).isEqualTo("[\"web\"]");
+    assertThat(batch.get("mode").asText()).isEqualTo("batch");
+    assertThat(batch.get("map").toString()).isEqualTo("[\"eval\",\"stats (partial)\"]");
+    assertThat(batch.get("reduce").toString()).isEqualTo("[\"stats (merge)\",\"sort\"]");
+    assertThat(batch.get("index_query").asText()).contains("_tok:raw");
+    assertThat(batch.get("exact_index_query").asBoolean()).isFalse();
+    assertThat(batch.get("per_event_filter").asText()).contains("status");
+    assertThat(batch.get("earliest").isNull()).isFalse();
+    JsonNode ordered = JSON.readTree(client.explain("sdk | head 5", null, null));
+    assertThat(ordered.get("mode").asText()).isEqualTo("time-ordered");
+    assertThat(ordered.get("event_limit").asLong()).isEqualTo(5);
+    assertThat(ordered.get("exact_index_query").asBoolean()).isTrue();
     List<io.quarry.client.IndexSummary> indexes = client.indexes();
     assertThat(indexes)
         .extracting(io.quarry.client.IndexSummary::name)

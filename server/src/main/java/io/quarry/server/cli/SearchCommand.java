@@ -31,9 +31,20 @@ final class SearchCommand implements Callable<Integer> {
   @Option(names = "--latest", paramLabel = "TIME", description = "Latest time, e.g. now.")
   String latest;
 
+  @Option(
+      names = "--explain",
+      description =
+          "Print how the server would run the query (term-index query, execution mode, map/reduce"
+              + " split) instead of running it.")
+  boolean explain;
+
   @Override
   public Integer call() throws Exception {
     QuarryClient client = admin.client();
+    if (explain) {
+      System.out.println(client.explain(query, earliest, latest));
+      return 0;
+    }
     SearchResults results = client.search(query, earliest, latest);
     Table.print(System.out, results.fields(), results.rows());
     results.messages().forEach(System.err::println);

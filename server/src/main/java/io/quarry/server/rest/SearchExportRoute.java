@@ -68,6 +68,10 @@ public final class SearchExportRoute {
     } catch (QueryParseException e) {
       throw QueryErrors.of(e);
     }
+    if ("true".equalsIgnoreCase(exchange.parameter("explain"))) {
+      exchange.json(HttpResponseStatus.OK, java.util.Map.of("explain", search.explain(plan)));
+      return;
+    }
     Exchange.Stream stream =
         exchange.stream(HttpResponseStatus.OK, "application/json; charset=UTF-8");
     LineWriter lines = new LineWriter(stream);

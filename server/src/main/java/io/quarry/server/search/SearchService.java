@@ -39,7 +39,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -294,6 +296,51 @@ public final class SearchService implements AutoCloseable {
     }
     stages.probe(aggregatorAt, total).finish(); // the reduce side's time goes to the same stage
     return scan;
+  }
+
+  /**
+   * What {@link #run} would do with a plan, without running it: the indexes, the time range, the
+   * term-index query and whether it is exact, the execution mode, and which commands run on the map
+   * side (per segment slice, in parallel) and which after the merge.
+   */
+  public Map<String, Object> explain(SearchPlan plan) {
+    Map<String, Object> explain = new LinkedHashMap<>();
+    explain.put("indexes", store.resolve(plan.indexPatterns()));
+    explain.put("earliest", timeOrNull(plan.earliestMicros(), Long.MIN_VALUE));
+    explain.put("latest", timeOrNull(plan.latestMicros(), Long.MAX_VALUE));
+    LuceneTranslator.Translation translation =
+        plan.filter().map(LuceneTranslator::translate).orElse(LuceneTranslator.Translation.ALL);
+    explain.put("index_query", translation.query().toString());
+    boolean exact = translation.exact() || plan.filter().isEmpty();
+    explain.put("exact_index_query", exact);
+    explain.put(
+        "per_event_filter", exact ? null : plan.filter().map(Object::toString).orElse(null));
+    List<String> names = plan.pipeline().stream().map(Command::name).toList();
+    int aggregatorAt = batchAggregatorIndex(plan.pipeline());
+    if (aggregatorAt >= 0) {
+      explain.put("mode", "batch");
+      List<String> map = new ArrayList<>(names.subList(0, aggregatorAt + 1));
+      map.set(aggregatorAt, names.get(aggregatorAt) + " (partial)");
+      explain.put("map", map);
+      List<String> reduce = new ArrayList<>();
+      reduce.add(names.get(aggregatorAt) + " (merge)");
+      reduce.addAll(names.subList(aggregatorAt + 1, names.size()));
+      explain.put("reduce", reduce);
+    } else {
+      explain.put("mode", "time-ordered");
+      explain.put("pipeline", names);
+      long limit = Pipelines.eventLimit(plan.pipeline());
+      explain.put("event_limit", limit == Long.MAX_VALUE ? null : limit);
+    }
+    return explain;
+  }
+
+  private static String timeOrNull(long micros, long unbounded) {
+    return micros == unbounded
+        ? null
+        : java.time.Instant.ofEpochSecond(
+                Math.floorDiv(micros, 1_000_000), Math.floorMod(micros, 1_000_000) * 1000)
+            .toString();
   }
 
   /** Evaluates eval/where with the search's clock (now()) in UTC. */
