@@ -25,6 +25,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -128,7 +129,12 @@ public final class QuarryServer implements Closeable {
       internalLog = InternalLog.start(store, hostName());
       IngestService ingest = new IngestService(store, metrics);
       SearchService search =
-          new SearchService(store, metrics, clock, config.search().maxResultRows());
+          new SearchService(
+              store,
+              metrics,
+              clock,
+              config.search().maxResultRows(),
+              Duration.ofSeconds(config.search().maxTimeSeconds()));
       Authenticator authenticator = new Authenticator(adminPassword.value(), hecTokens);
       Router router = new Router();
       new SystemRoutes(store, metrics, ready::get).register(router);

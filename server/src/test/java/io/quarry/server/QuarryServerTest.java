@@ -451,6 +451,26 @@ class QuarryServerTest {
   }
 
   @Test
+  void aSearchPastItsTimeLimitStopsAndSaysSo() throws Exception {
+    StringBuilder body = new StringBuilder();
+    for (int i = 0; i < 600; i++) {
+      body.append("{\"event\":\"slow ").append(i).append("\"}");
+    }
+    assertThat(event(body.toString()).statusCode()).isEqualTo(200);
+    // a microsecond is over before the first event is read: the answer is empty and says why
+    for (String query : List.of("slow | stats count", "slow | head 700")) {
+      HttpResponse<String> limited = export(query, "max_time", "0.000001");
+      assertThat(limited.statusCode()).isEqualTo(200);
+      assertThat(limited.body()).as(query).contains("search stopped after its time limit");
+    }
+    assertThat(json(export("slow", "max_time", "soon")).at("/error/code").asText())
+        .isEqualTo("INVALID_PARAMETER");
+    assertThat(export("slow | stats count", "max_time", "60").body())
+        .doesNotContain("time limit")
+        .contains("\"count\":\"600\"");
+  }
+
+  @Test
   void healthMetricsAndUnknownRoutes() throws Exception {
     event("{\"event\":\"counted\"}");
     results("counted | stats count");

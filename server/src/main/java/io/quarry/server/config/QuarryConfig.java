@@ -28,7 +28,7 @@ public record QuarryConfig(
     indexes = indexes == null ? List.of(DEFAULT_INDEX) : withMain(indexes);
     auth = Objects.requireNonNullElseGet(auth, () -> new Auth(null));
     hec = Objects.requireNonNullElseGet(hec, () -> new Hec(null));
-    search = Objects.requireNonNullElseGet(search, () -> new Search(null, null));
+    search = Objects.requireNonNullElseGet(search, () -> new Search(null, null, null));
     storage =
         Objects.requireNonNullElseGet(storage, () -> new Storage(null, null, null, null, null));
     for (String index : storage.indexes().keySet()) {
@@ -128,12 +128,17 @@ public record QuarryConfig(
   /** Search limits. */
   public record Search(
       @JsonProperty("defaultEarliest") String defaultEarliest,
-      @JsonProperty("maxResultRows") Long maxResultRows) {
+      @JsonProperty("maxResultRows") Long maxResultRows,
+      @JsonProperty("maxTimeSeconds") Integer maxTimeSeconds) {
     public Search {
       defaultEarliest = Objects.requireNonNullElse(defaultEarliest, "");
       maxResultRows = Objects.requireNonNullElse(maxResultRows, 1_000_000L);
       if (maxResultRows < 1) {
         throw new IllegalArgumentException("search.maxResultRows must be at least 1");
+      }
+      maxTimeSeconds = Objects.requireNonNullElse(maxTimeSeconds, 600);
+      if (maxTimeSeconds < 1) {
+        throw new IllegalArgumentException("search.maxTimeSeconds must be at least 1");
       }
     }
   }

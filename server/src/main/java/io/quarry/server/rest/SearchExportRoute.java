@@ -68,6 +68,22 @@ public final class SearchExportRoute {
     } catch (QueryParseException e) {
       throw QueryErrors.of(e);
     }
+    java.time.Duration timeLimit = search.maxTime();
+    String maxTime = exchange.parameter("max_time");
+    if (maxTime != null && !maxTime.isBlank() && !maxTime.strip().equals("0")) {
+      try {
+        double seconds = Double.parseDouble(maxTime.strip());
+        if (!(seconds > 0) || Double.isInfinite(seconds)) {
+          throw new NumberFormatException();
+        }
+        timeLimit =
+            java.time.Duration.ofNanos((long) Math.min(Long.MAX_VALUE, Math.ceil(seconds * 1e9)));
+      } catch (NumberFormatException e) {
+        throw ApiException.badRequest(
+            "INVALID_PARAMETER",
+            "max_time must be a positive number of seconds, not '" + maxTime + "'");
+      }
+    }
     if ("true".equalsIgnoreCase(exchange.parameter("explain"))) {
       exchange.json(HttpResponseStatus.OK, java.util.Map.of("explain", search.explain(plan)));
       return;
@@ -77,7 +93,7 @@ public final class SearchExportRoute {
     LineWriter lines = new LineWriter(stream);
     SearchStats stats;
     try {
-      stats = search.run(query, plan, lines::page);
+      stats = search.run(query, plan, timeLimit, lines::page);
     } catch (UncheckedIOException clientGone) {
       throw clientGone.getCause();
     }

@@ -26,6 +26,7 @@ import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.RowPredicates;
 import io.quarry.ql.exec.RowSink;
 import io.quarry.ql.exec.StageStats;
+import io.quarry.ql.exec.Values;
 import io.quarry.ql.parser.Parser;
 import io.quarry.ql.parser.Position;
 import io.quarry.ql.parser.QueryParseException;
@@ -62,6 +63,7 @@ public final class SearchService implements AutoCloseable {
   private final ServerMetrics metrics;
   private final Clock clock;
   private final long maxResultRows;
+  private final Duration maxTime;
   private final Parser parser = new Parser(CommandRegistry.builtIns());
 
   /** Batch-mode drivers: one thread per core, shared by all searches. */
@@ -70,11 +72,18 @@ public final class SearchService implements AutoCloseable {
           Runtime.getRuntime().availableProcessors(),
           Thread.ofPlatform().name("quarry-search-", 0).daemon(true).factory());
 
-  public SearchService(EventStore store, ServerMetrics metrics, Clock clock, long maxResultRows) {
+  public SearchService(
+      EventStore store, ServerMetrics metrics, Clock clock, long maxResultRows, Duration maxTime) {
     this.store = requireNonNull(store, "store is null");
     this.metrics = requireNonNull(metrics, "metrics is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.maxResultRows = maxResultRows;
+    this.maxTime = requireNonNull(maxTime, "maxTime is null");
+  }
+
+  /** The longest a search may read events (search.maxTimeSeconds). */
+  public Duration maxTime() {
+    return maxTime;
   }
 
   /**
@@ -109,10 +118,20 @@ public final class SearchService implements AutoCloseable {
    * text is for that log line).
    */
   public SearchStats run(String query, SearchPlan plan, Consumer<Page> pages) throws IOException {
+    return run(query, plan, maxTime, pages);
+  }
+
+  /**
+   * As above, stopping the scan after {@code timeLimit} (at most the configured maximum): the
+   * answer covers the events read until then and carries a warning.
+   */
+  public SearchStats run(String query, SearchPlan plan, Duration timeLimit, Consumer<Page> pages)
+      throws IOException {
     long started = System.nanoTime();
     String outcome = "failed";
     try {
-      SearchStats stats = execute(plan, pages);
+      Duration limit = timeLimit.compareTo(maxTime) < 0 ? timeLimit : maxTime;
+      SearchStats stats = execute(plan, new Deadline(started + limit.toNanos(), limit), pages);
       LOG.info(stats.summary(query));
       outcome = "completed";
       return stats;
@@ -121,7 +140,30 @@ public final class SearchService implements AutoCloseable {
     }
   }
 
-  private SearchStats execute(SearchPlan plan, Consumer<Page> pages) throws IOException {
+  /** When a search must stop reading events, and whether it had to. */
+  static final class Deadline {
+    private final long nanos;
+    private final Duration limit;
+    private volatile boolean reached;
+
+    Deadline(long nanos, Duration limit) {
+      this.nanos = nanos;
+      this.limit = limit;
+    }
+
+    /** Checked by scan visitors every {@value #EVERY} events. */
+    static final int EVERY = 256;
+
+    boolean passed() {
+      if (!reached && System.nanoTime() - nanos > 0) {
+        reached = true;
+      }
+      return reached;
+    }
+  }
+
+  private SearchStats execute(SearchPlan plan, Deadline deadline, Consumer<Page> pages)
+      throws IOException {
     long started = System.nanoTime();
     List<String> messages = new ArrayList<>();
     List<String> indexes = store.resolve(plan.indexPatterns());
@@ -144,9 +186,17 @@ public final class SearchService implements AutoCloseable {
     int aggregatorAt = batchAggregatorIndex(plan.pipeline());
     ScanStats scan;
     if (aggregatorAt >= 0) {
-      scan = runBatch(plan, indexes, translation, check, aggregatorAt, end, matched, stages);
+      scan =
+          runBatch(plan, indexes, translation, check, aggregatorAt, end, matched, stages, deadline);
     } else {
-      scan = runTimeOrdered(plan, indexes, translation, check, end, matched, stages);
+      scan = runTimeOrdered(plan, indexes, translation, check, end, matched, stages, deadline);
+    }
+    if (deadline.reached) {
+      messages.add(
+          "search stopped after its time limit of "
+              + Values.toText(deadline.limit.toNanos() / 1e9)
+              + " s (max_time, search.maxTimeSeconds); results cover only the events read until"
+              + " then");
     }
     metrics.eventsScanned(scan.eventsRead());
     if (collector.rows() >= maxResultRows) {
@@ -204,7 +254,8 @@ public final class SearchService implements AutoCloseable {
       Predicate<Row> check,
       RowSink end,
       AtomicLong matched,
-      StageStats stages)
+      StageStats stages,
+      Deadline deadline)
       throws IOException {
     RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator(), stages, 0);
     return store.scan(
@@ -213,8 +264,13 @@ public final class SearchService implements AutoCloseable {
         plan.earliestMicros(),
         plan.latestMicros(),
         new EventVisitor() {
+          private int visited;
+
           @Override
           public boolean visit(StoredEvent stored) {
+            if (visited++ % Deadline.EVERY == 0 && deadline.passed()) {
+              return false;
+            }
             EventRow row = new EventRow(stored);
             if (!check.test(row)) {
               return true;
@@ -242,7 +298,8 @@ public final class SearchService implements AutoCloseable {
       int aggregatorAt,
       RowSink end,
       AtomicLong matched,
-      StageStats stages)
+      StageStats stages,
+      Deadline deadline)
       throws IOException {
     List<Command> pipeline = plan.pipeline();
     List<Command> filters = pipeline.subList(0, aggregatorAt);
@@ -273,9 +330,13 @@ public final class SearchService implements AutoCloseable {
                       filters, stages.probe(aggregatorAt, partial), evaluator, stages, 0);
               return new EventVisitor() {
                 private long matchedHere;
+                private int visited;
 
                 @Override
                 public boolean visit(StoredEvent stored) {
+                  if (visited++ % Deadline.EVERY == 0 && deadline.passed()) {
+                    return false;
+                  }
                   EventRow row = new EventRow(stored);
                   if (check.test(row)) {
                     matchedHere++;
