@@ -65,22 +65,7 @@ public final class QuarryClient {
 
   /** Runs a search between two time modifiers (either may be null) and returns every row. */
   public SearchResults search(String query, String earliest, String latest) {
-    requireNonNull(query, "query is null");
-    Map<String, String> form = new LinkedHashMap<>();
-    form.put("search", query);
-    form.put("output_mode", "json");
-    if (earliest != null) {
-      form.put("earliest_time", earliest);
-    }
-    if (latest != null) {
-      form.put("latest_time", latest);
-    }
-    HttpRequest request =
-        request("/services/search/jobs/export")
-            .header("Authorization", basic("admin", requireAdminPassword()))
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .POST(HttpRequest.BodyPublishers.ofString(formEncode(form)))
-            .build();
+    HttpRequest request = exportRequest(query, earliest, latest, Map.of("output_mode", "json"));
     HttpResponse<InputStream> response = send(request, HttpResponse.BodyHandlers.ofInputStream());
     try (BufferedReader reader =
         new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
@@ -99,22 +84,7 @@ public final class QuarryClient {
    * the map/reduce split), as pretty-printed JSON; nothing is run.
    */
   public String explain(String query, String earliest, String latest) {
-    requireNonNull(query, "query is null");
-    Map<String, String> form = new LinkedHashMap<>();
-    form.put("search", query);
-    form.put("explain", "true");
-    if (earliest != null) {
-      form.put("earliest_time", earliest);
-    }
-    if (latest != null) {
-      form.put("latest_time", latest);
-    }
-    HttpRequest request =
-        request("/services/search/jobs/export")
-            .header("Authorization", basic("admin", requireAdminPassword()))
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .POST(HttpRequest.BodyPublishers.ofString(formEncode(form)))
-            .build();
+    HttpRequest request = exportRequest(query, earliest, latest, Map.of("explain", "true"));
     HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != 200) {
       throw failure(response.statusCode(), response.body());
@@ -125,6 +95,26 @@ public final class QuarryClient {
     } catch (IOException e) {
       throw new QuarryClientException("reading the explanation failed: " + e.getMessage(), e);
     }
+  }
+
+  /** A POST to the export endpoint for a query, its time range and {@code extra} parameters. */
+  private HttpRequest exportRequest(
+      String query, String earliest, String latest, Map<String, String> extra) {
+    requireNonNull(query, "query is null");
+    Map<String, String> form = new LinkedHashMap<>();
+    form.put("search", query);
+    form.putAll(extra);
+    if (earliest != null) {
+      form.put("earliest_time", earliest);
+    }
+    if (latest != null) {
+      form.put("latest_time", latest);
+    }
+    return request("/services/search/jobs/export")
+        .header("Authorization", basic("admin", requireAdminPassword()))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(HttpRequest.BodyPublishers.ofString(formEncode(form)))
+        .build();
   }
 
   static SearchResults readResults(BufferedReader reader) throws IOException {

@@ -13,4 +13,18 @@ public interface Aggregator extends RowSink {
 
   /** Adds what a partial from {@link #newPartial} accumulated; the partial is emptied. */
   void merge(Aggregator partial);
+
+  /** The downstream of a partial: partials are merged, never finished, and emit nothing. */
+  RowSink PARTIAL =
+      new RowSink() {
+        @Override
+        public boolean accept(Row row) {
+          throw new IllegalStateException("a partial aggregation emits nothing");
+        }
+
+        @Override
+        public void finish() {
+          throw new IllegalStateException("a partial aggregation is merged, not finished");
+        }
+      };
 }

@@ -163,21 +163,8 @@ public final class StatsOperator implements Aggregator {
 
   /** A partial {@code stats}: it only accumulates, to be {@link #merge merged} into a final one. */
   public static StatsOperator partial(StatsCommand command) {
-    return new StatsOperator(command, DISCARD);
+    return new StatsOperator(command, PARTIAL);
   }
-
-  private static final RowSink DISCARD =
-      new RowSink() {
-        @Override
-        public boolean accept(Row row) {
-          throw new IllegalStateException("a partial stats emits nothing");
-        }
-
-        @Override
-        public void finish() {
-          throw new IllegalStateException("a partial stats is merged, not finished");
-        }
-      };
 
   @Override
   public void finish() {

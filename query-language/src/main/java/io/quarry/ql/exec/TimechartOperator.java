@@ -70,7 +70,7 @@ public final class TimechartOperator implements Aggregator {
 
   @Override
   public Aggregator newPartial() {
-    return new TimechartOperator(command, zone, DISCARD);
+    return new TimechartOperator(command, zone, PARTIAL);
   }
 
   @Override
@@ -83,19 +83,6 @@ public final class TimechartOperator implements Aggregator {
       seriesTotals.merge(partial.seriesTotals);
     }
   }
-
-  private static final RowSink DISCARD =
-      new RowSink() {
-        @Override
-        public boolean accept(Row row) {
-          throw new IllegalStateException("a partial timechart emits nothing");
-        }
-
-        @Override
-        public void finish() {
-          throw new IllegalStateException("a partial timechart is merged, not finished");
-        }
-      };
 
   @Override
   public boolean accept(Row row) {

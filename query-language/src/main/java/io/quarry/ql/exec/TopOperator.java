@@ -36,19 +36,7 @@ public final class TopOperator implements Aggregator {
 
   @Override
   public Aggregator newPartial() {
-    return new TopOperator(
-        command,
-        new RowSink() {
-          @Override
-          public boolean accept(Row row) {
-            throw new IllegalStateException("a partial top emits nothing");
-          }
-
-          @Override
-          public void finish() {
-            throw new IllegalStateException("a partial top is merged, not finished");
-          }
-        });
+    return new TopOperator(command, PARTIAL);
   }
 
   @Override
