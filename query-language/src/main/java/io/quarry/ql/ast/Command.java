@@ -17,7 +17,8 @@ public sealed interface Command
         WhereCommand,
         RexCommand,
         BinCommand,
-        TimechartCommand {
+        TimechartCommand,
+        ChartCommand {
 
   /** The command's name as the registry knows it. */
   String name();

@@ -41,6 +41,7 @@ public final class CommandRegistry {
     parsers.put("bin", new BinParser());
     parsers.put("bucket", new BinParser());
     parsers.put("timechart", new TimechartParser());
+    parsers.put("chart", new ChartParser());
     return new CommandRegistry(parsers);
   }
 

@@ -1,6 +1,7 @@
 package io.quarry.ql.exec;
 
 import io.quarry.ql.ast.BinCommand;
+import io.quarry.ql.ast.ChartCommand;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.ast.EvalCommand;
@@ -67,6 +68,7 @@ public final class Pipelines {
       case BinCommand bin -> new BinOperator(bin, evaluator.zone(), downstream);
       case TimechartCommand timechart ->
           new TimechartOperator(timechart, evaluator.zone(), downstream);
+      case ChartCommand chart -> TimechartOperator.chart(chart, evaluator.zone(), downstream);
       case WhereCommand where ->
           new FilterOperator(row -> evaluator.test(where.condition(), row), downstream);
       case SortCommand sort -> new SortOperator(sort.keys(), sort.limit(), downstream);

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.quarry.ql.ast.AggregateFunction;
 import io.quarry.ql.ast.Aggregation;
+import io.quarry.ql.ast.ChartCommand;
 import io.quarry.ql.ast.Span;
 import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.ast.TimechartCommand;
@@ -39,6 +40,10 @@ public final class TimechartOperator implements Aggregator {
   private static final String SERIES = "\u0000series";
 
   private final TimechartCommand command;
+
+  /** {@code chart}'s over-field, whose values make the rows; null for timechart (time buckets). */
+  private final String overField;
+
   private final ZoneId zone;
   private final RowSink downstream;
   private final Span baseSpan;
@@ -46,7 +51,33 @@ public final class TimechartOperator implements Aggregator {
   private final StatsOperator seriesTotals;
 
   public TimechartOperator(TimechartCommand command, ZoneId zone, RowSink downstream) {
+    this(command, null, zone, downstream);
+  }
+
+  /**
+   * {@code chart … over X [by Y]}: the same pivot with one row per value of X (in value order, no
+   * filling) instead of one per time bucket.
+   */
+  public static TimechartOperator chart(ChartCommand chart, ZoneId zone, RowSink downstream) {
+    return new TimechartOperator(
+        new TimechartCommand(
+            java.util.Optional.empty(),
+            1,
+            chart.limit(),
+            chart.useOther(),
+            chart.useNull(),
+            chart.aggregations(),
+            chart.by(),
+            chart.position()),
+        chart.over(),
+        zone,
+        downstream);
+  }
+
+  private TimechartOperator(
+      TimechartCommand command, String overField, ZoneId zone, RowSink downstream) {
     this.command = requireNonNull(command, "command is null");
+    this.overField = overField;
     this.zone = requireNonNull(zone, "zone is null");
     this.downstream = requireNonNull(downstream, "downstream is null");
     this.baseSpan = command.span().orElse(Span.ofSeconds(60));
@@ -70,12 +101,14 @@ public final class TimechartOperator implements Aggregator {
 
   @Override
   public Aggregator newPartial() {
-    return new TimechartOperator(command, zone, PARTIAL);
+    return new TimechartOperator(command, overField, zone, PARTIAL);
   }
 
   @Override
   public void merge(Aggregator other) {
-    if (!(other instanceof TimechartOperator partial) || !partial.command.equals(command)) {
+    if (!(other instanceof TimechartOperator partial)
+        || !partial.command.equals(command)
+        || !java.util.Objects.equals(partial.overField, overField)) {
       throw new IllegalArgumentException("cannot merge another timechart");
     }
     buckets.merge(partial.buckets);
@@ -86,12 +119,20 @@ public final class TimechartOperator implements Aggregator {
 
   @Override
   public boolean accept(Row row) {
-    List<Object> times = row.values(TIME);
-    if (times.isEmpty() || !(times.get(0) instanceof Long micros)) {
-      return true; // timechart needs a time
-    }
     Map<String, Object> assigned = new HashMap<>();
-    assigned.put(TIME, baseSpan.floor(micros, zone));
+    if (overField != null) {
+      List<Object> over = row.values(overField);
+      if (over.isEmpty()) {
+        return true; // chart rows need the over-field
+      }
+      assigned.put(TIME, over.size() == 1 ? Values.toText(over.get(0)) : over);
+    } else {
+      List<Object> times = row.values(TIME);
+      if (times.isEmpty() || !(times.get(0) instanceof Long micros)) {
+        return true; // timechart needs a time
+      }
+      assigned.put(TIME, baseSpan.floor(micros, zone));
+    }
     if (command.by().isPresent()) {
       List<Object> series = row.values(command.by().get());
       if (series.isEmpty()) {
@@ -113,8 +154,8 @@ public final class TimechartOperator implements Aggregator {
 
   @Override
   public void finish() {
-    Span span = command.span().orElseGet(this::chooseSpan);
-    if (command.span().isEmpty() && span.amount() != baseSpan.amount()) {
+    Span span = overField != null ? baseSpan : command.span().orElseGet(this::chooseSpan);
+    if (overField == null && command.span().isEmpty() && span.amount() != baseSpan.amount()) {
       buckets.regroup(key -> withTime(key, span.floor(Long.parseLong((String) key.get(0)), zone)));
     }
     Set<String> kept = keptSeries();
@@ -128,29 +169,42 @@ public final class TimechartOperator implements Aggregator {
             return command.useOther() ? List.of(key.get(0), OTHER) : null;
           });
     }
-    // one wide row per bucket
-    TreeMap<Long, Map<String, Object>> rows = new TreeMap<>();
+    // one wide row per bucket (or per over-value)
+    TreeMap<Object, Map<String, Object>> rows =
+        new TreeMap<>(
+            overField == null ? (a, b) -> Long.compare((Long) a, (Long) b) : Values.NATURAL_ORDER);
     List<String> seriesOrder = new ArrayList<>();
     StatsOperator result = new StatsOperator(statsOf(buckets), collect(rows, seriesOrder));
     result.merge(buckets);
     result.finish();
     List<String> columns = columns(seriesOrder);
-    if (!rows.isEmpty()) {
-      long last = rows.lastKey();
-      for (long start = rows.firstKey(); start <= last; start = span.next(start, zone)) {
-        Map<String, Object> values = rows.computeIfAbsent(start, k -> new HashMap<>());
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put(TIME, start);
-        for (String column : columns) {
-          Object value = values.get(column);
-          row.put(column, value != null ? value : fill(column));
+    if (overField != null) {
+      for (Map.Entry<Object, Map<String, Object>> entry : rows.entrySet()) {
+        if (!emit(overField, entry.getKey(), entry.getValue(), columns)) {
+          break;
         }
-        if (!downstream.accept(new MapRow(row))) {
+      }
+    } else if (!rows.isEmpty()) {
+      long last = (Long) rows.lastKey();
+      for (long start = (Long) rows.firstKey(); start <= last; start = span.next(start, zone)) {
+        if (!emit(TIME, start, rows.getOrDefault(start, Map.of()), columns)) {
           break;
         }
       }
     }
     downstream.finish();
+  }
+
+  /** One wide row; missing cells filled (0 for count and dc). */
+  private boolean emit(
+      String keyField, Object key, Map<String, Object> values, List<String> columns) {
+    Map<String, Object> row = new LinkedHashMap<>();
+    row.put(keyField, key);
+    for (String column : columns) {
+      Object value = values.get(column);
+      row.put(column, value != null ? value : fill(column));
+    }
+    return downstream.accept(new MapRow(row));
   }
 
   private static List<Object> withTime(List<Object> key, long time) {
@@ -223,13 +277,14 @@ public final class TimechartOperator implements Aggregator {
   }
 
   /** Collects stats rows into bucket -> column -> value, remembering series in sorted order. */
-  private RowSink collect(TreeMap<Long, Map<String, Object>> rows, List<String> seriesOrder) {
+  private RowSink collect(TreeMap<Object, Map<String, Object>> rows, List<String> seriesOrder) {
     Set<String> seen = new LinkedHashSet<>();
     return new RowSink() {
       @Override
       public boolean accept(Row row) {
-        long time = Long.parseLong(Values.toText(row.values(TIME).get(0)));
-        Map<String, Object> values = rows.computeIfAbsent(time, k -> new HashMap<>());
+        String keyText = Values.toText(row.values(TIME).get(0));
+        Object key = overField == null ? (Object) Long.parseLong(keyText) : keyText;
+        Map<String, Object> values = rows.computeIfAbsent(key, k -> new HashMap<>());
         String series = command.by().isPresent() ? Values.toText(row.values(SERIES).get(0)) : null;
         if (series != null) {
           seen.add(series);

@@ -114,6 +114,32 @@ class TimechartTest {
   }
 
   @Test
+  void chartPivotsOverAFieldInValueOrder() {
+    List<Page> pages = run("* | chart count over status by host", withHosts(), 100);
+    assertThat(pages.get(0).schema().columns())
+        .extracting(c -> c.name())
+        .containsExactly("status", "a", "b");
+    assertThat(table(pages))
+        .containsExactly(List.of("200", 2L, 1L), List.of("404", 0L, 1L), List.of("500", 1L, 0L));
+    assertThat(table(run("* | chart max(bytes) by status, host", withHosts(), 100)).get(0))
+        .containsExactly("200", 2L, 5L);
+    assertThat(table(run("* | chart count by host", withHosts(), 100)))
+        .containsExactly(List.of("a", 3L), List.of("b", 2L));
+  }
+
+  /** {@link #ROWS} less the one without a status, with hosts a, b, a, b, a. */
+  private static List<Row> withHosts() {
+    List<Row> rows = new ArrayList<>();
+    String[] hosts = {"a", "b", "a", "b", "a"};
+    String[] statuses = {"200", "404", "200", "200", "500"};
+    long[] bytes = {0, 1, 2, 5, 4};
+    for (int i = 0; i < hosts.length; i++) {
+      rows.add(TestRow.of("e" + i, "host", hosts[i], "status", statuses[i], "bytes", bytes[i]));
+    }
+    return rows;
+  }
+
+  @Test
   void errors() {
     Parser parser = new Parser(CommandRegistry.builtIns());
     assertThatThrownBy(() -> parser.parse("* | timechart span=5x count"))
@@ -121,6 +147,8 @@ class TimechartTest {
     assertThatThrownBy(() -> parser.parse("* | timechart span=10 count"))
         .hasMessageContaining("timechart spans are times");
     assertThatThrownBy(() -> parser.parse("* | bin _time")).hasMessageContaining("bin needs span=");
+    assertThatThrownBy(() -> parser.parse("* | chart count"))
+        .hasMessageContaining("'over' or 'by'");
     assertThatThrownBy(() -> parser.parse("* | timechart count by a, b"))
         .hasMessageContaining("timechart splits by one field");
   }

@@ -7,6 +7,7 @@ import io.quarry.codecs.store.EventVisitor;
 import io.quarry.codecs.store.ScanStats;
 import io.quarry.codecs.store.StoredEvent;
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.ChartCommand;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.ast.Query;
@@ -224,15 +225,16 @@ public final class SearchService implements AutoCloseable {
 
   /**
    * Where a pipeline can split into a parallel map side and a final reduce: the index of its first
-   * aggregator ({@code stats}, {@code timechart}, {@code top}, {@code rare}) when only row-local
-   * commands ({@code search}, {@code eval}, {@code where}, {@code rex}) come before it, else -1.
-   * Such pipelines do not need events in time order.
+   * aggregator ({@code stats}, {@code timechart}, {@code chart}, {@code top}, {@code rare}) when
+   * only row-local commands ({@code search}, {@code eval}, {@code where}, {@code rex}) come before
+   * it, else -1. Such pipelines do not need events in time order.
    */
   static int batchAggregatorIndex(List<Command> pipeline) {
     for (int i = 0; i < pipeline.size(); i++) {
       Command command = pipeline.get(i);
       if (command instanceof StatsCommand
           || command instanceof TimechartCommand
+          || command instanceof ChartCommand
           || command instanceof TopCommand) {
         return i;
       }
