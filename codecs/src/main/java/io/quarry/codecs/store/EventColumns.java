@@ -10,7 +10,6 @@ import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.SortedNumericDocValues;
 import org.apache.lucene.index.SortedSetDocValues;
-import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.NumericUtils;
 
 /**
@@ -24,6 +23,7 @@ final class EventColumns {
   private final SortedDocValues sourcetype;
   private final List<String> keywordNames = new ArrayList<>();
   private final List<SortedSetDocValues> keywords = new ArrayList<>();
+  private final List<String[]> keywordTexts = new ArrayList<>(); // decoded values by ordinal
   private final List<String> numberNames = new ArrayList<>();
   private final List<IndexedFieldType> numberTypes = new ArrayList<>();
   private final List<SortedNumericDocValues> numbers = new ArrayList<>();
@@ -43,7 +43,9 @@ final class EventColumns {
       String field = info.name.substring(3);
       if (type == IndexedFieldType.KEYWORD) {
         keywordNames.add(field);
-        keywords.add(DocValues.getSortedSet(reader, info.name));
+        SortedSetDocValues values = DocValues.getSortedSet(reader, info.name);
+        keywords.add(values);
+        keywordTexts.add(new String[(int) Math.min(values.getValueCount(), MAX_CACHED_ORDINALS)]);
       } else {
         numberNames.add(field);
         numberTypes.add(type);
@@ -103,9 +105,18 @@ final class EventColumns {
       if (values.advanceExact(doc)) {
         List<String> list =
             event.indexedFields.computeIfAbsent(keywordNames.get(i), k -> new ArrayList<>());
+        String[] texts = keywordTexts.get(i);
         for (int v = 0; v < values.docValueCount(); v++) {
-          BytesRef term = values.lookupOrd(values.nextOrd());
-          list.add(term.utf8ToString());
+          long ord = values.nextOrd();
+          if (ord < texts.length) {
+            int cached = (int) ord;
+            if (texts[cached] == null) {
+              texts[cached] = values.lookupOrd(ord).utf8ToString();
+            }
+            list.add(texts[cached]);
+          } else {
+            list.add(values.lookupOrd(ord).utf8ToString());
+          }
         }
       }
     }

@@ -44,8 +44,7 @@ public final class StatsOperator implements Aggregator {
 
   @Override
   public boolean accept(Row row) {
-    List<List<Object>> keys = new ArrayList<>();
-    collectKeys(row, 0, new ArrayList<>(), keys);
+    List<List<Object>> keys = keys(row);
     long time = needsTime ? time(row) : Long.MIN_VALUE;
     for (List<Object> key : keys) {
       Accumulator[] accumulators = groups.computeIfAbsent(key, k -> newAccumulators());
@@ -80,6 +79,25 @@ public final class StatsOperator implements Aggregator {
     List<Object> times = row.values("_time");
     return !times.isEmpty() && times.get(0) instanceof Long micros ? micros : Long.MIN_VALUE;
   }
+
+  /** The groups a row falls in: one per combination of its by-fields' values. */
+  private List<List<Object>> keys(Row row) {
+    List<String> groupBy = command.groupBy();
+    if (groupBy.isEmpty()) {
+      return NO_GROUP;
+    }
+    if (groupBy.size() == 1) { // the common case, without the general combination machinery
+      List<Object> values = row.values(groupBy.get(0));
+      if (values.size() == 1) {
+        return List.of(List.of(Values.toText(values.get(0))));
+      }
+    }
+    List<List<Object>> keys = new ArrayList<>();
+    collectKeys(row, 0, new ArrayList<>(), keys);
+    return keys;
+  }
+
+  private static final List<List<Object>> NO_GROUP = List.of(List.of());
 
   private void collectKeys(Row row, int index, List<Object> prefix, List<List<Object>> into) {
     if (index == command.groupBy().size()) {
