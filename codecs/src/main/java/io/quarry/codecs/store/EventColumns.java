@@ -89,8 +89,8 @@ final class EventColumns {
     return host == null && source == null && sourcetype == null;
   }
 
-  /** Fills the doc-values fields of {@code doc} into an event being read. */
-  void read(int doc, TimeOrderedScan.EventReader event) throws IOException {
+  /** Fills host, source and sourcetype of {@code doc} into an event being read. */
+  void readDefaults(int doc, TimeOrderedScan.EventReader event) throws IOException {
     if (host != null && host.advanceExact(doc)) {
       event.host = text(host, hostTexts);
     }
@@ -100,40 +100,59 @@ final class EventColumns {
     if (sourcetype != null && sourcetype.advanceExact(doc)) {
       event.sourcetype = text(sourcetype, sourcetypeTexts);
     }
-    for (int i = 0; i < keywords.size(); i++) {
-      SortedSetDocValues values = keywords.get(i);
-      if (values.advanceExact(doc)) {
-        List<String> list =
-            event.indexedFields.computeIfAbsent(keywordNames.get(i), k -> new ArrayList<>());
-        String[] texts = keywordTexts.get(i);
-        for (int v = 0; v < values.docValueCount(); v++) {
-          long ord = values.nextOrd();
-          if (ord < texts.length) {
-            int cached = (int) ord;
-            if (texts[cached] == null) {
-              texts[cached] = values.lookupOrd(ord).utf8ToString();
-            }
-            list.add(texts[cached]);
-          } else {
-            list.add(values.lookupOrd(ord).utf8ToString());
+  }
+
+  /** The index-time fields this segment has doc values for. */
+  List<String> indexedFieldNames() {
+    List<String> names = new ArrayList<>(keywordNames);
+    names.addAll(numberNames);
+    return names;
+  }
+
+  /**
+   * The values of one index-time field of {@code doc}, or null when the document has none. Read
+   * each field of a document at most once, documents in increasing order.
+   */
+  List<String> indexedField(int doc, String field) throws IOException {
+    int keyword = keywordNames.indexOf(field);
+    if (keyword >= 0) {
+      SortedSetDocValues values = keywords.get(keyword);
+      if (!values.advanceExact(doc)) {
+        return null;
+      }
+      String[] texts = keywordTexts.get(keyword);
+      List<String> list = new ArrayList<>(values.docValueCount());
+      for (int v = 0; v < values.docValueCount(); v++) {
+        long ord = values.nextOrd();
+        if (ord < texts.length) {
+          int cached = (int) ord;
+          if (texts[cached] == null) {
+            texts[cached] = values.lookupOrd(ord).utf8ToString();
           }
+          list.add(texts[cached]);
+        } else {
+          list.add(values.lookupOrd(ord).utf8ToString());
         }
       }
+      return list;
     }
-    for (int i = 0; i < numbers.size(); i++) {
-      SortedNumericDocValues values = numbers.get(i);
-      if (values.advanceExact(doc)) {
-        List<String> list =
-            event.indexedFields.computeIfAbsent(numberNames.get(i), k -> new ArrayList<>());
-        boolean isDouble = numberTypes.get(i) == IndexedFieldType.DOUBLE;
-        for (int v = 0; v < values.docValueCount(); v++) {
-          long value = values.nextValue();
-          list.add(
-              isDouble
-                  ? Double.toString(NumericUtils.sortableLongToDouble(value))
-                  : Long.toString(value));
-        }
-      }
+    int number = numberNames.indexOf(field);
+    if (number < 0) {
+      return null;
     }
+    SortedNumericDocValues values = numbers.get(number);
+    if (!values.advanceExact(doc)) {
+      return null;
+    }
+    boolean isDouble = numberTypes.get(number) == IndexedFieldType.DOUBLE;
+    List<String> list = new ArrayList<>(values.docValueCount());
+    for (int v = 0; v < values.docValueCount(); v++) {
+      long value = values.nextValue();
+      list.add(
+          isDouble
+              ? Double.toString(NumericUtils.sortableLongToDouble(value))
+              : Long.toString(value));
+    }
+    return list;
   }
 }

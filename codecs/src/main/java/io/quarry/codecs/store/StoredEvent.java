@@ -11,7 +11,9 @@ import java.util.Map;
  * An event read back from an index, with the name of the index it lives in. Everything but {@code
  * _raw} comes from doc values; {@code _raw} is read from the journal the first time {@link #raw()}
  * is called, so a search that needs only default and index-time fields decodes no journal block.
- * Call {@link #raw()} during the scan's visit: the segment is released when the scan ends.
+ * Index-time fields are read from doc values when first asked for, one column at a time. Read what
+ * you need during the scan's visit: doc values only move forward, and the segment is released when
+ * the scan ends.
  */
 public final class StoredEvent {
   /** Reads the {@code _raw} of one document from its segment's journal. */
@@ -20,12 +22,23 @@ public final class StoredEvent {
     String load() throws IOException;
   }
 
+  /** Reads index-time fields of one document from its segment's doc values, on demand. */
+  interface FieldLoader {
+    /** The fields the segment has. */
+    List<String> names();
+
+    /** One field's values, or null; called at most once per field. */
+    List<String> field(String name) throws IOException;
+  }
+
   private final String index;
   private final long timeMicros;
   private final String host;
   private final String source;
   private final String sourcetype;
-  private final Map<String, List<String>> indexedFields;
+  private Map<String, List<String>> indexedFields; // complete once all are read
+  private final Map<String, List<String>> readFields = new java.util.HashMap<>();
+  private FieldLoader fields;
   private RawLoader loader;
   private String raw;
 
@@ -59,6 +72,20 @@ public final class StoredEvent {
     this.loader = loader;
   }
 
+  /** An event whose index-time fields are read from doc values when first asked for. */
+  StoredEvent(
+      String index,
+      long timeMicros,
+      String host,
+      String source,
+      String sourcetype,
+      FieldLoader fields,
+      RawLoader loader) {
+    this(index, timeMicros, host, source, sourcetype, Map.of(), loader);
+    this.indexedFields = null;
+    this.fields = fields;
+  }
+
   public String index() {
     return index;
   }
@@ -79,9 +106,39 @@ public final class StoredEvent {
     return sourcetype;
   }
 
-  /** Index-time fields (read-only). */
+  /** Every index-time field (read-only). */
   public Map<String, List<String>> indexedFields() {
+    if (indexedFields == null) {
+      Map<String, List<String>> all = new java.util.LinkedHashMap<>();
+      for (String name : fields.names()) {
+        List<String> values = indexedField(name);
+        if (values != null) {
+          all.put(name, values);
+        }
+      }
+      indexedFields = java.util.Collections.unmodifiableMap(all);
+    }
     return indexedFields;
+  }
+
+  /**
+   * One index-time field's values, or null when the event has none; reads only that field's doc
+   * values (a {@code stats count by clientip} touches no other column).
+   */
+  public List<String> indexedField(String name) {
+    if (indexedFields != null) {
+      return indexedFields.get(name);
+    }
+    if (readFields.containsKey(name)) {
+      return readFields.get(name);
+    }
+    try {
+      List<String> values = fields.field(name);
+      readFields.put(name, values == null ? null : List.copyOf(values));
+      return readFields.get(name);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Whether {@code _raw} has been read (for the job's statistics and tests). */
@@ -109,6 +166,6 @@ public final class StoredEvent {
 
   /** The whole event, {@code _raw} included. */
   public Event event() {
-    return new Event(timeMicros, raw(), host, source, sourcetype, indexedFields);
+    return new Event(timeMicros, raw(), host, source, sourcetype, indexedFields());
   }
 }

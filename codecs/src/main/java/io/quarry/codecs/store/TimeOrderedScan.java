@@ -175,15 +175,26 @@ final class TimeOrderedScan {
         storedFields.document(doc, reader);
         return new StoredEvent(index, reader.toEvent());
       }
-      columns.read(doc, reader);
+      columns.readDefaults(doc, reader);
       StoredFields journal = storedFields;
+      EventColumns columns = this.columns;
       return new StoredEvent(
           index,
           reader.time,
           reader.host,
           reader.source,
           reader.sourcetype,
-          reader.indexedFields,
+          new StoredEvent.FieldLoader() {
+            @Override
+            public List<String> names() {
+              return columns.indexedFieldNames();
+            }
+
+            @Override
+            public List<String> field(String name) throws IOException {
+              return columns.indexedField(doc, name);
+            }
+          },
           () -> {
             EventReader text = new EventReader(false);
             try {

@@ -87,8 +87,27 @@ class EventStoreTest {
           new TermQuery(new Term(EventFields.keywordField("status"), "200")),
           Long.MIN_VALUE,
           Long.MAX_VALUE,
-          seen::add);
+          e -> {
+            e.event(); // read everything while the segment is being visited
+            return seen.add(e);
+          });
       assertThat(seen).hasSize(1); // the rejected batch wrote nothing, not even its good event
+      // one field read alone, then all of them: each doc-values column is read once per event
+      List<List<String>> single = new ArrayList<>();
+      List<Map<String, List<String>>> all = new ArrayList<>();
+      store.scan(
+          List.of("main"),
+          new MatchAllDocsQuery(),
+          Long.MIN_VALUE,
+          Long.MAX_VALUE,
+          e -> {
+            single.add(e.indexedField("ms"));
+            all.add(e.indexedFields());
+            assertThat(e.indexedField("missing")).isNull();
+            return true;
+          });
+      assertThat(single).containsExactly(List.of("3.0", "12.5"));
+      assertThat(all.get(0)).containsOnlyKeys("status", "ms", "region");
       Event read = seen.get(0).event();
       assertThat(read.host()).isEqualTo("Web-01");
       assertThat(read.sourcetype()).isEqualTo("access_combined");

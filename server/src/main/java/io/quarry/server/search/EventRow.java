@@ -49,7 +49,7 @@ final class EventRow implements Row {
       case EventFields.INDEX:
         return List.of(stored.index());
       default:
-        List<String> indexed = stored.indexedFields().get(field);
+        List<String> indexed = stored.indexedField(field);
         if (indexed != null) {
           return List.copyOf(indexed);
         }
