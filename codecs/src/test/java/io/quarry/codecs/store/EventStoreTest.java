@@ -41,7 +41,10 @@ class EventStoreTest {
               new MatchAllDocsQuery(),
               Long.MIN_VALUE,
               Long.MAX_VALUE,
-              e -> seen.add(e));
+              e -> {
+                e.event(); // read everything while the segment is being visited
+                return seen.add(e);
+              });
       assertThat(seen)
           .extracting(e -> e.event().raw())
           .containsExactly("four", "three", "two", "one");
