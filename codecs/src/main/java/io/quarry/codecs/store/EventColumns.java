@@ -15,7 +15,8 @@ import org.apache.lucene.util.NumericUtils;
 /**
  * Reads the doc-values fields of events in one segment, in increasing doc-id order: {@code host},
  * {@code source}, {@code sourcetype} and the typed index-time fields (see {@link EventFields}).
- * Doc-values iterators only move forward, so one instance serves one ascending pass.
+ * Doc-values iterators only move forward: index-time fields read for an earlier document than the
+ * last one restart their column (rare: rows buffered by a later stage and read at its end).
  */
 final class EventColumns {
   private final SortedDocValues host;
@@ -28,7 +29,10 @@ final class EventColumns {
   private final List<IndexedFieldType> numberTypes = new ArrayList<>();
   private final List<SortedNumericDocValues> numbers = new ArrayList<>();
 
+  private final LeafReader reader;
+
   EventColumns(LeafReader reader) throws IOException {
+    this.reader = reader;
     host = reader.getSortedDocValues(EventFields.HOST);
     source = reader.getSortedDocValues(EventFields.SOURCE);
     sourcetype = reader.getSortedDocValues(EventFields.SOURCETYPE);
@@ -117,6 +121,12 @@ final class EventColumns {
     int keyword = keywordNames.indexOf(field);
     if (keyword >= 0) {
       SortedSetDocValues values = keywords.get(keyword);
+      if (values.docID() > doc) { // an earlier event asked late: start the column over
+        values =
+            DocValues.getSortedSet(
+                reader, EventFields.valuesField(field, IndexedFieldType.KEYWORD));
+        keywords.set(keyword, values);
+      }
       if (!values.advanceExact(doc)) {
         return null;
       }
@@ -141,6 +151,12 @@ final class EventColumns {
       return null;
     }
     SortedNumericDocValues values = numbers.get(number);
+    if (values.docID() > doc) { // an earlier event asked late: start the column over
+      values =
+          DocValues.getSortedNumeric(
+              reader, EventFields.valuesField(field, numberTypes.get(number)));
+      numbers.set(number, values);
+    }
     if (!values.advanceExact(doc)) {
       return null;
     }

@@ -189,6 +189,47 @@ class EventStoreTest {
   }
 
   @Test
+  void indexTimeFieldsOfEarlierEventsCanStillBeReadLate() throws Exception {
+    try (EventStore store = EventStore.open(dataDirectory, List.of("main"))) {
+      List<Event> events = new ArrayList<>();
+      for (int i = 0; i < 50; i++) {
+        events.add(
+            new Event(
+                1_000L * i,
+                "e" + i,
+                "h",
+                "s",
+                "st",
+                Map.of("a", List.of("a" + i), "b", List.of("b" + i))));
+      }
+      store.write("main", events);
+      List<StoredEvent> held = new ArrayList<>();
+      List<String> late = new ArrayList<>();
+      store.scan(
+          List.of("main"),
+          new MatchAllDocsQuery(),
+          Long.MIN_VALUE,
+          Long.MAX_VALUE,
+          new EventVisitor() {
+            @Override
+            public boolean visit(StoredEvent event) {
+              if (held.size() % 2 == 1) {
+                event.indexedField("b"); // every other event: column b moves ahead
+              }
+              return held.add(event);
+            }
+
+            @Override
+            public void finish() {
+              held.forEach(e -> late.add(e.indexedField("b").get(0)));
+            }
+          });
+      assertThat(late).hasSize(50).first().isEqualTo("b49");
+      assertThat(late).last().isEqualTo("b0");
+    }
+  }
+
+  @Test
   void termIndexTimeRangeAndEarlyStop() throws Exception {
     try (EventStore store = EventStore.open(dataDirectory, List.of("main"))) {
       List<Event> events = new ArrayList<>();
