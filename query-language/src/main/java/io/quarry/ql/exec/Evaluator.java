@@ -465,10 +465,14 @@ public final class Evaluator {
       case "round":
         {
           Object x = number(a);
-          if (x == null) {
+          if (x == null || (x instanceof Double d && !Double.isFinite(d))) {
             return null;
           }
-          int digits = v.size() > 1 && number(v.get(1)) instanceof Number n ? n.intValue() : 0;
+          // doubles carry 17 significant digits: more decimals change nothing but cost memory
+          int digits =
+              v.size() > 1 && number(v.get(1)) instanceof Number n
+                  ? (int) Math.max(-17, Math.min(17, n.longValue()))
+                  : 0;
           BigDecimal rounded = new BigDecimal(x.toString()).setScale(digits, RoundingMode.HALF_UP);
           return digits <= 0 ? (Object) rounded.longValue() : (Object) rounded.doubleValue();
         }

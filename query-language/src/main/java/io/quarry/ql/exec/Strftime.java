@@ -17,7 +17,16 @@ import java.util.Locale;
 final class Strftime {
   private Strftime() {}
 
+  /** The time formatted, or null when it cannot be (a year beyond 9999, out of range). */
   static String format(long micros, String format, ZoneId zone) {
+    try {
+      return formatOrThrow(micros, format, zone);
+    } catch (java.time.DateTimeException | ArithmeticException e) {
+      return null;
+    }
+  }
+
+  private static String formatOrThrow(long micros, String format, ZoneId zone) {
     ZonedDateTime time =
         Instant.ofEpochSecond(
                 Math.floorDiv(micros, 1_000_000), Math.floorMod(micros, 1_000_000) * 1000L)
