@@ -265,27 +265,7 @@ public final class SearchService implements AutoCloseable {
         translation.query(),
         plan.earliestMicros(),
         plan.latestMicros(),
-        new EventVisitor() {
-          private int visited;
-
-          @Override
-          public boolean visit(StoredEvent stored) {
-            if (visited++ % Deadline.EVERY == 0 && deadline.passed()) {
-              return false;
-            }
-            EventRow row = new EventRow(stored);
-            if (!check.test(row)) {
-              return true;
-            }
-            matched.incrementAndGet();
-            return pipeline.accept(row);
-          }
-
-          @Override
-          public void finish() {
-            pipeline.finish(); // buffered rows read _raw while the segments are open
-          }
-        });
+        new PipelineFeed(deadline, check, pipeline, matched, true));
   }
 
   /**
@@ -330,28 +310,7 @@ public final class SearchService implements AutoCloseable {
               RowSink map = // merged below, never finished
                   Pipelines.build(
                       filters, stages.probe(aggregatorAt, partial), evaluator, stages, 0);
-              return new EventVisitor() {
-                private long matchedHere;
-                private int visited;
-
-                @Override
-                public boolean visit(StoredEvent stored) {
-                  if (visited++ % Deadline.EVERY == 0 && deadline.passed()) {
-                    return false;
-                  }
-                  EventRow row = new EventRow(stored);
-                  if (check.test(row)) {
-                    matchedHere++;
-                    map.accept(row);
-                  }
-                  return true;
-                }
-
-                @Override
-                public void finish() {
-                  matched.addAndGet(matchedHere);
-                }
-              };
+              return new PipelineFeed(deadline, check, map, matched, false);
             },
             searchPool);
     for (Aggregator partial : partials) {
@@ -404,6 +363,55 @@ public final class SearchService implements AutoCloseable {
         : java.time.Instant.ofEpochSecond(
                 Math.floorDiv(micros, 1_000_000), Math.floorMod(micros, 1_000_000) * 1000)
             .toString();
+  }
+
+  /**
+   * Feeds the events of a scan into a pipeline: stops at the deadline, applies the per-event check
+   * of a superset index query, counts matches; finishes the pipeline at the end of the scan
+   * (time-ordered mode) or leaves it to be merged (a batch-mode map side).
+   */
+  private static final class PipelineFeed implements EventVisitor {
+    private final Deadline deadline;
+    private final Predicate<Row> check;
+    private final RowSink sink;
+    private final AtomicLong matched;
+    private final boolean finishSink;
+    private long matchedHere;
+    private int visited;
+
+    PipelineFeed(
+        Deadline deadline,
+        Predicate<Row> check,
+        RowSink sink,
+        AtomicLong matched,
+        boolean finishSink) {
+      this.deadline = deadline;
+      this.check = check;
+      this.sink = sink;
+      this.matched = matched;
+      this.finishSink = finishSink;
+    }
+
+    @Override
+    public boolean visit(StoredEvent stored) {
+      if (visited++ % Deadline.EVERY == 0 && deadline.passed()) {
+        return false;
+      }
+      EventRow row = new EventRow(stored);
+      if (!check.test(row)) {
+        return true;
+      }
+      matchedHere++;
+      return sink.accept(row);
+    }
+
+    @Override
+    public void finish() {
+      matched.addAndGet(matchedHere);
+      if (finishSink) {
+        sink.finish(); // buffered rows read their fields while the segments are open
+      }
+    }
   }
 
   /** Evaluates eval/where with the search's clock (now()) in UTC. */
