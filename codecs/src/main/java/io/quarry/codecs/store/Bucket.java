@@ -336,7 +336,26 @@ final class Bucket implements Closeable {
   }
 
   /** A searcher over the bucket; give it back with {@link #release}. */
-  synchronized IndexSearcher acquire() throws IOException {
+  /**
+   * A searcher over the bucket. For the hot bucket it first refreshes when events were added since
+   * the last refresh, so a search sees every event acknowledged before it started (read your
+   * writes); the refresh is shared with concurrent searches and the background refresher.
+   */
+  IndexSearcher acquire() throws IOException {
+    if (!warm) {
+      refresh(addedGeneration.get());
+    }
+    return acquireCurrent();
+  }
+
+  /** Whether events were added since the last refresh. */
+  boolean needsRefresh() {
+    synchronized (refreshMonitor) {
+      return !warm && refreshedGeneration < addedGeneration.get();
+    }
+  }
+
+  private synchronized IndexSearcher acquireCurrent() throws IOException {
     if (!warm) {
       return searchers.acquire();
     }

@@ -48,8 +48,11 @@ import org.apache.lucene.util.NumericUtils;
  * <p><b>Writes.</b> A batch gets consecutive sequence numbers and is appended to the log in one
  * step (so log order is sequence order); then it is added to the hot bucket, concurrently with
  * other batches (Lucene indexes on every writing thread); then the caller waits for the log's group
- * fsync and a near-real-time refresh. When {@link #add} returns the batch survives a crash and is
- * searchable.
+ * fsync. When {@link #add} returns the batch survives a crash. It is searchable by every search
+ * that starts afterwards: opening the hot bucket for a search refreshes it when anything was added
+ * since the last refresh (shared between concurrent searches), and a background refresh every
+ * second keeps that cheap. Writers never wait for a refresh, so a stream of small batches does not
+ * turn into a stream of tiny segments.
  *
  * <p><b>Commits.</b> Every {@code commitInterval}, with adds paused for an instant (the write side
  * of a read-write lock), the log is rolled to a new file; then the hot bucket commits and the older
@@ -87,6 +90,11 @@ public final class IndexStore implements Closeable {
 
   private final Object commitLock = new Object();
   private final ScheduledFuture<?> committer;
+  private final ScheduledFuture<?> refresher;
+
+  /** How often added events are made visible in the background (searches also refresh). */
+  static final long REFRESH_INTERVAL_MILLIS = 1000;
+
   private final java.util.concurrent.atomic.AtomicLong quarantined =
       new java.util.concurrent.atomic.AtomicLong();
   private volatile Bucket hot;
@@ -141,6 +149,12 @@ public final class IndexStore implements Closeable {
     this.committer =
         scheduler.scheduleWithFixedDelay(
             this::scheduledMaintenance, interval, interval, TimeUnit.MILLISECONDS);
+    this.refresher =
+        scheduler.scheduleWithFixedDelay(
+            this::scheduledRefresh,
+            REFRESH_INTERVAL_MILLIS,
+            REFRESH_INTERVAL_MILLIS,
+            TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -324,7 +338,10 @@ public final class IndexStore implements Closeable {
     return quarantined.get();
   }
 
-  /** Stores events: returns once they are durable (fsync'd to the log) and searchable. */
+  /**
+   * Stores events: returns once they are durable (fsync'd to the log); every search started after
+   * that sees them.
+   */
   public void add(List<Event> events) throws IOException {
     if (events.isEmpty()) {
       return;
@@ -337,7 +354,6 @@ public final class IndexStore implements Closeable {
     }
     recover();
     long position;
-    long generation;
     Bucket target;
     addLock.readLock().lock();
     try {
@@ -352,12 +368,25 @@ public final class IndexStore implements Closeable {
         Event event = events.get(i);
         target.add(toDocument(event, first + i), event.timeMicros(), first + i);
       }
-      generation = target.addedGeneration();
     } finally {
       addLock.readLock().unlock();
     }
     wal.sync(position);
-    target.refresh(generation);
+  }
+
+  /**
+   * Makes added events visible to searches that already hold a searcher's view of the hot bucket
+   * (new searches refresh on their own); runs every {@link #REFRESH_INTERVAL_MILLIS}.
+   */
+  private void scheduledRefresh() {
+    Bucket current = hot;
+    try {
+      if (current.needsRefresh()) {
+        current.refresh(Long.MAX_VALUE);
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.FINE, "index " + name + ": background refresh failed", e);
+    }
   }
 
   /** Commits to Lucene everything added so far and drops the log files that covered it. */
@@ -648,6 +677,7 @@ public final class IndexStore implements Closeable {
   @Override
   public void close() throws IOException {
     committer.cancel(false);
+    refresher.cancel(false);
     synchronized (commitLock) {
       if (closed) {
         return;
