@@ -12,6 +12,7 @@ import io.quarry.server.config.QuarryConfig.HecToken;
 import io.quarry.server.hec.HecRoutes;
 import io.quarry.server.http.HttpServer;
 import io.quarry.server.http.Router;
+import io.quarry.server.ingest.IngestGate;
 import io.quarry.server.ingest.IngestService;
 import io.quarry.server.ingest.InternalLog;
 import io.quarry.server.metrics.ServerMetrics;
@@ -19,6 +20,7 @@ import io.quarry.server.rest.IndexRoutes;
 import io.quarry.server.rest.SearchExportRoute;
 import io.quarry.server.rest.SystemRoutes;
 import io.quarry.server.search.SearchService;
+import io.quarry.server.sourcetype.Sourcetypes;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -110,11 +112,12 @@ public final class QuarryServer implements Closeable {
       }
     }
 
+    Sourcetypes sourcetypes = config.compiledSourcetypes();
     EventStore store;
     try {
       Map<String, IndexOptions> options = new LinkedHashMap<>();
       for (String index : config.indexes()) {
-        options.put(index, config.storage().options(index));
+        options.put(index, config.indexOptions(index, sourcetypes));
       }
       options.put(InternalLog.INDEX, config.storage().options(InternalLog.INDEX));
       store = EventStore.open(dataDirectory, options);
@@ -127,10 +130,16 @@ public final class QuarryServer implements Closeable {
     InternalLog internalLog = null;
     try {
       internalLog = InternalLog.start(store, hostName());
-      IngestService ingest = new IngestService(store, metrics);
+      IngestService ingest =
+          new IngestService(
+              store,
+              metrics,
+              sourcetypes,
+              new IngestGate(config.ingest().pipelines(), config.ingest().maxQueuedBytes()));
       SearchService search =
           new SearchService(
               store,
+              sourcetypes,
               metrics,
               clock,
               config.search().maxResultRows(),
@@ -152,6 +161,7 @@ public final class QuarryServer implements Closeable {
               config.server().port(),
               config.server().maxRequestBytes().intValue(),
               config.server().workerThreads(),
+              config.server().maxInFlightBytes(),
               router,
               metrics);
       ready.set(true);

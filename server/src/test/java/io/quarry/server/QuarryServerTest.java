@@ -44,7 +44,7 @@ class QuarryServerTest {
   void start() throws Exception {
     QuarryConfig config =
         new QuarryConfig(
-            new QuarryConfig.Server("127.0.0.1", 0, (long) MAX_REQUEST_BYTES, 4),
+            new QuarryConfig.Server("127.0.0.1", 0, (long) MAX_REQUEST_BYTES, 4, null),
             dataDirectory.toString(),
             List.of("main", "web"),
             new QuarryConfig.Auth(PASSWORD),
@@ -60,7 +60,9 @@ class QuarryServerTest {
                 null,
                 Map.of(
                     "web",
-                    new QuarryConfig.IndexStorage("zstd", 3650, null, Map.of("status", "long")))));
+                    new QuarryConfig.IndexStorage("zstd", 3650, null, Map.of("status", "long")))),
+            null,
+            null);
     server = QuarryServer.start(config, Clock.systemUTC());
   }
 

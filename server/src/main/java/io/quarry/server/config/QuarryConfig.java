@@ -4,7 +4,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.quarry.codecs.journal.JournalCompression;
 import io.quarry.codecs.store.IndexOptions;
 import io.quarry.codecs.store.IndexedFieldType;
+import io.quarry.server.sourcetype.SourcetypeSettings;
+import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -18,12 +21,14 @@ public record QuarryConfig(
     @JsonProperty("auth") Auth auth,
     @JsonProperty("hec") Hec hec,
     @JsonProperty("search") Search search,
-    @JsonProperty("storage") Storage storage) {
+    @JsonProperty("storage") Storage storage,
+    @JsonProperty("ingest") Ingest ingest,
+    @JsonProperty("sourcetypes") Map<String, SourcetypeSettings> sourcetypes) {
 
   public static final String DEFAULT_INDEX = "main";
 
   public QuarryConfig {
-    server = Objects.requireNonNullElseGet(server, () -> new Server(null, null, null, null));
+    server = Objects.requireNonNullElseGet(server, () -> new Server(null, null, null, null, null));
     dataDir = Objects.requireNonNullElse(dataDir, "./data");
     indexes = indexes == null ? List.of(DEFAULT_INDEX) : withMain(indexes);
     auth = Objects.requireNonNullElseGet(auth, () -> new Auth(null));
@@ -31,6 +36,9 @@ public record QuarryConfig(
     search = Objects.requireNonNullElseGet(search, () -> new Search(null, null, null));
     storage =
         Objects.requireNonNullElseGet(storage, () -> new Storage(null, null, null, null, null));
+    ingest = Objects.requireNonNullElseGet(ingest, () -> new Ingest(null, null));
+    sourcetypes = sourcetypes == null ? Map.of() : Map.copyOf(sourcetypes);
+    compiledSourcetypes(sourcetypes).declaredFieldTypes(); // fails here, naming what is wrong
     for (String index : storage.indexes().keySet()) {
       if (!indexes.contains(index) && !index.equals(INTERNAL_INDEX)) {
         throw new IllegalArgumentException(
@@ -50,7 +58,28 @@ public record QuarryConfig(
 
   /** A copy with another list of indexes (the demo adds its own). */
   public QuarryConfig withIndexes(List<String> newIndexes) {
-    return new QuarryConfig(server, dataDir, newIndexes, auth, hec, search, storage);
+    return new QuarryConfig(
+        server, dataDir, newIndexes, auth, hec, search, storage, ingest, sourcetypes);
+  }
+
+  /** The built-in sourcetypes with the configured ones laid over them. */
+  public Sourcetypes compiledSourcetypes() {
+    return compiledSourcetypes(sourcetypes);
+  }
+
+  private static Sourcetypes compiledSourcetypes(Map<String, SourcetypeSettings> settings) {
+    return new Sourcetypes(settings);
+  }
+
+  /**
+   * The storage options of one index: its own settings, with the field types sourcetypes declare
+   * for fields the index does not declare itself.
+   */
+  public IndexOptions indexOptions(String index, Sourcetypes compiled) {
+    IndexOptions options = storage.options(index);
+    Map<String, IndexedFieldType> types = new java.util.HashMap<>(compiled.declaredFieldTypes());
+    types.putAll(options.fieldTypes());
+    return options.withFieldTypes(types);
   }
 
   private static List<String> withMain(List<String> indexes) {
@@ -67,8 +96,15 @@ public record QuarryConfig(
       @JsonProperty("bind") String bind,
       @JsonProperty("port") Integer port,
       @JsonProperty("maxRequestBytes") Long maxRequestBytes,
-      @JsonProperty("workerThreads") Integer workerThreads) {
+      @JsonProperty("workerThreads") Integer workerThreads,
+      @JsonProperty("maxInFlightBytes") Long maxInFlightBytes) {
     public Server {
+      maxInFlightBytes =
+          Objects.requireNonNullElse(
+              maxInFlightBytes, Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4));
+      if (maxInFlightBytes < 1) {
+        throw new IllegalArgumentException("server.maxInFlightBytes must be positive");
+      }
       bind = Objects.requireNonNullElse(bind, "127.0.0.1");
       port = Objects.requireNonNullElse(port, 8088);
       maxRequestBytes = Objects.requireNonNullElse(maxRequestBytes, 64L * 1024 * 1024);
@@ -103,14 +139,22 @@ public record QuarryConfig(
 
   /**
    * One HEC token: the secret, a name for logs and metrics, the index for events that name none,
-   * and the indexes it may write ({@code *} for all).
+   * the indexes it may write ({@code *} for all), and whether indexer acknowledgement is on (then
+   * requests need a channel and answers carry an {@code ackId}).
    */
   public record HecToken(
       @JsonProperty("token") String token,
       @JsonProperty("name") String name,
       @JsonProperty("defaultIndex") String defaultIndex,
-      @JsonProperty("indexes") List<String> indexes) {
+      @JsonProperty("indexes") List<String> indexes,
+      @JsonProperty("ack") Boolean ack) {
+    /** A token without indexer acknowledgement. */
+    public HecToken(String token, String name, String defaultIndex, List<String> indexes) {
+      this(token, name, defaultIndex, indexes, false);
+    }
+
     public HecToken {
+      ack = Objects.requireNonNullElse(ack, false);
       if (token == null || token.isBlank()) {
         throw new IllegalArgumentException("hec.tokens[].token must be set");
       }
@@ -122,6 +166,25 @@ public record QuarryConfig(
     /** Whether the token may write to an index; {@code *} covers all but internal ones. */
     public boolean mayWrite(String index) {
       return indexes.contains(index) || (indexes.contains("*") && !index.startsWith("_"));
+    }
+  }
+
+  /**
+   * Ingest pipelines: how many batches are parsed and indexed at once (default: the cores), and how
+   * many bytes of batches may wait for one before HEC answers 503 "server busy".
+   */
+  public record Ingest(
+      @JsonProperty("pipelines") Integer pipelines,
+      @JsonProperty("maxQueuedBytes") Long maxQueuedBytes) {
+    public Ingest {
+      pipelines = Objects.requireNonNullElse(pipelines, Runtime.getRuntime().availableProcessors());
+      if (pipelines < 1) {
+        throw new IllegalArgumentException("ingest.pipelines must be at least 1");
+      }
+      maxQueuedBytes = Objects.requireNonNullElse(maxQueuedBytes, 256L << 20);
+      if (maxQueuedBytes < 1) {
+        throw new IllegalArgumentException("ingest.maxQueuedBytes must be positive");
+      }
     }
   }
 

@@ -3,7 +3,6 @@ package io.quarry.server.demo;
 import io.quarry.codecs.store.Event;
 import io.quarry.server.ingest.IndexedEvent;
 import io.quarry.server.ingest.IngestService;
-import io.quarry.server.ingest.RawEventBreaker;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -75,8 +74,12 @@ public final class DemoData {
               new IOException("missing demo resource " + sample.resource()));
         }
         events =
-            new RawEventBreaker(sample.sourcetype(), sample.host(), sample.source(), now)
-                .breakEvents(in);
+            ingest.breakRaw(
+                new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8),
+                sample.sourcetype(),
+                sample.host(),
+                sample.source(),
+                now);
       }
       ingest.write(events.stream().map(e -> new IndexedEvent(sample.index(), e)).toList());
       loaded += events.size();

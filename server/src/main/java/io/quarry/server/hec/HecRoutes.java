@@ -12,7 +12,6 @@ import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
 import io.quarry.server.ingest.IndexedEvent;
 import io.quarry.server.ingest.IngestService;
-import io.quarry.server.ingest.RawEventBreaker;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.Collections;
@@ -83,13 +82,13 @@ public final class HecRoutes {
       throw HecException.incorrectIndex(
           0, "token '" + token.name() + "' may not write to index '" + index + "'");
     }
-    RawEventBreaker breaker =
-        new RawEventBreaker(
+    List<Event> events =
+        ingest.breakRaw(
+            exchange.bodyAsString(),
             parameterOr(exchange, "sourcetype", "httpevent"),
             parameterOr(exchange, "host", defaultHost),
             parameterOr(exchange, "source", "http:" + token.name()),
             clock.instant());
-    List<Event> events = breaker.breakEvents(exchange.body());
     if (events.isEmpty()) {
       throw HecException.noData();
     }

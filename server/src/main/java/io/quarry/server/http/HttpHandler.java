@@ -24,11 +24,40 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private final Router router;
   private final ExecutorService workers;
   private final ServerMetrics metrics;
+  private final InFlightBytes inFlight;
 
-  HttpHandler(Router router, ExecutorService workers, ServerMetrics metrics) {
+  HttpHandler(
+      Router router, ExecutorService workers, ServerMetrics metrics, InFlightBytes inFlight) {
     this.router = router;
     this.workers = workers;
     this.metrics = metrics;
+    this.inFlight = inFlight;
+  }
+
+  /**
+   * The bytes of request bodies received and not yet served, over all connections, and their limit:
+   * past it new requests get 503 with Retry-After at once, so a burst of large bodies cannot fill
+   * the heap while they wait for a worker. One request is always let in.
+   */
+  static final class InFlightBytes {
+    private final long limit;
+    private long used; // guarded by this
+
+    InFlightBytes(long limit) {
+      this.limit = limit;
+    }
+
+    synchronized boolean tryAcquire(long bytes) {
+      if (used > 0 && used + bytes > limit) {
+        return false;
+      }
+      used += bytes;
+      return true;
+    }
+
+    synchronized void release(long bytes) {
+      used -= bytes;
+    }
   }
 
   @Override
@@ -49,16 +78,22 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
               "BAD_REQUEST", "Malformed HTTP request: " + request.decoderResult().cause()));
       return;
     }
+    long bytes = request.content().readableBytes();
+    if (!inFlight.tryAcquire(bytes)) {
+      fail(exchange, router.busy(exchange.path()));
+      return;
+    }
     request.retain();
     try {
-      workers.execute(() -> serve(exchange, request));
+      workers.execute(() -> serve(exchange, request, bytes));
     } catch (RejectedExecutionException e) {
       request.release();
+      inFlight.release(bytes);
       fail(exchange, router.busy(exchange.path()));
     }
   }
 
-  private void serve(Exchange exchange, FullHttpRequest request) {
+  private void serve(Exchange exchange, FullHttpRequest request, long bytes) {
     try {
       router.route(exchange.method(), exchange.path()).handle(exchange);
       if (!exchange.responded()) {
@@ -75,6 +110,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
               HttpResponseStatus.INTERNAL_SERVER_ERROR, "INTERNAL", "Internal error: " + e));
     } finally {
       request.release();
+      inFlight.release(bytes);
     }
   }
 

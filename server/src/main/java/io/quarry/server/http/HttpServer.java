@@ -51,10 +51,12 @@ public final class HttpServer implements Closeable {
       int port,
       int maxRequestBytes,
       int workerThreads,
+      long maxInFlightBytes,
       Router router,
       ServerMetrics metrics)
       throws InterruptedException {
     requireNonNull(router, "router is null");
+    HttpHandler.InFlightBytes inFlight = new HttpHandler.InFlightBytes(maxInFlightBytes);
     EventLoopGroup acceptors = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     EventLoopGroup ioLoops = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
     ExecutorService workers =
@@ -80,7 +82,8 @@ public final class HttpServer implements Closeable {
                       pipeline.addLast("codec", new HttpServerCodec());
                       pipeline.addLast("decompressor", new HttpContentDecompressor());
                       pipeline.addLast("aggregator", new LimitedAggregator(maxRequestBytes));
-                      pipeline.addLast("quarry", new HttpHandler(router, workers, metrics));
+                      pipeline.addLast(
+                          "quarry", new HttpHandler(router, workers, metrics, inFlight));
                     }
                   });
       Channel channel = bootstrap.bind(new InetSocketAddress(bind, port)).sync().channel();

@@ -5,7 +5,9 @@ import static java.util.Objects.requireNonNull;
 import io.quarry.codecs.store.Event;
 import io.quarry.codecs.store.EventStore;
 import io.quarry.server.metrics.ServerMetrics;
+import io.quarry.server.sourcetype.Sourcetypes;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,10 +17,36 @@ import java.util.Map;
 public final class IngestService {
   private final EventStore store;
   private final ServerMetrics metrics;
+  private final Sourcetypes sourcetypes;
+  private final IngestGate gate;
 
-  public IngestService(EventStore store, ServerMetrics metrics) {
+  public IngestService(
+      EventStore store, ServerMetrics metrics, Sourcetypes sourcetypes, IngestGate gate) {
     this.store = requireNonNull(store, "store is null");
     this.metrics = requireNonNull(metrics, "metrics is null");
+    this.sourcetypes = requireNonNull(sourcetypes, "sourcetypes is null");
+    this.gate = requireNonNull(gate, "gate is null");
+  }
+
+  /** Admission to the ingest pipelines (see {@link IngestGate}). */
+  public IngestGate gate() {
+    return gate;
+  }
+
+  public Sourcetypes sourcetypes() {
+    return sourcetypes;
+  }
+
+  /**
+   * Breaks a raw stream into events by its sourcetype's rules (see {@link EventBreaker}) and counts
+   * the events that were truncated or had no timestamp.
+   */
+  public List<Event> breakRaw(
+      String text, String sourcetype, String host, String source, Instant now) {
+    EventBreaker.Result result =
+        new EventBreaker(sourcetypes.forName(sourcetype), host, source, now).breakEvents(text);
+    metrics.eventsBroken(sourcetype, result.truncated(), result.timestampMissing());
+    return result.events();
   }
 
   public boolean hasIndex(String index) {

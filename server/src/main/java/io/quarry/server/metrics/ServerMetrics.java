@@ -52,6 +52,28 @@ public final class ServerMetrics implements Closeable {
         .increment(rawBytes);
   }
 
+  /**
+   * {@code quarry_ingest_events_truncated_total{sourcetype}} and {@code
+   * quarry_ingest_events_timestamp_missing_total{sourcetype}}: events cut at the sourcetype's
+   * {@code truncate} and events stored with their receive time because no timestamp was found.
+   */
+  public void eventsBroken(String sourcetype, int truncated, int timestampMissing) {
+    if (truncated > 0) {
+      Counter.builder("quarry.ingest.events.truncated")
+          .description("Events cut at their sourcetype's truncate limit")
+          .tag("sourcetype", sourcetype)
+          .register(registry)
+          .increment(truncated);
+    }
+    if (timestampMissing > 0) {
+      Counter.builder("quarry.ingest.events.timestamp.missing")
+          .description("Events stored with their receive time because no timestamp was found")
+          .tag("sourcetype", sourcetype)
+          .register(registry)
+          .increment(timestampMissing);
+    }
+  }
+
   /** {@code quarry_searches_seconds{outcome}}: count and time of searches, by outcome. */
   public void searchRun(String outcome, Duration elapsed) {
     Timer.builder("quarry.searches")

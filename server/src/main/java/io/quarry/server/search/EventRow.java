@@ -5,6 +5,7 @@ import io.quarry.codecs.store.StoredEvent;
 import io.quarry.codecs.tokens.Segmenter;
 import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.SearchTerm;
+import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -29,8 +30,11 @@ final class EventRow implements Row {
   private Set<String> terms;
   private String lowerRaw;
 
-  EventRow(StoredEvent stored) {
+  private final Sourcetypes sourcetypes;
+
+  EventRow(StoredEvent stored, Sourcetypes sourcetypes) {
     this.stored = stored;
+    this.sourcetypes = sourcetypes;
   }
 
   @Override
@@ -54,7 +58,7 @@ final class EventRow implements Row {
           return List.copyOf(indexed);
         }
         if (extractor == null) {
-          extractor = new FieldExtractor(stored.raw(), stored.sourcetype());
+          extractor = new FieldExtractor(stored.raw(), sourcetypes.forName(stored.sourcetype()));
         }
         return extractor.values(field);
     }

@@ -35,6 +35,7 @@ import io.quarry.ql.plan.SearchPlan;
 import io.quarry.ql.plan.SearchPlanner;
 import io.quarry.ql.time.TimeModifiers;
 import io.quarry.server.metrics.ServerMetrics;
+import io.quarry.server.sourcetype.Sourcetypes;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -61,6 +62,7 @@ public final class SearchService implements AutoCloseable {
   public static final int PAGE_SIZE = 1024;
 
   private final EventStore store;
+  private final Sourcetypes sourcetypes;
   private final ServerMetrics metrics;
   private final Clock clock;
   private final long maxResultRows;
@@ -74,8 +76,14 @@ public final class SearchService implements AutoCloseable {
           Thread.ofPlatform().name("quarry-search-", 0).daemon(true).factory());
 
   public SearchService(
-      EventStore store, ServerMetrics metrics, Clock clock, long maxResultRows, Duration maxTime) {
+      EventStore store,
+      Sourcetypes sourcetypes,
+      ServerMetrics metrics,
+      Clock clock,
+      long maxResultRows,
+      Duration maxTime) {
     this.store = requireNonNull(store, "store is null");
+    this.sourcetypes = requireNonNull(sourcetypes, "sourcetypes is null");
     this.metrics = requireNonNull(metrics, "metrics is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.maxResultRows = maxResultRows;
@@ -370,7 +378,7 @@ public final class SearchService implements AutoCloseable {
    * of a superset index query, counts matches; finishes the pipeline at the end of the scan
    * (time-ordered mode) or leaves it to be merged (a batch-mode map side).
    */
-  private static final class PipelineFeed implements EventVisitor {
+  private final class PipelineFeed implements EventVisitor {
     private final Deadline deadline;
     private final Predicate<Row> check;
     private final RowSink sink;
@@ -397,7 +405,7 @@ public final class SearchService implements AutoCloseable {
       if (visited++ % Deadline.EVERY == 0 && deadline.passed()) {
         return false;
       }
-      EventRow row = new EventRow(stored);
+      EventRow row = new EventRow(stored, sourcetypes);
       if (!check.test(row)) {
         return true;
       }

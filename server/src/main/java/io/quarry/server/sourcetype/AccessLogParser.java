@@ -6,13 +6,23 @@ import java.util.Map;
 
 /**
  * A hand-written parser for Apache access logs (common and combined), the fast path of {@link
- * Sourcetypes#ACCESS_LOG}: one pass over the line, no backtracking, about ten times cheaper than
- * the regular expression. It answers only when the line has the exact shape it knows and otherwise
- * returns null so the caller runs the regex, which stays the definition: where this parser answers,
- * its fields equal the regex's ({@code AccessLogParserTest} checks that over real and mutated
- * lines).
+ * #REGEX}: one pass over the line, no backtracking, about ten times cheaper than the regular
+ * expression. It answers only when the line has the exact shape it knows and otherwise returns null
+ * so the caller runs the regex, which stays the definition: where this parser answers, its fields
+ * equal the regex's ({@code AccessLogParserTest} checks that over real and mutated lines).
  */
 final class AccessLogParser {
+  /**
+   * The definition: Splunk's field names for the Apache combined and common formats (the built-in
+   * {@code access_combined} and {@code access_common} search extraction). A sourcetype whose only
+   * search extraction is exactly this expression uses the parser.
+   */
+  static final String REGEX =
+      "^(?<clientip>\\S+) (?<ident>\\S+) (?<user>\\S+) \\[(?<reqtime>[^\\]]+)\\]"
+          + " \"(?<method>[A-Z]+) (?<uri>(?<uripath>[^\\s?\"]*)(?:\\?(?<uriquery>[^\\s\"]*))?)"
+          + "(?: (?<version>[^\"]*))?\" (?<status>\\d{3}) (?<bytes>\\d+|-)"
+          + "(?: \"(?<referer>[^\"]*)\" \"(?<useragent>[^\"]*)\")?";
+
   private final String line;
   private int at;
 

@@ -2,65 +2,362 @@ package io.quarry.server.sourcetype;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.codecs.store.IndexedFieldType;
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
- * The rules of one sourcetype.
- *
- * @param name the sourcetype's name
- * @param timestampFormats formats tried in order on each event's first characters
- * @param extraction a regular expression with named groups, applied to {@code _raw} at search time;
- *     each group that matched becomes a field
+ * The compiled rules of one sourcetype: event breaking, timestamping, index-time and search-time
+ * extraction. Built from {@link SourcetypeSettings} by {@link #from}, which checks every value.
  */
-public record Sourcetype(
-    String name,
-    List<TimestampFormat> timestampFormats,
-    Optional<Pattern> extraction,
-    List<ExtractedField> extractedFields) {
+public final class Sourcetype {
+  /** Splunk's defaults: at most 256 merged lines and 10,000 bytes per event. */
+  public static final int DEFAULT_MAX_LINES = 256;
 
-  /** A capturing group of the extraction and the field it fills. */
-  public record ExtractedField(int group, String field) {}
+  public static final int DEFAULT_TRUNCATE = 10_000;
 
-  public Sourcetype {
-    requireNonNull(name, "name is null");
-    timestampFormats = List.copyOf(timestampFormats);
-    requireNonNull(extraction, "extraction is null");
-    extractedFields = List.copyOf(extractedFields);
+  private static final java.util.Set<String> DEFAULT_FIELDS =
+      java.util.Set.of("host", "source", "sourcetype", "index");
+
+  private final String name;
+  private final String description;
+  private final Optional<Pattern> lineBreaker;
+  private final Optional<Pattern> breakOnlyBefore;
+  private final int maxLines;
+  private final int truncate;
+  private final TimestampRule timestamp;
+  private final Optional<String> timestampField;
+  private final List<IndexExtraction> indexExtractions;
+  private final Map<String, IndexedFieldType> fieldTypes;
+  private final List<NamedGroups> searchExtractions;
+  private final boolean accessLog;
+
+  /** A regular expression and, in group order, the fields its named groups fill. */
+  record NamedGroups(Pattern pattern, List<Map.Entry<Integer, String>> fields) {
+    private static final Pattern GROUP_NAME = Pattern.compile("\\(\\?<([A-Za-z][A-Za-z0-9_]*)>");
+
+    /**
+     * Compiles an extraction. Field names may hold {@code _} ({@code (?<src_ip>...)}), which Java
+     * group names may not: such groups are renamed before compiling and mapped back.
+     *
+     * @throws IllegalArgumentException when the expression is invalid or has no named group
+     */
+    static NamedGroups compile(String regex, String setting) {
+      Map<String, String> renamed = new HashMap<>();
+      Matcher names = GROUP_NAME.matcher(regex);
+      StringBuilder rewritten = new StringBuilder();
+      while (names.find()) {
+        String name = names.group(1);
+        String safe = name;
+        if (name.indexOf('_') >= 0) {
+          safe = "quarryfield" + renamed.size() + "x";
+          renamed.put(safe, name);
+        }
+        names.appendReplacement(rewritten, Matcher.quoteReplacement("(?<" + safe + ">"));
+      }
+      names.appendTail(rewritten);
+      Pattern pattern;
+      try {
+        pattern = Pattern.compile(rewritten.toString());
+      } catch (PatternSyntaxException e) {
+        throw new IllegalArgumentException(
+            setting + " is not a valid regular expression: " + e.getDescription() + " in " + regex);
+      }
+      List<Map.Entry<Integer, String>> fields =
+          pattern.namedGroups().entrySet().stream()
+              .sorted(Map.Entry.comparingByValue())
+              .map(
+                  e ->
+                      Map.entry(
+                          e.getValue(),
+                          renamed.getOrDefault(e.getKey(), Sourcetypes.fieldName(e.getKey()))))
+              .toList();
+      if (fields.isEmpty()) {
+        throw new IllegalArgumentException(
+            setting + " '" + regex + "' has no named group (?<field>...) to extract");
+      }
+      return new NamedGroups(pattern, fields);
+    }
+
+    /** Adds the fields of the first match in {@code raw}; returns whether it matched. */
+    boolean extract(String raw, Map<String, List<Object>> into) {
+      Matcher matcher = pattern.matcher(raw);
+      if (!matcher.find()) {
+        return false;
+      }
+      for (Map.Entry<Integer, String> field : fields) {
+        String value = matcher.group(field.getKey());
+        if (value != null) {
+          into.putIfAbsent(field.getValue(), List.of(value));
+        }
+      }
+      return true;
+    }
   }
 
-  /** A sourcetype whose extraction's named groups become fields (computed once, not per event). */
-  public Sourcetype(
-      String name, List<TimestampFormat> timestampFormats, Optional<Pattern> extraction) {
-    this(name, timestampFormats, extraction, fieldsOf(extraction));
-  }
-
-  private static List<ExtractedField> fieldsOf(Optional<Pattern> extraction) {
-    return extraction
-        .map(
-            pattern ->
-                pattern.namedGroups().entrySet().stream()
-                    .sorted(java.util.Map.Entry.comparingByValue())
-                    .map(e -> new ExtractedField(e.getValue(), Sourcetypes.fieldName(e.getKey())))
-                    .toList())
-        .orElse(List.of());
+  private Sourcetype(
+      String name,
+      String description,
+      Optional<Pattern> lineBreaker,
+      Optional<Pattern> breakOnlyBefore,
+      int maxLines,
+      int truncate,
+      TimestampRule timestamp,
+      Optional<String> timestampField,
+      List<IndexExtraction> indexExtractions,
+      Map<String, IndexedFieldType> fieldTypes,
+      List<NamedGroups> searchExtractions) {
+    this.name = name;
+    this.description = description;
+    this.lineBreaker = lineBreaker;
+    this.breakOnlyBefore = breakOnlyBefore;
+    this.maxLines = maxLines;
+    this.truncate = truncate;
+    this.timestamp = timestamp;
+    this.timestampField = timestampField;
+    this.indexExtractions = List.copyOf(indexExtractions);
+    this.fieldTypes = Map.copyOf(fieldTypes);
+    this.searchExtractions = List.copyOf(searchExtractions);
+    this.accessLog =
+        searchExtractions.size() == 1
+            && searchExtractions.get(0).pattern().pattern().equals(AccessLogParser.REGEX);
   }
 
   /**
-   * The search-time fields of an event from this sourcetype's extraction (each with one value), or
-   * an empty map when it has none or the event does not match. Access logs take a hand-written fast
-   * path; the regex stays the definition.
+   * Compiles settings.
+   *
+   * @throws IllegalArgumentException naming the setting that is wrong and why
    */
-  public java.util.Map<String, List<Object>> extract(String raw) {
-    if (extraction.isEmpty()) {
-      return java.util.Map.of();
+  public static Sourcetype from(String name, SourcetypeSettings settings) {
+    requireNonNull(name, "name is null");
+    String where = "sourcetype '" + name + "': ";
+    try {
+      Optional<Pattern> lineBreaker = pattern(settings.lineBreaker(), "lineBreaker");
+      if (lineBreaker.isPresent() && lineBreaker.get().matcher("").groupCount() < 1) {
+        throw new IllegalArgumentException(
+            "lineBreaker needs a capturing group: the text it captures separates events");
+      }
+      int maxLines = positive(settings.maxLines(), DEFAULT_MAX_LINES, "maxLines");
+      int truncate = settings.truncate() == null ? DEFAULT_TRUNCATE : settings.truncate();
+      if (truncate < 0) {
+        throw new IllegalArgumentException("truncate must be 0 (no limit) or more");
+      }
+      ZoneId zone = ZoneOffset.UTC;
+      if (settings.timezone() != null) {
+        try {
+          zone = ZoneId.of(settings.timezone());
+        } catch (DateTimeException e) {
+          throw new IllegalArgumentException(
+              "timezone '" + settings.timezone() + "' is not a zone id (e.g. Europe/Berlin, UTC)");
+        }
+      }
+      Optional<StrptimeFormat> format =
+          Optional.ofNullable(settings.timeFormat()).map(StrptimeFormat::compile);
+      TimestampRule timestamp =
+          new TimestampRule(
+              pattern(settings.timePrefix(), "timePrefix"),
+              format,
+              positive(
+                  settings.maxTimestampLookahead(),
+                  TimestampRule.DEFAULT_LOOKAHEAD,
+                  "maxTimestampLookahead"),
+              zone);
+      List<IndexExtraction> indexExtractions = new ArrayList<>();
+      if (settings.indexExtractions() != null) {
+        for (SourcetypeSettings.IndexExtractionSettings extraction : settings.indexExtractions()) {
+          indexExtractions.add(IndexExtraction.from(extraction));
+        }
+      }
+      Map<String, IndexedFieldType> fieldTypes = new HashMap<>();
+      if (settings.fields() != null) {
+        settings
+            .fields()
+            .forEach(
+                (field, type) -> {
+                  try {
+                    fieldTypes.put(field, IndexedFieldType.fromName(type));
+                  } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(
+                        "fields." + field + ": " + e.getMessage(), e);
+                  }
+                });
+      }
+      List<NamedGroups> searchExtractions = new ArrayList<>();
+      if (settings.searchExtractions() != null) {
+        for (String regex : settings.searchExtractions()) {
+          searchExtractions.add(NamedGroups.compile(regex, "searchExtractions"));
+        }
+      }
+      return new Sourcetype(
+          name,
+          settings.description() == null ? "" : settings.description(),
+          lineBreaker,
+          pattern(settings.breakOnlyBefore(), "breakOnlyBefore"),
+          maxLines,
+          truncate,
+          timestamp,
+          Optional.ofNullable(settings.timestampField()),
+          indexExtractions,
+          fieldTypes,
+          searchExtractions);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(where + e.getMessage(), e);
     }
-    Pattern pattern = extraction.get();
-    if (pattern == Sourcetypes.ACCESS_LOG) {
-      java.util.Map<String, List<Object>> fast = AccessLogParser.parse(raw);
+  }
+
+  private static Optional<Pattern> pattern(String regex, String setting) {
+    if (regex == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Pattern.compile(regex));
+    } catch (PatternSyntaxException e) {
+      throw new IllegalArgumentException(
+          setting + " is not a valid regular expression: " + e.getDescription() + " in " + regex);
+    }
+  }
+
+  private static int positive(Integer value, int fallback, String setting) {
+    if (value == null) {
+      return fallback;
+    }
+    if (value < 1) {
+      throw new IllegalArgumentException(setting + " must be at least 1, not " + value);
+    }
+    return value;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  /** The expression whose first group separates events, or empty for line ends. */
+  public Optional<Pattern> lineBreaker() {
+    return lineBreaker;
+  }
+
+  /** When present, lines are merged and a new event starts only at a line this is found in. */
+  public Optional<Pattern> breakOnlyBefore() {
+    return breakOnlyBefore;
+  }
+
+  public int maxLines() {
+    return maxLines;
+  }
+
+  /** The most UTF-8 bytes of an event; 0 for no limit. */
+  public int truncate() {
+    return truncate;
+  }
+
+  public TimestampRule timestampRule() {
+    return timestamp;
+  }
+
+  public List<IndexExtraction> indexExtractions() {
+    return indexExtractions;
+  }
+
+  /** Types this sourcetype declares for its index-time fields. */
+  public Map<String, IndexedFieldType> fieldTypes() {
+    return fieldTypes;
+  }
+
+  /**
+   * The event's time in epoch microseconds: from {@code timestampField} when set and the event has
+   * it, else by the timestamp rule; empty when not found.
+   *
+   * @param indexedFields the event's index-time fields, consulted for the timestamp field
+   */
+  public OptionalLong timestamp(
+      String raw, String source, Map<String, List<String>> indexedFields, Instant now) {
+    if (timestampField.isPresent()) {
+      String value = fieldValue(raw, timestampField.get(), indexedFields);
+      if (value == null) {
+        return OptionalLong.empty();
+      }
+      OptionalLong epoch = epoch(value);
+      return epoch.isPresent() ? epoch : timestamp.find(value, source, now);
+    }
+    return timestamp.find(raw, source, now);
+  }
+
+  /** The event's time by the timestamp rule alone. */
+  public OptionalLong timestamp(String raw, Instant now) {
+    return timestamp(raw, "", Map.of(), now);
+  }
+
+  private static String fieldValue(
+      String raw, String field, Map<String, List<String>> indexedFields) {
+    List<String> values = indexedFields.get(field);
+    if (values != null && !values.isEmpty()) {
+      return values.get(0);
+    }
+    List<Object> fromJson = JsonFields.flatten(raw).get(field);
+    return fromJson == null || fromJson.isEmpty() ? null : String.valueOf(fromJson.get(0));
+  }
+
+  /** Epoch seconds, milliseconds or microseconds, told apart by size, as microseconds. */
+  private static OptionalLong epoch(String value) {
+    double number;
+    try {
+      number = Double.parseDouble(value);
+    } catch (NumberFormatException notNumeric) {
+      return OptionalLong.empty();
+    }
+    if (!Double.isFinite(number) || number <= 0) {
+      return OptionalLong.empty();
+    }
+    if (number < 1e11) {
+      return OptionalLong.of(Math.round(number * 1e6));
+    }
+    if (number < 1e14) {
+      return OptionalLong.of(Math.round(number * 1e3));
+    }
+    return OptionalLong.of(Math.round(number));
+  }
+
+  /** The index-time fields of an event by this sourcetype's extractions. */
+  public Map<String, List<String>> indexFields(String raw) {
+    if (indexExtractions.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, List<String>> fields = new LinkedHashMap<>();
+    for (IndexExtraction extraction : indexExtractions) {
+      extraction.extract(raw, fields);
+    }
+    // _time, _raw, host, source ... belong to the event itself; an extraction never sets them
+    fields.keySet().removeIf(f -> f.isEmpty() || f.startsWith("_") || DEFAULT_FIELDS.contains(f));
+    return fields;
+  }
+
+  /**
+   * The search-time fields of an event from this sourcetype's extractions (each with one value), or
+   * an empty map when it has none or none matches. Access logs take a hand-written fast path; the
+   * regex stays the definition.
+   */
+  public Map<String, List<Object>> extract(String raw) {
+    if (searchExtractions.isEmpty()) {
+      return Map.of();
+    }
+    if (accessLog) {
+      Map<String, List<Object>> fast = AccessLogParser.parse(raw);
       if (fast != null) {
         return fast;
       }
@@ -68,33 +365,17 @@ public record Sourcetype(
     return extractWithRegex(raw);
   }
 
-  /** {@link #extract} through the regular expression alone. */
-  java.util.Map<String, List<Object>> extractWithRegex(String raw) {
-    if (extraction.isEmpty()) {
-      return java.util.Map.of();
-    }
-    java.util.regex.Matcher matcher = extraction.get().matcher(raw);
-    if (!matcher.find()) {
-      return java.util.Map.of();
-    }
-    java.util.Map<String, List<Object>> fields = new java.util.LinkedHashMap<>();
-    for (ExtractedField field : extractedFields) {
-      String value = matcher.group(field.group());
-      if (value != null) {
-        fields.put(field.field(), List.of(value));
-      }
+  /** {@link #extract} through the regular expressions alone. */
+  Map<String, List<Object>> extractWithRegex(String raw) {
+    Map<String, List<Object>> fields = new LinkedHashMap<>();
+    for (NamedGroups extraction : searchExtractions) {
+      extraction.extract(raw, fields);
     }
     return fields;
   }
 
-  /** The event's time in epoch microseconds, if one of the formats finds it. */
-  public OptionalLong timestamp(String event, Instant now) {
-    for (TimestampFormat format : timestampFormats) {
-      OptionalLong time = format.find(event, now);
-      if (time.isPresent()) {
-        return time;
-      }
-    }
-    return OptionalLong.empty();
+  @Override
+  public String toString() {
+    return "Sourcetype[" + name + "]";
   }
 }

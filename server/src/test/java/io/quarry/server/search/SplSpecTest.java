@@ -50,12 +50,14 @@ class SplSpecTest {
     server =
         QuarryServer.start(
             new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L * 1024 * 1024, 2),
+                new QuarryConfig.Server("127.0.0.1", 0, 64L * 1024 * 1024, 2, null),
                 dataDirectory.toString(),
                 indexes,
                 new QuarryConfig.Auth("spec-password"),
                 new QuarryConfig.Hec(
                     List.of(new QuarryConfig.HecToken(TOKEN, "spec", "web", indexes))),
+                null,
+                null,
                 null,
                 null),
             Clock.systemUTC());

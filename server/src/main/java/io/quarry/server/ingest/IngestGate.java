@@ -1,0 +1,106 @@
+package io.quarry.server.ingest;
+
+import java.util.concurrent.Semaphore;
+
+/**
+ * Admission to the ingest pipelines: at most {@code pipelines} batches are parsed and indexed at
+ * once (each on its own thread, and Lucene gives each indexing thread its own in-memory segment),
+ * and at most {@code maxQueuedBytes} of request bodies wait for one. A batch that would overflow
+ * the queue is refused at once, so a shipper that sends faster than Quarry indexes gets "server
+ * busy" and retries later instead of the server buffering without bound. One batch is always
+ * admitted into an empty queue, however large.
+ */
+public final class IngestGate {
+  /** A batch was refused; the caller answers 503 with Retry-After. */
+  public static final class Full extends Exception {
+    Full(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** The work a batch does once admitted. */
+  @FunctionalInterface
+  public interface Work<T> {
+    T run() throws Exception;
+  }
+
+  private final int pipelines;
+  private final long maxQueuedBytes;
+  private final Semaphore running;
+  private final Object lock = new Object();
+  private long queuedBytes; // guarded by lock
+  private int queued; // guarded by lock
+
+  public IngestGate(int pipelines, long maxQueuedBytes) {
+    if (pipelines < 1) {
+      throw new IllegalArgumentException("ingest pipelines must be at least 1");
+    }
+    if (maxQueuedBytes < 1) {
+      throw new IllegalArgumentException("ingest queue bytes must be positive");
+    }
+    this.pipelines = pipelines;
+    this.maxQueuedBytes = maxQueuedBytes;
+    this.running = new Semaphore(pipelines, true);
+  }
+
+  /**
+   * Runs {@code work} on a pipeline, waiting in the queue for one when all are busy.
+   *
+   * @throws Full when the queue cannot take {@code bytes} more
+   */
+  public <T> T run(long bytes, Work<T> work) throws Exception {
+    synchronized (lock) {
+      if (queued > 0 && queuedBytes + bytes > maxQueuedBytes) {
+        throw new Full(
+            "ingest queue full: "
+                + queued
+                + " batches ("
+                + queuedBytes
+                + " bytes) wait for "
+                + pipelines
+                + " busy pipelines");
+      }
+      queued++;
+      queuedBytes += bytes;
+    }
+    boolean admitted = false;
+    try {
+      running.acquire();
+      admitted = true;
+    } finally {
+      synchronized (lock) {
+        queued--;
+        queuedBytes -= bytes;
+      }
+    }
+    try {
+      return work.run();
+    } finally {
+      if (admitted) {
+        running.release();
+      }
+    }
+  }
+
+  /**
+   * Whether new batches would likely be refused: every pipeline busy and the queue more than half
+   * full (what {@code /services/collector/health} reports as code 18).
+   */
+  public boolean saturated() {
+    synchronized (lock) {
+      return running.availablePermits() == 0 && queuedBytes * 2 >= maxQueuedBytes;
+    }
+  }
+
+  /** Pipelines busy now. */
+  public int busyPipelines() {
+    return pipelines - running.availablePermits();
+  }
+
+  /** Bytes of batches waiting for a pipeline. */
+  public long queuedBytes() {
+    synchronized (lock) {
+      return queuedBytes;
+    }
+  }
+}

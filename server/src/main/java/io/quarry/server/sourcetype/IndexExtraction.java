@@ -1,0 +1,83 @@
+package io.quarry.server.sourcetype;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+
+/**
+ * One index-time extraction of a sourcetype: fields taken from an event as it is stored, so they
+ * are searchable by term and typed (see {@code storage.indexes.<index>.fields}). Earlier
+ * extractions win: a field one of them set is not overwritten by a later one.
+ */
+public sealed interface IndexExtraction {
+  /** Adds the event's fields to {@code into}. */
+  void extract(String raw, Map<String, List<String>> into);
+
+  /** Compiles one extraction's settings. */
+  static IndexExtraction from(SourcetypeSettings.IndexExtractionSettings settings) {
+    String type = settings.type() == null ? "" : settings.type();
+    return switch (type) {
+      case "json" -> new Json();
+      case "kv" -> new KeyValue();
+      case "regex" -> {
+        if (settings.regex() == null) {
+          throw new IllegalArgumentException("an indexExtraction of type regex needs 'regex'");
+        }
+        yield new Regex(Sourcetype.NamedGroups.compile(settings.regex(), "indexExtractions"));
+      }
+      default ->
+          throw new IllegalArgumentException(
+              "indexExtractions type must be json, kv or regex, not '" + type + "'");
+    };
+  }
+
+  /** Named groups of the first match. */
+  record Regex(Sourcetype.NamedGroups groups) implements IndexExtraction {
+    @Override
+    public void extract(String raw, Map<String, List<String>> into) {
+      Matcher matcher = groups.pattern().matcher(raw);
+      if (!matcher.find()) {
+        return;
+      }
+      for (Map.Entry<Integer, String> field : groups.fields()) {
+        String value = matcher.group(field.getKey());
+        if (value != null) {
+          into.putIfAbsent(field.getValue(), List.of(value));
+        }
+      }
+    }
+  }
+
+  /** Every scalar of a JSON object event; arrays give several values. */
+  record Json() implements IndexExtraction {
+    @Override
+    public void extract(String raw, Map<String, List<String>> into) {
+      JsonFields.flatten(raw)
+          .forEach(
+              (field, values) -> {
+                if (!into.containsKey(field)) {
+                  List<String> texts = new ArrayList<>(values.size());
+                  for (Object value : values) {
+                    texts.add(String.valueOf(value));
+                  }
+                  into.put(field, texts);
+                }
+              });
+    }
+  }
+
+  /** {@code key=value} and {@code key="quoted value"} pairs. */
+  record KeyValue() implements IndexExtraction {
+    @Override
+    public void extract(String raw, Map<String, List<String>> into) {
+      KeyValues.extract(raw)
+          .forEach(
+              (field, values) -> {
+                if (!into.containsKey(field)) {
+                  into.put(field, values);
+                }
+              });
+    }
+  }
+}

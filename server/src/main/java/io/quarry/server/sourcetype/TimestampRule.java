@@ -1,0 +1,184 @@
+package io.quarry.server.sourcetype;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * How a sourcetype finds an event's time (Splunk's {@code TIME_PREFIX}, {@code TIME_FORMAT}, {@code
+ * MAX_TIMESTAMP_LOOKAHEAD}, {@code TZ}).
+ *
+ * <p>With a prefix, the timestamp starts right after the prefix's first match; without one, at the
+ * start of the event. With a format, only that format at that position is tried. Without a format
+ * the time is recognised automatically: the {@link #AUTOMATIC common formats} are tried at the
+ * start and at every word boundary within the lookahead, and the first that parses wins. What
+ * worked is remembered per source (format and position), so a stream pays for the search once and
+ * then parses like an explicit format.
+ *
+ * <p>The prefix is an expression after whose first match the timestamp starts; the lookahead is how
+ * many characters after that start the timestamp may extend; the zone applies to times that carry
+ * no offset or zone name.
+ */
+public final class TimestampRule {
+
+  /** Splunk's default lookahead. */
+  public static final int DEFAULT_LOOKAHEAD = 128;
+
+  /** Formats tried by automatic recognition, most specific first at each position. */
+  static final List<StrptimeFormat> AUTOMATIC =
+      List.of(
+          StrptimeFormat.compile("%Y-%m-%dT%H:%M:%S%.N%?z"),
+          StrptimeFormat.compile("%Y-%m-%d %H:%M:%S%.N%?z"),
+          StrptimeFormat.compile("%Y-%m-%d-%H.%M.%S%.N"),
+          StrptimeFormat.compile("%Y/%m/%d %H:%M:%S%.N%?z"),
+          StrptimeFormat.compile("%Y%m%d-%H:%M:%S:%L"),
+          StrptimeFormat.compile("%Y%m%dT%H%M%S%.N%?z"),
+          StrptimeFormat.compile("%d/%b/%Y:%H:%M:%S%.N %z"),
+          StrptimeFormat.compile("%d/%b/%Y:%H:%M:%S%.N"),
+          StrptimeFormat.compile("%d-%b-%Y %H:%M:%S%.N"),
+          StrptimeFormat.compile("%a %b %d %H:%M:%S%.N %Y"),
+          StrptimeFormat.compile("%a %b %d %H:%M:%S%.N %Z %Y"),
+          StrptimeFormat.compile("%a, %d %b %Y %H:%M:%S%?z"),
+          StrptimeFormat.compile("%b %d %Y %H:%M:%S%.N"),
+          StrptimeFormat.compile("%b %d %H:%M:%S%.N"),
+          StrptimeFormat.compile("%m/%d/%Y:%H:%M:%S"),
+          StrptimeFormat.compile("%m/%d/%Y %H:%M:%S%.N"),
+          StrptimeFormat.compile("%m/%d/%Y %I:%M:%S %p"),
+          StrptimeFormat.compile("%y/%m/%d %H:%M:%S%.N"),
+          StrptimeFormat.compile("%y%m%d %H%M%S"),
+          StrptimeFormat.compile("%m-%d %H:%M:%S%.N"),
+          StrptimeFormat.compile("%m.%d %H:%M:%S"),
+          StrptimeFormat.compile("%s"));
+
+  /** Sources remembered per rule; past this the memory starts over. */
+  private static final int MAX_REMEMBERED_SOURCES = 10_000;
+
+  /** Automatic recognition with the default lookahead, in UTC. */
+  public static TimestampRule automatic() {
+    return new TimestampRule(Optional.empty(), Optional.empty(), DEFAULT_LOOKAHEAD, ZoneOffset.UTC);
+  }
+
+  private final Optional<Pattern> prefix;
+  private final Optional<StrptimeFormat> format;
+  private final int lookahead;
+  private final ZoneId zone;
+
+  /** What automatic recognition found last, per source. */
+  private final ConcurrentMap<String, Hint> hints = new ConcurrentHashMap<>();
+
+  public TimestampRule(
+      Optional<Pattern> prefix, Optional<StrptimeFormat> format, int lookahead, ZoneId zone) {
+    this.prefix = requireNonNull(prefix, "prefix is null");
+    this.format = requireNonNull(format, "format is null");
+    this.zone = requireNonNull(zone, "zone is null");
+    if (lookahead < 1) {
+      throw new IllegalArgumentException("maxTimestampLookahead must be at least 1");
+    }
+    this.lookahead = lookahead;
+  }
+
+  public Optional<Pattern> prefix() {
+    return prefix;
+  }
+
+  public Optional<StrptimeFormat> format() {
+    return format;
+  }
+
+  public int lookahead() {
+    return lookahead;
+  }
+
+  public ZoneId zone() {
+    return zone;
+  }
+
+  /** What automatic recognition found for one source. */
+  private record Hint(StrptimeFormat format, int offset) {}
+
+  /** Scratch state of one thread's parses. */
+  private static final ThreadLocal<StrptimeFormat.Parsed> SCRATCH =
+      ThreadLocal.withInitial(StrptimeFormat.Parsed::new);
+
+  /** The event's time in epoch microseconds, if found. */
+  public OptionalLong find(String event, String source, Instant now) {
+    int start = 0;
+    if (prefix.isPresent()) {
+      Matcher matcher = prefix.get().matcher(event);
+      if (!matcher.find()) {
+        return OptionalLong.empty();
+      }
+      start = matcher.end();
+    }
+    int limit = (int) Math.min(event.length(), (long) start + lookahead);
+    StrptimeFormat.Parsed parsed = SCRATCH.get();
+    if (format.isPresent()) {
+      return at(format.get(), event, start, limit, parsed, now);
+    }
+    return recognise(event, source, start, limit, parsed, now);
+  }
+
+  private OptionalLong at(
+      StrptimeFormat format,
+      String event,
+      int at,
+      int limit,
+      StrptimeFormat.Parsed parsed,
+      Instant now) {
+    if (format.parse(event, at, limit, parsed) < 0) {
+      return OptionalLong.empty();
+    }
+    long micros = format.toMicros(parsed, zone, now);
+    return micros == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(micros);
+  }
+
+  private OptionalLong recognise(
+      String event,
+      String source,
+      int start,
+      int limit,
+      StrptimeFormat.Parsed parsed,
+      Instant now) {
+    Hint hint = hints.get(source);
+    if (hint != null) {
+      OptionalLong time = at(hint.format(), event, start + hint.offset(), limit, parsed, now);
+      if (time.isPresent()) {
+        return time;
+      }
+    }
+    for (int at = start; at < limit; at++) {
+      if (!isCandidateStart(event, at, start)) {
+        continue;
+      }
+      for (StrptimeFormat candidate : AUTOMATIC) {
+        OptionalLong time = at(candidate, event, at, limit, parsed, now);
+        if (time.isPresent()) {
+          if (hints.size() >= MAX_REMEMBERED_SOURCES) {
+            hints.clear();
+          }
+          hints.put(source, new Hint(candidate, at - start));
+          return time;
+        }
+      }
+    }
+    return OptionalLong.empty();
+  }
+
+  /** A timestamp may start at a letter or digit that begins a word. */
+  private static boolean isCandidateStart(String event, int at, int start) {
+    char c = event.charAt(at);
+    if (!Character.isLetterOrDigit(c)) {
+      return false;
+    }
+    return at == start || !Character.isLetterOrDigit(event.charAt(at - 1));
+  }
+}
