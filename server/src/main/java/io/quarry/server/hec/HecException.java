@@ -60,6 +60,29 @@ public final class HecException extends ApiException {
         HttpResponseStatus.SERVICE_UNAVAILABLE, 9, "Server is busy", null, reason);
   }
 
+  public static HecException channelMissing() {
+    return new HecException(
+        HttpResponseStatus.BAD_REQUEST,
+        10,
+        "Data channel is missing",
+        null,
+        "this token has indexer acknowledgement on: send X-Splunk-Request-Channel (a GUID)"
+            + " or ?channel=");
+  }
+
+  public static HecException invalidChannel(String channel) {
+    return new HecException(
+        HttpResponseStatus.BAD_REQUEST,
+        11,
+        "Invalid data channel",
+        null,
+        "no acknowledgements are pending on channel '" + channel + "'");
+  }
+
+  public static HecException ackDisabled() {
+    return new HecException(HttpResponseStatus.BAD_REQUEST, 14, "ACK is disabled", null, null);
+  }
+
   public static HecException eventRequired(int eventNumber) {
     return new HecException(
         HttpResponseStatus.BAD_REQUEST, 12, "Event field is required", eventNumber, null);

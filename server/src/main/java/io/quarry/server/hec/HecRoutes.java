@@ -11,6 +11,7 @@ import io.quarry.server.config.QuarryConfig.HecToken;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
 import io.quarry.server.ingest.IndexedEvent;
+import io.quarry.server.ingest.IngestGate;
 import io.quarry.server.ingest.IngestService;
 import java.io.IOException;
 import java.time.Clock;
@@ -26,11 +27,21 @@ public final class HecRoutes {
   private static final Logger LOG = Logger.getLogger(HecRoutes.class.getName());
   private static final Map<String, Object> SUCCESS = status("Success", 0);
   private static final Map<String, Object> HEALTHY = status("HEC is healthy", 17);
+  private static final Map<String, Object> QUEUES_FULL =
+      status("HEC is unhealthy, queues are full", 18);
+
+  /** Where Splunk clients name their data channel. */
+  static final String CHANNEL_HEADER = "X-Splunk-Request-Channel";
+
+  private static final int MAX_CHANNEL_LENGTH = 128;
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
 
   private final Authenticator authenticator;
   private final IngestService ingest;
   private final String defaultHost;
   private final Clock clock;
+  private final AckChannels acks;
 
   public HecRoutes(
       Authenticator authenticator, IngestService ingest, String defaultHost, Clock clock) {
@@ -38,6 +49,7 @@ public final class HecRoutes {
     this.ingest = requireNonNull(ingest, "ingest is null");
     this.defaultHost = requireNonNull(defaultHost, "defaultHost is null");
     this.clock = requireNonNull(clock, "clock is null");
+    this.acks = new AckChannels(clock);
   }
 
   public void register(Router router) {
@@ -55,22 +67,33 @@ public final class HecRoutes {
     for (String path : List.of("/services/collector/health", "/services/collector/health/1.0")) {
       router.add(HttpMethod.GET, path, this::health);
     }
+    for (String path : List.of("/services/collector/ack", "/services/collector/ack/1.0")) {
+      router.add(HttpMethod.POST, path, this::ack);
+    }
     router.busyError("/services/collector", HecException::serverBusy);
   }
 
   private void event(Exchange exchange) throws Exception {
     HecToken token = authenticate(exchange);
-    HecEventParser.Result result =
-        new HecEventParser(token, ingest, defaultHost, clock.instant()).parse(exchange.body());
-    write(result.events());
-    if (result.error().isPresent()) {
-      throw result.error().get();
-    }
-    exchange.json(HttpResponseStatus.OK, SUCCESS);
+    String channel = channel(exchange, token);
+    admitted(
+        exchange,
+        () -> {
+          HecEventParser.Result result =
+              new HecEventParser(token, ingest, defaultHost, clock.instant())
+                  .parse(exchange.body());
+          write(result.events());
+          if (result.error().isPresent()) {
+            throw result.error().get();
+          }
+          return null;
+        });
+    succeed(exchange, token, channel);
   }
 
   private void raw(Exchange exchange) throws Exception {
     HecToken token = authenticate(exchange);
+    String channel = channel(exchange, token);
     if (exchange.bodyLength() == 0) {
       throw HecException.noData();
     }
@@ -82,18 +105,99 @@ public final class HecRoutes {
       throw HecException.incorrectIndex(
           0, "token '" + token.name() + "' may not write to index '" + index + "'");
     }
-    List<Event> events =
-        ingest.breakRaw(
-            exchange.bodyAsString(),
-            parameterOr(exchange, "sourcetype", "httpevent"),
-            parameterOr(exchange, "host", defaultHost),
-            parameterOr(exchange, "source", "http:" + token.name()),
-            clock.instant());
-    if (events.isEmpty()) {
-      throw HecException.noData();
+    admitted(
+        exchange,
+        () -> {
+          List<Event> events =
+              ingest.breakRaw(
+                  exchange.bodyAsString(),
+                  parameterOr(exchange, "sourcetype", "httpevent"),
+                  parameterOr(exchange, "host", defaultHost),
+                  parameterOr(exchange, "source", "http:" + token.name()),
+                  clock.instant());
+          if (events.isEmpty()) {
+            throw HecException.noData();
+          }
+          List<IndexedEvent> good = new java.util.ArrayList<>(events.size());
+          for (Event event : events) {
+            String problem = ingest.problem(index, event);
+            if (problem != null) {
+              write(good); // as for /event: the events before the bad one are stored
+              throw HecException.invalidFormat(good.size(), problem);
+            }
+            good.add(new IndexedEvent(index, event));
+          }
+          write(good);
+          return null;
+        });
+    succeed(exchange, token, channel);
+  }
+
+  /** Runs the parsing and storing of one request on an ingest pipeline, or answers busy. */
+  private void admitted(Exchange exchange, IngestGate.Work<Void> work) throws Exception {
+    try {
+      ingest.gate().run(exchange.bodyLength(), work);
+    } catch (IngestGate.Full e) {
+      throw HecException.serverBusy(e.getMessage() + "; retry later");
     }
-    write(events.stream().map(e -> new IndexedEvent(index, e)).toList());
-    exchange.json(HttpResponseStatus.OK, SUCCESS);
+  }
+
+  private void succeed(Exchange exchange, HecToken token, String channel) {
+    if (!token.ack()) {
+      exchange.json(HttpResponseStatus.OK, SUCCESS);
+      return;
+    }
+    Map<String, Object> body = new LinkedHashMap<>(SUCCESS);
+    body.put("ackId", acks.acknowledge(channel));
+    exchange.json(HttpResponseStatus.OK, body);
+  }
+
+  /**
+   * {@code POST /services/collector/ack?channel=…} with {@code {"acks":[0,1]}}: answers {@code
+   * {"acks":{"0":true,"1":false}}}.
+   */
+  private void ack(Exchange exchange) throws IOException {
+    HecToken token = authenticate(exchange);
+    if (!token.ack()) {
+      throw HecException.ackDisabled();
+    }
+    String channel = channel(exchange, token);
+    List<Long> ids = new java.util.ArrayList<>();
+    try {
+      com.fasterxml.jackson.databind.JsonNode request = JSON.readTree(exchange.body());
+      com.fasterxml.jackson.databind.JsonNode list = request == null ? null : request.get("acks");
+      if (list == null || !list.isArray()) {
+        throw HecException.invalidFormat(0, "the body must be {\"acks\": [ackId, ...]}");
+      }
+      for (com.fasterxml.jackson.databind.JsonNode id : list) {
+        if (!id.canConvertToLong() || !id.isIntegralNumber()) {
+          throw HecException.invalidFormat(0, "ackIds are integers, not " + id);
+        }
+        ids.add(id.longValue());
+      }
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw HecException.invalidFormat(0, "malformed JSON: " + e.getOriginalMessage());
+    }
+    acks.maintain();
+    exchange.json(HttpResponseStatus.OK, Map.of("acks", acks.query(channel, ids)));
+  }
+
+  /** The request's data channel: required when the token acknowledges, else optional. */
+  private static String channel(Exchange exchange, HecToken token) {
+    String channel = exchange.header(CHANNEL_HEADER);
+    if (channel == null || channel.isBlank()) {
+      channel = exchange.queryParameter("channel");
+    }
+    if (channel == null || channel.isBlank()) {
+      if (token.ack()) {
+        throw HecException.channelMissing();
+      }
+      return null;
+    }
+    if (channel.length() > MAX_CHANNEL_LENGTH) {
+      throw HecException.invalidChannel(channel.substring(0, 32) + "...");
+    }
+    return channel;
   }
 
   /**
@@ -111,6 +215,11 @@ public final class HecRoutes {
   }
 
   private void health(Exchange exchange) {
+    if (ingest.gate().saturated()) {
+      exchange.json(
+          HttpResponseStatus.SERVICE_UNAVAILABLE, QUEUES_FULL, Map.of("Retry-After", "1"));
+      return;
+    }
     exchange.json(HttpResponseStatus.OK, HEALTHY);
   }
 
