@@ -96,6 +96,58 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void sourcetypesOverrideBuiltInsSettingBySettingAndDeclareFieldTypes() throws Exception {
+    Path file = directory.resolve("sourcetypes.yml");
+    Files.writeString(
+        file,
+        """
+        indexes: [web]
+        ingest: {pipelines: 3, maxQueuedBytes: 1000}
+        storage:
+          indexes:
+            web: {fields: {bytes: double}}
+        sourcetypes:
+          access_combined:
+            timezone: Europe/Berlin
+            indexExtractions: [{type: regex, regex: '" (?<status>\\d{3}) (?<bytes>\\d+)'}]
+            fields: {status: long, bytes: long}
+          myapp:
+            timeFormat: '%Y-%m-%d %H:%M:%S'
+        """);
+    QuarryConfig config = ConfigLoader.load(file, Map.of(), Map.of());
+    assertThat(config.ingest().pipelines()).isEqualTo(3);
+    var sourcetypes = config.compiledSourcetypes();
+    var access = sourcetypes.forName("access_combined");
+    assertThat(access.timestampRule().zone()).hasToString("Europe/Berlin");
+    assertThat(access.timestampRule().format().orElseThrow().pattern())
+        .isEqualTo("%d/%b/%Y:%H:%M:%S %z"); // kept from the built-in
+    assertThat(access.indexFields("1.2.3.4 - - [x] \"GET / HTTP/1.1\" 404 512"))
+        .containsEntry("status", java.util.List.of("404"));
+    assertThat(sourcetypes.known()).containsKey("myapp");
+    // the index's own declaration wins over the sourcetype's
+    var web = config.indexOptions("web", sourcetypes);
+    assertThat(web.fieldType("status")).isEqualTo(io.quarry.codecs.store.IndexedFieldType.LONG);
+    assertThat(web.fieldType("bytes")).isEqualTo(io.quarry.codecs.store.IndexedFieldType.DOUBLE);
+  }
+
+  @Test
+  void sourcetypeMistakesNameTheSourcetypeAndSetting() throws Exception {
+    Path file = directory.resolve("bad-sourcetype.yml");
+    Files.writeString(file, "sourcetypes:\n  myapp:\n    timeFormat: '%Y-%Q'\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("sourcetype 'myapp'")
+        .hasMessageContaining("unknown directive %Q");
+    Files.writeString(
+        file, "sourcetypes:\n  a: {fields: {x: long}}\n  b: {fields: {x: keyword}}\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .hasMessageContaining("field 'x' is declared");
+    Files.writeString(file, "sourcetypes:\n  a: {breakOnlyBefore: '(unclosed'}\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .hasMessageContaining("sourcetype 'a': breakOnlyBefore is not a valid regular expression");
+  }
+
+  @Test
   void mistakesAreNamed() throws Exception {
     Path typo = directory.resolve("typo.yml");
     Files.writeString(typo, "server:\n  prot: 9000\n");
