@@ -1,9 +1,12 @@
 package io.quarry.server.cli;
 
 import io.quarry.client.QuarryClient;
+import java.io.FilterInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,25 +18,34 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code quarry ingest <file…>}: sends files to a running server through HEC's raw endpoint in
- * chunks cut at line ends, several requests in flight (the server indexes them in parallel), with a
- * progress bar on standard error.
+ * {@code quarry ingest <files or directories…>}: sends files to a running server through HEC's raw
+ * endpoint in chunks cut at line ends, several requests in flight (the server indexes them in
+ * parallel), with a progress bar on standard error. Directories are walked (hidden files skipped),
+ * {@code .gz} files are read through gzip, and what the server acknowledged is checkpointed (see
+ * {@link IngestCheckpoints}) so a re-run after an interruption sends only the rest. With {@code
+ * --follow} it keeps reading files as they grow, like {@code tail -f}.
  */
 @Command(
     name = "ingest",
     mixinStandardHelpOptions = true,
-    description = "Load files into a running server (one event per line), with a progress bar.")
+    description =
+        "Load files or directories into a running server, with a progress bar; re-runs resume.")
 final class IngestCommand implements Callable<Integer> {
   static final int CHUNK_BYTES = 4 * 1024 * 1024;
 
-  @Parameters(paramLabel = "FILE", arity = "1..*", description = "Files to load.")
-  List<Path> files;
+  @Parameters(
+      paramLabel = "PATH",
+      arity = "1..*",
+      description = "Files or directories to load (.gz files are decompressed).")
+  List<Path> paths;
 
   @Mixin ClientOptions server;
 
@@ -41,7 +53,7 @@ final class IngestCommand implements Callable<Integer> {
       names = "--sourcetype",
       required = true,
       paramLabel = "NAME",
-      description = "Sourcetype of the files, e.g. access_combined, syslog.")
+      description = "Sourcetype of the files, e.g. access_combined, syslog, log4j.")
   String sourcetype;
 
   @Option(
@@ -70,12 +82,45 @@ final class IngestCommand implements Callable<Integer> {
       description = "Requests in flight at once (default ${DEFAULT-VALUE}).")
   int parallel;
 
+  @Option(
+      names = "--checkpoints",
+      paramLabel = "FILE",
+      description =
+          "Where acknowledged chunks are recorded (default ~/.quarry/ingest-checkpoints.json).")
+  Path checkpointFile;
+
+  @Option(
+      names = "--no-resume",
+      description = "Send everything again, ignoring and not recording checkpoints.")
+  boolean noResume;
+
+  @Option(
+      names = "--follow",
+      description = "After loading, keep sending lines appended to the files (Ctrl-C stops).")
+  boolean follow;
+
   @Override
   public Integer call() throws Exception {
+    List<Path> files = expand(paths);
+    if (files.isEmpty()) {
+      System.err.println("quarry ingest: no files under " + paths);
+      return 1;
+    }
     QuarryClient client = server.hec(token);
+    String serverUrl = LocalCredentials.url(server.url);
+    IngestCheckpoints checkpoints =
+        noResume
+            ? null
+            : IngestCheckpoints.open(
+                checkpointFile != null
+                    ? checkpointFile
+                    : Path.of(
+                        System.getProperty("user.home"), ".quarry", "ingest-checkpoints.json"));
     long total = 0;
+    List<String> keys = new ArrayList<>();
     for (Path file : files) {
       total += Files.size(file);
+      keys.add(checkpoints == null ? null : IngestCheckpoints.key(serverUrl, index, file));
     }
     Progress progress = new Progress(System.err, total);
     int lanes = Math.max(1, parallel);
@@ -83,24 +128,50 @@ final class IngestCommand implements Callable<Integer> {
     Semaphore inFlight = new Semaphore(lanes);
     List<Future<?>> sent = new ArrayList<>();
     try {
-      for (Path file : files) {
-        String source = file.toAbsolutePath().normalize().toString();
-        forEachChunk(
-            file,
-            chunk -> {
-              inFlight.acquire();
-              sent.add(
-                  senders.submit(
-                      () -> {
-                        try {
-                          client.sendRaw(chunk, sourcetype, index, host, source);
-                          progress.advance(chunk.length);
-                        } finally {
-                          inFlight.release();
-                        }
-                      }));
+      ChunkConsumer[] consumers = new ChunkConsumer[files.size()];
+      long[] offsets = new long[files.size()];
+      for (int f = 0; f < files.size(); f++) {
+        String key = keys.get(f);
+        String source = files.get(f).toAbsolutePath().normalize().toString();
+        consumers[f] =
+            (chunk, start, end, consumed) -> {
+              List<long[]> parts =
+                  key == null
+                      ? List.of(new long[] {start, end})
+                      : checkpoints.missing(key, start, end);
+              long missingBytes = 0;
+              for (long[] part : parts) {
+                missingBytes += part[1] - part[0];
+              }
+              progress.skip(consumed - consumed * missingBytes / Math.max(1, end - start));
+              for (long[] part : parts) {
+                byte[] body =
+                    Arrays.copyOfRange(chunk, (int) (part[0] - start), (int) (part[1] - start));
+                long partConsumed = consumed * (part[1] - part[0]) / Math.max(1, end - start);
+                inFlight.acquire();
+                sent.add(
+                    senders.submit(
+                        () -> {
+                          try {
+                            client.sendRaw(body, sourcetype, index, host, source);
+                            if (key != null) {
+                              checkpoints.markDone(key, part[0], part[1]);
+                            }
+                            progress.advance(partConsumed, lines(body));
+                          } finally {
+                            inFlight.release();
+                          }
+                          return null;
+                        }));
+              }
               failFast(sent);
-            });
+            };
+        long resumeAt = key == null || isGzip(files.get(f)) ? 0 : checkpoints.prefixEnd(key);
+        progress.skip(resumeAt);
+        offsets[f] = forEachChunk(files.get(f), resumeAt, follow, consumers[f]);
+      }
+      if (follow) {
+        follow(files, offsets, consumers, progress);
       }
       for (Future<?> future : sent) {
         future.get();
@@ -114,27 +185,111 @@ final class IngestCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** Rethrows the first failed request without waiting for the rest. */
-  private static void failFast(List<Future<?>> sent)
-      throws ExecutionException, InterruptedException {
-    for (Future<?> future : sent) {
-      if (future.isDone()) {
-        future.get();
+  /**
+   * Keeps sending what is appended to the files: every second each file is read on from where it
+   * was left; a file that got shorter (truncated or rotated in place) is read again from the start.
+   * Compressed files do not grow and are not followed.
+   */
+  private static void follow(
+      List<Path> files, long[] offsets, ChunkConsumer[] consumers, Progress progress)
+      throws Exception {
+    progress.following(files.size());
+    while (!Thread.currentThread().isInterrupted()) {
+      Thread.sleep(1000);
+      for (int i = 0; i < files.size(); i++) {
+        Path file = files.get(i);
+        if (isGzip(file) || !Files.exists(file)) {
+          continue;
+        }
+        long size = Files.size(file);
+        if (size < offsets[i]) {
+          offsets[i] = 0;
+        }
+        if (size > offsets[i]) {
+          progress.grow(size - offsets[i]);
+          offsets[i] = forEachChunk(file, offsets[i], true, consumers[i]);
+        }
       }
     }
+  }
+
+  /** Files under the paths, directories walked in name order, hidden files left out. */
+  static List<Path> expand(List<Path> paths) throws IOException {
+    List<Path> files = new ArrayList<>();
+    for (Path path : paths) {
+      if (Files.isDirectory(path)) {
+        try (Stream<Path> walk = Files.walk(path)) {
+          walk.filter(Files::isRegularFile)
+              .filter(
+                  p ->
+                      !path.relativize(p).toString().startsWith(".")
+                          && !p.getFileName().toString().startsWith("."))
+              .sorted()
+              .forEach(files::add);
+        }
+      } else if (Files.isRegularFile(path)) {
+        files.add(path);
+      } else {
+        throw new NoSuchFileException(path.toString(), null, "no such file or directory");
+      }
+    }
+    return files;
+  }
+
+  private static boolean isGzip(Path file) {
+    return file.getFileName().toString().endsWith(".gz");
+  }
+
+  /** Rethrows the first failed request without waiting for the rest; forgets finished ones. */
+  private static void failFast(List<Future<?>> sent)
+      throws ExecutionException, InterruptedException {
+    for (java.util.Iterator<Future<?>> it = sent.iterator(); it.hasNext(); ) {
+      Future<?> future = it.next();
+      if (future.isDone()) {
+        future.get();
+        it.remove();
+      }
+    }
+  }
+
+  private static int lines(byte[] chunk) {
+    int lines = 0;
+    for (byte b : chunk) {
+      if (b == '\n') {
+        lines++;
+      }
+    }
+    return lines;
   }
 
   /** Receives one chunk of whole lines. */
   @FunctionalInterface
   interface ChunkConsumer {
-    void chunk(byte[] chunk) throws Exception;
+    /**
+     * @param start the chunk's first byte in the (decompressed) file
+     * @param end the byte after its last
+     * @param consumed bytes of the file on disk this chunk accounts for (for progress)
+     */
+    void chunk(byte[] chunk, long start, long end, long consumed) throws Exception;
   }
 
-  /** Cuts a file into chunks of at most {@link #CHUNK_BYTES}, each ending at a line end. */
-  private static void forEachChunk(Path file, ChunkConsumer consumer) throws Exception {
+  /**
+   * Cuts a file, from {@code from}, into chunks of at most {@link #CHUNK_BYTES}, each ending at a
+   * line end (and, where possible, before a line that starts with a non-blank character, so a
+   * multi-line event such as a stack trace is not split). With {@code wholeLinesOnly} an
+   * unterminated last line is left for later (a file being written); otherwise it is sent.
+   *
+   * @return the offset after the last byte sent
+   */
+  static long forEachChunk(Path file, long from, boolean wholeLinesOnly, ChunkConsumer consumer)
+      throws Exception {
     byte[] buffer = new byte[CHUNK_BYTES];
     int filled = 0;
-    try (InputStream in = Files.newInputStream(file)) {
+    long offset = from;
+    try (CountingInputStream disk = new CountingInputStream(Files.newInputStream(file));
+        InputStream in = isGzip(file) ? new GZIPInputStream(disk, 1 << 16) : disk) {
+      in.skipNBytes(from);
+      long diskBefore = disk.count();
       while (true) {
         int read = in.read(buffer, filled, buffer.length - filled);
         if (read > 0) {
@@ -142,63 +297,167 @@ final class IngestCommand implements Callable<Integer> {
         }
         boolean atEnd = read < 0;
         if (filled == buffer.length || (atEnd && filled > 0)) {
-          int cut = atEnd ? filled : lastLineEnd(buffer, filled);
-          consumer.chunk(Arrays.copyOf(buffer, cut));
+          int cut =
+              atEnd
+                  ? (wholeLinesOnly ? lastLineEnd(buffer, filled) : filled)
+                  : eventBoundary(buffer, filled);
+          if (cut == 0) {
+            return offset;
+          }
+          long diskNow = disk.count();
+          long consumed;
+          if (!isGzip(file)) {
+            consumed = cut;
+          } else if (atEnd) {
+            consumed = diskNow - diskBefore;
+          } else {
+            consumed = (diskNow - diskBefore) * cut / filled; // compressed bytes, pro rata
+          }
+          consumer.chunk(Arrays.copyOf(buffer, cut), offset, offset + cut, consumed);
+          diskBefore += consumed;
+          offset += cut;
           System.arraycopy(buffer, cut, buffer, 0, filled - cut);
           filled -= cut;
         }
-        if (atEnd && filled == 0) {
-          return;
+        if (atEnd && (filled == 0 || wholeLinesOnly)) {
+          return offset;
         }
       }
     }
   }
 
-  /** The end of the last complete line in the buffer (the whole buffer for one giant line). */
+  /**
+   * Where to cut a full buffer: before the last line that starts with a non-blank character (a new
+   * event in single- and multi-line logs alike), else at the last line end, else everywhere.
+   */
+  private static int eventBoundary(byte[] buffer, int length) {
+    for (int i = length - 2; i >= 0; i--) {
+      if (buffer[i] == '\n') {
+        byte next = buffer[i + 1];
+        if (next != ' ' && next != '\t' && next != '\n' && next != '\r') {
+          return i + 1;
+        }
+      }
+    }
+    int end = lastLineEnd(buffer, length);
+    return end == 0 ? length : end;
+  }
+
+  /** The end of the last complete line in the buffer, or 0 for none. */
   private static int lastLineEnd(byte[] buffer, int length) {
     for (int i = length - 1; i >= 0; i--) {
       if (buffer[i] == '\n') {
         return i + 1;
       }
     }
-    return length;
+    return 0;
   }
 
-  /** A one-line progress bar redrawn in place. */
+  /** Counts the bytes read through it (the compressed bytes of a .gz file). */
+  private static final class CountingInputStream extends FilterInputStream {
+    private long count;
+
+    CountingInputStream(InputStream in) {
+      super(in);
+    }
+
+    long count() {
+      return count;
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      if (b >= 0) {
+        count++;
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      if (n > 0) {
+        count += n;
+      }
+      return n;
+    }
+  }
+
+  /** A one-line progress bar redrawn in place: bytes, lines per second, ETA. */
   static final class Progress {
     private final PrintStream out;
-    private final long total;
     private final long started = System.nanoTime();
-    private long sent;
+    private long total;
+    private long done;
+    private long skipped;
+    private long sentThisRun;
+    private long lines;
+    private long lastDraw;
 
     Progress(PrintStream out, long total) {
       this.out = out;
       this.total = Math.max(total, 1);
     }
 
-    synchronized void advance(long bytes) {
-      sent += bytes;
-      draw();
+    /** A chunk the server acknowledged: {@code bytes} of the files on disk. */
+    synchronized void advance(long bytes, long chunkLines) {
+      done += bytes;
+      sentThisRun += bytes;
+      lines += chunkLines;
+      draw(false);
+    }
+
+    /** A chunk acknowledged in an earlier run, not sent again. */
+    synchronized void skip(long bytes) {
+      done += bytes;
+      skipped += bytes;
+      draw(false);
+    }
+
+    synchronized void grow(long bytes) {
+      total += bytes;
+    }
+
+    synchronized void following(int files) {
+      draw(true);
+      out.printf(Locale.ROOT, "%nfollowing %d file(s); Ctrl-C stops%n", files);
     }
 
     synchronized void done() {
-      draw();
+      draw(true);
       out.println();
+      if (skipped > 0) {
+        out.printf(
+            Locale.ROOT,
+            "%.1f MB were loaded by an earlier run and not sent again%n",
+            skipped / 1e6);
+      }
     }
 
-    private void draw() {
+    private void draw(boolean force) {
+      long now = System.nanoTime();
+      if (!force && now - lastDraw < 200_000_000L) {
+        return;
+      }
+      lastDraw = now;
       int width = 30;
-      int filled = (int) (width * sent / total);
-      double seconds = Math.max((System.nanoTime() - started) / 1e9, 1e-3);
+      long shown = Math.min(done, total);
+      int filled = (int) (width * shown / total);
+      double seconds = Math.max((now - started) / 1e9, 1e-3);
+      double rate = sentThisRun / seconds;
+      long eta = rate > 0 ? (long) ((total - shown) / rate) : -1;
       out.printf(
           Locale.ROOT,
-          "\r[%s%s] %3d%% %.1f/%.1f MB %.1f MB/s",
+          "\r[%s%s] %3d%% %.1f/%.1f MB %.1f MB/s %.0f lines/s ETA %s   ",
           "=".repeat(filled),
           " ".repeat(width - filled),
-          100 * sent / total,
-          sent / 1e6,
+          100 * shown / total,
+          shown / 1e6,
           total / 1e6,
-          sent / 1e6 / seconds);
+          rate / 1e6,
+          lines / seconds,
+          eta < 0 ? "-" : String.format(Locale.ROOT, "%d:%02d", eta / 60, eta % 60));
       out.flush();
     }
   }
