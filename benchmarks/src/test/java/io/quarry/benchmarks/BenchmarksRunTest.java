@@ -22,6 +22,26 @@ class BenchmarksRunTest {
   }
 
   @Test
+  void ingestBenchmarkStagesRun() throws Exception {
+    IngestBenchmark benchmark = new IngestBenchmark();
+    benchmark.load();
+    Blackhole blackhole =
+        new Blackhole(
+            "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+    assertThat(benchmark.breakLines()).hasSize(IngestBenchmark.EVENTS);
+    benchmark.timestampExplicit(blackhole);
+    benchmark.timestampAutomatic(blackhole);
+    benchmark.indexExtractionRegex(blackhole);
+    assertThat(benchmark.tokenise()).isPositive();
+    benchmark.openStore();
+    try {
+      benchmark.storeWrite();
+    } finally {
+      benchmark.closeStore();
+    }
+  }
+
+  @Test
   void parserBenchmarkRunsEveryQuery() throws Exception {
     ParserBenchmark benchmark = new ParserBenchmark();
     for (String query :
