@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -145,11 +145,11 @@ public class IngestBenchmark {
   public long tokenise() throws IOException {
     long length = 0;
     for (String line : lines) {
-      try (TokenStream tokens = new TermTokenStream(line)) {
-        CharTermAttribute term = tokens.getAttribute(CharTermAttribute.class);
+      try (TokenStream tokens = TermTokenStream.of(line)) {
+        TermToBytesRefAttribute term = tokens.getAttribute(TermToBytesRefAttribute.class);
         tokens.reset();
         while (tokens.incrementToken()) {
-          length += term.length();
+          length += term.getBytesRef().length;
         }
         tokens.end();
       }

@@ -646,7 +646,7 @@ public final class IndexStore implements Closeable {
         }
       }
     }
-    document.add(new Field(EventFields.TOKENS, new TermTokenStream(event.raw()), TERMS));
+    document.add(new Field(EventFields.TOKENS, TermTokenStream.of(event.raw()), TERMS));
     return document;
   }
 

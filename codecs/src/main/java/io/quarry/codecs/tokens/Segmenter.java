@@ -64,7 +64,7 @@ public final class Segmenter {
    * Sends every index term of an already lower-cased text to {@code consumer}, as ranges; a term
    * may come more than once.
    */
-  public static void forEachTerm(String lower, TermConsumer consumer) {
+  public static void forEachTerm(CharSequence lower, TermConsumer consumer) {
     int length = lower.length();
     int start = 0;
     while (start < length) {
@@ -82,7 +82,7 @@ public final class Segmenter {
     }
   }
 
-  private static void token(String text, int start, int end, TermConsumer consumer) {
+  private static void token(CharSequence text, int start, int end, TermConsumer consumer) {
     int partStart = start;
     for (int i = start; i <= end; i++) {
       if (i == end || isMinorBreaker(text.charAt(i))) {
