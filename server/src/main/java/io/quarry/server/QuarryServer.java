@@ -15,9 +15,12 @@ import io.quarry.server.http.Router;
 import io.quarry.server.ingest.IngestGate;
 import io.quarry.server.ingest.IngestService;
 import io.quarry.server.ingest.InternalLog;
+import io.quarry.server.jobs.JobManager;
 import io.quarry.server.metrics.ServerMetrics;
 import io.quarry.server.rest.IndexRoutes;
+import io.quarry.server.rest.JobRoutes;
 import io.quarry.server.rest.SearchExportRoute;
+import io.quarry.server.rest.SplunkJobRoutes;
 import io.quarry.server.rest.SystemRoutes;
 import io.quarry.server.search.SearchService;
 import io.quarry.server.sourcetype.Sourcetypes;
@@ -52,6 +55,11 @@ public final class QuarryServer implements Closeable {
   private final IngestService ingest;
   private final InternalLog internalLog;
   private final SearchService search;
+  private final JobManager jobs;
+
+  /** Search jobs that may wait for a slot before new ones get 503. */
+  static final int JOB_QUEUE = 100;
+
   private final HttpServer http;
   private final Secrets.Secret adminPassword;
   private final List<HecToken> hecTokens;
@@ -64,6 +72,7 @@ public final class QuarryServer implements Closeable {
       ServerMetrics metrics,
       IngestService ingest,
       SearchService search,
+      JobManager jobs,
       HttpServer http,
       Secrets.Secret adminPassword,
       List<HecToken> hecTokens,
@@ -76,6 +85,7 @@ public final class QuarryServer implements Closeable {
     this.metrics = metrics;
     this.ingest = ingest;
     this.search = search;
+    this.jobs = jobs;
     this.http = http;
     this.adminPassword = adminPassword;
     this.hecTokens = hecTokens;
@@ -128,6 +138,7 @@ public final class QuarryServer implements Closeable {
     ServerMetrics metrics = new ServerMetrics();
     AtomicBoolean ready = new AtomicBoolean();
     InternalLog internalLog = null;
+    JobManager jobs = null;
     try {
       internalLog = InternalLog.start(store, hostName());
       IngestService ingest =
@@ -149,6 +160,17 @@ public final class QuarryServer implements Closeable {
       new SystemRoutes(store, metrics, ready::get).register(router);
       new HecRoutes(authenticator, ingest, hostName(), clock).register(router);
       new SearchExportRoute(authenticator, search).register(router);
+      jobs =
+          new JobManager(
+              search,
+              clock,
+              config.search().maxConcurrentJobs(),
+              JOB_QUEUE,
+              config.search().maxJobs(),
+              Duration.ofSeconds(config.search().jobTtlSeconds()));
+      JobRoutes jobRoutes = new JobRoutes(authenticator, search, jobs);
+      jobRoutes.register(router);
+      new SplunkJobRoutes(authenticator, jobRoutes, jobs).register(router);
       new IndexRoutes(authenticator, store).register(router);
       metrics.quarantinedBuckets(
           () ->
@@ -180,6 +202,7 @@ public final class QuarryServer implements Closeable {
           metrics,
           ingest,
           search,
+          jobs,
           http,
           adminPassword,
           hecTokens,
@@ -187,6 +210,9 @@ public final class QuarryServer implements Closeable {
           internalLog,
           ready);
     } catch (InterruptedException | RuntimeException e) {
+      if (jobs != null) {
+        jobs.close();
+      }
       if (internalLog != null) {
         internalLog.close();
       }
@@ -248,6 +274,7 @@ public final class QuarryServer implements Closeable {
     try {
       http.close();
     } finally {
+      jobs.close();
       search.close();
       internalLog.close();
       metrics.close();

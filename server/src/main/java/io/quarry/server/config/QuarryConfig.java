@@ -33,7 +33,8 @@ public record QuarryConfig(
     indexes = indexes == null ? List.of(DEFAULT_INDEX) : withMain(indexes);
     auth = Objects.requireNonNullElseGet(auth, () -> new Auth(null));
     hec = Objects.requireNonNullElseGet(hec, () -> new Hec(null));
-    search = Objects.requireNonNullElseGet(search, () -> new Search(null, null, null));
+    search =
+        Objects.requireNonNullElseGet(search, () -> new Search(null, null, null, null, null, null));
     storage =
         Objects.requireNonNullElseGet(storage, () -> new Storage(null, null, null, null, null));
     ingest = Objects.requireNonNullElseGet(ingest, () -> new Ingest(null, null));
@@ -192,8 +193,20 @@ public record QuarryConfig(
   public record Search(
       @JsonProperty("defaultEarliest") String defaultEarliest,
       @JsonProperty("maxResultRows") Long maxResultRows,
-      @JsonProperty("maxTimeSeconds") Integer maxTimeSeconds) {
+      @JsonProperty("maxTimeSeconds") Integer maxTimeSeconds,
+      @JsonProperty("maxConcurrentJobs") Integer maxConcurrentJobs,
+      @JsonProperty("maxJobs") Integer maxJobs,
+      @JsonProperty("jobTtlSeconds") Integer jobTtlSeconds) {
     public Search {
+      maxConcurrentJobs =
+          Objects.requireNonNullElse(
+              maxConcurrentJobs, Math.max(2, Runtime.getRuntime().availableProcessors()));
+      maxJobs = Objects.requireNonNullElse(maxJobs, 1000);
+      jobTtlSeconds = Objects.requireNonNullElse(jobTtlSeconds, 600);
+      if (maxConcurrentJobs < 1 || maxJobs < 1 || jobTtlSeconds < 1) {
+        throw new IllegalArgumentException(
+            "search.maxConcurrentJobs, search.maxJobs and search.jobTtlSeconds must be at least 1");
+      }
       defaultEarliest = Objects.requireNonNullElse(defaultEarliest, "");
       maxResultRows = Objects.requireNonNullElse(maxResultRows, 1_000_000L);
       if (maxResultRows < 1) {

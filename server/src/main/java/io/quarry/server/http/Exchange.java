@@ -43,6 +43,7 @@ public final class Exchange {
   private int status;
   private boolean responded;
   private Map<String, List<String>> form;
+  private Map<String, String> pathParameters = Map.of();
 
   Exchange(ChannelHandlerContext context, FullHttpRequest request, Runnable onComplete) {
     this.context = context;
@@ -57,6 +58,15 @@ public final class Exchange {
 
   public String path() {
     return uri.path();
+  }
+
+  /** A {@code {name}} segment of the route's path template, or null. */
+  public String pathParameter(String name) {
+    return pathParameters.get(name);
+  }
+
+  void pathParameters(Map<String, String> parameters) {
+    this.pathParameters = Map.copyOf(parameters);
   }
 
   public String header(CharSequence name) {

@@ -2,18 +2,29 @@ package io.quarry.server.http;
 
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 
-/** Maps a method and an exact path to a route; knows its routes' names for metrics. */
+/**
+ * Maps a method and a path to a route; knows its routes' names for metrics. A path is exact, or a
+ * template whose {@code {name}} segments match any one segment ({@code /api/v1/jobs/{id}}); exact
+ * paths win, then templates in the order they were added. The route reads the segments with {@link
+ * Exchange#pathParameter}.
+ */
 public final class Router {
   private final Map<String, Map<HttpMethod, Route>> routes = new LinkedHashMap<>();
+  private final List<String> templates = new ArrayList<>();
   private final Map<String, Supplier<ApiException>> busyErrors = new LinkedHashMap<>();
 
   public Router add(HttpMethod method, String path, Route route) {
+    if (path.contains("{") && !routes.containsKey(path)) {
+      templates.add(path);
+    }
     Route previous = routes.computeIfAbsent(path, p -> new LinkedHashMap<>()).put(method, route);
     if (previous != null) {
       throw new IllegalStateException("duplicate route " + method + " " + path);
@@ -43,6 +54,17 @@ public final class Router {
   Route route(HttpMethod method, String path) {
     String normalized = normalize(path);
     Map<HttpMethod, Route> byMethod = routes.get(normalized);
+    Map<String, String> parameters = Map.of();
+    if (byMethod == null) {
+      for (String template : templates) {
+        Map<String, String> matched = match(template, normalized);
+        if (matched != null) {
+          byMethod = routes.get(template);
+          parameters = matched;
+          break;
+        }
+      }
+    }
     if (byMethod == null) {
       throw new ApiException(
           HttpResponseStatus.NOT_FOUND, "NOT_FOUND", "No such endpoint: " + path);
@@ -56,13 +78,52 @@ public final class Router {
           "METHOD_NOT_ALLOWED",
           method + " is not allowed on " + normalized + "; use " + String.join(" or ", allowed));
     }
-    return route;
+    if (parameters.isEmpty()) {
+      return route;
+    }
+    Map<String, String> bound = parameters;
+    return exchange -> {
+      exchange.pathParameters(bound);
+      route.handle(exchange);
+    };
+  }
+
+  /** The segments a template's {@code {name}}s match in a path, or null when it does not match. */
+  private static Map<String, String> match(String template, String path) {
+    String[] expected = template.split("/", -1);
+    String[] actual = path.split("/", -1);
+    if (expected.length != actual.length) {
+      return null;
+    }
+    Map<String, String> parameters = new LinkedHashMap<>();
+    for (int i = 0; i < expected.length; i++) {
+      String segment = expected[i];
+      if (segment.startsWith("{") && segment.endsWith("}")) {
+        if (actual[i].isEmpty()) {
+          return null;
+        }
+        parameters.put(
+            segment.substring(1, segment.length() - 1),
+            java.net.URLDecoder.decode(actual[i], java.nio.charset.StandardCharsets.UTF_8));
+      } else if (!segment.equals(actual[i])) {
+        return null;
+      }
+    }
+    return parameters;
   }
 
   /** The metric label of a path: the route's path when it exists, else "unmatched". */
   String label(String path) {
     String normalized = normalize(path);
-    return routes.containsKey(normalized) ? normalized : "unmatched";
+    if (routes.containsKey(normalized)) {
+      return normalized;
+    }
+    for (String template : templates) {
+      if (match(template, normalized) != null) {
+        return template; // one label per route, not one per job id
+      }
+    }
+    return "unmatched";
   }
 
   private static String normalize(String path) {

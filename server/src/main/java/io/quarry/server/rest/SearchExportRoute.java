@@ -68,21 +68,9 @@ public final class SearchExportRoute {
     } catch (QueryParseException e) {
       throw QueryErrors.of(e);
     }
-    java.time.Duration timeLimit = search.maxTime();
-    String maxTime = exchange.parameter("max_time");
-    if (maxTime != null && !maxTime.isBlank() && !maxTime.strip().equals("0")) {
-      try {
-        double seconds = Double.parseDouble(maxTime.strip());
-        if (!(seconds > 0) || Double.isInfinite(seconds)) {
-          throw new NumberFormatException();
-        }
-        timeLimit =
-            java.time.Duration.ofNanos((long) Math.min(Long.MAX_VALUE, Math.ceil(seconds * 1e9)));
-      } catch (NumberFormatException e) {
-        throw ApiException.badRequest(
-            "INVALID_PARAMETER",
-            "max_time must be a positive number of seconds, not '" + maxTime + "'");
-      }
+    java.time.Duration timeLimit = maxTime(exchange.parameter("max_time"));
+    if (timeLimit == null) {
+      timeLimit = search.maxTime();
     }
     if ("true".equalsIgnoreCase(exchange.parameter("explain"))) {
       exchange.json(HttpResponseStatus.OK, java.util.Map.of("explain", search.explain(plan)));
@@ -99,6 +87,27 @@ public final class SearchExportRoute {
     }
     lines.finish(stats);
     stream.finish();
+  }
+
+  /**
+   * Splunk's {@code max_time} parameter: a positive number of seconds, or null when absent or 0 (no
+   * limit of its own: the server's maximum applies).
+   */
+  static java.time.Duration maxTime(String maxTime) {
+    if (maxTime == null || maxTime.isBlank() || maxTime.strip().equals("0")) {
+      return null;
+    }
+    try {
+      double seconds = Double.parseDouble(maxTime.strip());
+      if (!(seconds > 0) || Double.isInfinite(seconds)) {
+        throw new NumberFormatException();
+      }
+      return java.time.Duration.ofNanos((long) Math.min(Long.MAX_VALUE, Math.ceil(seconds * 1e9)));
+    } catch (NumberFormatException e) {
+      throw ApiException.badRequest(
+          "INVALID_PARAMETER",
+          "max_time must be a positive number of seconds, not '" + maxTime + "'");
+    }
   }
 
   /** Writes result lines, holding back the latest row so the last one can carry {@code lastrow}. */

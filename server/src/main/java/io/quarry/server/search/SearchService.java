@@ -136,42 +136,34 @@ public final class SearchService implements AutoCloseable {
    */
   public SearchStats run(String query, SearchPlan plan, Duration timeLimit, Consumer<Page> pages)
       throws IOException {
+    return run(query, plan, timeLimit, new SearchControl(), pages);
+  }
+
+  /**
+   * As above, steered by {@code control}: a search job finalizes or cancels through it and reads
+   * its progress.
+   */
+  public SearchStats run(
+      String query,
+      SearchPlan plan,
+      Duration timeLimit,
+      SearchControl control,
+      Consumer<Page> pages)
+      throws IOException {
     long started = System.nanoTime();
     String outcome = "failed";
     try {
-      Duration limit = timeLimit.compareTo(maxTime) < 0 ? timeLimit : maxTime;
-      SearchStats stats = execute(plan, new Deadline(started + limit.toNanos(), limit), pages);
+      control.limit(timeLimit.compareTo(maxTime) < 0 ? timeLimit : maxTime);
+      SearchStats stats = execute(plan, control, pages);
       LOG.info(stats.summary(query));
-      outcome = "completed";
+      outcome = control.cancelled() ? "cancelled" : "completed";
       return stats;
     } finally {
       metrics.searchRun(outcome, Duration.ofNanos(System.nanoTime() - started));
     }
   }
 
-  /** When a search must stop reading events, and whether it had to. */
-  static final class Deadline {
-    private final long nanos;
-    private final Duration limit;
-    private volatile boolean reached;
-
-    Deadline(long nanos, Duration limit) {
-      this.nanos = nanos;
-      this.limit = limit;
-    }
-
-    /** Checked by scan visitors every {@value #EVERY} events. */
-    static final int EVERY = 256;
-
-    boolean passed() {
-      if (!reached && System.nanoTime() - nanos > 0) {
-        reached = true;
-      }
-      return reached;
-    }
-  }
-
-  private SearchStats execute(SearchPlan plan, Deadline deadline, Consumer<Page> pages)
+  private SearchStats execute(SearchPlan plan, SearchControl control, Consumer<Page> pages)
       throws IOException {
     long started = System.nanoTime();
     List<String> messages = new ArrayList<>();
@@ -196,14 +188,17 @@ public final class SearchService implements AutoCloseable {
     ScanStats scan;
     if (aggregatorAt >= 0) {
       scan =
-          runBatch(plan, indexes, translation, check, aggregatorAt, end, matched, stages, deadline);
+          runBatch(plan, indexes, translation, check, aggregatorAt, end, matched, stages, control);
     } else {
-      scan = runTimeOrdered(plan, indexes, translation, check, end, matched, stages, deadline);
+      scan = runTimeOrdered(plan, indexes, translation, check, end, matched, stages, control);
     }
-    if (deadline.reached) {
+    if (control.finalized()) {
+      messages.add("search finalized: results cover only the events read until then");
+    }
+    if (control.stoppedByTimeLimit()) {
       messages.add(
           "search stopped after its time limit of "
-              + Values.toText(deadline.limit.toNanos() / 1e9)
+              + Values.toText(control.limit().toNanos() / 1e9)
               + " s (max_time, search.maxTimeSeconds); results cover only the events read until"
               + " then");
     }
@@ -265,7 +260,7 @@ public final class SearchService implements AutoCloseable {
       RowSink end,
       AtomicLong matched,
       StageStats stages,
-      Deadline deadline)
+      SearchControl control)
       throws IOException {
     RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator(), stages, 0);
     return store.scan(
@@ -273,7 +268,7 @@ public final class SearchService implements AutoCloseable {
         translation.query(),
         plan.earliestMicros(),
         plan.latestMicros(),
-        new PipelineFeed(deadline, check, pipeline, matched, true));
+        new PipelineFeed(control, check, pipeline, matched, true));
   }
 
   /**
@@ -289,7 +284,7 @@ public final class SearchService implements AutoCloseable {
       RowSink end,
       AtomicLong matched,
       StageStats stages,
-      Deadline deadline)
+      SearchControl control)
       throws IOException {
     List<Command> pipeline = plan.pipeline();
     List<Command> filters = pipeline.subList(0, aggregatorAt);
@@ -318,7 +313,7 @@ public final class SearchService implements AutoCloseable {
               RowSink map = // merged below, never finished
                   Pipelines.build(
                       filters, stages.probe(aggregatorAt, partial), evaluator, stages, 0);
-              return new PipelineFeed(deadline, check, map, matched, false);
+              return new PipelineFeed(control, check, map, matched, false);
             },
             searchPool);
     for (Aggregator partial : partials) {
@@ -374,12 +369,12 @@ public final class SearchService implements AutoCloseable {
   }
 
   /**
-   * Feeds the events of a scan into a pipeline: stops at the deadline, applies the per-event check
+   * Feeds the events of a scan into a pipeline: stops at the control, applies the per-event check
    * of a superset index query, counts matches; finishes the pipeline at the end of the scan
    * (time-ordered mode) or leaves it to be merged (a batch-mode map side).
    */
   private final class PipelineFeed implements EventVisitor {
-    private final Deadline deadline;
+    private final SearchControl control;
     private final Predicate<Row> check;
     private final RowSink sink;
     private final AtomicLong matched;
@@ -388,12 +383,12 @@ public final class SearchService implements AutoCloseable {
     private int visited;
 
     PipelineFeed(
-        Deadline deadline,
+        SearchControl control,
         Predicate<Row> check,
         RowSink sink,
         AtomicLong matched,
         boolean finishSink) {
-      this.deadline = deadline;
+      this.control = control;
       this.check = check;
       this.sink = sink;
       this.matched = matched;
@@ -402,7 +397,7 @@ public final class SearchService implements AutoCloseable {
 
     @Override
     public boolean visit(StoredEvent stored) {
-      if (visited++ % Deadline.EVERY == 0 && deadline.passed()) {
+      if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
         return false;
       }
       EventRow row = new EventRow(stored, sourcetypes);
@@ -415,6 +410,7 @@ public final class SearchService implements AutoCloseable {
 
     @Override
     public void finish() {
+      control.read(visited % SearchControl.EVERY); // the remainder, for progress
       matched.addAndGet(matchedHere);
       if (finishSink) {
         sink.finish(); // buffered rows read their fields while the segments are open

@@ -1,0 +1,198 @@
+package io.quarry.server.jobs;
+
+import static java.util.Objects.requireNonNull;
+
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarry.ql.plan.SearchPlan;
+import io.quarry.server.http.ApiException;
+import io.quarry.server.search.SearchService;
+import java.io.Closeable;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The search jobs of a server: at most {@code maxRunning} run at once on the job pool, up to {@code
+ * maxQueued} more wait, and beyond that a new job is refused with 503 and Retry-After. At most
+ * {@code maxJobs} are kept; a finished job is removed {@code ttl} after it was last looked at
+ * (every read of its status or results touches it).
+ */
+public final class JobManager implements Closeable {
+  private static final Logger LOG = Logger.getLogger(JobManager.class.getName());
+
+  private final SearchService search;
+  private final Clock clock;
+  private final Duration defaultTtl;
+  private final int maxJobs;
+  private final ThreadPoolExecutor runners;
+  private final ScheduledExecutorService reaper;
+  private final Map<String, SearchJob> jobs = new ConcurrentHashMap<>();
+
+  public JobManager(
+      SearchService search,
+      Clock clock,
+      int maxRunning,
+      int maxQueued,
+      int maxJobs,
+      Duration defaultTtl) {
+    this.search = requireNonNull(search, "search is null");
+    this.clock = requireNonNull(clock, "clock is null");
+    this.defaultTtl = requireNonNull(defaultTtl, "defaultTtl is null");
+    this.maxJobs = maxJobs;
+    AtomicInteger threads = new AtomicInteger();
+    this.runners =
+        new ThreadPoolExecutor(
+            maxRunning,
+            maxRunning,
+            60,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(maxQueued),
+            runnable -> {
+              Thread thread = new Thread(runnable, "quarry-job-" + threads.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
+    this.reaper =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "quarry-job-reaper");
+              thread.setDaemon(true);
+              return thread;
+            });
+    reaper.scheduleWithFixedDelay(this::expire, 10, 10, TimeUnit.SECONDS);
+  }
+
+  public Duration defaultTtl() {
+    return defaultTtl;
+  }
+
+  /**
+   * Starts a job.
+   *
+   * @param timeLimit the most time it may read events (at most the server's maximum)
+   * @param ttl how long it is kept after it was last looked at, or null for the default
+   * @throws ApiException 503 when the job pool and its queue are full or too many jobs are kept
+   */
+  public SearchJob submit(
+      String query, SearchPlan plan, String owner, Duration timeLimit, Duration ttl) {
+    if (jobs.size() >= maxJobs) {
+      expire();
+      if (jobs.size() >= maxJobs) {
+        throw busy("too many search jobs are kept (" + maxJobs + "); delete some or wait");
+      }
+    }
+    String id = UUID.randomUUID().toString();
+    SearchJob job =
+        new SearchJob(
+            id, query, plan, owner, clock.instant(), timeLimit, ttl != null ? ttl : defaultTtl);
+    jobs.put(id, job);
+    try {
+      runners.execute(() -> run(job));
+    } catch (RejectedExecutionException e) {
+      jobs.remove(id);
+      throw busy("every search slot is busy and the queue is full; retry later");
+    }
+    return job;
+  }
+
+  private void run(SearchJob job) {
+    if (job.cancelled()) {
+      job.failed(null, clock.millis());
+      return;
+    }
+    job.started();
+    try {
+      job.succeeded(
+          search.run(job.query(), job.plan(), job.timeLimit(), job.control(), job::page),
+          clock.millis());
+    } catch (ApiException e) {
+      job.failed(e, clock.millis());
+    } catch (Exception | Error e) {
+      LOG.log(Level.WARNING, "search job " + job.id() + " failed: " + job.query(), e);
+      job.failed(
+          new ApiException(
+              HttpResponseStatus.INTERNAL_SERVER_ERROR, "SEARCH_FAILED", "The search failed: " + e),
+          clock.millis());
+    }
+  }
+
+  /** The job, touched (its TTL starts again). */
+  public Optional<SearchJob> get(String id) {
+    SearchJob job = jobs.get(id);
+    if (job != null) {
+      job.touch(clock.millis());
+    }
+    return Optional.ofNullable(job);
+  }
+
+  /** The job or a 404 naming it. */
+  public SearchJob require(String id) {
+    return get(id)
+        .orElseThrow(
+            () ->
+                new ApiException(
+                    HttpResponseStatus.NOT_FOUND,
+                    "JOB_NOT_FOUND",
+                    "No search job '" + id + "' (it may have expired)"));
+  }
+
+  /** Every job, newest first. */
+  public List<SearchJob> list() {
+    expire();
+    List<SearchJob> all = new ArrayList<>(jobs.values());
+    all.sort(Comparator.comparing(SearchJob::created).reversed());
+    return all;
+  }
+
+  /** Stops reading events and keeps what was computed. */
+  public void finalizeJob(SearchJob job) {
+    job.control().finalizeSearch();
+  }
+
+  /** Stops the job and discards its results; it stays listed as cancelled until it expires. */
+  public void cancel(SearchJob job) {
+    job.control().cancel();
+  }
+
+  /** Cancels the job if it runs and forgets it. */
+  public void delete(SearchJob job) {
+    job.control().cancel();
+    jobs.remove(job.id());
+  }
+
+  /** Sets a new TTL, counted from now. */
+  public void ttl(SearchJob job, Duration ttl) {
+    job.ttl(ttl, clock.millis());
+  }
+
+  private void expire() {
+    long now = clock.millis();
+    jobs.values().removeIf(job -> job.state().finished() && job.expiresAtMillis() <= now);
+  }
+
+  private static ApiException busy(String message) {
+    return new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "SEARCH_BUSY", message);
+  }
+
+  @Override
+  public void close() {
+    reaper.shutdownNow();
+    jobs.values().forEach(job -> job.control().cancel());
+    runners.shutdownNow();
+  }
+}

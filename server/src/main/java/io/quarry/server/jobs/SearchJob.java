@@ -1,0 +1,244 @@
+package io.quarry.server.jobs;
+
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.plan.SearchPlan;
+import io.quarry.server.http.ApiException;
+import io.quarry.server.search.SearchControl;
+import io.quarry.server.search.SearchStats;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One search job: what was asked, where it is, and what it produced so far. Result pages are kept
+ * as the search hands them over, so results can be read (and previewed) while it runs. Thread-safe:
+ * the search thread appends, request threads read.
+ */
+public final class SearchJob {
+  /** Where a job is; Splunk's {@code dispatchState} names. */
+  public enum State {
+    QUEUED,
+    RUNNING,
+    DONE,
+    FAILED,
+    CANCELLED;
+
+    public boolean finished() {
+      return this != QUEUED && this != RUNNING;
+    }
+  }
+
+  private final String id;
+  private final String query;
+  private final SearchPlan plan;
+  private final String owner;
+  private final Instant created;
+  private final Duration timeLimit;
+  private final SearchControl control = new SearchControl();
+  private final CompletableFuture<Void> finished = new CompletableFuture<>();
+  private final List<Page> pages = new ArrayList<>(); // guarded by this
+  private long rows; // guarded by this
+  private Schema schema; // guarded by this
+  private volatile State state = State.QUEUED;
+  private volatile long startedNanos;
+  private volatile long finishedNanos;
+  private volatile SearchStats stats;
+  private volatile ApiException error;
+  private volatile Duration ttl;
+  private volatile long expiresAtMillis = Long.MAX_VALUE;
+
+  SearchJob(
+      String id,
+      String query,
+      SearchPlan plan,
+      String owner,
+      Instant created,
+      Duration timeLimit,
+      Duration ttl) {
+    this.id = id;
+    this.query = query;
+    this.plan = plan;
+    this.owner = owner;
+    this.created = created;
+    this.timeLimit = timeLimit;
+    this.ttl = ttl;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public String query() {
+    return query;
+  }
+
+  public SearchPlan plan() {
+    return plan;
+  }
+
+  public String owner() {
+    return owner;
+  }
+
+  public Instant created() {
+    return created;
+  }
+
+  Duration timeLimit() {
+    return timeLimit;
+  }
+
+  SearchControl control() {
+    return control;
+  }
+
+  public State state() {
+    return state;
+  }
+
+  /** The costs of the finished search, or null while it runs. */
+  public SearchStats stats() {
+    return stats;
+  }
+
+  /** Why it failed, or null. */
+  public ApiException error() {
+    return error;
+  }
+
+  public boolean cancelled() {
+    return control.cancelled();
+  }
+
+  public boolean finalized() {
+    return control.finalized();
+  }
+
+  /** Events read from storage so far. */
+  public long eventsRead() {
+    return stats != null ? stats.eventsRead() : control.eventsRead();
+  }
+
+  /** Time spent running (so far, or in all). */
+  public Duration runDuration() {
+    long start = startedNanos;
+    if (start == 0) {
+      return Duration.ZERO;
+    }
+    long end = finishedNanos != 0 ? finishedNanos : System.nanoTime();
+    return Duration.ofNanos(end - start);
+  }
+
+  public Duration ttl() {
+    return ttl;
+  }
+
+  /** Milliseconds since the epoch after which the job is removed; MAX_VALUE while it runs. */
+  public long expiresAtMillis() {
+    return expiresAtMillis;
+  }
+
+  /** Keeps the job for another TTL from {@code nowMillis} (once it has finished). */
+  void touch(long nowMillis) {
+    if (state.finished()) {
+      expiresAtMillis = nowMillis + ttl.toMillis();
+    }
+  }
+
+  void ttl(Duration ttl, long nowMillis) {
+    this.ttl = ttl;
+    touch(nowMillis);
+  }
+
+  void started() {
+    startedNanos = System.nanoTime();
+    state = State.RUNNING;
+  }
+
+  synchronized void page(Page page) {
+    if (control.cancelled()) {
+      return;
+    }
+    if (schema == null) {
+      schema = page.schema();
+    }
+    pages.add(page);
+    rows += page.positionCount();
+  }
+
+  void succeeded(SearchStats stats, long nowMillis) {
+    this.stats = stats;
+    finish(State.DONE, nowMillis);
+  }
+
+  void failed(ApiException error, long nowMillis) {
+    this.error = error;
+    finish(State.FAILED, nowMillis);
+  }
+
+  private void finish(State end, long nowMillis) {
+    finishedNanos = System.nanoTime();
+    if (control.cancelled()) {
+      synchronized (this) {
+        pages.clear();
+        rows = 0;
+      }
+    }
+    state = control.cancelled() ? State.CANCELLED : end;
+    touch(nowMillis);
+    finished.complete(null);
+  }
+
+  /** Waits for the job to finish; returns false when {@code timeout} passed first. */
+  public boolean await(Duration timeout) throws InterruptedException {
+    try {
+      finished.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException("jobs complete normally", e);
+    }
+  }
+
+  /** Result rows so far. */
+  public synchronized long rows() {
+    return rows;
+  }
+
+  /** The result columns, or null before the first page. */
+  public synchronized Schema schema() {
+    return schema;
+  }
+
+  /**
+   * A slice of the results: the rows {@code [offset, offset + count)} as (page, position) pairs.
+   */
+  public synchronized List<RowRef> slice(long offset, long count) {
+    List<RowRef> slice = new ArrayList<>();
+    long skip = offset;
+    for (Page page : pages) {
+      if (slice.size() >= count) {
+        break;
+      }
+      int size = page.positionCount();
+      if (skip >= size) {
+        skip -= size;
+        continue;
+      }
+      for (int position = (int) skip; position < size && slice.size() < count; position++) {
+        slice.add(new RowRef(page, position));
+      }
+      skip = 0;
+    }
+    return slice;
+  }
+
+  /** One result row: a position in a page. */
+  public record RowRef(Page page, int position) {}
+}

@@ -1,0 +1,322 @@
+package io.quarry.server.rest;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.exec.StageStats;
+import io.quarry.ql.parser.QueryParseException;
+import io.quarry.ql.plan.SearchPlan;
+import io.quarry.server.auth.Authenticator;
+import io.quarry.server.http.ApiException;
+import io.quarry.server.http.Exchange;
+import io.quarry.server.http.Router;
+import io.quarry.server.jobs.JobManager;
+import io.quarry.server.jobs.SearchJob;
+import io.quarry.server.search.SearchService;
+import io.quarry.server.search.SearchStats;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The native search-job API, {@code /api/v1/jobs}: create (blocking or async), status, typed
+ * results with paging (readable while the job runs: a preview), cancel, finalize, TTL, delete,
+ * list, and the job inspector. Every route needs the admin's HTTP Basic credentials.
+ */
+public final class JobRoutes {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  static final int DEFAULT_COUNT = 100;
+  static final int MAX_COUNT = 50_000;
+
+  private final Authenticator authenticator;
+  private final SearchService search;
+  private final JobManager jobs;
+
+  public JobRoutes(Authenticator authenticator, SearchService search, JobManager jobs) {
+    this.authenticator = requireNonNull(authenticator, "authenticator is null");
+    this.search = requireNonNull(search, "search is null");
+    this.jobs = requireNonNull(jobs, "jobs is null");
+  }
+
+  public void register(Router router) {
+    router.add(HttpMethod.POST, "/api/v1/jobs", this::create);
+    router.add(HttpMethod.GET, "/api/v1/jobs", this::list);
+    router.add(HttpMethod.GET, "/api/v1/jobs/{id}", this::status);
+    router.add(HttpMethod.DELETE, "/api/v1/jobs/{id}", this::delete);
+    router.add(HttpMethod.GET, "/api/v1/jobs/{id}/results", this::results);
+    router.add(HttpMethod.GET, "/api/v1/jobs/{id}/inspect", this::inspect);
+    router.add(HttpMethod.POST, "/api/v1/jobs/{id}/cancel", this::cancel);
+    router.add(HttpMethod.POST, "/api/v1/jobs/{id}/finalize", this::finalizeJob);
+    router.add(HttpMethod.POST, "/api/v1/jobs/{id}/touch", this::touch);
+  }
+
+  private void authorize(Exchange exchange) {
+    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
+  }
+
+  /**
+   * {@code POST /api/v1/jobs} with {@code {"query", "earliest", "latest", "mode":
+   * "async"|"blocking", "timeout": seconds, "ttl": seconds}}: 201 with the job's status.
+   */
+  private void create(Exchange exchange) throws Exception {
+    authorize(exchange);
+    JsonNode body;
+    try {
+      body = exchange.bodyLength() == 0 ? JSON.createObjectNode() : JSON.readTree(exchange.body());
+    } catch (JsonProcessingException e) {
+      throw ApiException.badRequest(
+          "INVALID_BODY", "The body is not JSON: " + e.getOriginalMessage());
+    }
+    if (body == null || !body.isObject()) {
+      throw ApiException.badRequest("INVALID_BODY", "The body must be a JSON object");
+    }
+    String query = text(body, "query");
+    if (query == null || query.isBlank()) {
+      throw ApiException.badRequest(
+          "MISSING_PARAMETER", "'query' is required (the SPL query to run)");
+    }
+    String mode = text(body, "mode") == null ? "async" : text(body, "mode");
+    if (!mode.equals("async") && !mode.equals("blocking")) {
+      throw ApiException.badRequest(
+          "INVALID_PARAMETER", "'mode' must be async or blocking, not '" + mode + "'");
+    }
+    Duration timeLimit = seconds(body, "timeout", search.maxTime());
+    Duration ttl = seconds(body, "ttl", jobs.defaultTtl());
+    SearchJob job = submit(query, text(body, "earliest"), text(body, "latest"), timeLimit, ttl);
+    if (mode.equals("blocking")) {
+      job.await(timeLimit.plusSeconds(60));
+    }
+    exchange.json(HttpResponseStatus.CREATED, status(job));
+  }
+
+  /** Plans and submits a job; a query that does not parse is a 400 naming where. */
+  SearchJob submit(String query, String earliest, String latest, Duration timeLimit, Duration ttl) {
+    SearchPlan plan;
+    try {
+      plan = search.plan(query, earliest, latest);
+    } catch (QueryParseException e) {
+      throw QueryErrors.of(e);
+    }
+    return jobs.submit(query, plan, "admin", timeLimit != null ? timeLimit : search.maxTime(), ttl);
+  }
+
+  private void list(Exchange exchange) {
+    authorize(exchange);
+    List<Map<String, Object>> all = new ArrayList<>();
+    for (SearchJob job : jobs.list()) {
+      all.add(status(job));
+    }
+    exchange.json(HttpResponseStatus.OK, Map.of("jobs", all));
+  }
+
+  private SearchJob job(Exchange exchange) {
+    authorize(exchange);
+    return jobs.require(exchange.pathParameter("id"));
+  }
+
+  private void status(Exchange exchange) {
+    exchange.json(HttpResponseStatus.OK, status(job(exchange)));
+  }
+
+  private void delete(Exchange exchange) {
+    SearchJob job = job(exchange);
+    jobs.delete(job);
+    exchange.json(HttpResponseStatus.OK, Map.of("id", job.id(), "deleted", true));
+  }
+
+  private void cancel(Exchange exchange) {
+    SearchJob job = job(exchange);
+    jobs.cancel(job);
+    exchange.json(HttpResponseStatus.OK, status(job));
+  }
+
+  private void finalizeJob(Exchange exchange) {
+    SearchJob job = job(exchange);
+    jobs.finalizeJob(job);
+    exchange.json(HttpResponseStatus.OK, status(job));
+  }
+
+  /** {@code POST /api/v1/jobs/{id}/touch?ttl=seconds}: keep the job that long from now. */
+  private void touch(Exchange exchange) {
+    SearchJob job = job(exchange);
+    String ttl = exchange.parameter("ttl");
+    if (ttl != null) {
+      jobs.ttl(job, Duration.ofSeconds(positiveLong(ttl, "ttl")));
+    }
+    exchange.json(HttpResponseStatus.OK, status(job));
+  }
+
+  /**
+   * {@code GET /api/v1/jobs/{id}/results?offset=0&count=100}: the schema (names and types) and a
+   * page of typed rows. While the job runs this is a preview: the rows so far.
+   */
+  private void results(Exchange exchange) {
+    SearchJob job = job(exchange);
+    failIfFailed(job);
+    long offset = nonNegativeLong(exchange.parameter("offset"), 0, "offset");
+    long count = nonNegativeLong(exchange.parameter("count"), DEFAULT_COUNT, "count");
+    if (count > MAX_COUNT) {
+      throw ApiException.badRequest(
+          "INVALID_PARAMETER", "count may be at most " + MAX_COUNT + ", not " + count);
+    }
+    boolean done = job.state().finished();
+    Schema schema = job.schema();
+    List<Map<String, String>> fields = new ArrayList<>();
+    if (schema != null) {
+      for (Schema.Column column : schema.columns()) {
+        fields.add(Map.of("name", column.name(), "type", column.type().wireName()));
+      }
+    }
+    List<List<Object>> rows = new ArrayList<>();
+    for (SearchJob.RowRef row : job.slice(offset, count)) {
+      List<Object> values = new ArrayList<>(row.page().schema().size());
+      for (int column = 0; column < row.page().schema().size(); column++) {
+        values.add(value(row.page().block(column), row.position()));
+      }
+      rows.add(values);
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("id", job.id());
+    body.put("preview", !done);
+    body.put("offset", offset);
+    body.put("total", job.rows());
+    body.put("fields", fields);
+    body.put("rows", rows);
+    exchange.json(HttpResponseStatus.OK, body);
+  }
+
+  /** {@code GET /api/v1/jobs/{id}/inspect}: the plan and, once done, what every stage cost. */
+  private void inspect(Exchange exchange) {
+    SearchJob job = job(exchange);
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("id", job.id());
+    body.put("state", job.state().name());
+    body.put("plan", search.explain(job.plan()));
+    SearchStats stats = job.stats();
+    if (stats != null) {
+      Map<String, Object> costs = new LinkedHashMap<>();
+      costs.put("indexes", stats.indexes());
+      costs.put("buckets", stats.buckets());
+      costs.put("bucketsSkipped", stats.bucketsSkipped());
+      costs.put("segments", stats.segments());
+      costs.put("eventsRead", stats.eventsRead());
+      costs.put("eventsMatched", stats.eventsMatched());
+      costs.put("rows", stats.rows());
+      costs.put("exactIndexQuery", stats.exactIndexQuery());
+      costs.put("elapsedMs", stats.elapsed().toMillis());
+      List<Map<String, Object>> stages = new ArrayList<>();
+      for (StageStats.Stage stage : stats.stages()) {
+        Map<String, Object> one = new LinkedHashMap<>();
+        one.put("command", stage.name());
+        one.put("rowsIn", stage.rowsIn());
+        one.put("rowsOut", stage.rowsOut());
+        one.put("ms", stage.time().toMillis());
+        stages.add(one);
+      }
+      costs.put("stages", stages);
+      body.put("costs", costs);
+    }
+    exchange.json(HttpResponseStatus.OK, body);
+  }
+
+  static void failIfFailed(SearchJob job) {
+    if (job.state() == SearchJob.State.FAILED && job.error() != null) {
+      throw job.error();
+    }
+  }
+
+  /** A job's status, as the native API shows it. */
+  static Map<String, Object> status(SearchJob job) {
+    Map<String, Object> status = new LinkedHashMap<>();
+    status.put("id", job.id());
+    status.put("query", job.query());
+    status.put("state", job.state().name());
+    status.put("finalized", job.finalized());
+    status.put("created", job.created().toString());
+    status.put("runDurationMs", job.runDuration().toMillis());
+    status.put("eventsRead", job.eventsRead());
+    SearchStats stats = job.stats();
+    if (stats != null) {
+      status.put("eventsMatched", stats.eventsMatched());
+    }
+    status.put("rows", job.rows());
+    status.put("messages", stats == null ? List.of() : stats.messages());
+    status.put("ttlSeconds", job.ttl().toSeconds());
+    if (job.expiresAtMillis() != Long.MAX_VALUE) {
+      status.put("expires", Instant.ofEpochMilli(job.expiresAtMillis()).toString());
+    }
+    if (job.error() != null) {
+      status.put("error", job.error().body().get("error"));
+    }
+    return status;
+  }
+
+  /** A typed value for JSON: numbers, booleans, text, lists; times as ISO-8601 text. */
+  static Object value(Block block, int position) {
+    if (block.isNull(position)) {
+      return null;
+    }
+    if (block.dataType() == DataType.TIMESTAMP) {
+      return ResultValues.text(block, position);
+    }
+    return block.getObject(position);
+  }
+
+  private static String text(JsonNode body, String field) {
+    JsonNode value = body.get(field);
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    if (!value.isValueNode()) {
+      throw ApiException.badRequest("INVALID_PARAMETER", "'" + field + "' must be a string");
+    }
+    return value.asText();
+  }
+
+  private static Duration seconds(JsonNode body, String field, Duration fallback) {
+    JsonNode value = body.get(field);
+    if (value == null || value.isNull()) {
+      return fallback;
+    }
+    if (!value.isNumber() || !(value.doubleValue() > 0)) {
+      throw ApiException.badRequest(
+          "INVALID_PARAMETER", "'" + field + "' must be a positive number of seconds");
+    }
+    return Duration.ofMillis((long) Math.ceil(value.doubleValue() * 1000));
+  }
+
+  static long nonNegativeLong(String text, long fallback, String name) {
+    if (text == null || text.isBlank()) {
+      return fallback;
+    }
+    try {
+      long value = Long.parseLong(text.strip());
+      if (value < 0) {
+        throw new NumberFormatException();
+      }
+      return value;
+    } catch (NumberFormatException e) {
+      throw ApiException.badRequest(
+          "INVALID_PARAMETER", name + " must be a whole number of at least 0, not '" + text + "'");
+    }
+  }
+
+  private static long positiveLong(String text, String name) {
+    long value = nonNegativeLong(text, 0, name);
+    if (value == 0) {
+      throw ApiException.badRequest("INVALID_PARAMETER", name + " must be positive");
+    }
+    return value;
+  }
+}

@@ -1,0 +1,289 @@
+package io.quarry.server.rest;
+
+import static java.util.Objects.requireNonNull;
+
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.server.auth.Authenticator;
+import io.quarry.server.http.ApiException;
+import io.quarry.server.http.Exchange;
+import io.quarry.server.http.Route;
+import io.quarry.server.http.Router;
+import io.quarry.server.jobs.JobManager;
+import io.quarry.server.jobs.SearchJob;
+import io.quarry.server.search.SearchStats;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Splunk's search-job endpoints over the same jobs as {@code /api/v1/jobs}, with {@code
+ * output_mode=json} (Splunk's JSON shapes: an {@code entry} list with {@code content} for a job,
+ * {@code fields} and {@code results} with text values for results):
+ *
+ * <ul>
+ *   <li>{@code POST /services/search/jobs} ({@code search}, {@code exec_mode=normal|blocking|
+ *       oneshot}, {@code earliest_time}, {@code latest_time}, {@code max_time}, {@code count} for
+ *       oneshot) → 201 {@code {"sid":…}}, or the results for oneshot; {@code GET} lists jobs;
+ *   <li>{@code GET …/jobs/{sid}} status with Splunk's keys ({@code dispatchState}, {@code isDone},
+ *       {@code isFailed}, {@code isFinalized}, {@code doneProgress}, {@code eventCount}, {@code
+ *       resultCount}, {@code scanCount}, {@code runDuration} …); {@code DELETE} removes it;
+ *   <li>{@code GET …/{sid}/results}, {@code results_preview} and {@code events} with {@code offset}
+ *       and {@code count} (0 = all); {@code POST} too, for the v2 API;
+ *   <li>{@code POST …/{sid}/control} with {@code action=cancel|finalize|touch}.
+ * </ul>
+ *
+ * Every path is also served under {@code /services/search/v2/jobs} and {@code
+ * /servicesNS/{owner}/{app}/search[/v2]/jobs}. The Atom XML that Splunk answers by default is not
+ * served yet: other {@code output_mode}s get a 400 saying so.
+ */
+public final class SplunkJobRoutes {
+  private static final List<String> PREFIXES =
+      List.of(
+          "/services/search/jobs",
+          "/services/search/v2/jobs",
+          "/servicesNS/{owner}/{app}/search/jobs",
+          "/servicesNS/{owner}/{app}/search/v2/jobs");
+
+  private final Authenticator authenticator;
+  private final JobRoutes jobRoutes;
+  private final JobManager jobs;
+
+  public SplunkJobRoutes(Authenticator authenticator, JobRoutes jobRoutes, JobManager jobs) {
+    this.authenticator = requireNonNull(authenticator, "authenticator is null");
+    this.jobRoutes = requireNonNull(jobRoutes, "jobRoutes is null");
+    this.jobs = requireNonNull(jobs, "jobs is null");
+  }
+
+  public void register(Router router) {
+    for (String prefix : PREFIXES) {
+      router.add(HttpMethod.POST, prefix, json(this::create));
+      router.add(HttpMethod.GET, prefix, json(this::list));
+      router.add(HttpMethod.GET, prefix + "/{sid}", json(this::status));
+      router.add(HttpMethod.DELETE, prefix + "/{sid}", json(this::delete));
+      for (String results : List.of("results", "results_preview", "events")) {
+        router.add(HttpMethod.GET, prefix + "/{sid}/" + results, json(this::results));
+        router.add(HttpMethod.POST, prefix + "/{sid}/" + results, json(this::results));
+      }
+      router.add(HttpMethod.POST, prefix + "/{sid}/control", json(this::control));
+    }
+  }
+
+  /** Authenticates and insists on JSON output before the route runs. */
+  private Route json(Route route) {
+    return exchange -> {
+      authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
+      String outputMode = exchange.parameter("output_mode");
+      if (outputMode == null || !outputMode.toLowerCase(Locale.ROOT).equals("json")) {
+        throw ApiException.badRequest(
+            "UNSUPPORTED_OUTPUT_MODE",
+            "Quarry serves Splunk's job endpoints as JSON only for now: add output_mode=json"
+                + (outputMode == null ? "" : " (not '" + outputMode + "')"));
+      }
+      route.handle(exchange);
+    };
+  }
+
+  private void create(Exchange exchange) throws Exception {
+    String query = exchange.parameter("search");
+    if (query == null || query.isBlank()) {
+      throw ApiException.badRequest(
+          "MISSING_PARAMETER", "The 'search' parameter is required (the SPL query to run)");
+    }
+    String mode = exchange.parameter("exec_mode");
+    mode = mode == null ? "normal" : mode.toLowerCase(Locale.ROOT);
+    if (!List.of("normal", "blocking", "oneshot").contains(mode)) {
+      throw ApiException.badRequest(
+          "INVALID_PARAMETER", "exec_mode must be normal, blocking or oneshot, not '" + mode + "'");
+    }
+    Duration timeLimit = SearchExportRoute.maxTime(exchange.parameter("max_time"));
+    SearchJob job =
+        jobRoutes.submit(
+            query,
+            exchange.parameter("earliest_time"),
+            exchange.parameter("latest_time"),
+            timeLimit,
+            null);
+    if (!mode.equals("normal")) {
+      job.await(Duration.ofDays(1));
+    }
+    if (mode.equals("oneshot")) {
+      try {
+        long count = JobRoutes.nonNegativeLong(exchange.parameter("count"), 100, "count");
+        exchange.json(HttpResponseStatus.OK, results(job, 0, count));
+      } finally {
+        jobs.delete(job);
+      }
+      return;
+    }
+    exchange.json(HttpResponseStatus.CREATED, Map.of("sid", job.id()));
+  }
+
+  private void list(Exchange exchange) {
+    List<Map<String, Object>> entries = new ArrayList<>();
+    for (SearchJob job : jobs.list()) {
+      entries.add(entry(job));
+    }
+    exchange.json(HttpResponseStatus.OK, feed(entries));
+  }
+
+  private SearchJob job(Exchange exchange) {
+    return jobs.require(exchange.pathParameter("sid"));
+  }
+
+  private void status(Exchange exchange) {
+    exchange.json(HttpResponseStatus.OK, feed(List.of(entry(job(exchange)))));
+  }
+
+  private void delete(Exchange exchange) {
+    jobs.delete(job(exchange));
+    exchange.json(HttpResponseStatus.OK, messages("INFO", "Search job cancelled."));
+  }
+
+  private void results(Exchange exchange) {
+    SearchJob job = job(exchange);
+    JobRoutes.failIfFailed(job);
+    long offset = JobRoutes.nonNegativeLong(exchange.parameter("offset"), 0, "offset");
+    long count = JobRoutes.nonNegativeLong(exchange.parameter("count"), 100, "count");
+    exchange.json(HttpResponseStatus.OK, results(job, offset, count));
+  }
+
+  private void control(Exchange exchange) {
+    SearchJob job = job(exchange);
+    String action = exchange.parameter("action");
+    switch (action == null ? "" : action) {
+      case "cancel" -> {
+        jobs.cancel(job);
+        exchange.json(HttpResponseStatus.OK, messages("INFO", "Search job cancelled."));
+      }
+      case "finalize" -> {
+        jobs.finalizeJob(job);
+        exchange.json(HttpResponseStatus.OK, messages("INFO", "Search job finalized."));
+      }
+      case "touch" -> exchange.json(HttpResponseStatus.OK, messages("INFO", "Search job touched."));
+      case "setttl" -> {
+        String ttl = exchange.parameter("ttl");
+        jobs.ttl(job, Duration.ofSeconds(Math.max(1, JobRoutes.nonNegativeLong(ttl, 1, "ttl"))));
+        exchange.json(HttpResponseStatus.OK, messages("INFO", "The TTL was set."));
+      }
+      default ->
+          throw ApiException.badRequest(
+              "INVALID_PARAMETER",
+              "action must be cancel, finalize, touch or setttl, not '" + action + "'");
+    }
+  }
+
+  /** Splunk's results JSON: field names, then one object of text values per row. */
+  private static Map<String, Object> results(SearchJob job, long offset, long count) {
+    long take = count == 0 ? Long.MAX_VALUE : count;
+    Schema schema = job.schema();
+    List<Map<String, String>> fields = new ArrayList<>();
+    if (schema != null) {
+      for (Schema.Column column : schema.columns()) {
+        fields.add(Map.of("name", column.name()));
+      }
+    }
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (SearchJob.RowRef row : job.slice(offset, take)) {
+      Map<String, Object> values = new LinkedHashMap<>();
+      for (int column = 0; column < row.page().schema().size(); column++) {
+        String value = ResultValues.text(row.page().block(column), row.position());
+        if (value != null) {
+          values.put(row.page().schema().column(column).name(), value);
+        }
+      }
+      rows.add(values);
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("preview", !job.state().finished());
+    body.put("init_offset", offset);
+    body.put("messages", messageList(job));
+    body.put("fields", fields);
+    body.put("results", rows);
+    return body;
+  }
+
+  private static List<Map<String, String>> messageList(SearchJob job) {
+    List<Map<String, String>> messages = new ArrayList<>();
+    SearchStats stats = job.stats();
+    if (stats != null) {
+      for (String text : stats.messages()) {
+        messages.add(Map.of("type", "WARN", "text", text));
+      }
+    }
+    if (job.error() != null) {
+      messages.add(Map.of("type", "FATAL", "text", job.error().getMessage()));
+    }
+    return messages;
+  }
+
+  /** One job as a Splunk feed entry. */
+  private static Map<String, Object> entry(SearchJob job) {
+    SearchStats stats = job.stats();
+    boolean done = job.state().finished();
+    Map<String, Object> content = new LinkedHashMap<>();
+    content.put("sid", job.id());
+    content.put(
+        "dispatchState",
+        switch (job.state()) {
+          case QUEUED -> "QUEUED";
+          case RUNNING -> job.finalized() ? "FINALIZING" : "RUNNING";
+          case DONE, CANCELLED -> "DONE";
+          case FAILED -> "FAILED";
+        });
+    content.put("isDone", done);
+    content.put("isFailed", job.state() == SearchJob.State.FAILED);
+    content.put("isFinalized", job.finalized());
+    content.put("isPaused", false);
+    content.put("isSaved", false);
+    content.put("isZombie", false);
+    content.put("doneProgress", done ? 1.0 : 0.0);
+    content.put("eventCount", stats == null ? 0 : stats.eventsMatched());
+    content.put("resultCount", job.rows());
+    content.put("scanCount", job.eventsRead());
+    content.put("eventAvailableCount", job.rows());
+    content.put("runDuration", job.runDuration().toNanos() / 1e9);
+    content.put("ttl", job.ttl().toSeconds());
+    content.put("earliestTime", "");
+    content.put("latestTime", "");
+    content.put("messages", messageList(job));
+    Map<String, Object> entry = new LinkedHashMap<>();
+    entry.put("name", job.query());
+    entry.put("id", "/services/search/jobs/" + job.id());
+    entry.put("published", job.created().toString());
+    entry.put("author", job.owner());
+    entry.put("content", content);
+    entry.put(
+        "acl",
+        Map.of(
+            "owner",
+            job.owner(),
+            "app",
+            "search",
+            "sharing",
+            "global",
+            "perms",
+            Map.of("read", List.of("admin"), "write", List.of("admin"))));
+    return entry;
+  }
+
+  private static Map<String, Object> feed(List<Map<String, Object>> entries) {
+    Map<String, Object> feed = new LinkedHashMap<>();
+    feed.put("links", Map.of());
+    feed.put("origin", "/services/search/jobs");
+    feed.put("generator", Map.of("version", io.quarry.server.Version.current()));
+    feed.put("entry", entries);
+    feed.put("paging", Map.of("total", entries.size(), "perPage", 0, "offset", 0));
+    feed.put("messages", List.of());
+    return feed;
+  }
+
+  private static Map<String, Object> messages(String type, String text) {
+    return Map.of("messages", List.of(Map.of("type", type, "text", text)));
+  }
+}

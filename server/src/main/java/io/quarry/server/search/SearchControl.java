@@ -1,0 +1,89 @@
+package io.quarry.server.search;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Steering and watching one running search: its time limit, a request to finalize (stop reading
+ * events and answer with what was computed, like reaching the time limit) or to cancel (stop; the
+ * caller discards the answer), and progress counters the scan updates as it goes. Scan threads
+ * check it every {@value #EVERY} events, so a search stops within a few milliseconds.
+ */
+public final class SearchControl {
+  /** How many events a scan reads between checks. */
+  static final int EVERY = 256;
+
+  enum Stop {
+    NONE,
+    TIME_LIMIT,
+    FINALIZED,
+    CANCELLED
+  }
+
+  private final long startedNanos = System.nanoTime();
+  private volatile long deadlineNanos;
+  private volatile Duration limit;
+  private volatile Stop stop = Stop.NONE;
+  private final LongAdder eventsRead = new LongAdder();
+
+  /** A control whose time limit is set by the search service when the search starts. */
+  public SearchControl() {
+    this.limit = null;
+  }
+
+  void limit(Duration limit) {
+    this.limit = limit;
+    this.deadlineNanos = startedNanos + limit.toNanos();
+  }
+
+  Duration limit() {
+    return limit;
+  }
+
+  /** Stop reading events; the search answers with what it computed so far. */
+  public void finalizeSearch() {
+    if (stop == Stop.NONE) {
+      stop = Stop.FINALIZED;
+    }
+  }
+
+  /** Stop as soon as possible; what the search computed is to be discarded. */
+  public void cancel() {
+    stop = Stop.CANCELLED;
+  }
+
+  public boolean cancelled() {
+    return stop == Stop.CANCELLED;
+  }
+
+  public boolean finalized() {
+    return stop == Stop.FINALIZED;
+  }
+
+  /** Events read from storage so far, over every scan thread (updated every {@value #EVERY}). */
+  public long eventsRead() {
+    return eventsRead.sum();
+  }
+
+  /** Counts events read without checking whether to stop (a scan's last few). */
+  void read(int events) {
+    eventsRead.add(events);
+  }
+
+  /** Called by a scan every {@value #EVERY} events: counts them and says whether to stop. */
+  boolean readAndCheck(int events) {
+    eventsRead.add(events);
+    if (stop != Stop.NONE) {
+      return true;
+    }
+    if (limit != null && System.nanoTime() - deadlineNanos > 0) {
+      stop = Stop.TIME_LIMIT;
+      return true;
+    }
+    return false;
+  }
+
+  boolean stoppedByTimeLimit() {
+    return stop == Stop.TIME_LIMIT;
+  }
+}

@@ -1,0 +1,291 @@
+package io.quarry.server.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.search.SearchControl;
+import io.quarry.server.search.SearchStats;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Search jobs through the native API and Splunk's, against a real server with real data. */
+class JobsApiTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int EVENTS = 3000;
+
+  @TempDir Path dataDirectory;
+  private QuarryServer server;
+  private final HttpClient http = HttpClient.newHttpClient();
+  private String auth;
+
+  @BeforeEach
+  void start() throws Exception {
+    server =
+        QuarryServer.start(
+            new QuarryConfig(
+                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
+                dataDirectory.toString(),
+                List.of("main"),
+                new QuarryConfig.Auth("pw"),
+                new QuarryConfig.Hec(
+                    List.of(new QuarryConfig.HecToken("tok", "t", "main", List.of("main")))),
+                null,
+                null,
+                null,
+                null),
+            Clock.systemUTC());
+    auth =
+        "Basic " + Base64.getEncoder().encodeToString("admin:pw".getBytes(StandardCharsets.UTF_8));
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < EVENTS; i++) {
+      lines
+          .append("2026-01-01 00:00:")
+          .append(String.format("%02d", i % 60))
+          .append(" request id=")
+          .append(i)
+          .append(" status=")
+          .append(i % 3 == 0 ? "500" : "200")
+          .append('\n');
+    }
+    HttpResponse<String> loaded =
+        http.send(
+            HttpRequest.newBuilder(
+                    URI.create(server.url() + "/services/collector/raw?sourcetype=app"))
+                .header("Authorization", "Splunk tok")
+                .POST(HttpRequest.BodyPublishers.ofString(lines.toString()))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    server.close();
+  }
+
+  private HttpResponse<String> call(String method, String path, String body, String contentType)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(server.url() + path)).header("Authorization", auth);
+    if (body != null) {
+      request.header("Content-Type", contentType);
+    }
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private JsonNode ok(HttpResponse<String> response, int status) throws Exception {
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+    return JSON.readTree(response.body());
+  }
+
+  private JsonNode createJob(String json) throws Exception {
+    return ok(call("POST", "/api/v1/jobs", json, "application/json"), 201);
+  }
+
+  private JsonNode awaitDone(String id) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (true) {
+      JsonNode status = ok(call("GET", "/api/v1/jobs/" + id, null, null), 200);
+      if (!status.get("state").asText().equals("RUNNING")
+          && !status.get("state").asText().equals("QUEUED")) {
+        return status;
+      }
+      assertThat(System.nanoTime()).as("job %s still running", id).isLessThan(deadline);
+      Thread.sleep(20);
+    }
+  }
+
+  private static String form(String... pairs) {
+    StringBuilder form = new StringBuilder();
+    for (int i = 0; i < pairs.length; i += 2) {
+      form.append(form.isEmpty() ? "" : "&")
+          .append(pairs[i])
+          .append('=')
+          .append(URLEncoder.encode(pairs[i + 1], StandardCharsets.UTF_8));
+    }
+    return form.toString();
+  }
+
+  @Test
+  void anAsyncJobRunsAndAnswersTypedResultsAndItsCosts() throws Exception {
+    JsonNode created =
+        createJob("{\"query\": \"index=main | stats count by status | sort status\"}");
+    String id = created.get("id").asText();
+    JsonNode status = awaitDone(id);
+    assertThat(status.get("state").asText()).isEqualTo("DONE");
+    assertThat(status.get("eventsRead").asLong()).isEqualTo(EVENTS);
+    assertThat(status.get("rows").asLong()).isEqualTo(2);
+
+    JsonNode results = ok(call("GET", "/api/v1/jobs/" + id + "/results", null, null), 200);
+    assertThat(results.get("preview").asBoolean()).isFalse();
+    assertThat(results.get("fields").toString())
+        .isEqualTo(
+            "[{\"name\":\"status\",\"type\":\"string\"},{\"name\":\"count\",\"type\":\"long\"}]");
+    assertThat(results.get("rows").toString()).isEqualTo("[[\"200\",2000],[\"500\",1000]]");
+
+    JsonNode inspect = ok(call("GET", "/api/v1/jobs/" + id + "/inspect", null, null), 200);
+    assertThat(inspect.at("/costs/eventsRead").asLong()).isEqualTo(EVENTS);
+    assertThat(inspect.at("/costs/stages/0/command").asText()).isEqualTo("stats");
+    assertThat(inspect.at("/costs/stages/0/rowsIn").asLong()).isEqualTo(EVENTS);
+    assertThat(inspect.get("plan").has("mode")).isTrue();
+
+    JsonNode list = ok(call("GET", "/api/v1/jobs", null, null), 200);
+    assertThat(list.get("jobs").findValuesAsText("id")).contains(id);
+  }
+
+  @Test
+  void resultsPageByOffsetAndCount() throws Exception {
+    JsonNode job =
+        createJob("{\"query\": \"index=main | head 250 | table id\", \"mode\": \"blocking\"}");
+    assertThat(job.get("state").asText()).isEqualTo("DONE");
+    String id = job.get("id").asText();
+    JsonNode page =
+        ok(call("GET", "/api/v1/jobs/" + id + "/results?offset=200&count=100", null, null), 200);
+    assertThat(page.get("total").asLong()).isEqualTo(250);
+    assertThat(page.get("rows")).hasSize(50);
+    JsonNode bad = ok(call("GET", "/api/v1/jobs/" + id + "/results?count=-1", null, null), 400);
+    assertThat(bad.at("/error/code").asText()).isEqualTo("INVALID_PARAMETER");
+  }
+
+  @Test
+  void errorsAreTypedAndJobsExpireAfterTheirTtl() throws Exception {
+    JsonNode parse =
+        ok(
+            call(
+                "POST",
+                "/api/v1/jobs",
+                "{\"query\": \"index=main | nosuchcommand\"}",
+                "application/json"),
+            400);
+    assertThat(parse.at("/error/code").asText()).isEqualTo("QUERY_PARSE");
+    JsonNode missing = ok(call("GET", "/api/v1/jobs/no-such-job", null, null), 404);
+    assertThat(missing.at("/error/code").asText()).isEqualTo("JOB_NOT_FOUND");
+    HttpResponse<String> anonymous =
+        http.send(
+            HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(anonymous.statusCode()).isEqualTo(401);
+
+    JsonNode shortLived =
+        createJob("{\"query\": \"index=main | stats count\", \"mode\": \"blocking\", \"ttl\": 1}");
+    String id = shortLived.get("id").asText();
+    assertThat(shortLived.get("ttlSeconds").asLong()).isEqualTo(1);
+    Thread.sleep(1100);
+    JsonNode list = ok(call("GET", "/api/v1/jobs", null, null), 200);
+    assertThat(list.get("jobs").findValuesAsText("id")).doesNotContain(id);
+  }
+
+  @Test
+  void aFinalizedSearchStopsReadingAndSaysSo() throws Exception {
+    SearchControl control = new SearchControl();
+    control.finalizeSearch();
+    List<Page> pages = new ArrayList<>();
+    SearchStats stats =
+        server
+            .search()
+            .run(
+                "index=main | stats count",
+                server.search().plan("index=main | stats count", null, null),
+                Duration.ofMinutes(1),
+                control,
+                pages::add);
+    assertThat(stats.eventsRead()).isLessThan(EVENTS);
+    assertThat(stats.messages()).anyMatch(m -> m.contains("finalized"));
+    assertThat(control.eventsRead()).isEqualTo(stats.eventsRead());
+  }
+
+  @Test
+  void splunksJobEndpointsServeTheSameJobs() throws Exception {
+    String query = "search index=main status=500 | stats count";
+    JsonNode sid =
+        ok(
+            call(
+                "POST",
+                "/services/search/jobs",
+                form("search", query, "exec_mode", "blocking", "output_mode", "json"),
+                "application/x-www-form-urlencoded"),
+            201);
+    String id = sid.get("sid").asText();
+    JsonNode entry =
+        ok(call("GET", "/services/search/jobs/" + id + "?output_mode=json", null, null), 200)
+            .at("/entry/0");
+    assertThat(entry.at("/content/isDone").asBoolean()).isTrue();
+    assertThat(entry.at("/content/dispatchState").asText()).isEqualTo("DONE");
+    assertThat(entry.at("/content/resultCount").asLong()).isEqualTo(1);
+    assertThat(entry.at("/content/eventCount").asLong()).isEqualTo(1000);
+    assertThat(entry.at("/acl/owner").asText()).isEqualTo("admin");
+
+    JsonNode results =
+        ok(
+            call(
+                "GET",
+                "/servicesNS/admin/search/search/jobs/" + id + "/results?output_mode=json",
+                null,
+                null),
+            200);
+    assertThat(results.get("results").toString()).isEqualTo("[{\"count\":\"1000\"}]");
+    JsonNode v2 =
+        ok(
+            call(
+                "POST",
+                "/services/search/v2/jobs/" + id + "/results",
+                form("output_mode", "json", "count", "0"),
+                "application/x-www-form-urlencoded"),
+            200);
+    assertThat(v2.get("fields").toString()).isEqualTo("[{\"name\":\"count\"}]");
+
+    JsonNode native_ = ok(call("GET", "/api/v1/jobs/" + id + "/results", null, null), 200);
+    assertThat(native_.get("rows").toString()).isEqualTo("[[1000]]");
+
+    JsonNode control =
+        ok(
+            call(
+                "POST",
+                "/services/search/jobs/" + id + "/control",
+                form("action", "finalize", "output_mode", "json"),
+                "application/x-www-form-urlencoded"),
+            200);
+    assertThat(control.at("/messages/0/text").asText()).isEqualTo("Search job finalized.");
+
+    JsonNode oneshot =
+        ok(
+            call(
+                "POST",
+                "/services/search/jobs",
+                form(
+                    "search", "search index=main | head 3 | table id",
+                    "exec_mode", "oneshot",
+                    "output_mode", "json"),
+                "application/x-www-form-urlencoded"),
+            200);
+    assertThat(oneshot.get("results")).hasSize(3);
+
+    JsonNode xml = ok(call("GET", "/services/search/jobs/" + id, null, null), 400);
+    assertThat(xml.at("/error/code").asText()).isEqualTo("UNSUPPORTED_OUTPUT_MODE");
+    ok(call("DELETE", "/services/search/jobs/" + id + "?output_mode=json", null, null), 200);
+    ok(call("GET", "/api/v1/jobs/" + id, null, null), 404);
+  }
+}
