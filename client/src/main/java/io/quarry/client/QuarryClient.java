@@ -80,6 +80,114 @@ public final class QuarryClient {
   }
 
   /**
+   * Starts a search job on the server and returns at once; the handle polls it, pages its typed
+   * results and steers it.
+   *
+   * @param earliest a time modifier ({@code -24h}) or null
+   * @param latest a time modifier or null
+   */
+  public SearchJob submit(String query, String earliest, String latest) {
+    requireNonNull(query, "query is null");
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("query", query);
+    if (earliest != null) {
+      body.put("earliest", earliest);
+    }
+    if (latest != null) {
+      body.put("latest", latest);
+    }
+    try {
+      HttpRequest request =
+          request("/api/v1/jobs")
+              .header("Authorization", basic("admin", requireAdminPassword()))
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
+              .build();
+      return new SearchJob(this, readJson(request, 201).get("id").asText());
+    } catch (JsonProcessingException e) {
+      throw new QuarryClientException("cannot encode the job request: " + e.getMessage(), e);
+    }
+  }
+
+  JobStatus jobStatus(String id) {
+    return status(readJson(jobRequest(id, "").GET().build(), 200));
+  }
+
+  JobStatus jobAction(String id, String action) {
+    return status(
+        readJson(
+            jobRequest(id, "/" + action).POST(HttpRequest.BodyPublishers.noBody()).build(), 200));
+  }
+
+  void jobDelete(String id) {
+    readJson(jobRequest(id, "").DELETE().build(), 200);
+  }
+
+  String jobGet(String id, String suffix) {
+    return readJson(jobRequest(id, suffix).GET().build(), 200).toPrettyString();
+  }
+
+  TypedResults jobResults(String id, long offset, long count) {
+    JsonNode page =
+        readJson(
+            jobRequest(id, "/results?offset=" + offset + "&count=" + count).GET().build(), 200);
+    List<TypedResults.Column> columns = new ArrayList<>();
+    for (JsonNode field : page.path("fields")) {
+      columns.add(
+          new TypedResults.Column(field.path("name").asText(), field.path("type").asText()));
+    }
+    List<List<Object>> rows = new ArrayList<>();
+    for (JsonNode row : page.path("rows")) {
+      List<Object> values = new ArrayList<>();
+      for (JsonNode value : row) {
+        values.add(JSON.convertValue(value, Object.class));
+      }
+      rows.add(values);
+    }
+    return new TypedResults(
+        columns,
+        rows,
+        page.path("offset").asLong(),
+        page.path("total").asLong(),
+        page.path("preview").asBoolean());
+  }
+
+  private HttpRequest.Builder jobRequest(String id, String suffix) {
+    return request("/api/v1/jobs/" + URLEncoder.encode(id, StandardCharsets.UTF_8) + suffix)
+        .header("Authorization", basic("admin", requireAdminPassword()));
+  }
+
+  private JsonNode readJson(HttpRequest request, int expectedStatus) {
+    HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != expectedStatus) {
+      throw failure(response.statusCode(), response.body());
+    }
+    try {
+      return JSON.readTree(response.body());
+    } catch (JsonProcessingException e) {
+      throw new QuarryClientException("the server's answer is not JSON: " + e.getMessage(), e);
+    }
+  }
+
+  private static JobStatus status(JsonNode node) {
+    List<String> messages = new ArrayList<>();
+    for (JsonNode message : node.path("messages")) {
+      messages.add(message.asText());
+    }
+    if (node.has("error")) {
+      messages.add(node.at("/error/code").asText() + ": " + node.at("/error/message").asText());
+    }
+    return new JobStatus(
+        node.path("id").asText(),
+        node.path("state").asText(),
+        node.path("finalized").asBoolean(),
+        node.path("eventsRead").asLong(),
+        node.path("rows").asLong(),
+        Duration.ofMillis(node.path("runDurationMs").asLong()),
+        messages);
+  }
+
+  /**
    * How the server would run a search (indexes, time range, term-index query, execution mode and
    * the map/reduce split), as pretty-printed JSON; nothing is run.
    */

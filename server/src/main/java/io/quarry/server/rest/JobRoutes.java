@@ -175,7 +175,10 @@ public final class JobRoutes {
     List<Map<String, String>> fields = new ArrayList<>();
     if (schema != null) {
       for (Schema.Column column : schema.columns()) {
-        fields.add(Map.of("name", column.name(), "type", column.type().wireName()));
+        Map<String, String> field = new LinkedHashMap<>();
+        field.put("name", column.name());
+        field.put("type", column.type().wireName());
+        fields.add(field);
       }
     }
     List<List<Object>> rows = new ArrayList<>();

@@ -213,11 +213,11 @@ public final class SplunkJobRoutes {
     SearchStats stats = job.stats();
     if (stats != null) {
       for (String text : stats.messages()) {
-        messages.add(Map.of("type", "WARN", "text", text));
+        messages.add(message("WARN", text));
       }
     }
     if (job.error() != null) {
-      messages.add(Map.of("type", "FATAL", "text", job.error().getMessage()));
+      messages.add(message("FATAL", job.error().getMessage()));
     }
     return messages;
   }
@@ -284,6 +284,14 @@ public final class SplunkJobRoutes {
   }
 
   private static Map<String, Object> messages(String type, String text) {
-    return Map.of("messages", List.of(Map.of("type", type, "text", text)));
+    return Map.of("messages", List.of(message(type, text)));
+  }
+
+  /** A Splunk message, its keys in Splunk's order. */
+  private static Map<String, String> message(String type, String text) {
+    Map<String, String> message = new LinkedHashMap<>();
+    message.put("type", type);
+    message.put("text", text);
+    return message;
   }
 }

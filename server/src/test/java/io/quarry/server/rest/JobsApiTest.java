@@ -1,6 +1,7 @@
 package io.quarry.server.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -215,6 +216,32 @@ class JobsApiTest {
     assertThat(stats.eventsRead()).isLessThan(EVENTS);
     assertThat(stats.messages()).anyMatch(m -> m.contains("finalized"));
     assertThat(control.eventsRead()).isEqualTo(stats.eventsRead());
+  }
+
+  @Test
+  void theJavaClientSubmitsPollsPagesAndDeletesJobs() throws Exception {
+    io.quarry.client.QuarryClient client =
+        io.quarry.client.QuarryClient.builder(URI.create(server.url())).adminPassword("pw").build();
+    io.quarry.client.SearchJob job =
+        client.submit("index=main | stats count by status", null, null);
+    io.quarry.client.JobStatus status = job.await(Duration.ofSeconds(30));
+    assertThat(status.state()).isEqualTo("DONE");
+    assertThat(status.eventsRead()).isEqualTo(EVENTS);
+    io.quarry.client.TypedResults results = job.results(0, 10);
+    assertThat(results.columns())
+        .containsExactly(
+            new io.quarry.client.TypedResults.Column("status", "string"),
+            new io.quarry.client.TypedResults.Column("count", "long"));
+    long total = 0;
+    for (List<Object> row : results.rows()) {
+      total += ((Number) row.get(results.column("count"))).longValue();
+    }
+    assertThat(total).isEqualTo(EVENTS);
+    assertThat(job.inspect()).contains("\"eventsRead\" : " + EVENTS);
+    job.delete();
+    assertThatThrownBy(job::status)
+        .isInstanceOf(io.quarry.client.QuarryClientException.class)
+        .hasMessageContaining("JOB_NOT_FOUND");
   }
 
   @Test
