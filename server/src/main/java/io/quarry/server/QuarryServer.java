@@ -20,6 +20,7 @@ import io.quarry.server.metrics.ServerMetrics;
 import io.quarry.server.rest.IndexRoutes;
 import io.quarry.server.rest.JobRoutes;
 import io.quarry.server.rest.SearchExportRoute;
+import io.quarry.server.rest.SearchStreamRoute;
 import io.quarry.server.rest.SplunkJobRoutes;
 import io.quarry.server.rest.SystemRoutes;
 import io.quarry.server.search.SearchService;
@@ -160,6 +161,7 @@ public final class QuarryServer implements Closeable {
       new SystemRoutes(store, metrics, ready::get).register(router);
       new HecRoutes(authenticator, ingest, hostName(), clock).register(router);
       new SearchExportRoute(authenticator, search).register(router);
+      new SearchStreamRoute(authenticator, search).register(router);
       jobs =
           new JobManager(
               search,

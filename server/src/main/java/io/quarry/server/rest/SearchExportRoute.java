@@ -80,8 +80,22 @@ public final class SearchExportRoute {
         exchange.stream(HttpResponseStatus.OK, "application/json; charset=UTF-8");
     LineWriter lines = new LineWriter(stream);
     SearchStats stats;
+    io.quarry.server.search.SearchControl control = new io.quarry.server.search.SearchControl();
     try {
-      stats = search.run(query, plan, timeLimit, lines::page);
+      stats =
+          search.run(
+              query,
+              plan,
+              timeLimit,
+              control,
+              page -> {
+                try {
+                  lines.page(page);
+                } catch (UncheckedIOException clientGone) {
+                  control.cancel(); // nobody is listening: stop reading events
+                  throw clientGone;
+                }
+              });
     } catch (UncheckedIOException clientGone) {
       throw clientGone.getCause();
     }

@@ -27,8 +27,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Search jobs through the native API and Splunk's, against a real server with real data. */
-class JobsApiTest {
+/**
+ * The search API (streaming search, jobs; native and Splunk's) against a real server with real
+ * data.
+ */
+class SearchApiTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int EVENTS = 3000;
 
@@ -128,6 +131,56 @@ class JobsApiTest {
           .append(URLEncoder.encode(pairs[i + 1], StandardCharsets.UTF_8));
     }
     return form.toString();
+  }
+
+  private HttpResponse<String> streamed(String accept, String body) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/search"))
+            .header("Authorization", auth)
+            .header("Accept", accept)
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void aStreamedSearchAnswersInTheFormatAskedFor() throws Exception {
+    String query = "{\"query\": \"index=main | stats count by status | sort status\"}";
+    HttpResponse<String> json = streamed("application/json", query);
+    assertThat(json.headers().firstValue("Content-Type").orElse("")).startsWith("application/json");
+    assertThat(ok(json, 200).toString())
+        .isEqualTo(
+            "{\"pages\":[{\"fields\":[{\"name\":\"status\",\"type\":\"string\"},"
+                + "{\"name\":\"count\",\"type\":\"long\"}],"
+                + "\"rows\":[[\"200\",2000],[\"500\",1000]]}],\"messages\":[]}");
+
+    HttpResponse<String> ndjson = streamed("application/x-ndjson", query);
+    assertThat(ndjson.body().split("\n"))
+        .containsExactly(
+            "{\"status\":\"200\",\"count\":2000}", "{\"status\":\"500\",\"count\":1000}");
+
+    HttpResponse<String> csv = streamed("text/csv, */*;q=0.1", query);
+    assertThat(csv.body()).isEqualTo("status,count\r\n200,2000\r\n500,1000\r\n");
+
+    HttpResponse<String> quoted =
+        streamed(
+            "text/csv",
+            "{\"query\": \"index=main | head 1 | eval note=\\\"a,\\\\\\\"b\\\\\\\"\\\" | table note\"}");
+    assertThat(quoted.body()).isEqualTo("note\r\n\"a,\"\"b\"\"\"\r\n");
+
+    HttpResponse<String> events =
+        streamed("application/json", "{\"query\": \"index=main | head 1500\"}");
+    JsonNode pages = ok(events, 200).get("pages");
+    assertThat(pages.size()).isGreaterThan(1); // one page per 1,024 rows, streamed as they fill
+    int rows = 0;
+    for (JsonNode page : pages) {
+      rows += page.get("rows").size();
+    }
+    assertThat(rows).isEqualTo(1500);
+
+    assertThat(streamed("application/xml", query).statusCode()).isEqualTo(406);
+    JsonNode parse = ok(streamed("application/json", "{\"query\": \"| stast\"}"), 400);
+    assertThat(parse.at("/error/code").asText()).isEqualTo("QUERY_PARSE");
   }
 
   @Test

@@ -1,0 +1,295 @@
+package io.quarry.server.rest;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.parser.QueryParseException;
+import io.quarry.ql.plan.SearchPlan;
+import io.quarry.server.auth.Authenticator;
+import io.quarry.server.http.ApiException;
+import io.quarry.server.http.Exchange;
+import io.quarry.server.http.Router;
+import io.quarry.server.search.SearchControl;
+import io.quarry.server.search.SearchService;
+import io.quarry.server.search.SearchStats;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code POST /api/v1/search}: runs a query and streams its typed results as they are produced, one
+ * HTTP chunk per result page, in the format the {@code Accept} header asks for:
+ *
+ * <ul>
+ *   <li>{@code application/json} (default): {@code {"pages":[{"fields":[{"name","type"}],
+ *       "rows":[[…]]}, …], "messages":[…]}} — the schema travels with every page, since a search
+ *       over events can find new fields as it goes;
+ *   <li>{@code application/x-ndjson}: one JSON object per row, typed values;
+ *   <li>{@code text/csv}: a header from the first page's columns, then one line per row (a column a
+ *       later page adds is left out: use {@code | table} to fix the columns).
+ * </ul>
+ *
+ * The body is {@code {"query", "earliest", "latest", "timeout"}}. A slow client slows the search
+ * (the stream waits while the socket is full); a client that disconnects cancels it.
+ */
+public final class SearchStreamRoute {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonFactory FACTORY = JSON.getFactory();
+
+  private final Authenticator authenticator;
+  private final SearchService search;
+
+  public SearchStreamRoute(Authenticator authenticator, SearchService search) {
+    this.authenticator = requireNonNull(authenticator, "authenticator is null");
+    this.search = requireNonNull(search, "search is null");
+  }
+
+  public void register(Router router) {
+    router.add(HttpMethod.POST, "/api/v1/search", this::stream);
+  }
+
+  /** The formats this route writes. */
+  enum Format {
+    JSON("application/json"),
+    NDJSON("application/x-ndjson"),
+    CSV("text/csv");
+
+    final String mediaType;
+
+    Format(String mediaType) {
+      this.mediaType = mediaType;
+    }
+
+    /** The first supported type of an Accept header; JSON for none or {@code *}/{@code *}. */
+    static Format negotiate(String accept) {
+      if (accept == null || accept.isBlank()) {
+        return JSON;
+      }
+      for (String part : accept.split(",")) {
+        String type = part.split(";")[0].strip().toLowerCase(Locale.ROOT);
+        for (Format format : values()) {
+          if (format.mediaType.equals(type)) {
+            return format;
+          }
+        }
+        if (type.equals("*/*") || type.equals("application/*")) {
+          return JSON;
+        }
+      }
+      throw new ApiException(
+          HttpResponseStatus.NOT_ACCEPTABLE,
+          "NOT_ACCEPTABLE",
+          "Cannot answer with '"
+              + accept
+              + "'; results come as application/json, application/x-ndjson or text/csv");
+    }
+  }
+
+  private void stream(Exchange exchange) throws IOException {
+    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
+    Format format = Format.negotiate(exchange.header(HttpHeaderNames.ACCEPT));
+    JsonNode body;
+    try {
+      body = exchange.bodyLength() == 0 ? null : JSON.readTree(exchange.body());
+    } catch (IOException e) {
+      throw ApiException.badRequest("INVALID_BODY", "The body is not JSON: " + e.getMessage());
+    }
+    String query = body == null ? null : body.path("query").asText(null);
+    if (query == null || query.isBlank()) {
+      throw ApiException.badRequest(
+          "MISSING_PARAMETER", "'query' is required (the SPL query to run)");
+    }
+    SearchPlan plan;
+    try {
+      plan =
+          search.plan(query, body.path("earliest").asText(null), body.path("latest").asText(null));
+    } catch (QueryParseException e) {
+      throw QueryErrors.of(e);
+    }
+    Duration timeLimit = search.maxTime();
+    if (body.has("timeout")) {
+      if (!body.get("timeout").isNumber() || !(body.get("timeout").doubleValue() > 0)) {
+        throw ApiException.badRequest(
+            "INVALID_PARAMETER", "'timeout' must be a positive number of seconds");
+      }
+      timeLimit = Duration.ofMillis((long) Math.ceil(body.get("timeout").doubleValue() * 1000));
+    }
+    Exchange.Stream stream =
+        exchange.stream(HttpResponseStatus.OK, format.mediaType + "; charset=UTF-8");
+    Writer writer = new Writer(format, stream);
+    SearchControl control = new SearchControl();
+    SearchStats stats;
+    try {
+      stats =
+          search.run(
+              query,
+              plan,
+              timeLimit,
+              control,
+              page -> {
+                try {
+                  writer.page(page);
+                } catch (IOException clientGone) {
+                  control.cancel(); // nobody is listening: stop reading events
+                  throw new UncheckedIOException(clientGone);
+                }
+              });
+    } catch (UncheckedIOException clientGone) {
+      throw clientGone.getCause();
+    }
+    writer.finish(stats);
+    stream.finish();
+  }
+
+  /** Encodes pages in one format into chunks. */
+  private static final class Writer {
+    private final Format format;
+    private final Exchange.Stream stream;
+    private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(64 * 1024);
+    private boolean first = true;
+    private List<String> csvColumns;
+
+    Writer(Format format, Exchange.Stream stream) {
+      this.format = format;
+      this.stream = stream;
+    }
+
+    void page(Page page) throws IOException {
+      switch (format) {
+        case JSON -> jsonPage(page);
+        case NDJSON -> ndjsonPage(page);
+        case CSV -> csvPage(page);
+      }
+      first = false;
+      flush();
+    }
+
+    private void jsonPage(Page page) throws IOException {
+      buffer.write(
+          (first ? "{\"pages\":[" : ",").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      try (JsonGenerator json = FACTORY.createGenerator(buffer, JsonEncoding.UTF8)) {
+        json.setCodec(JSON);
+        json.writeStartObject();
+        json.writeArrayFieldStart("fields");
+        for (Schema.Column column : page.schema().columns()) {
+          json.writeStartObject();
+          json.writeStringField("name", column.name());
+          json.writeStringField("type", column.type().wireName());
+          json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeArrayFieldStart("rows");
+        for (int position = 0; position < page.positionCount(); position++) {
+          json.writeStartArray();
+          for (int column = 0; column < page.schema().size(); column++) {
+            json.writeObject(JobRoutes.value(page.block(column), position));
+          }
+          json.writeEndArray();
+        }
+        json.writeEndArray();
+        json.writeEndObject();
+        json.flush();
+      }
+    }
+
+    private void ndjsonPage(Page page) throws IOException {
+      for (int position = 0; position < page.positionCount(); position++) {
+        try (JsonGenerator json = FACTORY.createGenerator(buffer, JsonEncoding.UTF8)) {
+          json.setCodec(JSON);
+          json.writeStartObject();
+          for (int column = 0; column < page.schema().size(); column++) {
+            Object value = JobRoutes.value(page.block(column), position);
+            if (value != null) {
+              json.writeObjectField(page.schema().column(column).name(), value);
+            }
+          }
+          json.writeEndObject();
+        }
+        buffer.write('\n');
+      }
+    }
+
+    private void csvPage(Page page) throws IOException {
+      if (csvColumns == null) {
+        csvColumns = new ArrayList<>();
+        for (Schema.Column column : page.schema().columns()) {
+          csvColumns.add(column.name());
+        }
+        csvLine(csvColumns);
+      }
+      int[] sources = new int[csvColumns.size()];
+      for (int i = 0; i < sources.length; i++) {
+        sources[i] = page.schema().indexOf(csvColumns.get(i));
+      }
+      List<String> cells = new ArrayList<>(sources.length);
+      for (int position = 0; position < page.positionCount(); position++) {
+        cells.clear();
+        for (int source : sources) {
+          cells.add(source < 0 ? null : ResultValues.text(page.block(source), position));
+        }
+        csvLine(cells);
+      }
+    }
+
+    /** One RFC 4180 line: cells with a comma, quote or line break are quoted, quotes doubled. */
+    private void csvLine(List<String> cells) {
+      StringBuilder line = new StringBuilder();
+      for (int i = 0; i < cells.size(); i++) {
+        if (i > 0) {
+          line.append(',');
+        }
+        String cell = cells.get(i);
+        if (cell == null) {
+          continue;
+        }
+        if (cell.indexOf(',') >= 0
+            || cell.indexOf('"') >= 0
+            || cell.indexOf('\n') >= 0
+            || cell.indexOf('\r') >= 0) {
+          line.append('"').append(cell.replace("\"", "\"\"")).append('"');
+        } else {
+          line.append(cell);
+        }
+      }
+      line.append("\r\n");
+      buffer.writeBytes(line.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    void finish(SearchStats stats) throws IOException {
+      if (format == Format.JSON) {
+        try (JsonGenerator json = FACTORY.createGenerator(buffer, JsonEncoding.UTF8)) {
+          if (first) {
+            json.writeRaw("{\"pages\":[");
+          }
+          json.writeRaw("],\"messages\":");
+          json.setCodec(JSON);
+          json.writeObject(stats.messages());
+          json.writeRaw("}");
+        }
+      } else if (format == Format.CSV && csvColumns == null) {
+        csvLine(List.of()); // an empty result is an empty header line
+      }
+      flush();
+    }
+
+    private void flush() throws IOException {
+      if (buffer.size() > 0) {
+        stream.write(buffer.toByteArray());
+        buffer.reset();
+      }
+    }
+  }
+}
