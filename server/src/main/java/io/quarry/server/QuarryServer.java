@@ -22,6 +22,7 @@ import io.quarry.server.rest.JobRoutes;
 import io.quarry.server.rest.SearchExportRoute;
 import io.quarry.server.rest.SearchStreamRoute;
 import io.quarry.server.rest.SplunkJobRoutes;
+import io.quarry.server.rest.SplunkServerRoutes;
 import io.quarry.server.rest.SystemRoutes;
 import io.quarry.server.search.SearchService;
 import io.quarry.server.sourcetype.Sourcetypes;
@@ -173,6 +174,7 @@ public final class QuarryServer implements Closeable {
       JobRoutes jobRoutes = new JobRoutes(authenticator, search, jobs);
       jobRoutes.register(router);
       new SplunkJobRoutes(authenticator, jobRoutes, jobs).register(router);
+      new SplunkServerRoutes(authenticator, hostName()).register(router);
       new IndexRoutes(authenticator, store).register(router);
       metrics.quarantinedBuckets(
           () ->

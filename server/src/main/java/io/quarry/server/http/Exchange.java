@@ -146,7 +146,21 @@ public final class Exchange {
     response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
     response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
     headers.forEach((name, value) -> response.headers().set(name, value));
+    splunkConnectionHeader(response);
     complete(context.writeAndFlush(response));
+  }
+
+  /**
+   * Splunk's Python SDK sends {@code Connection: Close} but closes its connection, dropping the
+   * unread body, unless the answer says {@code Connection: Keep-Alive} (as splunkd's do). Under
+   * Splunk's paths the answer says so; the connection still closes after the response when the
+   * request asked for that, and the body is on the wire by then.
+   */
+  private void splunkConnectionHeader(HttpResponse response) {
+    String path = path();
+    if (path.startsWith("/services/") || path.startsWith("/servicesNS/")) {
+      response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+    }
   }
 
   /** Closes the connection, for errors after a streamed response has begun. */
@@ -177,6 +191,7 @@ public final class Exchange {
     HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status);
     response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
     HttpUtil.setTransferEncodingChunked(response, true);
+    splunkConnectionHeader(response);
     context.writeAndFlush(response);
     return new Stream();
   }

@@ -20,6 +20,7 @@ import io.quarry.server.search.SearchStats;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -41,8 +42,15 @@ public final class SearchExportRoute {
   }
 
   public void register(Router router) {
-    router.add(HttpMethod.POST, "/services/search/jobs/export", this::export);
-    router.add(HttpMethod.GET, "/services/search/jobs/export", this::export);
+    for (String path :
+        List.of(
+            "/services/search/jobs/export",
+            "/services/search/v2/jobs/export",
+            "/servicesNS/{owner}/{app}/search/jobs/export",
+            "/servicesNS/{owner}/{app}/search/v2/jobs/export")) {
+      router.add(HttpMethod.POST, path, this::export);
+      router.add(HttpMethod.GET, path, this::export);
+    }
   }
 
   private void export(Exchange exchange) throws IOException {

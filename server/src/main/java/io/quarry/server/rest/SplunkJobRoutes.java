@@ -39,8 +39,10 @@ import java.util.Map;
  * </ul>
  *
  * Every path is also served under {@code /services/search/v2/jobs} and {@code
- * /servicesNS/{owner}/{app}/search[/v2]/jobs}. The Atom XML that Splunk answers by default is not
- * served yet: other {@code output_mode}s get a 400 saying so.
+ * /servicesNS/{owner}/{app}/search[/v2]/jobs}. Without {@code output_mode} (or with {@code xml}),
+ * job creation, status, lists and control answer in Splunk's Atom XML, which its SDKs parse;
+ * results are served as JSON only ({@code output_mode=json}), which is what the SDKs' {@code
+ * JSONResultsReader} reads.
  */
 public final class SplunkJobRoutes {
   private static final List<String> PREFIXES =
@@ -74,19 +76,41 @@ public final class SplunkJobRoutes {
     }
   }
 
-  /** Authenticates and insists on JSON output before the route runs. */
+  /** Authenticates before the route runs. */
   private Route json(Route route) {
     return exchange -> {
       authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
-      String outputMode = exchange.parameter("output_mode");
-      if (outputMode == null || !outputMode.toLowerCase(Locale.ROOT).equals("json")) {
-        throw ApiException.badRequest(
-            "UNSUPPORTED_OUTPUT_MODE",
-            "Quarry serves Splunk's job endpoints as JSON only for now: add output_mode=json"
-                + (outputMode == null ? "" : " (not '" + outputMode + "')"));
-      }
+      xml(exchange); // rejects an output_mode Quarry does not serve, before any work
       route.handle(exchange);
     };
+  }
+
+  /**
+   * Whether to answer in Splunk's XML (no {@code output_mode}, or {@code xml}) rather than JSON.
+   *
+   * @throws ApiException 400 for other modes
+   */
+  static boolean xml(Exchange exchange) {
+    String outputMode = exchange.parameter("output_mode");
+    if (outputMode == null || outputMode.equalsIgnoreCase("xml")) {
+      return true;
+    }
+    if (outputMode.equalsIgnoreCase("json")) {
+      return false;
+    }
+    throw ApiException.badRequest(
+        "UNSUPPORTED_OUTPUT_MODE",
+        "output_mode '" + outputMode + "' is not supported here; use json (or xml for job status)");
+  }
+
+  /** Results come as JSON only: Splunk's XML results are not served. */
+  private static void requireJsonResults(Exchange exchange) {
+    if (xml(exchange)) {
+      throw ApiException.badRequest(
+          "UNSUPPORTED_OUTPUT_MODE",
+          "Quarry serves search results from this endpoint as JSON: add output_mode=json (with"
+              + " splunklib: job.results(output_mode='json') and results.JSONResultsReader)");
+    }
   }
 
   private void create(Exchange exchange) throws Exception {
@@ -113,6 +137,7 @@ public final class SplunkJobRoutes {
       job.await(Duration.ofDays(1));
     }
     if (mode.equals("oneshot")) {
+      requireJsonResults(exchange);
       try {
         long count = JobRoutes.nonNegativeLong(exchange.parameter("count"), 100, "count");
         exchange.json(HttpResponseStatus.OK, results(job, 0, count));
@@ -121,10 +146,28 @@ public final class SplunkJobRoutes {
       }
       return;
     }
-    exchange.json(HttpResponseStatus.CREATED, Map.of("sid", job.id()));
+    if (xml(exchange)) {
+      exchange.text(
+          HttpResponseStatus.CREATED,
+          SplunkAtom.CONTENT_TYPE,
+          SplunkAtom.response(Map.of("sid", job.id())));
+    } else {
+      exchange.json(HttpResponseStatus.CREATED, Map.of("sid", job.id()));
+    }
   }
 
   private void list(Exchange exchange) {
+    if (xml(exchange)) {
+      List<SplunkAtom.Entry> atom = new ArrayList<>();
+      for (SearchJob job : jobs.list()) {
+        atom.add(atomEntry(job));
+      }
+      exchange.text(
+          HttpResponseStatus.OK,
+          SplunkAtom.CONTENT_TYPE,
+          SplunkAtom.feed("jobs", "/services/search/jobs", atom));
+      return;
+    }
     List<Map<String, Object>> entries = new ArrayList<>();
     for (SearchJob job : jobs.list()) {
       entries.add(entry(job));
@@ -137,15 +180,32 @@ public final class SplunkJobRoutes {
   }
 
   private void status(Exchange exchange) {
-    exchange.json(HttpResponseStatus.OK, feed(List.of(entry(job(exchange)))));
+    SearchJob job = job(exchange);
+    if (xml(exchange)) {
+      exchange.text(
+          HttpResponseStatus.OK, SplunkAtom.CONTENT_TYPE, SplunkAtom.entryDocument(atomEntry(job)));
+    } else {
+      exchange.json(HttpResponseStatus.OK, feed(List.of(entry(job))));
+    }
   }
 
   private void delete(Exchange exchange) {
     jobs.delete(job(exchange));
-    exchange.json(HttpResponseStatus.OK, messages("INFO", "Search job cancelled."));
+    info(exchange, "Search job cancelled.");
+  }
+
+  /** An INFO message in the answer's format. */
+  private static void info(Exchange exchange, String text) {
+    if (xml(exchange)) {
+      exchange.text(
+          HttpResponseStatus.OK, SplunkAtom.CONTENT_TYPE, SplunkAtom.messages("INFO", text));
+    } else {
+      exchange.json(HttpResponseStatus.OK, messages("INFO", text));
+    }
   }
 
   private void results(Exchange exchange) {
+    requireJsonResults(exchange);
     SearchJob job = job(exchange);
     JobRoutes.failIfFailed(job);
     long offset = JobRoutes.nonNegativeLong(exchange.parameter("offset"), 0, "offset");
@@ -159,17 +219,17 @@ public final class SplunkJobRoutes {
     switch (action == null ? "" : action) {
       case "cancel" -> {
         jobs.cancel(job);
-        exchange.json(HttpResponseStatus.OK, messages("INFO", "Search job cancelled."));
+        info(exchange, "Search job cancelled.");
       }
       case "finalize" -> {
         jobs.finalizeJob(job);
-        exchange.json(HttpResponseStatus.OK, messages("INFO", "Search job finalized."));
+        info(exchange, "Search job finalized.");
       }
-      case "touch" -> exchange.json(HttpResponseStatus.OK, messages("INFO", "Search job touched."));
+      case "touch" -> info(exchange, "Search job touched.");
       case "setttl" -> {
         String ttl = exchange.parameter("ttl");
         jobs.ttl(job, Duration.ofSeconds(Math.max(1, JobRoutes.nonNegativeLong(ttl, 1, "ttl"))));
-        exchange.json(HttpResponseStatus.OK, messages("INFO", "The TTL was set."));
+        info(exchange, "The TTL was set.");
       }
       default ->
           throw ApiException.badRequest(
@@ -222,8 +282,41 @@ public final class SplunkJobRoutes {
     return messages;
   }
 
-  /** One job as a Splunk feed entry. */
+  /** One job as an Atom entry; {@code eai:acl} is inside the content, as Splunk puts it. */
+  private static SplunkAtom.Entry atomEntry(SearchJob job) {
+    Map<String, Object> content = content(job);
+    content.put("eai:acl", acl(job));
+    return new SplunkAtom.Entry(
+        job.query(),
+        "/services/search/jobs/" + job.id(),
+        job.created().toString(),
+        job.owner(),
+        content);
+  }
+
+  private static Map<String, Object> acl(SearchJob job) {
+    Map<String, Object> acl = new LinkedHashMap<>();
+    acl.put("owner", job.owner());
+    acl.put("app", "search");
+    acl.put("sharing", "global");
+    acl.put("perms", Map.of("read", List.of("admin"), "write", List.of("admin")));
+    return acl;
+  }
+
+  /** One job as a Splunk JSON feed entry. */
   private static Map<String, Object> entry(SearchJob job) {
+    Map<String, Object> entry = new LinkedHashMap<>();
+    entry.put("name", job.query());
+    entry.put("id", "/services/search/jobs/" + job.id());
+    entry.put("published", job.created().toString());
+    entry.put("author", job.owner());
+    entry.put("content", content(job));
+    entry.put("acl", acl(job));
+    return entry;
+  }
+
+  /** Splunk's status keys of a job. */
+  private static Map<String, Object> content(SearchJob job) {
     SearchStats stats = job.stats();
     boolean done = job.state().finished();
     Map<String, Object> content = new LinkedHashMap<>();
@@ -252,24 +345,7 @@ public final class SplunkJobRoutes {
     content.put("earliestTime", "");
     content.put("latestTime", "");
     content.put("messages", messageList(job));
-    Map<String, Object> entry = new LinkedHashMap<>();
-    entry.put("name", job.query());
-    entry.put("id", "/services/search/jobs/" + job.id());
-    entry.put("published", job.created().toString());
-    entry.put("author", job.owner());
-    entry.put("content", content);
-    entry.put(
-        "acl",
-        Map.of(
-            "owner",
-            job.owner(),
-            "app",
-            "search",
-            "sharing",
-            "global",
-            "perms",
-            Map.of("read", List.of("admin"), "write", List.of("admin"))));
-    return entry;
+    return content;
   }
 
   private static Map<String, Object> feed(List<Map<String, Object>> entries) {

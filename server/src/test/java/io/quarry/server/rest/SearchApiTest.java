@@ -363,8 +363,15 @@ class SearchApiTest {
             200);
     assertThat(oneshot.get("results")).hasSize(3);
 
-    JsonNode xml = ok(call("GET", "/services/search/jobs/" + id, null, null), 400);
-    assertThat(xml.at("/error/code").asText()).isEqualTo("UNSUPPORTED_OUTPUT_MODE");
+    HttpResponse<String> xml = call("GET", "/services/search/jobs/" + id, null, null);
+    assertThat(xml.statusCode()).isEqualTo(200);
+    assertThat(xml.body())
+        .startsWith("<?xml")
+        .contains("<s:key name=\"isDone\">1</s:key>")
+        .contains("<s:key name=\"resultCount\">1</s:key>");
+    JsonNode xmlResults =
+        ok(call("GET", "/services/search/jobs/" + id + "/results", null, null), 400);
+    assertThat(xmlResults.at("/error/code").asText()).isEqualTo("UNSUPPORTED_OUTPUT_MODE");
     ok(call("DELETE", "/services/search/jobs/" + id + "?output_mode=json", null, null), 200);
     ok(call("GET", "/api/v1/jobs/" + id, null, null), 404);
   }
