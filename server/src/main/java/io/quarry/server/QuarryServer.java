@@ -58,6 +58,7 @@ public final class QuarryServer implements Closeable {
   private final InternalLog internalLog;
   private final SearchService search;
   private final JobManager jobs;
+  private final Router router;
 
   /** Search jobs that may wait for a slot before new ones get 503. */
   static final int JOB_QUEUE = 100;
@@ -75,6 +76,7 @@ public final class QuarryServer implements Closeable {
       IngestService ingest,
       SearchService search,
       JobManager jobs,
+      Router router,
       HttpServer http,
       Secrets.Secret adminPassword,
       List<HecToken> hecTokens,
@@ -88,6 +90,7 @@ public final class QuarryServer implements Closeable {
     this.ingest = ingest;
     this.search = search;
     this.jobs = jobs;
+    this.router = router;
     this.http = http;
     this.adminPassword = adminPassword;
     this.hecTokens = hecTokens;
@@ -207,6 +210,7 @@ public final class QuarryServer implements Closeable {
           ingest,
           search,
           jobs,
+          router,
           http,
           adminPassword,
           hecTokens,
@@ -253,6 +257,11 @@ public final class QuarryServer implements Closeable {
 
   public IngestService ingest() {
     return ingest;
+  }
+
+  /** Every route the server answers (for the OpenAPI check). */
+  public java.util.Map<String, java.util.Set<String>> routes() {
+    return router.routes();
   }
 
   public SearchService search() {

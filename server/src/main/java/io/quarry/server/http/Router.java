@@ -32,6 +32,18 @@ public final class Router {
     return this;
   }
 
+  /** Every route: path (or template) to its methods, in the order they were added. */
+  public Map<String, java.util.Set<String>> routes() {
+    Map<String, java.util.Set<String>> all = new LinkedHashMap<>();
+    routes.forEach(
+        (path, byMethod) -> {
+          java.util.Set<String> methods = new TreeSet<>();
+          byMethod.keySet().forEach(m -> methods.add(m.name()));
+          all.put(path, methods);
+        });
+    return all;
+  }
+
   /** The error to answer with under paths starting with {@code prefix} when the server is busy. */
   public Router busyError(String prefix, Supplier<ApiException> error) {
     busyErrors.put(prefix, error);

@@ -29,6 +29,26 @@ public final class SystemRoutes {
     router.add(HttpMethod.GET, "/health", this::health);
     router.add(HttpMethod.GET, "/metrics", this::metrics);
     router.add(HttpMethod.GET, "/", this::info);
+    router.add(HttpMethod.GET, OPENAPI_PATH, this::openApi);
+  }
+
+  /** Where the native API's OpenAPI 3 document is served. */
+  public static final String OPENAPI_PATH = "/api/v1/openapi.json";
+
+  /** The checked-in OpenAPI document ({@code openapi.json} beside this class). */
+  public static byte[] openApiDocument() {
+    try (java.io.InputStream in = SystemRoutes.class.getResourceAsStream("openapi.json")) {
+      if (in == null) {
+        throw new IllegalStateException("openapi.json is missing from the class path");
+      }
+      return in.readAllBytes();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private void openApi(Exchange exchange) {
+    exchange.send(HttpResponseStatus.OK, "application/json", openApiDocument(), Map.of());
   }
 
   private void health(Exchange exchange) {
