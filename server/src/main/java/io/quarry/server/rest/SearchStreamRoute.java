@@ -65,7 +65,8 @@ public final class SearchStreamRoute {
   enum Format {
     JSON("application/json"),
     NDJSON("application/x-ndjson"),
-    CSV("text/csv");
+    CSV("text/csv"),
+    ARROW("application/vnd.apache.arrow.stream");
 
     final String mediaType;
 
@@ -94,7 +95,8 @@ public final class SearchStreamRoute {
           "NOT_ACCEPTABLE",
           "Cannot answer with '"
               + accept
-              + "'; results come as application/json, application/x-ndjson or text/csv");
+              + "'; results come as application/json, application/x-ndjson, text/csv or"
+              + " application/vnd.apache.arrow.stream");
     }
   }
 
@@ -127,9 +129,23 @@ public final class SearchStreamRoute {
       }
       timeLimit = Duration.ofMillis((long) Math.ceil(body.get("timeout").doubleValue() * 1000));
     }
+    String compression = body.path("compression").asText("none");
+    if (!compression.equals("none") && !compression.equals("zstd")) {
+      throw ApiException.badRequest(
+          "INVALID_PARAMETER", "'compression' must be none or zstd, not '" + compression + "'");
+    }
     Exchange.Stream stream =
-        exchange.stream(HttpResponseStatus.OK, format.mediaType + "; charset=UTF-8");
-    Writer writer = new Writer(format, stream);
+        exchange.stream(
+            HttpResponseStatus.OK,
+            format == Format.ARROW ? format.mediaType : format.mediaType + "; charset=UTF-8");
+    try (Writer writer = new Writer(format, stream, compression.equals("zstd"))) {
+      run(query, plan, timeLimit, writer);
+    }
+    stream.finish();
+  }
+
+  private void run(String query, SearchPlan plan, Duration timeLimit, Writer writer)
+      throws IOException {
     SearchControl control = new SearchControl();
     SearchStats stats;
     try {
@@ -151,20 +167,28 @@ public final class SearchStreamRoute {
       throw clientGone.getCause();
     }
     writer.finish(stats);
-    stream.finish();
   }
 
   /** Encodes pages in one format into chunks. */
-  private static final class Writer {
+  private static final class Writer implements AutoCloseable {
     private final Format format;
     private final Exchange.Stream stream;
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(64 * 1024);
+    private final ArrowStreamEncoder arrow;
     private boolean first = true;
     private List<String> csvColumns;
 
-    Writer(Format format, Exchange.Stream stream) {
+    Writer(Format format, Exchange.Stream stream, boolean zstd) {
       this.format = format;
       this.stream = stream;
+      this.arrow = format == Format.ARROW ? new ArrowStreamEncoder(zstd) : null;
+    }
+
+    @Override
+    public void close() {
+      if (arrow != null) {
+        arrow.close();
+      }
     }
 
     void page(Page page) throws IOException {
@@ -172,6 +196,7 @@ public final class SearchStreamRoute {
         case JSON -> jsonPage(page);
         case NDJSON -> ndjsonPage(page);
         case CSV -> csvPage(page);
+        case ARROW -> buffer.write(arrow.page(page));
       }
       first = false;
       flush();
@@ -279,6 +304,8 @@ public final class SearchStreamRoute {
           json.writeObject(stats.messages());
           json.writeRaw("}");
         }
+      } else if (format == Format.ARROW) {
+        buffer.write(arrow.finish());
       } else if (format == Format.CSV && csvColumns == null) {
         csvLine(List.of()); // an empty result is an empty header line
       }

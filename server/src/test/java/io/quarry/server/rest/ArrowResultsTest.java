@@ -1,0 +1,190 @@
+package io.quarry.server.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.config.QuarryConfig;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Results as an Arrow IPC stream: read back with Arrow's own Java reader and with pyarrow, they
+ * equal the JSON results, types included.
+ */
+class ArrowResultsTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String QUERY =
+      "index=main | stats count, avg(ms) AS avg_ms by status | sort status";
+
+  @TempDir Path dataDirectory;
+  private QuarryServer server;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeEach
+  void start() throws Exception {
+    server =
+        QuarryServer.start(
+            new QuarryConfig(
+                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
+                dataDirectory.toString(),
+                List.of("main"),
+                new QuarryConfig.Auth("pw"),
+                new QuarryConfig.Hec(
+                    List.of(new QuarryConfig.HecToken("tok", "t", "main", List.of("main")))),
+                null,
+                null,
+                null,
+                null),
+            Clock.systemUTC());
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 3000; i++) {
+      lines
+          .append("2026-01-01 00:")
+          .append(String.format("%02d:%02d", i / 60 % 60, i % 60))
+          .append(" status=")
+          .append(i % 3 == 0 ? "500" : "200")
+          .append(" ms=")
+          .append(i % 7)
+          .append('\n');
+    }
+    HttpResponse<String> loaded =
+        http.send(
+            HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/raw"))
+                .header("Authorization", "Splunk tok")
+                .POST(HttpRequest.BodyPublishers.ofString(lines.toString()))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(loaded.statusCode()).isEqualTo(200);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    server.close();
+  }
+
+  private <T> HttpResponse<T> search(
+      String accept, String query, String compression, HttpResponse.BodyHandler<T> handler)
+      throws Exception {
+    String body =
+        JSON.writeValueAsString(java.util.Map.of("query", query, "compression", compression));
+    return http.send(
+        HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/search"))
+            .header(
+                "Authorization",
+                "Basic "
+                    + Base64.getEncoder()
+                        .encodeToString("admin:pw".getBytes(StandardCharsets.UTF_8)))
+            .header("Accept", accept)
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        handler);
+  }
+
+  /** The JSON endpoint's rows, with timestamps as epoch microseconds text for comparison. */
+  private JsonNode jsonResults(String query) throws Exception {
+    HttpResponse<String> response =
+        search("application/json", query, "none", HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+    return JSON.readTree(response.body()).at("/pages/0");
+  }
+
+  @Test
+  void arrowsOwnReaderSeesTheJsonResultsWithTheirTypes() throws Exception {
+    for (String compression : List.of("none", "zstd")) {
+      HttpResponse<byte[]> response =
+          search(
+              "application/vnd.apache.arrow.stream",
+              QUERY,
+              compression,
+              HttpResponse.BodyHandlers.ofByteArray());
+      assertThat(response.statusCode()).isEqualTo(200);
+      assertThat(response.headers().firstValue("Content-Type"))
+          .hasValue("application/vnd.apache.arrow.stream");
+      List<List<Object>> rows = new ArrayList<>();
+      List<String> types = new ArrayList<>();
+      try (RootAllocator allocator = new RootAllocator();
+          ArrowStreamReader reader =
+              new ArrowStreamReader(new ByteArrayInputStream(response.body()), allocator)) {
+        VectorSchemaRoot root = reader.getVectorSchemaRoot();
+        root.getSchema().getFields().forEach(f -> types.add(f.getName() + ":" + f.getType()));
+        while (reader.loadNextBatch()) {
+          for (int row = 0; row < root.getRowCount(); row++) {
+            List<Object> values = new ArrayList<>();
+            for (var vector : root.getFieldVectors()) {
+              Object value = vector.getObject(row);
+              values.add(value == null ? null : value.toString());
+            }
+            rows.add(values);
+          }
+        }
+      }
+      assertThat(types)
+          .containsExactly("status:Utf8", "count:Int(64, true)", "avg_ms:FloatingPoint(DOUBLE)");
+      JsonNode json = jsonResults(QUERY);
+      assertThat(rows).hasSize(json.get("rows").size());
+      for (int i = 0; i < rows.size(); i++) {
+        JsonNode expected = json.get("rows").get(i);
+        assertThat(rows.get(i).get(0)).isEqualTo(expected.get(0).asText());
+        assertThat(rows.get(i).get(1)).isEqualTo(expected.get(1).asText());
+        assertThat(Double.parseDouble((String) rows.get(i).get(2)))
+            .isEqualTo(expected.get(2).asDouble());
+      }
+    }
+  }
+
+  @Test
+  void pyarrowReadsTheStreamAsIs() throws Exception {
+    Path python = PythonVenv.with("pyarrow");
+    for (String compression : List.of("none", "zstd")) {
+      String output =
+          PythonVenv.script(python, "/pyarrow/read.py", server.url(), "pw", QUERY, compression);
+      assertThat(output)
+          .as("the pyarrow script failed; its output is on standard error")
+          .isNotNull();
+      JsonNode read = JSON.readTree(output.lines().reduce((a, b) -> b).orElseThrow());
+      assertThat(read.get("types").toString())
+          .isEqualTo("{\"status\":\"string\",\"count\":\"int64\",\"avg_ms\":\"double\"}");
+      JsonNode json = jsonResults(QUERY);
+      for (int i = 0; i < json.get("rows").size(); i++) {
+        JsonNode expected = json.get("rows").get(i);
+        JsonNode actual = read.get("rows").get(i);
+        assertThat(actual.get(0).asText()).isEqualTo(expected.get(0).asText());
+        assertThat(actual.get(1).asLong()).isEqualTo(expected.get(1).asLong());
+        assertThat(actual.get(2).asDouble()).isEqualTo(expected.get(2).asDouble());
+      }
+      assertThat(read.get("rows")).hasSize(json.get("rows").size());
+    }
+    // an event search: several pages, one record batch each
+    String events =
+        PythonVenv.script(
+            python,
+            "/pyarrow/read.py",
+            server.url(),
+            "pw",
+            "index=main | table _time, status, ms",
+            "zstd");
+    JsonNode read = JSON.readTree(events.lines().reduce((a, b) -> b).orElseThrow());
+    assertThat(read.get("rows")).hasSize(3000);
+    assertThat(read.at("/types/_time").asText()).isEqualTo("timestamp[us, tz=UTC]");
+    assertThat(read.at("/rows/0/0").asText()).startsWith("2026-01-01 00:49:59");
+    assertThat(read.get("batches").asInt()).isGreaterThan(1);
+  }
+}
