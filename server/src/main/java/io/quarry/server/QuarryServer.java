@@ -21,6 +21,7 @@ import io.quarry.server.rest.IndexRoutes;
 import io.quarry.server.rest.JobRoutes;
 import io.quarry.server.rest.SearchExportRoute;
 import io.quarry.server.rest.SearchStreamRoute;
+import io.quarry.server.rest.SourcetypeRoutes;
 import io.quarry.server.rest.SplunkJobRoutes;
 import io.quarry.server.rest.SplunkServerRoutes;
 import io.quarry.server.rest.SystemRoutes;
@@ -179,6 +180,7 @@ public final class QuarryServer implements Closeable {
       new SplunkJobRoutes(authenticator, jobRoutes, jobs).register(router);
       new SplunkServerRoutes(authenticator, hostName()).register(router);
       new IndexRoutes(authenticator, store).register(router);
+      new SourcetypeRoutes(authenticator, sourcetypes).register(router);
       metrics.quarantinedBuckets(
           () ->
               store.indexNames().stream()

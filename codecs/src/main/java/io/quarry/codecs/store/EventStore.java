@@ -230,7 +230,17 @@ public final class EventStore implements Closeable {
 
   @Override
   public void close() throws IOException {
-    scheduler.shutdownNow();
+    // Not shutdownNow: interrupting a background commit or refresh in the middle of its file I/O
+    // makes Lucene's channel throw ClosedByInterruptException, which closes the IndexWriter as a
+    // tragedy. Periodic tasks stop being scheduled; one that runs finishes first.
+    scheduler.shutdown();
+    try {
+      if (!scheduler.awaitTermination(60, java.util.concurrent.TimeUnit.SECONDS)) {
+        scheduler.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     IOException failure = null;
     for (IndexStore store : indexes.values()) {
       try {

@@ -193,6 +193,16 @@ public final class JobManager implements Closeable {
   public void close() {
     reaper.shutdownNow();
     jobs.values().forEach(job -> job.control().cancel());
-    runners.shutdownNow();
+    // cancelled searches stop within 256 events; interrupting one in the middle of a refresh's
+    // file I/O would close the index writer as a tragedy, so wait for them instead
+    runners.shutdown();
+    try {
+      if (!runners.awaitTermination(30, TimeUnit.SECONDS)) {
+        runners.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      runners.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
   }
 }

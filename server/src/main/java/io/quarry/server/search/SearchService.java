@@ -426,6 +426,16 @@ public final class SearchService implements AutoCloseable {
   /** Stops the search threads. */
   @Override
   public void close() {
-    searchPool.shutdownNow();
+    // not shutdownNow: an interrupt during a hot bucket's refresh (file I/O) would close its
+    // writer as a tragedy; running searches have been cancelled or finish
+    searchPool.shutdown();
+    try {
+      if (!searchPool.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS)) {
+        searchPool.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      searchPool.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -184,6 +184,21 @@ class SearchApiTest {
   }
 
   @Test
+  void sourcetypesAreListedWithTheirRules() throws Exception {
+    JsonNode list = ok(call("GET", "/api/v1/sourcetypes", null, null), 200).get("sourcetypes");
+    JsonNode access = null;
+    for (JsonNode sourcetype : list) {
+      if (sourcetype.get("name").asText().equals("access_combined")) {
+        access = sourcetype;
+      }
+    }
+    assertThat(access).isNotNull();
+    assertThat(access.get("timeFormat").asText()).isEqualTo("%d/%b/%Y:%H:%M:%S %z");
+    assertThat(access.get("lineBreaker").asText()).isEqualTo("line ends");
+    assertThat(list.findValuesAsText("name")).contains("log4j", "syslog", "hdfs", "_json");
+  }
+
+  @Test
   void anAsyncJobRunsAndAnswersTypedResultsAndItsCosts() throws Exception {
     JsonNode created =
         createJob("{\"query\": \"index=main | stats count by status | sort status\"}");
