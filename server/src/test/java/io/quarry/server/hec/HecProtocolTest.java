@@ -168,6 +168,31 @@ class HecProtocolTest {
   }
 
   @Test
+  void theJavaHecSenderBatchesGzipsAndWaitsForAcknowledgement() throws Exception {
+    try (io.quarry.client.HecSender hec =
+        io.quarry.client.HecSender.builder(URI.create(server.url()), "acked")
+            .sourcetype("sender")
+            .batchEvents(700)
+            .ack(true)
+            .build()) {
+      for (int i = 0; i < 5000; i++) {
+        hec.send("sender event " + i);
+      }
+      hec.flush();
+      assertThat(hec.sentEvents()).isEqualTo(5000);
+    }
+    assertThat(count("sourcetype=sender")).isEqualTo(5000);
+
+    io.quarry.client.HecSender wrong =
+        io.quarry.client.HecSender.builder(URI.create(server.url()), "plain").index("nope").build();
+    wrong.send("lost");
+    org.assertj.core.api.Assertions.assertThatThrownBy(wrong::flush)
+        .isInstanceOf(io.quarry.client.QuarryClientException.class)
+        .hasMessageContaining("Incorrect index");
+    wrong.close();
+  }
+
+  @Test
   void rawStreamsUseTheConfiguredSourcetypeWithTypedIndexTimeFields() throws Exception {
     String body =
         """
