@@ -193,6 +193,31 @@ class HecProtocolTest {
   }
 
   @Test
+  void theLogbackAppenderShipsAnApplicationsLog() throws Exception {
+    ch.qos.logback.classic.LoggerContext logging = new ch.qos.logback.classic.LoggerContext();
+    io.quarry.client.logback.QuarryAppender appender =
+        new io.quarry.client.logback.QuarryAppender();
+    appender.setContext(logging);
+    appender.setUrl(server.url());
+    appender.setToken("plain");
+    appender.setSourcetype("myapp");
+    appender.start();
+    ch.qos.logback.classic.Logger logger = logging.getLogger("shop.Checkout");
+    logger.addAppender(appender);
+    for (int i = 0; i < 200; i++) {
+      logger.info("order {} paid", i);
+    }
+    logger.error("payment failed", new IllegalStateException("card declined"));
+    appender.stop();
+    logging.stop();
+
+    assertThat(count("sourcetype=myapp")).isEqualTo(201);
+    assertThat(count("sourcetype=myapp level=ERROR")).isEqualTo(1);
+    assertThat(count("sourcetype=myapp logger=shop.Checkout \"card declined\"")).isEqualTo(1);
+    assertThat(count("sourcetype=myapp IllegalStateException")).isEqualTo(1); // the stack trace
+  }
+
+  @Test
   void rawStreamsUseTheConfiguredSourcetypeWithTypedIndexTimeFields() throws Exception {
     String body =
         """
