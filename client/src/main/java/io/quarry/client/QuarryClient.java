@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A client of one Quarry server. Thread-safe; reuse one instance.
@@ -76,6 +77,65 @@ public final class QuarryClient {
       return readResults(reader);
     } catch (IOException e) {
       throw new QuarryClientException("reading search results failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** {@link #search(String, String, String)} without blocking the caller. */
+  public CompletableFuture<SearchResults> searchAsync(
+      String query, String earliest, String latest) {
+    HttpRequest request = exportRequest(query, earliest, latest, Map.of("output_mode", "json"));
+    return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+        .thenApply(
+            response -> {
+              if (response.statusCode() != 200) {
+                throw failure(response.statusCode(), response.body());
+              }
+              try {
+                return readResults(new BufferedReader(new java.io.StringReader(response.body())));
+              } catch (IOException e) {
+                throw new QuarryClientException(
+                    "reading search results failed: " + e.getMessage(), e);
+              }
+            });
+  }
+
+  /**
+   * Streams a search's typed result pages as the server produces them ({@code POST
+   * /api/v1/search}); close the stream to stop early, which cancels the search.
+   */
+  public ResultStream stream(String query, String earliest, String latest) {
+    requireNonNull(query, "query is null");
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("query", query);
+    if (earliest != null) {
+      body.put("earliest", earliest);
+    }
+    if (latest != null) {
+      body.put("latest", latest);
+    }
+    HttpRequest request;
+    try {
+      request =
+          request("/api/v1/search")
+              .header("Authorization", basic("admin", requireAdminPassword()))
+              .header("Content-Type", "application/json")
+              .header("Accept", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
+              .build();
+    } catch (JsonProcessingException e) {
+      throw new QuarryClientException("cannot encode the search: " + e.getMessage(), e);
+    }
+    HttpResponse<InputStream> response = send(request, HttpResponse.BodyHandlers.ofInputStream());
+    try {
+      if (response.statusCode() != 200) {
+        try (InputStream error = response.body()) {
+          throw failure(
+              response.statusCode(), new String(error.readAllBytes(), StandardCharsets.UTF_8));
+        }
+      }
+      return new ResultStream(response.body());
+    } catch (IOException e) {
+      throw new QuarryClientException("reading the result stream failed: " + e.getMessage(), e);
     }
   }
 

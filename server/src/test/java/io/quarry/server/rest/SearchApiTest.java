@@ -306,6 +306,24 @@ class SearchApiTest {
     }
     assertThat(total).isEqualTo(EVENTS);
     assertThat(job.inspect()).contains("\"eventsRead\" : " + EVENTS);
+
+    try (io.quarry.client.ResultStream pages =
+        client.stream("index=main | head 2500 | table id, status", null, null)) {
+      List<Integer> sizes = new ArrayList<>();
+      while (pages.hasNext()) {
+        io.quarry.client.TypedResults page = pages.next();
+        assertThat(page.columns()).extracting(c -> c.name()).containsExactly("id", "status");
+        sizes.add(page.rows().size());
+      }
+      assertThat(sizes).containsExactly(1024, 1024, 452);
+      assertThat(pages.messages()).isEmpty();
+    }
+    try (io.quarry.client.ResultStream early = client.stream("index=main", null, null)) {
+      assertThat(early.next().rows()).hasSize(1024); // then close: the server cancels the search
+    }
+    assertThat(client.searchAsync("index=main | stats count", null, null).get().rows())
+        .containsExactly(java.util.Map.of("count", Integer.toString(EVENTS)));
+
     job.delete();
     assertThatThrownBy(job::status)
         .isInstanceOf(io.quarry.client.QuarryClientException.class)
