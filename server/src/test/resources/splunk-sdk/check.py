@@ -29,6 +29,7 @@ while not job.is_done():
         raise SystemExit("job did not finish")
     time.sleep(0.05)
 out["job"] = rows(job.results(output_mode="json"))
+out["jobXml"] = [dict(r) for r in results.ResultsReader(job.results()) if isinstance(r, dict)]
 out["resultCount"] = int(job["resultCount"])
 out["dispatchState"] = job["dispatchState"]
 out["listed"] = job.sid in [j.sid for j in service.jobs.list()]

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.Schema;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.http.ApiException;
@@ -40,9 +41,9 @@ import java.util.Map;
  *
  * Every path is also served under {@code /services/search/v2/jobs} and {@code
  * /servicesNS/{owner}/{app}/search[/v2]/jobs}. Without {@code output_mode} (or with {@code xml}),
- * job creation, status, lists and control answer in Splunk's Atom XML, which its SDKs parse;
- * results are served as JSON only ({@code output_mode=json}), which is what the SDKs' {@code
- * JSONResultsReader} reads.
+ * job creation, status, lists and control answer in Splunk's Atom XML, which its SDKs parse, and
+ * results in Splunk's results XML (its SDKs' {@code ResultsReader}); results also come as {@code
+ * json} and {@code csv}.
  */
 public final class SplunkJobRoutes {
   private static final List<String> PREFIXES =
@@ -80,7 +81,6 @@ public final class SplunkJobRoutes {
   private Route json(Route route) {
     return exchange -> {
       authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
-      xml(exchange); // rejects an output_mode Quarry does not serve, before any work
       route.handle(exchange);
     };
   }
@@ -103,14 +103,133 @@ public final class SplunkJobRoutes {
         "output_mode '" + outputMode + "' is not supported here; use json (or xml for job status)");
   }
 
-  /** Results come as JSON only: Splunk's XML results are not served. */
-  private static void requireJsonResults(Exchange exchange) {
-    if (xml(exchange)) {
-      throw ApiException.badRequest(
-          "UNSUPPORTED_OUTPUT_MODE",
-          "Quarry serves search results from this endpoint as JSON: add output_mode=json (with"
-              + " splunklib: job.results(output_mode='json') and results.JSONResultsReader)");
+  /** How results are answered: {@code json}, {@code csv}, or Splunk's results XML (the default). */
+  private enum ResultsMode {
+    XML,
+    JSON,
+    CSV;
+
+    static ResultsMode of(Exchange exchange) {
+      String mode = exchange.parameter("output_mode");
+      if (mode == null || mode.equalsIgnoreCase("xml")) {
+        return XML;
+      }
+      return switch (mode.toLowerCase(Locale.ROOT)) {
+        case "json" -> JSON;
+        case "csv" -> CSV;
+        default ->
+            throw ApiException.badRequest(
+                "UNSUPPORTED_OUTPUT_MODE",
+                "output_mode '" + mode + "' is not supported for results; use json, csv or xml");
+      };
     }
+  }
+
+  /** Answers a slice of a job's results in the requested mode. */
+  private static void answerResults(
+      Exchange exchange, ResultsMode mode, SearchJob job, long offset, long count) {
+    switch (mode) {
+      case JSON -> exchange.json(HttpResponseStatus.OK, results(job, offset, count));
+      case CSV ->
+          exchange.text(HttpResponseStatus.OK, "text/csv; charset=UTF-8", csv(job, offset, count));
+      case XML ->
+          exchange.text(
+              HttpResponseStatus.OK, SplunkAtom.CONTENT_TYPE, xmlResults(job, offset, count));
+    }
+  }
+
+  /** The field names of a job's results, in order. */
+  private static List<String> fieldNames(SearchJob job) {
+    List<String> names = new ArrayList<>();
+    Schema schema = job.schema();
+    if (schema != null) {
+      for (Schema.Column column : schema.columns()) {
+        names.add(column.name());
+      }
+    }
+    return names;
+  }
+
+  /** Splunk's results XML, as its SDK's {@code ResultsReader} reads it. */
+  private static String xmlResults(SearchJob job, long offset, long count) {
+    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    xml.append("<results preview=\"").append(job.state().finished() ? 0 : 1).append("\">\n<meta>");
+    xml.append("<fieldOrder>");
+    for (String name : fieldNames(job)) {
+      xml.append("<field>").append(SplunkAtom.escape(name)).append("</field>");
+    }
+    xml.append("</fieldOrder></meta>\n");
+    List<Map<String, String>> messages = messageList(job);
+    if (!messages.isEmpty()) {
+      xml.append("<messages>");
+      for (Map<String, String> message : messages) {
+        xml.append("<msg type=\"")
+            .append(SplunkAtom.escape(message.get("type")))
+            .append("\">")
+            .append(SplunkAtom.escape(message.get("text")))
+            .append("</msg>");
+      }
+      xml.append("</messages>\n");
+    }
+    long position = offset;
+    for (SearchJob.RowRef row : job.slice(offset, count == 0 ? Long.MAX_VALUE : count)) {
+      xml.append("<result offset=\"").append(position++).append("\">");
+      for (int column = 0; column < row.page().schema().size(); column++) {
+        Block block = row.page().block(column);
+        if (block.isNull(row.position())) {
+          continue;
+        }
+        xml.append("<field k=\"")
+            .append(SplunkAtom.escape(row.page().schema().column(column).name()))
+            .append("\">");
+        Object value = block.getObject(row.position());
+        List<?> values = value instanceof List<?> list ? list : List.of(value);
+        for (Object one : values) {
+          String text =
+              values.size() == 1
+                  ? ResultValues.text(block, row.position())
+                  : io.quarry.ql.exec.Values.toText(one);
+          xml.append("<value><text>").append(SplunkAtom.escape(text)).append("</text></value>");
+        }
+        xml.append("</field>");
+      }
+      xml.append("</result>\n");
+    }
+    return xml.append("</results>\n").toString();
+  }
+
+  /** RFC 4180 CSV with a header of the job's fields. */
+  private static String csv(SearchJob job, long offset, long count) {
+    List<String> names = fieldNames(job);
+    StringBuilder csv = new StringBuilder();
+    csvLine(csv, names);
+    for (SearchJob.RowRef row : job.slice(offset, count == 0 ? Long.MAX_VALUE : count)) {
+      List<String> cells = new ArrayList<>(names.size());
+      for (String name : names) {
+        int column = row.page().schema().indexOf(name);
+        cells.add(column < 0 ? null : ResultValues.text(row.page().block(column), row.position()));
+      }
+      csvLine(csv, cells);
+    }
+    return csv.toString();
+  }
+
+  private static void csvLine(StringBuilder csv, List<String> cells) {
+    for (int i = 0; i < cells.size(); i++) {
+      if (i > 0) {
+        csv.append(',');
+      }
+      String cell = cells.get(i);
+      if (cell == null) {
+        continue;
+      }
+      if (cell.contains(",") || cell.contains("\"") || cell.contains("\n") || cell.contains("\r")) {
+        csv.append('"').append(cell.replace("\"", "\"\"")).append('"');
+      } else {
+        csv.append(cell);
+      }
+    }
+    csv.append("\r\n");
   }
 
   private void create(Exchange exchange) throws Exception {
@@ -137,10 +256,9 @@ public final class SplunkJobRoutes {
       job.await(Duration.ofDays(1));
     }
     if (mode.equals("oneshot")) {
-      requireJsonResults(exchange);
       try {
         long count = JobRoutes.nonNegativeLong(exchange.parameter("count"), 100, "count");
-        exchange.json(HttpResponseStatus.OK, results(job, 0, count));
+        answerResults(exchange, ResultsMode.of(exchange), job, 0, count);
       } finally {
         jobs.delete(job);
       }
@@ -205,12 +323,12 @@ public final class SplunkJobRoutes {
   }
 
   private void results(Exchange exchange) {
-    requireJsonResults(exchange);
+    ResultsMode mode = ResultsMode.of(exchange);
     SearchJob job = job(exchange);
     JobRoutes.failIfFailed(job);
     long offset = JobRoutes.nonNegativeLong(exchange.parameter("offset"), 0, "offset");
     long count = JobRoutes.nonNegativeLong(exchange.parameter("count"), 100, "count");
-    exchange.json(HttpResponseStatus.OK, results(job, offset, count));
+    answerResults(exchange, mode, job, offset, count);
   }
 
   private void control(Exchange exchange) {

@@ -402,9 +402,21 @@ class SearchApiTest {
         .startsWith("<?xml")
         .contains("<s:key name=\"isDone\">1</s:key>")
         .contains("<s:key name=\"resultCount\">1</s:key>");
-    JsonNode xmlResults =
-        ok(call("GET", "/services/search/jobs/" + id + "/results", null, null), 400);
-    assertThat(xmlResults.at("/error/code").asText()).isEqualTo("UNSUPPORTED_OUTPUT_MODE");
+    HttpResponse<String> xmlResults =
+        call("GET", "/services/search/jobs/" + id + "/results", null, null);
+    assertThat(xmlResults.statusCode()).isEqualTo(200);
+    assertThat(xmlResults.body())
+        .contains("<fieldOrder><field>count</field></fieldOrder>")
+        .contains(
+            "<result offset=\"0\"><field k=\"count\"><value><text>1000</text></value></field></result>");
+    HttpResponse<String> csvResults =
+        call("GET", "/services/search/jobs/" + id + "/results?output_mode=csv", null, null);
+    assertThat(csvResults.body()).isEqualTo("count\r\n1000\r\n");
+    JsonNode badMode =
+        ok(
+            call("GET", "/services/search/jobs/" + id + "/results?output_mode=raw", null, null),
+            400);
+    assertThat(badMode.at("/error/code").asText()).isEqualTo("UNSUPPORTED_OUTPUT_MODE");
     ok(call("DELETE", "/services/search/jobs/" + id + "?output_mode=json", null, null), 200);
     ok(call("GET", "/api/v1/jobs/" + id, null, null), 404);
   }

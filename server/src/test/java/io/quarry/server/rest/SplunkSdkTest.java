@@ -80,6 +80,7 @@ class SplunkSdkTest {
         .isEqualTo(
             "[{\"count\":\"200\",\"status\":\"200\"},{\"count\":\"100\",\"status\":\"500\"}]");
     assertThat(seen.get("job").toString()).isEqualTo("[{\"count\":\"100\"}]");
+    assertThat(seen.get("jobXml").toString()).isEqualTo("[{\"count\":\"100\"}]");
     assertThat(seen.get("resultCount").asInt()).isEqualTo(1);
     assertThat(seen.get("dispatchState").asText()).isEqualTo("DONE");
     assertThat(seen.get("listed").asBoolean()).isTrue();
