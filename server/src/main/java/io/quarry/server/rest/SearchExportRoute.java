@@ -19,7 +19,6 @@ import io.quarry.server.search.SearchService;
 import io.quarry.server.search.SearchStats;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
 
@@ -87,26 +86,7 @@ public final class SearchExportRoute {
     Exchange.Stream stream =
         exchange.stream(HttpResponseStatus.OK, "application/json; charset=UTF-8");
     LineWriter lines = new LineWriter(stream);
-    SearchStats stats;
-    io.quarry.server.search.SearchControl control = new io.quarry.server.search.SearchControl();
-    try {
-      stats =
-          search.run(
-              query,
-              plan,
-              timeLimit,
-              control,
-              page -> {
-                try {
-                  lines.page(page);
-                } catch (UncheckedIOException clientGone) {
-                  control.cancel(); // nobody is listening: stop reading events
-                  throw clientGone;
-                }
-              });
-    } catch (UncheckedIOException clientGone) {
-      throw clientGone.getCause();
-    }
+    SearchStats stats = StreamedSearch.run(search, query, plan, timeLimit, lines::page);
     lines.finish(stats);
     stream.finish();
   }
@@ -144,19 +124,15 @@ public final class SearchExportRoute {
       this.stream = stream;
     }
 
-    void page(Page page) {
-      try {
-        for (int position = 0; position < page.positionCount(); position++) {
-          if (heldPage != null) {
-            writeRow(heldPage, heldPosition, false);
-          }
-          heldPage = page;
-          heldPosition = position;
+    void page(Page page) throws IOException {
+      for (int position = 0; position < page.positionCount(); position++) {
+        if (heldPage != null) {
+          writeRow(heldPage, heldPosition, false);
         }
-        flush();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        heldPage = page;
+        heldPosition = position;
       }
+      flush();
     }
 
     void finish(SearchStats stats) throws IOException {

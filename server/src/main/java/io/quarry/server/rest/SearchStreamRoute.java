@@ -18,12 +18,10 @@ import io.quarry.server.auth.Authenticator;
 import io.quarry.server.http.ApiException;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
-import io.quarry.server.search.SearchControl;
 import io.quarry.server.search.SearchService;
 import io.quarry.server.search.SearchStats;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -146,27 +144,7 @@ public final class SearchStreamRoute {
 
   private void run(String query, SearchPlan plan, Duration timeLimit, Writer writer)
       throws IOException {
-    SearchControl control = new SearchControl();
-    SearchStats stats;
-    try {
-      stats =
-          search.run(
-              query,
-              plan,
-              timeLimit,
-              control,
-              page -> {
-                try {
-                  writer.page(page);
-                } catch (IOException clientGone) {
-                  control.cancel(); // nobody is listening: stop reading events
-                  throw new UncheckedIOException(clientGone);
-                }
-              });
-    } catch (UncheckedIOException clientGone) {
-      throw clientGone.getCause();
-    }
-    writer.finish(stats);
+    writer.finish(StreamedSearch.run(search, query, plan, timeLimit, writer::page));
   }
 
   /** Encodes pages in one format into chunks. */
@@ -269,27 +247,9 @@ public final class SearchStreamRoute {
       }
     }
 
-    /** One RFC 4180 line: cells with a comma, quote or line break are quoted, quotes doubled. */
     private void csvLine(List<String> cells) {
       StringBuilder line = new StringBuilder();
-      for (int i = 0; i < cells.size(); i++) {
-        if (i > 0) {
-          line.append(',');
-        }
-        String cell = cells.get(i);
-        if (cell == null) {
-          continue;
-        }
-        if (cell.indexOf(',') >= 0
-            || cell.indexOf('"') >= 0
-            || cell.indexOf('\n') >= 0
-            || cell.indexOf('\r') >= 0) {
-          line.append('"').append(cell.replace("\"", "\"\"")).append('"');
-        } else {
-          line.append(cell);
-        }
-      }
-      line.append("\r\n");
+      Csv.line(line, cells);
       buffer.writeBytes(line.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 

@@ -202,34 +202,16 @@ public final class SplunkJobRoutes {
   private static String csv(SearchJob job, long offset, long count) {
     List<String> names = fieldNames(job);
     StringBuilder csv = new StringBuilder();
-    csvLine(csv, names);
+    Csv.line(csv, names);
     for (SearchJob.RowRef row : job.slice(offset, count == 0 ? Long.MAX_VALUE : count)) {
       List<String> cells = new ArrayList<>(names.size());
       for (String name : names) {
         int column = row.page().schema().indexOf(name);
         cells.add(column < 0 ? null : ResultValues.text(row.page().block(column), row.position()));
       }
-      csvLine(csv, cells);
+      Csv.line(csv, cells);
     }
     return csv.toString();
-  }
-
-  private static void csvLine(StringBuilder csv, List<String> cells) {
-    for (int i = 0; i < cells.size(); i++) {
-      if (i > 0) {
-        csv.append(',');
-      }
-      String cell = cells.get(i);
-      if (cell == null) {
-        continue;
-      }
-      if (cell.contains(",") || cell.contains("\"") || cell.contains("\n") || cell.contains("\r")) {
-        csv.append('"').append(cell.replace("\"", "\"\"")).append('"');
-      } else {
-        csv.append(cell);
-      }
-    }
-    csv.append("\r\n");
   }
 
   private void create(Exchange exchange) throws Exception {

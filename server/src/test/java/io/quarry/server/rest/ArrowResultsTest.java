@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.TestServers;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,7 +13,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -40,20 +39,7 @@ class ArrowResultsTest {
 
   @BeforeEach
   void start() throws Exception {
-    server =
-        QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-                dataDirectory.toString(),
-                List.of("main"),
-                new QuarryConfig.Auth("pw"),
-                new QuarryConfig.Hec(
-                    List.of(new QuarryConfig.HecToken("tok", "t", "main", List.of("main")))),
-                null,
-                null,
-                null,
-                null),
-            Clock.systemUTC());
+    server = TestServers.start(dataDirectory, "pw");
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < 3000; i++) {
       lines
@@ -65,14 +51,7 @@ class ArrowResultsTest {
           .append(i % 7)
           .append('\n');
     }
-    HttpResponse<String> loaded =
-        http.send(
-            HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/raw"))
-                .header("Authorization", "Splunk tok")
-                .POST(HttpRequest.BodyPublishers.ofString(lines.toString()))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(loaded.statusCode()).isEqualTo(200);
+    TestServers.loadRaw(server, lines.toString());
   }
 
   @AfterEach

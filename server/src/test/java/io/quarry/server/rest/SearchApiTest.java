@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.server.QuarryServer;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.TestServers;
 import io.quarry.server.search.SearchControl;
 import io.quarry.server.search.SearchStats;
 import java.net.URI;
@@ -17,7 +17,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -42,20 +41,7 @@ class SearchApiTest {
 
   @BeforeEach
   void start() throws Exception {
-    server =
-        QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-                dataDirectory.toString(),
-                List.of("main"),
-                new QuarryConfig.Auth("pw"),
-                new QuarryConfig.Hec(
-                    List.of(new QuarryConfig.HecToken("tok", "t", "main", List.of("main")))),
-                null,
-                null,
-                null,
-                null),
-            Clock.systemUTC());
+    server = TestServers.start(dataDirectory, "pw");
     auth =
         "Basic " + Base64.getEncoder().encodeToString("admin:pw".getBytes(StandardCharsets.UTF_8));
     StringBuilder lines = new StringBuilder();
@@ -69,15 +55,7 @@ class SearchApiTest {
           .append(i % 3 == 0 ? "500" : "200")
           .append('\n');
     }
-    HttpResponse<String> loaded =
-        http.send(
-            HttpRequest.newBuilder(
-                    URI.create(server.url() + "/services/collector/raw?sourcetype=app"))
-                .header("Authorization", "Splunk tok")
-                .POST(HttpRequest.BodyPublishers.ofString(lines.toString()))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+    TestServers.loadRaw(server, lines.toString());
   }
 
   @AfterEach

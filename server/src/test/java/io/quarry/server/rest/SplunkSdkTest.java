@@ -5,14 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
-import io.quarry.server.config.QuarryConfig;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import io.quarry.server.TestServers;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,34 +25,13 @@ class SplunkSdkTest {
 
   @BeforeEach
   void start() throws Exception {
-    server =
-        QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-                dataDirectory.toString(),
-                List.of("main"),
-                new QuarryConfig.Auth("sdk-pw"),
-                new QuarryConfig.Hec(
-                    List.of(new QuarryConfig.HecToken("tok", "t", "main", List.of("main")))),
-                null,
-                null,
-                null,
-                null),
-            Clock.systemUTC());
+    server = TestServers.start(dataDirectory, "sdk-pw");
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < 300; i++) {
       lines.append("2026-01-01 00:00:00 id=").append(i).append(" status=");
       lines.append(i % 3 == 0 ? "500" : "200").append('\n');
     }
-    HttpResponse<String> loaded =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/raw"))
-                    .header("Authorization", "Splunk tok")
-                    .POST(HttpRequest.BodyPublishers.ofString(lines.toString()))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(loaded.statusCode()).isEqualTo(200);
+    TestServers.loadRaw(server, lines.toString());
   }
 
   @AfterEach

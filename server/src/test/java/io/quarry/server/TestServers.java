@@ -1,0 +1,53 @@
+package io.quarry.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.server.config.QuarryConfig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+
+/** Real servers on 127.0.0.1 for tests: index {@code main}, an admin password, one HEC token. */
+public final class TestServers {
+  /** The HEC token of {@link #start}'s servers; it may write {@code main}. */
+  public static final String TOKEN = "tok";
+
+  private TestServers() {}
+
+  /** A server on a free port with its data in {@code dataDirectory}. */
+  public static QuarryServer start(Path dataDirectory, String adminPassword) throws Exception {
+    return QuarryServer.start(
+        new QuarryConfig(
+            new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
+            dataDirectory.toString(),
+            List.of("main"),
+            new QuarryConfig.Auth(adminPassword),
+            new QuarryConfig.Hec(
+                List.of(new QuarryConfig.HecToken(TOKEN, "test", "main", List.of("main")))),
+            null,
+            null,
+            null,
+            null),
+        Clock.systemUTC());
+  }
+
+  /**
+   * Sends lines through {@code /services/collector/raw} (sourcetype {@code generic_single_line}).
+   */
+  public static void loadRaw(QuarryServer server, String lines) throws Exception {
+    HttpResponse<String> loaded =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(server.url() + "/services/collector/raw?sourcetype=app"))
+                    .header("Authorization", "Splunk " + TOKEN)
+                    .POST(HttpRequest.BodyPublishers.ofString(lines))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+  }
+}
