@@ -255,7 +255,7 @@ public final class HecSender implements Closeable {
           return;
         }
         if ((status == 503 || status == 429) && attempt < MAX_ATTEMPTS) {
-          Thread.sleep(retryAfterMillis(response, attempt));
+          Thread.sleep(QuarryClient.retryAfter(response, attempt));
           continue;
         }
         throw QuarryClient.failure(status, response.body());
@@ -289,21 +289,6 @@ public final class HecSender implements Closeable {
       Thread.sleep(100);
     }
     throw new QuarryClientException("ackId " + ackId + " was not confirmed in 10 s", null);
-  }
-
-  private static long retryAfterMillis(HttpResponse<?> response, int attempt) {
-    return response
-        .headers()
-        .firstValue("Retry-After")
-        .map(
-            value -> {
-              try {
-                return Long.parseLong(value.strip()) * 1000;
-              } catch (NumberFormatException e) {
-                return 1000L;
-              }
-            })
-        .orElse(Math.min(30_000, 250L << attempt));
   }
 
   private static byte[] gzip(byte[] bytes) throws IOException {

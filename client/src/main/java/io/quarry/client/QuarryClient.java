@@ -403,7 +403,8 @@ public final class QuarryClient {
     }
   }
 
-  private static Duration retryAfter(HttpResponse<?> response, int attempt) {
+  /** The server's Retry-After, or an exponential backoff for the attempt. */
+  static Duration retryAfter(HttpResponse<?> response, int attempt) {
     return response
         .headers()
         .firstValue("Retry-After")
