@@ -175,6 +175,8 @@ public final class QuarryServer implements Closeable {
               JOB_QUEUE,
               config.search().maxJobs(),
               Duration.ofSeconds(config.search().jobTtlSeconds()));
+      metrics.searchJobs(jobs::count);
+      metrics.ingestGate(ingest.gate()::busyPipelines, ingest.gate()::queuedBytes);
       JobRoutes jobRoutes = new JobRoutes(authenticator, search, jobs);
       jobRoutes.register(router);
       new SplunkJobRoutes(authenticator, jobRoutes, jobs).register(router);

@@ -496,7 +496,10 @@ class QuarryServerTest {
         .contains("quarry_searches_seconds_count{outcome=\"completed\"}")
         .contains(
             "quarry_http_requests_total{method=\"POST\",route=\"/services/collector/event\",status=\"200\"}")
-        .contains("jvm_memory_used_bytes");
+        .contains("jvm_memory_used_bytes")
+        .contains("quarry_search_jobs{state=\"RUNNING\"} 0.0")
+        .contains("quarry_ingest_pipelines_busy 0.0")
+        .contains("quarry_ingest_queued_bytes 0.0");
     HttpResponse<String> missing =
         http.send(
             HttpRequest.newBuilder(URI.create(server.url() + "/nope")).build(),

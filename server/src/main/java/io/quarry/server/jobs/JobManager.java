@@ -159,6 +159,11 @@ public final class JobManager implements Closeable {
     return all;
   }
 
+  /** How many jobs are kept in a state ({@code RUNNING}, {@code DONE} …), for the metrics. */
+  public long count(String state) {
+    return jobs.values().stream().filter(job -> job.state().name().equals(state)).count();
+  }
+
   /** Stops reading events and keeps what was computed. */
   public void finalizeJob(SearchJob job) {
     job.control().finalizeSearch();

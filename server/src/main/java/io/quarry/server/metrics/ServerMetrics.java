@@ -91,6 +91,30 @@ public final class ServerMetrics implements Closeable {
         .increment(events);
   }
 
+  /** {@code quarry_search_jobs{state}}: search jobs kept, by state. */
+  public void searchJobs(java.util.function.Function<String, Long> countByState) {
+    for (String state : java.util.List.of("QUEUED", "RUNNING", "DONE", "FAILED", "CANCELLED")) {
+      io.micrometer.core.instrument.Gauge.builder(
+              "quarry.search.jobs", () -> countByState.apply(state))
+          .description("Search jobs kept, by state")
+          .tag("state", state)
+          .register(registry);
+    }
+  }
+
+  /** {@code quarry_ingest_pipelines_busy} and {@code quarry_ingest_queued_bytes}. */
+  public void ingestGate(
+      java.util.function.IntSupplier busyPipelines, java.util.function.LongSupplier queuedBytes) {
+    io.micrometer.core.instrument.Gauge.builder(
+            "quarry.ingest.pipelines.busy", busyPipelines::getAsInt)
+        .description("Ingest pipelines parsing and indexing a batch now")
+        .register(registry);
+    io.micrometer.core.instrument.Gauge.builder("quarry.ingest.queued", queuedBytes::getAsLong)
+        .description("Bytes of batches waiting for an ingest pipeline")
+        .baseUnit("bytes")
+        .register(registry);
+  }
+
   /** {@code quarry_buckets_quarantined}: damaged buckets moved aside since start. */
   public void quarantinedBuckets(java.util.function.LongSupplier count) {
     io.micrometer.core.instrument.Gauge.builder("quarry.buckets.quarantined", count::getAsLong)
