@@ -39,7 +39,7 @@ public final class SearchPlanner {
    */
   public SearchPlan plan(Query query, long earliestMicros, long latestMicros) {
     SearchCommand first = (SearchCommand) query.commands().get(0);
-    List<Command> pipeline = query.commands().subList(1, query.commands().size());
+    List<Command> pipeline = topN(query.commands().subList(1, query.commands().size()));
     List<SearchExpression> conjuncts = new ArrayList<>();
     first.expression().ifPresent(e -> flattenAnd(e, conjuncts));
 
@@ -143,5 +143,23 @@ public final class SearchPlanner {
       case SearchExpression.Not not -> mentionsIndex(not.operand());
       case SearchExpression.Term term -> false;
     };
+  }
+
+  /**
+   * Top-N: a {@code sort} followed by {@code head N} keeps at most N rows in its heap instead of
+   * {@code sort}'s own limit (10,000 by default, all with {@code sort 0}), so {@code sort -bytes |
+   * head 10} over millions of events holds 10 of them.
+   */
+  static List<Command> topN(List<Command> pipeline) {
+    List<Command> rewritten = new ArrayList<>(pipeline);
+    for (int i = 0; i + 1 < rewritten.size(); i++) {
+      if (rewritten.get(i) instanceof io.quarry.ql.ast.SortCommand sort
+          && rewritten.get(i + 1) instanceof io.quarry.ql.ast.HeadCommand head
+          && head.limit() < sort.limit()) {
+        rewritten.set(
+            i, new io.quarry.ql.ast.SortCommand(head.limit(), sort.keys(), sort.position()));
+      }
+    }
+    return List.copyOf(rewritten);
   }
 }

@@ -30,6 +30,24 @@ class SearchPlannerTest {
   }
 
   @Test
+  void sortFollowedByHeadKeepsOnlyTheHeadsRows() {
+    assertThat(plan("x | sort -bytes | head 10").pipeline().get(0))
+        .isInstanceOfSatisfying(
+            io.quarry.ql.ast.SortCommand.class, sort -> assertThat(sort.limit()).isEqualTo(10));
+    assertThat(plan("x | sort 0 bytes | head 5").pipeline().get(0))
+        .isInstanceOfSatisfying(
+            io.quarry.ql.ast.SortCommand.class, sort -> assertThat(sort.limit()).isEqualTo(5));
+    // a head further away, or a smaller sort limit, changes nothing
+    assertThat(plan("x | sort 3 bytes | head 5").pipeline().get(0))
+        .isInstanceOfSatisfying(
+            io.quarry.ql.ast.SortCommand.class, sort -> assertThat(sort.limit()).isEqualTo(3));
+    assertThat(plan("x | sort bytes | eval y=1 | head 5").pipeline().get(0))
+        .isInstanceOfSatisfying(
+            io.quarry.ql.ast.SortCommand.class,
+            sort -> assertThat(sort.limit()).isEqualTo(io.quarry.ql.ast.SortCommand.DEFAULT_LIMIT));
+  }
+
+  @Test
   void defaultIndexIsMainUnlessTheFilterMentionsIndexes() {
     assertThat(plan("error").indexPatterns()).isEqualTo(List.of("main"));
     assertThat(plan("index=a OR index=b").indexPatterns()).isEqualTo(List.of("*"));
