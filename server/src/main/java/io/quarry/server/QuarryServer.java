@@ -17,6 +17,7 @@ import io.quarry.server.ingest.IngestService;
 import io.quarry.server.ingest.InternalLog;
 import io.quarry.server.jobs.JobManager;
 import io.quarry.server.metrics.ServerMetrics;
+import io.quarry.server.rest.FieldRoutes;
 import io.quarry.server.rest.IndexRoutes;
 import io.quarry.server.rest.JobRoutes;
 import io.quarry.server.rest.SearchExportRoute;
@@ -183,6 +184,7 @@ public final class QuarryServer implements Closeable {
       new SplunkServerRoutes(authenticator, hostName()).register(router);
       new IndexRoutes(authenticator, store).register(router);
       new SourcetypeRoutes(authenticator, sourcetypes).register(router);
+      new FieldRoutes(authenticator, search).register(router);
       metrics.quarantinedBuckets(
           () ->
               store.indexNames().stream()

@@ -18,7 +18,8 @@ public sealed interface Command
         RexCommand,
         BinCommand,
         TimechartCommand,
-        ChartCommand {
+        ChartCommand,
+        FieldSummaryCommand {
 
   /** The command's name as the registry knows it. */
   String name();

@@ -42,6 +42,7 @@ public final class CommandRegistry {
     parsers.put("bucket", new BinParser());
     parsers.put("timechart", new TimechartParser());
     parsers.put("chart", new ChartParser());
+    parsers.put("fieldsummary", new FieldSummaryParser());
     return new CommandRegistry(parsers);
   }
 

@@ -23,7 +23,16 @@ record AssignedRow(Row row, Map<String, Object> values) implements Row {
 
   @Override
   public List<String> fieldNames() {
-    List<String> names = new ArrayList<>(row.fieldNames());
+    return withAssigned(row.fieldNames());
+  }
+
+  @Override
+  public List<String> discoverableFieldNames() {
+    return withAssigned(row.discoverableFieldNames());
+  }
+
+  private List<String> withAssigned(List<String> underlying) {
+    List<String> names = new ArrayList<>(underlying);
     for (Map.Entry<String, Object> entry : values.entrySet()) {
       if (entry.getValue() == null) {
         names.remove(entry.getKey());

@@ -72,6 +72,8 @@ public final class Pipelines {
       case WhereCommand where ->
           new FilterOperator(row -> evaluator.test(where.condition(), row), downstream);
       case SortCommand sort -> new SortOperator(sort.keys(), sort.limit(), downstream);
+      case io.quarry.ql.ast.FieldSummaryCommand summary ->
+          new FieldSummaryOperator(summary, downstream);
       case TopCommand top -> new TopOperator(top, downstream);
       case ProjectCommand project -> new ProjectOperator(project, downstream);
       case RenameCommand rename -> new RenameOperator(rename, downstream);

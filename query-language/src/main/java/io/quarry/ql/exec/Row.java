@@ -15,6 +15,14 @@ public interface Row {
   List<String> fieldNames();
 
   /**
+   * Every field the row can yield, including ones extracted only when asked for (an event's
+   * search-time fields): more expensive than {@link #fieldNames}, for {@code fieldsummary}.
+   */
+  default List<String> discoverableFieldNames() {
+    return fieldNames();
+  }
+
+  /**
    * Whether the row's raw text holds a term: a token for a bare word ({@code *} wildcards allowed),
    * a case-insensitive substring for a quoted phrase. Rows without raw text hold no terms.
    */

@@ -42,6 +42,54 @@ class ReportingCommandsTest {
   }
 
   @Test
+  void fieldsummaryCountsEveryFieldWithItsTopValues() {
+    assertThat(
+            rows(
+                "* | fieldsummary maxvals=2 | table field, count, distinct_count, numeric_count, min, max, values"))
+        .containsExactly(
+            java.util.Arrays.asList(
+                "id",
+                5L,
+                5L,
+                0L,
+                null,
+                null,
+                "[{\"value\":\"e1\",\"count\":1},{\"value\":\"e2\",\"count\":1}]"),
+            java.util.Arrays.asList(
+                "host",
+                5L,
+                2L,
+                0L,
+                null,
+                null,
+                "[{\"value\":\"web-1\",\"count\":3},{\"value\":\"web-2\",\"count\":2}]"),
+            List.of(
+                "status",
+                5L,
+                3L,
+                5L,
+                200.0,
+                500.0,
+                "[{\"value\":\"200\",\"count\":3},{\"value\":\"404\",\"count\":1}]"),
+            List.of(
+                "bytes",
+                5L,
+                5L,
+                4L,
+                9.0,
+                1000.0,
+                "[{\"value\":\"-\",\"count\":1},{\"value\":\"100\",\"count\":1}]"),
+            java.util.Arrays.asList(
+                "user",
+                4L,
+                3L,
+                0L,
+                null,
+                null,
+                "[{\"value\":\"bob\",\"count\":2},{\"value\":\"Zed\",\"count\":1}]"));
+  }
+
+  @Test
   void sortOrdersNumbersNumericallyBeforeTextAndMissingLast() {
     // descending reverses the whole order: text before numbers
     assertThat(rows("* | sort -bytes | table bytes"))

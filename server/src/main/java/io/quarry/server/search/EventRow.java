@@ -72,6 +72,20 @@ final class EventRow implements Row {
   }
 
   @Override
+  public List<String> discoverableFieldNames() {
+    List<String> names = fieldNames();
+    if (extractor == null) {
+      extractor = new FieldExtractor(stored.raw(), sourcetypes.forName(stored.sourcetype()));
+    }
+    for (String name : extractor.names()) {
+      if (!names.contains(name)) {
+        names.add(name);
+      }
+    }
+    return names;
+  }
+
+  @Override
   public boolean matchesTerm(SearchTerm term) {
     if (term.pattern() != null) {
       return terms().stream().anyMatch(term.pattern()::matches);

@@ -48,6 +48,23 @@ final class FieldExtractor {
     return byKeyValue.getOrDefault(field, List.of());
   }
 
+  /** Every field the three stages extract, in precedence order (each stage runs once). */
+  List<String> names() {
+    if (bySourcetype == null) {
+      bySourcetype = sourcetypeFields();
+    }
+    if (byJson == null) {
+      byJson = jsonFields();
+    }
+    if (byKeyValue == null) {
+      byKeyValue = keyValueFields();
+    }
+    java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>(bySourcetype.keySet());
+    names.addAll(byJson.keySet());
+    names.addAll(byKeyValue.keySet());
+    return List.copyOf(names);
+  }
+
   private Map<String, List<Object>> sourcetypeFields() {
     return sourcetype.extract(raw);
   }

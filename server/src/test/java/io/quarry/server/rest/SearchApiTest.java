@@ -162,6 +162,37 @@ class SearchApiTest {
   }
 
   @Test
+  void aFieldsSummaryIncludesSearchTimeFields() throws Exception {
+    JsonNode summary =
+        ok(
+            call(
+                "POST",
+                "/api/v1/fields",
+                "{\"query\": \"index=main\", \"maxEvents\": 1000, \"maxValues\": 3}",
+                "application/json"),
+            200);
+    assertThat(summary.get("eventsSummarized").asLong()).isEqualTo(1000);
+    JsonNode status = null;
+    JsonNode id = null;
+    for (JsonNode field : summary.get("fields")) {
+      if (field.get("name").asText().equals("status")) {
+        status = field;
+      }
+      if (field.get("name").asText().equals("id")) {
+        id = field;
+      }
+    }
+    assertThat(status).as("key=value field extracted at search time").isNotNull();
+    assertThat(status.get("count").asLong()).isEqualTo(1000);
+    assertThat(status.get("distinctCount").asLong()).isEqualTo(2);
+    assertThat(status.get("type").asText()).isEqualTo("number");
+    assertThat(status.at("/topValues/0/value").asText()).isEqualTo("200");
+    assertThat(id.get("distinctCount").asLong()).isEqualTo(1000);
+    assertThat(id.get("topValues")).hasSize(3);
+    assertThat(summary.get("fields").findValuesAsText("name")).contains("_time", "host", "source");
+  }
+
+  @Test
   void sourcetypesAreListedWithTheirRules() throws Exception {
     JsonNode list = ok(call("GET", "/api/v1/sourcetypes", null, null), 200).get("sourcetypes");
     JsonNode access = null;

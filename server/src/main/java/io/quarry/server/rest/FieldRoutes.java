@@ -1,0 +1,127 @@
+package io.quarry.server.rest;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.parser.QueryParseException;
+import io.quarry.ql.plan.SearchPlan;
+import io.quarry.server.auth.Authenticator;
+import io.quarry.server.http.ApiException;
+import io.quarry.server.http.Exchange;
+import io.quarry.server.http.Router;
+import io.quarry.server.search.SearchService;
+import io.quarry.server.search.SearchStats;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code POST /api/v1/fields}: what a fields sidebar shows for a search — every field of its first
+ * {@code maxEvents} results (search-time extracted fields included) with its type, how many results
+ * have it, distinct count, numeric range and top values. It runs {@code <query> | head maxEvents |
+ * fieldsummary maxvals=maxValues}.
+ */
+public final class FieldRoutes {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  static final int DEFAULT_MAX_EVENTS = 10_000;
+  static final int DEFAULT_MAX_VALUES = 10;
+
+  private final Authenticator authenticator;
+  private final SearchService search;
+
+  public FieldRoutes(Authenticator authenticator, SearchService search) {
+    this.authenticator = requireNonNull(authenticator, "authenticator is null");
+    this.search = requireNonNull(search, "search is null");
+  }
+
+  public void register(Router router) {
+    router.add(HttpMethod.POST, "/api/v1/fields", this::fields);
+  }
+
+  private void fields(Exchange exchange) throws IOException {
+    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Field summary");
+    JsonNode body = exchange.bodyLength() == 0 ? null : JSON.readTree(exchange.body());
+    String query = body == null ? null : body.path("query").asText(null);
+    if (query == null || query.isBlank()) {
+      throw ApiException.badRequest(
+          "MISSING_PARAMETER", "'query' is required (the SPL query to summarize)");
+    }
+    int maxEvents = positive(body, "maxEvents", DEFAULT_MAX_EVENTS);
+    int maxValues = positive(body, "maxValues", DEFAULT_MAX_VALUES);
+    String summary = query + " | head " + maxEvents + " | fieldsummary maxvals=" + maxValues;
+    SearchPlan plan;
+    try {
+      plan =
+          search.plan(
+              summary, body.path("earliest").asText(null), body.path("latest").asText(null));
+    } catch (QueryParseException e) {
+      throw QueryErrors.of(e); // positions refer to the query as sent: the suffix comes after it
+    }
+    List<Page> pages = new ArrayList<>();
+    SearchStats stats = search.run(summary, plan, search.maxTime(), pages::add);
+    List<Map<String, Object>> fields = new ArrayList<>();
+    for (Page page : pages) {
+      for (int row = 0; row < page.positionCount(); row++) {
+        fields.add(field(page, row));
+      }
+    }
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("eventsSummarized", Math.min(stats.eventsMatched(), maxEvents));
+    answer.put("fields", fields);
+    answer.put("messages", stats.messages());
+    exchange.json(HttpResponseStatus.OK, answer);
+  }
+
+  private static Map<String, Object> field(Page page, int row) throws IOException {
+    Map<String, Object> field = new LinkedHashMap<>();
+    long count = number(page, "count", row);
+    long numeric = number(page, "numeric_count", row);
+    field.put("name", text(page, "field", row));
+    field.put("type", numeric > 0 && numeric >= count ? "number" : "string");
+    field.put("count", count);
+    field.put("distinctCount", number(page, "distinct_count", row));
+    field.put("isExact", Boolean.TRUE.equals(value(page, "is_exact", row)));
+    field.put("numericCount", numeric);
+    if (numeric > 0) {
+      field.put("min", value(page, "min", row));
+      field.put("max", value(page, "max", row));
+      field.put("mean", value(page, "mean", row));
+    }
+    field.put("topValues", JSON.readTree(text(page, "values", row)));
+    return field;
+  }
+
+  private static Object value(Page page, String column, int row) {
+    int index = page.schema().indexOf(column);
+    return index < 0 ? null : JobRoutes.value(page.block(index), row);
+  }
+
+  private static String text(Page page, String column, int row) {
+    Object value = value(page, column, row);
+    return value == null ? null : value.toString();
+  }
+
+  private static long number(Page page, String column, int row) {
+    Object value = value(page, column, row);
+    return value instanceof Number n ? n.longValue() : 0;
+  }
+
+  private static int positive(JsonNode body, String name, int fallback) {
+    JsonNode value = body.get(name);
+    if (value == null || value.isNull()) {
+      return fallback;
+    }
+    if (!value.canConvertToInt() || value.intValue() < 1) {
+      throw ApiException.badRequest(
+          "INVALID_PARAMETER", "'" + name + "' must be a positive whole number");
+    }
+    return value.intValue();
+  }
+}
