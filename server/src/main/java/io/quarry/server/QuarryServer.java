@@ -16,10 +16,12 @@ import io.quarry.server.ingest.IngestGate;
 import io.quarry.server.ingest.IngestService;
 import io.quarry.server.ingest.InternalLog;
 import io.quarry.server.jobs.JobManager;
+import io.quarry.server.lookups.LookupStore;
 import io.quarry.server.metrics.ServerMetrics;
 import io.quarry.server.rest.FieldRoutes;
 import io.quarry.server.rest.IndexRoutes;
 import io.quarry.server.rest.JobRoutes;
+import io.quarry.server.rest.LookupRoutes;
 import io.quarry.server.rest.SearchExportRoute;
 import io.quarry.server.rest.SearchStreamRoute;
 import io.quarry.server.rest.SourcetypeRoutes;
@@ -130,6 +132,7 @@ public final class QuarryServer implements Closeable {
     }
 
     Sourcetypes sourcetypes = config.compiledSourcetypes();
+    LookupStore lookups = new LookupStore(dataDirectory.resolve("lookups"));
     EventStore store;
     try {
       Map<String, IndexOptions> options = new LinkedHashMap<>();
@@ -158,6 +161,7 @@ public final class QuarryServer implements Closeable {
           new SearchService(
               store,
               sourcetypes,
+              lookups,
               metrics,
               clock,
               config.search().maxResultRows(),
@@ -185,6 +189,7 @@ public final class QuarryServer implements Closeable {
       new IndexRoutes(authenticator, store).register(router);
       new SourcetypeRoutes(authenticator, sourcetypes).register(router);
       new FieldRoutes(authenticator, search).register(router);
+      new LookupRoutes(authenticator, lookups).register(router);
       metrics.quarantinedBuckets(
           () ->
               store.indexNames().stream()

@@ -19,7 +19,8 @@ public sealed interface Command
         BinCommand,
         TimechartCommand,
         ChartCommand,
-        FieldSummaryCommand {
+        FieldSummaryCommand,
+        LookupCommand {
 
   /** The command's name as the registry knows it. */
   String name();

@@ -43,6 +43,7 @@ public final class CommandRegistry {
     parsers.put("timechart", new TimechartParser());
     parsers.put("chart", new ChartParser());
     parsers.put("fieldsummary", new FieldSummaryParser());
+    parsers.put("lookup", new LookupParser());
     return new CommandRegistry(parsers);
   }
 

@@ -28,9 +28,22 @@ public final class Evaluator {
   private final Instant now;
   private final ZoneId zone;
 
+  private final LookupTable.Source lookups;
+
   public Evaluator(Instant now, ZoneId zone) {
+    this(now, zone, LookupTable.Source.NONE);
+  }
+
+  /** An evaluator whose searches can read lookup tables from {@code lookups}. */
+  public Evaluator(Instant now, ZoneId zone, LookupTable.Source lookups) {
     this.now = now;
     this.zone = zone;
+    this.lookups = java.util.Objects.requireNonNull(lookups, "lookups is null");
+  }
+
+  /** The lookup table of that name, or null. */
+  public LookupTable lookup(String name) {
+    return lookups.table(name);
   }
 
   /** The zone of time formats and spans. */

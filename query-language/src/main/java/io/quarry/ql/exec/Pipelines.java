@@ -74,6 +74,14 @@ public final class Pipelines {
       case SortCommand sort -> new SortOperator(sort.keys(), sort.limit(), downstream);
       case io.quarry.ql.ast.FieldSummaryCommand summary ->
           new FieldSummaryOperator(summary, downstream);
+      case io.quarry.ql.ast.LookupCommand lookup -> {
+        LookupTable table = evaluator.lookup(lookup.table());
+        if (table == null) {
+          throw new IllegalArgumentException(
+              "lookup table '" + lookup.table() + "' does not exist");
+        }
+        yield new LookupOperator(lookup, table, downstream);
+      }
       case TopCommand top -> new TopOperator(top, downstream);
       case ProjectCommand project -> new ProjectOperator(project, downstream);
       case RenameCommand rename -> new RenameOperator(rename, downstream);

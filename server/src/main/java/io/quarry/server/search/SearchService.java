@@ -63,6 +63,7 @@ public final class SearchService implements AutoCloseable {
 
   private final EventStore store;
   private final Sourcetypes sourcetypes;
+  private final io.quarry.ql.exec.LookupTable.Source lookups;
   private final ServerMetrics metrics;
   private final Clock clock;
   private final long maxResultRows;
@@ -78,12 +79,14 @@ public final class SearchService implements AutoCloseable {
   public SearchService(
       EventStore store,
       Sourcetypes sourcetypes,
+      io.quarry.ql.exec.LookupTable.Source lookups,
       ServerMetrics metrics,
       Clock clock,
       long maxResultRows,
       Duration maxTime) {
     this.store = requireNonNull(store, "store is null");
     this.sourcetypes = requireNonNull(sourcetypes, "sourcetypes is null");
+    this.lookups = requireNonNull(lookups, "lookups is null");
     this.metrics = requireNonNull(metrics, "metrics is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.maxResultRows = maxResultRows;
@@ -107,7 +110,23 @@ public final class SearchService implements AutoCloseable {
     Instant now = clock.instant();
     long earliestMicros = jobTime(query, earliest, "earliest_time", now, Long.MIN_VALUE);
     long latestMicros = jobTime(query, latest, "latest_time", now, Long.MAX_VALUE);
-    return new SearchPlanner(now, ZoneOffset.UTC).plan(parsed, earliestMicros, latestMicros);
+    SearchPlan plan =
+        new SearchPlanner(now, ZoneOffset.UTC).plan(parsed, earliestMicros, latestMicros);
+    for (Command command : plan.pipeline()) {
+      if (command instanceof io.quarry.ql.ast.LookupCommand lookup
+          && lookups.table(lookup.table()) == null) {
+        throw new io.quarry.ql.parser.QueryParseException(
+            "lookup table '"
+                + lookup.table()
+                + "' does not exist; upload it with PUT /api/v1/lookups/"
+                + lookup.table(),
+            query,
+            lookup.position(),
+            lookup.table(),
+            "the name of an uploaded lookup table");
+      }
+    }
+    return plan;
   }
 
   private static long jobTime(String query, String value, String name, Instant now, long absent) {
@@ -420,7 +439,7 @@ public final class SearchService implements AutoCloseable {
 
   /** Evaluates eval/where with the search's clock (now()) in UTC. */
   private Evaluator evaluator() {
-    return new Evaluator(clock.instant(), ZoneOffset.UTC);
+    return new Evaluator(clock.instant(), ZoneOffset.UTC, lookups);
   }
 
   /** Stops the search threads. */

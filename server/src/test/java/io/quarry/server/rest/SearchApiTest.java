@@ -193,6 +193,45 @@ class SearchApiTest {
   }
 
   @Test
+  void lookupTablesAreUploadedAndEnrichSearches() throws Exception {
+    String csv =
+        "status,meaning,class\r\n200,OK,success\r\n500,\"Internal, server error\",failure\r\n";
+    JsonNode stored = ok(call("PUT", "/api/v1/lookups/http_status.csv", csv, "text/csv"), 200);
+    assertThat(stored.get("rows").asInt()).isEqualTo(2);
+    assertThat(stored.get("columns").toString()).isEqualTo("[\"status\",\"meaning\",\"class\"]");
+    assertThat(ok(call("GET", "/api/v1/lookups", null, null), 200).at("/lookups/0/name").asText())
+        .isEqualTo("http_status.csv");
+    assertThat(call("GET", "/api/v1/lookups/http_status.csv", null, null).body()).isEqualTo(csv);
+
+    HttpResponse<String> enriched =
+        streamed(
+            "text/csv",
+            "{\"query\": \"index=main | stats count by status | lookup http_status.csv status OUTPUT meaning | sort status\"}");
+    assertThat(enriched.body())
+        .isEqualTo(
+            "status,count,meaning\r\n200,2000,OK\r\n500,1000,\"Internal, server error\"\r\n");
+
+    JsonNode missing =
+        ok(
+            streamed("application/json", "{\"query\": \"index=main | lookup nope.csv status\"}"),
+            400);
+    assertThat(missing.at("/error/code").asText()).isEqualTo("QUERY_PARSE");
+    assertThat(missing.at("/error/message").asText())
+        .contains("lookup table 'nope.csv' does not exist");
+    JsonNode ragged = ok(call("PUT", "/api/v1/lookups/bad.csv", "a,b\n1,2,3\n", "text/csv"), 400);
+    assertThat(ragged.at("/error/code").asText()).isEqualTo("INVALID_CSV");
+    assertThat(ragged.at("/error/message").asText())
+        .contains("row 1 has 3 cells; the header has 2");
+    assertThat(
+            ok(call("PUT", "/api/v1/lookups/..hidden", csv, "text/csv"), 400)
+                .at("/error/code")
+                .asText())
+        .isEqualTo("INVALID_LOOKUP_NAME");
+    ok(call("DELETE", "/api/v1/lookups/http_status.csv", null, null), 200);
+    ok(call("GET", "/api/v1/lookups/http_status.csv", null, null), 404);
+  }
+
+  @Test
   void sourcetypesAreListedWithTheirRules() throws Exception {
     JsonNode list = ok(call("GET", "/api/v1/sourcetypes", null, null), 200).get("sourcetypes");
     JsonNode access = null;

@@ -1,0 +1,101 @@
+package io.quarry.server.rest;
+
+import static java.util.Objects.requireNonNull;
+
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarry.ql.exec.LookupTable;
+import io.quarry.server.auth.Authenticator;
+import io.quarry.server.http.ApiException;
+import io.quarry.server.http.Exchange;
+import io.quarry.server.http.Router;
+import io.quarry.server.lookups.LookupStore;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Lookup tables: {@code GET /api/v1/lookups} (names and row counts), {@code PUT
+ * /api/v1/lookups/{name}} with a CSV body (header row first; replaces), {@code GET} one back as
+ * CSV, {@code DELETE} one. The {@code lookup} command reads them.
+ */
+public final class LookupRoutes {
+  private final Authenticator authenticator;
+  private final LookupStore lookups;
+
+  public LookupRoutes(Authenticator authenticator, LookupStore lookups) {
+    this.authenticator = requireNonNull(authenticator, "authenticator is null");
+    this.lookups = requireNonNull(lookups, "lookups is null");
+  }
+
+  public void register(Router router) {
+    router.add(HttpMethod.GET, "/api/v1/lookups", this::list);
+    router.add(HttpMethod.PUT, "/api/v1/lookups/{name}", this::put);
+    router.add(HttpMethod.GET, "/api/v1/lookups/{name}", this::get);
+    router.add(HttpMethod.DELETE, "/api/v1/lookups/{name}", this::delete);
+  }
+
+  private String name(Exchange exchange) {
+    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Lookups");
+    String name = exchange.pathParameter("name");
+    String problem = LookupStore.invalidName(name);
+    if (problem != null) {
+      throw ApiException.badRequest("INVALID_LOOKUP_NAME", "'" + name + "': " + problem);
+    }
+    return name;
+  }
+
+  private void list(Exchange exchange) throws IOException {
+    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Lookups");
+    List<Map<String, Object>> all = new ArrayList<>();
+    for (Map.Entry<String, Integer> table : lookups.list().entrySet()) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("name", table.getKey());
+      entry.put("rows", table.getValue());
+      all.add(entry);
+    }
+    exchange.json(HttpResponseStatus.OK, Map.of("lookups", all));
+  }
+
+  private void put(Exchange exchange) throws IOException {
+    String name = name(exchange);
+    byte[] body = new byte[exchange.bodyLength()];
+    exchange.body().readNBytes(body, 0, body.length);
+    LookupTable table;
+    try {
+      table = lookups.put(name, body);
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest("INVALID_CSV", "lookup '" + name + "': " + e.getMessage());
+    }
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("name", name);
+    answer.put("columns", table.columns());
+    answer.put("rows", table.rows().size());
+    exchange.json(HttpResponseStatus.OK, answer);
+  }
+
+  private void get(Exchange exchange) throws IOException {
+    String name = name(exchange);
+    byte[] csv = lookups.bytes(name);
+    if (csv == null) {
+      throw notFound(name);
+    }
+    exchange.send(HttpResponseStatus.OK, "text/csv; charset=UTF-8", csv, Map.of());
+  }
+
+  private void delete(Exchange exchange) throws IOException {
+    String name = name(exchange);
+    if (!lookups.delete(name)) {
+      throw notFound(name);
+    }
+    exchange.json(HttpResponseStatus.OK, Map.of("name", name, "deleted", true));
+  }
+
+  private static ApiException notFound(String name) {
+    return new ApiException(
+        HttpResponseStatus.NOT_FOUND, "LOOKUP_NOT_FOUND", "No lookup table '" + name + "'");
+  }
+}
