@@ -107,14 +107,19 @@ public final class HecEventParser {
           number, "token '" + token.name() + "' may not write to index '" + index + "'");
     }
     long time = time(envelope.get("time"), number);
+    String sourcetype = text(envelope, "sourcetype", number).orElse("httpevent");
+    // the sourcetype's index-time extractions run on the event; the envelope's fields win
+    Map<String, List<String>> fields =
+        new LinkedHashMap<>(indexes.sourcetypes().forName(sourcetype).indexFields(raw));
+    fields.putAll(fields(envelope.get("fields"), number));
     Event parsed =
         new Event(
             time,
             raw,
             text(envelope, "host", number).orElse(defaultHost),
             text(envelope, "source", number).orElse("http:" + token.name()),
-            text(envelope, "sourcetype", number).orElse("httpevent"),
-            fields(envelope.get("fields"), number));
+            sourcetype,
+            fields);
     String problem = indexes.problem(index, parsed);
     if (problem != null) {
       throw HecException.invalidFormat(number, problem);

@@ -238,6 +238,18 @@ class HecProtocolTest {
     assertThat(count("sourcetype=shop total>100")).isEqualTo(1);
     assertThat(count("sourcetype=shop Checkout.run")).isEqualTo(1); // merged into event 2
     assertThat(count("sourcetype=shop order_id=2")).isEqualTo(1);
+
+    // /event runs the sourcetype's index-time extractions too; the envelope's fields win
+    HttpResponse<String> event =
+        post(
+            "/services/collector/event",
+            "plain",
+            "{\"sourcetype\": \"shop\", \"event\": \"order=7 total=70.5 via hec\"}"
+                + "{\"sourcetype\": \"shop\", \"event\": \"order=8 total=1.0\","
+                + " \"fields\": {\"order_id\": \"80\"}}");
+    assertThat(event.statusCode()).as(event.body()).isEqualTo(200);
+    assertThat(count("sourcetype=shop order_id=7 total>70")).isEqualTo(1);
+    assertThat(count("sourcetype=shop order_id=80")).isEqualTo(1);
   }
 
   @Test
