@@ -267,6 +267,9 @@ public final class HecSender implements Closeable {
     } catch (InterruptedException e) {
       failure.compareAndSet(null, new QuarryClientException("interrupted while sending", e));
       Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      // never let the sender thread die: flush() would wait for it forever
+      failure.compareAndSet(null, new QuarryClientException("sending failed: " + e, e));
     }
   }
 

@@ -226,6 +226,9 @@ public final class SplunkJobRoutes {
       throw ApiException.badRequest(
           "INVALID_PARAMETER", "exec_mode must be normal, blocking or oneshot, not '" + mode + "'");
     }
+    // the answer's format is checked before a job exists, so a bad output_mode leaves none behind
+    ResultsMode resultsMode = mode.equals("oneshot") ? ResultsMode.of(exchange) : null;
+    boolean asXml = !mode.equals("oneshot") && xml(exchange);
     Duration timeLimit = SearchExportRoute.maxTime(exchange.parameter("max_time"));
     SearchJob job =
         jobRoutes.submit(
@@ -240,13 +243,13 @@ public final class SplunkJobRoutes {
     if (mode.equals("oneshot")) {
       try {
         long count = JobRoutes.nonNegativeLong(exchange.parameter("count"), 100, "count");
-        answerResults(exchange, ResultsMode.of(exchange), job, 0, count);
+        answerResults(exchange, resultsMode, job, 0, count);
       } finally {
         jobs.delete(job);
       }
       return;
     }
-    if (xml(exchange)) {
+    if (asXml) {
       exchange.text(
           HttpResponseStatus.CREATED,
           SplunkAtom.CONTENT_TYPE,
