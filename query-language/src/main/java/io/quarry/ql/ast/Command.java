@@ -20,7 +20,8 @@ public sealed interface Command
         TimechartCommand,
         ChartCommand,
         FieldSummaryCommand,
-        LookupCommand {
+        LookupCommand,
+        InputLookupCommand {
 
   /** The command's name as the registry knows it. */
   String name();

@@ -74,6 +74,9 @@ public final class Pipelines {
       case SortCommand sort -> new SortOperator(sort.keys(), sort.limit(), downstream);
       case io.quarry.ql.ast.FieldSummaryCommand summary ->
           new FieldSummaryOperator(summary, downstream);
+      case io.quarry.ql.ast.InputLookupCommand generating ->
+          throw new IllegalArgumentException(
+              "inputlookup generates rows: it can only be the first command (| inputlookup t)");
       case io.quarry.ql.ast.LookupCommand lookup -> {
         LookupTable table = evaluator.lookup(lookup.table());
         if (table == null) {

@@ -27,14 +27,20 @@ public final class Parser {
     if (reader.at(TokenType.PIPE)) {
       reader.next();
       Token name = reader.expect(TokenType.WORD, "a command name after '|'");
-      throw reader.error(
-          name,
-          "A query that starts with '|' needs a generating command; '"
-              + name.text()
-              + "' is not one (no generating commands exist yet)",
-          "a search expression without the leading '|'");
-    }
-    if (reader.peek().isWord("search")) {
+      if (!name.isWord("inputlookup")) {
+        throw reader.error(
+            name,
+            "A query that starts with '|' needs a generating command; '"
+                + name.text()
+                + "' is not one (the generating commands: inputlookup)",
+            "a search expression without the leading '|', or | inputlookup");
+      }
+      Token table = reader.readValue("the name of a lookup table");
+      commands.add(new io.quarry.ql.ast.InputLookupCommand(table.text(), name.position()));
+      if (!reader.atCommandEnd()) {
+        throw reader.unexpected(reader.peek(), "'|' or the end of the query after the table name");
+      }
+    } else if (reader.peek().isWord("search")) {
       commands.add(command(reader));
     } else {
       commands.add(registry.implicitSearch().parse(reader, reader.peek()));

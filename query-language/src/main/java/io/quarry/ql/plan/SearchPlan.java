@@ -18,17 +18,31 @@ import java.util.Optional;
  *     term-index query by the runtime where it can be)
  * @param pipeline the commands after the first search, run on the matching events in time order
  *     (newest first)
+ * @param generator a generating command ({@code | inputlookup …}) that produces the rows instead of
+ *     an index scan; then the indexes, time range and filter are unused
  */
 public record SearchPlan(
     List<String> indexPatterns,
     long earliestMicros,
     long latestMicros,
     Optional<SearchExpression> filter,
-    List<Command> pipeline) {
+    List<Command> pipeline,
+    Optional<Command> generator) {
 
   public SearchPlan {
     indexPatterns = List.copyOf(requireNonNull(indexPatterns, "indexPatterns is null"));
     requireNonNull(filter, "filter is null");
     pipeline = List.copyOf(requireNonNull(pipeline, "pipeline is null"));
+    requireNonNull(generator, "generator is null");
+  }
+
+  /** A plan that scans indexes. */
+  public SearchPlan(
+      List<String> indexPatterns,
+      long earliestMicros,
+      long latestMicros,
+      Optional<SearchExpression> filter,
+      List<Command> pipeline) {
+    this(indexPatterns, earliestMicros, latestMicros, filter, pipeline, Optional.empty());
   }
 }

@@ -38,8 +38,17 @@ public final class SearchPlanner {
    * @param latestMicros the job's own upper bound (from the API), or {@code Long.MAX_VALUE}
    */
   public SearchPlan plan(Query query, long earliestMicros, long latestMicros) {
-    SearchCommand first = (SearchCommand) query.commands().get(0);
     List<Command> pipeline = topN(query.commands().subList(1, query.commands().size()));
+    if (!(query.commands().get(0) instanceof SearchCommand first)) {
+      // a generating command: its rows feed the pipeline, no index is read
+      return new SearchPlan(
+          List.of(),
+          earliestMicros,
+          latestMicros,
+          java.util.Optional.empty(),
+          pipeline,
+          java.util.Optional.of(query.commands().get(0)));
+    }
     List<SearchExpression> conjuncts = new ArrayList<>();
     first.expression().ifPresent(e -> flattenAnd(e, conjuncts));
 

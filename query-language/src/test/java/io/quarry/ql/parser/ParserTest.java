@@ -123,7 +123,13 @@ class ParserTest {
         .hasMessageContaining("Unterminated quoted string");
     assertThatThrownBy(() -> parser.parse("   ")).hasMessageContaining("Empty query");
     assertThatThrownBy(() -> parser.parse("| stats count"))
-        .hasMessageContaining("needs a generating command");
+        .hasMessageContaining("needs a generating command")
+        .hasMessageContaining("inputlookup");
+    assertThat(parser.parse("| inputlookup users.csv | head 2").commands())
+        .extracting(io.quarry.ql.ast.Command::name)
+        .containsExactly("inputlookup", "head");
+    assertThatThrownBy(() -> parser.parse("| inputlookup users.csv extra"))
+        .hasMessageContaining("after the table name");
     assertThatThrownBy(() -> parser.parse("status="))
         .hasMessageContaining("a value after 'status='");
   }

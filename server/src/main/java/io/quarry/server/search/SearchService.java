@@ -112,17 +112,22 @@ public final class SearchService implements AutoCloseable {
     long latestMicros = jobTime(query, latest, "latest_time", now, Long.MAX_VALUE);
     SearchPlan plan =
         new SearchPlanner(now, ZoneOffset.UTC).plan(parsed, earliestMicros, latestMicros);
-    for (Command command : plan.pipeline()) {
-      if (command instanceof io.quarry.ql.ast.LookupCommand lookup
-          && lookups.table(lookup.table()) == null) {
+    List<Command> commands = new ArrayList<>(plan.pipeline());
+    plan.generator().ifPresent(commands::add);
+    for (Command command : commands) {
+      String table =
+          command instanceof io.quarry.ql.ast.LookupCommand lookup
+              ? lookup.table()
+              : command instanceof io.quarry.ql.ast.InputLookupCommand input ? input.table() : null;
+      if (table != null && lookups.table(table) == null) {
         throw new io.quarry.ql.parser.QueryParseException(
             "lookup table '"
-                + lookup.table()
+                + table
                 + "' does not exist; upload it with PUT /api/v1/lookups/"
-                + lookup.table(),
+                + table,
             query,
-            lookup.position(),
-            lookup.table(),
+            command.position(),
+            table,
             "the name of an uploaded lookup table");
       }
     }
@@ -205,7 +210,9 @@ public final class SearchService implements AutoCloseable {
     AtomicLong matched = new AtomicLong();
     int aggregatorAt = batchAggregatorIndex(plan.pipeline());
     ScanStats scan;
-    if (aggregatorAt >= 0) {
+    if (plan.generator().isPresent()) {
+      scan = runGenerator(plan, end, matched, stages);
+    } else if (aggregatorAt >= 0) {
       scan =
           runBatch(plan, indexes, translation, check, aggregatorAt, end, matched, stages, control);
     } else {
@@ -268,6 +275,36 @@ public final class SearchService implements AutoCloseable {
       }
     }
     return -1;
+  }
+
+  /**
+   * A generating command's rows through the whole pipeline ({@code | inputlookup t}: one row per
+   * table row, a field per non-empty cell).
+   */
+  private ScanStats runGenerator(
+      SearchPlan plan, RowSink end, AtomicLong matched, StageStats stages) {
+    io.quarry.ql.ast.InputLookupCommand input =
+        (io.quarry.ql.ast.InputLookupCommand) plan.generator().orElseThrow();
+    io.quarry.ql.exec.LookupTable table = lookups.table(input.table());
+    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator(), stages, 0);
+    long rows = 0;
+    if (table != null) { // checked when planned; deleted since: no rows
+      for (List<String> cells : table.rows()) {
+        java.util.Map<String, Object> values = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < cells.size(); i++) {
+          if (!cells.get(i).isEmpty()) {
+            values.put(table.columns().get(i), cells.get(i));
+          }
+        }
+        rows++;
+        if (!pipeline.accept(new io.quarry.ql.exec.MapRow(values))) {
+          break;
+        }
+      }
+    }
+    pipeline.finish();
+    matched.addAndGet(rows);
+    return new ScanStats(0, 0, 0, 0, rows, List.of());
   }
 
   /** Time-ordered mode: one newest-first stream through the whole pipeline. */

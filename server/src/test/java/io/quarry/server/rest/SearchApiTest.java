@@ -211,6 +211,15 @@ class SearchApiTest {
         .isEqualTo(
             "status,count,meaning\r\n200,2000,OK\r\n500,1000,\"Internal, server error\"\r\n");
 
+    HttpResponse<String> generated =
+        streamed(
+            "text/csv",
+            "{\"query\": \"| inputlookup http_status.csv | where class=\\\"failure\\\" | table status, meaning\"}");
+    assertThat(generated.body()).isEqualTo("status,meaning\r\n500,\"Internal, server error\"\r\n");
+    JsonNode missingInput =
+        ok(streamed("application/json", "{\"query\": \"| inputlookup nope.csv\"}"), 400);
+    assertThat(missingInput.at("/error/message").asText()).contains("'nope.csv' does not exist");
+
     JsonNode missing =
         ok(
             streamed("application/json", "{\"query\": \"index=main | lookup nope.csv status\"}"),
