@@ -40,6 +40,16 @@ public final class HecEventParser {
   private final IngestService indexes;
   private final String defaultHost;
   private final Instant now;
+  private boolean autoExtractTimestamp;
+
+  /**
+   * Splunk's {@code auto_extract_timestamp=true}: an envelope without {@code time} gets the time
+   * its sourcetype's timestamp rule finds in the event (else the receive time).
+   */
+  public HecEventParser autoExtractTimestamp(boolean enabled) {
+    this.autoExtractTimestamp = enabled;
+    return this;
+  }
 
   public HecEventParser(HecToken token, IngestService indexes, String defaultHost, Instant now) {
     this.token = requireNonNull(token, "token is null");
@@ -108,16 +118,21 @@ public final class HecEventParser {
     }
     long time = time(envelope.get("time"), number);
     String sourcetype = text(envelope, "sourcetype", number).orElse("httpevent");
+    io.quarry.server.sourcetype.Sourcetype rules = indexes.sourcetypes().forName(sourcetype);
     // the sourcetype's index-time extractions run on the event; the envelope's fields win
-    Map<String, List<String>> fields =
-        new LinkedHashMap<>(indexes.sourcetypes().forName(sourcetype).indexFields(raw));
+    Map<String, List<String>> fields = new LinkedHashMap<>(rules.indexFields(raw));
     fields.putAll(fields(envelope.get("fields"), number));
+    String source = text(envelope, "source", number).orElse("http:" + token.name());
+    JsonNode given = envelope.get("time");
+    if (autoExtractTimestamp && (given == null || given.isNull())) {
+      time = rules.timestamp(raw, source, fields, now).orElse(time);
+    }
     Event parsed =
         new Event(
             time,
             raw,
             text(envelope, "host", number).orElse(defaultHost),
-            text(envelope, "source", number).orElse("http:" + token.name()),
+            source,
             sourcetype,
             fields);
     String problem = indexes.problem(index, parsed);

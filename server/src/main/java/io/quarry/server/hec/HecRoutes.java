@@ -81,6 +81,8 @@ public final class HecRoutes {
         () -> {
           HecEventParser.Result result =
               new HecEventParser(token, ingest, defaultHost, clock.instant())
+                  .autoExtractTimestamp(
+                      "true".equalsIgnoreCase(exchange.queryParameter("auto_extract_timestamp")))
                   .parse(exchange.body());
           write(result.events());
           if (result.error().isPresent()) {

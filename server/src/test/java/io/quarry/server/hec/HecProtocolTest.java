@@ -250,6 +250,18 @@ class HecProtocolTest {
     assertThat(event.statusCode()).as(event.body()).isEqualTo(200);
     assertThat(count("sourcetype=shop order_id=7 total>70")).isEqualTo(1);
     assertThat(count("sourcetype=shop order_id=80")).isEqualTo(1);
+
+    // auto_extract_timestamp=true: the sourcetype's rule finds the time in the event
+    HttpResponse<String> timed =
+        post(
+            "/services/collector/event?auto_extract_timestamp=true",
+            "plain",
+            "{\"sourcetype\": \"shop\", \"event\": \"2020-02-02 02:02:02 order=9 total=9\"}");
+    assertThat(timed.statusCode()).as(timed.body()).isEqualTo(200);
+    assertThat(
+            count(
+                "sourcetype=shop order_id=9 earliest=02/02/2020:00:00:00 latest=02/03/2020:00:00:00"))
+        .isEqualTo(1);
   }
 
   @Test
