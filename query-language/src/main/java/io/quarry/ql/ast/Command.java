@@ -21,7 +21,8 @@ public sealed interface Command
         ChartCommand,
         FieldSummaryCommand,
         LookupCommand,
-        InputLookupCommand {
+        InputLookupCommand,
+        OutputLookupCommand {
 
   /** The command's name as the registry knows it. */
   String name();

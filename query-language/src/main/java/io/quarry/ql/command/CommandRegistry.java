@@ -44,6 +44,7 @@ public final class CommandRegistry {
     parsers.put("chart", new ChartParser());
     parsers.put("fieldsummary", new FieldSummaryParser());
     parsers.put("lookup", new LookupParser());
+    parsers.put("outputlookup", new OutputLookupParser());
     return new CommandRegistry(parsers);
   }
 

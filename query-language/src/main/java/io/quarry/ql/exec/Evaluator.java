@@ -34,11 +34,25 @@ public final class Evaluator {
     this(now, zone, LookupTable.Source.NONE);
   }
 
+  private final LookupTable.Writer lookupWriter;
+
   /** An evaluator whose searches can read lookup tables from {@code lookups}. */
   public Evaluator(Instant now, ZoneId zone, LookupTable.Source lookups) {
+    this(now, zone, lookups, LookupTable.Writer.NONE);
+  }
+
+  /** An evaluator whose searches read lookup tables and write them ({@code outputlookup}). */
+  public Evaluator(
+      Instant now, ZoneId zone, LookupTable.Source lookups, LookupTable.Writer lookupWriter) {
     this.now = now;
     this.zone = zone;
     this.lookups = java.util.Objects.requireNonNull(lookups, "lookups is null");
+    this.lookupWriter = java.util.Objects.requireNonNull(lookupWriter, "lookupWriter is null");
+  }
+
+  /** Where {@code outputlookup} writes. */
+  public LookupTable.Writer lookupWriter() {
+    return lookupWriter;
   }
 
   /** The lookup table of that name, or null. */

@@ -23,4 +23,17 @@ public record LookupTable(List<String> columns, List<List<String>> rows) {
     /** No tables at all. */
     Source NONE = name -> null;
   }
+
+  /** Where {@code outputlookup} writes tables (the server's lookup store). */
+  @FunctionalInterface
+  public interface Writer {
+    /** Stores the table, replacing one of the same name. */
+    void write(String name, LookupTable table);
+
+    /** Writing is not possible here. */
+    Writer NONE =
+        (name, table) -> {
+          throw new IllegalStateException("lookup tables cannot be written here");
+        };
+  }
 }

@@ -77,6 +77,8 @@ public final class Pipelines {
       case io.quarry.ql.ast.InputLookupCommand generating ->
           throw new IllegalArgumentException(
               "inputlookup generates rows: it can only be the first command (| inputlookup t)");
+      case io.quarry.ql.ast.OutputLookupCommand output ->
+          new OutputLookupOperator(output, evaluator.lookupWriter(), downstream);
       case io.quarry.ql.ast.LookupCommand lookup -> {
         LookupTable table = evaluator.lookup(lookup.table());
         if (table == null) {

@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * naming the columns). Uploads are validated and replaced atomically; parsed tables are cached
  * until the file changes.
  */
-public final class LookupStore implements LookupTable.Source {
+public final class LookupStore implements LookupTable.Source, LookupTable.Writer {
   /** Names: letters, digits, {@code _ - .}, not starting with a dot. */
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}");
 
@@ -65,6 +65,25 @@ public final class LookupStore implements LookupTable.Source {
     }
     cache.remove(name);
     return table;
+  }
+
+  /** {@code outputlookup}: stores a table computed by a search. */
+  @Override
+  public void write(String name, LookupTable table) {
+    String problem = invalidName(name);
+    if (problem != null) {
+      throw new IllegalArgumentException("outputlookup '" + name + "': " + problem);
+    }
+    StringBuilder csv = new StringBuilder();
+    Csv.line(csv, table.columns());
+    for (List<String> row : table.rows()) {
+      Csv.line(csv, row);
+    }
+    try {
+      put(name, csv.toString().getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write lookup table " + name, e);
+    }
   }
 
   public boolean delete(String name) throws IOException {

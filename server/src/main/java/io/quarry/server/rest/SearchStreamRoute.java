@@ -18,6 +18,7 @@ import io.quarry.server.auth.Authenticator;
 import io.quarry.server.http.ApiException;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
+import io.quarry.server.lookups.Csv;
 import io.quarry.server.search.SearchService;
 import io.quarry.server.search.SearchStats;
 import java.io.ByteArrayOutputStream;

@@ -14,6 +14,7 @@ import io.quarry.server.http.Route;
 import io.quarry.server.http.Router;
 import io.quarry.server.jobs.JobManager;
 import io.quarry.server.jobs.SearchJob;
+import io.quarry.server.lookups.Csv;
 import io.quarry.server.search.SearchStats;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -63,7 +63,7 @@ public final class SearchService implements AutoCloseable {
 
   private final EventStore store;
   private final Sourcetypes sourcetypes;
-  private final io.quarry.ql.exec.LookupTable.Source lookups;
+  private final io.quarry.server.lookups.LookupStore lookups;
   private final ServerMetrics metrics;
   private final Clock clock;
   private final long maxResultRows;
@@ -79,7 +79,7 @@ public final class SearchService implements AutoCloseable {
   public SearchService(
       EventStore store,
       Sourcetypes sourcetypes,
-      io.quarry.ql.exec.LookupTable.Source lookups,
+      io.quarry.server.lookups.LookupStore lookups,
       ServerMetrics metrics,
       Clock clock,
       long maxResultRows,
@@ -476,7 +476,7 @@ public final class SearchService implements AutoCloseable {
 
   /** Evaluates eval/where with the search's clock (now()) in UTC. */
   private Evaluator evaluator() {
-    return new Evaluator(clock.instant(), ZoneOffset.UTC, lookups);
+    return new Evaluator(clock.instant(), ZoneOffset.UTC, lookups, lookups);
   }
 
   /** Stops the search threads. */

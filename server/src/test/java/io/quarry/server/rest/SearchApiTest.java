@@ -216,6 +216,13 @@ class SearchApiTest {
             "text/csv",
             "{\"query\": \"| inputlookup http_status.csv | where class=\\\"failure\\\" | table status, meaning\"}");
     assertThat(generated.body()).isEqualTo("status,meaning\r\n500,\"Internal, server error\"\r\n");
+    HttpResponse<String> written =
+        streamed(
+            "text/csv",
+            "{\"query\": \"index=main | stats count by status | outputlookup status_counts.csv\"}");
+    assertThat(written.statusCode()).isEqualTo(200);
+    assertThat(call("GET", "/api/v1/lookups/status_counts.csv", null, null).body())
+        .isEqualTo("status,count\r\n200,2000\r\n500,1000\r\n");
     JsonNode missingInput =
         ok(streamed("application/json", "{\"query\": \"| inputlookup nope.csv\"}"), 400);
     assertThat(missingInput.at("/error/message").asText()).contains("'nope.csv' does not exist");
