@@ -99,11 +99,8 @@ public final class QuarryClient {
             });
   }
 
-  /**
-   * Streams a search's typed result pages as the server produces them ({@code POST
-   * /api/v1/search}); close the stream to stop early, which cancels the search.
-   */
-  public ResultStream stream(String query, String earliest, String latest) {
+  /** The JSON body of the native search and job endpoints. */
+  private static Map<String, Object> searchBody(String query, String earliest, String latest) {
     requireNonNull(query, "query is null");
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("query", query);
@@ -113,6 +110,15 @@ public final class QuarryClient {
     if (latest != null) {
       body.put("latest", latest);
     }
+    return body;
+  }
+
+  /**
+   * Streams a search's typed result pages as the server produces them ({@code POST
+   * /api/v1/search}); close the stream to stop early, which cancels the search.
+   */
+  public ResultStream stream(String query, String earliest, String latest) {
+    Map<String, Object> body = searchBody(query, earliest, latest);
     HttpRequest request;
     try {
       request =
@@ -147,15 +153,7 @@ public final class QuarryClient {
    * @param latest a time modifier or null
    */
   public SearchJob submit(String query, String earliest, String latest) {
-    requireNonNull(query, "query is null");
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("query", query);
-    if (earliest != null) {
-      body.put("earliest", earliest);
-    }
-    if (latest != null) {
-      body.put("latest", latest);
-    }
+    Map<String, Object> body = searchBody(query, earliest, latest);
     try {
       HttpRequest request =
           request("/api/v1/jobs")
