@@ -146,7 +146,10 @@ final class IngestCommand implements Callable<Integer> {
               progress.skip(consumed - consumed * missingBytes / Math.max(1, end - start));
               for (long[] part : parts) {
                 byte[] body =
-                    Arrays.copyOfRange(chunk, (int) (part[0] - start), (int) (part[1] - start));
+                    part[0] == start && part[1] == end
+                        ? chunk // the usual case: nothing of the chunk was sent before
+                        : Arrays.copyOfRange(
+                            chunk, (int) (part[0] - start), (int) (part[1] - start));
                 long partConsumed = consumed * (part[1] - part[0]) / Math.max(1, end - start);
                 inFlight.acquire();
                 sent.add(

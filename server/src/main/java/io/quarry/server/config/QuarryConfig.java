@@ -39,7 +39,7 @@ public record QuarryConfig(
         Objects.requireNonNullElseGet(storage, () -> new Storage(null, null, null, null, null));
     ingest = Objects.requireNonNullElseGet(ingest, () -> new Ingest(null, null));
     sourcetypes = sourcetypes == null ? Map.of() : Map.copyOf(sourcetypes);
-    compiledSourcetypes(sourcetypes).declaredFieldTypes(); // fails here, naming what is wrong
+    new Sourcetypes(sourcetypes).declaredFieldTypes(); // fails here, naming what is wrong
     for (String index : storage.indexes().keySet()) {
       if (!indexes.contains(index) && !index.equals(INTERNAL_INDEX)) {
         throw new IllegalArgumentException(
@@ -65,11 +65,7 @@ public record QuarryConfig(
 
   /** The built-in sourcetypes with the configured ones laid over them. */
   public Sourcetypes compiledSourcetypes() {
-    return compiledSourcetypes(sourcetypes);
-  }
-
-  private static Sourcetypes compiledSourcetypes(Map<String, SourcetypeSettings> settings) {
-    return new Sourcetypes(settings);
+    return new Sourcetypes(sourcetypes);
   }
 
   /**

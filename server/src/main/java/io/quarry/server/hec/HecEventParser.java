@@ -109,13 +109,7 @@ public final class HecEventParser {
       throw HecException.eventBlank(number);
     }
     String index = text(envelope, "index", number).orElse(token.defaultIndex());
-    if (!indexes.hasIndex(index)) {
-      throw HecException.incorrectIndex(number, "index '" + index + "' does not exist");
-    }
-    if (!token.mayWrite(index)) {
-      throw HecException.incorrectIndex(
-          number, "token '" + token.name() + "' may not write to index '" + index + "'");
-    }
+    requireWritable(indexes, token, index, number);
     long time = time(envelope.get("time"), number);
     String sourcetype = text(envelope, "sourcetype", number).orElse("httpevent");
     io.quarry.server.sourcetype.Sourcetype rules = indexes.sourcetypes().forName(sourcetype);
@@ -140,6 +134,17 @@ public final class HecEventParser {
       throw HecException.invalidFormat(number, problem);
     }
     return new IndexedEvent(index, parsed);
+  }
+
+  /** HEC code 7 unless {@code index} exists and the token may write it. */
+  static void requireWritable(IngestService indexes, HecToken token, String index, int number) {
+    if (!indexes.hasIndex(index)) {
+      throw HecException.incorrectIndex(number, "index '" + index + "' does not exist");
+    }
+    if (!token.mayWrite(index)) {
+      throw HecException.incorrectIndex(
+          number, "token '" + token.name() + "' may not write to index '" + index + "'");
+    }
   }
 
   private static Optional<String> text(JsonNode envelope, String name, int number) {

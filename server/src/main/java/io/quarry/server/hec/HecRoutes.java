@@ -100,13 +100,7 @@ public final class HecRoutes {
       throw HecException.noData();
     }
     String index = parameterOr(exchange, "index", token.defaultIndex());
-    if (!ingest.hasIndex(index)) {
-      throw HecException.incorrectIndex(0, "index '" + index + "' does not exist");
-    }
-    if (!token.mayWrite(index)) {
-      throw HecException.incorrectIndex(
-          0, "token '" + token.name() + "' may not write to index '" + index + "'");
-    }
+    HecEventParser.requireWritable(ingest, token, index, 0);
     admitted(
         exchange,
         () -> {

@@ -2,16 +2,13 @@ package io.quarry.server.rest;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarry.plugin.api.data.Page;
-import io.quarry.ql.parser.QueryParseException;
 import io.quarry.ql.plan.SearchPlan;
 import io.quarry.server.auth.Authenticator;
-import io.quarry.server.http.ApiException;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
 import io.quarry.server.search.SearchService;
@@ -47,23 +44,13 @@ public final class FieldRoutes {
 
   private void fields(Exchange exchange) throws IOException {
     authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Field summary");
-    JsonNode body = exchange.bodyLength() == 0 ? null : JSON.readTree(exchange.body());
-    String query = body == null ? null : body.path("query").asText(null);
-    if (query == null || query.isBlank()) {
-      throw ApiException.badRequest(
-          "MISSING_PARAMETER", "'query' is required (the SPL query to summarize)");
-    }
-    int maxEvents = positive(body, "maxEvents", DEFAULT_MAX_EVENTS);
-    int maxValues = positive(body, "maxValues", DEFAULT_MAX_VALUES);
-    String summary = query + " | head " + maxEvents + " | fieldsummary maxvals=" + maxValues;
-    SearchPlan plan;
-    try {
-      plan =
-          search.plan(
-              summary, body.path("earliest").asText(null), body.path("latest").asText(null));
-    } catch (QueryParseException e) {
-      throw QueryErrors.of(e); // positions refer to the query as sent: the suffix comes after it
-    }
+    SearchRequest request = SearchRequest.read(exchange);
+    int maxEvents = request.positiveInt("maxEvents", DEFAULT_MAX_EVENTS);
+    int maxValues = request.positiveInt("maxValues", DEFAULT_MAX_VALUES);
+    String summary =
+        request.query() + " | head " + maxEvents + " | fieldsummary maxvals=" + maxValues;
+    // parse errors point into the query as sent: the suffix comes after it
+    SearchPlan plan = SearchRequest.plan(search, summary, request.earliest(), request.latest());
     List<Page> pages = new ArrayList<>();
     SearchStats stats = search.run(summary, plan, search.maxTime(), pages::add);
     List<Map<String, Object>> fields = new ArrayList<>();
@@ -100,7 +87,7 @@ public final class FieldRoutes {
 
   private static Object value(Page page, String column, int row) {
     int index = page.schema().indexOf(column);
-    return index < 0 ? null : JobRoutes.value(page.block(index), row);
+    return index < 0 ? null : ResultValues.typed(page.block(index), row);
   }
 
   private static String text(Page page, String column, int row) {
@@ -111,17 +98,5 @@ public final class FieldRoutes {
   private static long number(Page page, String column, int row) {
     Object value = value(page, column, row);
     return value instanceof Number n ? n.longValue() : 0;
-  }
-
-  private static int positive(JsonNode body, String name, int fallback) {
-    JsonNode value = body.get(name);
-    if (value == null || value.isNull()) {
-      return fallback;
-    }
-    if (!value.canConvertToInt() || value.intValue() < 1) {
-      throw ApiException.badRequest(
-          "INVALID_PARAMETER", "'" + name + "' must be a positive whole number");
-    }
-    return value.intValue();
   }
 }

@@ -2,17 +2,11 @@ package io.quarry.server.rest;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.quarry.plugin.api.data.Block;
-import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.Schema;
 import io.quarry.ql.exec.StageStats;
-import io.quarry.ql.parser.QueryParseException;
 import io.quarry.ql.plan.SearchPlan;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.http.ApiException;
@@ -35,7 +29,6 @@ import java.util.Map;
  * list, and the job inspector. Every route needs the admin's HTTP Basic credentials.
  */
 public final class JobRoutes {
-  private static final ObjectMapper JSON = new ObjectMapper();
   static final int DEFAULT_COUNT = 100;
   static final int MAX_COUNT = 50_000;
 
@@ -71,29 +64,15 @@ public final class JobRoutes {
    */
   private void create(Exchange exchange) throws Exception {
     authorize(exchange);
-    JsonNode body;
-    try {
-      body = exchange.bodyLength() == 0 ? JSON.createObjectNode() : JSON.readTree(exchange.body());
-    } catch (JsonProcessingException e) {
-      throw ApiException.badRequest(
-          "INVALID_BODY", "The body is not JSON: " + e.getOriginalMessage());
-    }
-    if (body == null || !body.isObject()) {
-      throw ApiException.badRequest("INVALID_BODY", "The body must be a JSON object");
-    }
-    String query = text(body, "query");
-    if (query == null || query.isBlank()) {
-      throw ApiException.badRequest(
-          "MISSING_PARAMETER", "'query' is required (the SPL query to run)");
-    }
-    String mode = text(body, "mode") == null ? "async" : text(body, "mode");
+    SearchRequest request = SearchRequest.read(exchange);
+    String mode = request.text("mode") == null ? "async" : request.text("mode");
     if (!mode.equals("async") && !mode.equals("blocking")) {
       throw ApiException.badRequest(
           "INVALID_PARAMETER", "'mode' must be async or blocking, not '" + mode + "'");
     }
-    Duration timeLimit = seconds(body, "timeout", search.maxTime());
-    Duration ttl = seconds(body, "ttl", jobs.defaultTtl());
-    SearchJob job = submit(query, text(body, "earliest"), text(body, "latest"), timeLimit, ttl);
+    Duration timeLimit = request.seconds("timeout", search.maxTime());
+    Duration ttl = request.seconds("ttl", jobs.defaultTtl());
+    SearchJob job = submit(request.query(), request.earliest(), request.latest(), timeLimit, ttl);
     if (mode.equals("blocking")) {
       job.await(timeLimit.plusSeconds(60));
     }
@@ -102,12 +81,7 @@ public final class JobRoutes {
 
   /** Plans and submits a job; a query that does not parse is a 400 naming where. */
   SearchJob submit(String query, String earliest, String latest, Duration timeLimit, Duration ttl) {
-    SearchPlan plan;
-    try {
-      plan = search.plan(query, earliest, latest);
-    } catch (QueryParseException e) {
-      throw QueryErrors.of(e);
-    }
+    SearchPlan plan = SearchRequest.plan(search, query, earliest, latest);
     return jobs.submit(query, plan, "admin", timeLimit != null ? timeLimit : search.maxTime(), ttl);
   }
 
@@ -185,7 +159,7 @@ public final class JobRoutes {
     for (SearchJob.RowRef row : job.slice(offset, count)) {
       List<Object> values = new ArrayList<>(row.page().schema().size());
       for (int column = 0; column < row.page().schema().size(); column++) {
-        values.add(value(row.page().block(column), row.position()));
+        values.add(ResultValues.typed(row.page().block(column), row.position()));
       }
       rows.add(values);
     }
@@ -263,40 +237,6 @@ public final class JobRoutes {
       status.put("error", job.error().body().get("error"));
     }
     return status;
-  }
-
-  /** A typed value for JSON: numbers, booleans, text, lists; times as ISO-8601 text. */
-  static Object value(Block block, int position) {
-    if (block.isNull(position)) {
-      return null;
-    }
-    if (block.dataType() == DataType.TIMESTAMP) {
-      return ResultValues.text(block, position);
-    }
-    return block.getObject(position);
-  }
-
-  private static String text(JsonNode body, String field) {
-    JsonNode value = body.get(field);
-    if (value == null || value.isNull()) {
-      return null;
-    }
-    if (!value.isValueNode()) {
-      throw ApiException.badRequest("INVALID_PARAMETER", "'" + field + "' must be a string");
-    }
-    return value.asText();
-  }
-
-  private static Duration seconds(JsonNode body, String field, Duration fallback) {
-    JsonNode value = body.get(field);
-    if (value == null || value.isNull()) {
-      return fallback;
-    }
-    if (!value.isNumber() || !(value.doubleValue() > 0)) {
-      throw ApiException.badRequest(
-          "INVALID_PARAMETER", "'" + field + "' must be a positive number of seconds");
-    }
-    return Duration.ofMillis((long) Math.ceil(value.doubleValue() * 1000));
   }
 
   static long nonNegativeLong(String text, long fallback, String name) {

@@ -9,7 +9,6 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarry.plugin.api.data.Page;
-import io.quarry.ql.parser.QueryParseException;
 import io.quarry.ql.plan.SearchPlan;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.http.ApiException;
@@ -67,14 +66,9 @@ public final class SearchExportRoute {
               + outputMode
               + "' is not supported on this endpoint; use output_mode=json");
     }
-    SearchPlan plan;
-    try {
-      plan =
-          search.plan(
-              query, exchange.parameter("earliest_time"), exchange.parameter("latest_time"));
-    } catch (QueryParseException e) {
-      throw QueryErrors.of(e);
-    }
+    SearchPlan plan =
+        SearchRequest.plan(
+            search, query, exchange.parameter("earliest_time"), exchange.parameter("latest_time"));
     java.time.Duration timeLimit = maxTime(exchange.parameter("max_time"));
     if (timeLimit == null) {
       timeLimit = search.maxTime();

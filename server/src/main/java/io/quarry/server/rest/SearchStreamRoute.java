@@ -5,14 +5,12 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
-import io.quarry.ql.parser.QueryParseException;
 import io.quarry.ql.plan.SearchPlan;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.http.ApiException;
@@ -24,7 +22,6 @@ import io.quarry.server.search.SearchStats;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -102,33 +99,11 @@ public final class SearchStreamRoute {
   private void stream(Exchange exchange) throws IOException {
     authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
     Format format = Format.negotiate(exchange.header(HttpHeaderNames.ACCEPT));
-    JsonNode body;
-    try {
-      body = exchange.bodyLength() == 0 ? null : JSON.readTree(exchange.body());
-    } catch (IOException e) {
-      throw ApiException.badRequest("INVALID_BODY", "The body is not JSON: " + e.getMessage());
-    }
-    String query = body == null ? null : body.path("query").asText(null);
-    if (query == null || query.isBlank()) {
-      throw ApiException.badRequest(
-          "MISSING_PARAMETER", "'query' is required (the SPL query to run)");
-    }
-    SearchPlan plan;
-    try {
-      plan =
-          search.plan(query, body.path("earliest").asText(null), body.path("latest").asText(null));
-    } catch (QueryParseException e) {
-      throw QueryErrors.of(e);
-    }
-    Duration timeLimit = search.maxTime();
-    if (body.has("timeout")) {
-      if (!body.get("timeout").isNumber() || !(body.get("timeout").doubleValue() > 0)) {
-        throw ApiException.badRequest(
-            "INVALID_PARAMETER", "'timeout' must be a positive number of seconds");
-      }
-      timeLimit = Duration.ofMillis((long) Math.ceil(body.get("timeout").doubleValue() * 1000));
-    }
-    String compression = body.path("compression").asText("none");
+    SearchRequest request = SearchRequest.read(exchange);
+    SearchPlan plan = request.plan(search);
+    Duration timeLimit = request.seconds("timeout", search.maxTime());
+    String query = request.query();
+    String compression = request.text("compression") == null ? "none" : request.text("compression");
     if (!compression.equals("none") && !compression.equals("zstd")) {
       throw ApiException.badRequest(
           "INVALID_PARAMETER", "'compression' must be none or zstd, not '" + compression + "'");
@@ -199,7 +174,7 @@ public final class SearchStreamRoute {
         for (int position = 0; position < page.positionCount(); position++) {
           json.writeStartArray();
           for (int column = 0; column < page.schema().size(); column++) {
-            json.writeObject(JobRoutes.value(page.block(column), position));
+            json.writeObject(ResultValues.typed(page.block(column), position));
           }
           json.writeEndArray();
         }
@@ -215,7 +190,7 @@ public final class SearchStreamRoute {
           json.setCodec(JSON);
           json.writeStartObject();
           for (int column = 0; column < page.schema().size(); column++) {
-            Object value = JobRoutes.value(page.block(column), position);
+            Object value = ResultValues.typed(page.block(column), position);
             if (value != null) {
               json.writeObjectField(page.schema().column(column).name(), value);
             }
@@ -228,23 +203,12 @@ public final class SearchStreamRoute {
 
     private void csvPage(Page page) throws IOException {
       if (csvColumns == null) {
-        csvColumns = new ArrayList<>();
-        for (Schema.Column column : page.schema().columns()) {
-          csvColumns.add(column.name());
-        }
+        csvColumns = ResultValues.names(page.schema());
         csvLine(csvColumns);
       }
-      int[] sources = new int[csvColumns.size()];
-      for (int i = 0; i < sources.length; i++) {
-        sources[i] = page.schema().indexOf(csvColumns.get(i));
-      }
-      List<String> cells = new ArrayList<>(sources.length);
+      int[] columns = ResultValues.columns(page.schema(), csvColumns);
       for (int position = 0; position < page.positionCount(); position++) {
-        cells.clear();
-        for (int source : sources) {
-          cells.add(source < 0 ? null : ResultValues.text(page.block(source), position));
-        }
-        csvLine(cells);
+        csvLine(ResultValues.texts(page, position, columns));
       }
     }
 

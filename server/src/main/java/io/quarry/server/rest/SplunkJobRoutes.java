@@ -66,20 +66,20 @@ public final class SplunkJobRoutes {
 
   public void register(Router router) {
     for (String prefix : PREFIXES) {
-      router.add(HttpMethod.POST, prefix, json(this::create));
-      router.add(HttpMethod.GET, prefix, json(this::list));
-      router.add(HttpMethod.GET, prefix + "/{sid}", json(this::status));
-      router.add(HttpMethod.DELETE, prefix + "/{sid}", json(this::delete));
+      router.add(HttpMethod.POST, prefix, authenticated(this::create));
+      router.add(HttpMethod.GET, prefix, authenticated(this::list));
+      router.add(HttpMethod.GET, prefix + "/{sid}", authenticated(this::status));
+      router.add(HttpMethod.DELETE, prefix + "/{sid}", authenticated(this::delete));
       for (String results : List.of("results", "results_preview", "events")) {
-        router.add(HttpMethod.GET, prefix + "/{sid}/" + results, json(this::results));
-        router.add(HttpMethod.POST, prefix + "/{sid}/" + results, json(this::results));
+        router.add(HttpMethod.GET, prefix + "/{sid}/" + results, authenticated(this::results));
+        router.add(HttpMethod.POST, prefix + "/{sid}/" + results, authenticated(this::results));
       }
-      router.add(HttpMethod.POST, prefix + "/{sid}/control", json(this::control));
+      router.add(HttpMethod.POST, prefix + "/{sid}/control", authenticated(this::control));
     }
   }
 
   /** Authenticates before the route runs. */
-  private Route json(Route route) {
+  private Route authenticated(Route route) {
     return exchange -> {
       authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
       route.handle(exchange);
@@ -141,14 +141,8 @@ public final class SplunkJobRoutes {
 
   /** The field names of a job's results, in order. */
   private static List<String> fieldNames(SearchJob job) {
-    List<String> names = new ArrayList<>();
     Schema schema = job.schema();
-    if (schema != null) {
-      for (Schema.Column column : schema.columns()) {
-        names.add(column.name());
-      }
-    }
-    return names;
+    return schema == null ? List.of() : ResultValues.names(schema);
   }
 
   /** Splunk's results XML, as its SDK's {@code ResultsReader} reads it. */
@@ -205,12 +199,8 @@ public final class SplunkJobRoutes {
     StringBuilder csv = new StringBuilder();
     Csv.line(csv, names);
     for (SearchJob.RowRef row : job.slice(offset, count == 0 ? Long.MAX_VALUE : count)) {
-      List<String> cells = new ArrayList<>(names.size());
-      for (String name : names) {
-        int column = row.page().schema().indexOf(name);
-        cells.add(column < 0 ? null : ResultValues.text(row.page().block(column), row.position()));
-      }
-      Csv.line(csv, cells);
+      int[] columns = ResultValues.columns(row.page().schema(), names);
+      Csv.line(csv, ResultValues.texts(row.page(), row.position(), columns));
     }
     return csv.toString();
   }

@@ -112,13 +112,13 @@ public final class SearchService implements AutoCloseable {
     long latestMicros = jobTime(query, latest, "latest_time", now, Long.MAX_VALUE);
     SearchPlan plan =
         new SearchPlanner(now, ZoneOffset.UTC).plan(parsed, earliestMicros, latestMicros);
-    List<Command> commands = new ArrayList<>(plan.pipeline());
-    plan.generator().ifPresent(commands::add);
-    for (Command command : commands) {
+    for (Command command : parsed.commands()) {
       String table =
-          command instanceof io.quarry.ql.ast.LookupCommand lookup
-              ? lookup.table()
-              : command instanceof io.quarry.ql.ast.InputLookupCommand input ? input.table() : null;
+          switch (command) {
+            case io.quarry.ql.ast.LookupCommand lookup -> lookup.table();
+            case io.quarry.ql.ast.InputLookupCommand input -> input.table();
+            default -> null;
+          };
       if (table != null && lookups.table(table) == null) {
         throw new io.quarry.ql.parser.QueryParseException(
             "lookup table '"

@@ -3,7 +3,6 @@ package io.quarry.server.sourcetype;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 
 /**
  * One index-time extraction of a sourcetype: fields taken from an event as it is stored, so they
@@ -36,16 +35,7 @@ public sealed interface IndexExtraction {
   record Regex(Sourcetype.NamedGroups groups) implements IndexExtraction {
     @Override
     public void extract(String raw, Map<String, List<String>> into) {
-      Matcher matcher = groups.pattern().matcher(raw);
-      if (!matcher.find()) {
-        return;
-      }
-      for (Map.Entry<Integer, String> field : groups.fields()) {
-        String value = matcher.group(field.getKey());
-        if (value != null) {
-          into.putIfAbsent(field.getValue(), List.of(value));
-        }
-      }
+      groups.extract(raw, (field, value) -> into.putIfAbsent(field, List.of(value)));
     }
   }
 

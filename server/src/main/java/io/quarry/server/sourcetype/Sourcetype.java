@@ -91,16 +91,19 @@ public final class Sourcetype {
       return new NamedGroups(pattern, fields);
     }
 
-    /** Adds the fields of the first match in {@code raw}; returns whether it matched. */
-    boolean extract(String raw, Map<String, List<Object>> into) {
+    /**
+     * Hands each named group of the first match in {@code raw} that matched to {@code field} (name,
+     * value); returns whether there was a match.
+     */
+    boolean extract(String raw, java.util.function.BiConsumer<String, String> field) {
       Matcher matcher = pattern.matcher(raw);
       if (!matcher.find()) {
         return false;
       }
-      for (Map.Entry<Integer, String> field : fields) {
-        String value = matcher.group(field.getKey());
+      for (Map.Entry<Integer, String> group : fields) {
+        String value = matcher.group(group.getKey());
         if (value != null) {
-          into.putIfAbsent(field.getValue(), List.of(value));
+          field.accept(group.getValue(), value);
         }
       }
       return true;
@@ -369,7 +372,7 @@ public final class Sourcetype {
   Map<String, List<Object>> extractWithRegex(String raw) {
     Map<String, List<Object>> fields = new LinkedHashMap<>();
     for (NamedGroups extraction : searchExtractions) {
-      extraction.extract(raw, fields);
+      extraction.extract(raw, (field, value) -> fields.putIfAbsent(field, List.of(value)));
     }
     return fields;
   }
