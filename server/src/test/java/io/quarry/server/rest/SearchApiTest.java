@@ -248,6 +248,26 @@ class SearchApiTest {
   }
 
   @Test
+  void badBodiesAreTyped400s() throws Exception {
+    for (String path : List.of("/api/v1/search", "/api/v1/jobs", "/api/v1/fields")) {
+      JsonNode notJson = ok(call("POST", path, "{not json", "application/json"), 400);
+      assertThat(notJson.at("/error/code").asText()).as(path).isEqualTo("INVALID_BODY");
+      JsonNode notObject = ok(call("POST", path, "[1, 2]", "application/json"), 400);
+      assertThat(notObject.at("/error/code").asText()).as(path).isEqualTo("INVALID_BODY");
+      JsonNode noQuery = ok(call("POST", path, "{}", "application/json"), 400);
+      assertThat(noQuery.at("/error/code").asText()).as(path).isEqualTo("MISSING_PARAMETER");
+      JsonNode badQuery =
+          ok(call("POST", path, "{\"query\": {\"x\": 1}}", "application/json"), 400);
+      assertThat(badQuery.at("/error/code").asText()).as(path).isEqualTo("INVALID_PARAMETER");
+    }
+    JsonNode badTimeout =
+        ok(
+            call("POST", "/api/v1/jobs", "{\"query\": \"x\", \"timeout\": -1}", "application/json"),
+            400);
+    assertThat(badTimeout.at("/error/message").asText()).contains("positive number of seconds");
+  }
+
+  @Test
   void sourcetypesAreListedWithTheirRules() throws Exception {
     JsonNode list = ok(call("GET", "/api/v1/sourcetypes", null, null), 200).get("sourcetypes");
     JsonNode access = null;
