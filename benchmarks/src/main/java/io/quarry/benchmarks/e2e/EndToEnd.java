@@ -1,0 +1,465 @@
+package io.quarry.benchmarks.e2e;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.quarry.benchmarks.data.AccessLogGenerator;
+import io.quarry.client.QuarryClient;
+import io.quarry.client.SearchResults;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The end-to-end harness: generates the reference access log, starts Quarry on a fresh data
+ * directory, measures ingest through HEC {@code /raw} and {@code quarry ingest}, runs the {@link
+ * QuerySuite} on Quarry and on DuckDB in the same run, then a concurrency run on Quarry alone, and
+ * reports a table on the console and a JSON file. See {@code benchmarks/README.md}.
+ */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = "Quarry end to end against DuckDB on the reference access log.")
+public final class EndToEnd implements Callable<Integer> {
+  @Option(
+      names = "--events",
+      defaultValue = "10000000",
+      description = "Lines of the reference dataset (default ${DEFAULT-VALUE}).")
+  long events;
+
+  @Option(names = "--seed", defaultValue = "42", description = "Dataset seed.")
+  long seed;
+
+  @Option(
+      names = "--work-dir",
+      defaultValue = "benchmarks/target/e2e",
+      description = "Dataset, data directories and results (default ${DEFAULT-VALUE}).")
+  Path workDir;
+
+  @Option(names = "--runs", defaultValue = "5", description = "Measured runs per query.")
+  int runs;
+
+  @Option(names = "--warmup", defaultValue = "2", description = "Warm-up runs per query.")
+  int warmup;
+
+  @Option(
+      names = "--threads",
+      description = "DuckDB threads (default: the cores, like Quarry's search pool).")
+  Integer threads;
+
+  @Option(names = "--heap", defaultValue = "4g", description = "Quarry's heap (-Xmx).")
+  String heap;
+
+  @Option(
+      names = "--hec-events",
+      defaultValue = "200000",
+      description = "Lines sent through HEC /raw for the HEC ingest figure (into index hec).")
+  int hecEvents;
+
+  @Option(names = "--hec-connections", defaultValue = "4", description = "Concurrent HEC requests.")
+  int hecConnections;
+
+  @Option(
+      names = "--concurrency",
+      split = ",",
+      defaultValue = "1,4,20",
+      description = "Concurrent searches per level of the concurrency run (empty: skip).")
+  List<Integer> concurrency;
+
+  @Option(
+      names = "--concurrency-queries",
+      defaultValue = "40",
+      description = "Searches per level of the concurrency run.")
+  int concurrencyQueries;
+
+  @Option(names = "--skip-duckdb", description = "Run Quarry only.")
+  boolean skipDuckDb;
+
+  @Option(names = "--query", description = "Run only the queries whose name contains this text.")
+  String onlyQuery;
+
+  private final PrintStream out = System.out;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new EndToEnd()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    int cores = Runtime.getRuntime().availableProcessors();
+    int duckThreads = threads != null ? threads : cores;
+    Files.createDirectories(workDir);
+    Map<String, Object> report = new LinkedHashMap<>();
+    report.put("startedAt", Instant.now().toString());
+    report.put("machine", machine(cores));
+    report.put("events", events);
+    report.put("seed", seed);
+    report.put("runs", runs);
+    report.put("warmup", warmup);
+
+    Path dataset = dataset();
+    long rawBytes = Files.size(dataset);
+    report.put("datasetBytes", rawBytes);
+
+    List<Query> queries =
+        QuerySuite.QUERIES.stream()
+            .filter(q -> onlyQuery == null || q.name().contains(onlyQuery))
+            .toList();
+    Map<String, Object> ingest = new LinkedHashMap<>();
+    report.put("ingest", ingest);
+    Map<String, Map<String, Object>> results = new LinkedHashMap<>();
+    report.put("queries", results);
+
+    try (QuarryProcess quarry = QuarryProcess.start(workDir, heap)) {
+      out.printf("Quarry at %s (heap %s), data in %s%n", quarry.uri(), heap, quarry.dataDir());
+      ingest.put("hecRaw", hecRaw(quarry, dataset));
+      ingest.put("quarryIngest", quarryIngest(quarry, dataset, rawBytes));
+      long indexBytes = quarry.indexBytes("main");
+      ingest.put("quarryIndexBytes", indexBytes);
+      ingest.put("quarryBytesPerRawByte", (double) indexBytes / rawBytes);
+      out.printf(
+          "Quarry storage: %,d bytes for %,d raw = %.3f per raw byte%n",
+          indexBytes, rawBytes, (double) indexBytes / rawBytes);
+
+      QuarryClient client = quarry.client();
+      for (Query query : queries) {
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("spl", query.spl());
+        entry.put("sql", query.sql());
+        entry.put("note", query.note());
+        Timings timings = new Timings();
+        long[] rows = {0};
+        measure(
+            "quarry " + query.name(),
+            timings,
+            () -> rows[0] = client.search(query.spl(), "0", null).rows().size());
+        entry.put("quarry", summary(timings, rows[0]));
+        results.put(query.name(), entry);
+      }
+      if (concurrency != null && !concurrency.isEmpty()) {
+        report.put("concurrency", concurrencyRun(client, queries));
+      }
+    }
+
+    if (!skipDuckDb) {
+      try (DuckDbEngine duck = new DuckDbEngine(workDir.resolve("duck.db"), duckThreads)) {
+        report.put("duckdbVersion", duck.version());
+        report.put("duckdbThreads", duckThreads);
+        out.printf("DuckDB %s, %d threads: loading %s%n", duck.version(), duckThreads, dataset);
+        long start = System.nanoTime();
+        long loaded = duck.load(dataset);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long duckBytes = duck.storageBytes();
+        Map<String, Object> load = new LinkedHashMap<>();
+        load.put("rows", loaded);
+        load.put("seconds", seconds);
+        load.put("mbPerSecond", rawBytes / 1e6 / seconds);
+        load.put("bytes", duckBytes);
+        load.put("bytesPerRawByte", (double) duckBytes / rawBytes);
+        ingest.put("duckdbLoad", load);
+        out.printf(
+            "DuckDB load: %,d rows in %.1f s = %.1f MB/s; %,d bytes = %.3f per raw byte%n",
+            loaded, seconds, rawBytes / 1e6 / seconds, duckBytes, (double) duckBytes / rawBytes);
+        for (Query query : queries) {
+          Timings timings = new Timings();
+          long[] rows = {0};
+          measure("duckdb " + query.name(), timings, () -> rows[0] = duck.run(query.sql()));
+          results.get(query.name()).put("duckdb", summary(timings, rows[0]));
+        }
+      }
+    }
+
+    report.put("finishedAt", Instant.now().toString());
+    printTable(results, report);
+    Path json = workDir.resolve("results-" + Instant.now().toEpochMilli() + ".json");
+    ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    mapper.writeValue(json.toFile(), report);
+    Files.copy(
+        json, workDir.resolve("latest.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    out.println("JSON: " + json);
+    return 0;
+  }
+
+  private Path dataset() throws IOException {
+    Path dataset = workDir.resolve("access-" + events + "-seed" + seed + ".log");
+    if (Files.exists(dataset)) {
+      out.printf("dataset %s (%,d bytes) exists%n", dataset, Files.size(dataset));
+      return dataset;
+    }
+    out.printf("generating %,d lines into %s …%n", events, dataset);
+    long start = System.nanoTime();
+    new AccessLogGenerator(events, seed).write(dataset, Runtime.getRuntime().availableProcessors());
+    out.printf(
+        "generated %,d bytes in %.1f s%n", Files.size(dataset), (System.nanoTime() - start) / 1e9);
+    return dataset;
+  }
+
+  /** The first {@code hecEvents} lines through HEC /raw in 1 MiB bodies into index hec. */
+  private Map<String, Object> hecRaw(QuarryProcess quarry, Path dataset) throws Exception {
+    List<byte[]> bodies = new ArrayList<>();
+    long bytes = 0;
+    int lines = 0;
+    try (BufferedReader reader = Files.newBufferedReader(dataset, StandardCharsets.US_ASCII)) {
+      StringBuilder body = new StringBuilder(1 << 20);
+      String line;
+      while (lines < hecEvents && (line = reader.readLine()) != null) {
+        body.append(line).append('\n');
+        lines++;
+        if (body.length() >= (1 << 20)) {
+          bodies.add(body.toString().getBytes(StandardCharsets.US_ASCII));
+          body.setLength(0);
+        }
+      }
+      if (!body.isEmpty()) {
+        bodies.add(body.toString().getBytes(StandardCharsets.US_ASCII));
+      }
+    }
+    for (byte[] body : bodies) {
+      bytes += body.length;
+    }
+    QuarryClient hec = quarry.hecClient();
+    AtomicInteger next = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(hecConnections);
+    long start = System.nanoTime();
+    try {
+      List<Future<?>> senders = new ArrayList<>();
+      for (int c = 0; c < hecConnections; c++) {
+        senders.add(
+            pool.submit(
+                () -> {
+                  for (int i = next.getAndIncrement();
+                      i < bodies.size();
+                      i = next.getAndIncrement()) {
+                    hec.sendRaw(bodies.get(i), "access_combined", "hec", "bench", "hec");
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> sender : senders) {
+        sender.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("events", lines);
+    result.put("bytes", bytes);
+    result.put("connections", hecConnections);
+    result.put("seconds", seconds);
+    result.put("mbPerSecond", bytes / 1e6 / seconds);
+    result.put("eventsPerSecond", lines / seconds);
+    out.printf(
+        "HEC /raw: %,d events (%,d bytes, %d connections) in %.1f s = %.1f MB/s, %,.0f events/s%n",
+        lines, bytes, hecConnections, seconds, bytes / 1e6 / seconds, lines / seconds);
+    return result;
+  }
+
+  /** {@code quarry ingest} of the whole dataset into main, then until a search sees every event. */
+  private Map<String, Object> quarryIngest(QuarryProcess quarry, Path dataset, long rawBytes)
+      throws Exception {
+    Path log = workDir.resolve("ingest.log");
+    List<String> command =
+        QuarryProcess.command(
+            "1g",
+            List.of(),
+            "ingest",
+            "--url=" + quarry.uri(),
+            "--token=" + quarry.hecToken(),
+            "--sourcetype=access_combined",
+            "--index=main",
+            "--host=bench",
+            "--no-resume",
+            dataset.toAbsolutePath().toString());
+    out.printf("quarry ingest of %s (output in %s) …%n", dataset.getFileName(), log);
+    long start = System.nanoTime();
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    int exit = process.waitFor();
+    double seconds = (System.nanoTime() - start) / 1e9;
+    if (exit != 0) {
+      throw new IOException("quarry ingest exited with " + exit + "; see " + log);
+    }
+    QuarryClient client = quarry.client();
+    long visible = 0;
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    while (visible < events && System.nanoTime() < deadline) {
+      SearchResults count = client.search("index=main | stats count", "0", null);
+      visible = Long.parseLong(count.rows().getFirst().get("count"));
+      if (visible < events) {
+        Thread.sleep(200);
+      }
+    }
+    double visibleSeconds = (System.nanoTime() - start) / 1e9;
+    if (visible != events) {
+      throw new IOException("index main holds " + visible + " events, expected " + events);
+    }
+    // let the periodic commit trim the write-ahead log before storage is measured
+    Thread.sleep(12_000);
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("events", events);
+    result.put("bytes", rawBytes);
+    result.put("seconds", seconds);
+    result.put("mbPerSecond", rawBytes / 1e6 / seconds);
+    result.put("eventsPerSecond", events / seconds);
+    result.put("secondsUntilSearchable", visibleSeconds);
+    out.printf(
+        "quarry ingest: %,d events, %,d bytes in %.1f s = %.1f MB/s, %,.0f events/s"
+            + " (all searchable after %.1f s)%n",
+        events, rawBytes, seconds, rawBytes / 1e6 / seconds, events / seconds, visibleSeconds);
+    return result;
+  }
+
+  private interface Run {
+    void run() throws Exception;
+  }
+
+  private void measure(String name, Timings timings, Run run) throws Exception {
+    for (int i = 0; i < warmup; i++) {
+      run.run();
+    }
+    for (int i = 0; i < runs; i++) {
+      long start = System.nanoTime();
+      run.run();
+      timings.add(System.nanoTime() - start);
+    }
+    out.printf(
+        Locale.ROOT,
+        "  %-40s median %10.1f ms  p95 %10.1f ms%n",
+        name,
+        timings.median(),
+        timings.p95());
+  }
+
+  private static Map<String, Object> summary(Timings timings, long rows) {
+    Map<String, Object> summary = new LinkedHashMap<>();
+    summary.put("medianMs", timings.median());
+    summary.put("p95Ms", timings.p95());
+    summary.put("rows", rows);
+    summary.put("runsMs", timings.values());
+    return summary;
+  }
+
+  /** Mixed searches from the suite at each concurrency level: throughput and latency. */
+  private List<Map<String, Object>> concurrencyRun(QuarryClient client, List<Query> queries)
+      throws Exception {
+    List<Map<String, Object>> levels = new ArrayList<>();
+    for (int level : concurrency) {
+      int total = Math.max(concurrencyQueries, level);
+      AtomicInteger next = new AtomicInteger();
+      List<Timings> perThread = new ArrayList<>();
+      ExecutorService pool = Executors.newFixedThreadPool(level);
+      long start = System.nanoTime();
+      try {
+        List<Future<?>> workers = new ArrayList<>();
+        for (int t = 0; t < level; t++) {
+          Timings timings = new Timings();
+          perThread.add(timings);
+          workers.add(
+              pool.submit(
+                  () -> {
+                    for (int i = next.getAndIncrement(); i < total; i = next.getAndIncrement()) {
+                      Query query = queries.get(i % queries.size());
+                      long begin = System.nanoTime();
+                      client.search(query.spl(), "0", null);
+                      timings.add(System.nanoTime() - begin);
+                    }
+                    return null;
+                  }));
+        }
+        for (Future<?> worker : workers) {
+          worker.get();
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      Timings all = new Timings();
+      for (Timings timings : perThread) {
+        for (double millis : timings.values()) {
+          all.add((long) (millis * 1e6));
+        }
+      }
+      Map<String, Object> result = new LinkedHashMap<>();
+      result.put("concurrency", level);
+      result.put("searches", total);
+      result.put("seconds", seconds);
+      result.put("searchesPerSecond", total / seconds);
+      result.put("medianMs", all.median());
+      result.put("p99Ms", all.p99());
+      levels.add(result);
+      out.printf(
+          Locale.ROOT,
+          "  concurrency %3d: %d searches in %.1f s = %.2f/s, median %.0f ms, p99 %.0f ms%n",
+          level,
+          total,
+          seconds,
+          total / seconds,
+          all.median(),
+          all.p99());
+    }
+    return levels;
+  }
+
+  @SuppressWarnings("unchecked")
+  private void printTable(Map<String, Map<String, Object>> results, Map<String, Object> report) {
+    out.println();
+    out.printf(
+        "## %,d events (%s), %d measured runs after %d warm-up%n%n",
+        events, report.get("machine"), runs, warmup);
+    out.println(
+        "| query | Quarry median ms | Quarry p95 ms | DuckDB median ms | DuckDB p95 ms |"
+            + " Quarry/DuckDB | rows Q/D |");
+    out.println("|---|---:|---:|---:|---:|---:|---|");
+    for (Map.Entry<String, Map<String, Object>> entry : results.entrySet()) {
+      Map<String, Object> quarry = (Map<String, Object>) entry.getValue().get("quarry");
+      Map<String, Object> duck = (Map<String, Object>) entry.getValue().get("duckdb");
+      double q = (double) quarry.get("medianMs");
+      String ratio =
+          duck == null
+              ? "–"
+              : String.format(Locale.ROOT, "%.1f×", q / (double) duck.get("medianMs"));
+      out.printf(
+          Locale.ROOT,
+          "| `%s` | %.1f | %.1f | %s | %s | %s | %s/%s |%n",
+          entry.getKey(),
+          q,
+          (double) quarry.get("p95Ms"),
+          duck == null ? "–" : String.format(Locale.ROOT, "%.1f", (double) duck.get("medianMs")),
+          duck == null ? "–" : String.format(Locale.ROOT, "%.1f", (double) duck.get("p95Ms")),
+          ratio,
+          quarry.get("rows"),
+          duck == null ? "–" : duck.get("rows"));
+    }
+    out.println();
+  }
+
+  private static String machine(int cores) {
+    return cores
+        + " cores, "
+        + Runtime.getRuntime().maxMemory() / (1 << 20)
+        + " MiB harness heap, Java "
+        + System.getProperty("java.version")
+        + ", "
+        + System.getProperty("os.name")
+        + " "
+        + System.getProperty("os.arch");
+  }
+}

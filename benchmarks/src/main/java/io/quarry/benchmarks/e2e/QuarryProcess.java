@@ -1,0 +1,194 @@
+package io.quarry.benchmarks.e2e;
+
+import io.quarry.client.QuarryClient;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A Quarry server in a child JVM on a fresh data directory, started from this JVM's own class path
+ * (the shaded benchmarks jar holds the whole server), listening on a free port of 127.0.0.1. Its
+ * output goes to {@code server.log} beside the data directory.
+ */
+final class QuarryProcess implements Closeable {
+  static final String PASSWORD = "bench-password";
+
+  /** Index-time field of the harness: the client IP, as a keyword doc value. */
+  static final String CONFIG =
+      """
+      server:
+        bind: 127.0.0.1
+        port: %d
+      dataDir: '%s'
+      indexes: [main, hec]
+      auth:
+        adminPassword: %s
+      search:
+        maxTimeSeconds: 3600
+      sourcetypes:
+        access_combined:
+          indexExtractions:
+            - type: regex
+              regex: '^(?<client>\\S+) '
+      """;
+
+  private final Process process;
+  private final URI uri;
+  private final Path dataDir;
+  private final Path workDir;
+
+  private QuarryProcess(Process process, URI uri, Path dataDir, Path workDir) {
+    this.process = process;
+    this.uri = uri;
+    this.dataDir = dataDir;
+    this.workDir = workDir;
+  }
+
+  /** Starts a server on {@code workDir/data} (emptied first) and waits until it answers. */
+  static QuarryProcess start(Path workDir, String heap) throws IOException, InterruptedException {
+    Path dataDir = workDir.resolve("data");
+    deleteRecursively(dataDir);
+    Files.createDirectories(dataDir);
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    Path config = workDir.resolve("quarry.yml");
+    Files.writeString(
+        config,
+        CONFIG.formatted(port, dataDir.toAbsolutePath().toString().replace("'", "''"), PASSWORD));
+    Process process =
+        new ProcessBuilder(
+                command(
+                    heap,
+                    List.of("--add-modules", "jdk.incubator.vector"),
+                    "server",
+                    "--config=" + config.toAbsolutePath()))
+            .redirectErrorStream(true)
+            .redirectOutput(workDir.resolve("server.log").toFile())
+            .start();
+    URI uri = URI.create("http://127.0.0.1:" + port + "/");
+    QuarryProcess server = new QuarryProcess(process, uri, dataDir, workDir);
+    server.awaitReady();
+    return server;
+  }
+
+  /** A command line running Quarry's CLI in a JVM like this one, on this class path. */
+  static List<String> command(String heap, List<String> jvmOptions, String... arguments) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx" + heap);
+    command.add("-XX:+UseG1GC");
+    command.add("--enable-native-access=ALL-UNNAMED");
+    command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
+    command.addAll(jvmOptions);
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add("io.quarry.server.cli.QuarryCli");
+    command.addAll(List.of(arguments));
+    return command;
+  }
+
+  private void awaitReady() throws IOException, InterruptedException {
+    HttpClient http = HttpClient.newHttpClient();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IOException(
+            "Quarry exited with " + process.exitValue() + "; see " + workDir.resolve("server.log"));
+      }
+      try {
+        HttpResponse<String> response =
+            http.send(
+                HttpRequest.newBuilder(uri.resolve("/health")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() == 200) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // not listening yet
+      }
+      Thread.sleep(100);
+    }
+    close();
+    throw new IOException("Quarry did not answer /health within 60 s");
+  }
+
+  URI uri() {
+    return uri;
+  }
+
+  Path dataDir() {
+    return dataDir;
+  }
+
+  /** The HEC token the server generated into its data directory. */
+  String hecToken() throws IOException {
+    return Files.readString(dataDir.resolve(".hec-token"), StandardCharsets.UTF_8).strip();
+  }
+
+  QuarryClient client() {
+    return QuarryClient.builder(uri).adminPassword(PASSWORD).timeout(Duration.ofHours(1)).build();
+  }
+
+  QuarryClient hecClient() throws IOException {
+    return QuarryClient.builder(uri).hecToken(hecToken()).timeout(Duration.ofMinutes(10)).build();
+  }
+
+  /** Bytes on disk under the index's directory. */
+  long indexBytes(String index) throws IOException {
+    Path directory = dataDir.resolve("indexes").resolve(index);
+    if (!Files.isDirectory(directory)) {
+      throw new IOException("no index directory " + directory);
+    }
+    try (Stream<Path> files = Files.walk(directory)) {
+      return files
+          .filter(Files::isRegularFile)
+          .mapToLong(
+              f -> {
+                try {
+                  return Files.size(f);
+                } catch (IOException gone) {
+                  return 0; // merged away while walking
+                }
+              })
+          .sum();
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    process.destroy();
+    try {
+      if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
+    }
+  }
+
+  static void deleteRecursively(Path directory) throws IOException {
+    if (!Files.exists(directory)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(directory)) {
+      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package io.quarry.benchmarks.e2e;
+
+import java.util.List;
+
+/**
+ * The fixed query suite of the end-to-end harness, with the SQL each is compared with.
+ *
+ * <p>Quarry's index holds the raw lines with {@code client} extracted at index time (a keyword doc
+ * value) and every other field extracted at search time by the {@code access_combined} sourcetype.
+ * DuckDB's {@code logs} table holds the line and every field parsed into a typed column at load
+ * (its load time is reported as its ingest); the search-time query runs its regex at query time on
+ * both sides.
+ */
+public final class QuerySuite {
+  private QuerySuite() {}
+
+  /** The suite, in the order it runs. */
+  public static final List<Query> QUERIES =
+      List.of(
+          new Query(
+              "count_by_client_indexed",
+              "index=main | stats count by client",
+              "SELECT clientip, count(*) AS count FROM logs GROUP BY clientip",
+              "index-time field (doc values) vs a typed column"),
+          new Query(
+              "count_by_clientip_searchtime",
+              "index=main | stats count by clientip",
+              "SELECT regexp_extract(line, '^(\\S+)', 1) AS clientip, count(*) AS count"
+                  + " FROM logs GROUP BY 1",
+              "search-time extraction from _raw vs a regex over the line at query time"),
+          new Query(
+              "status_404_count",
+              "index=main status=404 | stats count",
+              "SELECT count(*) AS count FROM logs WHERE status = 404",
+              "term index + verification of the search-time field vs a column scan"),
+          new Query(
+              "rare_term",
+              "index=main RARETERM",
+              "SELECT ts, line FROM logs WHERE contains(line, 'RARETERM') ORDER BY ts DESC",
+              "term index vs a substring scan"),
+          new Query(
+              "head_100",
+              "index=main | head 100",
+              "SELECT ts, line FROM logs ORDER BY ts DESC LIMIT 100",
+              "newest 100 events"),
+          new Query(
+              "timechart_status",
+              "index=main | timechart span=1h count by status",
+              "SELECT time_bucket(INTERVAL 1 HOUR, ts) AS _time, status, count(*) AS count"
+                  + " FROM logs GROUP BY ALL ORDER BY 1",
+              "Quarry pivots the series into columns; DuckDB returns long form"),
+          new Query(
+              "dedup_clientip",
+              "index=main | dedup clientip | table _time, clientip, status",
+              "SELECT DISTINCT ON (clientip) ts, clientip, status FROM logs"
+                  + " ORDER BY clientip, ts DESC",
+              "newest event per client"),
+          new Query(
+              "top_uripath",
+              "index=main | top limit=10 uripath",
+              "SELECT uripath, count(*) AS count, 100.0 * count(*) / sum(count(*)) OVER ()"
+                  + " AS percent FROM logs GROUP BY uripath ORDER BY count DESC LIMIT 10",
+              ""),
+          new Query(
+              "sessions_range",
+              "index=main | stats range(_time) AS duration, count BY JSESSIONID",
+              "SELECT jsessionid, epoch(max(ts)) - epoch(min(ts)) AS duration, count(*) AS count"
+                  + " FROM logs WHERE jsessionid IS NOT NULL GROUP BY jsessionid",
+              "200,000 groups; Quarry extracts JSESSIONID by automatic key=value"),
+          new Query(
+              "errors_top_clients",
+              "index=main status>=500 | stats count by clientip | sort -count | head 10",
+              "SELECT clientip, count(*) AS count FROM logs WHERE status >= 500"
+                  + " GROUP BY clientip ORDER BY count DESC LIMIT 10",
+              "the README's headline query"));
+}

@@ -1,0 +1,45 @@
+package io.quarry.benchmarks.e2e;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** Repeated measurements of one thing, in milliseconds, summarised by nearest-rank percentiles. */
+final class Timings {
+  private final List<Double> millis = new ArrayList<>();
+
+  void add(long nanos) {
+    millis.add(nanos / 1e6);
+  }
+
+  int count() {
+    return millis.size();
+  }
+
+  double median() {
+    return percentile(50);
+  }
+
+  double p95() {
+    return percentile(95);
+  }
+
+  double p99() {
+    return percentile(99);
+  }
+
+  /** The nearest-rank percentile (with five runs, p95 is the slowest run). */
+  double percentile(double p) {
+    if (millis.isEmpty()) {
+      return Double.NaN;
+    }
+    List<Double> sorted = new ArrayList<>(millis);
+    Collections.sort(sorted);
+    int rank = (int) Math.ceil(p / 100 * sorted.size());
+    return sorted.get(Math.max(0, rank - 1));
+  }
+
+  List<Double> values() {
+    return List.copyOf(millis);
+  }
+}
