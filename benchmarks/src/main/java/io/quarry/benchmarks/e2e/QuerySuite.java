@@ -56,9 +56,9 @@ public final class QuerySuite {
                   + " ORDER BY clientip, ts DESC",
               "newest event per client"),
           new Query(
-              "top_uripath",
-              "index=main | top limit=10 uripath",
-              "SELECT uripath, count(*) AS count, 100.0 * count(*) / sum(count(*)) OVER ()"
+              "top_uri_path",
+              "index=main | top limit=10 uri_path",
+              "SELECT uripath AS uri_path, count(*) AS count, 100.0 * count(*) / sum(count(*)) OVER ()"
                   + " AS percent FROM logs GROUP BY uripath ORDER BY count DESC LIMIT 10",
               ""),
           new Query(

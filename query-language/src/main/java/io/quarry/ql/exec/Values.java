@@ -23,24 +23,58 @@ public final class Values {
 
   static double parseNumber(String text) {
     int length = text.length();
-    if (length == 0 || length > 40) {
+    if (length == 0 || length > 40 || !isDecimal(text, length)) {
       return Double.NaN;
     }
-    char first = text.charAt(0);
-    if (!(Character.isDigit(first) || first == '-' || first == '+' || first == '.')) {
-      return Double.NaN;
+    return Double.parseDouble(text);
+  }
+
+  /**
+   * Whether {@code text} is {@code [+-]digits[.digits][(e|E)[+-]digits]} with at least one mantissa
+   * digit — checked by hand so that text which merely looks numeric (an IP address, a version)
+   * never reaches {@code Double.parseDouble}'s exception (a sort over 5,000 IPs spent most of its
+   * time building NumberFormatExceptions).
+   */
+  private static boolean isDecimal(String text, int length) {
+    int i = 0;
+    char c = text.charAt(0);
+    if (c == '+' || c == '-') {
+      i++;
     }
-    for (int i = 1; i < length; i++) {
-      char c = text.charAt(i);
-      if (!(Character.isDigit(c) || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+')) {
-        return Double.NaN;
+    int digits = 0;
+    while (i < length && isDigit(text.charAt(i))) {
+      i++;
+      digits++;
+    }
+    if (i < length && text.charAt(i) == '.') {
+      i++;
+      while (i < length && isDigit(text.charAt(i))) {
+        i++;
+        digits++;
       }
     }
-    try {
-      return Double.parseDouble(text);
-    } catch (NumberFormatException e) {
-      return Double.NaN;
+    if (digits == 0) {
+      return false;
     }
+    if (i < length && (text.charAt(i) == 'e' || text.charAt(i) == 'E')) {
+      i++;
+      if (i < length && (text.charAt(i) == '+' || text.charAt(i) == '-')) {
+        i++;
+      }
+      int exponentDigits = 0;
+      while (i < length && isDigit(text.charAt(i))) {
+        i++;
+        exponentDigits++;
+      }
+      if (exponentDigits == 0) {
+        return false;
+      }
+    }
+    return i == length;
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
   }
 
   public static String toText(Object value) {

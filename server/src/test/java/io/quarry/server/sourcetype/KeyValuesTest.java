@@ -1,0 +1,93 @@
+package io.quarry.server.sourcetype;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+class KeyValuesTest {
+  /** The definition the hand scanner must agree with (it was the implementation). */
+  private static final Pattern REFERENCE =
+      Pattern.compile("(?<![\\w.-])([A-Za-z_][\\w.-]{0,99})=(?:\"([^\"]*)\"|([^\\s,;&\"]+))");
+
+  private static Map<String, List<String>> reference(String raw) {
+    Map<String, List<String>> fields = new LinkedHashMap<>();
+    Matcher pairs = REFERENCE.matcher(raw);
+    while (pairs.find()) {
+      String value = pairs.group(2) != null ? pairs.group(2) : pairs.group(3);
+      fields.computeIfAbsent(pairs.group(1), k -> new ArrayList<>()).add(value);
+    }
+    return fields;
+  }
+
+  @Test
+  void pairsQuotesAndRepeats() {
+    assertThat(KeyValues.extract("user=bob action=\"log in\" user=alice, code=7;x=1&y=2"))
+        .containsExactly(
+            Map.entry("user", List.of("bob", "alice")),
+            Map.entry("action", List.of("log in")),
+            Map.entry("code", List.of("7")),
+            Map.entry("x", List.of("1")),
+            Map.entry("y", List.of("2")));
+  }
+
+  @Test
+  void edgeCasesAgreeWithTheRegexDefinition() {
+    for (String raw :
+        List.of(
+            "a=b=c",
+            "9key=v k=",
+            "k=\"unclosed",
+            "k=\"\" j=\"x\"y",
+            "=v ==x a.b-c=1 -x=2 .y=3",
+            "GET /cart.do?action=view&itemId=EST-2&JSESSIONID=SD5SL9FF2ADFF4 HTTP 1.1",
+            "x".repeat(100) + "=long " + "y".repeat(101) + "=toolong",
+            "tab=\tv nl=\nv ok=1")) {
+      assertThat(KeyValues.extract(raw)).as(raw).isEqualTo(reference(raw));
+    }
+  }
+
+  @Test
+  void randomTextAgreesWithTheRegexDefinition() {
+    String alphabet = "ab_9.-=\"  ,;&\tZ";
+    SplittableRandom random = new SplittableRandom(7);
+    for (int i = 0; i < 20_000; i++) {
+      StringBuilder raw = new StringBuilder();
+      int length = random.nextInt(40);
+      for (int c = 0; c < length; c++) {
+        raw.append(alphabet.charAt(random.nextInt(alphabet.length())));
+      }
+      String text = raw.toString();
+      assertThat(KeyValues.extract(text)).as(text).isEqualTo(reference(text));
+    }
+  }
+
+  @Test
+  void everyLoghubLineAgreesWithTheRegexDefinition() throws IOException {
+    for (String file :
+        List.of(
+            "OpenStack_2k.log",
+            "Hadoop_2k.log",
+            "Spark_2k.log",
+            "Apache_2k.log",
+            "Linux_2k.log",
+            "Thunderbird_2k.log",
+            "Windows_2k.log")) {
+      try (InputStream in = KeyValuesTest.class.getResourceAsStream("/loghub/" + file)) {
+        assertThat(in).as(file).isNotNull();
+        for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+          assertThat(KeyValues.extract(line)).as(line).isEqualTo(reference(line));
+        }
+      }
+    }
+  }
+}
