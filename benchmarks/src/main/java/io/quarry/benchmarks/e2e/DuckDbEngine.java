@@ -63,19 +63,29 @@ final class DuckDbEngine implements Closeable {
     }
   }
 
-  /** Runs a query and reads every row; returns the number of rows. */
-  long run(String sql) throws SQLException {
+  /** Runs a query and reads every row. */
+  Answer run(String sql) throws SQLException {
     try (Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery(sql)) {
       int columns = rows.getMetaData().getColumnCount();
+      int countColumn = -1;
+      for (int c = 1; c <= columns; c++) {
+        if (rows.getMetaData().getColumnLabel(c).equals("count")) {
+          countColumn = c;
+        }
+      }
       long count = 0;
+      long countSum = 0;
       while (rows.next()) {
         for (int c = 1; c <= columns; c++) {
           rows.getObject(c);
         }
+        if (countColumn > 0) {
+          countSum += rows.getLong(countColumn);
+        }
         count++;
       }
-      return count;
+      return new Answer(count, countColumn > 0 ? countSum : -1);
     }
   }
 

@@ -145,12 +145,12 @@ public final class EndToEnd implements Callable<Integer> {
         entry.put("sql", query.sql());
         entry.put("note", query.note());
         Timings timings = new Timings();
-        long[] rows = {0};
+        Answer[] answer = {null};
         measure(
             "quarry " + query.name(),
             timings,
-            () -> rows[0] = client.search(query.spl(), "0", null).rows().size());
-        entry.put("quarry", summary(timings, rows[0]));
+            () -> answer[0] = Answer.of(client.search(query.spl(), "0", null)));
+        entry.put("quarry", summary(timings, answer[0]));
         results.put(query.name(), entry);
       }
       if (concurrency != null && !concurrency.isEmpty()) {
@@ -179,9 +179,9 @@ public final class EndToEnd implements Callable<Integer> {
             loaded, seconds, rawBytes / 1e6 / seconds, duckBytes, (double) duckBytes / rawBytes);
         for (Query query : queries) {
           Timings timings = new Timings();
-          long[] rows = {0};
-          measure("duckdb " + query.name(), timings, () -> rows[0] = duck.run(query.sql()));
-          results.get(query.name()).put("duckdb", summary(timings, rows[0]));
+          Answer[] answer = {null};
+          measure("duckdb " + query.name(), timings, () -> answer[0] = duck.run(query.sql()));
+          results.get(query.name()).put("duckdb", summary(timings, answer[0]));
         }
       }
     }
@@ -348,11 +348,12 @@ public final class EndToEnd implements Callable<Integer> {
         timings.p95());
   }
 
-  private static Map<String, Object> summary(Timings timings, long rows) {
+  private static Map<String, Object> summary(Timings timings, Answer answer) {
     Map<String, Object> summary = new LinkedHashMap<>();
     summary.put("medianMs", timings.median());
     summary.put("p95Ms", timings.p95());
-    summary.put("rows", rows);
+    summary.put("rows", answer.rows());
+    summary.put("countSum", answer.countSum());
     summary.put("runsMs", timings.values());
     return summary;
   }
@@ -426,8 +427,8 @@ public final class EndToEnd implements Callable<Integer> {
         events, report.get("machine"), runs, warmup);
     out.println(
         "| query | Quarry median ms | Quarry p95 ms | DuckDB median ms | DuckDB p95 ms |"
-            + " Quarry/DuckDB | rows Q/D |");
-    out.println("|---|---:|---:|---:|---:|---:|---|");
+            + " Quarry/DuckDB | rows Q/D | same answer |");
+    out.println("|---|---:|---:|---:|---:|---:|---|---|");
     for (Map.Entry<String, Map<String, Object>> entry : results.entrySet()) {
       Map<String, Object> quarry = (Map<String, Object>) entry.getValue().get("quarry");
       Map<String, Object> duck = (Map<String, Object>) entry.getValue().get("duckdb");
@@ -438,7 +439,7 @@ public final class EndToEnd implements Callable<Integer> {
               : String.format(Locale.ROOT, "%.1f×", q / (double) duck.get("medianMs"));
       out.printf(
           Locale.ROOT,
-          "| `%s` | %.1f | %.1f | %s | %s | %s | %s/%s |%n",
+          "| `%s` | %.1f | %.1f | %s | %s | %s | %s/%s | %s |%n",
           entry.getKey(),
           q,
           (double) quarry.get("p95Ms"),
@@ -446,9 +447,26 @@ public final class EndToEnd implements Callable<Integer> {
           duck == null ? "–" : String.format(Locale.ROOT, "%.1f", (double) duck.get("p95Ms")),
           ratio,
           quarry.get("rows"),
-          duck == null ? "–" : duck.get("rows"));
+          duck == null ? "–" : duck.get("rows"),
+          duck == null ? "–" : agreement(quarry, duck));
     }
     out.println();
+  }
+
+  /**
+   * Whether both engines gave the same answer, as far as the harness can tell: the same number of
+   * rows and, where both have a {@code count} column, the same total.
+   */
+  static String agreement(Map<String, Object> quarry, Map<String, Object> duck) {
+    boolean rows = quarry.get("rows").equals(duck.get("rows"));
+    long quarrySum = (long) quarry.get("countSum");
+    long duckSum = (long) duck.get("countSum");
+    if (quarrySum < 0 || duckSum < 0) {
+      return rows ? "rows" : "NO (rows)";
+    }
+    return rows && quarrySum == duckSum
+        ? "rows, Σcount"
+        : "NO (Σcount " + quarrySum + "/" + duckSum + ")";
   }
 
   private static String machine(int cores) {

@@ -46,9 +46,9 @@ public final class QuerySuite {
           new Query(
               "timechart_status",
               "index=main | timechart span=1h count by status",
-              "SELECT time_bucket(INTERVAL 1 HOUR, ts) AS _time, status, count(*) AS count"
-                  + " FROM logs GROUP BY ALL ORDER BY 1",
-              "Quarry pivots the series into columns; DuckDB returns long form"),
+              "PIVOT (SELECT time_bucket(INTERVAL 1 HOUR, ts) AS _time, status FROM logs)"
+                  + " ON status USING count(*) GROUP BY _time ORDER BY _time",
+              "one row per hour, one column per status"),
           new Query(
               "dedup_clientip",
               "index=main | dedup clientip | table _time, clientip, status",

@@ -1,0 +1,56 @@
+package io.quarry.benchmarks.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The whole harness at a small size: a real Quarry in a child JVM, real ingest, DuckDB in process,
+ * and both engines giving the same answers.
+ */
+class EndToEndTest {
+  @TempDir Path workDir;
+
+  @Test
+  void quarryAndDuckDbAgreeOnTheSuite() throws Exception {
+    int exit =
+        new CommandLine(new EndToEnd())
+            .execute(
+                "--events=30000",
+                "--runs=1",
+                "--warmup=0",
+                "--heap=512m",
+                "--hec-events=3000",
+                "--concurrency=1,3",
+                "--concurrency-queries=6",
+                "--work-dir=" + workDir);
+    assertThat(exit).isZero();
+    JsonNode report = new ObjectMapper().readTree(workDir.resolve("latest.json").toFile());
+    assertThat(report.path("ingest").path("quarryIngest").path("mbPerSecond").asDouble())
+        .isPositive();
+    assertThat(report.path("ingest").path("hecRaw").path("events").asInt()).isEqualTo(3000);
+    assertThat(report.path("ingest").path("quarryBytesPerRawByte").asDouble()).isBetween(0.05, 2.0);
+    JsonNode queries = report.path("queries");
+    assertThat(queries.size()).isEqualTo(QuerySuite.QUERIES.size());
+    for (Query query : QuerySuite.QUERIES) {
+      JsonNode entry = queries.path(query.name());
+      JsonNode quarry = entry.path("quarry");
+      JsonNode duck = entry.path("duckdb");
+      assertThat(quarry.path("rows").asLong())
+          .as(query.name())
+          .isEqualTo(duck.path("rows").asLong());
+      assertThat(quarry.path("countSum").asLong())
+          .as(query.name())
+          .isEqualTo(duck.path("countSum").asLong());
+    }
+    assertThat(queries.path("head_100").path("quarry").path("rows").asLong()).isEqualTo(100);
+    assertThat(queries.path("count_by_client_indexed").path("quarry").path("countSum").asLong())
+        .isEqualTo(30_000);
+    assertThat(report.path("concurrency")).hasSize(2);
+  }
+}
