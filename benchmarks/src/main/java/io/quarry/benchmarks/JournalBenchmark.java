@@ -57,9 +57,10 @@ public class JournalBenchmark {
   private final JournalBlock block = new JournalBlock();
   private final BytesRef raw = new BytesRef();
 
+  private List<String> lines;
+
   @Setup(Level.Trial)
   public void write() throws IOException {
-    List<String> lines;
     try (BufferedReader in =
         new BufferedReader(
             new InputStreamReader(
@@ -67,20 +68,7 @@ public class JournalBenchmark {
                 StandardCharsets.UTF_8))) {
       lines = in.lines().toList();
     }
-    directory = new ByteBuffersDirectory();
-    IndexWriterConfig config = new IndexWriterConfig();
-    config.setCodec(
-        new QuarryCodec(
-            JournalCompression.valueOf(compression), JournalStoredFieldsFormat.DEFAULT_BLOCK_SIZE));
-    try (IndexWriter writer = new IndexWriter(directory, config)) {
-      for (int i = 0; i < EVENTS; i++) {
-        Document document = new Document();
-        // vary the line so repeats of the 2,000-line sample do not compress unrealistically well
-        document.add(new StoredField("_raw", i + " " + lines.get(i % lines.size())));
-        writer.addDocument(document);
-      }
-      writer.forceMerge(1);
-    }
+    directory = writeSegment();
     reader = DirectoryReader.open(directory);
     CodecReader segment = (CodecReader) reader.leaves().get(0).reader();
     journal = (JournalStoredFieldsReader) segment.getFieldsReader();
@@ -92,6 +80,29 @@ public class JournalBenchmark {
         journal.rawBytes() / 1e6,
         journal.compressedBytes() / 1e6,
         (double) journal.compressedBytes() / journal.rawBytes());
+  }
+
+  /**
+   * Encoding: the 20,000 events written and compressed into one segment of a heap directory (the
+   * segment's other files are small: the journal is the only stored field).
+   */
+  @Benchmark
+  public ByteBuffersDirectory writeSegment() throws IOException {
+    ByteBuffersDirectory written = new ByteBuffersDirectory();
+    IndexWriterConfig config = new IndexWriterConfig();
+    config.setCodec(
+        new QuarryCodec(
+            JournalCompression.valueOf(compression), JournalStoredFieldsFormat.DEFAULT_BLOCK_SIZE));
+    try (IndexWriter writer = new IndexWriter(written, config)) {
+      for (int i = 0; i < EVENTS; i++) {
+        Document document = new Document();
+        // vary the line so repeats of the 2,000-line sample do not compress unrealistically well
+        document.add(new StoredField("_raw", i + " " + lines.get(i % lines.size())));
+        writer.addDocument(document);
+      }
+      writer.forceMerge(1);
+    }
+    return written;
   }
 
   @TearDown(Level.Trial)

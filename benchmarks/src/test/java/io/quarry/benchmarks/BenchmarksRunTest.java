@@ -69,4 +69,49 @@ class BenchmarksRunTest {
       }
     }
   }
+
+  @Test
+  void journalBenchmarkWritesASegment() throws Exception {
+    JournalBenchmark benchmark = new JournalBenchmark();
+    benchmark.compression = "ZSTD";
+    benchmark.write();
+    try {
+      assertThat(benchmark.writeSegment().listAll()).isNotEmpty();
+    } finally {
+      benchmark.close();
+    }
+  }
+
+  @Test
+  void wireBenchmarkEncodesEveryFormat() throws Exception {
+    java.util.Map<String, Long> sizes = new java.util.HashMap<>();
+    for (String format : new String[] {"JSON", "NDJSON", "CSV", "ARROW", "ARROW_ZSTD"}) {
+      WireBenchmark benchmark = new WireBenchmark();
+      benchmark.rows = 5000;
+      benchmark.format = format;
+      benchmark.build();
+      sizes.put(format, benchmark.encode());
+    }
+    assertThat(sizes.get("CSV")).isGreaterThan(5000L * 50);
+    assertThat(sizes.get("NDJSON")).isGreaterThan(sizes.get("JSON"));
+    assertThat(sizes.get("ARROW_ZSTD")).isLessThan(sizes.get("ARROW"));
+  }
+
+  @Test
+  void operatorBenchmarkRunsEveryPipelineAndMapReduceAgrees() throws Exception {
+    for (String pipeline :
+        OperatorBenchmark.class
+            .getField("pipeline")
+            .getAnnotation(org.openjdk.jmh.annotations.Param.class)
+            .value()) {
+      OperatorBenchmark benchmark = new OperatorBenchmark();
+      benchmark.pipeline = pipeline;
+      benchmark.useRows(5000);
+      assertThat(benchmark.pipeline()).as(pipeline).isPositive();
+    }
+    OperatorBenchmark benchmark = new OperatorBenchmark();
+    benchmark.pipeline = "stats count, avg(bytes) by clientip";
+    benchmark.useRows(5000);
+    assertThat(benchmark.statsMapReduce()).isEqualTo(benchmark.pipeline());
+  }
 }

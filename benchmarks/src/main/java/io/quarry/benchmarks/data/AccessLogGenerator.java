@@ -306,6 +306,25 @@ public final class AccessLogGenerator {
     return out.toString();
   }
 
+  /** The first {@code count} lines (without line ends), generated in memory. */
+  public List<String> firstLines(int count) {
+    List<String> out = new ArrayList<>(count);
+    for (int chunk = 0; out.size() < count && (long) chunk * CHUNK < lines; chunk++) {
+      for (String line : chunk(chunk).split("\n")) {
+        if (out.size() == count) {
+          break;
+        }
+        out.add(line);
+      }
+    }
+    return out;
+  }
+
+  /** The event time of line {@code line}, in epoch microseconds. */
+  public long timeMicros(long line) {
+    return (START_EPOCH_SECOND + (line * 86_400) / lines) * 1_000_000L;
+  }
+
   /** The line number of the rare term in one 1M-line block, or -1 when it is past the end. */
   long rarePosition(long block) {
     SplittableRandom random = new SplittableRandom((seed << 20) ^ (block * 7919) ^ 0xABCDEF);

@@ -80,7 +80,7 @@ public final class EndToEnd implements Callable<Integer> {
       names = "--concurrency",
       split = ",",
       defaultValue = "1,4,20",
-      description = "Concurrent searches per level of the concurrency run (empty: skip).")
+      description = "Concurrent searches per level of the concurrency run (0: skip).")
   List<Integer> concurrency;
 
   @Option(
@@ -363,6 +363,9 @@ public final class EndToEnd implements Callable<Integer> {
       throws Exception {
     List<Map<String, Object>> levels = new ArrayList<>();
     for (int level : concurrency) {
+      if (level <= 0) {
+        continue;
+      }
       int total = Math.max(concurrencyQueries, level);
       AtomicInteger next = new AtomicInteger();
       List<Timings> perThread = new ArrayList<>();

@@ -1,0 +1,196 @@
+package io.quarry.server.rest;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.server.http.ApiException;
+import io.quarry.server.lookups.Csv;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Result pages as bytes in one wire format, one call per page, with no HTTP in sight (the streaming
+ * route sends each call's bytes as one chunk; the wire benchmark measures them):
+ *
+ * <ul>
+ *   <li>JSON: {@code {"pages":[{"fields":[{"name","type"}],"rows":[[…]]}, …],"messages":[…]}} — the
+ *       schema travels with every page, since a search over events can find new fields as it goes;
+ *   <li>NDJSON: one JSON object per row, typed values, nulls left out;
+ *   <li>CSV: a header from the first page's columns, then one line per row (a column a later page
+ *       adds is left out);
+ *   <li>Arrow IPC stream: see {@link ArrowStreamEncoder}.
+ * </ul>
+ */
+public final class ResultEncoder implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonFactory FACTORY = JSON.getFactory();
+
+  /** The wire formats, by media type. */
+  public enum Format {
+    JSON("application/json"),
+    NDJSON("application/x-ndjson"),
+    CSV("text/csv"),
+    ARROW("application/vnd.apache.arrow.stream");
+
+    final String mediaType;
+
+    Format(String mediaType) {
+      this.mediaType = mediaType;
+    }
+
+    /** The first supported type of an Accept header; JSON for none or {@code *}/{@code *}. */
+    static Format negotiate(String accept) {
+      if (accept == null || accept.isBlank()) {
+        return JSON;
+      }
+      for (String part : accept.split(",")) {
+        String type = part.split(";")[0].strip().toLowerCase(Locale.ROOT);
+        for (Format format : values()) {
+          if (format.mediaType.equals(type)) {
+            return format;
+          }
+        }
+        if (type.equals("*/*") || type.equals("application/*")) {
+          return JSON;
+        }
+      }
+      throw new ApiException(
+          HttpResponseStatus.NOT_ACCEPTABLE,
+          "NOT_ACCEPTABLE",
+          "Cannot answer with '"
+              + accept
+              + "'; results come as application/json, application/x-ndjson, text/csv or"
+              + " application/vnd.apache.arrow.stream");
+    }
+  }
+
+  private final Format format;
+  private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(64 * 1024);
+  private final ArrowStreamEncoder arrow;
+  private boolean first = true;
+  private List<String> csvColumns;
+
+  /**
+   * @param zstd whether Arrow buffers are zstd-compressed (ignored by the text formats)
+   */
+  public ResultEncoder(Format format, boolean zstd) {
+    this.format = format;
+    this.arrow = format == Format.ARROW ? new ArrowStreamEncoder(zstd) : null;
+  }
+
+  /** The bytes of one page (for Arrow, the schema before the first batch). */
+  public byte[] page(Page page) throws IOException {
+    switch (format) {
+      case JSON -> jsonPage(page);
+      case NDJSON -> ndjsonPage(page);
+      case CSV -> csvPage(page);
+      case ARROW -> buffer.write(arrow.page(page));
+    }
+    first = false;
+    return take();
+  }
+
+  /** The bytes that end the stream, with the search's messages where the format has room. */
+  public byte[] finish(List<String> messages) throws IOException {
+    if (format == Format.JSON) {
+      try (JsonGenerator json = FACTORY.createGenerator(buffer, JsonEncoding.UTF8)) {
+        if (first) {
+          json.writeRaw("{\"pages\":[");
+        }
+        json.writeRaw("],\"messages\":");
+        json.setCodec(JSON);
+        json.writeObject(messages);
+        json.writeRaw("}");
+      }
+    } else if (format == Format.ARROW) {
+      buffer.write(arrow.finish());
+    } else if (format == Format.CSV && csvColumns == null) {
+      csvLine(List.of()); // an empty result is an empty header line
+    }
+    return take();
+  }
+
+  private byte[] take() {
+    byte[] bytes = buffer.toByteArray();
+    buffer.reset();
+    return bytes;
+  }
+
+  private void jsonPage(Page page) throws IOException {
+    buffer.write((first ? "{\"pages\":[" : ",").getBytes(StandardCharsets.UTF_8));
+    try (JsonGenerator json = FACTORY.createGenerator(buffer, JsonEncoding.UTF8)) {
+      json.setCodec(JSON);
+      json.writeStartObject();
+      json.writeArrayFieldStart("fields");
+      for (Schema.Column column : page.schema().columns()) {
+        json.writeStartObject();
+        json.writeStringField("name", column.name());
+        json.writeStringField("type", column.type().wireName());
+        json.writeEndObject();
+      }
+      json.writeEndArray();
+      json.writeArrayFieldStart("rows");
+      for (int position = 0; position < page.positionCount(); position++) {
+        json.writeStartArray();
+        for (int column = 0; column < page.schema().size(); column++) {
+          json.writeObject(ResultValues.typed(page.block(column), position));
+        }
+        json.writeEndArray();
+      }
+      json.writeEndArray();
+      json.writeEndObject();
+      json.flush();
+    }
+  }
+
+  private void ndjsonPage(Page page) throws IOException {
+    try (JsonGenerator json = FACTORY.createGenerator(buffer, JsonEncoding.UTF8)) {
+      json.setCodec(JSON);
+      json.setRootValueSeparator(null);
+      for (int position = 0; position < page.positionCount(); position++) {
+        json.writeStartObject();
+        for (int column = 0; column < page.schema().size(); column++) {
+          Object value = ResultValues.typed(page.block(column), position);
+          if (value != null) {
+            json.writeObjectField(page.schema().column(column).name(), value);
+          }
+        }
+        json.writeEndObject();
+        json.writeRaw('\n');
+      }
+    }
+  }
+
+  private void csvPage(Page page) {
+    if (csvColumns == null) {
+      csvColumns = ResultValues.names(page.schema());
+      csvLine(csvColumns);
+    }
+    int[] columns = ResultValues.columns(page.schema(), csvColumns);
+    StringBuilder lines = new StringBuilder(page.positionCount() * 64);
+    for (int position = 0; position < page.positionCount(); position++) {
+      Csv.line(lines, ResultValues.texts(page, position, columns));
+    }
+    buffer.writeBytes(lines.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private void csvLine(List<String> cells) {
+    StringBuilder line = new StringBuilder();
+    Csv.line(line, cells);
+    buffer.writeBytes(line.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public void close() {
+    if (arrow != null) {
+      arrow.close();
+    }
+  }
+}
