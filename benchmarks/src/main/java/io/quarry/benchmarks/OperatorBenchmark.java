@@ -2,7 +2,6 @@ package io.quarry.benchmarks;
 
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.command.CommandRegistry;
-import io.quarry.ql.exec.Aggregator;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.Pipelines;
 import io.quarry.ql.exec.Row;
@@ -27,10 +26,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The search operators over 200,000 extracted access-log rows, in rows per second: {@code pipeline}
- * runs one pipeline (eval, where, stats, sort/top-N, top) over all rows; {@code statsMapReduce}
- * runs {@code stats} the way batch mode does — eight partials, each fed an eighth of the rows,
- * merged into the final operator.
+ * The search operators over 200,000 extracted access-log rows, in rows per second: one pipeline
+ * (eval, where, stats, sort/top-N, top) over all rows. {@link StatsMapReduceBenchmark} runs {@code
+ * stats} split the way batch mode runs it.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -40,7 +38,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class OperatorBenchmark {
   static final int ROWS = 200_000;
-  static final int PARTIALS = 8;
 
   @Param({
     "eval kb=round(bytes/1024, 2), class=if(status>=500, \"error\", \"ok\")",
@@ -55,7 +52,6 @@ public class OperatorBenchmark {
 
   private List<Row> rows;
   private List<Command> commands;
-  private Command stats;
   private final Evaluator evaluator =
       new Evaluator(Instant.parse("2026-01-08T00:00:00Z"), ZoneOffset.UTC);
 
@@ -70,7 +66,6 @@ public class OperatorBenchmark {
     Parser parser = new Parser(CommandRegistry.builtIns());
     List<Command> parsed = parser.parse("* | " + pipeline).commands();
     commands = parsed.subList(1, parsed.size()); // the leading search matches every row
-    stats = parser.parse("* | stats count, avg(bytes) by clientip").commands().get(1);
   }
 
   @Benchmark
@@ -87,24 +82,8 @@ public class OperatorBenchmark {
     return end.rows;
   }
 
-  @Benchmark
-  @OperationsPerInvocation(ROWS)
-  public long statsMapReduce() {
-    Counter end = new Counter();
-    Aggregator fin = (Aggregator) Pipelines.operator(stats, end, evaluator);
-    int share = (rows.size() + PARTIALS - 1) / PARTIALS;
-    for (int p = 0; p < PARTIALS; p++) {
-      Aggregator partial = fin.newPartial();
-      for (Row row : rows.subList(p * share, Math.min(rows.size(), (p + 1) * share))) {
-        partial.accept(row);
-      }
-      fin.merge(partial);
-    }
-    fin.finish();
-    return end.rows;
-  }
-
-  private static final class Counter implements RowSink {
+  /** Counts the rows that reach the end of a pipeline. */
+  static final class Counter implements RowSink {
     long rows;
 
     @Override

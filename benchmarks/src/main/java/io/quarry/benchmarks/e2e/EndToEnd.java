@@ -436,10 +436,7 @@ public final class EndToEnd implements Callable<Integer> {
       Map<String, Object> quarry = (Map<String, Object>) entry.getValue().get("quarry");
       Map<String, Object> duck = (Map<String, Object>) entry.getValue().get("duckdb");
       double q = (double) quarry.get("medianMs");
-      String ratio =
-          duck == null
-              ? "–"
-              : String.format(Locale.ROOT, "%.1f×", q / (double) duck.get("medianMs"));
+      String ratio = duck == null ? "–" : ratio(q / (double) duck.get("medianMs"));
       out.printf(
           Locale.ROOT,
           "| `%s` | %.1f | %.1f | %s | %s | %s | %s/%s | %s |%n",
@@ -454,6 +451,18 @@ public final class EndToEnd implements Callable<Integer> {
           duck == null ? "–" : agreement(quarry, duck));
     }
     out.println();
+  }
+
+  /** Quarry time over DuckDB time, with two significant digits below 10 (0.011×, 5.6×, 153×). */
+  static String ratio(double ratio) {
+    if (ratio >= 10) {
+      return String.format(Locale.ROOT, "%.0f×", ratio);
+    }
+    return new java.math.BigDecimal(ratio)
+            .round(new java.math.MathContext(2))
+            .stripTrailingZeros()
+            .toPlainString()
+        + "×";
   }
 
   /**
