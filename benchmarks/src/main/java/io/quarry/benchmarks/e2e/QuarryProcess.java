@@ -25,7 +25,7 @@ import java.util.stream.Stream;
 final class QuarryProcess implements Closeable {
   static final String PASSWORD = "bench-password";
 
-  /** Index-time field of the harness: the client IP, as a keyword doc value. */
+  /** Defaults everywhere but the port, the data directory and a known password. */
   static final String CONFIG =
       """
       server:
@@ -37,11 +37,6 @@ final class QuarryProcess implements Closeable {
         adminPassword: %s
       search:
         maxTimeSeconds: 3600
-      sourcetypes:
-        access_combined:
-          indexExtractions:
-            - type: regex
-              regex: '^(?<client>\\S+) '
       """;
 
   private final Process process;

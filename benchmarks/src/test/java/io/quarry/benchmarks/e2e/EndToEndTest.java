@@ -49,7 +49,7 @@ class EndToEndTest {
           .isEqualTo(duck.path("countSum").asLong());
     }
     assertThat(queries.path("head_100").path("quarry").path("rows").asLong()).isEqualTo(100);
-    assertThat(queries.path("count_by_client_indexed").path("quarry").path("countSum").asLong())
+    assertThat(queries.path("count_by_clientip_indexed").path("quarry").path("countSum").asLong())
         .isEqualTo(30_000);
     assertThat(report.path("concurrency")).hasSize(2);
   }
