@@ -22,7 +22,9 @@ public sealed interface Command
         FieldSummaryCommand,
         LookupCommand,
         InputLookupCommand,
-        OutputLookupCommand {
+        OutputLookupCommand,
+        EventStatsCommand,
+        StreamStatsCommand {
 
   /** The command's name as the registry knows it. */
   String name();

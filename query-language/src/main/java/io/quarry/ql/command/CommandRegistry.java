@@ -24,7 +24,9 @@ public final class CommandRegistry {
   public static CommandRegistry builtIns() {
     Map<String, CommandParser> parsers = new TreeMap<>();
     parsers.put("search", CommandRegistry::parseSearch);
-    parsers.put("stats", new StatsParser());
+    parsers.put("stats", new StatsParser(StatsParser.Kind.STATS));
+    parsers.put("eventstats", new StatsParser(StatsParser.Kind.EVENTSTATS));
+    parsers.put("streamstats", new StatsParser(StatsParser.Kind.STREAMSTATS));
     parsers.put("head", new HeadParser());
     parsers.put("sort", new SortParser());
     parsers.put("top", new TopParser(false));

@@ -3,22 +3,67 @@ package io.quarry.ql.command;
 import io.quarry.ql.ast.AggregateFunction;
 import io.quarry.ql.ast.Aggregation;
 import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.EventStatsCommand;
 import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.ast.StreamStatsCommand;
 import io.quarry.ql.parser.Token;
 import io.quarry.ql.parser.TokenReader;
 import io.quarry.ql.parser.TokenType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * {@code stats func[(field)] [as name] [, …] [by field[, …]]}. Output names default to {@code
- * count} and {@code func(field)}, as in Splunk.
+ * {@code stats func[(field)] [as name] [, …] [by field[, …]]}, and the same for {@code eventstats}
+ * and {@code streamstats} (which also take {@code current=}, {@code window=}, {@code global=}
+ * first). Output names default to {@code count} and {@code func(field)}, as in Splunk.
  */
 final class StatsParser implements CommandParser {
+  private static final Set<String> STREAMSTATS_OPTIONS = Set.of("current", "window", "global");
+
+  /** Which command of the stats family this parser reads. */
+  enum Kind {
+    STATS,
+    EVENTSTATS,
+    STREAMSTATS
+  }
+
+  private final Kind kind;
+
+  StatsParser(Kind kind) {
+    this.kind = kind;
+  }
 
   @Override
   public Command parse(TokenReader reader, Token name) {
+    boolean current = true;
+    int window = 0;
+    boolean global = true;
+    while (kind == Kind.STREAMSTATS && Arguments.atOption(reader)) {
+      Arguments.Option option = Arguments.option(reader, "streamstats", STREAMSTATS_OPTIONS);
+      switch (option.name()) {
+        case "current" -> current = Arguments.bool(reader, option.value());
+        case "global" -> global = Arguments.bool(reader, option.value());
+        default -> {
+          long size = Arguments.count(reader, option.value(), "streamstats window");
+          if (size > 100_000) {
+            throw reader.error(
+                option.value(), "streamstats window is at most 100000", "a smaller window");
+          }
+          window = (int) size;
+        }
+      }
+    }
+    StatsCommand stats = stats(reader, name);
+    return switch (kind) {
+      case STATS -> stats;
+      case EVENTSTATS -> new EventStatsCommand(stats);
+      case STREAMSTATS -> new StreamStatsCommand(stats, current, window, global);
+    };
+  }
+
+  private static StatsCommand stats(TokenReader reader, Token name) {
     List<Aggregation> aggregations = new ArrayList<>();
     while (!reader.atCommandEnd() && !reader.peek().isWord("by")) {
       aggregations.add(aggregation(reader));
@@ -28,7 +73,8 @@ final class StatsParser implements CommandParser {
     }
     if (aggregations.isEmpty()) {
       throw reader.unexpected(
-          reader.peek(), "an aggregation such as count, sum(field) or dc(field) after stats");
+          reader.peek(),
+          "an aggregation such as count, sum(field) or dc(field) after " + name.text());
     }
     List<String> groupBy = new ArrayList<>();
     if (reader.peek().isWord("by")) {

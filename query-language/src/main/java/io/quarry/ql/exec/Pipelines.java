@@ -62,6 +62,10 @@ public final class Pipelines {
               .<RowSink>map(e -> new FilterOperator(RowPredicates.compile(e), downstream))
               .orElse(downstream);
       case StatsCommand stats -> new StatsOperator(stats, downstream);
+      case io.quarry.ql.ast.EventStatsCommand eventstats ->
+          new EventStatsOperator(eventstats, downstream);
+      case io.quarry.ql.ast.StreamStatsCommand streamstats ->
+          new StreamStatsOperator(streamstats, downstream);
       case HeadCommand head -> new HeadOperator(head.limit(), downstream);
       case EvalCommand eval -> new EvalOperator(eval, evaluator, downstream);
       case RexCommand rex -> new RexOperator(rex, downstream);

@@ -47,19 +47,50 @@ public final class StatsOperator implements Aggregator {
     List<List<Object>> keys = keys(row);
     long time = needsTime ? time(row) : Long.MIN_VALUE;
     for (List<Object> key : keys) {
-      Accumulator[] accumulators = groups.computeIfAbsent(key, k -> newAccumulators());
-      for (int i = 0; i < accumulators.length; i++) {
-        Aggregation aggregation = command.aggregations().get(i);
-        if (aggregation.field().isEmpty()) {
-          accumulators[i].addRow();
-        } else {
-          for (Object value : row.values(aggregation.field().get())) {
-            accumulators[i].add(value, time);
-          }
+      add(groups.computeIfAbsent(key, k -> newAccumulators()), row, time);
+    }
+    return true;
+  }
+
+  private void add(Accumulator[] accumulators, Row row, long time) {
+    for (int i = 0; i < accumulators.length; i++) {
+      Aggregation aggregation = command.aggregations().get(i);
+      if (aggregation.field().isEmpty()) {
+        accumulators[i].addRow();
+      } else {
+        for (Object value : row.values(aggregation.field().get())) {
+          accumulators[i].add(value, time);
         }
       }
     }
-    return true;
+  }
+
+  /**
+   * The groups of a row (one per combination of its by-fields' values; none when a by-field is
+   * missing), for the commands that add aggregations to rows.
+   */
+  List<List<Object>> groupsOf(Row row) {
+    return keys(row);
+  }
+
+  /**
+   * One group's aggregations, kept apart from this operator's own groups: what {@code eventstats}
+   * and {@code streamstats} add to rows.
+   */
+  final class Group {
+    private final Accumulator[] accumulators = newAccumulators();
+
+    void add(Row row) {
+      StatsOperator.this.add(accumulators, row, needsTime ? time(row) : Long.MIN_VALUE);
+    }
+
+    /** Puts each aggregation's current value under its output name (null when it has none). */
+    void putResults(Map<String, Object> into) {
+      for (int i = 0; i < accumulators.length; i++) {
+        Aggregation aggregation = command.aggregations().get(i);
+        into.put(aggregation.outputName(), accumulators[i].result(aggregation));
+      }
+    }
   }
 
   /** A group value as output: {@code _time} groups stay times (epoch microseconds). */

@@ -1,0 +1,89 @@
+package io.quarry.ql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.ql.ast.StreamStatsCommand;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code streamstats}: each row, in arrival order (newest first in a time-ordered search, as in
+ * Splunk), gets the aggregations of its group over the rows before it — and itself unless {@code
+ * current=false}. Without a window the groups accumulate as they go; with {@code window=N} the
+ * aggregations are recomputed over the last N rows (of the stream when {@code global}, else of the
+ * row's group), so a window costs O(N) per row. A row missing a by-field passes unchanged.
+ */
+final class StreamStatsOperator implements RowSink {
+  private final StreamStatsCommand command;
+  private final StatsOperator stats;
+  private final RowSink downstream;
+  private final Map<List<Object>, StatsOperator.Group> running = new HashMap<>();
+  private final ArrayDeque<Entry> globalWindow = new ArrayDeque<>();
+  private final Map<List<Object>, ArrayDeque<Entry>> groupWindows = new HashMap<>();
+
+  private record Entry(List<Object> key, Row row) {}
+
+  StreamStatsOperator(StreamStatsCommand command, RowSink downstream) {
+    this.command = requireNonNull(command, "command is null");
+    this.stats = new StatsOperator(command.stats(), Aggregator.PARTIAL);
+    this.downstream = requireNonNull(downstream, "downstream is null");
+  }
+
+  @Override
+  public boolean accept(Row row) {
+    List<List<Object>> keys = stats.groupsOf(row);
+    if (keys.isEmpty()) {
+      return downstream.accept(row);
+    }
+    List<Object> key = keys.getFirst();
+    Map<String, Object> values = new LinkedHashMap<>();
+    if (command.window() == 0) {
+      StatsOperator.Group group = running.computeIfAbsent(key, k -> stats.new Group());
+      if (command.current()) {
+        group.add(row);
+        group.putResults(values);
+      } else {
+        group.putResults(values);
+        group.add(row);
+      }
+    } else {
+      ArrayDeque<Entry> window =
+          command.global()
+              ? globalWindow
+              : groupWindows.computeIfAbsent(key, k -> new ArrayDeque<>());
+      Entry entry = new Entry(key, row);
+      if (command.current()) {
+        push(window, entry);
+      }
+      StatsOperator.Group group = stats.new Group();
+      for (Entry earlier : window) {
+        if (earlier.key().equals(key)) {
+          group.add(earlier.row());
+        }
+      }
+      group.putResults(values);
+      if (!command.current()) {
+        push(window, entry);
+      }
+    }
+    return downstream.accept(new AssignedRow(row, values));
+  }
+
+  private void push(ArrayDeque<Entry> window, Entry entry) {
+    window.addLast(entry);
+    if (window.size() > command.window()) {
+      window.removeFirst();
+    }
+  }
+
+  @Override
+  public void finish() {
+    running.clear();
+    globalWindow.clear();
+    groupWindows.clear();
+    downstream.finish();
+  }
+}
