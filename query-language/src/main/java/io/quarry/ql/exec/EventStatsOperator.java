@@ -67,6 +67,8 @@ final class EventStatsOperator implements RowSink {
       }
     }
     rows.clear();
+    rowGroups.clear();
+    groups.clear();
     downstream.finish();
   }
 }
