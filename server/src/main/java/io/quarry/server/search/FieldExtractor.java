@@ -11,7 +11,7 @@ import java.util.Map;
  * sourcetype's extraction, then JSON (when the event is a JSON object), then automatic {@code
  * key=value} pairs. Each stage runs only when a field is asked for that the earlier stages did not
  * find, and at most once per event: a search for {@code status} over access logs never runs the
- * key=value scan.
+ * key=value scan, and one for {@code JSESSIONID} scans only for that key.
  */
 final class FieldExtractor {
 
@@ -19,7 +19,8 @@ final class FieldExtractor {
   private final Sourcetype sourcetype;
   private Map<String, List<Object>> bySourcetype;
   private Map<String, List<Object>> byJson;
-  private Map<String, List<Object>> byKeyValue;
+  private Map<String, List<Object>> byKeyValue; // every pair, once names() asked
+  private Map<String, List<Object>> keyValueByField; // single keys asked by values()
 
   FieldExtractor(String raw, Sourcetype sourcetype) {
     this.raw = raw;
@@ -42,10 +43,15 @@ final class FieldExtractor {
     if (values != null) {
       return values;
     }
-    if (byKeyValue == null) {
-      byKeyValue = keyValueFields();
+    if (byKeyValue != null) {
+      return byKeyValue.getOrDefault(field, List.of());
     }
-    return byKeyValue.getOrDefault(field, List.of());
+    // one field asked for: scan for that key only (a stats by JSESSIONID cuts out no other pair)
+    if (keyValueByField == null) {
+      keyValueByField = new java.util.HashMap<>(4);
+    }
+    return keyValueByField.computeIfAbsent(
+        field, key -> List.<Object>copyOf(KeyValues.values(raw, key)));
   }
 
   /** Every field the three stages extract, in precedence order (each stage runs once). */

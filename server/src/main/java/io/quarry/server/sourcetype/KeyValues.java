@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * Automatic {@code key=value} extraction: {@code key=value} and {@code key="quoted value"} pairs,
@@ -24,6 +25,22 @@ public final class KeyValues {
    */
   public static Map<String, List<String>> extract(String raw) {
     Map<String, List<String>> fields = new LinkedHashMap<>();
+    scan(raw, null, (key, value) -> fields.computeIfAbsent(key, k -> new ArrayList<>()).add(value));
+    return fields;
+  }
+
+  /**
+   * The values of one key, as {@code extract(raw).get(key)} would give them (empty when absent),
+   * without cutting out the other pairs: what a search asking for one field needs.
+   */
+  public static List<String> values(String raw, String key) {
+    List<String> values = new ArrayList<>(1);
+    scan(raw, key, (k, value) -> values.add(value));
+    return values;
+  }
+
+  /** Every pair in order, or only those of {@code onlyKey} when it is not null. */
+  private static void scan(String raw, String onlyKey, BiConsumer<String, String> pairs) {
     int length = raw.length();
     int from = 0;
     int equals;
@@ -38,12 +55,13 @@ public final class KeyValues {
         continue;
       }
       int valueStart = equals + 1;
-      String value = null;
+      int valueEnd = -1; // exclusive; -1: no value here
       int end = valueStart;
       if (valueStart < length && raw.charAt(valueStart) == '"') {
         int close = raw.indexOf('"', valueStart + 1);
         if (close >= 0) {
-          value = raw.substring(valueStart + 1, close);
+          valueStart++;
+          valueEnd = close;
           end = close + 1;
         }
       } else {
@@ -51,17 +69,20 @@ public final class KeyValues {
           end++;
         }
         if (end > valueStart) {
-          value = raw.substring(valueStart, end);
+          valueEnd = end;
         }
       }
-      if (value == null) {
+      if (valueEnd < 0) {
         from = equals + 1;
         continue;
       }
-      fields.computeIfAbsent(raw.substring(keyStart, equals), k -> new ArrayList<>()).add(value);
+      if (onlyKey == null) {
+        pairs.accept(raw.substring(keyStart, equals), raw.substring(valueStart, valueEnd));
+      } else if (keyLength == onlyKey.length() && raw.startsWith(onlyKey, keyStart)) {
+        pairs.accept(onlyKey, raw.substring(valueStart, valueEnd));
+      }
       from = end;
     }
-    return fields;
   }
 
   private static boolean isKeyStart(char c) {

@@ -72,6 +72,30 @@ class KeyValuesTest {
   }
 
   @Test
+  void oneKeyAgreesWithEveryPair() {
+    String alphabet = "ab_9.-=\"  ,;&\tZ";
+    SplittableRandom random = new SplittableRandom(13);
+    for (int i = 0; i < 20_000; i++) {
+      StringBuilder raw = new StringBuilder();
+      int length = random.nextInt(40);
+      for (int c = 0; c < length; c++) {
+        raw.append(alphabet.charAt(random.nextInt(alphabet.length())));
+      }
+      String text = raw.toString();
+      Map<String, List<String>> all = KeyValues.extract(text);
+      for (String key : List.of("a", "b", "ab", "a.b", "_", "Z", "zz")) {
+        assertThat(KeyValues.values(text, key))
+            .as(text + " / " + key)
+            .isEqualTo(all.getOrDefault(key, List.of()));
+      }
+    }
+    String line = "GET /cart.do?action=view&itemId=EST-2&JSESSIONID=SD5SL9FF2ADFF4 HTTP 1.1";
+    assertThat(KeyValues.values(line, "JSESSIONID")).containsExactly("SD5SL9FF2ADFF4");
+    assertThat(KeyValues.values(line, "jsessionid")).isEmpty();
+    assertThat(KeyValues.values("a=1 ba=2 a=3", "a")).containsExactly("1", "3");
+  }
+
+  @Test
   void everyLoghubLineAgreesWithTheRegexDefinition() throws IOException {
     for (String file :
         List.of(
