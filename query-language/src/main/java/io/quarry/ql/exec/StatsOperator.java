@@ -220,18 +220,27 @@ public final class StatsOperator implements Aggregator {
     if (groups.isEmpty() && command.groupBy().isEmpty()) {
       groups.put(List.of(), newAccumulators());
     }
-    List<List<Object>> keys = new ArrayList<>(groups.keySet());
-    keys.sort(
+    record Sorted(List<Object> key, Values.Sortable[] order) {}
+    List<Sorted> sorted = new ArrayList<>(groups.size());
+    for (List<Object> key : groups.keySet()) {
+      Values.Sortable[] order = new Values.Sortable[key.size()];
+      for (int i = 0; i < order.length; i++) {
+        order[i] = Values.Sortable.of(key.get(i));
+      }
+      sorted.add(new Sorted(key, order));
+    }
+    sorted.sort(
         (a, b) -> {
-          for (int i = 0; i < a.size(); i++) {
-            int c = Values.NATURAL_ORDER.compare(a.get(i), b.get(i));
+          for (int i = 0; i < a.order().length; i++) {
+            int c = a.order()[i].compareTo(b.order()[i]);
             if (c != 0) {
               return c;
             }
           }
           return 0;
         });
-    for (List<Object> key : keys) {
+    for (Sorted entry : sorted) {
+      List<Object> key = entry.key();
       Map<String, Object> values = new LinkedHashMap<>();
       for (int i = 0; i < key.size(); i++) {
         values.put(command.groupBy().get(i), output(command.groupBy().get(i), key.get(i)));

@@ -86,20 +86,38 @@ public final class Values {
 
   /** Numbers before strings; numbers numerically, strings case-insensitively then exactly. */
   public static final Comparator<Object> NATURAL_ORDER =
-      (a, b) -> {
-        double x = toNumber(a);
-        double y = toNumber(b);
-        boolean xNumber = !Double.isNaN(x);
-        boolean yNumber = !Double.isNaN(y);
-        if (xNumber && yNumber) {
-          return Double.compare(x, y);
-        }
-        if (xNumber != yNumber) {
-          return xNumber ? -1 : 1;
-        }
-        String s = toText(a);
-        String t = toText(b);
-        int folded = s.toLowerCase(Locale.ROOT).compareTo(t.toLowerCase(Locale.ROOT));
-        return folded != 0 ? folded : s.compareTo(t);
-      };
+      (a, b) -> Sortable.of(a).compareTo(Sortable.of(b));
+
+  /**
+   * A value prepared for {@link #NATURAL_ORDER}: its number parsed and its text folded once, for
+   * sorting many values (200,000 groups sorted with the plain comparator spent most of the time
+   * lower-casing the same strings again).
+   */
+  public record Sortable(double number, String folded, String text)
+      implements Comparable<Sortable> {
+    public static Sortable of(Object value) {
+      double number = toNumber(value);
+      if (!Double.isNaN(number)) {
+        return new Sortable(number, null, null);
+      }
+      String text = toText(value);
+      return new Sortable(Double.NaN, text.toLowerCase(Locale.ROOT), text);
+    }
+
+    private boolean isNumber() {
+      return text == null;
+    }
+
+    @Override
+    public int compareTo(Sortable other) {
+      if (isNumber() && other.isNumber()) {
+        return Double.compare(number, other.number);
+      }
+      if (isNumber() != other.isNumber()) {
+        return isNumber() ? -1 : 1;
+      }
+      int folded = this.folded.compareTo(other.folded);
+      return folded != 0 ? folded : text.compareTo(other.text);
+    }
+  }
 }

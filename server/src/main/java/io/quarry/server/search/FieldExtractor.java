@@ -29,12 +29,15 @@ final class FieldExtractor {
 
   /** The values of a field, or an empty list. */
   List<Object> values(String field) {
-    if (bySourcetype == null) {
-      bySourcetype = sourcetypeFields();
-    }
-    List<Object> values = bySourcetype.get(field);
-    if (values != null) {
-      return values;
+    List<Object> values;
+    if (bySourcetype != null || sourcetype.mayExtract(field)) {
+      if (bySourcetype == null) {
+        bySourcetype = sourcetypeFields();
+      }
+      values = bySourcetype.get(field);
+      if (values != null) {
+        return values;
+      }
     }
     if (byJson == null) {
       byJson = jsonFields();

@@ -9,11 +9,13 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -136,6 +138,27 @@ public final class Sourcetype {
     this.accessLog =
         searchExtractions.size() == 1
             && searchExtractions.get(0).pattern().pattern().equals(AccessLogParser.REGEX);
+    Set<String> fields = new HashSet<>();
+    for (NamedGroups extraction : searchExtractions) {
+      for (Map.Entry<Integer, String> group : extraction.fields()) {
+        fields.add(group.getValue());
+      }
+    }
+    if (accessLog) {
+      fields.addAll(AccessLogParser.Fields.NAMES);
+    }
+    this.searchFields = Set.copyOf(fields);
+  }
+
+  /** Every field a search-time extraction of this sourcetype can produce. */
+  private final Set<String> searchFields;
+
+  /**
+   * Whether {@link #extract} can produce {@code field}: when not, a search asking for it need not
+   * run the extraction (a {@code stats by JSESSIONID} over access logs parses no line for it).
+   */
+  public boolean mayExtract(String field) {
+    return searchFields.contains(field);
   }
 
   /**
