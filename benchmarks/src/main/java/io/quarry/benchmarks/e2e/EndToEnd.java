@@ -109,6 +109,7 @@ public final class EndToEnd implements Callable<Integer> {
     Map<String, Object> report = new LinkedHashMap<>();
     report.put("startedAt", Instant.now().toString());
     report.put("machine", machine(cores));
+    report.put("commit", gitCommit());
     report.put("events", events);
     report.put("seed", seed);
     report.put("runs", runs);
@@ -426,8 +427,8 @@ public final class EndToEnd implements Callable<Integer> {
   private void printTable(Map<String, Map<String, Object>> results, Map<String, Object> report) {
     out.println();
     out.printf(
-        "## %,d events (%s), %d measured runs after %d warm-up%n%n",
-        events, report.get("machine"), runs, warmup);
+        "## %,d events (%s, commit %s), %d measured runs after %d warm-up%n%n",
+        events, report.get("machine"), report.get("commit"), runs, warmup);
     out.println(
         "| query | Quarry median ms | Quarry p95 ms | DuckDB median ms | DuckDB p95 ms |"
             + " Quarry/DuckDB | rows Q/D | same answer |");
@@ -479,6 +480,26 @@ public final class EndToEnd implements Callable<Integer> {
     return rows && quarrySum == duckSum
         ? "rows, Σcount"
         : "NO (Σcount " + quarrySum + "/" + duckSum + ")";
+  }
+
+  /**
+   * The checkout's commit (with {@code -dirty} when it has changes), so runs can be compared over
+   * time; "unknown" outside a git checkout.
+   */
+  static String gitCommit() {
+    try {
+      Process git =
+          new ProcessBuilder("git", "describe", "--always", "--dirty", "--abbrev=12")
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      return git.waitFor() == 0 && !out.isEmpty() ? out : "unknown";
+    } catch (IOException e) {
+      return "unknown";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "unknown";
+    }
   }
 
   private static String machine(int cores) {

@@ -52,5 +52,6 @@ class EndToEndTest {
     assertThat(queries.path("count_by_clientip_indexed").path("quarry").path("countSum").asLong())
         .isEqualTo(30_000);
     assertThat(report.path("concurrency")).hasSize(2);
+    assertThat(report.path("commit").asText()).isNotBlank();
   }
 }
