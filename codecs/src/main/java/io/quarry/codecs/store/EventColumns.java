@@ -121,6 +121,23 @@ final class EventColumns {
    */
   private static final int BULK_DECODE_AFTER_MISSES = 256;
 
+  /** The text of an ordinal of keyword field {@code keyword}, decoded at most once when cached. */
+  private String keywordText(SortedSetDocValues values, int keyword, String[] texts, long ord)
+      throws IOException {
+    if (ord >= texts.length) {
+      return values.lookupOrd(ord).utf8ToString();
+    }
+    int cached = (int) ord;
+    if (texts[cached] == null) {
+      if (++keywordMisses[keyword] == BULK_DECODE_AFTER_MISSES) {
+        decodeAll(values, texts);
+      } else {
+        texts[cached] = values.lookupOrd(ord).utf8ToString();
+      }
+    }
+    return texts[cached];
+  }
+
   /** Decodes every cached ordinal of one field with one pass over its terms dictionary. */
   private static void decodeAll(SortedSetDocValues values, String[] texts) throws IOException {
     TermsEnum terms = values.termsEnum();
@@ -156,22 +173,12 @@ final class EventColumns {
         return null;
       }
       String[] texts = keywordTexts.get(keyword);
+      if (values.docValueCount() == 1) { // the common case: one value, an immutable list of it
+        return List.of(keywordText(values, keyword, texts, values.nextOrd()));
+      }
       List<String> list = new ArrayList<>(values.docValueCount());
       for (int v = 0; v < values.docValueCount(); v++) {
-        long ord = values.nextOrd();
-        if (ord < texts.length) {
-          int cached = (int) ord;
-          if (texts[cached] == null) {
-            if (++keywordMisses[keyword] == BULK_DECODE_AFTER_MISSES) {
-              decodeAll(values, texts);
-            } else {
-              texts[cached] = values.lookupOrd(ord).utf8ToString();
-            }
-          }
-          list.add(texts[cached]);
-        } else {
-          list.add(values.lookupOrd(ord).utf8ToString());
-        }
+        list.add(keywordText(values, keyword, texts, values.nextOrd()));
       }
       return list;
     }

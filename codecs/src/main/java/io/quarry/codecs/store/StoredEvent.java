@@ -37,7 +37,7 @@ public final class StoredEvent {
   private final String source;
   private final String sourcetype;
   private Map<String, List<String>> indexedFields; // complete once all are read
-  private final Map<String, List<String>> readFields = new java.util.HashMap<>();
+  private Map<String, List<String>> readFields; // index-time fields read one by one, on first use
   private FieldLoader fields;
   private RawLoader loader;
   private String raw;
@@ -129,13 +129,16 @@ public final class StoredEvent {
     if (indexedFields != null) {
       return indexedFields.get(name);
     }
-    if (readFields.containsKey(name)) {
+    if (readFields == null) {
+      readFields = new java.util.HashMap<>(4);
+    } else if (readFields.containsKey(name)) {
       return readFields.get(name);
     }
     try {
       List<String> values = fields.field(name);
-      readFields.put(name, values == null ? null : List.copyOf(values));
-      return readFields.get(name);
+      List<String> copy = values == null ? null : List.copyOf(values);
+      readFields.put(name, copy);
+      return copy;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
