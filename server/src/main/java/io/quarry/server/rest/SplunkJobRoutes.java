@@ -104,10 +104,16 @@ public final class SplunkJobRoutes {
         "output_mode '" + outputMode + "' is not supported here; use json (or xml for job status)");
   }
 
-  /** How results are answered: {@code json}, {@code csv}, or Splunk's results XML (the default). */
+  /**
+   * How results are answered: {@code json} (a list of objects), {@code json_rows} (field names and
+   * a list of value lists), {@code json_cols} (field names and one value list per field), {@code
+   * csv}, or Splunk's results XML (the default).
+   */
   private enum ResultsMode {
     XML,
     JSON,
+    JSON_ROWS,
+    JSON_COLS,
     CSV;
 
     static ResultsMode of(Exchange exchange) {
@@ -117,11 +123,15 @@ public final class SplunkJobRoutes {
       }
       return switch (mode.toLowerCase(Locale.ROOT)) {
         case "json" -> JSON;
+        case "json_rows" -> JSON_ROWS;
+        case "json_cols" -> JSON_COLS;
         case "csv" -> CSV;
         default ->
             throw ApiException.badRequest(
                 "UNSUPPORTED_OUTPUT_MODE",
-                "output_mode '" + mode + "' is not supported for results; use json, csv or xml");
+                "output_mode '"
+                    + mode
+                    + "' is not supported for results; use json, json_rows, json_cols, csv or xml");
       };
     }
   }
@@ -131,6 +141,9 @@ public final class SplunkJobRoutes {
       Exchange exchange, ResultsMode mode, SearchJob job, long offset, long count) {
     switch (mode) {
       case JSON -> exchange.json(HttpResponseStatus.OK, results(job, offset, count));
+      case JSON_ROWS, JSON_COLS ->
+          exchange.json(
+              HttpResponseStatus.OK, tabular(job, offset, count, mode == ResultsMode.JSON_COLS));
       case CSV ->
           exchange.text(HttpResponseStatus.OK, "text/csv; charset=UTF-8", csv(job, offset, count));
       case XML ->
@@ -359,6 +372,40 @@ public final class SplunkJobRoutes {
     body.put("messages", messageList(job));
     body.put("fields", fields);
     body.put("results", rows);
+    return body;
+  }
+
+  /**
+   * Splunk's {@code json_rows} ({@code "rows": [[v, …], …]}) or {@code json_cols} ({@code
+   * "columns": [[v, …] per field]}): field names once, values as text, null where a row has none.
+   */
+  private static Map<String, Object> tabular(
+      SearchJob job, long offset, long count, boolean byColumn) {
+    long take = count == 0 ? Long.MAX_VALUE : count;
+    List<String> names = fieldNames(job);
+    List<List<String>> rows = new ArrayList<>();
+    for (SearchJob.RowRef row : job.slice(offset, take)) {
+      int[] columns = ResultValues.columns(row.page().schema(), names);
+      rows.add(ResultValues.texts(row.page(), row.position(), columns));
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("preview", !job.state().finished());
+    body.put("init_offset", offset);
+    body.put("messages", messageList(job));
+    body.put("fields", names);
+    if (byColumn) {
+      List<List<String>> columns = new ArrayList<>();
+      for (int c = 0; c < names.size(); c++) {
+        List<String> column = new ArrayList<>(rows.size());
+        for (List<String> row : rows) {
+          column.add(row.get(c));
+        }
+        columns.add(column);
+      }
+      body.put("columns", columns);
+    } else {
+      body.put("rows", rows);
+    }
     return body;
   }
 

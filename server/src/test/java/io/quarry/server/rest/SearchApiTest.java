@@ -496,6 +496,38 @@ class SearchApiTest {
     HttpResponse<String> csvResults =
         call("GET", "/services/search/jobs/" + id + "/results?output_mode=csv", null, null);
     assertThat(csvResults.body()).isEqualTo("count\r\n1000\r\n");
+    JsonNode rows =
+        ok(
+            call(
+                "GET",
+                "/services/search/jobs/" + id + "/results?output_mode=json_rows",
+                null,
+                null),
+            200);
+    assertThat(rows.get("fields").toString()).isEqualTo("[\"count\"]");
+    assertThat(rows.get("rows").toString()).isEqualTo("[[\"1000\"]]");
+    JsonNode cols =
+        ok(
+            call(
+                "GET",
+                "/services/search/jobs/" + id + "/results?output_mode=json_cols",
+                null,
+                null),
+            200);
+    assertThat(cols.get("columns").toString()).isEqualTo("[[\"1000\"]]");
+    JsonNode oneshotRows =
+        ok(
+            call(
+                "POST",
+                "/services/search/jobs",
+                form(
+                    "search", "search index=main | head 3 | table id, missing",
+                    "exec_mode", "oneshot",
+                    "output_mode", "json_rows"),
+                "application/x-www-form-urlencoded"),
+            200);
+    assertThat(oneshotRows.get("rows")).hasSize(3);
+    assertThat(oneshotRows.get("rows").get(0)).hasSize(oneshotRows.get("fields").size());
     JsonNode badMode =
         ok(
             call("GET", "/services/search/jobs/" + id + "/results?output_mode=raw", null, null),
