@@ -14,6 +14,17 @@ public interface Aggregator extends RowSink {
   /** Adds what a partial from {@link #newPartial} accumulated; the partial is emptied. */
   void merge(Aggregator partial);
 
+  /**
+   * Emits what {@link #finish} would emit now into {@code target} and finishes it, keeping this
+   * aggregator's state (a live preview of a running search). Not thread-safe against {@link
+   * #merge}: callers lock.
+   *
+   * @return false when this aggregator has no preview (nothing was emitted)
+   */
+  default boolean snapshot(RowSink target) {
+    return false;
+  }
+
   /** The downstream of a partial: partials are merged, never finished, and emit nothing. */
   RowSink PARTIAL =
       new RowSink() {

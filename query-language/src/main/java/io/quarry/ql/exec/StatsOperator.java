@@ -217,8 +217,26 @@ public final class StatsOperator implements Aggregator {
 
   @Override
   public void finish() {
+    emit(downstream);
+    groups.clear();
+    downstream.finish();
+  }
+
+  /** Emits the groups so far into {@code target} and finishes it; this operator keeps them. */
+  @Override
+  public boolean snapshot(RowSink target) {
+    emit(target);
+    target.finish();
+    return true;
+  }
+
+  /**
+   * One row per group, in group-value order (no group and no by-field: one row of empty results).
+   */
+  private void emit(RowSink target) {
+    Map<List<Object>, Accumulator[]> groups = this.groups;
     if (groups.isEmpty() && command.groupBy().isEmpty()) {
-      groups.put(List.of(), newAccumulators());
+      groups = Map.of(List.of(), newAccumulators());
     }
     record Sorted(List<Object> key, Values.Sortable[] order) {}
     List<Sorted> sorted = new ArrayList<>(groups.size());
@@ -250,12 +268,10 @@ public final class StatsOperator implements Aggregator {
         Aggregation aggregation = command.aggregations().get(i);
         values.put(aggregation.outputName(), accumulators[i].result(aggregation));
       }
-      if (!downstream.accept(new MapRow(values))) {
+      if (!target.accept(new MapRow(values))) {
         break;
       }
     }
-    groups.clear();
-    downstream.finish();
   }
 
   /**

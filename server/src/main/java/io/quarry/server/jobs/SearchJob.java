@@ -206,23 +206,45 @@ public final class SearchJob {
     }
   }
 
-  /** Result rows so far. */
+  /** Result rows so far (of the preview while a batch aggregation runs; see {@link #schema}). */
   public synchronized long rows() {
+    List<Page> preview = preview();
+    if (preview != null) {
+      long previewRows = 0;
+      for (Page page : preview) {
+        previewRows += page.positionCount();
+      }
+      return previewRows;
+    }
     return rows;
   }
 
-  /** The result columns, or null before the first page. */
+  /** The result columns, or null before the first page (of the results or of a preview). */
   public synchronized Schema schema() {
+    if (schema == null) {
+      List<Page> preview = preview();
+      return preview == null || preview.isEmpty() ? null : preview.getFirst().schema();
+    }
     return schema;
   }
 
   /**
-   * A slice of the results: the rows {@code [offset, offset + count)} as (page, position) pairs.
+   * While a batch aggregation runs and has handed over no page yet: what it would answer now (the
+   * segment slices finished so far), rendered at most once a second; else null.
+   */
+  private List<Page> preview() { // guarded by this
+    return pages.isEmpty() && state == State.RUNNING ? control.preview() : null;
+  }
+
+  /**
+   * A slice of the results: the rows {@code [offset, offset + count)} as (page, position) pairs —
+   * of the preview while a batch aggregation runs (see {@link #schema}).
    */
   public synchronized List<RowRef> slice(long offset, long count) {
     List<RowRef> slice = new ArrayList<>();
     long skip = offset;
-    for (Page page : pages) {
+    List<Page> preview = preview();
+    for (Page page : preview != null ? preview : pages) {
       if (slice.size() >= count) {
         break;
       }

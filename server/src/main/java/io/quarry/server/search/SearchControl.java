@@ -60,6 +60,39 @@ public final class SearchControl {
     return stop == Stop.FINALIZED;
   }
 
+  /** Renders a preview of a running batch aggregation, or null when there is none. */
+  private volatile java.util.function.Supplier<java.util.List<io.quarry.plugin.api.data.Page>>
+      previewer;
+
+  private java.util.List<io.quarry.plugin.api.data.Page> lastPreview; // guarded by this
+  private long lastPreviewNanos; // guarded by this
+
+  /** Rendering a preview costs a merge-free pass over every group: at most one per this. */
+  private static final long PREVIEW_EVERY_NANOS = 1_000_000_000L;
+
+  void previewer(
+      java.util.function.Supplier<java.util.List<io.quarry.plugin.api.data.Page>> previewer) {
+    this.previewer = previewer;
+  }
+
+  /**
+   * The results a running batch aggregation would give now (the slices finished so far), or null
+   * when the search has no such preview (not started, not an aggregation that previews, or done).
+   * Rendered at most once a second; callers in between get the last rendering.
+   */
+  public synchronized java.util.List<io.quarry.plugin.api.data.Page> preview() {
+    var render = previewer;
+    if (render == null) {
+      return null;
+    }
+    long now = System.nanoTime();
+    if (lastPreview == null || now - lastPreviewNanos > PREVIEW_EVERY_NANOS) {
+      lastPreview = render.get();
+      lastPreviewNanos = now;
+    }
+    return lastPreview;
+  }
+
   /** Events read from storage so far, over every scan thread (updated every {@value #EVERY}). */
   public long eventsRead() {
     return eventsRead.sum();

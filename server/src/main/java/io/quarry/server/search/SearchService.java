@@ -356,27 +356,75 @@ public final class SearchService implements AutoCloseable {
                     stages,
                     aggregatorAt + 1),
                 evaluator);
-    Queue<Aggregator> partials = new ConcurrentLinkedQueue<>();
-    ScanStats scan =
-        store.scanParallel(
-            indexes,
-            translation.query(),
-            plan.earliestMicros(),
-            plan.latestMicros(),
-            () -> {
-              Aggregator partial = total.newPartial();
-              partials.add(partial);
-              RowSink map = // merged below, never finished
-                  Pipelines.build(
-                      filters, stages.probe(aggregatorAt, partial), evaluator, stages, 0);
-              return new PipelineFeed(control, check, map, matched, false);
-            },
-            searchPool);
-    for (Aggregator partial : partials) {
+    // Each slice's partial merges into the total when the slice ends (under the total's lock), so a
+    // running job can preview the total; partials of slices that never ended merge at the end.
+    Queue<Aggregator> unmerged = new ConcurrentLinkedQueue<>();
+    boolean[] finishing = {false}; // guarded by total
+    List<Command> reduce = pipeline.subList(aggregatorAt + 1, pipeline.size());
+    if (reduce.stream().noneMatch(c -> c instanceof io.quarry.ql.ast.OutputLookupCommand)) {
+      control.previewer(() -> preview(total, reduce, evaluator, finishing));
+    }
+    ScanStats scan;
+    try {
+      scan =
+          store.scanParallel(
+              indexes,
+              translation.query(),
+              plan.earliestMicros(),
+              plan.latestMicros(),
+              () -> {
+                Aggregator partial = total.newPartial();
+                unmerged.add(partial);
+                RowSink map = // merged when the slice ends, never finished
+                    Pipelines.build(
+                        filters, stages.probe(aggregatorAt, partial), evaluator, stages, 0);
+                PipelineFeed feed = new PipelineFeed(control, check, map, matched, false);
+                return new EventVisitor() {
+                  @Override
+                  public boolean visit(io.quarry.codecs.store.StoredEvent event) {
+                    return feed.visit(event);
+                  }
+
+                  @Override
+                  public void finish() {
+                    feed.finish();
+                    if (unmerged.remove(partial)) {
+                      synchronized (total) {
+                        total.merge(partial);
+                      }
+                    }
+                  }
+                };
+              },
+              searchPool);
+    } finally {
+      synchronized (total) {
+        finishing[0] = true; // waits for a preview being rendered; none after this
+      }
+      control.previewer(null);
+    }
+    for (Aggregator partial : unmerged) {
       total.merge(partial);
     }
     stages.probe(aggregatorAt, total).finish(); // the reduce side's time goes to the same stage
     return scan;
+  }
+
+  /**
+   * What a running batch search would answer now: the total so far (the slices that ended) through
+   * the commands after the aggregation, into pages; null when the aggregator has no preview or the
+   * search is finishing. Never writes anything ({@code outputlookup} searches have no preview).
+   */
+  private static List<Page> preview(
+      Aggregator total, List<Command> reduce, Evaluator evaluator, boolean[] finishing) {
+    List<Page> pages = new ArrayList<>();
+    RowSink sink = Pipelines.build(reduce, new PageCollector(PAGE_SIZE, pages::add), evaluator);
+    synchronized (total) {
+      if (finishing[0] || !total.snapshot(sink)) {
+        return null;
+      }
+    }
+    return pages;
   }
 
   /**
