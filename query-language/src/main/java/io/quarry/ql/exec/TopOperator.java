@@ -96,6 +96,20 @@ public final class TopOperator implements Aggregator {
 
   @Override
   public void finish() {
+    emit(downstream);
+    groups.clear();
+    downstream.finish();
+  }
+
+  /** Emits the most (or least) common combinations so far and finishes {@code target}. */
+  @Override
+  public boolean snapshot(RowSink target) {
+    emit(target);
+    target.finish();
+    return true;
+  }
+
+  private void emit(RowSink target) {
     Comparator<List<String>> byValues = TopOperator::compareKeys;
     List<List<String>> byKeys = new ArrayList<>(groups.keySet());
     byKeys.sort(byValues);
@@ -131,13 +145,11 @@ public final class TopOperator implements Aggregator {
                   .setScale(6, RoundingMode.HALF_UP)
                   .doubleValue());
         }
-        if (!downstream.accept(new MapRow(values))) {
+        if (!target.accept(new MapRow(values))) {
           break emit;
         }
       }
     }
-    groups.clear();
-    downstream.finish();
   }
 
   private static int compareKeys(List<String> a, List<String> b) {

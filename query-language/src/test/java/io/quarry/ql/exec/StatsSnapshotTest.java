@@ -67,6 +67,32 @@ class StatsSnapshotTest {
   }
 
   @Test
+  void topSnapshotKeepsItsCounts() {
+    Collect end = new Collect();
+    Aggregator top =
+        (Aggregator)
+            Pipelines.operator(
+                new Parser(CommandRegistry.builtIns())
+                    .parse("* | top limit=1 host")
+                    .commands()
+                    .get(1),
+                end,
+                new Evaluator(java.time.Instant.EPOCH, java.time.ZoneOffset.UTC));
+    Aggregator partial = top.newPartial();
+    partial.accept(TestRow.of("e1", "host", "a"));
+    top.merge(partial);
+    Collect preview = new Collect();
+    assertThat(top.snapshot(preview)).isTrue();
+    assertThat(preview.rows).containsExactly("[a]=[1]");
+    Aggregator later = top.newPartial();
+    later.accept(TestRow.of("e2", "host", "b"));
+    later.accept(TestRow.of("e3", "host", "b"));
+    top.merge(later);
+    top.finish();
+    assertThat(end.rows).containsExactly("[b]=[2]");
+  }
+
+  @Test
   void aggregatorsWithoutAPreviewSayNo() {
     Aggregator timechart =
         (Aggregator)
