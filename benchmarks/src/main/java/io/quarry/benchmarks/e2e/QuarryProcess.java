@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.lucene.util.IOUtils;
 
 /**
  * A Quarry server in a child JVM on a fresh data directory, started from this JVM's own class path
@@ -54,7 +55,9 @@ final class QuarryProcess implements Closeable {
   /** Starts a server on {@code workDir/data} (emptied first) and waits until it answers. */
   static QuarryProcess start(Path workDir, String heap) throws IOException, InterruptedException {
     Path dataDir = workDir.resolve("data");
-    deleteRecursively(dataDir);
+    if (Files.exists(dataDir)) {
+      IOUtils.rm(dataDir);
+    }
     Files.createDirectories(dataDir);
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {
@@ -173,17 +176,6 @@ final class QuarryProcess implements Closeable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       process.destroyForcibly();
-    }
-  }
-
-  static void deleteRecursively(Path directory) throws IOException {
-    if (!Files.exists(directory)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(directory)) {
-      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
     }
   }
 }

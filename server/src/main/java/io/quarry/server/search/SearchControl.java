@@ -1,7 +1,10 @@
 package io.quarry.server.search;
 
+import io.quarry.plugin.api.data.Page;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * Steering and watching one running search: its time limit, a request to finalize (stop reading
@@ -61,18 +64,20 @@ public final class SearchControl {
   }
 
   /** Renders a preview of a running batch aggregation, or null when there is none. */
-  private volatile java.util.function.Supplier<java.util.List<io.quarry.plugin.api.data.Page>>
-      previewer;
+  private volatile Supplier<List<Page>> previewer;
 
-  private java.util.List<io.quarry.plugin.api.data.Page> lastPreview; // guarded by this
+  private List<Page> lastPreview; // guarded by this
   private long lastPreviewNanos; // guarded by this
 
   /** Rendering a preview costs a merge-free pass over every group: at most one per this. */
   private static final long PREVIEW_EVERY_NANOS = 1_000_000_000L;
 
-  void previewer(
-      java.util.function.Supplier<java.util.List<io.quarry.plugin.api.data.Page>> previewer) {
+  /** Sets (or, with null, removes and forgets) how the running search renders its preview. */
+  synchronized void previewer(Supplier<List<Page>> previewer) {
     this.previewer = previewer;
+    if (previewer == null) {
+      lastPreview = null; // a finished job keeps its results, not its last preview
+    }
   }
 
   /**
@@ -80,7 +85,7 @@ public final class SearchControl {
    * when the search has no such preview (not started, not an aggregation that previews, or done).
    * Rendered at most once a second; callers in between get the last rendering.
    */
-  public synchronized java.util.List<io.quarry.plugin.api.data.Page> preview() {
+  public synchronized List<Page> preview() {
     var render = previewer;
     if (render == null) {
       return null;

@@ -49,6 +49,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -359,7 +360,7 @@ public final class SearchService implements AutoCloseable {
     // Each slice's partial merges into the total when the slice ends (under the total's lock), so a
     // running job can preview the total; partials of slices that never ended merge at the end.
     Queue<Aggregator> unmerged = new ConcurrentLinkedQueue<>();
-    boolean[] finishing = {false}; // guarded by total
+    AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
     List<Command> reduce = pipeline.subList(aggregatorAt + 1, pipeline.size());
     if (reduce.stream().noneMatch(c -> c instanceof io.quarry.ql.ast.OutputLookupCommand)) {
       control.previewer(() -> preview(total, reduce, evaluator, finishing));
@@ -378,28 +379,20 @@ public final class SearchService implements AutoCloseable {
                 RowSink map = // merged when the slice ends, never finished
                     Pipelines.build(
                         filters, stages.probe(aggregatorAt, partial), evaluator, stages, 0);
-                PipelineFeed feed = new PipelineFeed(control, check, map, matched, false);
-                return new EventVisitor() {
-                  @Override
-                  public boolean visit(io.quarry.codecs.store.StoredEvent event) {
-                    return feed.visit(event);
-                  }
-
-                  @Override
-                  public void finish() {
-                    feed.finish();
-                    if (unmerged.remove(partial)) {
-                      synchronized (total) {
-                        total.merge(partial);
-                      }
-                    }
-                  }
-                };
+                return new PipelineFeed(control, check, map, matched, false)
+                    .then(
+                        () -> {
+                          if (unmerged.remove(partial)) {
+                            synchronized (total) {
+                              total.merge(partial);
+                            }
+                          }
+                        });
               },
               searchPool);
     } finally {
       synchronized (total) {
-        finishing[0] = true; // waits for a preview being rendered; none after this
+        finishing.set(true); // waits for a preview being rendered; none after this
       }
       control.previewer(null);
     }
@@ -416,11 +409,11 @@ public final class SearchService implements AutoCloseable {
    * search is finishing. Never writes anything ({@code outputlookup} searches have no preview).
    */
   private static List<Page> preview(
-      Aggregator total, List<Command> reduce, Evaluator evaluator, boolean[] finishing) {
+      Aggregator total, List<Command> reduce, Evaluator evaluator, AtomicBoolean finishing) {
     List<Page> pages = new ArrayList<>();
     RowSink sink = Pipelines.build(reduce, new PageCollector(PAGE_SIZE, pages::add), evaluator);
     synchronized (total) {
-      if (finishing[0] || !total.snapshot(sink)) {
+      if (finishing.get() || !total.snapshot(sink)) {
         return null;
       }
     }
@@ -483,6 +476,7 @@ public final class SearchService implements AutoCloseable {
     private final RowSink sink;
     private final AtomicLong matched;
     private final boolean finishSink;
+    private Runnable afterFinish = () -> {};
     private long matchedHere;
     private int visited;
 
@@ -519,6 +513,13 @@ public final class SearchService implements AutoCloseable {
       if (finishSink) {
         sink.finish(); // buffered rows read their fields while the segments are open
       }
+      afterFinish.run();
+    }
+
+    /** Runs {@code action} on the scan's thread once this feed has finished. */
+    PipelineFeed then(Runnable action) {
+      this.afterFinish = action;
+      return this;
     }
   }
 

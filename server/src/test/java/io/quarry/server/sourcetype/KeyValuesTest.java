@@ -29,6 +29,17 @@ class KeyValuesTest {
     return fields;
   }
 
+  /** Up to 40 characters from an alphabet dense in what key=value scanning decides on. */
+  private static String randomText(SplittableRandom random) {
+    String alphabet = "ab_9.-=\"  ,;&\tZ";
+    StringBuilder text = new StringBuilder();
+    int length = random.nextInt(40);
+    for (int c = 0; c < length; c++) {
+      text.append(alphabet.charAt(random.nextInt(alphabet.length())));
+    }
+    return text.toString();
+  }
+
   @Test
   void pairsQuotesAndRepeats() {
     assertThat(KeyValues.extract("user=bob action=\"log in\" user=alice, code=7;x=1&y=2"))
@@ -58,30 +69,18 @@ class KeyValuesTest {
 
   @Test
   void randomTextAgreesWithTheRegexDefinition() {
-    String alphabet = "ab_9.-=\"  ,;&\tZ";
     SplittableRandom random = new SplittableRandom(7);
     for (int i = 0; i < 20_000; i++) {
-      StringBuilder raw = new StringBuilder();
-      int length = random.nextInt(40);
-      for (int c = 0; c < length; c++) {
-        raw.append(alphabet.charAt(random.nextInt(alphabet.length())));
-      }
-      String text = raw.toString();
+      String text = randomText(random);
       assertThat(KeyValues.extract(text)).as(text).isEqualTo(reference(text));
     }
   }
 
   @Test
   void oneKeyAgreesWithEveryPair() {
-    String alphabet = "ab_9.-=\"  ,;&\tZ";
     SplittableRandom random = new SplittableRandom(13);
     for (int i = 0; i < 20_000; i++) {
-      StringBuilder raw = new StringBuilder();
-      int length = random.nextInt(40);
-      for (int c = 0; c < length; c++) {
-        raw.append(alphabet.charAt(random.nextInt(alphabet.length())));
-      }
-      String text = raw.toString();
+      String text = randomText(random);
       Map<String, List<String>> all = KeyValues.extract(text);
       for (String key : List.of("a", "b", "ab", "a.b", "_", "Z", "zz")) {
         assertThat(KeyValues.values(text, key))
