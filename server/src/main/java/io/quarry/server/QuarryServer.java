@@ -22,6 +22,7 @@ import io.quarry.server.rest.FieldRoutes;
 import io.quarry.server.rest.IndexRoutes;
 import io.quarry.server.rest.JobRoutes;
 import io.quarry.server.rest.LookupRoutes;
+import io.quarry.server.rest.PluginRoutes;
 import io.quarry.server.rest.SearchExportRoute;
 import io.quarry.server.rest.SearchStreamRoute;
 import io.quarry.server.rest.SourcetypeRoutes;
@@ -104,6 +105,16 @@ public final class QuarryServer implements Closeable {
 
   public static QuarryServer start(QuarryConfig config, Clock clock)
       throws IOException, InterruptedException {
+    return start(config, clock, List.of());
+  }
+
+  /**
+   * As above, with {@code plugins} loaded as if they were in the plugins directory (the plugin test
+   * kit runs a plugin from its class path this way).
+   */
+  public static QuarryServer start(
+      QuarryConfig config, Clock clock, List<io.quarry.plugin.api.QuarryPlugin> plugins)
+      throws IOException, InterruptedException {
     requireNonNull(config, "config is null");
     Path dataDirectory = Path.of(config.dataDir()).toAbsolutePath().normalize();
     Secrets.Secret adminPassword =
@@ -157,6 +168,8 @@ public final class QuarryServer implements Closeable {
               metrics,
               sourcetypes,
               new IngestGate(config.ingest().pipelines(), config.ingest().maxQueuedBytes()));
+      io.quarry.server.plugins.PluginManager pluginManager =
+          io.quarry.server.plugins.PluginManager.load(Path.of(config.plugins().dir()), plugins);
       SearchService search =
           new SearchService(
               store,
@@ -165,7 +178,9 @@ public final class QuarryServer implements Closeable {
               metrics,
               clock,
               config.search().maxResultRows(),
-              Duration.ofSeconds(config.search().maxTimeSeconds()));
+              Duration.ofSeconds(config.search().maxTimeSeconds()),
+              pluginManager.registry(),
+              config.plugins().maxMemoryBytes());
       Authenticator authenticator = new Authenticator(adminPassword.value(), hecTokens);
       Router router = new Router();
       new SystemRoutes(store, metrics, ready::get).register(router);
@@ -190,6 +205,7 @@ public final class QuarryServer implements Closeable {
       new SourcetypeRoutes(authenticator, sourcetypes).register(router);
       new FieldRoutes(authenticator, search).register(router);
       new LookupRoutes(authenticator, lookups).register(router);
+      new PluginRoutes(authenticator, pluginManager).register(router);
       metrics.quarantinedBuckets(
           () ->
               store.indexNames().stream()

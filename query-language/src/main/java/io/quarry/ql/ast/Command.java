@@ -24,7 +24,9 @@ public sealed interface Command
         InputLookupCommand,
         OutputLookupCommand,
         EventStatsCommand,
-        StreamStatsCommand {
+        StreamStatsCommand,
+        PluginCommand,
+        HelpCommand {
 
   /** The command's name as the registry knows it. */
   String name();

@@ -5,6 +5,7 @@ import io.quarry.ql.ast.SearchCommand;
 import io.quarry.ql.parser.SearchExpressionParser;
 import io.quarry.ql.parser.Token;
 import io.quarry.ql.parser.TokenReader;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -12,12 +13,23 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** The search commands Quarry knows, by lower-case name. */
+/**
+ * The search commands Quarry knows, by lower-case name: the built-ins and those plugins add ({@link
+ * #withPlugin}). Generating commands ({@code inputlookup}, {@code help}, plugins' generating
+ * commands) are only valid first, after a leading {@code |}.
+ */
 public final class CommandRegistry {
   private final Map<String, CommandParser> parsers;
+  private final Map<String, CommandParser> generators;
+  private final Map<String, CommandHelp> help;
 
-  private CommandRegistry(Map<String, CommandParser> parsers) {
+  private CommandRegistry(
+      Map<String, CommandParser> parsers,
+      Map<String, CommandParser> generators,
+      Map<String, CommandHelp> help) {
     this.parsers = Map.copyOf(parsers);
+    this.generators = Map.copyOf(generators);
+    this.help = Map.copyOf(help);
   }
 
   /** The built-in commands of this release. */
@@ -47,7 +59,110 @@ public final class CommandRegistry {
     parsers.put("fieldsummary", new FieldSummaryParser());
     parsers.put("lookup", new LookupParser());
     parsers.put("outputlookup", new OutputLookupParser());
-    return new CommandRegistry(parsers);
+    Map<String, CommandParser> generators = new TreeMap<>();
+    generators.put("inputlookup", CommandRegistry::parseInputLookup);
+    return new CommandRegistry(parsers, generators, BuiltinHelp.all());
+  }
+
+  /**
+   * This registry plus a plugin's commands.
+   *
+   * @throws IllegalArgumentException when a name is already taken (by a built-in or another plugin)
+   *     or a command's declaration is inconsistent; nothing is added then
+   */
+  public CommandRegistry withPlugin(
+      String plugin, List<io.quarry.plugin.api.command.CommandDefinition> commands) {
+    Map<String, CommandParser> newParsers = new TreeMap<>(parsers);
+    Map<String, CommandParser> newGenerators = new TreeMap<>(generators);
+    Map<String, CommandHelp> newHelp = new TreeMap<>(help);
+    for (io.quarry.plugin.api.command.CommandDefinition definition : commands) {
+      String name = definition.name();
+      if (name == null || !name.matches("[a-z][a-z0-9_]*")) {
+        throw new IllegalArgumentException(
+            "plugin '" + plugin + "': command name '" + name + "' is not a lower-case word");
+      }
+      CommandHelp taken = newHelp.get(name);
+      if (taken != null) {
+        throw new IllegalArgumentException(
+            "plugin '"
+                + plugin
+                + "': command '"
+                + name
+                + "' is already defined by "
+                + (taken.plugin().equals(CommandHelp.BUILT_IN)
+                    ? "a built-in"
+                    : "plugin '" + taken.plugin() + "'"));
+      }
+      if (definition.kind() == null) {
+        throw new IllegalArgumentException(
+            "plugin '" + plugin + "': command '" + name + "' has no kind");
+      }
+      PluginCommandParser parser = new PluginCommandParser(definition, plugin);
+      (definition.kind() == io.quarry.plugin.api.command.CommandKind.GENERATING
+              ? newGenerators
+              : newParsers)
+          .put(name, parser);
+      newHelp.put(name, CommandHelp.of(definition, plugin));
+    }
+    return new CommandRegistry(newParsers, newGenerators, newHelp);
+  }
+
+  /** The parser of a generating command (valid only first, after {@code |}). */
+  public Optional<CommandParser> generator(String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    return lower.equals("help")
+        ? Optional.of(this::parseHelp)
+        : Optional.ofNullable(generators.get(lower));
+  }
+
+  /** The names of the generating commands. */
+  public Set<String> generatorNames() {
+    Set<String> names = new TreeSet<>(generators.keySet());
+    names.add("help");
+    return names;
+  }
+
+  /** What {@code | help name} shows. */
+  public Optional<CommandHelp> help(String name) {
+    return Optional.ofNullable(help.get(name.toLowerCase(Locale.ROOT)));
+  }
+
+  /** Every command's help, by name. */
+  public List<CommandHelp> help() {
+    return new TreeMap<>(help).values().stream().toList();
+  }
+
+  private Command parseHelp(TokenReader reader, Token name) {
+    if (reader.atCommandEnd()) {
+      return new io.quarry.ql.ast.HelpCommand(
+          help().stream().map(CommandHelp::summary).toList(), name.position());
+    }
+    Token command = reader.readValue("a command name");
+    CommandHelp found =
+        help(command.text())
+            .orElseThrow(
+                () ->
+                    reader.error(
+                        command,
+                        "Unknown search command '"
+                            + command.text()
+                            + "'"
+                            + suggest(command.text())
+                                .map(s -> ". Did you mean '" + s + "'?")
+                                .orElse(""),
+                        "one of " + names()));
+    if (!reader.atCommandEnd()) {
+      throw reader.unexpected(reader.peek(), "'|' or the end of the query after the command name");
+    }
+    return new io.quarry.ql.ast.HelpCommand(found.rows(), name.position());
+  }
+
+  private static Command parseInputLookup(TokenReader reader, Token name) {
+    Token table = reader.readValue("the name of a lookup table");
+    if (!reader.atCommandEnd()) {
+      throw reader.unexpected(reader.peek(), "'|' or the end of the query after the table name");
+    }
+    return new io.quarry.ql.ast.InputLookupCommand(table.text(), name.position());
   }
 
   public Optional<CommandParser> lookup(String name) {
@@ -59,8 +174,9 @@ public final class CommandRegistry {
     return CommandRegistry::parseSearchBody;
   }
 
+  /** Every command name, generating ones included. */
   public Set<String> names() {
-    return new TreeSet<>(parsers.keySet());
+    return new TreeSet<>(help.keySet());
   }
 
   /** The known name closest to a misspelled one, if any is within two edits. */

@@ -50,6 +50,19 @@ public final class Evaluator {
     this.lookupWriter = java.util.Objects.requireNonNull(lookupWriter, "lookupWriter is null");
   }
 
+  private PluginRuntime plugins = PluginRuntime.unbounded();
+
+  /** This evaluator, its plugin commands' operators running in {@code runtime}. */
+  public Evaluator withPlugins(PluginRuntime runtime) {
+    this.plugins = java.util.Objects.requireNonNull(runtime, "runtime is null");
+    return this;
+  }
+
+  /** The context of a new plugin operator of this search. */
+  public io.quarry.plugin.api.command.OperatorContext pluginContext() {
+    return plugins.context(now, zone);
+  }
+
   /** Where {@code outputlookup} writes. */
   public LookupTable.Writer lookupWriter() {
     return lookupWriter;

@@ -67,11 +67,22 @@ public final class PageCollector implements RowSink {
     buffered.clear();
   }
 
-  static Page toPage(List<Row> rows) {
+  /** A page of rows: a column per field any row has, typed as this collector types them. */
+  public static Page toPage(List<Row> rows) {
+    return toPage(rows, fieldNames(rows));
+  }
+
+  /** Every field name of the rows, in first-seen order. */
+  static Set<String> fieldNames(List<Row> rows) {
     Set<String> names = new LinkedHashSet<>();
     for (Row row : rows) {
       names.addAll(row.fieldNames());
     }
+    return names;
+  }
+
+  /** A page of the rows' values of {@code names}, a column each (all null when no row has it). */
+  static Page toPage(List<Row> rows, java.util.Collection<String> names) {
     List<Schema.Column> columns = new ArrayList<>();
     List<Block> blocks = new ArrayList<>();
     for (String name : names) {

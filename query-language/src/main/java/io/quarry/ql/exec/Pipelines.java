@@ -91,6 +91,17 @@ public final class Pipelines {
         }
         yield new LookupOperator(lookup, table, downstream);
       }
+      case io.quarry.ql.ast.HelpCommand help ->
+          throw new IllegalArgumentException(
+              "help generates rows: it can only be the first command");
+      case io.quarry.ql.ast.PluginCommand plugin ->
+          switch (plugin.kind()) {
+            case STREAMING, CENTRALIZED -> PluginOperators.streaming(plugin, evaluator, downstream);
+            case TRANSFORMING -> PluginOperators.transforming(plugin, evaluator, downstream);
+            case GENERATING ->
+                throw new IllegalArgumentException(
+                    plugin.describe() + " generates rows: it can only be the first command");
+          };
       case TopCommand top -> new TopOperator(top, downstream);
       case ProjectCommand project -> new ProjectOperator(project, downstream);
       case RenameCommand rename -> new RenameOperator(rename, downstream);

@@ -2,6 +2,7 @@ package io.quarry.ql.parser;
 
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.Query;
+import io.quarry.ql.command.CommandParser;
 import io.quarry.ql.command.CommandRegistry;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,19 +28,21 @@ public final class Parser {
     if (reader.at(TokenType.PIPE)) {
       reader.next();
       Token name = reader.expect(TokenType.WORD, "a command name after '|'");
-      if (!name.isWord("inputlookup")) {
-        throw reader.error(
-            name,
-            "A query that starts with '|' needs a generating command; '"
-                + name.text()
-                + "' is not one (the generating commands: inputlookup)",
-            "a search expression without the leading '|', or | inputlookup");
-      }
-      Token table = reader.readValue("the name of a lookup table");
-      commands.add(new io.quarry.ql.ast.InputLookupCommand(table.text(), name.position()));
-      if (!reader.atCommandEnd()) {
-        throw reader.unexpected(reader.peek(), "'|' or the end of the query after the table name");
-      }
+      CommandParser generator =
+          registry
+              .generator(name.text())
+              .orElseThrow(
+                  () ->
+                      reader.error(
+                          name,
+                          "A query that starts with '|' needs a generating command; '"
+                              + name.text()
+                              + "' is not one (the generating commands: "
+                              + String.join(", ", registry.generatorNames())
+                              + ")",
+                          "a search expression without the leading '|', or | "
+                              + String.join(", | ", registry.generatorNames())));
+      commands.add(generator.parse(reader, name));
     } else if (reader.peek().isWord("search")) {
       commands.add(command(reader));
     } else {
@@ -54,6 +57,16 @@ public final class Parser {
 
   private Command command(TokenReader reader) {
     Token name = reader.expect(TokenType.WORD, "a command name");
+    if (registry.generator(name.text()).isPresent()) {
+      throw reader.error(
+          name,
+          "'"
+              + name.text()
+              + "' generates rows: it can only be the first command (| "
+              + name.text()
+              + " …)",
+          "a command that takes rows");
+    }
     return registry
         .lookup(name.text())
         .orElseThrow(

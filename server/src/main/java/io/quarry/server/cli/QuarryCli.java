@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       IngestCommand.class,
       IndexesCommand.class,
       FsckCommand.class,
+      PluginsCommand.class,
       VersionCommand.class,
       CommandLine.HelpCommand.class
     })

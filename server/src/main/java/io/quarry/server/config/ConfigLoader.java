@@ -27,6 +27,7 @@ import java.util.Map;
  *   <tr><td>{@code QUARRY_DATA_DIR}</td><td>dataDir</td></tr>
  *   <tr><td>{@code QUARRY_INDEXES}</td><td>indexes (comma-separated)</td></tr>
  *   <tr><td>{@code QUARRY_ADMIN_PASSWORD}</td><td>auth.adminPassword</td></tr>
+ *   <tr><td>{@code QUARRY_PLUGINS_DIR}</td><td>plugins.dir</td></tr>
  *   <tr><td>{@code QUARRY_HEC_TOKEN}</td><td>adds a HEC token that may write every index</td></tr>
  * </table>
  */
@@ -40,7 +41,8 @@ public final class ConfigLoader {
           "QUARRY_WORKER_THREADS", "server.workerThreads",
           "QUARRY_DATA_DIR", "dataDir",
           "QUARRY_INDEXES", "indexes",
-          "QUARRY_ADMIN_PASSWORD", "auth.adminPassword");
+          "QUARRY_ADMIN_PASSWORD", "auth.adminPassword",
+          "QUARRY_PLUGINS_DIR", "plugins.dir");
 
   public static final String HEC_TOKEN_VARIABLE = "QUARRY_HEC_TOKEN";
 

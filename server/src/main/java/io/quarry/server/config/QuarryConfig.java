@@ -23,9 +23,24 @@ public record QuarryConfig(
     @JsonProperty("search") Search search,
     @JsonProperty("storage") Storage storage,
     @JsonProperty("ingest") Ingest ingest,
-    @JsonProperty("sourcetypes") Map<String, SourcetypeSettings> sourcetypes) {
+    @JsonProperty("sourcetypes") Map<String, SourcetypeSettings> sourcetypes,
+    @JsonProperty("plugins") Plugins plugins) {
 
   public static final String DEFAULT_INDEX = "main";
+
+  /** Everything but the plugins settings (their defaults apply). */
+  public QuarryConfig(
+      Server server,
+      String dataDir,
+      List<String> indexes,
+      Auth auth,
+      Hec hec,
+      Search search,
+      Storage storage,
+      Ingest ingest,
+      Map<String, SourcetypeSettings> sourcetypes) {
+    this(server, dataDir, indexes, auth, hec, search, storage, ingest, sourcetypes, null);
+  }
 
   public QuarryConfig {
     server = Objects.requireNonNullElseGet(server, () -> new Server(null, null, null, null, null));
@@ -39,6 +54,7 @@ public record QuarryConfig(
         Objects.requireNonNullElseGet(storage, () -> new Storage(null, null, null, null, null));
     ingest = Objects.requireNonNullElseGet(ingest, () -> new Ingest(null, null));
     sourcetypes = sourcetypes == null ? Map.of() : Map.copyOf(sourcetypes);
+    plugins = Objects.requireNonNullElseGet(plugins, () -> new Plugins(null, null));
     new Sourcetypes(sourcetypes).declaredFieldTypes(); // fails here, naming what is wrong
     for (String index : storage.indexes().keySet()) {
       if (!indexes.contains(index) && !index.equals(INTERNAL_INDEX)) {
@@ -60,7 +76,7 @@ public record QuarryConfig(
   /** A copy with another list of indexes (the demo adds its own). */
   public QuarryConfig withIndexes(List<String> newIndexes) {
     return new QuarryConfig(
-        server, dataDir, newIndexes, auth, hec, search, storage, ingest, sourcetypes);
+        server, dataDir, newIndexes, auth, hec, search, storage, ingest, sourcetypes, plugins);
   }
 
   /** The built-in sourcetypes with the configured ones laid over them. */
@@ -181,6 +197,27 @@ public record QuarryConfig(
       maxQueuedBytes = Objects.requireNonNullElse(maxQueuedBytes, 256L << 20);
       if (maxQueuedBytes < 1) {
         throw new IllegalArgumentException("ingest.maxQueuedBytes must be positive");
+      }
+    }
+  }
+
+  /**
+   * Command plugins: the directory whose subdirectories are plugins (default {@code plugins/} of
+   * the distribution, else {@code ./plugins}; absent is fine), and the memory one search's plugin
+   * operators may hold at once.
+   */
+  public record Plugins(
+      @JsonProperty("dir") String dir, @JsonProperty("maxMemoryBytes") Long maxMemoryBytes) {
+    public Plugins {
+      if (dir == null) {
+        String home = System.getProperty("quarry.home");
+        dir = home == null ? "./plugins" : java.nio.file.Path.of(home, "plugins").toString();
+      }
+      maxMemoryBytes =
+          Objects.requireNonNullElse(
+              maxMemoryBytes, Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4));
+      if (maxMemoryBytes < 1) {
+        throw new IllegalArgumentException("plugins.maxMemoryBytes must be at least 1");
       }
     }
   }

@@ -6,10 +6,12 @@ import io.quarry.codecs.store.EventStore;
 import io.quarry.codecs.store.EventVisitor;
 import io.quarry.codecs.store.ScanStats;
 import io.quarry.codecs.store.StoredEvent;
+import io.quarry.plugin.api.command.CommandKind;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.ChartCommand;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
+import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.ast.Query;
 import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.ast.SearchCommand;
@@ -69,7 +71,9 @@ public final class SearchService implements AutoCloseable {
   private final Clock clock;
   private final long maxResultRows;
   private final Duration maxTime;
-  private final Parser parser = new Parser(CommandRegistry.builtIns());
+  private final CommandRegistry registry;
+  private final Parser parser;
+  private final long maxPluginMemory;
 
   /** Batch-mode drivers: one thread per core, shared by all searches. */
   private final ExecutorService searchPool =
@@ -85,6 +89,35 @@ public final class SearchService implements AutoCloseable {
       Clock clock,
       long maxResultRows,
       Duration maxTime) {
+    this(
+        store,
+        sourcetypes,
+        lookups,
+        metrics,
+        clock,
+        maxResultRows,
+        maxTime,
+        CommandRegistry.builtIns(),
+        Long.MAX_VALUE);
+  }
+
+  /**
+   * As above, with the commands of {@code registry} (built-ins and plugins); the operators of
+   * plugin commands in one search may hold {@code maxPluginMemory} bytes at once.
+   */
+  public SearchService(
+      EventStore store,
+      Sourcetypes sourcetypes,
+      io.quarry.server.lookups.LookupStore lookups,
+      ServerMetrics metrics,
+      Clock clock,
+      long maxResultRows,
+      Duration maxTime,
+      CommandRegistry registry,
+      long maxPluginMemory) {
+    this.registry = requireNonNull(registry, "registry is null");
+    this.parser = new Parser(registry);
+    this.maxPluginMemory = maxPluginMemory;
     this.store = requireNonNull(store, "store is null");
     this.sourcetypes = requireNonNull(sourcetypes, "sourcetypes is null");
     this.lookups = requireNonNull(lookups, "lookups is null");
@@ -92,6 +125,11 @@ public final class SearchService implements AutoCloseable {
     this.clock = requireNonNull(clock, "clock is null");
     this.maxResultRows = maxResultRows;
     this.maxTime = requireNonNull(maxTime, "maxTime is null");
+  }
+
+  /** The commands searches may use. */
+  public CommandRegistry registry() {
+    return registry;
   }
 
   /** The longest a search may read events (search.maxTimeSeconds). */
@@ -179,7 +217,21 @@ public final class SearchService implements AutoCloseable {
     String outcome = "failed";
     try {
       control.limit(timeLimit.compareTo(maxTime) < 0 ? timeLimit : maxTime);
-      SearchStats stats = execute(plan, control, pages);
+      SearchStats stats;
+      try {
+        stats = execute(plan, control, pages);
+      } catch (io.quarry.ql.exec.PluginFailureException e) {
+        LOG.log(java.util.logging.Level.WARNING, "search failed in a plugin: " + query, e);
+        throw e.getCause() instanceof io.quarry.plugin.api.data.MemoryLimitExceededException
+            ? new io.quarry.server.http.ApiException(
+                io.netty.handler.codec.http.HttpResponseStatus.UNPROCESSABLE_ENTITY,
+                "MEMORY_LIMIT",
+                e.getMessage())
+            : new io.quarry.server.http.ApiException(
+                io.netty.handler.codec.http.HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                "PLUGIN_FAILED",
+                e.getMessage());
+      }
       LOG.info(stats.summary(query));
       outcome = control.cancelled() ? "cancelled" : "completed";
       return stats;
@@ -210,15 +262,37 @@ public final class SearchService implements AutoCloseable {
     RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
     AtomicLong matched = new AtomicLong();
     int aggregatorAt = batchAggregatorIndex(plan.pipeline());
+    List<String> pluginWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
+    Evaluator evaluator =
+        evaluator()
+            .withPlugins(
+                new io.quarry.ql.exec.PluginRuntime(
+                    new io.quarry.plugin.api.data.MemoryAccount(
+                        "search (plugins.maxMemoryBytes)", maxPluginMemory),
+                    control::cancelled,
+                    pluginWarnings::add));
     ScanStats scan;
     if (plan.generator().isPresent()) {
-      scan = runGenerator(plan, end, matched, stages);
+      scan = runGenerator(plan, end, matched, stages, evaluator);
     } else if (aggregatorAt >= 0) {
       scan =
-          runBatch(plan, indexes, translation, check, aggregatorAt, end, matched, stages, control);
+          runBatch(
+              plan,
+              indexes,
+              translation,
+              check,
+              aggregatorAt,
+              end,
+              matched,
+              stages,
+              control,
+              evaluator);
     } else {
-      scan = runTimeOrdered(plan, indexes, translation, check, end, matched, stages, control);
+      scan =
+          runTimeOrdered(
+              plan, indexes, translation, check, end, matched, stages, control, evaluator);
     }
+    messages.addAll(pluginWarnings);
     if (control.finalized()) {
       messages.add("search finalized: results cover only the events read until then");
     }
@@ -256,8 +330,9 @@ public final class SearchService implements AutoCloseable {
   /**
    * Where a pipeline can split into a parallel map side and a final reduce: the index of its first
    * aggregator ({@code stats}, {@code timechart}, {@code chart}, {@code top}, {@code rare}) when
-   * only row-local commands ({@code search}, {@code eval}, {@code where}, {@code rex}) come before
-   * it, else -1. Such pipelines do not need events in time order.
+   * only row-local commands ({@code search}, {@code eval}, {@code where}, {@code rex}, streaming
+   * plugin commands) come before it, else -1; a transforming plugin command is an aggregator. Such
+   * pipelines do not need events in time order.
    */
   static int batchAggregatorIndex(List<Command> pipeline) {
     for (int i = 0; i < pipeline.size(); i++) {
@@ -265,13 +340,15 @@ public final class SearchService implements AutoCloseable {
       if (command instanceof StatsCommand
           || command instanceof TimechartCommand
           || command instanceof ChartCommand
-          || command instanceof TopCommand) {
+          || command instanceof TopCommand
+          || command instanceof PluginCommand plugin && plugin.kind() == CommandKind.TRANSFORMING) {
         return i;
       }
       if (!(command instanceof SearchCommand
           || command instanceof EvalCommand
           || command instanceof WhereCommand
-          || command instanceof RexCommand)) {
+          || command instanceof RexCommand
+          || command instanceof PluginCommand plugin && plugin.kind() == CommandKind.STREAMING)) {
         return -1;
       }
     }
@@ -279,33 +356,55 @@ public final class SearchService implements AutoCloseable {
   }
 
   /**
-   * A generating command's rows through the whole pipeline ({@code | inputlookup t}: one row per
-   * table row, a field per non-empty cell).
+   * A generating command's rows through the whole pipeline: {@code | inputlookup t} (one row per
+   * table row, a field per non-empty cell), {@code | help}, or a plugin's generating command.
    */
   private ScanStats runGenerator(
-      SearchPlan plan, RowSink end, AtomicLong matched, StageStats stages) {
-    io.quarry.ql.ast.InputLookupCommand input =
-        (io.quarry.ql.ast.InputLookupCommand) plan.generator().orElseThrow();
-    io.quarry.ql.exec.LookupTable table = lookups.table(input.table());
-    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator(), stages, 0);
-    long rows = 0;
-    if (table != null) { // checked when planned; deleted since: no rows
-      for (List<String> cells : table.rows()) {
-        java.util.Map<String, Object> values = new java.util.LinkedHashMap<>();
-        for (int i = 0; i < cells.size(); i++) {
-          if (!cells.get(i).isEmpty()) {
-            values.put(table.columns().get(i), cells.get(i));
-          }
+      SearchPlan plan, RowSink end, AtomicLong matched, StageStats stages, Evaluator evaluator) {
+    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
+    long rows =
+        switch (plan.generator().orElseThrow()) {
+          case io.quarry.ql.ast.InputLookupCommand input ->
+              feed(lookupRows(lookups.table(input.table())), pipeline);
+          case io.quarry.ql.ast.HelpCommand help ->
+              feed(help.rows().stream().<Row>map(io.quarry.ql.exec.MapRow::new).toList(), pipeline);
+          case PluginCommand plugin ->
+              io.quarry.ql.exec.PluginOperators.generate(plugin, evaluator, pipeline);
+          default ->
+              throw new IllegalStateException("not a generating command: " + plan.generator());
+        };
+    matched.addAndGet(rows);
+    return new ScanStats(0, 0, 0, 0, rows, List.of());
+  }
+
+  /** A lookup table's rows (none when it was deleted since the search was planned). */
+  private static List<Row> lookupRows(io.quarry.ql.exec.LookupTable table) {
+    if (table == null) {
+      return List.of();
+    }
+    List<Row> rows = new ArrayList<>();
+    for (List<String> cells : table.rows()) {
+      java.util.Map<String, Object> values = new java.util.LinkedHashMap<>();
+      for (int i = 0; i < cells.size(); i++) {
+        if (!cells.get(i).isEmpty()) {
+          values.put(table.columns().get(i), cells.get(i));
         }
-        rows++;
-        if (!pipeline.accept(new io.quarry.ql.exec.MapRow(values))) {
-          break;
-        }
+      }
+      rows.add(new io.quarry.ql.exec.MapRow(values));
+    }
+    return rows;
+  }
+
+  private static long feed(List<Row> rows, RowSink pipeline) {
+    long fed = 0;
+    for (Row row : rows) {
+      fed++;
+      if (!pipeline.accept(row)) {
+        break;
       }
     }
     pipeline.finish();
-    matched.addAndGet(rows);
-    return new ScanStats(0, 0, 0, 0, rows, List.of());
+    return fed;
   }
 
   /** Time-ordered mode: one newest-first stream through the whole pipeline. */
@@ -317,15 +416,16 @@ public final class SearchService implements AutoCloseable {
       RowSink end,
       AtomicLong matched,
       StageStats stages,
-      SearchControl control)
+      SearchControl control,
+      Evaluator evaluator)
       throws IOException {
-    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator(), stages, 0);
+    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
     return store.scan(
         indexes,
         translation.query(),
         plan.earliestMicros(),
         plan.latestMicros(),
-        new PipelineFeed(control, check, pipeline, matched, true));
+        new PipelineFeed(control, check, pipeline, matched));
   }
 
   /**
@@ -341,11 +441,11 @@ public final class SearchService implements AutoCloseable {
       RowSink end,
       AtomicLong matched,
       StageStats stages,
-      SearchControl control)
+      SearchControl control,
+      Evaluator evaluator)
       throws IOException {
     List<Command> pipeline = plan.pipeline();
     List<Command> filters = pipeline.subList(0, aggregatorAt);
-    Evaluator evaluator = evaluator();
     Aggregator total =
         (Aggregator)
             Pipelines.operator(
@@ -376,10 +476,16 @@ public final class SearchService implements AutoCloseable {
               () -> {
                 Aggregator partial = total.newPartial();
                 unmerged.add(partial);
-                RowSink map = // merged when the slice ends, never finished
+                // the map side is finished when the slice ends (a streaming plugin command flushes
+                // the rows it batches); the partial itself is merged, never finished
+                RowSink map =
                     Pipelines.build(
-                        filters, stages.probe(aggregatorAt, partial), evaluator, stages, 0);
-                return new PipelineFeed(control, check, map, matched, false)
+                        filters,
+                        stages.probe(aggregatorAt, mergedNotFinished(partial)),
+                        evaluator,
+                        stages,
+                        0);
+                return new PipelineFeed(control, check, map, matched)
                     .then(
                         () -> {
                           if (unmerged.remove(partial)) {
@@ -401,6 +507,19 @@ public final class SearchService implements AutoCloseable {
     }
     stages.probe(aggregatorAt, total).finish(); // the reduce side's time goes to the same stage
     return scan;
+  }
+
+  /** A partial as the end of a slice's map side: its finish is the slice's end, not the answer. */
+  private static RowSink mergedNotFinished(Aggregator partial) {
+    return new RowSink() {
+      @Override
+      public boolean accept(Row row) {
+        return partial.accept(row);
+      }
+
+      @Override
+      public void finish() {}
+    };
   }
 
   /**
@@ -467,30 +586,23 @@ public final class SearchService implements AutoCloseable {
 
   /**
    * Feeds the events of a scan into a pipeline: stops at the control, applies the per-event check
-   * of a superset index query, counts matches; finishes the pipeline at the end of the scan
-   * (time-ordered mode) or leaves it to be merged (a batch-mode map side).
+   * of a superset index query, counts matches; finishes the pipeline at the end of the scan (of
+   * everything in time-ordered mode, of a slice for a batch-mode map side).
    */
   private final class PipelineFeed implements EventVisitor {
     private final SearchControl control;
     private final Predicate<Row> check;
     private final RowSink sink;
     private final AtomicLong matched;
-    private final boolean finishSink;
     private Runnable afterFinish = () -> {};
     private long matchedHere;
     private int visited;
 
-    PipelineFeed(
-        SearchControl control,
-        Predicate<Row> check,
-        RowSink sink,
-        AtomicLong matched,
-        boolean finishSink) {
+    PipelineFeed(SearchControl control, Predicate<Row> check, RowSink sink, AtomicLong matched) {
       this.control = control;
       this.check = check;
       this.sink = sink;
       this.matched = matched;
-      this.finishSink = finishSink;
     }
 
     @Override
@@ -510,9 +622,7 @@ public final class SearchService implements AutoCloseable {
     public void finish() {
       control.read(visited % SearchControl.EVERY); // the remainder, for progress
       matched.addAndGet(matchedHere);
-      if (finishSink) {
-        sink.finish(); // buffered rows read their fields while the segments are open
-      }
+      sink.finish(); // buffered rows read their fields while the segments are open
       afterFinish.run();
     }
 

@@ -15,4 +15,10 @@ public sealed interface Block permits LongBlock, DoubleBlock, BooleanBlock, Byte
 
   /** The value at a position as a Java object (Long, Double, Boolean, String) or null. */
   Object getObject(int position);
+
+  /**
+   * The heap bytes the block's arrays hold: what a {@link BlockFactory} reserves for it against the
+   * search's {@link MemoryAccount}.
+   */
+  long ramBytesUsed();
 }

@@ -40,6 +40,11 @@ public final class BooleanBlock implements Block {
     return isNull(position) ? null : values[position];
   }
 
+  @Override
+  public long ramBytesUsed() {
+    return 16L + values.length + (nulls == null ? 0 : 8L * nulls.length);
+  }
+
   public static Builder builder(int expectedSize) {
     return new Builder(expectedSize);
   }
@@ -47,6 +52,7 @@ public final class BooleanBlock implements Block {
   /** Appends values one position at a time. */
   public static final class Builder {
     private final NullMask nulls = new NullMask();
+    private BlockFactory factory;
     private boolean[] values;
     private int size;
 
@@ -67,8 +73,20 @@ public final class BooleanBlock implements Block {
       return append(false);
     }
 
+    /**
+     * Builds the block (reserved against the factory's account when the factory made the builder).
+     */
     public BooleanBlock build() {
-      return new BooleanBlock(Arrays.copyOf(values, size), nulls.build(), size);
+      BooleanBlock block = new BooleanBlock(Arrays.copyOf(values, size), nulls.build(), size);
+      if (factory != null) {
+        factory.reserve(block);
+      }
+      return block;
+    }
+
+    Builder accountedBy(BlockFactory factory) {
+      this.factory = factory;
+      return this;
     }
   }
 }

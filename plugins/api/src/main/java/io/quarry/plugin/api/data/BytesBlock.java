@@ -57,6 +57,11 @@ public final class BytesBlock implements Block {
     return isNull(position) ? null : getString(position);
   }
 
+  @Override
+  public long ramBytesUsed() {
+    return 16L + bytes.length + 4L * offsets.length + (nulls == null ? 0 : 8L * nulls.length);
+  }
+
   public static Builder builder(int expectedSize) {
     return new Builder(expectedSize);
   }
@@ -64,6 +69,7 @@ public final class BytesBlock implements Block {
   /** Appends values one position at a time. */
   public static final class Builder {
     private final NullMask nulls = new NullMask();
+    private BlockFactory factory;
     private byte[] bytes;
     private int[] offsets;
     private int size;
@@ -96,12 +102,25 @@ public final class BytesBlock implements Block {
       return append(new byte[0]);
     }
 
+    /**
+     * Builds the block (reserved against the factory's account when the factory made the builder).
+     */
     public BytesBlock build() {
-      return new BytesBlock(
-          Arrays.copyOf(bytes, offsets[size]),
-          Arrays.copyOf(offsets, size + 1),
-          nulls.build(),
-          size);
+      BytesBlock block =
+          new BytesBlock(
+              Arrays.copyOf(bytes, offsets[size]),
+              Arrays.copyOf(offsets, size + 1),
+              nulls.build(),
+              size);
+      if (factory != null) {
+        factory.reserve(block);
+      }
+      return block;
+    }
+
+    Builder accountedBy(BlockFactory factory) {
+      this.factory = factory;
+      return this;
     }
   }
 }

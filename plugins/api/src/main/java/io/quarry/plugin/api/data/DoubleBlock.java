@@ -42,6 +42,11 @@ public final class DoubleBlock implements Block {
     return isNull(position) ? null : values[position];
   }
 
+  @Override
+  public long ramBytesUsed() {
+    return 16L + 8L * values.length + (nulls == null ? 0 : 8L * nulls.length);
+  }
+
   public static Builder builder(int expectedSize) {
     return new Builder(expectedSize);
   }
@@ -49,6 +54,7 @@ public final class DoubleBlock implements Block {
   /** Appends values one position at a time. */
   public static final class Builder {
     private final NullMask nulls = new NullMask();
+    private BlockFactory factory;
     private double[] values;
     private int size;
 
@@ -69,8 +75,21 @@ public final class DoubleBlock implements Block {
       return append(0);
     }
 
+    /**
+     * Builds the block (reserved against the factory's account when the factory made the builder).
+     */
     public DoubleBlock build() {
-      return new DoubleBlock(DataType.DOUBLE, Arrays.copyOf(values, size), nulls.build(), size);
+      DoubleBlock block =
+          new DoubleBlock(DataType.DOUBLE, Arrays.copyOf(values, size), nulls.build(), size);
+      if (factory != null) {
+        factory.reserve(block);
+      }
+      return block;
+    }
+
+    Builder accountedBy(BlockFactory factory) {
+      this.factory = factory;
+      return this;
     }
   }
 }

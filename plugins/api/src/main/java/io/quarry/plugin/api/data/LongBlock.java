@@ -42,6 +42,11 @@ public final class LongBlock implements Block {
     return isNull(position) ? null : values[position];
   }
 
+  @Override
+  public long ramBytesUsed() {
+    return 16L + 8L * values.length + (nulls == null ? 0 : 8L * nulls.length);
+  }
+
   public static Builder builder(DataType dataType, int expectedSize) {
     if (dataType != DataType.LONG && dataType != DataType.TIMESTAMP) {
       throw new IllegalArgumentException("a long block holds LONG or TIMESTAMP, not " + dataType);
@@ -53,6 +58,7 @@ public final class LongBlock implements Block {
   public static final class Builder {
     private final DataType dataType;
     private final NullMask nulls = new NullMask();
+    private BlockFactory factory;
     private long[] values;
     private int size;
 
@@ -74,8 +80,20 @@ public final class LongBlock implements Block {
       return append(0);
     }
 
+    /**
+     * Builds the block (reserved against the factory's account when the factory made the builder).
+     */
     public LongBlock build() {
-      return new LongBlock(dataType, Arrays.copyOf(values, size), nulls.build(), size);
+      LongBlock block = new LongBlock(dataType, Arrays.copyOf(values, size), nulls.build(), size);
+      if (factory != null) {
+        factory.reserve(block);
+      }
+      return block;
+    }
+
+    Builder accountedBy(BlockFactory factory) {
+      this.factory = factory;
+      return this;
     }
   }
 }

@@ -48,4 +48,29 @@ public record Page(Schema schema, List<Block> blocks, int positionCount) {
   public Block block(int column) {
     return blocks.get(column);
   }
+
+  /** The block of a column by name, or null when the page has no such column. */
+  public Block block(String name) {
+    int column = schema.indexOf(name);
+    return column < 0 ? null : blocks.get(column);
+  }
+
+  /**
+   * This page with a column added at the end, or replacing the column of that name in place (the
+   * replaced block is no longer part of the returned page: its owner releases it).
+   */
+  public Page withColumn(String name, Block block) {
+    java.util.List<Schema.Column> columns = new java.util.ArrayList<>(schema.columns());
+    java.util.List<Block> newBlocks = new java.util.ArrayList<>(blocks);
+    Schema.Column column = new Schema.Column(name, block.dataType());
+    int existing = schema.indexOf(name);
+    if (existing >= 0) {
+      columns.set(existing, column);
+      newBlocks.set(existing, block);
+    } else {
+      columns.add(column);
+      newBlocks.add(block);
+    }
+    return new Page(new Schema(columns), newBlocks, positionCount);
+  }
 }

@@ -1,0 +1,35 @@
+package io.quarry.plugin.api;
+
+/**
+ * The version of this SPI, {@code major.minor}. A plugin declares the version it was built against
+ * ({@code spi.version} in its {@code plugin.properties}); it loads when the majors are equal and
+ * its minor is at most this one. Minor versions only add (default methods, new types); a major
+ * version may remove.
+ */
+public final class SpiVersion {
+  public static final int MAJOR = 1;
+  public static final int MINOR = 0;
+
+  private SpiVersion() {}
+
+  /** {@code "major.minor"} of this SPI. */
+  public static String current() {
+    return MAJOR + "." + MINOR;
+  }
+
+  /**
+   * Whether a plugin built against {@code declared} ({@code "1"}, {@code "1.0"}) runs on this SPI.
+   *
+   * @throws IllegalArgumentException when {@code declared} is not a version
+   */
+  public static boolean supports(String declared) {
+    String[] parts = declared.trim().split("\\.");
+    try {
+      int major = Integer.parseInt(parts[0]);
+      int minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
+      return major == MAJOR && minor <= MINOR;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("'" + declared + "' is not a version like 1.0", e);
+    }
+  }
+}

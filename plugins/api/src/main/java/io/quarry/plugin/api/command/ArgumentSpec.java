@@ -1,0 +1,41 @@
+package io.quarry.plugin.api.command;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One declared argument of a command: {@code name=value} options, or the positional field list.
+ *
+ * @param name the option name ({@code field} in {@code field=url}); for {@link
+ *     ArgumentType#FIELD_LIST} only a label for {@code help}
+ * @param type how the value is checked and converted
+ * @param required whether the command fails to parse without it
+ * @param defaultValue the value when absent (text, converted like a given value), or null for none
+ * @param description one line for {@code | help}
+ */
+public record ArgumentSpec(
+    String name, ArgumentType type, boolean required, String defaultValue, String description) {
+
+  public ArgumentSpec {
+    requireNonNull(name, "name is null");
+    requireNonNull(type, "type is null");
+    requireNonNull(description, "description is null");
+    if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+      throw new IllegalArgumentException("argument name '" + name + "' is not a word");
+    }
+    if (required && defaultValue != null) {
+      throw new IllegalArgumentException(
+          "argument '" + name + "' is required, so it cannot have a default");
+    }
+  }
+
+  /** A required argument. */
+  public static ArgumentSpec required(String name, ArgumentType type, String description) {
+    return new ArgumentSpec(name, type, true, null, description);
+  }
+
+  /** An optional argument with a default ({@code null}: absent unless given). */
+  public static ArgumentSpec optional(
+      String name, ArgumentType type, String defaultValue, String description) {
+    return new ArgumentSpec(name, type, false, defaultValue, description);
+  }
+}

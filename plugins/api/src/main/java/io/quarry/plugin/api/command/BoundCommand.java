@@ -1,0 +1,42 @@
+package io.quarry.plugin.api.command;
+
+import java.util.Set;
+
+/**
+ * One use of a command in one query, with its arguments: what it reads and writes (for planning)
+ * and its operators. A search may create many operators from one bound command, from several
+ * threads at once (one per driver); each operator is used by one thread at a time.
+ */
+public interface BoundCommand {
+
+  /** Everything, for {@link #requiredFields}: the command sees every field of the rows. */
+  Set<String> ALL_FIELDS = Set.of("*");
+
+  /**
+   * The fields the command reads. Input pages carry at least these columns (when the row has them);
+   * {@link #ALL_FIELDS} asks for every field.
+   */
+  Set<String> requiredFields();
+
+  /** The fields the command writes (new or replaced columns), for planning and {@code help}. */
+  Set<String> producedFields();
+
+  /**
+   * A new operator: for {@link CommandKind#STREAMING} one per driver, for {@link
+   * CommandKind#CENTRALIZED} and {@link CommandKind#GENERATING} one per search, for {@link
+   * CommandKind#TRANSFORMING} the map side: one per driver, its output pages are partial state for
+   * {@link #createReduceOperator}.
+   *
+   * <p>Input pages may carry columns the command did not ask for; a streaming or centralized
+   * operator passes them through unchanged (it may drop rows, and add or replace columns).
+   */
+  Operator createOperator(OperatorContext context);
+
+  /**
+   * {@link CommandKind#TRANSFORMING} only: the reduce side, one per search. It receives the pages
+   * every map operator produced (in no particular order) and produces the command's result.
+   */
+  default Operator createReduceOperator(OperatorContext context) {
+    throw new UnsupportedOperationException("only a transforming command has a reduce side");
+  }
+}

@@ -1,0 +1,103 @@
+package io.quarry.plugin.api.data;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Makes block builders whose blocks are reserved against a {@link MemoryAccount} when built.
+ *
+ * <p>Ownership: whoever holds a block it did not pass on releases it. An operator owns the pages
+ * given to {@code addInput} and gives up the pages it returns from {@code getOutput}; a block that
+ * goes from an input page into an output page unchanged moves with it and needs nothing. Operator
+ * state that is not blocks (hash tables, sketches) is reserved with {@link #reserve(long, String)}
+ * and released when dropped.
+ */
+public final class BlockFactory {
+  private final MemoryAccount account;
+
+  public BlockFactory(MemoryAccount account) {
+    this.account = requireNonNull(account, "account is null");
+  }
+
+  public MemoryAccount account() {
+    return account;
+  }
+
+  public LongBlock.Builder newLongBlockBuilder(int expectedSize) {
+    return LongBlock.builder(DataType.LONG, expectedSize).accountedBy(this);
+  }
+
+  public LongBlock.Builder newTimestampBlockBuilder(int expectedSize) {
+    return LongBlock.builder(DataType.TIMESTAMP, expectedSize).accountedBy(this);
+  }
+
+  public DoubleBlock.Builder newDoubleBlockBuilder(int expectedSize) {
+    return DoubleBlock.builder(expectedSize).accountedBy(this);
+  }
+
+  public BooleanBlock.Builder newBooleanBlockBuilder(int expectedSize) {
+    return BooleanBlock.builder(expectedSize).accountedBy(this);
+  }
+
+  public BytesBlock.Builder newBytesBlockBuilder(int expectedSize) {
+    return BytesBlock.builder(expectedSize).accountedBy(this);
+  }
+
+  /** A block of {@code positions} nulls of {@code type}. */
+  public Block newNullBlock(DataType type, int positions) {
+    return switch (type) {
+      case LONG, TIMESTAMP -> {
+        LongBlock.Builder builder = LongBlock.builder(type, positions).accountedBy(this);
+        for (int i = 0; i < positions; i++) {
+          builder.appendNull();
+        }
+        yield builder.build();
+      }
+      case DOUBLE -> {
+        DoubleBlock.Builder builder = newDoubleBlockBuilder(positions);
+        for (int i = 0; i < positions; i++) {
+          builder.appendNull();
+        }
+        yield builder.build();
+      }
+      case BOOLEAN -> {
+        BooleanBlock.Builder builder = newBooleanBlockBuilder(positions);
+        for (int i = 0; i < positions; i++) {
+          builder.appendNull();
+        }
+        yield builder.build();
+      }
+      case STRING -> {
+        BytesBlock.Builder builder = newBytesBlockBuilder(positions);
+        for (int i = 0; i < positions; i++) {
+          builder.appendNull();
+        }
+        yield builder.build();
+      }
+    };
+  }
+
+  /** Reserves a block someone else built (a block adopted from outside this factory). */
+  public void reserve(Block block) {
+    account.reserve(block.ramBytesUsed(), "block");
+  }
+
+  /** Reserves operator state. */
+  public void reserve(long bytes, String what) {
+    account.reserve(bytes, what);
+  }
+
+  public void release(long bytes) {
+    account.release(bytes);
+  }
+
+  public void release(Block block) {
+    account.release(block.ramBytesUsed());
+  }
+
+  /** Releases every block of a page. */
+  public void release(Page page) {
+    for (Block block : page.blocks()) {
+      release(block);
+    }
+  }
+}

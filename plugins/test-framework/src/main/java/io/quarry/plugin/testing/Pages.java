@@ -1,0 +1,64 @@
+package io.quarry.plugin.testing;
+
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.exec.MapRow;
+import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.Row;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/** Pages from rows and rows from pages, typed as a search types them. */
+public final class Pages {
+  private Pages() {}
+
+  /**
+   * One page of rows: a column per field (longs make a long column, longs and doubles a double
+   * column, anything else text; {@code _time} in epoch microseconds is a timestamp column).
+   */
+  public static Page of(List<Map<String, Object>> rows) {
+    List<Row> mapped = new ArrayList<>();
+    for (Map<String, Object> row : rows) {
+      mapped.add(new MapRow(row));
+    }
+    return PageCollector.toPage(mapped);
+  }
+
+  /** A row per position: field → value (Long, Double, Boolean, String), nulls left out. */
+  public static List<Map<String, Object>> rows(Page page) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    Schema schema = page.schema();
+    for (int p = 0; p < page.positionCount(); p++) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      for (int c = 0; c < schema.size(); c++) {
+        Object value = page.block(c).getObject(p);
+        if (value != null) {
+          row.put(schema.column(c).name(), value);
+        }
+      }
+      rows.add(row);
+    }
+    return rows;
+  }
+
+  /** The same rows cut into pages of random sizes (1 to {@code max} rows). */
+  static List<Page> reslice(List<Map<String, Object>> rows, java.util.Random random, int max) {
+    List<Page> pages = new ArrayList<>();
+    int start = 0;
+    while (start < rows.size()) {
+      int size = Math.min(rows.size() - start, 1 + random.nextInt(max));
+      pages.add(of(rows.subList(start, start + size)));
+      start += size;
+    }
+    return pages;
+  }
+
+  static Map<String, Object> withoutNulls(Map<String, Object> row) {
+    Map<String, Object> copy = new LinkedHashMap<>(row);
+    copy.values().removeIf(Objects::isNull);
+    return copy;
+  }
+}

@@ -1,0 +1,136 @@
+package io.quarry.ql.command;
+
+import io.quarry.plugin.api.command.CommandKind;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** {@code | help}'s text for the built-in commands. */
+final class BuiltinHelp {
+  private BuiltinHelp() {}
+
+  static Map<String, CommandHelp> all() {
+    Map<String, CommandHelp> help = new TreeMap<>();
+    CommandKind s = CommandKind.STREAMING;
+    CommandKind t = CommandKind.TRANSFORMING;
+    CommandKind c = CommandKind.CENTRALIZED;
+    CommandKind g = CommandKind.GENERATING;
+    add(
+        help,
+        "search",
+        s,
+        "search <expression>",
+        "Keeps the events or rows that match terms and field comparisons.");
+    add(
+        help,
+        "where",
+        s,
+        "where <eval-expression>",
+        "Keeps the rows for which an eval expression is true.");
+    add(help, "eval", s, "eval <field>=<expression> [, …]", "Computes fields from expressions.");
+    add(
+        help,
+        "rex",
+        s,
+        "rex [field=<f>] [max_match=<n>] [mode=sed] \"<regex>\"",
+        "Extracts fields with named regex groups, or edits a field with sed syntax.");
+    add(help, "rename", s, "rename <field> AS <new> [, …]", "Renames fields; wildcards allowed.");
+    add(help, "fields", s, "fields [+|-] <field>...", "Keeps or removes fields.");
+    add(
+        help,
+        "bin",
+        s,
+        "bin [span=<span>] [bins=<n>] [minspan=<span>] [start=<n>] [end=<n>] <field> [AS <new>]",
+        "Puts numeric or time values into buckets.");
+    add(
+        help,
+        "bucket",
+        s,
+        "bucket … (the same as bin)",
+        "Puts numeric or time values into buckets.");
+    add(
+        help,
+        "lookup",
+        s,
+        "lookup <table> <field> [AS <f>] [OUTPUT|OUTPUTNEW <field>...]",
+        "Adds fields from a lookup table.");
+    add(
+        help,
+        "stats",
+        t,
+        "stats <function>(<field>) [AS <name>], … [BY <field>...]",
+        "Aggregates rows: count dc sum avg min max median mode range stdev var values list first last earliest latest percentiles.");
+    add(
+        help,
+        "top",
+        t,
+        "top [limit=<n>] [countfield=<f>] [percentfield=<f>] [showperc=<bool>] <field>... [BY <field>...]",
+        "The most common values of fields, with counts and percentages.");
+    add(help, "rare", t, "rare … (options as top)", "The least common values of fields.");
+    add(
+        help,
+        "timechart",
+        t,
+        "timechart [span=<span>] [bins=<n>] [limit=<n>] [useother=<bool>] <function>(<field>) [BY <field>]",
+        "Aggregates over time buckets, one column per series.");
+    add(
+        help,
+        "chart",
+        t,
+        "chart <function>(<field>) OVER <field> [BY <field>]",
+        "Aggregates over one field, one column per value of another.");
+    add(help, "head", c, "head [<n>]", "The first n rows (10 by default).");
+    add(help, "tail", c, "tail [<n>]", "The last n rows, last first.");
+    add(help, "reverse", c, "reverse", "Reverses the order of the rows.");
+    add(
+        help,
+        "sort",
+        c,
+        "sort [<limit>] [-|+]<field>..., num(<f>), str(<f>)",
+        "Orders rows by fields.");
+    add(
+        help,
+        "dedup",
+        c,
+        "dedup [<n>] <field>... [keepempty=<bool>] [consecutive=<bool>] [sortby …]",
+        "Keeps the first rows of each combination of values.");
+    add(
+        help,
+        "eventstats",
+        c,
+        "eventstats <function>(<field>) … [BY <field>...]",
+        "Adds aggregates over all rows to every row.");
+    add(
+        help,
+        "streamstats",
+        c,
+        "streamstats [current=<bool>] [window=<n>] [global=<bool>] <function>(<field>) … [BY …]",
+        "Adds running aggregates to each row.");
+    add(help, "table", c, "table <field>...", "Keeps fields, in that order.");
+    add(
+        help,
+        "fieldsummary",
+        c,
+        "fieldsummary [maxvals=<n>]",
+        "Per field: count, distinct count, type, top values.");
+    add(help, "outputlookup", c, "outputlookup <table>", "Writes the rows to a lookup table.");
+    add(
+        help,
+        "inputlookup",
+        g,
+        "| inputlookup <table>",
+        "The rows of a lookup table instead of events.");
+    add(
+        help,
+        "help",
+        g,
+        "| help [<command>]",
+        "Every command, or one command's syntax and arguments.");
+    return help;
+  }
+
+  private static void add(
+      Map<String, CommandHelp> help, String name, CommandKind kind, String syntax, String text) {
+    help.put(name, new CommandHelp(name, kind, CommandHelp.BUILT_IN, syntax, text, List.of()));
+  }
+}

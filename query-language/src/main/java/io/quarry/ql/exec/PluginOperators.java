@@ -1,0 +1,495 @@
+package io.quarry.ql.exec;
+
+import io.quarry.plugin.api.command.BoundCommand;
+import io.quarry.plugin.api.command.Operator;
+import io.quarry.plugin.api.command.OperatorContext;
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BlockFactory;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.ast.PluginCommand;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Runs plugin commands inside the row pipeline: rows are gathered into pages of the fields the
+ * command reads, driven through the plugin's {@link Operator} with the pull protocol, and the pages
+ * it returns become rows again. Every call into plugin code is wrapped, so a throwing plugin fails
+ * its search with a {@link PluginFailureException} naming it.
+ *
+ * <p>Streaming and centralized commands keep the rows they are given: each input page carries a
+ * hidden {@value #ROW_COLUMN} column (the row's position in the batch), which the operator passes
+ * through like any column it does not know; an output row is then the input row with the columns
+ * the operator added or replaced laid over it, so fields the command never saw (and multivalues)
+ * survive. Output without that column becomes new rows.
+ *
+ * <p>This adapter exists while the built-in operators still work on rows; when they move to pages
+ * (issue 5), plugin operators join the page pipeline as they are.
+ */
+public final class PluginOperators {
+  /** The hidden column that ties output positions to input rows. */
+  public static final String ROW_COLUMN = "_quarry_row";
+
+  static final int BATCH = 1024;
+
+  private PluginOperators() {}
+
+  /** The row-pipeline stage of a streaming or centralized plugin command. */
+  public static RowSink streaming(PluginCommand command, Evaluator evaluator, RowSink downstream) {
+    return new Streaming(command, evaluator.pluginContext(), downstream);
+  }
+
+  /** The aggregator of a transforming plugin command (map side per driver, reduce at the end). */
+  public static Aggregator transforming(
+      PluginCommand command, Evaluator evaluator, RowSink downstream) {
+    return new Transforming(command, evaluator, downstream, true);
+  }
+
+  /**
+   * Runs a generating plugin command into {@code pipeline}: its operator is finished at once and
+   * drained; each output row goes down the pipeline until it refuses more.
+   *
+   * @return the rows generated
+   */
+  public static long generate(PluginCommand command, Evaluator evaluator, RowSink pipeline) {
+    OperatorContext context = evaluator.pluginContext();
+    Driver driver = new Driver(command, command.bound(), context);
+    long[] rows = new long[1];
+    boolean[] open = {true};
+    try {
+      driver.finish(
+          page -> {
+            for (Row row : rows(page)) {
+              if (open[0]) {
+                rows[0]++;
+                open[0] = pipeline.accept(row);
+              }
+            }
+          });
+    } finally {
+      driver.close();
+    }
+    pipeline.finish();
+    return rows[0];
+  }
+
+  /** New rows from a page: a field per non-null column. */
+  static List<Row> rows(Page page) {
+    List<Row> rows = new ArrayList<>(page.positionCount());
+    Schema schema = page.schema();
+    for (int p = 0; p < page.positionCount(); p++) {
+      Map<String, Object> values = new LinkedHashMap<>();
+      for (int c = 0; c < schema.size(); c++) {
+        String name = schema.column(c).name();
+        Object value = page.block(c).getObject(p);
+        if (value != null && !name.equals(ROW_COLUMN)) {
+          values.put(name, value);
+        }
+      }
+      rows.add(new MapRow(values));
+    }
+    return rows;
+  }
+
+  /** A page of rows for a command: the fields it reads plus the row column. */
+  static Page input(List<Row> rows, BoundCommand bound, BlockFactory factory, long firstId) {
+    Set<String> required = bound.requiredFields();
+    Set<String> names =
+        required.contains("*") ? PageCollector.fieldNames(rows) : new LinkedHashSet<>(required);
+    names.remove(ROW_COLUMN);
+    Page fields = PageCollector.toPage(rows, names);
+    LongBlock.Builder ids = LongBlock.builder(DataType.LONG, rows.size());
+    for (int i = 0; i < rows.size(); i++) {
+      ids.append(firstId + i);
+    }
+    List<Schema.Column> columns = new ArrayList<>(fields.schema().columns());
+    columns.add(new Schema.Column(ROW_COLUMN, DataType.LONG));
+    List<Block> blocks = new ArrayList<>(fields.blocks());
+    blocks.add(ids.build());
+    Page page = new Page(new Schema(columns), blocks, rows.size());
+    for (Block block : blocks) {
+      factory.reserve(block); // the operator owns it now
+    }
+    return page;
+  }
+
+  /** Drives one plugin operator; every call into it is wrapped. */
+  static final class Driver {
+    private final PluginCommand command;
+    private final Operator operator;
+    private final BlockFactory factory;
+
+    Driver(PluginCommand command, BoundCommand bound, OperatorContext context) {
+      this(command, context, call(command, () -> bound.createOperator(context)));
+    }
+
+    Driver(PluginCommand command, OperatorContext context, Operator operator) {
+      this.command = command;
+      this.factory = context.blockFactory();
+      this.operator = operator;
+    }
+
+    BlockFactory factory() {
+      return factory;
+    }
+
+    /** Adds a page, draining output until the operator takes it. */
+    void add(Page page, Consumer<Page> output) {
+      while (!call(command, operator::needsInput)) {
+        if (call(command, operator::isFinished)) {
+          factory.release(page);
+          return;
+        }
+        Page out = call(command, operator::getOutput);
+        if (out == null) {
+          throw new PluginFailureException(
+              command.name(),
+              command.plugin(),
+              new IllegalStateException("operator neither needs input nor has output"));
+        }
+        output.accept(out);
+      }
+      call(
+          command,
+          () -> {
+            operator.addInput(page);
+            return null;
+          });
+      drain(output);
+    }
+
+    /** Finishes the operator and drains everything it still has. */
+    void finish(Consumer<Page> output) {
+      call(
+          command,
+          () -> {
+            operator.finish();
+            return null;
+          });
+      int idle = 0;
+      while (!call(command, operator::isFinished)) {
+        Page out = call(command, operator::getOutput);
+        if (out == null) {
+          if (++idle > 1_000_000) {
+            throw new PluginFailureException(
+                command.name(),
+                command.plugin(),
+                new IllegalStateException("operator never finishes after finish()"));
+          }
+          Thread.onSpinWait();
+        } else {
+          idle = 0;
+          output.accept(out);
+        }
+      }
+    }
+
+    private void drain(Consumer<Page> output) {
+      Page out;
+      while ((out = call(command, operator::getOutput)) != null) {
+        output.accept(out);
+      }
+    }
+
+    void close() {
+      call(
+          command,
+          () -> {
+            operator.close();
+            return null;
+          });
+    }
+  }
+
+  static <T> T call(PluginCommand command, java.util.concurrent.Callable<T> call) {
+    try {
+      return call.call();
+    } catch (PluginFailureException e) {
+      throw e;
+    } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
+      throw new PluginFailureException(command.name(), command.plugin(), e);
+    }
+  }
+
+  /**
+   * A streaming or centralized command: rows in, the same rows (overlaid) or new rows out. Row ids
+   * count across batches; a streaming command emits rows in input order, so batches before the
+   * first row of its latest output are dropped; a centralized one may emit any row, so every batch
+   * is kept until it finishes.
+   */
+  private static final class Streaming implements RowSink {
+    private final PluginCommand command;
+    private final Driver driver;
+    private final RowSink downstream;
+    private final boolean ordered;
+    private final java.util.ArrayDeque<Batch> pending = new java.util.ArrayDeque<>();
+    private List<Row> batch = new ArrayList<>(BATCH);
+    private long nextId;
+    private boolean open = true;
+
+    private record Batch(long base, List<Row> rows, Page page) {
+      boolean holds(long id) {
+        return id >= base && id < base + rows.size();
+      }
+    }
+
+    Streaming(PluginCommand command, OperatorContext context, RowSink downstream) {
+      this.command = command;
+      this.driver = new Driver(command, command.bound(), context);
+      this.downstream = downstream;
+      this.ordered = command.kind() == io.quarry.plugin.api.command.CommandKind.STREAMING;
+    }
+
+    @Override
+    public boolean accept(Row row) {
+      if (!open) {
+        return false;
+      }
+      batch.add(row);
+      if (batch.size() == BATCH) {
+        flush();
+      }
+      return open;
+    }
+
+    private void flush() {
+      if (batch.isEmpty()) {
+        return;
+      }
+      Page in = input(batch, command.bound(), driver.factory(), nextId);
+      pending.addLast(new Batch(nextId, batch, in));
+      nextId += batch.size();
+      batch = new ArrayList<>(BATCH);
+      driver.add(in, this::emit);
+    }
+
+    @Override
+    public void finish() {
+      try {
+        flush();
+        driver.finish(this::emit);
+      } finally {
+        driver.close();
+        pending.clear();
+      }
+      downstream.finish();
+    }
+
+    private Batch batchOf(long id) {
+      for (Batch candidate : pending) {
+        if (candidate.holds(id)) {
+          return candidate;
+        }
+      }
+      throw new PluginFailureException(
+          command.name(),
+          command.plugin(),
+          new IllegalStateException(
+              "output row " + id + " is not a row it was given (" + ROW_COLUMN + " changed?)"));
+    }
+
+    private void emit(Page out) {
+      try {
+        int rowColumn = out.schema().indexOf(ROW_COLUMN);
+        if (rowColumn < 0) {
+          for (Row row : rows(out)) {
+            send(row);
+          }
+          return;
+        }
+        if (!(out.block(rowColumn) instanceof LongBlock rowIds)) {
+          throw new PluginFailureException(
+              command.name(),
+              command.plugin(),
+              new IllegalStateException(ROW_COLUMN + " must pass through unchanged"));
+        }
+        if (out.positionCount() == 0) {
+          return;
+        }
+        // columns that are not an input block passed through are overlaid on the input rows
+        Page in = batchOf(rowIds.getLong(0)).page();
+        List<Integer> overlay = new ArrayList<>();
+        for (int c = 0; c < out.schema().size(); c++) {
+          int inColumn = in.schema().indexOf(out.schema().column(c).name());
+          if (c != rowColumn && (inColumn < 0 || in.block(inColumn) != out.block(c))) {
+            overlay.add(c);
+          }
+        }
+        Batch current = null;
+        for (int p = 0; p < out.positionCount(); p++) {
+          long id = rowIds.getLong(p);
+          if (current == null || !current.holds(id)) {
+            current = batchOf(id);
+          }
+          Row base = current.rows().get((int) (id - current.base()));
+          send(overlay.isEmpty() ? base : new OverlayRow(base, out, overlay, p));
+        }
+        if (ordered) {
+          long last = rowIds.getLong(out.positionCount() - 1);
+          while (!pending.isEmpty() && !pending.peekFirst().holds(last)) {
+            pending.removeFirst();
+          }
+        }
+      } finally {
+        driver.factory().release(out);
+      }
+    }
+
+    private void send(Row row) {
+      if (open) {
+        open = downstream.accept(row);
+      }
+    }
+  }
+
+  /** An input row with the columns a plugin added or replaced laid over it. */
+  private static final class OverlayRow implements Row {
+    private final Row base;
+    private final Map<String, Object> overlay = new LinkedHashMap<>();
+
+    OverlayRow(Row base, Page page, List<Integer> columns, int position) {
+      this.base = base;
+      for (int c : columns) {
+        overlay.put(page.schema().column(c).name(), page.block(c).getObject(position));
+      }
+    }
+
+    @Override
+    public List<Object> values(String field) {
+      if (overlay.containsKey(field)) {
+        Object value = overlay.get(field);
+        return value == null ? List.of() : List.of(value);
+      }
+      return base.values(field);
+    }
+
+    @Override
+    public List<String> fieldNames() {
+      return names(base.fieldNames());
+    }
+
+    @Override
+    public List<String> discoverableFieldNames() {
+      return names(base.discoverableFieldNames());
+    }
+
+    private List<String> names(List<String> baseNames) {
+      Set<String> names = new LinkedHashSet<>(baseNames);
+      overlay.forEach(
+          (name, value) -> {
+            if (value == null) {
+              names.remove(name);
+            } else {
+              names.add(name);
+            }
+          });
+      return new ArrayList<>(names);
+    }
+
+    @Override
+    public boolean matchesTerm(SearchTerm term) {
+      return base.matchesTerm(term);
+    }
+  }
+
+  /** A transforming command: a map operator per partial, one reduce operator at the end. */
+  private static final class Transforming implements Aggregator {
+    private final PluginCommand command;
+    private final Evaluator evaluator;
+    private final RowSink downstream;
+    private final boolean total;
+    private final List<Row> batch = new ArrayList<>(BATCH);
+    private final List<Page> states = new ArrayList<>();
+    private Driver map;
+
+    Transforming(PluginCommand command, Evaluator evaluator, RowSink downstream, boolean total) {
+      this.command = command;
+      this.evaluator = evaluator;
+      this.downstream = downstream;
+      this.total = total;
+    }
+
+    @Override
+    public Aggregator newPartial() {
+      return new Transforming(command, evaluator, PARTIAL, false);
+    }
+
+    @Override
+    public boolean accept(Row row) {
+      batch.add(row);
+      if (batch.size() == BATCH) {
+        flush();
+      }
+      return true;
+    }
+
+    private void flush() {
+      if (batch.isEmpty()) {
+        return;
+      }
+      if (map == null) {
+        map = new Driver(command, command.bound(), evaluator.pluginContext());
+      }
+      map.add(input(batch, command.bound(), map.factory(), 0), states::add);
+      batch.clear();
+    }
+
+    /** Ends the map side: every partial state page is in {@link #states}. */
+    private void finishMap() {
+      flush();
+      if (map != null) {
+        try {
+          map.finish(states::add);
+        } finally {
+          map.close();
+          map = null;
+        }
+      }
+    }
+
+    @Override
+    public void merge(Aggregator partial) {
+      Transforming other = (Transforming) partial;
+      other.finishMap();
+      states.addAll(other.states);
+      other.states.clear();
+    }
+
+    @Override
+    public void finish() {
+      if (!total) {
+        throw new IllegalStateException("a partial aggregation is merged, not finished");
+      }
+      finishMap();
+      OperatorContext context = evaluator.pluginContext();
+      Driver reduce =
+          new Driver(
+              command, context, call(command, () -> command.bound().createReduceOperator(context)));
+      List<Page> results = new ArrayList<>();
+      try {
+        for (Page state : states) {
+          reduce.add(state, results::add);
+        }
+        states.clear();
+        reduce.finish(results::add);
+      } finally {
+        reduce.close();
+      }
+      boolean open = true;
+      for (Page page : results) {
+        for (Row row : rows(page)) {
+          open = open && downstream.accept(row);
+        }
+        reduce.factory().release(page);
+      }
+      downstream.finish();
+    }
+  }
+}
