@@ -42,6 +42,9 @@ final class PluginsCommand implements Runnable {
     @Override
     public Integer call() throws Exception {
       Path dir = pluginsDir != null ? pluginsDir : Path.of(server.load().plugins().dir());
+      // the table says what loaded; the loader's own log lines would repeat it
+      java.util.logging.Logger.getLogger(PluginManager.class.getName())
+          .setLevel(java.util.logging.Level.SEVERE);
       PluginManager plugins = PluginManager.load(dir, List.of());
       System.out.println("plugins directory: " + dir.toAbsolutePath().normalize());
       List<Map<String, String>> rows = new ArrayList<>();

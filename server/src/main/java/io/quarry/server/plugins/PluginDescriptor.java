@@ -16,7 +16,7 @@ public record PluginDescriptor(String name, String version, String description, 
   public static final String FILE = "plugin.properties";
 
   /**
-   * Reads and checks a plugin directory's descriptor.
+   * Reads a plugin directory's descriptor (see {@link #requireSupportedSpi}).
    *
    * @throws IllegalArgumentException naming what is missing or wrong
    */
@@ -35,21 +35,27 @@ public record PluginDescriptor(String name, String version, String description, 
           file + ": name '" + name + "' must be lower-case letters, digits, '-' and '_'");
     }
     String spi = required(properties, "spi.version", file);
-    if (!SpiVersion.supports(spi)) {
-      throw new IllegalArgumentException(
-          "plugin '"
-              + name
-              + "' was built for SPI "
-              + spi
-              + ", this server has SPI "
-              + SpiVersion.current()
-              + " (a plugin runs on the same major version, minor at most the server's)");
-    }
     return new PluginDescriptor(
         name,
         required(properties, "version", file),
         properties.getProperty("description", "").trim(),
         spi.trim());
+  }
+
+  /**
+   * @throws IllegalArgumentException when this server's SPI cannot run the plugin
+   */
+  public void requireSupportedSpi() {
+    if (!SpiVersion.supports(spiVersion)) {
+      throw new IllegalArgumentException(
+          "plugin '"
+              + name
+              + "' was built for SPI "
+              + spiVersion
+              + ", this server has SPI "
+              + SpiVersion.current()
+              + " (a plugin runs on the same major version, minor at most the server's)");
+    }
   }
 
   private static String required(Properties properties, String key, Path file) {

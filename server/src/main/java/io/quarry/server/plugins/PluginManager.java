@@ -73,6 +73,7 @@ public final class PluginManager {
       URLClassLoader loader = null;
       try {
         descriptor = PluginDescriptor.read(pluginDir);
+        descriptor.requireSupportedSpi();
         loader = classLoader(descriptor.name(), pluginDir);
         QuarryPlugin plugin = instantiate(descriptor.name(), loader);
         List<CommandDefinition> commands = commands(descriptor.name(), plugin);

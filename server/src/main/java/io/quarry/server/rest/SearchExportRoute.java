@@ -77,12 +77,14 @@ public final class SearchExportRoute {
       exchange.json(HttpResponseStatus.OK, java.util.Map.of("explain", search.explain(plan)));
       return;
     }
-    Exchange.Stream stream =
-        exchange.stream(HttpResponseStatus.OK, "application/json; charset=UTF-8");
-    LineWriter lines = new LineWriter(stream);
+    // the response starts with the first line written, so a search that fails before producing
+    // anything (a bad lookup, a failing plugin) still answers with a status and an error body
+    LineWriter lines =
+        new LineWriter(
+            () -> exchange.stream(HttpResponseStatus.OK, "application/json; charset=UTF-8"));
     SearchStats stats = StreamedSearch.run(search, query, plan, timeLimit, lines::page);
     lines.finish(stats);
-    stream.finish();
+    lines.stream().finish();
   }
 
   /**
@@ -108,14 +110,23 @@ public final class SearchExportRoute {
 
   /** Writes result lines, holding back the latest row so the last one can carry {@code lastrow}. */
   private static final class LineWriter {
-    private final Exchange.Stream stream;
+    private final java.util.function.Supplier<Exchange.Stream> opener;
+    private Exchange.Stream stream;
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(64 * 1024);
     private Page heldPage;
     private int heldPosition;
     private long offset;
 
-    LineWriter(Exchange.Stream stream) {
-      this.stream = stream;
+    LineWriter(java.util.function.Supplier<Exchange.Stream> opener) {
+      this.opener = opener;
+    }
+
+    /** The response stream, started on first use. */
+    Exchange.Stream stream() {
+      if (stream == null) {
+        stream = opener.get();
+      }
+      return stream;
     }
 
     void page(Page page) throws IOException {
@@ -175,7 +186,7 @@ public final class SearchExportRoute {
 
     private void flush() throws IOException {
       if (buffer.size() > 0) {
-        stream.write(buffer.toByteArray());
+        stream().write(buffer.toByteArray());
         buffer.reset();
       }
     }

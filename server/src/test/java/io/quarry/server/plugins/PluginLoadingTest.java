@@ -1,0 +1,291 @@
+package io.quarry.server.plugins;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.config.QuarryConfig;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Real plugin directories (compiled and jarred here) loaded by a real server: the good ones work in
+ * searches, every broken one is reported with its reason and skipped, a plugin sees nothing of the
+ * server, and a plugin that fails at run time fails only its search.
+ */
+class PluginLoadingTest {
+  private static final String PASSWORD = "plugins-test-password";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir static Path root;
+  private static QuarryServer server;
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  /** A plugin of one command; {@code body} is the operator's process(Page) body. */
+  private static String plugin(String pkg, String command, String extraInit, String body) {
+    return """
+        package %1$s;
+
+        import io.quarry.plugin.api.QuarryPlugin;
+        import io.quarry.plugin.api.command.*;
+        import io.quarry.plugin.api.data.*;
+        import java.util.List;
+        import java.util.Set;
+
+        public final class TestPlugin implements QuarryPlugin {
+          @Override
+          public List<CommandDefinition> commands() {
+            %3$s
+            return List.of(new CommandDefinition() {
+              public String name() { return "%2$s"; }
+              public String description() { return "test command %2$s"; }
+              public CommandKind kind() { return CommandKind.STREAMING; }
+              public List<ArgumentSpec> arguments() {
+                return List.of(ArgumentSpec.optional("field", ArgumentType.FIELD, "x", "the field"));
+              }
+              public BoundCommand bind(CommandArguments arguments) {
+                String field = arguments.getString("field");
+                return new BoundCommand() {
+                  public Set<String> requiredFields() { return Set.of(field); }
+                  public Set<String> producedFields() { return Set.of(field + "_out"); }
+                  public Operator createOperator(OperatorContext context) {
+                    return new PageTransformOperator() {
+                      protected Page process(Page input) {
+                        %4$s
+                      }
+                    };
+                  }
+                };
+              }
+            });
+          }
+        }
+        """
+        .formatted(pkg, command, extraInit, body);
+  }
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path plugins = root.resolve("plugins");
+    // a working command: <field>_out = upper-case <field>
+    PluginJars.write(
+        plugins,
+        "shout",
+        PluginJars.descriptor("shout", "1.0"),
+        Map.of(
+            "p.shout.TestPlugin",
+            plugin(
+                "p.shout",
+                "shout",
+                // isolation: neither Quarry's internals nor its libraries are visible
+                """
+                for (String hidden : List.of("io.quarry.server.QuarryServer",
+                    "com.fasterxml.jackson.databind.ObjectMapper", "org.apache.lucene.index.IndexWriter")) {
+                  try {
+                    Class.forName(hidden, false, TestPlugin.class.getClassLoader());
+                    throw new IllegalStateException("a plugin can see " + hidden);
+                  } catch (ClassNotFoundException expected) {
+                  }
+                }
+                """,
+                """
+                Block values = input.block(field);
+                if (values == null) return input;
+                BytesBlock.Builder out = context.blockFactory().newBytesBlockBuilder(input.positionCount());
+                for (int p = 0; p < input.positionCount(); p++) {
+                  Object v = values.getObject(p);
+                  if (v == null) out.appendNull(); else out.append(v.toString().toUpperCase());
+                }
+                return input.withColumn(field + "_out", out.build());
+                """)),
+        "p.shout.TestPlugin");
+    // throws at run time
+    PluginJars.write(
+        plugins,
+        "explode",
+        PluginJars.descriptor("explode", "1.0"),
+        Map.of(
+            "p.explode.TestPlugin",
+            plugin("p.explode", "explode", "", "throw new IllegalStateException(\"boom\");")),
+        "p.explode.TestPlugin");
+    // reserves more than the search may hold
+    PluginJars.write(
+        plugins,
+        "hog",
+        PluginJars.descriptor("hog", "1.0"),
+        Map.of(
+            "p.hog.TestPlugin",
+            plugin(
+                "p.hog",
+                "hog",
+                "",
+                "context.blockFactory().reserve(1L << 40, \"hog\"); return input;")),
+        "p.hog.TestPlugin");
+    // broken in every way the loader must survive
+    PluginJars.write(plugins, "a-no-descriptor", null, Map.of(), "p.none.TestPlugin");
+    PluginJars.write(
+        plugins,
+        "b-future-spi",
+        PluginJars.descriptor("future", "2.0"),
+        Map.of(),
+        "p.f.TestPlugin");
+    PluginJars.write(
+        plugins,
+        "c-missing-class",
+        PluginJars.descriptor("missing", "1.0"),
+        Map.of(),
+        "p.missing.NoSuchPlugin");
+    PluginJars.write(
+        plugins,
+        "d-throws-in-init",
+        PluginJars.descriptor("throwing", "1.0"),
+        Map.of(
+            "p.throwing.TestPlugin",
+            plugin(
+                "p.throwing",
+                "throwing",
+                "if (true) throw new RuntimeException(\"init failed\");",
+                "return input;")),
+        "p.throwing.TestPlugin");
+    PluginJars.write(
+        plugins,
+        "e-duplicate",
+        PluginJars.descriptor("duplicate", "1.0"),
+        Map.of("p.dup.TestPlugin", plugin("p.dup", "stats", "", "return input;")),
+        "p.dup.TestPlugin");
+    PluginJars.write(
+        plugins,
+        "f-no-service",
+        PluginJars.descriptor("noservice", "1.0"),
+        Map.of("p.ns.TestPlugin", plugin("p.ns", "noservice", "", "return input;")),
+        null);
+
+    server =
+        QuarryServer.start(
+            new QuarryConfig(
+                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
+                root.resolve("data").toString(),
+                List.of("main"),
+                new QuarryConfig.Auth(PASSWORD),
+                new QuarryConfig.Hec(
+                    List.of(new QuarryConfig.HecToken("tok", "t", "main", List.of("main")))),
+                null,
+                null,
+                null,
+                null,
+                new QuarryConfig.Plugins(plugins.toString(), 64L << 20)),
+            Clock.systemUTC());
+    HttpResponse<String> loaded =
+        HTTP.send(
+            HttpRequest.newBuilder(
+                    URI.create(server.url() + "/services/collector/raw?sourcetype=app"))
+                .header("Authorization", "Splunk tok")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        "2026-01-07T10:00:00Z x=hello\n2026-01-07T10:00:01Z x=world\n"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(loaded.statusCode()).isEqualTo(200);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static HttpResponse<String> search(String query) throws Exception {
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs/export"))
+            .header("Authorization", basic())
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(
+                HttpRequest.BodyPublishers.ofString(
+                    "output_mode=json&search=" + URLEncoder.encode(query, StandardCharsets.UTF_8)))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String basic() {
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString(("admin:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void everyBrokenPluginIsReportedAndSkipped() throws Exception {
+    HttpResponse<String> listed =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/plugins"))
+                .header("Authorization", basic())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(listed.statusCode()).isEqualTo(200);
+    JsonNode plugins = JSON.readTree(listed.body()).get("plugins");
+    Map<String, String> errors = new java.util.TreeMap<>();
+    for (JsonNode plugin : plugins) {
+      errors.put(
+          plugin.get("name").asText(),
+          plugin.get("loaded").asBoolean() ? "loaded" : plugin.get("error").asText());
+    }
+    assertThat(errors)
+        .containsEntry("shout", "loaded")
+        .containsEntry("explode", "loaded")
+        .containsEntry("hog", "loaded");
+    assertThat(errors.get("a-no-descriptor")).contains("no plugin.properties");
+    assertThat(errors.get("future")).contains("built for SPI 2.0, this server has SPI 1.0");
+    assertThat(errors.get("missing")).contains("p.missing.NoSuchPlugin");
+    assertThat(errors.get("throwing")).contains("init failed");
+    assertThat(errors.get("duplicate"))
+        .contains("command 'stats' is already defined by a built-in");
+    assertThat(errors.get("noservice")).contains("must declare exactly one");
+    JsonNode shout = null;
+    for (JsonNode plugin : plugins) {
+      if (plugin.get("name").asText().equals("shout")) {
+        shout = plugin;
+      }
+    }
+    assertThat(shout.get("version").asText()).isEqualTo("1.2.3");
+    assertThat(shout.at("/commands/0/arguments/0/name").asText()).isEqualTo("field");
+  }
+
+  @Test
+  void aLoadedCommandRunsInSearches() throws Exception {
+    HttpResponse<String> response = search("* | shout | sort x | table x x_out");
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    assertThat(response.body()).contains("\"x_out\":\"HELLO\"").contains("\"x_out\":\"WORLD\"");
+    HttpResponse<String> help = search("| help shout");
+    assertThat(help.body()).contains("\"plugin\":\"shout\"").contains("\"argument\":\"field\"");
+    HttpResponse<String> bad = search("* | shout fild=x");
+    assertThat(bad.statusCode()).isEqualTo(400);
+    assertThat(bad.body()).contains("Unknown option 'fild' for shout");
+  }
+
+  @Test
+  void aFailingPluginFailsOnlyItsSearch() throws Exception {
+    HttpResponse<String> failed = search("* | explode");
+    assertThat(failed.statusCode()).isEqualTo(500);
+    assertThat(failed.body())
+        .contains("PLUGIN_FAILED")
+        .contains("command 'explode' of plugin 'explode' failed: boom");
+    HttpResponse<String> hog = search("* | hog | stats count");
+    assertThat(hog.statusCode()).isEqualTo(422);
+    assertThat(hog.body()).contains("MEMORY_LIMIT").contains("hog");
+    assertThat(search("* | stats count").body()).contains("\"count\":\"2\"");
+  }
+}
