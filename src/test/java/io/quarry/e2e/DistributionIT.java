@@ -42,6 +42,7 @@ class DistributionIT {
   private Process process;
   private Path log;
   private int port;
+  private Path pluginsDir; // null: the distribution's own plugins/
 
   @BeforeEach
   void start() throws Exception {
@@ -64,6 +65,9 @@ class DistributionIT {
     builder.environment().put("QUARRY_HEC_TOKEN", TOKEN);
     builder.environment().put("QUARRY_ADMIN_PASSWORD", PASSWORD);
     builder.environment().put("QUARRY_JAVA_OPTS", "-Xmx256m");
+    if (pluginsDir != null) {
+      builder.environment().put("QUARRY_PLUGINS_DIR", pluginsDir.toString());
+    }
     builder
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -195,6 +199,115 @@ class DistributionIT {
     assertThat(search("sourcetype=access | head 2"))
         .extracting(row -> row.get("_time"))
         .containsExactly("2026-01-07T00:00:06.000+00:00", "2026-01-07T00:00:05.000+00:00");
+  }
+
+  /**
+   * The bundled plugins and the template plugin — compiled here with javac against the
+   * distribution's SPI jar alone, outside Quarry's build, as docs/plugins.md describes — loaded by
+   * {@code bin/quarry server} from a plugins directory, each working in a search.
+   */
+  @Test
+  void bundledAndTemplatePluginsWorkInTheDistribution() throws Exception {
+    Path home = Path.of(System.getProperty("quarry.home"));
+    pluginsDir = dataDirectory.resolveSibling(dataDirectory.getFileName() + "-plugins");
+    try (var bundled = Files.list(home.resolve("plugins"))) {
+      for (Path plugin : bundled.filter(Files::isDirectory).toList()) {
+        Path target = Files.createDirectories(pluginsDir.resolve(plugin.getFileName()));
+        try (var files = Files.list(plugin)) {
+          for (Path file : files.toList()) {
+            Files.copy(file, target.resolve(file.getFileName()));
+          }
+        }
+      }
+    }
+    buildTemplatePlugin(home, Path.of(System.getProperty("quarry.plugin.template")));
+
+    ProcessBuilder list =
+        new ProcessBuilder(home.resolve("bin/quarry").toString(), "plugins", "list")
+            .redirectErrorStream(true);
+    list.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    list.environment().put("QUARRY_PLUGINS_DIR", pluginsDir.toString());
+    Process listing = list.start();
+    String listed = new String(listing.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(listing.waitFor()).as(listed).isZero();
+    assertThat(listed)
+        .contains("anomalydetection")
+        .contains("entropy")
+        .contains("iplocation")
+        .contains("urlparse")
+        .contains("mask, valuecount");
+
+    stop();
+    process = launch();
+    StringBuilder batch = new StringBuilder();
+    for (int i = 0; i < 40; i++) {
+      String ip = i == 39 ? "81.2.69.142" : "8.8.8." + (i % 4);
+      String uri = "/cart.do?action=" + (i % 2 == 0 ? "view" : "add") + "&itemId=EST-" + i;
+      int bytes = i == 39 ? 90000 : 500 + i % 5;
+      String line =
+          ip + " - - [07/Jan/2026:10:00:" + String.format("%02d", i) + " +0000] \"GET " + uri
+              + " HTTP/1.1\" 200 " + bytes + " \"-\" \"curl\"";
+      batch.append(
+          JSON.writeValueAsString(
+              Map.of("event", line, "sourcetype", "access_combined", "time", 1767780000 + i)));
+    }
+    assertThat(postEvents(batch.toString()).statusCode()).isEqualTo(200);
+
+    assertThat(search("* | urlparse field=uri | stats count by uri_qs_action | sort uri_qs_action"))
+        .containsExactly(
+            Map.of("uri_qs_action", "add", "count", "20"),
+            Map.of("uri_qs_action", "view", "count", "20"));
+    assertThat(search("* | iplocation | stats count by country | sort country"))
+        .containsExactly(Map.of("country", "GB", "count", "1"), Map.of("country", "US", "count", "39"));
+    assertThat(search("* | entropy clientip | where clientip=\"81.2.69.142\" | table clientip_entropy"))
+        .hasSize(1);
+    assertThat(search("* | anomalydetection field=bytes | table bytes count"))
+        .containsExactly(Map.of("bytes", "90000", "count", "1"));
+    assertThat(search("* | mask field=clientip keep=0 | valuecount field=clientip"))
+        .containsExactly(
+            Map.of("clientip", "*******", "count", "39"),
+            Map.of("clientip", "***********", "count", "1"));
+    assertThat(search("| help valuecount").get(0)).containsEntry("plugin", "example");
+  }
+
+  /** javac + jar of the template's sources, and its descriptor, as a plugin directory. */
+  private void buildTemplatePlugin(Path home, Path template) throws Exception {
+    Path api;
+    try (var jars = Files.list(home.resolve("lib"))) {
+      api =
+          jars.filter(p -> p.getFileName().toString().startsWith("quarry-plugin-api-"))
+              .findFirst()
+              .orElseThrow();
+    }
+    Path classes = Files.createDirectories(pluginsDir.resolveSibling("template-classes"));
+    List<String> arguments =
+        new ArrayList<>(List.of("-d", classes.toString(), "--release", "21", "-cp", api.toString()));
+    try (var sources = Files.walk(template.resolve("src/main/java"))) {
+      sources.filter(p -> p.toString().endsWith(".java")).forEach(p -> arguments.add(p.toString()));
+    }
+    int status =
+        javax.tools.ToolProvider.getSystemJavaCompiler()
+            .run(null, null, null, arguments.toArray(String[]::new));
+    assertThat(status).as("javac of the template plugin").isZero();
+    Path resources = template.resolve("src/main/resources");
+    Path target = Files.createDirectories(pluginsDir.resolve("example"));
+    try (var jar =
+        new java.util.jar.JarOutputStream(Files.newOutputStream(target.resolve("example.jar")))) {
+      for (Path root : List.of(classes, resources)) {
+        try (var files = Files.walk(root)) {
+          for (Path file : files.filter(Files::isRegularFile).toList()) {
+            jar.putNextEntry(
+                new java.util.jar.JarEntry(root.relativize(file).toString().replace('\\', '/')));
+            jar.write(Files.readAllBytes(file));
+          }
+        }
+      }
+    }
+    Files.writeString(
+        target.resolve("plugin.properties"),
+        Files.readString(template.resolve("src/main/plugin/plugin.properties"))
+            .replace("${project.version}", "1.0.0")
+            .replace("${quarry.spi.version}", "1.0"));
   }
 
   @Test
