@@ -14,8 +14,8 @@ import java.util.Map;
 
 /**
  * Rows of the reference dataset as a search sees them after field extraction: {@code _time}, {@code
- * clientip}, {@code status}, {@code bytes} (longs), {@code method}, {@code uri_path}, {@code
- * useragent} — the input of the operator and wire suites.
+ * clientip}, {@code status}, {@code bytes} (longs), {@code method}, {@code uri}, {@code uri_path},
+ * {@code useragent} — the input of the operator and wire suites.
  */
 final class AccessRows {
   static final int PAGE_SIZE = 1024;
@@ -37,6 +37,7 @@ final class AccessRows {
       String bytes = first(fields, "bytes");
       row.put("bytes", bytes.equals("-") ? 0L : Long.parseLong(bytes));
       row.put("method", first(fields, "method"));
+      row.put("uri", first(fields, "uri"));
       row.put("uri_path", first(fields, "uri_path"));
       row.put("useragent", first(fields, "useragent"));
       rows.add(new MapRow(row));

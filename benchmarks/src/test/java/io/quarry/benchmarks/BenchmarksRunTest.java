@@ -98,6 +98,17 @@ class BenchmarksRunTest {
   }
 
   @Test
+  void pluginBenchmarkRunsBothCommands() {
+    for (String command : java.util.List.of(PluginBenchmark.EVAL, PluginBenchmark.URLPARSE)) {
+      PluginBenchmark benchmark = new PluginBenchmark();
+      benchmark.command = command;
+      benchmark.useRows(3000);
+      assertThat(benchmark.pipeline()).as(command).isEqualTo(3000);
+      assertThat(benchmark.urlparseOnPages()).isEqualTo(3000);
+    }
+  }
+
+  @Test
   void operatorBenchmarkRunsEveryPipelineAndMapReduceAgrees() throws Exception {
     for (String pipeline :
         OperatorBenchmark.class

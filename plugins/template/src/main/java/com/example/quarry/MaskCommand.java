@@ -82,8 +82,8 @@ public final class MaskCommand implements CommandDefinition {
                 masked.append("*".repeat(text.length() - visible) + text.substring(text.length() - visible));
               }
             }
-            context.blockFactory().release(values); // replaced: the operator owned it
-            return input.withColumn(field, masked.build());
+            // replaces the column, releasing the old block (the operator owned its input page)
+            return context.blockFactory().withColumn(input, field, masked.build());
           }
         };
       }

@@ -110,11 +110,7 @@ public final class EntropyCommand implements CommandDefinition {
                 scores.append(entropy(value.toString()));
               }
             }
-            Block replaced = output.block(field + suffix);
-            if (replaced != null) {
-              context.blockFactory().release(replaced);
-            }
-            output = output.withColumn(field + suffix, scores.build());
+            output = context.blockFactory().withColumn(output, field + suffix, scores.build());
           }
           return output;
         }

@@ -161,9 +161,10 @@ public final class IpLocationCommand implements CommandDefinition {
           if (database == null) {
             for (int p = 0; p < positions; p++) {
               Object value = addresses.getObject(p);
-              append(country, value == null ? null : locate(value.toString().trim()).country());
+              country.appendNullable(
+                  value == null ? null : locate(value.toString().trim()).country());
             }
-            return with(input, prefix + "country", country.build(), factory);
+            return factory.withColumn(input, prefix + "country", country.build());
           }
           BytesBlock.Builder region = factory.newBytesBlockBuilder(positions);
           BytesBlock.Builder city = factory.newBytesBlockBuilder(positions);
@@ -172,44 +173,20 @@ public final class IpLocationCommand implements CommandDefinition {
           for (int p = 0; p < positions; p++) {
             Object value = addresses.getObject(p);
             Location location = value == null ? Location.UNKNOWN : locate(value.toString().trim());
-            append(country, location.country());
-            append(region, location.region());
-            append(city, location.city());
-            append(lat, location.lat());
-            append(lon, location.lon());
+            country.appendNullable(location.country());
+            region.appendNullable(location.region());
+            city.appendNullable(location.city());
+            lat.appendNullable(location.lat());
+            lon.appendNullable(location.lon());
           }
-          Page output = with(input, prefix + "country", country.build(), factory);
-          output = with(output, prefix + "region", region.build(), factory);
-          output = with(output, prefix + "city", city.build(), factory);
-          output = with(output, prefix + "lat", lat.build(), factory);
-          output = with(output, prefix + "lon", lon.build(), factory);
+          Page output = factory.withColumn(input, prefix + "country", country.build());
+          output = factory.withColumn(output, prefix + "region", region.build());
+          output = factory.withColumn(output, prefix + "city", city.build());
+          output = factory.withColumn(output, prefix + "lat", lat.build());
+          output = factory.withColumn(output, prefix + "lon", lon.build());
           return output;
         }
       };
-    }
-
-    private static Page with(Page page, String name, Block block, BlockFactory factory) {
-      Block replaced = page.block(name);
-      if (replaced != null) {
-        factory.release(replaced);
-      }
-      return page.withColumn(name, block);
-    }
-
-    private static void append(BytesBlock.Builder builder, String value) {
-      if (value == null) {
-        builder.appendNull();
-      } else {
-        builder.append(value);
-      }
-    }
-
-    private static void append(DoubleBlock.Builder builder, Double value) {
-      if (value == null) {
-        builder.appendNull();
-      } else {
-        builder.append(value);
-      }
     }
   }
 }

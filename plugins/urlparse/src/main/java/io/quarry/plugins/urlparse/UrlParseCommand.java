@@ -129,16 +129,12 @@ public final class UrlParseCommand implements CommandDefinition {
             value == null
                 ? new Url(null, null, null, null, null, null)
                 : Url.parse(value.toString());
-        append(scheme, url.scheme());
-        append(host, url.host());
-        if (url.port() == null) {
-          port.appendNull();
-        } else {
-          port.append(url.port());
-        }
-        append(path, url.path());
-        append(query, url.query());
-        append(fragment, url.fragment());
+        scheme.appendNullable(url.scheme());
+        host.appendNullable(url.host());
+        port.appendNullable(url.port());
+        path.appendNullable(url.path());
+        query.appendNullable(url.query());
+        fragment.appendNullable(url.fragment());
         if (bound.params()) {
           for (Url.Parameter parameter : Url.parameters(url.query())) {
             String[] column = parameters.get(parameter.name());
@@ -166,37 +162,20 @@ public final class UrlParseCommand implements CommandDefinition {
       }
       Page output = input;
       String prefix = bound.prefix();
-      output = with(output, prefix + "scheme", scheme.build(), factory);
-      output = with(output, prefix + "host", host.build(), factory);
-      output = with(output, prefix + "port", port.build(), factory);
-      output = with(output, prefix + "path", path.build(), factory);
-      output = with(output, prefix + "query", query.build(), factory);
-      output = with(output, prefix + "fragment", fragment.build(), factory);
+      output = factory.withColumn(output, prefix + "scheme", scheme.build());
+      output = factory.withColumn(output, prefix + "host", host.build());
+      output = factory.withColumn(output, prefix + "port", port.build());
+      output = factory.withColumn(output, prefix + "path", path.build());
+      output = factory.withColumn(output, prefix + "query", query.build());
+      output = factory.withColumn(output, prefix + "fragment", fragment.build());
       for (Map.Entry<String, String[]> parameter : parameters.entrySet()) {
         BytesBlock.Builder values = factory.newBytesBlockBuilder(positions);
         for (String v : parameter.getValue()) {
-          append(values, v);
+          values.appendNullable(v);
         }
-        output = with(output, prefix + "qs_" + parameter.getKey(), values.build(), factory);
+        output = factory.withColumn(output, prefix + "qs_" + parameter.getKey(), values.build());
       }
       return output;
-    }
-
-    /** Adds or replaces a column, releasing a replaced block (this operator owned it). */
-    private static Page with(Page page, String name, Block block, BlockFactory factory) {
-      Block replaced = page.block(name);
-      if (replaced != null) {
-        factory.release(replaced);
-      }
-      return page.withColumn(name, block);
-    }
-
-    private static void append(BytesBlock.Builder builder, String value) {
-      if (value == null) {
-        builder.appendNull();
-      } else {
-        builder.append(value);
-      }
     }
   }
 }

@@ -76,6 +76,18 @@ public final class BlockFactory {
     };
   }
 
+  /**
+   * {@code page} with a column added, or replacing the column of that name, whose old block is
+   * released (the caller owned it; the operator that calls this owns its input page).
+   */
+  public Page withColumn(Page page, String name, Block block) {
+    Block replaced = page.block(name);
+    if (replaced != null && replaced != block) {
+      release(replaced);
+    }
+    return page.withColumn(name, block);
+  }
+
   /** Reserves a block someone else built (a block adopted from outside this factory). */
   public void reserve(Block block) {
     account.reserve(block.ramBytesUsed(), "block");

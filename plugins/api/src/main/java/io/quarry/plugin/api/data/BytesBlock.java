@@ -97,6 +97,11 @@ public final class BytesBlock implements Block {
       return this;
     }
 
+    /** Appends the value, or a null for null. */
+    public Builder appendNullable(String value) {
+      return value == null ? appendNull() : append(value);
+    }
+
     public Builder appendNull() {
       nulls.set(size);
       return append(new byte[0]);

@@ -70,6 +70,11 @@ public final class DoubleBlock implements Block {
       return this;
     }
 
+    /** Appends the value, or a null for null. */
+    public Builder appendNullable(Double value) {
+      return value == null ? appendNull() : append(value);
+    }
+
     public Builder appendNull() {
       nulls.set(size);
       return append(0);

@@ -75,6 +75,11 @@ public final class LongBlock implements Block {
       return this;
     }
 
+    /** Appends the value, or a null for null. */
+    public Builder appendNullable(Long value) {
+      return value == null ? appendNull() : append(value);
+    }
+
     public Builder appendNull() {
       nulls.set(size);
       return append(0);
