@@ -180,7 +180,7 @@ public final class QuarryServer implements Closeable {
               config.search().maxResultRows(),
               Duration.ofSeconds(config.search().maxTimeSeconds()),
               pluginManager.registry(),
-              config.plugins().maxMemoryBytes());
+              config.search().maxMemoryBytes());
       Authenticator authenticator = new Authenticator(adminPassword.value(), hecTokens);
       Router router = new Router();
       new SystemRoutes(store, metrics, ready::get).register(router);

@@ -80,6 +80,8 @@ final class ParallelScan {
         if (cause instanceof IOException io) {
           failure = failure == null ? io : failure;
         } else if (cause instanceof RuntimeException runtime) {
+          // slices not started yet never start; running ones stop through their visitors' control
+          futures.forEach(f -> f.cancel(false));
           throw runtime;
         } else {
           throw new IOException(cause);

@@ -26,7 +26,8 @@ public sealed interface Command
         EventStatsCommand,
         StreamStatsCommand,
         PluginCommand,
-        HelpCommand {
+        HelpCommand,
+        TransactionCommand {
 
   /** The command's name as the registry knows it. */
   String name();

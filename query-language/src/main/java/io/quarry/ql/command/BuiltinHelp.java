@@ -96,6 +96,13 @@ final class BuiltinHelp {
         "Keeps the first rows of each combination of values.");
     add(
         help,
+        "transaction",
+        c,
+        "transaction <field>... [maxspan=<span>] [maxpause=<span>] [maxevents=<n>]",
+        "Groups events sharing the fields' values into one result per transaction, with duration"
+            + " and eventcount.");
+    add(
+        help,
         "eventstats",
         c,
         "eventstats <function>(<field>) … [BY <field>...]",

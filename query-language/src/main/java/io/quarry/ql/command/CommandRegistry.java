@@ -49,6 +49,7 @@ public final class CommandRegistry {
     parsers.put("tail", new ReorderParser(true));
     parsers.put("reverse", new ReorderParser(false));
     parsers.put("dedup", new DedupParser());
+    parsers.put("transaction", new TransactionParser());
     parsers.put("eval", new EvalParser(false));
     parsers.put("where", new EvalParser(true));
     parsers.put("rex", new RexParser());

@@ -19,9 +19,16 @@ public final class DedupOperator implements RowSink {
   private final RowSink downstream;
   private final Map<List<List<Object>>, long[]> seen = new HashMap<>();
   private List<List<Object>> previous;
+  private final MemoryTracker memory;
   private long run;
 
   public DedupOperator(DedupCommand command, RowSink downstream) {
+    this(command, downstream, MemoryTracker.unbounded("dedup"));
+  }
+
+  /** As above, the value combinations it remembers counted by {@code memory}. */
+  public DedupOperator(DedupCommand command, RowSink downstream, MemoryTracker memory) {
+    this.memory = requireNonNull(memory, "memory is null");
     this.command = requireNonNull(command, "command is null");
     this.downstream = requireNonNull(downstream, "downstream is null");
   }
@@ -41,13 +48,25 @@ public final class DedupOperator implements RowSink {
       previous = key;
       return run > command.count() || downstream.accept(row);
     }
-    long[] count = seen.computeIfAbsent(key, k -> new long[1]);
+    long[] count = seen.get(key);
+    if (count == null) {
+      count = new long[1];
+      seen.put(key, count);
+      long bytes = MemoryTracker.ENTRY_BYTES;
+      for (List<Object> values : key) {
+        for (Object value : values) {
+          bytes += MemoryTracker.valueBytes(value);
+        }
+      }
+      memory.add(bytes);
+    }
     return ++count[0] > command.count() || downstream.accept(row);
   }
 
   @Override
   public void finish() {
     seen.clear();
+    memory.release();
     downstream.finish();
   }
 }

@@ -50,12 +50,17 @@ public final class Evaluator {
     this.lookupWriter = java.util.Objects.requireNonNull(lookupWriter, "lookupWriter is null");
   }
 
-  private PluginRuntime plugins = PluginRuntime.unbounded();
+  private SearchResources plugins = SearchResources.unbounded();
 
-  /** This evaluator, its plugin commands' operators running in {@code runtime}. */
-  public Evaluator withPlugins(PluginRuntime runtime) {
+  /** This evaluator, its search's operators using {@code runtime} (memory, cancellation). */
+  public Evaluator withResources(SearchResources runtime) {
     this.plugins = java.util.Objects.requireNonNull(runtime, "runtime is null");
     return this;
+  }
+
+  /** A memory tracker for a new built-in operator of this search. */
+  public MemoryTracker memory(String stage) {
+    return plugins.tracker(stage);
   }
 
   /** The context of a new plugin operator of this search. */

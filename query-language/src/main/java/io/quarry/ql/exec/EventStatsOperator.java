@@ -24,11 +24,13 @@ final class EventStatsOperator implements RowSink {
   private final List<Row> rows = new ArrayList<>();
   private final List<List<Object>> rowGroups = new ArrayList<>();
   private final Map<List<Object>, StatsOperator.Group> groups = new HashMap<>();
+  private final MemoryTracker memory;
   private boolean truncated;
 
-  EventStatsOperator(EventStatsCommand command, RowSink downstream) {
+  EventStatsOperator(EventStatsCommand command, RowSink downstream, MemoryTracker memory) {
     this.stats = new StatsOperator(command.stats(), Aggregator.PARTIAL);
     this.downstream = requireNonNull(downstream, "downstream is null");
+    this.memory = requireNonNull(memory, "memory is null");
   }
 
   @Override
@@ -39,9 +41,16 @@ final class EventStatsOperator implements RowSink {
     }
     List<List<Object>> keys = stats.groupsOf(row);
     for (List<Object> key : keys) {
-      groups.computeIfAbsent(key, k -> stats.new Group()).add(row);
+      StatsOperator.Group group = groups.get(key);
+      if (group == null) {
+        group = stats.new Group();
+        groups.put(key, group);
+        memory.add(MemoryTracker.ENTRY_BYTES + 120L * stats.command().aggregations().size());
+      }
+      group.add(row);
     }
     rows.add(row);
+    memory.add(MemoryTracker.ROW_BYTES);
     rowGroups.add(keys.isEmpty() ? null : keys.getFirst());
     return true;
   }
@@ -69,6 +78,7 @@ final class EventStatsOperator implements RowSink {
     rows.clear();
     rowGroups.clear();
     groups.clear();
+    memory.release();
     downstream.finish();
   }
 }

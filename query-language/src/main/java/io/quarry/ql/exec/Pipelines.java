@@ -61,9 +61,10 @@ public final class Pipelines {
               .expression()
               .<RowSink>map(e -> new FilterOperator(RowPredicates.compile(e), downstream))
               .orElse(downstream);
-      case StatsCommand stats -> new StatsOperator(stats, downstream);
+      case StatsCommand stats ->
+          new StatsOperator(stats, downstream, evaluator.memory(command.name()));
       case io.quarry.ql.ast.EventStatsCommand eventstats ->
-          new EventStatsOperator(eventstats, downstream);
+          new EventStatsOperator(eventstats, downstream, evaluator.memory("eventstats"));
       case io.quarry.ql.ast.StreamStatsCommand streamstats ->
           new StreamStatsOperator(streamstats, downstream);
       case HeadCommand head -> new HeadOperator(head.limit(), downstream);
@@ -71,11 +72,14 @@ public final class Pipelines {
       case RexCommand rex -> new RexOperator(rex, downstream);
       case BinCommand bin -> new BinOperator(bin, evaluator.zone(), downstream);
       case TimechartCommand timechart ->
-          new TimechartOperator(timechart, evaluator.zone(), downstream);
-      case ChartCommand chart -> TimechartOperator.chart(chart, evaluator.zone(), downstream);
+          new TimechartOperator(
+              timechart, evaluator.zone(), downstream, evaluator.memory("timechart"));
+      case ChartCommand chart ->
+          TimechartOperator.chart(chart, evaluator.zone(), downstream, evaluator.memory("chart"));
       case WhereCommand where ->
           new FilterOperator(row -> evaluator.test(where.condition(), row), downstream);
-      case SortCommand sort -> new SortOperator(sort.keys(), sort.limit(), downstream);
+      case SortCommand sort ->
+          new SortOperator(sort.keys(), sort.limit(), downstream, evaluator.memory("sort"));
       case io.quarry.ql.ast.FieldSummaryCommand summary ->
           new FieldSummaryOperator(summary, downstream);
       case io.quarry.ql.ast.InputLookupCommand generating ->
@@ -102,17 +106,24 @@ public final class Pipelines {
                 throw new IllegalArgumentException(
                     plugin.describe() + " generates rows: it can only be the first command");
           };
-      case TopCommand top -> new TopOperator(top, downstream);
+      case io.quarry.ql.ast.TransactionCommand transaction ->
+          new TransactionOperator(transaction, downstream, evaluator.memory("transaction"));
+      case TopCommand top -> new TopOperator(top, downstream, evaluator.memory(top.name()));
       case ProjectCommand project -> new ProjectOperator(project, downstream);
       case RenameCommand rename -> new RenameOperator(rename, downstream);
       case ReorderCommand reorder ->
-          new ReorderOperator(reorder.tail() ? reorder.limit() : Long.MAX_VALUE, downstream);
+          new ReorderOperator(
+              reorder.tail() ? reorder.limit() : Long.MAX_VALUE,
+              downstream,
+              evaluator.memory(command.name()));
       case DedupCommand dedup ->
           new DedupOperator(
               dedup,
               dedup.sortBy().isEmpty()
                   ? downstream
-                  : new SortOperator(dedup.sortBy(), Long.MAX_VALUE, downstream));
+                  : new SortOperator(
+                      dedup.sortBy(), Long.MAX_VALUE, downstream, evaluator.memory("dedup")),
+              evaluator.memory("dedup"));
     };
   }
 

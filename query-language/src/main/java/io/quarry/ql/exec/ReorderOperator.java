@@ -12,11 +12,18 @@ public final class ReorderOperator implements RowSink {
   private final long limit;
   private final RowSink downstream;
   private final ArrayDeque<Row> held = new ArrayDeque<>();
+  private final MemoryTracker memory;
 
   /**
    * @param limit the rows to keep, or {@link Long#MAX_VALUE} for {@code reverse}
    */
   public ReorderOperator(long limit, RowSink downstream) {
+    this(limit, downstream, MemoryTracker.unbounded("reverse"));
+  }
+
+  /** As above, the rows it holds counted by {@code memory}. */
+  public ReorderOperator(long limit, RowSink downstream, MemoryTracker memory) {
+    this.memory = requireNonNull(memory, "memory is null");
     this.limit = limit;
     this.downstream = requireNonNull(downstream, "downstream is null");
   }
@@ -28,6 +35,8 @@ public final class ReorderOperator implements RowSink {
     }
     if (held.size() == limit) {
       held.removeFirst();
+    } else {
+      memory.add(MemoryTracker.ROW_BYTES);
     }
     held.addLast(row);
     return true;
@@ -41,6 +50,7 @@ public final class ReorderOperator implements RowSink {
       }
     }
     held.clear();
+    memory.release();
     downstream.finish();
   }
 }

@@ -21,11 +21,18 @@ public final class SortOperator implements RowSink {
   private final RowSink downstream;
   private final Comparator<Entry> order;
   private final PriorityQueue<Entry> kept;
+  private final MemoryTracker memory;
   private long arrived;
 
   private record Entry(Object[] keys, long sequence, Row row) {}
 
   public SortOperator(List<SortKey> keys, long limit, RowSink downstream) {
+    this(keys, limit, downstream, MemoryTracker.unbounded("sort"));
+  }
+
+  /** As above, the rows it keeps counted by {@code memory} (the search's limit applies). */
+  public SortOperator(List<SortKey> keys, long limit, RowSink downstream, MemoryTracker memory) {
+    this.memory = requireNonNull(memory, "memory is null");
     this.keys = List.copyOf(keys);
     this.limit = limit;
     this.downstream = requireNonNull(downstream, "downstream is null");
@@ -46,6 +53,7 @@ public final class SortOperator implements RowSink {
     Entry entry = new Entry(values, arrived++, row);
     if (kept.size() < limit) {
       kept.add(entry);
+      memory.add(MemoryTracker.ROW_BYTES + 16L * values.length);
     } else if (order.compare(entry, kept.peek()) < 0) {
       kept.poll();
       kept.add(entry);
@@ -63,6 +71,8 @@ public final class SortOperator implements RowSink {
         break;
       }
     }
+    sorted.clear();
+    memory.release();
     downstream.finish();
   }
 

@@ -25,11 +25,18 @@ public final class StatsOperator implements Aggregator {
   private final StatsCommand command;
   private final RowSink downstream;
   private final Map<List<Object>, Accumulator[]> groups = new HashMap<>();
+  private final MemoryTracker memory;
 
   /** Whether a function orders values by {@code _time} (first, last, earliest, latest). */
   private final boolean needsTime;
 
   public StatsOperator(StatsCommand command, RowSink downstream) {
+    this(command, downstream, MemoryTracker.unbounded("stats"));
+  }
+
+  /** As above, what it holds counted by {@code memory} (the search's limit applies). */
+  public StatsOperator(StatsCommand command, RowSink downstream, MemoryTracker memory) {
+    this.memory = requireNonNull(memory, "memory is null");
     this.command = requireNonNull(command, "command is null");
     this.needsTime =
         command.aggregations().stream()
@@ -47,22 +54,40 @@ public final class StatsOperator implements Aggregator {
     List<List<Object>> keys = keys(row);
     long time = needsTime ? time(row) : Long.MIN_VALUE;
     for (List<Object> key : keys) {
-      add(groups.computeIfAbsent(key, k -> newAccumulators()), row, time);
+      Accumulator[] accumulators = groups.get(key);
+      if (accumulators == null) {
+        accumulators = newAccumulators();
+        groups.put(key, accumulators);
+        memory.add(groupBytes(key));
+      }
+      memory.add(add(accumulators, row, time));
     }
     return true;
   }
 
-  private void add(Accumulator[] accumulators, Row row, long time) {
+  /** Adds a row to a group's accumulators; returns the bytes they grew by. */
+  private long add(Accumulator[] accumulators, Row row, long time) {
+    long grown = 0;
     for (int i = 0; i < accumulators.length; i++) {
       Aggregation aggregation = command.aggregations().get(i);
       if (aggregation.field().isEmpty()) {
         accumulators[i].addRow();
       } else {
         for (Object value : row.values(aggregation.field().get())) {
-          accumulators[i].add(value, time);
+          grown += accumulators[i].add(value, time);
         }
       }
     }
+    return grown;
+  }
+
+  /** The estimated heap size of a new group: its key and one accumulator per aggregation. */
+  private long groupBytes(List<Object> key) {
+    long bytes = MemoryTracker.ENTRY_BYTES + 120L * command.aggregations().size();
+    for (Object value : key) {
+      bytes += MemoryTracker.valueBytes(value);
+    }
+    return bytes;
   }
 
   /**
@@ -157,7 +182,7 @@ public final class StatsOperator implements Aggregator {
    */
   @Override
   public Aggregator newPartial() {
-    return partial(command);
+    return partial();
   }
 
   @Override
@@ -165,6 +190,7 @@ public final class StatsOperator implements Aggregator {
     if (!(other instanceof StatsOperator partial) || !partial.command.equals(command)) {
       throw new IllegalArgumentException("cannot merge stats of another command");
     }
+    memory.adopt(partial.memory);
     partial.groups.forEach(
         (key, theirs) -> {
           Accumulator[] ours = groups.putIfAbsent(key, theirs);
@@ -215,10 +241,16 @@ public final class StatsOperator implements Aggregator {
     return new StatsOperator(command, PARTIAL);
   }
 
+  /** A partial whose memory counts against the same search as this operator's. */
+  private StatsOperator partial() {
+    return new StatsOperator(command, PARTIAL, memory.sibling());
+  }
+
   @Override
   public void finish() {
     emit(downstream);
     groups.clear();
+    memory.release();
     downstream.finish();
   }
 
@@ -305,14 +337,18 @@ public final class StatsOperator implements Aggregator {
       count++;
     }
 
-    void add(Object value, long time) {
+    /** Adds a value; returns the bytes of state it added (values kept for dc, percentiles, …). */
+    long add(Object value, long time) {
       count++;
       switch (function) {
         case DISTINCT_COUNT, VALUES -> {
           if (distinct == null) {
             distinct = new HashSet<>();
           }
-          distinct.add(Values.toText(value));
+          String text = Values.toText(value);
+          return distinct.add(text)
+              ? MemoryTracker.ENTRY_BYTES / 2 + MemoryTracker.valueBytes(text)
+              : 0;
         }
         case LIST -> {
           if (list == null) {
@@ -320,19 +356,29 @@ public final class StatsOperator implements Aggregator {
           }
           if (list.size() < LIST_LIMIT) {
             list.add(value);
+            return 8 + MemoryTracker.valueBytes(value);
           }
+          return 0;
         }
         case MODE -> {
           if (counts == null) {
             counts = new LinkedHashMap<>();
           }
-          counts.computeIfAbsent(Values.toText(value), k -> new long[1])[0]++;
+          long[] counter = counts.get(Values.toText(value));
+          if (counter == null) {
+            String text = Values.toText(value);
+            counts.put(text, new long[] {1});
+            return MemoryTracker.ENTRY_BYTES + MemoryTracker.valueBytes(text);
+          }
+          counter[0]++;
+          return 0;
         }
         case FIRST, LATEST -> {
           if (newest == null || time > newestTime) {
             newest = value;
             newestTime = time;
           }
+          return 0;
         }
         case LAST, EARLIEST -> {
           if (oldest == null
@@ -341,14 +387,18 @@ public final class StatsOperator implements Aggregator {
             oldest = value;
             oldestTime = time;
           }
+          return 0;
         }
-        default -> addNumber(Values.toNumber(value));
+        default -> {
+          return addNumber(Values.toNumber(value));
+        }
       }
     }
 
-    private void addNumber(double number) {
+    /** Returns the bytes of kept values it added (8 per value for median and percentiles). */
+    private long addNumber(double number) {
       if (Double.isNaN(number)) {
-        return;
+        return 0;
       }
       numericCount++;
       sum += number;
@@ -365,7 +415,9 @@ public final class StatsOperator implements Aggregator {
           numbers = Arrays.copyOf(numbers, numbers.length * 2);
         }
         numbers[(int) numericCount - 1] = number;
+        return 8;
       }
+      return 0;
     }
 
     void merge(Accumulator other) {

@@ -51,7 +51,13 @@ public final class TimechartOperator implements Aggregator {
   private final StatsOperator seriesTotals;
 
   public TimechartOperator(TimechartCommand command, ZoneId zone, RowSink downstream) {
-    this(command, null, zone, downstream);
+    this(command, null, zone, downstream, MemoryTracker.unbounded("timechart"));
+  }
+
+  /** As above, its buckets counted by {@code memory}. */
+  public TimechartOperator(
+      TimechartCommand command, ZoneId zone, RowSink downstream, MemoryTracker memory) {
+    this(command, null, zone, downstream, memory);
   }
 
   /**
@@ -59,6 +65,12 @@ public final class TimechartOperator implements Aggregator {
    * filling) instead of one per time bucket.
    */
   public static TimechartOperator chart(ChartCommand chart, ZoneId zone, RowSink downstream) {
+    return chart(chart, zone, downstream, MemoryTracker.unbounded("chart"));
+  }
+
+  /** As above, its groups counted by {@code memory}. */
+  public static TimechartOperator chart(
+      ChartCommand chart, ZoneId zone, RowSink downstream, MemoryTracker memory) {
     return new TimechartOperator(
         new TimechartCommand(
             java.util.Optional.empty(),
@@ -71,11 +83,19 @@ public final class TimechartOperator implements Aggregator {
             chart.position()),
         chart.over(),
         zone,
-        downstream);
+        downstream,
+        memory);
   }
 
+  private final MemoryTracker memory;
+
   private TimechartOperator(
-      TimechartCommand command, String overField, ZoneId zone, RowSink downstream) {
+      TimechartCommand command,
+      String overField,
+      ZoneId zone,
+      RowSink downstream,
+      MemoryTracker memory) {
+    this.memory = requireNonNull(memory, "memory is null");
     this.command = requireNonNull(command, "command is null");
     this.overField = overField;
     this.zone = requireNonNull(zone, "zone is null");
@@ -83,8 +103,8 @@ public final class TimechartOperator implements Aggregator {
     this.baseSpan = command.span().orElse(Span.ofSeconds(60));
     List<String> groupBy = command.by().isPresent() ? List.of(TIME, SERIES) : List.of(TIME);
     this.buckets =
-        StatsOperator.partial(
-            new StatsCommand(command.aggregations(), groupBy, command.position()));
+        new StatsOperator(
+            new StatsCommand(command.aggregations(), groupBy, command.position()), PARTIAL, memory);
     this.seriesTotals =
         command.by().isPresent()
             ? StatsOperator.partial(
@@ -101,7 +121,7 @@ public final class TimechartOperator implements Aggregator {
 
   @Override
   public Aggregator newPartial() {
-    return new TimechartOperator(command, overField, zone, PARTIAL);
+    return new TimechartOperator(command, overField, zone, PARTIAL, memory.sibling());
   }
 
   @Override

@@ -29,14 +29,22 @@ public final class TopOperator implements Aggregator {
     long total;
   }
 
+  private final MemoryTracker memory;
+
   public TopOperator(TopCommand command, RowSink downstream) {
+    this(command, downstream, MemoryTracker.unbounded(command.name()));
+  }
+
+  /** As above, the value combinations it counts counted by {@code memory}. */
+  public TopOperator(TopCommand command, RowSink downstream, MemoryTracker memory) {
     this.command = requireNonNull(command, "command is null");
     this.downstream = requireNonNull(downstream, "downstream is null");
+    this.memory = requireNonNull(memory, "memory is null");
   }
 
   @Override
   public Aggregator newPartial() {
-    return new TopOperator(command, PARTIAL);
+    return new TopOperator(command, PARTIAL, memory.sibling());
   }
 
   @Override
@@ -44,6 +52,7 @@ public final class TopOperator implements Aggregator {
     if (!(other instanceof TopOperator partial) || !partial.command.equals(command)) {
       throw new IllegalArgumentException("cannot merge another top");
     }
+    memory.adopt(partial.memory);
     partial.groups.forEach(
         (key, theirs) -> {
           Group ours = groups.putIfAbsent(key, theirs);
@@ -65,13 +74,32 @@ public final class TopOperator implements Aggregator {
       return true;
     }
     for (List<String> byKey : byKeys) {
-      Group group = groups.computeIfAbsent(byKey, k -> new Group());
+      Group group = groups.get(byKey);
+      if (group == null) {
+        group = new Group();
+        groups.put(byKey, group);
+        memory.add(keyBytes(byKey));
+      }
       group.total++;
       for (List<String> valueKey : valueKeys) {
-        group.counts.computeIfAbsent(valueKey, k -> new long[1])[0]++;
+        long[] count = group.counts.get(valueKey);
+        if (count == null) {
+          group.counts.put(valueKey, new long[] {1});
+          memory.add(keyBytes(valueKey));
+        } else {
+          count[0]++;
+        }
       }
     }
     return true;
+  }
+
+  private static long keyBytes(List<String> key) {
+    long bytes = MemoryTracker.ENTRY_BYTES;
+    for (String value : key) {
+      bytes += MemoryTracker.valueBytes(value);
+    }
+    return bytes;
   }
 
   /** Every combination of the fields' values (empty when a field is missing). */
@@ -98,6 +126,7 @@ public final class TopOperator implements Aggregator {
   public void finish() {
     emit(downstream);
     groups.clear();
+    memory.release();
     downstream.finish();
   }
 

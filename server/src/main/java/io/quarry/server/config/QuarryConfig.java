@@ -49,12 +49,13 @@ public record QuarryConfig(
     auth = Objects.requireNonNullElseGet(auth, () -> new Auth(null));
     hec = Objects.requireNonNullElseGet(hec, () -> new Hec(null));
     search =
-        Objects.requireNonNullElseGet(search, () -> new Search(null, null, null, null, null, null));
+        Objects.requireNonNullElseGet(
+            search, () -> new Search(null, null, null, null, null, null, null));
     storage =
         Objects.requireNonNullElseGet(storage, () -> new Storage(null, null, null, null, null));
     ingest = Objects.requireNonNullElseGet(ingest, () -> new Ingest(null, null));
     sourcetypes = sourcetypes == null ? Map.of() : Map.copyOf(sourcetypes);
-    plugins = Objects.requireNonNullElseGet(plugins, () -> new Plugins(null, null));
+    plugins = Objects.requireNonNullElseGet(plugins, () -> new Plugins(null));
     new Sourcetypes(sourcetypes).declaredFieldTypes(); // fails here, naming what is wrong
     for (String index : storage.indexes().keySet()) {
       if (!indexes.contains(index) && !index.equals(INTERNAL_INDEX)) {
@@ -203,21 +204,13 @@ public record QuarryConfig(
 
   /**
    * Command plugins: the directory whose subdirectories are plugins (default {@code plugins/} of
-   * the distribution, else {@code ./plugins}; absent is fine), and the memory one search's plugin
-   * operators may hold at once.
+   * the distribution, else {@code ./plugins}; absent is fine).
    */
-  public record Plugins(
-      @JsonProperty("dir") String dir, @JsonProperty("maxMemoryBytes") Long maxMemoryBytes) {
+  public record Plugins(@JsonProperty("dir") String dir) {
     public Plugins {
       if (dir == null) {
         String home = System.getProperty("quarry.home");
         dir = home == null ? "./plugins" : java.nio.file.Path.of(home, "plugins").toString();
-      }
-      maxMemoryBytes =
-          Objects.requireNonNullElse(
-              maxMemoryBytes, Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4));
-      if (maxMemoryBytes < 1) {
-        throw new IllegalArgumentException("plugins.maxMemoryBytes must be at least 1");
       }
     }
   }
@@ -229,8 +222,15 @@ public record QuarryConfig(
       @JsonProperty("maxTimeSeconds") Integer maxTimeSeconds,
       @JsonProperty("maxConcurrentJobs") Integer maxConcurrentJobs,
       @JsonProperty("maxJobs") Integer maxJobs,
-      @JsonProperty("jobTtlSeconds") Integer jobTtlSeconds) {
+      @JsonProperty("jobTtlSeconds") Integer jobTtlSeconds,
+      @JsonProperty("maxMemoryBytes") Long maxMemoryBytes) {
     public Search {
+      maxMemoryBytes =
+          Objects.requireNonNullElse(
+              maxMemoryBytes, Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4));
+      if (maxMemoryBytes < 1) {
+        throw new IllegalArgumentException("search.maxMemoryBytes must be at least 1");
+      }
       maxConcurrentJobs =
           Objects.requireNonNullElse(
               maxConcurrentJobs, Math.max(2, Runtime.getRuntime().availableProcessors()));

@@ -73,7 +73,7 @@ public final class SearchService implements AutoCloseable {
   private final Duration maxTime;
   private final CommandRegistry registry;
   private final Parser parser;
-  private final long maxPluginMemory;
+  private final long maxMemory;
 
   /** Batch-mode drivers: one thread per core, shared by all searches. */
   private final ExecutorService searchPool =
@@ -102,8 +102,8 @@ public final class SearchService implements AutoCloseable {
   }
 
   /**
-   * As above, with the commands of {@code registry} (built-ins and plugins); the operators of
-   * plugin commands in one search may hold {@code maxPluginMemory} bytes at once.
+   * As above, with the commands of {@code registry} (built-ins and plugins); the operators of one
+   * search may hold {@code maxMemory} bytes at once (search.maxMemoryBytes).
    */
   public SearchService(
       EventStore store,
@@ -114,10 +114,10 @@ public final class SearchService implements AutoCloseable {
       long maxResultRows,
       Duration maxTime,
       CommandRegistry registry,
-      long maxPluginMemory) {
+      long maxMemory) {
     this.registry = requireNonNull(registry, "registry is null");
     this.parser = new Parser(registry);
-    this.maxPluginMemory = maxPluginMemory;
+    this.maxMemory = maxMemory;
     this.store = requireNonNull(store, "store is null");
     this.sourcetypes = requireNonNull(sourcetypes, "sourcetypes is null");
     this.lookups = requireNonNull(lookups, "lookups is null");
@@ -125,6 +125,35 @@ public final class SearchService implements AutoCloseable {
     this.clock = requireNonNull(clock, "clock is null");
     this.maxResultRows = maxResultRows;
     this.maxTime = requireNonNull(maxTime, "maxTime is null");
+  }
+
+  /**
+   * What a failed search answers: 422 over its memory limit, 500 naming the plugin when a plugin's
+   * command threw; anything else as it was.
+   */
+  private static RuntimeException failure(String query, RuntimeException e) {
+    if (e instanceof io.quarry.plugin.api.data.MemoryLimitExceededException
+        || (e instanceof io.quarry.ql.exec.PluginFailureException
+            && e.getCause() instanceof io.quarry.plugin.api.data.MemoryLimitExceededException)) {
+      LOG.warning("search over its memory limit: " + e.getMessage() + ": " + query);
+      return memoryLimit(e.getMessage());
+    }
+    if (e instanceof io.quarry.ql.exec.PluginFailureException) {
+      LOG.log(java.util.logging.Level.WARNING, "search failed in a plugin: " + query, e);
+      return new io.quarry.server.http.ApiException(
+          io.netty.handler.codec.http.HttpResponseStatus.INTERNAL_SERVER_ERROR,
+          "PLUGIN_FAILED",
+          e.getMessage());
+    }
+    return e;
+  }
+
+  /** 422: the search held more than search.maxMemoryBytes; the message names the stage. */
+  private static io.quarry.server.http.ApiException memoryLimit(String message) {
+    return new io.quarry.server.http.ApiException(
+        io.netty.handler.codec.http.HttpResponseStatus.UNPROCESSABLE_ENTITY,
+        "MEMORY_LIMIT",
+        message + "; narrow the search (fewer groups or rows) or raise search.maxMemoryBytes");
   }
 
   /** The commands searches may use. */
@@ -220,17 +249,9 @@ public final class SearchService implements AutoCloseable {
       SearchStats stats;
       try {
         stats = execute(plan, control, pages);
-      } catch (io.quarry.ql.exec.PluginFailureException e) {
-        LOG.log(java.util.logging.Level.WARNING, "search failed in a plugin: " + query, e);
-        throw e.getCause() instanceof io.quarry.plugin.api.data.MemoryLimitExceededException
-            ? new io.quarry.server.http.ApiException(
-                io.netty.handler.codec.http.HttpResponseStatus.UNPROCESSABLE_ENTITY,
-                "MEMORY_LIMIT",
-                e.getMessage())
-            : new io.quarry.server.http.ApiException(
-                io.netty.handler.codec.http.HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                "PLUGIN_FAILED",
-                e.getMessage());
+      } catch (RuntimeException e) {
+        control.cancel(); // batch-mode slices still running stop at their next check
+        throw failure(query, e);
       }
       LOG.info(stats.summary(query));
       outcome = control.cancelled() ? "cancelled" : "completed";
@@ -265,10 +286,10 @@ public final class SearchService implements AutoCloseable {
     List<String> pluginWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
     Evaluator evaluator =
         evaluator()
-            .withPlugins(
-                new io.quarry.ql.exec.PluginRuntime(
+            .withResources(
+                new io.quarry.ql.exec.SearchResources(
                     new io.quarry.plugin.api.data.MemoryAccount(
-                        "search (plugins.maxMemoryBytes)", maxPluginMemory),
+                        "search (search.maxMemoryBytes)", maxMemory),
                     control::cancelled,
                     pluginWarnings::add));
     ScanStats scan;

@@ -183,11 +183,11 @@ class PluginLoadingTest {
                 new QuarryConfig.Auth(PASSWORD),
                 new QuarryConfig.Hec(
                     List.of(new QuarryConfig.HecToken("tok", "t", "main", List.of("main")))),
+                new QuarryConfig.Search(null, null, null, null, null, null, 64L << 20),
                 null,
                 null,
                 null,
-                null,
-                new QuarryConfig.Plugins(plugins.toString(), 64L << 20)),
+                new QuarryConfig.Plugins(plugins.toString())),
             Clock.systemUTC());
     HttpResponse<String> loaded =
         HTTP.send(

@@ -259,7 +259,7 @@ public final class CommandTester {
   }
 
   private OperatorContext context(MemoryAccount account) {
-    return new io.quarry.ql.exec.PluginRuntime(account, () -> false, warnings::add)
+    return new io.quarry.ql.exec.SearchResources(account, () -> false, warnings::add)
         .context(now, zone);
   }
 

@@ -47,7 +47,7 @@ public final class PluginTestServer implements AutoCloseable {
             null,
             null,
             null,
-            new QuarryConfig.Plugins(dataDirectory.resolve("no-plugins-dir").toString(), null));
+            new QuarryConfig.Plugins(dataDirectory.resolve("no-plugins-dir").toString()));
     return new PluginTestServer(QuarryServer.start(config, Clock.systemUTC(), List.of(plugins)));
   }
 

@@ -11,24 +11,30 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * What a search lends the operators of plugin commands: its memory account, whether it was
- * cancelled, and where its warnings go.
+ * What a search lends its operators: its memory account (built-in operators reserve through {@link
+ * MemoryTracker}s, plugin operators through their {@code BlockFactory}), whether it was cancelled,
+ * and where plugins' warnings go.
  */
-public record PluginRuntime(
+public record SearchResources(
     MemoryAccount memory, BooleanSupplier cancelled, Consumer<String> warnings) {
 
-  public PluginRuntime {
+  public SearchResources {
     requireNonNull(memory, "memory is null");
     requireNonNull(cancelled, "cancelled is null");
     requireNonNull(warnings, "warnings is null");
   }
 
   /** For tools and tests: no memory ceiling, never cancelled, warnings dropped. */
-  public static PluginRuntime unbounded() {
-    return new PluginRuntime(MemoryAccount.unbounded("search"), () -> false, w -> {});
+  public static SearchResources unbounded() {
+    return new SearchResources(MemoryAccount.unbounded("search"), () -> false, w -> {});
   }
 
-  /** The context an operator of this search gets. */
+  /** A tracker of the memory one built-in operator ({@code stage}) holds. */
+  public MemoryTracker tracker(String stage) {
+    return new MemoryTracker(memory, stage);
+  }
+
+  /** The context a plugin operator of this search gets. */
   public OperatorContext context(Instant now, ZoneId zone) {
     BlockFactory factory = new BlockFactory(memory);
     return new OperatorContext() {

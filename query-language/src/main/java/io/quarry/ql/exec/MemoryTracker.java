@@ -1,0 +1,83 @@
+package io.quarry.ql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.plugin.api.data.MemoryAccount;
+
+/**
+ * The memory one built-in operator holds (groups, distinct values, rows kept for sorting), reserved
+ * against the search's {@link MemoryAccount} in chunks of {@value #CHUNK} bytes so the shared
+ * counter is touched rarely; over the search's limit, {@link #add} throws {@code
+ * MemoryLimitExceededException} naming the stage. Sizes are estimates of heap use (see the
+ * constants), not measurements. One tracker belongs to one operator and one thread at a time.
+ */
+public final class MemoryTracker {
+  static final long CHUNK = 256 << 10;
+
+  /** A row an operator keeps (an event with its lazily extracted fields, or a result row). */
+  public static final long ROW_BYTES = 512;
+
+  /** A hash-map entry with its key list, before the key's own values. */
+  public static final long ENTRY_BYTES = 96;
+
+  private final MemoryAccount account;
+  private final String stage;
+  private long used;
+  private long reserved;
+
+  MemoryTracker(MemoryAccount account, String stage) {
+    this.account = requireNonNull(account, "account is null");
+    this.stage = requireNonNull(stage, "stage is null");
+  }
+
+  /** A tracker without a limit (operators built outside a search: tools, tests). */
+  public static MemoryTracker unbounded(String stage) {
+    return new MemoryTracker(MemoryAccount.unbounded("unbounded"), stage);
+  }
+
+  /** A new tracker on the same account and stage (a partial's, merged back with {@link #adopt}). */
+  public MemoryTracker sibling() {
+    return new MemoryTracker(account, stage);
+  }
+
+  /** Counts {@code bytes} more held. */
+  public void add(long bytes) {
+    used += bytes;
+    if (used > reserved) {
+      long chunk = Math.max(CHUNK, used - reserved);
+      account.reserve(chunk, stage);
+      reserved += chunk;
+    }
+  }
+
+  /** Takes over what {@code other} holds (a merged partial's state now lives here). */
+  public void adopt(MemoryTracker other) {
+    if (other.account != account) {
+      long bytes = other.used;
+      other.release();
+      add(bytes);
+      return;
+    }
+    used += other.used;
+    reserved += other.reserved;
+    other.used = 0;
+    other.reserved = 0;
+  }
+
+  /** Everything held was dropped. */
+  public void release() {
+    account.release(reserved);
+    used = 0;
+    reserved = 0;
+  }
+
+  /** Bytes counted so far. */
+  public long used() {
+    return used;
+  }
+
+  /** The estimated heap size of one value: a String's characters or a boxed number. */
+  public static long valueBytes(Object value) {
+    return value instanceof String text ? 40 + 2L * text.length() : 24;
+  }
+}

@@ -1,0 +1,100 @@
+package io.quarry.ql.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quarry.ql.command.CommandRegistry;
+import io.quarry.ql.parser.Parser;
+import io.quarry.ql.parser.QueryParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TransactionTest {
+  private static final long SECOND = 1_000_000L;
+
+  /** Events newest first, as a time-ordered search delivers them. */
+  private static List<Map<String, Object>> run(String command, List<Map<String, Object>> events) {
+    var parsed = new Parser(CommandRegistry.builtIns()).parse("* | " + command).commands();
+    List<Map<String, Object>> out = new ArrayList<>();
+    RowSink end =
+        new RowSink() {
+          @Override
+          public boolean accept(Row row) {
+            Map<String, Object> values = new java.util.LinkedHashMap<>();
+            for (String field : row.fieldNames()) {
+              List<Object> v = row.values(field);
+              values.put(field, v.size() == 1 ? v.get(0) : v);
+            }
+            out.add(values);
+            return true;
+          }
+
+          @Override
+          public void finish() {}
+        };
+    RowSink pipeline = Pipelines.build(parsed.subList(1, parsed.size()), end);
+    events.forEach(e -> pipeline.accept(new MapRow(e)));
+    pipeline.finish();
+    return out;
+  }
+
+  private static Map<String, Object> event(long second, String session, String raw, String extra) {
+    return Map.of("_time", second * SECOND, "session", session, "_raw", raw, "step", extra);
+  }
+
+  @Test
+  void groupsBySharedValuesWithDurationAndCount() {
+    List<Map<String, Object>> events =
+        List.of( // newest first
+            event(130, "a", "a checkout", "checkout"),
+            event(120, "b", "b view", "view"),
+            event(110, "a", "a cart", "cart"),
+            event(100, "a", "a view", "view"),
+            Map.of("_time", 90 * SECOND, "_raw", "no session"));
+    var transactions = run("transaction session", events);
+    assertThat(transactions).hasSize(2);
+    assertThat(transactions.get(0)) // newest transaction first (b started at 120)
+        .containsEntry("session", "b")
+        .containsEntry("eventcount", 1L)
+        .containsEntry("duration", 0L);
+    assertThat(transactions.get(1))
+        .containsEntry("_time", 100 * SECOND)
+        .containsEntry("_raw", "a view\na cart\na checkout")
+        .containsEntry("session", "a")
+        .containsEntry("step", List.of("view", "cart", "checkout"))
+        .containsEntry("duration", 30L)
+        .containsEntry("eventcount", 3L);
+  }
+
+  @Test
+  void maxpauseMaxspanAndMaxeventsSplitTransactions() {
+    List<Map<String, Object>> events = new ArrayList<>();
+    for (long t : new long[] {1000, 990, 980, 700, 690}) { // a 280 s gap after 980
+      events.add(event(t, "s", "e" + t, "x"));
+    }
+    assertThat(run("transaction session maxpause=1m", events))
+        .extracting(r -> r.get("eventcount"))
+        .containsExactly(3L, 2L);
+    assertThat(run("transaction session maxspan=15s", events))
+        .extracting(r -> r.get("eventcount"))
+        .containsExactly(2L, 1L, 2L);
+    assertThat(run("transaction session maxevents=2", events))
+        .extracting(r -> r.get("eventcount"))
+        .containsExactly(2L, 2L, 1L);
+    assertThat(run("transaction session", events).get(0)).containsEntry("duration", 310L);
+  }
+
+  @Test
+  void unsupportedFormsSayWhy() {
+    Parser parser = new Parser(CommandRegistry.builtIns());
+    assertThatThrownBy(() -> parser.parse("* | transaction session startswith=\"login\""))
+        .isInstanceOf(QueryParseException.class)
+        .hasMessageContaining("transaction startswith is not supported yet");
+    assertThatThrownBy(() -> parser.parse("* | transaction maxspan=5m"))
+        .hasMessageContaining("transaction needs the fields");
+    assertThatThrownBy(() -> parser.parse("* | transaction s maxspan=1mon"))
+        .hasMessageContaining("maxspan must be a time span");
+  }
+}

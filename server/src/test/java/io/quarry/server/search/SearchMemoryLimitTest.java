@@ -1,0 +1,107 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.server.QuarryServer;
+import io.quarry.server.config.QuarryConfig;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A search whose operators would hold more than search.maxMemoryBytes fails with 422 naming the
+ * command, in time-ordered and in batch mode; the server answers the next search.
+ */
+class SearchMemoryLimitTest {
+  private static final String PASSWORD = "memory-test-password";
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  @TempDir static Path root;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server =
+        QuarryServer.start(
+            new QuarryConfig(
+                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
+                root.resolve("data").toString(),
+                List.of("main"),
+                new QuarryConfig.Auth(PASSWORD),
+                new QuarryConfig.Hec(
+                    List.of(new QuarryConfig.HecToken("tok", "t", "main", List.of("main")))),
+                new QuarryConfig.Search(null, null, null, null, null, null, 1L << 20),
+                null,
+                null,
+                null),
+            Clock.systemUTC());
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 20_000; i++) {
+      lines
+          .append("2026-01-07T10:00:00Z x=value")
+          .append(i)
+          .append(" y=g")
+          .append(i % 3)
+          .append('\n');
+    }
+    HttpResponse<String> loaded =
+        HTTP.send(
+            HttpRequest.newBuilder(
+                    URI.create(server.url() + "/services/collector/raw?sourcetype=app"))
+                .header("Authorization", "Splunk tok")
+                .POST(HttpRequest.BodyPublishers.ofString(lines.toString()))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(loaded.statusCode()).isEqualTo(200);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static HttpResponse<String> search(String query) throws Exception {
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs/export"))
+            .header(
+                "Authorization",
+                "Basic "
+                    + Base64.getEncoder()
+                        .encodeToString(("admin:" + PASSWORD).getBytes(StandardCharsets.UTF_8)))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(
+                HttpRequest.BodyPublishers.ofString(
+                    "output_mode=json&search=" + URLEncoder.encode(query, StandardCharsets.UTF_8)))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void overTheLimitTheSearchFailsNamingTheCommand() throws Exception {
+    HttpResponse<String> distinct = search("* | stats dc(x) by y"); // batch mode: partials
+    assertThat(distinct.statusCode()).as(distinct.body()).isEqualTo(422);
+    assertThat(distinct.body())
+        .contains("MEMORY_LIMIT")
+        .contains("stats needs")
+        .contains("search.maxMemoryBytes");
+    HttpResponse<String> sorted = search("* | sort 0 x | table x"); // time-ordered: every row kept
+    assertThat(sorted.statusCode()).as(sorted.body()).isEqualTo(422);
+    assertThat(sorted.body()).contains("sort needs");
+    HttpResponse<String> small = search("* | stats count by y");
+    assertThat(small.statusCode()).isEqualTo(200);
+    assertThat(small.body()).contains("\"count\":\"6667\"");
+  }
+}
