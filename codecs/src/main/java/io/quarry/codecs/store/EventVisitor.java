@@ -14,4 +14,29 @@ public interface EventVisitor {
    * reads their {@code _raw} here at the latest.
    */
   default void finish() {}
+
+  /**
+   * A faster way through one slice of a parallel scan, or null: documents the shortcut takes are
+   * never loaded as events (a visitor that only counts keyword values reads their doc-values
+   * ordinals). Called once per slice, before its first document.
+   */
+  default DocShortcut shortcut(org.apache.lucene.index.LeafReader reader)
+      throws java.io.IOException {
+    return null;
+  }
+
+  /** See {@link #shortcut}. */
+  interface DocShortcut {
+    /** The document was handled. */
+    int TAKEN = 0;
+
+    /** The document needs the ordinary path: it is loaded and {@link #visit visited}. */
+    int VISIT = 1;
+
+    /** Stop the slice. */
+    int STOP = 2;
+
+    /** Handles one matching document: {@link #TAKEN}, {@link #VISIT} or {@link #STOP}. */
+    int take(int doc) throws java.io.IOException;
+  }
 }

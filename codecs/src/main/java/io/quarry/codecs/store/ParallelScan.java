@@ -107,9 +107,19 @@ final class ParallelScan {
           DocIdSetIterator docs = scorer.iterator();
           TimeOrderedScan.EventLoader loader =
               new TimeOrderedScan.EventLoader(source.index(), leaf);
+          EventVisitor.DocShortcut shortcut = visitor.shortcut(leaf.reader());
           for (int doc = docs.advance(from); doc < to; doc = docs.nextDoc()) {
-            loader.time(doc);
             events++;
+            if (shortcut != null) {
+              int taken = shortcut.take(doc);
+              if (taken == EventVisitor.DocShortcut.STOP) {
+                break;
+              }
+              if (taken == EventVisitor.DocShortcut.TAKEN) {
+                continue;
+              }
+            }
+            loader.time(doc);
             if (!visitor.visit(loader.load(doc))) {
               break;
             }

@@ -25,6 +25,24 @@ public interface Aggregator extends RowSink {
     return false;
   }
 
+  /**
+   * The one field this aggregation groups by when counting that field's values is all it does
+   * ({@code stats count by f}, {@code top f}), so a scan may count the values of rows instead of
+   * producing the rows; null otherwise.
+   */
+  default String countsOnlyByField() {
+    return null;
+  }
+
+  /**
+   * Adds what {@link #accept} would have added for rows that were counted instead ({@link
+   * #countsOnlyByField}): {@code counts} rows per distinct value of the field, out of {@code rows}
+   * rows that have it.
+   */
+  default void addValueCounts(java.util.Map<String, Long> counts, long rows) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " does not take counts");
+  }
+
   /** The downstream of a partial: partials are merged, never finished, and emit nothing. */
   RowSink PARTIAL =
       new RowSink() {

@@ -38,6 +38,12 @@ public final class StageStats {
     return new Probe(stage, operator);
   }
 
+  /** Counts rows a stage took without them passing through its probe (counted by a scan). */
+  public void counted(int stage, long rows, long nanos) {
+    rowsIn[stage].add(rows);
+    this.nanos[stage].add(nanos);
+  }
+
   /** Wraps the end of the pipeline, to count the rows the last stage gives out. */
   public RowSink end(RowSink end) {
     return new RowSink() {

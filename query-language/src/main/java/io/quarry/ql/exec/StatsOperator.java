@@ -203,6 +203,32 @@ public final class StatsOperator implements Aggregator {
     partial.groups.clear();
   }
 
+  @Override
+  public String countsOnlyByField() {
+    boolean countsOnly =
+        command.groupBy().size() == 1
+            && command.aggregations().stream()
+                .allMatch(a -> a.function() == AggregateFunction.COUNT && a.field().isEmpty());
+    return countsOnly ? command.groupBy().get(0) : null;
+  }
+
+  @Override
+  public void addValueCounts(Map<String, Long> counts, long rows) {
+    counts.forEach(
+        (value, n) -> {
+          List<Object> key = List.of(value);
+          Accumulator[] accumulators = groups.get(key);
+          if (accumulators == null) {
+            accumulators = newAccumulators();
+            groups.put(key, accumulators);
+            memory.add(groupBytes(key));
+          }
+          for (Accumulator accumulator : accumulators) {
+            accumulator.count += n;
+          }
+        });
+  }
+
   /** The command this operator runs. */
   public StatsCommand command() {
     return command;

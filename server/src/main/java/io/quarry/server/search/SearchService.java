@@ -486,6 +486,11 @@ public final class SearchService implements AutoCloseable {
     if (reduce.stream().noneMatch(c -> c instanceof io.quarry.ql.ast.OutputLookupCommand)) {
       control.previewer(() -> preview(total, reduce, evaluator, finishing));
     }
+    // stats count by f / top f over an exact index query: count f's keyword doc values
+    String countedField =
+        filters.isEmpty() && (plan.filter().isEmpty() || translation.exact())
+            ? total.countsOnlyByField()
+            : null;
     ScanStats scan;
     try {
       scan =
@@ -507,6 +512,7 @@ public final class SearchService implements AutoCloseable {
                         stages,
                         0);
                 return new PipelineFeed(control, check, map, matched)
+                    .countValues(countedField, partial, stages, aggregatorAt)
                     .then(
                         () -> {
                           if (unmerged.remove(partial)) {
@@ -610,6 +616,9 @@ public final class SearchService implements AutoCloseable {
    * of a superset index query, counts matches; finishes the pipeline at the end of the scan (of
    * everything in time-ordered mode, of a slice for a batch-mode map side).
    */
+  /** The largest keyword dictionary a slice counts by ordinal (an int each). */
+  static final int MAX_COUNTED_ORDINALS = 1 << 21;
+
   private final class PipelineFeed implements EventVisitor {
     private final SearchControl control;
     private final Predicate<Row> check;
@@ -639,8 +648,93 @@ public final class SearchService implements AutoCloseable {
       return sink.accept(row);
     }
 
+    /** The value counts of a {@link #countValues} slice, by ordinal. */
+    private int[] ordinalCounts;
+
+    private org.apache.lucene.index.SortedSetDocValues countedValues;
+    private long countedRows;
+    private String countedField;
+    private Aggregator countingPartial;
+    private StageStats countingStages;
+    private int countingStage;
+    private long countingStarted;
+
+    /**
+     * Counts the values of {@code field} from its keyword doc values into {@code partial} instead
+     * of producing rows (for an aggregation whose {@link Aggregator#countsOnlyByField} it is, fed
+     * by an exact index query with no command before it); events without doc values for it still
+     * become rows, since their value may come from search-time extraction.
+     */
+    PipelineFeed countValues(String field, Aggregator partial, StageStats stages, int stage) {
+      this.countedField = field;
+      this.countingPartial = partial;
+      this.countingStages = stages;
+      this.countingStage = stage;
+      return this;
+    }
+
+    @Override
+    public DocShortcut shortcut(org.apache.lucene.index.LeafReader reader) throws IOException {
+      if (countedField == null) {
+        return null;
+      }
+      org.apache.lucene.index.FieldInfos infos = reader.getFieldInfos();
+      String name =
+          io.quarry.codecs.store.EventFields.valuesField(
+              countedField, io.quarry.codecs.store.IndexedFieldType.KEYWORD);
+      for (io.quarry.codecs.store.IndexedFieldType type :
+          io.quarry.codecs.store.IndexedFieldType.values()) {
+        if (type != io.quarry.codecs.store.IndexedFieldType.KEYWORD
+            && infos.fieldInfo(io.quarry.codecs.store.EventFields.valuesField(countedField, type))
+                != null) {
+          return null; // the field has another type here too: let rows sort it out
+        }
+      }
+      org.apache.lucene.index.FieldInfo info = infos.fieldInfo(name);
+      if (info == null
+          || info.getDocValuesType() != org.apache.lucene.index.DocValuesType.SORTED_SET) {
+        return null;
+      }
+      org.apache.lucene.index.SortedSetDocValues values = reader.getSortedSetDocValues(name);
+      if (values == null || values.getValueCount() > MAX_COUNTED_ORDINALS) {
+        return null;
+      }
+      countedValues = values;
+      ordinalCounts = new int[(int) values.getValueCount()];
+      countingStarted = System.nanoTime();
+      return doc -> {
+        if (!values.advanceExact(doc)) {
+          return DocShortcut.VISIT;
+        }
+        if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
+          return DocShortcut.STOP;
+        }
+        matchedHere++;
+        countedRows++;
+        for (int i = 0; i < values.docValueCount(); i++) {
+          ordinalCounts[(int) values.nextOrd()]++;
+        }
+        return DocShortcut.TAKEN;
+      };
+    }
+
     @Override
     public void finish() {
+      if (ordinalCounts != null) {
+        java.util.Map<String, Long> counts = new java.util.HashMap<>();
+        try {
+          for (int ord = 0; ord < ordinalCounts.length; ord++) {
+            if (ordinalCounts[ord] > 0) {
+              counts.put(countedValues.lookupOrd(ord).utf8ToString(), (long) ordinalCounts[ord]);
+            }
+          }
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+        countingPartial.addValueCounts(counts, countedRows);
+        countingStages.counted(countingStage, countedRows, System.nanoTime() - countingStarted);
+        ordinalCounts = null;
+      }
       control.read(visited % SearchControl.EVERY); // the remainder, for progress
       matched.addAndGet(matchedHere);
       sink.finish(); // buffered rows read their fields while the segments are open

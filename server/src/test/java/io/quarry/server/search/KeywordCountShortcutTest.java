@@ -1,0 +1,122 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.server.QuarryServer;
+import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.sourcetype.SourcetypeSettings;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code stats count by f} and {@code top f} over an index-time keyword field count its doc-values
+ * ordinals instead of producing rows; events whose value only search-time extraction finds still
+ * count, multivalues count once per value, and the answers equal the row path's (the same
+ * aggregation behind an {@code eval}, which keeps the shortcut off).
+ */
+class KeywordCountShortcutTest {
+  private static final String PASSWORD = "count-test-password";
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  @TempDir static Path root;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server =
+        QuarryServer.start(
+            new QuarryConfig(
+                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
+                root.resolve("data").toString(),
+                List.of("main"),
+                new QuarryConfig.Auth(PASSWORD),
+                new QuarryConfig.Hec(
+                    List.of(new QuarryConfig.HecToken("tok", "t", "main", List.of("main")))),
+                null,
+                null,
+                null,
+                Map.of(
+                    "shop",
+                    new SourcetypeSettings.Builder()
+                        // index time: only a user at the start of the line
+                        .indexExtractions(
+                            List.of(
+                                new SourcetypeSettings.IndexExtractionSettings(
+                                    "regex", "^\\S+ user=(?<user>\\w+)")))
+                        .fields(Map.of("user", "keyword"))
+                        .build())),
+            Clock.systemUTC());
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 3000; i++) {
+      String user = "u" + (i % 7);
+      lines.append(
+          i % 5 == 0
+              ? "2026-01-07T10:00:00Z action=view user=" + user + "\n" // search-time value only
+              : "2026-01-07T10:00:00Z user=" + user + " action=view\n");
+    }
+    lines.append("2026-01-07T10:00:00Z action=none\n");
+    HttpResponse<String> loaded =
+        HTTP.send(
+            HttpRequest.newBuilder(
+                    URI.create(server.url() + "/services/collector/raw?sourcetype=shop"))
+                .header("Authorization", "Splunk tok")
+                .POST(HttpRequest.BodyPublishers.ofString(lines.toString()))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(loaded.statusCode()).isEqualTo(200);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static String search(String query) throws Exception {
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs/export"))
+                .header(
+                    "Authorization",
+                    "Basic "
+                        + Base64.getEncoder()
+                            .encodeToString(("admin:" + PASSWORD).getBytes(StandardCharsets.UTF_8)))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        "output_mode=json&search="
+                            + URLEncoder.encode(query, StandardCharsets.UTF_8)))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return response.body();
+  }
+
+  @Test
+  void countsEqualTheRowPath() throws Exception {
+    String counted = search("sourcetype=shop | stats count by user");
+    String rows = search("sourcetype=shop | eval x=1 | stats count by user");
+    assertThat(counted).isEqualTo(rows);
+    assertThat(counted)
+        .contains("{\"user\":\"u0\",\"count\":\"429\"}")
+        .contains("{\"user\":\"u6\",\"count\":\"428\"}");
+    assertThat(search("sourcetype=shop | top user"))
+        .isEqualTo(search("sourcetype=shop | eval x=1 | top user"));
+    assertThat(search("sourcetype=shop user=u3 | stats count by user"))
+        .contains("{\"user\":\"u3\",\"count\":\"429\"}");
+  }
+}
