@@ -245,8 +245,14 @@ class DistributionIT {
       String uri = "/cart.do?action=" + (i % 2 == 0 ? "view" : "add") + "&itemId=EST-" + i;
       int bytes = i == 39 ? 90000 : 500 + i % 5;
       String line =
-          ip + " - - [07/Jan/2026:10:00:" + String.format("%02d", i) + " +0000] \"GET " + uri
-              + " HTTP/1.1\" 200 " + bytes + " \"-\" \"curl\"";
+          ip
+              + " - - [07/Jan/2026:10:00:"
+              + String.format("%02d", i)
+              + " +0000] \"GET "
+              + uri
+              + " HTTP/1.1\" 200 "
+              + bytes
+              + " \"-\" \"curl\"";
       batch.append(
           JSON.writeValueAsString(
               Map.of("event", line, "sourcetype", "access_combined", "time", 1767780000 + i)));
@@ -258,8 +264,11 @@ class DistributionIT {
             Map.of("uri_qs_action", "add", "count", "20"),
             Map.of("uri_qs_action", "view", "count", "20"));
     assertThat(search("* | iplocation | stats count by country | sort country"))
-        .containsExactly(Map.of("country", "GB", "count", "1"), Map.of("country", "US", "count", "39"));
-    assertThat(search("* | entropy clientip | where clientip=\"81.2.69.142\" | table clientip_entropy"))
+        .containsExactly(
+            Map.of("country", "GB", "count", "1"), Map.of("country", "US", "count", "39"));
+    assertThat(
+            search(
+                "* | entropy clientip | where clientip=\"81.2.69.142\" | table clientip_entropy"))
         .hasSize(1);
     assertThat(search("* | anomalydetection field=bytes | table bytes count"))
         .containsExactly(Map.of("bytes", "90000", "count", "1"));
@@ -281,7 +290,8 @@ class DistributionIT {
     }
     Path classes = Files.createDirectories(pluginsDir.resolveSibling("template-classes"));
     List<String> arguments =
-        new ArrayList<>(List.of("-d", classes.toString(), "--release", "21", "-cp", api.toString()));
+        new ArrayList<>(
+            List.of("-d", classes.toString(), "--release", "21", "-cp", api.toString()));
     try (var sources = Files.walk(template.resolve("src/main/java"))) {
       sources.filter(p -> p.toString().endsWith(".java")).forEach(p -> arguments.add(p.toString()));
     }

@@ -35,7 +35,7 @@ public final class MemoryTracker {
     return new MemoryTracker(MemoryAccount.unbounded("unbounded"), stage);
   }
 
-  /** A new tracker on the same account and stage (a partial's, merged back with {@link #adopt}). */
+  /** A new tracker on the same account and stage (a partial's). */
   public MemoryTracker sibling() {
     return new MemoryTracker(account, stage);
   }
@@ -48,20 +48,6 @@ public final class MemoryTracker {
       account.reserve(chunk, stage);
       reserved += chunk;
     }
-  }
-
-  /** Takes over what {@code other} holds (a merged partial's state now lives here). */
-  public void adopt(MemoryTracker other) {
-    if (other.account != account) {
-      long bytes = other.used;
-      other.release();
-      add(bytes);
-      return;
-    }
-    used += other.used;
-    reserved += other.reserved;
-    other.used = 0;
-    other.reserved = 0;
   }
 
   /** Everything held was dropped. */

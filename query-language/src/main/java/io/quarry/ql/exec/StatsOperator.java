@@ -190,15 +190,24 @@ public final class StatsOperator implements Aggregator {
     if (!(other instanceof StatsOperator partial) || !partial.command.equals(command)) {
       throw new IllegalArgumentException("cannot merge stats of another command");
     }
-    memory.adopt(partial.memory);
+    // the partial's reservation goes; what its groups add here is counted again (groups and values
+    // it shares with this one are not kept twice)
+    partial.memory.release();
     partial.groups.forEach(
         (key, theirs) -> {
           Accumulator[] ours = groups.putIfAbsent(key, theirs);
-          if (ours != null) {
+          long grown = 0;
+          if (ours == null) {
+            grown += groupBytes(key);
+            for (Accumulator accumulator : theirs) {
+              grown += accumulator.heldBytes();
+            }
+          } else {
             for (int i = 0; i < ours.length; i++) {
-              ours[i].merge(theirs[i]);
+              grown += ours[i].merge(theirs[i]);
             }
           }
+          memory.add(grown);
         });
     partial.groups.clear();
   }
@@ -446,7 +455,30 @@ public final class StatsOperator implements Aggregator {
       return 0;
     }
 
-    void merge(Accumulator other) {
+    /** The estimated bytes of the values this accumulator keeps (what {@link #add} counted). */
+    long heldBytes() {
+      long bytes = numbers == null ? 0 : 8L * numericCount;
+      if (distinct != null) {
+        for (String value : distinct) {
+          bytes += MemoryTracker.ENTRY_BYTES / 2 + MemoryTracker.valueBytes(value);
+        }
+      }
+      if (list != null) {
+        for (Object value : list) {
+          bytes += 8 + MemoryTracker.valueBytes(value);
+        }
+      }
+      if (counts != null) {
+        for (String value : counts.keySet()) {
+          bytes += MemoryTracker.ENTRY_BYTES + MemoryTracker.valueBytes(value);
+        }
+      }
+      return bytes;
+    }
+
+    /** Adds another accumulator's state; returns the bytes of kept values this one grew by. */
+    long merge(Accumulator other) {
+      long grown = other.numbers == null ? 0 : 8L * other.numericCount;
       long n = numericCount + other.numericCount;
       if (n > 0) {
         double delta = other.mean - mean;
@@ -466,9 +498,12 @@ public final class StatsOperator implements Aggregator {
       max = Math.max(max, other.max);
       if (other.distinct != null) {
         if (distinct == null) {
-          distinct = other.distinct;
-        } else {
-          distinct.addAll(other.distinct);
+          distinct = new HashSet<>();
+        }
+        for (String value : other.distinct) {
+          if (distinct.add(value)) {
+            grown += MemoryTracker.ENTRY_BYTES / 2 + MemoryTracker.valueBytes(value);
+          }
         }
       }
       if (other.list != null) {
@@ -478,6 +513,7 @@ public final class StatsOperator implements Aggregator {
         for (Object value : other.list) {
           if (list.size() < LIST_LIMIT) {
             list.add(value);
+            grown += 8 + MemoryTracker.valueBytes(value);
           }
         }
       }
@@ -485,7 +521,15 @@ public final class StatsOperator implements Aggregator {
         if (counts == null) {
           counts = new LinkedHashMap<>();
         }
-        other.counts.forEach((k, v) -> counts.computeIfAbsent(k, x -> new long[1])[0] += v[0]);
+        for (Map.Entry<String, long[]> entry : other.counts.entrySet()) {
+          long[] counter = counts.get(entry.getKey());
+          if (counter == null) {
+            counts.put(entry.getKey(), new long[] {entry.getValue()[0]});
+            grown += MemoryTracker.ENTRY_BYTES + MemoryTracker.valueBytes(entry.getKey());
+          } else {
+            counter[0] += entry.getValue()[0];
+          }
+        }
       }
       if (other.newest != null && (newest == null || other.newestTime > newestTime)) {
         newest = other.newest;
@@ -495,6 +539,7 @@ public final class StatsOperator implements Aggregator {
         oldest = other.oldest;
         oldestTime = other.oldestTime;
       }
+      return grown;
     }
 
     Object result(Aggregation aggregation) {

@@ -52,16 +52,29 @@ public final class TopOperator implements Aggregator {
     if (!(other instanceof TopOperator partial) || !partial.command.equals(command)) {
       throw new IllegalArgumentException("cannot merge another top");
     }
-    memory.adopt(partial.memory);
+    partial.memory.release(); // what its groups add here is counted again, without duplicates
     partial.groups.forEach(
         (key, theirs) -> {
           Group ours = groups.putIfAbsent(key, theirs);
-          if (ours != null) {
-            ours.total += theirs.total;
-            theirs.counts.forEach(
-                (values, count) ->
-                    ours.counts.computeIfAbsent(values, k -> new long[1])[0] += count[0]);
+          if (ours == null) {
+            long bytes = keyBytes(key);
+            for (List<String> values : theirs.counts.keySet()) {
+              bytes += keyBytes(values);
+            }
+            memory.add(bytes);
+            return;
           }
+          ours.total += theirs.total;
+          theirs.counts.forEach(
+              (values, count) -> {
+                long[] counter = ours.counts.get(values);
+                if (counter == null) {
+                  ours.counts.put(values, new long[] {count[0]});
+                  memory.add(keyBytes(values));
+                } else {
+                  counter[0] += count[0];
+                }
+              });
         });
     partial.groups.clear();
   }
