@@ -50,4 +50,42 @@ public final class TestServers {
                 HttpResponse.BodyHandlers.ofString());
     assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
   }
+
+  /** Posts {@code body} to {@code /services/collector/raw} with HEC token {@code token}. */
+  public static HttpResponse<String> postRaw(
+      QuarryServer server, String token, String sourcetype, String body) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(
+                    URI.create(server.url() + "/services/collector/raw?sourcetype=" + sourcetype))
+                .header("Authorization", "Splunk " + token)
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Runs a search through Splunk's export endpoint (JSON lines) as admin. */
+  public static HttpResponse<String> export(QuarryServer server, String password, String query)
+      throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs/export"))
+                .header("Authorization", basic(password))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        "output_mode=json&search="
+                            + java.net.URLEncoder.encode(
+                                query, java.nio.charset.StandardCharsets.UTF_8)))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** {@code Authorization: Basic} for admin. */
+  public static String basic(String password) {
+    return "Basic "
+        + java.util.Base64.getEncoder()
+            .encodeToString(
+                ("admin:" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
 }

@@ -7,14 +7,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.config.QuarryConfig;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -190,15 +187,8 @@ class PluginLoadingTest {
                 new QuarryConfig.Plugins(plugins.toString())),
             Clock.systemUTC());
     HttpResponse<String> loaded =
-        HTTP.send(
-            HttpRequest.newBuilder(
-                    URI.create(server.url() + "/services/collector/raw?sourcetype=app"))
-                .header("Authorization", "Splunk tok")
-                .POST(
-                    HttpRequest.BodyPublishers.ofString(
-                        "2026-01-07T10:00:00Z x=hello\n2026-01-07T10:00:01Z x=world\n"))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+        io.quarry.server.TestServers.postRaw(
+            server, "tok", "app", "2026-01-07T10:00:00Z x=hello\n2026-01-07T10:00:01Z x=world\n");
     assertThat(loaded.statusCode()).isEqualTo(200);
   }
 
@@ -210,21 +200,11 @@ class PluginLoadingTest {
   }
 
   private static HttpResponse<String> search(String query) throws Exception {
-    return HTTP.send(
-        HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs/export"))
-            .header("Authorization", basic())
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .POST(
-                HttpRequest.BodyPublishers.ofString(
-                    "output_mode=json&search=" + URLEncoder.encode(query, StandardCharsets.UTF_8)))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return io.quarry.server.TestServers.export(server, PASSWORD, query);
   }
 
   private static String basic() {
-    return "Basic "
-        + Base64.getEncoder()
-            .encodeToString(("admin:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+    return io.quarry.server.TestServers.basic(PASSWORD);
   }
 
   @Test

@@ -5,15 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.sourcetype.SourcetypeSettings;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -29,7 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class KeywordCountShortcutTest {
   private static final String PASSWORD = "count-test-password";
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @TempDir static Path root;
   private static QuarryServer server;
@@ -69,13 +62,7 @@ class KeywordCountShortcutTest {
     }
     lines.append("2026-01-07T10:00:00Z action=none\n");
     HttpResponse<String> loaded =
-        HTTP.send(
-            HttpRequest.newBuilder(
-                    URI.create(server.url() + "/services/collector/raw?sourcetype=shop"))
-                .header("Authorization", "Splunk tok")
-                .POST(HttpRequest.BodyPublishers.ofString(lines.toString()))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+        io.quarry.server.TestServers.postRaw(server, "tok", "shop", lines.toString());
     assertThat(loaded.statusCode()).isEqualTo(200);
   }
 
@@ -87,21 +74,7 @@ class KeywordCountShortcutTest {
   }
 
   private static String search(String query) throws Exception {
-    HttpResponse<String> response =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs/export"))
-                .header(
-                    "Authorization",
-                    "Basic "
-                        + Base64.getEncoder()
-                            .encodeToString(("admin:" + PASSWORD).getBytes(StandardCharsets.UTF_8)))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(
-                    HttpRequest.BodyPublishers.ofString(
-                        "output_mode=json&search="
-                            + URLEncoder.encode(query, StandardCharsets.UTF_8)))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response = io.quarry.server.TestServers.export(server, PASSWORD, query);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return response.body();
   }

@@ -4,15 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.config.QuarryConfig;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,7 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SearchMemoryLimitTest {
   private static final String PASSWORD = "memory-test-password";
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @TempDir static Path root;
   private static QuarryServer server;
@@ -56,13 +49,7 @@ class SearchMemoryLimitTest {
           .append('\n');
     }
     HttpResponse<String> loaded =
-        HTTP.send(
-            HttpRequest.newBuilder(
-                    URI.create(server.url() + "/services/collector/raw?sourcetype=app"))
-                .header("Authorization", "Splunk tok")
-                .POST(HttpRequest.BodyPublishers.ofString(lines.toString()))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+        io.quarry.server.TestServers.postRaw(server, "tok", "app", lines.toString());
     assertThat(loaded.statusCode()).isEqualTo(200);
   }
 
@@ -74,19 +61,7 @@ class SearchMemoryLimitTest {
   }
 
   private static HttpResponse<String> search(String query) throws Exception {
-    return HTTP.send(
-        HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs/export"))
-            .header(
-                "Authorization",
-                "Basic "
-                    + Base64.getEncoder()
-                        .encodeToString(("admin:" + PASSWORD).getBytes(StandardCharsets.UTF_8)))
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .POST(
-                HttpRequest.BodyPublishers.ofString(
-                    "output_mode=json&search=" + URLEncoder.encode(query, StandardCharsets.UTF_8)))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return io.quarry.server.TestServers.export(server, PASSWORD, query);
   }
 
   @Test
