@@ -20,6 +20,17 @@ public final class TestServers {
 
   /** A server on a free port with its data in {@code dataDirectory}. */
   public static QuarryServer start(Path dataDirectory, String adminPassword) throws Exception {
+    return start(dataDirectory, adminPassword, null, null, null);
+  }
+
+  /** As above, with these search limits, sourcetypes and plugins directory (null: the defaults). */
+  public static QuarryServer start(
+      Path dataDirectory,
+      String adminPassword,
+      QuarryConfig.Search search,
+      java.util.Map<String, io.quarry.server.sourcetype.SourcetypeSettings> sourcetypes,
+      QuarryConfig.Plugins plugins)
+      throws Exception {
     return QuarryServer.start(
         new QuarryConfig(
             new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
@@ -28,10 +39,11 @@ public final class TestServers {
             new QuarryConfig.Auth(adminPassword),
             new QuarryConfig.Hec(
                 List.of(new QuarryConfig.HecToken(TOKEN, "test", "main", List.of("main")))),
+            search,
             null,
             null,
-            null,
-            null),
+            sourcetypes,
+            plugins),
         Clock.systemUTC());
   }
 

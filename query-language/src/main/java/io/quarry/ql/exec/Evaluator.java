@@ -50,22 +50,22 @@ public final class Evaluator {
     this.lookupWriter = java.util.Objects.requireNonNull(lookupWriter, "lookupWriter is null");
   }
 
-  private SearchResources plugins = SearchResources.unbounded();
+  private SearchResources resources = SearchResources.unbounded();
 
   /** This evaluator, its search's operators using {@code runtime} (memory, cancellation). */
   public Evaluator withResources(SearchResources runtime) {
-    this.plugins = java.util.Objects.requireNonNull(runtime, "runtime is null");
+    this.resources = java.util.Objects.requireNonNull(runtime, "runtime is null");
     return this;
   }
 
   /** A memory tracker for a new built-in operator of this search. */
   public MemoryTracker memory(String stage) {
-    return plugins.tracker(stage);
+    return resources.tracker(stage);
   }
 
   /** The context of a new plugin operator of this search. */
   public io.quarry.plugin.api.command.OperatorContext pluginContext() {
-    return plugins.context(now, zone);
+    return resources.context(now, zone);
   }
 
   /** Where {@code outputlookup} writes. */

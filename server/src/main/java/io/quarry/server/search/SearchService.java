@@ -388,7 +388,7 @@ public final class SearchService implements AutoCloseable {
           case io.quarry.ql.ast.InputLookupCommand input ->
               feed(lookupRows(lookups.table(input.table())), pipeline);
           case io.quarry.ql.ast.HelpCommand help ->
-              feed(help.rows().stream().<Row>map(io.quarry.ql.exec.MapRow::new).toList(), pipeline);
+              feed(help.rows().stream().map(io.quarry.ql.exec.MapRow::new), pipeline);
           case PluginCommand plugin ->
               io.quarry.ql.exec.PluginOperators.generate(plugin, evaluator, pipeline);
           default ->
@@ -398,29 +398,33 @@ public final class SearchService implements AutoCloseable {
     return new ScanStats(0, 0, 0, 0, rows, List.of());
   }
 
-  /** A lookup table's rows (none when it was deleted since the search was planned). */
-  private static List<Row> lookupRows(io.quarry.ql.exec.LookupTable table) {
+  /**
+   * A lookup table's rows, made one at a time as the pipeline takes them (none when the table was
+   * deleted since the search was planned).
+   */
+  private static java.util.stream.Stream<Row> lookupRows(io.quarry.ql.exec.LookupTable table) {
     if (table == null) {
-      return List.of();
+      return java.util.stream.Stream.empty();
     }
-    List<Row> rows = new ArrayList<>();
-    for (List<String> cells : table.rows()) {
-      java.util.Map<String, Object> values = new java.util.LinkedHashMap<>();
-      for (int i = 0; i < cells.size(); i++) {
-        if (!cells.get(i).isEmpty()) {
-          values.put(table.columns().get(i), cells.get(i));
-        }
-      }
-      rows.add(new io.quarry.ql.exec.MapRow(values));
-    }
-    return rows;
+    return table.rows().stream()
+        .map(
+            cells -> {
+              java.util.Map<String, Object> values = new java.util.LinkedHashMap<>();
+              for (int i = 0; i < cells.size(); i++) {
+                if (!cells.get(i).isEmpty()) {
+                  values.put(table.columns().get(i), cells.get(i));
+                }
+              }
+              return new io.quarry.ql.exec.MapRow(values);
+            });
   }
 
-  private static long feed(List<Row> rows, RowSink pipeline) {
+  /** Feeds rows until the pipeline wants no more, then finishes it; returns the rows fed. */
+  private static long feed(java.util.stream.Stream<Row> rows, RowSink pipeline) {
     long fed = 0;
-    for (Row row : rows) {
+    for (java.util.Iterator<Row> it = rows.iterator(); it.hasNext(); ) {
       fed++;
-      if (!pipeline.accept(row)) {
+      if (!pipeline.accept(it.next())) {
         break;
       }
     }

@@ -11,8 +11,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -172,20 +170,12 @@ class PluginLoadingTest {
         null);
 
     server =
-        QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-                root.resolve("data").toString(),
-                List.of("main"),
-                new QuarryConfig.Auth(PASSWORD),
-                new QuarryConfig.Hec(
-                    List.of(new QuarryConfig.HecToken("tok", "t", "main", List.of("main")))),
-                new QuarryConfig.Search(null, null, null, null, null, null, 64L << 20),
-                null,
-                null,
-                null,
-                new QuarryConfig.Plugins(plugins.toString())),
-            Clock.systemUTC());
+        io.quarry.server.TestServers.start(
+            root.resolve("data"),
+            PASSWORD,
+            new QuarryConfig.Search(null, null, null, null, null, null, 64L << 20),
+            null,
+            new QuarryConfig.Plugins(plugins.toString()));
     HttpResponse<String> loaded =
         io.quarry.server.TestServers.postRaw(
             server, "tok", "app", "2026-01-07T10:00:00Z x=hello\n2026-01-07T10:00:01Z x=world\n");

@@ -3,11 +3,9 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
-import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.sourcetype.SourcetypeSettings;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -30,28 +28,21 @@ class KeywordCountShortcutTest {
   @BeforeAll
   static void start() throws Exception {
     server =
-        QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-                root.resolve("data").toString(),
-                List.of("main"),
-                new QuarryConfig.Auth(PASSWORD),
-                new QuarryConfig.Hec(
-                    List.of(new QuarryConfig.HecToken("tok", "t", "main", List.of("main")))),
-                null,
-                null,
-                null,
-                Map.of(
-                    "shop",
-                    new SourcetypeSettings.Builder()
-                        // index time: only a user at the start of the line
-                        .indexExtractions(
-                            List.of(
-                                new SourcetypeSettings.IndexExtractionSettings(
-                                    "regex", "^\\S+ user=(?<user>\\w+)")))
-                        .fields(Map.of("user", "keyword"))
-                        .build())),
-            Clock.systemUTC());
+        io.quarry.server.TestServers.start(
+            root.resolve("data"),
+            PASSWORD,
+            null,
+            Map.of(
+                "shop",
+                new SourcetypeSettings.Builder()
+                    // index time: only a user at the start of the line
+                    .indexExtractions(
+                        List.of(
+                            new SourcetypeSettings.IndexExtractionSettings(
+                                "regex", "^\\S+ user=(?<user>\\w+)")))
+                    .fields(Map.of("user", "keyword"))
+                    .build()),
+            null);
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < 3000; i++) {
       String user = "u" + (i % 7);

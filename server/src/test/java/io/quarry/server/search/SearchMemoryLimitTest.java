@@ -6,8 +6,6 @@ import io.quarry.server.QuarryServer;
 import io.quarry.server.config.QuarryConfig;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,19 +24,12 @@ class SearchMemoryLimitTest {
   @BeforeAll
   static void start() throws Exception {
     server =
-        QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-                root.resolve("data").toString(),
-                List.of("main"),
-                new QuarryConfig.Auth(PASSWORD),
-                new QuarryConfig.Hec(
-                    List.of(new QuarryConfig.HecToken("tok", "t", "main", List.of("main")))),
-                new QuarryConfig.Search(null, null, null, null, null, null, 1L << 20),
-                null,
-                null,
-                null),
-            Clock.systemUTC());
+        io.quarry.server.TestServers.start(
+            root.resolve("data"),
+            PASSWORD,
+            new QuarryConfig.Search(null, null, null, null, null, null, 1L << 20),
+            null,
+            null);
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < 20_000; i++) {
       lines
