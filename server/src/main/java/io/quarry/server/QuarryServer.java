@@ -181,7 +181,8 @@ public final class QuarryServer implements Closeable {
               Duration.ofSeconds(config.search().maxTimeSeconds()),
               pluginManager.registry(),
               config.search().maxMemoryBytes());
-      Authenticator authenticator = new Authenticator(adminPassword.value(), hecTokens);
+      Authenticator authenticator =
+          new Authenticator(adminPassword.value(), config.auth().users(), hecTokens);
       Router router = new Router();
       new SystemRoutes(store, metrics, ready::get).register(router);
       new HecRoutes(authenticator, ingest, hostName(), clock).register(router);

@@ -3,12 +3,14 @@ package io.quarry.server.auth;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.server.config.QuarryConfig.HecToken;
+import io.quarry.server.config.QuarryConfig.User;
 import io.quarry.server.http.ApiException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -16,10 +18,10 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Checks credentials. Search endpoints take HTTP Basic as {@code admin}, or a session key from
- * {@link #login} as {@code Authorization: Splunk <key>} or {@code Bearer <key>} (Splunk's way); HEC
- * endpoints take {@code Authorization: Splunk <token>} or Basic with the token as the password.
- * Comparisons are constant-time.
+ * Checks credentials. Search endpoints take HTTP Basic as {@code admin} or a configured user, or a
+ * session key from {@link #login} as {@code Authorization: Splunk <key>} or {@code Bearer <key>}
+ * (Splunk's way); HEC endpoints take {@code Authorization: Splunk <token>} or Basic with the token
+ * as the password. Comparisons are constant-time.
  */
 public final class Authenticator {
   public static final String ADMIN_USER = "admin";
@@ -30,39 +32,57 @@ public final class Authenticator {
   private static final int MAX_SESSIONS = 10_000;
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private final String adminPassword;
+  private final Map<String, String> passwords; // user -> password, admin included
   private final List<HecToken> hecTokens;
-  private final Map<String, Long> sessions = new ConcurrentHashMap<>(); // key -> last use, nanos
+  private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+
+  private record Session(String user, long lastUse) {}
 
   public Authenticator(String adminPassword, List<HecToken> hecTokens) {
-    this.adminPassword = requireNonNull(adminPassword, "adminPassword is null");
+    this(adminPassword, List.of(), hecTokens);
+  }
+
+  public Authenticator(String adminPassword, List<User> users, List<HecToken> hecTokens) {
+    Map<String, String> all = new HashMap<>();
+    all.put(ADMIN_USER, requireNonNull(adminPassword, "adminPassword is null"));
+    for (User user : users) {
+      all.put(user.name(), user.password());
+    }
+    this.passwords = Map.copyOf(all);
     this.hecTokens = List.copyOf(hecTokens);
   }
 
-  /** Whether an Authorization header carries the admin's Basic credentials or a live session. */
-  public boolean isAdmin(String authorization) {
-    if (basicCredentials(authorization)
-        .filter(c -> c[0].equals(ADMIN_USER) && constantTimeEquals(c[1], adminPassword))
-        .isPresent()) {
-      return true;
+  /**
+   * The user an Authorization header authenticates: Basic credentials of a known user, or a live
+   * session key.
+   */
+  public Optional<String> user(String authorization) {
+    Optional<String[]> basic = basicCredentials(authorization);
+    if (basic.isPresent()) {
+      String[] credentials = basic.get();
+      if (passwordMatches(credentials[0], credentials[1])) {
+        return Optional.of(credentials[0]);
+      }
     }
-    return presentedHecToken(authorization).filter(this::liveSession).isPresent();
+    return presentedHecToken(authorization).flatMap(this::liveSession);
+  }
+
+  /** Whether an Authorization header authenticates {@code admin}. */
+  public boolean isAdmin(String authorization) {
+    return user(authorization).filter(ADMIN_USER::equals).isPresent();
   }
 
   /**
-   * Splunk's {@code /services/auth/login}: a new session key for the admin's credentials, or empty
+   * Splunk's {@code /services/auth/login}: a new session key for a user's credentials, or empty
    * when they are wrong.
    */
   public Optional<String> login(String user, String password) {
-    if (user == null
-        || password == null
-        || !user.equals(ADMIN_USER)
-        || !constantTimeEquals(password, adminPassword)) {
+    if (user == null || password == null || !passwordMatches(user, password)) {
       return Optional.empty();
     }
     if (sessions.size() >= MAX_SESSIONS) {
       long now = System.nanoTime();
-      sessions.values().removeIf(lastUse -> now - lastUse > SESSION_IDLE.toNanos());
+      sessions.values().removeIf(session -> now - session.lastUse() > SESSION_IDLE.toNanos());
       if (sessions.size() >= MAX_SESSIONS) {
         sessions.clear(); // everyone logs in again rather than memory growing without bound
       }
@@ -70,36 +90,58 @@ public final class Authenticator {
     byte[] bytes = new byte[24];
     RANDOM.nextBytes(bytes);
     String key = HexFormat.of().formatHex(bytes);
-    sessions.put(key, System.nanoTime());
+    sessions.put(key, new Session(user, System.nanoTime()));
     return Optional.of(key);
   }
 
-  private boolean liveSession(String key) {
-    Long lastUse = sessions.get(key);
-    if (lastUse == null) {
-      return false;
+  private boolean passwordMatches(String user, String password) {
+    String expected = passwords.get(user);
+    // an unknown user still costs a comparison, so timing does not tell which users exist
+    return constantTimeEquals(password, expected != null ? expected : "\0unknown user")
+        && expected != null;
+  }
+
+  private Optional<String> liveSession(String key) {
+    Session session = sessions.get(key);
+    if (session == null) {
+      return Optional.empty();
     }
     long now = System.nanoTime();
-    if (now - lastUse > SESSION_IDLE.toNanos()) {
+    if (now - session.lastUse() > SESSION_IDLE.toNanos()) {
       sessions.remove(key);
-      return false;
+      return Optional.empty();
     }
-    sessions.put(key, now);
-    return true;
+    sessions.put(key, new Session(session.user(), now));
+    return Optional.of(session.user());
+  }
+
+  /**
+   * Requires a known user's credentials.
+   *
+   * @param action what the caller is doing, for the message ("Search", "Index statistics")
+   * @return the user's name
+   * @throws ApiException 401 asking for HTTP Basic when they are missing or wrong
+   */
+  public String requireUser(String authorization, String action) {
+    return user(authorization)
+        .orElseThrow(
+            () ->
+                ApiException.unauthorized(
+                    action
+                        + " needs HTTP Basic authentication as a Quarry user (admin or one of"
+                        + " auth.users) or a session key from /services/auth/login"));
   }
 
   /**
    * Requires the admin's credentials.
    *
-   * @param action what the caller is doing, for the message ("Search", "Index statistics")
-   * @throws ApiException 401 asking for HTTP Basic when they are missing or wrong
+   * @param action what the caller is doing, for the message ("Uploading a lookup")
+   * @throws ApiException 401 when they are missing or wrong, 403 for another user
    */
   public void requireAdmin(String authorization, String action) {
-    if (!isAdmin(authorization)) {
-      throw ApiException.unauthorized(
-          action
-              + " needs HTTP Basic authentication as 'admin' or a session key from"
-              + " /services/auth/login");
+    String user = requireUser(authorization, action);
+    if (!user.equals(ADMIN_USER)) {
+      throw ApiException.forbidden(action + " is for 'admin' only, not for user '" + user + "'");
     }
   }
 

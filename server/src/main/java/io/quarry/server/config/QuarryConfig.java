@@ -6,9 +6,11 @@ import io.quarry.codecs.store.IndexOptions;
 import io.quarry.codecs.store.IndexedFieldType;
 import io.quarry.server.sourcetype.SourcetypeSettings;
 import io.quarry.server.sourcetype.Sourcetypes;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The whole configuration. Every field has its default here; {@code conf/quarry.yml} documents
@@ -141,8 +143,45 @@ public record QuarryConfig(
     }
   }
 
-  /** Search authentication: HTTP Basic as {@code admin}. */
-  public record Auth(@JsonProperty("adminPassword") String adminPassword) {}
+  /**
+   * Search authentication: HTTP Basic (or a session key) as {@code admin} or one of {@code users}.
+   * Every user may search and read; only {@code admin} changes lookups and sees every user's jobs
+   * (roles and quotas are not modelled yet).
+   */
+  public record Auth(
+      @JsonProperty("adminPassword") String adminPassword,
+      @JsonProperty("users") List<User> users) {
+    public Auth {
+      users = users == null ? List.of() : List.copyOf(users);
+      Set<String> names = new HashSet<>();
+      for (User user : users) {
+        if (!names.add(user.name())) {
+          throw new IllegalArgumentException("auth.users names '" + user.name() + "' twice");
+        }
+      }
+    }
+
+    public Auth(String adminPassword) {
+      this(adminPassword, null);
+    }
+  }
+
+  /** A user who may search, besides {@code admin}. */
+  public record User(@JsonProperty("name") String name, @JsonProperty("password") String password) {
+    public User {
+      if (name == null || !name.matches("[A-Za-z0-9_.@-]{1,64}")) {
+        throw new IllegalArgumentException(
+            "auth.users: a user name is 1 to 64 letters, digits or _.@-, not '" + name + "'");
+      }
+      if (name.equals("admin")) {
+        throw new IllegalArgumentException(
+            "auth.users: 'admin' is always a user; set its password with auth.adminPassword");
+      }
+      if (password == null || password.isEmpty()) {
+        throw new IllegalArgumentException("auth.users: user '" + name + "' has no password");
+      }
+    }
+  }
 
   /** The HTTP Event Collector. */
   public record Hec(@JsonProperty("tokens") List<HecToken> tokens) {

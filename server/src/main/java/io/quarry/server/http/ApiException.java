@@ -70,6 +70,11 @@ public class ApiException extends RuntimeException {
         Map.of("WWW-Authenticate", "Basic realm=\"quarry\""));
   }
 
+  /** 403: authenticated, but not allowed to do this. */
+  public static ApiException forbidden(String message) {
+    return new ApiException(HttpResponseStatus.FORBIDDEN, "FORBIDDEN", message);
+  }
+
   public static ApiException badRequest(String code, String message) {
     return new ApiException(HttpResponseStatus.BAD_REQUEST, code, message);
   }

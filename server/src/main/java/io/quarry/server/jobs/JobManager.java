@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarry.ql.plan.SearchPlan;
+import io.quarry.server.auth.Authenticator;
 import io.quarry.server.http.ApiException;
 import io.quarry.server.search.SearchService;
 import java.io.Closeable;
@@ -151,12 +152,37 @@ public final class JobManager implements Closeable {
                     "No search job '" + id + "' (it may have expired)"));
   }
 
+  /**
+   * A job {@code user} may see: their own, or any for {@code admin}.
+   *
+   * @throws ApiException 404 otherwise, the same answer as for a job that does not exist
+   */
+  public SearchJob require(String id, String user) {
+    SearchJob job = require(id);
+    if (!visibleTo(job, user)) {
+      throw new ApiException(
+          HttpResponseStatus.NOT_FOUND, "JOB_NOT_FOUND", "No search job '" + id + "'");
+    }
+    return job;
+  }
+
   /** Every job, newest first. */
   public List<SearchJob> list() {
     expire();
     List<SearchJob> all = new ArrayList<>(jobs.values());
     all.sort(Comparator.comparing(SearchJob::created).reversed());
     return all;
+  }
+
+  /** The jobs {@code user} may see (every job for {@code admin}), newest first. */
+  public List<SearchJob> list(String user) {
+    List<SearchJob> all = list();
+    all.removeIf(job -> !visibleTo(job, user));
+    return all;
+  }
+
+  private static boolean visibleTo(SearchJob job, String user) {
+    return user.equals(Authenticator.ADMIN_USER) || user.equals(job.owner());
   }
 
   /** How many jobs are kept in a state ({@code RUNNING}, {@code DONE} …), for the metrics. */

@@ -43,7 +43,7 @@ public final class FieldRoutes {
   }
 
   private void fields(Exchange exchange) throws IOException {
-    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Field summary");
+    authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Field summary");
     SearchRequest request = SearchRequest.read(exchange);
     int maxEvents = request.positiveInt("maxEvents", DEFAULT_MAX_EVENTS);
     int maxValues = request.positiveInt("maxValues", DEFAULT_MAX_VALUES);

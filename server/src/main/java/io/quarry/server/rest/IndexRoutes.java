@@ -35,7 +35,7 @@ public final class IndexRoutes {
   }
 
   private void list(Exchange exchange) throws IOException {
-    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Index statistics");
+    authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Index statistics");
     List<Map<String, Object>> indexes = new ArrayList<>();
     for (String name : store.indexNames()) {
       IndexStore index = store.index(name);

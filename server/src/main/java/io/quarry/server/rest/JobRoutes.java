@@ -54,8 +54,9 @@ public final class JobRoutes {
     router.add(HttpMethod.POST, "/api/v1/jobs/{id}/touch", this::touch);
   }
 
-  private void authorize(Exchange exchange) {
-    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
+  /** The authenticated user; 401 without one. */
+  private String authorize(Exchange exchange) {
+    return authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
   }
 
   /**
@@ -63,7 +64,7 @@ public final class JobRoutes {
    * "async"|"blocking", "timeout": seconds, "ttl": seconds}}: 201 with the job's status.
    */
   private void create(Exchange exchange) throws Exception {
-    authorize(exchange);
+    String user = authorize(exchange);
     SearchRequest request = SearchRequest.read(exchange);
     String mode = request.text("mode") == null ? "async" : request.text("mode");
     if (!mode.equals("async") && !mode.equals("blocking")) {
@@ -72,7 +73,8 @@ public final class JobRoutes {
     }
     Duration timeLimit = request.seconds("timeout", search.maxTime());
     Duration ttl = request.seconds("ttl", jobs.defaultTtl());
-    SearchJob job = submit(request.query(), request.earliest(), request.latest(), timeLimit, ttl);
+    SearchJob job =
+        submit(user, request.query(), request.earliest(), request.latest(), timeLimit, ttl);
     if (mode.equals("blocking")) {
       job.await(timeLimit.plusSeconds(60));
     }
@@ -80,23 +82,23 @@ public final class JobRoutes {
   }
 
   /** Plans and submits a job; a query that does not parse is a 400 naming where. */
-  SearchJob submit(String query, String earliest, String latest, Duration timeLimit, Duration ttl) {
+  SearchJob submit(
+      String user, String query, String earliest, String latest, Duration timeLimit, Duration ttl) {
     SearchPlan plan = SearchRequest.plan(search, query, earliest, latest);
-    return jobs.submit(query, plan, "admin", timeLimit != null ? timeLimit : search.maxTime(), ttl);
+    return jobs.submit(query, plan, user, timeLimit != null ? timeLimit : search.maxTime(), ttl);
   }
 
   private void list(Exchange exchange) {
-    authorize(exchange);
+    String user = authorize(exchange);
     List<Map<String, Object>> all = new ArrayList<>();
-    for (SearchJob job : jobs.list()) {
+    for (SearchJob job : jobs.list(user)) {
       all.add(status(job));
     }
     exchange.json(HttpResponseStatus.OK, Map.of("jobs", all));
   }
 
   private SearchJob job(Exchange exchange) {
-    authorize(exchange);
-    return jobs.require(exchange.pathParameter("id"));
+    return jobs.require(exchange.pathParameter("id"), authorize(exchange));
   }
 
   private void status(Exchange exchange) {

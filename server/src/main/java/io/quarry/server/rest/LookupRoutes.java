@@ -38,8 +38,14 @@ public final class LookupRoutes {
     router.add(HttpMethod.DELETE, "/api/v1/lookups/{name}", this::delete);
   }
 
-  private String name(Exchange exchange) {
-    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Lookups");
+  /** The table's name, after checking that the caller may read (any user) or change (admin). */
+  private String name(Exchange exchange, boolean change) {
+    String authorization = exchange.header(HttpHeaderNames.AUTHORIZATION);
+    if (change) {
+      authenticator.requireAdmin(authorization, "Changing lookups");
+    } else {
+      authenticator.requireUser(authorization, "Lookups");
+    }
     String name = exchange.pathParameter("name");
     String problem = LookupStore.invalidName(name);
     if (problem != null) {
@@ -49,7 +55,7 @@ public final class LookupRoutes {
   }
 
   private void list(Exchange exchange) throws IOException {
-    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Lookups");
+    authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Lookups");
     List<Map<String, Object>> all = new ArrayList<>();
     for (Map.Entry<String, Integer> table : lookups.list().entrySet()) {
       Map<String, Object> entry = new LinkedHashMap<>();
@@ -61,7 +67,7 @@ public final class LookupRoutes {
   }
 
   private void put(Exchange exchange) throws IOException {
-    String name = name(exchange);
+    String name = name(exchange, true);
     byte[] body = new byte[exchange.bodyLength()];
     exchange.body().readNBytes(body, 0, body.length);
     LookupTable table;
@@ -78,7 +84,7 @@ public final class LookupRoutes {
   }
 
   private void get(Exchange exchange) throws IOException {
-    String name = name(exchange);
+    String name = name(exchange, false);
     byte[] csv = lookups.bytes(name);
     if (csv == null) {
       throw notFound(name);
@@ -87,7 +93,7 @@ public final class LookupRoutes {
   }
 
   private void delete(Exchange exchange) throws IOException {
-    String name = name(exchange);
+    String name = name(exchange, true);
     if (!lookups.delete(name)) {
       throw notFound(name);
     }

@@ -35,7 +35,7 @@ public final class PluginRoutes {
   }
 
   private void list(Exchange exchange) {
-    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Plugins");
+    authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Plugins");
     exchange.json(HttpResponseStatus.OK, describe(plugins));
   }
 

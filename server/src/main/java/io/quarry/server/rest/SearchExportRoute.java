@@ -52,7 +52,7 @@ public final class SearchExportRoute {
   }
 
   private void export(Exchange exchange) throws IOException {
-    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
+    authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
     String query = exchange.parameter("search");
     if (query == null || query.isBlank()) {
       throw ApiException.badRequest(

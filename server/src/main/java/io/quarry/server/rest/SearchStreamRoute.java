@@ -39,7 +39,7 @@ public final class SearchStreamRoute {
   }
 
   private void stream(Exchange exchange) throws IOException {
-    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
+    authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
     ResultEncoder.Format format =
         ResultEncoder.Format.negotiate(exchange.header(HttpHeaderNames.ACCEPT));
     SearchRequest request = SearchRequest.read(exchange);

@@ -34,7 +34,7 @@ public final class SourcetypeRoutes {
   }
 
   private void list(Exchange exchange) {
-    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Sourcetypes");
+    authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Sourcetypes");
     List<Map<String, Object>> all = new ArrayList<>();
     for (Sourcetype sourcetype : new TreeMap<>(sourcetypes.known()).values()) {
       Map<String, Object> entry = new LinkedHashMap<>();

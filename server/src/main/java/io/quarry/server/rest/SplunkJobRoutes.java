@@ -10,7 +10,6 @@ import io.quarry.plugin.api.data.Schema;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.http.ApiException;
 import io.quarry.server.http.Exchange;
-import io.quarry.server.http.Route;
 import io.quarry.server.http.Router;
 import io.quarry.server.jobs.JobManager;
 import io.quarry.server.jobs.SearchJob;
@@ -66,24 +65,21 @@ public final class SplunkJobRoutes {
 
   public void register(Router router) {
     for (String prefix : PREFIXES) {
-      router.add(HttpMethod.POST, prefix, authenticated(this::create));
-      router.add(HttpMethod.GET, prefix, authenticated(this::list));
-      router.add(HttpMethod.GET, prefix + "/{sid}", authenticated(this::status));
-      router.add(HttpMethod.DELETE, prefix + "/{sid}", authenticated(this::delete));
+      router.add(HttpMethod.POST, prefix, this::create);
+      router.add(HttpMethod.GET, prefix, this::list);
+      router.add(HttpMethod.GET, prefix + "/{sid}", this::status);
+      router.add(HttpMethod.DELETE, prefix + "/{sid}", this::delete);
       for (String results : List.of("results", "results_preview", "events")) {
-        router.add(HttpMethod.GET, prefix + "/{sid}/" + results, authenticated(this::results));
-        router.add(HttpMethod.POST, prefix + "/{sid}/" + results, authenticated(this::results));
+        router.add(HttpMethod.GET, prefix + "/{sid}/" + results, this::results);
+        router.add(HttpMethod.POST, prefix + "/{sid}/" + results, this::results);
       }
-      router.add(HttpMethod.POST, prefix + "/{sid}/control", authenticated(this::control));
+      router.add(HttpMethod.POST, prefix + "/{sid}/control", this::control);
     }
   }
 
-  /** Authenticates before the route runs. */
-  private Route authenticated(Route route) {
-    return exchange -> {
-      authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
-      route.handle(exchange);
-    };
+  /** The authenticated user; 401 without one. */
+  private String user(Exchange exchange) {
+    return authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
   }
 
   /**
@@ -219,6 +215,7 @@ public final class SplunkJobRoutes {
   }
 
   private void create(Exchange exchange) throws Exception {
+    String user = user(exchange);
     String query = exchange.parameter("search");
     if (query == null || query.isBlank()) {
       throw ApiException.badRequest(
@@ -236,6 +233,7 @@ public final class SplunkJobRoutes {
     Duration timeLimit = SearchExportRoute.maxTime(exchange.parameter("max_time"));
     SearchJob job =
         jobRoutes.submit(
+            user,
             query,
             exchange.parameter("earliest_time"),
             exchange.parameter("latest_time"),
@@ -264,9 +262,10 @@ public final class SplunkJobRoutes {
   }
 
   private void list(Exchange exchange) {
+    List<SearchJob> visible = jobs.list(user(exchange));
     if (xml(exchange)) {
       List<SplunkAtom.Entry> atom = new ArrayList<>();
-      for (SearchJob job : jobs.list()) {
+      for (SearchJob job : visible) {
         atom.add(atomEntry(job));
       }
       exchange.text(
@@ -276,14 +275,14 @@ public final class SplunkJobRoutes {
       return;
     }
     List<Map<String, Object>> entries = new ArrayList<>();
-    for (SearchJob job : jobs.list()) {
+    for (SearchJob job : visible) {
       entries.add(entry(job));
     }
     exchange.json(HttpResponseStatus.OK, feed(entries));
   }
 
   private SearchJob job(Exchange exchange) {
-    return jobs.require(exchange.pathParameter("sid"));
+    return jobs.require(exchange.pathParameter("sid"), user(exchange));
   }
 
   private void status(Exchange exchange) {
@@ -312,8 +311,8 @@ public final class SplunkJobRoutes {
   }
 
   private void results(Exchange exchange) {
-    ResultsMode mode = ResultsMode.of(exchange);
     SearchJob job = job(exchange);
+    ResultsMode mode = ResultsMode.of(exchange);
     JobRoutes.failIfFailed(job);
     long offset = JobRoutes.nonNegativeLong(exchange.parameter("offset"), 0, "offset");
     long count = JobRoutes.nonNegativeLong(exchange.parameter("count"), 100, "count");
@@ -440,7 +439,13 @@ public final class SplunkJobRoutes {
     acl.put("owner", job.owner());
     acl.put("app", "search");
     acl.put("sharing", "global");
-    acl.put("perms", Map.of("read", List.of("admin"), "write", List.of("admin")));
+    acl.put(
+        "perms",
+        Map.of(
+            "read",
+            List.of(job.owner(), Authenticator.ADMIN_USER),
+            "write",
+            List.of(job.owner(), Authenticator.ADMIN_USER)));
     return acl;
   }
 

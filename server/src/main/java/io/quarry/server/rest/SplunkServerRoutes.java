@@ -69,7 +69,7 @@ public final class SplunkServerRoutes {
   }
 
   private void info(Exchange exchange) {
-    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Server info");
+    authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Server info");
     Map<String, Object> content = new LinkedHashMap<>();
     content.put("version", SPLUNK_API_VERSION);
     content.put("build", "quarry");

@@ -1,0 +1,197 @@
+package io.quarry.server.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import io.quarry.server.config.ConfigException;
+import io.quarry.server.config.ConfigLoader;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Users from {@code auth.users} beside {@code admin}: each searches with Basic or a session key,
+ * sees only their own jobs (admin sees all), reads lookups but may not change them.
+ */
+class UsersTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  @TempDir static Path directory;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path config = directory.resolve("quarry.yml");
+    Files.writeString(
+        config,
+        """
+        server: {bind: 127.0.0.1, port: 0}
+        dataDir: %s
+        auth:
+          adminPassword: admin-pw
+          users:
+            - {name: alice, password: alice-pw}
+            - {name: bob, password: bob-pw}
+        hec:
+          tokens: [{token: tok, name: test, defaultIndex: main}]
+        """
+            .formatted(directory.resolve("data")));
+    server = QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    TestServers.loadRaw(server, "one event\nanother event\n");
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void eachUserSearchesAndSeesOnlyTheirOwnJobs() throws Exception {
+    HttpResponse<String> created =
+        send("POST", "/api/v1/jobs", basic("alice", "alice-pw"), "{\"query\":\"search event\"}");
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    String id = JSON.readTree(created.body()).path("id").asText();
+
+    assertThat(send("GET", "/api/v1/jobs/" + id, basic("alice", "alice-pw"), null).statusCode())
+        .isEqualTo(200);
+    assertThat(send("GET", "/api/v1/jobs/" + id, basic("admin", "admin-pw"), null).statusCode())
+        .isEqualTo(200);
+    HttpResponse<String> hidden = send("GET", "/api/v1/jobs/" + id, basic("bob", "bob-pw"), null);
+    assertThat(hidden.statusCode()).isEqualTo(404);
+    assertThat(hidden.body()).contains("JOB_NOT_FOUND");
+    assertThat(ids(send("GET", "/api/v1/jobs", basic("bob", "bob-pw"), null))).doesNotContain(id);
+    assertThat(ids(send("GET", "/api/v1/jobs", basic("alice", "alice-pw"), null))).contains(id);
+
+    // Splunk's endpoints: the owner is the user, and others cannot steer the job
+    HttpResponse<String> status =
+        send(
+            "GET",
+            "/services/search/jobs/" + id + "?output_mode=json",
+            basic("alice", "alice-pw"),
+            null);
+    assertThat(JSON.readTree(status.body()).at("/entry/0/acl/owner").asText()).isEqualTo("alice");
+    HttpResponse<String> control =
+        send(
+            "POST",
+            "/services/search/jobs/" + id + "/control",
+            basic("bob", "bob-pw"),
+            "action=cancel");
+    assertThat(control.statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void usersLogInForSessionKeys() throws Exception {
+    HttpResponse<String> login =
+        send(
+            "POST",
+            "/services/auth/login?output_mode=json",
+            null,
+            "username=bob&password=" + URLEncoder.encode("bob-pw", StandardCharsets.UTF_8));
+    assertThat(login.statusCode()).as(login.body()).isEqualTo(200);
+    String key = JSON.readTree(login.body()).path("sessionKey").asText();
+    HttpResponse<String> search =
+        send(
+            "POST",
+            "/services/search/jobs/export",
+            "Splunk " + key,
+            "output_mode=json&search=" + URLEncoder.encode("search event", StandardCharsets.UTF_8));
+    assertThat(search.statusCode()).as(search.body()).isEqualTo(200);
+    assertThat(search.body()).contains("another event");
+
+    assertThat(
+            send("POST", "/services/auth/login", null, "username=bob&password=alice-pw")
+                .statusCode())
+        .isEqualTo(401);
+    assertThat(send("POST", "/services/auth/login", null, "username=carol&password=x").statusCode())
+        .isEqualTo(401);
+    assertThat(send("GET", "/api/v1/indexes", basic("bob", "wrong"), null).statusCode())
+        .isEqualTo(401);
+  }
+
+  @Test
+  void onlyAdminChangesLookups() throws Exception {
+    HttpResponse<String> denied =
+        send("PUT", "/api/v1/lookups/hosts", basic("alice", "alice-pw"), "host,owner\na,b\n");
+    assertThat(denied.statusCode()).isEqualTo(403);
+    assertThat(denied.body()).contains("FORBIDDEN").contains("alice");
+    assertThat(
+            send("PUT", "/api/v1/lookups/hosts", basic("admin", "admin-pw"), "host,owner\na,b\n")
+                .statusCode())
+        .isEqualTo(200);
+    HttpResponse<String> read =
+        send("GET", "/api/v1/lookups/hosts", basic("alice", "alice-pw"), null);
+    assertThat(read.statusCode()).isEqualTo(200);
+    assertThat(read.body()).contains("host,owner");
+    assertThat(send("DELETE", "/api/v1/lookups/hosts", basic("bob", "bob-pw"), null).statusCode())
+        .isEqualTo(403);
+  }
+
+  @Test
+  void badUserEntriesAreNamed(@TempDir Path other) throws Exception {
+    Path config = other.resolve("quarry.yml");
+    Files.writeString(config, "auth:\n  users:\n    - {name: admin, password: x}\n");
+    assertThatThrownBy(() -> ConfigLoader.load(config, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("adminPassword");
+    Files.writeString(
+        config,
+        "auth:\n  users:\n    - {name: eve, password: a}\n    - {name: eve, password: b}\n");
+    assertThatThrownBy(() -> ConfigLoader.load(config, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("'eve' twice");
+    Files.writeString(config, "auth:\n  users:\n    - {name: mallory}\n");
+    assertThatThrownBy(() -> ConfigLoader.load(config, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("no password");
+  }
+
+  private static java.util.List<String> ids(HttpResponse<String> list) throws Exception {
+    java.util.List<String> ids = new java.util.ArrayList<>();
+    for (JsonNode job : JSON.readTree(list.body()).path("jobs")) {
+      ids.add(job.path("id").asText());
+    }
+    return ids;
+  }
+
+  private static String basic(String user, String password) {
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static HttpResponse<String> send(
+      String method, String path, String authorization, String body) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.url() + path));
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    if (body != null && body.startsWith("{")) {
+      request.header("Content-Type", "application/json");
+    }
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+}
