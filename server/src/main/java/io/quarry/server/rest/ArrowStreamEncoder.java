@@ -10,7 +10,11 @@ import java.io.IOException;
 import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -18,16 +22,20 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.ipc.message.IpcOption;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 
@@ -37,6 +45,13 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * Float64, boolean → Bool, string → Utf8 (multivalues joined with a line break, as Splunk shows
  * them), timestamp → Timestamp(µs, UTC). Buffers may be zstd-compressed (Arrow's own per-buffer
  * compression, which pyarrow reads transparently).
+ *
+ * <p>A string column whose first page repeats its values (at most half as many distinct values as
+ * rows) is dictionary-encoded for the whole stream: Int32 indices into a dictionary of the page's
+ * distinct values, sent as a dictionary batch before each record batch whose dictionary differs
+ * from the previous one (a replacement dictionary, which stream readers — pyarrow, Arrow Java —
+ * apply to the batches after it). Per-page dictionaries keep memory bounded whatever the number of
+ * distinct values in the whole result.
  *
  * <p>An Arrow stream has one schema: the first page's. A later page's column that the first did not
  * have is left out, and a column it lacks is null (searches with {@code | table} or {@code stats}
@@ -49,6 +64,11 @@ final class ArrowStreamEncoder implements Closeable {
   private Schema schema;
   private VectorSchemaRoot root;
   private ArrowStreamWriter writer;
+  private final DictionaryProvider.MapDictionaryProvider dictionaries =
+      new DictionaryProvider.MapDictionaryProvider();
+
+  /** Per column: its dictionary's values vector, or null when the column is not encoded. */
+  private VarCharVector[] dictionaryValues;
 
   ArrowStreamEncoder(boolean zstd) {
     this.zstd = zstd;
@@ -57,7 +77,7 @@ final class ArrowStreamEncoder implements Closeable {
   /** Encodes one page; returns the bytes to send (the schema before the first batch). */
   byte[] page(Page page) throws IOException {
     if (writer == null) {
-      start(page.schema());
+      start(page.schema(), page);
     }
     int rows = page.positionCount();
     root.allocateNew();
@@ -65,8 +85,12 @@ final class ArrowStreamEncoder implements Closeable {
       FieldVector vector = root.getVector(column);
       int source = page.schema().indexOf(schema.column(column).name());
       Block block = source < 0 ? null : page.block(source);
-      for (int row = 0; row < rows; row++) {
-        set(vector, schema.column(column).type(), block, row);
+      if (dictionaryValues[column] != null) {
+        encodeDictionary((IntVector) vector, dictionaryValues[column], block, rows);
+      } else {
+        for (int row = 0; row < rows; row++) {
+          set(vector, schema.column(column).type(), block, row);
+        }
       }
       vector.setValueCount(rows);
     }
@@ -78,29 +102,86 @@ final class ArrowStreamEncoder implements Closeable {
   /** Ends the stream; returns its last bytes (the schema first, for an empty result). */
   byte[] finish() throws IOException {
     if (writer == null) {
-      start(new Schema(List.of()));
+      start(new Schema(List.of()), null);
     }
     writer.end();
     return drain();
   }
 
-  private void start(Schema first) throws IOException {
+  /**
+   * Fills a column's indices and its dictionary (the page's distinct values in order of first
+   * appearance); the writer sends the dictionary when it differs from the last one sent.
+   */
+  private static void encodeDictionary(
+      IntVector indices, VarCharVector values, Block block, int rows) {
+    values.allocateNew();
+    Map<String, Integer> ids = new HashMap<>();
+    for (int row = 0; row < rows; row++) {
+      if (block == null || block.isNull(row)) {
+        indices.setNull(row);
+        continue;
+      }
+      String text = ResultValues.text(block, row);
+      Integer id = ids.get(text);
+      if (id == null) {
+        id = ids.size();
+        ids.put(text, id);
+        values.setSafe(id, text.getBytes(StandardCharsets.UTF_8));
+      }
+      indices.setSafe(row, id);
+    }
+    values.setValueCount(ids.size());
+  }
+
+  private void start(Schema first, Page firstPage) throws IOException {
     schema = first;
+    dictionaryValues = new VarCharVector[first.size()];
     List<Field> fields = new ArrayList<>();
-    for (Schema.Column column : first.columns()) {
-      fields.add(new Field(column.name(), FieldType.nullable(arrowType(column.type())), null));
+    for (int column = 0; column < first.size(); column++) {
+      Schema.Column declared = first.column(column);
+      FieldType type = FieldType.nullable(arrowType(declared.type()));
+      if (firstPage != null && repeats(firstPage.block(column))) {
+        DictionaryEncoding encoding =
+            new DictionaryEncoding(column, false, new ArrowType.Int(32, true));
+        VarCharVector values =
+            new VarCharVector(
+                new Field(declared.name(), FieldType.nullable(ArrowType.Utf8.INSTANCE), null),
+                allocator);
+        dictionaryValues[column] = values;
+        dictionaries.put(new Dictionary(values, encoding));
+        // in memory the column holds the indices; the writer puts Utf8 in the stream's schema
+        type = new FieldType(true, encoding.getIndexType(), encoding);
+      }
+      fields.add(new Field(declared.name(), type, null));
     }
     root =
         VectorSchemaRoot.create(new org.apache.arrow.vector.types.pojo.Schema(fields), allocator);
     writer =
         new ArrowStreamWriter(
             root,
-            null,
+            dictionaries,
             Channels.newChannel(buffer),
             IpcOption.DEFAULT,
             zstd ? CommonsCompressionFactory.INSTANCE : NoCompressionCodec.Factory.INSTANCE,
             zstd ? CompressionUtil.CodecType.ZSTD : CompressionUtil.CodecType.NO_COMPRESSION);
     writer.start();
+  }
+
+  /** Whether a string block has at most half as many distinct values as rows. */
+  private static boolean repeats(Block block) {
+    if (block.dataType() != DataType.STRING || block.positionCount() < 2) {
+      return false;
+    }
+    int limit = block.positionCount() / 2;
+    Set<String> distinct = new HashSet<>();
+    for (int row = 0; row < block.positionCount(); row++) {
+      if (!block.isNull(row)
+          && distinct.add(ResultValues.text(block, row))
+          && distinct.size() > limit) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static ArrowType arrowType(DataType type) {
@@ -168,6 +249,13 @@ final class ArrowStreamEncoder implements Closeable {
     }
     if (root != null) {
       root.close();
+    }
+    if (dictionaryValues != null) {
+      for (VarCharVector values : dictionaryValues) {
+        if (values != null) {
+          values.close();
+        }
+      }
     }
     allocator.close();
   }

@@ -85,6 +85,68 @@ class ArrowResultsTest {
     return JSON.readTree(response.body()).at("/pages/0");
   }
 
+  /** Every row of every page of the JSON endpoint's answer. */
+  private List<JsonNode> jsonRows(String query) throws Exception {
+    HttpResponse<String> response =
+        search("application/json", query, "none", HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+    List<JsonNode> rows = new ArrayList<>();
+    for (JsonNode page : JSON.readTree(response.body()).path("pages")) {
+      page.path("rows").forEach(rows::add);
+    }
+    return rows;
+  }
+
+  @Test
+  void repeatedStringsTravelAsDictionaries() throws Exception {
+    HttpResponse<byte[]> response =
+        search(
+            "application/vnd.apache.arrow.stream",
+            "index=main | eval kind=if(ms>3, \"slow\", \"fast\") | table status, kind, _raw",
+            "none",
+            HttpResponse.BodyHandlers.ofByteArray());
+    assertThat(response.statusCode()).isEqualTo(200);
+    List<JsonNode> expected =
+        jsonRows("index=main | eval kind=if(ms>3, \"slow\", \"fast\") | table status, kind, _raw");
+    List<List<String>> rows = new ArrayList<>();
+    try (RootAllocator allocator = new RootAllocator();
+        ArrowStreamReader reader =
+            new ArrowStreamReader(new ByteArrayInputStream(response.body()), allocator)) {
+      VectorSchemaRoot root = reader.getVectorSchemaRoot();
+      var fields = root.getSchema().getFields();
+      assertThat(fields.get(0).getDictionary()).isNotNull();
+      assertThat(fields.get(1).getDictionary()).isNotNull();
+      assertThat(fields.get(2).getDictionary()).as("_raw is unique: plain Utf8").isNull();
+      while (reader.loadNextBatch()) {
+        List<org.apache.arrow.vector.ValueVector> decoded = new ArrayList<>();
+        for (var vector : root.getFieldVectors()) {
+          var encoding = vector.getField().getDictionary();
+          decoded.add(
+              encoding == null
+                  ? vector
+                  : org.apache.arrow.vector.dictionary.DictionaryEncoder.decode(
+                      vector, reader.getDictionaryVectors().get(encoding.getId())));
+        }
+        for (int row = 0; row < root.getRowCount(); row++) {
+          List<String> values = new ArrayList<>();
+          for (var vector : decoded) {
+            values.add(String.valueOf(vector.getObject(row)));
+          }
+          rows.add(values);
+        }
+        for (int i = 0; i < 2; i++) {
+          decoded.get(i).close();
+        }
+      }
+    }
+    assertThat(rows).hasSize(expected.size()).hasSize(3000);
+    for (int i = 0; i < rows.size(); i++) {
+      for (int column = 0; column < 3; column++) {
+        assertThat(rows.get(i).get(column)).isEqualTo(expected.get(i).get(column).asText());
+      }
+    }
+  }
+
   @Test
   void arrowsOwnReaderSeesTheJsonResultsWithTheirTypes() throws Exception {
     for (String compression : List.of("none", "zstd")) {
@@ -163,6 +225,17 @@ class ArrowResultsTest {
     JsonNode read = JSON.readTree(events.lines().reduce((a, b) -> b).orElseThrow());
     assertThat(read.get("rows")).hasSize(3000);
     assertThat(read.at("/types/_time").asText()).isEqualTo("timestamp[us, tz=UTC]");
+    // two statuses in every page: dictionary-encoded, a dictionary batch per page
+    assertThat(read.at("/types/status").asText())
+        .isEqualTo("dictionary<values=string, indices=int32, ordered=0>");
+    List<JsonNode> eventsJson = jsonRows("index=main | table _time, status, ms");
+    assertThat(eventsJson).hasSize(3000);
+    for (int i = 0; i < 3000; i += 97) {
+      assertThat(read.at("/rows/" + i + "/1").asText())
+          .isEqualTo(eventsJson.get(i).get(1).asText());
+      assertThat(read.at("/rows/" + i + "/2").asText())
+          .isEqualTo(eventsJson.get(i).get(2).asText());
+    }
     assertThat(read.at("/rows/0/0").asText()).startsWith("2026-01-01 00:49:59");
     assertThat(read.get("batches").asInt()).isGreaterThan(1);
   }
