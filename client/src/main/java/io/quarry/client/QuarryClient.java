@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
+import javax.net.ssl.SSLContext;
 
 /**
  * A client of one Quarry server. Thread-safe; reuse one instance.
@@ -42,17 +43,27 @@ public final class QuarryClient {
   private static final int MAX_ATTEMPTS = 5;
 
   private final URI baseUri;
-  private final String adminPassword;
+  private final String user;
+  private final String password;
+  private final String token;
   private final String hecToken;
   private final Duration timeout;
+  private final int attempts;
   private final HttpClient http;
 
   private QuarryClient(Builder builder) {
     this.baseUri = builder.baseUri;
-    this.adminPassword = builder.adminPassword;
+    this.user = builder.user;
+    this.password = builder.password;
+    this.token = builder.token;
     this.hecToken = builder.hecToken;
     this.timeout = builder.timeout;
-    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    this.attempts = builder.attempts;
+    HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(builder.connectTimeout);
+    if (builder.sslContext != null) {
+      http.sslContext(builder.sslContext);
+    }
+    this.http = http.build();
   }
 
   public static Builder builder(URI baseUri) {
@@ -113,19 +124,43 @@ public final class QuarryClient {
     return body;
   }
 
+  /** The wire format of {@link #stream(String, String, String, StreamFormat)}. */
+  public enum StreamFormat {
+    /** Quarry's JSON pages: each page names its columns; multivalues as lists; warnings. */
+    JSON,
+    /**
+     * An Apache Arrow IPC stream (uncompressed; repeated strings dictionary-encoded): smaller and
+     * cheaper to decode; one schema for the whole stream (the first page's), multivalues joined
+     * with line breaks, no warnings.
+     */
+    ARROW
+  }
+
   /**
-   * Streams a search's typed result pages as the server produces them ({@code POST
+   * Streams a search's typed result pages as JSON as the server produces them ({@code POST
    * /api/v1/search}); close the stream to stop early, which cancels the search.
    */
   public ResultStream stream(String query, String earliest, String latest) {
+    return stream(query, earliest, latest, StreamFormat.JSON);
+  }
+
+  /**
+   * Streams a search's typed result pages in a wire format as the server produces them ({@code POST
+   * /api/v1/search}); close the stream to stop early, which cancels the search.
+   */
+  public ResultStream stream(String query, String earliest, String latest, StreamFormat format) {
     Map<String, Object> body = searchBody(query, earliest, latest);
+    boolean arrow = requireNonNull(format, "format is null") == StreamFormat.ARROW;
+    if (arrow) {
+      body.put("compression", "none");
+    }
     HttpRequest request;
     try {
       request =
           request("/api/v1/search")
-              .header("Authorization", basic("admin", requireAdminPassword()))
+              .header("Authorization", authorization())
               .header("Content-Type", "application/json")
-              .header("Accept", "application/json")
+              .header("Accept", arrow ? "application/vnd.apache.arrow.stream" : "application/json")
               .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
               .build();
     } catch (JsonProcessingException e) {
@@ -139,7 +174,8 @@ public final class QuarryClient {
               response.statusCode(), new String(error.readAllBytes(), StandardCharsets.UTF_8));
         }
       }
-      return new ResultStream(response.body());
+      return new ResultStream(
+          arrow ? new ArrowPages(response.body()) : new ResultStream.JsonPages(response.body()));
     } catch (IOException e) {
       throw new QuarryClientException("reading the result stream failed: " + e.getMessage(), e);
     }
@@ -157,7 +193,7 @@ public final class QuarryClient {
     try {
       HttpRequest request =
           request("/api/v1/jobs")
-              .header("Authorization", basic("admin", requireAdminPassword()))
+              .header("Authorization", authorization())
               .header("Content-Type", "application/json")
               .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
               .build();
@@ -189,22 +225,8 @@ public final class QuarryClient {
     JsonNode page =
         readJson(
             jobRequest(id, "/results?offset=" + offset + "&count=" + count).GET().build(), 200);
-    List<TypedResults.Column> columns = new ArrayList<>();
-    for (JsonNode field : page.path("fields")) {
-      columns.add(
-          new TypedResults.Column(field.path("name").asText(), field.path("type").asText()));
-    }
-    List<List<Object>> rows = new ArrayList<>();
-    for (JsonNode row : page.path("rows")) {
-      List<Object> values = new ArrayList<>();
-      for (JsonNode value : row) {
-        values.add(JSON.convertValue(value, Object.class));
-      }
-      rows.add(values);
-    }
-    return new TypedResults(
-        columns,
-        rows,
+    return TypedResults.fromJson(
+        page,
         page.path("offset").asLong(),
         page.path("total").asLong(),
         page.path("preview").asBoolean());
@@ -212,11 +234,14 @@ public final class QuarryClient {
 
   private HttpRequest.Builder jobRequest(String id, String suffix) {
     return request("/api/v1/jobs/" + URLEncoder.encode(id, StandardCharsets.UTF_8) + suffix)
-        .header("Authorization", basic("admin", requireAdminPassword()));
+        .header("Authorization", authorization());
   }
 
   private JsonNode readJson(HttpRequest request, int expectedStatus) {
-    HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        request.method().equals("GET")
+            ? sendIdempotent(request)
+            : send(request, HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != expectedStatus) {
       throw failure(response.statusCode(), response.body());
     }
@@ -277,7 +302,7 @@ public final class QuarryClient {
       form.put("latest_time", latest);
     }
     return request("/services/search/jobs/export")
-        .header("Authorization", basic("admin", requireAdminPassword()))
+        .header("Authorization", authorization())
         .header("Content-Type", "application/x-www-form-urlencoded")
         .POST(HttpRequest.BodyPublishers.ofString(formEncode(form)))
         .build();
@@ -316,11 +341,8 @@ public final class QuarryClient {
   /** Every index with its size, time range and buckets. */
   public List<IndexSummary> indexes() {
     HttpRequest request =
-        request("/api/v1/indexes")
-            .header("Authorization", basic("admin", requireAdminPassword()))
-            .GET()
-            .build();
-    HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString());
+        request("/api/v1/indexes").header("Authorization", authorization()).GET().build();
+    HttpResponse<String> response = sendIdempotent(request);
     if (response.statusCode() != 200) {
       throw failure(response.statusCode(), response.body());
     }
@@ -430,6 +452,31 @@ public final class QuarryClient {
     return HttpRequest.newBuilder(baseUri.resolve(path)).timeout(timeout);
   }
 
+  /**
+   * Sends a request that may be repeated: tried again when the server cannot be reached or is busy
+   * (503/429), up to the builder's attempts.
+   */
+  private HttpResponse<String> sendIdempotent(HttpRequest request) {
+    for (int attempt = 1; ; attempt++) {
+      HttpResponse<String> response;
+      try {
+        response = send(request, HttpResponse.BodyHandlers.ofString());
+      } catch (QuarryClientException unreachable) {
+        if (attempt >= attempts || !(unreachable.getCause() instanceof IOException)) {
+          throw unreachable;
+        }
+        sleep(Duration.ofMillis(250L << attempt));
+        continue;
+      }
+      int status = response.statusCode();
+      if ((status == 503 || status == 429) && attempt < attempts) {
+        sleep(retryAfter(response, attempt));
+        continue;
+      }
+      return response;
+    }
+  }
+
   private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
     try {
       return http.send(request, handler);
@@ -446,11 +493,16 @@ public final class QuarryClient {
     }
   }
 
-  private String requireAdminPassword() {
-    if (adminPassword == null) {
-      throw new IllegalStateException("no admin password: set one with Builder.adminPassword");
+  /** The search endpoints' Authorization header: a session key, or a user's Basic credentials. */
+  private String authorization() {
+    if (token != null) {
+      return "Bearer " + token;
     }
-    return adminPassword;
+    if (password == null) {
+      throw new IllegalStateException(
+          "no search credentials: set them with Builder.credentials, adminPassword or token");
+    }
+    return basic(user, password);
   }
 
   /**
@@ -498,16 +550,37 @@ public final class QuarryClient {
   /** Configures a client. */
   public static final class Builder {
     private final URI baseUri;
-    private String adminPassword;
+    private String user = "admin";
+    private String password;
+    private String token;
     private String hecToken;
     private Duration timeout = Duration.ofMinutes(5);
+    private Duration connectTimeout = Duration.ofSeconds(10);
+    private int attempts = 3;
+    private SSLContext sslContext;
 
     private Builder(URI baseUri) {
       this.baseUri = requireNonNull(baseUri, "baseUri is null");
     }
 
+    /** Searches as {@code admin} with this password (HTTP Basic). */
     public Builder adminPassword(String adminPassword) {
-      this.adminPassword = adminPassword;
+      return credentials("admin", adminPassword);
+    }
+
+    /** Searches as a user of the server's {@code auth.users} (HTTP Basic). */
+    public Builder credentials(String user, String password) {
+      this.user = requireNonNull(user, "user is null");
+      this.password = password;
+      return this;
+    }
+
+    /**
+     * Searches with a session key from {@code POST /services/auth/login} ({@code Authorization:
+     * Bearer}); it takes precedence over credentials.
+     */
+    public Builder token(String token) {
+      this.token = token;
       return this;
     }
 
@@ -516,8 +589,38 @@ public final class QuarryClient {
       return this;
     }
 
+    /** How long one request may take (default 5 minutes). */
     public Builder timeout(Duration timeout) {
       this.timeout = requireNonNull(timeout, "timeout is null");
+      return this;
+    }
+
+    /** How long connecting may take (default 10 seconds). */
+    public Builder connectTimeout(Duration connectTimeout) {
+      this.connectTimeout = requireNonNull(connectTimeout, "connectTimeout is null");
+      return this;
+    }
+
+    /**
+     * How many times an idempotent call (job status, results, inspection, index list) is tried when
+     * the server cannot be reached or answers 503/429 (default 3), waiting the server's Retry-After
+     * or an exponential backoff between tries. Searches and ingestion are not retried here (HEC
+     * sends have their own retries: {@link HecSender}).
+     */
+    public Builder retries(int attempts) {
+      if (attempts < 1) {
+        throw new IllegalArgumentException("attempts must be at least 1, not " + attempts);
+      }
+      this.attempts = attempts;
+      return this;
+    }
+
+    /**
+     * The TLS context for an {@code https://} server: its trust store (a private CA) and client
+     * certificates, if any. Without one, the JDK's default trust store applies.
+     */
+    public Builder sslContext(SSLContext sslContext) {
+      this.sslContext = sslContext;
       return this;
     }
 

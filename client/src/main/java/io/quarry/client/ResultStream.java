@@ -17,30 +17,45 @@ import java.util.NoSuchElementException;
  * The typed result pages of a search as the server streams them ({@code POST /api/v1/search}), one
  * {@link TypedResults} per page of up to 1,024 rows, read as they arrive: memory holds one page,
  * and a slow reader slows the search down. Closing the stream before the end cancels the search on
- * the server. Warnings come with the end of the stream ({@link #messages}).
+ * the server.
+ *
+ * <p>Two wire formats ({@link QuarryClient.StreamFormat}): Quarry's JSON pages, where each page
+ * names its own columns and multivalues arrive as lists, and warnings come with the end of the
+ * stream ({@link #messages}); or an Apache Arrow IPC stream, more compact and cheaper to decode,
+ * whose one schema is the first page's (a column that first appears later is left out; use {@code |
+ * table} or an aggregation for a fixed set of columns), multivalues arrive joined with line breaks,
+ * and there are no warnings.
  */
 public final class ResultStream implements Iterator<TypedResults>, Closeable {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Where pages come from: one reader per wire format. */
+  interface PageReader extends Closeable {
+    /** The next page, or null at the end. */
+    TypedResults next() throws IOException;
 
-  private final InputStream body;
-  private final JsonParser parser;
+    /** Warnings, complete at the end. */
+    List<String> messages();
+  }
+
+  private final PageReader reader;
   private TypedResults next;
-  private long offset;
   private boolean ended;
-  private final List<String> messages = new ArrayList<>();
 
-  ResultStream(InputStream body) throws IOException {
-    this.body = body;
-    this.parser = JSON.getFactory().createParser(body);
-    expect(JsonToken.START_OBJECT);
-    expectField("pages");
-    expect(JsonToken.START_ARRAY);
+  ResultStream(PageReader reader) {
+    this.reader = reader;
   }
 
   @Override
   public boolean hasNext() {
     if (next == null && !ended) {
-      next = read();
+      try {
+        next = reader.next();
+      } catch (IOException e) {
+        close();
+        throw new UncheckedIOException("reading the result stream failed: " + e.getMessage(), e);
+      }
+      if (next == null) {
+        close();
+      }
     }
     return next != null;
   }
@@ -55,59 +70,9 @@ public final class ResultStream implements Iterator<TypedResults>, Closeable {
     return page;
   }
 
-  /** The search's warnings; complete once every page was read. */
+  /** The search's warnings; complete once every page was read (none in the Arrow format). */
   public List<String> messages() {
-    return List.copyOf(messages);
-  }
-
-  private TypedResults read() {
-    try {
-      JsonToken token = parser.nextToken();
-      if (token == JsonToken.END_ARRAY) {
-        ended = true;
-        if (parser.nextToken() == JsonToken.FIELD_NAME && "messages".equals(parser.currentName())) {
-          parser.nextToken();
-          for (JsonNode message : (JsonNode) JSON.readTree(parser)) {
-            messages.add(message.asText());
-          }
-        }
-        close();
-        return null;
-      }
-      JsonNode page = JSON.readTree(parser);
-      List<TypedResults.Column> columns = new ArrayList<>();
-      for (JsonNode field : page.path("fields")) {
-        columns.add(
-            new TypedResults.Column(field.path("name").asText(), field.path("type").asText()));
-      }
-      List<List<Object>> rows = new ArrayList<>();
-      for (JsonNode row : page.path("rows")) {
-        List<Object> values = new ArrayList<>(row.size());
-        for (JsonNode value : row) {
-          values.add(JSON.convertValue(value, Object.class));
-        }
-        rows.add(values);
-      }
-      TypedResults results = new TypedResults(columns, rows, offset, offset + rows.size(), true);
-      offset += rows.size();
-      return results;
-    } catch (IOException e) {
-      throw new UncheckedIOException("reading the result stream failed: " + e.getMessage(), e);
-    }
-  }
-
-  private void expect(JsonToken expected) throws IOException {
-    JsonToken token = parser.nextToken();
-    if (token != expected) {
-      throw new IOException("unexpected " + token + " in the result stream, wanted " + expected);
-    }
-  }
-
-  private void expectField(String name) throws IOException {
-    expect(JsonToken.FIELD_NAME);
-    if (!name.equals(parser.currentName())) {
-      throw new IOException("unexpected field " + parser.currentName() + ", wanted " + name);
-    }
+    return reader.messages();
   }
 
   /** Stops reading; before the end this cancels the search on the server. */
@@ -115,10 +80,74 @@ public final class ResultStream implements Iterator<TypedResults>, Closeable {
   public void close() {
     ended = true;
     try {
-      parser.close();
-      body.close();
+      reader.close();
     } catch (IOException e) {
       // closing a finished or broken stream
+    }
+  }
+
+  /** Quarry's JSON stream: {@code {"pages":[{"fields":[…],"rows":[…]}, …], "messages":[…]}}. */
+  static final class JsonPages implements PageReader {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final InputStream body;
+    private final JsonParser parser;
+    private final List<String> messages = new ArrayList<>();
+    private long offset;
+
+    JsonPages(InputStream body) throws IOException {
+      this.body = body;
+      this.parser = JSON.getFactory().createParser(body);
+      expect(JsonToken.START_OBJECT);
+      expectField("pages");
+      expect(JsonToken.START_ARRAY);
+    }
+
+    @Override
+    public TypedResults next() throws IOException {
+      JsonToken token = parser.nextToken();
+      if (token == JsonToken.END_ARRAY) {
+        if (parser.nextToken() == JsonToken.FIELD_NAME && "messages".equals(parser.currentName())) {
+          parser.nextToken();
+          for (JsonNode message : (JsonNode) JSON.readTree(parser)) {
+            messages.add(message.asText());
+          }
+        }
+        return null;
+      }
+      if (token == null) {
+        throw new IOException("the result stream ended early");
+      }
+      JsonNode page = JSON.readTree(parser);
+      TypedResults results =
+          TypedResults.fromJson(page, offset, offset + page.path("rows").size(), true);
+      offset += results.rows().size();
+      return results;
+    }
+
+    @Override
+    public List<String> messages() {
+      return List.copyOf(messages);
+    }
+
+    private void expect(JsonToken expected) throws IOException {
+      JsonToken token = parser.nextToken();
+      if (token != expected) {
+        throw new IOException("unexpected " + token + " in the result stream, wanted " + expected);
+      }
+    }
+
+    private void expectField(String name) throws IOException {
+      expect(JsonToken.FIELD_NAME);
+      if (!name.equals(parser.currentName())) {
+        throw new IOException("unexpected field " + parser.currentName() + ", wanted " + name);
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      parser.close();
+      body.close();
     }
   }
 }

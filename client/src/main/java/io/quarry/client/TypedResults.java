@@ -1,5 +1,8 @@
 package io.quarry.client;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -14,6 +17,8 @@ import java.util.List;
  */
 public record TypedResults(
     List<Column> columns, List<List<Object>> rows, long offset, long total, boolean preview) {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   /**
    * A result column: its name and type ({@code long}, {@code double}, {@code boolean}, {@code
    * string}, {@code timestamp}).
@@ -23,6 +28,34 @@ public record TypedResults(
   public TypedResults {
     columns = List.copyOf(columns);
     rows = List.copyOf(rows);
+  }
+
+  /**
+   * A page of Quarry's JSON ({@code "fields": [{"name", "type"}], "rows": [[…]]}), numbers typed by
+   * their column: {@code Long} for {@code long}, {@code Double} for {@code double}.
+   */
+  static TypedResults fromJson(JsonNode page, long offset, long total, boolean preview) {
+    List<Column> columns = new ArrayList<>();
+    for (JsonNode field : page.path("fields")) {
+      columns.add(new Column(field.path("name").asText(), field.path("type").asText()));
+    }
+    List<List<Object>> rows = new ArrayList<>();
+    for (JsonNode row : page.path("rows")) {
+      List<Object> values = new ArrayList<>(row.size());
+      for (int i = 0; i < row.size(); i++) {
+        JsonNode value = row.get(i);
+        String type = i < columns.size() ? columns.get(i).type() : "";
+        if (value.isNumber() && type.equals("long")) {
+          values.add(value.longValue());
+        } else if (value.isNumber() && type.equals("double")) {
+          values.add(value.doubleValue());
+        } else {
+          values.add(JSON.convertValue(value, Object.class));
+        }
+      }
+      rows.add(values);
+    }
+    return new TypedResults(columns, rows, offset, total, preview);
   }
 
   /** The index of a column by name, or -1. */

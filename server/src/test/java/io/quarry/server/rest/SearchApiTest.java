@@ -415,6 +415,33 @@ class SearchApiTest {
   }
 
   @Test
+  void theJavaClientsArrowStreamEqualsItsJsonStream() throws Exception {
+    io.quarry.client.QuarryClient client =
+        io.quarry.client.QuarryClient.builder(URI.create(server.url())).adminPassword("pw").build();
+    for (String query :
+        List.of(
+            "index=main | head 2500 | eval slow=id>100, ratio=id/7 | table _time, id, status,"
+                + " slow, ratio, nothing",
+            "index=main | stats count, avg(id) AS mean by status | sort status")) {
+      List<io.quarry.client.TypedResults> json = new ArrayList<>();
+      List<io.quarry.client.TypedResults> arrow = new ArrayList<>();
+      client.stream(query, null, null).forEachRemaining(json::add);
+      client.stream(query, null, null, io.quarry.client.QuarryClient.StreamFormat.ARROW)
+          .forEachRemaining(arrow::add);
+      assertThat(arrow).hasSameSizeAs(json);
+      for (int i = 0; i < json.size(); i++) {
+        assertThat(arrow.get(i).columns()).as(query).isEqualTo(json.get(i).columns());
+        assertThat(arrow.get(i).rows()).as(query).isEqualTo(json.get(i).rows());
+        assertThat(arrow.get(i).offset()).isEqualTo(json.get(i).offset());
+      }
+    }
+    try (io.quarry.client.ResultStream early =
+        client.stream("index=main", null, null, io.quarry.client.QuarryClient.StreamFormat.ARROW)) {
+      assertThat(early.next().rows()).hasSize(1024); // then close: the server cancels the search
+    }
+  }
+
+  @Test
   void splunksJobEndpointsServeTheSameJobs() throws Exception {
     String query = "search index=main status=500 | stats count";
     JsonNode sid =

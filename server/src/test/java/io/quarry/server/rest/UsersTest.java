@@ -128,6 +128,42 @@ class UsersTest {
   }
 
   @Test
+  void theJavaClientSearchesAsAUserOrWithASessionKey() throws Exception {
+    io.quarry.client.QuarryClient alice =
+        io.quarry.client.QuarryClient.builder(URI.create(server.url()))
+            .credentials("alice", "alice-pw")
+            .build();
+    io.quarry.client.SearchJob job = alice.submit("search event | stats count", null, null);
+    job.await(java.time.Duration.ofSeconds(30));
+    assertThat(job.results(0, 10).rows()).containsExactly(java.util.List.of(2L));
+
+    String key =
+        JSON.readTree(
+                send(
+                        "POST",
+                        "/services/auth/login?output_mode=json",
+                        null,
+                        "username=bob&password=bob-pw")
+                    .body())
+            .path("sessionKey")
+            .asText();
+    io.quarry.client.QuarryClient bob =
+        io.quarry.client.QuarryClient.builder(URI.create(server.url())).token(key).build();
+    assertThat(bob.search("search another").rows()).hasSize(1);
+    assertThat(
+            bob.submit("search event", null, null).await(java.time.Duration.ofSeconds(30)).rows())
+        .isEqualTo(2);
+    assertThatThrownBy(
+            () ->
+                io.quarry.client.QuarryClient.builder(URI.create(server.url()))
+                    .credentials("alice", "nope")
+                    .build()
+                    .search("event"))
+        .isInstanceOf(io.quarry.client.QuarryClientException.class)
+        .hasMessageContaining("401");
+  }
+
+  @Test
   void onlyAdminChangesLookups() throws Exception {
     HttpResponse<String> denied =
         send("PUT", "/api/v1/lookups/hosts", basic("alice", "alice-pw"), "host,owner\na,b\n");
