@@ -60,6 +60,16 @@ public class ApiException extends RuntimeException {
     return Map.of("error", error);
   }
 
+  /**
+   * Writes this error as the response: its JSON body by default; an API with its own error shape
+   * (Splunk's XML messages) overrides this.
+   *
+   * @param headers the headers to send: {@link #headers()} and what the server adds
+   */
+  public void respond(Exchange exchange, Map<String, String> headers) {
+    exchange.json(status, body(), headers);
+  }
+
   /** 401 asking for HTTP Basic credentials. */
   public static ApiException unauthorized(String message) {
     return new ApiException(

@@ -125,7 +125,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     if (e.status().code() == 503 || e.status().code() == 429) {
       headers.putIfAbsent("Retry-After", "1");
     }
-    exchange.json(e.status(), e.body(), headers);
+    e.respond(exchange, headers);
     recordRequest(exchange);
   }
 

@@ -81,6 +81,11 @@ public final class JobRoutes {
     exchange.json(HttpResponseStatus.CREATED, status(job));
   }
 
+  /** Whether a job's search transforms its events (its results are a table, not events). */
+  boolean transforms(SearchJob job) {
+    return search.transforms(job.plan());
+  }
+
   /** Plans and submits a job; a query that does not parse is a 400 naming where. */
   SearchJob submit(
       String user, String query, String earliest, String latest, Duration timeLimit, Duration ttl) {

@@ -46,8 +46,8 @@ public final class SearchExportRoute {
             "/services/search/v2/jobs/export",
             "/servicesNS/{owner}/{app}/search/jobs/export",
             "/servicesNS/{owner}/{app}/search/v2/jobs/export")) {
-      router.add(HttpMethod.POST, path, this::export);
-      router.add(HttpMethod.GET, path, this::export);
+      router.add(HttpMethod.POST, path, SplunkErrors.splunk(this::export, true));
+      router.add(HttpMethod.GET, path, SplunkErrors.splunk(this::export, true));
     }
   }
 

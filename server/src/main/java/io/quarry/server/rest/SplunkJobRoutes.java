@@ -65,15 +65,17 @@ public final class SplunkJobRoutes {
 
   public void register(Router router) {
     for (String prefix : PREFIXES) {
-      router.add(HttpMethod.POST, prefix, this::create);
-      router.add(HttpMethod.GET, prefix, this::list);
-      router.add(HttpMethod.GET, prefix + "/{sid}", this::status);
-      router.add(HttpMethod.DELETE, prefix + "/{sid}", this::delete);
+      router.add(HttpMethod.POST, prefix, SplunkErrors.splunk(this::create));
+      router.add(HttpMethod.GET, prefix, SplunkErrors.splunk(this::list));
+      router.add(HttpMethod.GET, prefix + "/{sid}", SplunkErrors.splunk(this::status));
+      router.add(HttpMethod.DELETE, prefix + "/{sid}", SplunkErrors.splunk(this::delete));
       for (String results : List.of("results", "results_preview", "events")) {
-        router.add(HttpMethod.GET, prefix + "/{sid}/" + results, this::results);
-        router.add(HttpMethod.POST, prefix + "/{sid}/" + results, this::results);
+        router.add(
+            HttpMethod.GET, prefix + "/{sid}/" + results, SplunkErrors.splunk(this::results));
+        router.add(
+            HttpMethod.POST, prefix + "/{sid}/" + results, SplunkErrors.splunk(this::results));
       }
-      router.add(HttpMethod.POST, prefix + "/{sid}/control", this::control);
+      router.add(HttpMethod.POST, prefix + "/{sid}/control", SplunkErrors.splunk(this::control));
     }
   }
 
@@ -316,7 +318,48 @@ public final class SplunkJobRoutes {
     JobRoutes.failIfFailed(job);
     long offset = JobRoutes.nonNegativeLong(exchange.parameter("offset"), 0, "offset");
     long count = JobRoutes.nonNegativeLong(exchange.parameter("count"), 100, "count");
+    if (exchange.path().endsWith("/events") && jobRoutes.transforms(job)) {
+      answerNoEvents(exchange, mode, job);
+      return;
+    }
     answerResults(exchange, mode, job, offset, count);
+  }
+
+  /**
+   * {@code …/events} of a transforming search: like Splunk without {@code status_buckets}, no
+   * events (they were aggregated, not kept), and a message pointing at {@code …/results}.
+   */
+  private static void answerNoEvents(Exchange exchange, ResultsMode mode, SearchJob job) {
+    String text =
+        "This search transforms its events; they are not kept. Its rows are at …/results.";
+    List<Map<String, String>> messages = new ArrayList<>(messageList(job));
+    messages.add(message("INFO", text));
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("preview", !job.state().finished());
+    body.put("init_offset", 0);
+    body.put("messages", messages);
+    body.put("fields", List.of());
+    switch (mode) {
+      case JSON -> body.put("results", List.of());
+      case JSON_ROWS -> body.put("rows", List.of());
+      case JSON_COLS -> body.put("columns", List.of());
+      case CSV -> {
+        exchange.text(HttpResponseStatus.OK, "text/csv; charset=UTF-8", "");
+        return;
+      }
+      case XML -> {
+        exchange.text(
+            HttpResponseStatus.OK,
+            SplunkAtom.CONTENT_TYPE,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<results preview=\""
+                + (job.state().finished() ? 0 : 1)
+                + "\">\n<meta><fieldOrder></fieldOrder></meta>\n<messages><msg type=\"INFO\">"
+                + SplunkAtom.escape(text)
+                + "</msg></messages>\n</results>\n");
+        return;
+      }
+    }
+    exchange.json(HttpResponseStatus.OK, body);
   }
 
   private void control(Exchange exchange) {

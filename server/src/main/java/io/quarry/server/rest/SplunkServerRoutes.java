@@ -39,8 +39,8 @@ public final class SplunkServerRoutes {
 
   public void register(Router router) {
     for (String prefix : List.of("/services", "/servicesNS/{owner}/{app}")) {
-      router.add(HttpMethod.POST, prefix + "/auth/login", this::login);
-      router.add(HttpMethod.GET, prefix + "/server/info", this::info);
+      router.add(HttpMethod.POST, prefix + "/auth/login", SplunkErrors.splunk(this::login));
+      router.add(HttpMethod.GET, prefix + "/server/info", SplunkErrors.splunk(this::info));
     }
   }
 

@@ -128,6 +128,23 @@ public final class SearchService implements AutoCloseable {
   }
 
   /**
+   * Whether a plan transforms its events into a table ({@code stats}, {@code top}, {@code
+   * timechart}, a transforming plugin command, …): then its results are not events, which is what
+   * Splunk's {@code …/events} endpoint tells apart.
+   */
+  public boolean transforms(SearchPlan plan) {
+    for (Command command : plan.pipeline()) {
+      if (registry
+          .help(command.name())
+          .filter(help -> help.kind() == CommandKind.TRANSFORMING)
+          .isPresent()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * What a failed search answers: 422 over its memory limit, 500 naming the plugin when a plugin's
    * command threw; anything else as it was.
    */

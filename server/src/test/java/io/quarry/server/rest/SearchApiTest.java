@@ -442,6 +442,70 @@ class SearchApiTest {
   }
 
   @Test
+  void splunkEndpointsAnswerErrorsAndEventsAsSplunkDoes() throws Exception {
+    // errors: Splunk's XML messages by default, its JSON messages with output_mode=json
+    HttpResponse<String> xml = call("GET", "/services/search/jobs/nope", null, null);
+    assertThat(xml.statusCode()).isEqualTo(404);
+    assertThat(xml.headers().firstValue("Content-Type").orElseThrow()).contains("xml");
+    assertThat(xml.body()).contains("<response><messages><msg type=\"ERROR\">No search job 'nope'");
+    HttpResponse<String> parse =
+        call(
+            "POST",
+            "/services/search/jobs",
+            form("search", "index=main | stast count"),
+            "application/x-www-form-urlencoded");
+    assertThat(parse.statusCode()).isEqualTo(400);
+    assertThat(parse.body())
+        .contains("<msg type=\"FATAL\">Error in search: Unknown search command 'stast'");
+    HttpResponse<String> json =
+        call("GET", "/services/search/jobs/nope?output_mode=json", null, null);
+    assertThat(json.statusCode()).isEqualTo(404);
+    JsonNode body = JSON.readTree(json.body());
+    assertThat(body.at("/messages/0/type").asText()).isEqualTo("ERROR");
+    assertThat(body.at("/error/code").asText()).isEqualTo("JOB_NOT_FOUND");
+    // the export endpoint answers JSON without an output_mode, its errors too
+    HttpResponse<String> export =
+        call(
+            "POST",
+            "/services/search/jobs/export",
+            form("search", "index=main | stast"),
+            "application/x-www-form-urlencoded");
+    assertThat(JSON.readTree(export.body()).at("/error/code").asText()).isEqualTo("QUERY_PARSE");
+
+    // events: the events of an event search; none for a transforming one (only its results)
+    for (String query : List.of("index=main | head 3", "index=main | stats count by status")) {
+      String id =
+          ok(
+                  call(
+                      "POST",
+                      "/services/search/jobs",
+                      form("search", query, "exec_mode", "blocking", "output_mode", "json"),
+                      "application/x-www-form-urlencoded"),
+                  201)
+              .get("sid")
+              .asText();
+      JsonNode events =
+          ok(
+              call("GET", "/services/search/jobs/" + id + "/events?output_mode=json", null, null),
+              200);
+      JsonNode results =
+          ok(
+              call("GET", "/services/search/jobs/" + id + "/results?output_mode=json", null, null),
+              200);
+      if (query.contains("stats")) {
+        assertThat(events.get("results")).isEmpty();
+        assertThat(events.get("messages").toString()).contains("transforms its events");
+        assertThat(results.get("results")).hasSize(2);
+        assertThat(call("GET", "/services/search/jobs/" + id + "/events", null, null).body())
+            .contains("<results preview=\"0\">")
+            .contains("transforms its events");
+      } else {
+        assertThat(events.get("results")).hasSize(3).isEqualTo(results.get("results"));
+      }
+    }
+  }
+
+  @Test
   void splunksJobEndpointsServeTheSameJobs() throws Exception {
     String query = "search index=main status=500 | stats count";
     JsonNode sid =
@@ -555,11 +619,10 @@ class SearchApiTest {
             200);
     assertThat(oneshotRows.get("rows")).hasSize(3);
     assertThat(oneshotRows.get("rows").get(0)).hasSize(oneshotRows.get("fields").size());
-    JsonNode badMode =
-        ok(
-            call("GET", "/services/search/jobs/" + id + "/results?output_mode=raw", null, null),
-            400);
-    assertThat(badMode.at("/error/code").asText()).isEqualTo("UNSUPPORTED_OUTPUT_MODE");
+    HttpResponse<String> badMode =
+        call("GET", "/services/search/jobs/" + id + "/results?output_mode=raw", null, null);
+    assertThat(badMode.statusCode()).isEqualTo(400);
+    assertThat(badMode.body()).contains("<msg type=\"ERROR\">output_mode 'raw'");
     ok(call("DELETE", "/services/search/jobs/" + id + "?output_mode=json", null, null), 200);
     ok(call("GET", "/api/v1/jobs/" + id, null, null), 404);
   }
