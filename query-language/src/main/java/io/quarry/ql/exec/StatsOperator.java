@@ -271,6 +271,29 @@ public final class StatsOperator implements Aggregator {
     groups.putAll(moved);
   }
 
+  /**
+   * Adds another operator's groups without taking them from it (each accumulator merged into a
+   * fresh one): how a preview works on a copy while the search goes on. The copy's memory is this
+   * operator's tracker's.
+   */
+  void addCopyOf(StatsOperator other) {
+    other.groups.forEach(
+        (key, theirs) -> {
+          Accumulator[] ours =
+              groups.computeIfAbsent(
+                  key,
+                  k -> {
+                    memory.add(groupBytes(k));
+                    return newAccumulators();
+                  });
+          long grown = 0;
+          for (int i = 0; i < ours.length; i++) {
+            grown += ours[i].merge(theirs[i]);
+          }
+          memory.add(grown);
+        });
+  }
+
   /** A partial {@code stats}: it only accumulates, to be {@link #merge merged} into a final one. */
   public static StatsOperator partial(StatsCommand command) {
     return new StatsOperator(command, PARTIAL);

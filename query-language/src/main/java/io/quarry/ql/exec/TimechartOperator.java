@@ -172,6 +172,24 @@ public final class TimechartOperator implements Aggregator {
     return true;
   }
 
+  /**
+   * Emits the chart of the rows so far into {@code target} from a copy of the buckets (finishing
+   * regroups them), so the search goes on; the copy is transient and not counted against the
+   * search's memory.
+   */
+  @Override
+  public boolean snapshot(RowSink target) {
+    TimechartOperator copy =
+        new TimechartOperator(
+            command, overField, zone, target, MemoryTracker.unbounded("timechart preview"));
+    copy.buckets.addCopyOf(buckets);
+    if (seriesTotals != null) {
+      copy.seriesTotals.addCopyOf(seriesTotals);
+    }
+    copy.finish();
+    return true;
+  }
+
   @Override
   public void finish() {
     Span span = overField != null ? baseSpan : command.span().orElseGet(this::chooseSpan);

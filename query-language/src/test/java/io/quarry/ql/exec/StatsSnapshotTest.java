@@ -92,17 +92,77 @@ class StatsSnapshotTest {
     assertThat(end.rows).containsExactly("[b]=[2]");
   }
 
+  /** Collects whole rows as text: every field, in order. */
+  private static final class Wide implements RowSink {
+    final List<String> rows = new ArrayList<>();
+
+    @Override
+    public boolean accept(Row row) {
+      StringBuilder text = new StringBuilder();
+      for (String field : row.fieldNames()) {
+        text.append(field).append('=').append(row.values(field)).append(' ');
+      }
+      rows.add(text.toString().strip());
+      return true;
+    }
+
+    @Override
+    public void finish() {}
+  }
+
+  private static Aggregator aggregator(String command, RowSink downstream) {
+    return (Aggregator)
+        Pipelines.operator(
+            new Parser(CommandRegistry.builtIns()).parse("* | " + command).commands().get(1),
+            downstream,
+            new Evaluator(java.time.Instant.EPOCH, java.time.ZoneOffset.UTC));
+  }
+
+  private static final long HOUR = 3_600_000_000L;
+
   @Test
-  void aggregatorsWithoutAPreviewSayNo() {
-    Aggregator timechart =
-        (Aggregator)
-            Pipelines.operator(
-                new Parser(CommandRegistry.builtIns())
-                    .parse("* | timechart span=1h count")
-                    .commands()
-                    .get(1),
-                new Collect(),
-                new Evaluator(java.time.Instant.EPOCH, java.time.ZoneOffset.UTC));
-    assertThat(timechart.snapshot(new Collect())).isFalse();
+  void timechartAndChartPreviewFromACopyOfTheirBuckets() {
+    for (String command :
+        List.of(
+            "timechart span=1h limit=1 useother=true count by host",
+            "timechart count by host",
+            "chart count over host by status")) {
+      Wide end = new Wide();
+      Wide alone = new Wide();
+      Aggregator total = aggregator(command, end);
+      Aggregator reference = aggregator(command, alone); // one operator fed everything
+      List<TestRow> first =
+          List.of(
+              TestRow.of("e1", "_time", 0L, "host", "a", "status", "200"),
+              TestRow.of("e2", "_time", HOUR, "host", "b", "status", "500"),
+              TestRow.of("e3", "_time", HOUR + 5, "host", "b", "status", "200"));
+      Aggregator partial = total.newPartial();
+      first.forEach(partial::accept);
+      total.merge(partial);
+      first.forEach(reference::accept);
+
+      Wide preview = new Wide();
+      assertThat(total.snapshot(preview)).isTrue();
+      Wide expectedPreview = new Wide();
+      Aggregator soFar = aggregator(command, expectedPreview);
+      first.forEach(soFar::accept);
+      soFar.finish();
+      assertThat(preview.rows).as(command).isEqualTo(expectedPreview.rows).isNotEmpty();
+      assertThat(end.rows).isEmpty();
+
+      // a second preview sees the same; the state was not consumed or regrouped
+      Wide again = new Wide();
+      total.snapshot(again);
+      assertThat(again.rows).isEqualTo(preview.rows);
+
+      TestRow later = TestRow.of("e4", "_time", 2 * HOUR, "host", "a", "status", "200");
+      Aggregator more = total.newPartial();
+      more.accept(later);
+      total.merge(more);
+      reference.accept(later);
+      total.finish();
+      reference.finish();
+      assertThat(end.rows).as(command).isEqualTo(alone.rows);
+    }
   }
 }
