@@ -43,6 +43,19 @@ public interface Aggregator extends RowSink {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " does not take counts");
   }
 
+  /**
+   * Whether counting rows is all this aggregation does ({@code stats count} without a by-clause),
+   * so a scan whose every candidate matches may count documents instead of producing rows.
+   */
+  default boolean countsOnlyRows() {
+    return false;
+  }
+
+  /** Adds what {@link #accept} would have added for {@code rows} rows that were counted instead. */
+  default void addRowCount(long rows) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " does not take counts");
+  }
+
   /** The downstream of a partial: partials are merged, never finished, and emit nothing. */
   RowSink PARTIAL =
       new RowSink() {

@@ -214,11 +214,31 @@ public final class StatsOperator implements Aggregator {
 
   @Override
   public String countsOnlyByField() {
-    boolean countsOnly =
-        command.groupBy().size() == 1
-            && command.aggregations().stream()
-                .allMatch(a -> a.function() == AggregateFunction.COUNT && a.field().isEmpty());
-    return countsOnly ? command.groupBy().get(0) : null;
+    return command.groupBy().size() == 1 && onlyCounts() ? command.groupBy().get(0) : null;
+  }
+
+  @Override
+  public boolean countsOnlyRows() {
+    return command.groupBy().isEmpty() && onlyCounts();
+  }
+
+  private boolean onlyCounts() {
+    return command.aggregations().stream()
+        .allMatch(a -> a.function() == AggregateFunction.COUNT && a.field().isEmpty());
+  }
+
+  @Override
+  public void addRowCount(long rows) {
+    Accumulator[] accumulators =
+        groups.computeIfAbsent(
+            List.of(),
+            key -> {
+              memory.add(groupBytes(key));
+              return newAccumulators();
+            });
+    for (Accumulator accumulator : accumulators) {
+      accumulator.count += rows;
+    }
   }
 
   @Override

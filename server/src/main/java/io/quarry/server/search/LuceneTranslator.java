@@ -15,7 +15,6 @@ import java.util.regex.Pattern;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.FieldExistsQuery;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermQuery;
@@ -34,6 +33,10 @@ import org.apache.lucene.search.WildcardQuery;
  *       a superset, because a search-time field's value always appears in the raw text;
  *   <li>{@code NOT} of an exact query is exact; anything else untranslatable matches everything.
  * </ul>
+ *
+ * <p>An inexact translation may also know a <em>sure</em> query: documents that surely match, such
+ * as those whose index-time {@code f} equals {@code v} for {@code f=v}, or whose index-time numbers
+ * compare so for {@code f>=n}. A scan may count those without reading them (and check the rest).
  */
 final class LuceneTranslator {
   /**
@@ -45,9 +48,17 @@ final class LuceneTranslator {
   private static final Set<String> KEYWORD_FIELDS =
       Set.of(EventFields.HOST, EventFields.SOURCE, EventFields.SOURCETYPE);
 
-  /** A query and whether it is exact. */
-  record Translation(Query query, boolean exact) {
-    static final Translation ALL = new Translation(new MatchAllDocsQuery(), false);
+  /**
+   * A query and whether it is exact, and a query whose every match surely matches the expression
+   * (null: none known) — for an inexact translation, the candidates that need no per-event check.
+   */
+  record Translation(Query query, boolean exact, Query sure) {
+    static final Translation ALL = new Translation(new MatchAllDocsQuery(), false, null);
+
+    /** An exact translation: it is its own sure part. */
+    Translation(Query query, boolean exact) {
+      this(query, exact, exact ? query : null);
+    }
 
     boolean matchesAll() {
       return query instanceof MatchAllDocsQuery;
@@ -74,16 +85,21 @@ final class LuceneTranslator {
       case SearchExpression.Not not -> {
         Translation inner = translate(not.operand());
         if (!inner.exact()) {
-          yield Translation.ALL;
+          // what the inner query does not match surely does not match the inner expression
+          yield new Translation(
+              new MatchAllDocsQuery(), false, inner.matchesAll() ? null : excluding(inner.query()));
         }
-        yield new Translation(
-            new BooleanQuery.Builder()
-                .add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER)
-                .add(inner.query(), BooleanClause.Occur.MUST_NOT)
-                .build(),
-            true);
+        yield new Translation(excluding(inner.query()), true);
       }
     };
+  }
+
+  /** Every document but those {@code query} matches. */
+  private static Query excluding(Query query) {
+    return new BooleanQuery.Builder()
+        .add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER)
+        .add(query, BooleanClause.Occur.MUST_NOT)
+        .build();
   }
 
   private static Translation term(String text, boolean phrase) {
@@ -140,12 +156,14 @@ final class LuceneTranslator {
     }
     Query indexTime =
         new TermQuery(new Term(EventFields.keywordField(field), value.toLowerCase(Locale.ROOT)));
+    // an index-time value that equals surely matches (the check compares the same value)
     return new Translation(
         new BooleanQuery.Builder()
             .add(indexTime, BooleanClause.Occur.SHOULD)
             .add(inRaw.query(), BooleanClause.Occur.SHOULD)
             .build(),
-        false);
+        false,
+        indexTime);
   }
 
   /**
@@ -162,22 +180,17 @@ final class LuceneTranslator {
         || !looksNumeric(value)) {
       return Translation.ALL;
     }
+    String indexField = EventFields.keywordField(field);
     Query withoutIndexTime =
-        new BooleanQuery.Builder()
-            .add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER)
-            .add(
-                new FieldExistsQuery(EventFields.valuesField(field, IndexedFieldType.KEYWORD)),
-                BooleanClause.Occur.MUST_NOT)
-            .build();
+        new LacksFieldQuery(indexField, EventFields.valuesField(field, IndexedFieldType.KEYWORD));
+    double number = Values.toNumber(value);
     return new Translation(
         new BooleanQuery.Builder()
-            .add(
-                new NumericTermsQuery(
-                    EventFields.keywordField(field), operator, Values.toNumber(value)),
-                BooleanClause.Occur.SHOULD)
+            .add(new NumericTermsQuery(indexField, operator, number), BooleanClause.Occur.SHOULD)
             .add(withoutIndexTime, BooleanClause.Occur.SHOULD)
             .build(),
-        false);
+        false,
+        new NumericTermsQuery(indexField, operator, number, true));
   }
 
   private static boolean looksNumeric(String value) {
@@ -188,30 +201,54 @@ final class LuceneTranslator {
     return new TermQuery(new Term(EventFields.TOKENS, term));
   }
 
+  /** Sure where every operand is sure. */
   private static Translation and(List<Translation> operands) {
     BooleanQuery.Builder builder = new BooleanQuery.Builder();
+    BooleanQuery.Builder sure = new BooleanQuery.Builder();
     boolean exact = true;
     boolean any = false;
+    boolean allSure = true;
     for (Translation operand : operands) {
       exact &= operand.exact();
       if (!operand.matchesAll()) {
         builder.add(operand.query(), BooleanClause.Occur.FILTER);
         any = true;
       }
+      if (operand.sure() == null) {
+        allSure = false;
+      } else {
+        sure.add(operand.sure(), BooleanClause.Occur.FILTER);
+      }
     }
-    return any ? new Translation(builder.build(), exact) : Translation.ALL;
+    if (exact) {
+      return any ? new Translation(builder.build(), true) : Translation.ALL;
+    }
+    return new Translation(
+        any ? builder.build() : new MatchAllDocsQuery(), false, allSure ? sure.build() : null);
   }
 
+  /** Sure where any operand is sure. */
   private static Translation or(List<Translation> operands) {
     BooleanQuery.Builder builder = new BooleanQuery.Builder();
+    BooleanQuery.Builder sure = new BooleanQuery.Builder();
     boolean exact = true;
+    boolean anyMatchesAll = false;
+    boolean anySure = false;
     for (Translation operand : operands) {
-      if (operand.matchesAll()) {
-        return Translation.ALL;
-      }
+      anyMatchesAll |= operand.matchesAll();
       exact &= operand.exact();
       builder.add(operand.query(), BooleanClause.Occur.SHOULD);
+      if (operand.sure() != null) {
+        sure.add(operand.sure(), BooleanClause.Occur.SHOULD);
+        anySure = true;
+      }
     }
-    return new Translation(builder.build(), exact);
+    if (exact) {
+      return new Translation(anyMatchesAll ? new MatchAllDocsQuery() : builder.build(), true);
+    }
+    return new Translation(
+        anyMatchesAll ? new MatchAllDocsQuery() : builder.build(),
+        false,
+        anySure ? sure.build() : null);
   }
 }

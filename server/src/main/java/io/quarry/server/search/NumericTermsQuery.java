@@ -24,8 +24,20 @@ final class NumericTermsQuery extends MultiTermQuery {
   private final ComparisonOperator operator;
   private final double number;
 
+  /** Whether non-numeric terms are left out: then every document matched satisfies the check. */
+  private final boolean numericOnly;
+
   NumericTermsQuery(String field, ComparisonOperator operator, double number) {
+    this(field, operator, number, false);
+  }
+
+  /**
+   * @param numericOnly leave out the non-numeric terms: the documents matched are then a subset of
+   *     what the check accepts (each has a number that compares so), not a superset
+   */
+  NumericTermsQuery(String field, ComparisonOperator operator, double number, boolean numericOnly) {
     super(field, CONSTANT_SCORE_BLENDED_REWRITE);
+    this.numericOnly = numericOnly;
     this.operator = requireNonNull(operator, "operator is null");
     if (operator == ComparisonOperator.EQ || operator == ComparisonOperator.NE) {
       throw new IllegalArgumentException("an ordering operator, not " + operator);
@@ -39,9 +51,9 @@ final class NumericTermsQuery extends MultiTermQuery {
       @Override
       protected AcceptStatus accept(BytesRef term) {
         double value = Values.toNumber(term.utf8ToString());
-        return Double.isNaN(value) || satisfies(Double.compare(value, number))
-            ? AcceptStatus.YES
-            : AcceptStatus.NO;
+        boolean accepted =
+            Double.isNaN(value) ? !numericOnly : satisfies(Double.compare(value, number));
+        return accepted ? AcceptStatus.YES : AcceptStatus.NO;
       }
     };
   }
@@ -65,7 +77,10 @@ final class NumericTermsQuery extends MultiTermQuery {
 
   @Override
   public String toString(String defaultField) {
-    return field + operator.symbol() + Values.toText(number) + " (numeric terms)";
+    return field
+        + operator.symbol()
+        + Values.toText(number)
+        + (numericOnly ? " (numeric terms only)" : " (numeric terms)");
   }
 
   @Override
@@ -73,11 +88,13 @@ final class NumericTermsQuery extends MultiTermQuery {
     return other instanceof NumericTermsQuery that
         && field.equals(that.field)
         && operator == that.operator
-        && Double.compare(number, that.number) == 0;
+        && Double.compare(number, that.number) == 0
+        && numericOnly == that.numericOnly;
   }
 
   @Override
   public int hashCode() {
-    return (field.hashCode() * 31 + operator.hashCode()) * 31 + Double.hashCode(number);
+    return ((field.hashCode() * 31 + operator.hashCode()) * 31 + Double.hashCode(number)) * 2
+        + (numericOnly ? 1 : 0);
   }
 }

@@ -507,11 +507,13 @@ public final class SearchService implements AutoCloseable {
     if (reduce.stream().noneMatch(c -> c instanceof io.quarry.ql.ast.OutputLookupCommand)) {
       control.previewer(() -> preview(total, reduce, evaluator, finishing));
     }
-    // stats count by f / top f over an exact index query: count f's keyword doc values
-    String countedField =
-        filters.isEmpty() && (plan.filter().isEmpty() || translation.exact())
-            ? total.countsOnlyByField()
-            : null;
+    // where the index query is exact (or for its sure part), stats count by f / top f count f's
+    // keyword doc values, and stats count counts the matching documents: no event is read
+    boolean exact = plan.filter().isEmpty() || translation.exact();
+    org.apache.lucene.search.Query sure = exact ? null : translation.sure();
+    boolean countable = filters.isEmpty() && (exact || sure != null);
+    String countedField = countable ? total.countsOnlyByField() : null;
+    boolean countRows = countable && total.countsOnlyRows();
     ScanStats scan;
     try {
       scan =
@@ -533,7 +535,7 @@ public final class SearchService implements AutoCloseable {
                         stages,
                         0);
                 return new PipelineFeed(control, check, map, matched)
-                    .countValues(countedField, partial, stages, aggregatorAt)
+                    .countValues(countedField, countRows, sure, partial, stages, aggregatorAt)
                     .then(
                         () -> {
                           if (unmerged.remove(partial)) {
@@ -602,6 +604,10 @@ public final class SearchService implements AutoCloseable {
     explain.put("index_query", translation.query().toString());
     boolean exact = translation.exact() || plan.filter().isEmpty();
     explain.put("exact_index_query", exact);
+    // candidates that surely match: counted without reading them when counting is all that follows
+    explain.put(
+        "sure_index_query",
+        exact || translation.sure() == null ? null : translation.sure().toString());
     explain.put(
         "per_event_filter", exact ? null : plan.filter().map(Object::toString).orElse(null));
     List<String> names = plan.pipeline().stream().map(Command::name).toList();
@@ -686,16 +692,78 @@ public final class SearchService implements AutoCloseable {
      * by an exact index query with no command before it); events without doc values for it still
      * become rows, since their value may come from search-time extraction.
      */
-    PipelineFeed countValues(String field, Aggregator partial, StageStats stages, int stage) {
+    PipelineFeed countValues(
+        String field,
+        boolean rows,
+        org.apache.lucene.search.Query sure,
+        Aggregator partial,
+        StageStats stages,
+        int stage) {
       this.countedField = field;
+      this.countingRowsOnly = rows;
+      this.sure = sure;
       this.countingPartial = partial;
       this.countingStages = stages;
       this.countingStage = stage;
       return this;
     }
 
+    /** Whether {@link #countValues} counts matching documents only ({@code stats count}). */
+    private boolean countingRowsOnly;
+
+    /**
+     * The documents that surely match when the index query is a superset (they may be counted; the
+     * others are checked as rows), or null when every candidate matches.
+     */
+    private org.apache.lucene.search.Query sure;
+
+    /** Whether a candidate surely matches: always without a sure query, else if it matches it. */
+    private java.util.function.IntPredicate sureMatches(org.apache.lucene.index.LeafReader reader)
+        throws IOException {
+      if (sure == null) {
+        return doc -> true;
+      }
+      org.apache.lucene.search.IndexSearcher searcher =
+          new org.apache.lucene.search.IndexSearcher(reader);
+      searcher.setQueryCache(null);
+      org.apache.lucene.search.Scorer scorer =
+          searcher
+              .createWeight(
+                  searcher.rewrite(sure), org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES, 1f)
+              .scorer(reader.getContext());
+      if (scorer == null) {
+        return doc -> false;
+      }
+      org.apache.lucene.search.DocIdSetIterator docs = scorer.iterator();
+      return doc -> {
+        try {
+          // candidates come in increasing order, so the iterator only moves forward
+          return (docs.docID() < doc ? docs.advance(doc) : docs.docID()) == doc;
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      };
+    }
+
     @Override
     public DocShortcut shortcut(org.apache.lucene.index.LeafReader reader) throws IOException {
+      if (countingRowsOnly) {
+        if (countingStarted == 0) {
+          countingStarted = System.nanoTime();
+        }
+        java.util.function.IntPredicate surely = sureMatches(reader);
+        return doc -> {
+          if (!surely.test(doc)) {
+            return DocShortcut.VISIT;
+          }
+          if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
+            return DocShortcut.STOP;
+          }
+          matchedHere++;
+          countedRows++;
+          return DocShortcut.TAKEN;
+        };
+      }
       if (countedField == null) {
         return null;
       }
@@ -720,11 +788,12 @@ public final class SearchService implements AutoCloseable {
       if (values == null || values.getValueCount() > MAX_COUNTED_ORDINALS) {
         return null;
       }
+      java.util.function.IntPredicate surely = sureMatches(reader);
       countedValues = values;
       ordinalCounts = new int[(int) values.getValueCount()];
       countingStarted = System.nanoTime();
       return doc -> {
-        if (!values.advanceExact(doc)) {
+        if (!surely.test(doc) || !values.advanceExact(doc)) {
           return DocShortcut.VISIT;
         }
         if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
@@ -741,6 +810,11 @@ public final class SearchService implements AutoCloseable {
 
     @Override
     public void finish() {
+      if (countingRowsOnly) {
+        countingPartial.addRowCount(countedRows);
+        countingStages.counted(countingStage, countedRows, System.nanoTime() - countingStarted);
+        countingRowsOnly = false;
+      }
       if (ordinalCounts != null) {
         java.util.Map<String, Long> counts = new java.util.HashMap<>();
         try {
