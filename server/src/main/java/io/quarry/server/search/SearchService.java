@@ -514,6 +514,7 @@ public final class SearchService implements AutoCloseable {
     boolean countable = filters.isEmpty() && (exact || sure != null);
     String countedField = countable ? total.countsOnlyByField() : null;
     boolean countRows = countable && total.countsOnlyRows();
+    OrdinalCounts segmentCounts = new OrdinalCounts();
     ScanStats scan;
     try {
       scan =
@@ -535,7 +536,8 @@ public final class SearchService implements AutoCloseable {
                         stages,
                         0);
                 return new PipelineFeed(control, check, map, matched)
-                    .countValues(countedField, countRows, sure, partial, stages, aggregatorAt)
+                    .countValues(
+                        countedField, countRows, sure, segmentCounts, partial, stages, aggregatorAt)
                     .then(
                         () -> {
                           if (unmerged.remove(partial)) {
@@ -555,6 +557,7 @@ public final class SearchService implements AutoCloseable {
     for (Aggregator partial : unmerged) {
       total.merge(partial);
     }
+    segmentCounts.drainInto(total);
     stages.probe(aggregatorAt, total).finish(); // the reduce side's time goes to the same stage
     return scan;
   }
@@ -679,6 +682,8 @@ public final class SearchService implements AutoCloseable {
     private int[] ordinalCounts;
 
     private org.apache.lucene.index.SortedSetDocValues countedValues;
+    private Object countedSegment;
+    private OrdinalCounts segmentCounts;
     private long countedRows;
     private String countedField;
     private Aggregator countingPartial;
@@ -696,9 +701,11 @@ public final class SearchService implements AutoCloseable {
         String field,
         boolean rows,
         org.apache.lucene.search.Query sure,
+        OrdinalCounts segments,
         Aggregator partial,
         StageStats stages,
         int stage) {
+      this.segmentCounts = segments;
       this.countedField = field;
       this.countingRowsOnly = rows;
       this.sure = sure;
@@ -790,8 +797,27 @@ public final class SearchService implements AutoCloseable {
       }
       java.util.function.IntPredicate surely = sureMatches(reader);
       countedValues = values;
+      countedSegment =
+          reader.getCoreCacheHelper() != null ? reader.getCoreCacheHelper().getKey() : reader;
       ordinalCounts = new int[(int) values.getValueCount()];
       countingStarted = System.nanoTime();
+      org.apache.lucene.index.SortedDocValues single =
+          org.apache.lucene.index.DocValues.unwrapSingleton(values);
+      if (single != null) { // one value per document in this segment: no ordinal list to walk
+        int[] counts = ordinalCounts;
+        return doc -> {
+          if (!surely.test(doc) || !single.advanceExact(doc)) {
+            return DocShortcut.VISIT;
+          }
+          if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
+            return DocShortcut.STOP;
+          }
+          matchedHere++;
+          countedRows++;
+          counts[single.ordValue()]++;
+          return DocShortcut.TAKEN;
+        };
+      }
       return doc -> {
         if (!surely.test(doc) || !values.advanceExact(doc)) {
           return DocShortcut.VISIT;
@@ -816,17 +842,7 @@ public final class SearchService implements AutoCloseable {
         countingRowsOnly = false;
       }
       if (ordinalCounts != null) {
-        java.util.Map<String, Long> counts = new java.util.HashMap<>();
-        try {
-          for (int ord = 0; ord < ordinalCounts.length; ord++) {
-            if (ordinalCounts[ord] > 0) {
-              counts.put(countedValues.lookupOrd(ord).utf8ToString(), (long) ordinalCounts[ord]);
-            }
-          }
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-        countingPartial.addValueCounts(counts, countedRows);
+        segmentCounts.add(countedSegment, countedValues, ordinalCounts, countedRows);
         countingStages.counted(countingStage, countedRows, System.nanoTime() - countingStarted);
         ordinalCounts = null;
       }

@@ -1,0 +1,63 @@
+package io.quarry.server.search;
+
+import io.quarry.ql.exec.Aggregator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import org.apache.lucene.index.SortedSetDocValues;
+
+/**
+ * The keyword value counts of one batch scan, per segment: the slices of a segment share its
+ * ordinals, so each adds its counts to the segment's array when it ends, and the values are looked
+ * up and handed to the aggregation once per segment at the end of the scan — not once per slice,
+ * which for a field of thousands of values costs more than the counting itself.
+ *
+ * <p>Counts reach the aggregation at the end only, so a live preview does not show them until then.
+ */
+final class OrdinalCounts {
+  private static final class Segment {
+    final long[] counts;
+    SortedSetDocValues dictionary;
+    long rows;
+
+    Segment(int values) {
+      this.counts = new long[values];
+    }
+  }
+
+  /** By the segment's core key, which its slices share. */
+  private final Map<Object, Segment> segments = new IdentityHashMap<>();
+
+  /**
+   * Adds a slice's counts by ordinal of {@code dictionary} (the slice's own instance: it is only
+   * read for lookups once the slice is done).
+   */
+  synchronized void add(Object segmentKey, SortedSetDocValues dictionary, int[] counts, long rows) {
+    Segment segment = segments.computeIfAbsent(segmentKey, key -> new Segment(counts.length));
+    for (int ord = 0; ord < counts.length; ord++) {
+      segment.counts[ord] += counts[ord];
+    }
+    segment.dictionary = dictionary;
+    segment.rows += rows;
+  }
+
+  /** Hands every segment's counts, by value, to {@code target}. */
+  synchronized void drainInto(Aggregator target) {
+    try {
+      for (Segment segment : segments.values()) {
+        Map<String, Long> byValue = new HashMap<>();
+        for (int ord = 0; ord < segment.counts.length; ord++) {
+          if (segment.counts[ord] > 0) {
+            byValue.put(segment.dictionary.lookupOrd(ord).utf8ToString(), segment.counts[ord]);
+          }
+        }
+        target.addValueCounts(byValue, segment.rows);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    segments.clear();
+  }
+}
