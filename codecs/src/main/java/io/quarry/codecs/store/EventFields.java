@@ -78,4 +78,15 @@ public final class EventFields {
   public static String keywordValue(String value) {
     return value.toLowerCase(Locale.ROOT);
   }
+
+  /**
+   * The term a value gets in its {@link #keywordField}, or null when it gets none (too long for the
+   * term index: such values are found through {@code _raw} only).
+   */
+  public static String keywordTerm(String value) {
+    String keyword = keywordValue(value);
+    return keyword.length() <= org.apache.lucene.index.IndexWriter.MAX_TERM_LENGTH / 4
+        ? keyword
+        : null;
+  }
 }

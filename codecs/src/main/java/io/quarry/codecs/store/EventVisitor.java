@@ -38,5 +38,14 @@ public interface EventVisitor {
 
     /** Handles one matching document: {@link #TAKEN}, {@link #VISIT} or {@link #STOP}. */
     int take(int doc) throws java.io.IOException;
+
+    /**
+     * Takes all documents {@code [from, to)} of the segment at once — called when the scan's query
+     * matches every one of them (no filter, no time bound, no deletions) — or returns false to have
+     * them taken one by one. The answer must be the same for every slice of a segment.
+     */
+    default boolean takeAll(int from, int to) throws java.io.IOException {
+      return false;
+    }
   }
 }

@@ -35,7 +35,6 @@ import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.IndexFormatTooNewException;
 import org.apache.lucene.index.IndexFormatTooOldException;
-import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.NumericUtils;
@@ -667,8 +666,8 @@ public final class IndexStore implements Closeable {
   }
 
   private static void keywordTerm(Document document, String field, String value) {
-    String keyword = EventFields.keywordValue(value);
-    if (keyword.length() <= IndexWriter.MAX_TERM_LENGTH / 4) {
+    String keyword = EventFields.keywordTerm(value);
+    if (keyword != null) {
       document.add(new StringField(EventFields.keywordField(field), keyword, Field.Store.NO));
     }
   }

@@ -108,6 +108,14 @@ final class ParallelScan {
           TimeOrderedScan.EventLoader loader =
               new TimeOrderedScan.EventLoader(source.index(), leaf);
           EventVisitor.DocShortcut shortcut = visitor.shortcut(leaf.reader());
+          if (shortcut != null
+              && weight.getQuery() instanceof org.apache.lucene.search.MatchAllDocsQuery
+              && !leaf.reader().hasDeletions()
+              && shortcut.takeAll(from, to)) {
+            events = to - from;
+            visitor.finish();
+            return null;
+          }
           for (int doc = docs.advance(from); doc < to; doc = docs.nextDoc()) {
             events++;
             if (shortcut != null) {

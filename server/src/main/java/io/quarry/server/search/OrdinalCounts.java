@@ -43,6 +43,39 @@ final class OrdinalCounts {
     segment.rows += rows;
   }
 
+  /** Segments counted whole from their term index: whether that was possible, by core key. */
+  private final Map<Object, Boolean> counted = new IdentityHashMap<>();
+
+  /**
+   * Counts a whole segment once, the first time one of its slices asks: {@code counter} gives the
+   * counts by ordinal of {@code dictionary}, or null when it cannot. Returns whether the segment
+   * was counted so (the same answer for all its slices; only the first adds counts).
+   */
+  synchronized boolean countWhole(
+      Object segmentKey, SortedSetDocValues dictionary, long rows, Counter counter)
+      throws IOException {
+    Boolean done = counted.get(segmentKey);
+    if (done == null) {
+      long[] counts = counter.counts();
+      done = counts != null;
+      counted.put(segmentKey, done);
+      if (done) {
+        Segment segment = segments.computeIfAbsent(segmentKey, key -> new Segment(counts.length));
+        for (int ord = 0; ord < counts.length; ord++) {
+          segment.counts[ord] += counts[ord];
+        }
+        segment.dictionary = dictionary;
+        segment.rows += rows;
+      }
+    }
+    return done;
+  }
+
+  /** Counts of a whole segment by ordinal, or null when they cannot be had this way. */
+  interface Counter {
+    long[] counts() throws IOException;
+  }
+
   /** Hands every segment's counts, by value, to {@code target}. */
   synchronized void drainInto(Aggregator target) {
     try {

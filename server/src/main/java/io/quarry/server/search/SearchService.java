@@ -801,38 +801,48 @@ public final class SearchService implements AutoCloseable {
           reader.getCoreCacheHelper() != null ? reader.getCoreCacheHelper().getKey() : reader;
       ordinalCounts = new int[(int) values.getValueCount()];
       countingStarted = System.nanoTime();
-      org.apache.lucene.index.SortedDocValues single =
-          org.apache.lucene.index.DocValues.unwrapSingleton(values);
-      if (single != null) { // one value per document in this segment: no ordinal list to walk
-        int[] counts = ordinalCounts;
-        return doc -> {
-          if (!surely.test(doc) || !single.advanceExact(doc)) {
-            return DocShortcut.VISIT;
+      DocShortcut perDocument =
+          doc -> {
+            if (!surely.test(doc) || !values.advanceExact(doc)) {
+              return DocShortcut.VISIT;
+            }
+            if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
+              return DocShortcut.STOP;
+            }
+            matchedHere++;
+            countedRows++;
+            for (int i = 0; i < values.docValueCount(); i++) {
+              ordinalCounts[(int) values.nextOrd()]++;
+            }
+            return DocShortcut.TAKEN;
+          };
+      return new DocShortcut() {
+        @Override
+        public int take(int doc) throws IOException {
+          return perDocument.take(doc);
+        }
+
+        @Override
+        public boolean takeAll(int from, int to) throws IOException {
+          if (sure != null
+              || !segmentCounts.countWhole(
+                  countedSegment,
+                  values,
+                  reader.maxDoc(),
+                  () -> countsFromTerms(reader, values, countedField))) {
+            return false;
           }
-          if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
-            return DocShortcut.STOP;
-          }
-          matchedHere++;
-          countedRows++;
-          counts[single.ordValue()]++;
-          return DocShortcut.TAKEN;
-        };
-      }
-      return doc -> {
-        if (!surely.test(doc) || !values.advanceExact(doc)) {
-          return DocShortcut.VISIT;
+          int documents = to - from;
+          matchedHere += documents;
+          countedWhole += documents;
+          control.read(documents);
+          return true;
         }
-        if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
-          return DocShortcut.STOP;
-        }
-        matchedHere++;
-        countedRows++;
-        for (int i = 0; i < values.docValueCount(); i++) {
-          ordinalCounts[(int) values.nextOrd()]++;
-        }
-        return DocShortcut.TAKEN;
       };
     }
+
+    /** Documents of this slice counted with their whole segment ({@link #countsFromTerms}). */
+    private long countedWhole;
 
     @Override
     public void finish() {
@@ -843,7 +853,8 @@ public final class SearchService implements AutoCloseable {
       }
       if (ordinalCounts != null) {
         segmentCounts.add(countedSegment, countedValues, ordinalCounts, countedRows);
-        countingStages.counted(countingStage, countedRows, System.nanoTime() - countingStarted);
+        countingStages.counted(
+            countingStage, countedRows + countedWhole, System.nanoTime() - countingStarted);
         ordinalCounts = null;
       }
       control.read(visited % SearchControl.EVERY); // the remainder, for progress
@@ -857,6 +868,41 @@ public final class SearchService implements AutoCloseable {
       this.afterFinish = action;
       return this;
     }
+  }
+
+  /**
+   * A whole segment's counts by ordinal of a keyword field's doc values, from its term index
+   * without reading a document: the value's lower-cased term's document frequency. Null when that
+   * would not be exact: a document without the field (its value may come from search-time
+   * extraction), two values with the same term (they differ in case only), a value too long for the
+   * term index. The caller guarantees every document matches and none is deleted.
+   */
+  private static long[] countsFromTerms(
+      org.apache.lucene.index.LeafReader reader,
+      org.apache.lucene.index.SortedSetDocValues values,
+      String field)
+      throws IOException {
+    org.apache.lucene.index.Terms terms =
+        reader.terms(io.quarry.codecs.store.EventFields.keywordField(field));
+    if (terms == null || terms.getDocCount() != reader.maxDoc()) {
+      return null;
+    }
+    org.apache.lucene.index.TermsEnum keywords = terms.iterator();
+    org.apache.lucene.index.TermsEnum dictionary = values.termsEnum();
+    long[] counts = new long[(int) values.getValueCount()];
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (org.apache.lucene.util.BytesRef value = dictionary.next();
+        value != null;
+        value = dictionary.next()) {
+      String keyword = io.quarry.codecs.store.EventFields.keywordTerm(value.utf8ToString());
+      if (keyword == null
+          || !seen.add(keyword)
+          || !keywords.seekExact(new org.apache.lucene.util.BytesRef(keyword))) {
+        return null;
+      }
+      counts[(int) dictionary.ord()] = keywords.docFreq();
+    }
+    return counts;
   }
 
   /** Evaluates eval/where with the search's clock (now()) in UTC. */

@@ -1,0 +1,92 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code stats count by f} and {@code top f} over every event of segments whose every document has
+ * an index-time {@code f}: counted from the term index (document frequencies) without reading a
+ * document — unless two values differ in case only, when the doc values are counted instead. Either
+ * way the answer equals the row path's.
+ */
+class WholeSegmentCountTest {
+  private static final String PASSWORD = "pw";
+
+  @TempDir static Path root;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server =
+        TestServers.start(
+            root.resolve("data"),
+            PASSWORD,
+            null,
+            java.util.Map.of(
+                "shop",
+                new io.quarry.server.sourcetype.SourcetypeSettings.Builder()
+                    .indexExtractions(
+                        List.of(
+                            new io.quarry.server.sourcetype.SourcetypeSettings
+                                .IndexExtractionSettings(
+                                "regex", "^\\S+ user=(?<user>\\w+) status=(?<status>\\d+)")))
+                    .fields(java.util.Map.of("user", "keyword", "status", "keyword"))
+                    .build()),
+            null);
+    for (int batch = 0; batch < 3; batch++) { // several segments
+      StringBuilder lines = new StringBuilder();
+      for (int i = 0; i < 1500; i++) {
+        // the second segment has "U1" beside "u1": the same term, so its doc values are counted
+        String user = batch == 1 && i % 10 == 1 ? "U1" : "u" + (i % 7);
+        lines.append(
+            String.format(
+                "2026-01-07T1%d:%02d:%02dZ user=%s status=%d%n",
+                batch, i / 60 % 60, i % 60, user, i % 4 == 0 ? 404 : 200));
+      }
+      HttpResponse<String> loaded =
+          TestServers.postRaw(server, TestServers.TOKEN, "shop", lines.toString());
+      assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+      // each batch its own segment: wait for it to be searchable before the next
+      assertThat(search("index=main | stats count")).contains("\"count\":\"" + 1500 * (batch + 1));
+    }
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static String search(String query) throws Exception {
+    HttpResponse<String> response = TestServers.export(server, PASSWORD, query);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return response.body();
+  }
+
+  @Test
+  void countsFromTheTermIndexEqualTheRowPath() throws Exception {
+    for (String aggregation :
+        List.of(
+            "stats count by user",
+            "stats count AS n by status",
+            "top limit=3 user",
+            "top status")) {
+      assertThat(search("index=main | " + aggregation))
+          .as(aggregation)
+          .isEqualTo(search("index=main | eval x=1 | " + aggregation));
+    }
+    assertThat(search("index=main | stats count by user"))
+        .contains("{\"user\":\"U1\",\"count\":\"150\"}")
+        .contains("{\"user\":\"u0\",\"count\":\"623\"}");
+  }
+}
