@@ -19,8 +19,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * A search result on the wire: {@code rows} rows of seven typed columns ({@code _time}, clientip,
- * status, bytes, method, uri_path, useragent) in pages of 1,024, encoded by {@link ResultEncoder}
+ * A search result on the wire: {@code rows} rows of the typed columns of {@link AccessRows}
+ * ({@code _time}, clientip, status, bytes, method, uri, uri_path, useragent) in pages of 1,024, encoded by {@link ResultEncoder}
  * as each format the search API serves. Score: milliseconds per whole result; the encoded size is
  * printed at setup (MB/s = size / time).
  */

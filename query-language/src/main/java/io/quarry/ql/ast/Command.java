@@ -27,6 +27,7 @@ public sealed interface Command
         StreamStatsCommand,
         PluginCommand,
         HelpCommand,
+        MakeResultsCommand,
         TransactionCommand {
 
   /** The command's name as the registry knows it. */

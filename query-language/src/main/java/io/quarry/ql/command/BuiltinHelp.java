@@ -129,6 +129,12 @@ final class BuiltinHelp {
         "The rows of a lookup table instead of events.");
     add(
         help,
+        "makeresults",
+        g,
+        "| makeresults [count=<n>] [annotate=<bool>]",
+        "Rows with only _time (now), to try expressions without data.");
+    add(
+        help,
         "help",
         g,
         "| help [<command>]",

@@ -62,6 +62,7 @@ public final class CommandRegistry {
     parsers.put("outputlookup", new OutputLookupParser());
     Map<String, CommandParser> generators = new TreeMap<>();
     generators.put("inputlookup", CommandRegistry::parseInputLookup);
+    generators.put("makeresults", CommandRegistry::parseMakeResults);
     return new CommandRegistry(parsers, generators, BuiltinHelp.all());
   }
 
@@ -156,6 +157,30 @@ public final class CommandRegistry {
       throw reader.unexpected(reader.peek(), "'|' or the end of the query after the command name");
     }
     return new io.quarry.ql.ast.HelpCommand(found.rows(), name.position());
+  }
+
+  private static Command parseMakeResults(TokenReader reader, Token name) {
+    long count = 1;
+    boolean annotate = false;
+    while (Arguments.atOption(reader)) {
+      Arguments.Option option =
+          Arguments.option(reader, "makeresults", java.util.Set.of("count", "annotate"));
+      if (option.name().equals("count")) {
+        count = Arguments.count(reader, option.value(), "makeresults count");
+        if (count < 1 || count > io.quarry.ql.ast.MakeResultsCommand.MAX_COUNT) {
+          throw reader.error(
+              option.value(),
+              "makeresults count must be 1 to " + io.quarry.ql.ast.MakeResultsCommand.MAX_COUNT,
+              "a count from 1 to " + io.quarry.ql.ast.MakeResultsCommand.MAX_COUNT);
+        }
+      } else {
+        annotate = Arguments.bool(reader, option.value());
+      }
+    }
+    if (!reader.atCommandEnd()) {
+      throw reader.unexpected(reader.peek(), "count=<n>, annotate=<bool>, '|' or the end");
+    }
+    return new io.quarry.ql.ast.MakeResultsCommand(count, annotate, name.position());
   }
 
   private static Command parseInputLookup(TokenReader reader, Token name) {

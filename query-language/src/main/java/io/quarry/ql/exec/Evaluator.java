@@ -30,6 +30,11 @@ public final class Evaluator {
 
   private final LookupTable.Source lookups;
 
+  /** The search's time: what {@code now()} returns. */
+  public Instant now() {
+    return now;
+  }
+
   public Evaluator(Instant now, ZoneId zone) {
     this(now, zone, LookupTable.Source.NONE);
   }

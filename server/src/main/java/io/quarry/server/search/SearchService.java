@@ -406,6 +406,8 @@ public final class SearchService implements AutoCloseable {
               feed(lookupRows(lookups.table(input.table())), pipeline);
           case io.quarry.ql.ast.HelpCommand help ->
               feed(help.rows().stream().map(io.quarry.ql.exec.MapRow::new), pipeline);
+          case io.quarry.ql.ast.MakeResultsCommand make ->
+              feed(madeResults(make, evaluator.now()), pipeline);
           case PluginCommand plugin ->
               io.quarry.ql.exec.PluginOperators.generate(plugin, evaluator, pipeline);
           default ->
@@ -413,6 +415,26 @@ public final class SearchService implements AutoCloseable {
         };
     matched.addAndGet(rows);
     return new ScanStats(0, 0, 0, 0, rows, List.of());
+  }
+
+  /** {@code | makeresults}' rows, made one at a time: {@code _time} and, annotated, Splunk's. */
+  private static java.util.stream.Stream<Row> madeResults(
+      io.quarry.ql.ast.MakeResultsCommand make, Instant now) {
+    long micros = Math.multiplyExact(now.getEpochSecond(), 1_000_000L) + now.getNano() / 1_000;
+    return java.util.stream.Stream.<Row>generate(
+            () -> {
+              java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
+              row.put("_time", micros);
+              if (make.annotate()) {
+                row.put("_raw", "");
+                row.put("host", "");
+                row.put("source", "");
+                row.put("sourcetype", "");
+                row.put("splunk_server", "quarry");
+              }
+              return new io.quarry.ql.exec.MapRow(row);
+            })
+        .limit(make.count());
   }
 
   /**
