@@ -19,10 +19,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * A search result on the wire: {@code rows} rows of the typed columns of {@link AccessRows}
- * ({@code _time}, clientip, status, bytes, method, uri, uri_path, useragent) in pages of 1,024, encoded by {@link ResultEncoder}
- * as each format the search API serves. Score: milliseconds per whole result; the encoded size is
- * printed at setup (MB/s = size / time).
+ * A search result on the wire: {@code rows} rows of the typed columns of {@link AccessRows} ({@code
+ * _time}, clientip, status, bytes, method, uri, uri_path, useragent) in pages of 1,024, encoded by
+ * {@link ResultEncoder} as each format the search API serves. Score: milliseconds per whole result;
+ * the encoded size is printed at setup (MB/s = size / time).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

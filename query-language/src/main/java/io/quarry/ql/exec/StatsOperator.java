@@ -243,19 +243,28 @@ public final class StatsOperator implements Aggregator {
 
   @Override
   public void addValueCounts(Map<String, Long> counts, long rows) {
-    counts.forEach(
-        (value, n) -> {
-          List<Object> key = List.of(value);
-          Accumulator[] accumulators = groups.get(key);
-          if (accumulators == null) {
-            accumulators = newAccumulators();
-            groups.put(key, accumulators);
-            memory.add(groupBytes(key));
-          }
-          for (Accumulator accumulator : accumulators) {
-            accumulator.count += n;
-          }
-        });
+    counts.forEach((value, n) -> addGroupCount(List.of(value), n));
+  }
+
+  /**
+   * Adds {@code n} rows to a group (its key as {@link #accept} makes keys: the by-fields' values as
+   * text) for an aggregation that only counts: what a scan that counted rows hands over.
+   */
+  void addGroupCount(List<Object> key, long n) {
+    Accumulator[] accumulators = groups.get(key);
+    if (accumulators == null) {
+      accumulators = newAccumulators();
+      groups.put(key, accumulators);
+      memory.add(groupBytes(key));
+    }
+    for (Accumulator accumulator : accumulators) {
+      accumulator.count += n;
+    }
+  }
+
+  /** Whether every aggregation is a plain {@code count}. */
+  boolean onlyCountsRows() {
+    return onlyCounts();
   }
 
   /** The command this operator runs. */

@@ -535,6 +535,7 @@ public final class SearchService implements AutoCloseable {
     org.apache.lucene.search.Query sure = exact ? null : translation.sure();
     boolean countable = filters.isEmpty() && (exact || sure != null);
     String countedField = countable ? total.countsOnlyByField() : null;
+    String timedField = countable ? total.countsByTimeAndField() : null;
     boolean countRows = countable && total.countsOnlyRows();
     OrdinalCounts segmentCounts = new OrdinalCounts();
     ScanStats scan;
@@ -560,6 +561,7 @@ public final class SearchService implements AutoCloseable {
                 return new PipelineFeed(control, check, map, matched)
                     .countValues(
                         countedField, countRows, sure, segmentCounts, partial, stages, aggregatorAt)
+                    .countTimedValues(timedField)
                     .then(
                         () -> {
                           if (unmerged.remove(partial)) {
@@ -740,6 +742,109 @@ public final class SearchService implements AutoCloseable {
     /** Whether {@link #countValues} counts matching documents only ({@code stats count}). */
     private boolean countingRowsOnly;
 
+    /** The field counted per time bucket ({@code timechart count by f}), or null. */
+    private String timedField;
+
+    /** Per time bucket start, the counts by ordinal of {@link #countedValues}. */
+    private java.util.Map<Long, int[]> timedCounts;
+
+    /** The largest keyword dictionary counted per time bucket (an int per value and bucket). */
+    private static final int MAX_TIMED_ORDINALS = 4_096;
+
+    /**
+     * Counts the values of {@code field} per time bucket of the aggregation instead of producing
+     * rows ({@link Aggregator#countsByTimeAndField}); as {@link #countValues}, events without doc
+     * values for it still become rows.
+     */
+    PipelineFeed countTimedValues(String field) {
+      this.timedField = field;
+      return this;
+    }
+
+    /**
+     * The keyword doc values of an index-time field in this segment, or null when there are none or
+     * the field has another type here too (then rows sort it out).
+     */
+    private static org.apache.lucene.index.SortedSetDocValues keywordValues(
+        org.apache.lucene.index.LeafReader reader, String field) throws IOException {
+      org.apache.lucene.index.FieldInfos infos = reader.getFieldInfos();
+      for (io.quarry.codecs.store.IndexedFieldType type :
+          io.quarry.codecs.store.IndexedFieldType.values()) {
+        if (type != io.quarry.codecs.store.IndexedFieldType.KEYWORD
+            && infos.fieldInfo(io.quarry.codecs.store.EventFields.valuesField(field, type))
+                != null) {
+          return null;
+        }
+      }
+      String name =
+          io.quarry.codecs.store.EventFields.valuesField(
+              field, io.quarry.codecs.store.IndexedFieldType.KEYWORD);
+      org.apache.lucene.index.FieldInfo info = infos.fieldInfo(name);
+      if (info == null
+          || info.getDocValuesType() != org.apache.lucene.index.DocValuesType.SORTED_SET) {
+        return null;
+      }
+      return reader.getSortedSetDocValues(name);
+    }
+
+    /** The time-bucketed counting shortcut of {@link #countTimedValues}, or null. */
+    private DocShortcut timedShortcut(org.apache.lucene.index.LeafReader reader)
+        throws IOException {
+      org.apache.lucene.index.SortedSetDocValues values = keywordValues(reader, timedField);
+      org.apache.lucene.index.NumericDocValues times =
+          reader.getNumericDocValues(io.quarry.codecs.store.EventFields.TIME);
+      if (values == null || times == null || values.getValueCount() > MAX_TIMED_ORDINALS) {
+        return null;
+      }
+      java.util.function.IntPredicate surely = sureMatches(reader);
+      countedValues = values;
+      timedCounts = new java.util.HashMap<>();
+      countingStarted = System.nanoTime();
+      int size = (int) values.getValueCount();
+      long[] bucket = {Long.MAX_VALUE, Long.MIN_VALUE}; // the current bucket's [start, end)
+      int[][] current = new int[1][];
+      return doc -> {
+        if (!surely.test(doc) || !values.advanceExact(doc) || !times.advanceExact(doc)) {
+          return DocShortcut.VISIT;
+        }
+        if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
+          return DocShortcut.STOP;
+        }
+        long time = times.longValue();
+        if (time < bucket[0] || time >= bucket[1]) { // documents come in time order: rarely
+          bucket[0] = countingPartial.timeBucket(time);
+          bucket[1] = countingPartial.nextTimeBucket(bucket[0]);
+          current[0] = timedCounts.computeIfAbsent(bucket[0], start -> new int[size]);
+        }
+        matchedHere++;
+        countedRows++;
+        for (int i = 0; i < values.docValueCount(); i++) {
+          current[0][(int) values.nextOrd()]++;
+        }
+        return DocShortcut.TAKEN;
+      };
+    }
+
+    /** Hands the time-bucketed counts to the partial, by value. */
+    private void finishTimedCounts() {
+      try {
+        for (java.util.Map.Entry<Long, int[]> bucket : timedCounts.entrySet()) {
+          java.util.Map<String, Long> counts = new java.util.HashMap<>();
+          int[] byOrdinal = bucket.getValue();
+          for (int ord = 0; ord < byOrdinal.length; ord++) {
+            if (byOrdinal[ord] > 0) {
+              counts.put(countedValues.lookupOrd(ord).utf8ToString(), (long) byOrdinal[ord]);
+            }
+          }
+          countingPartial.addTimeValueCounts(bucket.getKey(), counts);
+        }
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      countingStages.counted(countingStage, countedRows, System.nanoTime() - countingStarted);
+      timedCounts = null;
+    }
+
     /**
      * The documents that surely match when the index query is a superset (they may be counted; the
      * others are checked as rows), or null when every candidate matches.
@@ -776,6 +881,9 @@ public final class SearchService implements AutoCloseable {
 
     @Override
     public DocShortcut shortcut(org.apache.lucene.index.LeafReader reader) throws IOException {
+      if (timedField != null) {
+        return timedShortcut(reader);
+      }
       if (countingRowsOnly) {
         if (countingStarted == 0) {
           countingStarted = System.nanoTime();
@@ -796,24 +904,7 @@ public final class SearchService implements AutoCloseable {
       if (countedField == null) {
         return null;
       }
-      org.apache.lucene.index.FieldInfos infos = reader.getFieldInfos();
-      String name =
-          io.quarry.codecs.store.EventFields.valuesField(
-              countedField, io.quarry.codecs.store.IndexedFieldType.KEYWORD);
-      for (io.quarry.codecs.store.IndexedFieldType type :
-          io.quarry.codecs.store.IndexedFieldType.values()) {
-        if (type != io.quarry.codecs.store.IndexedFieldType.KEYWORD
-            && infos.fieldInfo(io.quarry.codecs.store.EventFields.valuesField(countedField, type))
-                != null) {
-          return null; // the field has another type here too: let rows sort it out
-        }
-      }
-      org.apache.lucene.index.FieldInfo info = infos.fieldInfo(name);
-      if (info == null
-          || info.getDocValuesType() != org.apache.lucene.index.DocValuesType.SORTED_SET) {
-        return null;
-      }
-      org.apache.lucene.index.SortedSetDocValues values = reader.getSortedSetDocValues(name);
+      org.apache.lucene.index.SortedSetDocValues values = keywordValues(reader, countedField);
       if (values == null || values.getValueCount() > MAX_COUNTED_ORDINALS) {
         return null;
       }
@@ -868,6 +959,9 @@ public final class SearchService implements AutoCloseable {
 
     @Override
     public void finish() {
+      if (timedCounts != null) {
+        finishTimedCounts();
+      }
       if (countingRowsOnly) {
         countingPartial.addRowCount(countedRows);
         countingStages.counted(countingStage, countedRows, System.nanoTime() - countingStarted);

@@ -122,7 +122,13 @@ class KeywordCountShortcutTest {
             "sourcetype=access_combined (status=301 OR clientip=10.0.1.5)")) {
       for (String stats :
           List.of(
-              "stats count", "stats count AS n, count", "stats count by clientip", "top user")) {
+              "stats count",
+              "stats count AS n, count",
+              "stats count by clientip",
+              "top user",
+              "timechart span=5m count by status",
+              "timechart span=1m limit=2 count by clientip",
+              "timechart count by user")) {
         String counted = search(search + " | " + stats);
         assertThat(counted).as(search).isEqualTo(search(search + " | eval x=1 | " + stats));
       }
