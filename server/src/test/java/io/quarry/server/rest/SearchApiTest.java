@@ -474,16 +474,7 @@ class SearchApiTest {
 
     // events: the events of an event search; none for a transforming one (only its results)
     for (String query : List.of("index=main | head 3", "index=main | stats count by status")) {
-      String id =
-          ok(
-                  call(
-                      "POST",
-                      "/services/search/jobs",
-                      form("search", query, "exec_mode", "blocking", "output_mode", "json"),
-                      "application/x-www-form-urlencoded"),
-                  201)
-              .get("sid")
-              .asText();
+      String id = blockingSplunkJob(query);
       JsonNode events =
           ok(
               call("GET", "/services/search/jobs/" + id + "/events?output_mode=json", null, null),
@@ -505,18 +496,23 @@ class SearchApiTest {
     }
   }
 
-  @Test
-  void splunksJobEndpointsServeTheSameJobs() throws Exception {
-    String query = "search index=main status=500 | stats count";
-    JsonNode sid =
-        ok(
+  /** Runs a search as a blocking job of Splunk's API; returns its sid. */
+  private String blockingSplunkJob(String query) throws Exception {
+    return ok(
             call(
                 "POST",
                 "/services/search/jobs",
                 form("search", query, "exec_mode", "blocking", "output_mode", "json"),
                 "application/x-www-form-urlencoded"),
-            201);
-    String id = sid.get("sid").asText();
+            201)
+        .get("sid")
+        .asText();
+  }
+
+  @Test
+  void splunksJobEndpointsServeTheSameJobs() throws Exception {
+    String query = "search index=main status=500 | stats count";
+    String id = blockingSplunkJob(query);
     JsonNode entry =
         ok(call("GET", "/services/search/jobs/" + id + "?output_mode=json", null, null), 200)
             .at("/entry/0");
