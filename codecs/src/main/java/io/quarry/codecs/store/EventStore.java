@@ -181,6 +181,46 @@ public final class EventStore implements Closeable {
             new ParallelScan(sources, query, earliestMicros, latestMicros).run(visitors, executor));
   }
 
+  /**
+   * As {@link #scanParallel}, but the documents of {@code counted} (which must match only documents
+   * {@code query} matches) are counted instead of visited: their number, in the time range, goes to
+   * {@code countedSink} before the scan (from the term index where Lucene can: a term's document
+   * frequency, a segment's live documents), and the scan visits {@code query}'s other documents
+   * only.
+   */
+  public ScanStats scanParallelCounting(
+      List<String> indexNames,
+      Query query,
+      Query counted,
+      long earliestMicros,
+      long latestMicros,
+      java.util.function.LongConsumer countedSink,
+      java.util.function.Supplier<EventVisitor> visitors,
+      java.util.concurrent.ExecutorService executor)
+      throws IOException {
+    Query rest =
+        counted instanceof org.apache.lucene.search.MatchAllDocsQuery || counted.equals(query)
+            ? new org.apache.lucene.search.MatchNoDocsQuery("every candidate was counted")
+            : new org.apache.lucene.search.BooleanQuery.Builder()
+                .add(query, org.apache.lucene.search.BooleanClause.Occur.FILTER)
+                .add(counted, org.apache.lucene.search.BooleanClause.Occur.MUST_NOT)
+                .build();
+    Query countedInRange = TimeOrderedScan.withTimeRange(counted, earliestMicros, latestMicros);
+    return withSources(
+        indexNames,
+        earliestMicros,
+        latestMicros,
+        sources -> {
+          long documents = 0;
+          for (TimeOrderedScan.Source source : sources) {
+            documents += source.searcher().count(countedInRange);
+          }
+          countedSink.accept(documents);
+          return new ParallelScan(sources, rest, earliestMicros, latestMicros)
+              .run(visitors, executor);
+        });
+  }
+
   /** The scan body, over the acquired searchers of the buckets overlapping the range. */
   @FunctionalInterface
   private interface ScanBody {

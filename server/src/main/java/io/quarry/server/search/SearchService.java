@@ -536,42 +536,69 @@ public final class SearchService implements AutoCloseable {
     boolean countable = filters.isEmpty() && (exact || sure != null);
     String countedField = countable ? total.countsOnlyByField() : null;
     String timedField = countable ? total.countsByTimeAndField() : null;
-    boolean countRows = countable && total.countsOnlyRows();
+    // stats count: the documents that surely match are counted by the term index up front, and
+    // only the other candidates are scanned (and checked as rows)
+    org.apache.lucene.search.Query countedUpFront =
+        countable && total.countsOnlyRows()
+            ? (exact
+                ? (plan.filter().isEmpty()
+                    ? new org.apache.lucene.search.MatchAllDocsQuery()
+                    : translation.query())
+                : sure)
+            : null;
     OrdinalCounts segmentCounts = new OrdinalCounts();
     ScanStats scan;
     try {
+      java.util.function.Supplier<io.quarry.codecs.store.EventVisitor> slices =
+          () -> {
+            Aggregator partial = total.newPartial();
+            unmerged.add(partial);
+            // the map side is finished when the slice ends (a streaming plugin command flushes
+            // the rows it batches); the partial itself is merged, never finished
+            RowSink map =
+                Pipelines.build(
+                    filters,
+                    stages.probe(aggregatorAt, mergedNotFinished(partial)),
+                    evaluator,
+                    stages,
+                    0);
+            return new PipelineFeed(control, check, map, matched)
+                .countValues(countedField, sure, segmentCounts, partial, stages, aggregatorAt)
+                .countTimedValues(timedField)
+                .then(
+                    () -> {
+                      if (unmerged.remove(partial)) {
+                        synchronized (total) {
+                          total.merge(partial);
+                        }
+                      }
+                    });
+          };
+      long countStarted = System.nanoTime();
       scan =
-          store.scanParallel(
-              indexes,
-              translation.query(),
-              plan.earliestMicros(),
-              plan.latestMicros(),
-              () -> {
-                Aggregator partial = total.newPartial();
-                unmerged.add(partial);
-                // the map side is finished when the slice ends (a streaming plugin command flushes
-                // the rows it batches); the partial itself is merged, never finished
-                RowSink map =
-                    Pipelines.build(
-                        filters,
-                        stages.probe(aggregatorAt, mergedNotFinished(partial)),
-                        evaluator,
-                        stages,
-                        0);
-                return new PipelineFeed(control, check, map, matched)
-                    .countValues(
-                        countedField, countRows, sure, segmentCounts, partial, stages, aggregatorAt)
-                    .countTimedValues(timedField)
-                    .then(
-                        () -> {
-                          if (unmerged.remove(partial)) {
-                            synchronized (total) {
-                              total.merge(partial);
-                            }
-                          }
-                        });
-              },
-              searchPool);
+          countedUpFront == null
+              ? store.scanParallel(
+                  indexes,
+                  translation.query(),
+                  plan.earliestMicros(),
+                  plan.latestMicros(),
+                  slices,
+                  searchPool)
+              : store.scanParallelCounting(
+                  indexes,
+                  translation.query(),
+                  countedUpFront,
+                  plan.earliestMicros(),
+                  plan.latestMicros(),
+                  documents -> {
+                    synchronized (total) {
+                      total.addRowCount(documents);
+                    }
+                    matched.addAndGet(documents);
+                    stages.counted(aggregatorAt, documents, System.nanoTime() - countStarted);
+                  },
+                  slices,
+                  searchPool);
     } finally {
       synchronized (total) {
         finishing.set(true); // waits for a preview being rendered; none after this
@@ -723,7 +750,6 @@ public final class SearchService implements AutoCloseable {
      */
     PipelineFeed countValues(
         String field,
-        boolean rows,
         org.apache.lucene.search.Query sure,
         OrdinalCounts segments,
         Aggregator partial,
@@ -731,16 +757,12 @@ public final class SearchService implements AutoCloseable {
         int stage) {
       this.segmentCounts = segments;
       this.countedField = field;
-      this.countingRowsOnly = rows;
       this.sure = sure;
       this.countingPartial = partial;
       this.countingStages = stages;
       this.countingStage = stage;
       return this;
     }
-
-    /** Whether {@link #countValues} counts matching documents only ({@code stats count}). */
-    private boolean countingRowsOnly;
 
     /** The field counted per time bucket ({@code timechart count by f}), or null. */
     private String timedField;
@@ -884,23 +906,6 @@ public final class SearchService implements AutoCloseable {
       if (timedField != null) {
         return timedShortcut(reader);
       }
-      if (countingRowsOnly) {
-        if (countingStarted == 0) {
-          countingStarted = System.nanoTime();
-        }
-        java.util.function.IntPredicate surely = sureMatches(reader);
-        return doc -> {
-          if (!surely.test(doc)) {
-            return DocShortcut.VISIT;
-          }
-          if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
-            return DocShortcut.STOP;
-          }
-          matchedHere++;
-          countedRows++;
-          return DocShortcut.TAKEN;
-        };
-      }
       if (countedField == null) {
         return null;
       }
@@ -961,11 +966,6 @@ public final class SearchService implements AutoCloseable {
     public void finish() {
       if (timedCounts != null) {
         finishTimedCounts();
-      }
-      if (countingRowsOnly) {
-        countingPartial.addRowCount(countedRows);
-        countingStages.counted(countingStage, countedRows, System.nanoTime() - countingStarted);
-        countingRowsOnly = false;
       }
       if (ordinalCounts != null) {
         segmentCounts.add(countedSegment, countedValues, ordinalCounts, countedRows);
