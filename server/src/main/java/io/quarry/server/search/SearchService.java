@@ -575,6 +575,9 @@ public final class SearchService implements AutoCloseable {
                     });
           };
       long countStarted = System.nanoTime();
+      if (countedUpFront != null && control.readAndCheck(0)) {
+        countedUpFront = null; // stopped (time limit, cancel) before it started: count nothing
+      }
       scan =
           countedUpFront == null
               ? store.scanParallel(
