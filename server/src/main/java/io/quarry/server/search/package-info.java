@@ -1,9 +1,12 @@
 /**
- * The search runtime of the first slice: binds a parsed plan to the event store. It translates the
- * search expression into a term-index query (exact where it can be, a superset checked per event
- * where it cannot), scans the chosen indexes newest first, extracts fields on demand (index-time
- * fields, the sourcetype's extraction, JSON, key=value) and runs the row pipeline into typed pages.
- *
- * <p>The search-engine issue replaces the single-threaded scan with per-segment drivers.
+ * The search runtime: binds a parsed plan to the event store. {@code LuceneTranslator} turns the
+ * search expression into a term-index query (exact where it can be, else a superset checked per
+ * event, with a <em>sure</em> part whose matches need no check); {@code SearchService} runs a plan
+ * time-ordered (newest first, stopping when the answer is complete) or in batch mode (segment
+ * slices in parallel, partial aggregations merged); {@code PipelineFeed} feeds a scan's events
+ * into the pipeline, or counts documents instead of producing rows when only counting follows
+ * ({@code OrdinalCounts} per segment); {@code EventRow} extracts fields on demand (index-time
+ * fields, the sourcetype's extraction, JSON, key=value); {@code SearchControl} carries time limits,
+ * finalize, cancel and progress into the scan threads.
  */
 package io.quarry.server.search;
