@@ -143,13 +143,14 @@ public final class JobManager implements Closeable {
 
   /** The job or a 404 naming it. */
   public SearchJob require(String id) {
-    return get(id)
-        .orElseThrow(
-            () ->
-                new ApiException(
-                    HttpResponseStatus.NOT_FOUND,
-                    "JOB_NOT_FOUND",
-                    "No search job '" + id + "' (it may have expired)"));
+    return get(id).orElseThrow(() -> notFound(id));
+  }
+
+  private static ApiException notFound(String id) {
+    return new ApiException(
+        HttpResponseStatus.NOT_FOUND,
+        "JOB_NOT_FOUND",
+        "No search job '" + id + "' (it may have expired)");
   }
 
   /**
@@ -160,8 +161,7 @@ public final class JobManager implements Closeable {
   public SearchJob require(String id, String user) {
     SearchJob job = require(id);
     if (!visibleTo(job, user)) {
-      throw new ApiException(
-          HttpResponseStatus.NOT_FOUND, "JOB_NOT_FOUND", "No search job '" + id + "'");
+      throw notFound(id); // the same answer as for no job: another user's jobs are not revealed
     }
     return job;
   }
