@@ -170,6 +170,37 @@ public final class Exchange {
 
   /** Answers an error outside of any exchange (the request could not be decoded) and closes. */
   static void sendAndClose(ChannelHandlerContext context, ApiException error) {
+    respondWithClose(context, error).addListener(ChannelFutureListener.CLOSE);
+  }
+
+  /**
+   * Answers a request whose body is still arriving (too large to take) without losing the answer:
+   * closing at once with unread bytes in the socket makes TCP reset the connection, and the client
+   * may never read the response. Instead the output is shut down after the answer (the client sees
+   * it and the end of the stream), the rest of the body is read and discarded, and the connection
+   * closes when the client closes it, or after {@code linger} at the latest.
+   */
+  static void sendAndDrain(
+      ChannelHandlerContext context, ApiException error, java.time.Duration linger) {
+    respondWithClose(context, error)
+        .addListener(
+            future -> {
+              if (context.channel() instanceof io.netty.channel.socket.DuplexChannel duplex) {
+                duplex.shutdownOutput();
+                context
+                    .executor()
+                    .schedule(
+                        () -> context.close(),
+                        linger.toMillis(),
+                        java.util.concurrent.TimeUnit.MILLISECONDS);
+              } else {
+                context.close();
+              }
+            });
+  }
+
+  private static io.netty.channel.ChannelFuture respondWithClose(
+      ChannelHandlerContext context, ApiException error) {
     byte[] bytes;
     try {
       bytes = JSON.writeValueAsBytes(error.body());
@@ -182,7 +213,7 @@ public final class Exchange {
     response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
     response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
     response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-    context.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+    return context.writeAndFlush(response);
   }
 
   /** Starts a chunked response; the route must {@link Stream#finish()} it. */

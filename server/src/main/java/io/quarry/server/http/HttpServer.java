@@ -141,14 +141,16 @@ public final class HttpServer implements Closeable {
 
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext context, HttpMessage oversized) {
-      Exchange.sendAndClose(
+      // the aggregator discards the rest of the body; the answer must survive it still arriving
+      Exchange.sendAndDrain(
           context,
           new ApiException(
               HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
               "REQUEST_TOO_LARGE",
               "The request body exceeds the limit of "
                   + maxRequestBytes
-                  + " bytes (server.maxRequestBytes); split it into smaller requests"));
+                  + " bytes (server.maxRequestBytes); split it into smaller requests"),
+          java.time.Duration.ofSeconds(10));
     }
   }
 }
