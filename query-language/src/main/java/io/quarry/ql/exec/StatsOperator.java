@@ -222,7 +222,8 @@ public final class StatsOperator implements Aggregator {
     return command.groupBy().isEmpty() && onlyCounts();
   }
 
-  private boolean onlyCounts() {
+  /** Whether every aggregation is a plain {@code count}. */
+  boolean onlyCounts() {
     return command.aggregations().stream()
         .allMatch(a -> a.function() == AggregateFunction.COUNT && a.field().isEmpty());
   }
@@ -260,11 +261,6 @@ public final class StatsOperator implements Aggregator {
     for (Accumulator accumulator : accumulators) {
       accumulator.count += n;
     }
-  }
-
-  /** Whether every aggregation is a plain {@code count}. */
-  boolean onlyCountsRows() {
-    return onlyCounts();
   }
 
   /** The command this operator runs. */

@@ -174,7 +174,7 @@ public final class TimechartOperator implements Aggregator {
 
   @Override
   public String countsByTimeAndField() {
-    return overField == null && command.by().isPresent() && buckets.onlyCountsRows()
+    return overField == null && command.by().isPresent() && buckets.onlyCounts()
         ? command.by().get()
         : null;
   }

@@ -35,12 +35,38 @@ final class OrdinalCounts {
    * read for lookups once the slice is done).
    */
   synchronized void add(Object segmentKey, SortedSetDocValues dictionary, int[] counts, long rows) {
-    Segment segment = segments.computeIfAbsent(segmentKey, key -> new Segment(counts.length));
-    for (int ord = 0; ord < counts.length; ord++) {
-      segment.counts[ord] += counts[ord];
+    addTo(segmentKey, dictionary, counts.length, ord -> counts[ord], rows);
+  }
+
+  private void addTo(
+      Object segmentKey,
+      SortedSetDocValues dictionary,
+      int size,
+      java.util.function.IntToLongFunction counts,
+      long rows) {
+    Segment segment = segments.computeIfAbsent(segmentKey, key -> new Segment(size));
+    for (int ord = 0; ord < size; ord++) {
+      segment.counts[ord] += counts.applyAsLong(ord);
     }
     segment.dictionary = dictionary;
     segment.rows += rows;
+  }
+
+  /** Non-zero counts by ordinal of {@code dictionary}, keyed by the values. */
+  static Map<String, Long> byValue(
+      SortedSetDocValues dictionary, int size, java.util.function.IntToLongFunction counts) {
+    Map<String, Long> byValue = new HashMap<>();
+    try {
+      for (int ord = 0; ord < size; ord++) {
+        long count = counts.applyAsLong(ord);
+        if (count > 0) {
+          byValue.put(dictionary.lookupOrd(ord).utf8ToString(), count);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return byValue;
   }
 
   /** Segments counted whole from their term index: whether that was possible, by core key. */
@@ -60,12 +86,7 @@ final class OrdinalCounts {
       done = counts != null;
       counted.put(segmentKey, done);
       if (done) {
-        Segment segment = segments.computeIfAbsent(segmentKey, key -> new Segment(counts.length));
-        for (int ord = 0; ord < counts.length; ord++) {
-          segment.counts[ord] += counts[ord];
-        }
-        segment.dictionary = dictionary;
-        segment.rows += rows;
+        addTo(segmentKey, dictionary, counts.length, ord -> counts[ord], rows);
       }
     }
     return done;
@@ -78,18 +99,10 @@ final class OrdinalCounts {
 
   /** Hands every segment's counts, by value, to {@code target}. */
   synchronized void drainInto(Aggregator target) {
-    try {
-      for (Segment segment : segments.values()) {
-        Map<String, Long> byValue = new HashMap<>();
-        for (int ord = 0; ord < segment.counts.length; ord++) {
-          if (segment.counts[ord] > 0) {
-            byValue.put(segment.dictionary.lookupOrd(ord).utf8ToString(), segment.counts[ord]);
-          }
-        }
-        target.addValueCounts(byValue, segment.rows);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    for (Segment segment : segments.values()) {
+      target.addValueCounts(
+          byValue(segment.dictionary, segment.counts.length, ord -> segment.counts[ord]),
+          segment.rows);
     }
     segments.clear();
   }

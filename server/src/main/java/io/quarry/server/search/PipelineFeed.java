@@ -72,9 +72,10 @@ final class PipelineFeed implements EventVisitor {
 
   /**
    * Counts the values of {@code field} from its keyword doc values into {@code partial} instead of
-   * producing rows (for an aggregation whose {@link Aggregator#countsOnlyByField} it is, fed by an
-   * exact index query with no command before it); events without doc values for it still become
-   * rows, since their value may come from search-time extraction.
+   * producing rows (for an aggregation whose {@link Aggregator#countsOnlyByField} it is, with no
+   * command before it): every candidate of an exact index query, or those {@code sure} matches
+   * (null: every candidate); other events, and events without doc values for the field (their value
+   * may come from search-time extraction), still become rows.
    */
   PipelineFeed countValues(
       String field,
@@ -155,7 +156,7 @@ final class PipelineFeed implements EventVisitor {
       if (!surely.test(doc) || !values.advanceExact(doc) || !times.advanceExact(doc)) {
         return DocShortcut.VISIT;
       }
-      if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
+      if (stopCounting()) {
         return DocShortcut.STOP;
       }
       long time = times.longValue();
@@ -164,30 +165,36 @@ final class PipelineFeed implements EventVisitor {
         bucket[1] = countingPartial.nextTimeBucket(bucket[0]);
         current[0] = timedCounts.computeIfAbsent(bucket[0], start -> new int[size]);
       }
-      matchedHere++;
-      countedRows++;
-      for (int i = 0; i < values.docValueCount(); i++) {
-        current[0][(int) values.nextOrd()]++;
-      }
+      countOrdinals(values, current[0]);
       return DocShortcut.TAKEN;
     };
   }
 
+  /**
+   * Counts a taken document towards the search's progress; true when the search is to stop (every
+   * {@value SearchControl#EVERY} documents the control is asked).
+   */
+  private boolean stopCounting() {
+    return ++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY);
+  }
+
+  /** Counts the current document of {@code values} (positioned on it): each of its ordinals. */
+  private void countOrdinals(org.apache.lucene.index.SortedSetDocValues values, int[] counts)
+      throws IOException {
+    matchedHere++;
+    countedRows++;
+    for (int i = 0; i < values.docValueCount(); i++) {
+      counts[(int) values.nextOrd()]++;
+    }
+  }
+
   /** Hands the time-bucketed counts to the partial, by value. */
   private void finishTimedCounts() {
-    try {
-      for (java.util.Map.Entry<Long, int[]> bucket : timedCounts.entrySet()) {
-        java.util.Map<String, Long> counts = new java.util.HashMap<>();
-        int[] byOrdinal = bucket.getValue();
-        for (int ord = 0; ord < byOrdinal.length; ord++) {
-          if (byOrdinal[ord] > 0) {
-            counts.put(countedValues.lookupOrd(ord).utf8ToString(), (long) byOrdinal[ord]);
-          }
-        }
-        countingPartial.addTimeValueCounts(bucket.getKey(), counts);
-      }
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    for (java.util.Map.Entry<Long, int[]> bucket : timedCounts.entrySet()) {
+      int[] byOrdinal = bucket.getValue();
+      countingPartial.addTimeValueCounts(
+          bucket.getKey(),
+          OrdinalCounts.byValue(countedValues, byOrdinal.length, ord -> byOrdinal[ord]));
     }
     countingStages.counted(countingStage, countedRows, System.nanoTime() - countingStarted);
     timedCounts = null;
@@ -250,14 +257,10 @@ final class PipelineFeed implements EventVisitor {
           if (!surely.test(doc) || !values.advanceExact(doc)) {
             return DocShortcut.VISIT;
           }
-          if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
+          if (stopCounting()) {
             return DocShortcut.STOP;
           }
-          matchedHere++;
-          countedRows++;
-          for (int i = 0; i < values.docValueCount(); i++) {
-            ordinalCounts[(int) values.nextOrd()]++;
-          }
+          countOrdinals(values, ordinalCounts);
           return DocShortcut.TAKEN;
         };
     return new DocShortcut() {

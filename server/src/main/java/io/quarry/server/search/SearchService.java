@@ -537,13 +537,7 @@ public final class SearchService implements AutoCloseable {
     // stats count: the documents that surely match are counted by the term index up front, and
     // only the other candidates are scanned (and checked as rows)
     org.apache.lucene.search.Query countedUpFront =
-        countable && total.countsOnlyRows()
-            ? (exact
-                ? (plan.filter().isEmpty()
-                    ? new org.apache.lucene.search.MatchAllDocsQuery()
-                    : translation.query())
-                : sure)
-            : null;
+        countable && total.countsOnlyRows() ? (exact ? translation.query() : sure) : null;
     OrdinalCounts segmentCounts = new OrdinalCounts();
     ScanStats scan;
     try {
