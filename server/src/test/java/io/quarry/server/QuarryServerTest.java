@@ -374,6 +374,17 @@ class QuarryServerTest {
             .sum();
     assertThat(total).as("timechart on the batch path counts every event once").isEqualTo(5000);
     assertThat(hourly.get(0)).containsKeys("_time", "GET", "POST");
+    List<Map<String, String>> binned =
+        results("index=web | bin _time span=1h | stats count by _time");
+    assertThat(binned).as("bin with a span runs on the batch path too").hasSize(24);
+    assertThat(binned.stream().mapToLong(r -> Long.parseLong(r.get("count"))).sum())
+        .isEqualTo(5000);
+    List<Map<String, String>> sized =
+        results("index=web | bin bytes bins=5 | stats count by bytes");
+    assertThat(sized.stream().mapToLong(r -> Long.parseLong(r.get("count"))).sum())
+        .as("bins= holds every row before choosing the span")
+        .isEqualTo(5000);
+    assertThat(sized.size()).isBetween(1, 5);
   }
 
   @Test

@@ -58,6 +58,55 @@ public record Span(long amount, ChronoUnit unit, double width) {
     return unit != null;
   }
 
+  /**
+   * Splunk's automatic time spans in seconds, smallest first: {@code timechart} and {@code bin}
+   * choose from these (and a month past the last), which gives its documented defaults (10 s over
+   * 15 minutes, a minute over an hour, 5 minutes over 4 hours, 30 minutes over a day, a day over a
+   * week) with 100 bins.
+   */
+  private static final long[] AUTOMATIC_SECONDS = {
+    1, 5, 10, 30, 60, 300, 600, 1_800, 3_600, 86_400
+  };
+
+  /**
+   * The smallest automatic time span of at least {@code minSeconds} whose buckets over {@code
+   * [firstMicros, lastMicros]} (aligned as {@link #floor} aligns them) number at most {@code bins};
+   * a month when none does.
+   */
+  public static Span automatic(
+      long firstMicros, long lastMicros, int bins, long minSeconds, ZoneId zone) {
+    for (long seconds : AUTOMATIC_SECONDS) {
+      if (seconds < minSeconds) {
+        continue;
+      }
+      Span span = ofSeconds(seconds);
+      long buckets =
+          (span.floor(lastMicros, zone) - span.floor(firstMicros, zone)) / span.sizeMicros() + 1;
+      if (buckets <= bins) {
+        return span;
+      }
+    }
+    return new Span(1, ChronoUnit.MONTHS, 0);
+  }
+
+  /**
+   * The smallest power of ten of at least {@code minWidth} whose ranges ({@code [k·w, (k+1)·w)})
+   * over {@code [low, high]} number at most {@code bins}.
+   */
+  public static Span automaticWidth(double low, double high, int bins, double minWidth) {
+    double range = high - low;
+    int exponent =
+        range > 0 ? (int) Math.floor(Math.log10(range / bins)) - 1 : 0; // one below: rounding
+    while (true) {
+      double width = Double.parseDouble("1e" + exponent);
+      boolean fits = Math.floor(high / width) - Math.floor(low / width) + 1 <= bins;
+      if (width >= minWidth && fits || exponent >= 300) { // a range across 0 needs two at least
+        return new Span(0, null, width);
+      }
+      exponent++;
+    }
+  }
+
   /** A fixed time span of {@code seconds}. */
   public static Span ofSeconds(long seconds) {
     return new Span(seconds, ChronoUnit.SECONDS, 0);

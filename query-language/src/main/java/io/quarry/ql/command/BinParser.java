@@ -5,28 +5,49 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.Span;
 import io.quarry.ql.parser.Token;
 import io.quarry.ql.parser.TokenReader;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
 
-/** {@code bin|bucket span=S field [AS new]}. */
+/**
+ * {@code bin|bucket [span=S] [bins=N] [minspan=S] [start=n] [end=n] field [AS new]}; a span wins
+ * over the options that choose one (as in Splunk). {@code aligntime} is not supported yet.
+ */
 final class BinParser implements CommandParser {
   private static final Set<String> OPTIONS =
       Set.of("span", "bins", "minspan", "start", "end", "aligntime");
 
   @Override
   public Command parse(TokenReader reader, Token name) {
-    Span span = null;
+    Optional<Span> span = Optional.empty();
+    Optional<Span> minspan = Optional.empty();
+    OptionalDouble start = OptionalDouble.empty();
+    OptionalDouble end = OptionalDouble.empty();
+    int bins = BinCommand.DEFAULT_BINS;
     String field = null;
     String as = null;
     while (!reader.atCommandEnd()) {
       if (Arguments.atOption(reader)) {
         Arguments.Option option = Arguments.option(reader, "bin", OPTIONS);
-        if (!option.name().equals("span")) {
-          throw reader.error(
-              option.nameToken(),
-              "bin " + option.name() + "= is not supported yet; give span=",
-              "span=");
+        switch (option.name()) {
+          case "span" -> span = Optional.of(span(reader, option.value()));
+          case "minspan" -> minspan = Optional.of(span(reader, option.value()));
+          case "bins" -> {
+            long count = Arguments.count(reader, option.value(), "bin bins");
+            if (count < 1) {
+              throw reader.error(option.value(), "bin bins= must be at least 1", "bins=10");
+            }
+            bins = (int) Math.min(50_000, count);
+          }
+          case "start" -> start = OptionalDouble.of(number(reader, option.value()));
+          case "end" -> end = OptionalDouble.of(number(reader, option.value()));
+          default ->
+              throw reader.error(
+                  option.nameToken(),
+                  "bin aligntime= is not supported yet (bins align to the epoch in the search's"
+                      + " time zone)",
+                  "span=, bins=, minspan=, start= or end=");
         }
-        span = span(reader, option.value());
       } else if (field == null) {
         field = reader.readValue("the field to bin").text();
       } else if (reader.peek().isWord("as") && as == null) {
@@ -39,10 +60,21 @@ final class BinParser implements CommandParser {
     if (field == null) {
       throw reader.unexpected(reader.peek(), "the field to bin, e.g. _time");
     }
-    if (span == null) {
-      throw reader.error(name, "bin needs span=, e.g. span=1h or span=100", "span=");
+    return new BinCommand(
+        field, span, bins, minspan, start, end, as == null ? field : as, name.position());
+  }
+
+  private static double number(TokenReader reader, Token value) {
+    try {
+      double number = Double.parseDouble(value.text());
+      if (Double.isFinite(number)) {
+        return number;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
     }
-    return new BinCommand(field, span, as == null ? field : as, name.position());
+    throw reader.error(
+        value, "'" + value.text() + "' is not a number", "a number such as 0 or 1000");
   }
 
   static Span span(TokenReader reader, Token value) {

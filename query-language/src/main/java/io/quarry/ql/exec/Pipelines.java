@@ -70,7 +70,8 @@ public final class Pipelines {
       case HeadCommand head -> new HeadOperator(head.limit(), downstream);
       case EvalCommand eval -> new EvalOperator(eval, evaluator, downstream);
       case RexCommand rex -> new RexOperator(rex, downstream);
-      case BinCommand bin -> new BinOperator(bin, evaluator.zone(), downstream);
+      case BinCommand bin ->
+          new BinOperator(bin, evaluator.zone(), downstream, evaluator.memory("bin"));
       case TimechartCommand timechart ->
           new TimechartOperator(
               timechart, evaluator.zone(), downstream, evaluator.memory("timechart"));

@@ -29,11 +29,6 @@ import java.util.TreeMap;
  * are filled: {@code count} and {@code dc} with 0, other functions with null.
  */
 public final class TimechartOperator implements Aggregator {
-  /** Splunk's spans to choose from when none is given, in seconds. */
-  private static final long[] NICE_SPANS = {
-    60, 300, 600, 1_800, 3_600, 10_800, 43_200, 86_400, 7 * 86_400, 30 * 86_400
-  };
-
   private static final String OTHER = "OTHER";
   private static final String NULL = "NULL";
   private static final String TIME = "_time";
@@ -280,7 +275,10 @@ public final class TimechartOperator implements Aggregator {
     return moved;
   }
 
-  /** The smallest usual span that gives at most {@code bins} buckets. */
+  /**
+   * The smallest automatic span ({@link Span#automatic}) that gives at most {@code bins} buckets; a
+   * minute at least, the span rows were grouped by before the range was known.
+   */
   private Span chooseSpan() {
     long first = Long.MAX_VALUE;
     long last = Long.MIN_VALUE;
@@ -292,13 +290,7 @@ public final class TimechartOperator implements Aggregator {
     if (first == Long.MAX_VALUE) {
       return baseSpan;
     }
-    long rangeSeconds = (last - first) / 1_000_000 + 60;
-    for (long seconds : NICE_SPANS) {
-      if (rangeSeconds / seconds <= command.bins()) {
-        return seconds == 30 * 86_400 ? Span.parse("1mon").orElseThrow() : Span.ofSeconds(seconds);
-      }
-    }
-    return Span.parse("1mon").orElseThrow();
+    return Span.automatic(first, last, command.bins(), 60, zone);
   }
 
   /** The series to keep by name, or null to keep all. */

@@ -146,7 +146,7 @@ class TimechartTest {
         .hasMessageContaining("'5x' is not a span");
     assertThatThrownBy(() -> parser.parse("* | timechart span=10 count"))
         .hasMessageContaining("timechart spans are times");
-    assertThatThrownBy(() -> parser.parse("* | bin _time")).hasMessageContaining("bin needs span=");
+    assertThatThrownBy(() -> parser.parse("* | bin span=1h")).hasMessageContaining("field to bin");
     assertThatThrownBy(() -> parser.parse("* | chart count"))
         .hasMessageContaining("'over' or 'by'");
     assertThatThrownBy(() -> parser.parse("* | timechart count by a, b"))
