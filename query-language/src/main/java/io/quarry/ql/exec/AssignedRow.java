@@ -11,14 +11,11 @@ import java.util.Map;
 record AssignedRow(Row row, Map<String, Object> values) implements Row {
   @Override
   public List<Object> values(String field) {
-    if (values.containsKey(field)) {
-      Object value = values.get(field);
-      if (value == null) {
-        return List.of();
-      }
+    Object value = values.get(field);
+    if (value != null) {
       return value instanceof List<?> list ? List.copyOf(list) : List.of(value);
     }
-    return row.values(field);
+    return values.containsKey(field) ? List.of() : row.values(field);
   }
 
   @Override

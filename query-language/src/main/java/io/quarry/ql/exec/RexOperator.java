@@ -21,6 +21,12 @@ public final class RexOperator implements RowSink {
   private final Pattern pattern;
   private final RowSink downstream;
 
+  /** The regex's group numbers of {@link RexCommand#groups}, in order (extraction only). */
+  private final int[] groupNumbers;
+
+  /** Reset for each row: an operator runs on one thread (one per slice in batch mode). */
+  private final Matcher matcher;
+
   public RexOperator(RexCommand command, RowSink downstream) {
     this.command = requireNonNull(command, "command is null");
     this.downstream = requireNonNull(downstream, "downstream is null");
@@ -28,6 +34,13 @@ public final class RexOperator implements RowSink {
         command.sed() != null
             ? (command.sed().transliterate() ? null : Pattern.compile(command.sed().from()))
             : Pattern.compile(command.regex());
+    this.matcher = pattern == null ? null : pattern.matcher("");
+    this.groupNumbers =
+        command.sed() != null
+            ? new int[0]
+            : command.groups().stream()
+                .mapToInt(group -> pattern.namedGroups().get(group.javaName()))
+                .toArray();
   }
 
   @Override
@@ -37,29 +50,42 @@ public final class RexOperator implements RowSink {
       return downstream.accept(row);
     }
     String text = Evaluator.text(input.get(0));
-    Map<String, Object> assigned = new HashMap<>();
     if (command.sed() != null) {
-      assigned.put(command.field(), sed(text));
-    } else {
-      Matcher matcher = pattern.matcher(text);
-      Map<String, List<Object>> found = new HashMap<>();
-      long matches = 0;
-      while (matches < command.maxMatch() && matcher.find()) {
-        matches++;
-        for (RexCommand.Group group : command.groups()) {
-          String value = matcher.group(group.javaName());
-          if (value != null) {
-            found.computeIfAbsent(group.field(), k -> new ArrayList<>()).add(value);
-          }
+      return downstream.accept(new AssignedRow(row, Map.of(command.field(), sed(text))));
+    }
+    matcher.reset(text);
+    Map<String, Object> assigned =
+        command.maxMatch() == 1 && groupNumbers.length == 1
+            ? onlyGroup(matcher)
+            : everyMatch(matcher);
+    return downstream.accept(assigned.isEmpty() ? row : new AssignedRow(row, assigned));
+  }
+
+  /**
+   * The usual case ({@code max_match=1}, one group): its value in the first match, no map built.
+   */
+  private Map<String, Object> onlyGroup(Matcher matcher) {
+    String value = matcher.find() ? matcher.group(groupNumbers[0]) : null;
+    return value == null ? Map.of() : Map.of(command.groups().get(0).field(), value);
+  }
+
+  /** The groups of up to {@code max_match} matches: a field found more than once is multivalued. */
+  private Map<String, Object> everyMatch(Matcher matcher) {
+    Map<String, List<Object>> found = new HashMap<>();
+    long matches = 0;
+    while (matches < command.maxMatch() && matcher.find()) {
+      matches++;
+      for (int i = 0; i < groupNumbers.length; i++) {
+        String value = matcher.group(groupNumbers[i]);
+        if (value != null) {
+          found.computeIfAbsent(command.groups().get(i).field(), k -> new ArrayList<>()).add(value);
         }
       }
-      if (found.isEmpty()) {
-        return downstream.accept(row);
-      }
-      found.forEach(
-          (field, values) -> assigned.put(field, values.size() == 1 ? values.get(0) : values));
     }
-    return downstream.accept(new AssignedRow(row, assigned));
+    Map<String, Object> assigned = new HashMap<>();
+    found.forEach(
+        (field, values) -> assigned.put(field, values.size() == 1 ? values.get(0) : values));
+    return assigned;
   }
 
   private String sed(String text) {

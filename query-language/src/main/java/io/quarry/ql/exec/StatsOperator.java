@@ -25,6 +25,18 @@ public final class StatsOperator implements Aggregator {
   private final StatsCommand command;
   private final RowSink downstream;
   private final Map<List<Object>, Accumulator[]> groups = new HashMap<>();
+
+  /**
+   * With one by-field: the groups by that field's text, in front of {@link #groups} (the same
+   * accumulators), so a row's group is found without building its key list or hashing it
+   * (search-time {@code stats count by ip} spent a third of its time in the lookup). Cleared with
+   * {@link #groups}.
+   */
+  private final Map<String, Accumulator[]> byText = new HashMap<>();
+
+  /** The only by-field, or null. */
+  private final String onlyBy;
+
   private final MemoryTracker memory;
 
   /** Whether a function orders values by {@code _time} (first, last, earliest, latest). */
@@ -47,22 +59,46 @@ public final class StatsOperator implements Aggregator {
                       default -> false;
                     });
     this.downstream = requireNonNull(downstream, "downstream is null");
+    this.onlyBy = command.groupBy().size() == 1 ? command.groupBy().get(0) : null;
   }
 
   @Override
   public boolean accept(Row row) {
-    List<List<Object>> keys = keys(row);
     long time = needsTime ? time(row) : Long.MIN_VALUE;
-    for (List<Object> key : keys) {
-      Accumulator[] accumulators = groups.get(key);
-      if (accumulators == null) {
-        accumulators = newAccumulators();
-        groups.put(key, accumulators);
-        memory.add(groupBytes(key));
+    if (onlyBy != null) {
+      List<Object> values = row.values(onlyBy);
+      if (values.size() == 1) {
+        String text = Values.toText(values.get(0));
+        Accumulator[] accumulators = byText.get(text);
+        if (accumulators == null) {
+          accumulators = group(List.of(text));
+          byText.put(text, accumulators);
+        }
+        memory.add(add(accumulators, row, time));
+        return true;
       }
-      memory.add(add(accumulators, row, time));
+    }
+    for (List<Object> key : keys(row)) {
+      memory.add(add(group(key), row, time));
     }
     return true;
+  }
+
+  /** The accumulators of a group, new (and counted) if it has none yet. */
+  private Accumulator[] group(List<Object> key) {
+    Accumulator[] accumulators = groups.get(key);
+    if (accumulators == null) {
+      accumulators = newAccumulators();
+      groups.put(key, accumulators);
+      memory.add(groupBytes(key));
+    }
+    return accumulators;
+  }
+
+  /** Drops every group. */
+  private void clearGroups() {
+    groups.clear();
+    byText.clear();
   }
 
   /** Adds a row to a group's accumulators; returns the bytes they grew by. */
@@ -209,7 +245,7 @@ public final class StatsOperator implements Aggregator {
           }
           memory.add(grown);
         });
-    partial.groups.clear();
+    partial.clearGroups();
   }
 
   @Override
@@ -252,13 +288,7 @@ public final class StatsOperator implements Aggregator {
    * text) for an aggregation that only counts: what a scan that counted rows hands over.
    */
   void addGroupCount(List<Object> key, long n) {
-    Accumulator[] accumulators = groups.get(key);
-    if (accumulators == null) {
-      accumulators = newAccumulators();
-      groups.put(key, accumulators);
-      memory.add(groupBytes(key));
-    }
-    for (Accumulator accumulator : accumulators) {
+    for (Accumulator accumulator : group(key)) {
       accumulator.count += n;
     }
   }
@@ -292,7 +322,7 @@ public final class StatsOperator implements Aggregator {
             }
           }
         });
-    groups.clear();
+    clearGroups();
     groups.putAll(moved);
   }
 
@@ -332,7 +362,7 @@ public final class StatsOperator implements Aggregator {
   @Override
   public void finish() {
     emit(downstream);
-    groups.clear();
+    clearGroups();
     memory.release();
     downstream.finish();
   }
