@@ -15,6 +15,15 @@ public interface Aggregator extends RowSink {
   void merge(Aggregator partial);
 
   /**
+   * Whether a partial may go on taking rows after it was merged (the merge emptied it): then one
+   * partial serves many slices in turn, merged now and then (for previews) and at the end, instead
+   * of one partial per slice merged when the slice ends.
+   */
+  default boolean partialsOutliveMerges() {
+    return false;
+  }
+
+  /**
    * Emits what {@link #finish} would emit now into {@code target} and finishes it, keeping this
    * aggregator's state (a live preview of a running search). Not thread-safe against {@link
    * #merge}: callers lock.

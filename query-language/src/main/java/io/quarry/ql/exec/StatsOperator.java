@@ -222,6 +222,11 @@ public final class StatsOperator implements Aggregator {
   }
 
   @Override
+  public boolean partialsOutliveMerges() {
+    return true;
+  }
+
+  @Override
   public void merge(Aggregator other) {
     if (!(other instanceof StatsOperator partial) || !partial.command.equals(command)) {
       throw new IllegalArgumentException("cannot merge stats of another command");

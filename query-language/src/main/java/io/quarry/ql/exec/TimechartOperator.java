@@ -120,6 +120,11 @@ public final class TimechartOperator implements Aggregator {
   }
 
   @Override
+  public boolean partialsOutliveMerges() {
+    return true;
+  }
+
+  @Override
   public void merge(Aggregator other) {
     if (!(other instanceof TimechartOperator partial)
         || !partial.command.equals(command)

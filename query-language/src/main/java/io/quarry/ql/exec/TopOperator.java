@@ -48,6 +48,11 @@ public final class TopOperator implements Aggregator {
   }
 
   @Override
+  public boolean partialsOutliveMerges() {
+    return true;
+  }
+
+  @Override
   public void merge(Aggregator other) {
     if (!(other instanceof TopOperator partial) || !partial.command.equals(command)) {
       throw new IllegalArgumentException("cannot merge another top");

@@ -522,7 +522,11 @@ public final class SearchService implements AutoCloseable {
                 evaluator);
     // Each slice's partial merges into the total when the slice ends (under the total's lock), so a
     // running job can preview the total; partials of slices that never ended merge at the end.
+    // Where partials outlive merges, a slice takes an idle partial (one per running slice, so about
+    // one per thread) and merges it only if it has not been merged for a while: with many groups,
+    // merging every slice's partial held the lock for a third of the search (200,000 sessions).
     Queue<Aggregator> unmerged = new ConcurrentLinkedQueue<>();
+    PartialPool pool = total.partialsOutliveMerges() ? new PartialPool(total) : null;
     AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
     List<Command> reduce = pipeline.subList(aggregatorAt + 1, pipeline.size());
     if (reduce.stream().noneMatch(c -> c instanceof io.quarry.ql.ast.OutputLookupCommand)) {
@@ -544,8 +548,10 @@ public final class SearchService implements AutoCloseable {
     try {
       java.util.function.Supplier<io.quarry.codecs.store.EventVisitor> slices =
           () -> {
-            Aggregator partial = total.newPartial();
-            unmerged.add(partial);
+            Aggregator partial = pool != null ? pool.take() : total.newPartial();
+            if (pool == null) {
+              unmerged.add(partial);
+            }
             // the map side is finished when the slice ends (a streaming plugin command flushes
             // the rows it batches); the partial itself is merged, never finished
             RowSink map =
@@ -560,7 +566,9 @@ public final class SearchService implements AutoCloseable {
                 .countTimedValues(timedField)
                 .then(
                     () -> {
-                      if (unmerged.remove(partial)) {
+                      if (pool != null) {
+                        pool.put(partial);
+                      } else if (unmerged.remove(partial)) {
                         synchronized (total) {
                           total.merge(partial);
                         }
@@ -604,9 +612,62 @@ public final class SearchService implements AutoCloseable {
     for (Aggregator partial : unmerged) {
       total.merge(partial);
     }
+    if (pool != null) {
+      pool.mergeAll();
+    }
     segmentCounts.drainInto(total);
     stages.probe(aggregatorAt, total).finish(); // the reduce side's time goes to the same stage
     return scan;
+  }
+
+  /**
+   * The partials of a batch search whose partials outlive merges ({@link
+   * Aggregator#partialsOutliveMerges}): a slice takes an idle one (or a new one) and puts it back
+   * when it ends, merging it into the total first when it was last merged more than {@link
+   * #MERGE_EVERY_NANOS} ago, so previews stay fresh without a merge per slice.
+   */
+  private static final class PartialPool {
+    private static final long MERGE_EVERY_NANOS = 1_000_000_000L;
+
+    private final Aggregator total;
+    private final Queue<Aggregator> idle = new ConcurrentLinkedQueue<>();
+    private final Queue<Aggregator> all = new ConcurrentLinkedQueue<>();
+    private final java.util.Map<Aggregator, Long> mergedAt =
+        new java.util.concurrent.ConcurrentHashMap<>();
+
+    PartialPool(Aggregator total) {
+      this.total = total;
+    }
+
+    Aggregator take() {
+      Aggregator partial = idle.poll();
+      if (partial == null) {
+        partial = total.newPartial();
+        all.add(partial);
+        mergedAt.put(partial, System.nanoTime());
+      }
+      return partial;
+    }
+
+    void put(Aggregator partial) {
+      long now = System.nanoTime();
+      if (now - mergedAt.get(partial) > MERGE_EVERY_NANOS) {
+        synchronized (total) {
+          total.merge(partial);
+        }
+        mergedAt.put(partial, now);
+      }
+      idle.add(partial);
+    }
+
+    /** Merges every partial (the scan is over: none is in use). */
+    void mergeAll() {
+      for (Aggregator partial : all) {
+        total.merge(partial);
+      }
+      all.clear();
+      idle.clear();
+    }
   }
 
   /** A partial as the end of a slice's map side: its finish is the slice's end, not the answer. */
