@@ -431,6 +431,9 @@ class QuarryServerTest {
 
     HttpResponse<String> missingIndex = export("index=nope x");
     assertThat(missingIndex.body()).contains("index 'nope' does not exist");
+    assertThat(export("index=web *xyz").body())
+        .as("a leading wildcard is allowed and flagged as slow")
+        .contains("'*xyz' (line 1, column 11) starts with a wildcard");
   }
 
   @Test

@@ -36,6 +36,52 @@ public record SearchPlan(
     requireNonNull(generator, "generator is null");
   }
 
+  /**
+   * A message per search pattern with a leading wildcard ({@code *admin}, {@code uri=*.php}), in
+   * the search expression or a later {@code search} command: such a pattern cannot seek in the term
+   * index, so every term is checked against it — allowed, but slow on a large index. A lone {@code
+   * *} (everything) is not one.
+   */
+  public List<String> slowPatternMessages() {
+    List<String> messages = new java.util.ArrayList<>();
+    filter.ifPresent(expression -> leadingWildcards(expression, messages));
+    for (Command command : pipeline) {
+      if (command instanceof io.quarry.ql.ast.SearchCommand search) {
+        search.expression().ifPresent(expression -> leadingWildcards(expression, messages));
+      }
+    }
+    return messages;
+  }
+
+  private static void leadingWildcards(SearchExpression expression, List<String> messages) {
+    switch (expression) {
+      case SearchExpression.Term term -> slow(term.text(), term.position(), messages);
+      case SearchExpression.Comparison comparison ->
+          slow(comparison.value(), comparison.position(), messages);
+      case SearchExpression.In in -> in.values().forEach(v -> slow(v, in.position(), messages));
+      case SearchExpression.And and -> and.operands().forEach(o -> leadingWildcards(o, messages));
+      case SearchExpression.Or or -> or.operands().forEach(o -> leadingWildcards(o, messages));
+      case SearchExpression.Not not -> leadingWildcards(not.operand(), messages);
+    }
+  }
+
+  private static void slow(
+      String pattern, io.quarry.ql.parser.Position position, List<String> messages) {
+    if (pattern.length() > 1
+        && pattern.startsWith("*")
+        && !pattern.chars().allMatch(c -> c == '*')) {
+      messages.add(
+          "'"
+              + pattern
+              + "' (line "
+              + position.line()
+              + ", column "
+              + position.column()
+              + ") starts with a wildcard: every indexed term is checked against it, which is"
+              + " slow over large indexes; give the start of the word if you can");
+    }
+  }
+
   /** A plan that scans indexes. */
   public SearchPlan(
       List<String> indexPatterns,

@@ -20,6 +20,23 @@ class SearchPlannerTest {
   }
 
   @Test
+  void leadingWildcardsAreFlaggedAsSlow() {
+    List<String> messages =
+        plan("index=web *admin uri=*.php NOT (a OR b*) | search host IN (x, *y) | where z=\"*q\"")
+            .slowPatternMessages();
+    assertThat(messages).hasSize(3);
+    assertThat(messages.get(0))
+        .startsWith("'*admin' (line 1, column 11) starts with a wildcard")
+        .contains("slow");
+    assertThat(messages.get(1)).startsWith("'*.php'");
+    assertThat(messages.get(2)).startsWith("'*y'");
+    assertThat(plan("index=web * | search *").slowPatternMessages())
+        .as("everything, not a pattern")
+        .isEmpty();
+    assertThat(plan("index=web adm*n").slowPatternMessages()).isEmpty();
+  }
+
+  @Test
   void indexAndTimeBecomeSelectionNotFilter() {
     SearchPlan plan = plan("index=web earliest=-1h latest=now status=404 | head 2");
     assertThat(plan.indexPatterns()).isEqualTo(List.of("web"));

@@ -286,6 +286,7 @@ public final class SearchService implements AutoCloseable {
         messages.add("index '" + pattern + "' does not exist");
       }
     }
+    messages.addAll(plan.slowPatternMessages());
     LuceneTranslator.Translation translation =
         plan.filter().map(LuceneTranslator::translate).orElse(LuceneTranslator.Translation.ALL);
     Predicate<Row> check =
