@@ -181,6 +181,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
 
   /** Decodes one block into {@code into}, verifying its checksum. */
   public void decodeBlock(int block, JournalBlock into) throws IOException {
+    long started = System.nanoTime();
     int compressedLength = compressedLengths[block];
     int rawLength = rawLengths[block];
     if (compressed.length < compressedLength) {
@@ -210,6 +211,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
           data);
     }
     into.index(block, docBases[block], docBases[block + 1] - docBases[block], rawLength);
+    JournalReads.add(System.nanoTime() - started, rawLength);
   }
 
   @Override

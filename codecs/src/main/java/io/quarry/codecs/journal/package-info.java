@@ -4,6 +4,7 @@
  * {@link io.quarry.codecs.journal.JournalStoredFieldsFormat} for the file grammar. {@link
  * io.quarry.codecs.journal.QuarryCodec} is the Lucene codec that puts it in place of Lucene's
  * stored fields; {@link io.quarry.codecs.journal.JournalStoredFieldsReader} adds block-at-a-time
- * decoding for dense scans.
+ * decoding for dense scans; {@link io.quarry.codecs.journal.JournalReads} counts per thread what
+ * decoding cost, for the job inspector.
  */
 package io.quarry.codecs.journal;

@@ -198,7 +198,7 @@ public final class EventStore implements Closeable {
       java.util.function.Supplier<EventVisitor> visitors,
       java.util.concurrent.ExecutorService executor)
       throws IOException {
-    Query rest =
+    Query restQuery =
         counted instanceof org.apache.lucene.search.MatchAllDocsQuery || counted.equals(query)
             ? new org.apache.lucene.search.MatchNoDocsQuery("every candidate was counted")
             : new org.apache.lucene.search.BooleanQuery.Builder()
@@ -212,12 +212,24 @@ public final class EventStore implements Closeable {
         latestMicros,
         sources -> {
           long documents = 0;
+          long countStarted = System.nanoTime();
           for (TimeOrderedScan.Source source : sources) {
             documents += source.searcher().count(countedInRange);
           }
+          long countNanos = System.nanoTime() - countStarted;
           countedSink.accept(documents);
-          return new ParallelScan(sources, rest, earliestMicros, latestMicros)
-              .run(visitors, executor);
+          ScanStats rest =
+              new ParallelScan(sources, restQuery, earliestMicros, latestMicros)
+                  .run(visitors, executor);
+          return new ScanStats(
+              rest.indexes(),
+              rest.buckets(),
+              rest.bucketsSkipped(),
+              rest.segments(),
+              rest.segmentsSkipped(),
+              rest.eventsRead(),
+              rest.costs().plus(ScanStats.Costs.indexLookup(countNanos)),
+              rest.warnings());
         });
   }
 
@@ -255,7 +267,9 @@ public final class EventStore implements Closeable {
           sources.size(),
           skipped,
           stats.segments(),
+          stats.segmentsSkipped(),
           stats.eventsRead(),
+          stats.costs(),
           warnings);
     } finally {
       for (TimeOrderedScan.Source source : sources) {

@@ -46,10 +46,13 @@ final class ParallelScan {
   ScanStats run(Supplier<EventVisitor> visitors, ExecutorService executor) throws IOException {
     List<Slice> slices = new ArrayList<>();
     int segments = 0;
+    Totals totals = new Totals();
     for (TimeOrderedScan.Source source : sources) {
       IndexSearcher searcher = source.searcher();
+      long lookupStarted = System.nanoTime();
       Weight weight =
           searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
+      totals.lookupNanos.addAndGet(System.nanoTime() - lookupStarted);
       for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
         segments++;
         int maxDoc = leaf.reader().maxDoc();
@@ -58,10 +61,9 @@ final class ParallelScan {
         }
       }
     }
-    AtomicLong read = new AtomicLong();
     List<Future<String>> futures = new ArrayList<>();
     for (Slice slice : slices) {
-      futures.add(executor.submit(() -> slice.run(visitors.get(), read)));
+      futures.add(executor.submit(() -> slice.run(visitors.get(), totals)));
     }
     List<String> warnings = new ArrayList<>();
     IOException failure = null;
@@ -91,7 +93,38 @@ final class ParallelScan {
     if (failure != null) {
       throw failure;
     }
-    return new ScanStats(0, sources.size(), 0, segments, read.get(), warnings);
+    return new ScanStats(
+        0,
+        sources.size(),
+        0,
+        segments,
+        totals.segmentsSkipped.get(),
+        totals.read.get(),
+        new ScanStats.Costs(
+            totals.lookupNanos.get(),
+            totals.journalBlocks.get(),
+            totals.journalBytes.get(),
+            totals.journalNanos.get()),
+        warnings);
+  }
+
+  /** What the slices of a scan add up, from several threads. */
+  private static final class Totals {
+    final AtomicLong read = new AtomicLong();
+    final java.util.concurrent.atomic.AtomicInteger segmentsSkipped =
+        new java.util.concurrent.atomic.AtomicInteger();
+    final AtomicLong lookupNanos = new AtomicLong();
+    final AtomicLong journalBlocks = new AtomicLong();
+    final AtomicLong journalBytes = new AtomicLong();
+    final AtomicLong journalNanos = new AtomicLong();
+
+    /** Adds the journal work of the current thread since {@code before}. */
+    void journalSince(long[] before) {
+      ScanStats.Costs costs = ScanStats.Costs.journalSince(before);
+      journalBlocks.addAndGet(costs.journalBlocks());
+      journalBytes.addAndGet(costs.journalBytes());
+      journalNanos.addAndGet(costs.journalDecodeNanos());
+    }
   }
 
   /** Doc ids {@code [from, to)} of one segment. */
@@ -99,10 +132,16 @@ final class ParallelScan {
       TimeOrderedScan.Source source, Weight weight, LeafReaderContext leaf, int from, int to) {
 
     /** Returns a warning when the bucket turned out damaged (it is quarantined), else null. */
-    String run(EventVisitor visitor, AtomicLong read) throws IOException {
+    String run(EventVisitor visitor, Totals totals) throws IOException {
       long events = 0;
+      long[] journalBefore = io.quarry.codecs.journal.JournalReads.read();
       try {
+        long lookupStarted = System.nanoTime();
         Scorer scorer = weight.scorer(leaf);
+        totals.lookupNanos.addAndGet(System.nanoTime() - lookupStarted);
+        if (scorer == null && from == 0) {
+          totals.segmentsSkipped.incrementAndGet(); // counted once, by the segment's first slice
+        }
         if (scorer != null) {
           DocIdSetIterator docs = scorer.iterator();
           TimeOrderedScan.EventLoader loader =
@@ -140,7 +179,8 @@ final class ParallelScan {
       } catch (UncheckedIOException e) {
         throw e.getCause();
       } finally {
-        read.addAndGet(events);
+        totals.read.addAndGet(events);
+        totals.journalSince(journalBefore);
       }
     }
   }

@@ -47,10 +47,13 @@ final class TimeOrderedScan {
   ScanStats run(EventVisitor visitor) throws IOException {
     if (earliest >= latest) {
       visitor.finish();
-      return new ScanStats(0, sources.size(), 0, 0, 0, List.of());
+      return new ScanStats(0, sources.size(), 0, 0, 0, 0, ScanStats.Costs.NONE, List.of());
     }
+    long[] journalBefore = io.quarry.codecs.journal.JournalReads.read();
+    long lookupStarted = System.nanoTime();
     PriorityQueue<Cursor> queue = new PriorityQueue<>((a, b) -> Long.compare(b.time, a.time));
     int segments = 0;
+    int segmentsSkipped = 0;
     for (Source source : sources) {
       IndexSearcher searcher = source.searcher();
       Weight weight =
@@ -59,15 +62,15 @@ final class TimeOrderedScan {
       for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
         segments++;
         Scorer scorer = weight.scorer(leaf);
-        if (scorer == null) {
-          continue;
-        }
-        Cursor cursor = new Cursor(source, leaf, scorer.iterator());
-        if (cursor.advance()) {
+        Cursor cursor = scorer == null ? null : new Cursor(source, leaf, scorer.iterator());
+        if (cursor != null && cursor.advance()) {
           queue.add(cursor);
+        } else {
+          segmentsSkipped++;
         }
       }
     }
+    long lookupNanos = System.nanoTime() - lookupStarted;
     long read = 0;
     List<String> warnings = new ArrayList<>();
     while (!queue.isEmpty()) {
@@ -95,7 +98,15 @@ final class TimeOrderedScan {
     } catch (UncheckedCorruption e) {
       warnings.add("a damaged journal block was met while finishing the search: " + e.getMessage());
     }
-    return new ScanStats(0, sources.size(), 0, segments, read, warnings);
+    return new ScanStats(
+        0,
+        sources.size(),
+        0,
+        segments,
+        segmentsSkipped,
+        read,
+        ScanStats.Costs.indexLookup(lookupNanos).plus(ScanStats.Costs.journalSince(journalBefore)),
+        warnings);
   }
 
   private Query withTimeRange() {

@@ -194,11 +194,19 @@ public final class JobRoutes {
       costs.put("buckets", stats.buckets());
       costs.put("bucketsSkipped", stats.bucketsSkipped());
       costs.put("segments", stats.segments());
+      costs.put("segmentsSkipped", stats.segmentsSkipped());
       costs.put("eventsRead", stats.eventsRead());
       costs.put("eventsMatched", stats.eventsMatched());
       costs.put("rows", stats.rows());
       costs.put("exactIndexQuery", stats.exactIndexQuery());
       costs.put("elapsedMs", stats.elapsed().toMillis());
+      Map<String, Object> scan = new LinkedHashMap<>();
+      scan.put("indexLookupMs", stats.scanCosts().indexLookupNanos() / 1e6);
+      scan.put("journalBlocks", stats.scanCosts().journalBlocks());
+      scan.put("journalBytes", stats.scanCosts().journalBytes());
+      scan.put("journalDecodeMs", stats.scanCosts().journalDecodeNanos() / 1e6);
+      scan.put("fieldExtractionMs", stats.fieldExtraction().toNanos() / 1e6);
+      costs.put("scan", scan);
       List<Map<String, Object>> stages = new ArrayList<>();
       for (StageStats.Stage stage : stats.stages()) {
         Map<String, Object> one = new LinkedHashMap<>();

@@ -31,10 +31,12 @@ final class EventRow implements Row {
   private String lowerRaw;
 
   private final Sourcetypes sourcetypes;
+  private final ExtractionClock clock;
 
-  EventRow(StoredEvent stored, Sourcetypes sourcetypes) {
+  EventRow(StoredEvent stored, Sourcetypes sourcetypes, ExtractionClock clock) {
     this.stored = stored;
     this.sourcetypes = sourcetypes;
+    this.clock = clock;
   }
 
   @Override
@@ -60,7 +62,7 @@ final class EventRow implements Row {
         if (extractor == null) {
           extractor = new FieldExtractor(stored.raw(), sourcetypes.forName(stored.sourcetype()));
         }
-        return extractor.values(field);
+        return clock.time(() -> extractor.values(field));
     }
   }
 
@@ -77,7 +79,7 @@ final class EventRow implements Row {
     if (extractor == null) {
       extractor = new FieldExtractor(stored.raw(), sourcetypes.forName(stored.sourcetype()));
     }
-    for (String name : extractor.names()) {
+    for (String name : clock.time(extractor::names)) {
       if (!names.contains(name)) {
         names.add(name);
       }

@@ -27,6 +27,7 @@ final class PipelineFeed implements EventVisitor {
   private final Predicate<Row> check;
   private final RowSink sink;
   private final AtomicLong matched;
+  private final ExtractionClock extraction = new ExtractionClock();
   private Runnable afterFinish = () -> {};
   private long matchedHere;
   private int visited;
@@ -49,7 +50,7 @@ final class PipelineFeed implements EventVisitor {
     if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
       return false;
     }
-    EventRow row = new EventRow(stored, sourcetypes);
+    EventRow row = new EventRow(stored, sourcetypes, extraction);
     if (!check.test(row)) {
       return true;
     }
@@ -305,6 +306,7 @@ final class PipelineFeed implements EventVisitor {
     control.read(visited % SearchControl.EVERY); // the remainder, for progress
     matched.addAndGet(matchedHere);
     sink.finish(); // buffered rows read their fields while the segments are open
+    control.extracted(extraction.take());
     afterFinish.run();
   }
 

@@ -28,6 +28,7 @@ public final class SearchControl {
   private volatile Duration limit;
   private volatile Stop stop = Stop.NONE;
   private final LongAdder eventsRead = new LongAdder();
+  private final LongAdder extractionNanos = new LongAdder();
 
   /** A control whose time limit is set by the search service when the search starts. */
   public SearchControl() {
@@ -123,5 +124,15 @@ public final class SearchControl {
 
   boolean stoppedByTimeLimit() {
     return stop == Stop.TIME_LIMIT;
+  }
+
+  /** Adds search-time field extraction time (estimated by an {@link ExtractionClock}). */
+  void extracted(long nanos) {
+    extractionNanos.add(nanos);
+  }
+
+  /** The search-time field extraction time so far, over every thread of the search. */
+  java.time.Duration extraction() {
+    return java.time.Duration.ofNanos(extractionNanos.sum());
   }
 }

@@ -354,11 +354,14 @@ public final class SearchService implements AutoCloseable {
             scan.buckets(),
             scan.bucketsSkipped(),
             scan.segments(),
+            scan.segmentsSkipped(),
             scan.eventsRead(),
             matched.get(),
             collector.rows(),
             translation.exact() || plan.filter().isEmpty(),
             Duration.ofNanos(System.nanoTime() - started),
+            scan.costs(),
+            control.extraction(),
             stages.stages(),
             messages);
     return stats;
@@ -414,7 +417,7 @@ public final class SearchService implements AutoCloseable {
               throw new IllegalStateException("not a generating command: " + plan.generator());
         };
     matched.addAndGet(rows);
-    return new ScanStats(0, 0, 0, 0, rows, List.of());
+    return ScanStats.generated(rows);
   }
 
   /** {@code | makeresults}' rows, made one at a time: {@code _time} and, annotated, Splunk's. */

@@ -11,10 +11,13 @@ import java.util.List;
  * @param buckets the buckets opened
  * @param bucketsSkipped the buckets skipped by their time bounds, never opened
  * @param segments the segments opened
+ * @param segmentsSkipped segments opened whose term index and time range left no candidate
  * @param eventsRead events read from storage after the term index and time range
  * @param eventsMatched events that passed the search expression
  * @param rows result rows produced
  * @param exactIndexQuery whether the term index answered the search expression alone
+ * @param scanCosts where the scan's time went: term index, journal decode (summed over threads)
+ * @param fieldExtraction search-time field extraction time (sampled, summed over threads)
  * @param stages per pipeline stage: rows in and out, time spent (see {@link StageStats})
  * @param messages warnings for the user (missing index, truncated results)
  */
@@ -23,11 +26,14 @@ public record SearchStats(
     int buckets,
     int bucketsSkipped,
     int segments,
+    int segmentsSkipped,
     long eventsRead,
     long eventsMatched,
     long rows,
     boolean exactIndexQuery,
     Duration elapsed,
+    io.quarry.codecs.store.ScanStats.Costs scanCosts,
+    Duration fieldExtraction,
     List<StageStats.Stage> stages,
     List<String> messages) {
 
@@ -52,6 +58,8 @@ public record SearchStats(
             .append(bucketsSkipped)
             .append(" segments=")
             .append(segments)
+            .append(" segments_skipped=")
+            .append(segmentsSkipped)
             .append(" events_read=")
             .append(eventsRead)
             .append(" events_matched=")
@@ -59,7 +67,15 @@ public record SearchStats(
             .append(" rows=")
             .append(rows)
             .append(" exact_index_query=")
-            .append(exactIndexQuery);
+            .append(exactIndexQuery)
+            .append(" index_lookup_ms=")
+            .append(scanCosts.indexLookupNanos() / 1_000_000)
+            .append(" journal_blocks=")
+            .append(scanCosts.journalBlocks())
+            .append(" journal_decode_ms=")
+            .append(scanCosts.journalDecodeNanos() / 1_000_000)
+            .append(" field_extraction_ms=")
+            .append(fieldExtraction.toMillis());
     for (StageStats.Stage stage : stages) {
       line.append(" | ")
           .append(stage.name())

@@ -304,6 +304,23 @@ class SearchApiTest {
     assertThat(inspect.at("/costs/stages/0/command").asText()).isEqualTo("stats");
     assertThat(inspect.at("/costs/stages/0/rowsIn").asLong()).isEqualTo(EVENTS);
     assertThat(inspect.get("plan").has("mode")).isTrue();
+    // status is a search-time field here: every event's _raw is decoded and key=value extracted
+    assertThat(inspect.at("/costs/scan/journalBlocks").asLong()).isPositive();
+    assertThat(inspect.at("/costs/scan/journalBytes").asLong()).isGreaterThan(EVENTS * 30L);
+    assertThat(inspect.at("/costs/scan/journalDecodeMs").asDouble()).isPositive();
+    assertThat(inspect.at("/costs/scan/fieldExtractionMs").asDouble()).isPositive();
+    assertThat(inspect.at("/costs/scan/indexLookupMs").isNumber()).isTrue();
+    assertThat(inspect.at("/costs/segmentsSkipped").asInt()).isZero();
+
+    String missing =
+        createJob("{\"query\": \"index=main nosuchterm | stats count\"}").get("id").asText();
+    awaitDone(missing);
+    JsonNode none = ok(call("GET", "/api/v1/jobs/" + missing + "/inspect", null, null), 200);
+    assertThat(none.at("/costs/segments").asInt()).isPositive();
+    assertThat(none.at("/costs/segmentsSkipped").asInt())
+        .as("the term index leaves every segment without a candidate")
+        .isEqualTo(none.at("/costs/segments").asInt());
+    assertThat(none.at("/costs/scan/journalBlocks").asLong()).isZero();
 
     JsonNode list = ok(call("GET", "/api/v1/jobs", null, null), 200);
     assertThat(list.get("jobs").findValuesAsText("id")).contains(id);

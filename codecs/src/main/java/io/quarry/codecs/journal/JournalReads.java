@@ -1,0 +1,28 @@
+package io.quarry.codecs.journal;
+
+/**
+ * What the current thread spent decoding journal blocks: blocks, decompressed bytes and
+ * nanoseconds, counted by every {@link JournalStoredFieldsReader} on this thread. A scan reads the
+ * counters before and after the work it does on a thread and attributes the difference to its
+ * search (the job inspector's "journal decode"); one {@link ThreadLocal} lookup per block.
+ */
+public final class JournalReads {
+  private static final ThreadLocal<long[]> COUNTERS = ThreadLocal.withInitial(() -> new long[3]);
+
+  private JournalReads() {}
+
+  static void add(long nanos, long bytes) {
+    long[] counters = COUNTERS.get();
+    counters[0]++;
+    counters[1] += bytes;
+    counters[2] += nanos;
+  }
+
+  /**
+   * The current thread's counters so far: {@code [blocks, bytes, nanos]} (a copy; subtract two
+   * readings to get what happened between them).
+   */
+  public static long[] read() {
+    return COUNTERS.get().clone();
+  }
+}
