@@ -484,6 +484,9 @@ class QuarryServerTest {
     assertThat(export("slow | stats count", "max_time", "60").body())
         .doesNotContain("time limit")
         .contains("\"count\":\"600\"");
+    assertThat(export("| makeresults count=1000000 | stats count", "max_time", "0.000001").body())
+        .as("generated rows stop at the time limit too")
+        .contains("search stopped after its time limit");
   }
 
   @Test

@@ -310,7 +310,7 @@ public final class SearchService implements AutoCloseable {
                     pluginWarnings::add));
     ScanStats scan;
     if (plan.generator().isPresent()) {
-      scan = runGenerator(plan, end, matched, stages, evaluator);
+      scan = runGenerator(plan, end, matched, stages, evaluator, control);
     } else if (aggregatorAt >= 0) {
       scan =
           runBatch(
@@ -401,16 +401,21 @@ public final class SearchService implements AutoCloseable {
    * table row, a field per non-empty cell), {@code | help}, or a plugin's generating command.
    */
   private ScanStats runGenerator(
-      SearchPlan plan, RowSink end, AtomicLong matched, StageStats stages, Evaluator evaluator) {
+      SearchPlan plan,
+      RowSink end,
+      AtomicLong matched,
+      StageStats stages,
+      Evaluator evaluator,
+      SearchControl control) {
     RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
     long rows =
         switch (plan.generator().orElseThrow()) {
           case io.quarry.ql.ast.InputLookupCommand input ->
-              feed(lookupRows(lookups.table(input.table())), pipeline);
+              feed(lookupRows(lookups.table(input.table())), pipeline, control);
           case io.quarry.ql.ast.HelpCommand help ->
-              feed(help.rows().stream().map(io.quarry.ql.exec.MapRow::new), pipeline);
+              feed(help.rows().stream().map(io.quarry.ql.exec.MapRow::new), pipeline, control);
           case io.quarry.ql.ast.MakeResultsCommand make ->
-              feed(madeResults(make, evaluator.now()), pipeline);
+              feed(madeResults(make, evaluator.now()), pipeline, control);
           case PluginCommand plugin ->
               io.quarry.ql.exec.PluginOperators.generate(plugin, evaluator, pipeline);
           default ->
@@ -462,14 +467,23 @@ public final class SearchService implements AutoCloseable {
   }
 
   /** Feeds rows until the pipeline wants no more, then finishes it; returns the rows fed. */
-  private static long feed(java.util.stream.Stream<Row> rows, RowSink pipeline) {
+  /**
+   * Generated rows through the pipeline until it has enough or the control stops the search (time
+   * limit, finalize, cancel: asked every {@value SearchControl#EVERY} rows, as scans do).
+   */
+  private static long feed(
+      java.util.stream.Stream<Row> rows, RowSink pipeline, SearchControl control) {
     long fed = 0;
     for (java.util.Iterator<Row> it = rows.iterator(); it.hasNext(); ) {
+      if (fed > 0 && fed % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
+        break;
+      }
       fed++;
       if (!pipeline.accept(it.next())) {
         break;
       }
     }
+    control.read((int) (fed % SearchControl.EVERY)); // the remainder, for progress
     pipeline.finish();
     return fed;
   }
