@@ -489,6 +489,98 @@ class QuarryServerTest {
         .contains("search stopped after its time limit");
   }
 
+  /** A search that runs for many seconds on almost no data: a thousand groups for every row. */
+  private static final String SLOW_SEARCH =
+      "| makeresults count=1000000 | eval g=split(\""
+          + String.join(
+              ",", java.util.stream.IntStream.range(0, 1000).mapToObj(i -> "v" + i).toList())
+          + "\", \",\") | stats count by g";
+
+  /** A raw HTTP/1.1 request (to write on a socket, alone or pipelined). */
+  private String rawRequest(String method, String path, String form) {
+    URI uri = URI.create(server.url());
+    return method
+        + " "
+        + path
+        + " HTTP/1.1\r\nHost: "
+        + uri.getHost()
+        + "\r\nAuthorization: "
+        + basic("admin", PASSWORD)
+        + "\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: "
+        + form.length()
+        + "\r\n\r\n"
+        + form;
+  }
+
+  @Test
+  void aClientThatHangsUpCancelsItsSearch() throws Exception {
+    String form =
+        "output_mode=json&search=" + URLEncoder.encode(SLOW_SEARCH, StandardCharsets.UTF_8);
+    URI uri = URI.create(server.url());
+    try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+      socket
+          .getOutputStream()
+          .write(
+              rawRequest("POST", "/services/search/jobs/export", form)
+                  .getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+      Thread.sleep(500); // the search is aggregating: nothing to write yet
+    }
+    java.util.regex.Pattern cancelled =
+        java.util.regex.Pattern.compile(
+            "quarry_searches_seconds_count\\{outcome=\"cancelled\"} 1(\\.0)?\n");
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    String metrics = "";
+    while (System.nanoTime() < deadline && !cancelled.matcher(metrics).find()) {
+      Thread.sleep(50);
+      metrics =
+          http.send(
+                  HttpRequest.newBuilder(URI.create(server.url() + "/metrics")).build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+    }
+    assertThat(metrics)
+        .as("the search stopped once its client was gone, long before it would have finished")
+        .containsPattern(cancelled);
+  }
+
+  @Test
+  void pipelinedRequestsAreAnsweredOneAfterTheOtherInOrder() throws Exception {
+    event("{\"event\":\"piped one\"}");
+    String first =
+        "output_mode=json&search="
+            + URLEncoder.encode("piped | stats count", StandardCharsets.UTF_8);
+    String second =
+        "output_mode=json&search="
+            + URLEncoder.encode("| makeresults count=3 | stats count", StandardCharsets.UTF_8);
+    URI uri = URI.create(server.url());
+    try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+      socket.setSoTimeout(20_000);
+      socket
+          .getOutputStream()
+          .write(
+              (rawRequest("POST", "/services/search/jobs/export", first)
+                      + rawRequest("POST", "/services/search/jobs/export", second))
+                  .getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+      InputStream in = socket.getInputStream();
+      StringBuilder answers = new StringBuilder();
+      byte[] buffer = new byte[8192];
+      while (!answers.toString().contains("\"count\":\"3\"")) {
+        int read = in.read(buffer);
+        if (read < 0) {
+          break;
+        }
+        answers.append(new String(buffer, 0, read, StandardCharsets.UTF_8));
+      }
+      String both = answers.toString();
+      assertThat(both.indexOf("\"count\":\"1\""))
+          .as("the first request's answer comes first")
+          .isNotNegative()
+          .isLessThan(both.indexOf("\"count\":\"3\""));
+    }
+  }
+
   @Test
   void healthMetricsAndUnknownRoutes() throws Exception {
     event("{\"event\":\"counted\"}");

@@ -247,6 +247,28 @@ public final class Exchange {
             });
   }
 
+  /** Whether the client's connection is closed. */
+  public boolean clientGone() {
+    return !context.channel().isActive();
+  }
+
+  /** A registration that ends when closed ({@link #onClientGone}). */
+  public interface Registration extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  /**
+   * Runs {@code action} (on the connection's event loop) if the client's connection closes before
+   * the returned registration is closed, or at once if it is closed already: a search the client
+   * stopped waiting for is cancelled even while it has nothing to write yet.
+   */
+  public Registration onClientGone(Runnable action) {
+    ChannelFutureListener listener = future -> action.run();
+    context.channel().closeFuture().addListener(listener);
+    return () -> context.channel().closeFuture().removeListener(listener);
+  }
+
   /** A chunked response body. */
   public final class Stream {
     private Stream() {}

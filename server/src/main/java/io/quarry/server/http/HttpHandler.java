@@ -14,9 +14,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The application handler: hands each request to the worker pool, stops reading the connection
- * until the response is written (one request in flight per connection), turns errors into JSON
- * bodies and counts every request.
+ * The application handler of one connection: hands each request to the worker pool, one at a time
+ * (a pipelined request waits, and reading stops, until the response before it is written), turns
+ * errors into JSON bodies and counts every request.
  */
 final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private static final Logger LOG = Logger.getLogger(HttpHandler.class.getName());
@@ -60,17 +60,31 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
   }
 
+  /** Whether a request of this connection is being served (event-loop state, like the next). */
+  private boolean serving;
+
+  /** A pipelined request that came while another was served; reading stops while it waits. */
+  private FullHttpRequest waiting;
+
   @Override
   protected void channelRead0(ChannelHandlerContext context, FullHttpRequest request) {
-    context.channel().config().setAutoRead(false);
-    Exchange exchange =
-        new Exchange(
-            context,
-            request,
-            () -> {
-              context.channel().config().setAutoRead(true);
-              context.read();
-            });
+    if (serving) {
+      // one request at a time per connection: hold the next and read no more until it is served
+      context.channel().config().setAutoRead(false);
+      waiting = request.retain();
+      return;
+    }
+    serve(context, request);
+  }
+
+  /**
+   * Serves a request on a worker. The connection goes on being read meanwhile, so a client that
+   * hangs up is noticed at once (a streamed search is cancelled through {@link
+   * Exchange#onClientGone}) rather than at the next write.
+   */
+  private void serve(ChannelHandlerContext context, FullHttpRequest request) {
+    serving = true;
+    Exchange exchange = new Exchange(context, request, () -> served(context));
     if (!request.decoderResult().isSuccess()) {
       fail(
           exchange,
@@ -85,7 +99,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
     request.retain();
     try {
-      workers.execute(() -> serve(exchange, request, bytes));
+      workers.execute(() -> run(exchange, request, bytes));
     } catch (RejectedExecutionException e) {
       request.release();
       inFlight.release(bytes);
@@ -93,7 +107,33 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
   }
 
-  private void serve(Exchange exchange, FullHttpRequest request, long bytes) {
+  /** The response of a kept-alive connection was written (on its event loop): serve the next. */
+  private void served(ChannelHandlerContext context) {
+    serving = false;
+    FullHttpRequest next = waiting;
+    waiting = null;
+    context.channel().config().setAutoRead(true);
+    if (next != null) {
+      try {
+        serve(context, next);
+      } finally {
+        next.release();
+      }
+    } else {
+      context.read();
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext context) throws Exception {
+    if (waiting != null) {
+      waiting.release();
+      waiting = null;
+    }
+    super.channelInactive(context);
+  }
+
+  private void run(Exchange exchange, FullHttpRequest request, long bytes) {
     try {
       router.route(exchange.method(), exchange.path()).handle(exchange);
       if (!exchange.responded()) {
@@ -102,16 +142,29 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       recordRequest(exchange);
     } catch (ApiException e) {
       fail(exchange, e);
+    } catch (java.io.IOException e) {
+      if (exchange.clientGone()) { // not the server's failure: nobody is waiting for the answer
+        LOG.log(Level.FINE, "client of " + exchange.path() + " went away", e);
+        recordRequest(exchange);
+        exchange.closeConnection();
+        return;
+      }
+      unexpected(exchange, e);
     } catch (Exception | Error e) {
-      LOG.log(Level.WARNING, "request " + exchange.method() + " " + exchange.path() + " failed", e);
-      fail(
-          exchange,
-          new ApiException(
-              HttpResponseStatus.INTERNAL_SERVER_ERROR, "INTERNAL", "Internal error: " + e));
+      unexpected(exchange, e);
     } finally {
       request.release();
       inFlight.release(bytes);
     }
+  }
+
+  /** A request failed by the server's fault: logged, answered 500 (or its connection closed). */
+  private void unexpected(Exchange exchange, Throwable e) {
+    LOG.log(Level.WARNING, "request " + exchange.method() + " " + exchange.path() + " failed", e);
+    fail(
+        exchange,
+        new ApiException(
+            HttpResponseStatus.INTERNAL_SERVER_ERROR, "INTERNAL", "Internal error: " + e));
   }
 
   private void fail(Exchange exchange, ApiException e) {

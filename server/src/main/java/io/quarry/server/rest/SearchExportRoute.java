@@ -82,7 +82,7 @@ public final class SearchExportRoute {
     LineWriter lines =
         new LineWriter(
             () -> exchange.stream(HttpResponseStatus.OK, "application/json; charset=UTF-8"));
-    SearchStats stats = StreamedSearch.run(search, query, plan, timeLimit, lines::page);
+    SearchStats stats = StreamedSearch.run(search, query, plan, timeLimit, exchange, lines::page);
     lines.finish(stats);
     lines.stream().finish();
   }

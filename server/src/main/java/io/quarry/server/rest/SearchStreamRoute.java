@@ -58,14 +58,15 @@ public final class SearchStreamRoute {
                 ? format.mediaType
                 : format.mediaType + "; charset=UTF-8");
     try (Writer writer = new Writer(format, stream, compression.equals("zstd"))) {
-      run(query, plan, timeLimit, writer);
+      run(query, plan, timeLimit, exchange, writer);
     }
     stream.finish();
   }
 
-  private void run(String query, SearchPlan plan, Duration timeLimit, Writer writer)
+  private void run(
+      String query, SearchPlan plan, Duration timeLimit, Exchange exchange, Writer writer)
       throws IOException {
-    writer.finish(StreamedSearch.run(search, query, plan, timeLimit, writer::page));
+    writer.finish(StreamedSearch.run(search, query, plan, timeLimit, exchange, writer::page));
   }
 
   /** Sends each encoded page as one chunk. */

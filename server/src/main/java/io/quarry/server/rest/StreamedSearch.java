@@ -2,6 +2,7 @@ package io.quarry.server.rest;
 
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.plan.SearchPlan;
+import io.quarry.server.http.Exchange;
 import io.quarry.server.search.SearchControl;
 import io.quarry.server.search.SearchService;
 import io.quarry.server.search.SearchStats;
@@ -10,9 +11,9 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 
 /**
- * Runs a search whose pages go straight to a client's socket: when writing fails (the client went
- * away) the search is cancelled at once, instead of reading on for nobody, and the failure comes
- * back as the {@link IOException} it was.
+ * Runs a search whose pages go straight to a client's socket: when the client goes away (its
+ * connection closes, or writing fails) the search is cancelled at once, instead of reading on for
+ * nobody; a failed write comes back as the {@link IOException} it was.
  */
 final class StreamedSearch {
   /** Writes one page to the client. */
@@ -24,10 +25,16 @@ final class StreamedSearch {
   private StreamedSearch() {}
 
   static SearchStats run(
-      SearchService search, String query, SearchPlan plan, Duration timeLimit, PageWriter writer)
+      SearchService search,
+      String query,
+      SearchPlan plan,
+      Duration timeLimit,
+      Exchange exchange,
+      PageWriter writer)
       throws IOException {
     SearchControl control = new SearchControl();
-    try {
+    // a client that hangs up while an aggregation has nothing to write yet cancels it too
+    try (Exchange.Registration gone = exchange.onClientGone(control::cancel)) {
       return search.run(
           query,
           plan,

@@ -265,6 +265,9 @@ public final class SearchService implements AutoCloseable {
       try {
         stats = execute(plan, control, pages);
       } catch (RuntimeException e) {
+        if (control.cancelled()) {
+          outcome = "cancelled"; // e.g. its client went away: writing the answer failed
+        }
         control.cancel(); // batch-mode slices still running stop at their next check
         throw failure(query, e);
       }
