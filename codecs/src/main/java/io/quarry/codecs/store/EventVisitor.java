@@ -16,9 +16,12 @@ public interface EventVisitor {
   default void finish() {}
 
   /**
-   * A faster way through one slice of a parallel scan, or null: documents the shortcut takes are
-   * never loaded as events (a visitor that only counts keyword values reads their doc-values
-   * ordinals). Called once per slice, before its first document.
+   * A faster way through one slice of a parallel scan (or one segment of a time-ordered scan), or
+   * null: documents the shortcut takes are never loaded as events (a visitor that only counts
+   * keyword values reads their doc-values ordinals; one that deduplicates skips values it has
+   * seen). Called once per slice or segment, before its first document; documents come in
+   * increasing doc-id order within it (a time-ordered scan interleaves segments, newest event
+   * first).
    */
   default DocShortcut shortcut(org.apache.lucene.index.LeafReader reader)
       throws java.io.IOException {

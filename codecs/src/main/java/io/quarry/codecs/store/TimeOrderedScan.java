@@ -62,7 +62,10 @@ final class TimeOrderedScan {
       for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
         segments++;
         Scorer scorer = weight.scorer(leaf);
-        Cursor cursor = scorer == null ? null : new Cursor(source, leaf, scorer.iterator());
+        Cursor cursor =
+            scorer == null
+                ? null
+                : new Cursor(source, leaf, scorer.iterator(), visitor.shortcut(leaf.reader()));
         if (cursor != null && cursor.advance()) {
           queue.add(cursor);
         } else {
@@ -75,6 +78,19 @@ final class TimeOrderedScan {
     List<String> warnings = new ArrayList<>();
     while (!queue.isEmpty()) {
       Cursor cursor = queue.poll();
+      if (cursor.shortcut != null) { // the visitor may handle the document without its event
+        int taken = cursor.shortcut.take(cursor.iterator.docID());
+        if (taken == EventVisitor.DocShortcut.STOP) {
+          break;
+        }
+        if (taken == EventVisitor.DocShortcut.TAKEN) {
+          read++;
+          if (cursor.advance()) {
+            queue.add(cursor);
+          }
+          continue;
+        }
+      }
       boolean more;
       try {
         StoredEvent event = cursor.load();
@@ -135,12 +151,19 @@ final class TimeOrderedScan {
     private final Source source;
     private final DocIdSetIterator iterator;
     private final EventLoader loader;
+    private final EventVisitor.DocShortcut shortcut; // null: every document is visited
     private long time;
 
-    Cursor(Source source, LeafReaderContext leaf, DocIdSetIterator iterator) throws IOException {
+    Cursor(
+        Source source,
+        LeafReaderContext leaf,
+        DocIdSetIterator iterator,
+        EventVisitor.DocShortcut shortcut)
+        throws IOException {
       this.source = source;
       this.iterator = iterator;
       this.loader = new EventLoader(source.index(), leaf);
+      this.shortcut = shortcut;
     }
 
     boolean advance() throws IOException {

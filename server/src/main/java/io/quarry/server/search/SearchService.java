@@ -469,7 +469,6 @@ public final class SearchService implements AutoCloseable {
             });
   }
 
-  /** Feeds rows until the pipeline wants no more, then finishes it; returns the rows fed. */
   /**
    * Generated rows through the pipeline until it has enough or the control stops the search (time
    * limit, finalize, cancel: asked every {@value SearchControl#EVERY} rows, as scans do).
@@ -504,12 +503,31 @@ public final class SearchService implements AutoCloseable {
       Evaluator evaluator)
       throws IOException {
     RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
+    PipelineFeed feed = new PipelineFeed(sourcetypes, control, check, pipeline, matched);
+    boolean exact = plan.filter().isEmpty() || translation.exact();
+    String deduplicated = exact ? dedupFieldFirst(plan.pipeline()) : null;
+    if (deduplicated != null) {
+      feed.skipSeenValues(deduplicated, stages, 0);
+    }
     return store.scan(
-        indexes,
-        translation.query(),
-        plan.earliestMicros(),
-        plan.latestMicros(),
-        new PipelineFeed(sourcetypes, control, check, pipeline, matched));
+        indexes, translation.query(), plan.earliestMicros(), plan.latestMicros(), feed);
+  }
+
+  /**
+   * The field of a leading {@code dedup f} that keeps one event per value in arrival order (no
+   * count above 1, {@code consecutive} or {@code sortby}), whose repeats a scan may skip unread;
+   * null otherwise.
+   */
+  static String dedupFieldFirst(List<Command> pipeline) {
+    if (!pipeline.isEmpty()
+        && pipeline.get(0) instanceof io.quarry.ql.ast.DedupCommand dedup
+        && dedup.count() == 1
+        && dedup.fields().size() == 1
+        && !dedup.consecutive()
+        && dedup.sortBy().isEmpty()) {
+      return dedup.fields().get(0);
+    }
+    return null;
   }
 
   /**

@@ -15,9 +15,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code stats count by f} and {@code top f} over an index-time keyword field count its doc-values
- * ordinals instead of producing rows; events whose value only search-time extraction finds still
- * count, multivalues count once per value, and the answers equal the row path's (the same
- * aggregation behind an {@code eval}, which keeps the shortcut off).
+ * ordinals instead of producing rows (and a leading {@code dedup f} skips values it has seen);
+ * events whose value only search-time extraction finds still count, multivalues count once per
+ * value, and the answers equal the row path's (the same aggregation behind an {@code eval}, which
+ * keeps the shortcut off).
  */
 class KeywordCountShortcutTest {
   private static final String PASSWORD = "count-test-password";
@@ -101,6 +102,23 @@ class KeywordCountShortcutTest {
         .isEqualTo(search("sourcetype=shop | eval x=1 | top user"));
     assertThat(search("sourcetype=shop user=u3 | stats count by user"))
         .contains("{\"user\":\"u3\",\"count\":\"429\"}");
+  }
+
+  @Test
+  void dedupSkipsSeenValuesWithTheRowPathsAnswer() throws Exception {
+    for (String query :
+        List.of(
+            "sourcetype=access_combined | dedup clientip | table _time, clientip, status",
+            "sourcetype=access_combined status=404 | dedup clientip | table _time, clientip",
+            "sourcetype=access_combined | dedup status | table _time, status, bytes",
+            "sourcetype=shop | dedup user | table _time, user, _raw", // some only at search time
+            "sourcetype=shop | dedup keepempty=true user | table user, _raw")) {
+      String skipped = search(query);
+      String rows = search(query.replace("| dedup", "| eval x=1 | dedup"));
+      assertThat(skipped).as(query).isEqualTo(rows);
+    }
+    assertThat(search("sourcetype=access_combined | dedup clientip | stats count"))
+        .contains("\"count\":\"33\""); // 3 × 11 addresses
   }
 
   @Test
