@@ -658,6 +658,12 @@ class QuarryServerTest {
     JsonNode ordered = JSON.readTree(client.explain("sdk | head 5", null, null));
     assertThat(ordered.get("mode").asText()).isEqualTo("time-ordered");
     assertThat(ordered.get("event_limit").asLong()).isEqualTo(5);
+    assertThat(ordered.get("dedup_skips_seen").isNull()).isTrue();
+    assertThat(
+            JSON.readTree(client.explain("sdk | dedup host | table host", null, null))
+                .get("dedup_skips_seen")
+                .asText())
+        .isEqualTo("host");
     assertThat(ordered.get("exact_index_query").asBoolean()).isTrue();
     List<io.quarry.client.IndexSummary> indexes = client.indexes();
     assertThat(indexes)

@@ -776,6 +776,7 @@ public final class SearchService implements AutoCloseable {
       explain.put("pipeline", names);
       long limit = Pipelines.eventLimit(plan.pipeline());
       explain.put("event_limit", limit == Long.MAX_VALUE ? null : limit);
+      explain.put("dedup_skips_seen", exact ? dedupFieldFirst(plan.pipeline()) : null);
     }
     return explain;
   }
