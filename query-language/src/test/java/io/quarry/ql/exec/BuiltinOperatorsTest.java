@@ -1,0 +1,72 @@
+package io.quarry.ql.exec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The built-in commands under the pull protocol ({@link RowPageOperator}), by the shared contract.
+ */
+class BuiltinOperatorsTest extends OperatorTestCase {
+  private static final long T0 =
+      java.time.Instant.parse("2026-01-07T00:00:00Z").toEpochMilli() * 1000;
+
+  @Override
+  protected List<String> commands() {
+    List<String> commands = new ArrayList<>(holdingCommands());
+    commands.addAll(
+        List.of(
+            "eval m=n*2, s=g.\"-\".n",
+            "where n > 50",
+            "rex field=msg \"user=(?<user>\\w+)\"",
+            "bin n span=10",
+            "head 7",
+            "streamstats count, sum(n) by g",
+            "rename g AS group",
+            "table g, n",
+            "fields - x"));
+    return commands;
+  }
+
+  @Override
+  protected List<String> holdingCommands() {
+    return List.of(
+        "stats count, dc(n), avg(x), perc50(n), values(user) by g",
+        "top limit=3 g",
+        "sort - n, g",
+        "dedup g",
+        "tail 5",
+        "reverse",
+        "bin n bins=5",
+        "timechart span=1h count by g",
+        "eventstats avg(n) AS mean by g");
+  }
+
+  @Override
+  protected List<Row> input() {
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      long time = T0 + (400 - i) * 60_000_000L; // newest first, as scans deliver
+      String g = "g" + (i * 7 % 5);
+      String msg = "user=u" + (i % 9) + " action=view";
+      rows.add(
+          i % 11 == 0 // some rows lack n
+              ? TestRow.of(
+                  msg, "_time", time, "g", g, "x", i / 4.0, "msg", msg, "user", "u" + i % 9)
+              : TestRow.of(
+                  msg,
+                  "_time",
+                  time,
+                  "g",
+                  g,
+                  "n",
+                  (long) (i * 37 % 101),
+                  "x",
+                  i / 4.0,
+                  "msg",
+                  msg,
+                  "user",
+                  "u" + i % 9));
+    }
+    return rows;
+  }
+}
