@@ -407,17 +407,36 @@ public final class StatsOperator implements Aggregator {
           }
           return 0;
         });
-    for (Sorted entry : sorted) {
-      List<Object> key = entry.key();
+    // every result first: a column whose numbers are whole in some groups and not in others is
+    // emitted as doubles throughout, so every page of the answer types it alike (pages are typed
+    // one by one, and an Arrow stream keeps its first page's types)
+    List<String> outputs = command.aggregations().stream().map(Aggregation::outputName).toList();
+    Object[][] results = new Object[sorted.size()][];
+    boolean[] anyLong = new boolean[outputs.size()];
+    boolean[] anyDouble = new boolean[outputs.size()];
+    for (int g = 0; g < results.length; g++) {
+      Accumulator[] accumulators = groups.get(sorted.get(g).key());
+      results[g] = new Object[accumulators.length];
+      for (int i = 0; i < accumulators.length; i++) {
+        Object result = accumulators[i].result(command.aggregations().get(i));
+        results[g][i] = result;
+        anyLong[i] |= result instanceof Long;
+        anyDouble[i] |= result instanceof Double;
+      }
+    }
+    for (int g = 0; g < results.length; g++) {
+      List<Object> key = sorted.get(g).key();
       Map<String, Object> values = new LinkedHashMap<>();
       for (int i = 0; i < key.size(); i++) {
         values.put(command.groupBy().get(i), output(command.groupBy().get(i), key.get(i)));
       }
-      Accumulator[] accumulators = groups.get(key);
-      for (int i = 0; i < accumulators.length; i++) {
-        Aggregation aggregation = command.aggregations().get(i);
-        values.put(aggregation.outputName(), accumulators[i].result(aggregation));
+      for (int i = 0; i < outputs.size(); i++) {
+        Object result = results[g][i];
+        values.put(
+            outputs.get(i),
+            anyLong[i] && anyDouble[i] && result instanceof Long whole ? (double) whole : result);
       }
+      results[g] = null;
       if (!target.accept(new MapRow(values))) {
         break;
       }

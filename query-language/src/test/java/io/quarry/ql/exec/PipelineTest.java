@@ -76,6 +76,24 @@ class PipelineTest {
   }
 
   @Test
+  void aStatsColumnHasOneTypeOnEveryPage() {
+    List<Row> rows =
+        List.of(
+            TestRow.of("a", "g", "a", "n", 4L),
+            TestRow.of("b", "g", "a", "n", 6L),
+            TestRow.of("c", "g", "b", "n", 4L),
+            TestRow.of("d", "g", "b", "n", 5L));
+    // the median of a is 5 (whole), of b 4.5: one row per page, both pages say DOUBLE
+    List<Page> pages = run("* | stats median(n) AS m, count by g", rows, 1);
+    assertThat(pages).hasSize(2);
+    for (Page page : pages) {
+      assertThat(page.schema().column(1).type()).isEqualTo(DataType.DOUBLE);
+      assertThat(page.schema().column(2).type()).isEqualTo(DataType.LONG);
+    }
+    assertThat(table(pages)).containsExactly(List.of("a", 5.0, 2L), List.of("b", 4.5, 2L));
+  }
+
+  @Test
   void statsFunctionsComputeExactlyAndMergeAcrossPartials() {
     List<Row> rows = new ArrayList<>();
     long[] bytes = {10, 20, 30, 40, 1000, 20};
