@@ -132,6 +132,7 @@ public final class EndToEnd implements Callable<Integer> {
       out.printf("Quarry at %s (heap %s), data in %s%n", quarry.uri(), heap, quarry.dataDir());
       ingest.put("hecRaw", hecRaw(quarry, dataset));
       ingest.put("quarryIngest", quarryIngest(quarry, dataset, rawBytes));
+      ingest.put("secondsUntilSettled", settle(quarry));
       long indexBytes = quarry.indexBytes("main");
       ingest.put("quarryIndexBytes", indexBytes);
       ingest.put("quarryBytesPerRawByte", (double) indexBytes / rawBytes);
@@ -326,6 +327,29 @@ public final class EndToEnd implements Callable<Integer> {
             + " (all searchable after %.1f s)%n",
         events, rawBytes, seconds, rawBytes / 1e6 / seconds, events / seconds, visibleSeconds);
     return result;
+  }
+
+  /**
+   * Waits until background merges are done — the index's size on disk unchanged over three polls
+   * two seconds apart, three minutes at most — so storage is measured settled and the queries do
+   * not share the cores with merging; returns the seconds waited.
+   */
+  private double settle(QuarryProcess quarry) throws IOException, InterruptedException {
+    long start = System.nanoTime();
+    long deadline = start + TimeUnit.MINUTES.toNanos(3);
+    long last = -1;
+    int unchanged = 0;
+    while (unchanged < 3 && System.nanoTime() < deadline) {
+      Thread.sleep(2_000);
+      long bytes = quarry.indexBytes("main");
+      unchanged = bytes == last ? unchanged + 1 : 0;
+      last = bytes;
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    out.printf(
+        "index settled (no merge running) after %.1f s more%s%n",
+        seconds, unchanged < 3 ? " — gave up waiting, merges may still run" : "");
+    return seconds;
   }
 
   private interface Run {
