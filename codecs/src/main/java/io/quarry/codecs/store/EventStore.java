@@ -198,7 +198,7 @@ public final class EventStore implements Closeable {
       java.util.function.Supplier<EventVisitor> visitors,
       java.util.concurrent.ExecutorService executor)
       throws IOException {
-    Query restQuery =
+    Query rest =
         counted instanceof org.apache.lucene.search.MatchAllDocsQuery || counted.equals(query)
             ? new org.apache.lucene.search.MatchNoDocsQuery("every candidate was counted")
             : new org.apache.lucene.search.BooleanQuery.Builder()
@@ -218,18 +218,9 @@ public final class EventStore implements Closeable {
           }
           long countNanos = System.nanoTime() - countStarted;
           countedSink.accept(documents);
-          ScanStats rest =
-              new ParallelScan(sources, restQuery, earliestMicros, latestMicros)
-                  .run(visitors, executor);
-          return new ScanStats(
-              rest.indexes(),
-              rest.buckets(),
-              rest.bucketsSkipped(),
-              rest.segments(),
-              rest.segmentsSkipped(),
-              rest.eventsRead(),
-              rest.costs().plus(ScanStats.Costs.indexLookup(countNanos)),
-              rest.warnings());
+          return new ParallelScan(sources, rest, earliestMicros, latestMicros)
+              .run(visitors, executor)
+              .plusCosts(ScanStats.Costs.indexLookup(countNanos));
         });
   }
 

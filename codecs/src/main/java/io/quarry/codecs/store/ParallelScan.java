@@ -52,7 +52,7 @@ final class ParallelScan {
       long lookupStarted = System.nanoTime();
       Weight weight =
           searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
-      totals.lookupNanos.addAndGet(System.nanoTime() - lookupStarted);
+      totals.add(ScanStats.Costs.indexLookup(System.nanoTime() - lookupStarted));
       for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
         segments++;
         int maxDoc = leaf.reader().maxDoc();
@@ -100,11 +100,7 @@ final class ParallelScan {
         segments,
         totals.segmentsSkipped.get(),
         totals.read.get(),
-        new ScanStats.Costs(
-            totals.lookupNanos.get(),
-            totals.journalBlocks.get(),
-            totals.journalBytes.get(),
-            totals.journalNanos.get()),
+        totals.costs.get(),
         warnings);
   }
 
@@ -113,17 +109,11 @@ final class ParallelScan {
     final AtomicLong read = new AtomicLong();
     final java.util.concurrent.atomic.AtomicInteger segmentsSkipped =
         new java.util.concurrent.atomic.AtomicInteger();
-    final AtomicLong lookupNanos = new AtomicLong();
-    final AtomicLong journalBlocks = new AtomicLong();
-    final AtomicLong journalBytes = new AtomicLong();
-    final AtomicLong journalNanos = new AtomicLong();
+    final java.util.concurrent.atomic.AtomicReference<ScanStats.Costs> costs =
+        new java.util.concurrent.atomic.AtomicReference<>(ScanStats.Costs.NONE);
 
-    /** Adds the journal work of the current thread since {@code before}. */
-    void journalSince(long[] before) {
-      ScanStats.Costs costs = ScanStats.Costs.journalSince(before);
-      journalBlocks.addAndGet(costs.journalBlocks());
-      journalBytes.addAndGet(costs.journalBytes());
-      journalNanos.addAndGet(costs.journalDecodeNanos());
+    void add(ScanStats.Costs more) {
+      costs.accumulateAndGet(more, ScanStats.Costs::plus);
     }
   }
 
@@ -138,7 +128,7 @@ final class ParallelScan {
       try {
         long lookupStarted = System.nanoTime();
         Scorer scorer = weight.scorer(leaf);
-        totals.lookupNanos.addAndGet(System.nanoTime() - lookupStarted);
+        totals.add(ScanStats.Costs.indexLookup(System.nanoTime() - lookupStarted));
         if (scorer == null && from == 0) {
           totals.segmentsSkipped.incrementAndGet(); // counted once, by the segment's first slice
         }
@@ -180,7 +170,7 @@ final class ParallelScan {
         throw e.getCause();
       } finally {
         totals.read.addAndGet(events);
-        totals.journalSince(journalBefore);
+        totals.add(ScanStats.Costs.journalSince(journalBefore));
       }
     }
   }

@@ -25,6 +25,19 @@ public record ScanStats(
     warnings = List.copyOf(warnings);
   }
 
+  /** These statistics with {@code more} costs added. */
+  public ScanStats plusCosts(Costs more) {
+    return new ScanStats(
+        indexes,
+        buckets,
+        bucketsSkipped,
+        segments,
+        segmentsSkipped,
+        eventsRead,
+        costs.plus(more),
+        warnings);
+  }
+
   /** A scan of nothing stored (generated rows): only the rows it made. */
   public static ScanStats generated(long rows) {
     return new ScanStats(0, 0, 0, 0, 0, rows, Costs.NONE, List.of());

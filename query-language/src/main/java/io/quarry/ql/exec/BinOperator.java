@@ -86,19 +86,15 @@ public final class BinOperator implements RowSink {
     if (from > to) { // no value to bin: any span leaves the rows as they are
       return new Span(0, null, 1);
     }
-    if (isTime()) {
-      long minSeconds = command.minspan().map(BinOperator::seconds).orElse(0L);
-      return Span.automatic((long) from, (long) to, command.bins(), minSeconds, zone);
-    }
-    double minWidth =
-        command.minspan().map(s -> s.isTime() ? seconds(s) : s.width()).orElse(0d).doubleValue();
-    return Span.automaticWidth(from, to, command.bins(), minWidth);
+    double minimum = command.minspan().map(BinOperator::seconds).orElse(0d);
+    return isTime()
+        ? Span.automatic((long) from, (long) to, command.bins(), (long) Math.ceil(minimum), zone)
+        : Span.automaticWidth(from, to, command.bins(), minimum);
   }
 
-  private static long seconds(Span span) {
-    return span.isTime()
-        ? span.amount() * span.unit().getDuration().getSeconds()
-        : (long) Math.ceil(span.width());
+  /** A {@code minspan} as a number: seconds for a time span, else its width. */
+  private static double seconds(Span span) {
+    return span.isTime() ? span.amount() * span.unit().getDuration().getSeconds() : span.width();
   }
 
   static Object bin(Span span, String field, Object value, ZoneId zone) {

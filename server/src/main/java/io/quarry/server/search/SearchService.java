@@ -559,13 +559,9 @@ public final class SearchService implements AutoCloseable {
                     stages,
                     aggregatorAt + 1),
                 evaluator);
-    // Each slice's partial merges into the total when the slice ends (under the total's lock), so a
-    // running job can preview the total; partials of slices that never ended merge at the end.
-    // Where partials outlive merges, a slice takes an idle partial (one per running slice, so about
-    // one per thread) and merges it only if it has not been merged for a while: with many groups,
-    // merging every slice's partial held the lock for a third of the search (200,000 sessions).
-    Queue<Aggregator> unmerged = new ConcurrentLinkedQueue<>();
-    PartialPool pool = total.partialsOutliveMerges() ? new PartialPool(total) : null;
+    // partials merge into the total while the scan runs, so a running job can preview it (see
+    // Partials); those of slices that never ended merge at the end
+    Partials partials = new Partials(total);
     AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
     List<Command> reduce = pipeline.subList(aggregatorAt + 1, pipeline.size());
     if (reduce.stream().noneMatch(c -> c instanceof io.quarry.ql.ast.OutputLookupCommand)) {
@@ -587,10 +583,7 @@ public final class SearchService implements AutoCloseable {
     try {
       java.util.function.Supplier<io.quarry.codecs.store.EventVisitor> slices =
           () -> {
-            Aggregator partial = pool != null ? pool.take() : total.newPartial();
-            if (pool == null) {
-              unmerged.add(partial);
-            }
+            Aggregator partial = partials.take();
             // the map side is finished when the slice ends (a streaming plugin command flushes
             // the rows it batches); the partial itself is merged, never finished
             RowSink map =
@@ -603,16 +596,7 @@ public final class SearchService implements AutoCloseable {
             return new PipelineFeed(sourcetypes, control, check, map, matched)
                 .countValues(countedField, sure, segmentCounts, partial, stages, aggregatorAt)
                 .countTimedValues(timedField)
-                .then(
-                    () -> {
-                      if (pool != null) {
-                        pool.put(partial);
-                      } else if (unmerged.remove(partial)) {
-                        synchronized (total) {
-                          total.merge(partial);
-                        }
-                      }
-                    });
+                .then(() -> partials.put(partial));
           };
       long countStarted = System.nanoTime();
       if (countedUpFront != null && control.readAndCheck(0)) {
@@ -648,63 +632,68 @@ public final class SearchService implements AutoCloseable {
       }
       control.previewer(null);
     }
-    for (Aggregator partial : unmerged) {
-      total.merge(partial);
-    }
-    if (pool != null) {
-      pool.mergeAll();
-    }
+    partials.mergeAll();
     segmentCounts.drainInto(total);
     stages.probe(aggregatorAt, total).finish(); // the reduce side's time goes to the same stage
     return scan;
   }
 
   /**
-   * The partials of a batch search whose partials outlive merges ({@link
-   * Aggregator#partialsOutliveMerges}): a slice takes an idle one (or a new one) and puts it back
-   * when it ends, merging it into the total first when it was last merged more than {@link
-   * #MERGE_EVERY_NANOS} ago, so previews stay fresh without a merge per slice.
+   * The partials of a batch search, one per running slice. Where partials outlive merges ({@link
+   * Aggregator#partialsOutliveMerges}: the built-in aggregators) a slice takes an idle partial and
+   * puts it back, merging it into the total (under the total's lock) only if it was last merged
+   * over {@link #MERGE_EVERY_NANOS} ago — about one partial per thread; merging every slice's
+   * partial held the lock for a third of a search with 200,000 groups. Otherwise (a transforming
+   * plugin, whose merge finishes its map operator) each slice has its own partial, merged when it
+   * ends.
    */
-  private static final class PartialPool {
+  private static final class Partials {
     private static final long MERGE_EVERY_NANOS = 1_000_000_000L;
 
     private final Aggregator total;
+    private final boolean reused;
     private final Queue<Aggregator> idle = new ConcurrentLinkedQueue<>();
-    private final Queue<Aggregator> all = new ConcurrentLinkedQueue<>();
-    private final java.util.Map<Aggregator, Long> mergedAt =
+
+    /** Every partial with rows not merged yet, and when it was made or last merged. */
+    private final java.util.Map<Aggregator, Long> unmerged =
         new java.util.concurrent.ConcurrentHashMap<>();
 
-    PartialPool(Aggregator total) {
+    Partials(Aggregator total) {
       this.total = total;
+      this.reused = total.partialsOutliveMerges();
     }
 
     Aggregator take() {
-      Aggregator partial = idle.poll();
+      Aggregator partial = reused ? idle.poll() : null;
       if (partial == null) {
         partial = total.newPartial();
-        all.add(partial);
-        mergedAt.put(partial, System.nanoTime());
+        unmerged.put(partial, System.nanoTime());
       }
       return partial;
     }
 
+    /** A slice ended with {@code partial}. */
     void put(Aggregator partial) {
       long now = System.nanoTime();
-      if (now - mergedAt.get(partial) > MERGE_EVERY_NANOS) {
+      if (!reused || now - unmerged.get(partial) > MERGE_EVERY_NANOS) {
         synchronized (total) {
           total.merge(partial);
         }
-        mergedAt.put(partial, now);
+        if (!reused) {
+          unmerged.remove(partial);
+          return;
+        }
+        unmerged.put(partial, now);
       }
       idle.add(partial);
     }
 
-    /** Merges every partial (the scan is over: none is in use). */
+    /** Merges what every partial still holds (the scan is over: none is in use). */
     void mergeAll() {
-      for (Aggregator partial : all) {
+      for (Aggregator partial : unmerged.keySet()) {
         total.merge(partial);
       }
-      all.clear();
+      unmerged.clear();
       idle.clear();
     }
   }
