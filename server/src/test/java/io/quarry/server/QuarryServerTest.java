@@ -422,6 +422,11 @@ class QuarryServerTest {
     assertThat(error.get("column").asInt()).isEqualTo(9);
     assertThat(error.get("context").asText()).endsWith("        ^");
     assertThat(json(unknown).at("/messages/0/type").asText()).isEqualTo("FATAL");
+    HttpResponse<String> badBins = export("error | bin bins=0 bytes");
+    assertThat(badBins.statusCode()).isEqualTo(400);
+    assertThat(json(badBins).at("/error/message").asText())
+        .contains("bin bins= must be at least 1");
+    assertThat(json(badBins).at("/error/column").asInt()).isEqualTo(18);
 
     assertThat(json(export("status=")).at("/error/expected").asText())
         .isEqualTo("a value after 'status='");

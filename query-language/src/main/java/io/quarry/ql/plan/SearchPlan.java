@@ -55,9 +55,17 @@ public record SearchPlan(
 
   private static void leadingWildcards(SearchExpression expression, List<String> messages) {
     switch (expression) {
-      case SearchExpression.Term term -> slow(term.text(), term.position(), messages);
-      case SearchExpression.Comparison comparison ->
-          slow(comparison.value(), comparison.position(), messages);
+      case SearchExpression.Term term -> {
+        if (!term.phrase()) { // a quoted phrase's * is a character, not a wildcard
+          slow(term.text(), term.position(), messages);
+        }
+      }
+      case SearchExpression.Comparison comparison -> {
+        if (comparison.operator() == io.quarry.ql.ast.ComparisonOperator.EQ
+            || comparison.operator() == io.quarry.ql.ast.ComparisonOperator.NE) {
+          slow(comparison.value(), comparison.position(), messages); // only = and != match patterns
+        }
+      }
       case SearchExpression.In in -> in.values().forEach(v -> slow(v, in.position(), messages));
       case SearchExpression.And and -> and.operands().forEach(o -> leadingWildcards(o, messages));
       case SearchExpression.Or or -> or.operands().forEach(o -> leadingWildcards(o, messages));

@@ -34,6 +34,9 @@ class SearchPlannerTest {
         .as("everything, not a pattern")
         .isEmpty();
     assertThat(plan("index=web adm*n").slowPatternMessages()).isEmpty();
+    assertThat(plan("index=web \"*quoted\" size>*x").slowPatternMessages())
+        .as("a phrase's * and an ordering comparison are no wildcards")
+        .isEmpty();
   }
 
   @Test
