@@ -124,7 +124,11 @@ public final class JournalBlock {
         int length = input.readVInt();
         int offset = input.getPosition();
         input.skipBytes(length);
-        visitor.stringField(info, new String(bytes, offset, length, StandardCharsets.UTF_8));
+        if (visitor instanceof Utf8FieldVisitor utf8) {
+          utf8.utf8Field(info, bytes, offset, length);
+        } else {
+          visitor.stringField(info, new String(bytes, offset, length, StandardCharsets.UTF_8));
+        }
       }
       case BINARY -> {
         int length = input.readVInt();

@@ -216,10 +216,13 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
 
   @Override
   public void document(int docId, StoredFieldVisitor visitor) throws IOException {
-    int block = blockOf(docId);
-    if (cached.block() != block) {
-      decodeBlock(block, cached);
+    int inCached = docId - cached.docBase();
+    if (cached.block() >= 0 && inCached >= 0 && inCached < cached.docCount()) {
+      cached.visit(inCached, visitor, fieldInfos); // a scan reads a block's documents in a row
+      return;
     }
+    int block = blockOf(docId);
+    decodeBlock(block, cached);
     cached.visit(docId - cached.docBase(), visitor, fieldInfos);
   }
 

@@ -16,19 +16,22 @@ import java.util.Map;
  * the scan ends.
  */
 public final class StoredEvent {
-  /** Reads the {@code _raw} of one document from its segment's journal. */
-  @FunctionalInterface
-  interface RawLoader {
-    String load() throws IOException;
-  }
+  /**
+   * Reads a segment's documents on demand, one per scan of the segment (so an event costs no loader
+   * objects of its own): index-time fields from doc values, {@code _raw} from the journal.
+   */
+  interface Loader {
+    /** The index-time fields the segment has. */
+    List<String> fieldNames();
 
-  /** Reads index-time fields of one document from its segment's doc values, on demand. */
-  interface FieldLoader {
-    /** The fields the segment has. */
-    List<String> names();
+    /** One index-time field's values of {@code doc}, or null; called at most once per field. */
+    List<String> field(int doc, String name) throws IOException;
 
-    /** One field's values, or null; called at most once per field. */
-    List<String> field(String name) throws IOException;
+    /** The {@code _raw} of {@code doc}. */
+    String raw(int doc) throws IOException;
+
+    /** {@code doc}'s {@code _raw} as a transient view of the journal's bytes, or null. */
+    CharSequence rawView(int doc) throws IOException;
   }
 
   private final String index;
@@ -38,52 +41,39 @@ public final class StoredEvent {
   private final String sourcetype;
   private Map<String, List<String>> indexedFields; // complete once all are read
   private Map<String, List<String>> readFields; // index-time fields read one by one, on first use
-  private FieldLoader fields;
-  private RawLoader loader;
+  private final Loader loader; // null when everything is known
+  private final int doc;
   private String raw;
 
   /** An event whose {@code _raw} is already known. */
   public StoredEvent(String index, Event event) {
-    this(
-        index,
-        event.timeMicros(),
-        event.host(),
-        event.source(),
-        event.sourcetype(),
-        event.indexedFields(),
-        null);
+    this.index = requireNonNull(index, "index is null");
+    this.timeMicros = event.timeMicros();
+    this.host = requireNonNull(event.host(), "host is null");
+    this.source = requireNonNull(event.source(), "source is null");
+    this.sourcetype = requireNonNull(event.sourcetype(), "sourcetype is null");
+    this.indexedFields = requireNonNull(event.indexedFields(), "indexedFields is null");
     this.raw = event.raw();
+    this.loader = null;
+    this.doc = -1;
   }
 
+  /** Document {@code doc} of a segment: index-time fields and {@code _raw} read when asked for. */
   StoredEvent(
       String index,
       long timeMicros,
       String host,
       String source,
       String sourcetype,
-      Map<String, List<String>> indexedFields,
-      RawLoader loader) {
+      Loader loader,
+      int doc) {
     this.index = requireNonNull(index, "index is null");
     this.timeMicros = timeMicros;
     this.host = requireNonNull(host, "host is null");
     this.source = requireNonNull(source, "source is null");
     this.sourcetype = requireNonNull(sourcetype, "sourcetype is null");
-    this.indexedFields = requireNonNull(indexedFields, "indexedFields is null");
-    this.loader = loader;
-  }
-
-  /** An event whose index-time fields are read from doc values when first asked for. */
-  StoredEvent(
-      String index,
-      long timeMicros,
-      String host,
-      String source,
-      String sourcetype,
-      FieldLoader fields,
-      RawLoader loader) {
-    this(index, timeMicros, host, source, sourcetype, Map.of(), loader);
-    this.indexedFields = null;
-    this.fields = fields;
+    this.loader = requireNonNull(loader, "loader is null");
+    this.doc = doc;
   }
 
   public String index() {
@@ -110,7 +100,7 @@ public final class StoredEvent {
   public Map<String, List<String>> indexedFields() {
     if (indexedFields == null) {
       Map<String, List<String>> all = new java.util.LinkedHashMap<>();
-      for (String name : fields.names()) {
+      for (String name : loader.fieldNames()) {
         List<String> values = indexedField(name);
         if (values != null) {
           all.put(name, values);
@@ -135,7 +125,7 @@ public final class StoredEvent {
       return readFields.get(name);
     }
     try {
-      List<String> values = fields.field(name);
+      List<String> values = loader.field(doc, name);
       List<String> copy = values == null ? null : List.copyOf(values);
       readFields.put(name, copy);
       return copy;
@@ -158,13 +148,32 @@ public final class StoredEvent {
   public String raw() {
     if (raw == null) {
       try {
-        raw = loader.load();
+        raw = loader.raw(doc);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      loader = null;
     }
     return raw;
+  }
+
+  /**
+   * The event text as characters, without making a {@code String} when it can: for an ASCII event
+   * not read yet, a view of the decoded journal block that is valid only until the next event of
+   * the same scan is read (a {@code rex} matches it and copies out what it keeps); otherwise {@link
+   * #raw()}.
+   */
+  public CharSequence rawText() {
+    if (raw == null && loader != null) {
+      try {
+        CharSequence view = loader.rawView(doc);
+        if (view != null) {
+          return view;
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return raw();
   }
 
   /** The whole event, {@code _raw} included. */

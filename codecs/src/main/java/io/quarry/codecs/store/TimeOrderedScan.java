@@ -1,5 +1,6 @@
 package io.quarry.codecs.store;
 
+import io.quarry.codecs.journal.Utf8FieldVisitor;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -184,11 +185,13 @@ final class TimeOrderedScan {
    * Reads events of one segment in increasing doc-id order: doc values at once, {@code _raw} from
    * the journal when asked for.
    */
-  static final class EventLoader {
+  static final class EventLoader implements StoredEvent.Loader {
     private final String index;
     private final NumericDocValues times;
     private final StoredFields storedFields;
     private final EventColumns columns;
+    private final EventReader defaults = new EventReader(false); // reused: copied into each event
+    private final RawView rawView = new RawView();
 
     EventLoader(String index, LeafReaderContext leaf) throws IOException {
       this.index = index;
@@ -203,41 +206,81 @@ final class TimeOrderedScan {
 
     /** Loads {@code doc}; call {@link #time} for it first (doc values move forward only). */
     StoredEvent load(int doc) throws IOException {
-      EventReader reader = new EventReader(columns.legacy());
-      reader.time = times != null && times.docID() == doc ? times.longValue() : Long.MIN_VALUE;
+      long time = times != null && times.docID() == doc ? times.longValue() : Long.MIN_VALUE;
       if (columns.legacy()) {
+        EventReader reader = new EventReader(true);
+        reader.time = time;
         storedFields.document(doc, reader);
         return new StoredEvent(index, reader.toEvent());
       }
+      EventReader reader = defaults;
+      reader.host = "";
+      reader.source = "";
+      reader.sourcetype = "";
       columns.readDefaults(doc, reader);
-      StoredFields journal = storedFields;
-      EventColumns columns = this.columns;
-      return new StoredEvent(
-          index,
-          reader.time,
-          reader.host,
-          reader.source,
-          reader.sourcetype,
-          new StoredEvent.FieldLoader() {
-            @Override
-            public List<String> names() {
-              return columns.indexedFieldNames();
-            }
+      return new StoredEvent(index, time, reader.host, reader.source, reader.sourcetype, this, doc);
+    }
 
-            @Override
-            public List<String> field(String name) throws IOException {
-              return columns.indexedField(doc, name);
-            }
-          },
-          () -> {
-            EventReader text = new EventReader(false);
-            try {
-              journal.document(doc, text);
-            } catch (CorruptIndexException e) {
-              throw new UncheckedCorruption(e);
-            }
-            return text.raw;
-          });
+    @Override
+    public List<String> fieldNames() {
+      return columns.indexedFieldNames();
+    }
+
+    @Override
+    public List<String> field(int doc, String name) throws IOException {
+      return columns.indexedField(doc, name);
+    }
+
+    @Override
+    public String raw(int doc) throws IOException {
+      EventReader text = new EventReader(false);
+      try {
+        storedFields.document(doc, text);
+      } catch (CorruptIndexException e) {
+        throw new UncheckedCorruption(e);
+      }
+      return text.raw;
+    }
+
+    @Override
+    public CharSequence rawView(int doc) throws IOException {
+      return rawView.read(storedFields, doc);
+    }
+  }
+
+  /**
+   * Reads one document's {@code _raw} as {@link AsciiText} over the journal's decoded block, when
+   * the event is ASCII (each byte one character, as regexes index it); one per loader, reused.
+   */
+  static final class RawView extends StoredFieldVisitor implements Utf8FieldVisitor {
+    private final AsciiText text = new AsciiText();
+    private boolean found;
+
+    /** The view, or null when the event is not ASCII or the journal gave a {@code String}. */
+    CharSequence read(StoredFields journal, int doc) throws IOException {
+      found = false;
+      try {
+        journal.document(doc, this);
+      } catch (CorruptIndexException e) {
+        throw new UncheckedCorruption(e);
+      }
+      return found ? text : null;
+    }
+
+    @Override
+    public Status needsField(FieldInfo fieldInfo) {
+      if (found) {
+        return Status.STOP;
+      }
+      return fieldInfo.name.equals(EventFields.RAW) ? Status.YES : Status.NO;
+    }
+
+    @Override
+    public void utf8Field(FieldInfo fieldInfo, byte[] bytes, int offset, int length) {
+      if (AsciiText.isAscii(bytes, offset, length)) {
+        text.reset(bytes, offset, length);
+        found = true;
+      }
     }
   }
 

@@ -189,6 +189,39 @@ class EventStoreTest {
   }
 
   @Test
+  void rawTextIsAViewOfTheJournalForAsciiEventsAndTheStringOtherwise() throws Exception {
+    try (EventStore store = EventStore.open(dataDirectory, List.of("main"))) {
+      List<Event> events = new ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        String raw = i % 7 == 0 ? "caf\u00e9 " + i + " \u2603" : "10.0.0." + i + " GET /x?n=" + i;
+        events.add(event(i, raw));
+      }
+      store.write("main", events);
+      List<String> texts = new ArrayList<>();
+      List<String> raws = new ArrayList<>();
+      List<Boolean> views = new ArrayList<>();
+      store.scan(
+          List.of("main"),
+          new MatchAllDocsQuery(),
+          Long.MIN_VALUE,
+          Long.MAX_VALUE,
+          e -> {
+            CharSequence text = e.rawText();
+            views.add(!(text instanceof String));
+            texts.add(text.toString() + "|" + text.subSequence(1, 4) + "|" + text.charAt(0));
+            raws.add(e.raw() + "|" + e.raw().substring(1, 4) + "|" + e.raw().charAt(0));
+            return true;
+          });
+      assertThat(texts).hasSize(300).isEqualTo(raws);
+      // ASCII events are views of the block, never a String; the others fall back to _raw
+      for (int i = 0; i < 300; i++) {
+        boolean ascii = (299 - i) % 7 != 0; // newest first
+        assertThat(views.get(i)).as("event %d", i).isEqualTo(ascii);
+      }
+    }
+  }
+
+  @Test
   void indexTimeFieldsOfEarlierEventsCanStillBeReadLate() throws Exception {
     try (EventStore store = EventStore.open(dataDirectory, List.of("main"))) {
       List<Event> events = new ArrayList<>();

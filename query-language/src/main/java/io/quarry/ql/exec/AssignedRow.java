@@ -19,6 +19,11 @@ record AssignedRow(Row row, Map<String, Object> values) implements Row {
   }
 
   @Override
+  public CharSequence text(String field) {
+    return values.containsKey(field) ? null : row.text(field);
+  }
+
+  @Override
   public List<String> fieldNames() {
     return withAssigned(row.fieldNames());
   }

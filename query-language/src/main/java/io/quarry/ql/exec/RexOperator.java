@@ -45,6 +45,12 @@ public final class RexOperator implements RowSink {
 
   @Override
   public boolean accept(Row row) {
+    if (command.sed() == null) {
+      CharSequence view = row.text(command.field()); // _raw unread: match the journal's bytes
+      if (view != null) {
+        return extract(row, view);
+      }
+    }
     List<Object> input = row.values(command.field());
     if (input.isEmpty()) {
       return downstream.accept(row);
@@ -53,6 +59,10 @@ public final class RexOperator implements RowSink {
     if (command.sed() != null) {
       return downstream.accept(new AssignedRow(row, Map.of(command.field(), sed(text))));
     }
+    return extract(row, text);
+  }
+
+  private boolean extract(Row row, CharSequence text) {
     matcher.reset(text);
     Map<String, Object> assigned =
         command.maxMatch() == 1 && groupNumbers.length == 1

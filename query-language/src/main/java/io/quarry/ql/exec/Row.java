@@ -11,6 +11,18 @@ public interface Row {
   /** The values of a field, in order; empty when the row does not have it. */
   List<Object> values(String field);
 
+  /**
+   * A field's single value as characters when the row can give them without building its values —
+   * an event's {@code _raw} as a view of the journal block it lies in — for an operator that reads
+   * them at once and keeps only copies ({@code rex}). The view may change when the next row is
+   * read.
+   *
+   * @return null when the row has no such view: use {@link #values}
+   */
+  default CharSequence text(String field) {
+    return null;
+  }
+
   /** The field names of the row, in a stable order (used when a row becomes a page column). */
   List<String> fieldNames();
 

@@ -34,6 +34,13 @@ public final class StatsOperator implements Aggregator {
    */
   private final Map<String, Accumulator[]> byText = new HashMap<>();
 
+  /**
+   * For a {@code stats count by x} (one by-field, only plain counts): the counts by {@code x}'s
+   * text, kept apart from {@link #groups} (which hold none of them) until {@link #groups()} is
+   * read. Null otherwise.
+   */
+  private final TextCounts countsByText;
+
   /** The only by-field, or null. */
   private final String onlyBy;
 
@@ -60,6 +67,7 @@ public final class StatsOperator implements Aggregator {
                     });
     this.downstream = requireNonNull(downstream, "downstream is null");
     this.onlyBy = command.groupBy().size() == 1 ? command.groupBy().get(0) : null;
+    this.countsByText = onlyBy != null && onlyCounts() ? new TextCounts() : null;
   }
 
   @Override
@@ -69,6 +77,10 @@ public final class StatsOperator implements Aggregator {
       List<Object> values = row.values(onlyBy);
       if (values.size() == 1) {
         String text = Values.toText(values.get(0));
+        if (countsByText != null) {
+          memory.add(countsByText.add(text));
+          return true;
+        }
         Accumulator[] accumulators = byText.get(text);
         if (accumulators == null) {
           accumulators = group(List.of(text));
@@ -95,10 +107,21 @@ public final class StatsOperator implements Aggregator {
     return accumulators;
   }
 
+  /** Every group, the counts held apart by text added to them first. */
+  private Map<List<Object>, Accumulator[]> groups() {
+    if (countsByText != null && countsByText.size() > 0) {
+      memory.add(-countsByText.drainTo((text, n) -> addGroupCount(List.of(text), n)));
+    }
+    return groups;
+  }
+
   /** Drops every group. */
   private void clearGroups() {
     groups.clear();
     byText.clear();
+    if (countsByText != null) {
+      memory.add(-countsByText.drainTo((text, n) -> {}));
+    }
   }
 
   /** Adds a row to a group's accumulators; returns the bytes they grew by. */
@@ -234,22 +257,24 @@ public final class StatsOperator implements Aggregator {
     // the partial's reservation goes; what its groups add here is counted again (groups and values
     // it shares with this one are not kept twice)
     partial.memory.release();
-    partial.groups.forEach(
-        (key, theirs) -> {
-          Accumulator[] ours = groups.putIfAbsent(key, theirs);
-          long grown = 0;
-          if (ours == null) {
-            grown += groupBytes(key);
-            for (Accumulator accumulator : theirs) {
-              grown += accumulator.heldBytes();
-            }
-          } else {
-            for (int i = 0; i < ours.length; i++) {
-              grown += ours[i].merge(theirs[i]);
-            }
-          }
-          memory.add(grown);
-        });
+    partial
+        .groups()
+        .forEach(
+            (key, theirs) -> {
+              Accumulator[] ours = groups.putIfAbsent(key, theirs);
+              long grown = 0;
+              if (ours == null) {
+                grown += groupBytes(key);
+                for (Accumulator accumulator : theirs) {
+                  grown += accumulator.heldBytes();
+                }
+              } else {
+                for (int i = 0; i < ours.length; i++) {
+                  grown += ours[i].merge(theirs[i]);
+                }
+              }
+              memory.add(grown);
+            });
     partial.clearGroups();
   }
 
@@ -305,7 +330,7 @@ public final class StatsOperator implements Aggregator {
 
   /** The keys of the groups held so far (texts of the by-fields' values). */
   public java.util.Set<List<Object>> groupKeys() {
-    return java.util.Collections.unmodifiableSet(groups.keySet());
+    return java.util.Collections.unmodifiableSet(groups().keySet());
   }
 
   /**
@@ -314,19 +339,20 @@ public final class StatsOperator implements Aggregator {
    */
   public void regroup(java.util.function.UnaryOperator<List<Object>> newKey) {
     Map<List<Object>, Accumulator[]> moved = new HashMap<>();
-    groups.forEach(
-        (key, accumulators) -> {
-          List<Object> target = newKey.apply(key);
-          if (target == null) {
-            return;
-          }
-          Accumulator[] into = moved.putIfAbsent(target, accumulators);
-          if (into != null) {
-            for (int i = 0; i < into.length; i++) {
-              into[i].merge(accumulators[i]);
-            }
-          }
-        });
+    groups()
+        .forEach(
+            (key, accumulators) -> {
+              List<Object> target = newKey.apply(key);
+              if (target == null) {
+                return;
+              }
+              Accumulator[] into = moved.putIfAbsent(target, accumulators);
+              if (into != null) {
+                for (int i = 0; i < into.length; i++) {
+                  into[i].merge(accumulators[i]);
+                }
+              }
+            });
     clearGroups();
     groups.putAll(moved);
   }
@@ -337,21 +363,23 @@ public final class StatsOperator implements Aggregator {
    * operator's tracker's.
    */
   void addCopyOf(StatsOperator other) {
-    other.groups.forEach(
-        (key, theirs) -> {
-          Accumulator[] ours =
-              groups.computeIfAbsent(
-                  key,
-                  k -> {
-                    memory.add(groupBytes(k));
-                    return newAccumulators();
-                  });
-          long grown = 0;
-          for (int i = 0; i < ours.length; i++) {
-            grown += ours[i].merge(theirs[i]);
-          }
-          memory.add(grown);
-        });
+    other
+        .groups()
+        .forEach(
+            (key, theirs) -> {
+              Accumulator[] ours =
+                  groups.computeIfAbsent(
+                      key,
+                      k -> {
+                        memory.add(groupBytes(k));
+                        return newAccumulators();
+                      });
+              long grown = 0;
+              for (int i = 0; i < ours.length; i++) {
+                grown += ours[i].merge(theirs[i]);
+              }
+              memory.add(grown);
+            });
   }
 
   /** A partial {@code stats}: it only accumulates, to be {@link #merge merged} into a final one. */
@@ -384,7 +412,7 @@ public final class StatsOperator implements Aggregator {
    * One row per group, in group-value order (no group and no by-field: one row of empty results).
    */
   private void emit(RowSink target) {
-    Map<List<Object>, Accumulator[]> groups = this.groups;
+    Map<List<Object>, Accumulator[]> groups = groups();
     if (groups.isEmpty() && command.groupBy().isEmpty()) {
       groups = Map.of(List.of(), newAccumulators());
     }

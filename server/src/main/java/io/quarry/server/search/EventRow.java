@@ -67,6 +67,11 @@ final class EventRow implements Row {
   }
 
   @Override
+  public CharSequence text(String field) {
+    return field.equals(EventFields.RAW) ? stored.rawText() : null;
+  }
+
+  @Override
   public List<String> fieldNames() {
     List<String> names = new ArrayList<>(DEFAULT_FIELD_ORDER);
     names.addAll(stored.indexedFields().keySet());

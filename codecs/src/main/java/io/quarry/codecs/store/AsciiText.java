@@ -1,0 +1,71 @@
+package io.quarry.codecs.store;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Characters over a range of ASCII bytes, without copying them: how a scan hands an event's {@code
+ * _raw} to a regex while it still lies in the decoded journal block. Mutable and reused (one per
+ * reader): it is valid until {@link #reset} points it elsewhere; {@link #subSequence} and {@link
+ * #toString} copy, so what a caller keeps is a {@code String}.
+ */
+final class AsciiText implements CharSequence {
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long HIGH_BITS = 0x8080808080808080L;
+
+  private byte[] bytes;
+  private int offset;
+  private int length;
+
+  /** Whether {@code bytes[offset, offset + length)} is all ASCII (each byte one character). */
+  static boolean isAscii(byte[] bytes, int offset, int length) {
+    int i = offset;
+    int end = offset + length;
+    long any = 0;
+    for (; i + Long.BYTES <= end; i += Long.BYTES) {
+      any |= (long) LONGS.get(bytes, i);
+    }
+    for (; i < end; i++) {
+      any |= bytes[i];
+    }
+    return (any & HIGH_BITS) == 0; // a negative byte in the tail sets every bit
+  }
+
+  /** Points this at {@code bytes[offset, offset + length)}, which must be ASCII. */
+  AsciiText reset(byte[] bytes, int offset, int length) {
+    this.bytes = bytes;
+    this.offset = offset;
+    this.length = length;
+    return this;
+  }
+
+  @Override
+  public int length() {
+    return length;
+  }
+
+  @Override
+  public char charAt(int index) {
+    if (index < 0 || index >= length) {
+      throw new StringIndexOutOfBoundsException("index " + index + ", length " + length);
+    }
+    return (char) bytes[offset + index];
+  }
+
+  @Override
+  public String subSequence(int start, int end) {
+    if (start < 0 || end > length || start > end) {
+      throw new StringIndexOutOfBoundsException(
+          "begin " + start + ", end " + end + ", length " + length);
+    }
+    return new String(bytes, offset + start, end - start, StandardCharsets.ISO_8859_1);
+  }
+
+  @Override
+  public String toString() {
+    return new String(bytes, offset, length, StandardCharsets.ISO_8859_1);
+  }
+}

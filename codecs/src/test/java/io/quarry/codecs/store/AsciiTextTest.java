@@ -1,0 +1,49 @@
+package io.quarry.codecs.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class AsciiTextTest {
+  @Test
+  void findsANonAsciiByteAtEveryPositionAndLength() {
+    for (int length = 0; length < 40; length++) {
+      byte[] bytes = new byte[length + 6];
+      java.util.Arrays.fill(bytes, (byte) 'a');
+      assertThat(AsciiText.isAscii(bytes, 3, length)).isTrue();
+      for (int at = 0; at < length; at++) {
+        bytes[3 + at] = (byte) 0xC3;
+        assertThat(AsciiText.isAscii(bytes, 3, length)).as("length %d at %d", length, at).isFalse();
+        bytes[3 + at] = (byte) 0x7F;
+        assertThat(AsciiText.isAscii(bytes, 3, length)).isTrue();
+        bytes[3 + at] = 'a';
+      }
+      bytes[0] = (byte) 0xFF; // outside the range: not looked at
+      bytes[bytes.length - 1] = (byte) 0xFF;
+      assertThat(AsciiText.isAscii(bytes, 3, length)).isTrue();
+      bytes[0] = 'a';
+      bytes[bytes.length - 1] = 'a';
+    }
+  }
+
+  @Test
+  void readsAndCopiesItsRangeOnly() {
+    byte[] bytes = "xx10.1.2.3 GET /ayy".getBytes(StandardCharsets.US_ASCII);
+    AsciiText text = new AsciiText().reset(bytes, 2, 15);
+    assertThat(text.length()).isEqualTo(15);
+    assertThat(text.charAt(0)).isEqualTo('1');
+    assertThat(text.toString()).isEqualTo("10.1.2.3 GET /a");
+    assertThat(text.subSequence(0, 8)).isEqualTo("10.1.2.3");
+    assertThat(text.subSequence(15, 15)).isEmpty();
+    assertThat(java.util.regex.Pattern.compile("^(\\S+) (\\w+)").matcher(text).lookingAt())
+        .isTrue();
+    bytes[2] = '9'; // a view: the bytes are read, not copied
+    assertThat(text.charAt(0)).isEqualTo('9');
+    assertThatThrownBy(() -> text.charAt(15)).isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> text.charAt(-1)).isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> text.subSequence(3, 16)).isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> text.subSequence(4, 3)).isInstanceOf(IndexOutOfBoundsException.class);
+  }
+}
