@@ -20,9 +20,9 @@ import org.apache.lucene.util.NumericUtils;
  * last one restart their column (rare: rows buffered by a later stage and read at its end).
  */
 final class EventColumns {
-  private final SortedDocValues host;
-  private final SortedDocValues source;
-  private final SortedDocValues sourcetype;
+  private SortedDocValues host;
+  private SortedDocValues source;
+  private SortedDocValues sourcetype;
   private final List<String> keywordNames = new ArrayList<>();
   private final List<SortedSetDocValues> keywords = new ArrayList<>();
   private final List<String[]> keywordTexts = new ArrayList<>(); // decoded values by ordinal
@@ -101,17 +101,35 @@ final class EventColumns {
     return host == null && source == null && sourcetype == null;
   }
 
-  /** Fills host, source and sourcetype of {@code doc} into an event being read. */
-  void readDefaults(int doc, TimeOrderedScan.EventReader event) throws IOException {
-    if (host != null && host.advanceExact(doc)) {
-      event.host = text(host, hostTexts);
+  /**
+   * {@code host}, {@code source} or {@code sourcetype} of {@code doc}, "" when it has none. Each is
+   * read only when a stage asks for it (a {@code rex | stats count by ip} reads none); a column
+   * asked for an earlier document than its last restarts, as index-time fields do.
+   */
+  String defaultField(int doc, String name) throws IOException {
+    switch (name) {
+      case EventFields.HOST -> {
+        host = positioned(host, name, doc);
+        return host != null && host.advanceExact(doc) ? text(host, hostTexts) : "";
+      }
+      case EventFields.SOURCE -> {
+        source = positioned(source, name, doc);
+        return source != null && source.advanceExact(doc) ? text(source, sourceTexts) : "";
+      }
+      case EventFields.SOURCETYPE -> {
+        sourcetype = positioned(sourcetype, name, doc);
+        return sourcetype != null && sourcetype.advanceExact(doc)
+            ? text(sourcetype, sourcetypeTexts)
+            : "";
+      }
+      default -> throw new IllegalArgumentException("not a default field: " + name);
     }
-    if (source != null && source.advanceExact(doc)) {
-      event.source = text(source, sourceTexts);
-    }
-    if (sourcetype != null && sourcetype.advanceExact(doc)) {
-      event.sourcetype = text(sourcetype, sourcetypeTexts);
-    }
+  }
+
+  /** {@code values}, or the column anew when it is already past {@code doc}. */
+  private SortedDocValues positioned(SortedDocValues values, String field, int doc)
+      throws IOException {
+    return values != null && values.docID() > doc ? reader.getSortedDocValues(field) : values;
   }
 
   /**

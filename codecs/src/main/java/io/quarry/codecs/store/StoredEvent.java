@@ -9,11 +9,11 @@ import java.util.Map;
 
 /**
  * An event read back from an index, with the name of the index it lives in. Everything but {@code
- * _raw} comes from doc values; {@code _raw} is read from the journal the first time {@link #raw()}
- * is called, so a search that needs only default and index-time fields decodes no journal block.
- * Index-time fields are read from doc values when first asked for, one column at a time. Read what
- * you need during the scan's visit: doc values only move forward, and the segment is released when
- * the scan ends.
+ * _raw} comes from doc values (host, source and sourcetype, too, only when asked for); {@code _raw}
+ * is read from the journal the first time {@link #raw()} is called, so a search that needs only
+ * default and index-time fields decodes no journal block. Index-time fields are read from doc
+ * values when first asked for, one column at a time. Read what you need during the scan's visit:
+ * doc values only move forward, and the segment is released when the scan ends.
  */
 public final class StoredEvent {
   /**
@@ -21,6 +21,9 @@ public final class StoredEvent {
    * objects of its own): index-time fields from doc values, {@code _raw} from the journal.
    */
   interface Loader {
+    /** {@code host}, {@code source} or {@code sourcetype} of {@code doc} ("" when it has none). */
+    String defaultField(int doc, String name);
+
     /** The index-time fields the segment has. */
     List<String> fieldNames();
 
@@ -36,9 +39,9 @@ public final class StoredEvent {
 
   private final String index;
   private final long timeMicros;
-  private final String host;
-  private final String source;
-  private final String sourcetype;
+  private String host; // these three read from doc values when first asked for
+  private String source;
+  private String sourcetype;
   private Map<String, List<String>> indexedFields; // complete once all are read
   private Map<String, List<String>> readFields; // index-time fields read one by one, on first use
   private final Loader loader; // null when everything is known
@@ -59,19 +62,9 @@ public final class StoredEvent {
   }
 
   /** Document {@code doc} of a segment: index-time fields and {@code _raw} read when asked for. */
-  StoredEvent(
-      String index,
-      long timeMicros,
-      String host,
-      String source,
-      String sourcetype,
-      Loader loader,
-      int doc) {
+  StoredEvent(String index, long timeMicros, Loader loader, int doc) {
     this.index = requireNonNull(index, "index is null");
     this.timeMicros = timeMicros;
-    this.host = requireNonNull(host, "host is null");
-    this.source = requireNonNull(source, "source is null");
-    this.sourcetype = requireNonNull(sourcetype, "sourcetype is null");
     this.loader = requireNonNull(loader, "loader is null");
     this.doc = doc;
   }
@@ -85,14 +78,23 @@ public final class StoredEvent {
   }
 
   public String host() {
+    if (host == null) {
+      host = loader.defaultField(doc, EventFields.HOST);
+    }
     return host;
   }
 
   public String source() {
+    if (source == null) {
+      source = loader.defaultField(doc, EventFields.SOURCE);
+    }
     return source;
   }
 
   public String sourcetype() {
+    if (sourcetype == null) {
+      sourcetype = loader.defaultField(doc, EventFields.SOURCETYPE);
+    }
     return sourcetype;
   }
 
@@ -178,6 +180,6 @@ public final class StoredEvent {
 
   /** The whole event, {@code _raw} included. */
   public Event event() {
-    return new Event(timeMicros, raw(), host, source, sourcetype, indexedFields());
+    return new Event(timeMicros, raw(), host(), source(), sourcetype(), indexedFields());
   }
 }

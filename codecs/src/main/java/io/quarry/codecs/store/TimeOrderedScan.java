@@ -190,7 +190,6 @@ final class TimeOrderedScan {
     private final NumericDocValues times;
     private final StoredFields storedFields;
     private final EventColumns columns;
-    private final EventReader defaults = new EventReader(false); // reused: copied into each event
     private final RawView rawView = new RawView();
 
     EventLoader(String index, LeafReaderContext leaf) throws IOException {
@@ -213,12 +212,16 @@ final class TimeOrderedScan {
         storedFields.document(doc, reader);
         return new StoredEvent(index, reader.toEvent());
       }
-      EventReader reader = defaults;
-      reader.host = "";
-      reader.source = "";
-      reader.sourcetype = "";
-      columns.readDefaults(doc, reader);
-      return new StoredEvent(index, time, reader.host, reader.source, reader.sourcetype, this, doc);
+      return new StoredEvent(index, time, this, doc);
+    }
+
+    @Override
+    public String defaultField(int doc, String name) {
+      try {
+        return columns.defaultField(doc, name);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
     }
 
     @Override

@@ -230,7 +230,7 @@ class EventStoreTest {
             new Event(
                 1_000L * i,
                 "e" + i,
-                "h",
+                "h" + i,
                 "s",
                 "st",
                 Map.of("a", List.of("a" + i), "b", List.of("b" + i))));
@@ -248,17 +248,20 @@ class EventStoreTest {
             public boolean visit(StoredEvent event) {
               if (held.size() % 2 == 1) {
                 event.indexedField("b"); // every other event: column b moves ahead
+                event.host(); // and so does host's
               }
               return held.add(event);
             }
 
             @Override
             public void finish() {
-              held.forEach(e -> late.add(e.indexedField("b").get(0)));
+              held.forEach(e -> late.add(e.indexedField("b").get(0) + "/" + e.host()));
             }
           });
-      assertThat(late).hasSize(50).first().isEqualTo("b49");
-      assertThat(late).last().isEqualTo("b0");
+      assertThat(late).hasSize(50).first().isEqualTo("b49/h49");
+      assertThat(late).last().isEqualTo("b0/h0");
+      assertThat(late)
+          .allMatch(s -> s.substring(1, s.indexOf('/')).equals(s.substring(s.indexOf('/') + 2)));
     }
   }
 

@@ -20,7 +20,10 @@ record AssignedRow(Row row, Map<String, Object> values) implements Row {
 
   @Override
   public CharSequence text(String field) {
-    return values.containsKey(field) ? null : row.text(field);
+    if (!values.containsKey(field)) {
+      return row.text(field);
+    }
+    return values.get(field) instanceof String text ? text : null; // rex's value, for stats by it
   }
 
   @Override

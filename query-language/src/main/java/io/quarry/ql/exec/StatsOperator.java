@@ -73,6 +73,13 @@ public final class StatsOperator implements Aggregator {
   @Override
   public boolean accept(Row row) {
     long time = needsTime ? time(row) : Long.MIN_VALUE;
+    if (countsByText != null) {
+      CharSequence text = row.text(onlyBy); // a field a rex just set: no value list built
+      if (text != null) {
+        memory.add(countsByText.add(text.toString()));
+        return true;
+      }
+    }
     if (onlyBy != null) {
       List<Object> values = row.values(onlyBy);
       if (values.size() == 1) {

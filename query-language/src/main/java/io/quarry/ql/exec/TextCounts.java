@@ -5,19 +5,18 @@ import java.util.function.ObjLongConsumer;
 
 /**
  * Row counts by a text key, laid out for a scan that looks up every row: an open-addressing table
- * of {@code long}s (hash and group id in one), the keys' characters in one pool and the counts in a
- * {@code long[]} by group id. A lookup touches three arrays; a {@code HashMap<String, …>} walks a
- * node, a key, its bytes and the value's objects. With thousands of groups (a {@code stats count by
- * clientip} has 5,000) the map's objects no longer fit the core's cache and each row paid for
- * misses. Keys are never removed, only all at once ({@link #drainTo}). Not thread-safe.
+ * of {@code long}s (hash and group id in one), the keys and the counts in arrays by group id. A
+ * lookup reads one table slot, compares the key only when the hashes agree, and adds to a {@code
+ * long[]}; a {@code HashMap<String, …>} walks a node and the value's objects, and with thousands of
+ * groups (a {@code stats count by clientip} has 5,000; a session id 200,000) those objects leave
+ * the core's cache. Keys are never removed, only all at once ({@link #drainTo}). Not thread-safe.
  */
 final class TextCounts {
-  /** Bytes a key costs beyond its characters: a table slot at half load, offset, count. */
-  static final long KEY_OVERHEAD_BYTES = 2 * Long.BYTES + Integer.BYTES + Long.BYTES;
+  /** Bytes a key costs beyond its text: table slots at half load, key reference, count. */
+  static final long KEY_OVERHEAD_BYTES = 2 * Long.BYTES + 8 + Long.BYTES;
 
   private long[] table = new long[64]; // (hash << 32) | (id + 1); 0 = empty
-  private char[] chars = new char[256];
-  private int[] starts = new int[33]; // key id's characters: chars[starts[id], starts[id + 1])
+  private String[] keys = new String[32];
   private long[] counts = new long[32];
   private int size;
 
@@ -34,11 +33,11 @@ final class TextCounts {
       if (entry == 0) {
         int id = insert(slot, hash, key);
         counts[id] = 1;
-        return KEY_OVERHEAD_BYTES + 2L * key.length();
+        return KEY_OVERHEAD_BYTES + MemoryTracker.valueBytes(key);
       }
       if ((int) (entry >>> 32) == hash) {
         int id = (int) entry - 1;
-        if (keyEquals(id, key)) {
+        if (keys[id].equals(key)) {
           counts[id]++;
           return 0;
         }
@@ -59,42 +58,22 @@ final class TextCounts {
   long drainTo(ObjLongConsumer<String> target) {
     long bytes = 0;
     for (int id = 0; id < size; id++) {
-      String key = new String(chars, starts[id], starts[id + 1] - starts[id]);
-      target.accept(key, counts[id]);
-      bytes += KEY_OVERHEAD_BYTES + 2L * key.length();
+      target.accept(keys[id], counts[id]);
+      bytes += KEY_OVERHEAD_BYTES + MemoryTracker.valueBytes(keys[id]);
+      keys[id] = null;
     }
     Arrays.fill(table, 0);
     size = 0;
     return bytes;
   }
 
-  private boolean keyEquals(int id, String key) {
-    int start = starts[id];
-    int length = key.length();
-    if (starts[id + 1] - start != length) {
-      return false;
-    }
-    for (int i = 0; i < length; i++) {
-      if (chars[start + i] != key.charAt(i)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   private int insert(int slot, int hash, String key) {
     int id = size++;
-    if (id == counts.length) {
-      counts = Arrays.copyOf(counts, counts.length * 2);
-      starts = Arrays.copyOf(starts, counts.length + 1);
+    if (id == keys.length) {
+      keys = Arrays.copyOf(keys, id * 2);
+      counts = Arrays.copyOf(counts, id * 2);
     }
-    int start = starts[id];
-    int end = start + key.length();
-    if (end > chars.length) {
-      chars = Arrays.copyOf(chars, Math.max(end, chars.length * 2));
-    }
-    key.getChars(0, key.length(), chars, start);
-    starts[id + 1] = end;
+    keys[id] = key;
     table[slot] = ((long) hash << 32) | (id + 1);
     if (size * 2 > table.length) {
       rehash();
