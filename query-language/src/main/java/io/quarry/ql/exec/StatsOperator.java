@@ -35,11 +35,13 @@ public final class StatsOperator implements Aggregator {
   private final Map<String, Accumulator[]> byText = new HashMap<>();
 
   /**
-   * For a {@code stats count by x} (one by-field, only plain counts): the counts by {@code x}'s
-   * text, kept apart from {@link #groups} (which hold none of them) until {@link #groups()} is
-   * read. Null otherwise.
+   * With one by-field and only simple aggregations ({@link GroupStates#canHold}): the groups by
+   * that field's text and their states in arrays, kept apart from {@link #groups} (which hold none
+   * of them) until {@link #groups()} is read. Both null otherwise.
    */
-  private final TextCounts countsByText;
+  private final TextGroups textGroups;
+
+  private final GroupStates states;
 
   /** The only by-field, or null. */
   private final String onlyBy;
@@ -67,25 +69,25 @@ public final class StatsOperator implements Aggregator {
                     });
     this.downstream = requireNonNull(downstream, "downstream is null");
     this.onlyBy = command.groupBy().size() == 1 ? command.groupBy().get(0) : null;
-    this.countsByText = onlyBy != null && onlyCounts() ? new TextCounts() : null;
+    boolean simple = onlyBy != null && GroupStates.canHold(command.aggregations());
+    this.textGroups = simple ? new TextGroups() : null;
+    this.states = simple ? new GroupStates(command.aggregations()) : null;
   }
 
   @Override
   public boolean accept(Row row) {
     long time = needsTime ? time(row) : Long.MIN_VALUE;
-    if (countsByText != null) {
-      CharSequence text = row.text(onlyBy); // a field a rex just set: no value list built
-      if (text != null) {
-        memory.add(countsByText.add(text.toString()));
-        return true;
-      }
-    }
     if (onlyBy != null) {
-      List<Object> values = row.values(onlyBy);
-      if (values.size() == 1) {
-        String text = Values.toText(values.get(0));
-        if (countsByText != null) {
-          memory.add(countsByText.add(text));
+      String text = onlyText(row);
+      if (text != null) {
+        if (states != null) {
+          int id = textGroups.id(text);
+          if (id < 0) {
+            id = -id - 1;
+            states.init(id);
+            memory.add(stateBytes(text));
+          }
+          states.add(id, row);
           return true;
         }
         Accumulator[] accumulators = byText.get(text);
@@ -114,10 +116,38 @@ public final class StatsOperator implements Aggregator {
     return accumulators;
   }
 
-  /** Every group, the counts held apart by text added to them first. */
+  /**
+   * The only by-field's value as text when the row has exactly one (a field a {@code rex} just set
+   * comes through {@link Row#text}, no value list built), else null.
+   */
+  private String onlyText(Row row) {
+    CharSequence text = row.text(onlyBy);
+    if (text != null) {
+      return text.toString();
+    }
+    List<Object> values = row.values(onlyBy);
+    return values.size() == 1 ? Values.toText(values.get(0)) : null;
+  }
+
+  /** What a group held in {@link #states} takes: its key, table slots and states. */
+  private long stateBytes(String key) {
+    return TextGroups.KEY_OVERHEAD_BYTES + MemoryTracker.valueBytes(key) + states.bytesPerGroup();
+  }
+
+  /** Every group, those held in {@link #states} added to them first. */
   private Map<List<Object>, Accumulator[]> groups() {
-    if (countsByText != null && countsByText.size() > 0) {
-      memory.add(-countsByText.drainTo((text, n) -> addGroupCount(List.of(text), n)));
+    if (states != null && textGroups.size() > 0) {
+      long held = 0;
+      for (int id = 0; id < textGroups.size(); id++) {
+        String key = textGroups.key(id);
+        Accumulator[] accumulators = group(List.of(key));
+        for (int i = 0; i < accumulators.length; i++) {
+          accumulators[i].absorb(states, id, i);
+        }
+        held += stateBytes(key);
+      }
+      textGroups.clear();
+      memory.add(-held);
     }
     return groups;
   }
@@ -126,8 +156,13 @@ public final class StatsOperator implements Aggregator {
   private void clearGroups() {
     groups.clear();
     byText.clear();
-    if (countsByText != null) {
-      memory.add(-countsByText.drainTo((text, n) -> {}));
+    if (states != null) {
+      long held = 0;
+      for (int id = 0; id < textGroups.size(); id++) {
+        held += stateBytes(textGroups.key(id));
+      }
+      textGroups.clear();
+      memory.add(-held);
     }
   }
 
@@ -264,6 +299,19 @@ public final class StatsOperator implements Aggregator {
     // the partial's reservation goes; what its groups add here is counted again (groups and values
     // it shares with this one are not kept twice)
     partial.memory.release();
+    if (states != null) { // the same command: the partial holds states too
+      for (int from = 0; from < partial.textGroups.size(); from++) {
+        String key = partial.textGroups.key(from);
+        int id = textGroups.id(key);
+        if (id < 0) {
+          id = -id - 1;
+          states.init(id);
+          memory.add(stateBytes(key));
+        }
+        states.merge(id, partial.states, from);
+      }
+      partial.textGroups.clear();
+    }
     partial
         .groups()
         .forEach(
@@ -507,6 +555,23 @@ public final class StatsOperator implements Aggregator {
 
     void addRow() {
       count++;
+    }
+
+    /** Adds what {@code states} counted for aggregation {@code aggregation} of group {@code id}. */
+    void absorb(GroupStates states, int id, int aggregation) {
+      count += states.state(id, aggregation, GroupStates.COUNT);
+      long n =
+          states.numeric(aggregation)
+              ? states.state(id, aggregation, GroupStates.NUMERIC_COUNT)
+              : 0;
+      if (n == 0) {
+        return;
+      }
+      numericCount += n;
+      sum += Double.longBitsToDouble(states.state(id, aggregation, GroupStates.SUM));
+      allIntegral &= states.state(id, aggregation, GroupStates.FRACTIONAL) == 0;
+      min = Math.min(min, Double.longBitsToDouble(states.state(id, aggregation, GroupStates.MIN)));
+      max = Math.max(max, Double.longBitsToDouble(states.state(id, aggregation, GroupStates.MAX)));
     }
 
     /** Adds a value; returns the bytes of state it added (values kept for dc, percentiles, …). */

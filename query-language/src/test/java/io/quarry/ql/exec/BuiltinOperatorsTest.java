@@ -31,6 +31,7 @@ class BuiltinOperatorsTest extends OperatorTestCase {
   protected List<String> holdingCommands() {
     return List.of(
         "stats count, dc(n), avg(x), perc50(n), values(user) by g",
+        "stats count, sum(x), min(n), range(n) by g",
         "top limit=3 g",
         "sort - n, g",
         "dedup g",
