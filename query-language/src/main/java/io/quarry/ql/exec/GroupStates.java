@@ -1,5 +1,6 @@
 package io.quarry.ql.exec;
 
+import io.quarry.ql.ast.AggregateFunction;
 import io.quarry.ql.ast.Aggregation;
 import java.util.Arrays;
 import java.util.List;
@@ -24,6 +25,7 @@ final class GroupStates {
   private static final int NUMERIC_WIDTH = 6;
 
   private final String[] fields; // null: a plain count
+  private final boolean[] numeric; // false: a count, one slot
   private final int[] offsets;
   private final int stride;
   private long[] states = new long[0];
@@ -42,20 +44,17 @@ final class GroupStates {
   GroupStates(List<Aggregation> aggregations) {
     fields = new String[aggregations.size()];
     offsets = new int[aggregations.size()];
-    boolean[] numeric = new boolean[aggregations.size()];
+    numeric = new boolean[aggregations.size()];
     int at = 0;
     for (int i = 0; i < fields.length; i++) {
       Aggregation aggregation = aggregations.get(i);
       fields[i] = aggregation.field().orElse(null);
-      numeric[i] = aggregation.function() != io.quarry.ql.ast.AggregateFunction.COUNT;
+      numeric[i] = aggregation.function() != AggregateFunction.COUNT;
       offsets[i] = at;
       at += numeric[i] ? NUMERIC_WIDTH : 1;
     }
     stride = at;
-    this.numeric = numeric;
   }
-
-  private final boolean[] numeric;
 
   /** Bytes one group's states take. */
   long bytesPerGroup() {

@@ -81,13 +81,7 @@ public final class StatsOperator implements Aggregator {
       String text = onlyText(row);
       if (text != null) {
         if (states != null) {
-          int id = textGroups.id(text);
-          if (id < 0) {
-            id = -id - 1;
-            states.init(id);
-            memory.add(stateBytes(text));
-          }
-          states.add(id, row);
+          states.add(stateId(text), row);
           return true;
         }
         Accumulator[] accumulators = byText.get(text);
@@ -129,25 +123,43 @@ public final class StatsOperator implements Aggregator {
     return values.size() == 1 ? Values.toText(values.get(0)) : null;
   }
 
+  /** The id of a group held in {@link #states}, made (empty, counted) when it is new. */
+  private int stateId(String key) {
+    int id = textGroups.id(key);
+    if (id >= 0) {
+      return id;
+    }
+    id = -id - 1;
+    states.init(id);
+    memory.add(stateBytes(key));
+    return id;
+  }
+
   /** What a group held in {@link #states} takes: its key, table slots and states. */
   private long stateBytes(String key) {
     return TextGroups.KEY_OVERHEAD_BYTES + MemoryTracker.valueBytes(key) + states.bytesPerGroup();
   }
 
+  /** Forgets the groups held in {@link #states}, releasing what they took. */
+  private void dropStates() {
+    long held = 0;
+    for (int id = 0; id < textGroups.size(); id++) {
+      held += stateBytes(textGroups.key(id));
+    }
+    textGroups.clear();
+    memory.add(-held);
+  }
+
   /** Every group, those held in {@link #states} added to them first. */
   private Map<List<Object>, Accumulator[]> groups() {
     if (states != null && textGroups.size() > 0) {
-      long held = 0;
       for (int id = 0; id < textGroups.size(); id++) {
-        String key = textGroups.key(id);
-        Accumulator[] accumulators = group(List.of(key));
+        Accumulator[] accumulators = group(List.of(textGroups.key(id)));
         for (int i = 0; i < accumulators.length; i++) {
           accumulators[i].absorb(states, id, i);
         }
-        held += stateBytes(key);
       }
-      textGroups.clear();
-      memory.add(-held);
+      dropStates();
     }
     return groups;
   }
@@ -157,12 +169,7 @@ public final class StatsOperator implements Aggregator {
     groups.clear();
     byText.clear();
     if (states != null) {
-      long held = 0;
-      for (int id = 0; id < textGroups.size(); id++) {
-        held += stateBytes(textGroups.key(id));
-      }
-      textGroups.clear();
-      memory.add(-held);
+      dropStates();
     }
   }
 
@@ -301,16 +308,9 @@ public final class StatsOperator implements Aggregator {
     partial.memory.release();
     if (states != null) { // the same command: the partial holds states too
       for (int from = 0; from < partial.textGroups.size(); from++) {
-        String key = partial.textGroups.key(from);
-        int id = textGroups.id(key);
-        if (id < 0) {
-          id = -id - 1;
-          states.init(id);
-          memory.add(stateBytes(key));
-        }
-        states.merge(id, partial.states, from);
+        states.merge(stateId(partial.textGroups.key(from)), partial.states, from);
       }
-      partial.textGroups.clear();
+      partial.textGroups.clear(); // its memory went with the reservation above
     }
     partial
         .groups()
