@@ -95,6 +95,14 @@ public final class EndToEnd implements Callable<Integer> {
   @Option(names = "--query", description = "Run only the queries whose name contains this text.")
   String onlyQuery;
 
+  @Option(
+      names = "--profile",
+      description =
+          "Run Quarry's server under async-profiler (CPU time, native frames included) and write"
+              + " its collapsed stacks to <work-dir>/profile-collapsed.txt when it stops. Covers"
+              + " the whole run (ingest too): pair with --query.")
+  boolean profile;
+
   private final PrintStream out = System.out;
 
   public static void main(String[] args) {
@@ -128,7 +136,7 @@ public final class EndToEnd implements Callable<Integer> {
     Map<String, Map<String, Object>> results = new LinkedHashMap<>();
     report.put("queries", results);
 
-    try (QuarryProcess quarry = QuarryProcess.start(workDir, heap)) {
+    try (QuarryProcess quarry = QuarryProcess.start(workDir, heap, profile)) {
       out.printf("Quarry at %s (heap %s), data in %s%n", quarry.uri(), heap, quarry.dataDir());
       ingest.put("hecRaw", hecRaw(quarry, dataset));
       ingest.put("quarryIngest", quarryIngest(quarry, dataset, rawBytes));

@@ -52,8 +52,13 @@ final class QuarryProcess implements Closeable {
     this.workDir = workDir;
   }
 
-  /** Starts a server on {@code workDir/data} (emptied first) and waits until it answers. */
-  static QuarryProcess start(Path workDir, String heap) throws IOException, InterruptedException {
+  /**
+   * Starts a server on {@code workDir/data} (emptied first) and waits until it answers; with {@code
+   * profile}, under async-profiler, its collapsed stacks written to {@code
+   * workDir/profile-collapsed.txt} when the server exits.
+   */
+  static QuarryProcess start(Path workDir, String heap, boolean profile)
+      throws IOException, InterruptedException {
     Path dataDir = workDir.resolve("data");
     if (Files.exists(dataDir)) {
       IOUtils.rm(dataDir);
@@ -71,7 +76,9 @@ final class QuarryProcess implements Closeable {
         new ProcessBuilder(
                 command(
                     heap,
-                    List.of("--add-modules", "jdk.incubator.vector"),
+                    profile
+                        ? List.of("--add-modules", "jdk.incubator.vector", profilerAgent(workDir))
+                        : List.of("--add-modules", "jdk.incubator.vector"),
                     "server",
                     "--config=" + config.toAbsolutePath()))
             .redirectErrorStream(true)
@@ -81,6 +88,34 @@ final class QuarryProcess implements Closeable {
     QuarryProcess server = new QuarryProcess(process, uri, dataDir, workDir);
     server.awaitReady();
     return server;
+  }
+
+  /**
+   * The {@code -agentpath} option of async-profiler: its library for this OS and architecture,
+   * copied out of the async-profiler jar on the class path into {@code workDir}. CPU time by
+   * interval timer (works in VMs without perf events), every 2 ms, collapsed stacks.
+   */
+  static String profilerAgent(Path workDir) throws IOException {
+    String os = System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT);
+    String arch = System.getProperty("os.arch");
+    String resource =
+        os.contains("mac")
+            ? "macos/libasyncProfiler.so"
+            : arch.equals("aarch64")
+                ? "linux-arm64/libasyncProfiler.so"
+                : "linux-x64/libasyncProfiler.so";
+    Path library = workDir.resolve("libasyncProfiler.so");
+    try (var in = QuarryProcess.class.getClassLoader().getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IOException("async-profiler has no " + resource + " on the class path");
+      }
+      Files.copy(in, library, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+    Path output = workDir.resolve("profile-collapsed.txt").toAbsolutePath();
+    return "-agentpath:"
+        + library.toAbsolutePath()
+        + "=start,event=itimer,interval=2ms,collapsed,file="
+        + output;
   }
 
   /** A command line running Quarry's CLI in a JVM like this one, on this class path. */
