@@ -16,6 +16,13 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -120,18 +127,26 @@ public final class PluginOperators {
     return page;
   }
 
-  /** Drives one plugin operator; every call into it is wrapped. */
+  /**
+   * Drives one plugin operator; every call into it is wrapped. While the operator is blocked
+   * ({@link Operator#isBlocked}) the driver waits and calls nothing else on it, checking every
+   * {@value Operator#CANCEL_CHECK_MILLIS} ms whether the search was cancelled; a cancelled search
+   * leaves with the {@link CancellationException} of {@link OperatorContext#checkCancelled}, not a
+   * plugin failure.
+   */
   static final class Driver {
     private final PluginCommand command;
     private final Operator operator;
+    private final OperatorContext context;
     private final BlockFactory factory;
 
     Driver(PluginCommand command, BoundCommand bound, OperatorContext context) {
-      this(command, context, call(command, () -> bound.createOperator(context)));
+      this(command, context, PluginOperators.call(command, () -> bound.createOperator(context)));
     }
 
     Driver(PluginCommand command, OperatorContext context, Operator operator) {
       this.command = command;
+      this.context = context;
       this.factory = context.blockFactory();
       this.operator = operator;
     }
@@ -142,22 +157,23 @@ public final class PluginOperators {
 
     /** Adds a page, draining output until the operator takes it. */
     void add(Page page, Consumer<Page> output) {
-      while (!call(command, operator::needsInput)) {
-        if (call(command, operator::isFinished)) {
+      while (true) {
+        awaitUnblocked();
+        if (invoke(operator::needsInput)) {
+          break;
+        }
+        if (invoke(operator::isFinished)) {
           factory.release(page);
           return;
         }
-        Page out = call(command, operator::getOutput);
-        if (out == null) {
-          throw new PluginFailureException(
-              command.name(),
-              command.plugin(),
-              new IllegalStateException("operator neither needs input nor has output"));
+        Page out = invoke(operator::getOutput);
+        if (out != null) {
+          output.accept(out);
+        } else if (blockedNow() == null) {
+          throw failure("operator neither needs input nor has output, and is not blocked");
         }
-        output.accept(out);
       }
-      call(
-          command,
+      invoke(
           () -> {
             operator.addInput(page);
             return null;
@@ -167,40 +183,104 @@ public final class PluginOperators {
 
     /** Finishes the operator and drains everything it still has. */
     void finish(Consumer<Page> output) {
-      call(
-          command,
+      awaitUnblocked();
+      invoke(
           () -> {
             operator.finish();
             return null;
           });
       int idle = 0;
-      while (!call(command, operator::isFinished)) {
-        Page out = call(command, operator::getOutput);
-        if (out == null) {
-          if (++idle > 1_000_000) {
-            throw new PluginFailureException(
-                command.name(),
-                command.plugin(),
-                new IllegalStateException("operator never finishes after finish()"));
-          }
-          Thread.onSpinWait();
-        } else {
+      while (true) {
+        awaitUnblocked();
+        if (invoke(operator::isFinished)) {
+          return;
+        }
+        Page out = invoke(operator::getOutput);
+        if (out != null) {
           idle = 0;
           output.accept(out);
+        } else if (blockedNow() == null) {
+          if (++idle > 1_000_000) {
+            throw failure(
+                "operator never finishes after finish() (an operator that waits returns a future"
+                    + " from isBlocked)");
+          }
+          Thread.onSpinWait();
         }
       }
     }
 
+    /** Hands on the output the operator has now, stopping when it is blocked or has none. */
     private void drain(Consumer<Page> output) {
       Page out;
-      while ((out = call(command, operator::getOutput)) != null) {
+      while (blockedNow() == null && (out = invoke(operator::getOutput)) != null) {
         output.accept(out);
       }
     }
 
+    /** The operator's blocked future when it is not done yet, else null. */
+    private CompletableFuture<Void> blockedNow() {
+      CompletionStage<Void> blocked = invoke(operator::isBlocked);
+      if (blocked == Operator.NOT_BLOCKED) {
+        return null;
+      }
+      if (blocked == null) {
+        throw failure("isBlocked returned null (return Operator.NOT_BLOCKED)");
+      }
+      CompletableFuture<Void> future = blocked.toCompletableFuture();
+      if (!future.isDone()) {
+        return future;
+      }
+      waitFor(future); // done: rethrows how it failed, if it did
+      return null;
+    }
+
+    /** Waits until the operator is not blocked, or the search is cancelled. */
+    private void awaitUnblocked() {
+      CompletableFuture<Void> future = blockedNow();
+      if (future != null) {
+        waitFor(future);
+      }
+    }
+
+    private void waitFor(CompletableFuture<Void> future) {
+      while (true) {
+        context.checkCancelled();
+        try {
+          future.get(Operator.CANCEL_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+          return;
+        } catch (TimeoutException stillBlocked) {
+          // check for cancellation again
+        } catch (ExecutionException e) {
+          throw new PluginFailureException(command.name(), command.plugin(), e.getCause());
+        } catch (CancellationException e) {
+          throw failure("its isBlocked future was cancelled");
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new CancellationException("interrupted waiting for " + command.describe());
+        }
+      }
+    }
+
+    /** A call into the operator; its {@code checkCancelled} in a cancelled search is no failure. */
+    private <T> T invoke(Callable<T> call) {
+      try {
+        return PluginOperators.call(command, call);
+      } catch (PluginFailureException e) {
+        if (e.getCause() instanceof CancellationException cancelled && context.isCancelled()) {
+          throw cancelled;
+        }
+        throw e;
+      }
+    }
+
+    private PluginFailureException failure(String problem) {
+      return new PluginFailureException(
+          command.name(), command.plugin(), new IllegalStateException(problem));
+    }
+
     void close() {
-      call(
-          command,
+      invoke(
           () -> {
             operator.close();
             return null;
@@ -208,7 +288,7 @@ public final class PluginOperators {
     }
   }
 
-  static <T> T call(PluginCommand command, java.util.concurrent.Callable<T> call) {
+  static <T> T call(PluginCommand command, Callable<T> call) {
     try {
       return call.call();
     } catch (PluginFailureException e) {

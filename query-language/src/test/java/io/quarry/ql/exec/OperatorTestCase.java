@@ -108,6 +108,8 @@ abstract class OperatorTestCase {
     int next = 0;
     for (int steps = 0; !operator.isFinished(); steps++) {
       assertThat(steps).as("the operator makes progress").isLessThan(1_000_000);
+      // built-ins compute in the driver's thread: they never wait on anything outside it
+      assertThat((Object) operator.isBlocked()).isSameAs(Operator.NOT_BLOCKED);
       if (operator.needsInput() && next < input.size()) {
         operator.addInput(input.get(next++));
       } else if (next == input.size()) {

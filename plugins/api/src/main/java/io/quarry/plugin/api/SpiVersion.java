@@ -8,7 +8,9 @@ package io.quarry.plugin.api;
  */
 public final class SpiVersion {
   public static final int MAJOR = 1;
-  public static final int MINOR = 0;
+
+  /** 1: {@code Operator.isBlocked} (operators that wait on something outside the search). */
+  public static final int MINOR = 1;
 
   private SpiVersion() {}
 

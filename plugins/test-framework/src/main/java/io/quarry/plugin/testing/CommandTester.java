@@ -14,6 +14,7 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.parser.Parser;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -25,6 +26,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Runs one use of a plugin's command over pages as a search drives it: the query text goes through
@@ -231,6 +236,7 @@ public final class CommandTester {
     boolean finished = false;
     int idle = 0;
     while (!operator.isFinished()) {
+      awaitUnblocked(operator);
       boolean progressed = false;
       if (next < input.size() && operator.needsInput()) {
         operator.addInput(input.get(next++));
@@ -240,10 +246,13 @@ public final class CommandTester {
         finished = true;
         progressed = true;
       }
-      Page page = operator.getOutput();
+      Page page = isBlocked(operator) ? null : operator.getOutput();
       if (page != null) {
         output.add(page);
         progressed = true;
+      }
+      if (isBlocked(operator)) {
+        progressed = true; // waiting is progress: the next turn waits for it
       }
       if (!progressed && ++idle > 10_000) {
         throw new AssertionError(
@@ -255,6 +264,38 @@ public final class CommandTester {
     }
     if (operator.getOutput() != null) {
       throw new AssertionError("getOutput returned a page after isFinished");
+    }
+  }
+
+  /** How long a test waits for a blocked operator before failing. */
+  private static final Duration BLOCKED_LIMIT = Duration.ofSeconds(30);
+
+  private static boolean isBlocked(Operator operator) {
+    CompletionStage<Void> blocked = operator.isBlocked();
+    if (blocked == null) {
+      throw new AssertionError("isBlocked returned null (return Operator.NOT_BLOCKED)");
+    }
+    return blocked != Operator.NOT_BLOCKED && !blocked.toCompletableFuture().isDone();
+  }
+
+  /** Waits, as the server's driver does, until the operator's isBlocked future completes. */
+  private static void awaitUnblocked(Operator operator) {
+    CompletionStage<Void> blocked = operator.isBlocked();
+    if (blocked == Operator.NOT_BLOCKED) {
+      return;
+    }
+    if (blocked == null) {
+      throw new AssertionError("isBlocked returned null (return Operator.NOT_BLOCKED)");
+    }
+    try {
+      blocked.toCompletableFuture().get(BLOCKED_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new AssertionError("operator stayed blocked for " + BLOCKED_LIMIT, e);
+    } catch (ExecutionException e) {
+      throw new AssertionError("operator's isBlocked future failed: " + e.getCause(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted waiting for a blocked operator", e);
     }
   }
 
