@@ -53,15 +53,16 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * apply to the batches after it). Per-page dictionaries keep memory bounded whatever the number of
  * distinct values in the whole result.
  *
- * <p>An Arrow stream has one schema: the first page's. A later page's column that the first did not
- * have is left out, and a column it lacks is null (searches with {@code | table} or {@code stats}
- * have one schema throughout).
+ * <p>An Arrow stream has one schema: {@link StreamSchema}'s, fixed from the result's first rows;
+ * what a later page brings that it cannot hold (a new column, a value of another type) is counted
+ * there and reported, never written as something it is not.
  */
 final class ArrowStreamEncoder implements Closeable {
   private final BufferAllocator allocator = new RootAllocator();
   private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(64 * 1024);
   private final boolean zstd;
   private Schema schema;
+  private StreamSchema sample;
   private VectorSchemaRoot root;
   private ArrowStreamWriter writer;
   private final DictionaryProvider.MapDictionaryProvider dictionaries =
@@ -74,11 +75,27 @@ final class ArrowStreamEncoder implements Closeable {
     this.zstd = zstd;
   }
 
-  /** Encodes one page; returns the bytes to send (the schema before the first batch). */
-  byte[] page(Page page) throws IOException {
-    if (writer == null) {
-      start(page.schema(), page);
+  /**
+   * Starts the stream with the schema {@code sample} fixed and encodes the pages it held; returns
+   * the bytes to send.
+   */
+  byte[] start(StreamSchema sample) throws IOException {
+    this.sample = sample;
+    start(sample.schema(), sample.pages());
+    for (Page page : sample.pages()) {
+      encode(page);
     }
+    sample.release();
+    return drain();
+  }
+
+  /** Encodes one page after {@link #start}; returns the bytes to send. */
+  byte[] page(Page page) throws IOException {
+    encode(page);
+    return drain();
+  }
+
+  private void encode(Page page) throws IOException {
     int rows = page.positionCount();
     root.allocateNew();
     for (int column = 0; column < schema.size(); column++) {
@@ -94,16 +111,18 @@ final class ArrowStreamEncoder implements Closeable {
       }
       vector.setValueCount(rows);
     }
+    for (int column = 0; column < page.schema().size(); column++) {
+      String name = page.schema().column(column).name();
+      if (schema.indexOf(name) < 0) {
+        sample.dropped(name, page.block(column));
+      }
+    }
     root.setRowCount(rows);
     writer.writeBatch();
-    return drain();
   }
 
-  /** Ends the stream; returns its last bytes (the schema first, for an empty result). */
+  /** Ends the stream (after {@link #start}); returns its last bytes. */
   byte[] finish() throws IOException {
-    if (writer == null) {
-      start(new Schema(List.of()), null);
-    }
     writer.end();
     return drain();
   }
@@ -133,14 +152,14 @@ final class ArrowStreamEncoder implements Closeable {
     values.setValueCount(ids.size());
   }
 
-  private void start(Schema first, Page firstPage) throws IOException {
-    schema = first;
-    dictionaryValues = new VarCharVector[first.size()];
+  private void start(Schema fixed, List<Page> pages) throws IOException {
+    schema = fixed;
+    dictionaryValues = new VarCharVector[fixed.size()];
     List<Field> fields = new ArrayList<>();
-    for (int column = 0; column < first.size(); column++) {
-      Schema.Column declared = first.column(column);
+    for (int column = 0; column < fixed.size(); column++) {
+      Schema.Column declared = fixed.column(column);
       FieldType type = FieldType.nullable(arrowType(declared.type()));
-      if (firstPage != null && repeats(firstPage.block(column))) {
+      if (declared.type() == DataType.STRING && repeats(declared.name(), pages)) {
         DictionaryEncoding encoding =
             new DictionaryEncoding(column, false, new ArrowType.Int(32, true));
         VarCharVector values =
@@ -167,18 +186,25 @@ final class ArrowStreamEncoder implements Closeable {
     writer.start();
   }
 
-  /** Whether a string block has at most half as many distinct values as rows. */
-  private static boolean repeats(Block block) {
-    if (block.dataType() != DataType.STRING || block.positionCount() < 2) {
+  /** Whether a column has at most half as many distinct values as the sample has rows. */
+  private static boolean repeats(String name, List<Page> pages) {
+    int rows = 0;
+    for (Page page : pages) {
+      rows += page.positionCount();
+    }
+    if (rows < 2) {
       return false;
     }
-    int limit = block.positionCount() / 2;
+    int limit = rows / 2;
     Set<String> distinct = new HashSet<>();
-    for (int row = 0; row < block.positionCount(); row++) {
-      if (!block.isNull(row)
-          && distinct.add(ResultValues.text(block, row))
-          && distinct.size() > limit) {
-        return false;
+    for (Page page : pages) {
+      Block block = page.block(name);
+      for (int row = 0; block != null && row < block.positionCount(); row++) {
+        if (!block.isNull(row)
+            && distinct.add(ResultValues.text(block, row))
+            && distinct.size() > limit) {
+          return false;
+        }
       }
     }
     return true;
@@ -194,45 +220,46 @@ final class ArrowStreamEncoder implements Closeable {
     };
   }
 
-  private static void set(FieldVector vector, DataType type, Block block, int row) {
+  /**
+   * Writes one value into a column of the fixed schema: a string column takes any value as text; a
+   * typed one takes values of its type (a double column also longs, a long column also whole
+   * doubles) and sends anything else as null, counted.
+   */
+  private void set(FieldVector vector, DataType type, Block block, int row) {
     if (block == null || block.isNull(row)) {
       vector.setNull(row);
       return;
     }
+    if (type == DataType.STRING) {
+      String text = ResultValues.text(block, row);
+      ((VarCharVector) vector).setSafe(row, text.getBytes(StandardCharsets.UTF_8));
+      return;
+    }
     Object value = block.getObject(row);
+    DataType from = block.dataType();
+    boolean fits =
+        switch (type) {
+          case LONG ->
+              from == DataType.LONG
+                  || (from == DataType.DOUBLE
+                      && value instanceof Double d
+                      && d == Math.rint(d)
+                      && Math.abs(d) < 0x1p63);
+          case DOUBLE -> from == DataType.LONG || from == DataType.DOUBLE;
+          default -> from == type;
+        };
+    if (!fits || !(value instanceof Number || value instanceof Boolean)) {
+      vector.setNull(row); // e.g. a multivalue, or text in a numeric column
+      sample.nulled();
+      return;
+    }
     switch (type) {
-      case LONG -> {
-        if (value instanceof Number number) {
-          ((BigIntVector) vector).setSafe(row, number.longValue());
-        } else {
-          vector.setNull(row);
-        }
-      }
-      case TIMESTAMP -> {
-        if (value instanceof Number number) {
-          ((TimeStampMicroTZVector) vector).setSafe(row, number.longValue());
-        } else {
-          vector.setNull(row);
-        }
-      }
-      case DOUBLE -> {
-        if (value instanceof Number number) {
-          ((Float8Vector) vector).setSafe(row, number.doubleValue());
-        } else {
-          vector.setNull(row);
-        }
-      }
-      case BOOLEAN -> {
-        if (value instanceof Boolean bool) {
-          ((BitVector) vector).setSafe(row, bool ? 1 : 0);
-        } else {
-          vector.setNull(row);
-        }
-      }
-      case STRING -> {
-        String text = ResultValues.text(block, row);
-        ((VarCharVector) vector).setSafe(row, text.getBytes(StandardCharsets.UTF_8));
-      }
+      case LONG -> ((BigIntVector) vector).setSafe(row, ((Number) value).longValue());
+      case TIMESTAMP ->
+          ((TimeStampMicroTZVector) vector).setSafe(row, ((Number) value).longValue());
+      case DOUBLE -> ((Float8Vector) vector).setSafe(row, ((Number) value).doubleValue());
+      case BOOLEAN -> ((BitVector) vector).setSafe(row, (Boolean) value ? 1 : 0);
+      case STRING -> throw new AssertionError("handled above");
     }
   }
 

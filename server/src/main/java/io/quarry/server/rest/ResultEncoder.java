@@ -23,12 +23,16 @@ import java.util.Locale;
  *   <li>JSON: {@code {"pages":[{"fields":[{"name","type"}],"rows":[[…]]}, …],"messages":[…]}} — the
  *       schema travels with every page, since a search over events can find new fields as it goes;
  *   <li>NDJSON: one JSON object per row, typed values, nulls left out;
- *   <li>CSV: a header from the first page's columns, then one line per row (a column a later page
- *       adds is left out);
+ *   <li>CSV: a header, then one line per row;
  *   <li>Arrow IPC stream: see {@link ArrowStreamEncoder}.
  * </ul>
+ *
+ * <p>CSV and Arrow have one schema for the whole stream: they hold the first rows back until {@link
+ * StreamSchema} has fixed it from them, and log what a later page brings that does not fit.
  */
 public final class ResultEncoder implements AutoCloseable {
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(ResultEncoder.class.getName());
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonFactory FACTORY = JSON.getFactory();
 
@@ -75,6 +79,11 @@ public final class ResultEncoder implements AutoCloseable {
   private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(64 * 1024);
   private final ArrowStreamEncoder arrow;
   private boolean first = true;
+
+  /** CSV's and Arrow's one schema, null for the formats that describe every page. */
+  private final StreamSchema oneSchema;
+
+  private boolean schemaFixed;
   private List<String> csvColumns;
 
   /**
@@ -83,18 +92,50 @@ public final class ResultEncoder implements AutoCloseable {
   public ResultEncoder(Format format, boolean zstd) {
     this.format = format;
     this.arrow = format == Format.ARROW ? new ArrowStreamEncoder(zstd) : null;
+    this.oneSchema = format == Format.CSV || format == Format.ARROW ? new StreamSchema() : null;
   }
 
-  /** The bytes of one page (for Arrow, the schema before the first batch). */
+  /**
+   * The bytes of one page (for CSV and Arrow, none while the first rows are held; then the header
+   * or schema and every held row).
+   */
   public byte[] page(Page page) throws IOException {
     switch (format) {
       case JSON -> jsonPage(page);
       case NDJSON -> ndjsonPage(page);
-      case CSV -> csvPage(page);
-      case ARROW -> buffer.write(arrow.page(page));
+      case CSV, ARROW -> {
+        if (schemaFixed) {
+          oneSchemaPage(page);
+        } else if (oneSchema.add(page)) {
+          fixSchema();
+        }
+      }
     }
     first = false;
     return take();
+  }
+
+  /** Writes the header or schema fixed from the held rows, then those rows. */
+  private void fixSchema() throws IOException {
+    schemaFixed = true;
+    if (format == Format.ARROW) {
+      buffer.write(arrow.start(oneSchema));
+      return;
+    }
+    csvColumns = ResultValues.names(oneSchema.schema());
+    csvLine(csvColumns);
+    for (Page held : oneSchema.pages()) {
+      oneSchemaPage(held);
+    }
+    oneSchema.release();
+  }
+
+  private void oneSchemaPage(Page page) throws IOException {
+    if (format == Format.ARROW) {
+      buffer.write(arrow.page(page));
+    } else {
+      csvPage(page);
+    }
   }
 
   /** The bytes that end the stream, with the search's messages where the format has room. */
@@ -109,10 +150,17 @@ public final class ResultEncoder implements AutoCloseable {
         json.writeObject(messages);
         json.writeRaw("}");
       }
-    } else if (format == Format.ARROW) {
-      buffer.write(arrow.finish());
-    } else if (format == Format.CSV && csvColumns == null) {
-      csvLine(List.of()); // an empty result is an empty header line
+    } else if (oneSchema != null) {
+      if (!schemaFixed) {
+        fixSchema(); // a short result: every row was held (none at all: an empty header line)
+      }
+      if (format == Format.ARROW) {
+        buffer.write(arrow.finish());
+      }
+      String misfits = oneSchema.misfits();
+      if (misfits != null) {
+        LOG.warning(format + " result: " + misfits);
+      }
     }
     return take();
   }
@@ -169,9 +217,10 @@ public final class ResultEncoder implements AutoCloseable {
   }
 
   private void csvPage(Page page) {
-    if (csvColumns == null) {
-      csvColumns = ResultValues.names(page.schema());
-      csvLine(csvColumns);
+    for (int column = 0; column < page.schema().size(); column++) {
+      if (!csvColumns.contains(page.schema().column(column).name())) {
+        oneSchema.dropped(page.schema().column(column).name(), page.block(column));
+      }
     }
     int[] columns = ResultValues.columns(page.schema(), csvColumns);
     StringBuilder lines = new StringBuilder(page.positionCount() * 64);

@@ -49,6 +49,7 @@ class ArrowResultsTest {
           .append(i % 3 == 0 ? "500" : "200")
           .append(" ms=")
           .append(i % 7)
+          .append(i < 100 ? " note=early" : "") // only on the oldest events: the last page
           .append('\n');
     }
     TestServers.loadRaw(server, lines.toString());
@@ -145,6 +146,96 @@ class ArrowResultsTest {
         assertThat(rows.get(i).get(column)).isEqualTo(expected.get(i).get(column).asText());
       }
     }
+  }
+
+  /**
+   * An event search whose last page brings a field the first pages lack and turns a numeric field
+   * into text: the stream's schema has both, typed to hold every value, and the rows equal JSON's.
+   */
+  @Test
+  void fieldsFoundOnLaterPagesAndMixedTypesKeepTheirValues() throws Exception {
+    String query =
+        "index=main | eval n=tonumber(ms), x=if(isnull(note), n, note) | fields n, note, x";
+    HttpResponse<byte[]> response =
+        search(
+            "application/vnd.apache.arrow.stream",
+            query,
+            "none",
+            HttpResponse.BodyHandlers.ofByteArray());
+    assertThat(response.statusCode()).isEqualTo(200);
+    HttpResponse<String> jsonResponse =
+        search("application/json", query, "none", HttpResponse.BodyHandlers.ofString());
+    List<java.util.Map<String, String>> expected = new ArrayList<>();
+    java.util.Set<String> xTypes = new java.util.HashSet<>();
+    for (JsonNode page : JSON.readTree(jsonResponse.body()).path("pages")) {
+      List<String> names = new ArrayList<>();
+      page.path("fields").forEach(f -> names.add(f.path("name").asText()));
+      page.path("fields")
+          .forEach(
+              f -> {
+                if (f.path("name").asText().equals("x")) {
+                  xTypes.add(f.path("type").asText());
+                }
+              });
+      for (JsonNode row : page.path("rows")) {
+        java.util.Map<String, String> values = new java.util.HashMap<>();
+        for (int c = 0; c < names.size(); c++) {
+          values.put(names.get(c), row.get(c).isNull() ? null : row.get(c).asText());
+        }
+        expected.add(values);
+      }
+    }
+    assertThat(xTypes)
+        .as("JSON's pages type x differently")
+        .containsExactlyInAnyOrder("long", "string");
+    List<java.util.Map<String, String>> rows = new ArrayList<>();
+    List<String> types = new ArrayList<>();
+    try (RootAllocator allocator = new RootAllocator();
+        ArrowStreamReader reader =
+            new ArrowStreamReader(new ByteArrayInputStream(response.body()), allocator)) {
+      VectorSchemaRoot root = reader.getVectorSchemaRoot();
+      root.getSchema()
+          .getFields()
+          .forEach(
+              f ->
+                  types.add(
+                      f.getName()
+                          + ":"
+                          + (f.getDictionary() == null ? f.getType() : "dictionary")));
+      while (reader.loadNextBatch()) {
+        for (int row = 0; row < root.getRowCount(); row++) {
+          java.util.Map<String, String> values = new java.util.HashMap<>();
+          for (var vector : root.getFieldVectors()) {
+            Object value = vector.getObject(row);
+            if (vector.getField().getDictionary() != null && value != null) {
+              var dictionary =
+                  reader.getDictionaryVectors().get(vector.getField().getDictionary().getId());
+              value = dictionary.getVector().getObject(((Number) value).intValue());
+            }
+            values.put(vector.getName(), value == null ? null : value.toString());
+          }
+          rows.add(values);
+        }
+      }
+    }
+    assertThat(types).contains("n:Int(64, true)").doesNotContain("x:Int(64, true)");
+    assertThat(types).anyMatch(t -> t.startsWith("note:")).anyMatch(t -> t.startsWith("x:"));
+    assertThat(rows).hasSize(3000).hasSameSizeAs(expected);
+    for (int i = 0; i < rows.size(); i++) {
+      assertThat(withNulls(rows.get(i))).as("row " + i).isEqualTo(withNulls(expected.get(i)));
+    }
+    assertThat(rows.get(2999).get("x")).isEqualTo("early");
+    assertThat(rows.get(0).get("x")).isEqualTo(rows.get(0).get("n"));
+  }
+
+  /** A JSON row as the Arrow stream has it: every column of the schema, null where absent. */
+  private java.util.Map<String, String> withNulls(java.util.Map<String, String> row) {
+    java.util.Map<String, String> all = new java.util.HashMap<>(row);
+    for (String name : List.of("n", "note", "x")) {
+      all.putIfAbsent(name, null);
+    }
+    all.keySet().retainAll(List.of("n", "note", "x"));
+    return all;
   }
 
   @Test

@@ -1,0 +1,134 @@
+package io.quarry.server.rest;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The first rows of a result, held back by a format that has one schema for the whole stream (CSV's
+ * header, Arrow's schema message) until that schema can be fixed from them rather than from the
+ * first page alone: an event search finds fields as it goes, and {@code eval} may give a field
+ * numbers on one page and text on the next.
+ *
+ * <p>The schema is every column the held pages have, in order of first appearance, each typed by
+ * widening what the pages say: long and double make double, anything else mixed makes string, and a
+ * column that is null throughout a page says nothing. A result of at most {@link #ROWS} rows (every
+ * event listing under the default cap, every {@code stats}) is thus described exactly; a longer one
+ * may still bring a column or a type the schema lacks after the sample, which the encoder counts
+ * and reports ({@link #misfits}).
+ */
+final class StreamSchema {
+  /** Rows held before the schema is fixed (the default cap of an event listing). */
+  static final int ROWS = 10_000;
+
+  private final List<Page> pages = new ArrayList<>();
+  private int rows;
+
+  /** Holds a page; true once the sample is full and the schema should be fixed. */
+  boolean add(Page page) {
+    pages.add(page);
+    rows += page.positionCount();
+    return rows >= ROWS;
+  }
+
+  private final Set<String> droppedColumns = new TreeSet<>();
+  private long droppedValues;
+  private long nulledValues;
+
+  /** The held pages, in order. */
+  List<Page> pages() {
+    return pages;
+  }
+
+  /** Forgets the held pages once they are encoded. */
+  void release() {
+    pages.clear();
+  }
+
+  /** A later page's column the schema lacks: its non-null values are left out. */
+  void dropped(String column, Block block) {
+    long values = block.positionCount() - nullCount(block);
+    if (values > 0) {
+      droppedColumns.add(column);
+      droppedValues += values;
+    }
+  }
+
+  /** A later value the schema's type cannot hold: sent as null. */
+  void nulled() {
+    nulledValues++;
+  }
+
+  /**
+   * What did not fit the schema, for the server's log (the formats have no room for messages), or
+   * null when everything fit.
+   */
+  String misfits() {
+    if (droppedValues == 0 && nulledValues == 0) {
+      return null;
+    }
+    return "after the first "
+        + ROWS
+        + " rows the result did not fit the stream's one schema: "
+        + (droppedValues > 0
+            ? droppedValues + " values of columns " + droppedColumns + " left out"
+            : "")
+        + (droppedValues > 0 && nulledValues > 0 ? ", " : "")
+        + (nulledValues > 0 ? nulledValues + " values of another type sent as null" : "")
+        + "; JSON and NDJSON carry every field, or fix the columns with | table, | fields or"
+        + " eval tostring()";
+  }
+
+  /** The schema of the held pages (empty for none). */
+  Schema schema() {
+    Map<String, DataType> types = new LinkedHashMap<>();
+    for (Page page : pages) {
+      for (int column = 0; column < page.schema().size(); column++) {
+        String name = page.schema().column(column).name();
+        DataType seen = allNull(page.block(column)) ? null : page.block(column).dataType();
+        types.put(name, widen(types.get(name), seen));
+      }
+    }
+    List<Schema.Column> columns = new ArrayList<>(types.size());
+    types.forEach(
+        (name, type) ->
+            columns.add(new Schema.Column(name, type == null ? DataType.STRING : type)));
+    return new Schema(columns);
+  }
+
+  /** The type that holds values of both (null: nothing known yet). */
+  static DataType widen(DataType known, DataType seen) {
+    if (known == null) {
+      return seen;
+    }
+    if (seen == null || seen == known) {
+      return known;
+    }
+    if ((known == DataType.LONG && seen == DataType.DOUBLE)
+        || (known == DataType.DOUBLE && seen == DataType.LONG)) {
+      return DataType.DOUBLE;
+    }
+    return DataType.STRING;
+  }
+
+  private static boolean allNull(Block block) {
+    return nullCount(block) == block.positionCount();
+  }
+
+  private static int nullCount(Block block) {
+    int nulls = 0;
+    for (int position = 0; position < block.positionCount(); position++) {
+      if (block.isNull(position)) {
+        nulls++;
+      }
+    }
+    return nulls;
+  }
+}
