@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.plugin.api.SpiVersion;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.config.QuarryConfig;
 import java.net.URI;
@@ -218,7 +219,8 @@ class PluginLoadingTest {
         .containsEntry("explode", "loaded")
         .containsEntry("hog", "loaded");
     assertThat(errors.get("a-no-descriptor")).contains("no plugin.properties");
-    assertThat(errors.get("future")).contains("built for SPI 2.0, this server has SPI 1.0");
+    assertThat(errors.get("future"))
+        .contains("built for SPI 2.0, this server has SPI " + SpiVersion.current());
     assertThat(errors.get("missing")).contains("p.missing.NoSuchPlugin");
     assertThat(errors.get("throwing")).contains("init failed");
     assertThat(errors.get("duplicate"))
