@@ -130,8 +130,8 @@ public final class QuarryClient {
     JSON,
     /**
      * An Apache Arrow IPC stream (uncompressed; repeated strings dictionary-encoded): smaller and
-     * cheaper to decode; one schema for the whole stream (the first page's), multivalues joined
-     * with line breaks, no warnings.
+     * cheaper to decode; one schema for the whole stream (every column of the first 10,000 rows,
+     * types widened to fit them all), multivalues joined with line breaks, no warnings.
      */
     ARROW
   }

@@ -22,9 +22,9 @@ import java.util.NoSuchElementException;
  * <p>Two wire formats ({@link QuarryClient.StreamFormat}): Quarry's JSON pages, where each page
  * names its own columns and multivalues arrive as lists, and warnings come with the end of the
  * stream ({@link #messages}); or an Apache Arrow IPC stream, more compact and cheaper to decode,
- * whose one schema is the first page's (a column that first appears later is left out; use {@code |
- * table} or an aggregation for a fixed set of columns), multivalues arrive joined with line breaks,
- * and there are no warnings.
+ * whose one schema comes from the first 10,000 rows (a column that first appears after them is left
+ * out, and the server logs it; use {@code | table} or an aggregation for a fixed set of columns),
+ * multivalues arrive joined with line breaks, and there are no warnings.
  */
 public final class ResultStream implements Iterator<TypedResults>, Closeable {
   /** Where pages come from: one reader per wire format. */

@@ -492,7 +492,7 @@ public final class StatsOperator implements Aggregator {
         });
     // every result first: a column whose numbers are whole in some groups and not in others is
     // emitted as doubles throughout, so every page of the answer types it alike (pages are typed
-    // one by one, and an Arrow stream keeps its first page's types)
+    // one by one, and CSV and Arrow streams fix their types from the first rows)
     List<String> outputs = command.aggregations().stream().map(Aggregation::outputName).toList();
     Object[][] results = new Object[sorted.size()][];
     boolean[] anyLong = new boolean[outputs.size()];

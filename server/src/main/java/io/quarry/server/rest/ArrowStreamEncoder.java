@@ -46,12 +46,12 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * them), timestamp → Timestamp(µs, UTC). Buffers may be zstd-compressed (Arrow's own per-buffer
  * compression, which pyarrow reads transparently).
  *
- * <p>A string column whose first page repeats its values (at most half as many distinct values as
- * rows) is dictionary-encoded for the whole stream: Int32 indices into a dictionary of the page's
- * distinct values, sent as a dictionary batch before each record batch whose dictionary differs
- * from the previous one (a replacement dictionary, which stream readers — pyarrow, Arrow Java —
- * apply to the batches after it). Per-page dictionaries keep memory bounded whatever the number of
- * distinct values in the whole result.
+ * <p>A string column whose sampled rows (the {@link StreamSchema} sample) repeat their values (at
+ * most half as many distinct values as rows) is dictionary-encoded for the whole stream: Int32
+ * indices into a dictionary of each page's distinct values, sent as a dictionary batch before each
+ * record batch whose dictionary differs from the previous one (a replacement dictionary, which
+ * stream readers — pyarrow, Arrow Java — apply to the batches after it). Per-page dictionaries keep
+ * memory bounded whatever the number of distinct values in the whole result.
  *
  * <p>An Arrow stream has one schema: {@link StreamSchema}'s, fixed from the result's first rows;
  * what a later page brings that it cannot hold (a new column, a value of another type) is counted
