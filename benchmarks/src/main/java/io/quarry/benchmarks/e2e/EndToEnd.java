@@ -56,8 +56,20 @@ public final class EndToEnd implements Callable<Integer> {
   @Option(names = "--runs", defaultValue = "5", description = "Measured runs per query.")
   int runs;
 
-  @Option(names = "--warmup", defaultValue = "2", description = "Warm-up runs per query.")
+  @Option(
+      names = "--warmup",
+      defaultValue = "2",
+      description = "Warm-up runs per query (at least).")
   int warmup;
+
+  @Option(
+      names = "--warmup-seconds",
+      defaultValue = "3",
+      description =
+          "Warm-up time per query: it runs again until both this and --warmup are reached, so a"
+              + " query's first timed run finds the code paths compiled as on a server that has"
+              + " been serving for a while (its first, cold run is reported as firstMs).")
+  double warmupSeconds;
 
   @Option(
       names = "--threads",
@@ -365,8 +377,12 @@ public final class EndToEnd implements Callable<Integer> {
   }
 
   private void measure(String name, Timings timings, Run run) throws Exception {
-    for (int i = 0; i < warmup; i++) {
+    long warmupStarted = System.nanoTime();
+    long warmupNanos = (long) (warmupSeconds * 1e9);
+    for (int i = 0; i < warmup || System.nanoTime() - warmupStarted < warmupNanos; i++) {
+      long start = System.nanoTime();
       run.run();
+      timings.warmedUp(System.nanoTime() - start);
     }
     for (int i = 0; i < runs; i++) {
       long start = System.nanoTime();
@@ -388,6 +404,8 @@ public final class EndToEnd implements Callable<Integer> {
     summary.put("rows", answer.rows());
     summary.put("countSum", answer.countSum());
     summary.put("runsMs", timings.values());
+    summary.put("firstMs", Double.isNaN(timings.firstMillis()) ? null : timings.firstMillis());
+    summary.put("warmupRuns", timings.warmupRuns());
     return summary;
   }
 

@@ -4,9 +4,30 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-/** Repeated measurements of one thing, in milliseconds, summarised by nearest-rank percentiles. */
+/**
+ * Repeated measurements of one thing, in milliseconds, summarised by nearest-rank percentiles; the
+ * warm-up runs before them are counted, and the first (cold) one kept.
+ */
 final class Timings {
   private final List<Double> millis = new ArrayList<>();
+  private double firstMillis = Double.NaN;
+  private int warmupRuns;
+
+  /** A warm-up run: not measured, but the first one says what a cold run costs. */
+  void warmedUp(long nanos) {
+    if (warmupRuns++ == 0) {
+      firstMillis = nanos / 1e6;
+    }
+  }
+
+  /** The first warm-up run, or NaN when there was none. */
+  double firstMillis() {
+    return firstMillis;
+  }
+
+  int warmupRuns() {
+    return warmupRuns;
+  }
 
   void add(long nanos) {
     millis.add(nanos / 1e6);

@@ -50,11 +50,15 @@ final class ParallelScan {
     for (TimeOrderedScan.Source source : sources) {
       IndexSearcher searcher = source.searcher();
       long lookupStarted = System.nanoTime();
-      Weight weight =
-          searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
+      org.apache.lucene.search.Query rewritten = searcher.rewrite(query);
+      Weight weight = searcher.createWeight(rewritten, ScoreMode.COMPLETE_NO_SCORES, 1f);
       totals.add(ScanStats.Costs.indexLookup(System.nanoTime() - lookupStarted));
       for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
         segments++;
+        if (rewritten instanceof org.apache.lucene.search.MatchNoDocsQuery) {
+          totals.segmentsSkipped.incrementAndGet(); // no task, no visitor: nothing to read
+          continue;
+        }
         int maxDoc = leaf.reader().maxDoc();
         for (int from = 0; from < maxDoc; from += SLICE_DOCS) {
           slices.add(new Slice(source, weight, leaf, from, Math.min(maxDoc, from + SLICE_DOCS)));

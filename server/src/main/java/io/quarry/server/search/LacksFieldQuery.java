@@ -2,6 +2,8 @@ package io.quarry.server.search;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.codecs.store.EventFields;
+import io.quarry.codecs.store.IndexedFieldType;
 import java.io.IOException;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Terms;
@@ -16,21 +18,18 @@ import org.apache.lucene.search.QueryVisitor;
 
 /**
  * The documents without an index-time value for a field: "every document but those whose doc values
- * have it". Rewritten to nothing when every document of every segment has a term of the field's
- * keyword index (the usual case for a sourcetype's index-time field), so a disjunction holding it
- * does not walk every document to find none.
+ * have it" (of any of its types: keyword, long, double). Rewritten to nothing when every document
+ * of every segment has a term of the field's keyword index (the usual case for a sourcetype's
+ * index-time field), so a disjunction holding it does not walk every document to find none.
  */
 final class LacksFieldQuery extends Query {
+  private final String field;
   private final String termsField;
-  private final String valuesField;
 
-  /**
-   * @param termsField the inverted keyword field whose per-segment document count is checked
-   * @param valuesField the doc-values field whose absence defines the documents matched
-   */
-  LacksFieldQuery(String termsField, String valuesField) {
-    this.termsField = requireNonNull(termsField, "termsField is null");
-    this.valuesField = requireNonNull(valuesField, "valuesField is null");
+  /** The documents without an index-time {@code field}. */
+  LacksFieldQuery(String field) {
+    this.field = requireNonNull(field, "field is null");
+    this.termsField = EventFields.keywordField(field);
   }
 
   @Override
@@ -46,10 +45,13 @@ final class LacksFieldQuery extends Query {
     if (everyDocumentHasIt) {
       return new MatchNoDocsQuery("every document has an index-time " + termsField);
     }
-    return new BooleanQuery.Builder()
-        .add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER)
-        .add(new FieldExistsQuery(valuesField), BooleanClause.Occur.MUST_NOT)
-        .build();
+    BooleanQuery.Builder lacking =
+        new BooleanQuery.Builder().add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER);
+    for (IndexedFieldType type : IndexedFieldType.values()) {
+      lacking.add(
+          new FieldExistsQuery(EventFields.valuesField(field, type)), BooleanClause.Occur.MUST_NOT);
+    }
+    return lacking.build();
   }
 
   @Override
@@ -59,18 +61,16 @@ final class LacksFieldQuery extends Query {
 
   @Override
   public String toString(String field) {
-    return "lacks(" + valuesField + ")";
+    return "lacks(" + field + ")";
   }
 
   @Override
   public boolean equals(Object other) {
-    return other instanceof LacksFieldQuery that
-        && termsField.equals(that.termsField)
-        && valuesField.equals(that.valuesField);
+    return other instanceof LacksFieldQuery that && field.equals(that.field);
   }
 
   @Override
   public int hashCode() {
-    return termsField.hashCode() * 31 + valuesField.hashCode();
+    return field.hashCode();
   }
 }

@@ -1,7 +1,6 @@
 package io.quarry.server.search;
 
 import io.quarry.codecs.store.EventFields;
-import io.quarry.codecs.store.IndexedFieldType;
 import io.quarry.codecs.tokens.Segmenter;
 import io.quarry.ql.ast.ComparisonOperator;
 import io.quarry.ql.ast.SearchExpression;
@@ -29,8 +28,9 @@ import org.apache.lucene.search.WildcardQuery;
  *   <li>a word without breakers is one term: exact; with breakers, all of its parts: a superset;
  *   <li>a word with wildcards and no breakers is a wildcard over terms: exact;
  *   <li>{@code host=}, {@code source=}, {@code sourcetype=} are keyword lookups: exact;
- *   <li>{@code f=v} for other fields is "an index-time value v, or the parts of v in {@code _raw}":
- *       a superset, because a search-time field's value always appears in the raw text;
+ *   <li>{@code f=v} for other fields is "an index-time value v, or, in events without an index-time
+ *       {@code f}, the parts of v in {@code _raw}": a superset, because a search-time field's value
+ *       always appears in the raw text;
  *   <li>{@code NOT} of an exact query is exact; anything else untranslatable matches everything.
  * </ul>
  *
@@ -154,13 +154,22 @@ final class LuceneTranslator {
     if (inRaw.matchesAll()) {
       return Translation.ALL;
     }
-    Query indexTime =
-        new TermQuery(new Term(EventFields.keywordField(field), value.toLowerCase(Locale.ROOT)));
+    String indexField = EventFields.keywordField(field);
+    Query indexTime = new TermQuery(new Term(indexField, value.toLowerCase(Locale.ROOT)));
+    // The raw text only matters for events without an index-time value: an event's index-time
+    // value is its value (EventRow), so one that differs never matches, whatever the text holds.
+    // Where every event has one (a sourcetype's index-time field) that part rewrites to nothing
+    // and the query is the index-time term alone: no event is read to check it.
+    Query searchTime =
+        new BooleanQuery.Builder()
+            .add(inRaw.query(), BooleanClause.Occur.FILTER)
+            .add(new LacksFieldQuery(field), BooleanClause.Occur.FILTER)
+            .build();
     // an index-time value that equals surely matches (the check compares the same value)
     return new Translation(
         new BooleanQuery.Builder()
             .add(indexTime, BooleanClause.Occur.SHOULD)
-            .add(inRaw.query(), BooleanClause.Occur.SHOULD)
+            .add(searchTime, BooleanClause.Occur.SHOULD)
             .build(),
         false,
         indexTime);
@@ -181,8 +190,7 @@ final class LuceneTranslator {
       return Translation.ALL;
     }
     String indexField = EventFields.keywordField(field);
-    Query withoutIndexTime =
-        new LacksFieldQuery(indexField, EventFields.valuesField(field, IndexedFieldType.KEYWORD));
+    Query withoutIndexTime = new LacksFieldQuery(field);
     double number = Values.toNumber(value);
     return new Translation(
         new BooleanQuery.Builder()

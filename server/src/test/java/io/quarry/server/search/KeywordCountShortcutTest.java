@@ -104,6 +104,42 @@ class KeywordCountShortcutTest {
         .contains("{\"user\":\"u3\",\"count\":\"429\"}");
   }
 
+  /** The events a search read from storage. */
+  private static long eventsRead(String query) throws Exception {
+    return server
+        .search()
+        .run(query, server.search().plan(query, null, null), page -> {})
+        .eventsRead();
+  }
+
+  /**
+   * An event's index-time value is its value, so {@code f=v} looks in the raw text only of events
+   * without one: where every event has one, the term lookup alone answers and nothing is read
+   * (before, every access event with a 404 byte count or path was read to be rejected).
+   */
+  @Test
+  void equalityChecksTheTextOnlyOfEventsWithoutAnIndexTimeValue() throws Exception {
+    // where compares every event's value without the term index: an independent answer
+    for (List<String> searchAndWhere :
+        List.of(
+            List.of("sourcetype=access_combined status=404", "status=404"),
+            List.of("sourcetype=access_combined status=500 bytes=404", "status=500 AND bytes=404"),
+            List.of("sourcetype=shop user=u3", "user=\"u3\""),
+            List.of("sourcetype=shop (user=u1 OR user=u2)", "user=\"u1\" OR user=\"u2\""))) {
+      String search = searchAndWhere.get(0);
+      String where = search.substring(0, search.indexOf(' ')) + " | where " + searchAndWhere.get(1);
+      for (String stats : List.of("stats count", "stats count by clientip, user")) {
+        assertThat(search(search + " | " + stats))
+            .as(search)
+            .isEqualTo(search(where + " | " + stats));
+      }
+    }
+    // paths and byte counts hold the token 404 in events whose status is not 404: none is read
+    assertThat(eventsRead("sourcetype=access_combined status=404 | stats count")).isZero();
+    // 600 shop events have only a search-time user; those with u3 in their text are checked
+    assertThat(eventsRead("sourcetype=shop user=u3 | stats count")).isEqualTo(86);
+  }
+
   @Test
   void dedupSkipsSeenValuesWithTheRowPathsAnswer() throws Exception {
     for (String query :
