@@ -101,6 +101,14 @@ public final class EndToEnd implements Callable<Integer> {
       description = "Searches per level of the concurrency run.")
   int concurrencyQueries;
 
+  @Option(
+      names = "--reuse-index",
+      description =
+          "Keep the index a previous run left in <work-dir>/data when it holds this dataset: no"
+              + " ingest (and no ingest figures), the queries run at once. For iterating on search"
+              + " speed; a full run ingests afresh.")
+  boolean reuseIndex;
+
   @Option(names = "--skip-duckdb", description = "Run Quarry only.")
   boolean skipDuckDb;
 
@@ -148,11 +156,25 @@ public final class EndToEnd implements Callable<Integer> {
     Map<String, Map<String, Object>> results = new LinkedHashMap<>();
     report.put("queries", results);
 
-    try (QuarryProcess quarry = QuarryProcess.start(workDir, heap, profile)) {
+    // what a finished ingest leaves beside the index, so that --reuse-index knows what it holds
+    Path ingested = workDir.resolve("data-ingested.txt");
+    String ingestedWhat = dataset.getFileName() + " " + rawBytes;
+    boolean reuse =
+        reuseIndex && Files.exists(ingested) && Files.readString(ingested).equals(ingestedWhat);
+    if (!reuse) {
+      Files.deleteIfExists(ingested);
+    }
+    try (QuarryProcess quarry = QuarryProcess.start(workDir, heap, profile, reuse)) {
       out.printf("Quarry at %s (heap %s), data in %s%n", quarry.uri(), heap, quarry.dataDir());
-      ingest.put("hecRaw", hecRaw(quarry, dataset));
-      ingest.put("quarryIngest", quarryIngest(quarry, dataset, rawBytes));
-      ingest.put("secondsUntilSettled", settle(quarry));
+      if (reuse) {
+        out.printf("reusing the index of %s from a previous run: no ingest%n", dataset);
+        ingest.put("reusedIndex", true);
+      } else {
+        ingest.put("hecRaw", hecRaw(quarry, dataset));
+        ingest.put("quarryIngest", quarryIngest(quarry, dataset, rawBytes));
+        ingest.put("secondsUntilSettled", settle(quarry));
+        Files.writeString(ingested, ingestedWhat);
+      }
       long indexBytes = quarry.indexBytes("main");
       ingest.put("quarryIndexBytes", indexBytes);
       ingest.put("quarryBytesPerRawByte", (double) indexBytes / rawBytes);

@@ -53,14 +53,14 @@ final class QuarryProcess implements Closeable {
   }
 
   /**
-   * Starts a server on {@code workDir/data} (emptied first) and waits until it answers; with {@code
-   * profile}, under async-profiler, its collapsed stacks written to {@code
+   * Starts a server on {@code workDir/data} (emptied first unless {@code keepData}) and waits until
+   * it answers; with {@code profile}, under async-profiler, its collapsed stacks written to {@code
    * workDir/profile-collapsed.txt} when the server exits.
    */
-  static QuarryProcess start(Path workDir, String heap, boolean profile)
+  static QuarryProcess start(Path workDir, String heap, boolean profile, boolean keepData)
       throws IOException, InterruptedException {
     Path dataDir = workDir.resolve("data");
-    if (Files.exists(dataDir)) {
+    if (Files.exists(dataDir) && !keepData) {
       IOUtils.rm(dataDir);
     }
     Files.createDirectories(dataDir);

@@ -176,8 +176,8 @@ final class Bucket implements Closeable {
 
   /** Adds one event (hot only; many threads may add at once). */
   void add(Document document, long time, long sequence) throws IOException {
-    writer.addDocument(document);
-    addedGeneration.incrementAndGet();
+    // bounds widen before the document can reach a searcher: a scan trusts them to hold every
+    // event its searcher sees (TimeOrderedScan.withTimeRange)
     synchronized (statistics) {
       if (time < minTime) {
         minTime = time;
@@ -185,6 +185,10 @@ final class Bucket implements Closeable {
       if (time > maxTime) {
         maxTime = time;
       }
+    }
+    writer.addDocument(document);
+    addedGeneration.incrementAndGet();
+    synchronized (statistics) {
       events++;
       if (sequence > maxSequence) {
         maxSequence = sequence;

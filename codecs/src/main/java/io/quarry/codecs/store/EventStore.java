@@ -205,7 +205,6 @@ public final class EventStore implements Closeable {
                 .add(query, org.apache.lucene.search.BooleanClause.Occur.FILTER)
                 .add(counted, org.apache.lucene.search.BooleanClause.Occur.MUST_NOT)
                 .build();
-    Query countedInRange = TimeOrderedScan.withTimeRange(counted, earliestMicros, latestMicros);
     return withSources(
         indexNames,
         earliestMicros,
@@ -214,7 +213,12 @@ public final class EventStore implements Closeable {
           long documents = 0;
           long countStarted = System.nanoTime();
           for (TimeOrderedScan.Source source : sources) {
-            documents += source.searcher().count(countedInRange);
+            documents +=
+                source
+                    .searcher()
+                    .count(
+                        TimeOrderedScan.withTimeRange(
+                            counted, source, earliestMicros, latestMicros));
           }
           long countNanos = System.nanoTime() - countStarted;
           countedSink.accept(documents);

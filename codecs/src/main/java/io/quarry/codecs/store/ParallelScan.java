@@ -29,6 +29,8 @@ final class ParallelScan {
 
   private final List<TimeOrderedScan.Source> sources;
   private final org.apache.lucene.search.Query query;
+  private final long earliest;
+  private final long latest;
 
   ParallelScan(
       List<TimeOrderedScan.Source> sources,
@@ -36,7 +38,9 @@ final class ParallelScan {
       long earliestMicros,
       long latestMicros) {
     this.sources = sources;
-    this.query = TimeOrderedScan.withTimeRange(query, earliestMicros, latestMicros);
+    this.query = query;
+    this.earliest = earliestMicros;
+    this.latest = latestMicros;
   }
 
   /**
@@ -50,7 +54,8 @@ final class ParallelScan {
     for (TimeOrderedScan.Source source : sources) {
       IndexSearcher searcher = source.searcher();
       long lookupStarted = System.nanoTime();
-      org.apache.lucene.search.Query rewritten = searcher.rewrite(query);
+      org.apache.lucene.search.Query rewritten =
+          searcher.rewrite(TimeOrderedScan.withTimeRange(query, source, earliest, latest));
       Weight weight = searcher.createWeight(rewritten, ScoreMode.COMPLETE_NO_SCORES, 1f);
       totals.add(ScanStats.Costs.indexLookup(System.nanoTime() - lookupStarted));
       for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {

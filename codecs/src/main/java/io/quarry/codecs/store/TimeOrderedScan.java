@@ -59,7 +59,9 @@ final class TimeOrderedScan {
       IndexSearcher searcher = source.searcher();
       Weight weight =
           searcher.createWeight(
-              searcher.rewrite(withTimeRange()), ScoreMode.COMPLETE_NO_SCORES, 1f);
+              searcher.rewrite(withTimeRange(query, source, earliest, latest)),
+              ScoreMode.COMPLETE_NO_SCORES,
+              1f);
       for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
         segments++;
         Scorer scorer = weight.scorer(leaf);
@@ -126,7 +128,17 @@ final class TimeOrderedScan {
         warnings);
   }
 
-  private Query withTimeRange() {
+  /**
+   * {@code query} over one source, restricted to {@code [earliest, latest)} unless every event of
+   * its bucket lies inside (a bucket's bounds only widen as events arrive, so they hold for any
+   * earlier searcher): then the query stays as it is, and Lucene counts it from the term index and
+   * a scan of every document takes its shortcuts (a range over all time is still a range query).
+   */
+  static Query withTimeRange(Query query, Source source, long earliest, long latest) {
+    Bucket bucket = source.bucket();
+    if (bucket.minTime() >= earliest && bucket.maxTime() < latest) {
+      return query;
+    }
     return withTimeRange(query, earliest, latest);
   }
 

@@ -105,11 +105,15 @@ public final class HttpServer implements Closeable {
     return ((InetSocketAddress) channel.localAddress()).getHostString();
   }
 
+  /**
+   * Stops accepting, then stops the event loops and the workers; each step waits a bounded time, so
+   * a loop that cannot run any more (its thread died) does not keep the process from exiting.
+   */
   @Override
   public void close() {
-    channel.close().syncUninterruptibly();
-    acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-    ioLoops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    ioLoops.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     workers.shutdown();
     try {
       if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {

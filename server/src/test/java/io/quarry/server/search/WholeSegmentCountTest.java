@@ -89,4 +89,22 @@ class WholeSegmentCountTest {
         .contains("{\"user\":\"U1\",\"count\":\"150\"}")
         .contains("{\"user\":\"u0\",\"count\":\"623\"}");
   }
+
+  /**
+   * A time range holding every event of a bucket is left out of its query (so the term index still
+   * counts it); one that cuts a bucket still cuts it.
+   */
+  @Test
+  void aRangeHoldingEveryEventCountsAsNoRange() throws Exception {
+    String byUser = " | stats count by user";
+    assertThat(search("index=main earliest=0" + byUser)).isEqualTo(search("index=main" + byUser));
+    assertThat(search("index=main earliest=0 | stats count")).contains("\"count\":\"4500\"");
+    // the second batch's events are the only ones between 11:00 and 12:00
+    String hour = "index=main earliest=01/07/2026:11:00:00 latest=01/07/2026:12:00:00";
+    assertThat(search(hour + " | stats count")).contains("\"count\":\"1500\"");
+    assertThat(search(hour + " status=404 | stats count")).contains("\"count\":\"375\"");
+    assertThat(search(hour + byUser)).isEqualTo(search(hour + " | eval x=1" + byUser));
+    assertThat(search("index=main earliest=01/07/2026:11:30:00 | stats count"))
+        .contains("\"count\":\"1500\""); // the third batch, 12:00-12:24
+  }
 }
