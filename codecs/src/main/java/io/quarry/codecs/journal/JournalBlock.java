@@ -30,6 +30,7 @@ public final class JournalBlock {
   int block = -1;
   private int docBase;
   private int docCount;
+  private boolean ascii;
   private int[] docStarts = new int[1];
   private final ByteArrayDataInput input = new ByteArrayDataInput();
 
@@ -47,9 +48,18 @@ public final class JournalBlock {
     return docCount;
   }
 
+  /**
+   * Whether every string in the block is known to be ASCII (recorded when it was written; blocks of
+   * version 0 journals do not say, and are never known to be).
+   */
+  public boolean ascii() {
+    return ascii;
+  }
+
   /** Parses the document offsets after {@code bytes[0, length)} was filled for {@code block}. */
-  void index(int block, int docBase, int docCount, int length) throws IOException {
+  void index(int block, int docBase, int docCount, int length, boolean ascii) throws IOException {
     this.block = block;
+    this.ascii = ascii;
     this.docBase = docBase;
     this.docCount = docCount;
     docStarts = ArrayUtil.grow(docStarts, docCount + 1);
@@ -125,7 +135,7 @@ public final class JournalBlock {
         int offset = input.getPosition();
         input.skipBytes(length);
         if (visitor instanceof Utf8FieldVisitor utf8) {
-          utf8.utf8Field(info, bytes, offset, length);
+          utf8.utf8Field(info, bytes, offset, length, ascii);
         } else {
           visitor.stringField(info, new String(bytes, offset, length, StandardCharsets.UTF_8));
         }

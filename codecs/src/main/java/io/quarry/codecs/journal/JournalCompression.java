@@ -22,7 +22,7 @@ public enum JournalCompression {
     }
 
     @Override
-    int compress(byte[] source, int length, byte[] target) {
+    int compress(byte[] source, int length, byte[] target, boolean compact) {
       System.arraycopy(source, 0, target, 0, length);
       return length;
     }
@@ -37,9 +37,13 @@ public enum JournalCompression {
       System.arraycopy(source, 0, target, 0, targetLength);
     }
   },
-  /** LZ4 (lz4-java): very fast decode, moderate ratio. */
+  /**
+   * LZ4 (lz4-java): very fast decode, moderate ratio; compact blocks use the high-compression
+   * encoder (same format, slower to write, smaller and as fast to read).
+   */
   LZ4(1) {
     private final LZ4Compressor compressor = LZ4Factory.fastestInstance().fastCompressor();
+    private final LZ4Compressor compactor = LZ4Factory.fastestInstance().highCompressor();
     private final LZ4SafeDecompressor decompressor =
         LZ4Factory.fastestInstance().safeDecompressor();
 
@@ -49,8 +53,9 @@ public enum JournalCompression {
     }
 
     @Override
-    int compress(byte[] source, int length, byte[] target) {
-      return compressor.compress(source, 0, length, target, 0, target.length);
+    int compress(byte[] source, int length, byte[] target, boolean compact) {
+      return (compact ? compactor : compressor)
+          .compress(source, 0, length, target, 0, target.length);
     }
 
     @Override
@@ -69,17 +74,22 @@ public enum JournalCompression {
     }
   },
   /**
-   * Zstandard level 3 (zstd-jni): the default, a much better ratio at a decode speed close to
-   * lz4's.
+   * Zstandard (zstd-jni): the default, a much better ratio at a decode speed close to lz4's. Level
+   * 3 for blocks written fast, 9 for compact ones: on access logs in 128 KiB blocks 9 writes at
+   * about a third of 3's speed (~100 vs ~350 MB/s a core) but its blocks are 18% smaller and decode
+   * 25-30% faster (~2.4 vs ~1.9 GB/s), since it finds fewer, longer matches.
    */
   ZSTD(2) {
     private static final int LEVEL = 3;
+    private static final int COMPACT_LEVEL = 9;
     // A decompression context per thread: making one per block costs more than decoding the block.
     // Threads are few (workers, merges) and live long, so the contexts are never freed explicitly.
     private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESSORS =
         ThreadLocal.withInitial(ZstdDecompressCtx::new);
     private static final ThreadLocal<ZstdCompressCtx> COMPRESSORS =
         ThreadLocal.withInitial(() -> new ZstdCompressCtx().setLevel(LEVEL));
+    private static final ThreadLocal<ZstdCompressCtx> COMPACTORS =
+        ThreadLocal.withInitial(() -> new ZstdCompressCtx().setLevel(COMPACT_LEVEL));
 
     @Override
     int maxCompressedLength(int length) {
@@ -87,9 +97,11 @@ public enum JournalCompression {
     }
 
     @Override
-    int compress(byte[] source, int length, byte[] target) throws IOException {
+    int compress(byte[] source, int length, byte[] target, boolean compact) throws IOException {
       try {
-        return COMPRESSORS.get().compressByteArray(target, 0, target.length, source, 0, length);
+        return (compact ? COMPACTORS : COMPRESSORS)
+            .get()
+            .compressByteArray(target, 0, target.length, source, 0, length);
       } catch (RuntimeException e) {
         throw new IOException("zstd compression failed: " + e.getMessage(), e);
       }
@@ -126,8 +138,14 @@ public enum JournalCompression {
 
   abstract int maxCompressedLength(int length);
 
-  /** Compresses {@code source[0, length)} into {@code target}; returns the compressed length. */
-  abstract int compress(byte[] source, int length, byte[] target) throws IOException;
+  /**
+   * Compresses {@code source[0, length)} into {@code target}; returns the compressed length.
+   *
+   * @param compact spend more time writing for a smaller block that decodes at least as fast (for
+   *     segments made to last: see {@link JournalStoredFieldsFormat})
+   */
+  abstract int compress(byte[] source, int length, byte[] target, boolean compact)
+      throws IOException;
 
   /** Decompresses exactly {@code targetLength} bytes, or throws. */
   abstract void decompress(byte[] source, int sourceLength, byte[] target, int targetLength)

@@ -10,6 +10,7 @@ import org.apache.lucene.index.FieldInfos;
 import org.apache.lucene.index.SegmentInfo;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.IOContext;
+import org.apache.lucene.store.MergeInfo;
 
 /**
  * The journal: stored fields in independently compressed, checksummed blocks.
@@ -21,11 +22,18 @@ import org.apache.lucene.store.IOContext;
  * JournalStoredFieldsReader#decodeBlock}); a point lookup binary-searches the block index for the
  * document's block and decodes only that block.
  *
+ * <p><b>Fast and compact blocks.</b> Flushes and small merges write their blocks fast; a merge
+ * expected to write at least {@link #DEFAULT_COMPACT_MERGE_BYTES} writes compact ones ({@link
+ * JournalCompression#compress}: zstd level 9 instead of 3), since the segments it makes are the
+ * ones that stay and are decoded by every search that reads events. A reader does not need to know
+ * which: both are the same format.
+ *
  * <p><b>Files.</b>
  *
  * <ul>
  *   <li>{@code .qjd}, data: {@code IndexHeader, CompressionId (byte), Block^blockCount, Footer}
- *   <li>{@code .qjx}, block index: {@code IndexHeader, BlockCount (vint), <DocCount (vint),
+ *   <li>{@code .qjx}, block index: {@code IndexHeader, BlockCount (vint), <DocCountAndAscii (vint:
+ *       DocCount << 1 | 1 when every string value in the block is ASCII; version 0 wrote DocCount),
  *       StartPointer (vlong, delta to the previous block), CompressedLength (vint), RawLength
  *       (vint), Crc32c (int)>^BlockCount, NumDocs (vint), Footer}
  * </ul>
@@ -49,20 +57,47 @@ public final class JournalStoredFieldsFormat extends StoredFieldsFormat {
   static final String DATA_EXTENSION = "qjd";
   static final String INDEX_EXTENSION = "qjx";
   static final int VERSION_START = 0;
-  static final int VERSION_CURRENT = VERSION_START;
+
+  /** A block's entry says whether every string in it is ASCII (bit 0 of its document count). */
+  static final int VERSION_ASCII_FLAG = 1;
+
+  static final int VERSION_CURRENT = VERSION_ASCII_FLAG;
 
   public static final int DEFAULT_BLOCK_SIZE = 128 * 1024;
   static final int MAX_DOCS_PER_BLOCK = 4096;
 
+  /**
+   * A merge expected to write at least this many bytes writes compact blocks: below it, segments
+   * are young and will be merged again soon (a flush writes tens of MiB), so their blocks are
+   * written fast; the large merges make the segments that stay, which searches decode again and
+   * again.
+   */
+  public static final long DEFAULT_COMPACT_MERGE_BYTES = 128L << 20;
+
   private final JournalCompression compression;
   private final int blockSize;
+  private final long compactMergeBytes;
 
   public JournalStoredFieldsFormat(JournalCompression compression, int blockSize) {
+    this(compression, blockSize, DEFAULT_COMPACT_MERGE_BYTES);
+  }
+
+  /**
+   * @param compactMergeBytes merges of at least this many (estimated) bytes write compact blocks;
+   *     {@code 0} makes every merge compact, {@code Long.MAX_VALUE} none
+   */
+  public JournalStoredFieldsFormat(
+      JournalCompression compression, int blockSize, long compactMergeBytes) {
     this.compression = requireNonNull(compression, "compression is null");
     if (blockSize < 1) {
       throw new IllegalArgumentException("blockSize must be positive: " + blockSize);
     }
+    if (compactMergeBytes < 0) {
+      throw new IllegalArgumentException(
+          "compactMergeBytes must not be negative: " + compactMergeBytes);
+    }
     this.blockSize = blockSize;
+    this.compactMergeBytes = compactMergeBytes;
   }
 
   public JournalCompression compression() {
@@ -79,6 +114,15 @@ public final class JournalStoredFieldsFormat extends StoredFieldsFormat {
   @Override
   public StoredFieldsWriter fieldsWriter(
       Directory directory, SegmentInfo segment, IOContext context) throws IOException {
-    return new JournalStoredFieldsWriter(directory, segment, context, compression, blockSize);
+    return new JournalStoredFieldsWriter(
+        directory, segment, context, compression, blockSize, compact(context));
+  }
+
+  /** Whether a segment written in this context gets compact blocks: a large enough merge's. */
+  boolean compact(IOContext context) {
+    MergeInfo merge = context.mergeInfo();
+    return context.context() == IOContext.Context.MERGE
+        && merge != null
+        && merge.estimatedMergeBytes() >= compactMergeBytes;
   }
 }

@@ -15,6 +15,7 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.IOContext;
 import org.apache.lucene.store.IndexInput;
 import org.apache.lucene.util.ArrayUtil;
+import org.apache.lucene.util.FixedBitSet;
 import org.apache.lucene.util.IOUtils;
 
 /**
@@ -32,6 +33,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
   private final int[] compressedLengths;
   private final int[] rawLengths;
   private final int[] checksums;
+  private final FixedBitSet asciiBlocks; // blocks whose strings are all ASCII (version 1 on)
   private final int numDocs;
   private final boolean clone;
 
@@ -52,26 +54,36 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     int[] compressedLength = new int[0];
     int[] rawLength = new int[0];
     int[] crcs = new int[0];
+    FixedBitSet ascii = new FixedBitSet(0);
     int docs = 0;
     try (ChecksumIndexInput index = directory.openChecksumInput(indexName)) {
       Throwable failure = null;
       try {
-        CodecUtil.checkIndexHeader(
-            index,
-            JournalStoredFieldsFormat.INDEX_CODEC,
-            JournalStoredFieldsFormat.VERSION_START,
-            JournalStoredFieldsFormat.VERSION_CURRENT,
-            segment.getId(),
-            "");
+        int version =
+            CodecUtil.checkIndexHeader(
+                index,
+                JournalStoredFieldsFormat.INDEX_CODEC,
+                JournalStoredFieldsFormat.VERSION_START,
+                JournalStoredFieldsFormat.VERSION_CURRENT,
+                segment.getId(),
+                "");
         blocks = index.readVInt();
         bases = new int[blocks + 1];
         blockStarts = new long[blocks];
         compressedLength = new int[blocks];
         rawLength = new int[blocks];
         crcs = new int[blocks];
+        ascii = new FixedBitSet(blocks);
         long start = -1;
         for (int i = 0; i < blocks; i++) {
-          bases[i + 1] = bases[i] + index.readVInt();
+          int docCount = index.readVInt();
+          if (version >= JournalStoredFieldsFormat.VERSION_ASCII_FLAG) {
+            if ((docCount & 1) != 0) {
+              ascii.set(i);
+            }
+            docCount >>>= 1;
+          }
+          bases[i + 1] = bases[i] + docCount;
           start = i == 0 ? index.readVLong() : start + index.readVLong();
           blockStarts[i] = start;
           compressedLength[i] = index.readVInt();
@@ -100,6 +112,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     this.compressedLengths = compressedLength;
     this.rawLengths = rawLength;
     this.checksums = crcs;
+    this.asciiBlocks = ascii;
     this.numDocs = docs;
 
     String dataName =
@@ -134,6 +147,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     this.compressedLengths = original.compressedLengths;
     this.rawLengths = original.rawLengths;
     this.checksums = original.checksums;
+    this.asciiBlocks = original.asciiBlocks;
     this.numDocs = original.numDocs;
     this.clone = true;
   }
@@ -210,7 +224,12 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
               + Long.toHexString(crc.getValue()),
           data);
     }
-    into.index(block, docBases[block], docBases[block + 1] - docBases[block], rawLength);
+    into.index(
+        block,
+        docBases[block],
+        docBases[block + 1] - docBases[block],
+        rawLength,
+        asciiBlocks.get(block));
     JournalReads.add(System.nanoTime() - started, rawLength);
   }
 

@@ -28,6 +28,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
   static final int DOUBLE = 5;
 
   private final JournalCompression compression;
+  private final boolean compact;
   private final int blockSize;
   private final String segment;
   private IndexOutput data;
@@ -40,6 +41,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
   private final CRC32C crc = new CRC32C();
   private int[] documentLengths = new int[64];
   private int documentsInBlock;
+  private boolean asciiBlock = true; // every string of the block's documents so far is ASCII
   private int fieldsInDocument;
   private int numDocs;
   private int blockCount;
@@ -52,9 +54,11 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
       SegmentInfo segmentInfo,
       IOContext context,
       JournalCompression compression,
-      int blockSize)
+      int blockSize,
+      boolean compact)
       throws IOException {
     this.compression = compression;
+    this.compact = compact;
     this.blockSize = blockSize;
     this.segment = segmentInfo.name;
     boolean success = false;
@@ -143,6 +147,16 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
   public void writeField(FieldInfo info, String value) throws IOException {
     header(info, STRING);
     document.writeString(value);
+    asciiBlock = asciiBlock && isAscii(value);
+  }
+
+  private static boolean isAscii(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      if (value.charAt(i) >= 0x80) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override
@@ -176,11 +190,11 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     if (compressed.length < bound) {
       compressed = new byte[ArrayUtil.oversize(bound, 1)];
     }
-    int compressedLength = compression.compress(raw, rawLength, compressed);
+    int compressedLength = compression.compress(raw, rawLength, compressed, compact);
     long start = data.getFilePointer();
     data.writeBytes(compressed, 0, compressedLength);
 
-    blockIndex.writeVInt(documentsInBlock);
+    blockIndex.writeVInt(documentsInBlock << 1 | (asciiBlock ? 1 : 0));
     blockIndex.writeVLong(start - previousBlockStart);
     blockIndex.writeVInt(compressedLength);
     blockIndex.writeVInt(rawLength);
@@ -189,6 +203,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     blockCount++;
 
     documentsInBlock = 0;
+    asciiBlock = true;
     blockDocuments.reset();
     if (raw.length > 4 * blockSize) {
       raw = new byte[0]; // do not keep a huge document's buffer

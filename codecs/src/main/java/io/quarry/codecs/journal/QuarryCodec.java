@@ -22,8 +22,13 @@ public final class QuarryCodec extends FilterCodec {
   }
 
   public QuarryCodec(JournalCompression compression, int blockSize) {
+    this(compression, blockSize, JournalStoredFieldsFormat.DEFAULT_COMPACT_MERGE_BYTES);
+  }
+
+  /** A codec whose merges of at least {@code compactMergeBytes} write compact journal blocks. */
+  public QuarryCodec(JournalCompression compression, int blockSize, long compactMergeBytes) {
     super(NAME, new Lucene104Codec());
-    this.storedFields = new JournalStoredFieldsFormat(compression, blockSize);
+    this.storedFields = new JournalStoredFieldsFormat(compression, blockSize, compactMergeBytes);
   }
 
   @Override

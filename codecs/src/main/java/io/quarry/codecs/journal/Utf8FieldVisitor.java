@@ -11,6 +11,11 @@ import org.apache.lucene.index.FieldInfo;
  * written.
  */
 public interface Utf8FieldVisitor {
-  /** A string field's UTF-8 bytes, {@code bytes[offset, offset + length)}. */
-  void utf8Field(FieldInfo fieldInfo, byte[] bytes, int offset, int length);
+  /**
+   * A string field's UTF-8 bytes, {@code bytes[offset, offset + length)}.
+   *
+   * @param ascii true when the journal recorded, as it wrote the block, that every string in it is
+   *     ASCII (so a reader need not check the bytes); false when that is not known
+   */
+  void utf8Field(FieldInfo fieldInfo, byte[] bytes, int offset, int length, boolean ascii);
 }

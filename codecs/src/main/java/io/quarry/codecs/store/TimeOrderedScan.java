@@ -291,8 +291,9 @@ final class TimeOrderedScan {
     }
 
     @Override
-    public void utf8Field(FieldInfo fieldInfo, byte[] bytes, int offset, int length) {
-      if (AsciiText.isAscii(bytes, offset, length)) {
+    public void utf8Field(
+        FieldInfo fieldInfo, byte[] bytes, int offset, int length, boolean ascii) {
+      if (ascii || AsciiText.isAscii(bytes, offset, length)) {
         text.reset(bytes, offset, length);
         found = true;
       }

@@ -1,0 +1,98 @@
+package io.quarry.codecs.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LogDocMergePolicy;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.FlushInfo;
+import org.apache.lucene.store.IOContext;
+import org.apache.lucene.store.MergeInfo;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Large merges write compact journal blocks: smaller, and read back the same. */
+class JournalCompactMergeTest {
+  @TempDir Path directory;
+
+  @Test
+  void onlyMergesAtLeastTheThresholdAreCompact() {
+    JournalStoredFieldsFormat format =
+        new JournalStoredFieldsFormat(JournalCompression.ZSTD, 1024, 1000);
+    assertThat(format.compact(IOContext.DEFAULT)).isFalse();
+    assertThat(format.compact(IOContext.flush(new FlushInfo(10, 5000)))).isFalse();
+    assertThat(format.compact(IOContext.merge(new MergeInfo(10, 999, false, -1)))).isFalse();
+    assertThat(format.compact(IOContext.merge(new MergeInfo(10, 1000, false, -1)))).isTrue();
+  }
+
+  @Test
+  void compactBlocksAreSmallerAndHoldTheSameEvents() throws IOException {
+    List<String> lines = loghub();
+    for (JournalCompression compression :
+        List.of(JournalCompression.ZSTD, JournalCompression.LZ4)) {
+      long fast =
+          merged(compression, Long.MAX_VALUE, lines, directory.resolve(compression + "-fast"));
+      long compact = merged(compression, 0, lines, directory.resolve(compression + "-compact"));
+      assertThat(compact).as(compression.toString()).isLessThan(fast);
+    }
+  }
+
+  /** The journal data bytes after writing {@code lines} in two flushes and merging them to one. */
+  private static long merged(
+      JournalCompression compression, long compactMergeBytes, List<String> lines, Path path)
+      throws IOException {
+    try (FSDirectory fs = FSDirectory.open(path)) {
+      try (IndexWriter writer =
+          new IndexWriter(
+              fs,
+              new IndexWriterConfig()
+                  .setUseCompoundFile(false)
+                  .setMergePolicy(new LogDocMergePolicy()) // keeps the documents in order
+                  .setCodec(new QuarryCodec(compression, 16 * 1024, compactMergeBytes)))) {
+        for (int i = 0; i < lines.size(); i++) {
+          Document document = new Document();
+          document.add(new StoredField("_raw", lines.get(i)));
+          writer.addDocument(document);
+          if (i == lines.size() / 2) {
+            writer.flush();
+          }
+        }
+        writer.forceMerge(1);
+      }
+      try (DirectoryReader reader = DirectoryReader.open(fs)) {
+        assertThat(reader.leaves()).hasSize(1);
+        StoredFields fields = reader.leaves().get(0).reader().storedFields();
+        for (int doc = 0; doc < lines.size(); doc++) {
+          assertThat(fields.document(doc).get("_raw")).isEqualTo(lines.get(doc));
+        }
+      }
+      long bytes = 0;
+      for (String file : fs.listAll()) {
+        if (file.endsWith("." + JournalStoredFieldsFormat.DATA_EXTENSION)) {
+          bytes += Files.size(path.resolve(file));
+        }
+      }
+      return bytes;
+    }
+  }
+
+  private static List<String> loghub() throws IOException {
+    try (InputStream in =
+        JournalCompactMergeTest.class.getResourceAsStream("/loghub/Linux_2k.log")) {
+      return new ArrayList<>(
+          new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList());
+    }
+  }
+}
