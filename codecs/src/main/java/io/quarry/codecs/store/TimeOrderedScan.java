@@ -203,6 +203,8 @@ final class TimeOrderedScan {
     private final StoredFields storedFields;
     private final EventColumns columns;
     private final RawView rawView = new RawView();
+    private int timeDoc = -1; // the document time() last read, and its time
+    private long time;
 
     EventLoader(String index, LeafReaderContext leaf) throws IOException {
       this.index = index;
@@ -212,12 +214,14 @@ final class TimeOrderedScan {
     }
 
     long time(int doc) throws IOException {
-      return times != null && times.advanceExact(doc) ? times.longValue() : Long.MIN_VALUE;
+      timeDoc = doc;
+      time = times != null && times.advanceExact(doc) ? times.longValue() : Long.MIN_VALUE;
+      return time;
     }
 
     /** Loads {@code doc}; call {@link #time} for it first (doc values move forward only). */
     StoredEvent load(int doc) throws IOException {
-      long time = times != null && times.docID() == doc ? times.longValue() : Long.MIN_VALUE;
+      long time = doc == timeDoc ? this.time : Long.MIN_VALUE;
       if (columns.legacy()) {
         EventReader reader = new EventReader(true);
         reader.time = time;

@@ -16,12 +16,14 @@ class TextGroupsTest {
       Map<String, Integer> expected = new HashMap<>();
       for (int i = 0; i < 50_000; i++) {
         int n = random.nextInt(20_000);
-        // short and long keys, non-Latin-1 ones, keys that are prefixes of others
+        // short (packed) and long keys, Latin-1 and other ones, NULs, prefixes of other keys
         String key =
-            switch (n % 4) {
+            switch (n % 6) {
               case 0 -> "10.0." + (n / 256) + "." + (n % 256);
               case 1 -> "k" + n + "\u2603";
               case 2 -> "x".repeat(n % 50);
+              case 3 -> "\u00e9\u00ff" + (char) (n % 256) + "\0".repeat(n % 17);
+              case 4 -> "\0".repeat(n % 20);
               default -> String.valueOf(n);
             };
         int id = groups.id(key);
@@ -51,5 +53,13 @@ class TextGroupsTest {
     assertThat(groups.id("AaAa")).isZero();
     assertThat(groups.id("BBBB")).isEqualTo(3);
     assertThat(groups.id("BBAa")).isEqualTo(2);
+    // and keys too long to pack, compared as strings
+    String aa = "AaAaAaAaAaAaAaAa";
+    String bb = "BBBBBBBBBBBBBBBB";
+    assertThat(aa.hashCode()).isEqualTo(bb.hashCode());
+    assertThat(groups.id(aa)).isEqualTo(-5);
+    assertThat(groups.id(bb)).isEqualTo(-6);
+    assertThat(groups.id(aa)).isEqualTo(4);
+    assertThat(groups.id(bb)).isEqualTo(5);
   }
 }
