@@ -23,6 +23,18 @@ final class AccessLogParser {
           + "(?: (?<version>[^\"]*))?\" (?<status>\\d{3}) (?<bytes>\\d+|-)"
           + "(?: \"(?<referer>[^\"]*)\" \"(?<useragent>[^\"]*)\")?";
 
+  /**
+   * The built-in access-log index-time extraction: the fields most searches filter and group on.
+   * Where {@link #parse} answers, this expression's groups equal its fields of the same names
+   * ({@code AccessLogParserTest}), so {@link IndexExtraction.AccessLog} uses the parser for it.
+   */
+  static final String INDEX_REGEX =
+      "^(?<clientip>\\S+) \\S+ \\S+ \\[[^\\]]+\\] \"(?<method>[A-Z]+) (?<uri_path>[^\\s?\"]*)[^\"]*\""
+          + " (?<status>\\d{3}) ";
+
+  /** The fields {@link #INDEX_REGEX} extracts. */
+  static final List<String> INDEX_FIELDS = List.of("clientip", "method", "uri_path", "status");
+
   private final String line;
   private int at;
 

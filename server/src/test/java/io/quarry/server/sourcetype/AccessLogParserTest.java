@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -86,6 +87,37 @@ class AccessLogParserTest {
       assertThat(ACCESS.extract(text)).as(text).isEqualTo(ACCESS.extractWithRegex(text));
     }
     assertThat(answered).as("the fast path answers most damaged lines too").isGreaterThan(10_000);
+  }
+
+  /**
+   * The built-in index-time extraction goes through the parser, and gives the regex's fields on
+   * every line the parser answers for (the regex decides the rest): well-formed and damaged lines.
+   */
+  @Test
+  void indexTimeFieldsEqualTheIndexRegexs() throws IOException {
+    assertThat(ACCESS.indexExtractions())
+        .singleElement()
+        .isInstanceOf(IndexExtraction.AccessLog.class);
+    IndexExtraction.AccessLog fast = (IndexExtraction.AccessLog) ACCESS.indexExtractions().get(0);
+    List<String> lines = new ArrayList<>(demoLines());
+    Random random = new Random(7);
+    String alphabet = " \t\"[]?-0123456789AZaz/.";
+    for (int n = 0; n < 20_000; n++) {
+      StringBuilder line = new StringBuilder(lines.get(random.nextInt(1000)));
+      int at = random.nextInt(line.length());
+      line.setCharAt(at, alphabet.charAt(random.nextInt(alphabet.length())));
+      lines.add(line.toString());
+    }
+    int parsed = 0;
+    for (String line : lines) {
+      Map<String, List<String>> byParser = new LinkedHashMap<>();
+      Map<String, List<String>> byRegex = new LinkedHashMap<>();
+      fast.extract(line, byParser);
+      fast.regex().extract(line, byRegex);
+      assertThat(byParser).as(line).isEqualTo(byRegex);
+      parsed += AccessLogParser.parse(line) != null ? 1 : 0;
+    }
+    assertThat(parsed).as("lines the parser answered for").isGreaterThan(15_000);
   }
 
   @Test
