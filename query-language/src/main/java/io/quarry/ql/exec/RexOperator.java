@@ -27,6 +27,9 @@ public final class RexOperator implements RowSink {
   /** Reset for each row: an operator runs on one thread (one per slice in batch mode). */
   private final Matcher matcher;
 
+  /** The usual case's fast path ({@code max_match=1}, one group, a simple regex), else null. */
+  private final SimpleRegex simple;
+
   public RexOperator(RexCommand command, RowSink downstream) {
     this.command = requireNonNull(command, "command is null");
     this.downstream = requireNonNull(downstream, "downstream is null");
@@ -41,6 +44,10 @@ public final class RexOperator implements RowSink {
             : command.groups().stream()
                 .mapToInt(group -> pattern.namedGroups().get(group.javaName()))
                 .toArray();
+    this.simple =
+        command.sed() == null && command.maxMatch() == 1 && groupNumbers.length == 1
+            ? SimpleRegex.compile(command.regex())
+            : null;
   }
 
   @Override
@@ -63,6 +70,20 @@ public final class RexOperator implements RowSink {
   }
 
   private boolean extract(Row row, CharSequence text) {
+    if (simple != null) {
+      int found = simple.find(text);
+      if (found != SimpleRegex.UNDECIDED) {
+        int group = groupNumbers[0];
+        return downstream.accept(
+            found == SimpleRegex.NO_MATCH
+                ? row
+                : new AssignedRow(
+                    row,
+                    Map.of(
+                        command.groups().get(0).field(),
+                        text.subSequence(simple.start(group), simple.end(group)).toString())));
+      }
+    }
     matcher.reset(text);
     Map<String, Object> assigned =
         command.maxMatch() == 1 && groupNumbers.length == 1
