@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,7 +28,9 @@ public final class RexOperator implements RowSink {
   /** Reset for each row: an operator runs on one thread (one per slice in batch mode). */
   private final Matcher matcher;
 
-  /** The usual case's fast path ({@code max_match=1}, one group, a simple regex), else null. */
+  /**
+   * The fast path for {@code max_match=1} with a regex in {@link SimpleRegex}'s subset, else null.
+   */
   private final SimpleRegex simple;
 
   public RexOperator(RexCommand command, RowSink downstream) {
@@ -45,7 +48,7 @@ public final class RexOperator implements RowSink {
                 .mapToInt(group -> pattern.namedGroups().get(group.javaName()))
                 .toArray();
     this.simple =
-        command.sed() == null && command.maxMatch() == 1 && groupNumbers.length == 1
+        command.sed() == null && command.maxMatch() == 1
             ? SimpleRegex.compile(command.regex())
             : null;
   }
@@ -70,34 +73,44 @@ public final class RexOperator implements RowSink {
   }
 
   private boolean extract(Row row, CharSequence text) {
-    if (simple != null) {
-      int found = simple.find(text);
-      if (found != SimpleRegex.UNDECIDED) {
-        int group = groupNumbers[0];
-        return downstream.accept(
-            found == SimpleRegex.NO_MATCH
-                ? row
-                : new AssignedRow(
-                    row,
-                    Map.of(
-                        command.groups().get(0).field(),
-                        text.subSequence(simple.start(group), simple.end(group)).toString())));
+    int simpleFound = simple == null ? SimpleRegex.UNDECIDED : simple.find(text);
+    Map<String, Object> assigned;
+    if (simpleFound != SimpleRegex.UNDECIDED) {
+      assigned =
+          simpleFound == SimpleRegex.NO_MATCH
+              ? Map.of()
+              : firstMatch(
+                  i ->
+                      text.subSequence(simple.start(groupNumbers[i]), simple.end(groupNumbers[i]))
+                          .toString());
+    } else {
+      matcher.reset(text);
+      if (command.maxMatch() == 1) {
+        assigned = matcher.find() ? firstMatch(i -> matcher.group(groupNumbers[i])) : Map.of();
+      } else {
+        assigned = everyMatch(matcher);
       }
     }
-    matcher.reset(text);
-    Map<String, Object> assigned =
-        command.maxMatch() == 1 && groupNumbers.length == 1
-            ? onlyGroup(matcher)
-            : everyMatch(matcher);
     return downstream.accept(assigned.isEmpty() ? row : new AssignedRow(row, assigned));
   }
 
   /**
-   * The usual case ({@code max_match=1}, one group): its value in the first match, no map built.
+   * The fields of one match ({@code max_match=1}), given each group's value by its index in {@link
+   * RexCommand#groups} (null when it did not take part); one group, the usual case, builds no map.
    */
-  private Map<String, Object> onlyGroup(Matcher matcher) {
-    String value = matcher.find() ? matcher.group(groupNumbers[0]) : null;
-    return value == null ? Map.of() : Map.of(command.groups().get(0).field(), value);
+  private Map<String, Object> firstMatch(IntFunction<String> group) {
+    if (groupNumbers.length == 1) {
+      String value = group.apply(0);
+      return value == null ? Map.of() : Map.of(command.groups().get(0).field(), value);
+    }
+    Map<String, List<Object>> found = new HashMap<>();
+    for (int i = 0; i < groupNumbers.length; i++) {
+      String value = group.apply(i);
+      if (value != null) {
+        found.computeIfAbsent(command.groups().get(i).field(), k -> new ArrayList<>()).add(value);
+      }
+    }
+    return assigned(found);
   }
 
   /** The groups of up to {@code max_match} matches: a field found more than once is multivalued. */
@@ -113,6 +126,11 @@ public final class RexOperator implements RowSink {
         }
       }
     }
+    return assigned(found);
+  }
+
+  /** Found values by field as assignments: a field found more than once is multivalued. */
+  private static Map<String, Object> assigned(Map<String, List<Object>> found) {
     Map<String, Object> assigned = new HashMap<>();
     found.forEach(
         (field, values) -> assigned.put(field, values.size() == 1 ? values.get(0) : values));

@@ -34,6 +34,11 @@ class RexTest {
         .containsExactly("7\n8");
     assertThat(rows("* | rex field=path \"^/(?<top>[^/]+)\" | table top"))
         .containsExactly(List.of("a"), List.of("c"));
+    // several groups of one simple expression (the one-pass matcher's path)
+    assertThat(
+            rows(
+                "* | rex \"user=(?<u>\\w+) id=(?<first>\\d+) (?<next>\\S+)\" | table u first next"))
+        .containsExactly(List.of("alice", "7", "id=8"), Arrays.asList(null, null, null));
   }
 
   @Test
