@@ -541,6 +541,7 @@ public final class StatsOperator implements Aggregator {
     private double mean; // Welford, for var/stdev
     private double m2;
     private Set<String> distinct; // dc, values
+    private DistinctSketch sketch; // estdc
     private List<Object> list; // list (first LIST_LIMIT values)
     private double[] numbers; // median, perc
     private Map<String, long[]> counts; // mode
@@ -586,6 +587,14 @@ public final class StatsOperator implements Aggregator {
           return distinct.add(text)
               ? MemoryTracker.ENTRY_BYTES / 2 + MemoryTracker.valueBytes(text)
               : 0;
+        }
+        case ESTIMATED_DISTINCT_COUNT -> {
+          boolean created = sketch == null;
+          if (created) {
+            sketch = new DistinctSketch();
+          }
+          sketch.add(Values.toText(value));
+          return created ? DistinctSketch.BYTES : 0;
         }
         case LIST -> {
           if (list == null) {
@@ -660,6 +669,9 @@ public final class StatsOperator implements Aggregator {
     /** The estimated bytes of the values this accumulator keeps (what {@link #add} counted). */
     long heldBytes() {
       long bytes = numbers == null ? 0 : 8L * numericCount;
+      if (sketch != null) {
+        bytes += DistinctSketch.BYTES;
+      }
       if (distinct != null) {
         for (String value : distinct) {
           bytes += MemoryTracker.ENTRY_BYTES / 2 + MemoryTracker.valueBytes(value);
@@ -708,6 +720,13 @@ public final class StatsOperator implements Aggregator {
           }
         }
       }
+      if (other.sketch != null) {
+        if (sketch == null) {
+          sketch = new DistinctSketch();
+          grown += DistinctSketch.BYTES;
+        }
+        sketch.merge(other.sketch);
+      }
       if (other.list != null) {
         if (list == null) {
           list = new ArrayList<>();
@@ -748,6 +767,7 @@ public final class StatsOperator implements Aggregator {
       return switch (function) {
         case COUNT -> count;
         case DISTINCT_COUNT -> (long) (distinct == null ? 0 : distinct.size());
+        case ESTIMATED_DISTINCT_COUNT -> sketch == null ? 0L : sketch.estimate();
         case SUM -> numericCount == 0 ? null : typed(sum);
         case AVG -> numericCount == 0 ? null : sum / numericCount;
         case MIN -> numericCount == 0 ? null : typed(min);

@@ -408,7 +408,8 @@ public final class TimechartOperator implements Aggregator {
               || column.startsWith(aggregation.outputName() + ": ")
               || command.aggregations().size() == 1)
           && (aggregation.function() == AggregateFunction.COUNT
-              || aggregation.function() == AggregateFunction.DISTINCT_COUNT)) {
+              || aggregation.function() == AggregateFunction.DISTINCT_COUNT
+              || aggregation.function() == AggregateFunction.ESTIMATED_DISTINCT_COUNT)) {
         return 0L;
       }
     }
