@@ -5,7 +5,8 @@ package io.quarry.ql.exec;
  * registers, so a group's estimated distinct count costs 4 KiB whatever the number of values, and
  * two sketches merge by taking each register's maximum (batch mode's partials). The standard error
  * is 1.04 / sqrt(4096) ≈ 1.6%; below about 10,000 values the estimate comes from the count of empty
- * registers (linear counting), which is close to exact for small counts. {@code dc} stays exact.
+ * registers (linear counting): a few dozen values come out exact, thousands within a few percent.
+ * {@code dc} stays exact.
  */
 final class DistinctSketch {
   static final int PRECISION = 12;
