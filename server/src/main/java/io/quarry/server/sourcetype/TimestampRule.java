@@ -68,6 +68,16 @@ public final class TimestampRule {
   }
 
   private final Optional<Pattern> prefix;
+
+  /**
+   * The prefix as plain text when its expression is one ({@code \\[}, {@code ^\\[}, {@code time=}):
+   * then it is found with {@code indexOf}, not {@code java.util.regex}, on every event. A regex run
+   * on every ingested event is costly, and it also leaves the regex engine's JIT profile
+   * megamorphic for every search-time {@code rex} in the JVM.
+   */
+  private final String literalPrefix;
+
+  private final boolean literalAnchored;
   private final Optional<StrptimeFormat> format;
   private final int lookahead;
   private final ZoneId zone;
@@ -78,6 +88,12 @@ public final class TimestampRule {
   public TimestampRule(
       Optional<Pattern> prefix, Optional<StrptimeFormat> format, int lookahead, ZoneId zone) {
     this.prefix = requireNonNull(prefix, "prefix is null");
+    String regex = prefix.map(Pattern::pattern).orElse("");
+    this.literalAnchored = regex.startsWith("^") && prefix.get().flags() == 0;
+    this.literalPrefix =
+        prefix.isPresent() && prefix.get().flags() == 0
+            ? literal(literalAnchored ? regex.substring(1) : regex)
+            : null;
     this.format = requireNonNull(format, "format is null");
     this.zone = requireNonNull(zone, "zone is null");
     if (lookahead < 1) {
@@ -102,6 +118,44 @@ public final class TimestampRule {
     return zone;
   }
 
+  /**
+   * The text a regex matches when it matches only that text (ASCII letters, digits, spaces and
+   * backslash-escaped punctuation), else null.
+   */
+  static String literal(String regex) {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < regex.length(); i++) {
+      char c = regex.charAt(i);
+      if (c == '\\' && i + 1 < regex.length()) {
+        char escaped = regex.charAt(++i);
+        if (escaped > 127 || Character.isLetterOrDigit(escaped)) {
+          return null; // \d, \s, \Q, \x41, back references …
+        }
+        text.append(escaped);
+      } else if ((c >= 'a' && c <= 'z')
+          || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9')
+          || c == ' '
+          || c == '='
+          || c == ':'
+          || c == '_'
+          || c == '-'
+          || c == '/'
+          || c == '"'
+          || c == '\''
+          || c == ','
+          || c == '<'
+          || c == '>'
+          || c == '@'
+          || c == '#') {
+        text.append(c);
+      } else {
+        return null; // . [ ] ( ) { } * + ? | ^ $ and anything else
+      }
+    }
+    return text.isEmpty() ? null : text.toString();
+  }
+
   /** What automatic recognition found for one source. */
   private record Hint(StrptimeFormat format, int offset) {}
 
@@ -112,7 +166,16 @@ public final class TimestampRule {
   /** The event's time in epoch microseconds, if found. */
   public OptionalLong find(String event, String source, Instant now) {
     int start = 0;
-    if (prefix.isPresent()) {
+    if (literalPrefix != null) {
+      int at =
+          literalAnchored
+              ? (event.startsWith(literalPrefix) ? 0 : -1)
+              : event.indexOf(literalPrefix);
+      if (at < 0) {
+        return OptionalLong.empty();
+      }
+      start = at + literalPrefix.length();
+    } else if (prefix.isPresent()) {
       Matcher matcher = prefix.get().matcher(event);
       if (!matcher.find()) {
         return OptionalLong.empty();
