@@ -30,7 +30,7 @@ public final class JournalBlock {
   int block = -1;
   private int docBase;
   private int docCount;
-  private boolean ascii;
+  private boolean ascii; // every string in the block is ASCII (recorded when it was written)
   private int[] docStarts = new int[1];
   private final ByteArrayDataInput input = new ByteArrayDataInput();
 
@@ -46,14 +46,6 @@ public final class JournalBlock {
 
   public int docCount() {
     return docCount;
-  }
-
-  /**
-   * Whether every string in the block is known to be ASCII (recorded when it was written; blocks of
-   * version 0 journals do not say, and are never known to be).
-   */
-  public boolean ascii() {
-    return ascii;
   }
 
   /** Parses the document offsets after {@code bytes[0, length)} was filled for {@code block}. */

@@ -290,7 +290,7 @@ final class SimpleRegex {
             union(members, member); // a class: \d \s \w and their negations
             continue;
           }
-          low = single(member);
+          low = onlyMember(member);
         } else {
           low = c;
         }
@@ -399,7 +399,8 @@ final class SimpleRegex {
       return c < 64 ? new long[] {1L << c, 0} : new long[] {0, 1L << (c - 64)};
     }
 
-    private static char single(long[] member) {
+    /** The character of a one-member set. */
+    private static char onlyMember(long[] member) {
       return (char)
           (member[0] != 0
               ? Long.numberOfTrailingZeros(member[0])
