@@ -736,7 +736,8 @@ public final class Evaluator {
       return text(value);
     }
     return switch (format) {
-      case "hex" -> "0x" + Long.toHexString(((Number) number).longValue());
+      case "hex" -> // Splunk's digits are upper case: tostring(15, "hex") is 0xF
+          "0x" + Long.toHexString(((Number) number).longValue()).toUpperCase(java.util.Locale.ROOT);
       case "commas" -> {
         double d = ((Number) number).doubleValue();
         yield number instanceof Long l

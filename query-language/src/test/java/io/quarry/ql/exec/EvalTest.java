@@ -105,7 +105,7 @@ class EvalTest {
     assertThat(eval("tonumber(\"12.5\")")).isEqualTo(12.5);
     assertThat(eval("tostring(1234567, \"commas\")")).isEqualTo("1,234,567");
     assertThat(eval("tostring(3725, \"duration\")")).isEqualTo("01:02:05");
-    assertThat(eval("tostring(255, \"hex\")")).isEqualTo("0xff");
+    assertThat(eval("tostring(255, \"hex\")")).isEqualTo("0xFF");
     assertThat(eval("match(host, \"^W\")")).isEqualTo(true);
     assertThat(eval("like(host, \"w%\")")).isEqualTo(false);
     assertThat(eval("urldecode(uri)")).isEqualTo("/a b?x=1");
