@@ -39,6 +39,8 @@ public final class Exchange {
   private final ChannelHandlerContext context;
   private final FullHttpRequest request;
   private final QueryStringDecoder uri;
+  private final String path;
+  private final String uriProblem;
   private final Runnable onComplete;
   private int status;
   private boolean responded;
@@ -50,14 +52,36 @@ public final class Exchange {
     this.request = request;
     this.uri = new QueryStringDecoder(request.uri());
     this.onComplete = onComplete;
+    String decoded;
+    String problem = null;
+    try {
+      decoded = PercentDecoding.decodePath(uri.rawPath());
+      uri.parameters(); // decoded now, so a bad escape in the query is found before any route runs
+    } catch (IllegalArgumentException e) {
+      decoded = uri.rawPath();
+      problem = e.getMessage();
+    }
+    this.path = decoded;
+    this.uriProblem = problem;
+  }
+
+  /** Why the request URI's percent-escapes cannot be decoded, or null when they can. */
+  String uriProblem() {
+    return uriProblem;
+  }
+
+  /** The path as sent, escapes not decoded: what path templates are matched against. */
+  String rawPath() {
+    return uri.rawPath();
   }
 
   public HttpMethod method() {
     return request.method();
   }
 
+  /** The path, percent-escapes decoded (the raw path when they cannot be). */
   public String path() {
-    return uri.path();
+    return path;
   }
 
   /** A {@code {name}} segment of the route's path template, or null. */
@@ -91,8 +115,14 @@ public final class Exchange {
           && (contentType == null
               || contentType.startsWith(
                   HttpHeaderValues.APPLICATION_X_WWW_FORM_URLENCODED.toString()))) {
-        form.putAll(
-            new QueryStringDecoder(bodyAsString(), StandardCharsets.UTF_8, false).parameters());
+        try {
+          form.putAll(
+              new QueryStringDecoder(bodyAsString(), StandardCharsets.UTF_8, false).parameters());
+        } catch (IllegalArgumentException e) {
+          throw ApiException.badRequest(
+              "BAD_REQUEST",
+              "Malformed form body (application/x-www-form-urlencoded): " + e.getMessage());
+        }
       }
     }
     List<String> values = form.get(name);

@@ -92,6 +92,13 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
               "BAD_REQUEST", "Malformed HTTP request: " + request.decoderResult().cause()));
       return;
     }
+    if (exchange.uriProblem() != null) {
+      fail(
+          exchange,
+          ApiException.badRequest(
+              "BAD_REQUEST", "Malformed request URI: " + exchange.uriProblem()));
+      return;
+    }
     long bytes = request.content().readableBytes();
     if (!inFlight.tryAcquire(bytes)) {
       fail(exchange, router.busy(exchange.path()));
@@ -135,7 +142,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   private void run(Exchange exchange, FullHttpRequest request, long bytes) {
     try {
-      router.route(exchange.method(), exchange.path()).handle(exchange);
+      router.route(exchange.method(), exchange.path(), exchange.rawPath()).handle(exchange);
       if (!exchange.responded()) {
         throw new IllegalStateException("route for " + exchange.path() + " sent no response");
       }
@@ -183,7 +190,10 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   }
 
   private void recordRequest(Exchange exchange) {
-    metrics.httpRequest(router.label(exchange.path()), exchange.method().name(), exchange.status());
+    metrics.httpRequest(
+        router.label(exchange.path(), exchange.rawPath()),
+        exchange.method().name(),
+        exchange.status());
   }
 
   @Override
