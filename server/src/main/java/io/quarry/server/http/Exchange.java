@@ -41,14 +41,20 @@ public final class Exchange {
   private final QueryStringDecoder uri;
   private final String path;
   private final String uriProblem;
+  private final long writeTimeoutMillis;
   private final Runnable onComplete;
   private int status;
   private boolean responded;
   private Map<String, List<String>> form;
   private Map<String, String> pathParameters = Map.of();
 
-  Exchange(ChannelHandlerContext context, FullHttpRequest request, Runnable onComplete) {
+  Exchange(
+      ChannelHandlerContext context,
+      FullHttpRequest request,
+      Runnable onComplete,
+      long writeTimeoutMillis) {
     this.context = context;
+    this.writeTimeoutMillis = writeTimeoutMillis;
     this.request = request;
     this.uri = new QueryStringDecoder(request.uri());
     this.onComplete = onComplete;
@@ -304,9 +310,10 @@ public final class Exchange {
     private Stream() {}
 
     /**
-     * Writes one chunk, waiting while the client cannot take more.
+     * Writes one chunk, waiting while the client cannot take more — for at most the write timeout:
+     * a client that reads nothing for that long is disconnected, so it cannot hold a worker.
      *
-     * @throws IOException when the client has gone away
+     * @throws IOException when the client has gone away or stopped reading
      */
     public void write(byte[] chunk) throws IOException {
       if (!context.channel().isActive()) {
@@ -315,7 +322,11 @@ public final class Exchange {
       ChannelFuture future =
           context.writeAndFlush(new DefaultHttpContent(Unpooled.wrappedBuffer(chunk)));
       if (!context.channel().isWritable()) {
-        future.awaitUninterruptibly();
+        if (!future.awaitUninterruptibly(writeTimeoutMillis)) {
+          context.channel().close();
+          throw new ClientStoppedReadingException(
+              "client read nothing for " + writeTimeoutMillis + " ms; disconnected");
+        }
         if (!future.isSuccess()) {
           throw new IOException("client closed the connection", future.cause());
         }
