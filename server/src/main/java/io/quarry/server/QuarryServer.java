@@ -218,6 +218,8 @@ public final class QuarryServer implements Closeable {
               config.server().port(),
               config.server().maxRequestBytes().intValue(),
               config.server().workerThreads(),
+              config.server().ingestWorkerThreads(),
+              config.server().writeTimeoutSeconds(),
               config.server().maxInFlightBytes(),
               router,
               metrics);

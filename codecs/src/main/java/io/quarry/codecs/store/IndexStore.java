@@ -96,6 +96,7 @@ public final class IndexStore implements Closeable {
 
   private final java.util.concurrent.atomic.AtomicLong quarantined =
       new java.util.concurrent.atomic.AtomicLong();
+  private List<io.quarry.codecs.wal.WriteAheadLog.Damage> walDamage = List.of();
   private volatile Bucket hot;
   private long nextSequence; // guarded by sequenceLock
   private volatile boolean closed; // written under commitLock
@@ -127,7 +128,10 @@ public final class IndexStore implements Closeable {
       List<WalBatch> logged = new ArrayList<>();
       log =
           WriteAheadLog.open(
-              path.resolve("wal"), (first, events) -> logged.add(new WalBatch(first, events)));
+              path.resolve("wal"),
+              path.resolve("quarantine"),
+              (first, events) -> logged.add(new WalBatch(first, events)));
+      walDamage = log.damage();
       long last = buckets.stream().mapToLong(Bucket::maxSequence).max().orElse(-1);
       for (WalBatch batch : logged) {
         last = Math.max(last, batch.firstSeq() + batch.events().size() - 1);
@@ -330,6 +334,14 @@ public final class IndexStore implements Closeable {
         + " is damaged ("
         + cause.getMessage()
         + ") and was quarantined; results miss its events";
+  }
+
+  /**
+   * WAL files found damaged (not merely torn) when the index opened, now in {@code quarantine/}:
+   * acknowledged events from the damage on in each are missing from the index.
+   */
+  public List<io.quarry.codecs.wal.WriteAheadLog.Damage> walDamage() {
+    return walDamage;
   }
 
   /** Buckets quarantined since the store opened. */

@@ -23,9 +23,13 @@ import org.apache.lucene.util.IOUtils;
  *
  * <p>File: {@code Magic ("QUARRYWL"), Version (int), Generation (long), Record*}; a record is
  * {@code PayloadLength (int), Crc32c (int), Payload} (big-endian), the payload as {@link WalCodec}
- * writes it. On open every file is read back; a record that is cut short or fails its checksum ends
- * the log: it and everything after it is dropped (a torn tail from a crash mid-write), and the drop
- * is logged.
+ * writes it. On open every file is read back, oldest first. Only the newest file can end in a write
+ * torn by a crash (every older one was forced before the log rolled past it): a last record there
+ * that is cut short, fails its checksum at the very end of the file, or is followed by nothing but
+ * zeros, is cut off (its bytes kept in the quarantine directory) — it was never acknowledged.
+ * Anything else that cannot be read is damage to acknowledged data: the records before it are
+ * replayed, the file is moved whole to the quarantine directory, every later file is still
+ * replayed, and {@link #damage()} says where and which sequence numbers were lost.
  *
  * <p>Appends come from one thread at a time (the index's writer lock); {@link #sync} may be called
  * by many threads at once and shares fsyncs between them: one caller forces the file, every caller
@@ -48,38 +52,115 @@ public final class WriteAheadLog implements Closeable {
     void batch(long firstSeq, List<Event> events) throws IOException;
   }
 
+  /**
+   * A WAL file that could not be read to its end although it was not a torn tail.
+   *
+   * @param file where the file is now (in the quarantine directory)
+   * @param offset the byte where reading stopped
+   * @param unreadBytes the bytes from there to the end of the file
+   * @param problem what was found at {@code offset}
+   * @param lastGoodSeq the last sequence number replayed before the damage (-1: none in the log)
+   */
+  public record Damage(
+      Path file, long offset, long unreadBytes, String problem, long lastGoodSeq) {}
+
   private final Path directory;
+  private final Path quarantine;
+  private final List<Damage> damage = new ArrayList<>();
   private FileChannel channel; // guarded by this
   private long generation; // guarded by this
   private long appended; // logical bytes appended over all generations; guarded by this
   private long durable; // guarded by this
   private boolean syncing; // guarded by this
 
-  private WriteAheadLog(Path directory) {
+  private WriteAheadLog(Path directory, Path quarantine) {
     this.directory = directory;
+    this.quarantine = quarantine;
   }
 
   /**
-   * Opens the log in {@code directory}, replaying every record found, then starts a new file.
+   * Opens the log in {@code directory}, replaying every record found, then starts a new file. A
+   * torn tail's bytes and damaged files go to {@code quarantine}.
    *
-   * @return the log, ready for appends
+   * @return the log, ready for appends; {@link #damage()} lists what could not be replayed
    */
-  public static WriteAheadLog open(Path directory, Replay replay) throws IOException {
+  public static WriteAheadLog open(Path directory, Path quarantine, Replay replay)
+      throws IOException {
     Files.createDirectories(directory);
-    WriteAheadLog log = new WriteAheadLog(directory);
+    WriteAheadLog log = new WriteAheadLog(directory, quarantine);
     TreeMap<Long, Path> files = log.files();
-    boolean torn = false;
+    long[] lastSeq = {-1};
+    Replay tracking =
+        (firstSeq, events) -> {
+          replay.batch(firstSeq, events);
+          lastSeq[0] = Math.max(lastSeq[0], firstSeq + events.size() - 1);
+        };
     for (Path file : files.values()) {
-      if (torn) {
-        LOG.warning("dropping WAL file " + file + ": it follows a torn record");
-        Files.delete(file);
-        continue;
-      }
-      torn = !replayFile(file, replay);
+      log.replayOnOpen(file, file.equals(files.lastEntry().getValue()), tracking, lastSeq);
     }
     log.generation = files.isEmpty() ? 1 : files.lastKey() + 1;
     log.channel = log.create(log.generation);
     return log;
+  }
+
+  /** What could not be replayed when the log opened (empty when every file read to its end). */
+  public List<Damage> damage() {
+    return List.copyOf(damage);
+  }
+
+  private void replayOnOpen(Path file, boolean newest, Replay replay, long[] lastSeq)
+      throws IOException {
+    Unread unread = replayFile(file, replay);
+    if (unread == null) {
+      return;
+    }
+    Files.createDirectories(quarantine);
+    String name = file.getFileName().toString();
+    if (newest && unread.tornTail()) {
+      Path kept = quarantine.resolve(name + ".torn-at-" + unread.offset());
+      try (FileChannel in =
+          FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try (FileChannel out =
+            FileChannel.open(kept, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+          in.transferTo(unread.offset(), unread.bytes(), out);
+          out.force(true);
+        }
+        in.truncate(unread.offset());
+        in.force(true);
+      }
+      LOG.warning(
+          "WAL file "
+              + file
+              + " ends in "
+              + unread.problem()
+              + " at byte "
+              + unread.offset()
+              + "; cut off the last "
+              + unread.bytes()
+              + " bytes (a write torn by a crash: never acknowledged; kept in "
+              + kept
+              + ")");
+      return;
+    }
+    Path moved = quarantine.resolve(name);
+    Files.move(file, moved, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    IOUtils.fsync(directory, true);
+    damage.add(new Damage(moved, unread.offset(), unread.bytes(), unread.problem(), lastSeq[0]));
+    LOG.severe(
+        "WAL file "
+            + file
+            + " is damaged: "
+            + unread.problem()
+            + " at byte "
+            + unread.offset()
+            + ", "
+            + unread.bytes()
+            + " bytes not replayed; those events were acknowledged and are missing unless"
+            + " recovered from the file, moved to "
+            + moved
+            + " (events up to sequence number "
+            + lastSeq[0]
+            + " were replayed; later WAL files are still replayed)");
   }
 
   /**
@@ -89,11 +170,26 @@ public final class WriteAheadLog implements Closeable {
   public synchronized void replay(Replay replay) throws IOException {
     channel.force(false);
     for (Path file : files().values()) {
-      if (!replayFile(file, replay)) {
-        throw new IOException("WAL file " + file + " is damaged in a running log");
+      Unread unread = replayFile(file, replay);
+      if (unread != null) {
+        throw new IOException(
+            "WAL file "
+                + file
+                + " is damaged in a running log: "
+                + unread.problem()
+                + " at byte "
+                + unread.offset());
       }
     }
   }
+
+  /**
+   * Where reading a file stopped.
+   *
+   * @param tornTail whether it looks like a write torn by a crash: a record cut short by the end of
+   *     the file, a checksum failure of a record ending exactly at the end, or only zeros from here
+   */
+  private record Unread(long offset, long bytes, String problem, boolean tornTail) {}
 
   /** The generations on disk, by number. */
   private TreeMap<Long, Path> files() throws IOException {
@@ -111,15 +207,12 @@ public final class WriteAheadLog implements Closeable {
     return files;
   }
 
-  /** Replays one file; returns false when it ended in a torn record (which is cut off). */
-  private static boolean replayFile(Path file, Replay replay) throws IOException {
-    try (FileChannel in =
-        FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+  /** Replays one file; returns null when it read to its end, else where and why it stopped. */
+  private static Unread replayFile(Path file, Replay replay) throws IOException {
+    try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
       long size = in.size();
       if (size < HEADER_BYTES) {
-        LOG.warning(
-            "WAL file " + file + " has no complete header (" + size + " bytes); dropping it");
-        return false;
+        return new Unread(0, size, "no complete header", true);
       }
       ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
       readFully(in, header, 0);
@@ -133,18 +226,23 @@ public final class WriteAheadLog implements Closeable {
       ByteBuffer recordHeader = ByteBuffer.allocate(RECORD_HEADER_BYTES);
       while (position < size) {
         String problem = null;
+        boolean torn = false;
         if (size - position < RECORD_HEADER_BYTES) {
           problem = "a record header cut short";
+          torn = true;
         } else {
           recordHeader.clear();
           readFully(in, recordHeader, position);
           recordHeader.flip();
           int length = recordHeader.getInt();
           int checksum = recordHeader.getInt();
-          if (length < 0
+          if (length == 0) {
+            problem = "an empty record"; // never written: WalCodec's payload is never empty
+          } else if (length < 0
               || length > MAX_RECORD_BYTES
               || size - position - RECORD_HEADER_BYTES < length) {
             problem = "a record of " + length + " bytes cut short";
+            torn = true;
           } else {
             ByteBuffer payload = ByteBuffer.allocate(length);
             readFully(in, payload, position + RECORD_HEADER_BYTES);
@@ -152,31 +250,45 @@ public final class WriteAheadLog implements Closeable {
             crc.update(payload.array(), 0, length);
             if ((int) crc.getValue() != checksum) {
               problem = "a record failing its checksum";
+              torn = position + RECORD_HEADER_BYTES + length == size;
             } else {
-              WalCodec.Batch batch = WalCodec.decode(payload.array());
-              replay.batch(batch.firstSeq(), batch.events());
-              position += RECORD_HEADER_BYTES + length;
+              WalCodec.Batch batch;
+              try {
+                batch = WalCodec.decode(payload.array());
+              } catch (RuntimeException e) {
+                batch = null;
+                problem = "a record that passes its checksum but does not decode (" + e + ")";
+              }
+              if (batch != null) {
+                replay.batch(batch.firstSeq(), batch.events());
+                position += RECORD_HEADER_BYTES + length;
+              }
             }
           }
         }
         if (problem != null) {
-          LOG.warning(
-              "WAL file "
-                  + file
-                  + " ends in "
-                  + problem
-                  + " at byte "
-                  + position
-                  + "; dropping the last "
-                  + (size - position)
-                  + " bytes (a write torn by a crash; those events were never acknowledged)");
-          in.truncate(position);
-          in.force(true);
+          return new Unread(
+              position, size - position, problem, torn || zerosFrom(in, position, size));
+        }
+      }
+      return null;
+    }
+  }
+
+  /** Whether every byte from {@code position} to the end is zero (a file extended by a crash). */
+  private static boolean zerosFrom(FileChannel in, long position, long size) throws IOException {
+    ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+    for (long at = position; at < size; ) {
+      buffer.clear().limit((int) Math.min(buffer.capacity(), size - at));
+      readFully(in, buffer, at);
+      for (int i = 0; i < buffer.limit(); i++) {
+        if (buffer.get(i) != 0) {
           return false;
         }
       }
-      return true;
+      at += buffer.limit();
     }
+    return true;
   }
 
   private static void readFully(FileChannel in, ByteBuffer buffer, long position)

@@ -30,6 +30,7 @@ class WriteAheadLogTest {
     List<String> seen = new ArrayList<>();
     WriteAheadLog.open(
             directory,
+            quarantine(),
             (firstSeq, events) -> {
               for (int i = 0; i < events.size(); i++) {
                 seen.add((firstSeq + i) + ":" + events.get(i).raw());
@@ -37,6 +38,10 @@ class WriteAheadLogTest {
             })
         .close();
     return seen;
+  }
+
+  private Path quarantine() {
+    return directory.resolveSibling(directory.getFileName() + "-quarantine");
   }
 
   private List<Path> files() throws IOException {
@@ -47,7 +52,7 @@ class WriteAheadLogTest {
 
   @Test
   void replaysEveryBatchInOrderAcrossGenerations() throws IOException {
-    try (WriteAheadLog log = WriteAheadLog.open(directory, (s, e) -> {})) {
+    try (WriteAheadLog log = WriteAheadLog.open(directory, quarantine(), (s, e) -> {})) {
       log.sync(log.append(0, batch("a", "b")));
       log.roll();
       long position = log.append(2, batch("c"));
@@ -62,7 +67,7 @@ class WriteAheadLogTest {
 
   @Test
   void aTornTailIsDroppedAndTheLogStaysUsable() throws IOException {
-    try (WriteAheadLog log = WriteAheadLog.open(directory, (s, e) -> {})) {
+    try (WriteAheadLog log = WriteAheadLog.open(directory, quarantine(), (s, e) -> {})) {
       log.append(0, batch("kept"));
       log.append(1, batch("torn"));
     }
@@ -71,30 +76,124 @@ class WriteAheadLogTest {
       channel.truncate(channel.size() - 3);
     }
     assertThat(replay()).containsExactly("0:kept");
-    try (WriteAheadLog log = WriteAheadLog.open(directory, (s, e) -> {})) {
+    try (WriteAheadLog log = WriteAheadLog.open(directory, quarantine(), (s, e) -> {})) {
       log.sync(log.append(1, batch("after")));
     }
     assertThat(replay()).containsExactly("0:kept", "1:after");
   }
 
   @Test
-  void aFlippedBitEndsTheLogAtThatRecord() throws IOException {
-    try (WriteAheadLog log = WriteAheadLog.open(directory, (s, e) -> {})) {
+  void aTornTailKeepsItsBytesInQuarantine() throws IOException {
+    try (WriteAheadLog log = WriteAheadLog.open(directory, quarantine(), (s, e) -> {})) {
+      log.append(0, batch("kept"));
+      log.append(1, batch("torn"));
+    }
+    Path last = files().get(files().size() - 1);
+    long size = Files.size(last);
+    try (FileChannel channel = FileChannel.open(last, StandardOpenOption.WRITE)) {
+      channel.truncate(size - 3);
+    }
+    assertThat(replay()).containsExactly("0:kept");
+    try (Stream<Path> kept = Files.list(quarantine())) {
+      assertThat(kept.map(p -> p.getFileName().toString()))
+          .singleElement()
+          .satisfies(name -> assertThat(name).startsWith(last.getFileName() + ".torn-at-"));
+    }
+  }
+
+  @Test
+  void aFlippedBitInTheLastRecordOfTheNewestFileIsATornTail() throws IOException {
+    try (WriteAheadLog log = WriteAheadLog.open(directory, quarantine(), (s, e) -> {})) {
       log.append(0, batch("first"));
       log.append(1, batch("second"));
-      log.append(2, batch("third"));
     }
-    Path file = files().get(files().size() - 1);
-    byte[] bytes = Files.readAllBytes(file);
-    int second = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf("second");
-    bytes[second] ^= 0x20;
-    Files.write(file, bytes);
+    flip(files().get(files().size() - 1), "second");
+    WriteAheadLog opened = WriteAheadLog.open(directory, quarantine(), (s, e) -> {});
+    opened.close();
+    assertThat(opened.damage()).isEmpty();
     assertThat(replay()).containsExactly("0:first");
   }
 
   @Test
+  void zerosAfterTheLastRecordAreATornTail() throws IOException {
+    try (WriteAheadLog log = WriteAheadLog.open(directory, quarantine(), (s, e) -> {})) {
+      log.append(0, batch("first"));
+    }
+    Path last = files().get(files().size() - 1);
+    Files.write(last, new byte[4096], StandardOpenOption.APPEND);
+    WriteAheadLog opened = WriteAheadLog.open(directory, quarantine(), (s, e) -> {});
+    opened.close();
+    assertThat(opened.damage()).isEmpty();
+    assertThat(replay()).containsExactly("0:first");
+  }
+
+  @Test
+  void aFlippedBitInTheMiddleIsDamageThatLosesNothingElse() throws IOException {
+    try (WriteAheadLog log = WriteAheadLog.open(directory, quarantine(), (s, e) -> {})) {
+      log.append(0, batch("first"));
+      log.append(1, batch("second"));
+      log.append(2, batch("third"));
+      log.roll();
+      log.sync(log.append(3, batch("fourth")));
+    }
+    List<Path> before = files();
+    Path damaged = before.get(before.size() - 2);
+    flip(damaged, "second");
+
+    List<String> seen = new ArrayList<>();
+    WriteAheadLog opened =
+        WriteAheadLog.open(
+            directory,
+            quarantine(),
+            (firstSeq, events) -> events.forEach(e -> seen.add(firstSeq + ":" + e.raw())));
+    opened.close();
+
+    assertThat(seen)
+        .as("the records before the damage and every later file")
+        .containsExactly("0:first", "3:fourth");
+    assertThat(opened.damage())
+        .singleElement()
+        .satisfies(
+            damage -> {
+              assertThat(damage.problem()).isEqualTo("a record failing its checksum");
+              assertThat(damage.lastGoodSeq()).isZero();
+              assertThat(damage.file()).isEqualTo(quarantine().resolve(damaged.getFileName()));
+              assertThat(damage.unreadBytes()).isGreaterThan(0);
+            });
+    assertThat(Files.readAllBytes(quarantine().resolve(damaged.getFileName())))
+        .as("the damaged file is kept whole for recovery")
+        .contains("third".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    assertThat(directory.resolve(damaged.getFileName())).doesNotExist();
+  }
+
+  @Test
+  void aCorruptRecordFollowedByGoodOnesInTheNewestFileIsDamageNotATornTail() throws IOException {
+    try (WriteAheadLog log = WriteAheadLog.open(directory, quarantine(), (s, e) -> {})) {
+      log.append(0, batch("first"));
+      log.append(1, batch("second"));
+      log.append(2, batch("third"));
+    }
+    Path newest = files().get(files().size() - 1);
+    flip(newest, "second");
+    WriteAheadLog opened = WriteAheadLog.open(directory, quarantine(), (s, e) -> {});
+    opened.close();
+    assertThat(opened.damage()).hasSize(1);
+    assertThat(Files.readAllBytes(quarantine().resolve(newest.getFileName())))
+        .as("the acknowledged record after the damage is not cut away")
+        .contains("third".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+  }
+
+  private static void flip(Path file, String inside) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    int at = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf(inside);
+    assertThat(at).as("'%s' in %s", inside, file).isPositive();
+    bytes[at] ^= 0x20;
+    Files.write(file, bytes);
+  }
+
+  @Test
   void deletesGenerationsOnceCovered() throws IOException {
-    try (WriteAheadLog log = WriteAheadLog.open(directory, (s, e) -> {})) {
+    try (WriteAheadLog log = WriteAheadLog.open(directory, quarantine(), (s, e) -> {})) {
       log.append(0, batch("a"));
       long next = log.roll();
       log.append(1, batch("b"));

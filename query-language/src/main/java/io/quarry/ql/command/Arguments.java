@@ -14,6 +14,20 @@ final class Arguments {
   private Arguments() {}
 
   /** Whether the next tokens are {@code name=} (an option, not a field). */
+  /**
+   * A lookup table's name, read and checked ({@code lookup}, {@code inputlookup}, {@code
+   * outputlookup}).
+   */
+  static Token lookupTableName(TokenReader reader, String what) {
+    Token table = reader.readValue(what);
+    String problem = io.quarry.ql.exec.LookupTable.invalidName(table.text());
+    if (problem != null) {
+      throw reader.error(
+          table, "'" + table.text() + "' cannot name a lookup table: " + problem, what);
+    }
+    return table;
+  }
+
   static boolean atOption(TokenReader reader) {
     return reader.peek().type() == TokenType.WORD
         && reader.peek(1).type() == TokenType.EQ

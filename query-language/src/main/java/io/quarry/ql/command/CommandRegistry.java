@@ -184,7 +184,7 @@ public final class CommandRegistry {
   }
 
   private static Command parseInputLookup(TokenReader reader, Token name) {
-    Token table = reader.readValue("the name of a lookup table");
+    Token table = Arguments.lookupTableName(reader, "the name of a lookup table");
     if (!reader.atCommandEnd()) {
       throw reader.unexpected(reader.peek(), "'|' or the end of the query after the table name");
     }

@@ -13,7 +13,7 @@ import java.util.List;
 final class LookupParser implements CommandParser {
   @Override
   public Command parse(TokenReader reader, Token name) {
-    Token table = reader.readValue("the name of a lookup table");
+    Token table = Arguments.lookupTableName(reader, "the name of a lookup table");
     List<FieldMapping> keys = mappings(reader, true);
     if (keys.isEmpty()) {
       throw reader.unexpected(reader.peek(), "a key field after the lookup table's name");

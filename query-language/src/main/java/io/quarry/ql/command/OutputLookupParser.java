@@ -9,7 +9,7 @@ import io.quarry.ql.parser.TokenReader;
 final class OutputLookupParser implements CommandParser {
   @Override
   public Command parse(TokenReader reader, Token name) {
-    Token table = reader.readValue("the name of the lookup table to write");
+    Token table = Arguments.lookupTableName(reader, "the name of the lookup table to write");
     if (!reader.atCommandEnd()) {
       throw reader.unexpected(reader.peek(), "'|' or the end of the query after the table name");
     }

@@ -15,7 +15,8 @@ import java.util.Map;
  * number becomes the label {@code low-high} of its span; other values are left alone. With a given
  * span each row is binned as it passes; without one the rows are held (counted against the search's
  * memory) until the last, whose range chooses the span: {@code _time} from Splunk's automatic time
- * spans, any other field a power of ten (see {@link BinCommand}).
+ * spans, any other field a power of ten (see {@link BinCommand}). Binned into another field, {@code
+ * _time}'s start is epoch seconds; a field binned into {@code _time} is a time ({@link TimeField}).
  */
 public final class BinOperator implements RowSink {
   private final BinCommand command;
@@ -61,6 +62,9 @@ public final class BinOperator implements RowSink {
       return downstream.accept(row);
     }
     Object binned = bin(span, command.field(), values.get(0), zone);
+    if (TimeField.is(command.field()) != TimeField.is(command.as())) { // bin _time as t, t as _time
+      binned = TimeField.is(command.field()) ? TimeField.seconds(binned) : TimeField.micros(binned);
+    }
     return downstream.accept(new AssignedRow(row, Map.of(command.as(), binned)));
   }
 
@@ -106,7 +110,7 @@ public final class BinOperator implements RowSink {
       if (Double.isNaN(seconds)) {
         return value;
       }
-      return Evaluator.secondsOf(span.floor((long) Math.floor(seconds * 1_000_000d), zone));
+      return TimeField.secondsOf(span.floor((long) Math.floor(seconds * 1_000_000d), zone));
     }
     double number = Values.toNumber(value);
     if (Double.isNaN(number)) {

@@ -127,15 +127,10 @@ public final class Evaluator {
     if (values.isEmpty()) {
       return null;
     }
-    if (name.equals("_time")) {
-      return values.get(0) instanceof Long micros ? secondsOf(micros) : values.get(0);
+    if (TimeField.is(name)) {
+      return TimeField.seconds(values.get(0));
     }
     return values.size() == 1 ? values.get(0) : List.copyOf(values);
-  }
-
-  /** Epoch microseconds as Splunk's epoch seconds: whole seconds as a long. */
-  static Object secondsOf(long micros) {
-    return micros % 1_000_000 == 0 ? (Object) (micros / 1_000_000) : (Object) (micros / 1e6);
   }
 
   private Object unary(Expression.Unary unary, Row row) {
@@ -572,7 +567,7 @@ public final class Evaluator {
       case "strptime":
         {
           Long micros = Strftime.parse(text(a), text(v.get(1)), zone);
-          return micros == null ? null : secondsOf(micros);
+          return micros == null ? null : TimeField.secondsOf(micros);
         }
       case "relative_time":
         {
@@ -582,7 +577,7 @@ public final class Evaluator {
           }
           long base = (long) (((Number) seconds).doubleValue() * 1_000_000d);
           try {
-            return secondsOf(
+            return TimeField.secondsOf(
                 TimeModifiers.resolveMicros(
                     text(v.get(1)), Instant.ofEpochSecond(0, base * 1000), zone));
           } catch (IllegalArgumentException e) {

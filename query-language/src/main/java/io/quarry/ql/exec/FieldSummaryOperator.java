@@ -16,7 +16,8 @@ import java.util.Map;
  * {@code distinct_count}, {@code is_exact} (false once more than {@value #MAX_TRACKED} distinct
  * values were seen), {@code numeric_count}, {@code min}, {@code max}, {@code mean} (over numeric
  * values) and {@code values}: the {@code maxvals} most common values as Splunk's JSON text {@code
- * [{"value":"…","count":N},…]}. Fields come out in order of first appearance.
+ * [{"value":"…","count":N},…]}. Fields come out in order of first appearance. {@code _time} is
+ * summarised in epoch seconds ({@link TimeField}).
  */
 public final class FieldSummaryOperator implements RowSink {
   /** Distinct values tracked per field; past this, counts are of the values seen first. */
@@ -50,6 +51,9 @@ public final class FieldSummaryOperator implements RowSink {
       }
       Summary summary = fields.computeIfAbsent(name, n -> new Summary());
       summary.count++;
+      if (TimeField.is(name)) {
+        values = TimeField.seconds(values);
+      }
       for (Object value : values) {
         double number = Values.toNumber(value);
         if (!Double.isNaN(number)) {

@@ -11,8 +11,8 @@ import java.util.List;
  * takes one slot, the others six (count, numeric count, sum, min, max, whether every number was
  * whole; doubles as their bits), side by side so that one row touches one or two cache lines
  * instead of a group's accumulator objects. The arithmetic is {@code StatsOperator}'s own, so
- * answers do not depend on which path counted a row; the states are added into accumulators
- * whenever the groups are read.
+ * answers do not depend on which path counted a row ({@code _time} read as epoch seconds, as {@link
+ * TimeField} says); the states are added into accumulators whenever the groups are read.
  */
 final class GroupStates {
   static final int COUNT = 0;
@@ -26,6 +26,7 @@ final class GroupStates {
 
   private final String[] fields; // null: a plain count
   private final boolean[] numeric; // false: a count, one slot
+  private final boolean[] time; // over _time: its values read as seconds
   private final int[] offsets;
   private final int stride;
   private long[] states = new long[0];
@@ -45,11 +46,13 @@ final class GroupStates {
     fields = new String[aggregations.size()];
     offsets = new int[aggregations.size()];
     numeric = new boolean[aggregations.size()];
+    time = new boolean[aggregations.size()];
     int at = 0;
     for (int i = 0; i < fields.length; i++) {
       Aggregation aggregation = aggregations.get(i);
       fields[i] = aggregation.field().orElse(null);
       numeric[i] = aggregation.function() != AggregateFunction.COUNT;
+      time[i] = TimeField.is(fields[i]);
       offsets[i] = at;
       at += numeric[i] ? NUMERIC_WIDTH : 1;
     }
@@ -96,7 +99,7 @@ final class GroupStates {
       }
       for (Object value : values) {
         states[at + COUNT]++;
-        addNumber(at, Values.toNumber(value));
+        addNumber(at, time[i] ? TimeField.secondsNumber(value) : Values.toNumber(value));
       }
     }
   }

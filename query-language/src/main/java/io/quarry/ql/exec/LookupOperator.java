@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * {@code lookup}: indexes the table once by its key columns, then gives each row the output columns
  * of the table rows whose keys equal the row's fields (exact, case-sensitive text match; a row
- * missing a key field is passed on as it is). Several matching table rows make multivalue fields.
+ * missing a key field is passed on as it is; {@code _time} as a key is its epoch seconds). Several
+ * matching table rows make multivalue fields.
  */
 public final class LookupOperator implements RowSink {
   private final LookupCommand command;
@@ -74,7 +75,10 @@ public final class LookupOperator implements RowSink {
       if (values.isEmpty()) {
         return downstream.accept(row);
       }
-      key.add(Values.toText(values.get(0)));
+      key.add(
+          TimeField.is(mapping.field())
+              ? TimeField.secondsText(values.get(0))
+              : Values.toText(values.get(0)));
     }
     List<List<String>> matches = index.get(key);
     if (matches == null) {

@@ -1,6 +1,7 @@
 package io.quarry.ql.exec;
 
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * A lookup table: named columns and rows of text, as uploaded (a CSV file with a header).
@@ -9,9 +10,22 @@ import java.util.List;
  * @param rows one list per row, as long as {@code columns} (missing cells are empty text)
  */
 public record LookupTable(List<String> columns, List<List<String>> rows) {
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}");
+
   public LookupTable {
     columns = List.copyOf(columns);
     rows = List.copyOf(rows);
+  }
+
+  /**
+   * Why a lookup table cannot have this name, or null when it can: names are file names in one
+   * directory, so no path separators, no leading dot, no {@code ..}. The parser checks the names a
+   * query uses, the lookup store every name it is given.
+   */
+  public static String invalidName(String name) {
+    return NAME.matcher(name).matches()
+        ? null
+        : "lookup names are 1-128 letters, digits, '_', '-' and '.', not starting with '.'";
   }
 
   /** Where lookup tables come from (the server's lookup store). */

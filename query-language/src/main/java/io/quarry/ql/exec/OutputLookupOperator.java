@@ -11,7 +11,7 @@ import java.util.Set;
 /**
  * {@code outputlookup}: passes rows on and keeps their fields; at the end writes them as a lookup
  * table (columns in order of first appearance, a multivalue joined with line breaks, a missing
- * field an empty cell) through the evaluator's lookup writer.
+ * field an empty cell, {@code _time} in epoch seconds) through the evaluator's lookup writer.
  */
 public final class OutputLookupOperator implements RowSink {
   private final OutputLookupCommand command;
@@ -47,7 +47,8 @@ public final class OutputLookupOperator implements RowSink {
       for (String column : header) {
         List<Object> values = row.values(column);
         List<String> texts = new ArrayList<>(values.size());
-        values.forEach(v -> texts.add(Values.toText(v)));
+        boolean time = TimeField.is(column); // written as epoch seconds, as Splunk writes it
+        values.forEach(v -> texts.add(time ? TimeField.secondsText(v) : Values.toText(v)));
         line.add(String.join("\n", texts));
       }
       cells.add(line);

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * {@code rename}: each row is seen under new field names. A literal name renames that field whether
  * or not the row lists it (search-time fields of events are found on demand); a wildcard renames
  * every listed field it matches, the {@code *} part carried over. A renamed field replaces a field
- * that already had the new name, as in Splunk.
+ * that already had the new name, as in Splunk. {@code _time} renamed is epoch seconds, and a number
+ * renamed to {@code _time} is read as epoch seconds ({@link TimeField}).
  */
 public final class RenameOperator implements RowSink {
   private final List<RenameCommand.Rename> renames;
@@ -73,7 +74,11 @@ public final class RenameOperator implements RowSink {
     public List<Object> values(String field) {
       String source = sourceOf.get(field);
       if (source != null) {
-        return row.values(source);
+        List<Object> values = row.values(source);
+        if (TimeField.is(source) != TimeField.is(field)) {
+          return TimeField.is(source) ? TimeField.seconds(values) : TimeField.micros(values);
+        }
+        return values;
       }
       // a field of the row that was renamed away has no value under its old name
       return sourceOf.containsValue(field) || row.fieldNames().contains(field)

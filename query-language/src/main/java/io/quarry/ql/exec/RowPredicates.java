@@ -4,6 +4,7 @@ import io.quarry.ql.ast.ComparisonOperator;
 import io.quarry.ql.ast.SearchExpression;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -11,6 +12,7 @@ import java.util.function.Predicate;
  * matches when any value of f matches v (case-insensitively, {@code *} wildcards, numerically when
  * both sides are numbers, as a CIDR block for {@code a.b.c.d/n}); {@code f!=v} needs f to exist;
  * the ordering operators compare numerically when both sides are numbers and as text otherwise.
+ * {@code _time} compares as epoch seconds ({@link TimeField}).
  */
 public final class RowPredicates {
   private RowPredicates() {}
@@ -37,21 +39,25 @@ public final class RowPredicates {
 
   private static Predicate<Row> comparison(
       String field, ComparisonOperator operator, String value) {
+    Function<Row, List<Object>> valuesOf =
+        TimeField.is(field)
+            ? row -> TimeField.seconds(row.values(field))
+            : row -> row.values(field);
     return switch (operator) {
       case EQ -> {
         Predicate<Object> equal = equality(value);
-        yield row -> anyValue(row.values(field), equal);
+        yield row -> anyValue(valuesOf.apply(row), equal);
       }
       case NE -> {
         Predicate<Object> equal = equality(value);
         yield row -> {
-          List<Object> values = row.values(field);
+          List<Object> values = valuesOf.apply(row);
           return !values.isEmpty() && !anyValue(values, equal);
         };
       }
       default -> {
         Predicate<Object> ordered = ordering(operator, value);
-        yield row -> anyValue(row.values(field), ordered);
+        yield row -> anyValue(valuesOf.apply(row), ordered);
       }
     };
   }

@@ -221,21 +221,19 @@ public final class StatsOperator implements Aggregator {
     void putResults(Map<String, Object> into) {
       for (int i = 0; i < accumulators.length; i++) {
         Aggregation aggregation = command.aggregations().get(i);
-        into.put(aggregation.outputName(), accumulators[i].result(aggregation));
+        into.put(
+            aggregation.outputName(),
+            result(aggregation.outputName(), accumulators[i].result(aggregation)));
       }
     }
   }
 
-  /** A group value as output: {@code _time} groups stay times (epoch microseconds). */
-  private static Object output(String field, Object key) {
-    if (field.equals("_time") && key instanceof String text) {
-      try {
-        return Long.parseLong(text);
-      } catch (NumberFormatException notMicros) {
-        return text;
-      }
-    }
-    return key;
+  /**
+   * A result as output under {@code name}: results are epoch seconds where they are times ({@code
+   * max(_time)}), and one named {@code _time} is a time again ({@link TimeField#micros}).
+   */
+  private static Object result(String name, Object result) {
+    return TimeField.is(name) && result != null ? TimeField.micros(result) : result;
   }
 
   /** A row's {@code _time} (epoch microseconds), or Long.MIN_VALUE when it has none. */
@@ -278,7 +276,7 @@ public final class StatsOperator implements Aggregator {
   private Accumulator[] newAccumulators() {
     Accumulator[] accumulators = new Accumulator[command.aggregations().size()];
     for (int i = 0; i < accumulators.length; i++) {
-      accumulators[i] = new Accumulator(command.aggregations().get(i).function());
+      accumulators[i] = new Accumulator(command.aggregations().get(i));
     }
     return accumulators;
   }
@@ -511,13 +509,18 @@ public final class StatsOperator implements Aggregator {
       List<Object> key = sorted.get(g).key();
       Map<String, Object> values = new LinkedHashMap<>();
       for (int i = 0; i < key.size(); i++) {
-        values.put(command.groupBy().get(i), output(command.groupBy().get(i), key.get(i)));
+        values.put(
+            command.groupBy().get(i), TimeField.groupValue(command.groupBy().get(i), key.get(i)));
       }
       for (int i = 0; i < outputs.size(); i++) {
         Object result = results[g][i];
         values.put(
             outputs.get(i),
-            anyLong[i] && anyDouble[i] && result instanceof Long whole ? (double) whole : result);
+            result(
+                outputs.get(i),
+                anyLong[i] && anyDouble[i] && result instanceof Long whole
+                    ? (double) whole
+                    : result));
       }
       results[g] = null;
       if (!target.accept(new MapRow(values))) {
@@ -528,10 +531,15 @@ public final class StatsOperator implements Aggregator {
 
   /**
    * The state of one function for one group. Only what the function needs is kept: a count and a
-   * sum for {@code sum}, every numeric value for exact percentiles, and so on.
+   * sum for {@code sum}, every numeric value for exact percentiles, and so on. Over {@code _time}
+   * it works on epoch seconds ({@link TimeField}): numbers and texts are read as seconds as they
+   * come; {@code first}/{@code last}/{@code earliest}/{@code latest} keep the value as it came and
+   * convert the one they answer; {@code min}, {@code max} and {@code range} answer to the
+   * microsecond (a range of doubles near 1.7e9 would not be).
    */
   private static final class Accumulator {
     private final AggregateFunction function;
+    private final boolean overTime; // over _time
     private long count;
     private long numericCount;
     private double sum;
@@ -550,8 +558,14 @@ public final class StatsOperator implements Aggregator {
     private Object oldest; // last, earliest: the value with the smallest _time
     private long oldestTime = Long.MAX_VALUE;
 
-    Accumulator(AggregateFunction function) {
-      this.function = function;
+    Accumulator(Aggregation aggregation) {
+      this.function = aggregation.function();
+      this.overTime = aggregation.field().filter(TimeField::is).isPresent();
+    }
+
+    /** A value's text as this function reads it (seconds for {@code _time}). */
+    private String text(Object value) {
+      return overTime ? TimeField.secondsText(value) : Values.toText(value);
     }
 
     void addRow() {
@@ -583,7 +597,7 @@ public final class StatsOperator implements Aggregator {
           if (distinct == null) {
             distinct = new HashSet<>();
           }
-          String text = Values.toText(value);
+          String text = text(value);
           return distinct.add(text)
               ? MemoryTracker.ENTRY_BYTES / 2 + MemoryTracker.valueBytes(text)
               : 0;
@@ -593,7 +607,7 @@ public final class StatsOperator implements Aggregator {
           if (created) {
             sketch = new DistinctSketch();
           }
-          sketch.add(Values.toText(value));
+          sketch.add(text(value));
           return created ? DistinctSketch.BYTES : 0;
         }
         case LIST -> {
@@ -601,8 +615,9 @@ public final class StatsOperator implements Aggregator {
             list = new ArrayList<>();
           }
           if (list.size() < LIST_LIMIT) {
-            list.add(value);
-            return 8 + MemoryTracker.valueBytes(value);
+            Object kept = overTime ? TimeField.seconds(value) : value;
+            list.add(kept);
+            return 8 + MemoryTracker.valueBytes(kept);
           }
           return 0;
         }
@@ -610,9 +625,9 @@ public final class StatsOperator implements Aggregator {
           if (counts == null) {
             counts = new LinkedHashMap<>();
           }
-          long[] counter = counts.get(Values.toText(value));
+          String text = text(value);
+          long[] counter = counts.get(text);
           if (counter == null) {
-            String text = Values.toText(value);
             counts.put(text, new long[] {1});
             return MemoryTracker.ENTRY_BYTES + MemoryTracker.valueBytes(text);
           }
@@ -636,7 +651,7 @@ public final class StatsOperator implements Aggregator {
           return 0;
         }
         default -> {
-          return addNumber(Values.toNumber(value));
+          return addNumber(overTime ? TimeField.secondsNumber(value) : Values.toNumber(value));
         }
       }
     }
@@ -770,9 +785,10 @@ public final class StatsOperator implements Aggregator {
         case ESTIMATED_DISTINCT_COUNT -> sketch == null ? 0L : sketch.estimate();
         case SUM -> numericCount == 0 ? null : typed(sum);
         case AVG -> numericCount == 0 ? null : sum / numericCount;
-        case MIN -> numericCount == 0 ? null : typed(min);
-        case MAX -> numericCount == 0 ? null : typed(max);
-        case RANGE -> numericCount == 0 ? null : typed(max - min);
+        case MIN -> numericCount == 0 ? null : overTime ? TimeField.exactSeconds(min) : typed(min);
+        case MAX -> numericCount == 0 ? null : overTime ? TimeField.exactSeconds(max) : typed(max);
+        case RANGE ->
+            numericCount == 0 ? null : overTime ? TimeField.exactRange(min, max) : typed(max - min);
         case VAR -> numericCount < 2 ? null : m2 / (numericCount - 1);
         case VARP -> numericCount == 0 ? null : m2 / numericCount;
         case STDEV -> numericCount < 2 ? null : Math.sqrt(m2 / (numericCount - 1));
@@ -788,8 +804,8 @@ public final class StatsOperator implements Aggregator {
           yield sorted.size() == 1 ? sorted.get(0) : sorted;
         }
         case LIST -> list == null ? null : list.size() == 1 ? list.get(0) : List.copyOf(list);
-        case FIRST, LATEST -> newest;
-        case LAST, EARLIEST -> oldest;
+        case FIRST, LATEST -> overTime ? TimeField.seconds(newest) : newest;
+        case LAST, EARLIEST -> overTime ? TimeField.seconds(oldest) : oldest;
       };
     }
 

@@ -31,7 +31,14 @@ import java.util.TreeMap;
 public final class TimechartOperator implements Aggregator {
   private static final String OTHER = "OTHER";
   private static final String NULL = "NULL";
-  private static final String TIME = "_time";
+  private static final String TIME = TimeField.NAME;
+
+  /**
+   * The bucket's field in the inner {@code stats}: not {@code _time}, so that aggregations over
+   * {@code _time} (and first/last/earliest/latest, which order by it) see each event's own time.
+   */
+  private static final String BUCKET = "\u0000bucket";
+
   private static final String SERIES = "\u0000series";
 
   private final TimechartCommand command;
@@ -96,7 +103,7 @@ public final class TimechartOperator implements Aggregator {
     this.zone = requireNonNull(zone, "zone is null");
     this.downstream = requireNonNull(downstream, "downstream is null");
     this.baseSpan = command.span().orElse(Span.ofSeconds(60));
-    List<String> groupBy = command.by().isPresent() ? List.of(TIME, SERIES) : List.of(TIME);
+    List<String> groupBy = command.by().isPresent() ? List.of(BUCKET, SERIES) : List.of(BUCKET);
     this.buckets =
         new StatsOperator(
             new StatsCommand(command.aggregations(), groupBy, command.position()), PARTIAL, memory);
@@ -145,13 +152,13 @@ public final class TimechartOperator implements Aggregator {
       if (over.isEmpty()) {
         return true; // chart rows need the over-field
       }
-      assigned.put(TIME, over.size() == 1 ? Values.toText(over.get(0)) : over);
+      assigned.put(BUCKET, over.size() == 1 ? Values.toText(over.get(0)) : over);
     } else {
       List<Object> times = row.values(TIME);
       if (times.isEmpty() || !(times.get(0) instanceof Long micros)) {
         return true; // timechart needs a time
       }
-      assigned.put(TIME, baseSpan.floor(micros, zone));
+      assigned.put(BUCKET, baseSpan.floor(micros, zone));
     }
     if (command.by().isPresent()) {
       List<Object> series = row.values(command.by().get());
@@ -247,7 +254,8 @@ public final class TimechartOperator implements Aggregator {
     List<String> columns = columns(seriesOrder);
     if (overField != null) {
       for (Map.Entry<Object, Map<String, Object>> entry : rows.entrySet()) {
-        if (!emit(overField, entry.getKey(), entry.getValue(), columns)) {
+        Object over = TimeField.groupValue(overField, entry.getKey());
+        if (!emit(overField, over, entry.getValue(), columns)) {
           break;
         }
       }
@@ -346,7 +354,7 @@ public final class TimechartOperator implements Aggregator {
     return new RowSink() {
       @Override
       public boolean accept(Row row) {
-        String keyText = Values.toText(row.values(TIME).get(0));
+        String keyText = Values.toText(row.values(BUCKET).get(0));
         Object key = overField == null ? (Object) Long.parseLong(keyText) : keyText;
         Map<String, Object> values = rows.computeIfAbsent(key, k -> new HashMap<>());
         String series = command.by().isPresent() ? Values.toText(row.values(SERIES).get(0)) : null;

@@ -17,7 +17,8 @@ import java.util.Map;
  * {@code top} and {@code rare}: counts each combination of the fields' values per by-group (a row
  * missing a field is not counted; a multivalue field counts once per value), then per group emits
  * the {@code limit} most (least) common combinations with their count and their percentage of the
- * group's counted rows. Groups come out in ascending order of their values; ties by value.
+ * group's counted rows. Groups come out in ascending order of their values; ties by value. A {@code
+ * _time} value comes out as a time ({@link TimeField#groupValue}).
  */
 public final class TopOperator implements Aggregator {
   private final TopCommand command;
@@ -203,10 +204,12 @@ public final class TopOperator implements Aggregator {
         }
         Map<String, Object> values = new LinkedHashMap<>();
         for (int i = 0; i < byKey.size(); i++) {
-          values.put(command.by().get(i), byKey.get(i));
+          values.put(command.by().get(i), TimeField.groupValue(command.by().get(i), byKey.get(i)));
         }
         for (int i = 0; i < entry.getKey().size(); i++) {
-          values.put(command.fields().get(i), entry.getKey().get(i));
+          values.put(
+              command.fields().get(i),
+              TimeField.groupValue(command.fields().get(i), entry.getKey().get(i)));
         }
         long count = entry.getValue()[0];
         if (command.showCount()) {

@@ -1,5 +1,6 @@
 package io.quarry.ql.exec;
 
+import java.math.BigDecimal;
 import java.util.Comparator;
 import java.util.Locale;
 
@@ -77,9 +78,23 @@ public final class Values {
     return c >= '0' && c <= '9';
   }
 
+  /**
+   * A value as text. A whole double is written as an integer; another double in plain decimal
+   * between 1e-7 and 1e21 (as JavaScript writes numbers), so epoch seconds with a fraction read
+   * {@code 1767744000.123456}, not {@code 1.767744000123456E9}; the shortest digits that read back
+   * as the same double either way.
+   */
   public static String toText(Object value) {
-    if (value instanceof Double d && d == Math.rint(d) && !Double.isInfinite(d)) {
-      return Long.toString(d.longValue());
+    if (value instanceof Double d) {
+      if (d == Math.rint(d) && Math.abs(d) < 0x1p63) {
+        return Long.toString(d.longValue());
+      }
+      String text = d.toString();
+      double magnitude = Math.abs(d);
+      if (text.indexOf('E') >= 0 && magnitude >= 1e-7 && magnitude < 1e21) {
+        return new BigDecimal(text).toPlainString();
+      }
+      return text;
     }
     return String.valueOf(value);
   }

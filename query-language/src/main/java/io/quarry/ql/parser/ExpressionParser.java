@@ -19,6 +19,7 @@ public final class ExpressionParser {
   private final String query;
   private final int end;
   private int at;
+  private int depth;
 
   /** Parses {@code query[start, end)}. */
   public ExpressionParser(String query, int start, int end) {
@@ -89,10 +90,27 @@ public final class ExpressionParser {
   }
 
   private Expression not() {
+    int start = at;
     if (keyword("not")) {
-      return new Expression.Unary("NOT", not());
+      enter(start);
+      Expression negated = new Expression.Unary("NOT", not());
+      depth--;
+      return negated;
     }
     return equality();
+  }
+
+  /**
+   * One more level of nesting (a parenthesis, a call, a NOT or a sign); deeper than {@link
+   * ParserLimits#MAX_NESTING} is a parse error, not a stack overflow.
+   */
+  private void enter(int offset) {
+    if (++depth > ParserLimits.MAX_NESTING) {
+      throw error(
+          offset,
+          "The expression nests deeper than " + ParserLimits.MAX_NESTING + " levels",
+          "at most " + ParserLimits.MAX_NESTING + " nested parentheses, calls or operators");
+    }
   }
 
   private Expression equality() {
@@ -155,11 +173,18 @@ public final class ExpressionParser {
 
   private Expression unary() {
     skipSpace();
+    int start = at;
     if (symbol("-")) {
-      return new Expression.Unary("-", unary());
+      enter(start);
+      Expression negative = new Expression.Unary("-", unary());
+      depth--;
+      return negative;
     }
     if (symbol("+")) {
-      return unary();
+      enter(start);
+      Expression positive = unary();
+      depth--;
+      return positive;
     }
     return primary();
   }
@@ -171,9 +196,11 @@ public final class ExpressionParser {
     }
     char c = query.charAt(at);
     if (c == '(') {
+      enter(at);
       at++;
       Expression inner = expression();
       expect(')');
+      depth--;
       return inner;
     }
     if (c == '"') {
@@ -195,6 +222,7 @@ public final class ExpressionParser {
         throw error(start, "Unexpected '" + name + "'; expected a value", "a value");
       }
       if (call) {
+        enter(start);
         at++;
         List<Expression> arguments = new ArrayList<>();
         skipSpace();
@@ -204,6 +232,7 @@ public final class ExpressionParser {
           } while (accept(','));
           expect(')');
         }
+        depth--;
         return new Expression.Call(name.toLowerCase(Locale.ROOT), arguments, start);
       }
       return new Expression.Field(name);

@@ -15,6 +15,7 @@ public final class SearchExpressionParser {
   private static final String TERM = "a search term, a field comparison or '('";
 
   private final TokenReader reader;
+  private int depth;
 
   public SearchExpressionParser(TokenReader reader) {
     this.reader = reader;
@@ -60,11 +61,28 @@ public final class SearchExpressionParser {
   }
 
   private SearchExpression not() {
-    if (isKeyword(reader.peek(), "NOT")) {
+    Token token = reader.peek();
+    if (isKeyword(token, "NOT")) {
       reader.next();
-      return new SearchExpression.Not(not());
+      enter(token);
+      SearchExpression negated = new SearchExpression.Not(not());
+      depth--;
+      return negated;
     }
     return primary();
+  }
+
+  /**
+   * One more level of nesting ({@code (} or {@code NOT}); deeper than {@link
+   * ParserLimits#MAX_NESTING} is a parse error, not a stack overflow.
+   */
+  private void enter(Token token) {
+    if (++depth > ParserLimits.MAX_NESTING) {
+      throw reader.error(
+          token,
+          "The search nests deeper than " + ParserLimits.MAX_NESTING + " levels",
+          "at most " + ParserLimits.MAX_NESTING + " nested parentheses or NOTs");
+    }
   }
 
   private SearchExpression primary() {
@@ -72,9 +90,11 @@ public final class SearchExpressionParser {
     switch (token.type()) {
       case LPAREN -> {
         reader.next();
+        enter(token);
         SearchExpression inner = and();
         reader.expect(
             TokenType.RPAREN, "')' to close the '(' at column " + token.position().column());
+        depth--;
         return inner;
       }
       case LBRACKET ->

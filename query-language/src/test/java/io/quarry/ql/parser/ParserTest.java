@@ -133,4 +133,27 @@ class ParserTest {
     assertThatThrownBy(() -> parser.parse("status="))
         .hasMessageContaining("a value after 'status='");
   }
+
+  @Test
+  void nestingIsBoundedWithAParseErrorNotAStackOverflow() {
+    int limit = ParserLimits.MAX_NESTING;
+    assertThat(show(search("(".repeat(limit) + "a" + ")".repeat(limit)))).isEqualTo("a");
+    assertThat(show(search("NOT ".repeat(limit) + "a"))).startsWith("NOT(NOT(");
+    parser.parse("| makeresults | eval x=" + "abs(".repeat(limit) + "1" + ")".repeat(limit));
+    for (String query :
+        new String[] {
+          "(".repeat(limit + 1) + "a" + ")".repeat(limit + 1),
+          "(".repeat(50_000) + "a" + ")".repeat(50_000),
+          "NOT ".repeat(50_000) + "a",
+          "| makeresults | eval x=" + "(".repeat(50_000) + "1" + ")".repeat(50_000),
+          "| makeresults | eval x=" + "abs(".repeat(limit + 1) + "1" + ")".repeat(limit + 1),
+          "| makeresults | eval x=" + "-".repeat(50_000) + "1",
+          "| makeresults | where " + "NOT ".repeat(50_000) + "x"
+        }) {
+      assertThatThrownBy(() -> parser.parse(query))
+          .as(query.substring(0, 40))
+          .isInstanceOf(QueryParseException.class)
+          .hasMessageContaining("nests deeper than " + limit + " levels");
+    }
+  }
 }

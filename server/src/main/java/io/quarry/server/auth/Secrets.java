@@ -51,15 +51,24 @@ public final class Secrets {
     }
     Files.createDirectories(file.getParent());
     String value = generator.get();
-    try {
-      Files.writeString(file, value + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
+    // created owner-only in the same call, so no other user can open it between creation and chmod
+    java.util.Set<java.nio.file.attribute.FileAttribute<?>> ownerOnly =
+        file.getFileSystem().supportedFileAttributeViews().contains("posix")
+            ? java.util.Set.of(
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))
+            : java.util.Set.of();
+    try (java.nio.channels.SeekableByteChannel channel =
+        Files.newByteChannel(
+            file,
+            java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+            ownerOnly.toArray(java.nio.file.attribute.FileAttribute<?>[]::new))) {
+      java.nio.ByteBuffer bytes =
+          java.nio.ByteBuffer.wrap((value + "\n").getBytes(StandardCharsets.UTF_8));
+      while (bytes.hasRemaining()) {
+        channel.write(bytes);
+      }
     } catch (FileAlreadyExistsException raced) {
       return new Secret(Files.readString(file, StandardCharsets.UTF_8).strip(), false);
-    }
-    try {
-      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-    } catch (UnsupportedOperationException notPosix) {
-      // best effort on file systems without POSIX permissions
     }
     return new Secret(value, true);
   }

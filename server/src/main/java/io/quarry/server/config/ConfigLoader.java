@@ -24,6 +24,7 @@ import java.util.Map;
  *   <tr><td>{@code QUARRY_PORT}</td><td>server.port</td></tr>
  *   <tr><td>{@code QUARRY_MAX_REQUEST_BYTES}</td><td>server.maxRequestBytes</td></tr>
  *   <tr><td>{@code QUARRY_WORKER_THREADS}</td><td>server.workerThreads</td></tr>
+ *   <tr><td>{@code QUARRY_INGEST_WORKER_THREADS}</td><td>server.ingestWorkerThreads</td></tr>
  *   <tr><td>{@code QUARRY_DATA_DIR}</td><td>dataDir</td></tr>
  *   <tr><td>{@code QUARRY_INDEXES}</td><td>indexes (comma-separated)</td></tr>
  *   <tr><td>{@code QUARRY_ADMIN_PASSWORD}</td><td>auth.adminPassword</td></tr>
@@ -39,6 +40,7 @@ public final class ConfigLoader {
           "QUARRY_PORT", "server.port",
           "QUARRY_MAX_REQUEST_BYTES", "server.maxRequestBytes",
           "QUARRY_WORKER_THREADS", "server.workerThreads",
+          "QUARRY_INGEST_WORKER_THREADS", "server.ingestWorkerThreads",
           "QUARRY_DATA_DIR", "dataDir",
           "QUARRY_INDEXES", "indexes",
           "QUARRY_ADMIN_PASSWORD", "auth.adminPassword",

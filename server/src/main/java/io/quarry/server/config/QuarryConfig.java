@@ -45,7 +45,9 @@ public record QuarryConfig(
   }
 
   public QuarryConfig {
-    server = Objects.requireNonNullElseGet(server, () -> new Server(null, null, null, null, null));
+    server =
+        Objects.requireNonNullElseGet(
+            server, () -> new Server(null, null, null, null, null, null, null));
     dataDir = Objects.requireNonNullElse(dataDir, "./data");
     indexes = indexes == null ? List.of(DEFAULT_INDEX) : withMain(indexes);
     auth = Objects.requireNonNullElseGet(auth, () -> new Auth(null));
@@ -113,7 +115,19 @@ public record QuarryConfig(
       @JsonProperty("port") Integer port,
       @JsonProperty("maxRequestBytes") Long maxRequestBytes,
       @JsonProperty("workerThreads") Integer workerThreads,
-      @JsonProperty("maxInFlightBytes") Long maxInFlightBytes) {
+      @JsonProperty("maxInFlightBytes") Long maxInFlightBytes,
+      @JsonProperty("ingestWorkerThreads") Integer ingestWorkerThreads,
+      @JsonProperty("writeTimeoutSeconds") Integer writeTimeoutSeconds) {
+    /** The listener with the ingest lane's threads and the write timeout at their defaults. */
+    public Server(
+        String bind,
+        Integer port,
+        Long maxRequestBytes,
+        Integer workerThreads,
+        Long maxInFlightBytes) {
+      this(bind, port, maxRequestBytes, workerThreads, maxInFlightBytes, null, null);
+    }
+
     public Server {
       maxInFlightBytes =
           Objects.requireNonNullElse(
@@ -139,6 +153,16 @@ public record QuarryConfig(
       }
       if (workerThreads < 1) {
         throw new IllegalArgumentException("server.workerThreads must be at least 1");
+      }
+      ingestWorkerThreads =
+          Objects.requireNonNullElse(
+              ingestWorkerThreads, Math.max(2, Runtime.getRuntime().availableProcessors()));
+      if (ingestWorkerThreads < 1) {
+        throw new IllegalArgumentException("server.ingestWorkerThreads must be at least 1");
+      }
+      writeTimeoutSeconds = Objects.requireNonNullElse(writeTimeoutSeconds, 30);
+      if (writeTimeoutSeconds < 1) {
+        throw new IllegalArgumentException("server.writeTimeoutSeconds must be at least 1");
       }
     }
   }

@@ -39,25 +39,55 @@ public final class Exchange {
   private final ChannelHandlerContext context;
   private final FullHttpRequest request;
   private final QueryStringDecoder uri;
+  private final String path;
+  private final String uriProblem;
+  private final long writeTimeoutMillis;
   private final Runnable onComplete;
   private int status;
   private boolean responded;
   private Map<String, List<String>> form;
   private Map<String, String> pathParameters = Map.of();
 
-  Exchange(ChannelHandlerContext context, FullHttpRequest request, Runnable onComplete) {
+  Exchange(
+      ChannelHandlerContext context,
+      FullHttpRequest request,
+      Runnable onComplete,
+      long writeTimeoutMillis) {
     this.context = context;
+    this.writeTimeoutMillis = writeTimeoutMillis;
     this.request = request;
     this.uri = new QueryStringDecoder(request.uri());
     this.onComplete = onComplete;
+    String decoded;
+    String problem = null;
+    try {
+      decoded = PercentDecoding.decodePath(uri.rawPath());
+      uri.parameters(); // decoded now, so a bad escape in the query is found before any route runs
+    } catch (IllegalArgumentException e) {
+      decoded = uri.rawPath();
+      problem = e.getMessage();
+    }
+    this.path = decoded;
+    this.uriProblem = problem;
+  }
+
+  /** Why the request URI's percent-escapes cannot be decoded, or null when they can. */
+  String uriProblem() {
+    return uriProblem;
+  }
+
+  /** The path as sent, escapes not decoded: what path templates are matched against. */
+  String rawPath() {
+    return uri.rawPath();
   }
 
   public HttpMethod method() {
     return request.method();
   }
 
+  /** The path, percent-escapes decoded (the raw path when they cannot be). */
   public String path() {
-    return uri.path();
+    return path;
   }
 
   /** A {@code {name}} segment of the route's path template, or null. */
@@ -91,8 +121,14 @@ public final class Exchange {
           && (contentType == null
               || contentType.startsWith(
                   HttpHeaderValues.APPLICATION_X_WWW_FORM_URLENCODED.toString()))) {
-        form.putAll(
-            new QueryStringDecoder(bodyAsString(), StandardCharsets.UTF_8, false).parameters());
+        try {
+          form.putAll(
+              new QueryStringDecoder(bodyAsString(), StandardCharsets.UTF_8, false).parameters());
+        } catch (IllegalArgumentException e) {
+          throw ApiException.badRequest(
+              "BAD_REQUEST",
+              "Malformed form body (application/x-www-form-urlencoded): " + e.getMessage());
+        }
       }
     }
     List<String> values = form.get(name);
@@ -274,9 +310,10 @@ public final class Exchange {
     private Stream() {}
 
     /**
-     * Writes one chunk, waiting while the client cannot take more.
+     * Writes one chunk, waiting while the client cannot take more — for at most the write timeout:
+     * a client that reads nothing for that long is disconnected, so it cannot hold a worker.
      *
-     * @throws IOException when the client has gone away
+     * @throws IOException when the client has gone away or stopped reading
      */
     public void write(byte[] chunk) throws IOException {
       if (!context.channel().isActive()) {
@@ -285,7 +322,11 @@ public final class Exchange {
       ChannelFuture future =
           context.writeAndFlush(new DefaultHttpContent(Unpooled.wrappedBuffer(chunk)));
       if (!context.channel().isWritable()) {
-        future.awaitUninterruptibly();
+        if (!future.awaitUninterruptibly(writeTimeoutMillis)) {
+          context.channel().close();
+          throw new ClientStoppedReadingException(
+              "client read nothing for " + writeTimeoutMillis + " ms; disconnected");
+        }
         if (!future.isSuccess()) {
           throw new IOException("client closed the connection", future.cause());
         }

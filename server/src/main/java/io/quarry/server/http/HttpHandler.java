@@ -8,7 +8,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarry.server.metrics.ServerMetrics;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -22,16 +21,22 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private static final Logger LOG = Logger.getLogger(HttpHandler.class.getName());
 
   private final Router router;
-  private final ExecutorService workers;
+  private final WorkerPools workers;
   private final ServerMetrics metrics;
   private final InFlightBytes inFlight;
+  private final long writeTimeoutMillis;
 
   HttpHandler(
-      Router router, ExecutorService workers, ServerMetrics metrics, InFlightBytes inFlight) {
+      Router router,
+      WorkerPools workers,
+      ServerMetrics metrics,
+      InFlightBytes inFlight,
+      long writeTimeoutMillis) {
     this.router = router;
     this.workers = workers;
     this.metrics = metrics;
     this.inFlight = inFlight;
+    this.writeTimeoutMillis = writeTimeoutMillis;
   }
 
   /**
@@ -84,12 +89,19 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
    */
   private void serve(ChannelHandlerContext context, FullHttpRequest request) {
     serving = true;
-    Exchange exchange = new Exchange(context, request, () -> served(context));
+    Exchange exchange = new Exchange(context, request, () -> served(context), writeTimeoutMillis);
     if (!request.decoderResult().isSuccess()) {
       fail(
           exchange,
           ApiException.badRequest(
               "BAD_REQUEST", "Malformed HTTP request: " + request.decoderResult().cause()));
+      return;
+    }
+    if (exchange.uriProblem() != null) {
+      fail(
+          exchange,
+          ApiException.badRequest(
+              "BAD_REQUEST", "Malformed request URI: " + exchange.uriProblem()));
       return;
     }
     long bytes = request.content().readableBytes();
@@ -99,7 +111,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
     request.retain();
     try {
-      workers.execute(() -> run(exchange, request, bytes));
+      workers.forPath(exchange.path()).execute(() -> run(exchange, request, bytes));
     } catch (RejectedExecutionException e) {
       request.release();
       inFlight.release(bytes);
@@ -135,7 +147,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   private void run(Exchange exchange, FullHttpRequest request, long bytes) {
     try {
-      router.route(exchange.method(), exchange.path()).handle(exchange);
+      router.route(exchange.method(), exchange.path(), exchange.rawPath()).handle(exchange);
       if (!exchange.responded()) {
         throw new IllegalStateException("route for " + exchange.path() + " sent no response");
       }
@@ -143,7 +155,8 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     } catch (ApiException e) {
       fail(exchange, e);
     } catch (java.io.IOException e) {
-      if (exchange.clientGone()) { // not the server's failure: nobody is waiting for the answer
+      if (exchange.clientGone() || e instanceof ClientStoppedReadingException) {
+        // not the server's failure: nobody is reading the answer
         LOG.log(Level.FINE, "client of " + exchange.path() + " went away", e);
         recordRequest(exchange);
         exchange.closeConnection();
@@ -183,7 +196,10 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   }
 
   private void recordRequest(Exchange exchange) {
-    metrics.httpRequest(router.label(exchange.path()), exchange.method().name(), exchange.status());
+    metrics.httpRequest(
+        router.label(exchange.path(), exchange.rawPath()),
+        exchange.method().name(),
+        exchange.status());
   }
 
   @Override

@@ -21,25 +21,17 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.quarry.server.metrics.ServerMetrics;
 import java.io.Closeable;
 import java.net.InetSocketAddress;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /** The Netty server on one address and port. */
 public final class HttpServer implements Closeable {
-  /** Requests waiting for a worker before new ones get 503. */
-  static final int WORKER_QUEUE = 256;
-
   private final EventLoopGroup acceptors;
   private final EventLoopGroup ioLoops;
-  private final ExecutorService workers;
+  private final WorkerPools workers;
   private final Channel channel;
 
   private HttpServer(
-      EventLoopGroup acceptors, EventLoopGroup ioLoops, ExecutorService workers, Channel channel) {
+      EventLoopGroup acceptors, EventLoopGroup ioLoops, WorkerPools workers, Channel channel) {
     this.acceptors = acceptors;
     this.ioLoops = ioLoops;
     this.workers = workers;
@@ -51,6 +43,8 @@ public final class HttpServer implements Closeable {
       int port,
       int maxRequestBytes,
       int workerThreads,
+      int ingestWorkerThreads,
+      int writeTimeoutSeconds,
       long maxInFlightBytes,
       Router router,
       ServerMetrics metrics)
@@ -59,15 +53,8 @@ public final class HttpServer implements Closeable {
     HttpHandler.InFlightBytes inFlight = new HttpHandler.InFlightBytes(maxInFlightBytes);
     EventLoopGroup acceptors = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     EventLoopGroup ioLoops = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
-    ExecutorService workers =
-        new ThreadPoolExecutor(
-            workerThreads,
-            workerThreads,
-            60,
-            TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(WORKER_QUEUE),
-            namedThreads("quarry-worker-"),
-            new ThreadPoolExecutor.AbortPolicy());
+    WorkerPools workers = new WorkerPools(workerThreads, ingestWorkerThreads);
+    long writeTimeoutMillis = TimeUnit.SECONDS.toMillis(writeTimeoutSeconds);
     try {
       ServerBootstrap bootstrap =
           new ServerBootstrap()
@@ -83,7 +70,8 @@ public final class HttpServer implements Closeable {
                       pipeline.addLast("decompressor", new HttpContentDecompressor());
                       pipeline.addLast("aggregator", new LimitedAggregator(maxRequestBytes));
                       pipeline.addLast(
-                          "quarry", new HttpHandler(router, workers, metrics, inFlight));
+                          "quarry",
+                          new HttpHandler(router, workers, metrics, inFlight, writeTimeoutMillis));
                     }
                   });
       Channel channel = bootstrap.bind(new InetSocketAddress(bind, port)).sync().channel();
@@ -114,24 +102,7 @@ public final class HttpServer implements Closeable {
     channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     ioLoops.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
-    workers.shutdown();
-    try {
-      if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
-        workers.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      workers.shutdownNow();
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static ThreadFactory namedThreads(String prefix) {
-    AtomicInteger counter = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, prefix + counter.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
+    workers.shutdown(10);
   }
 
   /** Aggregates request bodies up to the limit and answers larger ones with a JSON 413. */

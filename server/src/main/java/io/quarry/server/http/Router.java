@@ -62,14 +62,18 @@ public final class Router {
         "The server is busy; retry after the delay in Retry-After");
   }
 
-  /** The route for a request, or an {@link ApiException} 404/405. */
-  Route route(HttpMethod method, String path) {
+  /**
+   * The route for a request, or an {@link ApiException} 404/405. Exact paths are looked up by the
+   * decoded {@code path}; templates match the segments of {@code rawPath}, each decoded once (so an
+   * escaped {@code /} or {@code %} in a job id or lookup name stays in its segment).
+   */
+  Route route(HttpMethod method, String path, String rawPath) {
     String normalized = normalize(path);
     Map<HttpMethod, Route> byMethod = routes.get(normalized);
     Map<String, String> parameters = Map.of();
     if (byMethod == null) {
       for (String template : templates) {
-        Map<String, String> matched = match(template, normalized);
+        Map<String, String> matched = match(template, normalize(rawPath));
         if (matched != null) {
           byMethod = routes.get(template);
           parameters = matched;
@@ -114,28 +118,42 @@ public final class Router {
         if (actual[i].isEmpty()) {
           return null;
         }
-        parameters.put(
-            segment.substring(1, segment.length() - 1),
-            java.net.URLDecoder.decode(actual[i], java.nio.charset.StandardCharsets.UTF_8));
-      } else if (!segment.equals(actual[i])) {
+        parameters.put(segment.substring(1, segment.length() - 1), decodeSegment(actual[i]));
+      } else if (!segment.equals(decodeSegment(actual[i]))) {
         return null;
       }
     }
     return parameters;
   }
 
+  private static String decodeSegment(String raw) {
+    try {
+      return PercentDecoding.decodePath(raw);
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest("BAD_REQUEST", "Malformed request URI: " + e.getMessage());
+    }
+  }
+
   /** The metric label of a path: the route's path when it exists, else "unmatched". */
-  String label(String path) {
+  String label(String path, String rawPath) {
     String normalized = normalize(path);
     if (routes.containsKey(normalized)) {
       return normalized;
     }
     for (String template : templates) {
-      if (match(template, normalized) != null) {
+      if (matchesQuietly(template, normalize(rawPath))) {
         return template; // one label per route, not one per job id
       }
     }
     return "unmatched";
+  }
+
+  private static boolean matchesQuietly(String template, String rawPath) {
+    try {
+      return match(template, rawPath) != null;
+    } catch (ApiException malformed) {
+      return false;
+    }
   }
 
   private static String normalize(String path) {

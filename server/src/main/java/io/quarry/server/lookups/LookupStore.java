@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -26,8 +25,6 @@ import java.util.stream.Stream;
  */
 public final class LookupStore implements LookupTable.Source, LookupTable.Writer {
   /** Names: letters, digits, {@code _ - .}, not starting with a dot. */
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}");
-
   private record Cached(FileTime modified, LookupTable table) {}
 
   private final Path directory;
@@ -39,9 +36,7 @@ public final class LookupStore implements LookupTable.Source, LookupTable.Writer
 
   /** Why a name is not allowed, or null when it is. */
   public static String invalidName(String name) {
-    return NAME.matcher(name).matches()
-        ? null
-        : "lookup names are 1-128 letters, digits, '_', '-' and '.', not starting with '.'";
+    return LookupTable.invalidName(name);
   }
 
   /**

@@ -75,6 +75,20 @@ public final class IndexRoutes {
       entry.put("journalBytes", journal);
       entry.put("diskToRawRatio", raw == 0 ? null : (double) bytes / raw);
       entry.put("quarantinedBuckets", index.quarantinedBuckets());
+      if (!index.walDamage().isEmpty()) {
+        entry.put(
+            "damagedWalFiles",
+            index.walDamage().stream()
+                .map(
+                    damage ->
+                        Map.of(
+                            "file", damage.file().toString(),
+                            "offset", damage.offset(),
+                            "unreadBytes", damage.unreadBytes(),
+                            "problem", damage.problem(),
+                            "lastReplayedSeq", damage.lastGoodSeq()))
+                .toList());
+      }
       entry.put("buckets", bucketList);
       indexes.add(entry);
     }
