@@ -21,11 +21,14 @@ public final class ProjectOperator implements RowSink {
 
   private final ProjectCommand command;
   private final List<Pattern> patterns;
+  private final boolean hasWildcard;
   private final RowSink downstream;
 
   public ProjectOperator(ProjectCommand command, RowSink downstream) {
     this.command = requireNonNull(command, "command is null");
     this.patterns = command.patterns().stream().map(ProjectOperator::fieldPattern).toList();
+    // a wildcard matches search-time fields too (an event's are found only when asked for)
+    this.hasWildcard = command.patterns().stream().anyMatch(Wildcard::hasWildcard);
     this.downstream = requireNonNull(downstream, "downstream is null");
   }
 
@@ -36,7 +39,12 @@ public final class ProjectOperator implements RowSink {
 
   @Override
   public boolean accept(Row row) {
-    return downstream.accept(new Projected(row, names(row.fieldNames())));
+    List<String> names = names(hasWildcard ? row.discoverableFieldNames() : row.fieldNames());
+    if (command.kind() == ProjectCommand.Kind.REMOVE) {
+      // fields - f hides f only: a search-time field the row has not listed yet stays readable
+      return downstream.accept(new Removed(row, names, patterns));
+    }
+    return downstream.accept(new Projected(row, names));
   }
 
   private List<String> names(List<String> available) {
@@ -77,6 +85,33 @@ public final class ProjectOperator implements RowSink {
   @Override
   public void finish() {
     downstream.finish();
+  }
+
+  /** A row without the fields {@code fields -} removed. */
+  private record Removed(Row row, List<String> names, List<Pattern> removed) implements Row {
+    @Override
+    public List<Object> values(String field) {
+      return removed.stream().anyMatch(p -> p.matcher(field).matches())
+          ? List.of()
+          : row.values(field);
+    }
+
+    @Override
+    public List<String> fieldNames() {
+      return names;
+    }
+
+    @Override
+    public List<String> discoverableFieldNames() {
+      return row.discoverableFieldNames().stream()
+          .filter(name -> removed.stream().noneMatch(p -> p.matcher(name).matches()))
+          .toList();
+    }
+
+    @Override
+    public boolean matchesTerm(SearchTerm term) {
+      return names.contains("_raw") && row.matchesTerm(term);
+    }
   }
 
   /** A row seen through a list of columns. */

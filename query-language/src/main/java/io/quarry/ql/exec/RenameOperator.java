@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
 public final class RenameOperator implements RowSink {
   private final List<RenameCommand.Rename> renames;
   private final List<Pattern> patterns;
+  private final boolean hasWildcard;
   private final RowSink downstream;
 
   public RenameOperator(RenameCommand command, RowSink downstream) {
@@ -29,6 +30,7 @@ public final class RenameOperator implements RowSink {
         renames.stream()
             .map(r -> Pattern.compile(Pattern.quote(r.from()).replace("*", "\\E(.*)\\Q")))
             .toList();
+    this.hasWildcard = renames.stream().anyMatch(r -> r.from().contains("*"));
     this.downstream = requireNonNull(downstream, "downstream is null");
   }
 
@@ -36,7 +38,9 @@ public final class RenameOperator implements RowSink {
   public boolean accept(Row row) {
     // new name -> old name, applied in order (a later rename sees the earlier one's result)
     Map<String, String> sourceOf = new LinkedHashMap<>();
-    List<String> names = new ArrayList<>(row.fieldNames());
+    // a wildcard matches search-time fields too (an event's are found only when asked for)
+    List<String> names =
+        new ArrayList<>(hasWildcard ? row.discoverableFieldNames() : row.fieldNames());
     for (String name : names) {
       sourceOf.put(name, name);
     }
@@ -53,14 +57,37 @@ public final class RenameOperator implements RowSink {
       } else if (sourceOf.containsKey(rename.from()) || !row.values(rename.from()).isEmpty()) {
         moves.put(rename.from(), rename.to());
       }
-      for (Map.Entry<String, String> move : moves.entrySet()) {
-        String source = sourceOf.getOrDefault(move.getKey(), move.getKey());
-        sourceOf.remove(move.getKey());
-        sourceOf.remove(move.getValue());
-        sourceOf.put(move.getValue(), source);
+      if (!moves.isEmpty()) {
+        sourceOf = moved(sourceOf, moves);
       }
     }
     return downstream.accept(new Renamed(row, sourceOf));
+  }
+
+  /**
+   * The names after one rename: a renamed field keeps its place (Splunk's column order), one that
+   * already had the new name is replaced, and a field found only on demand goes last.
+   */
+  private static Map<String, String> moved(
+      Map<String, String> sourceOf, Map<String, String> moves) {
+    Map<String, String> next = new LinkedHashMap<>();
+    for (Map.Entry<String, String> entry : sourceOf.entrySet()) {
+      String name = entry.getKey();
+      String to = moves.get(name);
+      if (to != null) {
+        next.remove(to);
+        next.put(to, entry.getValue());
+      } else if (!moves.containsValue(name) && !next.containsKey(name)) {
+        next.put(name, entry.getValue());
+      }
+    }
+    for (Map.Entry<String, String> move : moves.entrySet()) {
+      if (!sourceOf.containsKey(move.getKey())) {
+        next.remove(move.getValue());
+        next.put(move.getValue(), move.getKey());
+      }
+    }
+    return next;
   }
 
   @Override
