@@ -310,7 +310,8 @@ public final class SearchService implements AutoCloseable {
                     new io.quarry.plugin.api.data.MemoryAccount(
                         "search (search.maxMemoryBytes)", maxMemory),
                     control::cancelled,
-                    pluginWarnings::add));
+                    pluginWarnings::add,
+                    control::shouldStop));
     ScanStats scan;
     if (plan.generator().isPresent()) {
       scan = runGenerator(plan, end, matched, stages, evaluator, control);
