@@ -68,6 +68,8 @@ public final class HttpServer implements Closeable {
                       ChannelPipeline pipeline = channel.pipeline();
                       pipeline.addLast("codec", new HttpServerCodec());
                       pipeline.addLast("decompressor", new HttpContentDecompressor());
+                      pipeline.addLast(
+                          "budget", new BodyBudgetHandler(inFlight, router, maxRequestBytes));
                       pipeline.addLast("aggregator", new LimitedAggregator(maxRequestBytes));
                       pipeline.addLast(
                           "quarry",
