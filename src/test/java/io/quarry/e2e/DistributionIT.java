@@ -263,9 +263,10 @@ class DistributionIT {
         .containsExactly(
             Map.of("uri_qs_action", "add", "count", "20"),
             Map.of("uri_qs_action", "view", "count", "20"));
-    assertThat(search("* | iplocation | stats count by country | sort country"))
+    assertThat(search("* | iplocation clientip | stats count by Country | sort Country"))
         .containsExactly(
-            Map.of("country", "GB", "count", "1"), Map.of("country", "US", "count", "39"));
+            Map.of("Country", "United Kingdom", "count", "1"),
+            Map.of("Country", "United States", "count", "39"));
     assertThat(
             search(
                 "* | entropy clientip | where clientip=\"81.2.69.142\" | table clientip_entropy"))

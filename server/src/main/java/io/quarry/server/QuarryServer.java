@@ -212,17 +212,7 @@ public final class QuarryServer implements Closeable {
               store.indexNames().stream()
                   .mapToLong(i -> store.index(i).quarantinedBuckets())
                   .sum());
-      HttpServer http =
-          HttpServer.start(
-              config.server().bind(),
-              config.server().port(),
-              config.server().maxRequestBytes().intValue(),
-              config.server().workerThreads(),
-              config.server().ingestWorkerThreads(),
-              config.server().writeTimeoutSeconds(),
-              config.server().maxInFlightBytes(),
-              router,
-              metrics);
+      HttpServer http = HttpServer.start(config.server(), router, metrics);
       ready.set(true);
       LOG.info(
           "Quarry "

@@ -654,11 +654,14 @@ class QuarryServerTest {
                 null));
     assertThat(batch.get("indexes").toString()).isEqualTo("[\"web\"]");
     assertThat(batch.get("mode").asText()).isEqualTo("batch");
-    assertThat(batch.get("map").toString()).isEqualTo("[\"eval\",\"stats (partial)\"]");
-    assertThat(batch.get("reduce").toString()).isEqualTo("[\"stats (merge)\",\"sort\"]");
+    assertThat(batch.get("map").toString())
+        .isEqualTo("[\"eval x=1\",\"stats count by host (partial)\"]");
+    assertThat(batch.get("reduce").toString())
+        .isEqualTo("[\"stats count by host (merge)\",\"sort -count\"]");
     assertThat(batch.get("index_query").asText()).contains("_tok:raw");
     assertThat(batch.get("exact_index_query").asBoolean()).isFalse();
-    assertThat(batch.get("per_event_filter").asText()).contains("status");
+    assertThat(batch.get("filter").asText()).isEqualTo("raw status>=500");
+    assertThat(batch.get("per_event_filter").asText()).isEqualTo("raw status>=500");
     assertThat(batch.get("earliest").isNull()).isFalse();
     JsonNode ordered = JSON.readTree(client.explain("sdk | head 5", null, null));
     assertThat(ordered.get("mode").asText()).isEqualTo("time-ordered");

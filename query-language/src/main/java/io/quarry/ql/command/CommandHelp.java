@@ -40,10 +40,11 @@ public record CommandHelp(
   static CommandHelp of(io.quarry.plugin.api.command.CommandDefinition definition, String plugin) {
     StringBuilder syntax = new StringBuilder(definition.name());
     for (ArgumentSpec spec : definition.arguments()) {
+      String type = "<" + spec.type().name().toLowerCase(Locale.ROOT) + ">";
       String text =
           spec.type() == io.quarry.plugin.api.command.ArgumentType.FIELD_LIST
               ? "<" + spec.name() + ">..."
-              : spec.name() + "=<" + spec.type().name().toLowerCase(Locale.ROOT) + ">";
+              : spec.positional() ? "[" + spec.name() + "=]" + type : spec.name() + "=" + type;
       syntax.append(' ').append(spec.required() ? text : "[" + text + "]");
     }
     return new CommandHelp(
@@ -68,6 +69,9 @@ public record CommandHelp(
       row.put("required", spec.required());
       if (spec.defaultValue() != null) {
         row.put("default", spec.defaultValue());
+      }
+      if (spec.positional()) {
+        row.put("positional", true);
       }
       row.put("argument_description", spec.description());
       rows.add(row);

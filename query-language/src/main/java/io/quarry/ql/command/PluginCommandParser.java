@@ -9,6 +9,7 @@ import io.quarry.plugin.api.command.CommandArguments;
 import io.quarry.plugin.api.command.CommandDefinition;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.parser.QueryParseException;
 import io.quarry.ql.parser.Token;
 import io.quarry.ql.parser.TokenReader;
 import java.util.ArrayList;
@@ -21,21 +22,24 @@ import java.util.TreeSet;
 
 /**
  * Parses a use of a plugin's command against its declared arguments: {@code name=value} options in
- * any order and, when the command declares a {@link ArgumentType#FIELD_LIST}, field names; values
- * are converted to their declared types, defaults filled in, required arguments checked, and then
- * the plugin binds the result. Every problem is a {@code QueryParseException} at the offending
- * token, as for a built-in.
+ * any order and, when the command declares a {@link ArgumentType#FIELD_LIST}, field names, or when
+ * it declares a {@linkplain ArgumentSpec#alsoPositional() positional} argument, that argument's
+ * value without its name ({@code iplocation clientip}); values are converted to their declared
+ * types, defaults filled in, required arguments checked, and then the plugin binds the result.
+ * Every problem is a {@code QueryParseException} at the offending token, as for a built-in.
  */
 final class PluginCommandParser implements CommandParser {
   private final CommandDefinition definition;
   private final String plugin;
   private final Map<String, ArgumentSpec> options = new LinkedHashMap<>();
   private final ArgumentSpec fieldList;
+  private final ArgumentSpec positional;
 
   PluginCommandParser(CommandDefinition definition, String plugin) {
     this.definition = requireNonNull(definition, "definition is null");
     this.plugin = requireNonNull(plugin, "plugin is null");
     ArgumentSpec list = null;
+    ArgumentSpec bare = null;
     for (ArgumentSpec spec : definition.arguments()) {
       if (spec.type() == ArgumentType.FIELD_LIST) {
         if (list != null) {
@@ -47,8 +51,30 @@ final class PluginCommandParser implements CommandParser {
         throw new IllegalArgumentException(
             "command '" + definition.name() + "' declares argument '" + spec.name() + "' twice");
       }
+      if (spec.positional()) {
+        if (bare != null) {
+          throw new IllegalArgumentException(
+              "command '"
+                  + definition.name()
+                  + "' declares two positional arguments: '"
+                  + bare.name()
+                  + "' and '"
+                  + spec.name()
+                  + "'");
+        }
+        bare = spec;
+      }
+    }
+    if (list != null && bare != null) {
+      throw new IllegalArgumentException(
+          "command '"
+              + definition.name()
+              + "' declares a field list and a positional argument ('"
+              + bare.name()
+              + "'): a bare word could be either");
     }
     this.fieldList = list;
+    this.positional = bare;
   }
 
   CommandDefinition definition() {
@@ -63,13 +89,29 @@ final class PluginCommandParser implements CommandParser {
   public Command parse(TokenReader reader, Token name) {
     Map<String, Object> values = new LinkedHashMap<>();
     List<String> fields = new ArrayList<>();
+    Token positionalGiven = null;
     while (!reader.atCommandEnd()) {
       if (Arguments.atOption(reader)) {
         Arguments.Option option = Arguments.option(reader, definition.name(), options.keySet());
         ArgumentSpec spec = options.get(option.name());
+        if (spec == positional && positionalGiven != null) {
+          throw givenTwice(reader, option.nameToken(), positionalGiven);
+        }
         values.put(spec.name(), convert(reader, spec, option.value()));
+        if (spec == positional) {
+          positionalGiven = option.nameToken();
+        }
       } else if (fieldList != null) {
         fields.addAll(Arguments.fields(reader, Set.of()));
+      } else if (positional != null) {
+        Token value =
+            reader.readValue(
+                "the " + positional.name() + " (" + positional.description() + ") or an option");
+        if (positionalGiven != null) {
+          throw givenTwice(reader, value, positionalGiven);
+        }
+        values.put(positional.name(), convert(reader, positional, value));
+        positionalGiven = value;
       } else {
         throw reader.unexpected(
             reader.peek(),
@@ -112,6 +154,21 @@ final class PluginCommandParser implements CommandParser {
     }
     return new PluginCommand(
         definition.name(), plugin, definition.kind(), arguments, bound, name.position());
+  }
+
+  /** The positional argument given a second time, by name or without, at {@code again}. */
+  private QueryParseException givenTwice(TokenReader reader, Token again, Token first) {
+    return reader.error(
+        again,
+        definition.name()
+            + ": "
+            + positional.name()
+            + " is already given at column "
+            + first.position().column()
+            + " (give it once: "
+            + positional.name()
+            + "=… or without its name)",
+        "another option, '|' or the end of the query");
   }
 
   private static Object convert(TokenReader reader, ArgumentSpec spec, Token value) {

@@ -63,6 +63,16 @@ public final class Evaluator {
     return this;
   }
 
+  /** Whether work in progress should end now (see {@link SearchResources#stopped}). */
+  public java.util.function.BooleanSupplier stopped() {
+    return resources.stopped();
+  }
+
+  /** {@code text} as a user's regex reads it: the match ends when the search must stop. */
+  private CharSequence guarded(String text) {
+    return new StoppableText(resources.stopped()).reset(text);
+  }
+
   /** A memory tracker for a new built-in operator of this search. */
   public MemoryTracker memory(String stage) {
     return resources.tracker(stage);
@@ -298,7 +308,7 @@ public final class Evaluator {
     return String.valueOf(value);
   }
 
-  private static boolean like(String text, String pattern) {
+  private boolean like(String text, String pattern) {
     StringBuilder regex = new StringBuilder();
     for (char c : pattern.toCharArray()) {
       switch (c) {
@@ -307,7 +317,11 @@ public final class Evaluator {
         default -> regex.append(Pattern.quote(String.valueOf(c)));
       }
     }
-    return Pattern.compile(regex.toString(), Pattern.DOTALL).matcher(text).matches();
+    try {
+      return Pattern.compile(regex.toString(), Pattern.DOTALL).matcher(guarded(text)).matches();
+    } catch (StoppableText.Stopped stopped) {
+      return false;
+    }
   }
 
   private static List<Object> values(Object value) {
@@ -484,9 +498,13 @@ public final class Evaluator {
       case "replace":
         {
           Pattern regex = pattern(text(v.get(1)));
-          return regex == null
-              ? null
-              : regex.matcher(text(a)).replaceAll(sedGroups(text(v.get(2))));
+          try {
+            return regex == null
+                ? null
+                : regex.matcher(guarded(text(a))).replaceAll(sedGroups(text(v.get(2))));
+          } catch (StoppableText.Stopped stopped) {
+            return null; // the search is ending (time limit, cancel): it says so itself
+          }
         }
       case "split":
         {
@@ -587,7 +605,11 @@ public final class Evaluator {
       case "match":
         {
           Pattern regex = pattern(text(v.get(1)));
-          return regex == null ? null : regex.matcher(text(a)).find();
+          try {
+            return regex == null ? null : regex.matcher(guarded(text(a))).find();
+          } catch (StoppableText.Stopped stopped) {
+            return null;
+          }
         }
       case "like":
         return like(text(a), text(v.get(1)));

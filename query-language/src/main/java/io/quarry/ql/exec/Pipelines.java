@@ -69,7 +69,7 @@ public final class Pipelines {
           new StreamStatsOperator(streamstats, downstream);
       case HeadCommand head -> new HeadOperator(head.limit(), downstream);
       case EvalCommand eval -> new EvalOperator(eval, evaluator, downstream);
-      case RexCommand rex -> new RexOperator(rex, downstream);
+      case RexCommand rex -> new RexOperator(rex, downstream, evaluator.stopped());
       case BinCommand bin ->
           new BinOperator(bin, evaluator.zone(), downstream, evaluator.memory("bin"));
       case TimechartCommand timechart ->

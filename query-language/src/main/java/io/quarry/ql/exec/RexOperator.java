@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,8 +34,16 @@ public final class RexOperator implements RowSink {
    */
   private final SimpleRegex simple;
 
-  public RexOperator(RexCommand command, RowSink downstream) {
+  /** What the regex engine reads: the row's text, ending the match when the search must stop. */
+  private final StoppableText guarded;
+
+  /**
+   * @param stopped whether the search must stop now (a running match ends; see {@link
+   *     StoppableText})
+   */
+  public RexOperator(RexCommand command, RowSink downstream, BooleanSupplier stopped) {
     this.command = requireNonNull(command, "command is null");
+    this.guarded = new StoppableText(requireNonNull(stopped, "stopped is null"));
     this.downstream = requireNonNull(downstream, "downstream is null");
     this.pattern =
         command.sed() != null
@@ -67,7 +76,13 @@ public final class RexOperator implements RowSink {
     }
     String text = Evaluator.text(input.get(0));
     if (command.sed() != null) {
-      return downstream.accept(new AssignedRow(row, Map.of(command.field(), sed(text))));
+      String replaced;
+      try {
+        replaced = sed(text);
+      } catch (StoppableText.Stopped stopped) {
+        return downstream.accept(row); // the search is ending: it says so itself
+      }
+      return downstream.accept(new AssignedRow(row, Map.of(command.field(), replaced)));
     }
     return extract(row, text);
   }
@@ -84,11 +99,15 @@ public final class RexOperator implements RowSink {
                       text.subSequence(simple.start(groupNumbers[i]), simple.end(groupNumbers[i]))
                           .toString());
     } else {
-      matcher.reset(text);
-      if (command.maxMatch() == 1) {
-        assigned = matcher.find() ? firstMatch(i -> matcher.group(groupNumbers[i])) : Map.of();
-      } else {
-        assigned = everyMatch(matcher);
+      matcher.reset(guarded.reset(text));
+      try {
+        if (command.maxMatch() == 1) {
+          assigned = matcher.find() ? firstMatch(i -> matcher.group(groupNumbers[i])) : Map.of();
+        } else {
+          assigned = everyMatch(matcher);
+        }
+      } catch (StoppableText.Stopped stopped) {
+        assigned = Map.of(); // the search is ending (time limit, cancel): it says so itself
       }
     }
     return downstream.accept(assigned.isEmpty() ? row : new AssignedRow(row, assigned));
@@ -148,7 +167,7 @@ public final class RexOperator implements RowSink {
       return out.toString();
     }
     String replacement = javaReplacement(sed.to());
-    Matcher matcher = pattern.matcher(text);
+    Matcher matcher = pattern.matcher(guarded.reset(text));
     if (sed.occurrence() == 0) {
       return matcher.replaceAll(replacement);
     }

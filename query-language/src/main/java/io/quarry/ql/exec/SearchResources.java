@@ -16,12 +16,27 @@ import java.util.function.Consumer;
  * and where plugins' warnings go.
  */
 public record SearchResources(
-    MemoryAccount memory, BooleanSupplier cancelled, Consumer<String> warnings) {
+    MemoryAccount memory,
+    BooleanSupplier cancelled,
+    Consumer<String> warnings,
+    BooleanSupplier stopped) {
 
+  /**
+   * @param cancelled whether the search was cancelled (what plugins see as {@code isCancelled})
+   * @param stopped whether work in progress should end now: cancelled, finalized or past the time
+   *     limit; long-running regular expression matches ask it ({@link StoppableText})
+   */
   public SearchResources {
     requireNonNull(memory, "memory is null");
     requireNonNull(cancelled, "cancelled is null");
     requireNonNull(warnings, "warnings is null");
+    requireNonNull(stopped, "stopped is null");
+  }
+
+  /** Resources of a search that stops only when cancelled. */
+  public SearchResources(
+      MemoryAccount memory, BooleanSupplier cancelled, Consumer<String> warnings) {
+    this(memory, cancelled, warnings, cancelled);
   }
 
   /** For tools and tests: no memory ceiling, never cancelled, warnings dropped. */

@@ -62,13 +62,47 @@ class PluginCommandParserTest {
     }
   }
 
+  /** A command whose main argument is positional, as Splunk's {@code iplocation clientip}. */
+  private record Positional(String name, List<ArgumentSpec> arguments)
+      implements CommandDefinition {
+    Positional(String name, ArgumentSpec... arguments) {
+      this(name, List.of(arguments));
+    }
+
+    @Override
+    public String description() {
+      return "takes its field without a name";
+    }
+
+    @Override
+    public CommandKind kind() {
+      return CommandKind.STREAMING;
+    }
+
+    @Override
+    public BoundCommand bind(CommandArguments arguments) {
+      return new Declared(name, CommandKind.STREAMING).bind(arguments);
+    }
+  }
+
+  private static final ArgumentSpec FIELD =
+      ArgumentSpec.optional("field", ArgumentType.FIELD, "clientip", "the field").alsoPositional();
+
   private final CommandRegistry registry =
       CommandRegistry.builtIns()
           .withPlugin(
               "demo",
               List.of(
                   new Declared("declared", CommandKind.STREAMING),
-                  new Declared("gen", CommandKind.GENERATING)));
+                  new Declared("gen", CommandKind.GENERATING),
+                  new Positional(
+                      "locate",
+                      ArgumentSpec.optional("prefix", ArgumentType.STRING, "", "a prefix"),
+                      FIELD),
+                  new Positional(
+                      "limited",
+                      ArgumentSpec.required("limit", ArgumentType.LONG, "a count")
+                          .alsoPositional())));
 
   private PluginCommand parse(String command) {
     return (PluginCommand) new Parser(registry).parse("* | " + command).commands().get(1);
@@ -82,6 +116,83 @@ class PluginCommandParserTest {
         .isEqualTo(Map.of("field", "uri", "limit", 10L, "ratio", 0.5, "strict", true));
     assertThat(command.arguments().fields()).containsExactly("a", "b", "c");
     assertThat(command.bound().requiredFields()).containsExactly("uri");
+  }
+
+  @Test
+  void aPositionalArgumentIsGivenWithOrWithoutItsName() {
+    for (String use :
+        List.of(
+            "locate src",
+            "locate field=src",
+            "locate prefix=p_ src",
+            "locate src prefix=p_",
+            "locate \"src\"",
+            "locate field=\"src\" prefix=p_")) {
+      PluginCommand command = parse(use);
+      assertThat(command.arguments().getString("field")).as(use).isEqualTo("src");
+      assertThat(command.arguments().fields()).as(use).isEmpty();
+    }
+    assertThat(parse("locate").arguments().getString("field")).isEqualTo("clientip");
+    assertThat(parse("locate prefix=p_").arguments().values())
+        .isEqualTo(Map.of("prefix", "p_", "field", "clientip"));
+    // converted to its declared type, and required like a named one
+    assertThat(parse("limited 5").arguments().getLong("limit")).isEqualTo(5);
+    assertThat(parse("limited limit=5").arguments().getLong("limit")).isEqualTo(5);
+    assertThatThrownBy(() -> parse("limited five"))
+        .hasMessageContaining("limit must be a long, not 'five'");
+    assertThatThrownBy(() -> parse("limited")).hasMessageContaining("limited needs limit=");
+  }
+
+  @Test
+  void aPositionalArgumentIsGivenOnce() {
+    assertThatThrownBy(() -> parse("locate src dest"))
+        .isInstanceOf(QueryParseException.class)
+        .hasMessageContaining("locate: field is already given at column 12")
+        .satisfies(e -> assertThat(((QueryParseException) e).token()).isEqualTo("dest"));
+    assertThatThrownBy(() -> parse("locate field=src dest"))
+        .hasMessageContaining("locate: field is already given at column 12");
+    assertThatThrownBy(() -> parse("locate src field=dest"))
+        .hasMessageContaining("locate: field is already given at column 12");
+    assertThatThrownBy(() -> parse("locate ("))
+        .hasMessageContaining("expected the field (the field) or an option");
+    // a command without one still refuses bare words
+    assertThatThrownBy(() -> parse("limited limit=5 6"))
+        .hasMessageContaining("limit is already given");
+  }
+
+  @Test
+  void aPositionalArgumentIsDeclaredAlone() {
+    assertThatThrownBy(
+            () ->
+                registry.withPlugin(
+                    "other",
+                    List.of(
+                        new Positional(
+                            "two",
+                            FIELD,
+                            ArgumentSpec.optional("other", ArgumentType.FIELD, null, "another")
+                                .alsoPositional()))))
+        .hasMessageContaining(
+            "command 'two' declares two positional arguments: 'field' and 'other'");
+    assertThatThrownBy(
+            () ->
+                registry.withPlugin(
+                    "other",
+                    List.of(
+                        new Positional(
+                            "both",
+                            FIELD,
+                            ArgumentSpec.optional(
+                                "others", ArgumentType.FIELD_LIST, null, "fields")))))
+        .hasMessageContaining("declares a field list and a positional argument ('field')");
+    assertThatThrownBy(
+            () ->
+                ArgumentSpec.optional("others", ArgumentType.FIELD_LIST, null, "fields")
+                    .alsoPositional())
+        .hasMessageContaining("is a field list, which is given without a name already");
+    assertThat(FIELD.positional()).isTrue();
+    assertThat(new ArgumentSpec("field", ArgumentType.FIELD, false, "x", "old style").positional())
+        .isFalse();
   }
 
   @Test
@@ -140,6 +251,14 @@ class PluginCommandParserTest {
     assertThat(one.rows().get(0).get("syntax"))
         .isEqualTo(
             "declared field=<field> [limit=<long>] [ratio=<double>] [strict=<boolean>] [<others>...]");
+    HelpCommand locate =
+        (HelpCommand) new Parser(registry).parse("| help locate").commands().get(0);
+    assertThat(locate.rows().get(0).get("syntax"))
+        .isEqualTo("locate [prefix=<string>] [[field=]<field>]");
+    assertThat(locate.rows().get(1))
+        .containsEntry("argument", "field")
+        .containsEntry("positional", true);
+    assertThat(locate.rows().get(0)).doesNotContainKey("positional");
     HelpCommand all = (HelpCommand) new Parser(registry).parse("| help").commands().get(0);
     assertThat(all.rows()).extracting(r -> r.get("command")).contains("stats", "declared", "help");
     HelpCommand stats = (HelpCommand) new Parser(registry).parse("| help STATS").commands().get(0);

@@ -47,7 +47,7 @@ public record QuarryConfig(
   public QuarryConfig {
     server =
         Objects.requireNonNullElseGet(
-            server, () -> new Server(null, null, null, null, null, null, null));
+            server, () -> new Server(null, null, null, null, null, null, null, null, null, null));
     dataDir = Objects.requireNonNullElse(dataDir, "./data");
     indexes = indexes == null ? List.of(DEFAULT_INDEX) : withMain(indexes);
     auth = Objects.requireNonNullElseGet(auth, () -> new Auth(null));
@@ -117,7 +117,10 @@ public record QuarryConfig(
       @JsonProperty("workerThreads") Integer workerThreads,
       @JsonProperty("maxInFlightBytes") Long maxInFlightBytes,
       @JsonProperty("ingestWorkerThreads") Integer ingestWorkerThreads,
-      @JsonProperty("writeTimeoutSeconds") Integer writeTimeoutSeconds) {
+      @JsonProperty("writeTimeoutSeconds") Integer writeTimeoutSeconds,
+      @JsonProperty("idleTimeoutSeconds") Integer idleTimeoutSeconds,
+      @JsonProperty("requestReadTimeoutSeconds") Integer requestReadTimeoutSeconds,
+      @JsonProperty("maxConnections") Integer maxConnections) {
     /** The listener with the ingest lane's threads and the write timeout at their defaults. */
     public Server(
         String bind,
@@ -126,6 +129,28 @@ public record QuarryConfig(
         Integer workerThreads,
         Long maxInFlightBytes) {
       this(bind, port, maxRequestBytes, workerThreads, maxInFlightBytes, null, null);
+    }
+
+    /** The listener with its connection limits at their defaults. */
+    public Server(
+        String bind,
+        Integer port,
+        Long maxRequestBytes,
+        Integer workerThreads,
+        Long maxInFlightBytes,
+        Integer ingestWorkerThreads,
+        Integer writeTimeoutSeconds) {
+      this(
+          bind,
+          port,
+          maxRequestBytes,
+          workerThreads,
+          maxInFlightBytes,
+          ingestWorkerThreads,
+          writeTimeoutSeconds,
+          null,
+          null,
+          null);
     }
 
     public Server {
@@ -163,6 +188,18 @@ public record QuarryConfig(
       writeTimeoutSeconds = Objects.requireNonNullElse(writeTimeoutSeconds, 30);
       if (writeTimeoutSeconds < 1) {
         throw new IllegalArgumentException("server.writeTimeoutSeconds must be at least 1");
+      }
+      idleTimeoutSeconds = Objects.requireNonNullElse(idleTimeoutSeconds, 60);
+      if (idleTimeoutSeconds < 1) {
+        throw new IllegalArgumentException("server.idleTimeoutSeconds must be at least 1");
+      }
+      requestReadTimeoutSeconds = Objects.requireNonNullElse(requestReadTimeoutSeconds, 120);
+      if (requestReadTimeoutSeconds < 1) {
+        throw new IllegalArgumentException("server.requestReadTimeoutSeconds must be at least 1");
+      }
+      maxConnections = Objects.requireNonNullElse(maxConnections, 10_000);
+      if (maxConnections < 1) {
+        throw new IllegalArgumentException("server.maxConnections must be at least 1");
       }
     }
   }

@@ -73,6 +73,10 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   @Override
   protected void channelRead0(ChannelHandlerContext context, FullHttpRequest request) {
+    ConnectionGuard guard = context.pipeline().get(ConnectionGuard.class);
+    if (guard != null) {
+      guard.requestReceived();
+    }
     if (serving) {
       // one request at a time per connection: hold the next and read no more until it is served
       context.channel().config().setAutoRead(false);
@@ -132,6 +136,10 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         next.release();
       }
     } else {
+      ConnectionGuard guard = context.pipeline().get(ConnectionGuard.class);
+      if (guard != null) {
+        guard.idle(context);
+      }
       context.read();
     }
   }

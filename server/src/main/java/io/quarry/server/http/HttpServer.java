@@ -18,10 +18,12 @@ import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.metrics.ServerMetrics;
 import java.io.Closeable;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** The Netty server on one address and port. */
 public final class HttpServer implements Closeable {
@@ -38,23 +40,17 @@ public final class HttpServer implements Closeable {
     this.channel = channel;
   }
 
-  public static HttpServer start(
-      String bind,
-      int port,
-      int maxRequestBytes,
-      int workerThreads,
-      int ingestWorkerThreads,
-      int writeTimeoutSeconds,
-      long maxInFlightBytes,
-      Router router,
-      ServerMetrics metrics)
+  /** Listens as {@code settings} say (address, limits, timeouts, worker lanes). */
+  public static HttpServer start(QuarryConfig.Server settings, Router router, ServerMetrics metrics)
       throws InterruptedException {
     requireNonNull(router, "router is null");
-    HttpHandler.InFlightBytes inFlight = new HttpHandler.InFlightBytes(maxInFlightBytes);
+    int maxRequestBytes = settings.maxRequestBytes().intValue();
+    HttpHandler.InFlightBytes inFlight = new HttpHandler.InFlightBytes(settings.maxInFlightBytes());
     EventLoopGroup acceptors = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     EventLoopGroup ioLoops = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
-    WorkerPools workers = new WorkerPools(workerThreads, ingestWorkerThreads);
-    long writeTimeoutMillis = TimeUnit.SECONDS.toMillis(writeTimeoutSeconds);
+    WorkerPools workers = new WorkerPools(settings.workerThreads(), settings.ingestWorkerThreads());
+    long writeTimeoutMillis = TimeUnit.SECONDS.toMillis(settings.writeTimeoutSeconds());
+    AtomicInteger openConnections = new AtomicInteger();
     try {
       ServerBootstrap bootstrap =
           new ServerBootstrap()
@@ -66,15 +62,25 @@ public final class HttpServer implements Closeable {
                     @Override
                     protected void initChannel(SocketChannel channel) {
                       ChannelPipeline pipeline = channel.pipeline();
+                      pipeline.addLast(
+                          "guard",
+                          new ConnectionGuard(
+                              openConnections,
+                              settings.maxConnections(),
+                              TimeUnit.SECONDS.toMillis(settings.idleTimeoutSeconds()),
+                              TimeUnit.SECONDS.toMillis(settings.requestReadTimeoutSeconds())));
                       pipeline.addLast("codec", new HttpServerCodec());
                       pipeline.addLast("decompressor", new HttpContentDecompressor());
+                      pipeline.addLast(
+                          "budget", new BodyBudgetHandler(inFlight, router, maxRequestBytes));
                       pipeline.addLast("aggregator", new LimitedAggregator(maxRequestBytes));
                       pipeline.addLast(
                           "quarry",
                           new HttpHandler(router, workers, metrics, inFlight, writeTimeoutMillis));
                     }
                   });
-      Channel channel = bootstrap.bind(new InetSocketAddress(bind, port)).sync().channel();
+      Channel channel =
+          bootstrap.bind(new InetSocketAddress(settings.bind(), settings.port())).sync().channel();
       return new HttpServer(acceptors, ioLoops, workers, channel);
     } catch (RuntimeException | InterruptedException e) {
       acceptors.shutdownGracefully(0, 0, TimeUnit.SECONDS);

@@ -68,6 +68,7 @@ public final class PluginRoutes {
           argument.put("type", spec.type().name().toLowerCase(Locale.ROOT));
           argument.put("required", spec.required());
           argument.put("default", spec.defaultValue());
+          argument.put("positional", spec.positional());
           argument.put("description", spec.description());
           arguments.add(argument);
         }

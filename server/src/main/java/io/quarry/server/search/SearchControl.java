@@ -109,9 +109,12 @@ public final class SearchControl {
     eventsRead.add(events);
   }
 
-  /** Called by a scan every {@value #EVERY} events: counts them and says whether to stop. */
-  boolean readAndCheck(int events) {
-    eventsRead.add(events);
+  /**
+   * Whether work in progress should end now: cancelled, finalized, or past the time limit (noted
+   * here as it is in {@link #readAndCheck}). Asked by long-running work inside one event — a user's
+   * regular expression — so a search over its limit gives its threads back within milliseconds.
+   */
+  public boolean shouldStop() {
     if (stop != Stop.NONE) {
       return true;
     }
@@ -120,6 +123,12 @@ public final class SearchControl {
       return true;
     }
     return false;
+  }
+
+  /** Called by a scan every {@value #EVERY} events: counts them and says whether to stop. */
+  boolean readAndCheck(int events) {
+    eventsRead.add(events);
+    return shouldStop();
   }
 
   boolean stoppedByTimeLimit() {

@@ -31,6 +31,7 @@ import io.quarry.ql.exec.Values;
 import io.quarry.ql.parser.Parser;
 import io.quarry.ql.parser.Position;
 import io.quarry.ql.parser.QueryParseException;
+import io.quarry.ql.parser.SplText;
 import io.quarry.ql.plan.SearchPlan;
 import io.quarry.ql.plan.SearchPlanner;
 import io.quarry.ql.time.TimeModifiers;
@@ -310,7 +311,8 @@ public final class SearchService implements AutoCloseable {
                     new io.quarry.plugin.api.data.MemoryAccount(
                         "search (search.maxMemoryBytes)", maxMemory),
                     control::cancelled,
-                    pluginWarnings::add));
+                    pluginWarnings::add,
+                    control::shouldStop));
     ScanStats scan;
     if (plan.generator().isPresent()) {
       scan = runGenerator(plan, end, matched, stages, evaluator, control);
@@ -730,14 +732,20 @@ public final class SearchService implements AutoCloseable {
 
   /**
    * What {@link #run} would do with a plan, without running it: the indexes, the time range, the
-   * term-index query and whether it is exact, the execution mode, and which commands run on the map
-   * side (per segment slice, in parallel) and which after the merge.
+   * search filter, the term-index query and whether it is exact, the execution mode, and which
+   * commands run on the map side (per segment slice, in parallel) and which after the merge.
+   * Expressions and commands are written in SPL ({@link SplText}), as the planner left them ({@code
+   * sort -count | head 10} keeps 10 rows: {@code sort 10 -count}); the term-index query is Lucene's
+   * text.
    */
   public Map<String, Object> explain(SearchPlan plan) {
     Map<String, Object> explain = new LinkedHashMap<>();
+    plan.generator().ifPresent(generator -> explain.put("generator", SplText.command(generator)));
     explain.put("indexes", store.resolve(plan.indexPatterns()));
     explain.put("earliest", timeOrNull(plan.earliestMicros(), Long.MIN_VALUE));
     explain.put("latest", timeOrNull(plan.latestMicros(), Long.MAX_VALUE));
+    // the first search without its index= and time bounds, which are above
+    explain.put("filter", plan.filter().map(SplText::search).orElse(null));
     LuceneTranslator.Translation translation =
         plan.filter().map(LuceneTranslator::translate).orElse(LuceneTranslator.Translation.ALL);
     explain.put("index_query", translation.query().toString());
@@ -747,9 +755,8 @@ public final class SearchService implements AutoCloseable {
     explain.put(
         "sure_index_query",
         exact || translation.sure() == null ? null : translation.sure().toString());
-    explain.put(
-        "per_event_filter", exact ? null : plan.filter().map(Object::toString).orElse(null));
-    List<String> names = plan.pipeline().stream().map(Command::name).toList();
+    explain.put("per_event_filter", exact ? null : plan.filter().map(SplText::search).orElse(null));
+    List<String> names = plan.pipeline().stream().map(SplText::command).toList();
     int aggregatorAt = batchAggregatorIndex(plan.pipeline());
     if (aggregatorAt >= 0) {
       explain.put("mode", "batch");

@@ -9,8 +9,12 @@ package io.quarry.plugin.api;
 public final class SpiVersion {
   public static final int MAJOR = 1;
 
-  /** 1: {@code Operator.isBlocked} (operators that wait on something outside the search). */
-  public static final int MINOR = 1;
+  /**
+   * 1: {@code Operator.isBlocked} (operators that wait on something outside the search). 2: {@code
+   * ArgumentSpec.alsoPositional} (an argument given without its name, as Splunk's commands take
+   * theirs).
+   */
+  public static final int MINOR = 2;
 
   private SpiVersion() {}
 

@@ -6,14 +6,16 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Lookups in a MaxMind DB file ({@code .mmdb}): GeoLite2/GeoIP2 City and Country databases ({@code
- * country.iso_code}, {@code subdivisions[0].names.en}, {@code city.names.en}, {@code location}) and
- * the flat country databases of ip-location-db ({@code country_code}). Readers are shared by every
- * search and reopened when the file changes.
+ * country}, {@code subdivisions[0]}, {@code city}, {@code continent}, each with {@code iso_code} or
+ * {@code code} and {@code names} by language; {@code location}: latitude, longitude, metro code,
+ * time zone) and the flat country databases of ip-location-db ({@code country_code} alone). Readers
+ * are shared by every search and reopened when the file changes.
  */
 final class MaxMindLookup {
   private record Opened(Reader reader, long modified) {}
@@ -56,8 +58,11 @@ final class MaxMindLookup {
     }
   }
 
-  @SuppressWarnings("unchecked")
-  Location lookup(InetAddress address) {
+  /**
+   * Where {@code address} is, with names as {@code names} asks; {@link Location#UNKNOWN} if not
+   * known.
+   */
+  Location lookup(InetAddress address, PlaceNames names) {
     Map<String, Object> record;
     try {
       record = reader.get(address, Map.class);
@@ -67,20 +72,30 @@ final class MaxMindLookup {
     if (record == null) {
       return Location.UNKNOWN;
     }
-    String country = text(record.get("country_code"));
-    if (country == null) {
-      country = text(path(record, "country", "iso_code"));
+    String countryCode = text(record.get("country_code"));
+    if (countryCode == null) {
+      countryCode = text(path(record, "country", "iso_code"));
     }
+    String country =
+        names.codes() ? countryCode : names.pick(map(path(record, "country", "names")));
     String region = null;
-    if (record.get("subdivisions") instanceof java.util.List<?> subdivisions
+    if (record.get("subdivisions") instanceof List<?> subdivisions
         && !subdivisions.isEmpty()
         && subdivisions.get(0) instanceof Map<?, ?> first) {
-      region = text(path((Map<String, Object>) first, "names", "en"));
+      region = names.codes() ? text(first.get("iso_code")) : names.pick(map(first.get("names")));
     }
-    String city = text(path(record, "city", "names", "en"));
+    String city = names.pick(map(path(record, "city", "names")));
+    String continent =
+        names.codes()
+            ? text(path(record, "continent", "code"))
+            : names.pick(map(path(record, "continent", "names")));
+    Long metroCode =
+        path(record, "location", "metro_code") instanceof Number n ? n.longValue() : null;
+    String timezone = text(path(record, "location", "time_zone"));
     Double lat = number(path(record, "location", "latitude"));
     Double lon = number(path(record, "location", "longitude"));
-    return new Location(country, region, city, lat, lon);
+    return new Location(
+        countryCode, country, region, city, continent, metroCode, timezone, lat, lon);
   }
 
   @SuppressWarnings("unchecked")
@@ -93,6 +108,10 @@ final class MaxMindLookup {
       at = ((Map<String, Object>) map).get(key);
     }
     return at;
+  }
+
+  private static Map<?, ?> map(Object value) {
+    return value instanceof Map<?, ?> map ? map : null;
   }
 
   private static String text(Object value) {

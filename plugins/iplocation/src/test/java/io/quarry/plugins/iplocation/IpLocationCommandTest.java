@@ -38,6 +38,15 @@ class IpLocationCommandTest {
           "41.0.0.1", "ZA",
           "196.25.1.1", "ZA");
 
+  /** Splunk's names of {@link #KNOWN}'s countries (English, as GeoLite2 and the JDK spell them). */
+  private static final Map<String, String> NAMES =
+      Map.of(
+          "US", "United States",
+          "GB", "United Kingdom",
+          "JP", "Japan",
+          "BR", "Brazil",
+          "ZA", "South Africa");
+
   @Test
   void parsesOnlyDottedQuads() {
     assertThat(IpLocationCommand.ipv4("10.1.2.3")).isEqualTo(0x0A010203L);
@@ -57,18 +66,141 @@ class IpLocationCommandTest {
   }
 
   @Test
-  void bundledTableGivesCountries() {
+  void bundledTableGivesSplunksCountryNamesOrCodes() {
     var rows =
         KNOWN.keySet().stream().<Map<String, Object>>map(ip -> Map.of("clientip", ip)).toList();
-    var result = tester.run("iplocation", rows);
-    for (Map<String, Object> row : result.rows()) {
-      assertThat(row.get("country")).as(row.toString()).isEqualTo(KNOWN.get(row.get("clientip")));
+    var named = tester.run("iplocation", rows);
+    assertThat(named.columns()).containsExactly("clientip", "Country");
+    for (Map<String, Object> row : named.rows()) {
+      assertThat(row.get("Country"))
+          .as(row.toString())
+          .isEqualTo(NAMES.get(KNOWN.get(row.get("clientip"))));
     }
+    var codes = tester.run("iplocation lang=code", rows);
+    for (Map<String, Object> row : codes.rows()) {
+      assertThat(row.get("Country")).as(row.toString()).isEqualTo(KNOWN.get(row.get("clientip")));
+    }
+    assertThat(tester.run("iplocation lang=de", List.of(Map.of("clientip", "8.8.8.8"))).rows())
+        .containsExactly(Map.of("clientip", "8.8.8.8", "Country", "Vereinigte Staaten"));
     var odd =
         tester.run(
-            "iplocation field=src prefix=src_",
+            "iplocation prefix=src_ src",
             List.of(Map.of("src", "10.1.2.3"), Map.of("src", "not an ip"), Map.of("other", "x")));
-    assertThat(odd.rows()).allSatisfy(r -> assertThat(r).doesNotContainKey("src_country"));
+    assertThat(odd.rows()).allSatisfy(r -> assertThat(r).doesNotContainKey("src_Country"));
+  }
+
+  @Test
+  void takesTheFieldAsSplunkDoesOrAsFieldEquals() {
+    List<Map<String, Object>> rows =
+        List.of(Map.of("src", "8.8.8.8", "clientip", "81.2.69.142"), Map.of("src", "41.0.0.1"));
+    List<Object> expected = java.util.Arrays.asList("United States", "South Africa");
+    assertThat(tester.run("iplocation src", rows).column("Country")).isEqualTo(expected);
+    assertThat(tester.run("iplocation field=src", rows).column("Country")).isEqualTo(expected);
+    assertThat(tester.run("iplocation lang=code src prefix=s_", rows).column("s_Country"))
+        .containsExactly("US", "ZA");
+    assertThat(tester.run("iplocation \"src\"", rows).column("Country")).isEqualTo(expected);
+    // without a field: clientip, as before
+    assertThat(tester.run("iplocation", rows).column("Country"))
+        .containsExactly("United Kingdom", null);
+    assertThat(tester.parse("iplocation src").bound().requiredFields()).containsExactly("src");
+    assertThatThrownBy(() -> tester.parse("iplocation field=src clientip"))
+        .hasMessageContaining("iplocation: field is already given at column 16");
+    assertThatThrownBy(() -> tester.parse("iplocation src dest"))
+        .hasMessageContaining("field is already given");
+    assertThatThrownBy(() -> tester.parse("iplocation lang=\" \" src"))
+        .hasMessageContaining("lang= needs a language");
+    assertThatThrownBy(() -> tester.parse("iplocation colour=red src"))
+        .hasMessageContaining("Unknown option 'colour' for iplocation");
+  }
+
+  @Test
+  void producesSplunksFieldNamesWithThePrefix(@TempDir Path dir) throws Exception {
+    Path city = cityMmdb(dir);
+    assertThat(tester.parse("iplocation src").bound().producedFields()).containsExactly("Country");
+    assertThat(tester.parse("iplocation prefix=geo_ src").bound().producedFields())
+        .containsExactly("geo_Country");
+    assertThat(tester.parse("iplocation database=" + city + " src").bound().producedFields())
+        .containsExactly("City", "Country", "Region", "lat", "lon");
+    assertThat(
+            tester
+                .parse("iplocation prefix=geo_ allfields=true database=" + city + " src")
+                .bound()
+                .producedFields())
+        .containsExactly(
+            "geo_City",
+            "geo_Continent",
+            "geo_Country",
+            "geo_MetroCode",
+            "geo_Region",
+            "geo_Timezone",
+            "geo_lat",
+            "geo_lon");
+  }
+
+  @Test
+  void readsACityDatabaseAsSplunkDoes(@TempDir Path dir) throws Exception {
+    Path city = cityMmdb(dir);
+    List<Map<String, Object>> rows =
+        List.of(
+            Map.of("ip", "81.2.69.142"),
+            Map.of("ip", "8.8.8.8"),
+            Map.of("ip", "10.0.0.1"),
+            Map.of("ip", "nonsense"),
+            Map.of("ip", "2001:db8::1"));
+    var splunk = tester.run("iplocation database=" + city + " ip", rows);
+    assertThat(splunk.columns()).containsExactly("ip", "City", "Country", "Region", "lat", "lon");
+    assertThat(splunk.rows())
+        .containsExactly(
+            Map.of(
+                "ip",
+                "81.2.69.142",
+                "City",
+                "London",
+                "Country",
+                "United Kingdom",
+                "Region",
+                "England",
+                "lat",
+                51.5142,
+                "lon",
+                -0.0931),
+            Map.of(
+                "ip",
+                "8.8.8.8",
+                "City",
+                "Mountain View",
+                "Country",
+                "United States",
+                "Region",
+                "California",
+                "lat",
+                37.386,
+                "lon",
+                -122.0838),
+            Map.of("ip", "10.0.0.1"),
+            Map.of("ip", "nonsense"),
+            Map.of("ip", "2001:db8::1"));
+    var all =
+        tester.run(
+            "iplocation allfields=true lang=de prefix=g_ database=" + city + " field=ip",
+            rows.subList(0, 2));
+    assertThat(all.rows().get(0))
+        .containsEntry("g_City", "London") // no German name: English
+        .containsEntry("g_Continent", "Europa")
+        .containsEntry("g_Country", "Vereinigtes Königreich")
+        .containsEntry("g_Timezone", "Europe/London")
+        .doesNotContainKey("g_MetroCode");
+    assertThat(all.rows().get(1))
+        .containsEntry("g_Continent", "Nordamerika")
+        .containsEntry("g_MetroCode", 807L)
+        .containsEntry("g_Timezone", "America/Los_Angeles");
+    var codes =
+        tester.run("iplocation allfields=t lang=code database=" + city + " ip", rows.subList(0, 1));
+    assertThat(codes.rows().get(0))
+        .containsEntry("City", "London")
+        .containsEntry("Continent", "EU")
+        .containsEntry("Country", "GB")
+        .containsEntry("Region", "ENG");
   }
 
   @Test
@@ -82,13 +214,19 @@ class IpLocationCommandTest {
     Path mmdb = countryMmdb();
     var result =
         tester.run(
-            "iplocation field=ip database=" + mmdb,
+            "iplocation lang=code field=ip database=" + mmdb,
             List.of(
                 Map.of("ip", "8.8.8.8"),
                 Map.of("ip", "2001:4860:4860::8888"),
                 Map.of("ip", "213.180.204.3"),
                 Map.of("ip", "nonsense")));
-    assertThat(result.column("country")).containsExactly("US", "US", "RU", null);
+    assertThat(result.column("Country")).containsExactly("US", "US", "RU", null);
+    // a country-only database has codes: named as the bundled table's are
+    assertThat(
+            tester
+                .run("iplocation ip database=" + mmdb, List.of(Map.of("ip", "213.180.204.3")))
+                .column("Country"))
+        .containsExactly("Russia");
     Files.writeString(dir.resolve("bad.mmdb"), "not a database");
     assertThatThrownBy(() -> tester.parse("iplocation database=" + dir.resolve("bad.mmdb")))
         .hasMessageContaining("is not a readable MaxMind DB file");
@@ -103,11 +241,76 @@ class IpLocationCommandTest {
               "8.8.8.8 - - [07/Jan/2026:10:00:00 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\"",
               "8.8.4.4 - - [07/Jan/2026:10:00:01 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\"",
               "81.2.69.142 - - [07/Jan/2026:10:00:02 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\""));
-      var rows = server.search("* | iplocation | stats count by country | sort country").rows();
-      assertThat(rows)
+      assertThat(server.search("* | iplocation clientip | stats count by Country").rows())
           .containsExactly(
-              Map.of("country", "GB", "count", "1"), Map.of("country", "US", "count", "2"));
+              Map.of("Country", "United Kingdom", "count", "1"),
+              Map.of("Country", "United States", "count", "2"));
+      assertThat(
+              server
+                  .search(
+                      "* | iplocation prefix=client_ lang=code field=clientip"
+                          + " | stats count by client_Country")
+                  .rows())
+          .containsExactly(
+              Map.of("client_Country", "GB", "count", "1"),
+              Map.of("client_Country", "US", "count", "2"));
+      assertThat(server.search("| help iplocation").rows())
+          .anySatisfy(
+              row ->
+                  assertThat(row)
+                      .containsEntry("argument", "field")
+                      .containsEntry("positional", "true")
+                      .containsEntry(
+                          "syntax",
+                          "iplocation [prefix=<string>] [allfields=<boolean>] [lang=<string>]"
+                              + " [database=<string>] [[field=]<field>]"));
     }
+  }
+
+  /** A GeoLite2-City-shaped database: London and Mountain View, English and some German names. */
+  static Path cityMmdb(Path dir) throws IOException {
+    Path file = dir.resolve("City.mmdb");
+    new MmdbWriter()
+        .add(
+            "81.2.69.0/24",
+            Map.of(
+                "city",
+                Map.of("names", Map.of("en", "London")),
+                "continent",
+                Map.of("code", "EU", "names", Map.of("en", "Europe", "de", "Europa")),
+                "country",
+                Map.of(
+                    "iso_code",
+                    "GB",
+                    "names",
+                    Map.of("en", "United Kingdom", "de", "Vereinigtes Königreich")),
+                "location",
+                Map.of("latitude", 51.5142, "longitude", -0.0931, "time_zone", "Europe/London"),
+                "subdivisions",
+                List.of(Map.of("iso_code", "ENG", "names", Map.of("en", "England")))))
+        .add(
+            "8.8.8.0/24",
+            Map.of(
+                "city",
+                Map.of("names", Map.of("en", "Mountain View")),
+                "continent",
+                Map.of("code", "NA", "names", Map.of("en", "North America", "de", "Nordamerika")),
+                "country",
+                Map.of("iso_code", "US", "names", Map.of("en", "United States", "de", "USA")),
+                "location",
+                Map.of(
+                    "latitude",
+                    37.386,
+                    "longitude",
+                    -122.0838,
+                    "metro_code",
+                    807,
+                    "time_zone",
+                    "America/Los_Angeles"),
+                "subdivisions",
+                List.of(Map.of("iso_code", "CA", "names", Map.of("en", "California")))))
+        .write(file);
+    return file;
   }
 
   /**

@@ -9,6 +9,9 @@ public enum ArgumentType {
   DOUBLE,
   /** Splunk's booleans: true/t/1/yes and false/f/0/no. */
   BOOLEAN,
-  /** Field names after the options ({@code cmd opt=v f1 f2}); at most one argument of this type. */
+  /**
+   * Field names after the options ({@code cmd opt=v f1 f2}); at most one argument of this type, and
+   * not together with a {@linkplain ArgumentSpec#alsoPositional() positional} argument.
+   */
   FIELD_LIST
 }

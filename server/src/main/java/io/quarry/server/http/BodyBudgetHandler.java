@@ -1,0 +1,83 @@
+package io.quarry.server.http;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import java.time.Duration;
+
+/**
+ * Counts a request body against the server-wide in-flight budget ({@link
+ * HttpHandler.InFlightBytes}) as its bytes arrive, after decompression and before they are gathered
+ * into one request: once the budget is spent, a request still uploading is answered with 503 and
+ * Retry-After, and the rest of its body is discarded as it comes. So many slow or stalled uploads
+ * (authenticated or not), or a gzip bomb, cannot together fill the heap while they wait to be
+ * complete. When the last chunk arrives the reservation is handed back just before the complete
+ * request reaches {@link HttpHandler}, which reserves the whole body until it is served.
+ */
+final class BodyBudgetHandler extends ChannelInboundHandlerAdapter {
+  private final HttpHandler.InFlightBytes inFlight;
+  private final Router router;
+  private final long maxRequestBytes;
+  private long reserved; // bytes of the body being received; event-loop state
+  private boolean refused; // the body being received was refused: drop the rest of it
+  private String path = "/";
+
+  BodyBudgetHandler(HttpHandler.InFlightBytes inFlight, Router router, long maxRequestBytes) {
+    this.inFlight = inFlight;
+    this.router = router;
+    this.maxRequestBytes = maxRequestBytes;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext context, Object message) {
+    if (message instanceof HttpRequest request) {
+      releaseReserved();
+      refused = false;
+      String uri = request.uri();
+      int query = uri.indexOf('?');
+      path = query < 0 ? uri : uri.substring(0, query);
+    }
+    if (!(message instanceof HttpContent content)) {
+      context.fireChannelRead(message);
+      return;
+    }
+    if (refused) {
+      ReferenceCountUtil.release(content);
+      return;
+    }
+    int bytes = content.content().readableBytes();
+    if (reserved >= maxRequestBytes) {
+      // past the request limit the aggregator answers 413 and discards the rest: nothing is held
+      context.fireChannelRead(content);
+      return;
+    }
+    if (bytes > 0 && !inFlight.tryAcquire(bytes)) {
+      refused = true;
+      releaseReserved();
+      ReferenceCountUtil.release(content);
+      Exchange.sendAndDrain(context, router.busy(path), Duration.ofSeconds(10));
+      return;
+    }
+    reserved += bytes;
+    if (content instanceof LastHttpContent) {
+      releaseReserved(); // the complete request takes the bytes over in HttpHandler
+    }
+    context.fireChannelRead(content);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext context) throws Exception {
+    releaseReserved();
+    super.channelInactive(context);
+  }
+
+  private void releaseReserved() {
+    if (reserved > 0) {
+      inFlight.release(reserved);
+      reserved = 0;
+    }
+  }
+}
