@@ -9,8 +9,13 @@ package io.quarry.plugin.api;
 public final class SpiVersion {
   public static final int MAJOR = 1;
 
-  /** 1: {@code Operator.isBlocked} (operators that wait on something outside the search). */
-  public static final int MINOR = 1;
+  /**
+   * 1: {@code Operator.isBlocked} (operators that wait on something outside the search). 2: block
+   * positions with several values ({@code Block.getValueCount}, {@code getFirstValueIndex}, the
+   * accessors by value index, the builders' position entries); input pages carry multivalues as
+   * such instead of one newline-joined text.
+   */
+  public static final int MINOR = 2;
 
   private SpiVersion() {}
 
