@@ -29,7 +29,8 @@ import java.util.function.Consumer;
  * Runs plugin commands inside the row pipeline: rows are gathered into pages of the fields the
  * command reads, driven through the plugin's {@link Operator} with the pull protocol, and the pages
  * it returns become rows again. Every call into plugin code is wrapped, so a throwing plugin fails
- * its search with a {@link PluginFailureException} naming it.
+ * its search with a {@link PluginFailureException} naming it. A multivalue goes into a page as a
+ * position with several values and comes back from one as a multivalue (see {@link PageCollector}).
  *
  * <p>Streaming and centralized commands keep the rows they are given: each input page carries a
  * hidden {@value #ROW_COLUMN} column (the row's position in the batch), which the operator passes
@@ -87,7 +88,9 @@ public final class PluginOperators {
     return rows[0];
   }
 
-  /** New rows from a page: a field per non-null column. */
+  /**
+   * New rows from a page: a field per non-null column (a position's several values a multivalue).
+   */
   static List<Row> rows(Page page) {
     List<Row> rows = new ArrayList<>(page.positionCount());
     Schema schema = page.schema();
@@ -445,6 +448,9 @@ public final class PluginOperators {
     public List<Object> values(String field) {
       if (overlay.containsKey(field)) {
         Object value = overlay.get(field);
+        if (value instanceof List<?> multivalue) {
+          return List.copyOf(multivalue);
+        }
         return value == null ? List.of() : List.of(value);
       }
       return base.values(field);

@@ -123,7 +123,13 @@ class PipelineTest {
         .isCloseTo(Math.sqrt(794_333.3333 / 6), org.assertj.core.data.Offset.offset(1e-3));
     assertThat(row.subList(7, row.size()))
         .containsExactly(
-            "bob", "amy\nbob\ncid", "bob\namy\nbob\ncid\namy\nbob", "bob", "bob", "20", "10");
+            "bob",
+            List.of("amy", "bob", "cid"),
+            List.of("bob", "amy", "bob", "cid", "amy", "bob"),
+            "bob",
+            "bob",
+            "20",
+            "10");
 
     io.quarry.ql.ast.StatsCommand stats =
         (io.quarry.ql.ast.StatsCommand)
