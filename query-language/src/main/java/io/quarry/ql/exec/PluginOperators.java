@@ -98,7 +98,7 @@ public final class PluginOperators {
       Map<String, Object> values = new LinkedHashMap<>();
       for (int c = 0; c < schema.size(); c++) {
         String name = schema.column(c).name();
-        Object value = page.block(c).getObject(p);
+        Object value = value(page.block(c), p);
         if (value != null && !name.equals(ROW_COLUMN)) {
           values.put(name, value);
         }
@@ -106,6 +106,16 @@ public final class PluginOperators {
       rows.add(new MapRow(values));
     }
     return rows;
+  }
+
+  /** A position's value as a row holds it: null, the value, or a list of several. */
+  static Object value(Block block, int position) {
+    List<Object> values = block.getValues(position);
+    return switch (values.size()) {
+      case 0 -> null;
+      case 1 -> values.get(0);
+      default -> values;
+    };
   }
 
   /** A page of rows for a command: the fields it reads plus the row column. */
@@ -440,7 +450,7 @@ public final class PluginOperators {
     OverlayRow(Row base, Page page, List<Integer> columns, int position) {
       this.base = base;
       for (int c : columns) {
-        overlay.put(page.schema().column(c).name(), page.block(c).getObject(position));
+        overlay.put(page.schema().column(c).name(), value(page.block(c), position));
       }
     }
 

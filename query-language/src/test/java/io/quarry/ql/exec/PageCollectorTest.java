@@ -39,14 +39,15 @@ class PageCollectorTest {
     assertThat(n.getValueCount(0)).isEqualTo(3);
     assertThat(n.getValueCount(1)).isEqualTo(1);
     assertThat(n.getValueCount(2)).isZero();
-    assertThat(n.getObject(0)).isEqualTo(List.of(1L, 2L, 3L));
+    assertThat(n.getValues(0)).isEqualTo(List.of(1L, 2L, 3L));
+    assertThat(n.getObject(0)).as("the first value").isEqualTo(1L);
     assertThat(n.getObject(1)).isEqualTo(4L);
     assertThat(n.getLongValue(n.getFirstValueIndex(0) + 2)).isEqualTo(3L);
     assertThat(n.getLong(1)).isEqualTo(4L);
     BytesBlock s = (BytesBlock) column(page, "s");
     assertThat(s.getObject(0)).isEqualTo("x");
     assertThat(s.isNull(1)).isTrue();
-    assertThat(s.getObject(2)).isEqualTo(List.of("y", "z"));
+    assertThat(s.getValues(2)).isEqualTo(List.of("y", "z"));
   }
 
   @Test
@@ -56,13 +57,13 @@ class PageCollectorTest {
             List.of(TestRow.of("a", "m", List.of(1L, "two", 2.5)), TestRow.of("b", "m", 7L)));
     Block m = column(page, "m");
     assertThat(m.dataType()).isEqualTo(DataType.STRING);
-    assertThat(m.getObject(0)).isEqualTo(List.of("1", "two", "2.5"));
+    assertThat(m.getValues(0)).isEqualTo(List.of("1", "two", "2.5"));
     assertThat(m.getObject(1)).isEqualTo("7");
     Page numbers =
         PageCollector.toPage(
             List.of(TestRow.of("a", "m", List.of(1L, 2.5)), TestRow.of("b", "m", 7L)));
     assertThat(column(numbers, "m").dataType()).isEqualTo(DataType.DOUBLE);
-    assertThat(column(numbers, "m").getObject(0)).isEqualTo(List.of(1.0, 2.5));
+    assertThat(column(numbers, "m").getValues(0)).isEqualTo(List.of(1.0, 2.5));
   }
 
   @Test

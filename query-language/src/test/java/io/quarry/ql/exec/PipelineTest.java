@@ -35,7 +35,7 @@ class PipelineTest {
       for (int p = 0; p < page.positionCount(); p++) {
         List<Object> row = new ArrayList<>();
         for (int c = 0; c < page.schema().size(); c++) {
-          row.add(page.block(c).getObject(p));
+          row.add(PluginOperators.value(page.block(c), p)); // a multivalue as a list
         }
         table.add(row);
       }

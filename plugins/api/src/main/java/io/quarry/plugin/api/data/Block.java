@@ -1,5 +1,7 @@
 package io.quarry.plugin.api.data;
 
+import java.util.List;
+
 /**
  * One column of a {@link Page}: {@code positionCount()} positions of one {@link DataType}, each of
  * which holds no value (null), one value, or several (a multivalue, as {@code values(f)}, {@code
@@ -21,9 +23,9 @@ package io.quarry.plugin.api.data;
  * }
  * }</pre>
  *
- * <p>The accessors by position ({@code getLong(position)}, {@code getString(position)}, …) read a
- * position's first value, so code written for single-valued blocks reads a multivalue's first
- * value. {@link #getObject} gives a multivalue as a {@code List}.
+ * <p>The accessors by position ({@link #getObject}, {@code getLong(position)}, {@code
+ * getString(position)}, …) read a position's first value, so code written for single-valued blocks
+ * reads a multivalue's first value; {@link #getValues} gives every value of a position.
  */
 public sealed interface Block permits LongBlock, DoubleBlock, BooleanBlock, BytesBlock {
 
@@ -35,10 +37,33 @@ public sealed interface Block permits LongBlock, DoubleBlock, BooleanBlock, Byte
   DataType dataType();
 
   /**
-   * The value at a position as a Java object (Long, Double, Boolean, String), an unmodifiable
-   * {@code List} of them for a position with several values, or null.
+   * The value at a position as a Java object (Long, Double, Boolean, String; its first value when
+   * it has several), or null.
    */
   Object getObject(int position);
+
+  /**
+   * Every value at a position as Java objects (Long, Double, Boolean, String), in order: none for a
+   * null position, one for a single value, several for a multivalue.
+   */
+  default List<Object> getValues(int position) {
+    int count = getValueCount(position);
+    if (count == 0) {
+      return List.of();
+    }
+    int first = getFirstValueIndex(position);
+    Object[] values = new Object[count];
+    for (int i = 0; i < count; i++) {
+      values[i] =
+          switch (this) {
+            case LongBlock longs -> longs.getLongValue(first + i);
+            case DoubleBlock doubles -> doubles.getDoubleValue(first + i);
+            case BooleanBlock booleans -> booleans.getBooleanValue(first + i);
+            case BytesBlock bytes -> bytes.getStringValue(first + i);
+          };
+    }
+    return List.of(values);
+  }
 
   /** How many values a position holds: 0 when it is null, 1, or more for a multivalue. */
   int getValueCount(int position);

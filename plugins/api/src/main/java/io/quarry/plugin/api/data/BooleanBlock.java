@@ -45,16 +45,7 @@ public final class BooleanBlock implements Block {
 
   @Override
   public Object getObject(int position) {
-    int count = getValueCount(position);
-    if (count <= 1) {
-      return count == 0 ? null : values[getFirstValueIndex(position)];
-    }
-    Object[] multivalue = new Object[count];
-    int first = getFirstValueIndex(position);
-    for (int i = 0; i < count; i++) {
-      multivalue[i] = values[first + i];
-    }
-    return java.util.List.of(multivalue);
+    return isNull(position) ? null : values[getFirstValueIndex(position)];
   }
 
   @Override

@@ -76,16 +76,7 @@ public final class BytesBlock implements Block {
 
   @Override
   public Object getObject(int position) {
-    int count = getValueCount(position);
-    if (count <= 1) {
-      return count == 0 ? null : getString(position);
-    }
-    String[] multivalue = new String[count];
-    int first = getFirstValueIndex(position);
-    for (int i = 0; i < count; i++) {
-      multivalue[i] = string(first + i);
-    }
-    return java.util.List.<Object>of(multivalue);
+    return isNull(position) ? null : getString(position);
   }
 
   @Override

@@ -61,12 +61,10 @@ class MultivalueBlockTest {
       String where = "seed " + seed + " position " + p;
       assertThat(block.isNull(p)).as(where).isEqualTo(expected.isEmpty());
       assertThat(block.getValueCount(p)).as(where).isEqualTo(expected.size());
-      Object object = block.getObject(p);
-      switch (expected.size()) {
-        case 0 -> assertThat(object).as(where).isNull();
-        case 1 -> assertThat(object).as(where).isEqualTo(expected.get(0));
-        default -> assertThat(object).as(where).isEqualTo(expected);
-      }
+      assertThat(block.getValues(p)).as(where).isEqualTo(expected);
+      assertThat(block.getObject(p))
+          .as(where)
+          .isEqualTo(expected.isEmpty() ? null : expected.get(0));
       int first = block.getFirstValueIndex(p);
       if (!multivalued) {
         assertThat(first).as(where).isEqualTo(p);
@@ -186,7 +184,8 @@ class MultivalueBlockTest {
             .build();
     assertThat(block.mayHaveMultivaluedFields()).isTrue();
     assertThat(block.getObject(0)).isEqualTo("GET");
-    assertThat(block.getObject(1)).isEqualTo(List.of("GET", "POST"));
+    assertThat(block.getValues(1)).isEqualTo(List.of("GET", "POST"));
+    assertThat(block.getObject(1)).as("a position's first value").isEqualTo("GET");
     assertThat(block.getString(1)).as("a position's first value").isEqualTo("GET");
     assertThat(block.getLength(1)).isEqualTo(3);
     assertThat(block.getFirstValueIndex(1)).isEqualTo(1);
