@@ -25,7 +25,7 @@ import java.util.Map;
 /**
  * Splunk's search-job endpoints over the same jobs as {@code /api/v1/jobs}, with {@code
  * output_mode=json} (Splunk's JSON shapes: an {@code entry} list with {@code content} for a job,
- * {@code fields} and {@code results} with text values for results):
+ * {@code fields} and {@code results} with text values for results, a multivalue an array of them):
  *
  * <ul>
  *   <li>{@code POST /services/search/jobs} ({@code search}, {@code exec_mode=normal|blocking|
