@@ -173,7 +173,7 @@ final class ArrowStreamEncoder implements Closeable {
     schema = fixed;
     dictionaryValues = new VarCharVector[fixed.size()];
     lists = new boolean[fixed.size()];
-    java.util.Set<String> multivalued = sample.multivalued();
+    Set<String> multivalued = sample.multivalued();
     List<Field> fields = new ArrayList<>();
     for (int column = 0; column < fixed.size(); column++) {
       Schema.Column declared = fixed.column(column);

@@ -5,6 +5,7 @@ import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,7 +120,7 @@ final class StreamSchema {
 
   /** The columns of the held pages that have several values in some row. */
   Set<String> multivalued() {
-    Set<String> names = new java.util.HashSet<>();
+    Set<String> names = new HashSet<>();
     for (Page page : pages) {
       for (int column = 0; column < page.schema().size(); column++) {
         if (hasMultivalue(page.block(column))) {
