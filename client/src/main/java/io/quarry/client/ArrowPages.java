@@ -18,8 +18,9 @@ import java.util.Map;
  * Reads the Apache Arrow IPC stream Quarry's search endpoint writes, without Arrow's library: the
  * schema message, dictionary batches (replacements and deltas) and record batches, each turned into
  * a {@link TypedResults} page. It reads the types Quarry writes — Int64, Float64, Bool, Utf8 (plain
- * or dictionary-encoded with integer indices) and Timestamp — from uncompressed buffers; anything
- * else is an {@link IOException} naming it.
+ * or dictionary-encoded with integer indices), Timestamp, and a List of one of them (a multivalue
+ * column: a list of several values becomes a {@code List}, a list of one its value, as in Quarry's
+ * JSON) — from uncompressed buffers; anything else is an {@link IOException} naming it.
  *
  * <p>The stream is a sequence of messages: a 0xFFFFFFFF continuation marker, the length of a
  * FlatBuffers {@code Message}, the message, then its body; a zero length ends the stream. Tables
@@ -41,15 +42,25 @@ final class ArrowPages implements ResultStream.PageReader {
   private static final int UTF8 = 5;
   private static final int BOOL = 6;
   private static final int TIMESTAMP = 10;
+  private static final int LIST = 12;
 
   private final InputStream in;
   private List<ColumnType> columns;
   private final Map<Long, String[]> dictionaries = new HashMap<>();
   private long offset;
 
-  /** A column of the schema: its name, Quarry type, Arrow type and dictionary, if encoded. */
+  /**
+   * A column of the schema: its name, Quarry type, Arrow type, dictionary, if encoded, and for a
+   * list column the type of its items (whose Quarry type is the column's).
+   */
   private record ColumnType(
-      String name, String quarryType, int arrowType, int bitWidth, int timeUnit, Long dictionary) {}
+      String name,
+      String quarryType,
+      int arrowType,
+      int bitWidth,
+      int timeUnit,
+      Long dictionary,
+      ColumnType item) {}
 
   ArrowPages(InputStream in) {
     this.in = in;
@@ -118,46 +129,61 @@ final class ArrowPages implements ResultStream.PageReader {
     List<ColumnType> read = new ArrayList<>();
     int fields = schema.vectorLength(1);
     for (int i = 0; i < fields; i++) {
-      Table field = schema.tableAt(1, i);
-      String name = field.string(0);
-      int type = field.ubyte(2, 0);
-      Table details = field.table(3);
-      Table dictionary = field.table(4);
-      Long dictionaryId = dictionary == null ? null : dictionary.int64(0, 0);
-      int bitWidth = 0;
-      int timeUnit = 0;
-      String quarryType;
-      switch (type) {
-        case INT -> {
-          bitWidth = details.int32(0, 0);
-          quarryType = "long";
-        }
-        case FLOATING_POINT -> {
-          if (details.int16(0, 0) != 2) {
-            throw new IOException("Arrow stream: column '" + name + "' is not a double");
-          }
-          quarryType = "double";
-        }
-        case UTF8 -> quarryType = "string";
-        case BOOL -> quarryType = "boolean";
-        case TIMESTAMP -> {
-          timeUnit = details.int16(0, 0);
-          quarryType = "timestamp";
-        }
-        default ->
-            throw new IOException(
-                "Arrow stream: column '" + name + "' has type " + type + ", not one Quarry writes");
-      }
-      if (dictionaryId != null) {
-        if (type != UTF8) {
-          throw new IOException("Arrow stream: dictionary column '" + name + "' is not Utf8");
-        }
-        Table indexType = dictionary.table(1);
-        bitWidth = indexType == null ? 32 : indexType.int32(0, 32);
-      }
-      read.add(new ColumnType(name, quarryType, type, bitWidth, timeUnit, dictionaryId));
+      read.add(field(schema.tableAt(1, i), true));
     }
     return read;
+  }
+
+  /** A field of the schema (a list column's item field when {@code top} is false). */
+  private static ColumnType field(Table field, boolean top) throws IOException {
+    String name = field.string(0);
+    int type = field.ubyte(2, 0);
+    Table details = field.table(3);
+    Table dictionary = field.table(4);
+    Long dictionaryId = dictionary == null ? null : dictionary.int64(0, 0);
+    int bitWidth = 0;
+    int timeUnit = 0;
+    ColumnType item = null;
+    String quarryType;
+    switch (type) {
+      case INT -> {
+        bitWidth = details.int32(0, 0);
+        quarryType = "long";
+      }
+      case FLOATING_POINT -> {
+        if (details.int16(0, 0) != 2) {
+          throw new IOException("Arrow stream: column '" + name + "' is not a double");
+        }
+        quarryType = "double";
+      }
+      case UTF8 -> quarryType = "string";
+      case BOOL -> quarryType = "boolean";
+      case TIMESTAMP -> {
+        timeUnit = details.int16(0, 0);
+        quarryType = "timestamp";
+      }
+      case LIST -> {
+        if (!top || field.vectorLength(5) != 1) {
+          throw new IOException("Arrow stream: list column '" + name + "' is not a list of values");
+        }
+        item = field(field.tableAt(5, 0), false);
+        if (item.dictionary() != null) {
+          throw new IOException("Arrow stream: list column '" + name + "' has dictionary items");
+        }
+        quarryType = item.quarryType();
+      }
+      default ->
+          throw new IOException(
+              "Arrow stream: column '" + name + "' has type " + type + ", not one Quarry writes");
+    }
+    if (dictionaryId != null) {
+      if (type != UTF8) {
+        throw new IOException("Arrow stream: dictionary column '" + name + "' is not Utf8");
+      }
+      Table indexType = dictionary.table(1);
+      bitWidth = indexType == null ? 32 : indexType.int32(0, 32);
+    }
+    return new ColumnType(name, quarryType, type, bitWidth, timeUnit, dictionaryId, item);
   }
 
   private void dictionary(Message message) throws IOException {
@@ -213,44 +239,82 @@ final class ArrowPages implements ResultStream.PageReader {
         }
         continue;
       }
-      switch (column.arrowType()) {
-        case UTF8 -> {
-          ByteBuffer offsets = buffers.next();
-          ByteBuffer data = buffers.next();
-          for (int row = 0; row < rows; row++) {
-            values.get(row).add(valid(validity, row) ? utf8(offsets, data, row) : null);
+      if (column.arrowType() == LIST) {
+        ByteBuffer listOffsets = buffers.next();
+        buffers.node();
+        int items = rows == 0 ? 0 : listOffsets.getInt(rows * 4);
+        Object[] itemValues = values(column.item(), buffers, items);
+        for (int row = 0; row < rows; row++) {
+          Object value = null;
+          if (valid(validity, row)) {
+            int start = listOffsets.getInt(row * 4);
+            int end = listOffsets.getInt(row * 4 + 4);
+            value =
+                end - start == 1
+                    ? itemValues[start]
+                    : java.util.Collections.unmodifiableList(
+                        java.util.Arrays.asList(
+                            java.util.Arrays.copyOfRange(itemValues, start, end)));
           }
+          values.get(row).add(value);
         }
-        case INT -> {
-          ByteBuffer data = buffers.next();
-          for (int row = 0; row < rows; row++) {
-            values.get(row).add(valid(validity, row) ? integer(data, column, row) : null);
-          }
-        }
-        case FLOATING_POINT -> {
-          ByteBuffer data = buffers.next();
-          for (int row = 0; row < rows; row++) {
-            values.get(row).add(valid(validity, row) ? data.getDouble(row * 8) : null);
-          }
-        }
-        case BOOL -> {
-          ByteBuffer data = buffers.next();
-          for (int row = 0; row < rows; row++) {
-            values.get(row).add(valid(validity, row) ? bit(data, row) : null);
-          }
-        }
-        case TIMESTAMP -> {
-          ByteBuffer data = buffers.next();
-          for (int row = 0; row < rows; row++) {
-            values.get(row).add(valid(validity, row) ? time(data.getLong(row * 8), column) : null);
-          }
-        }
-        default -> throw new IOException("Arrow stream: type " + column.arrowType());
+        continue;
+      }
+      Object[] columnValues = values(column, validity, buffers, rows);
+      for (int row = 0; row < rows; row++) {
+        values.get(row).add(columnValues[row]);
       }
     }
     TypedResults page = new TypedResults(schema, values, offset, offset + rows, true);
     offset += rows;
     return page;
+  }
+
+  /** The values of a plain column (not dictionary-encoded, not a list) whose node comes next. */
+  private static Object[] values(ColumnType column, Buffers buffers, int length)
+      throws IOException {
+    return values(column, buffers.next(), buffers, length);
+  }
+
+  /** The values of a plain column whose validity buffer was read. */
+  private static Object[] values(
+      ColumnType column, ByteBuffer validity, Buffers buffers, int length) throws IOException {
+    Object[] values = new Object[length];
+    switch (column.arrowType()) {
+      case UTF8 -> {
+        ByteBuffer offsets = buffers.next();
+        ByteBuffer data = buffers.next();
+        for (int row = 0; row < length; row++) {
+          values[row] = valid(validity, row) ? utf8(offsets, data, row) : null;
+        }
+      }
+      case INT -> {
+        ByteBuffer data = buffers.next();
+        for (int row = 0; row < length; row++) {
+          values[row] = valid(validity, row) ? integer(data, column, row) : null;
+        }
+      }
+      case FLOATING_POINT -> {
+        ByteBuffer data = buffers.next();
+        for (int row = 0; row < length; row++) {
+          values[row] = valid(validity, row) ? data.getDouble(row * 8) : null;
+        }
+      }
+      case BOOL -> {
+        ByteBuffer data = buffers.next();
+        for (int row = 0; row < length; row++) {
+          values[row] = valid(validity, row) ? bit(data, row) : null;
+        }
+      }
+      case TIMESTAMP -> {
+        ByteBuffer data = buffers.next();
+        for (int row = 0; row < length; row++) {
+          values[row] = valid(validity, row) ? time(data.getLong(row * 8), column) : null;
+        }
+      }
+      default -> throw new IOException("Arrow stream: type " + column.arrowType());
+    }
+    return values;
   }
 
   /** The buffers of one batch, handed out in order; the field nodes are counted beside them. */

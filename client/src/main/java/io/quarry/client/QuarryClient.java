@@ -131,7 +131,8 @@ public final class QuarryClient {
     /**
      * An Apache Arrow IPC stream (uncompressed; repeated strings dictionary-encoded): smaller and
      * cheaper to decode; one schema for the whole stream (every column of the first 10,000 rows,
-     * types widened to fit them all), multivalues joined with line breaks, no warnings.
+     * types widened to fit them all), a column with multivalues a list column (read back as for
+     * JSON: a {@code List} for several values, the value itself for one), no warnings.
      */
     ARROW
   }
@@ -323,7 +324,7 @@ public final class QuarryClient {
         Map<String, String> row = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = result.fields(); it.hasNext(); ) {
           Map.Entry<String, JsonNode> field = it.next();
-          row.put(field.getKey(), field.getValue().asText());
+          row.put(field.getKey(), text(field.getValue()));
           fields.add(field.getKey());
         }
         rows.add(row);
@@ -336,6 +337,16 @@ public final class QuarryClient {
       }
     }
     return new SearchResults(new ArrayList<>(fields), rows, messages);
+  }
+
+  /** A value of the export endpoint as text: a multivalue (an array) joined by newlines. */
+  private static String text(JsonNode value) {
+    if (!value.isArray()) {
+      return value.asText();
+    }
+    List<String> values = new ArrayList<>(value.size());
+    value.forEach(one -> values.add(one.asText()));
+    return String.join("\n", values);
   }
 
   /** Every index with its size, time range and buckets. */

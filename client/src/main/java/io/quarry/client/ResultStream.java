@@ -24,7 +24,9 @@ import java.util.NoSuchElementException;
  * stream ({@link #messages}); or an Apache Arrow IPC stream, more compact and cheaper to decode,
  * whose one schema comes from the first 10,000 rows (a column that first appears after them is left
  * out, and the server logs it; use {@code | table} or an aggregation for a fixed set of columns),
- * multivalues arrive joined with line breaks, and there are no warnings.
+ * multivalues arrive as lists too (a column with multivalues among those rows is an Arrow list
+ * column; a later multivalue in a column without any there is sent as null and logged), and there
+ * are no warnings.
  */
 public final class ResultStream implements Iterator<TypedResults>, Closeable {
   /** Where pages come from: one reader per wire format. */

@@ -7,7 +7,8 @@ import java.util.Map;
  * The rows of a search as the export endpoint returns them.
  *
  * @param fields field names in order of first appearance
- * @param rows one map per row, field name to value (text, as Splunk's API gives it)
+ * @param rows one map per row, field name to value (text, as Splunk's API gives it; a multivalue,
+ *     which the API gives as an array, is its values joined by newlines, as Splunk's CSV shows it)
  * @param messages warnings from the server
  */
 public record SearchResults(

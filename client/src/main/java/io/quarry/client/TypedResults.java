@@ -32,7 +32,8 @@ public record TypedResults(
 
   /**
    * A page of Quarry's JSON ({@code "fields": [{"name", "type"}], "rows": [[…]]}), numbers typed by
-   * their column: {@code Long} for {@code long}, {@code Double} for {@code double}.
+   * their column: {@code Long} for {@code long}, {@code Double} for {@code double}; a multivalue (a
+   * JSON array) a {@code List} of values so typed.
    */
   static TypedResults fromJson(JsonNode page, long offset, long total, boolean preview) {
     List<Column> columns = new ArrayList<>();
@@ -45,17 +46,29 @@ public record TypedResults(
       for (int i = 0; i < row.size(); i++) {
         JsonNode value = row.get(i);
         String type = i < columns.size() ? columns.get(i).type() : "";
-        if (value.isNumber() && type.equals("long")) {
-          values.add(value.longValue());
-        } else if (value.isNumber() && type.equals("double")) {
-          values.add(value.doubleValue());
+        if (value.isArray()) { // a multivalue: values of the column's type
+          List<Object> multivalue = new ArrayList<>(value.size());
+          for (JsonNode one : value) {
+            multivalue.add(typed(one, type));
+          }
+          values.add(java.util.Collections.unmodifiableList(multivalue));
         } else {
-          values.add(JSON.convertValue(value, Object.class));
+          values.add(typed(value, type));
         }
       }
       rows.add(values);
     }
     return new TypedResults(columns, rows, offset, total, preview);
+  }
+
+  private static Object typed(JsonNode value, String type) {
+    if (value.isNumber() && type.equals("long")) {
+      return value.longValue();
+    }
+    if (value.isNumber() && type.equals("double")) {
+      return value.doubleValue();
+    }
+    return JSON.convertValue(value, Object.class);
   }
 
   /** The index of a column by name, or -1. */

@@ -20,8 +20,9 @@ import java.util.function.Consumer;
  * The end of the row pipeline: gathers rows into typed pages of at most {@code pageSize} rows and
  * hands each page on. A column's type is inferred per page from its values: all longs make a long
  * column, longs and doubles a double column, anything else a string column; {@code _time} holds
- * epoch microseconds and is a timestamp column. A multivalue becomes one text of its values joined
- * by newlines (multivalue blocks are still to come).
+ * epoch microseconds and is a timestamp column. A field with several values in a row is a position
+ * with several values, typed with the rest of the column's values (a multivalue of longs in a long
+ * column; one that mixes numbers and text makes the column text).
  */
 public final class PageCollector implements RowSink {
   public static final String TIME_FIELD = "_time";
@@ -81,41 +82,26 @@ public final class PageCollector implements RowSink {
     return names;
   }
 
-  /** A page of the rows' values of {@code names}, a column each (all null when no row has it). */
+  /**
+   * A page of the rows' values of {@code names}, a column each (all null when no row has it); a
+   * field with several values in a row is a position with several values.
+   */
   static Page toPage(List<Row> rows, java.util.Collection<String> names) {
     List<Schema.Column> columns = new ArrayList<>();
     List<Block> blocks = new ArrayList<>();
     for (String name : names) {
+      List<List<Object>> cells = new ArrayList<>(rows.size());
       List<Object> values = new ArrayList<>(rows.size());
       for (Row row : rows) {
         List<Object> fieldValues = row.values(name);
-        values.add(
-            switch (fieldValues.size()) {
-              case 0 -> null;
-              case 1 -> fieldValues.get(0);
-              default -> multivalueText(fieldValues);
-            });
+        cells.add(fieldValues);
+        values.addAll(fieldValues);
       }
       DataType type = inferType(name, values);
       columns.add(new Schema.Column(name, type));
-      blocks.add(block(type, values));
+      blocks.add(block(type, cells));
     }
     return new Page(new Schema(columns), blocks, rows.size());
-  }
-
-  /**
-   * A multivalue as one text, its values joined by newlines (as Splunk's CSV output does) until
-   * pages carry multivalue blocks.
-   */
-  static String multivalueText(List<Object> values) {
-    StringBuilder text = new StringBuilder();
-    for (Object value : values) {
-      if (!text.isEmpty()) {
-        text.append('\n');
-      }
-      text.append(Values.toText(value));
-    }
-    return text.toString();
   }
 
   private static DataType inferType(String name, List<Object> values) {
@@ -147,41 +133,68 @@ public final class PageCollector implements RowSink {
     return DataType.STRING;
   }
 
-  private static Block block(DataType type, List<Object> values) {
+  /** A block of the cells: no value is a null, several values one position's values. */
+  private static Block block(DataType type, List<List<Object>> cells) {
     switch (type) {
       case LONG, TIMESTAMP -> {
-        LongBlock.Builder builder = LongBlock.builder(type, values.size());
-        values.forEach(v -> appendOrNull(v, () -> builder.append((Long) v), builder::appendNull));
+        LongBlock.Builder builder = LongBlock.builder(type, cells.size());
+        appendCells(
+            cells,
+            builder::appendNull,
+            builder::beginPositionEntry,
+            builder::endPositionEntry,
+            v -> builder.append((Long) v));
         return builder.build();
       }
       case DOUBLE -> {
-        DoubleBlock.Builder builder = DoubleBlock.builder(values.size());
-        values.forEach(
-            v ->
-                appendOrNull(
-                    v, () -> builder.append(((Number) v).doubleValue()), builder::appendNull));
+        DoubleBlock.Builder builder = DoubleBlock.builder(cells.size());
+        appendCells(
+            cells,
+            builder::appendNull,
+            builder::beginPositionEntry,
+            builder::endPositionEntry,
+            v -> builder.append(((Number) v).doubleValue()));
         return builder.build();
       }
       case BOOLEAN -> {
-        BooleanBlock.Builder builder = BooleanBlock.builder(values.size());
-        values.forEach(
-            v -> appendOrNull(v, () -> builder.append((Boolean) v), builder::appendNull));
+        BooleanBlock.Builder builder = BooleanBlock.builder(cells.size());
+        appendCells(
+            cells,
+            builder::appendNull,
+            builder::beginPositionEntry,
+            builder::endPositionEntry,
+            v -> builder.append((Boolean) v));
         return builder.build();
       }
       default -> {
-        BytesBlock.Builder builder = BytesBlock.builder(values.size());
-        values.forEach(
-            v -> appendOrNull(v, () -> builder.append(Values.toText(v)), builder::appendNull));
+        BytesBlock.Builder builder = BytesBlock.builder(cells.size());
+        appendCells(
+            cells,
+            builder::appendNull,
+            builder::beginPositionEntry,
+            builder::endPositionEntry,
+            v -> builder.append(Values.toText(v)));
         return builder.build();
       }
     }
   }
 
-  private static void appendOrNull(Object value, Runnable append, Runnable appendNull) {
-    if (value == null) {
-      appendNull.run();
-    } else {
-      append.run();
+  private static void appendCells(
+      List<List<Object>> cells,
+      Runnable appendNull,
+      Runnable beginPositionEntry,
+      Runnable endPositionEntry,
+      Consumer<Object> append) {
+    for (List<Object> cell : cells) {
+      switch (cell.size()) {
+        case 0 -> appendNull.run();
+        case 1 -> append.accept(cell.get(0));
+        default -> {
+          beginPositionEntry.run();
+          cell.forEach(append);
+          endPositionEntry.run();
+        }
+      }
     }
   }
 }

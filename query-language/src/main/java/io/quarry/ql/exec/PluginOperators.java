@@ -29,7 +29,8 @@ import java.util.function.Consumer;
  * Runs plugin commands inside the row pipeline: rows are gathered into pages of the fields the
  * command reads, driven through the plugin's {@link Operator} with the pull protocol, and the pages
  * it returns become rows again. Every call into plugin code is wrapped, so a throwing plugin fails
- * its search with a {@link PluginFailureException} naming it.
+ * its search with a {@link PluginFailureException} naming it. A multivalue goes into a page as a
+ * position with several values and comes back from one as a multivalue (see {@link PageCollector}).
  *
  * <p>Streaming and centralized commands keep the rows they are given: each input page carries a
  * hidden {@value #ROW_COLUMN} column (the row's position in the batch), which the operator passes
@@ -87,7 +88,9 @@ public final class PluginOperators {
     return rows[0];
   }
 
-  /** New rows from a page: a field per non-null column. */
+  /**
+   * New rows from a page: a field per non-null column (a position's several values a multivalue).
+   */
   static List<Row> rows(Page page) {
     List<Row> rows = new ArrayList<>(page.positionCount());
     Schema schema = page.schema();
@@ -95,7 +98,7 @@ public final class PluginOperators {
       Map<String, Object> values = new LinkedHashMap<>();
       for (int c = 0; c < schema.size(); c++) {
         String name = schema.column(c).name();
-        Object value = page.block(c).getObject(p);
+        Object value = value(page.block(c), p);
         if (value != null && !name.equals(ROW_COLUMN)) {
           values.put(name, value);
         }
@@ -103,6 +106,16 @@ public final class PluginOperators {
       rows.add(new MapRow(values));
     }
     return rows;
+  }
+
+  /** A position's value as a row holds it: null, the value, or a list of several. */
+  static Object value(Block block, int position) {
+    List<Object> values = block.getValues(position);
+    return switch (values.size()) {
+      case 0 -> null;
+      case 1 -> values.get(0);
+      default -> values;
+    };
   }
 
   /** A page of rows for a command: the fields it reads plus the row column. */
@@ -437,7 +450,7 @@ public final class PluginOperators {
     OverlayRow(Row base, Page page, List<Integer> columns, int position) {
       this.base = base;
       for (int c : columns) {
-        overlay.put(page.schema().column(c).name(), page.block(c).getObject(position));
+        overlay.put(page.schema().column(c).name(), value(page.block(c), position));
       }
     }
 
@@ -445,6 +458,9 @@ public final class PluginOperators {
     public List<Object> values(String field) {
       if (overlay.containsKey(field)) {
         Object value = overlay.get(field);
+        if (value instanceof List<?> multivalue) {
+          return List.copyOf(multivalue);
+        }
         return value == null ? List.of() : List.of(value);
       }
       return base.values(field);

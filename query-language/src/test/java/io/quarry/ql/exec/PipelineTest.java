@@ -35,7 +35,7 @@ class PipelineTest {
       for (int p = 0; p < page.positionCount(); p++) {
         List<Object> row = new ArrayList<>();
         for (int c = 0; c < page.schema().size(); c++) {
-          row.add(page.block(c).getObject(p));
+          row.add(PluginOperators.value(page.block(c), p)); // a multivalue as a list
         }
         table.add(row);
       }
@@ -123,7 +123,13 @@ class PipelineTest {
         .isCloseTo(Math.sqrt(794_333.3333 / 6), org.assertj.core.data.Offset.offset(1e-3));
     assertThat(row.subList(7, row.size()))
         .containsExactly(
-            "bob", "amy\nbob\ncid", "bob\namy\nbob\ncid\namy\nbob", "bob", "bob", "20", "10");
+            "bob",
+            List.of("amy", "bob", "cid"),
+            List.of("bob", "amy", "bob", "cid", "amy", "bob"),
+            "bob",
+            "bob",
+            "20",
+            "10");
 
     io.quarry.ql.ast.StatsCommand stats =
         (io.quarry.ql.ast.StatsCommand)

@@ -31,7 +31,7 @@ class RexTest {
     assertThat(rows("* | rex \"id=(?<id>\\\\d+)\" | table id"))
         .containsExactly(List.of("7"), Arrays.asList((Object) null));
     assertThat(rows("* | rex max_match=0 \"id=(?<id>\\\\d+)\" | table id").get(0))
-        .containsExactly("7\n8");
+        .containsExactly(List.of("7", "8"));
     assertThat(rows("* | rex field=path \"^/(?<top>[^/]+)\" | table top"))
         .containsExactly(List.of("a"), List.of("c"));
     // several groups of one simple expression (the one-pass matcher's path)

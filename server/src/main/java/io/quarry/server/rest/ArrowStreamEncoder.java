@@ -1,7 +1,10 @@
 package io.quarry.server.rest;
 
 import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BooleanBlock;
 import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.DoubleBlock;
+import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
 import java.io.ByteArrayOutputStream;
@@ -26,6 +29,7 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
 import org.apache.arrow.vector.dictionary.Dictionary;
@@ -42,9 +46,10 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 /**
  * Encodes result pages as an Apache Arrow IPC stream: the schema, then one record batch per page,
  * each handed out as bytes as soon as it is encoded. Types map one to one: long → Int64, double →
- * Float64, boolean → Bool, string → Utf8 (multivalues joined with a line break, as Splunk shows
- * them), timestamp → Timestamp(µs, UTC). Buffers may be zstd-compressed (Arrow's own per-buffer
- * compression, which pyarrow reads transparently).
+ * Float64, boolean → Bool, string → Utf8, timestamp → Timestamp(µs, UTC); a column with several
+ * values in some row of the sample is a List of that type (child field {@code item}, as pyarrow
+ * names it), where a single value is a list of one. Buffers may be zstd-compressed (Arrow's own
+ * per-buffer compression, which pyarrow reads transparently).
  *
  * <p>A string column whose sampled rows (the {@link StreamSchema} sample) repeat their values (at
  * most half as many distinct values as rows) is dictionary-encoded for the whole stream: Int32
@@ -70,6 +75,9 @@ final class ArrowStreamEncoder implements Closeable {
 
   /** Per column: its dictionary's values vector, or null when the column is not encoded. */
   private VarCharVector[] dictionaryValues;
+
+  /** Per column: whether it is a list column (multivalues). */
+  private boolean[] lists;
 
   ArrowStreamEncoder(boolean zstd) {
     this.zstd = zstd;
@@ -102,11 +110,16 @@ final class ArrowStreamEncoder implements Closeable {
       FieldVector vector = root.getVector(column);
       int source = page.schema().indexOf(schema.column(column).name());
       Block block = source < 0 ? null : page.block(source);
+      DataType type = schema.column(column).type();
       if (dictionaryValues[column] != null) {
         encodeDictionary((IntVector) vector, dictionaryValues[column], block, rows);
+      } else if (lists[column]) {
+        for (int row = 0; row < rows; row++) {
+          setList((ListVector) vector, type, block, row);
+        }
       } else {
         for (int row = 0; row < rows; row++) {
-          set(vector, schema.column(column).type(), block, row);
+          set(vector, type, block, row);
         }
       }
       vector.setValueCount(rows);
@@ -131,13 +144,17 @@ final class ArrowStreamEncoder implements Closeable {
    * Fills a column's indices and its dictionary (the page's distinct values in order of first
    * appearance); the writer sends the dictionary when it differs from the last one sent.
    */
-  private static void encodeDictionary(
-      IntVector indices, VarCharVector values, Block block, int rows) {
+  private void encodeDictionary(IntVector indices, VarCharVector values, Block block, int rows) {
     values.allocateNew();
     Map<String, Integer> ids = new HashMap<>();
     for (int row = 0; row < rows; row++) {
       if (block == null || block.isNull(row)) {
         indices.setNull(row);
+        continue;
+      }
+      if (block.getValueCount(row) > 1) {
+        indices.setNull(row); // the sample had no multivalue in this column
+        sample.nulledMultivalue();
         continue;
       }
       String text = ResultValues.text(block, row);
@@ -155,10 +172,19 @@ final class ArrowStreamEncoder implements Closeable {
   private void start(Schema fixed, List<Page> pages) throws IOException {
     schema = fixed;
     dictionaryValues = new VarCharVector[fixed.size()];
+    lists = new boolean[fixed.size()];
+    Set<String> multivalued = sample.multivalued();
     List<Field> fields = new ArrayList<>();
     for (int column = 0; column < fixed.size(); column++) {
       Schema.Column declared = fixed.column(column);
       FieldType type = FieldType.nullable(arrowType(declared.type()));
+      if (multivalued.contains(declared.name())) {
+        lists[column] = true;
+        Field item = new Field("item", type, null);
+        fields.add(
+            new Field(declared.name(), FieldType.nullable(ArrowType.List.INSTANCE), List.of(item)));
+        continue;
+      }
       if (declared.type() == DataType.STRING && repeats(declared.name(), pages)) {
         DictionaryEncoding encoding =
             new DictionaryEncoding(column, false, new ArrowType.Int(32, true));
@@ -221,46 +247,95 @@ final class ArrowStreamEncoder implements Closeable {
   }
 
   /**
-   * Writes one value into a column of the fixed schema: a string column takes any value as text; a
-   * typed one takes values of its type (a double column also longs, a long column also whole
-   * doubles) and sends anything else as null, counted.
+   * Writes one position into a column of the fixed schema: a string column takes any value as text;
+   * a typed one takes values of its type (a double column also longs, a long column also whole
+   * doubles) and sends anything else as null, counted; a multivalue, which only a list column
+   * holds, too.
    */
   private void set(FieldVector vector, DataType type, Block block, int row) {
     if (block == null || block.isNull(row)) {
       vector.setNull(row);
       return;
     }
-    if (type == DataType.STRING) {
-      String text = ResultValues.text(block, row);
-      ((VarCharVector) vector).setSafe(row, text.getBytes(StandardCharsets.UTF_8));
+    if (block.getValueCount(row) > 1) {
+      vector.setNull(row); // the sample had no multivalue in this column
+      sample.nulledMultivalue();
       return;
     }
-    Object value = block.getObject(row);
-    DataType from = block.dataType();
-    boolean fits =
-        switch (type) {
-          case LONG ->
-              from == DataType.LONG
-                  || (from == DataType.DOUBLE
-                      && value instanceof Double d
-                      && d == Math.rint(d)
-                      && Math.abs(d) < 0x1p63);
-          case DOUBLE -> from == DataType.LONG || from == DataType.DOUBLE;
-          default -> from == type;
-        };
-    if (!fits || !(value instanceof Number || value instanceof Boolean)) {
-      vector.setNull(row); // e.g. a multivalue, or text in a numeric column
+    if (!setValue(vector, type, block, block.getFirstValueIndex(row), row)) {
+      vector.setNull(row); // e.g. text in a numeric column
       sample.nulled();
+    }
+  }
+
+  /** Writes one position into a list column: its values, a single one as a list of one. */
+  private void setList(ListVector vector, DataType type, Block block, int row) {
+    if (block == null || block.isNull(row)) {
+      vector.setNull(row);
       return;
     }
-    switch (type) {
-      case LONG -> ((BigIntVector) vector).setSafe(row, ((Number) value).longValue());
-      case TIMESTAMP ->
-          ((TimeStampMicroTZVector) vector).setSafe(row, ((Number) value).longValue());
-      case DOUBLE -> ((Float8Vector) vector).setSafe(row, ((Number) value).doubleValue());
-      case BOOLEAN -> ((BitVector) vector).setSafe(row, (Boolean) value ? 1 : 0);
-      case STRING -> throw new AssertionError("handled above");
+    FieldVector items = (FieldVector) vector.getDataVector();
+    int count = block.getValueCount(row);
+    int first = block.getFirstValueIndex(row);
+    int start = vector.startNewValue(row);
+    for (int i = 0; i < count; i++) {
+      if (!setValue(items, type, block, first + i, start + i)) {
+        items.setNull(start + i);
+        sample.nulled();
+      }
     }
+    vector.endValue(row, count);
+  }
+
+  /**
+   * Writes the value at {@code valueIndex} of a block at {@code index} of a vector of {@code type};
+   * false when that type cannot hold it.
+   */
+  private static boolean setValue(
+      FieldVector vector, DataType type, Block block, int valueIndex, int index) {
+    DataType from = block.dataType();
+    switch (type) {
+      case STRING ->
+          ((VarCharVector) vector)
+              .setSafe(
+                  index,
+                  ResultValues.valueText(block, valueIndex).getBytes(StandardCharsets.UTF_8));
+      case LONG -> {
+        if (block instanceof LongBlock longs && from == DataType.LONG) {
+          ((BigIntVector) vector).setSafe(index, longs.getLongValue(valueIndex));
+        } else if (block instanceof DoubleBlock doubles
+            && doubles.getDoubleValue(valueIndex) == Math.rint(doubles.getDoubleValue(valueIndex))
+            && Math.abs(doubles.getDoubleValue(valueIndex)) < 0x1p63) {
+          ((BigIntVector) vector).setSafe(index, (long) doubles.getDoubleValue(valueIndex));
+        } else {
+          return false;
+        }
+      }
+      case DOUBLE -> {
+        if (block instanceof LongBlock longs && from == DataType.LONG) {
+          ((Float8Vector) vector).setSafe(index, longs.getLongValue(valueIndex));
+        } else if (block instanceof DoubleBlock doubles) {
+          ((Float8Vector) vector).setSafe(index, doubles.getDoubleValue(valueIndex));
+        } else {
+          return false;
+        }
+      }
+      case TIMESTAMP -> {
+        if (block instanceof LongBlock longs && from == DataType.TIMESTAMP) {
+          ((TimeStampMicroTZVector) vector).setSafe(index, longs.getLongValue(valueIndex));
+        } else {
+          return false;
+        }
+      }
+      case BOOLEAN -> {
+        if (block instanceof BooleanBlock booleans) {
+          ((BitVector) vector).setSafe(index, booleans.getBooleanValue(valueIndex) ? 1 : 0);
+        } else {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   private byte[] drain() {

@@ -27,6 +27,9 @@ import java.util.Locale;
  *   <li>Arrow IPC stream: see {@link ArrowStreamEncoder}.
  * </ul>
  *
+ * <p>A multivalue is a JSON array of typed values in JSON and NDJSON, one cell of its values joined
+ * by newlines in CSV (as Splunk's CSV output), an Arrow list (see {@link ArrowStreamEncoder}).
+ *
  * <p>CSV and Arrow have one schema for the whole stream: they hold the first rows back until {@link
  * StreamSchema} has fixed it from them, and log what a later page brings that does not fit.
  */

@@ -1,16 +1,23 @@
 package io.quarry.server.rest;
 
 import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BooleanBlock;
+import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.DoubleBlock;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.ql.exec.Values;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Renders typed values for the wire: as Splunk's REST API shows them (text, times in ISO-8601), or
- * typed for Quarry's JSON.
+ * typed for Quarry's JSON. A position with several values (a multivalue) is a list in JSON, as in
+ * Splunk's JSON output, and one text of its values joined by newlines where a cell holds one text
+ * (CSV, as Splunk's CSV output).
  */
 final class ResultValues {
   private static final DateTimeFormatter SPLUNK_TIME =
@@ -18,29 +25,94 @@ final class ResultValues {
 
   private ResultValues() {}
 
-  /** A typed value for JSON: numbers, booleans, text, lists; times as ISO-8601 text. */
+  /**
+   * A typed value for JSON: numbers, booleans, text, a list of them for a multivalue; times as
+   * ISO-8601 text; null for a null position.
+   */
   static Object typed(Block block, int position) {
-    if (block.isNull(position)) {
-      return null;
-    }
-    if (block.dataType() == DataType.TIMESTAMP) {
-      return text(block, position);
-    }
-    return block.getObject(position);
+    int count = block.getValueCount(position);
+    int first = count == 0 ? 0 : block.getFirstValueIndex(position);
+    return switch (count) {
+      case 0 -> null;
+      case 1 -> typedValue(block, first);
+      default -> {
+        List<Object> values = new ArrayList<>(count);
+        for (int i = first; i < first + count; i++) {
+          values.add(typedValue(block, i));
+        }
+        yield values;
+      }
+    };
   }
 
-  /** The value at a position as text, or null when it is null. */
+  /**
+   * A value as Splunk's JSON gives it: text, a list of texts for a multivalue, null for a null
+   * position.
+   */
+  static Object splunk(Block block, int position) {
+    int count = block.getValueCount(position);
+    if (count <= 1) {
+      return text(block, position);
+    }
+    int first = block.getFirstValueIndex(position);
+    List<String> values = new ArrayList<>(count);
+    for (int i = first; i < first + count; i++) {
+      values.add(valueText(block, i));
+    }
+    return values;
+  }
+
+  /**
+   * The value at a position as one text (a multivalue's values joined by newlines, as Splunk's CSV
+   * output shows them), or null when it is null.
+   */
   static String text(Block block, int position) {
-    if (block.isNull(position)) {
+    int count = block.getValueCount(position);
+    if (count == 0) {
       return null;
     }
-    if (block.dataType() == DataType.TIMESTAMP) {
-      long micros = ((LongBlock) block).getLong(position);
-      return SPLUNK_TIME.format(
-          Instant.ofEpochSecond(
-              Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L));
+    int first = block.getFirstValueIndex(position);
+    if (count == 1) {
+      return valueText(block, first);
     }
-    return Values.toText(block.getObject(position));
+    StringBuilder text = new StringBuilder();
+    for (int i = first; i < first + count; i++) {
+      if (i > first) {
+        text.append('\n');
+      }
+      text.append(valueText(block, i));
+    }
+    return text.toString();
+  }
+
+  /** The value at a value index of a block, typed for JSON (times as ISO-8601 text). */
+  private static Object typedValue(Block block, int valueIndex) {
+    return switch (block) {
+      case LongBlock longs ->
+          block.dataType() == DataType.TIMESTAMP
+              ? time(longs.getLongValue(valueIndex))
+              : (Object) longs.getLongValue(valueIndex);
+      case DoubleBlock doubles -> doubles.getDoubleValue(valueIndex);
+      case BooleanBlock booleans -> booleans.getBooleanValue(valueIndex);
+      case BytesBlock bytes -> bytes.getStringValue(valueIndex);
+    };
+  }
+
+  /** The value at a value index of a block as text. */
+  static String valueText(Block block, int valueIndex) {
+    if (block.dataType() == DataType.TIMESTAMP) {
+      return time(((LongBlock) block).getLongValue(valueIndex));
+    }
+    return switch (block) {
+      case BytesBlock bytes -> bytes.getStringValue(valueIndex);
+      default -> Values.toText(typedValue(block, valueIndex));
+    };
+  }
+
+  private static String time(long micros) {
+    return SPLUNK_TIME.format(
+        Instant.ofEpochSecond(
+            Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L));
   }
 
   /** The column names of a schema, in order. */
@@ -67,6 +139,19 @@ final class ResultValues {
     java.util.List<String> cells = new java.util.ArrayList<>(columns.length);
     for (int column : columns) {
       cells.add(column < 0 ? null : text(page.block(column), position));
+    }
+    return cells;
+  }
+
+  /**
+   * A row's values as Splunk's JSON gives them, in the order of {@code columns}: text, a list of
+   * texts for a multivalue, null for -1 or a null value.
+   */
+  static List<Object> splunkValues(
+      io.quarry.plugin.api.data.Page page, int position, int[] columns) {
+    List<Object> cells = new ArrayList<>(columns.length);
+    for (int column : columns) {
+      cells.add(column < 0 ? null : splunk(page.block(column), position));
     }
     return cells;
   }

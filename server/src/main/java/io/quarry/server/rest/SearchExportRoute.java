@@ -24,9 +24,9 @@ import java.util.Locale;
 /**
  * {@code POST /services/search/jobs/export}, as Splunk serves it with {@code output_mode=json}: one
  * JSON object per line, {@code {"preview":false,"offset":N,"result":{…}}}, the last one with {@code
- * "lastrow":true}, streamed page by page as the search produces them. Parameters come from the form
- * body or the query string: {@code search}, {@code output_mode}, {@code earliest_time}, {@code
- * latest_time}.
+ * "lastrow":true}, streamed page by page as the search produces them. Values are text, a multivalue
+ * an array of texts, as Splunk writes them. Parameters come from the form body or the query string:
+ * {@code search}, {@code output_mode}, {@code earliest_time}, {@code latest_time}.
  */
 public final class SearchExportRoute {
   private static final JsonFactory JSON = new JsonFactory();
@@ -173,9 +173,15 @@ public final class SearchExportRoute {
         }
         json.writeObjectFieldStart("result");
         for (int column = 0; column < page.schema().size(); column++) {
-          String value = ResultValues.text(page.block(column), position);
-          if (value != null) {
-            json.writeStringField(page.schema().column(column).name(), value);
+          Object value = ResultValues.splunk(page.block(column), position);
+          if (value instanceof String text) {
+            json.writeStringField(page.schema().column(column).name(), text);
+          } else if (value instanceof List<?> multivalue) { // Splunk's multivalue: an array
+            json.writeArrayFieldStart(page.schema().column(column).name());
+            for (Object one : multivalue) {
+              json.writeString((String) one);
+            }
+            json.writeEndArray();
           }
         }
         json.writeEndObject();

@@ -25,7 +25,7 @@ import java.util.Map;
 /**
  * Splunk's search-job endpoints over the same jobs as {@code /api/v1/jobs}, with {@code
  * output_mode=json} (Splunk's JSON shapes: an {@code entry} list with {@code content} for a job,
- * {@code fields} and {@code results} with text values for results):
+ * {@code fields} and {@code results} with text values for results, a multivalue an array of them):
  *
  * <ul>
  *   <li>{@code POST /services/search/jobs} ({@code search}, {@code exec_mode=normal|blocking|
@@ -188,14 +188,12 @@ public final class SplunkJobRoutes {
         xml.append("<field k=\"")
             .append(SplunkAtom.escape(row.page().schema().column(column).name()))
             .append("\">");
-        Object value = block.getObject(row.position());
-        List<?> values = value instanceof List<?> list ? list : List.of(value);
-        for (Object one : values) {
-          String text =
-              values.size() == 1
-                  ? ResultValues.text(block, row.position())
-                  : io.quarry.ql.exec.Values.toText(one);
-          xml.append("<value><text>").append(SplunkAtom.escape(text)).append("</text></value>");
+        // a <value> per value, as Splunk writes a multivalue (its SDKs' test data, resultsMV.xml)
+        int first = block.getFirstValueIndex(row.position());
+        for (int i = first; i < first + block.getValueCount(row.position()); i++) {
+          xml.append("<value><text>")
+              .append(SplunkAtom.escape(ResultValues.valueText(block, i)))
+              .append("</text></value>");
         }
         xml.append("</field>");
       }
@@ -387,7 +385,10 @@ public final class SplunkJobRoutes {
     }
   }
 
-  /** Splunk's results JSON: field names, then one object of text values per row. */
+  /**
+   * Splunk's results JSON: field names, then one object of text values per row (a multivalue an
+   * array of texts).
+   */
   private static Map<String, Object> results(SearchJob job, long offset, long count) {
     long take = count == 0 ? Long.MAX_VALUE : count;
     Schema schema = job.schema();
@@ -401,7 +402,7 @@ public final class SplunkJobRoutes {
     for (SearchJob.RowRef row : job.slice(offset, take)) {
       Map<String, Object> values = new LinkedHashMap<>();
       for (int column = 0; column < row.page().schema().size(); column++) {
-        String value = ResultValues.text(row.page().block(column), row.position());
+        Object value = ResultValues.splunk(row.page().block(column), row.position());
         if (value != null) {
           values.put(row.page().schema().column(column).name(), value);
         }
@@ -419,16 +420,17 @@ public final class SplunkJobRoutes {
 
   /**
    * Splunk's {@code json_rows} ({@code "rows": [[v, …], …]}) or {@code json_cols} ({@code
-   * "columns": [[v, …] per field]}): field names once, values as text, null where a row has none.
+   * "columns": [[v, …] per field]}): field names once, values as text (a multivalue an array of
+   * texts), null where a row has none.
    */
   private static Map<String, Object> tabular(
       SearchJob job, long offset, long count, boolean byColumn) {
     long take = count == 0 ? Long.MAX_VALUE : count;
     List<String> names = fieldNames(job);
-    List<List<String>> rows = new ArrayList<>();
+    List<List<Object>> rows = new ArrayList<>();
     for (SearchJob.RowRef row : job.slice(offset, take)) {
       int[] columns = ResultValues.columns(row.page().schema(), names);
-      rows.add(ResultValues.texts(row.page(), row.position(), columns));
+      rows.add(ResultValues.splunkValues(row.page(), row.position(), columns));
     }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("preview", !job.state().finished());
@@ -436,10 +438,10 @@ public final class SplunkJobRoutes {
     body.put("messages", messageList(job));
     body.put("fields", names);
     if (byColumn) {
-      List<List<String>> columns = new ArrayList<>();
+      List<List<Object>> columns = new ArrayList<>();
       for (int c = 0; c < names.size(); c++) {
-        List<String> column = new ArrayList<>(rows.size());
-        for (List<String> row : rows) {
+        List<Object> column = new ArrayList<>(rows.size());
+        for (List<Object> row : rows) {
           column.add(row.get(c));
         }
         columns.add(column);

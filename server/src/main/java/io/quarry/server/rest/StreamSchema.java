@@ -5,6 +5,7 @@ import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,10 +20,11 @@ import java.util.TreeSet;
  *
  * <p>The schema is every column the held pages have, in order of first appearance, each typed by
  * widening what the pages say: long and double make double, anything else mixed makes string, and a
- * column that is null throughout a page says nothing. A result of at most {@link #ROWS} rows (every
- * event listing under the default cap, every {@code stats}) is thus described exactly; a longer one
- * may still bring a column or a type the schema lacks after the sample, which the encoder counts
- * and reports ({@link #misfits}).
+ * column that is null throughout a page says nothing. A column with several values in some held row
+ * is multivalued ({@link #multivalued}): a list column in Arrow, its single values lists of one. A
+ * result of at most {@link #ROWS} rows (every event listing under the default cap, every {@code
+ * stats}) is thus described exactly; a longer one may still bring a column or a type the schema
+ * lacks after the sample, which the encoder counts and reports ({@link #misfits}).
  */
 final class StreamSchema {
   /** Rows held before the schema is fixed (the default cap of an event listing). */
@@ -41,6 +43,7 @@ final class StreamSchema {
   private final Set<String> droppedColumns = new TreeSet<>();
   private long droppedValues;
   private long nulledValues;
+  private long nulledMultivalues;
 
   /** The held pages, in order. */
   List<Page> pages() {
@@ -66,6 +69,12 @@ final class StreamSchema {
     nulledValues++;
   }
 
+  /** A later multivalue in a column the sample had only single values in: sent as null. */
+  void nulledMultivalue() {
+    nulledValues++;
+    nulledMultivalues++;
+  }
+
   /**
    * What did not fit the schema, for the server's log (the formats have no room for messages), or
    * null when everything fit.
@@ -81,7 +90,13 @@ final class StreamSchema {
             ? droppedValues + " values of columns " + droppedColumns + " left out"
             : "")
         + (droppedValues > 0 && nulledValues > 0 ? ", " : "")
-        + (nulledValues > 0 ? nulledValues + " values of another type sent as null" : "")
+        + (nulledValues > 0
+            ? nulledValues
+                + " values of another type sent as null"
+                + (nulledMultivalues > 0
+                    ? " (" + nulledMultivalues + " of them multivalues in a single-valued column)"
+                    : "")
+            : "")
         + "; JSON and NDJSON carry every field, or fix the columns with | table, | fields or"
         + " eval tostring()";
   }
@@ -101,6 +116,31 @@ final class StreamSchema {
         (name, type) ->
             columns.add(new Schema.Column(name, type == null ? DataType.STRING : type)));
     return new Schema(columns);
+  }
+
+  /** The columns of the held pages that have several values in some row. */
+  Set<String> multivalued() {
+    Set<String> names = new HashSet<>();
+    for (Page page : pages) {
+      for (int column = 0; column < page.schema().size(); column++) {
+        if (hasMultivalue(page.block(column))) {
+          names.add(page.schema().column(column).name());
+        }
+      }
+    }
+    return names;
+  }
+
+  private static boolean hasMultivalue(Block block) {
+    if (!block.mayHaveMultivaluedFields()) {
+      return false;
+    }
+    for (int position = 0; position < block.positionCount(); position++) {
+      if (block.getValueCount(position) > 1) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The type that holds values of both (null: nothing known yet). */

@@ -10,9 +10,11 @@ public final class SpiVersion {
   public static final int MAJOR = 1;
 
   /**
-   * 1: {@code Operator.isBlocked} (operators that wait on something outside the search). 2: {@code
-   * ArgumentSpec.alsoPositional} (an argument given without its name, as Splunk's commands take
-   * theirs).
+   * 1: {@code Operator.isBlocked} (operators that wait on something outside the search). 2: block
+   * positions with several values ({@code Block.getValueCount}, {@code getFirstValueIndex}, the
+   * accessors by value index, the builders' position entries; input pages carry multivalues as
+   * such instead of one newline-joined text) and {@code ArgumentSpec.alsoPositional} (an argument
+   * given without its name, as Splunk's commands take theirs).
    */
   public static final int MINOR = 2;
 

@@ -17,7 +17,8 @@ public final class Pages {
 
   /**
    * One page of rows: a column per field (longs make a long column, longs and doubles a double
-   * column, anything else text; {@code _time} in epoch microseconds is a timestamp column).
+   * column, anything else text; {@code _time} in epoch microseconds is a timestamp column); a
+   * {@code List} value is a multivalue, a position with several values.
    */
   public static Page of(List<Map<String, Object>> rows) {
     List<Row> mapped = new ArrayList<>();
@@ -27,14 +28,23 @@ public final class Pages {
     return PageCollector.toPage(mapped);
   }
 
-  /** A row per position: field → value (Long, Double, Boolean, String), nulls left out. */
+  /**
+   * A row per position: field → value (Long, Double, Boolean, String, or a {@code List} of them for
+   * a position with several values), nulls left out.
+   */
   public static List<Map<String, Object>> rows(Page page) {
     List<Map<String, Object>> rows = new ArrayList<>();
     Schema schema = page.schema();
     for (int p = 0; p < page.positionCount(); p++) {
       Map<String, Object> row = new LinkedHashMap<>();
       for (int c = 0; c < schema.size(); c++) {
-        Object value = page.block(c).getObject(p);
+        List<Object> values = page.block(c).getValues(p);
+        Object value =
+            switch (values.size()) {
+              case 0 -> null;
+              case 1 -> values.get(0);
+              default -> values;
+            };
         if (value != null) {
           row.put(schema.column(c).name(), value);
         }

@@ -14,7 +14,13 @@ public interface BoundCommand {
 
   /**
    * The fields the command reads. Input pages carry at least these columns (when the row has them);
-   * {@link #ALL_FIELDS} asks for every field.
+   * {@link #ALL_FIELDS} asks for every field. A field with several values in a row (a multivalue)
+   * is a block position with several values, typed by its values (SPI 1.2; before, one text of the
+   * values joined by newlines): {@code getLong(position)}, {@code getString(position)} and the
+   * other accessors by position read its first value, and {@link
+   * io.quarry.plugin.api.data.Block#getValueCount} with {@link
+   * io.quarry.plugin.api.data.Block#getFirstValueIndex} reach every value. Output blocks may hold
+   * multivalues the same way (the builders' {@code beginPositionEntry}/{@code endPositionEntry}).
    */
   Set<String> requiredFields();
 

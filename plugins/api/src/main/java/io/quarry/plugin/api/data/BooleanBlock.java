@@ -2,21 +2,29 @@ package io.quarry.plugin.api.data;
 
 import java.util.Arrays;
 
-/** A block of booleans, one byte per position. */
+/** A block of booleans, one byte per value. See {@link Block} for positions with several values. */
 public final class BooleanBlock implements Block {
   private final boolean[] values;
   private final long[] nulls;
+  private final int[] firstValueIndexes;
   private final int positionCount;
 
-  private BooleanBlock(boolean[] values, long[] nulls, int positionCount) {
+  private BooleanBlock(boolean[] values, long[] nulls, int[] firstValueIndexes, int positionCount) {
     this.values = values;
     this.nulls = nulls;
+    this.firstValueIndexes = firstValueIndexes;
     this.positionCount = positionCount;
   }
 
+  /** The value at a position (its first value when it has several). */
   public boolean getBoolean(int position) {
-    NullMask.checkIndex(position, positionCount);
-    return values[position];
+    return values[getFirstValueIndex(position)];
+  }
+
+  /** The value at a value index (see {@link #getFirstValueIndex}). */
+  public boolean getBooleanValue(int valueIndex) {
+    NullMask.checkIndex(valueIndex, values.length);
+    return values[valueIndex];
   }
 
   @Override
@@ -37,47 +45,106 @@ public final class BooleanBlock implements Block {
 
   @Override
   public Object getObject(int position) {
-    return isNull(position) ? null : values[position];
+    return isNull(position) ? null : values[getFirstValueIndex(position)];
+  }
+
+  @Override
+  public int getValueCount(int position) {
+    return Positions.valueCount(firstValueIndexes, nulls, position, positionCount);
+  }
+
+  @Override
+  public int getFirstValueIndex(int position) {
+    return Positions.firstValueIndex(firstValueIndexes, position, positionCount);
+  }
+
+  @Override
+  public int getTotalValueCount() {
+    return Positions.totalValueCount(nulls, positionCount, values.length);
+  }
+
+  @Override
+  public boolean mayHaveMultivaluedFields() {
+    return firstValueIndexes != null;
   }
 
   @Override
   public long ramBytesUsed() {
-    return 16L + values.length + (nulls == null ? 0 : 8L * nulls.length);
+    return 16L
+        + values.length
+        + (nulls == null ? 0 : 8L * nulls.length)
+        + Positions.ramBytesUsed(firstValueIndexes);
   }
 
   public static Builder builder(int expectedSize) {
     return new Builder(expectedSize);
   }
 
-  /** Appends values one position at a time. */
+  /**
+   * Appends positions one at a time: a value, a null, or between {@link #beginPositionEntry} and
+   * {@link #endPositionEntry} the values of one position.
+   */
   public static final class Builder {
     private final NullMask nulls = new NullMask();
+    private final Positions positions = new Positions();
     private BlockFactory factory;
     private boolean[] values;
-    private int size;
+    private int size; // value slots
 
     private Builder(int expectedSize) {
       this.values = new boolean[Math.max(expectedSize, 8)];
     }
 
+    /** Appends a position of one value, or a value to the open position entry. */
     public Builder append(boolean value) {
       if (size == values.length) {
         values = Arrays.copyOf(values, size * 2);
       }
-      values[size++] = value;
+      values[size] = value;
+      if (!positions.entryOpen()) {
+        positions.single(size);
+      }
+      size++;
       return this;
     }
 
+    /** Appends the value, or a null for null. */
+    public Builder appendNullable(Boolean value) {
+      return value == null ? appendNull() : append(value);
+    }
+
+    /** Appends a null position (not allowed inside a position entry). */
     public Builder appendNull() {
-      nulls.set(size);
+      positions.checkNullAllowed();
+      nulls.set(positions.positionCount());
       return append(false);
+    }
+
+    /** Starts a position whose values are the {@link #append}s up to {@link #endPositionEntry}. */
+    public Builder beginPositionEntry() {
+      positions.begin(size);
+      return this;
+    }
+
+    /** Ends the position entry; one without values is a null position. */
+    public Builder endPositionEntry() {
+      if (positions.end(size) == 0) {
+        appendNull();
+      }
+      return this;
     }
 
     /**
      * Builds the block (reserved against the factory's account when the factory made the builder).
      */
     public BooleanBlock build() {
-      BooleanBlock block = new BooleanBlock(Arrays.copyOf(values, size), nulls.build(), size);
+      int[] firstValueIndexes = positions.build(size);
+      BooleanBlock block =
+          new BooleanBlock(
+              Arrays.copyOf(values, size),
+              nulls.build(),
+              firstValueIndexes,
+              positions.positionCount());
       if (factory != null) {
         factory.reserve(block);
       }

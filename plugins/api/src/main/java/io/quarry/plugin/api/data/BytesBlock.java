@@ -4,36 +4,58 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A block of UTF-8 strings stored back to back in one byte array, with {@code positionCount + 1}
- * offsets: the value at position {@code p} is {@code bytes[offsets[p], offsets[p + 1])}.
+ * A block of UTF-8 strings stored back to back in one byte array, with an offset per value and one
+ * more: value {@code i} is {@code bytes[offsets[i], offsets[i + 1])}. See {@link Block} for
+ * positions with several values.
  */
 public final class BytesBlock implements Block {
   private final byte[] bytes;
   private final int[] offsets;
   private final long[] nulls;
+  private final int[] firstValueIndexes;
   private final int positionCount;
 
-  private BytesBlock(byte[] bytes, int[] offsets, long[] nulls, int positionCount) {
+  private BytesBlock(
+      byte[] bytes, int[] offsets, long[] nulls, int[] firstValueIndexes, int positionCount) {
     this.bytes = bytes;
     this.offsets = offsets;
     this.nulls = nulls;
+    this.firstValueIndexes = firstValueIndexes;
     this.positionCount = positionCount;
   }
 
-  /** The value at a position decoded to a String (empty for a null position). */
+  /**
+   * The value at a position decoded to a String (empty for a null position; its first value when it
+   * has several).
+   */
   public String getString(int position) {
-    NullMask.checkIndex(position, positionCount);
-    return new String(
-        bytes,
-        offsets[position],
-        offsets[position + 1] - offsets[position],
-        StandardCharsets.UTF_8);
+    return string(getFirstValueIndex(position));
   }
 
-  /** The UTF-8 length of the value at a position. */
+  /** The UTF-8 length of the value at a position (of its first value when it has several). */
   public int getLength(int position) {
-    NullMask.checkIndex(position, positionCount);
-    return offsets[position + 1] - offsets[position];
+    int value = getFirstValueIndex(position);
+    return offsets[value + 1] - offsets[value];
+  }
+
+  /** The value at a value index (see {@link #getFirstValueIndex}) decoded to a String. */
+  public String getStringValue(int valueIndex) {
+    NullMask.checkIndex(valueIndex, offsets.length - 1);
+    return string(valueIndex);
+  }
+
+  /** The UTF-8 length of the value at a value index. */
+  public int getValueLength(int valueIndex) {
+    NullMask.checkIndex(valueIndex, offsets.length - 1);
+    return offsets[valueIndex + 1] - offsets[valueIndex];
+  }
+
+  private String string(int valueIndex) {
+    return new String(
+        bytes,
+        offsets[valueIndex],
+        offsets[valueIndex + 1] - offsets[valueIndex],
+        StandardCharsets.UTF_8);
   }
 
   @Override
@@ -58,21 +80,49 @@ public final class BytesBlock implements Block {
   }
 
   @Override
+  public int getValueCount(int position) {
+    return Positions.valueCount(firstValueIndexes, nulls, position, positionCount);
+  }
+
+  @Override
+  public int getFirstValueIndex(int position) {
+    return Positions.firstValueIndex(firstValueIndexes, position, positionCount);
+  }
+
+  @Override
+  public int getTotalValueCount() {
+    return Positions.totalValueCount(nulls, positionCount, offsets.length - 1);
+  }
+
+  @Override
+  public boolean mayHaveMultivaluedFields() {
+    return firstValueIndexes != null;
+  }
+
+  @Override
   public long ramBytesUsed() {
-    return 16L + bytes.length + 4L * offsets.length + (nulls == null ? 0 : 8L * nulls.length);
+    return 16L
+        + bytes.length
+        + 4L * offsets.length
+        + (nulls == null ? 0 : 8L * nulls.length)
+        + Positions.ramBytesUsed(firstValueIndexes);
   }
 
   public static Builder builder(int expectedSize) {
     return new Builder(expectedSize);
   }
 
-  /** Appends values one position at a time. */
+  /**
+   * Appends positions one at a time: a value, a null, or between {@link #beginPositionEntry} and
+   * {@link #endPositionEntry} the values of one position.
+   */
   public static final class Builder {
     private final NullMask nulls = new NullMask();
+    private final Positions positions = new Positions();
     private BlockFactory factory;
     private byte[] bytes;
     private int[] offsets;
-    private int size;
+    private int size; // value slots
 
     private Builder(int expectedSize) {
       int positions = Math.max(expectedSize, 8);
@@ -80,10 +130,12 @@ public final class BytesBlock implements Block {
       this.offsets = new int[positions + 1];
     }
 
+    /** Appends a position of one value, or a value to the open position entry. */
     public Builder append(String value) {
       return append(value.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Appends a position of one UTF-8 value, or a value to the open position entry. */
     public Builder append(byte[] utf8) {
       int start = offsets[size];
       if (start + utf8.length > bytes.length) {
@@ -92,6 +144,9 @@ public final class BytesBlock implements Block {
       System.arraycopy(utf8, 0, bytes, start, utf8.length);
       if (size + 1 == offsets.length) {
         offsets = Arrays.copyOf(offsets, offsets.length * 2);
+      }
+      if (!positions.entryOpen()) {
+        positions.single(size);
       }
       offsets[++size] = start + utf8.length;
       return this;
@@ -102,21 +157,39 @@ public final class BytesBlock implements Block {
       return value == null ? appendNull() : append(value);
     }
 
+    /** Appends a null position (not allowed inside a position entry). */
     public Builder appendNull() {
-      nulls.set(size);
+      positions.checkNullAllowed();
+      nulls.set(positions.positionCount());
       return append(new byte[0]);
+    }
+
+    /** Starts a position whose values are the {@link #append}s up to {@link #endPositionEntry}. */
+    public Builder beginPositionEntry() {
+      positions.begin(size);
+      return this;
+    }
+
+    /** Ends the position entry; one without values is a null position. */
+    public Builder endPositionEntry() {
+      if (positions.end(size) == 0) {
+        appendNull();
+      }
+      return this;
     }
 
     /**
      * Builds the block (reserved against the factory's account when the factory made the builder).
      */
     public BytesBlock build() {
+      int[] firstValueIndexes = positions.build(size);
       BytesBlock block =
           new BytesBlock(
               Arrays.copyOf(bytes, offsets[size]),
               Arrays.copyOf(offsets, size + 1),
               nulls.build(),
-              size);
+              firstValueIndexes,
+              positions.positionCount());
       if (factory != null) {
         factory.reserve(block);
       }

@@ -7,7 +7,8 @@
  * <p>Blocks built through a {@link io.quarry.plugin.api.data.BlockFactory} are reserved against the
  * search's {@link io.quarry.plugin.api.data.MemoryAccount}; see the factory for who releases what.
  *
- * <p>This is the first cut of the batch model: dense single-valued blocks with a null mask.
- * Multivalue offsets and dictionary blocks arrive with the search-engine issue.
+ * <p>A block position holds no value, one value, or several (a multivalue): values are stored flat
+ * with the index of each position's first value, an index that blocks without multivalues do not
+ * keep (see {@link io.quarry.plugin.api.data.Block}). Dictionary blocks are still to come.
  */
 package io.quarry.plugin.api.data;
