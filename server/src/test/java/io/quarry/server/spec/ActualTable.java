@@ -62,10 +62,9 @@ record ActualTable(
     if (!rows.isEmpty() && !columns.equals(expectedNames)) {
       return "expected columns " + expectedNames + ", got " + columns;
     }
-    List<List<String>> problems = new ArrayList<>();
     if (expected.unordered()) {
       // Match rows as multisets: sort both sides by their canonical text.
-      List<Integer> actualOrder = sortedIndexes(this.canonicalRows(expected.columns()));
+      List<Integer> actualOrder = sortedIndexes(canonicalRows(expected.columns()));
       List<Integer> expectedOrder = sortedIndexes(canonicalExpected(expected));
       for (int r = 0; r < rows.size(); r++) {
         String problem =
@@ -82,10 +81,10 @@ record ActualTable(
     for (int r = 0; r < rows.size(); r++) {
       String problem = rowMismatch(expected.columns(), expected.rows().get(r), rows.get(r));
       if (problem != null) {
-        problems.add(List.of("row " + (r + 1) + ": " + problem));
+        return "row " + (r + 1) + ": " + problem;
       }
     }
-    return problems.isEmpty() ? null : problems.get(0).get(0);
+    return null;
   }
 
   private static String rowMismatch(
