@@ -221,7 +221,7 @@ class SplTextTest {
           "* | chart count over a | chart limit=3 sum(b) over a by c | chart count by a, b"
               + " | chart useother=false usenull=false count by a",
           "* | fieldsummary | fieldsummary maxvals=5",
-          "* | lookup t.csv a | lookup \"my table.csv\" a AS b, c OUTPUT d AS e, f"
+          "* | lookup t.csv a | lookup \"my-table.csv\" a AS b, c OUTPUT d AS e, f"
               + " | lookup t a OUTPUTNEW \"output\"",
           "* | outputlookup out.csv | transaction a, b maxspan=30s maxpause=1h maxevents=5",
           "| inputlookup users.csv | where dept=\"eng\"",

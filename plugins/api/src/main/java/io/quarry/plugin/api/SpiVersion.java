@@ -12,9 +12,9 @@ public final class SpiVersion {
   /**
    * 1: {@code Operator.isBlocked} (operators that wait on something outside the search). 2: block
    * positions with several values ({@code Block.getValueCount}, {@code getFirstValueIndex}, the
-   * accessors by value index, the builders' position entries; input pages carry multivalues as
-   * such instead of one newline-joined text) and {@code ArgumentSpec.alsoPositional} (an argument
-   * given without its name, as Splunk's commands take theirs).
+   * accessors by value index, the builders' position entries; input pages carry multivalues as such
+   * instead of one newline-joined text) and {@code ArgumentSpec.alsoPositional} (an argument given
+   * without its name, as Splunk's commands take theirs).
    */
   public static final int MINOR = 2;
 
