@@ -1,5 +1,6 @@
 package io.quarry.codecs.store;
 
+import io.quarry.codecs.wal.WriteAheadLog;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -16,14 +17,44 @@ import org.apache.lucene.store.FSDirectory;
 /**
  * Offline integrity check of a data directory (the server must not be running): every bucket of
  * every index goes through Lucene's {@link CheckIndex}, which verifies every file's checksum and
- * decodes every document, so each journal block's CRC is checked too. With repair, damaged buckets
- * are moved to {@code quarantine/} like the server does when it meets one.
+ * decodes every document, so each journal block's CRC is checked too; every write-ahead log record
+ * is read and checked ({@link #checkWal}). With repair, damaged buckets and WAL files are moved to
+ * {@code quarantine/} like the server does when it meets one.
  */
 public final class Fsck {
   private Fsck() {}
 
   /** The verdict on one bucket. */
   public record BucketCheck(String index, String bucket, boolean clean, String problem) {}
+
+  /** The verdict on one write-ahead log file of an index. */
+  public record WalCheck(String index, WriteAheadLog.FileCheck file) {}
+
+  /**
+   * Reads every write-ahead log file of every index and checks every record. A torn tail in an
+   * index's newest file is reported but is no damage (the server cuts it: never acknowledged);
+   * anything else is acknowledged data that cannot be read — the server, when it opens the index,
+   * replays what it can and moves the file to {@code quarantine/}; with repair, fsck does the same
+   * move now.
+   */
+  public static List<WalCheck> checkWal(Path dataDirectory, boolean repair) throws IOException {
+    List<WalCheck> checks = new ArrayList<>();
+    Path indexes = dataDirectory.resolve("indexes");
+    if (!Files.isDirectory(indexes)) {
+      return checks;
+    }
+    for (Path index : sorted(indexes)) {
+      for (WriteAheadLog.FileCheck file : WriteAheadLog.check(index.resolve("wal"))) {
+        checks.add(new WalCheck(index.getFileName().toString(), file));
+        if (!file.clean() && !file.tornTail() && repair) {
+          Path target = index.resolve("quarantine").resolve(file.file().getFileName());
+          Files.createDirectories(target.getParent());
+          Files.move(file.file(), target, StandardCopyOption.ATOMIC_MOVE);
+        }
+      }
+    }
+    return checks;
+  }
 
   public static List<BucketCheck> check(Path dataDirectory, boolean repair) throws IOException {
     List<BucketCheck> checks = new ArrayList<>();

@@ -184,6 +184,42 @@ public final class WriteAheadLog implements Closeable {
   }
 
   /**
+   * The verdict on one WAL file, read without changing it.
+   *
+   * @param problem null when every record reads and passes its checksum
+   * @param offset where reading stopped (the file's size when it is clean)
+   * @param tornTail whether the problem is a write torn by a crash at the end of the newest file,
+   *     which opening the log cuts off (it was never acknowledged); any other problem is damage
+   */
+  public record FileCheck(Path file, String problem, long offset, boolean tornTail) {
+    public boolean clean() {
+      return problem == null;
+    }
+  }
+
+  /**
+   * Reads every record of every WAL file in {@code directory} and checks it, changing nothing: what
+   * {@code quarry fsck} reports. The server must not be running.
+   */
+  public static List<FileCheck> check(Path directory) throws IOException {
+    List<FileCheck> checks = new ArrayList<>();
+    if (!Files.isDirectory(directory)) {
+      return checks;
+    }
+    TreeMap<Long, Path> files = files(directory);
+    for (Path file : files.values()) {
+      Unread unread = replayFile(file, (firstSeq, events) -> {});
+      boolean newest = file.equals(files.lastEntry().getValue());
+      checks.add(
+          unread == null
+              ? new FileCheck(file, null, Files.size(file), false)
+              : new FileCheck(
+                  file, unread.problem(), unread.offset(), newest && unread.tornTail()));
+    }
+    return checks;
+  }
+
+  /**
    * Where reading a file stopped.
    *
    * @param tornTail whether it looks like a write torn by a crash: a record cut short by the end of
@@ -193,6 +229,11 @@ public final class WriteAheadLog implements Closeable {
 
   /** The generations on disk, by number. */
   private TreeMap<Long, Path> files() throws IOException {
+    return files(directory);
+  }
+
+  /** The WAL files of {@code directory}, by generation. */
+  private static TreeMap<Long, Path> files(Path directory) throws IOException {
     TreeMap<Long, Path> files = new TreeMap<>();
     try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "wal-*.log")) {
       for (Path file : stream) {

@@ -183,6 +183,42 @@ class WriteAheadLogTest {
         .contains("third".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
   }
 
+  @Test
+  void checkReportsDamageAndATornTailWithoutChangingAFile() throws IOException {
+    try (WriteAheadLog log = WriteAheadLog.open(directory, quarantine(), (s, e) -> {})) {
+      log.append(0, batch("first"));
+      log.append(1, batch("second"));
+      log.roll();
+      log.append(2, batch("third"));
+      log.sync(log.append(3, batch("fourth")));
+    }
+    List<Path> files = files();
+    Path older = files.get(files.size() - 2);
+    Path newest = files.get(files.size() - 1);
+    flip(older, "first");
+    try (FileChannel channel = FileChannel.open(newest, StandardOpenOption.WRITE)) {
+      channel.truncate(channel.size() - 2);
+    }
+    long olderSize = Files.size(older);
+    long newestSize = Files.size(newest);
+
+    List<WriteAheadLog.FileCheck> checks = WriteAheadLog.check(directory);
+
+    assertThat(checks)
+        .extracting(c -> c.file().getFileName())
+        .contains(older.getFileName(), newest.getFileName());
+    WriteAheadLog.FileCheck damaged =
+        checks.stream().filter(c -> c.file().equals(older)).findFirst().orElseThrow();
+    assertThat(damaged.clean()).isFalse();
+    assertThat(damaged.tornTail()).isFalse();
+    assertThat(damaged.problem()).isEqualTo("a record failing its checksum");
+    WriteAheadLog.FileCheck torn =
+        checks.stream().filter(c -> c.file().equals(newest)).findFirst().orElseThrow();
+    assertThat(torn.tornTail()).isTrue();
+    assertThat(Files.size(older)).isEqualTo(olderSize);
+    assertThat(Files.size(newest)).as("check changes nothing").isEqualTo(newestSize);
+  }
+
   private static void flip(Path file, String inside) throws IOException {
     byte[] bytes = Files.readAllBytes(file);
     int at = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf(inside);

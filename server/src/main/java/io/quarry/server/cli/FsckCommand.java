@@ -26,7 +26,8 @@ final class FsckCommand implements Callable<Integer> {
   @Option(
       names = "--repair",
       description =
-          "Move damaged buckets to <index>/quarantine/ so the server starts without them.")
+          "Move damaged buckets and WAL files to <index>/quarantine/ so the server starts"
+              + " without them.")
   boolean repair;
 
   @Override
@@ -45,7 +46,36 @@ final class FsckCommand implements Callable<Integer> {
         damaged++;
       }
     }
-    System.out.println(checks.size() + " buckets checked, " + damaged + " damaged");
-    return damaged == 0 || repair ? 0 : 1;
+    List<Fsck.WalCheck> walChecks = Fsck.checkWal(dataDir, repair);
+    int damagedWal = 0;
+    for (Fsck.WalCheck check : walChecks) {
+      String verdict;
+      if (check.file().clean()) {
+        verdict = "ok";
+      } else if (check.file().tornTail()) {
+        verdict = "ok, torn tail at byte " + check.file().offset() + " (never acknowledged; cut on start)";
+      } else {
+        damagedWal++;
+        verdict =
+            (repair ? "DAMAGED, quarantined" : "DAMAGED")
+                + ": "
+                + check.file().problem()
+                + " at byte "
+                + check.file().offset()
+                + "; acknowledged events from there on cannot be replayed";
+      }
+      System.out.printf(
+          "%-20s wal %-9s %s%n", check.index(), check.file().file().getFileName(), verdict);
+    }
+    System.out.println(
+        checks.size()
+            + " buckets checked, "
+            + damaged
+            + " damaged; "
+            + walChecks.size()
+            + " WAL files checked, "
+            + damagedWal
+            + " damaged");
+    return (damaged == 0 && damagedWal == 0) || repair ? 0 : 1;
   }
 }
