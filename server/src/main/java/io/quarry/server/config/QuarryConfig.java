@@ -181,7 +181,7 @@ public record QuarryConfig(
       }
       ingestWorkerThreads =
           Objects.requireNonNullElse(
-              ingestWorkerThreads, Math.max(2, Runtime.getRuntime().availableProcessors()));
+              ingestWorkerThreads, Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
       if (ingestWorkerThreads < 1) {
         throw new IllegalArgumentException("server.ingestWorkerThreads must be at least 1");
       }
