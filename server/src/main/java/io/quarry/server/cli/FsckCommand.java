@@ -53,7 +53,10 @@ final class FsckCommand implements Callable<Integer> {
       if (check.file().clean()) {
         verdict = "ok";
       } else if (check.file().tornTail()) {
-        verdict = "ok, torn tail at byte " + check.file().offset() + " (never acknowledged; cut on start)";
+        verdict =
+            "ok, torn tail at byte "
+                + check.file().offset()
+                + " (never acknowledged; cut on start)";
       } else {
         damagedWal++;
         verdict =
