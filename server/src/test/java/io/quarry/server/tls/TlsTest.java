@@ -190,6 +190,50 @@ class TlsTest {
   }
 
   @Test
+  void anEncryptedPkcs8KeyWithItsPassword() throws Exception {
+    GeneratedCertificate.Made made =
+        GeneratedCertificate.make(new java.util.LinkedHashSet<>(List.of("127.0.0.1")));
+    Path certificate = directory.resolve("server.pem");
+    Files.writeString(
+        certificate,
+        GeneratedCertificate.pem("CERTIFICATE", made.server().getEncoded())
+            + GeneratedCertificate.pem("CERTIFICATE", made.ca().getEncoded()));
+    Path key = directory.resolve("server.key");
+    java.io.StringWriter text = new java.io.StringWriter();
+    try (org.bouncycastle.openssl.jcajce.JcaPEMWriter writer =
+        new org.bouncycastle.openssl.jcajce.JcaPEMWriter(text)) {
+      writer.writeObject(
+          new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(
+              made.serverKey().getPrivate(),
+              new org.bouncycastle.openssl.jcajce.JceOpenSSLPKCS8EncryptorBuilder(
+                      org.bouncycastle.openssl.PKCS8Generator.AES_256_CBC)
+                  .setProvider(new org.bouncycastle.jce.provider.BouncyCastleProvider())
+                  .setPassword("secret".toCharArray())
+                  .build()));
+    }
+    Files.writeString(key, text.toString());
+    assertThat(text.toString()).startsWith("-----BEGIN ENCRYPTED PRIVATE KEY-----");
+
+    assertThatThrownBy(
+            () ->
+                TestServers.startTls(
+                    directory.resolve("wrong"),
+                    "pw",
+                    new QuarryConfig.Tls(true, certificate.toString(), key.toString(), "wrong")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("server.tls.key");
+    server =
+        TestServers.startTls(
+            directory.resolve("data"),
+            "pw",
+            new QuarryConfig.Tls(true, certificate.toString(), key.toString(), "secret"));
+    Path ca = directory.resolve("ca.pem");
+    Files.writeString(ca, GeneratedCertificate.pem("CERTIFICATE", made.ca().getEncoded()));
+    HttpClient https = HttpClient.newBuilder().sslContext(TlsTrust.trusting(ca)).build();
+    assertThat(get(https, "/health").statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void aConfiguredRsaCertificateWithAPkcs1Key() throws Exception {
     KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
     generator.initialize(2048);
