@@ -76,7 +76,11 @@ public final class HecSender implements Closeable {
     this.offerTimeout = builder.offerTimeout;
     this.gzip = builder.gzip;
     this.channel = builder.ack ? UUID.randomUUID().toString() : null;
-    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
+    if (builder.sslContext != null) {
+      http.sslContext(builder.sslContext);
+    }
+    this.http = http.build();
     this.queue = new ArrayBlockingQueue<>(builder.maxBufferedEvents);
     this.sender = new Thread(this::run, "quarry-hec-sender");
     sender.setDaemon(true);
@@ -314,6 +318,7 @@ public final class HecSender implements Closeable {
     private Duration offerTimeout = Duration.ofSeconds(5);
     private boolean gzip = true;
     private boolean ack;
+    private javax.net.ssl.SSLContext sslContext;
 
     private Builder(URI baseUri, String token) {
       this.baseUri = requireNonNull(baseUri, "baseUri is null");
@@ -379,6 +384,15 @@ public final class HecSender implements Closeable {
     /** Indexer acknowledgement: the token must have it on ({@code ack: true}). */
     public Builder ack(boolean ack) {
       this.ack = ack;
+      return this;
+    }
+
+    /**
+     * The TLS context for an {@code https://} server whose certificate the JDK's default trust
+     * store does not know ({@link TlsTrust#trusting}).
+     */
+    public Builder sslContext(javax.net.ssl.SSLContext sslContext) {
+      this.sslContext = sslContext;
       return this;
     }
 

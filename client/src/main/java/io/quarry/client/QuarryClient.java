@@ -627,7 +627,8 @@ public final class QuarryClient {
     }
 
     /**
-     * The TLS context for an {@code https://} server: its trust store (a private CA) and client
+     * The TLS context for an {@code https://} server: its trust store (a private CA, e.g. {@link
+     * TlsTrust#trusting} of the server's generated {@code <dataDir>/tls/ca.pem}) and client
      * certificates, if any. Without one, the JDK's default trust store applies.
      */
     public Builder sslContext(SSLContext sslContext) {

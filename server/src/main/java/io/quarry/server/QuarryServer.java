@@ -31,6 +31,7 @@ import io.quarry.server.rest.SplunkServerRoutes;
 import io.quarry.server.rest.SystemRoutes;
 import io.quarry.server.search.SearchService;
 import io.quarry.server.sourcetype.Sourcetypes;
+import io.quarry.server.tls.ServerTls;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -69,6 +70,7 @@ public final class QuarryServer implements Closeable {
   static final int JOB_QUEUE = 100;
 
   private final HttpServer http;
+  private final ServerTls tls;
   private final Secrets.Secret adminPassword;
   private final List<HecToken> hecTokens;
   private final Secrets.Secret generatedHecToken;
@@ -83,6 +85,7 @@ public final class QuarryServer implements Closeable {
       JobManager jobs,
       Router router,
       HttpServer http,
+      ServerTls tls,
       Secrets.Secret adminPassword,
       List<HecToken> hecTokens,
       Secrets.Secret generatedHecToken,
@@ -97,6 +100,7 @@ public final class QuarryServer implements Closeable {
     this.jobs = jobs;
     this.router = router;
     this.http = http;
+    this.tls = tls;
     this.adminPassword = adminPassword;
     this.hecTokens = hecTokens;
     this.generatedHecToken = generatedHecToken;
@@ -117,6 +121,15 @@ public final class QuarryServer implements Closeable {
       throws IOException, InterruptedException {
     requireNonNull(config, "config is null");
     Path dataDirectory = Path.of(config.dataDir()).toAbsolutePath().normalize();
+    String plaintextRefusal = config.server().plaintextRefusal();
+    if (plaintextRefusal != null) {
+      throw new ConfigException(plaintextRefusal);
+    }
+    if (!config.server().tls().enabled() && config.server().tls().certificate() != null) {
+      LOG.warning(
+          "server.tls.certificate is set but server.tls.enabled is false: serving plain HTTP");
+    }
+    ServerTls tls = ServerTls.configure(config.server(), dataDirectory);
     Secrets.Secret adminPassword =
         config.auth().adminPassword() != null && !config.auth().adminPassword().isBlank()
             ? new Secrets.Secret(config.auth().adminPassword(), false)
@@ -212,15 +225,15 @@ public final class QuarryServer implements Closeable {
               store.indexNames().stream()
                   .mapToLong(i -> store.index(i).quarantinedBuckets())
                   .sum());
-      HttpServer http = HttpServer.start(config.server(), router, metrics);
+      HttpServer http =
+          HttpServer.start(config.server(), router, metrics, tls == null ? null : tls.context());
       ready.set(true);
       LOG.info(
           "Quarry "
               + Version.current()
-              + " listening on http://"
-              + http.host()
-              + ":"
-              + http.port()
+              + " listening on "
+              + url(tls != null, http)
+              + (tls == null ? "" : " (TLS certificate SHA-256 " + tls.fingerprint() + ")")
               + ", data in "
               + dataDirectory);
       return new QuarryServer(
@@ -232,6 +245,7 @@ public final class QuarryServer implements Closeable {
           jobs,
           router,
           http,
+          tls,
           adminPassword,
           hecTokens,
           generatedHecToken,
@@ -262,13 +276,27 @@ public final class QuarryServer implements Closeable {
     return http.port();
   }
 
-  /** The base URL clients use, e.g. {@code http://127.0.0.1:8088}. */
+  /**
+   * The base URL clients use, e.g. {@code http://127.0.0.1:8088}, or {@code https://…} with TLS.
+   */
   public String url() {
+    return url(tls != null, http);
+  }
+
+  private static String url(boolean secure, HttpServer http) {
     String host = http.host();
     if (host.equals("0.0.0.0") || host.equals("::") || host.equals("0:0:0:0:0:0:0:0")) {
       host = "127.0.0.1";
     }
-    return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + http.port();
+    return (secure ? "https://" : "http://")
+        + (host.contains(":") ? "[" + host + "]" : host)
+        + ":"
+        + http.port();
+  }
+
+  /** The TLS of the HTTP port, or null when it serves plain HTTP. */
+  public ServerTls tls() {
+    return tls;
   }
 
   public Path dataDirectory() {

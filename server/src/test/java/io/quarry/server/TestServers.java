@@ -23,6 +23,26 @@ public final class TestServers {
     return start(dataDirectory, adminPassword, null, null, null);
   }
 
+  /** A server on a free port of 127.0.0.1 with this TLS (its URL is {@code https://…}). */
+  public static QuarryServer startTls(
+      Path dataDirectory, String adminPassword, QuarryConfig.Tls tls) throws Exception {
+    return QuarryServer.start(
+        new QuarryConfig(
+            new QuarryConfig.Server(
+                "127.0.0.1", 0, 64L << 20, 4, null, null, null, null, null, null, tls, null),
+            dataDirectory.toString(),
+            List.of("main"),
+            new QuarryConfig.Auth(adminPassword),
+            new QuarryConfig.Hec(
+                List.of(new QuarryConfig.HecToken(TOKEN, "test", "main", List.of("main")))),
+            null,
+            null,
+            null,
+            null,
+            null),
+        Clock.systemUTC());
+  }
+
   /** As above, with these search limits, sourcetypes and plugins directory (null: the defaults). */
   public static QuarryServer start(
       Path dataDirectory,

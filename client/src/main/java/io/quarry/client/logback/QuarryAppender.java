@@ -24,7 +24,10 @@ import java.util.Map;
  * </appender>
  * }</pre>
  *
- * Each event's text is {@code pattern} (default {@value #DEFAULT_PATTERN}); its time is the log
+ * For an {@code https://} URL whose certificate the JDK does not trust (a private CA, or the
+ * server's generated {@code <dataDir>/tls/ca.pem}), {@code <caCertificate>} names that PEM file.
+ *
+ * <p>Each event's text is {@code pattern} (default {@value #DEFAULT_PATTERN}); its time is the log
  * event's; {@code level}, {@code logger} and {@code thread} travel as index-time fields, so {@code
  * level=ERROR} is a term lookup.
  */
@@ -38,6 +41,7 @@ public final class QuarryAppender extends UnsynchronizedAppenderBase<ILoggingEve
   private String sourcetype = "logback";
   private String source;
   private String host;
+  private String caCertificate;
   private String pattern = DEFAULT_PATTERN;
   private int batchEvents = 500;
   private PatternLayout layout;
@@ -65,6 +69,11 @@ public final class QuarryAppender extends UnsynchronizedAppenderBase<ILoggingEve
 
   public void setHost(String host) {
     this.host = host;
+  }
+
+  /** A PEM file of the CA (or certificate) to trust for an {@code https://} URL. */
+  public void setCaCertificate(String caCertificate) {
+    this.caCertificate = caCertificate;
   }
 
   public void setPattern(String pattern) {
@@ -95,6 +104,15 @@ public final class QuarryAppender extends UnsynchronizedAppenderBase<ILoggingEve
     }
     if (host != null) {
       builder.host(host);
+    }
+    if (caCertificate != null && !caCertificate.isBlank()) {
+      try {
+        builder.sslContext(
+            io.quarry.client.TlsTrust.trusting(java.nio.file.Path.of(caCertificate)));
+      } catch (RuntimeException e) {
+        addError("QuarryAppender cannot use caCertificate " + caCertificate, e);
+        return;
+      }
     }
     sender = builder.build();
     super.start();

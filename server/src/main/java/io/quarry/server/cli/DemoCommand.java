@@ -54,10 +54,19 @@ final class DemoCommand implements Callable<Integer> {
 
   private static void printExamples(QuarryServer server) {
     String password = server.adminPassword().value();
-    QuarryClient client =
-        QuarryClient.builder(URI.create(server.url())).adminPassword(password).build();
+    QuarryClient.Builder builder =
+        QuarryClient.builder(URI.create(server.url())).adminPassword(password);
+    String curlTrust = "";
+    if (server.tls() != null && server.tls().generated() != null) {
+      builder.sslContext(io.quarry.client.TlsTrust.trusting(server.tls().generated().ca()));
+      curlTrust = "--cacert " + server.tls().generated().ca() + " ";
+    }
+    QuarryClient client = builder.build();
     String urlOption =
-        (server.url().equals("http://127.0.0.1:8088") ? "" : "--url " + server.url() + " ")
+        (server.url().equals("http://127.0.0.1:8088")
+                    || server.url().equals("https://127.0.0.1:8088")
+                ? ""
+                : "--url " + server.url() + " ")
             + (server.dataDirectory().equals(Path.of("data").toAbsolutePath().normalize())
                 ? ""
                 : "--data-dir " + server.dataDirectory() + " ");
@@ -70,7 +79,9 @@ final class DemoCommand implements Callable<Integer> {
       System.out.println(
           "$ ./quarry search " + urlOption + "'" + example.query().replace("'", "'\\''") + "'");
       System.out.println(
-          "$ curl -s -u admin:"
+          "$ curl -s "
+              + curlTrust
+              + "-u admin:"
               + password
               + " "
               + server.url()
@@ -84,6 +95,7 @@ final class DemoCommand implements Callable<Integer> {
     System.out.println("Send an event:");
     System.out.println(
         "$ curl -s "
+            + curlTrust
             + server.url()
             + "/services/collector/event -H 'Authorization: Splunk "
             + server.hecTokens().get(0).token()

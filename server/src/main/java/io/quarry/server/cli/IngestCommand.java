@@ -107,7 +107,7 @@ final class IngestCommand implements Callable<Integer> {
       return 1;
     }
     QuarryClient client = server.hec(token);
-    String serverUrl = LocalCredentials.url(server.url);
+    String serverUrl = LocalCredentials.url(server.url, server.dataDir);
     IngestCheckpoints checkpoints =
         noResume
             ? null

@@ -1,6 +1,7 @@
 package io.quarry.server.cli;
 
 import io.quarry.server.QuarryServer;
+import io.quarry.server.tls.GeneratedCertificate;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,14 +23,31 @@ final class LocalCredentials {
     return resolve(flag, "QUARRY_HEC_TOKEN", dataDir, QuarryServer.HEC_TOKEN_FILE, "--token");
   }
 
-  static String url(String flag) {
+  /**
+   * The flag, else {@code QUARRY_URL}, else the local server: {@code https://127.0.0.1:8088} when
+   * its data directory holds a generated TLS certificate, {@code http://127.0.0.1:8088} otherwise.
+   */
+  static String url(String flag, String dataDir) {
     if (flag != null) {
       return flag;
     }
     String fromEnvironment = System.getenv("QUARRY_URL");
-    return fromEnvironment != null && !fromEnvironment.isBlank()
-        ? fromEnvironment
+    if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+      return fromEnvironment;
+    }
+    return Files.isReadable(GeneratedCertificate.caFile(dataDirectory(dataDir)))
+        ? "https://127.0.0.1:8088"
         : "http://127.0.0.1:8088";
+  }
+
+  /** The flag, else {@code QUARRY_DATA_DIR}, else {@code ./data}. */
+  static Path dataDirectory(String flag) {
+    if (flag != null) {
+      return Path.of(flag);
+    }
+    String fromEnvironment = System.getenv("QUARRY_DATA_DIR");
+    return Path.of(
+        fromEnvironment != null && !fromEnvironment.isBlank() ? fromEnvironment : "./data");
   }
 
   private static String resolve(
@@ -41,15 +59,7 @@ final class LocalCredentials {
     if (fromEnvironment != null && !fromEnvironment.isBlank()) {
       return fromEnvironment;
     }
-    String directory = dataDir;
-    if (directory == null) {
-      String fromDataEnvironment = System.getenv("QUARRY_DATA_DIR");
-      directory =
-          fromDataEnvironment != null && !fromDataEnvironment.isBlank()
-              ? fromDataEnvironment
-              : "./data";
-    }
-    Path path = Path.of(directory, file);
+    Path path = dataDirectory(dataDir).resolve(file);
     if (Files.isReadable(path)) {
       return Files.readString(path, StandardCharsets.UTF_8).strip();
     }

@@ -2,6 +2,7 @@ package io.quarry.server.cli;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.tls.ServerTls;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -28,6 +29,19 @@ final class ServerCommand implements Callable<Integer> {
   static void printStartup(QuarryServer server) {
     System.out.println("Quarry is listening on " + server.url());
     System.out.println("  data directory: " + server.dataDirectory());
+    ServerTls tls = server.tls();
+    if (tls != null && tls.generated() != null) {
+      System.out.println(
+          "  TLS certificate ("
+              + (tls.generated().generated() ? "generated now" : "generated")
+              + ", self-signed; clients trust the CA "
+              + tls.generated().ca()
+              + ", e.g. curl --cacert): CA SHA-256 "
+              + tls.fingerprint());
+    } else if (tls != null) {
+      System.out.println(
+          "  TLS certificate " + tls.certificate() + ": SHA-256 " + tls.fingerprint());
+    }
     if (server.adminPassword().generated()) {
       System.out.println(
           "  admin password (generated, shown once; kept in "

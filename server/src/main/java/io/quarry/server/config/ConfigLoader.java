@@ -25,6 +25,11 @@ import java.util.Map;
  *   <tr><td>{@code QUARRY_MAX_REQUEST_BYTES}</td><td>server.maxRequestBytes</td></tr>
  *   <tr><td>{@code QUARRY_WORKER_THREADS}</td><td>server.workerThreads</td></tr>
  *   <tr><td>{@code QUARRY_INGEST_WORKER_THREADS}</td><td>server.ingestWorkerThreads</td></tr>
+ *   <tr><td>{@code QUARRY_TLS_ENABLED}</td><td>server.tls.enabled</td></tr>
+ *   <tr><td>{@code QUARRY_TLS_CERTIFICATE}</td><td>server.tls.certificate</td></tr>
+ *   <tr><td>{@code QUARRY_TLS_KEY}</td><td>server.tls.key</td></tr>
+ *   <tr><td>{@code QUARRY_TLS_KEY_PASSWORD}</td><td>server.tls.keyPassword</td></tr>
+ *   <tr><td>{@code QUARRY_ALLOW_PLAINTEXT}</td><td>server.allowPlaintext</td></tr>
  *   <tr><td>{@code QUARRY_DATA_DIR}</td><td>dataDir</td></tr>
  *   <tr><td>{@code QUARRY_INDEXES}</td><td>indexes (comma-separated)</td></tr>
  *   <tr><td>{@code QUARRY_ADMIN_PASSWORD}</td><td>auth.adminPassword</td></tr>
@@ -41,6 +46,11 @@ public final class ConfigLoader {
           "QUARRY_MAX_REQUEST_BYTES", "server.maxRequestBytes",
           "QUARRY_WORKER_THREADS", "server.workerThreads",
           "QUARRY_INGEST_WORKER_THREADS", "server.ingestWorkerThreads",
+          "QUARRY_TLS_ENABLED", "server.tls.enabled",
+          "QUARRY_TLS_CERTIFICATE", "server.tls.certificate",
+          "QUARRY_TLS_KEY", "server.tls.key",
+          "QUARRY_TLS_KEY_PASSWORD", "server.tls.keyPassword",
+          "QUARRY_ALLOW_PLAINTEXT", "server.allowPlaintext",
           "QUARRY_DATA_DIR", "dataDir",
           "QUARRY_INDEXES", "indexes",
           "QUARRY_ADMIN_PASSWORD", "auth.adminPassword",

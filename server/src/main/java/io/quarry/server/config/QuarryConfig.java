@@ -47,7 +47,9 @@ public record QuarryConfig(
   public QuarryConfig {
     server =
         Objects.requireNonNullElseGet(
-            server, () -> new Server(null, null, null, null, null, null, null, null, null, null));
+            server,
+            () ->
+                new Server(null, null, null, null, null, null, null, null, null, null, null, null));
     dataDir = Objects.requireNonNullElse(dataDir, "./data");
     indexes = indexes == null ? List.of(DEFAULT_INDEX) : withMain(indexes);
     auth = Objects.requireNonNullElseGet(auth, () -> new Auth(null));
@@ -120,7 +122,36 @@ public record QuarryConfig(
       @JsonProperty("writeTimeoutSeconds") Integer writeTimeoutSeconds,
       @JsonProperty("idleTimeoutSeconds") Integer idleTimeoutSeconds,
       @JsonProperty("requestReadTimeoutSeconds") Integer requestReadTimeoutSeconds,
-      @JsonProperty("maxConnections") Integer maxConnections) {
+      @JsonProperty("maxConnections") Integer maxConnections,
+      @JsonProperty("tls") Tls tls,
+      @JsonProperty("allowPlaintext") Boolean allowPlaintext) {
+    /** The listener without TLS. */
+    public Server(
+        String bind,
+        Integer port,
+        Long maxRequestBytes,
+        Integer workerThreads,
+        Long maxInFlightBytes,
+        Integer ingestWorkerThreads,
+        Integer writeTimeoutSeconds,
+        Integer idleTimeoutSeconds,
+        Integer requestReadTimeoutSeconds,
+        Integer maxConnections) {
+      this(
+          bind,
+          port,
+          maxRequestBytes,
+          workerThreads,
+          maxInFlightBytes,
+          ingestWorkerThreads,
+          writeTimeoutSeconds,
+          idleTimeoutSeconds,
+          requestReadTimeoutSeconds,
+          maxConnections,
+          null,
+          null);
+    }
+
     /** The listener with the ingest lane's threads and the write timeout at their defaults. */
     public Server(
         String bind,
@@ -201,6 +232,90 @@ public record QuarryConfig(
       if (maxConnections < 1) {
         throw new IllegalArgumentException("server.maxConnections must be at least 1");
       }
+      tls = Objects.requireNonNullElseGet(tls, () -> new Tls(null, null, null, null));
+      allowPlaintext = Objects.requireNonNullElse(allowPlaintext, false);
+    }
+
+    /** A copy with other TLS settings. */
+    public Server withTls(Tls newTls) {
+      return new Server(
+          bind,
+          port,
+          maxRequestBytes,
+          workerThreads,
+          maxInFlightBytes,
+          ingestWorkerThreads,
+          writeTimeoutSeconds,
+          idleTimeoutSeconds,
+          requestReadTimeoutSeconds,
+          maxConnections,
+          newTls,
+          allowPlaintext);
+    }
+
+    /**
+     * Why this listener may not start, or null when it may: plain HTTP on an address other than
+     * loopback needs {@code server.allowPlaintext: true} (passwords and tokens would cross the
+     * network in the clear).
+     */
+    public String plaintextRefusal() {
+      if (tls.enabled() || allowPlaintext || isLoopback(bind)) {
+        return null;
+      }
+      return "server.bind is "
+          + bind
+          + ", which is reachable from the network, and TLS is off: passwords, tokens and events"
+          + " would cross it in the clear. Set server.tls.enabled: true (with server.tls.certificate"
+          + " and server.tls.key, or without them for a generated self-signed certificate), or set"
+          + " server.allowPlaintext: true if a TLS-terminating proxy or a trusted network protects"
+          + " this port (env QUARRY_TLS_ENABLED, QUARRY_ALLOW_PLAINTEXT)";
+    }
+
+    private static boolean isLoopback(String address) {
+      try {
+        for (java.net.InetAddress resolved : java.net.InetAddress.getAllByName(address)) {
+          if (!resolved.isLoopbackAddress()) {
+            return false;
+          }
+        }
+        return true;
+      } catch (java.net.UnknownHostException e) {
+        return false; // binding will fail and say so
+      }
+    }
+  }
+
+  /**
+   * TLS on the HTTP port: a PEM certificate chain and its PEM private key (PKCS#8, or PKCS#1 RSA),
+   * TLS 1.2 and 1.3 only. Enabled without a certificate, the server generates a self-signed one
+   * into the data directory on first start.
+   */
+  public record Tls(
+      @JsonProperty("enabled") Boolean enabled,
+      @JsonProperty("certificate") String certificate,
+      @JsonProperty("key") String key,
+      @JsonProperty("keyPassword") String keyPassword) {
+    public Tls {
+      enabled = Objects.requireNonNullElse(enabled, false);
+      certificate = blankToNull(certificate);
+      key = blankToNull(key);
+      keyPassword = blankToNull(keyPassword);
+      if ((certificate == null) != (key == null)) {
+        throw new IllegalArgumentException(
+            "server.tls: certificate and key go together; "
+                + (certificate == null
+                    ? "key is set without certificate"
+                    : "certificate is set without key"));
+      }
+    }
+
+    /** Whether the server makes its own certificate (TLS on, none configured). */
+    public boolean generatesCertificate() {
+      return enabled && certificate == null;
+    }
+
+    private static String blankToNull(String value) {
+      return value == null || value.isBlank() ? null : value;
     }
   }
 

@@ -212,6 +212,13 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
+    if (cause instanceof DecoderException
+        && cause.getCause() instanceof javax.net.ssl.SSLException) {
+      // a failed handshake (an old protocol, an untrusting client): nothing can be answered in HTTP
+      LOG.log(Level.FINE, "TLS failure", cause);
+      context.close();
+      return;
+    }
     if (cause instanceof DecoderException && context.channel().isActive()) {
       // e.g. a body declared as gzip that is not
       LOG.log(Level.FINE, "undecodable request", cause);

@@ -18,6 +18,7 @@ import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
 import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.metrics.ServerMetrics;
 import java.io.Closeable;
@@ -40,8 +41,18 @@ public final class HttpServer implements Closeable {
     this.channel = channel;
   }
 
-  /** Listens as {@code settings} say (address, limits, timeouts, worker lanes). */
+  /** Listens as {@code settings} say (address, limits, timeouts, worker lanes), without TLS. */
   public static HttpServer start(QuarryConfig.Server settings, Router router, ServerMetrics metrics)
+      throws InterruptedException {
+    return start(settings, router, metrics, null);
+  }
+
+  /**
+   * As above, with TLS when {@code tls} is not null: every connection must then begin a TLS
+   * handshake (TLS 1.2 or 1.3); plain HTTP is answered with a 400 and closed.
+   */
+  public static HttpServer start(
+      QuarryConfig.Server settings, Router router, ServerMetrics metrics, SslContext tls)
       throws InterruptedException {
     requireNonNull(router, "router is null");
     int maxRequestBytes = settings.maxRequestBytes().intValue();
@@ -69,6 +80,9 @@ public final class HttpServer implements Closeable {
                               settings.maxConnections(),
                               TimeUnit.SECONDS.toMillis(settings.idleTimeoutSeconds()),
                               TimeUnit.SECONDS.toMillis(settings.requestReadTimeoutSeconds())));
+                      if (tls != null) {
+                        pipeline.addLast("tls", new PlaintextOnTlsPort(tls));
+                      }
                       pipeline.addLast("codec", new HttpServerCodec());
                       pipeline.addLast("decompressor", new HttpContentDecompressor());
                       pipeline.addLast(
