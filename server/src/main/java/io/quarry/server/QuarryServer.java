@@ -193,7 +193,8 @@ public final class QuarryServer implements Closeable {
               config.search().maxResultRows(),
               Duration.ofSeconds(config.search().maxTimeSeconds()),
               pluginManager.registry(),
-              config.search().maxMemoryBytes());
+              config.search().maxMemoryBytes(),
+              config.search().macros());
       Authenticator authenticator =
           new Authenticator(adminPassword.value(), config.auth().users(), hecTokens);
       Router router = new Router();

@@ -14,12 +14,34 @@ import java.util.List;
  */
 public final class Parser {
   private final CommandRegistry registry;
+  private final Macros macros;
 
+  /** A parser that knows no search macros: a {@code `macro`} is an error naming it. */
   public Parser(CommandRegistry registry) {
-    this.registry = registry;
+    this(registry, Macros.NONE);
   }
 
+  /** A parser that expands {@code macros} before it parses ({@link #expand}). */
+  public Parser(CommandRegistry registry, Macros macros) {
+    this.registry = registry;
+    this.macros = java.util.Objects.requireNonNull(macros, "macros is null");
+  }
+
+  /**
+   * The query with its search macros expanded: what is parsed, and what a job shows as its search.
+   *
+   * @throws QueryParseException for an unknown macro, a wrong number of arguments or a cycle
+   */
+  public String expand(String query) {
+    return macros.expand(query);
+  }
+
+  /** Parses the query after expanding its macros; positions refer to the expanded text. */
   public Query parse(String query) {
+    return parseExpanded(expand(query));
+  }
+
+  private Query parseExpanded(String query) {
     TokenReader reader = new TokenReader(query);
     if (reader.at(TokenType.EOF)) {
       throw reader.error(reader.peek(), "Empty query", "a search or a command");

@@ -438,8 +438,50 @@ public record QuarryConfig(
       @JsonProperty("maxConcurrentJobs") Integer maxConcurrentJobs,
       @JsonProperty("maxJobs") Integer maxJobs,
       @JsonProperty("jobTtlSeconds") Integer jobTtlSeconds,
-      @JsonProperty("maxMemoryBytes") Long maxMemoryBytes) {
+      @JsonProperty("maxMemoryBytes") Long maxMemoryBytes,
+      @JsonProperty("macros") Map<String, MacroSettings> macroSettings) {
+    /** The search settings without macros. */
+    public Search(
+        String defaultEarliest,
+        Long maxResultRows,
+        Integer maxTimeSeconds,
+        Integer maxConcurrentJobs,
+        Integer maxJobs,
+        Integer jobTtlSeconds,
+        Long maxMemoryBytes) {
+      this(
+          defaultEarliest,
+          maxResultRows,
+          maxTimeSeconds,
+          maxConcurrentJobs,
+          maxJobs,
+          jobTtlSeconds,
+          maxMemoryBytes,
+          null);
+    }
+
+    /** The search macros, checked (names, arities, argument names). */
+    public io.quarry.ql.parser.Macros macros() {
+      return macros(macroSettings);
+    }
+
+    private static io.quarry.ql.parser.Macros macros(Map<String, MacroSettings> macroSettings) {
+      Map<String, io.quarry.ql.parser.Macros.Macro> definitions = new java.util.LinkedHashMap<>();
+      macroSettings.forEach(
+          (name, settings) ->
+              definitions.put(
+                  name,
+                  new io.quarry.ql.parser.Macros.Macro(settings.args(), settings.definition())));
+      return new io.quarry.ql.parser.Macros(definitions);
+    }
+
     public Search {
+      macroSettings = macroSettings == null ? Map.of() : Map.copyOf(macroSettings);
+      try {
+        macros(macroSettings);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("search.macros: " + e.getMessage(), e);
+      }
       maxMemoryBytes =
           Objects.requireNonNullElse(
               maxMemoryBytes, Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4));
@@ -464,6 +506,20 @@ public record QuarryConfig(
       if (maxTimeSeconds < 1) {
         throw new IllegalArgumentException("search.maxTimeSeconds must be at least 1");
       }
+    }
+  }
+
+  /**
+   * A search macro as Splunk's {@code macros.conf} stanza: its definition, with {@code $arg$} for
+   * each of {@code args}. Its key in {@code search.macros} is {@code name} or {@code name(n)}.
+   */
+  public record MacroSettings(
+      @JsonProperty("definition") String definition, @JsonProperty("args") List<String> args) {
+    public MacroSettings {
+      if (definition == null) {
+        throw new IllegalArgumentException("a search macro needs a definition");
+      }
+      args = args == null ? List.of() : List.copyOf(args);
     }
   }
 

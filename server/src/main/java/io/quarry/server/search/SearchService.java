@@ -114,8 +114,33 @@ public final class SearchService implements AutoCloseable {
       Duration maxTime,
       CommandRegistry registry,
       long maxMemory) {
+    this(
+        store,
+        sourcetypes,
+        lookups,
+        metrics,
+        clock,
+        maxResultRows,
+        maxTime,
+        registry,
+        maxMemory,
+        io.quarry.ql.parser.Macros.NONE);
+  }
+
+  /** As above, expanding {@code macros} (search.macros) in every query before it is parsed. */
+  public SearchService(
+      EventStore store,
+      Sourcetypes sourcetypes,
+      io.quarry.server.lookups.LookupStore lookups,
+      ServerMetrics metrics,
+      Clock clock,
+      long maxResultRows,
+      Duration maxTime,
+      CommandRegistry registry,
+      long maxMemory,
+      io.quarry.ql.parser.Macros macros) {
     this.registry = requireNonNull(registry, "registry is null");
-    this.parser = new Parser(registry);
+    this.parser = new Parser(registry, macros);
     this.maxMemory = maxMemory;
     this.store = requireNonNull(store, "store is null");
     this.sourcetypes = requireNonNull(sourcetypes, "sourcetypes is null");
