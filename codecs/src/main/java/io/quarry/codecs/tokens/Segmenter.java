@@ -114,6 +114,34 @@ public final class Segmenter {
     return terms;
   }
 
+  /**
+   * Whether {@code token} (lower-case) is one of the text's tokens between major breakers, not
+   * split at minor ones: what Splunk's {@code TERM()} matches. A {@code *} in the token matches any
+   * run of characters inside one major token.
+   */
+  public static boolean hasMajorToken(String text, String token) {
+    String lower = text.toLowerCase(Locale.ROOT);
+    boolean wildcard = token.indexOf('*') >= 0;
+    java.util.regex.Pattern pattern =
+        wildcard
+            ? java.util.regex.Pattern.compile(
+                java.util.regex.Pattern.quote(token).replace("*", "\\E.*\\Q"))
+            : null;
+    int start = 0;
+    for (int i = 0; i <= lower.length(); i++) {
+      if (i == lower.length() || isMajorBreaker(lower.charAt(i))) {
+        if (i > start) {
+          String candidate = lower.substring(start, i);
+          if (wildcard ? pattern.matcher(candidate).matches() : candidate.equals(token)) {
+            return true;
+          }
+        }
+        start = i + 1;
+      }
+    }
+    return false;
+  }
+
   /** Whether a search word is one index term as it stands (no breaker inside). */
   public static boolean isSingleTerm(String word) {
     for (int i = 0; i < word.length(); i++) {

@@ -12,13 +12,38 @@ import java.util.List;
 public sealed interface SearchExpression {
 
   /**
-   * A bare word (may contain {@code *} wildcards) or a quoted phrase, matched against {@code _raw}.
+   * A bare word (may contain {@code *} wildcards) or a quoted phrase, matched against {@code _raw};
+   * or a word in Splunk's {@code TERM()} or {@code CASE()} directive ({@link Directive}).
    */
-  record Term(String text, boolean phrase, Position position) implements SearchExpression {
+  record Term(String text, boolean phrase, Directive directive, Position position)
+      implements SearchExpression {
     public Term {
       requireNonNull(text, "text is null");
+      requireNonNull(directive, "directive is null");
       requireNonNull(position, "position is null");
     }
+
+    /** A bare word or phrase, no directive. */
+    public Term(String text, boolean phrase, Position position) {
+      this(text, phrase, Directive.NONE, position);
+    }
+  }
+
+  /** How a bare word is matched. */
+  enum Directive {
+    /**
+     * Splunk's default: the word's tokens and parts, case-insensitively ({@code 10.1.2} matches an
+     * event holding {@code 10.1.2.3}).
+     */
+    NONE,
+    /**
+     * {@code TERM(x)}: x is a whole token between major breakers (spaces, brackets, quotes, {@code
+     * , ; | = & ?} …), case-insensitively — no splitting at minor breakers ({@code . / : - _}), so
+     * {@code TERM(10.1.2)} does not match {@code 10.1.2.3}.
+     */
+    TERM,
+    /** {@code CASE(x)}: x matched as a bare word is, and its text appears with the same case. */
+    CASE
   }
 
   /** {@code field op value}; {@code value} may hold wildcards ({@code =}, {@code !=}) or a CIDR. */

@@ -20,7 +20,7 @@ public final class RowPredicates {
   public static Predicate<Row> compile(SearchExpression expression) {
     return switch (expression) {
       case SearchExpression.Term term -> {
-        SearchTerm prepared = new SearchTerm(term.text(), term.phrase());
+        SearchTerm prepared = new SearchTerm(term.text(), term.phrase(), term.directive());
         yield row -> row.matchesTerm(prepared);
       }
       case SearchExpression.Comparison c -> comparison(c.field(), c.operator(), c.value());

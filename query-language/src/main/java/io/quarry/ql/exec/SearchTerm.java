@@ -2,6 +2,7 @@ package io.quarry.ql.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.ql.ast.SearchExpression;
 import java.util.Locale;
 
 /**
@@ -13,12 +14,23 @@ public final class SearchTerm {
   private final String lowerCase;
   private final boolean phrase;
   private final Wildcard pattern;
+  private final SearchExpression.Directive directive;
 
   public SearchTerm(String text, boolean phrase) {
+    this(text, phrase, SearchExpression.Directive.NONE);
+  }
+
+  public SearchTerm(String text, boolean phrase, SearchExpression.Directive directive) {
     this.text = requireNonNull(text, "text is null");
     this.lowerCase = text.toLowerCase(Locale.ROOT);
     this.phrase = phrase;
+    this.directive = requireNonNull(directive, "directive is null");
     this.pattern = !phrase && Wildcard.hasWildcard(text) ? new Wildcard(text) : null;
+  }
+
+  /** {@code TERM()}/{@code CASE()}, or {@code NONE} for a plain word or phrase. */
+  public SearchExpression.Directive directive() {
+    return directive;
   }
 
   public String text() {

@@ -110,10 +110,45 @@ public final class SearchExpressionParser {
         if (isKeyword(token, "AND") || isKeyword(token, "OR")) {
           throw reader.error(token, token.text() + " needs a search term before it", TERM);
         }
+        Token after = reader.peek(1);
+        if ((isKeyword(token, "TERM") || isKeyword(token, "CASE"))
+            && after.type() == TokenType.LPAREN
+            && after.position().offset() == token.end()) {
+          return directive(token);
+        }
         return wordOrComparison();
       }
       default -> throw reader.unexpected(token, TERM);
     }
+  }
+
+  /**
+   * {@code TERM(x)} or {@code CASE(x)}: the text between the parentheses, as written, is one word
+   * ({@link SearchExpression.Directive}).
+   */
+  private SearchExpression directive(Token name) {
+    reader.next();
+    Token open = reader.next();
+    Token close = open;
+    while (!reader.at(TokenType.RPAREN)) {
+      Token inside = reader.next();
+      if (inside.type() == TokenType.EOF || inside.type() == TokenType.PIPE) {
+        throw reader.error(
+            inside, "'" + name.text() + "(' needs its closing ')'", "')' after the word");
+      }
+    }
+    close = reader.next();
+    String text = reader.query().substring(open.end(), close.position().offset()).strip();
+    if (text.isEmpty()) {
+      throw reader.error(close, name.text() + "() needs a word inside", "a word");
+    }
+    return new SearchExpression.Term(
+        text,
+        false,
+        name.text().equals("TERM")
+            ? SearchExpression.Directive.TERM
+            : SearchExpression.Directive.CASE,
+        name.position());
   }
 
   private SearchExpression wordOrComparison() {

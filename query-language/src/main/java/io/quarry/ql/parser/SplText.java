@@ -140,6 +140,8 @@ public final class SplText {
   /** A search expression, as {@code search} reads it. */
   public static String search(SearchExpression expression) {
     return switch (expression) {
+      case SearchExpression.Term term when term.directive() != SearchExpression.Directive.NONE ->
+          term.directive().name() + "(" + term.text() + ")";
       case SearchExpression.Term term ->
           !term.phrase() && isWord(term.text()) && !isSearchKeyword(term.text())
               ? term.text()

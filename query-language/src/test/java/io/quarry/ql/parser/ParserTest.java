@@ -156,4 +156,18 @@ class ParserTest {
           .hasMessageContaining("nests deeper than " + limit + " levels");
     }
   }
+
+  @Test
+  void termAndCaseDirectivesAreOneWordEach() {
+    SearchExpression term = search("TERM(10.1.2.3) CASE(Error)");
+    assertThat(term).isInstanceOf(io.quarry.ql.ast.SearchExpression.And.class);
+    List<SearchExpression> operands = ((io.quarry.ql.ast.SearchExpression.And) term).operands();
+    assertThat(operands)
+        .extracting(e -> ((Term) e).directive() + ":" + ((Term) e).text())
+        .containsExactly("TERM:10.1.2.3", "CASE:Error");
+    assertThat(((Term) search("TERM")).directive())
+        .as("TERM alone is a word")
+        .isEqualTo(io.quarry.ql.ast.SearchExpression.Directive.NONE);
+    assertThat(SplText.search(search("TERM(10.1.2.3)"))).isEqualTo("TERM(10.1.2.3)");
+  }
 }

@@ -94,6 +94,21 @@ final class EventRow implements Row {
 
   @Override
   public boolean matchesTerm(SearchTerm term) {
+    switch (term.directive()) {
+      case TERM -> {
+        return Segmenter.hasMajorToken(stored.raw(), term.lowerCase());
+      }
+      case CASE -> {
+        return matchesWord(term) && stored.raw().contains(term.text().replace("*", ""));
+      }
+      case NONE -> {
+        return matchesWord(term);
+      }
+    }
+    throw new AssertionError(term.directive());
+  }
+
+  private boolean matchesWord(SearchTerm term) {
     if (term.pattern() != null) {
       return terms().stream().anyMatch(term.pattern()::matches);
     }

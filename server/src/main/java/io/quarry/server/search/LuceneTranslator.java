@@ -69,6 +69,10 @@ final class LuceneTranslator {
 
   static Translation translate(SearchExpression expression) {
     return switch (expression) {
+      case SearchExpression.Term term when term.directive() != SearchExpression.Directive.NONE ->
+          // the index holds the whole token too (and its parts and prefixes): a superset, so the
+          // event check decides (whole token for TERM, the case for CASE)
+          inexact(term(term.text(), false));
       case SearchExpression.Term term -> term(term.text(), term.phrase());
       case SearchExpression.Comparison c ->
           switch (c.operator()) {
@@ -119,6 +123,11 @@ final class LuceneTranslator {
       return new Translation(tokenQuery(text.toLowerCase(Locale.ROOT)), true);
     }
     return allParts(text);
+  }
+
+  /** The same index query, with every match checked against the event. */
+  private static Translation inexact(Translation translation) {
+    return new Translation(translation.query(), false);
   }
 
   private static Translation allParts(String text) {
