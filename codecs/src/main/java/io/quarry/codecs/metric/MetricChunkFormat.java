@@ -13,9 +13,10 @@ import org.apache.lucene.index.CorruptIndexException;
  * {@code 0} and one bit; the value as the XOR of its IEEE 754 bits with the previous value's,
  * usually zero (one bit) or a short run of meaningful bits between long runs of leading and
  * trailing zeros, which are written as a window (leading zeros, length) that later points reuse
- * while their meaningful bits fit inside it. Points are decoded in order from the start of the
- * chunk; a reader looking for a time range checks the header's {@code MinTime} and {@code MaxTime}
- * first and decodes nothing when the chunk lies outside it.
+ * while their meaningful bits fit inside it (the writer declares a new window instead when that is
+ * shorter than reusing a much wider one; readers need not know). Points are decoded in order from
+ * the start of the chunk; a reader looking for a time range checks the header's {@code MinTime} and
+ * {@code MaxTime} first and decodes nothing when the chunk lies outside it.
  *
  * <p><b>Grammar.</b> Bytes, then the bit payload (bits most significant first, a {@code '10'} is a
  * one bit then a zero bit):
@@ -63,9 +64,12 @@ import org.apache.lucene.index.CorruptIndexException;
  *
  * <p><b>Limitations.</b> One series per chunk and no series identity: the series dictionary and the
  * files that hold chunks (with their own headers and footers) are built on top of this. No random
- * access inside a chunk: a range read decodes from the start of an overlapping chunk. Values that
- * are decimal fractions (0.1 steps) have long XORs and cost several bytes per point, as in Gorilla;
- * a decimal-scaled integer mode (VictoriaMetrics' approach) would be a new version.
+ * access inside a chunk: a range read decodes from the start of an overlapping chunk. Timestamps
+ * with jitter cost 16 bits a point ({@code '10'} and 14 bits for up to ±8 ms in microseconds), even
+ * when they are whole milliseconds; a time unit in the header (times divided by 1,000 when all are
+ * whole milliseconds) would bring that to a few bits, in a new version. Values that are decimal
+ * fractions (0.1 steps) have long XORs and cost several bytes per point, as in Gorilla; a
+ * decimal-scaled integer mode (VictoriaMetrics' approach) would be a new version.
  */
 public final class MetricChunkFormat {
   /** The first and only version: the grammar above. */

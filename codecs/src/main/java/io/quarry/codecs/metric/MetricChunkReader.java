@@ -178,7 +178,7 @@ public final class MetricChunkReader {
 
   /** Every point, in time order. */
   public MetricPointIterator iterator() {
-    return new MetricPointIterator().reset(this, Long.MIN_VALUE, Long.MAX_VALUE, true);
+    return new MetricPointIterator().reset(this);
   }
 
   /** The points in {@code [from, to)}, in time order. */

@@ -37,6 +37,11 @@ public final class MetricPointIterator {
     done = true;
   }
 
+  /** Iterates every point of {@code chunk}. */
+  public MetricPointIterator reset(MetricChunkReader chunk) {
+    return reset(chunk, Long.MIN_VALUE, Long.MAX_VALUE, true);
+  }
+
   /** Iterates the points of {@code chunk} in {@code [from, to)}. */
   public MetricPointIterator reset(MetricChunkReader chunk, long from, long to) {
     return reset(chunk, from, to, false);
