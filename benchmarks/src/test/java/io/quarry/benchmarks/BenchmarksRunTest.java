@@ -71,6 +71,20 @@ class BenchmarksRunTest {
   }
 
   @Test
+  void metricChunkBenchmarkEncodesAndDecodesEveryPoint() throws Exception {
+    for (String shape : new String[] {"counter", "gauge"}) {
+      MetricChunkBenchmark benchmark = new MetricChunkBenchmark();
+      benchmark.shape = shape;
+      benchmark.setUp();
+      Blackhole blackhole =
+          new Blackhole(
+              "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+      assertThat(benchmark.encode()).as(shape).isPositive();
+      assertThat(benchmark.decode(blackhole)).as(shape).isEqualTo(MetricChunkBenchmark.POINTS);
+    }
+  }
+
+  @Test
   void journalBenchmarkWritesASegment() throws Exception {
     JournalBenchmark benchmark = new JournalBenchmark();
     benchmark.compression = "ZSTD";
