@@ -26,10 +26,19 @@ public final class TestServers {
   /** A server on a free port of 127.0.0.1 with this TLS (its URL is {@code https://…}). */
   public static QuarryServer startTls(
       Path dataDirectory, String adminPassword, QuarryConfig.Tls tls) throws Exception {
+    return start(
+        dataDirectory,
+        adminPassword,
+        new QuarryConfig.Server(
+            "127.0.0.1", 0, 64L << 20, 4, null, null, null, null, null, null, tls, null));
+  }
+
+  /** A server with these listener settings (limits, timeouts, lanes), everything else default. */
+  public static QuarryServer start(
+      Path dataDirectory, String adminPassword, QuarryConfig.Server listener) throws Exception {
     return QuarryServer.start(
         new QuarryConfig(
-            new QuarryConfig.Server(
-                "127.0.0.1", 0, 64L << 20, 4, null, null, null, null, null, null, tls, null),
+            listener,
             dataDirectory.toString(),
             List.of("main"),
             new QuarryConfig.Auth(adminPassword),

@@ -14,7 +14,7 @@ import java.util.Set;
  * %}, unary minus.
  */
 public final class ExpressionParser {
-  private static final Set<String> KEYWORDS = Set.of("and", "or", "not", "xor", "like");
+  private static final Set<String> KEYWORDS = Set.of("and", "or", "not", "xor", "like", "in");
 
   private final String query;
   private final int end;
@@ -128,10 +128,36 @@ public final class ExpressionParser {
       } else if (keyword("like")) {
         operator = "LIKE";
       } else {
+        int start = at;
+        if (keyword("in")) {
+          left = in(left, start);
+          continue;
+        }
         return left;
       }
       left = new Expression.Binary(operator, left, relational());
     }
+  }
+
+  /** {@code x IN (a, b, …)}, Splunk's operator form of {@code in(x, a, b, …)}. */
+  private Expression in(Expression left, int start) {
+    skipSpace();
+    if (!accept('(')) {
+      throw error(at, "IN needs a parenthesised list of values: x IN (a, b)", "'('");
+    }
+    enter(start);
+    List<Expression> arguments = new ArrayList<>();
+    arguments.add(left);
+    skipSpace();
+    if (accept(')')) {
+      throw error(at - 1, "IN needs at least one value in its list", "a value");
+    }
+    do {
+      arguments.add(expression());
+    } while (accept(','));
+    expect(')');
+    depth--;
+    return new Expression.Call("in", arguments, start);
   }
 
   private Expression relational() {

@@ -15,12 +15,16 @@ import java.util.regex.Pattern;
 
 /**
  * Resolves Splunk time modifiers to epoch microseconds: {@code now}, epoch seconds ({@code
- * 1700000000.5}), absolute {@code %m/%d/%Y:%H:%M:%S}, and relative {@code [+|-]<n><unit>[@<snap>]}
- * such as {@code -24h}, {@code -7d@d}, {@code @w0} (snap to Sunday) or {@code -1mon@mon}.
+ * 1700000000.5}), absolute {@code %m/%d/%Y:%H:%M:%S}, and relative: offsets {@code [+|-]<n><unit>}
+ * and snaps {@code @<unit>} chained left to right, such as {@code -24h}, {@code -7d@d}, {@code @w0}
+ * (snap to Sunday), {@code -1mon@mon} or {@code -1d@d+8h} (yesterday at 08:00).
  */
 public final class TimeModifiers {
-  private static final Pattern RELATIVE =
-      Pattern.compile("(?:([+-])(\\d*)([a-zA-Z]+))?(?:@([a-zA-Z]+)(\\d?))?");
+  /**
+   * One step of a relative modifier: an offset {@code [+|-]<n><unit>} or a snap {@code @<unit>}.
+   */
+  private static final Pattern STEP = Pattern.compile("([+-])(\\d*)([a-zA-Z]+)|@([a-zA-Z]+)(\\d?)");
+
   private static final Pattern EPOCH = Pattern.compile("\\d+(\\.\\d+)?");
   private static final DateTimeFormatter ABSOLUTE =
       DateTimeFormatter.ofPattern("MM/dd/yyyy:HH:mm:ss", Locale.ROOT);
@@ -46,21 +50,28 @@ public final class TimeModifiers {
             "'" + text + "' is not a time: use %m/%d/%Y:%H:%M:%S, epoch seconds or -24h style");
       }
     }
-    Matcher matcher = RELATIVE.matcher(value);
-    if (!matcher.matches() || (matcher.group(1) == null && matcher.group(4) == null)) {
-      throw new IllegalArgumentException(
-          "'" + text + "' is not a time modifier such as -24h, -7d@d, @w0, now or epoch seconds");
-    }
+    // steps apply left to right, as Splunk chains them: -1d@d+8h is yesterday 08:00
     ZonedDateTime time = now.atZone(zone);
-    if (matcher.group(1) != null) {
-      long amount = matcher.group(2).isEmpty() ? 1 : Long.parseLong(matcher.group(2));
-      if (matcher.group(1).equals("-")) {
-        amount = -amount;
+    Matcher step = STEP.matcher(value);
+    int at = 0;
+    while (at < value.length()) {
+      if (!step.find(at) || step.start() != at) {
+        throw new IllegalArgumentException(
+            "'"
+                + text
+                + "' is not a time modifier such as -24h, -7d@d, -1d@d+8h, @w0, now or epoch"
+                + " seconds");
       }
-      time = plus(time, amount, unit(matcher.group(3), text));
-    }
-    if (matcher.group(4) != null) {
-      time = snap(time, matcher.group(4), matcher.group(5), text);
+      if (step.group(1) != null) {
+        long amount = step.group(2).isEmpty() ? 1 : Long.parseLong(step.group(2));
+        if (step.group(1).equals("-")) {
+          amount = -amount;
+        }
+        time = plus(time, amount, unit(step.group(3), text));
+      } else {
+        time = snap(time, step.group(4), step.group(5), text);
+      }
+      at = step.end();
     }
     return toMicros(time.toInstant());
   }

@@ -47,6 +47,24 @@ class EvalTest {
   }
 
   @Test
+  void inIsTheOperatorFormOfTheInFunction() {
+    assertThat(eval("status IN (200, 404, 500)")).isEqualTo(true);
+    assertThat(eval("status IN (200, 500)")).isEqualTo(false);
+    assertThat(eval("host in (\"web-01\", \"Web-01\")"))
+        .as("case-sensitive, as ==")
+        .isEqualTo(true);
+    assertThat(eval("if(status IN (404), \"missing\", \"found\")")).isEqualTo("missing");
+    assertThat(eval("NOT status IN (404)")).isEqualTo(false);
+    assertThat(eval("status IN (400 + 4) AND bytes > 1")).isEqualTo(true);
+    assertThatThrownBy(() -> eval("status IN 404"))
+        .isInstanceOf(QueryParseException.class)
+        .hasMessageContaining("IN needs a parenthesised list");
+    assertThatThrownBy(() -> eval("status IN ()"))
+        .isInstanceOf(QueryParseException.class)
+        .hasMessageContaining("at least one value");
+  }
+
+  @Test
   void arithmeticKeepsIntegersAndCoercesNumericText() {
     assertThat(eval("bytes / 2 + 1")).isEqualTo(1025L);
     assertThat(eval("bytes / 3")).isEqualTo(2048 / 3.0);

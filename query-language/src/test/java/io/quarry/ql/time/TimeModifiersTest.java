@@ -32,6 +32,20 @@ class TimeModifiersTest {
   }
 
   @Test
+  void chainedStepsApplyLeftToRight() {
+    assertThat(resolve("-1d@d+8h")).isEqualTo("2026-01-06T08:00:00Z");
+    assertThat(resolve("@d+9h")).isEqualTo("2026-01-07T09:00:00Z");
+    assertThat(resolve("@d-1s")).isEqualTo("2026-01-06T23:59:59Z");
+    assertThat(resolve("@w1+9h+30m")).isEqualTo("2026-01-05T09:30:00Z");
+    assertThat(resolve("-1d-2h")).isEqualTo("2026-01-06T11:45:30.500Z");
+    assertThat(resolve("@mon-1d@d")).isEqualTo("2025-12-31T00:00:00Z");
+    assertThatThrownBy(() -> resolve("-1d@d+"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("-1d@d+8h");
+    assertThatThrownBy(() -> resolve("-1d@d 8h")).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void absoluteAndEpoch() {
     assertThat(resolve("01/07/2026:00:00:00")).isEqualTo("2026-01-07T00:00:00Z");
     assertThat(resolve("1767744000")).isEqualTo("2026-01-07T00:00:00Z");

@@ -15,7 +15,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -40,22 +39,10 @@ class BodyBudgetTest {
   @BeforeEach
   void start() throws Exception {
     server =
-        QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, BUDGET),
-                dataDirectory.toString(),
-                List.of("main"),
-                new QuarryConfig.Auth("budget-pw"),
-                new QuarryConfig.Hec(
-                    List.of(
-                        new QuarryConfig.HecToken(
-                            TestServers.TOKEN, "test", "main", List.of("main")))),
-                null,
-                null,
-                null,
-                null,
-                null),
-            Clock.systemUTC());
+        TestServers.start(
+            dataDirectory,
+            "budget-pw",
+            new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, BUDGET));
   }
 
   @AfterEach

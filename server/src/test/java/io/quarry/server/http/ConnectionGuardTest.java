@@ -15,7 +15,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,32 +30,20 @@ class ConnectionGuardTest {
 
   private void start(int idleSeconds, int requestReadSeconds, int maxConnections) throws Exception {
     server =
-        QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server(
-                    "127.0.0.1",
-                    0,
-                    64L << 20,
-                    4,
-                    null,
-                    null,
-                    null,
-                    idleSeconds,
-                    requestReadSeconds,
-                    maxConnections),
-                dataDirectory.toString(),
-                List.of("main"),
-                new QuarryConfig.Auth("guard-pw"),
-                new QuarryConfig.Hec(
-                    List.of(
-                        new QuarryConfig.HecToken(
-                            TestServers.TOKEN, "test", "main", List.of("main")))),
+        TestServers.start(
+            dataDirectory,
+            "guard-pw",
+            new QuarryConfig.Server(
+                "127.0.0.1",
+                0,
+                64L << 20,
+                4,
                 null,
                 null,
                 null,
-                null,
-                null),
-            Clock.systemUTC());
+                idleSeconds,
+                requestReadSeconds,
+                maxConnections));
   }
 
   @AfterEach

@@ -14,7 +14,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,23 +41,11 @@ class SlowReaderIsolationTest {
   @BeforeEach
   void start() throws Exception {
     server =
-        QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server(
-                    "127.0.0.1", 0, 64L << 20, GENERAL_WORKERS, null, 2, WRITE_TIMEOUT_SECONDS),
-                dataDirectory.toString(),
-                List.of("main"),
-                new QuarryConfig.Auth(PASSWORD),
-                new QuarryConfig.Hec(
-                    List.of(
-                        new QuarryConfig.HecToken(
-                            TestServers.TOKEN, "test", "main", List.of("main")))),
-                null,
-                null,
-                null,
-                null,
-                null),
-            Clock.systemUTC());
+        TestServers.start(
+            dataDirectory,
+            PASSWORD,
+            new QuarryConfig.Server(
+                "127.0.0.1", 0, 64L << 20, GENERAL_WORKERS, null, 2, WRITE_TIMEOUT_SECONDS));
   }
 
   @AfterEach
