@@ -64,8 +64,24 @@ public final class WriteAheadLog implements Closeable {
   public record Damage(
       Path file, long offset, long unreadBytes, String problem, long lastGoodSeq) {}
 
+  /** Forces a log file to stable storage: {@code FileChannel.force}, or a fault in tests. */
+  @FunctionalInterface
+  interface Forcer {
+    void force(FileChannel channel) throws IOException;
+  }
+
   private final Path directory;
   private final Path quarantine;
+  private final Forcer forcer;
+
+  /**
+   * Why the log stopped accepting writes: the first fsync that failed. After a failed fsync the
+   * kernel may have dropped the dirty pages and a retry can "succeed" without the data on disk, so
+   * the log fails stop: every later append and sync throws until the server restarts and replays
+   * what is really on disk. Guarded by this.
+   */
+  private IOException failed;
+
   private final List<Damage> damage = new ArrayList<>();
   private FileChannel channel; // guarded by this
   private long generation; // guarded by this
@@ -73,9 +89,10 @@ public final class WriteAheadLog implements Closeable {
   private long durable; // guarded by this
   private boolean syncing; // guarded by this
 
-  private WriteAheadLog(Path directory, Path quarantine) {
+  private WriteAheadLog(Path directory, Path quarantine, Forcer forcer) {
     this.directory = directory;
     this.quarantine = quarantine;
+    this.forcer = forcer;
   }
 
   /**
@@ -86,8 +103,14 @@ public final class WriteAheadLog implements Closeable {
    */
   public static WriteAheadLog open(Path directory, Path quarantine, Replay replay)
       throws IOException {
+    return open(directory, quarantine, replay, channel -> channel.force(false));
+  }
+
+  /** As above, forcing files through {@code forcer} (tests inject fsync failures with it). */
+  static WriteAheadLog open(Path directory, Path quarantine, Replay replay, Forcer forcer)
+      throws IOException {
     Files.createDirectories(directory);
-    WriteAheadLog log = new WriteAheadLog(directory, quarantine);
+    WriteAheadLog log = new WriteAheadLog(directory, quarantine, forcer);
     TreeMap<Long, Path> files = log.files();
     long[] lastSeq = {-1};
     Replay tracking =
@@ -363,6 +386,7 @@ public final class WriteAheadLog implements Closeable {
    * @return the position to pass to {@link #sync} to make this batch durable
    */
   public synchronized long append(long firstSeq, List<Event> events) throws IOException {
+    checkNotFailed();
     byte[] payload = WalCodec.encode(firstSeq, events);
     CRC32C crc = new CRC32C();
     crc.update(payload);
@@ -391,6 +415,7 @@ public final class WriteAheadLog implements Closeable {
     FileChannel target;
     long goal;
     synchronized (this) {
+      checkNotFailed();
       while (durable < position && syncing) {
         try {
           wait();
@@ -408,7 +433,7 @@ public final class WriteAheadLog implements Closeable {
     }
     boolean forced = false;
     try {
-      target.force(false);
+      forcer.force(target);
       forced = true;
     } catch (java.nio.channels.ClosedChannelException rolled) {
       // roll() forced this file before closing it and advanced durable past everything in it
@@ -417,6 +442,8 @@ public final class WriteAheadLog implements Closeable {
           throw rolled;
         }
       }
+    } catch (IOException e) {
+      throw failStop(e);
     } finally {
       synchronized (this) {
         syncing = false;
@@ -435,7 +462,12 @@ public final class WriteAheadLog implements Closeable {
    *     committed everything appended before this call
    */
   public synchronized long roll() throws IOException {
-    channel.force(false);
+    checkNotFailed();
+    try {
+      forcer.force(channel);
+    } catch (IOException e) {
+      throw failStop(e);
+    }
     durable = appended;
     channel.close();
     generation++;
@@ -451,6 +483,37 @@ public final class WriteAheadLog implements Closeable {
     }
     if (!doomed.isEmpty()) {
       IOUtils.fsync(directory, true);
+    }
+  }
+
+  /** Whether the log stopped accepting writes after a failed fsync (see {@link #failed}). */
+  public synchronized boolean failed() {
+    return failed != null;
+  }
+
+  private synchronized IOException failStop(IOException cause) {
+    if (failed == null) {
+      failed = cause;
+      LOG.severe(
+          "WAL in "
+              + directory
+              + ": fsync failed ("
+              + cause
+              + "); the log accepts no more writes until the server restarts and replays it"
+              + " (a retried fsync can report success for data the kernel already dropped)");
+    }
+    return new IOException(
+        "the write-ahead log stopped accepting writes after an fsync failed; restart the server",
+        cause);
+  }
+
+  private void checkNotFailed() throws IOException {
+    if (failed != null) {
+      throw new IOException(
+          "the write-ahead log stopped accepting writes after an fsync failed ("
+              + failed.getMessage()
+              + "); restart the server",
+          failed);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.quarry.codecs.wal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.codecs.store.Event;
 import java.io.IOException;
@@ -217,6 +218,38 @@ class WriteAheadLogTest {
     assertThat(torn.tornTail()).isTrue();
     assertThat(Files.size(older)).isEqualTo(olderSize);
     assertThat(Files.size(newest)).as("check changes nothing").isEqualTo(newestSize);
+  }
+
+  @Test
+  void aFailedFsyncStopsTheLogUntilItIsReopened() throws IOException {
+    java.util.concurrent.atomic.AtomicBoolean diskFails =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    WriteAheadLog log =
+        WriteAheadLog.open(
+            directory,
+            quarantine(),
+            (s, e) -> {},
+            channel -> {
+              if (diskFails.get()) {
+                throw new IOException("EIO");
+              }
+              channel.force(false);
+            });
+    log.sync(log.append(0, batch("durable")));
+    diskFails.set(true);
+    long position = log.append(1, batch("maybe lost"));
+    assertThatThrownBy(() -> log.sync(position))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("stopped accepting writes");
+    diskFails.set(false); // a retry would now "succeed": the log must not believe it
+    assertThat(log.failed()).isTrue();
+    assertThatThrownBy(() -> log.append(2, batch("refused")))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("restart the server");
+    assertThatThrownBy(() -> log.sync(position)).isInstanceOf(IOException.class);
+    assertThatThrownBy(log::roll).isInstanceOf(IOException.class);
+    log.close();
+    assertThat(replay()).as("reopened, the log replays what is on disk").startsWith("0:durable");
   }
 
   private static void flip(Path file, String inside) throws IOException {
