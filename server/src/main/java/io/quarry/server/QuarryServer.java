@@ -129,6 +129,7 @@ public final class QuarryServer implements Closeable {
       LOG.warning(
           "server.tls.certificate is set but server.tls.enabled is false: serving plain HTTP");
     }
+    Secrets.privateDirectory(dataDirectory);
     ServerTls tls = ServerTls.configure(config.server(), dataDirectory);
     Secrets.Secret adminPassword =
         config.auth().adminPassword() != null && !config.auth().adminPassword().isBlank()

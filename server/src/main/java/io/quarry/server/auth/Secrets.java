@@ -44,6 +44,44 @@ public final class Secrets {
     return HexFormat.of().formatHex(bytes);
   }
 
+  /**
+   * Creates the data directory readable by its owner only (0700), as it holds the generated secrets
+   * and every event; an existing one that other users can enter is kept as it is, with a warning
+   * naming it (changing an operator's permissions is the operator's call).
+   */
+  public static void privateDirectory(Path directory) throws IOException {
+    boolean posix = directory.getFileSystem().supportedFileAttributeViews().contains("posix");
+    if (Files.notExists(directory)) {
+      if (directory.getParent() != null) {
+        Files.createDirectories(directory.getParent());
+      }
+      try {
+        if (posix) {
+          Files.createDirectory(
+              directory,
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } else {
+          Files.createDirectory(directory);
+        }
+      } catch (FileAlreadyExistsException raced) {
+        // another process made it first: fall through to the check
+      }
+      return;
+    }
+    if (posix) {
+      String permissions = PosixFilePermissions.toString(Files.getPosixFilePermissions(directory));
+      if (!permissions.endsWith("------")) {
+        java.util.logging.Logger.getLogger(Secrets.class.getName())
+            .warning(
+                "data directory "
+                    + directory
+                    + " can be entered by other users ("
+                    + permissions
+                    + "); it holds the generated secrets and every event: chmod 700 it");
+      }
+    }
+  }
+
   private static Secret readOrCreate(Path file, java.util.function.Supplier<String> generator)
       throws IOException {
     if (Files.exists(file)) {

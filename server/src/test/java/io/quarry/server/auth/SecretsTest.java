@@ -25,4 +25,14 @@ class SecretsTest {
     assertThat(again.generated()).isFalse();
     assertThat(again.value()).isEqualTo(created.value());
   }
+
+  @Test
+  void aNewDataDirectoryIsOwnerOnly() throws Exception {
+    Path data = directory.resolve("a/data");
+    Secrets.privateDirectory(data);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data)))
+        .isEqualTo("rwx------");
+    Secrets.privateDirectory(data); // an existing one is left as it is
+    assertThat(Files.isDirectory(data)).isTrue();
+  }
 }
