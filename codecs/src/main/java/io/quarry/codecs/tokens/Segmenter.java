@@ -115,26 +115,16 @@ public final class Segmenter {
   }
 
   /**
-   * Whether {@code token} (lower-case) is one of the text's tokens between major breakers, not
-   * split at minor ones: what Splunk's {@code TERM()} matches. A {@code *} in the token matches any
-   * run of characters inside one major token.
+   * Whether any of the text's tokens between major breakers — not split at minor ones, lower-cased
+   * — passes {@code test}: what Splunk's {@code TERM()} matches against.
    */
-  public static boolean hasMajorToken(String text, String token) {
+  public static boolean anyMajorToken(String text, java.util.function.Predicate<String> test) {
     String lower = text.toLowerCase(Locale.ROOT);
-    boolean wildcard = token.indexOf('*') >= 0;
-    java.util.regex.Pattern pattern =
-        wildcard
-            ? java.util.regex.Pattern.compile(
-                java.util.regex.Pattern.quote(token).replace("*", "\\E.*\\Q"))
-            : null;
     int start = 0;
     for (int i = 0; i <= lower.length(); i++) {
       if (i == lower.length() || isMajorBreaker(lower.charAt(i))) {
-        if (i > start) {
-          String candidate = lower.substring(start, i);
-          if (wildcard ? pattern.matcher(candidate).matches() : candidate.equals(token)) {
-            return true;
-          }
+        if (i > start && test.test(lower.substring(start, i))) {
+          return true;
         }
         start = i + 1;
       }

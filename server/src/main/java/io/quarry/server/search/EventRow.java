@@ -96,7 +96,10 @@ final class EventRow implements Row {
   public boolean matchesTerm(SearchTerm term) {
     switch (term.directive()) {
       case TERM -> {
-        return Segmenter.hasMajorToken(stored.raw(), term.lowerCase());
+        // a * in TERM() goes through the linear Wildcard matcher, never a backtracking regex
+        return term.pattern() != null
+            ? Segmenter.anyMajorToken(stored.raw(), term.pattern()::matches)
+            : Segmenter.anyMajorToken(stored.raw(), term.lowerCase()::equals);
       }
       case CASE -> {
         return matchesWord(term) && stored.raw().contains(term.text().replace("*", ""));
