@@ -309,7 +309,7 @@ public final class Evaluator {
   }
 
   private boolean like(String text, String pattern) {
-    StringBuilder regex = new StringBuilder();
+    StringBuilder regex = new StringBuilder("(?s)"); // % and _ match line ends too
     for (char c : pattern.toCharArray()) {
       switch (c) {
         case '%' -> regex.append(".*");
@@ -318,7 +318,8 @@ public final class Evaluator {
       }
     }
     try {
-      return Pattern.compile(regex.toString(), Pattern.DOTALL).matcher(guarded(text)).matches();
+      // compiled once per pattern text, like match() and replace() (it was compiled per row)
+      return pattern(regex.toString()).matcher(guarded(text)).matches();
     } catch (StoppableText.Stopped stopped) {
       return false;
     }
