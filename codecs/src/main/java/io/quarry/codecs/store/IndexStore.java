@@ -344,6 +344,14 @@ public final class IndexStore implements Closeable {
     return walDamage;
   }
 
+  /**
+   * Whether this index's write-ahead log stopped accepting writes after an fsync failed (it fails
+   * stop until the server restarts): the index takes no events.
+   */
+  public boolean walFailed() {
+    return wal != null && wal.failed();
+  }
+
   /** Buckets quarantined since the store opened. */
   public long quarantinedBuckets() {
     return quarantined.get();

@@ -53,12 +53,27 @@ public final class SystemRoutes {
 
   private void health(Exchange exchange) {
     boolean isReady = ready.getAsBoolean();
+    java.util.List<String> stopped =
+        isReady
+            ? store.indexNames().stream().filter(i -> store.index(i).walFailed()).toList()
+            : java.util.List.of();
     Map<String, Object> body = new LinkedHashMap<>();
-    body.put("status", isReady ? "ok" : "starting");
+    body.put("status", !isReady ? "starting" : stopped.isEmpty() ? "ok" : "degraded");
     body.put("live", true);
-    body.put("ready", isReady);
+    body.put("ready", isReady && stopped.isEmpty());
     body.put("version", Version.current());
-    exchange.json(isReady ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, body);
+    if (!stopped.isEmpty()) {
+      body.put(
+          "reason",
+          "the write-ahead log of "
+              + String.join(", ", stopped)
+              + " stopped accepting events after an fsync failed; restart the server");
+    }
+    exchange.json(
+        isReady && stopped.isEmpty()
+            ? HttpResponseStatus.OK
+            : HttpResponseStatus.SERVICE_UNAVAILABLE,
+        body);
   }
 
   private void metrics(Exchange exchange) {
