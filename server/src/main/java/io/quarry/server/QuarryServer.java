@@ -184,6 +184,9 @@ public final class QuarryServer implements Closeable {
               new IngestGate(config.ingest().pipelines(), config.ingest().maxQueuedBytes()));
       io.quarry.server.plugins.PluginManager pluginManager =
           io.quarry.server.plugins.PluginManager.load(Path.of(config.plugins().dir()), plugins);
+      io.quarry.server.macros.MacroStore macros =
+          new io.quarry.server.macros.MacroStore(
+              dataDirectory.resolve("macros.json"), config.search().macros());
       SearchService search =
           new SearchService(
               store,
@@ -195,7 +198,7 @@ public final class QuarryServer implements Closeable {
               Duration.ofSeconds(config.search().maxTimeSeconds()),
               pluginManager.registry(),
               config.search().maxMemoryBytes(),
-              config.search().macros());
+              macros);
       Authenticator authenticator =
           new Authenticator(adminPassword.value(), config.auth().users(), hecTokens);
       Router router = new Router();
@@ -221,6 +224,7 @@ public final class QuarryServer implements Closeable {
       new SourcetypeRoutes(authenticator, sourcetypes).register(router);
       new FieldRoutes(authenticator, search).register(router);
       new LookupRoutes(authenticator, lookups).register(router);
+      new io.quarry.server.rest.MacroRoutes(authenticator, macros).register(router);
       new PluginRoutes(authenticator, pluginManager).register(router);
       metrics.quarantinedBuckets(
           () ->

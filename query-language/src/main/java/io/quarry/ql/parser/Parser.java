@@ -14,7 +14,7 @@ import java.util.List;
  */
 public final class Parser {
   private final CommandRegistry registry;
-  private final Macros macros;
+  private final java.util.function.Supplier<Macros> macros;
 
   /** A parser that knows no search macros: a {@code `macro`} is an error naming it. */
   public Parser(CommandRegistry registry) {
@@ -23,6 +23,12 @@ public final class Parser {
 
   /** A parser that expands {@code macros} before it parses ({@link #expand}). */
   public Parser(CommandRegistry registry, Macros macros) {
+    this(registry, () -> macros);
+    java.util.Objects.requireNonNull(macros, "macros is null");
+  }
+
+  /** A parser that expands the macros {@code macros} gives at each parse (they may change). */
+  public Parser(CommandRegistry registry, java.util.function.Supplier<Macros> macros) {
     this.registry = registry;
     this.macros = java.util.Objects.requireNonNull(macros, "macros is null");
   }
@@ -33,7 +39,7 @@ public final class Parser {
    * @throws QueryParseException for an unknown macro, a wrong number of arguments or a cycle
    */
   public String expand(String query) {
-    return macros.expand(query);
+    return macros.get().expand(query);
   }
 
   /** Parses the query after expanding its macros; positions refer to the expanded text. */

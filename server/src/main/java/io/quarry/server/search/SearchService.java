@@ -124,10 +124,13 @@ public final class SearchService implements AutoCloseable {
         maxTime,
         registry,
         maxMemory,
-        io.quarry.ql.parser.Macros.NONE);
+        () -> io.quarry.ql.parser.Macros.NONE);
   }
 
-  /** As above, expanding {@code macros} (search.macros) in every query before it is parsed. */
+  /**
+   * As above, expanding the search macros {@code macros} gives (configured and defined over REST)
+   * in every query before it is parsed.
+   */
   public SearchService(
       EventStore store,
       Sourcetypes sourcetypes,
@@ -138,7 +141,7 @@ public final class SearchService implements AutoCloseable {
       Duration maxTime,
       CommandRegistry registry,
       long maxMemory,
-      io.quarry.ql.parser.Macros macros) {
+      java.util.function.Supplier<io.quarry.ql.parser.Macros> macros) {
     this.registry = requireNonNull(registry, "registry is null");
     this.parser = new Parser(registry, macros);
     this.maxMemory = maxMemory;

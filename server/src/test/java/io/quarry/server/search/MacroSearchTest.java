@@ -21,23 +21,25 @@ class MacroSearchTest {
   @TempDir Path dataDirectory;
   private QuarryServer server;
 
+  private static QuarryConfig.Search searchSettings() {
+    return new QuarryConfig.Search(
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        Map.of(
+            "failures",
+            new QuarryConfig.MacroSettings("status=500", null),
+            "count_by(1)",
+            new QuarryConfig.MacroSettings("stats count by $field$", List.of("field"))));
+  }
+
   @BeforeEach
   void start() throws Exception {
-    QuarryConfig.Search search =
-        new QuarryConfig.Search(
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            Map.of(
-                "failures",
-                new QuarryConfig.MacroSettings("status=500", null),
-                "count_by(1)",
-                new QuarryConfig.MacroSettings("stats count by $field$", List.of("field"))));
-    server = TestServers.start(dataDirectory, PASSWORD, search, null, null);
+    server = TestServers.start(dataDirectory, PASSWORD, searchSettings(), null, null);
     TestServers.loadRaw(
         server,
         "2026-01-01 00:00:01 status=500 node=a\n"
@@ -66,5 +68,58 @@ class MacroSearchTest {
     HttpResponse<String> response = TestServers.export(server, PASSWORD, "`nosuch` | stats count");
     assertThat(response.statusCode()).isEqualTo(400);
     assertThat(response.body()).contains("Unknown search macro 'nosuch'");
+  }
+
+  @Test
+  void macrosDefinedThroughTheApiExpandInLaterSearchesAndSurviveARestart() throws Exception {
+    HttpResponse<String> defined =
+        request(
+            "PUT",
+            "/api/v1/macros/node_is(1)",
+            "{\"definition\": \"node=$n$\", \"args\": [\"n\"]}");
+    assertThat(defined.statusCode()).as(defined.body()).isEqualTo(200);
+    HttpResponse<String> searched =
+        TestServers.export(server, PASSWORD, "`node_is(b)` `failures` | stats count");
+    assertThat(searched.body()).contains("\"count\":\"2\"");
+
+    HttpResponse<String> listed = request("GET", "/api/v1/macros", null);
+    assertThat(listed.body())
+        .contains("\"node_is(1)\":{\"definition\":\"node=$n$\",\"args\":[\"n\"],\"from\":\"api\"}")
+        .contains("\"failures\":{\"definition\":\"status=500\",\"args\":[],\"from\":\"config\"}");
+
+    HttpResponse<String> badArity =
+        request("PUT", "/api/v1/macros/two(2)", "{\"definition\": \"x=$a$\", \"args\": [\"a\"]}");
+    assertThat(badArity.statusCode()).isEqualTo(400);
+    assertThat(badArity.body()).contains("takes 2 arguments but names 1");
+    HttpResponse<String> configured =
+        request("PUT", "/api/v1/macros/failures", "{\"definition\": \"x\"}");
+    assertThat(configured.statusCode()).isEqualTo(400);
+    assertThat(configured.body()).contains("defined in the configuration");
+
+    server.close();
+    server = TestServers.start(dataDirectory, PASSWORD, searchSettings(), null, null);
+    assertThat(TestServers.export(server, PASSWORD, "`node_is(a)` | stats count").body())
+        .as("kept in macros.json")
+        .contains("\"count\":\"2\"");
+    assertThat(request("DELETE", "/api/v1/macros/node_is(1)", null).statusCode()).isEqualTo(200);
+    assertThat(TestServers.export(server, PASSWORD, "`node_is(a)` | stats count").statusCode())
+        .isEqualTo(400);
+  }
+
+  private HttpResponse<String> request(String method, String path, String body) throws Exception {
+    return java.net.http.HttpClient.newHttpClient()
+        .send(
+            java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(
+                        server.url() + path.replace("(", "%28").replace(")", "%29")))
+                .header("Authorization", TestServers.basic(PASSWORD))
+                .header("Content-Type", "application/json")
+                .method(
+                    method,
+                    body == null
+                        ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                        : java.net.http.HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
   }
 }

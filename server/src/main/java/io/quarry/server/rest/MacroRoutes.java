@@ -1,0 +1,82 @@
+package io.quarry.server.rest;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarry.server.auth.Authenticator;
+import io.quarry.server.http.ApiException;
+import io.quarry.server.http.Exchange;
+import io.quarry.server.http.Router;
+import io.quarry.server.macros.MacroStore;
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * Search macros: {@code GET /api/v1/macros} (every macro, configured or defined here, any user),
+ * {@code PUT /api/v1/macros/{name}} with {@code {"definition": "…", "args": ["a", …]}} (admin; the
+ * name is {@code name} or {@code name(n)} for n arguments, as Splunk's stanzas), {@code DELETE} one
+ * (admin). A search started afterwards expands the new definitions.
+ */
+public final class MacroRoutes {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Authenticator authenticator;
+  private final MacroStore macros;
+
+  public MacroRoutes(Authenticator authenticator, MacroStore macros) {
+    this.authenticator = requireNonNull(authenticator, "authenticator is null");
+    this.macros = requireNonNull(macros, "macros is null");
+  }
+
+  public void register(Router router) {
+    router.add(HttpMethod.GET, "/api/v1/macros", this::list);
+    router.add(HttpMethod.PUT, "/api/v1/macros/{name}", this::put);
+    router.add(HttpMethod.DELETE, "/api/v1/macros/{name}", this::delete);
+  }
+
+  private void list(Exchange exchange) {
+    authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Macros");
+    exchange.json(HttpResponseStatus.OK, Map.of("macros", macros.list()));
+  }
+
+  private void put(Exchange exchange) throws IOException {
+    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Defining macros");
+    String name = exchange.pathParameter("name");
+    MacroStore.Definition definition;
+    try {
+      definition = JSON.readValue(exchange.bodyAsString(), MacroStore.Definition.class);
+    } catch (JsonProcessingException | NullPointerException e) {
+      throw ApiException.badRequest(
+          "INVALID_MACRO",
+          "macro '"
+              + name
+              + "': the body is {\"definition\": \"…\", \"args\": [\"a\", …]} ("
+              + e.getMessage()
+              + ")");
+    }
+    try {
+      macros.put(name, definition);
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest("INVALID_MACRO", e.getMessage());
+    }
+    exchange.json(HttpResponseStatus.OK, Map.of("name", name, "macro", macros.list().get(name)));
+  }
+
+  private void delete(Exchange exchange) throws IOException {
+    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Deleting macros");
+    String name = exchange.pathParameter("name");
+    if (!macros.delete(name)) {
+      throw new ApiException(
+          HttpResponseStatus.NOT_FOUND,
+          "MACRO_NOT_FOUND",
+          "no macro '"
+              + name
+              + "' defined through this API (configured ones change in the config)");
+    }
+    exchange.json(HttpResponseStatus.OK, Map.of("deleted", name));
+  }
+}
