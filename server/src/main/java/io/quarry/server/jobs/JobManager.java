@@ -100,7 +100,14 @@ public final class JobManager implements Closeable {
     String id = UUID.randomUUID().toString();
     SearchJob job =
         new SearchJob(
-            id, query, plan, owner, clock.instant(), timeLimit, ttl != null ? ttl : defaultTtl);
+            id,
+            query,
+            search.expand(query),
+            plan,
+            owner,
+            clock.instant(),
+            timeLimit,
+            ttl != null ? ttl : defaultTtl);
     jobs.put(id, job);
     try {
       runners.execute(() -> run(job));

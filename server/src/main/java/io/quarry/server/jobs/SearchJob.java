@@ -35,6 +35,7 @@ public final class SearchJob {
 
   private final String id;
   private final String query;
+  private final String expandedQuery;
   private final SearchPlan plan;
   private final String owner;
   private final Instant created;
@@ -55,6 +56,7 @@ public final class SearchJob {
   SearchJob(
       String id,
       String query,
+      String expandedQuery,
       SearchPlan plan,
       String owner,
       Instant created,
@@ -62,6 +64,7 @@ public final class SearchJob {
       Duration ttl) {
     this.id = id;
     this.query = query;
+    this.expandedQuery = expandedQuery;
     this.plan = plan;
     this.owner = owner;
     this.created = created;
@@ -71,6 +74,11 @@ public final class SearchJob {
 
   public String id() {
     return id;
+  }
+
+  /** The search as run: {@link #query} with its search macros expanded. */
+  public String expandedQuery() {
+    return expandedQuery;
   }
 
   public String query() {

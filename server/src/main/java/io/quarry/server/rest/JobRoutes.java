@@ -233,6 +233,7 @@ public final class JobRoutes {
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("id", job.id());
     status.put("query", job.query());
+    status.put("expandedQuery", job.expandedQuery());
     status.put("state", job.state().name());
     status.put("finalized", job.finalized());
     status.put("created", job.created().toString());

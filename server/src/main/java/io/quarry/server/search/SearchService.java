@@ -211,6 +211,15 @@ public final class SearchService implements AutoCloseable {
   }
 
   /**
+   * The query with its search macros expanded: what runs, and what a job shows.
+   *
+   * @throws QueryParseException for an unknown macro, a wrong number of arguments or a cycle
+   */
+  public String expand(String query) {
+    return parser.expand(query);
+  }
+
+  /**
    * Parses and plans a query.
    *
    * @param earliest the job's earliest time modifier, or null

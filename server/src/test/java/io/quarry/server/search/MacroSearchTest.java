@@ -64,6 +64,18 @@ class MacroSearchTest {
   }
 
   @Test
+  void aJobShowsItsSearchWithMacrosExpanded() throws Exception {
+    HttpResponse<String> submitted =
+        request("POST", "/api/v1/jobs", "{\"query\": \"`failures` | `count_by(node)`\"}");
+    assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(201);
+    String id = submitted.body().replaceAll(".*\"id\"\\s*:\\s*\"([^\"]+)\".*", "$1");
+    HttpResponse<String> status = request("GET", "/api/v1/jobs/" + id, null);
+    assertThat(status.body())
+        .contains("\"query\":\"`failures` | `count_by(node)`\"")
+        .contains("\"expandedQuery\":\"status=500 | stats count by node\"");
+  }
+
+  @Test
   void anUnknownMacroIsA400NotASearchForItsName() throws Exception {
     HttpResponse<String> response = TestServers.export(server, PASSWORD, "`nosuch` | stats count");
     assertThat(response.statusCode()).isEqualTo(400);
