@@ -60,6 +60,22 @@ public final class HecEventParser {
 
   public Result parse(InputStream body) throws IOException {
     List<IndexedEvent> events = new ArrayList<>();
+    int[] number = {0};
+    try {
+      return parse(body, events, number);
+    } catch (java.io.CharConversionException e) {
+      // bytes that are no text in the encoding Jackson detected (UTF-8, or UTF-16/32 by their
+      // leading zero bytes): the client's fault, answered like any other malformed body
+      return new Result(
+          events,
+          Optional.of(
+              HecException.invalidFormat(
+                  number[0], "the body is not JSON text in UTF-8: " + e.getMessage())));
+    }
+  }
+
+  private Result parse(InputStream body, List<IndexedEvent> events, int[] counter)
+      throws IOException {
     int number = 0;
     try (JsonParser parser = FACTORY.createParser(body)) {
       while (true) {
@@ -91,6 +107,7 @@ public final class HecEventParser {
           return new Result(events, Optional.of(e));
         }
         number++;
+        counter[0] = number;
       }
     }
     if (events.isEmpty()) {
