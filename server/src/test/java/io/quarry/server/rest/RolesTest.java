@@ -170,6 +170,23 @@ class RolesTest {
   }
 
   @Test
+  void theIndexListShowsOnlyReadableIndexes() throws Exception {
+    assertThat(indexNames("admin", "admin-pw")).contains("main", "web", "_internal");
+    assertThat(indexNames("bob", "bob-pw")).containsExactlyInAnyOrder("main", "web");
+    assertThat(indexNames("wendy", "wendy-pw")).containsExactly("web");
+  }
+
+  private static java.util.List<String> indexNames(String user, String password) throws Exception {
+    HttpResponse<String> answer = send("GET", "/api/v1/indexes", basic(user, password), null);
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (JsonNode index : JSON.readTree(answer.body()).path("indexes")) {
+      names.add(index.path("name").asText());
+    }
+    return names;
+  }
+
+  @Test
   void aRoleSearchFilterIsAndedIntoEverySearch() throws Exception {
     assertThat(count("erin", "erin-pw", "*")).isEqualTo(2); // main and web, failed only
     assertThat(count("erin", "erin-pw", "one")).isZero();
