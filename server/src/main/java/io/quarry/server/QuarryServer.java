@@ -200,7 +200,15 @@ public final class QuarryServer implements Closeable {
               config.search().maxMemoryBytes(),
               macros);
       Authenticator authenticator =
-          new Authenticator(adminPassword.value(), config.auth().users(), hecTokens);
+          new Authenticator(adminPassword.value(), config.auth(), hecTokens);
+      List<String> plainText = Authenticator.plainTextPasswords(config.auth());
+      if (!plainText.isEmpty()) {
+        LOG.warning(
+            "auth.users: the password of "
+                + String.join(", ", plainText)
+                + " is plain text in the configuration; replace it with the hash that"
+                + " `quarry passwd-hash` prints (PBKDF2, read from standard input)");
+      }
       Router router = new Router();
       new SystemRoutes(store, metrics, ready::get).register(router);
       new HecRoutes(authenticator, ingest, hostName(), clock).register(router);

@@ -20,6 +20,8 @@ import java.util.Optional;
  *     (newest first)
  * @param generator a generating command ({@code | inputlookup …}) that produces the rows instead of
  *     an index scan; then the indexes, time range and filter are unused
+ * @param messages what the search's answer says about how it was planned (an index the user may not
+ *     search was left out, …)
  */
 public record SearchPlan(
     List<String> indexPatterns,
@@ -27,13 +29,54 @@ public record SearchPlan(
     long latestMicros,
     Optional<SearchExpression> filter,
     List<Command> pipeline,
-    Optional<Command> generator) {
+    Optional<Command> generator,
+    List<String> messages) {
 
   public SearchPlan {
     indexPatterns = List.copyOf(requireNonNull(indexPatterns, "indexPatterns is null"));
     requireNonNull(filter, "filter is null");
     pipeline = List.copyOf(requireNonNull(pipeline, "pipeline is null"));
     requireNonNull(generator, "generator is null");
+    messages = List.copyOf(requireNonNull(messages, "messages is null"));
+  }
+
+  /** A plan without messages. */
+  public SearchPlan(
+      List<String> indexPatterns,
+      long earliestMicros,
+      long latestMicros,
+      Optional<SearchExpression> filter,
+      List<Command> pipeline,
+      Optional<Command> generator) {
+    this(indexPatterns, earliestMicros, latestMicros, filter, pipeline, generator, List.of());
+  }
+
+  /**
+   * A copy reading other indexes, with {@code more} messages added (a runtime restricts a plan to
+   * what its user may read this way).
+   */
+  public SearchPlan withIndexes(List<String> newIndexPatterns, List<String> more) {
+    List<String> all = new java.util.ArrayList<>(messages);
+    all.addAll(more);
+    return new SearchPlan(
+        newIndexPatterns, earliestMicros, latestMicros, filter, pipeline, generator, all);
+  }
+
+  /** A copy whose per-event filter is also {@code required} (ANDed in). */
+  public SearchPlan withRequiredFilter(SearchExpression required) {
+    SearchExpression combined =
+        filter
+            .<SearchExpression>map(
+                existing -> new SearchExpression.And(List.of(existing, required)))
+            .orElse(required);
+    return new SearchPlan(
+        indexPatterns,
+        earliestMicros,
+        latestMicros,
+        Optional.of(combined),
+        pipeline,
+        generator,
+        messages);
   }
 
   /**

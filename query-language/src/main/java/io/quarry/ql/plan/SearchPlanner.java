@@ -38,6 +38,15 @@ public final class SearchPlanner {
    * @param latestMicros the job's own upper bound (from the API), or {@code Long.MAX_VALUE}
    */
   public SearchPlan plan(Query query, long earliestMicros, long latestMicros) {
+    return plan(query, earliestMicros, latestMicros, List.of(DEFAULT_INDEX));
+  }
+
+  /**
+   * As above, reading {@code defaultIndexes} (names or patterns) when the search names no index (a
+   * role's {@code srchIndexesDefault}).
+   */
+  public SearchPlan plan(
+      Query query, long earliestMicros, long latestMicros, List<String> defaultIndexes) {
     List<Command> pipeline = topN(query.commands().subList(1, query.commands().size()));
     if (!(query.commands().get(0) instanceof SearchCommand first)) {
       // a generating command: its rows feed the pipeline, no index is read
@@ -85,7 +94,7 @@ public final class SearchPlanner {
       indexes =
           rest.stream().anyMatch(SearchPlanner::mentionsIndex)
               ? List.of("*")
-              : List.of(DEFAULT_INDEX);
+              : List.copyOf(defaultIndexes);
     }
     Optional<SearchExpression> filter =
         switch (rest.size()) {

@@ -2,6 +2,7 @@ package io.quarry.server.auth;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.config.QuarryConfig.HecToken;
 import io.quarry.server.config.QuarryConfig.User;
 import io.quarry.server.http.ApiException;
@@ -32,9 +33,19 @@ public final class Authenticator {
   private static final int MAX_SESSIONS = 10_000;
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private final Map<String, String> passwords; // user -> password, admin included
+  private final Map<String, String> passwords; // user -> configured password, admin included
+  private final Map<String, PasswordHash> hashes; // user -> parsed hash, for hashed passwords
+  private final Map<String, Access> access;
   private final List<HecToken> hecTokens;
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+
+  /**
+   * user -> HMAC (under a key of this process) of the last password that matched their hash, so
+   * that HTTP Basic on every request costs one PBKDF2 derivation per user, not one per request.
+   */
+  private final Map<String, byte[]> verified = new ConcurrentHashMap<>();
+
+  private final byte[] verifiedKey = new byte[32];
 
   private record Session(String user, long lastUse) {}
 
@@ -42,14 +53,58 @@ public final class Authenticator {
     this(adminPassword, List.of(), hecTokens);
   }
 
+  /** Users with the built-in roles only (no auth.roles). */
   public Authenticator(String adminPassword, List<User> users, List<HecToken> hecTokens) {
+    this(adminPassword, new QuarryConfig.Auth(adminPassword, users), hecTokens);
+  }
+
+  /** {@code admin} with {@code adminPassword}, and the users and roles of {@code auth}. */
+  public Authenticator(String adminPassword, QuarryConfig.Auth auth, List<HecToken> hecTokens) {
     Map<String, String> all = new HashMap<>();
+    Map<String, PasswordHash> parsed = new HashMap<>();
+    Map<String, Access> accesses = new HashMap<>();
     all.put(ADMIN_USER, requireNonNull(adminPassword, "adminPassword is null"));
-    for (User user : users) {
+    accesses.put(ADMIN_USER, Access.admin());
+    for (User user : auth.users()) {
       all.put(user.name(), user.password());
+      if (PasswordHash.isHash(user.password())) {
+        parsed.put(user.name(), PasswordHash.parse(user.password()));
+      }
+      accesses.put(
+          user.name(),
+          Access.of(user.name(), user.roles().stream().map(auth.roles()::get).toList()));
     }
     this.passwords = Map.copyOf(all);
+    this.hashes = Map.copyOf(parsed);
+    this.access = Map.copyOf(accesses);
     this.hecTokens = List.copyOf(hecTokens);
+    RANDOM.nextBytes(verifiedKey);
+  }
+
+  /** The users whose password is configured as plain text (admin's generated one excluded). */
+  public static List<String> plainTextPasswords(QuarryConfig.Auth auth) {
+    return auth.users().stream()
+        .filter(user -> !PasswordHash.isHash(user.password()))
+        .map(User::name)
+        .toList();
+  }
+
+  /**
+   * What an authenticated user may do.
+   *
+   * @throws IllegalArgumentException for a name that is not a user
+   */
+  public Access access(String user) {
+    Access found = access.get(user);
+    if (found == null) {
+      throw new IllegalArgumentException("no such user: " + user);
+    }
+    return found;
+  }
+
+  /** Requires a known user's credentials (see {@link #requireUser}) and answers their access. */
+  public Access requireAccess(String authorization, String action) {
+    return access(requireUser(authorization, action));
   }
 
   /**
@@ -95,10 +150,35 @@ public final class Authenticator {
   }
 
   private boolean passwordMatches(String user, String password) {
+    PasswordHash hash = hashes.get(user);
+    if (hash != null) {
+      byte[] presented = verifiedDigest(user, password);
+      byte[] known = verified.get(user);
+      if (known != null && MessageDigest.isEqual(presented, known)) {
+        return true;
+      }
+      if (hash.matches(password)) {
+        verified.put(user, presented);
+        return true;
+      }
+      return false;
+    }
     String expected = passwords.get(user);
     // an unknown user still costs a comparison, so timing does not tell which users exist
     return constantTimeEquals(password, expected != null ? expected : "\0unknown user")
         && expected != null;
+  }
+
+  private byte[] verifiedDigest(String user, String password) {
+    try {
+      javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+      mac.init(new javax.crypto.spec.SecretKeySpec(verifiedKey, "HmacSHA256"));
+      mac.update(user.getBytes(StandardCharsets.UTF_8));
+      mac.update((byte) 0);
+      return mac.doFinal(password.getBytes(StandardCharsets.UTF_8));
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is not available", e);
+    }
   }
 
   private Optional<String> liveSession(String key) {

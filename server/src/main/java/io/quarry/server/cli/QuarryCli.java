@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       IndexesCommand.class,
       FsckCommand.class,
       PluginsCommand.class,
+      PasswdHashCommand.class,
       VersionCommand.class,
       CommandLine.HelpCommand.class
     })

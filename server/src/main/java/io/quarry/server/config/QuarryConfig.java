@@ -320,30 +320,185 @@ public record QuarryConfig(
   }
 
   /**
-   * Search authentication: HTTP Basic (or a session key) as {@code admin} or one of {@code users}.
-   * Every user may search and read; only {@code admin} changes lookups and sees every user's jobs
-   * (roles and quotas are not modelled yet).
+   * Search authentication: HTTP Basic (or a session key) as {@code admin} or one of {@code users},
+   * and the roles that say what each may read and change. {@code admin} has the built-in {@code
+   * admin} role (every index, internal ones included, every capability); a user without {@code
+   * roles} has the built-in {@code user} role (every non-internal index, default {@code main}, no
+   * capability), which {@code auth.roles.user} may redefine.
    */
   public record Auth(
       @JsonProperty("adminPassword") String adminPassword,
-      @JsonProperty("users") List<User> users) {
+      @JsonProperty("users") List<User> users,
+      @JsonProperty("roles") Map<String, Role> roles) {
+    /** The role every user has when they name none. */
+    public static final String USER_ROLE = "user";
+
+    /** The role of {@code admin}. */
+    public static final String ADMIN_ROLE = "admin";
+
     public Auth {
       users = users == null ? List.of() : List.copyOf(users);
+      Map<String, Role> all = new java.util.LinkedHashMap<>();
+      all.put(ADMIN_ROLE, Role.ADMIN);
+      all.put(USER_ROLE, Role.USER);
+      if (roles != null) {
+        roles.forEach(
+            (name, role) -> {
+              if (name.equals(ADMIN_ROLE)) {
+                throw new IllegalArgumentException(
+                    "auth.roles.admin: the admin role is built in (every index and capability)"
+                        + " and cannot be redefined");
+              }
+              if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
+                throw new IllegalArgumentException(
+                    "auth.roles: a role name is 1 to 64 letters, digits or _.-, not '"
+                        + name
+                        + "'");
+              }
+              if (role == null) {
+                throw new IllegalArgumentException("auth.roles." + name + " has no settings");
+              }
+              role.check(name);
+              all.put(name, role);
+            });
+      }
+      roles = java.util.Collections.unmodifiableMap(all);
       Set<String> names = new HashSet<>();
       for (User user : users) {
         if (!names.add(user.name())) {
           throw new IllegalArgumentException("auth.users names '" + user.name() + "' twice");
         }
+        for (String role : user.roles()) {
+          if (!all.containsKey(role)) {
+            throw new IllegalArgumentException(
+                "auth.users: user '"
+                    + user.name()
+                    + "' has role '"
+                    + role
+                    + "', which is neither built in (admin, user) nor in auth.roles");
+          }
+        }
       }
     }
 
+    public Auth(String adminPassword, List<User> users) {
+      this(adminPassword, users, null);
+    }
+
     public Auth(String adminPassword) {
-      this(adminPassword, null);
+      this(adminPassword, null, null);
     }
   }
 
-  /** A user who may search, besides {@code admin}. */
-  public record User(@JsonProperty("name") String name, @JsonProperty("password") String password) {
+  /**
+   * A role, after Splunk's {@code authorize.conf}: the indexes its users may search ({@code
+   * srchIndexesAllowed}: names or {@code *} wildcards; a wildcard matches an internal index, one
+   * whose name starts with {@code _}, only when the pattern starts with {@code _} too, as {@code
+   * _*} or {@code _internal}), the indexes a search that names none reads ({@code
+   * srchIndexesDefault}), capabilities ({@code edit_lookups}: upload and delete lookups, {@code
+   * outputlookup}), and a search expression ANDed into every search of its users ({@code
+   * srchFilter}). Only {@code admin} sees every user's jobs.
+   */
+  public record Role(
+      @JsonProperty("srchIndexesAllowed") List<String> srchIndexesAllowed,
+      @JsonProperty("srchIndexesDefault") List<String> srchIndexesDefault,
+      @JsonProperty("capabilities") List<String> capabilities,
+      @JsonProperty("srchFilter") String srchFilter) {
+    /** Upload and delete lookup tables, and write them with {@code outputlookup}. */
+    public static final String EDIT_LOOKUPS = "edit_lookups";
+
+    public static final Set<String> CAPABILITIES = Set.of(EDIT_LOOKUPS);
+
+    /** The built-in role of {@code admin}. */
+    public static final Role ADMIN =
+        new Role(List.of("*", "_*"), List.of(DEFAULT_INDEX), List.of(EDIT_LOOKUPS), null);
+
+    /** The built-in role of users who name none. */
+    public static final Role USER = new Role(List.of("*"), List.of(DEFAULT_INDEX), List.of(), null);
+
+    public Role {
+      srchIndexesAllowed =
+          srchIndexesAllowed == null ? List.of("*") : List.copyOf(srchIndexesAllowed);
+      srchIndexesDefault =
+          srchIndexesDefault == null ? List.of(DEFAULT_INDEX) : List.copyOf(srchIndexesDefault);
+      capabilities = capabilities == null ? List.of() : List.copyOf(capabilities);
+      srchFilter = srchFilter == null || srchFilter.isBlank() ? null : srchFilter.strip();
+    }
+
+    /** Checks the settings of the role {@code name}; the message names the setting. */
+    void check(String name) {
+      String prefix = "auth.roles." + name + ".";
+      for (String pattern : srchIndexesAllowed) {
+        checkPattern(prefix + "srchIndexesAllowed", pattern);
+      }
+      for (String pattern : srchIndexesDefault) {
+        checkPattern(prefix + "srchIndexesDefault", pattern);
+      }
+      for (String capability : capabilities) {
+        if (!CAPABILITIES.contains(capability)) {
+          throw new IllegalArgumentException(
+              prefix
+                  + "capabilities: unknown capability '"
+                  + capability
+                  + "' (known: "
+                  + String.join(", ", new java.util.TreeSet<>(CAPABILITIES))
+                  + ")");
+        }
+      }
+    }
+
+    private static void checkPattern(String setting, String pattern) {
+      if (pattern == null || !pattern.matches("[A-Za-z0-9_*.-]{1,128}")) {
+        throw new IllegalArgumentException(
+            setting
+                + ": an index name or pattern is letters, digits, _.- and *, not '"
+                + pattern
+                + "'");
+      }
+    }
+
+    /** Whether {@code index} is among {@link #srchIndexesAllowed}. */
+    public boolean allows(String index) {
+      return matchesAny(srchIndexesAllowed, index);
+    }
+
+    /**
+     * Whether a name matches one of the patterns (case-insensitive, {@code *} any characters); a
+     * name starting with {@code _} (an internal index) matches only a pattern starting with {@code
+     * _}.
+     */
+    public static boolean matchesAny(List<String> patterns, String index) {
+      String name = index.toLowerCase(java.util.Locale.ROOT);
+      for (String pattern : patterns) {
+        String lower = pattern.toLowerCase(java.util.Locale.ROOT);
+        if (name.startsWith("_") && !lower.startsWith("_")) {
+          continue;
+        }
+        String regex =
+            java.util.Arrays.stream(lower.split("\\*", -1))
+                .map(java.util.regex.Pattern::quote)
+                .collect(java.util.stream.Collectors.joining(".*"));
+        if (name.matches(regex)) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /**
+   * A user who may search, besides {@code admin}: a name, a password (a PBKDF2 hash from {@code
+   * quarry passwd-hash}, or plain text, which the server warns about at start) and roles (default
+   * {@code user}).
+   */
+  public record User(
+      @JsonProperty("name") String name,
+      @JsonProperty("password") String password,
+      @JsonProperty("roles") List<String> roles) {
+    public User(String name, String password) {
+      this(name, password, null);
+    }
+
     public User {
       if (name == null || !name.matches("[A-Za-z0-9_.@-]{1,64}")) {
         throw new IllegalArgumentException(
@@ -356,6 +511,12 @@ public record QuarryConfig(
       if (password == null || password.isEmpty()) {
         throw new IllegalArgumentException("auth.users: user '" + name + "' has no password");
       }
+      String problem = io.quarry.server.auth.PasswordHash.problem(password);
+      if (problem != null) {
+        throw new IllegalArgumentException(
+            "auth.users: the password of user '" + name + "' " + problem);
+      }
+      roles = roles == null || roles.isEmpty() ? List.of(Auth.USER_ROLE) : List.copyOf(roles);
     }
   }
 

@@ -43,14 +43,17 @@ public final class FieldRoutes {
   }
 
   private void fields(Exchange exchange) throws IOException {
-    authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Field summary");
+    io.quarry.server.auth.Access access =
+        authenticator.requireAccess(
+            exchange.header(HttpHeaderNames.AUTHORIZATION), "Field summary");
     SearchRequest request = SearchRequest.read(exchange);
     int maxEvents = request.positiveInt("maxEvents", DEFAULT_MAX_EVENTS);
     int maxValues = request.positiveInt("maxValues", DEFAULT_MAX_VALUES);
     String summary =
         request.query() + " | head " + maxEvents + " | fieldsummary maxvals=" + maxValues;
     // parse errors point into the query as sent: the suffix comes after it
-    SearchPlan plan = SearchRequest.plan(search, summary, request.earliest(), request.latest());
+    SearchPlan plan =
+        SearchRequest.plan(search, access, summary, request.earliest(), request.latest());
     List<Page> pages = new ArrayList<>();
     SearchStats stats = search.run(summary, plan, search.maxTime(), pages::add);
     List<Map<String, Object>> fields = new ArrayList<>();

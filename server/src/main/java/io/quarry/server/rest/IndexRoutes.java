@@ -35,9 +35,14 @@ public final class IndexRoutes {
   }
 
   private void list(Exchange exchange) throws IOException {
-    authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Index statistics");
+    io.quarry.server.auth.Access access =
+        authenticator.requireAccess(
+            exchange.header(HttpHeaderNames.AUTHORIZATION), "Index statistics");
     List<Map<String, Object>> indexes = new ArrayList<>();
     for (String name : store.indexNames()) {
+      if (!access.mayRead(name)) {
+        continue; // a user sees only the indexes their roles let them search
+      }
       IndexStore index = store.index(name);
       List<BucketInfo> buckets = index.buckets();
       long events = 0;

@@ -89,7 +89,8 @@ public final class JobRoutes {
   /** Plans and submits a job; a query that does not parse is a 400 naming where. */
   SearchJob submit(
       String user, String query, String earliest, String latest, Duration timeLimit, Duration ttl) {
-    SearchPlan plan = SearchRequest.plan(search, query, earliest, latest);
+    SearchPlan plan =
+        SearchRequest.plan(search, authenticator.access(user), query, earliest, latest);
     return jobs.submit(query, plan, user, timeLimit != null ? timeLimit : search.maxTime(), ttl);
   }
 

@@ -38,11 +38,16 @@ public final class LookupRoutes {
     router.add(HttpMethod.DELETE, "/api/v1/lookups/{name}", this::delete);
   }
 
-  /** The table's name, after checking that the caller may read (any user) or change (admin). */
+  /**
+   * The table's name, after checking that the caller may read (any user) or change (a user with the
+   * {@code edit_lookups} capability, as admin).
+   */
   private String name(Exchange exchange, boolean change) {
     String authorization = exchange.header(HttpHeaderNames.AUTHORIZATION);
     if (change) {
-      authenticator.requireAdmin(authorization, "Changing lookups");
+      authenticator
+          .requireAccess(authorization, "Changing lookups")
+          .require(io.quarry.server.config.QuarryConfig.Role.EDIT_LOOKUPS, "Changing lookups");
     } else {
       authenticator.requireUser(authorization, "Lookups");
     }

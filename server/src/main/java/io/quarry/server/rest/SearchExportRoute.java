@@ -52,7 +52,8 @@ public final class SearchExportRoute {
   }
 
   private void export(Exchange exchange) throws IOException {
-    authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
+    io.quarry.server.auth.Access access =
+        authenticator.requireAccess(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
     String query = exchange.parameter("search");
     if (query == null || query.isBlank()) {
       throw ApiException.badRequest(
@@ -68,7 +69,11 @@ public final class SearchExportRoute {
     }
     SearchPlan plan =
         SearchRequest.plan(
-            search, query, exchange.parameter("earliest_time"), exchange.parameter("latest_time"));
+            search,
+            access,
+            query,
+            exchange.parameter("earliest_time"),
+            exchange.parameter("latest_time"));
     java.time.Duration timeLimit = maxTime(exchange.parameter("max_time"));
     if (timeLimit == null) {
       timeLimit = search.maxTime();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.ql.parser.QueryParseException;
 import io.quarry.ql.plan.SearchPlan;
+import io.quarry.server.auth.Access;
 import io.quarry.server.http.ApiException;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.search.SearchService;
@@ -41,15 +42,22 @@ record SearchRequest(JsonNode body, String query, String earliest, String latest
     return new SearchRequest(body, query, text(body, "earliest"), text(body, "latest"));
   }
 
-  /** This request's query planned; see {@link #plan(SearchService, String, String, String)}. */
-  SearchPlan plan(SearchService search) {
-    return plan(search, query, earliest, latest);
+  /**
+   * This request's query planned for a user; see {@link #plan(SearchService, Access, String,
+   * String, String)}.
+   */
+  SearchPlan plan(SearchService search, Access access) {
+    return plan(search, access, query, earliest, latest);
   }
 
-  /** Plans a query; one that does not parse is a 400 naming where. */
-  static SearchPlan plan(SearchService search, String query, String earliest, String latest) {
+  /**
+   * Plans a query of a user (reading only the indexes they may search); one that does not parse is
+   * a 400 naming where.
+   */
+  static SearchPlan plan(
+      SearchService search, Access access, String query, String earliest, String latest) {
     try {
-      return search.plan(query, earliest, latest);
+      return search.plan(query, earliest, latest, access);
     } catch (QueryParseException e) {
       throw QueryErrors.of(e);
     }

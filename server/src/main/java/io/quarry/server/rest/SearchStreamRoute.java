@@ -39,11 +39,12 @@ public final class SearchStreamRoute {
   }
 
   private void stream(Exchange exchange) throws IOException {
-    authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
+    io.quarry.server.auth.Access access =
+        authenticator.requireAccess(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
     ResultEncoder.Format format =
         ResultEncoder.Format.negotiate(exchange.header(HttpHeaderNames.ACCEPT));
     SearchRequest request = SearchRequest.read(exchange);
-    SearchPlan plan = request.plan(search);
+    SearchPlan plan = request.plan(search, access);
     Duration timeLimit = request.seconds("timeout", search.maxTime());
     String query = request.query();
     String compression = request.text("compression") == null ? "none" : request.text("compression");

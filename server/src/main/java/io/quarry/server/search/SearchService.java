@@ -35,6 +35,8 @@ import io.quarry.ql.parser.SplText;
 import io.quarry.ql.plan.SearchPlan;
 import io.quarry.ql.plan.SearchPlanner;
 import io.quarry.ql.time.TimeModifiers;
+import io.quarry.server.auth.Access;
+import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.metrics.ServerMetrics;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.io.IOException;
@@ -227,12 +229,31 @@ public final class SearchService implements AutoCloseable {
    * @throws QueryParseException naming where the query or a time is wrong
    */
   public SearchPlan plan(String query, String earliest, String latest) {
+    return plan(query, earliest, latest, Access.admin());
+  }
+
+  /**
+   * Parses and plans a query of a user: it reads only indexes the user may search (an index named
+   * that they may not is left out with a message, as Splunk leaves it out; {@code *} becomes the
+   * readable non-internal indexes; a search naming none reads the roles' default indexes), their
+   * roles' search filter is ANDed into it, and {@code outputlookup} needs {@code edit_lookups}.
+   *
+   * @throws io.quarry.server.http.ApiException 403 for {@code outputlookup} without the capability
+   */
+  public SearchPlan plan(String query, String earliest, String latest, Access access) {
     Query parsed = parser.parse(query);
     Instant now = clock.instant();
     long earliestMicros = jobTime(query, earliest, "earliest_time", now, Long.MIN_VALUE);
     long latestMicros = jobTime(query, latest, "latest_time", now, Long.MAX_VALUE);
     SearchPlan plan =
-        new SearchPlanner(now, ZoneOffset.UTC).plan(parsed, earliestMicros, latestMicros);
+        new SearchPlanner(now, ZoneOffset.UTC)
+            .plan(parsed, earliestMicros, latestMicros, access.indexesDefault());
+    for (Command command : parsed.commands()) {
+      if (command instanceof io.quarry.ql.ast.OutputLookupCommand) {
+        access.require(QuarryConfig.Role.EDIT_LOOKUPS, "outputlookup");
+      }
+    }
+    plan = restrict(plan, access);
     for (Command command : parsed.commands()) {
       String table =
           switch (command) {
@@ -253,6 +274,40 @@ public final class SearchService implements AutoCloseable {
       }
     }
     return plan;
+  }
+
+  /** The plan reading only what {@code access} may read, and filtered by its search filter. */
+  private SearchPlan restrict(SearchPlan plan, Access access) {
+    if (plan.generator().isPresent()) {
+      return plan; // reads no index
+    }
+    List<String> readable = new ArrayList<>();
+    List<String> messages = new ArrayList<>();
+    for (String pattern : plan.indexPatterns()) {
+      if (!pattern.contains("*")) {
+        if (!access.mayRead(pattern)) {
+          messages.add("index '" + pattern + "' is not searchable by user " + access.user());
+        } else if (!readable.contains(pattern)) {
+          readable.add(pattern); // one that does not exist is reported when the search runs
+        }
+        continue;
+      }
+      for (String name : store.resolve(List.of(pattern))) {
+        if (access.mayRead(name) && !readable.contains(name)) {
+          readable.add(name);
+        }
+      }
+    }
+    SearchPlan restricted = plan.withIndexes(readable, messages);
+    if (access.searchFilter().isPresent()) {
+      String filter = access.searchFilter().get();
+      Query parsed = parser.parse("search " + filter);
+      if (parsed.commands().get(0) instanceof io.quarry.ql.ast.SearchCommand search
+          && search.expression().isPresent()) {
+        restricted = restricted.withRequiredFilter(search.expression().get());
+      }
+    }
+    return restricted;
   }
 
   private static long jobTime(String query, String value, String name, Instant now, long absent) {
@@ -327,6 +382,7 @@ public final class SearchService implements AutoCloseable {
         messages.add("index '" + pattern + "' does not exist");
       }
     }
+    messages.addAll(plan.messages());
     messages.addAll(plan.slowPatternMessages());
     LuceneTranslator.Translation translation =
         plan.filter().map(LuceneTranslator::translate).orElse(LuceneTranslator.Translation.ALL);

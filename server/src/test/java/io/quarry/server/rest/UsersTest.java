@@ -172,7 +172,10 @@ class UsersTest {
     HttpResponse<String> denied =
         send("PUT", "/api/v1/lookups/hosts", basic("alice", "alice-pw"), "host,owner\na,b\n");
     assertThat(denied.statusCode()).isEqualTo(403);
-    assertThat(denied.body()).contains("FORBIDDEN").contains("alice");
+    assertThat(denied.body())
+        .contains("MISSING_CAPABILITY")
+        .contains("edit_lookups")
+        .contains("alice");
     assertThat(
             send("PUT", "/api/v1/lookups/hosts", basic("admin", "admin-pw"), "host,owner\na,b\n")
                 .statusCode())
