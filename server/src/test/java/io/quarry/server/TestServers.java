@@ -29,8 +29,7 @@ public final class TestServers {
     return start(
         dataDirectory,
         adminPassword,
-        new QuarryConfig.Server(
-            "127.0.0.1", 0, 64L << 20, 4, null, null, null, null, null, null, tls, null));
+        new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null).withTls(tls));
   }
 
   /** A server with these listener settings (limits, timeouts, lanes), everything else default. */

@@ -125,60 +125,26 @@ public record QuarryConfig(
       @JsonProperty("maxConnections") Integer maxConnections,
       @JsonProperty("tls") Tls tls,
       @JsonProperty("allowPlaintext") Boolean allowPlaintext) {
-    /** The listener without TLS. */
-    public Server(
-        String bind,
-        Integer port,
-        Long maxRequestBytes,
-        Integer workerThreads,
-        Long maxInFlightBytes,
-        Integer ingestWorkerThreads,
-        Integer writeTimeoutSeconds,
-        Integer idleTimeoutSeconds,
-        Integer requestReadTimeoutSeconds,
-        Integer maxConnections) {
-      this(
-          bind,
-          port,
-          maxRequestBytes,
-          workerThreads,
-          maxInFlightBytes,
-          ingestWorkerThreads,
-          writeTimeoutSeconds,
-          idleTimeoutSeconds,
-          requestReadTimeoutSeconds,
-          maxConnections,
-          null,
-          null);
-    }
-
-    /** The listener with the ingest lane's threads and the write timeout at their defaults. */
+    /**
+     * The listener at an address with its size and thread limits; everything else (worker lanes,
+     * timeouts, connection cap, TLS) at its default — change those with the {@code with…} copies.
+     */
     public Server(
         String bind,
         Integer port,
         Long maxRequestBytes,
         Integer workerThreads,
         Long maxInFlightBytes) {
-      this(bind, port, maxRequestBytes, workerThreads, maxInFlightBytes, null, null);
-    }
-
-    /** The listener with its connection limits at their defaults. */
-    public Server(
-        String bind,
-        Integer port,
-        Long maxRequestBytes,
-        Integer workerThreads,
-        Long maxInFlightBytes,
-        Integer ingestWorkerThreads,
-        Integer writeTimeoutSeconds) {
       this(
           bind,
           port,
           maxRequestBytes,
           workerThreads,
           maxInFlightBytes,
-          ingestWorkerThreads,
-          writeTimeoutSeconds,
+          null,
+          null,
+          null,
+          null,
           null,
           null,
           null);
@@ -236,8 +202,8 @@ public record QuarryConfig(
       allowPlaintext = Objects.requireNonNullElse(allowPlaintext, false);
     }
 
-    /** A copy with other TLS settings. */
-    public Server withTls(Tls newTls) {
+    /** A copy with other TLS settings and plain-HTTP permission (null: the default). */
+    public Server withTls(Tls newTls, Boolean newAllowPlaintext) {
       return new Server(
           bind,
           port,
@@ -250,6 +216,48 @@ public record QuarryConfig(
           requestReadTimeoutSeconds,
           maxConnections,
           newTls,
+          newAllowPlaintext);
+    }
+
+    /** A copy with other TLS settings. */
+    public Server withTls(Tls newTls) {
+      return withTls(newTls, allowPlaintext);
+    }
+
+    /** A copy with other ingest-lane threads and write timeout (null: the default). */
+    public Server withLanes(Integer newIngestWorkerThreads, Integer newWriteTimeoutSeconds) {
+      return new Server(
+          bind,
+          port,
+          maxRequestBytes,
+          workerThreads,
+          maxInFlightBytes,
+          newIngestWorkerThreads,
+          newWriteTimeoutSeconds,
+          idleTimeoutSeconds,
+          requestReadTimeoutSeconds,
+          maxConnections,
+          tls,
+          allowPlaintext);
+    }
+
+    /** A copy with other connection limits (null: the default). */
+    public Server withConnections(
+        Integer newIdleTimeoutSeconds,
+        Integer newRequestReadTimeoutSeconds,
+        Integer newMaxConnections) {
+      return new Server(
+          bind,
+          port,
+          maxRequestBytes,
+          workerThreads,
+          maxInFlightBytes,
+          ingestWorkerThreads,
+          writeTimeoutSeconds,
+          newIdleTimeoutSeconds,
+          newRequestReadTimeoutSeconds,
+          newMaxConnections,
+          tls,
           allowPlaintext);
     }
 

@@ -19,8 +19,7 @@ class TransportSecurityTest {
   @TempDir Path directory;
 
   private static QuarryConfig.Server server(String bind, QuarryConfig.Tls tls, Boolean plaintext) {
-    return new QuarryConfig.Server(
-        bind, 0, null, null, null, null, null, null, null, null, tls, plaintext);
+    return new QuarryConfig.Server(bind, 0, null, null, null).withTls(tls, plaintext);
   }
 
   @Test

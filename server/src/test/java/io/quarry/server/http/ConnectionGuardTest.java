@@ -33,17 +33,8 @@ class ConnectionGuardTest {
         TestServers.start(
             dataDirectory,
             "guard-pw",
-            new QuarryConfig.Server(
-                "127.0.0.1",
-                0,
-                64L << 20,
-                4,
-                null,
-                null,
-                null,
-                idleSeconds,
-                requestReadSeconds,
-                maxConnections));
+            new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null)
+                .withConnections(idleSeconds, requestReadSeconds, maxConnections));
   }
 
   @AfterEach

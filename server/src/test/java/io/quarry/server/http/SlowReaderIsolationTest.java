@@ -44,8 +44,8 @@ class SlowReaderIsolationTest {
         TestServers.start(
             dataDirectory,
             PASSWORD,
-            new QuarryConfig.Server(
-                "127.0.0.1", 0, 64L << 20, GENERAL_WORKERS, null, 2, WRITE_TIMEOUT_SECONDS));
+            new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, GENERAL_WORKERS, null)
+                .withLanes(2, WRITE_TIMEOUT_SECONDS));
   }
 
   @AfterEach
