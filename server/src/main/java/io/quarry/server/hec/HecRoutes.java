@@ -71,6 +71,7 @@ public final class HecRoutes {
       router.add(HttpMethod.POST, path, this::ack);
     }
     router.busyError("/services/collector", HecException::serverBusy);
+    router.credentialsError("/services/collector", HecException::tokenRequired);
   }
 
   private void event(Exchange exchange) throws Exception {

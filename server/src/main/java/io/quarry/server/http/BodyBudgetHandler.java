@@ -3,7 +3,9 @@ package io.quarry.server.http;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
@@ -15,7 +17,9 @@ import java.time.Duration;
  * Retry-After, and the rest of its body is discarded as it comes. So many slow or stalled uploads
  * (authenticated or not), or a gzip bomb, cannot together fill the heap while they wait to be
  * complete. When the last chunk arrives the reservation is handed back just before the complete
- * request reaches {@link HttpHandler}, which reserves the whole body until it is served.
+ * request reaches {@link HttpHandler}, which reserves the whole body until it is served. A request
+ * with a body and no credentials at all (no {@code Authorization} header; only a login sends its
+ * credentials in the body) is answered 401 before a byte of its body is read.
  */
 final class BodyBudgetHandler extends ChannelInboundHandlerAdapter {
   private final HttpHandler.InFlightBytes inFlight;
@@ -39,6 +43,15 @@ final class BodyBudgetHandler extends ChannelInboundHandlerAdapter {
       String uri = request.uri();
       int query = uri.indexOf('?');
       path = query < 0 ? uri : uri.substring(0, query);
+      if (hasBody(request)
+          && !request.headers().contains(HttpHeaderNames.AUTHORIZATION)
+          && !Router.takesBodyWithoutCredentials(path)) {
+        // no credentials at all: refused before a byte of the body is read or counted
+        refused = true;
+        ReferenceCountUtil.release(message);
+        Exchange.sendAndDrain(context, router.missingCredentials(path), Duration.ofSeconds(10));
+        return;
+      }
     }
     if (!(message instanceof HttpContent content)) {
       context.fireChannelRead(message);
@@ -66,6 +79,11 @@ final class BodyBudgetHandler extends ChannelInboundHandlerAdapter {
       releaseReserved(); // the complete request takes the bytes over in HttpHandler
     }
     context.fireChannelRead(content);
+  }
+
+  private static boolean hasBody(HttpRequest request) {
+    return HttpUtil.isTransferEncodingChunked(request)
+        || HttpUtil.getContentLength(request, 0L) > 0;
   }
 
   @Override

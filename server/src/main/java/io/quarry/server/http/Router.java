@@ -44,6 +44,35 @@ public final class Router {
     return all;
   }
 
+  private final Map<String, Supplier<ApiException>> credentialsErrors = new LinkedHashMap<>();
+
+  /**
+   * The error to answer with under paths starting with {@code prefix} when a request with a body
+   * comes without credentials (it is refused before the body is read: {@code BodyBudgetHandler}).
+   */
+  public Router credentialsError(String prefix, Supplier<ApiException> error) {
+    credentialsErrors.put(prefix, error);
+    return this;
+  }
+
+  ApiException missingCredentials(String path) {
+    for (Map.Entry<String, Supplier<ApiException>> entry : credentialsErrors.entrySet()) {
+      if (path.startsWith(entry.getKey())) {
+        return entry.getValue().get();
+      }
+    }
+    return ApiException.unauthorized(
+        "Authentication required: send credentials (an Authorization header) with the request");
+  }
+
+  /**
+   * Whether a request to {@code path} may carry a body without an Authorization header: only a
+   * login, whose body holds the credentials ({@code …/auth/login}).
+   */
+  static boolean takesBodyWithoutCredentials(String path) {
+    return path.endsWith("/auth/login");
+  }
+
   /** The error to answer with under paths starting with {@code prefix} when the server is busy. */
   public Router busyError(String prefix, Supplier<ApiException> error) {
     busyErrors.put(prefix, error);

@@ -62,9 +62,11 @@ class BodyBudgetTest {
       socket.setSoTimeout(2_000);
       uploads.add(socket);
       OutputStream out = socket.getOutputStream();
-      // no credentials at all, a 60 MB body announced, 3 MB of it sent, then nothing
+      // a 60 MB body announced, 3 MB of it sent, then nothing
       out.write(
-          ("POST /services/collector/raw HTTP/1.1\r\nHost: x\r\nContent-Length: 60000000\r\n\r\n")
+          ("POST /services/collector/raw HTTP/1.1\r\nHost: x\r\nAuthorization: Splunk "
+                  + TestServers.TOKEN
+                  + "\r\nContent-Length: 60000000\r\n\r\n")
               .getBytes(StandardCharsets.US_ASCII));
       try {
         out.write(chunk);
@@ -103,6 +105,26 @@ class BodyBudgetTest {
     HttpResponse<String> big =
         TestServers.postRaw(server, TestServers.TOKEN, "generic_single_line", large);
     assertThat(big.statusCode()).as(big.body()).isEqualTo(200);
+  }
+
+  @Test
+  void anUploadWithoutCredentialsIsRefusedBeforeItsBodyIsRead() throws Exception {
+    for (String[] request :
+        new String[][] {
+          {"/services/collector/raw", "\"code\":2"}, {"/api/v1/search", "UNAUTHORIZED"}
+        }) {
+      Socket socket = new Socket("127.0.0.1", server.port());
+      socket.setSoTimeout(5_000);
+      uploads.add(socket);
+      socket
+          .getOutputStream()
+          .write(
+              ("POST " + request[0] + " HTTP/1.1\r\nHost: x\r\nContent-Length: 60000000\r\n\r\n")
+                  .getBytes(StandardCharsets.US_ASCII));
+      // not a byte of the body sent: the answer comes from the headers alone
+      String answer = answer(socket);
+      assertThat(answer).as(request[0]).startsWith("HTTP/1.1 401").contains(request[1]);
+    }
   }
 
   private static String answer(Socket socket) throws Exception {
