@@ -31,6 +31,7 @@ public final class Authenticator {
   public static final Duration SESSION_IDLE = Duration.ofHours(1);
 
   private static final int MAX_SESSIONS = 10_000;
+  static final int MAX_SESSIONS_PER_USER = 100;
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final Map<String, String> passwords; // user -> configured password, admin included
@@ -38,6 +39,7 @@ public final class Authenticator {
   private final Map<String, Access> access;
   private final List<HecToken> hecTokens;
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+  private final LoginThrottle throttle = new LoginThrottle(System::nanoTime);
 
   /**
    * user -> HMAC (under a key of this process) of the last password that matched their hash, so
@@ -135,13 +137,7 @@ public final class Authenticator {
     if (user == null || password == null || !passwordMatches(user, password)) {
       return Optional.empty();
     }
-    if (sessions.size() >= MAX_SESSIONS) {
-      long now = System.nanoTime();
-      sessions.values().removeIf(session -> now - session.lastUse() > SESSION_IDLE.toNanos());
-      if (sessions.size() >= MAX_SESSIONS) {
-        sessions.clear(); // everyone logs in again rather than memory growing without bound
-      }
-    }
+    boundSessions(user);
     byte[] bytes = new byte[24];
     RANDOM.nextBytes(bytes);
     String key = HexFormat.of().formatHex(bytes);
@@ -149,7 +145,22 @@ public final class Authenticator {
     return Optional.of(key);
   }
 
+  /**
+   * Checks a password, throttled: a user name with too many recent failures is answered 429 without
+   * a check ({@link LoginThrottle}).
+   */
   private boolean passwordMatches(String user, String password) {
+    throttle.check(user);
+    boolean matches = checkPassword(user, password);
+    if (matches) {
+      throttle.succeeded(user);
+    } else {
+      throttle.failed(user);
+    }
+    return matches;
+  }
+
+  private boolean checkPassword(String user, String password) {
     PasswordHash hash = hashes.get(user);
     if (hash != null) {
       byte[] presented = verifiedDigest(user, password);
@@ -179,6 +190,40 @@ public final class Authenticator {
     } catch (java.security.GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is not available", e);
     }
+  }
+
+  /**
+   * Makes room for a new session of {@code user}: a user keeps at most {@value
+   * #MAX_SESSIONS_PER_USER} (their least recently used goes), so one account logging in in a loop
+   * cannot push everyone else's sessions out; past {@value #MAX_SESSIONS} in all, idle ones go,
+   * then the least recently used tenth.
+   */
+  private synchronized void boundSessions(String user) {
+    List<Map.Entry<String, Session>> own =
+        sessions.entrySet().stream().filter(e -> e.getValue().user().equals(user)).toList();
+    if (own.size() >= MAX_SESSIONS_PER_USER) {
+      own.stream()
+          .sorted(java.util.Comparator.comparingLong(e -> e.getValue().lastUse()))
+          .limit(own.size() - MAX_SESSIONS_PER_USER + 1)
+          .forEach(e -> sessions.remove(e.getKey()));
+    }
+    if (sessions.size() >= MAX_SESSIONS) {
+      long now = System.nanoTime();
+      sessions.values().removeIf(session -> now - session.lastUse() > SESSION_IDLE.toNanos());
+    }
+    if (sessions.size() >= MAX_SESSIONS) {
+      sessions.entrySet().stream()
+          .sorted(java.util.Comparator.comparingLong(e -> e.getValue().lastUse()))
+          .limit(MAX_SESSIONS / 10)
+          .map(Map.Entry::getKey)
+          .toList()
+          .forEach(sessions::remove);
+    }
+  }
+
+  /** Live sessions of {@code user} (tests, metrics). */
+  int sessionCount(String user) {
+    return (int) sessions.values().stream().filter(s -> s.user().equals(user)).count();
   }
 
   private Optional<String> liveSession(String key) {
