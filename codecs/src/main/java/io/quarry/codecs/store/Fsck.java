@@ -18,8 +18,9 @@ import org.apache.lucene.store.FSDirectory;
  * Offline integrity check of a data directory (the server must not be running): every bucket of
  * every index goes through Lucene's {@link CheckIndex}, which verifies every file's checksum and
  * decodes every document, so each journal block's CRC is checked too; every write-ahead log record
- * is read and checked ({@link #checkWal}). With repair, damaged buckets and WAL files are moved to
- * {@code quarantine/} like the server does when it meets one.
+ * is read and checked ({@link #checkWal}). With repair, damaged buckets are moved to {@code
+ * quarantine/} like the server does when it meets one (WAL files are left to the server, which
+ * replays what it can first).
  */
 public final class Fsck {
   private Fsck() {}
@@ -33,11 +34,11 @@ public final class Fsck {
   /**
    * Reads every write-ahead log file of every index and checks every record. A torn tail in an
    * index's newest file is reported but is no damage (the server cuts it: never acknowledged);
-   * anything else is acknowledged data that cannot be read — the server, when it opens the index,
-   * replays what it can and moves the file to {@code quarantine/}; with repair, fsck does the same
-   * move now.
+   * anything else is acknowledged data that cannot be read. Repair leaves WAL files alone: the
+   * server, when it opens the index, replays the records before the damage and then moves the file
+   * to {@code quarantine/}; moving it now would lose those records.
    */
-  public static List<WalCheck> checkWal(Path dataDirectory, boolean repair) throws IOException {
+  public static List<WalCheck> checkWal(Path dataDirectory) throws IOException {
     List<WalCheck> checks = new ArrayList<>();
     Path indexes = dataDirectory.resolve("indexes");
     if (!Files.isDirectory(indexes)) {
@@ -46,11 +47,6 @@ public final class Fsck {
     for (Path index : sorted(indexes)) {
       for (WriteAheadLog.FileCheck file : WriteAheadLog.check(index.resolve("wal"))) {
         checks.add(new WalCheck(index.getFileName().toString(), file));
-        if (!file.clean() && !file.tornTail() && repair) {
-          Path target = index.resolve("quarantine").resolve(file.file().getFileName());
-          Files.createDirectories(target.getParent());
-          Files.move(file.file(), target, StandardCopyOption.ATOMIC_MOVE);
-        }
       }
     }
     return checks;

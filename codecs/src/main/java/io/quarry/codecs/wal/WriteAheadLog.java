@@ -191,7 +191,8 @@ public final class WriteAheadLog implements Closeable {
    * the caller keeps appends out while it runs. Used to rebuild an index writer that failed.
    */
   public synchronized void replay(Replay replay) throws IOException {
-    channel.force(false);
+    checkNotFailed();
+    forcer.force(channel);
     for (Path file : files().values()) {
       Unread unread = replayFile(file, replay);
       if (unread != null) {
@@ -423,6 +424,7 @@ public final class WriteAheadLog implements Closeable {
           Thread.currentThread().interrupt();
           throw new IOException("interrupted while waiting for the WAL fsync", e);
         }
+        checkNotFailed(); // the leader's fsync failed: no retry may "succeed" after it
       }
       if (durable >= position) {
         return;
@@ -520,8 +522,10 @@ public final class WriteAheadLog implements Closeable {
   @Override
   public synchronized void close() throws IOException {
     try {
-      channel.force(false);
-      durable = appended;
+      if (failed == null) { // after a failed fsync a "successful" one proves nothing
+        forcer.force(channel);
+        durable = appended;
+      }
     } finally {
       channel.close();
     }

@@ -20,6 +20,7 @@ public final class ExpressionParser {
   private final int end;
   private int at;
   private int depth;
+  private int operators;
 
   /** Parses {@code query[start, end)}. */
   public ExpressionParser(String query, int start, int end) {
@@ -68,7 +69,7 @@ public final class ExpressionParser {
   private Expression or() {
     Expression left = xor();
     while (keyword("or")) {
-      left = new Expression.Binary("OR", left, xor());
+      left = binary("OR", left, xor());
     }
     return left;
   }
@@ -76,7 +77,7 @@ public final class ExpressionParser {
   private Expression xor() {
     Expression left = and();
     while (keyword("xor")) {
-      left = new Expression.Binary("XOR", left, and());
+      left = binary("XOR", left, and());
     }
     return left;
   }
@@ -84,7 +85,7 @@ public final class ExpressionParser {
   private Expression and() {
     Expression left = not();
     while (keyword("and")) {
-      left = new Expression.Binary("AND", left, not());
+      left = binary("AND", left, not());
     }
     return left;
   }
@@ -98,6 +99,21 @@ public final class ExpressionParser {
       return negated;
     }
     return equality();
+  }
+
+  /**
+   * A binary operator node. A chain of them ({@code 1+1+…}) builds a tree as deep as it is long,
+   * which every later walk recurses through: more than {@link ParserLimits#MAX_OPERATORS} in one
+   * expression is a parse error, not a stack overflow.
+   */
+  private Expression binary(String operator, Expression left, Expression right) {
+    if (++operators > ParserLimits.MAX_OPERATORS) {
+      throw error(
+          at,
+          "The expression has more than " + ParserLimits.MAX_OPERATORS + " operators",
+          "at most " + ParserLimits.MAX_OPERATORS + " operators (use IN or in() for long lists)");
+    }
+    return new Expression.Binary(operator, left, right);
   }
 
   /**
@@ -135,7 +151,7 @@ public final class ExpressionParser {
         }
         return left;
       }
-      left = new Expression.Binary(operator, left, relational());
+      left = binary(operator, left, relational());
     }
   }
 
@@ -169,7 +185,7 @@ public final class ExpressionParser {
       if (operator == null) {
         return left;
       }
-      left = new Expression.Binary(operator, left, additive());
+      left = binary(operator, left, additive());
     }
   }
 
@@ -181,7 +197,7 @@ public final class ExpressionParser {
       if (operator == null) {
         return left;
       }
-      left = new Expression.Binary(operator, left, multiplicative());
+      left = binary(operator, left, multiplicative());
     }
   }
 
@@ -193,7 +209,7 @@ public final class ExpressionParser {
       if (operator == null) {
         return left;
       }
-      left = new Expression.Binary(operator, left, unary());
+      left = binary(operator, left, unary());
     }
   }
 

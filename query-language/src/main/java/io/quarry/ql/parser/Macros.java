@@ -178,14 +178,71 @@ public final class Macros {
               + key
               + ")");
     }
-    String body = macro.definition();
-    for (int a = 0; a < arguments.size(); a++) {
-      body = body.replace("$" + macro.arguments().get(a) + "$", arguments.get(a));
-    }
+    String body = substitute(macro, arguments, query, text, at);
     stack.add(key);
     String expanded = expand(body, query, depth + 1, stack);
     stack.remove(stack.size() - 1);
     return expanded;
+  }
+
+  /**
+   * The definition with each {@code $name$} of an argument replaced by its text, in one pass (an
+   * argument's own text is never substituted again), stopping at {@link #MAX_EXPANDED_LENGTH}.
+   */
+  private static String substitute(
+      Macro macro, List<String> arguments, String query, String text, int at) {
+    String definition = macro.definition();
+    StringBuilder out = new StringBuilder(definition.length());
+    int i = 0;
+    while (i < definition.length()) {
+      int dollar = definition.indexOf('$', i);
+      if (dollar < 0) {
+        out.append(definition, i, definition.length());
+        break;
+      }
+      out.append(definition, i, dollar);
+      int close = definition.indexOf('$', dollar + 1);
+      int index =
+          close < 0 ? -1 : macro.arguments().indexOf(definition.substring(dollar + 1, close));
+      if (index < 0) {
+        out.append('$');
+        i = dollar + 1;
+      } else {
+        out.append(arguments.get(index));
+        i = close + 1;
+      }
+      if (out.length() > MAX_EXPANDED_LENGTH) {
+        throw error(
+            query,
+            text,
+            at,
+            "Macro expansion makes the search longer than " + MAX_EXPANDED_LENGTH + " characters");
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * The canonical form of a macro key: {@code name}, or {@code name(n)} with n written plainly
+   * ({@code m( 02 )} is {@code m(2)}).
+   *
+   * @throws IllegalArgumentException when it is neither
+   */
+  public static String normalizeKey(String key) {
+    int open = key.indexOf('(');
+    if (open < 0) {
+      return key.strip();
+    }
+    if (!key.endsWith(")")) {
+      throw new IllegalArgumentException("macro '" + key + "': write name(n)");
+    }
+    try {
+      return key(
+          key.substring(0, open).strip(),
+          Integer.parseInt(key.substring(open + 1, key.length() - 1).strip()));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("macro '" + key + "': write name(n)");
+    }
   }
 
   /** Hints at the arities that are defined for a name, when the one asked for is not. */

@@ -13,5 +13,11 @@ public final class ParserLimits {
    */
   public static final int MAX_NESTING = 100;
 
+  /**
+   * Binary operators one eval or where expression may have: a chain of them is a tree as deep as it
+   * is long.
+   */
+  public static final int MAX_OPERATORS = 1_000;
+
   private ParserLimits() {}
 }

@@ -155,6 +155,17 @@ class ParserTest {
           .isInstanceOf(QueryParseException.class)
           .hasMessageContaining("nests deeper than " + limit + " levels");
     }
+    parser.parse("| makeresults | eval x=1" + "+1".repeat(ParserLimits.MAX_OPERATORS - 1));
+    for (String query :
+        new String[] {
+          "| makeresults | eval x=1" + "+1".repeat(50_000),
+          "| makeresults | where a=1" + " OR a=1".repeat(50_000)
+        }) {
+      assertThatThrownBy(() -> parser.parse(query))
+          .as(query.substring(0, 40))
+          .isInstanceOf(QueryParseException.class)
+          .hasMessageContaining("more than " + ParserLimits.MAX_OPERATORS + " operators");
+    }
   }
 
   @Test

@@ -175,10 +175,20 @@ public final class Authenticator {
       return false;
     }
     String expected = passwords.get(user);
+    if (expected == null && !hashes.isEmpty()) {
+      // an unknown name costs what a hashed user's wrong password costs, so timing does not tell
+      // which users exist
+      UNKNOWN_USER_HASH.matches(password);
+      return false;
+    }
     // an unknown user still costs a comparison, so timing does not tell which users exist
     return constantTimeEquals(password, expected != null ? expected : "\0unknown user")
         && expected != null;
   }
+
+  /** Checked against for unknown names when some users have hashed passwords. */
+  private static final PasswordHash UNKNOWN_USER_HASH =
+      PasswordHash.parse(PasswordHash.hash("\0no such user"));
 
   private byte[] verifiedDigest(String user, String password) {
     try {

@@ -27,7 +27,12 @@ final class LoginThrottle {
     long windowStart;
     int failures;
     int locks; // locks in a row, for the doubling
+    boolean locked; // lockedUntil is set (nanoTime values can be negative: no sentinel value)
     long lockedUntil;
+
+    boolean lockedAt(long now) {
+      return locked && lockedUntil - now > 0;
+    }
   }
 
   private final LongSupplier nanoTime;
@@ -47,8 +52,8 @@ final class LoginThrottle {
       return;
     }
     long now = nanoTime.getAsLong();
-    long wait = record.lockedUntil - now;
-    if (wait > 0) {
+    if (record.lockedAt(now)) {
+      long wait = record.lockedUntil - now;
       long seconds = Math.max(1, Duration.ofNanos(wait).toSeconds() + 1);
       throw new ApiException(
           HttpResponseStatus.TOO_MANY_REQUESTS,
@@ -63,7 +68,16 @@ final class LoginThrottle {
     long now = nanoTime.getAsLong();
     Record record = records.computeIfAbsent(user, u -> new Record());
     if (records.size() > TRACKED) {
-      records.remove(records.keySet().iterator().next()); // least recently touched
+      // the least recently touched record that holds no lock and no lock history: evicting a
+      // locked name would let a guesser wipe its lock with failures under random names
+      var oldest = records.entrySet().iterator();
+      while (oldest.hasNext()) {
+        Record candidate = oldest.next().getValue();
+        if (candidate != record && candidate.locks == 0 && !candidate.lockedAt(now)) {
+          oldest.remove();
+          break;
+        }
+      }
     }
     if (record.failures == 0 || now - record.windowStart > WINDOW.toNanos()) {
       record.windowStart = now;
@@ -73,6 +87,7 @@ final class LoginThrottle {
       long lock =
           Math.min(FIRST_LOCK.toNanos() << Math.min(record.locks, 10), LONGEST_LOCK.toNanos());
       record.lockedUntil = now + lock;
+      record.locked = true;
       record.locks++;
       record.failures = 0;
     }

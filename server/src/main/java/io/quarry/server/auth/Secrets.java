@@ -85,7 +85,13 @@ public final class Secrets {
   private static Secret readOrCreate(Path file, java.util.function.Supplier<String> generator)
       throws IOException {
     if (Files.exists(file)) {
-      return new Secret(Files.readString(file, StandardCharsets.UTF_8).strip(), false);
+      String kept = Files.readString(file, StandardCharsets.UTF_8).strip();
+      if (!kept.isEmpty()) {
+        return new Secret(kept, false);
+      }
+      // left empty by a crash between creating and writing it: an empty secret would let anyone
+      // in, so a new one is made
+      Files.delete(file);
     }
     Files.createDirectories(file.getParent());
     String value = generator.get();
@@ -104,6 +110,9 @@ public final class Secrets {
           java.nio.ByteBuffer.wrap((value + "\n").getBytes(StandardCharsets.UTF_8));
       while (bytes.hasRemaining()) {
         channel.write(bytes);
+      }
+      if (channel instanceof java.nio.channels.FileChannel fileChannel) {
+        fileChannel.force(true);
       }
     } catch (FileAlreadyExistsException raced) {
       return new Secret(Files.readString(file, StandardCharsets.UTF_8).strip(), false);

@@ -26,8 +26,8 @@ final class FsckCommand implements Callable<Integer> {
   @Option(
       names = "--repair",
       description =
-          "Move damaged buckets and WAL files to <index>/quarantine/ so the server starts"
-              + " without them.")
+          "Move damaged buckets to <index>/quarantine/ so the server starts without them"
+              + " (damaged WAL files are left for the server, which replays what it can).")
   boolean repair;
 
   @Override
@@ -46,7 +46,7 @@ final class FsckCommand implements Callable<Integer> {
         damaged++;
       }
     }
-    List<Fsck.WalCheck> walChecks = Fsck.checkWal(dataDir, repair);
+    List<Fsck.WalCheck> walChecks = Fsck.checkWal(dataDir);
     int damagedWal = 0;
     for (Fsck.WalCheck check : walChecks) {
       String verdict;
@@ -60,12 +60,12 @@ final class FsckCommand implements Callable<Integer> {
       } else {
         damagedWal++;
         verdict =
-            (repair ? "DAMAGED, quarantined" : "DAMAGED")
-                + ": "
+            "DAMAGED: "
                 + check.file().problem()
                 + " at byte "
                 + check.file().offset()
-                + "; acknowledged events from there on cannot be replayed";
+                + "; acknowledged events from there on cannot be replayed (the server replays"
+                + " the records before it, then moves the file to quarantine/)";
       }
       System.out.printf(
           "%-20s wal %-9s %s%n", check.index(), check.file().file().getFileName(), verdict);
@@ -79,6 +79,6 @@ final class FsckCommand implements Callable<Integer> {
             + " WAL files checked, "
             + damagedWal
             + " damaged");
-    return (damaged == 0 && damagedWal == 0) || repair ? 0 : 1;
+    return damagedWal == 0 && (damaged == 0 || repair) ? 0 : 1;
   }
 }

@@ -43,7 +43,9 @@ final class BodyBudgetHandler extends ChannelInboundHandlerAdapter {
       String uri = request.uri();
       int query = uri.indexOf('?');
       path = query < 0 ? uri : uri.substring(0, query);
-      if (hasBody(request)
+      if (request.decoderResult().isSuccess()
+          && !serving(context)
+          && hasBody(request)
           && !request.headers().contains(HttpHeaderNames.AUTHORIZATION)
           && !Router.takesBodyWithoutCredentials(path)) {
         // no credentials at all: refused before a byte of the body is read or counted
@@ -64,6 +66,9 @@ final class BodyBudgetHandler extends ChannelInboundHandlerAdapter {
     int bytes = content.content().readableBytes();
     if (reserved >= maxRequestBytes) {
       // past the request limit the aggregator answers 413 and discards the rest: nothing is held
+      if (content instanceof LastHttpContent) {
+        releaseReserved();
+      }
       context.fireChannelRead(content);
       return;
     }
@@ -71,7 +76,14 @@ final class BodyBudgetHandler extends ChannelInboundHandlerAdapter {
       refused = true;
       releaseReserved();
       ReferenceCountUtil.release(content);
-      Exchange.sendAndDrain(context, router.busy(path), Duration.ofSeconds(10));
+      if (serving(context)) {
+        // an answer to an earlier request is on its way: a 503 now would cut into it
+        context.close();
+      } else {
+        // the aggregator's partial body goes now, not after the linger
+        context.pipeline().remove("aggregator");
+        Exchange.sendAndDrain(context, router.busy(path), Duration.ofSeconds(10));
+      }
       return;
     }
     reserved += bytes;
@@ -82,8 +94,18 @@ final class BodyBudgetHandler extends ChannelInboundHandlerAdapter {
   }
 
   private static boolean hasBody(HttpRequest request) {
-    return HttpUtil.isTransferEncodingChunked(request)
-        || HttpUtil.getContentLength(request, 0L) > 0;
+    if (HttpUtil.isTransferEncodingChunked(request)) {
+      return true;
+    }
+    String length = request.headers().get(HttpHeaderNames.CONTENT_LENGTH);
+    // a malformed length is the aggregator's and HttpHandler's to answer (400), not a body here
+    return length != null && !length.isBlank() && !length.strip().equals("0");
+  }
+
+  /** Whether an earlier request of this connection is being answered. */
+  private static boolean serving(ChannelHandlerContext context) {
+    HttpHandler handler = context.pipeline().get(HttpHandler.class);
+    return handler != null && handler.serving();
   }
 
   @Override

@@ -68,8 +68,19 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   /** Whether a request of this connection is being served (event-loop state, like the next). */
   private boolean serving;
 
-  /** A pipelined request that came while another was served; reading stops while it waits. */
-  private FullHttpRequest waiting;
+  /** Whether a request of this connection is being answered (the event loop asks). */
+  boolean serving() {
+    return serving;
+  }
+
+  /** Pipelined requests a connection may have waiting behind the one being served. */
+  static final int MAX_WAITING = 8;
+
+  /**
+   * Pipelined requests that came while another was served, in order; reading stops while they wait
+   * (requests already read still arrive). Their bodies stay counted in the in-flight budget.
+   */
+  private final java.util.ArrayDeque<FullHttpRequest> waiting = new java.util.ArrayDeque<>();
 
   @Override
   protected void channelRead0(ChannelHandlerContext context, FullHttpRequest request) {
@@ -80,7 +91,14 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     if (serving) {
       // one request at a time per connection: hold the next and read no more until it is served
       context.channel().config().setAutoRead(false);
-      waiting = request.retain();
+      if (waiting.size() >= MAX_WAITING
+          || !inFlight.tryAcquire(request.content().readableBytes())) {
+        // a client pipelining this far ahead, or without budget for the body, is cut off rather
+        // than answered out of order or left waiting forever
+        context.close();
+        return;
+      }
+      waiting.add(request.retain());
       return;
     }
     serve(context, request);
@@ -126,16 +144,16 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   /** The response of a kept-alive connection was written (on its event loop): serve the next. */
   private void served(ChannelHandlerContext context) {
     serving = false;
-    FullHttpRequest next = waiting;
-    waiting = null;
-    context.channel().config().setAutoRead(true);
+    FullHttpRequest next = waiting.poll();
     if (next != null) {
+      inFlight.release(next.content().readableBytes()); // serve() counts it again
       try {
         serve(context, next);
       } finally {
         next.release();
       }
     } else {
+      context.channel().config().setAutoRead(true);
       ConnectionGuard guard = context.pipeline().get(ConnectionGuard.class);
       if (guard != null) {
         guard.idle(context);
@@ -146,9 +164,9 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   @Override
   public void channelInactive(ChannelHandlerContext context) throws Exception {
-    if (waiting != null) {
-      waiting.release();
-      waiting = null;
+    for (FullHttpRequest held; (held = waiting.poll()) != null; ) {
+      inFlight.release(held.content().readableBytes());
+      held.release();
     }
     super.channelInactive(context);
   }

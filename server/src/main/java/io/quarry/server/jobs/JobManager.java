@@ -102,7 +102,7 @@ public final class JobManager implements Closeable {
         new SearchJob(
             id,
             query,
-            search.expand(query),
+            expandedOrAsSent(query),
             plan,
             owner,
             clock.instant(),
@@ -116,6 +116,18 @@ public final class JobManager implements Closeable {
       throw busy("every search slot is busy and the queue is full; retry later");
     }
     return job;
+  }
+
+  /**
+   * The query with macros expanded, as the plan was made a moment ago; should a macro have changed
+   * in between so that it no longer expands, the query as sent (the plan is what runs).
+   */
+  private String expandedOrAsSent(String query) {
+    try {
+      return search.expand(query);
+    } catch (io.quarry.ql.parser.QueryParseException changedMeanwhile) {
+      return query;
+    }
   }
 
   private void run(SearchJob job) {

@@ -46,9 +46,32 @@ public final class MacroStore implements Supplier<Macros> {
     this.file = requireNonNull(file, "file is null");
     this.configured = configured.definitions();
     if (Files.exists(file)) {
-      Map<String, Definition> saved =
-          JSON.readValue(file.toFile(), new TypeReference<Map<String, Definition>>() {});
-      saved.forEach((key, d) -> defined.put(key, new Macros.Macro(d.args(), d.definition())));
+      Map<String, Definition> saved;
+      try {
+        saved = JSON.readValue(file.toFile(), new TypeReference<Map<String, Definition>>() {});
+      } catch (IOException e) {
+        throw new IOException(
+            file
+                + " (search macros defined through /api/v1/macros) cannot be read: "
+                + e.getMessage()
+                + "; fix or remove it",
+            e);
+      }
+      saved.forEach(
+          (key, d) -> {
+            String normal = Macros.normalizeKey(key);
+            if (this.configured.containsKey(normal)) {
+              java.util.logging.Logger.getLogger(MacroStore.class.getName())
+                  .warning(
+                      "macro '"
+                          + normal
+                          + "' in "
+                          + file
+                          + " is now defined in the configuration too; the configuration's wins");
+            } else {
+              defined.put(normal, new Macros.Macro(d.args(), d.definition()));
+            }
+          });
     }
     this.current = merged();
   }
@@ -72,7 +95,8 @@ public final class MacroStore implements Supplier<Macros> {
    * @throws IllegalArgumentException naming what is wrong: the key, its arity against the
    *     arguments, a name the configuration defines
    */
-  public synchronized void put(String key, Definition definition) throws IOException {
+  public synchronized void put(String rawKey, Definition definition) throws IOException {
+    String key = Macros.normalizeKey(rawKey);
     if (configured.containsKey(key)) {
       throw new IllegalArgumentException(
           "macro '" + key + "' is defined in the configuration (search.macros); change it there");
@@ -87,7 +111,13 @@ public final class MacroStore implements Supplier<Macros> {
   }
 
   /** Deletes a REST-defined macro; false when there is none of that key. */
-  public synchronized boolean delete(String key) throws IOException {
+  public synchronized boolean delete(String rawKey) throws IOException {
+    String key;
+    try {
+      key = Macros.normalizeKey(rawKey);
+    } catch (IllegalArgumentException notAKey) {
+      return false;
+    }
     if (!defined.containsKey(key)) {
       return false;
     }
@@ -115,7 +145,16 @@ public final class MacroStore implements Supplier<Macros> {
         (key, macro) -> out.put(key, new Definition(macro.definition(), macro.arguments())));
     Files.createDirectories(file.getParent());
     Path temporary = file.resolveSibling("." + file.getFileName() + ".tmp");
-    JSON.writerWithDefaultPrettyPrinter().writeValue(temporary.toFile(), out);
+    try (var channel =
+        java.nio.channels.FileChannel.open(
+            temporary,
+            java.nio.file.StandardOpenOption.CREATE,
+            java.nio.file.StandardOpenOption.WRITE,
+            java.nio.file.StandardOpenOption.TRUNCATE_EXISTING)) {
+      channel.write(
+          java.nio.ByteBuffer.wrap(JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(out)));
+      channel.force(true); // the rename below must not publish an empty file after a crash
+    }
     try {
       Files.move(
           temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

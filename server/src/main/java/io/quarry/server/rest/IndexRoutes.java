@@ -80,6 +80,9 @@ public final class IndexRoutes {
       entry.put("journalBytes", journal);
       entry.put("diskToRawRatio", raw == 0 ? null : (double) bytes / raw);
       entry.put("quarantinedBuckets", index.quarantinedBuckets());
+      if (index.walFailed()) {
+        entry.put("walStopped", true); // an fsync failed: no events taken until a restart
+      }
       if (!index.walDamage().isEmpty()) {
         entry.put(
             "damagedWalFiles",

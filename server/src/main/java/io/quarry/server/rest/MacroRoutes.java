@@ -58,12 +58,14 @@ public final class MacroRoutes {
               + e.getMessage()
               + ")");
     }
+    String key;
     try {
-      macros.put(name, definition);
+      key = io.quarry.ql.parser.Macros.normalizeKey(name);
+      macros.put(key, definition);
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest("INVALID_MACRO", e.getMessage());
     }
-    exchange.json(HttpResponseStatus.OK, Map.of("name", name, "macro", macros.list().get(name)));
+    exchange.json(HttpResponseStatus.OK, Map.of("name", key, "macro", macros.list().get(key)));
   }
 
   private void delete(Exchange exchange) throws IOException {

@@ -63,11 +63,14 @@ public final class SystemRoutes {
     body.put("ready", isReady && stopped.isEmpty());
     body.put("version", Version.current());
     if (!stopped.isEmpty()) {
+      // no names: /health answers anyone, and index names are for those who may read them
       body.put(
           "reason",
           "the write-ahead log of "
-              + String.join(", ", stopped)
-              + " stopped accepting events after an fsync failed; restart the server");
+              + stopped.size()
+              + (stopped.size() == 1 ? " index" : " indexes")
+              + " stopped accepting events after an fsync failed (GET /api/v1/indexes names"
+              + " them); restart the server");
     }
     exchange.json(
         isReady && stopped.isEmpty()

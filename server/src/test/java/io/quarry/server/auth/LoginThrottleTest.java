@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class LoginThrottleTest {
-  private final AtomicLong now = new AtomicLong();
+  // nanoTime's origin is arbitrary and may be negative
+  private final AtomicLong now = new AtomicLong(-5_000_000_000_000L);
   private final LoginThrottle throttle = new LoginThrottle(now::get);
 
   private void advance(Duration duration) {

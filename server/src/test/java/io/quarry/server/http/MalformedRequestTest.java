@@ -53,6 +53,37 @@ class MalformedRequestTest {
   }
 
   @Test
+  void aMalformedContentLengthIsA400() throws Exception {
+    String response =
+        rawRequest(
+            "POST /services/collector/raw HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n");
+    assertThat(response).startsWith("HTTP/1.1 400");
+    assertHealthy();
+  }
+
+  @Test
+  void threePipelinedRequestsAreAllAnsweredInOrder() throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout(5_000);
+      String one = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n";
+      socket.getOutputStream().write((one + one + one).getBytes(StandardCharsets.UTF_8));
+      InputStream in = socket.getInputStream();
+      ByteArrayOutputStream received = new ByteArrayOutputStream();
+      byte[] buffer = new byte[8192];
+      while (received.toString(StandardCharsets.UTF_8).split("HTTP/1.1 200", -1).length < 4) {
+        int n = in.read(buffer);
+        if (n < 0) {
+          break;
+        }
+        received.write(buffer, 0, n);
+      }
+      assertThat(received.toString(StandardCharsets.UTF_8).split("HTTP/1.1 200", -1))
+          .as("three answers")
+          .hasSize(4);
+    }
+  }
+
+  @Test
   void aBadEscapeInTheQueryStringIsA400() throws Exception {
     String response = rawRequest("GET /health?x=%zz HTTP/1.1\r\nHost: x\r\n\r\n");
     assertThat(response).startsWith("HTTP/1.1 400").contains("Malformed request URI");
