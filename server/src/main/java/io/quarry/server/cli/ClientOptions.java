@@ -51,12 +51,19 @@ final class ClientOptions {
 
   /** A client for search and admin endpoints. */
   QuarryClient admin(String password) throws IOException {
-    return builder().adminPassword(LocalCredentials.adminPassword(password, dataDir)).build();
+    return builder()
+        .adminPassword(LocalCredentials.adminPassword(password, dataDir, localServer()))
+        .build();
   }
 
   /** A client for HEC ingestion. */
   QuarryClient hec(String token) throws IOException {
-    return builder().hecToken(LocalCredentials.hecToken(token, dataDir)).build();
+    return builder().hecToken(LocalCredentials.hecToken(token, dataDir, localServer())).build();
+  }
+
+  /** Whether the server's URL names this machine (where the data directory's secrets belong). */
+  private boolean localServer() {
+    return isLocal(URI.create(LocalCredentials.url(url, dataDir)).getHost());
   }
 
   private QuarryClient.Builder builder() {

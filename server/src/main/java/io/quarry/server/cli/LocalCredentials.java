@@ -14,13 +14,27 @@ import java.nio.file.Path;
 final class LocalCredentials {
   private LocalCredentials() {}
 
-  static String adminPassword(String flag, String dataDir) throws IOException {
+  /**
+   * @param localServer whether the URL names this machine: a local server's generated secret is
+   *     never sent to another host
+   */
+  static String adminPassword(String flag, String dataDir, boolean localServer) throws IOException {
     return resolve(
-        flag, "QUARRY_ADMIN_PASSWORD", dataDir, QuarryServer.ADMIN_PASSWORD_FILE, "--password");
+        flag,
+        "QUARRY_ADMIN_PASSWORD",
+        localServer ? dataDir : null,
+        QuarryServer.ADMIN_PASSWORD_FILE,
+        "--password");
   }
 
-  static String hecToken(String flag, String dataDir) throws IOException {
-    return resolve(flag, "QUARRY_HEC_TOKEN", dataDir, QuarryServer.HEC_TOKEN_FILE, "--token");
+  /** As {@link #adminPassword}, for the HEC token. */
+  static String hecToken(String flag, String dataDir, boolean localServer) throws IOException {
+    return resolve(
+        flag,
+        "QUARRY_HEC_TOKEN",
+        localServer ? dataDir : null,
+        QuarryServer.HEC_TOKEN_FILE,
+        "--token");
   }
 
   /**
@@ -58,6 +72,14 @@ final class LocalCredentials {
     String fromEnvironment = System.getenv(variable);
     if (fromEnvironment != null && !fromEnvironment.isBlank()) {
       return fromEnvironment;
+    }
+    if (dataDir == null) {
+      throw new IllegalArgumentException(
+          "no credentials: pass "
+              + option
+              + " or set "
+              + variable
+              + " (a local server's generated secret is only sent to a server on this machine)");
     }
     Path path = dataDirectory(dataDir).resolve(file);
     if (Files.isReadable(path)) {

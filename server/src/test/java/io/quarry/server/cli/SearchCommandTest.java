@@ -111,4 +111,25 @@ class SearchCommandTest {
             "status>=500 | stats count by clientip");
     assertThat(printed).contains("clientip").contains("10.0.0.1").doesNotContain("10.0.0.2");
   }
+
+  @Test
+  void aLocalServersGeneratedPasswordIsNeverSentToAnotherHost() throws Exception {
+    java.nio.file.Path data = directory.resolve("data");
+    java.nio.file.Files.writeString(data.resolve(".admin-password"), "pw\n");
+    PrintStream original = System.err;
+    ByteArrayOutputStream errors = new ByteArrayOutputStream();
+    int exit;
+    try {
+      System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
+      exit =
+          QuarryCli.commandLine()
+              .execute(
+                  "search", "--url=http://192.0.2.1:8088", "--data-dir=" + data, "* | stats count");
+    } finally {
+      System.setErr(original);
+    }
+    assertThat(exit).isNotZero();
+    assertThat(errors.toString(StandardCharsets.UTF_8))
+        .contains("only sent to a server on this machine");
+  }
 }
