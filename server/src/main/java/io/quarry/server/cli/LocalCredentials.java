@@ -22,7 +22,8 @@ final class LocalCredentials {
     return resolve(
         flag,
         "QUARRY_ADMIN_PASSWORD",
-        localServer ? dataDir : null,
+        dataDir,
+        localServer,
         QuarryServer.ADMIN_PASSWORD_FILE,
         "--password");
   }
@@ -30,11 +31,7 @@ final class LocalCredentials {
   /** As {@link #adminPassword}, for the HEC token. */
   static String hecToken(String flag, String dataDir, boolean localServer) throws IOException {
     return resolve(
-        flag,
-        "QUARRY_HEC_TOKEN",
-        localServer ? dataDir : null,
-        QuarryServer.HEC_TOKEN_FILE,
-        "--token");
+        flag, "QUARRY_HEC_TOKEN", dataDir, localServer, QuarryServer.HEC_TOKEN_FILE, "--token");
   }
 
   /**
@@ -64,8 +61,13 @@ final class LocalCredentials {
         fromEnvironment != null && !fromEnvironment.isBlank() ? fromEnvironment : "./data");
   }
 
+  /**
+   * @param dataDir the {@code --data-dir} flag, null for the default (not "none")
+   * @param localServer whether the server is on this machine: only then is its file read
+   */
   private static String resolve(
-      String flag, String variable, String dataDir, String file, String option) throws IOException {
+      String flag, String variable, String dataDir, boolean localServer, String file, String option)
+      throws IOException {
     if (flag != null) {
       return flag;
     }
@@ -73,7 +75,7 @@ final class LocalCredentials {
     if (fromEnvironment != null && !fromEnvironment.isBlank()) {
       return fromEnvironment;
     }
-    if (dataDir == null) {
+    if (!localServer) {
       throw new IllegalArgumentException(
           "no credentials: pass "
               + option
