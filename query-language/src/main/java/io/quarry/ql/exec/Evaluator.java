@@ -102,6 +102,10 @@ public final class Evaluator {
   private final java.util.concurrent.ConcurrentMap<String, Pattern> patterns =
       new java.util.concurrent.ConcurrentHashMap<>();
 
+  /** like()'s patterns, compiled once, by their SPL text ({@code %} and {@code _} wildcards). */
+  private final java.util.concurrent.ConcurrentMap<String, Pattern> likePatterns =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   private Pattern pattern(String regex) {
     Pattern compiled = patterns.get(regex);
     if (compiled == null) {
@@ -309,17 +313,23 @@ public final class Evaluator {
   }
 
   private boolean like(String text, String pattern) {
-    StringBuilder regex = new StringBuilder("(?s)"); // % and _ match line ends too
-    for (char c : pattern.toCharArray()) {
-      switch (c) {
-        case '%' -> regex.append(".*");
-        case '_' -> regex.append('.');
-        default -> regex.append(Pattern.quote(String.valueOf(c)));
+    Pattern compiled = likePatterns.get(pattern);
+    if (compiled == null) {
+      StringBuilder regex = new StringBuilder("(?s)"); // % and _ match line ends too
+      for (char c : pattern.toCharArray()) {
+        switch (c) {
+          case '%' -> regex.append(".*");
+          case '_' -> regex.append('.');
+          default -> regex.append(Pattern.quote(String.valueOf(c)));
+        }
+      }
+      compiled = Pattern.compile(regex.toString());
+      if (likePatterns.size() < 1024) {
+        likePatterns.put(pattern, compiled);
       }
     }
     try {
-      // compiled once per pattern text, like match() and replace() (it was compiled per row)
-      return pattern(regex.toString()).matcher(guarded(text)).matches();
+      return compiled.matcher(guarded(text)).matches();
     } catch (StoppableText.Stopped stopped) {
       return false;
     }

@@ -482,11 +482,8 @@ public record QuarryConfig(
         if (name.startsWith("_") && !lower.startsWith("_")) {
           continue;
         }
-        String regex =
-            java.util.Arrays.stream(lower.split("\\*", -1))
-                .map(java.util.regex.Pattern::quote)
-                .collect(java.util.stream.Collectors.joining(".*"));
-        if (name.matches(regex)) {
+        // the search language's own wildcard matcher: linear, no regex compiled per call
+        if (new io.quarry.ql.exec.Wildcard(lower).matches(name)) {
           return true;
         }
       }
