@@ -102,13 +102,31 @@ final class EventRow implements Row {
             : Segmenter.anyMajorToken(stored.raw(), term.lowerCase()::equals);
       }
       case CASE -> {
-        return matchesWord(term) && stored.raw().contains(term.text().replace("*", ""));
+        return matchesWord(term) && containsInOrder(stored.raw(), term.text());
       }
       case NONE -> {
         return matchesWord(term);
       }
     }
     throw new AssertionError(term.directive());
+  }
+
+  /**
+   * Whether the parts of {@code pattern} between its {@code *}s occur in order, with their case.
+   */
+  private static boolean containsInOrder(String raw, String pattern) {
+    int at = 0;
+    for (String part : pattern.split("\\*")) {
+      if (part.isEmpty()) {
+        continue;
+      }
+      int found = raw.indexOf(part, at);
+      if (found < 0) {
+        return false;
+      }
+      at = found + part.length();
+    }
+    return true;
   }
 
   private boolean matchesWord(SearchTerm term) {

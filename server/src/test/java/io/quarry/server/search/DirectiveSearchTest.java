@@ -54,6 +54,7 @@ class DirectiveSearchTest {
     assertThat(count("CASE(Error)")).isEqualTo(2);
     assertThat(count("error")).as("a bare word is case-insensitive").isEqualTo(4);
     assertThat(count("CASE(ERROR)")).isEqualTo(1);
+    assertThat(count("CASE(Err*r)")).as("each part with its case").isEqualTo(2);
   }
 
   @Test
