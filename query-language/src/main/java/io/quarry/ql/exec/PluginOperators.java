@@ -91,7 +91,7 @@ public final class PluginOperators {
   /**
    * New rows from a page: a field per non-null column (a position's several values a multivalue).
    */
-  static List<Row> rows(Page page) {
+  public static List<Row> rows(Page page) {
     List<Row> rows = new ArrayList<>(page.positionCount());
     Schema schema = page.schema();
     for (int p = 0; p < page.positionCount(); p++) {

@@ -643,36 +643,51 @@ public final class SearchService implements AutoCloseable {
       throws IOException {
     List<Command> pipeline = plan.pipeline();
     List<Command> filters = pipeline.subList(0, aggregatorAt);
-    Aggregator total =
-        (Aggregator)
-            Pipelines.operator(
-                pipeline.get(aggregatorAt),
-                Pipelines.build(
-                    pipeline.subList(aggregatorAt + 1, pipeline.size()),
-                    end,
-                    evaluator,
-                    stages,
-                    aggregatorAt + 1),
-                evaluator);
-    // partials merge into the total while the scan runs, so a running job can preview it (see
-    // Partials); those of slices that never ended merge at the end
-    Partials partials = new Partials(total);
-    AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
     List<Command> reduce = pipeline.subList(aggregatorAt + 1, pipeline.size());
-    if (reduce.stream().noneMatch(c -> c instanceof io.quarry.ql.ast.OutputLookupCommand)) {
-      control.previewer(() -> preview(total, reduce, evaluator, finishing));
-    }
+    Command aggregator = pipeline.get(aggregatorAt);
     // where the index query is exact (or for its sure part), stats count by f / top f count f's
     // keyword doc values, and stats count counts the matching documents: no event is read
     boolean exact = plan.filter().isEmpty() || translation.exact();
     org.apache.lucene.search.Query sure = exact ? null : translation.sure();
     boolean countable = filters.isEmpty() && (exact || sure != null);
+    if (aggregator instanceof StatsCommand stats
+        && PageBatch.enabled()
+        && io.quarry.ql.engine.aggregation.HashAggregationOperator.supports(stats)
+        && !(countable && countingShortcut(io.quarry.ql.exec.StatsOperator.partial(stats)))) {
+      return new PageBatch(sourcetypes, control, check, matched, stages, evaluator, PAGE_SIZE)
+          .run(
+              stats,
+              pipeline,
+              aggregatorAt,
+              end,
+              slices ->
+                  store.scanParallel(
+                      indexes,
+                      translation.query(),
+                      plan.earliestMicros(),
+                      plan.latestMicros(),
+                      slices,
+                      searchPool));
+    }
+    Aggregator total =
+        (Aggregator)
+            Pipelines.operator(
+                aggregator,
+                Pipelines.build(reduce, end, evaluator, stages, aggregatorAt + 1),
+                evaluator);
     String countedField = countable ? total.countsOnlyByField() : null;
     String timedField = countable ? total.countsByTimeAndField() : null;
     // stats count: the documents that surely match are counted by the term index up front, and
     // only the other candidates are scanned (and checked as rows)
     org.apache.lucene.search.Query countedUpFront =
         countable && total.countsOnlyRows() ? (exact ? translation.query() : sure) : null;
+    // partials merge into the total while the scan runs, so a running job can preview it (see
+    // Partials); those of slices that never ended merge at the end
+    Partials partials = new Partials(total);
+    AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
+    if (reduce.stream().noneMatch(c -> c instanceof io.quarry.ql.ast.OutputLookupCommand)) {
+      control.previewer(() -> preview(total, reduce, evaluator, finishing));
+    }
     OrdinalCounts segmentCounts = new OrdinalCounts();
     ScanStats scan;
     try {
@@ -731,6 +746,13 @@ public final class SearchService implements AutoCloseable {
     segmentCounts.drainInto(total);
     stages.probe(aggregatorAt, total).finish(); // the reduce side's time goes to the same stage
     return scan;
+  }
+
+  /** Whether the index can answer {@code aggregator} without reading events (see runBatch). */
+  private static boolean countingShortcut(Aggregator aggregator) {
+    return aggregator.countsOnlyByField() != null
+        || aggregator.countsByTimeAndField() != null
+        || aggregator.countsOnlyRows();
   }
 
   /**
