@@ -55,6 +55,16 @@ public final class PageCollector implements RowSink {
     flush();
   }
 
+  /**
+   * Hands on a page built elsewhere (by a page operator), after the rows buffered before it, and
+   * counts its rows.
+   */
+  public void emit(Page page) {
+    flush();
+    rows += page.positionCount();
+    consumer.accept(page);
+  }
+
   /** Rows seen so far. */
   public long rows() {
     return rows;

@@ -18,11 +18,13 @@ final class PageAggregation {
   private static final long MERGE_EVERY_NANOS = 1_000_000_000L;
 
   private final HashAggregationOperator total;
+  private final java.util.function.BooleanSupplier previewAsked;
   private final Queue<HashAggregationOperator> idle = new ConcurrentLinkedQueue<>();
   private final Map<HashAggregationOperator, Long> unmerged = new ConcurrentHashMap<>();
 
-  PageAggregation(HashAggregationOperator total) {
+  PageAggregation(HashAggregationOperator total, java.util.function.BooleanSupplier previewAsked) {
     this.total = total;
+    this.previewAsked = previewAsked;
   }
 
   /** The final aggregation; lock it to read or merge. */
@@ -43,7 +45,7 @@ final class PageAggregation {
   /** A slice ended with {@code partial}. */
   void put(HashAggregationOperator partial) {
     long now = System.nanoTime();
-    if (now - unmerged.get(partial) > MERGE_EVERY_NANOS) {
+    if (now - unmerged.get(partial) > MERGE_EVERY_NANOS && previewAsked.getAsBoolean()) {
       synchronized (total) {
         total.merge(partial);
       }

@@ -38,6 +38,22 @@ final class PageBatch {
   /** The system property that selects the engine: {@code pages} (the default) or {@code rows}. */
   static final String ENGINE_PROPERTY = "quarry.search.engine";
 
+  /**
+   * Where a search's answer goes as whole pages, when nothing comes after {@code stats}: the
+   * collector of the answer, the most rows it takes (search.maxResultRows), the stage counts.
+   */
+  record Results(PageCollector collector, long maxRows, StageStats stages) {
+    /** Hands on a page whole if all of it fits under the row limit; false when it does not. */
+    boolean add(Page page) {
+      if (collector.rows() + page.positionCount() > maxRows) {
+        return false;
+      }
+      collector.emit(page);
+      stages.out(page.positionCount());
+      return true;
+    }
+  }
+
   /** Runs a parallel scan, a new visitor per slice. */
   @FunctionalInterface
   interface Scan {
@@ -47,6 +63,7 @@ final class PageBatch {
   private final Sourcetypes sourcetypes;
   private final SearchControl control;
   private final Predicate<Row> check;
+  private final Predicate<Row> eventCheck; // null when every candidate matches
   private final AtomicLong matched;
   private final StageStats stages;
   private final Evaluator evaluator;
@@ -56,6 +73,7 @@ final class PageBatch {
       Sourcetypes sourcetypes,
       SearchControl control,
       Predicate<Row> check,
+      boolean checked,
       AtomicLong matched,
       StageStats stages,
       Evaluator evaluator,
@@ -63,6 +81,7 @@ final class PageBatch {
     this.sourcetypes = sourcetypes;
     this.control = control;
     this.check = check;
+    this.eventCheck = checked ? check : null;
     this.matched = matched;
     this.stages = stages;
     this.evaluator = evaluator;
@@ -78,14 +97,20 @@ final class PageBatch {
    * Runs {@code pipeline}, whose command {@code statsAt} is {@code stats} (with only row-local
    * commands before it), into {@code end}.
    */
-  ScanStats run(StatsCommand stats, List<Command> pipeline, int statsAt, RowSink end, Scan scan)
+  ScanStats run(
+      StatsCommand stats,
+      List<Command> pipeline,
+      int statsAt,
+      RowSink end,
+      Results results,
+      Scan scan)
       throws IOException {
     List<Command> filters = pipeline.subList(0, statsAt);
     List<Command> reduce = pipeline.subList(statsAt + 1, pipeline.size());
     RowSink after = Pipelines.build(reduce, end, evaluator, stages, statsAt + 1);
     HashAggregationOperator total =
         new HashAggregationOperator(stats, evaluator.memory(stats.name()), pageSize);
-    PageAggregation partials = new PageAggregation(total);
+    PageAggregation partials = new PageAggregation(total, control::previewAsked);
     List<String> fields = HashAggregationOperator.inputFields(stats);
     AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
     if (reduce.stream().noneMatch(c -> c instanceof OutputLookupCommand)) {
@@ -97,6 +122,21 @@ final class PageBatch {
           scan.run(
               () -> {
                 HashAggregationOperator partial = partials.take();
+                if (filters.isEmpty()) { // events straight into pages: no row at all
+                  return new EventPages(
+                      fields,
+                      sourcetypes,
+                      control,
+                      eventCheck,
+                      matched,
+                      pageSize,
+                      page -> {
+                        long started = System.nanoTime();
+                        partial.addInput(page);
+                        stages.counted(statsAt, page.positionCount(), System.nanoTime() - started);
+                      },
+                      () -> partials.put(partial));
+                }
                 RowSink map =
                     Pipelines.build(
                         filters,
@@ -117,7 +157,9 @@ final class PageBatch {
     partials.mergeAll();
     total.finish();
     for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
-      if (!feed(page, after)) {
+      // the answer's pages go out whole when no command follows (the last one, past the row
+      // limit, as rows: the limit cuts it)
+      if (!(reduce.isEmpty() && results.add(page)) && !feed(page, after)) {
         break;
       }
     }

@@ -418,6 +418,7 @@ public final class SearchService implements AutoCloseable {
               check,
               aggregatorAt,
               end,
+              new PageBatch.Results(collector, maxResultRows, stages),
               matched,
               stages,
               control,
@@ -636,6 +637,7 @@ public final class SearchService implements AutoCloseable {
       Predicate<Row> check,
       int aggregatorAt,
       RowSink end,
+      PageBatch.Results results,
       AtomicLong matched,
       StageStats stages,
       SearchControl control,
@@ -654,12 +656,15 @@ public final class SearchService implements AutoCloseable {
         && PageBatch.enabled()
         && io.quarry.ql.engine.aggregation.HashAggregationOperator.supports(stats)
         && !(countable && countingShortcut(io.quarry.ql.exec.StatsOperator.partial(stats)))) {
-      return new PageBatch(sourcetypes, control, check, matched, stages, evaluator, PAGE_SIZE)
+      boolean checked = plan.filter().isPresent() && !translation.exact();
+      return new PageBatch(
+              sourcetypes, control, check, checked, matched, stages, evaluator, PAGE_SIZE)
           .run(
               stats,
               pipeline,
               aggregatorAt,
               end,
+              results,
               slices ->
                   store.scanParallel(
                       indexes,

@@ -1,8 +1,9 @@
 package io.quarry.ql.engine.aggregation;
 
 import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.ByteSlice;
+import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.ql.exec.MemoryTracker;
-import io.quarry.ql.exec.TextGroups;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -15,19 +16,21 @@ import java.util.Set;
  * Dense group ids for the by-fields' values, as the row engine groups: a key is each by-field's
  * value as text ({@link BlockValues#key}); a position with several values of a by-field falls in
  * one group per distinct value (per combination, with several by-fields); a position without a
- * value for some by-field falls in none. One by-field goes through {@link TextGroups} (one table
- * slot per lookup); several through a map of key lists. Not thread-safe.
+ * value for some by-field falls in none. One by-field goes through a {@link BytesKeyHash} (a string
+ * value's bytes looked up as they lie in its block); several through a map of key lists. Not
+ * thread-safe.
  */
 final class GroupKeys {
   private final int width;
-  private final TextGroups single;
+  private final BytesKeyHash single;
+  private final ByteSlice scratch = new ByteSlice();
   private final Map<List<String>, Integer> multi;
   private final List<List<String>> multiKeys;
   private int[] ids = new int[8];
 
   GroupKeys(int width) {
     this.width = width;
-    this.single = width == 1 ? new TextGroups() : null;
+    this.single = width == 1 ? new BytesKeyHash() : null;
     this.multi = width > 1 ? new HashMap<>() : null;
     this.multiKeys = width > 1 ? new ArrayList<>() : null;
   }
@@ -48,7 +51,7 @@ final class GroupKeys {
       return 0;
     }
     if (width == 1) {
-      return TextGroups.KEY_OVERHEAD_BYTES + MemoryTracker.valueBytes(single.key(id));
+      return BytesKeyHash.KEY_OVERHEAD_BYTES + single.length(id);
     }
     long bytes = MemoryTracker.ENTRY_BYTES;
     for (String value : multiKeys.get(id)) {
@@ -63,8 +66,7 @@ final class GroupKeys {
       return 0;
     }
     if (width == 1) {
-      int id = single.id(other.single.key(otherId));
-      return id >= 0 ? id : -id - 1;
+      return found(single.idOf(other.single, otherId));
     }
     return multiId(other.multiKeys.get(otherId));
   }
@@ -94,7 +96,13 @@ final class GroupKeys {
       Block block = keys[0];
       int count = block == null ? 0 : block.getValueCount(position);
       if (count == 1) {
-        ids[0] = singleId(BlockValues.key(block, block.getFirstValueIndex(position)));
+        int value = block.getFirstValueIndex(position);
+        if (block instanceof BytesBlock bytes) {
+          bytes.getBytes(value, scratch);
+          ids[0] = found(single.id(scratch.bytes(), scratch.offset(), scratch.length()));
+        } else {
+          ids[0] = singleId(BlockValues.key(block, value));
+        }
         return 1;
       }
       if (count == 0) {
@@ -130,7 +138,11 @@ final class GroupKeys {
   }
 
   private int singleId(String key) {
-    int id = single.id(key);
+    return found(single.id(key));
+  }
+
+  /** The id of a lookup's answer, whether the key was there or is new. */
+  private static int found(int id) {
     return id >= 0 ? id : -id - 1;
   }
 
