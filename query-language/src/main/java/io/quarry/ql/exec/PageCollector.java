@@ -130,6 +130,16 @@ public final class PageCollector implements RowSink {
     return new Page(new Schema(schema), blocks, positions);
   }
 
+  /**
+   * A column of cells (a position's values each: none is a null, several a multivalue), typed as
+   * this collector types a field's values.
+   */
+  public static Block column(String name, List<List<Object>> cells) {
+    List<Object> values = new ArrayList<>();
+    cells.forEach(values::addAll);
+    return block(inferType(name, values), cells);
+  }
+
   private static DataType inferType(String name, List<Object> values) {
     boolean anyLong = false;
     boolean anyDouble = false;

@@ -322,6 +322,7 @@ public final class PluginOperators {
     private final Driver driver;
     private final RowSink downstream;
     private final boolean ordered;
+    private final boolean pageAtATime;
     private final java.util.ArrayDeque<Batch> pending = new java.util.ArrayDeque<>();
     private List<Row> batch = new ArrayList<>(BATCH);
     private long nextId;
@@ -338,6 +339,7 @@ public final class PluginOperators {
       this.driver = new Driver(command, command.bound(), context);
       this.downstream = downstream;
       this.ordered = command.kind() == io.quarry.plugin.api.command.CommandKind.STREAMING;
+      this.pageAtATime = command.bound() instanceof PageAtATime;
     }
 
     @Override
@@ -361,6 +363,9 @@ public final class PluginOperators {
       nextId += batch.size();
       batch = new ArrayList<>(BATCH);
       driver.add(in, this::emit);
+      if (pageAtATime) {
+        pending.clear(); // every row of this batch and those before has been answered
+      }
     }
 
     @Override

@@ -242,6 +242,15 @@ public final class SearchService implements AutoCloseable {
    */
   public SearchPlan plan(String query, String earliest, String latest, Access access) {
     Query parsed = parser.parse(query);
+    io.quarry.ql.plan.SubsearchExpander.Expanded subsearches = null;
+    if (io.quarry.ql.plan.SubsearchExpander.hasSubsearches(parsed)) {
+      subsearches =
+          io.quarry.ql.plan.SubsearchExpander.expand(
+              parsed,
+              parser::parseExpandedQuery,
+              new SearchSubsearchRunner(this, parsed.text(), earliest, latest, access, maxMemory));
+      parsed = subsearches.query();
+    }
     Instant now = clock.instant();
     long earliestMicros = jobTime(query, earliest, "earliest_time", now, Long.MIN_VALUE);
     long latestMicros = jobTime(query, latest, "latest_time", now, Long.MAX_VALUE);
@@ -254,6 +263,9 @@ public final class SearchService implements AutoCloseable {
       }
     }
     plan = restrict(plan, access);
+    if (subsearches != null) {
+      plan = plan.withSubsearches(subsearches.text(), subsearches.messages());
+    }
     for (Command command : parsed.commands()) {
       String table =
           switch (command) {
