@@ -3,12 +3,9 @@ package io.quarry.ql.exec;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.ql.ast.RexCommand;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,16 +20,8 @@ public final class RexOperator implements RowSink {
   private final Pattern pattern;
   private final RowSink downstream;
 
-  /** The regex's group numbers of {@link RexCommand#groups}, in order (extraction only). */
-  private final int[] groupNumbers;
-
-  /** Reset for each row: an operator runs on one thread (one per slice in batch mode). */
-  private final Matcher matcher;
-
-  /**
-   * The fast path for {@code max_match=1} with a regex in {@link SimpleRegex}'s subset, else null.
-   */
-  private final SimpleRegex simple;
+  /** Extraction mode's matching, else null (sed mode). */
+  private final RexExtraction extraction;
 
   /** What the regex engine reads: the row's text, ending the match when the search must stop. */
   private final StoppableText guarded;
@@ -46,20 +35,10 @@ public final class RexOperator implements RowSink {
     this.guarded = new StoppableText(requireNonNull(stopped, "stopped is null"));
     this.downstream = requireNonNull(downstream, "downstream is null");
     this.pattern =
-        command.sed() != null
-            ? (command.sed().transliterate() ? null : Pattern.compile(command.sed().from()))
-            : Pattern.compile(command.regex());
-    this.matcher = pattern == null ? null : pattern.matcher("");
-    this.groupNumbers =
-        command.sed() != null
-            ? new int[0]
-            : command.groups().stream()
-                .mapToInt(group -> pattern.namedGroups().get(group.javaName()))
-                .toArray();
-    this.simple =
-        command.sed() == null && command.maxMatch() == 1
-            ? SimpleRegex.compile(command.regex())
+        command.sed() != null && !command.sed().transliterate()
+            ? Pattern.compile(command.sed().from())
             : null;
+    this.extraction = command.sed() == null ? new RexExtraction(command, stopped) : null;
   }
 
   @Override
@@ -88,72 +67,8 @@ public final class RexOperator implements RowSink {
   }
 
   private boolean extract(Row row, CharSequence text) {
-    int simpleFound = simple == null ? SimpleRegex.UNDECIDED : simple.find(text);
-    Map<String, Object> assigned;
-    if (simpleFound != SimpleRegex.UNDECIDED) {
-      assigned =
-          simpleFound == SimpleRegex.NO_MATCH
-              ? Map.of()
-              : firstMatch(
-                  i ->
-                      text.subSequence(simple.start(groupNumbers[i]), simple.end(groupNumbers[i]))
-                          .toString());
-    } else {
-      matcher.reset(guarded.reset(text));
-      try {
-        if (command.maxMatch() == 1) {
-          assigned = matcher.find() ? firstMatch(i -> matcher.group(groupNumbers[i])) : Map.of();
-        } else {
-          assigned = everyMatch(matcher);
-        }
-      } catch (StoppableText.Stopped stopped) {
-        assigned = Map.of(); // the search is ending (time limit, cancel): it says so itself
-      }
-    }
+    Map<String, Object> assigned = extraction.assignments(text);
     return downstream.accept(assigned.isEmpty() ? row : new AssignedRow(row, assigned));
-  }
-
-  /**
-   * The fields of one match ({@code max_match=1}), given each group's value by its index in {@link
-   * RexCommand#groups} (null when it did not take part); one group, the usual case, builds no map.
-   */
-  private Map<String, Object> firstMatch(IntFunction<String> group) {
-    if (groupNumbers.length == 1) {
-      String value = group.apply(0);
-      return value == null ? Map.of() : Map.of(command.groups().get(0).field(), value);
-    }
-    Map<String, List<Object>> found = new HashMap<>();
-    for (int i = 0; i < groupNumbers.length; i++) {
-      String value = group.apply(i);
-      if (value != null) {
-        found.computeIfAbsent(command.groups().get(i).field(), k -> new ArrayList<>()).add(value);
-      }
-    }
-    return assigned(found);
-  }
-
-  /** The groups of up to {@code max_match} matches: a field found more than once is multivalued. */
-  private Map<String, Object> everyMatch(Matcher matcher) {
-    Map<String, List<Object>> found = new HashMap<>();
-    long matches = 0;
-    while (matches < command.maxMatch() && matcher.find()) {
-      matches++;
-      for (int i = 0; i < groupNumbers.length; i++) {
-        String value = matcher.group(groupNumbers[i]);
-        if (value != null) {
-          found.computeIfAbsent(command.groups().get(i).field(), k -> new ArrayList<>()).add(value);
-        }
-      }
-    }
-    return assigned(found);
-  }
-
-  /** Found values by field as assignments: a field found more than once is multivalued. */
-  private static Map<String, Object> assigned(Map<String, List<Object>> found) {
-    Map<String, Object> assigned = new HashMap<>();
-    found.forEach(
-        (field, values) -> assigned.put(field, values.size() == 1 ? values.get(0) : values));
-    return assigned;
   }
 
   private String sed(String text) {

@@ -10,6 +10,9 @@ import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.RexCommand;
+import io.quarry.ql.exec.RexExtraction;
 import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.Values;
 import io.quarry.server.sourcetype.KeyValueBytes;
@@ -18,7 +21,9 @@ import io.quarry.server.sourcetype.Sourcetypes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -29,8 +34,11 @@ import java.util.function.Predicate;
  * index-time fields come from doc values one column at a time, and a search-time field is extracted
  * only when asked for. A field that is neither the sourcetype's nor in a JSON event is found by
  * automatic key=value extraction straight from the decoded journal block's bytes ({@link
- * KeyValueBytes}): no {@code String} for the event or its value. The remaining events go out as a
- * last page when the slice ends ({@link #finish}), while its segment is still open.
+ * KeyValueBytes}): no {@code String} for the event or its value. Leading {@code rex} commands over
+ * {@code _raw} run here too, on the journal's bytes, and only for events whose page needs a field
+ * they set ({@link #fuses}): the value of such a field is the last matching {@code rex}'s, else the
+ * event's own, as the row commands would leave it. The remaining events go out as a last page when
+ * the slice ends ({@link #finish}), while its segment is still open.
  */
 final class EventPages implements EventVisitor {
   private final Sourcetypes sourcetypes;
@@ -43,12 +51,41 @@ final class EventPages implements EventVisitor {
   private final ExtractionClock extraction = new ExtractionClock();
   private final List<String> fields;
   private final Column[] columns;
+  private final RexExtraction[] rexes; // the fused rex commands, in pipeline order
+  private final List<Map<String, Object>> assigned; // per rex, this event's match (null: not yet)
   private long matchedHere;
   private int visited;
   private int rows;
 
+  /**
+   * Whether {@code commands}, the commands before the page operators, can run inside this source:
+   * {@code rex} extractions over {@code _raw} that set no default field.
+   */
+  static boolean fuses(List<Command> commands) {
+    for (Command command : commands) {
+      if (!(command instanceof RexCommand rex
+          && rex.sed() == null
+          && rex.field().equals(EventFields.RAW)
+          && rex.groups().stream().noneMatch(g -> DEFAULT_FIELDS.contains(g.field())))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static final java.util.Set<String> DEFAULT_FIELDS =
+      java.util.Set.of(
+          EventFields.TIME,
+          EventFields.RAW,
+          EventFields.HOST,
+          EventFields.SOURCE,
+          EventFields.SOURCETYPE,
+          EventFields.INDEX);
+
   EventPages(
       List<String> fields,
+      List<Command> fused,
+      BooleanSupplier stopped,
       Sourcetypes sourcetypes,
       SearchControl control,
       Predicate<Row> check,
@@ -64,6 +101,12 @@ final class EventPages implements EventVisitor {
     this.pageSize = pageSize;
     this.consumer = consumer;
     this.afterFinish = afterFinish;
+    this.rexes = new RexExtraction[fused.size()];
+    this.assigned = new ArrayList<>(fused.size());
+    for (int i = 0; i < rexes.length; i++) {
+      rexes[i] = new RexExtraction((RexCommand) fused.get(i), stopped);
+      assigned.add(null);
+    }
     this.columns = new Column[fields.size()];
     for (int i = 0; i < columns.length; i++) {
       columns[i] = new Column(fields.get(i), pageSize);
@@ -79,6 +122,9 @@ final class EventPages implements EventVisitor {
       return true;
     }
     matchedHere++;
+    for (int i = 0; i < rexes.length; i++) {
+      assigned.set(i, null);
+    }
     Extraction extracted = null;
     for (Column column : columns) {
       extracted = column.append(event, extracted);
@@ -114,6 +160,26 @@ final class EventPages implements EventVisitor {
     consumer.accept(page);
   }
 
+  /**
+   * The value a fused {@code rex} leaves in {@code field} for this event — the last one that
+   * matched and set it — or null when none did.
+   */
+  private Object rexValue(StoredEvent event, String field, int[] producers) {
+    for (int p = producers.length - 1; p >= 0; p--) {
+      int i = producers[p];
+      Map<String, Object> match = assigned.get(i);
+      if (match == null) {
+        match = extraction.time(() -> rexes[i].assignments(event.rawText()));
+        assigned.set(i, match);
+      }
+      Object value = match.get(field);
+      if (value != null) {
+        return value;
+      }
+    }
+    return null;
+  }
+
   /** One event's search-time extraction, shared by the columns that need it. */
   private final class Extraction {
     final FieldExtractor extractor;
@@ -132,6 +198,7 @@ final class EventPages implements EventVisitor {
     private int firstEnd;
     private final byte[] key;
     private final boolean time;
+    private final int[] producers; // the fused rex commands that may set this field
     private LongBlock.Builder times;
     private BytesBlock.Builder texts;
 
@@ -139,6 +206,10 @@ final class EventPages implements EventVisitor {
       this.name = name;
       this.key = name.getBytes(StandardCharsets.US_ASCII);
       this.time = name.equals(EventFields.TIME);
+      this.producers =
+          java.util.stream.IntStream.range(0, rexes.length)
+              .filter(i -> rexes[i].fields().contains(name))
+              .toArray();
       reset(pageSize);
     }
 
@@ -158,6 +229,13 @@ final class EventPages implements EventVisitor {
 
     /** Appends the event's values; returns its extraction, made if this column needed it. */
     Extraction append(StoredEvent event, Extraction extracted) {
+      if (producers.length > 0) {
+        Object value = rexValue(event, name, producers);
+        if (value != null) {
+          appendObject(value);
+          return extracted;
+        }
+      }
       switch (name) {
         case EventFields.TIME -> times.append(event.timeMicros());
         case EventFields.RAW -> texts.append(event.raw());
@@ -227,8 +305,19 @@ final class EventPages implements EventVisitor {
       texts.append(scanned, start, end - start);
     }
 
+    private void appendObject(Object value) {
+      if (value instanceof List<?> list) {
+        appendValues(List.copyOf(list));
+      } else {
+        texts.append(Values.toText(value));
+      }
+    }
+
     private void appendExtracted(Extraction extracted) {
-      List<Object> values = extraction.time(() -> extracted.extractor.values(name));
+      appendValues(extraction.time(() -> extracted.extractor.values(name)));
+    }
+
+    private void appendValues(List<?> values) {
       switch (values.size()) {
         case 0 -> texts.appendNull();
         case 1 -> texts.append(Values.toText(values.get(0)));

@@ -122,9 +122,11 @@ final class PageBatch {
           scan.run(
               () -> {
                 HashAggregationOperator partial = partials.take();
-                if (filters.isEmpty()) { // events straight into pages: no row at all
+                if (EventPages.fuses(filters)) { // events straight into pages: no row at all
                   return new EventPages(
                       fields,
+                      filters,
+                      evaluator.stopped(),
                       sourcetypes,
                       control,
                       eventCheck,
@@ -133,6 +135,9 @@ final class PageBatch {
                       page -> {
                         long started = System.nanoTime();
                         partial.addInput(page);
+                        for (int stage = 0; stage < statsAt; stage++) { // fused rex commands
+                          stages.counted(stage, page.positionCount(), 0);
+                        }
                         stages.counted(statsAt, page.positionCount(), System.nanoTime() - started);
                       },
                       () -> partials.put(partial));

@@ -71,7 +71,13 @@ class PageEngineSearchTest {
             "took>5 | stats sum(took) AS total by sid",
             "* | stats dc(sid) AS sessions, count",
             "* | stats count, sum(nosuch) AS none by sid",
-            "* | stats count by sid | where count > 1 | sort - count")) {
+            "* | stats count by sid | where count > 1 | sort - count",
+            "* | rex \"user=(?<u>\\w+)\" | stats count by u",
+            "* | rex \"took=(?<user>\\d+)\" | stats count by user",
+            "* | rex \"GET (?<p>/\\w)\" | rex \"POST (?<p>/\\w+)\" | stats count by p, sid",
+            "* | rex max_match=2 \"(?<kv>\\w+)=\" | stats count by kv",
+            "* | rex field=sid \"(?<letter>[a-z]+)\" | stats count by letter",
+            "* | rex \"(?<a>x)=(?<b>\\d)|(?<a>u)ser\" | stats count by a, b")) {
       assertThat(search(query, "pages")).as(query).isEqualTo(search(query, "rows"));
     }
   }
