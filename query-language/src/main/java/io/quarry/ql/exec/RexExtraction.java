@@ -54,6 +54,33 @@ public final class RexExtraction {
     this.simple = command.maxMatch() == 1 ? SimpleRegex.compile(command.regex()) : null;
   }
 
+  /** {@link #span}: no match here. */
+  public static final long NO_SPAN = -1;
+
+  /** {@link #span}: ask {@link #assignments} instead. */
+  public static final long UNDECIDED_SPAN = -2;
+
+  /**
+   * For a regex of one group that the one-pass matcher takes, where the group's value lies in
+   * {@code text}: {@code start << 32 | end}, or {@link #NO_SPAN}; {@link #UNDECIDED_SPAN} when the
+   * one-pass matcher cannot tell (another regex, several groups, a non-ASCII character) — then
+   * {@link #assignments} answers. Lets a page source copy the value's bytes without a {@code
+   * String}.
+   */
+  public long span(CharSequence text) {
+    if (simple == null || groupNumbers.length != 1) {
+      return UNDECIDED_SPAN;
+    }
+    int found = simple.find(text);
+    if (found == SimpleRegex.UNDECIDED) {
+      return UNDECIDED_SPAN;
+    }
+    if (found == SimpleRegex.NO_MATCH) {
+      return NO_SPAN;
+    }
+    return ((long) simple.start(groupNumbers[0]) << 32) | simple.end(groupNumbers[0]);
+  }
+
   /** The fields {@code rex} may assign. */
   public List<String> fields() {
     return command.groups().stream().map(RexCommand.Group::field).distinct().toList();

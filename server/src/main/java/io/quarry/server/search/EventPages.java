@@ -73,6 +73,8 @@ final class EventPages implements EventVisitor {
     return true;
   }
 
+  private static final long UNDECIDED_SPAN = RexExtraction.UNDECIDED_SPAN;
+
   private static final java.util.Set<String> DEFAULT_FIELDS =
       java.util.Set.of(
           EventFields.TIME,
@@ -229,7 +231,12 @@ final class EventPages implements EventVisitor {
 
     /** Appends the event's values; returns its extraction, made if this column needed it. */
     Extraction append(StoredEvent event, Extraction extracted) {
-      if (producers.length > 0) {
+      long span =
+          producers.length == 1 ? spanFromBytes(event, rexes[producers[0]]) : UNDECIDED_SPAN;
+      if (span >= 0) {
+        return extracted; // appended
+      }
+      if (span == UNDECIDED_SPAN && producers.length > 0) {
         Object value = rexValue(event, name, producers);
         if (value != null) {
           appendObject(value);
@@ -256,6 +263,24 @@ final class EventPages implements EventVisitor {
         }
       }
       return extracted;
+    }
+
+    /**
+     * The field from the one {@code rex} that may set it, by the one-pass matcher over the event's
+     * bytes, copied into the block without a {@code String}: the span it appended, {@link
+     * RexExtraction#NO_SPAN} when the rex did not match (the event's own value applies), {@link
+     * RexExtraction#UNDECIDED_SPAN} when that matcher cannot tell (nothing appended).
+     */
+    private long spanFromBytes(StoredEvent event, RexExtraction rex) {
+      if (!(event.rawText() instanceof AsciiText raw)) {
+        return UNDECIDED_SPAN;
+      }
+      long span = extraction.timeLong(() -> rex.span(raw));
+      if (span >= 0) {
+        int start = (int) (span >>> 32);
+        texts.append(raw.array(), raw.offset() + start, (int) span - start);
+      }
+      return span;
     }
 
     /**
