@@ -8,6 +8,7 @@ import io.quarry.ql.ast.OutputLookupCommand;
 import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.engine.aggregation.HashAggregationOperator;
 import io.quarry.ql.exec.Evaluator;
+import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageCollector;
 import io.quarry.ql.exec.Pipelines;
 import io.quarry.ql.exec.PluginOperators;
@@ -24,12 +25,16 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * Batch mode with {@code stats} on the page engine: per segment slice the events go through the map
- * side's row commands, become pages of just the fields {@code stats} reads ({@link RowPages}), and
- * feed a partial {@link HashAggregationOperator}; partials merge into the final one ({@link
- * PageAggregation}), whose pages go through the commands after {@code stats}. Chosen by the planner
- * when every aggregation has a page implementation and no counting shortcut answers the search from
- * the index ({@code stats count by f} over doc values stays on its own path).
+ * Batch mode with {@code stats} on the page engine. Per segment slice the matching events become
+ * pages of just the fields the map side reads, straight from storage ({@link EventPages}), when the
+ * commands before {@code stats} are leading {@code rex} extractions (they run inside the source)
+ * followed by {@code eval}, {@code where} and streaming plugin commands ({@link PageChain}: no row
+ * anywhere); with other commands there, the events go through those row commands and become pages
+ * after them ({@link RowPages}). Either way the pages feed a partial {@link
+ * HashAggregationOperator}; partials merge into the final one ({@link PageAggregation}), whose
+ * pages are the answer or go through the commands after {@code stats}. Chosen by the planner when
+ * every aggregation has a page implementation and no counting shortcut answers the search from the
+ * index ({@code stats count by f} over doc values stays on its own path).
  *
  * <p>{@code -Dquarry.search.engine=rows} sends every search to the row engine instead (to compare
  * the two; the golden specs run under both).
@@ -122,10 +127,28 @@ final class PageBatch {
           scan.run(
               () -> {
                 HashAggregationOperator partial = partials.take();
-                if (EventPages.fuses(filters)) { // events straight into pages: no row at all
+                int fused = 0;
+                while (fused < filters.size() && EventPages.fuses(filters.subList(0, fused + 1))) {
+                  fused++;
+                }
+                List<Command> chained = filters.subList(fused, filters.size());
+                if (PageChain.supports(chained)) { // events straight into pages: no row at all
+                  PageChain chain =
+                      new PageChain(
+                          chained,
+                          evaluator,
+                          page -> {
+                            long started = System.nanoTime();
+                            partial.addInput(page);
+                            stages.counted(
+                                statsAt, page.positionCount(), System.nanoTime() - started);
+                          },
+                          stages,
+                          fused);
+                  int rexStages = fused;
                   return new EventPages(
-                      fields,
-                      filters,
+                      List.copyOf(PageChain.inputFields(chained, fields)),
+                      filters.subList(0, fused),
                       evaluator.stopped(),
                       sourcetypes,
                       control,
@@ -133,14 +156,19 @@ final class PageBatch {
                       matched,
                       pageSize,
                       page -> {
-                        long started = System.nanoTime();
-                        partial.addInput(page);
-                        for (int stage = 0; stage < statsAt; stage++) { // fused rex commands
+                        for (int stage = 0; stage < rexStages; stage++) {
                           stages.counted(stage, page.positionCount(), 0);
                         }
-                        stages.counted(statsAt, page.positionCount(), System.nanoTime() - started);
+                        chain.add(page);
                       },
-                      () -> partials.put(partial));
+                      () -> {
+                        try {
+                          chain.finish();
+                        } finally {
+                          chain.close();
+                        }
+                        partials.put(partial);
+                      });
                 }
                 RowSink map =
                     Pipelines.build(

@@ -77,7 +77,13 @@ class PageEngineSearchTest {
             "* | rex \"GET (?<p>/\\w)\" | rex \"POST (?<p>/\\w+)\" | stats count by p, sid",
             "* | rex max_match=2 \"(?<kv>\\w+)=\" | stats count by kv",
             "* | rex field=sid \"(?<letter>[a-z]+)\" | stats count by letter",
-            "* | rex \"(?<a>x)=(?<b>\\d)|(?<a>u)ser\" | stats count by a, b")) {
+            "* | rex \"(?<a>x)=(?<b>\\d)|(?<a>u)ser\" | stats count by a, b",
+            "* | eval t=took*2, sid=upper(sid) | where isnotnull(t) | stats sum(t) AS s by sid",
+            "* | rex \"user=(?<u>\\w+)\" | eval u=coalesce(u, \"none\") | stats count by u",
+            "* | where took > 5 OR user=\"ann\" | eval _time=_time + 3600 | stats min(_time) AS"
+                + " first, count by user",
+            "* | eval m=split(sid, \"1\") | stats count by m",
+            "* | where like(sid, \"s%\") | stats dc(user) AS users")) {
       assertThat(search(query, "pages")).as(query).isEqualTo(search(query, "rows"));
     }
   }

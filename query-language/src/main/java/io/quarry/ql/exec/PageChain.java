@@ -1,0 +1,275 @@
+package io.quarry.ql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.plugin.api.command.BoundCommand;
+import io.quarry.plugin.api.command.CommandKind;
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BlockFactory;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.EvalCommand;
+import io.quarry.ql.ast.Expression;
+import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.ast.WhereCommand;
+import io.quarry.ql.engine.Pages;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Row-local commands on pages: {@code eval} (new columns), {@code where} (kept positions) and
+ * streaming plugin commands (their own operators, driven directly — no rows in between), one stage
+ * per command, pages pushed through in order to {@code end}. The map side of a batch search on the
+ * page engine, for one segment slice at a time. {@code eval} and {@code where} evaluate with the
+ * row engine's {@link Evaluator} over a {@link PageRow} view of each position, so their semantics
+ * are the row engine's exactly; compiled evaluators on blocks are the next step.
+ */
+public final class PageChain {
+  private final List<Stage> stages = new ArrayList<>();
+  private final Consumer<Page> end;
+  private final StageStats stats;
+  private final int firstStage;
+
+  /**
+   * Whether every command has a page stage here: {@code eval}, {@code where}, and streaming plugin
+   * commands that name the fields they read.
+   */
+  public static boolean supports(List<Command> commands) {
+    return commands.stream()
+        .allMatch(
+            c ->
+                c instanceof EvalCommand
+                    || c instanceof WhereCommand
+                    || c instanceof PluginCommand plugin
+                        && plugin.kind() == CommandKind.STREAMING
+                        && !plugin.bound().requiredFields().contains("*"));
+  }
+
+  /**
+   * The fields the chain's input must carry for its output to carry {@code downstream}: walking
+   * back from the end, a command's writes are no longer needed from before it and its reads are.
+   */
+  public static Set<String> inputFields(List<Command> commands, Collection<String> downstream) {
+    Set<String> needed = new LinkedHashSet<>(downstream);
+    for (int i = commands.size() - 1; i >= 0; i--) {
+      switch (commands.get(i)) {
+        case EvalCommand eval -> {
+          eval.assignments().forEach(a -> needed.remove(a.field()));
+          eval.assignments().forEach(a -> fields(a.expression(), needed));
+        }
+        case WhereCommand where -> fields(where.condition(), needed);
+        case PluginCommand plugin -> {
+          needed.removeAll(plugin.bound().producedFields());
+          needed.addAll(plugin.bound().requiredFields());
+        }
+        default ->
+            throw new IllegalArgumentException(commands.get(i).name() + " has no page stage");
+      }
+    }
+    return needed;
+  }
+
+  /** The fields an expression reads. */
+  private static void fields(Expression expression, Set<String> into) {
+    switch (expression) {
+      case Expression.Literal literal -> {}
+      case Expression.Field field -> into.add(field.name());
+      case Expression.Unary unary -> fields(unary.operand(), into);
+      case Expression.Binary binary -> {
+        fields(binary.left(), into);
+        fields(binary.right(), into);
+      }
+      case Expression.Call call -> call.arguments().forEach(a -> fields(a, into));
+    }
+  }
+
+  /**
+   * The stages of {@code commands} (see {@link #supports}), feeding {@code end}; they are stages
+   * {@code firstStage}, … of the search's {@code stats}, which count the rows each takes.
+   */
+  public PageChain(
+      List<Command> commands,
+      Evaluator evaluator,
+      Consumer<Page> end,
+      StageStats stats,
+      int firstStage) {
+    this.end = requireNonNull(end, "end is null");
+    this.stats = requireNonNull(stats, "stats is null");
+    this.firstStage = firstStage;
+    for (Command command : commands) {
+      stages.add(
+          switch (command) {
+            case EvalCommand eval -> new EvalStage(eval, evaluator);
+            case WhereCommand where -> new WhereStage(where, evaluator);
+            case PluginCommand plugin -> new PluginStage(plugin, evaluator);
+            default -> throw new IllegalArgumentException(command.name() + " has no page stage");
+          });
+    }
+  }
+
+  /** Pushes a page through every stage. */
+  public void add(Page page) {
+    push(0, page);
+  }
+
+  private void push(int stage, Page page) {
+    if (stage == stages.size()) {
+      end.accept(page);
+    } else if (page.positionCount() > 0) {
+      stats.counted(firstStage + stage, page.positionCount(), 0);
+      stages.get(stage).add(page, out -> push(stage + 1, out));
+    }
+  }
+
+  /** The input is over (the slice ended): each stage in turn hands on what it still holds. */
+  public void finish() {
+    for (int i = 0; i < stages.size(); i++) {
+      int next = i + 1;
+      stages.get(i).finish(out -> push(next, out));
+    }
+  }
+
+  /** Releases what the stages hold. */
+  public void close() {
+    stages.forEach(Stage::close);
+  }
+
+  private interface Stage {
+    void add(Page page, Consumer<Page> out);
+
+    default void finish(Consumer<Page> out) {}
+
+    default void close() {}
+  }
+
+  /** {@code eval}: the assigned fields as new (or replacing) columns. */
+  private static final class EvalStage implements Stage {
+    private final EvalCommand command;
+    private final Evaluator evaluator;
+    private final Map<String, Object> assigned = new HashMap<>();
+    private final PageRow row = new PageRow(assigned);
+    private final List<String> names;
+
+    EvalStage(EvalCommand command, Evaluator evaluator) {
+      this.command = command;
+      this.evaluator = evaluator;
+      this.names =
+          List.copyOf(
+              new LinkedHashSet<>(
+                  command.assignments().stream().map(EvalCommand.Assignment::field).toList()));
+    }
+
+    @Override
+    public void add(Page page, Consumer<Page> out) {
+      int positions = page.positionCount();
+      List<List<List<Object>>> columns = new ArrayList<>(names.size());
+      for (int i = 0; i < names.size(); i++) {
+        columns.add(new ArrayList<>(positions));
+      }
+      for (int p = 0; p < positions; p++) {
+        assigned.clear();
+        row.at(page, p);
+        for (EvalCommand.Assignment assignment : command.assignments()) {
+          Object value = evaluator.evaluate(assignment.expression(), row);
+          if (TimeField.is(assignment.field())) {
+            Object seconds = Evaluator.number(value);
+            value =
+                seconds == null ? null : Math.round(((Number) seconds).doubleValue() * 1_000_000d);
+          }
+          assigned.put(assignment.field(), value);
+        }
+        for (int i = 0; i < names.size(); i++) {
+          Object value = assigned.get(names.get(i));
+          columns
+              .get(i)
+              .add(
+                  value == null
+                      ? List.of()
+                      : value instanceof List<?> list ? List.copyOf(list) : List.of(value));
+        }
+      }
+      Page computed = PageCollector.toPage(names, columns, positions);
+      Page result = page;
+      for (int i = 0; i < names.size(); i++) {
+        result = result.withColumn(names.get(i), computed.block(i));
+      }
+      out.accept(result);
+    }
+  }
+
+  /** {@code where}: the positions whose condition is true. */
+  private static final class WhereStage implements Stage {
+    private final WhereCommand command;
+    private final Evaluator evaluator;
+    private final PageRow row = new PageRow(Map.of());
+    private int[] kept = new int[0];
+
+    WhereStage(WhereCommand command, Evaluator evaluator) {
+      this.command = command;
+      this.evaluator = evaluator;
+    }
+
+    @Override
+    public void add(Page page, Consumer<Page> out) {
+      int positions = page.positionCount();
+      if (kept.length < positions) {
+        kept = new int[positions];
+      }
+      int count = 0;
+      for (int p = 0; p < positions; p++) {
+        if (evaluator.test(command.condition(), row.at(page, p))) {
+          kept[count++] = p;
+        }
+      }
+      if (count > 0) {
+        out.accept(Pages.filter(page, kept, count));
+      }
+    }
+  }
+
+  /**
+   * A streaming plugin command's own operator, driven directly: input pages reserved on its block
+   * factory (the operator owns them), output pages released once handed on.
+   */
+  private static final class PluginStage implements Stage {
+    private final PluginOperators.Driver driver;
+    private final BlockFactory factory;
+
+    PluginStage(PluginCommand command, Evaluator evaluator) {
+      BoundCommand bound = command.bound();
+      this.driver = new PluginOperators.Driver(command, bound, evaluator.pluginContext());
+      this.factory = driver.factory();
+    }
+
+    @Override
+    public void add(Page page, Consumer<Page> out) {
+      for (Block block : page.blocks()) {
+        factory.reserve(block);
+      }
+      driver.add(page, handOn(out));
+    }
+
+    @Override
+    public void finish(Consumer<Page> out) {
+      driver.finish(handOn(out));
+    }
+
+    private Consumer<Page> handOn(Consumer<Page> out) {
+      return page -> {
+        out.accept(page);
+        factory.release(page);
+      };
+    }
+
+    @Override
+    public void close() {
+      driver.close();
+    }
+  }
+}

@@ -1,0 +1,65 @@
+package io.quarry.ql.exec;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.Page;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One position of a page seen as a row, for the expression engine ({@link Evaluator} reads fields
+ * through {@link Row#values} only): a column's values at the position, as a row would hold them (a
+ * timestamp block's microseconds as a {@code Long}), with values set since ({@code eval}'s earlier
+ * assignments) laid over them — a null set value removes the field. Moved from position to
+ * position; nothing is copied.
+ */
+final class PageRow implements Row {
+  private final Map<String, Object> assigned;
+  private Page page;
+  private int position;
+
+  PageRow(Map<String, Object> assigned) {
+    this.assigned = assigned;
+  }
+
+  PageRow at(Page page, int position) {
+    this.page = page;
+    this.position = position;
+    return this;
+  }
+
+  @Override
+  public List<Object> values(String field) {
+    if (assigned.containsKey(field)) {
+      Object value = assigned.get(field);
+      return value == null
+          ? List.of()
+          : value instanceof List<?> list ? List.copyOf(list) : List.of(value);
+    }
+    Block block = page.block(field);
+    return block == null ? List.of() : block.getValues(position);
+  }
+
+  @Override
+  public List<String> fieldNames() {
+    List<String> names = new ArrayList<>();
+    for (int c = 0; c < page.schema().size(); c++) {
+      String name = page.schema().column(c).name();
+      if (!page.block(c).isNull(position) && !assigned.containsKey(name)) {
+        names.add(name);
+      }
+    }
+    assigned.forEach(
+        (name, value) -> {
+          if (value != null) {
+            names.add(name);
+          }
+        });
+    return names;
+  }
+
+  @Override
+  public boolean matchesTerm(SearchTerm term) {
+    throw new UnsupportedOperationException("a page position has no raw text to search");
+  }
+}
