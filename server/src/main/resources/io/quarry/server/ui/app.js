@@ -469,6 +469,9 @@ async function run({ push = true } = {}) {
     job = await api('/api/v1/jobs', { method: 'POST', body: { query: text, ...rangeBody() } });
   } catch (e) {
     if (generation !== state.generation) return;
+    // the last search's results do not belong to this text
+    for (const id of ['jobbar', 'tabs', 'panel-events', 'panel-statistics', 'panel-visualization']) $(id).hidden = true;
+    state.job = null;
     if (e instanceof ApiError && e.error.code === 'QUERY_PARSE') showParseError(e.error);
     else showFailure(e.message);
     return;
@@ -803,7 +806,10 @@ for (const id of ['fields-selected', 'fields-interesting']) {
   });
 }
 $('fields-toggle').addEventListener('click', () => $('fields').classList.toggle('collapsed'));
-if (matchMedia('(max-width: 760px)').matches) $('fields').classList.add('collapsed');
+// on a phone the sidebar starts folded above the events
+const phone = matchMedia('(max-width: 760px)');
+$('fields').classList.toggle('collapsed', phone.matches);
+phone.addEventListener('change', () => $('fields').classList.toggle('collapsed', phone.matches));
 
 function showFieldPopover(name, anchor) {
   const f = state.fieldSummary.fields.find((x) => x.name === name);

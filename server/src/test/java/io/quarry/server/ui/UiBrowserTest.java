@@ -136,6 +136,7 @@ class UiBrowserTest {
     // the fields sidebar: a value clicked is added to the search, and the count is the API's
     browser.waitUntil(
         "the fields sidebar", "document.querySelector('#fields li[data-name=\"method\"]')");
+    browser.eval("scrollTo(0, 0)");
     browser.screenshot(SHOTS.resolve("02-events.png"));
     browser.click("#fields li[data-name=\"method\"]");
     browser.waitUntil("the field's values", Chromium.visible("#field-popover .value"));
@@ -269,6 +270,7 @@ class UiBrowserTest {
     browser.viewport(390, 844, true);
     browser.waitUntil("events", "document.querySelectorAll('#events tr.event').length > 0");
     Thread.sleep(300); // the timeline redraws at the new width
+    browser.eval("scrollTo(0, 0)");
     browser.screenshot(SHOTS.resolve("09-phone-dark.png"));
     assertThat(browser.eval("document.documentElement.scrollWidth <= 390").asBoolean())
         .as("no sideways scrolling on a phone")
