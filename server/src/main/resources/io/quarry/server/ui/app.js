@@ -978,7 +978,9 @@ function renderInspector(inspect, status) {
   } else {
     html += '<p class="muted">Costs are reported once the job is done.</p>';
   }
-  html += `<h3>Plan</h3><pre>${escapeHtml(typeof inspect.plan === 'string' ? inspect.plan : JSON.stringify(inspect.plan, null, 2))}</pre>`;
+  const plan = inspect.plan || {};
+  const planValue = (v) => (v === null || v === undefined ? '—' : Array.isArray(v) ? v.join('\n') : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  html += '<h3>Plan</h3><table class="plan">' + Object.entries(plan).map(([k, v]) => `<tr><td>${escapeHtml(k.replace(/_/g, ' '))}</td><td><pre>${escapeHtml(planValue(v))}</pre></td></tr>`).join('') + '</table>';
   return html;
 }
 

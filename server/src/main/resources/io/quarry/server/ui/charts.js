@@ -38,7 +38,7 @@ export function timeline(container, times, counts, spanSeconds, range, onSelect)
   const opts = {
     width,
     height: container.clientHeight || 110,
-    padding: [6, 8, 0, 0],
+    padding: [6, 28, 0, 0],
     cursor: { drag: { x: true, y: false, setScale: false }, points: { show: false } },
     select: { show: true },
     legend: { show: false },

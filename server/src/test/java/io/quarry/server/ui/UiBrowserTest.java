@@ -190,6 +190,17 @@ class UiBrowserTest {
     assertThat(sortedCounts)
         .isSortedAccordingTo((a, b) -> Long.compare(Long.parseLong(b), Long.parseLong(a)));
     browser.screenshot(SHOTS.resolve("05-statistics.png"));
+
+    // export: the job's results as CSV, through the page's own download
+    browser.eval(
+        "window.exported = []; const original = URL.createObjectURL;"
+            + " URL.createObjectURL = (blob) => { window.exported.push(blob); return original(blob); }");
+    browser.click("#export-button");
+    browser.click("#export-menu button[data-format=\"csv\"]");
+    browser.waitUntil("the CSV download", "window.exported.length === 1");
+    String csv = browser.text("window.exported[0].text()");
+    assertThat(csv.lines().findFirst()).hasValue("status,count");
+    assertThat(csv.lines().count()).isEqualTo(tableRows().size() + 1);
     browser.click(".tab[data-tab=\"visualization\"]");
     browser.waitUntil(
         "a column chart", "document.querySelectorAll('#chart svg rect[data-series]').length > 0");
