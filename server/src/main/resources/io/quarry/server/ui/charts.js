@@ -43,7 +43,7 @@ export function timeline(container, times, counts, spanSeconds, range, onSelect)
     select: { show: true },
     legend: { show: false },
     scales: { x: { time: true, range: () => range }, y: { range: (u, min, max) => [0, Math.max(1, max)] } },
-    axes: axes(),
+    axes: (() => { const a = axes(); a[1].space = 16; a[1].size = 40; return a; })(),
     series: [
       {},
       { label: 'count', fill: css('--bar'), stroke: css('--bar'), width: 0, paths: bars, points: { show: false } },

@@ -275,7 +275,7 @@ class UiBrowserTest {
     assertThat(cancelled).as("the long search's job").isTrue();
 
     // dark, on a phone
-    setQueryAndRun("index=main error");
+    setQueryAndRun("index=web status>=500");
     waitForDone();
     browser.click("#theme");
     browser.viewport(390, 844, true);
