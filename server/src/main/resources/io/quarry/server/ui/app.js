@@ -453,7 +453,7 @@ async function run({ push = true } = {}) {
   closeCompletions();
   const generation = ++state.generation;
   dropJob(state.timelineJob);
-  if (state.job && !['DONE', 'FAILED', 'CANCELLED'].includes(state.job.state)) dropJob(state.job);
+  dropJob(state.job); // the page shows one search at a time; its jobs go when the next starts
   state.timelineJob = null;
   parseError = null;
   renderEditor();
@@ -556,7 +556,7 @@ function renderStatus(status) {
   el.className = 'job-state ' + status.state.toLowerCase();
   const noun = status.transforming ? 'results' : 'events';
   let summary = `${number(status.rows)} ${noun}`;
-  if (status.transforming || status.eventsMatched !== undefined) summary += ` · ${number(status.eventsMatched ?? status.eventsRead)} events matched`;
+  if (status.transforming) summary += ` · ${number(status.eventsMatched ?? status.eventsRead)} events matched`;
   summary += ` · ${number(status.eventsRead)} scanned · ${(status.runDurationMs / 1000).toFixed(2)} s`;
   summary += ` · ${time.label(state.earliest, state.latest)}`;
   $('job-summary').textContent = summary;
@@ -610,6 +610,13 @@ async function loadFirstEvents(generation, finished) {
   $('events').innerHTML = '';
   appendEvents(results.fields, results.rows, 0);
   updateEventsMore();
+  if (finished) maybeLoadMore();
+}
+
+/** Loads the next page when the end of the list is on (or near) the screen. */
+function maybeLoadMore() {
+  if ($('panel-events').hidden) return;
+  if ($('events-more').getBoundingClientRect().top < innerHeight + 600) loadMoreEvents();
 }
 
 async function loadMoreEvents() {
@@ -627,6 +634,7 @@ async function loadMoreEvents() {
     ev.loading = false;
     updateEventsMore();
   }
+  requestAnimationFrame(maybeLoadMore);
 }
 
 function updateEventsMore() {
@@ -745,7 +753,7 @@ function renderTimelineAgain() {
   $('timeline-label').textContent = `${number(total)} events · ${spanLabel(spanSeconds)} per column · drag to zoom, click a column to narrow`;
   $('timeline').dataset.total = total;
   $('timeline').dataset.columns = counts.filter((c) => c > 0).length;
-  timeline($('timeline'), times, counts, spanSeconds, range, (from, to) => {
+  $('timeline').plot = timeline($('timeline'), times, counts, spanSeconds, range, (from, to) => {
     state.zoomStack.push([state.earliest, state.latest]);
     setRange(String(from), String(to));
   });

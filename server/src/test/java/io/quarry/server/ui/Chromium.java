@@ -264,7 +264,17 @@ final class Chromium implements AutoCloseable {
     mouse("mouseReleased", box.get("x").asDouble(), box.get("y").asDouble(), modifiers);
   }
 
+  /**
+   * A mouse event: mouseMoved, mousePressed, mouseReleased, or mouseDragged (a move with the left
+   * button held).
+   */
   void mouse(String type, double x, double y, int modifiers) {
+    if (type.equals("mouseDragged")) {
+      send(
+          "Input.dispatchMouseEvent",
+          Map.of("type", "mouseMoved", "x", x, "y", y, "button", "left", "buttons", 1));
+      return;
+    }
     send(
         "Input.dispatchMouseEvent",
         Map.of(
@@ -277,9 +287,9 @@ final class Chromium implements AutoCloseable {
             "button",
             type.equals("mouseMoved") ? "none" : "left",
             "buttons",
-            type.equals("mousePressed") ? 1 : 0,
+            type.equals("mousePressed") || type.equals("mouseDragged") ? 1 : 0,
             "clickCount",
-            type.equals("mouseMoved") ? 0 : 1,
+            type.startsWith("mousePressed") || type.equals("mouseReleased") ? 1 : 0,
             "modifiers",
             modifiers));
   }
@@ -333,13 +343,30 @@ final class Chromium implements AutoCloseable {
     try {
       socket.abort();
     } finally {
+      // the browser's own helper processes (renderer, GPU, network) first, then the browser
+      List<ProcessHandle> helpers = process.descendants().toList();
       process.destroy();
+      helpers.forEach(ProcessHandle::destroy);
       if (!process.waitFor(5, TimeUnit.SECONDS)) {
         process.destroyForcibly();
         process.waitFor(5, TimeUnit.SECONDS);
       }
+      for (ProcessHandle helper : helpers) {
+        if (helper.isAlive()) {
+          helper.destroyForcibly();
+        }
+      }
+      deleteProfile();
+    }
+  }
+
+  /** Removes the temporary profile, tolerating files a dying helper still moves about. */
+  private void deleteProfile() throws IOException {
+    for (int attempt = 0; attempt < 3 && Files.exists(profile); attempt++) {
       try (var files = Files.walk(profile)) {
         files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      } catch (java.io.UncheckedIOException | IOException raced) {
+        // a file went away while walking: walk again
       }
     }
   }

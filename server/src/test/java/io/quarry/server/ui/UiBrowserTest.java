@@ -127,11 +127,63 @@ class UiBrowserTest {
     assertThat(browser.text("document.querySelector('#timeline').dataset.total"))
         .isEqualTo(Long.toString(notFound));
 
+    // a click on a timeline column narrows the range to it: the count is the column's
+    browser.eval("document.querySelector('#timeline').scrollIntoView()");
+    JsonNode column =
+        browser.eval(
+            "(() => { const u = document.querySelector('#timeline').plot; const [t, c] = u.data;"
+                + " const i = c.findIndex(n => n > 0); const r = u.over.getBoundingClientRect();"
+                + " return {x: r.left + u.valToPos(t[i], 'x') + 3, y: r.bottom - 2, count: c[i]};"
+                + " })()");
+    double x = column.get("x").asDouble();
+    double y = column.get("y").asDouble();
+    browser.mouse("mouseMoved", x, y, 0);
+    browser.mouse("mousePressed", x, y, 0);
+    browser.mouse("mouseReleased", x, y, 0);
+    browser.waitUntil(
+        "a narrowed range", "document.querySelector('#time-button').textContent !== 'All time'");
+    waitForDone();
+    assertThat(eventCount()).isEqualTo(column.get("count").asLong());
+    browser.click("#timeline-zoom-out");
+    browser.waitUntil(
+        "the range back", "document.querySelector('#time-button').textContent === 'All time'");
+    waitForDone();
+    assertThat(eventCount()).isEqualTo(notFound);
+
+    // dragging across the timeline zooms into that range
+    browser.waitUntil(
+        "the timeline again", "document.querySelector('#timeline').dataset.total > 0");
+    browser.eval("document.querySelector('#timeline').scrollIntoView()");
+    JsonNode area =
+        browser.eval(
+            "(() => { const r = document.querySelector('#timeline').plot.over"
+                + ".getBoundingClientRect(); return {left: r.left, width: r.width, y: r.top +"
+                + " r.height / 2}; })()");
+    double from = area.get("left").asDouble() + area.get("width").asDouble() * 0.25;
+    double to = area.get("left").asDouble() + area.get("width").asDouble() * 0.5;
+    double middle = area.get("y").asDouble();
+    browser.mouse("mouseMoved", from, middle, 0);
+    browser.mouse("mousePressed", from, middle, 0);
+    for (int step = 1; step <= 5; step++) {
+      browser.mouse("mouseDragged", from + (to - from) * step / 5, middle, 0);
+    }
+    browser.mouse("mouseReleased", to, middle, 0);
+    browser.waitUntil(
+        "a zoomed range", "document.querySelector('#time-button').textContent.includes('–')");
+    waitForDone();
+    assertThat(eventCount()).isGreaterThan(0).isLessThan(notFound);
+    browser.click("#timeline-zoom-out");
+    browser.waitUntil(
+        "the range back", "document.querySelector('#time-button').textContent === 'All time'");
+    waitForDone();
+
     // more events load as the list is scrolled
     browser.eval("document.querySelector('#events-more').scrollIntoView()");
     browser.waitUntil(
-        "the second page of events",
-        "document.querySelectorAll('#events tr.event').length === " + Math.min(200, notFound));
+        "the second page of events", "document.querySelectorAll('#events tr.event').length > 100");
+    assertThat(browser.text("document.querySelector('#events-more').textContent"))
+        .as("one more page, not a runaway")
+        .startsWith("Showing 200 of " + notFound + " events");
 
     // the fields sidebar: a value clicked is added to the search, and the count is the API's
     browser.waitUntil(
