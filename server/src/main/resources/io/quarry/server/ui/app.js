@@ -117,21 +117,21 @@ async function showEmpty() {
   list.innerHTML = '';
   let indexes = [];
   try { indexes = (await api('/api/v1/indexes')).indexes.filter((i) => !i.name.startsWith('_') && i.events > 0); } catch { /* none */ }
-  const examples = indexes.map((i) => `index=${i.name}`);
+  const examples = indexes.map((i) => [`index=${i.name}`, `${number(i.events)} events`]);
   if (indexes.length) {
-    examples.push('index=* | stats count by index, sourcetype');
-    examples.push(`index=${indexes[0].name} | timechart count by sourcetype`);
+    examples.push(['index=* | stats count by index, sourcetype', 'what is where']);
+    examples.push([`index=${indexes[0].name} | timechart count by sourcetype`, 'over time']);
   }
   if (indexes.some((i) => i.name === 'web')) {
-    examples.push('index=web status>=500 | stats count by clientip | sort -count | head 10');
-    examples.push('index=web | timechart span=1h count by method');
+    examples.push(['index=web status>=500 | stats count by clientip | sort -count | head 10', 'the clients with the most server errors']);
+    examples.push(['index=web | timechart span=1h count by method', 'requests per hour by method']);
   }
   if (!examples.length) list.innerHTML = '<li class="muted">No events yet: send some through the HTTP Event Collector (see README).</li>';
-  for (const example of examples) {
+  for (const [example, note] of examples) {
     const li = document.createElement('li');
     const button = document.createElement('button');
     button.type = 'button';
-    button.textContent = example;
+    button.innerHTML = `<span class="example-query">${highlight(example).trimEnd()}</span><span class="example-note">${escapeHtml(note)}</span>`;
     button.addEventListener('click', () => { setQuery(example); run(); });
     li.append(button);
     list.append(li);

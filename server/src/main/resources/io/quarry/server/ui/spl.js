@@ -29,6 +29,7 @@ export const DEFAULT_COMMANDS = [
 
 const KEYWORDS = new Set(['and', 'or', 'not', 'by', 'as', 'over', 'in', 'xor', 'like', 'output',
   'outputnew']);
+const AGGREGATING_COMMANDS = new Set(['stats', 'eventstats', 'streamstats', 'timechart', 'chart']);
 const FUNCTION_COMMANDS = new Set(['stats', 'eventstats', 'streamstats', 'timechart', 'chart',
   'eval', 'where', 'top', 'rare']);
 
@@ -113,6 +114,8 @@ export function tokenize(text) {
     } else if (next && '=!<>'.includes(next[1]) && /^[\w.{}@:*-]+$/.test(word) && !/^\d+(\.\d+)?$/.test(word)) {
       const modifier = command === 'search' && /^(index|earliest|latest|sourcetype|source|host)$/i.test(word);
       push(modifier ? 'modifier' : 'field', i, j);
+    } else if (AGGREGATING_COMMANDS.has(command) && (STATS_FUNCTIONS.includes(lower) || /^(p|perc|exactperc|upperperc)\d+(\.\d+)?$/.test(lower))) {
+      push('function', i, j); // `stats count by x`: an aggregation without parentheses
     } else if (/^-?\d+(\.\d+)?$/.test(word)) {
       push('number', i, j);
     } else {
