@@ -72,15 +72,15 @@ public final class UiRoutes {
   private final Map<String, Asset> cache = new ConcurrentHashMap<>();
 
   public void register(Router router) {
-    router.add(HttpMethod.GET, PATH, exchange -> serve(exchange, "index.html"));
+    router.add(HttpMethod.GET, PATH, exchange -> serve(exchange, "", "index.html"));
     router.add(
         HttpMethod.GET,
         PATH + "/{file}",
-        exchange -> serve(exchange, exchange.pathParameter("file")));
+        exchange -> serve(exchange, "", exchange.pathParameter("file")));
     router.add(
         HttpMethod.GET,
         PATH + "/vendor/{file}",
-        exchange -> serve(exchange, "vendor/" + checked(exchange.pathParameter("file"))));
+        exchange -> serve(exchange, "vendor/", exchange.pathParameter("file")));
   }
 
   /** Whether a request for {@code /} comes from a browser (it accepts HTML). */
@@ -101,8 +101,12 @@ public final class UiRoutes {
     return dot < 0 ? Optional.empty() : Optional.ofNullable(TYPES.get(name.substring(dot + 1)));
   }
 
-  private void serve(Exchange exchange, String path) {
-    String name = path.startsWith("vendor/") ? path : checked(path);
+  /**
+   * Serves {@code folder + file}: the folder is one of ours, the file (one decoded path segment,
+   * which may hold an escaped slash) is always checked.
+   */
+  private void serve(Exchange exchange, String folder, String file) {
+    String name = folder + checked(file);
     Asset asset =
         DEVELOPMENT_DIRECTORY != null ? load(name) : cache.computeIfAbsent(name, UiRoutes::load);
     if (asset == MISSING) {

@@ -578,6 +578,7 @@ $('job-cancel').addEventListener('click', async () => {
   try { await api(`/api/v1/jobs/${job.id}/cancel`, { method: 'POST' }); } catch (e) { showFailure(e.message); }
   $('job-cancel').disabled = false;
   dropJob(state.timelineJob);
+  state.timelineJob = null;
 });
 $('job-finalize').addEventListener('click', async () => {
   const job = state.job;

@@ -91,6 +91,8 @@ class UiRoutesTest {
           "/ui/%2e%2e%2f%2e%2e%2frest%2fopenapi.json",
           "/ui/vendor/..%2F..%2Frest%2Fopenapi.json",
           "/ui/vendor/..%2Fapp.js",
+          "/ui/vendor%2F..%2F..%2Frest%2Fopenapi.json",
+          "/ui/vendor%2FuPlot-LICENSE.txt",
           "/ui/vendor",
           "/ui/vendor/",
           "/ui/.hidden.js",

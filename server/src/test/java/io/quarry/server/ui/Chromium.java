@@ -152,6 +152,7 @@ final class Chromium implements AutoCloseable {
     listener.owner = chromium;
     chromium.send("Page.enable", Map.of());
     chromium.send("Runtime.enable", Map.of());
+    chromium.send("Log.enable", Map.of());
     chromium.viewport(width, height, false);
     return chromium;
   }
@@ -333,7 +334,7 @@ final class Chromium implements AutoCloseable {
     Files.write(file, Base64.getDecoder().decode(shot.get("data").asText()));
   }
 
-  /** Uncaught exceptions and console errors of the page so far. */
+  /** Uncaught exceptions, console errors and the browser's own errors (CSP …) so far. */
   List<String> pageErrors() {
     return List.copyOf(pageErrors);
   }
@@ -386,6 +387,12 @@ final class Chromium implements AutoCloseable {
         JsonNode details = message.path("params").path("exceptionDetails");
         pageErrors.add(
             details.path("exception").path("description").asText(details.path("text").asText()));
+      } else if (method.equals("Log.entryAdded")
+          && message.path("params").path("entry").path("level").asText().equals("error")
+          && !message.path("params").path("entry").path("source").asText().equals("network")) {
+        // a Content-Security-Policy violation, a script the browser refused … (not an HTTP
+        // error answer, which the page handles itself)
+        pageErrors.add("browser: " + message.path("params").path("entry").path("text").asText());
       } else if (method.equals("Runtime.consoleAPICalled")
           && message.path("params").path("type").asText().equals("error")) {
         pageErrors.add("console.error: " + message.path("params").path("args"));
