@@ -487,12 +487,17 @@ async function run({ push = true } = {}) {
   $('tabs').hidden = false;
   $('messages').innerHTML = '';
   $('events').innerHTML = '';
+  $('events').dataset.complete = 'false';
   $('events-more').textContent = '';
   $('stats-table').innerHTML = '';
   $('fields-selected').innerHTML = '';
   $('fields-interesting').innerHTML = '';
   $('fields-note').textContent = 'Summarizing fields…';
   $('timeline').innerHTML = '';
+  $('timeline').plot = null;
+  delete $('timeline').dataset.total;
+  delete $('timeline').dataset.complete;
+  state.timelineData = null;
   $('timeline-label').textContent = '';
   $('timeline-zoom-out').hidden = state.zoomStack.length === 0;
   if (job.transforming) {
@@ -611,6 +616,7 @@ async function loadFirstEvents(generation, finished) {
   $('events').innerHTML = '';
   appendEvents(results.fields, results.rows, 0);
   updateEventsMore();
+  $('events').dataset.complete = String(finished); // the job's first page, no longer a preview
   if (finished) maybeLoadMore();
 }
 
@@ -627,7 +633,7 @@ async function loadMoreEvents() {
   const generation = state.generation;
   try {
     const results = await api(`/api/v1/jobs/${state.job.id}/results?offset=${ev.rows.length}&count=${PAGE}`);
-    if (generation !== state.generation) return;
+    if (generation !== state.generation || state.events !== ev) return;
     const offset = ev.rows.length;
     ev.rows.push(...results.rows);
     appendEvents(results.fields, results.rows, offset);
@@ -730,6 +736,7 @@ async function startTimeline(text, generation) {
         state.timelineData = results;
         state.timelineSpan = span ? span[1] : inferSpan(results);
         renderTimelineAgain();
+        if (finished) $('timeline').dataset.complete = 'true'; // the final one, not a preview
       } catch { /* keep the last one */ }
     }
     if (finished) return;

@@ -122,8 +122,7 @@ class UiBrowserTest {
         .as("events newest first")
         .isTrue();
     browser.waitUntil("the timeline", "document.querySelector('#timeline canvas')");
-    browser.waitUntil(
-        "the timeline's total", "document.querySelector('#timeline').dataset.total > 0");
+    browser.waitUntil("the whole timeline", "document.querySelector('#timeline').dataset.complete");
     assertThat(browser.text("document.querySelector('#timeline').dataset.total"))
         .isEqualTo(Long.toString(notFound));
 
@@ -151,8 +150,7 @@ class UiBrowserTest {
     assertThat(eventCount()).isEqualTo(notFound);
 
     // dragging across the timeline zooms into that range
-    browser.waitUntil(
-        "the timeline again", "document.querySelector('#timeline').dataset.total > 0");
+    browser.waitUntil("the timeline again", "document.querySelector('#timeline').dataset.complete");
     browser.eval("document.querySelector('#timeline').scrollIntoView()");
     JsonNode area =
         browser.eval(
@@ -178,6 +176,9 @@ class UiBrowserTest {
     waitForDone();
 
     // more events load as the list is scrolled
+    browser.waitUntil(
+        "the first page of the finished job",
+        "document.querySelector('#events').dataset.complete === 'true'");
     browser.eval("document.querySelector('#events-more').scrollIntoView()");
     browser.waitUntil(
         "the second page of events", "document.querySelectorAll('#events tr.event').length > 100");
@@ -307,6 +308,16 @@ class UiBrowserTest {
                 "document.querySelector('#completions li[aria-selected=true] .name').textContent"))
         .startsWith("sta");
     browser.press("Escape");
+
+    // a long search, finalized: it stops and keeps what it found
+    setQueryAndRun(
+        "| makeresults count=1000000 | eval s=\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\""
+            + " | eval n=1");
+    browser.waitUntil("a running search", Chromium.visible("#job-finalize"));
+    browser.click("#job-finalize");
+    browser.waitUntil(
+        "the finalized search",
+        "document.querySelector('#job-state').textContent.includes('Finalized')");
 
     // a long search, cancelled
     setQueryAndRun(
