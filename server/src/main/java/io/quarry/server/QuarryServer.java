@@ -211,6 +211,7 @@ public final class QuarryServer implements Closeable {
       }
       Router router = new Router();
       new SystemRoutes(store, metrics, ready::get).register(router);
+      new io.quarry.server.rest.UiRoutes().register(router);
       new HecRoutes(authenticator, ingest, hostName(), clock).register(router);
       new SearchExportRoute(authenticator, search).register(router);
       new SearchStreamRoute(authenticator, search).register(router);

@@ -102,9 +102,11 @@ final class DemoCommand implements Callable<Integer> {
             + "' -d '{\"event\":\"hello from curl\",\"sourcetype\":\"demo\"}'");
     System.out.println();
     System.out.println(
+        "Search page: open " + server.url() + "/ in a browser (user admin, the password above).");
+    System.out.println(
         "Quarry is serving on "
             + server.url()
-            + " (search UI: none yet; export endpoint: "
+            + " (export endpoint: "
             + server.url()
             + "/services/search/jobs/export?search="
             + URLEncoder.encode("index=web | stats count", StandardCharsets.UTF_8)

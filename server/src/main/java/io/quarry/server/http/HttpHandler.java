@@ -214,6 +214,11 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       return;
     }
     Map<String, String> headers = new HashMap<>(e.headers());
+    if (exchange.header("X-Requested-With") != null) {
+      // a script (the search page) asked: a WWW-Authenticate challenge would make the browser pop
+      // up its own sign-in dialog instead of letting the page show its form
+      headers.remove("WWW-Authenticate");
+    }
     if (e.status().code() == 503 || e.status().code() == 429) {
       headers.putIfAbsent("Retry-After", "1");
     }

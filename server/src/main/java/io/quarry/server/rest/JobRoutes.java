@@ -230,12 +230,14 @@ public final class JobRoutes {
   }
 
   /** A job's status, as the native API shows it. */
-  static Map<String, Object> status(SearchJob job) {
+  Map<String, Object> status(SearchJob job) {
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("id", job.id());
     status.put("query", job.query());
     status.put("expandedQuery", job.expandedQuery());
     status.put("state", job.state().name());
+    // a table (stats, timechart …) rather than events: what a client shows, and how
+    status.put("transforming", transforms(job));
     status.put("finalized", job.finalized());
     status.put("created", job.created().toString());
     status.put("runDurationMs", job.runDuration().toMillis());

@@ -13,7 +13,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
-/** {@code /health}, {@code /metrics} and {@code /} (server info); no authentication. */
+/**
+ * {@code /health}, {@code /metrics} and {@code /} (server info, or for a browser a redirect to the
+ * search page, {@link UiRoutes}); no authentication.
+ */
 public final class SystemRoutes {
   private final EventStore store;
   private final ServerMetrics metrics;
@@ -85,6 +88,15 @@ public final class SystemRoutes {
   }
 
   private void info(Exchange exchange) {
+    if (UiRoutes.wantsPage(exchange)) {
+      // a browser: the search page (programs asking for JSON still get the server info)
+      exchange.send(
+          HttpResponseStatus.FOUND,
+          "text/plain; charset=utf-8",
+          new byte[0],
+          Map.of("Location", UiRoutes.PATH + "/", "Cache-Control", "no-cache"));
+      return;
+    }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("name", "quarry");
     body.put("version", Version.current());
