@@ -8,17 +8,17 @@ package io.quarry.ql.exec;
  * registers (linear counting): a few dozen values come out exact, thousands within a few percent.
  * {@code dc} stays exact.
  */
-final class DistinctSketch {
+public final class DistinctSketch {
   static final int PRECISION = 12;
   static final int REGISTERS = 1 << PRECISION;
 
   /** What one sketch costs in memory accounting. */
-  static final long BYTES = REGISTERS + 16;
+  public static final long BYTES = REGISTERS + 16;
 
   private final byte[] registers = new byte[REGISTERS];
 
   /** Adds one value, by its text. */
-  void add(String text) {
+  public void add(String text) {
     long hash = hash(text);
     int index = (int) (hash >>> (64 - PRECISION));
     // the rank: one plus the zeros leading the remaining 52 bits (a sentinel bit bounds it)
@@ -28,7 +28,7 @@ final class DistinctSketch {
     }
   }
 
-  void merge(DistinctSketch other) {
+  public void merge(DistinctSketch other) {
     for (int i = 0; i < REGISTERS; i++) {
       if (other.registers[i] > registers[i]) {
         registers[i] = other.registers[i];
@@ -37,7 +37,7 @@ final class DistinctSketch {
   }
 
   /** The estimated number of distinct values added. */
-  long estimate() {
+  public long estimate() {
     double sum = 0;
     int zeros = 0;
     for (byte register : registers) {

@@ -44,6 +44,16 @@ final class BlockValues {
     };
   }
 
+  /** The value as a row holds it: a Long (a timestamp's microseconds), Double, String, Boolean. */
+  static Object object(Block block, int valueIndex) {
+    return switch (block) {
+      case LongBlock longs -> longs.getLongValue(valueIndex);
+      case DoubleBlock doubles -> doubles.getDoubleValue(valueIndex);
+      case BytesBlock bytes -> bytes.getStringValue(valueIndex);
+      case BooleanBlock booleans -> booleans.getBooleanValue(valueIndex);
+    };
+  }
+
   /** The value as a group key: its text, a timestamp's microseconds. */
   static String key(Block block, int valueIndex) {
     if (block instanceof LongBlock longs) {

@@ -20,7 +20,7 @@ final class CountFunction implements GroupingFunction {
   }
 
   @Override
-  public long add(int group, Block values, int position) {
+  public long add(int group, Block values, int position, long time) {
     if (!ofField) {
       counts[group]++;
     } else if (values != null) {

@@ -34,7 +34,7 @@ final class DistinctFunction implements GroupingFunction {
   }
 
   @Override
-  public long add(int group, Block values, int position) {
+  public long add(int group, Block values, int position, long time) {
     if (values == null) {
       return 0;
     }

@@ -11,10 +11,15 @@ import io.quarry.ql.ast.Aggregation;
  */
 public interface GroupingFunction {
 
-  /** Whether a page implementation exists for {@code aggregation}'s function. */
+  /** Whether a page implementation exists for {@code aggregation}'s function (all have one). */
   static boolean supports(Aggregation aggregation) {
+    return true;
+  }
+
+  /** Whether {@code aggregation}'s function orders values by {@code _time}. */
+  static boolean needsTime(Aggregation aggregation) {
     return switch (aggregation.function()) {
-      case COUNT, SUM, AVG, MIN, MAX, RANGE, DISTINCT_COUNT, VALUES -> true;
+      case FIRST, LAST, EARLIEST, LATEST -> true;
       default -> false;
     };
   }
@@ -26,9 +31,13 @@ public interface GroupingFunction {
       case SUM, AVG, MIN, MAX, RANGE ->
           new NumericFunction(aggregation.function(), aggregation.field().orElseThrow());
       case DISTINCT_COUNT, VALUES -> new DistinctFunction(aggregation.function());
-      default ->
-          throw new IllegalArgumentException(
-              aggregation.function().functionName() + " has no page implementation");
+      case ESTIMATED_DISTINCT_COUNT -> new SketchFunction();
+      case VAR, VARP, STDEV, STDEVP -> new VarianceFunction(aggregation.function());
+      case MEDIAN, PERCENTILE -> new PercentileFunction(aggregation.percentile());
+      case MODE -> new ModeFunction();
+      case LIST -> new ListFunction(aggregation.field().orElseThrow());
+      case FIRST, LAST, EARLIEST, LATEST ->
+          new TimeOrderedFunction(aggregation.function(), aggregation.field().orElseThrow());
     };
   }
 
@@ -37,11 +46,13 @@ public interface GroupingFunction {
 
   /**
    * Adds the values at {@code position} of {@code values} (the function's field; null when the page
-   * has no such column) to {@code group}.
+   * has no such column) to {@code group}; {@code time} is the position's {@code _time} in epoch
+   * microseconds (Long.MIN_VALUE without one) for the functions that order by it ({@link
+   * #needsTime}), else Long.MIN_VALUE.
    *
    * @return the bytes of state that grew beyond {@link #bytesPerGroup} (distinct values kept)
    */
-  long add(int group, Block values, int position);
+  long add(int group, Block values, int position, long time);
 
   /**
    * Adds group {@code otherGroup} of {@code other} (the same function) to {@code group}.

@@ -40,6 +40,7 @@ public final class HashAggregationOperator implements Operator {
   private final Deque<Page> output = new ArrayDeque<>();
   private final Block[] keyBlocks;
   private final Block[] valueBlocks;
+  private final boolean needsTime;
   private boolean finishing;
 
   /** Whether every aggregation of {@code command} has a page implementation. */
@@ -65,6 +66,7 @@ public final class HashAggregationOperator implements Operator {
       bytes += functions[i].bytesPerGroup();
     }
     this.bytesPerGroup = bytes;
+    this.needsTime = aggregations.stream().anyMatch(GroupingFunction::needsTime);
     this.keyBlocks = new Block[command.groupBy().size()];
     this.valueBlocks = new Block[functions.length];
     grow();
@@ -75,6 +77,9 @@ public final class HashAggregationOperator implements Operator {
     List<String> fields = new ArrayList<>(command.groupBy());
     for (Aggregation aggregation : command.aggregations()) {
       aggregation.field().filter(f -> !fields.contains(f)).ifPresent(fields::add);
+      if (GroupingFunction.needsTime(aggregation) && !fields.contains(TimeField.NAME)) {
+        fields.add(TimeField.NAME);
+      }
     }
     return fields;
   }
@@ -100,6 +105,7 @@ public final class HashAggregationOperator implements Operator {
     for (int f = 0; f < functions.length; f++) {
       valueBlocks[f] = inputFields[f] == null ? null : page.block(inputFields[f]);
     }
+    Block times = needsTime ? page.block(TimeField.NAME) : null;
     long grown = 0;
     for (int p = 0; p < page.positionCount(); p++) {
       int n = keys.groupsOf(keyBlocks, p);
@@ -107,15 +113,28 @@ public final class HashAggregationOperator implements Operator {
         continue;
       }
       grown += grow();
+      long time = time(times, p);
       int[] ids = keys.ids();
       for (int i = 0; i < n; i++) {
         int group = ids[i];
         for (int f = 0; f < functions.length; f++) {
-          grown += functions[f].add(group, valueBlocks[f], p);
+          grown += functions[f].add(group, valueBlocks[f], p, time);
         }
       }
     }
     memory.add(grown);
+  }
+
+  /**
+   * A position's {@code _time} in epoch microseconds, Long.MIN_VALUE when it has none (or {@code
+   * _time} is not a number column here), as the row engine reads it.
+   */
+  private static long time(Block times, int position) {
+    if (times instanceof io.quarry.plugin.api.data.LongBlock longs
+        && longs.getValueCount(position) > 0) {
+      return longs.getLongValue(longs.getFirstValueIndex(position));
+    }
+    return Long.MIN_VALUE;
   }
 
   /** Makes room in the functions for groups the keys added; returns the bytes they take. */

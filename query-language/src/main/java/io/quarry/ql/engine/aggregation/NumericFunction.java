@@ -42,7 +42,7 @@ final class NumericFunction implements GroupingFunction {
   }
 
   @Override
-  public long add(int group, Block values, int position) {
+  public long add(int group, Block values, int position, long time) {
     if (values == null) {
       return 0;
     }
