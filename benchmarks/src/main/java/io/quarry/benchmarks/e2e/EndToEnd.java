@@ -123,6 +123,13 @@ public final class EndToEnd implements Callable<Integer> {
               + " the whole run (ingest too): pair with --query.")
   boolean profile;
 
+  @Option(
+      names = "--engine",
+      description =
+          "The server's search engine: pages (the default: the page engine where a plan has a page"
+              + " implementation) or rows (the row engine only), to compare the two in one run.")
+  String engine = "pages";
+
   private final PrintStream out = System.out;
 
   public static void main(String[] args) {
@@ -164,7 +171,7 @@ public final class EndToEnd implements Callable<Integer> {
     if (!reuse) {
       Files.deleteIfExists(ingested);
     }
-    try (QuarryProcess quarry = QuarryProcess.start(workDir, heap, profile, reuse)) {
+    try (QuarryProcess quarry = QuarryProcess.start(workDir, heap, profile, reuse, engine)) {
       out.printf("Quarry at %s (heap %s), data in %s%n", quarry.uri(), heap, quarry.dataDir());
       if (reuse) {
         out.printf("reusing the index of %s from a previous run: no ingest%n", dataset);

@@ -55,9 +55,11 @@ final class QuarryProcess implements Closeable {
   /**
    * Starts a server on {@code workDir/data} (emptied first unless {@code keepData}) and waits until
    * it answers; with {@code profile}, under async-profiler, its collapsed stacks written to {@code
-   * workDir/profile-collapsed.txt} when the server exits.
+   * workDir/profile-collapsed.txt} when the server exits; {@code engine} is its {@code
+   * quarry.search.engine} ({@code pages} or {@code rows}).
    */
-  static QuarryProcess start(Path workDir, String heap, boolean profile, boolean keepData)
+  static QuarryProcess start(
+      Path workDir, String heap, boolean profile, boolean keepData, String engine)
       throws IOException, InterruptedException {
     Path dataDir = workDir.resolve("data");
     if (Files.exists(dataDir) && !keepData) {
@@ -77,8 +79,15 @@ final class QuarryProcess implements Closeable {
                 command(
                     heap,
                     profile
-                        ? List.of("--add-modules", "jdk.incubator.vector", profilerAgent(workDir))
-                        : List.of("--add-modules", "jdk.incubator.vector"),
+                        ? List.of(
+                            "--add-modules",
+                            "jdk.incubator.vector",
+                            "-Dquarry.search.engine=" + engine,
+                            profilerAgent(workDir))
+                        : List.of(
+                            "--add-modules",
+                            "jdk.incubator.vector",
+                            "-Dquarry.search.engine=" + engine),
                     "server",
                     "--config=" + config.toAbsolutePath()))
             .redirectErrorStream(true)

@@ -40,11 +40,31 @@ final class BytesKeyHash {
       if ((int) (entry >>> 32) == hash) {
         int id = (int) entry - 1;
         int start = starts[id];
-        if (Arrays.equals(pool, start, starts[id + 1], bytes, offset, offset + length)) {
+        if (starts[id + 1] - start == length && same(pool, start, bytes, offset, length)) {
           return id;
         }
       }
     }
+  }
+
+  /**
+   * Whether {@code a[aFrom, +length)} and {@code b[bFrom, +length)} hold the same bytes: eight at a
+   * time, for the short keys groups have ({@code Arrays.equals} over ranges costs a call and its
+   * checks per key, a tenth of a 200,000-group aggregation).
+   */
+  private static boolean same(byte[] a, int aFrom, byte[] b, int bFrom, int length) {
+    int i = 0;
+    for (; i + Long.BYTES <= length; i += Long.BYTES) {
+      if ((long) LONGS.get(a, aFrom + i) != (long) LONGS.get(b, bFrom + i)) {
+        return false;
+      }
+    }
+    for (; i < length; i++) {
+      if (a[aFrom + i] != b[bFrom + i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The id of another hash's key {@code otherId} (see {@link #id(byte[], int, int)}). */
