@@ -89,6 +89,11 @@ final class BytesKeyHash {
     return key;
   }
 
+  /** Appends a key's bytes to a string block. */
+  void appendKey(int id, io.quarry.plugin.api.data.BytesBlock.Builder into) {
+    into.append(pool, starts[id], starts[id + 1] - starts[id]);
+  }
+
   /** The UTF-8 length of a key. */
   int length(int id) {
     return starts[id + 1] - starts[id];

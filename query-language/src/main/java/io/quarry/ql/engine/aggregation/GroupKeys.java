@@ -45,6 +45,15 @@ final class GroupKeys {
     return width == 1 ? single.key(id) : multiKeys.get(id).get(field);
   }
 
+  /** Appends group {@code id}'s value of by-field {@code field} to a string block. */
+  void appendKey(int id, int field, BytesBlock.Builder into) {
+    if (width == 1) {
+      single.appendKey(id, into);
+    } else {
+      into.append(multiKeys.get(id).get(field));
+    }
+  }
+
   /** The estimated heap bytes group {@code id}'s key takes. */
   long keyBytes(int id) {
     if (width == 0) {
