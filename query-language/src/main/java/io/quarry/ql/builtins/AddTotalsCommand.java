@@ -95,7 +95,15 @@ final class AddTotalsCommand implements CommandDefinition {
 
     @Override
     public Set<String> requiredFields() {
-      return ALL_FIELDS;
+      if (fields.isEmpty() || fields.stream().anyMatch(f -> Fields.stars(f) > 0)) {
+        return ALL_FIELDS;
+      }
+      Set<String> required = new LinkedHashSet<>(fields);
+      required.add(fieldName);
+      if (labelField != null) {
+        required.add(labelField);
+      }
+      return required;
     }
 
     @Override

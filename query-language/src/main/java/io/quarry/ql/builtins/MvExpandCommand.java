@@ -60,7 +60,7 @@ final class MvExpandCommand implements CommandDefinition {
   record Bound(String field, long limit) implements BoundCommand {
     @Override
     public Set<String> requiredFields() {
-      return ALL_FIELDS;
+      return Set.of(field); // other fields are copied with the row (the page's other columns)
     }
 
     @Override
