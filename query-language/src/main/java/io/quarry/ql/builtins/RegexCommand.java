@@ -90,14 +90,14 @@ final class RegexCommand implements CommandDefinition, CustomSyntax {
       throw reader.unexpected(
           reader.peek(), "'|' or the end of the query after the regular expression");
     }
+    String text = regex.text().replace("(?P<", "(?<"); // PCRE's named groups, as rex takes them
     try {
-      Pattern.compile(regex.text());
+      Pattern.compile(text);
     } catch (PatternSyntaxException e) {
       throw reader.error(
           regex, "invalid regular expression: " + e.getDescription(), "a valid regular expression");
     }
-    return new CommandArguments(
-        Map.of("field", field, "negate", negate, "regex", regex.text()), List.of());
+    return new CommandArguments(Map.of("field", field, "negate", negate, "regex", text), List.of());
   }
 
   @Override
