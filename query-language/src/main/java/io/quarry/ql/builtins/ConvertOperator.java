@@ -61,7 +61,9 @@ final class ConvertOperator extends PageTransformOperator {
           // a time column left as it is, copied under its new name
           page =
               factory.withColumn(
-                  page, target, Cells.take(factory, block, all(block), block.positionCount()));
+                  page,
+                  target,
+                  BlockCopies.take(factory, block, all(block), block.positionCount()));
         }
       }
     }

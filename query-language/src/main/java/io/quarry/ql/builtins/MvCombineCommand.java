@@ -102,6 +102,14 @@ final class MvCombineCommand implements CommandDefinition {
 
     @Override
     protected void process(Page page) {
+      try {
+        add(page);
+      } finally {
+        factory.release(page); // nothing of the page is passed on
+      }
+    }
+
+    private void add(Page page) {
       List<String> pageNames = Cells.fieldNames(page);
       names.addAll(pageNames);
       Block target = page.block(field);
@@ -139,7 +147,6 @@ final class MvCombineCommand implements CommandDefinition {
           }
         }
       }
-      factory.release(page);
     }
 
     /** The other fields' values as one text: names and values kept apart by control characters. */

@@ -106,8 +106,8 @@ final class MvExpandCommand implements CommandDefinition {
         names.add(name);
         blocks.add(
             name.equals(field)
-                ? Cells.takeValues(factory, values, valueIndexes, count)
-                : Cells.take(factory, page.block(c), positions, count));
+                ? BlockCopies.takeValues(factory, values, valueIndexes, count)
+                : BlockCopies.take(factory, page.block(c), positions, count));
       }
       factory.release(page);
       return Cells.page(names, blocks, count);

@@ -157,7 +157,7 @@ final class RegexCommand implements CommandDefinition, CustomSyntax {
             factory.release(input);
             return null;
           }
-          return Cells.take(factory, input, kept, count);
+          return BlockCopies.take(factory, input, kept, count);
         }
       };
     }

@@ -117,6 +117,14 @@ final class XySeriesCommand implements CommandDefinition {
 
     @Override
     protected void process(Page page) {
+      try {
+        add(page);
+      } finally {
+        factory.release(page); // nothing of the page is passed on
+      }
+    }
+
+    private void add(Page page) {
       Block x = page.block(bound.x());
       Block name = page.block(bound.name());
       if (x != null && name != null) {
@@ -148,7 +156,6 @@ final class XySeriesCommand implements CommandDefinition {
           }
         }
       }
-      factory.release(page);
     }
 
     @Override

@@ -111,6 +111,32 @@ final class CommandHarness {
     }
   }
 
+  /**
+   * Drives the command over the rows (a page per 100) under a memory ceiling of {@code limit}
+   * bytes; throws what the operator throws.
+   */
+  static void runWithLimit(String command, List<Map<String, Object>> rows, long limit) {
+    PluginCommand bound = parse(command);
+    MemoryAccount account = new MemoryAccount("limited", limit);
+    OperatorContext context = context(account);
+    try (Operator operator = bound.bound().createOperator(context)) {
+      for (int from = 0; from < rows.size(); from += 100) {
+        Page page = page(rows.subList(from, Math.min(rows.size(), from + 100)));
+        while (!operator.needsInput()) {
+          context.blockFactory().release(operator.getOutput());
+        }
+        for (Block block : page.blocks()) {
+          context.blockFactory().reserve(block);
+        }
+        operator.addInput(page);
+      }
+      operator.finish();
+      for (Page out = operator.getOutput(); out != null; out = operator.getOutput()) {
+        context.blockFactory().release(out);
+      }
+    }
+  }
+
   static Page page(List<Map<String, Object>> rows) {
     List<Row> mapped = new ArrayList<>();
     for (Map<String, Object> row : rows) {

@@ -73,4 +73,18 @@ class MultivalueCommandsTest {
             row("host", "a", "n", 2L, "user", "z"));
     assertThat(CommandHarness.heldBytes("mvcombine user", rows)).isPositive();
   }
+
+  @Test
+  void holdingPastTheMemoryLimitFailsNamingTheCommand() {
+    var rows = new java.util.ArrayList<java.util.Map<String, Object>>();
+    for (int i = 0; i < 2_000; i++) {
+      rows.add(row("k", "key-" + i, "v", (long) i));
+    }
+    assertThatThrownBy(() -> CommandHarness.runWithLimit("mvcombine v", rows, 64 * 1024))
+        .isInstanceOf(io.quarry.plugin.api.data.MemoryLimitExceededException.class)
+        .hasMessageContaining("mvcombine");
+    assertThatThrownBy(() -> CommandHarness.runWithLimit("xyseries k v v", rows, 64 * 1024))
+        .isInstanceOf(io.quarry.plugin.api.data.MemoryLimitExceededException.class)
+        .hasMessageContaining("xyseries");
+  }
 }
