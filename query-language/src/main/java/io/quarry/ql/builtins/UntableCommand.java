@@ -17,8 +17,8 @@ import java.util.Set;
 
 /**
  * {@code untable <x-field> <y-name-field> <y-data-field>}: the reverse of {@code xyseries}: each
- * row becomes one row per other non-null field: (x, the field's name, its value). Internal fields
- * ({@code _}-prefixed) other than the x field are left out.
+ * row becomes one row per other non-null field, by field name: (x, the field's name, its value).
+ * Internal fields ({@code _}-prefixed) other than the x field are left out.
  */
 final class UntableCommand implements CommandDefinition {
 
@@ -78,6 +78,7 @@ final class UntableCommand implements CommandDefinition {
           List<String> fields =
               Cells.fieldNames(page).stream()
                   .filter(f -> !f.equals(x) && !f.startsWith("_"))
+                  .sorted() // Splunk lists a row's fields by name
                   .toList();
           Cells.Column xColumn = new Cells.Column();
           Cells.Column names = new Cells.Column();
