@@ -183,6 +183,9 @@ final class Cells {
     }
 
     private DataType type(String name) {
+      if (values.isEmpty()) {
+        return DataType.STRING; // all null: as a search types a column without values
+      }
       boolean anyLong = false;
       boolean anyDouble = false;
       boolean anyBoolean = false;
