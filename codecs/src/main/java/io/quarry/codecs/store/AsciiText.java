@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * reader): it is valid until {@link #reset} points it elsewhere; {@link #subSequence} and {@link
  * #toString} copy, so what a caller keeps is a {@code String}.
  */
-final class AsciiText implements CharSequence {
+public final class AsciiText implements CharSequence {
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long HIGH_BITS = 0x8080808080808080L;
@@ -40,6 +40,16 @@ final class AsciiText implements CharSequence {
     this.offset = offset;
     this.length = length;
     return this;
+  }
+
+  /** The array the characters lie in, one byte each (not a copy: read only). */
+  public byte[] array() {
+    return bytes;
+  }
+
+  /** Where the characters start in {@link #array}. */
+  public int offset() {
+    return offset;
   }
 
   @Override

@@ -28,7 +28,10 @@ public sealed interface Command
         PluginCommand,
         HelpCommand,
         MakeResultsCommand,
-        TransactionCommand {
+        TransactionCommand,
+        FormatCommand,
+        ReturnCommand,
+        SubsearchCommand {
 
   /** The command's name as the registry knows it. */
   String name();

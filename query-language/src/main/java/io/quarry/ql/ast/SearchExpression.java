@@ -79,6 +79,16 @@ public sealed interface SearchExpression {
     }
   }
 
+  /**
+   * A subsearch in search position: it runs first and the search expression its rows make (see
+   * {@code plan.SubsearchExpander}) takes its place before the search is planned further.
+   */
+  record SubsearchTerm(Subsearch subsearch) implements SearchExpression {
+    public SubsearchTerm {
+      requireNonNull(subsearch, "subsearch is null");
+    }
+  }
+
   record Not(SearchExpression operand) implements SearchExpression {
     public Not {
       requireNonNull(operand, "operand is null");

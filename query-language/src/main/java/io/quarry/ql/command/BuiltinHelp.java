@@ -120,6 +120,43 @@ final class BuiltinHelp {
         c,
         "fieldsummary [maxvals=<n>]",
         "Per field: count, distinct count, type, top values.");
+    add(
+        help,
+        "format",
+        c,
+        "format [mvsep=<s>] [maxresults=<n>] [\"<row prefix>\" \"<column prefix>\" \"<column"
+            + " separator>\" \"<column end>\" \"<row separator>\" \"<row end>\"]"
+            + " [emptystr=<s>]",
+        "Makes the rows one search expression, ( ( a=\"1\" AND b=\"2\" ) OR ( … ) ), in a field"
+            + " named search; a subsearch's rows become such an expression.");
+    add(
+        help,
+        "return",
+        c,
+        "return [<count>] [<alias>=<field>…] [<field>…] [$<field>…]",
+        "Passes values up from a subsearch: the first count rows (1) as field=\"value\" terms,"
+            + " rows joined by OR; $field gives the value alone.");
+    add(
+        help,
+        "append",
+        c,
+        "append [maxout=<n>] [maxtime=<s>] [ <subsearch> ]",
+        "Adds the subsearch's rows (at most maxout, 50,000; maxtime 60 s) after the results.");
+    add(
+        help,
+        "appendcols",
+        c,
+        "appendcols [override=<bool>] [maxout=<n>] [maxtime=<s>] [ <subsearch> ]",
+        "Adds the subsearch's fields to the results row by row: its first row to the first"
+            + " result, and so on.");
+    add(
+        help,
+        "join",
+        c,
+        "join [type=inner|left|outer] [max=<n>] [overwrite=<bool>] [<field>, …] [ <subsearch> ]",
+        "Adds the fields of the subsearch rows (at most 50,000) whose join fields equal the"
+            + " row's; inner drops rows without a match, left/outer keeps them; max (1) rows per"
+            + " row, 0 for all.");
     add(help, "outputlookup", c, "outputlookup <table>", "Writes the rows to a lookup table.");
     add(
         help,

@@ -60,6 +60,14 @@ public final class CommandRegistry {
     parsers.put("fieldsummary", new FieldSummaryParser());
     parsers.put("lookup", new LookupParser());
     parsers.put("outputlookup", new OutputLookupParser());
+    parsers.put("format", new FormatParser());
+    parsers.put("return", new ReturnParser());
+    parsers.put(
+        "append", new SubsearchCommandParser(io.quarry.ql.ast.SubsearchCommand.Kind.APPEND));
+    parsers.put(
+        "appendcols",
+        new SubsearchCommandParser(io.quarry.ql.ast.SubsearchCommand.Kind.APPENDCOLS));
+    parsers.put("join", new SubsearchCommandParser(io.quarry.ql.ast.SubsearchCommand.Kind.JOIN));
     Map<String, CommandParser> generators = new TreeMap<>();
     generators.put("inputlookup", CommandRegistry::parseInputLookup);
     generators.put("makeresults", CommandRegistry::parseMakeResults);

@@ -55,6 +55,16 @@ public final class PageCollector implements RowSink {
     flush();
   }
 
+  /**
+   * Hands on a page built elsewhere (by a page operator), after the rows buffered before it, and
+   * counts its rows.
+   */
+  public void emit(Page page) {
+    flush();
+    rows += page.positionCount();
+    consumer.accept(page);
+  }
+
   /** Rows seen so far. */
   public long rows() {
     return rows;
@@ -99,21 +109,47 @@ public final class PageCollector implements RowSink {
    * field with several values in a row is a position with several values.
    */
   static Page toPage(List<Row> rows, java.util.Collection<String> names) {
-    List<Schema.Column> columns = new ArrayList<>();
-    List<Block> blocks = new ArrayList<>();
+    List<List<List<Object>>> columns = new ArrayList<>();
     for (String name : names) {
       List<List<Object>> cells = new ArrayList<>(rows.size());
-      List<Object> values = new ArrayList<>(rows.size());
       for (Row row : rows) {
-        List<Object> fieldValues = row.values(name);
-        cells.add(fieldValues);
-        values.addAll(fieldValues);
+        cells.add(row.values(name));
+      }
+      columns.add(cells);
+    }
+    return toPage(List.copyOf(names), columns, rows.size());
+  }
+
+  /**
+   * A page of {@code positions} rows given column by column: {@code columns.get(i)} holds column
+   * {@code names.get(i)}'s cells, each the values of one position (none: null). Each column is
+   * typed as this collector types them, over all its cells.
+   */
+  public static Page toPage(List<String> names, List<List<List<Object>>> columns, int positions) {
+    List<Schema.Column> schema = new ArrayList<>();
+    List<Block> blocks = new ArrayList<>();
+    for (int c = 0; c < names.size(); c++) {
+      String name = names.get(c);
+      List<List<Object>> cells = columns.get(c);
+      List<Object> values = new ArrayList<>(positions);
+      for (List<Object> cell : cells) {
+        values.addAll(cell);
       }
       DataType type = inferType(name, values);
-      columns.add(new Schema.Column(name, type));
+      schema.add(new Schema.Column(name, type));
       blocks.add(block(type, cells));
     }
-    return new Page(new Schema(columns), blocks, rows.size());
+    return new Page(new Schema(schema), blocks, positions);
+  }
+
+  /**
+   * A column of cells (a position's values each: none is a null, several a multivalue), typed as
+   * this collector types a field's values.
+   */
+  public static Block column(String name, List<List<Object>> cells) {
+    List<Object> values = new ArrayList<>();
+    cells.forEach(values::addAll);
+    return block(inferType(name, values), cells);
   }
 
   private static DataType inferType(String name, List<Object> values) {

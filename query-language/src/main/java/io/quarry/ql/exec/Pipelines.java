@@ -110,6 +110,12 @@ public final class Pipelines {
                 throw new IllegalArgumentException(
                     plugin.describe() + " generates rows: it can only be the first command");
           };
+      case io.quarry.ql.ast.FormatCommand format ->
+          PluginOperators.streaming(PageCommands.of(format), evaluator, downstream);
+      case io.quarry.ql.ast.ReturnCommand ret ->
+          PluginOperators.streaming(PageCommands.of(ret), evaluator, downstream);
+      case io.quarry.ql.ast.SubsearchCommand sub ->
+          PluginOperators.streaming(PageCommands.of(sub), evaluator, downstream);
       case io.quarry.ql.ast.TransactionCommand transaction ->
           new TransactionOperator(transaction, downstream, evaluator.memory("transaction"));
       case TopCommand top -> new TopOperator(top, downstream, evaluator.memory(top.name()));

@@ -91,7 +91,7 @@ public final class PluginOperators {
   /**
    * New rows from a page: a field per non-null column (a position's several values a multivalue).
    */
-  static List<Row> rows(Page page) {
+  public static List<Row> rows(Page page) {
     List<Row> rows = new ArrayList<>(page.positionCount());
     Schema schema = page.schema();
     for (int p = 0; p < page.positionCount(); p++) {
@@ -324,6 +324,7 @@ public final class PluginOperators {
     private final Driver driver;
     private final RowSink downstream;
     private final boolean ordered;
+    private final boolean pageAtATime;
     private final java.util.ArrayDeque<Batch> pending = new java.util.ArrayDeque<>();
     private List<Row> batch = new ArrayList<>(BATCH);
     private long nextId;
@@ -340,6 +341,7 @@ public final class PluginOperators {
       this.driver = new Driver(command, command.bound(), context);
       this.downstream = downstream;
       this.ordered = command.kind() == io.quarry.plugin.api.command.CommandKind.STREAMING;
+      this.pageAtATime = command.bound() instanceof PageAtATime;
     }
 
     @Override
@@ -363,6 +365,9 @@ public final class PluginOperators {
       nextId += batch.size();
       batch = new ArrayList<>(BATCH);
       driver.add(in, this::emit);
+      if (pageAtATime) {
+        pending.clear(); // every row of this batch and those before has been answered
+      }
     }
 
     @Override

@@ -32,7 +32,13 @@ public final class RowPredicates {
       case SearchExpression.And and ->
           and.operands().stream().map(RowPredicates::compile).reduce(Predicate::and).orElseThrow();
       case SearchExpression.Or or ->
-          or.operands().stream().map(RowPredicates::compile).reduce(Predicate::or).orElseThrow();
+          or.operands().stream()
+              .map(RowPredicates::compile)
+              .reduce(Predicate::or)
+              .orElse(row -> false); // NOT(): nothing
+      case SearchExpression.SubsearchTerm sub ->
+          throw new IllegalStateException(
+              sub.subsearch().describe() + " was not run before the search (a planner bug)");
       case SearchExpression.Not not -> compile(not.operand()).negate();
     };
   }

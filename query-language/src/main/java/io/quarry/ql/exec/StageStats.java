@@ -45,6 +45,11 @@ public final class StageStats {
     this.nanos[stage].add(nanos);
   }
 
+  /** Counts rows the last stage gave out without passing through {@link #end} (whole pages). */
+  public void out(long rows) {
+    rowsOut.add(rows);
+  }
+
   /** Wraps the end of the pipeline, to count the rows the last stage gives out. */
   public RowSink end(RowSink end) {
     return new RowSink() {

@@ -19,12 +19,12 @@ import java.util.Arrays;
  *
  * <p>Keys are removed only all at once ({@link #clear}). Not thread-safe.
  */
-final class TextGroups {
+public final class TextGroups {
   /**
    * Bytes a key costs beyond its text: table slots at half load, the key's reference and its packed
    * form.
    */
-  static final long KEY_OVERHEAD_BYTES = 2 * Long.BYTES + 8 + 2 * Long.BYTES;
+  public static final long KEY_OVERHEAD_BYTES = 2 * Long.BYTES + 8 + 2 * Long.BYTES;
 
   /** The packed form's second half for a key that has none (no packed key's length byte is 255). */
   private static final long NOT_PACKED = -1L;
@@ -38,7 +38,7 @@ final class TextGroups {
   private int size;
 
   /** The id of {@code key}: {@code id >= 0} when it was there, {@code -id - 1} for a new one. */
-  int id(String key) {
+  public int id(String key) {
     long low = 0;
     long high = NOT_PACKED;
     int length = key.length();
@@ -76,17 +76,17 @@ final class TextGroups {
   }
 
   /** The key of a group id. */
-  String key(int id) {
+  public String key(int id) {
     return keys[id];
   }
 
   /** The number of keys; ids are {@code [0, size)}. */
-  int size() {
+  public int size() {
     return size;
   }
 
   /** Forgets every key. */
-  void clear() {
+  public void clear() {
     Arrays.fill(keys, 0, size, null);
     Arrays.fill(table, 0);
     size = 0;

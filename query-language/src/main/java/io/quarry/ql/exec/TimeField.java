@@ -64,7 +64,7 @@ public final class TimeField {
    * Seconds that came from microseconds ({@link #secondsNumber}) as {@link #secondsOf} writes them:
    * a whole number as a {@code Long}; outside what a double holds to the microsecond, the double.
    */
-  static Object exactSeconds(double seconds) {
+  public static Object exactSeconds(double seconds) {
     double micros = Math.rint(seconds * MICROS_PER_SECOND);
     return Math.abs(micros) < 0x1p53 ? secondsOf((long) micros) : (Object) seconds;
   }
@@ -73,7 +73,7 @@ public final class TimeField {
    * {@code max - min} of seconds that came from microseconds, to the microsecond: 1767744001.123456
    * - 1767744000 is 1.123456, where the doubles' difference is 1.1234560012817383.
    */
-  static Object exactRange(double min, double max) {
+  public static Object exactRange(double min, double max) {
     double low = Math.rint(min * MICROS_PER_SECOND);
     double high = Math.rint(max * MICROS_PER_SECOND);
     if (Math.abs(low) < 0x1p53 && Math.abs(high) < 0x1p53) {
@@ -92,7 +92,7 @@ public final class TimeField {
    * A value written into {@code _time}: a number (or numeric text) is epoch seconds and becomes
    * microseconds; a multivalue is converted value by value; anything else is kept as it is.
    */
-  static Object micros(Object value) {
+  public static Object micros(Object value) {
     if (value instanceof List<?> list) {
       List<Object> micros = new ArrayList<>(list.size());
       for (Object each : list) {

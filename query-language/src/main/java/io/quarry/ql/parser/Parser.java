@@ -44,11 +44,34 @@ public final class Parser {
 
   /** Parses the query after expanding its macros; positions refer to the expanded text. */
   public Query parse(String query) {
-    return parseExpanded(expand(query));
+    return parseExpanded(expand(query), 0);
   }
 
-  private Query parseExpanded(String query) {
-    TokenReader reader = new TokenReader(query);
+  /**
+   * Parses a query whose macros were expanded already (a search after its subsearches were replaced
+   * by their results): backquotes in it are text.
+   */
+  public Query parseExpandedQuery(String query) {
+    return parseExpanded(query, 0);
+  }
+
+  /** Subsearches nest at most this deep. */
+  public static final int MAX_SUBSEARCH_DEPTH = 10;
+
+  private Query parseExpanded(String query, int depth) {
+    TokenReader reader =
+        new TokenReader(
+            query,
+            depth >= MAX_SUBSEARCH_DEPTH
+                ? padded -> {
+                  throw new QueryParseException(
+                      "Subsearches nest deeper than " + MAX_SUBSEARCH_DEPTH + " levels",
+                      query,
+                      Position.START,
+                      "[",
+                      "at most " + MAX_SUBSEARCH_DEPTH + " nested subsearches");
+                }
+                : padded -> parseExpanded(padded, depth + 1));
     if (reader.at(TokenType.EOF)) {
       throw reader.error(reader.peek(), "Empty query", "a search or a command");
     }

@@ -62,6 +62,15 @@ public final class SearchExpressionParser {
 
   private SearchExpression not() {
     Token token = reader.peek();
+    if (isKeyword(token, "NOT")
+        && reader.peek(1).type() == TokenType.LPAREN
+        && reader.peek(2).type() == TokenType.RPAREN) {
+      // Splunk's "NOT()": what format answers for no rows, a search matching nothing
+      reader.next();
+      reader.next();
+      reader.next();
+      return new SearchExpression.Or(List.of());
+    }
     if (isKeyword(token, "NOT")) {
       reader.next();
       enter(token);
@@ -97,11 +106,9 @@ public final class SearchExpressionParser {
         depth--;
         return inner;
       }
-      case LBRACKET ->
-          throw reader.error(
-              token,
-              "Subsearches are not yet supported",
-              "a search term (subsearch execution is planned)");
+      case LBRACKET -> {
+        return new SearchExpression.SubsearchTerm(SubsearchParser.read(reader));
+      }
       case QUOTED -> {
         reader.next();
         return new SearchExpression.Term(token.text(), true, token.position());
@@ -154,6 +161,13 @@ public final class SearchExpressionParser {
   private SearchExpression wordOrComparison() {
     Token next = reader.peek(1);
     Optional<ComparisonOperator> operator = operator(next.type());
+    if (operator.isPresent() && reader.peek(2).type() == TokenType.LBRACKET) {
+      // field=[ subsearch ]: the subsearch's text (return $x) becomes the value when it is
+      // expanded, which is done on the query's text; the comparison exists only after that
+      reader.next();
+      reader.next();
+      return new SearchExpression.SubsearchTerm(SubsearchParser.read(reader));
+    }
     if (operator.isPresent()) {
       Token field = reader.next();
       reader.next();

@@ -132,6 +132,9 @@ public final class SplText {
       case HelpCommand help -> help(help);
       case PluginCommand plugin -> plugin(plugin);
       case TransactionCommand transaction -> transaction(transaction);
+      case io.quarry.ql.ast.FormatCommand format -> SubsearchText.format(format);
+      case io.quarry.ql.ast.ReturnCommand ret -> SubsearchText.returns(ret);
+      case io.quarry.ql.ast.SubsearchCommand sub -> SubsearchText.command(sub);
     };
   }
 
@@ -178,6 +181,8 @@ public final class SplText {
         }
         yield String.join(" ", operands);
       }
+      case SearchExpression.SubsearchTerm sub -> "[" + sub.subsearch().text() + "]";
+      case SearchExpression.Or or when or.operands().isEmpty() -> "NOT()";
       case SearchExpression.Or or ->
           or.operands().stream()
               .map(

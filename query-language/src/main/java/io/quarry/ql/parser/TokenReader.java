@@ -19,11 +19,30 @@ public final class TokenReader {
 
   private final String query;
   private final List<Token> tokens;
+  private final java.util.function.Function<String, io.quarry.ql.ast.Query> subqueries;
   private int index;
 
   public TokenReader(String query) {
+    this(query, null);
+  }
+
+  /**
+   * A reader whose subsearches ({@code [ … ]}) are parsed by {@code subqueries}, given the query
+   * text with everything outside the brackets blanked (so positions stay those of this query).
+   */
+  public TokenReader(
+      String query, java.util.function.Function<String, io.quarry.ql.ast.Query> subqueries) {
     this.query = query;
     this.tokens = Lexer.tokenize(query);
+    this.subqueries = subqueries;
+  }
+
+  /** Parses a subsearch's text (see the constructor); an error when this reader takes none. */
+  io.quarry.ql.ast.Query parseSubquery(String padded, Token open) {
+    if (subqueries == null) {
+      throw error(open, "A subsearch is not allowed here", "a value");
+    }
+    return subqueries.apply(padded);
   }
 
   public String query() {

@@ -22,6 +22,8 @@ import java.util.Optional;
  *     an index scan; then the indexes, time range and filter are unused
  * @param messages what the search's answer says about how it was planned (an index the user may not
  *     search was left out, …)
+ * @param expandedQuery the query as it runs once its subsearches were replaced by their results
+ *     (what a job shows), when it had any
  */
 public record SearchPlan(
     List<String> indexPatterns,
@@ -30,14 +32,53 @@ public record SearchPlan(
     Optional<SearchExpression> filter,
     List<Command> pipeline,
     Optional<Command> generator,
-    List<String> messages) {
+    List<String> messages,
+    Optional<String> expandedQuery) {
 
   public SearchPlan {
+    requireNonNull(expandedQuery, "expandedQuery is null");
     indexPatterns = List.copyOf(requireNonNull(indexPatterns, "indexPatterns is null"));
     requireNonNull(filter, "filter is null");
     pipeline = List.copyOf(requireNonNull(pipeline, "pipeline is null"));
     requireNonNull(generator, "generator is null");
     messages = List.copyOf(requireNonNull(messages, "messages is null"));
+  }
+
+  /** A plan whose query had no subsearch. */
+  public SearchPlan(
+      List<String> indexPatterns,
+      long earliestMicros,
+      long latestMicros,
+      Optional<SearchExpression> filter,
+      List<Command> pipeline,
+      Optional<Command> generator,
+      List<String> messages) {
+    this(
+        indexPatterns,
+        earliestMicros,
+        latestMicros,
+        filter,
+        pipeline,
+        generator,
+        messages,
+        Optional.empty());
+  }
+
+  /**
+   * A copy with the query as it runs after its subsearches were expanded, and their messages added.
+   */
+  public SearchPlan withSubsearches(String expanded, List<String> more) {
+    List<String> all = new java.util.ArrayList<>(messages);
+    all.addAll(more);
+    return new SearchPlan(
+        indexPatterns,
+        earliestMicros,
+        latestMicros,
+        filter,
+        pipeline,
+        generator,
+        all,
+        Optional.of(expanded));
   }
 
   /** A plan without messages. */
@@ -59,7 +100,14 @@ public record SearchPlan(
     List<String> all = new java.util.ArrayList<>(messages);
     all.addAll(more);
     return new SearchPlan(
-        newIndexPatterns, earliestMicros, latestMicros, filter, pipeline, generator, all);
+        newIndexPatterns,
+        earliestMicros,
+        latestMicros,
+        filter,
+        pipeline,
+        generator,
+        all,
+        expandedQuery);
   }
 
   /** A copy whose per-event filter is also {@code required} (ANDed in). */
@@ -76,7 +124,8 @@ public record SearchPlan(
         Optional.of(combined),
         pipeline,
         generator,
-        messages);
+        messages,
+        expandedQuery);
   }
 
   /**
@@ -113,6 +162,7 @@ public record SearchPlan(
       case SearchExpression.And and -> and.operands().forEach(o -> leadingWildcards(o, messages));
       case SearchExpression.Or or -> or.operands().forEach(o -> leadingWildcards(o, messages));
       case SearchExpression.Not not -> leadingWildcards(not.operand(), messages);
+      case SearchExpression.SubsearchTerm sub -> {}
     }
   }
 

@@ -148,6 +148,7 @@ public final class SearchPlanner {
       case SearchExpression.Not not -> checkNoNestedTimeModifier(query, not.operand(), true);
       case SearchExpression.Term term -> {}
       case SearchExpression.In in -> {}
+      case SearchExpression.SubsearchTerm sub -> {}
     }
   }
 
@@ -160,6 +161,7 @@ public final class SearchPlanner {
       case SearchExpression.Or or -> or.operands().stream().anyMatch(SearchPlanner::mentionsIndex);
       case SearchExpression.Not not -> mentionsIndex(not.operand());
       case SearchExpression.Term term -> false;
+      case SearchExpression.SubsearchTerm sub -> false;
     };
   }
 

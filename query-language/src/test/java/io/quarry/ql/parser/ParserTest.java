@@ -39,6 +39,7 @@ class ParserTest {
       case Or or ->
           "OR(" + String.join(", ", or.operands().stream().map(ParserTest::show).toList()) + ")";
       case Not not -> "NOT(" + show(not.operand()) + ")";
+      case SearchExpression.SubsearchTerm sub -> "[" + sub.subsearch().text() + "]";
     };
   }
 
@@ -117,8 +118,9 @@ class ParserTest {
         .hasMessageContaining("Unknown aggregation function 'perc101'");
     assertThatThrownBy(() -> parser.parse("x | head -1"))
         .hasMessageContaining("non-negative whole number");
-    assertThatThrownBy(() -> parser.parse("x [search y]"))
-        .hasMessageContaining("Subsearches are not yet supported");
+    assertThat(show(search("x [search y]"))).isEqualTo("AND(x, [search y])");
+    assertThatThrownBy(() -> parser.parse("x [search y"))
+        .hasMessageContaining("Unterminated subsearch");
     assertThatThrownBy(() -> parser.parse("\"unterminated"))
         .hasMessageContaining("Unterminated quoted string");
     assertThatThrownBy(() -> parser.parse("   ")).hasMessageContaining("Empty query");

@@ -229,6 +229,8 @@ class SplTextTest {
           "| makeresults annotate=true",
           "| help",
           "| help stats",
+          "* | format | format mvsep=\"||\" maxresults=3 \"[\" \"[\" \"&&\" \"]\" \"||\" \"]\""
+              + " emptystr=\"nothing\" | return x | return 5 a b=c $d",
           "| help locate",
           "* | locate | locate src | locate field=\"a b\" prefix=\"\" ratio=1 strict=yes",
           "* | locate prefix=x src ratio=0.25",

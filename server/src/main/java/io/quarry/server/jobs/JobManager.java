@@ -102,7 +102,7 @@ public final class JobManager implements Closeable {
         new SearchJob(
             id,
             query,
-            expandedOrAsSent(query),
+            plan.expandedQuery().orElseGet(() -> expandedOrAsSent(query)),
             plan,
             owner,
             clock.instant(),

@@ -86,6 +86,9 @@ final class LuceneTranslator {
           and(and.operands().stream().map(LuceneTranslator::translate).toList());
       case SearchExpression.Or or ->
           or(or.operands().stream().map(LuceneTranslator::translate).toList());
+      case SearchExpression.SubsearchTerm sub ->
+          throw new IllegalStateException(
+              sub.subsearch().describe() + " was not run before the search (a planner bug)");
       case SearchExpression.Not not -> {
         Translation inner = translate(not.operand());
         if (!inner.exact()) {

@@ -64,6 +64,16 @@ public final class SearchControl {
     return stop == Stop.FINALIZED;
   }
 
+  private volatile boolean previewAsked;
+
+  /**
+   * Whether anyone asked for a preview of this search (a job's results while it runs): until then a
+   * batch aggregation need not merge its partials before the end.
+   */
+  boolean previewAsked() {
+    return previewAsked;
+  }
+
   /** Renders a preview of a running batch aggregation, or null when there is none. */
   private volatile Supplier<List<Page>> previewer;
 
@@ -87,6 +97,7 @@ public final class SearchControl {
    * Rendered at most once a second; callers in between get the last rendering.
    */
   public synchronized List<Page> preview() {
+    previewAsked = true;
     var render = previewer;
     if (render == null) {
       return null;

@@ -242,6 +242,15 @@ public final class SearchService implements AutoCloseable {
    */
   public SearchPlan plan(String query, String earliest, String latest, Access access) {
     Query parsed = parser.parse(query);
+    io.quarry.ql.plan.SubsearchExpander.Expanded subsearches = null;
+    if (io.quarry.ql.plan.SubsearchExpander.hasSubsearches(parsed)) {
+      subsearches =
+          io.quarry.ql.plan.SubsearchExpander.expand(
+              parsed,
+              parser::parseExpandedQuery,
+              new SearchSubsearchRunner(this, parsed.text(), earliest, latest, access, maxMemory));
+      parsed = subsearches.query();
+    }
     Instant now = clock.instant();
     long earliestMicros = jobTime(query, earliest, "earliest_time", now, Long.MIN_VALUE);
     long latestMicros = jobTime(query, latest, "latest_time", now, Long.MAX_VALUE);
@@ -254,6 +263,9 @@ public final class SearchService implements AutoCloseable {
       }
     }
     plan = restrict(plan, access);
+    if (subsearches != null) {
+      plan = plan.withSubsearches(subsearches.text(), subsearches.messages());
+    }
     for (Command command : parsed.commands()) {
       String table =
           switch (command) {
@@ -418,6 +430,7 @@ public final class SearchService implements AutoCloseable {
               check,
               aggregatorAt,
               end,
+              new PageBatch.Results(collector, maxResultRows, stages),
               matched,
               stages,
               control,
@@ -636,6 +649,7 @@ public final class SearchService implements AutoCloseable {
       Predicate<Row> check,
       int aggregatorAt,
       RowSink end,
+      PageBatch.Results results,
       AtomicLong matched,
       StageStats stages,
       SearchControl control,
@@ -643,36 +657,54 @@ public final class SearchService implements AutoCloseable {
       throws IOException {
     List<Command> pipeline = plan.pipeline();
     List<Command> filters = pipeline.subList(0, aggregatorAt);
-    Aggregator total =
-        (Aggregator)
-            Pipelines.operator(
-                pipeline.get(aggregatorAt),
-                Pipelines.build(
-                    pipeline.subList(aggregatorAt + 1, pipeline.size()),
-                    end,
-                    evaluator,
-                    stages,
-                    aggregatorAt + 1),
-                evaluator);
-    // partials merge into the total while the scan runs, so a running job can preview it (see
-    // Partials); those of slices that never ended merge at the end
-    Partials partials = new Partials(total);
-    AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
     List<Command> reduce = pipeline.subList(aggregatorAt + 1, pipeline.size());
-    if (reduce.stream().noneMatch(c -> c instanceof io.quarry.ql.ast.OutputLookupCommand)) {
-      control.previewer(() -> preview(total, reduce, evaluator, finishing));
-    }
+    Command aggregator = pipeline.get(aggregatorAt);
     // where the index query is exact (or for its sure part), stats count by f / top f count f's
     // keyword doc values, and stats count counts the matching documents: no event is read
     boolean exact = plan.filter().isEmpty() || translation.exact();
     org.apache.lucene.search.Query sure = exact ? null : translation.sure();
     boolean countable = filters.isEmpty() && (exact || sure != null);
+    if (aggregator instanceof StatsCommand stats
+        && PageBatch.enabled()
+        && io.quarry.ql.engine.aggregation.HashAggregationOperator.supports(stats)
+        && !(countable && countingShortcut(io.quarry.ql.exec.StatsOperator.partial(stats)))) {
+      boolean checked = plan.filter().isPresent() && !translation.exact();
+      return new PageBatch(
+              sourcetypes, control, check, checked, matched, stages, evaluator, PAGE_SIZE)
+          .run(
+              stats,
+              pipeline,
+              aggregatorAt,
+              end,
+              results,
+              slices ->
+                  store.scanParallel(
+                      indexes,
+                      translation.query(),
+                      plan.earliestMicros(),
+                      plan.latestMicros(),
+                      slices,
+                      searchPool));
+    }
+    Aggregator total =
+        (Aggregator)
+            Pipelines.operator(
+                aggregator,
+                Pipelines.build(reduce, end, evaluator, stages, aggregatorAt + 1),
+                evaluator);
     String countedField = countable ? total.countsOnlyByField() : null;
     String timedField = countable ? total.countsByTimeAndField() : null;
     // stats count: the documents that surely match are counted by the term index up front, and
     // only the other candidates are scanned (and checked as rows)
     org.apache.lucene.search.Query countedUpFront =
         countable && total.countsOnlyRows() ? (exact ? translation.query() : sure) : null;
+    // partials merge into the total while the scan runs, so a running job can preview it (see
+    // Partials); those of slices that never ended merge at the end
+    Partials partials = new Partials(total);
+    AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
+    if (reduce.stream().noneMatch(c -> c instanceof io.quarry.ql.ast.OutputLookupCommand)) {
+      control.previewer(() -> preview(total, reduce, evaluator, finishing));
+    }
     OrdinalCounts segmentCounts = new OrdinalCounts();
     ScanStats scan;
     try {
@@ -731,6 +763,13 @@ public final class SearchService implements AutoCloseable {
     segmentCounts.drainInto(total);
     stages.probe(aggregatorAt, total).finish(); // the reduce side's time goes to the same stage
     return scan;
+  }
+
+  /** Whether the index can answer {@code aggregator} without reading events (see runBatch). */
+  private static boolean countingShortcut(Aggregator aggregator) {
+    return aggregator.countsOnlyByField() != null
+        || aggregator.countsByTimeAndField() != null
+        || aggregator.countsOnlyRows();
   }
 
   /**

@@ -170,23 +170,50 @@ class SplSpecTest {
               .toList();
     }
     assertThat(files).as("spec files matching '%s'", only).isNotEmpty();
-    List<DynamicNode> containers = new ArrayList<>();
-    for (Path file : files) {
-      SpecFile spec = SpecFile.read(file);
-      containers.add(
-          DynamicContainer.dynamicContainer(
-              file.getFileName().toString(),
-              file.toUri(),
-              spec.cases().stream()
-                  .map(
-                      c ->
-                          DynamicTest.dynamicTest(
-                              c.name(),
-                              URI.create(file.toUri() + "?line=" + c.line()),
-                              () -> check(c)))));
+    List<DynamicNode> engines = new ArrayList<>();
+    for (String engine : ENGINES) {
+      List<DynamicNode> containers = new ArrayList<>();
+      for (Path file : files) {
+        SpecFile spec = SpecFile.read(file);
+        containers.add(
+            DynamicContainer.dynamicContainer(
+                file.getFileName().toString(),
+                file.toUri(),
+                spec.cases().stream()
+                    .map(
+                        c ->
+                            DynamicTest.dynamicTest(
+                                c.name(),
+                                URI.create(file.toUri() + "?line=" + c.line()),
+                                () -> check(c, engine)))));
+      }
+      engines.add(DynamicContainer.dynamicContainer("engine=" + engine, containers));
     }
-    return containers.stream();
+    return engines.stream();
   }
+
+  /**
+   * Every case runs on each engine (the server's {@code quarry.search.engine} property): the page
+   * engine where a plan has a page implementation (the default), and the row engine alone — the
+   * answers must not depend on which ran.
+   */
+  private static final List<String> ENGINES = List.of("pages", "rows");
+
+  private static void check(Case expected, String engine) throws Exception {
+    String before = System.getProperty(ENGINE_PROPERTY);
+    System.setProperty(ENGINE_PROPERTY, engine);
+    try {
+      check(expected);
+    } finally {
+      if (before == null) {
+        System.clearProperty(ENGINE_PROPERTY);
+      } else {
+        System.setProperty(ENGINE_PROPERTY, before);
+      }
+    }
+  }
+
+  private static final String ENGINE_PROPERTY = "quarry.search.engine";
 
   private static void check(Case expected) throws Exception {
     ObjectNode body = JSON.createObjectNode().put("query", expected.query());

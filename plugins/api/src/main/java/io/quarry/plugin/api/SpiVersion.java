@@ -14,9 +14,11 @@ public final class SpiVersion {
    * positions with several values ({@code Block.getValueCount}, {@code getFirstValueIndex}, the
    * accessors by value index, the builders' position entries; input pages carry multivalues as such
    * instead of one newline-joined text) and {@code ArgumentSpec.alsoPositional} (an argument given
-   * without its name, as Splunk's commands take theirs).
+   * without its name, as Splunk's commands take theirs). 3: string values as bytes without a copy
+   * or a {@code String} ({@code BytesBlock.getBytes} into a {@code ByteSlice}, {@code
+   * BytesBlock.Builder.append(byte[], int, int)}).
    */
-  public static final int MINOR = 2;
+  public static final int MINOR = 3;
 
   private SpiVersion() {}
 

@@ -44,6 +44,17 @@ public final class BytesBlock implements Block {
     return string(valueIndex);
   }
 
+  /**
+   * Points {@code into} at the UTF-8 bytes of the value at a value index, without copying them (the
+   * view is valid as long as the block; do not modify it). Since SPI 1.3.
+   *
+   * @return {@code into}
+   */
+  public ByteSlice getBytes(int valueIndex, ByteSlice into) {
+    NullMask.checkIndex(valueIndex, offsets.length - 1);
+    return into.reset(bytes, offsets[valueIndex], offsets[valueIndex + 1] - offsets[valueIndex]);
+  }
+
   /** The UTF-8 length of the value at a value index. */
   public int getValueLength(int valueIndex) {
     NullMask.checkIndex(valueIndex, offsets.length - 1);
@@ -137,18 +148,26 @@ public final class BytesBlock implements Block {
 
     /** Appends a position of one UTF-8 value, or a value to the open position entry. */
     public Builder append(byte[] utf8) {
+      return append(utf8, 0, utf8.length);
+    }
+
+    /**
+     * Appends a position of one UTF-8 value given as {@code utf8[offset, offset + length)}, or a
+     * value to the open position entry; the bytes are copied. Since SPI 1.3.
+     */
+    public Builder append(byte[] utf8, int offset, int length) {
       int start = offsets[size];
-      if (start + utf8.length > bytes.length) {
-        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, start + utf8.length));
+      if (start + length > bytes.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, start + length));
       }
-      System.arraycopy(utf8, 0, bytes, start, utf8.length);
+      System.arraycopy(utf8, offset, bytes, start, length);
       if (size + 1 == offsets.length) {
         offsets = Arrays.copyOf(offsets, offsets.length * 2);
       }
       if (!positions.entryOpen()) {
         positions.single(size);
       }
-      offsets[++size] = start + utf8.length;
+      offsets[++size] = start + length;
       return this;
     }
 

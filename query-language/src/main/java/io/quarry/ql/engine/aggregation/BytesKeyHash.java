@@ -1,0 +1,141 @@
+package io.quarry.ql.engine.aggregation;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Dense group ids for keys given as UTF-8 bytes — a value read from a block without a {@code
+ * String} — as Lucene's {@code BytesRefHash} keeps terms: an open-addressing table of {@code long}s
+ * (hash and id in one), the keys back to back in one byte pool with their starts by id. A lookup
+ * hashes the bytes eight at a time, reads one table slot and compares bytes only when the hashes
+ * agree; no object per key, so 200,000 session ids are two arrays, not 200,000 strings scattered
+ * over the heap. Keys are decoded to strings only when asked for ({@link #key}, at the end). Keys
+ * are removed only all at once. Not thread-safe.
+ */
+final class BytesKeyHash {
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /** Bytes a key costs beyond its own: table slots at half load, its start, its string later. */
+  static final long KEY_OVERHEAD_BYTES = 2 * Long.BYTES + Integer.BYTES + 8;
+
+  private long[] table = new long[64]; // (hash << 32) | (id + 1); 0 = empty
+  private byte[] pool = new byte[1024];
+  private int[] starts = new int[33]; // key id spans [starts[id], starts[id + 1])
+  private String[] decoded = new String[32];
+  private int size;
+
+  /** The id of a key: {@code id >= 0} when it was there, {@code -id - 1} for a new one. */
+  int id(byte[] bytes, int offset, int length) {
+    int hash = hash(bytes, offset, length);
+    int mask = table.length - 1;
+    for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+      long entry = table[slot];
+      if (entry == 0) {
+        return -insert(slot, hash, bytes, offset, length) - 1;
+      }
+      if ((int) (entry >>> 32) == hash) {
+        int id = (int) entry - 1;
+        int start = starts[id];
+        if (Arrays.equals(pool, start, starts[id + 1], bytes, offset, offset + length)) {
+          return id;
+        }
+      }
+    }
+  }
+
+  /** The id of another hash's key {@code otherId} (see {@link #id(byte[], int, int)}). */
+  int idOf(BytesKeyHash other, int otherId) {
+    int start = other.starts[otherId];
+    return id(other.pool, start, other.starts[otherId + 1] - start);
+  }
+
+  /** The id of a key given as text. */
+  int id(String key) {
+    byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+    return id(bytes, 0, bytes.length);
+  }
+
+  /** The key of a group id as text. */
+  String key(int id) {
+    String key = decoded[id];
+    if (key == null) {
+      key = new String(pool, starts[id], starts[id + 1] - starts[id], StandardCharsets.UTF_8);
+      decoded[id] = key;
+    }
+    return key;
+  }
+
+  /** The UTF-8 length of a key. */
+  int length(int id) {
+    return starts[id + 1] - starts[id];
+  }
+
+  /** The number of keys; ids are {@code [0, size)}. */
+  int size() {
+    return size;
+  }
+
+  /** Forgets every key. */
+  void clear() {
+    Arrays.fill(table, 0);
+    Arrays.fill(decoded, 0, size, null);
+    size = 0;
+  }
+
+  private int insert(int slot, int hash, byte[] bytes, int offset, int length) {
+    int id = size++;
+    if (id + 2 > starts.length) {
+      starts = Arrays.copyOf(starts, starts.length * 2);
+      decoded = Arrays.copyOf(decoded, starts.length);
+    }
+    int start = starts[id];
+    if (start + length > pool.length) {
+      pool = Arrays.copyOf(pool, Math.max(pool.length * 2, start + length));
+    }
+    System.arraycopy(bytes, offset, pool, start, length);
+    starts[id + 1] = start + length;
+    table[slot] = ((long) hash << 32) | (id + 1);
+    if (size * 2 > table.length) {
+      rehash();
+    }
+    return id;
+  }
+
+  private void rehash() {
+    long[] old = table;
+    table = new long[old.length * 2];
+    int mask = table.length - 1;
+    for (long entry : old) {
+      if (entry != 0) {
+        int slot = (int) (entry >>> 32) & mask;
+        while (table[slot] != 0) {
+          slot = (slot + 1) & mask;
+        }
+        table[slot] = entry;
+      }
+    }
+  }
+
+  /** A hash of the bytes, eight at a time, finished with a 64-bit mix. */
+  static int hash(byte[] bytes, int offset, int length) {
+    long h = length * 0x9E3779B97F4A7C15L;
+    int i = offset;
+    int end = offset + length;
+    for (; i + Long.BYTES <= end; i += Long.BYTES) {
+      h = (h ^ (long) LONGS.get(bytes, i)) * 0xC2B2AE3D27D4EB4FL;
+      h = Long.rotateLeft(h, 31);
+    }
+    long tail = 0;
+    for (int shift = 0; i < end; i++, shift += 8) {
+      tail |= (bytes[i] & 0xFFL) << shift;
+    }
+    h = (h ^ tail) * 0xBF58476D1CE4E5B9L;
+    h ^= h >>> 31;
+    h *= 0x94D049BB133111EBL;
+    return (int) (h ^ (h >>> 32));
+  }
+}

@@ -1,0 +1,47 @@
+package io.quarry.ql.engine.aggregation;
+
+import io.quarry.plugin.api.data.Block;
+import java.util.Arrays;
+
+/** {@code count} (rows) and {@code count(f)} (the values of {@code f}, a multivalue's each). */
+final class CountFunction implements GroupingFunction {
+  private final boolean ofField;
+  private long[] counts = new long[0];
+
+  CountFunction(boolean ofField) {
+    this.ofField = ofField;
+  }
+
+  @Override
+  public void grow(int groups) {
+    if (groups > counts.length) {
+      counts = Arrays.copyOf(counts, Math.max(groups, counts.length * 2));
+    }
+  }
+
+  @Override
+  public long add(int group, Block values, int position) {
+    if (!ofField) {
+      counts[group]++;
+    } else if (values != null) {
+      counts[group] += values.getValueCount(position);
+    }
+    return 0;
+  }
+
+  @Override
+  public long merge(int group, GroupingFunction other, int otherGroup) {
+    counts[group] += ((CountFunction) other).counts[otherGroup];
+    return 0;
+  }
+
+  @Override
+  public Object result(int group) {
+    return counts[group];
+  }
+
+  @Override
+  public long bytesPerGroup() {
+    return Long.BYTES;
+  }
+}

@@ -1,0 +1,61 @@
+package io.quarry.ql.engine.aggregation;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.ql.ast.Aggregation;
+
+/**
+ * One {@code stats} function's state for every group, in arrays by dense group id (ids come in
+ * order, from {@link GroupKeys}): add a position's values to a group, merge another instance's
+ * group into one of ours (a partial from another search thread), answer a group's result. The
+ * results are the row engine's, value for value.
+ */
+public interface GroupingFunction {
+
+  /** Whether a page implementation exists for {@code aggregation}'s function. */
+  static boolean supports(Aggregation aggregation) {
+    return switch (aggregation.function()) {
+      case COUNT, SUM, AVG, MIN, MAX, RANGE, DISTINCT_COUNT, VALUES -> true;
+      default -> false;
+    };
+  }
+
+  /** A new, empty state for {@code aggregation} (one {@link #supports} accepts). */
+  static GroupingFunction of(Aggregation aggregation) {
+    return switch (aggregation.function()) {
+      case COUNT -> new CountFunction(aggregation.field().isPresent());
+      case SUM, AVG, MIN, MAX, RANGE ->
+          new NumericFunction(aggregation.function(), aggregation.field().orElseThrow());
+      case DISTINCT_COUNT, VALUES -> new DistinctFunction(aggregation.function());
+      default ->
+          throw new IllegalArgumentException(
+              aggregation.function().functionName() + " has no page implementation");
+    };
+  }
+
+  /** Makes room for groups {@code [0, groups)}; new groups are empty. */
+  void grow(int groups);
+
+  /**
+   * Adds the values at {@code position} of {@code values} (the function's field; null when the page
+   * has no such column) to {@code group}.
+   *
+   * @return the bytes of state that grew beyond {@link #bytesPerGroup} (distinct values kept)
+   */
+  long add(int group, Block values, int position);
+
+  /**
+   * Adds group {@code otherGroup} of {@code other} (the same function) to {@code group}.
+   *
+   * @return the bytes of state that grew beyond {@link #bytesPerGroup}
+   */
+  long merge(int group, GroupingFunction other, int otherGroup);
+
+  /**
+   * A group's result as the row engine answers it: a {@code Long}, {@code Double}, {@code String},
+   * a {@code List} of several values, or null.
+   */
+  Object result(int group);
+
+  /** The bytes one group's state takes in the arrays. */
+  long bytesPerGroup();
+}

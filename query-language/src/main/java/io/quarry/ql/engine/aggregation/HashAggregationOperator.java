@@ -1,0 +1,288 @@
+package io.quarry.ql.engine.aggregation;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.plugin.api.command.Operator;
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.Aggregation;
+import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.exec.MemoryTracker;
+import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.TimeField;
+import io.quarry.ql.exec.Values;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * {@code stats} over pages: each input page's positions are looked up in the group keys and added
+ * to every function's state of their groups. In batch mode one instance per search thread is a
+ * <em>partial</em> (fed the pages of the segment slices that thread scans, never finished) and
+ * partials merge into the <em>final</em> one ({@link #merge}), whose {@link #finish} emits one row
+ * per group sorted by the by-fields' values (numbers before text, as Splunk sorts), typed pages of
+ * at most {@code pageSize} rows. Without by-fields and without input it answers one row of empty
+ * results ({@code count} 0).
+ *
+ * <p>Memory: each new group's key and states, and the distinct values a function keeps, are counted
+ * against the search's limit through {@code memory}.
+ */
+public final class HashAggregationOperator implements Operator {
+  private final StatsCommand command;
+  private final MemoryTracker memory;
+  private final int pageSize;
+  private final GroupKeys keys;
+  private final GroupingFunction[] functions;
+  private final String[] inputFields; // per function, null for count()
+  private final long bytesPerGroup;
+  private final Deque<Page> output = new ArrayDeque<>();
+  private final Block[] keyBlocks;
+  private final Block[] valueBlocks;
+  private boolean finishing;
+
+  /** Whether every aggregation of {@code command} has a page implementation. */
+  public static boolean supports(StatsCommand command) {
+    return command.aggregations().stream().allMatch(GroupingFunction::supports);
+  }
+
+  public HashAggregationOperator(StatsCommand command, MemoryTracker memory, int pageSize) {
+    this.command = requireNonNull(command, "command is null");
+    this.memory = requireNonNull(memory, "memory is null");
+    if (pageSize <= 0) {
+      throw new IllegalArgumentException("pageSize must be positive: " + pageSize);
+    }
+    this.pageSize = pageSize;
+    this.keys = new GroupKeys(command.groupBy().size());
+    List<Aggregation> aggregations = command.aggregations();
+    this.functions = new GroupingFunction[aggregations.size()];
+    this.inputFields = new String[aggregations.size()];
+    long bytes = 0;
+    for (int i = 0; i < functions.length; i++) {
+      functions[i] = GroupingFunction.of(aggregations.get(i));
+      inputFields[i] = aggregations.get(i).field().orElse(null);
+      bytes += functions[i].bytesPerGroup();
+    }
+    this.bytesPerGroup = bytes;
+    this.keyBlocks = new Block[command.groupBy().size()];
+    this.valueBlocks = new Block[functions.length];
+    grow();
+  }
+
+  /** The fields this operator reads from its input: the by-fields and the functions' fields. */
+  public static List<String> inputFields(StatsCommand command) {
+    List<String> fields = new ArrayList<>(command.groupBy());
+    for (Aggregation aggregation : command.aggregations()) {
+      aggregation.field().filter(f -> !fields.contains(f)).ifPresent(fields::add);
+    }
+    return fields;
+  }
+
+  /** A partial of the same command, its memory counted against the same search. */
+  public HashAggregationOperator newPartial() {
+    return new HashAggregationOperator(command, memory.sibling(), pageSize);
+  }
+
+  @Override
+  public boolean needsInput() {
+    return !finishing;
+  }
+
+  @Override
+  public void addInput(Page page) {
+    if (finishing) {
+      throw new IllegalStateException("input after finish");
+    }
+    for (int k = 0; k < keyBlocks.length; k++) {
+      keyBlocks[k] = page.block(command.groupBy().get(k));
+    }
+    for (int f = 0; f < functions.length; f++) {
+      valueBlocks[f] = inputFields[f] == null ? null : page.block(inputFields[f]);
+    }
+    long grown = 0;
+    for (int p = 0; p < page.positionCount(); p++) {
+      int n = keys.groupsOf(keyBlocks, p);
+      if (n == 0) {
+        continue;
+      }
+      grown += grow();
+      int[] ids = keys.ids();
+      for (int i = 0; i < n; i++) {
+        int group = ids[i];
+        for (int f = 0; f < functions.length; f++) {
+          grown += functions[f].add(group, valueBlocks[f], p);
+        }
+      }
+    }
+    memory.add(grown);
+  }
+
+  /** Makes room in the functions for groups the keys added; returns the bytes they take. */
+  private int grownTo;
+
+  private long grow() {
+    int size = keys.size();
+    if (size == grownTo) {
+      return 0;
+    }
+    long bytes = 0;
+    for (int id = grownTo; id < size; id++) {
+      bytes += keys.keyBytes(id) + bytesPerGroup;
+    }
+    for (GroupingFunction function : functions) {
+      function.grow(size);
+    }
+    grownTo = size;
+    return bytes;
+  }
+
+  /**
+   * Adds a partial's groups (the same command, fed other pages) and empties it; its memory is
+   * released and what its groups add here counted again.
+   */
+  public void merge(HashAggregationOperator partial) {
+    if (!partial.command.equals(command)) {
+      throw new IllegalArgumentException("cannot merge stats of another command");
+    }
+    long grown = 0;
+    for (int from = 0; from < partial.keys.size(); from++) {
+      int id = keys.idOf(partial.keys, from);
+      grown += grow();
+      for (int f = 0; f < functions.length; f++) {
+        grown += functions[f].merge(id, partial.functions[f], from);
+      }
+    }
+    memory.add(grown);
+    partial.clear();
+  }
+
+  /** Forgets every group and releases the memory counted for them. */
+  private void clear() {
+    keys.clear();
+    for (int f = 0; f < functions.length; f++) {
+      functions[f] = GroupingFunction.of(command.aggregations().get(f));
+    }
+    grownTo = 0;
+    memory.release();
+    grow();
+  }
+
+  @Override
+  public void finish() {
+    if (!finishing) {
+      finishing = true;
+      output.addAll(snapshot());
+      clear();
+    }
+  }
+
+  /**
+   * The answer for the input so far as pages, keeping the state (a running search's preview, or
+   * {@link #finish}'s output).
+   */
+  public List<Page> snapshot() {
+    int groups = keys.size();
+    Integer[] order = new Integer[groups];
+    Values.Sortable[][] sortKeys = new Values.Sortable[groups][];
+    int width = command.groupBy().size();
+    for (int id = 0; id < groups; id++) {
+      order[id] = id;
+      sortKeys[id] = new Values.Sortable[width];
+      for (int k = 0; k < width; k++) {
+        sortKeys[id][k] = Values.Sortable.of(keys.key(id, k));
+      }
+    }
+    Arrays.sort(
+        order,
+        (a, b) -> {
+          for (int k = 0; k < width; k++) {
+            int c = sortKeys[a][k].compareTo(sortKeys[b][k]);
+            if (c != 0) {
+              return c;
+            }
+          }
+          return 0;
+        });
+    // every result first: a column whose numbers are whole in some groups and not in others is
+    // doubles throughout, as the row engine answers
+    Object[][] results = new Object[groups][functions.length];
+    boolean[] anyLong = new boolean[functions.length];
+    boolean[] anyDouble = new boolean[functions.length];
+    for (int id = 0; id < groups; id++) {
+      for (int f = 0; f < functions.length; f++) {
+        Object result = functions[f].result(id);
+        results[id][f] = result;
+        anyLong[f] |= result instanceof Long;
+        anyDouble[f] |= result instanceof Double;
+      }
+    }
+    List<String> names = new ArrayList<>(command.groupBy());
+    for (Aggregation aggregation : command.aggregations()) {
+      names.add(aggregation.outputName());
+    }
+    List<Page> pages = new ArrayList<>();
+    for (int from = 0; from < groups; from += pageSize) {
+      int to = Math.min(groups, from + pageSize);
+      List<List<List<Object>>> columns = new ArrayList<>(names.size());
+      for (int c = 0; c < names.size(); c++) {
+        columns.add(new ArrayList<>(to - from));
+      }
+      for (int i = from; i < to; i++) {
+        int id = order[i];
+        for (int k = 0; k < width; k++) {
+          String field = command.groupBy().get(k);
+          columns.get(k).add(List.of(groupValue(field, keys.key(id, k))));
+        }
+        for (int f = 0; f < functions.length; f++) {
+          Object result = results[id][f];
+          if (anyLong[f] && anyDouble[f] && result instanceof Long whole) {
+            result = (double) whole;
+          }
+          columns.get(width + f).add(cell(names.get(width + f), result));
+        }
+      }
+      pages.add(PageCollector.toPage(names, columns, to - from));
+    }
+    return pages;
+  }
+
+  /** A by-field's group value: a {@code _time} group is a time again (its microseconds). */
+  private static Object groupValue(String field, String key) {
+    if (TimeField.is(field)) {
+      try {
+        return Long.parseLong(key);
+      } catch (NumberFormatException notMicros) {
+        return key;
+      }
+    }
+    return key;
+  }
+
+  /** A result as a cell: a list is a multivalue; one named {@code _time} is a time again. */
+  private static List<Object> cell(String name, Object result) {
+    if (result == null) {
+      return List.of();
+    }
+    if (TimeField.is(name)) {
+      result = TimeField.micros(result);
+    }
+    return result instanceof List<?> list ? List.copyOf(list) : List.of(result);
+  }
+
+  @Override
+  public boolean isFinished() {
+    return finishing && output.isEmpty();
+  }
+
+  @Override
+  public Page getOutput() {
+    return output.poll();
+  }
+
+  @Override
+  public void close() {
+    output.clear();
+    memory.release();
+  }
+}

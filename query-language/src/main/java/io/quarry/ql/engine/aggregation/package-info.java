@@ -1,0 +1,10 @@
+/**
+ * Hash aggregation over pages: one class per kind of {@code stats} function, each holding its state
+ * for every group in arrays by dense group id ({@link
+ * io.quarry.ql.engine.aggregation.GroupingFunction}), the group keys ({@link
+ * io.quarry.ql.engine.aggregation.GroupKeys}), and the operator that feeds pages through them and
+ * emits the answer as typed pages ({@link
+ * io.quarry.ql.engine.aggregation.HashAggregationOperator}). The arithmetic is the row engine's
+ * ({@code StatsOperator}), so an answer does not depend on which engine ran it.
+ */
+package io.quarry.ql.engine.aggregation;

@@ -1,0 +1,128 @@
+package io.quarry.ql.exec;
+
+import io.quarry.plugin.api.command.OperatorContext;
+import io.quarry.plugin.api.data.BlockFactory;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.SubsearchCommand;
+import io.quarry.ql.ast.SubsearchResult;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code join}: a hash table over the subsearch's rows keyed on the join fields' text (a field's
+ * first value; rows missing one are not in it), built once per set of join fields. Each input row
+ * whose join fields all have a value and equal a key gets the fields of up to {@code max} matching
+ * subsearch rows (in their order), one output row each; with {@code overwrite} the subsearch's
+ * values replace the row's, else the row keeps those it has. An unmatched row is dropped ({@code
+ * inner}) or kept as it is ({@code left}/{@code outer}). Without join fields, the fields both sides
+ * have (per input page) are the join fields.
+ */
+final class JoinOperator extends QueuedPageOperator {
+  /** Estimated bytes per table entry (key text, map entry, row list). */
+  static final long ENTRY_BYTES = 160;
+
+  private final SubsearchCommand.Join join;
+  private final SubsearchRows subsearch;
+  private final BlockFactory factory;
+  private final Map<List<String>, Map<String, List<Integer>>> tables = new HashMap<>();
+
+  JoinOperator(SubsearchCommand.Join join, SubsearchResult result, OperatorContext context) {
+    this.join = join;
+    this.factory = context.blockFactory();
+    this.subsearch = new SubsearchRows(result, context, "join", ENTRY_BYTES * result.rows());
+  }
+
+  @Override
+  protected void process(Page page) {
+    try {
+      List<String> fields = join.fields().isEmpty() ? common(page) : join.fields();
+      List<String> columns = new ArrayList<>(subsearch.columns());
+      columns.removeAll(fields);
+      Map<String, List<Integer>> table = fields.isEmpty() ? Map.of() : table(fields);
+      LongBlock ids = (LongBlock) page.block(PluginOperators.ROW_COLUMN);
+      List<Long> outIds = new ArrayList<>();
+      List<List<List<Object>>> cells = new ArrayList<>();
+      columns.forEach(c -> cells.add(new ArrayList<>()));
+      for (int p = 0; p < page.positionCount(); p++) {
+        int position = p;
+        String key = key(fields, f -> SubsearchRows.values(page, f, position));
+        List<Integer> matches = key == null ? null : table.get(key);
+        if (matches == null) {
+          if (join.type() != SubsearchCommand.JoinType.INNER) {
+            outIds.add(ids.getLong(p));
+            for (int c = 0; c < columns.size(); c++) {
+              cells.get(c).add(SubsearchRows.values(page, columns.get(c), p));
+            }
+          }
+          continue;
+        }
+        int limit = join.max() == 0 ? matches.size() : (int) Math.min(join.max(), matches.size());
+        for (int m = 0; m < limit; m++) {
+          int row = matches.get(m);
+          outIds.add(ids.getLong(p));
+          for (int c = 0; c < columns.size(); c++) {
+            List<Object> mine = SubsearchRows.values(page, columns.get(c), p);
+            List<Object> theirs = subsearch.values(row, columns.get(c));
+            boolean takeTheirs = !theirs.isEmpty() && (join.overwrite() || mine.isEmpty());
+            cells.get(c).add(takeTheirs ? theirs : mine);
+          }
+        }
+      }
+      if (!outIds.isEmpty()) {
+        emit(SubsearchRows.page(factory, outIds, columns, cells));
+      }
+    } finally {
+      factory.release(page);
+    }
+  }
+
+  /** The subsearch's columns this page has too (some row of it holds a value). */
+  private List<String> common(Page page) {
+    List<String> fields = new ArrayList<>();
+    for (String column : subsearch.columns()) {
+      int index = page.schema().indexOf(column);
+      if (index >= 0 && !column.equals(PluginOperators.ROW_COLUMN)) {
+        fields.add(column);
+      }
+    }
+    return fields;
+  }
+
+  private Map<String, List<Integer>> table(List<String> fields) {
+    return tables.computeIfAbsent(
+        List.copyOf(fields),
+        f -> {
+          Map<String, List<Integer>> table = new HashMap<>();
+          for (int row = 0; row < subsearch.rows(); row++) {
+            int r = row;
+            String key = key(f, field -> subsearch.values(r, field));
+            if (key != null) {
+              table.computeIfAbsent(key, k -> new ArrayList<>(1)).add(row);
+            }
+          }
+          return table;
+        });
+  }
+
+  /** The join fields' first values' text, or null when one has none. */
+  private static String key(
+      List<String> fields, java.util.function.Function<String, List<Object>> values) {
+    StringBuilder key = new StringBuilder();
+    for (String field : fields) {
+      List<Object> found = values.apply(field);
+      if (found.isEmpty()) {
+        return null;
+      }
+      key.append(SearchTextFormat.text(field, found.get(0))).append('\u0000');
+    }
+    return key.toString();
+  }
+
+  @Override
+  public void close() {
+    subsearch.close();
+  }
+}

@@ -1,0 +1,242 @@
+package io.quarry.ql.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quarry.plugin.api.data.MemoryAccount;
+import io.quarry.plugin.api.data.MemoryLimitExceededException;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.command.CommandRegistry;
+import io.quarry.ql.engine.aggregation.HashAggregationOperator;
+import io.quarry.ql.parser.Parser;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The page engine's {@code stats} ({@link HashAggregationOperator}) against hand-computed answers,
+ * and against the row engine's ({@link StatsOperator}) on random rows cut into random pages and
+ * partials: the answer must not depend on the engine, the page sizes or how the input was split.
+ */
+class HashAggregationTest {
+  private static final long SECOND = 1_000_000L;
+
+  private static StatsCommand stats(String text) {
+    return (StatsCommand)
+        new Parser(CommandRegistry.builtIns()).parse("* | " + text).commands().get(1);
+  }
+
+  /** The operator's answer as rows (field → value, a multivalue as a list). */
+  private static List<Map<String, Object>> answer(HashAggregationOperator operator) {
+    operator.finish();
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (Page page = operator.getOutput(); page != null; page = operator.getOutput()) {
+      for (Row row : PluginOperators.rows(page)) {
+        rows.add(asMap(row));
+      }
+    }
+    assertThat(operator.isFinished()).isTrue();
+    operator.close();
+    return rows;
+  }
+
+  private static Map<String, Object> asMap(Row row) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    for (String name : row.fieldNames()) {
+      List<Object> values = row.values(name);
+      map.put(name, values.size() == 1 ? values.get(0) : values);
+    }
+    return map;
+  }
+
+  private static List<Map<String, Object>> rowEngine(String command, List<Row> input) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    StatsOperator operator =
+        new StatsOperator(
+            stats(command),
+            new RowSink() {
+              @Override
+              public boolean accept(Row row) {
+                rows.add(asMap(row));
+                return true;
+              }
+
+              @Override
+              public void finish() {}
+            });
+    input.forEach(operator::accept);
+    operator.finish();
+    // the row engine's rows go through pages on the way out too: type them the same way
+    List<Map<String, Object>> typed = new ArrayList<>();
+    if (!rows.isEmpty()) {
+      List<Row> asRows = new ArrayList<>();
+      for (Map<String, Object> row : rows) {
+        asRows.add(new MapRow(row));
+      }
+      for (Row row : PluginOperators.rows(PageCollector.toPage(asRows))) {
+        typed.add(asMap(row));
+      }
+    }
+    return typed;
+  }
+
+  private static HashAggregationOperator operator(String command, int pageSize) {
+    return new HashAggregationOperator(stats(command), MemoryTracker.unbounded("stats"), pageSize);
+  }
+
+  private static List<Page> pages(List<Row> rows, List<String> fields, Random random) {
+    List<Page> pages = new ArrayList<>();
+    for (int from = 0; from < rows.size(); ) {
+      int to = Math.min(rows.size(), from + 1 + random.nextInt(50));
+      pages.add(PageCollector.toPage(rows.subList(from, to), fields));
+      from = to;
+    }
+    return pages;
+  }
+
+  @Test
+  void answersAsComputedByHand() {
+    List<Row> input =
+        List.of(
+            TestRow.of("a", "_time", 10 * SECOND, "ip", "1.1.1.1", "bytes", 100L),
+            TestRow.of("b", "_time", 12 * SECOND + 500_000, "ip", "1.1.1.1", "bytes", "50.5"),
+            TestRow.of("c", "_time", 11 * SECOND, "ip", List.of("2.2.2.2", "1.1.1.1"), "bytes", 7L),
+            TestRow.of("d", "_time", 13 * SECOND, "bytes", "n/a"),
+            TestRow.of("e", "_time", 14 * SECOND, "ip", "10.0.0.1"));
+    HashAggregationOperator operator =
+        operator(
+            "stats count, count(bytes) AS n, sum(bytes) AS total, range(_time) AS span, dc(bytes)"
+                + " AS kinds, values(bytes) AS seen by ip",
+            16);
+    operator.addInput(PageCollector.toPage(input, List.of("_time", "ip", "bytes")));
+    // groups sorted as Splunk sorts text: 1.1.1.1, 10.0.0.1, 2.2.2.2; the event without an ip
+    // falls in none; 1.1.1.1's sum and span have a fraction, so those columns are doubles
+    assertThat(answer(operator))
+        .containsExactly(
+            Map.of(
+                "ip",
+                "1.1.1.1",
+                "count",
+                3L,
+                "n",
+                3L,
+                "total",
+                157.5,
+                "span",
+                2.5,
+                "kinds",
+                3L,
+                "seen",
+                List.of("100", "50.5", "7")),
+            Map.of("ip", "10.0.0.1", "count", 1L, "n", 0L, "span", 0.0, "kinds", 0L),
+            Map.of(
+                "ip", "2.2.2.2", "count", 1L, "n", 1L, "total", 7.0, "span", 0.0, "kinds", 1L,
+                "seen", "7"));
+  }
+
+  @Test
+  void withoutByFieldsNoInputIsOneRowOfEmptyResults() {
+    assertThat(answer(operator("stats count, sum(x) AS s, dc(x) AS d", 8)))
+        .containsExactly(Map.of("count", 0L, "d", 0L));
+  }
+
+  @Test
+  void answersAsTheRowEngineDoesWhateverThePagesAndPartials() {
+    List<String> commands =
+        List.of(
+            "stats count by ip",
+            "stats count, sum(bytes), avg(bytes), min(bytes), max(bytes), range(bytes) by ip",
+            "stats min(_time) AS first, max(_time) AS last, range(_time) AS span by ip, status",
+            "stats dc(ip) AS ips, values(status) AS statuses, count(bytes) by status",
+            "stats avg(bytes) AS mean, dc(ip)",
+            "stats count by _time",
+            "stats sum(bytes) AS _time by status");
+    for (long seed = 0; seed < 6; seed++) {
+      Random random = new Random(seed);
+      List<Row> input = randomRows(random, 400);
+      for (String command : commands) {
+        List<String> fields = HashAggregationOperator.inputFields(stats(command));
+        HashAggregationOperator total = operator(command, 1 + random.nextInt(64));
+        List<HashAggregationOperator> partials = new ArrayList<>();
+        for (Page page : pages(input, fields, random)) {
+          if (partials.isEmpty() || random.nextInt(4) == 0) {
+            partials.add(total.newPartial());
+          }
+          partials.get(random.nextInt(partials.size())).addInput(page);
+          if (random.nextInt(10) == 0) {
+            HashAggregationOperator merged = partials.get(random.nextInt(partials.size()));
+            total.merge(merged); // merged while others still take rows, as previews do
+          }
+        }
+        partials.forEach(total::merge);
+        assertThat(answer(total))
+            .as(command + " (seed " + seed + ")")
+            .isEqualTo(rowEngine(command, input));
+      }
+    }
+  }
+
+  private static List<Row> randomRows(Random random, int count) {
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      List<Object> fields = new ArrayList<>();
+      fields.add("_time");
+      fields.add(1_767_744_000L * SECOND + random.nextInt(50) * 250_000L);
+      int ips = random.nextInt(8);
+      if (ips > 0) {
+        fields.add("ip");
+        fields.add(
+            ips == 7
+                ? List.of("10.0.0." + random.nextInt(3), "10.0.0." + random.nextInt(3))
+                : "10.0.0." + random.nextInt(12));
+      }
+      fields.add("status");
+      fields.add(random.nextBoolean() ? (Object) (long) (200 + random.nextInt(3)) : "404");
+      Object bytes =
+          switch (random.nextInt(6)) {
+            case 0 -> "n/a";
+            case 1 -> random.nextInt(1000) + 0.25;
+            case 2 -> Integer.toString(random.nextInt(1000));
+            default -> (long) random.nextInt(1000);
+          };
+      fields.add("bytes");
+      fields.add(bytes);
+      rows.add(TestRow.of("event " + i, fields.toArray()));
+    }
+    return rows;
+  }
+
+  @Test
+  void groupsAreCountedAgainstTheSearchAndReleasedWhenClosed() {
+    MemoryAccount account = new MemoryAccount("search", Long.MAX_VALUE);
+    HashAggregationOperator operator =
+        new HashAggregationOperator(
+            stats("stats dc(bytes) by ip"), new MemoryTracker(account, "stats"), 16);
+    List<Row> input = randomRows(new Random(1), 300);
+    for (Page page : pages(input, List.of("ip", "bytes"), new Random(2))) {
+      operator.addInput(page);
+    }
+    assertThat(account.used()).isPositive();
+    operator.finish();
+    while (operator.getOutput() != null) {}
+    operator.close();
+    assertThat(account.used()).isZero();
+
+    MemoryAccount small = new MemoryAccount("search", 1_000);
+    HashAggregationOperator limited =
+        new HashAggregationOperator(
+            stats("stats count by ip"), new MemoryTracker(small, "stats"), 16);
+    assertThatThrownBy(
+            () -> {
+              for (Page page : pages(input, List.of("ip"), new Random(3))) {
+                limited.addInput(page);
+              }
+            })
+        .isInstanceOf(MemoryLimitExceededException.class)
+        .hasMessageContaining("stats");
+  }
+}

@@ -1,0 +1,146 @@
+package io.quarry.ql.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.plugin.api.command.Operator;
+import io.quarry.plugin.api.command.OperatorContext;
+import io.quarry.plugin.api.data.MemoryAccount;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.SubsearchCommand;
+import io.quarry.ql.ast.SubsearchResult;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * join, append and appendcols as page operators, driven directly: the hash join's types and max,
+ * rows passed through or added, subsearch rows reserved while held and released at the end.
+ */
+class SubsearchOperatorsTest {
+  private final MemoryAccount account = new MemoryAccount("test", Long.MAX_VALUE);
+  private final OperatorContext context =
+      new SearchResources(account, () -> false, warning -> {})
+          .context(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+
+  private static Map<String, Object> row(Object... keysAndValues) {
+    Map<String, Object> row = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      row.put((String) keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return row;
+  }
+
+  /** A page of rows with the adapter's row ids 0, 1, …. */
+  private static Page input(List<Map<String, Object>> rows) {
+    List<Row> withIds = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      Map<String, Object> values = new LinkedHashMap<>(rows.get(i));
+      values.put(PluginOperators.ROW_COLUMN, (long) i);
+      withIds.add(new MapRow(values));
+    }
+    return PageCollector.toPage(withIds);
+  }
+
+  private static SubsearchResult result(List<Map<String, Object>> rows) {
+    Page page = PageCollector.toPage(rows.stream().<Row>map(MapRow::new).toList());
+    return new SubsearchResult(List.of(page), rows.size(), SubsearchRows.ramBytes(page), List.of());
+  }
+
+  /** Drives the operator over one input page; the output rows as maps (row id included). */
+  private List<Map<String, Object>> run(Operator operator, Page in) {
+    List<Page> out = new ArrayList<>();
+    context.blockFactory().reserve(in.blocks().get(0)); // the adapter hands it over reserved
+    in.blocks().stream().skip(1).forEach(context.blockFactory()::reserve);
+    operator.addInput(in);
+    Page page;
+    while ((page = operator.getOutput()) != null) {
+      out.add(page);
+    }
+    operator.finish();
+    while ((page = operator.getOutput()) != null) {
+      out.add(page);
+    }
+    assertThat(operator.isFinished()).isTrue();
+    assertThat(account.used()).as("the subsearch rows are held until close").isPositive();
+    operator.close();
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (Page p : out) {
+      for (int i = 0; i < p.positionCount(); i++) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (int c = 0; c < p.schema().size(); c++) {
+          Object value = PluginOperators.value(p.block(c), i);
+          if (value != null) {
+            values.put(p.schema().column(c).name(), value);
+          }
+        }
+        rows.add(values);
+      }
+      context.blockFactory().release(p);
+    }
+    assertThat(account.used()).as("everything released").isZero();
+    return rows;
+  }
+
+  private final List<Map<String, Object>> users =
+      List.of(
+          row("user", "alice", "dept", "eng"),
+          row("user", "bob", "dept", "sales"),
+          row("user", "alice", "dept", "ops"));
+
+  private final List<Map<String, Object>> events =
+      List.of(row("user", "alice", "n", 1L), row("user", "dave", "n", 2L), row("n", 3L));
+
+  private JoinOperator join(SubsearchCommand.JoinType type, long max, boolean overwrite) {
+    return new JoinOperator(
+        new SubsearchCommand.Join(type, max, overwrite, List.of("user")), result(users), context);
+  }
+
+  @Test
+  void innerJoinKeepsMatchedRowsWithTheFirstMatch() {
+    assertThat(run(join(SubsearchCommand.JoinType.INNER, 1, true), input(events)))
+        .containsExactly(row(PluginOperators.ROW_COLUMN, 0L, "dept", "eng"));
+  }
+
+  @Test
+  void leftJoinKeepsEveryRowAndMaxZeroJoinsEveryMatch() {
+    assertThat(run(join(SubsearchCommand.JoinType.LEFT, 0, true), input(events)))
+        .containsExactly(
+            row(PluginOperators.ROW_COLUMN, 0L, "dept", "eng"),
+            row(PluginOperators.ROW_COLUMN, 0L, "dept", "ops"),
+            row(PluginOperators.ROW_COLUMN, 1L),
+            row(PluginOperators.ROW_COLUMN, 2L));
+  }
+
+  @Test
+  void withoutOverwriteTheRowKeepsItsValues() {
+    List<Map<String, Object>> mine = List.of(row("user", "bob", "dept", "mine"));
+    assertThat(run(join(SubsearchCommand.JoinType.INNER, 1, false), input(mine)))
+        .containsExactly(row(PluginOperators.ROW_COLUMN, 0L, "dept", "mine"));
+    assertThat(run(join(SubsearchCommand.JoinType.INNER, 1, true), input(mine)))
+        .containsExactly(row(PluginOperators.ROW_COLUMN, 0L, "dept", "sales"));
+  }
+
+  @Test
+  void appendPassesRowsThroughThenAddsTheSubsearchRows() {
+    List<Map<String, Object>> out = run(new AppendOperator(result(users), context), input(events));
+    assertThat(out).hasSize(6);
+    assertThat(out.get(0)).containsEntry(PluginOperators.ROW_COLUMN, 0L);
+    assertThat(out.subList(3, 6)).containsExactlyElementsOf(users);
+  }
+
+  @Test
+  void appendcolsPairsRowsInOrder() {
+    List<Map<String, Object>> two = List.of(row("x", "a"), row("x", "b"));
+    List<Map<String, Object>> out =
+        run(new AppendColsOperator(result(users), false, context), input(two));
+    assertThat(out)
+        .containsExactly(
+            row(PluginOperators.ROW_COLUMN, 0L, "user", "alice", "dept", "eng"),
+            row(PluginOperators.ROW_COLUMN, 1L, "user", "bob", "dept", "sales"),
+            row("user", "alice", "dept", "ops"));
+  }
+}

@@ -1,0 +1,274 @@
+package io.quarry.server.search;
+
+import io.quarry.codecs.store.AsciiText;
+import io.quarry.codecs.store.EventFields;
+import io.quarry.codecs.store.EventVisitor;
+import io.quarry.codecs.store.StoredEvent;
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.exec.Row;
+import io.quarry.ql.exec.Values;
+import io.quarry.server.sourcetype.KeyValueBytes;
+import io.quarry.server.sourcetype.Sourcetype;
+import io.quarry.server.sourcetype.Sourcetypes;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * A page source over one segment slice of a batch scan: the matching events become pages of just
+ * the fields the page operators read — {@code _time} a timestamp column, every other field a string
+ * column (a multivalue a position with several values) — and nothing else is read: an event's
+ * index-time fields come from doc values one column at a time, and a search-time field is extracted
+ * only when asked for. A field that is neither the sourcetype's nor in a JSON event is found by
+ * automatic key=value extraction straight from the decoded journal block's bytes ({@link
+ * KeyValueBytes}): no {@code String} for the event or its value. The remaining events go out as a
+ * last page when the slice ends ({@link #finish}), while its segment is still open.
+ */
+final class EventPages implements EventVisitor {
+  private final Sourcetypes sourcetypes;
+  private final SearchControl control;
+  private final Predicate<Row> check; // null: every event matches
+  private final AtomicLong matched;
+  private final int pageSize;
+  private final Consumer<Page> consumer;
+  private final Runnable afterFinish;
+  private final ExtractionClock extraction = new ExtractionClock();
+  private final List<String> fields;
+  private final Column[] columns;
+  private long matchedHere;
+  private int visited;
+  private int rows;
+
+  EventPages(
+      List<String> fields,
+      Sourcetypes sourcetypes,
+      SearchControl control,
+      Predicate<Row> check,
+      AtomicLong matched,
+      int pageSize,
+      Consumer<Page> consumer,
+      Runnable afterFinish) {
+    this.fields = List.copyOf(fields);
+    this.sourcetypes = sourcetypes;
+    this.control = control;
+    this.check = check;
+    this.matched = matched;
+    this.pageSize = pageSize;
+    this.consumer = consumer;
+    this.afterFinish = afterFinish;
+    this.columns = new Column[fields.size()];
+    for (int i = 0; i < columns.length; i++) {
+      columns[i] = new Column(fields.get(i), pageSize);
+    }
+  }
+
+  @Override
+  public boolean visit(StoredEvent event) {
+    if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
+      return false;
+    }
+    if (check != null && !check.test(new EventRow(event, sourcetypes, extraction))) {
+      return true;
+    }
+    matchedHere++;
+    Extraction extracted = null;
+    for (Column column : columns) {
+      extracted = column.append(event, extracted);
+    }
+    if (++rows == pageSize) {
+      flush();
+    }
+    return true;
+  }
+
+  @Override
+  public void finish() {
+    control.read(visited % SearchControl.EVERY); // the remainder, for progress
+    matched.addAndGet(matchedHere);
+    flush();
+    control.extracted(extraction.take());
+    afterFinish.run();
+  }
+
+  private void flush() {
+    if (rows == 0) {
+      return;
+    }
+    List<Schema.Column> schema = new ArrayList<>(columns.length);
+    List<Block> blocks = new ArrayList<>(columns.length);
+    for (Column column : columns) {
+      Block block = column.build(pageSize);
+      schema.add(new Schema.Column(column.name, block.dataType()));
+      blocks.add(block);
+    }
+    Page page = new Page(new Schema(schema), blocks, rows);
+    rows = 0;
+    consumer.accept(page);
+  }
+
+  /** One event's search-time extraction, shared by the columns that need it. */
+  private final class Extraction {
+    final FieldExtractor extractor;
+
+    Extraction(StoredEvent event) {
+      this.extractor = new FieldExtractor(event.raw(), sourcetypes.forName(event.sourcetype()));
+    }
+  }
+
+  /** One field's values for the page being built. */
+  private final class Column implements KeyValueBytes.Values {
+    private final String name;
+    private byte[] scanned; // the bytes being scanned for key=value pairs, and what was found
+    private int found;
+    private int firstStart;
+    private int firstEnd;
+    private final byte[] key;
+    private final boolean time;
+    private LongBlock.Builder times;
+    private BytesBlock.Builder texts;
+
+    Column(String name, int pageSize) {
+      this.name = name;
+      this.key = name.getBytes(StandardCharsets.US_ASCII);
+      this.time = name.equals(EventFields.TIME);
+      reset(pageSize);
+    }
+
+    private void reset(int pageSize) {
+      if (time) {
+        times = LongBlock.builder(DataType.TIMESTAMP, pageSize);
+      } else {
+        texts = BytesBlock.builder(pageSize);
+      }
+    }
+
+    Block build(int pageSize) {
+      Block block = time ? times.build() : texts.build();
+      reset(pageSize);
+      return block;
+    }
+
+    /** Appends the event's values; returns its extraction, made if this column needed it. */
+    Extraction append(StoredEvent event, Extraction extracted) {
+      switch (name) {
+        case EventFields.TIME -> times.append(event.timeMicros());
+        case EventFields.RAW -> texts.append(event.raw());
+        case EventFields.HOST -> texts.append(event.host());
+        case EventFields.SOURCE -> texts.append(event.source());
+        case EventFields.SOURCETYPE -> texts.append(event.sourcetype());
+        case EventFields.INDEX -> texts.append(event.index());
+        default -> {
+          List<String> indexed = event.indexedField(name);
+          if (indexed != null) {
+            appendAll(indexed);
+          } else if (extracted == null && !keyValuesFromBytes(event)) {
+            extracted = new Extraction(event);
+            appendExtracted(extracted);
+          } else if (extracted != null) {
+            appendExtracted(extracted);
+          }
+        }
+      }
+      return extracted;
+    }
+
+    /**
+     * The field by automatic key=value extraction over the event's bytes, where that is what the
+     * row engine would find (neither the sourcetype nor JSON gives it); false when it is not.
+     */
+    private boolean keyValuesFromBytes(StoredEvent event) {
+      Sourcetype sourcetype = sourcetypes.forName(event.sourcetype());
+      if (sourcetype.mayExtract(name) || !(event.rawText() instanceof AsciiText raw)) {
+        return false;
+      }
+      byte[] bytes = raw.array();
+      int offset = raw.offset();
+      int length = raw.length();
+      if (mayBeJson(bytes, offset, length)) {
+        return false;
+      }
+      extraction.time(
+          () -> {
+            scanned = bytes;
+            found = 0;
+            KeyValueBytes.values(bytes, offset, length, key, this);
+            if (found == 0) {
+              texts.appendNull();
+            } else if (found == 1) {
+              texts.append(bytes, firstStart, firstEnd - firstStart);
+            } else {
+              texts.endPositionEntry();
+            }
+            return null;
+          });
+      return true;
+    }
+
+    /** A value the key=value scan found: one is kept, a second starts a multivalue. */
+    @Override
+    public void value(int start, int end) {
+      if (found++ == 0) {
+        firstStart = start;
+        firstEnd = end;
+        return;
+      }
+      if (found == 2) {
+        texts.beginPositionEntry();
+        texts.append(scanned, firstStart, firstEnd - firstStart);
+      }
+      texts.append(scanned, start, end - start);
+    }
+
+    private void appendExtracted(Extraction extracted) {
+      List<Object> values = extraction.time(() -> extracted.extractor.values(name));
+      switch (values.size()) {
+        case 0 -> texts.appendNull();
+        case 1 -> texts.append(Values.toText(values.get(0)));
+        default -> {
+          texts.beginPositionEntry();
+          for (Object value : values) {
+            texts.append(Values.toText(value));
+          }
+          texts.endPositionEntry();
+        }
+      }
+    }
+
+    private void appendAll(List<String> values) {
+      switch (values.size()) {
+        case 0 -> texts.appendNull();
+        case 1 -> texts.append(values.get(0));
+        default -> {
+          texts.beginPositionEntry();
+          values.forEach(texts::append);
+          texts.endPositionEntry();
+        }
+      }
+    }
+  }
+
+  /**
+   * Whether the text, without surrounding whitespace (as {@code String.strip} sees it), starts with
+   * <code>{</code> and ends with <code>}</code>: then JSON extraction comes first and the row path
+   * decides.
+   */
+  private static boolean mayBeJson(byte[] bytes, int offset, int length) {
+    int start = offset;
+    int end = offset + length;
+    while (start < end && Character.isWhitespace(bytes[start])) {
+      start++;
+    }
+    while (end > start && Character.isWhitespace(bytes[end - 1])) {
+      end--;
+    }
+    return end - start >= 2 && bytes[start] == '{' && bytes[end - 1] == '}';
+  }
+}

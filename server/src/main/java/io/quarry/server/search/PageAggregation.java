@@ -1,0 +1,68 @@
+package io.quarry.server.search;
+
+import io.quarry.ql.engine.aggregation.HashAggregationOperator;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The partial aggregations of a batch search on the page engine, about one per search thread: a
+ * segment slice takes an idle partial (or makes one), feeds it pages, and puts it back; a partial
+ * is merged into the final aggregation (under its lock) when put back over {@link
+ * #MERGE_EVERY_NANOS} after its last merge, so a running job's preview sees the scan progress, and
+ * all of them at the end. Merging every slice's partial held the lock for a third of a search with
+ * 200,000 groups.
+ */
+final class PageAggregation {
+  private static final long MERGE_EVERY_NANOS = 1_000_000_000L;
+
+  private final HashAggregationOperator total;
+  private final java.util.function.BooleanSupplier previewAsked;
+  private final Queue<HashAggregationOperator> idle = new ConcurrentLinkedQueue<>();
+  private final Map<HashAggregationOperator, Long> unmerged = new ConcurrentHashMap<>();
+
+  PageAggregation(HashAggregationOperator total, java.util.function.BooleanSupplier previewAsked) {
+    this.total = total;
+    this.previewAsked = previewAsked;
+  }
+
+  /** The final aggregation; lock it to read or merge. */
+  HashAggregationOperator total() {
+    return total;
+  }
+
+  /** A partial for one slice. */
+  HashAggregationOperator take() {
+    HashAggregationOperator partial = idle.poll();
+    if (partial == null) {
+      partial = total.newPartial();
+      unmerged.put(partial, System.nanoTime());
+    }
+    return partial;
+  }
+
+  /** A slice ended with {@code partial}. */
+  void put(HashAggregationOperator partial) {
+    long now = System.nanoTime();
+    if (now - unmerged.get(partial) > MERGE_EVERY_NANOS && previewAsked.getAsBoolean()) {
+      synchronized (total) {
+        total.merge(partial);
+      }
+      unmerged.put(partial, now);
+    }
+    idle.add(partial);
+  }
+
+  /** Merges what every partial still holds (the scan is over: none is in use). */
+  void mergeAll() {
+    synchronized (total) {
+      for (HashAggregationOperator partial : unmerged.keySet()) {
+        total.merge(partial);
+        partial.close();
+      }
+    }
+    unmerged.clear();
+    idle.clear();
+  }
+}

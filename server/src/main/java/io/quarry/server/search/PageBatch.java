@@ -1,0 +1,203 @@
+package io.quarry.server.search;
+
+import io.quarry.codecs.store.EventVisitor;
+import io.quarry.codecs.store.ScanStats;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.OutputLookupCommand;
+import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.engine.aggregation.HashAggregationOperator;
+import io.quarry.ql.exec.Evaluator;
+import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.Pipelines;
+import io.quarry.ql.exec.PluginOperators;
+import io.quarry.ql.exec.Row;
+import io.quarry.ql.exec.RowSink;
+import io.quarry.ql.exec.StageStats;
+import io.quarry.server.sourcetype.Sourcetypes;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * Batch mode with {@code stats} on the page engine: per segment slice the events go through the map
+ * side's row commands, become pages of just the fields {@code stats} reads ({@link RowPages}), and
+ * feed a partial {@link HashAggregationOperator}; partials merge into the final one ({@link
+ * PageAggregation}), whose pages go through the commands after {@code stats}. Chosen by the planner
+ * when every aggregation has a page implementation and no counting shortcut answers the search from
+ * the index ({@code stats count by f} over doc values stays on its own path).
+ *
+ * <p>{@code -Dquarry.search.engine=rows} sends every search to the row engine instead (to compare
+ * the two; the golden specs run under both).
+ */
+final class PageBatch {
+  /** The system property that selects the engine: {@code pages} (the default) or {@code rows}. */
+  static final String ENGINE_PROPERTY = "quarry.search.engine";
+
+  /**
+   * Where a search's answer goes as whole pages, when nothing comes after {@code stats}: the
+   * collector of the answer, the most rows it takes (search.maxResultRows), the stage counts.
+   */
+  record Results(PageCollector collector, long maxRows, StageStats stages) {
+    /** Hands on a page whole if all of it fits under the row limit; false when it does not. */
+    boolean add(Page page) {
+      if (collector.rows() + page.positionCount() > maxRows) {
+        return false;
+      }
+      collector.emit(page);
+      stages.out(page.positionCount());
+      return true;
+    }
+  }
+
+  /** Runs a parallel scan, a new visitor per slice. */
+  @FunctionalInterface
+  interface Scan {
+    ScanStats run(Supplier<EventVisitor> slices) throws IOException;
+  }
+
+  private final Sourcetypes sourcetypes;
+  private final SearchControl control;
+  private final Predicate<Row> check;
+  private final Predicate<Row> eventCheck; // null when every candidate matches
+  private final AtomicLong matched;
+  private final StageStats stages;
+  private final Evaluator evaluator;
+  private final int pageSize;
+
+  PageBatch(
+      Sourcetypes sourcetypes,
+      SearchControl control,
+      Predicate<Row> check,
+      boolean checked,
+      AtomicLong matched,
+      StageStats stages,
+      Evaluator evaluator,
+      int pageSize) {
+    this.sourcetypes = sourcetypes;
+    this.control = control;
+    this.check = check;
+    this.eventCheck = checked ? check : null;
+    this.matched = matched;
+    this.stages = stages;
+    this.evaluator = evaluator;
+    this.pageSize = pageSize;
+  }
+
+  /** Whether searches may run on the page engine (see {@link #ENGINE_PROPERTY}). */
+  static boolean enabled() {
+    return !"rows".equals(System.getProperty(ENGINE_PROPERTY));
+  }
+
+  /**
+   * Runs {@code pipeline}, whose command {@code statsAt} is {@code stats} (with only row-local
+   * commands before it), into {@code end}.
+   */
+  ScanStats run(
+      StatsCommand stats,
+      List<Command> pipeline,
+      int statsAt,
+      RowSink end,
+      Results results,
+      Scan scan)
+      throws IOException {
+    List<Command> filters = pipeline.subList(0, statsAt);
+    List<Command> reduce = pipeline.subList(statsAt + 1, pipeline.size());
+    RowSink after = Pipelines.build(reduce, end, evaluator, stages, statsAt + 1);
+    HashAggregationOperator total =
+        new HashAggregationOperator(stats, evaluator.memory(stats.name()), pageSize);
+    PageAggregation partials = new PageAggregation(total, control::previewAsked);
+    List<String> fields = HashAggregationOperator.inputFields(stats);
+    AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
+    if (reduce.stream().noneMatch(c -> c instanceof OutputLookupCommand)) {
+      control.previewer(() -> preview(total, reduce, finishing));
+    }
+    ScanStats scanned;
+    try {
+      scanned =
+          scan.run(
+              () -> {
+                HashAggregationOperator partial = partials.take();
+                if (filters.isEmpty()) { // events straight into pages: no row at all
+                  return new EventPages(
+                      fields,
+                      sourcetypes,
+                      control,
+                      eventCheck,
+                      matched,
+                      pageSize,
+                      page -> {
+                        long started = System.nanoTime();
+                        partial.addInput(page);
+                        stages.counted(statsAt, page.positionCount(), System.nanoTime() - started);
+                      },
+                      () -> partials.put(partial));
+                }
+                RowSink map =
+                    Pipelines.build(
+                        filters,
+                        stages.probe(statsAt, new RowPages(fields, pageSize, partial::addInput)),
+                        evaluator,
+                        stages,
+                        0);
+                return new PipelineFeed(sourcetypes, control, check, map, matched)
+                    .then(() -> partials.put(partial));
+              });
+    } finally {
+      synchronized (total) {
+        finishing.set(true); // waits for a preview being rendered; none after this
+      }
+      control.previewer(null);
+    }
+    long started = System.nanoTime();
+    partials.mergeAll();
+    total.finish();
+    for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
+      // the answer's pages go out whole when no command follows (the last one, past the row
+      // limit, as rows: the limit cuts it)
+      if (!(reduce.isEmpty() && results.add(page)) && !feed(page, after)) {
+        break;
+      }
+    }
+    total.close();
+    after.finish();
+    stages.counted(statsAt, 0, System.nanoTime() - started);
+    return scanned;
+  }
+
+  /** A page's rows into the row commands after {@code stats}; false once they want no more. */
+  private static boolean feed(Page page, RowSink sink) {
+    for (Row row : PluginOperators.rows(page)) {
+      if (!sink.accept(row)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * What the running search would answer now: the groups merged so far through the commands after
+   * {@code stats}; null once the search is finishing.
+   */
+  private List<Page> preview(
+      HashAggregationOperator total, List<Command> reduce, AtomicBoolean finishing) {
+    List<Page> pages = new ArrayList<>();
+    RowSink sink = Pipelines.build(reduce, new PageCollector(pageSize, pages::add), evaluator);
+    synchronized (total) {
+      if (finishing.get()) {
+        return null;
+      }
+      for (Page page : total.snapshot()) {
+        if (!feed(page, sink)) {
+          break;
+        }
+      }
+    }
+    sink.finish();
+    return pages;
+  }
+}

@@ -1,0 +1,164 @@
+package io.quarry.server.search;
+
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.MemoryAccount;
+import io.quarry.plugin.api.data.MemoryLimitExceededException;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.ast.Subsearch;
+import io.quarry.ql.ast.SubsearchResult;
+import io.quarry.ql.exec.Values;
+import io.quarry.ql.parser.QueryParseException;
+import io.quarry.ql.plan.SearchPlan;
+import io.quarry.ql.plan.SubsearchRunner;
+import io.quarry.server.auth.Access;
+import io.quarry.server.http.ApiException;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs a subsearch through the {@link SearchService} while the search holding it is planned: the
+ * same user (their indexes and search filter), the same time range unless the subsearch names its
+ * own, its rows collected up to the row limit (then it is finalized) and counted against a memory
+ * account of the search's ceiling. A subsearch that fails fails the search with {@code
+ * SUBSEARCH_FAILED} (or the 400 of a query error) naming it.
+ */
+final class SearchSubsearchRunner implements SubsearchRunner {
+  private final SearchService search;
+  private final String outerQuery;
+  private final String earliest;
+  private final String latest;
+  private final Access access;
+  private final MemoryAccount memory;
+
+  SearchSubsearchRunner(
+      SearchService search,
+      String outerQuery,
+      String earliest,
+      String latest,
+      Access access,
+      long maxMemory) {
+    this.search = search;
+    this.outerQuery = outerQuery;
+    this.earliest = earliest;
+    this.latest = latest;
+    this.access = access;
+    this.memory = new MemoryAccount("subsearch results (search.maxMemoryBytes)", maxMemory);
+  }
+
+  @Override
+  public SubsearchResult run(Subsearch subsearch, long maxRows, Duration maxTime) {
+    SearchPlan plan;
+    try {
+      plan = search.plan(subsearch.text(), earliest, latest, access);
+    } catch (QueryParseException e) {
+      throw new QueryParseException(
+          subsearch.describe() + ": " + e.getMessage(),
+          outerQuery,
+          subsearch.position(),
+          "[",
+          e.expected());
+    } catch (ApiException e) {
+      throw failed(subsearch, e.status(), e.getMessage());
+    }
+    List<Page> pages = new ArrayList<>();
+    long[] rows = {0};
+    long[] bytes = {0};
+    boolean[] cut = {false};
+    SearchControl control = new SearchControl();
+    SearchStats stats;
+    try {
+      stats =
+          search.run(
+              subsearch.text(),
+              plan,
+              maxTime,
+              control,
+              page -> {
+                if (rows[0] >= maxRows) {
+                  cut[0] = true;
+                  control.finalizeSearch();
+                  return;
+                }
+                Page kept = page;
+                if (rows[0] + page.positionCount() > maxRows) {
+                  kept = head(page, (int) (maxRows - rows[0]));
+                  cut[0] = true;
+                  control.finalizeSearch();
+                }
+                long size = ramBytes(kept);
+                memory.reserve(size, "the rows of " + subsearch.describe());
+                bytes[0] += size;
+                rows[0] += kept.positionCount();
+                pages.add(kept);
+              });
+    } catch (MemoryLimitExceededException e) {
+      throw failed(subsearch, HttpResponseStatus.UNPROCESSABLE_ENTITY, e.getMessage());
+    } catch (ApiException e) {
+      throw failed(subsearch, e.status(), e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      throw failed(subsearch, HttpResponseStatus.INTERNAL_SERVER_ERROR, String.valueOf(e));
+    }
+    List<String> messages = new ArrayList<>();
+    for (String message : stats.messages()) {
+      if (!message.startsWith("search finalized")) {
+        messages.add(subsearch.describe() + ": " + message);
+      }
+    }
+    if (cut[0]) {
+      messages.add(
+          subsearch.describe()
+              + " has more than "
+              + maxRows
+              + " rows; only the first "
+              + maxRows
+              + " are used (maxout)");
+    }
+    if (control.stoppedByTimeLimit()) {
+      messages.add(
+          subsearch.describe()
+              + " was finalized after "
+              + Values.toText(maxTime.toMillis() / 1000.0)
+              + " s (maxtime); its results cover only the events read until then");
+    }
+    return new SubsearchResult(pages, rows[0], bytes[0], messages);
+  }
+
+  private static ApiException failed(Subsearch subsearch, HttpResponseStatus status, String why) {
+    return new ApiException(
+        status.code() >= 500 || status.code() == 422 ? status : HttpResponseStatus.BAD_REQUEST,
+        "SUBSEARCH_FAILED",
+        subsearch.describe() + " failed: " + why);
+  }
+
+  /** The first {@code count} positions of a page. */
+  private static Page head(Page page, int count) {
+    List<Block> blocks = new ArrayList<>();
+    List<Schema.Column> columns = new ArrayList<>();
+    for (int c = 0; c < page.schema().size(); c++) {
+      Block block = page.block(c);
+      List<List<Object>> cells = new ArrayList<>(count);
+      for (int p = 0; p < count; p++) {
+        List<Object> values = new ArrayList<>(block.getValues(p));
+        values.removeIf(java.util.Objects::isNull);
+        cells.add(values);
+      }
+      String name = page.schema().column(c).name();
+      Block cut = io.quarry.ql.exec.PageCollector.column(name, cells);
+      blocks.add(cut);
+      columns.add(new Schema.Column(name, cut.dataType()));
+    }
+    return new Page(new Schema(columns), blocks, count);
+  }
+
+  private static long ramBytes(Page page) {
+    long bytes = 0;
+    for (Block block : page.blocks()) {
+      bytes += block.ramBytesUsed();
+    }
+    return bytes;
+  }
+}

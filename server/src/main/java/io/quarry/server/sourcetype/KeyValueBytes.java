@@ -1,0 +1,102 @@
+package io.quarry.server.sourcetype;
+
+/**
+ * {@link KeyValues#values} over ASCII bytes as they lie in a decoded journal block: the same pairs,
+ * found the same way (the key is the longest run of {@code [A-Za-z0-9_.-]} before an {@code =},
+ * starting with a letter or {@code _}; the value a quoted string or a run up to whitespace, {@code
+ * , ; &} or a quote; scanning resumes after each value), but each value reported as a range of the
+ * bytes instead of a {@code String}, so a {@code stats … by JSESSIONID} copies the value's bytes
+ * into a block and makes no object per event.
+ */
+public final class KeyValueBytes {
+  private static final int MAX_KEY_LENGTH = 100;
+
+  /** Receives the range {@code [start, end)} of one value. */
+  @FunctionalInterface
+  public interface Values {
+    void value(int start, int end);
+  }
+
+  private KeyValueBytes() {}
+
+  /**
+   * Reports every value of {@code key} (ASCII) in {@code bytes[offset, offset + length)} (ASCII),
+   * in order; returns how many.
+   */
+  public static int values(byte[] bytes, int offset, int length, byte[] key, Values into) {
+    int limit = offset + length;
+    int from = offset;
+    int found = 0;
+    while (from < limit) {
+      int equals = indexOf(bytes, (byte) '=', from, limit);
+      if (equals < 0) {
+        break;
+      }
+      int keyStart = equals;
+      while (keyStart > offset && isKeyChar(bytes[keyStart - 1])) {
+        keyStart--;
+      }
+      int keyLength = equals - keyStart;
+      if (keyLength == 0 || keyLength > MAX_KEY_LENGTH || !isKeyStart(bytes[keyStart])) {
+        from = equals + 1;
+        continue;
+      }
+      int valueStart = equals + 1;
+      int valueEnd = -1; // exclusive; -1: no value here
+      int end = valueStart;
+      if (valueStart < limit && bytes[valueStart] == '"') {
+        int close = indexOf(bytes, (byte) '"', valueStart + 1, limit);
+        if (close >= 0) {
+          valueStart++;
+          valueEnd = close;
+          end = close + 1;
+        }
+      } else {
+        while (end < limit && isValueChar(bytes[end])) {
+          end++;
+        }
+        if (end > valueStart) {
+          valueEnd = end;
+        }
+      }
+      if (valueEnd < 0) {
+        from = equals + 1;
+        continue;
+      }
+      if (keyLength == key.length && regionEquals(bytes, keyStart, key)) {
+        into.value(valueStart, valueEnd);
+        found++;
+      }
+      from = end;
+    }
+    return found;
+  }
+
+  private static int indexOf(byte[] bytes, byte b, int from, int limit) {
+    for (int i = from; i < limit; i++) {
+      if (bytes[i] == b) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean regionEquals(byte[] bytes, int at, byte[] key) {
+    return java.util.Arrays.equals(bytes, at, at + key.length, key, 0, key.length);
+  }
+
+  private static boolean isKeyStart(byte c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  }
+
+  private static boolean isKeyChar(byte c) {
+    return isKeyStart(c) || (c >= '0' && c <= '9') || c == '.' || c == '-';
+  }
+
+  private static boolean isValueChar(byte c) {
+    return switch (c) {
+      case ' ', '\t', '\n', '\u000B', '\f', '\r', ',', ';', '&', '"' -> false;
+      default -> true;
+    };
+  }
+}

@@ -1,0 +1,63 @@
+package io.quarry.server.sourcetype;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** {@link KeyValueBytes} finds exactly what {@link KeyValues#values} finds, on any ASCII text. */
+class KeyValueBytesTest {
+
+  private static List<String> values(String text, String key) {
+    // the text in the middle of a larger array, as an event lies in a journal block
+    byte[] padded = ("xx=yy " + text + " a=b").getBytes(StandardCharsets.US_ASCII);
+    int offset = 6;
+    int length = text.length();
+    List<String> found = new ArrayList<>();
+    int count =
+        KeyValueBytes.values(
+            padded,
+            offset,
+            length,
+            key.getBytes(StandardCharsets.US_ASCII),
+            (start, end) ->
+                found.add(new String(padded, start, end - start, StandardCharsets.US_ASCII)));
+    assertThat(count).isEqualTo(found.size());
+    return found;
+  }
+
+  @Test
+  void findsWhatTheTextScanFinds() {
+    String access =
+        "10.0.0.1 - - [07/Jan/2026:10:00:00 +0000] \"GET /cart?JSESSIONID=SD5SL9FF2ADFF4958"
+            + "&item=EST-15 HTTP/1.1\" 200 1665 \"-\" \"Mozilla\"";
+    assertThat(values(access, "JSESSIONID")).containsExactly("SD5SL9FF2ADFF4958");
+    assertThat(values("a=1 b=\"two words\" a=3", "a")).containsExactly("1", "3");
+    assertThat(values("a=1 b=\"two words\" a=3", "b")).containsExactly("two words");
+    assertThat(values("x=\"unclosed a=1", "a")).containsExactly("1");
+    assertThat(values("1a=2 _k=v k.-1=z a=b=c", "a")).containsExactly("b=c");
+    assertThat(values("ka=1", "a")).isEmpty();
+    assertThat(values("=x a= b", "a")).isEmpty();
+  }
+
+  @Test
+  void agreesWithKeyValuesOnRandomText() {
+    Random random = new Random(42);
+    String alphabet = "ab_K.-1= \"&;,\t=xa=b";
+    for (int i = 0; i < 20_000; i++) {
+      StringBuilder text = new StringBuilder();
+      int length = random.nextInt(40);
+      for (int c = 0; c < length; c++) {
+        text.append(alphabet.charAt(random.nextInt(alphabet.length())));
+      }
+      for (String key : List.of("a", "b", "K", "_", "a.-1", "xa")) {
+        assertThat(values(text.toString(), key))
+            .as("'%s' key %s", text, key)
+            .isEqualTo(KeyValues.values(text.toString(), key));
+      }
+    }
+  }
+}
