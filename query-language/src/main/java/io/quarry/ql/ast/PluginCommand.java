@@ -36,6 +36,8 @@ public record PluginCommand(
 
   /** "command 'x' of plugin 'y'", for messages. */
   public String describe() {
-    return "command '" + name + "' of plugin '" + plugin + "'";
+    return plugin.equals("built-in")
+        ? "command '" + name + "'"
+        : "command '" + name + "' of plugin '" + plugin + "'";
   }
 }

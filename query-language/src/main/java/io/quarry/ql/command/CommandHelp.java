@@ -51,7 +51,7 @@ public record CommandHelp(
         definition.name(),
         definition.kind(),
         plugin,
-        syntax.toString(),
+        definition instanceof CustomSyntax custom ? custom.syntax() : syntax.toString(),
         definition.description(),
         definition.arguments());
   }

@@ -71,7 +71,8 @@ public final class CommandRegistry {
     Map<String, CommandParser> generators = new TreeMap<>();
     generators.put("inputlookup", CommandRegistry::parseInputLookup);
     generators.put("makeresults", CommandRegistry::parseMakeResults);
-    return new CommandRegistry(parsers, generators, BuiltinHelp.all());
+    return new CommandRegistry(parsers, generators, BuiltinHelp.all())
+        .with(CommandHelp.BUILT_IN, io.quarry.ql.builtins.BuiltinCommands.all());
   }
 
   /**
@@ -82,6 +83,19 @@ public final class CommandRegistry {
    */
   public CommandRegistry withPlugin(
       String plugin, List<io.quarry.plugin.api.command.CommandDefinition> commands) {
+    if (plugin.equals(CommandHelp.BUILT_IN)) {
+      throw new IllegalArgumentException("a plugin cannot be named '" + CommandHelp.BUILT_IN + "'");
+    }
+    return with(plugin, commands);
+  }
+
+  /**
+   * This registry plus commands declared as plugins declare theirs: a plugin's, or the built-ins
+   * written as page operators ({@code io.quarry.ql.builtins}, registered as {@link
+   * CommandHelp#BUILT_IN}), which thereby share the plugins' parsing, help and execution.
+   */
+  private CommandRegistry with(
+      String plugin, List<? extends io.quarry.plugin.api.command.CommandDefinition> commands) {
     Map<String, CommandParser> newParsers = new TreeMap<>(parsers);
     Map<String, CommandParser> newGenerators = new TreeMap<>(generators);
     Map<String, CommandHelp> newHelp = new TreeMap<>(help);

@@ -87,6 +87,14 @@ final class PluginCommandParser implements CommandParser {
 
   @Override
   public Command parse(TokenReader reader, Token name) {
+    CommandArguments arguments =
+        definition instanceof CustomSyntax custom
+            ? custom.parseArguments(reader, name)
+            : parseDeclared(reader, name);
+    return bind(reader, name, arguments);
+  }
+
+  private CommandArguments parseDeclared(TokenReader reader, Token name) {
     Map<String, Object> values = new LinkedHashMap<>();
     List<String> fields = new ArrayList<>();
     Token positionalGiven = null;
@@ -140,7 +148,10 @@ final class PluginCommandParser implements CommandParser {
           definition.name() + " needs at least one field (" + fieldList.description() + ")",
           "field names");
     }
-    CommandArguments arguments = new CommandArguments(values, fields);
+    return new CommandArguments(values, fields);
+  }
+
+  private Command bind(TokenReader reader, Token name, CommandArguments arguments) {
     BoundCommand bound;
     try {
       bound = definition.bind(arguments);
@@ -153,7 +164,12 @@ final class PluginCommandParser implements CommandParser {
           "a working plugin");
     }
     return new PluginCommand(
-        definition.name(), plugin, definition.kind(), arguments, bound, name.position());
+        definition.name(),
+        plugin,
+        bound instanceof PerUseKind perUse ? perUse.kind() : definition.kind(),
+        arguments,
+        bound,
+        name.position());
   }
 
   /** The positional argument given a second time, by name or without, at {@code again}. */

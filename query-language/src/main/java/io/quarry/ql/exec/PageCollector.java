@@ -83,6 +83,18 @@ public final class PageCollector implements RowSink {
     return toPage(rows, fieldNames(rows));
   }
 
+  /**
+   * Every field name of the rows as a command asking for all fields sees them, in first-seen order:
+   * an event's search-time extracted fields included ({@link Row#discoverableFieldNames}).
+   */
+  static Set<String> discoverableFieldNames(List<Row> rows) {
+    Set<String> names = new LinkedHashSet<>();
+    for (Row row : rows) {
+      names.addAll(row.discoverableFieldNames());
+    }
+    return names;
+  }
+
   /** Every field name of the rows, in first-seen order. */
   static Set<String> fieldNames(List<Row> rows) {
     Set<String> names = new LinkedHashSet<>();

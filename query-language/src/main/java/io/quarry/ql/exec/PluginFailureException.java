@@ -13,8 +13,7 @@ public final class PluginFailureException extends RuntimeException {
     super(
         "command '"
             + command
-            + "' of plugin '"
-            + plugin
+            + (plugin.equals("built-in") ? "" : "' of plugin '" + plugin)
             + "' failed: "
             + (cause.getMessage() == null ? cause.getClass().getName() : cause.getMessage()),
         cause);

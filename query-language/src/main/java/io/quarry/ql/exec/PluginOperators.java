@@ -122,7 +122,9 @@ public final class PluginOperators {
   static Page input(List<Row> rows, BoundCommand bound, BlockFactory factory, long firstId) {
     Set<String> required = bound.requiredFields();
     Set<String> names =
-        required.contains("*") ? PageCollector.fieldNames(rows) : new LinkedHashSet<>(required);
+        required.contains("*")
+            ? PageCollector.discoverableFieldNames(rows) // an event's search-time fields too
+            : new LinkedHashSet<>(required);
     names.remove(ROW_COLUMN);
     Page fields = PageCollector.toPage(rows, names);
     LongBlock.Builder ids = LongBlock.builder(DataType.LONG, rows.size());

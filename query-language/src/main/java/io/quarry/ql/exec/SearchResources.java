@@ -51,32 +51,54 @@ public record SearchResources(
 
   /** The context a plugin operator of this search gets. */
   public OperatorContext context(Instant now, ZoneId zone) {
-    BlockFactory factory = new BlockFactory(memory);
-    return new OperatorContext() {
-      @Override
-      public BlockFactory blockFactory() {
-        return factory;
-      }
+    return new Context(new BlockFactory(memory), this, now, zone);
+  }
 
-      @Override
-      public boolean isCancelled() {
-        return cancelled.getAsBoolean();
-      }
+  /**
+   * The operator context of a search: what plugins see, and for built-in page operators also {@link
+   * #stopped} (a user's regular expression ends its match when the search must stop).
+   */
+  public static final class Context implements OperatorContext {
+    private final BlockFactory factory;
+    private final SearchResources resources;
+    private final Instant now;
+    private final ZoneId zone;
 
-      @Override
-      public void warn(String message) {
-        warnings.accept(message);
-      }
+    private Context(BlockFactory factory, SearchResources resources, Instant now, ZoneId zone) {
+      this.factory = factory;
+      this.resources = resources;
+      this.now = now;
+      this.zone = zone;
+    }
 
-      @Override
-      public Instant now() {
-        return now;
-      }
+    /** Whether work in progress should end now (see {@link SearchResources#stopped}). */
+    public BooleanSupplier stopped() {
+      return resources.stopped();
+    }
 
-      @Override
-      public ZoneId zone() {
-        return zone;
-      }
-    };
+    @Override
+    public BlockFactory blockFactory() {
+      return factory;
+    }
+
+    @Override
+    public boolean isCancelled() {
+      return resources.cancelled().getAsBoolean();
+    }
+
+    @Override
+    public void warn(String message) {
+      resources.warnings().accept(message);
+    }
+
+    @Override
+    public Instant now() {
+      return now;
+    }
+
+    @Override
+    public ZoneId zone() {
+      return zone;
+    }
   }
 }

@@ -14,11 +14,11 @@ import java.util.Locale;
  * Splunk's {@code strftime}/{@code strptime} formats: {@code %Y %y %m %d %e %H %k %I %l %M %S %p %b
  * %h %B %a %A %j %Z %z %s %f %3N %6N %9N %T %F %D %%}; other characters stand for themselves.
  */
-final class Strftime {
+public final class Strftime {
   private Strftime() {}
 
   /** The time formatted, or null when it cannot be (a year beyond 9999, out of range). */
-  static String format(long micros, String format, ZoneId zone) {
+  public static String format(long micros, String format, ZoneId zone) {
     try {
       return formatOrThrow(micros, format, zone);
     } catch (java.time.DateTimeException | ArithmeticException e) {
@@ -65,7 +65,7 @@ final class Strftime {
   }
 
   /** Epoch microseconds, or null when the text does not fit the format. */
-  static Long parse(String text, String format, ZoneId zone) {
+  public static Long parse(String text, String format, ZoneId zone) {
     if (format.equals("%s")) {
       try {
         return Math.round(Double.parseDouble(text.strip()) * 1_000_000d);

@@ -530,6 +530,10 @@ public final class SplText {
 
   /** A plugin command with every option it was bound with (defaults included), by name. */
   private static String plugin(PluginCommand plugin) {
+    if (plugin.bound() instanceof io.quarry.ql.ast.WritesOwnSpl own) {
+      String arguments = own.splArguments();
+      return arguments.isEmpty() ? plugin.name() : plugin.name() + " " + arguments;
+    }
     StringBuilder text = new StringBuilder(plugin.name());
     for (Map.Entry<String, Object> option : new TreeMap<>(plugin.arguments().values()).entrySet()) {
       text.append(' ').append(option.getKey()).append('=');
@@ -603,12 +607,12 @@ public final class SplText {
    * A name where the parser reads one value but also looks for options and keywords: bare when it
    * is one word and none of {@code stopWords}, else quoted.
    */
-  private static String word(String text, Set<String> stopWords) {
+  public static String word(String text, Set<String> stopWords) {
     return isWord(text) && !stopWords.contains(text.toLowerCase(Locale.ROOT)) ? text : quote(text);
   }
 
   /** A value read by {@link TokenReader#readValue}: bare when it reads back whole, else quoted. */
-  private static String value(String text) {
+  public static String value(String text) {
     return isValue(text) ? text : quote(text);
   }
 
@@ -651,7 +655,7 @@ public final class SplText {
   }
 
   /** {@code "text"}, with {@code \"} and {@code \\}. */
-  static String quote(String text) {
+  public static String quote(String text) {
     return quote(text, '"');
   }
 

@@ -235,6 +235,17 @@ class SplTextTest {
           "* | locate | locate src | locate field=\"a b\" prefix=\"\" ratio=1 strict=yes",
           "* | locate prefix=x src ratio=0.25",
           "* | eval x=1e999999 + .5",
+          // the built-in page commands (io.quarry.ql.builtins)
+          "* | fillnull | fillnull value=\"n/a\" a, b | fillnull value=0 x",
+          "* | convert ctime(_time) AS t, auto(*) none(\"a b\") | convert timeformat=\"%Y-%m-%d\""
+              + " mktime(d) as \"as\" dur2sec(*_d) AS *_s memk(m) rmunit(u) rmcomma(c) num(n)"
+              + " mstime(s)",
+          "* | mvexpand tag | mvexpand field=t limit=3 | makemv delim=\",\" allowempty=t s"
+              + " | makemv tokenizer=\"(\\w+),?\" s setsv=true | mvcombine delim=\";\" x",
+          "* | regex \"^GET\" | regex ip!=\"^10\\.\" | regex _raw=\"a\\\"b\"",
+          "* | spath | spath input=j output=o path=a.b{0}.c | spath \"x{}.y\"",
+          "* | xyseries sep=\"-\" day host count n | untable day host count"
+              + " | addtotals col=t labelfield=n x* y | addtotals row=false col=true",
           // the fuzz test's saved inputs seed16 and seed17
           "x (IN) ((a b) OR c) w! =5 \"```\" NOT (IN=1 OR y IN (OR, \"a b\", a=b)) | sort a d | dedup 1 5 | rex mode=sed \"s|/|#|g\" | fields + -, x",
           "* | eval 'and'=-(a + 1) . \"s\\\"q\" . 'it\\'s', y=NOT NOT a LIKE \"x%\" XOR b | stats p99.9(x) AS \"p 99\", c by h | top limit=10 7 | bin \"as\" span=0.5");

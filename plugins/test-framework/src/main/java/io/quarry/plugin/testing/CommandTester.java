@@ -62,6 +62,14 @@ public final class CommandTester {
     return new CommandTester(name, CommandRegistry.builtIns().withPlugin(name, plugin.commands()));
   }
 
+  /**
+   * A tester for Quarry's built-in commands written as page operators ({@code fillnull}, {@code
+   * convert}, {@code mvexpand}, …): the same checks as for a plugin's.
+   */
+  public static CommandTester builtIns() {
+    return new CommandTester("built-in", CommandRegistry.builtIns());
+  }
+
   /** The seed of the random page sizes and map splits. */
   public CommandTester seed(long seed) {
     this.seed = seed;

@@ -1,0 +1,193 @@
+package io.quarry.ql.builtins;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BlockFactory;
+import io.quarry.plugin.api.data.BooleanBlock;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.DoubleBlock;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.plugin.api.data.Page;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Copies of chosen positions or values of blocks and pages, in their own types with multivalues
+ * kept: how filtering ({@code regex}) and expanding ({@code mvexpand}) build their output.
+ */
+final class BlockCopies {
+  private BlockCopies() {}
+
+  /**
+   * A new block of {@code block}'s positions {@code positions[0 .. count)} in that order (a
+   * position may repeat), multivalues kept, reserved through {@code factory}.
+   */
+  static Block take(BlockFactory factory, Block block, int[] positions, int count) {
+    switch (block) {
+      case LongBlock longs -> {
+        LongBlock.Builder builder =
+            longs.dataType() == DataType.TIMESTAMP
+                ? factory.newTimestampBlockBuilder(count)
+                : factory.newLongBlockBuilder(count);
+        for (int i = 0; i < count; i++) {
+          int p = positions[i];
+          int n = longs.getValueCount(p);
+          int first = longs.getFirstValueIndex(p);
+          if (n == 0) {
+            builder.appendNull();
+          } else if (n == 1) {
+            builder.append(longs.getLongValue(first));
+          } else {
+            builder.beginPositionEntry();
+            for (int v = first; v < first + n; v++) {
+              builder.append(longs.getLongValue(v));
+            }
+            builder.endPositionEntry();
+          }
+        }
+        return builder.build();
+      }
+      case DoubleBlock doubles -> {
+        DoubleBlock.Builder builder = factory.newDoubleBlockBuilder(count);
+        for (int i = 0; i < count; i++) {
+          int p = positions[i];
+          int n = doubles.getValueCount(p);
+          int first = doubles.getFirstValueIndex(p);
+          if (n == 0) {
+            builder.appendNull();
+          } else if (n == 1) {
+            builder.append(doubles.getDoubleValue(first));
+          } else {
+            builder.beginPositionEntry();
+            for (int v = first; v < first + n; v++) {
+              builder.append(doubles.getDoubleValue(v));
+            }
+            builder.endPositionEntry();
+          }
+        }
+        return builder.build();
+      }
+      case BooleanBlock booleans -> {
+        BooleanBlock.Builder builder = factory.newBooleanBlockBuilder(count);
+        for (int i = 0; i < count; i++) {
+          int p = positions[i];
+          int n = booleans.getValueCount(p);
+          int first = booleans.getFirstValueIndex(p);
+          if (n == 0) {
+            builder.appendNull();
+          } else if (n == 1) {
+            builder.append(booleans.getBooleanValue(first));
+          } else {
+            builder.beginPositionEntry();
+            for (int v = first; v < first + n; v++) {
+              builder.append(booleans.getBooleanValue(v));
+            }
+            builder.endPositionEntry();
+          }
+        }
+        return builder.build();
+      }
+      case BytesBlock bytes -> {
+        BytesBlock.Builder builder = factory.newBytesBlockBuilder(count);
+        for (int i = 0; i < count; i++) {
+          int p = positions[i];
+          int n = bytes.getValueCount(p);
+          int first = bytes.getFirstValueIndex(p);
+          if (n == 0) {
+            builder.appendNull();
+          } else if (n == 1) {
+            builder.append(bytes.getStringValue(first));
+          } else {
+            builder.beginPositionEntry();
+            for (int v = first; v < first + n; v++) {
+              builder.append(bytes.getStringValue(v));
+            }
+            builder.endPositionEntry();
+          }
+        }
+        return builder.build();
+      }
+    }
+  }
+
+  /**
+   * A new block of one value per position: the value at each value index of {@code block} ({@code
+   * -1}: a null), for {@code valueIndexes[0 .. count)}.
+   */
+  static Block takeValues(BlockFactory factory, Block block, int[] valueIndexes, int count) {
+    switch (block) {
+      case LongBlock longs -> {
+        LongBlock.Builder builder =
+            longs.dataType() == DataType.TIMESTAMP
+                ? factory.newTimestampBlockBuilder(count)
+                : factory.newLongBlockBuilder(count);
+        for (int i = 0; i < count; i++) {
+          if (valueIndexes[i] < 0) {
+            builder.appendNull();
+          } else {
+            builder.append(longs.getLongValue(valueIndexes[i]));
+          }
+        }
+        return builder.build();
+      }
+      case DoubleBlock doubles -> {
+        DoubleBlock.Builder builder = factory.newDoubleBlockBuilder(count);
+        for (int i = 0; i < count; i++) {
+          if (valueIndexes[i] < 0) {
+            builder.appendNull();
+          } else {
+            builder.append(doubles.getDoubleValue(valueIndexes[i]));
+          }
+        }
+        return builder.build();
+      }
+      case BooleanBlock booleans -> {
+        BooleanBlock.Builder builder = factory.newBooleanBlockBuilder(count);
+        for (int i = 0; i < count; i++) {
+          if (valueIndexes[i] < 0) {
+            builder.appendNull();
+          } else {
+            builder.append(booleans.getBooleanValue(valueIndexes[i]));
+          }
+        }
+        return builder.build();
+      }
+      case BytesBlock bytes -> {
+        BytesBlock.Builder builder = factory.newBytesBlockBuilder(count);
+        for (int i = 0; i < count; i++) {
+          if (valueIndexes[i] < 0) {
+            builder.appendNull();
+          } else {
+            builder.append(bytes.getStringValue(valueIndexes[i]));
+          }
+        }
+        return builder.build();
+      }
+    }
+  }
+
+  /**
+   * The page's positions {@code positions[0 .. count)} as a new page (every column copied), the
+   * input page released; the input page itself when that is every position in order.
+   */
+  static Page take(BlockFactory factory, Page page, int[] positions, int count) {
+    if (count == page.positionCount() && isIdentity(positions, count)) {
+      return page;
+    }
+    List<Block> blocks = new ArrayList<>(page.blocks().size());
+    for (Block block : page.blocks()) {
+      blocks.add(take(factory, block, positions, count));
+    }
+    factory.release(page);
+    return new Page(page.schema(), blocks, count);
+  }
+
+  private static boolean isIdentity(int[] positions, int count) {
+    for (int i = 0; i < count; i++) {
+      if (positions[i] != i) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,24 @@
+package io.quarry.ql.builtins;
+
+import io.quarry.plugin.api.command.CommandDefinition;
+import java.util.List;
+
+/** The built-in commands of this package, for {@link io.quarry.ql.command.CommandRegistry}. */
+public final class BuiltinCommands {
+  private BuiltinCommands() {}
+
+  /** One definition per command (stateless, shared by every search). */
+  public static List<CommandDefinition> all() {
+    return List.of(
+        new FillNullCommand(),
+        new ConvertCommand(),
+        new MvExpandCommand(),
+        new MakeMvCommand(),
+        new MvCombineCommand(),
+        new RegexCommand(),
+        new SpathCommand(),
+        new XySeriesCommand(),
+        new UntableCommand(),
+        new AddTotalsCommand());
+  }
+}

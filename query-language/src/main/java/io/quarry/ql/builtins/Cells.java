@@ -1,0 +1,229 @@
+package io.quarry.ql.builtins;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BlockFactory;
+import io.quarry.plugin.api.data.BooleanBlock;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.DoubleBlock;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.exec.PluginOperators;
+import io.quarry.ql.exec.TimeField;
+import io.quarry.ql.exec.Values;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Block and page plumbing the built-in page operators share: values of a position, new columns from
+ * Java values typed as a search types them, copies of chosen positions.
+ */
+final class Cells {
+  /** The hidden row-id column the row adapter adds; a command passes it on and never reads it. */
+  static final String ROW = PluginOperators.ROW_COLUMN;
+
+  private Cells() {}
+
+  /**
+   * A position's values as a computation reads them: Long, Double, Boolean, String; a {@link
+   * DataType#TIMESTAMP}'s as Splunk's epoch seconds.
+   */
+  static List<Object> values(Block block, int position) {
+    List<Object> values = block.getValues(position);
+    if (block.dataType() == DataType.TIMESTAMP && !values.isEmpty()) {
+      List<Object> seconds = new ArrayList<>(values.size());
+      for (Object value : values) {
+        seconds.add(TimeField.secondsOf((Long) value));
+      }
+      return seconds;
+    }
+    return values;
+  }
+
+  /** A value as text, as Splunk shows it (a whole double without {@code .0}). */
+  static String text(Object value) {
+    return Values.toText(value);
+  }
+
+  /** Rough heap bytes of a value held in operator state, for the memory account. */
+  static long bytes(Object value) {
+    return value instanceof String s ? 40L + 2L * s.length() : 24L;
+  }
+
+  /** The column names of a page other than the hidden row column, in order. */
+  static List<String> fieldNames(Page page) {
+    List<String> names = new ArrayList<>(page.schema().size());
+    for (Schema.Column column : page.schema().columns()) {
+      if (!column.name().equals(ROW)) {
+        names.add(column.name());
+      }
+    }
+    return names;
+  }
+
+  /**
+   * A column built from Java values position by position, typed by all of them as a search types a
+   * field: only longs a long column ({@code _time} a timestamp), numbers a double one, only
+   * booleans a boolean one, anything else text.
+   */
+  static final class Column {
+    private final List<Object> values = new ArrayList<>();
+    private int[] counts = new int[16];
+    private int positions;
+
+    /** Appends a position holding {@code cell}'s values (none: a null). */
+    void add(List<?> cell) {
+      values.addAll(cell);
+      count(cell.size());
+    }
+
+    /** Appends a position of one value, or a null for null. */
+    void add(Object value) {
+      if (value == null) {
+        count(0);
+      } else {
+        values.add(value);
+        count(1);
+      }
+    }
+
+    int positions() {
+      return positions;
+    }
+
+    private void count(int count) {
+      if (positions == counts.length) {
+        counts = Arrays.copyOf(counts, positions * 2);
+      }
+      counts[positions++] = count;
+    }
+
+    Block build(BlockFactory factory, String name) {
+      DataType type = type(name);
+      int next = 0;
+      switch (type) {
+        case LONG, TIMESTAMP -> {
+          LongBlock.Builder builder =
+              type == DataType.TIMESTAMP
+                  ? factory.newTimestampBlockBuilder(positions)
+                  : factory.newLongBlockBuilder(positions);
+          for (int p = 0; p < positions; p++) {
+            int count = counts[p];
+            if (count == 0) {
+              builder.appendNull();
+            } else if (count == 1) {
+              builder.append((Long) values.get(next++));
+            } else {
+              builder.beginPositionEntry();
+              for (int i = 0; i < count; i++) {
+                builder.append((Long) values.get(next++));
+              }
+              builder.endPositionEntry();
+            }
+          }
+          return builder.build();
+        }
+        case DOUBLE -> {
+          DoubleBlock.Builder builder = factory.newDoubleBlockBuilder(positions);
+          for (int p = 0; p < positions; p++) {
+            int count = counts[p];
+            if (count == 0) {
+              builder.appendNull();
+            } else if (count == 1) {
+              builder.append(((Number) values.get(next++)).doubleValue());
+            } else {
+              builder.beginPositionEntry();
+              for (int i = 0; i < count; i++) {
+                builder.append(((Number) values.get(next++)).doubleValue());
+              }
+              builder.endPositionEntry();
+            }
+          }
+          return builder.build();
+        }
+        case BOOLEAN -> {
+          BooleanBlock.Builder builder = factory.newBooleanBlockBuilder(positions);
+          for (int p = 0; p < positions; p++) {
+            int count = counts[p];
+            if (count == 0) {
+              builder.appendNull();
+            } else if (count == 1) {
+              builder.append((Boolean) values.get(next++));
+            } else {
+              builder.beginPositionEntry();
+              for (int i = 0; i < count; i++) {
+                builder.append((Boolean) values.get(next++));
+              }
+              builder.endPositionEntry();
+            }
+          }
+          return builder.build();
+        }
+        default -> {
+          BytesBlock.Builder builder = factory.newBytesBlockBuilder(positions);
+          for (int p = 0; p < positions; p++) {
+            int count = counts[p];
+            if (count == 0) {
+              builder.appendNull();
+            } else if (count == 1) {
+              builder.append(text(values.get(next++)));
+            } else {
+              builder.beginPositionEntry();
+              for (int i = 0; i < count; i++) {
+                builder.append(text(values.get(next++)));
+              }
+              builder.endPositionEntry();
+            }
+          }
+          return builder.build();
+        }
+      }
+    }
+
+    private DataType type(String name) {
+      if (values.isEmpty()) {
+        return DataType.STRING; // all null: as a search types a column without values
+      }
+      boolean anyLong = false;
+      boolean anyDouble = false;
+      boolean anyBoolean = false;
+      for (Object value : values) {
+        switch (value) {
+          case Long l -> anyLong = true;
+          case Double d -> anyDouble = true;
+          case Boolean b -> anyBoolean = true;
+          default -> {
+            return DataType.STRING;
+          }
+        }
+      }
+      if (anyBoolean) {
+        return anyLong || anyDouble ? DataType.STRING : DataType.BOOLEAN;
+      }
+      if (anyDouble) {
+        return DataType.DOUBLE;
+      }
+      return anyLong && TimeField.is(name) ? DataType.TIMESTAMP : DataType.LONG;
+    }
+  }
+
+  /** A block of {@code positions} copies of one value. */
+  static Block constant(BlockFactory factory, String name, Object value, int positions) {
+    Column column = new Column();
+    for (int p = 0; p < positions; p++) {
+      column.add(value);
+    }
+    return column.build(factory, name);
+  }
+
+  /** A page of named blocks (equal lengths), in the given order. */
+  static Page page(List<String> names, List<Block> blocks, int positions) {
+    List<Schema.Column> columns = new ArrayList<>(names.size());
+    for (int i = 0; i < names.size(); i++) {
+      columns.add(new Schema.Column(names.get(i), blocks.get(i).dataType()));
+    }
+    return new Page(new Schema(columns), blocks, positions);
+  }
+}

@@ -1,0 +1,190 @@
+package io.quarry.ql.builtins;
+
+import io.quarry.plugin.api.command.ArgumentSpec;
+import io.quarry.plugin.api.command.ArgumentType;
+import io.quarry.plugin.api.command.BoundCommand;
+import io.quarry.plugin.api.command.CommandArguments;
+import io.quarry.plugin.api.command.CommandDefinition;
+import io.quarry.plugin.api.command.CommandKind;
+import io.quarry.plugin.api.command.Operator;
+import io.quarry.plugin.api.command.OperatorContext;
+import io.quarry.plugin.api.command.PageTransformOperator;
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BlockFactory;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.command.PerUseKind;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code fillnull [value=<string>] [<field>...]}: replaces nulls (and absent fields) with a value,
+ * {@code 0} by default. With fields it streams; without, it fills every field any row has, so it
+ * holds every page until the end (centralized).
+ */
+final class FillNullCommand implements CommandDefinition {
+
+  @Override
+  public String name() {
+    return "fillnull";
+  }
+
+  @Override
+  public String description() {
+    return "Replaces null (absent) values with a value, 0 by default: in the given fields, or in every"
+        + " field any result has.";
+  }
+
+  @Override
+  public CommandKind kind() {
+    return CommandKind.CENTRALIZED;
+  }
+
+  @Override
+  public List<ArgumentSpec> arguments() {
+    return List.of(
+        ArgumentSpec.optional("value", ArgumentType.STRING, "0", "the value put in place of nulls"),
+        ArgumentSpec.optional(
+            "fields",
+            ArgumentType.FIELD_LIST,
+            null,
+            "the fields to fill (default: every field any result has)"));
+  }
+
+  @Override
+  public BoundCommand bind(CommandArguments arguments) {
+    return new Bound(arguments.getString("value"), arguments.fields());
+  }
+
+  record Bound(String value, List<String> fields) implements BoundCommand, PerUseKind {
+    @Override
+    public CommandKind kind() {
+      return fields.isEmpty() ? CommandKind.CENTRALIZED : CommandKind.STREAMING;
+    }
+
+    @Override
+    public Set<String> requiredFields() {
+      return fields.isEmpty() ? ALL_FIELDS : new LinkedHashSet<>(fields);
+    }
+
+    @Override
+    public Set<String> producedFields() {
+      return fields.isEmpty() ? Set.of() : new LinkedHashSet<>(fields);
+    }
+
+    @Override
+    public Operator createOperator(OperatorContext context) {
+      BlockFactory factory = context.blockFactory();
+      if (!fields.isEmpty()) {
+        return new PageTransformOperator() {
+          @Override
+          protected Page process(Page input) {
+            return fill(factory, input, fields, value);
+          }
+        };
+      }
+      return new QueueOperator(factory, "fillnull") {
+        private final List<Page> held = new ArrayList<>();
+        private final Set<String> names = new LinkedHashSet<>();
+
+        @Override
+        protected void process(Page page) {
+          held.add(page);
+          names.addAll(Cells.fieldNames(page));
+        }
+
+        @Override
+        protected void end() {
+          List<String> all = List.copyOf(names);
+          for (Page page : held) {
+            emit(fill(factory, page, all, value));
+          }
+          held.clear();
+        }
+
+        @Override
+        public void close() {
+          for (Page page : held) {
+            factory.release(page);
+          }
+          held.clear();
+          super.close();
+        }
+      };
+    }
+  }
+
+  /** {@code page} with every null of {@code fields} (an absent field: every position) filled. */
+  static Page fill(BlockFactory factory, Page page, List<String> fields, String value) {
+    Page out = page;
+    for (String field : fields) {
+      Block block = out.block(field);
+      if (block != null && !hasNull(block)) {
+        continue;
+      }
+      Object fillValue = typed(value, block == null ? null : block.dataType());
+      Block filled;
+      if (block == null) {
+        filled = Cells.constant(factory, field, fillValue, out.positionCount());
+      } else {
+        Cells.Column column = new Cells.Column();
+        boolean keepType = !(fillValue instanceof String) || block.dataType() == DataType.STRING;
+        for (int p = 0; p < out.positionCount(); p++) {
+          if (block.isNull(p)) {
+            column.add(fillValue);
+          } else {
+            List<Object> values = block.getValues(p);
+            column.add(
+                keepType ? values : values.stream().map(v -> (Object) Cells.text(v)).toList());
+          }
+        }
+        filled = column.build(factory, field);
+      }
+      out = factory.withColumn(out, field, filled);
+    }
+    return out;
+  }
+
+  private static boolean hasNull(Block block) {
+    for (int p = 0; p < block.positionCount(); p++) {
+      if (block.isNull(p)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The fill value in the type of the column it goes into: a number in a number column when it is
+   * one (a whole number a long in a long or timestamp column), else text; for an absent column a
+   * long when it is a whole number, a double when a decimal, else text.
+   */
+  static Object typed(String value, DataType type) {
+    Long whole = parseLong(value);
+    Double decimal = parseDouble(value);
+    if (type == null) {
+      return whole != null ? whole : decimal != null ? (Object) decimal : value;
+    }
+    return switch (type) {
+      case LONG, TIMESTAMP -> whole != null ? whole : decimal != null ? (Object) decimal : value;
+      case DOUBLE -> decimal != null ? (Object) decimal : value;
+      default -> value;
+    };
+  }
+
+  private static Long parseLong(String text) {
+    if (!text.matches("[+-]?\\d{1,18}")) {
+      return null;
+    }
+    return Long.parseLong(text);
+  }
+
+  private static Double parseDouble(String text) {
+    if (!text.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?")) {
+      return null;
+    }
+    return Double.parseDouble(text);
+  }
+}

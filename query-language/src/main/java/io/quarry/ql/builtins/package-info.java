@@ -1,0 +1,17 @@
+/**
+ * Built-in search commands written once as page operators: each class is one command, declared as a
+ * plugin declares its commands ({@link io.quarry.plugin.api.command.CommandDefinition}: name, kind,
+ * arguments, {@code bind}) and run through the plugin SPI's pull {@link
+ * io.quarry.plugin.api.command.Operator} over typed pages — inside today's row pipeline through
+ * {@link io.quarry.ql.exec.PluginOperators}' adapter, natively once the engine runs on pages. The
+ * registry adds them as {@code built-in} ({@link io.quarry.ql.command.CommandRegistry#builtIns}),
+ * so parsing, {@code | help} and execution are the plugins'. A command whose Splunk syntax does not
+ * fit declared {@code name=value} arguments reads its own ({@link
+ * io.quarry.ql.command.CustomSyntax}) and writes itself back as SPL ({@link
+ * io.quarry.ql.ast.WritesOwnSpl}).
+ *
+ * <p>Owns: {@code fillnull}, {@code convert}, {@code mvexpand}, {@code makemv}, {@code mvcombine},
+ * {@code regex}, {@code spath}, {@code xyseries}, {@code untable}, {@code addtotals}. Never write a
+ * command here against rows ({@code RowSink}/{@code Row}).
+ */
+package io.quarry.ql.builtins;
