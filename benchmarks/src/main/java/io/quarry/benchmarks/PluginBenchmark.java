@@ -7,9 +7,11 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.exec.Evaluator;
+import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.Pipelines;
 import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.RowSink;
+import io.quarry.ql.exec.StageStats;
 import io.quarry.ql.parser.Parser;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -85,6 +87,32 @@ public class PluginBenchmark {
     }
     head.finish();
     return end.rows;
+  }
+
+  /**
+   * The command through the page engine's map side ({@link PageChain}: a plugin's operator driven
+   * directly, {@code eval} over a page position view): pages in, pages out, no rows.
+   */
+  @Benchmark
+  @OperationsPerInvocation(ROWS)
+  public long pageChain() {
+    long[] positions = {0};
+    PageChain chain =
+        new PageChain(
+            commands,
+            evaluator,
+            page -> positions[0] += page.positionCount(),
+            new StageStats(commands.stream().map(Command::name).toList()),
+            0);
+    try {
+      for (Page page : pages) {
+        chain.add(page);
+      }
+      chain.finish();
+    } finally {
+      chain.close();
+    }
+    return positions[0];
   }
 
   @Benchmark

@@ -118,6 +118,7 @@ class BenchmarksRunTest {
       benchmark.command = command;
       benchmark.useRows(3000);
       assertThat(benchmark.pipeline()).as(command).isEqualTo(3000);
+      assertThat(benchmark.pageChain()).as(command).isEqualTo(3000);
       assertThat(benchmark.urlparseOnPages()).isEqualTo(3000);
     }
   }

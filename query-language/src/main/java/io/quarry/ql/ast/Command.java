@@ -31,7 +31,8 @@ public sealed interface Command
         TransactionCommand,
         FormatCommand,
         ReturnCommand,
-        SubsearchCommand {
+        SubsearchCommand,
+        TstatsCommand {
 
   /** The command's name as the registry knows it. */
   String name();

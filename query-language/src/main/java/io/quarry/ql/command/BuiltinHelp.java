@@ -172,6 +172,13 @@ final class BuiltinHelp {
         "Rows with only _time (now), to try expressions without data.");
     add(
         help,
+        "tstats",
+        g,
+        "| tstats <function>(<field>) [AS <name>] … [where <search>] [by <field>… [span=<span>]]",
+        "Statistics over what the index holds (default and index-time fields, _time), reading no"
+            + " event's text.");
+    add(
+        help,
         "help",
         g,
         "| help [<command>]",

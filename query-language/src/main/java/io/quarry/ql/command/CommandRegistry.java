@@ -71,6 +71,7 @@ public final class CommandRegistry {
     Map<String, CommandParser> generators = new TreeMap<>();
     generators.put("inputlookup", CommandRegistry::parseInputLookup);
     generators.put("makeresults", CommandRegistry::parseMakeResults);
+    generators.put("tstats", new TstatsParser());
     return new CommandRegistry(parsers, generators, BuiltinHelp.all())
         .with(CommandHelp.BUILT_IN, io.quarry.ql.builtins.BuiltinCommands.all());
   }

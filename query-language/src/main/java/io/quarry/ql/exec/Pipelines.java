@@ -102,6 +102,9 @@ public final class Pipelines {
       case io.quarry.ql.ast.MakeResultsCommand make ->
           throw new IllegalArgumentException(
               "makeresults generates rows: it can only be the first command");
+      case io.quarry.ql.ast.TstatsCommand tstats ->
+          throw new IllegalArgumentException(
+              "tstats generates rows: it can only be the first command (| tstats count …)");
       case io.quarry.ql.ast.PluginCommand plugin ->
           switch (plugin.kind()) {
             case STREAMING, CENTRALIZED -> PluginOperators.streaming(plugin, evaluator, downstream);

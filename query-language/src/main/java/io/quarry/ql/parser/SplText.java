@@ -82,6 +82,7 @@ public final class SplText {
     return switch (command) {
       case InputLookupCommand ignored -> true;
       case MakeResultsCommand ignored -> true;
+      case io.quarry.ql.ast.TstatsCommand ignored -> true;
       case HelpCommand ignored -> true;
       case PluginCommand plugin ->
           plugin.kind() == io.quarry.plugin.api.command.CommandKind.GENERATING;
@@ -130,6 +131,7 @@ public final class SplText {
               + (make.count() == 1 ? "" : " count=" + make.count())
               + (make.annotate() ? " annotate=true" : "");
       case HelpCommand help -> help(help);
+      case io.quarry.ql.ast.TstatsCommand tstats -> tstats(tstats);
       case PluginCommand plugin -> plugin(plugin);
       case TransactionCommand transaction -> transaction(transaction);
       case io.quarry.ql.ast.FormatCommand format -> SubsearchText.format(format);
@@ -296,6 +298,15 @@ public final class SplText {
   private static String stats(StatsCommand stats) {
     return aggregations(stats.aggregations())
         + (stats.groupBy().isEmpty() ? "" : " by " + String.join(", ", stats.groupBy()));
+  }
+
+  private static String tstats(io.quarry.ql.ast.TstatsCommand tstats) {
+    StatsCommand stats = tstats.stats();
+    return "tstats "
+        + aggregations(stats.aggregations())
+        + tstats.where().map(w -> " where " + search(w)).orElse("")
+        + (stats.groupBy().isEmpty() ? "" : " by " + String.join(", ", stats.groupBy()))
+        + tstats.span().map(s -> " span=" + span(s)).orElse("");
   }
 
   private static String streamStats(StreamStatsCommand streamStats) {

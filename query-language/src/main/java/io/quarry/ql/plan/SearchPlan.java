@@ -24,6 +24,9 @@ import java.util.Optional;
  *     search was left out, …)
  * @param expandedQuery the query as it runs once its subsearches were replaced by their results
  *     (what a job shows), when it had any
+ * @param indexedFieldsOnly whether events are read only for what the index holds ({@code tstats}):
+ *     a field that is neither a default nor an index-time field has no value, and no event's text
+ *     is read
  */
 public record SearchPlan(
     List<String> indexPatterns,
@@ -33,7 +36,8 @@ public record SearchPlan(
     List<Command> pipeline,
     Optional<Command> generator,
     List<String> messages,
-    Optional<String> expandedQuery) {
+    Optional<String> expandedQuery,
+    boolean indexedFieldsOnly) {
 
   public SearchPlan {
     requireNonNull(expandedQuery, "expandedQuery is null");
@@ -61,7 +65,8 @@ public record SearchPlan(
         pipeline,
         generator,
         messages,
-        Optional.empty());
+        Optional.empty(),
+        false);
   }
 
   /**
@@ -78,7 +83,8 @@ public record SearchPlan(
         pipeline,
         generator,
         all,
-        Optional.of(expanded));
+        Optional.of(expanded),
+        indexedFieldsOnly);
   }
 
   /** A plan without messages. */
@@ -107,7 +113,25 @@ public record SearchPlan(
         pipeline,
         generator,
         all,
-        expandedQuery);
+        expandedQuery,
+        indexedFieldsOnly);
+  }
+
+  /**
+   * A copy that reads only what the index holds ({@code tstats}): default and index-time fields,
+   * never a search-time extraction from an event's text.
+   */
+  public SearchPlan withIndexedFieldsOnly() {
+    return new SearchPlan(
+        indexPatterns,
+        earliestMicros,
+        latestMicros,
+        filter,
+        pipeline,
+        generator,
+        messages,
+        expandedQuery,
+        true);
   }
 
   /** A copy whose per-event filter is also {@code required} (ANDed in). */
@@ -125,7 +149,8 @@ public record SearchPlan(
         pipeline,
         generator,
         messages,
-        expandedQuery);
+        expandedQuery,
+        indexedFieldsOnly);
   }
 
   /**

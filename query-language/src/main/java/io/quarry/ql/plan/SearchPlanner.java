@@ -48,6 +48,28 @@ public final class SearchPlanner {
   public SearchPlan plan(
       Query query, long earliestMicros, long latestMicros, List<String> defaultIndexes) {
     List<Command> pipeline = topN(query.commands().subList(1, query.commands().size()));
+    if (query.commands().get(0) instanceof io.quarry.ql.ast.TstatsCommand tstats) {
+      // tstats: the where-search, _time bucketed by its span, stats, reading only indexed fields
+      List<Command> piped = new ArrayList<>();
+      tstats
+          .span()
+          .ifPresent(
+              span ->
+                  piped.add(
+                      new io.quarry.ql.ast.BinCommand(
+                          "_time",
+                          Optional.of(span),
+                          io.quarry.ql.ast.BinCommand.DEFAULT_BINS,
+                          Optional.empty(),
+                          java.util.OptionalDouble.empty(),
+                          java.util.OptionalDouble.empty(),
+                          "_time",
+                          tstats.position())));
+      piped.add(tstats.stats());
+      piped.addAll(pipeline);
+      return planSearch(query, tstats.where(), piped, earliestMicros, latestMicros, defaultIndexes)
+          .withIndexedFieldsOnly();
+    }
     if (!(query.commands().get(0) instanceof SearchCommand first)) {
       // a generating command: its rows feed the pipeline, no index is read
       return new SearchPlan(
@@ -58,8 +80,20 @@ public final class SearchPlanner {
           pipeline,
           java.util.Optional.of(query.commands().get(0)));
     }
+    return planSearch(
+        query, first.expression(), pipeline, earliestMicros, latestMicros, defaultIndexes);
+  }
+
+  /** A plan reading indexes: {@code expression}'s index, time range and per-event filter. */
+  private SearchPlan planSearch(
+      Query query,
+      Optional<SearchExpression> expression,
+      List<Command> pipeline,
+      long earliestMicros,
+      long latestMicros,
+      List<String> defaultIndexes) {
     List<SearchExpression> conjuncts = new ArrayList<>();
-    first.expression().ifPresent(e -> flattenAnd(e, conjuncts));
+    expression.ifPresent(e -> flattenAnd(e, conjuncts));
 
     List<String> indexes = null;
     long earliest = earliestMicros;

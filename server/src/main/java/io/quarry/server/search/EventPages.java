@@ -50,6 +50,7 @@ final class EventPages implements EventVisitor {
   private final Runnable afterFinish;
   private final ExtractionClock extraction = new ExtractionClock();
   private final List<String> fields;
+  private final boolean extract; // false for tstats: only default and index-time fields
   private final Column[] columns;
   private final RexExtraction[] rexes; // the fused rex commands, in pipeline order
   private final List<Map<String, Object>> assigned; // per rex, this event's match (null: not yet)
@@ -88,6 +89,7 @@ final class EventPages implements EventVisitor {
       List<String> fields,
       List<Command> fused,
       BooleanSupplier stopped,
+      boolean indexedFieldsOnly,
       Sourcetypes sourcetypes,
       SearchControl control,
       Predicate<Row> check,
@@ -96,6 +98,7 @@ final class EventPages implements EventVisitor {
       Consumer<Page> consumer,
       Runnable afterFinish) {
     this.fields = List.copyOf(fields);
+    this.extract = !indexedFieldsOnly;
     this.sourcetypes = sourcetypes;
     this.control = control;
     this.check = check;
@@ -120,7 +123,7 @@ final class EventPages implements EventVisitor {
     if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
       return false;
     }
-    if (check != null && !check.test(new EventRow(event, sourcetypes, extraction))) {
+    if (check != null && !check.test(new EventRow(event, sourcetypes, extraction, extract))) {
       return true;
     }
     matchedHere++;
@@ -254,6 +257,8 @@ final class EventPages implements EventVisitor {
           List<String> indexed = event.indexedField(name);
           if (indexed != null) {
             appendAll(indexed);
+          } else if (!extract) {
+            texts.appendNull();
           } else if (extracted == null && !keyValuesFromBytes(event)) {
             extracted = new Extraction(event);
             appendExtracted(extracted);

@@ -32,11 +32,21 @@ final class EventRow implements Row {
 
   private final Sourcetypes sourcetypes;
   private final ExtractionClock clock;
+  private final boolean extract;
 
   EventRow(StoredEvent stored, Sourcetypes sourcetypes, ExtractionClock clock) {
+    this(stored, sourcetypes, clock, true);
+  }
+
+  /**
+   * As above; without {@code extract} only default and index-time fields have values ({@code
+   * tstats}: nothing is read from the event's text).
+   */
+  EventRow(StoredEvent stored, Sourcetypes sourcetypes, ExtractionClock clock, boolean extract) {
     this.stored = stored;
     this.sourcetypes = sourcetypes;
     this.clock = clock;
+    this.extract = extract;
   }
 
   @Override
@@ -58,6 +68,9 @@ final class EventRow implements Row {
         List<String> indexed = stored.indexedField(field);
         if (indexed != null) {
           return List.copyOf(indexed);
+        }
+        if (!extract) {
+          return List.of();
         }
         if (extractor == null) {
           extractor = new FieldExtractor(stored.raw(), sourcetypes.forName(stored.sourcetype()));

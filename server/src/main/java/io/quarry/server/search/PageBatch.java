@@ -69,6 +69,7 @@ final class PageBatch {
   private final SearchControl control;
   private final Predicate<Row> check;
   private final Predicate<Row> eventCheck; // null when every candidate matches
+  private final boolean indexedFieldsOnly; // tstats: no search-time extraction
   private final AtomicLong matched;
   private final StageStats stages;
   private final Evaluator evaluator;
@@ -79,6 +80,7 @@ final class PageBatch {
       SearchControl control,
       Predicate<Row> check,
       boolean checked,
+      boolean indexedFieldsOnly,
       AtomicLong matched,
       StageStats stages,
       Evaluator evaluator,
@@ -87,6 +89,7 @@ final class PageBatch {
     this.control = control;
     this.check = check;
     this.eventCheck = checked ? check : null;
+    this.indexedFieldsOnly = indexedFieldsOnly;
     this.matched = matched;
     this.stages = stages;
     this.evaluator = evaluator;
@@ -150,6 +153,7 @@ final class PageBatch {
                       List.copyOf(PageChain.inputFields(chained, fields)),
                       filters.subList(0, fused),
                       evaluator.stopped(),
+                      indexedFieldsOnly,
                       sourcetypes,
                       control,
                       eventCheck,
@@ -178,6 +182,7 @@ final class PageBatch {
                         stages,
                         0);
                 return new PipelineFeed(sourcetypes, control, check, map, matched)
+                    .indexedFieldsOnly(indexedFieldsOnly)
                     .then(() -> partials.put(partial));
               });
     } finally {

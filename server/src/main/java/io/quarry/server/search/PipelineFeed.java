@@ -29,6 +29,7 @@ final class PipelineFeed implements EventVisitor {
   private final AtomicLong matched;
   private final ExtractionClock extraction = new ExtractionClock();
   private Runnable afterFinish = () -> {};
+  private boolean extract = true;
   private long matchedHere;
   private int visited;
 
@@ -50,7 +51,7 @@ final class PipelineFeed implements EventVisitor {
     if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
       return false;
     }
-    EventRow row = new EventRow(stored, sourcetypes, extraction);
+    EventRow row = new EventRow(stored, sourcetypes, extraction, extract);
     if (!check.test(row)) {
       return true;
     }
@@ -364,6 +365,15 @@ final class PipelineFeed implements EventVisitor {
     sink.finish(); // buffered rows read their fields while the segments are open
     control.extracted(extraction.take());
     afterFinish.run();
+  }
+
+  /**
+   * Whether events' search-time fields are extracted (the default); with {@code only}, rows hold
+   * only default and index-time fields ({@code tstats}).
+   */
+  PipelineFeed indexedFieldsOnly(boolean only) {
+    this.extract = !only;
+    return this;
   }
 
   /** Runs {@code action} on the scan's thread once this feed has finished. */

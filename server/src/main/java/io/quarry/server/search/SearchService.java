@@ -611,7 +611,9 @@ public final class SearchService implements AutoCloseable {
       Evaluator evaluator)
       throws IOException {
     RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
-    PipelineFeed feed = new PipelineFeed(sourcetypes, control, check, pipeline, matched);
+    PipelineFeed feed =
+        new PipelineFeed(sourcetypes, control, check, pipeline, matched)
+            .indexedFieldsOnly(plan.indexedFieldsOnly());
     boolean exact = plan.filter().isEmpty() || translation.exact();
     String deduplicated = exact ? dedupFieldFirst(plan.pipeline()) : null;
     if (deduplicated != null) {
@@ -670,7 +672,15 @@ public final class SearchService implements AutoCloseable {
         && !(countable && countingShortcut(io.quarry.ql.exec.StatsOperator.partial(stats)))) {
       boolean checked = plan.filter().isPresent() && !translation.exact();
       return new PageBatch(
-              sourcetypes, control, check, checked, matched, stages, evaluator, PAGE_SIZE)
+              sourcetypes,
+              control,
+              check,
+              checked,
+              plan.indexedFieldsOnly(),
+              matched,
+              stages,
+              evaluator,
+              PAGE_SIZE)
           .run(
               stats,
               pipeline,
@@ -721,6 +731,7 @@ public final class SearchService implements AutoCloseable {
                     stages,
                     0);
             return new PipelineFeed(sourcetypes, control, check, map, matched)
+                .indexedFieldsOnly(plan.indexedFieldsOnly())
                 .countValues(countedField, sure, segmentCounts, partial, stages, aggregatorAt)
                 .countTimedValues(timedField)
                 .then(() -> partials.put(partial));

@@ -83,7 +83,12 @@ class PageEngineSearchTest {
             "* | where took > 5 OR user=\"ann\" | eval _time=_time + 3600 | stats min(_time) AS"
                 + " first, count by user",
             "* | eval m=split(sid, \"1\") | stats count by m",
-            "* | where like(sid, \"s%\") | stats dc(user) AS users")) {
+            "* | where like(sid, \"s%\") | stats dc(user) AS users",
+            // built-in page commands before stats: driven directly on the page engine
+            "* | fillnull value=none sid | stats count by sid",
+            "* | convert num(took) AS t | stats sum(t) AS s, count(t) AS n by user",
+            "* | eval m=split(sid, \"1\") | mvexpand m | stats count by m",
+            "* | regex _raw=\"GET\" | stats count by sid")) {
       assertThat(search(query, "pages")).as(query).isEqualTo(search(query, "rows"));
     }
   }
