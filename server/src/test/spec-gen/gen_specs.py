@@ -497,6 +497,16 @@ def web():
     spec.case("count", "index=web | stats count", ["count:long"], [[n]])
     spec.case("methods", "index=web | stats count by method", ["method:string", "count:long"],
               counts_by(e["method"] for e in events))
+    # tstats reads only indexed fields: access_combined indexes clientip, method, uri_path, status
+    spec.case("tstats-by-status", "| tstats count where index=web by status",
+              ["status:string", "count:long"], counts_by(e["status"] for e in events))
+    spec.case("tstats-dc-post", "| tstats dc(clientip) AS clients where index=web method=POST",
+              ["clients:long"], [[len({e["clientip"] for e in events if e["method"] == "POST"})]])
+    spec.case("tstats-4h", "| tstats count where index=web by _time span=4h",
+              ["_time:time", "count:long"], buckets([e["epoch"] for e in events], 4 * 3600))
+    spec.case("tstats-path-method", "| tstats count where index=web uri_path=/cart.do by method",
+              ["method:string", "count:long"],
+              counts_by(e["method"] for e in events if e["uri_path"] == "/cart.do"))
     errors = [e for e in events if int(e["status"]) >= 500]
     spec.case("server-errors", "index=web status>=500 | stats count by status", ["status:string", "count:long"],
               counts_by(e["status"] for e in errors))
