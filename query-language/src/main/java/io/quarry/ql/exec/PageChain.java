@@ -7,6 +7,7 @@ import io.quarry.plugin.api.command.CommandKind;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.BinCommand;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.ast.Expression;
@@ -46,6 +47,7 @@ public final class PageChain {
             c ->
                 c instanceof EvalCommand
                     || c instanceof WhereCommand
+                    || c instanceof BinCommand bin && bin.rowLocal()
                     || c instanceof PluginCommand plugin
                         && plugin.kind() == CommandKind.STREAMING
                         && !plugin.bound().requiredFields().contains("*"));
@@ -64,6 +66,10 @@ public final class PageChain {
           eval.assignments().forEach(a -> fields(a.expression(), needed));
         }
         case WhereCommand where -> fields(where.condition(), needed);
+        case BinCommand bin -> {
+          needed.remove(bin.as());
+          needed.add(bin.field());
+        }
         case PluginCommand plugin -> {
           needed.removeAll(plugin.bound().producedFields());
           needed.addAll(plugin.bound().requiredFields());
@@ -107,6 +113,7 @@ public final class PageChain {
           switch (command) {
             case EvalCommand eval -> new EvalStage(eval, evaluator);
             case WhereCommand where -> new WhereStage(where, evaluator);
+            case BinCommand bin -> new BinStage(bin, evaluator.zone());
             case PluginCommand plugin -> new PluginStage(plugin, evaluator);
             default -> throw new IllegalArgumentException(command.name() + " has no page stage");
           });
@@ -200,6 +207,43 @@ public final class PageChain {
         result = result.withColumn(names.get(i), computed.block(i));
       }
       out.accept(result);
+    }
+  }
+
+  /**
+   * {@code bin} with a span: each position's first value of the field binned (as {@link
+   * BinOperator} bins it) into the {@code as} column.
+   */
+  private static final class BinStage implements Stage {
+    private final BinCommand command;
+    private final java.time.ZoneId zone;
+    private final PageRow row = new PageRow(Map.of());
+
+    BinStage(BinCommand command, java.time.ZoneId zone) {
+      this.command = command;
+      this.zone = zone;
+    }
+
+    @Override
+    public void add(Page page, Consumer<Page> out) {
+      int positions = page.positionCount();
+      List<List<Object>> cells = new ArrayList<>(positions);
+      for (int p = 0; p < positions; p++) {
+        List<Object> values = row.at(page, p).values(command.field());
+        if (values.isEmpty()) {
+          cells.add(row.values(command.as())); // unbinned: the as-field keeps its value
+          continue;
+        }
+        Object binned =
+            BinOperator.bin(command.span().orElseThrow(), command.field(), values.get(0), zone);
+        if (TimeField.is(command.field()) != TimeField.is(command.as())) {
+          binned =
+              TimeField.is(command.field()) ? TimeField.seconds(binned) : TimeField.micros(binned);
+        }
+        cells.add(binned instanceof List<?> list ? List.copyOf(list) : List.of(binned));
+      }
+      Page binned = PageCollector.toPage(List.of(command.as()), List.of(cells), positions);
+      out.accept(page.withColumn(command.as(), binned.block(0)));
     }
   }
 

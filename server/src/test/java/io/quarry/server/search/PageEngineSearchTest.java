@@ -88,7 +88,10 @@ class PageEngineSearchTest {
             "* | fillnull value=none sid | stats count by sid",
             "* | convert num(took) AS t | stats sum(t) AS s, count(t) AS n by user",
             "* | eval m=split(sid, \"1\") | mvexpand m | stats count by m",
-            "* | regex _raw=\"GET\" | stats count by sid")) {
+            "* | regex _raw=\"GET\" | stats count by sid",
+            "* | bin _time span=2s | stats count, values(sid) AS sids by _time",
+            "* | bin took span=5 | stats count by took",
+            "* | bin _time span=1d AS day | bin took span=10 AS t | stats count by day, t")) {
       assertThat(search(query, "pages")).as(query).isEqualTo(search(query, "rows"));
     }
   }

@@ -30,7 +30,49 @@ final class BytesKeyHash {
 
   /** The id of a key: {@code id >= 0} when it was there, {@code -id - 1} for a new one. */
   int id(byte[] bytes, int offset, int length) {
-    int hash = hash(bytes, offset, length);
+    return id(bytes, offset, length, hash(bytes, offset, length));
+  }
+
+  private int[] hashes = new int[0];
+  private int[] offsets = new int[0];
+  private int[] lengths = new int[0];
+  private final io.quarry.plugin.api.data.ByteSlice slice =
+      new io.quarry.plugin.api.data.ByteSlice();
+
+  /**
+   * The ids of positions {@code [0, count)} of a block without multivalues into {@code ids} ({@code
+   * -1} for a null position), new keys added. Every key is hashed first and then looked up, so the
+   * lookups — each a likely cache miss with many groups — do not wait on one another's work.
+   */
+  void ids(io.quarry.plugin.api.data.BytesBlock block, int count, int[] ids) {
+    if (hashes.length < count) {
+      hashes = new int[count];
+      offsets = new int[count];
+      lengths = new int[count];
+    }
+    byte[] bytes = null;
+    for (int p = 0; p < count; p++) {
+      if (block.isNull(p)) {
+        lengths[p] = -1;
+        continue;
+      }
+      block.getBytes(p, slice);
+      bytes = slice.bytes();
+      offsets[p] = slice.offset();
+      lengths[p] = slice.length();
+      hashes[p] = hash(bytes, offsets[p], lengths[p]);
+    }
+    for (int p = 0; p < count; p++) {
+      if (lengths[p] < 0) {
+        ids[p] = -1;
+      } else {
+        int id = id(bytes, offsets[p], lengths[p], hashes[p]);
+        ids[p] = id >= 0 ? id : -id - 1;
+      }
+    }
+  }
+
+  private int id(byte[] bytes, int offset, int length, int hash) {
     int mask = table.length - 1;
     for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
       long entry = table[slot];

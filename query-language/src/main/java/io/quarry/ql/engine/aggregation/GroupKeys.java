@@ -141,6 +141,37 @@ final class GroupKeys {
     return combinations.size();
   }
 
+  /**
+   * Where every position of a page falls in exactly one group or none (no multivalued by-field
+   * here): its group's id into {@code ids[position]}, -1 for none, and true; false (nothing
+   * written) when some position may fall in several — then ask {@link #groupsOf} per position.
+   */
+  boolean groupOfEach(Block[] keys, int count, int[] ids) {
+    if (width == 0) {
+      java.util.Arrays.fill(ids, 0, count, 0);
+      return true;
+    }
+    if (width > 1) {
+      return false;
+    }
+    Block block = keys[0];
+    if (block == null) {
+      java.util.Arrays.fill(ids, 0, count, -1);
+      return true;
+    }
+    if (block.mayHaveMultivaluedFields()) {
+      return false;
+    }
+    if (block instanceof BytesBlock bytes) {
+      single.ids(bytes, count, ids);
+      return true;
+    }
+    for (int p = 0; p < count; p++) {
+      ids[p] = block.isNull(p) ? -1 : singleId(BlockValues.key(block, p));
+    }
+    return true;
+  }
+
   /** The ids {@link #groupsOf} found. */
   int[] ids() {
     return ids;

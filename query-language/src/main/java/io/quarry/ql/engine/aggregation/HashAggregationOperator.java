@@ -47,6 +47,7 @@ public final class HashAggregationOperator implements Operator {
   private final Block[] valueBlocks;
   private final boolean needsTime;
   private boolean finishing;
+  private int[] pageIds = new int[0]; // per position of the page being added, its group
   private boolean[] numeric; // per function, while emitting: every result a number (or null)
   private boolean[] doubles; // per function, while emitting: some result a double
 
@@ -113,6 +114,27 @@ public final class HashAggregationOperator implements Operator {
       valueBlocks[f] = inputFields[f] == null ? null : page.block(inputFields[f]);
     }
     Block times = needsTime ? page.block(TimeField.NAME) : null;
+    int count = page.positionCount();
+    if (pageIds.length < count) {
+      pageIds = new int[count];
+    }
+    if (keys.groupOfEach(keyBlocks, count, pageIds)) {
+      // one group per position: function by function over the page, each state lookup
+      // independent of the last
+      long grown = grow();
+      for (int f = 0; f < functions.length; f++) {
+        GroupingFunction function = functions[f];
+        Block values = valueBlocks[f];
+        for (int p = 0; p < count; p++) {
+          int group = pageIds[p];
+          if (group >= 0) {
+            grown += function.add(group, values, p, needsTime ? time(times, p) : Long.MIN_VALUE);
+          }
+        }
+      }
+      memory.add(grown);
+      return;
+    }
     long grown = 0;
     for (int p = 0; p < page.positionCount(); p++) {
       int n = keys.groupsOf(keyBlocks, p);
