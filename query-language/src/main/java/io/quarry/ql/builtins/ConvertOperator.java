@@ -6,6 +6,7 @@ import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.engine.BlockCopies;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashSet;

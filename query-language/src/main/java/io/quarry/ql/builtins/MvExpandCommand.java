@@ -12,6 +12,7 @@ import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.engine.BlockCopies;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

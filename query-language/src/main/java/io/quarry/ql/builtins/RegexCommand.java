@@ -15,6 +15,7 @@ import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.WritesOwnSpl;
 import io.quarry.ql.command.CustomSyntax;
+import io.quarry.ql.engine.BlockCopies;
 import io.quarry.ql.exec.UserRegex;
 import io.quarry.ql.parser.SplText;
 import io.quarry.ql.parser.Token;

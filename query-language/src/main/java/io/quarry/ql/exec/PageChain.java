@@ -13,7 +13,7 @@ import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.ast.Expression;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.ast.WhereCommand;
-import io.quarry.ql.engine.Pages;
+import io.quarry.ql.engine.BlockCopies;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -272,7 +272,7 @@ public final class PageChain {
         }
       }
       if (count > 0) {
-        out.accept(Pages.filter(page, kept, count));
+        out.accept(BlockCopies.filter(page, kept, count));
       }
     }
   }

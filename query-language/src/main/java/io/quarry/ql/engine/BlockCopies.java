@@ -1,4 +1,4 @@
-package io.quarry.ql.builtins;
+package io.quarry.ql.engine;
 
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BlockFactory;
@@ -15,14 +15,14 @@ import java.util.List;
  * Copies of chosen positions or values of blocks and pages, in their own types with multivalues
  * kept: how filtering ({@code regex}) and expanding ({@code mvexpand}) build their output.
  */
-final class BlockCopies {
+public final class BlockCopies {
   private BlockCopies() {}
 
   /**
    * A new block of {@code block}'s positions {@code positions[0 .. count)} in that order (a
    * position may repeat), multivalues kept, reserved through {@code factory}.
    */
-  static Block take(BlockFactory factory, Block block, int[] positions, int count) {
+  public static Block take(BlockFactory factory, Block block, int[] positions, int count) {
     switch (block) {
       case LongBlock longs -> {
         LongBlock.Builder builder =
@@ -114,7 +114,7 @@ final class BlockCopies {
    * A new block of one value per position: the value at each value index of {@code block} ({@code
    * -1}: a null), for {@code valueIndexes[0 .. count)}.
    */
-  static Block takeValues(BlockFactory factory, Block block, int[] valueIndexes, int count) {
+  public static Block takeValues(BlockFactory factory, Block block, int[] valueIndexes, int count) {
     switch (block) {
       case LongBlock longs -> {
         LongBlock.Builder builder =
@@ -170,7 +170,7 @@ final class BlockCopies {
    * The page's positions {@code positions[0 .. count)} as a new page (every column copied), the
    * input page released; the input page itself when that is every position in order.
    */
-  static Page take(BlockFactory factory, Page page, int[] positions, int count) {
+  public static Page take(BlockFactory factory, Page page, int[] positions, int count) {
     if (count == page.positionCount() && isIdentity(positions, count)) {
       return page;
     }
@@ -181,6 +181,25 @@ final class BlockCopies {
     factory.release(page);
     return new Page(page.schema(), blocks, count);
   }
+
+  /**
+   * The page's positions {@code positions[0 .. count)} as a new page, copied outside any memory
+   * account (a page passing through the engine's map side, not held); the page itself when that is
+   * every position in order.
+   */
+  public static Page filter(Page page, int[] positions, int count) {
+    if (count == page.positionCount() && isIdentity(positions, count)) {
+      return page;
+    }
+    List<Block> blocks = new ArrayList<>(page.blocks().size());
+    for (Block block : page.blocks()) {
+      blocks.add(take(UNACCOUNTED, block, positions, count));
+    }
+    return new Page(page.schema(), blocks, count);
+  }
+
+  private static final BlockFactory UNACCOUNTED =
+      new BlockFactory(io.quarry.plugin.api.data.MemoryAccount.unbounded("page copies"));
 
   private static boolean isIdentity(int[] positions, int count) {
     for (int i = 0; i < count; i++) {
