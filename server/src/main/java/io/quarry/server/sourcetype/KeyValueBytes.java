@@ -72,8 +72,28 @@ public final class KeyValueBytes {
     return found;
   }
 
+  private static final java.lang.invoke.VarHandle LONGS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+          long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+
+  /**
+   * The first {@code b} in {@code bytes[from, limit)}, or -1: eight bytes at a time (a word holds
+   * {@code b} where {@code word ^ b*ONES} has a zero byte), which matters for an {@code =} scan
+   * over every event of a search.
+   */
   private static int indexOf(byte[] bytes, byte b, int from, int limit) {
-    for (int i = from; i < limit; i++) {
+    long pattern = (b & 0xFFL) * ONES;
+    int i = from;
+    for (; i + Long.BYTES <= limit; i += Long.BYTES) {
+      long word = (long) LONGS.get(bytes, i) ^ pattern;
+      long found = (word - ONES) & ~word & HIGHS;
+      if (found != 0) {
+        return i + (Long.numberOfTrailingZeros(found) >>> 3);
+      }
+    }
+    for (; i < limit; i++) {
       if (bytes[i] == b) {
         return i;
       }
