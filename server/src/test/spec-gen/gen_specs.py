@@ -497,6 +497,23 @@ def web():
     spec.case("count", "index=web | stats count", ["count:long"], [[n]])
     spec.case("methods", "index=web | stats count by method", ["method:string", "count:long"],
               counts_by(e["method"] for e in events))
+    # f(eval(...)): the expression's value per event; a condition counts where it holds
+    by_method = {}
+    for e in events:
+        m = by_method.setdefault(e["method"], [0, 0])
+        m[0] += 1 if int(e["status"]) >= 500 else 0
+        m[1] += 1
+    spec.case("count-eval-errors", "index=web | stats count(eval(status>=500)) AS errors, count by method",
+              ["method:string", "errors:long", "count:long"],
+              [[k, v[0], v[1]] for k, v in sorted(by_method.items())])
+    spec.case("count-eval-default-name", 'index=web | stats count(eval(method="POST"))',
+              ['count(eval(method="POST")):long'], [[sum(1 for e in events if e["method"] == "POST")]])
+    kb = [e["bytes_n"] / 1000 for e in events if e["bytes_n"] is not None]
+    spec.case("avg-eval-kb", "index=web | stats avg(eval(bytes/1000)) AS kb, max(eval(bytes/1000)) AS most",
+              ["kb:double", "most:double"], [[number(sum(kb) / len(kb)), number(max(kb))]])
+    notfound = [e["epoch"] for e in events if e["status"] == "404"]
+    spec.case("timechart-count-eval", "index=web | timechart span=6h count(eval(status=404)) AS notfound",
+              ["_time:time", "notfound:long"], buckets(notfound, 6 * 3600))
     # tstats reads only indexed fields: access_combined indexes clientip, method, uri_path, status
     spec.case("tstats-by-status", "| tstats count where index=web by status",
               ["status:string", "count:long"], counts_by(e["status"] for e in events))

@@ -62,7 +62,7 @@ final class EvalParser implements CommandParser {
     return new EvalCommand(assignments, name.position());
   }
 
-  private static void check(ExpressionParser parser, Expression expression) {
+  static void check(ExpressionParser parser, Expression expression) {
     EvalFunctions.Problem problem = EvalFunctions.check(expression);
     if (problem != null) {
       throw parser.error(problem.offset(), problem.message(), problem.expected());

@@ -6,6 +6,7 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EventStatsCommand;
 import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.ast.StreamStatsCommand;
+import io.quarry.ql.parser.ExpressionParser;
 import io.quarry.ql.parser.Token;
 import io.quarry.ql.parser.TokenReader;
 import io.quarry.ql.parser.TokenType;
@@ -106,9 +107,36 @@ final class StatsParser implements CommandParser {
                         "Unknown aggregation function '" + functionToken.text() + "'",
                         "one of " + AggregateFunction.allNames()));
     Optional<String> field = Optional.empty();
+    io.quarry.ql.ast.Expression evaluated = null;
     if (reader.at(TokenType.LPAREN)) {
       reader.next();
-      field = Optional.of(reader.expect(TokenType.WORD, "a field name").text());
+      if (reader.peek().isWord("eval") && reader.peek(1).type() == TokenType.LPAREN) {
+        Token eval = reader.next();
+        Token open = reader.next();
+        int depth = 1;
+        Token close = open;
+        while (depth > 0) {
+          close = reader.next();
+          if (close.type() == TokenType.EOF || close.type() == TokenType.PIPE) {
+            throw reader.unexpected(close, "')' closing eval(");
+          }
+          depth += close.type() == TokenType.LPAREN ? 1 : close.type() == TokenType.RPAREN ? -1 : 0;
+        }
+        ExpressionParser expression =
+            new ExpressionParser(reader.query(), open.end(), close.position().offset());
+        if (expression.atEnd()) {
+          throw reader.unexpected(close, "an expression inside eval( )");
+        }
+        evaluated = expression.expression();
+        if (!expression.atEnd()) {
+          throw expression.error(
+              expression.offset(), "Unexpected text after the expression", "')'");
+        }
+        EvalParser.check(expression, evaluated);
+        field = Optional.of(reader.query().substring(eval.position().offset(), close.end()));
+      } else {
+        field = Optional.of(reader.expect(TokenType.WORD, "a field name").text());
+      }
       reader.expect(TokenType.RPAREN, "')' after the field name");
     } else if (function != AggregateFunction.COUNT) {
       throw reader.unexpected(reader.peek(), "'(' and a field name after " + functionToken.text());
@@ -119,8 +147,10 @@ final class StatsParser implements CommandParser {
       reader.next();
       outputName = reader.readValue("a name after 'as'").text();
     }
-    return percentile.isPresent()
-        ? new Aggregation(function, field, outputName, percentile.getAsDouble())
-        : new Aggregation(function, field, outputName);
+    Aggregation aggregation =
+        percentile.isPresent()
+            ? new Aggregation(function, field, outputName, percentile.getAsDouble())
+            : new Aggregation(function, field, outputName);
+    return evaluated == null ? aggregation : aggregation.withEvaluated(evaluated);
   }
 }

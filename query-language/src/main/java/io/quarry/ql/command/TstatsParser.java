@@ -55,7 +55,13 @@ final class TstatsParser implements CommandParser {
     }
     List<Aggregation> aggregations = new ArrayList<>();
     while (!reader.atCommandEnd() && !atWord(reader, "where", "by", "from")) {
-      aggregations.add(StatsParser.aggregation(reader));
+      Token at = reader.peek();
+      Aggregation aggregation = StatsParser.aggregation(reader);
+      if (aggregation.evaluated().isPresent()) {
+        throw reader.error(
+            at, "tstats reads only indexed fields: eval( ) is not allowed", "a field name");
+      }
+      aggregations.add(aggregation);
       if (reader.at(TokenType.COMMA)) {
         reader.next();
       }

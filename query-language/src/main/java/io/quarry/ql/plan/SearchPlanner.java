@@ -47,7 +47,8 @@ public final class SearchPlanner {
    */
   public SearchPlan plan(
       Query query, long earliestMicros, long latestMicros, List<String> defaultIndexes) {
-    List<Command> pipeline = topN(query.commands().subList(1, query.commands().size()));
+    List<Command> pipeline =
+        EvaluatedAggregations.expand(topN(query.commands().subList(1, query.commands().size())));
     if (query.commands().get(0) instanceof io.quarry.ql.ast.TstatsCommand tstats) {
       // tstats: the where-search, _time bucketed by its span, stats, reading only indexed fields
       List<Command> piped = new ArrayList<>();
