@@ -32,7 +32,9 @@ public sealed interface Command
         FormatCommand,
         ReturnCommand,
         SubsearchCommand,
-        TstatsCommand {
+        TstatsCommand,
+        MetadataCommand,
+        EventCountCommand {
 
   /** The command's name as the registry knows it. */
   String name();

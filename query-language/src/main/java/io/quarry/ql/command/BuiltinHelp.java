@@ -179,6 +179,19 @@ final class BuiltinHelp {
             + " event's text.");
     add(
         help,
+        "metadata",
+        g,
+        "| metadata type=hosts|sources|sourcetypes [index=<name>]…",
+        "Each host, source or sourcetype of the indexes with firstTime, lastTime, recentTime and"
+            + " totalCount, from the index alone.");
+    add(
+        help,
+        "eventcount",
+        g,
+        "| eventcount [index=<name>]… [summarize=<bool>]",
+        "How many events the indexes hold (summarize=false: per index).");
+    add(
+        help,
         "help",
         g,
         "| help [<command>]",

@@ -72,6 +72,8 @@ public final class CommandRegistry {
     generators.put("inputlookup", CommandRegistry::parseInputLookup);
     generators.put("makeresults", CommandRegistry::parseMakeResults);
     generators.put("tstats", new TstatsParser());
+    generators.put("metadata", new IndexSummaryParser(true));
+    generators.put("eventcount", new IndexSummaryParser(false));
     return new CommandRegistry(parsers, generators, BuiltinHelp.all())
         .with(CommandHelp.BUILT_IN, io.quarry.ql.builtins.BuiltinCommands.all());
   }

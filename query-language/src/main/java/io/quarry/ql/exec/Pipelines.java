@@ -102,6 +102,12 @@ public final class Pipelines {
       case io.quarry.ql.ast.MakeResultsCommand make ->
           throw new IllegalArgumentException(
               "makeresults generates rows: it can only be the first command");
+      case io.quarry.ql.ast.MetadataCommand metadata ->
+          throw new IllegalArgumentException(
+              "metadata generates rows: it can only be the first command");
+      case io.quarry.ql.ast.EventCountCommand count ->
+          throw new IllegalArgumentException(
+              "eventcount generates rows: it can only be the first command");
       case io.quarry.ql.ast.TstatsCommand tstats ->
           throw new IllegalArgumentException(
               "tstats generates rows: it can only be the first command (| tstats count …)");

@@ -83,6 +83,8 @@ public final class SplText {
       case InputLookupCommand ignored -> true;
       case MakeResultsCommand ignored -> true;
       case io.quarry.ql.ast.TstatsCommand ignored -> true;
+      case io.quarry.ql.ast.MetadataCommand ignored -> true;
+      case io.quarry.ql.ast.EventCountCommand ignored -> true;
       case HelpCommand ignored -> true;
       case PluginCommand plugin ->
           plugin.kind() == io.quarry.plugin.api.command.CommandKind.GENERATING;
@@ -132,6 +134,18 @@ public final class SplText {
               + (make.annotate() ? " annotate=true" : "");
       case HelpCommand help -> help(help);
       case io.quarry.ql.ast.TstatsCommand tstats -> tstats(tstats);
+      case io.quarry.ql.ast.MetadataCommand metadata ->
+          "metadata type="
+              + metadata.type()
+              + metadata.indexes().stream()
+                  .map(i -> " index=" + value(i))
+                  .collect(Collectors.joining());
+      case io.quarry.ql.ast.EventCountCommand count ->
+          "eventcount"
+              + count.indexes().stream()
+                  .map(i -> " index=" + value(i))
+                  .collect(Collectors.joining())
+              + (count.summarize() ? "" : " summarize=false");
       case PluginCommand plugin -> plugin(plugin);
       case TransactionCommand transaction -> transaction(transaction);
       case io.quarry.ql.ast.FormatCommand format -> SubsearchText.format(format);

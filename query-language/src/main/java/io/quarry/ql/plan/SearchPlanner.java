@@ -49,27 +49,22 @@ public final class SearchPlanner {
       Query query, long earliestMicros, long latestMicros, List<String> defaultIndexes) {
     List<Command> pipeline =
         EvaluatedAggregations.expand(topN(query.commands().subList(1, query.commands().size())));
-    if (query.commands().get(0) instanceof io.quarry.ql.ast.TstatsCommand tstats) {
-      // tstats: the where-search, _time bucketed by its span, stats, reading only indexed fields
-      List<Command> piped = new ArrayList<>();
-      tstats
-          .span()
-          .ifPresent(
-              span ->
-                  piped.add(
-                      new io.quarry.ql.ast.BinCommand(
-                          "_time",
-                          Optional.of(span),
-                          io.quarry.ql.ast.BinCommand.DEFAULT_BINS,
-                          Optional.empty(),
-                          java.util.OptionalDouble.empty(),
-                          java.util.OptionalDouble.empty(),
-                          "_time",
-                          tstats.position())));
-      piped.add(tstats.stats());
-      piped.addAll(pipeline);
-      return planSearch(query, tstats.where(), piped, earliestMicros, latestMicros, defaultIndexes)
-          .withIndexedFieldsOnly();
+    Command head = query.commands().get(0);
+    if (head instanceof io.quarry.ql.ast.TstatsCommand tstats) {
+      return planTstats(
+          query, tstats, List.of(), pipeline, earliestMicros, latestMicros, defaultIndexes);
+    }
+    if (head instanceof io.quarry.ql.ast.MetadataCommand
+        || head instanceof io.quarry.ql.ast.EventCountCommand) {
+      IndexSummaries.Planned planned = IndexSummaries.plan(head);
+      return planTstats(
+          query,
+          planned.tstats(),
+          planned.after(),
+          pipeline,
+          earliestMicros,
+          latestMicros,
+          defaultIndexes);
     }
     if (!(query.commands().get(0) instanceof SearchCommand first)) {
       // a generating command: its rows feed the pipeline, no index is read
@@ -83,6 +78,40 @@ public final class SearchPlanner {
     }
     return planSearch(
         query, first.expression(), pipeline, earliestMicros, latestMicros, defaultIndexes);
+  }
+
+  /**
+   * {@code tstats}: the where-search, {@code _time} bucketed by its span, {@code stats}, then
+   * {@code after} and the rest of the pipeline, reading only indexed fields.
+   */
+  private SearchPlan planTstats(
+      Query query,
+      io.quarry.ql.ast.TstatsCommand tstats,
+      List<Command> after,
+      List<Command> pipeline,
+      long earliestMicros,
+      long latestMicros,
+      List<String> defaultIndexes) {
+    List<Command> piped = new ArrayList<>();
+    tstats
+        .span()
+        .ifPresent(
+            span ->
+                piped.add(
+                    new io.quarry.ql.ast.BinCommand(
+                        "_time",
+                        Optional.of(span),
+                        io.quarry.ql.ast.BinCommand.DEFAULT_BINS,
+                        Optional.empty(),
+                        java.util.OptionalDouble.empty(),
+                        java.util.OptionalDouble.empty(),
+                        "_time",
+                        tstats.position())));
+    piped.add(tstats.stats());
+    piped.addAll(after);
+    piped.addAll(pipeline);
+    return planSearch(query, tstats.where(), piped, earliestMicros, latestMicros, defaultIndexes)
+        .withIndexedFieldsOnly();
   }
 
   /** A plan reading indexes: {@code expression}'s index, time range and per-event filter. */

@@ -124,18 +124,23 @@ final class PageBatch {
     if (reduce.stream().noneMatch(c -> c instanceof OutputLookupCommand)) {
       control.previewer(() -> preview(total, reduce, finishing));
     }
+    // leading rex commands run inside the source; what follows them on page stages, if it can
+    int fusedCount = 0;
+    while (fusedCount < filters.size() && EventPages.fuses(filters.subList(0, fusedCount + 1))) {
+      fusedCount++;
+    }
+    int fused = fusedCount;
+    List<Command> chained = filters.subList(fused, filters.size());
+    boolean onPages = PageChain.supports(chained);
+    List<String> sourceFields =
+        onPages ? List.copyOf(PageChain.inputFields(chained, fields)) : List.of();
     ScanStats scanned;
     try {
       scanned =
           scan.run(
               () -> {
                 HashAggregationOperator partial = partials.take();
-                int fused = 0;
-                while (fused < filters.size() && EventPages.fuses(filters.subList(0, fused + 1))) {
-                  fused++;
-                }
-                List<Command> chained = filters.subList(fused, filters.size());
-                if (PageChain.supports(chained)) { // events straight into pages: no row at all
+                if (onPages) { // events straight into pages: no row at all
                   PageChain chain =
                       new PageChain(
                           chained,
@@ -148,9 +153,8 @@ final class PageBatch {
                           },
                           stages,
                           fused);
-                  int rexStages = fused;
                   return new EventPages(
-                      List.copyOf(PageChain.inputFields(chained, fields)),
+                      sourceFields,
                       filters.subList(0, fused),
                       evaluator.stopped(),
                       indexedFieldsOnly,
@@ -160,7 +164,7 @@ final class PageBatch {
                       matched,
                       pageSize,
                       page -> {
-                        for (int stage = 0; stage < rexStages; stage++) {
+                        for (int stage = 0; stage < fused; stage++) {
                           stages.counted(stage, page.positionCount(), 0);
                         }
                         chain.add(page);

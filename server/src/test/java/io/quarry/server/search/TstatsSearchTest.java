@@ -83,6 +83,23 @@ class TstatsSearchTest {
   }
 
   @Test
+  void metadataAndEventcountSummariseTheIndex() throws Exception {
+    // first event 2026-01-07T10:00:00Z, last 12:05:00Z; Quarry keeps no separate index time, so
+    // recentTime is the last event's time
+    assertThat(search("| metadata type=sourcetypes index=main"))
+        .contains(
+            "{\"firstTime\":\"1767780000\",\"sourcetype\":\"access_combined\","
+                + "\"lastTime\":\"1767787500\",\"recentTime\":\"1767787500\","
+                + "\"totalCount\":\"6\",\"type\":\"sourcetypes\"}");
+    assertThat(search("| eventcount index=main")).contains("{\"count\":\"6\"}");
+    assertThat(search("| eventcount summarize=false index=main index=nosuch"))
+        .contains("{\"count\":\"6\",\"index\":\"main\",\"server\":\"quarry\"}");
+    HttpResponse<String> noType = TestServers.export(server, PASSWORD, "| metadata index=main");
+    assertThat(noType.statusCode()).isEqualTo(400);
+    assertThat(noType.body()).contains("type=hosts");
+  }
+
+  @Test
   void dataModelsAndPrestatsAreClearErrors() throws Exception {
     for (String query :
         new String[] {
