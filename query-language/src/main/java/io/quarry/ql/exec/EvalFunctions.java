@@ -36,6 +36,13 @@ public final class EvalFunctions {
     a.put("isnotnull", new Arity(1, 1));
     a.put("isnum", new Arity(1, 1));
     a.put("isstr", new Arity(1, 1));
+    a.put("isint", new Arity(1, 1));
+    a.put("nullif", new Arity(2, 2));
+    a.put("mvdedup", new Arity(1, 1));
+    a.put("mvsort", new Arity(1, 1));
+    a.put("mvzip", new Arity(2, 3));
+    a.put("mvrange", new Arity(2, 3));
+    a.put("mvfind", new Arity(2, 2));
     a.put("typeof", new Arity(1, 1));
     a.put("len", new Arity(1, 1));
     a.put("lower", new Arity(1, 1));

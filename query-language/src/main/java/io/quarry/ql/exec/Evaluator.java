@@ -440,6 +440,10 @@ public final class Evaluator {
         return a instanceof Long || a instanceof Double;
       case "isstr":
         return a instanceof String;
+      case "isint":
+        return a instanceof Long || a instanceof Double d && d == Math.rint(d);
+      case "nullif":
+        return a != null && v.get(1) != null && text(a).equals(text(v.get(1))) ? null : a;
       case "typeof":
         return a == null
             ? "Invalid"
@@ -638,6 +642,26 @@ public final class Evaluator {
           return URLDecoder.decode(text(a), StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
           return text(a);
+        }
+      case "mvdedup", "mvsort", "mvzip", "mvrange":
+        return MultivalueFunctions.apply(function, v);
+      case "mvfind":
+        {
+          Pattern regex = pattern(text(v.get(1)));
+          if (regex == null) {
+            return null;
+          }
+          List<Object> all = values(a);
+          try {
+            for (int i = 0; i < all.size(); i++) {
+              if (regex.matcher(guarded(text(all.get(i)))).find()) {
+                return (long) i;
+              }
+            }
+          } catch (StoppableText.Stopped stopped) {
+            return null;
+          }
+          return null;
         }
       case "md5":
         return digest("MD5", text(a));
