@@ -674,6 +674,24 @@ class QuarryServerTest {
     assertThat(batch.get("filter").asText()).isEqualTo("raw status>=500");
     assertThat(batch.get("per_event_filter").asText()).isEqualTo("raw status>=500");
     assertThat(batch.get("earliest").isNull()).isFalse();
+    // the page engine: the source reads host (stats) and nothing for eval x=1, which runs as a
+    // page stage
+    assertThat(batch.get("engine").asText()).isEqualTo("pages");
+    assertThat(batch.get("page_source_fields").toString()).isEqualTo("[\"host\"]");
+    assertThat(batch.get("page_stages").toString()).isEqualTo("[\"eval x=1\"]");
+    JsonNode counted =
+        JSON.readTree(client.explain("index=web | stats count by status", null, null));
+    assertThat(counted.get("engine").asText()).isEqualTo("index");
+    JsonNode fused =
+        JSON.readTree(
+            client.explain(
+                "index=web | rex \"(?<ip>\\S+)\" | rex field=ip \"(?<a>\\d+)\" | stats count by a",
+                null,
+                null));
+    assertThat(fused.get("engine").asText()).isEqualTo("pages");
+    // a rex over another field runs as a row command before the pages, and so does the rex
+    // before it
+    assertThat(fused.get("row_stages_before_pages").size()).isEqualTo(2);
     JsonNode ordered = JSON.readTree(client.explain("sdk | head 5", null, null));
     assertThat(ordered.get("mode").asText()).isEqualTo("time-ordered");
     assertThat(ordered.get("event_limit").asLong()).isEqualTo(5);

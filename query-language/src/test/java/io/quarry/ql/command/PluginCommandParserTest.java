@@ -217,7 +217,8 @@ class PluginCommandParserTest {
     assertThatThrownBy(() -> parse("gen field=x"))
         .hasMessageContaining("'gen' generates rows: it can only be the first command");
     assertThatThrownBy(() -> new Parser(registry).parse("| declared field=x"))
-        .hasMessageContaining("the generating commands: gen, help, inputlookup");
+        .hasMessageContaining(
+            "the generating commands: eventcount, gen, help, inputlookup, makeresults, metadata, tstats");
   }
 
   @Test

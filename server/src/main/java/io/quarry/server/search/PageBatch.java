@@ -96,6 +96,30 @@ final class PageBatch {
     this.pageSize = pageSize;
   }
 
+  /**
+   * How the map side runs: the leading {@code rex} commands the source runs ({@code fused}), then
+   * whether the rest runs as page stages ({@code onPages}, reading {@code sourceFields} from
+   * storage) or as row commands before the pages.
+   */
+  record Shape(int fused, boolean onPages, List<String> sourceFields) {}
+
+  /** The {@link Shape} of a map side: {@code filters} before {@code stats}. */
+  static Shape shape(List<Command> filters, StatsCommand stats) {
+    int fused = 0;
+    while (fused < filters.size() && EventPages.fuses(filters.subList(0, fused + 1))) {
+      fused++;
+    }
+    List<Command> chained = filters.subList(fused, filters.size());
+    boolean onPages = PageChain.supports(chained);
+    return new Shape(
+        fused,
+        onPages,
+        onPages
+            ? List.copyOf(
+                PageChain.inputFields(chained, HashAggregationOperator.inputFields(stats)))
+            : List.of());
+  }
+
   /** Whether searches may run on the page engine (see {@link #ENGINE_PROPERTY}). */
   static boolean enabled() {
     return !"rows".equals(System.getProperty(ENGINE_PROPERTY));
@@ -124,16 +148,11 @@ final class PageBatch {
     if (reduce.stream().noneMatch(c -> c instanceof OutputLookupCommand)) {
       control.previewer(() -> preview(total, reduce, finishing));
     }
-    // leading rex commands run inside the source; what follows them on page stages, if it can
-    int fusedCount = 0;
-    while (fusedCount < filters.size() && EventPages.fuses(filters.subList(0, fusedCount + 1))) {
-      fusedCount++;
-    }
-    int fused = fusedCount;
+    Shape shape = shape(filters, stats);
+    int fused = shape.fused();
     List<Command> chained = filters.subList(fused, filters.size());
-    boolean onPages = PageChain.supports(chained);
-    List<String> sourceFields =
-        onPages ? List.copyOf(PageChain.inputFields(chained, fields)) : List.of();
+    boolean onPages = shape.onPages();
+    List<String> sourceFields = shape.sourceFields();
     ScanStats scanned;
     try {
       scanned =

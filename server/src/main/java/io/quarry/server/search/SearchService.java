@@ -666,10 +666,7 @@ public final class SearchService implements AutoCloseable {
     boolean exact = plan.filter().isEmpty() || translation.exact();
     org.apache.lucene.search.Query sure = exact ? null : translation.sure();
     boolean countable = filters.isEmpty() && (exact || sure != null);
-    if (aggregator instanceof StatsCommand stats
-        && PageBatch.enabled()
-        && io.quarry.ql.engine.aggregation.HashAggregationOperator.supports(stats)
-        && !(countable && countingShortcut(io.quarry.ql.exec.StatsOperator.partial(stats)))) {
+    if (aggregator instanceof StatsCommand stats && onPageEngine(stats, countable)) {
       boolean checked = plan.filter().isPresent() && !translation.exact();
       return new PageBatch(
               sourcetypes,
@@ -774,6 +771,17 @@ public final class SearchService implements AutoCloseable {
     segmentCounts.drainInto(total);
     stages.probe(aggregatorAt, total).finish(); // the reduce side's time goes to the same stage
     return scan;
+  }
+
+  /**
+   * Whether a batch {@code stats} runs on the page engine: every function has a page
+   * implementation, and the index does not answer it alone ({@code countable}: no command before it
+   * and an exact or sure index query).
+   */
+  private static boolean onPageEngine(StatsCommand stats, boolean countable) {
+    return PageBatch.enabled()
+        && io.quarry.ql.engine.aggregation.HashAggregationOperator.supports(stats)
+        && !(countable && countingShortcut(io.quarry.ql.exec.StatsOperator.partial(stats)));
   }
 
   /** Whether the index can answer {@code aggregator} without reading events (see runBatch). */
@@ -910,6 +918,7 @@ public final class SearchService implements AutoCloseable {
       reduce.add(names.get(aggregatorAt) + " (merge)");
       reduce.addAll(names.subList(aggregatorAt + 1, names.size()));
       explain.put("reduce", reduce);
+      explain.putAll(engine(plan, aggregatorAt, exact || translation.sure() != null));
     } else {
       explain.put("mode", "time-ordered");
       explain.put("pipeline", names);
@@ -918,6 +927,42 @@ public final class SearchService implements AutoCloseable {
       explain.put("dedup_skips_seen", exact ? dedupFieldFirst(plan.pipeline()) : null);
     }
     return explain;
+  }
+
+  /**
+   * Which engine runs a batch search, as {@link #runBatch} decides: {@code engine} is {@code index}
+   * (counted from the term index and doc values), {@code pages} or {@code rows}; on pages, the
+   * fields the source reads, the {@code rex} commands it runs itself and the commands run as page
+   * stages (or, when they cannot be, as rows before the pages).
+   */
+  private static Map<String, Object> engine(SearchPlan plan, int aggregatorAt, boolean narrow) {
+    Map<String, Object> engine = new LinkedHashMap<>();
+    List<Command> filters = plan.pipeline().subList(0, aggregatorAt);
+    boolean countable = filters.isEmpty() && narrow;
+    if (!(plan.pipeline().get(aggregatorAt) instanceof StatsCommand stats)) {
+      engine.put("engine", "rows");
+      return engine;
+    }
+    if (!onPageEngine(stats, countable)) {
+      engine.put(
+          "engine",
+          countable && countingShortcut(io.quarry.ql.exec.StatsOperator.partial(stats))
+              ? "index"
+              : "rows");
+      return engine;
+    }
+    engine.put("engine", "pages");
+    PageBatch.Shape shape = PageBatch.shape(filters, stats);
+    List<String> names = filters.stream().map(SplText::command).toList();
+    if (shape.onPages()) {
+      engine.put("page_source_fields", shape.sourceFields());
+      engine.put("in_source", names.subList(0, shape.fused()));
+      engine.put("page_stages", names.subList(shape.fused(), names.size()));
+    } else {
+      engine.put("row_stages_before_pages", names);
+    }
+    engine.put("indexed_fields_only", plan.indexedFieldsOnly());
+    return engine;
   }
 
   private static String timeOrNull(long micros, long unbounded) {
