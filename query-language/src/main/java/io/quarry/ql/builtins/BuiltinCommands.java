@@ -11,6 +11,7 @@ public final class BuiltinCommands {
   public static List<CommandDefinition> all() {
     return List.of(
         new FillNullCommand(),
+        new FillDownCommand(),
         new ConvertCommand(),
         new MvExpandCommand(),
         new MakeMvCommand(),

@@ -1,0 +1,99 @@
+package io.quarry.ql.builtins;
+
+import io.quarry.plugin.api.command.ArgumentSpec;
+import io.quarry.plugin.api.command.ArgumentType;
+import io.quarry.plugin.api.command.BoundCommand;
+import io.quarry.plugin.api.command.CommandArguments;
+import io.quarry.plugin.api.command.CommandDefinition;
+import io.quarry.plugin.api.command.CommandKind;
+import io.quarry.plugin.api.command.Operator;
+import io.quarry.plugin.api.command.OperatorContext;
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BlockFactory;
+import io.quarry.plugin.api.data.Page;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code filldown [<field> …]}: a null of a field takes the field's last value before it, in the
+ * order the results come (each field on its own); without fields, every field. Centralized: one
+ * operator sees every result in order.
+ */
+final class FillDownCommand implements CommandDefinition {
+
+  @Override
+  public String name() {
+    return "filldown";
+  }
+
+  @Override
+  public String description() {
+    return "Fills a field's nulls with its last value before them, in result order (every field"
+        + " when none is named).";
+  }
+
+  @Override
+  public CommandKind kind() {
+    return CommandKind.CENTRALIZED;
+  }
+
+  @Override
+  public List<ArgumentSpec> arguments() {
+    return List.of(
+        ArgumentSpec.optional(
+            "fields", ArgumentType.FIELD_LIST, null, "the fields to fill (default: every field)"));
+  }
+
+  @Override
+  public BoundCommand bind(CommandArguments arguments) {
+    return new Bound(arguments.fields());
+  }
+
+  record Bound(List<String> fields) implements BoundCommand {
+    @Override
+    public Set<String> requiredFields() {
+      return fields.isEmpty() ? ALL_FIELDS : new LinkedHashSet<>(fields);
+    }
+
+    @Override
+    public Set<String> producedFields() {
+      return new LinkedHashSet<>(fields);
+    }
+
+    @Override
+    public Operator createOperator(OperatorContext context) {
+      BlockFactory factory = context.blockFactory();
+      Map<String, List<Object>> last = new HashMap<>(); // each field's last value(s) so far
+      return new QueueOperator(factory, "filldown") {
+        @Override
+        protected void process(Page page) {
+          List<String> names = fields.isEmpty() ? Cells.fieldNames(page) : fields;
+          Page out = page;
+          for (String field : names) {
+            Block block = out.block(field);
+            boolean any = false;
+            Cells.Column column = new Cells.Column();
+            for (int p = 0; p < out.positionCount(); p++) {
+              List<Object> values = block == null ? List.of() : Cells.values(block, p);
+              if (values.isEmpty()) {
+                List<Object> previous = last.get(field);
+                column.add(previous == null ? List.of() : previous);
+                any |= previous != null;
+              } else {
+                last.put(field, values);
+                column.add(values);
+              }
+            }
+            if (any) {
+              out = factory.withColumn(out, field, column.build(factory, field));
+            }
+          }
+          emit(out);
+        }
+      };
+    }
+  }
+}
