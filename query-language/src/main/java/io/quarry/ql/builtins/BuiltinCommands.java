@@ -20,6 +20,7 @@ public final class BuiltinCommands {
         new SpathCommand(),
         new XySeriesCommand(),
         new UntableCommand(),
-        new AddTotalsCommand());
+        new AddTotalsCommand(),
+        new AddColTotalsCommand());
   }
 }
