@@ -61,11 +61,20 @@ public final class BinOperator implements RowSink {
     if (values.isEmpty()) {
       return downstream.accept(row);
     }
-    Object binned = bin(span, command.field(), values.get(0), zone);
-    if (TimeField.is(command.field()) != TimeField.is(command.as())) { // bin _time as t, t as _time
+    return downstream.accept(
+        new AssignedRow(row, Map.of(command.as(), binned(command, span, values.get(0), zone))));
+  }
+
+  /**
+   * A field's first value binned by {@code span} as {@code command} writes it into its {@code as}
+   * field: {@code bin _time as t} gives epoch seconds, {@code bin t as _time} microseconds.
+   */
+  static Object binned(BinCommand command, Span span, Object value, ZoneId zone) {
+    Object binned = bin(span, command.field(), value, zone);
+    if (TimeField.is(command.field()) != TimeField.is(command.as())) {
       binned = TimeField.is(command.field()) ? TimeField.seconds(binned) : TimeField.micros(binned);
     }
-    return downstream.accept(new AssignedRow(row, Map.of(command.as(), binned)));
+    return binned;
   }
 
   /** Where a value lies on the axis spans cut: microseconds for {@code _time}, else its number. */

@@ -25,13 +25,21 @@ public final class EvalOperator implements RowSink {
     AssignedRow assigned = new AssignedRow(row, new LinkedHashMap<>());
     for (EvalCommand.Assignment assignment : command.assignments()) {
       Object value = evaluator.evaluate(assignment.expression(), assigned);
-      if (assignment.field().equals("_time")) {
-        Object seconds = Evaluator.number(value);
-        value = seconds == null ? null : Math.round(((Number) seconds).doubleValue() * 1_000_000d);
-      }
-      assigned.values().put(assignment.field(), value);
+      assigned.values().put(assignment.field(), assignable(assignment.field(), value));
     }
     return downstream.accept(assigned);
+  }
+
+  /**
+   * A value as {@code eval} sets it in {@code field}: into {@code _time} a number of epoch seconds
+   * becomes microseconds (anything else: no value); other fields take it as it is.
+   */
+  static Object assignable(String field, Object value) {
+    if (!TimeField.is(field)) {
+      return value;
+    }
+    Object seconds = Evaluator.number(value);
+    return seconds == null ? null : Math.round(((Number) seconds).doubleValue() * 1_000_000d);
   }
 
   @Override

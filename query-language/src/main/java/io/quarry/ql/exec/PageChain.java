@@ -184,12 +184,7 @@ public final class PageChain {
         row.at(page, p);
         for (EvalCommand.Assignment assignment : command.assignments()) {
           Object value = evaluator.evaluate(assignment.expression(), row);
-          if (TimeField.is(assignment.field())) {
-            Object seconds = Evaluator.number(value);
-            value =
-                seconds == null ? null : Math.round(((Number) seconds).doubleValue() * 1_000_000d);
-          }
-          assigned.put(assignment.field(), value);
+          assigned.put(assignment.field(), EvalOperator.assignable(assignment.field(), value));
         }
         for (int i = 0; i < names.size(); i++) {
           Object value = assigned.get(names.get(i));
@@ -235,11 +230,7 @@ public final class PageChain {
           continue;
         }
         Object binned =
-            BinOperator.bin(command.span().orElseThrow(), command.field(), values.get(0), zone);
-        if (TimeField.is(command.field()) != TimeField.is(command.as())) {
-          binned =
-              TimeField.is(command.field()) ? TimeField.seconds(binned) : TimeField.micros(binned);
-        }
+            BinOperator.binned(command, command.span().orElseThrow(), values.get(0), zone);
         cells.add(binned instanceof List<?> list ? List.copyOf(list) : List.of(binned));
       }
       Page binned = PageCollector.toPage(List.of(command.as()), List.of(cells), positions);

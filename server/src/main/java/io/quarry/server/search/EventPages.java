@@ -174,7 +174,8 @@ final class EventPages implements EventVisitor {
       int i = producers[p];
       Map<String, Object> match = assigned.get(i);
       if (match == null) {
-        match = extraction.time(() -> rexes[i].assignments(event.rawText()));
+        CharSequence raw = rawText(event);
+        match = extraction.time(() -> rexes[i].assignments(raw));
         assigned.set(i, match);
       }
       Object value = match.get(field);
@@ -184,6 +185,21 @@ final class EventPages implements EventVisitor {
     }
     return null;
   }
+
+  /**
+   * The event's {@code _raw} as characters, read from the journal once per event however many
+   * columns scan it (a view of the decoded block for an ASCII event, valid until the next event).
+   */
+  private CharSequence rawText(StoredEvent event) {
+    if (rawOf != event) {
+      rawOf = event;
+      raw = event.rawText();
+    }
+    return raw;
+  }
+
+  private StoredEvent rawOf; // the event raw was read for
+  private CharSequence raw;
 
   /** One event's search-time extraction, shared by the columns that need it. */
   private final class Extraction {
@@ -256,7 +272,7 @@ final class EventPages implements EventVisitor {
         default -> {
           List<String> indexed = event.indexedField(name);
           if (indexed != null) {
-            appendAll(indexed);
+            appendValues(indexed);
           } else if (!extract) {
             texts.appendNull();
           } else if (extracted == null && !keyValuesFromBytes(event)) {
@@ -277,7 +293,7 @@ final class EventPages implements EventVisitor {
      * RexExtraction#UNDECIDED_SPAN} when that matcher cannot tell (nothing appended).
      */
     private long spanFromBytes(StoredEvent event, RexExtraction rex) {
-      if (!(event.rawText() instanceof AsciiText raw)) {
+      if (!(rawText(event) instanceof AsciiText raw)) {
         return UNDECIDED_SPAN;
       }
       long span = extraction.timeLong(() -> rex.span(raw));
@@ -294,7 +310,7 @@ final class EventPages implements EventVisitor {
      */
     private boolean keyValuesFromBytes(StoredEvent event) {
       Sourcetype sourcetype = sourcetypes.forName(event.sourcetype());
-      if (sourcetype.mayExtract(name) || !(event.rawText() instanceof AsciiText raw)) {
+      if (sourcetype.mayExtract(name) || !(rawText(event) instanceof AsciiText raw)) {
         return false;
       }
       byte[] bytes = raw.array();
@@ -356,18 +372,6 @@ final class EventPages implements EventVisitor {
           for (Object value : values) {
             texts.append(Values.toText(value));
           }
-          texts.endPositionEntry();
-        }
-      }
-    }
-
-    private void appendAll(List<String> values) {
-      switch (values.size()) {
-        case 0 -> texts.appendNull();
-        case 1 -> texts.append(values.get(0));
-        default -> {
-          texts.beginPositionEntry();
-          values.forEach(texts::append);
           texts.endPositionEntry();
         }
       }

@@ -100,17 +100,25 @@ class TstatsSearchTest {
   }
 
   @Test
-  void dataModelsAndPrestatsAreClearErrors() throws Exception {
+  void unsupportedOptionsAndBadEvalAreClearErrors() throws Exception {
     for (String query :
         new String[] {
           "| tstats count from datamodel=Web by Web.status",
           "| tstats prestats=true count",
           "| tstats by host",
-          "| tstats count by host span=1h"
+          "| tstats count by host span=1h",
+          "| tstats count(eval(status>1))",
+          "| metadata type=bogus",
+          "| eventcount report_size=true",
+          "index=main | stats count(eval(nosuchfunction(status)))",
+          "index=main | stats count(eval(status>1)"
         }) {
       HttpResponse<String> response = TestServers.export(server, PASSWORD, query);
       assertThat(response.statusCode()).as(query + ": " + response.body()).isEqualTo(400);
+      assertThat(response.body()).as(query).contains("QUERY_PARSE");
     }
+    // nothing accepted was lost: the six events are all still there
+    assertThat(search("| tstats count")).contains("{\"count\":\"6\"}");
   }
 
   private static String search(String query) throws Exception {

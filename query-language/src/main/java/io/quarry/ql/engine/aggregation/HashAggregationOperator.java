@@ -48,6 +48,7 @@ public final class HashAggregationOperator implements Operator {
   private final boolean needsTime;
   private boolean finishing;
   private int[] pageIds = new int[0]; // per position of the page being added, its group
+  private long[] pageTimes = new long[0]; // and its _time, when a function orders by it
   private boolean[] numeric; // per function, while emitting: every result a number (or null)
   private boolean[] doubles; // per function, while emitting: some result a double
 
@@ -122,13 +123,21 @@ public final class HashAggregationOperator implements Operator {
       // one group per position: function by function over the page, each state lookup
       // independent of the last
       long grown = grow();
+      if (needsTime) {
+        if (pageTimes.length < count) {
+          pageTimes = new long[count];
+        }
+        for (int p = 0; p < count; p++) {
+          pageTimes[p] = time(times, p);
+        }
+      }
       for (int f = 0; f < functions.length; f++) {
         GroupingFunction function = functions[f];
         Block values = valueBlocks[f];
         for (int p = 0; p < count; p++) {
           int group = pageIds[p];
           if (group >= 0) {
-            grown += function.add(group, values, p, needsTime ? time(times, p) : Long.MIN_VALUE);
+            grown += function.add(group, values, p, needsTime ? pageTimes[p] : Long.MIN_VALUE);
           }
         }
       }
