@@ -187,6 +187,9 @@ public final class QuarryServer implements Closeable {
       io.quarry.server.macros.MacroStore macros =
           new io.quarry.server.macros.MacroStore(
               dataDirectory.resolve("macros.json"), config.search().macros());
+      io.quarry.server.saved.SavedSearchStore savedSearches =
+          new io.quarry.server.saved.SavedSearchStore(
+              dataDirectory.resolve("savedsearches.json"), config.search().savedSearches());
       SearchService search =
           new SearchService(
               store,
@@ -198,7 +201,8 @@ public final class QuarryServer implements Closeable {
               Duration.ofSeconds(config.search().maxTimeSeconds()),
               pluginManager.registry(),
               config.search().maxMemoryBytes(),
-              macros);
+              macros,
+              savedSearches);
       Authenticator authenticator =
           new Authenticator(adminPassword.value(), config.auth(), hecTokens);
       List<String> plainText = Authenticator.plainTextPasswords(config.auth());
@@ -234,6 +238,10 @@ public final class QuarryServer implements Closeable {
       new FieldRoutes(authenticator, search).register(router);
       new LookupRoutes(authenticator, lookups).register(router);
       new io.quarry.server.rest.MacroRoutes(authenticator, macros).register(router);
+      new io.quarry.server.rest.SplunkMacroRoutes(authenticator, macros).register(router);
+      new io.quarry.server.rest.SplunkSavedSearchRoutes(
+              authenticator, savedSearches, jobRoutes, jobs)
+          .register(router);
       new PluginRoutes(authenticator, pluginManager).register(router);
       metrics.quarantinedBuckets(
           () ->

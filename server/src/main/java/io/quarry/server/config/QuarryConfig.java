@@ -605,8 +605,31 @@ public record QuarryConfig(
       @JsonProperty("maxJobs") Integer maxJobs,
       @JsonProperty("jobTtlSeconds") Integer jobTtlSeconds,
       @JsonProperty("maxMemoryBytes") Long maxMemoryBytes,
-      @JsonProperty("macros") Map<String, MacroSettings> macroSettings) {
-    /** The search settings without macros. */
+      @JsonProperty("macros") Map<String, MacroSettings> macroSettings,
+      @JsonProperty("savedSearches") Map<String, SavedSearchSettings> savedSearchSettings) {
+    /** The search settings without saved searches. */
+    public Search(
+        String defaultEarliest,
+        Long maxResultRows,
+        Integer maxTimeSeconds,
+        Integer maxConcurrentJobs,
+        Integer maxJobs,
+        Integer jobTtlSeconds,
+        Long maxMemoryBytes,
+        Map<String, MacroSettings> macroSettings) {
+      this(
+          defaultEarliest,
+          maxResultRows,
+          maxTimeSeconds,
+          maxConcurrentJobs,
+          maxJobs,
+          jobTtlSeconds,
+          maxMemoryBytes,
+          macroSettings,
+          null);
+    }
+
+    /** The search settings without macros or saved searches. */
     public Search(
         String defaultEarliest,
         Long maxResultRows,
@@ -623,7 +646,25 @@ public record QuarryConfig(
           maxJobs,
           jobTtlSeconds,
           maxMemoryBytes,
+          null,
           null);
+    }
+
+    /** The configured saved searches by name, owned by {@code nobody}. */
+    public Map<String, io.quarry.server.saved.SavedSearch> savedSearches() {
+      Map<String, io.quarry.server.saved.SavedSearch> searches = new java.util.TreeMap<>();
+      savedSearchSettings.forEach(
+          (name, settings) ->
+              searches.put(
+                  name,
+                  new io.quarry.server.saved.SavedSearch(
+                      settings.search(),
+                      settings.description(),
+                      settings.earliest(),
+                      settings.latest(),
+                      "nobody",
+                      0)));
+      return searches;
     }
 
     /** The search macros, checked (names, arities, argument names). */
@@ -643,6 +684,8 @@ public record QuarryConfig(
 
     public Search {
       macroSettings = macroSettings == null ? Map.of() : Map.copyOf(macroSettings);
+      savedSearchSettings =
+          savedSearchSettings == null ? Map.of() : Map.copyOf(savedSearchSettings);
       try {
         macros(macroSettings);
       } catch (IllegalArgumentException e) {
@@ -686,6 +729,23 @@ public record QuarryConfig(
         throw new IllegalArgumentException("a search macro needs a definition");
       }
       args = args == null ? List.of() : List.copyOf(args);
+    }
+  }
+
+  /**
+   * A saved search as Splunk's {@code savedsearches.conf} stanza: its query, a description and the
+   * time range a dispatch without one uses ({@code dispatch.earliest_time}, {@code
+   * dispatch.latest_time}). Its key in {@code search.savedSearches} is its name.
+   */
+  public record SavedSearchSettings(
+      @JsonProperty("search") String search,
+      @JsonProperty("description") String description,
+      @JsonProperty("earliest") String earliest,
+      @JsonProperty("latest") String latest) {
+    public SavedSearchSettings {
+      if (search == null || search.isBlank()) {
+        throw new IllegalArgumentException("a saved search needs a search");
+      }
     }
   }
 
