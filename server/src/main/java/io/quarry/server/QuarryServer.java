@@ -234,6 +234,9 @@ public final class QuarryServer implements Closeable {
       new SplunkJobRoutes(authenticator, jobRoutes, jobs).register(router);
       new SplunkServerRoutes(authenticator, hostName()).register(router);
       new IndexRoutes(authenticator, store).register(router);
+      new io.quarry.server.rest.SplunkIndexRoutes(authenticator, store).register(router);
+      new io.quarry.server.rest.SplunkReceiverRoutes(authenticator, ingest, hostName(), clock)
+          .register(router);
       new SourcetypeRoutes(authenticator, sourcetypes).register(router);
       new FieldRoutes(authenticator, search).register(router);
       new LookupRoutes(authenticator, lookups).register(router);

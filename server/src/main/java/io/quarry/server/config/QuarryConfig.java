@@ -404,8 +404,9 @@ public record QuarryConfig(
    * whose name starts with {@code _}, only when the pattern starts with {@code _} too, as {@code
    * _*} or {@code _internal}), the indexes a search that names none reads ({@code
    * srchIndexesDefault}), capabilities ({@code edit_lookups}: upload and delete lookups, {@code
-   * outputlookup}), and a search expression ANDed into every search of its users ({@code
-   * srchFilter}). Only {@code admin} sees every user's jobs.
+   * outputlookup}; {@code edit_tcp}: send events through {@code receivers/simple}), and a search
+   * expression ANDed into every search of its users ({@code srchFilter}). Only {@code admin} sees
+   * every user's jobs.
    */
   public record Role(
       @JsonProperty("srchIndexesAllowed") List<String> srchIndexesAllowed,
@@ -415,11 +416,17 @@ public record QuarryConfig(
     /** Upload and delete lookup tables, and write them with {@code outputlookup}. */
     public static final String EDIT_LOOKUPS = "edit_lookups";
 
-    public static final Set<String> CAPABILITIES = Set.of(EDIT_LOOKUPS);
+    /**
+     * Send events over Splunk's {@code receivers/simple} with user credentials (Splunk's name for
+     * the capability); HEC tokens need none.
+     */
+    public static final String EDIT_TCP = "edit_tcp";
+
+    public static final Set<String> CAPABILITIES = Set.of(EDIT_LOOKUPS, EDIT_TCP);
 
     /** The built-in role of {@code admin}. */
     public static final Role ADMIN =
-        new Role(List.of("*", "_*"), List.of(DEFAULT_INDEX), List.of(EDIT_LOOKUPS), null);
+        new Role(List.of("*", "_*"), List.of(DEFAULT_INDEX), List.of(EDIT_LOOKUPS, EDIT_TCP), null);
 
     /** The built-in role of users who name none. */
     public static final Role USER = new Role(List.of("*"), List.of(DEFAULT_INDEX), List.of(), null);

@@ -96,4 +96,30 @@ class SplunkSdkTest {
     assertThat(seen.get("missing").asText()).isEqualTo("KeyError");
     assertThat(seen.get("savedDeleted").asBoolean()).isTrue();
   }
+
+  @Test
+  void splunksPythonSdkListsIndexesAndSubmitsEvents() throws Exception {
+    Path python = PythonVenv.with("splunk-sdk==2.1.0");
+    String output =
+        PythonVenv.script(
+            python,
+            "/splunk-sdk/indexes.py",
+            "127.0.0.1",
+            Integer.toString(server.port()),
+            "sdk-pw");
+    assertThat(output).as("the SDK script failed; its output is on standard error").isNotNull();
+    JsonNode seen = JSON.readTree(output.lines().reduce((a, b) -> b).orElseThrow());
+
+    assertThat(seen.get("indexNames").toString())
+        .as("admin's readable indexes, internal ones included")
+        .contains("\"_internal\"", "\"main\"");
+    assertThat(seen.get("datatype").asText()).isEqualTo("event");
+    assertThat(seen.get("submitted").toString())
+        .isEqualTo(
+            "[{\"host\":\"sdk-host\",\"source\":\"http-simple\",\"sourcetype\":\"sdk\","
+                + "\"status\":\"404\"}]");
+    assertThat(seen.get("added").asInt()).isEqualTo(1);
+    assertThat(seen.get("missing").asText()).isEqualTo("KeyError");
+    assertThat(seen.get("create").asInt()).isEqualTo(400);
+  }
 }
