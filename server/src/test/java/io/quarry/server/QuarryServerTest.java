@@ -710,6 +710,9 @@ class QuarryServerTest {
     assertThat(indexes.get(2).events()).isEqualTo(2);
     assertThat(indexes.get(1).journalRawBytes()).isPositive();
     assertThat(indexes.get(1).buckets()).isEqualTo(1);
+    assertThat(indexes.get(1).bytesByKind())
+        .containsOnlyKeys("docValues", "journal", "other", "points", "postings", "terms");
+    assertThat(indexes.get(1).bytesByKind().get("journal")).isPositive();
     assertThatThrownBy(() -> client.search("x | nope"))
         .isInstanceOf(QuarryClientException.class)
         .hasMessageContaining("QUERY_PARSE: Unknown search command 'nope'");
