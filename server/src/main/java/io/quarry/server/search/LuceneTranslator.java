@@ -70,7 +70,7 @@ final class LuceneTranslator {
   static Translation translate(SearchExpression expression) {
     return switch (expression) {
       case SearchExpression.Term term when term.directive() != SearchExpression.Directive.NONE ->
-          // the index holds the whole token too (and its parts and prefixes): a superset, so the
+          // the index holds the whole token too (and its parts): a superset, so the
           // event check decides (whole token for TERM, the case for CASE)
           inexact(term(term.text(), false));
       case SearchExpression.Term term -> term(term.text(), term.phrase());
