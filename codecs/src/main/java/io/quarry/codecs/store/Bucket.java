@@ -54,6 +54,7 @@ final class Bucket implements Closeable {
       new java.util.concurrent.atomic.AtomicLong();
   private final Object refreshMonitor = new Object();
   private long refreshedGeneration; // guarded by refreshMonitor
+  private volatile long lastAcquiredNanos = System.nanoTime();
   private boolean refreshing; // guarded by refreshMonitor
   private volatile boolean warm;
   private volatile long minTime;
@@ -340,17 +341,23 @@ final class Bucket implements Closeable {
     warm = true;
   }
 
-  /** A searcher over the bucket; give it back with {@link #release}. */
   /**
-   * A searcher over the bucket. For the hot bucket it first refreshes when events were added since
-   * the last refresh, so a search sees every event acknowledged before it started (read your
-   * writes); the refresh is shared with concurrent searches and the background refresher.
+   * A searcher over the bucket; give it back with {@link #release}. For the hot bucket it first
+   * refreshes when events were added since the last refresh, so a search sees every event
+   * acknowledged before it started (read your writes); the refresh is shared with concurrent
+   * searches and the background refresher.
    */
   IndexSearcher acquire() throws IOException {
+    lastAcquiredNanos = System.nanoTime();
     if (!warm) {
       refresh(addedGeneration.get());
     }
     return acquireCurrent();
+  }
+
+  /** How long ago a searcher was last asked for (since the bucket opened, if never). */
+  long nanosSinceAcquired() {
+    return System.nanoTime() - lastAcquiredNanos;
   }
 
   /** Whether events were added since the last refresh. */

@@ -50,8 +50,11 @@ import org.apache.lucene.util.NumericUtils;
  * fsync. When {@link #add} returns the batch survives a crash. It is searchable by every search
  * that starts afterwards: opening the hot bucket for a search refreshes it when anything was added
  * since the last refresh (shared between concurrent searches), and a background refresh every
- * second keeps that cheap. Writers never wait for a refresh, so a stream of small batches does not
- * turn into a stream of tiny segments.
+ * second keeps that cheap while the index is being searched. An index nobody searched for {@link
+ * #SEARCH_IDLE_NANOS} is not refreshed in the background (Elasticsearch's "search idle"): its
+ * writes flush whole RAM buffers into fewer, larger segments, which saves the refreshes and the
+ * merges of small segments, and the next search pays one refresh. Writers never wait for a refresh,
+ * so a stream of small batches does not turn into a stream of tiny segments.
  *
  * <p><b>Commits.</b> Every {@code commitInterval}, with adds paused for an instant (the write side
  * of a read-write lock), the log is rolled to a new file; then the hot bucket commits and the older
@@ -93,6 +96,9 @@ public final class IndexStore implements Closeable {
 
   /** How often added events are made visible in the background (searches also refresh). */
   static final long REFRESH_INTERVAL_MILLIS = 1000;
+
+  /** No background refresh for an index no search opened for this long (Elasticsearch: 30 s). */
+  static final long SEARCH_IDLE_NANOS = TimeUnit.SECONDS.toNanos(30);
 
   private final java.util.concurrent.atomic.AtomicLong quarantined =
       new java.util.concurrent.atomic.AtomicLong();
@@ -394,13 +400,13 @@ public final class IndexStore implements Closeable {
   }
 
   /**
-   * Makes added events visible to searches that already hold a searcher's view of the hot bucket
-   * (new searches refresh on their own); runs every {@link #REFRESH_INTERVAL_MILLIS}.
+   * Refreshes the hot bucket so the next search's own refresh is cheap, unless nobody searched it
+   * for {@link #SEARCH_IDLE_NANOS}; runs every {@link #REFRESH_INTERVAL_MILLIS}.
    */
   private void scheduledRefresh() {
     Bucket current = hot;
     try {
-      if (current.needsRefresh()) {
+      if (current.needsRefresh() && current.nanosSinceAcquired() < SEARCH_IDLE_NANOS) {
         current.refresh(Long.MAX_VALUE);
       }
     } catch (IOException | RuntimeException e) {
