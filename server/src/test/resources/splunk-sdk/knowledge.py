@@ -41,6 +41,11 @@ out["macroUpdated"] = service.macros["errors_only"].definition
 service.macros.delete("errors_only")
 out["macroDeleted"] = "errors_only" not in service.macros
 
+# a subsearch: the 500s' status, found first, narrows the outer search
+out["subsearch"] = rows(service.jobs.oneshot(
+    "search index=main [search index=main status=500 | head 1 | fields status] | stats count",
+    output_mode="json"))
+
 # saved searches
 saved = service.saved_searches.create("errors", "search index=main status=500 | stats count")
 out["savedName"] = saved.name

@@ -68,7 +68,11 @@ public final class SavedSearches {
       if (saved == null) {
         throw error(query, text, call.at(), "Unknown saved search '" + call.name() + "'");
       }
-      if (stack.contains(call.name()) || stack.size() >= MAX_DEPTH) {
+      if (stack.size() >= MAX_DEPTH) {
+        throw error(
+            query, text, call.at(), "Saved searches nest deeper than " + MAX_DEPTH + " levels");
+      }
+      if (stack.contains(call.name())) {
         throw error(
             query,
             text,
@@ -87,6 +91,15 @@ public final class SavedSearches {
       stack.remove(stack.size() - 1);
       out.append(text, copied, call.from()).append(expanded).append(' ');
       copied = call.to();
+      if (out.length() > Macros.MAX_EXPANDED_LENGTH) {
+        throw error(
+            query,
+            text,
+            call.at(),
+            "Saved searches make the search longer than "
+                + Macros.MAX_EXPANDED_LENGTH
+                + " characters");
+      }
     }
     return copied == 0 ? text : out.append(text, copied, text.length()).toString();
   }

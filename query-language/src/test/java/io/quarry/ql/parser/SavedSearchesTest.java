@@ -87,4 +87,23 @@ class SavedSearchesTest {
         .isInstanceOf(QueryParseException.class)
         .hasMessage("nosubstitution must be true or false, not 'maybe'");
   }
+
+  @Test
+  void fanningOutIsBoundedLikeMacros() {
+    Map<String, String> fan = new java.util.HashMap<>();
+    for (int level = 0; level < 6; level++) {
+      fan.put("s" + level, ("x [| savedsearch s" + (level + 1) + "] ").repeat(20));
+    }
+    fan.put("s6", "index=main");
+    assertThatThrownBy(() -> new SavedSearches(fan).expand("| savedsearch s0", q -> q))
+        .isInstanceOf(QueryParseException.class)
+        .hasMessageContaining("longer than");
+    Map<String, String> deep = new java.util.HashMap<>();
+    for (int level = 0; level < 12; level++) {
+      deep.put("d" + level, "| savedsearch d" + (level + 1));
+    }
+    deep.put("d12", "index=main");
+    assertThatThrownBy(() -> new SavedSearches(deep).expand("| savedsearch d0", q -> q))
+        .hasMessage("Saved searches nest deeper than 10 levels");
+  }
 }

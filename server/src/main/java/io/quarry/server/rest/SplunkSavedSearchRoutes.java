@@ -102,6 +102,7 @@ public final class SplunkSavedSearchRoutes {
       throw ApiException.badRequest(
           "MISSING_PARAMETER", "The 'search' parameter is required (the saved search's SPL)");
     }
+    checkLength(query);
     SavedSearch search =
         new SavedSearch(
             query,
@@ -138,6 +139,9 @@ public final class SplunkSavedSearchRoutes {
               + "' belongs to "
               + old.owner()
               + "; only they or admin change it");
+    }
+    if (exchange.parameter("search") != null) {
+      checkLength(exchange.parameter("search"));
     }
     SavedSearch changed;
     try {
@@ -228,6 +232,14 @@ public final class SplunkSavedSearchRoutes {
       }
     }
     SplunkEntities.answer(exchange, HttpResponseStatus.OK, "search/jobs", dispatched);
+  }
+
+  private static void checkLength(String query) {
+    if (query.length() > SavedSearchStore.MAX_SEARCH_LENGTH) {
+      throw ApiException.badRequest(
+          "INVALID_SAVED_SEARCH",
+          "A saved search is at most " + SavedSearchStore.MAX_SEARCH_LENGTH + " characters long");
+    }
   }
 
   private SavedSearch require(String name) {

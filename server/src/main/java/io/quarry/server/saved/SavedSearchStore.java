@@ -36,6 +36,12 @@ public final class SavedSearchStore implements Supplier<SavedSearches> {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MAX_NAME_LENGTH = 1024;
 
+  /** Saved searches defined over REST, at most (each costs a line of a file read at start). */
+  public static final int MAX_DEFINED = 10_000;
+
+  /** The longest saved search text, in characters. */
+  public static final int MAX_SEARCH_LENGTH = 100_000;
+
   private final Path file;
   private final Map<String, SavedSearch> configured;
   private final Map<String, SavedSearch> defined = new TreeMap<>(); // guarded by this
@@ -110,6 +116,10 @@ public final class SavedSearchStore implements Supplier<SavedSearches> {
     checkName(name);
     if (configured.containsKey(name) || defined.containsKey(name)) {
       throw new IllegalArgumentException("A saved search named '" + name + "' already exists");
+    }
+    if (defined.size() >= MAX_DEFINED) {
+      throw new IllegalArgumentException(
+          "There are " + MAX_DEFINED + " saved searches already, the most this server keeps");
     }
     Map<String, SavedSearch> next = new TreeMap<>(defined);
     next.put(name, search);

@@ -82,6 +82,7 @@ class SplunkSdkTest {
         .isEqualTo("[{\"count\":\"100\",\"status\":\"500\"}]");
     assertThat(seen.get("macroUpdated").asText()).isEqualTo("status=200");
     assertThat(seen.get("macroDeleted").asBoolean()).isTrue();
+    assertThat(seen.get("subsearch").toString()).isEqualTo("[{\"count\":\"100\"}]");
 
     assertThat(seen.get("savedName").asText()).isEqualTo("errors");
     assertThat(seen.get("savedSearch").asText())
