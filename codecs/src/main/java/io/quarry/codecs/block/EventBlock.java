@@ -1,0 +1,260 @@
+package io.quarry.codecs.block;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32C;
+import org.apache.lucene.store.ByteArrayDataInput;
+
+/**
+ * One event block read back ({@link EventBlockFormat}): checked whole when opened (version, section
+ * table, checksum), then decoded a part at a time — the times when one is asked for, the raw texts'
+ * offsets when one is asked for (the texts themselves stay bytes in the block until {@link #raw}
+ * makes a string), each column only when it is named. Not thread-safe.
+ */
+public final class EventBlock {
+  private final byte[] bytes;
+  private final int count;
+  private final long newest;
+  private final int[] sectionStarts; // absolute offsets; sectionStarts[s + 1] is where s ends
+  private final Map<String, Integer> columnSections = new LinkedHashMap<>();
+
+  private long[] times;
+  private int[] rawStarts; // absolute offsets, rawStarts[i + 1] is where event i's text ends
+  private final Map<String, Column> columns = new LinkedHashMap<>();
+
+  private EventBlock(byte[] bytes, int count, long newest, int[] sectionStarts) {
+    this.bytes = bytes;
+    this.count = count;
+    this.newest = newest;
+    this.sectionStarts = sectionStarts;
+  }
+
+  /**
+   * Opens the block in {@code bytes[offset, offset + length)} (copied out only if it is not the
+   * whole array).
+   *
+   * @throws CorruptBlockException when it fails its checksum, is cut short or of another version
+   */
+  public static EventBlock open(byte[] bytes, int offset, int length) throws CorruptBlockException {
+    if (length < 1 + Integer.BYTES) {
+      throw new CorruptBlockException("an event block of " + length + " bytes is cut short");
+    }
+    byte[] block =
+        offset == 0 && length == bytes.length
+            ? bytes
+            : java.util.Arrays.copyOfRange(bytes, offset, offset + length);
+    int body = block.length - Integer.BYTES;
+    CRC32C crc = new CRC32C();
+    crc.update(block, 0, body);
+    int stored = 0;
+    for (int i = 0; i < Integer.BYTES; i++) {
+      stored = (stored << 8) | (block[body + i] & 0xFF);
+    }
+    if (stored != (int) crc.getValue()) {
+      throw new CorruptBlockException(
+          "event block checksum mismatch: stored "
+              + Integer.toHexString(stored)
+              + ", computed "
+              + Integer.toHexString((int) crc.getValue()));
+    }
+    if (block[0] != EventBlockFormat.VERSION) {
+      throw new CorruptBlockException(
+          "event block version " + block[0] + " is not " + EventBlockFormat.VERSION);
+    }
+    try {
+      ByteArrayDataInput in = new ByteArrayDataInput(block, 1, body - 1);
+      int count = in.readVInt();
+      long newest = in.readZLong();
+      int columnCount = in.readVInt();
+      if (count < 0 || count > EventBlockFormat.MAX_EVENTS || columnCount < 0) {
+        throw new CorruptBlockException(
+            "event block header: " + count + " events, " + columnCount + " columns");
+      }
+      int[] ends = new int[2 + columnCount];
+      for (int s = 0; s < ends.length; s++) {
+        ends[s] = in.readVInt();
+      }
+      int base = in.getPosition();
+      int[] starts = new int[ends.length + 1];
+      starts[0] = base;
+      for (int s = 0; s < ends.length; s++) {
+        starts[s + 1] = base + ends[s];
+        if (starts[s + 1] < starts[s] || starts[s + 1] > body) {
+          throw new CorruptBlockException("event block section " + s + " ends out of bounds");
+        }
+      }
+      if (starts[ends.length] != body) {
+        throw new CorruptBlockException("event block sections do not end at its checksum");
+      }
+      EventBlock opened = new EventBlock(block, count, newest, starts);
+      for (int c = 0; c < columnCount; c++) {
+        ByteArrayDataInput name = opened.section(2 + c);
+        opened.columnSections.put(name.readString(), 2 + c);
+      }
+      return opened;
+    } catch (IOException | RuntimeException e) {
+      // a length or count pointing past the end: the checksum matched, so the writer was wrong
+      throw new CorruptBlockException("event block cannot be decoded: " + e);
+    }
+  }
+
+  private ByteArrayDataInput section(int s) {
+    return new ByteArrayDataInput(bytes, sectionStarts[s], sectionStarts[s + 1] - sectionStarts[s]);
+  }
+
+  /** The number of events. */
+  public int count() {
+    return count;
+  }
+
+  /** The newest event's time (the first event's), epoch microseconds; 0 for an empty block. */
+  public long newest() {
+    return newest;
+  }
+
+  /** Event {@code i}'s time, epoch microseconds. */
+  public long time(int i) {
+    if (times == null) {
+      ByteArrayDataInput in = section(0);
+      long[] decoded = new long[count];
+      for (int e = 0; e < count; e++) {
+        decoded[e] = newest - in.readVLong();
+      }
+      times = decoded;
+    }
+    return times[i];
+  }
+
+  /** Where event {@code i}'s UTF-8 text starts in {@link #bytes()}. */
+  public int rawOffset(int i) {
+    rawStarts();
+    return rawStarts[i];
+  }
+
+  /** The length of event {@code i}'s UTF-8 text. */
+  public int rawLength(int i) {
+    rawStarts();
+    return rawStarts[i + 1] - rawStarts[i];
+  }
+
+  /** Event {@code i}'s text. */
+  public String raw(int i) {
+    return new String(bytes, rawOffset(i), rawLength(i), StandardCharsets.UTF_8);
+  }
+
+  /** The block's bytes, which {@link #rawOffset} points into; not to be changed. */
+  public byte[] bytes() {
+    return bytes;
+  }
+
+  private void rawStarts() {
+    if (rawStarts == null) {
+      ByteArrayDataInput in = section(1);
+      int[] starts = new int[count + 1];
+      int[] lengths = new int[count];
+      for (int e = 0; e < count; e++) {
+        lengths[e] = in.readVInt();
+      }
+      starts[0] = in.getPosition();
+      for (int e = 0; e < count; e++) {
+        starts[e + 1] = starts[e] + lengths[e];
+      }
+      rawStarts = starts;
+    }
+  }
+
+  /** The fields the block has columns for: host, source, sourcetype, then index-time fields. */
+  public List<String> columnNames() {
+    return new ArrayList<>(columnSections.keySet());
+  }
+
+  /**
+   * A field's column, or null when no event of the block has the field.
+   *
+   * @throws CorruptBlockException when the column's section does not decode
+   */
+  public Column column(String name) throws CorruptBlockException {
+    Column column = columns.get(name);
+    if (column == null && columnSections.containsKey(name)) {
+      try {
+        column = Column.decode(section(columnSections.get(name)), count);
+      } catch (IOException | RuntimeException e) {
+        throw new CorruptBlockException("event block column '" + name + "': " + e);
+      }
+      columns.put(name, column);
+    }
+    return column;
+  }
+
+  /** One field's values: a dictionary of distinct values and each event's codes into it. */
+  public static final class Column {
+    private final String[] dictionary;
+    private final int[] firstCode; // event e's codes are codes[firstCode[e], firstCode[e + 1])
+    private final int[] codes;
+
+    private Column(String[] dictionary, int[] firstCode, int[] codes) {
+      this.dictionary = dictionary;
+      this.firstCode = firstCode;
+      this.codes = codes;
+    }
+
+    static Column decode(ByteArrayDataInput in, int count) throws IOException {
+      in.readString(); // the name, known already
+      String[] dictionary = new String[in.readVInt()];
+      for (int d = 0; d < dictionary.length; d++) {
+        dictionary[d] = in.readString();
+      }
+      int[] firstCode = new int[count + 1];
+      int[] codes = new int[Math.max(count, 4)];
+      int size = 0;
+      for (int e = 0; e < count; e++) {
+        int values = in.readVInt();
+        if (size + values > codes.length) {
+          codes = java.util.Arrays.copyOf(codes, Math.max(codes.length * 2, size + values));
+        }
+        for (int v = 0; v < values; v++) {
+          int code = in.readVInt();
+          if (code >= dictionary.length) {
+            throw new IllegalStateException("code " + code + " past the dictionary");
+          }
+          codes[size++] = code;
+        }
+        firstCode[e + 1] = size;
+      }
+      return new Column(dictionary, firstCode, codes);
+    }
+
+    /** The number of distinct values. */
+    public int dictionarySize() {
+      return dictionary.length;
+    }
+
+    /** The distinct value of a code. */
+    public String value(int code) {
+      return dictionary[code];
+    }
+
+    /** How many values event {@code e} has. */
+    public int valueCount(int e) {
+      return firstCode[e + 1] - firstCode[e];
+    }
+
+    /** The code of event {@code e}'s {@code v}-th value. */
+    public int code(int e, int v) {
+      return codes[firstCode[e] + v];
+    }
+
+    /** Event {@code e}'s values. */
+    public List<String> values(int e) {
+      List<String> values = new ArrayList<>(valueCount(e));
+      for (int v = 0; v < valueCount(e); v++) {
+        values.add(dictionary[code(e, v)]);
+      }
+      return values;
+    }
+  }
+}

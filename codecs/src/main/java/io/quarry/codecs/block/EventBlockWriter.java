@@ -1,0 +1,142 @@
+package io.quarry.codecs.block;
+
+import io.quarry.codecs.store.Event;
+import io.quarry.codecs.store.EventFields;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.zip.CRC32C;
+import org.apache.lucene.store.ByteBuffersDataOutput;
+
+/**
+ * Encodes events, newest first, as one event block ({@link EventBlockFormat}): the times as deltas
+ * from the newest, the raw texts, and a dictionary-coded column for {@code host}, {@code source},
+ * {@code sourcetype} and each index-time field. Stateless.
+ */
+public final class EventBlockWriter {
+  private EventBlockWriter() {}
+
+  /**
+   * The block of {@code events}.
+   *
+   * @throws IllegalArgumentException when the events are not newest first, or more than {@link
+   *     EventBlockFormat#MAX_EVENTS}
+   */
+  public static byte[] write(List<Event> events) {
+    if (events.size() > EventBlockFormat.MAX_EVENTS) {
+      throw new IllegalArgumentException(
+          "a block holds at most " + EventBlockFormat.MAX_EVENTS + " events, not " + events.size());
+    }
+    long newest = events.isEmpty() ? 0 : events.get(0).timeMicros();
+    try {
+      List<byte[]> sections = new ArrayList<>();
+      sections.add(times(events, newest));
+      sections.add(raw(events));
+      for (Map.Entry<String, List<List<String>>> column : columns(events).entrySet()) {
+        sections.add(column(column.getKey(), column.getValue()));
+      }
+      ByteBuffersDataOutput out = new ByteBuffersDataOutput();
+      out.writeByte(EventBlockFormat.VERSION);
+      out.writeVInt(events.size());
+      out.writeZLong(newest);
+      out.writeVInt(sections.size() - 2);
+      int end = 0;
+      for (byte[] section : sections) {
+        end += section.length;
+        out.writeVInt(end);
+      }
+      for (byte[] section : sections) {
+        out.writeBytes(section, section.length);
+      }
+      byte[] body = out.toArrayCopy();
+      CRC32C crc = new CRC32C();
+      crc.update(body);
+      byte[] block = java.util.Arrays.copyOf(body, body.length + Integer.BYTES);
+      int checksum = (int) crc.getValue();
+      for (int i = 0; i < Integer.BYTES; i++) {
+        block[body.length + i] = (byte) (checksum >>> (24 - 8 * i));
+      }
+      return block;
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e); // ByteBuffersDataOutput does not fail
+    }
+  }
+
+  private static byte[] times(List<Event> events, long newest) throws IOException {
+    ByteBuffersDataOutput out = new ByteBuffersDataOutput();
+    long previous = newest;
+    for (Event event : events) {
+      long time = event.timeMicros();
+      if (time > previous) {
+        throw new IllegalArgumentException(
+            "events must come newest first: " + time + " after " + previous);
+      }
+      out.writeVLong(newest - time);
+      previous = time;
+    }
+    return out.toArrayCopy();
+  }
+
+  private static byte[] raw(List<Event> events) throws IOException {
+    ByteBuffersDataOutput lengths = new ByteBuffersDataOutput();
+    ByteBuffersDataOutput bytes = new ByteBuffersDataOutput();
+    for (Event event : events) {
+      byte[] utf8 = event.raw().getBytes(StandardCharsets.UTF_8);
+      lengths.writeVInt(utf8.length);
+      bytes.writeBytes(utf8, utf8.length);
+    }
+    lengths.writeBytes(bytes.toArrayCopy(), Math.toIntExact(bytes.size()));
+    return lengths.toArrayCopy();
+  }
+
+  /** Every field's values per event, in first-seen field order; the default fields first. */
+  private static Map<String, List<List<String>>> columns(List<Event> events) {
+    Set<String> names = new LinkedHashSet<>(List.of(EventFields.HOST, EventFields.SOURCE));
+    names.add(EventFields.SOURCETYPE);
+    for (Event event : events) {
+      names.addAll(event.indexedFields().keySet());
+    }
+    Map<String, List<List<String>>> columns = new LinkedHashMap<>();
+    for (String name : names) {
+      List<List<String>> values = new ArrayList<>(events.size());
+      for (Event event : events) {
+        values.add(
+            switch (name) {
+              case EventFields.HOST -> List.of(event.host());
+              case EventFields.SOURCE -> List.of(event.source());
+              case EventFields.SOURCETYPE -> List.of(event.sourcetype());
+              default -> event.indexedFields().getOrDefault(name, List.of());
+            });
+      }
+      columns.put(name, values);
+    }
+    return columns;
+  }
+
+  private static byte[] column(String name, List<List<String>> values) throws IOException {
+    Map<String, Integer> dictionary = new LinkedHashMap<>();
+    for (List<String> eventValues : values) {
+      for (String value : eventValues) {
+        dictionary.putIfAbsent(value, dictionary.size());
+      }
+    }
+    ByteBuffersDataOutput out = new ByteBuffersDataOutput();
+    out.writeString(name);
+    out.writeVInt(dictionary.size());
+    for (String value : dictionary.keySet()) {
+      out.writeString(value);
+    }
+    for (List<String> eventValues : values) {
+      out.writeVInt(eventValues.size());
+      for (String value : eventValues) {
+        out.writeVInt(dictionary.get(value));
+      }
+    }
+    return out.toArrayCopy();
+  }
+}

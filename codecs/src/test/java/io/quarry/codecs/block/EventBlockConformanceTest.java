@@ -1,0 +1,128 @@
+package io.quarry.codecs.block;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quarry.codecs.store.Event;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.lucene.tests.util.LuceneTestCase;
+import org.assertj.core.api.Assertions;
+
+/**
+ * The event block's randomized conformance suite, in the manner of Lucene's format test cases:
+ * random seeds (printed on failure with the line that reproduces it), random event counts, texts
+ * (ASCII, multi-byte, empty) and fields (absent, one value, several, repeated), checked against the
+ * events themselves; every bit flipped and every prefix is refused. (AssertJ's {@code assertThat}
+ * is qualified: LuceneTestCase inherits Hamcrest's.)
+ */
+public class EventBlockConformanceTest extends LuceneTestCase {
+  private static final String[] WORDS = {"GET", "error", "ünïcödé", "日本", "a=b", "", "x y"};
+
+  private static List<Event> randomEvents(Random random, int count) {
+    List<Event> events = new ArrayList<>(count);
+    long time = random.nextLong(1L << 52);
+    for (int i = 0; i < count; i++) {
+      StringBuilder raw = new StringBuilder();
+      for (int w = random.nextInt(6); w > 0; w--) {
+        raw.append(WORDS[random.nextInt(WORDS.length)]).append(' ');
+      }
+      Map<String, List<String>> fields = new LinkedHashMap<>();
+      for (String field : new String[] {"status", "user", "tag"}) {
+        int values = random.nextInt(4) - 1; // often none
+        if (values > 0) {
+          List<String> chosen = new ArrayList<>();
+          for (int v = 0; v < values; v++) {
+            chosen.add(field + random.nextInt(3));
+          }
+          fields.put(field, chosen);
+        }
+      }
+      events.add(
+          new Event(
+              time - random.nextInt(1_000_000),
+              raw.toString(),
+              "host" + random.nextInt(2),
+              "src",
+              random.nextBoolean() ? "access_combined" : "syslog",
+              fields));
+    }
+    events.sort(Comparator.comparingLong(Event::timeMicros).reversed());
+    return events;
+  }
+
+  public void testRoundTripsEveryPart() throws Exception {
+    Random random = random();
+    for (int round = 0; round < 50; round++) {
+      int count =
+          switch (random.nextInt(4)) {
+            case 0 -> random.nextInt(3);
+            case 1 -> EventBlockFormat.MAX_EVENTS;
+            default -> random.nextInt(300);
+          };
+      List<Event> events = randomEvents(random, count);
+      byte[] bytes = EventBlockWriter.write(events);
+      byte[] padded = new byte[bytes.length + 10];
+      System.arraycopy(bytes, 0, padded, 5, bytes.length);
+      EventBlock block =
+          random.nextBoolean()
+              ? EventBlock.open(bytes, 0, bytes.length)
+              : EventBlock.open(padded, 5, bytes.length);
+      Assertions.assertThat(block.count()).isEqualTo(count);
+      Assertions.assertThat(block.columnNames()).startsWith("host", "source", "sourcetype");
+      // decode the parts in a random order: each stands alone
+      for (int i : random.ints(count, 0, Math.max(1, count)).toArray()) {
+        Event event = events.get(i);
+        Assertions.assertThat(block.raw(i)).isEqualTo(event.raw());
+        Assertions.assertThat(block.time(i)).isEqualTo(event.timeMicros());
+        Assertions.assertThat(block.column("sourcetype").values(i))
+            .containsExactly(event.sourcetype());
+        for (String field : new String[] {"status", "user", "tag"}) {
+          EventBlock.Column column = block.column(field);
+          List<String> expected = event.indexedFields().getOrDefault(field, List.of());
+          if (column == null) {
+            Assertions.assertThat(events)
+                .allMatch(e -> !e.indexedFields().containsKey(field), "no event has " + field);
+          } else {
+            Assertions.assertThat(column.values(i)).containsExactlyElementsOf(expected);
+          }
+        }
+      }
+      Assertions.assertThat(block.column("nosuch")).isNull();
+    }
+  }
+
+  public void testEveryFlippedBitAndEveryPrefixIsRefused() throws Exception {
+    byte[] bytes = EventBlockWriter.write(randomEvents(random(), 1 + random().nextInt(20)));
+    for (int bit = 0; bit < bytes.length * 8; bit++) {
+      byte[] flipped = bytes.clone();
+      flipped[bit / 8] ^= (byte) (1 << (bit % 8));
+      assertThatThrownBy(() -> EventBlock.open(flipped, 0, flipped.length))
+          .as("bit %d", bit)
+          .isInstanceOf(CorruptBlockException.class);
+    }
+    for (int length = 0; length < bytes.length; length++) {
+      int cut = length;
+      assertThatThrownBy(() -> EventBlock.open(bytes, 0, cut))
+          .as("prefix of %d bytes", cut)
+          .isInstanceOf(CorruptBlockException.class);
+    }
+  }
+
+  public void testRefusesWhatItCannotHold() {
+    List<Event> tooMany = randomEvents(random(), EventBlockFormat.MAX_EVENTS + 1);
+    assertThatThrownBy(() -> EventBlockWriter.write(tooMany))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at most 4096 events");
+    List<Event> oldestFirst = new ArrayList<>(randomEvents(random(), 5));
+    oldestFirst.sort(Comparator.comparingLong(Event::timeMicros));
+    if (oldestFirst.get(0).timeMicros() != oldestFirst.get(4).timeMicros()) {
+      assertThatThrownBy(() -> EventBlockWriter.write(oldestFirst))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("newest first");
+    }
+  }
+}
