@@ -21,6 +21,15 @@ public final class BuiltinCommands {
         new XySeriesCommand(),
         new UntableCommand(),
         new AddTotalsCommand(),
-        new AddColTotalsCommand());
+        new AddColTotalsCommand(),
+        // issue 22's streaming and sequential commands
+        new StrcatCommand(),
+        new RangemapCommand(),
+        new NomvCommand(),
+        new ReplaceCommand(),
+        new AccumCommand(),
+        new DeltaCommand(),
+        new AutoregressCommand(),
+        new TrendlineCommand());
   }
 }
