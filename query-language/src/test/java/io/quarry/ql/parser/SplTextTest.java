@@ -246,6 +246,11 @@ class SplTextTest {
           "* | spath | spath input=j output=o path=a.b{0}.c | spath \"x{}.y\"",
           "* | xyseries sep=\"-\" day host count n | untable day host count"
               + " | addtotals col=t labelfield=n x* y | addtotals row=false col=true",
+          "* | strcat allrequired=t a \"-\" \"b c\" d | strcat x y | rangemap field=v lo=-5--1"
+              + " hi=0.5-10 default=\"n a\" | nomv tag | replace a WITH b, \"x *\" WITH \"* y\" IN f, g*"
+              + " | replace in WITH with",
+          "* | accum v | accum v AS t | delta v p=3 | delta v AS \"d v\" | autoregress v p=2-4"
+              + " | autoregress v AS w | trendline sma5(v) ema10(\"w x\") AS e wma2(v)",
           // the fuzz test's saved inputs seed16 and seed17
           "x (IN) ((a b) OR c) w! =5 \"```\" NOT (IN=1 OR y IN (OR, \"a b\", a=b)) | sort a d | dedup 1 5 | rex mode=sed \"s|/|#|g\" | fields + -, x",
           "* | eval 'and'=-(a + 1) . \"s\\\"q\" . 'it\\'s', y=NOT NOT a LIKE \"x%\" XOR b | stats p99.9(x) AS \"p 99\", c by h | top limit=10 7 | bin \"as\" span=0.5");
