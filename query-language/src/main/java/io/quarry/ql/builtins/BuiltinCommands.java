@@ -30,6 +30,8 @@ public final class BuiltinCommands {
         new AccumCommand(),
         new DeltaCommand(),
         new AutoregressCommand(),
-        new TrendlineCommand());
+        new TrendlineCommand(),
+        new ForeachCommand(),
+        new FieldFormatCommand());
   }
 }
