@@ -185,6 +185,20 @@ public final class CommandRegistry {
   }
 
   private static Command parseMakeResults(TokenReader reader, Token name) {
+    for (int i = 0; ; i++) {
+      Token token = reader.peek(i);
+      if (token.type() == io.quarry.ql.parser.TokenType.PIPE
+          || token.type() == io.quarry.ql.parser.TokenType.EOF) {
+        break;
+      }
+      if ((token.isWord("format") || token.isWord("data"))
+          && reader.peek(i + 1).type() == io.quarry.ql.parser.TokenType.EQ) {
+        // inline data: a built-in page command of its own (io.quarry.ql.builtins)
+        return new PluginCommandParser(
+                io.quarry.ql.builtins.BuiltinCommands.makeResultsFromData(), CommandHelp.BUILT_IN)
+            .parse(reader, name);
+      }
+    }
     long count = 1;
     boolean annotate = false;
     while (Arguments.atOption(reader)) {

@@ -252,7 +252,11 @@ class SplTextTest {
           "* | accum v | accum v AS t | delta v p=3 | delta v AS \"d v\" | autoregress v p=2-4"
               + " | autoregress v AS w | trendline sma5(v) ema10(\"w x\") AS e wma2(v)",
           "* | foreach *_ms b [eval <<MATCHSTR>>_s='<<FIELD>>'/1000 | eval t=t+<<FIELD>>]"
-              + " | foreach x fieldstr=\"#f#\" [eval #f#=1] | fieldformat x=tostring(x, \"commas\")",
+              + " | foreach x fieldstr=\"#f#\" [eval #f#=1] | fieldformat x=tostring(x, \"commas\")"
+              + " | transpose 3 header_field=h column_name=\"c d\" include_empty=f | transpose",
+          "| makeresults format=csv data=\"a,b\\n1,\\\"x y\\\"\"",
+          "| gentimes start=-3 increment=6h | where starttime > 0",
+          "| gentimes start=1/1/2021 end=1/3/2021:12:00:00",
           // the fuzz test's saved inputs seed16 and seed17
           "x (IN) ((a b) OR c) w! =5 \"```\" NOT (IN=1 OR y IN (OR, \"a b\", a=b)) | sort a d | dedup 1 5 | rex mode=sed \"s|/|#|g\" | fields + -, x",
           "* | eval 'and'=-(a + 1) . \"s\\\"q\" . 'it\\'s', y=NOT NOT a LIKE \"x%\" XOR b | stats p99.9(x) AS \"p 99\", c by h | top limit=10 7 | bin \"as\" span=0.5");
