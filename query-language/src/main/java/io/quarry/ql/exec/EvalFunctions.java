@@ -84,6 +84,15 @@ public final class EvalFunctions {
     a.put("urldecode", new Arity(1, 1));
     a.put("md5", new Arity(1, 1));
     a.put("sha256", new Arity(1, 1));
+    a.put("sha1", new Arity(1, 1));
+    a.put("sha512", new Arity(1, 1));
+    a.put("mvmap", new Arity(2, 2));
+    a.put("json_object", new Arity(0, -1));
+    a.put("json_array", new Arity(0, -1));
+    a.put("json_extract", new Arity(1, -1));
+    a.put("json_keys", new Arity(1, 1));
+    a.put("json_valid", new Arity(1, 1));
+    a.put("spath", new Arity(2, 2));
     return Map.copyOf(a);
   }
 
@@ -118,6 +127,17 @@ public final class EvalFunctions {
         if (call.function().equals("case") && call.arguments().size() % 2 != 0) {
           yield new Problem(
               call.offset(), "case() takes condition, value pairs", "an even number of arguments");
+        }
+        if (call.function().equals("json_object") && call.arguments().size() % 2 != 0) {
+          yield new Problem(
+              call.offset(), "json_object() takes key, value pairs", "an even number of arguments");
+        }
+        if (call.function().equals("mvmap")
+            && !(call.arguments().get(0) instanceof Expression.Field)) {
+          yield new Problem(
+              call.offset(),
+              "mvmap()'s first argument must be a field, which its expression reads",
+              "mvmap(<field>, <expression>)");
         }
         if ((call.function().equals("match") || call.function().equals("replace"))
             && call.arguments().get(1) instanceof Expression.Literal(String regex)) {
