@@ -29,7 +29,18 @@ public enum AggregateFunction {
   FIRST("first"),
   LAST("last"),
   EARLIEST("earliest"),
-  LATEST("latest");
+  LATEST("latest"),
+  /** {@code sumsq}: the sum of the squares of the numeric values. */
+  SUMSQ("sumsq"),
+  /** {@code earliest_time}: the {@code _time} (epoch seconds) of the earliest value. */
+  EARLIEST_TIME("earliest_time"),
+  /** {@code latest_time}: the {@code _time} (epoch seconds) of the latest value. */
+  LATEST_TIME("latest_time"),
+  /**
+   * {@code rate}: (latest − earliest value) / (latest_time − earliest_time), for counters; null
+   * when the values are not numbers or share one time.
+   */
+  RATE("rate");
 
   private final String functionName;
   private final List<String> aliases;

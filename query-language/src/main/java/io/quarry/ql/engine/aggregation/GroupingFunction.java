@@ -19,7 +19,7 @@ public interface GroupingFunction {
   /** Whether {@code aggregation}'s function orders values by {@code _time}. */
   static boolean needsTime(Aggregation aggregation) {
     return switch (aggregation.function()) {
-      case FIRST, LAST, EARLIEST, LATEST -> true;
+      case FIRST, LAST, EARLIEST, LATEST, EARLIEST_TIME, LATEST_TIME, RATE -> true;
       default -> false;
     };
   }
@@ -32,12 +32,13 @@ public interface GroupingFunction {
           new NumericFunction(aggregation.function(), aggregation.field().orElseThrow());
       case DISTINCT_COUNT, VALUES -> new DistinctFunction(aggregation.function());
       case ESTIMATED_DISTINCT_COUNT -> new SketchFunction();
-      case VAR, VARP, STDEV, STDEVP -> new VarianceFunction(aggregation.function());
+      case VAR, VARP, STDEV, STDEVP, SUMSQ -> new VarianceFunction(aggregation.function());
       case MEDIAN, PERCENTILE -> new PercentileFunction(aggregation.percentile());
       case MODE -> new ModeFunction();
       case LIST -> new ListFunction(aggregation.field().orElseThrow());
-      case FIRST, LAST, EARLIEST, LATEST ->
+      case FIRST, LAST, EARLIEST, LATEST, EARLIEST_TIME, LATEST_TIME ->
           new TimeOrderedFunction(aggregation.function(), aggregation.field().orElseThrow());
+      case RATE -> new RateFunction(aggregation.field().orElseThrow());
     };
   }
 
