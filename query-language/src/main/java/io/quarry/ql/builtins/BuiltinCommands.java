@@ -42,6 +42,7 @@ public final class BuiltinCommands {
         new ForeachCommand(),
         new FieldFormatCommand(),
         new TransposeCommand(),
-        new GentimesCommand());
+        new GentimesCommand(),
+        new AppendPipeCommand());
   }
 }

@@ -62,4 +62,19 @@ class ReshapeGenerateTest {
         .isInstanceOf(QueryParseException.class)
         .hasMessageContaining("not a date");
   }
+
+  @Test
+  void appendpipeAddsItsPipelinesAnswerAfterTheResults() {
+    var rows = List.of(row("h", "a", "n", 1L), row("h", "b", "n", 2L), row("h", "c", "n", 4L));
+    var out = run("appendpipe [stats sum(n) AS n | eval h=\"all\"]", rows);
+    assertThat(out).extracting(r -> r.get("h")).containsExactly("a", "b", "c", "all");
+    assertThat(out.get(3)).containsEntry("n", 7L);
+    assertThat(CommandHarness.heldBytes("appendpipe [head 1]", rows)).isPositive();
+    assertThatThrownBy(() -> CommandHarness.parse("appendpipe [stats count"))
+        .isInstanceOf(QueryParseException.class)
+        .hasMessageContaining("no matching ']'");
+    assertThatThrownBy(() -> CommandHarness.parse("appendpipe [stast count]"))
+        .isInstanceOf(QueryParseException.class)
+        .hasMessageContaining("stast");
+  }
 }

@@ -257,6 +257,8 @@ class SplTextTest {
           "| makeresults format=csv data=\"a,b\\n1,\\\"x y\\\"\"",
           "| gentimes start=-3 increment=6h | where starttime > 0",
           "| gentimes start=1/1/2021 end=1/3/2021:12:00:00",
+          "* | stats count by h | appendpipe [stats sum(count) AS count | eval h=\"T\"]"
+              + " | appendpipe run_in_preview=f [where count > 1 | head 2]",
           // the fuzz test's saved inputs seed16 and seed17
           "x (IN) ((a b) OR c) w! =5 \"```\" NOT (IN=1 OR y IN (OR, \"a b\", a=b)) | sort a d | dedup 1 5 | rex mode=sed \"s|/|#|g\" | fields + -, x",
           "* | eval 'and'=-(a + 1) . \"s\\\"q\" . 'it\\'s', y=NOT NOT a LIKE \"x%\" XOR b | stats p99.9(x) AS \"p 99\", c by h | top limit=10 7 | bin \"as\" span=0.5");
