@@ -126,7 +126,8 @@ public final class Pipelines {
       case io.quarry.ql.ast.SubsearchCommand sub ->
           PluginOperators.streaming(PageCommands.of(sub), evaluator, downstream);
       case io.quarry.ql.ast.TransactionCommand transaction ->
-          new TransactionOperator(transaction, downstream, evaluator.memory("transaction"));
+          new TransactionOperator(
+              transaction, downstream, evaluator.memory("transaction"), evaluator);
       case TopCommand top -> new TopOperator(top, downstream, evaluator.memory(top.name()));
       case ProjectCommand project -> new ProjectOperator(project, downstream);
       case RenameCommand rename -> new RenameOperator(rename, downstream);

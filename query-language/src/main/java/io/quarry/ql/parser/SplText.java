@@ -575,7 +575,9 @@ public final class SplText {
 
   private static String transaction(TransactionCommand transaction) {
     StringBuilder text =
-        new StringBuilder("transaction ").append(words(transaction.fields(), Set.of()));
+        new StringBuilder("transaction")
+            .append(transaction.fields().isEmpty() ? "" : " ")
+            .append(words(transaction.fields(), Set.of()));
     if (transaction.maxSpanMicros() >= 0) {
       text.append(" maxspan=").append(seconds(transaction.maxSpanMicros()));
     }
@@ -584,6 +586,11 @@ public final class SplText {
     }
     if (transaction.maxEvents() != 1000) {
       text.append(" maxevents=").append(transaction.maxEvents());
+    }
+    transaction.startsWith().ifPresent(f -> text.append(" startswith=").append(f.spl()));
+    transaction.endsWith().ifPresent(f -> text.append(" endswith=").append(f.spl()));
+    if (transaction.keepEvicted()) {
+      text.append(" keepevicted=true");
     }
     return text.toString();
   }
