@@ -66,7 +66,7 @@ public final class Pipelines {
       case io.quarry.ql.ast.EventStatsCommand eventstats ->
           new EventStatsOperator(eventstats, downstream, evaluator.memory("eventstats"));
       case io.quarry.ql.ast.StreamStatsCommand streamstats ->
-          new StreamStatsOperator(streamstats, downstream);
+          new StreamStatsOperator(streamstats, downstream, evaluator);
       case HeadCommand head -> new HeadOperator(head.limit(), downstream);
       case EvalCommand eval -> new EvalOperator(eval, evaluator, downstream);
       case RexCommand rex -> new RexOperator(rex, downstream, evaluator.stopped());

@@ -334,6 +334,18 @@ public final class SplText {
     if (!streamStats.global()) {
       text.append(" global=false");
     }
+    if (streamStats.timeWindowMicros() > 0) {
+      text.append(" time_window=").append(seconds(streamStats.timeWindowMicros()));
+    }
+    if (streamStats.resetOnChange()) {
+      text.append(" reset_on_change=true");
+    }
+    streamStats
+        .resetBefore()
+        .ifPresent(c -> text.append(" reset_before=").append(quote("(" + eval(c) + ")")));
+    streamStats
+        .resetAfter()
+        .ifPresent(c -> text.append(" reset_after=").append(quote("(" + eval(c) + ")")));
     return text.append(' ').append(stats(streamStats.stats())).toString();
   }
 

@@ -224,6 +224,8 @@ class SplTextTest {
           "* | lookup t.csv a | lookup \"my-table.csv\" a AS b, c OUTPUT d AS e, f"
               + " | lookup t a OUTPUTNEW \"output\"",
           "* | outputlookup out.csv | transaction a, b maxspan=30s maxpause=1h maxevents=5",
+          "* | streamstats time_window=90s reset_on_change=t reset_before=\"(x>1)\""
+              + " reset_after=\"(y=\\\"a\\\")\" count by g | streamstats window=3 time_window=2h count",
           "* | transaction u startswith=\"action=login\" endswith=eval(x > 1 AND y=\"a b\")"
               + " keepevicted=t | transaction endswith=logout",
           "| inputlookup users.csv | where dept=\"eng\"",
