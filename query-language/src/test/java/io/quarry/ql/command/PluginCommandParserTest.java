@@ -219,7 +219,7 @@ class PluginCommandParserTest {
     assertThatThrownBy(() -> new Parser(registry).parse("| declared field=x"))
         .hasMessageContaining(
             "the generating commands: eventcount, gen, gentimes, help, inputlookup, makeresults, metadata,"
-                + " tstats");
+                + " multisearch, tstats, union");
   }
 
   @Test
