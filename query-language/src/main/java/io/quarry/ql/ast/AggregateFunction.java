@@ -40,7 +40,29 @@ public enum AggregateFunction {
    * {@code rate}: (latest − earliest value) / (latest_time − earliest_time), for counters; null
    * when the values are not numbers or share one time.
    */
-  RATE("rate");
+  RATE("rate"),
+  /** {@code per_second}: timechart only — a bucket's sum per second of the bucket. */
+  PER_SECOND("per_second"),
+  /** {@code per_minute}: timechart only — a bucket's sum per minute of the bucket. */
+  PER_MINUTE("per_minute"),
+  /** {@code per_hour}: timechart only — a bucket's sum per hour of the bucket. */
+  PER_HOUR("per_hour"),
+  /** {@code per_day}: timechart only — a bucket's sum per day of the bucket. */
+  PER_DAY("per_day");
+
+  /**
+   * For {@code per_second} … {@code per_day}, the seconds of the unit their sum is divided into (a
+   * bucket's sum times this over the bucket's seconds); 0 for every other function.
+   */
+  public long perUnitSeconds() {
+    return switch (this) {
+      case PER_SECOND -> 1;
+      case PER_MINUTE -> 60;
+      case PER_HOUR -> 3_600;
+      case PER_DAY -> 86_400;
+      default -> 0;
+    };
+  }
 
   private final String functionName;
   private final List<String> aliases;

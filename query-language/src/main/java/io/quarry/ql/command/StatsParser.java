@@ -92,6 +92,8 @@ final class StatsParser implements CommandParser {
       }
     }
     StatsCommand stats = stats(reader, name);
+    perSpanOnlyInTimechart(
+        reader, name, stats.aggregations(), kind.name().toLowerCase(java.util.Locale.ROOT));
     return switch (kind) {
       case STATS -> stats;
       case EVENTSTATS -> new EventStatsCommand(stats);
@@ -99,6 +101,22 @@ final class StatsParser implements CommandParser {
           new StreamStatsCommand(
               stats, current, window, global, timeWindow, resetOnChange, resetBefore, resetAfter);
     };
+  }
+
+  /** {@code per_second} … {@code per_day} need a time bucket: a parse error outside timechart. */
+  static void perSpanOnlyInTimechart(
+      TokenReader reader, Token name, List<Aggregation> aggregations, String command) {
+    for (Aggregation aggregation : aggregations) {
+      if (aggregation.function().perUnitSeconds() > 0) {
+        throw reader.error(
+            name,
+            aggregation.function().functionName()
+                + "() needs timechart's time buckets; "
+                + command
+                + " cannot use it",
+            "timechart " + aggregation.function().functionName() + "(<field>)");
+      }
+    }
   }
 
   /** {@code reset_before="(<condition>)"}: an eval condition, in quotes (parentheses optional). */

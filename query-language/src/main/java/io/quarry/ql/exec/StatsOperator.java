@@ -794,7 +794,9 @@ public final class StatsOperator implements Aggregator {
         case COUNT -> count;
         case DISTINCT_COUNT -> (long) (distinct == null ? 0 : distinct.size());
         case ESTIMATED_DISTINCT_COUNT -> sketch == null ? 0L : sketch.estimate();
-        case SUM -> numericCount == 0 ? null : typed(sum);
+        // per_*: the sum, divided by the bucket's length where timechart emits it
+        case SUM, PER_SECOND, PER_MINUTE, PER_HOUR, PER_DAY ->
+            numericCount == 0 ? null : typed(sum);
         case AVG -> numericCount == 0 ? null : sum / numericCount;
         case MIN -> numericCount == 0 ? null : overTime ? TimeField.exactSeconds(min) : typed(min);
         case MAX -> numericCount == 0 ? null : overTime ? TimeField.exactSeconds(max) : typed(max);

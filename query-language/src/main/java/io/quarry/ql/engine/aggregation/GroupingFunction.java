@@ -13,7 +13,7 @@ public interface GroupingFunction {
 
   /** Whether a page implementation exists for {@code aggregation}'s function (all have one). */
   static boolean supports(Aggregation aggregation) {
-    return true;
+    return aggregation.function().perUnitSeconds() == 0; // per_* only in timechart (rows)
   }
 
   /** Whether {@code aggregation}'s function orders values by {@code _time}. */
@@ -39,6 +39,9 @@ public interface GroupingFunction {
       case FIRST, LAST, EARLIEST, LATEST, EARLIEST_TIME, LATEST_TIME ->
           new TimeOrderedFunction(aggregation.function(), aggregation.field().orElseThrow());
       case RATE -> new RateFunction(aggregation.field().orElseThrow());
+      case PER_SECOND, PER_MINUTE, PER_HOUR, PER_DAY ->
+          throw new IllegalArgumentException(
+              aggregation.function().functionName() + " is timechart's, not a stats function");
     };
   }
 
