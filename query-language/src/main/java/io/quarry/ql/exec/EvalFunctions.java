@@ -93,6 +93,7 @@ public final class EvalFunctions {
     a.put("json_keys", new Arity(1, 1));
     a.put("json_valid", new Arity(1, 1));
     a.put("spath", new Arity(2, 2));
+    a.put("searchmatch", new Arity(1, 1));
     return Map.copyOf(a);
   }
 
@@ -132,6 +133,13 @@ public final class EvalFunctions {
           yield new Problem(
               call.offset(), "json_object() takes key, value pairs", "an even number of arguments");
         }
+        if (call.function().equals("searchmatch")) {
+          String problem = searchProblem(call.arguments().get(0));
+          if (problem != null) {
+            yield new Problem(
+                call.offset(), "searchmatch(): " + problem, "searchmatch(\"<search>\")");
+          }
+        }
         if (call.function().equals("mvmap")
             && !(call.arguments().get(0) instanceof Expression.Field)) {
           yield new Problem(
@@ -159,6 +167,21 @@ public final class EvalFunctions {
         yield null;
       }
     };
+  }
+
+  /** Why searchmatch's argument is not a search in quotes, or null when it is one. */
+  private static String searchProblem(Expression argument) {
+    if (!(argument instanceof Expression.Literal(String text))) {
+      return "the search must be a quoted string";
+    }
+    try {
+      if (SearchMatch.parse(text) == null) {
+        return "the search is empty";
+      }
+    } catch (io.quarry.ql.parser.QueryParseException e) {
+      return "not a search: " + e.getMessage();
+    }
+    return null;
   }
 
   /** A bad call: where, what is wrong, what was expected. */

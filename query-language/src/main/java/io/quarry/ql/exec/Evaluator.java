@@ -98,6 +98,9 @@ public final class Evaluator {
     return zone;
   }
 
+  /** searchmatch()'s searches, compiled once. */
+  private final SearchMatch searchMatches = new SearchMatch();
+
   /** Compiled regexes of match() and replace(), by pattern text (most queries use a few). */
   private final java.util.concurrent.ConcurrentMap<String, Pattern> patterns =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -378,6 +381,10 @@ public final class Evaluator {
       }
       case "mvfilter" -> {
         return mvfilter(args.get(0), row);
+      }
+      case "searchmatch" -> {
+        return args.get(0) instanceof Expression.Literal(String search)
+            && searchMatches.test(search, row);
       }
       case "mvmap" -> {
         return mvmap(((Expression.Field) args.get(0)).name(), args.get(1), row);

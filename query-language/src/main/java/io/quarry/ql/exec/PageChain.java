@@ -37,15 +37,17 @@ public final class PageChain {
   private final int firstStage;
 
   /**
-   * Whether every command has a page stage here: {@code eval}, {@code where}, and streaming plugin
-   * commands that name the fields they read.
+   * Whether every command has a page stage here: {@code eval}, {@code where} (unless they call
+   * {@code searchmatch()}, which searches an event's raw text), and streaming plugin commands that
+   * name the fields they read.
    */
   public static boolean supports(List<Command> commands) {
     return commands.stream()
         .allMatch(
             c ->
-                c instanceof EvalCommand
-                    || c instanceof WhereCommand
+                c instanceof EvalCommand eval
+                        && eval.assignments().stream().noneMatch(a -> searchesText(a.expression()))
+                    || c instanceof WhereCommand where && !searchesText(where.condition())
                     || c instanceof BinCommand bin && bin.rowLocal()
                     || c instanceof PluginCommand plugin
                         && plugin.kind() == CommandKind.STREAMING
@@ -78,6 +80,19 @@ public final class PageChain {
       }
     }
     return needed;
+  }
+
+  /** Whether an expression calls searchmatch(), which needs an event's raw text (rows only). */
+  private static boolean searchesText(Expression expression) {
+    return switch (expression) {
+      case Expression.Literal literal -> false;
+      case Expression.Field field -> false;
+      case Expression.Unary unary -> searchesText(unary.operand());
+      case Expression.Binary binary -> searchesText(binary.left()) || searchesText(binary.right());
+      case Expression.Call call ->
+          call.function().equals("searchmatch")
+              || call.arguments().stream().anyMatch(PageChain::searchesText);
+    };
   }
 
   /** The fields an expression reads. */
