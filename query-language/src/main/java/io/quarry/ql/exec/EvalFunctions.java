@@ -1,6 +1,7 @@
 package io.quarry.ql.exec;
 
 import io.quarry.ql.ast.Expression;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -94,6 +95,16 @@ public final class EvalFunctions {
     a.put("json_valid", new Arity(1, 1));
     a.put("spath", new Arity(2, 2));
     a.put("searchmatch", new Arity(1, 1));
+    for (String trig :
+        List.of(
+            "acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "sin", "sinh", "tan",
+            "tanh", "exact")) {
+      a.put(trig, new Arity(1, 1));
+    }
+    a.put("atan2", new Arity(2, 2));
+    a.put("hypot", new Arity(2, 2));
+    a.put("pi", new Arity(0, 0));
+    a.put("random", new Arity(0, 0));
     return Map.copyOf(a);
   }
 

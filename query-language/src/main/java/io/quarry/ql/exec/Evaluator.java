@@ -594,6 +594,24 @@ public final class Evaluator {
       case "ln":
       case "exp":
         return math(function, a);
+      case "acos",
+      "acosh",
+      "asin",
+      "asinh",
+      "atan",
+      "atanh",
+      "cos",
+      "cosh",
+      "sin",
+      "sinh",
+      "tan",
+      "tanh",
+      "atan2",
+      "hypot",
+      "pi",
+      "exact",
+      "random":
+        return MathFunctions.apply(function, v);
       case "log":
         {
           Object x = number(a);
