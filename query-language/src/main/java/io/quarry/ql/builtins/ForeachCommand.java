@@ -42,14 +42,15 @@ import java.util.TreeSet;
  */
 final class ForeachCommand implements CommandDefinition, CustomSyntax {
   static final List<String> TEMPLATES =
-      List.of("fieldstr", "matchstr", "matchseg1", "matchseg2", "matchseg3");
+      List.of("fieldstr", "matchstr", "matchseg1", "matchseg2", "matchseg3", "itemstr");
   static final Map<String, String> DEFAULT_TOKENS =
       Map.of(
           "fieldstr", "<<FIELD>>",
           "matchstr", "<<MATCHSTR>>",
           "matchseg1", "<<MATCHSEG1>>",
           "matchseg2", "<<MATCHSEG2>>",
-          "matchseg3", "<<MATCHSEG3>>");
+          "matchseg3", "<<MATCHSEG3>>",
+          "itemstr", "<<ITEM>>");
 
   @Override
   public String name() {
@@ -77,7 +78,7 @@ final class ForeachCommand implements CommandDefinition, CustomSyntax {
     List<ArgumentSpec> specs = new ArrayList<>();
     specs.add(
         ArgumentSpec.optional(
-            "mode", ArgumentType.STRING, "multifield", "only multifield (Splunk's default)"));
+            "mode", ArgumentType.STRING, "multifield", "multifield (the default) or multivalue"));
     for (String template : TEMPLATES) {
       specs.add(
           ArgumentSpec.optional(
@@ -115,12 +116,14 @@ final class ForeachCommand implements CommandDefinition, CustomSyntax {
         Token value = reader.readValue("a value for " + key.text());
         String option = key.text().toLowerCase(Locale.ROOT);
         if (option.equals("mode")) {
-          if (!value.text().equalsIgnoreCase("multifield")) {
+          String mode = value.text().toLowerCase(Locale.ROOT);
+          if (!mode.equals("multifield") && !mode.equals("multivalue")) {
             throw reader.error(
                 value,
-                "foreach mode=" + value.text() + " is not supported (only multifield)",
-                "mode=multifield");
+                "foreach mode=" + value.text() + " is not supported (only multifield, multivalue)",
+                "mode=multifield or mode=multivalue");
           }
+          options.put("mode", mode);
         } else if (!TEMPLATES.contains(option)) {
           throw reader.error(
               key,
@@ -137,6 +140,11 @@ final class ForeachCommand implements CommandDefinition, CustomSyntax {
     }
     if (patterns.isEmpty()) {
       throw reader.error(reader.peek(), "foreach needs at least one field name", "a field name");
+    }
+    if (options.get("mode").equals("multivalue")
+        && (patterns.size() != 1 || Fields.stars(patterns.get(0)) > 0)) {
+      throw reader.error(
+          name, "foreach mode=multivalue takes one field (no wildcards)", "one multivalue field");
     }
     List<String> segments = evals(reader, options);
     List<String> fields = new ArrayList<>(patterns);
@@ -188,7 +196,11 @@ final class ForeachCommand implements CommandDefinition, CustomSyntax {
       }
     }
     String checked = query;
+    boolean multivalue = options.get("mode").equals("multivalue");
     for (String template : TEMPLATES) {
+      if (template.equals("itemstr") != multivalue) {
+        continue; // <<ITEM>> belongs to mode=multivalue, the others to multifield
+      }
       String token = (String) options.get(template);
       checked = checked.replace(token, "x".repeat(token.length()));
     }
@@ -214,12 +226,14 @@ final class ForeachCommand implements CommandDefinition, CustomSyntax {
       tokens.put(template, arguments.getString(template));
     }
     return new Bound(
+        arguments.getString("mode").equals("multivalue"),
         List.copyOf(fields.subList(0, count)),
         tokens,
         List.copyOf(fields.subList(count, fields.size())));
   }
 
-  record Bound(List<String> patterns, Map<String, String> tokens, List<String> evals)
+  record Bound(
+      boolean multivalue, List<String> patterns, Map<String, String> tokens, List<String> evals)
       implements BoundCommand, WritesOwnSpl {
     @Override
     public Set<String> requiredFields() {
@@ -234,6 +248,9 @@ final class ForeachCommand implements CommandDefinition, CustomSyntax {
     @Override
     public String splArguments() {
       List<String> parts = new ArrayList<>();
+      if (multivalue) {
+        parts.add("mode=multivalue");
+      }
       for (String pattern : patterns) {
         parts.add(SplText.value(pattern));
       }
@@ -284,6 +301,9 @@ final class ForeachCommand implements CommandDefinition, CustomSyntax {
 
     @Override
     public Operator createOperator(OperatorContext context) {
+      if (multivalue) {
+        return ForeachValues.operator(patterns.get(0), tokens.get("itemstr"), evals, context);
+      }
       BlockFactory factory = context.blockFactory();
       PageEval eval = PageEval.of(context);
       Map<String, List<EvalCommand.Assignment>> byField = new HashMap<>();

@@ -68,4 +68,21 @@ public final class PageEval {
     }
     return columns;
   }
+
+  /**
+   * The fields assigned at one position by {@code steps} run one after the other (each seeing what
+   * the ones before assigned), by name: a null value removes the field.
+   */
+  public Map<String, Object> assignAt(
+      Page page, int position, List<List<EvalCommand.Assignment>> steps) {
+    assigned.clear();
+    row.at(page, position);
+    for (List<EvalCommand.Assignment> step : steps) {
+      for (EvalCommand.Assignment assignment : step) {
+        Object value = evaluator.evaluate(assignment.expression(), row);
+        assigned.put(assignment.field(), EvalOperator.assignable(assignment.field(), value));
+      }
+    }
+    return new LinkedHashMap<>(assigned);
+  }
 }
