@@ -90,6 +90,18 @@ final class GentimesCommand implements CommandDefinition {
               case "h" -> 3_600L;
               default -> 86_400L;
             };
+    // too many ranges is a parse error, counted from today in UTC (a day off at most from the
+    // search's own zone and time, which the run checks again)
+    LocalDate today = LocalDate.now(java.time.ZoneOffset.UTC);
+    long from = epochSeconds(start, java.time.ZoneOffset.UTC, today);
+    long to =
+        end == null
+            ? today.atStartOfDay(java.time.ZoneOffset.UTC).toEpochSecond()
+            : epochSeconds(end, java.time.ZoneOffset.UTC, today);
+    if (to > from && (to - from) / seconds > MAX_ROWS) {
+      throw new IllegalArgumentException(
+          "gentimes would make more than " + MAX_ROWS + " results; use a larger increment");
+    }
     return new Bound(start, end, increment, seconds);
   }
 
