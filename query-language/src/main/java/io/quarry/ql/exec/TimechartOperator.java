@@ -399,12 +399,19 @@ public final class TimechartOperator implements Aggregator {
     };
   }
 
-  /** A series column is named by its value; with several aggregations, {@code agg: value}. */
+  /**
+   * A series column is named by its value; with several aggregations, {@code agg: value}; the
+   * series of rare values and of events without the by-field by {@code otherstr}/{@code nullstr}.
+   */
   private String column(Aggregation aggregation, String series) {
     if (series == null) {
       return aggregation.outputName();
     }
-    return command.aggregations().size() == 1 ? series : aggregation.outputName() + ": " + series;
+    String label =
+        series.equals(OTHER)
+            ? command.otherStr()
+            : series.equals(NULL) ? command.nullStr() : series;
+    return command.aggregations().size() == 1 ? label : aggregation.outputName() + ": " + label;
   }
 
   private List<String> columns(List<String> seriesOrder) {

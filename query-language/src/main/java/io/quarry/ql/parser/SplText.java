@@ -513,6 +513,12 @@ public final class SplText {
       text.append(" bins=").append(timechart.bins());
     }
     chartOptions(text, timechart.limit(), timechart.useOther(), timechart.useNull());
+    if (!timechart.otherStr().equals(TimechartCommand.OTHER)) {
+      text.append(" otherstr=").append(value(timechart.otherStr()));
+    }
+    if (!timechart.nullStr().equals(TimechartCommand.NULL)) {
+      text.append(" nullstr=").append(value(timechart.nullStr()));
+    }
     text.append(' ').append(aggregations(timechart.aggregations()));
     timechart.by().ifPresent(by -> text.append(" by ").append(value(by)));
     return text.toString();
