@@ -104,6 +104,7 @@ public final class EvalFunctions {
     a.put("atan2", new Arity(2, 2));
     a.put("hypot", new Arity(2, 2));
     a.put("pi", new Arity(0, 0));
+    a.put("printf", new Arity(1, -1));
     a.put("random", new Arity(0, 0));
     return Map.copyOf(a);
   }

@@ -713,6 +713,8 @@ public final class Evaluator {
           }
           return null;
         }
+      case "printf":
+        return Printf.format(v);
       case "md5":
         return digest("MD5", text(a));
       case "sha1":

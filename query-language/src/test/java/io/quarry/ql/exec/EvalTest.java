@@ -240,4 +240,13 @@ class EvalTest {
     Object mapped = eval("mvmap(status, if(status > 400, status . host, null()))");
     assertThat(mapped).isEqualTo("404Web-01");
   }
+
+  @Test
+  void printfFormatsLikeC() {
+    assertThat(eval("printf(\"%s=%.1f%%\", host, 12.345)")).isEqualTo("Web-01=12.3%");
+    assertThat(eval("printf(\"%+d %o %X\", 5, 8, 255)")).isEqualTo("+5 10 FF");
+    assertThat(eval("printf(\"%.3s|%c\", \"abcdef\", \"xyz\")")).isEqualTo("abc|x");
+    assertThat(eval("printf(\"%s %s\", 1)")).as("a missing argument").isNull();
+    assertThat(eval("printf(\"no conversions\")")).isEqualTo("no conversions");
+  }
 }
