@@ -29,7 +29,40 @@ public enum AggregateFunction {
   FIRST("first"),
   LAST("last"),
   EARLIEST("earliest"),
-  LATEST("latest");
+  LATEST("latest"),
+  /** {@code sumsq}: the sum of the squares of the numeric values. */
+  SUMSQ("sumsq"),
+  /** {@code earliest_time}: the {@code _time} (epoch seconds) of the earliest value. */
+  EARLIEST_TIME("earliest_time"),
+  /** {@code latest_time}: the {@code _time} (epoch seconds) of the latest value. */
+  LATEST_TIME("latest_time"),
+  /**
+   * {@code rate}: (latest − earliest value) / (latest_time − earliest_time), for counters; null
+   * when the values are not numbers or share one time.
+   */
+  RATE("rate"),
+  /** {@code per_second}: timechart only — a bucket's sum per second of the bucket. */
+  PER_SECOND("per_second"),
+  /** {@code per_minute}: timechart only — a bucket's sum per minute of the bucket. */
+  PER_MINUTE("per_minute"),
+  /** {@code per_hour}: timechart only — a bucket's sum per hour of the bucket. */
+  PER_HOUR("per_hour"),
+  /** {@code per_day}: timechart only — a bucket's sum per day of the bucket. */
+  PER_DAY("per_day");
+
+  /**
+   * For {@code per_second} … {@code per_day}, the seconds of the unit their sum is divided into (a
+   * bucket's sum times this over the bucket's seconds); 0 for every other function.
+   */
+  public long perUnitSeconds() {
+    return switch (this) {
+      case PER_SECOND -> 1;
+      case PER_MINUTE -> 60;
+      case PER_HOUR -> 3_600;
+      case PER_DAY -> 86_400;
+      default -> 0;
+    };
+  }
 
   private final String functionName;
   private final List<String> aliases;

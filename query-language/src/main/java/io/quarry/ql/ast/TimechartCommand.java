@@ -20,9 +20,31 @@ public record TimechartCommand(
     boolean useNull,
     List<Aggregation> aggregations,
     Optional<String> by,
+    String otherStr,
+    String nullStr,
     Position position)
     implements Command {
+  /** Splunk's labels of the series of rare values and of events without the by-field. */
+  public static final String OTHER = "OTHER";
+
+  public static final String NULL = "NULL";
+
+  /** With Splunk's default labels ({@code OTHER}, {@code NULL}). */
+  public TimechartCommand(
+      Optional<Span> span,
+      int bins,
+      long limit,
+      boolean useOther,
+      boolean useNull,
+      List<Aggregation> aggregations,
+      Optional<String> by,
+      Position position) {
+    this(span, bins, limit, useOther, useNull, aggregations, by, OTHER, NULL, position);
+  }
+
   public TimechartCommand {
+    requireNonNull(otherStr, "otherStr is null");
+    requireNonNull(nullStr, "nullStr is null");
     requireNonNull(span, "span is null");
     aggregations = List.copyOf(aggregations);
     if (aggregations.isEmpty()) {

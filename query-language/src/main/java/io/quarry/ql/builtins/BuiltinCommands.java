@@ -7,6 +7,14 @@ import java.util.List;
 public final class BuiltinCommands {
   private BuiltinCommands() {}
 
+  /**
+   * {@code | makeresults format=csv|json data=…}: registered under the registry's own {@code
+   * makeresults}, whose parser hands it a use with inline data.
+   */
+  public static CommandDefinition makeResultsFromData() {
+    return new MakeResultsDataCommand();
+  }
+
   /** One definition per command (stateless, shared by every search). */
   public static List<CommandDefinition> all() {
     return List.of(
@@ -21,6 +29,20 @@ public final class BuiltinCommands {
         new XySeriesCommand(),
         new UntableCommand(),
         new AddTotalsCommand(),
-        new AddColTotalsCommand());
+        new AddColTotalsCommand(),
+        // issue 22's streaming and sequential commands
+        new StrcatCommand(),
+        new RangemapCommand(),
+        new NomvCommand(),
+        new ReplaceCommand(),
+        new AccumCommand(),
+        new DeltaCommand(),
+        new AutoregressCommand(),
+        new TrendlineCommand(),
+        new ForeachCommand(),
+        new FieldFormatCommand(),
+        new TransposeCommand(),
+        new GentimesCommand(),
+        new AppendPipeCommand());
   }
 }

@@ -67,6 +67,22 @@ final class Fields {
     return out.toString();
   }
 
+  /**
+   * What each {@code *} of {@code pattern} matched in {@code name}, in order (none for a pattern
+   * without wildcards), or null when it does not match.
+   */
+  static List<String> wildcards(String pattern, String name) {
+    Matcher m = regex(pattern).matcher(name);
+    if (!m.matches()) {
+      return null;
+    }
+    List<String> groups = new ArrayList<>(m.groupCount());
+    for (int g = 1; g <= m.groupCount(); g++) {
+      groups.add(m.group(g));
+    }
+    return groups;
+  }
+
   private static Pattern regex(String pattern) {
     StringBuilder regex = new StringBuilder();
     int from = 0;

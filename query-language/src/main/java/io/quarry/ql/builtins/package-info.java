@@ -10,8 +10,14 @@
  * io.quarry.ql.command.CustomSyntax}) and writes itself back as SPL ({@link
  * io.quarry.ql.ast.WritesOwnSpl}).
  *
- * <p>Owns: {@code fillnull}, {@code convert}, {@code mvexpand}, {@code makemv}, {@code mvcombine},
- * {@code regex}, {@code spath}, {@code xyseries}, {@code untable}, {@code addtotals}. Never write a
- * command here against rows ({@code RowSink}/{@code Row}).
+ * <p>Owns: {@code fillnull}, {@code filldown}, {@code convert}, {@code mvexpand}, {@code makemv},
+ * {@code mvcombine}, {@code nomv}, {@code regex}, {@code spath}, {@code xyseries}, {@code untable},
+ * {@code addtotals}, {@code addcoltotals}, {@code strcat}, {@code rangemap}, {@code replace},
+ * {@code accum}, {@code delta}, {@code autoregress}, {@code trendline}, {@code foreach}, {@code
+ * fieldformat}, {@code transpose}, {@code appendpipe}, and the generating {@code gentimes} and
+ * {@code makeresults format=… data=…}. {@link Syntax} holds the custom-syntax pieces they share,
+ * {@link Fields} wildcard field names, {@link CsvCells} inline CSV. Never write a command here
+ * against rows ({@code RowSink}/{@code Row}); {@code appendpipe} runs its bracketed commands
+ * through {@link io.quarry.ql.exec.SubPipeline}.
  */
 package io.quarry.ql.builtins;

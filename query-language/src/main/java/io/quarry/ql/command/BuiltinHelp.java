@@ -168,8 +168,22 @@ final class BuiltinHelp {
         help,
         "makeresults",
         g,
-        "| makeresults [count=<n>] [annotate=<bool>]",
-        "Rows with only _time (now), to try expressions without data.");
+        "| makeresults [count=<n>] [annotate=<bool>] | makeresults format=csv|json data=<text>",
+        "Rows with only _time (now), to try expressions without data; or rows from inline CSV or"
+            + " JSON.");
+    add(
+        help,
+        "multisearch",
+        g,
+        "| multisearch [search …] [search …] …",
+        "The events of several streaming searches, merged newest first.");
+    add(
+        help,
+        "union",
+        c,
+        "union [maxout=<n>] [maxtime=<s>] [search …] …",
+        "The results of several searches together: first, merged by time when they only stream;"
+            + " later in a pipeline, appended to the results.");
     add(
         help,
         "tstats",

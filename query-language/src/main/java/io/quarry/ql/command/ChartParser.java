@@ -38,6 +38,7 @@ final class ChartParser implements CommandParser {
     if (aggregations.isEmpty()) {
       throw reader.unexpected(reader.peek(), "an aggregation such as count after chart");
     }
+    StatsParser.perSpanOnlyInTimechart(reader, name, aggregations, "chart");
     String over;
     Optional<String> by = Optional.empty();
     if (reader.peek().isWord("over")) {

@@ -23,6 +23,10 @@ public final class CommandRegistry {
   private final Map<String, CommandParser> generators;
   private final Map<String, CommandHelp> help;
 
+  /** Commands that stand for several ({@code multisearch}, {@code union}), by name. */
+  private static final Map<String, PipelineParser> EXPANDERS =
+      Map.of("multisearch", new CombiningParser(true), "union", new CombiningParser(false));
+
   private CommandRegistry(
       Map<String, CommandParser> parsers,
       Map<String, CommandParser> generators,
@@ -30,6 +34,14 @@ public final class CommandRegistry {
     this.parsers = Map.copyOf(parsers);
     this.generators = Map.copyOf(generators);
     this.help = Map.copyOf(help);
+  }
+
+  /**
+   * The parser of a command that stands for several commands ({@code multisearch}, {@code union}),
+   * valid first (after {@code |}) or, for {@code union}, later in the pipeline.
+   */
+  public Optional<PipelineParser> expander(String name) {
+    return Optional.ofNullable(EXPANDERS.get(name.toLowerCase(Locale.ROOT)));
   }
 
   /** The built-in commands of this release. */
@@ -146,6 +158,7 @@ public final class CommandRegistry {
   public Set<String> generatorNames() {
     Set<String> names = new TreeSet<>(generators.keySet());
     names.add("help");
+    names.addAll(EXPANDERS.keySet());
     return names;
   }
 
@@ -185,6 +198,20 @@ public final class CommandRegistry {
   }
 
   private static Command parseMakeResults(TokenReader reader, Token name) {
+    for (int i = 0; ; i++) {
+      Token token = reader.peek(i);
+      if (token.type() == io.quarry.ql.parser.TokenType.PIPE
+          || token.type() == io.quarry.ql.parser.TokenType.EOF) {
+        break;
+      }
+      if ((token.isWord("format") || token.isWord("data"))
+          && reader.peek(i + 1).type() == io.quarry.ql.parser.TokenType.EQ) {
+        // inline data: a built-in page command of its own (io.quarry.ql.builtins)
+        return new PluginCommandParser(
+                io.quarry.ql.builtins.BuiltinCommands.makeResultsFromData(), CommandHelp.BUILT_IN)
+            .parse(reader, name);
+      }
+    }
     long count = 1;
     boolean annotate = false;
     while (Arguments.atOption(reader)) {

@@ -14,7 +14,7 @@ import java.util.List;
 /**
  * {@code eval f=expr, …} and {@code where expr}: the command's text goes to the expression parser.
  */
-final class EvalParser implements CommandParser {
+public final class EvalParser implements CommandParser {
   private final boolean where;
 
   EvalParser(boolean where) {
@@ -45,6 +45,24 @@ final class EvalParser implements CommandParser {
       check(parser, condition);
       return new WhereCommand(condition, name.position());
     }
+    return new EvalCommand(assignments(parser), name.position());
+  }
+
+  /**
+   * The assignments {@code f=expr, …} of an {@code eval} written in {@code query} from {@code
+   * start} to {@code end} (a built-in that evaluates eval text of its own: {@code foreach}).
+   *
+   * @throws io.quarry.ql.parser.QueryParseException at the offending character
+   */
+  public static List<EvalCommand.Assignment> assignments(String query, int start, int end) {
+    ExpressionParser parser = new ExpressionParser(query, start, end);
+    if (parser.atEnd()) {
+      throw parser.error(start, "eval needs an assignment such as x=1", "an assignment");
+    }
+    return assignments(parser);
+  }
+
+  private static List<EvalCommand.Assignment> assignments(ExpressionParser parser) {
     List<EvalCommand.Assignment> assignments = new ArrayList<>();
     do {
       String field = parser.fieldName("a field name to assign");
@@ -59,7 +77,7 @@ final class EvalParser implements CommandParser {
           "Unexpected text after the expression",
           "',', an operator, '|' or the end of the query");
     }
-    return new EvalCommand(assignments, name.position());
+    return assignments;
   }
 
   static void check(ExpressionParser parser, Expression expression) {

@@ -21,7 +21,15 @@ import java.util.Set;
  * first). Output names default to {@code count} and {@code func(field)}, as in Splunk.
  */
 final class StatsParser implements CommandParser {
-  private static final Set<String> STREAMSTATS_OPTIONS = Set.of("current", "window", "global");
+  private static final Set<String> STREAMSTATS_OPTIONS =
+      Set.of(
+          "current",
+          "window",
+          "global",
+          "time_window",
+          "reset_on_change",
+          "reset_before",
+          "reset_after");
 
   /** Which command of the stats family this parser reads. */
   enum Kind {
@@ -41,11 +49,38 @@ final class StatsParser implements CommandParser {
     boolean current = true;
     int window = 0;
     boolean global = true;
+    long timeWindow = -1;
+    boolean resetOnChange = false;
+    java.util.Optional<io.quarry.ql.ast.Expression> resetBefore = java.util.Optional.empty();
+    java.util.Optional<io.quarry.ql.ast.Expression> resetAfter = java.util.Optional.empty();
     while (kind == Kind.STREAMSTATS && Arguments.atOption(reader)) {
       Arguments.Option option = Arguments.option(reader, "streamstats", STREAMSTATS_OPTIONS);
       switch (option.name()) {
         case "current" -> current = Arguments.bool(reader, option.value());
         case "global" -> global = Arguments.bool(reader, option.value());
+        case "reset_on_change" -> resetOnChange = Arguments.bool(reader, option.value());
+        case "reset_before" -> resetBefore = java.util.Optional.of(condition(reader, option));
+        case "reset_after" -> resetAfter = java.util.Optional.of(condition(reader, option));
+        case "time_window" -> {
+          String text = option.value().text();
+          io.quarry.ql.ast.Span span =
+              io.quarry.ql.ast.Span.parse(text)
+                  .filter(
+                      s ->
+                          s.isTime()
+                              && s.unit() != java.time.temporal.ChronoUnit.MONTHS
+                              && s.amount() > 0)
+                  .orElseThrow(
+                      () ->
+                          reader.error(
+                              option.value(),
+                              "streamstats time_window must be a time span like 30s, 5m, 1h or 2d,"
+                                  + " not '"
+                                  + text
+                                  + "'",
+                              "a time span"));
+          timeWindow = span.unit().getDuration().multipliedBy(span.amount()).toNanos() / 1000;
+        }
         default -> {
           long size = Arguments.count(reader, option.value(), "streamstats window");
           if (size > 100_000) {
@@ -57,11 +92,55 @@ final class StatsParser implements CommandParser {
       }
     }
     StatsCommand stats = stats(reader, name);
+    perSpanOnlyInTimechart(
+        reader, name, stats.aggregations(), kind.name().toLowerCase(java.util.Locale.ROOT));
     return switch (kind) {
       case STATS -> stats;
       case EVENTSTATS -> new EventStatsCommand(stats);
-      case STREAMSTATS -> new StreamStatsCommand(stats, current, window, global);
+      case STREAMSTATS ->
+          new StreamStatsCommand(
+              stats, current, window, global, timeWindow, resetOnChange, resetBefore, resetAfter);
     };
+  }
+
+  /** {@code per_second} … {@code per_day} need a time bucket: a parse error outside timechart. */
+  static void perSpanOnlyInTimechart(
+      TokenReader reader, Token name, List<Aggregation> aggregations, String command) {
+    for (Aggregation aggregation : aggregations) {
+      if (aggregation.function().perUnitSeconds() > 0) {
+        throw reader.error(
+            name,
+            aggregation.function().functionName()
+                + "() needs timechart's time buckets; "
+                + command
+                + " cannot use it",
+            "timechart " + aggregation.function().functionName() + "(<field>)");
+      }
+    }
+  }
+
+  /** {@code reset_before="(<condition>)"}: an eval condition, in quotes (parentheses optional). */
+  private static io.quarry.ql.ast.Expression condition(
+      TokenReader reader, Arguments.Option option) {
+    String text = option.value().text();
+    io.quarry.ql.parser.ExpressionParser parser =
+        new io.quarry.ql.parser.ExpressionParser(text, 0, text.length());
+    try {
+      if (parser.atEnd()) {
+        throw parser.error(0, "an empty condition", "a condition");
+      }
+      io.quarry.ql.ast.Expression condition = parser.expression();
+      if (!parser.atEnd()) {
+        throw parser.error(parser.offset(), "Unexpected text after the condition", "the end");
+      }
+      EvalParser.check(parser, condition);
+      return condition;
+    } catch (io.quarry.ql.parser.QueryParseException e) {
+      throw reader.error(
+          option.value(),
+          "streamstats " + option.name() + ": " + e.getMessage(),
+          "an eval condition in quotes, such as \"(status>=500)\"");
+    }
   }
 
   private static StatsCommand stats(TokenReader reader, Token name) {

@@ -14,7 +14,8 @@ import java.util.Set;
 
 /** {@code timechart [span=S] [bins=N] [limit=N] [useother=b] [usenull=b] agg, … [by field]}. */
 final class TimechartParser implements CommandParser {
-  private static final Set<String> OPTIONS = Set.of("span", "bins", "limit", "useother", "usenull");
+  private static final Set<String> OPTIONS =
+      Set.of("span", "bins", "limit", "useother", "usenull", "otherstr", "nullstr");
 
   @Override
   public Command parse(TokenReader reader, Token name) {
@@ -23,6 +24,8 @@ final class TimechartParser implements CommandParser {
     long limit = 10;
     boolean useOther = true;
     boolean useNull = true;
+    String otherStr = io.quarry.ql.ast.TimechartCommand.OTHER;
+    String nullStr = io.quarry.ql.ast.TimechartCommand.NULL;
     while (Arguments.atOption(reader)) {
       Arguments.Option option = Arguments.option(reader, "timechart", OPTIONS);
       switch (option.name()) {
@@ -43,6 +46,8 @@ final class TimechartParser implements CommandParser {
                             10_000, Arguments.count(reader, option.value(), "timechart bins")));
         case "limit" -> limit = Arguments.count(reader, option.value(), "timechart limit");
         case "useother" -> useOther = Arguments.bool(reader, option.value());
+        case "otherstr" -> otherStr = option.value().text();
+        case "nullstr" -> nullStr = option.value().text();
         default -> useNull = Arguments.bool(reader, option.value());
       }
     }
@@ -73,6 +78,8 @@ final class TimechartParser implements CommandParser {
         useNull,
         aggregations,
         by,
+        otherStr,
+        nullStr,
         name.position());
   }
 }

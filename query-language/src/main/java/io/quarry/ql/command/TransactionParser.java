@@ -10,7 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/** {@code transaction f, … [maxspan=S] [maxpause=S] [maxevents=N]}. */
+/**
+ * {@code transaction [f, …] [maxspan=S] [maxpause=S] [maxevents=N] [startswith=F] [endswith=F]
+ * [keepevicted=B]}; F is a search ({@code "action=login"}) or {@code eval(<condition>)}.
+ */
 final class TransactionParser implements CommandParser {
   private static final Set<String> OPTIONS =
       Set.of("maxspan", "maxpause", "maxevents", "startswith", "endswith", "keepevicted", "mvlist");
@@ -21,8 +24,21 @@ final class TransactionParser implements CommandParser {
     long maxSpan = -1;
     long maxPause = -1;
     long maxEvents = 1000;
+    java.util.Optional<TransactionCommand.Filter> startsWith = java.util.Optional.empty();
+    java.util.Optional<TransactionCommand.Filter> endsWith = java.util.Optional.empty();
+    boolean keepEvicted = false;
     while (!reader.atCommandEnd()) {
-      if (Arguments.atOption(reader)) {
+      if (Arguments.atOption(reader)
+          && (reader.peek().isWord("startswith") || reader.peek().isWord("endswith"))) {
+        Token option = reader.next();
+        reader.next(); // =
+        TransactionCommand.Filter filter = filter(reader, option);
+        if (option.isWord("startswith")) {
+          startsWith = java.util.Optional.of(filter);
+        } else {
+          endsWith = java.util.Optional.of(filter);
+        }
+      } else if (Arguments.atOption(reader)) {
         Arguments.Option option = Arguments.option(reader, "transaction", OPTIONS);
         switch (option.name()) {
           case "maxspan" -> maxSpan = micros(reader, option);
@@ -33,24 +49,76 @@ final class TransactionParser implements CommandParser {
               throw reader.error(option.value(), "maxevents must be at least 1", "a number >= 1");
             }
           }
+          case "keepevicted" -> keepEvicted = Arguments.bool(reader, option.value());
           default ->
               throw reader.error(
                   option.nameToken(),
                   "transaction " + option.name() + " is not supported yet",
-                  "maxspan, maxpause or maxevents");
+                  "maxspan, maxpause, maxevents, startswith, endswith or keepevicted");
         }
       } else {
         fields.addAll(Arguments.fields(reader, Set.of()));
       }
     }
-    if (fields.isEmpty()) {
-      throw reader.error(
-          name,
-          "transaction needs the fields that tie events together (transaction Splunk's"
-              + " field-less form, by startswith/endswith, is not supported yet)",
-          "field names");
+    return new TransactionCommand(
+        fields, maxSpan, maxPause, maxEvents, startsWith, endsWith, keepEvicted, name.position());
+  }
+
+  /**
+   * A {@code startswith}/{@code endswith} value: {@code eval(<condition>)}, or a search expression
+   * (quoted, {@code "action=login"}, or one bare term).
+   */
+  private static TransactionCommand.Filter filter(TokenReader reader, Token option) {
+    Token first = reader.peek();
+    if (first.isWord("eval")
+        && reader.peek(1).type() == io.quarry.ql.parser.TokenType.LPAREN
+        && reader.peek(1).position().offset() == first.end()) {
+      reader.next();
+      Token open = reader.next();
+      int depth = 1;
+      Token close;
+      while (true) {
+        Token token = reader.next();
+        if (token.type() == io.quarry.ql.parser.TokenType.EOF) {
+          throw reader.error(open, "eval( has no matching ')'", "')'");
+        }
+        if (token.type() == io.quarry.ql.parser.TokenType.LPAREN) {
+          depth++;
+        } else if (token.type() == io.quarry.ql.parser.TokenType.RPAREN && --depth == 0) {
+          close = token;
+          break;
+        }
+      }
+      io.quarry.ql.parser.ExpressionParser parser =
+          new io.quarry.ql.parser.ExpressionParser(
+              reader.query(), open.end(), close.position().offset());
+      io.quarry.ql.ast.Expression condition = parser.expression();
+      if (!parser.atEnd()) {
+        throw parser.error(parser.offset(), "Unexpected text after the condition", "')'");
+      }
+      EvalParser.check(parser, condition);
+      return new TransactionCommand.Filter(
+          reader.query().substring(first.position().offset(), close.end()), null, condition);
     }
-    return new TransactionCommand(fields, maxSpan, maxPause, maxEvents, name.position());
+    if (reader.atCommandEnd()) {
+      throw reader.unexpected(
+          reader.peek(), "a search or eval(<condition>) after " + option.text());
+    }
+    Token value = reader.readValue("a search in quotes or eval(<condition>)");
+    io.quarry.ql.ast.SearchExpression search;
+    try {
+      search =
+          new io.quarry.ql.parser.SearchExpressionParser(new TokenReader(value.text()))
+              .parseCommandExpression()
+              .orElseThrow(
+                  () ->
+                      reader.error(value, option.text() + " needs a search", "a search in quotes"));
+    } catch (io.quarry.ql.parser.QueryParseException e) {
+      throw reader.error(
+          value, option.text() + ": " + e.getMessage(), "a search in quotes or eval(...)");
+    }
+    return new TransactionCommand.Filter(
+        io.quarry.ql.parser.SplText.value(value.text()), search, null);
   }
 
   /** A fixed time span ({@code 30s}, {@code 5m}, {@code 1h}, {@code 2d}, {@code -1}: none). */

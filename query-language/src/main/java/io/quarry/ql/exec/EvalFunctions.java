@@ -1,6 +1,7 @@
 package io.quarry.ql.exec;
 
 import io.quarry.ql.ast.Expression;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -84,6 +85,27 @@ public final class EvalFunctions {
     a.put("urldecode", new Arity(1, 1));
     a.put("md5", new Arity(1, 1));
     a.put("sha256", new Arity(1, 1));
+    a.put("sha1", new Arity(1, 1));
+    a.put("sha512", new Arity(1, 1));
+    a.put("mvmap", new Arity(2, 2));
+    a.put("json_object", new Arity(0, -1));
+    a.put("json_array", new Arity(0, -1));
+    a.put("json_extract", new Arity(1, -1));
+    a.put("json_keys", new Arity(1, 1));
+    a.put("json_valid", new Arity(1, 1));
+    a.put("spath", new Arity(2, 2));
+    a.put("searchmatch", new Arity(1, 1));
+    for (String trig :
+        List.of(
+            "acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "sin", "sinh", "tan",
+            "tanh", "exact")) {
+      a.put(trig, new Arity(1, 1));
+    }
+    a.put("atan2", new Arity(2, 2));
+    a.put("hypot", new Arity(2, 2));
+    a.put("pi", new Arity(0, 0));
+    a.put("printf", new Arity(1, -1));
+    a.put("random", new Arity(0, 0));
     return Map.copyOf(a);
   }
 
@@ -119,6 +141,24 @@ public final class EvalFunctions {
           yield new Problem(
               call.offset(), "case() takes condition, value pairs", "an even number of arguments");
         }
+        if (call.function().equals("json_object") && call.arguments().size() % 2 != 0) {
+          yield new Problem(
+              call.offset(), "json_object() takes key, value pairs", "an even number of arguments");
+        }
+        if (call.function().equals("searchmatch")) {
+          String problem = searchProblem(call.arguments().get(0));
+          if (problem != null) {
+            yield new Problem(
+                call.offset(), "searchmatch(): " + problem, "searchmatch(\"<search>\")");
+          }
+        }
+        if (call.function().equals("mvmap")
+            && !(call.arguments().get(0) instanceof Expression.Field)) {
+          yield new Problem(
+              call.offset(),
+              "mvmap()'s first argument must be a field, which its expression reads",
+              "mvmap(<field>, <expression>)");
+        }
         if ((call.function().equals("match") || call.function().equals("replace"))
             && call.arguments().get(1) instanceof Expression.Literal(String regex)) {
           try {
@@ -139,6 +179,21 @@ public final class EvalFunctions {
         yield null;
       }
     };
+  }
+
+  /** Why searchmatch's argument is not a search in quotes, or null when it is one. */
+  private static String searchProblem(Expression argument) {
+    if (!(argument instanceof Expression.Literal(String text))) {
+      return "the search must be a quoted string";
+    }
+    try {
+      if (SearchMatch.parse(text) == null) {
+        return "the search is empty";
+      }
+    } catch (io.quarry.ql.parser.QueryParseException e) {
+      return "not a search: " + e.getMessage();
+    }
+    return null;
   }
 
   /** A bad call: where, what is wrong, what was expected. */

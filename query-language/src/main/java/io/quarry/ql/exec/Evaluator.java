@@ -98,6 +98,9 @@ public final class Evaluator {
     return zone;
   }
 
+  /** searchmatch()'s searches, compiled once. */
+  private final SearchMatch searchMatches = new SearchMatch();
+
   /** Compiled regexes of match() and replace(), by pattern text (most queries use a few). */
   private final java.util.concurrent.ConcurrentMap<String, Pattern> patterns =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -379,6 +382,13 @@ public final class Evaluator {
       case "mvfilter" -> {
         return mvfilter(args.get(0), row);
       }
+      case "searchmatch" -> {
+        return args.get(0) instanceof Expression.Literal(String search)
+            && searchMatches.test(search, row);
+      }
+      case "mvmap" -> {
+        return mvmap(((Expression.Field) args.get(0)).name(), args.get(1), row);
+      }
       default -> {}
     }
     List<Object> v = new ArrayList<>(args.size());
@@ -401,6 +411,26 @@ public final class Evaluator {
       }
     }
     return multivalue(kept);
+  }
+
+  /**
+   * {@code mvmap(field, expression)}: the expression for each value of the field (the field's name
+   * standing for the value, other fields as they are), the non-null answers as a multivalue.
+   */
+  private Object mvmap(String field, Expression expression, Row row) {
+    List<Object> mapped = new ArrayList<>();
+    for (Object value : values(field(row, field))) {
+      Object result = evaluate(expression, new FieldOverlayRow(row, field, value));
+      if (result instanceof List<?> list) {
+        mapped.addAll(list);
+      } else if (result != null) {
+        mapped.add(result);
+      }
+      if (mapped.size() > MultivalueFunctions.MAX_RANGE) {
+        break;
+      }
+    }
+    return multivalue(mapped);
   }
 
   /** The one field an mvfilter condition reads, or null. */
@@ -489,6 +519,8 @@ public final class Evaluator {
           }
           return best;
         }
+      case "json_object", "json_array", "json_extract", "json_keys", "json_valid", "spath":
+        return JsonFunctions.apply(function, v); // a null is JSON's null, or no document
       case "now":
         return now.getEpochSecond();
       case "time":
@@ -562,6 +594,24 @@ public final class Evaluator {
       case "ln":
       case "exp":
         return math(function, a);
+      case "acos",
+      "acosh",
+      "asin",
+      "asinh",
+      "atan",
+      "atanh",
+      "cos",
+      "cosh",
+      "sin",
+      "sinh",
+      "tan",
+      "tanh",
+      "atan2",
+      "hypot",
+      "pi",
+      "exact",
+      "random":
+        return MathFunctions.apply(function, v);
       case "log":
         {
           Object x = number(a);
@@ -663,8 +713,14 @@ public final class Evaluator {
           }
           return null;
         }
+      case "printf":
+        return Printf.format(v);
       case "md5":
         return digest("MD5", text(a));
+      case "sha1":
+        return digest("SHA-1", text(a));
+      case "sha512":
+        return digest("SHA-512", text(a));
       case "sha256":
         return digest("SHA-256", text(a));
       default:

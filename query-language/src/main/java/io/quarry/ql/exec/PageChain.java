@@ -16,7 +16,6 @@ import io.quarry.ql.ast.WhereCommand;
 import io.quarry.ql.engine.BlockCopies;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -38,15 +37,17 @@ public final class PageChain {
   private final int firstStage;
 
   /**
-   * Whether every command has a page stage here: {@code eval}, {@code where}, and streaming plugin
-   * commands that name the fields they read.
+   * Whether every command has a page stage here: {@code eval}, {@code where} (unless they call
+   * {@code searchmatch()}, which searches an event's raw text), and streaming plugin commands that
+   * name the fields they read.
    */
   public static boolean supports(List<Command> commands) {
     return commands.stream()
         .allMatch(
             c ->
-                c instanceof EvalCommand
-                    || c instanceof WhereCommand
+                c instanceof EvalCommand eval
+                        && eval.assignments().stream().noneMatch(a -> searchesText(a.expression()))
+                    || c instanceof WhereCommand where && !searchesText(where.condition())
                     || c instanceof BinCommand bin && bin.rowLocal()
                     || c instanceof PluginCommand plugin
                         && plugin.kind() == CommandKind.STREAMING
@@ -79,6 +80,19 @@ public final class PageChain {
       }
     }
     return needed;
+  }
+
+  /** Whether an expression calls searchmatch(), which needs an event's raw text (rows only). */
+  private static boolean searchesText(Expression expression) {
+    return switch (expression) {
+      case Expression.Literal literal -> false;
+      case Expression.Field field -> false;
+      case Expression.Unary unary -> searchesText(unary.operand());
+      case Expression.Binary binary -> searchesText(binary.left()) || searchesText(binary.right());
+      case Expression.Call call ->
+          call.function().equals("searchmatch")
+              || call.arguments().stream().anyMatch(PageChain::searchesText);
+    };
   }
 
   /** The fields an expression reads. */
@@ -158,45 +172,19 @@ public final class PageChain {
   /** {@code eval}: the assigned fields as new (or replacing) columns. */
   private static final class EvalStage implements Stage {
     private final EvalCommand command;
-    private final Evaluator evaluator;
-    private final Map<String, Object> assigned = new HashMap<>();
-    private final PageRow row = new PageRow(assigned);
-    private final List<String> names;
+    private final PageEval eval;
 
     EvalStage(EvalCommand command, Evaluator evaluator) {
       this.command = command;
-      this.evaluator = evaluator;
-      this.names =
-          List.copyOf(
-              new LinkedHashSet<>(
-                  command.assignments().stream().map(EvalCommand.Assignment::field).toList()));
+      this.eval = new PageEval(evaluator);
     }
 
     @Override
     public void add(Page page, Consumer<Page> out) {
-      int positions = page.positionCount();
-      List<List<List<Object>>> columns = new ArrayList<>(names.size());
-      for (int i = 0; i < names.size(); i++) {
-        columns.add(new ArrayList<>(positions));
-      }
-      for (int p = 0; p < positions; p++) {
-        assigned.clear();
-        row.at(page, p);
-        for (EvalCommand.Assignment assignment : command.assignments()) {
-          Object value = evaluator.evaluate(assignment.expression(), row);
-          assigned.put(assignment.field(), EvalOperator.assignable(assignment.field(), value));
-        }
-        for (int i = 0; i < names.size(); i++) {
-          Object value = assigned.get(names.get(i));
-          columns
-              .get(i)
-              .add(
-                  value == null
-                      ? List.of()
-                      : value instanceof List<?> list ? List.copyOf(list) : List.of(value));
-        }
-      }
-      Page computed = PageCollector.toPage(names, columns, positions);
+      Map<String, List<List<Object>>> columns = eval.assign(page, command.assignments());
+      List<String> names = List.copyOf(columns.keySet());
+      Page computed =
+          PageCollector.toPage(names, List.copyOf(columns.values()), page.positionCount());
       Page result = page;
       for (int i = 0; i < names.size(); i++) {
         result = result.withColumn(names.get(i), computed.block(i));

@@ -66,7 +66,7 @@ public final class Pipelines {
       case io.quarry.ql.ast.EventStatsCommand eventstats ->
           new EventStatsOperator(eventstats, downstream, evaluator.memory("eventstats"));
       case io.quarry.ql.ast.StreamStatsCommand streamstats ->
-          new StreamStatsOperator(streamstats, downstream);
+          new StreamStatsOperator(streamstats, downstream, evaluator);
       case HeadCommand head -> new HeadOperator(head.limit(), downstream);
       case EvalCommand eval -> new EvalOperator(eval, evaluator, downstream);
       case RexCommand rex -> new RexOperator(rex, downstream, evaluator.stopped());
@@ -126,7 +126,8 @@ public final class Pipelines {
       case io.quarry.ql.ast.SubsearchCommand sub ->
           PluginOperators.streaming(PageCommands.of(sub), evaluator, downstream);
       case io.quarry.ql.ast.TransactionCommand transaction ->
-          new TransactionOperator(transaction, downstream, evaluator.memory("transaction"));
+          new TransactionOperator(
+              transaction, downstream, evaluator.memory("transaction"), evaluator);
       case TopCommand top -> new TopOperator(top, downstream, evaluator.memory(top.name()));
       case ProjectCommand project -> new ProjectOperator(project, downstream);
       case RenameCommand rename -> new RenameOperator(rename, downstream);

@@ -71,6 +71,11 @@ public record SearchResources(
       this.zone = zone;
     }
 
+    /** The search's resources (for an evaluator of its expressions). */
+    SearchResources resources() {
+      return resources;
+    }
+
     /** Whether work in progress should end now (see {@link SearchResources#stopped}). */
     public BooleanSupplier stopped() {
       return resources.stopped();

@@ -64,7 +64,7 @@ public final class StatsOperator implements Aggregator {
             .anyMatch(
                 a ->
                     switch (a.function()) {
-                      case FIRST, LAST, EARLIEST, LATEST -> true;
+                      case FIRST, LAST, EARLIEST, LATEST, EARLIEST_TIME, LATEST_TIME, RATE -> true;
                       default -> false;
                     });
     this.downstream = requireNonNull(downstream, "downstream is null");
@@ -634,14 +634,25 @@ public final class StatsOperator implements Aggregator {
           counter[0]++;
           return 0;
         }
-        case FIRST, LATEST -> {
+        case FIRST, LATEST, LATEST_TIME -> {
           if (newest == null || time > newestTime) {
             newest = value;
             newestTime = time;
           }
           return 0;
         }
-        case LAST, EARLIEST -> {
+        case RATE -> {
+          if (newest == null || time > newestTime) {
+            newest = value;
+            newestTime = time;
+          }
+          if (oldest == null || time < oldestTime) {
+            oldest = value;
+            oldestTime = time;
+          }
+          return 0;
+        }
+        case LAST, EARLIEST, EARLIEST_TIME -> {
           if (oldest == null
               || time < oldestTime
               || (time == oldestTime && time == Long.MIN_VALUE)) {
@@ -783,7 +794,9 @@ public final class StatsOperator implements Aggregator {
         case COUNT -> count;
         case DISTINCT_COUNT -> (long) (distinct == null ? 0 : distinct.size());
         case ESTIMATED_DISTINCT_COUNT -> sketch == null ? 0L : sketch.estimate();
-        case SUM -> numericCount == 0 ? null : typed(sum);
+        // per_*: the sum, divided by the bucket's length where timechart emits it
+        case SUM, PER_SECOND, PER_MINUTE, PER_HOUR, PER_DAY ->
+            numericCount == 0 ? null : typed(sum);
         case AVG -> numericCount == 0 ? null : sum / numericCount;
         case MIN -> numericCount == 0 ? null : overTime ? TimeField.exactSeconds(min) : typed(min);
         case MAX -> numericCount == 0 ? null : overTime ? TimeField.exactSeconds(max) : typed(max);
@@ -805,6 +818,10 @@ public final class StatsOperator implements Aggregator {
         }
         case LIST -> list == null ? null : list.size() == 1 ? list.get(0) : List.copyOf(list);
         case FIRST, LATEST -> overTime ? TimeField.seconds(newest) : newest;
+        case SUMSQ -> numericCount == 0 ? null : m2 + numericCount * mean * mean;
+        case LATEST_TIME -> newest == null ? null : TimeField.secondsOf(newestTime);
+        case EARLIEST_TIME -> oldest == null ? null : TimeField.secondsOf(oldestTime);
+        case RATE -> TimeOrder.rate(newest, newestTime, oldest, oldestTime);
         case LAST, EARLIEST -> overTime ? TimeField.seconds(oldest) : oldest;
       };
     }

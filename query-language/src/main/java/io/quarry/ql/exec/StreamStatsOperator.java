@@ -14,7 +14,9 @@ import java.util.Map;
  * Splunk), gets the aggregations of its group over the rows before it — and itself unless {@code
  * current=false}. Without a window the groups accumulate as they go; with {@code window=N} the
  * aggregations are recomputed over the last N rows (of the stream when {@code global}, else of the
- * row's group), so a window costs O(N) per row. A row missing a by-field passes unchanged.
+ * row's group), so a window costs O(N) per row; {@code time_window} keeps only the rows less than
+ * the span from the row's {@code _time}. {@code reset_on_change}, {@code reset_before} and {@code
+ * reset_after} clear every group's state. A row missing a by-field passes unchanged.
  */
 final class StreamStatsOperator implements RowSink {
   private final StreamStatsCommand command;
@@ -24,12 +26,23 @@ final class StreamStatsOperator implements RowSink {
   private final ArrayDeque<Entry> globalWindow = new ArrayDeque<>();
   private final Map<List<Object>, ArrayDeque<Entry>> groupWindows = new HashMap<>();
 
-  private record Entry(List<Object> key, Row row) {}
+  private final Evaluator evaluator;
+  private List<Object> previousKey;
 
-  StreamStatsOperator(StreamStatsCommand command, RowSink downstream) {
+  private record Entry(List<Object> key, Row row, long time) {}
+
+  StreamStatsOperator(StreamStatsCommand command, RowSink downstream, Evaluator evaluator) {
     this.command = requireNonNull(command, "command is null");
     this.stats = new StatsOperator(command.stats(), Aggregator.PARTIAL);
     this.downstream = requireNonNull(downstream, "downstream is null");
+    this.evaluator = requireNonNull(evaluator, "evaluator is null");
+  }
+
+  /** Every aggregation starts afresh. */
+  private void reset() {
+    running.clear();
+    globalWindow.clear();
+    groupWindows.clear();
   }
 
   @Override
@@ -39,8 +52,15 @@ final class StreamStatsOperator implements RowSink {
       return downstream.accept(row);
     }
     List<Object> key = keys.getFirst();
+    if (command.resetOnChange() && previousKey != null && !previousKey.equals(key)) {
+      reset();
+    }
+    previousKey = key;
+    if (command.resetBefore().isPresent() && evaluator.test(command.resetBefore().get(), row)) {
+      reset();
+    }
     Map<String, Object> values = new LinkedHashMap<>();
-    if (command.window() == 0) {
+    if (!command.windowed()) {
       StatsOperator.Group group = running.computeIfAbsent(key, k -> stats.new Group());
       if (command.current()) {
         group.add(row);
@@ -54,7 +74,16 @@ final class StreamStatsOperator implements RowSink {
           command.global()
               ? globalWindow
               : groupWindows.computeIfAbsent(key, k -> new ArrayDeque<>());
-      Entry entry = new Entry(key, row);
+      long time = time(row);
+      if (command.timeWindowMicros() > 0) {
+        // rows further than the window from this one's time leave (time-ordered either way)
+        window.removeIf(
+            e ->
+                time == Long.MIN_VALUE
+                    || e.time() == Long.MIN_VALUE
+                    || Math.abs(time - e.time()) >= command.timeWindowMicros());
+      }
+      Entry entry = new Entry(key, row, time);
       if (command.current()) {
         push(window, entry);
       }
@@ -69,12 +98,21 @@ final class StreamStatsOperator implements RowSink {
         push(window, entry);
       }
     }
+    if (command.resetAfter().isPresent() && evaluator.test(command.resetAfter().get(), row)) {
+      reset();
+    }
     return downstream.accept(new AssignedRow(row, values));
+  }
+
+  /** A row's {@code _time} in epoch microseconds, or Long.MIN_VALUE without one. */
+  private static long time(Row row) {
+    List<Object> times = row.values(TimeField.NAME);
+    return !times.isEmpty() && times.get(0) instanceof Long micros ? micros : Long.MIN_VALUE;
   }
 
   private void push(ArrayDeque<Entry> window, Entry entry) {
     window.addLast(entry);
-    if (window.size() > command.window()) {
+    if (command.window() > 0 && window.size() > command.window()) {
       window.removeFirst();
     }
   }

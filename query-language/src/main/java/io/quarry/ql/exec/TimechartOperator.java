@@ -255,14 +255,15 @@ public final class TimechartOperator implements Aggregator {
     if (overField != null) {
       for (Map.Entry<Object, Map<String, Object>> entry : rows.entrySet()) {
         Object over = TimeField.groupValue(overField, entry.getKey());
-        if (!emit(overField, over, entry.getValue(), columns)) {
+        if (!emit(overField, over, entry.getValue(), columns, Double.NaN)) {
           break;
         }
       }
     } else if (!rows.isEmpty()) {
       long last = (Long) rows.lastKey();
       for (long start = (Long) rows.firstKey(); start <= last; start = span.next(start, zone)) {
-        if (!emit(TIME, start, rows.getOrDefault(start, Map.of()), columns)) {
+        double seconds = (span.next(start, zone) - start) / 1_000_000d;
+        if (!emit(TIME, start, rows.getOrDefault(start, Map.of()), columns, seconds)) {
           break;
         }
       }
@@ -270,13 +271,24 @@ public final class TimechartOperator implements Aggregator {
     downstream.finish();
   }
 
-  /** One wide row; missing cells filled (0 for count and dc). */
+  /**
+   * One wide row; missing cells filled (0 for count and dc). A {@code per_second} … {@code per_day}
+   * column's sum is divided by the bucket's length in that unit ({@code bucketSeconds}).
+   */
   private boolean emit(
-      String keyField, Object key, Map<String, Object> values, List<String> columns) {
+      String keyField,
+      Object key,
+      Map<String, Object> values,
+      List<String> columns,
+      double bucketSeconds) {
     Map<String, Object> row = new LinkedHashMap<>();
     row.put(keyField, key);
     for (String column : columns) {
       Object value = values.get(column);
+      long unit = perUnitSeconds(column);
+      if (unit > 0 && value != null && !Double.isNaN(bucketSeconds)) {
+        value = Values.toNumber(value) * unit / bucketSeconds;
+      }
       row.put(column, value != null ? value : fill(column));
     }
     return downstream.accept(new MapRow(row));
@@ -387,12 +399,19 @@ public final class TimechartOperator implements Aggregator {
     };
   }
 
-  /** A series column is named by its value; with several aggregations, {@code agg: value}. */
+  /**
+   * A series column is named by its value; with several aggregations, {@code agg: value}; the
+   * series of rare values and of events without the by-field by {@code otherstr}/{@code nullstr}.
+   */
   private String column(Aggregation aggregation, String series) {
     if (series == null) {
       return aggregation.outputName();
     }
-    return command.aggregations().size() == 1 ? series : aggregation.outputName() + ": " + series;
+    String label =
+        series.equals(OTHER)
+            ? command.otherStr()
+            : series.equals(NULL) ? command.nullStr() : series;
+    return command.aggregations().size() == 1 ? label : aggregation.outputName() + ": " + label;
   }
 
   private List<String> columns(List<String> seriesOrder) {
@@ -410,6 +429,18 @@ public final class TimechartOperator implements Aggregator {
   }
 
   /** What an empty bucket shows: 0 for counts, null otherwise. */
+  /** The unit of the per_* aggregation a column shows (as {@link #fill} maps them), else 0. */
+  private long perUnitSeconds(String column) {
+    for (Aggregation aggregation : command.aggregations()) {
+      if (column.equals(aggregation.outputName())
+          || column.startsWith(aggregation.outputName() + ": ")
+          || command.aggregations().size() == 1) {
+        return aggregation.function().perUnitSeconds();
+      }
+    }
+    return 0;
+  }
+
   private Object fill(String column) {
     for (Aggregation aggregation : command.aggregations()) {
       if ((column.equals(aggregation.outputName())

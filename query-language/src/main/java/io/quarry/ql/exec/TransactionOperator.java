@@ -17,7 +17,12 @@ import java.util.Set;
  * one transaction. Events arrive newest first (time-ordered mode), so a transaction grows backwards
  * in time; it closes when the next event of its key is further back than {@code maxpause} from its
  * oldest event, than {@code maxspan} from its newest, or when it holds {@code maxevents}; the next
- * event then starts a new one. Events missing a field are not part of any transaction.
+ * event then starts a new one. Events missing a field are not part of any transaction; without
+ * fields every event has the same key. An event matching {@code endswith} (the newest event of a
+ * transaction) closes the open one of its key and starts a new one; an event matching {@code
+ * startswith} (the oldest) joins and closes it. A transaction without a required start or end is
+ * evicted: dropped, or with {@code keepevicted=true} kept with {@code closed_txn=0} (1 for the
+ * others).
  *
  * <p>A result is one row per transaction, newest transaction first: {@code _time} of its first
  * (oldest) event, {@code _raw} of its events joined by newlines in time order, {@code duration}
@@ -35,11 +40,17 @@ public final class TransactionOperator implements RowSink {
   private final Map<List<String>, Transaction> open = new HashMap<>();
   private final List<Transaction> closed = new ArrayList<>();
 
+  private final java.util.function.Predicate<Row> starts;
+  private final java.util.function.Predicate<Row> ends;
+  private final Evaluator evaluator;
+
   /** One transaction's events, newest first, as they arrived. */
   private static final class Transaction {
     final List<Row> events = new ArrayList<>();
     long newest = Long.MIN_VALUE;
     long oldest = Long.MAX_VALUE;
+    boolean started; // met its startswith event
+    boolean ended; // began with its endswith event
 
     void add(Row row, long time) {
       events.add(row);
@@ -49,9 +60,28 @@ public final class TransactionOperator implements RowSink {
   }
 
   public TransactionOperator(TransactionCommand command, RowSink downstream, MemoryTracker memory) {
+    this(
+        command,
+        downstream,
+        memory,
+        new Evaluator(java.time.Instant.now(), java.time.ZoneOffset.UTC));
+  }
+
+  /** As above, {@code eval(…)} filters evaluated by {@code evaluator}. */
+  public TransactionOperator(
+      TransactionCommand command, RowSink downstream, MemoryTracker memory, Evaluator evaluator) {
     this.command = requireNonNull(command, "command is null");
     this.downstream = requireNonNull(downstream, "downstream is null");
     this.memory = requireNonNull(memory, "memory is null");
+    this.evaluator = requireNonNull(evaluator, "evaluator is null");
+    this.starts = command.startsWith().map(this::predicate).orElse(null);
+    this.ends = command.endsWith().map(this::predicate).orElse(null);
+  }
+
+  private java.util.function.Predicate<Row> predicate(TransactionCommand.Filter filter) {
+    return filter.search() != null
+        ? RowPredicates.compile(filter.search())
+        : row -> evaluator.test(filter.condition(), row);
   }
 
   @Override
@@ -67,18 +97,35 @@ public final class TransactionOperator implements RowSink {
     List<Object> times = row.values(TIME);
     long time = !times.isEmpty() && times.get(0) instanceof Long micros ? micros : 0;
     Transaction transaction = open.get(key);
-    if (transaction != null && ends(transaction, time)) {
-      closed.add(open.remove(key));
+    boolean isEnd = ends != null && ends.test(row);
+    if (transaction != null && (isEnd || ends(transaction, time))) {
+      close(open.remove(key));
       transaction = null;
     }
     if (transaction == null) {
       transaction = new Transaction();
+      transaction.ended = isEnd;
       open.put(key, transaction);
       memory.add(MemoryTracker.ENTRY_BYTES);
     }
     transaction.add(row, time);
     memory.add(MemoryTracker.ROW_BYTES);
+    if (starts != null && starts.test(row)) {
+      transaction.started = true;
+      close(open.remove(key)); // events are newest first: its start is its oldest event
+    }
     return true;
+  }
+
+  /** Whether a transaction has the start and end its filters ask for (else it is evicted). */
+  private boolean complete(Transaction transaction) {
+    return (starts == null || transaction.started) && (ends == null || transaction.ended);
+  }
+
+  private void close(Transaction transaction) {
+    if (complete(transaction) || command.keepEvicted()) {
+      closed.add(transaction);
+    }
   }
 
   /** Whether an event at {@code time} (older than the transaction's events) starts a new one. */
@@ -90,7 +137,7 @@ public final class TransactionOperator implements RowSink {
 
   @Override
   public void finish() {
-    closed.addAll(open.values());
+    open.values().forEach(this::close);
     open.clear();
     closed.sort(Comparator.comparingLong((Transaction t) -> t.oldest).reversed());
     for (Transaction transaction : closed) {
@@ -103,7 +150,7 @@ public final class TransactionOperator implements RowSink {
     downstream.finish();
   }
 
-  private static Row result(Transaction transaction) {
+  private Row result(Transaction transaction) {
     Map<String, Set<Object>> fields = new LinkedHashMap<>();
     StringBuilder raw = new StringBuilder();
     for (int i = transaction.events.size() - 1; i >= 0; i--) { // oldest first
@@ -137,6 +184,9 @@ public final class TransactionOperator implements RowSink {
     long micros = transaction.newest - transaction.oldest;
     values.put("duration", micros % 1_000_000 == 0 ? (Object) (micros / 1_000_000) : micros / 1e6);
     values.put("eventcount", (long) transaction.events.size());
+    if (command.keepEvicted()) {
+      values.put("closed_txn", complete(transaction) ? 1L : 0L);
+    }
     return new MapRow(values);
   }
 }

@@ -76,7 +76,13 @@ public final class Parser {
       throw reader.error(reader.peek(), "Empty query", "a search or a command");
     }
     List<Command> commands = new ArrayList<>();
-    if (reader.at(TokenType.PIPE)) {
+    if (reader.at(TokenType.PIPE)
+        && reader.peek(1).type() == TokenType.WORD
+        && registry.expander(reader.peek(1).text()).isPresent()) {
+      reader.next();
+      Token name = reader.next();
+      commands.addAll(registry.expander(name.text()).orElseThrow().parse(reader, name, true));
+    } else if (reader.at(TokenType.PIPE)) {
       reader.next();
       Token name = reader.expect(TokenType.WORD, "a command name after '|'");
       CommandParser generator =
@@ -101,7 +107,13 @@ public final class Parser {
     }
     while (!reader.at(TokenType.EOF)) {
       reader.expect(TokenType.PIPE, "'|' or the end of the query");
-      commands.add(command(reader));
+      Token next = reader.peek();
+      if (next.type() == TokenType.WORD && registry.expander(next.text()).isPresent()) {
+        reader.next();
+        commands.addAll(registry.expander(next.text()).orElseThrow().parse(reader, next, false));
+      } else {
+        commands.add(command(reader));
+      }
     }
     return new Query(query, commands);
   }

@@ -334,6 +334,18 @@ public final class SplText {
     if (!streamStats.global()) {
       text.append(" global=false");
     }
+    if (streamStats.timeWindowMicros() > 0) {
+      text.append(" time_window=").append(seconds(streamStats.timeWindowMicros()));
+    }
+    if (streamStats.resetOnChange()) {
+      text.append(" reset_on_change=true");
+    }
+    streamStats
+        .resetBefore()
+        .ifPresent(c -> text.append(" reset_before=").append(quote("(" + eval(c) + ")")));
+    streamStats
+        .resetAfter()
+        .ifPresent(c -> text.append(" reset_after=").append(quote("(" + eval(c) + ")")));
     return text.append(' ').append(stats(streamStats.stats())).toString();
   }
 
@@ -501,6 +513,12 @@ public final class SplText {
       text.append(" bins=").append(timechart.bins());
     }
     chartOptions(text, timechart.limit(), timechart.useOther(), timechart.useNull());
+    if (!timechart.otherStr().equals(TimechartCommand.OTHER)) {
+      text.append(" otherstr=").append(value(timechart.otherStr()));
+    }
+    if (!timechart.nullStr().equals(TimechartCommand.NULL)) {
+      text.append(" nullstr=").append(value(timechart.nullStr()));
+    }
     text.append(' ').append(aggregations(timechart.aggregations()));
     timechart.by().ifPresent(by -> text.append(" by ").append(value(by)));
     return text.toString();
@@ -575,7 +593,9 @@ public final class SplText {
 
   private static String transaction(TransactionCommand transaction) {
     StringBuilder text =
-        new StringBuilder("transaction ").append(words(transaction.fields(), Set.of()));
+        new StringBuilder("transaction")
+            .append(transaction.fields().isEmpty() ? "" : " ")
+            .append(words(transaction.fields(), Set.of()));
     if (transaction.maxSpanMicros() >= 0) {
       text.append(" maxspan=").append(seconds(transaction.maxSpanMicros()));
     }
@@ -584,6 +604,11 @@ public final class SplText {
     }
     if (transaction.maxEvents() != 1000) {
       text.append(" maxevents=").append(transaction.maxEvents());
+    }
+    transaction.startsWith().ifPresent(f -> text.append(" startswith=").append(f.spl()));
+    transaction.endsWith().ifPresent(f -> text.append(" endswith=").append(f.spl()));
+    if (transaction.keepEvicted()) {
+      text.append(" keepevicted=true");
     }
     return text.toString();
   }

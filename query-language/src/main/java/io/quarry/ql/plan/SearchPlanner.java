@@ -48,7 +48,9 @@ public final class SearchPlanner {
   public SearchPlan plan(
       Query query, long earliestMicros, long latestMicros, List<String> defaultIndexes) {
     List<Command> pipeline =
-        EvaluatedAggregations.expand(topN(query.commands().subList(1, query.commands().size())));
+        FieldFormats.moveToEnd(
+            EvaluatedAggregations.expand(
+                topN(query.commands().subList(1, query.commands().size()))));
     Command head = query.commands().get(0);
     if (head instanceof io.quarry.ql.ast.TstatsCommand tstats) {
       return planTstats(

@@ -216,4 +216,37 @@ class EvalTest {
     assertThatThrownBy(() -> PARSER.parse("* | eval 1"))
         .hasMessageContaining("Expected a field name to assign");
   }
+
+  @Test
+  void jsonFunctionsBuildAndReadJsonText() {
+    assertThat(eval("json_object(\"a\", 1, \"b\", mvappend(\"x\", \"y\"), \"c\", null())"))
+        .isEqualTo("{\"a\":1,\"b\":[\"x\",\"y\"],\"c\":null}");
+    assertThat(eval("json_array(json_object(\"k\", true()), \"[not json\")"))
+        .isEqualTo("[{\"k\":true},\"[not json\"]");
+    assertThat(eval("json_extract(\"{\\\"a\\\":[{\\\"b\\\":1},{\\\"b\\\":2}]}\", \"a{}.b\")"))
+        .isEqualTo("[1,2]");
+    assertThat(eval("spath(\"{\\\"a\\\":[{\\\"b\\\":1},{\\\"b\\\":2}]}\", \"a{}.b\")"))
+        .isEqualTo(java.util.List.of(1L, 2L));
+    assertThat(eval("json_extract(\"nope\", \"a\")")).isNull();
+    assertThat(eval("json_valid(\"\")")).isEqualTo(false);
+    assertThat(eval("json_keys(\"{}\")")).isEqualTo("[]");
+    assertThatThrownBy(() -> eval("json_object(\"a\")")).hasMessageContaining("key, value pairs");
+  }
+
+  @Test
+  void mvmapMapsEveryValueAndDropsNulls() {
+    assertThat(eval("mvmap(status, status + 1)")).isEqualTo(405L);
+    assertThat(eval("mvmap(x, x)")).isNull();
+    Object mapped = eval("mvmap(status, if(status > 400, status . host, null()))");
+    assertThat(mapped).isEqualTo("404Web-01");
+  }
+
+  @Test
+  void printfFormatsLikeC() {
+    assertThat(eval("printf(\"%s=%.1f%%\", host, 12.345)")).isEqualTo("Web-01=12.3%");
+    assertThat(eval("printf(\"%+d %o %X\", 5, 8, 255)")).isEqualTo("+5 10 FF");
+    assertThat(eval("printf(\"%.3s|%c\", \"abcdef\", \"xyz\")")).isEqualTo("abc|x");
+    assertThat(eval("printf(\"%s %s\", 1)")).as("a missing argument").isNull();
+    assertThat(eval("printf(\"no conversions\")")).isEqualTo("no conversions");
+  }
 }

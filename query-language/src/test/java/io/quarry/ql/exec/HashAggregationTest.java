@@ -161,7 +161,9 @@ class HashAggregationTest {
             "stats list(bytes) AS l by ip", // under list()'s 100 values: which are kept is order's
             // first/last of a column of one type: a page types a column that mixes numbers and text
             // as text, where rows keep each value's type (the values compare equal as text)
-            "stats first(n) AS f, last(n) AS l, earliest(status), latest(_time) by ip");
+            "stats first(n) AS f, last(n) AS l, earliest(status), latest(_time) by ip",
+            "stats sumsq(bytes) AS q, earliest_time(bytes) AS e, latest_time(n) AS t by ip",
+            "stats rate(bytes) AS r, rate(n) by status");
     for (long seed = 0; seed < 6; seed++) {
       Random random = new Random(seed);
       List<Row> input = randomRows(random, 400);

@@ -89,11 +89,13 @@ class TransactionTest {
   @Test
   void unsupportedFormsSayWhy() {
     Parser parser = new Parser(CommandRegistry.builtIns());
-    assertThatThrownBy(() -> parser.parse("* | transaction session startswith=\"login\""))
+    assertThatThrownBy(() -> parser.parse("* | transaction session mvlist=t"))
         .isInstanceOf(QueryParseException.class)
-        .hasMessageContaining("transaction startswith is not supported yet");
-    assertThatThrownBy(() -> parser.parse("* | transaction maxspan=5m"))
-        .hasMessageContaining("transaction needs the fields");
+        .hasMessageContaining("transaction mvlist is not supported yet");
+    assertThatThrownBy(() -> parser.parse("* | transaction s startswith=eval(x=)"))
+        .isInstanceOf(QueryParseException.class);
+    assertThat(parser.parse("* | transaction maxspan=5m startswith=login").commands().get(1))
+        .isInstanceOf(io.quarry.ql.ast.TransactionCommand.class);
     assertThatThrownBy(() -> parser.parse("* | transaction s maxspan=1mon"))
         .hasMessageContaining("maxspan must be a time span");
   }

@@ -224,6 +224,10 @@ class SplTextTest {
           "* | lookup t.csv a | lookup \"my-table.csv\" a AS b, c OUTPUT d AS e, f"
               + " | lookup t a OUTPUTNEW \"output\"",
           "* | outputlookup out.csv | transaction a, b maxspan=30s maxpause=1h maxevents=5",
+          "* | streamstats time_window=90s reset_on_change=t reset_before=\"(x>1)\""
+              + " reset_after=\"(y=\\\"a\\\")\" count by g | streamstats window=3 time_window=2h count",
+          "* | transaction u startswith=\"action=login\" endswith=eval(x > 1 AND y=\"a b\")"
+              + " keepevicted=t | transaction endswith=logout",
           "| inputlookup users.csv | where dept=\"eng\"",
           "| makeresults count=2 annotate=true",
           "| makeresults annotate=true",
@@ -246,6 +250,22 @@ class SplTextTest {
           "* | spath | spath input=j output=o path=a.b{0}.c | spath \"x{}.y\"",
           "* | xyseries sep=\"-\" day host count n | untable day host count"
               + " | addtotals col=t labelfield=n x* y | addtotals row=false col=true",
+          "* | strcat allrequired=t a \"-\" \"b c\" d | strcat x y | rangemap field=v lo=-5--1"
+              + " hi=0.5-10 default=\"n a\" | nomv tag | replace a WITH b, \"x *\" WITH \"* y\" IN f, g*"
+              + " | replace in WITH with",
+          "* | accum v | accum v AS t | delta v p=3 | delta v AS \"d v\" | autoregress v p=2-4"
+              + " | autoregress v AS w | trendline sma5(v) ema10(\"w x\") AS e wma2(v)",
+          "* | foreach *_ms b [eval <<MATCHSTR>>_s='<<FIELD>>'/1000 | eval t=t+<<FIELD>>]"
+              + " | foreach x fieldstr=\"#f#\" [eval #f#=1] | fieldformat x=tostring(x, \"commas\")"
+              + " | transpose 3 header_field=h column_name=\"c d\" include_empty=f | transpose",
+          "| makeresults format=csv data=\"a,b\\n1,\\\"x y\\\"\"",
+          "| gentimes start=-3 increment=6h | where starttime > 0",
+          "| gentimes start=1/1/2021 end=1/3/2021:12:00:00",
+          "| multisearch [search index=a | eval x=1] [search index=b] | stats count by x",
+          "* | timechart span=1h otherstr=rest nullstr=\"no one\" per_second(b) by h",
+          "| union [search index=a | stats count] [search index=b] | union maxout=5 [search c]",
+          "* | stats count by h | appendpipe [stats sum(count) AS count | eval h=\"T\"]"
+              + " | appendpipe run_in_preview=f [where count > 1 | head 2]",
           // the fuzz test's saved inputs seed16 and seed17
           "x (IN) ((a b) OR c) w! =5 \"```\" NOT (IN=1 OR y IN (OR, \"a b\", a=b)) | sort a d | dedup 1 5 | rex mode=sed \"s|/|#|g\" | fields + -, x",
           "* | eval 'and'=-(a + 1) . \"s\\\"q\" . 'it\\'s', y=NOT NOT a LIKE \"x%\" XOR b | stats p99.9(x) AS \"p 99\", c by h | top limit=10 7 | bin \"as\" span=0.5");

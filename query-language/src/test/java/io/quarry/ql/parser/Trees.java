@@ -9,10 +9,10 @@ import java.util.Optional;
 
 /**
  * Syntax trees compared by what they say, not where it was written: every {@link Position} and
- * every call's {@code offset} set to zero, by reflection over the records, so a tree parsed from
- * {@link SplText}'s text can be compared with the tree it was written from. A plugin command, whose
- * bound command and arguments have no equality, becomes its name, plugin, kind, option values and
- * fields.
+ * every call's {@code offset} set to zero (a subsearch's offsets too, and its query's text without
+ * the padding around it), by reflection over the records, so a tree parsed from {@link SplText}'s
+ * text can be compared with the tree it was written from. A plugin command, whose bound command and
+ * arguments have no equality, becomes its name, plugin, kind, option values and fields.
  */
 final class Trees {
   private static final Position NOWHERE = new Position(0, 1, 1);
@@ -30,6 +30,17 @@ final class Trees {
               plugin.kind(),
               plugin.arguments().values(),
               plugin.arguments().fields());
+      // a subsearch's query text is the whole query padded around it, and its start and end are
+      // offsets: where it was written, not what it says
+      case io.quarry.ql.ast.Subsearch sub ->
+          new io.quarry.ql.ast.Subsearch(
+              (io.quarry.ql.ast.Query) withoutPositions(sub.query()), sub.text(), 0, 0, NOWHERE);
+      case io.quarry.ql.ast.Query query ->
+          new io.quarry.ql.ast.Query(
+              query.text().strip(),
+              query.commands().stream()
+                  .map(c -> (io.quarry.ql.ast.Command) withoutPositions(c))
+                  .toList());
       case List<?> list -> list.stream().map(Trees::withoutPositions).toList();
       case Optional<?> optional -> optional.map(Trees::withoutPositions);
       case Map<?, ?> map -> {

@@ -13,13 +13,13 @@ public interface GroupingFunction {
 
   /** Whether a page implementation exists for {@code aggregation}'s function (all have one). */
   static boolean supports(Aggregation aggregation) {
-    return true;
+    return aggregation.function().perUnitSeconds() == 0; // per_* only in timechart (rows)
   }
 
   /** Whether {@code aggregation}'s function orders values by {@code _time}. */
   static boolean needsTime(Aggregation aggregation) {
     return switch (aggregation.function()) {
-      case FIRST, LAST, EARLIEST, LATEST -> true;
+      case FIRST, LAST, EARLIEST, LATEST, EARLIEST_TIME, LATEST_TIME, RATE -> true;
       default -> false;
     };
   }
@@ -32,12 +32,16 @@ public interface GroupingFunction {
           new NumericFunction(aggregation.function(), aggregation.field().orElseThrow());
       case DISTINCT_COUNT, VALUES -> new DistinctFunction(aggregation.function());
       case ESTIMATED_DISTINCT_COUNT -> new SketchFunction();
-      case VAR, VARP, STDEV, STDEVP -> new VarianceFunction(aggregation.function());
+      case VAR, VARP, STDEV, STDEVP, SUMSQ -> new VarianceFunction(aggregation.function());
       case MEDIAN, PERCENTILE -> new PercentileFunction(aggregation.percentile());
       case MODE -> new ModeFunction();
       case LIST -> new ListFunction(aggregation.field().orElseThrow());
-      case FIRST, LAST, EARLIEST, LATEST ->
+      case FIRST, LAST, EARLIEST, LATEST, EARLIEST_TIME, LATEST_TIME ->
           new TimeOrderedFunction(aggregation.function(), aggregation.field().orElseThrow());
+      case RATE -> new RateFunction(aggregation.field().orElseThrow());
+      case PER_SECOND, PER_MINUTE, PER_HOUR, PER_DAY ->
+          throw new IllegalArgumentException(
+              aggregation.function().functionName() + " is timechart's, not a stats function");
     };
   }
 

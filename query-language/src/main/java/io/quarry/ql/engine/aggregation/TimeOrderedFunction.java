@@ -8,18 +8,25 @@ import java.util.Arrays;
 
 /**
  * {@code first} and {@code latest} (the value with the greatest {@code _time}), {@code last} and
- * {@code earliest} (the smallest): one value and its time per group. Among values of one time the
- * first one seen stays, as in the row engine ({@code _time} itself answered as epoch seconds).
+ * {@code earliest} (the smallest), {@code latest_time} and {@code earliest_time} (their times, as
+ * epoch seconds): one value and its time per group. Among values of one time the first one seen
+ * stays, as in the row engine ({@code _time} itself answered as epoch seconds).
  */
 final class TimeOrderedFunction implements GroupingFunction {
   private final boolean newest;
   private final boolean overTime;
+  private final boolean answersTime;
   private Object[] values = new Object[0];
   private long[] times = new long[0];
 
   TimeOrderedFunction(AggregateFunction function, String field) {
-    this.newest = function == AggregateFunction.FIRST || function == AggregateFunction.LATEST;
+    this.newest =
+        function == AggregateFunction.FIRST
+            || function == AggregateFunction.LATEST
+            || function == AggregateFunction.LATEST_TIME;
     this.overTime = TimeField.is(field);
+    this.answersTime =
+        function == AggregateFunction.EARLIEST_TIME || function == AggregateFunction.LATEST_TIME;
   }
 
   @Override
@@ -79,7 +86,20 @@ final class TimeOrderedFunction implements GroupingFunction {
 
   @Override
   public Object result(int group) {
+    if (answersTime) {
+      return values[group] == null ? null : TimeField.secondsOf(times[group]);
+    }
     return overTime ? TimeField.seconds(values[group]) : values[group];
+  }
+
+  /** A group's kept value as it was added (null: none). */
+  Object rawValue(int group) {
+    return values[group];
+  }
+
+  /** The time (epoch microseconds) of a group's kept value. */
+  long time(int group) {
+    return times[group];
   }
 
   @Override

@@ -5,9 +5,9 @@ import io.quarry.ql.ast.AggregateFunction;
 import java.util.Arrays;
 
 /**
- * {@code var}, {@code varp}, {@code stdev} and {@code stdevp}: per group the count of numeric
- * values, their running mean and sum of squared deviations (Welford's method; partials merge with
- * Chan's formula), so no value is kept.
+ * {@code var}, {@code varp}, {@code stdev}, {@code stdevp} and {@code sumsq} (m2 + n·mean²): per
+ * group the count of numeric values, their running mean and sum of squared deviations (Welford's
+ * method; partials merge with Chan's formula), so no value is kept.
  */
 final class VarianceFunction implements GroupingFunction {
   private final AggregateFunction function;
@@ -73,6 +73,7 @@ final class VarianceFunction implements GroupingFunction {
       case VARP -> n == 0 ? null : m2 / n;
       case STDEV -> n < 2 ? null : Math.sqrt(m2 / (n - 1));
       case STDEVP -> n == 0 ? null : Math.sqrt(m2 / n);
+      case SUMSQ -> n == 0 ? null : m2 + n * means[group] * means[group];
       default -> throw new IllegalStateException(function.functionName());
     };
   }

@@ -1,4 +1,4 @@
-package io.quarry.ql.builtins;
+package io.quarry.ql.exec;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,14 +14,15 @@ import java.util.Map;
  * (every element: a multivalue); a path may start with an index step for a top-level array ({@code
  * {}.id}). Values as Quarry's automatic JSON extraction gives them: whole numbers Long, other
  * numbers Double, text and booleans as text, nulls left out, objects and arrays as their JSON text.
+ * Shared by {@code spath} (the command) and the JSON eval functions ({@link JsonFunctions}).
  */
-final class JsonPaths {
+public final class JsonPaths {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** One step: a name (empty for none) and its index selectors ({@link #ALL} for {@code {}}). */
-  record Step(String name, List<Integer> indexes) {}
+  public record Step(String name, List<Integer> indexes) {}
 
-  static final int ALL = Integer.MIN_VALUE;
+  public static final int ALL = Integer.MIN_VALUE;
 
   private JsonPaths() {}
 
@@ -31,7 +32,7 @@ final class JsonPaths {
    * @throws IllegalArgumentException for a path that is not one (unbalanced braces, an XML
    *     attribute step, an empty step)
    */
-  static List<Step> parse(String path) {
+  public static List<Step> parse(String path) {
     List<Step> steps = new ArrayList<>();
     int i = 0;
     int n = path.length();
@@ -80,7 +81,7 @@ final class JsonPaths {
   }
 
   /** The JSON document in {@code text}, or null when it is not JSON (an object or an array). */
-  static JsonNode read(String text) {
+  public static JsonNode read(String text) {
     String trimmed = text.strip();
     if (trimmed.isEmpty() || (trimmed.charAt(0) != '{' && trimmed.charAt(0) != '[')) {
       return null;
@@ -93,7 +94,7 @@ final class JsonPaths {
   }
 
   /** The values at the path (several: a multivalue; none: no match). */
-  static List<Object> extract(JsonNode root, List<Step> steps) {
+  public static List<Object> extract(JsonNode root, List<Step> steps) {
     List<JsonNode> nodes = List.of(root);
     for (Step step : steps) {
       List<JsonNode> next = new ArrayList<>();
@@ -142,7 +143,7 @@ final class JsonPaths {
   }
 
   /** A leaf's value, an object's or array's JSON text, or null for a JSON null. */
-  static Object value(JsonNode node) {
+  public static Object value(JsonNode node) {
     if (node.isNull() || node.isMissingNode()) {
       return null;
     }
@@ -162,7 +163,7 @@ final class JsonPaths {
    * Every leaf of a document under its path ({@code a.b}, {@code a{}} for array elements, {@code
    * a{}.b}), values in document order; a path met several times is a multivalue.
    */
-  static void flatten(String prefix, JsonNode node, Map<String, List<Object>> into) {
+  public static void flatten(String prefix, JsonNode node, Map<String, List<Object>> into) {
     if (node.isObject()) {
       for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> field = it.next();
