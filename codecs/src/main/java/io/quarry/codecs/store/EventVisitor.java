@@ -16,6 +16,13 @@ public interface EventVisitor {
   default void finish() {}
 
   /**
+   * Called once when the scan (or the slice of a parallel scan) ends, after {@link #finish} or
+   * instead of it when the scan failed: releases what the visitor holds. It runs on the scan's
+   * thread, so nothing else uses the visitor then.
+   */
+  default void close() {}
+
+  /**
    * A faster way through one slice of a parallel scan (or one segment of a time-ordered scan), or
    * null: documents the shortcut takes are never loaded as events (a visitor that only counts
    * keyword values reads their doc-values ordinals; one that deduplicates skips values it has

@@ -180,6 +180,7 @@ final class ParallelScan {
       } finally {
         totals.read.addAndGet(events);
         totals.add(ScanStats.Costs.journalSince(journalBefore));
+        visitor.close();
       }
     }
   }

@@ -46,6 +46,14 @@ final class TimeOrderedScan {
   }
 
   ScanStats run(EventVisitor visitor) throws IOException {
+    try {
+      return scan(visitor);
+    } finally {
+      visitor.close();
+    }
+  }
+
+  private ScanStats scan(EventVisitor visitor) throws IOException {
     if (earliest >= latest) {
       visitor.finish();
       return new ScanStats(0, sources.size(), 0, 0, 0, 0, ScanStats.Costs.NONE, List.of());

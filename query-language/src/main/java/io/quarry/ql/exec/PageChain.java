@@ -158,8 +158,13 @@ public final class PageChain {
 
   /** Releases what the stages hold. */
   public void close() {
-    stages.forEach(Stage::close);
+    if (!closed) {
+      closed = true;
+      stages.forEach(Stage::close);
+    }
   }
+
+  private boolean closed;
 
   private interface Stage {
     void add(Page page, Consumer<Page> out);

@@ -42,6 +42,7 @@ import java.util.function.Predicate;
  */
 final class EventPages implements EventVisitor {
   private final Sourcetypes sourcetypes;
+  private final Runnable release; // when the slice ends, finished or failed
   private final SearchControl control;
   private final Predicate<Row> check; // null: every event matches
   private final AtomicLong matched;
@@ -96,7 +97,8 @@ final class EventPages implements EventVisitor {
       AtomicLong matched,
       int pageSize,
       Consumer<Page> consumer,
-      Runnable afterFinish) {
+      Runnable afterFinish,
+      Runnable release) {
     this.fields = List.copyOf(fields);
     this.extract = !indexedFieldsOnly;
     this.sourcetypes = sourcetypes;
@@ -106,6 +108,7 @@ final class EventPages implements EventVisitor {
     this.pageSize = pageSize;
     this.consumer = consumer;
     this.afterFinish = afterFinish;
+    this.release = release;
     this.rexes = new RexExtraction[fused.size()];
     this.assigned = new ArrayList<>(fused.size());
     for (int i = 0; i < rexes.length; i++) {
@@ -138,6 +141,11 @@ final class EventPages implements EventVisitor {
       flush();
     }
     return true;
+  }
+
+  @Override
+  public void close() {
+    release.run();
   }
 
   @Override

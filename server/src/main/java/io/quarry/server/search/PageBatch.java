@@ -189,13 +189,10 @@ final class PageBatch {
                         chain.add(page);
                       },
                       () -> {
-                        try {
-                          chain.finish();
-                        } finally {
-                          chain.close();
-                        }
+                        chain.finish();
                         partials.put(partial);
-                      });
+                      },
+                      chain::close); // also when the slice fails: plugin operators are released
                 }
                 RowSink map =
                     Pipelines.build(
@@ -208,6 +205,9 @@ final class PageBatch {
                     .indexedFieldsOnly(indexedFieldsOnly)
                     .then(() -> partials.put(partial));
               });
+    } catch (IOException | RuntimeException | Error e) {
+      total.close(); // gives back what the merged groups held
+      throw e;
     } finally {
       synchronized (total) {
         finishing.set(true); // waits for a preview being rendered; none after this

@@ -12,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -118,6 +119,37 @@ class PluginLoadingTest {
             "p.explode.TestPlugin",
             plugin("p.explode", "explode", "", "throw new IllegalStateException(\"boom\");")),
         "p.explode.TestPlugin");
+    // records each operator it creates and closes in the file quarry.test.tracked names (the
+    // process body closes the method, adds an initializer and opens close(): the template's
+    // closing brace ends it)
+    PluginJars.write(
+        plugins,
+        "tracked",
+        PluginJars.descriptor("tracked", "1.0"),
+        Map.of(
+            "p.tracked.TestPlugin",
+            plugin(
+                "p.tracked",
+                "tracked",
+                "",
+                """
+                return input;
+                }
+                { record("create"); }
+                private void record(String what) {
+                  try {
+                    java.nio.file.Files.writeString(
+                        java.nio.file.Path.of(System.getProperty("quarry.test.tracked")),
+                        what + "\\n",
+                        java.nio.file.StandardOpenOption.CREATE,
+                        java.nio.file.StandardOpenOption.APPEND);
+                  } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                  }
+                }
+                @Override public void close() { record("close");
+                """)),
+        "p.tracked.TestPlugin");
     // reserves more than the search may hold
     PluginJars.write(
         plugins,
@@ -259,5 +291,20 @@ class PluginLoadingTest {
     assertThat(hog.statusCode()).isEqualTo(422);
     assertThat(hog.body()).contains("MEMORY_LIMIT").contains("hog");
     assertThat(search("* | stats count").body()).contains("\"count\":\"2\"");
+  }
+
+  @Test
+  void operatorsAreClosedWhenALaterCommandFails() throws Exception {
+    Path tracked = root.resolve("tracked.log");
+    System.setProperty("quarry.test.tracked", tracked.toString());
+    for (String query : List.of("* | tracked | explode | stats count", "* | tracked | explode")) {
+      java.nio.file.Files.deleteIfExists(tracked);
+      assertThat(search(query).statusCode()).as(query).isEqualTo(500);
+      List<String> lines = java.nio.file.Files.readAllLines(tracked);
+      assertThat(lines).as(query).contains("create");
+      assertThat(lines.stream().filter("close"::equals).count())
+          .as("%s: every operator created is closed (the SPI's promise): %s", query, lines)
+          .isEqualTo(lines.stream().filter("create"::equals).count());
+    }
   }
 }
