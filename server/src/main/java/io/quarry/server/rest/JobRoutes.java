@@ -214,7 +214,7 @@ public final class JobRoutes {
         one.put("command", stage.name());
         one.put("rowsIn", stage.rowsIn());
         one.put("rowsOut", stage.rowsOut());
-        one.put("ms", stage.time().toMillis());
+        one.put("ms", stage.time().toNanos() / 1e6);
         stages.add(one);
       }
       costs.put("stages", stages);

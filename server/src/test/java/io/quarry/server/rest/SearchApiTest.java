@@ -311,6 +311,21 @@ class SearchApiTest {
     assertThat(inspect.at("/costs/scan/fieldExtractionMs").asDouble()).isPositive();
     assertThat(inspect.at("/costs/scan/indexLookupMs").isNumber()).isTrue();
     assertThat(inspect.at("/costs/segmentsSkipped").asInt()).isZero();
+    assertThat(inspect.at("/costs/stages/0/ms").asDouble())
+        .as("stats' own time, to the microsecond")
+        .isPositive();
+
+    String chained =
+        createJob("{\"query\": \"index=main | eval s=status * 2 | stats count by s\"}")
+            .get("id")
+            .asText();
+    awaitDone(chained);
+    JsonNode pages = ok(call("GET", "/api/v1/jobs/" + chained + "/inspect", null, null), 200);
+    assertThat(pages.at("/costs/stages/0/command").asText()).startsWith("eval");
+    assertThat(pages.at("/costs/stages/0/rowsIn").asLong()).isEqualTo(EVENTS);
+    assertThat(pages.at("/costs/stages/0/ms").asDouble())
+        .as("an eval on pages has a time of its own, not 0")
+        .isPositive();
 
     String missing =
         createJob("{\"query\": \"index=main nosuchterm | stats count\"}").get("id").asText();
