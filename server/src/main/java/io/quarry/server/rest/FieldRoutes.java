@@ -55,7 +55,19 @@ public final class FieldRoutes {
     SearchPlan plan =
         SearchRequest.plan(search, access, summary, request.earliest(), request.latest());
     List<Page> pages = new ArrayList<>();
-    SearchStats stats = search.run(summary, plan, search.maxTime(), pages::add);
+    SearchStats stats;
+    try (io.quarry.server.auth.AdmittedSearch admitted =
+        io.quarry.server.auth.AdmittedSearch.admit(authenticator, access, summary, null)) {
+      io.quarry.server.search.SearchControl control = new io.quarry.server.search.SearchControl();
+      try {
+        stats =
+            search.run(summary, plan, admitted.timeLimit(search.maxTime()), control, pages::add);
+        admitted.ended(plan, stats, control);
+      } catch (IOException | RuntimeException | Error e) {
+        admitted.failed(plan, e);
+        throw e;
+      }
+    }
     List<Map<String, Object>> fields = new ArrayList<>();
     for (Page page : pages) {
       for (int row = 0; row < page.positionCount(); row++) {

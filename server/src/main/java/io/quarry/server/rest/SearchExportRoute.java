@@ -87,8 +87,12 @@ public final class SearchExportRoute {
     LineWriter lines =
         new LineWriter(
             () -> exchange.stream(HttpResponseStatus.OK, "application/json; charset=UTF-8"));
-    SearchStats stats = StreamedSearch.run(search, query, plan, timeLimit, exchange, lines::page);
-    lines.finish(stats);
+    try (io.quarry.server.auth.AdmittedSearch admitted =
+        io.quarry.server.auth.AdmittedSearch.admit(authenticator, access, query, null)) {
+      SearchStats stats =
+          StreamedSearch.run(search, admitted, query, plan, timeLimit, exchange, lines::page);
+      lines.finish(stats);
+    }
     lines.stream().finish();
   }
 
