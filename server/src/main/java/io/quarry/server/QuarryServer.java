@@ -206,7 +206,8 @@ public final class QuarryServer implements Closeable {
               Duration.ofSeconds(config.search().maxTimeSeconds()),
               pluginManager.registry(),
               config.search().maxMemoryBytes(),
-              macros);
+              macros,
+              config.search().maxTotalMemoryBytes());
       Authenticator authenticator =
           new Authenticator(adminPassword.value(), config.auth(), hecTokens, auditLog);
       auditLog.record(

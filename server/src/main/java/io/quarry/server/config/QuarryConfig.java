@@ -704,7 +704,30 @@ public record QuarryConfig(
       @JsonProperty("maxJobs") Integer maxJobs,
       @JsonProperty("jobTtlSeconds") Integer jobTtlSeconds,
       @JsonProperty("maxMemoryBytes") Long maxMemoryBytes,
-      @JsonProperty("macros") Map<String, MacroSettings> macroSettings) {
+      @JsonProperty("macros") Map<String, MacroSettings> macroSettings,
+      @JsonProperty("maxTotalMemoryBytes") Long maxTotalMemoryBytes) {
+    /** The search settings with the default memory breaker over all searches. */
+    public Search(
+        String defaultEarliest,
+        Long maxResultRows,
+        Integer maxTimeSeconds,
+        Integer maxConcurrentJobs,
+        Integer maxJobs,
+        Integer jobTtlSeconds,
+        Long maxMemoryBytes,
+        Map<String, MacroSettings> macroSettings) {
+      this(
+          defaultEarliest,
+          maxResultRows,
+          maxTimeSeconds,
+          maxConcurrentJobs,
+          maxJobs,
+          jobTtlSeconds,
+          maxMemoryBytes,
+          macroSettings,
+          null);
+    }
+
     /** The search settings without macros. */
     public Search(
         String defaultEarliest,
@@ -752,6 +775,14 @@ public record QuarryConfig(
               maxMemoryBytes, Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4));
       if (maxMemoryBytes < 1) {
         throw new IllegalArgumentException("search.maxMemoryBytes must be at least 1");
+      }
+      // the breaker over every running search: 60% of the heap (at least one search's limit)
+      maxTotalMemoryBytes =
+          Objects.requireNonNullElse(
+              maxTotalMemoryBytes,
+              Math.max(maxMemoryBytes, (long) (Runtime.getRuntime().maxMemory() * 0.6)));
+      if (maxTotalMemoryBytes < 1) {
+        throw new IllegalArgumentException("search.maxTotalMemoryBytes must be at least 1");
       }
       maxConcurrentJobs =
           Objects.requireNonNullElse(
