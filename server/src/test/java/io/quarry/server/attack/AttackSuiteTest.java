@@ -384,6 +384,9 @@ class AttackSuiteTest {
           "* | regex _raw!=\"(.*a){12}b\" | stats count",
           "* | where like(_raw, \"%a%a%a%a%a%a%a%a%b\") | stats count",
           "* | eval l=if(like(_raw, \"%a%a%a%a%a%a%a%a%b\"), 1, 0) | stats sum(l)",
+          // with stats count alone the extraction is pruned (nothing reads x): table x needs it
+          "* | rex \"(?<x>(.*a){12}b)\" | table x",
+          "* | rex max_match=3 \"(?<x>(.*a){12}b)\" | table x",
           "* | eval m=match(_raw, \"(.*a){12}b\") | stats count",
           "* | eval r=replace(_raw, \"(.*a){12}b\", \"x\") | stats count",
         }) {
