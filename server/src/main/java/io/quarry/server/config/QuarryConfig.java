@@ -317,12 +317,45 @@ public record QuarryConfig(
       @JsonProperty("enabled") Boolean enabled,
       @JsonProperty("certificate") String certificate,
       @JsonProperty("key") String key,
-      @JsonProperty("keyPassword") String keyPassword) {
+      @JsonProperty("keyPassword") String keyPassword,
+      @JsonProperty("clientAuth") String clientAuth,
+      @JsonProperty("clientCa") String clientCa) {
+    /** No client certificate asked for. */
+    public static final String CLIENT_AUTH_NONE = "none";
+
+    /** A client certificate asked for and, when one is sent, checked against {@code clientCa}. */
+    public static final String CLIENT_AUTH_OPTIONAL = "optional";
+
+    /** No connection without a client certificate signed by a CA of {@code clientCa}. */
+    public static final String CLIENT_AUTH_REQUIRED = "required";
+
+    /** TLS without client certificates. */
+    public Tls(Boolean enabled, String certificate, String key, String keyPassword) {
+      this(enabled, certificate, key, keyPassword, null, null);
+    }
+
     public Tls {
       enabled = Objects.requireNonNullElse(enabled, false);
       certificate = blankToNull(certificate);
       key = blankToNull(key);
       keyPassword = blankToNull(keyPassword);
+      clientAuth =
+          clientAuth == null || clientAuth.isBlank()
+              ? CLIENT_AUTH_NONE
+              : clientAuth.strip().toLowerCase(java.util.Locale.ROOT);
+      clientCa = blankToNull(clientCa);
+      if (!List.of(CLIENT_AUTH_NONE, CLIENT_AUTH_OPTIONAL, CLIENT_AUTH_REQUIRED)
+          .contains(clientAuth)) {
+        throw new IllegalArgumentException(
+            "server.tls.clientAuth: none, optional or required, not '" + clientAuth + "'");
+      }
+      if (!clientAuth.equals(CLIENT_AUTH_NONE) && clientCa == null) {
+        throw new IllegalArgumentException(
+            "server.tls.clientAuth is "
+                + clientAuth
+                + ": server.tls.clientCa must name the PEM file of the CAs that sign client"
+                + " certificates");
+      }
       if ((certificate == null) != (key == null)) {
         throw new IllegalArgumentException(
             "server.tls: certificate and key go together; "
