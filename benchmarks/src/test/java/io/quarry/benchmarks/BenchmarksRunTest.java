@@ -85,6 +85,33 @@ class BenchmarksRunTest {
   }
 
   @Test
+  void blockIndexBenchmarkWritesEveryLayout() throws Exception {
+    for (String layout : new String[] {"event", "block"}) {
+      BlockIndexBenchmark benchmark = new BlockIndexBenchmark();
+      benchmark.layout = layout;
+      benchmark.blockSize = 256;
+      benchmark.events = 3_000;
+      benchmark.generate();
+      benchmark.open();
+      try {
+        benchmark.write();
+        assertThat(benchmark.storageReport()).as(layout).contains("bytes on disk per raw byte");
+        if (layout.equals("block")) {
+          // batches of 2,000 and 1,000 events: 8 + 4 blocks of at most 256
+          try (org.apache.lucene.store.Directory index =
+                  org.apache.lucene.store.FSDirectory.open(benchmark.directory.resolve("index"));
+              org.apache.lucene.index.DirectoryReader reader =
+                  org.apache.lucene.index.DirectoryReader.open(index)) {
+            assertThat(reader.numDocs()).isEqualTo(12);
+          }
+        }
+      } finally {
+        org.apache.lucene.util.IOUtils.rm(benchmark.directory);
+      }
+    }
+  }
+
+  @Test
   void journalBenchmarkWritesASegment() throws Exception {
     JournalBenchmark benchmark = new JournalBenchmark();
     benchmark.compression = "ZSTD";

@@ -6,6 +6,9 @@ package io.quarry.client;
  * @param earliestMicros the oldest event, epoch microseconds, or null when empty
  * @param latestMicros the newest event, epoch microseconds, or null when empty
  * @param journalRawBytes the raw events' size as the journal holds them before compression
+ * @param bytesByKind the searchable segments' bytes by what they hold ({@code journal}, {@code
+ *     terms}, {@code postings}, {@code docValues}, {@code points}, {@code other}); empty from a
+ *     server that does not say
  */
 public record IndexSummary(
     String name,
@@ -16,4 +19,9 @@ public record IndexSummary(
     long bytesOnDisk,
     long journalRawBytes,
     long journalBytes,
-    long quarantinedBuckets) {}
+    long quarantinedBuckets,
+    java.util.Map<String, Long> bytesByKind) {
+  public IndexSummary {
+    bytesByKind = java.util.Map.copyOf(bytesByKind);
+  }
+}

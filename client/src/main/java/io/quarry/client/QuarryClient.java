@@ -372,12 +372,19 @@ public final class QuarryClient {
                 index.path("bytesOnDisk").asLong(),
                 index.path("journalRawBytes").asLong(),
                 index.path("journalBytes").asLong(),
-                index.path("quarantinedBuckets").asLong()));
+                index.path("quarantinedBuckets").asLong(),
+                bytesByKind(index.path("bytesByKind"))));
       }
       return summaries;
     } catch (JsonProcessingException e) {
       throw new QuarryClientException("unreadable index list: " + e.getMessage(), e);
     }
+  }
+
+  private static Map<String, Long> bytesByKind(JsonNode kinds) {
+    Map<String, Long> bytes = new java.util.LinkedHashMap<>();
+    kinds.fields().forEachRemaining(kind -> bytes.put(kind.getKey(), kind.getValue().asLong()));
+    return bytes;
   }
 
   /**

@@ -195,6 +195,9 @@ public final class QuarryServer implements Closeable {
       io.quarry.server.macros.MacroStore macros =
           new io.quarry.server.macros.MacroStore(
               dataDirectory.resolve("macros.json"), config.search().macros());
+      io.quarry.server.saved.SavedSearchStore savedSearches =
+          new io.quarry.server.saved.SavedSearchStore(
+              dataDirectory.resolve("savedsearches.json"), config.search().savedSearches());
       SearchService search =
           new SearchService(
               store,
@@ -207,6 +210,7 @@ public final class QuarryServer implements Closeable {
               pluginManager.registry(),
               config.search().maxMemoryBytes(),
               macros,
+              savedSearches,
               config.search().maxTotalMemoryBytes());
       Authenticator authenticator =
           new Authenticator(adminPassword.value(), config.auth(), hecTokens, auditLog);
@@ -250,10 +254,17 @@ public final class QuarryServer implements Closeable {
       new SplunkJobRoutes(authenticator, jobRoutes, jobs).register(router);
       new SplunkServerRoutes(authenticator, hostName()).register(router);
       new IndexRoutes(authenticator, store).register(router);
+      new io.quarry.server.rest.SplunkIndexRoutes(authenticator, store).register(router);
+      new io.quarry.server.rest.SplunkReceiverRoutes(authenticator, ingest, hostName(), clock)
+          .register(router);
       new SourcetypeRoutes(authenticator, sourcetypes).register(router);
       new FieldRoutes(authenticator, search).register(router);
       new LookupRoutes(authenticator, lookups).register(router);
       new io.quarry.server.rest.MacroRoutes(authenticator, macros).register(router);
+      new io.quarry.server.rest.SplunkMacroRoutes(authenticator, macros).register(router);
+      new io.quarry.server.rest.SplunkSavedSearchRoutes(
+              authenticator, savedSearches, jobRoutes, jobs)
+          .register(router);
       new PluginRoutes(authenticator, pluginManager).register(router);
       metrics.quarantinedBuckets(
           () ->

@@ -710,6 +710,9 @@ class QuarryServerTest {
     assertThat(indexes.get(3).events()).isEqualTo(2);
     assertThat(indexes.get(2).journalRawBytes()).isPositive();
     assertThat(indexes.get(2).buckets()).isEqualTo(1);
+    assertThat(indexes.get(2).bytesByKind())
+        .containsOnlyKeys("docValues", "journal", "other", "points", "postings", "terms");
+    assertThat(indexes.get(2).bytesByKind().get("journal")).isPositive();
     assertThatThrownBy(() -> client.search("x | nope"))
         .isInstanceOf(QuarryClientException.class)
         .hasMessageContaining("QUERY_PARSE: Unknown search command 'nope'");

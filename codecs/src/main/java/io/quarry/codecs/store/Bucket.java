@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
 import org.apache.lucene.document.Document;
@@ -388,6 +389,26 @@ final class Bucket implements Closeable {
             && codecReader.getFieldsReader() instanceof JournalStoredFieldsReader journal) {
           totals[0] += journal.rawBytes();
           totals[1] += journal.compressedBytes();
+        }
+      }
+    } finally {
+      release(searcher);
+    }
+    return totals;
+  }
+
+  /**
+   * The bytes of the segments a search sees now, by what they hold ({@link FileKinds}); the files
+   * of a segment being written or merged away are not counted.
+   */
+  Map<String, Long> bytesByKind() throws IOException {
+    Map<String, Long> totals = FileKinds.empty();
+    IndexSearcher searcher = acquire();
+    try {
+      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+        if (org.apache.lucene.index.FilterLeafReader.unwrap(leaf.reader())
+            instanceof org.apache.lucene.index.SegmentReader segment) {
+          FileKinds.add(segment.directory(), segment.getSegmentInfo(), totals);
         }
       }
     } finally {

@@ -575,6 +575,18 @@ public final class IndexStore implements Closeable {
     return infos;
   }
 
+  /**
+   * The bytes of every bucket's searchable segments by what they hold: {@code journal}, {@code
+   * terms}, {@code postings}, {@code docValues}, {@code points}, {@code other}.
+   */
+  public Map<String, Long> bytesByKind() throws IOException {
+    Map<String, Long> totals = FileKinds.empty();
+    for (Bucket bucket : buckets) {
+      bucket.bytesByKind().forEach((kind, bytes) -> totals.merge(kind, bytes, Long::sum));
+    }
+    return totals;
+  }
+
   /** The number of events in the index. */
   public long count() {
     return buckets.stream().mapToLong(Bucket::events).sum();

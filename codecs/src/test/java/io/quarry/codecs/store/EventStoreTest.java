@@ -334,4 +334,32 @@ class EventStoreTest {
     assertThatThrownBy(() -> EventStore.open(dataDirectory, List.of("Bad Name")))
         .hasMessageContaining("invalid index name 'Bad Name'");
   }
+
+  @Test
+  void bytesByKindAccountForTheSegmentsPackedOrNot() throws Exception {
+    try (EventStore store = EventStore.open(dataDirectory, List.of("main"))) {
+      List<Event> events = new ArrayList<>();
+      for (int i = 0; i < 5_000; i++) {
+        events.add(
+            event(1_000L * i, "GET /item/" + i + " status=" + (200 + i % 5) + " user" + i % 97));
+      }
+      store.write("main", events);
+      IndexStore index = store.index("main");
+      Map<String, Long> kinds = index.bytesByKind();
+      assertThat(kinds.keySet())
+          .containsExactly("docValues", "journal", "other", "points", "postings", "terms");
+      assertThat(kinds.get("journal")).isPositive();
+      assertThat(kinds.get("postings")).isPositive();
+      assertThat(kinds.get("terms")).isPositive();
+      assertThat(kinds.get("docValues")).isPositive();
+      assertThat(kinds.get("points")).isPositive();
+      long segments = kinds.values().stream().mapToLong(Long::longValue).sum();
+      index.commit(); // every searchable segment's files now sit in the bucket's directory
+      long onDisk = index.buckets().stream().mapToLong(BucketInfo::bytes).sum();
+      assertThat(segments)
+          .as("the segments are all of the bucket but its commit point and lock")
+          .isLessThanOrEqualTo(onDisk)
+          .isGreaterThan(onDisk - 4096);
+    }
+  }
 }

@@ -192,6 +192,13 @@ final class BuiltinHelp {
         "How many events the indexes hold (summarize=false: per index).");
     add(
         help,
+        "savedsearch",
+        g,
+        "| savedsearch <name> [<key>=<value>]… [nosubstitution=<bool>]",
+        "Runs a saved search: its text, with each $key$ replaced by its value, in place of the"
+            + " command (expanded before parsing, like a macro).");
+    add(
+        help,
         "help",
         g,
         "| help [<command>]",

@@ -377,17 +377,8 @@ public final class ExpressionParser {
 
   /** An error at a character offset, with its line and column. */
   public QueryParseException error(int offset, String message, String expected) {
-    int line = 1;
-    int lineStart = 0;
-    for (int i = 0; i < offset && i < query.length(); i++) {
-      if (query.charAt(i) == '\n') {
-        line++;
-        lineStart = i + 1;
-      }
-    }
     String token = offset < query.length() ? String.valueOf(query.charAt(offset)) : "";
-    return new QueryParseException(
-        message, query, new Position(offset, line, offset - lineStart + 1), token, expected);
+    return new QueryParseException(message, query, Position.of(query, offset), token, expected);
   }
 
   /** The current offset (for errors after parsing). */

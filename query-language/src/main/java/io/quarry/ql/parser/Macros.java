@@ -286,7 +286,7 @@ public final class Macros {
   }
 
   /** The index just past the quoted string starting at {@code open} (or the end of the text). */
-  private static int endOfQuoted(String text, int open) {
+  static int endOfQuoted(String text, int open) {
     int i = open + 1;
     while (i < text.length()) {
       char c = text.charAt(i);
@@ -303,20 +303,7 @@ public final class Macros {
 
   private static QueryParseException error(String query, String text, int at, String message) {
     // inside a definition the position is the call's in the query only at the top level
-    int offset = text == query ? at : 0;
-    int line = 1;
-    int lineStart = 0;
-    for (int i = 0; i < offset; i++) {
-      if (query.charAt(i) == '\n') {
-        line++;
-        lineStart = i + 1;
-      }
-    }
     return new QueryParseException(
-        message,
-        query,
-        new Position(offset, line, offset - lineStart + 1),
-        "`",
-        "a defined search macro");
+        message, query, Position.of(query, text == query ? at : 0), "`", "a defined search macro");
   }
 }

@@ -11,8 +11,13 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
-/** {@code quarry indexes}: buckets, events, time range, size and compression of every index. */
+/**
+ * {@code quarry indexes}: buckets, events, time range, size and compression of every index; with
+ * {@code --verbose}, also where the bytes go (journal, terms, postings, doc values, points) per
+ * index, as a share and as bytes per raw byte.
+ */
 @Command(
     name = "indexes",
     mixinStandardHelpOptions = true,
@@ -20,6 +25,11 @@ import picocli.CommandLine.Mixin;
         "Show every index of a running server: buckets, events, time range, size on disk.")
 final class IndexesCommand implements Callable<Integer> {
   @Mixin AdminOptions admin;
+
+  @Option(
+      names = {"-v", "--verbose"},
+      description = "Also break each index's bytes down by what they hold.")
+  boolean verbose;
 
   /** Below this much raw data the disk/raw ratio is not shown. */
   private static final long MIN_RAW_FOR_RATIO = 1 << 20;
@@ -58,7 +68,44 @@ final class IndexesCommand implements Callable<Integer> {
       rows.add(row);
     }
     Table.print(System.out, fields, rows);
+    if (verbose) {
+      System.out.println();
+      Table.print(
+          System.out, List.of("index", "holds", "bytes", "share", "per raw byte"), kinds(client));
+    }
     return 0;
+  }
+
+  /** One row per index and kind of file, largest first. */
+  private static List<Map<String, String>> kinds(QuarryClient client) throws Exception {
+    List<Map<String, String>> rows = new ArrayList<>();
+    for (IndexSummary index : client.indexes()) {
+      long total = index.bytesByKind().values().stream().mapToLong(Long::longValue).sum();
+      index.bytesByKind().entrySet().stream()
+          .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+          .forEach(
+              kind -> {
+                Map<String, String> row = new LinkedHashMap<>();
+                row.put("index", index.name());
+                row.put("holds", kind.getKey());
+                row.put("bytes", megabytes(kind.getValue()));
+                row.put(
+                    "share",
+                    total == 0
+                        ? "-"
+                        : String.format(Locale.ROOT, "%.1f%%", 100.0 * kind.getValue() / total));
+                row.put(
+                    "per raw byte",
+                    index.journalRawBytes() < MIN_RAW_FOR_RATIO
+                        ? "-"
+                        : String.format(
+                            Locale.ROOT,
+                            "%.3f",
+                            (double) kind.getValue() / index.journalRawBytes()));
+                rows.add(row);
+              });
+    }
+    return rows;
   }
 
   private static String time(Long micros) {

@@ -452,10 +452,11 @@ public record QuarryConfig(
    * whose name starts with {@code _}, only when the pattern starts with {@code _} too, as {@code
    * _*} or {@code _internal}), the indexes a search that names none reads ({@code
    * srchIndexesDefault}), capabilities ({@code edit_lookups}: upload and delete lookups, {@code
-   * outputlookup}; {@code admin_all_objects}: every user's search jobs, not only one's own), a
-   * search expression ANDed into every search of its users ({@code srchFilter}), and quotas: how
-   * many searches one user may run at once ({@code srchJobsQuota}, default 3 as in Splunk, 0 for no
-   * limit) and for how long ({@code srchMaxTime}).
+   * outputlookup}; {@code admin_all_objects}: every user's search jobs, not only one's own; {@code
+   * edit_tcp}: send events through {@code receivers/simple}), a search expression ANDed into every
+   * search of its users ({@code srchFilter}), and quotas: how many searches one user may run at
+   * once ({@code srchJobsQuota}, default 3 as in Splunk, 0 for no limit) and for how long ({@code
+   * srchMaxTime}).
    */
   public record Role(
       @JsonProperty("srchIndexesAllowed") List<String> srchIndexesAllowed,
@@ -470,7 +471,14 @@ public record QuarryConfig(
     /** See, read, finalize, cancel and delete every user's search jobs, not only one's own. */
     public static final String ADMIN_ALL_OBJECTS = "admin_all_objects";
 
-    public static final Set<String> CAPABILITIES = Set.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS);
+    /**
+     * Send events over Splunk's {@code receivers/simple} with user credentials (Splunk's name for
+     * the capability); HEC tokens need none.
+     */
+    public static final String EDIT_TCP = "edit_tcp";
+
+    public static final Set<String> CAPABILITIES =
+        Set.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS, EDIT_TCP);
 
     /** Splunk's default {@code srchJobsQuota} (its {@code user} role's). */
     public static final int DEFAULT_JOBS_QUOTA = 3;
@@ -483,7 +491,7 @@ public record QuarryConfig(
         new Role(
             List.of("*", "_*"),
             List.of(DEFAULT_INDEX),
-            List.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS),
+            List.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS, EDIT_TCP),
             null,
             ADMIN_JOBS_QUOTA,
             null);
@@ -738,8 +746,33 @@ public record QuarryConfig(
       @JsonProperty("jobTtlSeconds") Integer jobTtlSeconds,
       @JsonProperty("maxMemoryBytes") Long maxMemoryBytes,
       @JsonProperty("macros") Map<String, MacroSettings> macroSettings,
+      @JsonProperty("savedSearches") Map<String, SavedSearchSettings> savedSearchSettings,
       @JsonProperty("maxTotalMemoryBytes") Long maxTotalMemoryBytes) {
     /** The search settings with the default memory breaker over all searches. */
+    public Search(
+        String defaultEarliest,
+        Long maxResultRows,
+        Integer maxTimeSeconds,
+        Integer maxConcurrentJobs,
+        Integer maxJobs,
+        Integer jobTtlSeconds,
+        Long maxMemoryBytes,
+        Map<String, MacroSettings> macroSettings,
+        Map<String, SavedSearchSettings> savedSearchSettings) {
+      this(
+          defaultEarliest,
+          maxResultRows,
+          maxTimeSeconds,
+          maxConcurrentJobs,
+          maxJobs,
+          jobTtlSeconds,
+          maxMemoryBytes,
+          macroSettings,
+          savedSearchSettings,
+          null);
+    }
+
+    /** The search settings without saved searches. */
     public Search(
         String defaultEarliest,
         Long maxResultRows,
@@ -761,7 +794,7 @@ public record QuarryConfig(
           null);
     }
 
-    /** The search settings without macros. */
+    /** The search settings without macros or saved searches. */
     public Search(
         String defaultEarliest,
         Long maxResultRows,
@@ -778,7 +811,25 @@ public record QuarryConfig(
           maxJobs,
           jobTtlSeconds,
           maxMemoryBytes,
+          null,
           null);
+    }
+
+    /** The configured saved searches by name, owned by {@code nobody}. */
+    public Map<String, io.quarry.server.saved.SavedSearch> savedSearches() {
+      Map<String, io.quarry.server.saved.SavedSearch> searches = new java.util.TreeMap<>();
+      savedSearchSettings.forEach(
+          (name, settings) ->
+              searches.put(
+                  name,
+                  new io.quarry.server.saved.SavedSearch(
+                      settings.search(),
+                      settings.description(),
+                      settings.earliest(),
+                      settings.latest(),
+                      "nobody",
+                      0)));
+      return searches;
     }
 
     /** The search macros, checked (names, arities, argument names). */
@@ -798,6 +849,8 @@ public record QuarryConfig(
 
     public Search {
       macroSettings = macroSettings == null ? Map.of() : Map.copyOf(macroSettings);
+      savedSearchSettings =
+          savedSearchSettings == null ? Map.of() : Map.copyOf(savedSearchSettings);
       try {
         macros(macroSettings);
       } catch (IllegalArgumentException e) {
@@ -849,6 +902,23 @@ public record QuarryConfig(
         throw new IllegalArgumentException("a search macro needs a definition");
       }
       args = args == null ? List.of() : List.copyOf(args);
+    }
+  }
+
+  /**
+   * A saved search as Splunk's {@code savedsearches.conf} stanza: its query, a description and the
+   * time range a dispatch without one uses ({@code dispatch.earliest_time}, {@code
+   * dispatch.latest_time}). Its key in {@code search.savedSearches} is its name.
+   */
+  public record SavedSearchSettings(
+      @JsonProperty("search") String search,
+      @JsonProperty("description") String description,
+      @JsonProperty("earliest") String earliest,
+      @JsonProperty("latest") String latest) {
+    public SavedSearchSettings {
+      if (search == null || search.isBlank()) {
+        throw new IllegalArgumentException("a saved search needs a search");
+      }
     }
   }
 

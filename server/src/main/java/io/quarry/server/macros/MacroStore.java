@@ -6,10 +6,8 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.ql.parser.Macros;
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -143,24 +141,8 @@ public final class MacroStore implements Supplier<Macros> {
     Map<String, Definition> out = new TreeMap<>();
     macros.forEach(
         (key, macro) -> out.put(key, new Definition(macro.definition(), macro.arguments())));
-    Files.createDirectories(file.getParent());
-    Path temporary = file.resolveSibling("." + file.getFileName() + ".tmp");
-    try (var channel =
-        java.nio.channels.FileChannel.open(
-            temporary,
-            java.nio.file.StandardOpenOption.CREATE,
-            java.nio.file.StandardOpenOption.WRITE,
-            java.nio.file.StandardOpenOption.TRUNCATE_EXISTING)) {
-      channel.write(
-          java.nio.ByteBuffer.wrap(JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(out)));
-      channel.force(true); // the rename below must not publish an empty file after a crash
-    }
-    try {
-      Files.move(
-          temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
-    }
+    io.quarry.server.config.DurableFile.replace(
+        file, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(out));
   }
 
   private static Map<String, Object> describe(Macros.Macro macro, String from) {

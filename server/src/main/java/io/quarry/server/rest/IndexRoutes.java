@@ -18,8 +18,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code GET /api/v1/indexes}: per index its buckets, events, time range, bytes on disk and the
- * journal's compression; what {@code quarry indexes} prints.
+ * {@code GET /api/v1/indexes}: per index its buckets, events, time range, bytes on disk (also by
+ * what they hold: journal, terms, postings, doc values, points) and the journal's compression; what
+ * {@code quarry indexes} prints.
  */
 public final class IndexRoutes {
   private final Authenticator authenticator;
@@ -79,6 +80,7 @@ public final class IndexRoutes {
       entry.put("journalRawBytes", raw);
       entry.put("journalBytes", journal);
       entry.put("diskToRawRatio", raw == 0 ? null : (double) bytes / raw);
+      entry.put("bytesByKind", index.bytesByKind());
       entry.put("quarantinedBuckets", index.quarantinedBuckets());
       if (index.walFailed()) {
         entry.put("walStopped", true); // an fsync failed: no events taken until a restart

@@ -540,14 +540,7 @@ public final class SplunkJobRoutes {
   }
 
   private static Map<String, Object> feed(List<Map<String, Object>> entries) {
-    Map<String, Object> feed = new LinkedHashMap<>();
-    feed.put("links", Map.of());
-    feed.put("origin", "/services/search/jobs");
-    feed.put("generator", Map.of("version", io.quarry.server.Version.current()));
-    feed.put("entry", entries);
-    feed.put("paging", Map.of("total", entries.size(), "perPage", 0, "offset", 0));
-    feed.put("messages", List.of());
-    return feed;
+    return SplunkEntities.feed("/services/search/jobs", entries);
   }
 
   private static Map<String, Object> messages(String type, String text) {

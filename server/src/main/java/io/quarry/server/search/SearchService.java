@@ -74,6 +74,7 @@ public final class SearchService implements AutoCloseable {
   private final Duration maxTime;
   private final CommandRegistry registry;
   private final Parser parser;
+  private final java.util.function.Supplier<io.quarry.ql.parser.SavedSearches> savedSearches;
   private final long maxMemory;
 
   /** Every running search's memory account reserves here too; null: no breaker. */
@@ -131,12 +132,14 @@ public final class SearchService implements AutoCloseable {
         maxTime,
         registry,
         maxMemory,
-        () -> io.quarry.ql.parser.Macros.NONE);
+        () -> io.quarry.ql.parser.Macros.NONE,
+        () -> io.quarry.ql.parser.SavedSearches.NONE);
   }
 
   /**
    * As above, expanding the search macros {@code macros} gives (configured and defined over REST)
-   * in every query before it is parsed.
+   * and the leading {@code | savedsearch} commands of the saved searches {@code savedSearches}
+   * gives in every query before it is parsed.
    */
   public SearchService(
       EventStore store,
@@ -148,7 +151,8 @@ public final class SearchService implements AutoCloseable {
       Duration maxTime,
       CommandRegistry registry,
       long maxMemory,
-      java.util.function.Supplier<io.quarry.ql.parser.Macros> macros) {
+      java.util.function.Supplier<io.quarry.ql.parser.Macros> macros,
+      java.util.function.Supplier<io.quarry.ql.parser.SavedSearches> savedSearches) {
     this(
         store,
         sourcetypes,
@@ -160,6 +164,7 @@ public final class SearchService implements AutoCloseable {
         registry,
         maxMemory,
         macros,
+        savedSearches,
         Long.MAX_VALUE);
   }
 
@@ -179,6 +184,7 @@ public final class SearchService implements AutoCloseable {
       CommandRegistry registry,
       long maxMemory,
       java.util.function.Supplier<io.quarry.ql.parser.Macros> macros,
+      java.util.function.Supplier<io.quarry.ql.parser.SavedSearches> savedSearches,
       long maxTotalMemory) {
     this.breaker =
         maxTotalMemory == Long.MAX_VALUE
@@ -186,6 +192,7 @@ public final class SearchService implements AutoCloseable {
             : new io.quarry.plugin.api.data.MemoryAccount(BREAKER, maxTotalMemory);
     this.registry = requireNonNull(registry, "registry is null");
     this.parser = new Parser(registry, macros);
+    this.savedSearches = requireNonNull(savedSearches, "savedSearches is null");
     this.maxMemory = maxMemory;
     this.store = requireNonNull(store, "store is null");
     this.sourcetypes = requireNonNull(sourcetypes, "sourcetypes is null");
@@ -266,12 +273,14 @@ public final class SearchService implements AutoCloseable {
   }
 
   /**
-   * The query with its search macros expanded: what runs, and what a job shows.
+   * The query with its search macros and leading {@code savedsearch} commands expanded: what runs,
+   * and what a job shows.
    *
-   * @throws QueryParseException for an unknown macro, a wrong number of arguments or a cycle
+   * @throws QueryParseException for an unknown macro or saved search, a wrong number of arguments
+   *     or a cycle
    */
   public String expand(String query) {
-    return parser.expand(query);
+    return savedSearches.get().expand(parser.expand(query), parser::expand);
   }
 
   /**
@@ -294,7 +303,7 @@ public final class SearchService implements AutoCloseable {
    * @throws io.quarry.server.http.ApiException 403 for {@code outputlookup} without the capability
    */
   public SearchPlan plan(String query, String earliest, String latest, Access access) {
-    Query parsed = parser.parse(query);
+    Query parsed = parser.parseExpandedQuery(expand(query));
     io.quarry.ql.plan.SubsearchExpander.Expanded subsearches = null;
     if (io.quarry.ql.plan.SubsearchExpander.hasSubsearches(parsed)) {
       subsearches =

@@ -113,6 +113,15 @@ class SearchCommandTest {
   }
 
   @Test
+  void indexesVerboseBreaksTheBytesDownByWhatTheyHold() {
+    String printed = cli("indexes", "--url=" + server.url(), "--password=pw", "--verbose");
+    assertThat(printed)
+        .contains("holds", "per raw byte")
+        .containsPattern("main\\s+journal\\s+[0-9.]+ MB\\s+[0-9.]+%")
+        .containsPattern("main\\s+postings");
+  }
+
+  @Test
   void aLocalServersGeneratedPasswordIsNeverSentToAnotherHost() throws Exception {
     java.nio.file.Path data = directory.resolve("data");
     java.nio.file.Files.writeString(data.resolve(".admin-password"), "pw\n");

@@ -61,4 +61,65 @@ class SplunkSdkTest {
     assertThat(seen.get("badPassword").asText()).isEqualTo("AuthenticationError");
     assertThat(seen.get("badQuery").asInt()).isEqualTo(400);
   }
+
+  @Test
+  void splunksPythonSdkManagesMacrosAndSavedSearches() throws Exception {
+    Path python = PythonVenv.with("splunk-sdk==2.1.0");
+    String output =
+        PythonVenv.script(
+            python,
+            "/splunk-sdk/knowledge.py",
+            "127.0.0.1",
+            Integer.toString(server.port()),
+            "sdk-pw");
+    assertThat(output).as("the SDK script failed; its output is on standard error").isNotNull();
+    JsonNode seen = JSON.readTree(output.lines().reduce((a, b) -> b).orElseThrow());
+
+    assertThat(seen.get("macroCreated").asText()).isEqualTo("errors_only");
+    assertThat(seen.get("macroArgs").asText()).isEqualTo("f");
+    assertThat(seen.get("macroNames").toString()).isEqualTo("[\"by_field(1)\",\"errors_only\"]");
+    assertThat(seen.get("macroSearch").toString())
+        .isEqualTo("[{\"count\":\"100\",\"status\":\"500\"}]");
+    assertThat(seen.get("macroUpdated").asText()).isEqualTo("status=200");
+    assertThat(seen.get("macroDeleted").asBoolean()).isTrue();
+
+    assertThat(seen.get("savedName").asText()).isEqualTo("errors");
+    assertThat(seen.get("savedSearch").asText())
+        .isEqualTo("search index=main status=500 | stats count");
+    assertThat(seen.get("savedListed").asBoolean()).isTrue();
+    assertThat(seen.get("dispatched").toString()).isEqualTo("[{\"count\":\"100\"}]");
+    assertThat(seen.get("history").asBoolean()).isTrue();
+    assertThat(seen.get("savedUpdated").asText())
+        .isEqualTo("search index=main status=200 | stats count");
+    assertThat(seen.get("savedsearchCommand").toString()).isEqualTo("[{\"count\":\"200\"}]");
+    assertThat(seen.get("duplicate").asInt()).isEqualTo(409);
+    assertThat(seen.get("missing").asText()).isEqualTo("KeyError");
+    assertThat(seen.get("savedDeleted").asBoolean()).isTrue();
+  }
+
+  @Test
+  void splunksPythonSdkListsIndexesAndSubmitsEvents() throws Exception {
+    Path python = PythonVenv.with("splunk-sdk==2.1.0");
+    String output =
+        PythonVenv.script(
+            python,
+            "/splunk-sdk/indexes.py",
+            "127.0.0.1",
+            Integer.toString(server.port()),
+            "sdk-pw");
+    assertThat(output).as("the SDK script failed; its output is on standard error").isNotNull();
+    JsonNode seen = JSON.readTree(output.lines().reduce((a, b) -> b).orElseThrow());
+
+    assertThat(seen.get("indexNames").toString())
+        .as("admin's readable indexes, internal ones included")
+        .contains("\"_internal\"", "\"main\"");
+    assertThat(seen.get("datatype").asText()).isEqualTo("event");
+    assertThat(seen.get("submitted").toString())
+        .isEqualTo(
+            "[{\"host\":\"sdk-host\",\"source\":\"http-simple\",\"sourcetype\":\"sdk\","
+                + "\"status\":\"404\"}]");
+    assertThat(seen.get("added").asInt()).isEqualTo(1);
+    assertThat(seen.get("missing").asText()).isEqualTo("KeyError");
+    assertThat(seen.get("create").asInt()).isEqualTo(400);
+  }
 }

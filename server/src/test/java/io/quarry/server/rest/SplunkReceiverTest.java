@@ -1,0 +1,110 @@
+package io.quarry.server.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import io.quarry.server.config.ConfigLoader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Splunk's {@code receivers/simple} and {@code data/indexes} beyond what the real SDK shows ({@code
+ * SplunkSdkTest}): the {@code edit_tcp} capability, internal indexes, a body that is not a form,
+ * and indexes a user may not search.
+ */
+class SplunkReceiverTest {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  @TempDir Path directory;
+  private QuarryServer server;
+
+  @BeforeEach
+  void start() throws Exception {
+    Files.writeString(
+        directory.resolve("quarry.yml"),
+        """
+        server: {bind: 127.0.0.1, port: 0}
+        dataDir: %s
+        indexes: [main, web]
+        auth:
+          adminPassword: admin-pw
+          users:
+            - {name: bob, password: bob-pw}
+            - {name: sam, password: sam-pw, roles: [senders]}
+          roles:
+            senders: {srchIndexesAllowed: [web], srchIndexesDefault: [web], capabilities: [edit_tcp]}
+        """
+            .formatted(directory.resolve("data")));
+    server =
+        QuarryServer.start(
+            ConfigLoader.load(directory.resolve("quarry.yml"), Map.of(), Map.of()),
+            Clock.systemUTC());
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    server.close();
+  }
+
+  @Test
+  void sendingNeedsEditTcpAndAnIndexThatTakesEvents() throws Exception {
+    String path = "/services/receivers/simple?output_mode=json&index=web&sourcetype=app";
+    assertThat(post("bob:bob-pw", path, "one").statusCode()).isEqualTo(403);
+    HttpResponse<String> sent =
+        post("sam:sam-pw", path, "2026-01-01 00:00:01 a=%zz&b=1\n2026-01-01 00:00:02 second\n");
+    assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
+    assertThat(sent.body()).contains("\"index\":\"web\"", "\"sourcetype\":\"app\"");
+    assertThat(
+            TestServers.export(server, "admin-pw", "index=web sourcetype=app | stats count").body())
+        .as("a body with a stray % is text, not a malformed form")
+        .contains("\"count\":\"2\"");
+    HttpResponse<String> internal =
+        post("admin:admin-pw", "/services/receivers/simple?index=_internal", "x");
+    assertThat(internal.statusCode()).isEqualTo(400);
+    assertThat(internal.body()).contains("takes no events");
+  }
+
+  @Test
+  void indexesListOnlyWhatTheUserMaySearch() throws Exception {
+    HttpResponse<String> listed = get("sam:sam-pw", "/services/data/indexes?output_mode=json");
+    assertThat(listed.body()).contains("\"name\":\"web\"").doesNotContain("\"name\":\"main\"");
+    assertThat(get("sam:sam-pw", "/services/data/indexes/main").statusCode()).isEqualTo(404);
+    assertThat(get("admin:admin-pw", "/servicesNS/nobody/search/data/indexes/main").statusCode())
+        .isEqualTo(200);
+  }
+
+  private HttpResponse<String> post(String credentials, String path, String body) throws Exception {
+    return HTTP.send(
+        request(credentials, path)
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> get(String credentials, String path) throws Exception {
+    return HTTP.send(
+        request(credentials, path).GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpRequest.Builder request(String credentials, String path) {
+    return HttpRequest.newBuilder(URI.create(server.url() + path))
+        .header(
+            "Authorization",
+            "Basic "
+                + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
+  }
+}
