@@ -66,6 +66,20 @@ public final class AdmittedSearch implements AutoCloseable {
     return access;
   }
 
+  /**
+   * Plans the search under this admission — subsearches run while planning, so they count against
+   * the user's quota too — recording a failure (a query that does not parse, a missing capability)
+   * in the audit trail.
+   */
+  public SearchPlan plan(java.util.function.Supplier<SearchPlan> planner) {
+    try {
+      return planner.get();
+    } catch (RuntimeException refused) {
+      failed(null, refused);
+      throw refused;
+    }
+  }
+
   /** The time limit of this search: {@code requested}, at most the roles' {@code srchMaxTime}. */
   public Duration timeLimit(Duration requested) {
     return SearchQuotas.timeLimit(access, requested);

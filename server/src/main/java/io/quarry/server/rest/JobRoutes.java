@@ -97,9 +97,16 @@ public final class JobRoutes {
       String latest,
       Duration timeLimit,
       Duration ttl) {
-    SearchPlan plan = SearchRequest.plan(search, user, query, earliest, latest);
+    // admitted before planning: subsearches run while the query is planned
     io.quarry.server.auth.AdmittedSearch admitted =
         io.quarry.server.auth.AdmittedSearch.admit(authenticator, user, query, null);
+    SearchPlan plan;
+    try {
+      plan = admitted.plan(() -> SearchRequest.plan(search, user, query, earliest, latest));
+    } catch (RuntimeException refused) {
+      admitted.close();
+      throw refused;
+    }
     return jobs.submit(
         query, plan, admitted, timeLimit != null ? timeLimit : search.maxTime(), ttl);
   }

@@ -44,7 +44,6 @@ public final class SearchStreamRoute {
     ResultEncoder.Format format =
         ResultEncoder.Format.negotiate(exchange.header(HttpHeaderNames.ACCEPT));
     SearchRequest request = SearchRequest.read(exchange);
-    SearchPlan plan = request.plan(search, access);
     Duration timeLimit = request.seconds("timeout", search.maxTime());
     String query = request.query();
     String compression = request.text("compression") == null ? "none" : request.text("compression");
@@ -52,8 +51,10 @@ public final class SearchStreamRoute {
       throw ApiException.badRequest(
           "INVALID_PARAMETER", "'compression' must be none or zstd, not '" + compression + "'");
     }
+    // admitted before planning: subsearches run while the query is planned
     try (io.quarry.server.auth.AdmittedSearch admitted =
         io.quarry.server.auth.AdmittedSearch.admit(authenticator, access, query, null)) {
+      SearchPlan plan = admitted.plan(() -> request.plan(search, access));
       stream(exchange, format, compression, admitted, query, plan, timeLimit);
     }
   }

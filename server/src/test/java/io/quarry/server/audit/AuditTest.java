@@ -158,6 +158,21 @@ class AuditTest {
         http.send("PUT", "/api/v1/lookups/colours", ADMIN, "name,colour\nsky,blue\n");
     assertThat(adminPut.statusCode()).as(adminPut.body()).isEqualTo(200);
 
+    // a query that does not parse is audited with its error
+    HttpResponse<String> bad =
+        http.send(
+            "POST",
+            "/services/search/jobs/export",
+            BOB,
+            "output_mode=json&search=" + TestHttp.encode("search one | nosuchcommand"));
+    assertThat(bad.statusCode()).isEqualTo(400);
+    JsonNode parse =
+        awaitOne(
+            "index=_audit user=bob action=search info=failed error=QUERY_PARSE"
+                + " | table status search");
+    assertThat(parse.get("status").asText()).isEqualTo("400");
+    assertThat(parse.get("search").asText()).isEqualTo("search one | nosuchcommand");
+
     JsonNode denied =
         awaitOne("index=_audit user=bob action=edit_lookups info=denied | table object operation");
     assertThat(denied.get("object").asText()).isEqualTo("colours");

@@ -113,6 +113,24 @@ class RoleQuotasTest {
         assertThat(refused.headers().firstValue("Retry-After")).as(request[0]).isPresent();
         assertThat(refused.body()).as(request[0]).contains("srchJobsQuota");
       }
+      // a subsearch runs while its query is planned: it is refused before it runs, not after
+      long started = System.nanoTime();
+      HttpResponse<String> subsearch =
+          http.send(
+              "POST",
+              "/services/search/jobs/export",
+              CAROL,
+              "output_mode=json&search="
+                  + TestHttp.encode("search [search " + SLOW + " | return count]"));
+      assertThat(subsearch.statusCode()).as(subsearch.body()).isEqualTo(429);
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+      HttpResponse<String> subsearchJob =
+          http.send(
+              "POST",
+              "/api/v1/jobs",
+              CAROL,
+              "{\"query\":\"search [search * | head 1 | return _raw]\"}");
+      assertThat(subsearchJob.statusCode()).as(subsearchJob.body()).isEqualTo(429);
       // other users are not affected
       assertThat(http.export(OLGA, "* | head 1")).hasSize(1);
     } finally {
