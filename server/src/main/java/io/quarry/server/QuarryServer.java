@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.quarry.codecs.store.EventStore;
 import io.quarry.codecs.store.IndexOptions;
+import io.quarry.server.audit.AuditEvent;
+import io.quarry.server.audit.AuditLog;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.auth.Secrets;
 import io.quarry.server.config.ConfigException;
@@ -62,6 +64,7 @@ public final class QuarryServer implements Closeable {
   private final ServerMetrics metrics;
   private final IngestService ingest;
   private final InternalLog internalLog;
+  private final AuditLog auditLog;
   private final SearchService search;
   private final JobManager jobs;
   private final Router router;
@@ -90,8 +93,10 @@ public final class QuarryServer implements Closeable {
       List<HecToken> hecTokens,
       Secrets.Secret generatedHecToken,
       InternalLog internalLog,
+      AuditLog auditLog,
       AtomicBoolean ready) {
     this.internalLog = internalLog;
+    this.auditLog = auditLog;
     this.dataDirectory = dataDirectory;
     this.store = store;
     this.metrics = metrics;
@@ -165,6 +170,7 @@ public final class QuarryServer implements Closeable {
         options.put(index, config.indexOptions(index, sourcetypes));
       }
       options.put(InternalLog.INDEX, config.storage().options(InternalLog.INDEX));
+      options.put(AuditLog.INDEX, config.storage().options(AuditLog.INDEX));
       store = EventStore.open(dataDirectory, options);
     } catch (LockObtainFailedException e) {
       throw new ConfigException(
@@ -173,9 +179,11 @@ public final class QuarryServer implements Closeable {
     ServerMetrics metrics = new ServerMetrics();
     AtomicBoolean ready = new AtomicBoolean();
     InternalLog internalLog = null;
+    AuditLog auditLog = null;
     JobManager jobs = null;
     try {
       internalLog = InternalLog.start(store, hostName());
+      auditLog = AuditLog.start(store, hostName());
       IngestService ingest =
           new IngestService(
               store,
@@ -202,9 +210,21 @@ public final class QuarryServer implements Closeable {
               pluginManager.registry(),
               config.search().maxMemoryBytes(),
               macros,
-              savedSearches);
+              savedSearches,
+              config.search().maxTotalMemoryBytes());
       Authenticator authenticator =
-          new Authenticator(adminPassword.value(), config.auth(), hecTokens);
+          new Authenticator(adminPassword.value(), config.auth(), hecTokens, auditLog);
+      auditLog.record(
+          AuditEvent.of(java.time.Instant.now(), "-", "server start", "succeeded")
+              .with("version", Version.current())
+              .with(
+                  "users",
+                  String.join(
+                      ",",
+                      config.auth().users().stream()
+                          .map(user -> user.name() + ":" + String.join("+", user.roles()))
+                          .toList()))
+              .with("roles", String.join(",", config.auth().roles().keySet())));
       List<String> plainText = Authenticator.plainTextPasswords(config.auth());
       if (!plainText.isEmpty()) {
         LOG.warning(
@@ -276,10 +296,14 @@ public final class QuarryServer implements Closeable {
           hecTokens,
           generatedHecToken,
           internalLog,
+          auditLog,
           ready);
     } catch (InterruptedException | RuntimeException e) {
       if (jobs != null) {
         jobs.close();
+      }
+      if (auditLog != null) {
+        auditLog.close();
       }
       if (internalLog != null) {
         internalLog.close();
@@ -363,6 +387,7 @@ public final class QuarryServer implements Closeable {
     } finally {
       jobs.close();
       search.close();
+      auditLog.close();
       internalLog.close();
       metrics.close();
       store.close();

@@ -705,14 +705,14 @@ class QuarryServerTest {
     List<io.quarry.client.IndexSummary> indexes = client.indexes();
     assertThat(indexes)
         .extracting(io.quarry.client.IndexSummary::name)
-        .containsExactly("_internal", "main", "web");
-    assertThat(indexes.get(1).events()).isEqualTo(2);
+        .containsExactly("_audit", "_internal", "main", "web");
     assertThat(indexes.get(2).events()).isEqualTo(2);
-    assertThat(indexes.get(1).journalRawBytes()).isPositive();
-    assertThat(indexes.get(1).buckets()).isEqualTo(1);
-    assertThat(indexes.get(1).bytesByKind())
+    assertThat(indexes.get(3).events()).isEqualTo(2);
+    assertThat(indexes.get(2).journalRawBytes()).isPositive();
+    assertThat(indexes.get(2).buckets()).isEqualTo(1);
+    assertThat(indexes.get(2).bytesByKind())
         .containsOnlyKeys("docValues", "journal", "other", "points", "postings", "terms");
-    assertThat(indexes.get(1).bytesByKind().get("journal")).isPositive();
+    assertThat(indexes.get(2).bytesByKind().get("journal")).isPositive();
     assertThatThrownBy(() -> client.search("x | nope"))
         .isInstanceOf(QuarryClientException.class)
         .hasMessageContaining("QUERY_PARSE: Unknown search command 'nope'");

@@ -19,16 +19,23 @@ import java.util.Set;
  * @param indexesDefault what a search without {@code index=} reads
  * @param capabilities capability names ({@link Role#EDIT_LOOKUPS}, …)
  * @param searchFilter an SPL search expression ANDed into every search, or empty
+ * @param searchJobsQuota the most searches the user may run at once, 0 for no limit: the largest
+ *     {@code srchJobsQuota} of their roles (0 when any role has no limit), as Splunk combines it
+ * @param searchMaxTime the longest one of their searches may read events: the largest {@code
+ *     srchMaxTime} of their roles, empty when any role sets none
  */
 public record Access(
     String user,
     List<String> indexesAllowed,
     List<String> indexesDefault,
     Set<String> capabilities,
-    Optional<String> searchFilter) {
+    Optional<String> searchFilter,
+    int searchJobsQuota,
+    Optional<java.time.Duration> searchMaxTime) {
 
   public Access {
     requireNonNull(user, "user is null");
+    requireNonNull(searchMaxTime, "searchMaxTime is null");
     indexesAllowed = List.copyOf(indexesAllowed);
     indexesDefault = List.copyOf(indexesDefault);
     capabilities = Set.copyOf(capabilities);
@@ -42,7 +49,18 @@ public record Access(
     Set<String> capabilities = new LinkedHashSet<>();
     List<String> filters = new ArrayList<>();
     boolean unfiltered = false;
+    int quota = roles.isEmpty() ? Role.DEFAULT_JOBS_QUOTA : 1;
+    boolean unlimitedQuota = false;
+    java.time.Duration maxTime = java.time.Duration.ZERO;
+    boolean unlimitedTime = roles.isEmpty();
     for (Role role : roles) {
+      quota = Math.max(quota, role.jobsQuota());
+      unlimitedQuota |= role.jobsQuota() == 0;
+      if (role.maxTime().isEmpty()) {
+        unlimitedTime = true;
+      } else if (role.maxTime().get().compareTo(maxTime) > 0) {
+        maxTime = role.maxTime().get();
+      }
       allowed.addAll(role.srchIndexesAllowed());
       defaults.addAll(role.srchIndexesDefault());
       capabilities.addAll(role.capabilities());
@@ -56,7 +74,14 @@ public record Access(
         unfiltered || filters.isEmpty()
             ? Optional.empty()
             : Optional.of(String.join(" OR ", filters));
-    return new Access(user, List.copyOf(allowed), List.copyOf(defaults), capabilities, filter);
+    return new Access(
+        user,
+        List.copyOf(allowed),
+        List.copyOf(defaults),
+        capabilities,
+        filter,
+        unlimitedQuota ? 0 : quota,
+        unlimitedTime ? Optional.empty() : Optional.of(maxTime));
   }
 
   /** {@code admin}'s access: every index, internal ones included, and every capability. */

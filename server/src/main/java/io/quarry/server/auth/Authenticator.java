@@ -2,10 +2,13 @@ package io.quarry.server.auth;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.server.audit.AuditEvent;
+import io.quarry.server.audit.AuditTrail;
 import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.config.QuarryConfig.HecToken;
 import io.quarry.server.config.QuarryConfig.User;
 import io.quarry.server.http.ApiException;
+import io.quarry.server.http.RequestOrigin;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -23,6 +26,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * session key from {@link #login} as {@code Authorization: Splunk <key>} or {@code Bearer <key>}
  * (Splunk's way); HEC endpoints take {@code Authorization: Splunk <token>} or Basic with the token
  * as the password. Comparisons are constant-time.
+ *
+ * <p>It records into the audit trail every failed password check (HTTP Basic or a login), every
+ * attempt refused by the login throttle, every session key issued by a login and every logout;
+ * requests that authenticate with Basic or a session key are not audited one by one (the searches
+ * they run are). It also holds the roles' per-user search quotas ({@link #quotas}).
  */
 public final class Authenticator {
   public static final String ADMIN_USER = "admin";
@@ -40,6 +48,8 @@ public final class Authenticator {
   private final List<HecToken> hecTokens;
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
   private final LoginThrottle throttle = new LoginThrottle(System::nanoTime);
+  private final SearchQuotas quotas = new SearchQuotas();
+  private final AuditTrail audit;
 
   /**
    * user -> HMAC (under a key of this process) of the last password that matched their hash, so
@@ -62,6 +72,13 @@ public final class Authenticator {
 
   /** {@code admin} with {@code adminPassword}, and the users and roles of {@code auth}. */
   public Authenticator(String adminPassword, QuarryConfig.Auth auth, List<HecToken> hecTokens) {
+    this(adminPassword, auth, hecTokens, AuditTrail.NONE);
+  }
+
+  /** As above, recording logins, failed logins and logouts into {@code audit}. */
+  public Authenticator(
+      String adminPassword, QuarryConfig.Auth auth, List<HecToken> hecTokens, AuditTrail audit) {
+    this.audit = requireNonNull(audit, "audit is null");
     Map<String, String> all = new HashMap<>();
     Map<String, PasswordHash> parsed = new HashMap<>();
     Map<String, Access> accesses = new HashMap<>();
@@ -81,6 +98,22 @@ public final class Authenticator {
     this.access = Map.copyOf(accesses);
     this.hecTokens = List.copyOf(hecTokens);
     RANDOM.nextBytes(verifiedKey);
+  }
+
+  /** Where logins, searches and configuration changes are recorded (the {@code _audit} index). */
+  public AuditTrail audit() {
+    return audit;
+  }
+
+  /** The roles' per-user search quotas and who runs how many searches now. */
+  public SearchQuotas quotas() {
+    return quotas;
+  }
+
+  /** An audit event about {@code user} now, with the client's address when a request is served. */
+  public static AuditEvent auditEvent(String user, String action, String info) {
+    AuditEvent event = AuditEvent.of(java.time.Instant.now(), user, action, info);
+    return RequestOrigin.clientAddress().map(ip -> event.with("clientip", ip)).orElse(event);
   }
 
   /** The users whose password is configured as plain text (admin's generated one excluded). */
@@ -117,7 +150,7 @@ public final class Authenticator {
     Optional<String[]> basic = basicCredentials(authorization);
     if (basic.isPresent()) {
       String[] credentials = basic.get();
-      if (passwordMatches(credentials[0], credentials[1])) {
+      if (passwordMatches(credentials[0], credentials[1], "basic")) {
         return Optional.of(credentials[0]);
       }
     }
@@ -134,7 +167,11 @@ public final class Authenticator {
    * when they are wrong.
    */
   public Optional<String> login(String user, String password) {
-    if (user == null || password == null || !passwordMatches(user, password)) {
+    if (user == null || password == null) {
+      audit.record(auditEvent(user, "login attempt", "failed").with("reason", "no credentials"));
+      return Optional.empty();
+    }
+    if (!passwordMatches(user, password, "login")) {
       return Optional.empty();
     }
     boundSessions(user);
@@ -142,20 +179,70 @@ public final class Authenticator {
     RANDOM.nextBytes(bytes);
     String key = HexFormat.of().formatHex(bytes);
     sessions.put(key, new Session(user, System.nanoTime()));
+    audit.record(
+        auditEvent(user, "login attempt", "succeeded")
+            .with("method", "login")
+            .with("session", sessionId(key)));
     return Optional.of(key);
+  }
+
+  /**
+   * Ends a session: Splunk's {@code DELETE /services/authentication/httpauth-tokens/{key}}. A user
+   * ends their own sessions; one with {@code admin_all_objects} ends anyone's.
+   *
+   * @param requester who asks
+   * @return whether a session the requester may end was ended (false for an unknown key, or another
+   *     user's: the same answer, so keys cannot be probed)
+   */
+  public boolean logout(Access requester, String key) {
+    Session session = key == null ? null : sessions.get(key);
+    if (session == null
+        || !(session.user().equals(requester.user())
+            || requester.has(QuarryConfig.Role.ADMIN_ALL_OBJECTS))) {
+      return false;
+    }
+    sessions.remove(key);
+    audit.record(
+        auditEvent(session.user(), "logout", "succeeded")
+            .with("session", sessionId(key))
+            .with("by", requester.user()));
+    return true;
+  }
+
+  /** What the audit trail names a session by: a digest of its key, never the key itself. */
+  private static String sessionId(String key) {
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest, 0, 8);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is not available", e);
+    }
   }
 
   /**
    * Checks a password, throttled: a user name with too many recent failures is answered 429 without
    * a check ({@link LoginThrottle}).
    */
-  private boolean passwordMatches(String user, String password) {
-    throttle.check(user);
+  private boolean passwordMatches(String user, String password, String method) {
+    try {
+      throttle.check(user);
+    } catch (ApiException locked) {
+      audit.record(
+          auditEvent(user, "login attempt", "locked")
+              .with("method", method)
+              .with("reason", "too many failed logins"));
+      throw locked;
+    }
     boolean matches = checkPassword(user, password);
     if (matches) {
       throttle.succeeded(user);
     } else {
       throttle.failed(user);
+      audit.record(
+          auditEvent(user, "login attempt", "failed")
+              .with("method", method)
+              .with("reason", passwords.containsKey(user) ? "wrong password" : "no such user"));
     }
     return matches;
   }

@@ -29,6 +29,8 @@ import java.util.Map;
  *   <tr><td>{@code QUARRY_TLS_CERTIFICATE}</td><td>server.tls.certificate</td></tr>
  *   <tr><td>{@code QUARRY_TLS_KEY}</td><td>server.tls.key</td></tr>
  *   <tr><td>{@code QUARRY_TLS_KEY_PASSWORD}</td><td>server.tls.keyPassword</td></tr>
+ *   <tr><td>{@code QUARRY_TLS_CLIENT_AUTH}</td><td>server.tls.clientAuth</td></tr>
+ *   <tr><td>{@code QUARRY_TLS_CLIENT_CA}</td><td>server.tls.clientCa</td></tr>
  *   <tr><td>{@code QUARRY_ALLOW_PLAINTEXT}</td><td>server.allowPlaintext</td></tr>
  *   <tr><td>{@code QUARRY_DATA_DIR}</td><td>dataDir</td></tr>
  *   <tr><td>{@code QUARRY_INDEXES}</td><td>indexes (comma-separated)</td></tr>
@@ -50,6 +52,8 @@ public final class ConfigLoader {
           "QUARRY_TLS_CERTIFICATE", "server.tls.certificate",
           "QUARRY_TLS_KEY", "server.tls.key",
           "QUARRY_TLS_KEY_PASSWORD", "server.tls.keyPassword",
+          "QUARRY_TLS_CLIENT_AUTH", "server.tls.clientAuth",
+          "QUARRY_TLS_CLIENT_CA", "server.tls.clientCa",
           "QUARRY_ALLOW_PLAINTEXT", "server.allowPlaintext",
           "QUARRY_DATA_DIR", "dataDir",
           "QUARRY_INDEXES", "indexes",

@@ -63,8 +63,16 @@ public record QuarryConfig(
     sourcetypes = sourcetypes == null ? Map.of() : Map.copyOf(sourcetypes);
     plugins = Objects.requireNonNullElseGet(plugins, () -> new Plugins(null));
     new Sourcetypes(sourcetypes).declaredFieldTypes(); // fails here, naming what is wrong
+    for (String index : indexes) {
+      if (index.equalsIgnoreCase(INTERNAL_INDEX) || index.equalsIgnoreCase(AUDIT_INDEX)) {
+        throw new IllegalArgumentException(
+            "indexes: '"
+                + index
+                + "' is Quarry's own index and always exists; HEC tokens cannot write it");
+      }
+    }
     for (String index : storage.indexes().keySet()) {
-      if (!indexes.contains(index) && !index.equals(INTERNAL_INDEX)) {
+      if (!indexes.contains(index) && !index.equals(INTERNAL_INDEX) && !index.equals(AUDIT_INDEX)) {
         throw new IllegalArgumentException(
             "storage.indexes has settings for '" + index + "', which is not in indexes");
       }
@@ -79,6 +87,13 @@ public record QuarryConfig(
   public static final String INTERNAL_INDEX = "_internal";
 
   public static final int INTERNAL_RETENTION_DAYS = 30;
+
+  /**
+   * The index of the audit trail (logins, searches, configuration changes); it always exists, is
+   * left out of {@code index=*}, is readable by {@code admin} only unless a role names it, and
+   * keeps events until {@code storage.indexes._audit} says otherwise.
+   */
+  public static final String AUDIT_INDEX = "_audit";
 
   /** A copy with another list of indexes (the demo adds its own). */
   public QuarryConfig withIndexes(List<String> newIndexes) {
@@ -302,12 +317,45 @@ public record QuarryConfig(
       @JsonProperty("enabled") Boolean enabled,
       @JsonProperty("certificate") String certificate,
       @JsonProperty("key") String key,
-      @JsonProperty("keyPassword") String keyPassword) {
+      @JsonProperty("keyPassword") String keyPassword,
+      @JsonProperty("clientAuth") String clientAuth,
+      @JsonProperty("clientCa") String clientCa) {
+    /** No client certificate asked for. */
+    public static final String CLIENT_AUTH_NONE = "none";
+
+    /** A client certificate asked for and, when one is sent, checked against {@code clientCa}. */
+    public static final String CLIENT_AUTH_OPTIONAL = "optional";
+
+    /** No connection without a client certificate signed by a CA of {@code clientCa}. */
+    public static final String CLIENT_AUTH_REQUIRED = "required";
+
+    /** TLS without client certificates. */
+    public Tls(Boolean enabled, String certificate, String key, String keyPassword) {
+      this(enabled, certificate, key, keyPassword, null, null);
+    }
+
     public Tls {
       enabled = Objects.requireNonNullElse(enabled, false);
       certificate = blankToNull(certificate);
       key = blankToNull(key);
       keyPassword = blankToNull(keyPassword);
+      clientAuth =
+          clientAuth == null || clientAuth.isBlank()
+              ? CLIENT_AUTH_NONE
+              : clientAuth.strip().toLowerCase(java.util.Locale.ROOT);
+      clientCa = blankToNull(clientCa);
+      if (!List.of(CLIENT_AUTH_NONE, CLIENT_AUTH_OPTIONAL, CLIENT_AUTH_REQUIRED)
+          .contains(clientAuth)) {
+        throw new IllegalArgumentException(
+            "server.tls.clientAuth: none, optional or required, not '" + clientAuth + "'");
+      }
+      if (!clientAuth.equals(CLIENT_AUTH_NONE) && clientCa == null) {
+        throw new IllegalArgumentException(
+            "server.tls.clientAuth is "
+                + clientAuth
+                + ": server.tls.clientCa must name the PEM file of the CAs that sign client"
+                + " certificates");
+      }
       if ((certificate == null) != (key == null)) {
         throw new IllegalArgumentException(
             "server.tls: certificate and key go together; "
@@ -404,17 +452,24 @@ public record QuarryConfig(
    * whose name starts with {@code _}, only when the pattern starts with {@code _} too, as {@code
    * _*} or {@code _internal}), the indexes a search that names none reads ({@code
    * srchIndexesDefault}), capabilities ({@code edit_lookups}: upload and delete lookups, {@code
-   * outputlookup}; {@code edit_tcp}: send events through {@code receivers/simple}), and a search
-   * expression ANDed into every search of its users ({@code srchFilter}). Only {@code admin} sees
-   * every user's jobs.
+   * outputlookup}; {@code admin_all_objects}: every user's search jobs, not only one's own; {@code
+   * edit_tcp}: send events through {@code receivers/simple}), a search expression ANDed into every
+   * search of its users ({@code srchFilter}), and quotas: how many searches one user may run at
+   * once ({@code srchJobsQuota}, default 3 as in Splunk, 0 for no limit) and for how long ({@code
+   * srchMaxTime}).
    */
   public record Role(
       @JsonProperty("srchIndexesAllowed") List<String> srchIndexesAllowed,
       @JsonProperty("srchIndexesDefault") List<String> srchIndexesDefault,
       @JsonProperty("capabilities") List<String> capabilities,
-      @JsonProperty("srchFilter") String srchFilter) {
+      @JsonProperty("srchFilter") String srchFilter,
+      @JsonProperty("srchJobsQuota") Integer srchJobsQuota,
+      @JsonProperty("srchMaxTime") String srchMaxTime) {
     /** Upload and delete lookup tables, and write them with {@code outputlookup}. */
     public static final String EDIT_LOOKUPS = "edit_lookups";
+
+    /** See, read, finalize, cancel and delete every user's search jobs, not only one's own. */
+    public static final String ADMIN_ALL_OBJECTS = "admin_all_objects";
 
     /**
      * Send events over Splunk's {@code receivers/simple} with user credentials (Splunk's name for
@@ -422,11 +477,24 @@ public record QuarryConfig(
      */
     public static final String EDIT_TCP = "edit_tcp";
 
-    public static final Set<String> CAPABILITIES = Set.of(EDIT_LOOKUPS, EDIT_TCP);
+    public static final Set<String> CAPABILITIES =
+        Set.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS, EDIT_TCP);
+
+    /** Splunk's default {@code srchJobsQuota} (its {@code user} role's). */
+    public static final int DEFAULT_JOBS_QUOTA = 3;
+
+    /** Splunk's {@code srchJobsQuota} of its {@code admin} role. */
+    public static final int ADMIN_JOBS_QUOTA = 50;
 
     /** The built-in role of {@code admin}. */
     public static final Role ADMIN =
-        new Role(List.of("*", "_*"), List.of(DEFAULT_INDEX), List.of(EDIT_LOOKUPS, EDIT_TCP), null);
+        new Role(
+            List.of("*", "_*"),
+            List.of(DEFAULT_INDEX),
+            List.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS, EDIT_TCP),
+            null,
+            ADMIN_JOBS_QUOTA,
+            null);
 
     /** The built-in role of users who name none. */
     public static final Role USER = new Role(List.of("*"), List.of(DEFAULT_INDEX), List.of(), null);
@@ -438,6 +506,62 @@ public record QuarryConfig(
           srchIndexesDefault == null ? List.of(DEFAULT_INDEX) : List.copyOf(srchIndexesDefault);
       capabilities = capabilities == null ? List.of() : List.copyOf(capabilities);
       srchFilter = srchFilter == null || srchFilter.isBlank() ? null : srchFilter.strip();
+      srchJobsQuota = srchJobsQuota == null ? DEFAULT_JOBS_QUOTA : srchJobsQuota;
+      srchMaxTime = srchMaxTime == null || srchMaxTime.isBlank() ? null : srchMaxTime.strip();
+    }
+
+    /** A role with Splunk's default quotas ({@value #DEFAULT_JOBS_QUOTA} searches, no time cap). */
+    public Role(
+        List<String> srchIndexesAllowed,
+        List<String> srchIndexesDefault,
+        List<String> capabilities,
+        String srchFilter) {
+      this(srchIndexesAllowed, srchIndexesDefault, capabilities, srchFilter, null, null);
+    }
+
+    /**
+     * The most searches one user of this role may run at once (queued jobs included); 0 means no
+     * limit, as in Splunk.
+     */
+    public int jobsQuota() {
+      return srchJobsQuota;
+    }
+
+    /**
+     * The longest a search of this role's users may read events ({@code srchMaxTime}: a number of
+     * seconds, or a number with a unit {@code s}, {@code m}, {@code h}, {@code d} — {@code 10m},
+     * {@code 8h}, {@code 100days} as Splunk writes it), or empty when the role sets none (or {@code
+     * 0}: no limit).
+     */
+    public java.util.Optional<java.time.Duration> maxTime() {
+      if (srchMaxTime == null) {
+        return java.util.Optional.empty();
+      }
+      java.time.Duration duration = parseMaxTime(srchMaxTime);
+      return duration.isZero() ? java.util.Optional.empty() : java.util.Optional.of(duration);
+    }
+
+    private static java.time.Duration parseMaxTime(String text) {
+      java.util.regex.Matcher matcher =
+          java.util.regex.Pattern.compile(
+                  "(\\d{1,9})\\s*(s|sec|secs|second|seconds|m|min|mins|minute|minutes|h|hr|hrs|hour"
+                      + "|hours|d|day|days)?")
+              .matcher(text.toLowerCase(java.util.Locale.ROOT));
+      if (!matcher.matches()) {
+        throw new IllegalArgumentException(
+            "srchMaxTime: a number of seconds or a number with a unit (30s, 10m, 8h, 100days),"
+                + " not '"
+                + text
+                + "'");
+      }
+      long amount = Long.parseLong(matcher.group(1));
+      String unit = matcher.group(2) == null ? "s" : matcher.group(2);
+      return switch (unit.charAt(0)) {
+        case 'm' -> java.time.Duration.ofMinutes(amount);
+        case 'h' -> java.time.Duration.ofHours(amount);
+        case 'd' -> java.time.Duration.ofDays(amount);
+        default -> java.time.Duration.ofSeconds(amount);
+      };
     }
 
     /** Checks the settings of the role {@code name}; the message names the setting. */
@@ -448,6 +572,15 @@ public record QuarryConfig(
       }
       for (String pattern : srchIndexesDefault) {
         checkPattern(prefix + "srchIndexesDefault", pattern);
+      }
+      if (srchJobsQuota < 0) {
+        throw new IllegalArgumentException(
+            prefix + "srchJobsQuota: at least 0 (0: no limit), not " + srchJobsQuota);
+      }
+      try {
+        maxTime();
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(prefix + e.getMessage());
       }
       for (String capability : capabilities) {
         if (!CAPABILITIES.contains(capability)) {
@@ -613,7 +746,32 @@ public record QuarryConfig(
       @JsonProperty("jobTtlSeconds") Integer jobTtlSeconds,
       @JsonProperty("maxMemoryBytes") Long maxMemoryBytes,
       @JsonProperty("macros") Map<String, MacroSettings> macroSettings,
-      @JsonProperty("savedSearches") Map<String, SavedSearchSettings> savedSearchSettings) {
+      @JsonProperty("savedSearches") Map<String, SavedSearchSettings> savedSearchSettings,
+      @JsonProperty("maxTotalMemoryBytes") Long maxTotalMemoryBytes) {
+    /** The search settings with the default memory breaker over all searches. */
+    public Search(
+        String defaultEarliest,
+        Long maxResultRows,
+        Integer maxTimeSeconds,
+        Integer maxConcurrentJobs,
+        Integer maxJobs,
+        Integer jobTtlSeconds,
+        Long maxMemoryBytes,
+        Map<String, MacroSettings> macroSettings,
+        Map<String, SavedSearchSettings> savedSearchSettings) {
+      this(
+          defaultEarliest,
+          maxResultRows,
+          maxTimeSeconds,
+          maxConcurrentJobs,
+          maxJobs,
+          jobTtlSeconds,
+          maxMemoryBytes,
+          macroSettings,
+          savedSearchSettings,
+          null);
+    }
+
     /** The search settings without saved searches. */
     public Search(
         String defaultEarliest,
@@ -703,6 +861,14 @@ public record QuarryConfig(
               maxMemoryBytes, Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4));
       if (maxMemoryBytes < 1) {
         throw new IllegalArgumentException("search.maxMemoryBytes must be at least 1");
+      }
+      // the breaker over every running search: 60% of the heap (at least one search's limit)
+      maxTotalMemoryBytes =
+          Objects.requireNonNullElse(
+              maxTotalMemoryBytes,
+              Math.max(maxMemoryBytes, (long) (Runtime.getRuntime().maxMemory() * 0.6)));
+      if (maxTotalMemoryBytes < 1) {
+        throw new IllegalArgumentException("search.maxTotalMemoryBytes must be at least 1");
       }
       maxConcurrentJobs =
           Objects.requireNonNullElse(

@@ -76,6 +76,11 @@ public final class Exchange {
     return uriProblem;
   }
 
+  /** The client's address (its socket's remote end). */
+  java.net.SocketAddress remoteAddress() {
+    return context.channel().remoteAddress();
+  }
+
   /** The path as sent, escapes not decoded: what path templates are matched against. */
   String rawPath() {
     return uri.rawPath();

@@ -172,6 +172,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   }
 
   private void run(Exchange exchange, FullHttpRequest request, long bytes) {
+    RequestOrigin.set(exchange.remoteAddress());
     try {
       router.route(exchange.method(), exchange.path(), exchange.rawPath()).handle(exchange);
       if (!exchange.responded()) {
@@ -192,6 +193,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     } catch (Exception | Error e) {
       unexpected(exchange, e);
     } finally {
+      RequestOrigin.clear();
       request.release();
       inFlight.release(bytes);
     }

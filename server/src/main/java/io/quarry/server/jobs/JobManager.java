@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarry.ql.plan.SearchPlan;
-import io.quarry.server.auth.Authenticator;
+import io.quarry.server.auth.Access;
+import io.quarry.server.auth.AdmittedSearch;
+import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.http.ApiException;
 import io.quarry.server.search.SearchService;
 import java.io.Closeable;
@@ -15,7 +17,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -31,7 +32,9 @@ import java.util.logging.Logger;
  * The search jobs of a server: at most {@code maxRunning} run at once on the job pool, up to {@code
  * maxQueued} more wait, and beyond that a new job is refused with 503 and Retry-After. At most
  * {@code maxJobs} are kept; a finished job is removed {@code ttl} after it was last looked at
- * (every read of its status or results touches it).
+ * (every read of its status or results touches it). A job holds its user's search slot ({@link
+ * AdmittedSearch}) from submission to its end, and is audited when it ends. A user sees and
+ * controls their own jobs; one with {@code admin_all_objects} (admin) every user's.
  */
 public final class JobManager implements Closeable {
   private static final Logger LOG = Logger.getLogger(JobManager.class.getName());
@@ -85,19 +88,33 @@ public final class JobManager implements Closeable {
   /**
    * Starts a job.
    *
+   * @param admitted the admission of the job's search: its id is the job's, its user the owner; the
+   *     job closes it when it ends (or here, when it cannot start)
    * @param timeLimit the most time it may read events (at most the server's maximum)
    * @param ttl how long it is kept after it was last looked at, or null for the default
    * @throws ApiException 503 when the job pool and its queue are full or too many jobs are kept
    */
   public SearchJob submit(
-      String query, SearchPlan plan, String owner, Duration timeLimit, Duration ttl) {
+      String query, SearchPlan plan, AdmittedSearch admitted, Duration timeLimit, Duration ttl) {
+    try {
+      return start(query, plan, admitted, timeLimit, ttl);
+    } catch (RuntimeException refused) {
+      admitted.failed(plan, refused);
+      admitted.close();
+      throw refused;
+    }
+  }
+
+  private SearchJob start(
+      String query, SearchPlan plan, AdmittedSearch admitted, Duration timeLimit, Duration ttl) {
     if (jobs.size() >= maxJobs) {
       expire();
       if (jobs.size() >= maxJobs) {
         throw busy("too many search jobs are kept (" + maxJobs + "); delete some or wait");
       }
     }
-    String id = UUID.randomUUID().toString();
+    String id = admitted.id();
+    String owner = admitted.access().user();
     SearchJob job =
         new SearchJob(
             id,
@@ -106,11 +123,11 @@ public final class JobManager implements Closeable {
             plan,
             owner,
             clock.instant(),
-            timeLimit,
+            admitted.timeLimit(timeLimit),
             ttl != null ? ttl : defaultTtl);
     jobs.put(id, job);
     try {
-      runners.execute(() -> run(job));
+      runners.execute(() -> run(job, admitted));
     } catch (RejectedExecutionException e) {
       jobs.remove(id);
       throw busy("every search slot is busy and the queue is full; retry later");
@@ -130,24 +147,32 @@ public final class JobManager implements Closeable {
     }
   }
 
-  private void run(SearchJob job) {
-    if (job.cancelled()) {
-      job.failed(null, clock.millis());
-      return;
-    }
-    job.started();
-    try {
-      job.succeeded(
-          search.run(job.query(), job.plan(), job.timeLimit(), job.control(), job::page),
-          clock.millis());
-    } catch (ApiException e) {
-      job.failed(e, clock.millis());
-    } catch (Exception | Error e) {
-      LOG.log(Level.WARNING, "search job " + job.id() + " failed: " + job.query(), e);
-      job.failed(
-          new ApiException(
-              HttpResponseStatus.INTERNAL_SERVER_ERROR, "SEARCH_FAILED", "The search failed: " + e),
-          clock.millis());
+  private void run(SearchJob job, AdmittedSearch admitted) {
+    try (admitted) {
+      if (job.cancelled()) {
+        job.failed(null, clock.millis());
+        admitted.cancelledBeforeStart(job.plan());
+        return;
+      }
+      job.started();
+      try {
+        io.quarry.server.search.SearchStats stats =
+            search.run(job.query(), job.plan(), job.timeLimit(), job.control(), job::page);
+        job.succeeded(stats, clock.millis());
+        admitted.ended(job.plan(), stats, job.control());
+      } catch (ApiException e) {
+        job.failed(e, clock.millis());
+        admitted.failed(job.plan(), e);
+      } catch (Exception | Error e) {
+        LOG.log(Level.WARNING, "search job " + job.id() + " failed: " + job.query(), e);
+        ApiException failure =
+            new ApiException(
+                HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                "SEARCH_FAILED",
+                "The search failed: " + e);
+        job.failed(failure, clock.millis());
+        admitted.failed(job.plan(), failure);
+      }
     }
   }
 
@@ -173,15 +198,16 @@ public final class JobManager implements Closeable {
   }
 
   /**
-   * A job {@code user} may see: their own, or any for {@code admin}.
+   * A job a user may see and control: their own, or any with {@code admin_all_objects}.
    *
    * @throws ApiException 404 otherwise, the same answer as for a job that does not exist
    */
-  public SearchJob require(String id, String user) {
-    SearchJob job = require(id);
-    if (!visibleTo(job, user)) {
+  public SearchJob require(String id, Access user) {
+    SearchJob job = jobs.get(id);
+    if (job == null || !visibleTo(job, user)) {
       throw notFound(id); // the same answer as for no job: another user's jobs are not revealed
     }
+    job.touch(clock.millis()); // only its owner's (or an admin's) look keeps it alive
     return job;
   }
 
@@ -193,15 +219,15 @@ public final class JobManager implements Closeable {
     return all;
   }
 
-  /** The jobs {@code user} may see (every job for {@code admin}), newest first. */
-  public List<SearchJob> list(String user) {
+  /** The jobs a user may see (every job with {@code admin_all_objects}), newest first. */
+  public List<SearchJob> list(Access user) {
     List<SearchJob> all = list();
     all.removeIf(job -> !visibleTo(job, user));
     return all;
   }
 
-  private static boolean visibleTo(SearchJob job, String user) {
-    return user.equals(Authenticator.ADMIN_USER) || user.equals(job.owner());
+  private static boolean visibleTo(SearchJob job, Access user) {
+    return user.has(QuarryConfig.Role.ADMIN_ALL_OBJECTS) || user.user().equals(job.owner());
   }
 
   /** How many jobs are kept in a state ({@code RUNNING}, {@code DONE} …), for the metrics. */

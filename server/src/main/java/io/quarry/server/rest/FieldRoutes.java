@@ -52,10 +52,26 @@ public final class FieldRoutes {
     String summary =
         request.query() + " | head " + maxEvents + " | fieldsummary maxvals=" + maxValues;
     // parse errors point into the query as sent: the suffix comes after it
-    SearchPlan plan =
-        SearchRequest.plan(search, access, summary, request.earliest(), request.latest());
     List<Page> pages = new ArrayList<>();
-    SearchStats stats = search.run(summary, plan, search.maxTime(), pages::add);
+    SearchStats stats;
+    // admitted before planning: subsearches run while the query is planned
+    try (io.quarry.server.auth.AdmittedSearch admitted =
+        io.quarry.server.auth.AdmittedSearch.admit(authenticator, access, summary, null)) {
+      SearchPlan plan =
+          admitted.plan(
+              () ->
+                  SearchRequest.plan(
+                      search, access, summary, request.earliest(), request.latest()));
+      io.quarry.server.search.SearchControl control = new io.quarry.server.search.SearchControl();
+      try {
+        stats =
+            search.run(summary, plan, admitted.timeLimit(search.maxTime()), control, pages::add);
+        admitted.ended(plan, stats, control);
+      } catch (IOException | RuntimeException | Error e) {
+        admitted.failed(plan, e);
+        throw e;
+      }
+    }
     List<Map<String, Object>> fields = new ArrayList<>();
     for (Page page : pages) {
       for (int row = 0; row < page.positionCount(); row++) {

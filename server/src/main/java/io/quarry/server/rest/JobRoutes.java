@@ -54,9 +54,9 @@ public final class JobRoutes {
     router.add(HttpMethod.POST, "/api/v1/jobs/{id}/touch", this::touch);
   }
 
-  /** The authenticated user; 401 without one. */
-  private String authorize(Exchange exchange) {
-    return authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
+  /** The authenticated user's access; 401 without one. */
+  private io.quarry.server.auth.Access authorize(Exchange exchange) {
+    return authenticator.requireAccess(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
   }
 
   /**
@@ -64,7 +64,7 @@ public final class JobRoutes {
    * "async"|"blocking", "timeout": seconds, "ttl": seconds}}: 201 with the job's status.
    */
   private void create(Exchange exchange) throws Exception {
-    String user = authorize(exchange);
+    io.quarry.server.auth.Access user = authorize(exchange);
     SearchRequest request = SearchRequest.read(exchange);
     String mode = request.text("mode") == null ? "async" : request.text("mode");
     if (!mode.equals("async") && !mode.equals("blocking")) {
@@ -86,16 +86,33 @@ public final class JobRoutes {
     return search.transforms(job.plan());
   }
 
-  /** Plans and submits a job; a query that does not parse is a 400 naming where. */
+  /**
+   * Plans and submits a job; a query that does not parse is a 400 naming where, a user past their
+   * {@code srchJobsQuota} a 429.
+   */
   SearchJob submit(
-      String user, String query, String earliest, String latest, Duration timeLimit, Duration ttl) {
-    SearchPlan plan =
-        SearchRequest.plan(search, authenticator.access(user), query, earliest, latest);
-    return jobs.submit(query, plan, user, timeLimit != null ? timeLimit : search.maxTime(), ttl);
+      io.quarry.server.auth.Access user,
+      String query,
+      String earliest,
+      String latest,
+      Duration timeLimit,
+      Duration ttl) {
+    // admitted before planning: subsearches run while the query is planned
+    io.quarry.server.auth.AdmittedSearch admitted =
+        io.quarry.server.auth.AdmittedSearch.admit(authenticator, user, query, null);
+    SearchPlan plan;
+    try {
+      plan = admitted.plan(() -> SearchRequest.plan(search, user, query, earliest, latest));
+    } catch (RuntimeException refused) {
+      admitted.close();
+      throw refused;
+    }
+    return jobs.submit(
+        query, plan, admitted, timeLimit != null ? timeLimit : search.maxTime(), ttl);
   }
 
   private void list(Exchange exchange) {
-    String user = authorize(exchange);
+    io.quarry.server.auth.Access user = authorize(exchange);
     List<Map<String, Object>> all = new ArrayList<>();
     for (SearchJob job : jobs.list(user)) {
       all.add(status(job));

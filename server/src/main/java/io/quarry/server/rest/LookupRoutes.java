@@ -45,9 +45,14 @@ public final class LookupRoutes {
   private String name(Exchange exchange, boolean change) {
     String authorization = exchange.header(HttpHeaderNames.AUTHORIZATION);
     if (change) {
-      authenticator
-          .requireAccess(authorization, "Changing lookups")
-          .require(io.quarry.server.config.QuarryConfig.Role.EDIT_LOOKUPS, "Changing lookups");
+      io.quarry.server.auth.Access access =
+          authenticator.requireAccess(authorization, "Changing lookups");
+      try {
+        access.require(io.quarry.server.config.QuarryConfig.Role.EDIT_LOOKUPS, "Changing lookups");
+      } catch (ApiException refused) {
+        audit(access.user(), exchange, "denied", exchange.pathParameter("name"));
+        throw refused;
+      }
     } else {
       authenticator.requireUser(authorization, "Lookups");
     }
@@ -81,6 +86,7 @@ public final class LookupRoutes {
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest("INVALID_CSV", "lookup '" + name + "': " + e.getMessage());
     }
+    audit(user(exchange), exchange, "succeeded", name);
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("name", name);
     answer.put("columns", table.columns());
@@ -102,7 +108,22 @@ public final class LookupRoutes {
     if (!lookups.delete(name)) {
       throw notFound(name);
     }
+    audit(user(exchange), exchange, "succeeded", name);
     exchange.json(HttpResponseStatus.OK, Map.of("name", name, "deleted", true));
+  }
+
+  private String user(Exchange exchange) {
+    return authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Lookups");
+  }
+
+  /** Records a lookup change (or a refused one) in the audit trail. */
+  private void audit(String user, Exchange exchange, String info, String name) {
+    authenticator
+        .audit()
+        .record(
+            io.quarry.server.auth.Authenticator.auditEvent(user, "edit_lookups", info)
+                .with("operation", exchange.method().name())
+                .with("object", name));
   }
 
   private static ApiException notFound(String name) {

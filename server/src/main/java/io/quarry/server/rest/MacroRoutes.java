@@ -65,6 +65,7 @@ public final class MacroRoutes {
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest("INVALID_MACRO", e.getMessage());
     }
+    audit(key, "PUT", definition.definition());
     exchange.json(HttpResponseStatus.OK, Map.of("name", key, "macro", macros.list().get(key)));
   }
 
@@ -79,6 +80,17 @@ public final class MacroRoutes {
               + name
               + "' defined through this API (configured ones change in the config)");
     }
+    audit(name, "DELETE", null);
     exchange.json(HttpResponseStatus.OK, Map.of("deleted", name));
+  }
+
+  /** Records a macro change in the audit trail (only admin changes macros). */
+  private void audit(String name, String operation, String definition) {
+    io.quarry.server.audit.AuditEvent event =
+        io.quarry.server.auth.Authenticator.auditEvent(
+                io.quarry.server.auth.Authenticator.ADMIN_USER, "edit_macros", "succeeded")
+            .with("operation", operation)
+            .with("object", name);
+    authenticator.audit().record(definition == null ? event : event.with("definition", definition));
   }
 }

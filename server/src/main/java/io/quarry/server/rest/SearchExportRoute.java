@@ -67,29 +67,36 @@ public final class SearchExportRoute {
               + outputMode
               + "' is not supported on this endpoint; use output_mode=json");
     }
-    SearchPlan plan =
-        SearchRequest.plan(
-            search,
-            access,
-            query,
-            exchange.parameter("earliest_time"),
-            exchange.parameter("latest_time"));
     java.time.Duration timeLimit = maxTime(exchange.parameter("max_time"));
     if (timeLimit == null) {
       timeLimit = search.maxTime();
     }
-    if ("true".equalsIgnoreCase(exchange.parameter("explain"))) {
-      exchange.json(HttpResponseStatus.OK, java.util.Map.of("explain", search.explain(plan)));
-      return;
+    // admitted before planning: subsearches run while the query is planned
+    try (io.quarry.server.auth.AdmittedSearch admitted =
+        io.quarry.server.auth.AdmittedSearch.admit(authenticator, access, query, null)) {
+      SearchPlan plan =
+          admitted.plan(
+              () ->
+                  SearchRequest.plan(
+                      search,
+                      access,
+                      query,
+                      exchange.parameter("earliest_time"),
+                      exchange.parameter("latest_time")));
+      if ("true".equalsIgnoreCase(exchange.parameter("explain"))) {
+        exchange.json(HttpResponseStatus.OK, java.util.Map.of("explain", search.explain(plan)));
+        return;
+      }
+      // the response starts with the first line written, so a search that fails before producing
+      // anything (a bad lookup, a failing plugin) still answers with a status and an error body
+      LineWriter lines =
+          new LineWriter(
+              () -> exchange.stream(HttpResponseStatus.OK, "application/json; charset=UTF-8"));
+      SearchStats stats =
+          StreamedSearch.run(search, admitted, query, plan, timeLimit, exchange, lines::page);
+      lines.finish(stats);
+      lines.stream().finish();
     }
-    // the response starts with the first line written, so a search that fails before producing
-    // anything (a bad lookup, a failing plugin) still answers with a status and an error body
-    LineWriter lines =
-        new LineWriter(
-            () -> exchange.stream(HttpResponseStatus.OK, "application/json; charset=UTF-8"));
-    SearchStats stats = StreamedSearch.run(search, query, plan, timeLimit, exchange, lines::page);
-    lines.finish(stats);
-    lines.stream().finish();
   }
 
   /**

@@ -44,7 +44,6 @@ public final class SearchStreamRoute {
     ResultEncoder.Format format =
         ResultEncoder.Format.negotiate(exchange.header(HttpHeaderNames.ACCEPT));
     SearchRequest request = SearchRequest.read(exchange);
-    SearchPlan plan = request.plan(search, access);
     Duration timeLimit = request.seconds("timeout", search.maxTime());
     String query = request.query();
     String compression = request.text("compression") == null ? "none" : request.text("compression");
@@ -52,6 +51,23 @@ public final class SearchStreamRoute {
       throw ApiException.badRequest(
           "INVALID_PARAMETER", "'compression' must be none or zstd, not '" + compression + "'");
     }
+    // admitted before planning: subsearches run while the query is planned
+    try (io.quarry.server.auth.AdmittedSearch admitted =
+        io.quarry.server.auth.AdmittedSearch.admit(authenticator, access, query, null)) {
+      SearchPlan plan = admitted.plan(() -> request.plan(search, access));
+      stream(exchange, format, compression, admitted, query, plan, timeLimit);
+    }
+  }
+
+  private void stream(
+      Exchange exchange,
+      ResultEncoder.Format format,
+      String compression,
+      io.quarry.server.auth.AdmittedSearch admitted,
+      String query,
+      SearchPlan plan,
+      Duration timeLimit)
+      throws IOException {
     Exchange.Stream stream =
         exchange.stream(
             HttpResponseStatus.OK,
@@ -59,15 +75,10 @@ public final class SearchStreamRoute {
                 ? format.mediaType
                 : format.mediaType + "; charset=UTF-8");
     try (Writer writer = new Writer(format, stream, compression.equals("zstd"))) {
-      run(query, plan, timeLimit, exchange, writer);
+      writer.finish(
+          StreamedSearch.run(search, admitted, query, plan, timeLimit, exchange, writer::page));
     }
     stream.finish();
-  }
-
-  private void run(
-      String query, SearchPlan plan, Duration timeLimit, Exchange exchange, Writer writer)
-      throws IOException {
-    writer.finish(StreamedSearch.run(search, query, plan, timeLimit, exchange, writer::page));
   }
 
   /** Sends each encoded page as one chunk. */

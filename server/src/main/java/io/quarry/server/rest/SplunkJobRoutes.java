@@ -80,8 +80,8 @@ public final class SplunkJobRoutes {
   }
 
   /** The authenticated user; 401 without one. */
-  private String user(Exchange exchange) {
-    return authenticator.requireUser(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
+  private io.quarry.server.auth.Access user(Exchange exchange) {
+    return authenticator.requireAccess(exchange.header(HttpHeaderNames.AUTHORIZATION), "Search");
   }
 
   /**
@@ -215,7 +215,7 @@ public final class SplunkJobRoutes {
   }
 
   private void create(Exchange exchange) throws Exception {
-    String user = user(exchange);
+    io.quarry.server.auth.Access user = user(exchange);
     String query = exchange.parameter("search");
     if (query == null || query.isBlank()) {
       throw ApiException.badRequest(

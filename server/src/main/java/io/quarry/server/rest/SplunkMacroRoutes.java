@@ -106,6 +106,7 @@ public final class SplunkMacroRoutes {
           "CONFIGURED",
           "Macro '" + key + "' is defined in the configuration (search.macros); change it there");
     }
+    audit(key, "DELETE", null);
     SplunkEntities.answer(exchange, HttpResponseStatus.OK, PATH, List.of());
   }
 
@@ -126,6 +127,17 @@ public final class SplunkMacroRoutes {
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest("INVALID_MACRO", e.getMessage());
     }
+    audit(key, "POST", definition);
+  }
+
+  /** Records a macro change in the audit trail (only admin changes macros). */
+  private void audit(String key, String operation, String definition) {
+    io.quarry.server.audit.AuditEvent event =
+        io.quarry.server.auth.Authenticator.auditEvent(
+                io.quarry.server.auth.Authenticator.ADMIN_USER, "edit_macros", "succeeded")
+            .with("operation", operation)
+            .with("object", key);
+    authenticator.audit().record(definition == null ? event : event.with("definition", definition));
   }
 
   private Map<String, Object> require(String key) {

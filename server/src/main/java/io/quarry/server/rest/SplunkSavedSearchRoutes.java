@@ -120,8 +120,25 @@ public final class SplunkSavedSearchRoutes {
           taken ? "SAVED_SEARCH_EXISTS" : "INVALID_SAVED_SEARCH",
           e.getMessage());
     }
+    audit(user, "POST", name, query);
     SplunkEntities.answer(
         exchange, HttpResponseStatus.CREATED, PATH, List.of(entity(name, search)));
+  }
+
+  /** Records a saved-search change in the audit trail. */
+  private void audit(String user, String operation, String name, String query) {
+    io.quarry.server.audit.AuditEvent event =
+        io.quarry.server.auth.Authenticator.auditEvent(user, "edit_saved_searches", "succeeded")
+            .with("operation", operation)
+            .with("object", name);
+    authenticator.audit().record(query == null ? event : event.with("search", query));
+  }
+
+  /** Whether {@code user} may change another user's saved search ({@code admin_all_objects}). */
+  private boolean mayChangeAny(String user) {
+    return authenticator
+        .access(user)
+        .has(io.quarry.server.config.QuarryConfig.Role.ADMIN_ALL_OBJECTS);
   }
 
   private void update(Exchange exchange) throws IOException {
@@ -129,8 +146,7 @@ public final class SplunkSavedSearchRoutes {
     refuseScheduling(exchange);
     String name = exchange.pathParameter("name");
     SavedSearch old = require(name);
-    if (!old.owner().equals(user)
-        && !authenticator.isAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION))) {
+    if (!old.owner().equals(user) && !mayChangeAny(user)) {
       throw new ApiException(
           HttpResponseStatus.FORBIDDEN,
           "NOT_OWNER",
@@ -138,7 +154,7 @@ public final class SplunkSavedSearchRoutes {
               + name
               + "' belongs to "
               + old.owner()
-              + "; only they or admin change it");
+              + "; only they or a user with admin_all_objects change it");
     }
     if (exchange.parameter("search") != null) {
       checkLength(exchange.parameter("search"));
@@ -161,6 +177,7 @@ public final class SplunkSavedSearchRoutes {
     } catch (IllegalArgumentException e) {
       throw new ApiException(HttpResponseStatus.FORBIDDEN, "CONFIGURED", e.getMessage());
     }
+    audit(user, "POST", name, changed.search());
     SplunkEntities.answer(exchange, HttpResponseStatus.OK, PATH, List.of(entity(name, changed)));
   }
 
@@ -168,8 +185,7 @@ public final class SplunkSavedSearchRoutes {
     String user = user(exchange);
     String name = exchange.pathParameter("name");
     SavedSearch old = require(name);
-    if (!old.owner().equals(user)
-        && !authenticator.isAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION))) {
+    if (!old.owner().equals(user) && !mayChangeAny(user)) {
       throw new ApiException(
           HttpResponseStatus.FORBIDDEN,
           "NOT_OWNER",
@@ -177,7 +193,7 @@ public final class SplunkSavedSearchRoutes {
               + name
               + "' belongs to "
               + old.owner()
-              + "; only they or admin delete it");
+              + "; only they or a user with admin_all_objects delete it");
     }
     try {
       if (!searches.delete(name)) {
@@ -186,6 +202,7 @@ public final class SplunkSavedSearchRoutes {
     } catch (IllegalArgumentException e) {
       throw new ApiException(HttpResponseStatus.FORBIDDEN, "CONFIGURED", e.getMessage());
     }
+    audit(user, "DELETE", name, null);
     SplunkEntities.answer(exchange, HttpResponseStatus.OK, PATH, List.of());
   }
 
@@ -198,7 +215,7 @@ public final class SplunkSavedSearchRoutes {
     Duration timeLimit = SearchExportRoute.maxTime(exchange.parameter("max_time"));
     SearchJob job =
         jobRoutes.submit(
-            user,
+            authenticator.access(user),
             saved.search(),
             earliest.isEmpty() ? null : earliest,
             latest.isEmpty() ? null : latest,
@@ -216,7 +233,7 @@ public final class SplunkSavedSearchRoutes {
   }
 
   private void history(Exchange exchange) {
-    List<SearchJob> visible = jobs.list(user(exchange));
+    List<SearchJob> visible = jobs.list(authenticator.access(user(exchange)));
     String name = exchange.pathParameter("name");
     require(name);
     List<SplunkEntities.Entity> dispatched = new ArrayList<>();

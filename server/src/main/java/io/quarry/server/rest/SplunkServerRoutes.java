@@ -41,6 +41,10 @@ public final class SplunkServerRoutes {
     for (String prefix : List.of("/services", "/servicesNS/{owner}/{app}")) {
       router.add(HttpMethod.POST, prefix + "/auth/login", SplunkErrors.splunk(this::login));
       router.add(HttpMethod.GET, prefix + "/server/info", SplunkErrors.splunk(this::info));
+      router.add(
+          HttpMethod.DELETE,
+          prefix + "/authentication/httpauth-tokens/{key}",
+          SplunkErrors.splunk(this::logout));
     }
   }
 
@@ -65,6 +69,30 @@ public final class SplunkServerRoutes {
           SplunkAtom.response(Map.of("sessionKey", key.get())));
     } else {
       exchange.json(HttpResponseStatus.OK, Map.of("sessionKey", key.get()));
+    }
+  }
+
+  /**
+   * {@code DELETE /services/authentication/httpauth-tokens/{key}}: ends a session (a logout), as
+   * Splunk does. 404 for a key that is not a live session of the caller (nor, for a user with
+   * {@code admin_all_objects}, of anyone).
+   */
+  private void logout(Exchange exchange) {
+    io.quarry.server.auth.Access access =
+        authenticator.requireAccess(exchange.header(HttpHeaderNames.AUTHORIZATION), "Logout");
+    if (!authenticator.logout(access, exchange.pathParameter("key"))) {
+      throw new ApiException(
+          HttpResponseStatus.NOT_FOUND, "SESSION_NOT_FOUND", "No such session of this user");
+    }
+    if (SplunkJobRoutes.xml(exchange)) {
+      exchange.text(
+          HttpResponseStatus.OK,
+          SplunkAtom.CONTENT_TYPE,
+          SplunkAtom.messages("INFO", "Logged out"));
+    } else {
+      exchange.json(
+          HttpResponseStatus.OK,
+          Map.of("messages", List.of(Map.of("type", "INFO", "text", "Logged out"))));
     }
   }
 

@@ -2,6 +2,7 @@ package io.quarry.server.rest;
 
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.plan.SearchPlan;
+import io.quarry.server.auth.AdmittedSearch;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.search.SearchControl;
 import io.quarry.server.search.SearchService;
@@ -13,7 +14,8 @@ import java.time.Duration;
 /**
  * Runs a search whose pages go straight to a client's socket: when the client goes away (its
  * connection closes, or writing fails) the search is cancelled at once, instead of reading on for
- * nobody; a failed write comes back as the {@link IOException} it was.
+ * nobody; a failed write comes back as the {@link IOException} it was. The search runs admitted
+ * (its user's quota slot, time cap and audit record: {@link AdmittedSearch}).
  */
 final class StreamedSearch {
   /** Writes one page to the client. */
@@ -26,6 +28,7 @@ final class StreamedSearch {
 
   static SearchStats run(
       SearchService search,
+      AdmittedSearch admitted,
       String query,
       SearchPlan plan,
       Duration timeLimit,
@@ -33,6 +36,26 @@ final class StreamedSearch {
       PageWriter writer)
       throws IOException {
     SearchControl control = new SearchControl();
+    try {
+      SearchStats stats =
+          run(search, query, plan, admitted.timeLimit(timeLimit), control, exchange, writer);
+      admitted.ended(plan, stats, control);
+      return stats;
+    } catch (IOException | RuntimeException | Error e) {
+      admitted.failed(plan, e);
+      throw e;
+    }
+  }
+
+  private static SearchStats run(
+      SearchService search,
+      String query,
+      SearchPlan plan,
+      Duration timeLimit,
+      SearchControl control,
+      Exchange exchange,
+      PageWriter writer)
+      throws IOException {
     // a client that hangs up while an aggregation has nothing to write yet cancels it too
     try (Exchange.Registration gone = exchange.onClientGone(control::cancel)) {
       return search.run(

@@ -77,6 +77,11 @@ public final class SearchService implements AutoCloseable {
   private final java.util.function.Supplier<io.quarry.ql.parser.SavedSearches> savedSearches;
   private final long maxMemory;
 
+  /** Every running search's memory account reserves here too; null: no breaker. */
+  private final io.quarry.plugin.api.data.MemoryAccount breaker;
+
+  private static final String BREAKER = "all running searches (search.maxTotalMemoryBytes)";
+
   /** Batch-mode drivers: one thread per core, shared by all searches. */
   private final ExecutorService searchPool =
       Executors.newFixedThreadPool(
@@ -148,6 +153,43 @@ public final class SearchService implements AutoCloseable {
       long maxMemory,
       java.util.function.Supplier<io.quarry.ql.parser.Macros> macros,
       java.util.function.Supplier<io.quarry.ql.parser.SavedSearches> savedSearches) {
+    this(
+        store,
+        sourcetypes,
+        lookups,
+        metrics,
+        clock,
+        maxResultRows,
+        maxTime,
+        registry,
+        maxMemory,
+        macros,
+        savedSearches,
+        Long.MAX_VALUE);
+  }
+
+  /**
+   * As above, with a circuit breaker over every running search: together their operators may hold
+   * at most {@code maxTotalMemory} bytes (search.maxTotalMemoryBytes); a reservation past it fails
+   * the search that asked with 503 {@code SEARCH_MEMORY_BREAKER}.
+   */
+  public SearchService(
+      EventStore store,
+      Sourcetypes sourcetypes,
+      io.quarry.server.lookups.LookupStore lookups,
+      ServerMetrics metrics,
+      Clock clock,
+      long maxResultRows,
+      Duration maxTime,
+      CommandRegistry registry,
+      long maxMemory,
+      java.util.function.Supplier<io.quarry.ql.parser.Macros> macros,
+      java.util.function.Supplier<io.quarry.ql.parser.SavedSearches> savedSearches,
+      long maxTotalMemory) {
+    this.breaker =
+        maxTotalMemory == Long.MAX_VALUE
+            ? null
+            : new io.quarry.plugin.api.data.MemoryAccount(BREAKER, maxTotalMemory);
     this.registry = requireNonNull(registry, "registry is null");
     this.parser = new Parser(registry, macros);
     this.savedSearches = requireNonNull(savedSearches, "savedSearches is null");
@@ -183,6 +225,19 @@ public final class SearchService implements AutoCloseable {
    * command threw; anything else as it was.
    */
   private static RuntimeException failure(String query, RuntimeException e) {
+    Throwable memory = e instanceof io.quarry.ql.exec.PluginFailureException ? e.getCause() : e;
+    if (memory instanceof io.quarry.plugin.api.data.MemoryLimitExceededException over
+        && BREAKER.equals(over.owner())) {
+      LOG.warning("search stopped by the memory breaker: " + e.getMessage() + ": " + query);
+      return new io.quarry.server.http.ApiException(
+          io.netty.handler.codec.http.HttpResponseStatus.SERVICE_UNAVAILABLE,
+          "SEARCH_MEMORY_BREAKER",
+          over.getMessage()
+              + "; the running searches together hold the most memory allowed: retry when"
+              + " others finished, narrow the search, or raise search.maxTotalMemoryBytes",
+          java.util.Map.of(),
+          java.util.Map.of("Retry-After", "10"));
+    }
     if (e instanceof io.quarry.plugin.api.data.MemoryLimitExceededException
         || (e instanceof io.quarry.ql.exec.PluginFailureException
             && e.getCause() instanceof io.quarry.plugin.api.data.MemoryLimitExceededException)) {
@@ -371,11 +426,14 @@ public final class SearchService implements AutoCloseable {
       throws IOException {
     long started = System.nanoTime();
     String outcome = "failed";
+    io.quarry.plugin.api.data.MemoryAccount memory =
+        new io.quarry.plugin.api.data.MemoryAccount(
+            "search (search.maxMemoryBytes)", maxMemory, breaker);
     try {
       control.limit(timeLimit.compareTo(maxTime) < 0 ? timeLimit : maxTime);
       SearchStats stats;
       try {
-        stats = execute(plan, control, pages);
+        stats = execute(plan, control, pages, memory);
       } catch (RuntimeException e) {
         if (control.cancelled()) {
           outcome = "cancelled"; // e.g. its client went away: writing the answer failed
@@ -387,11 +445,16 @@ public final class SearchService implements AutoCloseable {
       outcome = control.cancelled() ? "cancelled" : "completed";
       return stats;
     } finally {
+      memory.close(); // whatever the search's operators still hold leaves the breaker
       metrics.searchRun(outcome, Duration.ofNanos(System.nanoTime() - started));
     }
   }
 
-  private SearchStats execute(SearchPlan plan, SearchControl control, Consumer<Page> pages)
+  private SearchStats execute(
+      SearchPlan plan,
+      SearchControl control,
+      Consumer<Page> pages,
+      io.quarry.plugin.api.data.MemoryAccount memory)
       throws IOException {
     long started = System.nanoTime();
     List<String> messages = new ArrayList<>();
@@ -420,11 +483,7 @@ public final class SearchService implements AutoCloseable {
         evaluator()
             .withResources(
                 new io.quarry.ql.exec.SearchResources(
-                    new io.quarry.plugin.api.data.MemoryAccount(
-                        "search (search.maxMemoryBytes)", maxMemory),
-                    control::cancelled,
-                    pluginWarnings::add,
-                    control::shouldStop));
+                    memory, control::cancelled, pluginWarnings::add, control::shouldStop));
     ScanStats scan;
     if (plan.generator().isPresent()) {
       scan = runGenerator(plan, end, matched, stages, evaluator, control);

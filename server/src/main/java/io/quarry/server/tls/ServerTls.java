@@ -22,7 +22,11 @@ import java.util.List;
 /**
  * TLS for the HTTP port as {@code server.tls} says: the configured PEM certificate chain and key,
  * or the {@link GeneratedCertificate} of the data directory; TLS 1.3 and 1.2 only, through the
- * JDK's TLS implementation.
+ * JDK's TLS implementation. With {@code server.tls.clientAuth} {@code optional} or {@code required}
+ * the server asks for a client certificate and checks it against the CAs of {@code
+ * server.tls.clientCa} (mutual TLS): {@code required} refuses the handshake without one, both
+ * refuse one those CAs did not sign. A client certificate is a gate in front of the port, not a
+ * login: requests still authenticate with a password, session key or HEC token.
  *
  * @param context what the pipeline's {@code SslHandler}s are made from
  * @param certificate the PEM chain the server presents
@@ -70,27 +74,50 @@ public record ServerTls(
       requireReadable(key, "server.tls.key");
     }
     List<Certificate> chain = readCertificates(certificate, "server.tls.certificate");
-    SslContext context;
+    SslContextBuilder builder;
     try {
-      context =
+      builder =
           SslContextBuilder.forServer(certificate.toFile(), key.toFile(), settings.keyPassword())
               .sslProvider(SslProvider.JDK)
-              .protocols(PROTOCOLS)
-              .build();
+              .protocols(PROTOCOLS);
+    } catch (RuntimeException e) {
+      throw keyProblem(certificate, key, e);
+    }
+    if (!settings.clientAuth().equals(QuarryConfig.Tls.CLIENT_AUTH_NONE)) {
+      Path clientCa = Path.of(settings.clientCa());
+      requireReadable(clientCa, "server.tls.clientCa");
+      List<Certificate> authorities = readCertificates(clientCa, "server.tls.clientCa");
+      builder
+          .trustManager(
+              authorities.stream()
+                  .map(java.security.cert.X509Certificate.class::cast)
+                  .toArray(java.security.cert.X509Certificate[]::new))
+          .clientAuth(
+              settings.clientAuth().equals(QuarryConfig.Tls.CLIENT_AUTH_REQUIRED)
+                  ? io.netty.handler.ssl.ClientAuth.REQUIRE
+                  : io.netty.handler.ssl.ClientAuth.OPTIONAL);
+    }
+    SslContext context;
+    try {
+      context = builder.build();
     } catch (IOException | RuntimeException e) {
-      throw new ConfigException(
-          "server.tls.key: cannot use "
-              + key
-              + " with the certificate "
-              + certificate
-              + " (a PEM private key, PKCS#8 or PKCS#1 RSA, matching the first certificate;"
-              + " server.tls.keyPassword if it is encrypted): "
-              + rootMessage(e),
-          e);
+      throw keyProblem(certificate, key, e);
     }
     Certificate trusted =
         generated != null ? readCertificates(generated.ca(), "server.tls").get(0) : chain.get(0);
     return new ServerTls(context, certificate, generated, fingerprint(trusted));
+  }
+
+  private static ConfigException keyProblem(Path certificate, Path key, Exception e) {
+    return new ConfigException(
+        "server.tls.key: cannot use "
+            + key
+            + " with the certificate "
+            + certificate
+            + " (a PEM private key, PKCS#8 or PKCS#1 RSA, matching the first certificate;"
+            + " server.tls.keyPassword if it is encrypted): "
+            + rootMessage(e),
+        e);
   }
 
   /** Reads every certificate of a PEM file. */

@@ -5,6 +5,7 @@ public final class MemoryLimitExceededException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   private final String what;
+  private final String owner;
 
   MemoryLimitExceededException(String owner, String what, long asked, long used, long limit) {
     super(
@@ -19,6 +20,12 @@ public final class MemoryLimitExceededException extends RuntimeException {
             + limit
             + " are in use");
     this.what = what;
+    this.owner = owner;
+  }
+
+  /** The account whose ceiling it would have passed ({@link MemoryAccount#owner}). */
+  public String owner() {
+    return owner;
   }
 
   /** What asked for the memory (a command name, "block"). */

@@ -1,0 +1,113 @@
+package io.quarry.server.audit;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.codecs.store.Event;
+import io.quarry.codecs.store.EventStore;
+import io.quarry.server.config.QuarryConfig;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The audit trail written into the {@code _audit} index: {@link #record} queues an event (never
+ * blocking the login or search it describes), a daemon thread writes what is queued in batches as
+ * soon as it arrives, durably (the same write as an acknowledged HEC event). When the queue is full
+ * events are dropped and counted; the next batch carries an event saying how many ({@code
+ * action=audit, info=dropped}) and the server log names the count, so a gap in the trail is never
+ * silent.
+ */
+public final class AuditLog implements AuditTrail, AutoCloseable {
+  /**
+   * The index of the audit trail: internal (left out of {@code index=*}), admin-only by default.
+   */
+  public static final String INDEX = QuarryConfig.AUDIT_INDEX;
+
+  private static final Logger LOG = Logger.getLogger(AuditLog.class.getName());
+  private static final int CAPACITY = 10_000;
+  private static final int BATCH = 1_000;
+
+  private final EventStore store;
+  private final String host;
+  private final BlockingQueue<AuditEvent> queue = new ArrayBlockingQueue<>(CAPACITY);
+  private final AtomicLong dropped = new AtomicLong();
+  private final Thread writer;
+  private volatile boolean running = true;
+
+  private AuditLog(EventStore store, String host) {
+    this.store = requireNonNull(store, "store is null");
+    this.host = requireNonNull(host, "host is null");
+    writer = new Thread(this::drain, "quarry-audit-log");
+    writer.setDaemon(true);
+  }
+
+  /** Starts writing audit events into {@link #INDEX} of {@code store}. */
+  public static AuditLog start(EventStore store, String host) {
+    AuditLog log = new AuditLog(store, host);
+    log.writer.start();
+    return log;
+  }
+
+  @Override
+  public void record(AuditEvent event) {
+    requireNonNull(event, "event is null");
+    if (!running || !queue.offer(event)) {
+      dropped.incrementAndGet();
+    }
+  }
+
+  private void drain() {
+    List<AuditEvent> batch = new ArrayList<>();
+    while (running || !queue.isEmpty()) {
+      try {
+        AuditEvent first = queue.poll(1, TimeUnit.SECONDS);
+        if (first == null) {
+          continue;
+        }
+        batch.add(first);
+        queue.drainTo(batch, BATCH - 1);
+        write(batch);
+      } catch (InterruptedException e) {
+        running = false;
+      } finally {
+        batch.clear();
+      }
+    }
+  }
+
+  private void write(List<AuditEvent> batch) {
+    List<Event> events = new ArrayList<>(batch.size() + 1);
+    long lost = dropped.getAndSet(0);
+    if (lost > 0) {
+      LOG.warning(lost + " audit events were dropped: the audit queue was full or failed to write");
+      events.add(
+          AuditEvent.of(Instant.now(), "-", "audit", "dropped").with("count", lost).toEvent(host));
+    }
+    for (AuditEvent event : batch) {
+      events.add(event.toEvent(host));
+    }
+    try {
+      store.write(INDEX, events);
+    } catch (Exception e) {
+      LOG.log(Level.WARNING, "writing " + events.size() + " audit events failed", e);
+      dropped.addAndGet(batch.size()); // reported with the next batch that is written
+    }
+  }
+
+  /** Stops taking events and writes what is queued. */
+  @Override
+  public void close() {
+    running = false;
+    try {
+      writer.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

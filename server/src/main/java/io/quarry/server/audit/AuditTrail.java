@@ -1,0 +1,13 @@
+package io.quarry.server.audit;
+
+/**
+ * Where audit events go. Recording never blocks and never fails the audited action: the trail
+ * queues the event and writes it a moment later ({@link AuditLog}).
+ */
+@FunctionalInterface
+public interface AuditTrail {
+  /** A trail that records nothing: tools and tests that start parts of a server without a store. */
+  AuditTrail NONE = event -> {};
+
+  void record(AuditEvent event);
+}
