@@ -16,9 +16,11 @@ public final class SpiVersion {
    * instead of one newline-joined text) and {@code ArgumentSpec.alsoPositional} (an argument given
    * without its name, as Splunk's commands take theirs). 3: string values as bytes without a copy
    * or a {@code String} ({@code BytesBlock.getBytes} into a {@code ByteSlice}, {@code
-   * BytesBlock.Builder.append(byte[], int, int)}).
+   * BytesBlock.Builder.append(byte[], int, int)}). 4: memory accounts with a parent (a breaker over
+   * every running search: {@code new MemoryAccount(owner, limit, parent)}, {@code close}, {@code
+   * owner}) and {@code MemoryLimitExceededException.owner}.
    */
-  public static final int MINOR = 3;
+  public static final int MINOR = 4;
 
   private SpiVersion() {}
 

@@ -73,12 +73,21 @@ public final class MemoryAccount {
     }
   }
 
+  /**
+   * Adds {@code bytes} unless that would pass the limit: a compare-and-set loop, so {@link #used}
+   * never shows more than the limit, not even for an instant to another thread (an add that is
+   * taken back would, and would refuse another search's reservation meanwhile).
+   */
   private void reserveHere(long bytes, String what) {
-    long now = used.addAndGet(bytes);
-    if (now > limit) {
-      used.addAndGet(-bytes);
-      throw new MemoryLimitExceededException(owner, what, bytes, now - bytes, limit);
-    }
+    long before;
+    long now;
+    do {
+      before = used.get();
+      now = before + bytes;
+      if (now > limit) {
+        throw new MemoryLimitExceededException(owner, what, bytes, before, limit);
+      }
+    } while (!used.compareAndSet(before, now));
     peak.accumulateAndGet(now, Math::max);
   }
 
