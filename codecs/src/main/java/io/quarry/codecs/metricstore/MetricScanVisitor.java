@@ -1,0 +1,22 @@
+package io.quarry.codecs.metricstore;
+
+/** Receives the selected series of a {@link MetricIndexStore#scan} and their points. */
+public interface MetricScanVisitor {
+  /** Receives one series' points, in time order within a bucket. */
+  @FunctionalInterface
+  interface Points {
+    void point(long timeMicros, double value);
+  }
+
+  /**
+   * A selected series, once per bucket that holds it (buckets oldest first).
+   *
+   * @return where its points go, or null to skip the series' chunks
+   */
+  Points series(SeriesKey key);
+
+  /** Asked between series: true ends the scan (time limit, cancellation). */
+  default boolean stopped() {
+    return false;
+  }
+}
