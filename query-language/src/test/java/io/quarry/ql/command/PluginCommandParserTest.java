@@ -218,7 +218,8 @@ class PluginCommandParserTest {
         .hasMessageContaining("'gen' generates rows: it can only be the first command");
     assertThatThrownBy(() -> new Parser(registry).parse("| declared field=x"))
         .hasMessageContaining(
-            "the generating commands: eventcount, gen, help, inputlookup, makeresults, metadata, tstats");
+            "the generating commands: eventcount, gen, help, inputlookup, makeresults, mcatalog,"
+                + " metadata, mpreview, mstats, tstats");
   }
 
   @Test
