@@ -216,6 +216,7 @@ public final class QuarryServer implements Closeable {
       SearchService search =
           new SearchService(
               store,
+              metricStore,
               sourcetypes,
               lookups,
               metrics,

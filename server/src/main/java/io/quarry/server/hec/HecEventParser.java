@@ -134,7 +134,7 @@ public final class HecEventParser {
         counter[0] = number;
       }
     }
-    if (events.isEmpty()) {
+    if (events.isEmpty() && points.isEmpty()) {
       return new Result(events, points, Optional.of(HecException.noData()));
     }
     return new Result(events, points, Optional.empty());

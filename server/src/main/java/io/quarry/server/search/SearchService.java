@@ -75,6 +75,7 @@ public final class SearchService implements AutoCloseable {
   private final CommandRegistry registry;
   private final Parser parser;
   private final long maxMemory;
+  private final io.quarry.server.search.metric.MetricSearch metricSearch;
 
   /** Batch-mode drivers: one thread per core, shared by all searches. */
   private final ExecutorService searchPool =
@@ -144,6 +145,34 @@ public final class SearchService implements AutoCloseable {
       CommandRegistry registry,
       long maxMemory,
       java.util.function.Supplier<io.quarry.ql.parser.Macros> macros) {
+    this(
+        store,
+        io.quarry.codecs.metricstore.MetricStore.empty(),
+        sourcetypes,
+        lookups,
+        metrics,
+        clock,
+        maxResultRows,
+        maxTime,
+        registry,
+        maxMemory,
+        macros);
+  }
+
+  /** As above, with the metric indexes of {@code metricStore} for mstats, mcatalog and mpreview. */
+  public SearchService(
+      EventStore store,
+      io.quarry.codecs.metricstore.MetricStore metricStore,
+      Sourcetypes sourcetypes,
+      io.quarry.server.lookups.LookupStore lookups,
+      ServerMetrics metrics,
+      Clock clock,
+      long maxResultRows,
+      Duration maxTime,
+      CommandRegistry registry,
+      long maxMemory,
+      java.util.function.Supplier<io.quarry.ql.parser.Macros> macros) {
+    this.metricSearch = new io.quarry.server.search.metric.MetricSearch(metricStore);
     this.registry = requireNonNull(registry, "registry is null");
     this.parser = new Parser(registry, macros);
     this.maxMemory = maxMemory;
@@ -290,6 +319,9 @@ public final class SearchService implements AutoCloseable {
 
   /** The plan reading only what {@code access} may read, and filtered by its search filter. */
   private SearchPlan restrict(SearchPlan plan, Access access) {
+    if (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MetricCommand) {
+      return restrictMetric(plan, access);
+    }
     if (plan.generator().isPresent()) {
       return plan; // reads no index
     }
@@ -314,6 +346,48 @@ public final class SearchService implements AutoCloseable {
     if (access.searchFilter().isPresent()) {
       String filter = access.searchFilter().get();
       Query parsed = parser.parse("search " + filter);
+      if (parsed.commands().get(0) instanceof io.quarry.ql.ast.SearchCommand search
+          && search.expression().isPresent()) {
+        restricted = restricted.withRequiredFilter(search.expression().get());
+      }
+    }
+    return restricted;
+  }
+
+  /**
+   * A metric command's plan reading the metric indexes its patterns name that {@code access} may
+   * read; a named event index, or one that does not exist, is left out with a message saying so.
+   */
+  private SearchPlan restrictMetric(SearchPlan plan, Access access) {
+    List<String> readable = new ArrayList<>();
+    List<String> messages = new ArrayList<>();
+    for (String pattern : plan.indexPatterns()) {
+      if (!pattern.contains("*")) {
+        if (!access.mayRead(pattern)) {
+          messages.add("index '" + pattern + "' is not searchable by user " + access.user());
+        } else if (!metricSearch.isMetricIndex(pattern)) {
+          messages.add(
+              store.hasIndex(pattern)
+                  ? "index '"
+                      + pattern
+                      + "' is an event index: "
+                      + plan.generator().get().name()
+                      + " reads metric indexes (datatype: metric)"
+                  : "index '" + pattern + "' does not exist");
+        } else if (!readable.contains(pattern)) {
+          readable.add(pattern);
+        }
+        continue;
+      }
+      for (String name : metricSearch.store().resolve(List.of(pattern))) {
+        if (access.mayRead(name) && !readable.contains(name)) {
+          readable.add(name);
+        }
+      }
+    }
+    SearchPlan restricted = plan.withIndexes(readable, messages);
+    if (access.searchFilter().isPresent()) {
+      Query parsed = parser.parse("search " + access.searchFilter().get());
       if (parsed.commands().get(0) instanceof io.quarry.ql.ast.SearchCommand search
           && search.expression().isPresent()) {
         restricted = restricted.withRequiredFilter(search.expression().get());
@@ -386,12 +460,20 @@ public final class SearchService implements AutoCloseable {
 
   private SearchStats execute(SearchPlan plan, SearchControl control, Consumer<Page> pages)
       throws IOException {
+    if (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MetricCommand metric) {
+      return executeMetric(plan, metric, control, pages);
+    }
     long started = System.nanoTime();
     List<String> messages = new ArrayList<>();
     List<String> indexes = store.resolve(plan.indexPatterns());
     for (String pattern : plan.indexPatterns()) {
       if (!pattern.contains("*") && store.resolve(List.of(pattern)).isEmpty()) {
-        messages.add("index '" + pattern + "' does not exist");
+        messages.add(
+            metricSearch.isMetricIndex(pattern)
+                ? "index '"
+                    + pattern
+                    + "' is a metric index: search it with | mstats, | mcatalog or | mpreview"
+                : "index '" + pattern + "' does not exist");
       }
     }
     messages.addAll(plan.messages());
@@ -474,8 +556,74 @@ public final class SearchService implements AutoCloseable {
             scan.costs(),
             control.extraction(),
             stages.stages(),
-            messages);
+            messages,
+            java.util.Optional.empty());
     return stats;
+  }
+
+  /**
+   * A command over metric indexes ({@code mstats}, {@code mcatalog}, {@code mpreview}): its rows,
+   * computed from the metric store, through the pipeline; the stats name the series and chunks it
+   * read and skipped.
+   */
+  private SearchStats executeMetric(
+      SearchPlan plan,
+      io.quarry.ql.ast.MetricCommand metric,
+      SearchControl control,
+      Consumer<Page> pages)
+      throws IOException {
+    long started = System.nanoTime();
+    List<String> indexes = metricSearch.store().resolve(plan.indexPatterns());
+    PageCollector collector = new PageCollector(PAGE_SIZE, pages);
+    StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
+    RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
+    List<String> pluginWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
+    Evaluator evaluator =
+        evaluator()
+            .withResources(
+                new io.quarry.ql.exec.SearchResources(
+                    new io.quarry.plugin.api.data.MemoryAccount(
+                        "search (search.maxMemoryBytes)", maxMemory),
+                    control::cancelled,
+                    pluginWarnings::add,
+                    control::shouldStop));
+    io.quarry.server.search.metric.MetricSearch.Result result =
+        metricSearch.run(metric, plan, indexes, maxResultRows, control::shouldStop);
+    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
+    long rows = feed(result.rows().stream(), pipeline, control);
+    List<String> messages = new ArrayList<>(plan.messages());
+    messages.addAll(result.messages());
+    messages.addAll(pluginWarnings);
+    if (control.stoppedByTimeLimit()) {
+      messages.add(
+          "search stopped after its time limit of "
+              + Values.toText(control.limit().toNanos() / 1e9)
+              + " s (max_time, search.maxTimeSeconds); results cover only the points read until"
+              + " then");
+    }
+    if (collector.rows() >= maxResultRows) {
+      messages.add(
+          "results truncated at "
+              + maxResultRows
+              + " rows (search.maxResultRows); narrow the search");
+    }
+    io.quarry.codecs.metricstore.MetricScanStats scan = result.scan();
+    return new SearchStats(
+        indexes,
+        (int) scan.buckets(),
+        (int) scan.bucketsSkipped(),
+        0,
+        0,
+        scan.points(),
+        rows,
+        collector.rows(),
+        true,
+        Duration.ofNanos(System.nanoTime() - started),
+        io.quarry.codecs.store.ScanStats.Costs.NONE,
+        Duration.ZERO,
+        stages.stages(),
+        messages,
+        java.util.Optional.of(scan));
   }
 
   /**
