@@ -240,6 +240,8 @@ public final class QuarryServer implements Closeable {
       new SystemRoutes(store, metrics, ready::get).register(router);
       new io.quarry.server.rest.UiRoutes().register(router);
       new HecRoutes(authenticator, ingest, metricIngest, hostName(), clock).register(router);
+      new io.quarry.server.metricindex.PrometheusImportRoute(authenticator, metricIngest, clock)
+          .register(router);
       new SearchExportRoute(authenticator, search).register(router);
       new SearchStreamRoute(authenticator, search).register(router);
       jobs =

@@ -273,6 +273,12 @@ public final class MetricIndexStore implements Closeable {
           continue;
         }
         counts[2]++;
+        if (chunk.minTime() >= from
+            && chunk.maxTime() < to
+            && sink.wholeChunk(chunk.minTime(), chunk.maxTime(), chunk.count())) {
+          counts[4] += chunk.count();
+          continue;
+        }
         iterator.reset(reader.reset(chunk.bytes(), 0, chunk.bytes().length), from, to);
         while (iterator.next()) {
           sink.point(iterator.timestamp(), iterator.value());

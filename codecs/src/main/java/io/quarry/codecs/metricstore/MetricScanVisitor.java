@@ -6,6 +6,15 @@ public interface MetricScanVisitor {
   @FunctionalInterface
   interface Points {
     void point(long timeMicros, double value);
+
+    /**
+     * A chunk lying wholly inside the scan's range, offered before it is decoded: true when its
+     * header — time bounds and point count — is all the receiver needs (a count), and the chunk is
+     * then not decoded.
+     */
+    default boolean wholeChunk(long minTime, long maxTime, int count) {
+      return false;
+    }
   }
 
   /**

@@ -210,6 +210,12 @@ final class WarmBucket {
           continue;
         }
         counts[2]++;
+        if (chunkMin[c] >= from
+            && chunkMax[c] < to
+            && sink.wholeChunk(chunkMin[c], chunkMax[c], chunkCount[c])) {
+          counts[4] += chunkCount[c];
+          continue;
+        }
         reader.reset(data, chunkOffset[c], chunkLength[c]);
         iterator.reset(reader, from, to);
         while (iterator.next()) {

@@ -35,6 +35,11 @@ abstract class MetricState {
       count++;
     }
 
+    /** Points counted from a chunk's header. */
+    void add(long points) {
+      count += points;
+    }
+
     @Override
     Object result() {
       return count;

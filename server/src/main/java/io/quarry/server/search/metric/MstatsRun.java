@@ -108,14 +108,58 @@ final class MstatsRun implements MetricScanVisitor {
       return null;
     }
     List<String> groupValues = List.copyOf(values);
+    boolean countsOnly = true;
+    for (int id : ids) {
+      countsOnly &=
+          command.aggregations().get(columns.get(id).aggregation()).function()
+              == io.quarry.ql.ast.MetricFunction.COUNT;
+    }
+    boolean onlyCounts = countsOnly;
     return new Points() {
+      // the span bucket [bucket, bucketEnd) of the last point: points come in time order, so
+      // most fall in the bucket before and need no floor
       private long bucket = Long.MIN_VALUE;
+      private long rangeStart = Long.MIN_VALUE;
+      private long bucketEnd = Long.MIN_VALUE;
       private MetricState[] states;
       private final MetricState.RateTracker[] rates = new MetricState.RateTracker[ids.length];
 
       @Override
+      public boolean wholeChunk(long minTime, long maxTime, int count) {
+        if (!onlyCounts) {
+          return false;
+        }
+        long at = bucketOf(minTime);
+        if (span != null && maxTime >= bucketEnd) {
+          return false; // the chunk spans several buckets: count its points one by one
+        }
+        if (states == null || at != bucket) {
+          bucket = at;
+          states = state(new GroupKey(groupValues, at));
+        }
+        for (int id : ids) {
+          ((MetricState.Count) states[id]).add(count);
+        }
+        return true;
+      }
+
+      private long bucketOf(long time) {
+        if (time >= rangeStart && time < bucketEnd) {
+          return span == null ? 0 : rangeStart;
+        }
+        if (span == null) {
+          rangeStart = Long.MIN_VALUE;
+          bucketEnd = Long.MAX_VALUE;
+          return 0;
+        }
+        rangeStart = span.floor(time, zone);
+        bucketEnd = span.next(rangeStart, zone);
+        return rangeStart;
+      }
+
+      @Override
       public void point(long time, double value) {
-        long at = span == null ? 0 : span.floor(time, zone);
+        long at = bucketOf(time);
         if (states == null || at != bucket) {
           bucket = at;
           states = state(new GroupKey(groupValues, at));

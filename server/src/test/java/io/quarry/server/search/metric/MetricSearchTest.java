@@ -327,6 +327,62 @@ class MetricSearchTest {
   }
 
   @Test
+  void countsComeFromChunkHeadersWhereTheyCan() throws Exception {
+    // a day span holds whole chunks: counted from their headers; a 10 minute span does not
+    assertThat(rows("| mstats count(cpu.user) AS n where index=m host=h1 span=1d"))
+        .extracting(row -> row.get("n").asLong())
+        .containsExactly((long) POINTS);
+    List<JsonNode> tenMinutes =
+        rows("| mstats count(cpu.user) AS n where index=m host=h1 span=10m");
+    assertThat(tenMinutes).hasSize(3);
+    assertThat(tenMinutes).extracting(row -> row.get("n").asLong()).containsOnly(60L);
+  }
+
+  @Test
+  void prometheusTextExposition() throws Exception {
+    String text =
+        "# HELP http_requests_total The total number of HTTP requests.\n"
+            + "# TYPE http_requests_total counter\n"
+            + "http_requests_total{method=\"post\",code=\"200\"} 1027 "
+            + (T0 + 7000) * 1000
+            + "\n"
+            + "http_requests_total{method=\"post\",code=\"400\"}    3 "
+            + (T0 + 7000) * 1000
+            + "\n\n"
+            + "queue_depth{path=\"C:\\\\tmp\\\"x\\\"\"} +Inf "
+            + (T0 + 7000) * 1000
+            + "\n";
+    HttpResponse<String> stored = prometheus("index=m&host=exporter1", text);
+    assertThat(stored.statusCode()).as(stored.body()).isEqualTo(200);
+    assertThat(JSON.readTree(stored.body()).get("points").asInt()).isEqualTo(3);
+    assertThat(
+            rows(
+                "| mstats sum(http_requests_total) AS s where index=m host=exporter1 method=post"
+                    + " by code"))
+        .extracting(row -> row.get("code").asText() + "=" + row.get("s").asDouble())
+        .containsExactly("200=1027.0", "400=3.0");
+    assertThat(rows("| mpreview index=m metric_name=queue_depth"))
+        .extracting(row -> row.get("path").asText())
+        .containsExactly("C:\\tmp\"x\"");
+    HttpResponse<String> bad = prometheus("index=m", "good_one 1\nbad{label=unquoted} 2\n");
+    assertThat(bad.statusCode()).isEqualTo(400);
+    assertThat(bad.body()).contains("line 2").contains("nothing of the body was stored");
+    assertThat(rows("| mstats count(good_one) AS n where index=m")).isEmpty();
+    assertThat(prometheus("index=main", "x 1\n").body()).contains("is not a metric index");
+  }
+
+  static HttpResponse<String> prometheus(String query, String body) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(
+                    URI.create(server.url() + "/api/v1/metrics/import/prometheus?" + query))
+                .header("Authorization", "Splunk " + TestServers.TOKEN)
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
   void jobsShowSeriesAndChunksReadAndTheDataSurvivesARestart() throws Exception {
     String query = "| mstats avg(cpu.user) AS a where index=m host=h1";
     double before = rows(query).get(0).get("a").asDouble();
