@@ -59,13 +59,15 @@ public final class MetricBench {
         options.containsKey("data")
             ? Path.of(options.get("data"))
             : Files.createTempDirectory("quarry-metric-bench");
-    for (String line : run(data, hosts, metrics, points, threads, runs)) {
+    boolean events = Boolean.parseBoolean(options.getOrDefault("events", "true"));
+    for (String line : run(data, hosts, metrics, points, threads, runs, events)) {
       System.out.println(line);
     }
   }
 
   /** Runs every part; returns the report's lines. */
-  static List<String> run(Path data, int hosts, int metrics, int points, int threads, int runs)
+  static List<String> run(
+      Path data, int hosts, int metrics, int points, int threads, int runs, boolean events)
       throws Exception {
     List<String> report = new ArrayList<>();
     long end = System.currentTimeMillis() / 1000 / 60 * 60;
@@ -109,7 +111,29 @@ public final class MetricBench {
               "| mstats avg(cpu.*) where index=m host=h1 span=1m",
               lastHour,
               "| mstats count(_value) AS n where index=m")) {
-        report.add(timeQuery(server, query, runs));
+        report.add(timeQuery(server, query, runs).line());
+      }
+      if (events) {
+        report.add(eventIngest(server, new MetricDataset(hosts, metrics, points, end), threads));
+        server.close(); // commits the event index
+        server = start(data.resolve("server"));
+        long eventBytes = directorySize(data.resolve("server/indexes/e/buckets"));
+        report.add(
+            String.format(
+                "the same points as events (one JSON event per host and time step): %,d bytes on"
+                    + " disk = %.2f bytes per point (metric index: %.3f)",
+                eventBytes, eventBytes / (double) pointsStored, bytes / (double) pointsStored));
+        String metric = dataset.metric(0);
+        Timing metricTime =
+            timeQuery(server, "| mstats avg(" + metric + ") where index=m host=h1 span=1m", runs);
+        Timing eventTime =
+            timeQuery(server, "index=e host=h1 | timechart span=1m avg(" + metric + ")", runs);
+        report.add(metricTime.line());
+        report.add(eventTime.line());
+        report.add(
+            String.format(
+                "events / metrics, the same question: %.0fx slower (medians)",
+                eventTime.median() / metricTime.median()));
       }
     } finally {
       server.close();
@@ -122,14 +146,14 @@ public final class MetricBench {
         new QuarryConfig(
             new QuarryConfig.Server("127.0.0.1", 0, 256L << 20, 4, null),
             data.toString(),
-            List.of("main", "m"),
+            List.of("main", "m", "e"),
             new QuarryConfig.Auth("bench-pw"),
             new QuarryConfig.Hec(
-                List.of(new QuarryConfig.HecToken("bench", "bench", "m", List.of("m")))),
+                List.of(new QuarryConfig.HecToken("bench", "bench", "m", List.of("m", "e")))),
             null,
             new QuarryConfig.Storage(
                 null,
-                3600,
+                10,
                 null,
                 null,
                 Map.of(
@@ -165,18 +189,24 @@ public final class MetricBench {
       started = System.nanoTime();
       List<Future<?>> done = new ArrayList<>();
       Object generator = new Object();
+      int stepsPerCall = Math.max(1, 10_000 / (dataset.hosts * dataset.metrics));
       for (int t = 0; t < threads; t++) {
         done.add(
             pool.submit(
                 () -> {
                   while (true) {
-                    List<MetricPoint> batch;
+                    List<MetricPoint> batch = new ArrayList<>();
                     synchronized (generator) { // the dataset's values come in time order
-                      int i = next.getAndIncrement();
-                      if (i >= dataset.points) {
-                        return null;
+                      for (int s = 0; s < stepsPerCall; s++) {
+                        int i = next.getAndIncrement();
+                        if (i >= dataset.points) {
+                          break;
+                        }
+                        batch.addAll(dataset.step(i, keys));
                       }
-                      batch = dataset.step(i, keys);
+                    }
+                    if (batch.isEmpty()) {
+                      return null;
                     }
                     store.add(batch);
                   }
@@ -193,9 +223,9 @@ public final class MetricBench {
       double rollSeconds = (System.nanoTime() - rollStart) / 1e9;
       long bytes = directorySize(directory.resolve("metric-buckets"));
       return String.format(
-          "store ingest (MetricIndexStore.add, %d points per call, %d threads): %,.0f points/s"
-              + " (%.1f s); roll to warm %.1f s; %.3f bytes per point",
-          dataset.hosts * dataset.metrics,
+          "store ingest (MetricIndexStore.add, %d points per call, %d threads, generated under a"
+              + " lock): %,.0f points/s (%.1f s); roll to warm %.1f s; %.3f bytes per point",
+          Math.max(1, 10_000 / (dataset.hosts * dataset.metrics)) * dataset.hosts * dataset.metrics,
           threads,
           points / seconds,
           seconds,
@@ -237,6 +267,76 @@ public final class MetricBench {
     }
     double generateSeconds = (System.nanoTime() - generateStart) / 1e9;
     long bytes = bodies.stream().mapToLong(b -> b.length).sum();
+    double seconds = send(server, bodies, threads);
+    return String.format(
+        "HEC ingest (multi-metric envelopes, %,d points per request, %d senders, %,d MB of JSON"
+            + " built beforehand in %.1f s): %,.0f points/s (%.1f s)",
+        stepsPerRequest * dataset.hosts * dataset.metrics,
+        threads,
+        bytes >> 20,
+        generateSeconds,
+        dataset.pointCount() / seconds,
+        seconds);
+  }
+
+  private static String number(double value) {
+    return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+  }
+
+  /** A query's times over several runs. */
+  record Timing(String query, double[] millis, long rows) {
+    double median() {
+      return millis[millis.length / 2];
+    }
+
+    String line() {
+      return String.format(
+          "%s: median %.1f ms (min %.1f, max %.1f, %d runs), %d rows",
+          query, median(), millis[0], millis[millis.length - 1], millis.length, rows);
+    }
+  }
+
+  private static String eventIngest(QuarryServer server, MetricDataset dataset, int threads)
+      throws Exception {
+    int stepsPerRequest = Math.max(1, 10_000 / (dataset.hosts * dataset.metrics));
+    List<byte[]> bodies = new ArrayList<>();
+    for (int i = 0; i < dataset.points; i += stepsPerRequest) {
+      ByteArrayOutputStream body = new ByteArrayOutputStream();
+      for (int s = i; s < Math.min(dataset.points, i + stepsPerRequest); s++) {
+        long time = dataset.startSeconds + s * MetricDataset.INTERVAL_SECONDS;
+        for (int h = 0; h < dataset.hosts; h++) {
+          StringBuilder envelope =
+              new StringBuilder("{\"time\":")
+                  .append(time)
+                  .append(",\"index\":\"e\",\"sourcetype\":\"_json\",\"host\":\"")
+                  .append(MetricDataset.host(h))
+                  .append("\",\"event\":{\"region\":\"")
+                  .append(MetricDataset.region(h))
+                  .append('"');
+          for (int m = 0; m < dataset.metrics; m++) {
+            envelope
+                .append(",\"")
+                .append(dataset.metric(m))
+                .append("\":")
+                .append(number(dataset.next(h, m)));
+          }
+          envelope.append("}}\n");
+          body.writeBytes(envelope.toString().getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      bodies.add(body.toByteArray());
+    }
+    double seconds = send(server, bodies, threads);
+    return String.format(
+        "the same points as events over HEC: %,.0f points/s, %,.0f events/s (%.1f s)",
+        dataset.pointCount() / seconds,
+        dataset.pointCount() / (double) dataset.metrics / seconds,
+        seconds);
+  }
+
+  /** Sends the bodies to HEC /event from {@code threads} senders; returns the seconds taken. */
+  private static double send(QuarryServer server, List<byte[]> bodies, int threads)
+      throws Exception {
     HttpClient http = HttpClient.newHttpClient();
     AtomicInteger next = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -267,23 +367,10 @@ public final class MetricBench {
       future.get();
     }
     pool.shutdown();
-    double seconds = (System.nanoTime() - started) / 1e9;
-    return String.format(
-        "HEC ingest (multi-metric envelopes, %,d points per request, %d senders, %,d MB of JSON"
-            + " built beforehand in %.1f s): %,.0f points/s (%.1f s)",
-        stepsPerRequest * dataset.hosts * dataset.metrics,
-        threads,
-        bytes >> 20,
-        generateSeconds,
-        dataset.pointCount() / seconds,
-        seconds);
+    return (System.nanoTime() - started) / 1e9;
   }
 
-  private static String number(double value) {
-    return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
-  }
-
-  private static String timeQuery(QuarryServer server, String query, int runs) throws Exception {
+  private static Timing timeQuery(QuarryServer server, String query, int runs) throws Exception {
     HttpClient http = HttpClient.newHttpClient();
     double[] millis = new double[runs];
     String lastBody = "";
@@ -312,9 +399,7 @@ public final class MetricBench {
     }
     Arrays.sort(millis);
     long rows = lastBody.lines().filter(l -> l.contains("\"result\"")).count();
-    return String.format(
-        "%s: median %.1f ms (min %.1f, max %.1f, %d runs), %d rows",
-        query, millis[runs / 2], millis[0], millis[runs - 1], runs, rows);
+    return new Timing(query, millis, rows);
   }
 
   static long directorySize(Path directory) throws IOException {

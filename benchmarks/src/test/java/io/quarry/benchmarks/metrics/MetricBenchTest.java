@@ -23,9 +23,11 @@ class MetricBenchTest {
             Integer.getInteger("metric.bench.metrics", 8),
             Integer.getInteger("metric.bench.points", 400),
             2,
-            Integer.getInteger("metric.bench.runs", 1));
+            Integer.getInteger("metric.bench.runs", 1),
+            true);
     report.forEach(System.out::println);
     assertThat(report).anyMatch(line -> line.startsWith("HEC ingest"));
+    assertThat(report).anyMatch(line -> line.startsWith("events / metrics"));
     assertThat(report)
         .filteredOn(line -> line.startsWith("| mstats avg(cpu.*)"))
         .singleElement()

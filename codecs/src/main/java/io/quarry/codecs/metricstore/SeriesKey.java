@@ -52,6 +52,18 @@ public final class SeriesKey {
     return new SeriesKey(metricName, names, values);
   }
 
+  /**
+   * The key of metric {@code metricName} with the dimensions of {@code dimensions}, sharing them
+   * (no copy): the points of one multi-metric envelope build their keys this way.
+   */
+  public static SeriesKey withDimensionsOf(String metricName, SeriesKey dimensions) {
+    requireNonNull(metricName, "metricName is null");
+    if (metricName.isEmpty()) {
+      throw new IllegalArgumentException("a metric name cannot be empty");
+    }
+    return new SeriesKey(metricName, dimensions.names, dimensions.values);
+  }
+
   /** A key from names already sorted and distinct (as read back from a file or the log). */
   static SeriesKey ofSorted(String metricName, String[] names, String[] values) {
     for (int i = 1; i < names.length; i++) {

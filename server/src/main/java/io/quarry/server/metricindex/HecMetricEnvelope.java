@@ -106,9 +106,11 @@ public final class HecMetricEnvelope {
       throw HecException.invalidFormat(number, "'_value' without 'metric_name' in 'fields'");
     }
     List<MetricPoint> points = new ArrayList<>(names.size());
+    SeriesKey shared = names.isEmpty() ? null : SeriesKey.of(names.get(0), dimensions);
     for (int i = 0; i < names.size(); i++) {
       points.add(
-          new MetricPoint(SeriesKey.of(names.get(i), dimensions), timeMicros, values.get(i)));
+          new MetricPoint(
+              SeriesKey.withDimensionsOf(names.get(i), shared), timeMicros, values.get(i)));
     }
     return points;
   }
