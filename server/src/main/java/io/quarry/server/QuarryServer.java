@@ -258,7 +258,7 @@ public final class QuarryServer implements Closeable {
       jobRoutes.register(router);
       new SplunkJobRoutes(authenticator, jobRoutes, jobs).register(router);
       new SplunkServerRoutes(authenticator, hostName()).register(router);
-      new IndexRoutes(authenticator, store).register(router);
+      new IndexRoutes(authenticator, store, metricStore).register(router);
       new SourcetypeRoutes(authenticator, sourcetypes).register(router);
       new FieldRoutes(authenticator, search).register(router);
       new LookupRoutes(authenticator, lookups).register(router);

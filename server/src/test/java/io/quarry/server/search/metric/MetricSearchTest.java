@@ -430,5 +430,20 @@ class MetricSearchTest {
     server.close();
     server = start(); // warm buckets (200 points each) and the log's replay
     assertThat(rows(query).get(0).get("a").asDouble()).isEqualTo(before);
+    JsonNode listed =
+        JSON.readTree(
+                HttpClient.newHttpClient()
+                    .send(
+                        HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/indexes"))
+                            .header("Authorization", TestServers.basic(PASSWORD))
+                            .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                    .body())
+            .get("metricIndexes")
+            .get(0);
+    assertThat(listed.get("name").asText()).isEqualTo("m");
+    assertThat(listed.get("points").asLong()).isGreaterThanOrEqualTo(3L * HOSTS.length * POINTS);
+    assertThat(listed.get("warmBuckets").asInt()).isPositive();
+    assertThat(rows("| help mstats").toString()).contains("| mstats <function>(<metric>)");
   }
 }
