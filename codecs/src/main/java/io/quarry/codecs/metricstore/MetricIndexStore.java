@@ -34,6 +34,8 @@ public final class MetricIndexStore implements Closeable {
 
   private final String name;
   private final Path bucketsDirectory;
+  private final Path quarantine;
+  private final CopyOnWriteArrayList<String> damage = new CopyOnWriteArrayList<>();
   private final MetricIndexOptions options;
   private final Clock clock;
   private final MetricLog log;
@@ -69,13 +71,20 @@ public final class MetricIndexStore implements Closeable {
     }
     this.bucketsDirectory = directory.resolve("metric-buckets");
     Files.createDirectories(bucketsDirectory);
+    this.quarantine = directory.resolve("quarantine");
     long covered = 0;
     long maxId = 0;
     for (Path dir : MetricBucketFormat.list(bucketsDirectory)) {
-      WarmBucket bucket = WarmBucket.open(dir);
+      maxId = Math.max(maxId, Long.parseLong(dir.getFileName().toString()));
+      WarmBucket bucket;
+      try {
+        bucket = WarmBucket.open(dir);
+      } catch (IOException | RuntimeException e) {
+        quarantine(dir, e);
+        continue;
+      }
       warm.add(bucket);
       covered = Math.max(covered, bucket.walGeneration);
-      maxId = Math.max(maxId, bucket.id);
     }
     this.nextBucketId = maxId + 1;
     HotBucket replayed = new HotBucket(options.chunkPoints(), clock.millis());
@@ -93,6 +102,38 @@ public final class MetricIndexStore implements Closeable {
 
   public String name() {
     return name;
+  }
+
+  /** The buckets found damaged (on open or by a search) and moved to quarantine, as messages. */
+  public List<String> damage() {
+    return List.copyOf(damage);
+  }
+
+  /**
+   * Moves a damaged warm bucket aside (its points are no longer searchable; the rest of the index
+   * is) and says so in the log and {@link #damage()}.
+   *
+   * @return the message
+   */
+  private String quarantine(Path bucket, Exception cause) throws IOException {
+    Files.createDirectories(quarantine);
+    Path moved =
+        quarantine.resolve(
+            "metric-bucket-" + bucket.getFileName() + "-" + System.currentTimeMillis());
+    Files.move(bucket, moved);
+    String message =
+        "metric index '"
+            + name
+            + "': bucket "
+            + bucket.getFileName()
+            + " is damaged ("
+            + cause.getMessage()
+            + ") and was moved to "
+            + moved
+            + "; its points are not searched";
+    LOG.severe(message);
+    damage.add(message);
+    return message;
   }
 
   /**
@@ -192,13 +233,25 @@ public final class MetricIndexStore implements Closeable {
     long skipped = 0;
     Snapshot snapshot = snapshot(selector, from, to);
     counts[1] += snapshot.refused;
+    List<String> warnings = new ArrayList<>();
     for (WarmBucket bucket : snapshot.warm) {
       if (!bucket.overlaps(from, to)) {
         skipped++;
         continue;
       }
       buckets++;
-      bucket.scan(selector, from, to, visitor, counts);
+      try {
+        bucket.scan(selector, from, to, visitor, counts);
+      } catch (org.apache.lucene.index.CorruptIndexException e) {
+        // a chunk file or chunk failing its checksum: the bucket goes aside, the search goes on
+        // (what it read of the bucket before the damage stays counted)
+        synchronized (lock) {
+          if (!warm.remove(bucket)) {
+            continue; // another search moved it already
+          }
+        }
+        warnings.add(quarantine(bucket.directory, e));
+      }
     }
     for (List<HotBucket.Selected> selected : snapshot.inMemory) {
       if (selected == null) {
@@ -209,7 +262,7 @@ public final class MetricIndexStore implements Closeable {
       scanSelected(selected, from, to, visitor, counts);
     }
     return new MetricScanStats(
-        buckets, skipped, counts[0], counts[1], counts[2], counts[3], counts[4]);
+        buckets, skipped, counts[0], counts[1], counts[2], counts[3], counts[4], warnings);
   }
 
   /**

@@ -10,6 +10,7 @@ package io.quarry.codecs.metricstore;
  * @param chunks chunks decoded
  * @param chunksSkipped chunks of read series outside the range, not decoded
  * @param points points handed to the visitor
+ * @param warnings what the search's answer should say: buckets found damaged and quarantined
  */
 public record MetricScanStats(
     long buckets,
@@ -18,8 +19,14 @@ public record MetricScanStats(
     long seriesSkipped,
     long chunks,
     long chunksSkipped,
-    long points) {
-  public static final MetricScanStats NONE = new MetricScanStats(0, 0, 0, 0, 0, 0, 0);
+    long points,
+    java.util.List<String> warnings) {
+  public static final MetricScanStats NONE =
+      new MetricScanStats(0, 0, 0, 0, 0, 0, 0, java.util.List.of());
+
+  public MetricScanStats {
+    warnings = java.util.List.copyOf(warnings);
+  }
 
   public MetricScanStats plus(MetricScanStats other) {
     return new MetricScanStats(
@@ -29,6 +36,7 @@ public record MetricScanStats(
         seriesSkipped + other.seriesSkipped,
         chunks + other.chunks,
         chunksSkipped + other.chunksSkipped,
-        points + other.points);
+        points + other.points,
+        java.util.stream.Stream.concat(warnings.stream(), other.warnings.stream()).toList());
   }
 }

@@ -240,21 +240,54 @@ class MetricIndexStoreTest {
   }
 
   @Test
-  void aDamagedBucketFileIsReportedNotMisread() throws IOException {
+  void aDamagedBucketIsQuarantinedAndTheRestStaysReadable() throws IOException {
     Path index = data.resolve("m");
+    SeriesKey key = SeriesKey.of("x", Map.of("a", "b"));
     try (MetricIndexStore store =
         new MetricIndexStore("m", index, MetricIndexOptions.DEFAULTS, Clock.systemUTC())) {
-      store.add(List.of(new MetricPoint(SeriesKey.of("x", Map.of("a", "b")), 5, 1.0)));
-      store.roll();
+      store.add(List.of(new MetricPoint(key, 5, 1.0)));
+      store.roll(); // bucket 1
+      store.add(List.of(new MetricPoint(key, 6, 2.0)));
+      store.roll(); // bucket 2
+      store.add(List.of(new MetricPoint(key, 7, 3.0)));
+      store.roll(); // bucket 3
+      store.add(List.of(new MetricPoint(key, 8, 4.0))); // stays in the log
     }
-    Path series = index.resolve("metric-buckets").resolve("1").resolve("series.qms");
-    byte[] bytes = Files.readAllBytes(series);
+    flipAByte(index.resolve("metric-buckets").resolve("1").resolve("series.qms"));
+    flipAByte(index.resolve("metric-buckets").resolve("2").resolve("chunks.qmc"));
+    try (MetricIndexStore store =
+        new MetricIndexStore("m", index, MetricIndexOptions.DEFAULTS, Clock.systemUTC())) {
+      // the series file is read on open: bucket 1 goes aside at once
+      assertThat(store.damage()).singleElement().asString().contains("bucket 1 is damaged");
+      List<Double> values = new ArrayList<>();
+      MetricScanStats stats =
+          store.scan(
+              SeriesSelector.ALL, Long.MIN_VALUE, Long.MAX_VALUE, k -> (t, v) -> values.add(v));
+      // the chunk file is read by the first search: bucket 2 goes aside then, and says so
+      assertThat(values).containsExactly(3.0, 4.0);
+      assertThat(stats.warnings()).singleElement().asString().contains("bucket 2 is damaged");
+      assertThat(store.damage()).hasSize(2);
+      store.add(List.of(new MetricPoint(key, 9, 5.0)));
+      store.roll(); // a new bucket id, not a quarantined one's
+    }
+    try (var quarantined = Files.list(index.resolve("quarantine"))) {
+      assertThat(quarantined.map(p -> p.getFileName().toString()).toList())
+          .anyMatch(name -> name.startsWith("metric-bucket-1-"))
+          .anyMatch(name -> name.startsWith("metric-bucket-2-"));
+    }
+    try (MetricIndexStore store =
+        new MetricIndexStore("m", index, MetricIndexOptions.DEFAULTS, Clock.systemUTC())) {
+      List<Double> values = new ArrayList<>();
+      store.scan(SeriesSelector.ALL, Long.MIN_VALUE, Long.MAX_VALUE, k -> (t, v) -> values.add(v));
+      assertThat(values).containsExactly(3.0, 4.0, 5.0);
+      assertThat(store.damage()).isEmpty();
+    }
+  }
+
+  private static void flipAByte(Path file) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
     bytes[bytes.length / 2] ^= 0x10;
-    Files.write(series, bytes);
-    assertThatThrownBy(
-            () -> new MetricIndexStore("m", index, MetricIndexOptions.DEFAULTS, Clock.systemUTC()))
-        .isInstanceOf(org.apache.lucene.index.CorruptIndexException.class)
-        .hasMessageContaining("checksum failed");
+    Files.write(file, bytes);
   }
 
   @Test

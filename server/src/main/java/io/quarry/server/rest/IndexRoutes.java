@@ -131,6 +131,10 @@ public final class IndexRoutes {
       entry.put("bytesOnDisk", info.bytesOnDisk());
       long warmPoints = info.points() - info.hotPoints();
       entry.put("bytesPerPoint", warmPoints == 0 ? null : info.bytesOnDisk() / (double) warmPoints);
+      List<String> damage = metricStore.index(name).damage();
+      if (!damage.isEmpty()) {
+        entry.put("quarantinedBuckets", damage);
+      }
       metricIndexes.add(entry);
     }
     exchange.json(

@@ -102,6 +102,7 @@ public final class MetricSearch {
         rows = points;
       }
     }
+    messages.addAll(scan.warnings());
     return new Result(rows, scan, messages);
   }
 
