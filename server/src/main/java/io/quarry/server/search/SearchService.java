@@ -587,10 +587,24 @@ public final class SearchService implements AutoCloseable {
                     control::cancelled,
                     pluginWarnings::add,
                     control::shouldStop));
+    // mstats with nothing after it answers in typed pages; anything else feeds rows on
+    boolean direct = plan.pipeline().isEmpty() && metric instanceof io.quarry.ql.ast.MstatsCommand;
     io.quarry.server.search.metric.MetricSearch.Result result =
-        metricSearch.run(metric, plan, indexes, maxResultRows, control::shouldStop);
-    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
-    long rows = feed(result.rows().stream(), pipeline, control);
+        metricSearch.run(
+            metric, plan, indexes, maxResultRows, control::shouldStop, direct ? PAGE_SIZE : 0);
+    long rows;
+    long emitted = 0;
+    if (direct) {
+      for (Page page : result.pages()) {
+        pages.accept(page);
+        emitted += page.positionCount();
+      }
+      rows = emitted;
+    } else {
+      RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
+      rows = feed(result.rows().stream(), pipeline, control);
+      emitted = collector.rows();
+    }
     List<String> messages = new ArrayList<>(plan.messages());
     messages.addAll(result.messages());
     messages.addAll(pluginWarnings);
@@ -601,7 +615,7 @@ public final class SearchService implements AutoCloseable {
               + " s (max_time, search.maxTimeSeconds); results cover only the points read until"
               + " then");
     }
-    if (collector.rows() >= maxResultRows) {
+    if (emitted >= maxResultRows) {
       messages.add(
           "results truncated at "
               + maxResultRows
@@ -616,7 +630,7 @@ public final class SearchService implements AutoCloseable {
         0,
         scan.points(),
         rows,
-        collector.rows(),
+        emitted,
         true,
         Duration.ofNanos(System.nanoTime() - started),
         io.quarry.codecs.store.ScanStats.Costs.NONE,

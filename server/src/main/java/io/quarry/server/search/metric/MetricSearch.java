@@ -46,7 +46,11 @@ public final class MetricSearch {
    * @param scan what the store read and skipped
    * @param messages for the user: indexes that are not metric indexes
    */
-  public record Result(List<Row> rows, MetricScanStats scan, List<String> messages) {}
+  public record Result(
+      List<Row> rows,
+      List<io.quarry.plugin.api.data.Page> pages,
+      MetricScanStats scan,
+      List<String> messages) {}
 
   /**
    * Runs {@code command} over the metric indexes among {@code indexes} (already restricted to what
@@ -62,7 +66,23 @@ public final class MetricSearch {
       long maxRows,
       BooleanSupplier stopped)
       throws IOException {
+    return run(command, plan, indexes, maxRows, stopped, 0);
+  }
+
+  /**
+   * As above; with {@code pageSize} &gt; 0, mstats answers with typed pages of that many rows (at
+   * most {@code maxRows} in all) instead of rows, for a search where nothing follows it.
+   */
+  public Result run(
+      MetricCommand command,
+      SearchPlan plan,
+      List<String> indexes,
+      long maxRows,
+      BooleanSupplier stopped,
+      int pageSize)
+      throws IOException {
     List<String> messages = new ArrayList<>();
+    List<io.quarry.plugin.api.data.Page> pages = List.of();
     if (indexes.isEmpty()) {
       messages.add(
           command.name()
@@ -82,7 +102,12 @@ public final class MetricSearch {
           selector = withMetricTerm(selector, mstats);
           scan = scan.plus(store.index(index).scan(selector, from, to, run));
         }
-        rows = run.rows();
+        if (pageSize > 0) {
+          pages = run.pages(pageSize, maxRows);
+          rows = List.of();
+        } else {
+          rows = run.rows();
+        }
       }
       case McatalogCommand catalog -> rows = catalog(catalog, plan, indexes, from, to);
       case MpreviewCommand preview -> {
@@ -103,7 +128,7 @@ public final class MetricSearch {
       }
     }
     messages.addAll(scan.warnings());
-    return new Result(rows, scan, messages);
+    return new Result(rows, pages, scan, messages);
   }
 
   /** With one exact metric name throughout, its posting narrows the series before any test. */

@@ -16,7 +16,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
 
@@ -235,8 +234,91 @@ final class MstatsRun implements MetricScanVisitor {
     return key.dimension(field);
   }
 
-  /** The answer, once every index was scanned. */
-  List<Row> rows() {
+  /**
+   * The answer as typed pages of at most {@code pageSize} rows and {@code maxRows} in all: {@code
+   * _time} a timestamp column, by-fields string columns, {@code count} long columns, the others
+   * double columns (null where a state has no answer). For a search where nothing follows mstats:
+   * no row objects.
+   */
+  List<io.quarry.plugin.api.data.Page> pages(int pageSize, long maxRows) {
+    List<Map.Entry<GroupKey, MetricState[]>> sorted = finishGroups();
+    int[] order = columnOrder();
+    List<io.quarry.plugin.api.data.Schema.Column> schema = new ArrayList<>();
+    if (span != null) {
+      schema.add(
+          new io.quarry.plugin.api.data.Schema.Column(
+              "_time", io.quarry.plugin.api.data.DataType.TIMESTAMP));
+    }
+    for (String field : command.groupBy()) {
+      schema.add(
+          new io.quarry.plugin.api.data.Schema.Column(
+              field, io.quarry.plugin.api.data.DataType.STRING));
+    }
+    for (int c : order) {
+      boolean count =
+          command.aggregations().get(columns.get(c).aggregation()).function()
+              == io.quarry.ql.ast.MetricFunction.COUNT;
+      schema.add(
+          new io.quarry.plugin.api.data.Schema.Column(
+              columns.get(c).name(),
+              count
+                  ? io.quarry.plugin.api.data.DataType.LONG
+                  : io.quarry.plugin.api.data.DataType.DOUBLE));
+    }
+    List<io.quarry.plugin.api.data.Page> pages = new ArrayList<>();
+    int total = (int) Math.min(sorted.size(), maxRows);
+    for (int from = 0; from < total; from += pageSize) {
+      int to = Math.min(total, from + pageSize);
+      List<io.quarry.plugin.api.data.Block> blocks = new ArrayList<>();
+      if (span != null) {
+        io.quarry.plugin.api.data.LongBlock.Builder times =
+            io.quarry.plugin.api.data.LongBlock.builder(
+                io.quarry.plugin.api.data.DataType.TIMESTAMP, to - from);
+        for (int r = from; r < to; r++) {
+          times.append(sorted.get(r).getKey().bucket());
+        }
+        blocks.add(times.build());
+      }
+      for (int f = 0; f < command.groupBy().size(); f++) {
+        io.quarry.plugin.api.data.BytesBlock.Builder values =
+            io.quarry.plugin.api.data.BytesBlock.builder(to - from);
+        for (int r = from; r < to; r++) {
+          values.append(sorted.get(r).getKey().values().get(f));
+        }
+        blocks.add(values.build());
+      }
+      for (int i = 0; i < order.length; i++) {
+        int c = order[i];
+        boolean count =
+            schema.get(schema.size() - order.length + i).type()
+                == io.quarry.plugin.api.data.DataType.LONG;
+        if (count) {
+          io.quarry.plugin.api.data.LongBlock.Builder values =
+              io.quarry.plugin.api.data.LongBlock.builder(
+                  io.quarry.plugin.api.data.DataType.LONG, to - from);
+          for (int r = from; r < to; r++) {
+            MetricState[] states = sorted.get(r).getValue();
+            values.appendNullable(c < states.length ? (Long) states[c].result() : null);
+          }
+          blocks.add(values.build());
+        } else {
+          io.quarry.plugin.api.data.DoubleBlock.Builder values =
+              io.quarry.plugin.api.data.DoubleBlock.builder(to - from);
+          for (int r = from; r < to; r++) {
+            MetricState[] states = sorted.get(r).getValue();
+            values.appendNullable(c < states.length ? (Double) states[c].result() : null);
+          }
+          blocks.add(values.build());
+        }
+      }
+      pages.add(
+          new io.quarry.plugin.api.data.Page(new io.quarry.plugin.api.data.Schema(schema), blocks));
+    }
+    return pages;
+  }
+
+  /** Folds the rate trackers into their groups; the groups in output order. */
+  private List<Map.Entry<GroupKey, MetricState[]>> finishGroups() {
     for (Map.Entry<TrackerKey, MetricState.RateTracker> tracker : trackers.entrySet()) {
       double rate = tracker.getValue().rate();
       if (Double.isNaN(rate)) {
@@ -254,16 +336,29 @@ final class MstatsRun implements MetricScanVisitor {
       MetricState[] states = state(new GroupKey(List.copyOf(values), key.bucket()));
       ((MetricState.Rates) states[key.column()]).addRate(rate);
     }
+    trackers.clear();
+    List<Map.Entry<GroupKey, MetricState[]>> sorted = new ArrayList<>(groups.entrySet());
+    sorted.sort(Map.Entry.comparingByKey(GROUP_ORDER));
+    return sorted;
+  }
+
+  /** Output columns: by aggregation, then (for a pattern) by metric name. */
+  private int[] columnOrder() {
     Integer[] order = new Integer[columns.size()];
     Arrays.setAll(order, i -> i);
     Arrays.sort(
         order,
         Comparator.comparingInt((Integer c) -> columns.get(c).aggregation())
             .thenComparing(c -> columns.get(c).metric()));
-    TreeMap<GroupKey, MetricState[]> sorted = new TreeMap<>(GROUP_ORDER);
-    sorted.putAll(groups);
+    return Arrays.stream(order).mapToInt(Integer::intValue).toArray();
+  }
+
+  /** The answer, once every index was scanned. */
+  List<Row> rows() {
+    List<Map.Entry<GroupKey, MetricState[]>> sorted = finishGroups();
+    int[] order = columnOrder();
     List<Row> rows = new ArrayList<>(sorted.size());
-    for (Map.Entry<GroupKey, MetricState[]> group : sorted.entrySet()) {
+    for (Map.Entry<GroupKey, MetricState[]> group : sorted) {
       Map<String, Object> row = new LinkedHashMap<>();
       if (span != null) {
         row.put("_time", group.getKey().bucket());

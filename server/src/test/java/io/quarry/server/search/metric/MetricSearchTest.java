@@ -327,6 +327,18 @@ class MetricSearchTest {
   }
 
   @Test
+  void typedPagesAndRowsThroughAPipelineAgree() throws Exception {
+    // nothing after mstats: typed pages straight from the aggregation; a where after it: rows
+    String mstats =
+        "| mstats avg(cpu.*) count(net.bytes) AS n rate(net.bytes) AS r where index=m by host"
+            + " span=5m";
+    List<JsonNode> direct = rows(mstats);
+    List<JsonNode> piped = rows(mstats + " | where isnotnull(host)");
+    assertThat(direct).hasSize(2 * 6);
+    assertThat(piped.toString()).isEqualTo(direct.toString());
+  }
+
+  @Test
   void countsComeFromChunkHeadersWhereTheyCan() throws Exception {
     // a day span holds whole chunks: counted from their headers; a 10 minute span does not
     assertThat(rows("| mstats count(cpu.user) AS n where index=m host=h1 span=1d"))
