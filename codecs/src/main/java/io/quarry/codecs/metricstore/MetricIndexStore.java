@@ -147,8 +147,9 @@ public final class MetricIndexStore implements Closeable {
       return;
     }
     long position;
+    java.nio.ByteBuffer record = MetricLog.record(points); // outside the lock: the costly part
     synchronized (lock) {
-      position = log.append(points);
+      position = log.append(record);
       for (MetricPoint point : points) {
         hot.add(point);
       }

@@ -220,13 +220,30 @@ public final class MetricLog implements Closeable {
    *
    * @return the position to pass to {@link #sync}
    */
-  public synchronized long append(List<MetricPoint> points) throws IOException {
-    checkNotFailed();
+  public long append(List<MetricPoint> points) throws IOException {
+    return append(record(points));
+  }
+
+  /**
+   * A batch as one record, ready for {@link #append(ByteBuffer)}: encoding and checksumming are the
+   * costly part, done by the caller outside any lock.
+   */
+  public static ByteBuffer record(List<MetricPoint> points) throws IOException {
     byte[] payload = MetricLogCodec.encode(points);
     CRC32C crc = new CRC32C();
     crc.update(payload);
     ByteBuffer record = ByteBuffer.allocate(RECORD_HEADER_BYTES + payload.length);
     record.putInt(payload.length).putInt((int) crc.getValue()).put(payload).flip();
+    return record;
+  }
+
+  /**
+   * Appends a record made by {@link #record}.
+   *
+   * @return the position to pass to {@link #sync}
+   */
+  public synchronized long append(ByteBuffer record) throws IOException {
+    checkNotFailed();
     long start = channel.position();
     try {
       while (record.hasRemaining()) {
