@@ -13,12 +13,17 @@ import java.util.Optional;
  *
  * @param span the {@code _time} bucket (a {@code _time} column first when given; the whole range is
  *     one bucket otherwise)
+ * @param prestats {@code prestats=true}: instead of the statistics, the points of the metrics the
+ *     aggregations name, one row each ({@code _time} — bucketed by the span if one is given —, the
+ *     series' dimensions, {@code metric_name}, {@code index}, and a field named as the metric
+ *     holding the value), for a following {@code stats}, {@code timechart} or {@code chart}
  */
 public record MstatsCommand(
     List<MetricAggregation> aggregations,
     Optional<SearchExpression> where,
     List<String> groupBy,
     Optional<Span> span,
+    boolean prestats,
     Position position)
     implements MetricCommand {
   public MstatsCommand {
@@ -39,7 +44,7 @@ public record MstatsCommand(
 
   @Override
   public String spl() {
-    StringBuilder text = new StringBuilder("mstats");
+    StringBuilder text = new StringBuilder(prestats ? "mstats prestats=true" : "mstats");
     for (MetricAggregation aggregation : aggregations) {
       text.append(' ').append(aggregation.spl());
     }

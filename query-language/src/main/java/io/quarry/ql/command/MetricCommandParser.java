@@ -23,13 +23,13 @@ import java.util.Set;
  * The generating commands over metric indexes:
  *
  * <ul>
- *   <li>{@code | mstats [prestats=false] [append=false] <function>(<metric>) [AS <name>]… [where
+ *   <li>{@code | mstats [prestats=<bool>] [append=false] <function>(<metric>) [AS <name>]… [where
  *       <search>] [by <dimension>…] [span=<span>]} ({@code span=} also before {@code by});
  *   <li>{@code | mcatalog values(<field>) [AS <name>]… [where <search>] [by <field>…]};
  *   <li>{@code | mpreview [target_per_timeseries=<n>] [filter="<search>"] [<search>]}.
  * </ul>
  *
- * {@code prestats=true} and {@code append=true} are errors (not built).
+ * {@code append=true} and {@code chart=true} are errors (not built).
  */
 final class MetricCommandParser implements CommandParser {
   enum Kind {
@@ -54,10 +54,14 @@ final class MetricCommandParser implements CommandParser {
   }
 
   private static Command mstats(TokenReader reader, Token name) {
+    boolean prestats = false;
     while (Arguments.atOption(reader)) {
       Arguments.Option option =
           Arguments.option(reader, "mstats", Set.of("prestats", "append", "chart"));
-      if (Arguments.bool(reader, option.value())) {
+      boolean on = Arguments.bool(reader, option.value());
+      if (option.name().equals("prestats")) {
+        prestats = on;
+      } else if (on) {
         throw reader.error(
             option.value(),
             "mstats " + option.name() + "=true is not supported yet",
@@ -101,7 +105,7 @@ final class MetricCommandParser implements CommandParser {
         throw reader.unexpected(reader.peek(), "where, by, span= or the end of mstats");
       }
     }
-    return new MstatsCommand(aggregations, where, groupBy, span, name.position());
+    return new MstatsCommand(aggregations, where, groupBy, span, prestats, name.position());
   }
 
   private static MetricAggregation aggregation(TokenReader reader) {

@@ -51,6 +51,14 @@ class MetricCommandParserTest {
   }
 
   @Test
+  void prestats() {
+    MstatsCommand prestats = mstats("| mstats prestats=true avg(x) where index=m span=1m");
+    assertThat(prestats.prestats()).isTrue();
+    assertThat(prestats.spl()).startsWith("mstats prestats=true avg(x)");
+    assertThat(mstats("| " + prestats.spl()).spl()).isEqualTo(prestats.spl());
+  }
+
+  @Test
   void thePlanLiftsIndexesAndTimeFromTheWhereClause() {
     SearchPlan plan =
         new SearchPlanner(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC)
@@ -104,8 +112,8 @@ class MetricCommandParserTest {
         .hasMessageContaining("Unknown mstats function 'avgg'");
     assertThatThrownBy(() -> parser.parse("| mstats avg(cpu.*) AS x where index=m"))
         .hasMessageContaining("takes no AS name");
-    assertThatThrownBy(() -> parser.parse("| mstats prestats=true avg(x) where index=m"))
-        .hasMessageContaining("prestats=true is not supported");
+    assertThatThrownBy(() -> parser.parse("| mstats append=true avg(x) where index=m"))
+        .hasMessageContaining("append=true is not supported");
     assertThatThrownBy(() -> parser.parse("| mstats avg(x) where index=m span=10"))
         .hasMessageContaining("time span");
     assertThatThrownBy(() -> parser.parse("| mcatalog count(x) where index=m"))

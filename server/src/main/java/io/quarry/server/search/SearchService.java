@@ -587,6 +587,9 @@ public final class SearchService implements AutoCloseable {
                     control::cancelled,
                     pluginWarnings::add,
                     control::shouldStop));
+    if (metric instanceof io.quarry.ql.ast.MstatsCommand mstats && mstats.prestats()) {
+      return executePrestats(plan, mstats, indexes, control, pages, started);
+    }
     // mstats with nothing after it answers in typed pages; anything else feeds rows on
     boolean direct = plan.pipeline().isEmpty() && metric instanceof io.quarry.ql.ast.MstatsCommand;
     io.quarry.server.search.metric.MetricSearch.Result result =
@@ -631,6 +634,75 @@ public final class SearchService implements AutoCloseable {
         scan.points(),
         rows,
         emitted,
+        true,
+        Duration.ofNanos(System.nanoTime() - started),
+        io.quarry.codecs.store.ScanStats.Costs.NONE,
+        Duration.ZERO,
+        stages.stages(),
+        messages,
+        java.util.Optional.of(scan));
+  }
+
+  /**
+   * {@code mstats prestats=true}: the points stream as rows into the pipeline (its {@code stats},
+   * {@code timechart} … aggregate them) while the metric store is scanned.
+   */
+  private SearchStats executePrestats(
+      SearchPlan plan,
+      io.quarry.ql.ast.MstatsCommand mstats,
+      List<String> indexes,
+      SearchControl control,
+      Consumer<Page> pages,
+      long started)
+      throws IOException {
+    PageCollector collector = new PageCollector(PAGE_SIZE, pages);
+    StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
+    RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
+    List<String> pluginWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
+    Evaluator evaluator =
+        evaluator()
+            .withResources(
+                new io.quarry.ql.exec.SearchResources(
+                    new io.quarry.plugin.api.data.MemoryAccount(
+                        "search (search.maxMemoryBytes)", maxMemory),
+                    control::cancelled,
+                    pluginWarnings::add,
+                    control::shouldStop));
+    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
+    AtomicLong fed = new AtomicLong();
+    io.quarry.codecs.metricstore.MetricScanStats scan =
+        metricSearch.prestats(
+            mstats,
+            plan,
+            indexes,
+            row -> {
+              fed.incrementAndGet();
+              return pipeline.accept(row);
+            },
+            control::shouldStop);
+    pipeline.finish();
+    List<String> messages = new ArrayList<>(plan.messages());
+    if (indexes.isEmpty()) {
+      messages.add("mstats reads no index: name a metric index in its where clause (index=<name>)");
+    }
+    messages.addAll(scan.warnings());
+    messages.addAll(pluginWarnings);
+    if (control.stoppedByTimeLimit()) {
+      messages.add(
+          "search stopped after its time limit of "
+              + Values.toText(control.limit().toNanos() / 1e9)
+              + " s (max_time, search.maxTimeSeconds); results cover only the points read until"
+              + " then");
+    }
+    return new SearchStats(
+        indexes,
+        (int) scan.buckets(),
+        (int) scan.bucketsSkipped(),
+        0,
+        0,
+        scan.points(),
+        fed.get(),
+        collector.rows(),
         true,
         Duration.ofNanos(System.nanoTime() - started),
         io.quarry.codecs.store.ScanStats.Costs.NONE,

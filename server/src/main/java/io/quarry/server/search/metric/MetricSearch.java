@@ -131,6 +131,65 @@ public final class MetricSearch {
     return new Result(rows, pages, scan, messages);
   }
 
+  /**
+   * {@code mstats prestats=true}: every point of the metrics the aggregations name, as a row handed
+   * to {@code rows} while the store is scanned (nothing is held), until it answers false.
+   */
+  public MetricScanStats prestats(
+      MstatsCommand mstats,
+      SearchPlan plan,
+      List<String> indexes,
+      java.util.function.Predicate<Row> rows,
+      BooleanSupplier stopped)
+      throws IOException {
+    MstatsRun matcher = new MstatsRun(mstats, ZoneOffset.UTC, stopped);
+    boolean[] open = {true};
+    MetricScanStats scan = MetricScanStats.NONE;
+    for (String index : indexes) {
+      SeriesSelector selector =
+          withMetricTerm(
+              SeriesFilter.selector(plan.filter(), index, key -> matcher.wants(key.metricName())),
+              mstats);
+      scan =
+          scan.plus(
+              store
+                  .index(index)
+                  .scan(
+                      selector,
+                      plan.earliestMicros(),
+                      plan.latestMicros(),
+                      new io.quarry.codecs.metricstore.MetricScanVisitor() {
+                        @Override
+                        public Points series(SeriesKey key) {
+                          Map<String, Object> base = new LinkedHashMap<>();
+                          for (int d = 0; d < key.size(); d++) {
+                            base.put(key.name(d), key.value(d));
+                          }
+                          base.put("metric_name", key.metricName());
+                          base.put("index", index);
+                          return (time, value) -> {
+                            if (!open[0]) {
+                              return;
+                            }
+                            Map<String, Object> row = new LinkedHashMap<>();
+                            row.put(
+                                "_time",
+                                mstats.span().map(s -> s.floor(time, ZoneOffset.UTC)).orElse(time));
+                            row.putAll(base);
+                            row.put(key.metricName(), value);
+                            open[0] = rows.test(new MapRow(row));
+                          };
+                        }
+
+                        @Override
+                        public boolean stopped() {
+                          return !open[0] || stopped.getAsBoolean();
+                        }
+                      }));
+    }
+    return scan;
+  }
+
   /** With one exact metric name throughout, its posting narrows the series before any test. */
   private static SeriesSelector withMetricTerm(SeriesSelector selector, MstatsCommand mstats) {
     TreeSet<String> metrics = new TreeSet<>();

@@ -339,6 +339,36 @@ class MetricSearchTest {
   }
 
   @Test
+  void prestatsFeedsTimechartAndStats() throws Exception {
+    // the points go on as rows; timechart computes the same averages mstats would
+    List<JsonNode> timechart =
+        rows(
+            "| mstats prestats=true avg(cpu.user) where index=m span=10m"
+                + " | timechart span=10m avg(cpu.user) AS a by host");
+    List<JsonNode> mstats = rows("| mstats avg(cpu.user) AS a where index=m by host span=10m");
+    assertThat(timechart).hasSize(3);
+    for (JsonNode row : timechart) {
+      for (String host : HOSTS) {
+        JsonNode same =
+            mstats.stream()
+                .filter(
+                    m ->
+                        m.get("_time").equals(row.get("_time"))
+                            && m.get("host").asText().equals(host))
+                .findFirst()
+                .orElseThrow();
+        assertThat(row.get(host).asDouble()).isCloseTo(same.get("a").asDouble(), within(1e-9));
+      }
+    }
+    List<JsonNode> counted =
+        rows(
+            "| mstats prestats=true count(cpu.*) where index=m host=h2 | stats count by metric_name");
+    assertThat(counted)
+        .extracting(row -> row.get("metric_name").asText() + "=" + row.get("count").asText())
+        .containsExactly("cpu.sys=" + POINTS, "cpu.user=" + POINTS);
+  }
+
+  @Test
   void countsComeFromChunkHeadersWhereTheyCan() throws Exception {
     // a day span holds whole chunks: counted from their headers; a 10 minute span does not
     assertThat(rows("| mstats count(cpu.user) AS n where index=m host=h1 span=1d"))
@@ -456,6 +486,6 @@ class MetricSearchTest {
     assertThat(listed.get("name").asText()).isEqualTo("m");
     assertThat(listed.get("points").asLong()).isGreaterThanOrEqualTo(3L * HOSTS.length * POINTS);
     assertThat(listed.get("warmBuckets").asInt()).isPositive();
-    assertThat(rows("| help mstats").toString()).contains("| mstats <function>(<metric>)");
+    assertThat(rows("| help mstats").toString()).contains("<function>(<metric>) [AS <name>]");
   }
 }
