@@ -105,6 +105,14 @@ final class MetricCommandParser implements CommandParser {
         throw reader.unexpected(reader.peek(), "where, by, span= or the end of mstats");
       }
     }
+    if (groupBy.contains("_time")) {
+      // tstats' way of saying it: with a span, the time buckets are there anyway
+      if (span.isEmpty()) {
+        throw reader.error(
+            name, "mstats groups by time with span=, not by _time", "by <dimension>… span=<span>");
+      }
+      groupBy = groupBy.stream().filter(field -> !field.equals("_time")).toList();
+    }
     return new MstatsCommand(aggregations, where, groupBy, span, prestats, name.position());
   }
 

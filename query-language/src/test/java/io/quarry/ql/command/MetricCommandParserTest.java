@@ -116,6 +116,10 @@ class MetricCommandParserTest {
         .hasMessageContaining("append=true is not supported");
     assertThatThrownBy(() -> parser.parse("| mstats avg(x) where index=m span=10"))
         .hasMessageContaining("time span");
+    assertThat(mstats("| mstats avg(x) where index=m by _time, host span=1m").groupBy())
+        .containsExactly("host");
+    assertThatThrownBy(() -> parser.parse("| mstats avg(x) where index=m by _time"))
+        .hasMessageContaining("span=, not by _time");
     assertThatThrownBy(() -> parser.parse("| mcatalog count(x) where index=m"))
         .hasMessageContaining("values(<field>) only");
     assertThatThrownBy(() -> parser.parse("search x | mstats avg(x)"))
