@@ -562,9 +562,8 @@ public final class SearchService implements AutoCloseable {
   }
 
   /**
-   * A command over metric indexes ({@code mstats}, {@code mcatalog}, {@code mpreview}): its rows,
-   * computed from the metric store, through the pipeline; the stats name the series and chunks it
-   * read and skipped.
+   * A command over metric indexes ({@code mstats}, {@code mcatalog}, {@code mpreview}), run by
+   * {@link MetricExecution} with this search's evaluator.
    */
   private SearchStats executeMetric(
       SearchPlan plan,
@@ -572,11 +571,6 @@ public final class SearchService implements AutoCloseable {
       SearchControl control,
       Consumer<Page> pages)
       throws IOException {
-    long started = System.nanoTime();
-    List<String> indexes = metricSearch.store().resolve(plan.indexPatterns());
-    PageCollector collector = new PageCollector(PAGE_SIZE, pages);
-    StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
-    RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
     List<String> pluginWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
     Evaluator evaluator =
         evaluator()
@@ -587,129 +581,8 @@ public final class SearchService implements AutoCloseable {
                     control::cancelled,
                     pluginWarnings::add,
                     control::shouldStop));
-    if (metric instanceof io.quarry.ql.ast.MstatsCommand mstats && mstats.prestats()) {
-      return executePrestats(plan, mstats, indexes, control, pages, started);
-    }
-    // mstats with nothing after it answers in typed pages; anything else feeds rows on
-    boolean direct = plan.pipeline().isEmpty() && metric instanceof io.quarry.ql.ast.MstatsCommand;
-    io.quarry.server.search.metric.MetricSearch.Result result =
-        metricSearch.run(
-            metric, plan, indexes, maxResultRows, control::shouldStop, direct ? PAGE_SIZE : 0);
-    long rows;
-    long emitted = 0;
-    if (direct) {
-      for (Page page : result.pages()) {
-        pages.accept(page);
-        emitted += page.positionCount();
-      }
-      rows = emitted;
-    } else {
-      RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
-      rows = feed(result.rows().stream(), pipeline, control);
-      emitted = collector.rows();
-    }
-    List<String> messages = new ArrayList<>(plan.messages());
-    messages.addAll(result.messages());
-    messages.addAll(pluginWarnings);
-    if (control.stoppedByTimeLimit()) {
-      messages.add(
-          "search stopped after its time limit of "
-              + Values.toText(control.limit().toNanos() / 1e9)
-              + " s (max_time, search.maxTimeSeconds); results cover only the points read until"
-              + " then");
-    }
-    if (emitted >= maxResultRows) {
-      messages.add(
-          "results truncated at "
-              + maxResultRows
-              + " rows (search.maxResultRows); narrow the search");
-    }
-    io.quarry.codecs.metricstore.MetricScanStats scan = result.scan();
-    return new SearchStats(
-        indexes,
-        (int) scan.buckets(),
-        (int) scan.bucketsSkipped(),
-        0,
-        0,
-        scan.points(),
-        rows,
-        emitted,
-        true,
-        Duration.ofNanos(System.nanoTime() - started),
-        io.quarry.codecs.store.ScanStats.Costs.NONE,
-        Duration.ZERO,
-        stages.stages(),
-        messages,
-        java.util.Optional.of(scan));
-  }
-
-  /**
-   * {@code mstats prestats=true}: the points stream as rows into the pipeline (its {@code stats},
-   * {@code timechart} … aggregate them) while the metric store is scanned.
-   */
-  private SearchStats executePrestats(
-      SearchPlan plan,
-      io.quarry.ql.ast.MstatsCommand mstats,
-      List<String> indexes,
-      SearchControl control,
-      Consumer<Page> pages,
-      long started)
-      throws IOException {
-    PageCollector collector = new PageCollector(PAGE_SIZE, pages);
-    StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
-    RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
-    List<String> pluginWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
-    Evaluator evaluator =
-        evaluator()
-            .withResources(
-                new io.quarry.ql.exec.SearchResources(
-                    new io.quarry.plugin.api.data.MemoryAccount(
-                        "search (search.maxMemoryBytes)", maxMemory),
-                    control::cancelled,
-                    pluginWarnings::add,
-                    control::shouldStop));
-    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
-    AtomicLong fed = new AtomicLong();
-    io.quarry.codecs.metricstore.MetricScanStats scan =
-        metricSearch.prestats(
-            mstats,
-            plan,
-            indexes,
-            row -> {
-              fed.incrementAndGet();
-              return pipeline.accept(row);
-            },
-            control::shouldStop);
-    pipeline.finish();
-    List<String> messages = new ArrayList<>(plan.messages());
-    if (indexes.isEmpty()) {
-      messages.add("mstats reads no index: name a metric index in its where clause (index=<name>)");
-    }
-    messages.addAll(scan.warnings());
-    messages.addAll(pluginWarnings);
-    if (control.stoppedByTimeLimit()) {
-      messages.add(
-          "search stopped after its time limit of "
-              + Values.toText(control.limit().toNanos() / 1e9)
-              + " s (max_time, search.maxTimeSeconds); results cover only the points read until"
-              + " then");
-    }
-    return new SearchStats(
-        indexes,
-        (int) scan.buckets(),
-        (int) scan.bucketsSkipped(),
-        0,
-        0,
-        scan.points(),
-        fed.get(),
-        collector.rows(),
-        true,
-        Duration.ofNanos(System.nanoTime() - started),
-        io.quarry.codecs.store.ScanStats.Costs.NONE,
-        Duration.ZERO,
-        stages.stages(),
-        messages,
-        java.util.Optional.of(scan));
+    return new MetricExecution(metricSearch, maxResultRows)
+        .execute(plan, metric, control, pages, evaluator, pluginWarnings);
   }
 
   /**
@@ -815,8 +688,7 @@ public final class SearchService implements AutoCloseable {
    * Generated rows through the pipeline until it has enough or the control stops the search (time
    * limit, finalize, cancel: asked every {@value SearchControl#EVERY} rows, as scans do).
    */
-  private static long feed(
-      java.util.stream.Stream<Row> rows, RowSink pipeline, SearchControl control) {
+  static long feed(java.util.stream.Stream<Row> rows, RowSink pipeline, SearchControl control) {
     long fed = 0;
     for (java.util.Iterator<Row> it = rows.iterator(); it.hasNext(); ) {
       if (fed > 0 && fed % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
