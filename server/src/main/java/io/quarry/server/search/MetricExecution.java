@@ -49,7 +49,8 @@ final class MetricExecution {
       SearchControl control,
       Consumer<Page> pages,
       Evaluator evaluator,
-      List<String> pluginWarnings)
+      List<String> pluginWarnings,
+      io.quarry.plugin.api.data.MemoryAccount memory)
       throws IOException {
     long started = System.nanoTime();
     List<String> indexes = metricSearch.store().resolve(plan.indexPatterns());
@@ -68,7 +69,8 @@ final class MetricExecution {
             indexes,
             maxResultRows,
             control::shouldStop,
-            direct ? SearchService.PAGE_SIZE : 0);
+            direct ? SearchService.PAGE_SIZE : 0,
+            memory);
     long rows;
     long emitted = 0;
     if (direct) {

@@ -572,17 +572,15 @@ public final class SearchService implements AutoCloseable {
       Consumer<Page> pages)
       throws IOException {
     List<String> pluginWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
+    io.quarry.plugin.api.data.MemoryAccount memory =
+        new io.quarry.plugin.api.data.MemoryAccount("search (search.maxMemoryBytes)", maxMemory);
     Evaluator evaluator =
         evaluator()
             .withResources(
                 new io.quarry.ql.exec.SearchResources(
-                    new io.quarry.plugin.api.data.MemoryAccount(
-                        "search (search.maxMemoryBytes)", maxMemory),
-                    control::cancelled,
-                    pluginWarnings::add,
-                    control::shouldStop));
+                    memory, control::cancelled, pluginWarnings::add, control::shouldStop));
     return new MetricExecution(metricSearch, maxResultRows)
-        .execute(plan, metric, control, pages, evaluator, pluginWarnings);
+        .execute(plan, metric, control, pages, evaluator, pluginWarnings, memory);
   }
 
   /**

@@ -81,6 +81,29 @@ public final class MetricSearch {
       BooleanSupplier stopped,
       int pageSize)
       throws IOException {
+    return run(
+        command,
+        plan,
+        indexes,
+        maxRows,
+        stopped,
+        pageSize,
+        io.quarry.plugin.api.data.MemoryAccount.unbounded("mstats"));
+  }
+
+  /**
+   * As above, mstats counting its states against {@code memory} (the search's account: over it, the
+   * search fails with {@code MemoryLimitExceededException}).
+   */
+  public Result run(
+      MetricCommand command,
+      SearchPlan plan,
+      List<String> indexes,
+      long maxRows,
+      BooleanSupplier stopped,
+      int pageSize,
+      io.quarry.plugin.api.data.MemoryAccount memory)
+      throws IOException {
     List<String> messages = new ArrayList<>();
     List<io.quarry.plugin.api.data.Page> pages = List.of();
     if (indexes.isEmpty()) {
@@ -94,7 +117,7 @@ public final class MetricSearch {
     List<Row> rows;
     switch (command) {
       case MstatsCommand mstats -> {
-        MstatsRun run = new MstatsRun(mstats, ZoneOffset.UTC, stopped);
+        MstatsRun run = new MstatsRun(mstats, ZoneOffset.UTC, stopped, memory);
         for (String index : indexes) {
           run.index(index);
           SeriesSelector selector =

@@ -14,13 +14,19 @@ abstract class MetricState {
   /** The answer: a {@code Long} for counts, a {@code Double} otherwise; null when none. */
   abstract Object result();
 
-  /** A fresh state for {@code aggregation}. */
+  /** A fresh state for {@code aggregation}, not counted anywhere. */
   static MetricState of(MetricAggregation aggregation) {
+    return of(aggregation, io.quarry.plugin.api.data.MemoryAccount.unbounded("mstats"));
+  }
+
+  /** A fresh state for {@code aggregation}; a percentile counts its values on {@code memory}. */
+  static MetricState of(
+      MetricAggregation aggregation, io.quarry.plugin.api.data.MemoryAccount memory) {
     return switch (aggregation.function()) {
       case COUNT -> new Count();
       case SUM, AVG, MIN, MAX, RANGE -> new Numeric(aggregation.function());
       case VAR, VARP, STDEV, STDEVP -> new Variance(aggregation.function());
-      case MEDIAN, PERCENTILE -> new Percentile(aggregation.percentile());
+      case MEDIAN, PERCENTILE -> new Percentile(aggregation.percentile(), memory);
       case EARLIEST -> new TimeOrdered(false);
       case LATEST -> new TimeOrdered(true);
       case RATE, RATE_AVG, RATE_SUM -> new Rates(aggregation.function());
@@ -126,11 +132,13 @@ abstract class MetricState {
   /** Exact: every value kept; the rank {@code p/100 · (n-1)} interpolated, as stats does. */
   static final class Percentile extends MetricState {
     private final double percent;
+    private final io.quarry.plugin.api.data.MemoryAccount memory;
     private double[] values = new double[8];
     private int count;
 
-    Percentile(double percent) {
+    Percentile(double percent, io.quarry.plugin.api.data.MemoryAccount memory) {
       this.percent = percent;
+      this.memory = memory;
     }
 
     @Override
@@ -139,6 +147,7 @@ abstract class MetricState {
         return;
       }
       if (count == values.length) {
+        memory.reserve((long) count * Double.BYTES, "mstats percentile values");
         values = Arrays.copyOf(values, count * 2);
       }
       values[count++] = value;

@@ -48,7 +48,28 @@ final class MstatsRun implements MetricScanVisitor {
 
   private record TrackerKey(String index, SeriesKey series, long bucket, int column) {}
 
+  /** Bytes counted per group and time bucket, and per output column of one. */
+  static final long GROUP_BYTES = 160;
+
+  static final long COLUMN_BYTES = 64;
+
+  private final io.quarry.plugin.api.data.MemoryAccount memory;
+
   MstatsRun(MstatsCommand command, ZoneId zone, BooleanSupplier stopped) {
+    this(command, zone, stopped, io.quarry.plugin.api.data.MemoryAccount.unbounded("mstats"));
+  }
+
+  /**
+   * As above, counting the states against {@code memory} (the search's account): a group and time
+   * bucket {@link #GROUP_BYTES}, each of its columns {@link #COLUMN_BYTES}, a percentile's values 8
+   * bytes each, a rate tracker a group's worth.
+   */
+  MstatsRun(
+      MstatsCommand command,
+      ZoneId zone,
+      BooleanSupplier stopped,
+      io.quarry.plugin.api.data.MemoryAccount memory) {
+    this.memory = memory;
     this.command = command;
     this.span = command.span().orElse(null);
     this.zone = zone;
@@ -166,7 +187,11 @@ final class MstatsRun implements MetricScanVisitor {
             rates[i] =
                 columnFunctionPerSeries(ids[i])
                     ? trackers.computeIfAbsent(
-                        new TrackerKey(index, key, at, ids[i]), k -> new MetricState.RateTracker())
+                        new TrackerKey(index, key, at, ids[i]),
+                        k -> {
+                          memory.reserve(GROUP_BYTES, "mstats");
+                          return new MetricState.RateTracker();
+                        })
                     : null;
           }
         }
@@ -188,10 +213,13 @@ final class MstatsRun implements MetricScanVisitor {
   private MetricState[] state(GroupKey key) {
     MetricState[] states = groups.get(key);
     if (states == null || states.length < columns.size()) {
+      int had = states == null ? 0 : states.length;
+      memory.reserve(
+          (states == null ? GROUP_BYTES : 0) + COLUMN_BYTES * (columns.size() - had), "mstats");
       MetricState[] grown =
           states == null ? new MetricState[columns.size()] : Arrays.copyOf(states, columns.size());
-      for (int c = states == null ? 0 : states.length; c < grown.length; c++) {
-        grown[c] = MetricState.of(command.aggregations().get(columns.get(c).aggregation()));
+      for (int c = had; c < grown.length; c++) {
+        grown[c] = MetricState.of(command.aggregations().get(columns.get(c).aggregation()), memory);
       }
       groups.put(key, grown);
       states = grown;
