@@ -243,6 +243,10 @@ public final class MetricIndexStore implements Closeable {
       buckets++;
       try {
         bucket.scan(selector, from, to, visitor, counts);
+      } catch (java.nio.file.NoSuchFileException gone) {
+        if (warm.contains(bucket)) {
+          throw gone;
+        } // deleted by retention while this search ran: it had nothing left to say
       } catch (org.apache.lucene.index.CorruptIndexException e) {
         // a chunk file or chunk failing its checksum: the bucket goes aside, the search goes on
         // (what it read of the bucket before the damage stays counted)

@@ -22,11 +22,13 @@ import org.apache.lucene.util.IOUtils;
  * <p>File: {@code Magic ("QUARRYML"), Version (int), Generation (long), Record*}; a record is
  * {@code PayloadLength (int), Crc32c (int, of the payload), Payload} (big-endian), the payload as
  * {@link MetricLogCodec} writes it. On open every file is read back, oldest first. A record that is
- * cut short, or fails its checksum, ends the file's replay: in the newest file that is a write torn
- * by a crash (never acknowledged: the fsync had not returned), and the rest of the file is cut off
- * with its bytes kept in the quarantine directory; in an older file (forced before the log rolled
- * past it) it is damage to acknowledged points, and the whole file is moved to quarantine after its
- * good records are replayed, with a SEVERE log line — later files are still replayed.
+ * cut short, or fails its checksum, ends the file's replay. In the newest file, a record cut short
+ * by the end of the file, failing its checksum at the very end, or followed only by zeros is a
+ * write torn by a crash (never acknowledged: the fsync had not returned): the rest of the file is
+ * cut off, its bytes kept in the quarantine directory (a WARNING); anything else there is cut off
+ * the same way but reported as damage (SEVERE). In an older file (forced before the log rolled past
+ * it) it is damage to acknowledged points: the whole file is moved to quarantine after its good
+ * records are replayed, with a SEVERE log line — later files are still replayed.
  *
  * <p>Appends are serialized by the caller (the index's lock) and by this object; {@link #sync} is
  * called by many threads at once and shares fsyncs: one forces the file, every caller whose bytes
@@ -117,9 +119,11 @@ public final class MetricLog implements Closeable {
         position = 0;
       }
     }
+    boolean torn = false; // what a crash during a write leaves: only ever at the end
     while (problem == null && position < bytes.length) {
       if (bytes.length - position < RECORD_HEADER_BYTES) {
         problem = "a record header cut short";
+        torn = true;
         break;
       }
       ByteBuffer header = ByteBuffer.wrap(bytes, position, RECORD_HEADER_BYTES);
@@ -127,16 +131,19 @@ public final class MetricLog implements Closeable {
       int checksum = header.getInt();
       if (length <= 0 || length > MAX_RECORD_BYTES) {
         problem = "a record length of " + length;
+        torn = zeros(bytes, position); // space the file system allocated, never written
         break;
       }
       if (bytes.length - position - RECORD_HEADER_BYTES < length) {
         problem = "a record of " + length + " bytes cut short";
+        torn = true;
         break;
       }
       CRC32C crc = new CRC32C();
       crc.update(bytes, position + RECORD_HEADER_BYTES, length);
       if ((int) crc.getValue() != checksum) {
         problem = "a record failing its checksum";
+        torn = position + RECORD_HEADER_BYTES + length == bytes.length;
         break;
       }
       byte[] payload =
@@ -157,22 +164,38 @@ public final class MetricLog implements Closeable {
     }
     Files.createDirectories(quarantine);
     if (newest) {
-      // a torn tail: never acknowledged; keep its bytes, cut it off
-      Path kept = quarantine.resolve(file.getFileName() + "." + position + ".torn");
+      // the file goes on being the newest until the log starts its next one: cut it where it stops
+      // reading, keeping the rest
+      Path kept =
+          quarantine.resolve(file.getFileName() + "." + position + (torn ? ".torn" : ".damaged"));
       Files.write(kept, java.util.Arrays.copyOfRange(bytes, position, bytes.length));
       try (FileChannel cut = FileChannel.open(file, StandardOpenOption.WRITE)) {
         cut.truncate(position);
         cut.force(true);
       }
-      LOG.warning(
-          "metric log "
-              + file
-              + ": "
-              + problem
-              + " at byte "
-              + position
-              + " (a write torn by a crash, never acknowledged); cut off, kept in "
-              + kept);
+      if (torn) {
+        LOG.warning(
+            "metric log "
+                + file
+                + ": "
+                + problem
+                + " at byte "
+                + position
+                + " (a write torn by a crash, never acknowledged); cut off, kept in "
+                + kept);
+      } else {
+        LOG.severe(
+            "metric log "
+                + file
+                + " is damaged: "
+                + problem
+                + " at byte "
+                + position
+                + " with "
+                + (bytes.length - position)
+                + " bytes after it; acknowledged points after it are lost; they are kept in "
+                + kept);
+      }
     } else {
       Path moved = quarantine.resolve(file.getFileName().toString());
       Files.move(file, moved, StandardCopyOption.REPLACE_EXISTING);
@@ -188,6 +211,16 @@ public final class MetricLog implements Closeable {
               + "; acknowledged points after it are lost; the file is in "
               + moved);
     }
+  }
+
+  /** Whether every byte from {@code from} on is zero. */
+  private static boolean zeros(byte[] bytes, int from) {
+    for (int i = from; i < bytes.length; i++) {
+      if (bytes[i] != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void startFile(long newGeneration) throws IOException {

@@ -214,7 +214,44 @@ class MetricIndexStoreTest {
       assertThat(read.get(key)).containsExactly(Map.entry(1L, 1.0));
     }
     try (var files = Files.list(index.resolve("quarantine"))) {
-      assertThat(files.toList()).hasSize(1);
+      assertThat(files.map(f -> f.getFileName().toString()).toList())
+          .singleElement()
+          .asString()
+          .endsWith(".torn");
+    }
+  }
+
+  @Test
+  void damageInsideTheLogLosesOnlyWhatFollowsItAndSaysSo() throws IOException {
+    Path index = data.resolve("m");
+    SeriesKey key = SeriesKey.of("x", Map.of());
+    for (int value = 1; value <= 3; value++) { // each open starts a new log file
+      try (MetricIndexStore store =
+          new MetricIndexStore("m", index, MetricIndexOptions.DEFAULTS, Clock.systemUTC())) {
+        store.add(List.of(new MetricPoint(key, value * 10, value)));
+        store.add(List.of(new MetricPoint(key, value * 10 + 1, value)));
+      }
+    }
+    List<Path> logs;
+    try (var files = Files.list(index.resolve("metric-wal"))) {
+      logs = files.filter(f -> f.toString().endsWith(".log")).sorted().toList();
+    }
+    // the first record of the oldest file and of the newest file: bit rot, not a torn write
+    for (Path log : List.of(logs.get(0), logs.get(logs.size() - 1))) {
+      byte[] bytes = Files.readAllBytes(log);
+      bytes[8 + 4 + 8 + 8 + 2] ^= 0x01;
+      Files.write(log, bytes);
+    }
+    try (MetricIndexStore store =
+        new MetricIndexStore("m", index, MetricIndexOptions.DEFAULTS, Clock.systemUTC())) {
+      // the oldest file is set aside whole, the middle one replays, the newest stops at the damage
+      assertThat(read(store, SeriesSelector.ALL, Long.MIN_VALUE, Long.MAX_VALUE).get(key))
+          .containsOnlyKeys(20L, 21L);
+    }
+    try (var files = Files.list(index.resolve("quarantine"))) {
+      assertThat(files.map(f -> f.getFileName().toString()).toList())
+          .anyMatch(name -> name.equals(logs.get(0).getFileName().toString()))
+          .anyMatch(name -> name.endsWith(".damaged"));
     }
   }
 
