@@ -61,6 +61,7 @@ public final class QuarryServer implements Closeable {
 
   private final Path dataDirectory;
   private final EventStore store;
+  private final io.quarry.codecs.metricstore.MetricStore metricStore;
   private final ServerMetrics metrics;
   private final IngestService ingest;
   private final InternalLog internalLog;
@@ -82,6 +83,7 @@ public final class QuarryServer implements Closeable {
   private QuarryServer(
       Path dataDirectory,
       EventStore store,
+      io.quarry.codecs.metricstore.MetricStore metricStore,
       ServerMetrics metrics,
       IngestService ingest,
       SearchService search,
@@ -99,6 +101,7 @@ public final class QuarryServer implements Closeable {
     this.auditLog = auditLog;
     this.dataDirectory = dataDirectory;
     this.store = store;
+    this.metricStore = metricStore;
     this.metrics = metrics;
     this.ingest = ingest;
     this.search = search;
@@ -167,7 +170,9 @@ public final class QuarryServer implements Closeable {
     try {
       Map<String, IndexOptions> options = new LinkedHashMap<>();
       for (String index : config.indexes()) {
-        options.put(index, config.indexOptions(index, sourcetypes));
+        if (!config.storage().isMetric(index)) {
+          options.put(index, config.indexOptions(index, sourcetypes));
+        }
       }
       options.put(InternalLog.INDEX, config.storage().options(InternalLog.INDEX));
       options.put(AuditLog.INDEX, config.storage().options(AuditLog.INDEX));
@@ -176,6 +181,27 @@ public final class QuarryServer implements Closeable {
       throw new ConfigException(
           "data directory " + dataDirectory + " is in use by another Quarry process", e);
     }
+    io.quarry.codecs.metricstore.MetricStore metricStore;
+    try {
+      Map<String, io.quarry.codecs.metricstore.MetricIndexOptions> metricOptions =
+          new LinkedHashMap<>();
+      for (String index : config.indexes()) {
+        if (config.storage().isMetric(index)) {
+          metricOptions.put(index, config.storage().metricOptions(index));
+        }
+      }
+      metricStore =
+          io.quarry.codecs.metricstore.MetricStore.open(
+              dataDirectory,
+              metricOptions,
+              clock,
+              Duration.ofSeconds(config.storage().commitIntervalSeconds()));
+    } catch (IOException | RuntimeException e) {
+      store.close();
+      throw e;
+    }
+    io.quarry.server.metricindex.MetricIngest metricIngest =
+        new io.quarry.server.metricindex.MetricIngest(metricStore);
     ServerMetrics metrics = new ServerMetrics();
     AtomicBoolean ready = new AtomicBoolean();
     InternalLog internalLog = null;
@@ -201,6 +227,7 @@ public final class QuarryServer implements Closeable {
       SearchService search =
           new SearchService(
               store,
+              metricStore,
               sourcetypes,
               lookups,
               metrics,
@@ -236,7 +263,9 @@ public final class QuarryServer implements Closeable {
       Router router = new Router();
       new SystemRoutes(store, metrics, ready::get).register(router);
       new io.quarry.server.rest.UiRoutes().register(router);
-      new HecRoutes(authenticator, ingest, hostName(), clock).register(router);
+      new HecRoutes(authenticator, ingest, metricIngest, hostName(), clock).register(router);
+      new io.quarry.server.metricindex.PrometheusImportRoute(authenticator, metricIngest, clock)
+          .register(router);
       new SearchExportRoute(authenticator, search).register(router);
       new SearchStreamRoute(authenticator, search).register(router);
       jobs =
@@ -253,7 +282,7 @@ public final class QuarryServer implements Closeable {
       jobRoutes.register(router);
       new SplunkJobRoutes(authenticator, jobRoutes, jobs).register(router);
       new SplunkServerRoutes(authenticator, hostName()).register(router);
-      new IndexRoutes(authenticator, store).register(router);
+      new IndexRoutes(authenticator, store, metricStore).register(router);
       new io.quarry.server.rest.SplunkIndexRoutes(authenticator, store).register(router);
       new io.quarry.server.rest.SplunkReceiverRoutes(authenticator, ingest, hostName(), clock)
           .register(router);
@@ -285,6 +314,7 @@ public final class QuarryServer implements Closeable {
       return new QuarryServer(
           dataDirectory,
           store,
+          metricStore,
           metrics,
           ingest,
           search,
@@ -309,6 +339,7 @@ public final class QuarryServer implements Closeable {
         internalLog.close();
       }
       metrics.close();
+      metricStore.close();
       store.close();
       throw e;
     }
@@ -390,7 +421,11 @@ public final class QuarryServer implements Closeable {
       auditLog.close();
       internalLog.close();
       metrics.close();
-      store.close();
+      try {
+        metricStore.close();
+      } finally {
+        store.close();
+      }
     }
   }
 }

@@ -34,7 +34,8 @@ public sealed interface Command
         SubsearchCommand,
         TstatsCommand,
         MetadataCommand,
-        EventCountCommand {
+        EventCountCommand,
+        MetricCommand {
 
   /** The command's name as the registry knows it. */
   String name();

@@ -193,6 +193,31 @@ final class BuiltinHelp {
             + " event's text.");
     add(
         help,
+        "mstats",
+        g,
+        "| mstats [prestats=<bool>] <function>(<metric>) [AS <name>] … [where index=<metric"
+            + " index> <search>] [by <dimension>…] [span=<span>]",
+        "Statistics over the data points of metric indexes (count sum avg min max range median"
+            + " perc<N> var varp stdev stdevp earliest latest rate rate_avg rate_sum); a metric may"
+            + " be a pattern such as cpu.* (one column per metric).");
+    add(
+        help,
+        "mcatalog",
+        g,
+        "| mcatalog values(<field>) [AS <name>] … [where index=<metric index> <search>] [by"
+            + " <field>…]",
+        "The metric names and dimension values metric indexes hold, from their series"
+            + " dictionaries.");
+    add(
+        help,
+        "mpreview",
+        g,
+        "| mpreview [target_per_timeseries=<n>] [filter=\"<search>\"] index=<metric index>"
+            + " [<search>]",
+        "Raw data points of metric indexes as rows (_time, metric_name, _value, dimensions), at"
+            + " most n per series (5 by default, 0 for all).");
+    add(
+        help,
         "metadata",
         g,
         "| metadata type=hosts|sources|sourcetypes [index=<name>]…",

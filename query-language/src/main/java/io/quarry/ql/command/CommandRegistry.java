@@ -86,6 +86,9 @@ public final class CommandRegistry {
     generators.put("tstats", new TstatsParser());
     generators.put("metadata", new IndexSummaryParser(true));
     generators.put("eventcount", new IndexSummaryParser(false));
+    generators.put("mstats", new MetricCommandParser(MetricCommandParser.Kind.MSTATS));
+    generators.put("mcatalog", new MetricCommandParser(MetricCommandParser.Kind.MCATALOG));
+    generators.put("mpreview", new MetricCommandParser(MetricCommandParser.Kind.MPREVIEW));
     return new CommandRegistry(parsers, generators, BuiltinHelp.all())
         .with(CommandHelp.BUILT_IN, io.quarry.ql.builtins.BuiltinCommands.all());
   }

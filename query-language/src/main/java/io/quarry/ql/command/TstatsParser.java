@@ -117,6 +117,15 @@ final class TstatsParser implements CommandParser {
    * command's parser over just those tokens (positions stay the query's).
    */
   private static Optional<SearchExpression> whereClause(TokenReader reader, Token keyword) {
+    return searchClause(reader, true, false);
+  }
+
+  /**
+   * The search from here up to the end of the command, or (outside parentheses) a {@code by} when
+   * {@code stopAtBy}, or a {@code span=} when {@code stopAtSpan} (mstats and mcatalog share it).
+   */
+  static Optional<SearchExpression> searchClause(
+      TokenReader reader, boolean stopAtBy, boolean stopAtSpan) {
     int depth = 0;
     int ahead = 0;
     while (true) {
@@ -128,7 +137,12 @@ final class TstatsParser implements CommandParser {
         depth++;
       } else if (token.type() == TokenType.RPAREN) {
         depth--;
-      } else if (depth == 0 && token.isWord("by")) {
+      } else if (depth == 0 && stopAtBy && token.isWord("by")) {
+        break;
+      } else if (depth == 0
+          && stopAtSpan
+          && token.isWord("span")
+          && reader.peek(ahead + 1).type() == TokenType.EQ) {
         break;
       }
       ahead++;

@@ -108,6 +108,9 @@ public final class Pipelines {
       case io.quarry.ql.ast.EventCountCommand count ->
           throw new IllegalArgumentException(
               "eventcount generates rows: it can only be the first command");
+      case io.quarry.ql.ast.MetricCommand metric ->
+          throw new IllegalArgumentException(
+              metric.name() + " generates rows: it can only be the first command (| mstats …)");
       case io.quarry.ql.ast.TstatsCommand tstats ->
           throw new IllegalArgumentException(
               "tstats generates rows: it can only be the first command (| tstats count …)");

@@ -85,6 +85,7 @@ public final class SplText {
       case io.quarry.ql.ast.TstatsCommand ignored -> true;
       case io.quarry.ql.ast.MetadataCommand ignored -> true;
       case io.quarry.ql.ast.EventCountCommand ignored -> true;
+      case io.quarry.ql.ast.MetricCommand ignored -> true;
       case HelpCommand ignored -> true;
       case PluginCommand plugin ->
           plugin.kind() == io.quarry.plugin.api.command.CommandKind.GENERATING;
@@ -134,6 +135,7 @@ public final class SplText {
               + (make.annotate() ? " annotate=true" : "");
       case HelpCommand help -> help(help);
       case io.quarry.ql.ast.TstatsCommand tstats -> tstats(tstats);
+      case io.quarry.ql.ast.MetricCommand metric -> metric.spl();
       case io.quarry.ql.ast.MetadataCommand metadata ->
           "metadata type="
               + metadata.type()
@@ -617,7 +619,8 @@ public final class SplText {
     return micros % 1_000_000 == 0 ? micros / 1_000_000 + "s" : number(micros / 1e6) + "s";
   }
 
-  private static String span(Span span) {
+  /** A span as SPL writes it ({@code 5m}, {@code 10}). */
+  public static String span(Span span) {
     if (!span.isTime()) {
       return number(span.width());
     }

@@ -19,7 +19,9 @@ import java.util.Optional;
  * @param pipeline the commands after the first search, run on the matching events in time order
  *     (newest first)
  * @param generator a generating command ({@code | inputlookup …}) that produces the rows instead of
- *     an index scan; then the indexes, time range and filter are unused
+ *     an index scan; then the indexes, time range and filter are unused, except for a command over
+ *     metric indexes ({@code mstats}), which reads the indexes named, in the time range, the series
+ *     that pass the filter
  * @param messages what the search's answer says about how it was planned (an index the user may not
  *     search was left out, …)
  * @param expandedQuery the query as it runs once its subsearches were replaced by their results

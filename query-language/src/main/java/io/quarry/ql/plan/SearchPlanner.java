@@ -68,6 +68,18 @@ public final class SearchPlanner {
           latestMicros,
           defaultIndexes);
     }
+    if (head instanceof io.quarry.ql.ast.MetricCommand metric) {
+      // the where clause's index= and time modifiers as a search's; the rest filters series
+      SearchPlan planned =
+          planSearch(query, metric.where(), pipeline, earliestMicros, latestMicros, List.of());
+      return new SearchPlan(
+          planned.indexPatterns(),
+          planned.earliestMicros(),
+          planned.latestMicros(),
+          planned.filter(),
+          pipeline,
+          Optional.of(head));
+    }
     if (!(query.commands().get(0) instanceof SearchCommand first)) {
       // a generating command: its rows feed the pipeline, no index is read
       return new SearchPlan(

@@ -218,8 +218,8 @@ class PluginCommandParserTest {
         .hasMessageContaining("'gen' generates rows: it can only be the first command");
     assertThatThrownBy(() -> new Parser(registry).parse("| declared field=x"))
         .hasMessageContaining(
-            "the generating commands: eventcount, gen, gentimes, help, inputlookup, makeresults, metadata,"
-                + " multisearch, tstats, union");
+            "the generating commands: eventcount, gen, gentimes, help, inputlookup, makeresults,"
+                + " mcatalog, metadata, mpreview, mstats, multisearch, tstats, union");
   }
 
   @Test

@@ -50,8 +50,14 @@ final class IngestCommand implements Callable<Integer> {
   @Mixin ClientOptions server;
 
   @Option(
+      names = "--metrics",
+      description =
+          "The files hold metric data points (CSV with metric_name, _value, _time columns, or"
+              + " JSON lines) for a metric index: sent as HEC metric envelopes (docs/metrics.md).")
+  boolean metrics;
+
+  @Option(
       names = "--sourcetype",
-      required = true,
       paramLabel = "NAME",
       description = "Sourcetype of the files, e.g. access_combined, syslog, log4j.")
   String sourcetype;
@@ -107,6 +113,19 @@ final class IngestCommand implements Callable<Integer> {
       return 1;
     }
     QuarryClient client = server.hec(token);
+    if (metrics) {
+      try {
+        MetricFileIngest.send(client, files, index, System.err);
+        return 0;
+      } catch (IllegalArgumentException e) {
+        System.err.println("quarry ingest --metrics: " + e.getMessage());
+        return 1;
+      }
+    }
+    if (sourcetype == null) {
+      System.err.println("quarry ingest: --sourcetype is required (or --metrics)");
+      return 2;
+    }
     String serverUrl = LocalCredentials.url(server.url, server.dataDir);
     IngestCheckpoints checkpoints =
         noResume

@@ -951,6 +951,24 @@ public record QuarryConfig(
       indexes = indexes == null ? java.util.Map.of() : java.util.Map.copyOf(indexes);
     }
 
+    /** Whether {@code index} is declared {@code datatype: metric}. */
+    public boolean isMetric(String index) {
+      IndexStorage own = indexes.get(index);
+      return own != null && own.datatype().equals(IndexStorage.METRIC);
+    }
+
+    /** The options of a metric index: its bucket size and retention. */
+    public io.quarry.codecs.metricstore.MetricIndexOptions metricOptions(String index) {
+      IndexStorage own = indexes.get(index);
+      io.quarry.codecs.metricstore.MetricIndexOptions options =
+          io.quarry.codecs.metricstore.MetricIndexOptions.DEFAULTS.withMaxAge(
+              java.util.Optional.ofNullable(own == null ? null : own.maxAgeDays())
+                  .map(java.time.Duration::ofDays));
+      return own == null || own.maxBucketPoints() == null
+          ? options
+          : options.withMaxBucketPoints(own.maxBucketPoints());
+    }
+
     /** The storage options of one index. */
     public IndexOptions options(String index) {
       IndexStorage own = indexes.getOrDefault(index, new IndexStorage(null, null, null, null));
@@ -981,8 +999,33 @@ public record QuarryConfig(
       @JsonProperty("journalCompression") String journalCompression,
       @JsonProperty("maxAgeDays") Integer maxAgeDays,
       @JsonProperty("maxTotalBytes") Long maxTotalBytes,
-      @JsonProperty("fields") java.util.Map<String, String> fields) {
+      @JsonProperty("fields") java.util.Map<String, String> fields,
+      @JsonProperty("datatype") String datatype,
+      @JsonProperty("maxBucketPoints") Long maxBucketPoints) {
+    /** Splunk's {@code datatype = metric} in indexes.conf: the index holds metric data points. */
+    public static final String METRIC = "metric";
+
+    /** An event index's settings. */
+    public IndexStorage(
+        String journalCompression,
+        Integer maxAgeDays,
+        Long maxTotalBytes,
+        java.util.Map<String, String> fields) {
+      this(journalCompression, maxAgeDays, maxTotalBytes, fields, null, null);
+    }
+
     public IndexStorage {
+      datatype = Objects.requireNonNullElse(datatype, "event");
+      if (!datatype.equals("event") && !datatype.equals(METRIC)) {
+        throw new IllegalArgumentException(
+            "datatype must be event or metric, not '" + datatype + "'");
+      }
+      if (maxBucketPoints != null && maxBucketPoints < 1) {
+        throw new IllegalArgumentException("maxBucketPoints must be at least 1");
+      }
+      if (!datatype.equals(METRIC) && maxBucketPoints != null) {
+        throw new IllegalArgumentException("maxBucketPoints is a setting of metric indexes");
+      }
       fields = fields == null ? java.util.Map.of() : java.util.Map.copyOf(fields);
       fieldTypes(fields);
       if (journalCompression != null) {

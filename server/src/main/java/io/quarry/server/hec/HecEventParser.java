@@ -33,14 +33,31 @@ public final class HecEventParser {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonFactory FACTORY = JSON.getFactory();
 
-  /** The good events of a body, and the error that stopped parsing, if any. */
-  public record Result(List<IndexedEvent> events, Optional<HecException> error) {}
+  /**
+   * The good events and metric data points of a body, and the error that stopped parsing, if any.
+   */
+  public record Result(
+      List<IndexedEvent> events,
+      List<io.quarry.server.metricindex.IndexedPoint> points,
+      Optional<HecException> error) {}
 
   private final HecToken token;
   private final IngestService indexes;
   private final String defaultHost;
   private final Instant now;
   private boolean autoExtractTimestamp;
+  private io.quarry.server.metricindex.MetricIngest metricIndexes;
+  private final List<io.quarry.server.metricindex.IndexedPoint> points = new ArrayList<>();
+
+  /**
+   * The metric indexes: envelopes for them are metric data points ({@link
+   * io.quarry.server.metricindex.HecMetricEnvelope}); without this every metric envelope is an
+   * error.
+   */
+  public HecEventParser metricIndexes(io.quarry.server.metricindex.MetricIngest metrics) {
+    this.metricIndexes = metrics;
+    return this;
+  }
 
   /**
    * Splunk's {@code auto_extract_timestamp=true}: an envelope without {@code time} gets the time
@@ -68,6 +85,7 @@ public final class HecEventParser {
       // leading zero bytes): the client's fault, answered like any other malformed body
       return new Result(
           events,
+          points,
           Optional.of(
               HecException.invalidFormat(
                   number[0], "the body is not JSON text in UTF-8: " + e.getMessage())));
@@ -83,7 +101,8 @@ public final class HecEventParser {
         try {
           next = parser.nextToken();
         } catch (JsonProcessingException e) {
-          return new Result(events, Optional.of(HecException.invalidFormat(number, describe(e))));
+          return new Result(
+              events, points, Optional.of(HecException.invalidFormat(number, describe(e))));
         }
         if (next == null) {
           break;
@@ -91,6 +110,7 @@ public final class HecEventParser {
         if (next != JsonToken.START_OBJECT) {
           return new Result(
               events,
+              points,
               Optional.of(
                   HecException.invalidFormat(
                       number, "event " + number + " is not a JSON object but " + next)));
@@ -99,21 +119,25 @@ public final class HecEventParser {
         try {
           envelope = JSON.readTree(parser);
         } catch (JsonProcessingException e) {
-          return new Result(events, Optional.of(HecException.invalidFormat(number, describe(e))));
+          return new Result(
+              events, points, Optional.of(HecException.invalidFormat(number, describe(e))));
         }
         try {
-          events.add(toEvent(envelope, number));
+          IndexedEvent event = toEvent(envelope, number);
+          if (event != null) {
+            events.add(event);
+          }
         } catch (HecException e) {
-          return new Result(events, Optional.of(e));
+          return new Result(events, points, Optional.of(e));
         }
         number++;
         counter[0] = number;
       }
     }
-    if (events.isEmpty()) {
-      return new Result(events, Optional.of(HecException.noData()));
+    if (events.isEmpty() && points.isEmpty()) {
+      return new Result(events, points, Optional.of(HecException.noData()));
     }
-    return new Result(events, Optional.empty());
+    return new Result(events, points, Optional.empty());
   }
 
   private IndexedEvent toEvent(JsonNode envelope, int number) {
@@ -126,6 +150,12 @@ public final class HecEventParser {
       throw HecException.eventBlank(number);
     }
     String index = text(envelope, "index", number).orElse(token.defaultIndex());
+    boolean metricIndex = metricIndexes != null && metricIndexes.hasIndex(index);
+    boolean metricEvent = io.quarry.server.metricindex.HecMetricEnvelope.isMetric(envelope);
+    if (metricIndex || metricEvent) {
+      addPoints(envelope, index, metricIndex, metricEvent, number);
+      return null;
+    }
     requireWritable(indexes, token, index, number);
     long time = time(envelope.get("time"), number);
     String sourcetype = text(envelope, "sourcetype", number).orElse("httpevent");
@@ -151,6 +181,44 @@ public final class HecEventParser {
       throw HecException.invalidFormat(number, problem);
     }
     return new IndexedEvent(index, parsed);
+  }
+
+  /**
+   * A metric envelope's points for a metric index; HEC code 7 naming the index when a metric goes
+   * to an event index or an event to a metric index.
+   */
+  private void addPoints(
+      JsonNode envelope, String index, boolean metricIndex, boolean metricEvent, int number) {
+    if (!metricIndex) {
+      requireWritable(indexes, token, index, number); // an index that does not exist says so
+      throw HecException.incorrectIndex(
+          number,
+          "index '"
+              + index
+              + "' is an event index: a metric data point (\"event\":\"metric\" with"
+              + " fields metric_name) must go to an index declared datatype: metric");
+    }
+    if (!metricEvent) {
+      throw HecException.incorrectIndex(
+          number,
+          "index '"
+              + index
+              + "' is a metric index: send metric data points (\"event\":\"metric\", fields"
+              + " metric_name and _value, or \"metric_name:<name>\": <value>), not events");
+    }
+    if (!token.mayWrite(index)) {
+      throw HecException.incorrectIndex(
+          number, "token '" + token.name() + "' may not write to index '" + index + "'");
+    }
+    long time = time(envelope.get("time"), number);
+    String host = text(envelope, "host", number).orElse(defaultHost);
+    String source = text(envelope, "source", number).orElse("http:" + token.name());
+    String sourcetype = text(envelope, "sourcetype", number).orElse("httpevent");
+    for (io.quarry.codecs.metricstore.MetricPoint point :
+        io.quarry.server.metricindex.HecMetricEnvelope.points(
+            envelope, time, host, source, sourcetype, number)) {
+      points.add(new io.quarry.server.metricindex.IndexedPoint(index, point));
+    }
   }
 
   /** HEC code 7 unless {@code index} exists and the token may write it. */

@@ -42,11 +42,29 @@ public final class HecRoutes {
   private final String defaultHost;
   private final Clock clock;
   private final AckChannels acks;
+  private final io.quarry.server.metricindex.MetricIngest metricIngest;
 
   public HecRoutes(
       Authenticator authenticator, IngestService ingest, String defaultHost, Clock clock) {
+    this(
+        authenticator,
+        ingest,
+        new io.quarry.server.metricindex.MetricIngest(
+            io.quarry.codecs.metricstore.MetricStore.empty()),
+        defaultHost,
+        clock);
+  }
+
+  /** As above, taking metric data points for the metric indexes of {@code metricIngest}. */
+  public HecRoutes(
+      Authenticator authenticator,
+      IngestService ingest,
+      io.quarry.server.metricindex.MetricIngest metricIngest,
+      String defaultHost,
+      Clock clock) {
     this.authenticator = requireNonNull(authenticator, "authenticator is null");
     this.ingest = requireNonNull(ingest, "ingest is null");
+    this.metricIngest = requireNonNull(metricIngest, "metricIngest is null");
     this.defaultHost = requireNonNull(defaultHost, "defaultHost is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.acks = new AckChannels(clock);
@@ -84,8 +102,10 @@ public final class HecRoutes {
               new HecEventParser(token, ingest, defaultHost, clock.instant())
                   .autoExtractTimestamp(
                       "true".equalsIgnoreCase(exchange.queryParameter("auto_extract_timestamp")))
+                  .metricIndexes(metricIngest)
                   .parse(exchange.body());
           write(result.events());
+          writePoints(result.points());
           if (result.error().isPresent()) {
             throw result.error().get();
           }
@@ -101,6 +121,14 @@ public final class HecRoutes {
       throw HecException.noData();
     }
     String index = parameterOr(exchange, "index", token.defaultIndex());
+    if (metricIngest.hasIndex(index)) {
+      throw HecException.incorrectIndex(
+          0,
+          "index '"
+              + index
+              + "' is a metric index: /services/collector/raw takes events; send metric data"
+              + " points to /services/collector/event");
+    }
     HecEventParser.requireWritable(ingest, token, index, 0);
     admitted(
         exchange,
@@ -206,6 +234,21 @@ public final class HecRoutes {
       ingest.write(events);
     } catch (IOException e) {
       LOG.log(Level.WARNING, "storing " + events.size() + " events failed; answering 503", e);
+      throw HecException.serverBusy(
+          "storage write failed: " + e.getMessage() + " (is the disk full?); retry later");
+    }
+  }
+
+  /** Stores metric data points; a storage failure answers as {@link #write} does. */
+  private void writePoints(List<io.quarry.server.metricindex.IndexedPoint> points) {
+    if (points.isEmpty()) {
+      return;
+    }
+    try {
+      metricIngest.write(points);
+    } catch (IOException e) {
+      LOG.log(
+          Level.WARNING, "storing " + points.size() + " metric points failed; answering 503", e);
       throw HecException.serverBusy(
           "storage write failed: " + e.getMessage() + " (is the disk full?); retry later");
     }

@@ -20,15 +20,27 @@ import java.util.Map;
 /**
  * {@code GET /api/v1/indexes}: per index its buckets, events, time range, bytes on disk (also by
  * what they hold: journal, terms, postings, doc values, points) and the journal's compression; what
- * {@code quarry indexes} prints.
+ * {@code quarry indexes} prints. Metric indexes are listed apart, under {@code metricIndexes}:
+ * points (and those still in the hot bucket), time range, warm buckets, series, chunks, bytes on
+ * disk and per point.
  */
 public final class IndexRoutes {
   private final Authenticator authenticator;
   private final EventStore store;
+  private final io.quarry.codecs.metricstore.MetricStore metricStore;
 
   public IndexRoutes(Authenticator authenticator, EventStore store) {
+    this(authenticator, store, io.quarry.codecs.metricstore.MetricStore.empty());
+  }
+
+  /** As above, listing the metric indexes of {@code metricStore} under {@code metricIndexes}. */
+  public IndexRoutes(
+      Authenticator authenticator,
+      EventStore store,
+      io.quarry.codecs.metricstore.MetricStore metricStore) {
     this.authenticator = requireNonNull(authenticator, "authenticator is null");
     this.store = requireNonNull(store, "store is null");
+    this.metricStore = requireNonNull(metricStore, "metricStore is null");
   }
 
   public void register(Router router) {
@@ -102,6 +114,32 @@ public final class IndexRoutes {
       entry.put("buckets", bucketList);
       indexes.add(entry);
     }
-    exchange.json(HttpResponseStatus.OK, Map.of("indexes", indexes));
+    List<Map<String, Object>> metricIndexes = new ArrayList<>();
+    for (String name : metricStore.indexNames()) {
+      if (!access.mayRead(name)) {
+        continue;
+      }
+      io.quarry.codecs.metricstore.MetricIndexStore.Info info = metricStore.index(name).info();
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("name", name);
+      entry.put("datatype", "metric");
+      entry.put("points", info.points());
+      entry.put("hotPoints", info.hotPoints());
+      entry.put("earliestMicros", info.points() == 0 ? null : info.minTime());
+      entry.put("latestMicros", info.points() == 0 ? null : info.maxTime());
+      entry.put("warmBuckets", info.warmBuckets());
+      entry.put("warmSeries", info.series()); // summed over buckets: a series in two counts twice
+      entry.put("warmChunks", info.chunks());
+      entry.put("bytesOnDisk", info.bytesOnDisk());
+      long warmPoints = info.points() - info.hotPoints();
+      entry.put("bytesPerPoint", warmPoints == 0 ? null : info.bytesOnDisk() / (double) warmPoints);
+      List<String> damage = metricStore.index(name).damage();
+      if (!damage.isEmpty()) {
+        entry.put("quarantinedBuckets", damage);
+      }
+      metricIndexes.add(entry);
+    }
+    exchange.json(
+        HttpResponseStatus.OK, Map.of("indexes", indexes, "metricIndexes", metricIndexes));
   }
 }

@@ -225,6 +225,18 @@ public final class JobRoutes {
       scan.put("journalDecodeMs", stats.scanCosts().journalDecodeNanos() / 1e6);
       scan.put("fieldExtractionMs", stats.fieldExtraction().toNanos() / 1e6);
       costs.put("scan", scan);
+      stats
+          .metricScan()
+          .ifPresent(
+              read -> {
+                Map<String, Object> metrics = new LinkedHashMap<>();
+                metrics.put("series", read.series());
+                metrics.put("seriesSkipped", read.seriesSkipped());
+                metrics.put("chunks", read.chunks());
+                metrics.put("chunksSkipped", read.chunksSkipped());
+                metrics.put("points", read.points());
+                costs.put("metrics", metrics);
+              });
       List<Map<String, Object>> stages = new ArrayList<>();
       for (StageStats.Stage stage : stats.stages()) {
         Map<String, Object> one = new LinkedHashMap<>();

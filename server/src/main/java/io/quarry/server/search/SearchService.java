@@ -76,6 +76,7 @@ public final class SearchService implements AutoCloseable {
   private final Parser parser;
   private final java.util.function.Supplier<io.quarry.ql.parser.SavedSearches> savedSearches;
   private final long maxMemory;
+  private final io.quarry.server.search.metric.MetricSearch metricSearch;
 
   /** Every running search's memory account reserves here too; null: no breaker. */
   private final io.quarry.plugin.api.data.MemoryAccount breaker;
@@ -155,6 +156,7 @@ public final class SearchService implements AutoCloseable {
       java.util.function.Supplier<io.quarry.ql.parser.SavedSearches> savedSearches) {
     this(
         store,
+        io.quarry.codecs.metricstore.MetricStore.empty(),
         sourcetypes,
         lookups,
         metrics,
@@ -169,12 +171,14 @@ public final class SearchService implements AutoCloseable {
   }
 
   /**
-   * As above, with a circuit breaker over every running search: together their operators may hold
-   * at most {@code maxTotalMemory} bytes (search.maxTotalMemoryBytes); a reservation past it fails
-   * the search that asked with 503 {@code SEARCH_MEMORY_BREAKER}.
+   * As above, with the metric indexes of {@code metricStore} for mstats, mcatalog and mpreview, and
+   * a circuit breaker over every running search: together their operators may hold at most {@code
+   * maxTotalMemory} bytes (search.maxTotalMemoryBytes); a reservation past it fails the search that
+   * asked with 503 {@code SEARCH_MEMORY_BREAKER}.
    */
   public SearchService(
       EventStore store,
+      io.quarry.codecs.metricstore.MetricStore metricStore,
       Sourcetypes sourcetypes,
       io.quarry.server.lookups.LookupStore lookups,
       ServerMetrics metrics,
@@ -186,6 +190,7 @@ public final class SearchService implements AutoCloseable {
       java.util.function.Supplier<io.quarry.ql.parser.Macros> macros,
       java.util.function.Supplier<io.quarry.ql.parser.SavedSearches> savedSearches,
       long maxTotalMemory) {
+    this.metricSearch = new io.quarry.server.search.metric.MetricSearch(metricStore);
     this.breaker =
         maxTotalMemory == Long.MAX_VALUE
             ? null
@@ -352,6 +357,9 @@ public final class SearchService implements AutoCloseable {
 
   /** The plan reading only what {@code access} may read, and filtered by its search filter. */
   private SearchPlan restrict(SearchPlan plan, Access access) {
+    if (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MetricCommand) {
+      return restrictMetric(plan, access);
+    }
     if (plan.generator().isPresent()) {
       return plan; // reads no index
     }
@@ -376,6 +384,48 @@ public final class SearchService implements AutoCloseable {
     if (access.searchFilter().isPresent()) {
       String filter = access.searchFilter().get();
       Query parsed = parser.parse("search " + filter);
+      if (parsed.commands().get(0) instanceof io.quarry.ql.ast.SearchCommand search
+          && search.expression().isPresent()) {
+        restricted = restricted.withRequiredFilter(search.expression().get());
+      }
+    }
+    return restricted;
+  }
+
+  /**
+   * A metric command's plan reading the metric indexes its patterns name that {@code access} may
+   * read; a named event index, or one that does not exist, is left out with a message saying so.
+   */
+  private SearchPlan restrictMetric(SearchPlan plan, Access access) {
+    List<String> readable = new ArrayList<>();
+    List<String> messages = new ArrayList<>();
+    for (String pattern : plan.indexPatterns()) {
+      if (!pattern.contains("*")) {
+        if (!access.mayRead(pattern)) {
+          messages.add("index '" + pattern + "' is not searchable by user " + access.user());
+        } else if (!metricSearch.isMetricIndex(pattern)) {
+          messages.add(
+              store.hasIndex(pattern)
+                  ? "index '"
+                      + pattern
+                      + "' is an event index: "
+                      + plan.generator().get().name()
+                      + " reads metric indexes (datatype: metric)"
+                  : "index '" + pattern + "' does not exist");
+        } else if (!readable.contains(pattern)) {
+          readable.add(pattern);
+        }
+        continue;
+      }
+      for (String name : metricSearch.store().resolve(List.of(pattern))) {
+        if (access.mayRead(name) && !readable.contains(name)) {
+          readable.add(name);
+        }
+      }
+    }
+    SearchPlan restricted = plan.withIndexes(readable, messages);
+    if (access.searchFilter().isPresent()) {
+      Query parsed = parser.parse("search " + access.searchFilter().get());
       if (parsed.commands().get(0) instanceof io.quarry.ql.ast.SearchCommand search
           && search.expression().isPresent()) {
         restricted = restricted.withRequiredFilter(search.expression().get());
@@ -456,12 +506,20 @@ public final class SearchService implements AutoCloseable {
       Consumer<Page> pages,
       io.quarry.plugin.api.data.MemoryAccount memory)
       throws IOException {
+    if (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MetricCommand metric) {
+      return executeMetric(plan, metric, control, pages);
+    }
     long started = System.nanoTime();
     List<String> messages = new ArrayList<>();
     List<String> indexes = store.resolve(plan.indexPatterns());
     for (String pattern : plan.indexPatterns()) {
       if (!pattern.contains("*") && store.resolve(List.of(pattern)).isEmpty()) {
-        messages.add("index '" + pattern + "' does not exist");
+        messages.add(
+            metricSearch.isMetricIndex(pattern)
+                ? "index '"
+                    + pattern
+                    + "' is a metric index: search it with | mstats, | mcatalog or | mpreview"
+                : "index '" + pattern + "' does not exist");
       }
     }
     messages.addAll(plan.messages());
@@ -540,8 +598,31 @@ public final class SearchService implements AutoCloseable {
             scan.costs(),
             control.extraction(),
             stages.stages(),
-            messages);
+            messages,
+            java.util.Optional.empty());
     return stats;
+  }
+
+  /**
+   * A command over metric indexes ({@code mstats}, {@code mcatalog}, {@code mpreview}), run by
+   * {@link MetricExecution} with this search's evaluator.
+   */
+  private SearchStats executeMetric(
+      SearchPlan plan,
+      io.quarry.ql.ast.MetricCommand metric,
+      SearchControl control,
+      Consumer<Page> pages)
+      throws IOException {
+    List<String> pluginWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
+    io.quarry.plugin.api.data.MemoryAccount memory =
+        new io.quarry.plugin.api.data.MemoryAccount("search (search.maxMemoryBytes)", maxMemory);
+    Evaluator evaluator =
+        evaluator()
+            .withResources(
+                new io.quarry.ql.exec.SearchResources(
+                    memory, control::cancelled, pluginWarnings::add, control::shouldStop));
+    return new MetricExecution(metricSearch, maxResultRows)
+        .execute(plan, metric, control, pages, evaluator, pluginWarnings, memory);
   }
 
   /**
@@ -647,8 +728,7 @@ public final class SearchService implements AutoCloseable {
    * Generated rows through the pipeline until it has enough or the control stops the search (time
    * limit, finalize, cancel: asked every {@value SearchControl#EVERY} rows, as scans do).
    */
-  private static long feed(
-      java.util.stream.Stream<Row> rows, RowSink pipeline, SearchControl control) {
+  static long feed(java.util.stream.Stream<Row> rows, RowSink pipeline, SearchControl control) {
     long fed = 0;
     for (java.util.Iterator<Row> it = rows.iterator(); it.hasNext(); ) {
       if (fed > 0 && fed % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {

@@ -20,6 +20,8 @@ import java.util.List;
  * @param fieldExtraction search-time field extraction time (sampled, summed over threads)
  * @param stages per pipeline stage: rows in and out, time spent (see {@link StageStats})
  * @param messages warnings for the user (missing index, truncated results)
+ * @param metricScan for a search of metric indexes ({@code mstats} …): the buckets, series, chunks
+ *     and points read and skipped; {@code eventsRead} is then the points read
  */
 public record SearchStats(
     List<String> indexes,
@@ -35,7 +37,8 @@ public record SearchStats(
     io.quarry.codecs.store.ScanStats.Costs scanCosts,
     Duration fieldExtraction,
     List<StageStats.Stage> stages,
-    List<String> messages) {
+    List<String> messages,
+    java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan) {
 
   public SearchStats {
     indexes = List.copyOf(indexes);
@@ -76,6 +79,18 @@ public record SearchStats(
             .append(scanCosts.journalDecodeNanos() / 1_000_000)
             .append(" field_extraction_ms=")
             .append(fieldExtraction.toMillis());
+    metricScan.ifPresent(
+        scan ->
+            line.append(" series=")
+                .append(scan.series())
+                .append(" series_skipped=")
+                .append(scan.seriesSkipped())
+                .append(" chunks=")
+                .append(scan.chunks())
+                .append(" chunks_skipped=")
+                .append(scan.chunksSkipped())
+                .append(" points=")
+                .append(scan.points()));
     for (StageStats.Stage stage : stages) {
       line.append(" | ")
           .append(stage.name())

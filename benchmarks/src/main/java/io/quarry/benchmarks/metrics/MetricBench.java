@@ -1,0 +1,413 @@
+package io.quarry.benchmarks.metrics;
+
+import io.quarry.codecs.metricstore.MetricIndexOptions;
+import io.quarry.codecs.metricstore.MetricIndexStore;
+import io.quarry.codecs.metricstore.MetricPoint;
+import io.quarry.codecs.metricstore.SeriesKey;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.config.QuarryConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@code ./quarry metric-bench [--hosts 10] [--metrics 100] [--points 10000] [--threads 2] [--runs
+ * 5] [--data <dir>]}: the numbers issue 25 asks for, on a generated dataset ({@link
+ * MetricDataset}).
+ *
+ * <ol>
+ *   <li>store ingest: {@code MetricIndexStore.add} of one time step of every series per call (hosts
+ *       × metrics points, through the log and its fsync) from {@code threads} threads;
+ *   <li>HEC ingest: a Quarry server in this JVM, {@code /services/collector/event} bodies of
+ *       multi-metric envelopes (one per host and time step, every metric in it; bodies built before
+ *       the clock starts), {@code threads} senders;
+ *   <li>bytes per point of the warm buckets once rolled (series and chunk files; the log is gone);
+ *   <li>query times over the export endpoint, median of {@code runs}: {@code mstats avg(cpu.*)
+ *       where index=m host=h1 span=1m}, one series' raw points for an hour ({@code mpreview}), and
+ *       a whole-index {@code mstats count(_value)}.
+ * </ol>
+ */
+public final class MetricBench {
+  private MetricBench() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> options = new java.util.HashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+    }
+    int hosts = Integer.parseInt(options.getOrDefault("hosts", "10"));
+    int metrics = Integer.parseInt(options.getOrDefault("metrics", "100"));
+    int points = Integer.parseInt(options.getOrDefault("points", "10000"));
+    int threads = Integer.parseInt(options.getOrDefault("threads", "2"));
+    int runs = Integer.parseInt(options.getOrDefault("runs", "5"));
+    Path data =
+        options.containsKey("data")
+            ? Path.of(options.get("data"))
+            : Files.createTempDirectory("quarry-metric-bench");
+    boolean events = Boolean.parseBoolean(options.getOrDefault("events", "true"));
+    for (String line : run(data, hosts, metrics, points, threads, runs, events)) {
+      System.out.println(line);
+    }
+  }
+
+  /** Runs every part; returns the report's lines. */
+  static List<String> run(
+      Path data, int hosts, int metrics, int points, int threads, int runs, boolean events)
+      throws Exception {
+    List<String> report = new ArrayList<>();
+    long end = System.currentTimeMillis() / 1000 / 60 * 60;
+    MetricDataset dataset = new MetricDataset(hosts, metrics, points, end);
+    report.add(
+        String.format(
+            "dataset: %d hosts x %d metrics x %d points = %,d points (%d series), 10 s interval",
+            hosts, metrics, points, dataset.pointCount(), hosts * metrics));
+    report.add(storeIngest(data.resolve("store"), dataset, threads));
+
+    QuarryServer server = start(data.resolve("server"));
+    try {
+      report.add(hecIngest(server, new MetricDataset(hosts, metrics, points, end), threads));
+      long before = System.nanoTime();
+      server.close();
+      server = start(data.resolve("server")); // replays the log
+      report.add(
+          String.format(
+              "restart with the hot bucket's log replayed: %.1f s",
+              (System.nanoTime() - before) / 1e9));
+      long pointsStored = dataset.pointCount();
+      server.close();
+      long rollStart = System.nanoTime();
+      rollAll(data.resolve("server"));
+      double rollSeconds = (System.nanoTime() - rollStart) / 1e9;
+      server = start(data.resolve("server"));
+      report.add(
+          String.format(
+              "hot bucket rolled to warm (log replayed, files written): %.1f s", rollSeconds));
+      long bytes = directorySize(data.resolve("server/indexes/m/metric-buckets"));
+      report.add(
+          String.format(
+              "on disk: %,d bytes in warm buckets = %.3f bytes per point",
+              bytes, bytes / (double) pointsStored));
+      String lastHour =
+          "| mpreview target_per_timeseries=0 index=m host=h1 metric_name="
+              + dataset.metric(0)
+              + " earliest=-1h";
+      for (String query :
+          List.of(
+              "| mstats avg(cpu.*) where index=m host=h1 span=1m",
+              lastHour,
+              "| mstats count(_value) AS n where index=m")) {
+        report.add(timeQuery(server, query, runs).line());
+      }
+      if (events) {
+        report.add(eventIngest(server, new MetricDataset(hosts, metrics, points, end), threads));
+        server.close(); // commits the event index
+        server = start(data.resolve("server"));
+        long eventBytes = directorySize(data.resolve("server/indexes/e/buckets"));
+        report.add(
+            String.format(
+                "the same points as events (one JSON event per host and time step): %,d bytes on"
+                    + " disk = %.2f bytes per point (metric index: %.3f)",
+                eventBytes, eventBytes / (double) pointsStored, bytes / (double) pointsStored));
+        String metric = dataset.metric(0);
+        Timing metricTime =
+            timeQuery(server, "| mstats avg(" + metric + ") where index=m host=h1 span=1m", runs);
+        Timing eventTime =
+            timeQuery(server, "index=e host=h1 | timechart span=1m avg(" + metric + ")", runs);
+        report.add(metricTime.line());
+        report.add(eventTime.line());
+        report.add(
+            String.format(
+                "events / metrics, the same question: %.0fx slower (medians)",
+                eventTime.median() / metricTime.median()));
+      }
+    } finally {
+      server.close();
+    }
+    return report;
+  }
+
+  private static QuarryServer start(Path data) throws Exception {
+    return QuarryServer.start(
+        new QuarryConfig(
+            new QuarryConfig.Server("127.0.0.1", 0, 256L << 20, 4, null),
+            data.toString(),
+            List.of("main", "m", "e"),
+            new QuarryConfig.Auth("bench-pw"),
+            new QuarryConfig.Hec(
+                List.of(new QuarryConfig.HecToken("bench", "bench", "m", List.of("m", "e")))),
+            null,
+            new QuarryConfig.Storage(
+                null,
+                10,
+                null,
+                null,
+                Map.of(
+                    "m",
+                    new QuarryConfig.IndexStorage(null, null, null, null, "metric", 50_000_000L))),
+            null,
+            null),
+        Clock.systemUTC());
+  }
+
+  /** Rolls the metric index's hot bucket, opening its store alone while the server is down. */
+  private static void rollAll(Path data) throws IOException {
+    try (MetricIndexStore store =
+        new MetricIndexStore(
+            "m", data.resolve("indexes/m"), MetricIndexOptions.DEFAULTS, Clock.systemUTC())) {
+      store.roll();
+    }
+  }
+
+  private static String storeIngest(Path directory, MetricDataset dataset, int threads)
+      throws Exception {
+    SeriesKey[][] keys = dataset.keys();
+    long started;
+    long points;
+    try (MetricIndexStore store =
+        new MetricIndexStore(
+            "m",
+            directory,
+            MetricIndexOptions.DEFAULTS.withMaxBucketPoints(Long.MAX_VALUE),
+            Clock.systemUTC())) {
+      AtomicInteger next = new AtomicInteger();
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      started = System.nanoTime();
+      List<Future<?>> done = new ArrayList<>();
+      Object generator = new Object();
+      int stepsPerCall = Math.max(1, 10_000 / (dataset.hosts * dataset.metrics));
+      for (int t = 0; t < threads; t++) {
+        done.add(
+            pool.submit(
+                () -> {
+                  while (true) {
+                    List<MetricPoint> batch = new ArrayList<>();
+                    synchronized (generator) { // the dataset's values come in time order
+                      for (int s = 0; s < stepsPerCall; s++) {
+                        int i = next.getAndIncrement();
+                        if (i >= dataset.points) {
+                          break;
+                        }
+                        batch.addAll(dataset.step(i, keys));
+                      }
+                    }
+                    if (batch.isEmpty()) {
+                      return null;
+                    }
+                    store.add(batch);
+                  }
+                }));
+      }
+      for (Future<?> future : done) {
+        future.get();
+      }
+      pool.shutdown();
+      points = dataset.pointCount();
+      double seconds = (System.nanoTime() - started) / 1e9;
+      long rollStart = System.nanoTime();
+      store.roll();
+      double rollSeconds = (System.nanoTime() - rollStart) / 1e9;
+      long bytes = directorySize(directory.resolve("metric-buckets"));
+      return String.format(
+          "store ingest (MetricIndexStore.add, %d points per call, %d threads, generated under a"
+              + " lock): %,.0f points/s (%.1f s); roll to warm %.1f s; %.3f bytes per point",
+          Math.max(1, 10_000 / (dataset.hosts * dataset.metrics)) * dataset.hosts * dataset.metrics,
+          threads,
+          points / seconds,
+          seconds,
+          rollSeconds,
+          bytes / (double) points);
+    }
+  }
+
+  private static String hecIngest(QuarryServer server, MetricDataset dataset, int threads)
+      throws Exception {
+    int stepsPerRequest = Math.max(1, 10_000 / (dataset.hosts * dataset.metrics));
+    List<byte[]> bodies = new ArrayList<>();
+    long generateStart = System.nanoTime();
+    for (int i = 0; i < dataset.points; i += stepsPerRequest) {
+      ByteArrayOutputStream body = new ByteArrayOutputStream();
+      for (int s = i; s < Math.min(dataset.points, i + stepsPerRequest); s++) {
+        long time = dataset.startSeconds + s * MetricDataset.INTERVAL_SECONDS;
+        for (int h = 0; h < dataset.hosts; h++) {
+          StringBuilder envelope =
+              new StringBuilder("{\"time\":")
+                  .append(time)
+                  .append(",\"event\":\"metric\",\"host\":\"")
+                  .append(MetricDataset.host(h))
+                  .append("\",\"fields\":{\"region\":\"")
+                  .append(MetricDataset.region(h))
+                  .append('"');
+          for (int m = 0; m < dataset.metrics; m++) {
+            envelope
+                .append(",\"metric_name:")
+                .append(dataset.metric(m))
+                .append("\":")
+                .append(number(dataset.next(h, m)));
+          }
+          envelope.append("}}\n");
+          body.writeBytes(envelope.toString().getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      bodies.add(body.toByteArray());
+    }
+    double generateSeconds = (System.nanoTime() - generateStart) / 1e9;
+    long bytes = bodies.stream().mapToLong(b -> b.length).sum();
+    double seconds = send(server, bodies, threads);
+    return String.format(
+        "HEC ingest (multi-metric envelopes, %,d points per request, %d senders, %,d MB of JSON"
+            + " built beforehand in %.1f s): %,.0f points/s (%.1f s)",
+        stepsPerRequest * dataset.hosts * dataset.metrics,
+        threads,
+        bytes >> 20,
+        generateSeconds,
+        dataset.pointCount() / seconds,
+        seconds);
+  }
+
+  private static String number(double value) {
+    return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+  }
+
+  /** A query's times over several runs. */
+  record Timing(String query, double[] millis, long rows) {
+    double median() {
+      return millis[millis.length / 2];
+    }
+
+    String line() {
+      return String.format(
+          "%s: median %.1f ms (min %.1f, max %.1f, %d runs), %d rows",
+          query, median(), millis[0], millis[millis.length - 1], millis.length, rows);
+    }
+  }
+
+  private static String eventIngest(QuarryServer server, MetricDataset dataset, int threads)
+      throws Exception {
+    int stepsPerRequest = Math.max(1, 10_000 / (dataset.hosts * dataset.metrics));
+    List<byte[]> bodies = new ArrayList<>();
+    for (int i = 0; i < dataset.points; i += stepsPerRequest) {
+      ByteArrayOutputStream body = new ByteArrayOutputStream();
+      for (int s = i; s < Math.min(dataset.points, i + stepsPerRequest); s++) {
+        long time = dataset.startSeconds + s * MetricDataset.INTERVAL_SECONDS;
+        for (int h = 0; h < dataset.hosts; h++) {
+          StringBuilder envelope =
+              new StringBuilder("{\"time\":")
+                  .append(time)
+                  .append(",\"index\":\"e\",\"sourcetype\":\"_json\",\"host\":\"")
+                  .append(MetricDataset.host(h))
+                  .append("\",\"event\":{\"region\":\"")
+                  .append(MetricDataset.region(h))
+                  .append('"');
+          for (int m = 0; m < dataset.metrics; m++) {
+            envelope
+                .append(",\"")
+                .append(dataset.metric(m))
+                .append("\":")
+                .append(number(dataset.next(h, m)));
+          }
+          envelope.append("}}\n");
+          body.writeBytes(envelope.toString().getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      bodies.add(body.toByteArray());
+    }
+    double seconds = send(server, bodies, threads);
+    return String.format(
+        "the same points as events over HEC: %,.0f points/s, %,.0f events/s (%.1f s)",
+        dataset.pointCount() / seconds,
+        dataset.pointCount() / (double) dataset.metrics / seconds,
+        seconds);
+  }
+
+  /** Sends the bodies to HEC /event from {@code threads} senders; returns the seconds taken. */
+  private static double send(QuarryServer server, List<byte[]> bodies, int threads)
+      throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    AtomicInteger next = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    long started = System.nanoTime();
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      done.add(
+          pool.submit(
+              () -> {
+                int i;
+                while ((i = next.getAndIncrement()) < bodies.size()) {
+                  HttpResponse<String> response =
+                      http.send(
+                          HttpRequest.newBuilder(
+                                  URI.create(server.url() + "/services/collector/event"))
+                              .header("Authorization", "Splunk bench")
+                              .POST(HttpRequest.BodyPublishers.ofByteArray(bodies.get(i)))
+                              .build(),
+                          HttpResponse.BodyHandlers.ofString());
+                  if (response.statusCode() != 200) {
+                    throw new IllegalStateException("HEC answered " + response.body());
+                  }
+                }
+                return null;
+              }));
+    }
+    for (Future<?> future : done) {
+      future.get();
+    }
+    pool.shutdown();
+    return (System.nanoTime() - started) / 1e9;
+  }
+
+  private static Timing timeQuery(QuarryServer server, String query, int runs) throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    double[] millis = new double[runs];
+    String lastBody = "";
+    for (int r = 0; r < runs; r++) {
+      long started = System.nanoTime();
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs/export"))
+                  .header(
+                      "Authorization",
+                      "Basic "
+                          + java.util.Base64.getEncoder()
+                              .encodeToString("admin:bench-pw".getBytes(StandardCharsets.UTF_8)))
+                  .header("Content-Type", "application/x-www-form-urlencoded")
+                  .POST(
+                      HttpRequest.BodyPublishers.ofString(
+                          "output_mode=json&search="
+                              + java.net.URLEncoder.encode(query, StandardCharsets.UTF_8)))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      millis[r] = (System.nanoTime() - started) / 1e6;
+      if (response.statusCode() != 200) {
+        throw new IllegalStateException(query + ": " + response.body());
+      }
+      lastBody = response.body();
+    }
+    Arrays.sort(millis);
+    long rows = lastBody.lines().filter(l -> l.contains("\"result\"")).count();
+    return new Timing(query, millis, rows);
+  }
+
+  static long directorySize(Path directory) throws IOException {
+    if (!Files.exists(directory)) {
+      return 0;
+    }
+    try (var files = Files.walk(directory)) {
+      return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+    }
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * The metric index store (issue 25): one {@link io.quarry.codecs.metricstore.MetricIndexStore} per
+ * index declared {@code datatype: metric}, holding data points ({@code metric_name}, {@code
+ * _value}, {@code _time}, string dimensions) as time series — a series is a metric name plus a
+ * sorted dimension set.
+ *
+ * <p>Points are appended to the index's own write-ahead log ({@link
+ * io.quarry.codecs.metricstore.MetricLog}) and into the hot bucket's in-memory series ({@link
+ * io.quarry.codecs.metricstore.HotBucket}: a series dictionary with postings, and per series the
+ * chunk codec's chunks of {@code io.quarry.codecs.metric}); a write returns once the log is forced.
+ * The hot bucket rolls into an immutable warm bucket — a series file (dictionary, postings, chunk
+ * index with each chunk's time bounds) and a chunk file, both in {@link
+ * io.quarry.codecs.metricstore.MetricBucketFormat} — after which the log files it covers are
+ * deleted. Queries select series by postings and a predicate, skip buckets and chunks by their time
+ * bounds, and decode only the chunks that overlap ({@link
+ * io.quarry.codecs.metricstore.MetricIndexStore#scan}). {@link
+ * io.quarry.codecs.metricstore.MetricStore} holds every metric index of a data directory.
+ */
+package io.quarry.codecs.metricstore;

@@ -1,0 +1,60 @@
+package io.quarry.server.metricindex;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.codecs.metricstore.MetricPoint;
+import io.quarry.codecs.metricstore.MetricStore;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Writes data points to their metric indexes durably. */
+public final class MetricIngest {
+  private final MetricStore store;
+  private final AtomicLong points = new AtomicLong();
+
+  public MetricIngest(MetricStore store) {
+    this.store = requireNonNull(store, "store is null");
+  }
+
+  public boolean hasIndex(String index) {
+    return store.hasIndex(index);
+  }
+
+  public MetricStore store() {
+    return store;
+  }
+
+  /** Points stored since the server started. */
+  public long pointsIngested() {
+    return points.get();
+  }
+
+  /** Returns when every point is durable and searchable. */
+  public void write(List<IndexedPoint> indexed) throws IOException {
+    if (indexed.isEmpty()) {
+      return;
+    }
+    String first = indexed.get(0).index();
+    if (indexed.stream().allMatch(point -> point.index().equals(first))) {
+      List<MetricPoint> points = new ArrayList<>(indexed.size());
+      for (IndexedPoint point : indexed) {
+        points.add(point.point());
+      }
+      store.index(first).add(points); // the usual case: one index, no grouping
+      this.points.addAndGet(points.size());
+      return;
+    }
+    Map<String, List<MetricPoint>> byIndex = new LinkedHashMap<>();
+    for (IndexedPoint point : indexed) {
+      byIndex.computeIfAbsent(point.index(), i -> new ArrayList<>()).add(point.point());
+    }
+    for (Map.Entry<String, List<MetricPoint>> entry : byIndex.entrySet()) {
+      store.index(entry.getKey()).add(entry.getValue());
+      points.addAndGet(entry.getValue().size());
+    }
+  }
+}

@@ -1,0 +1,182 @@
+package io.quarry.server.search;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.MetricCommand;
+import io.quarry.ql.ast.MstatsCommand;
+import io.quarry.ql.exec.Evaluator;
+import io.quarry.ql.exec.HeadOperator;
+import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.Pipelines;
+import io.quarry.ql.exec.RowSink;
+import io.quarry.ql.exec.StageStats;
+import io.quarry.ql.exec.Values;
+import io.quarry.ql.plan.SearchPlan;
+import io.quarry.server.search.metric.MetricSearch;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * Runs a plan whose generator is a command over metric indexes ({@code mstats}, {@code mcatalog},
+ * {@code mpreview}) for {@link SearchService}: the metric store answers through {@link
+ * MetricSearch}; mstats with nothing after it hands its typed pages on as they are, {@code
+ * prestats=true} streams points into the pipeline, everything else feeds rows to the row pipeline.
+ * The stats name the buckets, series, chunks and points read and skipped.
+ */
+final class MetricExecution {
+  private final MetricSearch metricSearch;
+  private final long maxResultRows;
+
+  MetricExecution(MetricSearch metricSearch, long maxResultRows) {
+    this.metricSearch = requireNonNull(metricSearch, "metricSearch is null");
+    this.maxResultRows = maxResultRows;
+  }
+
+  /**
+   * A command over metric indexes ({@code mstats}, {@code mcatalog}, {@code mpreview}): its rows,
+   * computed from the metric store, through the pipeline; the stats name the series and chunks it
+   * read and skipped.
+   */
+  SearchStats execute(
+      SearchPlan plan,
+      MetricCommand metric,
+      SearchControl control,
+      Consumer<Page> pages,
+      Evaluator evaluator,
+      List<String> pluginWarnings,
+      io.quarry.plugin.api.data.MemoryAccount memory)
+      throws IOException {
+    long started = System.nanoTime();
+    List<String> indexes = metricSearch.store().resolve(plan.indexPatterns());
+    PageCollector collector = new PageCollector(SearchService.PAGE_SIZE, pages);
+    StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
+    RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
+    if (metric instanceof MstatsCommand mstats && mstats.prestats()) {
+      return prestats(plan, mstats, indexes, control, pages, started, evaluator, pluginWarnings);
+    }
+    // mstats with nothing after it answers in typed pages; anything else feeds rows on
+    boolean direct = plan.pipeline().isEmpty() && metric instanceof MstatsCommand;
+    io.quarry.server.search.metric.MetricSearch.Result result =
+        metricSearch.run(
+            metric,
+            plan,
+            indexes,
+            maxResultRows,
+            control::shouldStop,
+            direct ? SearchService.PAGE_SIZE : 0,
+            memory);
+    long rows;
+    long emitted = 0;
+    if (direct) {
+      for (Page page : result.pages()) {
+        pages.accept(page);
+        emitted += page.positionCount();
+      }
+      rows = emitted;
+    } else {
+      RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
+      rows = SearchService.feed(result.rows().stream(), pipeline, control);
+      emitted = collector.rows();
+    }
+    List<String> messages = new ArrayList<>(plan.messages());
+    messages.addAll(result.messages());
+    messages.addAll(pluginWarnings);
+    if (control.stoppedByTimeLimit()) {
+      messages.add(
+          "search stopped after its time limit of "
+              + Values.toText(control.limit().toNanos() / 1e9)
+              + " s (max_time, search.maxTimeSeconds); results cover only the points read until"
+              + " then");
+    }
+    if (emitted >= maxResultRows) {
+      messages.add(
+          "results truncated at "
+              + maxResultRows
+              + " rows (search.maxResultRows); narrow the search");
+    }
+    io.quarry.codecs.metricstore.MetricScanStats scan = result.scan();
+    return new SearchStats(
+        indexes,
+        (int) scan.buckets(),
+        (int) scan.bucketsSkipped(),
+        0,
+        0,
+        scan.points(),
+        rows,
+        emitted,
+        true,
+        Duration.ofNanos(System.nanoTime() - started),
+        io.quarry.codecs.store.ScanStats.Costs.NONE,
+        Duration.ZERO,
+        stages.stages(),
+        messages,
+        java.util.Optional.of(scan));
+  }
+
+  /**
+   * {@code mstats prestats=true}: the points stream as rows into the pipeline (its {@code stats},
+   * {@code timechart} … aggregate them) while the metric store is scanned.
+   */
+  private SearchStats prestats(
+      SearchPlan plan,
+      MstatsCommand mstats,
+      List<String> indexes,
+      SearchControl control,
+      Consumer<Page> pages,
+      long started,
+      Evaluator evaluator,
+      List<String> pluginWarnings)
+      throws IOException {
+    PageCollector collector = new PageCollector(SearchService.PAGE_SIZE, pages);
+    StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
+    RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
+    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
+    AtomicLong fed = new AtomicLong();
+    io.quarry.codecs.metricstore.MetricScanStats scan =
+        metricSearch.prestats(
+            mstats,
+            plan,
+            indexes,
+            row -> {
+              fed.incrementAndGet();
+              return pipeline.accept(row);
+            },
+            control::shouldStop);
+    pipeline.finish();
+    List<String> messages = new ArrayList<>(plan.messages());
+    if (indexes.isEmpty()) {
+      messages.add("mstats reads no index: name a metric index in its where clause (index=<name>)");
+    }
+    messages.addAll(scan.warnings());
+    messages.addAll(pluginWarnings);
+    if (control.stoppedByTimeLimit()) {
+      messages.add(
+          "search stopped after its time limit of "
+              + Values.toText(control.limit().toNanos() / 1e9)
+              + " s (max_time, search.maxTimeSeconds); results cover only the points read until"
+              + " then");
+    }
+    return new SearchStats(
+        indexes,
+        (int) scan.buckets(),
+        (int) scan.bucketsSkipped(),
+        0,
+        0,
+        scan.points(),
+        fed.get(),
+        collector.rows(),
+        true,
+        Duration.ofNanos(System.nanoTime() - started),
+        io.quarry.codecs.store.ScanStats.Costs.NONE,
+        Duration.ZERO,
+        stages.stages(),
+        messages,
+        java.util.Optional.of(scan));
+  }
+}

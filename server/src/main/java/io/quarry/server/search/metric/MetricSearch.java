@@ -1,0 +1,356 @@
+package io.quarry.server.search.metric;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.codecs.metricstore.MetricIndexStore;
+import io.quarry.codecs.metricstore.MetricScanStats;
+import io.quarry.codecs.metricstore.MetricStore;
+import io.quarry.codecs.metricstore.Postings;
+import io.quarry.codecs.metricstore.SeriesKey;
+import io.quarry.codecs.metricstore.SeriesSelector;
+import io.quarry.ql.ast.McatalogCommand;
+import io.quarry.ql.ast.MetricAggregation;
+import io.quarry.ql.ast.MetricCommand;
+import io.quarry.ql.ast.MpreviewCommand;
+import io.quarry.ql.ast.MstatsCommand;
+import io.quarry.ql.exec.MapRow;
+import io.quarry.ql.exec.Row;
+import io.quarry.ql.plan.SearchPlan;
+import java.io.IOException;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
+
+/** Runs {@code mstats}, {@code mcatalog} and {@code mpreview} over the metric store. */
+public final class MetricSearch {
+  private final MetricStore store;
+
+  public MetricSearch(MetricStore store) {
+    this.store = requireNonNull(store, "store is null");
+  }
+
+  public MetricStore store() {
+    return store;
+  }
+
+  /**
+   * What a metric command produced.
+   *
+   * @param rows its rows, for the rest of the pipeline
+   * @param scan what the store read and skipped
+   * @param messages for the user: indexes that are not metric indexes
+   */
+  public record Result(
+      List<Row> rows,
+      List<io.quarry.plugin.api.data.Page> pages,
+      MetricScanStats scan,
+      List<String> messages) {}
+
+  /**
+   * Runs {@code command} over the metric indexes among {@code indexes} (already restricted to what
+   * the user may read), in the plan's time range and filtered by the plan's filter.
+   *
+   * @param maxRows at most this many rows from {@code mpreview}
+   * @param stopped asked between series: the search's time limit, finalize or cancel
+   */
+  public Result run(
+      MetricCommand command,
+      SearchPlan plan,
+      List<String> indexes,
+      long maxRows,
+      BooleanSupplier stopped)
+      throws IOException {
+    return run(command, plan, indexes, maxRows, stopped, 0);
+  }
+
+  /**
+   * As above; with {@code pageSize} &gt; 0, mstats answers with typed pages of that many rows (at
+   * most {@code maxRows} in all) instead of rows, for a search where nothing follows it.
+   */
+  public Result run(
+      MetricCommand command,
+      SearchPlan plan,
+      List<String> indexes,
+      long maxRows,
+      BooleanSupplier stopped,
+      int pageSize)
+      throws IOException {
+    return run(
+        command,
+        plan,
+        indexes,
+        maxRows,
+        stopped,
+        pageSize,
+        io.quarry.plugin.api.data.MemoryAccount.unbounded("mstats"));
+  }
+
+  /**
+   * As above, mstats counting its states against {@code memory} (the search's account: over it, the
+   * search fails with {@code MemoryLimitExceededException}).
+   */
+  public Result run(
+      MetricCommand command,
+      SearchPlan plan,
+      List<String> indexes,
+      long maxRows,
+      BooleanSupplier stopped,
+      int pageSize,
+      io.quarry.plugin.api.data.MemoryAccount memory)
+      throws IOException {
+    List<String> messages = new ArrayList<>();
+    List<io.quarry.plugin.api.data.Page> pages = List.of();
+    if (indexes.isEmpty()) {
+      messages.add(
+          command.name()
+              + " reads no index: name a metric index in its where clause (index=<name>)");
+    }
+    long from = plan.earliestMicros();
+    long to = plan.latestMicros();
+    MetricScanStats scan = MetricScanStats.NONE;
+    List<Row> rows;
+    switch (command) {
+      case MstatsCommand mstats -> {
+        MstatsRun run = new MstatsRun(mstats, ZoneOffset.UTC, stopped, memory);
+        for (String index : indexes) {
+          run.index(index);
+          SeriesSelector selector =
+              SeriesFilter.selector(plan.filter(), index, key -> run.wants(key.metricName()));
+          selector = withMetricTerm(selector, mstats);
+          scan = scan.plus(store.index(index).scan(selector, from, to, run));
+        }
+        if (pageSize > 0) {
+          pages = run.pages(pageSize, maxRows);
+          rows = List.of();
+        } else {
+          rows = run.rows();
+        }
+      }
+      case McatalogCommand catalog -> rows = catalog(catalog, plan, indexes, from, to);
+      case MpreviewCommand preview -> {
+        List<Row> points = new ArrayList<>();
+        for (String index : indexes) {
+          MetricScanStats[] read = new MetricScanStats[1];
+          read[0] =
+              store
+                  .index(index)
+                  .scan(
+                      SeriesFilter.selector(plan.filter(), index, key -> true),
+                      from,
+                      to,
+                      previewVisitor(preview, index, points, maxRows, stopped));
+          scan = scan.plus(read[0]);
+        }
+        rows = points;
+      }
+    }
+    messages.addAll(scan.warnings());
+    return new Result(rows, pages, scan, messages);
+  }
+
+  /**
+   * {@code mstats prestats=true}: every point of the metrics the aggregations name, as a row handed
+   * to {@code rows} while the store is scanned (nothing is held), until it answers false.
+   */
+  public MetricScanStats prestats(
+      MstatsCommand mstats,
+      SearchPlan plan,
+      List<String> indexes,
+      java.util.function.Predicate<Row> rows,
+      BooleanSupplier stopped)
+      throws IOException {
+    MstatsRun matcher = new MstatsRun(mstats, ZoneOffset.UTC, stopped);
+    boolean[] open = {true};
+    MetricScanStats scan = MetricScanStats.NONE;
+    for (String index : indexes) {
+      SeriesSelector selector =
+          withMetricTerm(
+              SeriesFilter.selector(plan.filter(), index, key -> matcher.wants(key.metricName())),
+              mstats);
+      scan =
+          scan.plus(
+              store
+                  .index(index)
+                  .scan(
+                      selector,
+                      plan.earliestMicros(),
+                      plan.latestMicros(),
+                      new io.quarry.codecs.metricstore.MetricScanVisitor() {
+                        @Override
+                        public Points series(SeriesKey key) {
+                          Map<String, Object> base = new LinkedHashMap<>();
+                          for (int d = 0; d < key.size(); d++) {
+                            base.put(key.name(d), key.value(d));
+                          }
+                          base.put("metric_name", key.metricName());
+                          base.put("index", index);
+                          return (time, value) -> {
+                            if (!open[0]) {
+                              return;
+                            }
+                            Map<String, Object> row = new LinkedHashMap<>();
+                            row.put(
+                                "_time",
+                                mstats.span().map(s -> s.floor(time, ZoneOffset.UTC)).orElse(time));
+                            row.putAll(base);
+                            row.put(key.metricName(), value);
+                            open[0] = rows.test(new MapRow(row));
+                          };
+                        }
+
+                        @Override
+                        public boolean stopped() {
+                          return !open[0] || stopped.getAsBoolean();
+                        }
+                      }));
+    }
+    return scan;
+  }
+
+  /** With one exact metric name throughout, its posting narrows the series before any test. */
+  private static SeriesSelector withMetricTerm(SeriesSelector selector, MstatsCommand mstats) {
+    TreeSet<String> metrics = new TreeSet<>();
+    for (MetricAggregation aggregation : mstats.aggregations()) {
+      if (aggregation.isWildcard() || aggregation.metric().equals(MetricAggregation.VALUE)) {
+        return selector;
+      }
+      metrics.add(aggregation.metric());
+    }
+    if (metrics.size() != 1) {
+      return selector;
+    }
+    List<String> terms = new ArrayList<>(selector.requiredTerms());
+    terms.add(Postings.term(Postings.METRIC_NAME, metrics.first()));
+    return new SeriesSelector(terms, selector.test());
+  }
+
+  private static io.quarry.codecs.metricstore.MetricScanVisitor previewVisitor(
+      MpreviewCommand preview,
+      String index,
+      List<Row> rows,
+      long maxRows,
+      BooleanSupplier stopped) {
+    Map<SeriesKey, long[]> taken = new HashMap<>();
+    return new io.quarry.codecs.metricstore.MetricScanVisitor() {
+      @Override
+      public Points series(SeriesKey key) {
+        long[] count = taken.computeIfAbsent(key, k -> new long[1]);
+        return (time, value) -> {
+          if ((preview.targetPerSeries() > 0 && count[0] >= preview.targetPerSeries())
+              || rows.size() >= maxRows) {
+            return;
+          }
+          count[0]++;
+          Map<String, Object> row = new LinkedHashMap<>();
+          row.put("_time", time);
+          row.put("metric_name", key.metricName());
+          row.put("_value", value);
+          row.put("index", index);
+          for (int d = 0; d < key.size(); d++) {
+            row.put(key.name(d), key.value(d));
+          }
+          rows.add(new MapRow(row));
+        };
+      }
+
+      @Override
+      public boolean stopped() {
+        return stopped.getAsBoolean() || rows.size() >= maxRows;
+      }
+    };
+  }
+
+  private List<Row> catalog(
+      McatalogCommand catalog, SearchPlan plan, List<String> indexes, long from, long to)
+      throws IOException {
+    TreeMap<List<String>, List<TreeSet<String>>> groups =
+        new TreeMap<>(
+            (a, b) -> {
+              for (int i = 0; i < a.size(); i++) {
+                int order = a.get(i).compareTo(b.get(i));
+                if (order != 0) {
+                  return order;
+                }
+              }
+              return 0;
+            });
+    for (String index : indexes) {
+      store
+          .index(index)
+          .seriesKeys(
+              SeriesFilter.selector(plan.filter(), index, key -> true),
+              from,
+              to,
+              key -> {
+                List<String> group = new ArrayList<>();
+                for (String field : catalog.groupBy()) {
+                  String value = field(key, field, index);
+                  if (value == null) {
+                    return;
+                  }
+                  group.add(value);
+                }
+                List<TreeSet<String>> sets =
+                    groups.computeIfAbsent(
+                        group,
+                        g -> {
+                          List<TreeSet<String>> fresh = new ArrayList<>();
+                          catalog.values().forEach(v -> fresh.add(new TreeSet<>()));
+                          return fresh;
+                        });
+                for (int i = 0; i < catalog.values().size(); i++) {
+                  String value = field(key, catalog.values().get(i), index);
+                  if (value != null) {
+                    sets.get(i).add(value);
+                  }
+                }
+              });
+    }
+    List<Row> rows = new ArrayList<>();
+    for (Map.Entry<List<String>, List<TreeSet<String>>> group : groups.entrySet()) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      for (int i = 0; i < catalog.groupBy().size(); i++) {
+        row.put(catalog.groupBy().get(i), group.getKey().get(i));
+      }
+      for (int i = 0; i < catalog.values().size(); i++) {
+        TreeSet<String> values = group.getValue().get(i);
+        if (!values.isEmpty()) {
+          row.put(
+              catalog.names().get(i), values.size() == 1 ? values.first() : List.copyOf(values));
+        }
+      }
+      rows.add(new MapRow(row));
+    }
+    return rows;
+  }
+
+  private static String field(SeriesKey key, String field, String index) {
+    if (field.equals(Postings.METRIC_NAME)) {
+      return key.metricName();
+    }
+    if (field.equals("index")) {
+      return index;
+    }
+    return key.dimension(field);
+  }
+
+  /** The metric index a name refers to, if it is one. */
+  public boolean isMetricIndex(String name) {
+    return store.hasIndex(name);
+  }
+
+  /** For {@code GET /api/v1/indexes}-style listings. */
+  public List<MetricIndexStore.Info> info() {
+    List<MetricIndexStore.Info> info = new ArrayList<>();
+    for (String name : store.indexNames()) {
+      info.add(store.index(name).info());
+    }
+    return info;
+  }
+}
