@@ -241,6 +241,9 @@ public final class QuarryServer implements Closeable {
               config.search().maxTotalMemoryBytes());
       Authenticator authenticator =
           new Authenticator(adminPassword.value(), config.auth(), hecTokens, auditLog);
+      io.quarry.server.auth.UserDirectory users =
+          io.quarry.server.auth.UserDirectory.open(
+              dataDirectory.resolve("users.json"), config.auth(), authenticator);
       auditLog.record(
           AuditEvent.of(java.time.Instant.now(), "-", "server start", "succeeded")
               .with("version", Version.current())
@@ -291,6 +294,7 @@ public final class QuarryServer implements Closeable {
       new LookupRoutes(authenticator, lookups).register(router);
       new io.quarry.server.rest.MacroRoutes(authenticator, macros).register(router);
       new io.quarry.server.rest.SplunkMacroRoutes(authenticator, macros).register(router);
+      new io.quarry.server.rest.SplunkUserRoutes(authenticator, users).register(router);
       new io.quarry.server.rest.SplunkSavedSearchRoutes(
               authenticator, savedSearches, jobRoutes, jobs)
           .register(router);

@@ -93,11 +93,31 @@ public final class Authenticator {
           user.name(),
           Access.of(user.name(), user.roles().stream().map(auth.roles()::get).toList()));
     }
-    this.passwords = Map.copyOf(all);
-    this.hashes = Map.copyOf(parsed);
-    this.access = Map.copyOf(accesses);
+    this.passwords = new ConcurrentHashMap<>(all);
+    this.hashes = new ConcurrentHashMap<>(parsed);
+    this.access = new ConcurrentHashMap<>(accesses);
     this.hecTokens = List.copyOf(hecTokens);
     RANDOM.nextBytes(verifiedKey);
+  }
+
+  /**
+   * Adds or replaces a user defined at run time ({@link UserDirectory}): {@code hash} is a {@link
+   * PasswordHash}. A replaced user's sessions end and its remembered password is forgotten.
+   */
+  void define(String user, String hash, Access userAccess) {
+    forget(user);
+    hashes.put(user, PasswordHash.parse(hash));
+    passwords.put(user, hash);
+    access.put(user, userAccess);
+  }
+
+  /** Removes a user defined at run time: it can no longer log in, and its sessions end. */
+  void forget(String user) {
+    access.remove(user);
+    hashes.remove(user);
+    passwords.remove(user);
+    verified.remove(user);
+    sessions.values().removeIf(session -> session.user().equals(user));
   }
 
   /** Where logins, searches and configuration changes are recorded (the {@code _audit} index). */

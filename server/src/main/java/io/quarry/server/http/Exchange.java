@@ -119,6 +119,15 @@ public final class Exchange {
    * from the query string (Splunk's REST API accepts both).
    */
   public String parameter(String name) {
+    List<String> values = parameters(name);
+    return values.isEmpty() ? null : values.get(0);
+  }
+
+  /**
+   * Every value of a parameter given several times ({@code roles=a&roles=b}), from the form body
+   * or, when the body lacks it, the query string; empty when there is none.
+   */
+  public List<String> parameters(String name) {
     if (form == null) {
       form = new LinkedHashMap<>();
       String contentType = header(HttpHeaderNames.CONTENT_TYPE);
@@ -137,7 +146,11 @@ public final class Exchange {
       }
     }
     List<String> values = form.get(name);
-    return values == null || values.isEmpty() ? queryParameter(name) : values.get(0);
+    if (values != null && !values.isEmpty()) {
+      return values;
+    }
+    List<String> query = uri.parameters().get(name);
+    return query == null ? List.of() : query;
   }
 
   public int bodyLength() {

@@ -442,9 +442,9 @@ function rangeBody() {
   return body;
 }
 
-async function dropJob(job) {
-  if (!job) return;
-  api(`/api/v1/jobs/${job.id}`, { method: 'DELETE' }).catch(() => {});
+function dropJob(job) {
+  if (!job) return Promise.resolve();
+  return api(`/api/v1/jobs/${job.id}`, { method: 'DELETE' }).catch(() => {});
 }
 
 async function run({ push = true } = {}) {
@@ -452,8 +452,9 @@ async function run({ push = true } = {}) {
   if (!text) return;
   closeCompletions();
   const generation = ++state.generation;
-  dropJob(state.timelineJob);
-  dropJob(state.job); // the page shows one search at a time; its jobs go when the next starts
+  // the page shows one search at a time: its jobs go before the next starts, so they never count
+  // against the user's concurrent-search quota (srchJobsQuota) with the new ones
+  const dropped = Promise.all([dropJob(state.timelineJob), dropJob(state.job)]);
   state.timelineJob = null;
   parseError = null;
   renderEditor();
@@ -466,6 +467,8 @@ async function run({ push = true } = {}) {
   $('progress').className = 'progress running';
   let job;
   try {
+    await dropped;
+    if (generation !== state.generation) return;
     job = await api('/api/v1/jobs', { method: 'POST', body: { query: text, ...rangeBody() } });
   } catch (e) {
     if (generation !== state.generation) return;

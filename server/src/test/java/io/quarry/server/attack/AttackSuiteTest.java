@@ -182,7 +182,10 @@ class AttackSuiteTest {
         }
         attacked++;
         String path = concrete(template);
-        boolean hec = template.startsWith("/services/collector");
+        // ingest routes take HEC tokens: HEC itself and the Prometheus text import
+        boolean hec =
+            template.startsWith("/services/collector")
+                || template.equals("/api/v1/metrics/import/prometheus");
         String body = method.equals("GET") || method.equals("DELETE") ? null : "search=*";
         for (String[] credentials :
             new String[][] {

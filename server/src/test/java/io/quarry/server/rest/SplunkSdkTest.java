@@ -123,4 +123,26 @@ class SplunkSdkTest {
     assertThat(seen.get("missing").asText()).isEqualTo("KeyError");
     assertThat(seen.get("create").asInt()).isEqualTo(400);
   }
+
+  @Test
+  void splunksPythonSdkManagesUsers() throws Exception {
+    Path python = PythonVenv.with("splunk-sdk==2.1.0");
+    String output =
+        PythonVenv.script(
+            python, "/splunk-sdk/users.py", "127.0.0.1", Integer.toString(server.port()), "sdk-pw");
+    assertThat(output).as("the SDK script failed; its output is on standard error").isNotNull();
+    JsonNode seen = JSON.readTree(output.lines().reduce((a, b) -> b).orElseThrow());
+
+    assertThat(seen.get("created").asText()).as("the SDK lower-cases names").isEqualTo("carol");
+    assertThat(seen.get("roles").toString()).isEqualTo("[\"user\"]");
+    assertThat(seen.get("userNames").toString()).isEqualTo("[\"admin\",\"carol\"]");
+    assertThat(seen.get("roleNames").toString()).isEqualTo("[\"admin\",\"user\"]");
+    assertThat(seen.get("carolSearch").toString()).isEqualTo("[{\"count\":\"300\"}]");
+    assertThat(seen.get("carolSees").toString()).isEqualTo("[\"carol\"]");
+    assertThat(seen.get("carolCreates").asInt()).isEqualTo(403);
+    assertThat(seen.get("oldPassword").asBoolean()).isFalse();
+    assertThat(seen.get("newPassword").asBoolean()).isTrue();
+    assertThat(seen.get("deleted").asBoolean()).isTrue();
+    assertThat(seen.get("afterDelete").asBoolean()).isFalse();
+  }
 }

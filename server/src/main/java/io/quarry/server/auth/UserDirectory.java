@@ -1,0 +1,199 @@
+package io.quarry.server.auth;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.config.DurableFile;
+import io.quarry.server.config.QuarryConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.logging.Logger;
+
+/**
+ * The users: the configuration's ({@code auth.users}, read-only here), {@code admin}, and those
+ * defined at run time over Splunk's {@code authentication/users}, kept in {@code users.json} with
+ * their passwords as PBKDF2 hashes ({@link PasswordHash}; the password itself is never written) and
+ * read back on start. Roles come from the configuration. A change reaches the {@link Authenticator}
+ * at once: a deleted user or a changed password ends that user's sessions.
+ */
+public final class UserDirectory {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Users defined over REST, at most. */
+  public static final int MAX_DEFINED = 10_000;
+
+  /** A user as the file holds it and the REST API describes it. */
+  public record Stored(
+      @JsonProperty("passwordHash") String passwordHash,
+      @JsonProperty("roles") List<String> roles) {
+    public Stored {
+      requireNonNull(passwordHash, "passwordHash is null");
+      roles = List.copyOf(roles);
+    }
+  }
+
+  /** One user as listed: its roles and where it is defined ({@code config}, {@code api}). */
+  public record Listed(String name, List<String> roles, String from) {}
+
+  private final Path file;
+  private final QuarryConfig.Auth auth;
+  private final Authenticator authenticator;
+  private final Map<String, Stored> defined = new TreeMap<>(); // guarded by this
+
+  private UserDirectory(Path file, QuarryConfig.Auth auth, Authenticator authenticator) {
+    this.file = file;
+    this.auth = auth;
+    this.authenticator = authenticator;
+  }
+
+  /**
+   * Reads {@code file} (if any) and hands its users to {@code authenticator}; a name the
+   * configuration now defines keeps the configuration's settings (logged).
+   */
+  public static UserDirectory open(Path file, QuarryConfig.Auth auth, Authenticator authenticator)
+      throws IOException {
+    UserDirectory directory =
+        new UserDirectory(
+            requireNonNull(file, "file is null"),
+            requireNonNull(auth, "auth is null"),
+            requireNonNull(authenticator, "authenticator is null"));
+    if (Files.exists(file)) {
+      Map<String, Stored> saved;
+      try {
+        saved = JSON.readValue(file.toFile(), new TypeReference<Map<String, Stored>>() {});
+      } catch (IOException e) {
+        throw new IOException(
+            file + " (users defined over REST) cannot be read: " + e.getMessage(), e);
+      }
+      saved.forEach(
+          (name, user) -> {
+            if (directory.configured(name)) {
+              Logger.getLogger(UserDirectory.class.getName())
+                  .warning(
+                      "user '"
+                          + name
+                          + "' in "
+                          + file
+                          + " is now defined in the configuration too; the configuration's wins");
+            } else if (!auth.roles().keySet().containsAll(user.roles())) {
+              Logger.getLogger(UserDirectory.class.getName())
+                  .warning(
+                      "user '"
+                          + name
+                          + "' in "
+                          + file
+                          + " has a role no longer in the configuration ("
+                          + user.roles()
+                          + "); the user cannot log in until it is changed or deleted");
+              directory.defined.put(name, user);
+            } else {
+              directory.defined.put(name, user);
+              authenticator.define(name, user.passwordHash(), directory.access(name, user.roles()));
+            }
+          });
+    }
+    return directory;
+  }
+
+  /** Whether {@code name} is {@code admin} or a user of the configuration. */
+  public boolean configured(String name) {
+    return name.equals(Authenticator.ADMIN_USER)
+        || auth.users().stream().anyMatch(user -> user.name().equals(name));
+  }
+
+  /** Every user, by name. */
+  public synchronized List<Listed> list() {
+    List<Listed> all = new ArrayList<>();
+    all.add(new Listed(Authenticator.ADMIN_USER, List.of(QuarryConfig.Auth.ADMIN_ROLE), "config"));
+    for (QuarryConfig.User user : auth.users()) {
+      all.add(new Listed(user.name(), user.roles(), "config"));
+    }
+    defined.forEach((name, user) -> all.add(new Listed(name, user.roles(), "api")));
+    all.sort(java.util.Comparator.comparing(Listed::name));
+    return all;
+  }
+
+  /** The role names there are: built in and configured. */
+  public Map<String, QuarryConfig.Role> roles() {
+    return auth.roles();
+  }
+
+  /**
+   * Defines a user, or changes one defined here: {@code password} null keeps the old one, {@code
+   * roles} null keeps the old ones (a new user gets {@code user}).
+   *
+   * @return whether the user is new
+   * @throws IllegalArgumentException naming what is wrong: the name, the password's strength, an
+   *     unknown role, a user of the configuration
+   */
+  public synchronized boolean put(String name, String password, List<String> roles)
+      throws IOException {
+    if (configured(name)) {
+      throw new IllegalArgumentException(
+          "user '" + name + "' is defined in the configuration (auth.users); change it there");
+    }
+    Stored old = defined.get(name);
+    if (old == null && password == null) {
+      throw new IllegalArgumentException("a new user needs a password");
+    }
+    if (old == null && defined.size() >= MAX_DEFINED) {
+      throw new IllegalArgumentException(
+          "there are " + MAX_DEFINED + " users defined over REST already, the most kept");
+    }
+    List<String> newRoles =
+        roles != null && !roles.isEmpty()
+            ? List.copyOf(roles)
+            : old != null ? old.roles() : List.of(QuarryConfig.Auth.USER_ROLE);
+    for (String role : newRoles) {
+      if (!auth.roles().containsKey(role)) {
+        throw new IllegalArgumentException(
+            "role '" + role + "' is neither built in (admin, user) nor in auth.roles");
+      }
+    }
+    // the configuration's checks on names and passwords, applied to the new user
+    new QuarryConfig.User(name, password != null ? password : old.passwordHash(), newRoles);
+    String hash = password != null ? PasswordHash.hash(password) : old.passwordHash();
+    Map<String, Stored> next = new TreeMap<>(defined);
+    next.put(name, new Stored(hash, newRoles));
+    save(next);
+    defined.put(name, next.get(name));
+    authenticator.define(name, hash, access(name, newRoles));
+    return old == null;
+  }
+
+  /**
+   * Deletes a user defined here; false when there is none of that name.
+   *
+   * @throws IllegalArgumentException for {@code admin} or a user of the configuration
+   */
+  public synchronized boolean delete(String name) throws IOException {
+    if (configured(name)) {
+      throw new IllegalArgumentException(
+          "user '" + name + "' is defined in the configuration (auth.users); remove it there");
+    }
+    if (!defined.containsKey(name)) {
+      return false;
+    }
+    Map<String, Stored> next = new TreeMap<>(defined);
+    next.remove(name);
+    save(next);
+    defined.remove(name);
+    authenticator.forget(name);
+    return true;
+  }
+
+  private Access access(String name, List<String> roles) {
+    return Access.of(name, roles.stream().map(auth.roles()::get).toList());
+  }
+
+  private void save(Map<String, Stored> users) throws IOException {
+    DurableFile.replace(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(users));
+  }
+}

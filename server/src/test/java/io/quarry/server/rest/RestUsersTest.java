@@ -1,0 +1,125 @@
+package io.quarry.server.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.server.QuarryServer;
+import io.quarry.server.config.ConfigLoader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Users defined over Splunk's {@code authentication/users} beyond what the real SDK shows ({@code
+ * SplunkSdkTest}): roles from the configuration apply to them, the configuration's users stay
+ * read-only, the password is kept only as a hash in an owner-only file, and they survive a restart.
+ */
+class RestUsersTest {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final String USERS = "/services/authentication/users";
+
+  @TempDir Path directory;
+  private QuarryServer server;
+
+  @BeforeEach
+  void start() throws Exception {
+    Files.writeString(
+        directory.resolve("quarry.yml"),
+        """
+        server: {bind: 127.0.0.1, port: 0}
+        dataDir: %s
+        indexes: [main, web]
+        auth:
+          adminPassword: admin-pw
+          users: [{name: bob, password: bob-password}]
+          roles:
+            webonly: {srchIndexesAllowed: [web], srchIndexesDefault: [web]}
+        """
+            .formatted(directory.resolve("data")));
+    restart();
+  }
+
+  private void restart() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+    server =
+        QuarryServer.start(
+            ConfigLoader.load(directory.resolve("quarry.yml"), Map.of(), Map.of()),
+            Clock.systemUTC());
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    server.close();
+  }
+
+  @Test
+  void usersDefinedOverRestHaveTheirRolesAndSurviveARestart() throws Exception {
+    HttpResponse<String> created =
+        post("admin:admin-pw", USERS, "name=wes&password=wes-password-1&roles=webonly");
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    assertThat(created.body()).contains("\"roles\":[\"webonly\"]");
+    assertThat(post("admin:admin-pw", USERS, "name=wes&password=x").statusCode()).isEqualTo(409);
+    assertThat(post("admin:admin-pw", USERS, "name=eve&password=eve-pw-1&roles=nosuch").body())
+        .contains("role 'nosuch'");
+    assertThat(post("bob:bob-password", USERS, "name=eve&password=eve-pw-1").statusCode())
+        .isEqualTo(403);
+    HttpResponse<String> configured = post("admin:admin-pw", USERS + "/bob", "password=other");
+    assertThat(configured.statusCode()).isEqualTo(403);
+    assertThat(configured.body()).contains("defined in the configuration");
+
+    Path file = directory.resolve("data/users.json");
+    String stored = Files.readString(file);
+    assertThat(stored).contains("pbkdf2:").doesNotContain("wes-password-1");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+        .isEqualTo("rw-------");
+
+    restart();
+    HttpResponse<String> search = get("wes:wes-password-1", "/api/v1/indexes");
+    assertThat(search.statusCode()).as("wes logs in after a restart").isEqualTo(200);
+    assertThat(search.body()).contains("\"name\":\"web\"").doesNotContain("\"name\":\"main\"");
+    assertThat(delete("admin:admin-pw", USERS + "/wes").statusCode()).isEqualTo(200);
+    assertThat(get("wes:wes-password-1", "/api/v1/indexes").statusCode()).isEqualTo(401);
+    assertThat(delete("admin:admin-pw", USERS + "/bob").statusCode()).isEqualTo(403);
+  }
+
+  private HttpResponse<String> post(String credentials, String path, String form) throws Exception {
+    return HTTP.send(
+        request(credentials, path + "?output_mode=json")
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString(form))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> get(String credentials, String path) throws Exception {
+    return HTTP.send(
+        request(credentials, path).GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> delete(String credentials, String path) throws Exception {
+    return HTTP.send(
+        request(credentials, path + "?output_mode=json").DELETE().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpRequest.Builder request(String credentials, String path) {
+    return HttpRequest.newBuilder(URI.create(server.url() + path))
+        .header(
+            "Authorization",
+            "Basic "
+                + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
+  }
+}
