@@ -11,8 +11,9 @@ import java.util.logging.Logger;
  * for a complete result:
  *
  * <ul>
- *   <li>JSON ({@code /api/v1/search}): the document is closed with an {@code "error"} member, {@code
- *       {"pages":[…],"messages":[],"error":{"code","message",…}}}, and the chunked body ends;
+ *   <li>JSON ({@code /api/v1/search}): the document is closed with an {@code "error"} member,
+ *       {@code {"pages":[…],"messages":[],"error":{"code","message",…}}}, and the chunked body
+ *       ends;
  *   <li>NDJSON: a last line {@code {"error":{"code","message",…}}} — never a row, whose values are
  *       scalars or arrays — and the chunked body ends;
  *   <li>Splunk's export (JSON lines): the held row without {@code lastrow}, then {@code
