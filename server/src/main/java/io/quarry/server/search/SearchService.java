@@ -189,6 +189,12 @@ public final class SearchService implements AutoCloseable {
       LOG.warning("search over its memory limit: " + e.getMessage() + ": " + query);
       return memoryLimit(e.getMessage());
     }
+    if (e instanceof io.quarry.ql.exec.PluginFailureException
+        && (e.getCause() instanceof io.quarry.server.http.ApiException
+            || e.getCause() instanceof io.quarry.ql.parser.QueryParseException)) {
+      // map: a built-in that runs searches failed with a search's own typed error
+      return (RuntimeException) e.getCause();
+    }
     if (e instanceof io.quarry.ql.exec.PluginFailureException) {
       LOG.log(java.util.logging.Level.WARNING, "search failed in a plugin: " + query, e);
       return new io.quarry.server.http.ApiException(
