@@ -8,11 +8,9 @@ import io.quarry.plugin.api.command.CommandDefinition;
 import io.quarry.plugin.api.command.CommandKind;
 import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.command.OperatorContext;
-import io.quarry.ql.ast.Subsearch;
 import io.quarry.ql.ast.WritesOwnSpl;
 import io.quarry.ql.command.CustomSyntax;
 import io.quarry.ql.parser.Position;
-import io.quarry.ql.parser.SubsearchParser;
 import io.quarry.ql.parser.Token;
 import io.quarry.ql.parser.TokenReader;
 import io.quarry.ql.parser.TokenType;
@@ -96,9 +94,8 @@ final class MapCommand implements CommandDefinition, CustomSyntax {
         if (search.isEmpty()) {
           throw reader.error(value, "map needs a search to run", "a search");
         }
-      } else if (SubsearchParser.at(reader) && search == null) {
-        Subsearch subsearch = SubsearchParser.read(reader);
-        search = subsearch.text();
+      } else if (reader.at(TokenType.LBRACKET) && search == null) {
+        search = bracketed(reader);
         bracketed = true;
       } else if (Syntax.atOption(reader)) {
         Token key = reader.peek();
@@ -126,6 +123,30 @@ final class MapCommand implements CommandDefinition, CustomSyntax {
         Map.of(
             "search", new Search(search, bracketed, name.position()), "maxsearches", maxSearches),
         List.of());
+  }
+
+  /**
+   * The text between {@code [} and its matching {@code ]}, not parsed: with its {@code $field$}
+   * tokens it need not be a search until they are replaced.
+   */
+  private static String bracketed(TokenReader reader) {
+    Token open = reader.next();
+    int depth = 1;
+    while (true) {
+      Token token = reader.next();
+      if (token.type() == TokenType.EOF) {
+        throw reader.error(open, "map's '[' has no matching ']'", "a ']' to end the search");
+      }
+      if (token.type() == TokenType.LBRACKET) {
+        depth++;
+      } else if (token.type() == TokenType.RBRACKET && --depth == 0) {
+        String text = reader.query().substring(open.end(), token.position().offset()).strip();
+        if (text.isEmpty()) {
+          throw reader.error(token, "map needs a search between '[' and ']'", "a search");
+        }
+        return text;
+      }
+    }
   }
 
   /** The search template as written, carried in the arguments with where {@code map} is. */
