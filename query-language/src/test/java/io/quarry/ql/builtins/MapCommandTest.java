@@ -59,6 +59,13 @@ class MapCommandTest {
   }
 
   @Test
+  void helpShowsItsSyntax() {
+    var help = io.quarry.ql.command.CommandRegistry.builtIns().help("map").orElseThrow();
+    assertThat(help.syntax()).contains("search=").contains("maxsearches");
+    assertThat(help.kind()).isEqualTo(io.quarry.plugin.api.command.CommandKind.CENTRALIZED);
+  }
+
+  @Test
   void withoutARunnerItRefusesToRun() {
     assertThatThrownBy(() -> CommandHarness.run("map search=\"x\"", List.of(Map.of("a", 1))))
         .hasMessageContaining("only inside a search of the server");
