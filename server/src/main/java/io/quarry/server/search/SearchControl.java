@@ -30,6 +30,24 @@ public final class SearchControl {
   private final LongAdder eventsRead = new LongAdder();
   private final LongAdder extractionNanos = new LongAdder();
 
+  private volatile boolean everyEventField;
+
+  /**
+   * The answer's events carry every field they have, their search-time extractions included (by
+   * default only the fields an event holds without extraction: {@code _raw} and the index-time ones
+   * — a client reads the rest from {@code _raw}). A subsearch's rows ask for this: the commands
+   * after {@code append}, {@code join} or {@code map} read them as rows, with no {@code _raw} to
+   * extract from again.
+   */
+  public SearchControl everyEventField() {
+    everyEventField = true;
+    return this;
+  }
+
+  boolean everyEventFieldAsked() {
+    return everyEventField;
+  }
+
   /** A control whose time limit is set by the search service when the search starts. */
   public SearchControl() {
     this.limit = null;

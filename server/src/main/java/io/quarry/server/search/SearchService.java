@@ -428,7 +428,8 @@ public final class SearchService implements AutoCloseable {
             ? RowPredicates.compile(plan.filter().get())
             : row -> true;
 
-    PageCollector collector = new PageCollector(PAGE_SIZE, pages);
+    PageCollector collector =
+        new PageCollector(PAGE_SIZE, pages, control.everyEventFieldAsked()); // subsearch rows
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
     RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
     AtomicLong matched = new AtomicLong();

@@ -68,7 +68,7 @@ final class SearchSubsearchRunner implements SubsearchRunner {
     long[] rows = {0};
     long[] bytes = {0};
     boolean[] cut = {false};
-    SearchControl control = new SearchControl();
+    SearchControl control = new SearchControl().everyEventField(); // fields the outer search reads
     SearchStats stats;
     try {
       stats =
