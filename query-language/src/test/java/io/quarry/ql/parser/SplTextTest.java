@@ -263,6 +263,7 @@ class SplTextTest {
           "| gentimes start=1/1/2021 end=1/3/2021:12:00:00",
           "| multisearch [search index=a | eval x=1] [search index=b] | stats count by x",
           "* | timechart span=1h otherstr=rest nullstr=\"no one\" per_second(b) by h",
+          "* | chart limit=3 otherstr=rest nullstr=\"no one\" count over a by b",
           "| union [search index=a | stats count] [search index=b] | union maxout=5 [search c]",
           "* | stats count by h | appendpipe [stats sum(count) AS count | eval h=\"T\"]"
               + " | appendpipe run_in_preview=f [where count > 1 | head 2]",
