@@ -336,5 +336,14 @@ public final class Exchange {
     public void finish() {
       complete(context.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
     }
+
+    /**
+     * Ends a body whose last bytes told the client of an error (the status line, long sent, said
+     * 200): the request is counted with {@code status} in the metrics.
+     */
+    public void finishWithError(HttpResponseStatus status) {
+      Exchange.this.status = status.code();
+      finish();
+    }
   }
 }

@@ -97,8 +97,9 @@ public final class SearchExportRoute {
       if (!lines.started()) {
         throw failure; // answered in Splunk's shape with its status (SplunkErrors)
       }
-      lines.fail(StreamFailure.typed(exchange.path(), failure));
-      lines.stream().finish();
+      ApiException error = StreamFailure.typed(exchange.path(), failure);
+      lines.fail(error);
+      lines.stream().finishWithError(error.status());
       return;
     }
     lines.finish(stats);

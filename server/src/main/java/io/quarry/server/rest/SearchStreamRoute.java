@@ -115,7 +115,7 @@ public final class SearchStreamRoute {
         throw error;
       }
       send(encoder.error(error.body()));
-      stream().finish();
+      stream().finishWithError(error.status());
     }
 
     private void send(byte[] chunk) throws IOException {

@@ -72,6 +72,7 @@ class StreamFailureTest {
 
   @Test
   void ndjsonEndsWithTheTypedErrorAfterTheRowsSent() throws Exception {
+    double failedBefore = failedSearchRequests();
     HttpResponse<String> response = search("application/x-ndjson", FAILS_LATE);
     assertThat(response.statusCode()).isEqualTo(200);
     List<String> lines = response.body().lines().toList();
@@ -84,7 +85,31 @@ class StreamFailureTest {
     assertThat(error.get("message").asText())
         .contains("command 'failafter' of plugin 'failafter' failed")
         .contains("more than 20000 rows");
+    // the request is counted as what it was: a failure (once the route has returned, which may
+    // be just after the client read the end)
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (failedSearchRequests() < failedBefore + 1 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(failedSearchRequests()).isEqualTo(failedBefore + 1);
     assertHealthy();
+  }
+
+  /** {@code POST /api/v1/search} requests counted with status 500 so far. */
+  private static double failedSearchRequests() throws Exception {
+    String metric =
+        "quarry_http_requests_total{method=\"POST\",route=\"/api/v1/search\",status=\"500\"} ";
+    String metrics =
+        HTTP.send(
+                HttpRequest.newBuilder(URI.create(server.url() + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    return metrics
+        .lines()
+        .filter(line -> line.startsWith(metric))
+        .mapToDouble(line -> Double.parseDouble(line.substring(metric.length())))
+        .findFirst()
+        .orElse(0);
   }
 
   @Test
