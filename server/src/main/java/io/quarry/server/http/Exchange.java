@@ -152,6 +152,11 @@ public final class Exchange {
     return status;
   }
 
+  /** The status a request whose response had begun is counted with when it failed. */
+  void failedAfterStart(HttpResponseStatus status) {
+    this.status = status.code();
+  }
+
   boolean responded() {
     return responded;
   }

@@ -85,14 +85,20 @@ class StreamFailureTest {
     assertThat(error.get("message").asText())
         .contains("command 'failafter' of plugin 'failafter' failed")
         .contains("more than 20000 rows");
-    // the request is counted as what it was: a failure (once the route has returned, which may
-    // be just after the client read the end)
+    assertCountedAsFailed(failedBefore);
+    assertHealthy();
+  }
+
+  /**
+   * The request was counted as what it was, a failure, once the route returned (which may be just
+   * after the client read the end).
+   */
+  private static void assertCountedAsFailed(double failedBefore) throws Exception {
     long deadline = System.nanoTime() + 5_000_000_000L;
     while (failedSearchRequests() < failedBefore + 1 && System.nanoTime() < deadline) {
       Thread.sleep(10);
     }
     assertThat(failedSearchRequests()).isEqualTo(failedBefore + 1);
-    assertHealthy();
   }
 
   /** {@code POST /api/v1/search} requests counted with status 500 so far. */
@@ -130,6 +136,7 @@ class StreamFailureTest {
   @Test
   void csvAndArrowAreAbortedWithoutTheirEnd() throws Exception {
     for (String format : List.of("text/csv", "application/vnd.apache.arrow.stream")) {
+      double failedBefore = failedSearchRequests();
       HttpResponse<InputStream> response = searchStreaming(format, FAILS_LATE);
       assertThat(response.statusCode()).as(format).isEqualTo(200);
       try (InputStream body = response.body()) {
@@ -139,6 +146,7 @@ class StreamFailureTest {
             .as(format + ": the body ends in an error, not as a complete answer")
             .isInstanceOf(IOException.class);
       }
+      assertCountedAsFailed(failedBefore);
       assertHealthy();
     }
   }
