@@ -54,6 +54,8 @@ class MapCommandTest {
           .as(bad)
           .isInstanceOf(QueryParseException.class);
     }
+    assertThatThrownBy(() -> CommandHarness.parse("appendpipe [map search=\"x\"]"))
+        .hasMessageContaining("appendpipe cannot run 'map'");
     assertThatThrownBy(() -> CommandHarness.parse("map mysaved"))
         .hasMessageContaining("search=\"| savedsearch mysaved\"");
   }
