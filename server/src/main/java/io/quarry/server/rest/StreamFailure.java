@@ -20,7 +20,7 @@ import java.util.logging.Logger;
  *       {"preview":false,"messages":[{"type":"FATAL","text":…}],"error":{…}}}, and the body ends;
  *   <li>CSV and Arrow, which have no room for an error: the connection is closed without the
  *       terminal chunk, so an HTTP client reports a truncated body (an {@link java.io.IOException}
- *       in Java, curl's exit 18) instead of a short result that looks whole.
+ *       in Java) instead of a short result that looks whole.
  * </ul>
  *
  * <p>A search that fails before anything is written answers with its error status as any request
