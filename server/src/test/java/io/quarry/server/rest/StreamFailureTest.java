@@ -188,6 +188,28 @@ class StreamFailureTest {
   }
 
   @Test
+  void quarrysJavaClientThrowsInsteadOfEndingShort() throws Exception {
+    io.quarry.client.QuarryClient client =
+        io.quarry.client.QuarryClient.builder(URI.create(server.url()))
+            .adminPassword(PASSWORD)
+            .build();
+    long[] rows = {0};
+    assertThatThrownBy(
+            () -> {
+              try (io.quarry.client.ResultStream stream = client.stream(FAILS_LATE, null, null)) {
+                stream.forEachRemaining(page -> rows[0] += page.rows().size());
+              }
+            })
+        .isInstanceOf(io.quarry.client.QuarryClientException.class)
+        .hasMessageContaining("PLUGIN_FAILED")
+        .hasMessageContaining("more than 20000 rows");
+    assertThat(rows[0]).isBetween(1024L, 20_000L);
+    assertThatThrownBy(() -> client.search(FAILS_LATE, null, null))
+        .isInstanceOf(io.quarry.client.QuarryClientException.class)
+        .hasMessageContaining("PLUGIN_FAILED");
+  }
+
+  @Test
   void aFailureBeforeAnyRowAnswersWithItsStatus() throws Exception {
     for (String format :
         List.of(
