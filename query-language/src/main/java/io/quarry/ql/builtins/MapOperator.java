@@ -142,7 +142,8 @@ final class MapOperator extends QueueOperator {
                 position.offset(),
                 position),
             MapCommand.MAX_ROWS,
-            Duration.ofSeconds(MapCommand.MAX_TIME_SECONDS));
+            Duration.ofSeconds(MapCommand.MAX_TIME_SECONDS),
+            stopped);
     for (String message : result.messages()) {
       context.warn("map: " + message);
     }

@@ -48,6 +48,18 @@ public final class SearchControl {
     return everyEventField;
   }
 
+  private volatile java.util.function.BooleanSupplier outerStopped = () -> false;
+
+  /**
+   * Also finalizes this search when {@code outerStopped} says so: a search run while another runs
+   * ({@code map}'s) ends with the search holding it — cancelled, finalized or past its time limit —
+   * answering with what it read.
+   */
+  public SearchControl stopWhen(java.util.function.BooleanSupplier outerStopped) {
+    this.outerStopped = java.util.Objects.requireNonNull(outerStopped, "outerStopped is null");
+    return this;
+  }
+
   /** A control whose time limit is set by the search service when the search starts. */
   public SearchControl() {
     this.limit = null;
@@ -145,6 +157,10 @@ public final class SearchControl {
    */
   public boolean shouldStop() {
     if (stop != Stop.NONE) {
+      return true;
+    }
+    if (outerStopped.getAsBoolean()) {
+      finalizeSearch();
       return true;
     }
     if (limit != null && System.nanoTime() - deadlineNanos > 0) {

@@ -68,6 +68,40 @@ class MapSearchTest {
         .contains("map: result 2 has no value for $h$; its search was not run");
   }
 
+  @Test
+  void itsSearchesStopWithTheSearchHoldingThem() throws Exception {
+    // each mapped search backtracks exponentially (RegexTimeLimitTest's regex) and would run to its
+    // own 60 s limit; the outer search's max_time=1 stops the one running and the rest never start
+    String inner =
+        "| makeresults | eval s=\""
+            + "a".repeat(46)
+            + "b\" | where match(s, \"^(?<x>(a|aa)+(\\\\1))$\")";
+    String query =
+        "| makeresults count=3 | map search=\""
+            + inner.replace("\\", "\\\\").replace("\"", "\\\"")
+            + "\"";
+    long started = System.nanoTime();
+    HttpResponse<String> response =
+        java.net.http.HttpClient.newHttpClient()
+            .send(
+                java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(server.url() + "/services/search/jobs/export"))
+                    .header("Authorization", TestServers.basic(PASSWORD))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .timeout(java.time.Duration.ofSeconds(120))
+                    .POST(
+                        java.net.http.HttpRequest.BodyPublishers.ofString(
+                            "output_mode=json&max_time=1&search="
+                                + java.net.URLEncoder.encode(
+                                    query, java.nio.charset.StandardCharsets.UTF_8)))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    java.time.Duration took = java.time.Duration.ofNanos(System.nanoTime() - started);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    assertThat(took).isLessThan(java.time.Duration.ofSeconds(15));
+    assertThat(response.body()).contains("map ran 1 of its 3 searches: the search was stopped");
+  }
+
   private static List<JsonNode> export(String query) throws Exception {
     HttpResponse<String> response = TestServers.export(server, PASSWORD, query);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
