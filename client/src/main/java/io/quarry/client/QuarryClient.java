@@ -329,6 +329,10 @@ public final class QuarryClient {
         }
         rows.add(row);
       }
+      if (node.get("error") instanceof JsonNode error && error.isObject()) {
+        // the search failed after its answer began (docs/api.md): the rows so far are not all
+        throw midStreamFailure(error, rows.size());
+      }
       JsonNode lineMessages = node.get("messages");
       if (lineMessages != null) {
         for (JsonNode message : lineMessages) {
@@ -337,6 +341,22 @@ public final class QuarryClient {
       }
     }
     return new SearchResults(new ArrayList<>(fields), rows, messages);
+  }
+
+  /**
+   * A search that failed after its streamed answer began, which ended the answer with its typed
+   * error ({@code {"error":{"code","message"}}}) under the status line's 200.
+   */
+  static QuarryClientException midStreamFailure(JsonNode error, long rowsRead) {
+    return new QuarryClientException(
+        200,
+        "the search failed after "
+            + rowsRead
+            + " rows: "
+            + error.path("code").asText()
+            + ": "
+            + error.path("message").asText(),
+        error.toString());
   }
 
   /** A value of the export endpoint as text: a multivalue (an array) joined by newlines. */

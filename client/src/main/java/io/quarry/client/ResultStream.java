@@ -21,12 +21,13 @@ import java.util.NoSuchElementException;
  *
  * <p>Two wire formats ({@link QuarryClient.StreamFormat}): Quarry's JSON pages, where each page
  * names its own columns and multivalues arrive as lists, and warnings come with the end of the
- * stream ({@link #messages}); or an Apache Arrow IPC stream, more compact and cheaper to decode,
- * whose one schema comes from the first 10,000 rows (a column that first appears after them is left
- * out, and the server logs it; use {@code | table} or an aggregation for a fixed set of columns),
- * multivalues arrive as lists too (a column with multivalues among those rows is an Arrow list
- * column; a later multivalue in a column without any there is sent as null and logged), and there
- * are no warnings.
+ * stream ({@link #messages}), and a search that fails after its first pages throws a {@link
+ * QuarryClientException} naming the error instead of ending; or an Apache Arrow IPC stream, more
+ * compact and cheaper to decode, whose one schema comes from the first 10,000 rows (a column that
+ * first appears after them is left out, and the server logs it; use {@code | table} or an
+ * aggregation for a fixed set of columns), multivalues arrive as lists too (a column with
+ * multivalues among those rows is an Arrow list column; a later multivalue in a column without any
+ * there is sent as null and logged), and there are no warnings.
  */
 public final class ResultStream implements Iterator<TypedResults>, Closeable {
   /** Where pages come from: one reader per wire format. */
@@ -54,6 +55,9 @@ public final class ResultStream implements Iterator<TypedResults>, Closeable {
       } catch (IOException e) {
         close();
         throw new UncheckedIOException("reading the result stream failed: " + e.getMessage(), e);
+      } catch (QuarryClientException searchFailed) {
+        close();
+        throw searchFailed;
       }
       if (next == null) {
         close();
@@ -109,10 +113,15 @@ public final class ResultStream implements Iterator<TypedResults>, Closeable {
     public TypedResults next() throws IOException {
       JsonToken token = parser.nextToken();
       if (token == JsonToken.END_ARRAY) {
-        if (parser.nextToken() == JsonToken.FIELD_NAME && "messages".equals(parser.currentName())) {
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+          String name = parser.currentName();
           parser.nextToken();
-          for (JsonNode message : (JsonNode) JSON.readTree(parser)) {
-            messages.add(message.asText());
+          JsonNode value = JSON.readTree(parser);
+          if (name.equals("messages")) {
+            value.forEach(message -> messages.add(message.asText()));
+          } else if (name.equals("error")) {
+            // the search failed after the stream began (docs/api.md): the pages read are not all
+            throw QuarryClient.midStreamFailure(value, offset);
           }
         }
         return null;

@@ -7,6 +7,7 @@ import java.io.BufferedReader;
 import java.io.StringReader;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -33,6 +34,29 @@ class QuarryClientTest {
         .containsExactly(
             Map.of("host", "a", "count", "2"), Map.of("host", "b", "count", "1", "extra", "x"));
     assertThat(results.messages()).containsExactly("WARN: index 'nope' does not exist");
+  }
+
+  @Test
+  void aSearchFailingAfterItsFirstRowsIsAnErrorNotAShortAnswer() throws Exception {
+    String export =
+        """
+        {"preview":false,"offset":0,"result":{"n":"1"}}
+        {"preview":false,"messages":[{"type":"FATAL","text":"boom"}],"error":{"code":"PLUGIN_FAILED","message":"boom"}}
+        """;
+    assertThatThrownBy(() -> QuarryClient.readResults(new BufferedReader(new StringReader(export))))
+        .isInstanceOf(QuarryClientException.class)
+        .hasMessage("the search failed after 1 rows: PLUGIN_FAILED: boom");
+    String pages =
+        "{\"pages\":[{\"fields\":[{\"name\":\"n\",\"type\":\"long\"}],\"rows\":[[1],[2]]}],"
+            + "\"messages\":[],\"error\":{\"code\":\"MEMORY_LIMIT\",\"message\":\"too big\"}}";
+    ResultStream stream =
+        new ResultStream(
+            new ResultStream.JsonPages(
+                new java.io.ByteArrayInputStream(pages.getBytes(StandardCharsets.UTF_8))));
+    assertThat(stream.next().rows()).hasSize(2);
+    assertThatThrownBy(stream::hasNext)
+        .isInstanceOf(QuarryClientException.class)
+        .hasMessage("the search failed after 2 rows: MEMORY_LIMIT: too big");
   }
 
   @Test

@@ -92,12 +92,14 @@ final class AppendPipeCommand implements CommandDefinition, CustomSyntax {
           || command instanceof LookupCommand
           || command instanceof OutputLookupCommand
           || command instanceof InputLookupCommand
-          || command instanceof PluginCommand plugin && !plugin.plugin().equals("built-in")) {
+          || command instanceof PluginCommand plugin
+              && (!plugin.plugin().equals("built-in")
+                  || plugin.bound() instanceof io.quarry.ql.plan.RunsSearches)) {
         throw reader.error(
             open,
             "appendpipe cannot run '"
                 + command.name()
-                + "' yet (lookups, subsearches and plugin"
+                + "' yet (lookups, subsearches, map and plugin"
                 + " commands inside appendpipe are not supported)",
             "other commands");
       }

@@ -43,6 +43,7 @@ public final class BuiltinCommands {
         new FieldFormatCommand(),
         new TransposeCommand(),
         new GentimesCommand(),
-        new AppendPipeCommand());
+        new AppendPipeCommand(),
+        new MapCommand());
   }
 }

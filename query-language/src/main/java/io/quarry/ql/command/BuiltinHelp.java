@@ -77,7 +77,8 @@ final class BuiltinHelp {
         help,
         "chart",
         t,
-        "chart <function>(<field>) OVER <field> [BY <field>]",
+        "chart [limit=<n>] [useother=<bool>] [usenull=<bool>] [otherstr=<s>] [nullstr=<s>]"
+            + " <function>(<field>) OVER <field> [BY <field>]",
         "Aggregates over one field, one column per value of another.");
     add(help, "head", c, "head [<n>]", "The first n rows (10 by default).");
     add(help, "tail", c, "tail [<n>]", "The last n rows, last first.");

@@ -11,20 +11,28 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-/** {@code chart [options] agg, … over X [by Y]} or {@code chart [options] agg, … by X[, Y]}. */
+/**
+ * {@code chart [limit|useother|usenull|otherstr|nullstr=…] agg, … over X [by Y]} or {@code chart
+ * [options] agg, … by X[, Y]}.
+ */
 final class ChartParser implements CommandParser {
-  private static final Set<String> OPTIONS = Set.of("limit", "useother", "usenull");
+  private static final Set<String> OPTIONS =
+      Set.of("limit", "useother", "usenull", "otherstr", "nullstr");
 
   @Override
   public Command parse(TokenReader reader, Token name) {
     long limit = 10;
     boolean useOther = true;
     boolean useNull = true;
+    String otherStr = io.quarry.ql.ast.TimechartCommand.OTHER;
+    String nullStr = io.quarry.ql.ast.TimechartCommand.NULL;
     while (Arguments.atOption(reader)) {
       Arguments.Option option = Arguments.option(reader, "chart", OPTIONS);
       switch (option.name()) {
         case "limit" -> limit = Arguments.count(reader, option.value(), "chart limit");
         case "useother" -> useOther = Arguments.bool(reader, option.value());
+        case "otherstr" -> otherStr = option.value().text();
+        case "nullstr" -> nullStr = option.value().text();
         default -> useNull = Arguments.bool(reader, option.value());
       }
     }
@@ -69,6 +77,8 @@ final class ChartParser implements CommandParser {
         limit == 0 ? Long.MAX_VALUE : limit,
         useOther,
         useNull,
+        otherStr,
+        nullStr,
         name.position());
   }
 }

@@ -30,14 +30,24 @@ public final class PageCollector implements RowSink {
   private final int pageSize;
   private final Consumer<Page> consumer;
   private final List<Row> buffered = new ArrayList<>();
+  private final boolean discoverFields;
   private long rows;
 
   public PageCollector(int pageSize, Consumer<Page> consumer) {
+    this(pageSize, consumer, false);
+  }
+
+  /**
+   * @param discoverFields whether an event's page holds its search-time extracted fields too
+   *     ({@link Row#discoverableFieldNames}), not only the fields it has without extraction
+   */
+  public PageCollector(int pageSize, Consumer<Page> consumer, boolean discoverFields) {
     if (pageSize <= 0) {
       throw new IllegalArgumentException("pageSize must be positive: " + pageSize);
     }
     this.pageSize = pageSize;
     this.consumer = requireNonNull(consumer, "consumer is null");
+    this.discoverFields = discoverFields;
   }
 
   @Override
@@ -74,7 +84,8 @@ public final class PageCollector implements RowSink {
     if (buffered.isEmpty()) {
       return;
     }
-    consumer.accept(toPage(buffered));
+    consumer.accept(
+        discoverFields ? toPage(buffered, discoverableFieldNames(buffered)) : toPage(buffered));
     buffered.clear();
   }
 

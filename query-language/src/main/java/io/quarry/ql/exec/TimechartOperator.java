@@ -82,6 +82,8 @@ public final class TimechartOperator implements Aggregator {
             chart.useNull(),
             chart.aggregations(),
             chart.by(),
+            chart.otherStr(),
+            chart.nullStr(),
             chart.position()),
         chart.over(),
         zone,

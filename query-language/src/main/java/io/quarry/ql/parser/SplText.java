@@ -529,6 +529,12 @@ public final class SplText {
   private static String chart(ChartCommand chart) {
     StringBuilder text = new StringBuilder("chart");
     chartOptions(text, chart.limit(), chart.useOther(), chart.useNull());
+    if (!chart.otherStr().equals(TimechartCommand.OTHER)) {
+      text.append(" otherstr=").append(value(chart.otherStr()));
+    }
+    if (!chart.nullStr().equals(TimechartCommand.NULL)) {
+      text.append(" nullstr=").append(value(chart.nullStr()));
+    }
     text.append(' ').append(aggregations(chart.aggregations()));
     text.append(" over ").append(value(chart.over()));
     chart.by().ifPresent(by -> text.append(" by ").append(value(by)));

@@ -1,6 +1,7 @@
 package io.quarry.ql.plan;
 
 import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.ast.Query;
 import io.quarry.ql.ast.SearchCommand;
 import io.quarry.ql.ast.SearchExpression;
@@ -21,7 +22,8 @@ import java.util.function.Function;
  * other rows formatted with Splunk's defaults, {@code NOT( )} — matching nothing — for none), at
  * most {@value #SEARCH_MAX_OUT} rows and {@value #SEARCH_MAX_TIME_SECONDS} s, and the text is
  * parsed again: that text is what a job shows. The subsearch of {@code append}, {@code appendcols}
- * and {@code join} runs too, its result pages bound into the command.
+ * and {@code join} runs too, its result pages bound into the command; a command that runs searches
+ * while the pipeline runs ({@link RunsSearches}: {@code map}) is handed the runner.
  */
 public final class SubsearchExpander {
   /** Rows a subsearch in search position gives at most (Splunk's subsearch maxout). */
@@ -38,7 +40,15 @@ public final class SubsearchExpander {
   /** Whether the query has a subsearch anywhere at its top level. */
   public static boolean hasSubsearches(Query query) {
     return !searchSubsearches(query).isEmpty()
-        || query.commands().stream().anyMatch(SubsearchCommand.class::isInstance);
+        || query.commands().stream()
+            .anyMatch(c -> c instanceof SubsearchCommand || runsSearches(c) != null);
+  }
+
+  /** The command's searches-running bound command ({@link RunsSearches}: {@code map}), or null. */
+  private static RunsSearches runsSearches(Command command) {
+    return command instanceof PluginCommand plugin && plugin.bound() instanceof RunsSearches runs
+        ? runs
+        : null;
   }
 
   /**
@@ -72,6 +82,16 @@ public final class SubsearchExpander {
             runner.run(sub.subsearch(), sub.maxOut(), Duration.ofSeconds(sub.maxTimeSeconds()));
         messages.addAll(result.messages());
         commands.add(sub.withResult(result));
+      } else if (runsSearches(command) instanceof RunsSearches runs) {
+        PluginCommand plugin = (PluginCommand) command;
+        commands.add(
+            new PluginCommand(
+                plugin.name(),
+                plugin.plugin(),
+                plugin.kind(),
+                plugin.arguments(),
+                runs.withRunner(runner),
+                plugin.position()));
       } else {
         commands.add(command);
       }

@@ -263,9 +263,12 @@ class SplTextTest {
           "| gentimes start=1/1/2021 end=1/3/2021:12:00:00",
           "| multisearch [search index=a | eval x=1] [search index=b] | stats count by x",
           "* | timechart span=1h otherstr=rest nullstr=\"no one\" per_second(b) by h",
+          "* | chart limit=3 otherstr=rest nullstr=\"no one\" count over a by b",
           "| union [search index=a | stats count] [search index=b] | union maxout=5 [search c]",
           "* | stats count by h | appendpipe [stats sum(count) AS count | eval h=\"T\"]"
               + " | appendpipe run_in_preview=f [where count > 1 | head 2]",
+          "* | stats count by host | map search=\"search host=$host$ \\\"a b\\\" | head 1\" maxsearches=3",
+          "* | map [search index=a host=$host$ | stats count] | map maxsearches=1 search=\"x $_serial_id$\"",
           // the fuzz test's saved inputs seed16 and seed17
           "x (IN) ((a b) OR c) w! =5 \"```\" NOT (IN=1 OR y IN (OR, \"a b\", a=b)) | sort a d | dedup 1 5 | rex mode=sed \"s|/|#|g\" | fields + -, x",
           "* | eval 'and'=-(a + 1) . \"s\\\"q\" . 'it\\'s', y=NOT NOT a LIKE \"x%\" XOR b | stats p99.9(x) AS \"p 99\", c by h | top limit=10 7 | bin \"as\" span=0.5");

@@ -170,6 +170,11 @@ public final class Exchange {
     return status;
   }
 
+  /** The status a request whose response had begun is counted with when it failed. */
+  void failedAfterStart(HttpResponseStatus status) {
+    this.status = status.code();
+  }
+
   boolean responded() {
     return responded;
   }
@@ -353,6 +358,15 @@ public final class Exchange {
 
     public void finish() {
       complete(context.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
+    }
+
+    /**
+     * Ends a body whose last bytes told the client of an error (the status line, long sent, said
+     * 200): the request is counted with {@code status} in the metrics.
+     */
+    public void finishWithError(HttpResponseStatus status) {
+      Exchange.this.status = status.code();
+      finish();
     }
   }
 }

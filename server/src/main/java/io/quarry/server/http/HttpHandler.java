@@ -211,6 +211,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private void fail(Exchange exchange, ApiException e) {
     if (exchange.responded()) {
       LOG.log(Level.FINE, "error after the response started; closing", e);
+      exchange.failedAfterStart(e.status()); // counted as the failure it was, not its 200
       recordRequest(exchange);
       exchange.closeConnection();
       return;

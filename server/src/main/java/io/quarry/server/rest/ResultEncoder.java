@@ -168,6 +168,37 @@ public final class ResultEncoder implements AutoCloseable {
     return take();
   }
 
+  /** Whether the format can carry an error after results have been sent (JSON and NDJSON). */
+  public boolean carriesErrors() {
+    return format == Format.JSON || format == Format.NDJSON;
+  }
+
+  /**
+   * The bytes that end a stream whose search failed (see {@link StreamFailure}): JSON closes its
+   * document with an {@code "error"} member, NDJSON writes the error as a last line.
+   *
+   * @param error the error's body, {@code {"error":{"code","message",…}}}
+   * @throws IllegalStateException for CSV and Arrow, which have no room for one
+   */
+  public byte[] error(java.util.Map<String, Object> error) throws IOException {
+    if (!carriesErrors()) {
+      throw new IllegalStateException(format + " has no room for an error");
+    }
+    try (JsonGenerator json = FACTORY.createGenerator(buffer, JsonEncoding.UTF8)) {
+      json.setCodec(JSON);
+      if (format == Format.JSON) {
+        json.writeRaw(first ? "{\"pages\":[" : "");
+        json.writeRaw("],\"messages\":[],\"error\":");
+        json.writeObject(error.get("error"));
+        json.writeRaw("}");
+      } else {
+        json.writeObject(error);
+        json.writeRaw('\n');
+      }
+    }
+    return take();
+  }
+
   private byte[] take() {
     byte[] bytes = buffer.toByteArray();
     buffer.reset();

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -26,10 +27,12 @@ import java.util.Locale;
  * JSON object per line, {@code {"preview":false,"offset":N,"result":{…}}}, the last one with {@code
  * "lastrow":true}, streamed page by page as the search produces them. Values are text, a multivalue
  * an array of texts, as Splunk writes them. Parameters come from the form body or the query string:
- * {@code search}, {@code output_mode}, {@code earliest_time}, {@code latest_time}.
+ * {@code search}, {@code output_mode}, {@code earliest_time}, {@code latest_time}. A search that
+ * fails after the first line ends with a {@code FATAL} message line ({@link StreamFailure}).
  */
 public final class SearchExportRoute {
   private static final JsonFactory JSON = new JsonFactory();
+  private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private final Authenticator authenticator;
   private final SearchService search;
@@ -92,8 +95,18 @@ public final class SearchExportRoute {
       LineWriter lines =
           new LineWriter(
               () -> exchange.stream(HttpResponseStatus.OK, "application/json; charset=UTF-8"));
-      SearchStats stats =
-          StreamedSearch.run(search, admitted, query, plan, timeLimit, exchange, lines::page);
+      SearchStats stats;
+      try {
+        stats = StreamedSearch.run(search, admitted, query, plan, timeLimit, exchange, lines::page);
+      } catch (RuntimeException failure) {
+        if (!lines.started()) {
+          throw failure; // answered in Splunk's shape with its status (SplunkErrors)
+        }
+        ApiException error = StreamFailure.typed(exchange.path(), failure);
+        lines.fail(error);
+        lines.stream().finishWithError(error.status());
+        return;
+      }
       lines.finish(stats);
       lines.stream().finish();
     }
@@ -139,6 +152,38 @@ public final class SearchExportRoute {
         stream = opener.get();
       }
       return stream;
+    }
+
+    /** Whether any line (and so the status line) has been sent. */
+    boolean started() {
+      return stream != null;
+    }
+
+    /**
+     * Ends the lines of a search that failed after they began: the held row (without {@code
+     * lastrow}: the results are not complete), then Splunk's {@code FATAL} message with Quarry's
+     * typed error beside it.
+     */
+    void fail(ApiException error) throws IOException {
+      if (heldPage != null) {
+        writeRow(heldPage, heldPosition, false);
+        heldPage = null;
+      }
+      try (JsonGenerator json = JSON.createGenerator(buffer, JsonEncoding.UTF8)) {
+        json.setCodec(MAPPER);
+        json.writeStartObject();
+        json.writeBooleanField("preview", false);
+        json.writeArrayFieldStart("messages");
+        json.writeStartObject();
+        json.writeStringField("type", "FATAL");
+        json.writeStringField("text", error.getMessage());
+        json.writeEndObject();
+        json.writeEndArray();
+        json.writeObjectField("error", error.body().get("error"));
+        json.writeEndObject();
+      }
+      buffer.write('\n');
+      flush();
     }
 
     void page(Page page) throws IOException {

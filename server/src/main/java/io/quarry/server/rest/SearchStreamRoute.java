@@ -15,6 +15,7 @@ import io.quarry.server.search.SearchService;
 import io.quarry.server.search.SearchStats;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.function.Supplier;
 
 /**
  * {@code POST /api/v1/search}: runs a query and streams its typed results as they are produced, one
@@ -23,7 +24,9 @@ import java.time.Duration;
  *
  * <p>The body is {@code {"query", "earliest", "latest", "timeout", "compression"}}. A slow client
  * slows the search (the stream waits while the socket is full); a client that disconnects cancels
- * it.
+ * it. The status line goes out with the first bytes of the answer: a search that fails before then
+ * answers with its error status, one that fails later ends its answer as {@link StreamFailure}
+ * says.
  */
 public final class SearchStreamRoute {
   private final Authenticator authenticator;
@@ -68,27 +71,46 @@ public final class SearchStreamRoute {
       SearchPlan plan,
       Duration timeLimit)
       throws IOException {
-    Exchange.Stream stream =
-        exchange.stream(
-            HttpResponseStatus.OK,
-            format == ResultEncoder.Format.ARROW
-                ? format.mediaType
-                : format.mediaType + "; charset=UTF-8");
-    try (Writer writer = new Writer(format, stream, compression.equals("zstd"))) {
-      writer.finish(
-          StreamedSearch.run(search, admitted, query, plan, timeLimit, exchange, writer::page));
+    String contentType =
+        format == ResultEncoder.Format.ARROW
+            ? format.mediaType
+            : format.mediaType + "; charset=UTF-8";
+    // the response starts with the first bytes written, so a search that fails before producing
+    // any (a memory limit in an aggregation, a failing plugin) answers with its status and error
+    try (Writer writer =
+        new Writer(
+            format,
+            () -> exchange.stream(HttpResponseStatus.OK, contentType),
+            compression.equals("zstd"))) {
+      SearchStats stats;
+      try {
+        stats =
+            StreamedSearch.run(search, admitted, query, plan, timeLimit, exchange, writer::page);
+      } catch (RuntimeException failure) {
+        if (!writer.started()) {
+          throw failure;
+        }
+        writer.fail(StreamFailure.typed(exchange.path(), failure));
+        return;
+      }
+      writer.finish(stats);
     }
-    stream.finish();
   }
 
-  /** Sends each encoded page as one chunk. */
+  /** Sends each encoded page as one chunk, opening the response with the first. */
   private static final class Writer implements AutoCloseable {
     private final ResultEncoder encoder;
-    private final Exchange.Stream stream;
+    private final Supplier<Exchange.Stream> opener;
+    private Exchange.Stream stream;
 
-    Writer(ResultEncoder.Format format, Exchange.Stream stream, boolean zstd) {
+    Writer(ResultEncoder.Format format, Supplier<Exchange.Stream> opener, boolean zstd) {
       this.encoder = new ResultEncoder(format, zstd);
-      this.stream = stream;
+      this.opener = opener;
+    }
+
+    /** Whether any bytes (and so the status line) have been sent. */
+    boolean started() {
+      return stream != null;
     }
 
     void page(Page page) throws IOException {
@@ -97,12 +119,33 @@ public final class SearchStreamRoute {
 
     void finish(SearchStats stats) throws IOException {
       send(encoder.finish(stats.messages()));
+      stream().finish();
+    }
+
+    /**
+     * Ends an answer whose search failed after it began ({@link StreamFailure}): JSON and NDJSON
+     * with the error and the body's end; CSV and Arrow by rethrowing it, so the HTTP handler closes
+     * the connection without the terminal chunk.
+     */
+    void fail(ApiException error) throws IOException {
+      if (!encoder.carriesErrors()) {
+        throw error;
+      }
+      send(encoder.error(error.body()));
+      stream().finishWithError(error.status());
     }
 
     private void send(byte[] chunk) throws IOException {
       if (chunk.length > 0) {
-        stream.write(chunk);
+        stream().write(chunk);
       }
+    }
+
+    private Exchange.Stream stream() {
+      if (stream == null) {
+        stream = opener.get();
+      }
+      return stream;
     }
 
     @Override

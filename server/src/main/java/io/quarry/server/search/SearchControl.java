@@ -30,6 +30,36 @@ public final class SearchControl {
   private final LongAdder eventsRead = new LongAdder();
   private final LongAdder extractionNanos = new LongAdder();
 
+  private volatile boolean everyEventField;
+
+  /**
+   * The answer's events carry every field they have, their search-time extractions included (by
+   * default only the fields an event holds without extraction: {@code _raw} and the index-time ones
+   * — a client reads the rest from {@code _raw}). A subsearch's rows ask for this: the commands
+   * after {@code append}, {@code join} or {@code map} read them as rows, with no {@code _raw} to
+   * extract from again.
+   */
+  public SearchControl everyEventField() {
+    everyEventField = true;
+    return this;
+  }
+
+  boolean everyEventFieldAsked() {
+    return everyEventField;
+  }
+
+  private volatile java.util.function.BooleanSupplier outerStopped = () -> false;
+
+  /**
+   * Also finalizes this search when {@code outerStopped} says so: a search run while another runs
+   * ({@code map}'s) ends with the search holding it — cancelled, finalized or past its time limit —
+   * answering with what it read.
+   */
+  public SearchControl stopWhen(java.util.function.BooleanSupplier outerStopped) {
+    this.outerStopped = java.util.Objects.requireNonNull(outerStopped, "outerStopped is null");
+    return this;
+  }
+
   /** A control whose time limit is set by the search service when the search starts. */
   public SearchControl() {
     this.limit = null;
@@ -127,6 +157,10 @@ public final class SearchControl {
    */
   public boolean shouldStop() {
     if (stop != Stop.NONE) {
+      return true;
+    }
+    if (outerStopped.getAsBoolean()) {
+      finalizeSearch();
       return true;
     }
     if (limit != null && System.nanoTime() - deadlineNanos > 0) {

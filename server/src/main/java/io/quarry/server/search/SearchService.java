@@ -227,7 +227,8 @@ public final class SearchService implements AutoCloseable {
 
   /**
    * What a failed search answers: 422 over its memory limit, 500 naming the plugin when a plugin's
-   * command threw; anything else as it was.
+   * command threw, the error of a search that {@code map} ran (a 400 {@code QUERY_PARSE} when it
+   * does not parse); anything else as it was.
    */
   private static RuntimeException failure(String query, RuntimeException e) {
     Throwable memory = e instanceof io.quarry.ql.exec.PluginFailureException ? e.getCause() : e;
@@ -248,6 +249,23 @@ public final class SearchService implements AutoCloseable {
             && e.getCause() instanceof io.quarry.plugin.api.data.MemoryLimitExceededException)) {
       LOG.warning("search over its memory limit: " + e.getMessage() + ": " + query);
       return memoryLimit(e.getMessage());
+    }
+    // map: a built-in that runs searches failed with a search's own error, which it answers
+    if (e instanceof io.quarry.ql.exec.PluginFailureException
+        && e.getCause() instanceof io.quarry.server.http.ApiException searchFailed) {
+      return searchFailed;
+    }
+    if (e instanceof io.quarry.ql.exec.PluginFailureException
+        && e.getCause() instanceof io.quarry.ql.parser.QueryParseException wrong) {
+      return new io.quarry.server.http.ApiException(
+          io.netty.handler.codec.http.HttpResponseStatus.BAD_REQUEST,
+          "QUERY_PARSE",
+          wrong.getMessage(),
+          java.util.Map.of(
+              "line", wrong.position().line(),
+              "column", wrong.position().column(),
+              "offset", wrong.position().offset(),
+              "context", wrong.render()));
     }
     if (e instanceof io.quarry.ql.exec.PluginFailureException) {
       LOG.log(java.util.logging.Level.WARNING, "search failed in a plugin: " + query, e);
@@ -531,7 +549,8 @@ public final class SearchService implements AutoCloseable {
             ? RowPredicates.compile(plan.filter().get())
             : row -> true;
 
-    PageCollector collector = new PageCollector(PAGE_SIZE, pages);
+    PageCollector collector =
+        new PageCollector(PAGE_SIZE, pages, control.everyEventFieldAsked()); // subsearch rows
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
     RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
     AtomicLong matched = new AtomicLong();

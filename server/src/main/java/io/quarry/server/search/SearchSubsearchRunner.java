@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * Runs a subsearch through the {@link SearchService} while the search holding it is planned: the
@@ -51,6 +52,12 @@ final class SearchSubsearchRunner implements SubsearchRunner {
 
   @Override
   public SubsearchResult run(Subsearch subsearch, long maxRows, Duration maxTime) {
+    return run(subsearch, maxRows, maxTime, () -> false);
+  }
+
+  @Override
+  public SubsearchResult run(
+      Subsearch subsearch, long maxRows, Duration maxTime, BooleanSupplier outerStopped) {
     SearchPlan plan;
     try {
       plan = search.plan(subsearch.text(), earliest, latest, access);
@@ -68,7 +75,8 @@ final class SearchSubsearchRunner implements SubsearchRunner {
     long[] rows = {0};
     long[] bytes = {0};
     boolean[] cut = {false};
-    SearchControl control = new SearchControl();
+    SearchControl control =
+        new SearchControl().everyEventField().stopWhen(outerStopped); // as the outer search
     SearchStats stats;
     try {
       stats =

@@ -14,7 +14,7 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
 /** Builds real plugin directories for tests: compiles sources with javac and writes a jar. */
-final class PluginJars {
+public final class PluginJars {
   private PluginJars() {}
 
   /**
@@ -22,7 +22,7 @@ final class PluginJars {
    * not null) and {@code plugin.jar} of the compiled {@code sources} (class name → source) with a
    * services file naming {@code service} (when not null).
    */
-  static Path write(
+  public static Path write(
       Path plugins,
       String directory,
       String descriptor,
@@ -75,7 +75,7 @@ final class PluginJars {
     return dir;
   }
 
-  static String descriptor(String name, String spi) {
+  public static String descriptor(String name, String spi) {
     return "name="
         + name
         + "\nversion=1.2.3\ndescription=test plugin "

@@ -81,6 +81,20 @@ class RolesTest {
   }
 
   @Test
+  void mapRunsItsSearchesAsTheUserWhoRanIt() throws Exception {
+    // wendy reads web only: a mapped search naming main reads nothing, and says why
+    String toMain = "| makeresults | eval i=\"main\" | map search=\"search index=$i$ one\"";
+    assertThat(count("wendy", "wendy-pw", toMain)).isZero();
+    assertThat(count("admin", "admin-pw", toMain)).isEqualTo(1);
+    assertThat(exportLast("wendy", "wendy-pw", toMain + " | stats count").toString())
+        .contains("index 'main' is not searchable by user wendy");
+    // erin's role filter (failed) applies inside the mapped search: web two only
+    String web = "| makeresults | map search=\"search index=web\"";
+    assertThat(count("erin", "erin-pw", web)).isEqualTo(1);
+    assertThat(count("admin", "admin-pw", web)).isEqualTo(2);
+  }
+
+  @Test
   void aPlainUserNeverReadsInternalIndexes() throws Exception {
     for (String query :
         java.util.List.of(
