@@ -3,17 +3,13 @@ package io.quarry.server.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestHttp;
 import io.quarry.server.config.ConfigLoader;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
-import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,7 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  * read-only, the password is kept only as a hash in an owner-only file, and they survive a restart.
  */
 class RestUsersTest {
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final String USERS = "/services/authentication/users";
 
   @TempDir Path directory;
@@ -96,30 +91,23 @@ class RestUsersTest {
   }
 
   private HttpResponse<String> post(String credentials, String path, String form) throws Exception {
-    return HTTP.send(
-        request(credentials, path + "?output_mode=json")
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .POST(HttpRequest.BodyPublishers.ofString(form))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return http().send("POST", path + "?output_mode=json", basic(credentials), form);
   }
 
   private HttpResponse<String> get(String credentials, String path) throws Exception {
-    return HTTP.send(
-        request(credentials, path).GET().build(), HttpResponse.BodyHandlers.ofString());
+    return http().send("GET", path, basic(credentials), null);
   }
 
   private HttpResponse<String> delete(String credentials, String path) throws Exception {
-    return HTTP.send(
-        request(credentials, path + "?output_mode=json").DELETE().build(),
-        HttpResponse.BodyHandlers.ofString());
+    return http().send("DELETE", path + "?output_mode=json", basic(credentials), null);
   }
 
-  private HttpRequest.Builder request(String credentials, String path) {
-    return HttpRequest.newBuilder(URI.create(server.url() + path))
-        .header(
-            "Authorization",
-            "Basic "
-                + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
+  private TestHttp http() {
+    return new TestHttp(server.url());
+  }
+
+  private static String basic(String credentials) {
+    int colon = credentials.indexOf(':');
+    return TestHttp.basic(credentials.substring(0, colon), credentials.substring(colon + 1));
   }
 }

@@ -3,17 +3,13 @@ package io.quarry.server.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestHttp;
 import io.quarry.server.TestServers;
 import io.quarry.server.config.ConfigLoader;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,7 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  * and indexes a user may not search.
  */
 class SplunkReceiverTest {
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @TempDir Path directory;
   private QuarryServer server;
@@ -87,24 +82,15 @@ class SplunkReceiverTest {
   }
 
   private HttpResponse<String> post(String credentials, String path, String body) throws Exception {
-    return HTTP.send(
-        request(credentials, path)
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return new TestHttp(server.url()).send("POST", path, basic(credentials), body);
   }
 
   private HttpResponse<String> get(String credentials, String path) throws Exception {
-    return HTTP.send(
-        request(credentials, path).GET().build(), HttpResponse.BodyHandlers.ofString());
+    return new TestHttp(server.url()).send("GET", path, basic(credentials), null);
   }
 
-  private HttpRequest.Builder request(String credentials, String path) {
-    return HttpRequest.newBuilder(URI.create(server.url() + path))
-        .header(
-            "Authorization",
-            "Basic "
-                + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
+  private static String basic(String credentials) {
+    int colon = credentials.indexOf(':');
+    return TestHttp.basic(credentials.substring(0, colon), credentials.substring(colon + 1));
   }
 }
