@@ -125,6 +125,7 @@ public final class JobManager implements Closeable {
             clock.instant(),
             admitted.timeLimit(timeLimit),
             ttl != null ? ttl : defaultTtl);
+    job.keepIn(search.keptResultsAccount());
     jobs.put(id, job);
     try {
       runners.execute(() -> run(job, admitted));
@@ -249,6 +250,7 @@ public final class JobManager implements Closeable {
   public void delete(SearchJob job) {
     job.control().cancel();
     jobs.remove(job.id());
+    job.release();
   }
 
   /** Sets a new TTL, counted from now. */
@@ -258,7 +260,15 @@ public final class JobManager implements Closeable {
 
   private void expire() {
     long now = clock.millis();
-    jobs.values().removeIf(job -> job.state().finished() && job.expiresAtMillis() <= now);
+    jobs.values()
+        .removeIf(
+            job -> {
+              boolean expired = job.state().finished() && job.expiresAtMillis() <= now;
+              if (expired) {
+                job.release();
+              }
+              return expired;
+            });
   }
 
   private static ApiException busy(String message) {

@@ -168,9 +168,42 @@ public final class SearchJob {
     state = State.RUNNING;
   }
 
+  /**
+   * Counts the results this job keeps in {@code account} (whose parent is the breaker over all
+   * searches) until the job is deleted or expires; without it they are not counted.
+   */
+  void keepIn(io.quarry.plugin.api.data.MemoryAccount account) {
+    this.kept = account;
+  }
+
+  /** Gives back what the kept results were counted for (deleted, expired or cancelled). */
+  void release() {
+    var account = kept;
+    if (account != null) {
+      account.close();
+    }
+  }
+
+  private volatile io.quarry.plugin.api.data.MemoryAccount kept;
+
+  /**
+   * Keeps a result page.
+   *
+   * @throws io.quarry.plugin.api.data.MemoryLimitExceededException when the results kept by every
+   *     job and the running searches would pass the breaker's limit (the search then fails with
+   *     503)
+   */
   synchronized void page(Page page) {
     if (control.cancelled()) {
       return;
+    }
+    var account = kept;
+    if (account != null) {
+      long bytes = 0;
+      for (io.quarry.plugin.api.data.Block block : page.blocks()) {
+        bytes += block.ramBytesUsed();
+      }
+      account.reserve(bytes, "the results job " + id + " keeps");
     }
     if (schema == null) {
       schema = page.schema();
@@ -191,11 +224,12 @@ public final class SearchJob {
 
   private void finish(State end, long nowMillis) {
     finishedNanos = System.nanoTime();
-    if (control.cancelled()) {
-      synchronized (this) {
+    if (control.cancelled() || end == State.FAILED) {
+      synchronized (this) { // a cancelled or failed job's results are never served
         pages.clear();
         rows = 0;
       }
+      release();
     }
     state = control.cancelled() ? State.CANCELLED : end;
     touch(nowMillis);

@@ -20,7 +20,8 @@ public final class SearchControl {
     NONE,
     TIME_LIMIT,
     FINALIZED,
-    CANCELLED
+    CANCELLED,
+    FAILED
   }
 
   private final long startedNanos = System.nanoTime();
@@ -88,6 +89,16 @@ public final class SearchControl {
 
   public boolean cancelled() {
     return stop == Stop.CANCELLED;
+  }
+
+  /**
+   * Stop because the search failed: its other threads stop at their next check, and it is not taken
+   * for a cancellation by whoever watches it (a job shows FAILED with its error).
+   */
+  void failed() {
+    if (stop != Stop.CANCELLED) {
+      stop = Stop.FAILED;
+    }
   }
 
   public boolean finalized() {

@@ -285,6 +285,17 @@ public final class SearchService implements AutoCloseable {
         message + "; narrow the search (fewer groups or rows) or raise search.maxMemoryBytes");
   }
 
+  /**
+   * An account for the results a job keeps after its search, under the breaker over all searches
+   * (search.maxTotalMemoryBytes), so kept results and running searches together stay under it; null
+   * without a breaker.
+   */
+  public io.quarry.plugin.api.data.MemoryAccount keptResultsAccount() {
+    return breaker == null
+        ? null
+        : new io.quarry.plugin.api.data.MemoryAccount("kept job results", Long.MAX_VALUE, breaker);
+  }
+
   /** The commands searches may use. */
   public CommandRegistry registry() {
     return registry;
@@ -506,7 +517,7 @@ public final class SearchService implements AutoCloseable {
         if (control.cancelled()) {
           outcome = "cancelled"; // e.g. its client went away: writing the answer failed
         }
-        control.cancel(); // batch-mode slices still running stop at their next check
+        control.failed(); // batch-mode slices still running stop at their next check
         throw failure(query, e);
       }
       LOG.info(stats.summary(query));

@@ -195,6 +195,23 @@ class RoleQuotasTest {
   }
 
   @Test
+  void resultsAJobKeepsCountAgainstTheBreakerUntilItIsDeleted() throws Exception {
+    // 20,000 events with their text: more than the 1 MiB all searches and kept results may hold
+    String big = submit(ADMIN, "x=value* | table _raw x y", 60);
+    JsonNode failed = awaitFinished(ADMIN, big);
+    assertThat(failed.path("state").asText()).as(failed.toString()).isEqualTo("FAILED");
+    assertThat(failed.toString()).contains("SEARCH_MEMORY_BREAKER");
+    http.send("DELETE", "/api/v1/jobs/" + big, ADMIN, null);
+    // a job that keeps little does not hold the breaker for others
+    String small = submit(ADMIN, "x=value* | stats count by y", 60);
+    assertThat(awaitFinished(ADMIN, small).path("state").asText()).isEqualTo("DONE");
+    for (int i = 0; i < 5; i++) {
+      assertThat(http.export(ADMIN, "x=value* | stats count by y")).hasSize(3);
+    }
+    http.send("DELETE", "/api/v1/jobs/" + small, ADMIN, null);
+  }
+
+  @Test
   void adminAllObjectsSeesAndControlsOtherUsersJobsOthersOnlyTheirOwn() throws Exception {
     String carols = submit(CAROL, "* | head 1", 60);
     awaitFinished(CAROL, carols);
