@@ -236,35 +236,14 @@ public final class MetricBench {
 
   private static String hecIngest(QuarryServer server, MetricDataset dataset, int threads)
       throws Exception {
-    int stepsPerRequest = Math.max(1, 10_000 / (dataset.hosts * dataset.metrics));
-    List<byte[]> bodies = new ArrayList<>();
+    int stepsPerRequest = stepsPerRequest(dataset);
     long generateStart = System.nanoTime();
-    for (int i = 0; i < dataset.points; i += stepsPerRequest) {
-      ByteArrayOutputStream body = new ByteArrayOutputStream();
-      for (int s = i; s < Math.min(dataset.points, i + stepsPerRequest); s++) {
-        long time = dataset.startSeconds + s * MetricDataset.INTERVAL_SECONDS;
-        for (int h = 0; h < dataset.hosts; h++) {
-          StringBuilder envelope =
-              new StringBuilder("{\"time\":")
-                  .append(time)
-                  .append(",\"event\":\"metric\",\"host\":\"")
-                  .append(MetricDataset.host(h))
-                  .append("\",\"fields\":{\"region\":\"")
-                  .append(MetricDataset.region(h))
-                  .append('"');
-          for (int m = 0; m < dataset.metrics; m++) {
-            envelope
-                .append(",\"metric_name:")
-                .append(dataset.metric(m))
-                .append("\":")
-                .append(number(dataset.next(h, m)));
-          }
-          envelope.append("}}\n");
-          body.writeBytes(envelope.toString().getBytes(StandardCharsets.UTF_8));
-        }
-      }
-      bodies.add(body.toByteArray());
-    }
+    List<byte[]> bodies =
+        envelopes(
+            dataset,
+            ",\"event\":\"metric\",\"host\":\"",
+            "\",\"fields\":{\"region\":\"",
+            "metric_name:");
     double generateSeconds = (System.nanoTime() - generateStart) / 1e9;
     long bytes = bodies.stream().mapToLong(b -> b.length).sum();
     double seconds = send(server, bodies, threads);
@@ -277,6 +256,49 @@ public final class MetricBench {
         generateSeconds,
         dataset.pointCount() / seconds,
         seconds);
+  }
+
+  /** Time steps per HEC request: about 10,000 points. */
+  private static int stepsPerRequest(MetricDataset dataset) {
+    return Math.max(1, 10_000 / (dataset.hosts * dataset.metrics));
+  }
+
+  /**
+   * The dataset as HEC envelopes, one per time step and host, {@link #stepsPerRequest} steps per
+   * body: {@code {"time":T<beforeHost>HOST<afterHost>REGION", "<metricKey>NAME":VALUE, …}}.
+   */
+  private static List<byte[]> envelopes(
+      MetricDataset dataset, String beforeHost, String afterHost, String metricKey) {
+    int stepsPerRequest = stepsPerRequest(dataset);
+    List<byte[]> bodies = new ArrayList<>();
+    for (int i = 0; i < dataset.points; i += stepsPerRequest) {
+      ByteArrayOutputStream body = new ByteArrayOutputStream();
+      for (int s = i; s < Math.min(dataset.points, i + stepsPerRequest); s++) {
+        long time = dataset.startSeconds + s * MetricDataset.INTERVAL_SECONDS;
+        for (int h = 0; h < dataset.hosts; h++) {
+          StringBuilder envelope =
+              new StringBuilder("{\"time\":")
+                  .append(time)
+                  .append(beforeHost)
+                  .append(MetricDataset.host(h))
+                  .append(afterHost)
+                  .append(MetricDataset.region(h))
+                  .append('"');
+          for (int m = 0; m < dataset.metrics; m++) {
+            envelope
+                .append(",\"")
+                .append(metricKey)
+                .append(dataset.metric(m))
+                .append("\":")
+                .append(number(dataset.next(h, m)));
+          }
+          envelope.append("}}\n");
+          body.writeBytes(envelope.toString().getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      bodies.add(body.toByteArray());
+    }
+    return bodies;
   }
 
   private static String number(double value) {
@@ -298,34 +320,12 @@ public final class MetricBench {
 
   private static String eventIngest(QuarryServer server, MetricDataset dataset, int threads)
       throws Exception {
-    int stepsPerRequest = Math.max(1, 10_000 / (dataset.hosts * dataset.metrics));
-    List<byte[]> bodies = new ArrayList<>();
-    for (int i = 0; i < dataset.points; i += stepsPerRequest) {
-      ByteArrayOutputStream body = new ByteArrayOutputStream();
-      for (int s = i; s < Math.min(dataset.points, i + stepsPerRequest); s++) {
-        long time = dataset.startSeconds + s * MetricDataset.INTERVAL_SECONDS;
-        for (int h = 0; h < dataset.hosts; h++) {
-          StringBuilder envelope =
-              new StringBuilder("{\"time\":")
-                  .append(time)
-                  .append(",\"index\":\"e\",\"sourcetype\":\"_json\",\"host\":\"")
-                  .append(MetricDataset.host(h))
-                  .append("\",\"event\":{\"region\":\"")
-                  .append(MetricDataset.region(h))
-                  .append('"');
-          for (int m = 0; m < dataset.metrics; m++) {
-            envelope
-                .append(",\"")
-                .append(dataset.metric(m))
-                .append("\":")
-                .append(number(dataset.next(h, m)));
-          }
-          envelope.append("}}\n");
-          body.writeBytes(envelope.toString().getBytes(StandardCharsets.UTF_8));
-        }
-      }
-      bodies.add(body.toByteArray());
-    }
+    List<byte[]> bodies =
+        envelopes(
+            dataset,
+            ",\"index\":\"e\",\"sourcetype\":\"_json\",\"host\":\"",
+            "\",\"event\":{\"region\":\"",
+            "");
     double seconds = send(server, bodies, threads);
     return String.format(
         "the same points as events over HEC: %,.0f points/s, %,.0f events/s (%.1f s)",
