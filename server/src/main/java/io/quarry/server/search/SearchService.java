@@ -89,92 +89,14 @@ public final class SearchService implements AutoCloseable {
           Runtime.getRuntime().availableProcessors(),
           Thread.ofPlatform().name("quarry-search-", 0).daemon(true).factory());
 
-  public SearchService(
-      EventStore store,
-      Sourcetypes sourcetypes,
-      io.quarry.server.lookups.LookupStore lookups,
-      ServerMetrics metrics,
-      Clock clock,
-      long maxResultRows,
-      Duration maxTime) {
-    this(
-        store,
-        sourcetypes,
-        lookups,
-        metrics,
-        clock,
-        maxResultRows,
-        maxTime,
-        CommandRegistry.builtIns(),
-        Long.MAX_VALUE);
-  }
-
   /**
-   * As above, with the commands of {@code registry} (built-ins and plugins); the operators of one
-   * search may hold {@code maxMemory} bytes at once (search.maxMemoryBytes).
-   */
-  public SearchService(
-      EventStore store,
-      Sourcetypes sourcetypes,
-      io.quarry.server.lookups.LookupStore lookups,
-      ServerMetrics metrics,
-      Clock clock,
-      long maxResultRows,
-      Duration maxTime,
-      CommandRegistry registry,
-      long maxMemory) {
-    this(
-        store,
-        sourcetypes,
-        lookups,
-        metrics,
-        clock,
-        maxResultRows,
-        maxTime,
-        registry,
-        maxMemory,
-        () -> io.quarry.ql.parser.Macros.NONE,
-        () -> io.quarry.ql.parser.SavedSearches.NONE);
-  }
-
-  /**
-   * As above, expanding the search macros {@code macros} gives (configured and defined over REST)
-   * and the leading {@code | savedsearch} commands of the saved searches {@code savedSearches}
-   * gives in every query before it is parsed.
-   */
-  public SearchService(
-      EventStore store,
-      Sourcetypes sourcetypes,
-      io.quarry.server.lookups.LookupStore lookups,
-      ServerMetrics metrics,
-      Clock clock,
-      long maxResultRows,
-      Duration maxTime,
-      CommandRegistry registry,
-      long maxMemory,
-      java.util.function.Supplier<io.quarry.ql.parser.Macros> macros,
-      java.util.function.Supplier<io.quarry.ql.parser.SavedSearches> savedSearches) {
-    this(
-        store,
-        io.quarry.codecs.metricstore.MetricStore.empty(),
-        sourcetypes,
-        lookups,
-        metrics,
-        clock,
-        maxResultRows,
-        maxTime,
-        registry,
-        maxMemory,
-        macros,
-        savedSearches,
-        Long.MAX_VALUE);
-  }
-
-  /**
-   * As above, with the metric indexes of {@code metricStore} for mstats, mcatalog and mpreview, and
-   * a circuit breaker over every running search: together their operators may hold at most {@code
-   * maxTotalMemory} bytes (search.maxTotalMemoryBytes); a reservation past it fails the search that
-   * asked with 503 {@code SEARCH_MEMORY_BREAKER}.
+   * A search service over the event indexes of {@code store} and the metric indexes of {@code
+   * metricStore}, with the commands of {@code registry} (built-ins and plugins); macros and the
+   * leading {@code | savedsearch} commands are expanded from what {@code macros} and {@code
+   * savedSearches} give before each query is parsed. The operators of one search may hold {@code
+   * maxMemory} bytes (search.maxMemoryBytes) and all running searches and kept job results together
+   * {@code maxTotalMemory} (search.maxTotalMemoryBytes; {@code Long.MAX_VALUE}: no breaker); past
+   * that the search that asked fails with 503 {@code SEARCH_MEMORY_BREAKER}.
    */
   public SearchService(
       EventStore store,
