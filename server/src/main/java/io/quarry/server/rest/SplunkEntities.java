@@ -20,6 +20,15 @@ import java.util.Map;
 final class SplunkEntities {
   private SplunkEntities() {}
 
+  /**
+   * Where Splunk serves the collection at {@code path} (e.g. {@code saved/searches}): under {@code
+   * /services/} and under {@code /servicesNS/<owner>/<app>/}, which its SDKs use once they know an
+   * object's owner.
+   */
+  static List<String> paths(String path) {
+    return List.of("/services/" + path, "/servicesNS/{owner}/{app}/" + path);
+  }
+
   /** One object of a collection. */
   record Entity(
       String name, String owner, Instant updated, String sharing, Map<String, Object> content) {}

@@ -28,8 +28,6 @@ import java.util.Map;
  */
 public final class SplunkIndexRoutes {
   private static final String PATH = "data/indexes";
-  private static final List<String> PREFIXES =
-      List.of("/services/" + PATH, "/servicesNS/{owner}/{app}/" + PATH);
 
   private final Authenticator authenticator;
   private final EventStore store;
@@ -40,7 +38,7 @@ public final class SplunkIndexRoutes {
   }
 
   public void register(Router router) {
-    for (String prefix : PREFIXES) {
+    for (String prefix : SplunkEntities.paths(PATH)) {
       router.add(HttpMethod.GET, prefix, SplunkErrors.splunk(this::list));
       router.add(HttpMethod.GET, prefix + "/{name}", SplunkErrors.splunk(this::show));
       router.add(HttpMethod.POST, prefix, SplunkErrors.splunk(this::create));

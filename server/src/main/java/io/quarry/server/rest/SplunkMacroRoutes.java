@@ -31,8 +31,6 @@ import java.util.Map;
  */
 public final class SplunkMacroRoutes {
   private static final String PATH = "configs/conf-macros";
-  private static final List<String> PREFIXES =
-      List.of("/services/" + PATH, "/servicesNS/{owner}/{app}/" + PATH);
 
   private final Authenticator authenticator;
   private final MacroStore macros;
@@ -43,7 +41,7 @@ public final class SplunkMacroRoutes {
   }
 
   public void register(Router router) {
-    for (String prefix : PREFIXES) {
+    for (String prefix : SplunkEntities.paths(PATH)) {
       router.add(HttpMethod.GET, prefix, SplunkErrors.splunk(this::list));
       router.add(HttpMethod.POST, prefix, SplunkErrors.splunk(this::create));
       router.add(HttpMethod.GET, prefix + "/{name}", SplunkErrors.splunk(this::show));

@@ -43,8 +43,6 @@ import java.util.Map;
  */
 public final class SplunkSavedSearchRoutes {
   private static final String PATH = "saved/searches";
-  private static final List<String> PREFIXES =
-      List.of("/services/" + PATH, "/servicesNS/{owner}/{app}/" + PATH);
 
   private final Authenticator authenticator;
   private final SavedSearchStore searches;
@@ -63,7 +61,7 @@ public final class SplunkSavedSearchRoutes {
   }
 
   public void register(Router router) {
-    for (String prefix : PREFIXES) {
+    for (String prefix : SplunkEntities.paths(PATH)) {
       router.add(HttpMethod.GET, prefix, SplunkErrors.splunk(this::list));
       router.add(HttpMethod.POST, prefix, SplunkErrors.splunk(this::create));
       router.add(HttpMethod.GET, prefix + "/{name}", SplunkErrors.splunk(this::show));
@@ -145,17 +143,7 @@ public final class SplunkSavedSearchRoutes {
     String user = user(exchange);
     refuseScheduling(exchange);
     String name = exchange.pathParameter("name");
-    SavedSearch old = require(name);
-    if (!old.owner().equals(user) && !mayChangeAny(user)) {
-      throw new ApiException(
-          HttpResponseStatus.FORBIDDEN,
-          "NOT_OWNER",
-          "Saved search '"
-              + name
-              + "' belongs to "
-              + old.owner()
-              + "; only they or a user with admin_all_objects change it");
-    }
+    requireOwner(user, name, "change");
     if (exchange.parameter("search") != null) {
       checkLength(exchange.parameter("search"));
     }
@@ -184,17 +172,7 @@ public final class SplunkSavedSearchRoutes {
   private void delete(Exchange exchange) throws IOException {
     String user = user(exchange);
     String name = exchange.pathParameter("name");
-    SavedSearch old = require(name);
-    if (!old.owner().equals(user) && !mayChangeAny(user)) {
-      throw new ApiException(
-          HttpResponseStatus.FORBIDDEN,
-          "NOT_OWNER",
-          "Saved search '"
-              + name
-              + "' belongs to "
-              + old.owner()
-              + "; only they or a user with admin_all_objects delete it");
-    }
+    requireOwner(user, name, "delete");
     try {
       if (!searches.delete(name)) {
         throw notFound(name);
@@ -257,6 +235,28 @@ public final class SplunkSavedSearchRoutes {
           "INVALID_SAVED_SEARCH",
           "A saved search is at most " + SavedSearchStore.MAX_SEARCH_LENGTH + " characters long");
     }
+  }
+
+  /**
+   * The saved search, when {@code user} owns it or may change any (admin_all_objects).
+   *
+   * @throws ApiException 404 when there is none, 403 {@code NOT_OWNER} otherwise
+   */
+  private SavedSearch requireOwner(String user, String name, String verb) {
+    SavedSearch saved = require(name);
+    if (!saved.owner().equals(user) && !mayChangeAny(user)) {
+      throw new ApiException(
+          HttpResponseStatus.FORBIDDEN,
+          "NOT_OWNER",
+          "Saved search '"
+              + name
+              + "' belongs to "
+              + saved.owner()
+              + "; only they or a user with admin_all_objects "
+              + verb
+              + " it");
+    }
+    return saved;
   }
 
   private SavedSearch require(String name) {

@@ -47,14 +47,16 @@ public final class SplunkUserRoutes {
   }
 
   public void register(Router router) {
-    for (String prefix : List.of("/services/", "/servicesNS/{owner}/{app}/")) {
-      router.add(HttpMethod.GET, prefix + USERS, SplunkErrors.splunk(this::list));
-      router.add(HttpMethod.POST, prefix + USERS, SplunkErrors.splunk(this::create));
-      router.add(HttpMethod.GET, prefix + USERS + "/{name}", SplunkErrors.splunk(this::show));
-      router.add(HttpMethod.POST, prefix + USERS + "/{name}", SplunkErrors.splunk(this::update));
-      router.add(HttpMethod.DELETE, prefix + USERS + "/{name}", SplunkErrors.splunk(this::delete));
-      router.add(HttpMethod.GET, prefix + ROLES, SplunkErrors.splunk(this::roles));
-      router.add(HttpMethod.GET, prefix + ROLES + "/{name}", SplunkErrors.splunk(this::role));
+    for (String users : SplunkEntities.paths(USERS)) {
+      router.add(HttpMethod.GET, users, SplunkErrors.splunk(this::list));
+      router.add(HttpMethod.POST, users, SplunkErrors.splunk(this::create));
+      router.add(HttpMethod.GET, users + "/{name}", SplunkErrors.splunk(this::show));
+      router.add(HttpMethod.POST, users + "/{name}", SplunkErrors.splunk(this::update));
+      router.add(HttpMethod.DELETE, users + "/{name}", SplunkErrors.splunk(this::delete));
+    }
+    for (String roles : SplunkEntities.paths(ROLES)) {
+      router.add(HttpMethod.GET, roles, SplunkErrors.splunk(this::roles));
+      router.add(HttpMethod.GET, roles + "/{name}", SplunkErrors.splunk(this::role));
     }
   }
 
