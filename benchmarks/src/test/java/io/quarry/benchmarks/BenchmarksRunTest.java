@@ -169,4 +169,12 @@ class BenchmarksRunTest {
     split.useRows(5000);
     assertThat(split.statsMapReduce()).isEqualTo(whole.pipeline()).isGreaterThan(1000);
   }
+
+  @Test
+  void pageAggregationBenchmarkFindsEveryGroup() {
+    PageAggregationBenchmark benchmark = new PageAggregationBenchmark();
+    benchmark.groups = 500;
+    benchmark.useRows(20_000);
+    assertThat(benchmark.aggregate()).isEqualTo(500);
+  }
 }

@@ -167,6 +167,11 @@ final class EventColumns {
   }
 
   /** The index-time fields this segment has doc values for. */
+  /** Whether the segment has index-time field {@code field}. */
+  boolean hasIndexedField(String field) {
+    return keywordNames.contains(field) || numberNames.contains(field);
+  }
+
   List<String> indexedFieldNames() {
     List<String> names = new ArrayList<>(keywordNames);
     names.addAll(numberNames);

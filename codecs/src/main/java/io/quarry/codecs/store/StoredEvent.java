@@ -27,6 +27,9 @@ public final class StoredEvent {
     /** The index-time fields the segment has. */
     List<String> fieldNames();
 
+    /** Whether the segment has index-time field {@code name} at all (no document may have it). */
+    boolean hasField(String name);
+
     /** One index-time field's values of {@code doc}, or null; called at most once per field. */
     List<String> field(int doc, String name) throws IOException;
 
@@ -122,6 +125,9 @@ public final class StoredEvent {
       return indexedFields.get(name);
     }
     if (readFields == null) {
+      if (!loader.hasField(name)) {
+        return null; // most events of a search asking for a search-time field: no map made
+      }
       readFields = new java.util.HashMap<>(4);
     } else if (readFields.containsKey(name)) {
       return readFields.get(name);

@@ -254,6 +254,11 @@ final class TimeOrderedScan {
     }
 
     @Override
+    public boolean hasField(String name) {
+      return columns.hasIndexedField(name);
+    }
+
+    @Override
     public List<String> field(int doc, String name) throws IOException {
       return columns.indexedField(doc, name);
     }

@@ -16,7 +16,6 @@ import io.quarry.ql.exec.RexExtraction;
 import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.Values;
 import io.quarry.server.sourcetype.KeyValueBytes;
-import io.quarry.server.sourcetype.Sourcetype;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -304,7 +303,9 @@ final class EventPages implements EventVisitor {
       if (!(rawText(event) instanceof AsciiText raw)) {
         return UNDECIDED_SPAN;
       }
-      long span = extraction.timeLong(() -> rex.span(raw));
+      long started = extraction.start();
+      long span = rex.span(raw);
+      extraction.stop(started);
       if (span >= 0) {
         int start = (int) (span >>> 32);
         texts.append(raw.array(), raw.offset() + start, (int) span - start);
@@ -317,8 +318,12 @@ final class EventPages implements EventVisitor {
      * row engine would find (neither the sourcetype nor JSON gives it); false when it is not.
      */
     private boolean keyValuesFromBytes(StoredEvent event) {
-      Sourcetype sourcetype = sourcetypes.forName(event.sourcetype());
-      if (sourcetype.mayExtract(name) || !(rawText(event) instanceof AsciiText raw)) {
+      String sourcetypeName = event.sourcetype();
+      if (sourcetypeName != checkedSourcetype) { // the same String for a segment's sourcetype
+        checkedSourcetype = sourcetypeName;
+        sourcetypeExtracts = sourcetypes.forName(sourcetypeName).mayExtract(name);
+      }
+      if (sourcetypeExtracts || !(rawText(event) instanceof AsciiText raw)) {
         return false;
       }
       byte[] bytes = raw.array();
@@ -327,22 +332,23 @@ final class EventPages implements EventVisitor {
       if (mayBeJson(bytes, offset, length)) {
         return false;
       }
-      extraction.time(
-          () -> {
-            scanned = bytes;
-            found = 0;
-            KeyValueBytes.values(bytes, offset, length, key, this);
-            if (found == 0) {
-              texts.appendNull();
-            } else if (found == 1) {
-              texts.append(bytes, firstStart, firstEnd - firstStart);
-            } else {
-              texts.endPositionEntry();
-            }
-            return null;
-          });
+      long started = extraction.start();
+      scanned = bytes;
+      found = 0;
+      KeyValueBytes.values(bytes, offset, length, key, this);
+      if (found == 0) {
+        texts.appendNull();
+      } else if (found == 1) {
+        texts.append(bytes, firstStart, firstEnd - firstStart);
+      } else {
+        texts.endPositionEntry();
+      }
+      extraction.stop(started);
       return true;
     }
+
+    private String checkedSourcetype; // the sourcetype name last asked about, and its answer
+    private boolean sourcetypeExtracts;
 
     /** A value the key=value scan found: one is kept, a second starts a multivalue. */
     @Override

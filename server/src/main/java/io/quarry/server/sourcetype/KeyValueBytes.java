@@ -105,18 +105,38 @@ public final class KeyValueBytes {
     return java.util.Arrays.equals(bytes, at, at + key.length, key, 0, key.length);
   }
 
+  private static final byte KEY_START = 1;
+  private static final byte KEY = 2;
+  private static final byte VALUE = 4;
+
+  /**
+   * Each byte's classes, looked up in one load instead of a chain of comparisons per byte (the key
+   * and value runs are most of what the scan reads).
+   */
+  private static final byte[] CLASSES = new byte[256];
+
+  static {
+    for (int c = 0; c < 256; c++) {
+      boolean keyStart = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+      boolean key = keyStart || (c >= '0' && c <= '9') || c == '.' || c == '-';
+      boolean value =
+          switch (c) {
+            case ' ', '\t', '\n', '\u000B', '\f', '\r', ',', ';', '&', '"' -> false;
+            default -> true;
+          };
+      CLASSES[c] = (byte) ((keyStart ? KEY_START : 0) | (key ? KEY : 0) | (value ? VALUE : 0));
+    }
+  }
+
   private static boolean isKeyStart(byte c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    return (CLASSES[c & 0xFF] & KEY_START) != 0;
   }
 
   private static boolean isKeyChar(byte c) {
-    return isKeyStart(c) || (c >= '0' && c <= '9') || c == '.' || c == '-';
+    return (CLASSES[c & 0xFF] & KEY) != 0;
   }
 
   private static boolean isValueChar(byte c) {
-    return switch (c) {
-      case ' ', '\t', '\n', '\u000B', '\f', '\r', ',', ';', '&', '"' -> false;
-      default -> true;
-    };
+    return (CLASSES[c & 0xFF] & VALUE) != 0;
   }
 }

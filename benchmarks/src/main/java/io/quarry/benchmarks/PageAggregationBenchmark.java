@@ -1,0 +1,107 @@
+package io.quarry.benchmarks;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.command.CommandRegistry;
+import io.quarry.ql.engine.aggregation.HashAggregationOperator;
+import io.quarry.ql.exec.MemoryTracker;
+import io.quarry.ql.parser.Parser;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The page engine's {@code stats range(_time), count by JSESSIONID} — the end-to-end suite's {@code
+ * sessions_range} without the scan — in rows per second: pages of 1,024 rows whose key is one of
+ * {@code groups} 14-byte session ids in random order (sessions interleave in time, so each row's
+ * group is a likely cache miss once the groups outgrow the caches), one partial fed every page,
+ * then finished. Isolates the hash table and the function states from decoding and extraction.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class PageAggregationBenchmark {
+  static final int ROWS = 1 << 20;
+  static final int PAGE = 1024;
+  static final String STATS = "stats range(_time) AS duration, count by JSESSIONID";
+
+  @Param({"200000", "5000"})
+  public int groups;
+
+  private final List<Page> pages = new ArrayList<>();
+  private StatsCommand stats;
+
+  @Setup(Level.Trial)
+  public void load() {
+    useRows(ROWS);
+  }
+
+  /** Builds {@code rows} rows (the build's smoke run uses fewer). */
+  void useRows(int rows) {
+    stats =
+        (StatsCommand)
+            new Parser(CommandRegistry.builtIns()).parse("* | " + STATS).commands().get(1);
+    byte[][] ids = new byte[groups][];
+    SplittableRandom random = new SplittableRandom(42);
+    for (int g = 0; g < groups; g++) {
+      ids[g] = String.format("SD%dSL%09dX", g % 10, g).getBytes(StandardCharsets.US_ASCII);
+    }
+    Schema schema =
+        new Schema(
+            List.of(
+                new Schema.Column("_time", DataType.TIMESTAMP),
+                new Schema.Column("JSESSIONID", DataType.STRING)));
+    pages.clear();
+    long time = 1_767_744_000_000_000L;
+    for (int start = 0; start < rows; start += PAGE) {
+      int count = Math.min(PAGE, rows - start);
+      LongBlock.Builder times = LongBlock.builder(DataType.TIMESTAMP, count);
+      BytesBlock.Builder keys = BytesBlock.builder(count);
+      for (int p = 0; p < count; p++) {
+        times.append(time += 8_640);
+        keys.append(ids[random.nextInt(groups)]);
+      }
+      pages.add(new Page(schema, List.<Block>of(times.build(), keys.build())));
+    }
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(ROWS)
+  public int aggregate() {
+    HashAggregationOperator operator =
+        new HashAggregationOperator(stats, MemoryTracker.unbounded("stats"), PAGE);
+    for (Page page : pages) {
+      operator.addInput(page);
+    }
+    operator.finish();
+    int out = 0;
+    for (Page page = operator.getOutput(); page != null; page = operator.getOutput()) {
+      out += page.positionCount();
+    }
+    operator.close();
+    return out;
+  }
+}
