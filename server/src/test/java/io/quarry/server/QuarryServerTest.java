@@ -679,6 +679,19 @@ class QuarryServerTest {
     assertThat(batch.get("engine").asText()).isEqualTo("pages");
     assertThat(batch.get("page_source_fields").toString()).isEqualTo("[\"host\"]");
     assertThat(batch.get("page_stages").toString()).isEqualTo("[\"eval x=1\"]");
+    // fields, rename and a later search of comparisons are page stages too; the source reads
+    // what stats and the search need under the names before the rename, and nothing that fields
+    // drops (status before the rename)
+    JsonNode reshaped =
+        JSON.readTree(
+            client.explain(
+                "index=web | fields host, code | rename code AS status | search status>=500"
+                    + " | stats count by host",
+                null,
+                null));
+    assertThat(reshaped.get("engine").asText()).isEqualTo("pages");
+    assertThat(reshaped.get("page_stages").size()).isEqualTo(3);
+    assertThat(reshaped.get("page_source_fields").toString()).isEqualTo("[\"host\",\"code\"]");
     JsonNode counted =
         JSON.readTree(client.explain("index=web | stats count by status", null, null));
     assertThat(counted.get("engine").asText()).isEqualTo("index");

@@ -23,7 +23,8 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * Row-local commands on pages: {@code eval} (new columns), {@code where} (kept positions) and
+ * Row-local commands on pages: {@code eval} (new columns), {@code where} (kept positions), {@code
+ * bin}, {@code fields}/{@code table}, {@code rename} and {@code search} ({@link FieldStages}) and
  * streaming plugin commands (their own operators, driven directly — no rows in between), one stage
  * per command, pages pushed through in order to {@code end}. The map side of a batch search on the
  * page engine, for one segment slice at a time. {@code eval} and {@code where} evaluate with the
@@ -38,8 +39,9 @@ public final class PageChain {
 
   /**
    * Whether every command has a page stage here: {@code eval}, {@code where} (unless they call
-   * {@code searchmatch()}, which searches an event's raw text), and streaming plugin commands that
-   * name the fields they read.
+   * {@code searchmatch()}, which searches an event's raw text), {@code bin} with a span, the forms
+   * of {@code fields}, {@code rename} and {@code search} that {@link FieldStages} holds, and
+   * streaming plugin commands that name the fields they read.
    */
   public static boolean supports(List<Command> commands) {
     return commands.stream()
@@ -49,6 +51,7 @@ public final class PageChain {
                         && eval.assignments().stream().noneMatch(a -> searchesText(a.expression()))
                     || c instanceof WhereCommand where && !searchesText(where.condition())
                     || c instanceof BinCommand bin && bin.rowLocal()
+                    || FieldStages.supports(c)
                     || c instanceof PluginCommand plugin
                         && plugin.kind() == CommandKind.STREAMING
                         && !plugin.bound().requiredFields().contains("*"));
@@ -75,8 +78,7 @@ public final class PageChain {
           needed.removeAll(plugin.bound().producedFields());
           needed.addAll(plugin.bound().requiredFields());
         }
-        default ->
-            throw new IllegalArgumentException(commands.get(i).name() + " has no page stage");
+        default -> FieldStages.inputFields(commands.get(i), needed);
       }
     }
     return needed;
@@ -129,7 +131,7 @@ public final class PageChain {
             case WhereCommand where -> new WhereStage(where, evaluator);
             case BinCommand bin -> new BinStage(bin, evaluator.zone());
             case PluginCommand plugin -> new PluginStage(plugin, evaluator);
-            default -> throw new IllegalArgumentException(command.name() + " has no page stage");
+            default -> FieldStages.stage(command);
           });
     }
   }
@@ -181,7 +183,8 @@ public final class PageChain {
 
   private boolean closed;
 
-  private interface Stage {
+  /** One command's work on pages: output handed to {@code out}, as often as it has some. */
+  interface Stage {
     void add(Page page, Consumer<Page> out);
 
     default void finish(Consumer<Page> out) {}

@@ -580,9 +580,10 @@ public final class SearchService implements AutoCloseable {
   /**
    * Where a pipeline can split into a parallel map side and a final reduce: the index of its first
    * aggregator ({@code stats}, {@code timechart}, {@code chart}, {@code top}, {@code rare}) when
-   * only row-local commands ({@code search}, {@code eval}, {@code where}, {@code rex}, {@code bin}
-   * with a span, streaming plugin commands) come before it, else -1; a transforming plugin command
-   * is an aggregator. Such pipelines do not need events in time order.
+   * only row-local commands ({@code search}, {@code eval}, {@code where}, {@code rex}, {@code
+   * fields}/{@code table}, {@code rename}, {@code bin} with a span, streaming plugin commands) come
+   * before it, else -1; a transforming plugin command is an aggregator. Such pipelines do not need
+   * events in time order.
    */
   static int batchAggregatorIndex(List<Command> pipeline) {
     for (int i = 0; i < pipeline.size(); i++) {
@@ -598,6 +599,8 @@ public final class SearchService implements AutoCloseable {
           || command instanceof EvalCommand
           || command instanceof WhereCommand
           || command instanceof RexCommand
+          || command instanceof io.quarry.ql.ast.ProjectCommand
+          || command instanceof io.quarry.ql.ast.RenameCommand
           || command instanceof io.quarry.ql.ast.BinCommand bin && bin.rowLocal()
           || command instanceof PluginCommand plugin && plugin.kind() == CommandKind.STREAMING)) {
         return -1;
