@@ -695,6 +695,11 @@ class QuarryServerTest {
     JsonNode counted =
         JSON.readTree(client.explain("index=web | stats count by status", null, null));
     assertThat(counted.get("engine").asText()).isEqualTo("index");
+    assertThat(counted.get("counted_by_field").asText()).isEqualTo("status");
+    // explain prints the plan that runs: top counts from the index too (it said rows before)
+    JsonNode top = JSON.readTree(client.explain("index=web | top status", null, null));
+    assertThat(top.get("engine").asText()).isEqualTo("index");
+    assertThat(top.get("counted_by_field").asText()).isEqualTo("status");
     JsonNode fused =
         JSON.readTree(
             client.explain(

@@ -127,10 +127,11 @@ final class PageBatch {
 
   /**
    * Runs {@code pipeline}, whose command {@code statsAt} is {@code stats} (with only row-local
-   * commands before it), into {@code end}.
+   * commands before it, whose map side runs as {@code shape} says), into {@code end}.
    */
   ScanStats run(
       StatsCommand stats,
+      Shape shape,
       List<Command> pipeline,
       int statsAt,
       RowSink end,
@@ -148,7 +149,6 @@ final class PageBatch {
     if (reduce.stream().noneMatch(c -> c instanceof OutputLookupCommand)) {
       control.previewer(() -> preview(total, reduce, finishing));
     }
-    Shape shape = shape(filters, stats);
     int fused = shape.fused();
     List<Command> chained = filters.subList(fused, filters.size());
     boolean onPages = shape.onPages();

@@ -48,11 +48,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -762,12 +759,8 @@ public final class SearchService implements AutoCloseable {
     List<Command> filters = pipeline.subList(0, aggregatorAt);
     List<Command> reduce = pipeline.subList(aggregatorAt + 1, pipeline.size());
     Command aggregator = pipeline.get(aggregatorAt);
-    // where the index query is exact (or for its sure part), stats count by f / top f count f's
-    // keyword doc values, and stats count counts the matching documents: no event is read
-    boolean exact = plan.filter().isEmpty() || translation.exact();
-    org.apache.lucene.search.Query sure = exact ? null : translation.sure();
-    boolean countable = filters.isEmpty() && (exact || sure != null);
-    if (aggregator instanceof StatsCommand stats && onPageEngine(stats, countable)) {
+    BatchPlan batch = batchPlan(plan, translation, aggregatorAt, evaluator);
+    if (batch.engine() == BatchPlan.Engine.PAGES) {
       boolean checked = plan.filter().isPresent() && !translation.exact();
       return new PageBatch(
               sourcetypes,
@@ -780,7 +773,8 @@ public final class SearchService implements AutoCloseable {
               evaluator,
               PAGE_SIZE)
           .run(
-              stats,
+              (StatsCommand) aggregator,
+              batch.pageShape(),
               pipeline,
               aggregatorAt,
               end,
@@ -794,193 +788,56 @@ public final class SearchService implements AutoCloseable {
                       slices,
                       searchPool));
     }
-    Aggregator total =
-        (Aggregator)
-            Pipelines.operator(
-                aggregator,
-                Pipelines.build(reduce, end, evaluator, stages, aggregatorAt + 1),
-                evaluator);
-    String countedField = countable ? total.countsOnlyByField() : null;
-    String timedField = countable ? total.countsByTimeAndField() : null;
-    // stats count: the documents that surely match are counted by the term index up front, and
-    // only the other candidates are scanned (and checked as rows)
-    org.apache.lucene.search.Query countedUpFront =
-        countable && total.countsOnlyRows() ? (exact ? translation.query() : sure) : null;
-    // partials merge into the total while the scan runs, so a running job can preview it (see
-    // Partials); those of slices that never ended merge at the end
-    Partials partials = new Partials(total);
-    AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
-    if (reduce.stream().noneMatch(c -> c instanceof io.quarry.ql.ast.OutputLookupCommand)) {
-      control.previewer(() -> preview(total, reduce, evaluator, finishing));
-    }
-    OrdinalCounts segmentCounts = new OrdinalCounts();
-    ScanStats scan;
-    try {
-      java.util.function.Supplier<io.quarry.codecs.store.EventVisitor> slices =
-          () -> {
-            Aggregator partial = partials.take();
-            // the map side is finished when the slice ends (a streaming plugin command flushes
-            // the rows it batches); the partial itself is merged, never finished
-            RowSink map =
-                Pipelines.build(
-                    filters,
-                    stages.probe(aggregatorAt, mergedNotFinished(partial)),
-                    evaluator,
-                    stages,
-                    0);
-            return new PipelineFeed(sourcetypes, control, check, map, matched)
-                .indexedFieldsOnly(plan.indexedFieldsOnly())
-                .countValues(countedField, sure, segmentCounts, partial, stages, aggregatorAt)
-                .countTimedValues(timedField)
-                .then(() -> partials.put(partial));
-          };
-      long countStarted = System.nanoTime();
-      if (countedUpFront != null && control.readAndCheck(0)) {
-        countedUpFront = null; // stopped (time limit, cancel) before it started: count nothing
-      }
-      scan =
-          countedUpFront == null
-              ? store.scanParallel(
-                  indexes,
-                  translation.query(),
-                  plan.earliestMicros(),
-                  plan.latestMicros(),
-                  slices,
-                  searchPool)
-              : store.scanParallelCounting(
-                  indexes,
-                  translation.query(),
-                  countedUpFront,
-                  plan.earliestMicros(),
-                  plan.latestMicros(),
-                  documents -> {
-                    synchronized (total) {
-                      total.addRowCount(documents);
-                    }
-                    matched.addAndGet(documents);
-                    stages.counted(aggregatorAt, documents, System.nanoTime() - countStarted);
-                  },
-                  slices,
-                  searchPool);
-    } finally {
-      synchronized (total) {
-        finishing.set(true); // waits for a preview being rendered; none after this
-      }
-      control.previewer(null);
-    }
-    partials.mergeAll();
-    segmentCounts.drainInto(total);
-    stages.probe(aggregatorAt, total).finish(); // the reduce side's time goes to the same stage
-    return scan;
+    return new RowBatch(
+            sourcetypes, control, check, plan.indexedFieldsOnly(), matched, stages, evaluator)
+        .run(
+            batch,
+            pipeline,
+            end,
+            slices ->
+                store.scanParallel(
+                    indexes,
+                    translation.query(),
+                    plan.earliestMicros(),
+                    plan.latestMicros(),
+                    slices,
+                    searchPool),
+            (countedUpFront, counted, slices) ->
+                store.scanParallelCounting(
+                    indexes,
+                    translation.query(),
+                    countedUpFront,
+                    plan.earliestMicros(),
+                    plan.latestMicros(),
+                    counted,
+                    slices,
+                    searchPool));
   }
 
-  /**
-   * Whether a batch {@code stats} runs on the page engine: every function has a page
-   * implementation, and the index does not answer it alone ({@code countable}: no command before it
-   * and an exact or sure index query).
-   */
-  private static boolean onPageEngine(StatsCommand stats, boolean countable) {
-    return PageBatch.enabled()
-        && io.quarry.ql.engine.aggregation.HashAggregationOperator.supports(stats)
-        && !(countable && countingShortcut(io.quarry.ql.exec.StatsOperator.partial(stats)));
+  /** The batch plan of a search whose command {@code aggregatorAt} is its aggregation. */
+  private static BatchPlan batchPlan(
+      SearchPlan plan,
+      LuceneTranslator.Translation translation,
+      int aggregatorAt,
+      Evaluator evaluator) {
+    return BatchPlan.of(
+        plan,
+        translation,
+        aggregatorAt,
+        command -> (Aggregator) Pipelines.operator(command, NO_ROWS, evaluator));
   }
 
-  /** Whether the index can answer {@code aggregator} without reading events (see runBatch). */
-  private static boolean countingShortcut(Aggregator aggregator) {
-    return aggregator.countsOnlyByField() != null
-        || aggregator.countsByTimeAndField() != null
-        || aggregator.countsOnlyRows();
-  }
-
-  /**
-   * The partials of a batch search, one per running slice. Where partials outlive merges ({@link
-   * Aggregator#partialsOutliveMerges}: the built-in aggregators) a slice takes an idle partial and
-   * puts it back, merging it into the total (under the total's lock) only if it was last merged
-   * over {@link #MERGE_EVERY_NANOS} ago — about one partial per thread; merging every slice's
-   * partial held the lock for a third of a search with 200,000 groups. Otherwise (a transforming
-   * plugin, whose merge finishes its map operator) each slice has its own partial, merged when it
-   * ends.
-   */
-  private static final class Partials {
-    private static final long MERGE_EVERY_NANOS = 1_000_000_000L;
-
-    private final Aggregator total;
-    private final boolean reused;
-    private final Queue<Aggregator> idle = new ConcurrentLinkedQueue<>();
-
-    /** Every partial with rows not merged yet, and when it was made or last merged. */
-    private final java.util.Map<Aggregator, Long> unmerged =
-        new java.util.concurrent.ConcurrentHashMap<>();
-
-    Partials(Aggregator total) {
-      this.total = total;
-      this.reused = total.partialsOutliveMerges();
-    }
-
-    Aggregator take() {
-      Aggregator partial = reused ? idle.poll() : null;
-      if (partial == null) {
-        partial = total.newPartial();
-        unmerged.put(partial, System.nanoTime());
-      }
-      return partial;
-    }
-
-    /** A slice ended with {@code partial}. */
-    void put(Aggregator partial) {
-      long now = System.nanoTime();
-      if (!reused || now - unmerged.get(partial) > MERGE_EVERY_NANOS) {
-        synchronized (total) {
-          total.merge(partial);
+  /** Where a probing aggregator would send rows: it is never fed any. */
+  private static final RowSink NO_ROWS =
+      new RowSink() {
+        @Override
+        public boolean accept(Row row) {
+          throw new IllegalStateException("a probing aggregator got a row");
         }
-        if (!reused) {
-          unmerged.remove(partial);
-          return;
-        }
-        unmerged.put(partial, now);
-      }
-      idle.add(partial);
-    }
 
-    /** Merges what every partial still holds (the scan is over: none is in use). */
-    void mergeAll() {
-      for (Aggregator partial : unmerged.keySet()) {
-        total.merge(partial);
-      }
-      unmerged.clear();
-      idle.clear();
-    }
-  }
-
-  /** A partial as the end of a slice's map side: its finish is the slice's end, not the answer. */
-  private static RowSink mergedNotFinished(Aggregator partial) {
-    return new RowSink() {
-      @Override
-      public boolean accept(Row row) {
-        return partial.accept(row);
-      }
-
-      @Override
-      public void finish() {}
-    };
-  }
-
-  /**
-   * What a running batch search would answer now: the total so far (the slices that ended) through
-   * the commands after the aggregation, into pages; null when the aggregator has no preview or the
-   * search is finishing. Never writes anything ({@code outputlookup} searches have no preview).
-   */
-  private static List<Page> preview(
-      Aggregator total, List<Command> reduce, Evaluator evaluator, AtomicBoolean finishing) {
-    List<Page> pages = new ArrayList<>();
-    RowSink sink = Pipelines.build(reduce, new PageCollector(PAGE_SIZE, pages::add), evaluator);
-    synchronized (total) {
-      if (finishing.get() || !total.snapshot(sink)) {
-        return null;
-      }
-    }
-    return pages;
-  }
+        @Override
+        public void finish() {}
+      };
 
   /**
    * What {@link #run} would do with a plan, without running it: the indexes, the time range, the
@@ -1019,7 +876,7 @@ public final class SearchService implements AutoCloseable {
       reduce.add(names.get(aggregatorAt) + " (merge)");
       reduce.addAll(names.subList(aggregatorAt + 1, names.size()));
       explain.put("reduce", reduce);
-      explain.putAll(engine(plan, aggregatorAt, exact || translation.sure() != null));
+      explain.putAll(batchPlan(plan, translation, aggregatorAt, evaluator()).explain(plan));
     } else {
       explain.put("mode", "time-ordered");
       explain.put("pipeline", names);
@@ -1028,42 +885,6 @@ public final class SearchService implements AutoCloseable {
       explain.put("dedup_skips_seen", exact ? dedupFieldFirst(plan.pipeline()) : null);
     }
     return explain;
-  }
-
-  /**
-   * Which engine runs a batch search, as {@link #runBatch} decides: {@code engine} is {@code index}
-   * (counted from the term index and doc values), {@code pages} or {@code rows}; on pages, the
-   * fields the source reads, the {@code rex} commands it runs itself and the commands run as page
-   * stages (or, when they cannot be, as rows before the pages).
-   */
-  private static Map<String, Object> engine(SearchPlan plan, int aggregatorAt, boolean narrow) {
-    Map<String, Object> engine = new LinkedHashMap<>();
-    List<Command> filters = plan.pipeline().subList(0, aggregatorAt);
-    boolean countable = filters.isEmpty() && narrow;
-    if (!(plan.pipeline().get(aggregatorAt) instanceof StatsCommand stats)) {
-      engine.put("engine", "rows");
-      return engine;
-    }
-    if (!onPageEngine(stats, countable)) {
-      engine.put(
-          "engine",
-          countable && countingShortcut(io.quarry.ql.exec.StatsOperator.partial(stats))
-              ? "index"
-              : "rows");
-      return engine;
-    }
-    engine.put("engine", "pages");
-    PageBatch.Shape shape = PageBatch.shape(filters, stats);
-    List<String> names = filters.stream().map(SplText::command).toList();
-    if (shape.onPages()) {
-      engine.put("page_source_fields", shape.sourceFields());
-      engine.put("in_source", names.subList(0, shape.fused()));
-      engine.put("page_stages", names.subList(shape.fused(), names.size()));
-    } else {
-      engine.put("row_stages_before_pages", names);
-    }
-    engine.put("indexed_fields_only", plan.indexedFieldsOnly());
-    return engine;
   }
 
   private static String timeOrNull(long micros, long unbounded) {

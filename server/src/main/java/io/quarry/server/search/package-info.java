@@ -3,10 +3,12 @@
  * search expression into a term-index query (exact where it can be, else a superset checked per
  * event, with a <em>sure</em> part whose matches need no check); {@code SearchService} runs a plan
  * time-ordered (newest first, stopping when the answer is complete) or in batch mode (segment
- * slices in parallel, partial aggregations merged); {@code PipelineFeed} feeds a scan's events into
- * the pipeline, or counts documents instead of producing rows when only counting follows ({@code
- * OrdinalCounts} per segment); {@code EventRow} extracts fields on demand (index-time fields, the
- * sourcetype's extraction, JSON, key=value); {@code SearchControl} carries time limits, finalize,
- * cancel and progress into the scan threads.
+ * slices in parallel, partial aggregations merged), whose physical choices {@code BatchPlan} makes
+ * once for both running and {@code explain}, run by {@code PageBatch} (the page engine) or {@code
+ * RowBatch} (row operators, and the counts the index answers); {@code PipelineFeed} feeds a scan's
+ * events into the pipeline, or counts documents instead of producing rows when only counting
+ * follows ({@code OrdinalCounts} per segment); {@code EventRow} extracts fields on demand
+ * (index-time fields, the sourcetype's extraction, JSON, key=value); {@code SearchControl} carries
+ * time limits, finalize, cancel and progress into the scan threads.
  */
 package io.quarry.server.search;
