@@ -336,6 +336,16 @@ def loghub():
     spec.case("linux-pid-missing", "index=loghub_linux NOT pid=* | stats count",
               ["count:long"], [[sum(1 for r in rows if r["PID"] == "")]],
               "Lines whose process has no [pid].")
+    months = {m: datetime.date(2000, i, 1).strftime("%B").lower()
+              for i, m in enumerate(["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
+                                     "Nov", "Dec"], 1)}
+    spec.case("linux-date-fields", "index=loghub_linux | stats count by date_month, date_zone",
+              ["date_month:string", "date_zone:string", "count:long"],
+              [[m, "local", c] for m, c in counts_by(months[r["Month"]] for r in rows)],
+              "Syslog names no zone: date_zone is local (Splunk's word); the month as the line writes it.")
+    hours = collections.Counter(int(r["Time"][:2]) for r in rows)
+    spec.case("linux-date-hour", "index=loghub_linux date_hour>=20 | stats count",
+              ["count:long"], [[sum(c for h, c in hours.items() if h >= 20)]])
 
     # Mac: phrases only (its process names hold spaces and brackets).
     rows, lines = data["Mac"]
@@ -577,6 +587,23 @@ def web():
               [[len({e["clientip"] for e in events})]])
     spec.case("where-path-like", 'index=web | where like(uri_path, "%.screen") | stats count',
               ["count:long"], [[sum(1 for e in events if e["uri_path"].endswith(".screen"))]])
+    # Splunk's default datetime fields: the timestamp as the line writes it ("+0000": zone 0)
+    local = [datetime.datetime.strptime(e["time"], "%d/%b/%Y:%H:%M:%S %z") for e in events]
+    hours = collections.Counter(t.hour for t in local)
+    spec.case("date-hour", "index=web | stats count by date_hour", ["date_hour:string", "count:long"],
+              [[str(h), c] for h, c in sorted(hours.items())],
+              "date_hour is text without a leading zero; stats orders numeric text as numbers.")
+    days = collections.Counter((t.day, t.strftime("%B").lower(), t.year,
+                                str(int(t.utcoffset().total_seconds() // 60))) for t in local)
+    spec.case("date-day-fields", "index=web | stats count by date_mday, date_month, date_year, date_zone",
+              ["date_mday:string", "date_month:string", "date_year:string", "date_zone:string", "count:long"],
+              [[str(d), m, str(y), z, c] for (d, m, y, z), c in sorted(days.items())])
+    wday = local[0].strftime("%A").lower()
+    spec.case("date-wday-search", f"index=web date_wday={wday} date_minute<30 | stats count",
+              ["count:long"], [[sum(1 for t in local if t.strftime("%A").lower() == wday and t.minute < 30)]],
+              "date_* are written nowhere in the text: the search checks every event.")
+    spec.case("date-second-where", "index=web | where date_second >= 30 | stats count",
+              ["count:long"], [[sum(1 for t in local if t.second >= 30)]])
     spec.write()
 
 

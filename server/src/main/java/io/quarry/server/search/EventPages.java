@@ -321,7 +321,8 @@ final class EventPages implements EventVisitor {
       String sourcetypeName = event.sourcetype();
       if (sourcetypeName != checkedSourcetype) { // the same String for a segment's sourcetype
         checkedSourcetype = sourcetypeName;
-        sourcetypeExtracts = sourcetypes.forName(sourcetypeName).mayExtract(name);
+        sourcetypeExtracts =
+            sourcetypes.forName(sourcetypeName).mayExtract(name) || DateFields.is(name);
       }
       if (sourcetypeExtracts || !(rawText(event) instanceof AsciiText raw)) {
         return false;

@@ -8,10 +8,11 @@ import java.util.Map;
 
 /**
  * Search-time field extraction from one event's {@code _raw}, in Splunk's order of precedence: the
- * sourcetype's extraction, then JSON (when the event is a JSON object), then automatic {@code
- * key=value} pairs. Each stage runs only when a field is asked for that the earlier stages did not
- * find, and at most once per event: a search for {@code status} over access logs never runs the
- * key=value scan, and one for {@code JSESSIONID} scans only for that key.
+ * default datetime fields ({@link DateFields}, by name only), the sourcetype's extraction, then
+ * JSON (when the event is a JSON object), then automatic {@code key=value} pairs. Each stage runs
+ * only when a field is asked for that the earlier stages did not find, and at most once per event:
+ * a search for {@code status} over access logs never runs the key=value scan, and one for {@code
+ * JSESSIONID} scans only for that key.
  */
 final class FieldExtractor {
 
@@ -21,6 +22,7 @@ final class FieldExtractor {
   private Map<String, List<Object>> byJson;
   private Map<String, List<Object>> byKeyValue; // every pair, once names() asked
   private Map<String, List<Object>> keyValueByField; // single keys asked by values()
+  private Map<String, List<Object>> byDate; // date_hour …, when one is asked for
 
   FieldExtractor(String raw, Sourcetype sourcetype) {
     this.raw = raw;
@@ -30,6 +32,15 @@ final class FieldExtractor {
   /** The values of a field, or an empty list. */
   List<Object> values(String field) {
     List<Object> values;
+    if (DateFields.is(field)) {
+      if (byDate == null) {
+        byDate = DateFields.of(raw, sourcetype);
+      }
+      values = byDate.get(field);
+      if (values != null) {
+        return values;
+      }
+    }
     if (bySourcetype != null || sourcetype.mayExtract(field)) {
       if (bySourcetype == null) {
         bySourcetype = sourcetypeFields();

@@ -146,7 +146,10 @@ final class LuceneTranslator {
   }
 
   private static Translation equality(String field, String value) {
-    if (field.startsWith("_") || field.equals(EventFields.INDEX) || Cidr.parse(value).isPresent()) {
+    if (field.startsWith("_")
+        || field.equals(EventFields.INDEX)
+        || DateFields.is(field) // written nowhere in the text: date_wday=monday checks each event
+        || Cidr.parse(value).isPresent()) {
       return Translation.ALL;
     }
     boolean numeric = looksNumeric(value);

@@ -324,6 +324,19 @@ public final class Sourcetype {
     return timestamp.find(raw, source, now);
   }
 
+  /**
+   * The event's timestamp as its text writes it ({@link TimestampRule#findLocal}), from the
+   * timestamp field when the sourcetype names one; null when the text holds none (an epoch value
+   * included: it writes no local time).
+   */
+  public TimestampRule.LocalStamp localTimestamp(String raw, Instant now) {
+    if (timestampField.isPresent()) {
+      String value = fieldValue(raw, timestampField.get(), Map.of());
+      return value == null || epoch(value).isPresent() ? null : timestamp.findLocal(value, "", now);
+    }
+    return timestamp.findLocal(raw, "", now);
+  }
+
   /** The event's time by the timestamp rule alone. */
   public OptionalLong timestamp(String raw, Instant now) {
     return timestamp(raw, "", Map.of(), now);

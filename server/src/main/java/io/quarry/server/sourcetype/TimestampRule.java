@@ -190,6 +190,38 @@ public final class TimestampRule {
     return recognise(event, source, start, limit, parsed, now);
   }
 
+  /**
+   * The event's timestamp as its text writes it: the local date and time, and the zone offset in
+   * minutes when the text names one (else null: the rule's zone applies, Splunk's "local"); null
+   * when no timestamp is found. Splunk's {@code date_*} fields are these.
+   */
+  public LocalStamp findLocal(String event, String source, Instant now) {
+    OptionalLong micros = find(event, source, now);
+    if (micros.isEmpty()) {
+      return null;
+    }
+    StrptimeFormat.Parsed parsed = SCRATCH.get(); // the parse find() answered with
+    ZoneId at = zone;
+    Integer offsetMinutes = null;
+    if (parsed.epochSeconds == Long.MIN_VALUE && parsed.offsetSeconds != Integer.MIN_VALUE) {
+      at = java.time.ZoneOffset.ofTotalSeconds(parsed.offsetSeconds);
+      offsetMinutes = parsed.offsetSeconds / 60;
+    } else if (parsed.epochSeconds == Long.MIN_VALUE && parsed.zone != null) {
+      at = parsed.zone;
+      Instant instant = Instant.ofEpochSecond(Math.floorDiv(micros.getAsLong(), 1_000_000L));
+      offsetMinutes = parsed.zone.getRules().getOffset(instant).getTotalSeconds() / 60;
+    }
+    long seconds = Math.floorDiv(micros.getAsLong(), 1_000_000L);
+    return new LocalStamp(
+        java.time.LocalDateTime.ofInstant(Instant.ofEpochSecond(seconds), at), offsetMinutes);
+  }
+
+  /**
+   * A timestamp as written: local date and time, and its zone's offset in minutes (null when the
+   * text names no zone).
+   */
+  public record LocalStamp(java.time.LocalDateTime time, Integer offsetMinutes) {}
+
   private OptionalLong at(
       StrptimeFormat format,
       String event,
