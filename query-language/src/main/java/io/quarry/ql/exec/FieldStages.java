@@ -7,13 +7,11 @@ import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.RenameCommand;
 import io.quarry.ql.ast.SearchCommand;
 import io.quarry.ql.ast.SearchExpression;
-import io.quarry.ql.engine.BlockCopies;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -105,7 +103,8 @@ final class FieldStages {
       case ProjectCommand project -> new ProjectStage(project);
       case RenameCommand rename -> new RenameStage(rename);
       case SearchCommand search ->
-          new SearchStage(search.expression().map(RowPredicates::compile).orElse(row -> true));
+          new PageChain.FilterStage(
+              search.expression().map(RowPredicates::compile).orElse(row -> true));
       default -> throw new IllegalArgumentException(command.name() + " has no field stage");
     };
   }
@@ -201,34 +200,6 @@ final class FieldStages {
         }
       }
       return new Page(new Schema(columns), blocks, page.positionCount());
-    }
-  }
-
-  /** {@code search} of field comparisons: the positions the row command would keep. */
-  private static final class SearchStage implements PageChain.Stage {
-    private final Predicate<Row> predicate;
-    private final PageRow row = new PageRow(Map.of());
-    private int[] kept = new int[0];
-
-    SearchStage(Predicate<Row> predicate) {
-      this.predicate = predicate;
-    }
-
-    @Override
-    public void add(Page page, Consumer<Page> out) {
-      int positions = page.positionCount();
-      if (kept.length < positions) {
-        kept = new int[positions];
-      }
-      int count = 0;
-      for (int p = 0; p < positions; p++) {
-        if (predicate.test(row.at(page, p))) {
-          kept[count++] = p;
-        }
-      }
-      if (count > 0) {
-        out.accept(BlockCopies.filter(page, kept, count));
-      }
     }
   }
 }

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Row-local commands on pages: {@code eval} (new columns), {@code where} (kept positions), {@code
@@ -128,7 +129,8 @@ public final class PageChain {
       stages.add(
           switch (command) {
             case EvalCommand eval -> new EvalStage(eval, evaluator);
-            case WhereCommand where -> new WhereStage(where, evaluator);
+            case WhereCommand where ->
+                new FilterStage(row -> evaluator.test(where.condition(), row));
             case BinCommand bin -> new BinStage(bin, evaluator.zone());
             case PluginCommand plugin -> new PluginStage(plugin, evaluator);
             default -> FieldStages.stage(command);
@@ -249,16 +251,17 @@ public final class PageChain {
     }
   }
 
-  /** {@code where}: the positions whose condition is true. */
-  private static final class WhereStage implements Stage {
-    private final WhereCommand command;
-    private final Evaluator evaluator;
+  /**
+   * {@code where}, and {@code search} after the first command ({@link FieldStages}): the positions
+   * a row predicate accepts, seen through a {@link PageRow}.
+   */
+  static final class FilterStage implements Stage {
+    private final Predicate<Row> predicate;
     private final PageRow row = new PageRow(Map.of());
     private int[] kept = new int[0];
 
-    WhereStage(WhereCommand command, Evaluator evaluator) {
-      this.command = command;
-      this.evaluator = evaluator;
+    FilterStage(Predicate<Row> predicate) {
+      this.predicate = predicate;
     }
 
     @Override
@@ -269,7 +272,7 @@ public final class PageChain {
       }
       int count = 0;
       for (int p = 0; p < positions; p++) {
-        if (evaluator.test(command.condition(), row.at(page, p))) {
+        if (predicate.test(row.at(page, p))) {
           kept[count++] = p;
         }
       }

@@ -756,10 +756,17 @@ public final class SearchService implements AutoCloseable {
       Evaluator evaluator)
       throws IOException {
     List<Command> pipeline = plan.pipeline();
-    List<Command> filters = pipeline.subList(0, aggregatorAt);
-    List<Command> reduce = pipeline.subList(aggregatorAt + 1, pipeline.size());
     Command aggregator = pipeline.get(aggregatorAt);
     BatchPlan batch = batchPlan(plan, translation, aggregatorAt, evaluator);
+    PageBatch.Scan scan =
+        slices ->
+            store.scanParallel(
+                indexes,
+                translation.query(),
+                plan.earliestMicros(),
+                plan.latestMicros(),
+                slices,
+                searchPool);
     if (batch.engine() == BatchPlan.Engine.PAGES) {
       boolean checked = plan.filter().isPresent() && !translation.exact();
       return new PageBatch(
@@ -779,14 +786,7 @@ public final class SearchService implements AutoCloseable {
               aggregatorAt,
               end,
               results,
-              slices ->
-                  store.scanParallel(
-                      indexes,
-                      translation.query(),
-                      plan.earliestMicros(),
-                      plan.latestMicros(),
-                      slices,
-                      searchPool));
+              scan);
     }
     return new RowBatch(
             sourcetypes, control, check, plan.indexedFieldsOnly(), matched, stages, evaluator)
@@ -794,14 +794,7 @@ public final class SearchService implements AutoCloseable {
             batch,
             pipeline,
             end,
-            slices ->
-                store.scanParallel(
-                    indexes,
-                    translation.query(),
-                    plan.earliestMicros(),
-                    plan.latestMicros(),
-                    slices,
-                    searchPool),
+            scan,
             (countedUpFront, counted, slices) ->
                 store.scanParallelCounting(
                     indexes,
