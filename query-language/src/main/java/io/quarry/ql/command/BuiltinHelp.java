@@ -71,14 +71,18 @@ final class BuiltinHelp {
         help,
         "timechart",
         t,
-        "timechart [span=<span>] [bins=<n>] [limit=<n>] [useother=<bool>] <function>(<field>) [BY <field>]",
+        "timechart [span=<span>] [bins=<n>] [limit=<n>] [useother=<bool>] [usenull=<bool>]"
+            + " [otherstr=<s>] [nullstr=<s>] [sep=<s>] [format=<s>] [cont=<bool>] <function>(<field>)"
+            + " [BY <field> [where <function> in top<n>|bottom<n> | where <function> > <n>]]",
         "Aggregates over time buckets, one column per series.");
     add(
         help,
         "chart",
         t,
         "chart [limit=<n>] [useother=<bool>] [usenull=<bool>] [otherstr=<s>] [nullstr=<s>]"
-            + " <function>(<field>) OVER <field> [BY <field>]",
+            + " [sep=<s>] [format=<s>] [cont=<bool>] <function>(<field>) OVER <field>"
+            + " [span=<span>|bins=<n>] [BY <field> [where <function> in top<n>|bottom<n>"
+            + " | where <function> > <n>]]",
         "Aggregates over one field, one column per value of another.");
     add(help, "head", c, "head [<n>]", "The first n rows (10 by default).");
     add(help, "tail", c, "tail [<n>]", "The last n rows, last first.");

@@ -521,8 +521,10 @@ public final class SplText {
     if (!timechart.nullStr().equals(TimechartCommand.NULL)) {
       text.append(" nullstr=").append(value(timechart.nullStr()));
     }
+    layoutOptions(text, timechart.layout());
     text.append(' ').append(aggregations(timechart.aggregations()));
     timechart.by().ifPresent(by -> text.append(" by ").append(value(by)));
+    timechart.layout().where().ifPresent(where -> text.append(' ').append(where.spl()));
     return text.toString();
   }
 
@@ -535,10 +537,27 @@ public final class SplText {
     if (!chart.nullStr().equals(TimechartCommand.NULL)) {
       text.append(" nullstr=").append(value(chart.nullStr()));
     }
+    layoutOptions(text, chart.layout());
     text.append(' ').append(aggregations(chart.aggregations()));
     text.append(" over ").append(value(chart.over()));
+    chart.overSpan().ifPresent(span -> text.append(" span=").append(span(span)));
+    if (chart.overSpan().isEmpty() && chart.overBins() > 0) {
+      text.append(" bins=").append(chart.overBins());
+    }
     chart.by().ifPresent(by -> text.append(" by ").append(value(by)));
+    chart.layout().where().ifPresent(where -> text.append(' ').append(where.spl()));
     return text.toString();
+  }
+
+  /** {@code sep=}, {@code format=} and {@code cont=} when not Splunk's defaults. */
+  private static void layoutOptions(StringBuilder text, io.quarry.ql.ast.SeriesLayout layout) {
+    if (!layout.sep().equals(io.quarry.ql.ast.SeriesLayout.DEFAULT.sep())) {
+      text.append(" sep=").append(value(layout.sep()));
+    }
+    layout.format().ifPresent(format -> text.append(" format=").append(value(format)));
+    if (!layout.cont()) {
+      text.append(" cont=false");
+    }
   }
 
   private static void chartOptions(StringBuilder text, long limit, boolean other, boolean nulls) {
