@@ -389,6 +389,9 @@ public final class Evaluator {
       case "mvmap" -> {
         return mvmap(((Expression.Field) args.get(0)).name(), args.get(1), row);
       }
+      case "sigfig" -> {
+        return SigFig.evaluate(args, arg -> evaluate(arg, row));
+      }
       default -> {}
     }
     List<Object> v = new ArrayList<>(args.size());
@@ -521,6 +524,13 @@ public final class Evaluator {
         }
       case "json_object", "json_array", "json_extract", "json_keys", "json_valid", "spath":
         return JsonFunctions.apply(function, v); // a null is JSON's null, or no document
+      case "json_set",
+      "json_delete",
+      "json_append",
+      "json_extend",
+      "json_array_to_mv",
+      "mv_to_json_array":
+        return JsonEditFunctions.apply(function, v);
       case "now":
         return now.getEpochSecond();
       case "time":

@@ -115,7 +115,7 @@ final class JsonFunctions {
     }
   }
 
-  private static JsonNode document(Object value) {
+  static JsonNode document(Object value) {
     if (value == null) {
       return null;
     }
@@ -136,7 +136,7 @@ final class JsonFunctions {
   }
 
   /** A value as a JSON node: a JSON object's or array's text embedded, a multivalue an array. */
-  private static JsonNode node(Object value) {
+  static JsonNode node(Object value) {
     return switch (value) {
       case null -> NODES.nullNode();
       case Long l -> NODES.numberNode(l);

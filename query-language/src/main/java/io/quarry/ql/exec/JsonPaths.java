@@ -109,6 +109,20 @@ public final class JsonPaths {
     }
   }
 
+  /**
+   * The JSON texts of the elements of the JSON array in {@code text} ({@code 1}, {@code "a"},
+   * {@code {"b":2}}), or null when it is not a JSON array: {@code foreach mode=json_array}'s items.
+   */
+  public static List<String> elementTexts(String text) {
+    JsonNode array = read(text);
+    if (array == null || !array.isArray()) {
+      return null;
+    }
+    List<String> texts = new ArrayList<>(array.size());
+    array.forEach(element -> texts.add(element.toString()));
+    return texts;
+  }
+
   /** The values at the path (several: a multivalue; none: no match). */
   public static List<Object> extract(JsonNode root, List<Step> steps) {
     if (!steps.isEmpty() && steps.get(steps.size() - 1).attribute() != null) {
