@@ -103,7 +103,10 @@ final class BuiltinHelp {
         help,
         "transaction",
         c,
-        "transaction <field>... [maxspan=<span>] [maxpause=<span>] [maxevents=<n>]",
+        "transaction <field>... [maxspan=<span>] [maxpause=<span>] [maxevents=<n>]"
+            + " [startswith=<search>] [endswith=<search>] [keepevicted=<bool>]"
+            + " [mvlist=<bool>|\"<field>,...\"] [connected=<bool>] [unifyends=<bool>]"
+            + " [keeporphans=<bool>]",
         "Groups events sharing the fields' values into one result per transaction, with duration"
             + " and eventcount.");
     add(

@@ -637,6 +637,20 @@ public final class SplText {
     if (transaction.keepEvicted()) {
       text.append(" keepevicted=true");
     }
+    if (transaction.mvList().equals(List.of("*"))) {
+      text.append(" mvlist=true");
+    } else if (!transaction.mvList().isEmpty()) {
+      text.append(" mvlist=").append(quote(String.join(",", transaction.mvList())));
+    }
+    if (!transaction.connected()) {
+      text.append(" connected=false");
+    }
+    if (transaction.unifyEnds()) {
+      text.append(" unifyends=true");
+    }
+    if (transaction.keepOrphans()) {
+      text.append(" keeporphans=true");
+    }
     return text.toString();
   }
 

@@ -264,6 +264,8 @@ class SplTextTest {
           "| multisearch [search index=a | eval x=1] [search index=b] | stats count by x",
           "* | timechart span=1h otherstr=rest nullstr=\"no one\" per_second(b) by h",
           "* | chart limit=3 otherstr=rest nullstr=\"no one\" count over a by b",
+          "* | transaction a b mvlist=true connected=f unifyends=t keeporphans=t"
+              + " | transaction c mvlist=\"x,y\" | transaction mvlist=f",
           "* | chart sep=_ format=\"$VAL$ $AGG$\" cont=f count, max(x) over b span=100 by c"
               + " useother=f where max > 10 | chart count by b bins=5 c where perc95 notin top2"
               + " | chart limit=bottom3 count over a by b | timechart cont=false count by h"
