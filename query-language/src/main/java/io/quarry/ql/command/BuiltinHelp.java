@@ -59,7 +59,9 @@ final class BuiltinHelp {
         "stats",
         t,
         "stats <function>(<field>) [AS <name>], … [BY <field>...]",
-        "Aggregates rows: count dc sum avg min max median mode range stdev var values list first last earliest latest percentiles.");
+        "Aggregates rows: count dc sum avg min max median mode range stdev var values list first"
+            + " last earliest latest percentiles; a * wildcard field (avg(*), sum(*_ms) AS *_total)"
+            + " aggregates every matching field.");
     add(
         help,
         "top",

@@ -37,6 +37,7 @@ final class ChartParser implements CommandParser {
       throw reader.unexpected(reader.peek(), "an aggregation such as count after chart");
     }
     StatsParser.perSpanOnlyInTimechart(reader, name, aggregations, "chart");
+    StatsParser.noWildcards(reader, name, aggregations, "chart");
     String over;
     Optional<String> by = Optional.empty();
     Bins bins = new Bins();

@@ -62,6 +62,7 @@ final class TimechartParser implements CommandParser {
     if (aggregations.isEmpty()) {
       throw reader.unexpected(reader.peek(), "an aggregation such as count after timechart");
     }
+    StatsParser.noWildcards(reader, name, aggregations, "timechart");
     Optional<String> by = Optional.empty();
     if (reader.peek().isWord("by")) {
       reader.next();

@@ -62,7 +62,9 @@ public final class Pipelines {
               .<RowSink>map(e -> new FilterOperator(RowPredicates.compile(e), downstream))
               .orElse(downstream);
       case StatsCommand stats ->
-          new StatsOperator(stats, downstream, evaluator.memory(command.name()));
+          WildcardStatsOperator.hasWildcards(stats)
+              ? new WildcardStatsOperator(stats, downstream, evaluator.memory(command.name()))
+              : new StatsOperator(stats, downstream, evaluator.memory(command.name()));
       case io.quarry.ql.ast.EventStatsCommand eventstats ->
           new EventStatsOperator(eventstats, downstream, evaluator.memory("eventstats"));
       case io.quarry.ql.ast.StreamStatsCommand streamstats ->
