@@ -241,6 +241,13 @@ final class BuiltinHelp {
         "How many events the indexes hold (summarize=false: per index).");
     add(
         help,
+        "dbinspect",
+        g,
+        "| dbinspect [index=<name>]…",
+        "One row per bucket of the indexes: bucketId, id, index, state, eventCount, startEpoch,"
+            + " endEpoch, sizeOnDiskMB, rawSize, path.");
+    add(
+        help,
         "savedsearch",
         g,
         "| savedsearch <name> [<key>=<value>]… [nosubstitution=<bool>]",

@@ -110,6 +110,9 @@ public final class Pipelines {
       case io.quarry.ql.ast.EventCountCommand count ->
           throw new IllegalArgumentException(
               "eventcount generates rows: it can only be the first command");
+      case io.quarry.ql.ast.DbinspectCommand dbinspect ->
+          throw new IllegalArgumentException(
+              "dbinspect generates rows: it can only be the first command");
       case io.quarry.ql.ast.MetricCommand metric ->
           throw new IllegalArgumentException(
               metric.name() + " generates rows: it can only be the first command (| mstats …)");

@@ -85,6 +85,7 @@ public final class SplText {
       case io.quarry.ql.ast.TstatsCommand ignored -> true;
       case io.quarry.ql.ast.MetadataCommand ignored -> true;
       case io.quarry.ql.ast.EventCountCommand ignored -> true;
+      case io.quarry.ql.ast.DbinspectCommand ignored -> true;
       case io.quarry.ql.ast.MetricCommand ignored -> true;
       case HelpCommand ignored -> true;
       case PluginCommand plugin ->
@@ -148,6 +149,11 @@ public final class SplText {
                   .map(i -> " index=" + value(i))
                   .collect(Collectors.joining())
               + (count.summarize() ? "" : " summarize=false");
+      case io.quarry.ql.ast.DbinspectCommand dbinspect ->
+          "dbinspect"
+              + dbinspect.indexes().stream()
+                  .map(i -> " index=" + value(i))
+                  .collect(Collectors.joining());
       case PluginCommand plugin -> plugin(plugin);
       case TransactionCommand transaction -> transaction(transaction);
       case io.quarry.ql.ast.FormatCommand format -> SubsearchText.format(format);
