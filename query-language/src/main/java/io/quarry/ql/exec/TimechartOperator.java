@@ -11,8 +11,6 @@ import io.quarry.ql.ast.TimechartCommand;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,8 +29,8 @@ import java.util.TreeMap;
  * or {@code bins=} chosen from its range at the end, as {@code bin} chooses).
  */
 public final class TimechartOperator implements Aggregator {
-  private static final String OTHER = "OTHER";
-  private static final String NULL = "NULL";
+  private static final String OTHER = ChartPivot.OTHER;
+  private static final String NULL = ChartPivot.NULL;
   private static final String TIME = TimeField.NAME;
 
   /**
@@ -52,6 +50,7 @@ public final class TimechartOperator implements Aggregator {
   private final RowSink downstream;
   private final Span baseSpan;
   private final StatsOperator buckets;
+  private final ChartPivot pivot;
 
   /** {@code chart}'s command (its over-field's bins); null for timechart. */
   private final ChartCommand chart;
@@ -113,6 +112,7 @@ public final class TimechartOperator implements Aggregator {
     this.zone = requireNonNull(zone, "zone is null");
     this.downstream = requireNonNull(downstream, "downstream is null");
     this.baseSpan = command.span().orElse(Span.ofSeconds(60));
+    this.pivot = new ChartPivot(command, overField, BUCKET, SERIES);
     List<String> groupBy = command.by().isPresent() ? List.of(BUCKET, SERIES) : List.of(BUCKET);
     this.buckets =
         new StatsOperator(
@@ -251,11 +251,11 @@ public final class TimechartOperator implements Aggregator {
                 ? (a, b) -> Long.compare((Long) a, (Long) b)
                 : span != null && !span.isTime() ? OverBins.ORDER : Values.NATURAL_ORDER);
     List<String> seriesOrder = new ArrayList<>();
-    StatsOperator result = new StatsOperator(statsOf(buckets), collect(rows, seriesOrder));
+    StatsOperator result = new StatsOperator(statsOf(buckets), pivot.collect(rows, seriesOrder));
     result.merge(buckets);
     result.finish();
     allKeys.forEach(key -> rows.putIfAbsent(key, new HashMap<>()));
-    Map<String, Aggregation> columns = columns(seriesOrder);
+    Map<String, Aggregation> columns = pivot.columns(seriesOrder);
     if (overField != null) {
       if (span != null && command.layout().cont()) {
         OverBins.fill(rows, span, overField, zone);
@@ -282,28 +282,13 @@ public final class TimechartOperator implements Aggregator {
     downstream.finish();
   }
 
-  /**
-   * One wide row; missing cells filled (0 for count and dc). A {@code per_second} … {@code per_day}
-   * column's sum is divided by the bucket's length in that unit ({@code bucketSeconds}).
-   */
   private boolean emit(
       String keyField,
       Object key,
       Map<String, Object> values,
       Map<String, Aggregation> columns,
       double bucketSeconds) {
-    Map<String, Object> row = new LinkedHashMap<>();
-    row.put(keyField, key);
-    for (Map.Entry<String, Aggregation> entry : columns.entrySet()) {
-      String column = entry.getKey();
-      Object value = values.get(column);
-      long unit = entry.getValue().function().perUnitSeconds();
-      if (unit > 0 && value != null && !Double.isNaN(bucketSeconds)) {
-        value = Values.toNumber(value) * unit / bucketSeconds;
-      }
-      row.put(column, value != null ? value : fill(entry.getValue()));
-    }
-    return downstream.accept(new MapRow(row));
+    return downstream.accept(pivot.row(keyField, key, values, columns, bucketSeconds));
   }
 
   private static List<Object> withTime(List<Object> key, long time) {
@@ -371,84 +356,5 @@ public final class TimechartOperator implements Aggregator {
 
   private static StatsCommand statsOf(StatsOperator operator) {
     return operator.command();
-  }
-
-  /** Collects stats rows into bucket -> column -> value, remembering series in sorted order. */
-  private RowSink collect(TreeMap<Object, Map<String, Object>> rows, List<String> seriesOrder) {
-    Set<String> seen = new LinkedHashSet<>();
-    return new RowSink() {
-      @Override
-      public boolean accept(Row row) {
-        String keyText = Values.toText(row.values(BUCKET).get(0));
-        Object key = overField == null ? (Object) Long.parseLong(keyText) : keyText;
-        Map<String, Object> values = rows.computeIfAbsent(key, k -> new HashMap<>());
-        String series = command.by().isPresent() ? Values.toText(row.values(SERIES).get(0)) : null;
-        if (series != null) {
-          seen.add(series);
-        }
-        for (Aggregation aggregation : command.aggregations()) {
-          List<Object> value = row.values(aggregation.outputName());
-          if (!value.isEmpty()) {
-            values.put(column(aggregation, series), value.size() == 1 ? value.get(0) : value);
-          }
-        }
-        return true;
-      }
-
-      @Override
-      public void finish() {
-        List<String> sorted = new ArrayList<>(seen);
-        sorted.remove(OTHER);
-        sorted.remove(NULL);
-        sorted.sort(Values.NATURAL_ORDER::compare);
-        if (seen.contains(NULL)) {
-          sorted.add(NULL);
-        }
-        if (seen.contains(OTHER)) {
-          sorted.add(OTHER);
-        }
-        seriesOrder.addAll(sorted);
-      }
-    };
-  }
-
-  /**
-   * A series column is named by its value; with several aggregations, {@code agg: value}; the
-   * series of rare values and of events without the by-field by {@code otherstr}/{@code nullstr}.
-   */
-  private String column(Aggregation aggregation, String series) {
-    if (series == null) {
-      return aggregation.outputName();
-    }
-    String label =
-        series.equals(OTHER)
-            ? command.otherStr()
-            : series.equals(NULL) ? command.nullStr() : series;
-    return command.aggregations().size() == 1
-        ? label
-        : command.layout().column(aggregation.outputName(), label);
-  }
-
-  /** The columns in order, each with the aggregation it shows. */
-  private Map<String, Aggregation> columns(List<String> seriesOrder) {
-    Map<String, Aggregation> columns = new LinkedHashMap<>();
-    if (command.by().isEmpty()) {
-      command.aggregations().forEach(a -> columns.put(a.outputName(), a));
-      return columns;
-    }
-    for (Aggregation aggregation : command.aggregations()) {
-      for (String series : seriesOrder) {
-        columns.putIfAbsent(column(aggregation, series), aggregation);
-      }
-    }
-    return columns;
-  }
-
-  /** What an empty bucket shows: 0 for counts, null otherwise. */
-  private static Object fill(Aggregation aggregation) {
-    return switch (aggregation.function()) {
-      case COUNT, DISTINCT_COUNT, ESTIMATED_DISTINCT_COUNT -> 0L;
-      default -> null;
-    };
   }
 }
