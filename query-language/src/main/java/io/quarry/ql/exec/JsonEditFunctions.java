@@ -10,10 +10,10 @@ import java.util.List;
 
 /**
  * The eval functions that change a JSON document or turn one into a multivalue, as Splunk's Search
- * Reference defines them: {@code json_set(json, path, value, …)} (insert or overwrite; missing
- * objects on the way are created), {@code json_delete(json, path, …)}, {@code json_append(json,
- * path, value, …)} (adds the value to the array at the path), {@code json_extend(json, path, array,
- * …)} (adds each element of the array), {@code json_array_to_mv(array[, keep_quotes])} and {@code
+ * Reference defines them: {@code json_set(json, path, value, …)} (overwrite, or insert a key into
+ * an object that exists), {@code json_delete(json, path, …)}, {@code json_append(json, path, value,
+ * …)} (adds the value to the array at the path), {@code json_extend(json, path, array, …)} (adds
+ * each element of the array), {@code json_array_to_mv(array[, keep_quotes])} and {@code
  * mv_to_json_array(mv[, infer_types])}. Path-value pairs apply left to right, each on the document
  * the one before left; a path that finds nothing (for append and extend: nothing that is an array)
  * is skipped. A document that is not JSON gives null. Values are embedded as {@link
@@ -51,7 +51,7 @@ final class JsonEditFunctions {
         continue;
       }
       List<Target> targets = new ArrayList<>();
-      locate(root, selectors, 0, function.equals("json_set"), targets);
+      locate(root, selectors, 0, targets);
       Object value = delete ? null : i + 1 < arguments.size() ? arguments.get(i + 1) : null;
       switch (function) {
         case "json_set" -> targets.forEach(t -> t.set(JsonFunctions.node(value)));
@@ -134,9 +134,11 @@ final class JsonEditFunctions {
     }
   }
 
-  /** The places the selectors from {@code at} on lead to under {@code node}. */
-  private static void locate(
-      JsonNode node, List<Selector> selectors, int at, boolean create, List<Target> into) {
+  /**
+   * The places the selectors from {@code at} on lead to under {@code node}: a last key need not
+   * exist yet (json_set inserts it), the objects and arrays on the way must.
+   */
+  private static void locate(JsonNode node, List<Selector> selectors, int at, List<Target> into) {
     Selector selector = selectors.get(at);
     boolean last = at == selectors.size() - 1;
     if (selector.name() != null) {
@@ -148,13 +150,9 @@ final class JsonEditFunctions {
         return;
       }
       JsonNode child = object.get(selector.name());
-      if (child == null || child.isNull()) {
-        if (!create || selectors.get(at + 1).name() == null) {
-          return;
-        }
-        child = object.putObject(selector.name());
+      if (child != null) {
+        locate(child, selectors, at + 1, into);
       }
-      locate(child, selectors, at + 1, create, into);
       return;
     }
     if (!(node instanceof ArrayNode array)) {
@@ -175,7 +173,7 @@ final class JsonEditFunctions {
       if (last) {
         into.add(new Target(array, null, position));
       } else {
-        locate(array.get(position), selectors, at + 1, create, into);
+        locate(array.get(position), selectors, at + 1, into);
       }
     }
   }
