@@ -39,6 +39,19 @@ public final class XmlPaths {
   /** Fails on fatal errors without printing them (the default handler writes to stderr). */
   private static final org.xml.sax.ErrorHandler SILENT = new org.xml.sax.helpers.DefaultHandler();
 
+  /** Writes an element back as XML text (inner XML of an element with children). */
+  private static final ThreadLocal<Transformer> WRITER =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              TransformerFactory factory = TransformerFactory.newInstance();
+              factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+              return factory.newTransformer();
+            } catch (javax.xml.transform.TransformerConfigurationException e) {
+              throw new IllegalStateException("no XML writer", e);
+            }
+          });
+
   private XmlPaths() {}
 
   private static DocumentBuilder builder() {
@@ -159,7 +172,8 @@ public final class XmlPaths {
       return node.getTextContent();
     }
     try {
-      Transformer transformer = TransformerFactory.newInstance().newTransformer();
+      Transformer transformer = WRITER.get();
+      transformer.reset();
       transformer.setOutputProperty(OutputKeys.OMIT_XML_DECLARATION, "yes");
       StringWriter out = new StringWriter();
       transformer.transform(new DOMSource(node), new StreamResult(out));
