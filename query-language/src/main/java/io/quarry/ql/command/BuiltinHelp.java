@@ -75,7 +75,8 @@ final class BuiltinHelp {
         t,
         "timechart [span=<span>] [bins=<n>] [limit=<n>] [useother=<bool>] [usenull=<bool>]"
             + " [otherstr=<s>] [nullstr=<s>] [sep=<s>] [format=<s>] [cont=<bool>] <function>(<field>)"
-            + " [BY <field> [where <function> in top<n>|bottom<n> | where <function> > <n>]]",
+            + " [BY <field> [span=<span>|bins=<n>] [where <function> in top<n>|bottom<n>"
+            + " | where <function> > <n>]]",
         "Aggregates over time buckets, one column per series.");
     add(
         help,
@@ -83,7 +84,8 @@ final class BuiltinHelp {
         t,
         "chart [limit=<n>] [useother=<bool>] [usenull=<bool>] [otherstr=<s>] [nullstr=<s>]"
             + " [sep=<s>] [format=<s>] [cont=<bool>] <function>(<field>) OVER <field>"
-            + " [span=<span>|bins=<n>] [BY <field> [where <function> in top<n>|bottom<n>"
+            + " [span=<span>|bins=<n>] [BY <field> [span=<span>|bins=<n>]"
+            + " [where <function> in top<n>|bottom<n>"
             + " | where <function> > <n>]]",
         "Aggregates over one field, one column per value of another.");
     add(help, "head", c, "head [<n>]", "The first n rows (10 by default).");

@@ -15,14 +15,15 @@ import java.util.Set;
 /**
  * What {@code chart} and {@code timechart} share while they are read: the series options ({@code
  * limit}, {@code useother}, {@code usenull}, {@code otherstr}, {@code nullstr}, allowed before the
- * aggregations and after the split field, as in Splunk), the layout options ({@code sep}, {@code
- * format}, {@code cont}) and the {@code where} clause after the split field ({@code where <agg>
- * in|notin top|bottom<N>}, {@code where <agg> > <number>}).
+ * aggregations and after the split field, as in Splunk; after it also {@code span}/{@code bins}
+ * binning its values), the layout options ({@code sep}, {@code format}, {@code cont}) and the
+ * {@code where} clause after the split field ({@code where <agg> in|notin top|bottom<N>}, {@code
+ * where <agg> > <number>}).
  */
 final class ChartSyntax {
-  /** The options a split field may be followed by (Splunk's tc-options). */
+  /** The options a split field may be followed by (Splunk's tc-options, bins among them). */
   static final Set<String> SERIES_OPTIONS =
-      Set.of("limit", "useother", "usenull", "otherstr", "nullstr");
+      Set.of("limit", "useother", "usenull", "otherstr", "nullstr", "span", "bins");
 
   /** The options before the aggregations. */
   static final Set<String> LEADING_OPTIONS =
@@ -38,6 +39,8 @@ final class ChartSyntax {
   private Optional<String> format = Optional.empty();
   private boolean cont = true;
   private Optional<SeriesFilter> where = Optional.empty();
+  private Optional<io.quarry.ql.ast.Span> splitSpan = Optional.empty();
+  private int splitBins;
 
   /** {@code limit=bottomN}: ranks by the smallest sums. */
   private boolean limitBottom;
@@ -89,8 +92,19 @@ final class ChartSyntax {
   void readSplitOptions(TokenReader reader) {
     while (!reader.atCommandEnd()) {
       if (Arguments.atOption(reader)) {
-        apply(
-            reader, Arguments.option(reader, command + " (after the split field)", SERIES_OPTIONS));
+        Arguments.Option option =
+            Arguments.option(reader, command + " (after the split field)", SERIES_OPTIONS);
+        if (option.name().equals("span")) {
+          splitSpan = Optional.of(BinParser.span(reader, option.value()));
+        } else if (option.name().equals("bins")) {
+          long n = Arguments.count(reader, option.value(), command + " bins");
+          if (n < 1) {
+            throw reader.error(option.value(), command + " bins= must be at least 1", "bins=10");
+          }
+          splitBins = (int) Math.min(50_000, n);
+        } else {
+          apply(reader, option);
+        }
       } else if (reader.peek().isWord("where") && where.isEmpty()) {
         where = Optional.of(where(reader));
       } else {
@@ -178,6 +192,6 @@ final class ChartSyntax {
     if (filter.isEmpty() && limitBottom && limit != Long.MAX_VALUE) {
       filter = Optional.of(SeriesFilter.bottom(limit));
     }
-    return new SeriesLayout(sep, format, cont, filter);
+    return new SeriesLayout(sep, format, cont, filter, splitSpan, splitBins);
   }
 }

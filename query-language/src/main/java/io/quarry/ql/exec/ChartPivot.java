@@ -93,7 +93,9 @@ final class ChartPivot {
         List<String> sorted = new ArrayList<>(seen);
         sorted.remove(OTHER);
         sorted.remove(NULL);
-        sorted.sort(Values.NATURAL_ORDER::compare);
+        // binned values by their ranges' low ends ("200-300" before "1000-1100")
+        sorted.sort(
+            command.layout().binsSplit() ? OverBins.ORDER::compare : Values.NATURAL_ORDER::compare);
         if (seen.contains(NULL)) {
           sorted.add(NULL);
         }

@@ -9,10 +9,11 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * {@code chart}'s over-field cut into bins ({@code chart … over X span=S} or {@code bins=N}), as
- * {@code bin} cuts a field: a number becomes its range label {@code low-high}, {@code _time} the
- * start of its span. Rows of number bins are ordered by their low end, and with {@code cont=true}
- * the empty bins between the first and the last are filled in.
+ * {@code chart}'s over-field, or a chart's or timechart's split field, cut into bins ({@code chart
+ * … over X span=S}, {@code … by Y bins=N}), as {@code bin} cuts a field: a number becomes its range
+ * label {@code low-high}, {@code _time} the start of its span. Rows of number bins are ordered by
+ * their low end, and with {@code cont=true} the empty bins between the first and the last are
+ * filled in.
  */
 final class OverBins {
   private OverBins() {}
@@ -47,10 +48,15 @@ final class OverBins {
    * {@code bin bins=N} chooses it; null when no value is a number.
    */
   static Span choose(Set<List<Object>> keys, String field, int bins, ZoneId zone) {
+    return choose(keys, 0, field, bins, zone);
+  }
+
+  /** As above, over the values at {@code index} of the group keys (a split field's). */
+  static Span choose(Set<List<Object>> keys, int index, String field, int bins, ZoneId zone) {
     double low = Double.POSITIVE_INFINITY;
     double high = Double.NEGATIVE_INFINITY;
     for (List<Object> key : keys) {
-      double value = Values.toNumber(key.get(0));
+      double value = Values.toNumber(key.get(index));
       if (!Double.isNaN(value)) {
         low = Math.min(low, value);
         high = Math.max(high, value);

@@ -163,11 +163,24 @@ public final class TimechartOperator implements Aggregator {
         }
         assigned.put(SERIES, NULL);
       } else {
-        assigned.put(SERIES, series.size() == 1 ? series.get(0) : series);
+        assigned.put(SERIES, seriesKey(series));
       }
     }
     buckets.accept(new AssignedRow(row, assigned));
     return true;
+  }
+
+  /** The split field's value(s) as group key(s), binned (as text) by a given span. */
+  private Object seriesKey(List<Object> series) {
+    Span span = command.layout().splitSpan().orElse(null);
+    if (span == null) {
+      return series.size() == 1 ? series.get(0) : series;
+    }
+    List<Object> keys = new ArrayList<>(series.size());
+    for (Object value : series) {
+      keys.add(Values.toText(BinOperator.bin(span, command.by().get(), value, zone)));
+    }
+    return keys.size() == 1 ? keys.get(0) : keys;
   }
 
   /** The over-field's value(s) as group key(s), binned by a given span. */
@@ -182,7 +195,10 @@ public final class TimechartOperator implements Aggregator {
 
   @Override
   public String countsByTimeAndField() {
-    return overField == null && command.by().isPresent() && buckets.onlyCounts()
+    return overField == null
+            && command.by().isPresent()
+            && command.layout().splitSpan().isEmpty() // values counted as they are, not binned
+            && buckets.onlyCounts()
         ? command.by().get()
         : null;
   }
@@ -227,6 +243,7 @@ public final class TimechartOperator implements Aggregator {
     if (overField == null && command.span().isEmpty() && span.amount() != baseSpan.amount()) {
       buckets.regroup(key -> withTime(key, span.floor(Long.parseLong((String) key.get(0)), zone)));
     }
+    binSplitByRange();
     Set<String> kept = keptSeries();
     Set<Object> allKeys = new java.util.HashSet<>(); // rows stay when their series are dropped
     if (kept != null && !command.useOther()) {
@@ -336,6 +353,29 @@ public final class TimechartOperator implements Aggregator {
           });
     }
     return span;
+  }
+
+  /** {@code by f bins=N}: the series moved into the bins the range of their numbers asks for. */
+  private void binSplitByRange() {
+    if (command.by().isEmpty()
+        || command.layout().splitSpan().isPresent()
+        || command.layout().splitBins() == 0) {
+      return;
+    }
+    String field = command.by().get();
+    Span span = OverBins.choose(buckets.groupKeys(), 1, field, command.layout().splitBins(), zone);
+    if (span != null) {
+      buckets.regroup(
+          key -> {
+            String series = (String) key.get(1);
+            if (series.equals(NULL)) {
+              return key;
+            }
+            List<Object> moved = new ArrayList<>(key);
+            moved.set(1, OverBins.binText(span, field, series, zone));
+            return moved;
+          });
+    }
   }
 
   /** The series to keep by name, or null to keep all. */

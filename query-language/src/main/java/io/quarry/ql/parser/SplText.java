@@ -530,6 +530,7 @@ public final class SplText {
     layoutOptions(text, timechart.layout());
     text.append(' ').append(aggregations(timechart.aggregations()));
     timechart.by().ifPresent(by -> text.append(" by ").append(value(by)));
+    splitBins(text, timechart.layout());
     timechart.layout().where().ifPresent(where -> text.append(' ').append(where.spl()));
     return text.toString();
   }
@@ -551,8 +552,17 @@ public final class SplText {
       text.append(" bins=").append(chart.overBins());
     }
     chart.by().ifPresent(by -> text.append(" by ").append(value(by)));
+    splitBins(text, chart.layout());
     chart.layout().where().ifPresent(where -> text.append(' ').append(where.spl()));
     return text.toString();
+  }
+
+  /** {@code span=} or {@code bins=} after the split field. */
+  private static void splitBins(StringBuilder text, io.quarry.ql.ast.SeriesLayout layout) {
+    layout.splitSpan().ifPresent(span -> text.append(" span=").append(span(span)));
+    if (layout.splitSpan().isEmpty() && layout.splitBins() > 0) {
+      text.append(" bins=").append(layout.splitBins());
+    }
   }
 
   /** {@code sep=}, {@code format=} and {@code cont=} when not Splunk's defaults. */
