@@ -10,23 +10,22 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * {@code transaction}: events whose values of the fields (first value of each, as text) agree are
  * one transaction. An event may hold only some of the fields: it joins the newest open transaction
- * whose values agree with every one it holds and, with {@code connected=true} (the default), that
- * already has a value for each of them (else an event bringing a new field starts a new
- * transaction; with {@code connected=false} it joins and adds the value). Events arrive newest
- * first (time-ordered mode), so a transaction grows backwards in time; it closes when the next
- * event joining it is further back than {@code maxpause} from its oldest event, than {@code
- * maxspan} from its newest, or when it holds {@code maxevents}; the event then starts a new one.
- * Events holding none of the fields are part of no transaction (passed on with {@code
- * _txn_orphan=1} when {@code keeporphans=true}); without fields every event has the same key. An
- * event matching {@code endswith} (the newest event of a transaction) closes the open one of its
- * key and starts a new one; an event matching {@code startswith} (the oldest) joins and closes it.
- * A transaction without a required start or end is evicted: dropped, or with {@code
- * keepevicted=true} kept with {@code closed_txn=0} (1 for the others).
+ * that contradicts none of its values and shares at least one (adding the values it brings); with
+ * {@code connected=false} also one that shares none (else, with {@code connected=true}, the
+ * default, such an event starts a new transaction). Events arrive newest first (time-ordered mode),
+ * so a transaction grows backwards in time; it closes when the next event joining it is further
+ * back than {@code maxpause} from its oldest event, than {@code maxspan} from its newest, or when
+ * it holds {@code maxevents}; the event then starts a new one. Events holding none of the fields
+ * are part of no transaction (passed on with {@code _txn_orphan=1} when {@code keeporphans=true});
+ * without fields every event has the same key. An event matching {@code endswith} (the newest event
+ * of a transaction) closes the open one of its key and starts a new one; an event matching {@code
+ * startswith} (the oldest) joins and closes it. A transaction without a required start or end is
+ * evicted: dropped, or with {@code keepevicted=true} kept with {@code closed_txn=0} (1 for the
+ * others).
  *
  * <p>A result is one row per transaction, newest transaction first: {@code _time} of its first
  * (oldest) event, {@code _raw} of its events joined by newlines in time order, {@code duration}
@@ -46,7 +45,8 @@ public final class TransactionOperator implements RowSink {
   /** Open transactions by each field and value they hold (NUL between), oldest opened first. */
   private final Map<String, List<Transaction>> open = new HashMap<>();
 
-  private final Set<Transaction> opened = new LinkedHashSet<>();
+  private final LinkedHashSet<Transaction> opened = new LinkedHashSet<>();
+  private long transactionsOpened;
   private final List<Transaction> closed = new ArrayList<>();
 
   /** {@code keeporphans}: the events of no transaction, marked, with their times. */
@@ -66,6 +66,9 @@ public final class TransactionOperator implements RowSink {
 
     /** The value of each field the transaction's events hold. */
     final Map<String, String> keys = new HashMap<>();
+
+    /** When it opened, in the order of the input: the newest agreeing transaction is joined. */
+    long opened;
 
     void add(Row row, long time) {
       events.add(row);
@@ -126,6 +129,7 @@ public final class TransactionOperator implements RowSink {
     if (transaction == null) {
       transaction = new Transaction();
       transaction.ended = isEnd;
+      transaction.opened = ++transactionsOpened;
       opened.add(transaction);
       memory.add(MemoryTracker.ENTRY_BYTES);
     }
@@ -153,37 +157,43 @@ public final class TransactionOperator implements RowSink {
   }
 
   /**
-   * The newest open transaction the event with these field values joins: one holding a value of one
-   * of them, agreeing with every one it holds and (connected) holding all of them.
+   * The newest open transaction the event with these field values joins: one that agrees with every
+   * value it holds and shares at least one of them (consistent); with {@code connected=false} also
+   * one that shares none but contradicts none.
    */
   private Transaction find(Map<String, String> keys) {
     if (keys.isEmpty()) {
       List<Transaction> all = open.get("");
       return all == null || all.isEmpty() ? null : all.get(all.size() - 1);
     }
-    List<Transaction> fewest = null;
+    Transaction newest = null;
     for (Map.Entry<String, String> key : keys.entrySet()) {
       List<Transaction> candidates = open.get(indexKey(key.getKey(), key.getValue()));
-      if (candidates != null && (fewest == null || candidates.size() < fewest.size())) {
-        fewest = candidates;
+      if (candidates == null) {
+        continue;
+      }
+      for (Transaction candidate : candidates) {
+        if ((newest == null || candidate.opened > newest.opened) && agrees(candidate, keys)) {
+          newest = candidate;
+        }
       }
     }
-    if (fewest == null) {
-      return null;
+    if (newest != null || command.connected()) {
+      return newest;
     }
-    for (int i = fewest.size() - 1; i >= 0; i--) {
-      Transaction candidate = fewest.get(i);
-      if (joins(candidate, keys)) {
-        return candidate;
+    for (Transaction candidate : opened.reversed()) {
+      if (agrees(candidate, keys)) {
+        return candidate; // shares no value, contradicts none: joins when not connected
       }
     }
     return null;
   }
 
-  private boolean joins(Transaction transaction, Map<String, String> keys) {
+  /** Whether a transaction holds no other value for any of the event's fields. */
+  private static boolean agrees(Transaction transaction, Map<String, String> keys) {
     for (Map.Entry<String, String> key : keys.entrySet()) {
       String held = transaction.keys.get(key.getKey());
-      if (held == null ? command.connected() : !held.equals(key.getValue())) {
+      if (held != null && !held.equals(key.getValue())) {
         return false;
       }
     }

@@ -85,14 +85,15 @@ class TransactionTest {
 
   @Test
   void partialKeysConnectedAndOrphans() {
-    // newest first: host only, then host and cookie, then cookie only, then neither
+    // newest first: host only, then cookie only, then host and cookie, then neither
     List<Map<String, Object>> events =
         List.of(
             Map.of("_time", 40 * SECOND, "host", "h", "_raw", "4"),
-            Map.of("_time", 30 * SECOND, "host", "h", "cookie", "c", "_raw", "3"),
-            Map.of("_time", 20 * SECOND, "cookie", "c", "_raw", "2"),
+            Map.of("_time", 30 * SECOND, "cookie", "c", "_raw", "3"),
+            Map.of("_time", 20 * SECOND, "host", "h", "cookie", "c", "_raw", "2"),
             Map.of("_time", 10 * SECOND, "_raw", "1"));
-    // connected: event 3 brings cookie, which the transaction of event 4 has no value for
+    // connected: event 3 shares no value with event 4's transaction and starts its own; event 2
+    // shares host with the first (the newest agreeing) and joins it, bringing cookie
     assertThat(run("transaction host cookie", events))
         .extracting(r -> r.get("eventcount"))
         .containsExactly(1L, 2L);
@@ -102,6 +103,12 @@ class TransactionTest {
     var kept = run("transaction host cookie connected=false keeporphans=true", events);
     assertThat(kept).hasSize(2);
     assertThat(kept.get(1)).containsEntry("_txn_orphan", 1L).containsEntry("_raw", "1");
+    // a conflicting value never joins
+    List<Map<String, Object>> conflicting =
+        List.of(
+            Map.of("_time", 40 * SECOND, "host", "h", "cookie", "x", "_raw", "4"),
+            Map.of("_time", 30 * SECOND, "host", "h", "cookie", "y", "_raw", "3"));
+    assertThat(run("transaction host cookie connected=false", conflicting)).hasSize(2);
   }
 
   @Test
