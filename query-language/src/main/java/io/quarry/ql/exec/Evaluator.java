@@ -521,7 +521,10 @@ public final class Evaluator {
       "json_append",
       "json_extend",
       "json_array_to_mv",
-      "mv_to_json_array":
+      "mv_to_json_array",
+      "json_extract_exact",
+      "json_set_exact",
+      "json_has_key_exact":
         return JsonEditFunctions.apply(function, v);
       case "now":
         return now.getEpochSecond();

@@ -28,8 +28,50 @@ final class JsonEditFunctions {
     return switch (function) {
       case "json_array_to_mv" -> toMultivalue(arguments);
       case "mv_to_json_array" -> fromMultivalue(arguments);
+      case "json_extract_exact", "json_set_exact", "json_has_key_exact" ->
+          exact(function, arguments);
       default -> edit(function, arguments);
     };
+  }
+
+  /**
+   * The {@code _exact} forms: keys are literal top-level keys of an object, never paths ({@code
+   * "a.b"} is the key {@code a.b}). {@code json_extract_exact(json, key, …)}: one key's value, or a
+   * JSON array of several; {@code json_set_exact(json, key, value, …)}; {@code
+   * json_has_key_exact(json, key)}.
+   */
+  private static Object exact(String function, List<Object> arguments) {
+    JsonNode root = JsonFunctions.document(arguments.get(0));
+    if (!(root instanceof ObjectNode object)) {
+      return function.equals("json_has_key_exact") && arguments.get(0) != null ? false : null;
+    }
+    switch (function) {
+      case "json_has_key_exact" -> {
+        return arguments.get(1) != null && object.has(Values.toText(arguments.get(1)));
+      }
+      case "json_set_exact" -> {
+        ObjectNode copy = object.deepCopy();
+        for (int i = 1; i + 1 < arguments.size(); i += 2) {
+          if (arguments.get(i) != null) {
+            copy.set(Values.toText(arguments.get(i)), JsonFunctions.node(arguments.get(i + 1)));
+          }
+        }
+        return copy.toString();
+      }
+      default -> {
+        List<JsonNode> found = new ArrayList<>();
+        for (Object key : arguments.subList(1, arguments.size())) {
+          JsonNode value = key == null ? null : object.get(Values.toText(key));
+          found.add(value == null ? NODES.nullNode() : value);
+        }
+        if (found.size() == 1) {
+          return found.get(0).isNull() ? null : JsonPaths.value(found.get(0));
+        }
+        ArrayNode array = NODES.arrayNode();
+        found.forEach(array::add);
+        return array.toString();
+      }
+    }
   }
 
   private static Object edit(String function, List<Object> arguments) {
