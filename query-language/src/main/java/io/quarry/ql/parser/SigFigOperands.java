@@ -11,7 +11,8 @@ import java.util.Map;
  * the number 1.0 has lost two). The parser hands {@code sigfig} a hidden second argument, the
  * written text of each operand that is a number literal ({@link #written}); the evaluator fills in
  * the others' values. Operands are those of the top-level chain of multiplications and divisions,
- * or of additions and subtractions ({@link #operands}).
+ * or of additions and subtractions ({@link #operands}). {@link SplText} writes the call back
+ * without the hidden argument, its numbers as written.
  */
 public final class SigFigOperands {
   /** Between operands' texts in the hidden argument. */

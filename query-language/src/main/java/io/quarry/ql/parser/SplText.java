@@ -247,13 +247,20 @@ public final class SplText {
   /** An {@code eval}/{@code where} expression, as {@code ExpressionParser} reads it. */
   public static String eval(Expression expression) {
     return switch (expression) {
-      case Expression.Literal literal -> literal(literal.value());
+      case Expression.Literal literal -> {
+        java.util.Map<Expression, String> written = WRITTEN_NUMBERS.get();
+        yield written.containsKey(literal) ? written.get(literal) : literal(literal.value());
+      }
       case Expression.Field field -> evalField(field.name());
-      case Expression.Call call ->
-          call.function()
-              + "("
-              + call.arguments().stream().map(SplText::eval).collect(Collectors.joining(", "))
-              + ")";
+      case Expression.Call call -> {
+        String sigfig = sigfig(call);
+        yield sigfig != null
+            ? sigfig
+            : call.function()
+                + "("
+                + call.arguments().stream().map(SplText::eval).collect(Collectors.joining(", "))
+                + ")";
+      }
       case Expression.Unary unary -> {
         boolean not = unary.operator().equals("NOT");
         int level = not ? NOT : UNARY;
@@ -269,6 +276,62 @@ public final class SplText {
             + operand(binary.right(), level(binary.right()) <= level);
       }
     };
+  }
+
+  /**
+   * Number literals written as the query wrote them, while a {@code sigfig} argument is written.
+   */
+  private static final ThreadLocal<java.util.Map<Expression, String>> WRITTEN_NUMBERS =
+      ThreadLocal.withInitial(java.util.IdentityHashMap::new);
+
+  /**
+   * {@code sigfig(x)} as written: its hidden second argument (the operands' written numbers, {@link
+   * SigFigOperands}) put back into the numbers of {@code x}, so parsing the text gives the same
+   * call; null when the call does not have that form.
+   */
+  private static String sigfig(Expression.Call call) {
+    if (!call.function().equals("sigfig")
+        || call.arguments().size() != 2
+        || !(call.arguments().get(1) instanceof Expression.Literal(String hidden))) {
+      return null;
+    }
+    List<Expression> operands = SigFigOperands.operands(call.arguments().get(0));
+    String[] texts = hidden.split(java.util.regex.Pattern.quote(SigFigOperands.SEPARATOR), -1);
+    if (texts.length != operands.size()) {
+      return null;
+    }
+    java.util.Map<Expression, String> written = new java.util.IdentityHashMap<>();
+    for (int i = 0; i < texts.length; i++) {
+      Expression operand = operands.get(i);
+      if (operand instanceof Expression.Unary unary && unary.operator().equals("-")) {
+        operand = unary.operand();
+      }
+      boolean number =
+          operand instanceof Expression.Literal(Object value) && value instanceof Number;
+      if (texts[i].isEmpty() != !number) {
+        return null;
+      }
+      if (number) {
+        try {
+          double value = ((Number) ((Expression.Literal) operand).value()).doubleValue();
+          if (Double.parseDouble(texts[i]) != value) {
+            return null;
+          }
+        } catch (NumberFormatException notANumber) {
+          return null;
+        }
+        written.put(operand, texts[i]);
+      }
+    }
+    java.util.Map<Expression, String> outer = WRITTEN_NUMBERS.get();
+    java.util.Map<Expression, String> merged = new java.util.IdentityHashMap<>(outer);
+    merged.putAll(written);
+    WRITTEN_NUMBERS.set(merged);
+    try {
+      return "sigfig(" + eval(call.arguments().get(0)) + ")";
+    } finally {
+      WRITTEN_NUMBERS.set(outer);
+    }
   }
 
   private static String operand(Expression expression, boolean parenthesise) {

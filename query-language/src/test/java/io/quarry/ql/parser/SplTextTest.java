@@ -265,6 +265,7 @@ class SplTextTest {
           "* | timechart span=1h otherstr=rest nullstr=\"no one\" per_second(b) by h",
           "* | chart limit=3 otherstr=rest nullstr=\"no one\" count over a by b",
           "* | chart count over a by b span=10 useother=f | timechart count by b bins=5 where max > 2",
+          "* | eval a=sigfig(1.00*1111), b=sigfig(x + 2.50 - -3.0), c=sigfig(y), d=sigfig(2*(3.0+1))",
           "* | transaction a b mvlist=true connected=f unifyends=t keeporphans=t"
               + " | transaction c mvlist=\"x,y\" | transaction mvlist=f",
           "* | chart sep=_ format=\"$VAL$ $AGG$\" cont=f count, max(x) over b span=100 by c"
