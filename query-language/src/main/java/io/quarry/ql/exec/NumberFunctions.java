@@ -2,8 +2,6 @@ package io.quarry.ql.exec;
 
 import static io.quarry.ql.exec.Evaluator.number;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.List;
 
 /**
@@ -14,6 +12,24 @@ import java.util.List;
  */
 final class NumberFunctions {
   private NumberFunctions() {}
+
+  /**
+   * Splunk's {@code round(X, Y)}: X scaled by 10^Y in binary floating point, rounded half away from
+   * zero, scaled back — so {@code round(10.275, 2)} is 10.28 but {@code round(16.275, 2)} is 16.27
+   * (16.275 × 100 is 1627.4999… as a double), the answers Splunk gives. A whole number for Y ≤ 0.
+   */
+  static Object round(double x, int digits) {
+    double scale = Math.pow(10, Math.abs(digits));
+    double scaled = digits >= 0 ? x * scale : x / scale;
+    if (Math.abs(scaled) >= 0x1p52) {
+      return digits <= 0 ? (Object) (long) x : (Object) x; // no fraction left to round
+    }
+    double whole = Math.signum(scaled) * Math.floor(Math.abs(scaled) + 0.5);
+    if (digits <= 0) {
+      return (long) (digits == 0 ? whole : whole * scale);
+    }
+    return whole / scale;
+  }
 
   static Object apply(String function, List<Object> v) {
     Object a = v.get(0);
@@ -29,8 +45,7 @@ final class NumberFunctions {
               v.size() > 1 && number(v.get(1)) instanceof Number n
                   ? (int) Math.max(-17, Math.min(17, n.longValue()))
                   : 0;
-          BigDecimal rounded = new BigDecimal(x.toString()).setScale(digits, RoundingMode.HALF_UP);
-          return digits <= 0 ? (Object) rounded.longValue() : (Object) rounded.doubleValue();
+          return round(((Number) x).doubleValue(), digits);
         }
       case "floor":
       case "ceil":
