@@ -213,6 +213,11 @@ public final class IndexStore implements Closeable {
     return name;
   }
 
+  /** The directory of bucket {@code id} (for {@code | dbinspect}'s path). */
+  public Path bucketPath(long id) {
+    return bucketsPath.resolve(Long.toString(id));
+  }
+
   /**
    * Adds to the hot bucket every logged event that no bucket holds (by sequence number), then
    * commits and refreshes it.

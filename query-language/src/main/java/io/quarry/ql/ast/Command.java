@@ -35,6 +35,7 @@ public sealed interface Command
         TstatsCommand,
         MetadataCommand,
         EventCountCommand,
+        DbinspectCommand,
         MetricCommand {
 
   /** The command's name as the registry knows it. */

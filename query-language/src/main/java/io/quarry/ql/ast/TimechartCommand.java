@@ -11,6 +11,8 @@ import java.util.Optional;
  * aggregations per time bucket, one column per value of the by-field.
  *
  * @param span the bucket size; empty: chosen so there are at most {@code bins} buckets
+ * @param layout column names, empty buckets ({@code cont}) and the where clause ({@link
+ *     SeriesLayout})
  */
 public record TimechartCommand(
     Optional<Span> span,
@@ -22,6 +24,7 @@ public record TimechartCommand(
     Optional<String> by,
     String otherStr,
     String nullStr,
+    SeriesLayout layout,
     Position position)
     implements Command {
   /** Splunk's labels of the series of rare values and of events without the by-field. */
@@ -39,7 +42,18 @@ public record TimechartCommand(
       List<Aggregation> aggregations,
       Optional<String> by,
       Position position) {
-    this(span, bins, limit, useOther, useNull, aggregations, by, OTHER, NULL, position);
+    this(
+        span,
+        bins,
+        limit,
+        useOther,
+        useNull,
+        aggregations,
+        by,
+        OTHER,
+        NULL,
+        SeriesLayout.DEFAULT,
+        position);
   }
 
   public TimechartCommand {
@@ -52,6 +66,7 @@ public record TimechartCommand(
     }
     requireNonNull(by, "by is null");
     requireNonNull(position, "position is null");
+    requireNonNull(layout, "layout is null");
   }
 
   @Override

@@ -37,8 +37,9 @@ import java.util.TreeSet;
  * after pattern), runs the bracketed {@code eval}s with the templates replaced as text: {@code
  * <<FIELD>>} by the field's name, {@code <<MATCHSTR>>} by what the wildcards matched, {@code
  * <<MATCHSEGn>>} by what the n-th wildcard matched. The eval text is parsed once per field (and
- * checked when the query is parsed, with each template as a field name of its length). Only {@code
- * mode=multifield}, Splunk's default.
+ * checked when the query is parsed, with each template as a field name of its length). {@code
+ * mode=multivalue} and {@code mode=json_array} run the evals once per value or JSON array element
+ * of one field ({@link ForeachValues}).
  */
 final class ForeachCommand implements CommandDefinition, CustomSyntax {
   static final List<String> TEMPLATES =
@@ -78,7 +79,10 @@ final class ForeachCommand implements CommandDefinition, CustomSyntax {
     List<ArgumentSpec> specs = new ArrayList<>();
     specs.add(
         ArgumentSpec.optional(
-            "mode", ArgumentType.STRING, "multifield", "multifield (the default) or multivalue"));
+            "mode",
+            ArgumentType.STRING,
+            "multifield",
+            "multifield (the default), multivalue or json_array"));
     for (String template : TEMPLATES) {
       specs.add(
           ArgumentSpec.optional(
@@ -117,11 +121,15 @@ final class ForeachCommand implements CommandDefinition, CustomSyntax {
         String option = key.text().toLowerCase(Locale.ROOT);
         if (option.equals("mode")) {
           String mode = value.text().toLowerCase(Locale.ROOT);
-          if (!mode.equals("multifield") && !mode.equals("multivalue")) {
+          if (!mode.equals("multifield")
+              && !mode.equals("multivalue")
+              && !mode.equals("json_array")) {
             throw reader.error(
                 value,
-                "foreach mode=" + value.text() + " is not supported (only multifield, multivalue)",
-                "mode=multifield or mode=multivalue");
+                "foreach mode="
+                    + value.text()
+                    + " is not supported (only multifield, multivalue, json_array)",
+                "mode=multifield, mode=multivalue or mode=json_array");
           }
           options.put("mode", mode);
         } else if (!TEMPLATES.contains(option)) {
@@ -141,10 +149,12 @@ final class ForeachCommand implements CommandDefinition, CustomSyntax {
     if (patterns.isEmpty()) {
       throw reader.error(reader.peek(), "foreach needs at least one field name", "a field name");
     }
-    if (options.get("mode").equals("multivalue")
+    if (!options.get("mode").equals("multifield")
         && (patterns.size() != 1 || Fields.stars(patterns.get(0)) > 0)) {
       throw reader.error(
-          name, "foreach mode=multivalue takes one field (no wildcards)", "one multivalue field");
+          name,
+          "foreach mode=" + options.get("mode") + " takes one field (no wildcards)",
+          "one field");
     }
     List<String> segments = evals(reader, options);
     List<String> fields = new ArrayList<>(patterns);
@@ -196,7 +206,7 @@ final class ForeachCommand implements CommandDefinition, CustomSyntax {
       }
     }
     String checked = query;
-    boolean multivalue = options.get("mode").equals("multivalue");
+    boolean multivalue = !options.get("mode").equals("multifield");
     for (String template : TEMPLATES) {
       if (template.equals("itemstr") != multivalue) {
         continue; // <<ITEM>> belongs to mode=multivalue, the others to multifield
@@ -226,14 +236,13 @@ final class ForeachCommand implements CommandDefinition, CustomSyntax {
       tokens.put(template, arguments.getString(template));
     }
     return new Bound(
-        arguments.getString("mode").equals("multivalue"),
+        arguments.getString("mode"),
         List.copyOf(fields.subList(0, count)),
         tokens,
         List.copyOf(fields.subList(count, fields.size())));
   }
 
-  record Bound(
-      boolean multivalue, List<String> patterns, Map<String, String> tokens, List<String> evals)
+  record Bound(String mode, List<String> patterns, Map<String, String> tokens, List<String> evals)
       implements BoundCommand, WritesOwnSpl {
     @Override
     public Set<String> requiredFields() {
@@ -248,8 +257,8 @@ final class ForeachCommand implements CommandDefinition, CustomSyntax {
     @Override
     public String splArguments() {
       List<String> parts = new ArrayList<>();
-      if (multivalue) {
-        parts.add("mode=multivalue");
+      if (!mode.equals("multifield")) {
+        parts.add("mode=" + mode);
       }
       for (String pattern : patterns) {
         parts.add(SplText.value(pattern));
@@ -301,8 +310,9 @@ final class ForeachCommand implements CommandDefinition, CustomSyntax {
 
     @Override
     public Operator createOperator(OperatorContext context) {
-      if (multivalue) {
-        return ForeachValues.operator(patterns.get(0), tokens.get("itemstr"), evals, context);
+      if (!mode.equals("multifield")) {
+        return ForeachValues.operator(
+            patterns.get(0), tokens.get("itemstr"), evals, mode.equals("json_array"), context);
       }
       BlockFactory factory = context.blockFactory();
       PageEval eval = PageEval.of(context);

@@ -8,6 +8,7 @@ import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.command.EvalParser;
+import io.quarry.ql.exec.JsonPaths;
 import io.quarry.ql.exec.PageEval;
 import io.quarry.ql.parser.QueryParseException;
 import java.util.ArrayList;
@@ -22,14 +23,17 @@ import java.util.Set;
  * of the field, in order, with {@code <<ITEM>>} (or {@code itemstr}) replaced by the value's text,
  * each run seeing what the runs before it assigned ({@code eval total=0 | foreach mode=multivalue
  * mv [eval total=total+<<ITEM>>]}). The eval text is parsed once per distinct value (at most
- * {@value #CACHED} kept parsed).
+ * {@value #CACHED} kept parsed). {@code mode=json_array}: once per element of the JSON array the
+ * field holds, {@code <<ITEM>>} replaced by the element's JSON text ({@code 3}, {@code "a"}), so a
+ * string element is a string literal in the eval.
  */
 final class ForeachValues {
   static final int CACHED = 4_096;
 
   private ForeachValues() {}
 
-  static Operator operator(String field, String item, List<String> evals, OperatorContext context) {
+  static Operator operator(
+      String field, String item, List<String> evals, boolean jsonArray, OperatorContext context) {
     BlockFactory factory = context.blockFactory();
     PageEval eval = PageEval.of(context);
     Map<String, List<EvalCommand.Assignment>> parsed = new HashMap<>();
@@ -45,8 +49,7 @@ final class ForeachValues {
         Set<String> names = new LinkedHashSet<>();
         for (int p = 0; p < positions; p++) {
           List<List<EvalCommand.Assignment>> steps = new ArrayList<>();
-          for (Object value : Cells.values(block, p)) {
-            String text = Cells.text(value);
+          for (String text : items(block, p, jsonArray)) {
             List<EvalCommand.Assignment> step = parsed.get(text);
             if (step == null) {
               step = parse(evals, item, text);
@@ -81,6 +84,22 @@ final class ForeachValues {
         return out;
       }
     };
+  }
+
+  /**
+   * The items of a position: the texts of its values, or with {@code jsonArray} the JSON texts of
+   * the elements of the JSON array its first value holds (none when it holds none).
+   */
+  private static List<String> items(Block block, int position, boolean jsonArray) {
+    List<Object> values = Cells.values(block, position);
+    if (jsonArray) {
+      List<String> elements =
+          values.isEmpty() ? null : JsonPaths.elementTexts(Cells.text(values.get(0)));
+      return elements == null ? List.of() : elements;
+    }
+    List<String> texts = new ArrayList<>(values.size());
+    values.forEach(value -> texts.add(Cells.text(value)));
+    return texts;
   }
 
   private static List<EvalCommand.Assignment> parse(List<String> evals, String item, String value) {

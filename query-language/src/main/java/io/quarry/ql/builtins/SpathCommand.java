@@ -1,6 +1,5 @@
 package io.quarry.ql.builtins;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.plugin.api.command.ArgumentSpec;
 import io.quarry.plugin.api.command.ArgumentType;
 import io.quarry.plugin.api.command.BoundCommand;
@@ -14,6 +13,7 @@ import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.exec.JsonPaths;
+import io.quarry.ql.exec.Spath;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -22,10 +22,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code spath [input=<field>] [output=<field>] [path=]<path>}: the value at a JSON path of a field
- * ({@code _raw} by default) into a field (the path itself by default); {@code {}} steps give a
- * multivalue. Without a path, every leaf of the document becomes a field named by its path. A row
- * whose input is not JSON, or where the path finds nothing, keeps the output field as it was.
+ * {@code spath [input=<field>] [output=<field>] [path=]<path>}: the value at a JSON or XML path of
+ * a field ({@code _raw} by default) into a field (the path itself by default); {@code {}} steps
+ * give a multivalue, {@code {@name}} an XML attribute ({@link io.quarry.ql.exec.Spath}). Without a
+ * path, every leaf of the document becomes a field named by its path. A row whose input is neither,
+ * or where the path finds nothing, keeps the output field as it was.
  */
 final class SpathCommand implements CommandDefinition {
 
@@ -36,8 +37,8 @@ final class SpathCommand implements CommandDefinition {
 
   @Override
   public String description() {
-    return "Extracts values from JSON at a path (a.b{0}.c, {} for every element), or every path"
-        + " when none is given.";
+    return "Extracts values from JSON or XML at a path (a.b{0}.c, {} for every element, {@attr}"
+        + " for an XML attribute), or every path when none is given.";
   }
 
   @Override
@@ -48,7 +49,8 @@ final class SpathCommand implements CommandDefinition {
   @Override
   public List<ArgumentSpec> arguments() {
     return List.of(
-        ArgumentSpec.optional("input", ArgumentType.FIELD, "_raw", "the field holding the JSON"),
+        ArgumentSpec.optional(
+            "input", ArgumentType.FIELD, "_raw", "the field holding the JSON or XML"),
         ArgumentSpec.optional(
             "output", ArgumentType.FIELD, null, "the field the value goes to (default: the path)"),
         ArgumentSpec.optional(
@@ -103,8 +105,8 @@ final class SpathCommand implements CommandDefinition {
       Cells.Column column = new Cells.Column();
       boolean found = false;
       for (int p = 0; p < page.positionCount(); p++) {
-        JsonNode root = json.isNull(p) ? null : JsonPaths.read(Cells.text(json.getObject(p)));
-        List<Object> values = root == null ? List.of() : JsonPaths.extract(root, steps);
+        List<Object> values =
+            json.isNull(p) ? List.of() : Spath.extract(Cells.text(json.getObject(p)), steps);
         if (values.isEmpty() && existing != null) {
           values = existing.getValues(p);
         }
@@ -122,9 +124,8 @@ final class SpathCommand implements CommandDefinition {
       Set<String> names = new LinkedHashSet<>();
       for (int p = 0; p < page.positionCount(); p++) {
         Map<String, List<Object>> fields = new LinkedHashMap<>();
-        JsonNode root = json.isNull(p) ? null : JsonPaths.read(Cells.text(json.getObject(p)));
-        if (root != null) {
-          JsonPaths.flatten("", root, fields);
+        if (!json.isNull(p)) {
+          Spath.flatten(Cells.text(json.getObject(p)), fields);
         }
         names.addAll(fields.keySet());
         rows.add(fields);

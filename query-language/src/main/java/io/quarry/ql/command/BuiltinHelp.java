@@ -59,7 +59,9 @@ final class BuiltinHelp {
         "stats",
         t,
         "stats <function>(<field>) [AS <name>], … [BY <field>...]",
-        "Aggregates rows: count dc sum avg min max median mode range stdev var values list first last earliest latest percentiles.");
+        "Aggregates rows: count dc sum avg min max median mode range stdev var values list first"
+            + " last earliest latest percentiles; a * wildcard field (avg(*), sum(*_ms) AS *_total)"
+            + " aggregates every matching field.");
     add(
         help,
         "top",
@@ -71,14 +73,20 @@ final class BuiltinHelp {
         help,
         "timechart",
         t,
-        "timechart [span=<span>] [bins=<n>] [limit=<n>] [useother=<bool>] <function>(<field>) [BY <field>]",
+        "timechart [span=<span>] [bins=<n>] [limit=<n>] [useother=<bool>] [usenull=<bool>]"
+            + " [otherstr=<s>] [nullstr=<s>] [sep=<s>] [format=<s>] [cont=<bool>] <function>(<field>)"
+            + " [BY <field> [span=<span>|bins=<n>] [where <function> in top<n>|bottom<n>"
+            + " | where <function> > <n>]]",
         "Aggregates over time buckets, one column per series.");
     add(
         help,
         "chart",
         t,
         "chart [limit=<n>] [useother=<bool>] [usenull=<bool>] [otherstr=<s>] [nullstr=<s>]"
-            + " <function>(<field>) OVER <field> [BY <field>]",
+            + " [sep=<s>] [format=<s>] [cont=<bool>] <function>(<field>) OVER <field>"
+            + " [span=<span>|bins=<n>] [BY <field> [span=<span>|bins=<n>]"
+            + " [where <function> in top<n>|bottom<n>"
+            + " | where <function> > <n>]]",
         "Aggregates over one field, one column per value of another.");
     add(help, "head", c, "head [<n>]", "The first n rows (10 by default).");
     add(help, "tail", c, "tail [<n>]", "The last n rows, last first.");
@@ -99,7 +107,10 @@ final class BuiltinHelp {
         help,
         "transaction",
         c,
-        "transaction <field>... [maxspan=<span>] [maxpause=<span>] [maxevents=<n>]",
+        "transaction <field>... [maxspan=<span>] [maxpause=<span>] [maxevents=<n>]"
+            + " [startswith=<search>] [endswith=<search>] [keepevicted=<bool>]"
+            + " [mvlist=<bool>|\"<field>,...\"] [connected=<bool>] [unifyends=<bool>]"
+            + " [keeporphans=<bool>]",
         "Groups events sharing the fields' values into one result per transaction, with duration"
             + " and eventcount.");
     add(
@@ -230,6 +241,13 @@ final class BuiltinHelp {
         g,
         "| eventcount [index=<name>]… [summarize=<bool>]",
         "How many events the indexes hold (summarize=false: per index).");
+    add(
+        help,
+        "dbinspect",
+        g,
+        "| dbinspect [index=<name>]…",
+        "One row per bucket of the indexes: bucketId, id, index, state, eventCount, startEpoch,"
+            + " endEpoch, sizeOnDiskMB, rawSize, path.");
     add(
         help,
         "savedsearch",

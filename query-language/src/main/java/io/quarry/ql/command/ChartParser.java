@@ -3,6 +3,7 @@ package io.quarry.ql.command;
 import io.quarry.ql.ast.Aggregation;
 import io.quarry.ql.ast.ChartCommand;
 import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.Span;
 import io.quarry.ql.parser.Token;
 import io.quarry.ql.parser.TokenReader;
 import io.quarry.ql.parser.TokenType;
@@ -12,29 +13,18 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code chart [limit|useother|usenull|otherstr|nullstr=…] agg, … over X [by Y]} or {@code chart
- * [options] agg, … by X[, Y]}.
+ * {@code chart [options] agg, … over X [span=S|bins=N] [by Y [series options] [where …]]} or {@code
+ * chart [options] agg, … by X [span=S|bins=N] [,] [Y [series options] [where …]]}; the options are
+ * {@link ChartSyntax}'s.
  */
 final class ChartParser implements CommandParser {
-  private static final Set<String> OPTIONS =
-      Set.of("limit", "useother", "usenull", "otherstr", "nullstr");
+  private static final Set<String> BIN_OPTIONS = Set.of("span", "bins");
 
   @Override
   public Command parse(TokenReader reader, Token name) {
-    long limit = 10;
-    boolean useOther = true;
-    boolean useNull = true;
-    String otherStr = io.quarry.ql.ast.TimechartCommand.OTHER;
-    String nullStr = io.quarry.ql.ast.TimechartCommand.NULL;
+    ChartSyntax syntax = new ChartSyntax("chart");
     while (Arguments.atOption(reader)) {
-      Arguments.Option option = Arguments.option(reader, "chart", OPTIONS);
-      switch (option.name()) {
-        case "limit" -> limit = Arguments.count(reader, option.value(), "chart limit");
-        case "useother" -> useOther = Arguments.bool(reader, option.value());
-        case "otherstr" -> otherStr = option.value().text();
-        case "nullstr" -> nullStr = option.value().text();
-        default -> useNull = Arguments.bool(reader, option.value());
-      }
+      syntax.apply(reader, Arguments.option(reader, "chart", ChartSyntax.LEADING_OPTIONS));
     }
     List<Aggregation> aggregations = new ArrayList<>();
     while (!reader.atCommandEnd() && !reader.peek().isWord("by") && !reader.peek().isWord("over")) {
@@ -47,38 +37,74 @@ final class ChartParser implements CommandParser {
       throw reader.unexpected(reader.peek(), "an aggregation such as count after chart");
     }
     StatsParser.perSpanOnlyInTimechart(reader, name, aggregations, "chart");
+    StatsParser.noWildcards(reader, name, aggregations, "chart");
     String over;
     Optional<String> by = Optional.empty();
+    Bins bins = new Bins();
     if (reader.peek().isWord("over")) {
       reader.next();
       over = reader.readValue("a field after 'over'").text();
+      bins.read(reader);
       if (reader.peek().isWord("by")) {
         reader.next();
         by = Optional.of(reader.readValue("a field after 'by'").text());
+        syntax.readSplitOptions(reader);
       }
     } else if (reader.peek().isWord("by")) {
       reader.next();
-      List<String> fields = Arguments.fields(reader, Set.of());
-      if (fields.isEmpty() || fields.size() > 2) {
-        throw reader.error(name, "chart … by takes one or two fields", "by X or by X, Y");
+      over = reader.readValue("a field after 'by'").text();
+      bins.read(reader);
+      if (reader.at(TokenType.COMMA)) {
+        reader.next();
       }
-      over = fields.get(0);
-      by = fields.size() == 2 ? Optional.of(fields.get(1)) : Optional.empty();
+      if (!reader.atCommandEnd() && !Arguments.atOption(reader) && !reader.peek().isWord("where")) {
+        by = Optional.of(reader.readValue("the field to split the columns by").text());
+      }
+      syntax.readSplitOptions(reader);
     } else {
       throw reader.unexpected(reader.peek(), "'over' or 'by' and the field to chart over");
     }
     if (!reader.atCommandEnd()) {
-      throw reader.unexpected(reader.peek(), "'|' or the end of the query");
+      throw reader.unexpected(
+          reader.peek(),
+          by.isEmpty() && !reader.at(TokenType.WORD)
+              ? "'|' or the end of the query"
+              : "'|' or the end of the query (chart … by takes one or two fields)");
     }
     return new ChartCommand(
         aggregations,
         over,
         by,
-        limit == 0 ? Long.MAX_VALUE : limit,
-        useOther,
-        useNull,
-        otherStr,
-        nullStr,
+        syntax.limit,
+        syntax.useOther,
+        syntax.useNull,
+        syntax.otherStr,
+        syntax.nullStr,
+        bins.span,
+        bins.count,
+        syntax.layout(),
         name.position());
+  }
+
+  /** {@code span=}/{@code bins=} after the over-field. */
+  private static final class Bins {
+    Optional<Span> span = Optional.empty();
+    int count;
+
+    void read(TokenReader reader) {
+      while (Arguments.atOption(reader)) {
+        Arguments.Option option =
+            Arguments.option(reader, "chart (after the over field)", BIN_OPTIONS);
+        if (option.name().equals("span")) {
+          span = Optional.of(BinParser.span(reader, option.value()));
+        } else {
+          long n = Arguments.count(reader, option.value(), "chart bins");
+          if (n < 1) {
+            throw reader.error(option.value(), "chart bins= must be at least 1", "bins=10");
+          }
+          count = (int) Math.min(50_000, n);
+        }
+      }
+    }
   }
 }

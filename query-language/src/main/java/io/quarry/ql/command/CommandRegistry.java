@@ -84,8 +84,9 @@ public final class CommandRegistry {
     generators.put("inputlookup", CommandRegistry::parseInputLookup);
     generators.put("makeresults", CommandRegistry::parseMakeResults);
     generators.put("tstats", new TstatsParser());
-    generators.put("metadata", new IndexSummaryParser(true));
-    generators.put("eventcount", new IndexSummaryParser(false));
+    generators.put("metadata", new IndexSummaryParser(IndexSummaryParser.Kind.METADATA));
+    generators.put("eventcount", new IndexSummaryParser(IndexSummaryParser.Kind.EVENTCOUNT));
+    generators.put("dbinspect", new IndexSummaryParser(IndexSummaryParser.Kind.DBINSPECT));
     generators.put("mstats", new MetricCommandParser(MetricCommandParser.Kind.MSTATS));
     generators.put("mcatalog", new MetricCommandParser(MetricCommandParser.Kind.MCATALOG));
     generators.put("mpreview", new MetricCommandParser(MetricCommandParser.Kind.MPREVIEW));

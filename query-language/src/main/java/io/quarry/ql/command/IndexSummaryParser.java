@@ -12,30 +12,42 @@ import java.util.Set;
 
 /**
  * The generating commands that summarise indexes from what they hold: {@code | metadata
- * type=hosts|sources|sourcetypes [index=…]…} and {@code | eventcount [index=…]…
- * [summarize=<bool>]}. {@code index=} may repeat; Splunk's distributed-search options are accepted
- * and change nothing ({@code splunk_server}, {@code splunk_server_group}, {@code list_vix}, {@code
- * datatype=event}).
+ * type=hosts|sources|sourcetypes [index=…]…}, {@code | eventcount [index=…]… [summarize=<bool>]}
+ * and {@code | dbinspect [index=…]…}. {@code index=} may repeat; Splunk's distributed-search
+ * options are accepted and change nothing ({@code splunk_server}, {@code splunk_server_group},
+ * {@code list_vix}, {@code datatype=event}, dbinspect's {@code cached}).
  */
 final class IndexSummaryParser implements CommandParser {
-  private final boolean metadata;
+  /** Which command this parser reads. */
+  enum Kind {
+    METADATA,
+    EVENTCOUNT,
+    DBINSPECT
+  }
 
-  IndexSummaryParser(boolean metadata) {
-    this.metadata = metadata;
+  private final boolean metadata;
+  private final Kind kind;
+
+  IndexSummaryParser(Kind kind) {
+    this.kind = kind;
+    this.metadata = kind == Kind.METADATA;
   }
 
   @Override
   public Command parse(TokenReader reader, Token name) {
     Set<String> known =
-        metadata
-            ? Set.of("type", "index", "splunk_server", "splunk_server_group", "datatype")
-            : Set.of(
-                "index",
-                "summarize",
-                "splunk_server",
-                "splunk_server_group",
-                "list_vix",
-                "report_size");
+        kind == Kind.DBINSPECT
+            ? Set.of(
+                "index", "splunk_server", "splunk_server_group", "cached", "corruptonly", "span")
+            : metadata
+                ? Set.of("type", "index", "splunk_server", "splunk_server_group", "datatype")
+                : Set.of(
+                    "index",
+                    "summarize",
+                    "splunk_server",
+                    "splunk_server_group",
+                    "list_vix",
+                    "report_size");
     List<String> indexes = new ArrayList<>();
     String type = null;
     Token typeToken = null;
@@ -64,8 +76,25 @@ final class IndexSummaryParser implements CommandParser {
                 option.value(), "metadata covers event indexes only", "datatype=event");
           }
         }
+        case "corruptonly" -> {
+          if (Arguments.bool(reader, option.value())) {
+            throw reader.error(
+                option.value(),
+                "dbinspect corruptonly=true is not supported (a damaged bucket is quarantined when"
+                    + " the index opens; see quarry fsck)",
+                "corruptonly=false");
+          }
+        }
+        case "span" ->
+            throw reader.error(
+                option.nameToken(),
+                "dbinspect span= is not supported: it lists buckets, not time ranges",
+                "index=<name>");
         default -> option.value(); // one server: nothing to choose between
       }
+    }
+    if (kind == Kind.DBINSPECT) {
+      return new io.quarry.ql.ast.DbinspectCommand(indexes, name.position());
     }
     if (!metadata) {
       return new EventCountCommand(indexes, summarize, name.position());

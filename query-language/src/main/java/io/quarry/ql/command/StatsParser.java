@@ -92,6 +92,10 @@ final class StatsParser implements CommandParser {
       }
     }
     StatsCommand stats = stats(reader, name);
+    if (kind != Kind.STATS) {
+      noWildcards(
+          reader, name, stats.aggregations(), kind.name().toLowerCase(java.util.Locale.ROOT));
+    }
     perSpanOnlyInTimechart(
         reader, name, stats.aggregations(), kind.name().toLowerCase(java.util.Locale.ROOT));
     return switch (kind) {
@@ -101,6 +105,22 @@ final class StatsParser implements CommandParser {
           new StreamStatsCommand(
               stats, current, window, global, timeWindow, resetOnChange, resetBefore, resetAfter);
     };
+  }
+
+  /** Wildcard fields ({@code avg(*)}) are {@code stats}'s alone: a parse error elsewhere. */
+  static void noWildcards(
+      TokenReader reader, Token name, List<Aggregation> aggregations, String command) {
+    for (Aggregation aggregation : aggregations) {
+      if (io.quarry.ql.exec.WildcardStatsOperator.isWildcard(aggregation)) {
+        throw reader.error(
+            name,
+            command
+                + " does not take wildcard fields ("
+                + aggregation.outputName()
+                + "); stats does",
+            "a field name without *");
+      }
+    }
   }
 
   /** {@code per_second} … {@code per_day} need a time bucket: a parse error outside timechart. */

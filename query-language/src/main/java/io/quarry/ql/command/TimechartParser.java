@@ -12,20 +12,25 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-/** {@code timechart [span=S] [bins=N] [limit=N] [useother=b] [usenull=b] agg, … [by field]}. */
+/**
+ * {@code timechart [span=S] [bins=N] [options] agg, … [by field [series options] [where …]]}; the
+ * options other than span and bins are {@link ChartSyntax}'s.
+ */
 final class TimechartParser implements CommandParser {
-  private static final Set<String> OPTIONS =
-      Set.of("span", "bins", "limit", "useother", "usenull", "otherstr", "nullstr");
+  private static final Set<String> OPTIONS = options();
+
+  private static Set<String> options() {
+    Set<String> options = new java.util.HashSet<>(ChartSyntax.LEADING_OPTIONS);
+    options.add("span");
+    options.add("bins");
+    return Set.copyOf(options);
+  }
 
   @Override
   public Command parse(TokenReader reader, Token name) {
     Optional<Span> span = Optional.empty();
     int bins = 100;
-    long limit = 10;
-    boolean useOther = true;
-    boolean useNull = true;
-    String otherStr = io.quarry.ql.ast.TimechartCommand.OTHER;
-    String nullStr = io.quarry.ql.ast.TimechartCommand.NULL;
+    ChartSyntax syntax = new ChartSyntax("timechart");
     while (Arguments.atOption(reader)) {
       Arguments.Option option = Arguments.option(reader, "timechart", OPTIONS);
       switch (option.name()) {
@@ -44,11 +49,7 @@ final class TimechartParser implements CommandParser {
                         1,
                         Math.min(
                             10_000, Arguments.count(reader, option.value(), "timechart bins")));
-        case "limit" -> limit = Arguments.count(reader, option.value(), "timechart limit");
-        case "useother" -> useOther = Arguments.bool(reader, option.value());
-        case "otherstr" -> otherStr = option.value().text();
-        case "nullstr" -> nullStr = option.value().text();
-        default -> useNull = Arguments.bool(reader, option.value());
+        default -> syntax.apply(reader, option);
       }
     }
     List<Aggregation> aggregations = new ArrayList<>();
@@ -61,10 +62,12 @@ final class TimechartParser implements CommandParser {
     if (aggregations.isEmpty()) {
       throw reader.unexpected(reader.peek(), "an aggregation such as count after timechart");
     }
+    StatsParser.noWildcards(reader, name, aggregations, "timechart");
     Optional<String> by = Optional.empty();
     if (reader.peek().isWord("by")) {
       reader.next();
       by = Optional.of(reader.readValue("a field after 'by'").text());
+      syntax.readSplitOptions(reader);
     }
     if (!reader.atCommandEnd()) {
       throw reader.unexpected(
@@ -73,13 +76,14 @@ final class TimechartParser implements CommandParser {
     return new TimechartCommand(
         span,
         bins,
-        limit == 0 ? Long.MAX_VALUE : limit,
-        useOther,
-        useNull,
+        syntax.limit,
+        syntax.useOther,
+        syntax.useNull,
         aggregations,
         by,
-        otherStr,
-        nullStr,
+        syntax.otherStr,
+        syntax.nullStr,
+        syntax.layout(),
         name.position());
   }
 }

@@ -12,11 +12,22 @@ import java.util.Set;
 
 /**
  * {@code transaction [f, …] [maxspan=S] [maxpause=S] [maxevents=N] [startswith=F] [endswith=F]
- * [keepevicted=B]}; F is a search ({@code "action=login"}) or {@code eval(<condition>)}.
+ * [keepevicted=B] [mvlist=B|"f1,f2"] [connected=B] [unifyends=B] [keeporphans=B]}; F is a search
+ * ({@code "action=login"}) or {@code eval(<condition>)}.
  */
 final class TransactionParser implements CommandParser {
   private static final Set<String> OPTIONS =
-      Set.of("maxspan", "maxpause", "maxevents", "startswith", "endswith", "keepevicted", "mvlist");
+      Set.of(
+          "maxspan",
+          "maxpause",
+          "maxevents",
+          "startswith",
+          "endswith",
+          "keepevicted",
+          "mvlist",
+          "connected",
+          "unifyends",
+          "keeporphans");
 
   @Override
   public Command parse(TokenReader reader, Token name) {
@@ -27,6 +38,10 @@ final class TransactionParser implements CommandParser {
     java.util.Optional<TransactionCommand.Filter> startsWith = java.util.Optional.empty();
     java.util.Optional<TransactionCommand.Filter> endsWith = java.util.Optional.empty();
     boolean keepEvicted = false;
+    List<String> mvList = List.of();
+    boolean connected = true;
+    boolean unifyEnds = false;
+    boolean keepOrphans = false;
     while (!reader.atCommandEnd()) {
       if (Arguments.atOption(reader)
           && (reader.peek().isWord("startswith") || reader.peek().isWord("endswith"))) {
@@ -50,18 +65,54 @@ final class TransactionParser implements CommandParser {
             }
           }
           case "keepevicted" -> keepEvicted = Arguments.bool(reader, option.value());
-          default ->
-              throw reader.error(
-                  option.nameToken(),
-                  "transaction " + option.name() + " is not supported yet",
-                  "maxspan, maxpause, maxevents, startswith, endswith or keepevicted");
+          case "connected" -> connected = Arguments.bool(reader, option.value());
+          case "unifyends" -> unifyEnds = Arguments.bool(reader, option.value());
+          case "keeporphans" -> keepOrphans = Arguments.bool(reader, option.value());
+          default -> mvList = mvList(reader, option.value());
         }
       } else {
         fields.addAll(Arguments.fields(reader, Set.of()));
       }
     }
     return new TransactionCommand(
-        fields, maxSpan, maxPause, maxEvents, startsWith, endsWith, keepEvicted, name.position());
+        fields,
+        maxSpan,
+        maxPause,
+        maxEvents,
+        startsWith,
+        endsWith,
+        keepEvicted,
+        mvList,
+        connected,
+        unifyEnds,
+        keepOrphans,
+        name.position());
+  }
+
+  /** {@code mvlist=true|false}, or the fields to list, separated by commas or spaces. */
+  private static List<String> mvList(TokenReader reader, Token value) {
+    String text = value.text().strip();
+    switch (text.toLowerCase(java.util.Locale.ROOT)) {
+      case "true", "t", "1", "yes" -> {
+        return List.of("*");
+      }
+      case "false", "f", "0", "no" -> {
+        return List.of();
+      }
+      default -> {
+        List<String> fields = new ArrayList<>();
+        for (String field : text.split("[,\\s]+")) {
+          if (!field.isEmpty()) {
+            fields.add(field);
+          }
+        }
+        if (fields.isEmpty() || fields.contains("*")) {
+          throw reader.error(
+              value, "mvlist takes true, false or field names", "mvlist=true or mvlist=\"a,b\"");
+        }
+        return List.copyOf(fields);
+      }
+    }
   }
 
   /**

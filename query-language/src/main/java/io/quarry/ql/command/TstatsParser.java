@@ -62,6 +62,7 @@ final class TstatsParser implements CommandParser {
             at, "tstats reads only indexed fields: eval( ) is not allowed", "a field name");
       }
       StatsParser.perSpanOnlyInTimechart(reader, at, List.of(aggregation), "tstats");
+      StatsParser.noWildcards(reader, at, List.of(aggregation), "tstats");
       aggregations.add(aggregation);
       if (reader.at(TokenType.COMMA)) {
         reader.next();

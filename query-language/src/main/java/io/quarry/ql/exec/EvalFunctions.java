@@ -94,6 +94,16 @@ public final class EvalFunctions {
     a.put("json_keys", new Arity(1, 1));
     a.put("json_valid", new Arity(1, 1));
     a.put("spath", new Arity(2, 2));
+    a.put("json_set", new Arity(3, -1));
+    a.put("json_delete", new Arity(2, -1));
+    a.put("json_append", new Arity(3, -1));
+    a.put("json_extend", new Arity(3, -1));
+    a.put("json_array_to_mv", new Arity(1, 2));
+    a.put("mv_to_json_array", new Arity(1, 2));
+    a.put("json_extract_exact", new Arity(2, -1));
+    a.put("json_set_exact", new Arity(3, -1));
+    a.put("json_has_key_exact", new Arity(2, 2));
+    a.put("sigfig", new Arity(1, 2));
     a.put("searchmatch", new Arity(1, 1));
     for (String trig :
         List.of(
@@ -140,6 +150,16 @@ public final class EvalFunctions {
         if (call.function().equals("case") && call.arguments().size() % 2 != 0) {
           yield new Problem(
               call.offset(), "case() takes condition, value pairs", "an even number of arguments");
+        }
+        if ((call.function().equals("json_set")
+                || call.function().equals("json_set_exact")
+                || call.function().equals("json_append")
+                || call.function().equals("json_extend"))
+            && call.arguments().size() % 2 == 0) {
+          yield new Problem(
+              call.offset(),
+              call.function() + "() takes a document, then path, value pairs",
+              "an odd number of arguments");
         }
         if (call.function().equals("json_object") && call.arguments().size() % 2 != 0) {
           yield new Problem(

@@ -1,15 +1,9 @@
 package io.quarry.ql.exec;
 
 import io.quarry.ql.ast.Expression;
-import io.quarry.ql.time.TimeModifiers;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -213,24 +207,6 @@ public final class Evaluator {
     boolean test(Object a, Object b);
   }
 
-  /**
-   * Splunk's {@code round(X, Y)}: X scaled by 10^Y in binary floating point, rounded half away from
-   * zero, scaled back — so {@code round(10.275, 2)} is 10.28 but {@code round(16.275, 2)} is 16.27
-   * (16.275 × 100 is 1627.4999… as a double), the answers Splunk gives. A whole number for Y ≤ 0.
-   */
-  static Object round(double x, int digits) {
-    double scale = Math.pow(10, Math.abs(digits));
-    double scaled = digits >= 0 ? x * scale : x / scale;
-    if (Math.abs(scaled) >= 0x1p52) {
-      return digits <= 0 ? (Object) (long) x : (Object) x; // no fraction left to round
-    }
-    double whole = Math.signum(scaled) * Math.floor(Math.abs(scaled) + 0.5);
-    if (digits <= 0) {
-      return (long) (digits == 0 ? whole : whole * scale);
-    }
-    return whole / scale;
-  }
-
   private static Boolean anyMatch(Object left, Object right, Pairwise test) {
     for (Object a : left instanceof List<?> list ? list : List.of(left)) {
       for (Object b : right instanceof List<?> list ? list : List.of(right)) {
@@ -354,7 +330,7 @@ public final class Evaluator {
     }
   }
 
-  private static List<Object> values(Object value) {
+  static List<Object> values(Object value) {
     if (value == null) {
       return List.of();
     }
@@ -364,7 +340,7 @@ public final class Evaluator {
     return List.of(value);
   }
 
-  private static Object multivalue(List<Object> values) {
+  static Object multivalue(List<Object> values) {
     return switch (values.size()) {
       case 0 -> null;
       case 1 -> values.get(0);
@@ -404,6 +380,9 @@ public final class Evaluator {
       }
       case "mvmap" -> {
         return mvmap(((Expression.Field) args.get(0)).name(), args.get(1), row);
+      }
+      case "sigfig" -> {
+        return SigFig.evaluate(args, arg -> evaluate(arg, row));
       }
       default -> {}
     }
@@ -537,6 +516,16 @@ public final class Evaluator {
         }
       case "json_object", "json_array", "json_extract", "json_keys", "json_valid", "spath":
         return JsonFunctions.apply(function, v); // a null is JSON's null, or no document
+      case "json_set",
+      "json_delete",
+      "json_append",
+      "json_extend",
+      "json_array_to_mv",
+      "mv_to_json_array",
+      "json_extract_exact",
+      "json_set_exact",
+      "json_has_key_exact":
+        return JsonEditFunctions.apply(function, v);
       case "now":
         return now.getEpochSecond();
       case "time":
@@ -550,65 +539,41 @@ public final class Evaluator {
       }
     }
     switch (function) {
-      case "len":
-        return (long) text(a).codePointCount(0, text(a).length());
-      case "lower":
-        return text(a).toLowerCase(java.util.Locale.ROOT);
-      case "upper":
-        return text(a).toUpperCase(java.util.Locale.ROOT);
-      case "substr":
-        return substr(text(a), v);
       case "replace":
         {
           Pattern regex = pattern(text(v.get(1)));
           try {
             return regex == null
                 ? null
-                : regex.matcher(guarded(text(a))).replaceAll(sedGroups(text(v.get(2))));
+                : regex
+                    .matcher(guarded(text(a)))
+                    .replaceAll(TextFunctions.sedGroups(text(v.get(2))));
           } catch (StoppableText.Stopped stopped) {
             return null; // the search is ending (time limit, cancel): it says so itself
           }
         }
-      case "split":
-        {
-          String separator = text(v.get(1));
-          List<Object> parts = new ArrayList<>();
-          if (separator.isEmpty()) {
-            text(a).codePoints().forEach(c -> parts.add(new String(Character.toChars(c))));
-          } else {
-            parts.addAll(List.of((Object[]) text(a).split(Pattern.quote(separator), -1)));
-          }
-          return multivalue(parts);
-        }
-      case "trim":
-      case "ltrim":
-      case "rtrim":
-        return trim(function, text(a), v.size() > 1 ? text(v.get(1)) : " \t");
-      case "tonumber":
-        return tonumber(a, v.size() > 1 ? number(v.get(1)) : null);
-      case "tostring":
-        return tostring(a, v.size() > 1 ? text(v.get(1)) : null);
-      case "round":
-        {
-          Object x = number(a);
-          if (x == null || (x instanceof Double d && !Double.isFinite(d))) {
-            return null;
-          }
-          // doubles carry 17 significant digits: more decimals change nothing but cost memory
-          int digits =
-              v.size() > 1 && number(v.get(1)) instanceof Number n
-                  ? (int) Math.max(-17, Math.min(17, n.longValue()))
-                  : 0;
-          return round(((Number) x).doubleValue(), digits);
-        }
-      case "floor":
-      case "ceil":
-      case "ceiling":
-      case "abs":
-      case "sqrt":
-      case "ln":
-      case "exp":
-        return math(function, a);
+      case "len",
+      "lower",
+      "upper",
+      "substr",
+      "split",
+      "trim",
+      "ltrim",
+      "rtrim",
+      "tonumber",
+      "tostring",
+      "urldecode",
+      "md5",
+      "sha1",
+      "sha256",
+      "sha512":
+        return TextFunctions.apply(function, v);
+      case "round", "floor", "ceil", "ceiling", "abs", "sqrt", "ln", "exp", "log", "pow":
+        return NumberFunctions.apply(function, v);
+      case "strftime", "strptime", "relative_time":
+        return TimeFunctions.apply(function, v, zone);
+      case "mvindex", "mvjoin":
+        return MultivalueFunctions.apply(function, v);
       case "acos",
       "acosh",
       "asin",
@@ -627,61 +592,6 @@ public final class Evaluator {
       "exact",
       "random":
         return MathFunctions.apply(function, v);
-      case "log":
-        {
-          Object x = number(a);
-          Object base = v.size() > 1 ? number(v.get(1)) : 10L;
-          if (x == null || base == null) {
-            return null;
-          }
-          double value = ((Number) x).doubleValue();
-          double b = ((Number) base).doubleValue();
-          return finite(b == 10 ? Math.log10(value) : Math.log(value) / Math.log(b));
-        }
-      case "pow":
-        {
-          Object x = number(a);
-          Object y = number(v.get(1));
-          if (x == null || y == null) {
-            return null;
-          }
-          double result = Math.pow(((Number) x).doubleValue(), ((Number) y).doubleValue());
-          return x instanceof Long
-                  && y instanceof Long
-                  && Math.abs(result) < 0x1p53
-                  && result == Math.rint(result)
-              ? (Object) (long) result
-              : finite(result);
-        }
-      case "strftime":
-        {
-          Object seconds = number(a);
-          if (seconds == null) {
-            return null;
-          }
-          long micros = (long) Math.floor(((Number) seconds).doubleValue() * 1_000_000d);
-          return Strftime.format(micros, text(v.get(1)), zone);
-        }
-      case "strptime":
-        {
-          Long micros = Strftime.parse(text(a), text(v.get(1)), zone);
-          return micros == null ? null : TimeField.secondsOf(micros);
-        }
-      case "relative_time":
-        {
-          Object seconds = number(a);
-          if (seconds == null) {
-            return null;
-          }
-          long base = (long) (((Number) seconds).doubleValue() * 1_000_000d);
-          try {
-            return TimeField.secondsOf(
-                TimeModifiers.resolveMicros(
-                    text(v.get(1)), Instant.ofEpochSecond(0, base * 1000), zone));
-          } catch (IllegalArgumentException e) {
-            return null;
-          }
-        }
       case "match":
         {
           Pattern regex = pattern(text(v.get(1)));
@@ -695,19 +605,6 @@ public final class Evaluator {
         return like(text(a), text(v.get(1)));
       case "cidrmatch":
         return Cidr.parse(text(a)).map(c -> c.contains(text(v.get(1)))).orElse(false);
-      case "mvindex":
-        return mvindex(values(a), v);
-      case "mvjoin":
-        {
-          List<String> parts = values(a).stream().map(Evaluator::text).toList();
-          return String.join(text(v.get(1)), parts);
-        }
-      case "urldecode":
-        try {
-          return URLDecoder.decode(text(a), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-          return text(a);
-        }
       case "mvdedup", "mvsort", "mvzip", "mvrange":
         return MultivalueFunctions.apply(function, v);
       case "mvfind":
@@ -730,14 +627,6 @@ public final class Evaluator {
         }
       case "printf":
         return Printf.format(v);
-      case "md5":
-        return digest("MD5", text(a));
-      case "sha1":
-        return digest("SHA-1", text(a));
-      case "sha512":
-        return digest("SHA-512", text(a));
-      case "sha256":
-        return digest("SHA-256", text(a));
       default:
         throw new IllegalStateException("no implementation for eval function " + function);
     }
@@ -751,162 +640,5 @@ public final class Evaluator {
       return x != null ? -1 : 1;
     }
     return compare(a, b);
-  }
-
-  private static Object finite(double value) {
-    return Double.isFinite(value) ? value : null;
-  }
-
-  private static Object math(String function, Object a) {
-    Object x = number(a);
-    if (x == null) {
-      return null;
-    }
-    if (x instanceof Long l) {
-      switch (function) {
-        case "floor", "ceil", "ceiling" -> {
-          return l;
-        }
-        case "abs" -> {
-          return l == Long.MIN_VALUE ? null : Math.abs(l);
-        }
-        default -> {}
-      }
-    }
-    double d = ((Number) x).doubleValue();
-    return switch (function) {
-      case "floor" -> (long) Math.floor(d);
-      case "ceil", "ceiling" -> (long) Math.ceil(d);
-      case "abs" -> Math.abs(d);
-      case "sqrt" -> finite(Math.sqrt(d));
-      case "ln" -> finite(Math.log(d));
-      default -> finite(Math.exp(d));
-    };
-  }
-
-  /** Splunk's substr: 1-based start (negative counts from the end), optional length. */
-  private static Object substr(String text, List<Object> v) {
-    if (!(number(v.get(1)) instanceof Number startNumber)) {
-      return null;
-    }
-    int length = text.length();
-    int start = startNumber.intValue();
-    int from = start > 0 ? start - 1 : start < 0 ? Math.max(0, length + start) : 0;
-    if (from >= length) {
-      return "";
-    }
-    int to = length;
-    if (v.size() > 2) {
-      if (!(number(v.get(2)) instanceof Number count)) {
-        return null;
-      }
-      to = (int) Math.min(length, Math.max(from, (long) from + count.longValue()));
-    }
-    return text.substring(from, to);
-  }
-
-  /** Splunk's replacement strings use {@code \1}; Java's use {@code $1}. */
-  private static String sedGroups(String replacement) {
-    StringBuilder out = new StringBuilder();
-    for (int i = 0; i < replacement.length(); i++) {
-      char c = replacement.charAt(i);
-      if (c == '\\'
-          && i + 1 < replacement.length()
-          && Character.isDigit(replacement.charAt(i + 1))) {
-        out.append('$').append(replacement.charAt(++i));
-      } else if (c == '$' || c == '\\') {
-        out.append('\\').append(c);
-      } else {
-        out.append(c);
-      }
-    }
-    return out.toString();
-  }
-
-  private static String trim(String function, String text, String characters) {
-    int start = 0;
-    int end = text.length();
-    if (!function.equals("rtrim")) {
-      while (start < end && characters.indexOf(text.charAt(start)) >= 0) {
-        start++;
-      }
-    }
-    if (!function.equals("ltrim")) {
-      while (end > start && characters.indexOf(text.charAt(end - 1)) >= 0) {
-        end--;
-      }
-    }
-    return text.substring(start, end);
-  }
-
-  private static Object tonumber(Object value, Object base) {
-    if (base == null || ((Number) base).intValue() == 10) {
-      return number(value);
-    }
-    try {
-      return Long.parseLong(text(value).strip(), ((Number) base).intValue());
-    } catch (NumberFormatException e) {
-      return null;
-    }
-  }
-
-  private static Object tostring(Object value, String format) {
-    if (format == null) {
-      return value instanceof Boolean b ? (b ? "True" : "False") : text(value);
-    }
-    Object number = number(value);
-    if (number == null) {
-      return text(value);
-    }
-    return switch (format) {
-      case "hex" -> // Splunk's digits are upper case: tostring(15, "hex") is 0xF
-          "0x" + Long.toHexString(((Number) number).longValue()).toUpperCase(java.util.Locale.ROOT);
-      case "commas" -> {
-        double d = ((Number) number).doubleValue();
-        yield number instanceof Long l
-            ? String.format(java.util.Locale.ROOT, "%,d", l)
-            : String.format(java.util.Locale.ROOT, "%,.2f", d);
-      }
-      case "duration" -> {
-        long seconds = ((Number) number).longValue();
-        yield String.format(
-            java.util.Locale.ROOT,
-            "%02d:%02d:%02d",
-            seconds / 3600,
-            seconds / 60 % 60,
-            seconds % 60);
-      }
-      default -> text(value);
-    };
-  }
-
-  private static Object mvindex(List<Object> values, List<Object> v) {
-    if (!(number(v.get(1)) instanceof Number startNumber)) {
-      return null;
-    }
-    int size = values.size();
-    int start = startNumber.intValue();
-    start = start < 0 ? size + start : start;
-    int end = start;
-    if (v.size() > 2) {
-      if (!(number(v.get(2)) instanceof Number endNumber)) {
-        return null;
-      }
-      end = endNumber.intValue() < 0 ? size + endNumber.intValue() : endNumber.intValue();
-    }
-    if (start < 0 || start >= size || end < start) {
-      return null;
-    }
-    return multivalue(new ArrayList<>(values.subList(start, Math.min(end, size - 1) + 1)));
-  }
-
-  private static String digest(String algorithm, String text) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance(algorithm).digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(algorithm + " is part of every JDK", e);
-    }
   }
 }

@@ -97,14 +97,14 @@ final class JsonFunctions {
     return array.toString();
   }
 
-  /** {@code spath(json, path)}: the values at the path, several as a multivalue. */
+  /** {@code spath(json, path)}: the values at the path (JSON or XML), several as a multivalue. */
   private static Object spath(Object json, Object path) {
-    JsonNode root = json == null ? null : JsonPaths.read(Values.toText(json));
-    if (root == null || path == null) {
+    if (json == null || path == null) {
       return null;
     }
     try {
-      List<Object> values = JsonPaths.extract(root, JsonPaths.parse(Values.toText(path)));
+      List<Object> values =
+          Spath.extract(Values.toText(json), JsonPaths.parse(Values.toText(path)));
       return switch (values.size()) {
         case 0 -> null;
         case 1 -> values.get(0);
@@ -115,7 +115,7 @@ final class JsonFunctions {
     }
   }
 
-  private static JsonNode document(Object value) {
+  static JsonNode document(Object value) {
     if (value == null) {
       return null;
     }
@@ -136,7 +136,7 @@ final class JsonFunctions {
   }
 
   /** A value as a JSON node: a JSON object's or array's text embedded, a multivalue an array. */
-  private static JsonNode node(Object value) {
+  static JsonNode node(Object value) {
     return switch (value) {
       case null -> NODES.nullNode();
       case Long l -> NODES.numberNode(l);

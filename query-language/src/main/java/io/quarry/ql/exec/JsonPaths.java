@@ -19,8 +19,15 @@ import java.util.Map;
 public final class JsonPaths {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** One step: a name (empty for none) and its index selectors ({@link #ALL} for {@code {}}). */
-  public record Step(String name, List<Integer> indexes) {}
+  /**
+   * One step: a name (empty for none), its index selectors ({@link #ALL} for {@code {}}) and, on
+   * the last step only, an XML attribute ({@code {@name}}; null for none, and JSON has none).
+   */
+  public record Step(String name, List<Integer> indexes, String attribute) {
+    public Step(String name, List<Integer> indexes) {
+      this(name, indexes, null);
+    }
+  }
 
   public static final int ALL = Integer.MIN_VALUE;
 
@@ -30,7 +37,7 @@ public final class JsonPaths {
    * The steps of a path.
    *
    * @throws IllegalArgumentException for a path that is not one (unbalanced braces, an XML
-   *     attribute step, an empty step)
+   *     attribute not on the last step, an empty step)
    */
   public static List<Step> parse(String path) {
     List<Step> steps = new ArrayList<>();
@@ -45,7 +52,12 @@ public final class JsonPaths {
         name.append(path.charAt(i++));
       }
       List<Integer> indexes = new ArrayList<>();
+      String attribute = null;
       while (i < n && path.charAt(i) == '{') {
+        if (attribute != null) {
+          throw new IllegalArgumentException(
+              "an XML attribute ({@" + attribute + "}) ends its path: " + path);
+        }
         int close = path.indexOf('}', i);
         if (close < 0) {
           throw new IllegalArgumentException("'{' without '}' in path " + path);
@@ -54,10 +66,10 @@ public final class JsonPaths {
         if (index.isEmpty()) {
           indexes.add(ALL);
         } else if (index.startsWith("@")) {
-          throw new IllegalArgumentException(
-              "XML attribute steps ({@"
-                  + index.substring(1)
-                  + "}) are not supported: spath reads JSON");
+          attribute = index.substring(1).strip();
+          if (attribute.isEmpty()) {
+            throw new IllegalArgumentException("'{@}' names no attribute in path " + path);
+          }
         } else {
           try {
             indexes.add(Integer.parseInt(index));
@@ -71,7 +83,11 @@ public final class JsonPaths {
       if (name.isEmpty() && indexes.isEmpty()) {
         throw new IllegalArgumentException("empty step in path " + path);
       }
-      steps.add(new Step(name.toString(), List.copyOf(indexes)));
+      steps.add(new Step(name.toString(), List.copyOf(indexes), attribute));
+      if (attribute != null && i < n) {
+        throw new IllegalArgumentException(
+            "an XML attribute ({@" + attribute + "}) ends its path: " + path);
+      }
       if (i < n && path.charAt(i) != '.') {
         throw new IllegalArgumentException("unexpected '" + path.charAt(i) + "' in path " + path);
       }
@@ -93,8 +109,25 @@ public final class JsonPaths {
     }
   }
 
+  /**
+   * The JSON texts of the elements of the JSON array in {@code text} ({@code 1}, {@code "a"},
+   * {@code {"b":2}}), or null when it is not a JSON array: {@code foreach mode=json_array}'s items.
+   */
+  public static List<String> elementTexts(String text) {
+    JsonNode array = read(text);
+    if (array == null || !array.isArray()) {
+      return null;
+    }
+    List<String> texts = new ArrayList<>(array.size());
+    array.forEach(element -> texts.add(element.toString()));
+    return texts;
+  }
+
   /** The values at the path (several: a multivalue; none: no match). */
   public static List<Object> extract(JsonNode root, List<Step> steps) {
+    if (!steps.isEmpty() && steps.get(steps.size() - 1).attribute() != null) {
+      return List.of(); // JSON has no attributes
+    }
     List<JsonNode> nodes = List.of(root);
     for (Step step : steps) {
       List<JsonNode> next = new ArrayList<>();

@@ -5,9 +5,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
- * The eval functions over multivalues that need nothing of the evaluator: {@code mvdedup}, {@code
- * mvsort}, {@code mvzip} and {@code mvrange}, as Splunk's Search Reference defines them. Arguments
- * are never null here (a null argument makes the call null first).
+ * The eval functions over multivalues that need nothing of the evaluator: {@code mvindex}, {@code
+ * mvjoin}, {@code mvdedup}, {@code mvsort}, {@code mvzip} and {@code mvrange}, as Splunk's Search
+ * Reference defines them. Arguments are never null here (a null argument makes the call null
+ * first).
  */
 final class MultivalueFunctions {
   /** The most values {@code mvrange} makes (a typo in a step should not fill the heap). */
@@ -37,8 +38,33 @@ final class MultivalueFunctions {
         yield multivalue(zipped);
       }
       case "mvrange" -> range(arguments);
+      case "mvindex" -> mvindex(values(arguments.get(0)), arguments);
+      case "mvjoin" -> {
+        List<String> parts = values(arguments.get(0)).stream().map(Evaluator::text).toList();
+        yield String.join(Evaluator.text(arguments.get(1)), parts);
+      }
       default -> throw new IllegalStateException("not a multivalue function: " + function);
     };
+  }
+
+  private static Object mvindex(List<Object> values, List<Object> v) {
+    if (!(Evaluator.number(v.get(1)) instanceof Number startNumber)) {
+      return null;
+    }
+    int size = values.size();
+    int start = startNumber.intValue();
+    start = start < 0 ? size + start : start;
+    int end = start;
+    if (v.size() > 2) {
+      if (!(Evaluator.number(v.get(2)) instanceof Number endNumber)) {
+        return null;
+      }
+      end = endNumber.intValue() < 0 ? size + endNumber.intValue() : endNumber.intValue();
+    }
+    if (start < 0 || start >= size || end < start) {
+      return null;
+    }
+    return multivalue(new ArrayList<>(values.subList(start, Math.min(end, size - 1) + 1)));
   }
 
   /**

@@ -62,7 +62,9 @@ public final class Pipelines {
               .<RowSink>map(e -> new FilterOperator(RowPredicates.compile(e), downstream))
               .orElse(downstream);
       case StatsCommand stats ->
-          new StatsOperator(stats, downstream, evaluator.memory(command.name()));
+          WildcardStatsOperator.hasWildcards(stats)
+              ? new WildcardStatsOperator(stats, downstream, evaluator.memory(command.name()))
+              : new StatsOperator(stats, downstream, evaluator.memory(command.name()));
       case io.quarry.ql.ast.EventStatsCommand eventstats ->
           new EventStatsOperator(eventstats, downstream, evaluator.memory("eventstats"));
       case io.quarry.ql.ast.StreamStatsCommand streamstats ->
@@ -108,6 +110,9 @@ public final class Pipelines {
       case io.quarry.ql.ast.EventCountCommand count ->
           throw new IllegalArgumentException(
               "eventcount generates rows: it can only be the first command");
+      case io.quarry.ql.ast.DbinspectCommand dbinspect ->
+          throw new IllegalArgumentException(
+              "dbinspect generates rows: it can only be the first command");
       case io.quarry.ql.ast.MetricCommand metric ->
           throw new IllegalArgumentException(
               metric.name() + " generates rows: it can only be the first command (| mstats …)");

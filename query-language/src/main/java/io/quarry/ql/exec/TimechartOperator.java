@@ -2,17 +2,15 @@ package io.quarry.ql.exec;
 
 import static java.util.Objects.requireNonNull;
 
-import io.quarry.ql.ast.AggregateFunction;
 import io.quarry.ql.ast.Aggregation;
 import io.quarry.ql.ast.ChartCommand;
+import io.quarry.ql.ast.SeriesFilter;
 import io.quarry.ql.ast.Span;
 import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.ast.TimechartCommand;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,15 +20,17 @@ import java.util.TreeMap;
  * {@code timechart}: a {@code stats} by time bucket (and series), pivoted into one row per bucket
  * with one column per series. Without {@code span=}, rows are first counted per minute and the
  * buckets coarsened at the end to the smallest of Splunk's usual spans that gives at most {@code
- * bins} buckets (the accumulators merge, so every function stays exact). With more series than
- * {@code limit}, the largest by their aggregate over the whole range are kept and the rest merge
- * into {@code OTHER} ({@code useother=true}) or are dropped; events without the by-field form the
- * {@code NULL} series ({@code usenull=true}). Buckets between the first and the last with no events
- * are filled: {@code count} and {@code dc} with 0, other functions with null.
+ * bins} buckets (the accumulators merge, so every function stays exact). The series kept are chosen
+ * by the where clause, by default the {@code limit} with the largest sums of their values ({@link
+ * SeriesSelection}); the rest merge into {@code OTHER} ({@code useother=true}) or are dropped;
+ * events without the by-field form the {@code NULL} series ({@code usenull=true}). Buckets between
+ * the first and the last with no events are filled ({@code cont=true}): {@code count} and {@code
+ * dc} with 0, other functions with null. {@code chart}'s over-field may be binned ({@code span=},
+ * or {@code bins=} chosen from its range at the end, as {@code bin} chooses).
  */
 public final class TimechartOperator implements Aggregator {
-  private static final String OTHER = "OTHER";
-  private static final String NULL = "NULL";
+  private static final String OTHER = ChartPivot.OTHER;
+  private static final String NULL = ChartPivot.NULL;
   private static final String TIME = TimeField.NAME;
 
   /**
@@ -50,16 +50,19 @@ public final class TimechartOperator implements Aggregator {
   private final RowSink downstream;
   private final Span baseSpan;
   private final StatsOperator buckets;
-  private final StatsOperator seriesTotals;
+  private final ChartPivot pivot;
+
+  /** {@code chart}'s command (its over-field's bins); null for timechart. */
+  private final ChartCommand chart;
 
   public TimechartOperator(TimechartCommand command, ZoneId zone, RowSink downstream) {
-    this(command, null, zone, downstream, MemoryTracker.unbounded("timechart"));
+    this(command, null, null, zone, downstream, MemoryTracker.unbounded("timechart"));
   }
 
   /** As above, its buckets counted by {@code memory}. */
   public TimechartOperator(
       TimechartCommand command, ZoneId zone, RowSink downstream, MemoryTracker memory) {
-    this(command, null, zone, downstream, memory);
+    this(command, null, null, zone, downstream, memory);
   }
 
   /**
@@ -84,7 +87,9 @@ public final class TimechartOperator implements Aggregator {
             chart.by(),
             chart.otherStr(),
             chart.nullStr(),
+            chart.layout(),
             chart.position()),
+        chart,
         chart.over(),
         zone,
         downstream,
@@ -95,37 +100,28 @@ public final class TimechartOperator implements Aggregator {
 
   private TimechartOperator(
       TimechartCommand command,
+      ChartCommand chart,
       String overField,
       ZoneId zone,
       RowSink downstream,
       MemoryTracker memory) {
     this.memory = requireNonNull(memory, "memory is null");
     this.command = requireNonNull(command, "command is null");
+    this.chart = chart;
     this.overField = overField;
     this.zone = requireNonNull(zone, "zone is null");
     this.downstream = requireNonNull(downstream, "downstream is null");
     this.baseSpan = command.span().orElse(Span.ofSeconds(60));
+    this.pivot = new ChartPivot(command, overField, BUCKET, SERIES);
     List<String> groupBy = command.by().isPresent() ? List.of(BUCKET, SERIES) : List.of(BUCKET);
     this.buckets =
         new StatsOperator(
             new StatsCommand(command.aggregations(), groupBy, command.position()), PARTIAL, memory);
-    this.seriesTotals =
-        command.by().isPresent()
-            ? StatsOperator.partial(
-                new StatsCommand(
-                    List.of(rankingAggregation()), List.of(SERIES), command.position()))
-            : null;
-  }
-
-  /** The first aggregation under a fixed name, to rank series by. */
-  private Aggregation rankingAggregation() {
-    Aggregation first = command.aggregations().get(0);
-    return new Aggregation(first.function(), first.field(), "rank", first.percentile());
   }
 
   @Override
   public Aggregator newPartial() {
-    return new TimechartOperator(command, overField, zone, PARTIAL, memory.sibling());
+    return new TimechartOperator(command, chart, overField, zone, PARTIAL, memory.sibling());
   }
 
   @Override
@@ -141,9 +137,6 @@ public final class TimechartOperator implements Aggregator {
       throw new IllegalArgumentException("cannot merge another timechart");
     }
     buckets.merge(partial.buckets);
-    if (seriesTotals != null) {
-      seriesTotals.merge(partial.seriesTotals);
-    }
   }
 
   @Override
@@ -154,7 +147,7 @@ public final class TimechartOperator implements Aggregator {
       if (over.isEmpty()) {
         return true; // chart rows need the over-field
       }
-      assigned.put(BUCKET, over.size() == 1 ? Values.toText(over.get(0)) : over);
+      assigned.put(BUCKET, overKey(over));
     } else {
       List<Object> times = row.values(TIME);
       if (times.isEmpty() || !(times.get(0) instanceof Long micros)) {
@@ -170,20 +163,42 @@ public final class TimechartOperator implements Aggregator {
         }
         assigned.put(SERIES, NULL);
       } else {
-        assigned.put(SERIES, series.size() == 1 ? series.get(0) : series);
+        assigned.put(SERIES, seriesKey(series));
       }
     }
-    Row binned = new AssignedRow(row, assigned);
-    buckets.accept(binned);
-    if (seriesTotals != null) {
-      seriesTotals.accept(binned);
-    }
+    buckets.accept(new AssignedRow(row, assigned));
     return true;
+  }
+
+  /** The split field's value(s) as group key(s), binned (as text) by a given span. */
+  private Object seriesKey(List<Object> series) {
+    Span span = command.layout().splitSpan().orElse(null);
+    if (span == null) {
+      return series.size() == 1 ? series.get(0) : series;
+    }
+    List<Object> keys = new ArrayList<>(series.size());
+    for (Object value : series) {
+      keys.add(Values.toText(BinOperator.bin(span, command.by().get(), value, zone)));
+    }
+    return keys.size() == 1 ? keys.get(0) : keys;
+  }
+
+  /** The over-field's value(s) as group key(s), binned by a given span. */
+  private Object overKey(List<Object> over) {
+    Span span = chart.overSpan().orElse(null);
+    List<Object> keys = new ArrayList<>(over.size());
+    for (Object value : over) {
+      keys.add(Values.toText(span == null ? value : BinOperator.bin(span, overField, value, zone)));
+    }
+    return keys.size() == 1 ? keys.get(0) : keys;
   }
 
   @Override
   public String countsByTimeAndField() {
-    return overField == null && command.by().isPresent() && buckets.onlyCounts()
+    return overField == null
+            && command.by().isPresent()
+            && command.layout().splitSpan().isEmpty() // values counted as they are, not binned
+            && buckets.onlyCounts()
         ? command.by().get()
         : null;
   }
@@ -204,9 +219,6 @@ public final class TimechartOperator implements Aggregator {
     counts.forEach(
         (value, n) -> {
           buckets.addGroupCount(List.of(time, value), n);
-          if (seriesTotals != null) {
-            seriesTotals.addGroupCount(List.of(value), n);
-          }
         });
   }
 
@@ -219,22 +231,26 @@ public final class TimechartOperator implements Aggregator {
   public boolean snapshot(RowSink target) {
     TimechartOperator copy =
         new TimechartOperator(
-            command, overField, zone, target, MemoryTracker.unbounded("timechart preview"));
+            command, chart, overField, zone, target, MemoryTracker.unbounded("timechart preview"));
     copy.buckets.addCopyOf(buckets);
-    if (seriesTotals != null) {
-      copy.seriesTotals.addCopyOf(seriesTotals);
-    }
     copy.finish();
     return true;
   }
 
   @Override
   public void finish() {
-    Span span = overField != null ? baseSpan : command.span().orElseGet(this::chooseSpan);
+    Span span = overField != null ? overSpan() : command.span().orElseGet(this::chooseSpan);
     if (overField == null && command.span().isEmpty() && span.amount() != baseSpan.amount()) {
       buckets.regroup(key -> withTime(key, span.floor(Long.parseLong((String) key.get(0)), zone)));
     }
+    binSplitByRange();
     Set<String> kept = keptSeries();
+    Set<Object> allKeys = new java.util.HashSet<>(); // rows stay when their series are dropped
+    if (kept != null && !command.useOther()) {
+      for (List<Object> key : buckets.groupKeys()) {
+        allKeys.add(overField == null ? (Object) Long.parseLong((String) key.get(0)) : key.get(0));
+      }
+    }
     if (kept != null) {
       buckets.regroup(
           key -> {
@@ -248,13 +264,19 @@ public final class TimechartOperator implements Aggregator {
     // one wide row per bucket (or per over-value)
     TreeMap<Object, Map<String, Object>> rows =
         new TreeMap<>(
-            overField == null ? (a, b) -> Long.compare((Long) a, (Long) b) : Values.NATURAL_ORDER);
+            overField == null
+                ? (a, b) -> Long.compare((Long) a, (Long) b)
+                : span != null && !span.isTime() ? OverBins.ORDER : Values.NATURAL_ORDER);
     List<String> seriesOrder = new ArrayList<>();
-    StatsOperator result = new StatsOperator(statsOf(buckets), collect(rows, seriesOrder));
+    StatsOperator result = new StatsOperator(statsOf(buckets), pivot.collect(rows, seriesOrder));
     result.merge(buckets);
     result.finish();
-    List<String> columns = columns(seriesOrder);
+    allKeys.forEach(key -> rows.putIfAbsent(key, new HashMap<>()));
+    Map<String, Aggregation> columns = pivot.columns(seriesOrder);
     if (overField != null) {
+      if (span != null && command.layout().cont()) {
+        OverBins.fill(rows, span, overField, zone);
+      }
       for (Map.Entry<Object, Map<String, Object>> entry : rows.entrySet()) {
         Object over = TimeField.groupValue(overField, entry.getKey());
         if (!emit(overField, over, entry.getValue(), columns, Double.NaN)) {
@@ -265,7 +287,11 @@ public final class TimechartOperator implements Aggregator {
       long last = (Long) rows.lastKey();
       for (long start = (Long) rows.firstKey(); start <= last; start = span.next(start, zone)) {
         double seconds = (span.next(start, zone) - start) / 1_000_000d;
-        if (!emit(TIME, start, rows.getOrDefault(start, Map.of()), columns, seconds)) {
+        Map<String, Object> values = rows.get(start);
+        if (values == null && !command.layout().cont()) {
+          continue;
+        }
+        if (!emit(TIME, start, values == null ? Map.of() : values, columns, seconds)) {
           break;
         }
       }
@@ -273,27 +299,13 @@ public final class TimechartOperator implements Aggregator {
     downstream.finish();
   }
 
-  /**
-   * One wide row; missing cells filled (0 for count and dc). A {@code per_second} … {@code per_day}
-   * column's sum is divided by the bucket's length in that unit ({@code bucketSeconds}).
-   */
   private boolean emit(
       String keyField,
       Object key,
       Map<String, Object> values,
-      List<String> columns,
+      Map<String, Aggregation> columns,
       double bucketSeconds) {
-    Map<String, Object> row = new LinkedHashMap<>();
-    row.put(keyField, key);
-    for (String column : columns) {
-      Object value = values.get(column);
-      long unit = perUnitSeconds(column);
-      if (unit > 0 && value != null && !Double.isNaN(bucketSeconds)) {
-        value = Values.toNumber(value) * unit / bucketSeconds;
-      }
-      row.put(column, value != null ? value : fill(column));
-    }
-    return downstream.accept(new MapRow(row));
+    return downstream.accept(pivot.row(keyField, key, values, columns, bucketSeconds));
   }
 
   private static List<Object> withTime(List<Object> key, long time) {
@@ -320,140 +332,69 @@ public final class TimechartOperator implements Aggregator {
     return Span.automatic(first, last, command.bins(), 60, zone);
   }
 
+  /**
+   * The span {@code chart}'s over-field is binned by: the given one, or one chosen from the range
+   * of its numbers ({@code bins=}), the groups then moved into its bins; null when not binned.
+   */
+  private Span overSpan() {
+    if (chart == null || !chart.binsOver()) {
+      return null;
+    }
+    if (chart.overSpan().isPresent()) {
+      return chart.overSpan().get();
+    }
+    Span span = OverBins.choose(buckets.groupKeys(), overField, chart.overBins(), zone);
+    if (span != null) {
+      buckets.regroup(
+          key -> {
+            List<Object> moved = new ArrayList<>(key);
+            moved.set(0, OverBins.binText(span, overField, (String) key.get(0), zone));
+            return moved;
+          });
+    }
+    return span;
+  }
+
+  /** {@code by f bins=N}: the series moved into the bins the range of their numbers asks for. */
+  private void binSplitByRange() {
+    if (command.by().isEmpty()
+        || command.layout().splitSpan().isPresent()
+        || command.layout().splitBins() == 0) {
+      return;
+    }
+    String field = command.by().get();
+    Span span = OverBins.choose(buckets.groupKeys(), 1, field, command.layout().splitBins(), zone);
+    if (span != null) {
+      buckets.regroup(
+          key -> {
+            String series = (String) key.get(1);
+            if (series.equals(NULL)) {
+              return key;
+            }
+            List<Object> moved = new ArrayList<>(key);
+            moved.set(1, OverBins.binText(span, field, series, zone));
+            return moved;
+          });
+    }
+  }
+
   /** The series to keep by name, or null to keep all. */
   private Set<String> keptSeries() {
-    if (seriesTotals == null) {
+    if (command.by().isEmpty()) {
       return null;
     }
-    List<Map.Entry<String, Double>> ranked = new ArrayList<>();
-    StatsOperator totals =
-        new StatsOperator(
-            statsOf(seriesTotals),
-            new RowSink() {
-              @Override
-              public boolean accept(Row row) {
-                String series = Values.toText(row.values(SERIES).get(0));
-                List<Object> rank = row.values("rank");
-                double value = rank.isEmpty() ? 0 : Values.toNumber(rank.get(0));
-                ranked.add(Map.entry(series, Double.isNaN(value) ? 0 : value));
-                return true;
-              }
-
-              @Override
-              public void finish() {}
-            });
-    totals.merge(seriesTotals);
-    totals.finish();
-    if (ranked.size() <= command.limit()) {
-      return null;
-    }
-    ranked.sort(Map.Entry.<String, Double>comparingByValue().reversed());
-    Set<String> kept = new LinkedHashSet<>();
-    for (Map.Entry<String, Double> entry : ranked) {
-      if (kept.size() == command.limit()) {
-        break;
+    SeriesFilter filter = command.layout().where().orElse(null);
+    if (filter == null) {
+      if (command.limit() == Long.MAX_VALUE) {
+        return null;
       }
-      kept.add(entry.getKey());
+      filter = SeriesFilter.top(command.limit());
     }
-    return kept;
+    return SeriesSelection.kept(
+        buckets, SERIES, command.aggregations().get(0).outputName(), filter, command.position());
   }
 
   private static StatsCommand statsOf(StatsOperator operator) {
     return operator.command();
-  }
-
-  /** Collects stats rows into bucket -> column -> value, remembering series in sorted order. */
-  private RowSink collect(TreeMap<Object, Map<String, Object>> rows, List<String> seriesOrder) {
-    Set<String> seen = new LinkedHashSet<>();
-    return new RowSink() {
-      @Override
-      public boolean accept(Row row) {
-        String keyText = Values.toText(row.values(BUCKET).get(0));
-        Object key = overField == null ? (Object) Long.parseLong(keyText) : keyText;
-        Map<String, Object> values = rows.computeIfAbsent(key, k -> new HashMap<>());
-        String series = command.by().isPresent() ? Values.toText(row.values(SERIES).get(0)) : null;
-        if (series != null) {
-          seen.add(series);
-        }
-        for (Aggregation aggregation : command.aggregations()) {
-          List<Object> value = row.values(aggregation.outputName());
-          if (!value.isEmpty()) {
-            values.put(column(aggregation, series), value.size() == 1 ? value.get(0) : value);
-          }
-        }
-        return true;
-      }
-
-      @Override
-      public void finish() {
-        List<String> sorted = new ArrayList<>(seen);
-        sorted.remove(OTHER);
-        sorted.remove(NULL);
-        sorted.sort(Values.NATURAL_ORDER::compare);
-        if (seen.contains(NULL)) {
-          sorted.add(NULL);
-        }
-        if (seen.contains(OTHER)) {
-          sorted.add(OTHER);
-        }
-        seriesOrder.addAll(sorted);
-      }
-    };
-  }
-
-  /**
-   * A series column is named by its value; with several aggregations, {@code agg: value}; the
-   * series of rare values and of events without the by-field by {@code otherstr}/{@code nullstr}.
-   */
-  private String column(Aggregation aggregation, String series) {
-    if (series == null) {
-      return aggregation.outputName();
-    }
-    String label =
-        series.equals(OTHER)
-            ? command.otherStr()
-            : series.equals(NULL) ? command.nullStr() : series;
-    return command.aggregations().size() == 1 ? label : aggregation.outputName() + ": " + label;
-  }
-
-  private List<String> columns(List<String> seriesOrder) {
-    List<String> columns = new ArrayList<>();
-    if (command.by().isEmpty()) {
-      command.aggregations().forEach(a -> columns.add(a.outputName()));
-      return columns;
-    }
-    for (Aggregation aggregation : command.aggregations()) {
-      for (String series : seriesOrder) {
-        columns.add(column(aggregation, series));
-      }
-    }
-    return columns;
-  }
-
-  /** What an empty bucket shows: 0 for counts, null otherwise. */
-  /** The unit of the per_* aggregation a column shows (as {@link #fill} maps them), else 0. */
-  private long perUnitSeconds(String column) {
-    for (Aggregation aggregation : command.aggregations()) {
-      if (column.equals(aggregation.outputName())
-          || column.startsWith(aggregation.outputName() + ": ")
-          || command.aggregations().size() == 1) {
-        return aggregation.function().perUnitSeconds();
-      }
-    }
-    return 0;
-  }
-
-  private Object fill(String column) {
-    for (Aggregation aggregation : command.aggregations()) {
-      if ((column.equals(aggregation.outputName())
-              || column.startsWith(aggregation.outputName() + ": ")
-              || command.aggregations().size() == 1)
-          && (aggregation.function() == AggregateFunction.COUNT
-              || aggregation.function() == AggregateFunction.DISTINCT_COUNT
-              || aggregation.function() == AggregateFunction.ESTIMATED_DISTINCT_COUNT)) {
-        return 0L;
-      }
-    }
-    return null;
   }
 }

@@ -22,6 +22,11 @@ public final class ExpressionParser {
   private int depth;
   private int operators;
 
+  /**
+   * Each number literal's text as written, for {@code sigfig} (by identity: 1.0 and 1.00 differ).
+   */
+  private final java.util.Map<Expression, String> numberTexts = new java.util.IdentityHashMap<>();
+
   /** Parses {@code query[start, end)}. */
   public ExpressionParser(String query, int start, int end) {
     this.query = query;
@@ -275,7 +280,12 @@ public final class ExpressionParser {
           expect(')');
         }
         depth--;
-        return new Expression.Call(name.toLowerCase(Locale.ROOT), arguments, start);
+        String function = name.toLowerCase(Locale.ROOT);
+        if (function.equals("sigfig") && arguments.size() == 1) {
+          arguments.add(
+              new Expression.Literal(SigFigOperands.written(arguments.get(0), numberTexts)));
+        }
+        return new Expression.Call(function, arguments, start);
       }
       return new Expression.Field(name);
     }
@@ -302,10 +312,12 @@ public final class ExpressionParser {
     }
     String text = query.substring(start, at);
     try {
-      if (text.indexOf('.') < 0 && text.indexOf('e') < 0 && text.indexOf('E') < 0) {
-        return new Expression.Literal(Long.parseLong(text));
-      }
-      return new Expression.Literal(Double.parseDouble(text));
+      Expression.Literal literal =
+          text.indexOf('.') < 0 && text.indexOf('e') < 0 && text.indexOf('E') < 0
+              ? new Expression.Literal(Long.parseLong(text))
+              : new Expression.Literal(Double.parseDouble(text));
+      numberTexts.put(literal, text);
+      return literal;
     } catch (NumberFormatException e) {
       throw error(start, "'" + text + "' is not a number", "a number");
     }

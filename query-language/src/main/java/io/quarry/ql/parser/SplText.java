@@ -85,6 +85,7 @@ public final class SplText {
       case io.quarry.ql.ast.TstatsCommand ignored -> true;
       case io.quarry.ql.ast.MetadataCommand ignored -> true;
       case io.quarry.ql.ast.EventCountCommand ignored -> true;
+      case io.quarry.ql.ast.DbinspectCommand ignored -> true;
       case io.quarry.ql.ast.MetricCommand ignored -> true;
       case HelpCommand ignored -> true;
       case PluginCommand plugin ->
@@ -148,6 +149,11 @@ public final class SplText {
                   .map(i -> " index=" + value(i))
                   .collect(Collectors.joining())
               + (count.summarize() ? "" : " summarize=false");
+      case io.quarry.ql.ast.DbinspectCommand dbinspect ->
+          "dbinspect"
+              + dbinspect.indexes().stream()
+                  .map(i -> " index=" + value(i))
+                  .collect(Collectors.joining());
       case PluginCommand plugin -> plugin(plugin);
       case TransactionCommand transaction -> transaction(transaction);
       case io.quarry.ql.ast.FormatCommand format -> SubsearchText.format(format);
@@ -241,13 +247,20 @@ public final class SplText {
   /** An {@code eval}/{@code where} expression, as {@code ExpressionParser} reads it. */
   public static String eval(Expression expression) {
     return switch (expression) {
-      case Expression.Literal literal -> literal(literal.value());
+      case Expression.Literal literal -> {
+        java.util.Map<Expression, String> written = WRITTEN_NUMBERS.get();
+        yield written.containsKey(literal) ? written.get(literal) : literal(literal.value());
+      }
       case Expression.Field field -> evalField(field.name());
-      case Expression.Call call ->
-          call.function()
-              + "("
-              + call.arguments().stream().map(SplText::eval).collect(Collectors.joining(", "))
-              + ")";
+      case Expression.Call call -> {
+        String sigfig = sigfig(call);
+        yield sigfig != null
+            ? sigfig
+            : call.function()
+                + "("
+                + call.arguments().stream().map(SplText::eval).collect(Collectors.joining(", "))
+                + ")";
+      }
       case Expression.Unary unary -> {
         boolean not = unary.operator().equals("NOT");
         int level = not ? NOT : UNARY;
@@ -263,6 +276,62 @@ public final class SplText {
             + operand(binary.right(), level(binary.right()) <= level);
       }
     };
+  }
+
+  /**
+   * Number literals written as the query wrote them, while a {@code sigfig} argument is written.
+   */
+  private static final ThreadLocal<java.util.Map<Expression, String>> WRITTEN_NUMBERS =
+      ThreadLocal.withInitial(java.util.IdentityHashMap::new);
+
+  /**
+   * {@code sigfig(x)} as written: its hidden second argument (the operands' written numbers, {@link
+   * SigFigOperands}) put back into the numbers of {@code x}, so parsing the text gives the same
+   * call; null when the call does not have that form.
+   */
+  private static String sigfig(Expression.Call call) {
+    if (!call.function().equals("sigfig")
+        || call.arguments().size() != 2
+        || !(call.arguments().get(1) instanceof Expression.Literal(String hidden))) {
+      return null;
+    }
+    List<Expression> operands = SigFigOperands.operands(call.arguments().get(0));
+    String[] texts = hidden.split(java.util.regex.Pattern.quote(SigFigOperands.SEPARATOR), -1);
+    if (texts.length != operands.size()) {
+      return null;
+    }
+    java.util.Map<Expression, String> written = new java.util.IdentityHashMap<>();
+    for (int i = 0; i < texts.length; i++) {
+      Expression operand = operands.get(i);
+      if (operand instanceof Expression.Unary unary && unary.operator().equals("-")) {
+        operand = unary.operand();
+      }
+      boolean number =
+          operand instanceof Expression.Literal(Object value) && value instanceof Number;
+      if (texts[i].isEmpty() != !number) {
+        return null;
+      }
+      if (number) {
+        try {
+          double value = ((Number) ((Expression.Literal) operand).value()).doubleValue();
+          if (Double.parseDouble(texts[i]) != value) {
+            return null;
+          }
+        } catch (NumberFormatException notANumber) {
+          return null;
+        }
+        written.put(operand, texts[i]);
+      }
+    }
+    java.util.Map<Expression, String> outer = WRITTEN_NUMBERS.get();
+    java.util.Map<Expression, String> merged = new java.util.IdentityHashMap<>(outer);
+    merged.putAll(written);
+    WRITTEN_NUMBERS.set(merged);
+    try {
+      return "sigfig(" + eval(call.arguments().get(0)) + ")";
+    } finally {
+      WRITTEN_NUMBERS.set(outer);
+    }
   }
 
   private static String operand(Expression expression, boolean parenthesise) {
@@ -521,8 +590,11 @@ public final class SplText {
     if (!timechart.nullStr().equals(TimechartCommand.NULL)) {
       text.append(" nullstr=").append(value(timechart.nullStr()));
     }
+    layoutOptions(text, timechart.layout());
     text.append(' ').append(aggregations(timechart.aggregations()));
     timechart.by().ifPresent(by -> text.append(" by ").append(value(by)));
+    splitBins(text, timechart.layout());
+    timechart.layout().where().ifPresent(where -> text.append(' ').append(where.spl()));
     return text.toString();
   }
 
@@ -535,10 +607,36 @@ public final class SplText {
     if (!chart.nullStr().equals(TimechartCommand.NULL)) {
       text.append(" nullstr=").append(value(chart.nullStr()));
     }
+    layoutOptions(text, chart.layout());
     text.append(' ').append(aggregations(chart.aggregations()));
     text.append(" over ").append(value(chart.over()));
+    chart.overSpan().ifPresent(span -> text.append(" span=").append(span(span)));
+    if (chart.overSpan().isEmpty() && chart.overBins() > 0) {
+      text.append(" bins=").append(chart.overBins());
+    }
     chart.by().ifPresent(by -> text.append(" by ").append(value(by)));
+    splitBins(text, chart.layout());
+    chart.layout().where().ifPresent(where -> text.append(' ').append(where.spl()));
     return text.toString();
+  }
+
+  /** {@code span=} or {@code bins=} after the split field. */
+  private static void splitBins(StringBuilder text, io.quarry.ql.ast.SeriesLayout layout) {
+    layout.splitSpan().ifPresent(span -> text.append(" span=").append(span(span)));
+    if (layout.splitSpan().isEmpty() && layout.splitBins() > 0) {
+      text.append(" bins=").append(layout.splitBins());
+    }
+  }
+
+  /** {@code sep=}, {@code format=} and {@code cont=} when not Splunk's defaults. */
+  private static void layoutOptions(StringBuilder text, io.quarry.ql.ast.SeriesLayout layout) {
+    if (!layout.sep().equals(io.quarry.ql.ast.SeriesLayout.DEFAULT.sep())) {
+      text.append(" sep=").append(value(layout.sep()));
+    }
+    layout.format().ifPresent(format -> text.append(" format=").append(value(format)));
+    if (!layout.cont()) {
+      text.append(" cont=false");
+    }
   }
 
   private static void chartOptions(StringBuilder text, long limit, boolean other, boolean nulls) {
@@ -617,6 +715,20 @@ public final class SplText {
     transaction.endsWith().ifPresent(f -> text.append(" endswith=").append(f.spl()));
     if (transaction.keepEvicted()) {
       text.append(" keepevicted=true");
+    }
+    if (transaction.mvList().equals(List.of("*"))) {
+      text.append(" mvlist=true");
+    } else if (!transaction.mvList().isEmpty()) {
+      text.append(" mvlist=").append(quote(String.join(",", transaction.mvList())));
+    }
+    if (!transaction.connected()) {
+      text.append(" connected=false");
+    }
+    if (transaction.unifyEnds()) {
+      text.append(" unifyends=true");
+    }
+    if (transaction.keepOrphans()) {
+      text.append(" keeporphans=true");
     }
     return text.toString();
   }

@@ -68,6 +68,16 @@ public final class SearchPlanner {
           latestMicros,
           defaultIndexes);
     }
+    if (head instanceof io.quarry.ql.ast.DbinspectCommand dbinspect) {
+      // generated from the store's buckets; its indexes restricted as a search's are
+      return new SearchPlan(
+          dbinspect.indexes().isEmpty() ? defaultIndexes : dbinspect.indexes(),
+          earliestMicros,
+          latestMicros,
+          Optional.empty(),
+          pipeline,
+          Optional.of(head));
+    }
     if (head instanceof io.quarry.ql.ast.MetricCommand metric) {
       // the where clause's index= and time modifiers as a search's; the rest filters series
       SearchPlan planned =

@@ -54,7 +54,7 @@ class ForeachCommandTest {
     assertThatThrownBy(() -> CommandHarness.parse("foreach a [eval x=1"))
         .isInstanceOf(QueryParseException.class)
         .hasMessageContaining("no matching ']'");
-    assertThatThrownBy(() -> CommandHarness.parse("foreach mode=json_array a [eval x=1]"))
+    assertThatThrownBy(() -> CommandHarness.parse("foreach mode=json_object a [eval x=1]"))
         .isInstanceOf(QueryParseException.class)
         .hasMessageContaining("not supported");
   }

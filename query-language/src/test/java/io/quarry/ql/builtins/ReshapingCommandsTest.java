@@ -53,9 +53,9 @@ class ReshapingCommandsTest {
     assertThatThrownBy(() -> CommandHarness.parse("spath a{b}"))
         .isInstanceOf(QueryParseException.class)
         .hasMessageContaining("not an array index");
-    assertThatThrownBy(() -> CommandHarness.parse("spath a{@x}"))
+    assertThatThrownBy(() -> CommandHarness.parse("spath a{@x}.b"))
         .isInstanceOf(QueryParseException.class)
-        .hasMessageContaining("XML");
+        .hasMessageContaining("XML attribute");
   }
 
   private static final List<java.util.Map<String, Object>> LONG_TABLE =

@@ -218,7 +218,7 @@ class PluginCommandParserTest {
         .hasMessageContaining("'gen' generates rows: it can only be the first command");
     assertThatThrownBy(() -> new Parser(registry).parse("| declared field=x"))
         .hasMessageContaining(
-            "the generating commands: eventcount, gen, gentimes, help, inputlookup, makeresults,"
+            "the generating commands: dbinspect, eventcount, gen, gentimes, help, inputlookup, makeresults,"
                 + " mcatalog, metadata, mpreview, mstats, multisearch, tstats, union");
   }
 

@@ -47,6 +47,29 @@ class EvalTest {
   }
 
   @Test
+  void jsonEditingFunctions() {
+    String doc = "\"{\\\"a\\\":{\\\"b\\\":[1,2,3]},\\\"c\\\":\\\"x\\\"}\"";
+    assertThat(eval("json_set(" + doc + ", \"a.b{0}\", 9, \"zz.y\", 1, \"a.n\", true())"))
+        .as("an array element overwritten, a missing parent skipped, a key inserted")
+        .isEqualTo("{\"a\":{\"b\":[9,2,3],\"n\":true},\"c\":\"x\"}");
+    assertThat(eval("json_delete(" + doc + ", \"a.b{}\", \"nope\")"))
+        .isEqualTo("{\"a\":{\"b\":[]},\"c\":\"x\"}");
+    assertThat(eval("json_append(" + doc + ", \"c\", 1, \"a.b\", 4)"))
+        .as("a value that is not an array takes nothing")
+        .isEqualTo("{\"a\":{\"b\":[1,2,3,4]},\"c\":\"x\"}");
+    assertThat(eval("json_set(\"not json\", \"a\", 1)")).isNull();
+    assertThat(eval("json_array_to_mv(\"[1,null,{\\\"k\\\":2}]\")"))
+        .isEqualTo(List.of(1L, "null", "{\"k\":2}"));
+    assertThat(eval("mv_to_json_array(tags)")).isEqualTo("[\"red\",\"green\",\"blue\"]");
+    assertThat(eval("sigfig(2.50 * bytes)"))
+        .as("2.50 has 3 figures: 5120 -> 5120")
+        .isEqualTo(5120L);
+    assertThat(eval("sigfig(1.5 * 1.1)")).as("1.65 to 2 figures").isEqualTo(1.7);
+    assertThat(eval("sigfig(ratio + 1.0)")).isEqualTo(1.3);
+    assertThat(eval("sigfig(nosuchfield * 2)")).isNull();
+  }
+
+  @Test
   void inIsTheOperatorFormOfTheInFunction() {
     assertThat(eval("status IN (200, 404, 500)")).isEqualTo(true);
     assertThat(eval("status IN (200, 500)")).isEqualTo(false);

@@ -63,9 +63,52 @@ class TransactionTest {
         .containsEntry("_time", 100 * SECOND)
         .containsEntry("_raw", "a view\na cart\na checkout")
         .containsEntry("session", "a")
-        .containsEntry("step", List.of("view", "cart", "checkout"))
+        .containsEntry("step", List.of("cart", "checkout", "view")) // a sorted set
         .containsEntry("duration", 30L)
         .containsEntry("eventcount", 3L);
+  }
+
+  @Test
+  void mvlistKeepsEveryValueInTimeOrder() {
+    List<Map<String, Object>> events =
+        List.of(
+            event(130, "a", "a view", "view"),
+            event(120, "a", "a cart", "cart"),
+            event(110, "a", "a view", "view"));
+    assertThat(run("transaction session mvlist=true", events).get(0))
+        .containsEntry("step", List.of("view", "cart", "view"));
+    assertThat(run("transaction session mvlist=\"step\"", events).get(0))
+        .containsEntry("step", List.of("view", "cart", "view"));
+    assertThat(run("transaction session", events).get(0))
+        .containsEntry("step", List.of("cart", "view"));
+  }
+
+  @Test
+  void partialKeysConnectedAndOrphans() {
+    // newest first: host only, then cookie only, then host and cookie, then neither
+    List<Map<String, Object>> events =
+        List.of(
+            Map.of("_time", 40 * SECOND, "host", "h", "_raw", "4"),
+            Map.of("_time", 30 * SECOND, "cookie", "c", "_raw", "3"),
+            Map.of("_time", 20 * SECOND, "host", "h", "cookie", "c", "_raw", "2"),
+            Map.of("_time", 10 * SECOND, "_raw", "1"));
+    // connected: event 3 shares no value with event 4's transaction and starts its own; event 2
+    // shares host with the first (the newest agreeing) and joins it, bringing cookie
+    assertThat(run("transaction host cookie", events))
+        .extracting(r -> r.get("eventcount"))
+        .containsExactly(1L, 2L);
+    assertThat(run("transaction host cookie connected=false", events))
+        .extracting(r -> r.get("eventcount"))
+        .containsExactly(3L);
+    var kept = run("transaction host cookie connected=false keeporphans=true", events);
+    assertThat(kept).hasSize(2);
+    assertThat(kept.get(1)).containsEntry("_txn_orphan", 1L).containsEntry("_raw", "1");
+    // a conflicting value never joins
+    List<Map<String, Object>> conflicting =
+        List.of(
+            Map.of("_time", 40 * SECOND, "host", "h", "cookie", "x", "_raw", "4"),
+            Map.of("_time", 30 * SECOND, "host", "h", "cookie", "y", "_raw", "3"));
+    assertThat(run("transaction host cookie connected=false", conflicting)).hasSize(2);
   }
 
   @Test
@@ -89,9 +132,12 @@ class TransactionTest {
   @Test
   void unsupportedFormsSayWhy() {
     Parser parser = new Parser(CommandRegistry.builtIns());
-    assertThatThrownBy(() -> parser.parse("* | transaction session mvlist=t"))
+    assertThatThrownBy(() -> parser.parse("* | transaction session mvlist=\"*\""))
         .isInstanceOf(QueryParseException.class)
-        .hasMessageContaining("transaction mvlist is not supported yet");
+        .hasMessageContaining("mvlist takes true, false or field names");
+    assertThatThrownBy(() -> parser.parse("* | transaction session connected=maybe"))
+        .isInstanceOf(QueryParseException.class)
+        .hasMessageContaining("not a boolean");
     assertThatThrownBy(() -> parser.parse("* | transaction s startswith=eval(x=)"))
         .isInstanceOf(QueryParseException.class);
     assertThat(parser.parse("* | transaction maxspan=5m startswith=login").commands().get(1))

@@ -264,6 +264,14 @@ class SplTextTest {
           "| multisearch [search index=a | eval x=1] [search index=b] | stats count by x",
           "* | timechart span=1h otherstr=rest nullstr=\"no one\" per_second(b) by h",
           "* | chart limit=3 otherstr=rest nullstr=\"no one\" count over a by b",
+          "* | chart count over a by b span=10 useother=f | timechart count by b bins=5 where max > 2",
+          "* | eval a=sigfig(1.00*1111), b=sigfig(x + 2.50 - -3.0), c=sigfig(y), d=sigfig(2*(3.0+1))",
+          "* | transaction a b mvlist=true connected=f unifyends=t keeporphans=t"
+              + " | transaction c mvlist=\"x,y\" | transaction mvlist=f",
+          "* | chart sep=_ format=\"$VAL$ $AGG$\" cont=f count, max(x) over b span=100 by c"
+              + " useother=f where max > 10 | chart count by b bins=5 c where perc95 notin top2"
+              + " | chart limit=bottom3 count over a by b | timechart cont=false count by h"
+              + " where avg <= 2.5 | timechart span=1h count by h limit=top4 where sum in bottom 2",
           "| union [search index=a | stats count] [search index=b] | union maxout=5 [search c]",
           "* | stats count by h | appendpipe [stats sum(count) AS count | eval h=\"T\"]"
               + " | appendpipe run_in_preview=f [where count > 1 | head 2]",

@@ -308,8 +308,9 @@ public final class SearchService implements AutoCloseable {
     if (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MetricCommand) {
       return restrictMetric(plan, access);
     }
-    if (plan.generator().isPresent()) {
-      return plan; // reads no index
+    if (plan.generator().isPresent()
+        && !(plan.generator().get() instanceof io.quarry.ql.ast.DbinspectCommand)) {
+      return plan; // reads no index (dbinspect's indexes are restricted as a search's)
     }
     List<String> readable = new ArrayList<>();
     List<String> messages = new ArrayList<>();
@@ -626,6 +627,11 @@ public final class SearchService implements AutoCloseable {
               feed(help.rows().stream().map(io.quarry.ql.exec.MapRow::new), pipeline, control);
           case io.quarry.ql.ast.MakeResultsCommand make ->
               feed(madeResults(make, evaluator.now()), pipeline, control);
+          case io.quarry.ql.ast.DbinspectCommand dbinspect ->
+              feed(
+                  Dbinspect.rows(store, store.resolve(plan.indexPatterns())).stream(),
+                  pipeline,
+                  control);
           case PluginCommand plugin ->
               io.quarry.ql.exec.PluginOperators.generate(plugin, evaluator, pipeline);
           default ->

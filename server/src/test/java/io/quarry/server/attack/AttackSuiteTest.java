@@ -45,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  *       or 403, as Splunk), except the documented open routes ({@link #OPEN}) — {@link
  *       #everyRouteRefusesMissingAndWrongCredentials};
  *   <li>a plain user against {@code _internal} and {@code _audit} on search, tstats, metadata,
- *       eventcount, the streaming API, jobs and field summaries — {@link
+ *       eventcount, dbinspect, the streaming API, jobs and field summaries — {@link
  *       #aPlainUserNeverReadsInternalIndexes};
  *   <li>traversal in lookup names (REST and SPL) and index names (search and HEC) — {@link
  *       #traversalInLookupAndIndexNamesIsRefused};
@@ -250,6 +250,8 @@ class AttackSuiteTest {
             "| tstats count where index=_* by index",
             "| metadata type=hosts index=" + index,
             "| eventcount index=" + index,
+            "| dbinspect index=" + index,
+            "| dbinspect index=_*",
           }) {
         ArrayNode rows = http.export(BOB, query, "&max_time=30");
         for (JsonNode row : rows) {

@@ -100,6 +100,25 @@ class TstatsSearchTest {
   }
 
   @Test
+  void dbinspectListsTheBuckets() throws Exception {
+    // the six events are in main's hot bucket: 10:00 to 12:05 on 2026-01-07
+    String buckets = search("| dbinspect index=main | where eventCount > 0");
+    assertThat(buckets)
+        .contains("\"index\":\"main\"")
+        .contains("\"state\":\"hot\"")
+        .contains("\"eventCount\":\"6\"")
+        .contains("\"startEpoch\":\"1767780000\"")
+        .contains("\"endEpoch\":\"1767787500\"")
+        .contains("\"bucketId\":\"main~")
+        .contains("\"path\":\"")
+        .contains("sizeOnDiskMB");
+    assertThat(search("| dbinspect | stats sum(eventCount) AS n")).contains("{\"n\":\"6\"}");
+    HttpResponse<String> missing = TestServers.export(server, PASSWORD, "| dbinspect index=nosuch");
+    assertThat(missing.statusCode()).isEqualTo(200);
+    assertThat(missing.body()).contains("does not exist");
+  }
+
+  @Test
   void unsupportedOptionsAndBadEvalAreClearErrors() throws Exception {
     for (String query :
         new String[] {
@@ -110,6 +129,9 @@ class TstatsSearchTest {
           "| tstats count(eval(status>1))",
           "| metadata type=bogus",
           "| eventcount report_size=true",
+          "| dbinspect span=1d",
+          "| dbinspect corruptonly=true",
+          "index=main | dbinspect",
           "index=main | stats count(eval(nosuchfunction(status)))",
           "index=main | stats count(eval(status>1)"
         }) {

@@ -13,7 +13,8 @@ public interface GroupingFunction {
 
   /** Whether a page implementation exists for {@code aggregation}'s function (all have one). */
   static boolean supports(Aggregation aggregation) {
-    return aggregation.function().perUnitSeconds() == 0; // per_* only in timechart (rows)
+    return aggregation.function().perUnitSeconds() == 0 // per_* only in timechart (rows)
+        && !io.quarry.ql.exec.WildcardStatsOperator.isWildcard(aggregation); // fields known late
   }
 
   /** Whether {@code aggregation}'s function orders values by {@code _time}. */

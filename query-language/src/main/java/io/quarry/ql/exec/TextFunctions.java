@@ -1,0 +1,178 @@
+package io.quarry.ql.exec;
+
+import static io.quarry.ql.exec.Evaluator.multivalue;
+import static io.quarry.ql.exec.Evaluator.number;
+import static io.quarry.ql.exec.Evaluator.text;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The text eval functions: {@code len lower upper substr split trim ltrim rtrim tonumber tostring
+ * urldecode md5 sha1 sha256 sha512}, and the {@code \\1}-group replacement text {@code replace}
+ * uses. Arguments are never null here (a null argument makes the call null first).
+ */
+final class TextFunctions {
+  private TextFunctions() {}
+
+  static Object apply(String function, List<Object> v) {
+    Object a = v.get(0);
+    switch (function) {
+      case "len":
+        return (long) text(a).codePointCount(0, text(a).length());
+      case "lower":
+        return text(a).toLowerCase(java.util.Locale.ROOT);
+      case "upper":
+        return text(a).toUpperCase(java.util.Locale.ROOT);
+      case "substr":
+        return substr(text(a), v);
+      case "split":
+        {
+          String separator = text(v.get(1));
+          List<Object> parts = new ArrayList<>();
+          if (separator.isEmpty()) {
+            text(a).codePoints().forEach(c -> parts.add(new String(Character.toChars(c))));
+          } else {
+            parts.addAll(List.of((Object[]) text(a).split(Pattern.quote(separator), -1)));
+          }
+          return multivalue(parts);
+        }
+      case "trim":
+      case "ltrim":
+      case "rtrim":
+        return trim(function, text(a), v.size() > 1 ? text(v.get(1)) : " \t");
+      case "tonumber":
+        return tonumber(a, v.size() > 1 ? number(v.get(1)) : null);
+      case "tostring":
+        return tostring(a, v.size() > 1 ? text(v.get(1)) : null);
+      case "urldecode":
+        try {
+          return URLDecoder.decode(text(a), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+          return text(a);
+        }
+      case "md5":
+        return digest("MD5", text(a));
+      case "sha1":
+        return digest("SHA-1", text(a));
+      case "sha512":
+        return digest("SHA-512", text(a));
+      case "sha256":
+        return digest("SHA-256", text(a));
+      default:
+        throw new IllegalStateException("not a text function: " + function);
+    }
+  }
+
+  /** Splunk's substr: 1-based start (negative counts from the end), optional length. */
+  private static Object substr(String text, List<Object> v) {
+    if (!(number(v.get(1)) instanceof Number startNumber)) {
+      return null;
+    }
+    int length = text.length();
+    int start = startNumber.intValue();
+    int from = start > 0 ? start - 1 : start < 0 ? Math.max(0, length + start) : 0;
+    if (from >= length) {
+      return "";
+    }
+    int to = length;
+    if (v.size() > 2) {
+      if (!(number(v.get(2)) instanceof Number count)) {
+        return null;
+      }
+      to = (int) Math.min(length, Math.max(from, (long) from + count.longValue()));
+    }
+    return text.substring(from, to);
+  }
+
+  /** Splunk's replacement strings use {@code \1}; Java's use {@code $1}. */
+  static String sedGroups(String replacement) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < replacement.length(); i++) {
+      char c = replacement.charAt(i);
+      if (c == '\\'
+          && i + 1 < replacement.length()
+          && Character.isDigit(replacement.charAt(i + 1))) {
+        out.append('$').append(replacement.charAt(++i));
+      } else if (c == '$' || c == '\\') {
+        out.append('\\').append(c);
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  private static String trim(String function, String text, String characters) {
+    int start = 0;
+    int end = text.length();
+    if (!function.equals("rtrim")) {
+      while (start < end && characters.indexOf(text.charAt(start)) >= 0) {
+        start++;
+      }
+    }
+    if (!function.equals("ltrim")) {
+      while (end > start && characters.indexOf(text.charAt(end - 1)) >= 0) {
+        end--;
+      }
+    }
+    return text.substring(start, end);
+  }
+
+  private static Object tonumber(Object value, Object base) {
+    if (base == null || ((Number) base).intValue() == 10) {
+      return number(value);
+    }
+    try {
+      return Long.parseLong(text(value).strip(), ((Number) base).intValue());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  private static Object tostring(Object value, String format) {
+    if (format == null) {
+      return value instanceof Boolean b ? (b ? "True" : "False") : text(value);
+    }
+    Object number = number(value);
+    if (number == null) {
+      return text(value);
+    }
+    return switch (format) {
+      case "hex" -> // Splunk's digits are upper case: tostring(15, "hex") is 0xF
+          "0x" + Long.toHexString(((Number) number).longValue()).toUpperCase(java.util.Locale.ROOT);
+      case "commas" -> {
+        double d = ((Number) number).doubleValue();
+        yield number instanceof Long l
+            ? String.format(java.util.Locale.ROOT, "%,d", l)
+            : String.format(java.util.Locale.ROOT, "%,.2f", d);
+      }
+      case "duration" -> {
+        long seconds = ((Number) number).longValue();
+        yield String.format(
+            java.util.Locale.ROOT,
+            "%02d:%02d:%02d",
+            seconds / 3600,
+            seconds / 60 % 60,
+            seconds % 60);
+      }
+      default -> text(value);
+    };
+  }
+
+  private static String digest(String algorithm, String text) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance(algorithm).digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(algorithm + " is part of every JDK", e);
+    }
+  }
+}

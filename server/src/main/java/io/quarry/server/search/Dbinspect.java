@@ -1,0 +1,61 @@
+package io.quarry.server.search;
+
+import io.quarry.codecs.store.BucketInfo;
+import io.quarry.codecs.store.EventStore;
+import io.quarry.codecs.store.IndexStore;
+import io.quarry.ql.exec.MapRow;
+import io.quarry.ql.exec.Row;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code | dbinspect}'s rows: one per bucket of each index, index by index in name order, buckets
+ * newest first (as Splunk lists them): {@code bucketId} ({@code <index>~<id>~quarry}), {@code id},
+ * {@code index}, {@code state} ({@code hot} or {@code warm}), {@code eventCount}, {@code
+ * startEpoch} and {@code endEpoch} (the oldest and newest event, epoch seconds), {@code
+ * sizeOnDiskMB}, {@code rawSize} (the journal's bytes before compression), {@code path}, {@code
+ * splunk_server} and {@code _time} (the bucket's start). An empty bucket (a new hot one) has no
+ * times.
+ */
+final class Dbinspect {
+  private Dbinspect() {}
+
+  static List<Row> rows(EventStore store, List<String> indexes) {
+    List<Row> rows = new ArrayList<>();
+    for (String name : indexes.stream().sorted().toList()) {
+      IndexStore index = store.index(name);
+      List<BucketInfo> buckets;
+      try {
+        buckets = new ArrayList<>(index.buckets());
+      } catch (IOException e) {
+        throw new UncheckedIOException("dbinspect: the buckets of index " + name, e);
+      }
+      buckets.sort((a, b) -> Long.compare(b.id(), a.id()));
+      for (BucketInfo bucket : buckets) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        if (bucket.events() > 0) {
+          row.put("_time", Math.floorDiv(bucket.minTime(), 1_000_000L) * 1_000_000L);
+        }
+        row.put("bucketId", name + "~" + bucket.id() + "~quarry");
+        row.put("id", bucket.id());
+        row.put("index", name);
+        row.put("state", bucket.state());
+        row.put("eventCount", bucket.events());
+        if (bucket.events() > 0) {
+          row.put("startEpoch", Math.floorDiv(bucket.minTime(), 1_000_000L));
+          row.put("endEpoch", Math.floorDiv(bucket.maxTime(), 1_000_000L));
+        }
+        row.put("sizeOnDiskMB", bucket.bytes() / (1024d * 1024d));
+        row.put("rawSize", bucket.journalRawBytes());
+        row.put("path", index.bucketPath(bucket.id()).toString());
+        row.put("splunk_server", "quarry");
+        rows.add(new MapRow(row));
+      }
+    }
+    return rows;
+  }
+}
