@@ -278,7 +278,8 @@ public final class QuarryServer implements Closeable {
               config.search().maxConcurrentJobs(),
               JOB_QUEUE,
               config.search().maxJobs(),
-              Duration.ofSeconds(config.search().jobTtlSeconds()));
+              Duration.ofSeconds(config.search().jobTtlSeconds()),
+              Duration.ofSeconds(config.search().maxJobTtlSeconds()));
       metrics.searchJobs(jobs::count);
       metrics.ingestGate(ingest.gate()::busyPipelines, ingest.gate()::queuedBytes);
       JobRoutes jobRoutes = new JobRoutes(authenticator, search, jobs);

@@ -747,7 +747,37 @@ public record QuarryConfig(
       @JsonProperty("maxMemoryBytes") Long maxMemoryBytes,
       @JsonProperty("macros") Map<String, MacroSettings> macroSettings,
       @JsonProperty("savedSearches") Map<String, SavedSearchSettings> savedSearchSettings,
-      @JsonProperty("maxTotalMemoryBytes") Long maxTotalMemoryBytes) {
+      @JsonProperty("maxTotalMemoryBytes") Long maxTotalMemoryBytes,
+      @JsonProperty("maxJobTtlSeconds") Integer maxJobTtlSeconds) {
+    /** The longest a finished job is kept by default, and at most, in seconds (a day). */
+    public static final int DEFAULT_MAX_JOB_TTL_SECONDS = 86_400;
+
+    /** The search settings with the default maximum job TTL. */
+    public Search(
+        String defaultEarliest,
+        Long maxResultRows,
+        Integer maxTimeSeconds,
+        Integer maxConcurrentJobs,
+        Integer maxJobs,
+        Integer jobTtlSeconds,
+        Long maxMemoryBytes,
+        Map<String, MacroSettings> macroSettings,
+        Map<String, SavedSearchSettings> savedSearchSettings,
+        Long maxTotalMemoryBytes) {
+      this(
+          defaultEarliest,
+          maxResultRows,
+          maxTimeSeconds,
+          maxConcurrentJobs,
+          maxJobs,
+          jobTtlSeconds,
+          maxMemoryBytes,
+          macroSettings,
+          savedSearchSettings,
+          maxTotalMemoryBytes,
+          null);
+    }
+
     /** The search settings with the default memory breaker over all searches. */
     public Search(
         String defaultEarliest,
@@ -874,10 +904,21 @@ public record QuarryConfig(
           Objects.requireNonNullElse(
               maxConcurrentJobs, Math.max(2, Runtime.getRuntime().availableProcessors()));
       maxJobs = Objects.requireNonNullElse(maxJobs, 1000);
-      jobTtlSeconds = Objects.requireNonNullElse(jobTtlSeconds, 600);
-      if (maxConcurrentJobs < 1 || maxJobs < 1 || jobTtlSeconds < 1) {
+      maxJobTtlSeconds = Objects.requireNonNullElse(maxJobTtlSeconds, DEFAULT_MAX_JOB_TTL_SECONDS);
+      // without its own setting, the default TTL fits under a smaller maximum
+      jobTtlSeconds = Objects.requireNonNullElse(jobTtlSeconds, Math.min(600, maxJobTtlSeconds));
+      if (maxConcurrentJobs < 1 || maxJobs < 1 || jobTtlSeconds < 1 || maxJobTtlSeconds < 1) {
         throw new IllegalArgumentException(
-            "search.maxConcurrentJobs, search.maxJobs and search.jobTtlSeconds must be at least 1");
+            "search.maxConcurrentJobs, search.maxJobs, search.jobTtlSeconds and"
+                + " search.maxJobTtlSeconds must be at least 1");
+      }
+      if (jobTtlSeconds > maxJobTtlSeconds) {
+        throw new IllegalArgumentException(
+            "search.jobTtlSeconds ("
+                + jobTtlSeconds
+                + ") is above search.maxJobTtlSeconds ("
+                + maxJobTtlSeconds
+                + ")");
       }
       defaultEarliest = Objects.requireNonNullElse(defaultEarliest, "");
       maxResultRows = Objects.requireNonNullElse(maxResultRows, 1_000_000L);

@@ -31,10 +31,13 @@ import java.util.logging.Logger;
 /**
  * The search jobs of a server: at most {@code maxRunning} run at once on the job pool, up to {@code
  * maxQueued} more wait, and beyond that a new job is refused with 503 and Retry-After. At most
- * {@code maxJobs} are kept; a finished job is removed {@code ttl} after it was last looked at
- * (every read of its status or results touches it). A job holds its user's search slot ({@link
- * AdmittedSearch}) from submission to its end, and is audited when it ends. A user sees and
- * controls their own jobs; one with {@code admin_all_objects} (admin) every user's.
+ * {@code maxJobs} are kept; a finished job is removed, and what its results held given back, {@code
+ * ttl} after it was last looked at (every read of its status or results touches it): a reaper looks
+ * every second, and a job past its TTL is gone for a reader even before the reaper came. A TTL a
+ * client asks for is clamped to {@code maxTtl} (Splunk's {@code timeout}, {@code setttl}), so no
+ * job outlives it unlooked-at. A job holds its user's search slot ({@link AdmittedSearch}) from
+ * submission to its end, and is audited when it ends. A user sees and controls their own jobs; one
+ * with {@code admin_all_objects} (admin) every user's.
  */
 public final class JobManager implements Closeable {
   private static final Logger LOG = Logger.getLogger(JobManager.class.getName());
@@ -42,6 +45,7 @@ public final class JobManager implements Closeable {
   private final SearchService search;
   private final Clock clock;
   private final Duration defaultTtl;
+  private final Duration maxTtl;
   private final int maxJobs;
   private final ThreadPoolExecutor runners;
   private final ScheduledExecutorService reaper;
@@ -53,10 +57,12 @@ public final class JobManager implements Closeable {
       int maxRunning,
       int maxQueued,
       int maxJobs,
-      Duration defaultTtl) {
+      Duration defaultTtl,
+      Duration maxTtl) {
     this.search = requireNonNull(search, "search is null");
     this.clock = requireNonNull(clock, "clock is null");
-    this.defaultTtl = requireNonNull(defaultTtl, "defaultTtl is null");
+    this.maxTtl = requireNonNull(maxTtl, "maxTtl is null");
+    this.defaultTtl = clamp(requireNonNull(defaultTtl, "defaultTtl is null"));
     this.maxJobs = maxJobs;
     AtomicInteger threads = new AtomicInteger();
     this.runners =
@@ -78,11 +84,24 @@ public final class JobManager implements Closeable {
               thread.setDaemon(true);
               return thread;
             });
-    reaper.scheduleWithFixedDelay(this::expire, 10, 10, TimeUnit.SECONDS);
+    reaper.scheduleWithFixedDelay(this::expire, 1, 1, TimeUnit.SECONDS);
   }
 
   public Duration defaultTtl() {
     return defaultTtl;
+  }
+
+  /** The longest TTL a job may have (search.maxJobTtlSeconds). */
+  public Duration maxTtl() {
+    return maxTtl;
+  }
+
+  /** A TTL a client asked for, at most {@link #maxTtl} and at least a second. */
+  public Duration clamp(Duration ttl) {
+    if (ttl.compareTo(maxTtl) > 0) {
+      return maxTtl;
+    }
+    return ttl.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : ttl;
   }
 
   /**
@@ -91,7 +110,8 @@ public final class JobManager implements Closeable {
    * @param admitted the admission of the job's search: its id is the job's, its user the owner; the
    *     job closes it when it ends (or here, when it cannot start)
    * @param timeLimit the most time it may read events (at most the server's maximum)
-   * @param ttl how long it is kept after it was last looked at, or null for the default
+   * @param ttl how long it is kept after it was last looked at (at most the maximum TTL), or null
+   *     for the default
    * @throws ApiException 503 when the job pool and its queue are full or too many jobs are kept
    */
   public SearchJob submit(
@@ -124,7 +144,7 @@ public final class JobManager implements Closeable {
             owner,
             clock.instant(),
             admitted.timeLimit(timeLimit),
-            ttl != null ? ttl : defaultTtl);
+            ttl != null ? clamp(ttl) : defaultTtl);
     job.keepIn(search.keptResultsAccount());
     jobs.put(id, job);
     try {
@@ -179,11 +199,30 @@ public final class JobManager implements Closeable {
 
   /** The job, touched (its TTL starts again). */
   public Optional<SearchJob> get(String id) {
-    SearchJob job = jobs.get(id);
+    SearchJob job = live(id);
     if (job != null) {
       job.touch(clock.millis());
     }
     return Optional.ofNullable(job);
+  }
+
+  /**
+   * The job, or null when there is none or it is past its TTL (then it is removed here: a look
+   * after the TTL must not bring it back before the reaper comes).
+   */
+  private SearchJob live(String id) {
+    SearchJob job = jobs.get(id);
+    if (job != null && expired(job, clock.millis())) {
+      if (jobs.remove(id, job)) {
+        job.release();
+      }
+      return null;
+    }
+    return job;
+  }
+
+  private static boolean expired(SearchJob job, long nowMillis) {
+    return job.state().finished() && job.expiresAtMillis() <= nowMillis;
   }
 
   /** The job or a 404 naming it. */
@@ -204,7 +243,7 @@ public final class JobManager implements Closeable {
    * @throws ApiException 404 otherwise, the same answer as for a job that does not exist
    */
   public SearchJob require(String id, Access user) {
-    SearchJob job = jobs.get(id);
+    SearchJob job = live(id);
     if (job == null || !visibleTo(job, user)) {
       throw notFound(id); // the same answer as for no job: another user's jobs are not revealed
     }
@@ -253,9 +292,11 @@ public final class JobManager implements Closeable {
     job.release();
   }
 
-  /** Sets a new TTL, counted from now. */
-  public void ttl(SearchJob job, Duration ttl) {
-    job.ttl(ttl, clock.millis());
+  /** Sets a new TTL, counted from now, at most {@link #maxTtl}; returns the TTL set. */
+  public Duration ttl(SearchJob job, Duration ttl) {
+    Duration set = clamp(ttl);
+    job.ttl(set, clock.millis());
+    return set;
   }
 
   private void expire() {
@@ -263,7 +304,7 @@ public final class JobManager implements Closeable {
     jobs.values()
         .removeIf(
             job -> {
-              boolean expired = job.state().finished() && job.expiresAtMillis() <= now;
+              boolean expired = expired(job, now);
               if (expired) {
                 job.release();
               }

@@ -146,7 +146,10 @@ public final class JobRoutes {
     exchange.json(HttpResponseStatus.OK, status(job));
   }
 
-  /** {@code POST /api/v1/jobs/{id}/touch?ttl=seconds}: keep the job that long from now. */
+  /**
+   * {@code POST /api/v1/jobs/{id}/touch?ttl=seconds}: keep the job that long from now (at most
+   * search.maxJobTtlSeconds; the status tells the TTL set).
+   */
   private void touch(Exchange exchange) {
     SearchJob job = job(exchange);
     String ttl = exchange.parameter("ttl");
