@@ -243,7 +243,11 @@ public final class QuarryServer implements Closeable {
           new Authenticator(adminPassword.value(), config.auth(), hecTokens, auditLog);
       io.quarry.server.auth.UserDirectory users =
           io.quarry.server.auth.UserDirectory.open(
-              dataDirectory.resolve("users.json"), config.auth(), authenticator);
+              dataDirectory.resolve("users.json"),
+              config.auth(),
+              io.quarry.server.auth.RoleDirectory.open(
+                  dataDirectory.resolve("roles.json"), config.auth()),
+              authenticator);
       auditLog.record(
           AuditEvent.of(java.time.Instant.now(), "-", "server start", "succeeded")
               .with("version", Version.current())
@@ -296,6 +300,7 @@ public final class QuarryServer implements Closeable {
       new io.quarry.server.rest.MacroRoutes(authenticator, macros).register(router);
       new io.quarry.server.rest.SplunkMacroRoutes(authenticator, macros).register(router);
       new io.quarry.server.rest.SplunkUserRoutes(authenticator, users).register(router);
+      new io.quarry.server.rest.SplunkRoleRoutes(authenticator, users).register(router);
       new io.quarry.server.rest.SplunkSavedSearchRoutes(
               authenticator, savedSearches, jobRoutes, jobs)
           .register(router);

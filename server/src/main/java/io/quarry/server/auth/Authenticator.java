@@ -111,6 +111,14 @@ public final class Authenticator {
     access.put(user, userAccess);
   }
 
+  /**
+   * Gives a user defined at run time the access their roles give now (a role of theirs changed);
+   * their sessions and password stay.
+   */
+  void reaccess(String user, Access userAccess) {
+    access.computeIfPresent(user, (name, old) -> userAccess);
+  }
+
   /** Removes a user defined at run time: it can no longer log in, and its sessions end. */
   void forget(String user) {
     access.remove(user);

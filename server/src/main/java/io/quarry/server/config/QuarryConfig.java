@@ -405,7 +405,7 @@ public record QuarryConfig(
                     "auth.roles.admin: the admin role is built in (every index and capability)"
                         + " and cannot be redefined");
               }
-              if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
+              if (!validName(name)) {
                 throw new IllegalArgumentException(
                     "auth.roles: a role name is 1 to 64 letters, digits or _.-, not '"
                         + name
@@ -435,6 +435,11 @@ public record QuarryConfig(
           }
         }
       }
+    }
+
+    /** Whether {@code name} may name a role: 1 to 64 letters, digits or {@code _.-}. */
+    public static boolean validName(String name) {
+      return name != null && name.matches("[A-Za-z0-9_.-]{1,64}");
     }
 
     public Auth(String adminPassword, List<User> users) {
@@ -477,8 +482,20 @@ public record QuarryConfig(
      */
     public static final String EDIT_TCP = "edit_tcp";
 
+    /**
+     * Create, change and delete roles over Splunk's {@code authorization/roles}: only roles no
+     * stronger than one's own (Splunk's name for the capability).
+     */
+    public static final String EDIT_ROLES = "edit_roles";
+
+    /**
+     * Create, change and delete users over Splunk's {@code authentication/users}, and see them all:
+     * only with roles no stronger than one's own (Splunk's name for the capability).
+     */
+    public static final String EDIT_USER = "edit_user";
+
     public static final Set<String> CAPABILITIES =
-        Set.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS, EDIT_TCP);
+        Set.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS, EDIT_TCP, EDIT_ROLES, EDIT_USER);
 
     /** Splunk's default {@code srchJobsQuota} (its {@code user} role's). */
     public static final int DEFAULT_JOBS_QUOTA = 3;
@@ -491,7 +508,7 @@ public record QuarryConfig(
         new Role(
             List.of("*", "_*"),
             List.of(DEFAULT_INDEX),
-            List.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS, EDIT_TCP),
+            List.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS, EDIT_TCP, EDIT_ROLES, EDIT_USER),
             null,
             ADMIN_JOBS_QUOTA,
             null);
@@ -565,7 +582,7 @@ public record QuarryConfig(
     }
 
     /** Checks the settings of the role {@code name}; the message names the setting. */
-    void check(String name) {
+    public void check(String name) {
       String prefix = "auth.roles." + name + ".";
       for (String pattern : srchIndexesAllowed) {
         checkPattern(prefix + "srchIndexesAllowed", pattern);
