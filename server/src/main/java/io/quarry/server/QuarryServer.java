@@ -283,7 +283,8 @@ public final class QuarryServer implements Closeable {
               JOB_QUEUE,
               config.search().maxJobs(),
               Duration.ofSeconds(config.search().jobTtlSeconds()),
-              Duration.ofSeconds(config.search().maxJobTtlSeconds()));
+              Duration.ofSeconds(config.search().maxJobTtlSeconds()),
+              config.search().queueOverQuota());
       metrics.searchJobs(jobs::count);
       metrics.ingestGate(ingest.gate()::busyPipelines, ingest.gate()::queuedBytes);
       JobRoutes jobRoutes = new JobRoutes(authenticator, search, jobs);

@@ -765,9 +765,38 @@ public record QuarryConfig(
       @JsonProperty("macros") Map<String, MacroSettings> macroSettings,
       @JsonProperty("savedSearches") Map<String, SavedSearchSettings> savedSearchSettings,
       @JsonProperty("maxTotalMemoryBytes") Long maxTotalMemoryBytes,
-      @JsonProperty("maxJobTtlSeconds") Integer maxJobTtlSeconds) {
+      @JsonProperty("maxJobTtlSeconds") Integer maxJobTtlSeconds,
+      @JsonProperty("queueOverQuota") Boolean queueOverQuota) {
     /** The longest a finished job is kept by default, and at most, in seconds (a day). */
     public static final int DEFAULT_MAX_JOB_TTL_SECONDS = 86_400;
+
+    /** The search settings refusing a search past its user's srchJobsQuota (the default). */
+    public Search(
+        String defaultEarliest,
+        Long maxResultRows,
+        Integer maxTimeSeconds,
+        Integer maxConcurrentJobs,
+        Integer maxJobs,
+        Integer jobTtlSeconds,
+        Long maxMemoryBytes,
+        Map<String, MacroSettings> macroSettings,
+        Map<String, SavedSearchSettings> savedSearchSettings,
+        Long maxTotalMemoryBytes,
+        Integer maxJobTtlSeconds) {
+      this(
+          defaultEarliest,
+          maxResultRows,
+          maxTimeSeconds,
+          maxConcurrentJobs,
+          maxJobs,
+          jobTtlSeconds,
+          maxMemoryBytes,
+          macroSettings,
+          savedSearchSettings,
+          maxTotalMemoryBytes,
+          maxJobTtlSeconds,
+          null);
+    }
 
     /** The search settings with the default maximum job TTL. */
     public Search(
@@ -921,6 +950,7 @@ public record QuarryConfig(
           Objects.requireNonNullElse(
               maxConcurrentJobs, Math.max(2, Runtime.getRuntime().availableProcessors()));
       maxJobs = Objects.requireNonNullElse(maxJobs, 1000);
+      queueOverQuota = Objects.requireNonNullElse(queueOverQuota, false);
       maxJobTtlSeconds = Objects.requireNonNullElse(maxJobTtlSeconds, DEFAULT_MAX_JOB_TTL_SECONDS);
       // without its own setting, the default TTL fits under a smaller maximum
       jobTtlSeconds = Objects.requireNonNullElse(jobTtlSeconds, Math.min(600, maxJobTtlSeconds));

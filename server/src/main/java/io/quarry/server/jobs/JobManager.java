@@ -35,9 +35,12 @@ import java.util.logging.Logger;
  * ttl} after it was last looked at (every read of its status or results touches it): a reaper looks
  * every second, and a job past its TTL is gone for a reader even before the reaper came. A TTL a
  * client asks for is clamped to {@code maxTtl} (Splunk's {@code timeout}, {@code setttl}), so no
- * job outlives it unlooked-at. A job holds its user's search slot ({@link AdmittedSearch}) from
- * submission to its end, and is audited when it ends. A user sees and controls their own jobs; one
- * with {@code admin_all_objects} (admin) every user's.
+ * job outlives it unlooked-at. With {@code queueOverQuota}, a job whose user already runs their
+ * {@code srchJobsQuota} searches waits ({@link #submitWaiting}, state {@code QUEUED}, at most
+ * {@value #MAX_WAITING_PER_USER} per user) and starts, in the order submitted, once a slot is free
+ * — looked for when a job ends and every second. A job holds its user's search slot ({@link
+ * AdmittedSearch}) from submission to its end, and is audited when it ends. A user sees and
+ * controls their own jobs; one with {@code admin_all_objects} (admin) every user's.
  */
 public final class JobManager implements Closeable {
   private static final Logger LOG = Logger.getLogger(JobManager.class.getName());
@@ -50,6 +53,11 @@ public final class JobManager implements Closeable {
   private final ThreadPoolExecutor runners;
   private final ScheduledExecutorService reaper;
   private final Map<String, SearchJob> jobs = new ConcurrentHashMap<>();
+  private final boolean queueOverQuota;
+  private final Map<SearchJob, WaitingJob> waiting = new java.util.LinkedHashMap<>(); // guarded
+
+  /** Jobs one user may have waiting for a slot; past it a new one is refused (429). */
+  public static final int MAX_WAITING_PER_USER = 20;
 
   public JobManager(
       SearchService search,
@@ -58,7 +66,9 @@ public final class JobManager implements Closeable {
       int maxQueued,
       int maxJobs,
       Duration defaultTtl,
-      Duration maxTtl) {
+      Duration maxTtl,
+      boolean queueOverQuota) {
+    this.queueOverQuota = queueOverQuota;
     this.search = requireNonNull(search, "search is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.maxTtl = requireNonNull(maxTtl, "maxTtl is null");
@@ -84,7 +94,114 @@ public final class JobManager implements Closeable {
               thread.setDaemon(true);
               return thread;
             });
-    reaper.scheduleWithFixedDelay(this::expire, 1, 1, TimeUnit.SECONDS);
+    reaper.scheduleWithFixedDelay(
+        () -> {
+          expire();
+          startWaiting();
+        },
+        1,
+        1,
+        TimeUnit.SECONDS);
+  }
+
+  /** Whether a job past its user's quota waits for a slot rather than being refused. */
+  public boolean queuesOverQuota() {
+    return queueOverQuota;
+  }
+
+  /** The jobs of {@code user} that wait for a slot. */
+  public synchronized int waiting(String user) {
+    int count = 0;
+    for (WaitingJob job : waiting.values()) {
+      if (job.user().equals(user)) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /**
+   * Keeps a job that waits for one of its user's search slots (state {@code QUEUED}); it is planned
+   * and run once one is free.
+   *
+   * @throws ApiException 503 when too many jobs are kept
+   */
+  public SearchJob submitWaiting(WaitingJob spec, String reason) {
+    if (jobs.size() >= maxJobs) {
+      expire();
+      if (jobs.size() >= maxJobs) {
+        throw busy("too many search jobs are kept (" + maxJobs + "); delete some or wait");
+      }
+    }
+    SearchJob job =
+        new SearchJob(
+            spec.id(),
+            spec.query(),
+            spec.query(),
+            null,
+            spec.user(),
+            clock.instant(),
+            spec.timeLimit(),
+            spec.ttl() != null ? clamp(spec.ttl()) : defaultTtl);
+    job.keepIn(search.keptResultsAccount());
+    job.waitFor(reason);
+    synchronized (this) {
+      jobs.put(job.id(), job);
+      waiting.put(job, spec);
+    }
+    startWaiting(); // a slot may have been freed meanwhile
+    return job;
+  }
+
+  /**
+   * Starts the waiting jobs whose users have a free slot now, oldest first; one cancelled while it
+   * waited ends as cancelled.
+   */
+  private synchronized void startWaiting() {
+    var entries = waiting.entrySet().iterator();
+    while (entries.hasNext()) {
+      var entry = entries.next();
+      SearchJob job = entry.getKey();
+      WaitingJob spec = entry.getValue();
+      if (job.cancelled()) {
+        entries.remove();
+        job.failed(null, clock.millis()); // ends as CANCELLED
+        spec.cancelled().run();
+        continue;
+      }
+      AdmittedSearch admitted = spec.admit().get();
+      if (admitted == null) {
+        continue; // this user still runs their quota; others may go
+      }
+      try {
+        runners.execute(() -> planAndRun(job, spec, admitted));
+        entries.remove();
+      } catch (RejectedExecutionException full) {
+        admitted.close();
+        return; // the job pool is full: try again when a job ends
+      }
+    }
+  }
+
+  /** Plans an admitted waiting job (its subsearches run now, under its slot) and runs it. */
+  private void planAndRun(SearchJob job, WaitingJob spec, AdmittedSearch admitted) {
+    SearchPlan plan;
+    try {
+      plan = admitted.plan(spec.planner());
+    } catch (RuntimeException e) {
+      ApiException failure =
+          e instanceof ApiException api
+              ? api
+              : new ApiException(
+                  HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                  "SEARCH_FAILED",
+                  "The search failed: " + e);
+      job.failed(failure, clock.millis());
+      admitted.close();
+      return;
+    }
+    job.planned(plan, plan.expandedQuery().orElseGet(() -> expandedOrAsSent(job.query())));
+    run(job, admitted);
   }
 
   public Duration defaultTtl() {
@@ -169,6 +286,16 @@ public final class JobManager implements Closeable {
   }
 
   private void run(SearchJob job, AdmittedSearch admitted) {
+    try {
+      runAdmitted(job, admitted);
+    } finally {
+      if (queueOverQuota) {
+        startWaiting(); // the slot this job held is free
+      }
+    }
+  }
+
+  private void runAdmitted(SearchJob job, AdmittedSearch admitted) {
     try (admitted) {
       if (job.cancelled()) {
         job.failed(null, clock.millis());
@@ -283,11 +410,19 @@ public final class JobManager implements Closeable {
   /** Stops the job and discards its results; it stays listed as cancelled until it expires. */
   public void cancel(SearchJob job) {
     job.control().cancel();
+    WaitingJob spec;
+    synchronized (this) {
+      spec = waiting.remove(job);
+    }
+    if (spec != null) { // it never started: it ends now
+      job.failed(null, clock.millis());
+      spec.cancelled().run();
+    }
   }
 
   /** Cancels the job if it runs and forgets it. */
   public void delete(SearchJob job) {
-    job.control().cancel();
+    cancel(job);
     jobs.remove(job.id());
     job.release();
   }
@@ -319,6 +454,10 @@ public final class JobManager implements Closeable {
   @Override
   public void close() {
     reaper.shutdownNow();
+    synchronized (this) {
+      waiting.keySet().forEach(job -> job.control().cancel());
+      waiting.clear();
+    }
     jobs.values().forEach(job -> job.control().cancel());
     // cancelled searches stop within 256 events; interrupting one in the middle of a refresh's
     // file I/O would close the index writer as a tragedy, so wait for them instead

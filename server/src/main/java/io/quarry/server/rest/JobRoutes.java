@@ -83,12 +83,13 @@ public final class JobRoutes {
 
   /** Whether a job's search transforms its events (its results are a table, not events). */
   boolean transforms(SearchJob job) {
-    return search.transforms(job.plan());
+    return job.plan() != null && search.transforms(job.plan());
   }
 
   /**
    * Plans and submits a job; a query that does not parse is a 400 naming where, a user past their
-   * {@code srchJobsQuota} a 429.
+   * {@code srchJobsQuota} a 429 — or, with {@code search.queueOverQuota}, a job that waits for a
+   * slot (up to {@link JobManager#MAX_WAITING_PER_USER} of the user's; past that, the 429).
    */
   SearchJob submit(
       io.quarry.server.auth.Access user,
@@ -98,8 +99,45 @@ public final class JobRoutes {
       Duration timeLimit,
       Duration ttl) {
     // admitted before planning: subsearches run while the query is planned
-    io.quarry.server.auth.AdmittedSearch admitted =
-        io.quarry.server.auth.AdmittedSearch.admit(authenticator, user, query, null);
+    io.quarry.server.auth.AdmittedSearch admitted = null;
+    if (jobs.queuesOverQuota() && jobs.waiting(user.user()) < JobManager.MAX_WAITING_PER_USER) {
+      String id = java.util.UUID.randomUUID().toString();
+      admitted = io.quarry.server.auth.AdmittedSearch.tryAdmit(authenticator, user, query, id);
+      if (admitted == null) {
+        try { // a query that does not parse is refused now, not once it had its turn
+          search.checkSyntax(query);
+        } catch (io.quarry.ql.parser.QueryParseException e) {
+          ApiException refused = QueryErrors.of(e);
+          authenticator
+              .audit()
+              .record(
+                  io.quarry.server.audit.SearchAudit.failed(
+                      user.user(), id, query, null, refused, Duration.ZERO));
+          throw refused;
+        }
+        return jobs.submitWaiting(
+            new io.quarry.server.jobs.WaitingJob(
+                id,
+                user.user(),
+                query,
+                io.quarry.server.auth.SearchQuotas.timeLimit(
+                    user, timeLimit != null ? timeLimit : search.maxTime()),
+                ttl,
+                () -> io.quarry.server.auth.AdmittedSearch.tryAdmit(authenticator, user, query, id),
+                () -> SearchRequest.plan(search, user, query, earliest, latest),
+                () ->
+                    io.quarry.server.auth.AdmittedSearch.cancelledWhileWaiting(
+                        authenticator, user, query, id)),
+            "waiting for one of the searches of user '"
+                + user.user()
+                + "' to end: their roles allow "
+                + user.searchJobsQuota()
+                + " at once (srchJobsQuota)");
+      }
+    }
+    if (admitted == null) {
+      admitted = io.quarry.server.auth.AdmittedSearch.admit(authenticator, user, query, null);
+    }
     SearchPlan plan;
     try {
       plan = admitted.plan(() -> SearchRequest.plan(search, user, query, earliest, latest));
@@ -207,7 +245,7 @@ public final class JobRoutes {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("id", job.id());
     body.put("state", job.state().name());
-    body.put("plan", search.explain(job.plan()));
+    body.put("plan", job.plan() == null ? job.waiting() : search.explain(job.plan()));
     SearchStats stats = job.stats();
     if (stats != null) {
       Map<String, Object> costs = new LinkedHashMap<>();
@@ -279,7 +317,11 @@ public final class JobRoutes {
       status.put("eventsMatched", stats.eventsMatched());
     }
     status.put("rows", job.rows());
-    status.put("messages", stats == null ? List.of() : stats.messages());
+    status.put(
+        "messages",
+        stats != null
+            ? stats.messages()
+            : job.waiting() != null ? List.of(job.waiting()) : List.of());
     status.put("ttlSeconds", job.ttl().toSeconds());
     if (job.expiresAtMillis() != Long.MAX_VALUE) {
       status.put("expires", Instant.ofEpochMilli(job.expiresAtMillis()).toString());

@@ -229,6 +229,16 @@ public final class SearchService implements AutoCloseable {
   }
 
   /**
+   * Checks that a query parses (its macros expanded), without planning it or running its
+   * subsearches: for a job that waits before it is planned.
+   *
+   * @throws QueryParseException naming where it is wrong
+   */
+  public void checkSyntax(String query) {
+    parser.parseExpandedQuery(expand(query));
+  }
+
+  /**
    * The query with its search macros and leading {@code savedsearch} commands expanded: what runs,
    * and what a job shows.
    *
