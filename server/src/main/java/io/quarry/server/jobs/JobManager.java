@@ -25,8 +25,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * The search jobs of a server: at most {@code maxRunning} run at once on the job pool, up to {@code
@@ -43,18 +41,17 @@ import java.util.logging.Logger;
  * controls their own jobs; one with {@code admin_all_objects} (admin) every user's.
  */
 public final class JobManager implements Closeable {
-  private static final Logger LOG = Logger.getLogger(JobManager.class.getName());
 
   private final SearchService search;
+  private final JobExecution execution;
   private final Clock clock;
-  private final Duration defaultTtl;
-  private final Duration maxTtl;
+  private final JobTtl ttls;
   private final int maxJobs;
   private final ThreadPoolExecutor runners;
   private final ScheduledExecutorService reaper;
   private final Map<String, SearchJob> jobs = new ConcurrentHashMap<>();
   private final boolean queueOverQuota;
-  private final Map<SearchJob, WaitingJob> waiting = new java.util.LinkedHashMap<>(); // guarded
+  private final WaitingJobs waiting = new WaitingJobs();
 
   /** Jobs one user may have waiting for a slot; past it a new one is refused (429). */
   public static final int MAX_WAITING_PER_USER = 20;
@@ -70,9 +67,9 @@ public final class JobManager implements Closeable {
       boolean queueOverQuota) {
     this.queueOverQuota = queueOverQuota;
     this.search = requireNonNull(search, "search is null");
+    this.execution = new JobExecution(search, clock);
     this.clock = requireNonNull(clock, "clock is null");
-    this.maxTtl = requireNonNull(maxTtl, "maxTtl is null");
-    this.defaultTtl = clamp(requireNonNull(defaultTtl, "defaultTtl is null"));
+    this.ttls = new JobTtl(defaultTtl, maxTtl);
     this.maxJobs = maxJobs;
     AtomicInteger threads = new AtomicInteger();
     this.runners =
@@ -110,14 +107,8 @@ public final class JobManager implements Closeable {
   }
 
   /** The jobs of {@code user} that wait for a slot. */
-  public synchronized int waiting(String user) {
-    int count = 0;
-    for (WaitingJob job : waiting.values()) {
-      if (job.user().equals(user)) {
-        count++;
-      }
-    }
-    return count;
+  public int waiting(String user) {
+    return waiting.count(user);
   }
 
   /**
@@ -142,83 +133,32 @@ public final class JobManager implements Closeable {
             spec.user(),
             clock.instant(),
             spec.timeLimit(),
-            spec.ttl() != null ? clamp(spec.ttl()) : defaultTtl);
+            ttls.of(spec.ttl()));
     job.keepIn(search.keptResultsAccount());
     job.waitFor(reason);
-    synchronized (this) {
-      jobs.put(job.id(), job);
-      waiting.put(job, spec);
-    }
+    jobs.put(job.id(), job);
+    waiting.add(job, spec);
     startWaiting(); // a slot may have been freed meanwhile
     return job;
   }
 
-  /**
-   * Starts the waiting jobs whose users have a free slot now, oldest first; one cancelled while it
-   * waited ends as cancelled.
-   */
-  private synchronized void startWaiting() {
-    var entries = waiting.entrySet().iterator();
-    while (entries.hasNext()) {
-      var entry = entries.next();
-      SearchJob job = entry.getKey();
-      WaitingJob spec = entry.getValue();
-      if (job.cancelled()) {
-        entries.remove();
-        job.failed(null, clock.millis()); // ends as CANCELLED
-        spec.cancelled().run();
-        continue;
-      }
-      AdmittedSearch admitted = spec.admit().get();
-      if (admitted == null) {
-        continue; // this user still runs their quota; others may go
-      }
-      try {
-        runners.execute(() -> planAndRun(job, spec, admitted));
-        entries.remove();
-      } catch (RejectedExecutionException full) {
-        admitted.close();
-        return; // the job pool is full: try again when a job ends
-      }
-    }
+  /** Starts the waiting jobs whose users have a free slot now, oldest first. */
+  private void startWaiting() {
+    waiting.startReady(
+        (job, spec, admitted) -> {
+          try {
+            runners.execute(() -> run(job, admitted, spec));
+            return true;
+          } catch (RejectedExecutionException full) {
+            return false;
+          }
+        },
+        clock.millis());
   }
 
-  /** Plans an admitted waiting job (its subsearches run now, under its slot) and runs it. */
-  private void planAndRun(SearchJob job, WaitingJob spec, AdmittedSearch admitted) {
-    SearchPlan plan;
-    try {
-      plan = admitted.plan(spec.planner());
-    } catch (RuntimeException e) {
-      ApiException failure =
-          e instanceof ApiException api
-              ? api
-              : new ApiException(
-                  HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                  "SEARCH_FAILED",
-                  "The search failed: " + e);
-      job.failed(failure, clock.millis());
-      admitted.close();
-      return;
-    }
-    job.planned(plan, plan.expandedQuery().orElseGet(() -> expandedOrAsSent(job.query())));
-    run(job, admitted);
-  }
-
+  /** The TTL of a job whose client names none (search.jobTtlSeconds). */
   public Duration defaultTtl() {
-    return defaultTtl;
-  }
-
-  /** The longest TTL a job may have (search.maxJobTtlSeconds). */
-  public Duration maxTtl() {
-    return maxTtl;
-  }
-
-  /** A TTL a client asked for, at most {@link #maxTtl} and at least a second. */
-  public Duration clamp(Duration ttl) {
-    if (ttl.compareTo(maxTtl) > 0) {
-      return maxTtl;
-    }
-    return ttl.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : ttl;
+    return ttls.standard();
   }
 
   /**
@@ -256,16 +196,16 @@ public final class JobManager implements Closeable {
         new SearchJob(
             id,
             query,
-            plan.expandedQuery().orElseGet(() -> expandedOrAsSent(query)),
+            execution.expandedOrAsSent(plan, query),
             plan,
             owner,
             clock.instant(),
             admitted.timeLimit(timeLimit),
-            ttl != null ? clamp(ttl) : defaultTtl);
+            ttls.of(ttl));
     job.keepIn(search.keptResultsAccount());
     jobs.put(id, job);
     try {
-      runners.execute(() -> run(job, admitted));
+      runners.execute(() -> run(job, admitted, null));
     } catch (RejectedExecutionException e) {
       jobs.remove(id);
       throw busy("every search slot is busy and the queue is full; retry later");
@@ -273,53 +213,16 @@ public final class JobManager implements Closeable {
     return job;
   }
 
-  /**
-   * The query with macros expanded, as the plan was made a moment ago; should a macro have changed
-   * in between so that it no longer expands, the query as sent (the plan is what runs).
-   */
-  private String expandedOrAsSent(String query) {
+  private void run(SearchJob job, AdmittedSearch admitted, WaitingJob waited) {
     try {
-      return search.expand(query);
-    } catch (io.quarry.ql.parser.QueryParseException changedMeanwhile) {
-      return query;
-    }
-  }
-
-  private void run(SearchJob job, AdmittedSearch admitted) {
-    try {
-      runAdmitted(job, admitted);
+      if (waited != null) {
+        execution.planAndRun(job, waited, admitted);
+      } else {
+        execution.run(job, admitted);
+      }
     } finally {
       if (queueOverQuota) {
         startWaiting(); // the slot this job held is free
-      }
-    }
-  }
-
-  private void runAdmitted(SearchJob job, AdmittedSearch admitted) {
-    try (admitted) {
-      if (job.cancelled()) {
-        job.failed(null, clock.millis());
-        admitted.cancelledBeforeStart(job.plan());
-        return;
-      }
-      job.started();
-      try {
-        io.quarry.server.search.SearchStats stats =
-            search.run(job.query(), job.plan(), job.timeLimit(), job.control(), job::page);
-        job.succeeded(stats, clock.millis());
-        admitted.ended(job.plan(), stats, job.control());
-      } catch (ApiException e) {
-        job.failed(e, clock.millis());
-        admitted.failed(job.plan(), e);
-      } catch (Exception | Error e) {
-        LOG.log(Level.WARNING, "search job " + job.id() + " failed: " + job.query(), e);
-        ApiException failure =
-            new ApiException(
-                HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                "SEARCH_FAILED",
-                "The search failed: " + e);
-        job.failed(failure, clock.millis());
-        admitted.failed(job.plan(), failure);
       }
     }
   }
@@ -410,10 +313,7 @@ public final class JobManager implements Closeable {
   /** Stops the job and discards its results; it stays listed as cancelled until it expires. */
   public void cancel(SearchJob job) {
     job.control().cancel();
-    WaitingJob spec;
-    synchronized (this) {
-      spec = waiting.remove(job);
-    }
+    WaitingJob spec = waiting.remove(job);
     if (spec != null) { // it never started: it ends now
       job.failed(null, clock.millis());
       spec.cancelled().run();
@@ -427,9 +327,9 @@ public final class JobManager implements Closeable {
     job.release();
   }
 
-  /** Sets a new TTL, counted from now, at most {@link #maxTtl}; returns the TTL set. */
+  /** Sets a new TTL, counted from now, at most the maximum; returns the TTL set. */
   public Duration ttl(SearchJob job, Duration ttl) {
-    Duration set = clamp(ttl);
+    Duration set = ttls.of(requireNonNull(ttl, "ttl is null"));
     job.ttl(set, clock.millis());
     return set;
   }
@@ -454,10 +354,7 @@ public final class JobManager implements Closeable {
   @Override
   public void close() {
     reaper.shutdownNow();
-    synchronized (this) {
-      waiting.keySet().forEach(job -> job.control().cancel());
-      waiting.clear();
-    }
+    waiting.cancelAll();
     jobs.values().forEach(job -> job.control().cancel());
     // cancelled searches stop within 256 events; interrupting one in the middle of a refresh's
     // file I/O would close the index writer as a tragedy, so wait for them instead
