@@ -172,9 +172,13 @@ public final class Authenticator {
 
   /**
    * The user an Authorization header authenticates: Basic credentials of a known user, or a live
-   * session key.
+   * session key; without the header, the known user the request's verified client certificate
+   * stands for ({@code server.tls.certificateUsers}), if any.
    */
   public Optional<String> user(String authorization) {
+    if (authorization == null || authorization.isBlank()) {
+      return RequestOrigin.certificateUser().filter(access::containsKey);
+    }
     Optional<String[]> basic = basicCredentials(authorization);
     if (basic.isPresent()) {
       String[] credentials = basic.get();

@@ -319,7 +319,9 @@ public record QuarryConfig(
       @JsonProperty("key") String key,
       @JsonProperty("keyPassword") String keyPassword,
       @JsonProperty("clientAuth") String clientAuth,
-      @JsonProperty("clientCa") String clientCa) {
+      @JsonProperty("clientCa") String clientCa,
+      @JsonProperty("clientCertificateRequired") List<String> clientCertificateRequired,
+      @JsonProperty("certificateUsers") Map<String, String> certificateUsers) {
     /** No client certificate asked for. */
     public static final String CLIENT_AUTH_NONE = "none";
 
@@ -329,9 +331,29 @@ public record QuarryConfig(
     /** No connection without a client certificate signed by a CA of {@code clientCa}. */
     public static final String CLIENT_AUTH_REQUIRED = "required";
 
+    /** {@code want}: Netty's and Elasticsearch's name for {@link #CLIENT_AUTH_OPTIONAL}. */
+    public static final String CLIENT_AUTH_WANT = "want";
+
+    /** The route group of HEC ({@code /services/collector…} but its health check). */
+    public static final String GROUP_HEC = "hec";
+
+    /** The route group of everything else but {@code /health}: search, Splunk's REST, the UI. */
+    public static final String GROUP_REST = "rest";
+
     /** TLS without client certificates. */
     public Tls(Boolean enabled, String certificate, String key, String keyPassword) {
       this(enabled, certificate, key, keyPassword, null, null);
+    }
+
+    /** TLS with client certificates for the whole port (no route groups, no certificate users). */
+    public Tls(
+        Boolean enabled,
+        String certificate,
+        String key,
+        String keyPassword,
+        String clientAuth,
+        String clientCa) {
+      this(enabled, certificate, key, keyPassword, clientAuth, clientCa, null, null);
     }
 
     public Tls {
@@ -343,11 +365,46 @@ public record QuarryConfig(
           clientAuth == null || clientAuth.isBlank()
               ? CLIENT_AUTH_NONE
               : clientAuth.strip().toLowerCase(java.util.Locale.ROOT);
+      if (clientAuth.equals(CLIENT_AUTH_WANT)) {
+        clientAuth = CLIENT_AUTH_OPTIONAL;
+      }
       clientCa = blankToNull(clientCa);
+      clientCertificateRequired =
+          clientCertificateRequired == null ? List.of() : List.copyOf(clientCertificateRequired);
+      certificateUsers = certificateUsers == null ? Map.of() : Map.copyOf(certificateUsers);
+      for (String group : clientCertificateRequired) {
+        if (!List.of(GROUP_HEC, GROUP_REST).contains(group)) {
+          throw new IllegalArgumentException(
+              "server.tls.clientCertificateRequired: route groups are hec and rest, not '"
+                  + group
+                  + "'");
+        }
+      }
+      certificateUsers.forEach(
+          (commonName, user) -> {
+            if (commonName.isBlank() || user == null || !user.matches("[A-Za-z0-9_.@-]{1,64}")) {
+              throw new IllegalArgumentException(
+                  "server.tls.certificateUsers: a certificate's common name maps to a user name,"
+                      + " not '"
+                      + commonName
+                      + "' to '"
+                      + user
+                      + "'");
+            }
+          });
       if (!List.of(CLIENT_AUTH_NONE, CLIENT_AUTH_OPTIONAL, CLIENT_AUTH_REQUIRED)
           .contains(clientAuth)) {
         throw new IllegalArgumentException(
-            "server.tls.clientAuth: none, optional or required, not '" + clientAuth + "'");
+            "server.tls.clientAuth: none, optional (or want) or required, not '"
+                + clientAuth
+                + "'");
+      }
+      if ((clientAuth.equals(CLIENT_AUTH_NONE) || !enabled)
+          && (!clientCertificateRequired.isEmpty() || !certificateUsers.isEmpty())) {
+        throw new IllegalArgumentException(
+            "server.tls.clientCertificateRequired and server.tls.certificateUsers need client"
+                + " certificates: set server.tls.enabled, server.tls.clientAuth to optional (or"
+                + " required) and server.tls.clientCa");
       }
       if (!clientAuth.equals(CLIENT_AUTH_NONE) && clientCa == null) {
         throw new IllegalArgumentException(
