@@ -252,13 +252,14 @@ public final class QuarryServer implements Closeable {
           AuditEvent.of(java.time.Instant.now(), "-", "server start", "succeeded")
               .with("version", Version.current())
               .with(
-                  "users",
+                  "users", // the configuration's and those defined over REST (users.json)
                   String.join(
                       ",",
-                      config.auth().users().stream()
+                      users.list().stream()
+                          .filter(user -> !user.name().equals(Authenticator.ADMIN_USER))
                           .map(user -> user.name() + ":" + String.join("+", user.roles()))
                           .toList()))
-              .with("roles", String.join(",", config.auth().roles().keySet())));
+              .with("roles", String.join(",", users.roles().keySet())));
       List<String> plainText = Authenticator.plainTextPasswords(config.auth());
       if (!plainText.isEmpty()) {
         LOG.warning(
@@ -429,6 +430,9 @@ public final class QuarryServer implements Closeable {
     } finally {
       jobs.close();
       search.close();
+      auditLog.record(
+          AuditEvent.of(java.time.Instant.now(), "-", "server stop", "succeeded")
+              .with("version", Version.current()));
       auditLog.close();
       internalLog.close();
       metrics.close();

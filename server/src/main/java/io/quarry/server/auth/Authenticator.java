@@ -393,8 +393,20 @@ public final class Authenticator {
    * @throws ApiException 401 when they are missing or wrong, 403 for another user
    */
   public void requireAdmin(String authorization, String action) {
+    requireAdmin(authorization, action, "admin action");
+  }
+
+  /**
+   * As {@link #requireAdmin(String, String)}, a refusal of another user recorded in the audit trail
+   * as {@code auditAction} ({@code edit_macros}, …) with {@code info=denied}.
+   */
+  public void requireAdmin(String authorization, String action, String auditAction) {
     String user = requireUser(authorization, action);
     if (!user.equals(ADMIN_USER)) {
+      audit.record(
+          auditEvent(user, auditAction, "denied")
+              .with("operation", action)
+              .with("reason", "admin only"));
       throw ApiException.forbidden(action + " is for 'admin' only, not for user '" + user + "'");
     }
   }

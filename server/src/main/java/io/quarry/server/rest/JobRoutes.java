@@ -162,24 +162,48 @@ public final class JobRoutes {
     return jobs.require(exchange.pathParameter("id"), authorize(exchange));
   }
 
+  /**
+   * The job a caller is about to change ({@code operation}: cancel, finalize, delete, setttl); a
+   * change to another user's job (with {@code admin_all_objects}) is recorded in the audit trail
+   * ({@code action="job control"}, the operation, the job and its owner), since the job's own
+   * search event names only its owner.
+   */
+  SearchJob controlled(
+      Exchange exchange,
+      io.quarry.server.auth.Access caller,
+      String idParameter,
+      String operation) {
+    SearchJob job = jobs.require(exchange.pathParameter(idParameter), caller);
+    if (!job.owner().equals(caller.user())) {
+      authenticator
+          .audit()
+          .record(
+              Authenticator.auditEvent(caller.user(), "job control", "succeeded")
+                  .with("operation", operation)
+                  .with("search_id", job.id())
+                  .with("owner", job.owner()));
+    }
+    return job;
+  }
+
   private void status(Exchange exchange) {
     exchange.json(HttpResponseStatus.OK, status(job(exchange)));
   }
 
   private void delete(Exchange exchange) {
-    SearchJob job = job(exchange);
+    SearchJob job = controlled(exchange, authorize(exchange), "id", "delete");
     jobs.delete(job);
     exchange.json(HttpResponseStatus.OK, Map.of("id", job.id(), "deleted", true));
   }
 
   private void cancel(Exchange exchange) {
-    SearchJob job = job(exchange);
+    SearchJob job = controlled(exchange, authorize(exchange), "id", "cancel");
     jobs.cancel(job);
     exchange.json(HttpResponseStatus.OK, status(job));
   }
 
   private void finalizeJob(Exchange exchange) {
-    SearchJob job = job(exchange);
+    SearchJob job = controlled(exchange, authorize(exchange), "id", "finalize");
     jobs.finalizeJob(job);
     exchange.json(HttpResponseStatus.OK, status(job));
   }
@@ -189,8 +213,9 @@ public final class JobRoutes {
    * search.maxJobTtlSeconds; the status tells the TTL set).
    */
   private void touch(Exchange exchange) {
-    SearchJob job = job(exchange);
     String ttl = exchange.parameter("ttl");
+    SearchJob job =
+        ttl == null ? job(exchange) : controlled(exchange, authorize(exchange), "id", "setttl");
     if (ttl != null) {
       jobs.ttl(job, Duration.ofSeconds(positiveLong(ttl, "ttl")));
     }

@@ -304,7 +304,7 @@ public final class SplunkJobRoutes {
   }
 
   private void delete(Exchange exchange) {
-    jobs.delete(job(exchange));
+    jobs.delete(jobRoutes.controlled(exchange, user(exchange), "sid", "delete"));
     info(exchange, "Search job cancelled.");
   }
 
@@ -369,8 +369,11 @@ public final class SplunkJobRoutes {
   }
 
   private void control(Exchange exchange) {
-    SearchJob job = job(exchange);
     String action = exchange.parameter("action");
+    SearchJob job =
+        List.of("cancel", "finalize", "setttl").contains(action)
+            ? jobRoutes.controlled(exchange, user(exchange), "sid", action)
+            : job(exchange);
     switch (action == null ? "" : action) {
       case "cancel" -> {
         jobs.cancel(job);
