@@ -36,6 +36,7 @@ import java.util.Map;
  */
 public final class SplunkRoleRoutes {
   private static final String ROLES = "authorization/roles";
+  private static final String CAPABILITIES = "authorization/capabilities";
 
   private final Authenticator authenticator;
   private final UserDirectory users;
@@ -53,6 +54,26 @@ public final class SplunkRoleRoutes {
       router.add(HttpMethod.POST, roles + "/{name}", SplunkErrors.splunk(this::update));
       router.add(HttpMethod.DELETE, roles + "/{name}", SplunkErrors.splunk(this::delete));
     }
+    for (String capabilities : SplunkEntities.paths(CAPABILITIES)) {
+      router.add(HttpMethod.GET, capabilities, SplunkErrors.splunk(this::capabilities));
+    }
+  }
+
+  /**
+   * Splunk's {@code authorization/capabilities}: one entry listing every capability a role may have
+   * (what its SDKs' {@code Role.grant} checks names against).
+   */
+  private void capabilities(Exchange exchange) {
+    access(exchange);
+    Map<String, Object> content = new LinkedHashMap<>();
+    content.put(
+        "capabilities", new java.util.TreeSet<>(QuarryConfig.Role.CAPABILITIES).stream().toList());
+    SplunkEntities.answer(
+        exchange,
+        HttpResponseStatus.OK,
+        CAPABILITIES,
+        List.of(
+            new SplunkEntities.Entity("capabilities", "nobody", Instant.EPOCH, "system", content)));
   }
 
   private Access access(Exchange exchange) {
