@@ -200,7 +200,9 @@ public final class Authenticator {
    */
   public Optional<String> login(String user, String password) {
     if (user == null || password == null) {
-      audit.record(auditEvent(user, "login attempt", "failed").with("reason", "no credentials"));
+      audit.recordFailedLogin(
+          auditEvent(user, "login attempt", "failed").with("reason", "no credentials"),
+          RequestOrigin.clientAddress().orElse(null));
       return Optional.empty();
     }
     if (!passwordMatches(user, password, "login")) {
@@ -260,10 +262,11 @@ public final class Authenticator {
     try {
       throttle.check(user);
     } catch (ApiException locked) {
-      audit.record(
+      audit.recordFailedLogin(
           auditEvent(user, "login attempt", "locked")
               .with("method", method)
-              .with("reason", "too many failed logins"));
+              .with("reason", "too many failed logins"),
+          RequestOrigin.clientAddress().orElse(null));
       throw locked;
     }
     boolean matches = checkPassword(user, password);
@@ -271,10 +274,11 @@ public final class Authenticator {
       throttle.succeeded(user);
     } else {
       throttle.failed(user);
-      audit.record(
+      audit.recordFailedLogin(
           auditEvent(user, "login attempt", "failed")
               .with("method", method)
-              .with("reason", passwords.containsKey(user) ? "wrong password" : "no such user"));
+              .with("reason", passwords.containsKey(user) ? "wrong password" : "no such user"),
+          RequestOrigin.clientAddress().orElse(null));
     }
     return matches;
   }

@@ -371,7 +371,7 @@ public final class SplunkJobRoutes {
   private void control(Exchange exchange) {
     String action = exchange.parameter("action");
     SearchJob job =
-        List.of("cancel", "finalize", "setttl").contains(action)
+        action != null && List.of("cancel", "finalize", "setttl").contains(action)
             ? jobRoutes.controlled(exchange, user(exchange), "sid", action)
             : job(exchange);
     switch (action == null ? "" : action) {

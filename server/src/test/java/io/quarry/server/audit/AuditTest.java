@@ -318,6 +318,48 @@ class AuditTest {
     }
   }
 
+  @Test
+  void aStreamOfFailedLoginsIsRecordedWithinItsBudget(@TempDir Path other) throws Exception {
+    Path config = other.resolve("quarry.yml");
+    Files.writeString(
+        config,
+        """
+        server: {bind: 127.0.0.1, port: 0}
+        dataDir: %s
+        auth: {adminPassword: admin-pw}
+        """
+            .formatted(other.resolve("data")));
+    QuarryServer flooded =
+        QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    try {
+      TestHttp floodedHttp = new TestHttp(flooded.url());
+      // guessing across 200 names (each under the per-name lock)
+      for (int i = 0; i < 200; i++) {
+        HttpResponse<String> refused =
+            floodedHttp.send(
+                "GET", "/services/server/info", TestHttp.basic("guess" + i, "pw"), null);
+        assertThat(refused.statusCode()).isEqualTo(401);
+      }
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (floodedHttp
+          .export(ADMIN, "index=_audit action=\"login attempt\" info=suppressed")
+          .isEmpty()) {
+        assertThat(System.nanoTime()).as("the suppression is recorded").isLessThan(deadline);
+        Thread.sleep(100);
+      }
+      assertThat(
+              floodedHttp.export(
+                  ADMIN, "index=_audit action=\"login attempt\" info=failed | stats count"))
+          .first()
+          .extracting(row -> row.get("count").asInt())
+          .isEqualTo(io.quarry.server.audit.FailedLoginBudget.PER_MINUTE);
+      // other events still go in: admin's search is audited
+      assertThat(floodedHttp.export(ADMIN, "index=_audit action=\"server start\"")).hasSize(1);
+    } finally {
+      flooded.close();
+    }
+  }
+
   private static JsonNode awaitOne(String query) throws Exception {
     long deadline = System.nanoTime() + 30_000_000_000L;
     while (true) {
