@@ -83,6 +83,9 @@ public final class Authenticator {
     Map<String, PasswordHash> parsed = new HashMap<>();
     Map<String, Access> accesses = new HashMap<>();
     all.put(ADMIN_USER, requireNonNull(adminPassword, "adminPassword is null"));
+    if (PasswordHash.isHash(adminPassword)) { // auth.adminPassword as quarry passwd-hash prints it
+      parsed.put(ADMIN_USER, PasswordHash.parse(adminPassword));
+    }
     accesses.put(ADMIN_USER, Access.admin());
     for (User user : auth.users()) {
       all.put(user.name(), user.password());

@@ -450,6 +450,12 @@ public record QuarryConfig(
     public static final String ADMIN_ROLE = "admin";
 
     public Auth {
+      if (adminPassword != null) {
+        String problem = io.quarry.server.auth.PasswordHash.problem(adminPassword);
+        if (problem != null) {
+          throw new IllegalArgumentException("auth.adminPassword " + problem);
+        }
+      }
       users = users == null ? List.of() : List.copyOf(users);
       Map<String, Role> all = new java.util.LinkedHashMap<>();
       all.put(ADMIN_ROLE, Role.ADMIN);
