@@ -475,6 +475,9 @@ public final class SplunkJobRoutes {
     if (job.error() != null) {
       messages.add(message("FATAL", job.error().getMessage()));
     }
+    if (job.waiting() != null) { // past the user's srchJobsQuota, as Splunk says it
+      messages.add(message("INFO", job.waiting()));
+    }
     return messages;
   }
 

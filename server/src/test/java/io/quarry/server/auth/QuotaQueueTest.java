@@ -86,7 +86,7 @@ class QuotaQueueTest {
     // Splunk's view of it
     HttpResponse<String> splunk =
         http.send("GET", "/services/search/jobs/" + waiting + "?output_mode=json", CAROL, null);
-    assertThat(splunk.body()).contains("\"dispatchState\":\"QUEUED\"");
+    assertThat(splunk.body()).contains("\"dispatchState\":\"QUEUED\"").contains("srchJobsQuota");
     // still waiting a moment later: the quota holds
     Thread.sleep(1_500);
     assertThat(status(waiting).path("state").asText()).isEqualTo("QUEUED");
