@@ -83,7 +83,7 @@ public final class Pipelines {
       case SortCommand sort ->
           new SortOperator(sort.keys(), sort.limit(), downstream, evaluator.memory("sort"));
       case io.quarry.ql.ast.FieldSummaryCommand summary ->
-          new FieldSummaryOperator(summary, downstream);
+          new FieldSummaryOperator(summary, downstream, evaluator.memory("fieldsummary"));
       case io.quarry.ql.ast.InputLookupCommand generating ->
           throw new IllegalArgumentException(
               "inputlookup generates rows: it can only be the first command (| inputlookup t)");

@@ -19,10 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * What the memory breaker over all searches (search.maxTotalMemoryBytes, 1 MiB here; one search
  * alone may hold 64 MiB) counts beyond operator state and kept job results: subsearch rows, {@code
- * streamstats} windows and groups, lookup tables ({@code lookup}, {@code inputlookup}) and the rows
- * {@code outputlookup} keeps. Each search past it fails with 503 {@code SEARCH_MEMORY_BREAKER}
- * naming what asked, not an out-of-memory error, and afterwards the server answers, ingests and
- * searches as before — what the failed search held was given back.
+ * streamstats} windows and groups, {@code fieldsummary}'s distinct values, lookup tables ({@code
+ * lookup}, {@code inputlookup}) and the rows {@code outputlookup} keeps. Each search past it fails
+ * with 503 {@code SEARCH_MEMORY_BREAKER} naming what asked, not an out-of-memory error, and
+ * afterwards the server answers, ingests and searches as before — what the failed search held was
+ * given back.
  */
 class MemoryBreakerCoverageTest {
   private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
@@ -109,6 +110,11 @@ class MemoryBreakerCoverageTest {
   @Test
   void streamstatsGroupsCount() throws Exception {
     assertBreaker("x=value* | streamstats count by x | stats count", "streamstats");
+  }
+
+  @Test
+  void fieldsummaryValuesCount() throws Exception {
+    assertBreaker("x=value* | fieldsummary", "fieldsummary");
   }
 
   @Test
