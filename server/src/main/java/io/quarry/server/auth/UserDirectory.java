@@ -166,17 +166,22 @@ public final class UserDirectory {
   }
 
   /**
-   * Defines a role or changes one defined over REST; its holders' access changes at once.
+   * Defines a role ({@code create}) or changes one defined over REST; its holders' access changes
+   * at once.
    *
-   * @return whether the role is new
    * @throws IllegalArgumentException naming what is wrong (see {@link RoleDirectory#check})
+   * @throws IllegalStateException when a role to create exists, or one to change no longer does
+   *     (another request came first)
    */
-  public synchronized boolean putRole(String name, RoleDirectory.Stored role) throws IOException {
+  public synchronized void putRole(String name, RoleDirectory.Stored role, boolean create)
+      throws IOException {
     roles.check(name, role);
-    boolean created = !roles.exists(name);
+    if (create == roles.exists(name)) {
+      throw new IllegalStateException(
+          create ? "A role named '" + name + "' already exists" : "No role '" + name + "'");
+    }
     roles.put(name, role);
     refreshAccess();
-    return created;
   }
 
   /**

@@ -200,9 +200,13 @@ public final class SplunkRoleRoutes {
     }
     grant(caller, users.accessOfRole(name, role), "Defining role '" + name + "'", what, name);
     try {
-      users.putRole(name, role);
+      users.putRole(name, role, old == null);
     } catch (IllegalArgumentException e) {
       throw invalid(e);
+    } catch (IllegalStateException raced) { // another request created or deleted it meanwhile
+      throw old == null
+          ? new ApiException(HttpResponseStatus.CONFLICT, "ROLE_EXISTS", raced.getMessage())
+          : notFound(name);
     }
     authenticator
         .audit()
