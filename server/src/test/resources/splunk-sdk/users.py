@@ -49,4 +49,24 @@ out["newPassword"] = can_log_in("carol", "carol-password-2")
 service.users.delete("carol")
 out["deleted"] = "carol" not in service.users
 out["afterDelete"] = can_log_in("carol", "carol-password-2")
+
+# roles: created with Splunk's fields, granted a capability, given to a user, deleted
+ops = service.roles.create("Ops", srchIndexesAllowed=["main"], imported_roles=["user"])
+out["roleCreated"] = ops.name
+out["roleIndexes"] = list(ops["srchIndexesAllowed"])
+out["roleImports"] = list(ops["imported_roles"])
+ops.grant("edit_lookups")
+ops.refresh()
+out["roleCapabilities"] = list(ops.capabilities)
+service.users.create("erin", "erin-password-1", ["ops"])
+as_erin = connect("erin", "erin-password-1")
+out["erinSearch"] = rows(as_erin.jobs.oneshot("search index=main | stats count", output_mode="json"))
+try:
+    service.roles.delete("ops")
+    out["deleteInUse"] = "accepted"
+except HTTPError as e:
+    out["deleteInUse"] = e.status
+service.users.delete("erin")
+service.roles.delete("ops")
+out["roleDeleted"] = "ops" not in service.roles
 print(json.dumps(out, sort_keys=True))

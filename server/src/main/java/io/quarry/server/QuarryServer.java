@@ -243,18 +243,23 @@ public final class QuarryServer implements Closeable {
           new Authenticator(adminPassword.value(), config.auth(), hecTokens, auditLog);
       io.quarry.server.auth.UserDirectory users =
           io.quarry.server.auth.UserDirectory.open(
-              dataDirectory.resolve("users.json"), config.auth(), authenticator);
+              dataDirectory.resolve("users.json"),
+              config.auth(),
+              io.quarry.server.auth.RoleDirectory.open(
+                  dataDirectory.resolve("roles.json"), config.auth()),
+              authenticator);
       auditLog.record(
           AuditEvent.of(java.time.Instant.now(), "-", "server start", "succeeded")
               .with("version", Version.current())
               .with(
-                  "users",
+                  "users", // the configuration's and those defined over REST (users.json)
                   String.join(
                       ",",
-                      config.auth().users().stream()
+                      users.list().stream()
+                          .filter(user -> !user.name().equals(Authenticator.ADMIN_USER))
                           .map(user -> user.name() + ":" + String.join("+", user.roles()))
                           .toList()))
-              .with("roles", String.join(",", config.auth().roles().keySet())));
+              .with("roles", String.join(",", users.roles().keySet())));
       List<String> plainText = Authenticator.plainTextPasswords(config.auth());
       if (!plainText.isEmpty()) {
         LOG.warning(
@@ -278,7 +283,9 @@ public final class QuarryServer implements Closeable {
               config.search().maxConcurrentJobs(),
               JOB_QUEUE,
               config.search().maxJobs(),
-              Duration.ofSeconds(config.search().jobTtlSeconds()));
+              Duration.ofSeconds(config.search().jobTtlSeconds()),
+              Duration.ofSeconds(config.search().maxJobTtlSeconds()),
+              config.search().queueOverQuota());
       metrics.searchJobs(jobs::count);
       metrics.ingestGate(ingest.gate()::busyPipelines, ingest.gate()::queuedBytes);
       JobRoutes jobRoutes = new JobRoutes(authenticator, search, jobs);
@@ -295,6 +302,7 @@ public final class QuarryServer implements Closeable {
       new io.quarry.server.rest.MacroRoutes(authenticator, macros).register(router);
       new io.quarry.server.rest.SplunkMacroRoutes(authenticator, macros).register(router);
       new io.quarry.server.rest.SplunkUserRoutes(authenticator, users).register(router);
+      new io.quarry.server.rest.SplunkRoleRoutes(authenticator, users).register(router);
       new io.quarry.server.rest.SplunkSavedSearchRoutes(
               authenticator, savedSearches, jobRoutes, jobs)
           .register(router);
@@ -422,6 +430,9 @@ public final class QuarryServer implements Closeable {
     } finally {
       jobs.close();
       search.close();
+      auditLog.record(
+          AuditEvent.of(java.time.Instant.now(), "-", "server stop", "succeeded")
+              .with("version", Version.current()));
       auditLog.close();
       internalLog.close();
       metrics.close();

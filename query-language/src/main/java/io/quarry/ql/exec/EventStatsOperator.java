@@ -47,7 +47,7 @@ final class EventStatsOperator implements RowSink {
         groups.put(key, group);
         memory.add(MemoryTracker.ENTRY_BYTES + 120L * stats.command().aggregations().size());
       }
-      group.add(row);
+      memory.add(group.add(row)); // distinct values and the like grow with the rows
     }
     rows.add(row);
     memory.add(MemoryTracker.ROW_BYTES);

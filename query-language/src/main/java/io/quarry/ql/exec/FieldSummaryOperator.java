@@ -26,6 +26,7 @@ public final class FieldSummaryOperator implements RowSink {
   private final int maxValues;
   private final RowSink downstream;
   private final Map<String, Summary> fields = new LinkedHashMap<>();
+  private final MemoryTracker memory;
 
   private static final class Summary {
     long count;
@@ -38,6 +39,13 @@ public final class FieldSummaryOperator implements RowSink {
   }
 
   public FieldSummaryOperator(FieldSummaryCommand command, RowSink downstream) {
+    this(command, downstream, MemoryTracker.unbounded("fieldsummary"));
+  }
+
+  /** As above, its fields and tracked values counted by {@code memory} (the search's limit). */
+  public FieldSummaryOperator(
+      FieldSummaryCommand command, RowSink downstream, MemoryTracker memory) {
+    this.memory = requireNonNull(memory, "memory is null");
     this.maxValues = command.maxValues();
     this.downstream = requireNonNull(downstream, "downstream is null");
   }
@@ -49,7 +57,12 @@ public final class FieldSummaryOperator implements RowSink {
       if (values.isEmpty()) {
         continue;
       }
-      Summary summary = fields.computeIfAbsent(name, n -> new Summary());
+      Summary summary = fields.get(name);
+      if (summary == null) {
+        summary = new Summary();
+        fields.put(name, summary);
+        memory.add(MemoryTracker.ENTRY_BYTES * 2 + MemoryTracker.valueBytes(name));
+      }
       summary.count++;
       if (TimeField.is(name)) {
         values = TimeField.seconds(values);
@@ -68,6 +81,7 @@ public final class FieldSummaryOperator implements RowSink {
           summary.values.put(text, seen + 1);
         } else if (summary.values.size() < MAX_TRACKED) {
           summary.values.put(text, 1L);
+          memory.add(MemoryTracker.ENTRY_BYTES / 2 + MemoryTracker.valueBytes(text) + 24);
         } else {
           summary.exact = false;
         }
@@ -96,6 +110,8 @@ public final class FieldSummaryOperator implements RowSink {
         break;
       }
     }
+    fields.clear();
+    memory.release();
     downstream.finish();
   }
 

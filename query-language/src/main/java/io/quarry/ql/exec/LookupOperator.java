@@ -14,7 +14,8 @@ import java.util.Map;
  * {@code lookup}: indexes the table once by its key columns, then gives each row the output columns
  * of the table rows whose keys equal the row's fields (exact, case-sensitive text match; a row
  * missing a key field is passed on as it is; {@code _time} as a key is its epoch seconds). Several
- * matching table rows make multivalue fields.
+ * matching table rows make multivalue fields. The table and its index count against the search's
+ * memory limit while the operator lives.
  */
 public final class LookupOperator implements RowSink {
   private final LookupCommand command;
@@ -22,10 +23,25 @@ public final class LookupOperator implements RowSink {
   private final Map<List<String>, List<List<String>>> index = new HashMap<>();
   private final List<FieldMapping> outputs;
   private final int[] outputColumns;
+  private final MemoryTracker memory;
 
   public LookupOperator(LookupCommand command, LookupTable table, RowSink downstream) {
+    this(command, table, downstream, MemoryTracker.unbounded("lookup"));
+  }
+
+  /**
+   * As above, the table and its index counted by {@code memory} (the search's limit applies).
+   *
+   * @throws io.quarry.plugin.api.data.MemoryLimitExceededException when the table is more than the
+   *     search may hold
+   */
+  public LookupOperator(
+      LookupCommand command, LookupTable table, RowSink downstream, MemoryTracker memory) {
     this.command = requireNonNull(command, "command is null");
     this.downstream = requireNonNull(downstream, "downstream is null");
+    this.memory = requireNonNull(memory, "memory is null");
+    // the table (shared with the lookup cache, but held for this search) and one index entry a row
+    memory.add(table.estimatedBytes() + MemoryTracker.ENTRY_BYTES * table.rows().size());
     int[] keyColumns = new int[command.keys().size()];
     for (int i = 0; i < keyColumns.length; i++) {
       keyColumns[i] = column(table, command.keys().get(i).column());
@@ -104,6 +120,8 @@ public final class LookupOperator implements RowSink {
 
   @Override
   public void finish() {
+    index.clear();
+    memory.release();
     downstream.finish();
   }
 }

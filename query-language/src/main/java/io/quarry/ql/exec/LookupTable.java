@@ -18,6 +18,24 @@ public record LookupTable(List<String> columns, List<List<String>> rows) {
   }
 
   /**
+   * The estimated heap size of the table: each row's list and cells (see {@link
+   * MemoryTracker#valueBytes}), what a search that uses it is counted for.
+   */
+  public long estimatedBytes() {
+    long bytes = MemoryTracker.ENTRY_BYTES;
+    for (String column : columns) {
+      bytes += MemoryTracker.valueBytes(column);
+    }
+    for (List<String> row : rows) {
+      bytes += MemoryTracker.ENTRY_BYTES;
+      for (String cell : row) {
+        bytes += MemoryTracker.valueBytes(cell);
+      }
+    }
+    return bytes;
+  }
+
+  /**
    * Why a lookup table cannot have this name, or null when it can: names are file names in one
    * directory, so no path separators, no leading dot, no {@code ..}. The parser checks the names a
    * query uses, the lookup store every name it is given.

@@ -11,7 +11,8 @@ import java.util.Set;
 /**
  * {@code outputlookup}: passes rows on and keeps their fields; at the end writes them as a lookup
  * table (columns in order of first appearance, a multivalue joined with line breaks, a missing
- * field an empty cell, {@code _time} in epoch seconds) through the evaluator's lookup writer.
+ * field an empty cell, {@code _time} in epoch seconds) through the evaluator's lookup writer. The
+ * rows it keeps count against the search's memory limit.
  */
 public final class OutputLookupOperator implements RowSink {
   private final OutputLookupCommand command;
@@ -19,10 +20,21 @@ public final class OutputLookupOperator implements RowSink {
   private final RowSink downstream;
   private final Set<String> columns = new LinkedHashSet<>();
   private final List<Row> rows = new ArrayList<>();
+  private final MemoryTracker memory;
   private boolean downstreamDone;
 
   public OutputLookupOperator(
       OutputLookupCommand command, LookupTable.Writer writer, RowSink downstream) {
+    this(command, writer, downstream, MemoryTracker.unbounded("outputlookup"));
+  }
+
+  /** As above, the rows it keeps counted by {@code memory} (the search's limit applies). */
+  public OutputLookupOperator(
+      OutputLookupCommand command,
+      LookupTable.Writer writer,
+      RowSink downstream,
+      MemoryTracker memory) {
+    this.memory = requireNonNull(memory, "memory is null");
     this.command = requireNonNull(command, "command is null");
     this.writer = requireNonNull(writer, "writer is null");
     this.downstream = requireNonNull(downstream, "downstream is null");
@@ -31,6 +43,7 @@ public final class OutputLookupOperator implements RowSink {
   @Override
   public boolean accept(Row row) {
     columns.addAll(row.fieldNames());
+    memory.add(MemoryTracker.ROW_BYTES);
     rows.add(row);
     if (!downstreamDone && !downstream.accept(row)) {
       downstreamDone = true; // later rows still go into the table
@@ -54,6 +67,8 @@ public final class OutputLookupOperator implements RowSink {
       cells.add(line);
     }
     writer.write(command.table(), new LookupTable(header, cells));
+    rows.clear();
+    memory.release();
     downstream.finish();
   }
 }

@@ -68,7 +68,8 @@ public final class Pipelines {
       case io.quarry.ql.ast.EventStatsCommand eventstats ->
           new EventStatsOperator(eventstats, downstream, evaluator.memory("eventstats"));
       case io.quarry.ql.ast.StreamStatsCommand streamstats ->
-          new StreamStatsOperator(streamstats, downstream, evaluator);
+          new StreamStatsOperator(
+              streamstats, downstream, evaluator, evaluator.memory("streamstats"));
       case HeadCommand head -> new HeadOperator(head.limit(), downstream);
       case EvalCommand eval -> new EvalOperator(eval, evaluator, downstream);
       case RexCommand rex -> new RexOperator(rex, downstream, evaluator.stopped());
@@ -84,19 +85,20 @@ public final class Pipelines {
       case SortCommand sort ->
           new SortOperator(sort.keys(), sort.limit(), downstream, evaluator.memory("sort"));
       case io.quarry.ql.ast.FieldSummaryCommand summary ->
-          new FieldSummaryOperator(summary, downstream);
+          new FieldSummaryOperator(summary, downstream, evaluator.memory("fieldsummary"));
       case io.quarry.ql.ast.InputLookupCommand generating ->
           throw new IllegalArgumentException(
               "inputlookup generates rows: it can only be the first command (| inputlookup t)");
       case io.quarry.ql.ast.OutputLookupCommand output ->
-          new OutputLookupOperator(output, evaluator.lookupWriter(), downstream);
+          new OutputLookupOperator(
+              output, evaluator.lookupWriter(), downstream, evaluator.memory("outputlookup"));
       case io.quarry.ql.ast.LookupCommand lookup -> {
         LookupTable table = evaluator.lookup(lookup.table());
         if (table == null) {
           throw new IllegalArgumentException(
               "lookup table '" + lookup.table() + "' does not exist");
         }
-        yield new LookupOperator(lookup, table, downstream);
+        yield new LookupOperator(lookup, table, downstream, evaluator.memory("lookup"));
       }
       case io.quarry.ql.ast.HelpCommand help ->
           throw new IllegalArgumentException(

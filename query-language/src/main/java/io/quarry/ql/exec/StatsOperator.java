@@ -213,8 +213,14 @@ public final class StatsOperator implements Aggregator {
   final class Group {
     private final Accumulator[] accumulators = newAccumulators();
 
-    void add(Row row) {
-      StatsOperator.this.add(accumulators, row, needsTime ? time(row) : Long.MIN_VALUE);
+    /** Adds a row; returns the estimated bytes the group grew by (distinct values, kept ones). */
+    long add(Row row) {
+      return StatsOperator.this.add(accumulators, row, needsTime ? time(row) : Long.MIN_VALUE);
+    }
+
+    /** The estimated heap size of this group when new, under {@code key}. */
+    long bytes(List<Object> key) {
+      return groupBytes(key);
     }
 
     /** Puts each aggregation's current value under its output name (null when it has none). */

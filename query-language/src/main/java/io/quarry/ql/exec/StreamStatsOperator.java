@@ -16,7 +16,10 @@ import java.util.Map;
  * aggregations are recomputed over the last N rows (of the stream when {@code global}, else of the
  * row's group), so a window costs O(N) per row; {@code time_window} keeps only the rows less than
  * the span from the row's {@code _time}. {@code reset_on_change}, {@code reset_before} and {@code
- * reset_after} clear every group's state. A row missing a by-field passes unchanged.
+ * reset_after} clear every group's state. A row missing a by-field passes unchanged. What it holds
+ * — the running groups with their values, the rows in the windows — counts against the search's
+ * memory limit (and the breaker over all searches), so an unbounded {@code window} or many groups
+ * fail the search with a memory error rather than exhausting the heap.
  */
 final class StreamStatsOperator implements RowSink {
   private final StreamStatsCommand command;
@@ -27,12 +30,15 @@ final class StreamStatsOperator implements RowSink {
   private final Map<List<Object>, ArrayDeque<Entry>> groupWindows = new HashMap<>();
 
   private final Evaluator evaluator;
+  private final MemoryTracker memory;
   private List<Object> previousKey;
 
   private record Entry(List<Object> key, Row row, long time) {}
 
-  StreamStatsOperator(StreamStatsCommand command, RowSink downstream, Evaluator evaluator) {
+  StreamStatsOperator(
+      StreamStatsCommand command, RowSink downstream, Evaluator evaluator, MemoryTracker memory) {
     this.command = requireNonNull(command, "command is null");
+    this.memory = requireNonNull(memory, "memory is null");
     this.stats = new StatsOperator(command.stats(), Aggregator.PARTIAL);
     this.downstream = requireNonNull(downstream, "downstream is null");
     this.evaluator = requireNonNull(evaluator, "evaluator is null");
@@ -43,6 +49,7 @@ final class StreamStatsOperator implements RowSink {
     running.clear();
     globalWindow.clear();
     groupWindows.clear();
+    memory.release();
   }
 
   @Override
@@ -61,13 +68,18 @@ final class StreamStatsOperator implements RowSink {
     }
     Map<String, Object> values = new LinkedHashMap<>();
     if (!command.windowed()) {
-      StatsOperator.Group group = running.computeIfAbsent(key, k -> stats.new Group());
+      StatsOperator.Group group = running.get(key);
+      if (group == null) {
+        group = stats.new Group();
+        running.put(key, group);
+        memory.add(group.bytes(key));
+      }
       if (command.current()) {
-        group.add(row);
+        memory.add(group.add(row));
         group.putResults(values);
       } else {
         group.putResults(values);
-        group.add(row);
+        memory.add(group.add(row));
       }
     } else {
       ArrayDeque<Entry> window =
@@ -77,11 +89,13 @@ final class StreamStatsOperator implements RowSink {
       long time = time(row);
       if (command.timeWindowMicros() > 0) {
         // rows further than the window from this one's time leave (time-ordered either way)
+        int before = window.size();
         window.removeIf(
             e ->
                 time == Long.MIN_VALUE
                     || e.time() == Long.MIN_VALUE
                     || Math.abs(time - e.time()) >= command.timeWindowMicros());
+        memory.add(-MemoryTracker.ROW_BYTES * (before - window.size()));
       }
       Entry entry = new Entry(key, row, time);
       if (command.current()) {
@@ -90,7 +104,7 @@ final class StreamStatsOperator implements RowSink {
       StatsOperator.Group group = stats.new Group();
       for (Entry earlier : window) {
         if (earlier.key().equals(key)) {
-          group.add(earlier.row());
+          group.add(earlier.row()); // a group of the moment: dropped after this row
         }
       }
       group.putResults(values);
@@ -110,10 +124,13 @@ final class StreamStatsOperator implements RowSink {
     return !times.isEmpty() && times.get(0) instanceof Long micros ? micros : Long.MIN_VALUE;
   }
 
+  /** Keeps a row in a window (counted: a row held); the oldest leaves past {@code window=N}. */
   private void push(ArrayDeque<Entry> window, Entry entry) {
     window.addLast(entry);
+    memory.add(MemoryTracker.ROW_BYTES);
     if (command.window() > 0 && window.size() > command.window()) {
       window.removeFirst();
+      memory.add(-MemoryTracker.ROW_BYTES);
     }
   }
 
@@ -122,6 +139,7 @@ final class StreamStatsOperator implements RowSink {
     running.clear();
     globalWindow.clear();
     groupWindows.clear();
+    memory.release();
     downstream.finish();
   }
 }

@@ -38,6 +38,8 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
   private final BlockingQueue<AuditEvent> queue = new ArrayBlockingQueue<>(CAPACITY);
   private final AtomicLong dropped = new AtomicLong();
   private final Thread writer;
+  private final FailedLoginBudget failedLogins =
+      new FailedLoginBudget(this::record, System::nanoTime);
   private volatile boolean running = true;
 
   private AuditLog(EventStore store, String host) {
@@ -62,10 +64,17 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
     }
   }
 
+  /** Within {@link FailedLoginBudget}: a stream of failed logins cannot crowd out other events. */
+  @Override
+  public void recordFailedLogin(AuditEvent event, String address) {
+    failedLogins.record(event, address);
+  }
+
   private void drain() {
     List<AuditEvent> batch = new ArrayList<>();
     while (running || !queue.isEmpty()) {
       try {
+        failedLogins.flush();
         AuditEvent first = queue.poll(1, TimeUnit.SECONDS);
         if (first == null) {
           continue;

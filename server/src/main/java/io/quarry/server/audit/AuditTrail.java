@@ -10,4 +10,12 @@ public interface AuditTrail {
   AuditTrail NONE = event -> {};
 
   void record(AuditEvent event);
+
+  /**
+   * Records a failed or locked login attempt from {@code address}; a trail may record only so many
+   * of them ({@link FailedLoginBudget}), this one records every one.
+   */
+  default void recordFailedLogin(AuditEvent event, String address) {
+    record(event);
+  }
 }

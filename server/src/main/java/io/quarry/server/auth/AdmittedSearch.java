@@ -58,6 +58,27 @@ public final class AdmittedSearch implements AutoCloseable {
     }
   }
 
+  /**
+   * Admits a search if one of its user's slots is free, or answers null (nothing is refused or
+   * audited): for a search job that waits for a slot ({@code search.queueOverQuota}).
+   */
+  public static AdmittedSearch tryAdmit(
+      Authenticator authenticator, Access access, String query, String id) {
+    requireNonNull(id, "id is null");
+    SearchQuotas.Slot slot = authenticator.quotas().tryAdmit(requireNonNull(access));
+    return slot == null
+        ? null
+        : new AdmittedSearch(access, requireNonNull(query), id, slot, authenticator.audit());
+  }
+
+  /** Records a search job that was cancelled or deleted while it waited for a slot. */
+  public static void cancelledWhileWaiting(
+      Authenticator authenticator, Access access, String query, String id) {
+    authenticator
+        .audit()
+        .record(SearchAudit.cancelledBeforeStart(access.user(), id, query, null, Duration.ZERO));
+  }
+
   public String id() {
     return id;
   }

@@ -83,6 +83,9 @@ public final class Authenticator {
     Map<String, PasswordHash> parsed = new HashMap<>();
     Map<String, Access> accesses = new HashMap<>();
     all.put(ADMIN_USER, requireNonNull(adminPassword, "adminPassword is null"));
+    if (PasswordHash.isHash(adminPassword)) { // auth.adminPassword as quarry passwd-hash prints it
+      parsed.put(ADMIN_USER, PasswordHash.parse(adminPassword));
+    }
     accesses.put(ADMIN_USER, Access.admin());
     for (User user : auth.users()) {
       all.put(user.name(), user.password());
@@ -109,6 +112,14 @@ public final class Authenticator {
     hashes.put(user, PasswordHash.parse(hash));
     passwords.put(user, hash);
     access.put(user, userAccess);
+  }
+
+  /**
+   * Gives a user defined at run time the access their roles give now (a role of theirs changed);
+   * their sessions and password stay.
+   */
+  void reaccess(String user, Access userAccess) {
+    access.computeIfPresent(user, (name, old) -> userAccess);
   }
 
   /** Removes a user defined at run time: it can no longer log in, and its sessions end. */
@@ -164,9 +175,13 @@ public final class Authenticator {
 
   /**
    * The user an Authorization header authenticates: Basic credentials of a known user, or a live
-   * session key.
+   * session key; without the header, the known user the request's verified client certificate
+   * stands for ({@code server.tls.certificateUsers}), if any.
    */
   public Optional<String> user(String authorization) {
+    if (authorization == null || authorization.isBlank()) {
+      return RequestOrigin.certificateUser().filter(access::containsKey);
+    }
     Optional<String[]> basic = basicCredentials(authorization);
     if (basic.isPresent()) {
       String[] credentials = basic.get();
@@ -188,7 +203,9 @@ public final class Authenticator {
    */
   public Optional<String> login(String user, String password) {
     if (user == null || password == null) {
-      audit.record(auditEvent(user, "login attempt", "failed").with("reason", "no credentials"));
+      audit.recordFailedLogin(
+          auditEvent(user, "login attempt", "failed").with("reason", "no credentials"),
+          RequestOrigin.clientAddress().orElse(null));
       return Optional.empty();
     }
     if (!passwordMatches(user, password, "login")) {
@@ -248,10 +265,11 @@ public final class Authenticator {
     try {
       throttle.check(user);
     } catch (ApiException locked) {
-      audit.record(
+      audit.recordFailedLogin(
           auditEvent(user, "login attempt", "locked")
               .with("method", method)
-              .with("reason", "too many failed logins"));
+              .with("reason", "too many failed logins"),
+          RequestOrigin.clientAddress().orElse(null));
       throw locked;
     }
     boolean matches = checkPassword(user, password);
@@ -259,10 +277,11 @@ public final class Authenticator {
       throttle.succeeded(user);
     } else {
       throttle.failed(user);
-      audit.record(
+      audit.recordFailedLogin(
           auditEvent(user, "login attempt", "failed")
               .with("method", method)
-              .with("reason", passwords.containsKey(user) ? "wrong password" : "no such user"));
+              .with("reason", passwords.containsKey(user) ? "wrong password" : "no such user"),
+          RequestOrigin.clientAddress().orElse(null));
     }
     return matches;
   }
@@ -381,8 +400,20 @@ public final class Authenticator {
    * @throws ApiException 401 when they are missing or wrong, 403 for another user
    */
   public void requireAdmin(String authorization, String action) {
+    requireAdmin(authorization, action, "admin action");
+  }
+
+  /**
+   * As {@link #requireAdmin(String, String)}, a refusal of another user recorded in the audit trail
+   * as {@code auditAction} ({@code edit_macros}, …) with {@code info=denied}.
+   */
+  public void requireAdmin(String authorization, String action, String auditAction) {
     String user = requireUser(authorization, action);
     if (!user.equals(ADMIN_USER)) {
+      audit.record(
+          auditEvent(user, auditAction, "denied")
+              .with("operation", action)
+              .with("reason", "admin only"));
       throw ApiException.forbidden(action + " is for 'admin' only, not for user '" + user + "'");
     }
   }

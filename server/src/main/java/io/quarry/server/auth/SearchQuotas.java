@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * running, counted until they finish — and no search of theirs reading events for longer than
  * {@code srchMaxTime}. Past the quota a new search is refused with 429 {@code SEARCH_QUOTA} and
  * {@code Retry-After} (Splunk queues it instead: a documented difference), so a client backs off
- * rather than piling up work.
+ * rather than piling up work — unless {@code search.queueOverQuota} is set, when a search job waits
+ * for a slot instead ({@link #tryAdmit}, {@code jobs.JobManager}).
  */
 public final class SearchQuotas {
   /** What a refused search is told to wait before trying again. */
@@ -47,6 +48,22 @@ public final class SearchQuotas {
                 + "); wait for one to finish, or cancel or delete a job",
             Map.of("user", access.user(), "quota", quota, "running", now),
             Map.of("Retry-After", Long.toString(RETRY_AFTER.toSeconds())));
+      }
+      running.merge(access.user(), 1, Integer::sum);
+    }
+    return new Slot(access.user());
+  }
+
+  /**
+   * Takes one of the user's search slots if one is free; null when the user already runs {@code
+   * srchJobsQuota} searches (nothing is refused or recorded).
+   */
+  public Slot tryAdmit(Access access) {
+    requireNonNull(access, "access is null");
+    synchronized (this) {
+      int quota = access.searchJobsQuota();
+      if (quota > 0 && running.getOrDefault(access.user(), 0) >= quota) {
+        return null;
       }
       running.merge(access.user(), 1, Integer::sum);
     }

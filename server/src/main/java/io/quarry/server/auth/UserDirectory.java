@@ -20,8 +20,11 @@ import java.util.logging.Logger;
  * The users: the configuration's ({@code auth.users}, read-only here), {@code admin}, and those
  * defined at run time over Splunk's {@code authentication/users}, kept in {@code users.json} with
  * their passwords as PBKDF2 hashes ({@link PasswordHash}; the password itself is never written) and
- * read back on start. Roles come from the configuration. A change reaches the {@link Authenticator}
- * at once: a deleted user or a changed password ends that user's sessions.
+ * read back on start. Roles come from the configuration and from the {@link RoleDirectory} this
+ * directory owns (roles defined over REST); users and roles change under one lock, so a role is
+ * never deleted while a user is being given it. A change reaches the {@link Authenticator} at once:
+ * a deleted user or a changed password ends that user's sessions; a changed role changes what its
+ * holders may do from their next request (their sessions stay).
  */
 public final class UserDirectory {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -44,12 +47,15 @@ public final class UserDirectory {
 
   private final Path file;
   private final QuarryConfig.Auth auth;
+  private final RoleDirectory roles; // guarded by this
   private final Authenticator authenticator;
   private final Map<String, Stored> defined = new TreeMap<>(); // guarded by this
 
-  private UserDirectory(Path file, QuarryConfig.Auth auth, Authenticator authenticator) {
+  private UserDirectory(
+      Path file, QuarryConfig.Auth auth, RoleDirectory roles, Authenticator authenticator) {
     this.file = file;
     this.auth = auth;
+    this.roles = roles;
     this.authenticator = authenticator;
   }
 
@@ -57,12 +63,14 @@ public final class UserDirectory {
    * Reads {@code file} (if any) and hands its users to {@code authenticator}; a name the
    * configuration now defines keeps the configuration's settings (logged).
    */
-  public static UserDirectory open(Path file, QuarryConfig.Auth auth, Authenticator authenticator)
+  public static UserDirectory open(
+      Path file, QuarryConfig.Auth auth, RoleDirectory roles, Authenticator authenticator)
       throws IOException {
     UserDirectory directory =
         new UserDirectory(
             requireNonNull(file, "file is null"),
             requireNonNull(auth, "auth is null"),
+            requireNonNull(roles, "roles is null"),
             requireNonNull(authenticator, "authenticator is null"));
     if (Files.exists(file)) {
       Map<String, Stored> saved;
@@ -82,14 +90,14 @@ public final class UserDirectory {
                           + "' in "
                           + file
                           + " is now defined in the configuration too; the configuration's wins");
-            } else if (!auth.roles().keySet().containsAll(user.roles())) {
+            } else if (!user.roles().stream().allMatch(roles::exists)) {
               Logger.getLogger(UserDirectory.class.getName())
                   .warning(
                       "user '"
                           + name
                           + "' in "
                           + file
-                          + " has a role no longer in the configuration ("
+                          + " has a role that no longer exists ("
                           + user.roles()
                           + "); the user cannot log in until it is changed or deleted");
               directory.defined.put(name, user);
@@ -120,9 +128,109 @@ public final class UserDirectory {
     return all;
   }
 
-  /** The role names there are: built in and configured. */
-  public Map<String, QuarryConfig.Role> roles() {
-    return auth.roles();
+  /** Every role's own settings by name: built in, configured and defined over REST. */
+  public synchronized Map<String, QuarryConfig.Role> roles() {
+    return roles.all();
+  }
+
+  /** The roles a role defined over REST imports (none for the others). */
+  public synchronized List<String> imports(String role) {
+    return roles.imports(role);
+  }
+
+  /** Whether a role is built in or configured (not to be changed over REST). */
+  public boolean configuredRole(String role) {
+    return roles.configured(role);
+  }
+
+  /** The access a user with {@code roleNames} has, imported roles included. */
+  public synchronized Access access(String user, List<String> roleNames) {
+    return Access.of(user, roles.resolve(roleNames));
+  }
+
+  /**
+   * What holders of the role {@code name} would get were it {@code role} (imports included): for
+   * checking a change before it is made.
+   */
+  public synchronized Access accessOfRole(String name, RoleDirectory.Stored role) {
+    return Access.of(name, roles.resolve(List.of(name), Map.of(name, role)));
+  }
+
+  /** The roles of a user, or null when there is no such user. */
+  public synchronized List<String> rolesOf(String user) {
+    return list().stream()
+        .filter(listed -> listed.name().equals(user))
+        .findFirst()
+        .map(Listed::roles)
+        .orElse(null);
+  }
+
+  /**
+   * Defines a role ({@code create}) or changes one defined over REST; its holders' access changes
+   * at once.
+   *
+   * @throws IllegalArgumentException naming what is wrong (see {@link RoleDirectory#check})
+   * @throws IllegalStateException when a role to create exists, or one to change no longer does
+   *     (another request came first)
+   */
+  public synchronized void putRole(String name, RoleDirectory.Stored role, boolean create)
+      throws IOException {
+    roles.check(name, role);
+    if (create == roles.exists(name)) {
+      throw new IllegalStateException(
+          create ? "A role named '" + name + "' already exists" : "No role '" + name + "'");
+    }
+    roles.put(name, role);
+    refreshAccess();
+  }
+
+  /**
+   * Deletes a role defined over REST; false when there is none of that name.
+   *
+   * @throws IllegalArgumentException for a built-in or configured role
+   * @throws IllegalStateException naming the users that hold it or the roles that import it
+   */
+  public synchronized boolean deleteRole(String name) throws IOException {
+    if (roles.configured(name)) {
+      throw new IllegalArgumentException(
+          "role '"
+              + name
+              + "' is built in or defined in the configuration (auth.roles); remove it there");
+    }
+    if (roles.defined(name) == null) {
+      return false;
+    }
+    List<String> holders = new ArrayList<>();
+    defined.forEach(
+        (user, stored) -> {
+          if (stored.roles().contains(name)) {
+            holders.add(user);
+          }
+        });
+    List<String> importers = roles.importers(name);
+    if (!holders.isEmpty() || !importers.isEmpty()) {
+      List<String> uses = new ArrayList<>();
+      if (!holders.isEmpty()) {
+        uses.add("users " + holders + " hold it");
+      }
+      if (!importers.isEmpty()) {
+        uses.add("roles " + importers + " import it");
+      }
+      throw new IllegalStateException(
+          "role '" + name + "' is in use: " + String.join("; ", uses) + "; take it away first");
+    }
+    roles.delete(name);
+    return true;
+  }
+
+  /** Gives every user defined here the access their roles now give (sessions stay). */
+  private void refreshAccess() {
+    defined.forEach(
+        (name, user) -> {
+          if (user.roles().stream().allMatch(roles::exists)) {
+            authenticator.reaccess(name, access(name, user.roles()));
+          }
+        });
   }
 
   /**
@@ -152,9 +260,9 @@ public final class UserDirectory {
             ? List.copyOf(roles)
             : old != null ? old.roles() : List.of(QuarryConfig.Auth.USER_ROLE);
     for (String role : newRoles) {
-      if (!auth.roles().containsKey(role)) {
+      if (!this.roles.exists(role)) {
         throw new IllegalArgumentException(
-            "role '" + role + "' is neither built in (admin, user) nor in auth.roles");
+            "role '" + role + "' is neither built in (admin, user), in auth.roles nor defined");
       }
     }
     // the configuration's checks on names and passwords, applied to the new user
@@ -187,10 +295,6 @@ public final class UserDirectory {
     defined.remove(name);
     authenticator.forget(name);
     return true;
-  }
-
-  private Access access(String name, List<String> roles) {
-    return Access.of(name, roles.stream().map(auth.roles()::get).toList());
   }
 
   private void save(Map<String, Stored> users) throws IOException {

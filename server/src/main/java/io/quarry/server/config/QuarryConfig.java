@@ -319,7 +319,9 @@ public record QuarryConfig(
       @JsonProperty("key") String key,
       @JsonProperty("keyPassword") String keyPassword,
       @JsonProperty("clientAuth") String clientAuth,
-      @JsonProperty("clientCa") String clientCa) {
+      @JsonProperty("clientCa") String clientCa,
+      @JsonProperty("clientCertificateRequired") List<String> clientCertificateRequired,
+      @JsonProperty("certificateUsers") Map<String, String> certificateUsers) {
     /** No client certificate asked for. */
     public static final String CLIENT_AUTH_NONE = "none";
 
@@ -329,9 +331,29 @@ public record QuarryConfig(
     /** No connection without a client certificate signed by a CA of {@code clientCa}. */
     public static final String CLIENT_AUTH_REQUIRED = "required";
 
+    /** {@code want}: Netty's and Elasticsearch's name for {@link #CLIENT_AUTH_OPTIONAL}. */
+    public static final String CLIENT_AUTH_WANT = "want";
+
+    /** The route group of HEC ({@code /services/collector…} but its health check). */
+    public static final String GROUP_HEC = "hec";
+
+    /** The route group of everything else but {@code /health}: search, Splunk's REST, the UI. */
+    public static final String GROUP_REST = "rest";
+
     /** TLS without client certificates. */
     public Tls(Boolean enabled, String certificate, String key, String keyPassword) {
       this(enabled, certificate, key, keyPassword, null, null);
+    }
+
+    /** TLS with client certificates for the whole port (no route groups, no certificate users). */
+    public Tls(
+        Boolean enabled,
+        String certificate,
+        String key,
+        String keyPassword,
+        String clientAuth,
+        String clientCa) {
+      this(enabled, certificate, key, keyPassword, clientAuth, clientCa, null, null);
     }
 
     public Tls {
@@ -343,11 +365,46 @@ public record QuarryConfig(
           clientAuth == null || clientAuth.isBlank()
               ? CLIENT_AUTH_NONE
               : clientAuth.strip().toLowerCase(java.util.Locale.ROOT);
+      if (clientAuth.equals(CLIENT_AUTH_WANT)) {
+        clientAuth = CLIENT_AUTH_OPTIONAL;
+      }
       clientCa = blankToNull(clientCa);
+      clientCertificateRequired =
+          clientCertificateRequired == null ? List.of() : List.copyOf(clientCertificateRequired);
+      certificateUsers = certificateUsers == null ? Map.of() : Map.copyOf(certificateUsers);
+      for (String group : clientCertificateRequired) {
+        if (!List.of(GROUP_HEC, GROUP_REST).contains(group)) {
+          throw new IllegalArgumentException(
+              "server.tls.clientCertificateRequired: route groups are hec and rest, not '"
+                  + group
+                  + "'");
+        }
+      }
+      certificateUsers.forEach(
+          (commonName, user) -> {
+            if (commonName.isBlank() || user == null || !user.matches("[A-Za-z0-9_.@-]{1,64}")) {
+              throw new IllegalArgumentException(
+                  "server.tls.certificateUsers: a certificate's common name maps to a user name,"
+                      + " not '"
+                      + commonName
+                      + "' to '"
+                      + user
+                      + "'");
+            }
+          });
       if (!List.of(CLIENT_AUTH_NONE, CLIENT_AUTH_OPTIONAL, CLIENT_AUTH_REQUIRED)
           .contains(clientAuth)) {
         throw new IllegalArgumentException(
-            "server.tls.clientAuth: none, optional or required, not '" + clientAuth + "'");
+            "server.tls.clientAuth: none, optional (or want) or required, not '"
+                + clientAuth
+                + "'");
+      }
+      if ((clientAuth.equals(CLIENT_AUTH_NONE) || !enabled)
+          && (!clientCertificateRequired.isEmpty() || !certificateUsers.isEmpty())) {
+        throw new IllegalArgumentException(
+            "server.tls.clientCertificateRequired and server.tls.certificateUsers need client"
+                + " certificates: set server.tls.enabled, server.tls.clientAuth to optional (or"
+                + " required) and server.tls.clientCa");
       }
       if (!clientAuth.equals(CLIENT_AUTH_NONE) && clientCa == null) {
         throw new IllegalArgumentException(
@@ -393,6 +450,12 @@ public record QuarryConfig(
     public static final String ADMIN_ROLE = "admin";
 
     public Auth {
+      if (adminPassword != null) {
+        String problem = io.quarry.server.auth.PasswordHash.problem(adminPassword);
+        if (problem != null) {
+          throw new IllegalArgumentException("auth.adminPassword " + problem);
+        }
+      }
       users = users == null ? List.of() : List.copyOf(users);
       Map<String, Role> all = new java.util.LinkedHashMap<>();
       all.put(ADMIN_ROLE, Role.ADMIN);
@@ -405,7 +468,7 @@ public record QuarryConfig(
                     "auth.roles.admin: the admin role is built in (every index and capability)"
                         + " and cannot be redefined");
               }
-              if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
+              if (!validName(name)) {
                 throw new IllegalArgumentException(
                     "auth.roles: a role name is 1 to 64 letters, digits or _.-, not '"
                         + name
@@ -435,6 +498,11 @@ public record QuarryConfig(
           }
         }
       }
+    }
+
+    /** Whether {@code name} may name a role: 1 to 64 letters, digits or {@code _.-}. */
+    public static boolean validName(String name) {
+      return name != null && name.matches("[A-Za-z0-9_.-]{1,64}");
     }
 
     public Auth(String adminPassword, List<User> users) {
@@ -477,8 +545,20 @@ public record QuarryConfig(
      */
     public static final String EDIT_TCP = "edit_tcp";
 
+    /**
+     * Create, change and delete roles over Splunk's {@code authorization/roles}: only roles no
+     * stronger than one's own (Splunk's name for the capability).
+     */
+    public static final String EDIT_ROLES = "edit_roles";
+
+    /**
+     * Create, change and delete users over Splunk's {@code authentication/users}, and see them all:
+     * only with roles no stronger than one's own (Splunk's name for the capability).
+     */
+    public static final String EDIT_USER = "edit_user";
+
     public static final Set<String> CAPABILITIES =
-        Set.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS, EDIT_TCP);
+        Set.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS, EDIT_TCP, EDIT_ROLES, EDIT_USER);
 
     /** Splunk's default {@code srchJobsQuota} (its {@code user} role's). */
     public static final int DEFAULT_JOBS_QUOTA = 3;
@@ -491,7 +571,7 @@ public record QuarryConfig(
         new Role(
             List.of("*", "_*"),
             List.of(DEFAULT_INDEX),
-            List.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS, EDIT_TCP),
+            List.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS, EDIT_TCP, EDIT_ROLES, EDIT_USER),
             null,
             ADMIN_JOBS_QUOTA,
             null);
@@ -565,7 +645,7 @@ public record QuarryConfig(
     }
 
     /** Checks the settings of the role {@code name}; the message names the setting. */
-    void check(String name) {
+    public void check(String name) {
       String prefix = "auth.roles." + name + ".";
       for (String pattern : srchIndexesAllowed) {
         checkPattern(prefix + "srchIndexesAllowed", pattern);
@@ -747,7 +827,66 @@ public record QuarryConfig(
       @JsonProperty("maxMemoryBytes") Long maxMemoryBytes,
       @JsonProperty("macros") Map<String, MacroSettings> macroSettings,
       @JsonProperty("savedSearches") Map<String, SavedSearchSettings> savedSearchSettings,
-      @JsonProperty("maxTotalMemoryBytes") Long maxTotalMemoryBytes) {
+      @JsonProperty("maxTotalMemoryBytes") Long maxTotalMemoryBytes,
+      @JsonProperty("maxJobTtlSeconds") Integer maxJobTtlSeconds,
+      @JsonProperty("queueOverQuota") Boolean queueOverQuota) {
+    /** The longest a finished job is kept by default, and at most, in seconds (a day). */
+    public static final int DEFAULT_MAX_JOB_TTL_SECONDS = 86_400;
+
+    /** The search settings refusing a search past its user's srchJobsQuota (the default). */
+    public Search(
+        String defaultEarliest,
+        Long maxResultRows,
+        Integer maxTimeSeconds,
+        Integer maxConcurrentJobs,
+        Integer maxJobs,
+        Integer jobTtlSeconds,
+        Long maxMemoryBytes,
+        Map<String, MacroSettings> macroSettings,
+        Map<String, SavedSearchSettings> savedSearchSettings,
+        Long maxTotalMemoryBytes,
+        Integer maxJobTtlSeconds) {
+      this(
+          defaultEarliest,
+          maxResultRows,
+          maxTimeSeconds,
+          maxConcurrentJobs,
+          maxJobs,
+          jobTtlSeconds,
+          maxMemoryBytes,
+          macroSettings,
+          savedSearchSettings,
+          maxTotalMemoryBytes,
+          maxJobTtlSeconds,
+          null);
+    }
+
+    /** The search settings with the default maximum job TTL. */
+    public Search(
+        String defaultEarliest,
+        Long maxResultRows,
+        Integer maxTimeSeconds,
+        Integer maxConcurrentJobs,
+        Integer maxJobs,
+        Integer jobTtlSeconds,
+        Long maxMemoryBytes,
+        Map<String, MacroSettings> macroSettings,
+        Map<String, SavedSearchSettings> savedSearchSettings,
+        Long maxTotalMemoryBytes) {
+      this(
+          defaultEarliest,
+          maxResultRows,
+          maxTimeSeconds,
+          maxConcurrentJobs,
+          maxJobs,
+          jobTtlSeconds,
+          maxMemoryBytes,
+          macroSettings,
+          savedSearchSettings,
+          maxTotalMemoryBytes,
+          null);
+    }
+
     /** The search settings with the default memory breaker over all searches. */
     public Search(
         String defaultEarliest,
@@ -874,10 +1013,22 @@ public record QuarryConfig(
           Objects.requireNonNullElse(
               maxConcurrentJobs, Math.max(2, Runtime.getRuntime().availableProcessors()));
       maxJobs = Objects.requireNonNullElse(maxJobs, 1000);
-      jobTtlSeconds = Objects.requireNonNullElse(jobTtlSeconds, 600);
-      if (maxConcurrentJobs < 1 || maxJobs < 1 || jobTtlSeconds < 1) {
+      queueOverQuota = Objects.requireNonNullElse(queueOverQuota, false);
+      maxJobTtlSeconds = Objects.requireNonNullElse(maxJobTtlSeconds, DEFAULT_MAX_JOB_TTL_SECONDS);
+      // without its own setting, the default TTL fits under a smaller maximum
+      jobTtlSeconds = Objects.requireNonNullElse(jobTtlSeconds, Math.min(600, maxJobTtlSeconds));
+      if (maxConcurrentJobs < 1 || maxJobs < 1 || jobTtlSeconds < 1 || maxJobTtlSeconds < 1) {
         throw new IllegalArgumentException(
-            "search.maxConcurrentJobs, search.maxJobs and search.jobTtlSeconds must be at least 1");
+            "search.maxConcurrentJobs, search.maxJobs, search.jobTtlSeconds and"
+                + " search.maxJobTtlSeconds must be at least 1");
+      }
+      if (jobTtlSeconds > maxJobTtlSeconds) {
+        throw new IllegalArgumentException(
+            "search.jobTtlSeconds ("
+                + jobTtlSeconds
+                + ") is above search.maxJobTtlSeconds ("
+                + maxJobTtlSeconds
+                + ")");
       }
       defaultEarliest = Objects.requireNonNullElse(defaultEarliest, "");
       maxResultRows = Objects.requireNonNullElse(maxResultRows, 1_000_000L);

@@ -19,7 +19,9 @@ import java.time.Duration;
  * complete. When the last chunk arrives the reservation is handed back just before the complete
  * request reaches {@link HttpHandler}, which reserves the whole body until it is served. A request
  * with a body and no credentials at all (no {@code Authorization} header; only a login sends its
- * credentials in the body) is answered 401 before a byte of its body is read.
+ * credentials in the body) is answered 401 before a byte of its body is read, unless a verified
+ * client certificate stands for a user ({@link ClientCertificates}); a request whose route group
+ * needs a client certificate and comes without one is answered 403 alike.
  */
 final class BodyBudgetHandler extends ChannelInboundHandlerAdapter {
   private final HttpHandler.InFlightBytes inFlight;
@@ -28,8 +30,14 @@ final class BodyBudgetHandler extends ChannelInboundHandlerAdapter {
   private long reserved; // bytes of the body being received; event-loop state
   private boolean refused; // the body being received was refused: drop the rest of it
   private String path = "/";
+  private final ClientCertificates certificates;
 
-  BodyBudgetHandler(HttpHandler.InFlightBytes inFlight, Router router, long maxRequestBytes) {
+  BodyBudgetHandler(
+      HttpHandler.InFlightBytes inFlight,
+      Router router,
+      long maxRequestBytes,
+      ClientCertificates certificates) {
+    this.certificates = certificates;
     this.inFlight = inFlight;
     this.router = router;
     this.maxRequestBytes = maxRequestBytes;
@@ -45,8 +53,18 @@ final class BodyBudgetHandler extends ChannelInboundHandlerAdapter {
       path = query < 0 ? uri : uri.substring(0, query);
       if (request.decoderResult().isSuccess()
           && !serving(context)
+          && certificates.refuses(path, context.channel())) {
+        // its route group needs a client certificate: refused before its body is read
+        refused = true;
+        ReferenceCountUtil.release(message);
+        Exchange.sendAndDrain(context, ClientCertificates.required(path), Duration.ofSeconds(10));
+        return;
+      }
+      if (request.decoderResult().isSuccess()
+          && !serving(context)
           && hasBody(request)
           && !request.headers().contains(HttpHeaderNames.AUTHORIZATION)
+          && certificates.user(context.channel()).isEmpty()
           && !Router.takesBodyWithoutCredentials(path)) {
         // no credentials at all: refused before a byte of the body is read or counted
         refused = true;

@@ -77,6 +77,11 @@ public final class Exchange {
   }
 
   /** The client's address (its socket's remote end). */
+  /** The connection the request came on (its TLS session: {@link ClientCertificates}). */
+  io.netty.channel.Channel channel() {
+    return context.channel();
+  }
+
   java.net.SocketAddress remoteAddress() {
     return context.channel().remoteAddress();
   }

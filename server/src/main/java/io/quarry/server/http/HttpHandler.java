@@ -25,13 +25,16 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private final ServerMetrics metrics;
   private final InFlightBytes inFlight;
   private final long writeTimeoutMillis;
+  private final ClientCertificates certificates;
 
   HttpHandler(
       Router router,
       WorkerPools workers,
       ServerMetrics metrics,
       InFlightBytes inFlight,
-      long writeTimeoutMillis) {
+      long writeTimeoutMillis,
+      ClientCertificates certificates) {
+    this.certificates = certificates;
     this.router = router;
     this.workers = workers;
     this.metrics = metrics;
@@ -172,8 +175,11 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   }
 
   private void run(Exchange exchange, FullHttpRequest request, long bytes) {
-    RequestOrigin.set(exchange.remoteAddress());
+    RequestOrigin.set(exchange.remoteAddress(), certificates.user(exchange.channel()).orElse(null));
     try {
+      if (certificates.refuses(exchange.path(), exchange.channel())) {
+        throw ClientCertificates.required(exchange.path());
+      }
       router.route(exchange.method(), exchange.path(), exchange.rawPath()).handle(exchange);
       if (!exchange.responded()) {
         throw new IllegalStateException("route for " + exchange.path() + " sent no response");

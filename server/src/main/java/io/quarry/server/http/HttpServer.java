@@ -55,6 +55,8 @@ public final class HttpServer implements Closeable {
       QuarryConfig.Server settings, Router router, ServerMetrics metrics, SslContext tls)
       throws InterruptedException {
     requireNonNull(router, "router is null");
+    ClientCertificates certificates =
+        tls == null ? ClientCertificates.NONE : ClientCertificates.of(settings.tls());
     int maxRequestBytes = settings.maxRequestBytes().intValue();
     HttpHandler.InFlightBytes inFlight = new HttpHandler.InFlightBytes(settings.maxInFlightBytes());
     EventLoopGroup acceptors = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -86,11 +88,18 @@ public final class HttpServer implements Closeable {
                       pipeline.addLast("codec", new HttpServerCodec());
                       pipeline.addLast("decompressor", new HttpContentDecompressor());
                       pipeline.addLast(
-                          "budget", new BodyBudgetHandler(inFlight, router, maxRequestBytes));
+                          "budget",
+                          new BodyBudgetHandler(inFlight, router, maxRequestBytes, certificates));
                       pipeline.addLast("aggregator", new LimitedAggregator(maxRequestBytes));
                       pipeline.addLast(
                           "quarry",
-                          new HttpHandler(router, workers, metrics, inFlight, writeTimeoutMillis));
+                          new HttpHandler(
+                              router,
+                              workers,
+                              metrics,
+                              inFlight,
+                              writeTimeoutMillis,
+                              certificates));
                     }
                   });
       Channel channel =

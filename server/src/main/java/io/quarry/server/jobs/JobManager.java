@@ -25,27 +25,36 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * The search jobs of a server: at most {@code maxRunning} run at once on the job pool, up to {@code
  * maxQueued} more wait, and beyond that a new job is refused with 503 and Retry-After. At most
- * {@code maxJobs} are kept; a finished job is removed {@code ttl} after it was last looked at
- * (every read of its status or results touches it). A job holds its user's search slot ({@link
+ * {@code maxJobs} are kept; a finished job is removed, and what its results held given back, {@code
+ * ttl} after it was last looked at (every read of its status or results touches it): a reaper looks
+ * every second, and a job past its TTL is gone for a reader even before the reaper came. A TTL a
+ * client asks for is clamped to {@code maxTtl} (Splunk's {@code timeout}, {@code setttl}), so no
+ * job outlives it unlooked-at. With {@code queueOverQuota}, a job whose user already runs their
+ * {@code srchJobsQuota} searches waits ({@link #submitWaiting}, state {@code QUEUED}, at most
+ * {@value #MAX_WAITING_PER_USER} per user) and starts, in the order submitted, once a slot is free
+ * — looked for when a job ends and every second. A job holds its user's search slot ({@link
  * AdmittedSearch}) from submission to its end, and is audited when it ends. A user sees and
  * controls their own jobs; one with {@code admin_all_objects} (admin) every user's.
  */
 public final class JobManager implements Closeable {
-  private static final Logger LOG = Logger.getLogger(JobManager.class.getName());
 
   private final SearchService search;
+  private final JobExecution execution;
   private final Clock clock;
-  private final Duration defaultTtl;
+  private final JobTtl ttls;
   private final int maxJobs;
   private final ThreadPoolExecutor runners;
   private final ScheduledExecutorService reaper;
   private final Map<String, SearchJob> jobs = new ConcurrentHashMap<>();
+  private final boolean queueOverQuota;
+  private final WaitingJobs waiting = new WaitingJobs();
+
+  /** Jobs one user may have waiting for a slot; past it a new one is refused (429). */
+  public static final int MAX_WAITING_PER_USER = 20;
 
   public JobManager(
       SearchService search,
@@ -53,10 +62,14 @@ public final class JobManager implements Closeable {
       int maxRunning,
       int maxQueued,
       int maxJobs,
-      Duration defaultTtl) {
+      Duration defaultTtl,
+      Duration maxTtl,
+      boolean queueOverQuota) {
+    this.queueOverQuota = queueOverQuota;
     this.search = requireNonNull(search, "search is null");
+    this.execution = new JobExecution(search, clock);
     this.clock = requireNonNull(clock, "clock is null");
-    this.defaultTtl = requireNonNull(defaultTtl, "defaultTtl is null");
+    this.ttls = new JobTtl(defaultTtl, maxTtl);
     this.maxJobs = maxJobs;
     AtomicInteger threads = new AtomicInteger();
     this.runners =
@@ -78,11 +91,74 @@ public final class JobManager implements Closeable {
               thread.setDaemon(true);
               return thread;
             });
-    reaper.scheduleWithFixedDelay(this::expire, 10, 10, TimeUnit.SECONDS);
+    reaper.scheduleWithFixedDelay(
+        () -> {
+          expire();
+          startWaiting();
+        },
+        1,
+        1,
+        TimeUnit.SECONDS);
   }
 
+  /** Whether a job past its user's quota waits for a slot rather than being refused. */
+  public boolean queuesOverQuota() {
+    return queueOverQuota;
+  }
+
+  /** The jobs of {@code user} that wait for a slot. */
+  public int waiting(String user) {
+    return waiting.count(user);
+  }
+
+  /**
+   * Keeps a job that waits for one of its user's search slots (state {@code QUEUED}); it is planned
+   * and run once one is free.
+   *
+   * @throws ApiException 503 when too many jobs are kept
+   */
+  public SearchJob submitWaiting(WaitingJob spec, String reason) {
+    if (jobs.size() >= maxJobs) {
+      expire();
+      if (jobs.size() >= maxJobs) {
+        throw busy("too many search jobs are kept (" + maxJobs + "); delete some or wait");
+      }
+    }
+    SearchJob job =
+        new SearchJob(
+            spec.id(),
+            spec.query(),
+            spec.query(),
+            null,
+            spec.user(),
+            clock.instant(),
+            spec.timeLimit(),
+            ttls.of(spec.ttl()));
+    job.keepIn(search.keptResultsAccount());
+    job.waitFor(reason);
+    jobs.put(job.id(), job);
+    waiting.add(job, spec);
+    startWaiting(); // a slot may have been freed meanwhile
+    return job;
+  }
+
+  /** Starts the waiting jobs whose users have a free slot now, oldest first. */
+  private void startWaiting() {
+    waiting.startReady(
+        (job, spec, admitted) -> {
+          try {
+            runners.execute(() -> run(job, admitted, spec));
+            return true;
+          } catch (RejectedExecutionException full) {
+            return false;
+          }
+        },
+        clock.millis());
+  }
+
+  /** The TTL of a job whose client names none (search.jobTtlSeconds). */
   public Duration defaultTtl() {
-    return defaultTtl;
+    return ttls.standard();
   }
 
   /**
@@ -91,7 +167,8 @@ public final class JobManager implements Closeable {
    * @param admitted the admission of the job's search: its id is the job's, its user the owner; the
    *     job closes it when it ends (or here, when it cannot start)
    * @param timeLimit the most time it may read events (at most the server's maximum)
-   * @param ttl how long it is kept after it was last looked at, or null for the default
+   * @param ttl how long it is kept after it was last looked at (at most the maximum TTL), or null
+   *     for the default
    * @throws ApiException 503 when the job pool and its queue are full or too many jobs are kept
    */
   public SearchJob submit(
@@ -119,16 +196,16 @@ public final class JobManager implements Closeable {
         new SearchJob(
             id,
             query,
-            plan.expandedQuery().orElseGet(() -> expandedOrAsSent(query)),
+            execution.expandedOrAsSent(plan, query),
             plan,
             owner,
             clock.instant(),
             admitted.timeLimit(timeLimit),
-            ttl != null ? ttl : defaultTtl);
+            ttls.of(ttl));
     job.keepIn(search.keptResultsAccount());
     jobs.put(id, job);
     try {
-      runners.execute(() -> run(job, admitted));
+      runners.execute(() -> run(job, admitted, null));
     } catch (RejectedExecutionException e) {
       jobs.remove(id);
       throw busy("every search slot is busy and the queue is full; retry later");
@@ -136,54 +213,46 @@ public final class JobManager implements Closeable {
     return job;
   }
 
-  /**
-   * The query with macros expanded, as the plan was made a moment ago; should a macro have changed
-   * in between so that it no longer expands, the query as sent (the plan is what runs).
-   */
-  private String expandedOrAsSent(String query) {
+  private void run(SearchJob job, AdmittedSearch admitted, WaitingJob waited) {
     try {
-      return search.expand(query);
-    } catch (io.quarry.ql.parser.QueryParseException changedMeanwhile) {
-      return query;
-    }
-  }
-
-  private void run(SearchJob job, AdmittedSearch admitted) {
-    try (admitted) {
-      if (job.cancelled()) {
-        job.failed(null, clock.millis());
-        admitted.cancelledBeforeStart(job.plan());
-        return;
+      if (waited != null) {
+        execution.planAndRun(job, waited, admitted);
+      } else {
+        execution.run(job, admitted);
       }
-      job.started();
-      try {
-        io.quarry.server.search.SearchStats stats =
-            search.run(job.query(), job.plan(), job.timeLimit(), job.control(), job::page);
-        job.succeeded(stats, clock.millis());
-        admitted.ended(job.plan(), stats, job.control());
-      } catch (ApiException e) {
-        job.failed(e, clock.millis());
-        admitted.failed(job.plan(), e);
-      } catch (Exception | Error e) {
-        LOG.log(Level.WARNING, "search job " + job.id() + " failed: " + job.query(), e);
-        ApiException failure =
-            new ApiException(
-                HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                "SEARCH_FAILED",
-                "The search failed: " + e);
-        job.failed(failure, clock.millis());
-        admitted.failed(job.plan(), failure);
+    } finally {
+      if (queueOverQuota) {
+        startWaiting(); // the slot this job held is free
       }
     }
   }
 
   /** The job, touched (its TTL starts again). */
   public Optional<SearchJob> get(String id) {
-    SearchJob job = jobs.get(id);
+    SearchJob job = live(id);
     if (job != null) {
       job.touch(clock.millis());
     }
     return Optional.ofNullable(job);
+  }
+
+  /**
+   * The job, or null when there is none or it is past its TTL (then it is removed here: a look
+   * after the TTL must not bring it back before the reaper comes).
+   */
+  private SearchJob live(String id) {
+    SearchJob job = jobs.get(id);
+    if (job != null && expired(job, clock.millis())) {
+      if (jobs.remove(id, job)) {
+        job.release();
+      }
+      return null;
+    }
+    return job;
+  }
+
+  private static boolean expired(SearchJob job, long nowMillis) {
+    return job.state().finished() && job.expiresAtMillis() <= nowMillis;
   }
 
   /** The job or a 404 naming it. */
@@ -204,7 +273,7 @@ public final class JobManager implements Closeable {
    * @throws ApiException 404 otherwise, the same answer as for a job that does not exist
    */
   public SearchJob require(String id, Access user) {
-    SearchJob job = jobs.get(id);
+    SearchJob job = live(id);
     if (job == null || !visibleTo(job, user)) {
       throw notFound(id); // the same answer as for no job: another user's jobs are not revealed
     }
@@ -244,18 +313,25 @@ public final class JobManager implements Closeable {
   /** Stops the job and discards its results; it stays listed as cancelled until it expires. */
   public void cancel(SearchJob job) {
     job.control().cancel();
+    WaitingJob spec = waiting.remove(job);
+    if (spec != null) { // it never started: it ends now
+      job.failed(null, clock.millis());
+      spec.cancelled().run();
+    }
   }
 
   /** Cancels the job if it runs and forgets it. */
   public void delete(SearchJob job) {
-    job.control().cancel();
+    cancel(job);
     jobs.remove(job.id());
     job.release();
   }
 
-  /** Sets a new TTL, counted from now. */
-  public void ttl(SearchJob job, Duration ttl) {
-    job.ttl(ttl, clock.millis());
+  /** Sets a new TTL, counted from now, at most the maximum; returns the TTL set. */
+  public Duration ttl(SearchJob job, Duration ttl) {
+    Duration set = ttls.of(requireNonNull(ttl, "ttl is null"));
+    job.ttl(set, clock.millis());
+    return set;
   }
 
   private void expire() {
@@ -263,7 +339,7 @@ public final class JobManager implements Closeable {
     jobs.values()
         .removeIf(
             job -> {
-              boolean expired = job.state().finished() && job.expiresAtMillis() <= now;
+              boolean expired = expired(job, now);
               if (expired) {
                 job.release();
               }
@@ -278,6 +354,7 @@ public final class JobManager implements Closeable {
   @Override
   public void close() {
     reaper.shutdownNow();
+    waiting.cancelAll();
     jobs.values().forEach(job -> job.control().cancel());
     // cancelled searches stop within 256 events; interrupting one in the middle of a refresh's
     // file I/O would close the index writer as a tragedy, so wait for them instead

@@ -35,8 +35,9 @@ public final class SearchJob {
 
   private final String id;
   private final String query;
-  private final String expandedQuery;
-  private final SearchPlan plan;
+  private volatile String expandedQuery;
+  private volatile SearchPlan plan; // null while it waits for a quota slot
+  private volatile String waiting; // why it waits for a slot, or null
   private final String owner;
   private final Instant created;
   private final Duration timeLimit;
@@ -76,7 +77,10 @@ public final class SearchJob {
     return id;
   }
 
-  /** The search as run: {@link #query} with its search macros expanded. */
+  /**
+   * The search as run: {@link #query} with its search macros expanded ({@link #query} while it
+   * waits to be planned).
+   */
   public String expandedQuery() {
     return expandedQuery;
   }
@@ -85,8 +89,26 @@ public final class SearchJob {
     return query;
   }
 
+  /** The plan, or null while the job waits for one of its user's search slots. */
   public SearchPlan plan() {
     return plan;
+  }
+
+  /** Why the job waits for a search slot of its user, or null when it does not (or no longer). */
+  public String waiting() {
+    return waiting;
+  }
+
+  /** The job waits for a slot: its query is planned only once it has one. */
+  void waitFor(String reason) {
+    this.waiting = reason;
+  }
+
+  /** The job was admitted and planned: it runs next. */
+  void planned(SearchPlan plan, String expandedQuery) {
+    this.plan = plan;
+    this.expandedQuery = expandedQuery;
+    this.waiting = null;
   }
 
   public String owner() {
@@ -224,6 +246,7 @@ public final class SearchJob {
 
   private void finish(State end, long nowMillis) {
     finishedNanos = System.nanoTime();
+    waiting = null;
     if (control.cancelled() || end == State.FAILED) {
       synchronized (this) { // a cancelled or failed job's results are never served
         pages.clear();

@@ -83,12 +83,13 @@ public final class JobRoutes {
 
   /** Whether a job's search transforms its events (its results are a table, not events). */
   boolean transforms(SearchJob job) {
-    return search.transforms(job.plan());
+    return job.plan() != null && search.transforms(job.plan());
   }
 
   /**
    * Plans and submits a job; a query that does not parse is a 400 naming where, a user past their
-   * {@code srchJobsQuota} a 429.
+   * {@code srchJobsQuota} a 429 — or, with {@code search.queueOverQuota}, a job that waits for a
+   * slot (up to {@link JobManager#MAX_WAITING_PER_USER} of the user's; past that, the 429).
    */
   SearchJob submit(
       io.quarry.server.auth.Access user,
@@ -98,8 +99,45 @@ public final class JobRoutes {
       Duration timeLimit,
       Duration ttl) {
     // admitted before planning: subsearches run while the query is planned
-    io.quarry.server.auth.AdmittedSearch admitted =
-        io.quarry.server.auth.AdmittedSearch.admit(authenticator, user, query, null);
+    io.quarry.server.auth.AdmittedSearch admitted = null;
+    if (jobs.queuesOverQuota() && jobs.waiting(user.user()) < JobManager.MAX_WAITING_PER_USER) {
+      String id = java.util.UUID.randomUUID().toString();
+      admitted = io.quarry.server.auth.AdmittedSearch.tryAdmit(authenticator, user, query, id);
+      if (admitted == null) {
+        try { // a query that does not parse is refused now, not once it had its turn
+          search.checkSyntax(query);
+        } catch (io.quarry.ql.parser.QueryParseException e) {
+          ApiException refused = QueryErrors.of(e);
+          authenticator
+              .audit()
+              .record(
+                  io.quarry.server.audit.SearchAudit.failed(
+                      user.user(), id, query, null, refused, Duration.ZERO));
+          throw refused;
+        }
+        return jobs.submitWaiting(
+            new io.quarry.server.jobs.WaitingJob(
+                id,
+                user.user(),
+                query,
+                io.quarry.server.auth.SearchQuotas.timeLimit(
+                    user, timeLimit != null ? timeLimit : search.maxTime()),
+                ttl,
+                () -> io.quarry.server.auth.AdmittedSearch.tryAdmit(authenticator, user, query, id),
+                () -> SearchRequest.plan(search, user, query, earliest, latest),
+                () ->
+                    io.quarry.server.auth.AdmittedSearch.cancelledWhileWaiting(
+                        authenticator, user, query, id)),
+            "waiting for one of the searches of user '"
+                + user.user()
+                + "' to end: their roles allow "
+                + user.searchJobsQuota()
+                + " at once (srchJobsQuota)");
+      }
+    }
+    if (admitted == null) {
+      admitted = io.quarry.server.auth.AdmittedSearch.admit(authenticator, user, query, null);
+    }
     SearchPlan plan;
     try {
       plan = admitted.plan(() -> SearchRequest.plan(search, user, query, earliest, latest));
@@ -124,32 +162,60 @@ public final class JobRoutes {
     return jobs.require(exchange.pathParameter("id"), authorize(exchange));
   }
 
+  /**
+   * The job a caller is about to change ({@code operation}: cancel, finalize, delete, setttl); a
+   * change to another user's job (with {@code admin_all_objects}) is recorded in the audit trail
+   * ({@code action="job control"}, the operation, the job and its owner), since the job's own
+   * search event names only its owner.
+   */
+  SearchJob controlled(
+      Exchange exchange,
+      io.quarry.server.auth.Access caller,
+      String idParameter,
+      String operation) {
+    SearchJob job = jobs.require(exchange.pathParameter(idParameter), caller);
+    if (!job.owner().equals(caller.user())) {
+      authenticator
+          .audit()
+          .record(
+              Authenticator.auditEvent(caller.user(), "job control", "succeeded")
+                  .with("operation", operation)
+                  .with("search_id", job.id())
+                  .with("owner", job.owner()));
+    }
+    return job;
+  }
+
   private void status(Exchange exchange) {
     exchange.json(HttpResponseStatus.OK, status(job(exchange)));
   }
 
   private void delete(Exchange exchange) {
-    SearchJob job = job(exchange);
+    SearchJob job = controlled(exchange, authorize(exchange), "id", "delete");
     jobs.delete(job);
     exchange.json(HttpResponseStatus.OK, Map.of("id", job.id(), "deleted", true));
   }
 
   private void cancel(Exchange exchange) {
-    SearchJob job = job(exchange);
+    SearchJob job = controlled(exchange, authorize(exchange), "id", "cancel");
     jobs.cancel(job);
     exchange.json(HttpResponseStatus.OK, status(job));
   }
 
   private void finalizeJob(Exchange exchange) {
-    SearchJob job = job(exchange);
+    SearchJob job = controlled(exchange, authorize(exchange), "id", "finalize");
     jobs.finalizeJob(job);
     exchange.json(HttpResponseStatus.OK, status(job));
   }
 
-  /** {@code POST /api/v1/jobs/{id}/touch?ttl=seconds}: keep the job that long from now. */
+  /**
+   * {@code POST /api/v1/jobs/{id}/touch?ttl=seconds}: keep the job that long from now (at most
+   * search.maxJobTtlSeconds; the status tells the TTL set).
+   */
   private void touch(Exchange exchange) {
-    SearchJob job = job(exchange);
     String ttl = exchange.parameter("ttl");
+    SearchJob job =
+        ttl == null ? job(exchange) : controlled(exchange, authorize(exchange), "id", "setttl");
     if (ttl != null) {
       jobs.ttl(job, Duration.ofSeconds(positiveLong(ttl, "ttl")));
     }
@@ -204,7 +270,7 @@ public final class JobRoutes {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("id", job.id());
     body.put("state", job.state().name());
-    body.put("plan", search.explain(job.plan()));
+    body.put("plan", job.plan() == null ? job.waiting() : search.explain(job.plan()));
     SearchStats stats = job.stats();
     if (stats != null) {
       Map<String, Object> costs = new LinkedHashMap<>();
@@ -276,7 +342,11 @@ public final class JobRoutes {
       status.put("eventsMatched", stats.eventsMatched());
     }
     status.put("rows", job.rows());
-    status.put("messages", stats == null ? List.of() : stats.messages());
+    status.put(
+        "messages",
+        stats != null
+            ? stats.messages()
+            : job.waiting() != null ? List.of(job.waiting()) : List.of());
     status.put("ttlSeconds", job.ttl().toSeconds());
     if (job.expiresAtMillis() != Long.MAX_VALUE) {
       status.put("expires", Instant.ofEpochMilli(job.expiresAtMillis()).toString());

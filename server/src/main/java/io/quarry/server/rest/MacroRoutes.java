@@ -44,7 +44,8 @@ public final class MacroRoutes {
   }
 
   private void put(Exchange exchange) throws IOException {
-    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Defining macros");
+    authenticator.requireAdmin(
+        exchange.header(HttpHeaderNames.AUTHORIZATION), "Defining macros", "edit_macros");
     String name = exchange.pathParameter("name");
     MacroStore.Definition definition;
     try {
@@ -70,7 +71,8 @@ public final class MacroRoutes {
   }
 
   private void delete(Exchange exchange) throws IOException {
-    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Deleting macros");
+    authenticator.requireAdmin(
+        exchange.header(HttpHeaderNames.AUTHORIZATION), "Deleting macros", "edit_macros");
     String name = exchange.pathParameter("name");
     if (!macros.delete(name)) {
       throw new ApiException(

@@ -29,14 +29,16 @@ import java.util.Map;
  *
  * <ul>
  *   <li>{@code POST /services/search/jobs} ({@code search}, {@code exec_mode=normal|blocking|
- *       oneshot}, {@code earliest_time}, {@code latest_time}, {@code max_time}, {@code count} for
- *       oneshot) → 201 {@code {"sid":…}}, or the results for oneshot; {@code GET} lists jobs;
+ *       oneshot}, {@code earliest_time}, {@code latest_time}, {@code max_time}, {@code timeout}
+ *       (the job's TTL in seconds, at most search.maxJobTtlSeconds), {@code count} for oneshot) →
+ *       201 {@code {"sid":…}}, or the results for oneshot; {@code GET} lists jobs;
  *   <li>{@code GET …/jobs/{sid}} status with Splunk's keys ({@code dispatchState}, {@code isDone},
  *       {@code isFailed}, {@code isFinalized}, {@code doneProgress}, {@code eventCount}, {@code
  *       resultCount}, {@code scanCount}, {@code runDuration} …); {@code DELETE} removes it;
  *   <li>{@code GET …/{sid}/results}, {@code results_preview} and {@code events} with {@code offset}
  *       and {@code count} (0 = all); {@code POST} too, for the v2 API;
- *   <li>{@code POST …/{sid}/control} with {@code action=cancel|finalize|touch}.
+ *   <li>{@code POST …/{sid}/control} with {@code action=cancel|finalize|touch|setttl} ({@code
+ *       setttl} with {@code ttl} seconds, clamped to search.maxJobTtlSeconds).
  * </ul>
  *
  * Every path is also served under {@code /services/search/v2/jobs} and {@code
@@ -231,6 +233,12 @@ public final class SplunkJobRoutes {
     ResultsMode resultsMode = mode.equals("oneshot") ? ResultsMode.of(exchange) : null;
     boolean asXml = !mode.equals("oneshot") && xml(exchange);
     Duration timeLimit = SearchExportRoute.maxTime(exchange.parameter("max_time"));
+    // Splunk's timeout: how long the job is kept after it stopped (its TTL), clamped to the maximum
+    String timeout = exchange.parameter("timeout");
+    Duration ttl =
+        timeout == null || timeout.isBlank()
+            ? null
+            : Duration.ofSeconds(JobRoutes.nonNegativeLong(timeout, 0, "timeout"));
     SearchJob job =
         jobRoutes.submit(
             user,
@@ -238,7 +246,7 @@ public final class SplunkJobRoutes {
             exchange.parameter("earliest_time"),
             exchange.parameter("latest_time"),
             timeLimit,
-            null);
+            ttl);
     if (!mode.equals("normal")) {
       job.await(Duration.ofDays(1));
     }
@@ -296,7 +304,7 @@ public final class SplunkJobRoutes {
   }
 
   private void delete(Exchange exchange) {
-    jobs.delete(job(exchange));
+    jobs.delete(jobRoutes.controlled(exchange, user(exchange), "sid", "delete"));
     info(exchange, "Search job cancelled.");
   }
 
@@ -361,8 +369,11 @@ public final class SplunkJobRoutes {
   }
 
   private void control(Exchange exchange) {
-    SearchJob job = job(exchange);
     String action = exchange.parameter("action");
+    SearchJob job =
+        action != null && List.of("cancel", "finalize", "setttl").contains(action)
+            ? jobRoutes.controlled(exchange, user(exchange), "sid", action)
+            : job(exchange);
     switch (action == null ? "" : action) {
       case "cancel" -> {
         jobs.cancel(job);
@@ -375,8 +386,8 @@ public final class SplunkJobRoutes {
       case "touch" -> info(exchange, "Search job touched.");
       case "setttl" -> {
         String ttl = exchange.parameter("ttl");
-        jobs.ttl(job, Duration.ofSeconds(Math.max(1, JobRoutes.nonNegativeLong(ttl, 1, "ttl"))));
-        info(exchange, "The TTL was set.");
+        Duration set = jobs.ttl(job, Duration.ofSeconds(JobRoutes.nonNegativeLong(ttl, 1, "ttl")));
+        info(exchange, "The TTL was set to " + set.toSeconds() + " s.");
       }
       default ->
           throw ApiException.badRequest(
@@ -463,6 +474,9 @@ public final class SplunkJobRoutes {
     }
     if (job.error() != null) {
       messages.add(message("FATAL", job.error().getMessage()));
+    }
+    if (job.waiting() != null) { // past the user's srchJobsQuota, as Splunk says it
+      messages.add(message("INFO", job.waiting()));
     }
     return messages;
   }

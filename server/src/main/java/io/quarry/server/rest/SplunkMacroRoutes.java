@@ -65,7 +65,8 @@ public final class SplunkMacroRoutes {
   }
 
   private void create(Exchange exchange) throws IOException {
-    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Defining macros");
+    authenticator.requireAdmin(
+        exchange.header(HttpHeaderNames.AUTHORIZATION), "Defining macros", "edit_macros");
     String name = exchange.parameter("name");
     if (name == null || name.isBlank()) {
       throw ApiException.badRequest("MISSING_PARAMETER", "The 'name' parameter is required");
@@ -82,7 +83,8 @@ public final class SplunkMacroRoutes {
   }
 
   private void update(Exchange exchange) throws IOException {
-    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Changing macros");
+    authenticator.requireAdmin(
+        exchange.header(HttpHeaderNames.AUTHORIZATION), "Changing macros", "edit_macros");
     String key = key(exchange.pathParameter("name"), List.of());
     Map<String, Object> old = require(key);
     String given = exchange.parameter("args");
@@ -95,7 +97,8 @@ public final class SplunkMacroRoutes {
   }
 
   private void delete(Exchange exchange) throws IOException {
-    authenticator.requireAdmin(exchange.header(HttpHeaderNames.AUTHORIZATION), "Deleting macros");
+    authenticator.requireAdmin(
+        exchange.header(HttpHeaderNames.AUTHORIZATION), "Deleting macros", "edit_macros");
     String key = key(exchange.pathParameter("name"), List.of());
     require(key);
     if (!macros.delete(key)) {

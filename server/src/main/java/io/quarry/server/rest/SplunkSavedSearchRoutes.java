@@ -245,6 +245,13 @@ public final class SplunkSavedSearchRoutes {
   private SavedSearch requireOwner(String user, String name, String verb) {
     SavedSearch saved = require(name);
     if (!saved.owner().equals(user) && !mayChangeAny(user)) {
+      authenticator
+          .audit()
+          .record(
+              io.quarry.server.auth.Authenticator.auditEvent(user, "edit_saved_searches", "denied")
+                  .with("operation", verb.equals("delete") ? "DELETE" : "POST")
+                  .with("object", name)
+                  .with("reason", "owned by " + saved.owner()));
       throw new ApiException(
           HttpResponseStatus.FORBIDDEN,
           "NOT_OWNER",

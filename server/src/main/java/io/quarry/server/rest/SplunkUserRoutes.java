@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarry.server.auth.Access;
 import io.quarry.server.auth.Authenticator;
+import io.quarry.server.auth.Grants;
 import io.quarry.server.auth.UserDirectory;
 import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.http.ApiException;
@@ -21,22 +22,18 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Splunk's users and roles, as {@code service.users} and {@code service.roles} of its SDKs use
- * them, under {@code /services} and {@code /servicesNS/{owner}/{app}}:
- *
- * <ul>
- *   <li>{@code authentication/users}: {@code GET} lists every user to admin and a user's own entry
- *       to them; {@code POST} creates one ({@code name}, {@code password}, {@code roles} — repeated
- *       for several; Splunk's SDKs lower-case names), {@code POST …/{name}} changes its password or
- *       roles, {@code DELETE …/{name}} removes it — admin only, never {@code admin} or a user of
- *       the configuration. Passwords are kept only as PBKDF2 hashes ({@link UserDirectory});
- *   <li>{@code authorization/roles}: {@code GET} the roles (built in and configured) with their
- *       indexes, capabilities, search filter and quotas. Roles are defined in the configuration.
- * </ul>
+ * Splunk's {@code authentication/users}, as {@code service.users} of its SDKs uses it, under {@code
+ * /services} and {@code /servicesNS/{owner}/{app}}: {@code GET} lists every user to those with the
+ * {@code edit_user} capability (admin) and a user's own entry to them; {@code POST} creates one
+ * ({@code name}, {@code password}, {@code roles} — repeated for several; Splunk's SDKs lower-case
+ * names), {@code POST …/{name}} changes its password or roles, {@code DELETE …/{name}} removes it —
+ * with {@code edit_user}, never {@code admin} or a user of the configuration, and never giving or
+ * touching a user more than the caller holds ({@link Grants}). Passwords are kept only as PBKDF2
+ * hashes ({@link UserDirectory}). Changes and refusals are audited. Roles: {@link
+ * SplunkRoleRoutes}.
  */
 public final class SplunkUserRoutes {
   private static final String USERS = "authentication/users";
-  private static final String ROLES = "authorization/roles";
 
   private final Authenticator authenticator;
   private final UserDirectory users;
@@ -53,10 +50,6 @@ public final class SplunkUserRoutes {
       router.add(HttpMethod.GET, users + "/{name}", SplunkErrors.splunk(this::show));
       router.add(HttpMethod.POST, users + "/{name}", SplunkErrors.splunk(this::update));
       router.add(HttpMethod.DELETE, users + "/{name}", SplunkErrors.splunk(this::delete));
-    }
-    for (String roles : SplunkEntities.paths(ROLES)) {
-      router.add(HttpMethod.GET, roles, SplunkErrors.splunk(this::roles));
-      router.add(HttpMethod.GET, roles + "/{name}", SplunkErrors.splunk(this::role));
     }
   }
 
@@ -88,8 +81,8 @@ public final class SplunkUserRoutes {
   }
 
   private void create(Exchange exchange) throws IOException {
-    requireAdmin(exchange, "Creating users");
     String name = exchange.parameter("name");
+    Access caller = editor(exchange, "user created", name);
     String password = exchange.parameter("password");
     if (name == null || password == null) {
       throw ApiException.badRequest(
@@ -100,23 +93,37 @@ public final class SplunkUserRoutes {
       throw new ApiException(
           HttpResponseStatus.CONFLICT, "USER_EXISTS", "A user named '" + name + "' already exists");
     }
-    put(exchange, name, password, "created");
+    put(exchange, caller, name, password, "created");
     show(exchange, name, HttpResponseStatus.CREATED);
   }
 
   private void update(Exchange exchange) throws IOException {
-    requireAdmin(exchange, "Changing users");
     String name = exchange.pathParameter("name");
+    Access caller = editor(exchange, "user changed", name);
     if (users.list().stream().noneMatch(u -> u.name().equals(name))) {
       throw notFound(name);
     }
-    put(exchange, name, exchange.parameter("password"), "changed");
+    if (!users.configured(name)) {
+      grant(
+          caller,
+          users.rolesOf(name),
+          "Changing user '" + name + "' as it is now",
+          "user changed",
+          name);
+    }
+    put(exchange, caller, name, exchange.parameter("password"), "changed");
     show(exchange, name, HttpResponseStatus.OK);
   }
 
-  private void put(Exchange exchange, String name, String password, String what)
+  private void put(Exchange exchange, Access caller, String name, String password, String what)
       throws IOException {
     List<String> roles = exchange.parameters("roles");
+    // a new user without roles gets the user role, which is handed out too
+    List<String> given =
+        !roles.isEmpty() || !what.equals("created") ? roles : List.of(QuarryConfig.Auth.USER_ROLE);
+    if (!given.isEmpty() && !users.configured(name)) {
+      grant(caller, given, "Giving user '" + name + "' roles " + given, "user " + what, name);
+    }
     try {
       users.put(name, password, roles.isEmpty() ? null : roles);
     } catch (IllegalArgumentException e) {
@@ -128,7 +135,7 @@ public final class SplunkUserRoutes {
     authenticator
         .audit()
         .record(
-            Authenticator.auditEvent(access(exchange).user(), "user " + what, "succeeded")
+            Authenticator.auditEvent(caller.user(), "user " + what, "succeeded")
                 .with("user_changed", name)
                 .with("roles", String.join(",", roles)));
   }
@@ -140,8 +147,12 @@ public final class SplunkUserRoutes {
   }
 
   private void delete(Exchange exchange) throws IOException {
-    requireAdmin(exchange, "Deleting users");
     String name = exchange.pathParameter("name");
+    Access caller = editor(exchange, "user deleted", name);
+    List<String> held = users.rolesOf(name);
+    if (held != null && !users.configured(name)) {
+      grant(caller, held, "Deleting user '" + name + "'", "user deleted", name);
+    }
     try {
       if (!users.delete(name)) {
         throw notFound(name);
@@ -152,38 +163,50 @@ public final class SplunkUserRoutes {
     authenticator
         .audit()
         .record(
-            Authenticator.auditEvent(access(exchange).user(), "user deleted", "succeeded")
+            Authenticator.auditEvent(caller.user(), "user deleted", "succeeded")
                 .with("user_changed", name));
     SplunkEntities.answer(exchange, HttpResponseStatus.OK, USERS, List.of());
   }
 
-  private void roles(Exchange exchange) {
-    access(exchange);
-    List<SplunkEntities.Entity> all = new ArrayList<>();
-    users.roles().forEach((name, role) -> all.add(roleEntity(name, role)));
-    SplunkEntities.answer(exchange, HttpResponseStatus.OK, ROLES, all);
-  }
-
-  private void role(Exchange exchange) {
-    access(exchange);
-    String name = exchange.pathParameter("name");
-    QuarryConfig.Role role = users.roles().get(name);
-    if (role == null) {
-      throw new ApiException(
-          HttpResponseStatus.NOT_FOUND, "ROLE_NOT_FOUND", "Could not find object id=" + name);
+  /**
+   * The caller, who needs {@code edit_user}; a refusal is audited.
+   *
+   * @throws ApiException 403 {@code MISSING_CAPABILITY}
+   */
+  private Access editor(Exchange exchange, String what, String user) {
+    Access caller = access(exchange);
+    if (!caller.has(QuarryConfig.Role.EDIT_USER)) {
+      denied(caller, what, user, "missing capability edit_user");
+      caller.require(QuarryConfig.Role.EDIT_USER, "Changing users");
     }
-    SplunkEntities.answer(exchange, HttpResponseStatus.OK, ROLES, List.of(roleEntity(name, role)));
+    return caller;
   }
 
-  private void requireAdmin(Exchange exchange, String action) {
-    if (!isAdmin(access(exchange))) {
-      throw new ApiException(
-          HttpResponseStatus.FORBIDDEN, "ADMIN_ONLY", action + " is for admin only");
+  /**
+   * Requires what {@code roles} give to be no stronger than the caller's access; a refusal is
+   * audited.
+   */
+  private void grant(Access caller, List<String> roles, String action, String what, String user) {
+    try {
+      Grants.require(caller, users.access(user, roles), action);
+    } catch (ApiException refused) {
+      denied(caller, what, user, refused.getMessage());
+      throw refused;
     }
   }
 
+  private void denied(Access caller, String what, String user, String reason) {
+    authenticator
+        .audit()
+        .record(
+            Authenticator.auditEvent(caller.user(), what, "denied")
+                .with("user_changed", user == null ? "" : user)
+                .with("reason", reason));
+  }
+
+  /** Whether the caller sees every user: {@code edit_user} (admin). */
   private static boolean isAdmin(Access access) {
-    return access.user().equals(Authenticator.ADMIN_USER);
+    return access.has(QuarryConfig.Role.EDIT_USER);
   }
 
   private static ApiException notFound(String name) {
@@ -201,17 +224,5 @@ public final class SplunkUserRoutes {
     content.put("type", user.from().equals("config") ? "Quarry configuration" : "Quarry");
     content.put("defaultApp", "search");
     return new SplunkEntities.Entity(user.name(), "nobody", Instant.EPOCH, "system", content);
-  }
-
-  private static SplunkEntities.Entity roleEntity(String name, QuarryConfig.Role role) {
-    Map<String, Object> content = new LinkedHashMap<>();
-    content.put("capabilities", role.capabilities());
-    content.put("imported_roles", List.of());
-    content.put("srchIndexesAllowed", role.srchIndexesAllowed());
-    content.put("srchIndexesDefault", role.srchIndexesDefault());
-    content.put("srchFilter", role.srchFilter() == null ? "" : role.srchFilter());
-    content.put("srchJobsQuota", role.srchJobsQuota());
-    content.put("srchMaxTime", role.srchMaxTime() == null ? "" : role.srchMaxTime());
-    return new SplunkEntities.Entity(name, "nobody", Instant.EPOCH, "system", content);
   }
 }

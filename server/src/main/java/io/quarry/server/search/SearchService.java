@@ -78,7 +78,7 @@ public final class SearchService implements AutoCloseable {
   /** Every running search's memory account reserves here too; null: no breaker. */
   private final io.quarry.plugin.api.data.MemoryAccount breaker;
 
-  private static final String BREAKER = "all running searches (search.maxTotalMemoryBytes)";
+  static final String BREAKER = "all running searches (search.maxTotalMemoryBytes)";
 
   /** Batch-mode drivers: one thread per core, shared by all searches. */
   private final ExecutorService searchPool =
@@ -226,6 +226,16 @@ public final class SearchService implements AutoCloseable {
   }
 
   /**
+   * Checks that a query parses (its macros expanded), without planning it or running its
+   * subsearches: for a job that waits before it is planned.
+   *
+   * @throws QueryParseException naming where it is wrong
+   */
+  public void checkSyntax(String query) {
+    parser.parseExpandedQuery(expand(query));
+  }
+
+  /**
    * The query with its search macros and leading {@code savedsearch} commands expanded: what runs,
    * and what a job shows.
    *
@@ -259,11 +269,14 @@ public final class SearchService implements AutoCloseable {
     Query parsed = parser.parseExpandedQuery(expand(query));
     io.quarry.ql.plan.SubsearchExpander.Expanded subsearches = null;
     if (io.quarry.ql.plan.SubsearchExpander.hasSubsearches(parsed)) {
-      subsearches =
-          io.quarry.ql.plan.SubsearchExpander.expand(
-              parsed,
-              parser::parseExpandedQuery,
-              new SearchSubsearchRunner(this, parsed.text(), earliest, latest, access, maxMemory));
+      // the subsearches' rows count against the breaker over all searches until they are spliced
+      // into the query
+      try (SearchSubsearchRunner runner =
+          new SearchSubsearchRunner(
+              this, parsed.text(), earliest, latest, access, maxMemory, breaker)) {
+        subsearches =
+            io.quarry.ql.plan.SubsearchExpander.expand(parsed, parser::parseExpandedQuery, runner);
+      }
       parsed = subsearches.query();
     }
     Instant now = clock.instant();
@@ -456,7 +469,7 @@ public final class SearchService implements AutoCloseable {
       io.quarry.plugin.api.data.MemoryAccount memory)
       throws IOException {
     if (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MetricCommand metric) {
-      return executeMetric(plan, metric, control, pages);
+      return executeMetric(plan, metric, control, pages, memory);
     }
     long started = System.nanoTime();
     List<String> messages = new ArrayList<>();
@@ -561,11 +574,11 @@ public final class SearchService implements AutoCloseable {
       SearchPlan plan,
       io.quarry.ql.ast.MetricCommand metric,
       SearchControl control,
-      Consumer<Page> pages)
+      Consumer<Page> pages,
+      io.quarry.plugin.api.data.MemoryAccount memory)
       throws IOException {
+    // the search's own account: under the breaker over all searches, like an event search's
     List<String> pluginWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
-    io.quarry.plugin.api.data.MemoryAccount memory =
-        new io.quarry.plugin.api.data.MemoryAccount("search (search.maxMemoryBytes)", maxMemory);
     Evaluator evaluator =
         evaluator()
             .withResources(
@@ -621,8 +634,13 @@ public final class SearchService implements AutoCloseable {
     RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
     long rows =
         switch (plan.generator().orElseThrow()) {
-          case io.quarry.ql.ast.InputLookupCommand input ->
-              feed(lookupRows(lookups.table(input.table())), pipeline, control);
+          case io.quarry.ql.ast.InputLookupCommand input -> {
+            io.quarry.ql.exec.LookupTable table = lookups.table(input.table());
+            if (table != null) { // held for this search while it runs: counted, as lookup's
+              evaluator.memory("inputlookup").add(table.estimatedBytes());
+            }
+            yield feed(lookupRows(table), pipeline, control);
+          }
           case io.quarry.ql.ast.HelpCommand help ->
               feed(help.rows().stream().map(io.quarry.ql.exec.MapRow::new), pipeline, control);
           case io.quarry.ql.ast.MakeResultsCommand make ->

@@ -24,10 +24,12 @@ import java.util.function.BooleanSupplier;
  * Runs a subsearch through the {@link SearchService} while the search holding it is planned: the
  * same user (their indexes and search filter), the same time range unless the subsearch names its
  * own, its rows collected up to the row limit (then it is finalized) and counted against a memory
- * account of the search's ceiling. A subsearch that fails fails the search with {@code
- * SUBSEARCH_FAILED} (or the 400 of a query error) naming it.
+ * account of the search's ceiling — under the breaker over all searches, until the runner is closed
+ * (the rows spliced into the query). A subsearch that fails fails the search with {@code
+ * SUBSEARCH_FAILED} (or the 400 of a query error) naming it; one whose rows would pass the breaker
+ * with 503 {@code SEARCH_MEMORY_BREAKER}.
  */
-final class SearchSubsearchRunner implements SubsearchRunner {
+final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
   private final SearchService search;
   private final String outerQuery;
   private final String earliest;
@@ -41,13 +43,15 @@ final class SearchSubsearchRunner implements SubsearchRunner {
       String earliest,
       String latest,
       Access access,
-      long maxMemory) {
+      long maxMemory,
+      MemoryAccount breaker) {
     this.search = search;
     this.outerQuery = outerQuery;
     this.earliest = earliest;
     this.latest = latest;
     this.access = access;
-    this.memory = new MemoryAccount("subsearch results (search.maxMemoryBytes)", maxMemory);
+    this.memory =
+        new MemoryAccount("subsearch results (search.maxMemoryBytes)", maxMemory, breaker);
   }
 
   @Override
@@ -104,9 +108,13 @@ final class SearchSubsearchRunner implements SubsearchRunner {
                 pages.add(kept);
               });
     } catch (MemoryLimitExceededException e) {
-      throw failed(subsearch, HttpResponseStatus.UNPROCESSABLE_ENTITY, e.getMessage());
+      throw SearchService.BREAKER.equals(e.owner())
+          ? breaker(subsearch, e.getMessage())
+          : failed(subsearch, HttpResponseStatus.UNPROCESSABLE_ENTITY, e.getMessage());
     } catch (ApiException e) {
-      throw failed(subsearch, e.status(), e.getMessage());
+      throw "SEARCH_MEMORY_BREAKER".equals(e.code())
+          ? breaker(subsearch, e.getMessage())
+          : failed(subsearch, e.status(), e.getMessage());
     } catch (IOException | RuntimeException e) {
       throw failed(subsearch, HttpResponseStatus.INTERNAL_SERVER_ERROR, String.valueOf(e));
     }
@@ -133,6 +141,28 @@ final class SearchSubsearchRunner implements SubsearchRunner {
               + " s (maxtime); its results cover only the events read until then");
     }
     return new SubsearchResult(pages, rows[0], bytes[0], messages);
+  }
+
+  /** Gives back to the breaker what the subsearches' rows were counted for. */
+  @Override
+  public void close() {
+    memory.close();
+  }
+
+  /** 503 with Retry-After: the subsearch's rows would pass the breaker over all searches. */
+  private static ApiException breaker(Subsearch subsearch, String why) {
+    return new ApiException(
+        HttpResponseStatus.SERVICE_UNAVAILABLE,
+        "SEARCH_MEMORY_BREAKER",
+        subsearch.describe()
+            + " failed: "
+            + why
+            + (why.contains("search.maxTotalMemoryBytes") && why.contains("retry when")
+                ? ""
+                : "; the running searches together hold the most memory allowed: retry when"
+                    + " others finished, narrow the search, or raise search.maxTotalMemoryBytes"),
+        java.util.Map.of(),
+        java.util.Map.of("Retry-After", "10"));
   }
 
   private static ApiException failed(Subsearch subsearch, HttpResponseStatus status, String why) {

@@ -227,6 +227,139 @@ class AuditTest {
   }
 
   /** Waits (the trail is written a moment later) for exactly one row of an admin search. */
+  @Test
+  void refusedChangesAndChangesToOtherUsersJobsAreAudited() throws Exception {
+    // a plain user defining a macro: 403, audited as a denied edit_macros
+    HttpResponse<String> macro =
+        http.send("PUT", "/api/v1/macros/mine", BOB, "{\"definition\": \"index=main\"}");
+    assertThat(macro.statusCode()).as(macro.body()).isEqualTo(403);
+    awaitOne("index=_audit user=bob action=edit_macros info=denied operation=\"Defining macros\"");
+    // changing admin's saved search: 403 NOT_OWNER, audited
+    String saved = "/servicesNS/nobody/search/saved/searches";
+    assertThat(http.send("POST", saved, ADMIN, "name=admins&search=one").statusCode())
+        .isEqualTo(201);
+    HttpResponse<String> notBobs = http.send("POST", saved + "/admins", BOB, "search=two");
+    assertThat(notBobs.statusCode()).as(notBobs.body()).isEqualTo(403);
+    awaitOne("index=_audit user=bob action=edit_saved_searches info=denied object=admins");
+    // admin deleting bob's job: the job's own search event names bob, this one admin
+    HttpResponse<String> job =
+        http.send("POST", "/api/v1/jobs", BOB, "{\"query\":\"one\",\"mode\":\"blocking\"}");
+    String id = TestHttp.json(job.body()).get("id").asText();
+    assertThat(http.send("POST", "/api/v1/jobs/" + id + "/touch?ttl=60", BOB, null).statusCode())
+        .isEqualTo(200);
+    assertThat(http.send("DELETE", "/api/v1/jobs/" + id, ADMIN, null).statusCode()).isEqualTo(200);
+    JsonNode control =
+        awaitOne(
+            "index=_audit action=\"job control\" search_id="
+                + id
+                + " | table user operation owner");
+    assertThat(control.get("user").asText()).isEqualTo("admin");
+    assertThat(control.get("operation").asText()).isEqualTo("delete");
+    assertThat(control.get("owner").asText()).isEqualTo("bob");
+    // bob's own changes to his jobs are not recorded one by one
+    assertThat(http.export(ADMIN, "index=_audit user=bob action=\"job control\"")).isEmpty();
+  }
+
+  @Test
+  void startAndStopAreAuditedWithTheUsersAndRolesDefinedOverRest(@TempDir Path other)
+      throws Exception {
+    Path config = other.resolve("quarry.yml");
+    Files.writeString(
+        config,
+        """
+        server: {bind: 127.0.0.1, port: 0}
+        dataDir: %s
+        auth: {adminPassword: admin-pw}
+        """
+            .formatted(other.resolve("data")));
+    QuarryServer first =
+        QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    TestHttp firstHttp = new TestHttp(first.url());
+    assertThat(
+            firstHttp
+                .send(
+                    "POST",
+                    "/services/authorization/roles",
+                    ADMIN,
+                    "name=ops&srchIndexesAllowed=main")
+                .statusCode())
+        .isEqualTo(201);
+    assertThat(
+            firstHttp
+                .send(
+                    "POST",
+                    "/services/authentication/users",
+                    ADMIN,
+                    "name=olga&password=olga-password-1&roles=ops")
+                .statusCode())
+        .isEqualTo(201);
+    first.close();
+    QuarryServer second =
+        QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    try {
+      TestHttp secondHttp = new TestHttp(second.url());
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      ArrayNode starts;
+      while ((starts =
+                  secondHttp.export(
+                      ADMIN,
+                      "index=_audit action=\"server start\" | sort _time | table users roles"))
+              .size()
+          < 2) {
+        assertThat(System.nanoTime()).as("second start audited").isLessThan(deadline);
+        Thread.sleep(100);
+      }
+      JsonNode latest = starts.get(starts.size() - 1);
+      assertThat(latest.get("users").asText()).isEqualTo("olga:ops");
+      assertThat(latest.get("roles").asText()).contains("ops").contains("admin");
+      assertThat(secondHttp.export(ADMIN, "index=_audit action=\"server stop\"")).hasSize(1);
+    } finally {
+      second.close();
+    }
+  }
+
+  @Test
+  void aStreamOfFailedLoginsIsRecordedWithinItsBudget(@TempDir Path other) throws Exception {
+    Path config = other.resolve("quarry.yml");
+    Files.writeString(
+        config,
+        """
+        server: {bind: 127.0.0.1, port: 0}
+        dataDir: %s
+        auth: {adminPassword: admin-pw}
+        """
+            .formatted(other.resolve("data")));
+    QuarryServer flooded =
+        QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    try {
+      TestHttp floodedHttp = new TestHttp(flooded.url());
+      // guessing across 200 names (each under the per-name lock)
+      for (int i = 0; i < 200; i++) {
+        HttpResponse<String> refused =
+            floodedHttp.send(
+                "GET", "/services/server/info", TestHttp.basic("guess" + i, "pw"), null);
+        assertThat(refused.statusCode()).isEqualTo(401);
+      }
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (floodedHttp
+          .export(ADMIN, "index=_audit action=\"login attempt\" info=suppressed")
+          .isEmpty()) {
+        assertThat(System.nanoTime()).as("the suppression is recorded").isLessThan(deadline);
+        Thread.sleep(100);
+      }
+      assertThat(
+              floodedHttp.export(
+                  ADMIN, "index=_audit action=\"login attempt\" info=failed | stats count"))
+          .first()
+          .extracting(row -> row.get("count").asInt())
+          .isEqualTo(io.quarry.server.audit.FailedLoginBudget.PER_MINUTE);
+      // other events still go in: admin's search is audited
+      assertThat(floodedHttp.export(ADMIN, "index=_audit action=\"server start\"")).hasSize(1);
+    } finally {
+      flooded.close();
+    }
+  }
+
   private static JsonNode awaitOne(String query) throws Exception {
     long deadline = System.nanoTime() + 30_000_000_000L;
     while (true) {

@@ -144,5 +144,13 @@ class SplunkSdkTest {
     assertThat(seen.get("newPassword").asBoolean()).isTrue();
     assertThat(seen.get("deleted").asBoolean()).isTrue();
     assertThat(seen.get("afterDelete").asBoolean()).isFalse();
+    // roles over authorization/roles
+    assertThat(seen.get("roleCreated").asText()).isEqualTo("ops");
+    assertThat(seen.get("roleIndexes").toString()).isEqualTo("[\"main\"]");
+    assertThat(seen.get("roleImports").toString()).isEqualTo("[\"user\"]");
+    assertThat(seen.get("roleCapabilities").toString()).isEqualTo("[\"edit_lookups\"]");
+    assertThat(seen.get("erinSearch").toString()).isEqualTo("[{\"count\":\"300\"}]");
+    assertThat(seen.get("deleteInUse").asInt()).isEqualTo(409);
+    assertThat(seen.get("roleDeleted").asBoolean()).isTrue();
   }
 }
