@@ -16,6 +16,10 @@ import org.apache.lucene.store.ByteArrayDataInput;
 /**
  * A rolled, read-only metric bucket ({@link MetricBucketFormat}): the series file is read when the
  * bucket opens, the chunk file when a query first needs a chunk (then kept).
+ *
+ * <p><b>References.</b> The index holds one reference while the bucket is live; each search holds
+ * one from its snapshot to its end. A bucket dropped by a merge or by retention is deleted from
+ * disk when the last reference goes ({@link #release}), so a search that took it keeps reading it.
  */
 final class WarmBucket {
   final long id;
@@ -24,6 +28,14 @@ final class WarmBucket {
   final long maxTime;
   final long points;
   final long walGeneration;
+
+  /** The rolls whose points this bucket holds ({@link MetricBucketFormat}). */
+  final long firstRoll;
+
+  final long lastRoll;
+  private final java.util.concurrent.atomic.AtomicInteger references =
+      new java.util.concurrent.atomic.AtomicInteger(1);
+  private volatile boolean deleteWhenReleased;
   private final SeriesKey[] keys;
   private final int[] firstChunk; // series i's chunks are [firstChunk[i], firstChunk[i + 1])
   private final int[] chunkOffset;
@@ -42,6 +54,8 @@ final class WarmBucket {
       long maxTime,
       long points,
       long walGeneration,
+      long firstRoll,
+      long lastRoll,
       SeriesKey[] keys,
       int[] firstChunk,
       int[] chunkOffset,
@@ -57,6 +71,8 @@ final class WarmBucket {
     this.maxTime = maxTime;
     this.points = points;
     this.walGeneration = walGeneration;
+    this.firstRoll = firstRoll;
+    this.lastRoll = lastRoll;
     this.keys = keys;
     this.firstChunk = firstChunk;
     this.chunkOffset = chunkOffset;
@@ -70,7 +86,10 @@ final class WarmBucket {
 
   static WarmBucket open(Path directory) throws IOException {
     Path file = directory.resolve(MetricBucketFormat.SERIES_FILE);
-    byte[] body = MetricBucketFormat.readChecked(file, MetricBucketFormat.SERIES_MAGIC);
+    MetricBucketFormat.Body checked =
+        MetricBucketFormat.readChecked(
+            file, MetricBucketFormat.SERIES_MAGIC, MetricBucketFormat.SERIES_VERSION_CURRENT);
+    byte[] body = checked.bytes();
     try {
       ByteArrayDataInput in = new ByteArrayDataInput(body);
       long id = in.readVLong();
@@ -78,6 +97,16 @@ final class WarmBucket {
       long maxTime = in.readZLong();
       long points = in.readVLong();
       long walGeneration = in.readVLong();
+      long firstRoll = id;
+      long lastRoll = id;
+      if (checked.version() >= MetricBucketFormat.VERSION_ROLLS) {
+        firstRoll = in.readVLong();
+        lastRoll = in.readVLong();
+        if (lastRoll < firstRoll) {
+          throw new CorruptIndexException(
+              "rolls " + firstRoll + ".." + lastRoll + " out of order", file.toString());
+        }
+      }
       int seriesCount = in.readVInt();
       SeriesKey[] keys = new SeriesKey[seriesCount];
       int[] firstChunk = new int[seriesCount + 1];
@@ -133,6 +162,8 @@ final class WarmBucket {
           maxTime,
           points,
           walGeneration,
+          firstRoll,
+          lastRoll,
           keys,
           firstChunk,
           Arrays.copyOf(offsets.offset, offsets.size),
@@ -145,6 +176,61 @@ final class WarmBucket {
     } catch (RuntimeException e) {
       throw new CorruptIndexException("series file does not parse: " + e, file.toString(), e);
     }
+  }
+
+  /** Takes a reference for a search; false when the bucket was already released for good. */
+  boolean acquire() {
+    while (true) {
+      int now = references.get();
+      if (now == 0) {
+        return false;
+      }
+      if (references.compareAndSet(now, now + 1)) {
+        return true;
+      }
+    }
+  }
+
+  /** Gives a reference back; the last one deletes the bucket's directory if it was dropped. */
+  void release() throws IOException {
+    if (references.decrementAndGet() == 0 && deleteWhenReleased) {
+      org.apache.lucene.util.IOUtils.rm(directory);
+    }
+  }
+
+  /** Drops the index's own reference: the directory goes once no search holds the bucket. */
+  void drop() throws IOException {
+    deleteWhenReleased = true;
+    release();
+  }
+
+  /** True when the rolls of this bucket lie inside {@code other}'s (and they differ). */
+  boolean supersededBy(WarmBucket other) {
+    return other != this
+        && other.firstRoll <= firstRoll
+        && lastRoll <= other.lastRoll
+        && (other.firstRoll != firstRoll || other.lastRoll != lastRoll || other.id > id);
+  }
+
+  SeriesKey key(int series) {
+    return keys[series];
+  }
+
+  /** Series {@code series}' chunks, checked and copied out of the chunk file, in time order. */
+  List<Chunk> chunks(int series) throws IOException {
+    byte[] data = chunks();
+    List<Chunk> list = new ArrayList<>(firstChunk[series + 1] - firstChunk[series]);
+    MetricChunkReader reader = new MetricChunkReader();
+    for (int c = firstChunk[series]; c < firstChunk[series + 1]; c++) {
+      reader.reset(data, chunkOffset[c], chunkLength[c]); // its checksum, before it is copied
+      list.add(
+          new Chunk(
+              Arrays.copyOfRange(data, chunkOffset[c], chunkOffset[c] + chunkLength[c]),
+              chunkMin[c],
+              chunkMax[c],
+              chunkCount[c]));
+    }
+    return list;
   }
 
   int seriesCount() {
@@ -224,6 +310,42 @@ final class WarmBucket {
         }
       }
     }
+  }
+
+  /**
+   * The series {@code selector} accepts with chunks in {@code [from, to)}, with copies of those
+   * chunks (each checked): for reading buckets that overlap in time together.
+   */
+  List<HotBucket.Selected> select(SeriesSelector selector, long from, long to, long[] counts)
+      throws IOException {
+    byte[] data = chunks();
+    MetricChunkReader reader = new MetricChunkReader();
+    List<HotBucket.Selected> selected = new ArrayList<>();
+    for (int s : candidates(selector)) {
+      if (!hasChunkIn(s, from, to)) {
+        continue;
+      }
+      if (!selector.test().test(keys[s])) {
+        counts[1]++;
+        continue;
+      }
+      List<Chunk> list = new ArrayList<>();
+      for (int c = firstChunk[s]; c < firstChunk[s + 1]; c++) {
+        if (chunkMin[c] >= to || chunkMax[c] < from) {
+          counts[3]++;
+          continue;
+        }
+        reader.reset(data, chunkOffset[c], chunkLength[c]); // its checksum, before it is copied
+        list.add(
+            new Chunk(
+                Arrays.copyOfRange(data, chunkOffset[c], chunkOffset[c] + chunkLength[c]),
+                chunkMin[c],
+                chunkMax[c],
+                chunkCount[c]));
+      }
+      selected.add(new HotBucket.Selected(keys[s], list));
+    }
+    return selected;
   }
 
   private byte[] chunks() throws IOException {
