@@ -368,6 +368,64 @@ class MetricSearchTest {
         .containsExactly("cpu.sys=" + POINTS, "cpu.user=" + POINTS);
   }
 
+  /** The mean of a host's metric over the 10-minute bucket starting at {@code start}. */
+  static double mean(String host, String metric, long start) {
+    return SENT.get(host).get(metric).subMap(start, start + 600).values().stream()
+        .mapToDouble(Double::doubleValue)
+        .average()
+        .orElseThrow();
+  }
+
+  @Test
+  void appendTrueAddsItsPointsToTheRowsBeforeIt() throws Exception {
+    // Splunk's way of charting metrics of different selections together
+    List<JsonNode> chart =
+        rows(
+            "| mstats prestats=true avg(cpu.user) where index=m host=h1 span=10m"
+                + " | mstats prestats=true append=true avg(cpu.sys) where index=m host=h2 span=10m"
+                + " | timechart span=10m avg(cpu.user) AS u, avg(cpu.sys) AS s");
+    assertThat(chart).hasSize(3);
+    for (JsonNode row : chart) {
+      long start = seconds(row.get("_time"));
+      assertThat(row.get("u").asDouble()).isCloseTo(mean("h1", "cpu.user", start), within(1e-9));
+      assertThat(row.get("s").asDouble()).isCloseTo(mean("h2", "cpu.sys", start), within(1e-9));
+    }
+    // after any rows: they come first, the points after them
+    List<JsonNode> made =
+        rows(
+            "| makeresults count=2 | eval made=1"
+                + " | mstats prestats=t append=t count(net.bytes) where index=m host=h2"
+                + " | head 4");
+    assertThat(made).extracting(row -> row.has("made")).containsExactly(true, true, false, false);
+    assertThat(made.get(2).get("net.bytes").asDouble())
+        .isEqualTo(SENT.get("h2").get("net.bytes").firstEntry().getValue());
+    List<JsonNode> counted =
+        rows(
+            "| makeresults count=2 | eval made=1"
+                + " | mstats prestats=t append=t count(cpu.user) where index=m host=h1"
+                + " | stats count(made) AS made, count(cpu.user) AS points");
+    assertThat(counted.getFirst().get("made").asLong()).isEqualTo(2);
+    assertThat(counted.getFirst().get("points").asLong()).isEqualTo(POINTS);
+    // after an event search (main holds no events: stats says 0)
+    List<JsonNode> afterEvents =
+        rows(
+            "index=main | stats count AS events"
+                + " | mstats prestats=t append=t count(cpu.*) where index=m host=h1 earliest="
+                + (T0 + 600)
+                + " | stats sum(events) AS events, count(cpu.user) AS user, count(cpu.sys) AS sys");
+    assertThat(afterEvents.getFirst().get("events").asLong()).isZero();
+    assertThat(afterEvents.getFirst().get("user").asLong()).isEqualTo(POINTS - 60);
+    assertThat(afterEvents.getFirst().get("sys").asLong()).isEqualTo(POINTS - 60);
+    // its own indexes are checked as a first mstats' are
+    assertThat(messages("| makeresults | mstats prestats=t append=t count(x) where index=main"))
+        .contains("is an event index");
+    HttpResponse<String> refused =
+        TestServers.export(
+            server, PASSWORD, "| makeresults | mstats append=t count(cpu.user) where index=m");
+    assertThat(refused.statusCode()).isEqualTo(400);
+    assertThat(refused.body()).contains("valid only with prestats=true");
+  }
+
   @Test
   void countsComeFromChunkHeadersWhereTheyCan() throws Exception {
     // a day span holds whole chunks: counted from their headers; a 10 minute span does not
