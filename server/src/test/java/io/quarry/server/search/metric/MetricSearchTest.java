@@ -426,6 +426,117 @@ class MetricSearchTest {
     assertThat(refused.body()).contains("valid only with prestats=true");
   }
 
+  static HttpResponse<String> remoteWrite(
+      String path, String authorization, String contentType, byte[] body) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create(server.url() + path))
+                .header("Authorization", authorization)
+                .header("Content-Encoding", "snappy")
+                .header("Content-Type", contentType)
+                .header("X-Prometheus-Remote-Write-Version", "0.1.0")
+                .header("User-Agent", "Prometheus/3.0.0")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void prometheusRemoteWrite() throws Exception {
+    // what Prometheus sends (remote_write: url .../api/v1/write?index=m, authorization: the token)
+    List<io.quarry.server.metricindex.RemoteWriteRequests.Series> series = new ArrayList<>();
+    Map<String, Double> sums = new TreeMap<>();
+    for (int instance = 0; instance < 3; instance++) {
+      List<io.quarry.server.metricindex.RemoteWriteRequests.Sample> samples = new ArrayList<>();
+      double sum = 0;
+      for (int i = 0; i < 50; i++) {
+        double value = instance * 1000 + i * 1.5;
+        samples.add(
+            new io.quarry.server.metricindex.RemoteWriteRequests.Sample(
+                (T0 + 9000 + 15L * i) * 1000, value));
+        sum += value;
+      }
+      sums.put("node" + instance + ":9100", sum);
+      series.add(
+          new io.quarry.server.metricindex.RemoteWriteRequests.Series(
+              Map.of(
+                  "__name__",
+                  "node_cpu_seconds_total",
+                  "instance",
+                  "node" + instance + ":9100",
+                  "job",
+                  "node",
+                  "mode",
+                  "idle"),
+              samples));
+    }
+    byte[] body = io.quarry.server.metricindex.RemoteWriteRequests.body(series, true);
+    HttpResponse<String> stored =
+        remoteWrite(
+            "/api/v1/write?index=m&host=prom1",
+            "Bearer " + TestServers.TOKEN,
+            "application/x-protobuf",
+            body);
+    assertThat(stored.statusCode()).as(stored.body()).isEqualTo(204);
+    assertThat(
+            rows(
+                "| mstats sum(node_cpu_seconds_total) AS s, count(node_cpu_seconds_total) AS n"
+                    + " where index=m job=node mode=idle host=prom1 by instance"))
+        .extracting(
+            row ->
+                row.get("instance").asText()
+                    + "="
+                    + row.get("s").asDouble()
+                    + "/"
+                    + row.get("n").asLong())
+        .containsExactly(
+            sums.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue() + "/50")
+                .toArray(String[]::new));
+    // the same request again (Prometheus retries): the last value at an instant wins, no doubles
+    assertThat(
+            remoteWrite(
+                    "/api/v1/metrics/import/prometheus/write?index=m&host=prom1",
+                    "Splunk " + TestServers.TOKEN,
+                    "application/x-protobuf",
+                    body)
+                .statusCode())
+        .isEqualTo(204);
+    assertThat(
+            rows(
+                "| mstats count(node_cpu_seconds_total) AS n where index=m host=prom1"
+                    + " instance=node1:9100"))
+        .extracting(row -> row.get("n").asLong())
+        .containsExactly(50L);
+    HttpResponse<String> garbage =
+        remoteWrite(
+            "/api/v1/write?index=m",
+            "Bearer " + TestServers.TOKEN,
+            "application/x-protobuf",
+            new byte[] {1, 2, 3, 4});
+    assertThat(garbage.statusCode()).isEqualTo(400);
+    assertThat(garbage.body()).contains("INVALID_REMOTE_WRITE").contains("nothing of the body");
+    HttpResponse<String> v2 =
+        remoteWrite(
+            "/api/v1/write?index=m",
+            "Bearer " + TestServers.TOKEN,
+            "application/x-protobuf;proto=io.prometheus.write.v2.Request",
+            body);
+    assertThat(v2.statusCode()).isEqualTo(415);
+    assertThat(
+            remoteWrite("/api/v1/write?index=m", "Bearer nope", "application/x-protobuf", body)
+                .statusCode())
+        .isEqualTo(401);
+    assertThat(
+            remoteWrite(
+                    "/api/v1/write?index=main",
+                    "Bearer " + TestServers.TOKEN,
+                    "application/x-protobuf",
+                    body)
+                .body())
+        .contains("is not a metric index");
+  }
+
   @Test
   void countsComeFromChunkHeadersWhereTheyCan() throws Exception {
     // a day span holds whole chunks: counted from their headers; a 10 minute span does not
