@@ -5,9 +5,12 @@ import io.quarry.codecs.metric.MetricPointIterator;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.lucene.index.CorruptIndexException;
 
 /**
@@ -125,39 +128,107 @@ final class SnapshotScan {
       }
       List<Integer> group = new ArrayList<>(inRange.subList(start, end));
       buckets += group.size();
-      if (group.size() == 1) {
-        Source source = byRoll.get(group.getFirst());
-        if (source.warm() != null) {
-          try {
-            source.warm().scan(selector, from, to, visitor, counts);
-          } catch (CorruptIndexException e) {
-            damaged(source.warm(), e);
-          } catch (java.nio.file.NoSuchFileException gone) {
-            movedAside(source.warm(), gone);
-          }
-        } else {
-          scanSelected(source.selected(), from, to, visitor, counts);
-        }
-      } else {
-        group.sort(Comparator.naturalOrder()); // roll order: the later one wins
-        scanSelected(gather(group, selector, from, to), from, to, visitor, counts);
-      }
+      scanGroup(group, selector, from, to, visitor);
       start = end;
     }
     return new MetricScanStats(
         buckets, skipped, counts[0], counts[1], counts[2], counts[3], counts[4], warnings);
   }
 
-  /** The selected series of overlapping buckets, each series' chunks merged into time order. */
+  /**
+   * Reads a group of buckets overlapping in time (one bucket, mostly): each bucket's series as they
+   * are, less those written in more than one bucket of the group for overlapping stretches of time,
+   * which are gathered from every bucket of the group and merged ({@link #gather}).
+   */
+  private void scanGroup(
+      List<Integer> group, SeriesSelector selector, long from, long to, MetricScanVisitor visitor)
+      throws IOException {
+    Set<SeriesKey> merged = group.size() == 1 ? Set.of() : overlapping(group, selector, from, to);
+    for (int index : group) {
+      Source source = byRoll.get(index);
+      if (source.warm() != null) {
+        try {
+          source.warm().scan(selector, from, to, visitor, counts, merged);
+        } catch (CorruptIndexException e) {
+          damaged(source.warm(), e);
+        } catch (java.nio.file.NoSuchFileException gone) {
+          movedAside(source.warm(), gone);
+        }
+      } else {
+        List<HotBucket.Selected> selected = source.selected();
+        if (!merged.isEmpty()) {
+          selected = selected.stream().filter(s -> !merged.contains(s.key())).toList();
+        }
+        scanSelected(selected, from, to, visitor, counts);
+      }
+    }
+    if (!merged.isEmpty()) {
+      List<Integer> inRollOrder = new ArrayList<>(group);
+      inRollOrder.sort(Comparator.naturalOrder()); // the later bucket's point wins
+      scanSelected(gather(inRollOrder, selector, from, to, merged), from, to, visitor, counts);
+    }
+  }
+
+  /**
+   * The series in more than one bucket of {@code group} whose time spans there overlap (from the
+   * buckets' chunk bounds: nothing is read).
+   */
+  private Set<SeriesKey> overlapping(
+      List<Integer> group, SeriesSelector selector, long from, long to) {
+    Map<SeriesKey, List<long[]>> spans = new HashMap<>();
+    for (int index : group) {
+      Source source = byRoll.get(index);
+      if (source.warm() != null) {
+        source
+            .warm()
+            .spans(
+                selector,
+                from,
+                to,
+                (key, span) -> spans.computeIfAbsent(key, k -> new ArrayList<>()).add(span));
+      } else {
+        for (HotBucket.Selected series : source.selected()) {
+          if (!series.chunks().isEmpty()) {
+            spans
+                .computeIfAbsent(series.key(), k -> new ArrayList<>())
+                .add(
+                    new long[] {
+                      series.chunks().getFirst().minTime(), series.chunks().getLast().maxTime()
+                    });
+          }
+        }
+      }
+    }
+    Set<SeriesKey> overlapping = new HashSet<>();
+    for (Map.Entry<SeriesKey, List<long[]>> entry : spans.entrySet()) {
+      List<long[]> list = entry.getValue();
+      if (list.size() < 2) {
+        continue;
+      }
+      list.sort(Comparator.comparingLong(span -> span[0]));
+      long reached = list.getFirst()[1];
+      for (int i = 1; i < list.size(); i++) {
+        if (list.get(i)[0] <= reached) {
+          overlapping.add(entry.getKey());
+          break;
+        }
+        reached = Math.max(reached, list.get(i)[1]);
+      }
+    }
+    return overlapping;
+  }
+
+  /** The series of {@code only} from every bucket of {@code group}, merged into time order. */
   private List<HotBucket.Selected> gather(
-      List<Integer> group, SeriesSelector selector, long from, long to) throws IOException {
+      List<Integer> group, SeriesSelector selector, long from, long to, Set<SeriesKey> only)
+      throws IOException {
     Map<SeriesKey, List<Chunk>> bySeries = new LinkedHashMap<>();
     for (int index : group) {
       Source source = byRoll.get(index);
       List<HotBucket.Selected> selected = source.selected();
       if (source.warm() != null) {
         try {
-          selected = source.warm().select(selector, from, to, counts);
+          selected = source.warm().select(selector, from, to, only, counts);
         } catch (CorruptIndexException e) {
           damaged(source.warm(), e);
           continue;
@@ -167,7 +238,9 @@ final class SnapshotScan {
         }
       }
       for (HotBucket.Selected series : selected) {
-        bySeries.computeIfAbsent(series.key(), k -> new ArrayList<>()).addAll(series.chunks());
+        if (only.contains(series.key())) {
+          bySeries.computeIfAbsent(series.key(), k -> new ArrayList<>()).addAll(series.chunks());
+        }
       }
     }
     List<HotBucket.Selected> merged = new ArrayList<>(bySeries.size());

@@ -271,6 +271,21 @@ final class WarmBucket {
   /** Scans the selected series' chunks in {@code [from, to)}; adds to {@code counts}. */
   void scan(SeriesSelector selector, long from, long to, MetricScanVisitor visitor, long[] counts)
       throws IOException {
+    scan(selector, from, to, visitor, counts, java.util.Set.of());
+  }
+
+  /**
+   * Scans as {@link #scan(SeriesSelector, long, long, MetricScanVisitor, long[])}, leaving out the
+   * series {@code excluded} names (read elsewhere, merged with other buckets').
+   */
+  void scan(
+      SeriesSelector selector,
+      long from,
+      long to,
+      MetricScanVisitor visitor,
+      long[] counts,
+      java.util.Set<SeriesKey> excluded)
+      throws IOException {
     byte[] data = chunks();
     MetricChunkReader reader = new MetricChunkReader();
     MetricPointIterator iterator = new MetricPointIterator();
@@ -283,6 +298,9 @@ final class WarmBucket {
       }
       if (!selector.test().test(keys[s])) {
         counts[1]++;
+        continue;
+      }
+      if (!excluded.isEmpty() && excluded.contains(keys[s])) {
         continue;
       }
       MetricScanVisitor.Points sink = visitor.series(keys[s]);
@@ -313,21 +331,40 @@ final class WarmBucket {
   }
 
   /**
-   * The series {@code selector} accepts with chunks in {@code [from, to)}, with copies of those
-   * chunks (each checked): for reading buckets that overlap in time together.
+   * Gives the time spans of the series {@code selector} accepts with chunks in {@code [from, to)}
+   * (from their chunks' bounds: nothing is read).
    */
-  List<HotBucket.Selected> select(SeriesSelector selector, long from, long to, long[] counts)
+  void spans(
+      SeriesSelector selector,
+      long from,
+      long to,
+      java.util.function.BiConsumer<SeriesKey, long[]> to1) {
+    for (int s : candidates(selector)) {
+      if (firstChunk[s] < firstChunk[s + 1]
+          && hasChunkIn(s, from, to)
+          && selector.test().test(keys[s])) {
+        to1.accept(keys[s], new long[] {chunkMin[firstChunk[s]], chunkMax[firstChunk[s + 1] - 1]});
+      }
+    }
+  }
+
+  /**
+   * The series of {@code only} that {@code selector} accepts with chunks in {@code [from, to)},
+   * with copies of those chunks (each checked): for series written again in an overlapping bucket,
+   * whose points are merged across the buckets.
+   */
+  List<HotBucket.Selected> select(
+      SeriesSelector selector, long from, long to, java.util.Set<SeriesKey> only, long[] counts)
       throws IOException {
     byte[] data = chunks();
     MetricChunkReader reader = new MetricChunkReader();
     List<HotBucket.Selected> selected = new ArrayList<>();
     for (int s : candidates(selector)) {
-      if (!hasChunkIn(s, from, to)) {
+      if (!hasChunkIn(s, from, to) || !only.contains(keys[s])) {
         continue;
       }
       if (!selector.test().test(keys[s])) {
-        counts[1]++;
-        continue;
+        continue; // counted by the scan of the bucket's other series
       }
       List<Chunk> list = new ArrayList<>();
       for (int c = firstChunk[s]; c < firstChunk[s + 1]; c++) {
