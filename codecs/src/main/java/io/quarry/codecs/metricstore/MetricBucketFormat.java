@@ -65,11 +65,12 @@ import org.apache.lucene.util.IOUtils;
  *
  * <p><b>Integrity.</b> Readers check magic and version range, then the footer's CRC over the whole
  * file before parsing (the series file when the bucket opens, the chunk file when a query first
- * reads it); each chunk also carries its own CRC32C.
+ * maps it); each chunk also carries its own CRC32C, checked whenever it is decoded or copied.
  *
- * <p><b>Limitations.</b> The chunk file is read into the heap whole on first use (mapping it is the
- * next step for buckets of hundreds of MB; {@link MetricIndexOptions#maxMergedPoints} keeps merged
- * buckets modest meanwhile).
+ * <p><b>Reading.</b> The series file is read into the heap when the bucket opens; the chunk file is
+ * memory-mapped when a query first needs it (checked whole then), and each chunk is copied out of
+ * the mapping as it is decoded — the page cache holds the data, not the heap. A chunk file is at
+ * most 2 GiB (int offsets).
  */
 public final class MetricBucketFormat {
   static final String SERIES_FILE = "series.qms";
@@ -222,25 +223,40 @@ public final class MetricBucketFormat {
    */
   static Body readChecked(Path file, byte[] magic, int current) throws IOException {
     byte[] bytes = Files.readAllBytes(file);
-    String resource = file.toString();
-    if (bytes.length < HEADER_BYTES + Integer.BYTES) {
-      throw new CorruptIndexException("file of " + bytes.length + " bytes", resource);
+    int version = check(ByteBuffer.wrap(bytes), file.toString(), magic, current);
+    return new Body(
+        version, java.util.Arrays.copyOfRange(bytes, HEADER_BYTES, bytes.length - Integer.BYTES));
+  }
+
+  /**
+   * Checks a whole file in {@code bytes} (position 0 to limit): size, magic, version up to {@code
+   * current}, the footer's CRC32C over every byte before it.
+   *
+   * @return the version
+   */
+  private static int check(ByteBuffer bytes, String resource, byte[] magic, int current)
+      throws IOException {
+    int length = bytes.limit();
+    if (length < HEADER_BYTES + Integer.BYTES) {
+      throw new CorruptIndexException("file of " + length + " bytes", resource);
     }
-    if (!java.util.Arrays.equals(bytes, 0, magic.length, magic, 0, magic.length)) {
+    byte[] found = new byte[magic.length];
+    bytes.get(0, found);
+    if (!java.util.Arrays.equals(found, magic)) {
       throw new CorruptIndexException(
           "not a " + new String(magic, StandardCharsets.US_ASCII) + " file", resource);
     }
-    int version = ByteBuffer.wrap(bytes, magic.length, Integer.BYTES).getInt();
+    int version = bytes.getInt(magic.length); // big-endian, as written
     if (version < VERSION_START) {
       throw new IndexFormatTooOldException(resource, version, VERSION_START, current);
     }
     if (version > current) {
       throw new IndexFormatTooNewException(resource, version, VERSION_START, current);
     }
-    int bodyEnd = bytes.length - Integer.BYTES;
+    int bodyEnd = length - Integer.BYTES;
     CRC32C crc = new CRC32C();
-    crc.update(bytes, 0, bodyEnd);
-    int expected = ByteBuffer.wrap(bytes, bodyEnd, Integer.BYTES).getInt();
+    crc.update(bytes.duplicate().position(0).limit(bodyEnd));
+    int expected = bytes.getInt(bodyEnd);
     if ((int) crc.getValue() != expected) {
       throw new CorruptIndexException(
           "checksum failed (footer "
@@ -250,12 +266,29 @@ public final class MetricBucketFormat {
               + ")",
           resource);
     }
-    return new Body(version, java.util.Arrays.copyOfRange(bytes, HEADER_BYTES, bodyEnd));
+    return version;
   }
 
-  /** The chunk file's bytes after its header, checked; chunk offsets count from index 0 here. */
-  static byte[] readChunks(Path bucket) throws IOException {
-    return readChecked(bucket.resolve(CHUNKS_FILE), CHUNKS_MAGIC, CHUNKS_VERSION_CURRENT).bytes();
+  /**
+   * The chunk file of {@code bucket} mapped into memory (not read into the heap), checked whole
+   * once here, as the bytes after its header: chunk offsets count from index 0 of the result. The
+   * mapping stays valid after the bucket's directory is moved or deleted, until the buffer is
+   * collected.
+   */
+  static ByteBuffer mapChunks(Path bucket) throws IOException {
+    Path file = bucket.resolve(CHUNKS_FILE);
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = channel.size();
+      if (size > Integer.MAX_VALUE) {
+        throw new CorruptIndexException(
+            "chunk file of " + size + " bytes (at most 2 GiB: offsets are ints)", file.toString());
+      }
+      ByteBuffer mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
+      check(mapped, file.toString(), CHUNKS_MAGIC, CHUNKS_VERSION_CURRENT);
+      return mapped
+          .slice(HEADER_BYTES, (int) size - HEADER_BYTES - Integer.BYTES)
+          .asReadOnlyBuffer();
+    }
   }
 
   /** Lists the bucket directories under {@code buckets}, deleting leftovers of a crash. */

@@ -15,8 +15,8 @@ import java.util.Optional;
  * @param maxAge warm buckets whose newest point is older than this are deleted
  * @param mergeFactor how many warm buckets adjacent in time are merged into one ({@link
  *     MergePolicy}); below 2, never
- * @param maxMergedPoints a merge's result holds at most this many points (merged buckets' chunk
- *     files are read into the heap whole when searched, so this bounds that too)
+ * @param maxMergedPoints a merge's result holds at most this many points (a merge builds its result
+ *     in the heap before writing it, so this bounds a merge's memory too)
  */
 public record MetricIndexOptions(
     long maxBucketPoints,
