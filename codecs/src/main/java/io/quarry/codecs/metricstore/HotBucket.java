@@ -72,13 +72,6 @@ final class HotBucket {
     return series;
   }
 
-  /** Each term's ids, for writing the bucket out. */
-  Map<String, int[]> postings() {
-    Map<String, int[]> copy = new HashMap<>();
-    postings.forEach((term, ids) -> copy.put(term, ids.toArray()));
-    return copy;
-  }
-
   long ramBytes() {
     long bytes = 0;
     for (HotSeries s : series) {

@@ -1,8 +1,6 @@
 package io.quarry.codecs.metricstore;
 
-import io.quarry.codecs.metric.MetricChunkReader;
 import io.quarry.codecs.metric.MetricChunkWriter;
-import io.quarry.codecs.metric.MetricPointIterator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -121,47 +119,17 @@ final class HotSeries {
     for (Chunk chunk : chunks) {
       total += chunk.count();
     }
-    long[] times = new long[total];
-    double[] values = new double[total];
-    int n = 0;
+    Rechunk points = new Rechunk(total);
     try {
-      MetricChunkReader reader = new MetricChunkReader();
-      MetricPointIterator points = new MetricPointIterator();
       for (Chunk chunk : chunks) {
-        points.reset(reader.reset(chunk.bytes(), 0, chunk.bytes().length));
-        while (points.next()) {
-          times[n] = points.timestamp();
-          values[n] = points.value();
-          n++;
-        }
+        points.addAll(chunk);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("a hot chunk written by this process does not read", e);
     }
-    System.arraycopy(lateTimes, 0, times, n, lateCount);
-    System.arraycopy(lateValues, 0, values, n, lateCount);
-    n += lateCount;
-    // stable order by time: arrival order breaks ties, so the later value wins below
-    Integer[] order = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
+    for (int i = 0; i < lateCount; i++) {
+      points.add(lateTimes[i], lateValues[i]);
     }
-    Arrays.sort(order, (a, b) -> Long.compare(times[a], times[b]));
-    List<Chunk> merged = new ArrayList<>();
-    MetricChunkWriter writer = new MetricChunkWriter(chunkPoints);
-    for (int i = 0; i < n; i++) {
-      long time = times[order[i]];
-      if (writer.isFull() && time != writer.maxTime()) {
-        merged.add(
-            new Chunk(writer.toByteArray(), writer.minTime(), writer.maxTime(), writer.count()));
-        writer.reset();
-      }
-      writer.append(time, values[order[i]]);
-    }
-    if (writer.count() > 0) {
-      merged.add(
-          new Chunk(writer.toByteArray(), writer.minTime(), writer.maxTime(), writer.count()));
-    }
-    return merged;
+    return points.chunks(chunkPoints);
   }
 }

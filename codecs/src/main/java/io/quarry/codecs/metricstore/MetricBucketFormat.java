@@ -33,8 +33,9 @@ import org.apache.lucene.util.IOUtils;
  *
  * <pre>
  * series.qms := Header("QMSERIES"), BucketId (vlong), MinTime (zlong), MaxTime (zlong),
- *               Points (vlong), WalGeneration (vlong), SeriesCount (vint), Series^SeriesCount,
- *               TermCount (vint), Posting^TermCount, Footer
+ *               Points (vlong), WalGeneration (vlong), FirstRoll (vlong), LastRoll (vlong),
+ *               SeriesCount (vint), Series^SeriesCount, TermCount (vint), Posting^TermCount,
+ *               Footer                                      -- version 1: no FirstRoll, LastRoll
  * Series     := MetricName (string), DimCount (vint), &lt;Name (string), Value (string)&gt;^DimCount,
  *               ChunkCount (vint), ChunkRef^ChunkCount      -- names sorted and distinct
  * ChunkRef   := OffsetDelta (vlong: from the previous chunk's end in chunks.qmc), Length (vint),
@@ -51,17 +52,25 @@ import org.apache.lucene.util.IOUtils;
  * replaying them (a crash between publishing the bucket and deleting the log duplicates nothing).
  * Chunk offsets count from the first byte after the chunk file's header.
  *
+ * <p>{@code FirstRoll..LastRoll}: the rolls whose points the bucket holds, by the id each rolled
+ * bucket was given (a rolled bucket: its own id twice; a merged one: its sources' span; version 1
+ * files, which have no such fields, are read as their id twice). Rolls are numbered in the order
+ * they happened, so the ranges order buckets by age of writing — a later roll's point wins over an
+ * earlier one's at the same series and instant — and a bucket whose range lies inside another's is
+ * a merge's source left behind by a crash, deleted on open ({@link BucketMerger}).
+ *
  * <p><b>Writing.</b> Both files go into {@code <id>.tmp/}, are forced, and the directory is renamed
  * to {@code <id>} and its parent forced: a bucket is there whole or not at all; a {@code .tmp}
  * directory found on open is a crash's leftover and is deleted (the log still holds its points).
  *
  * <p><b>Integrity.</b> Readers check magic and version range, then the footer's CRC over the whole
  * file before parsing (the series file when the bucket opens, the chunk file when a query first
- * reads it); each chunk also carries its own CRC32C.
+ * maps it); each chunk also carries its own CRC32C, checked whenever it is decoded or copied.
  *
- * <p><b>Limitations.</b> The chunk file is read into the heap whole on first use (mapping it is the
- * next step for buckets of hundreds of MB). No merges of warm buckets yet: a bucket is whatever one
- * hot bucket held.
+ * <p><b>Reading.</b> The series file is read into the heap when the bucket opens; the chunk file is
+ * memory-mapped when a query first needs it (checked whole then), and each chunk is copied out of
+ * the mapping as it is decoded — the page cache holds the data, not the heap. A chunk file is at
+ * most 2 GiB (int offsets).
  */
 public final class MetricBucketFormat {
   static final String SERIES_FILE = "series.qms";
@@ -69,34 +78,69 @@ public final class MetricBucketFormat {
   static final byte[] SERIES_MAGIC = "QMSERIES".getBytes(StandardCharsets.US_ASCII);
   static final byte[] CHUNKS_MAGIC = "QMCHUNKS".getBytes(StandardCharsets.US_ASCII);
   static final int VERSION_START = 1;
-  static final int VERSION_CURRENT = VERSION_START;
+
+  /** The series file's version 2 added FirstRoll and LastRoll. */
+  static final int VERSION_ROLLS = 2;
+
+  static final int SERIES_VERSION_CURRENT = VERSION_ROLLS;
+  static final int CHUNKS_VERSION_CURRENT = VERSION_START;
   static final int HEADER_BYTES = 8 + Integer.BYTES;
 
   private MetricBucketFormat() {}
 
-  /** Writes {@code hot} as bucket {@code id} under {@code buckets} and returns its directory. */
-  static Path write(Path buckets, long id, HotBucket hot, long walGeneration) throws IOException {
+  /** One series of a bucket being written: its key and its chunks, in time order, disjoint. */
+  record SeriesChunks(SeriesKey key, List<Chunk> chunks) {}
+
+  /** What a bucket being written holds. */
+  record Contents(
+      long minTime,
+      long maxTime,
+      long points,
+      long walGeneration,
+      long firstRoll,
+      long lastRoll,
+      List<SeriesChunks> series) {}
+
+  /** The contents of a hot bucket rolled as roll {@code id}; the caller holds the bucket's lock. */
+  static Contents of(HotBucket hot, long id, long walGeneration) {
+    List<SeriesChunks> series = new ArrayList<>(hot.series().size());
+    for (HotSeries s : hot.series()) {
+      series.add(new SeriesChunks(s.key, s.chunks(true)));
+    }
+    return new Contents(hot.minTime(), hot.maxTime(), hot.points(), walGeneration, id, id, series);
+  }
+
+  /**
+   * Writes {@code contents} as bucket {@code id} under {@code buckets}: into {@code <id>.tmp/},
+   * forced; the caller publishes it with {@link #publish}.
+   *
+   * @return the temporary directory
+   */
+  static Path writeTemporary(Path buckets, long id, Contents contents) throws IOException {
     Path tmp = buckets.resolve(id + ".tmp");
-    Path target = buckets.resolve(Long.toString(id));
     if (Files.exists(tmp)) {
       IOUtils.rm(tmp);
     }
     Files.createDirectories(tmp);
     ByteBuffersDataOutput series = new ByteBuffersDataOutput();
     ByteBuffersDataOutput chunks = new ByteBuffersDataOutput();
-    header(series, SERIES_MAGIC);
-    header(chunks, CHUNKS_MAGIC);
+    header(series, SERIES_MAGIC, SERIES_VERSION_CURRENT);
+    header(chunks, CHUNKS_MAGIC, CHUNKS_VERSION_CURRENT);
     series.writeVLong(id);
-    series.writeZLong(hot.minTime());
-    series.writeZLong(hot.maxTime());
-    series.writeVLong(hot.points());
-    series.writeVLong(walGeneration);
-    series.writeVInt(hot.series().size());
-    for (HotSeries s : hot.series()) {
-      MetricLogCodec.writeSeries(series, s.key);
-      List<Chunk> list = s.chunks(true);
-      series.writeVInt(list.size());
-      for (Chunk chunk : list) {
+    series.writeZLong(contents.minTime());
+    series.writeZLong(contents.maxTime());
+    series.writeVLong(contents.points());
+    series.writeVLong(contents.walGeneration());
+    series.writeVLong(contents.firstRoll());
+    series.writeVLong(contents.lastRoll());
+    series.writeVInt(contents.series().size());
+    Map<String, HotBucket.IntList> postings = new TreeMap<>();
+    int seriesId = 0;
+    for (SeriesChunks s : contents.series()) {
+      SeriesKey key = s.key();
+      MetricLogCodec.writeSeries(series, key);
+      series.writeVInt(s.chunks().size());
+      for (Chunk chunk : s.chunks()) {
         series.writeVLong(0); // chunks are back to back
         series.writeVInt(chunk.bytes().length);
         series.writeVInt(chunk.count());
@@ -104,12 +148,21 @@ public final class MetricBucketFormat {
         series.writeVLong(chunk.maxTime() - chunk.minTime());
         chunks.writeBytes(chunk.bytes(), chunk.bytes().length);
       }
+      int current = seriesId++;
+      postings
+          .computeIfAbsent(
+              Postings.term(Postings.METRIC_NAME, key.metricName()), t -> new HotBucket.IntList())
+          .add(current);
+      for (int d = 0; d < key.size(); d++) {
+        postings
+            .computeIfAbsent(Postings.term(key.name(d), key.value(d)), t -> new HotBucket.IntList())
+            .add(current);
+      }
     }
-    Map<String, int[]> postings = new TreeMap<>(hot.postings());
     series.writeVInt(postings.size());
-    for (Map.Entry<String, int[]> posting : postings.entrySet()) {
+    for (Map.Entry<String, HotBucket.IntList> posting : postings.entrySet()) {
       series.writeString(posting.getKey());
-      int[] ids = posting.getValue();
+      int[] ids = posting.getValue().toArray();
       series.writeVInt(ids.length);
       int previous = 0;
       for (int id1 : ids) {
@@ -117,59 +170,93 @@ public final class MetricBucketFormat {
         previous = id1;
       }
     }
-    writeWithFooter(tmp.resolve(SERIES_FILE), series.toArrayCopy());
-    writeWithFooter(tmp.resolve(CHUNKS_FILE), chunks.toArrayCopy());
+    writeWithFooter(tmp.resolve(SERIES_FILE), series);
+    writeWithFooter(tmp.resolve(CHUNKS_FILE), chunks);
     IOUtils.fsync(tmp, true);
+    return tmp;
+  }
+
+  /** Renames a directory from {@link #writeTemporary} to its bucket's name, durably. */
+  static Path publish(Path tmp) throws IOException {
+    String name = tmp.getFileName().toString();
+    Path target = tmp.resolveSibling(name.substring(0, name.length() - ".tmp".length()));
     Files.move(tmp, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-    IOUtils.fsync(buckets, true);
+    IOUtils.fsync(tmp.getParent(), true);
     return target;
   }
 
-  private static void header(ByteBuffersDataOutput out, byte[] magic) {
+  /** Writes and publishes bucket {@code id}: there whole, or not at all. */
+  static Path write(Path buckets, long id, Contents contents) throws IOException {
+    return publish(writeTemporary(buckets, id, contents));
+  }
+
+  private static void header(ByteBuffersDataOutput out, byte[] magic, int current) {
     out.writeBytes(magic, magic.length);
-    byte[] version = ByteBuffer.allocate(Integer.BYTES).putInt(VERSION_CURRENT).array();
+    byte[] version = ByteBuffer.allocate(Integer.BYTES).putInt(current).array();
     out.writeBytes(version, version.length); // big-endian, as the reader checks it
   }
 
-  private static void writeWithFooter(Path file, byte[] body) throws IOException {
+  private static void writeWithFooter(Path file, ByteBuffersDataOutput body) throws IOException {
     CRC32C crc = new CRC32C();
-    crc.update(body);
     try (FileChannel channel =
         FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      ByteBuffer buffer = ByteBuffer.allocate(body.length + Integer.BYTES);
-      buffer.put(body).putInt((int) crc.getValue()).flip();
-      while (buffer.hasRemaining()) {
-        channel.write(buffer);
+      for (ByteBuffer buffer : body.toBufferList()) { // no copy of the whole body
+        crc.update(buffer.duplicate());
+        while (buffer.hasRemaining()) {
+          channel.write(buffer);
+        }
+      }
+      ByteBuffer footer = ByteBuffer.allocate(Integer.BYTES).putInt((int) crc.getValue()).flip();
+      while (footer.hasRemaining()) {
+        channel.write(footer);
       }
       channel.force(true);
     }
   }
 
+  /** A checked file's version and body: the bytes between header and footer. */
+  record Body(int version, byte[] bytes) {}
+
   /**
-   * Reads a file written by {@link #writeWithFooter}, checking magic, version and CRC; returns its
-   * body: the bytes between header and footer.
+   * Reads a file written by {@link #writeWithFooter}, checking magic, version (up to {@code
+   * current}) and CRC.
    */
-  static byte[] readChecked(Path file, byte[] magic) throws IOException {
+  static Body readChecked(Path file, byte[] magic, int current) throws IOException {
     byte[] bytes = Files.readAllBytes(file);
-    String resource = file.toString();
-    if (bytes.length < HEADER_BYTES + Integer.BYTES) {
-      throw new CorruptIndexException("file of " + bytes.length + " bytes", resource);
+    int version = check(ByteBuffer.wrap(bytes), file.toString(), magic, current);
+    return new Body(
+        version, java.util.Arrays.copyOfRange(bytes, HEADER_BYTES, bytes.length - Integer.BYTES));
+  }
+
+  /**
+   * Checks a whole file in {@code bytes} (position 0 to limit): size, magic, version up to {@code
+   * current}, the footer's CRC32C over every byte before it.
+   *
+   * @return the version
+   */
+  private static int check(ByteBuffer bytes, String resource, byte[] magic, int current)
+      throws IOException {
+    int length = bytes.limit();
+    if (length < HEADER_BYTES + Integer.BYTES) {
+      throw new CorruptIndexException("file of " + length + " bytes", resource);
     }
-    if (!java.util.Arrays.equals(bytes, 0, magic.length, magic, 0, magic.length)) {
+    byte[] found = new byte[magic.length];
+    bytes.get(0, found);
+    if (!java.util.Arrays.equals(found, magic)) {
       throw new CorruptIndexException(
           "not a " + new String(magic, StandardCharsets.US_ASCII) + " file", resource);
     }
-    int version = ByteBuffer.wrap(bytes, magic.length, Integer.BYTES).getInt();
+    int version = bytes.getInt(magic.length); // big-endian, as written
     if (version < VERSION_START) {
-      throw new IndexFormatTooOldException(resource, version, VERSION_START, VERSION_CURRENT);
+      throw new IndexFormatTooOldException(resource, version, VERSION_START, current);
     }
-    if (version > VERSION_CURRENT) {
-      throw new IndexFormatTooNewException(resource, version, VERSION_START, VERSION_CURRENT);
+    if (version > current) {
+      throw new IndexFormatTooNewException(resource, version, VERSION_START, current);
     }
-    int bodyEnd = bytes.length - Integer.BYTES;
+    int bodyEnd = length - Integer.BYTES;
     CRC32C crc = new CRC32C();
-    crc.update(bytes, 0, bodyEnd);
-    int expected = ByteBuffer.wrap(bytes, bodyEnd, Integer.BYTES).getInt();
+    crc.update(bytes.duplicate().position(0).limit(bodyEnd));
+    int expected = bytes.getInt(bodyEnd);
     if ((int) crc.getValue() != expected) {
       throw new CorruptIndexException(
           "checksum failed (footer "
@@ -179,12 +266,29 @@ public final class MetricBucketFormat {
               + ")",
           resource);
     }
-    return java.util.Arrays.copyOfRange(bytes, HEADER_BYTES, bodyEnd);
+    return version;
   }
 
-  /** The chunk file's bytes after its header, checked; chunk offsets count from index 0 here. */
-  static byte[] readChunks(Path bucket) throws IOException {
-    return readChecked(bucket.resolve(CHUNKS_FILE), CHUNKS_MAGIC);
+  /**
+   * The chunk file of {@code bucket} mapped into memory (not read into the heap), checked whole
+   * once here, as the bytes after its header: chunk offsets count from index 0 of the result. The
+   * mapping stays valid after the bucket's directory is moved or deleted, until the buffer is
+   * collected.
+   */
+  static ByteBuffer mapChunks(Path bucket) throws IOException {
+    Path file = bucket.resolve(CHUNKS_FILE);
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = channel.size();
+      if (size > Integer.MAX_VALUE) {
+        throw new CorruptIndexException(
+            "chunk file of " + size + " bytes (at most 2 GiB: offsets are ints)", file.toString());
+      }
+      ByteBuffer mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
+      check(mapped, file.toString(), CHUNKS_MAGIC, CHUNKS_VERSION_CURRENT);
+      return mapped
+          .slice(HEADER_BYTES, (int) size - HEADER_BYTES - Integer.BYTES)
+          .asReadOnlyBuffer();
+    }
   }
 
   /** Lists the bucket directories under {@code buckets}, deleting leftovers of a crash. */

@@ -43,8 +43,11 @@ public final class MetricIndexStore implements Closeable {
   private final Object rollLock = new Object();
   private final CopyOnWriteArrayList<WarmBucket> warm = new CopyOnWriteArrayList<>();
   private final CopyOnWriteArrayList<HotBucket> flushing = new CopyOnWriteArrayList<>();
+  private final Object mergeLock = new Object();
+  private final java.util.concurrent.atomic.AtomicLong nextBucketId =
+      new java.util.concurrent.atomic.AtomicLong();
+  private volatile BucketMerger.Hook mergeHook = BucketMerger.NONE;
   private HotBucket hot;
-  private long nextBucketId;
 
   /**
    * Opens (creating) the metric index {@code name} in {@code directory}, replaying its log.
@@ -74,19 +77,23 @@ public final class MetricIndexStore implements Closeable {
     this.quarantine = directory.resolve("quarantine");
     long covered = 0;
     long maxId = 0;
+    List<WarmBucket> opened = new ArrayList<>();
     for (Path dir : MetricBucketFormat.list(bucketsDirectory)) {
       maxId = Math.max(maxId, Long.parseLong(dir.getFileName().toString()));
-      WarmBucket bucket;
       try {
-        bucket = WarmBucket.open(dir);
+        opened.add(WarmBucket.open(dir));
       } catch (IOException | RuntimeException e) {
         quarantine(dir, e);
-        continue;
       }
+    }
+    for (WarmBucket bucket : BucketMerger.withoutLeftSources(name, opened)) {
       warm.add(bucket);
       covered = Math.max(covered, bucket.walGeneration);
     }
-    this.nextBucketId = maxId + 1;
+    for (WarmBucket bucket : opened) {
+      maxId = Math.max(maxId, bucket.lastRoll);
+    }
+    this.nextBucketId.set(maxId + 1);
     HotBucket replayed = new HotBucket(options.chunkPoints(), clock.millis());
     this.log =
         MetricLog.open(
@@ -168,11 +175,12 @@ public final class MetricIndexStore implements Closeable {
     }
   }
 
-  /** Rolls and applies retention when due; the store's scheduler calls this. */
+  /** Rolls, merges and applies retention when due; the store's scheduler calls this. */
   public void maintain() throws IOException {
     if (rollDue()) {
       roll();
     }
+    merge();
     applyRetention();
   }
 
@@ -190,10 +198,12 @@ public final class MetricIndexStore implements Closeable {
         hot = new HotBucket(options.chunkPoints(), clock.millis());
         flushing.add(frozen);
       }
-      long id = nextBucketId++;
+      long id = nextBucketId.getAndIncrement();
       Path written;
       synchronized (frozen) {
-        written = MetricBucketFormat.write(bucketsDirectory, id, frozen, closedGeneration);
+        written =
+            MetricBucketFormat.write(
+                bucketsDirectory, id, MetricBucketFormat.of(frozen, id, closedGeneration));
       }
       WarmBucket opened = WarmBucket.open(written);
       synchronized (lock) {
@@ -204,146 +214,156 @@ public final class MetricIndexStore implements Closeable {
     }
   }
 
-  /** Deletes warm buckets past {@link MetricIndexOptions#maxAge}. */
+  /**
+   * Deletes warm buckets past {@link MetricIndexOptions#maxAge} (a merged bucket when its newest
+   * point is; a search still reading one keeps it until it ends).
+   */
   public void applyRetention() throws IOException {
     if (options.maxAge().isEmpty()) {
       return;
     }
     long cutoff = (clock.millis() - options.maxAge().get().toMillis()) * 1000;
-    for (WarmBucket bucket : warm) {
-      if (bucket.maxTime < cutoff) {
-        synchronized (lock) {
-          warm.remove(bucket);
+    synchronized (mergeLock) {
+      for (WarmBucket bucket : warm) {
+        if (bucket.maxTime < cutoff) {
+          synchronized (lock) {
+            warm.remove(bucket);
+          }
+          bucket.drop();
+          LOG.info(
+              "metric index '"
+                  + name
+                  + "': bucket "
+                  + bucket.id
+                  + " deleted by retention (maxAge)");
         }
-        IOUtils.rm(bucket.directory);
-        LOG.info(
-            "metric index '" + name + "': bucket " + bucket.id + " deleted by retention (maxAge)");
       }
     }
   }
 
+  /** For tests: called after each step of a merge (it throws to simulate a crash there). */
+  void mergeHook(BucketMerger.Hook hook) {
+    this.mergeHook = requireNonNull(hook, "hook is null");
+  }
+
   /**
-   * Visits the points in {@code [from, to)} of the series {@code selector} accepts: warm buckets
-   * oldest first, then buckets being written, then the hot bucket; within a bucket each series'
-   * points in time order. Buckets and chunks outside the range are skipped unread.
+   * Merges warm buckets when {@link MergePolicy} finds some to merge ({@link BucketMerger} says how
+   * it stays crash-safe). One merge per call.
+   *
+   * @return whether a merge was done
+   */
+  public boolean merge() throws IOException {
+    synchronized (mergeLock) {
+      List<WarmBucket> byRoll = new ArrayList<>(warm);
+      byRoll.sort(java.util.Comparator.comparingLong((WarmBucket b) -> b.firstRoll));
+      List<WarmBucket> sources = MergePolicy.select(byRoll, options);
+      if (sources.isEmpty()) {
+        return false;
+      }
+      MetricBucketFormat.Contents contents;
+      try {
+        contents = BucketMerger.contents(sources, options.chunkPoints());
+      } catch (BucketMerger.SourceDamaged e) {
+        String message = quarantineLive(e.bucket, e);
+        if (message != null) {
+          LOG.warning("metric index '" + name + "': merge abandoned; " + message);
+        }
+        return false;
+      }
+      long id = nextBucketId.getAndIncrement();
+      Path tmp = MetricBucketFormat.writeTemporary(bucketsDirectory, id, contents);
+      mergeHook.after(BucketMerger.Step.TEMPORARY_WRITTEN);
+      Path published;
+      synchronized (lock) {
+        if (!warm.containsAll(sources)) { // one was quarantined by a search meanwhile
+          IOUtils.rm(tmp);
+          return false;
+        }
+        published = MetricBucketFormat.publish(tmp);
+      }
+      mergeHook.after(BucketMerger.Step.PUBLISHED);
+      WarmBucket merged = WarmBucket.open(published);
+      synchronized (lock) {
+        warm.removeAll(sources);
+        warm.add(merged);
+      }
+      for (WarmBucket source : sources) {
+        source.drop();
+        mergeHook.after(BucketMerger.Step.SOURCE_DROPPED);
+      }
+      LOG.info(
+          "metric index '"
+              + name
+              + "': merged "
+              + sources.size()
+              + " buckets ("
+              + contents.points()
+              + " points) into bucket "
+              + id);
+      return true;
+    }
+  }
+
+  /**
+   * Visits the points in {@code [from, to)} of the series {@code selector} accepts, each series'
+   * points in time order within a bucket — or within a group of buckets overlapping in time, read
+   * together so that the last point written at an instant wins ({@link SnapshotScan}). Buckets and
+   * chunks outside the range are skipped unread.
    */
   public MetricScanStats scan(
       SeriesSelector selector, long from, long to, MetricScanVisitor visitor) throws IOException {
-    long[] counts = new long[5];
-    long buckets = 0;
-    long skipped = 0;
-    Snapshot snapshot = snapshot(selector, from, to);
-    counts[1] += snapshot.refused;
-    List<String> warnings = new ArrayList<>();
-    for (WarmBucket bucket : snapshot.warm) {
-      if (!bucket.overlaps(from, to)) {
-        skipped++;
-        continue;
-      }
-      buckets++;
-      try {
-        bucket.scan(selector, from, to, visitor, counts);
-      } catch (java.nio.file.NoSuchFileException gone) {
-        if (warm.contains(bucket)) {
-          throw gone;
-        } // deleted by retention while this search ran: it had nothing left to say
-      } catch (org.apache.lucene.index.CorruptIndexException e) {
-        // a chunk file or chunk failing its checksum: the bucket goes aside, the search goes on
-        // (what it read of the bucket before the damage stays counted)
-        synchronized (lock) {
-          if (!warm.remove(bucket)) {
-            continue; // another search moved it already
-          }
-        }
-        warnings.add(quarantine(bucket.directory, e));
+    SnapshotScan.Snapshot snapshot = snapshot(selector, from, to);
+    try {
+      return new SnapshotScan(snapshot.byRoll(), snapshot.refused(), options.chunkPoints(), this)
+          .run(selector, from, to, visitor);
+    } finally {
+      snapshot.release();
+    }
+  }
+
+  /** Whether the bucket is still one of the index's (not moved aside or merged away). */
+  boolean live(WarmBucket bucket) {
+    return warm.contains(bucket);
+  }
+
+  /** Moves a live bucket found damaged aside; null when another search did already. */
+  String quarantineLive(WarmBucket bucket, Exception cause) throws IOException {
+    synchronized (lock) {
+      if (!warm.remove(bucket)) {
+        return null;
       }
     }
-    for (List<HotBucket.Selected> selected : snapshot.inMemory) {
-      if (selected == null) {
-        skipped++;
-        continue;
-      }
-      buckets++;
-      scanSelected(selected, from, to, visitor, counts);
-    }
-    return new MetricScanStats(
-        buckets, skipped, counts[0], counts[1], counts[2], counts[3], counts[4], warnings);
+    return quarantine(bucket.directory, cause);
   }
 
   /**
    * The buckets a query reads, taken together under the lock (a roll moves a bucket from hot to
-   * being written to warm under it too, so a query sees each bucket exactly once), and the selected
-   * series of the in-memory ones with copies of their chunks (null for a bucket outside the range).
+   * being written to warm under it, and a merge swaps its sources for its result under it, so a
+   * query sees each point's bucket exactly once).
    */
-  private record Snapshot(
-      List<WarmBucket> warm, List<List<HotBucket.Selected>> inMemory, long refused) {}
-
-  private Snapshot snapshot(SeriesSelector selector, long from, long to) {
-    List<WarmBucket> warmNow;
+  private SnapshotScan.Snapshot snapshot(SeriesSelector selector, long from, long to) {
+    List<WarmBucket> warmNow = new ArrayList<>();
     List<HotBucket> flushingNow;
     List<HotBucket.Selected> hotSelected;
+    long hotMin;
+    long hotMax;
     long[] refused = new long[1];
     synchronized (lock) {
-      warmNow = new ArrayList<>(warm);
+      for (WarmBucket bucket : warm) {
+        if (bucket.acquire()) { // always, while it is in warm
+          warmNow.add(bucket);
+        }
+      }
       flushingNow = new ArrayList<>(flushing);
+      hotMin = hot.minTime();
+      hotMax = hot.maxTime();
       hotSelected =
           hot.isEmpty() || hot.minTime() >= to || hot.maxTime() < from
               ? null
               : hot.select(selector, from, to, refused);
     }
-    warmNow.sort(java.util.Comparator.comparingLong((WarmBucket b) -> b.minTime));
-    List<List<HotBucket.Selected>> inMemory = new ArrayList<>();
-    for (HotBucket bucket : flushingNow) {
-      synchronized (bucket) {
-        inMemory.add(
-            bucket.minTime() >= to || bucket.maxTime() < from
-                ? null
-                : bucket.select(selector, from, to, refused));
-      }
-    }
-    inMemory.add(hotSelected);
-    return new Snapshot(warmNow, inMemory, refused[0]);
-  }
-
-  private static void scanSelected(
-      List<HotBucket.Selected> selected,
-      long from,
-      long to,
-      MetricScanVisitor visitor,
-      long[] counts)
-      throws IOException {
-    io.quarry.codecs.metric.MetricChunkReader reader =
-        new io.quarry.codecs.metric.MetricChunkReader();
-    io.quarry.codecs.metric.MetricPointIterator iterator =
-        new io.quarry.codecs.metric.MetricPointIterator();
-    for (HotBucket.Selected series : selected) {
-      if (visitor.stopped()) {
-        return;
-      }
-      MetricScanVisitor.Points sink = visitor.series(series.key());
-      if (sink == null) {
-        continue;
-      }
-      counts[0]++;
-      for (Chunk chunk : series.chunks()) {
-        if (!chunk.overlaps(from, to)) {
-          counts[3]++;
-          continue;
-        }
-        counts[2]++;
-        if (chunk.minTime() >= from
-            && chunk.maxTime() < to
-            && sink.wholeChunk(chunk.minTime(), chunk.maxTime(), chunk.count())) {
-          counts[4] += chunk.count();
-          continue;
-        }
-        iterator.reset(reader.reset(chunk.bytes(), 0, chunk.bytes().length), from, to);
-        while (iterator.next()) {
-          sink.point(iterator.timestamp(), iterator.value());
-          counts[4]++;
-        }
-      }
-    }
+    return SnapshotScan.Snapshot.of(
+        warmNow, flushingNow, hotSelected, hotMin, hotMax, selector, from, to, refused);
   }
 
   /**
@@ -352,16 +372,19 @@ public final class MetricIndexStore implements Closeable {
    */
   public void seriesKeys(SeriesSelector selector, long from, long to, Consumer<SeriesKey> keys)
       throws IOException {
-    Snapshot snapshot = snapshot(selector, from, to);
-    for (WarmBucket bucket : snapshot.warm) {
-      if (bucket.overlaps(from, to)) {
-        bucket.keys(selector, from, to, keys);
+    SnapshotScan.Snapshot snapshot = snapshot(selector, from, to);
+    try {
+      for (SnapshotScan.Source source : snapshot.byRoll()) {
+        if (source.warm() != null) {
+          if (source.warm().overlaps(from, to)) {
+            source.warm().keys(selector, from, to, keys);
+          }
+        } else if (source.selected() != null) {
+          source.selected().forEach(s -> keys.accept(s.key()));
+        }
       }
-    }
-    for (List<HotBucket.Selected> selected : snapshot.inMemory) {
-      if (selected != null) {
-        selected.forEach(s -> keys.accept(s.key()));
-      }
+    } finally {
+      snapshot.release();
     }
   }
 

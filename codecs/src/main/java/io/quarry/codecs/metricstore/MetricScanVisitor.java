@@ -2,7 +2,7 @@ package io.quarry.codecs.metricstore;
 
 /** Receives the selected series of a {@link MetricIndexStore#scan} and their points. */
 public interface MetricScanVisitor {
-  /** Receives one series' points, in time order within a bucket. */
+  /** Receives one series' points, in time order within a bucket (or group), each instant once. */
   @FunctionalInterface
   interface Points {
     void point(long timeMicros, double value);
@@ -18,7 +18,8 @@ public interface MetricScanVisitor {
   }
 
   /**
-   * A selected series, once per bucket that holds it (buckets oldest first).
+   * A selected series, once per bucket that holds it — or once per group of buckets overlapping in
+   * time, read together (oldest first).
    *
    * @return where its points go, or null to skip the series' chunks
    */

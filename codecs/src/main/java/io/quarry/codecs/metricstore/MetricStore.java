@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
 
 /**
  * Every metric index of a data directory ({@code <data>/indexes/<name>/}, beside the event
- * indexes), and the thread that rolls their hot buckets and applies retention.
+ * indexes), and the thread that rolls their hot buckets, merges warm buckets and applies retention
+ * (a merge holds that thread while it runs: at most {@link MetricIndexOptions#maxMergedPoints}).
  */
 public final class MetricStore implements Closeable {
   private static final Logger LOG = Logger.getLogger(MetricStore.class.getName());
@@ -89,7 +90,10 @@ public final class MetricStore implements Closeable {
       try {
         index.maintain();
       } catch (IOException | RuntimeException e) {
-        LOG.log(Level.WARNING, "metric index '" + index.name() + "': roll or retention failed", e);
+        LOG.log(
+            Level.WARNING,
+            "metric index '" + index.name() + "': roll, merge or retention failed",
+            e);
       }
     }
   }

@@ -3,19 +3,20 @@ package io.quarry.codecs.metricstore;
 import io.quarry.codecs.metric.MetricChunkReader;
 import io.quarry.codecs.metric.MetricPointIterator;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.lucene.index.CorruptIndexException;
-import org.apache.lucene.store.ByteArrayDataInput;
 
 /**
  * A rolled, read-only metric bucket ({@link MetricBucketFormat}): the series file is read when the
- * bucket opens, the chunk file when a query first needs a chunk (then kept).
+ * bucket opens, the chunk file memory-mapped when a query first needs a chunk (then kept; each
+ * chunk is copied out of the mapping as it is decoded).
+ *
+ * <p><b>References.</b> The index holds one reference while the bucket is live; each search holds
+ * one from its snapshot to its end. A bucket dropped by a merge or by retention is deleted from
+ * disk when the last reference goes ({@link #release}), so a search that took it keeps reading it.
  */
 final class WarmBucket {
   final long id;
@@ -24,6 +25,14 @@ final class WarmBucket {
   final long maxTime;
   final long points;
   final long walGeneration;
+
+  /** The rolls whose points this bucket holds ({@link MetricBucketFormat}). */
+  final long firstRoll;
+
+  final long lastRoll;
+  private final java.util.concurrent.atomic.AtomicInteger references =
+      new java.util.concurrent.atomic.AtomicInteger(1);
+  private volatile boolean deleteWhenReleased;
   private final SeriesKey[] keys;
   private final int[] firstChunk; // series i's chunks are [firstChunk[i], firstChunk[i + 1])
   private final int[] chunkOffset;
@@ -33,15 +42,17 @@ final class WarmBucket {
   private final long[] chunkMax;
   private final Map<String, int[]> postings;
   private final long bytesOnDisk;
-  private volatile byte[] chunks;
+  private volatile java.nio.ByteBuffer chunks; // the mapped chunk file, read-only
 
-  private WarmBucket(
+  WarmBucket( // by SeriesFileReader
       long id,
       Path directory,
       long minTime,
       long maxTime,
       long points,
       long walGeneration,
+      long firstRoll,
+      long lastRoll,
       SeriesKey[] keys,
       int[] firstChunk,
       int[] chunkOffset,
@@ -57,6 +68,8 @@ final class WarmBucket {
     this.maxTime = maxTime;
     this.points = points;
     this.walGeneration = walGeneration;
+    this.firstRoll = firstRoll;
+    this.lastRoll = lastRoll;
     this.keys = keys;
     this.firstChunk = firstChunk;
     this.chunkOffset = chunkOffset;
@@ -68,83 +81,60 @@ final class WarmBucket {
     this.bytesOnDisk = bytesOnDisk;
   }
 
+  /** Opens the bucket in {@code directory}: reads and checks its series file. */
   static WarmBucket open(Path directory) throws IOException {
-    Path file = directory.resolve(MetricBucketFormat.SERIES_FILE);
-    byte[] body = MetricBucketFormat.readChecked(file, MetricBucketFormat.SERIES_MAGIC);
-    try {
-      ByteArrayDataInput in = new ByteArrayDataInput(body);
-      long id = in.readVLong();
-      long minTime = in.readZLong();
-      long maxTime = in.readZLong();
-      long points = in.readVLong();
-      long walGeneration = in.readVLong();
-      int seriesCount = in.readVInt();
-      SeriesKey[] keys = new SeriesKey[seriesCount];
-      int[] firstChunk = new int[seriesCount + 1];
-      IntArrays offsets = new IntArrays();
-      List<long[]> times = new ArrayList<>();
-      int offset = 0;
-      for (int s = 0; s < seriesCount; s++) {
-        keys[s] = MetricLogCodec.readSeries(in);
-        firstChunk[s] = offsets.size;
-        int count = in.readVInt();
-        for (int c = 0; c < count; c++) {
-          offset += (int) in.readVLong();
-          int length = in.readVInt();
-          int points1 = in.readVInt();
-          long min = in.readZLong();
-          long max = min + in.readVLong();
-          offsets.add(offset, length, points1);
-          times.add(new long[] {min, max});
-          offset += length;
-        }
+    return SeriesFileReader.read(directory);
+  }
+
+  /** Takes a reference for a search; false when the bucket was already released for good. */
+  boolean acquire() {
+    while (true) {
+      int now = references.get();
+      if (now == 0) {
+        return false;
       }
-      firstChunk[seriesCount] = offsets.size;
-      long[] chunkMin = new long[offsets.size];
-      long[] chunkMax = new long[offsets.size];
-      for (int c = 0; c < offsets.size; c++) {
-        chunkMin[c] = times.get(c)[0];
-        chunkMax[c] = times.get(c)[1];
+      if (references.compareAndSet(now, now + 1)) {
+        return true;
       }
-      int termCount = in.readVInt();
-      Map<String, int[]> postings = new HashMap<>(termCount * 2);
-      for (int t = 0; t < termCount; t++) {
-        String term = in.readString();
-        int[] ids = new int[in.readVInt()];
-        int previous = 0;
-        for (int i = 0; i < ids.length; i++) {
-          previous += in.readVInt();
-          if (previous >= seriesCount) {
-            throw new CorruptIndexException("posting of series " + previous, file.toString());
-          }
-          ids[i] = previous;
-        }
-        postings.put(term, ids);
-      }
-      if (in.getPosition() != body.length) {
-        throw new CorruptIndexException(
-            (body.length - in.getPosition()) + " bytes after the postings", file.toString());
-      }
-      long bytes = Files.size(file) + Files.size(directory.resolve(MetricBucketFormat.CHUNKS_FILE));
-      return new WarmBucket(
-          id,
-          directory,
-          minTime,
-          maxTime,
-          points,
-          walGeneration,
-          keys,
-          firstChunk,
-          Arrays.copyOf(offsets.offset, offsets.size),
-          Arrays.copyOf(offsets.length, offsets.size),
-          Arrays.copyOf(offsets.count, offsets.size),
-          chunkMin,
-          chunkMax,
-          postings,
-          bytes);
-    } catch (RuntimeException e) {
-      throw new CorruptIndexException("series file does not parse: " + e, file.toString(), e);
     }
+  }
+
+  /** Gives a reference back; the last one deletes the bucket's directory if it was dropped. */
+  void release() throws IOException {
+    if (references.decrementAndGet() == 0 && deleteWhenReleased) {
+      org.apache.lucene.util.IOUtils.rm(directory);
+    }
+  }
+
+  /** Drops the index's own reference: the directory goes once no search holds the bucket. */
+  void drop() throws IOException {
+    deleteWhenReleased = true;
+    release();
+  }
+
+  /** True when the rolls of this bucket lie inside {@code other}'s (and they differ). */
+  boolean supersededBy(WarmBucket other) {
+    return other != this
+        && other.firstRoll <= firstRoll
+        && lastRoll <= other.lastRoll
+        && (other.firstRoll != firstRoll || other.lastRoll != lastRoll || other.id > id);
+  }
+
+  SeriesKey key(int series) {
+    return keys[series];
+  }
+
+  /** Series {@code series}' chunks, checked and copied out of the chunk file, in time order. */
+  List<Chunk> chunks(int series) throws IOException {
+    java.nio.ByteBuffer data = chunks();
+    List<Chunk> list = new ArrayList<>(firstChunk[series + 1] - firstChunk[series]);
+    MetricChunkReader reader = new MetricChunkReader();
+    for (int c = firstChunk[series]; c < firstChunk[series + 1]; c++) {
+      byte[] bytes = copy(data, c);
+      reader.reset(bytes, 0, bytes.length); // its checksum, before it is kept
+      list.add(new Chunk(bytes, chunkMin[c], chunkMax[c], chunkCount[c]));
+    }
+    return list;
   }
 
   int seriesCount() {
@@ -185,7 +175,23 @@ final class WarmBucket {
   /** Scans the selected series' chunks in {@code [from, to)}; adds to {@code counts}. */
   void scan(SeriesSelector selector, long from, long to, MetricScanVisitor visitor, long[] counts)
       throws IOException {
-    byte[] data = chunks();
+    scan(selector, from, to, visitor, counts, java.util.Set.of());
+  }
+
+  /**
+   * Scans as {@link #scan(SeriesSelector, long, long, MetricScanVisitor, long[])}, leaving out the
+   * series {@code excluded} names (read elsewhere, merged with other buckets').
+   */
+  void scan(
+      SeriesSelector selector,
+      long from,
+      long to,
+      MetricScanVisitor visitor,
+      long[] counts,
+      java.util.Set<SeriesKey> excluded)
+      throws IOException {
+    java.nio.ByteBuffer data = chunks();
+    byte[] scratch = new byte[512];
     MetricChunkReader reader = new MetricChunkReader();
     MetricPointIterator iterator = new MetricPointIterator();
     for (int s : candidates(selector)) {
@@ -197,6 +203,9 @@ final class WarmBucket {
       }
       if (!selector.test().test(keys[s])) {
         counts[1]++;
+        continue;
+      }
+      if (!excluded.isEmpty() && excluded.contains(keys[s])) {
         continue;
       }
       MetricScanVisitor.Points sink = visitor.series(keys[s]);
@@ -216,7 +225,11 @@ final class WarmBucket {
           counts[4] += chunkCount[c];
           continue;
         }
-        reader.reset(data, chunkOffset[c], chunkLength[c]);
+        if (scratch.length < chunkLength[c]) {
+          scratch = new byte[Math.max(chunkLength[c], scratch.length * 2)];
+        }
+        data.get(chunkOffset[c], scratch, 0, chunkLength[c]);
+        reader.reset(scratch, 0, chunkLength[c]);
         iterator.reset(reader, from, to);
         while (iterator.next()) {
           sink.point(iterator.timestamp(), iterator.value());
@@ -226,18 +239,76 @@ final class WarmBucket {
     }
   }
 
-  private byte[] chunks() throws IOException {
-    byte[] data = chunks;
+  /**
+   * Gives the time spans of the series {@code selector} accepts with chunks in {@code [from, to)}
+   * (from their chunks' bounds: nothing is read).
+   */
+  void spans(
+      SeriesSelector selector,
+      long from,
+      long to,
+      java.util.function.BiConsumer<SeriesKey, long[]> to1) {
+    for (int s : candidates(selector)) {
+      if (firstChunk[s] < firstChunk[s + 1]
+          && hasChunkIn(s, from, to)
+          && selector.test().test(keys[s])) {
+        to1.accept(keys[s], new long[] {chunkMin[firstChunk[s]], chunkMax[firstChunk[s + 1] - 1]});
+      }
+    }
+  }
+
+  /**
+   * The series of {@code only} that {@code selector} accepts with chunks in {@code [from, to)},
+   * with copies of those chunks (each checked): for series written again in an overlapping bucket,
+   * whose points are merged across the buckets.
+   */
+  List<HotBucket.Selected> select(
+      SeriesSelector selector, long from, long to, java.util.Set<SeriesKey> only, long[] counts)
+      throws IOException {
+    java.nio.ByteBuffer data = chunks();
+    MetricChunkReader reader = new MetricChunkReader();
+    List<HotBucket.Selected> selected = new ArrayList<>();
+    for (int s : candidates(selector)) {
+      if (!hasChunkIn(s, from, to) || !only.contains(keys[s])) {
+        continue;
+      }
+      if (!selector.test().test(keys[s])) {
+        continue; // counted by the scan of the bucket's other series
+      }
+      List<Chunk> list = new ArrayList<>();
+      for (int c = firstChunk[s]; c < firstChunk[s + 1]; c++) {
+        if (chunkMin[c] >= to || chunkMax[c] < from) {
+          counts[3]++;
+          continue;
+        }
+        byte[] bytes = copy(data, c);
+        reader.reset(bytes, 0, bytes.length); // its checksum, before it is kept
+        list.add(new Chunk(bytes, chunkMin[c], chunkMax[c], chunkCount[c]));
+      }
+      selected.add(new HotBucket.Selected(keys[s], list));
+    }
+    return selected;
+  }
+
+  private java.nio.ByteBuffer chunks() throws IOException {
+    java.nio.ByteBuffer data = chunks;
     if (data == null) {
       synchronized (this) {
         data = chunks;
         if (data == null) {
-          data = MetricBucketFormat.readChunks(directory);
+          data = MetricBucketFormat.mapChunks(directory);
           chunks = data;
         }
       }
     }
     return data;
+  }
+
+  /** Chunk {@code c}'s bytes, copied out of the mapped chunk file. */
+  private byte[] copy(java.nio.ByteBuffer data, int c) {
+    byte[] bytes = new byte[chunkLength[c]];
+    data.get(chunkOffset[c], bytes);
+    return bytes;
   }
 
   private int[] candidates(SeriesSelector selector) {
@@ -255,25 +326,5 @@ final class WarmBucket {
       lists.add(ids);
     }
     return Postings.intersect(lists);
-  }
-
-  /** Offsets, lengths and counts of chunks as they are read. */
-  private static final class IntArrays {
-    int[] offset = new int[64];
-    int[] length = new int[64];
-    int[] count = new int[64];
-    int size;
-
-    void add(int o, int l, int c) {
-      if (size == offset.length) {
-        offset = Arrays.copyOf(offset, size * 2);
-        length = Arrays.copyOf(length, size * 2);
-        count = Arrays.copyOf(count, size * 2);
-      }
-      offset[size] = o;
-      length[size] = l;
-      count[size] = c;
-      size++;
-    }
   }
 }

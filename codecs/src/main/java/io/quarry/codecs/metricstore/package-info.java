@@ -11,9 +11,11 @@
  * The hot bucket rolls into an immutable warm bucket — a series file (dictionary, postings, chunk
  * index with each chunk's time bounds) and a chunk file, both in {@link
  * io.quarry.codecs.metricstore.MetricBucketFormat} — after which the log files it covers are
- * deleted. Queries select series by postings and a predicate, skip buckets and chunks by their time
- * bounds, and decode only the chunks that overlap ({@link
- * io.quarry.codecs.metricstore.MetricIndexStore#scan}). {@link
+ * deleted. Warm buckets adjacent in time are merged in the background ({@link
+ * io.quarry.codecs.metricstore.MergePolicy}, {@link io.quarry.codecs.metricstore.BucketMerger}),
+ * crash-safe, while searches holding the old ones keep reading them. Queries select series by
+ * postings and a predicate, skip buckets and chunks by their time bounds, and decode only the
+ * chunks that overlap ({@link io.quarry.codecs.metricstore.MetricIndexStore#scan}). {@link
  * io.quarry.codecs.metricstore.MetricStore} holds every metric index of a data directory.
  */
 package io.quarry.codecs.metricstore;

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kills a child JVM writing metric points from two threads with SIGKILL at random moments (its
- * buckets roll every 2,000 points, so some kills land inside a roll), restarts it on the same data,
- * and checks at the end that every acknowledged point is stored exactly once and nothing else more
- * than once.
+ * buckets roll every 2,000 points and merge three at a time, so some kills land inside a roll or a
+ * merge), restarts it on the same data, and checks at the end that every acknowledged point is
+ * stored exactly once and nothing else more than once.
  */
 class MetricCrashRecoveryTest {
   static final int KILLS = Integer.getInteger("crash.kills", 10);
@@ -87,6 +87,26 @@ class MetricCrashRecoveryTest {
               values.put(id, value);
             };
           });
+    }
+    long merged = 0;
+    for (Path dir : MetricBucketFormat.list(data.resolve("m").resolve("metric-buckets"))) {
+      WarmBucket bucket = WarmBucket.open(dir);
+      merged += bucket.firstRoll < bucket.lastRoll ? 1 : 0;
+    }
+    long written = 0;
+    for (int[] round : acknowledged) {
+      for (int last : round) {
+        written += last + 1;
+      }
+    }
+    System.out.println(
+        "MetricCrashRecoveryTest: "
+            + written
+            + " points acknowledged, "
+            + merged
+            + " merged buckets");
+    if (written >= 40_000) { // 20 rolls or more: the merging thread had work
+      assertThat(merged).as("merged buckets (seed %d)", seed).isPositive();
     }
     for (Map.Entry<Long, Integer> entry : copies.entrySet()) {
       assertThat(entry.getValue()).as("copies of point %d (seed %d)", entry.getKey(), seed).isOne();

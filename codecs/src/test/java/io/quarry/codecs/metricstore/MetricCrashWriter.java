@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * The child process of {@link MetricCrashRecoveryTest}: writes numbered points to the metric index
  * {@code m} from {@link #THREADS} threads, printing {@code ACK <thread> <last>} after each batch is
- * acknowledged, with small buckets so that rolls happen while it is killed.
+ * acknowledged, with small buckets so that rolls happen while it is killed, and a thread merging
+ * them three at a time so that merges are killed too.
  */
 public final class MetricCrashWriter {
   static final int THREADS = 2;
@@ -22,7 +23,8 @@ public final class MetricCrashWriter {
     Path data = Path.of(args[0]);
     int round = Integer.parseInt(args[1]);
     MetricIndexOptions options =
-        new MetricIndexOptions(2_000, Duration.ofDays(1), 128, Optional.empty());
+        new MetricIndexOptions(2_000, Duration.ofDays(1), 128, Optional.empty())
+            .withMerges(3, 1_000_000);
     MetricIndexStore store =
         new MetricIndexStore("m", data.resolve("m"), options, Clock.systemUTC());
     List<Thread> threads = new ArrayList<>();
@@ -50,6 +52,19 @@ public final class MetricCrashWriter {
                     }
                   }));
     }
+    Thread.ofPlatform()
+        .daemon(true)
+        .start(
+            () -> {
+              try {
+                while (true) {
+                  store.merge();
+                  Thread.sleep(2);
+                }
+              } catch (Exception e) {
+                e.printStackTrace();
+              }
+            });
     for (Thread thread : threads) {
       thread.join();
     }

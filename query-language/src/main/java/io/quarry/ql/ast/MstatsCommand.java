@@ -17,6 +17,10 @@ import java.util.Optional;
  *     aggregations name, one row each ({@code _time} — bucketed by the span if one is given —, the
  *     series' dimensions, {@code metric_name}, {@code index}, and a field named as the metric
  *     holding the value), for a following {@code stats}, {@code timechart} or {@code chart}
+ * @param append {@code append=true} (with {@code prestats=true} only, as in Splunk): later in a
+ *     pipeline, the rows before it pass on and its points follow them once they end
+ * @param scope for {@code append=true} later in a pipeline: what it reads, bound when the search is
+ *     planned (empty until then, and for a first command, whose plan says it)
  */
 public record MstatsCommand(
     List<MetricAggregation> aggregations,
@@ -24,8 +28,21 @@ public record MstatsCommand(
     List<String> groupBy,
     Optional<Span> span,
     boolean prestats,
+    boolean append,
+    Optional<MetricAppendScope> scope,
     Position position)
     implements MetricCommand {
+  /** A command without {@code append=true}. */
+  public MstatsCommand(
+      List<MetricAggregation> aggregations,
+      Optional<SearchExpression> where,
+      List<String> groupBy,
+      Optional<Span> span,
+      boolean prestats,
+      Position position) {
+    this(aggregations, where, groupBy, span, prestats, false, Optional.empty(), position);
+  }
+
   public MstatsCommand {
     aggregations = List.copyOf(aggregations);
     if (aggregations.isEmpty()) {
@@ -34,7 +51,17 @@ public record MstatsCommand(
     requireNonNull(where, "where is null");
     groupBy = List.copyOf(groupBy);
     requireNonNull(span, "span is null");
+    requireNonNull(scope, "scope is null");
     requireNonNull(position, "position is null");
+    if (append && !prestats) {
+      throw new IllegalArgumentException("mstats append=true needs prestats=true");
+    }
+  }
+
+  /** This command with what it reads when appending bound. */
+  public MstatsCommand withScope(MetricAppendScope bound) {
+    return new MstatsCommand(
+        aggregations, where, groupBy, span, prestats, append, Optional.of(bound), position);
   }
 
   @Override
@@ -45,6 +72,9 @@ public record MstatsCommand(
   @Override
   public String spl() {
     StringBuilder text = new StringBuilder(prestats ? "mstats prestats=true" : "mstats");
+    if (append) {
+      text.append(" append=true");
+    }
     for (MetricAggregation aggregation : aggregations) {
       text.append(' ').append(aggregation.spl());
     }

@@ -207,11 +207,12 @@ final class BuiltinHelp {
         help,
         "mstats",
         g,
-        "| mstats [prestats=<bool>] <function>(<metric>) [AS <name>] … [where index=<metric"
-            + " index> <search>] [by <dimension>…] [span=<span>]",
+        "| mstats [prestats=<bool>] [append=<bool>] <function>(<metric>) [AS <name>] … [where"
+            + " index=<metric index> <search>] [by <dimension>…] [span=<span>]",
         "Statistics over the data points of metric indexes (count sum avg min max range median"
             + " perc<N> var varp stdev stdevp earliest latest rate rate_avg rate_sum); a metric may"
-            + " be a pattern such as cpu.* (one column per metric).");
+            + " be a pattern such as cpu.* (one column per metric). With prestats=true"
+            + " append=true, later in a pipeline, its points follow the rows before it.");
     add(
         help,
         "mcatalog",

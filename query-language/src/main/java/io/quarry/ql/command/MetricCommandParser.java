@@ -23,13 +23,15 @@ import java.util.Set;
  * The generating commands over metric indexes:
  *
  * <ul>
- *   <li>{@code | mstats [prestats=<bool>] [append=false] <function>(<metric>) [AS <name>]… [where
- *       <search>] [by <dimension>…] [span=<span>]} ({@code span=} also before {@code by});
+ *   <li>{@code | mstats [prestats=<bool>] [append=<bool>] <function>(<metric>) [AS <name>]… [where
+ *       <search>] [by <dimension>…] [span=<span>]} ({@code span=} also before {@code by}); with
+ *       {@code append=true} (only with {@code prestats=true}, as in Splunk) also later in a
+ *       pipeline, which {@code Parser} allows for it;
  *   <li>{@code | mcatalog values(<field>) [AS <name>]… [where <search>] [by <field>…]};
  *   <li>{@code | mpreview [target_per_timeseries=<n>] [filter="<search>"] [<search>]}.
  * </ul>
  *
- * {@code append=true} and {@code chart=true} are errors (not built).
+ * {@code chart=true} is an error (not built).
  */
 final class MetricCommandParser implements CommandParser {
   enum Kind {
@@ -55,12 +57,17 @@ final class MetricCommandParser implements CommandParser {
 
   private static Command mstats(TokenReader reader, Token name) {
     boolean prestats = false;
+    boolean append = false;
+    Token appendValue = null;
     while (Arguments.atOption(reader)) {
       Arguments.Option option =
           Arguments.option(reader, "mstats", Set.of("prestats", "append", "chart"));
       boolean on = Arguments.bool(reader, option.value());
       if (option.name().equals("prestats")) {
         prestats = on;
+      } else if (option.name().equals("append")) {
+        append = on;
+        appendValue = option.value();
       } else if (on) {
         throw reader.error(
             option.value(),
@@ -113,7 +120,15 @@ final class MetricCommandParser implements CommandParser {
       }
       groupBy = groupBy.stream().filter(field -> !field.equals("_time")).toList();
     }
-    return new MstatsCommand(aggregations, where, groupBy, span, prestats, name.position());
+    if (append && !prestats) {
+      throw reader.error(
+          appendValue,
+          "mstats append=true is valid only with prestats=true (as in Splunk): the points of"
+              + " several mstats go together into one stats or timechart",
+          "prestats=true append=true");
+    }
+    return new MstatsCommand(
+        aggregations, where, groupBy, span, prestats, append, Optional.empty(), name.position());
   }
 
   private static MetricAggregation aggregation(TokenReader reader) {

@@ -65,6 +65,11 @@ public final class Evaluator {
     return new StoppableText(resources.stopped()).reset(text);
   }
 
+  /** Adds a warning to the search's answer (as a plugin's warnings are). */
+  public void warn(String message) {
+    resources.warnings().accept(message);
+  }
+
   /** A memory tracker for a new built-in operator of this search. */
   public MemoryTracker memory(String stage) {
     return resources.tracker(stage);
@@ -78,6 +83,19 @@ public final class Evaluator {
   /** Where {@code outputlookup} writes. */
   public LookupTable.Writer lookupWriter() {
     return lookupWriter;
+  }
+
+  private MetricAppend metricAppend = MetricAppend.NONE;
+
+  /** This evaluator, its search's {@code mstats append=true} reading points from {@code source}. */
+  public Evaluator withMetricAppend(MetricAppend source) {
+    this.metricAppend = java.util.Objects.requireNonNull(source, "source is null");
+    return this;
+  }
+
+  /** Where {@code mstats append=true} reads its points. */
+  public MetricAppend metricAppend() {
+    return metricAppend;
   }
 
   /** The lookup table of that name, or null. */

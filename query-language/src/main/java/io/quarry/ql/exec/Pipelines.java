@@ -115,6 +115,8 @@ public final class Pipelines {
       case io.quarry.ql.ast.DbinspectCommand dbinspect ->
           throw new IllegalArgumentException(
               "dbinspect generates rows: it can only be the first command");
+      case io.quarry.ql.ast.MstatsCommand mstats when mstats.append() ->
+          new MstatsAppendOperator(mstats, evaluator, downstream);
       case io.quarry.ql.ast.MetricCommand metric ->
           throw new IllegalArgumentException(
               metric.name() + " generates rows: it can only be the first command (| mstats …)");

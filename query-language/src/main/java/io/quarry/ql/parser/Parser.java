@@ -118,9 +118,28 @@ public final class Parser {
     return new Query(query, commands);
   }
 
+  /** Whether the options at the reader ({@code name=value} …) hold {@code append=t(rue)}. */
+  private static boolean appendOption(TokenReader reader) {
+    for (int i = 0;
+        reader.peek(i).type() == TokenType.WORD && reader.peek(i + 1).type() == TokenType.EQ;
+        i += 3) {
+      if (reader.peek(i).isWord("append")) {
+        String value = reader.peek(i + 2).text().toLowerCase(java.util.Locale.ROOT);
+        return value.equals("t") || value.equals("true") || value.equals("1");
+      }
+    }
+    return false;
+  }
+
   private Command command(TokenReader reader) {
     Token name = reader.expect(TokenType.WORD, "a command name");
     if (registry.generator(name.text()).isPresent()) {
+      if (appendOption(reader)) { // mstats append=true: takes the rows before it, adds its own
+        Command appending = registry.generator(name.text()).orElseThrow().parse(reader, name);
+        if (appending instanceof io.quarry.ql.ast.MstatsCommand mstats && mstats.append()) {
+          return appending;
+        }
+      }
       throw reader.error(
           name,
           "'"

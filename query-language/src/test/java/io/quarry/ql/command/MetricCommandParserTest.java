@@ -59,6 +59,37 @@ class MetricCommandParserTest {
   }
 
   @Test
+  void appendTrueWithPrestatsMayComeLaterInAPipeline() {
+    var query =
+        parser.parse(
+            "| mstats prestats=t avg(cpu.user) where index=m span=1m"
+                + " | mstats prestats=true append=t avg(mem.used) where index=m2 host=h1 span=1m"
+                + " | timechart span=1m avg(cpu.user) avg(mem.used)");
+    MstatsCommand appended = (MstatsCommand) query.commands().get(1);
+    assertThat(appended.append()).isTrue();
+    assertThat(appended.prestats()).isTrue();
+    assertThat(appended.scope()).isEmpty(); // bound by the server when it plans the search
+    assertThat(SplText.pipeline(query.commands()))
+        .isEqualTo(
+            "| mstats prestats=true avg(cpu.user) where index=m span=1m"
+                + " | mstats prestats=true append=true avg(mem.used) where index=m2 host=h1"
+                + " span=1m | timechart span=1m avg(cpu.user), avg(mem.used)");
+    assertThat(
+            ((MstatsCommand) parser.parse(SplText.pipeline(query.commands())).commands().get(1))
+                .spl())
+        .isEqualTo(appended.spl());
+    // after any search, and first (appending to nothing)
+    assertThat(
+            parser
+                .parse(
+                    "index=web | stats count | mstats prestats=t append=t count(x) where index=m")
+                .commands()
+                .get(2))
+        .isInstanceOf(MstatsCommand.class);
+    assertThat(mstats("| mstats prestats=t append=t count(x) where index=m").append()).isTrue();
+  }
+
+  @Test
   void thePlanLiftsIndexesAndTimeFromTheWhereClause() {
     SearchPlan plan =
         new SearchPlanner(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC)
@@ -113,7 +144,12 @@ class MetricCommandParserTest {
     assertThatThrownBy(() -> parser.parse("| mstats avg(cpu.*) AS x where index=m"))
         .hasMessageContaining("takes no AS name");
     assertThatThrownBy(() -> parser.parse("| mstats append=true avg(x) where index=m"))
-        .hasMessageContaining("append=true is not supported");
+        .hasMessageContaining("append=true is valid only with prestats=true");
+    assertThatThrownBy(() -> parser.parse("| makeresults | mstats append=t avg(x) where index=m"))
+        .hasMessageContaining("append=true is valid only with prestats=true");
+    assertThatThrownBy(
+            () -> parser.parse("| makeresults | mstats prestats=t append=f avg(x) where index=m"))
+        .hasMessageContaining("generates rows");
     assertThatThrownBy(() -> parser.parse("| mstats avg(x) where index=m span=10"))
         .hasMessageContaining("time span");
     assertThat(mstats("| mstats avg(x) where index=m by _time, host span=1m").groupBy())

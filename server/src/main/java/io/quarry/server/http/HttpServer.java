@@ -86,7 +86,7 @@ public final class HttpServer implements Closeable {
                         pipeline.addLast("tls", new PlaintextOnTlsPort(tls));
                       }
                       pipeline.addLast("codec", new HttpServerCodec());
-                      pipeline.addLast("decompressor", new HttpContentDecompressor());
+                      pipeline.addLast("decompressor", new BodyDecompressor());
                       pipeline.addLast(
                           "budget",
                           new BodyBudgetHandler(inFlight, router, maxRequestBytes, certificates));
@@ -157,6 +157,21 @@ public final class HttpServer implements Closeable {
                   + maxRequestBytes
                   + " bytes (server.maxRequestBytes); split it into smaller requests"),
           java.time.Duration.ofSeconds(10));
+    }
+  }
+
+  /**
+   * Netty's request-body decompressor, less {@code Content-Encoding: snappy}: Netty reads snappy's
+   * framing format, but Prometheus remote-write (the one sender of snappy bodies) uses the block
+   * format, which its route decodes itself ({@code metricindex.PrometheusRemoteWrite}).
+   */
+  private static final class BodyDecompressor extends HttpContentDecompressor {
+    @Override
+    protected io.netty.channel.embedded.EmbeddedChannel newContentDecoder(String contentEncoding)
+        throws Exception {
+      return "snappy".equalsIgnoreCase(contentEncoding)
+          ? null
+          : super.newContentDecoder(contentEncoding);
     }
   }
 }

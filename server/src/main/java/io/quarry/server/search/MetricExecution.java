@@ -120,6 +120,37 @@ final class MetricExecution {
   }
 
   /**
+   * Where {@code mstats prestats=true append=true} later in a pipeline reads: the metric store,
+   * over the indexes, time and series filter bound into the command when it was planned.
+   */
+  static io.quarry.ql.exec.MetricAppend appender(MetricSearch metricSearch) {
+    return (mstats, rows, stopped) -> {
+      io.quarry.ql.ast.MetricAppendScope scope =
+          mstats
+              .scope()
+              .orElseThrow(() -> new IllegalStateException("mstats append=true was not planned"));
+      SearchPlan plan =
+          new SearchPlan(
+              scope.indexes(),
+              scope.earliestMicros(),
+              scope.latestMicros(),
+              scope.filter(),
+              List.of(),
+              java.util.Optional.of(mstats),
+              List.of());
+      List<String> indexes = metricSearch.store().resolve(scope.indexes());
+      List<String> messages = new ArrayList<>();
+      if (indexes.isEmpty()) {
+        messages.add(
+            "mstats append=true reads no index: name a metric index in its where clause"
+                + " (index=<name>)");
+      }
+      messages.addAll(metricSearch.prestats(mstats, plan, indexes, rows, stopped).warnings());
+      return messages;
+    };
+  }
+
+  /**
    * {@code mstats prestats=true}: the points stream as rows into the pipeline (its {@code stats},
    * {@code timechart} … aggregate them) while the metric store is scanned.
    */

@@ -291,6 +291,7 @@ public final class SearchService implements AutoCloseable {
       }
     }
     plan = restrict(plan, access);
+    plan = bindMetricAppends(plan, parsed.text(), now, earliestMicros, latestMicros, access);
     if (subsearches != null) {
       plan = plan.withSubsearches(subsearches.text(), subsearches.messages());
     }
@@ -314,6 +315,56 @@ public final class SearchService implements AutoCloseable {
       }
     }
     return plan;
+  }
+
+  /**
+   * Binds each {@code mstats append=true} later in the pipeline to what it reads: its where clause
+   * planned as a first command's would be, restricted to the metric indexes {@code access} may
+   * read; what that leaves out goes to the plan's messages.
+   */
+  private SearchPlan bindMetricAppends(
+      SearchPlan plan,
+      String text,
+      Instant now,
+      long earliestMicros,
+      long latestMicros,
+      Access access) {
+    if (plan.pipeline().stream()
+        .noneMatch(c -> c instanceof io.quarry.ql.ast.MstatsCommand m && m.append())) {
+      return plan;
+    }
+    List<Command> pipeline = new ArrayList<>();
+    List<String> messages = new ArrayList<>(plan.messages());
+    for (Command command : plan.pipeline()) {
+      if (command instanceof io.quarry.ql.ast.MstatsCommand mstats && mstats.append()) {
+        SearchPlan own =
+            restrictMetric(
+                new SearchPlanner(now, ZoneOffset.UTC)
+                    .plan(
+                        new Query(text, List.of(mstats)),
+                        earliestMicros,
+                        latestMicros,
+                        access.indexesDefault()),
+                access);
+        messages.addAll(own.messages());
+        pipeline.add(
+            mstats.withScope(
+                new io.quarry.ql.ast.MetricAppendScope(
+                    own.indexPatterns(), own.earliestMicros(), own.latestMicros(), own.filter())));
+      } else {
+        pipeline.add(command);
+      }
+    }
+    return new SearchPlan(
+        plan.indexPatterns(),
+        plan.earliestMicros(),
+        plan.latestMicros(),
+        plan.filter(),
+        pipeline,
+        plan.generator(),
+        messages,
+        plan.expandedQuery(),
+        plan.indexedFieldsOnly());
   }
 
   /** The plan reading only what {@code access} may read, and filtered by its search filter. */
@@ -914,7 +965,8 @@ public final class SearchService implements AutoCloseable {
 
   /** Evaluates eval/where with the search's clock (now()) in UTC. */
   private Evaluator evaluator() {
-    return new Evaluator(clock.instant(), ZoneOffset.UTC, lookups, lookups);
+    return new Evaluator(clock.instant(), ZoneOffset.UTC, lookups, lookups)
+        .withMetricAppend(MetricExecution.appender(metricSearch));
   }
 
   /** Stops the search threads. */

@@ -182,10 +182,11 @@ class AttackSuiteTest {
         }
         attacked++;
         String path = concrete(template);
-        // ingest routes take HEC tokens: HEC itself and the Prometheus text import
+        // ingest routes take HEC tokens: HEC itself, the Prometheus text import and remote-write
         boolean hec =
             template.startsWith("/services/collector")
-                || template.equals("/api/v1/metrics/import/prometheus");
+                || template.startsWith("/api/v1/metrics/import/prometheus")
+                || template.equals("/api/v1/write");
         String body = method.equals("GET") || method.equals("DELETE") ? null : "search=*";
         for (String[] credentials :
             new String[][] {

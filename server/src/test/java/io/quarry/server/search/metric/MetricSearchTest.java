@@ -368,6 +368,175 @@ class MetricSearchTest {
         .containsExactly("cpu.sys=" + POINTS, "cpu.user=" + POINTS);
   }
 
+  /** The mean of a host's metric over the 10-minute bucket starting at {@code start}. */
+  static double mean(String host, String metric, long start) {
+    return SENT.get(host).get(metric).subMap(start, start + 600).values().stream()
+        .mapToDouble(Double::doubleValue)
+        .average()
+        .orElseThrow();
+  }
+
+  @Test
+  void appendTrueAddsItsPointsToTheRowsBeforeIt() throws Exception {
+    // Splunk's way of charting metrics of different selections together
+    List<JsonNode> chart =
+        rows(
+            "| mstats prestats=true avg(cpu.user) where index=m host=h1 span=10m"
+                + " | mstats prestats=true append=true avg(cpu.sys) where index=m host=h2 span=10m"
+                + " | timechart span=10m avg(cpu.user) AS u, avg(cpu.sys) AS s");
+    assertThat(chart).hasSize(3);
+    for (JsonNode row : chart) {
+      long start = seconds(row.get("_time"));
+      assertThat(row.get("u").asDouble()).isCloseTo(mean("h1", "cpu.user", start), within(1e-9));
+      assertThat(row.get("s").asDouble()).isCloseTo(mean("h2", "cpu.sys", start), within(1e-9));
+    }
+    // after any rows: they come first, the points after them
+    List<JsonNode> made =
+        rows(
+            "| makeresults count=2 | eval made=1"
+                + " | mstats prestats=t append=t count(net.bytes) where index=m host=h2"
+                + " | head 4");
+    assertThat(made).extracting(row -> row.has("made")).containsExactly(true, true, false, false);
+    assertThat(made.get(2).get("net.bytes").asDouble())
+        .isEqualTo(SENT.get("h2").get("net.bytes").firstEntry().getValue());
+    List<JsonNode> counted =
+        rows(
+            "| makeresults count=2 | eval made=1"
+                + " | mstats prestats=t append=t count(cpu.user) where index=m host=h1"
+                + " | stats count(made) AS made, count(cpu.user) AS points");
+    assertThat(counted.getFirst().get("made").asLong()).isEqualTo(2);
+    assertThat(counted.getFirst().get("points").asLong()).isEqualTo(POINTS);
+    // after an event search (main holds no events: stats says 0)
+    List<JsonNode> afterEvents =
+        rows(
+            "index=main | stats count AS events"
+                + " | mstats prestats=t append=t count(cpu.*) where index=m host=h1 earliest="
+                + (T0 + 600)
+                + " | stats sum(events) AS events, count(cpu.user) AS user, count(cpu.sys) AS sys");
+    assertThat(afterEvents.getFirst().get("events").asLong()).isZero();
+    assertThat(afterEvents.getFirst().get("user").asLong()).isEqualTo(POINTS - 60);
+    assertThat(afterEvents.getFirst().get("sys").asLong()).isEqualTo(POINTS - 60);
+    // its own indexes are checked as a first mstats' are
+    assertThat(messages("| makeresults | mstats prestats=t append=t count(x) where index=main"))
+        .contains("is an event index");
+    HttpResponse<String> refused =
+        TestServers.export(
+            server, PASSWORD, "| makeresults | mstats append=t count(cpu.user) where index=m");
+    assertThat(refused.statusCode()).isEqualTo(400);
+    assertThat(refused.body()).contains("valid only with prestats=true");
+  }
+
+  static HttpResponse<String> remoteWrite(
+      String path, String authorization, String contentType, byte[] body) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create(server.url() + path))
+                .header("Authorization", authorization)
+                .header("Content-Encoding", "snappy")
+                .header("Content-Type", contentType)
+                .header("X-Prometheus-Remote-Write-Version", "0.1.0")
+                .header("User-Agent", "Prometheus/3.0.0")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void prometheusRemoteWrite() throws Exception {
+    // what Prometheus sends (remote_write: url .../api/v1/write?index=m, authorization: the token)
+    List<io.quarry.server.metricindex.RemoteWriteRequests.Series> series = new ArrayList<>();
+    Map<String, Double> sums = new TreeMap<>();
+    for (int instance = 0; instance < 3; instance++) {
+      List<io.quarry.server.metricindex.RemoteWriteRequests.Sample> samples = new ArrayList<>();
+      double sum = 0;
+      for (int i = 0; i < 50; i++) {
+        double value = instance * 1000 + i * 1.5;
+        samples.add(
+            new io.quarry.server.metricindex.RemoteWriteRequests.Sample(
+                (T0 + 9000 + 15L * i) * 1000, value));
+        sum += value;
+      }
+      sums.put("node" + instance + ":9100", sum);
+      series.add(
+          new io.quarry.server.metricindex.RemoteWriteRequests.Series(
+              Map.of(
+                  "__name__",
+                  "node_cpu_seconds_total",
+                  "instance",
+                  "node" + instance + ":9100",
+                  "job",
+                  "node",
+                  "mode",
+                  "idle"),
+              samples));
+    }
+    byte[] body = io.quarry.server.metricindex.RemoteWriteRequests.body(series, true);
+    HttpResponse<String> stored =
+        remoteWrite(
+            "/api/v1/write?index=m&host=prom1",
+            "Bearer " + TestServers.TOKEN,
+            "application/x-protobuf",
+            body);
+    assertThat(stored.statusCode()).as(stored.body()).isEqualTo(204);
+    assertThat(
+            rows(
+                "| mstats sum(node_cpu_seconds_total) AS s, count(node_cpu_seconds_total) AS n"
+                    + " where index=m job=node mode=idle host=prom1 by instance"))
+        .extracting(
+            row ->
+                row.get("instance").asText()
+                    + "="
+                    + row.get("s").asDouble()
+                    + "/"
+                    + row.get("n").asLong())
+        .containsExactly(
+            sums.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue() + "/50")
+                .toArray(String[]::new));
+    // the same request again (Prometheus retries): the last value at an instant wins, no doubles
+    assertThat(
+            remoteWrite(
+                    "/api/v1/metrics/import/prometheus/write?index=m&host=prom1",
+                    "Splunk " + TestServers.TOKEN,
+                    "application/x-protobuf",
+                    body)
+                .statusCode())
+        .isEqualTo(204);
+    assertThat(
+            rows(
+                "| mstats count(node_cpu_seconds_total) AS n where index=m host=prom1"
+                    + " instance=node1:9100"))
+        .extracting(row -> row.get("n").asLong())
+        .containsExactly(50L);
+    HttpResponse<String> garbage =
+        remoteWrite(
+            "/api/v1/write?index=m",
+            "Bearer " + TestServers.TOKEN,
+            "application/x-protobuf",
+            new byte[] {1, 2, 3, 4});
+    assertThat(garbage.statusCode()).isEqualTo(400);
+    assertThat(garbage.body()).contains("INVALID_REMOTE_WRITE").contains("nothing of the body");
+    HttpResponse<String> v2 =
+        remoteWrite(
+            "/api/v1/write?index=m",
+            "Bearer " + TestServers.TOKEN,
+            "application/x-protobuf;proto=io.prometheus.write.v2.Request",
+            body);
+    assertThat(v2.statusCode()).isEqualTo(415);
+    assertThat(
+            remoteWrite("/api/v1/write?index=m", "Bearer nope", "application/x-protobuf", body)
+                .statusCode())
+        .isEqualTo(401);
+    assertThat(
+            remoteWrite(
+                    "/api/v1/write?index=main",
+                    "Bearer " + TestServers.TOKEN,
+                    "application/x-protobuf",
+                    body)
+                .body())
+        .contains("is not a metric index");
+  }
+
   @Test
   void countsComeFromChunkHeadersWhereTheyCan() throws Exception {
     // a day span holds whole chunks: counted from their headers; a 10 minute span does not

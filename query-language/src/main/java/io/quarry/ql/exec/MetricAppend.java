@@ -1,0 +1,25 @@
+package io.quarry.ql.exec;
+
+import io.quarry.ql.ast.MstatsCommand;
+import java.io.IOException;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+
+/** Where a search's {@code mstats prestats=true append=true} reads its points (the server's). */
+@FunctionalInterface
+public interface MetricAppend {
+  /** No metric store: {@code mstats append=true} fails, saying so. */
+  MetricAppend NONE =
+      (command, rows, stopped) -> {
+        throw new IllegalArgumentException("mstats append=true needs a server with metric indexes");
+      };
+
+  /**
+   * Hands every point {@code command} selects (its bound {@link MstatsCommand#scope}) to {@code
+   * rows} as a prestats row, until it answers false or {@code stopped} says so.
+   *
+   * @return messages for the search's answer (indexes left out, damage found)
+   */
+  java.util.List<String> append(MstatsCommand command, Predicate<Row> rows, BooleanSupplier stopped)
+      throws IOException;
+}
