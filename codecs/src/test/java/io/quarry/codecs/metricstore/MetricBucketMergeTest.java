@@ -326,4 +326,70 @@ class MetricBucketMergeTest {
       assertThat(store.info().points()).isEqualTo(2_140);
     }
   }
+
+  @Test
+  void aSourceFoundDamagedByAMergeIsQuarantinedAndTheMergeWaits() throws IOException {
+    Path index = data.resolve("m");
+    MetricIndexOptions options = MetricIndexOptions.DEFAULTS.withMerges(5, 1_000_000);
+    try (MetricIndexStore store = fiveBuckets(index, options)) {
+      Path chunks = index.resolve("metric-buckets").resolve("4").resolve("chunks.qmc");
+      byte[] bytes = Files.readAllBytes(chunks);
+      bytes[bytes.length / 2] ^= 0x10;
+      Files.write(chunks, bytes);
+      assertThat(store.merge()).isFalse();
+      assertThat(store.damage()).singleElement().asString().contains("bucket 4 is damaged");
+      assertThat(store.info().warmBuckets()).isEqualTo(4);
+      assertThat(store.merge()).isFalse(); // four left: fewer than the factor
+    }
+  }
+
+  @Test
+  void bucketsOfSeriesFileVersionOneStillOpenAndMerge() throws IOException {
+    Path index = data.resolve("m");
+    MetricIndexOptions options = MetricIndexOptions.DEFAULTS.withMerges(5, 1_000_000);
+    fiveBuckets(index, options).close();
+    for (int id = 1; id <= 5; id++) { // as the version before merges wrote them
+      downgradeToVersionOne(index.resolve("metric-buckets").resolve(Integer.toString(id)));
+    }
+    try (MetricIndexStore store = new MetricIndexStore("m", index, options, Clock.systemUTC())) {
+      assertSame(read(store, SeriesSelector.ALL, Long.MIN_VALUE, Long.MAX_VALUE), model);
+      assertThat(store.merge()).isTrue();
+      assertSame(read(store, SeriesSelector.ALL, Long.MIN_VALUE, Long.MAX_VALUE), model);
+    }
+    try (MetricIndexStore store = new MetricIndexStore("m", index, options, Clock.systemUTC())) {
+      assertThat(store.info().warmBuckets()).isOne();
+      assertSame(read(store, SeriesSelector.ALL, Long.MIN_VALUE, Long.MAX_VALUE), model);
+    }
+  }
+
+  /** Rewrites a bucket's series file as version 1: no FirstRoll and LastRoll, version 1. */
+  private static void downgradeToVersionOne(Path bucket) throws IOException {
+    Path file = bucket.resolve(MetricBucketFormat.SERIES_FILE);
+    byte[] bytes = Files.readAllBytes(file);
+    int header = MetricBucketFormat.HEADER_BYTES;
+    org.apache.lucene.store.ByteArrayDataInput in =
+        new org.apache.lucene.store.ByteArrayDataInput(bytes, header, bytes.length - header);
+    in.readVLong(); // id
+    in.readZLong();
+    in.readZLong();
+    in.readVLong();
+    in.readVLong(); // wal generation
+    int rollsStart = in.getPosition();
+    in.readVLong();
+    in.readVLong();
+    int rollsEnd = in.getPosition();
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    out.write(bytes, 0, rollsStart);
+    out.write(bytes, rollsEnd, bytes.length - Integer.BYTES - rollsEnd);
+    byte[] body = out.toByteArray();
+    java.nio.ByteBuffer.wrap(body).putInt(8, 1); // the version
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(body);
+    Files.write(
+        file,
+        java.nio.ByteBuffer.allocate(body.length + Integer.BYTES)
+            .put(body)
+            .putInt((int) crc.getValue())
+            .array());
+  }
 }

@@ -86,7 +86,6 @@ public final class SplText {
       case io.quarry.ql.ast.MetadataCommand ignored -> true;
       case io.quarry.ql.ast.EventCountCommand ignored -> true;
       case io.quarry.ql.ast.DbinspectCommand ignored -> true;
-      case io.quarry.ql.ast.MstatsCommand mstats -> !mstats.append();
       case io.quarry.ql.ast.MetricCommand ignored -> true;
       case HelpCommand ignored -> true;
       case PluginCommand plugin ->

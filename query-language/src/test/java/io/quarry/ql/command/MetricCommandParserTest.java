@@ -86,7 +86,10 @@ class MetricCommandParserTest {
                 .commands()
                 .get(2))
         .isInstanceOf(MstatsCommand.class);
-    assertThat(mstats("| mstats prestats=t append=t count(x) where index=m").append()).isTrue();
+    MstatsCommand first = mstats("| mstats prestats=t append=t count(x) where index=m");
+    assertThat(first.append()).isTrue();
+    assertThat(SplText.pipeline(List.of(first)))
+        .isEqualTo("| mstats prestats=true append=true count(x) where index=m");
   }
 
   @Test
