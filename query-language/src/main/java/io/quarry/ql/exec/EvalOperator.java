@@ -38,7 +38,7 @@ public final class EvalOperator implements RowSink {
     if (!TimeField.is(field)) {
       return value;
     }
-    Object seconds = Evaluator.number(value);
+    Object seconds = EvalValues.number(value);
     return seconds == null ? null : Math.round(((Number) seconds).doubleValue() * 1_000_000d);
   }
 

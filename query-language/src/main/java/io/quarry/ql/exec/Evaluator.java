@@ -1,11 +1,19 @@
 package io.quarry.ql.exec;
 
+import static io.quarry.ql.exec.EvalValues.anyMatch;
+import static io.quarry.ql.exec.EvalValues.arithmetic;
+import static io.quarry.ql.exec.EvalValues.compare;
+import static io.quarry.ql.exec.EvalValues.compares;
+import static io.quarry.ql.exec.EvalValues.multivalue;
+import static io.quarry.ql.exec.EvalValues.number;
+import static io.quarry.ql.exec.EvalValues.text;
+import static io.quarry.ql.exec.EvalValues.values;
+
 import io.quarry.ql.ast.Expression;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Evaluates {@code eval}/{@code where} expressions over a row with Splunk's semantics. Values are
@@ -60,11 +68,6 @@ public final class Evaluator {
     return resources.stopped();
   }
 
-  /** {@code text} as a user's regex reads it: the match ends when the search must stop. */
-  private CharSequence guarded(String text) {
-    return new StoppableText(resources.stopped()).reset(text);
-  }
-
   /** Adds a warning to the search's answer (as a plugin's warnings are). */
   public void warn(String message) {
     resources.warnings().accept(message);
@@ -108,31 +111,11 @@ public final class Evaluator {
     return zone;
   }
 
+  /** like(), match(), replace() and mvfind(), their patterns compiled once per search. */
+  private final RegexFunctions regexes = new RegexFunctions(() -> resources.stopped());
+
   /** searchmatch()'s searches, compiled once. */
   private final SearchMatch searchMatches = new SearchMatch();
-
-  /** Compiled regexes of match() and replace(), by pattern text (most queries use a few). */
-  private final java.util.concurrent.ConcurrentMap<String, Pattern> patterns =
-      new java.util.concurrent.ConcurrentHashMap<>();
-
-  /** like()'s patterns, compiled once, by their SPL text ({@code %} and {@code _} wildcards). */
-  private final java.util.concurrent.ConcurrentMap<String, Pattern> likePatterns =
-      new java.util.concurrent.ConcurrentHashMap<>();
-
-  private Pattern pattern(String regex) {
-    Pattern compiled = patterns.get(regex);
-    if (compiled == null) {
-      try {
-        compiled = Pattern.compile(regex);
-      } catch (java.util.regex.PatternSyntaxException e) {
-        return null; // a pattern computed per row that is not a regex: no match, like a null
-      }
-      if (patterns.size() < 1024) {
-        patterns.put(regex, compiled);
-      }
-    }
-    return compiled;
-  }
 
   /** Whether a condition holds for a row. */
   public boolean test(Expression condition, Row row) {
@@ -216,153 +199,8 @@ public final class Evaluator {
       }
       case "-", "*", "/", "%" -> arithmetic(operator.charAt(0), left, right);
       case "." -> text(left) + text(right);
-      case "LIKE" -> anyMatch(left, right, (a, b) -> like(text(a), text(b)));
+      case "LIKE" -> anyMatch(left, right, (a, b) -> regexes.like(text(a), text(b)));
       default -> anyMatch(left, right, (a, b) -> compares(operator, compare(a, b)));
-    };
-  }
-
-  private interface Pairwise {
-    boolean test(Object a, Object b);
-  }
-
-  private static Boolean anyMatch(Object left, Object right, Pairwise test) {
-    for (Object a : left instanceof List<?> list ? list : List.of(left)) {
-      for (Object b : right instanceof List<?> list ? list : List.of(right)) {
-        if (test.test(a, b)) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  private static boolean compares(String operator, int c) {
-    return switch (operator) {
-      case "=" -> c == 0;
-      case "!=" -> c != 0;
-      case "<" -> c < 0;
-      case "<=" -> c <= 0;
-      case ">" -> c > 0;
-      default -> c >= 0;
-    };
-  }
-
-  /** Numerically when both are numbers, else as case-sensitive text. */
-  static int compare(Object a, Object b) {
-    Object x = number(a);
-    Object y = number(b);
-    if (x != null && y != null) {
-      if (x instanceof Long l && y instanceof Long m) {
-        return Long.compare(l, m);
-      }
-      return Double.compare(((Number) x).doubleValue(), ((Number) y).doubleValue());
-    }
-    return text(a).compareTo(text(b));
-  }
-
-  /** A value as a Long or Double, or null when it is not a number. */
-  static Object number(Object value) {
-    if (value instanceof Long || value instanceof Double) {
-      return value;
-    }
-    if (value instanceof String s) {
-      double parsed = Values.parseNumber(s.strip());
-      if (Double.isNaN(parsed)) {
-        return null;
-      }
-      String stripped = s.strip();
-      if (parsed == Math.rint(parsed)
-          && Math.abs(parsed) < 0x1p53
-          && stripped.indexOf('.') < 0
-          && stripped.indexOf('e') < 0
-          && stripped.indexOf('E') < 0) {
-        return (long) parsed;
-      }
-      return parsed;
-    }
-    return null;
-  }
-
-  private static Object arithmetic(char operator, Object left, Object right) {
-    Object x = number(left);
-    Object y = number(right);
-    if (x == null || y == null) {
-      return null;
-    }
-    if (x instanceof Long a && y instanceof Long b) {
-      try {
-        return switch (operator) {
-          case '+' -> Math.addExact(a, b);
-          case '-' -> Math.subtractExact(a, b);
-          case '*' -> Math.multiplyExact(a, b);
-          case '/' -> b == 0 ? null : (a % b == 0 ? (Object) (a / b) : (Object) ((double) a / b));
-          default -> b == 0 ? null : a % b;
-        };
-      } catch (ArithmeticException overflow) {
-        // fall through to doubles
-      }
-    }
-    double a = ((Number) x).doubleValue();
-    double b = ((Number) y).doubleValue();
-    double result =
-        switch (operator) {
-          case '+' -> a + b;
-          case '-' -> a - b;
-          case '*' -> a * b;
-          case '/' -> b == 0 ? Double.NaN : a / b;
-          default -> b == 0 ? Double.NaN : a % b;
-        };
-    return Double.isNaN(result) ? null : result;
-  }
-
-  static String text(Object value) {
-    if (value instanceof List<?> list) {
-      return list.isEmpty() ? "" : text(list.get(0));
-    }
-    if (value instanceof Double d) {
-      return Values.toText(d);
-    }
-    return String.valueOf(value);
-  }
-
-  private boolean like(String text, String pattern) {
-    Pattern compiled = likePatterns.get(pattern);
-    if (compiled == null) {
-      StringBuilder regex = new StringBuilder("(?s)"); // % and _ match line ends too
-      for (char c : pattern.toCharArray()) {
-        switch (c) {
-          case '%' -> regex.append(".*");
-          case '_' -> regex.append('.');
-          default -> regex.append(Pattern.quote(String.valueOf(c)));
-        }
-      }
-      compiled = Pattern.compile(regex.toString());
-      if (likePatterns.size() < 1024) {
-        likePatterns.put(pattern, compiled);
-      }
-    }
-    try {
-      return compiled.matcher(guarded(text)).matches();
-    } catch (StoppableText.Stopped stopped) {
-      return false;
-    }
-  }
-
-  static List<Object> values(Object value) {
-    if (value == null) {
-      return List.of();
-    }
-    if (value instanceof List<?> list) {
-      return new ArrayList<>(list);
-    }
-    return List.of(value);
-  }
-
-  static Object multivalue(List<Object> values) {
-    return switch (values.size()) {
-      case 0 -> null;
-      case 1 -> values.get(0);
-      default -> List.copyOf(values);
     };
   }
 
@@ -558,18 +396,11 @@ public final class Evaluator {
     }
     switch (function) {
       case "replace":
-        {
-          Pattern regex = pattern(text(v.get(1)));
-          try {
-            return regex == null
-                ? null
-                : regex
-                    .matcher(guarded(text(a)))
-                    .replaceAll(TextFunctions.sedGroups(text(v.get(2))));
-          } catch (StoppableText.Stopped stopped) {
-            return null; // the search is ending (time limit, cancel): it says so itself
-          }
-        }
+        return regexes.replace(text(a), text(v.get(1)), text(v.get(2)));
+      case "match":
+        return regexes.match(text(a), text(v.get(1)));
+      case "mvfind":
+        return regexes.mvfind(values(a), text(v.get(1)));
       case "len",
       "lower",
       "upper",
@@ -610,39 +441,12 @@ public final class Evaluator {
       "exact",
       "random":
         return MathFunctions.apply(function, v);
-      case "match":
-        {
-          Pattern regex = pattern(text(v.get(1)));
-          try {
-            return regex == null ? null : regex.matcher(guarded(text(a))).find();
-          } catch (StoppableText.Stopped stopped) {
-            return null;
-          }
-        }
       case "like":
-        return like(text(a), text(v.get(1)));
+        return regexes.like(text(a), text(v.get(1)));
       case "cidrmatch":
         return Cidr.parse(text(a)).map(c -> c.contains(text(v.get(1)))).orElse(false);
       case "mvdedup", "mvsort", "mvzip", "mvrange":
         return MultivalueFunctions.apply(function, v);
-      case "mvfind":
-        {
-          Pattern regex = pattern(text(v.get(1)));
-          if (regex == null) {
-            return null;
-          }
-          List<Object> all = values(a);
-          try {
-            for (int i = 0; i < all.size(); i++) {
-              if (regex.matcher(guarded(text(all.get(i)))).find()) {
-                return (long) i;
-              }
-            }
-          } catch (StoppableText.Stopped stopped) {
-            return null;
-          }
-          return null;
-        }
       case "printf":
         return Printf.format(v);
       default:

@@ -27,7 +27,7 @@ final class MathFunctions {
         return (long) ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE); // 0 to 2^31-2
       }
       case "exact" -> {
-        return Evaluator.number(arguments.get(0)); // Quarry's arithmetic is already exact
+        return EvalValues.number(arguments.get(0)); // Quarry's arithmetic is already exact
       }
       default -> {}
     }

@@ -40,15 +40,15 @@ final class MultivalueFunctions {
       case "mvrange" -> range(arguments);
       case "mvindex" -> mvindex(values(arguments.get(0)), arguments);
       case "mvjoin" -> {
-        List<String> parts = values(arguments.get(0)).stream().map(Evaluator::text).toList();
-        yield String.join(Evaluator.text(arguments.get(1)), parts);
+        List<String> parts = values(arguments.get(0)).stream().map(EvalValues::text).toList();
+        yield String.join(EvalValues.text(arguments.get(1)), parts);
       }
       default -> throw new IllegalStateException("not a multivalue function: " + function);
     };
   }
 
   private static Object mvindex(List<Object> values, List<Object> v) {
-    if (!(Evaluator.number(v.get(1)) instanceof Number startNumber)) {
+    if (!(EvalValues.number(v.get(1)) instanceof Number startNumber)) {
       return null;
     }
     int size = values.size();
@@ -56,7 +56,7 @@ final class MultivalueFunctions {
     start = start < 0 ? size + start : start;
     int end = start;
     if (v.size() > 2) {
-      if (!(Evaluator.number(v.get(2)) instanceof Number endNumber)) {
+      if (!(EvalValues.number(v.get(2)) instanceof Number endNumber)) {
         return null;
       }
       end = endNumber.intValue() < 0 ? size + endNumber.intValue() : endNumber.intValue();

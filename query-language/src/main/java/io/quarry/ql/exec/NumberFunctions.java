@@ -1,6 +1,6 @@
 package io.quarry.ql.exec;
 
-import static io.quarry.ql.exec.Evaluator.number;
+import static io.quarry.ql.exec.EvalValues.number;
 
 import java.util.List;
 

@@ -53,7 +53,7 @@ public final class RexOperator implements RowSink {
     if (input.isEmpty()) {
       return downstream.accept(row);
     }
-    String text = Evaluator.text(input.get(0));
+    String text = EvalValues.text(input.get(0));
     if (command.sed() != null) {
       String replaced;
       try {

@@ -1,8 +1,8 @@
 package io.quarry.ql.exec;
 
-import static io.quarry.ql.exec.Evaluator.multivalue;
-import static io.quarry.ql.exec.Evaluator.number;
-import static io.quarry.ql.exec.Evaluator.text;
+import static io.quarry.ql.exec.EvalValues.multivalue;
+import static io.quarry.ql.exec.EvalValues.number;
+import static io.quarry.ql.exec.EvalValues.text;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;

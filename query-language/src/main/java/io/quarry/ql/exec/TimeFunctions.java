@@ -1,7 +1,7 @@
 package io.quarry.ql.exec;
 
-import static io.quarry.ql.exec.Evaluator.number;
-import static io.quarry.ql.exec.Evaluator.text;
+import static io.quarry.ql.exec.EvalValues.number;
+import static io.quarry.ql.exec.EvalValues.text;
 
 import io.quarry.ql.time.TimeModifiers;
 import java.time.Instant;

@@ -121,8 +121,8 @@ public final class SplText {
       case WhereCommand where -> "where " + eval(where.condition());
       case RexCommand rex -> rex(rex);
       case BinCommand bin -> bin(bin);
-      case TimechartCommand timechart -> timechart(timechart);
-      case ChartCommand chart -> chart(chart);
+      case TimechartCommand timechart -> ChartText.timechart(timechart);
+      case ChartCommand chart -> ChartText.chart(chart);
       case FieldSummaryCommand summary ->
           summary.maxValues() == FieldSummaryCommand.DEFAULT_MAX_VALUES
               ? "fieldsummary"
@@ -420,7 +420,7 @@ public final class SplText {
     return text.append(' ').append(stats(streamStats.stats())).toString();
   }
 
-  private static String aggregations(List<Aggregation> aggregations) {
+  static String aggregations(List<Aggregation> aggregations) {
     return aggregations.stream().map(SplText::aggregation).collect(Collectors.joining(", "));
   }
 
@@ -575,80 +575,6 @@ public final class SplText {
       text.append(" as ").append(value(bin.as()));
     }
     return text.toString();
-  }
-
-  private static String timechart(TimechartCommand timechart) {
-    StringBuilder text = new StringBuilder("timechart");
-    timechart.span().ifPresent(span -> text.append(" span=").append(span(span)));
-    if (timechart.bins() != 100) {
-      text.append(" bins=").append(timechart.bins());
-    }
-    chartOptions(text, timechart.limit(), timechart.useOther(), timechart.useNull());
-    if (!timechart.otherStr().equals(TimechartCommand.OTHER)) {
-      text.append(" otherstr=").append(value(timechart.otherStr()));
-    }
-    if (!timechart.nullStr().equals(TimechartCommand.NULL)) {
-      text.append(" nullstr=").append(value(timechart.nullStr()));
-    }
-    layoutOptions(text, timechart.layout());
-    text.append(' ').append(aggregations(timechart.aggregations()));
-    timechart.by().ifPresent(by -> text.append(" by ").append(value(by)));
-    splitBins(text, timechart.layout());
-    timechart.layout().where().ifPresent(where -> text.append(' ').append(where.spl()));
-    return text.toString();
-  }
-
-  private static String chart(ChartCommand chart) {
-    StringBuilder text = new StringBuilder("chart");
-    chartOptions(text, chart.limit(), chart.useOther(), chart.useNull());
-    if (!chart.otherStr().equals(TimechartCommand.OTHER)) {
-      text.append(" otherstr=").append(value(chart.otherStr()));
-    }
-    if (!chart.nullStr().equals(TimechartCommand.NULL)) {
-      text.append(" nullstr=").append(value(chart.nullStr()));
-    }
-    layoutOptions(text, chart.layout());
-    text.append(' ').append(aggregations(chart.aggregations()));
-    text.append(" over ").append(value(chart.over()));
-    chart.overSpan().ifPresent(span -> text.append(" span=").append(span(span)));
-    if (chart.overSpan().isEmpty() && chart.overBins() > 0) {
-      text.append(" bins=").append(chart.overBins());
-    }
-    chart.by().ifPresent(by -> text.append(" by ").append(value(by)));
-    splitBins(text, chart.layout());
-    chart.layout().where().ifPresent(where -> text.append(' ').append(where.spl()));
-    return text.toString();
-  }
-
-  /** {@code span=} or {@code bins=} after the split field. */
-  private static void splitBins(StringBuilder text, io.quarry.ql.ast.SeriesLayout layout) {
-    layout.splitSpan().ifPresent(span -> text.append(" span=").append(span(span)));
-    if (layout.splitSpan().isEmpty() && layout.splitBins() > 0) {
-      text.append(" bins=").append(layout.splitBins());
-    }
-  }
-
-  /** {@code sep=}, {@code format=} and {@code cont=} when not Splunk's defaults. */
-  private static void layoutOptions(StringBuilder text, io.quarry.ql.ast.SeriesLayout layout) {
-    if (!layout.sep().equals(io.quarry.ql.ast.SeriesLayout.DEFAULT.sep())) {
-      text.append(" sep=").append(value(layout.sep()));
-    }
-    layout.format().ifPresent(format -> text.append(" format=").append(value(format)));
-    if (!layout.cont()) {
-      text.append(" cont=false");
-    }
-  }
-
-  private static void chartOptions(StringBuilder text, long limit, boolean other, boolean nulls) {
-    if (limit != 10) {
-      text.append(" limit=").append(limit == Long.MAX_VALUE ? 0 : limit);
-    }
-    if (!other) {
-      text.append(" useother=false");
-    }
-    if (!nulls) {
-      text.append(" usenull=false");
-    }
   }
 
   private static String lookup(LookupCommand lookup) {

@@ -1,0 +1,138 @@
+package io.quarry.ql.exec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How eval values coerce and compare, as Splunk's eval does: a value is a number when it is a
+ * {@code Long} or {@code Double} or text that reads as one (whole texts without a point or an
+ * exponent are {@code Long}); arithmetic stays in {@code Long} until it would overflow or divide
+ * unevenly; comparisons are numeric when both sides are numbers, else case-sensitive text; a
+ * multivalue compares true when any of its values does, and reads as its first value where one text
+ * is needed. Shared by the {@link Evaluator} and its function families.
+ */
+final class EvalValues {
+  private EvalValues() {}
+
+  interface Pairwise {
+    boolean test(Object a, Object b);
+  }
+
+  static Boolean anyMatch(Object left, Object right, Pairwise test) {
+    for (Object a : left instanceof List<?> list ? list : List.of(left)) {
+      for (Object b : right instanceof List<?> list ? list : List.of(right)) {
+        if (test.test(a, b)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  static boolean compares(String operator, int c) {
+    return switch (operator) {
+      case "=" -> c == 0;
+      case "!=" -> c != 0;
+      case "<" -> c < 0;
+      case "<=" -> c <= 0;
+      case ">" -> c > 0;
+      default -> c >= 0;
+    };
+  }
+
+  /** Numerically when both are numbers, else as case-sensitive text. */
+  static int compare(Object a, Object b) {
+    Object x = number(a);
+    Object y = number(b);
+    if (x != null && y != null) {
+      if (x instanceof Long l && y instanceof Long m) {
+        return Long.compare(l, m);
+      }
+      return Double.compare(((Number) x).doubleValue(), ((Number) y).doubleValue());
+    }
+    return text(a).compareTo(text(b));
+  }
+
+  /** A value as a Long or Double, or null when it is not a number. */
+  static Object number(Object value) {
+    if (value instanceof Long || value instanceof Double) {
+      return value;
+    }
+    if (value instanceof String s) {
+      double parsed = Values.parseNumber(s.strip());
+      if (Double.isNaN(parsed)) {
+        return null;
+      }
+      String stripped = s.strip();
+      if (parsed == Math.rint(parsed)
+          && Math.abs(parsed) < 0x1p53
+          && stripped.indexOf('.') < 0
+          && stripped.indexOf('e') < 0
+          && stripped.indexOf('E') < 0) {
+        return (long) parsed;
+      }
+      return parsed;
+    }
+    return null;
+  }
+
+  static Object arithmetic(char operator, Object left, Object right) {
+    Object x = number(left);
+    Object y = number(right);
+    if (x == null || y == null) {
+      return null;
+    }
+    if (x instanceof Long a && y instanceof Long b) {
+      try {
+        return switch (operator) {
+          case '+' -> Math.addExact(a, b);
+          case '-' -> Math.subtractExact(a, b);
+          case '*' -> Math.multiplyExact(a, b);
+          case '/' -> b == 0 ? null : (a % b == 0 ? (Object) (a / b) : (Object) ((double) a / b));
+          default -> b == 0 ? null : a % b;
+        };
+      } catch (ArithmeticException overflow) {
+        // fall through to doubles
+      }
+    }
+    double a = ((Number) x).doubleValue();
+    double b = ((Number) y).doubleValue();
+    double result =
+        switch (operator) {
+          case '+' -> a + b;
+          case '-' -> a - b;
+          case '*' -> a * b;
+          case '/' -> b == 0 ? Double.NaN : a / b;
+          default -> b == 0 ? Double.NaN : a % b;
+        };
+    return Double.isNaN(result) ? null : result;
+  }
+
+  static String text(Object value) {
+    if (value instanceof List<?> list) {
+      return list.isEmpty() ? "" : text(list.get(0));
+    }
+    if (value instanceof Double d) {
+      return Values.toText(d);
+    }
+    return String.valueOf(value);
+  }
+
+  static List<Object> values(Object value) {
+    if (value == null) {
+      return List.of();
+    }
+    if (value instanceof List<?> list) {
+      return new ArrayList<>(list);
+    }
+    return List.of(value);
+  }
+
+  static Object multivalue(List<Object> values) {
+    return switch (values.size()) {
+      case 0 -> null;
+      case 1 -> values.get(0);
+      default -> List.copyOf(values);
+    };
+  }
+}
