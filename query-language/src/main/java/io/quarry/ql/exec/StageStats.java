@@ -18,19 +18,22 @@ public final class StageStats {
 
   private final List<String> names;
   private final LongAdder[] rowsIn;
-  private final LongAdder[] nanos;
+  private final LongAdder[] nanos; // time including the stages a stage fed (probes, finishes)
+  private final LongAdder[] ownNanos; // time of the stage alone (page stages, index counting)
   private final LongAdder rowsOut = new LongAdder();
 
-  /** What one stage did; {@code time} includes the stages after it that it fed. */
+  /** What one stage did; {@code time} is the time spent in it alone. */
   public record Stage(String name, long rowsIn, long rowsOut, Duration time) {}
 
   public StageStats(List<String> names) {
     this.names = List.copyOf(names);
     this.rowsIn = new LongAdder[names.size()];
     this.nanos = new LongAdder[names.size()];
+    this.ownNanos = new LongAdder[names.size()];
     for (int i = 0; i < names.size(); i++) {
       rowsIn[i] = new LongAdder();
       nanos[i] = new LongAdder();
+      ownNanos[i] = new LongAdder();
     }
   }
 
@@ -39,9 +42,17 @@ public final class StageStats {
     return new Probe(stage, operator);
   }
 
-  /** Counts rows a stage took without them passing through its probe (counted by a scan). */
+  /**
+   * Counts rows a stage took without them passing through its probe (a page stage, a count by a
+   * scan), and the time the stage alone spent on them (not the stages after it).
+   */
   public void counted(int stage, long rows, long nanos) {
     rowsIn[stage].add(rows);
+    ownNanos[stage].add(nanos);
+  }
+
+  /** Adds time a stage spent including the stages it fed (an aggregation's emitting finish). */
+  public void timed(int stage, long nanos) {
     this.nanos[stage].add(nanos);
   }
 
@@ -66,13 +77,19 @@ public final class StageStats {
     };
   }
 
-  /** The stages, each with the time spent in it alone (its inclusive time less the next one's). */
+  /**
+   * The stages, each with the time spent in it alone: its own time as counted, plus its inclusive
+   * time less the next stage's inclusive time (a page stage counts its own time only, so
+   * subtracting a neighbour's would take the aggregation's time off an {@code eval} before it).
+   */
   public List<Stage> stages() {
     List<Stage> stages = new ArrayList<>();
     for (int i = 0; i < names.size(); i++) {
       long out = i + 1 < names.size() ? rowsIn[i + 1].sum() : rowsOut.sum();
-      long own = nanos[i].sum() - (i + 1 < names.size() ? nanos[i + 1].sum() : 0);
-      stages.add(new Stage(names.get(i), rowsIn[i].sum(), out, Duration.ofNanos(Math.max(0, own))));
+      long fed = i + 1 < names.size() ? nanos[i + 1].sum() + ownNanos[i + 1].sum() : 0;
+      long inclusive = nanos[i].sum();
+      long own = ownNanos[i].sum() + (inclusive > 0 ? Math.max(0, inclusive - fed) : 0);
+      stages.add(new Stage(names.get(i), rowsIn[i].sum(), out, Duration.ofNanos(own)));
     }
     return stages;
   }

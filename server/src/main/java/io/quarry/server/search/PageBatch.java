@@ -226,7 +226,7 @@ final class PageBatch {
     }
     total.close();
     after.finish();
-    stages.counted(statsAt, 0, System.nanoTime() - started);
+    stages.timed(statsAt, System.nanoTime() - started); // with the commands it fed
     return scanned;
   }
 
