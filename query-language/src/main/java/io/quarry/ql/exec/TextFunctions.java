@@ -129,8 +129,14 @@ final class TextFunctions {
     if (base == null || ((Number) base).intValue() == 10) {
       return number(value);
     }
+    int radix = ((Number) base).intValue();
+    String digits = text(value).strip();
+    // as C's strtol, which Splunk's reads with: base 16 takes an optional 0x or 0X
+    if (radix == 16 && digits.regionMatches(true, digits.startsWith("-") ? 1 : 0, "0x", 0, 2)) {
+      digits = digits.startsWith("-") ? "-" + digits.substring(3) : digits.substring(2);
+    }
     try {
-      return Long.parseLong(text(value).strip(), ((Number) base).intValue());
+      return Long.parseLong(digits, radix);
     } catch (NumberFormatException e) {
       return null;
     }
