@@ -1108,16 +1108,27 @@ public record QuarryConfig(
       return own != null && own.datatype().equals(IndexStorage.METRIC);
     }
 
-    /** The options of a metric index: its bucket size and retention. */
+    /** The options of a metric index: its bucket size, merges and retention. */
     public io.quarry.codecs.metricstore.MetricIndexOptions metricOptions(String index) {
       IndexStorage own = indexes.get(index);
       io.quarry.codecs.metricstore.MetricIndexOptions options =
           io.quarry.codecs.metricstore.MetricIndexOptions.DEFAULTS.withMaxAge(
               java.util.Optional.ofNullable(own == null ? null : own.maxAgeDays())
                   .map(java.time.Duration::ofDays));
-      return own == null || own.maxBucketPoints() == null
-          ? options
-          : options.withMaxBucketPoints(own.maxBucketPoints());
+      if (own == null) {
+        return options;
+      }
+      if (own.maxBucketPoints() != null) {
+        options = options.withMaxBucketPoints(own.maxBucketPoints());
+      }
+      if (own.mergeFactor() != null || own.maxMergedPoints() != null) {
+        options =
+            options.withMerges(
+                java.util.Objects.requireNonNullElse(own.mergeFactor(), options.mergeFactor()),
+                java.util.Objects.requireNonNullElse(
+                    own.maxMergedPoints(), options.maxMergedPoints()));
+      }
+      return options;
     }
 
     /** The storage options of one index. */
@@ -1152,7 +1163,9 @@ public record QuarryConfig(
       @JsonProperty("maxTotalBytes") Long maxTotalBytes,
       @JsonProperty("fields") java.util.Map<String, String> fields,
       @JsonProperty("datatype") String datatype,
-      @JsonProperty("maxBucketPoints") Long maxBucketPoints) {
+      @JsonProperty("maxBucketPoints") Long maxBucketPoints,
+      @JsonProperty("mergeFactor") Integer mergeFactor,
+      @JsonProperty("maxMergedPoints") Long maxMergedPoints) {
     /** Splunk's {@code datatype = metric} in indexes.conf: the index holds metric data points. */
     public static final String METRIC = "metric";
 
@@ -1165,6 +1178,25 @@ public record QuarryConfig(
       this(journalCompression, maxAgeDays, maxTotalBytes, fields, null, null);
     }
 
+    /** An index's settings with the default merges of a metric index. */
+    public IndexStorage(
+        String journalCompression,
+        Integer maxAgeDays,
+        Long maxTotalBytes,
+        java.util.Map<String, String> fields,
+        String datatype,
+        Long maxBucketPoints) {
+      this(
+          journalCompression,
+          maxAgeDays,
+          maxTotalBytes,
+          fields,
+          datatype,
+          maxBucketPoints,
+          null,
+          null);
+    }
+
     public IndexStorage {
       datatype = Objects.requireNonNullElse(datatype, "event");
       if (!datatype.equals("event") && !datatype.equals(METRIC)) {
@@ -1174,8 +1206,13 @@ public record QuarryConfig(
       if (maxBucketPoints != null && maxBucketPoints < 1) {
         throw new IllegalArgumentException("maxBucketPoints must be at least 1");
       }
-      if (!datatype.equals(METRIC) && maxBucketPoints != null) {
-        throw new IllegalArgumentException("maxBucketPoints is a setting of metric indexes");
+      if (!datatype.equals(METRIC)
+          && (maxBucketPoints != null || mergeFactor != null || maxMergedPoints != null)) {
+        throw new IllegalArgumentException(
+            "maxBucketPoints, mergeFactor and maxMergedPoints are settings of metric indexes");
+      }
+      if (maxMergedPoints != null && maxMergedPoints < 1) {
+        throw new IllegalArgumentException("maxMergedPoints must be at least 1");
       }
       fields = fields == null ? java.util.Map.of() : java.util.Map.copyOf(fields);
       fieldTypes(fields);

@@ -96,6 +96,35 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void metricIndexSettings() throws Exception {
+    Path file = directory.resolve("metrics.yml");
+    Files.writeString(
+        file,
+        """
+        indexes: [m, n]
+        storage:
+          indexes:
+            m: {datatype: metric, maxBucketPoints: 500, mergeFactor: 4, maxMergedPoints: 2000}
+            n: {datatype: metric}
+        """);
+    QuarryConfig config = ConfigLoader.load(file, Map.of(), Map.of());
+    var m = config.storage().metricOptions("m");
+    assertThat(m.maxBucketPoints()).isEqualTo(500);
+    assertThat(m.mergeFactor()).isEqualTo(4);
+    assertThat(m.maxMergedPoints()).isEqualTo(2000);
+    var n = config.storage().metricOptions("n");
+    assertThat(n.mergeFactor())
+        .isEqualTo(io.quarry.codecs.metricstore.MetricIndexOptions.DEFAULT_MERGE_FACTOR);
+    Files.writeString(file, "indexes: [w]\nstorage:\n  indexes: {w: {mergeFactor: 3}}\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .hasMessageContaining("settings of metric indexes");
+    Files.writeString(
+        file, "indexes: [m]\nstorage:\n  indexes: {m: {datatype: metric, maxMergedPoints: 0}}\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .hasMessageContaining("maxMergedPoints must be at least 1");
+  }
+
+  @Test
   void sourcetypesOverrideBuiltInsSettingBySettingAndDeclareFieldTypes() throws Exception {
     Path file = directory.resolve("sourcetypes.yml");
     Files.writeString(
