@@ -56,7 +56,9 @@ public record QuarryConfig(
     hec = Objects.requireNonNullElseGet(hec, () -> new Hec(null));
     search =
         Objects.requireNonNullElseGet(
-            search, () -> new Search(null, null, null, null, null, null, null));
+            search,
+            () ->
+                new Search(null, null, null, null, null, null, null, null, null, null, null, null));
     storage =
         Objects.requireNonNullElseGet(storage, () -> new Storage(null, null, null, null, null));
     ingest = Objects.requireNonNullElseGet(ingest, () -> new Ingest(null, null));
@@ -832,127 +834,6 @@ public record QuarryConfig(
       @JsonProperty("queueOverQuota") Boolean queueOverQuota) {
     /** The longest a finished job is kept by default, and at most, in seconds (a day). */
     public static final int DEFAULT_MAX_JOB_TTL_SECONDS = 86_400;
-
-    /** The search settings refusing a search past its user's srchJobsQuota (the default). */
-    public Search(
-        String defaultEarliest,
-        Long maxResultRows,
-        Integer maxTimeSeconds,
-        Integer maxConcurrentJobs,
-        Integer maxJobs,
-        Integer jobTtlSeconds,
-        Long maxMemoryBytes,
-        Map<String, MacroSettings> macroSettings,
-        Map<String, SavedSearchSettings> savedSearchSettings,
-        Long maxTotalMemoryBytes,
-        Integer maxJobTtlSeconds) {
-      this(
-          defaultEarliest,
-          maxResultRows,
-          maxTimeSeconds,
-          maxConcurrentJobs,
-          maxJobs,
-          jobTtlSeconds,
-          maxMemoryBytes,
-          macroSettings,
-          savedSearchSettings,
-          maxTotalMemoryBytes,
-          maxJobTtlSeconds,
-          null);
-    }
-
-    /** The search settings with the default maximum job TTL. */
-    public Search(
-        String defaultEarliest,
-        Long maxResultRows,
-        Integer maxTimeSeconds,
-        Integer maxConcurrentJobs,
-        Integer maxJobs,
-        Integer jobTtlSeconds,
-        Long maxMemoryBytes,
-        Map<String, MacroSettings> macroSettings,
-        Map<String, SavedSearchSettings> savedSearchSettings,
-        Long maxTotalMemoryBytes) {
-      this(
-          defaultEarliest,
-          maxResultRows,
-          maxTimeSeconds,
-          maxConcurrentJobs,
-          maxJobs,
-          jobTtlSeconds,
-          maxMemoryBytes,
-          macroSettings,
-          savedSearchSettings,
-          maxTotalMemoryBytes,
-          null);
-    }
-
-    /** The search settings with the default memory breaker over all searches. */
-    public Search(
-        String defaultEarliest,
-        Long maxResultRows,
-        Integer maxTimeSeconds,
-        Integer maxConcurrentJobs,
-        Integer maxJobs,
-        Integer jobTtlSeconds,
-        Long maxMemoryBytes,
-        Map<String, MacroSettings> macroSettings,
-        Map<String, SavedSearchSettings> savedSearchSettings) {
-      this(
-          defaultEarliest,
-          maxResultRows,
-          maxTimeSeconds,
-          maxConcurrentJobs,
-          maxJobs,
-          jobTtlSeconds,
-          maxMemoryBytes,
-          macroSettings,
-          savedSearchSettings,
-          null);
-    }
-
-    /** The search settings without saved searches. */
-    public Search(
-        String defaultEarliest,
-        Long maxResultRows,
-        Integer maxTimeSeconds,
-        Integer maxConcurrentJobs,
-        Integer maxJobs,
-        Integer jobTtlSeconds,
-        Long maxMemoryBytes,
-        Map<String, MacroSettings> macroSettings) {
-      this(
-          defaultEarliest,
-          maxResultRows,
-          maxTimeSeconds,
-          maxConcurrentJobs,
-          maxJobs,
-          jobTtlSeconds,
-          maxMemoryBytes,
-          macroSettings,
-          null);
-    }
-
-    /** The search settings without macros or saved searches. */
-    public Search(
-        String defaultEarliest,
-        Long maxResultRows,
-        Integer maxTimeSeconds,
-        Integer maxConcurrentJobs,
-        Integer maxJobs,
-        Integer jobTtlSeconds,
-        Long maxMemoryBytes) {
-      this(
-          defaultEarliest,
-          maxResultRows,
-          maxTimeSeconds,
-          maxConcurrentJobs,
-          maxJobs,
-          jobTtlSeconds,
-          maxMemoryBytes,
-          null,
-          null);
-    }
 
     /** The configured saved searches by name, owned by {@code nobody}. */
     public Map<String, io.quarry.server.saved.SavedSearch> savedSearches() {

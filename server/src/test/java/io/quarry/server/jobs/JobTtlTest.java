@@ -159,12 +159,13 @@ class JobTtlTest {
     assertThatThrownBy(
             () ->
                 new QuarryConfig.Search(
-                    null, null, null, null, null, 7200, null, null, null, null, 3600))
+                    null, null, null, null, null, 7200, null, null, null, null, 3600, null))
         .hasMessageContaining("search.jobTtlSeconds (7200)")
         .hasMessageContaining("search.maxJobTtlSeconds (3600)");
     // without its own setting, the default TTL fits under a small maximum
     assertThat(
-            new QuarryConfig.Search(null, null, null, null, null, null, null, null, null, null, 60)
+            new QuarryConfig.Search(
+                    null, null, null, null, null, null, null, null, null, null, 60, null)
                 .jobTtlSeconds())
         .isEqualTo(60);
   }

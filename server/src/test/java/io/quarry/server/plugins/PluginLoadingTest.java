@@ -206,7 +206,8 @@ class PluginLoadingTest {
         io.quarry.server.TestServers.start(
             root.resolve("data"),
             PASSWORD,
-            new QuarryConfig.Search(null, null, null, null, null, null, 64L << 20),
+            new QuarryConfig.Search(
+                null, null, null, null, null, null, 64L << 20, null, null, null, null, null),
             null,
             new QuarryConfig.Plugins(plugins.toString()));
     HttpResponse<String> loaded =

@@ -34,7 +34,11 @@ class MacroSearchTest {
             "failures",
             new QuarryConfig.MacroSettings("status=500", null),
             "count_by(1)",
-            new QuarryConfig.MacroSettings("stats count by $field$", List.of("field"))));
+            new QuarryConfig.MacroSettings("stats count by $field$", List.of("field"))),
+        null,
+        null,
+        null,
+        null);
   }
 
   @BeforeEach

@@ -27,7 +27,8 @@ class SearchMemoryLimitTest {
         io.quarry.server.TestServers.start(
             root.resolve("data"),
             PASSWORD,
-            new QuarryConfig.Search(null, null, null, null, null, null, 1L << 20),
+            new QuarryConfig.Search(
+                null, null, null, null, null, null, 1L << 20, null, null, null, null, null),
             null,
             null);
     StringBuilder lines = new StringBuilder();
