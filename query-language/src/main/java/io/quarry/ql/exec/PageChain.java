@@ -122,20 +122,30 @@ public final class PageChain {
       Consumer<Page> end,
       StageStats stats,
       int firstStage) {
+    this(
+        commands.stream().map(command -> stage(command, evaluator)).toList(),
+        end,
+        stats,
+        firstStage);
+  }
+
+  /** A chain of stages made elsewhere ({@link PageReduce}), numbered from {@code firstStage}. */
+  PageChain(List<Stage> stages, Consumer<Page> end, StageStats stats, int firstStage) {
     this.end = requireNonNull(end, "end is null");
     this.stats = requireNonNull(stats, "stats is null");
     this.firstStage = firstStage;
-    for (Command command : commands) {
-      stages.add(
-          switch (command) {
-            case EvalCommand eval -> new EvalStage(eval, evaluator);
-            case WhereCommand where ->
-                new FilterStage(row -> evaluator.test(where.condition(), row));
-            case BinCommand bin -> new BinStage(bin, evaluator.zone());
-            case PluginCommand plugin -> new PluginStage(plugin, evaluator);
-            default -> FieldStages.stage(command);
-          });
-    }
+    this.stages.addAll(stages);
+  }
+
+  /** The page stage of one command {@link #supports} takes. */
+  static Stage stage(Command command, Evaluator evaluator) {
+    return switch (command) {
+      case EvalCommand eval -> new EvalStage(eval, evaluator);
+      case WhereCommand where -> new FilterStage(row -> evaluator.test(where.condition(), row));
+      case BinCommand bin -> new BinStage(bin, evaluator.zone());
+      case PluginCommand plugin -> new PluginStage(plugin, evaluator);
+      default -> FieldStages.stage(command);
+    };
   }
 
   /** Pushes a page through every stage. */
