@@ -186,7 +186,9 @@ public final class EventStore implements Closeable {
    * {@code query} matches) are counted instead of visited: their number, in the time range, goes to
    * {@code countedSink} before the scan (from the term index where Lucene can: a term's document
    * frequency, a segment's live documents), and the scan visits {@code query}'s other documents
-   * only.
+   * only. Buckets stored as blocks count nothing: every event of their candidate blocks is visited,
+   * so a caller searching an index that {@link IndexStore#holdsBlocks holds blocks} must check
+   * every visited event against its filter, and may count up front only what needs no check.
    */
   public ScanStats scanParallelCounting(
       List<String> indexNames,
@@ -213,6 +215,9 @@ public final class EventStore implements Closeable {
           long documents = 0;
           long countStarted = System.nanoTime();
           for (TimeOrderedScan.Source source : sources) {
+            if (source.bucket().format() == BucketFormat.BLOCKS) {
+              continue; // a block document is not an event: its events are visited instead
+            }
             documents +=
                 source
                     .searcher()
@@ -222,7 +227,7 @@ public final class EventStore implements Closeable {
           }
           long countNanos = System.nanoTime() - countStarted;
           countedSink.accept(documents);
-          return new ParallelScan(sources, rest, earliestMicros, latestMicros)
+          return new ParallelScan(sources, rest, query, earliestMicros, latestMicros)
               .run(visitors, executor)
               .plusCosts(ScanStats.Costs.indexLookup(countNanos));
         });
