@@ -601,7 +601,8 @@ public final class IndexStore implements Closeable {
               bucket.events() == 0 ? 0 : bucket.maxTime(),
               bucket.sizeOnDisk(),
               journal[0],
-              journal[1]));
+              journal[1],
+              bucket.format()));
     }
     return infos;
   }
