@@ -3,11 +3,13 @@ package io.quarry.benchmarks;
 import io.quarry.benchmarks.data.AccessLogGenerator;
 import io.quarry.codecs.journal.JournalCompression;
 import io.quarry.codecs.journal.QuarryCodec;
+import io.quarry.codecs.store.BucketFormat;
 import io.quarry.codecs.store.Event;
 import io.quarry.codecs.store.EventFields;
 import io.quarry.codecs.store.EventStore;
 import io.quarry.codecs.store.IndexOptions;
 import io.quarry.codecs.tokens.TermSet;
+import io.quarry.codecs.tokens.TermTokenStream;
 import io.quarry.codecs.wal.WriteAheadLog;
 import io.quarry.server.sourcetype.Sourcetype;
 import io.quarry.server.sourcetype.Sourcetypes;
@@ -89,8 +91,16 @@ public class BlockIndexBenchmark {
   static final int BATCH = 2_000;
   private static final FieldType TERMS = termsType();
 
-  @Param({"event", "block"})
+  @Param({"event", "block", "store"})
   public String layout;
+
+  /**
+   * How the experimental {@code block} layout builds a block's terms: {@code set} ({@link TermSet},
+   * each distinct term handed to Lucene once) or {@code lucene} (Lucene hashing every occurrence in
+   * the block's concatenated text, as before the term set).
+   */
+  @Param({"set"})
+  public String terms;
 
   @Param({"256"})
   public int blockSize;
@@ -100,7 +110,7 @@ public class BlockIndexBenchmark {
   public int events = EVENTS;
 
   private List<Event> dataset;
-  private final TermSet terms = new TermSet(); // the block being written's distinct terms
+  private final TermSet termSet = new TermSet(); // the block being written's distinct terms
   private long rawBytes;
   Path directory;
 
@@ -168,8 +178,11 @@ public class BlockIndexBenchmark {
   @Benchmark
   @OperationsPerInvocation(EVENTS)
   public void write() throws IOException {
-    if (layout.equals("event")) {
-      try (EventStore store = EventStore.open(directory, Map.of("main", IndexOptions.DEFAULTS))) {
+    if (layout.equals("event") || layout.equals("store")) {
+      IndexOptions options =
+          IndexOptions.DEFAULTS.withFormat(
+              layout.equals("store") ? BucketFormat.BLOCKS : BucketFormat.EVENTS);
+      try (EventStore store = EventStore.open(directory, Map.of("main", options))) {
         for (int from = 0; from < dataset.size(); from += BATCH) {
           store.write("main", dataset.subList(from, Math.min(dataset.size(), from + BATCH)));
         }
@@ -215,13 +228,15 @@ public class BlockIndexBenchmark {
     long max = Long.MIN_VALUE;
     StringBuilder text = new StringBuilder();
     Set<String> keywords = new LinkedHashSet<>();
-    terms.clear();
+    termSet.clear();
     Map<String, Map<String, Integer>> dictionaries = new LinkedHashMap<>();
     for (Event event : block) {
       min = Math.min(min, event.timeMicros());
       max = Math.max(max, event.timeMicros());
       text.append(event.raw()).append('\n');
-      terms.add(event.raw());
+      if (!terms.equals("lucene")) {
+        termSet.add(event.raw());
+      }
       keywords.add(EventFields.HOST + '\u0000' + event.host());
       keywords.add(EventFields.SOURCE + '\u0000' + event.source());
       keywords.add(EventFields.SOURCETYPE + '\u0000' + event.sourcetype());
@@ -249,7 +264,13 @@ public class BlockIndexBenchmark {
             new StringField(EventFields.keywordField(field.getKey()), value, Field.Store.NO));
       }
     }
-    document.add(new Field(EventFields.TOKENS, terms.tokenStream(), TERMS));
+    document.add(
+        new Field(
+            EventFields.TOKENS,
+            this.terms.equals("lucene")
+                ? TermTokenStream.of(text.toString())
+                : termSet.tokenStream(),
+            TERMS));
     document.add(new StoredField("_block", payload(block, max, text, dictionaries)));
     return document;
   }
