@@ -33,6 +33,15 @@ final class BlockSequences {
     return new long[] {events, last};
   }
 
+  /** The events of every live block document of a reader. */
+  static long events(org.apache.lucene.index.IndexReader reader) throws IOException {
+    long events = 0;
+    for (org.apache.lucene.index.LeafReaderContext leaf : reader.leaves()) {
+      events += countAndLast(leaf.reader())[0];
+    }
+    return events;
+  }
+
   /**
    * Sets bit {@code s - low} of {@code into} for every sequence {@code s} in {@code [low, high]}.
    */
