@@ -74,9 +74,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * </ul>
  *
  * <p>The score is microseconds per event (single shot over {@link #EVENTS} events, one writing
- * thread); the bytes per raw byte and the breakdown by Lucene file type are printed after each
- * iteration. What the block layout leaves out (and the real format must add): per-event
- * verification of term matches on read, exact per-event counts from the index, deletes.
+ * thread); the CPU time per event of the whole JVM (all threads) is printed after each iteration —
+ * on a shared machine the steadier figure — and so are the bytes per raw byte and the breakdown by
+ * Lucene file type are printed after each iteration. What the block layout leaves out (and the real
+ * format must add): per-event verification of term matches on read, exact per-event counts from the
+ * index, deletes.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -136,10 +138,27 @@ public class BlockIndexBenchmark {
   @Setup(Level.Iteration)
   public void open() throws IOException {
     directory = Files.createTempDirectory("quarry-block-bench");
+    cpuStarted = processCpuNanos();
+  }
+
+  private long cpuStarted;
+
+  /**
+   * The CPU time of this whole JVM (every thread: the writer, Lucene's merges and flushes, the
+   * store's committer and refresher), which a shared machine's other load does not inflate the way
+   * it inflates wall time.
+   */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   @TearDown(Level.Iteration)
   public void report() throws IOException {
+    System.out.printf(
+        "%s: %.1f µs of CPU per event (all threads)%n",
+        layout, (processCpuNanos() - cpuStarted) / 1e3 / events);
     System.out.println(storageReport());
     IOUtils.rm(directory);
   }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +34,9 @@ import org.apache.lucene.util.NumericUtils;
  *   <li>{@code _time}: the oldest and newest event's time as points (the bucket's bounds), the
  *       newest as numeric doc values (the index sort); {@value #TIME_RANGE}: the same range as a
  *       range field, which a scan's time range intersects;
+ *   <li>{@value #COMPLETE}: the name of each index-time field every event of the block has a value
+ *       of (as the event layout's doc values would), so a search for events without one skips the
+ *       block;
  *   <li>{@value #FIRST_SEQUENCE} and {@value #COUNT}: numeric doc values, the first sequence number
  *       and the number of events (recovery and the bucket's counts);
  *   <li>{@value #BLOCK}: the {@link io.quarry.codecs.block.EventBlock} payload, the only stored
@@ -51,6 +55,7 @@ final class BlockDocuments {
   static final String TIME_RANGE = "_trange";
   static final String FIRST_SEQUENCE = "_seq0";
   static final String COUNT = "_n";
+  static final String COMPLETE = "_complete";
 
   private final IndexOptions options;
 
@@ -90,6 +95,7 @@ final class BlockDocuments {
     document.add(new NumericDocValuesField(COUNT, block.size()));
     Set<String> keywords = new HashSet<>();
     List<Event> columns = new ArrayList<>(block.size());
+    Map<String, Integer> complete = new HashMap<>(); // events with a value, by field
     terms.clear();
     for (Event event : block) {
       terms.add(event.raw());
@@ -101,8 +107,16 @@ final class BlockDocuments {
           keyword(document, keywords, field.getKey(), value);
         }
       }
-      columns.add(readBack(event));
+      Event readBack = readBack(event);
+      columns.add(readBack);
+      readBack.indexedFields().keySet().forEach(f -> complete.merge(f, 1, Integer::sum));
     }
+    complete.forEach(
+        (field, events) -> {
+          if (events == block.size()) {
+            document.add(new StringField(COMPLETE, field, Field.Store.NO));
+          }
+        });
     document.add(new Field(EventFields.TOKENS, terms.tokenStream(), IndexStore.TERMS));
     document.add(new StoredField(BLOCK, EventBlockWriter.write(columns)));
     return document;

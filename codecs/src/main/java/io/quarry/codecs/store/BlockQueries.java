@@ -17,12 +17,36 @@ import org.apache.lucene.search.TermQuery;
  * match. A block document has the union of its events' terms, so a query that asks for terms to be
  * present (term, term set, wildcard, prefix, regexp, term range — and their conjunctions and
  * disjunctions) finds every block with a matching event, and more; an exclusion ({@code MUST_NOT})
- * cannot be decided per block and is dropped, and any other query (points, doc values, a query of
- * the caller's own) becomes "every block". The result is a superset: the caller checks every event
- * of a candidate block, as it checks the events of an inexact translation.
+ * cannot be decided per block and is dropped, a query of the caller's own that is {@link Aware}
+ * says itself which blocks to read, and any other query (points, doc values) becomes "every block".
+ * The result is a superset: the caller checks every event of a candidate block, as it checks the
+ * events of an inexact translation.
  */
-final class BlockQueries {
+public final class BlockQueries {
   private BlockQueries() {}
+
+  /**
+   * A query of the caller's own (not one of Lucene's) that knows which block documents may hold an
+   * event it matches; any other unknown query is taken to match every block.
+   */
+  public interface Aware {
+    /** The block documents that may hold a matching event, in Lucene's own queries. */
+    Query blockCandidates();
+  }
+
+  /**
+   * The block documents that may hold an event without an index-time value for {@code field} (as
+   * doc values would have none): those where not every event has one ({@value
+   * BlockDocuments#COMPLETE} holds the fields every event of a block has).
+   */
+  public static Query lacking(String field) {
+    return new BooleanQuery.Builder()
+        .add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER)
+        .add(
+            new TermQuery(new org.apache.lucene.index.Term(BlockDocuments.COMPLETE, field)),
+            BooleanClause.Occur.MUST_NOT)
+        .build();
+  }
 
   /** The block documents that may hold an event {@code query} matches. */
   static Query candidates(Query query) {
@@ -35,6 +59,7 @@ final class BlockQueries {
       case ConstantScoreQuery constant -> new ConstantScoreQuery(candidates(constant.getQuery()));
       case BoostQuery boost -> candidates(boost.getQuery());
       case BooleanQuery bool -> booleanCandidates(bool);
+      case Aware aware -> aware.blockCandidates();
       default -> new MatchAllDocsQuery();
     };
   }

@@ -201,6 +201,13 @@ class BlockStoreTest {
       assertThat(ordered(store, "bl", excluding, from, to))
           .as(why)
           .containsAll(ordered(store, "ev", excluding, from, to));
+      // a query of the caller's own that knows its blocks: events without an index-time status
+      List<String> lacking = ordered(store, "ev", new LacksStatus(), from, to);
+      List<String> lackingCandidates = ordered(store, "bl", new LacksStatus(), from, to);
+      assertThat(lackingCandidates).as(why).containsAll(lacking);
+      assertThat(lackingCandidates.stream().filter(e -> !e.contains("status=")).toList())
+          .as(why)
+          .isEqualTo(lacking);
       assertThat(counted(store, from, to))
           .as(why)
           .isEqualTo(ordered(store, "ev", all, from, to).size());
@@ -220,6 +227,48 @@ class BlockStoreTest {
     assertThat(ten).as(why).isEqualTo(every.subList(0, 10));
     // counting: a block bucket inside the range counts its blocks' events, others are visited
     assertThat(counted(store, Long.MIN_VALUE, Long.MAX_VALUE)).as(why).isEqualTo(every.size());
+  }
+
+  /**
+   * The events without an index-time {@code status}: over event documents, those without its doc
+   * values; over block documents, the blocks where not every event has one.
+   */
+  private static final class LacksStatus extends Query implements BlockQueries.Aware {
+    @Override
+    public Query rewrite(org.apache.lucene.search.IndexSearcher searcher) {
+      return new BooleanQuery.Builder()
+          .add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER)
+          .add(
+              new org.apache.lucene.search.FieldExistsQuery(
+                  EventFields.valuesField("status", IndexedFieldType.LONG)),
+              BooleanClause.Occur.MUST_NOT)
+          .build();
+    }
+
+    @Override
+    public Query blockCandidates() {
+      return BlockQueries.lacking("status");
+    }
+
+    @Override
+    public void visit(org.apache.lucene.search.QueryVisitor visitor) {
+      visitor.visitLeaf(this);
+    }
+
+    @Override
+    public String toString(String field) {
+      return "lacks(status)";
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof LacksStatus;
+    }
+
+    @Override
+    public int hashCode() {
+      return 23;
+    }
   }
 
   /** Events counted up front plus events visited, by a counting scan of every event. */
