@@ -75,6 +75,10 @@ final class TimeOrderedScan {
           searcher.createWeight(searcher.rewrite(sourceQuery), ScoreMode.COMPLETE_NO_SCORES, 1f);
       for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
         segments++;
+        if (damaged.contains(source.bucket())) {
+          segmentsSkipped++; // quarantined while its first segments were opened
+          continue;
+        }
         Scorer scorer = weight.scorer(leaf);
         Cursor cursor =
             scorer == null
@@ -178,16 +182,21 @@ final class TimeOrderedScan {
    * Moves a cursor to its next event; false when it has none, or when its bucket turned out damaged
    * (then the bucket is quarantined and its other cursors leave the queue).
    */
-  private static boolean advance(Cursor cursor, PriorityQueue<Cursor> queue, List<String> warnings)
+  private boolean advance(Cursor cursor, PriorityQueue<Cursor> queue, List<String> warnings)
       throws IOException {
     try {
       return cursor.advance();
     } catch (CorruptIndexException | UncheckedCorruption e) {
-      warnings.add(cursor.source.store().quarantine(cursor.source.bucket(), corruption(e)));
+      if (damaged.add(cursor.source.bucket())) {
+        warnings.add(cursor.source.store().quarantine(cursor.source.bucket(), corruption(e)));
+      }
       queue.removeIf(other -> other.source.bucket() == cursor.source.bucket());
       return false;
     }
   }
+
+  /** Buckets found damaged during this scan (quarantined once, their cursors dropped). */
+  private final java.util.Set<Bucket> damaged = new java.util.HashSet<>();
 
   /** The next event of one segment's matches, newest first: its time, and the event itself. */
   abstract static class Cursor {
