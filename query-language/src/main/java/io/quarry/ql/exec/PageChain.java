@@ -14,6 +14,10 @@ import io.quarry.ql.ast.Expression;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.ast.WhereCommand;
 import io.quarry.ql.engine.BlockCopies;
+import io.quarry.ql.eval.ExpressionCompiler;
+import io.quarry.ql.eval.ExpressionEvaluator;
+import io.quarry.ql.eval.Frame;
+import io.quarry.ql.eval.Selection;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -28,9 +32,9 @@ import java.util.function.Predicate;
  * bin}, {@code fields}/{@code table}, {@code rename} and {@code search} ({@link FieldStages}) and
  * streaming plugin commands (their own operators, driven directly — no rows in between), one stage
  * per command, pages pushed through in order to {@code end}. The map side of a batch search on the
- * page engine, for one segment slice at a time. {@code eval} and {@code where} evaluate with the
- * row engine's {@link Evaluator} over a {@link PageRow} view of each position, so their semantics
- * are the row engine's exactly; compiled evaluators on blocks are the next step.
+ * page engine, for one segment slice at a time. {@code eval} and {@code where} are compiled once
+ * into evaluators over whole pages ({@code io.quarry.ql.eval}), whose answers are the row engine's
+ * {@link Evaluator}'s exactly.
  */
 public final class PageChain {
   private final List<Stage> stages = new ArrayList<>();
@@ -130,7 +134,7 @@ public final class PageChain {
           switch (command) {
             case EvalCommand eval -> new EvalStage(eval, evaluator);
             case WhereCommand where ->
-                new FilterStage(row -> evaluator.test(where.condition(), row));
+                new ConditionStage(new ExpressionCompiler(evaluator).compile(where.condition()));
             case BinCommand bin -> new BinStage(bin, evaluator.zone());
             case PluginCommand plugin -> new PluginStage(plugin, evaluator);
             default -> FieldStages.stage(command);
@@ -194,27 +198,42 @@ public final class PageChain {
     default void close() {}
   }
 
-  /** {@code eval}: the assigned fields as new (or replacing) columns. */
+  /** {@code eval}: the assigned fields as new (or replacing) columns, compiled once. */
   private static final class EvalStage implements Stage {
-    private final EvalCommand command;
-    private final PageEval eval;
+    private final PageEval.Compiled eval;
 
     EvalStage(EvalCommand command, Evaluator evaluator) {
-      this.command = command;
-      this.eval = new PageEval(evaluator);
+      this.eval = new PageEval(evaluator).compile(command.assignments());
     }
 
     @Override
     public void add(Page page, Consumer<Page> out) {
-      Map<String, List<List<Object>>> columns = eval.assign(page, command.assignments());
-      List<String> names = List.copyOf(columns.keySet());
-      Page computed =
-          PageCollector.toPage(names, List.copyOf(columns.values()), page.positionCount());
-      Page result = page;
-      for (int i = 0; i < names.size(); i++) {
-        result = result.withColumn(names.get(i), computed.block(i));
+      out.accept(eval.apply(page));
+    }
+  }
+
+  /**
+   * {@code where}: the condition compiled once and evaluated over the whole page, the positions
+   * where it is true kept by one filter of the page.
+   */
+  private static final class ConditionStage implements Stage {
+    private final ExpressionEvaluator condition;
+    private int[] kept = new int[0];
+
+    ConditionStage(ExpressionEvaluator condition) {
+      this.condition = condition;
+    }
+
+    @Override
+    public void add(Page page, Consumer<Page> out) {
+      int positions = page.positionCount();
+      if (kept.length < positions) {
+        kept = new int[positions];
       }
-      out.accept(result);
+      int count = Selection.trues(condition.eval(new Frame(page)), kept);
+      if (count > 0) {
+        out.accept(BlockCopies.filter(page, kept, count));
+      }
     }
   }
 

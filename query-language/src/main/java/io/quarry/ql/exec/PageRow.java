@@ -13,16 +13,16 @@ import java.util.Map;
  * assignments) laid over them — a null set value removes the field. Moved from position to
  * position; nothing is copied.
  */
-final class PageRow implements Row {
+public final class PageRow implements Row {
   private final Map<String, Object> assigned;
   private Page page;
   private int position;
 
-  PageRow(Map<String, Object> assigned) {
+  public PageRow(Map<String, Object> assigned) {
     this.assigned = assigned;
   }
 
-  PageRow at(Page page, int position) {
+  public PageRow at(Page page, int position) {
     this.page = page;
     this.position = position;
     return this;

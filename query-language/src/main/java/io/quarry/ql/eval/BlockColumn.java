@@ -1,0 +1,103 @@
+package io.quarry.ql.eval;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BooleanBlock;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.DoubleBlock;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.ql.exec.TimeField;
+import java.util.List;
+
+/**
+ * A field's block read as the {@code Evaluator} reads a field, without copying it: a position's one
+ * value as it is, several values as a multivalue, and {@code _time}'s microseconds as epoch seconds
+ * ({@link TimeField#seconds}: whole seconds a {@code Long}, else a {@code Double}; of a multivalued
+ * {@code _time} only the first value, as the row engine reads it).
+ */
+public final class BlockColumn implements ValueColumn {
+  private static final long MICROS_PER_SECOND = 1_000_000;
+
+  private final Block block;
+  private final boolean time;
+  private final boolean multivalued;
+  private final LongBlock longs;
+  private final DoubleBlock doubles;
+  private final BooleanBlock booleans;
+  private final BytesBlock bytes;
+  private final byte valueKind;
+
+  /** The block of the field named {@code field}. */
+  public BlockColumn(String field, Block block) {
+    this.block = block;
+    this.time = TimeField.is(field);
+    this.multivalued = !time && block.mayHaveMultivaluedFields();
+    this.longs = block instanceof LongBlock l ? l : null;
+    this.doubles = block instanceof DoubleBlock d ? d : null;
+    this.booleans = block instanceof BooleanBlock b ? b : null;
+    this.bytes = block instanceof BytesBlock b ? b : null;
+    this.valueKind =
+        switch (block) {
+          case LongBlock l -> LONG;
+          case DoubleBlock d -> DOUBLE;
+          case BooleanBlock b -> BOOLEAN;
+          case BytesBlock b -> TEXT;
+        };
+  }
+
+  /** The block read. */
+  public Block block() {
+    return block;
+  }
+
+  @Override
+  public int size() {
+    return block.positionCount();
+  }
+
+  @Override
+  public byte kind(int position) {
+    if (block.isNull(position)) {
+      return NULL;
+    }
+    if (multivalued && block.getValueCount(position) > 1) {
+      return MULTIVALUE;
+    }
+    if (time && longs != null && longs.getLong(position) % MICROS_PER_SECOND != 0) {
+      return DOUBLE;
+    }
+    return valueKind;
+  }
+
+  @Override
+  public long getLong(int position) {
+    long value = longs.getLong(position);
+    return time ? value / MICROS_PER_SECOND : value;
+  }
+
+  @Override
+  public double getDouble(int position) {
+    return time && longs != null ? longs.getLong(position) / 1e6 : doubles.getDouble(position);
+  }
+
+  @Override
+  public boolean getBoolean(int position) {
+    return booleans.getBoolean(position);
+  }
+
+  @Override
+  public String getText(int position) {
+    return bytes.getString(position);
+  }
+
+  @Override
+  public Object get(int position) {
+    List<Object> values = block.getValues(position);
+    if (values.isEmpty()) {
+      return null;
+    }
+    if (time) {
+      return TimeField.seconds(values.get(0));
+    }
+    return values.size() == 1 ? values.get(0) : List.copyOf(values);
+  }
+}

@@ -1,0 +1,68 @@
+package io.quarry.ql.eval;
+
+import static io.quarry.ql.eval.ColumnValues.doubleValue;
+import static io.quarry.ql.eval.ColumnValues.numeric;
+
+import io.quarry.ql.exec.EvalValues;
+
+/**
+ * {@code = != < <= > >=} with Splunk's eval rules ({@link EvalValues#compare}): numerically when
+ * both sides are numbers (numeric text included), else as case-sensitive text; null when either
+ * side is null; a multivalue true when any of its values compares true. Two numbers compare here
+ * without boxing; a text reads as a number through the row engine's own coercion.
+ */
+final class ComparisonEvaluator implements ExpressionEvaluator {
+  private final String operator;
+  private final ExpressionEvaluator left;
+  private final ExpressionEvaluator right;
+
+  ComparisonEvaluator(String operator, ExpressionEvaluator left, ExpressionEvaluator right) {
+    if (!isComparison(operator)) {
+      throw new IllegalArgumentException("not a comparison: " + operator);
+    }
+    this.operator = operator;
+    this.left = left;
+    this.right = right;
+  }
+
+  static boolean isComparison(String operator) {
+    return switch (operator) {
+      case "=", "!=", "<", "<=", ">", ">=" -> true;
+      default -> false;
+    };
+  }
+
+  @Override
+  public boolean total() {
+    return left.total() && right.total();
+  }
+
+  @Override
+  public ValueColumn eval(Frame frame) {
+    ValueColumn a = left.eval(frame);
+    ValueColumn b = right.eval(frame);
+    int size = frame.size();
+    ArrayColumn out = new ArrayColumn(size);
+    for (int p = 0; p < size; p++) {
+      byte ka = a.kind(p);
+      byte kb = b.kind(p);
+      if (ka == ValueColumn.NULL || kb == ValueColumn.NULL) {
+        out.setNull(p);
+      } else if (ka == ValueColumn.LONG && kb == ValueColumn.LONG) {
+        out.setBoolean(p, holds(Long.compare(a.getLong(p), b.getLong(p))));
+      } else if (numeric(ka) && numeric(kb)) {
+        out.setBoolean(p, holds(Double.compare(doubleValue(a, p, ka), doubleValue(b, p, kb))));
+      } else if (ka == ValueColumn.MULTIVALUE || kb == ValueColumn.MULTIVALUE) {
+        out.setBoolean(
+            p, EvalValues.anyMatch(a.get(p), b.get(p), (x, y) -> holds(EvalValues.compare(x, y))));
+      } else {
+        out.setBoolean(p, holds(EvalValues.compare(a.get(p), b.get(p))));
+      }
+    }
+    return out;
+  }
+
+  private boolean holds(int comparison) {
+    return EvalValues.compares(operator, comparison);
+  }
+}
