@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 
 /**
  * Row-local commands on pages: {@code eval} (new columns), {@code where} (kept positions), {@code
@@ -133,8 +132,12 @@ public final class PageChain {
       stages.add(
           switch (command) {
             case EvalCommand eval -> new EvalStage(eval, evaluator);
-            case WhereCommand where ->
-                new ConditionStage(new ExpressionCompiler(evaluator).compile(where.condition()));
+            case WhereCommand where -> {
+              ExpressionEvaluator condition =
+                  new ExpressionCompiler(evaluator).compile(where.condition());
+              yield new FilterStage(
+                  (page, kept) -> Selection.trues(condition.eval(new Frame(page)), kept));
+            }
             case BinCommand bin -> new BinStage(bin, evaluator.zone());
             case PluginCommand plugin -> new PluginStage(plugin, evaluator);
             default -> FieldStages.stage(command);
@@ -213,31 +216,6 @@ public final class PageChain {
   }
 
   /**
-   * {@code where}: the condition compiled once and evaluated over the whole page, the positions
-   * where it is true kept by one filter of the page.
-   */
-  private static final class ConditionStage implements Stage {
-    private final ExpressionEvaluator condition;
-    private int[] kept = new int[0];
-
-    ConditionStage(ExpressionEvaluator condition) {
-      this.condition = condition;
-    }
-
-    @Override
-    public void add(Page page, Consumer<Page> out) {
-      int positions = page.positionCount();
-      if (kept.length < positions) {
-        kept = new int[positions];
-      }
-      int count = Selection.trues(condition.eval(new Frame(page)), kept);
-      if (count > 0) {
-        out.accept(BlockCopies.filter(page, kept, count));
-      }
-    }
-  }
-
-  /**
    * {@code bin} with a span: each position's first value of the field binned (as {@link
    * BinOperator} bins it) into the {@code as} column.
    */
@@ -272,15 +250,19 @@ public final class PageChain {
 
   /**
    * {@code where}, and {@code search} after the first command ({@link FieldStages}): the positions
-   * a row predicate accepts, seen through a {@link PageRow}.
+   * a compiled condition keeps, the page filtered once.
    */
   static final class FilterStage implements Stage {
-    private final Predicate<Row> predicate;
-    private final PageRow row = new PageRow(Map.of());
+    /** The positions of a page a filter keeps, written in order; returns how many. */
+    interface Selector {
+      int select(Page page, int[] positions);
+    }
+
+    private final Selector selector;
     private int[] kept = new int[0];
 
-    FilterStage(Predicate<Row> predicate) {
-      this.predicate = predicate;
+    FilterStage(Selector selector) {
+      this.selector = selector;
     }
 
     @Override
@@ -289,12 +271,7 @@ public final class PageChain {
       if (kept.length < positions) {
         kept = new int[positions];
       }
-      int count = 0;
-      for (int p = 0; p < positions; p++) {
-        if (predicate.test(row.at(page, p))) {
-          kept[count++] = p;
-        }
-      }
+      int count = selector.select(page, kept);
       if (count > 0) {
         out.accept(BlockCopies.filter(page, kept, count));
       }

@@ -299,7 +299,7 @@ class CompiledEvaluatorTest {
    * texts, {@code _time} microseconds; each with nulls, some with multivalues; {@code absent} is
    * never there.
    */
-  private static Page randomPage(Random random) {
+  static Page randomPage(Random random) {
     int positions = 1 + random.nextInt(40);
     List<Schema.Column> columns = new ArrayList<>();
     List<Block> blocks = new ArrayList<>();
@@ -420,11 +420,11 @@ class CompiledEvaluatorTest {
     return builder.build();
   }
 
-  private static <T> T pick(Random random, T[] choices) {
+  static <T> T pick(Random random, T[] choices) {
     return choices[random.nextInt(choices.length)];
   }
 
-  private static String describe(Page page, int p) {
+  static String describe(Page page, int p) {
     Map<String, Object> values = new HashMap<>();
     for (int c = 0; c < page.schema().size(); c++) {
       values.put(page.schema().column(c).name(), page.block(c).getValues(p));
