@@ -37,6 +37,8 @@ final class ArithmeticEvaluator implements ExpressionEvaluator {
     ValueColumn b = right.eval(frame);
     int size = frame.size();
     ArrayColumn out = new ArrayColumn(size);
+    long[] longs = new long[2];
+    double[] doubles = new double[2];
     for (int p = 0; p < size; p++) {
       byte ka = a.kind(p);
       byte kb = b.kind(p);
@@ -46,6 +48,19 @@ final class ArithmeticEvaluator implements ExpressionEvaluator {
         longs(out, p, a.getLong(p), b.getLong(p));
       } else if (numeric(ka) && numeric(kb)) {
         doubles(out, p, doubleValue(a, p, ka), doubleValue(b, p, kb));
+      } else if ((ka == ValueColumn.TEXT || kb == ValueColumn.TEXT)
+          && (ka = ColumnValues.number(a, p, ka, longs, doubles, 0)) != ColumnValues.NOT_A_NUMBER
+          && (kb = ColumnValues.number(b, p, kb, longs, doubles, 1)) != ColumnValues.NOT_A_NUMBER) {
+        // numeric text computes as the number it reads as (+ of two numeric texts adds)
+        if (ka == ValueColumn.LONG && kb == ValueColumn.LONG) {
+          longs(out, p, longs[0], longs[1]);
+        } else {
+          doubles(
+              out,
+              p,
+              ka == ValueColumn.LONG ? longs[0] : doubles[0],
+              kb == ValueColumn.LONG ? longs[1] : doubles[1]);
+        }
       } else {
         out.set(p, generic(operator, a.get(p), b.get(p)));
       }

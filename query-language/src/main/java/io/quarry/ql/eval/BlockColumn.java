@@ -91,13 +91,13 @@ public final class BlockColumn implements ValueColumn {
 
   @Override
   public Object get(int position) {
-    List<Object> values = block.getValues(position);
-    if (values.isEmpty()) {
-      return null;
-    }
-    if (time) {
-      return TimeField.seconds(values.get(0));
-    }
-    return values.size() == 1 ? values.get(0) : List.copyOf(values);
+    return switch (kind(position)) {
+      case NULL -> null;
+      case LONG -> getLong(position);
+      case DOUBLE -> getDouble(position);
+      case BOOLEAN -> getBoolean(position);
+      case TEXT -> getText(position);
+      default -> List.copyOf(block.getValues(position));
+    };
   }
 }

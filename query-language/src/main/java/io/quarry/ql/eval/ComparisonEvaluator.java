@@ -43,6 +43,8 @@ final class ComparisonEvaluator implements ExpressionEvaluator {
     ValueColumn b = right.eval(frame);
     int size = frame.size();
     ArrayColumn out = new ArrayColumn(size);
+    long[] longs = new long[2];
+    double[] doubles = new double[2];
     for (int p = 0; p < size; p++) {
       byte ka = a.kind(p);
       byte kb = b.kind(p);
@@ -52,7 +54,19 @@ final class ComparisonEvaluator implements ExpressionEvaluator {
         out.setBoolean(p, holds(Long.compare(a.getLong(p), b.getLong(p))));
       } else if (numeric(ka) && numeric(kb)) {
         out.setBoolean(p, holds(Double.compare(doubleValue(a, p, ka), doubleValue(b, p, kb))));
-      } else if (ka == ValueColumn.MULTIVALUE || kb == ValueColumn.MULTIVALUE) {
+      } else if ((ka == ValueColumn.TEXT || kb == ValueColumn.TEXT)
+          && (ka = ColumnValues.number(a, p, ka, longs, doubles, 0)) != ColumnValues.NOT_A_NUMBER
+          && (kb = ColumnValues.number(b, p, kb, longs, doubles, 1)) != ColumnValues.NOT_A_NUMBER) {
+        // numeric text: compared as the number it reads as
+        out.setBoolean(
+            p,
+            holds(
+                ka == ValueColumn.LONG && kb == ValueColumn.LONG
+                    ? Long.compare(longs[0], longs[1])
+                    : Double.compare(
+                        ka == ValueColumn.LONG ? longs[0] : doubles[0],
+                        kb == ValueColumn.LONG ? longs[1] : doubles[1])));
+      } else if (a.kind(p) == ValueColumn.MULTIVALUE || b.kind(p) == ValueColumn.MULTIVALUE) {
         out.setBoolean(
             p, EvalValues.anyMatch(a.get(p), b.get(p), (x, y) -> holds(EvalValues.compare(x, y))));
       } else {

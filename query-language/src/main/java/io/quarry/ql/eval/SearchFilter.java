@@ -169,11 +169,16 @@ public final class SearchFilter {
                 : switch (block) {
                   case LongBlock longs -> longs.getLong(p);
                   case DoubleBlock doubles -> doubles.getDouble(p);
-                  case BytesBlock bytes -> Values.toNumber(bytes.getString(p));
+                  case BytesBlock bytes -> number(bytes.getString(p));
                   default -> Double.NaN;
                 };
         into[p] = Double.isNaN(actual) ? predicate.test(row.at(page, p)) : holds(actual);
       }
+    }
+
+    /** {@link Values#toNumber} of a text, a plain whole number read without a double parse. */
+    private static double number(String text) {
+      return ColumnValues.isSmallInteger(text) ? Long.parseLong(text) : Values.toNumber(text);
     }
 
     private boolean holds(double actual) {
