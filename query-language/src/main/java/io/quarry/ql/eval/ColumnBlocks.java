@@ -8,6 +8,7 @@ import io.quarry.plugin.api.data.DoubleBlock;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.ql.exec.TimeField;
 import io.quarry.ql.exec.Values;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -76,10 +77,19 @@ public final class ColumnBlocks {
       }
       default -> {
         BytesBlock.Builder builder = BytesBlock.builder(size);
+        String previous = null; // a literal's text is the same String at every position it fills
+        byte[] previousBytes = null;
         for (int p = 0; p < size; p++) {
           switch (column.kind(p)) {
             case ValueColumn.NULL -> builder.appendNull();
-            case ValueColumn.TEXT -> builder.append(column.getText(p));
+            case ValueColumn.TEXT -> {
+              String text = column.getText(p);
+              if (text != previous) {
+                previous = text;
+                previousBytes = text.getBytes(StandardCharsets.UTF_8);
+              }
+              builder.append(previousBytes);
+            }
             case ValueColumn.MULTIVALUE -> {
               builder.beginPositionEntry();
               cell(column.get(p)).forEach(v -> builder.append(Values.toText(v)));

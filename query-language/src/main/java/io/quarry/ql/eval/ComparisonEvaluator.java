@@ -12,7 +12,7 @@ import io.quarry.ql.exec.EvalValues;
  * without boxing; a text reads as a number through the row engine's own coercion.
  */
 final class ComparisonEvaluator implements ExpressionEvaluator {
-  private final String operator;
+  private final int code;
   private final ExpressionEvaluator left;
   private final ExpressionEvaluator right;
 
@@ -20,7 +20,7 @@ final class ComparisonEvaluator implements ExpressionEvaluator {
     if (!isComparison(operator)) {
       throw new IllegalArgumentException("not a comparison: " + operator);
     }
-    this.operator = operator;
+    this.code = code(operator);
     this.left = left;
     this.right = right;
   }
@@ -76,7 +76,33 @@ final class ComparisonEvaluator implements ExpressionEvaluator {
     return out;
   }
 
+  /** {@link EvalValues#compares} without a string switch per position. */
   private boolean holds(int comparison) {
-    return EvalValues.compares(operator, comparison);
+    return switch (code) {
+      case EQUAL -> comparison == 0;
+      case NOT_EQUAL -> comparison != 0;
+      case LESS -> comparison < 0;
+      case LESS_OR_EQUAL -> comparison <= 0;
+      case GREATER -> comparison > 0;
+      default -> comparison >= 0;
+    };
+  }
+
+  private static final int EQUAL = 0;
+  private static final int NOT_EQUAL = 1;
+  private static final int LESS = 2;
+  private static final int LESS_OR_EQUAL = 3;
+  private static final int GREATER = 4;
+  private static final int GREATER_OR_EQUAL = 5;
+
+  private static int code(String operator) {
+    return switch (operator) {
+      case "=" -> EQUAL;
+      case "!=" -> NOT_EQUAL;
+      case "<" -> LESS;
+      case "<=" -> LESS_OR_EQUAL;
+      case ">" -> GREATER;
+      default -> GREATER_OR_EQUAL;
+    };
   }
 }

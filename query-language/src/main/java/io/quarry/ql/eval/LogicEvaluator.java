@@ -8,7 +8,7 @@ package io.quarry.ql.eval;
  * engine would read it.
  */
 final class LogicEvaluator implements ExpressionEvaluator {
-  private final String operator;
+  private final int code;
   private final ExpressionEvaluator left;
   private final ExpressionEvaluator right;
 
@@ -16,7 +16,7 @@ final class LogicEvaluator implements ExpressionEvaluator {
     if (!operator.equals("AND") && !operator.equals("OR") && !operator.equals("XOR")) {
       throw new IllegalArgumentException("not a logical operator: " + operator);
     }
-    this.operator = operator;
+    this.code = operator.equals("AND") ? AND : operator.equals("OR") ? OR : XOR;
     this.left = left;
     this.right = right;
   }
@@ -36,9 +36,9 @@ final class LogicEvaluator implements ExpressionEvaluator {
       byte l = truth(a, p);
       byte r = truth(b, p);
       byte result =
-          switch (operator) {
-            case "AND" -> l == FALSE || r == FALSE ? FALSE : l == TRUE && r == TRUE ? TRUE : NONE;
-            case "OR" -> l == TRUE || r == TRUE ? TRUE : l == FALSE && r == FALSE ? FALSE : NONE;
+          switch (code) {
+            case AND -> l == FALSE || r == FALSE ? FALSE : l == TRUE && r == TRUE ? TRUE : NONE;
+            case OR -> l == TRUE || r == TRUE ? TRUE : l == FALSE && r == FALSE ? FALSE : NONE;
             default -> l == NONE || r == NONE ? NONE : l != r ? TRUE : FALSE;
           };
       if (result == NONE) {
@@ -49,6 +49,10 @@ final class LogicEvaluator implements ExpressionEvaluator {
     }
     return out;
   }
+
+  private static final int AND = 0;
+  private static final int OR = 1;
+  private static final int XOR = 2;
 
   private static final byte NONE = 0;
   private static final byte FALSE = 1;
