@@ -105,11 +105,14 @@ class CompiledEvaluatorTest {
     Random random = new Random(seed);
     ExpressionCompiler compiler = new ExpressionCompiler(evaluator);
     PageRow row = new PageRow(Map.of());
+    java.util.Set<Class<?>> compiledAs = new java.util.HashSet<>();
     for (int round = 0; round < 400; round++) {
       Page page = randomPage(random);
       for (int e = 0; e < 10; e++) {
         Expression expression = randomExpression(random, 4);
-        ValueColumn column = compiler.compile(expression).eval(new Frame(page));
+        ExpressionEvaluator compiled = compiler.compile(expression);
+        compiledAs.add(compiled.getClass());
+        ValueColumn column = compiled.eval(new Frame(page));
         assertThat(column.size()).isEqualTo(page.positionCount());
         for (int p = 0; p < page.positionCount(); p++) {
           Object expected = evaluator.evaluate(expression, row.at(page, p));
@@ -121,6 +124,25 @@ class CompiledEvaluatorTest {
         }
       }
     }
+    // every node was the root of some of the expressions checked
+    assertThat(compiledAs)
+        .as("seed %d", seed)
+        .contains(
+            FieldEvaluator.class,
+            LiteralEvaluator.class,
+            ArithmeticEvaluator.class,
+            ConcatEvaluator.class,
+            ComparisonEvaluator.class,
+            LogicEvaluator.class,
+            LikeEvaluator.class,
+            NotEvaluator.class,
+            NegateEvaluator.class,
+            ConditionalEvaluator.class,
+            CoalesceEvaluator.class,
+            NullTestEvaluator.class,
+            TextFunctionEvaluator.class,
+            CallEvaluator.class,
+            RowFallbackEvaluator.class);
   }
 
   @Test
