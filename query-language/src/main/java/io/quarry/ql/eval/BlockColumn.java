@@ -44,6 +44,19 @@ public final class BlockColumn implements ValueColumn {
         };
   }
 
+  /**
+   * The long block when every position holds exactly one whole number read as it is (no null, no
+   * multivalue, not {@code _time}): the dense case a fast path loops over without kinds; else null.
+   */
+  public LongBlock denseLongs() {
+    return longs != null
+            && !time
+            && !block.mayHaveMultivaluedFields()
+            && block.getTotalValueCount() == block.positionCount()
+        ? longs
+        : null;
+  }
+
   /** The block read. */
   public Block block() {
     return block;

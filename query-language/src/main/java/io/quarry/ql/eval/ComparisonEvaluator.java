@@ -3,6 +3,7 @@ package io.quarry.ql.eval;
 import static io.quarry.ql.eval.ColumnValues.doubleValue;
 import static io.quarry.ql.eval.ColumnValues.numeric;
 
+import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.ql.exec.EvalValues;
 
 /**
@@ -43,6 +44,16 @@ final class ComparisonEvaluator implements ExpressionEvaluator {
     ValueColumn b = right.eval(frame);
     int size = frame.size();
     ArrayColumn out = new ArrayColumn(size);
+    if (a instanceof BlockColumn column
+        && b instanceof ConstantColumn constant
+        && constant.kind(0) == ValueColumn.LONG
+        && column.denseLongs() instanceof LongBlock dense) {
+      long value = constant.getLong(0); // the dense case: a field of whole numbers and a number
+      for (int p = 0; p < size; p++) {
+        out.setBoolean(p, holds(Long.compare(dense.getLong(p), value)));
+      }
+      return out;
+    }
     long[] longs = new long[2];
     double[] doubles = new double[2];
     for (int p = 0; p < size; p++) {
