@@ -2,20 +2,20 @@ package io.quarry.ql.eval;
 
 /**
  * A column computed by an evaluator: a kind per position and the value in the array of its kind
- * (whole numbers and booleans in {@code longs}, doubles in {@code doubles}, texts and anything else
- * in {@code objects}, made on the first such value). Filled position by position by the evaluator
- * that made it, read-only once handed on.
+ * (whole numbers in {@code longs}, doubles in {@code doubles}, booleans in {@code booleans}, texts
+ * and anything else in {@code objects}), each array made on the first value of its kind — a
+ * condition's column is two bytes a position. Filled position by position by the evaluator that
+ * made it, read-only once handed on.
  */
 public final class ArrayColumn implements ValueColumn {
   private final byte[] kinds;
-  private final long[] longs;
-  private final double[] doubles;
+  private long[] longs;
+  private double[] doubles;
+  private boolean[] booleans;
   private Object[] objects;
 
   ArrayColumn(int size) {
     this.kinds = new byte[size];
-    this.longs = new long[size];
-    this.doubles = new double[size];
   }
 
   /** A column of {@code size} positions holding {@code values} (Evaluator values). */
@@ -32,18 +32,27 @@ public final class ArrayColumn implements ValueColumn {
   }
 
   void setLong(int position, long value) {
+    if (longs == null) {
+      longs = new long[kinds.length];
+    }
     kinds[position] = LONG;
     longs[position] = value;
   }
 
   void setDouble(int position, double value) {
+    if (doubles == null) {
+      doubles = new double[kinds.length];
+    }
     kinds[position] = DOUBLE;
     doubles[position] = value;
   }
 
   void setBoolean(int position, boolean value) {
+    if (booleans == null) {
+      booleans = new boolean[kinds.length];
+    }
     kinds[position] = BOOLEAN;
-    longs[position] = value ? 1 : 0;
+    booleans[position] = value;
   }
 
   void setText(int position, String value) {
@@ -107,7 +116,7 @@ public final class ArrayColumn implements ValueColumn {
 
   @Override
   public boolean getBoolean(int position) {
-    return longs[position] != 0;
+    return booleans[position];
   }
 
   @Override
@@ -121,7 +130,7 @@ public final class ArrayColumn implements ValueColumn {
       case NULL -> null;
       case LONG -> longs[position];
       case DOUBLE -> doubles[position];
-      case BOOLEAN -> longs[position] != 0;
+      case BOOLEAN -> booleans[position];
       default -> objects[position];
     };
   }
