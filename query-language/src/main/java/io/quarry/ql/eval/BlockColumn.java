@@ -2,6 +2,7 @@ package io.quarry.ql.eval;
 
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BooleanBlock;
+import io.quarry.plugin.api.data.ByteSlice;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DoubleBlock;
 import io.quarry.plugin.api.data.LongBlock;
@@ -55,6 +56,41 @@ public final class BlockColumn implements ValueColumn {
             && block.getTotalValueCount() == block.positionCount()
         ? longs
         : null;
+  }
+
+  private final ByteSlice slice = new ByteSlice();
+
+  /**
+   * Whether the text at a {@link #TEXT} position is an optional sign and 1 to 15 digits ({@link
+   * ColumnValues#isSmallInteger}), read from the block's UTF-8 bytes without decoding a {@code
+   * String}; if so its value is written to {@code into[slot]}.
+   */
+  boolean smallInteger(int position, long[] into, int slot) {
+    if (bytes == null) {
+      return false;
+    }
+    bytes.getBytes(bytes.getFirstValueIndex(position), slice);
+    byte[] utf8 = slice.bytes();
+    int start = slice.offset();
+    int end = start + slice.length();
+    boolean negative = false;
+    if (start < end && (utf8[start] == '-' || utf8[start] == '+')) {
+      negative = utf8[start] == '-';
+      start++;
+    }
+    if (start == end || end - start > 15) {
+      return false;
+    }
+    long value = 0;
+    for (int i = start; i < end; i++) {
+      int digit = utf8[i] - '0';
+      if (digit < 0 || digit > 9) {
+        return false;
+      }
+      value = value * 10 + digit;
+    }
+    into[slot] = negative ? -value : value;
+    return true;
   }
 
   /** The block read. */

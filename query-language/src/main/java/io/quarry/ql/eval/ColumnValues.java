@@ -39,6 +39,9 @@ final class ColumnValues {
         return ValueColumn.DOUBLE;
       }
       case ValueColumn.TEXT -> {
+        if (column instanceof BlockColumn block && block.smallInteger(position, longs, slot)) {
+          return ValueColumn.LONG; // read from the bytes, no String
+        }
         String text = column.getText(position);
         if (isSmallInteger(text)) {
           longs[slot] = Long.parseLong(text);

@@ -145,6 +145,7 @@ public final class SearchFilter {
     private final double number;
     private final Predicate<Row> predicate;
     private final PageRow row = new PageRow(Map.of());
+    private final long[] whole = new long[1];
 
     NumberComparison(
         String field, ComparisonOperator operator, double number, Predicate<Row> predicate) {
@@ -157,6 +158,7 @@ public final class SearchFilter {
     @Override
     public void test(Page page, boolean[] into) {
       Block block = page.block(field);
+      BlockColumn texts = block instanceof BytesBlock ? new BlockColumn(field, block) : null;
       int size = page.positionCount();
       for (int p = 0; p < size; p++) {
         if (block == null || block.isNull(p)) {
@@ -169,16 +171,14 @@ public final class SearchFilter {
                 : switch (block) {
                   case LongBlock longs -> longs.getLong(p);
                   case DoubleBlock doubles -> doubles.getDouble(p);
-                  case BytesBlock bytes -> number(bytes.getString(p));
+                  case BytesBlock bytes ->
+                      texts.smallInteger(p, whole, 0)
+                          ? whole[0]
+                          : Values.toNumber(bytes.getString(p));
                   default -> Double.NaN;
                 };
         into[p] = Double.isNaN(actual) ? predicate.test(row.at(page, p)) : holds(actual);
       }
-    }
-
-    /** {@link Values#toNumber} of a text, a plain whole number read without a double parse. */
-    private static double number(String text) {
-      return ColumnValues.isSmallInteger(text) ? Long.parseLong(text) : Values.toNumber(text);
     }
 
     private boolean holds(double actual) {
