@@ -679,6 +679,16 @@ class QuarryServerTest {
     assertThat(batch.get("engine").asText()).isEqualTo("pages");
     assertThat(batch.get("page_source_fields").toString()).isEqualTo("[\"host\"]");
     assertThat(batch.get("page_stages").toString()).isEqualTo("[\"eval x=1\"]");
+    // sort after stats runs on the aggregation's pages; a command without a page stage (top)
+    // sends the reduce side to rows
+    assertThat(batch.get("reduce_on_pages").asBoolean()).isTrue();
+    assertThat(
+            JSON.readTree(
+                    client.explain(
+                        "index=web | eval x=1 | stats count by host | top host", null, null))
+                .get("reduce_on_pages")
+                .asBoolean())
+        .isFalse();
     // fields, rename and a later search of comparisons are page stages too; the source reads
     // what stats and the search need under the names before the rename, and nothing that fields
     // drops (status before the rename)

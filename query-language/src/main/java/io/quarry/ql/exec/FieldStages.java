@@ -9,6 +9,7 @@ import io.quarry.ql.ast.SearchCommand;
 import io.quarry.ql.ast.SearchExpression;
 import io.quarry.ql.eval.SearchFilter;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,7 +24,8 @@ import java.util.regex.Pattern;
  * exactly: which forms those are is {@link #supports}; the rest run on rows.
  */
 final class FieldStages {
-  private static final Set<String> INTERNAL = Set.of("_time", "_raw");
+  private static final List<String> INTERNAL_ORDER = List.of("_time", "_raw");
+  private static final Set<String> INTERNAL = Set.copyOf(INTERNAL_ORDER);
 
   private FieldStages() {}
 
@@ -130,7 +132,11 @@ final class FieldStages {
   }
 
   /**
-   * {@code fields}/{@code table}: the columns that survive (order does not matter before stats).
+   * {@code fields}/{@code table}: the columns that survive, in {@link ProjectOperator}'s order (on
+   * the reduce side they are the answer's columns): {@code fields -} keeps the page's order; {@code
+   * table} and {@code fields} list the named fields in the given order — a literal name is a column
+   * even where the page lacks it (all null), a wildcard the page's matching columns — and {@code
+   * fields} then {@code _time} and {@code _raw} where the page has them.
    */
   private static final class ProjectStage implements PageChain.Stage {
     private final ProjectCommand command;
@@ -143,16 +149,53 @@ final class FieldStages {
 
     @Override
     public void add(Page page, Consumer<Page> out) {
-      List<Schema.Column> columns = new ArrayList<>();
-      List<Block> blocks = new ArrayList<>();
-      for (int c = 0; c < page.schema().size(); c++) {
-        Schema.Column column = page.schema().column(c);
-        if (kept(command, patterns, column.name())) {
-          columns.add(column);
+      Schema schema = page.schema();
+      Set<String> names = new LinkedHashSet<>();
+      if (command.kind() == ProjectCommand.Kind.REMOVE) {
+        for (Schema.Column column : schema.columns()) {
+          if (kept(command, patterns, column.name())) {
+            names.add(column.name());
+          }
+        }
+      } else {
+        for (int i = 0; i < patterns.size(); i++) {
+          String pattern = command.patterns().get(i);
+          if (!Wildcard.hasWildcard(pattern)) {
+            names.add(pattern);
+            continue;
+          }
+          for (Schema.Column column : schema.columns()) {
+            if (patterns.get(i).matcher(column.name()).matches()) {
+              names.add(column.name());
+            }
+          }
+        }
+        if (command.kind() == ProjectCommand.Kind.KEEP) {
+          INTERNAL_ORDER.stream().filter(name -> schema.indexOf(name) >= 0).forEach(names::add);
+        }
+      }
+      List<Schema.Column> columns = new ArrayList<>(names.size());
+      List<Block> blocks = new ArrayList<>(names.size());
+      for (String name : names) {
+        int c = schema.indexOf(name);
+        if (c >= 0) {
+          columns.add(schema.column(c));
           blocks.add(page.block(c));
+        } else {
+          Block nulls = PageCollector.column(name, nullCells(page.positionCount()));
+          columns.add(new Schema.Column(name, nulls.dataType()));
+          blocks.add(nulls);
         }
       }
       out.accept(new Page(new Schema(columns), blocks, page.positionCount()));
+    }
+
+    private static List<List<Object>> nullCells(int positions) {
+      List<List<Object>> cells = new ArrayList<>(positions);
+      for (int p = 0; p < positions; p++) {
+        cells.add(List.of());
+      }
+      return cells;
     }
   }
 

@@ -6,12 +6,15 @@ import io.quarry.plugin.api.command.BoundCommand;
 import io.quarry.plugin.api.command.CommandKind;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BlockFactory;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.BinCommand;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.ast.Expression;
 import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.ast.Span;
 import io.quarry.ql.ast.WhereCommand;
 import io.quarry.ql.engine.BlockCopies;
 import io.quarry.ql.eval.ExpressionCompiler;
@@ -125,24 +128,35 @@ public final class PageChain {
       Consumer<Page> end,
       StageStats stats,
       int firstStage) {
+    this(
+        commands.stream().map(command -> stage(command, evaluator)).toList(),
+        end,
+        stats,
+        firstStage);
+  }
+
+  /** A chain of stages made elsewhere ({@link PageReduce}), numbered from {@code firstStage}. */
+  PageChain(List<Stage> stages, Consumer<Page> end, StageStats stats, int firstStage) {
     this.end = requireNonNull(end, "end is null");
     this.stats = requireNonNull(stats, "stats is null");
     this.firstStage = firstStage;
-    for (Command command : commands) {
-      stages.add(
-          switch (command) {
-            case EvalCommand eval -> new EvalStage(eval, evaluator);
-            case WhereCommand where -> {
-              ExpressionEvaluator condition =
-                  new ExpressionCompiler(evaluator).compile(where.condition());
-              yield new FilterStage(
-                  (page, kept) -> Selection.trues(condition.eval(new Frame(page)), kept));
-            }
-            case BinCommand bin -> new BinStage(bin, evaluator.zone());
-            case PluginCommand plugin -> new PluginStage(plugin, evaluator);
-            default -> FieldStages.stage(command);
-          });
-    }
+    this.stages.addAll(stages);
+  }
+
+  /** The page stage of one command {@link #supports} takes. */
+  static Stage stage(Command command, Evaluator evaluator) {
+    return switch (command) {
+      case EvalCommand eval -> new EvalStage(eval, evaluator);
+      case WhereCommand where -> {
+        ExpressionEvaluator condition =
+            new ExpressionCompiler(evaluator).compile(where.condition());
+        yield new FilterStage(
+            (page, kept) -> Selection.trues(condition.eval(new Frame(page)), kept));
+      }
+      case BinCommand bin -> new BinStage(bin, evaluator.zone());
+      case PluginCommand plugin -> new PluginStage(plugin, evaluator);
+      default -> FieldStages.stage(command);
+    };
   }
 
   /** Pushes a page through every stage. */
@@ -231,6 +245,11 @@ public final class PageChain {
 
     @Override
     public void add(Page page, Consumer<Page> out) {
+      Block times = timesToFloor(page);
+      if (times != null) {
+        out.accept(page.withColumn(command.as(), floored((LongBlock) times)));
+        return;
+      }
       int positions = page.positionCount();
       List<List<Object>> cells = new ArrayList<>(positions);
       for (int p = 0; p < positions; p++) {
@@ -245,6 +264,49 @@ public final class PageChain {
       }
       Page binned = PageCollector.toPage(List.of(command.as()), List.of(cells), positions);
       out.accept(page.withColumn(command.as(), binned.block(0)));
+    }
+
+    /**
+     * {@code bin _time span=<time>} into a time field, over a timestamp column without multivalues:
+     * the column itself (floored block-wise, no value boxed), else null.
+     */
+    private Block timesToFloor(Page page) {
+      if (!TimeField.is(command.field())
+          || !TimeField.is(command.as())
+          || !command.span().orElseThrow().isTime()) {
+        return null;
+      }
+      int column = page.schema().indexOf(command.field());
+      if (column < 0) {
+        return null;
+      }
+      Block block = page.block(column);
+      return block instanceof LongBlock longs
+              && longs.dataType() == DataType.TIMESTAMP
+              && !longs.mayHaveMultivaluedFields()
+          ? block
+          : null;
+    }
+
+    private LongBlock floored(LongBlock times) {
+      Span span = command.span().orElseThrow();
+      int positions = times.positionCount();
+      LongBlock.Builder builder = LongBlock.builder(DataType.TIMESTAMP, positions);
+      long start = 0; // the last bucket found, [start, end): neighbouring events mostly share it
+      long end = Long.MIN_VALUE;
+      for (int p = 0; p < positions; p++) {
+        if (times.isNull(p)) {
+          builder.appendNull();
+          continue;
+        }
+        long micros = times.getLongValue(p);
+        if (micros < start || micros >= end) {
+          start = span.floor(micros, zone);
+          end = span.next(start, zone);
+        }
+        builder.append(start);
+      }
+      return builder.build();
     }
   }
 

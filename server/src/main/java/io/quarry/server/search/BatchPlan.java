@@ -83,7 +83,14 @@ record BatchPlan(
         && PageBatch.enabled()
         && HashAggregationOperator.supports(stats)) {
       return new BatchPlan(
-          aggregatorAt, Engine.PAGES, PageBatch.shape(filters, stats), null, null, null, sure);
+          aggregatorAt,
+          Engine.PAGES,
+          PageBatch.shape(
+              filters, stats, plan.pipeline().subList(aggregatorAt + 1, plan.pipeline().size())),
+          null,
+          null,
+          null,
+          sure);
     }
     return new BatchPlan(aggregatorAt, Engine.ROWS, null, null, null, null, sure);
   }
@@ -107,6 +114,7 @@ record BatchPlan(
         } else {
           explain.put("row_stages_before_pages", names);
         }
+        explain.put("reduce_on_pages", pageShape.reduceOnPages());
       }
       case INDEX -> {
         if (countedField != null) {

@@ -10,6 +10,7 @@ import io.quarry.ql.engine.aggregation.HashAggregationOperator;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.Pipelines;
 import io.quarry.ql.exec.PluginOperators;
 import io.quarry.ql.exec.Row;
@@ -44,18 +45,24 @@ final class PageBatch {
   static final String ENGINE_PROPERTY = "quarry.search.engine";
 
   /**
-   * Where a search's answer goes as whole pages, when nothing comes after {@code stats}: the
-   * collector of the answer, the most rows it takes (search.maxResultRows), the stage counts.
+   * Where a search's answer goes as whole pages: the collector of the answer, the most rows it
+   * takes (search.maxResultRows), the stage counts.
    */
   record Results(PageCollector collector, long maxRows, StageStats stages) {
-    /** Hands on a page whole if all of it fits under the row limit; false when it does not. */
+    /**
+     * Hands on a page, the one that crosses the row limit cut to it; false once the answer is full
+     * (nothing more is wanted).
+     */
     boolean add(Page page) {
-      if (collector.rows() + page.positionCount() > maxRows) {
+      long room = maxRows - collector.rows();
+      if (room <= 0) {
         return false;
       }
-      collector.emit(page);
-      stages.out(page.positionCount());
-      return true;
+      Page taken =
+          page.positionCount() <= room ? page : PageReduce.firstPositions(page, (int) room);
+      collector.emit(taken);
+      stages.out(taken.positionCount());
+      return taken.positionCount() < room;
     }
   }
 
@@ -99,12 +106,16 @@ final class PageBatch {
   /**
    * How the map side runs: the leading {@code rex} commands the source runs ({@code fused}), then
    * whether the rest runs as page stages ({@code onPages}, reading {@code sourceFields} from
-   * storage) or as row commands before the pages.
+   * storage) or as row commands before the pages; whether the commands after {@code stats} run on
+   * its pages ({@code reduceOnPages}, {@link PageReduce}) or as rows.
    */
-  record Shape(int fused, boolean onPages, List<String> sourceFields) {}
+  record Shape(int fused, boolean onPages, List<String> sourceFields, boolean reduceOnPages) {}
 
-  /** The {@link Shape} of a map side: {@code filters} before {@code stats}. */
-  static Shape shape(List<Command> filters, StatsCommand stats) {
+  /**
+   * The {@link Shape} of a batch search on pages: {@code filters} before {@code stats}, {@code
+   * reduce} after it.
+   */
+  static Shape shape(List<Command> filters, StatsCommand stats, List<Command> reduce) {
     int fused = 0;
     while (fused < filters.size() && EventPages.fuses(filters.subList(0, fused + 1))) {
       fused++;
@@ -117,7 +128,8 @@ final class PageBatch {
         onPages
             ? List.copyOf(
                 PageChain.inputFields(chained, HashAggregationOperator.inputFields(stats)))
-            : List.of());
+            : List.of(),
+        PageReduce.supports(reduce));
   }
 
   /** Whether searches may run on the page engine (see {@link #ENGINE_PROPERTY}). */
@@ -140,7 +152,14 @@ final class PageBatch {
       throws IOException {
     List<Command> filters = pipeline.subList(0, statsAt);
     List<Command> reduce = pipeline.subList(statsAt + 1, pipeline.size());
-    RowSink after = Pipelines.build(reduce, end, evaluator, stages, statsAt + 1);
+    // the commands after stats on the aggregation's pages when they all have page stages, else as
+    // rows into the end of the pipeline
+    PageReduce reduceOnPages =
+        shape.reduceOnPages()
+            ? new PageReduce(reduce, evaluator, results::add, stages, statsAt + 1, pageSize)
+            : null;
+    RowSink after =
+        reduceOnPages == null ? Pipelines.build(reduce, end, evaluator, stages, statsAt + 1) : null;
     HashAggregationOperator total =
         new HashAggregationOperator(stats, evaluator.memory(stats.name()), pageSize);
     PageAggregation partials = new PageAggregation(total, control::previewAsked);
@@ -217,15 +236,24 @@ final class PageBatch {
     long started = System.nanoTime();
     partials.mergeAll();
     total.finish();
-    for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
-      // the answer's pages go out whole when no command follows (the last one, past the row
-      // limit, as rows: the limit cuts it)
-      if (!(reduce.isEmpty() && results.add(page)) && !feed(page, after)) {
-        break;
+    try {
+      for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
+        if (reduceOnPages != null ? !reduceOnPages.add(page) : !feed(page, after)) {
+          break;
+        }
+      }
+      total.close();
+      if (reduceOnPages != null) {
+        reduceOnPages.finish();
+        end.finish();
+      } else {
+        after.finish();
+      }
+    } finally {
+      if (reduceOnPages != null) {
+        reduceOnPages.close();
       }
     }
-    total.close();
-    after.finish();
     stages.timed(statsAt, System.nanoTime() - started); // with the commands it fed
     return scanned;
   }

@@ -1,0 +1,121 @@
+package io.quarry.ql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.SortCommand;
+import io.quarry.ql.ast.SortKey;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * {@code sort} on pages: the first {@code limit} positions by the keys, in the order {@link
+ * SortOperator} gives rows (ties in arrival order, a missing key last in either direction, numbers
+ * before text), without making a row of any position. A bounded heap holds (page, position) entries
+ * and each entry's key values, read once per position from the key columns; the pages stay
+ * referenced while an entry of theirs is kept. At the end the kept positions are copied out in
+ * order, {@code pageSize} at a time, each output page having the columns its positions hold values
+ * in (in first-seen order) and each column typed over its values, as the row engine's collector
+ * would build the same rows.
+ */
+final class PageSort implements PageChain.Stage {
+  private record Entry(Object[] keys, long sequence, Page page, int position) {}
+
+  private final List<SortKey> keys;
+  private final long limit;
+  private final int pageSize;
+  private final MemoryTracker memory;
+  private final Comparator<Entry> order;
+  private final PriorityQueue<Entry> kept;
+  private long arrived;
+
+  PageSort(SortCommand command, int pageSize, MemoryTracker memory) {
+    this.keys = command.keys();
+    this.limit = command.limit() == 0 ? Long.MAX_VALUE : command.limit();
+    this.pageSize = pageSize;
+    this.memory = requireNonNull(memory, "memory is null");
+    this.order = entryOrder(keys);
+    this.kept = new PriorityQueue<>(order.reversed());
+  }
+
+  @Override
+  public void add(Page page, Consumer<Page> out) {
+    Block[] columns = new Block[keys.size()];
+    for (int k = 0; k < columns.length; k++) {
+      int column = page.schema().indexOf(keys.get(k).field());
+      columns[k] = column < 0 ? null : page.block(column);
+    }
+    for (int p = 0; p < page.positionCount(); p++) {
+      Object[] values = new Object[columns.length];
+      for (int k = 0; k < columns.length; k++) {
+        values[k] = columns[k] == null ? null : columns[k].getObject(p);
+      }
+      Entry entry = new Entry(values, arrived++, page, p);
+      if (kept.size() < limit) {
+        kept.add(entry);
+        memory.add(MemoryTracker.ROW_BYTES + 16L * values.length);
+      } else if (order.compare(entry, kept.peek()) < 0) {
+        kept.poll();
+        kept.add(entry);
+      }
+    }
+  }
+
+  @Override
+  public void finish(Consumer<Page> out) {
+    List<Entry> sorted = new ArrayList<>(kept);
+    kept.clear();
+    sorted.sort(order);
+    for (int from = 0; from < sorted.size(); from += pageSize) {
+      out.accept(page(sorted.subList(from, Math.min(sorted.size(), from + pageSize))));
+    }
+    memory.release();
+  }
+
+  @Override
+  public void close() {
+    kept.clear();
+    memory.release();
+  }
+
+  /** The entries' positions as one page: a column per field any of them holds a value in. */
+  private static Page page(List<Entry> entries) {
+    Set<String> names = new LinkedHashSet<>();
+    for (Entry entry : entries) {
+      Page page = entry.page();
+      for (int c = 0; c < page.schema().size(); c++) {
+        if (!page.block(c).isNull(entry.position())) {
+          names.add(page.schema().column(c).name());
+        }
+      }
+    }
+    List<List<List<Object>>> columns = new ArrayList<>(names.size());
+    for (String name : names) {
+      List<List<Object>> cells = new ArrayList<>(entries.size());
+      for (Entry entry : entries) {
+        int column = entry.page().schema().indexOf(name);
+        cells.add(column < 0 ? List.of() : entry.page().block(column).getValues(entry.position()));
+      }
+      columns.add(cells);
+    }
+    return PageCollector.toPage(List.copyOf(names), columns, entries.size());
+  }
+
+  private static Comparator<Entry> entryOrder(List<SortKey> keys) {
+    return (a, b) -> {
+      for (int i = 0; i < keys.size(); i++) {
+        int c = SortOperator.compare(keys.get(i), a.keys()[i], b.keys()[i]);
+        if (c != 0) {
+          return c;
+        }
+      }
+      return Long.compare(a.sequence(), b.sequence());
+    };
+  }
+}
