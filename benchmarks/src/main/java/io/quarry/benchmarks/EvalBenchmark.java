@@ -78,7 +78,11 @@ public class EvalBenchmark {
 
   @Setup(Level.Trial)
   public void load() {
-    pages = AccessRows.pages(AccessRows.rows(ROWS));
+    useRows(ROWS);
+  }
+
+  void useRows(int count) {
+    pages = AccessRows.pages(AccessRows.rows(count));
     if (columns.equals("texts")) {
       pages = pages.stream().map(EvalBenchmark::asTexts).toList();
     }
