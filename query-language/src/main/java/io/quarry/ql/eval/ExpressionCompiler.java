@@ -8,16 +8,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Compiles an {@code eval}/{@code where} expression once per search into an {@link
- * ExpressionEvaluator} tree: a fast node for field references, literals, {@code + - * / % .},
- * comparisons, {@code AND OR XOR NOT LIKE}, unary minus, {@code if}, {@code case}, {@code
- * coalesce}, {@code isnull}, {@code isnotnull}, {@code len}, {@code lower}, {@code upper}, {@code
- * tostring(x)}, {@code tonumber(x)}; every other function applied per position by the search's
- * {@link Evaluator} over compiled arguments ({@link CallEvaluator}); what must see its argument
- * expressions ({@code mvfilter}, {@code mvmap}, {@code sigfig}), and conditionals whose lazily
- * evaluated parts are not {@link ExpressionEvaluator#total}, evaluated whole by the {@code
- * Evaluator} position by position ({@link RowFallbackEvaluator}). So every expression compiles, and
- * each node answers as the {@code Evaluator} does.
+ * Compiles an {@code eval}/{@code where} expression once per driver (a page chain: a segment slice
+ * on one thread) into an {@link ExpressionEvaluator} tree: a fast node for field references,
+ * literals, {@code + - * / % .}, comparisons, {@code AND OR XOR NOT LIKE}, unary minus, {@code if},
+ * {@code case}, {@code coalesce}, {@code isnull}, {@code isnotnull}, {@code len}, {@code lower},
+ * {@code upper}, {@code tostring(x)}, {@code tonumber(x)}; every other function applied per
+ * position by the search's {@link Evaluator} over compiled arguments ({@link CallEvaluator}); what
+ * must see its argument expressions ({@code mvfilter}, {@code mvmap}, {@code sigfig}), and
+ * conditionals whose lazily evaluated parts are not {@link ExpressionEvaluator#total}, evaluated
+ * whole by the {@code Evaluator} position by position ({@link RowFallbackEvaluator}). So every
+ * expression compiles, and each node answers as the {@code Evaluator} does.
  */
 public final class ExpressionCompiler {
   private final Evaluator evaluator;

@@ -2,9 +2,9 @@ package io.quarry.ql.eval;
 
 /**
  * One compiled expression (or part of one): its value at every position of a page at once. Built
- * once per search by {@link ExpressionCompiler} (ES|QL's {@code ExpressionEvaluator}); an instance
- * keeps no state between pages but may be used by one thread at a time only (its function fallbacks
- * share the search's {@code Evaluator}).
+ * once per driver (a page chain) by {@link ExpressionCompiler} (ES|QL's {@code
+ * ExpressionEvaluator}); an instance keeps no state between pages but may be used by one thread at
+ * a time only (its function fallbacks share the search's {@code Evaluator}).
  */
 public interface ExpressionEvaluator {
   /** The expression's values at each position of {@code frame}'s page. */
