@@ -152,6 +152,28 @@ class BenchmarksRunTest {
   }
 
   @Test
+  void evalBenchmarkKeepsTheSameRowsCompiledAndPerPosition() throws Exception {
+    for (String command :
+        EvalBenchmark.class
+            .getField("command")
+            .getAnnotation(org.openjdk.jmh.annotations.Param.class)
+            .value()) {
+      for (String columns : java.util.List.of("longs", "texts")) {
+        EvalBenchmark benchmark = new EvalBenchmark();
+        benchmark.command = command;
+        benchmark.columns = columns;
+        benchmark.useRows(3000);
+        long kept = benchmark.perPosition();
+        assertThat(kept).as(command).isLessThanOrEqualTo(3000).isPositive();
+        if (command.startsWith("eval")) {
+          assertThat(kept).as(command).isEqualTo(3000);
+        }
+        assertThat(benchmark.compiled()).as(command + " " + columns).isEqualTo(kept);
+      }
+    }
+  }
+
+  @Test
   void operatorBenchmarkRunsEveryPipelineAndMapReduceAgrees() throws Exception {
     for (String pipeline :
         OperatorBenchmark.class
