@@ -87,9 +87,10 @@ class BenchmarksRunTest {
 
   @Test
   void blockIndexBenchmarkWritesEveryLayout() throws Exception {
-    for (String layout : new String[] {"event", "block"}) {
+    for (String layout : new String[] {"event", "store", "block"}) {
       BlockIndexBenchmark benchmark = new BlockIndexBenchmark();
       benchmark.layout = layout;
+      benchmark.terms = "set";
       benchmark.blockSize = 256;
       benchmark.events = 3_000;
       benchmark.generate();
