@@ -987,6 +987,13 @@ public final class SearchService implements AutoCloseable {
       long limit = Pipelines.eventLimit(plan.pipeline());
       explain.put("event_limit", limit == Long.MAX_VALUE ? null : limit);
       explain.put("dedup_skips_seen", exact ? dedupFieldFirst(plan.pipeline()) : null);
+      TimeOrderedPages.Shape onPages =
+          PageBatch.enabled() ? TimeOrderedPages.shape(plan.pipeline(), PAGE_SIZE) : null;
+      explain.put("engine", onPages == null ? "rows" : "pages");
+      if (onPages != null) {
+        explain.put("page_source_fields", onPages.sourceFields());
+        explain.put("page_size", onPages.pageSize());
+      }
     }
     return explain;
   }

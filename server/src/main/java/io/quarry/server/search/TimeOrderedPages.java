@@ -118,23 +118,24 @@ final class TimeOrderedPages {
     boolean[] done = {false};
     EventPages pages =
         new EventPages(
-            shape.sourceFields(),
-            pipeline.subList(0, fused),
-            evaluator.stopped(),
-            indexedFieldsOnly,
-            sourcetypes,
-            control,
-            check,
-            matched,
-            shape.pageSize(),
-            page -> {
-              for (int stage = 0; stage < fused; stage++) {
-                stages.counted(stage, page.positionCount(), 0);
-              }
-              done[0] = done[0] || !stagesOnPages.add(page);
-            },
-            () -> {},
-            () -> {});
+                shape.sourceFields(),
+                pipeline.subList(0, fused),
+                evaluator.stopped(),
+                indexedFieldsOnly,
+                sourcetypes,
+                control,
+                check,
+                matched,
+                shape.pageSize(),
+                page -> {
+                  for (int stage = 0; stage < fused; stage++) {
+                    stages.counted(stage, page.positionCount(), 0);
+                  }
+                  done[0] = done[0] || !stagesOnPages.add(page);
+                },
+                () -> {},
+                () -> {})
+            .typedValues();
     try {
       ScanStats scanned =
           scan.run(
