@@ -405,12 +405,22 @@ final class EventPages implements EventVisitor {
       appendValues(extraction.time(() -> extracted.extractor.values(name)));
     }
 
-    private void appendValues(List<?> values) {
-      if (typed && values.stream().anyMatch(v -> !(v instanceof String))) {
-        if (typedCells == null) {
-          typedCells = new java.util.HashMap<>();
+    /** Keeps the values of this position when one of them is not text (see {@link #retyped}). */
+    private void keepTyped(List<?> values) {
+      for (int i = 0; i < values.size(); i++) {
+        if (!(values.get(i) instanceof String)) {
+          if (typedCells == null) {
+            typedCells = new java.util.HashMap<>();
+          }
+          typedCells.put(rows, List.copyOf(values));
+          return;
         }
-        typedCells.put(rows, List.copyOf(values));
+      }
+    }
+
+    private void appendValues(List<?> values) {
+      if (typed) {
+        keepTyped(values);
       }
       switch (values.size()) {
         case 0 -> texts.appendNull();
