@@ -36,6 +36,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code groups} 14-byte session ids in random order (sessions interleave in time, so each row's
  * group is a likely cache miss once the groups outgrow the caches), one partial fed every page,
  * then finished. Isolates the hash table and the function states from decoding and extraction.
+ * {@code by=JSESSIONID,host} groups by the session and its host (one of four, fixed per session: as
+ * many groups, a composite key of two values).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -46,10 +48,13 @@ import org.openjdk.jmh.annotations.Warmup;
 public class PageAggregationBenchmark {
   static final int ROWS = 1 << 20;
   static final int PAGE = 1024;
-  static final String STATS = "stats range(_time) AS duration, count by JSESSIONID";
+  static final String STATS = "stats range(_time) AS duration, count by ";
 
   @Param({"200000", "5000"})
   public int groups;
+
+  @Param({"JSESSIONID", "JSESSIONID,host"})
+  public String by;
 
   private final List<Page> pages = new ArrayList<>();
   private StatsCommand stats;
@@ -63,8 +68,15 @@ public class PageAggregationBenchmark {
   void useRows(int rows) {
     stats =
         (StatsCommand)
-            new Parser(CommandRegistry.builtIns()).parse("* | " + STATS).commands().get(1);
+            new Parser(CommandRegistry.builtIns())
+                .parse("* | " + STATS + by.replace(",", ", "))
+                .commands()
+                .get(1);
     byte[][] ids = new byte[groups][];
+    byte[][] hosts = new byte[4][];
+    for (int h = 0; h < hosts.length; h++) {
+      hosts[h] = ("www" + h).getBytes(StandardCharsets.US_ASCII);
+    }
     SplittableRandom random = new SplittableRandom(42);
     for (int g = 0; g < groups; g++) {
       ids[g] = String.format("SD%dSL%09dX", g % 10, g).getBytes(StandardCharsets.US_ASCII);
@@ -73,18 +85,22 @@ public class PageAggregationBenchmark {
         new Schema(
             List.of(
                 new Schema.Column("_time", DataType.TIMESTAMP),
-                new Schema.Column("JSESSIONID", DataType.STRING)));
+                new Schema.Column("JSESSIONID", DataType.STRING),
+                new Schema.Column("host", DataType.STRING)));
     pages.clear();
     long time = 1_767_744_000_000_000L;
     for (int start = 0; start < rows; start += PAGE) {
       int count = Math.min(PAGE, rows - start);
       LongBlock.Builder times = LongBlock.builder(DataType.TIMESTAMP, count);
       BytesBlock.Builder keys = BytesBlock.builder(count);
+      BytesBlock.Builder hostKeys = BytesBlock.builder(count);
       for (int p = 0; p < count; p++) {
         times.append(time += 8_640);
-        keys.append(ids[random.nextInt(groups)]);
+        int session = random.nextInt(groups);
+        keys.append(ids[session]);
+        hostKeys.append(hosts[session % hosts.length]);
       }
-      pages.add(new Page(schema, List.<Block>of(times.build(), keys.build())));
+      pages.add(new Page(schema, List.<Block>of(times.build(), keys.build(), hostKeys.build())));
     }
   }
 

@@ -2,6 +2,7 @@ package io.quarry.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.infra.Blackhole;
 
@@ -151,6 +152,28 @@ class BenchmarksRunTest {
   }
 
   @Test
+  void evalBenchmarkKeepsTheSameRowsCompiledAndPerPosition() throws Exception {
+    for (String command :
+        EvalBenchmark.class
+            .getField("command")
+            .getAnnotation(org.openjdk.jmh.annotations.Param.class)
+            .value()) {
+      for (String columns : java.util.List.of("longs", "texts")) {
+        EvalBenchmark benchmark = new EvalBenchmark();
+        benchmark.command = command;
+        benchmark.columns = columns;
+        benchmark.useRows(3000);
+        long kept = benchmark.perPosition();
+        assertThat(kept).as(command).isLessThanOrEqualTo(3000).isPositive();
+        if (command.startsWith("eval")) {
+          assertThat(kept).as(command).isEqualTo(3000);
+        }
+        assertThat(benchmark.compiled()).as(command + " " + columns).isEqualTo(kept);
+      }
+    }
+  }
+
+  @Test
   void operatorBenchmarkRunsEveryPipelineAndMapReduceAgrees() throws Exception {
     for (String pipeline :
         OperatorBenchmark.class
@@ -174,7 +197,10 @@ class BenchmarksRunTest {
   void pageAggregationBenchmarkFindsEveryGroup() {
     PageAggregationBenchmark benchmark = new PageAggregationBenchmark();
     benchmark.groups = 500;
-    benchmark.useRows(20_000);
-    assertThat(benchmark.aggregate()).isEqualTo(500);
+    for (String by : List.of("JSESSIONID", "JSESSIONID,host")) {
+      benchmark.by = by;
+      benchmark.useRows(20_000);
+      assertThat(benchmark.aggregate()).as(by).isEqualTo(500);
+    }
   }
 }

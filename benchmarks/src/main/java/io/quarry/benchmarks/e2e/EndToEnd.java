@@ -130,6 +130,13 @@ public final class EndToEnd implements Callable<Integer> {
               + " implementation) or rows (the row engine only), to compare the two in one run.")
   String engine = "pages";
 
+  @Option(
+      names = "--format",
+      description =
+          "How the indexes store events: events (the default: a document per event) or blocks (a"
+              + " document per block of events, issue 23), to compare the two layouts run by run.")
+  String format = "events";
+
   private final PrintStream out = System.out;
 
   public static void main(String[] args) {
@@ -149,6 +156,7 @@ public final class EndToEnd implements Callable<Integer> {
     report.put("seed", seed);
     report.put("runs", runs);
     report.put("warmup", warmup);
+    report.put("format", format);
 
     Path dataset = dataset();
     long rawBytes = Files.size(dataset);
@@ -165,13 +173,14 @@ public final class EndToEnd implements Callable<Integer> {
 
     // what a finished ingest leaves beside the index, so that --reuse-index knows what it holds
     Path ingested = workDir.resolve("data-ingested.txt");
-    String ingestedWhat = dataset.getFileName() + " " + rawBytes;
+    String ingestedWhat = dataset.getFileName() + " " + rawBytes + " " + format;
     boolean reuse =
         reuseIndex && Files.exists(ingested) && Files.readString(ingested).equals(ingestedWhat);
     if (!reuse) {
       Files.deleteIfExists(ingested);
     }
-    try (QuarryProcess quarry = QuarryProcess.start(workDir, heap, profile, reuse, engine)) {
+    try (QuarryProcess quarry =
+        QuarryProcess.start(workDir, heap, profile, reuse, engine, format)) {
       out.printf("Quarry at %s (heap %s), data in %s%n", quarry.uri(), heap, quarry.dataDir());
       if (reuse) {
         out.printf("reusing the index of %s from a previous run: no ingest%n", dataset);

@@ -38,6 +38,10 @@ final class QuarryProcess implements Closeable {
         adminPassword: %s
       search:
         maxTimeSeconds: 3600
+      storage:
+        indexes:
+          main: {format: %s}
+          hec: {format: %s}
       """;
 
   private final Process process;
@@ -56,10 +60,11 @@ final class QuarryProcess implements Closeable {
    * Starts a server on {@code workDir/data} (emptied first unless {@code keepData}) and waits until
    * it answers; with {@code profile}, under async-profiler, its collapsed stacks written to {@code
    * workDir/profile-collapsed.txt} when the server exits; {@code engine} is its {@code
-   * quarry.search.engine} ({@code pages} or {@code rows}).
+   * quarry.search.engine} ({@code pages} or {@code rows}), {@code format} its indexes' {@code
+   * storage.indexes.<name>.format} ({@code events} or {@code blocks}).
    */
   static QuarryProcess start(
-      Path workDir, String heap, boolean profile, boolean keepData, String engine)
+      Path workDir, String heap, boolean profile, boolean keepData, String engine, String format)
       throws IOException, InterruptedException {
     Path dataDir = workDir.resolve("data");
     if (Files.exists(dataDir) && !keepData) {
@@ -73,7 +78,12 @@ final class QuarryProcess implements Closeable {
     Path config = workDir.resolve("quarry.yml");
     Files.writeString(
         config,
-        CONFIG.formatted(port, dataDir.toAbsolutePath().toString().replace("'", "''"), PASSWORD));
+        CONFIG.formatted(
+            port,
+            dataDir.toAbsolutePath().toString().replace("'", "''"),
+            PASSWORD,
+            format,
+            format));
     Process process =
         new ProcessBuilder(
                 command(

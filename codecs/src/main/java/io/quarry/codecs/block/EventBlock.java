@@ -172,6 +172,11 @@ public final class EventBlock {
     return new ArrayList<>(columnSections.keySet());
   }
 
+  /** Whether the block has a column for {@code name}. */
+  public boolean hasColumn(String name) {
+    return columnSections.containsKey(name);
+  }
+
   /**
    * A field's column, or null when no event of the block has the field.
    *

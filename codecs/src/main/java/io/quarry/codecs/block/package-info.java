@@ -1,7 +1,8 @@
 /**
- * The event block (issue 23, first layer; see {@code docs/design/block-index.md}): up to a few
- * hundred events of one batch, newest first, encoded as one columnar payload — times, raw texts,
- * and each keyword or index-time field dictionary-coded — that a reader decodes one part at a time.
- * Not yet written by ingest or read by search: the block layout of an index is the next step.
+ * The event block (issue 23; see {@code docs/design/block-index.md}): up to a few hundred events of
+ * one batch, newest first, encoded as one columnar payload — times, raw texts, and each keyword or
+ * index-time field dictionary-coded — that a reader decodes one part at a time. The store's block
+ * layout ({@code format: blocks}) writes one per block document and reads it back through {@code
+ * store.BlockEvents}.
  */
 package io.quarry.codecs.block;

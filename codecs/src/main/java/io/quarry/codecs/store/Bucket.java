@@ -44,6 +44,7 @@ final class Bucket implements Closeable {
   private final Path path;
   private final Directory directory;
   private final long created;
+  private final BucketFormat format;
   // hot
   private IndexWriter writer;
   private SearcherManager searchers;
@@ -62,11 +63,12 @@ final class Bucket implements Closeable {
   private volatile long events;
   private volatile long maxSequence;
 
-  private Bucket(long id, Path path, Directory directory, long created) {
+  private Bucket(long id, Path path, Directory directory, long created, BucketFormat format) {
     this.id = id;
     this.path = path;
     this.directory = directory;
     this.created = created;
+    this.format = format;
   }
 
   /** Opens a bucket directory: warm when it has a manifest, hot (writable) otherwise. */
@@ -87,8 +89,14 @@ final class Bucket implements Closeable {
         try (InputStream in = Files.newInputStream(manifest)) {
           properties.load(in);
         }
+        BucketFormat format = BucketFormat.recorded(path);
         Bucket bucket =
-            new Bucket(id, path, directory, Long.parseLong(properties.getProperty("created", "0")));
+            new Bucket(
+                id,
+                path,
+                directory,
+                Long.parseLong(properties.getProperty("created", "0")),
+                format == null ? BucketFormat.EVENTS : format);
         bucket.warm = true;
         bucket.minTime = Long.parseLong(properties.getProperty("minTime"));
         bucket.maxTime = Long.parseLong(properties.getProperty("maxTime"));
@@ -96,7 +104,14 @@ final class Bucket implements Closeable {
         bucket.maxSequence = Long.parseLong(properties.getProperty("maxSequence"));
         return bucket;
       }
-      Bucket bucket = new Bucket(id, path, directory, now);
+      BucketFormat format = BucketFormat.recorded(path);
+      if (format == null) { // a new bucket takes the configured format; an older one held events
+        format = DirectoryReader.indexExists(directory) ? BucketFormat.EVENTS : options.format();
+        if (format == BucketFormat.BLOCKS) {
+          format.record(path);
+        }
+      }
+      Bucket bucket = new Bucket(id, path, directory, now, format);
       IndexWriterConfig config = new IndexWriterConfig();
       config.setCodec(new QuarryCodec(options.journalCompression(), options.journalBlockSize()));
       config.setIndexSort(TIME_DESCENDING);
@@ -124,6 +139,12 @@ final class Bucket implements Closeable {
         if (times != null) {
           min = Math.min(min, LongPoint.decodeDimension(times.getMinPackedValue(), 0));
           max = Math.max(max, LongPoint.decodeDimension(times.getMaxPackedValue(), 0));
+        }
+        if (format == BucketFormat.BLOCKS) {
+          long[] blocks = BlockSequences.countAndLast(leaf.reader());
+          count += blocks[0];
+          sequence = Math.max(sequence, blocks[1]);
+          continue;
         }
         PointValues sequences = leaf.reader().getPointValues(EventFields.SEQUENCE);
         if (sequences != null) {
@@ -171,29 +192,39 @@ final class Bucket implements Closeable {
     return created;
   }
 
+  /** How this bucket lays out its events (fixed when it was created). */
+  BucketFormat format() {
+    return format;
+  }
+
   /** Whether any event of the bucket can lie in {@code [earliest, latest)}. */
   boolean overlaps(long earliest, long latest) {
     return events > 0 && maxTime >= earliest && minTime < latest;
   }
 
-  /** Adds one event (hot only; many threads may add at once). */
-  void add(Document document, long time, long sequence) throws IOException {
+  /**
+   * Adds one document holding {@code count} events of times {@code [oldest, newest]}, the last of
+   * sequence number {@code lastSequence}: one event, or a block of them (hot only; many threads may
+   * add at once).
+   */
+  void add(Document document, long oldest, long newest, int count, long lastSequence)
+      throws IOException {
     // bounds widen before the document can reach a searcher: a scan trusts them to hold every
     // event its searcher sees (TimeOrderedScan.withTimeRange)
     synchronized (statistics) {
-      if (time < minTime) {
-        minTime = time;
+      if (oldest < minTime) {
+        minTime = oldest;
       }
-      if (time > maxTime) {
-        maxTime = time;
+      if (newest > maxTime) {
+        maxTime = newest;
       }
     }
     writer.addDocument(document);
     addedGeneration.incrementAndGet();
     synchronized (statistics) {
-      events++;
-      if (sequence > maxSequence) {
-        maxSequence = sequence;
+      events += count;
+      if (lastSequence > maxSequence) {
+        maxSequence = lastSequence;
       }
     }
   }
@@ -213,6 +244,10 @@ final class Bucket implements Closeable {
     IndexSearcher searcher = acquire();
     try {
       for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+        if (format == BucketFormat.BLOCKS) {
+          BlockSequences.collect(leaf.reader(), low, high, into);
+          continue;
+        }
         PointValues points = leaf.reader().getPointValues(EventFields.SEQUENCE);
         if (points == null) {
           continue;

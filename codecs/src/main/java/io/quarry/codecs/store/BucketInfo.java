@@ -8,6 +8,7 @@ package io.quarry.codecs.store;
  * @param bytes bytes on disk (journal, term index, doc values, points together)
  * @param journalRawBytes bytes of the journal before compression (about the raw events' size)
  * @param journalBytes bytes of the journal after compression
+ * @param format how the bucket lays out its events
  */
 public record BucketInfo(
     long id,
@@ -17,4 +18,5 @@ public record BucketInfo(
     long maxTime,
     long bytes,
     long journalRawBytes,
-    long journalBytes) {}
+    long journalBytes,
+    BucketFormat format) {}

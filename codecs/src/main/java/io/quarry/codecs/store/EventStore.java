@@ -186,7 +186,11 @@ public final class EventStore implements Closeable {
    * {@code query} matches) are counted instead of visited: their number, in the time range, goes to
    * {@code countedSink} before the scan (from the term index where Lucene can: a term's document
    * frequency, a segment's live documents), and the scan visits {@code query}'s other documents
-   * only.
+   * only. A bucket stored as blocks counts its events from its blocks' counts when {@code counted}
+   * matches everything and the bucket lies inside the time range; otherwise it counts nothing and
+   * every event of its candidate blocks is visited, so a caller searching an index that {@link
+   * IndexStore#holdsBlocks holds blocks} must check every visited event against its filter and may
+   * count up front only what needs no check.
    */
   public ScanStats scanParallelCounting(
       List<String> indexNames,
@@ -212,7 +216,22 @@ public final class EventStore implements Closeable {
         sources -> {
           long documents = 0;
           long countStarted = System.nanoTime();
+          List<TimeOrderedScan.Source> visited = new ArrayList<>();
           for (TimeOrderedScan.Source source : sources) {
+            if (source.bucket().format() == BucketFormat.BLOCKS) {
+              // a block document is not an event: a bucket wholly in range counts its blocks'
+              // events when every event counts, else its candidates' events are visited
+              Bucket bucket = source.bucket();
+              if (counted instanceof org.apache.lucene.search.MatchAllDocsQuery
+                  && bucket.minTime() >= earliestMicros
+                  && bucket.maxTime() < latestMicros) {
+                documents += BlockSequences.events(source.searcher().getIndexReader());
+              } else {
+                visited.add(source);
+              }
+              continue;
+            }
+            visited.add(source);
             documents +=
                 source
                     .searcher()
@@ -222,9 +241,19 @@ public final class EventStore implements Closeable {
           }
           long countNanos = System.nanoTime() - countStarted;
           countedSink.accept(documents);
-          return new ParallelScan(sources, rest, earliestMicros, latestMicros)
-              .run(visitors, executor)
-              .plusCosts(ScanStats.Costs.indexLookup(countNanos));
+          ScanStats scanned =
+              new ParallelScan(visited, rest, query, earliestMicros, latestMicros)
+                  .run(visitors, executor)
+                  .plusCosts(ScanStats.Costs.indexLookup(countNanos));
+          return new ScanStats(
+              scanned.indexes(),
+              sources.size(),
+              scanned.bucketsSkipped(),
+              scanned.segments(),
+              scanned.segmentsSkipped(),
+              scanned.eventsRead(),
+              scanned.costs(),
+              scanned.warnings());
         });
   }
 

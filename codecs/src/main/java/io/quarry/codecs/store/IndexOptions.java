@@ -20,6 +20,7 @@ import java.util.Optional;
  * @param maxAge retention: warm buckets whose newest event is older than this are deleted
  * @param maxTotalBytes retention: the oldest warm buckets are deleted while the index is larger
  * @param fieldTypes declared types of index-time fields; undeclared fields are keywords
+ * @param format the layout of new buckets (existing buckets keep theirs)
  */
 public record IndexOptions(
     JournalCompression journalCompression,
@@ -29,7 +30,8 @@ public record IndexOptions(
     Duration maxHotAge,
     Optional<Duration> maxAge,
     Optional<Long> maxTotalBytes,
-    Map<String, IndexedFieldType> fieldTypes) {
+    Map<String, IndexedFieldType> fieldTypes,
+    BucketFormat format) {
 
   public static final IndexOptions DEFAULTS =
       new IndexOptions(
@@ -40,7 +42,8 @@ public record IndexOptions(
           Duration.ofDays(1),
           Optional.empty(),
           Optional.empty(),
-          Map.of());
+          Map.of(),
+          BucketFormat.EVENTS);
 
   public IndexOptions {
     requireNonNull(journalCompression, "journalCompression is null");
@@ -49,6 +52,7 @@ public record IndexOptions(
     requireNonNull(maxAge, "maxAge is null");
     requireNonNull(maxTotalBytes, "maxTotalBytes is null");
     fieldTypes = Map.copyOf(requireNonNull(fieldTypes, "fieldTypes is null"));
+    requireNonNull(format, "format is null");
     if (journalBlockSize < 1024) {
       throw new IllegalArgumentException(
           "journalBlockSize must be at least 1024: " + journalBlockSize);
@@ -70,7 +74,8 @@ public record IndexOptions(
         maxHotAge,
         maxAge,
         maxTotalBytes,
-        fieldTypes);
+        fieldTypes,
+        format);
   }
 
   public IndexOptions withCommitInterval(Duration interval) {
@@ -82,7 +87,8 @@ public record IndexOptions(
         maxHotAge,
         maxAge,
         maxTotalBytes,
-        fieldTypes);
+        fieldTypes,
+        format);
   }
 
   public IndexOptions withBuckets(long events, Duration hotAge) {
@@ -94,7 +100,8 @@ public record IndexOptions(
         hotAge,
         maxAge,
         maxTotalBytes,
-        fieldTypes);
+        fieldTypes,
+        format);
   }
 
   public IndexOptions withRetention(Optional<Duration> age, Optional<Long> totalBytes) {
@@ -106,7 +113,8 @@ public record IndexOptions(
         maxHotAge,
         age,
         totalBytes,
-        fieldTypes);
+        fieldTypes,
+        format);
   }
 
   public IndexOptions withFieldTypes(Map<String, IndexedFieldType> types) {
@@ -118,7 +126,21 @@ public record IndexOptions(
         maxHotAge,
         maxAge,
         maxTotalBytes,
-        types);
+        types,
+        format);
+  }
+
+  public IndexOptions withFormat(BucketFormat newFormat) {
+    return new IndexOptions(
+        journalCompression,
+        journalBlockSize,
+        commitInterval,
+        maxBucketEvents,
+        maxHotAge,
+        maxAge,
+        maxTotalBytes,
+        fieldTypes,
+        newFormat);
   }
 
   /** The declared type of an index-time field. */

@@ -74,13 +74,14 @@ public final class IndexStore implements Closeable {
   static final int MAX_KEYWORD_BYTES = 32766;
 
   /** The term index field: DOCS-only postings, no norms, not stored. */
-  private static final FieldType TERMS = termsFieldType();
+  static final FieldType TERMS = termsFieldType();
 
   private final String name;
   private final Path bucketsPath;
   private final IndexOptions options;
   private final Clock clock;
   private final Bucket.DirectoryFactory directories;
+  private final BlockDocuments blocks;
   private final WriteAheadLog wal;
   private final CopyOnWriteArrayList<Bucket> buckets = new CopyOnWriteArrayList<>();
 
@@ -125,6 +126,7 @@ public final class IndexStore implements Closeable {
     this.name = requireNonNull(name, "name is null");
     this.directories = requireNonNull(directories, "directories is null");
     this.options = requireNonNull(options, "options is null");
+    this.blocks = new BlockDocuments(options);
     this.clock = requireNonNull(clock, "clock is null");
     this.bucketsPath = path.resolve("buckets");
     Files.createDirectories(bucketsPath);
@@ -240,14 +242,20 @@ public final class IndexStore implements Closeable {
     }
     long replayed = 0;
     for (WalBatch batch : logged) {
-      for (int i = 0; i < batch.events().size(); i++) {
+      int missingFrom = -1; // a run of missing events, added as one batch
+      for (int i = 0; i <= batch.events().size(); i++) {
         long sequence = batch.firstSeq() + i;
-        int bit = Math.toIntExact(sequence - low);
-        if (!present.get(bit)) {
-          Event event = batch.events().get(i);
-          hot.add(toDocument(event, sequence), event.timeMicros(), sequence);
-          present.set(bit);
-          replayed++;
+        boolean missing =
+            i < batch.events().size() && !present.get(Math.toIntExact(sequence - low));
+        if (missing && missingFrom < 0) {
+          missingFrom = i;
+        } else if (!missing && missingFrom >= 0) {
+          addToHot(batch.events().subList(missingFrom, i), batch.firstSeq() + missingFrom);
+          present.set(
+              Math.toIntExact(batch.firstSeq() + missingFrom - low),
+              Math.toIntExact(sequence - low));
+          replayed += i - missingFrom;
+          missingFrom = -1;
         }
       }
     }
@@ -384,7 +392,6 @@ public final class IndexStore implements Closeable {
     }
     recover();
     long position;
-    Bucket target;
     addLock.readLock().lock();
     try {
       long first;
@@ -393,15 +400,28 @@ public final class IndexStore implements Closeable {
         position = wal.append(first, events);
         nextSequence = first + events.size();
       }
-      target = hot;
-      for (int i = 0; i < events.size(); i++) {
-        Event event = events.get(i);
-        target.add(toDocument(event, first + i), event.timeMicros(), first + i);
-      }
+      addTo(hot, events, first);
     } finally {
       addLock.readLock().unlock();
     }
     wal.sync(position);
+  }
+
+  private void addToHot(List<Event> events, long firstSequence) throws IOException {
+    addTo(hot, events, firstSequence);
+  }
+
+  /** Adds a batch to a bucket in its layout: a document per event, or per block of events. */
+  private void addTo(Bucket target, List<Event> events, long firstSequence) throws IOException {
+    if (target.format() == BucketFormat.BLOCKS) {
+      blocks.add(target, events, firstSequence);
+      return;
+    }
+    for (int i = 0; i < events.size(); i++) {
+      Event event = events.get(i);
+      long sequence = firstSequence + i;
+      target.add(toDocument(event, sequence), event.timeMicros(), event.timeMicros(), 1, sequence);
+    }
   }
 
   /**
@@ -581,7 +601,8 @@ public final class IndexStore implements Closeable {
               bucket.events() == 0 ? 0 : bucket.maxTime(),
               bucket.sizeOnDisk(),
               journal[0],
-              journal[1]));
+              journal[1],
+              bucket.format()));
     }
     return infos;
   }
@@ -596,6 +617,16 @@ public final class IndexStore implements Closeable {
       bucket.bytesByKind().forEach((kind, bytes) -> totals.merge(kind, bytes, Long::sum));
     }
     return totals;
+  }
+
+  /**
+   * Whether some bucket of this index stores its events as blocks ({@link BucketFormat#BLOCKS}),
+   * now or later in this process: then a term query only finds candidate blocks, and a search must
+   * check each event against its filter and take no shortcut that counts documents as events.
+   */
+  public boolean holdsBlocks() {
+    return options.format() == BucketFormat.BLOCKS
+        || buckets.stream().anyMatch(bucket -> bucket.format() == BucketFormat.BLOCKS);
   }
 
   /** The number of events in the index. */

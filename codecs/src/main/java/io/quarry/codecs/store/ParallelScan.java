@@ -27,8 +27,12 @@ final class ParallelScan {
   /** The most doc ids one task covers. */
   static final int SLICE_DOCS = 1 << 17;
 
+  /** The most block documents one task covers: about as many events as {@link #SLICE_DOCS}. */
+  static final int SLICE_BLOCKS = SLICE_DOCS / BlockDocuments.EVENTS_PER_BLOCK;
+
   private final List<TimeOrderedScan.Source> sources;
   private final org.apache.lucene.search.Query query;
+  private final org.apache.lucene.search.Query blockQuery;
   private final long earliest;
   private final long latest;
 
@@ -37,8 +41,22 @@ final class ParallelScan {
       org.apache.lucene.search.Query query,
       long earliestMicros,
       long latestMicros) {
+    this(sources, query, query, earliestMicros, latestMicros);
+  }
+
+  /**
+   * A scan whose event buckets read {@code query}'s matches and whose block buckets read the events
+   * of {@code blockQuery}'s candidate blocks ({@link BlockQueries}).
+   */
+  ParallelScan(
+      List<TimeOrderedScan.Source> sources,
+      org.apache.lucene.search.Query query,
+      org.apache.lucene.search.Query blockQuery,
+      long earliestMicros,
+      long latestMicros) {
     this.sources = sources;
     this.query = query;
+    this.blockQuery = blockQuery;
     this.earliest = earliestMicros;
     this.latest = latestMicros;
   }
@@ -54,8 +72,12 @@ final class ParallelScan {
     for (TimeOrderedScan.Source source : sources) {
       IndexSearcher searcher = source.searcher();
       long lookupStarted = System.nanoTime();
+      boolean blocks = source.bucket().format() == BucketFormat.BLOCKS;
       org.apache.lucene.search.Query rewritten =
-          searcher.rewrite(TimeOrderedScan.withTimeRange(query, source, earliest, latest));
+          searcher.rewrite(
+              blocks
+                  ? BlockQueries.forSource(blockQuery, source, earliest, latest)
+                  : TimeOrderedScan.withTimeRange(query, source, earliest, latest));
       Weight weight = searcher.createWeight(rewritten, ScoreMode.COMPLETE_NO_SCORES, 1f);
       totals.add(ScanStats.Costs.indexLookup(System.nanoTime() - lookupStarted));
       for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
@@ -65,8 +87,11 @@ final class ParallelScan {
           continue;
         }
         int maxDoc = leaf.reader().maxDoc();
-        for (int from = 0; from < maxDoc; from += SLICE_DOCS) {
-          slices.add(new Slice(source, weight, leaf, from, Math.min(maxDoc, from + SLICE_DOCS)));
+        int sliceDocs = blocks ? SLICE_BLOCKS : SLICE_DOCS;
+        for (int from = 0; from < maxDoc; from += sliceDocs) {
+          slices.add(
+              new Slice(
+                  source, weight, leaf, from, Math.min(maxDoc, from + sliceDocs), blocks, range()));
         }
       }
     }
@@ -126,9 +151,22 @@ final class ParallelScan {
     }
   }
 
-  /** Doc ids {@code [from, to)} of one segment. */
+  private long[] range() {
+    return new long[] {earliest, latest};
+  }
+
+  /**
+   * Doc ids {@code [from, to)} of one segment: events, or blocks whose events in {@code range} are
+   * visited one by one.
+   */
   private record Slice(
-      TimeOrderedScan.Source source, Weight weight, LeafReaderContext leaf, int from, int to) {
+      TimeOrderedScan.Source source,
+      Weight weight,
+      LeafReaderContext leaf,
+      int from,
+      int to,
+      boolean blocks,
+      long[] range) {
 
     /** Returns a warning when the bucket turned out damaged (it is quarantined), else null. */
     String run(EventVisitor visitor, Totals totals) throws IOException {
@@ -141,7 +179,9 @@ final class ParallelScan {
         if (scorer == null && from == 0) {
           totals.segmentsSkipped.incrementAndGet(); // counted once, by the segment's first slice
         }
-        if (scorer != null) {
+        if (scorer != null && blocks) {
+          events = visitBlocks(scorer.iterator(), visitor);
+        } else if (scorer != null) {
           DocIdSetIterator docs = scorer.iterator();
           TimeOrderedScan.EventLoader loader =
               new TimeOrderedScan.EventLoader(source.index(), leaf);
@@ -182,6 +222,26 @@ final class ParallelScan {
         totals.add(ScanStats.Costs.journalSince(journalBefore));
         visitor.close();
       }
+    }
+
+    /** Visits the in-range events of the slice's candidate blocks; returns how many it read. */
+    private long visitBlocks(DocIdSetIterator candidates, EventVisitor visitor) throws IOException {
+      long read = 0;
+      org.apache.lucene.index.StoredFields journal = leaf.reader().storedFields();
+      for (int doc = candidates.advance(from); doc < to; doc = candidates.nextDoc()) {
+        BlockEvents block = BlockEvents.read(source.index(), journal, doc);
+        for (int i = 0; i < block.count(); i++) {
+          long time = block.time(i);
+          if (time < range[0] || time >= range[1]) {
+            continue;
+          }
+          read++;
+          if (!visitor.visit(block.event(i))) {
+            return read;
+          }
+        }
+      }
+      return read;
     }
   }
 }

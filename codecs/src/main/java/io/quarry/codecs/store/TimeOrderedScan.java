@@ -63,21 +63,31 @@ final class TimeOrderedScan {
     PriorityQueue<Cursor> queue = new PriorityQueue<>((a, b) -> Long.compare(b.time, a.time));
     int segments = 0;
     int segmentsSkipped = 0;
+    List<String> warnings = new ArrayList<>();
     for (Source source : sources) {
       IndexSearcher searcher = source.searcher();
+      boolean blocks = source.bucket().format() == BucketFormat.BLOCKS;
+      Query sourceQuery =
+          blocks
+              ? BlockQueries.forSource(query, source, earliest, latest)
+              : withTimeRange(query, source, earliest, latest);
       Weight weight =
-          searcher.createWeight(
-              searcher.rewrite(withTimeRange(query, source, earliest, latest)),
-              ScoreMode.COMPLETE_NO_SCORES,
-              1f);
+          searcher.createWeight(searcher.rewrite(sourceQuery), ScoreMode.COMPLETE_NO_SCORES, 1f);
       for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
         segments++;
+        if (damaged.contains(source.bucket())) {
+          segmentsSkipped++; // quarantined while its first segments were opened
+          continue;
+        }
         Scorer scorer = weight.scorer(leaf);
         Cursor cursor =
             scorer == null
                 ? null
-                : new Cursor(source, leaf, scorer.iterator(), visitor.shortcut(leaf.reader()));
-        if (cursor != null && cursor.advance()) {
+                : blocks
+                    ? new BlockCursor(source, leaf, scorer.iterator(), earliest, latest)
+                    : new DocCursor(
+                        source, leaf, scorer.iterator(), visitor.shortcut(leaf.reader()));
+        if (cursor != null && advance(cursor, queue, warnings)) {
           queue.add(cursor);
         } else {
           segmentsSkipped++;
@@ -86,17 +96,17 @@ final class TimeOrderedScan {
     }
     long lookupNanos = System.nanoTime() - lookupStarted;
     long read = 0;
-    List<String> warnings = new ArrayList<>();
     while (!queue.isEmpty()) {
       Cursor cursor = queue.poll();
-      if (cursor.shortcut != null) { // the visitor may handle the document without its event
-        int taken = cursor.shortcut.take(cursor.iterator.docID());
+      EventVisitor.DocShortcut shortcut = cursor.shortcut();
+      if (shortcut != null) { // the visitor may handle the document without its event
+        int taken = shortcut.take(cursor.docID());
         if (taken == EventVisitor.DocShortcut.STOP) {
           break;
         }
         if (taken == EventVisitor.DocShortcut.TAKEN) {
           read++;
-          if (cursor.advance()) {
+          if (advance(cursor, queue, warnings)) {
             queue.add(cursor);
           }
           continue;
@@ -116,7 +126,7 @@ final class TimeOrderedScan {
       if (!more) {
         break;
       }
-      if (cursor.advance()) {
+      if (advance(cursor, queue, warnings)) {
         queue.add(cursor);
       }
     }
@@ -168,25 +178,71 @@ final class TimeOrderedScan {
         .build();
   }
 
-  private static final class Cursor {
-    private final Source source;
+  /**
+   * Moves a cursor to its next event; false when it has none, or when its bucket turned out damaged
+   * (then the bucket is quarantined and its other cursors leave the queue).
+   */
+  private boolean advance(Cursor cursor, PriorityQueue<Cursor> queue, List<String> warnings)
+      throws IOException {
+    try {
+      return cursor.advance();
+    } catch (CorruptIndexException | UncheckedCorruption e) {
+      if (damaged.add(cursor.source.bucket())) {
+        warnings.add(cursor.source.store().quarantine(cursor.source.bucket(), corruption(e)));
+      }
+      queue.removeIf(other -> other.source.bucket() == cursor.source.bucket());
+      return false;
+    }
+  }
+
+  /** Buckets found damaged during this scan (quarantined once, their cursors dropped). */
+  private final java.util.Set<Bucket> damaged = new java.util.HashSet<>();
+
+  /** The next event of one segment's matches, newest first: its time, and the event itself. */
+  abstract static class Cursor {
+    final Source source;
+    long time;
+
+    Cursor(Source source) {
+      this.source = source;
+    }
+
+    /** Moves to the next event and sets {@link #time}; false when there is none. */
+    abstract boolean advance() throws IOException;
+
+    /** The current event. */
+    abstract StoredEvent load() throws IOException;
+
+    /** The visitor's shortcut for this segment's documents, or null. */
+    EventVisitor.DocShortcut shortcut() {
+      return null;
+    }
+
+    /** The current document (for the shortcut). */
+    int docID() {
+      throw new UnsupportedOperationException("no documents of their own");
+    }
+  }
+
+  /** One document per event: the segment's matches in doc-id order are newest first. */
+  private static final class DocCursor extends Cursor {
     private final DocIdSetIterator iterator;
     private final EventLoader loader;
     private final EventVisitor.DocShortcut shortcut; // null: every document is visited
-    private long time;
 
-    Cursor(
+    DocCursor(
         Source source,
         LeafReaderContext leaf,
         DocIdSetIterator iterator,
         EventVisitor.DocShortcut shortcut)
         throws IOException {
-      this.source = source;
+      super(source);
       this.iterator = iterator;
       this.loader = new EventLoader(source.index(), leaf);
       this.shortcut = shortcut;
     }
 
+    @Override
     boolean advance() throws IOException {
       int doc = iterator.nextDoc();
       if (doc == DocIdSetIterator.NO_MORE_DOCS) {
@@ -196,8 +252,19 @@ final class TimeOrderedScan {
       return true;
     }
 
+    @Override
     StoredEvent load() throws IOException {
       return loader.load(iterator.docID());
+    }
+
+    @Override
+    EventVisitor.DocShortcut shortcut() {
+      return shortcut;
+    }
+
+    @Override
+    int docID() {
+      return iterator.docID();
     }
   }
 

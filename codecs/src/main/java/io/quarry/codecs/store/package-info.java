@@ -1,10 +1,12 @@
 /**
- * The event store: one Lucene index per Quarry index under the data directory, one document per
- * event, index-sorted by {@code _time} newest first; group commit for durable acknowledgements;
- * near-real-time readers; and the newest-first scan that merges segments by time.
+ * The event store: per Quarry index a write-ahead log and time-partitioned buckets, each a Lucene
+ * index written with the journal codec and sorted newest first; group commit for durable
+ * acknowledgements, near-real-time readers, recovery by sequence number, retention and quarantine;
+ * and the scans (newest-first merge, parallel slices) that turn documents back into events.
  *
- * <p>This is the first slice's store. The storage-engine issue replaces it with time-partitioned
- * buckets, the journal codec for {@code _raw} and a write-ahead log; the field layout in {@link
- * io.quarry.codecs.store.EventFields} is meant to survive that change.
+ * <p>A bucket lays out its events in one of two {@link io.quarry.codecs.store.BucketFormat
+ * formats}: a document per event ({@link io.quarry.codecs.store.EventFields}), or a document per
+ * block of events ({@code BlockDocuments} writes, {@code BlockQueries}, {@code BlockCursor} and
+ * {@code BlockEvents} read).
  */
 package io.quarry.codecs.store;

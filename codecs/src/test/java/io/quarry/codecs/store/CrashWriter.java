@@ -11,6 +11,8 @@ import java.util.Map;
  * numbered events to the index {@code main} concurrently, each printing {@code ACK <thread> <last
  * number>} after a write returns (that is, after the batch is durable). Commits run every 100 ms
  * and buckets roll every 300 events, so kills land in every phase: appends, fsyncs, commits, rolls.
+ * The third argument is the index's bucket format; with {@code blocks} every fifth batch is 300
+ * events (two blocks, one partly full), written in increasing time (a block sorts them back).
  */
 public final class CrashWriter {
   static final int THREADS = 2;
@@ -20,10 +22,12 @@ public final class CrashWriter {
   public static void main(String[] args) throws Exception {
     Path data = Path.of(args[0]);
     String round = args[1];
+    BucketFormat format = BucketFormat.fromName(args[2]);
     IndexOptions options =
         IndexOptions.DEFAULTS
             .withCommitInterval(Duration.ofMillis(100))
-            .withBuckets(300, Duration.ofDays(1));
+            .withBuckets(300, Duration.ofDays(1))
+            .withFormat(format);
     EventStore store = EventStore.open(data, Map.of("main", options));
     for (int t = 0; t < THREADS; t++) {
       int thread = t;
@@ -32,8 +36,10 @@ public final class CrashWriter {
               () -> {
                 try {
                   int next = 0;
+                  int batches = 0;
                   while (true) {
-                    int size = 1 + (next % 7);
+                    boolean large = format == BucketFormat.BLOCKS && ++batches % 5 == 0;
+                    int size = large ? 300 : 1 + (next % 7);
                     List<Event> batch = new ArrayList<>(size);
                     for (int i = 0; i < size; i++) {
                       batch.add(

@@ -23,8 +23,9 @@ import org.apache.lucene.store.IOContext;
 import org.apache.lucene.store.IndexOutput;
 import org.apache.lucene.tests.store.MockDirectoryWrapper;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Random I/O exceptions (Lucene's {@link MockDirectoryWrapper}) and a full disk under the bucket
@@ -37,6 +38,7 @@ class FaultInjectionTest {
 
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
   private final List<MockDirectoryWrapper> wrappers = new ArrayList<>();
+  private BucketFormat format;
 
   @AfterEach
   void stop() {
@@ -47,7 +49,8 @@ class FaultInjectionTest {
     IndexOptions options =
         IndexOptions.DEFAULTS
             .withCommitInterval(Duration.ofHours(1)) // commits are driven by the test
-            .withBuckets(400, Duration.ofDays(1));
+            .withBuckets(400, Duration.ofDays(1))
+            .withFormat(format);
     return new IndexStore(
         "main", dataDirectory.resolve("main"), options, scheduler, Clock.systemUTC(), directories);
   }
@@ -111,13 +114,18 @@ class FaultInjectionTest {
     }
   }
 
-  @Test
-  void randomIoExceptionsNeverLoseOrDuplicateAcknowledgedEvents() throws IOException {
+  @ParameterizedTest
+  @EnumSource(BucketFormat.class)
+  void randomIoExceptionsNeverLoseOrDuplicateAcknowledgedEvents(BucketFormat format)
+      throws IOException {
+    this.format = format;
     run(new Random(0x5eed), false);
   }
 
-  @Test
-  void aFullDiskNeverLosesOrDuplicatesAcknowledgedEvents() throws IOException {
+  @ParameterizedTest
+  @EnumSource(BucketFormat.class)
+  void aFullDiskNeverLosesOrDuplicatesAcknowledgedEvents(BucketFormat format) throws IOException {
+    this.format = format;
     run(new Random(0xd15c), true);
   }
 

@@ -11,10 +11,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.lucene.search.MatchAllDocsQuery;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Recovery from a copy of the data directory taken while a store is running (a crash image). */
+/**
+ * Recovery from a copy of the data directory taken while a store is running (a crash image), bucket
+ * rolls, retention and damage, for both bucket formats (reopened with the default format
+ * configured, as after a configuration change: a bucket keeps the format it was written in).
+ */
 class RecoveryTest {
   @TempDir Path live;
   @TempDir Path image;
@@ -55,9 +60,11 @@ class RecoveryTest {
     return raws;
   }
 
-  @Test
-  void eventsOnlyInTheLogAreReplayedAndSearchable() throws IOException {
-    IndexOptions slow = IndexOptions.DEFAULTS.withCommitInterval(Duration.ofHours(1));
+  @ParameterizedTest
+  @EnumSource(BucketFormat.class)
+  void eventsOnlyInTheLogAreReplayedAndSearchable(BucketFormat format) throws IOException {
+    IndexOptions slow =
+        IndexOptions.DEFAULTS.withCommitInterval(Duration.ofHours(1)).withFormat(format);
     try (EventStore store = EventStore.open(live, Map.of("main", slow))) {
       store.write("main", events(0, 5));
       store.index("main").commit();
@@ -73,9 +80,12 @@ class RecoveryTest {
     }
   }
 
-  @Test
-  void rolledBucketsAreSkippedByTimeAndRetentionDropsTheOldest() throws IOException {
-    try (EventStore store = EventStore.open(live, List.of("main"))) {
+  @ParameterizedTest
+  @EnumSource(BucketFormat.class)
+  void rolledBucketsAreSkippedByTimeAndRetentionDropsTheOldest(BucketFormat format)
+      throws IOException {
+    try (EventStore store =
+        EventStore.open(live, Map.of("main", IndexOptions.DEFAULTS.withFormat(format)))) {
       IndexStore index = store.index("main");
       store.write("main", events(0, 10));
       index.rollHotBucket();
@@ -100,11 +110,13 @@ class RecoveryTest {
     }
   }
 
-  @Test
-  void aFlippedBitInAJournalBlockQuarantinesThatBucketOnly() throws IOException {
+  @ParameterizedTest
+  @EnumSource(BucketFormat.class)
+  void aFlippedBitInAJournalBlockQuarantinesThatBucketOnly(BucketFormat format) throws IOException {
     IndexOptions plain =
-        IndexOptions.DEFAULTS.withJournalCompression(
-            io.quarry.codecs.journal.JournalCompression.NONE);
+        IndexOptions.DEFAULTS
+            .withJournalCompression(io.quarry.codecs.journal.JournalCompression.NONE)
+            .withFormat(format);
     try (EventStore store = EventStore.open(live, Map.of("main", plain))) {
       store.write("main", events(0, 10));
       store.index("main").rollHotBucket();

@@ -9,16 +9,18 @@ import java.util.List;
  * exponent are {@code Long}); arithmetic stays in {@code Long} until it would overflow or divide
  * unevenly; comparisons are numeric when both sides are numbers, else case-sensitive text; a
  * multivalue compares true when any of its values does, and reads as its first value where one text
- * is needed. Shared by the {@link Evaluator} and its function families.
+ * is needed. Shared by the {@link Evaluator}, its function families and the compiled evaluators
+ * ({@code io.quarry.ql.eval}), which must answer as it does.
  */
-final class EvalValues {
+public final class EvalValues {
   private EvalValues() {}
 
-  interface Pairwise {
+  /** A test of one value against another (one pair of a multivalue comparison). */
+  public interface Pairwise {
     boolean test(Object a, Object b);
   }
 
-  static Boolean anyMatch(Object left, Object right, Pairwise test) {
+  public static Boolean anyMatch(Object left, Object right, Pairwise test) {
     for (Object a : left instanceof List<?> list ? list : List.of(left)) {
       for (Object b : right instanceof List<?> list ? list : List.of(right)) {
         if (test.test(a, b)) {
@@ -29,7 +31,7 @@ final class EvalValues {
     return false;
   }
 
-  static boolean compares(String operator, int c) {
+  public static boolean compares(String operator, int c) {
     return switch (operator) {
       case "=" -> c == 0;
       case "!=" -> c != 0;
@@ -41,7 +43,7 @@ final class EvalValues {
   }
 
   /** Numerically when both are numbers, else as case-sensitive text. */
-  static int compare(Object a, Object b) {
+  public static int compare(Object a, Object b) {
     Object x = number(a);
     Object y = number(b);
     if (x != null && y != null) {
@@ -54,7 +56,7 @@ final class EvalValues {
   }
 
   /** A value as a Long or Double, or null when it is not a number. */
-  static Object number(Object value) {
+  public static Object number(Object value) {
     if (value instanceof Long || value instanceof Double) {
       return value;
     }
@@ -76,7 +78,7 @@ final class EvalValues {
     return null;
   }
 
-  static Object arithmetic(char operator, Object left, Object right) {
+  public static Object arithmetic(char operator, Object left, Object right) {
     Object x = number(left);
     Object y = number(right);
     if (x == null || y == null) {
@@ -108,7 +110,7 @@ final class EvalValues {
     return Double.isNaN(result) ? null : result;
   }
 
-  static String text(Object value) {
+  public static String text(Object value) {
     if (value instanceof List<?> list) {
       return list.isEmpty() ? "" : text(list.get(0));
     }
@@ -118,7 +120,7 @@ final class EvalValues {
     return String.valueOf(value);
   }
 
-  static List<Object> values(Object value) {
+  public static List<Object> values(Object value) {
     if (value == null) {
       return List.of();
     }
@@ -128,7 +130,7 @@ final class EvalValues {
     return List.of(value);
   }
 
-  static Object multivalue(List<Object> values) {
+  public static Object multivalue(List<Object> values) {
     return switch (values.size()) {
       case 0 -> null;
       case 1 -> values.get(0);

@@ -246,7 +246,34 @@ public final class Evaluator {
     for (Expression arg : args) {
       v.add(evaluate(arg, row));
     }
-    return apply(call.function(), v);
+    return applyValues(call.function(), v);
+  }
+
+  /**
+   * Functions that read their argument expressions themselves (conditionally, per value, or as
+   * text) instead of being applied to their arguments' values: everything else {@link
+   * #apply(String, List)} answers.
+   */
+  private static final java.util.Set<String> SPECIAL_FORMS =
+      java.util.Set.of("if", "case", "coalesce", "mvfilter", "searchmatch", "mvmap", "sigfig");
+
+  /**
+   * Whether {@code function} is applied to its arguments' values ({@link #apply(String, List)}).
+   */
+  public static boolean appliesToValues(String function) {
+    return !SPECIAL_FORMS.contains(function);
+  }
+
+  /**
+   * The value of {@code function} (one that {@link #appliesToValues}) over its arguments' values,
+   * exactly as {@link #evaluate} computes a call once its arguments are evaluated: what compiled
+   * evaluators call for the functions they have no fast path for.
+   */
+  public Object apply(String function, List<Object> arguments) {
+    if (!appliesToValues(function)) {
+      throw new IllegalArgumentException(function + "() reads its argument expressions itself");
+    }
+    return applyValues(function, arguments);
   }
 
   private Object mvfilter(Expression condition, Row row) {
@@ -304,7 +331,7 @@ public final class Evaluator {
     }
   }
 
-  private Object apply(String function, List<Object> v) {
+  private Object applyValues(String function, List<Object> v) {
     Object a = v.isEmpty() ? null : v.get(0);
     switch (function) {
       case "null":

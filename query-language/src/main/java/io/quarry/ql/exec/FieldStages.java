@@ -7,6 +7,7 @@ import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.RenameCommand;
 import io.quarry.ql.ast.SearchCommand;
 import io.quarry.ql.ast.SearchExpression;
+import io.quarry.ql.eval.SearchFilter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,9 +18,10 @@ import java.util.regex.Pattern;
 
 /**
  * The {@link PageChain} stages that choose, rename or filter by fields — {@code fields}/{@code
- * table}, {@code rename} and a {@code search} after the first command — with the row commands'
- * semantics ({@link ProjectOperator}, {@link RenameOperator}, {@link FilterOperator}) where a page
- * can hold them exactly: which forms those are is {@link #supports}; the rest run on rows.
+ * table}, {@code rename} and a {@code search} after the first command (its comparisons compiled
+ * once into an {@link SearchFilter} over whole pages) — with the row commands' semantics ({@link
+ * ProjectOperator}, {@link RenameOperator}, {@link FilterOperator}) where a page can hold them
+ * exactly: which forms those are is {@link #supports}; the rest run on rows.
  */
 final class FieldStages {
   private static final List<String> INTERNAL_ORDER = List.of("_time", "_raw");
@@ -104,9 +106,13 @@ final class FieldStages {
     return switch (command) {
       case ProjectCommand project -> new ProjectStage(project);
       case RenameCommand rename -> new RenameStage(rename);
-      case SearchCommand search ->
-          new PageChain.FilterStage(
-              search.expression().map(RowPredicates::compile).orElse(row -> true));
+      case SearchCommand search -> {
+        if (search.expression().isEmpty()) {
+          yield (page, out) -> out.accept(page);
+        }
+        SearchFilter filter = SearchFilter.compile(search.expression().get());
+        yield new PageChain.FilterStage(filter::select);
+      }
       default -> throw new IllegalArgumentException(command.name() + " has no field stage");
     };
   }

@@ -6,14 +6,21 @@ import io.quarry.plugin.api.command.BoundCommand;
 import io.quarry.plugin.api.command.CommandKind;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BlockFactory;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.BinCommand;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.ast.Expression;
 import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.ast.Span;
 import io.quarry.ql.ast.WhereCommand;
 import io.quarry.ql.engine.BlockCopies;
+import io.quarry.ql.eval.ExpressionCompiler;
+import io.quarry.ql.eval.ExpressionEvaluator;
+import io.quarry.ql.eval.Frame;
+import io.quarry.ql.eval.Selection;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -21,16 +28,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 
 /**
  * Row-local commands on pages: {@code eval} (new columns), {@code where} (kept positions), {@code
  * bin}, {@code fields}/{@code table}, {@code rename} and {@code search} ({@link FieldStages}) and
  * streaming plugin commands (their own operators, driven directly — no rows in between), one stage
  * per command, pages pushed through in order to {@code end}. The map side of a batch search on the
- * page engine, for one segment slice at a time. {@code eval} and {@code where} evaluate with the
- * row engine's {@link Evaluator} over a {@link PageRow} view of each position, so their semantics
- * are the row engine's exactly; compiled evaluators on blocks are the next step.
+ * page engine, for one segment slice at a time. {@code eval} and {@code where} are compiled once
+ * into evaluators over whole pages ({@code io.quarry.ql.eval}), whose answers are the row engine's
+ * {@link Evaluator}'s exactly.
  */
 public final class PageChain {
   private final List<Stage> stages = new ArrayList<>();
@@ -141,7 +147,12 @@ public final class PageChain {
   static Stage stage(Command command, Evaluator evaluator) {
     return switch (command) {
       case EvalCommand eval -> new EvalStage(eval, evaluator);
-      case WhereCommand where -> new FilterStage(row -> evaluator.test(where.condition(), row));
+      case WhereCommand where -> {
+        ExpressionEvaluator condition =
+            new ExpressionCompiler(evaluator).compile(where.condition());
+        yield new FilterStage(
+            (page, kept) -> Selection.trues(condition.eval(new Frame(page)), kept));
+      }
       case BinCommand bin -> new BinStage(bin, evaluator.zone());
       case PluginCommand plugin -> new PluginStage(plugin, evaluator);
       default -> FieldStages.stage(command);
@@ -204,27 +215,17 @@ public final class PageChain {
     default void close() {}
   }
 
-  /** {@code eval}: the assigned fields as new (or replacing) columns. */
+  /** {@code eval}: the assigned fields as new (or replacing) columns, compiled once. */
   private static final class EvalStage implements Stage {
-    private final EvalCommand command;
-    private final PageEval eval;
+    private final PageEval.Compiled eval;
 
     EvalStage(EvalCommand command, Evaluator evaluator) {
-      this.command = command;
-      this.eval = new PageEval(evaluator);
+      this.eval = new PageEval(evaluator).compile(command.assignments());
     }
 
     @Override
     public void add(Page page, Consumer<Page> out) {
-      Map<String, List<List<Object>>> columns = eval.assign(page, command.assignments());
-      List<String> names = List.copyOf(columns.keySet());
-      Page computed =
-          PageCollector.toPage(names, List.copyOf(columns.values()), page.positionCount());
-      Page result = page;
-      for (int i = 0; i < names.size(); i++) {
-        result = result.withColumn(names.get(i), computed.block(i));
-      }
-      out.accept(result);
+      out.accept(eval.apply(page));
     }
   }
 
@@ -244,6 +245,11 @@ public final class PageChain {
 
     @Override
     public void add(Page page, Consumer<Page> out) {
+      Block times = timesToFloor(page);
+      if (times != null) {
+        out.accept(page.withColumn(command.as(), floored((LongBlock) times)));
+        return;
+      }
       int positions = page.positionCount();
       List<List<Object>> cells = new ArrayList<>(positions);
       for (int p = 0; p < positions; p++) {
@@ -259,19 +265,66 @@ public final class PageChain {
       Page binned = PageCollector.toPage(List.of(command.as()), List.of(cells), positions);
       out.accept(page.withColumn(command.as(), binned.block(0)));
     }
+
+    /**
+     * {@code bin _time span=<time>} into a time field, over a timestamp column without multivalues:
+     * the column itself (floored block-wise, no value boxed), else null.
+     */
+    private Block timesToFloor(Page page) {
+      if (!TimeField.is(command.field())
+          || !TimeField.is(command.as())
+          || !command.span().orElseThrow().isTime()) {
+        return null;
+      }
+      int column = page.schema().indexOf(command.field());
+      if (column < 0) {
+        return null;
+      }
+      Block block = page.block(column);
+      return block instanceof LongBlock longs
+              && longs.dataType() == DataType.TIMESTAMP
+              && !longs.mayHaveMultivaluedFields()
+          ? block
+          : null;
+    }
+
+    private LongBlock floored(LongBlock times) {
+      Span span = command.span().orElseThrow();
+      int positions = times.positionCount();
+      LongBlock.Builder builder = LongBlock.builder(DataType.TIMESTAMP, positions);
+      long start = 0; // the last bucket found, [start, end): neighbouring events mostly share it
+      long end = Long.MIN_VALUE;
+      for (int p = 0; p < positions; p++) {
+        if (times.isNull(p)) {
+          builder.appendNull();
+          continue;
+        }
+        long micros = times.getLongValue(p);
+        if (micros < start || micros >= end) {
+          start = span.floor(micros, zone);
+          end = span.next(start, zone);
+        }
+        builder.append(start);
+      }
+      return builder.build();
+    }
   }
 
   /**
    * {@code where}, and {@code search} after the first command ({@link FieldStages}): the positions
-   * a row predicate accepts, seen through a {@link PageRow}.
+   * a compiled condition keeps, the page filtered once.
    */
   static final class FilterStage implements Stage {
-    private final Predicate<Row> predicate;
-    private final PageRow row = new PageRow(Map.of());
+    /** The positions of a page a filter keeps, written in order; returns how many. */
+    interface Selector {
+      int select(Page page, int[] positions);
+    }
+
+    private final Selector selector;
     private int[] kept = new int[0];
 
-    FilterStage(Predicate<Row> predicate) {
-      this.predicate = predicate;
+    FilterStage(Selector selector) {
+      this.selector = selector;
     }
 
     @Override
@@ -280,12 +333,7 @@ public final class PageChain {
       if (kept.length < positions) {
         kept = new int[positions];
       }
-      int count = 0;
-      for (int p = 0; p < positions; p++) {
-        if (predicate.test(row.at(page, p))) {
-          kept[count++] = p;
-        }
-      }
+      int count = selector.select(page, kept);
       if (count > 0) {
         out.accept(BlockCopies.filter(page, kept, count));
       }

@@ -5,6 +5,12 @@ import static java.util.Objects.requireNonNull;
 import io.quarry.plugin.api.command.OperatorContext;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.EvalCommand;
+import io.quarry.ql.eval.ArrayColumn;
+import io.quarry.ql.eval.ColumnBlocks;
+import io.quarry.ql.eval.ExpressionCompiler;
+import io.quarry.ql.eval.ExpressionEvaluator;
+import io.quarry.ql.eval.Frame;
+import io.quarry.ql.eval.ValueColumn;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -12,10 +18,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code eval}'s assignments over the positions of a page, with the row engine's {@link Evaluator}
- * over a {@link PageRow} view of each position: in order, each assignment seeing the ones before
- * it, as {@code eval} does. Shared by the page chain's {@code eval} stage and the built-in page
- * commands that evaluate expressions ({@code foreach}). One instance per thread.
+ * {@code eval}'s assignments over the positions of a page: in order, each assignment seeing the
+ * ones before it, as {@code eval} does. {@link #compile} compiles them once per page chain into
+ * evaluators over whole pages ({@code io.quarry.ql.eval}: the page chain's {@code eval} stage);
+ * {@link #assign} and {@link #assignAt} evaluate with the row engine's {@link Evaluator} over a
+ * {@link PageRow} view of each position (the built-in page commands that evaluate expressions,
+ * {@code foreach} and {@code fieldformat}). One instance per thread.
  */
 public final class PageEval {
   private final Evaluator evaluator;
@@ -36,6 +44,62 @@ public final class PageEval {
       evaluator.withResources(search.resources());
     }
     return new PageEval(evaluator);
+  }
+
+  /**
+   * {@code assignments} compiled once (their fallbacks through this instance's evaluator): the
+   * compiled {@code eval} adds each assigned field to a page as a column, typed as {@link
+   * PageCollector} types it, with the values {@link #assign} computes.
+   */
+  public Compiled compile(List<EvalCommand.Assignment> assignments) {
+    return new Compiled(assignments, new ExpressionCompiler(evaluator));
+  }
+
+  /** {@code eval}'s assignments compiled: pages in, pages with the assigned columns out. */
+  public static final class Compiled {
+    private final List<String> fields = new ArrayList<>(); // by slot: first-assigned order
+    private final List<ExpressionEvaluator> evaluators = new ArrayList<>();
+    private final int[] slots;
+
+    private Compiled(List<EvalCommand.Assignment> assignments, ExpressionCompiler compiler) {
+      this.slots = new int[assignments.size()];
+      for (int i = 0; i < assignments.size(); i++) {
+        EvalCommand.Assignment assignment = assignments.get(i);
+        evaluators.add(compiler.compile(assignment.expression(), List.copyOf(fields)));
+        int slot = fields.indexOf(assignment.field());
+        if (slot < 0) {
+          slot = fields.size();
+          fields.add(assignment.field());
+        }
+        slots[i] = slot;
+      }
+    }
+
+    /** {@code page} with each assigned field's column added or replaced. */
+    public Page apply(Page page) {
+      ValueColumn[] assigned = new ValueColumn[fields.size()];
+      Frame frame = new Frame(page, assigned);
+      for (int i = 0; i < slots.length; i++) {
+        ValueColumn column = evaluators.get(i).eval(frame);
+        String field = fields.get(slots[i]);
+        assigned[slots[i]] = TimeField.is(field) ? assignable(field, column) : column;
+      }
+      Page result = page;
+      for (int slot = 0; slot < assigned.length; slot++) {
+        String field = fields.get(slot);
+        result = result.withColumn(field, ColumnBlocks.block(field, assigned[slot]));
+      }
+      return result;
+    }
+
+    /** The values as {@code eval} sets them in {@code field} ({@link EvalOperator#assignable}). */
+    private static ValueColumn assignable(String field, ValueColumn column) {
+      Object[] values = new Object[column.size()];
+      for (int p = 0; p < values.length; p++) {
+        values[p] = EvalOperator.assignable(field, column.get(p));
+      }
+      return ArrayColumn.of(values, values.length);
+    }
   }
 
   /**

@@ -11,18 +11,21 @@ import java.util.Map;
  * through {@link Row#values} only): a column's values at the position, as a row would hold them (a
  * timestamp block's microseconds as a {@code Long}), with values set since ({@code eval}'s earlier
  * assignments) laid over them — a null set value removes the field. Moved from position to
- * position; nothing is copied.
+ * position; nothing is copied. Public for the compiled evaluators' per-position fallback ({@code
+ * io.quarry.ql.eval}), which must read a position exactly as the row engine does.
  */
-final class PageRow implements Row {
+public final class PageRow implements Row {
   private final Map<String, Object> assigned;
   private Page page;
   private int position;
 
-  PageRow(Map<String, Object> assigned) {
+  /** A view whose set values are {@code assigned} (read, not copied: the caller fills it). */
+  public PageRow(Map<String, Object> assigned) {
     this.assigned = assigned;
   }
 
-  PageRow at(Page page, int position) {
+  /** This view moved to {@code position} of {@code page}. */
+  public PageRow at(Page page, int position) {
     this.page = page;
     this.position = position;
     return this;

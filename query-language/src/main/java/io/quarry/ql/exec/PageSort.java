@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -31,8 +30,7 @@ final class PageSort implements PageChain.Stage {
   private final long limit;
   private final int pageSize;
   private final MemoryTracker memory;
-  private final Comparator<Entry> order;
-  private final PriorityQueue<Entry> kept;
+  private final TopN<Entry> kept;
   private long arrived;
 
   PageSort(SortCommand command, int pageSize, MemoryTracker memory) {
@@ -40,8 +38,7 @@ final class PageSort implements PageChain.Stage {
     this.limit = command.limit() == 0 ? Long.MAX_VALUE : command.limit();
     this.pageSize = pageSize;
     this.memory = requireNonNull(memory, "memory is null");
-    this.order = entryOrder(keys);
-    this.kept = new PriorityQueue<>(order.reversed());
+    this.kept = new TopN<>(limit, entryOrder(keys));
   }
 
   @Override
@@ -56,22 +53,15 @@ final class PageSort implements PageChain.Stage {
       for (int k = 0; k < columns.length; k++) {
         values[k] = columns[k] == null ? null : columns[k].getObject(p);
       }
-      Entry entry = new Entry(values, arrived++, page, p);
-      if (kept.size() < limit) {
-        kept.add(entry);
+      if (kept.offer(new Entry(values, arrived++, page, p))) {
         memory.add(MemoryTracker.ROW_BYTES + 16L * values.length);
-      } else if (order.compare(entry, kept.peek()) < 0) {
-        kept.poll();
-        kept.add(entry);
       }
     }
   }
 
   @Override
   public void finish(Consumer<Page> out) {
-    List<Entry> sorted = new ArrayList<>(kept);
-    kept.clear();
-    sorted.sort(order);
+    List<Entry> sorted = kept.drain();
     for (int from = 0; from < sorted.size(); from += pageSize) {
       out.accept(page(sorted.subList(from, Math.min(sorted.size(), from + pageSize))));
     }

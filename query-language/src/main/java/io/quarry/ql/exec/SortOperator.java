@@ -3,10 +3,8 @@ package io.quarry.ql.exec;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.ql.ast.SortKey;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
  * {@code sort}: orders rows by their keys and passes on the first {@code limit}. Keys are read once
@@ -19,8 +17,7 @@ public final class SortOperator implements RowSink {
   private final List<SortKey> keys;
   private final long limit;
   private final RowSink downstream;
-  private final Comparator<Entry> order;
-  private final PriorityQueue<Entry> kept;
+  private final TopN<Entry> kept;
   private final MemoryTracker memory;
   private long arrived;
 
@@ -36,8 +33,7 @@ public final class SortOperator implements RowSink {
     this.keys = List.copyOf(keys);
     this.limit = limit;
     this.downstream = requireNonNull(downstream, "downstream is null");
-    this.order = entryOrder(this.keys);
-    this.kept = new PriorityQueue<>(order.reversed());
+    this.kept = new TopN<>(limit, entryOrder(this.keys));
   }
 
   @Override
@@ -50,22 +46,15 @@ public final class SortOperator implements RowSink {
       List<Object> fieldValues = row.values(keys.get(i).field());
       values[i] = fieldValues.isEmpty() ? null : fieldValues.get(0);
     }
-    Entry entry = new Entry(values, arrived++, row);
-    if (kept.size() < limit) {
-      kept.add(entry);
+    if (kept.offer(new Entry(values, arrived++, row))) {
       memory.add(MemoryTracker.ROW_BYTES + 16L * values.length);
-    } else if (order.compare(entry, kept.peek()) < 0) {
-      kept.poll();
-      kept.add(entry);
     }
     return true;
   }
 
   @Override
   public void finish() {
-    List<Entry> sorted = new ArrayList<>(kept);
-    kept.clear();
-    sorted.sort(order);
+    List<Entry> sorted = kept.drain();
     for (Entry entry : sorted) {
       if (!downstream.accept(entry.row())) {
         break;

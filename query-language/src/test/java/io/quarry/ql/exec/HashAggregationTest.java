@@ -154,6 +154,11 @@ class HashAggregationTest {
             "stats dc(ip) AS ips, values(status) AS statuses, count(bytes) by status",
             "stats avg(bytes) AS mean, dc(ip)",
             "stats count by _time",
+            // several by-fields: one composite key of their texts (a timestamp's digits, a
+            // number's, a multivalue's combinations)
+            "stats count, sum(bytes) by status, ip",
+            "stats count by ip, _time",
+            "stats dc(bytes) AS d by n, status, ip",
             "stats sum(bytes) AS _time by status",
             "stats var(bytes), varp(bytes), stdev(bytes) AS sd, stdevp(bytes) by status",
             "stats median(bytes), perc90(bytes), p25(_time) by ip",

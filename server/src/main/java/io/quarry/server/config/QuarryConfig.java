@@ -981,6 +981,19 @@ public record QuarryConfig(
         throw new IllegalArgumentException("storage.maxHotBucketAgeHours must be at least 1");
       }
       indexes = indexes == null ? java.util.Map.of() : java.util.Map.copyOf(indexes);
+      indexes.forEach(
+          (name, index) -> {
+            try {
+              index.bucketFormat();
+            } catch (IllegalArgumentException e) {
+              throw new IllegalArgumentException(
+                  "storage.indexes." + name + ".format: " + e.getMessage(), e);
+            }
+            if (index.format() != null && index.datatype().equals(IndexStorage.METRIC)) {
+              throw new IllegalArgumentException(
+                  "storage.indexes." + name + ".format is a setting of event indexes");
+            }
+          });
     }
 
     /** Whether {@code index} is declared {@code datatype: metric}. */
@@ -1030,7 +1043,8 @@ public record QuarryConfig(
                               : java.util.Optional.empty())
                   .map(java.time.Duration::ofDays),
               java.util.Optional.ofNullable(own.maxTotalBytes()))
-          .withFieldTypes(own.fieldTypes());
+          .withFieldTypes(own.fieldTypes())
+          .withFormat(own.bucketFormat());
     }
   }
 
@@ -1046,7 +1060,8 @@ public record QuarryConfig(
       @JsonProperty("datatype") String datatype,
       @JsonProperty("maxBucketPoints") Long maxBucketPoints,
       @JsonProperty("mergeFactor") Integer mergeFactor,
-      @JsonProperty("maxMergedPoints") Long maxMergedPoints) {
+      @JsonProperty("maxMergedPoints") Long maxMergedPoints,
+      @JsonProperty("format") String format) {
     /** Splunk's {@code datatype = metric} in indexes.conf: the index holds metric data points. */
     public static final String METRIC = "metric";
 
@@ -1076,6 +1091,39 @@ public record QuarryConfig(
           maxBucketPoints,
           null,
           null);
+    }
+
+    /** An index's settings without a {@code format} (new buckets store events). */
+    public IndexStorage(
+        String journalCompression,
+        Integer maxAgeDays,
+        Long maxTotalBytes,
+        java.util.Map<String, String> fields,
+        String datatype,
+        Long maxBucketPoints,
+        Integer mergeFactor,
+        Long maxMergedPoints) {
+      this(
+          journalCompression,
+          maxAgeDays,
+          maxTotalBytes,
+          fields,
+          datatype,
+          maxBucketPoints,
+          mergeFactor,
+          maxMergedPoints,
+          null);
+    }
+
+    /**
+     * The layout of the index's new buckets: {@code events} (the default) or {@code blocks}.
+     *
+     * @throws IllegalArgumentException for any other name
+     */
+    public io.quarry.codecs.store.BucketFormat bucketFormat() {
+      return format == null
+          ? io.quarry.codecs.store.BucketFormat.EVENTS
+          : io.quarry.codecs.store.BucketFormat.fromName(format);
     }
 
     public IndexStorage {

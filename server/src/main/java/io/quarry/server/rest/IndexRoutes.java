@@ -81,6 +81,7 @@ public final class IndexRoutes {
         entry.put("earliestMicros", bucket.minTime());
         entry.put("latestMicros", bucket.maxTime());
         entry.put("bytes", bucket.bytes());
+        entry.put("format", bucket.format().configName());
         bucketList.add(entry);
       }
       Map<String, Object> entry = new LinkedHashMap<>();

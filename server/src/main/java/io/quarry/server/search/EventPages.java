@@ -15,6 +15,7 @@ import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.exec.RexExtraction;
 import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.Values;
+import io.quarry.server.sourcetype.AccessLogSpans;
 import io.quarry.server.sourcetype.KeyValueBytes;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.nio.charset.StandardCharsets;
@@ -220,6 +221,12 @@ final class EventPages implements EventVisitor {
   private StoredEvent rawOf; // the event raw was read for
   private CharSequence raw;
 
+  private final AccessLogSpans accessLog = new AccessLogSpans(); // shared by the columns
+  private StoredEvent spannedEvent; // the event accessLog parsed (or found not to apply to)
+  private boolean spanned;
+  private String accessLogSourcetype;
+  private boolean sourcetypeParsesAccessLogs;
+
   /** One event's search-time extraction, shared by the columns that need it. */
   private final class Extraction {
     final FieldExtractor extractor;
@@ -239,6 +246,7 @@ final class EventPages implements EventVisitor {
     private final byte[] key;
     private final boolean time;
     private final int[] producers; // the fused rex commands that may set this field
+    private final int accessLogField; // its index among the access-log fields, or -1
     private LongBlock.Builder times;
     private BytesBlock.Builder texts;
     private Map<Integer, List<Object>> typedCells; // position → values that are not all text
@@ -247,6 +255,7 @@ final class EventPages implements EventVisitor {
       this.name = name;
       this.key = name.getBytes(StandardCharsets.US_ASCII);
       this.time = name.equals(EventFields.TIME);
+      this.accessLogField = AccessLogSpans.field(name);
       this.producers =
           java.util.stream.IntStream.range(0, rexes.length)
               .filter(i -> rexes[i].fields().contains(name))
@@ -309,6 +318,8 @@ final class EventPages implements EventVisitor {
             appendValues(indexed);
           } else if (!extract) {
             texts.appendNull();
+          } else if (accessLogField >= 0 && accessLogFromBytes(event)) {
+            return extracted; // appended
           } else if (extracted == null && !keyValuesFromBytes(event)) {
             extracted = new Extraction(event);
             appendExtracted(extracted);
@@ -377,6 +388,35 @@ final class EventPages implements EventVisitor {
 
     private String checkedSourcetype; // the sourcetype name last asked about, and its answer
     private boolean sourcetypeExtracts;
+
+    /**
+     * The field from the built-in access-log extraction, cut out of the event's bytes where the
+     * event's sourcetype uses it and its parser knows the line and finds the field (the line is
+     * parsed once per event for all such columns); false when the ordinary extraction answers.
+     */
+    private boolean accessLogFromBytes(StoredEvent event) {
+      if (spannedEvent != event) {
+        spannedEvent = event;
+        String sourcetypeName = event.sourcetype();
+        if (sourcetypeName != accessLogSourcetype) { // the same String for a segment's sourcetype
+          accessLogSourcetype = sourcetypeName;
+          sourcetypeParsesAccessLogs = sourcetypes.forName(sourcetypeName).parsesAccessLogs();
+        }
+        long started = extraction.start();
+        spanned =
+            sourcetypeParsesAccessLogs
+                && rawText(event) instanceof AsciiText raw
+                && accessLog.parse(raw);
+        extraction.stop(started);
+      }
+      int start = spanned ? accessLog.start(accessLogField) : -1;
+      if (start < 0) {
+        return false;
+      }
+      AsciiText raw = (AsciiText) rawText(event);
+      texts.append(raw.array(), raw.offset() + start, accessLog.end(accessLogField) - start);
+      return true;
+    }
 
     /** A value the key=value scan found: one is kept, a second starts a multivalue. */
     @Override

@@ -20,9 +20,10 @@ import org.apache.lucene.search.QueryVisitor;
  * The documents without an index-time value for a field: "every document but those whose doc values
  * have it" (of any of its types: keyword, long, double). Rewritten to nothing when every document
  * of every segment has a term of the field's keyword index (the usual case for a sourcetype's
- * index-time field), so a disjunction holding it does not walk every document to find none.
+ * index-time field), so a disjunction holding it does not walk every document to find none. Over
+ * block documents it is the blocks where not every event has the field.
  */
-final class LacksFieldQuery extends Query {
+final class LacksFieldQuery extends Query implements io.quarry.codecs.store.BlockQueries.Aware {
   private final String field;
   private final String termsField;
 
@@ -52,6 +53,12 @@ final class LacksFieldQuery extends Query {
           new FieldExistsQuery(EventFields.valuesField(field, type)), BooleanClause.Occur.MUST_NOT);
     }
     return lacking.build();
+  }
+
+  /** Blocks where some event has no index-time value for the field (format: blocks). */
+  @Override
+  public Query blockCandidates() {
+    return io.quarry.codecs.store.BlockQueries.lacking(field);
   }
 
   @Override

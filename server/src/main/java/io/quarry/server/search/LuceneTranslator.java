@@ -34,6 +34,10 @@ import org.apache.lucene.search.WildcardQuery;
  *   <li>{@code NOT} of an exact query is exact; anything else untranslatable matches everything.
  * </ul>
  *
+ * <p>Over an index that stores events as blocks ({@code format: blocks}) every translation is
+ * {@linkplain Translation#perEvent inexact}: the query finds candidate blocks and each of their
+ * events is checked.
+ *
  * <p>An inexact translation may also know a <em>sure</em> query: documents that surely match, such
  * as those whose index-time {@code f} equals {@code v} for {@code f=v}, or whose index-time numbers
  * compare so for {@code f>=n}. A scan may count those without reading them (and check the rest).
@@ -62,6 +66,14 @@ final class LuceneTranslator {
 
     boolean matchesAll() {
       return query instanceof MatchAllDocsQuery;
+    }
+
+    /**
+     * The same candidates, every one checked against the event and none sure: the translation for
+     * indexes that store events as blocks, where a term finds a block of events, not an event.
+     */
+    Translation perEvent() {
+      return new Translation(query, false, null);
     }
   }
 

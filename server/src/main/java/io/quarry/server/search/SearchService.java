@@ -537,8 +537,7 @@ public final class SearchService implements AutoCloseable {
     }
     messages.addAll(plan.messages());
     messages.addAll(plan.slowPatternMessages());
-    LuceneTranslator.Translation translation =
-        plan.filter().map(LuceneTranslator::translate).orElse(LuceneTranslator.Translation.ALL);
+    LuceneTranslator.Translation translation = translate(plan, indexes);
     Predicate<Row> check =
         plan.filter().isPresent() && !translation.exact()
             ? RowPredicates.compile(plan.filter().get())
@@ -646,6 +645,18 @@ public final class SearchService implements AutoCloseable {
                     memory, control::cancelled, pluginWarnings::add, control::shouldStop));
     return new MetricExecution(metricSearch, maxResultRows)
         .execute(plan, metric, control, pages, evaluator, pluginWarnings, memory);
+  }
+
+  /**
+   * The plan's filter as a term-index query; over indexes that hold blocks, checked per event (a
+   * term finds a block, not an event, so nothing about an event is known from the index alone).
+   */
+  private LuceneTranslator.Translation translate(SearchPlan plan, List<String> indexes) {
+    LuceneTranslator.Translation translation =
+        plan.filter().map(LuceneTranslator::translate).orElse(LuceneTranslator.Translation.ALL);
+    return indexes.stream().anyMatch(name -> store.index(name).holdsBlocks())
+        ? translation.perEvent()
+        : translation;
   }
 
   /**
@@ -959,8 +970,7 @@ public final class SearchService implements AutoCloseable {
     explain.put("latest", timeOrNull(plan.latestMicros(), Long.MAX_VALUE));
     // the first search without its index= and time bounds, which are above
     explain.put("filter", plan.filter().map(SplText::search).orElse(null));
-    LuceneTranslator.Translation translation =
-        plan.filter().map(LuceneTranslator::translate).orElse(LuceneTranslator.Translation.ALL);
+    LuceneTranslator.Translation translation = translate(plan, store.resolve(plan.indexPatterns()));
     explain.put("index_query", translation.query().toString());
     boolean exact = translation.exact() || plan.filter().isEmpty();
     explain.put("exact_index_query", exact);

@@ -35,11 +35,13 @@ final class AccessLogParser {
   /** The fields {@link #INDEX_REGEX} extracts. */
   static final List<String> INDEX_FIELDS = List.of("clientip", "method", "uri_path", "status");
 
-  private final String line;
+  private final CharSequence line;
+  private final int[] bounds;
   private int at;
 
-  private AccessLogParser(String line) {
+  private AccessLogParser(CharSequence line, int[] bounds) {
     this.line = line;
+    this.bounds = bounds;
   }
 
   /**
@@ -47,30 +49,38 @@ final class AccessLogParser {
    * is not a plain access-log line (the regex decides those).
    */
   static Map<String, List<Object>> parse(String line) {
-    return new AccessLogParser(line).parse();
+    int[] bounds = new int[2 * Fields.NAMES.size()];
+    return new AccessLogParser(line, bounds).parse() ? new Fields(line, bounds) : null;
   }
 
-  /** Field starts and ends, two ints per field in {@link Fields#NAMES} order; -1 when absent. */
-  private final int[] bounds = new int[26];
+  /**
+   * Parses a line (a {@code String}, or a view of bytes such as the journal's ASCII text) into
+   * {@code bounds}: each field's start and end, two ints per field in {@link Fields#NAMES} order,
+   * -1 when absent; false when the line is not a plain access-log line (nothing to rely on in
+   * bounds).
+   */
+  static boolean bounds(CharSequence line, int[] bounds) {
+    return new AccessLogParser(line, bounds).parse();
+  }
 
   private void set(int field, int start, int end) {
     bounds[2 * field] = start;
     bounds[2 * field + 1] = end;
   }
 
-  private Map<String, List<Object>> parse() {
+  private boolean parse() {
     java.util.Arrays.fill(bounds, -1);
     if (!token(0) || !token(1) || !token(2) || !skip('[')) {
-      return null;
+      return false;
     }
-    int close = line.indexOf(']', at);
+    int close = indexOf(']', at);
     if (close <= at) {
-      return null;
+      return false;
     }
     set(3, at, close);
     at = close + 1;
     if (!skip(' ') || !skip('"')) {
-      return null;
+      return false;
     }
     int methodStart = at;
     while (at < line.length() && line.charAt(at) >= 'A' && line.charAt(at) <= 'Z') {
@@ -78,7 +88,7 @@ final class AccessLogParser {
     }
     set(4, methodStart, at);
     if (at == methodStart || !skip(' ')) {
-      return null;
+      return false;
     }
     int uriStart = at;
     while (at < line.length()
@@ -97,25 +107,25 @@ final class AccessLogParser {
     }
     set(5, uriStart, at);
     if (at < line.length() && line.charAt(at) == ' ') {
-      int quote = line.indexOf('"', at + 1);
+      int quote = indexOf('"', at + 1);
       if (quote < 0) {
-        return null;
+        return false;
       }
       set(8, at + 1, quote);
       at = quote;
     }
     if (!skip('"') || !skip(' ') || at + 3 > line.length()) {
-      return null;
+      return false;
     }
     for (int i = at; i < at + 3; i++) {
       if (!isDigit(line.charAt(i))) {
-        return null;
+        return false;
       }
     }
     set(9, at, at + 3);
     at += 3;
     if (!skip(' ') || at >= line.length()) {
-      return null;
+      return false;
     }
     int bytesStart = at;
     if (isDigit(line.charAt(at))) {
@@ -125,20 +135,20 @@ final class AccessLogParser {
     } else if (line.charAt(at) == '-') {
       at++;
     } else {
-      return null;
+      return false;
     }
     set(10, bytesStart, at);
-    if (line.startsWith(" \"", at)) {
-      int refererEnd = line.indexOf('"', at + 2);
-      if (refererEnd >= 0 && line.startsWith("\" \"", refererEnd)) {
-        int agentEnd = line.indexOf('"', refererEnd + 3);
+    if (startsWith(" \"", at)) {
+      int refererEnd = indexOf('"', at + 2);
+      if (refererEnd >= 0 && startsWith("\" \"", refererEnd)) {
+        int agentEnd = indexOf('"', refererEnd + 3);
         if (agentEnd >= 0) {
           set(11, at + 2, refererEnd);
           set(12, refererEnd + 3, agentEnd);
         }
       }
     }
-    return new Fields(line, bounds);
+    return true;
   }
 
   /**
@@ -221,6 +231,27 @@ final class AccessLogParser {
       return false;
     }
     set(field, start, at++);
+    return true;
+  }
+
+  private int indexOf(char c, int from) {
+    for (int i = from; i < line.length(); i++) {
+      if (line.charAt(i) == c) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private boolean startsWith(String prefix, int from) {
+    if (from + prefix.length() > line.length()) {
+      return false;
+    }
+    for (int i = 0; i < prefix.length(); i++) {
+      if (line.charAt(from + i) != prefix.charAt(i)) {
+        return false;
+      }
+    }
     return true;
   }
 

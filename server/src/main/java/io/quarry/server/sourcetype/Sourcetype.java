@@ -154,6 +154,14 @@ public final class Sourcetype {
   private final Set<String> searchFields;
 
   /**
+   * Whether the search-time extraction is exactly the built-in access-log one, which {@link
+   * AccessLogSpans} can answer field by field.
+   */
+  public boolean parsesAccessLogs() {
+    return accessLog;
+  }
+
+  /**
    * Whether {@link #extract} can produce {@code field}: when not, a search asking for it need not
    * run the extraction (a {@code stats by JSESSIONID} over access logs parses no line for it).
    */

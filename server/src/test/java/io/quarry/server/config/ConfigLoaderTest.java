@@ -96,6 +96,32 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void bucketFormatPerIndex() throws Exception {
+    Path file = directory.resolve("format.yml");
+    Files.writeString(
+        file,
+        """
+        indexes: [web, main]
+        storage:
+          indexes:
+            web: {format: blocks}
+        """);
+    QuarryConfig config = ConfigLoader.load(file, Map.of(), Map.of());
+    assertThat(config.storage().options("web").format())
+        .isEqualTo(io.quarry.codecs.store.BucketFormat.BLOCKS);
+    assertThat(config.storage().options("main").format())
+        .isEqualTo(io.quarry.codecs.store.BucketFormat.EVENTS);
+    Files.writeString(file, "indexes: [web]\nstorage:\n  indexes: {web: {format: columns}}\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .hasMessageContaining("storage.indexes.web.format")
+        .hasMessageContaining("must be events or blocks, not 'columns'");
+    Files.writeString(
+        file, "indexes: [m]\nstorage:\n  indexes: {m: {datatype: metric, format: blocks}}\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .hasMessageContaining("storage.indexes.m.format is a setting of event indexes");
+  }
+
+  @Test
   void metricIndexSettings() throws Exception {
     Path file = directory.resolve("metrics.yml");
     Files.writeString(

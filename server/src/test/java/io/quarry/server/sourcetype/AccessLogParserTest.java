@@ -34,6 +34,29 @@ class AccessLogParserTest {
     for (String line : lines) {
       Map<String, List<Object>> fast = AccessLogParser.parse(line);
       assertThat(fast).as(line).isNotNull().isEqualTo(ACCESS.extractWithRegex(line));
+      assertSpansAgree(new StringBuilder(line), fast);
+    }
+  }
+
+  private static final AccessLogSpans SPANS = new AccessLogSpans();
+
+  /**
+   * {@link AccessLogSpans} over a line that is not a {@code String} (as the page source's byte view
+   * is not) finds what the parser's map holds: the same fields cut at the same places, none when
+   * the parser does not know the line.
+   */
+  private static void assertSpansAgree(CharSequence line, Map<String, List<Object>> fast) {
+    assertThat(SPANS.parse(line)).as("%s", line).isEqualTo(fast != null);
+    for (String name : AccessLogParser.Fields.NAMES) {
+      int field = AccessLogSpans.field(name);
+      int start = SPANS.start(field);
+      List<Object> expected = fast == null ? null : fast.get(name);
+      assertThat(
+              start < 0
+                  ? null
+                  : List.<Object>of(line.subSequence(start, SPANS.end(field)).toString()))
+          .as("%s in %s", name, line)
+          .isEqualTo(expected);
     }
   }
 
@@ -84,6 +107,7 @@ class AccessLogParserTest {
         answered++;
         assertThat(fast).as(text).isEqualTo(ACCESS.extractWithRegex(text));
       }
+      assertSpansAgree(line, fast);
       assertThat(ACCESS.extract(text)).as(text).isEqualTo(ACCESS.extractWithRegex(text));
     }
     assertThat(answered).as("the fast path answers most damaged lines too").isGreaterThan(10_000);

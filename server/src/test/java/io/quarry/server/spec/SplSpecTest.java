@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarry.codecs.store.BucketFormat;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.spec.SpecFile.Case;
@@ -39,15 +40,16 @@ import org.junit.jupiter.api.io.TempDir;
  * and in {@link SpecFile}) against one real server: a dynamic test per case, named by file and
  * case.
  *
- * <p>The server listens on 127.0.0.1 with a temporary data directory. Before the first case it
- * loads every dataset through the HEC endpoints a user would use — {@code data/*.json} (HEC event
- * envelopes, one per line; the index is the file's name unless the envelope names one) through
- * {@code /services/collector/event}, the raw logs listed in {@code data/raw-datasets.txt} (the
- * Loghub samples, the demo access log) through {@code /services/collector/raw} with their
- * sourcetypes — and uploads {@code lookups/*.csv} as lookup tables. Each case's query goes through
- * the native JSON API ({@code POST /api/v1/search}) with a real HTTP client, and the typed JSON
- * answer is compared with the expected table (see {@link ActualTable#mismatch}); a failure shows
- * both tables.
+ * <p>The server listens on 127.0.0.1 with a temporary data directory; a second one, whose indexes
+ * store events as blocks ({@code format: blocks}), answers the {@code engine=blocks} column. Before
+ * the first case each loads every dataset through the HEC endpoints a user would use — {@code
+ * data/*.json} (HEC event envelopes, one per line; the index is the file's name unless the envelope
+ * names one) through {@code /services/collector/event}, the raw logs listed in {@code
+ * data/raw-datasets.txt} (the Loghub samples, the demo access log) through {@code
+ * /services/collector/raw} with their sourcetypes — and uploads {@code lookups/*.csv} as lookup
+ * tables. Each case's query goes through the native JSON API ({@code POST /api/v1/search}) with a
+ * real HTTP client, and the typed JSON answer is compared with the expected table (see {@link
+ * ActualTable#mismatch}); a failure shows both tables.
  *
  * <p>{@code -Dspl.spec=name} runs only the files whose name contains {@code name}.
  */
@@ -58,6 +60,7 @@ class SplSpecTest {
 
   @TempDir static Path dataDirectory;
   private static QuarryServer server;
+  private static QuarryServer blocksServer; // every index stored as blocks (format: blocks)
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   /** A raw dataset: the index it goes to, its sourcetype, the class-path resource of the log. */
@@ -93,17 +96,52 @@ class SplSpecTest {
     }
     List<String> indexes = new ArrayList<>(envelopes.keySet());
     raw.forEach(dataset -> indexes.add(dataset.index()));
-    server =
+    server = startAndLoad(dataDirectory.resolve("events"), indexes, null, envelopes, raw, root);
+    Map<String, QuarryConfig.IndexStorage> blocks = new LinkedHashMap<>();
+    for (String index : indexes) {
+      blocks.put(
+          index,
+          new QuarryConfig.IndexStorage(
+              null, null, null, null, null, null, null, null, BucketFormat.BLOCKS.configName()));
+    }
+    blocksServer =
+        startAndLoad(
+            dataDirectory.resolve("blocks"),
+            indexes,
+            new QuarryConfig.Storage(null, null, null, null, blocks),
+            envelopes,
+            raw,
+            root);
+    for (String index : indexes) { // the third engine really reads blocks
+      try (Stream<Path> buckets =
+          Files.list(dataDirectory.resolve("blocks/indexes").resolve(index).resolve("buckets"))) {
+        assertThat(buckets.filter(b -> Files.exists(b.resolve("bucket.format"))).count())
+            .as("buckets of %s stored as blocks", index)
+            .isPositive();
+      }
+    }
+  }
+
+  /** A server over {@code data} with {@code storage}'s settings, every dataset loaded. */
+  private static QuarryServer startAndLoad(
+      Path data,
+      List<String> indexes,
+      QuarryConfig.Storage storage,
+      Map<String, List<ObjectNode>> envelopes,
+      List<RawDataset> raw,
+      Path root)
+      throws Exception {
+    QuarryServer started =
         QuarryServer.start(
             new QuarryConfig(
                 new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 2, null),
-                dataDirectory.toString(),
+                data.toString(),
                 indexes,
                 new QuarryConfig.Auth(PASSWORD),
                 new QuarryConfig.Hec(
                     List.of(new QuarryConfig.HecToken(TOKEN, "spec", "main", indexes))),
                 null,
-                null,
+                storage,
                 null,
                 null),
             Clock.systemUTC());
@@ -113,6 +151,7 @@ class SplSpecTest {
         body.append(JSON.writeValueAsString(event)).append('\n');
       }
       send(
+          started,
           "POST",
           "/services/collector/event",
           "Splunk " + TOKEN,
@@ -126,6 +165,7 @@ class SplSpecTest {
         body = in.readAllBytes();
       }
       send(
+          started,
           "POST",
           "/services/collector/raw?index="
               + dataset.index()
@@ -140,6 +180,7 @@ class SplSpecTest {
       try (Stream<Path> files = Files.list(lookups)) {
         for (Path file : files.filter(p -> p.toString().endsWith(".csv")).sorted().toList()) {
           send(
+              started,
               "PUT",
               "/api/v1/lookups/" + file.getFileName(),
               admin(),
@@ -148,12 +189,16 @@ class SplSpecTest {
         }
       }
     }
+    return started;
   }
 
   @AfterAll
   static void stop() throws IOException {
     if (server != null) {
       server.close();
+    }
+    if (blocksServer != null) {
+      blocksServer.close();
     }
   }
 
@@ -195,15 +240,18 @@ class SplSpecTest {
   /**
    * Every case runs on each engine (the server's {@code quarry.search.engine} property): the page
    * engine where a plan has a page implementation (the default), and the row engine alone — the
-   * answers must not depend on which ran.
+   * answers must not depend on which ran; and {@code blocks}, the page engine over a second server
+   * whose indexes store their events as blocks ({@code format: blocks}, issue 23) — the answers
+   * must not depend on the layout either.
    */
-  private static final List<String> ENGINES = List.of("pages", "rows");
+  private static final List<String> ENGINES = List.of("pages", "rows", "blocks");
 
   private static void check(Case expected, String engine) throws Exception {
     String before = System.getProperty(ENGINE_PROPERTY);
-    System.setProperty(ENGINE_PROPERTY, engine);
+    boolean blocks = engine.equals("blocks");
+    System.setProperty(ENGINE_PROPERTY, blocks ? "pages" : engine);
     try {
-      check(expected);
+      check(expected, blocks ? blocksServer : server);
     } finally {
       if (before == null) {
         System.clearProperty(ENGINE_PROPERTY);
@@ -215,7 +263,7 @@ class SplSpecTest {
 
   private static final String ENGINE_PROPERTY = "quarry.search.engine";
 
-  private static void check(Case expected) throws Exception {
+  private static void check(Case expected, QuarryServer server) throws Exception {
     ObjectNode body = JSON.createObjectNode().put("query", expected.query());
     HttpResponse<String> response =
         HTTP.send(
@@ -277,7 +325,12 @@ class SplSpecTest {
   }
 
   private static void send(
-      String method, String path, String authorization, byte[] body, int status)
+      QuarryServer server,
+      String method,
+      String path,
+      String authorization,
+      byte[] body,
+      int status)
       throws IOException, InterruptedException {
     HttpResponse<String> response =
         HTTP.send(

@@ -141,6 +141,11 @@ final class BytesKeyHash {
     into.append(pool, starts[id], length(id));
   }
 
+  /** Points {@code into} at a key's bytes in the pool (valid until the next key is added). */
+  void bytes(int id, io.quarry.plugin.api.data.ByteSlice into) {
+    into.reset(pool, starts[id], length(id));
+  }
+
   /** The UTF-8 length of a key. */
   int length(int id) {
     return (int) INTS.get(pool, starts[id] - HEADER);

@@ -3,91 +3,92 @@ package io.quarry.ql.engine.aggregation;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.ByteSlice;
 import io.quarry.plugin.api.data.BytesBlock;
-import io.quarry.ql.exec.MemoryTracker;
+import io.quarry.plugin.api.data.LongBlock;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
  * Dense group ids for the by-fields' values, as the row engine groups: a key is each by-field's
  * value as text ({@link BlockValues#key}); a position with several values of a by-field falls in
  * one group per distinct value (per combination, with several by-fields); a position without a
- * value for some by-field falls in none. One by-field goes through a {@link BytesKeyHash} (a string
- * value's bytes looked up as they lie in its block); several through a map of key lists. Not
+ * value for some by-field falls in none. Keys live in a {@link BytesKeyHash}: with one by-field a
+ * string value's bytes are looked up as they lie in its block; with several, the values' texts are
+ * written one after another, each behind its length, into one composite key (no list or string per
+ * row: a whole-number or timestamp value is written as its decimal digits straight from the block),
+ * and a group's value of one by-field is read back from its key when the answer is built. Not
  * thread-safe.
  */
 final class GroupKeys {
   private final int width;
-  private final BytesKeyHash single;
+  private final BytesKeyHash hash;
   private final ByteSlice scratch = new ByteSlice();
-  private final Map<List<String>, Integer> multi;
-  private final List<List<String>> multiKeys;
+  private byte[] composite = new byte[64]; // the composite key being built
+  private int compositeLength;
   private int[] ids = new int[8];
 
   GroupKeys(int width) {
     this.width = width;
-    this.single = width == 1 ? new BytesKeyHash() : null;
-    this.multi = width > 1 ? new HashMap<>() : null;
-    this.multiKeys = width > 1 ? new ArrayList<>() : null;
+    this.hash = width >= 1 ? new BytesKeyHash() : null;
   }
 
   /** The number of groups; ids are {@code [0, size)}. */
   int size() {
-    return width == 0 ? 1 : width == 1 ? single.size() : multiKeys.size();
+    return width == 0 ? 1 : hash.size();
   }
 
   /** Group {@code id}'s value of by-field {@code field}. */
   String key(int id, int field) {
-    return width == 1 ? single.key(id) : multiKeys.get(id).get(field);
+    if (width == 1) {
+      return hash.key(id);
+    }
+    int start = segment(id, field);
+    return new String(
+        scratch.bytes(),
+        start + Integer.BYTES,
+        lengthAt(scratch.bytes(), start),
+        StandardCharsets.UTF_8);
   }
 
   /** Appends group {@code id}'s value of by-field {@code field} to a string block. */
   void appendKey(int id, int field, BytesBlock.Builder into) {
     if (width == 1) {
-      single.appendKey(id, into);
+      hash.appendKey(id, into);
     } else {
-      into.append(multiKeys.get(id).get(field));
+      int start = segment(id, field);
+      into.append(scratch.bytes(), start + Integer.BYTES, lengthAt(scratch.bytes(), start));
     }
+  }
+
+  /** Where by-field {@code field}'s length and text start in group {@code id}'s composite key. */
+  private int segment(int id, int field) {
+    hash.bytes(id, scratch);
+    byte[] bytes = scratch.bytes();
+    int at = scratch.offset();
+    for (int f = 0; f < field; f++) {
+      at += Integer.BYTES + lengthAt(bytes, at);
+    }
+    return at;
+  }
+
+  private static int lengthAt(byte[] bytes, int at) {
+    return (bytes[at] & 0xFF) << 24
+        | (bytes[at + 1] & 0xFF) << 16
+        | (bytes[at + 2] & 0xFF) << 8
+        | (bytes[at + 3] & 0xFF);
   }
 
   /** The estimated heap bytes group {@code id}'s key takes. */
   long keyBytes(int id) {
-    if (width == 0) {
-      return 0;
-    }
-    if (width == 1) {
-      return BytesKeyHash.KEY_OVERHEAD_BYTES + single.length(id);
-    }
-    long bytes = MemoryTracker.ENTRY_BYTES;
-    for (String value : multiKeys.get(id)) {
-      bytes += MemoryTracker.valueBytes(value);
-    }
-    return bytes;
+    return width == 0 ? 0 : BytesKeyHash.KEY_OVERHEAD_BYTES + hash.length(id);
   }
 
   /** The id of a group of another instance's keys (made here when new). */
   int idOf(GroupKeys other, int otherId) {
-    if (width == 0) {
-      return 0;
-    }
-    if (width == 1) {
-      return found(single.idOf(other.single, otherId));
-    }
-    return multiId(other.multiKeys.get(otherId));
-  }
-
-  private int multiId(List<String> key) {
-    Integer id = multi.get(key);
-    if (id == null) {
-      id = multiKeys.size();
-      multi.put(key, id);
-      multiKeys.add(key);
-    }
-    return id;
+    return width == 0 ? 0 : found(hash.idOf(other.hash, otherId));
   }
 
   /**
@@ -108,9 +109,9 @@ final class GroupKeys {
         int value = block.getFirstValueIndex(position);
         if (block instanceof BytesBlock bytes) {
           bytes.getBytes(value, scratch);
-          ids[0] = found(single.id(scratch.bytes(), scratch.offset(), scratch.length()));
+          ids[0] = found(hash.id(scratch.bytes(), scratch.offset(), scratch.length()));
         } else {
-          ids[0] = singleId(BlockValues.key(block, value));
+          ids[0] = textId(BlockValues.key(block, value));
         }
         return 1;
       }
@@ -121,7 +122,7 @@ final class GroupKeys {
       int n = 0;
       ensure(distinct.size());
       for (String key : distinct) {
-        ids[n++] = singleId(key);
+        ids[n++] = textId(key);
       }
       return n;
     }
@@ -136,7 +137,11 @@ final class GroupKeys {
     combine(values, 0, new ArrayList<>(width), combinations);
     ensure(combinations.size());
     for (int i = 0; i < combinations.size(); i++) {
-      ids[i] = multiId(combinations.get(i));
+      compositeLength = 0;
+      for (String value : combinations.get(i)) {
+        appendText(value);
+      }
+      ids[i] = found(hash.id(composite, 0, compositeLength));
     }
     return combinations.size();
   }
@@ -148,28 +153,102 @@ final class GroupKeys {
    */
   boolean groupOfEach(Block[] keys, int count, int[] ids) {
     if (width == 0) {
-      java.util.Arrays.fill(ids, 0, count, 0);
+      Arrays.fill(ids, 0, count, 0);
       return true;
     }
-    if (width > 1) {
-      return false;
+    for (Block block : keys) {
+      if (block == null) {
+        Arrays.fill(ids, 0, count, -1);
+        return true;
+      }
+      if (block.mayHaveMultivaluedFields()) {
+        return false;
+      }
     }
-    Block block = keys[0];
-    if (block == null) {
-      java.util.Arrays.fill(ids, 0, count, -1);
+    if (width == 1) {
+      Block block = keys[0];
+      if (block instanceof BytesBlock bytes) {
+        hash.ids(bytes, count, ids);
+        return true;
+      }
+      for (int p = 0; p < count; p++) {
+        ids[p] = block.isNull(p) ? -1 : textId(BlockValues.key(block, p));
+      }
       return true;
     }
-    if (block.mayHaveMultivaluedFields()) {
-      return false;
-    }
-    if (block instanceof BytesBlock bytes) {
-      single.ids(bytes, count, ids);
-      return true;
-    }
+    positions:
     for (int p = 0; p < count; p++) {
-      ids[p] = block.isNull(p) ? -1 : singleId(BlockValues.key(block, p));
+      compositeLength = 0;
+      for (Block block : keys) {
+        if (block.isNull(p)) {
+          ids[p] = -1;
+          continue positions;
+        }
+        appendValue(block, p);
+      }
+      ids[p] = found(hash.id(composite, 0, compositeLength));
     }
     return true;
+  }
+
+  /** Appends one by-field's value (a single-valued block's position) to the composite key. */
+  private void appendValue(Block block, int position) {
+    switch (block) {
+      case BytesBlock bytes -> {
+        bytes.getBytes(position, scratch);
+        appendBytes(scratch.bytes(), scratch.offset(), scratch.length());
+      }
+      case LongBlock longs -> appendDigits(longs.getLongValue(position));
+      default -> appendText(BlockValues.key(block, position));
+    }
+  }
+
+  private void appendText(String text) {
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    appendBytes(bytes, 0, bytes.length);
+  }
+
+  private void appendBytes(byte[] bytes, int offset, int length) {
+    int at = reserve(length);
+    System.arraycopy(bytes, offset, composite, at, length);
+  }
+
+  /** A whole number's decimal digits, as {@link Long#toString(long)} writes them. */
+  private void appendDigits(long value) {
+    if (value == Long.MIN_VALUE) {
+      appendText(Long.toString(value));
+      return;
+    }
+    boolean negative = value < 0;
+    long magnitude = Math.abs(value);
+    int digits = 1;
+    for (long rest = magnitude / 10; rest > 0; rest /= 10) {
+      digits++;
+    }
+    int length = digits + (negative ? 1 : 0);
+    int at = reserve(length);
+    if (negative) {
+      composite[at] = '-';
+    }
+    for (int i = at + length - 1; i >= at + (negative ? 1 : 0); i--) {
+      composite[i] = (byte) ('0' + magnitude % 10);
+      magnitude /= 10;
+    }
+  }
+
+  /** Writes a value's length and makes room for its bytes; returns where they go. */
+  private int reserve(int length) {
+    int needed = compositeLength + Integer.BYTES + length;
+    if (needed > composite.length) {
+      composite = Arrays.copyOf(composite, Math.max(needed, composite.length * 2));
+    }
+    int at = compositeLength;
+    composite[at] = (byte) (length >>> 24);
+    composite[at + 1] = (byte) (length >>> 16);
+    composite[at + 2] = (byte) (length >>> 8);
+    composite[at + 3] = (byte) length;
+    compositeLength = needed;
+    return at + Integer.BYTES;
   }
 
   /** The ids {@link #groupsOf} found. */
@@ -177,8 +256,8 @@ final class GroupKeys {
     return ids;
   }
 
-  private int singleId(String key) {
-    return found(single.id(key));
+  private int textId(String key) {
+    return found(hash.id(key));
   }
 
   /** The id of a lookup's answer, whether the key was there or is new. */
@@ -217,12 +296,8 @@ final class GroupKeys {
 
   /** Forgets every group. */
   void clear() {
-    if (single != null) {
-      single.clear();
-    }
-    if (multi != null) {
-      multi.clear();
-      multiKeys.clear();
+    if (hash != null) {
+      hash.clear();
     }
   }
 }

@@ -1,0 +1,111 @@
+package io.quarry.codecs.store;
+
+import java.io.IOException;
+import java.util.PriorityQueue;
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.search.DocIdSetIterator;
+
+/**
+ * The events of one segment's candidate blocks in {@code [earliest, latest)}, newest first. Blocks
+ * are sorted by their newest event but may overlap in time, so the cursor merges the events of the
+ * blocks it has open and opens the next candidate only when its newest event could come next: a
+ * {@code head 10} decodes the blocks it returns events from, and about one more.
+ */
+final class BlockCursor extends TimeOrderedScan.Cursor {
+  private final DocIdSetIterator candidates;
+  private final NumericDocValues newest;
+  private final StoredFields journal;
+  private final long earliest;
+  private final long latest;
+  private final PriorityQueue<Position> open =
+      new PriorityQueue<>(
+          (a, b) ->
+              a.time != b.time
+                  ? Long.compare(b.time, a.time)
+                  : a.doc != b.doc ? Integer.compare(a.doc, b.doc) : Integer.compare(a.i, b.i));
+  private int next; // the next candidate not opened yet, or NO_MORE_DOCS
+  private long nextNewest;
+  private BlockEvents current;
+  private int currentIndex;
+
+  BlockCursor(
+      TimeOrderedScan.Source source,
+      LeafReaderContext leaf,
+      DocIdSetIterator candidates,
+      long earliest,
+      long latest)
+      throws IOException {
+    super(source);
+    this.candidates = candidates;
+    this.newest = DocValues.getNumeric(leaf.reader(), EventFields.TIME);
+    this.journal = leaf.reader().storedFields();
+    this.earliest = earliest;
+    this.latest = latest;
+    nextCandidate();
+  }
+
+  private void nextCandidate() throws IOException {
+    next = candidates.nextDoc();
+    if (next != DocIdSetIterator.NO_MORE_DOCS) {
+      nextNewest = newest.advanceExact(next) ? newest.longValue() : Long.MAX_VALUE;
+    }
+  }
+
+  @Override
+  boolean advance() throws IOException {
+    while (next != DocIdSetIterator.NO_MORE_DOCS
+        && (open.isEmpty() || nextNewest >= open.peek().time)) {
+      BlockEvents block = BlockEvents.read(source.index(), journal, next);
+      Position first = new Position(block, next);
+      while (first.i < block.count() && block.time(first.i) >= latest) {
+        first.i++;
+      }
+      if (first.settle(earliest)) {
+        open.add(first);
+      }
+      nextCandidate();
+    }
+    Position head = open.poll();
+    if (head == null) {
+      return false;
+    }
+    current = head.block;
+    currentIndex = head.i;
+    time = head.time;
+    head.i++;
+    if (head.settle(earliest)) {
+      open.add(head);
+    }
+    return true;
+  }
+
+  @Override
+  StoredEvent load() {
+    return current.event(currentIndex);
+  }
+
+  /** An open block and its next event. */
+  private static final class Position {
+    final BlockEvents block;
+    final int doc;
+    int i;
+    long time;
+
+    Position(BlockEvents block, int doc) {
+      this.block = block;
+      this.doc = doc;
+    }
+
+    /** Reads event {@code i}'s time; false when the block has no event left in range. */
+    boolean settle(long earliest) {
+      if (i >= block.count()) {
+        return false;
+      }
+      time = block.time(i);
+      return time >= earliest;
+    }
+  }
+}

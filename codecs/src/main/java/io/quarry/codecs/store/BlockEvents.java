@@ -1,0 +1,122 @@
+package io.quarry.codecs.store;
+
+import io.quarry.codecs.block.EventBlock;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.StoredFieldVisitor;
+import org.apache.lucene.index.StoredFields;
+
+/**
+ * The events of one decoded block document, for {@link StoredEvent}: an event's "document" is its
+ * position in the block (newest first). Columns are decoded when first asked for, {@code _raw}
+ * stays bytes in the block until a {@code String} is wanted, and an ASCII event's text is viewed in
+ * place ({@link AsciiText}). Events hold their block, so they stay readable after the scan moved on
+ * (a visitor reading {@code _raw} at {@link EventVisitor#finish}).
+ */
+final class BlockEvents implements StoredEvent.Loader {
+  private final String index;
+  private final EventBlock block;
+
+  private BlockEvents(String index, EventBlock block) {
+    this.index = index;
+    this.block = block;
+  }
+
+  /**
+   * Reads and opens block document {@code doc}.
+   *
+   * @throws CorruptIndexException when the journal block or the event block is damaged
+   */
+  static BlockEvents read(String index, StoredFields journal, int doc) throws IOException {
+    Payload payload = new Payload();
+    journal.document(doc, payload);
+    if (payload.bytes == null) {
+      throw new CorruptIndexException("block document " + doc + " has no block", "journal");
+    }
+    return new BlockEvents(index, EventBlock.open(payload.bytes, 0, payload.bytes.length));
+  }
+
+  /** The number of events. */
+  int count() {
+    return block.count();
+  }
+
+  /** Event {@code i}'s time. */
+  long time(int i) {
+    return block.time(i);
+  }
+
+  /** Event {@code i}. */
+  StoredEvent event(int i) {
+    return new StoredEvent(index, block.time(i), this, i);
+  }
+
+  @Override
+  public String defaultField(int doc, String name) {
+    try {
+      EventBlock.Column column = block.column(name);
+      return column == null || column.valueCount(doc) == 0 ? "" : column.value(column.code(doc, 0));
+    } catch (CorruptIndexException e) {
+      throw new TimeOrderedScan.UncheckedCorruption(e);
+    }
+  }
+
+  @Override
+  public List<String> fieldNames() {
+    List<String> names = new ArrayList<>(block.columnNames());
+    names.removeAll(DEFAULT_COLUMNS);
+    return names;
+  }
+
+  private static final List<String> DEFAULT_COLUMNS =
+      List.of(EventFields.HOST, EventFields.SOURCE, EventFields.SOURCETYPE);
+
+  @Override
+  public boolean hasField(String name) {
+    return !DEFAULT_COLUMNS.contains(name) && block.hasColumn(name);
+  }
+
+  @Override
+  public List<String> field(int doc, String name) throws IOException {
+    if (DEFAULT_COLUMNS.contains(name)) {
+      return null;
+    }
+    EventBlock.Column column = block.column(name);
+    return column == null || column.valueCount(doc) == 0 ? null : column.values(doc);
+  }
+
+  @Override
+  public String raw(int doc) {
+    return block.raw(doc);
+  }
+
+  @Override
+  public CharSequence rawView(int doc) {
+    int offset = block.rawOffset(doc);
+    int length = block.rawLength(doc);
+    return AsciiText.isAscii(block.bytes(), offset, length)
+        ? new AsciiText().reset(block.bytes(), offset, length)
+        : null;
+  }
+
+  /** Takes the block's bytes out of a block document's stored fields. */
+  private static final class Payload extends StoredFieldVisitor {
+    byte[] bytes;
+
+    @Override
+    public Status needsField(FieldInfo fieldInfo) {
+      if (bytes != null) {
+        return Status.STOP;
+      }
+      return fieldInfo.name.equals(BlockDocuments.BLOCK) ? Status.YES : Status.NO;
+    }
+
+    @Override
+    public void binaryField(FieldInfo fieldInfo, byte[] value) {
+      bytes = value;
+    }
+  }
+}

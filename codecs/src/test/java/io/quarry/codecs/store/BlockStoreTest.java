@@ -1,0 +1,290 @@
+package io.quarry.codecs.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.codecs.tokens.Segmenter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.WildcardQuery;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The block layout ({@code format: blocks}) against the event layout: the same random batches
+ * written to an index of each, and every scan — time-ordered, parallel, counting, over time ranges
+ * and term queries checked per event, stopped early — gives back the same events, field for field,
+ * before and after rolling to warm and reopening with the other format configured.
+ */
+class BlockStoreTest {
+  @TempDir Path data;
+  private final ExecutorService pool = Executors.newFixedThreadPool(3);
+
+  @AfterEach
+  void stopPool() {
+    pool.shutdownNow();
+  }
+
+  private static final String[] WORDS = {
+    "GET", "post", "/cart.do", "10.1.2.3", "Error", "timeout", "user=alice", "Grüße", "ß", "x_y-z"
+  };
+
+  private static List<List<Event>> batches(Random random) {
+    List<List<Event>> batches = new ArrayList<>();
+    Set<Long> times = new HashSet<>();
+    for (int b = 0; b < 12; b++) {
+      int size = random.nextInt(4) == 0 ? 300 + random.nextInt(300) : 1 + random.nextInt(40);
+      List<Event> batch = new ArrayList<>();
+      for (int i = 0; i < size; i++) {
+        long time;
+        do {
+          time = 1_700_000_000_000_000L + random.nextInt(5_000_000) * 1_000L;
+        } while (!times.add(time)); // distinct times: one newest-first order
+        StringBuilder raw = new StringBuilder("e" + b + "." + i);
+        for (int w = random.nextInt(8); w > 0; w--) {
+          raw.append(' ').append(WORDS[random.nextInt(WORDS.length)]);
+        }
+        Map<String, List<String>> fields = new LinkedHashMap<>();
+        if (random.nextBoolean()) {
+          fields.put("status", List.of(Integer.toString(200 + random.nextInt(5) * 100)));
+        }
+        if (random.nextInt(3) == 0) {
+          fields.put("ms", List.of("1.50", " 2", Double.toString(random.nextDouble())));
+        }
+        if (random.nextInt(3) == 0) {
+          fields.put("tag", List.of("b", "A", "a", "b"));
+        }
+        batch.add(
+            new Event(
+                time,
+                raw.toString(),
+                "host-" + random.nextInt(3),
+                "src",
+                random.nextBoolean() ? "access" : "app",
+                fields));
+      }
+      batches.add(batch);
+    }
+    return batches;
+  }
+
+  private static IndexOptions options(BucketFormat format) {
+    return IndexOptions.DEFAULTS
+        .withFieldTypes(Map.of("status", IndexedFieldType.LONG, "ms", IndexedFieldType.DOUBLE))
+        .withFormat(format);
+  }
+
+  /** Every scan visible event as text: time, raw, default fields, index-time fields. */
+  private static String describe(StoredEvent event) {
+    return event.timeMicros()
+        + " "
+        + event.raw()
+        + " | "
+        + event.host()
+        + " "
+        + event.source()
+        + " "
+        + event.sourcetype()
+        + " "
+        + new java.util.TreeMap<>(event.indexedFields());
+  }
+
+  private static List<String> ordered(
+      EventStore store, String index, Query query, long from, long to) throws Exception {
+    List<String> seen = new ArrayList<>();
+    store.scan(List.of(index), query, from, to, e -> seen.add(describe(e)));
+    return seen;
+  }
+
+  private static List<String> parallel(
+      EventStore store, String index, Query query, long from, long to) throws Exception {
+    List<String> seen = Collections.synchronizedList(new ArrayList<>());
+    store.scanParallel(List.of(index), query, from, to, () -> e -> seen.add(describe(e)), pool());
+    List<String> sorted = new ArrayList<>(seen);
+    Collections.sort(sorted);
+    return sorted;
+  }
+
+  private static ExecutorService sharedPool;
+
+  private static ExecutorService pool() {
+    return sharedPool;
+  }
+
+  /** Events a term query matches on their own: the per-event check a search makes. */
+  private static List<String> checked(List<String> events, String term) {
+    return events.stream()
+        .filter(
+            e -> Segmenter.terms(e.substring(e.indexOf(' ') + 1, e.indexOf(" | "))).contains(term))
+        .toList();
+  }
+
+  @Test
+  void blocksAnswerAsEventsDo() throws Exception {
+    sharedPool = pool;
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    List<List<Event>> batches = batches(random);
+    Map<String, IndexOptions> both =
+        Map.of("ev", options(BucketFormat.EVENTS), "bl", options(BucketFormat.BLOCKS));
+    try (EventStore store = EventStore.open(data, both)) {
+      for (List<Event> batch : batches) {
+        store.write("ev", batch);
+        store.write("bl", batch);
+      }
+      assertSame(store, random, seed);
+      store.index("bl").rollHotBucket();
+      store.index("ev").rollHotBucket();
+      store.write("bl", batches.get(0).subList(0, 1)); // a new hot bucket next to the warm one
+      store.write("ev", batches.get(0).subList(0, 1));
+      assertSame(store, random, seed);
+      assertThat(store.index("bl").holdsBlocks()).isTrue();
+      assertThat(store.index("ev").holdsBlocks()).isFalse();
+      assertThat(store.index("bl").bytesByKind().keySet())
+          .isEqualTo(store.index("ev").bytesByKind().keySet());
+    }
+    // configured the other way round: each bucket is read by the layout it was written in
+    Map<String, IndexOptions> swapped =
+        Map.of("ev", options(BucketFormat.BLOCKS), "bl", options(BucketFormat.EVENTS));
+    try (EventStore store = EventStore.open(data, swapped)) {
+      assertSame(store, random, seed);
+      assertThat(store.index("bl").count()).isEqualTo(store.index("ev").count());
+      assertThat(store.index("bl").buckets())
+          .extracting(BucketInfo::events)
+          .isEqualTo(store.index("ev").buckets().stream().map(BucketInfo::events).toList());
+    }
+  }
+
+  private void assertSame(EventStore store, Random random, long seed) throws Exception {
+    String why = "seed " + seed;
+    Query all = new MatchAllDocsQuery();
+    List<String> every = ordered(store, "ev", all, Long.MIN_VALUE, Long.MAX_VALUE);
+    assertThat(every).isNotEmpty();
+    assertThat(ordered(store, "bl", all, Long.MIN_VALUE, Long.MAX_VALUE)).as(why).isEqualTo(every);
+    for (int round = 0; round < 20; round++) {
+      long from = 1_700_000_000_000_000L + random.nextInt(5_000_000) * 1_000L;
+      long to = from + random.nextInt(2_000_000) * 1_000L;
+      assertThat(ordered(store, "bl", all, from, to))
+          .as(why)
+          .isEqualTo(ordered(store, "ev", all, from, to));
+      assertThat(parallel(store, "bl", all, from, to))
+          .as(why)
+          .isEqualTo(parallel(store, "ev", all, from, to));
+      String term = Segmenter.terms(WORDS[random.nextInt(WORDS.length)]).iterator().next();
+      Query terms = new TermQuery(new Term(EventFields.TOKENS, term));
+      List<String> events = ordered(store, "ev", terms, from, to);
+      List<String> candidates = ordered(store, "bl", terms, from, to);
+      assertThat(candidates).as(why).containsAll(events);
+      assertThat(checked(candidates, term)).as(why).isEqualTo(events);
+      // an exclusion cannot be decided per block: its candidates are every block in range
+      Query excluding =
+          new BooleanQuery.Builder()
+              .add(all, BooleanClause.Occur.FILTER)
+              .add(terms, BooleanClause.Occur.MUST_NOT)
+              .build();
+      assertThat(ordered(store, "bl", excluding, from, to))
+          .as(why)
+          .containsAll(ordered(store, "ev", excluding, from, to));
+      // a query of the caller's own that knows its blocks: events without an index-time status
+      List<String> lacking = ordered(store, "ev", new LacksStatus(), from, to);
+      List<String> lackingCandidates = ordered(store, "bl", new LacksStatus(), from, to);
+      assertThat(lackingCandidates).as(why).containsAll(lacking);
+      assertThat(lackingCandidates.stream().filter(e -> !e.contains("status=")).toList())
+          .as(why)
+          .isEqualTo(lacking);
+      assertThat(counted(store, from, to))
+          .as(why)
+          .isEqualTo(ordered(store, "ev", all, from, to).size());
+      Query host = new WildcardQuery(new Term(EventFields.keywordField("host"), "host-1*"));
+      assertThat(parallel(store, "bl", host, from, to))
+          .as(why)
+          .containsAll(parallel(store, "ev", host, from, to));
+    }
+    // stopped early: the newest ten
+    List<String> ten = new ArrayList<>();
+    store.scan(
+        List.of("bl"),
+        all,
+        Long.MIN_VALUE,
+        Long.MAX_VALUE,
+        e -> ten.add(describe(e)) && ten.size() < 10);
+    assertThat(ten).as(why).isEqualTo(every.subList(0, 10));
+    // counting: a block bucket inside the range counts its blocks' events, others are visited
+    assertThat(counted(store, Long.MIN_VALUE, Long.MAX_VALUE)).as(why).isEqualTo(every.size());
+  }
+
+  /**
+   * The events without an index-time {@code status}: over event documents, those without its doc
+   * values; over block documents, the blocks where not every event has one.
+   */
+  private static final class LacksStatus extends Query implements BlockQueries.Aware {
+    @Override
+    public Query rewrite(org.apache.lucene.search.IndexSearcher searcher) {
+      return new BooleanQuery.Builder()
+          .add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER)
+          .add(
+              new org.apache.lucene.search.FieldExistsQuery(
+                  EventFields.valuesField("status", IndexedFieldType.LONG)),
+              BooleanClause.Occur.MUST_NOT)
+          .build();
+    }
+
+    @Override
+    public Query blockCandidates() {
+      return BlockQueries.lacking("status");
+    }
+
+    @Override
+    public void visit(org.apache.lucene.search.QueryVisitor visitor) {
+      visitor.visitLeaf(this);
+    }
+
+    @Override
+    public String toString(String field) {
+      return "lacks(status)";
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof LacksStatus;
+    }
+
+    @Override
+    public int hashCode() {
+      return 23;
+    }
+  }
+
+  /** Events counted up front plus events visited, by a counting scan of every event. */
+  private long counted(EventStore store, long from, long to) throws Exception {
+    Query all = new MatchAllDocsQuery();
+    AtomicLong counted = new AtomicLong();
+    AtomicLong visited = new AtomicLong();
+    store.scanParallelCounting(
+        List.of("bl"),
+        all,
+        all,
+        from,
+        to,
+        counted::addAndGet,
+        () -> e -> visited.incrementAndGet() > 0,
+        pool);
+    return counted.get() + visited.get();
+  }
+}

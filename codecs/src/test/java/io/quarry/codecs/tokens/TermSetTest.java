@@ -1,0 +1,95 @@
+package io.quarry.codecs.tokens;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute;
+import org.apache.lucene.util.BytesRef;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A block's term set must hold exactly the union of its events' terms as the per-event index has
+ * them ({@link TermTokenStream}, compared as the bytes Lucene indexes), each once.
+ */
+class TermSetTest {
+
+  /** Every term a stream yields, as the bytes Lucene would index, in order. */
+  private static List<BytesRef> indexed(TokenStream stream) throws IOException {
+    List<BytesRef> terms = new ArrayList<>();
+    try (stream) {
+      TermToBytesRefAttribute term = stream.getAttribute(TermToBytesRefAttribute.class);
+      stream.reset();
+      while (stream.incrementToken()) {
+        terms.add(BytesRef.deepCopyOf(term.getBytesRef()));
+      }
+      stream.end();
+    }
+    return terms;
+  }
+
+  private static void assertUnionOfEvents(TermSet set, List<String> events) throws IOException {
+    set.clear();
+    Set<BytesRef> union = new HashSet<>();
+    for (String event : events) {
+      set.add(event);
+      union.addAll(indexed(TermTokenStream.of(event)));
+    }
+    List<BytesRef> distinct = indexed(set.tokenStream());
+    assertThat(distinct).as("each term once").doesNotHaveDuplicates();
+    assertThat(new HashSet<>(distinct)).as("the union of %s", events).isEqualTo(union);
+    assertThat(set.size()).isEqualTo(union.size());
+  }
+
+  @Test
+  void blocksOfRealLogLinesHoldTheUnionOfTheirTerms() throws IOException {
+    List<String> lines;
+    try (var in = TermSetTest.class.getResourceAsStream("/loghub/Linux_2k.log")) {
+      lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+    }
+    TermSet set = new TermSet(); // reused across blocks, as a writer reuses it
+    for (int from = 0; from < lines.size(); from += 256) {
+      assertUnionOfEvents(set, lines.subList(from, Math.min(lines.size(), from + 256)));
+    }
+  }
+
+  @Test
+  void mixedScriptsCaseAndBreakers() throws IOException {
+    assertUnionOfEvents(
+        new TermSet(),
+        List.of(
+            "10.1.2.3 - - [07/Jan/2026:00:00:01 +0000] \"GET /Cart.do?itemId=EST-14 HTTP/1.1\" 200",
+            "Grüße aus Köln: ÄRGER mit dem Server\u2003(em space) STRASSE",
+            "İstanbul DİKKAT ı",
+            "emoji \uD83D\uDE00 and a lone \uD800 surrogate",
+            "",
+            "   ",
+            "x".repeat(300) + ".part " + "Y".repeat(256)));
+  }
+
+  @Test
+  void randomTextsOfBreakersAndLetters() throws IOException {
+    Random random = new Random(23);
+    String alphabet = "aAbBzZ019 \t./:-_=,\"[]()|*éÉßİ\u00a0\u2003\uD83D\uDE00";
+    TermSet set = new TermSet();
+    for (int round = 0; round < 300; round++) {
+      List<String> events = new ArrayList<>();
+      int count = 1 + random.nextInt(300);
+      for (int e = 0; e < count; e++) {
+        StringBuilder text = new StringBuilder();
+        int length = random.nextInt(random.nextInt(10) == 0 ? 600 : 60);
+        for (int i = 0; i < length; i++) {
+          text.append(alphabet.charAt(random.nextInt(alphabet.length())));
+        }
+        events.add(text.toString());
+      }
+      assertUnionOfEvents(set, events);
+    }
+  }
+}

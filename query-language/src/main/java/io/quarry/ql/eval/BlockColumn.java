@@ -1,0 +1,152 @@
+package io.quarry.ql.eval;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BooleanBlock;
+import io.quarry.plugin.api.data.ByteSlice;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.DoubleBlock;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.ql.exec.TimeField;
+import java.util.List;
+
+/**
+ * A field's block read as the {@code Evaluator} reads a field, without copying it: a position's one
+ * value as it is, several values as a multivalue, and {@code _time}'s microseconds as epoch seconds
+ * ({@link TimeField#seconds}: whole seconds a {@code Long}, else a {@code Double}; of a multivalued
+ * {@code _time} only the first value, as the row engine reads it).
+ */
+public final class BlockColumn implements ValueColumn {
+  private static final long MICROS_PER_SECOND = 1_000_000;
+
+  private final Block block;
+  private final boolean time;
+  private final boolean multivalued;
+  private final LongBlock longs;
+  private final DoubleBlock doubles;
+  private final BooleanBlock booleans;
+  private final BytesBlock bytes;
+  private final byte valueKind;
+
+  /** The block of the field named {@code field}. */
+  public BlockColumn(String field, Block block) {
+    this.block = block;
+    this.time = TimeField.is(field);
+    this.multivalued = !time && block.mayHaveMultivaluedFields();
+    this.longs = block instanceof LongBlock l ? l : null;
+    this.doubles = block instanceof DoubleBlock d ? d : null;
+    this.booleans = block instanceof BooleanBlock b ? b : null;
+    this.bytes = block instanceof BytesBlock b ? b : null;
+    this.valueKind =
+        switch (block) {
+          case LongBlock l -> LONG;
+          case DoubleBlock d -> DOUBLE;
+          case BooleanBlock b -> BOOLEAN;
+          case BytesBlock b -> TEXT;
+        };
+  }
+
+  /**
+   * The long block when every position holds exactly one whole number read as it is (no null, no
+   * multivalue, not {@code _time}): the dense case a fast path loops over without kinds; else null.
+   */
+  public LongBlock denseLongs() {
+    return longs != null
+            && !time
+            && !block.mayHaveMultivaluedFields()
+            && block.getTotalValueCount() == block.positionCount()
+        ? longs
+        : null;
+  }
+
+  private final ByteSlice slice = new ByteSlice();
+
+  /**
+   * Whether the text at a {@link #TEXT} position is an optional sign and 1 to 15 digits ({@link
+   * ColumnValues#isSmallInteger}), read from the block's UTF-8 bytes without decoding a {@code
+   * String}; if so its value is written to {@code into[slot]}.
+   */
+  boolean smallInteger(int position, long[] into, int slot) {
+    if (bytes == null) {
+      return false;
+    }
+    bytes.getBytes(bytes.getFirstValueIndex(position), slice);
+    byte[] utf8 = slice.bytes();
+    int start = slice.offset();
+    int end = start + slice.length();
+    boolean negative = false;
+    if (start < end && (utf8[start] == '-' || utf8[start] == '+')) {
+      negative = utf8[start] == '-';
+      start++;
+    }
+    if (start == end || end - start > 15) {
+      return false;
+    }
+    long value = 0;
+    for (int i = start; i < end; i++) {
+      int digit = utf8[i] - '0';
+      if (digit < 0 || digit > 9) {
+        return false;
+      }
+      value = value * 10 + digit;
+    }
+    into[slot] = negative ? -value : value;
+    return true;
+  }
+
+  /** The block read. */
+  public Block block() {
+    return block;
+  }
+
+  @Override
+  public int size() {
+    return block.positionCount();
+  }
+
+  @Override
+  public byte kind(int position) {
+    if (block.isNull(position)) {
+      return NULL;
+    }
+    if (multivalued && block.getValueCount(position) > 1) {
+      return MULTIVALUE;
+    }
+    if (time && longs != null && longs.getLong(position) % MICROS_PER_SECOND != 0) {
+      return DOUBLE;
+    }
+    return valueKind;
+  }
+
+  @Override
+  public long getLong(int position) {
+    long value = longs.getLong(position);
+    return time ? value / MICROS_PER_SECOND : value;
+  }
+
+  @Override
+  public double getDouble(int position) {
+    return time && longs != null ? longs.getLong(position) / 1e6 : doubles.getDouble(position);
+  }
+
+  @Override
+  public boolean getBoolean(int position) {
+    return booleans.getBoolean(position);
+  }
+
+  @Override
+  public String getText(int position) {
+    return bytes.getString(position);
+  }
+
+  @Override
+  public Object get(int position) {
+    return switch (kind(position)) {
+      case NULL -> null;
+      case LONG -> getLong(position);
+      case DOUBLE -> getDouble(position);
+      case BOOLEAN -> getBoolean(position);
+      case TEXT -> getText(position);
+      default -> List.copyOf(block.getValues(position));
+    };
+  }
+}

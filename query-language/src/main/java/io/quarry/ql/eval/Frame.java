@@ -1,0 +1,41 @@
+package io.quarry.ql.eval;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.plugin.api.data.Page;
+
+/**
+ * What an {@link ExpressionEvaluator} reads: a page, and the columns an {@code eval} command
+ * assigned before the expression (by slot, as {@link ExpressionCompiler#compile(
+ * io.quarry.ql.ast.Expression, java.util.List)} numbered them; a later assignment sees an earlier
+ * one's values exactly, not as a block would type them).
+ */
+public final class Frame {
+  private final Page page;
+  private final ValueColumn[] assigned;
+
+  /** A page alone. */
+  public Frame(Page page) {
+    this(page, new ValueColumn[0]);
+  }
+
+  /** A page with the columns assigned so far (the array is read, not copied). */
+  public Frame(Page page, ValueColumn[] assigned) {
+    this.page = requireNonNull(page, "page is null");
+    this.assigned = requireNonNull(assigned, "assigned is null");
+  }
+
+  public Page page() {
+    return page;
+  }
+
+  /** The number of positions. */
+  public int size() {
+    return page.positionCount();
+  }
+
+  /** The column assigned in {@code slot}. */
+  public ValueColumn assigned(int slot) {
+    return assigned[slot];
+  }
+}

@@ -1,0 +1,15 @@
+package io.quarry.ql.eval;
+
+/** A literal: its value at every position, one constant, nothing copied. */
+final class LiteralEvaluator implements ExpressionEvaluator {
+  private final Object value;
+
+  LiteralEvaluator(Object value) {
+    this.value = value;
+  }
+
+  @Override
+  public ValueColumn eval(Frame frame) {
+    return new ConstantColumn(value, frame.size());
+  }
+}

@@ -1,0 +1,509 @@
+package io.quarry.ql.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BooleanBlock;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.DoubleBlock;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.ast.EvalCommand;
+import io.quarry.ql.ast.Expression;
+import io.quarry.ql.exec.Evaluator;
+import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.PageEval;
+import io.quarry.ql.exec.PageRow;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The compiled evaluators answer as the row engine's {@link Evaluator} does, bit for bit (a {@code
+ * Long} is not a {@code Double}, {@code -0.0} is not {@code 0.0}): random expressions over every
+ * fast path and some fallbacks, on random pages of every block type with nulls, multivalues,
+ * numbers written as text, absent fields and {@code _time}; whole {@code eval} commands (later
+ * assignments reading earlier ones) against {@link PageEval#assign} typed by {@link PageCollector};
+ * {@code where} selections against {@link Evaluator#test}. The seed is in every failure message.
+ */
+class CompiledEvaluatorTest {
+  private static final String[] FIELDS = {"l", "d", "b", "s", "n", "m", "_time", "absent"};
+  private static final Object[] LITERALS = {
+    0L,
+    1L,
+    -1L,
+    2L,
+    3L,
+    7L,
+    1024L,
+    500L,
+    Long.MAX_VALUE,
+    Long.MIN_VALUE,
+    0.0,
+    -0.0,
+    0.5,
+    2.5,
+    -3.25,
+    1e300,
+    Double.POSITIVE_INFINITY,
+    "",
+    "a",
+    "abc",
+    "B",
+    "10",
+    "2.50",
+    " 7 ",
+    "1e3",
+    "-4",
+    "x%",
+    "%b%",
+    true,
+    false,
+    null
+  };
+  private static final String[] OPERATORS = {
+    "+", "-", "*", "/", "%", ".", "=", "!=", "<", "<=", ">", ">=", "AND", "OR", "XOR", "LIKE"
+  };
+  private static final String[] FUNCTIONS = {
+    "if",
+    "case",
+    "coalesce",
+    "isnull",
+    "isnotnull",
+    "len",
+    "lower",
+    "upper",
+    "tostring",
+    "tonumber",
+    "substr",
+    "round",
+    "like",
+    "match",
+    "mvcount",
+    "mvindex",
+    "abs",
+    "typeof",
+    "max",
+    "mvfilter",
+    "replace",
+    "strftime"
+  };
+
+  private final Evaluator evaluator =
+      new Evaluator(Instant.parse("2026-01-07T12:00:00Z"), ZoneOffset.UTC);
+
+  @Test
+  void compiledExpressionsAnswerAsTheEvaluator() {
+    long seed = new Random().nextLong();
+    Random random = new Random(seed);
+    ExpressionCompiler compiler = new ExpressionCompiler(evaluator);
+    PageRow row = new PageRow(Map.of());
+    java.util.Set<Class<?>> compiledAs = new java.util.HashSet<>();
+    for (int round = 0; round < 400; round++) {
+      Page page = randomPage(random);
+      for (int e = 0; e < 10; e++) {
+        Expression expression = randomExpression(random, 4);
+        ExpressionEvaluator compiled = compiler.compile(expression);
+        compiledAs.add(compiled.getClass());
+        ValueColumn column = compiled.eval(new Frame(page));
+        assertThat(column.size()).isEqualTo(page.positionCount());
+        for (int p = 0; p < page.positionCount(); p++) {
+          Object expected = evaluator.evaluate(expression, row.at(page, p));
+          assertThat(column.get(p))
+              .as("seed %d: %s at position %d of %s", seed, expression, p, describe(page, p))
+              .isEqualTo(expected);
+          assertThat(column.kind(p)).isEqualTo(ValueColumn.kindOf(expected));
+          assertTyped(column, p, expected);
+        }
+      }
+    }
+    // every node was the root of some of the expressions checked
+    assertThat(compiledAs)
+        .as("seed %d", seed)
+        .contains(
+            FieldEvaluator.class,
+            LiteralEvaluator.class,
+            ArithmeticEvaluator.class,
+            ConcatEvaluator.class,
+            ComparisonEvaluator.class,
+            LogicEvaluator.class,
+            LikeEvaluator.class,
+            NotEvaluator.class,
+            NegateEvaluator.class,
+            ConditionalEvaluator.class,
+            CoalesceEvaluator.class,
+            NullTestEvaluator.class,
+            TextFunctionEvaluator.class,
+            CallEvaluator.class,
+            RowFallbackEvaluator.class);
+  }
+
+  @Test
+  void denseFastPathsAnswerAsTheEvaluator() {
+    long seed = new Random().nextLong();
+    Random random = new Random(seed);
+    ExpressionCompiler compiler = new ExpressionCompiler(evaluator);
+    PageRow row = new PageRow(Map.of());
+    String[] operators = {"+", "-", "*", "/", "%", "=", "!=", "<", "<=", ">", ">="};
+    for (int round = 0; round < 50; round++) {
+      int positions = 1 + random.nextInt(100);
+      Block dense = denseLongs(random, positions);
+      Page page =
+          new Page(
+              new Schema(List.of(new Schema.Column("l", DataType.LONG))),
+              List.of(dense),
+              positions);
+      for (String operator : operators) {
+        for (Object literal : LITERALS) {
+          if (!(literal instanceof Long)) {
+            continue;
+          }
+          Expression expression =
+              new Expression.Binary(
+                  operator, new Expression.Field("l"), new Expression.Literal(literal));
+          ValueColumn column = compiler.compile(expression).eval(new Frame(page));
+          for (int p = 0; p < positions; p++) {
+            assertThat(column.get(p))
+                .as("seed %d: %s at %s", seed, expression, describe(page, p))
+                .isEqualTo(evaluator.evaluate(expression, row.at(page, p)));
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void whereKeepsThePositionsTheEvaluatorAccepts() {
+    long seed = new Random().nextLong();
+    Random random = new Random(seed);
+    ExpressionCompiler compiler = new ExpressionCompiler(evaluator);
+    PageRow row = new PageRow(Map.of());
+    for (int round = 0; round < 300; round++) {
+      Page page = randomPage(random);
+      Expression condition =
+          new Expression.Binary(
+              random.nextBoolean() ? "AND" : "OR",
+              randomComparison(random),
+              randomExpression(random, 2));
+      int[] kept = new int[page.positionCount()];
+      int count = Selection.trues(compiler.compile(condition).eval(new Frame(page)), kept);
+      List<Integer> expected = new ArrayList<>();
+      for (int p = 0; p < page.positionCount(); p++) {
+        if (evaluator.test(condition, row.at(page, p))) {
+          expected.add(p);
+        }
+      }
+      List<Integer> actual = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        actual.add(kept[i]);
+      }
+      assertThat(actual).as("seed %d: where %s", seed, condition).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void compiledEvalMakesTheRowEnginesColumns() {
+    long seed = new Random().nextLong();
+    Random random = new Random(seed);
+    String[] targets = {"x", "y", "l", "s", "_time"};
+    for (int round = 0; round < 300; round++) {
+      Page page = randomPage(random);
+      List<EvalCommand.Assignment> assignments = new ArrayList<>();
+      for (int i = 0, n = 1 + random.nextInt(4); i < n; i++) {
+        Expression expression =
+            random.nextInt(3) == 0
+                ? new Expression.Binary(
+                    pick(random, OPERATORS), new Expression.Field("x"), randomExpression(random, 1))
+                : randomExpression(random, 3);
+        assignments.add(new EvalCommand.Assignment(pick(random, targets), expression));
+      }
+      PageEval eval = new PageEval(evaluator);
+      Map<String, List<List<Object>>> cells = eval.assign(page, assignments);
+      Page expected =
+          PageCollector.toPage(
+              List.copyOf(cells.keySet()), List.copyOf(cells.values()), page.positionCount());
+      Page actual = eval.compile(assignments).apply(page);
+      for (int c = 0; c < expected.schema().size(); c++) {
+        String name = expected.schema().column(c).name();
+        Block want = expected.block(c);
+        Block got = actual.block(name);
+        String message = "seed " + seed + ": eval " + assignments + " column " + name;
+        assertThat(got.dataType()).as(message).isEqualTo(want.dataType());
+        for (int p = 0; p < page.positionCount(); p++) {
+          assertThat(got.getValues(p)).as(message + " at " + p).isEqualTo(want.getValues(p));
+        }
+      }
+    }
+  }
+
+  @Test
+  void everyFunctionCompilesAndAFallbackIsTheEvaluator() {
+    Page page = randomPage(new Random(7));
+    ExpressionCompiler compiler = new ExpressionCompiler(evaluator);
+    PageRow row = new PageRow(Map.of());
+    Expression sigfig =
+        new Expression.Call(
+            "sigfig",
+            List.of(
+                new Expression.Binary("*", new Expression.Field("d"), new Expression.Literal(3L)),
+                new Expression.Literal(List.of("d*3"))),
+            0);
+    Expression mvmap =
+        new Expression.Call(
+            "mvmap",
+            List.of(
+                new Expression.Field("m"),
+                new Expression.Binary(".", new Expression.Field("m"), new Expression.Literal("!"))),
+            0);
+    for (Expression expression : List.of(sigfig, mvmap)) {
+      ValueColumn column = compiler.compile(expression).eval(new Frame(page));
+      assertThat(compiler.compile(expression)).isInstanceOf(RowFallbackEvaluator.class);
+      for (int p = 0; p < page.positionCount(); p++) {
+        assertThat(column.get(p)).isEqualTo(evaluator.evaluate(expression, row.at(page, p)));
+      }
+    }
+  }
+
+  @Test
+  void aFieldIsItsBlockAndALiteralOneConstant() {
+    Page page = randomPage(new Random(3));
+    ExpressionCompiler compiler = new ExpressionCompiler(evaluator);
+    ValueColumn field = compiler.compile(new Expression.Field("l")).eval(new Frame(page));
+    assertThat(field).isInstanceOf(BlockColumn.class);
+    assertThat(((BlockColumn) field).block()).isSameAs(page.block("l"));
+    assertThat(ColumnBlocks.block("l2", field)).isSameAs(page.block("l"));
+    assertThat(compiler.compile(new Expression.Literal(5L)).eval(new Frame(page)))
+        .isInstanceOf(ConstantColumn.class);
+  }
+
+  /** The typed accessor of a fast-path kind gives the value {@code get} gives. */
+  private static void assertTyped(ValueColumn column, int p, Object expected) {
+    switch (column.kind(p)) {
+      case ValueColumn.LONG -> assertThat(column.getLong(p)).isEqualTo(expected);
+      case ValueColumn.DOUBLE -> assertThat(column.getDouble(p)).isEqualTo(expected);
+      case ValueColumn.BOOLEAN -> assertThat(column.getBoolean(p)).isEqualTo(expected);
+      case ValueColumn.TEXT -> assertThat(column.getText(p)).isEqualTo(expected);
+      default -> {}
+    }
+  }
+
+  private static Expression randomExpression(Random random, int depth) {
+    int kind = random.nextInt(depth <= 0 ? 2 : 6);
+    return switch (kind) {
+      case 0 -> new Expression.Field(pick(random, FIELDS));
+      case 1 -> new Expression.Literal(pick(random, LITERALS));
+      case 2, 3 ->
+          new Expression.Binary(
+              pick(random, OPERATORS),
+              randomExpression(random, depth - 1),
+              randomExpression(random, depth - 1));
+      case 4 ->
+          new Expression.Unary(
+              random.nextBoolean() ? "NOT" : "-", randomExpression(random, depth - 1));
+      default -> randomCall(random, depth);
+    };
+  }
+
+  private static Expression randomComparison(Random random) {
+    return new Expression.Binary(
+        pick(random, new String[] {"=", "!=", "<", "<=", ">", ">="}),
+        new Expression.Field(pick(random, FIELDS)),
+        new Expression.Literal(pick(random, LITERALS)));
+  }
+
+  private static Expression randomCall(Random random, int depth) {
+    String function = pick(random, FUNCTIONS);
+    int arity =
+        switch (function) {
+          case "if" -> 3;
+          case "case" -> 1 + random.nextInt(5);
+          case "coalesce", "max" -> 1 + random.nextInt(3);
+          case "substr" -> 2 + random.nextInt(2);
+          case "round", "tostring" -> 1 + random.nextInt(2);
+          case "like", "match", "mvindex", "strftime" -> 2;
+          case "replace" -> 3;
+          default -> 1;
+        };
+    List<Expression> arguments = new ArrayList<>();
+    if (function.equals("mvfilter")) {
+      arguments.add(
+          new Expression.Binary(
+              "!=", new Expression.Field("m"), new Expression.Literal(pick(random, LITERALS))));
+    } else {
+      for (int i = 0; i < arity; i++) {
+        arguments.add(
+            function.equals("case") && i % 2 == 0 || function.equals("if") && i == 0
+                ? (random.nextBoolean()
+                    ? randomComparison(random)
+                    : randomExpression(random, depth - 1))
+                : randomExpression(random, depth - 1));
+      }
+    }
+    return new Expression.Call(function, arguments, 0);
+  }
+
+  /**
+   * A page of 1 to 40 positions: {@code l} longs (in a quarter of the pages dense: no null, no
+   * multivalue), {@code d} doubles, {@code b} booleans, {@code s} texts (numbers written as text
+   * among them), {@code n} numeric texts, {@code m} multivalued texts, {@code _time} microseconds;
+   * each with nulls, some with multivalues; {@code absent} is never there.
+   */
+  static Page randomPage(Random random) {
+    int positions = 1 + random.nextInt(40);
+    List<Schema.Column> columns = new ArrayList<>();
+    List<Block> blocks = new ArrayList<>();
+    boolean multivalues = random.nextBoolean();
+    boolean dense = random.nextInt(4) == 0; // l without nulls or multivalues: the dense fast paths
+    add(
+        columns,
+        blocks,
+        "l",
+        dense
+            ? denseLongs(random, positions)
+            : longs(random, positions, multivalues, DataType.LONG));
+    add(columns, blocks, "d", doubles(random, positions, multivalues));
+    add(columns, blocks, "b", booleans(random, positions));
+    add(columns, blocks, "s", texts(random, positions, multivalues, TEXTS));
+    add(columns, blocks, "n", texts(random, positions, false, NUMERIC_TEXTS));
+    add(columns, blocks, "m", texts(random, positions, true, TEXTS));
+    if (random.nextInt(4) > 0) {
+      add(columns, blocks, "_time", longs(random, positions, false, DataType.TIMESTAMP));
+    }
+    return new Page(new Schema(columns), blocks, positions);
+  }
+
+  private static final String[] TEXTS = {
+    "",
+    "a",
+    "abc",
+    "B",
+    "10",
+    "2.50",
+    " 7 ",
+    "1e3",
+    "-4",
+    "x%y",
+    "9223372036854775807",
+    "0x1F",
+    "Hello World",
+    "10.1.2.3"
+  };
+  private static final String[] NUMERIC_TEXTS = {
+    "0", "1", "-1", "500", "404", "1024", "2048", "3.5", "-0.25", "1e2", "+3", "007", " 12 "
+  };
+
+  private static void add(
+      List<Schema.Column> columns, List<Block> blocks, String name, Block block) {
+    columns.add(new Schema.Column(name, block.dataType()));
+    blocks.add(block);
+  }
+
+  private static Block longs(Random random, int positions, boolean multivalues, DataType type) {
+    LongBlock.Builder builder = LongBlock.builder(type, positions);
+    long[] choices = {0, 1, -1, 2, 7, 500, 1024, Long.MAX_VALUE, Long.MIN_VALUE, 1_767_744_000L};
+    for (int p = 0; p < positions; p++) {
+      int shape = random.nextInt(10);
+      if (shape == 0) {
+        builder.appendNull();
+      } else if (type == DataType.TIMESTAMP) {
+        long seconds = 1_767_744_000L + random.nextInt(100_000);
+        builder.append(seconds * 1_000_000 + (random.nextBoolean() ? 0 : random.nextInt(1_000)));
+      } else if (shape == 1 && multivalues) {
+        builder.beginPositionEntry();
+        builder.append(choices[random.nextInt(choices.length)]);
+        builder.append(random.nextInt(2000) - 1000);
+        builder.endPositionEntry();
+      } else {
+        builder.append(
+            random.nextBoolean()
+                ? choices[random.nextInt(choices.length)]
+                : random.nextInt(4000) - 2000);
+      }
+    }
+    return builder.build();
+  }
+
+  private static Block denseLongs(Random random, int positions) {
+    LongBlock.Builder builder = LongBlock.builder(DataType.LONG, positions);
+    long[] choices = {0, 1, -1, 7, 1024, Long.MAX_VALUE, Long.MIN_VALUE};
+    for (int p = 0; p < positions; p++) {
+      builder.append(
+          random.nextInt(4) == 0
+              ? choices[random.nextInt(choices.length)]
+              : random.nextInt(4000) - 2000);
+    }
+    return builder.build();
+  }
+
+  private static Block doubles(Random random, int positions, boolean multivalues) {
+    DoubleBlock.Builder builder = DoubleBlock.builder(positions);
+    double[] choices = {0.0, -0.0, 0.5, 1.0, 2.5, -3.25, 1e300, 1e-9, Double.NaN, 3.0};
+    for (int p = 0; p < positions; p++) {
+      int shape = random.nextInt(10);
+      if (shape == 0) {
+        builder.appendNull();
+      } else if (shape == 1 && multivalues) {
+        builder.beginPositionEntry();
+        builder.append(choices[random.nextInt(choices.length)]);
+        builder.append(random.nextDouble() * 100);
+        builder.endPositionEntry();
+      } else {
+        builder.append(
+            random.nextBoolean()
+                ? choices[random.nextInt(choices.length)]
+                : (random.nextInt(2000) - 1000) / 8.0);
+      }
+    }
+    return builder.build();
+  }
+
+  private static Block booleans(Random random, int positions) {
+    BooleanBlock.Builder builder = BooleanBlock.builder(positions);
+    for (int p = 0; p < positions; p++) {
+      if (random.nextInt(6) == 0) {
+        builder.appendNull();
+      } else {
+        builder.append(random.nextBoolean());
+      }
+    }
+    return builder.build();
+  }
+
+  private static Block texts(Random random, int positions, boolean multivalues, String[] choices) {
+    BytesBlock.Builder builder = BytesBlock.builder(positions);
+    for (int p = 0; p < positions; p++) {
+      int shape = random.nextInt(8);
+      if (shape == 0) {
+        builder.appendNull();
+      } else if (shape <= 2 && multivalues) {
+        builder.beginPositionEntry();
+        for (int i = 0, n = 2 + random.nextInt(2); i < n; i++) {
+          builder.append(choices[random.nextInt(choices.length)]);
+        }
+        builder.endPositionEntry();
+      } else {
+        builder.append(choices[random.nextInt(choices.length)]);
+      }
+    }
+    return builder.build();
+  }
+
+  static <T> T pick(Random random, T[] choices) {
+    return choices[random.nextInt(choices.length)];
+  }
+
+  static String describe(Page page, int p) {
+    Map<String, Object> values = new HashMap<>();
+    for (int c = 0; c < page.schema().size(); c++) {
+      values.put(page.schema().column(c).name(), page.block(c).getValues(p));
+    }
+    return values.toString();
+  }
+}

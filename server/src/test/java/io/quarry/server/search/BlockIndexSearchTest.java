@@ -1,0 +1,167 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.server.QuarryServer;
+import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.sourcetype.SourcetypeSettings;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every search path that counts or skips from the index instead of reading events — {@code stats
+ * count} up front, the sure part, keyword doc-values counts ({@code stats count by f}, {@code top
+ * f}), timed counts ({@code timechart count by f}), the {@code dedup} skip, {@code head} — gives
+ * the same answer over an index stored as blocks ({@code format: blocks}) as over the same events
+ * stored one per document, on one real server: the event index is the reference, its own paths
+ * pinned by {@code KeywordCountShortcutTest} and {@code WholeSegmentCountTest}.
+ */
+class BlockIndexSearchTest {
+  private static final String PASSWORD = "block-search-password";
+  private static final String TOKEN = "block-token";
+
+  @TempDir static Path root;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server =
+        QuarryServer.start(
+            new QuarryConfig(
+                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
+                root.resolve("data").toString(),
+                List.of("ev", "bl"),
+                new QuarryConfig.Auth(PASSWORD),
+                new QuarryConfig.Hec(
+                    List.of(new QuarryConfig.HecToken(TOKEN, "test", "ev", List.of("ev", "bl")))),
+                null,
+                new QuarryConfig.Storage(
+                    null,
+                    null,
+                    null,
+                    null,
+                    Map.of(
+                        "bl",
+                        new QuarryConfig.IndexStorage(
+                            null, null, null, null, null, null, null, null, "blocks"))),
+                null,
+                Map.of(
+                    "shop",
+                    new SourcetypeSettings.Builder()
+                        // index time: only a user at the start of the line
+                        .indexExtractions(
+                            List.of(
+                                new SourcetypeSettings.IndexExtractionSettings(
+                                    "regex", "^\\S+ user=(?<user>\\w+)")))
+                        .fields(Map.of("user", "keyword"))
+                        .build())),
+            Clock.systemUTC());
+    StringBuilder shop = new StringBuilder();
+    for (int i = 0; i < 3000; i++) {
+      String user = "u" + (i % 7);
+      shop.append(
+          i % 5 == 0
+              ? "2026-01-07T10:00:00Z action=view user=" + user + "\n" // search-time value only
+              : "2026-01-07T10:00:00Z user=" + user + " action=view\n");
+    }
+    StringBuilder access = new StringBuilder();
+    int[] statuses = {200, 200, 404, 500, 503, 301, 200, 404};
+    for (int i = 0; i < 2000; i++) {
+      access.append(
+          String.format(
+              "10.0.%d.%d - - [07/Jan/2026:10:%02d:%02d +0000] \"GET /p%d HTTP/1.1\" %d %d \"-\""
+                  + " \"curl\"%n",
+              i % 3,
+              i % 11,
+              i / 60 % 60,
+              i % 60,
+              i % 500,
+              statuses[i % statuses.length],
+              i % 7 == 0 ? 404 : 1000 + i));
+    }
+    for (String index : List.of("ev", "bl")) {
+      post(index, "shop", shop.toString());
+      post(index, "access_combined", access.toString());
+    }
+  }
+
+  private static void post(String index, String sourcetype, String body) throws Exception {
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            server.url()
+                                + "/services/collector/raw?sourcetype="
+                                + sourcetype
+                                + "&index="
+                                + index))
+                    .header("Authorization", "Splunk " + TOKEN)
+                    .POST(HttpRequest.BodyPublishers.ofString(body))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static String search(String query) throws Exception {
+    HttpResponse<String> response = io.quarry.server.TestServers.export(server, PASSWORD, query);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return response.body();
+  }
+
+  @Test
+  void blocksAnswerAsEventsDo() throws Exception {
+    List<String> searches =
+        List.of(
+            "| stats count",
+            "earliest=1767780300 latest=1767780600 | stats count",
+            "sourcetype=access_combined status=404 | stats count",
+            "sourcetype=access_combined 404 | stats count",
+            "sourcetype=access_combined NOT status=200 | stats count by status",
+            "sourcetype=access_combined status>=500 | stats count by clientip",
+            "sourcetype=access_combined | top clientip",
+            "sourcetype=access_combined | timechart span=5m count by status",
+            "sourcetype=access_combined | head 5 | table _time clientip status",
+            "sourcetype=access_combined | dedup clientip | table clientip",
+            "sourcetype=access_combined earliest=1767780300 latest=1767780600"
+                + " | stats count by status",
+            "sourcetype=shop | stats count by user",
+            "sourcetype=shop | top user",
+            "sourcetype=shop user=u3 | stats count",
+            "sourcetype=shop (user=u1 OR user=u2) | stats count by user",
+            "sourcetype=shop | dedup user | table user | sort user");
+    for (String search : searches) {
+      String events = search("search index=ev " + search);
+      assertThat(events).as(search).contains("result");
+      assertThat(search("search index=bl " + search)).as(search).isEqualTo(events);
+    }
+  }
+
+  @Test
+  void theExplainSaysEveryEventIsChecked() throws Exception {
+    String plan =
+        server
+            .search()
+            .explain(
+                server.search().plan("index=bl sourcetype=shop user=u3 | stats count", null, null))
+            .toString();
+    assertThat(plan).contains("exact_index_query=false").contains("per_event_filter=");
+  }
+}
