@@ -724,6 +724,16 @@ class QuarryServerTest {
     assertThat(ordered.get("mode").asText()).isEqualTo("time-ordered");
     assertThat(ordered.get("event_limit").asLong()).isEqualTo(5);
     assertThat(ordered.get("dedup_skips_seen").isNull()).isTrue();
+    // a plain event listing shows every field: rows; with the columns fixed by table: pages of
+    // just what table and where read, as small as the head
+    assertThat(ordered.get("engine").asText()).isEqualTo("rows");
+    JsonNode tabled =
+        JSON.readTree(
+            client.explain(
+                "sdk | eval n=len(host) | where n>1 | table _time, host, n | head 5", null, null));
+    assertThat(tabled.get("engine").asText()).isEqualTo("pages");
+    assertThat(tabled.get("page_source_fields").toString()).isEqualTo("[\"_time\",\"host\"]");
+    assertThat(tabled.get("page_size").asInt()).isEqualTo(5);
     assertThat(
             JSON.readTree(client.explain("sdk | dedup host | table host", null, null))
                 .get("dedup_skips_seen")

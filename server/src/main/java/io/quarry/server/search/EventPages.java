@@ -58,6 +58,7 @@ final class EventPages implements EventVisitor {
   private long matchedHere;
   private int visited;
   private int rows;
+  private boolean typed; // values keep the type extraction gives them (JSON numbers, booleans)
 
   /**
    * Whether {@code commands}, the commands before the page operators, can run inside this source:
@@ -119,6 +120,17 @@ final class EventPages implements EventVisitor {
     for (int i = 0; i < columns.length; i++) {
       columns[i] = new Column(fields.get(i), pageSize);
     }
+  }
+
+  /**
+   * Values keep the types extraction gives them, as the row engine's events do: a JSON number or
+   * boolean is a number or boolean, not its text, and a column holding one is typed as the row
+   * engine's collector types the same values. Where the page's columns are the answer (time-ordered
+   * mode) rather than an aggregation's input, which compares numbers and their texts alike.
+   */
+  EventPages typedValues() {
+    this.typed = true;
+    return this;
   }
 
   @Override
@@ -237,6 +249,7 @@ final class EventPages implements EventVisitor {
     private final int accessLogField; // its index among the access-log fields, or -1
     private LongBlock.Builder times;
     private BytesBlock.Builder texts;
+    private Map<Integer, List<Object>> typedCells; // position → values that are not all text
 
     Column(String name, int pageSize) {
       this.name = name;
@@ -260,8 +273,22 @@ final class EventPages implements EventVisitor {
 
     Block build(int pageSize) {
       Block block = time ? times.build() : texts.build();
+      if (typedCells != null) {
+        block = retyped(block);
+        typedCells = null;
+      }
       reset(pageSize);
       return block;
+    }
+
+    /** The column again from its cells, the typed ones as they were: typed as rows would be. */
+    private Block retyped(Block texts) {
+      List<List<Object>> cells = new ArrayList<>(texts.positionCount());
+      for (int p = 0; p < texts.positionCount(); p++) {
+        List<Object> cell = typedCells.get(p);
+        cells.add(cell != null ? cell : texts.getValues(p));
+      }
+      return io.quarry.ql.exec.PageCollector.column(name, cells);
     }
 
     /** Appends the event's values; returns its extraction, made if this column needed it. */
@@ -418,7 +445,23 @@ final class EventPages implements EventVisitor {
       appendValues(extraction.time(() -> extracted.extractor.values(name)));
     }
 
+    /** Keeps the values of this position when one of them is not text (see {@link #retyped}). */
+    private void keepTyped(List<?> values) {
+      for (int i = 0; i < values.size(); i++) {
+        if (!(values.get(i) instanceof String)) {
+          if (typedCells == null) {
+            typedCells = new java.util.HashMap<>();
+          }
+          typedCells.put(rows, List.copyOf(values));
+          return;
+        }
+      }
+    }
+
     private void appendValues(List<?> values) {
+      if (typed) {
+        keepTyped(values);
+      }
       switch (values.size()) {
         case 0 -> texts.appendNull();
         case 1 -> texts.append(Values.toText(values.get(0)));

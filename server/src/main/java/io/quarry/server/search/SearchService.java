@@ -575,7 +575,16 @@ public final class SearchService implements AutoCloseable {
     } else {
       scan =
           runTimeOrdered(
-              plan, indexes, translation, check, end, matched, stages, control, evaluator);
+              plan,
+              indexes,
+              translation,
+              check,
+              end,
+              new PageBatch.Results(collector, maxResultRows, stages),
+              matched,
+              stages,
+              control,
+              evaluator);
     }
     messages.addAll(pluginWarnings);
     if (control.finalized()) {
@@ -789,11 +798,38 @@ public final class SearchService implements AutoCloseable {
       LuceneTranslator.Translation translation,
       Predicate<Row> check,
       RowSink end,
+      PageBatch.Results results,
       AtomicLong matched,
       StageStats stages,
       SearchControl control,
       Evaluator evaluator)
       throws IOException {
+    TimeOrderedPages.Shape onPages =
+        PageBatch.enabled() ? TimeOrderedPages.shape(plan.pipeline(), PAGE_SIZE) : null;
+    if (onPages != null) {
+      boolean checked = plan.filter().isPresent() && !translation.exact();
+      ScanStats scanned =
+          TimeOrderedPages.run(
+              onPages,
+              plan.pipeline(),
+              sourcetypes,
+              control,
+              checked ? check : null,
+              plan.indexedFieldsOnly(),
+              matched,
+              stages,
+              evaluator,
+              results,
+              visitor ->
+                  store.scan(
+                      indexes,
+                      translation.query(),
+                      plan.earliestMicros(),
+                      plan.latestMicros(),
+                      visitor));
+      end.finish();
+      return scanned;
+    }
     RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
     PipelineFeed feed =
         new PipelineFeed(sourcetypes, control, check, pipeline, matched)
@@ -961,6 +997,13 @@ public final class SearchService implements AutoCloseable {
       long limit = Pipelines.eventLimit(plan.pipeline());
       explain.put("event_limit", limit == Long.MAX_VALUE ? null : limit);
       explain.put("dedup_skips_seen", exact ? dedupFieldFirst(plan.pipeline()) : null);
+      TimeOrderedPages.Shape onPages =
+          PageBatch.enabled() ? TimeOrderedPages.shape(plan.pipeline(), PAGE_SIZE) : null;
+      explain.put("engine", onPages == null ? "rows" : "pages");
+      if (onPages != null) {
+        explain.put("page_source_fields", onPages.sourceFields());
+        explain.put("page_size", onPages.pageSize());
+      }
     }
     return explain;
   }

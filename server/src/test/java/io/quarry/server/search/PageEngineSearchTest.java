@@ -91,7 +91,15 @@ class PageEngineSearchTest {
             "* | regex _raw=\"GET\" | stats count by sid",
             "* | bin _time span=2s | stats count, values(sid) AS sids by _time",
             "* | bin took span=5 | stats count by took",
-            "* | bin _time span=1d AS day | bin took span=10 AS t | stats count by day, t")) {
+            "* | bin _time span=1d AS day | bin took span=10 AS t | stats count by day, t",
+            // time-ordered mode with the columns fixed by table or fields: pages end to end
+            "* | table _time, sid, user, took",
+            "* | fields sid, user",
+            "* | rex \"user=(?<u>\\w+)\" | table u, sid | head 3",
+            "* | eval t=took*2 | where t>15 OR isnull(t) | table _time, t, sid",
+            "* | table sid, nosuch, user | sort sid, -user",
+            "sid=s1 | rename user AS who | table who, took | head 2",
+            "* | table msg, took, _raw")) {
       assertThat(search(query, "pages")).as(query).isEqualTo(search(query, "rows"));
     }
   }

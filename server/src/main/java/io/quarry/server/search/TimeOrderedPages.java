@@ -1,0 +1,164 @@
+package io.quarry.server.search;
+
+import io.quarry.codecs.store.EventVisitor;
+import io.quarry.codecs.store.ScanStats;
+import io.quarry.codecs.store.StoredEvent;
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.HeadCommand;
+import io.quarry.ql.ast.ProjectCommand;
+import io.quarry.ql.exec.Evaluator;
+import io.quarry.ql.exec.PageChain;
+import io.quarry.ql.exec.PageReduce;
+import io.quarry.ql.exec.Row;
+import io.quarry.ql.exec.StageStats;
+import io.quarry.ql.exec.Wildcard;
+import io.quarry.server.sourcetype.Sourcetypes;
+import java.io.IOException;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+
+/**
+ * Time-ordered mode (a search without an aggregation: events newest first) on pages, for a pipeline
+ * whose answer has known columns: leading {@code rex} extractions the source runs itself, then
+ * commands that all have page stages ({@link PageReduce}: {@code eval}, {@code where}, {@code
+ * rename}, {@code bin}, streaming plugin commands, {@code sort}, {@code head} …) among which a
+ * {@code table} or {@code fields} of literal names fixes the columns. The events become pages of
+ * only the fields those commands read ({@link EventPages}, one source over the whole time-ordered
+ * scan), and pages go through the stages to the answer; a {@code head} that has its rows stops the
+ * scan. Any other pipeline — a plain event listing shows every field an event has, which no page
+ * source can know beforehand — runs on rows.
+ */
+final class TimeOrderedPages {
+  /**
+   * @param fused the leading {@code rex} commands the source runs
+   * @param sourceFields the fields the source reads
+   * @param pageSize events per page: the smallest {@code head} count when that is below the
+   *     engine's page size (so {@code head 10} reads ten events, not a page)
+   */
+  record Shape(int fused, List<String> sourceFields, int pageSize) {}
+
+  private TimeOrderedPages() {}
+
+  /** The shape of {@code pipeline} on pages, or null when it runs on rows. */
+  static Shape shape(List<Command> pipeline, int pageSize) {
+    int fused = 0;
+    while (fused < pipeline.size() && EventPages.fuses(pipeline.subList(0, fused + 1))) {
+      fused++;
+    }
+    List<Command> staged = pipeline.subList(fused, pipeline.size());
+    if (!PageReduce.supports(staged)) {
+      return null;
+    }
+    for (int cut = 0; cut < staged.size(); cut++) {
+      if (staged.get(cut) instanceof ProjectCommand project && fixesColumns(project)) {
+        List<Command> toCut = staged.subList(0, cut + 1);
+        if (!PageChain.supports(toCut)) {
+          return null; // a sort or head before the columns are fixed
+        }
+        Set<String> columns = new LinkedHashSet<>(project.patterns());
+        if (project.kind() == ProjectCommand.Kind.KEEP) {
+          columns.add("_time");
+          columns.add("_raw");
+        }
+        long smallestHead = pageSize;
+        for (Command command : staged) {
+          if (command instanceof HeadCommand head) {
+            smallestHead = Math.min(smallestHead, head.limit());
+          }
+        }
+        return new Shape(
+            fused,
+            List.copyOf(PageChain.inputFields(toCut, columns)),
+            (int) Math.max(1, smallestHead));
+      }
+    }
+    return null;
+  }
+
+  private static boolean fixesColumns(ProjectCommand project) {
+    return project.kind() != ProjectCommand.Kind.REMOVE
+        && project.patterns().stream().noneMatch(Wildcard::hasWildcard);
+  }
+
+  /** The scan that feeds a visitor: the store's time-ordered scan over the search's indexes. */
+  @FunctionalInterface
+  interface Scan {
+    ScanStats run(EventVisitor visitor) throws IOException;
+  }
+
+  /**
+   * Runs {@code pipeline} in {@code shape} over {@code scan}, its answer into {@code results};
+   * {@code check} is the per-event filter of an inexact index query (null: none).
+   */
+  static ScanStats run(
+      Shape shape,
+      List<Command> pipeline,
+      Sourcetypes sourcetypes,
+      SearchControl control,
+      Predicate<Row> check,
+      boolean indexedFieldsOnly,
+      AtomicLong matched,
+      StageStats stages,
+      Evaluator evaluator,
+      PageBatch.Results results,
+      Scan scan)
+      throws IOException {
+    int fused = shape.fused();
+    PageReduce stagesOnPages =
+        new PageReduce(
+            pipeline.subList(fused, pipeline.size()),
+            evaluator,
+            results::add,
+            stages,
+            fused,
+            shape.pageSize());
+    boolean[] done = {false};
+    EventPages pages =
+        new EventPages(
+                shape.sourceFields(),
+                pipeline.subList(0, fused),
+                evaluator.stopped(),
+                indexedFieldsOnly,
+                sourcetypes,
+                control,
+                check,
+                matched,
+                shape.pageSize(),
+                page -> {
+                  for (int stage = 0; stage < fused; stage++) {
+                    stages.counted(stage, page.positionCount(), 0);
+                  }
+                  done[0] = done[0] || !stagesOnPages.add(page);
+                },
+                () -> {},
+                () -> {})
+            .typedValues();
+    try {
+      ScanStats scanned =
+          scan.run(
+              new EventVisitor() {
+                @Override
+                public boolean visit(StoredEvent event) {
+                  return !done[0] && pages.visit(event) && !done[0];
+                }
+
+                @Override
+                public void finish() {
+                  pages.finish();
+                }
+
+                @Override
+                public void close() {
+                  pages.close();
+                }
+              });
+      stagesOnPages.finish();
+      return scanned;
+    } finally {
+      stagesOnPages.close();
+    }
+  }
+}
