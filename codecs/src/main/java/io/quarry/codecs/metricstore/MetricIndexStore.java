@@ -100,7 +100,7 @@ public final class MetricIndexStore implements Closeable {
             directory.resolve("metric-wal"),
             directory.resolve("quarantine"),
             covered,
-            (generation, points) -> points.forEach(replayed::add));
+            (generation, points) -> replayed.add(points));
     this.hot = replayed;
     if (replayed.points() > 0) {
       LOG.info("metric index '" + name + "': replayed " + replayed.points() + " points");
@@ -150,6 +150,15 @@ public final class MetricIndexStore implements Closeable {
    *     acknowledged; a failed fsync fails the index until a restart)
    */
   public void add(List<MetricPoint> points) throws IOException {
+    add(MetricBatch.of(points));
+  }
+
+  /**
+   * Stores a batch durably, as {@link #add(List)}; the batch must not change afterwards.
+   *
+   * @throws IOException as {@link #add(List)}
+   */
+  public void add(MetricBatch points) throws IOException {
     if (points.isEmpty()) {
       return;
     }
@@ -157,9 +166,7 @@ public final class MetricIndexStore implements Closeable {
     java.nio.ByteBuffer record = MetricLog.record(points); // outside the lock: the costly part
     synchronized (lock) {
       position = log.append(record);
-      for (MetricPoint point : points) {
-        hot.add(point);
-      }
+      hot.add(points);
     }
     log.sync(position);
     if (rollDue()) {

@@ -46,7 +46,7 @@ public final class MetricLog implements Closeable {
   /** Receives the batches found on open, oldest first, with the generation of their file. */
   @FunctionalInterface
   public interface Replay {
-    void batch(long generation, List<MetricPoint> points) throws IOException;
+    void batch(long generation, MetricBatch points) throws IOException;
   }
 
   private final Path directory;
@@ -149,7 +149,7 @@ public final class MetricLog implements Closeable {
       byte[] payload =
           java.util.Arrays.copyOfRange(
               bytes, position + RECORD_HEADER_BYTES, position + RECORD_HEADER_BYTES + length);
-      List<MetricPoint> points;
+      MetricBatch points;
       try {
         points = MetricLogCodec.decode(payload);
       } catch (IOException | RuntimeException e) {
@@ -254,14 +254,14 @@ public final class MetricLog implements Closeable {
    * @return the position to pass to {@link #sync}
    */
   public long append(List<MetricPoint> points) throws IOException {
-    return append(record(points));
+    return append(record(MetricBatch.of(points)));
   }
 
   /**
    * A batch as one record, ready for {@link #append(ByteBuffer)}: encoding and checksumming are the
    * costly part, done by the caller outside any lock.
    */
-  public static ByteBuffer record(List<MetricPoint> points) throws IOException {
+  public static ByteBuffer record(MetricBatch points) throws IOException {
     byte[] payload = MetricLogCodec.encode(points);
     CRC32C crc = new CRC32C();
     crc.update(payload);

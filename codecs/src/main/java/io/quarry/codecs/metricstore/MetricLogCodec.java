@@ -1,10 +1,6 @@
 package io.quarry.codecs.metricstore;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import org.apache.lucene.store.ByteArrayDataInput;
 import org.apache.lucene.store.ByteBuffersDataOutput;
 
@@ -24,31 +20,17 @@ import org.apache.lucene.store.ByteBuffersDataOutput;
 final class MetricLogCodec {
   private MetricLogCodec() {}
 
-  static byte[] encode(List<MetricPoint> points) throws IOException {
-    Map<SeriesKey, Integer> ordinals = new HashMap<>();
-    List<SeriesKey> series = new ArrayList<>();
-    int[] pointOrdinals = new int[points.size()];
-    for (int i = 0; i < points.size(); i++) {
-      SeriesKey key = points.get(i).series();
-      Integer ordinal = ordinals.get(key);
-      if (ordinal == null) {
-        ordinal = series.size();
-        ordinals.put(key, ordinal);
-        series.add(key);
-      }
-      pointOrdinals[i] = ordinal;
+  static byte[] encode(MetricBatch batch) throws IOException {
+    ByteBuffersDataOutput out = new ByteBuffersDataOutput(16L + 12L * batch.size());
+    out.writeVInt(batch.seriesCount());
+    for (int s = 0; s < batch.seriesCount(); s++) {
+      writeSeries(out, batch.series(s));
     }
-    ByteBuffersDataOutput out = new ByteBuffersDataOutput();
-    out.writeVInt(series.size());
-    for (SeriesKey key : series) {
-      writeSeries(out, key);
-    }
-    out.writeVInt(points.size());
-    for (int i = 0; i < points.size(); i++) {
-      MetricPoint point = points.get(i);
-      out.writeVInt(pointOrdinals[i]);
-      out.writeZLong(point.timeMicros());
-      out.writeLong(Double.doubleToRawLongBits(point.value()));
+    out.writeVInt(batch.size());
+    for (int i = 0; i < batch.size(); i++) {
+      out.writeVInt(batch.ordinal(i));
+      out.writeZLong(batch.time(i));
+      out.writeLong(Double.doubleToRawLongBits(batch.value(i)));
     }
     return out.toArrayCopy();
   }
@@ -82,7 +64,7 @@ final class MetricLogCodec {
     }
   }
 
-  static List<MetricPoint> decode(byte[] payload) throws IOException {
+  static MetricBatch decode(byte[] payload) throws IOException {
     ByteArrayDataInput in = new ByteArrayDataInput(payload);
     int seriesCount = in.readVInt();
     if (seriesCount < 0 || seriesCount > payload.length) {
@@ -96,7 +78,10 @@ final class MetricLogCodec {
     if (count < 0 || count > payload.length) {
       throw new IOException("a record of " + count + " points");
     }
-    List<MetricPoint> points = new ArrayList<>(count);
+    MetricBatch batch = new MetricBatch(count);
+    for (SeriesKey key : series) {
+      batch.addSeries(key);
+    }
     for (int i = 0; i < count; i++) {
       int ordinal = in.readVInt();
       if (ordinal < 0 || ordinal >= seriesCount) {
@@ -104,12 +89,12 @@ final class MetricLogCodec {
       }
       long time = in.readZLong();
       double value = Double.longBitsToDouble(in.readLong());
-      points.add(new MetricPoint(series[ordinal], time, value));
+      batch.add(ordinal, time, value);
     }
     if (in.getPosition() != payload.length) {
       throw new IOException(
           "record has " + (payload.length - in.getPosition()) + " trailing bytes");
     }
-    return points;
+    return batch;
   }
 }

@@ -1,0 +1,247 @@
+package io.quarry.server.metricindex;
+
+import io.quarry.codecs.metricstore.MetricBatch;
+import io.quarry.codecs.metricstore.SeriesKey;
+import io.quarry.server.hec.HecEnvelope;
+import io.quarry.server.hec.HecException;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The metric data points of one HEC request, a {@link MetricBatch} per metric index, with every
+ * series found once per request: an envelope's dimensions are looked up once (the series of a host
+ * repeat in every envelope of it), then each of its metrics by the field's name — Jackson's
+ * canonical instance, so the lookup hashes nothing new — and a {@link SeriesKey} is built only the
+ * first time a series appears in the request. No object per point.
+ *
+ * <p>An envelope is checked whole before any of its points is added: a bad one adds nothing, and
+ * its error is what {@link HecMetricEnvelope} has always answered (HEC code 6 naming the field).
+ */
+public final class HecMetricBatches {
+  private final Map<String, IndexBatch> byIndex = new LinkedHashMap<>();
+  private IndexBatch last;
+
+  // one envelope's checked contents, reused
+  private String[] dimensionNames = new String[8];
+  private String[] dimensionValues = new String[8];
+  private int dimensions;
+  private int[] metricFields = new int[128];
+  private double[] metricValues = new double[128];
+  private int metrics;
+
+  /** The batches by index, in order of first appearance. */
+  public Map<String, MetricBatch> batches() {
+    Map<String, MetricBatch> batches = new LinkedHashMap<>();
+    byIndex.forEach((index, batch) -> batches.put(index, batch.points));
+    return batches;
+  }
+
+  public boolean isEmpty() {
+    return byIndex.values().stream().allMatch(batch -> batch.points.isEmpty());
+  }
+
+  /**
+   * Adds the points of a metric envelope ({@link HecMetricEnvelope#isMetric}) for {@code index}.
+   *
+   * @param number the envelope's position in the request, for error messages
+   * @throws HecException code 6 naming the field when a value is not a number, a name is empty,
+   *     {@code metric_name} comes without {@code _value} or a dimension is not a string
+   */
+  public void add(
+      HecEnvelope envelope,
+      String index,
+      long timeMicros,
+      String host,
+      String source,
+      String sourcetype,
+      int number) {
+    if (!envelope.hasFieldSlots()) {
+      throw HecException.invalidFormat(
+          number, "a metric event needs 'fields' with metric_name and _value");
+    }
+    dimensions = 0;
+    metrics = 0;
+    putDimension("host", host);
+    putDimension("source", source);
+    putDimension("sourcetype", sourcetype);
+    String single = null;
+    int singleValue = -1;
+    for (int i = 0; i < envelope.fieldCount(); i++) {
+      String name = envelope.fieldName(i);
+      if (name.equals(HecMetricEnvelope.METRIC_NAME)) {
+        single = HecMetricEnvelope.text(envelope, i, name, number);
+      } else if (name.equals(HecMetricEnvelope.VALUE)) {
+        singleValue = i;
+      } else if (name.startsWith(HecMetricEnvelope.METRIC_NAME_PREFIX)) {
+        if (HecMetricEnvelope.blankAfterPrefix(name)) {
+          throw HecException.invalidFormat(number, "'" + name + "' names no metric");
+        }
+        addMetric(i, HecMetricEnvelope.number(envelope, i, name, number));
+      } else if (name.isEmpty() || name.startsWith("_")) {
+        throw HecException.invalidFormat(
+            number, "metric dimension '" + name + "': underscore fields are reserved");
+      } else {
+        putDimension(name, HecMetricEnvelope.text(envelope, i, name, number));
+      }
+    }
+    double singleNumber = 0;
+    if (single != null) {
+      if (singleValue < 0) {
+        throw HecException.invalidFormat(
+            number, "metric '" + single + "' has no _value in 'fields'");
+      }
+      if (single.isBlank()) {
+        throw HecException.invalidFormat(number, "'metric_name' is empty");
+      }
+      singleNumber =
+          HecMetricEnvelope.number(envelope, singleValue, HecMetricEnvelope.VALUE, number);
+    } else if (singleValue >= 0) {
+      throw HecException.invalidFormat(number, "'_value' without 'metric_name' in 'fields'");
+    }
+    if (metrics == 0 && single == null) {
+      return;
+    }
+    IndexBatch batch = batch(index);
+    Dimensions series = batch.dimensions(sortedDimensions());
+    for (int m = 0; m < metrics; m++) {
+      String field = envelope.fieldName(metricFields[m]);
+      Integer ordinal = series.byField.get(field);
+      if (ordinal == null) {
+        String metric = field.substring(HecMetricEnvelope.METRIC_NAME_PREFIX.length());
+        ordinal = batch.points.addSeries(series.key(metric));
+        series.byField.put(field, ordinal);
+      }
+      batch.points.add(ordinal, timeMicros, metricValues[m]);
+    }
+    if (single != null) {
+      Integer ordinal = series.byName.get(single);
+      if (ordinal == null) {
+        ordinal = batch.points.addSeries(series.key(single));
+        series.byName.put(single, ordinal);
+      }
+      batch.points.add(ordinal, timeMicros, singleNumber);
+    }
+  }
+
+  private void addMetric(int field, double value) {
+    if (metrics == metricFields.length) {
+      metricFields = Arrays.copyOf(metricFields, metrics * 2);
+      metricValues = Arrays.copyOf(metricValues, metrics * 2);
+    }
+    metricFields[metrics] = field;
+    metricValues[metrics] = value;
+    metrics++;
+  }
+
+  /** As a map's put: a later value for the same name replaces the earlier one. */
+  private void putDimension(String name, String value) {
+    for (int d = 0; d < dimensions; d++) {
+      if (dimensionNames[d].equals(name)) {
+        dimensionValues[d] = value;
+        return;
+      }
+    }
+    if (dimensions == dimensionNames.length) {
+      dimensionNames = Arrays.copyOf(dimensionNames, dimensions * 2);
+      dimensionValues = Arrays.copyOf(dimensionValues, dimensions * 2);
+    }
+    dimensionNames[dimensions] = name;
+    dimensionValues[dimensions] = value;
+    dimensions++;
+  }
+
+  /** The envelope's dimensions sorted by name (an insertion sort: there are a handful). */
+  private DimensionsKey sortedDimensions() {
+    String[] names = Arrays.copyOf(dimensionNames, dimensions);
+    String[] values = Arrays.copyOf(dimensionValues, dimensions);
+    for (int i = 1; i < dimensions; i++) {
+      String name = names[i];
+      String value = values[i];
+      int j = i - 1;
+      while (j >= 0 && names[j].compareTo(name) > 0) {
+        names[j + 1] = names[j];
+        values[j + 1] = values[j];
+        j--;
+      }
+      names[j + 1] = name;
+      values[j + 1] = value;
+    }
+    return new DimensionsKey(names, values);
+  }
+
+  private IndexBatch batch(String index) {
+    if (last != null && last.index.equals(index)) {
+      return last;
+    }
+    last = byIndex.computeIfAbsent(index, IndexBatch::new);
+    return last;
+  }
+
+  /** One index's points and the dimensions met in it. */
+  private static final class IndexBatch {
+    final String index;
+    final MetricBatch points = new MetricBatch(1024);
+    final Map<DimensionsKey, Dimensions> dimensions = new HashMap<>();
+
+    IndexBatch(String index) {
+      this.index = index;
+    }
+
+    Dimensions dimensions(DimensionsKey key) {
+      return dimensions.computeIfAbsent(key, Dimensions::new);
+    }
+  }
+
+  /** Sorted dimension names and values, compared by content. */
+  private static final class DimensionsKey {
+    final String[] names;
+    final String[] values;
+    final int hash;
+
+    DimensionsKey(String[] names, String[] values) {
+      this.names = names;
+      this.values = values;
+      this.hash = 31 * Arrays.hashCode(names) + Arrays.hashCode(values);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof DimensionsKey key
+          && key.hash == hash
+          && Arrays.equals(key.names, names)
+          && Arrays.equals(key.values, values);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+
+  /** The series of one set of dimensions: their ordinals by field name or metric name. */
+  private static final class Dimensions {
+    final DimensionsKey dimensions;
+    final Map<String, Integer> byField = new HashMap<>();
+    final Map<String, Integer> byName = new HashMap<>();
+    private SeriesKey shared;
+
+    Dimensions(DimensionsKey dimensions) {
+      this.dimensions = dimensions;
+    }
+
+    SeriesKey key(String metric) {
+      if (shared == null) {
+        Map<String, String> map = new TreeMap<>();
+        for (int d = 0; d < dimensions.names.length; d++) {
+          map.put(dimensions.names[d], dimensions.values[d]);
+        }
+        shared = SeriesKey.of(metric, map);
+        return shared;
+      }
+      return SeriesKey.withDimensionsOf(metric, shared);
+    }
+  }
+}
