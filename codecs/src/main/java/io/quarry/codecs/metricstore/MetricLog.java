@@ -262,12 +262,11 @@ public final class MetricLog implements Closeable {
    * costly part, done by the caller outside any lock.
    */
   public static ByteBuffer record(MetricBatch points) throws IOException {
-    byte[] payload = MetricLogCodec.encode(points);
+    ByteBuffer record = MetricLogCodec.encode(points, RECORD_HEADER_BYTES);
+    int length = record.limit() - RECORD_HEADER_BYTES;
     CRC32C crc = new CRC32C();
-    crc.update(payload);
-    ByteBuffer record = ByteBuffer.allocate(RECORD_HEADER_BYTES + payload.length);
-    record.putInt(payload.length).putInt((int) crc.getValue()).put(payload).flip();
-    return record;
+    crc.update(record.array(), RECORD_HEADER_BYTES, length);
+    return record.putInt(0, length).putInt(4, (int) crc.getValue());
   }
 
   /**

@@ -20,8 +20,61 @@ import org.apache.lucene.store.ByteBuffersDataOutput;
 final class MetricLogCodec {
   private MetricLogCodec() {}
 
-  static byte[] encode(MetricBatch batch) throws IOException {
-    ByteBuffersDataOutput out = new ByteBuffersDataOutput(16L + 12L * batch.size());
+  /**
+   * Encodes a batch after {@code headerBytes} bytes left for the caller (the log's record header):
+   * the bytes Lucene's {@code DataOutput} would write, written straight into an array.
+   *
+   * @return the header's room and the payload, from 0 to the limit
+   */
+  static java.nio.ByteBuffer encode(MetricBatch batch, int headerBytes) {
+    int seriesBytes = 0;
+    for (int s = 0; s < batch.seriesCount(); s++) {
+      seriesBytes += batch.series(s).encoded().length;
+    }
+    // at most 5 bytes per vint, 10 per zlong, 8 per value
+    byte[] out = new byte[headerBytes + 10 + seriesBytes + 23 * batch.size()];
+    int at = writeVInt(out, headerBytes, batch.seriesCount());
+    for (int s = 0; s < batch.seriesCount(); s++) {
+      byte[] key = batch.series(s).encoded();
+      System.arraycopy(key, 0, out, at, key.length);
+      at += key.length;
+    }
+    at = writeVInt(out, at, batch.size());
+    for (int i = 0; i < batch.size(); i++) {
+      at = writeVInt(out, at, batch.ordinal(i));
+      long time = batch.time(i);
+      at = writeVLong(out, at, (time >> 63) ^ (time << 1)); // zig-zag, as writeZLong
+      LONG_LE.set(out, at, Double.doubleToRawLongBits(batch.value(i)));
+      at += Long.BYTES;
+    }
+    return java.nio.ByteBuffer.wrap(out, 0, at);
+  }
+
+  private static final java.lang.invoke.VarHandle LONG_LE =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+          long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+  private static int writeVInt(byte[] out, int at, int value) {
+    while ((value & ~0x7F) != 0) {
+      out[at++] = (byte) ((value & 0x7F) | 0x80);
+      value >>>= 7;
+    }
+    out[at++] = (byte) value;
+    return at;
+  }
+
+  private static int writeVLong(byte[] out, int at, long value) {
+    while ((value & ~0x7FL) != 0) {
+      out[at++] = (byte) ((value & 0x7FL) | 0x80L);
+      value >>>= 7;
+    }
+    out[at++] = (byte) value;
+    return at;
+  }
+
+  /** The payload alone, as Lucene's {@code DataOutput} writes it: the reference of the tests. */
+  static byte[] encodeWithDataOutput(MetricBatch batch) throws IOException {
+    ByteBuffersDataOutput out = new ByteBuffersDataOutput();
     out.writeVInt(batch.seriesCount());
     for (int s = 0; s < batch.seriesCount(); s++) {
       writeSeries(out, batch.series(s));

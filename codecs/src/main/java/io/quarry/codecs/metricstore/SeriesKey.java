@@ -15,6 +15,7 @@ public final class SeriesKey {
   private final String[] names;
   private final String[] values;
   private final int hash;
+  private byte[] encoded; // the log's bytes of this key, made on first use (a benign race)
 
   private SeriesKey(String metricName, String[] names, String[] values) {
     this.metricName = metricName;
@@ -72,6 +73,26 @@ public final class SeriesKey {
       }
     }
     return new SeriesKey(metricName, names, values);
+  }
+
+  /**
+   * The key as {@link MetricLogCodec} writes it (metric name, dimension count, names and values as
+   * Lucene strings), encoded once per key: a writer that reuses its keys pays for it once.
+   */
+  byte[] encoded() {
+    byte[] bytes = encoded;
+    if (bytes == null) {
+      org.apache.lucene.store.ByteBuffersDataOutput out =
+          new org.apache.lucene.store.ByteBuffersDataOutput();
+      try {
+        MetricLogCodec.writeSeries(out, this);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("writing to memory", e);
+      }
+      bytes = out.toArrayCopy();
+      encoded = bytes;
+    }
+    return bytes;
   }
 
   public String metricName() {

@@ -12,15 +12,25 @@ import java.util.TreeMap;
 
 /**
  * The metric data points of one HEC request, a {@link MetricBatch} per metric index, with every
- * series found once per request: an envelope's dimensions are looked up once (the series of a host
- * repeat in every envelope of it), then each of its metrics by the field's name — Jackson's
- * canonical instance, so the lookup hashes nothing new — and a {@link SeriesKey} is built only the
- * first time a series appears in the request. No object per point.
+ * series found without building its key: an envelope's dimensions are looked up once (the series of
+ * a host repeat in every envelope of it), then each of its metrics by the field's name — Jackson's
+ * canonical instance, so the lookup hashes nothing new. The series an ingest thread has met stay in
+ * a cache of its own across requests (at most {@link #CACHED_SERIES}, then it starts over), so a
+ * {@link SeriesKey} is built once per thread and series, and the same instance reaches the log
+ * (which keeps its encoded bytes) and the hot bucket (whose lookup then compares identical
+ * strings). No object per point.
  *
  * <p>An envelope is checked whole before any of its points is added: a bad one adds nothing, and
  * its error is what {@link HecMetricEnvelope} has always answered (HEC code 6 naming the field).
  */
 public final class HecMetricBatches {
+  /** Series an ingest thread keeps between requests before it starts its cache over. */
+  static final int CACHED_SERIES = 50_000;
+
+  private static final ThreadLocal<SeriesCache> CACHE = ThreadLocal.withInitial(SeriesCache::new);
+
+  private final SeriesCache cache = CACHE.get();
+  private final long request = cache.startRequest();
   private final Map<String, IndexBatch> byIndex = new LinkedHashMap<>();
   private IndexBatch last;
 
@@ -105,25 +115,35 @@ public final class HecMetricBatches {
       return;
     }
     IndexBatch batch = batch(index);
-    Dimensions series = batch.dimensions(sortedDimensions());
+    Dimensions series = batch.dimensions.computeIfAbsent(sortedDimensions(), Dimensions::new);
     for (int m = 0; m < metrics; m++) {
       String field = envelope.fieldName(metricFields[m]);
-      Integer ordinal = series.byField.get(field);
-      if (ordinal == null) {
-        String metric = field.substring(HecMetricEnvelope.METRIC_NAME_PREFIX.length());
-        ordinal = batch.points.addSeries(series.key(metric));
-        series.byField.put(field, ordinal);
+      Slot slot = series.byField.get(field);
+      if (slot == null) {
+        slot = new Slot(series.key(field.substring(HecMetricEnvelope.METRIC_NAME_PREFIX.length())));
+        series.byField.put(field, slot);
+        cache.series++;
       }
-      batch.points.add(ordinal, timeMicros, metricValues[m]);
+      batch.points.add(ordinal(slot, batch), timeMicros, metricValues[m]);
     }
     if (single != null) {
-      Integer ordinal = series.byName.get(single);
-      if (ordinal == null) {
-        ordinal = batch.points.addSeries(series.key(single));
-        series.byName.put(single, ordinal);
+      Slot slot = series.byName.get(single);
+      if (slot == null) {
+        slot = new Slot(series.key(single));
+        series.byName.put(single, slot);
+        cache.series++;
       }
-      batch.points.add(ordinal, timeMicros, singleNumber);
+      batch.points.add(ordinal(slot, batch), timeMicros, singleNumber);
     }
+  }
+
+  /** The series' ordinal in this request's batch, added on its first point. */
+  private int ordinal(Slot slot, IndexBatch batch) {
+    if (slot.request != request) {
+      slot.request = request;
+      slot.ordinal = batch.points.addSeries(slot.key);
+    }
+    return slot.ordinal;
   }
 
   private void addMetric(int field, double value) {
@@ -176,22 +196,50 @@ public final class HecMetricBatches {
     if (last != null && last.index.equals(index)) {
       return last;
     }
-    last = byIndex.computeIfAbsent(index, IndexBatch::new);
+    last =
+        byIndex.computeIfAbsent(
+            index, i -> new IndexBatch(i, cache.byIndex.computeIfAbsent(i, x -> new HashMap<>())));
     return last;
   }
 
-  /** One index's points and the dimensions met in it. */
+  /** One index's points in this request, and the dimensions its ingest thread has met. */
   private static final class IndexBatch {
     final String index;
-    final MetricBatch points = new MetricBatch(1024);
-    final Map<DimensionsKey, Dimensions> dimensions = new HashMap<>();
+    final MetricBatch points = new MetricBatch(4096);
+    final Map<DimensionsKey, Dimensions> dimensions;
 
-    IndexBatch(String index) {
+    IndexBatch(String index, Map<DimensionsKey, Dimensions> dimensions) {
       this.index = index;
+      this.dimensions = dimensions;
     }
+  }
 
-    Dimensions dimensions(DimensionsKey key) {
-      return dimensions.computeIfAbsent(key, Dimensions::new);
+  /**
+   * One ingest thread's series by index and dimensions; each request takes a new number, which
+   * tells a {@link Slot} whether it has its ordinal in the current request's batch yet.
+   */
+  private static final class SeriesCache {
+    final Map<String, Map<DimensionsKey, Dimensions>> byIndex = new HashMap<>();
+    long requests;
+    int series;
+
+    long startRequest() {
+      if (series > CACHED_SERIES) {
+        byIndex.clear();
+        series = 0;
+      }
+      return ++requests;
+    }
+  }
+
+  /** A series: its key, and its ordinal in the batch of request number {@code request}. */
+  private static final class Slot {
+    final SeriesKey key;
+    long request;
+    int ordinal;
+
+    Slot(SeriesKey key) {
+      this.key = key;
     }
   }
 
@@ -221,11 +269,11 @@ public final class HecMetricBatches {
     }
   }
 
-  /** The series of one set of dimensions: their ordinals by field name or metric name. */
+  /** The series of one set of dimensions, by field name or metric name. */
   private static final class Dimensions {
     final DimensionsKey dimensions;
-    final Map<String, Integer> byField = new HashMap<>();
-    final Map<String, Integer> byName = new HashMap<>();
+    final Map<String, Slot> byField = new HashMap<>();
+    final Map<String, Slot> byName = new HashMap<>();
     private SeriesKey shared;
 
     Dimensions(DimensionsKey dimensions) {
