@@ -129,11 +129,12 @@ public final class SeriesKey {
 
   @Override
   public boolean equals(Object other) {
-    return other instanceof SeriesKey key
-        && key.hash == hash
-        && key.metricName.equals(metricName)
-        && Arrays.equals(key.names, names)
-        && Arrays.equals(key.values, values);
+    return other == this
+        || other instanceof SeriesKey key
+            && key.hash == hash
+            && key.metricName.equals(metricName)
+            && Arrays.equals(key.names, names)
+            && Arrays.equals(key.values, values);
   }
 
   @Override

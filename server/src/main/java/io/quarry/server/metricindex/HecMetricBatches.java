@@ -117,12 +117,18 @@ public final class HecMetricBatches {
     IndexBatch batch = batch(index);
     Dimensions series = batch.dimensions.computeIfAbsent(sortedDimensions(), Dimensions::new);
     for (int m = 0; m < metrics; m++) {
-      String field = envelope.fieldName(metricFields[m]);
-      Slot slot = series.byField.get(field);
+      int position = metricFields[m];
+      String field = envelope.fieldName(position);
+      Slot slot = series.atPosition(position, field);
       if (slot == null) {
-        slot = new Slot(series.key(field.substring(HecMetricEnvelope.METRIC_NAME_PREFIX.length())));
-        series.byField.put(field, slot);
-        cache.series++;
+        slot = series.byField.get(field);
+        if (slot == null) {
+          slot =
+              new Slot(series.key(field.substring(HecMetricEnvelope.METRIC_NAME_PREFIX.length())));
+          series.byField.put(field, slot);
+          cache.series++;
+        }
+        series.remember(position, field, slot);
       }
       batch.points.add(ordinal(slot, batch), timeMicros, metricValues[m]);
     }
@@ -269,12 +275,35 @@ public final class HecMetricBatches {
     }
   }
 
-  /** The series of one set of dimensions, by field name or metric name. */
+  /**
+   * The series of one set of dimensions, by field name or metric name — and by the field's position
+   * in the envelope: a sender writes a host's metrics in the same order every time, so the name at
+   * a position is the same instance as last time and no hashing is needed.
+   */
   private static final class Dimensions {
     final DimensionsKey dimensions;
     final Map<String, Slot> byField = new HashMap<>();
     final Map<String, Slot> byName = new HashMap<>();
+    private String[] positionFields = new String[0];
+    private Slot[] positionSlots = new Slot[0];
     private SeriesKey shared;
+
+    /** The slot last seen at {@code position} if the field there is {@code field} again. */
+    Slot atPosition(int position, String field) {
+      return position < positionFields.length && positionFields[position] == field
+          ? positionSlots[position]
+          : null;
+    }
+
+    void remember(int position, String field, Slot slot) {
+      if (position >= positionFields.length) {
+        int capacity = Math.max(position + 1, positionFields.length * 2);
+        positionFields = Arrays.copyOf(positionFields, capacity);
+        positionSlots = Arrays.copyOf(positionSlots, capacity);
+      }
+      positionFields[position] = field;
+      positionSlots[position] = slot;
+    }
 
     Dimensions(DimensionsKey dimensions) {
       this.dimensions = dimensions;
