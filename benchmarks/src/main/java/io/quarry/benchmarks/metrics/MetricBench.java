@@ -26,8 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code ./quarry metric-bench [--hosts 10] [--metrics 100] [--points 10000] [--threads 2] [--runs
- * 5] [--data <dir>]}: the numbers issue 25 asks for, on a generated dataset ({@link
- * MetricDataset}).
+ * 5] [--data <dir>] [--events true] [--queries-only false [--query <spl>]]}: the numbers issue 25
+ * asks for, on a generated dataset ({@link MetricDataset}).
  *
  * <ol>
  *   <li>store ingest: {@code MetricIndexStore.add} of one time step of every series per call (hosts
@@ -59,9 +59,35 @@ public final class MetricBench {
             ? Path.of(options.get("data"))
             : Files.createTempDirectory("quarry-metric-bench");
     boolean events = Boolean.parseBoolean(options.getOrDefault("events", "true"));
+    if (Boolean.parseBoolean(options.getOrDefault("queries-only", "false"))) {
+      // the server data of an earlier run with the same --data: its queries again, no ingest
+      QuarryServer server = start(data.resolve("server"));
+      try {
+        List<String> queries =
+            options.containsKey("query")
+                ? List.of(options.get("query"))
+                : queries(new MetricDataset(hosts, metrics, points, 0));
+        for (String query : queries) {
+          System.out.println(timeQuery(server, query, runs).line());
+        }
+      } finally {
+        server.close();
+      }
+      return;
+    }
     for (String line : run(data, hosts, metrics, points, threads, runs, events)) {
       System.out.println(line);
     }
+  }
+
+  /** The queries timed over the metric index. */
+  private static List<String> queries(MetricDataset dataset) {
+    return List.of(
+        "| mstats avg(cpu.*) where index=m host=h1 span=1m",
+        "| mpreview target_per_timeseries=0 index=m host=h1 metric_name="
+            + dataset.metric(0)
+            + " earliest=-1h",
+        "| mstats count(_value) AS n where index=m");
   }
 
   /** Runs every part; returns the report's lines. */
@@ -101,15 +127,7 @@ public final class MetricBench {
           String.format(
               "on disk: %,d bytes in warm buckets = %.3f bytes per point",
               bytes, bytes / (double) pointsStored));
-      String lastHour =
-          "| mpreview target_per_timeseries=0 index=m host=h1 metric_name="
-              + dataset.metric(0)
-              + " earliest=-1h";
-      for (String query :
-          List.of(
-              "| mstats avg(cpu.*) where index=m host=h1 span=1m",
-              lastHour,
-              "| mstats count(_value) AS n where index=m")) {
+      for (String query : queries(dataset)) {
         report.add(timeQuery(server, query, runs).line());
       }
       if (events) {

@@ -70,8 +70,9 @@ public final class MetricSearch {
   }
 
   /**
-   * As above; with {@code pageSize} &gt; 0, mstats answers with typed pages of that many rows (at
-   * most {@code maxRows} in all) instead of rows, for a search where nothing follows it.
+   * As above; with {@code pageSize} &gt; 0, mstats and mpreview answer with typed pages of that
+   * many rows (at most {@code maxRows} in all) instead of rows, for a search where nothing follows
+   * them.
    */
   public Result run(
       MetricCommand command,
@@ -133,6 +134,22 @@ public final class MetricSearch {
         }
       }
       case McatalogCommand catalog -> rows = catalog(catalog, plan, indexes, from, to);
+      case MpreviewCommand preview when pageSize > 0 -> {
+        PreviewPages previewPages = new PreviewPages(preview, maxRows, stopped);
+        for (String index : indexes) {
+          scan =
+              scan.plus(
+                  store
+                      .index(index)
+                      .scan(
+                          SeriesFilter.selector(plan.filter(), index, key -> true),
+                          from,
+                          to,
+                          previewPages.visitor(index)));
+        }
+        pages = previewPages.pages(pageSize);
+        rows = List.of();
+      }
       case MpreviewCommand preview -> {
         List<Row> points = new ArrayList<>();
         for (String index : indexes) {

@@ -339,6 +339,22 @@ class MetricSearchTest {
   }
 
   @Test
+  void mpreviewInTypedPagesAnswersAsThroughRows() throws Exception {
+    // nothing after mpreview: typed pages of the points; a where after it: rows, paged by the
+    // pipeline — the same answer, every series' dimensions as columns
+    for (String preview :
+        List.of(
+            "| mpreview target_per_timeseries=3 index=m",
+            "| mpreview target_per_timeseries=0 index=m host=h1",
+            "| mpreview target_per_timeseries=0 index=m")) {
+      List<JsonNode> direct = rows(preview);
+      List<JsonNode> piped = rows(preview + " | where isnotnull(metric_name)");
+      assertThat(direct).as(preview).isNotEmpty();
+      assertThat(piped.toString()).as(preview).isEqualTo(direct.toString());
+    }
+  }
+
+  @Test
   void prestatsFeedsTimechartAndStats() throws Exception {
     // the points go on as rows; timechart computes the same averages mstats would
     List<JsonNode> timechart =
