@@ -34,8 +34,8 @@ public final class MetricIndexStore implements Closeable {
 
   private final String name;
   private final Path bucketsDirectory;
-  private final Path quarantine;
-  private final CopyOnWriteArrayList<String> damage = new CopyOnWriteArrayList<>();
+  private final Path logDirectory;
+  private final BucketQuarantine quarantine;
   private final MetricIndexOptions options;
   private final Clock clock;
   private final MetricLog log;
@@ -59,22 +59,11 @@ public final class MetricIndexStore implements Closeable {
     this.name = requireNonNull(name, "name is null");
     this.options = requireNonNull(options, "options is null");
     this.clock = requireNonNull(clock, "clock is null");
-    Path eventBuckets = directory.resolve("buckets");
-    if (Files.isDirectory(eventBuckets)) {
-      try (var entries = Files.list(eventBuckets)) {
-        if (entries.findAny().isPresent()) {
-          throw new IOException(
-              "index '"
-                  + name
-                  + "' is declared datatype: metric but "
-                  + directory
-                  + " holds event buckets; an event index cannot become a metric index");
-        }
-      }
-    }
+    MetricBucketFormat.requireNoEventBuckets(name, directory);
     this.bucketsDirectory = directory.resolve("metric-buckets");
+    this.logDirectory = directory.resolve("metric-wal");
     Files.createDirectories(bucketsDirectory);
-    this.quarantine = directory.resolve("quarantine");
+    this.quarantine = new BucketQuarantine(name, directory.resolve("quarantine"));
     long covered = 0;
     long maxId = 0;
     List<WarmBucket> opened = new ArrayList<>();
@@ -83,7 +72,7 @@ public final class MetricIndexStore implements Closeable {
       try {
         opened.add(WarmBucket.open(dir));
       } catch (IOException | RuntimeException e) {
-        quarantine(dir, e);
+        quarantine.move(dir, e);
       }
     }
     for (WarmBucket bucket : BucketMerger.withoutLeftSources(name, opened)) {
@@ -97,7 +86,7 @@ public final class MetricIndexStore implements Closeable {
     HotBucket replayed = new HotBucket(options.chunkPoints(), clock.millis());
     this.log =
         MetricLog.open(
-            directory.resolve("metric-wal"),
+            logDirectory,
             directory.resolve("quarantine"),
             covered,
             (generation, points) -> replayed.add(points));
@@ -113,34 +102,7 @@ public final class MetricIndexStore implements Closeable {
 
   /** The buckets found damaged (on open or by a search) and moved to quarantine, as messages. */
   public List<String> damage() {
-    return List.copyOf(damage);
-  }
-
-  /**
-   * Moves a damaged warm bucket aside (its points are no longer searchable; the rest of the index
-   * is) and says so in the log and {@link #damage()}.
-   *
-   * @return the message
-   */
-  private String quarantine(Path bucket, Exception cause) throws IOException {
-    Files.createDirectories(quarantine);
-    Path moved =
-        quarantine.resolve(
-            "metric-bucket-" + bucket.getFileName() + "-" + System.currentTimeMillis());
-    Files.move(bucket, moved);
-    String message =
-        "metric index '"
-            + name
-            + "': bucket "
-            + bucket.getFileName()
-            + " is damaged ("
-            + cause.getMessage()
-            + ") and was moved to "
-            + moved
-            + "; its points are not searched";
-    LOG.severe(message);
-    damage.add(message);
-    return message;
+    return quarantine.messages();
   }
 
   /**
@@ -163,7 +125,7 @@ public final class MetricIndexStore implements Closeable {
       return;
     }
     long position;
-    java.nio.ByteBuffer record = MetricLog.record(points); // outside the lock: the costly part
+    MetricLog.Encoded record = MetricLog.record(points); // outside the lock: the costly part
     synchronized (lock) {
       position = log.append(record);
       hot.add(points);
@@ -340,7 +302,7 @@ public final class MetricIndexStore implements Closeable {
         return null;
       }
     }
-    return quarantine(bucket.directory, cause);
+    return quarantine.move(bucket.directory, cause);
   }
 
   /**
@@ -381,33 +343,14 @@ public final class MetricIndexStore implements Closeable {
       throws IOException {
     SnapshotScan.Snapshot snapshot = snapshot(selector, from, to);
     try {
-      for (SnapshotScan.Source source : snapshot.byRoll()) {
-        if (source.warm() != null) {
-          if (source.warm().overlaps(from, to)) {
-            source.warm().keys(selector, from, to, keys);
-          }
-        } else if (source.selected() != null) {
-          source.selected().forEach(s -> keys.accept(s.key()));
-        }
-      }
+      snapshot.keys(selector, from, to, keys);
     } finally {
       snapshot.release();
     }
   }
 
   /** What the index holds. */
-  public record Info(
-      String name,
-      int warmBuckets,
-      long points,
-      long hotPoints,
-      long series,
-      long chunks,
-      long bytesOnDisk,
-      long minTime,
-      long maxTime) {}
-
-  public Info info() {
+  public MetricIndexInfo info() throws IOException {
     long points = 0;
     long series = 0;
     long chunks = 0;
@@ -434,8 +377,19 @@ public final class MetricIndexStore implements Closeable {
         max = Math.max(max, hot.maxTime());
       }
     }
-    return new Info(
-        name, buckets.size(), points + hotPoints, hotPoints, series, chunks, bytes, min, max);
+    java.util.Map<String, Long> kinds =
+        MetricBucketFormat.bytesByKind(bucketsDirectory, logDirectory);
+    return new MetricIndexInfo(
+        name,
+        buckets.size(),
+        points + hotPoints,
+        hotPoints,
+        series,
+        chunks,
+        bytes,
+        min,
+        max,
+        kinds);
   }
 
   @Override

@@ -1,45 +1,49 @@
 package io.quarry.codecs.metricstore;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
 import org.apache.lucene.store.ByteArrayDataInput;
 import org.apache.lucene.store.ByteBuffersDataOutput;
 
 /**
- * Serializes a batch of points for {@link MetricLog}, each series written once per record:
+ * Serializes a batch of points for {@link MetricLog}. Version 2 (written now) keeps a dictionary of
+ * series per log file: a series' key is written once in the file, in the first record that has it,
+ * and later records name it by its number in the file — a scrape of one point per series costs no
+ * key per point:
  *
  * <pre>
- * Payload   := SeriesCount (vint), Series^SeriesCount, PointCount (vint), Point^PointCount
- * Series    := MetricName (string), DimCount (vint), &lt;Name (string), Value (string)&gt;^DimCount
- *              -- names sorted and distinct
- * Point     := SeriesOrdinal (vint: into this record's Series), Time (zlong, epoch µs),
- *              ValueBits (long, Lucene's little-endian: IEEE 754 bits, raw)
+ * Payload    := SeriesCount (vint), SeriesRef^SeriesCount, Points
+ * SeriesRef  := 0 (vint), Series   -- new: the file's next number
+ *             | FileNumber + 1 (vint) -- defined by an earlier record of the file
+ * Points     := PointCount (vint), Point^PointCount
+ * Point      := SeriesOrdinal (vint: into this record's SeriesRefs), Time (zlong, epoch µs),
+ *               ValueBits (long, Lucene's little-endian: IEEE 754 bits, raw)
+ * Series     := MetricName (string), DimCount (vint), &lt;Name (string), Value (string)&gt;^DimCount
+ *               -- names sorted and distinct
  * </pre>
  *
- * Strings are Lucene's ({@code vint} length, UTF-8).
+ * Version 1 (still read) had no dictionary: {@code Payload := SeriesCount (vint),
+ * Series^SeriesCount, Points}. Strings are Lucene's ({@code vint} length, UTF-8).
+ *
+ * <p>The points are encoded by the writing thread ({@link #encodePoints}, the costly part, outside
+ * any lock); the series references by the log in append order ({@link #seriesRefs}), since a
+ * reference depends on the records before it in the file.
  */
 final class MetricLogCodec {
   private MetricLogCodec() {}
 
   /**
-   * Encodes a batch after {@code headerBytes} bytes left for the caller (the log's record header):
-   * the bytes Lucene's {@code DataOutput} would write, written straight into an array.
+   * A batch's {@code Points}: the bytes Lucene's {@code DataOutput} would write, written straight
+   * into an array.
    *
-   * @return the header's room and the payload, from 0 to the limit
+   * @return the bytes from 0 to the limit
    */
-  static java.nio.ByteBuffer encode(MetricBatch batch, int headerBytes) {
-    int seriesBytes = 0;
-    for (int s = 0; s < batch.seriesCount(); s++) {
-      seriesBytes += batch.series(s).encoded().length;
-    }
+  static ByteBuffer encodePoints(MetricBatch batch) {
     // at most 5 bytes per vint, 10 per zlong, 8 per value
-    byte[] out = new byte[headerBytes + 10 + seriesBytes + 23 * batch.size()];
-    int at = writeVInt(out, headerBytes, batch.seriesCount());
-    for (int s = 0; s < batch.seriesCount(); s++) {
-      byte[] key = batch.series(s).encoded();
-      System.arraycopy(key, 0, out, at, key.length);
-      at += key.length;
-    }
-    at = writeVInt(out, at, batch.size());
+    byte[] out = new byte[5 + 23 * batch.size()];
+    int at = writeVInt(out, 0, batch.size());
     for (int i = 0; i < batch.size(); i++) {
       at = writeVInt(out, at, batch.ordinal(i));
       long time = batch.time(i);
@@ -47,7 +51,40 @@ final class MetricLogCodec {
       LONG_LE.set(out, at, Double.doubleToRawLongBits(batch.value(i)));
       at += Long.BYTES;
     }
-    return java.nio.ByteBuffer.wrap(out, 0, at);
+    return ByteBuffer.wrap(out, 0, at);
+  }
+
+  /**
+   * A batch's {@code SeriesCount, SeriesRef*} against the file's dictionary, which it extends with
+   * the series new to the file (numbered in order; each also added to {@code added}, so that a
+   * failed append can take them back).
+   */
+  static ByteBuffer seriesRefs(
+      MetricBatch batch, Map<SeriesKey, Integer> fileNumbers, List<SeriesKey> added) {
+    int room = 5;
+    for (int s = 0; s < batch.seriesCount(); s++) {
+      room += 5;
+      if (!fileNumbers.containsKey(batch.series(s))) {
+        room += batch.series(s).encoded().length;
+      }
+    }
+    byte[] out = new byte[room];
+    int at = writeVInt(out, 0, batch.seriesCount());
+    for (int s = 0; s < batch.seriesCount(); s++) {
+      SeriesKey key = batch.series(s);
+      Integer number = fileNumbers.get(key);
+      if (number != null) {
+        at = writeVInt(out, at, number + 1);
+      } else {
+        out[at++] = 0;
+        byte[] encoded = key.encoded();
+        System.arraycopy(encoded, 0, out, at, encoded.length);
+        at += encoded.length;
+        fileNumbers.put(key, fileNumbers.size());
+        added.add(key);
+      }
+    }
+    return ByteBuffer.wrap(out, 0, at);
   }
 
   private static final java.lang.invoke.VarHandle LONG_LE =
@@ -72,13 +109,9 @@ final class MetricLogCodec {
     return at;
   }
 
-  /** The payload alone, as Lucene's {@code DataOutput} writes it: the reference of the tests. */
-  static byte[] encodeWithDataOutput(MetricBatch batch) throws IOException {
+  /** {@code Points} as Lucene's {@code DataOutput} writes them: the reference of the tests. */
+  static byte[] encodePointsWithDataOutput(MetricBatch batch) throws IOException {
     ByteBuffersDataOutput out = new ByteBuffersDataOutput();
-    out.writeVInt(batch.seriesCount());
-    for (int s = 0; s < batch.seriesCount(); s++) {
-      writeSeries(out, batch.series(s));
-    }
     out.writeVInt(batch.size());
     for (int i = 0; i < batch.size(); i++) {
       out.writeVInt(batch.ordinal(i));
@@ -117,7 +150,14 @@ final class MetricLogCodec {
     }
   }
 
-  static MetricBatch decode(byte[] payload) throws IOException {
+  /**
+   * Decodes a record's payload.
+   *
+   * @param version the file's version: 1 (series in every record) or 2 (the file's dictionary)
+   * @param fileSeries version 2: the file's series by number, extended by this record's new ones
+   */
+  static MetricBatch decode(byte[] payload, int version, List<SeriesKey> fileSeries)
+      throws IOException {
     ByteArrayDataInput in = new ByteArrayDataInput(payload);
     int seriesCount = in.readVInt();
     if (seriesCount < 0 || seriesCount > payload.length) {
@@ -125,7 +165,20 @@ final class MetricLogCodec {
     }
     SeriesKey[] series = new SeriesKey[seriesCount];
     for (int i = 0; i < seriesCount; i++) {
-      series[i] = readSeries(in);
+      if (version == 1) {
+        series[i] = readSeries(in);
+        continue;
+      }
+      int reference = in.readVInt();
+      if (reference == 0) {
+        series[i] = readSeries(in);
+        fileSeries.add(series[i]);
+      } else if (reference > 0 && reference <= fileSeries.size()) {
+        series[i] = fileSeries.get(reference - 1);
+      } else {
+        throw new IOException(
+            "a reference to series " + (reference - 1) + " of " + fileSeries.size());
+      }
     }
     int count = in.readVInt();
     if (count < 0 || count > payload.length) {

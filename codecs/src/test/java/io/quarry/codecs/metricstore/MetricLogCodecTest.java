@@ -20,6 +20,8 @@ class MetricLogCodecTest {
     long seed = new Random().nextLong();
     System.out.println("MetricLogCodecTest seed " + seed);
     Random random = new Random(seed);
+    Map<SeriesKey, Integer> fileNumbers = new java.util.HashMap<>();
+    java.util.List<SeriesKey> fileSeries = new java.util.ArrayList<>();
     for (int round = 0; round < 300; round++) {
       int seriesCount = 1 + random.nextInt(20);
       SeriesKey[] keys = new SeriesKey[seriesCount];
@@ -53,21 +55,39 @@ class MetricLogCodecTest {
             };
         batch.add(random.nextInt(seriesCount), time, value);
       }
-      ByteBuffer encoded = MetricLogCodec.encode(batch, 3);
-      byte[] payload = Arrays.copyOfRange(encoded.array(), 3, encoded.limit());
-      assertThat(payload)
+      ByteBuffer points = MetricLogCodec.encodePoints(batch);
+      byte[] pointBytes = Arrays.copyOf(points.array(), points.limit());
+      assertThat(pointBytes)
           .as("seed %d round %d", seed, round)
-          .isEqualTo(MetricLogCodec.encodeWithDataOutput(batch));
-      MetricBatch decoded = MetricLogCodec.decode(payload);
-      assertThat(decoded.size()).isEqualTo(batch.size());
-      for (int i = 0; i < batch.size(); i++) {
-        MetricPoint expected = batch.point(i);
-        MetricPoint actual = decoded.point(i);
-        assertThat(actual.series()).isEqualTo(expected.series());
-        assertThat(actual.timeMicros()).isEqualTo(expected.timeMicros());
-        assertThat(Double.doubleToRawLongBits(actual.value()))
-            .isEqualTo(Double.doubleToRawLongBits(expected.value()));
+          .isEqualTo(MetricLogCodec.encodePointsWithDataOutput(batch));
+      // version 2: the file's dictionary, carried from record to record
+      ByteBuffer refs = MetricLogCodec.seriesRefs(batch, fileNumbers, new java.util.ArrayList<>());
+      byte[] payload = new byte[refs.limit() + pointBytes.length];
+      System.arraycopy(refs.array(), 0, payload, 0, refs.limit());
+      System.arraycopy(pointBytes, 0, payload, refs.limit(), pointBytes.length);
+      assertSame(MetricLogCodec.decode(payload, 2, fileSeries), batch);
+      assertThat(fileSeries).hasSize(fileNumbers.size());
+      // version 1: every series in the record
+      org.apache.lucene.store.ByteBuffersDataOutput v1 =
+          new org.apache.lucene.store.ByteBuffersDataOutput();
+      v1.writeVInt(batch.seriesCount());
+      for (int s = 0; s < batch.seriesCount(); s++) {
+        MetricLogCodec.writeSeries(v1, batch.series(s));
       }
+      v1.writeBytes(pointBytes, pointBytes.length);
+      assertSame(MetricLogCodec.decode(v1.toArrayCopy(), 1, new java.util.ArrayList<>()), batch);
+    }
+  }
+
+  private static void assertSame(MetricBatch decoded, MetricBatch batch) {
+    assertThat(decoded.size()).isEqualTo(batch.size());
+    for (int i = 0; i < batch.size(); i++) {
+      MetricPoint expected = batch.point(i);
+      MetricPoint actual = decoded.point(i);
+      assertThat(actual.series()).isEqualTo(expected.series());
+      assertThat(actual.timeMicros()).isEqualTo(expected.timeMicros());
+      assertThat(Double.doubleToRawLongBits(actual.value()))
+          .isEqualTo(Double.doubleToRawLongBits(expected.value()));
     }
   }
 }

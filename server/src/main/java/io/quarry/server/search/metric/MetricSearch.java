@@ -2,7 +2,6 @@ package io.quarry.server.search.metric;
 
 import static java.util.Objects.requireNonNull;
 
-import io.quarry.codecs.metricstore.MetricIndexStore;
 import io.quarry.codecs.metricstore.MetricScanStats;
 import io.quarry.codecs.metricstore.MetricStore;
 import io.quarry.codecs.metricstore.Postings;
@@ -360,14 +359,5 @@ public final class MetricSearch {
   /** The metric index a name refers to, if it is one. */
   public boolean isMetricIndex(String name) {
     return store.hasIndex(name);
-  }
-
-  /** For {@code GET /api/v1/indexes}-style listings. */
-  public List<MetricIndexStore.Info> info() {
-    List<MetricIndexStore.Info> info = new ArrayList<>();
-    for (String name : store.indexNames()) {
-      info.add(store.index(name).info());
-    }
-    return info;
   }
 }
