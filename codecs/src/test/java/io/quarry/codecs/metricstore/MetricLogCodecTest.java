@@ -55,8 +55,8 @@ class MetricLogCodecTest {
             };
         batch.add(random.nextInt(seriesCount), time, value);
       }
-      ByteBuffer points = MetricLogCodec.encodePoints(batch);
-      byte[] pointBytes = Arrays.copyOf(points.array(), points.limit());
+      ByteBuffer encoded = MetricLogCodec.encodePoints(batch);
+      byte[] pointBytes = Arrays.copyOf(encoded.array(), encoded.limit());
       assertThat(pointBytes)
           .as("seed %d round %d", seed, round)
           .isEqualTo(MetricLogCodec.encodePointsWithDataOutput(batch));
