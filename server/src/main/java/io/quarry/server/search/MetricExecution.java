@@ -124,9 +124,12 @@ final class MetricExecution {
 
   /**
    * Where {@code mstats prestats=true append=true} later in a pipeline reads: the metric store,
-   * over the indexes, time and series filter bound into the command when it was planned.
+   * over the indexes, time and series filter bound into the command when it was planned; what each
+   * such command read goes to {@code scans} (the search's costs count every mstats).
    */
-  static io.quarry.ql.exec.MetricAppend appender(MetricSearch metricSearch) {
+  static io.quarry.ql.exec.MetricAppend appender(
+      MetricSearch metricSearch,
+      java.util.function.Consumer<io.quarry.codecs.metricstore.MetricScanStats> scans) {
     return (mstats, rows, stopped) -> {
       io.quarry.ql.ast.MetricAppendScope scope =
           mstats
@@ -148,7 +151,10 @@ final class MetricExecution {
             "mstats append=true reads no index: name a metric index in its where clause"
                 + " (index=<name>)");
       }
-      messages.addAll(metricSearch.prestats(mstats, plan, indexes, rows, stopped).warnings());
+      io.quarry.codecs.metricstore.MetricScanStats scan =
+          metricSearch.prestats(mstats, plan, indexes, rows, stopped);
+      scans.accept(scan);
+      messages.addAll(scan.warnings());
       return messages;
     };
   }
