@@ -54,6 +54,8 @@ public final class HecEnvelope {
   private JsonNode[] nodes = new JsonNode[128];
   private int size;
   private final long[] seen = new long[16]; // a filter of the names' hashes, for repeated names
+  private static final int FILTERED = 64;
+  private final java.util.HashMap<String, Integer> bySlotName = new java.util.HashMap<>();
 
   public HecEnvelope(ObjectMapper json) {
     this.json = json;
@@ -169,18 +171,35 @@ public final class HecEnvelope {
     nodes[slot] = node;
   }
 
-  /** The slot of a field name: a new one, or the earlier one of the same name (last value wins). */
+  /**
+   * The slot of a field name: a new one, or the earlier one of the same name (last value wins). A
+   * filter of the names' hashes answers "new" without a search for most names; past {@value
+   * #FILTERED} names (the filter fills up) a map of the names does.
+   */
   private int slotFor(String name) {
-    int hash = name.hashCode() & 1023;
-    long bit = 1L << hash;
-    if ((seen[hash >>> 6] & bit) != 0) {
-      for (int i = 0; i < size; i++) {
-        if (names[i].equals(name)) {
-          return i;
+    if (size >= FILTERED) {
+      if (size == FILTERED) {
+        bySlotName.clear();
+        for (int i = 0; i < size; i++) {
+          bySlotName.putIfAbsent(names[i], i);
         }
       }
+      Integer earlier = bySlotName.putIfAbsent(name, size);
+      if (earlier != null) {
+        return earlier;
+      }
+    } else {
+      int hash = name.hashCode() & 1023;
+      long bit = 1L << hash;
+      if ((seen[hash >>> 6] & bit) != 0) {
+        for (int i = 0; i < size; i++) {
+          if (names[i].equals(name)) {
+            return i;
+          }
+        }
+      }
+      seen[hash >>> 6] |= bit;
     }
-    seen[hash >>> 6] |= bit;
     if (size == names.length) {
       int capacity = size * 2;
       names = Arrays.copyOf(names, capacity);

@@ -183,12 +183,13 @@ class HecStreamingParserTest {
 
   private static String fields(Random random, boolean metric) {
     List<String> members = new ArrayList<>();
-    int metrics = metric ? random.nextInt(8) : random.nextInt(2);
+    boolean wide = random.nextInt(15) == 0; // past the name filter's reach: 60 to 200 names
+    int metrics = wide ? 60 + random.nextInt(140) : metric ? random.nextInt(8) : random.nextInt(2);
     for (int m = 0; m < metrics; m++) {
       String name =
           random.nextInt(30) == 0 && !clean
               ? pick(random, "", " ", "\\t")
-              : "cpu." + random.nextInt(5);
+              : "cpu." + random.nextInt(wide ? 250 : 5);
       members.add("\"metric_name:" + name + "\":" + pick(random, VALUES));
     }
     boolean single = random.nextInt(3) == 0;

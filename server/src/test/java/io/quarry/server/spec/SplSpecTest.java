@@ -44,10 +44,11 @@ import org.junit.jupiter.api.io.TempDir;
  * envelopes, one per line; the index is the file's name unless the envelope names one) through
  * {@code /services/collector/event}, the raw logs listed in {@code data/raw-datasets.txt} (the
  * Loghub samples, the demo access log) through {@code /services/collector/raw} with their
- * sourcetypes — and uploads {@code lookups/*.csv} as lookup tables. Each case's query goes through
- * the native JSON API ({@code POST /api/v1/search}) with a real HTTP client, and the typed JSON
- * answer is compared with the expected table (see {@link ActualTable#mismatch}); a failure shows
- * both tables.
+ * sourcetypes, the metric points of {@code data/spec_metrics.csv} into a metric index ({@link
+ * MetricSpecData}) — and uploads {@code lookups/*.csv} as lookup tables. Each case's query goes
+ * through the native JSON API ({@code POST /api/v1/search}) with a real HTTP client, and the typed
+ * JSON answer is compared with the expected table (see {@link ActualTable#mismatch}); a failure
+ * shows both tables.
  *
  * <p>{@code -Dspl.spec=name} runs only the files whose name contains {@code name}.
  */
@@ -93,6 +94,7 @@ class SplSpecTest {
     }
     List<String> indexes = new ArrayList<>(envelopes.keySet());
     raw.forEach(dataset -> indexes.add(dataset.index()));
+    indexes.add(MetricSpecData.INDEX);
     server =
         QuarryServer.start(
             new QuarryConfig(
@@ -103,7 +105,7 @@ class SplSpecTest {
                 new QuarryConfig.Hec(
                     List.of(new QuarryConfig.HecToken(TOKEN, "spec", "main", indexes))),
                 null,
-                null,
+                MetricSpecData.storage(),
                 null,
                 null),
             Clock.systemUTC());
@@ -119,6 +121,7 @@ class SplSpecTest {
           body.toString().getBytes(StandardCharsets.UTF_8),
           200);
     }
+    MetricSpecData.load(server.url(), TOKEN, root);
     for (RawDataset dataset : raw) {
       byte[] body;
       try (InputStream in = SplSpecTest.class.getResourceAsStream(dataset.resource())) {
