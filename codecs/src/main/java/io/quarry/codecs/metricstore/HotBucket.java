@@ -54,6 +54,16 @@ final class HotBucket {
 
   /** The hot series of {@code key}, created (and posted) on its first point. */
   private HotSeries series(SeriesKey key) {
+    SeriesKey.Memo memo = key.hotSeries;
+    if (memo != null && memo.owner() == this) {
+      return (HotSeries) memo.value();
+    }
+    HotSeries target = lookUp(key);
+    key.hotSeries = new SeriesKey.Memo(this, target);
+    return target;
+  }
+
+  private HotSeries lookUp(SeriesKey key) {
     HotSeries target = byKey.get(key);
     if (target == null) {
       target = new HotSeries(series.size(), key, chunkPoints);
@@ -89,6 +99,13 @@ final class HotBucket {
 
   long createdMillis() {
     return createdMillis;
+  }
+
+  /** Makes the keys forget this bucket (it rolled): they must not keep its chunks in memory. */
+  void forgetMemos() {
+    for (HotSeries s : series) {
+      s.key.forgetHotSeries(this);
+    }
   }
 
   List<HotSeries> series() {

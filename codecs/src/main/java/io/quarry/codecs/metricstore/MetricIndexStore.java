@@ -105,20 +105,17 @@ public final class MetricIndexStore implements Closeable {
     return quarantine.messages();
   }
 
-  /**
-   * Stores points durably: returns once they survive a crash and are visible to searches.
-   *
-   * @throws IOException when the log cannot be written or forced (nothing of the batch is then
-   *     acknowledged; a failed fsync fails the index until a restart)
-   */
+  /** Stores points durably, as {@link #add(MetricBatch)}. */
   public void add(List<MetricPoint> points) throws IOException {
     add(MetricBatch.of(points));
   }
 
   /**
-   * Stores a batch durably, as {@link #add(List)}; the batch must not change afterwards.
+   * Stores a batch durably (it must not change afterwards): returns once its points survive a crash
+   * and are visible to searches.
    *
-   * @throws IOException as {@link #add(List)}
+   * @throws IOException when the log cannot be written or forced (nothing of the batch is then
+   *     acknowledged; a failed fsync fails the index until a restart)
    */
   public void add(MetricBatch points) throws IOException {
     if (points.isEmpty()) {
@@ -166,6 +163,7 @@ public final class MetricIndexStore implements Closeable {
         frozen = hot;
         hot = new HotBucket(options.chunkPoints(), clock.millis());
         flushing.add(frozen);
+        frozen.forgetMemos(); // under the lock: no writer sets a memo of it any more
       }
       long id = nextBucketId.getAndIncrement();
       Path written;

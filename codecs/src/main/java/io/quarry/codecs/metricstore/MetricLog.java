@@ -179,7 +179,10 @@ public final class MetricLog implements Closeable {
     IOUtils.fsync(directory, true);
     this.channel = created;
     this.generation = newGeneration;
-    this.fileNumbers = new java.util.HashMap<>(); // a new file starts its own dictionary
+    // a new file starts its own dictionary; the keys forget their numbers in the old one
+    java.util.Map<SeriesKey, Integer> old = this.fileNumbers;
+    old.keySet().forEach(key -> key.forgetLogNumber(old));
+    this.fileNumbers = new java.util.HashMap<>();
     // positions grow across files: the generation above the byte offset
     this.appended = (newGeneration << 40) | HEADER_BYTES;
     this.durable = Math.max(this.durable, this.appended);
@@ -234,6 +237,7 @@ public final class MetricLog implements Closeable {
       }
     } catch (IOException e) {
       fileNumbers.keySet().removeAll(added); // the file has not got them
+      added.forEach(key -> key.logNumber = null);
       try {
         channel.truncate(start);
         channel.position(start);

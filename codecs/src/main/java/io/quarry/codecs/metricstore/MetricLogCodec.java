@@ -72,7 +72,7 @@ final class MetricLogCodec {
     int at = writeVInt(out, 0, batch.seriesCount());
     for (int s = 0; s < batch.seriesCount(); s++) {
       SeriesKey key = batch.series(s);
-      Integer number = fileNumbers.get(key);
+      Integer number = number(key, fileNumbers);
       if (number != null) {
         at = writeVInt(out, at, number + 1);
       } else {
@@ -85,6 +85,19 @@ final class MetricLogCodec {
       }
     }
     return ByteBuffer.wrap(out, 0, at);
+  }
+
+  /** The key's number in the file whose dictionary is {@code fileNumbers}, or null. */
+  private static Integer number(SeriesKey key, Map<SeriesKey, Integer> fileNumbers) {
+    SeriesKey.Memo memo = key.logNumber;
+    if (memo != null && memo.owner() == fileNumbers) {
+      return (Integer) memo.value();
+    }
+    Integer number = fileNumbers.get(key);
+    if (number != null) {
+      key.logNumber = new SeriesKey.Memo(fileNumbers, number);
+    }
+    return number;
   }
 
   private static final java.lang.invoke.VarHandle LONG_LE =

@@ -16,9 +16,9 @@ import java.util.TreeMap;
  * a host repeat in every envelope of it), then each of its metrics by the field's name — Jackson's
  * canonical instance, so the lookup hashes nothing new. The series an ingest thread has met stay in
  * a cache of its own across requests (at most {@link #CACHED_SERIES}, then it starts over), so a
- * {@link SeriesKey} is built once per thread and series, and the same instance reaches the log
- * (which keeps its encoded bytes) and the hot bucket (whose lookup then compares identical
- * strings). No object per point.
+ * {@link SeriesKey} is built once per thread and series, interned across threads, and the same
+ * instance reaches the log (which keeps its encoded bytes) and the hot bucket, whose maps find it
+ * by identity. No object per point.
  *
  * <p>An envelope is checked whole before any of its points is added: a bad one adds nothing, and
  * its error is what {@link HecMetricEnvelope} has always answered (HEC code 6 naming the field).
@@ -28,6 +28,25 @@ public final class HecMetricBatches {
   static final int CACHED_SERIES = 50_000;
 
   private static final ThreadLocal<SeriesCache> CACHE = ThreadLocal.withInitial(SeriesCache::new);
+
+  /** Series keys interned across ingest threads (at most {@link #INTERNED_SERIES}). */
+  static final int INTERNED_SERIES = 1_000_000;
+
+  private static final java.util.concurrent.ConcurrentHashMap<SeriesKey, SeriesKey> INTERNED =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * The one instance of a key that every ingest thread uses, so that the log's and the hot bucket's
+   * maps find it by identity instead of comparing its strings (each thread builds its own keys:
+   * without this, a series met by two threads would be two instances).
+   */
+  private static SeriesKey intern(SeriesKey key) {
+    if (INTERNED.size() > INTERNED_SERIES) {
+      INTERNED.clear(); // a bound, not a correctness matter: equal keys still compare equal
+    }
+    SeriesKey earlier = INTERNED.putIfAbsent(key, key);
+    return earlier != null ? earlier : key;
+  }
 
   private final SeriesCache cache = CACHE.get();
   private final long request = cache.startRequest();
@@ -310,15 +329,18 @@ public final class HecMetricBatches {
     }
 
     SeriesKey key(String metric) {
+      SeriesKey key;
       if (shared == null) {
         Map<String, String> map = new TreeMap<>();
         for (int d = 0; d < dimensions.names.length; d++) {
           map.put(dimensions.names[d], dimensions.values[d]);
         }
-        shared = SeriesKey.of(metric, map);
-        return shared;
+        key = SeriesKey.of(metric, map);
+        shared = key;
+      } else {
+        key = SeriesKey.withDimensionsOf(metric, shared);
       }
-      return SeriesKey.withDimensionsOf(metric, shared);
+      return intern(key);
     }
   }
 }
