@@ -1,6 +1,7 @@
 /**
  * Metric indexes in the server (issue 25): taking data points in — Splunk HEC's metric envelopes
- * ({@link io.quarry.server.metricindex.HecMetricEnvelope}) and the Prometheus text exposition
+ * ({@link io.quarry.server.metricindex.HecMetricEnvelope}, a request's points gathered by {@link
+ * io.quarry.server.metricindex.HecMetricBatches}) and the Prometheus text exposition
  * format ({@link io.quarry.server.metricindex.PrometheusText}, {@code POST
  * /api/v1/metrics/import/prometheus}) and Prometheus remote-write ({@link
  * io.quarry.server.metricindex.PrometheusRemoteWrite}, {@code POST /api/v1/write}) — and writing
