@@ -36,6 +36,7 @@ public final class HecEnvelope {
   public static final byte NODE = 4;
 
   private static final String FIELDS = "fields";
+  private static final String EVENT = "event";
 
   private final ObjectMapper json;
 
@@ -71,18 +72,21 @@ public final class HecEnvelope {
     members = 0;
     fieldsAsSlots = false;
     clearSlots();
+    boolean anEvent = false; // "event" came first and is not "metric": fields as a tree, for it
     JsonToken token;
     while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
       String name = parser.currentName();
       JsonToken value = parser.nextToken();
-      if (name.equals(FIELDS) && value == JsonToken.START_OBJECT) {
+      if (name.equals(EVENT)) {
+        anEvent = value != JsonToken.VALUE_STRING || !parser.getText().equals("metric");
+      }
+      if (name.equals(FIELDS) && value == JsonToken.START_OBJECT && !anEvent) {
         clearSlots();
         readFields(parser);
         putMember(name, null);
         fieldsAsSlots = true;
       } else {
-        JsonNode node =
-            value == JsonToken.VALUE_STRING ? TextNode.valueOf(parser.getText()) : tree(parser);
+        JsonNode node = scalarOrTree(parser, value);
         if (name.equals(FIELDS)) {
           fieldsAsSlots = false;
         }
@@ -94,8 +98,67 @@ public final class HecEnvelope {
     }
   }
 
+  /**
+   * The current value as the tree {@code readTree} builds (objects keep a repeated name's first
+   * position and last value, as {@code ObjectNode} does), built here from the tokens: no
+   * deserialization context per value.
+   */
   private JsonNode tree(JsonParser parser) throws IOException {
-    return json.readTree(parser);
+    JsonToken token = parser.currentToken();
+    if (token == JsonToken.START_OBJECT) {
+      ObjectNode object = JsonNodeFactory.instance.objectNode();
+      JsonToken next;
+      while ((next = parser.nextToken()) == JsonToken.FIELD_NAME) {
+        String name = parser.currentName();
+        object.set(name, scalarOrTree(parser, parser.nextToken()));
+      }
+      if (next != JsonToken.END_OBJECT) {
+        throw new IllegalStateException("an object member cannot start with " + next);
+      }
+      return object;
+    }
+    if (token == JsonToken.START_ARRAY) {
+      com.fasterxml.jackson.databind.node.ArrayNode array = JsonNodeFactory.instance.arrayNode();
+      JsonToken next;
+      while ((next = parser.nextToken()) != JsonToken.END_ARRAY) {
+        array.add(scalarOrTree(parser, next));
+      }
+      return array;
+    }
+    return json.readTree(parser); // a big number: as Jackson makes it
+  }
+
+  /**
+   * The current value as {@code readTree} makes it: a scalar's node built here (no deserialization
+   * context per value — a top-level {@code time} is a number in every envelope), a structure read
+   * as a tree.
+   */
+  private JsonNode scalarOrTree(JsonParser parser, JsonToken value) throws IOException {
+    switch (value) {
+      case VALUE_STRING:
+        return TextNode.valueOf(parser.getText());
+      case VALUE_TRUE:
+        return com.fasterxml.jackson.databind.node.BooleanNode.TRUE;
+      case VALUE_FALSE:
+        return com.fasterxml.jackson.databind.node.BooleanNode.FALSE;
+      case VALUE_NULL:
+        return com.fasterxml.jackson.databind.node.NullNode.getInstance();
+      case VALUE_NUMBER_INT:
+        switch (parser.getNumberType()) {
+          case INT:
+            return IntNode.valueOf(parser.getIntValue());
+          case LONG:
+            return LongNode.valueOf(parser.getLongValue());
+          default:
+            return tree(parser);
+        }
+      case VALUE_NUMBER_FLOAT:
+        return parser.getNumberType() == JsonParser.NumberType.DOUBLE
+            ? DoubleNode.valueOf(parser.getDoubleValue())
+            : tree(parser);
+      default:
+        return tree(parser);
+    }
   }
 
   private void putMember(String name, JsonNode node) {
@@ -223,9 +286,44 @@ public final class HecEnvelope {
     return null;
   }
 
-  /** Whether {@code fields} is an object, held as slots. */
+  /**
+   * Whether {@code fields} is an object, held as slots (made now from its tree when it was read as
+   * one: an event envelope's, whose {@code event} came first).
+   */
   public boolean hasFieldSlots() {
-    return fieldsAsSlots;
+    if (fieldsAsSlots) {
+      return true;
+    }
+    JsonNode fields = null;
+    for (int i = 0; i < members; i++) {
+      if (memberNames[i].equals(FIELDS)) {
+        fields = memberValues[i];
+      }
+    }
+    if (fields == null || !fields.isObject()) {
+      return false;
+    }
+    clearSlots();
+    for (var it = fields.properties().iterator(); it.hasNext(); ) {
+      var field = it.next();
+      int slot = slotFor(field.getKey());
+      JsonNode node = field.getValue();
+      if (node.isTextual()) {
+        kinds[slot] = TEXT;
+        texts[slot] = node.textValue();
+      } else if (node instanceof IntNode || node instanceof LongNode) {
+        kinds[slot] = node instanceof IntNode ? INT : LONG;
+        integers[slot] = node.longValue();
+        numbers[slot] = node.longValue();
+      } else if (node instanceof DoubleNode) {
+        kinds[slot] = DOUBLE;
+        numbers[slot] = node.doubleValue();
+      } else {
+        node(slot, node);
+      }
+    }
+    fieldsAsSlots = true;
+    return true;
   }
 
   /** Number of members of {@code fields} (when {@link #hasFieldSlots}). */

@@ -30,7 +30,7 @@ public final class HecMetricBatches {
   private static final ThreadLocal<SeriesCache> CACHE = ThreadLocal.withInitial(SeriesCache::new);
 
   /** Series keys interned across ingest threads (at most {@link #INTERNED_SERIES}). */
-  static final int INTERNED_SERIES = 1_000_000;
+  static final int INTERNED_SERIES = 200_000; // ~50 MB of keys at most
 
   private static final java.util.concurrent.ConcurrentHashMap<SeriesKey, SeriesKey> INTERNED =
       new java.util.concurrent.ConcurrentHashMap<>();
