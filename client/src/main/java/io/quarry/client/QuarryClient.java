@@ -401,6 +401,42 @@ public final class QuarryClient {
     }
   }
 
+  /** Every metric index ({@code datatype: metric}) with its points, series, chunks and bytes. */
+  public List<MetricIndexSummary> metricIndexes() {
+    HttpRequest request =
+        request("/api/v1/indexes").header("Authorization", authorization()).GET().build();
+    HttpResponse<String> response = sendIdempotent(request);
+    if (response.statusCode() != 200) {
+      throw failure(response.statusCode(), response.body());
+    }
+    try {
+      List<MetricIndexSummary> summaries = new ArrayList<>();
+      for (JsonNode index : JSON.readTree(response.body()).path("metricIndexes")) {
+        summaries.add(
+            new MetricIndexSummary(
+                index.path("name").asText(),
+                index.path("points").asLong(),
+                index.path("hotPoints").asLong(),
+                index.path("earliestMicros").isNumber()
+                    ? index.get("earliestMicros").asLong()
+                    : null,
+                index.path("latestMicros").isNumber() ? index.get("latestMicros").asLong() : null,
+                index.path("warmBuckets").asInt(),
+                index.path("warmSeries").asLong(),
+                index.path("warmChunks").asLong(),
+                index.path("bytesOnDisk").asLong(),
+                index.path("bytesPerPoint").isNumber()
+                    ? index.get("bytesPerPoint").asDouble()
+                    : null,
+                bytesByKind(index.path("bytesByKind")),
+                index.path("quarantinedBuckets").size()));
+      }
+      return summaries;
+    } catch (JsonProcessingException e) {
+      throw new QuarryClientException("unreadable index list: " + e.getMessage(), e);
+    }
+  }
+
   private static Map<String, Long> bytesByKind(JsonNode kinds) {
     Map<String, Long> bytes = new java.util.LinkedHashMap<>();
     kinds.fields().forEachRemaining(kind -> bytes.put(kind.getKey(), kind.getValue().asLong()));

@@ -1,17 +1,13 @@
 package io.quarry.benchmarks.metrics;
 
+import io.quarry.codecs.metricstore.MetricBatch;
 import io.quarry.codecs.metricstore.MetricIndexOptions;
 import io.quarry.codecs.metricstore.MetricIndexStore;
-import io.quarry.codecs.metricstore.MetricPoint;
 import io.quarry.codecs.metricstore.SeriesKey;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.config.QuarryConfig;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,8 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code ./quarry metric-bench [--hosts 10] [--metrics 100] [--points 10000] [--threads 2] [--runs
- * 5] [--data <dir>]}: the numbers issue 25 asks for, on a generated dataset ({@link
- * MetricDataset}).
+ * 5] [--data <dir>] [--events true] [--queries-only false [--query <spl>]]}: the numbers issue 25
+ * asks for, on a generated dataset ({@link MetricDataset}).
  *
  * <ol>
  *   <li>store ingest: {@code MetricIndexStore.add} of one time step of every series per call (hosts
@@ -60,9 +56,35 @@ public final class MetricBench {
             ? Path.of(options.get("data"))
             : Files.createTempDirectory("quarry-metric-bench");
     boolean events = Boolean.parseBoolean(options.getOrDefault("events", "true"));
+    if (Boolean.parseBoolean(options.getOrDefault("queries-only", "false"))) {
+      // the server data of an earlier run with the same --data: its queries again, no ingest
+      QuarryServer server = start(data.resolve("server"));
+      try {
+        List<String> queries =
+            options.containsKey("query")
+                ? List.of(options.get("query"))
+                : queries(new MetricDataset(hosts, metrics, points, 0));
+        for (String query : queries) {
+          System.out.println(timeQuery(server, query, runs).line());
+        }
+      } finally {
+        server.close();
+      }
+      return;
+    }
     for (String line : run(data, hosts, metrics, points, threads, runs, events)) {
       System.out.println(line);
     }
+  }
+
+  /** The queries timed over the metric index. */
+  private static List<String> queries(MetricDataset dataset) {
+    return List.of(
+        "| mstats avg(cpu.*) where index=m host=h1 span=1m",
+        "| mpreview target_per_timeseries=0 index=m host=h1 metric_name="
+            + dataset.metric(0)
+            + " earliest=-1h",
+        "| mstats count(_value) AS n where index=m");
   }
 
   /** Runs every part; returns the report's lines. */
@@ -102,15 +124,7 @@ public final class MetricBench {
           String.format(
               "on disk: %,d bytes in warm buckets = %.3f bytes per point",
               bytes, bytes / (double) pointsStored));
-      String lastHour =
-          "| mpreview target_per_timeseries=0 index=m host=h1 metric_name="
-              + dataset.metric(0)
-              + " earliest=-1h";
-      for (String query :
-          List.of(
-              "| mstats avg(cpu.*) where index=m host=h1 span=1m",
-              lastHour,
-              "| mstats count(_value) AS n where index=m")) {
+      for (String query : queries(dataset)) {
         report.add(timeQuery(server, query, runs).line());
       }
       if (events) {
@@ -195,14 +209,20 @@ public final class MetricBench {
             pool.submit(
                 () -> {
                   while (true) {
-                    List<MetricPoint> batch = new ArrayList<>();
+                    MetricBatch batch =
+                        new MetricBatch(stepsPerCall * keys.length * keys[0].length);
+                    for (SeriesKey[] host : keys) {
+                      for (SeriesKey key : host) {
+                        batch.addSeries(key);
+                      }
+                    }
                     synchronized (generator) { // the dataset's values come in time order
                       for (int s = 0; s < stepsPerCall; s++) {
                         int i = next.getAndIncrement();
                         if (i >= dataset.points) {
                           break;
                         }
-                        batch.addAll(dataset.step(i, keys));
+                        dataset.step(i, batch);
                       }
                     }
                     if (batch.isEmpty()) {
@@ -236,73 +256,36 @@ public final class MetricBench {
 
   private static String hecIngest(QuarryServer server, MetricDataset dataset, int threads)
       throws Exception {
-    int stepsPerRequest = stepsPerRequest(dataset);
-    long generateStart = System.nanoTime();
-    List<byte[]> bodies =
-        envelopes(
+    EnvelopeStream bodies =
+        new EnvelopeStream(
             dataset,
+            stepsPerRequest(dataset),
             ",\"event\":\"metric\",\"host\":\"",
             "\",\"fields\":{\"region\":\"",
             "metric_name:");
-    double generateSeconds = (System.nanoTime() - generateStart) / 1e9;
-    long bytes = bodies.stream().mapToLong(b -> b.length).sum();
-    double seconds = send(server, bodies, threads);
+    long cpuBefore = processCpuNanos();
+    double[] senderCpu = new double[1];
+    double seconds = send(server, bodies, threads, senderCpu);
+    double serverCpu = (processCpuNanos() - cpuBefore) / 1e9 - senderCpu[0];
     return String.format(
-        "HEC ingest (multi-metric envelopes, %,d points per request, %d senders, %,d MB of JSON"
-            + " built beforehand in %.1f s): %,.0f points/s (%.1f s)",
-        stepsPerRequest * dataset.hosts * dataset.metrics,
+        "HEC ingest (multi-metric envelopes, %,d points per request, %d senders over keep-alive"
+            + " sockets, %,d MB of JSON made as sent): %,.0f points/s (%.1f s); CPU: senders %.1f"
+            + " s (%.1f s of it making bodies), the rest of the JVM (the server) %.1f s = %,.0f"
+            + " points per server CPU second",
+        stepsPerRequest(dataset) * dataset.hosts * dataset.metrics,
         threads,
-        bytes >> 20,
-        generateSeconds,
+        bodies.bytes() >> 20,
         dataset.pointCount() / seconds,
-        seconds);
+        seconds,
+        senderCpu[0],
+        bodies.generatingSeconds(),
+        serverCpu,
+        dataset.pointCount() / serverCpu);
   }
 
   /** Time steps per HEC request: about 10,000 points. */
   private static int stepsPerRequest(MetricDataset dataset) {
     return Math.max(1, 10_000 / (dataset.hosts * dataset.metrics));
-  }
-
-  /**
-   * The dataset as HEC envelopes, one per time step and host, {@link #stepsPerRequest} steps per
-   * body: {@code {"time":T<beforeHost>HOST<afterHost>REGION", "<metricKey>NAME":VALUE, …}}.
-   */
-  private static List<byte[]> envelopes(
-      MetricDataset dataset, String beforeHost, String afterHost, String metricKey) {
-    int stepsPerRequest = stepsPerRequest(dataset);
-    List<byte[]> bodies = new ArrayList<>();
-    for (int i = 0; i < dataset.points; i += stepsPerRequest) {
-      ByteArrayOutputStream body = new ByteArrayOutputStream();
-      for (int s = i; s < Math.min(dataset.points, i + stepsPerRequest); s++) {
-        long time = dataset.startSeconds + s * MetricDataset.INTERVAL_SECONDS;
-        for (int h = 0; h < dataset.hosts; h++) {
-          StringBuilder envelope =
-              new StringBuilder("{\"time\":")
-                  .append(time)
-                  .append(beforeHost)
-                  .append(MetricDataset.host(h))
-                  .append(afterHost)
-                  .append(MetricDataset.region(h))
-                  .append('"');
-          for (int m = 0; m < dataset.metrics; m++) {
-            envelope
-                .append(",\"")
-                .append(metricKey)
-                .append(dataset.metric(m))
-                .append("\":")
-                .append(number(dataset.next(h, m)));
-          }
-          envelope.append("}}\n");
-          body.writeBytes(envelope.toString().getBytes(StandardCharsets.UTF_8));
-        }
-      }
-      bodies.add(body.toByteArray());
-    }
-    return bodies;
-  }
-
-  private static String number(double value) {
-    return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
   }
 
   /** A query's times over several runs. */
@@ -320,13 +303,14 @@ public final class MetricBench {
 
   private static String eventIngest(QuarryServer server, MetricDataset dataset, int threads)
       throws Exception {
-    List<byte[]> bodies =
-        envelopes(
+    EnvelopeStream bodies =
+        new EnvelopeStream(
             dataset,
+            stepsPerRequest(dataset),
             ",\"index\":\"e\",\"sourcetype\":\"_json\",\"host\":\"",
             "\",\"event\":{\"region\":\"",
             "");
-    double seconds = send(server, bodies, threads);
+    double seconds = send(server, bodies, threads, new double[1]);
     return String.format(
         "the same points as events over HEC: %,.0f points/s, %,.0f events/s (%.1f s)",
         dataset.pointCount() / seconds,
@@ -334,11 +318,15 @@ public final class MetricBench {
         seconds);
   }
 
-  /** Sends the bodies to HEC /event from {@code threads} senders; returns the seconds taken. */
-  private static double send(QuarryServer server, List<byte[]> bodies, int threads)
+  /**
+   * Sends the bodies to HEC /event from {@code threads} senders, each over one keep-alive socket
+   * speaking HTTP/1.1 itself (the JDK's client cost the two-core machine as much CPU as the server
+   * spent ingesting); returns the seconds taken.
+   */
+  private static double send(
+      QuarryServer server, EnvelopeStream bodies, int threads, double[] senderCpuSeconds)
       throws Exception {
-    HttpClient http = HttpClient.newHttpClient();
-    AtomicInteger next = new AtomicInteger();
+    URI url = URI.create(server.url());
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     long started = System.nanoTime();
     List<Future<?>> done = new ArrayList<>();
@@ -346,19 +334,24 @@ public final class MetricBench {
       done.add(
           pool.submit(
               () -> {
-                int i;
-                while ((i = next.getAndIncrement()) < bodies.size()) {
-                  HttpResponse<String> response =
-                      http.send(
-                          HttpRequest.newBuilder(
-                                  URI.create(server.url() + "/services/collector/event"))
-                              .header("Authorization", "Splunk bench")
-                              .POST(HttpRequest.BodyPublishers.ofByteArray(bodies.get(i)))
-                              .build(),
-                          HttpResponse.BodyHandlers.ofString());
-                  if (response.statusCode() != 200) {
-                    throw new IllegalStateException("HEC answered " + response.body());
+                try (HttpSocket socket =
+                    new HttpSocket(
+                        url.getHost(),
+                        url.getPort(),
+                        "/services/collector/event",
+                        "Splunk bench",
+                        "application/json")) {
+                  byte[] body;
+                  while ((body = bodies.next()) != null) {
+                    socket.post(body);
                   }
+                }
+                double cpu =
+                    java.lang.management.ManagementFactory.getThreadMXBean()
+                            .getCurrentThreadCpuTime()
+                        / 1e9;
+                synchronized (senderCpuSeconds) {
+                  senderCpuSeconds[0] += cpu;
                 }
                 return null;
               }));
@@ -370,36 +363,43 @@ public final class MetricBench {
     return (System.nanoTime() - started) / 1e9;
   }
 
+  /**
+   * Runs a query {@code runs} times over the export endpoint, over one keep-alive connection (a
+   * lean client: the time is the server's and the loopback's, not a heavy client's).
+   */
   private static Timing timeQuery(QuarryServer server, String query, int runs) throws Exception {
-    HttpClient http = HttpClient.newHttpClient();
+    URI url = URI.create(server.url());
     double[] millis = new double[runs];
     String lastBody = "";
-    for (int r = 0; r < runs; r++) {
-      long started = System.nanoTime();
-      HttpResponse<String> response =
-          http.send(
-              HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs/export"))
-                  .header(
-                      "Authorization",
-                      "Basic "
-                          + java.util.Base64.getEncoder()
-                              .encodeToString("admin:bench-pw".getBytes(StandardCharsets.UTF_8)))
-                  .header("Content-Type", "application/x-www-form-urlencoded")
-                  .POST(
-                      HttpRequest.BodyPublishers.ofString(
-                          "output_mode=json&search="
-                              + java.net.URLEncoder.encode(query, StandardCharsets.UTF_8)))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      millis[r] = (System.nanoTime() - started) / 1e6;
-      if (response.statusCode() != 200) {
-        throw new IllegalStateException(query + ": " + response.body());
+    byte[] request =
+        ("output_mode=json&search=" + java.net.URLEncoder.encode(query, StandardCharsets.UTF_8))
+            .getBytes(StandardCharsets.UTF_8);
+    try (HttpSocket socket =
+        new HttpSocket(
+            url.getHost(),
+            url.getPort(),
+            "/services/search/jobs/export",
+            "Basic "
+                + java.util.Base64.getEncoder()
+                    .encodeToString("admin:bench-pw".getBytes(StandardCharsets.UTF_8)),
+            "application/x-www-form-urlencoded")) {
+      for (int r = 0; r < runs; r++) {
+        long started = System.nanoTime();
+        byte[] answer = socket.post(request);
+        millis[r] = (System.nanoTime() - started) / 1e6;
+        lastBody = new String(answer, StandardCharsets.UTF_8);
       }
-      lastBody = response.body();
     }
     Arrays.sort(millis);
     long rows = lastBody.lines().filter(l -> l.contains("\"result\"")).count();
     return new Timing(query, millis, rows);
+  }
+
+  /** CPU time of this JVM so far (every thread, the server's too). */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   static long directorySize(Path directory) throws IOException {

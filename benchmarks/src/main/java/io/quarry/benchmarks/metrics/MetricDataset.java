@@ -89,6 +89,19 @@ final class MetricDataset {
     return batch;
   }
 
+  /**
+   * Every point of time step {@code i} into a batch whose series are {@link #keys} added host by
+   * host, metric by metric (series {@code (h, m)} is ordinal {@code h * metrics + m}).
+   */
+  void step(int i, io.quarry.codecs.metricstore.MetricBatch into) {
+    long micros = (startSeconds + i * INTERVAL_SECONDS) * 1_000_000L;
+    for (int h = 0; h < hosts; h++) {
+      for (int m = 0; m < metrics; m++) {
+        into.add(h * metrics + m, micros, next(h, m));
+      }
+    }
+  }
+
   SeriesKey[][] keys() {
     SeriesKey[][] keys = new SeriesKey[hosts][metrics];
     for (int h = 0; h < hosts; h++) {

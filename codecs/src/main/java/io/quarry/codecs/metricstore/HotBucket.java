@@ -26,10 +26,46 @@ final class HotBucket {
     this.createdMillis = createdMillis;
   }
 
+  /** Adds a batch: each of its series is looked up once, then its points go straight in. */
+  void add(MetricBatch batch) {
+    HotSeries[] targets = new HotSeries[batch.seriesCount()];
+    for (int s = 0; s < targets.length; s++) {
+      targets[s] = series(batch.series(s));
+    }
+    long min = minTime;
+    long max = maxTime;
+    for (int i = 0; i < batch.size(); i++) {
+      long time = batch.time(i);
+      targets[batch.ordinal(i)].add(time, batch.value(i));
+      min = Math.min(min, time);
+      max = Math.max(max, time);
+    }
+    minTime = min;
+    maxTime = max;
+    points += batch.size();
+  }
+
   void add(MetricPoint point) {
-    HotSeries target = byKey.get(point.series());
+    series(point.series()).add(point.timeMicros(), point.value());
+    minTime = Math.min(minTime, point.timeMicros());
+    maxTime = Math.max(maxTime, point.timeMicros());
+    points++;
+  }
+
+  /** The hot series of {@code key}, created (and posted) on its first point. */
+  private HotSeries series(SeriesKey key) {
+    SeriesKey.Memo memo = key.hotSeries;
+    if (memo != null && memo.owner() == this) {
+      return (HotSeries) memo.value();
+    }
+    HotSeries target = lookUp(key);
+    key.hotSeries = new SeriesKey.Memo(this, target);
+    return target;
+  }
+
+  private HotSeries lookUp(SeriesKey key) {
+    HotSeries target = byKey.get(key);
     if (target == null) {
-      SeriesKey key = point.series();
       target = new HotSeries(series.size(), key, chunkPoints);
       byKey.put(key, target);
       series.add(target);
@@ -38,10 +74,7 @@ final class HotBucket {
         post(Postings.term(key.name(d), key.value(d)), target.id);
       }
     }
-    target.add(point.timeMicros(), point.value());
-    minTime = Math.min(minTime, point.timeMicros());
-    maxTime = Math.max(maxTime, point.timeMicros());
-    points++;
+    return target;
   }
 
   private void post(String term, int id) {
@@ -66,6 +99,13 @@ final class HotBucket {
 
   long createdMillis() {
     return createdMillis;
+  }
+
+  /** Makes the keys forget this bucket (it rolled): they must not keep its chunks in memory. */
+  void forgetMemos() {
+    for (HotSeries s : series) {
+      s.key.forgetHotSeries(this);
+    }
   }
 
   List<HotSeries> series() {

@@ -310,4 +310,67 @@ public final class MetricBucketFormat {
     found.sort(java.util.Comparator.comparingLong(p -> Long.parseLong(p.getFileName().toString())));
     return found;
   }
+
+  /**
+   * Refuses a directory holding an event index's buckets ({@code buckets/} not empty) as a metric
+   * index's.
+   *
+   * @throws IOException naming the index and the directory
+   */
+  static void requireNoEventBuckets(String index, Path directory) throws IOException {
+    Path eventBuckets = directory.resolve("buckets");
+    if (Files.isDirectory(eventBuckets)) {
+      try (var entries = Files.list(eventBuckets)) {
+        if (entries.findAny().isPresent()) {
+          throw new IOException(
+              "index '"
+                  + index
+                  + "' is declared datatype: metric but "
+                  + directory
+                  + " holds event buckets; an event index cannot become a metric index");
+        }
+      }
+    }
+  }
+
+  /**
+   * Bytes on disk under the directories (a bucket's; an index's buckets and log) by kind of file:
+   * {@code series files} ({@value #SERIES_FILE}), {@code chunk files} ({@value #CHUNKS_FILE}),
+   * {@code log} (the metric log's files), {@code other}.
+   */
+  static Map<String, Long> bytesByKind(Path... directories) throws IOException {
+    Map<String, Long> kinds = new java.util.LinkedHashMap<>();
+    kinds.put("series files", 0L);
+    kinds.put("chunk files", 0L);
+    kinds.put("log", 0L);
+    for (Path directory : directories) {
+      if (Files.isDirectory(directory)) {
+        addBytesByKind(directory, kinds);
+      }
+    }
+    return kinds;
+  }
+
+  private static void addBytesByKind(Path directory, Map<String, Long> kinds) throws IOException {
+    try (var files = Files.walk(directory)) {
+      for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+        String name = file.getFileName().toString();
+        String kind =
+            name.equals(SERIES_FILE)
+                ? "series files"
+                : name.equals(CHUNKS_FILE)
+                    ? "chunk files"
+                    : name.startsWith("mwal-") ? "log" : "other";
+        long size;
+        try {
+          size = Files.size(file);
+        } catch (java.nio.file.NoSuchFileException gone) {
+          continue; // a roll or merge deleted it meanwhile
+        }
+        kinds.merge(kind, size, Long::sum);
+      }
+    } catch (java.io.UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
 }

@@ -34,8 +34,8 @@ public final class MetricIndexStore implements Closeable {
 
   private final String name;
   private final Path bucketsDirectory;
-  private final Path quarantine;
-  private final CopyOnWriteArrayList<String> damage = new CopyOnWriteArrayList<>();
+  private final Path logDirectory;
+  private final BucketQuarantine quarantine;
   private final MetricIndexOptions options;
   private final Clock clock;
   private final MetricLog log;
@@ -59,22 +59,11 @@ public final class MetricIndexStore implements Closeable {
     this.name = requireNonNull(name, "name is null");
     this.options = requireNonNull(options, "options is null");
     this.clock = requireNonNull(clock, "clock is null");
-    Path eventBuckets = directory.resolve("buckets");
-    if (Files.isDirectory(eventBuckets)) {
-      try (var entries = Files.list(eventBuckets)) {
-        if (entries.findAny().isPresent()) {
-          throw new IOException(
-              "index '"
-                  + name
-                  + "' is declared datatype: metric but "
-                  + directory
-                  + " holds event buckets; an event index cannot become a metric index");
-        }
-      }
-    }
+    MetricBucketFormat.requireNoEventBuckets(name, directory);
     this.bucketsDirectory = directory.resolve("metric-buckets");
+    this.logDirectory = directory.resolve("metric-wal");
     Files.createDirectories(bucketsDirectory);
-    this.quarantine = directory.resolve("quarantine");
+    this.quarantine = new BucketQuarantine(name, directory.resolve("quarantine"));
     long covered = 0;
     long maxId = 0;
     List<WarmBucket> opened = new ArrayList<>();
@@ -83,7 +72,7 @@ public final class MetricIndexStore implements Closeable {
       try {
         opened.add(WarmBucket.open(dir));
       } catch (IOException | RuntimeException e) {
-        quarantine(dir, e);
+        quarantine.move(dir, e);
       }
     }
     for (WarmBucket bucket : BucketMerger.withoutLeftSources(name, opened)) {
@@ -97,10 +86,10 @@ public final class MetricIndexStore implements Closeable {
     HotBucket replayed = new HotBucket(options.chunkPoints(), clock.millis());
     this.log =
         MetricLog.open(
-            directory.resolve("metric-wal"),
+            logDirectory,
             directory.resolve("quarantine"),
             covered,
-            (generation, points) -> points.forEach(replayed::add));
+            (generation, points) -> replayed.add(points));
     this.hot = replayed;
     if (replayed.points() > 0) {
       LOG.info("metric index '" + name + "': replayed " + replayed.points() + " points");
@@ -113,53 +102,30 @@ public final class MetricIndexStore implements Closeable {
 
   /** The buckets found damaged (on open or by a search) and moved to quarantine, as messages. */
   public List<String> damage() {
-    return List.copyOf(damage);
+    return quarantine.messages();
+  }
+
+  /** Stores points durably, as {@link #add(MetricBatch)}. */
+  public void add(List<MetricPoint> points) throws IOException {
+    add(MetricBatch.of(points));
   }
 
   /**
-   * Moves a damaged warm bucket aside (its points are no longer searchable; the rest of the index
-   * is) and says so in the log and {@link #damage()}.
-   *
-   * @return the message
-   */
-  private String quarantine(Path bucket, Exception cause) throws IOException {
-    Files.createDirectories(quarantine);
-    Path moved =
-        quarantine.resolve(
-            "metric-bucket-" + bucket.getFileName() + "-" + System.currentTimeMillis());
-    Files.move(bucket, moved);
-    String message =
-        "metric index '"
-            + name
-            + "': bucket "
-            + bucket.getFileName()
-            + " is damaged ("
-            + cause.getMessage()
-            + ") and was moved to "
-            + moved
-            + "; its points are not searched";
-    LOG.severe(message);
-    damage.add(message);
-    return message;
-  }
-
-  /**
-   * Stores points durably: returns once they survive a crash and are visible to searches.
+   * Stores a batch durably (it must not change afterwards): returns once its points survive a crash
+   * and are visible to searches.
    *
    * @throws IOException when the log cannot be written or forced (nothing of the batch is then
    *     acknowledged; a failed fsync fails the index until a restart)
    */
-  public void add(List<MetricPoint> points) throws IOException {
+  public void add(MetricBatch points) throws IOException {
     if (points.isEmpty()) {
       return;
     }
     long position;
-    java.nio.ByteBuffer record = MetricLog.record(points); // outside the lock: the costly part
+    MetricLog.Encoded record = MetricLog.record(points); // outside the lock: the costly part
     synchronized (lock) {
       position = log.append(record);
-      for (MetricPoint point : points) {
-        hot.add(point);
-      }
+      hot.add(points);
     }
     log.sync(position);
     if (rollDue()) {
@@ -197,6 +163,7 @@ public final class MetricIndexStore implements Closeable {
         frozen = hot;
         hot = new HotBucket(options.chunkPoints(), clock.millis());
         flushing.add(frozen);
+        frozen.forgetMemos(); // under the lock: no writer sets a memo of it any more
       }
       long id = nextBucketId.getAndIncrement();
       Path written;
@@ -333,7 +300,7 @@ public final class MetricIndexStore implements Closeable {
         return null;
       }
     }
-    return quarantine(bucket.directory, cause);
+    return quarantine.move(bucket.directory, cause);
   }
 
   /**
@@ -374,33 +341,14 @@ public final class MetricIndexStore implements Closeable {
       throws IOException {
     SnapshotScan.Snapshot snapshot = snapshot(selector, from, to);
     try {
-      for (SnapshotScan.Source source : snapshot.byRoll()) {
-        if (source.warm() != null) {
-          if (source.warm().overlaps(from, to)) {
-            source.warm().keys(selector, from, to, keys);
-          }
-        } else if (source.selected() != null) {
-          source.selected().forEach(s -> keys.accept(s.key()));
-        }
-      }
+      snapshot.keys(selector, from, to, keys);
     } finally {
       snapshot.release();
     }
   }
 
   /** What the index holds. */
-  public record Info(
-      String name,
-      int warmBuckets,
-      long points,
-      long hotPoints,
-      long series,
-      long chunks,
-      long bytesOnDisk,
-      long minTime,
-      long maxTime) {}
-
-  public Info info() {
+  public MetricIndexInfo info() throws IOException {
     long points = 0;
     long series = 0;
     long chunks = 0;
@@ -427,8 +375,19 @@ public final class MetricIndexStore implements Closeable {
         max = Math.max(max, hot.maxTime());
       }
     }
-    return new Info(
-        name, buckets.size(), points + hotPoints, hotPoints, series, chunks, bytes, min, max);
+    java.util.Map<String, Long> kinds =
+        MetricBucketFormat.bytesByKind(bucketsDirectory, logDirectory);
+    return new MetricIndexInfo(
+        name,
+        buckets.size(),
+        points + hotPoints,
+        hotPoints,
+        series,
+        chunks,
+        bytes,
+        min,
+        max,
+        kinds);
   }
 
   @Override

@@ -37,17 +37,20 @@ import org.apache.lucene.util.IOUtils;
  */
 public final class MetricLog implements Closeable {
   private static final Logger LOG = Logger.getLogger(MetricLog.class.getName());
-  private static final byte[] MAGIC = "QUARRYML".getBytes(StandardCharsets.US_ASCII);
-  static final int VERSION = 1;
-  private static final int HEADER_BYTES = MAGIC.length + Integer.BYTES + Long.BYTES;
-  private static final int RECORD_HEADER_BYTES = 2 * Integer.BYTES;
-  private static final int MAX_RECORD_BYTES = 1 << 30;
+  static final byte[] MAGIC = "QUARRYML".getBytes(StandardCharsets.US_ASCII);
+  static final int VERSION = 2; // 1: series in every record (still read)
+  static final int HEADER_BYTES = MAGIC.length + Integer.BYTES + Long.BYTES;
+  static final int RECORD_HEADER_BYTES = 2 * Integer.BYTES;
+  static final int MAX_RECORD_BYTES = 1 << 30;
 
   /** Receives the batches found on open, oldest first, with the generation of their file. */
   @FunctionalInterface
   public interface Replay {
-    void batch(long generation, List<MetricPoint> points) throws IOException;
+    void batch(long generation, MetricBatch points) throws IOException;
   }
+
+  /** The series of the file being appended to, by their number in it (see MetricLogCodec). */
+  private java.util.Map<SeriesKey, Integer> fileNumbers = new java.util.HashMap<>();
 
   private final Path directory;
   private final Path quarantine;
@@ -104,61 +107,10 @@ public final class MetricLog implements Closeable {
   private void replayFile(long fileGeneration, Path file, boolean newest, Replay replay)
       throws IOException {
     byte[] bytes = Files.readAllBytes(file);
-    String problem = null;
-    int position = HEADER_BYTES;
-    if (bytes.length < HEADER_BYTES
-        || !java.util.Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
-      problem = "no metric log header";
-      position = 0;
-    } else {
-      ByteBuffer header = ByteBuffer.wrap(bytes, MAGIC.length, Integer.BYTES + Long.BYTES);
-      int version = header.getInt();
-      long written = header.getLong();
-      if (version != VERSION || written != fileGeneration) {
-        problem = "version " + version + ", generation " + written;
-        position = 0;
-      }
-    }
-    boolean torn = false; // what a crash during a write leaves: only ever at the end
-    while (problem == null && position < bytes.length) {
-      if (bytes.length - position < RECORD_HEADER_BYTES) {
-        problem = "a record header cut short";
-        torn = true;
-        break;
-      }
-      ByteBuffer header = ByteBuffer.wrap(bytes, position, RECORD_HEADER_BYTES);
-      int length = header.getInt();
-      int checksum = header.getInt();
-      if (length <= 0 || length > MAX_RECORD_BYTES) {
-        problem = "a record length of " + length;
-        torn = zeros(bytes, position); // space the file system allocated, never written
-        break;
-      }
-      if (bytes.length - position - RECORD_HEADER_BYTES < length) {
-        problem = "a record of " + length + " bytes cut short";
-        torn = true;
-        break;
-      }
-      CRC32C crc = new CRC32C();
-      crc.update(bytes, position + RECORD_HEADER_BYTES, length);
-      if ((int) crc.getValue() != checksum) {
-        problem = "a record failing its checksum";
-        torn = position + RECORD_HEADER_BYTES + length == bytes.length;
-        break;
-      }
-      byte[] payload =
-          java.util.Arrays.copyOfRange(
-              bytes, position + RECORD_HEADER_BYTES, position + RECORD_HEADER_BYTES + length);
-      List<MetricPoint> points;
-      try {
-        points = MetricLogCodec.decode(payload);
-      } catch (IOException | RuntimeException e) {
-        problem = "a record that passes its checksum but does not decode (" + e + ")";
-        break;
-      }
-      replay.batch(fileGeneration, points);
-      position += RECORD_HEADER_BYTES + length;
-    }
+    MetricLogReader.Scan scan = MetricLogReader.read(bytes, fileGeneration, replay);
+    String problem = scan.problem();
+    int position = scan.position();
+    boolean torn = scan.torn();
     if (problem == null) {
       return;
     }
@@ -213,16 +165,6 @@ public final class MetricLog implements Closeable {
     }
   }
 
-  /** Whether every byte from {@code from} on is zero. */
-  private static boolean zeros(byte[] bytes, int from) {
-    for (int i = from; i < bytes.length; i++) {
-      if (bytes[i] != 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   private void startFile(long newGeneration) throws IOException {
     Path file = directory.resolve("mwal-" + newGeneration + ".log");
     FileChannel created =
@@ -237,6 +179,10 @@ public final class MetricLog implements Closeable {
     IOUtils.fsync(directory, true);
     this.channel = created;
     this.generation = newGeneration;
+    // a new file starts its own dictionary; the keys forget their numbers in the old one
+    java.util.Map<SeriesKey, Integer> old = this.fileNumbers;
+    old.keySet().forEach(key -> key.forgetLogNumber(old));
+    this.fileNumbers = new java.util.HashMap<>();
     // positions grow across files: the generation above the byte offset
     this.appended = (newGeneration << 40) | HEADER_BYTES;
     this.durable = Math.max(this.durable, this.appended);
@@ -254,35 +200,44 @@ public final class MetricLog implements Closeable {
    * @return the position to pass to {@link #sync}
    */
   public long append(List<MetricPoint> points) throws IOException {
-    return append(record(points));
+    return append(record(MetricBatch.of(points)));
   }
 
   /**
    * A batch as one record, ready for {@link #append(ByteBuffer)}: encoding and checksumming are the
    * costly part, done by the caller outside any lock.
    */
-  public static ByteBuffer record(List<MetricPoint> points) throws IOException {
-    byte[] payload = MetricLogCodec.encode(points);
-    CRC32C crc = new CRC32C();
-    crc.update(payload);
-    ByteBuffer record = ByteBuffer.allocate(RECORD_HEADER_BYTES + payload.length);
-    record.putInt(payload.length).putInt((int) crc.getValue()).put(payload).flip();
-    return record;
+  public static Encoded record(MetricBatch points) {
+    return new Encoded(points, MetricLogCodec.encodePoints(points));
   }
+
+  /** A batch with its points encoded, ready for {@link #append(Encoded)}. */
+  public record Encoded(MetricBatch batch, ByteBuffer points) {}
 
   /**
    * Appends a record made by {@link #record}.
    *
    * @return the position to pass to {@link #sync}
    */
-  public synchronized long append(ByteBuffer record) throws IOException {
+  public synchronized long append(Encoded record) throws IOException {
     checkNotFailed();
     long start = channel.position();
+    List<SeriesKey> added = new java.util.ArrayList<>();
     try {
-      while (record.hasRemaining()) {
-        channel.write(record);
+      ByteBuffer refs = MetricLogCodec.seriesRefs(record.batch(), fileNumbers, added);
+      ByteBuffer points = record.points().duplicate();
+      CRC32C crc = new CRC32C();
+      crc.update(refs.duplicate());
+      crc.update(points.duplicate());
+      ByteBuffer header = ByteBuffer.allocate(RECORD_HEADER_BYTES);
+      header.putInt(refs.remaining() + points.remaining()).putInt((int) crc.getValue()).flip();
+      ByteBuffer[] buffers = {header, refs, points};
+      while (points.hasRemaining()) {
+        channel.write(buffers);
       }
     } catch (IOException e) {
+      fileNumbers.keySet().removeAll(added); // the file has not got them
+      added.forEach(key -> key.logNumber = null);
       try {
         channel.truncate(start);
         channel.position(start);

@@ -15,6 +15,36 @@ public final class SeriesKey {
   private final String[] names;
   private final String[] values;
   private final int hash;
+  private byte[] encoded; // the log's bytes of this key, made on first use (a benign race)
+
+  /**
+   * What an index last found for this key — its hot series, its number in the log file being
+   * written — with the map that answered ({@link Memo#owner}), so a writer that reuses its key
+   * instances (HEC interns them) skips the lookup. One reference, written whole: a key shared by
+   * indexes that race on it at worst misses, never reads another index's answer.
+   */
+  volatile Memo hotSeries;
+
+  volatile Memo logNumber;
+
+  /** An answer for a key and the map it came from. */
+  record Memo(Object owner, Object value) {}
+
+  /** Drops the hot series memo of {@code bucket} (rolled: not to be kept alive by the key). */
+  void forgetHotSeries(Object bucket) {
+    Memo memo = hotSeries;
+    if (memo != null && memo.owner() == bucket) {
+      hotSeries = null;
+    }
+  }
+
+  /** Drops the log number memo of the dictionary {@code file} (the log moved on). */
+  void forgetLogNumber(Object file) {
+    Memo memo = logNumber;
+    if (memo != null && memo.owner() == file) {
+      logNumber = null;
+    }
+  }
 
   private SeriesKey(String metricName, String[] names, String[] values) {
     this.metricName = metricName;
@@ -74,6 +104,26 @@ public final class SeriesKey {
     return new SeriesKey(metricName, names, values);
   }
 
+  /**
+   * The key as {@link MetricLogCodec} writes it (metric name, dimension count, names and values as
+   * Lucene strings), encoded once per key: a writer that reuses its keys pays for it once.
+   */
+  byte[] encoded() {
+    byte[] bytes = encoded;
+    if (bytes == null) {
+      org.apache.lucene.store.ByteBuffersDataOutput out =
+          new org.apache.lucene.store.ByteBuffersDataOutput();
+      try {
+        MetricLogCodec.writeSeries(out, this);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("writing to memory", e);
+      }
+      bytes = out.toArrayCopy();
+      encoded = bytes;
+    }
+    return bytes;
+  }
+
   public String metricName() {
     return metricName;
   }
@@ -108,11 +158,12 @@ public final class SeriesKey {
 
   @Override
   public boolean equals(Object other) {
-    return other instanceof SeriesKey key
-        && key.hash == hash
-        && key.metricName.equals(metricName)
-        && Arrays.equals(key.names, names)
-        && Arrays.equals(key.values, values);
+    return other == this
+        || other instanceof SeriesKey key
+            && key.hash == hash
+            && key.metricName.equals(metricName)
+            && Arrays.equals(key.names, names)
+            && Arrays.equals(key.values, values);
   }
 
   @Override

@@ -71,6 +71,23 @@ final class SnapshotScan {
       return new Snapshot(byRoll, byFirstRoll, refused[0]);
     }
 
+    /**
+     * Gives the keys of series {@code selector} accepts with points in {@code [from, to)}, once per
+     * bucket that holds them.
+     */
+    void keys(
+        SeriesSelector selector, long from, long to, java.util.function.Consumer<SeriesKey> keys) {
+      for (Source source : byRoll) {
+        if (source.warm() != null) {
+          if (source.warm().overlaps(from, to)) {
+            source.warm().keys(selector, from, to, keys);
+          }
+        } else if (source.selected() != null) {
+          source.selected().forEach(s -> keys.accept(s.key()));
+        }
+      }
+    }
+
     void release() throws IOException {
       IOException failure = null;
       for (WarmBucket bucket : warm) {

@@ -137,6 +137,41 @@ final class WarmBucket {
     return list;
   }
 
+  /**
+   * Reads the whole bucket as {@code quarry fsck} does: the chunk file's checksum, then every
+   * chunk's checksum and points, each chunk's count and time bounds against the series file's.
+   *
+   * @return the points read
+   * @throws IOException ({@link org.apache.lucene.index.CorruptIndexException} for damage)
+   */
+  long verify() throws IOException {
+    java.nio.ByteBuffer data = MetricBucketFormat.mapChunks(directory);
+    MetricChunkReader reader = new MetricChunkReader();
+    io.quarry.codecs.metric.MetricPointIterator points =
+        new io.quarry.codecs.metric.MetricPointIterator();
+    long read = 0;
+    for (int c = 0; c < chunkOffset.length; c++) {
+      byte[] bytes = copy(data, c);
+      reader.reset(bytes, 0, bytes.length);
+      if (reader.count() != chunkCount[c]
+          || reader.count() > 0
+              && (reader.minTime() != chunkMin[c] || reader.maxTime() != chunkMax[c])) {
+        throw new org.apache.lucene.index.CorruptIndexException(
+            "chunk " + c + " disagrees with the series file's chunk index", directory.toString());
+      }
+      points.reset(reader);
+      while (points.next()) {
+        read++;
+      }
+    }
+    if (read != this.points) {
+      throw new org.apache.lucene.index.CorruptIndexException(
+          read + " points in the chunks, " + this.points + " in the series file",
+          directory.toString());
+    }
+    return read;
+  }
+
   int seriesCount() {
     return keys.length;
   }

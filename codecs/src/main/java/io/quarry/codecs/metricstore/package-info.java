@@ -4,8 +4,9 @@
  * _value}, {@code _time}, string dimensions) as time series — a series is a metric name plus a
  * sorted dimension set.
  *
- * <p>Points are appended to the index's own write-ahead log ({@link
- * io.quarry.codecs.metricstore.MetricLog}) and into the hot bucket's in-memory series ({@link
+ * <p>Points come as columnar batches ({@link io.quarry.codecs.metricstore.MetricBatch}) and are
+ * appended to the index's own write-ahead log ({@link io.quarry.codecs.metricstore.MetricLog}, a
+ * series dictionary per file) and into the hot bucket's in-memory series ({@link
  * io.quarry.codecs.metricstore.HotBucket}: a series dictionary with postings, and per series the
  * chunk codec's chunks of {@code io.quarry.codecs.metric}); a write returns once the log is forced.
  * The hot bucket rolls into an immutable warm bucket — a series file (dictionary, postings, chunk
@@ -16,6 +17,7 @@
  * crash-safe, while searches holding the old ones keep reading them. Queries select series by
  * postings and a predicate, skip buckets and chunks by their time bounds, and decode only the
  * chunks that overlap ({@link io.quarry.codecs.metricstore.MetricIndexStore#scan}). {@link
- * io.quarry.codecs.metricstore.MetricStore} holds every metric index of a data directory.
+ * io.quarry.codecs.metricstore.MetricStore} holds every metric index of a data directory; {@link
+ * io.quarry.codecs.metricstore.MetricFsck} checks one offline.
  */
 package io.quarry.codecs.metricstore;

@@ -13,7 +13,8 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Check every bucket of a data directory (stop the server first): checksums of every file,",
-      "every journal block. Exit status 0 when all are clean, 1 when damage was found."
+      "every journal block; every metric bucket's chunks and points, every metric log record.",
+      "Exit status 0 when all are clean, 1 when damage was found."
     })
 final class FsckCommand implements Callable<Integer> {
   @Option(
@@ -70,6 +71,7 @@ final class FsckCommand implements Callable<Integer> {
       System.out.printf(
           "%-20s wal %-9s %s%n", check.index(), check.file().file().getFileName(), verdict);
     }
+    MetricFsckReport metrics = MetricFsckReport.run(dataDir, repair, System.out);
     System.out.println(
         checks.size()
             + " buckets checked, "
@@ -78,7 +80,8 @@ final class FsckCommand implements Callable<Integer> {
             + walChecks.size()
             + " WAL files checked, "
             + damagedWal
-            + " damaged");
-    return damagedWal == 0 && (damaged == 0 || repair) ? 0 : 1;
+            + " damaged; "
+            + metrics.summary());
+    return damagedWal == 0 && (damaged == 0 || repair) && metrics.clean(repair) ? 0 : 1;
   }
 }

@@ -1,6 +1,7 @@
 package io.quarry.server.cli;
 
 import io.quarry.client.IndexSummary;
+import io.quarry.client.MetricIndexSummary;
 import io.quarry.client.QuarryClient;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,9 +15,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code quarry indexes}: buckets, events, time range, size and compression of every index; with
- * {@code --verbose}, also where the bytes go (journal, terms, postings, doc values, points) per
- * index, as a share and as bytes per raw byte.
+ * {@code quarry indexes}: buckets, events, time range, size and compression of every index, then
+ * every metric index (points, series, chunks, bytes per point); with {@code --verbose}, also where
+ * the bytes go (journal, terms, postings, doc values, points; a metric index's series files, chunk
+ * files and log) per index, as a share and as bytes per raw byte (per point for a metric index).
  */
 @Command(
     name = "indexes",
@@ -68,10 +70,22 @@ final class IndexesCommand implements Callable<Integer> {
       rows.add(row);
     }
     Table.print(System.out, fields, rows);
+    List<MetricIndexSummary> metricIndexes = client.metricIndexes();
+    if (!metricIndexes.isEmpty()) {
+      System.out.println();
+      Table.print(System.out, MetricIndexRows.FIELDS, MetricIndexRows.summary(metricIndexes));
+    }
     if (verbose) {
       System.out.println();
       Table.print(
           System.out, List.of("index", "holds", "bytes", "share", "per raw byte"), kinds(client));
+      if (!metricIndexes.isEmpty()) {
+        System.out.println();
+        Table.print(
+            System.out,
+            List.of("index", "holds", "bytes", "share", "per point"),
+            MetricIndexRows.kinds(metricIndexes));
+      }
     }
     return 0;
   }

@@ -38,8 +38,15 @@ public final class HecEventParser {
    */
   public record Result(
       List<IndexedEvent> events,
-      List<io.quarry.server.metricindex.IndexedPoint> points,
-      Optional<HecException> error) {}
+      Map<String, io.quarry.codecs.metricstore.MetricBatch> points,
+      Optional<HecException> error) {
+    /** Number of metric data points. */
+    public int pointCount() {
+      return points.values().stream()
+          .mapToInt(io.quarry.codecs.metricstore.MetricBatch::size)
+          .sum();
+    }
+  }
 
   private final HecToken token;
   private final IngestService indexes;
@@ -47,7 +54,9 @@ public final class HecEventParser {
   private final Instant now;
   private boolean autoExtractTimestamp;
   private io.quarry.server.metricindex.MetricIngest metricIndexes;
-  private final List<io.quarry.server.metricindex.IndexedPoint> points = new ArrayList<>();
+  private final io.quarry.server.metricindex.HecMetricBatches points =
+      new io.quarry.server.metricindex.HecMetricBatches();
+  private final HecEnvelope envelope = new HecEnvelope(JSON);
 
   /**
    * The metric indexes: envelopes for them are metric data points ({@link
@@ -85,7 +94,7 @@ public final class HecEventParser {
       // leading zero bytes): the client's fault, answered like any other malformed body
       return new Result(
           events,
-          points,
+          points.batches(),
           Optional.of(
               HecException.invalidFormat(
                   number[0], "the body is not JSON text in UTF-8: " + e.getMessage())));
@@ -102,7 +111,9 @@ public final class HecEventParser {
           next = parser.nextToken();
         } catch (JsonProcessingException e) {
           return new Result(
-              events, points, Optional.of(HecException.invalidFormat(number, describe(e))));
+              events,
+              points.batches(),
+              Optional.of(HecException.invalidFormat(number, describe(e))));
         }
         if (next == null) {
           break;
@@ -110,17 +121,18 @@ public final class HecEventParser {
         if (next != JsonToken.START_OBJECT) {
           return new Result(
               events,
-              points,
+              points.batches(),
               Optional.of(
                   HecException.invalidFormat(
                       number, "event " + number + " is not a JSON object but " + next)));
         }
-        JsonNode envelope;
         try {
-          envelope = JSON.readTree(parser);
+          envelope.read(parser);
         } catch (JsonProcessingException e) {
           return new Result(
-              events, points, Optional.of(HecException.invalidFormat(number, describe(e))));
+              events,
+              points.batches(),
+              Optional.of(HecException.invalidFormat(number, describe(e))));
         }
         try {
           IndexedEvent event = toEvent(envelope, number);
@@ -128,20 +140,20 @@ public final class HecEventParser {
             events.add(event);
           }
         } catch (HecException e) {
-          return new Result(events, points, Optional.of(e));
+          return new Result(events, points.batches(), Optional.of(e));
         }
         number++;
         counter[0] = number;
       }
     }
     if (events.isEmpty() && points.isEmpty()) {
-      return new Result(events, points, Optional.of(HecException.noData()));
+      return new Result(events, points.batches(), Optional.of(HecException.noData()));
     }
-    return new Result(events, points, Optional.empty());
+    return new Result(events, points.batches(), Optional.empty());
   }
 
-  private IndexedEvent toEvent(JsonNode envelope, int number) {
-    JsonNode event = envelope.get("event");
+  private IndexedEvent toEvent(HecEnvelope read, int number) {
+    JsonNode event = read.member("event");
     if (event == null || event.isNull()) {
       throw HecException.eventRequired(number);
     }
@@ -149,13 +161,14 @@ public final class HecEventParser {
     if (raw.isBlank()) {
       throw HecException.eventBlank(number);
     }
-    String index = text(envelope, "index", number).orElse(token.defaultIndex());
+    String index = memberText(read.member("index"), "index", number).orElse(token.defaultIndex());
     boolean metricIndex = metricIndexes != null && metricIndexes.hasIndex(index);
-    boolean metricEvent = io.quarry.server.metricindex.HecMetricEnvelope.isMetric(envelope);
+    boolean metricEvent = io.quarry.server.metricindex.HecMetricEnvelope.isMetric(read);
     if (metricIndex || metricEvent) {
-      addPoints(envelope, index, metricIndex, metricEvent, number);
+      addPoints(read, index, metricIndex, metricEvent, number);
       return null;
     }
+    JsonNode envelope = read.toTree();
     requireWritable(indexes, token, index, number);
     long time = time(envelope.get("time"), number);
     String sourcetype = text(envelope, "sourcetype", number).orElse("httpevent");
@@ -188,7 +201,7 @@ public final class HecEventParser {
    * to an event index or an event to a metric index.
    */
   private void addPoints(
-      JsonNode envelope, String index, boolean metricIndex, boolean metricEvent, int number) {
+      HecEnvelope envelope, String index, boolean metricIndex, boolean metricEvent, int number) {
     if (!metricIndex) {
       requireWritable(indexes, token, index, number); // an index that does not exist says so
       throw HecException.incorrectIndex(
@@ -210,15 +223,13 @@ public final class HecEventParser {
       throw HecException.incorrectIndex(
           number, "token '" + token.name() + "' may not write to index '" + index + "'");
     }
-    long time = time(envelope.get("time"), number);
-    String host = text(envelope, "host", number).orElse(defaultHost);
-    String source = text(envelope, "source", number).orElse("http:" + token.name());
-    String sourcetype = text(envelope, "sourcetype", number).orElse("httpevent");
-    for (io.quarry.codecs.metricstore.MetricPoint point :
-        io.quarry.server.metricindex.HecMetricEnvelope.points(
-            envelope, time, host, source, sourcetype, number)) {
-      points.add(new io.quarry.server.metricindex.IndexedPoint(index, point));
-    }
+    long time = time(envelope.member("time"), number);
+    String host = memberText(envelope.member("host"), "host", number).orElse(defaultHost);
+    String source =
+        memberText(envelope.member("source"), "source", number).orElse("http:" + token.name());
+    String sourcetype =
+        memberText(envelope.member("sourcetype"), "sourcetype", number).orElse("httpevent");
+    points.add(envelope, index, time, host, source, sourcetype, number);
   }
 
   /** HEC code 7 unless {@code index} exists and the token may write it. */
@@ -233,7 +244,10 @@ public final class HecEventParser {
   }
 
   private static Optional<String> text(JsonNode envelope, String name, int number) {
-    JsonNode value = envelope.get(name);
+    return memberText(envelope.get(name), name, number);
+  }
+
+  private static Optional<String> memberText(JsonNode value, String name, int number) {
     if (value == null || value.isNull()) {
       return Optional.empty();
     }

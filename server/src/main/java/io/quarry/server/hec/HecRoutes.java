@@ -105,7 +105,7 @@ public final class HecRoutes {
                   .metricIndexes(metricIngest)
                   .parse(exchange.body());
           write(result.events());
-          writePoints(result.points());
+          writePoints(result.points(), result.pointCount());
           if (result.error().isPresent()) {
             throw result.error().get();
           }
@@ -240,15 +240,15 @@ public final class HecRoutes {
   }
 
   /** Stores metric data points; a storage failure answers as {@link #write} does. */
-  private void writePoints(List<io.quarry.server.metricindex.IndexedPoint> points) {
-    if (points.isEmpty()) {
+  private void writePoints(
+      Map<String, io.quarry.codecs.metricstore.MetricBatch> points, int count) {
+    if (count == 0) {
       return;
     }
     try {
       metricIngest.write(points);
     } catch (IOException e) {
-      LOG.log(
-          Level.WARNING, "storing " + points.size() + " metric points failed; answering 503", e);
+      LOG.log(Level.WARNING, "storing " + count + " metric points failed; answering 503", e);
       throw HecException.serverBusy(
           "storage write failed: " + e.getMessage() + " (is the disk full?); retry later");
     }

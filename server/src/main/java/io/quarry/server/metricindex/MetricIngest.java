@@ -33,6 +33,17 @@ public final class MetricIngest {
     return points.get();
   }
 
+  /** Stores batches by index; returns when every point is durable and searchable. */
+  public void write(Map<String, io.quarry.codecs.metricstore.MetricBatch> batches)
+      throws IOException {
+    for (Map.Entry<String, io.quarry.codecs.metricstore.MetricBatch> entry : batches.entrySet()) {
+      if (!entry.getValue().isEmpty()) {
+        store.index(entry.getKey()).add(entry.getValue());
+        points.addAndGet(entry.getValue().size());
+      }
+    }
+  }
+
   /** Returns when every point is durable and searchable. */
   public void write(List<IndexedPoint> indexed) throws IOException {
     if (indexed.isEmpty()) {

@@ -120,7 +120,7 @@ public final class IndexRoutes {
       if (!access.mayRead(name)) {
         continue;
       }
-      io.quarry.codecs.metricstore.MetricIndexStore.Info info = metricStore.index(name).info();
+      io.quarry.codecs.metricstore.MetricIndexInfo info = metricStore.index(name).info();
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("name", name);
       entry.put("datatype", "metric");
@@ -134,6 +134,7 @@ public final class IndexRoutes {
       entry.put("bytesOnDisk", info.bytesOnDisk());
       long warmPoints = info.points() - info.hotPoints();
       entry.put("bytesPerPoint", warmPoints == 0 ? null : info.bytesOnDisk() / (double) warmPoints);
+      entry.put("bytesByKind", info.bytesByKind());
       List<String> damage = metricStore.index(name).damage();
       if (!damage.isEmpty()) {
         entry.put("quarantinedBuckets", damage);

@@ -25,9 +25,9 @@ import java.util.function.Consumer;
 /**
  * Runs a plan whose generator is a command over metric indexes ({@code mstats}, {@code mcatalog},
  * {@code mpreview}) for {@link SearchService}: the metric store answers through {@link
- * MetricSearch}; mstats with nothing after it hands its typed pages on as they are, {@code
- * prestats=true} streams points into the pipeline, everything else feeds rows to the row pipeline.
- * The stats name the buckets, series, chunks and points read and skipped.
+ * MetricSearch}; mstats or mpreview with nothing after it hands its typed pages on as they are,
+ * {@code prestats=true} streams points into the pipeline, everything else feeds rows to the row
+ * pipeline. The stats name the buckets, series, chunks and points read and skipped.
  */
 final class MetricExecution {
   private final MetricSearch metricSearch;
@@ -60,8 +60,11 @@ final class MetricExecution {
     if (metric instanceof MstatsCommand mstats && mstats.prestats()) {
       return prestats(plan, mstats, indexes, control, pages, started, evaluator, pluginWarnings);
     }
-    // mstats with nothing after it answers in typed pages; anything else feeds rows on
-    boolean direct = plan.pipeline().isEmpty() && metric instanceof MstatsCommand;
+    // mstats or mpreview with nothing after it answers in typed pages; anything else feeds rows on
+    boolean direct =
+        plan.pipeline().isEmpty()
+            && (metric instanceof MstatsCommand
+                || metric instanceof io.quarry.ql.ast.MpreviewCommand);
     io.quarry.server.search.metric.MetricSearch.Result result =
         metricSearch.run(
             metric,
@@ -121,9 +124,12 @@ final class MetricExecution {
 
   /**
    * Where {@code mstats prestats=true append=true} later in a pipeline reads: the metric store,
-   * over the indexes, time and series filter bound into the command when it was planned.
+   * over the indexes, time and series filter bound into the command when it was planned; what each
+   * such command read goes to {@code scans} (the search's costs count every mstats).
    */
-  static io.quarry.ql.exec.MetricAppend appender(MetricSearch metricSearch) {
+  static io.quarry.ql.exec.MetricAppend appender(
+      MetricSearch metricSearch,
+      java.util.function.Consumer<io.quarry.codecs.metricstore.MetricScanStats> scans) {
     return (mstats, rows, stopped) -> {
       io.quarry.ql.ast.MetricAppendScope scope =
           mstats
@@ -145,7 +151,10 @@ final class MetricExecution {
             "mstats append=true reads no index: name a metric index in its where clause"
                 + " (index=<name>)");
       }
-      messages.addAll(metricSearch.prestats(mstats, plan, indexes, rows, stopped).warnings());
+      io.quarry.codecs.metricstore.MetricScanStats scan =
+          metricSearch.prestats(mstats, plan, indexes, rows, stopped);
+      scans.accept(scan);
+      messages.addAll(scan.warnings());
       return messages;
     };
   }

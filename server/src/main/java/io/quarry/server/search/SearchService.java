@@ -495,8 +495,11 @@ public final class SearchService implements AutoCloseable {
     try {
       control.limit(timeLimit.compareTo(maxTime) < 0 ? timeLimit : maxTime);
       SearchStats stats;
+      // what mstats append=true commands later in the pipeline read, for the inspector's costs
+      java.util.concurrent.atomic.AtomicReference<io.quarry.codecs.metricstore.MetricScanStats>
+          appended = new java.util.concurrent.atomic.AtomicReference<>();
       try {
-        stats = execute(plan, control, pages, memory);
+        stats = execute(plan, control, pages, memory, appended).plusMetricScan(appended.get());
       } catch (RuntimeException e) {
         if (control.cancelled()) {
           outcome = "cancelled"; // e.g. its client went away: writing the answer failed
@@ -517,10 +520,12 @@ public final class SearchService implements AutoCloseable {
       SearchPlan plan,
       SearchControl control,
       Consumer<Page> pages,
-      io.quarry.plugin.api.data.MemoryAccount memory)
+      io.quarry.plugin.api.data.MemoryAccount memory,
+      java.util.concurrent.atomic.AtomicReference<io.quarry.codecs.metricstore.MetricScanStats>
+          appended)
       throws IOException {
     if (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MetricCommand metric) {
-      return executeMetric(plan, metric, control, pages, memory);
+      return executeMetric(plan, metric, control, pages, memory, appended);
     }
     long started = System.nanoTime();
     List<String> messages = new ArrayList<>();
@@ -551,7 +556,7 @@ public final class SearchService implements AutoCloseable {
     int aggregatorAt = batchAggregatorIndex(plan.pipeline());
     List<String> pluginWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
     Evaluator evaluator =
-        evaluator()
+        evaluator(appended)
             .withResources(
                 new io.quarry.ql.exec.SearchResources(
                     memory, control::cancelled, pluginWarnings::add, control::shouldStop));
@@ -634,12 +639,14 @@ public final class SearchService implements AutoCloseable {
       io.quarry.ql.ast.MetricCommand metric,
       SearchControl control,
       Consumer<Page> pages,
-      io.quarry.plugin.api.data.MemoryAccount memory)
+      io.quarry.plugin.api.data.MemoryAccount memory,
+      java.util.concurrent.atomic.AtomicReference<io.quarry.codecs.metricstore.MetricScanStats>
+          appended)
       throws IOException {
     // the search's own account: under the breaker over all searches, like an event search's
     List<String> pluginWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
     Evaluator evaluator =
-        evaluator()
+        evaluator(appended)
             .withResources(
                 new io.quarry.ql.exec.SearchResources(
                     memory, control::cancelled, pluginWarnings::add, control::shouldStop));
@@ -990,7 +997,13 @@ public final class SearchService implements AutoCloseable {
       reduce.add(names.get(aggregatorAt) + " (merge)");
       reduce.addAll(names.subList(aggregatorAt + 1, names.size()));
       explain.put("reduce", reduce);
-      explain.putAll(batchPlan(plan, translation, aggregatorAt, evaluator()).explain(plan));
+      explain.putAll(
+          batchPlan(
+                  plan,
+                  translation,
+                  aggregatorAt,
+                  evaluator(new java.util.concurrent.atomic.AtomicReference<>()))
+              .explain(plan));
     } else {
       explain.put("mode", "time-ordered");
       explain.put("pipeline", names);
@@ -1016,10 +1029,18 @@ public final class SearchService implements AutoCloseable {
             .toString();
   }
 
-  /** Evaluates eval/where with the search's clock (now()) in UTC. */
-  private Evaluator evaluator() {
+  /**
+   * Evaluates eval/where with the search's clock (now()) in UTC; what {@code mstats append=true}
+   * reads is added up in {@code appended}.
+   */
+  private Evaluator evaluator(
+      java.util.concurrent.atomic.AtomicReference<io.quarry.codecs.metricstore.MetricScanStats>
+          appended) {
     return new Evaluator(clock.instant(), ZoneOffset.UTC, lookups, lookups)
-        .withMetricAppend(MetricExecution.appender(metricSearch));
+        .withMetricAppend(
+            MetricExecution.appender(
+                metricSearch,
+                scan -> appended.accumulateAndGet(scan, (a, b) -> a == null ? b : a.plus(b))));
   }
 
   /** Stops the search threads. */

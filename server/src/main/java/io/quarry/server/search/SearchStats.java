@@ -46,6 +46,32 @@ public record SearchStats(
     messages = List.copyOf(messages);
   }
 
+  /**
+   * These stats with {@code appended} (what {@code mstats append=true} commands read) added to the
+   * metric scan; these stats when it is null.
+   */
+  public SearchStats plusMetricScan(io.quarry.codecs.metricstore.MetricScanStats appended) {
+    if (appended == null) {
+      return this;
+    }
+    return new SearchStats(
+        indexes,
+        buckets,
+        bucketsSkipped,
+        segments,
+        segmentsSkipped,
+        eventsRead,
+        eventsMatched,
+        rows,
+        exactIndexQuery,
+        elapsed,
+        scanCosts,
+        fieldExtraction,
+        stages,
+        messages,
+        java.util.Optional.of(metricScan.map(scan -> scan.plus(appended)).orElse(appended)));
+  }
+
   /** One line for the log (and so for {@code index=_internal}): what the search cost, by stage. */
   public String summary(String query) {
     StringBuilder line =

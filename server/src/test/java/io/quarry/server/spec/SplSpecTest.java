@@ -46,10 +46,11 @@ import org.junit.jupiter.api.io.TempDir;
  * data/*.json} (HEC event envelopes, one per line; the index is the file's name unless the envelope
  * names one) through {@code /services/collector/event}, the raw logs listed in {@code
  * data/raw-datasets.txt} (the Loghub samples, the demo access log) through {@code
- * /services/collector/raw} with their sourcetypes — and uploads {@code lookups/*.csv} as lookup
- * tables. Each case's query goes through the native JSON API ({@code POST /api/v1/search}) with a
- * real HTTP client, and the typed JSON answer is compared with the expected table (see {@link
- * ActualTable#mismatch}); a failure shows both tables.
+ * /services/collector/raw} with their sourcetypes, the metric points of {@code
+ * data/spec_metrics.csv} into a metric index ({@link MetricSpecData}) — and uploads {@code
+ * lookups/*.csv} as lookup tables. Each case's query goes through the native JSON API ({@code POST
+ * /api/v1/search}) with a real HTTP client, and the typed JSON answer is compared with the expected
+ * table (see {@link ActualTable#mismatch}); a failure shows both tables.
  *
  * <p>{@code -Dspl.spec=name} runs only the files whose name contains {@code name}.
  */
@@ -96,9 +97,18 @@ class SplSpecTest {
     }
     List<String> indexes = new ArrayList<>(envelopes.keySet());
     raw.forEach(dataset -> indexes.add(dataset.index()));
-    server = startAndLoad(dataDirectory.resolve("events"), indexes, null, envelopes, raw, root);
+    List<String> eventIndexes = List.copyOf(indexes);
+    indexes.add(MetricSpecData.INDEX);
+    server =
+        startAndLoad(
+            dataDirectory.resolve("events"),
+            indexes,
+            MetricSpecData.storage(Map.of()),
+            envelopes,
+            raw,
+            root);
     Map<String, QuarryConfig.IndexStorage> blocks = new LinkedHashMap<>();
-    for (String index : indexes) {
+    for (String index : eventIndexes) {
       blocks.put(
           index,
           new QuarryConfig.IndexStorage(
@@ -108,11 +118,11 @@ class SplSpecTest {
         startAndLoad(
             dataDirectory.resolve("blocks"),
             indexes,
-            new QuarryConfig.Storage(null, null, null, null, blocks),
+            MetricSpecData.storage(blocks),
             envelopes,
             raw,
             root);
-    for (String index : indexes) { // the third engine really reads blocks
+    for (String index : eventIndexes) { // the third engine really reads blocks
       try (Stream<Path> buckets =
           Files.list(dataDirectory.resolve("blocks/indexes").resolve(index).resolve("buckets"))) {
         assertThat(buckets.filter(b -> Files.exists(b.resolve("bucket.format"))).count())
@@ -158,6 +168,7 @@ class SplSpecTest {
           body.toString().getBytes(StandardCharsets.UTF_8),
           200);
     }
+    MetricSpecData.load(started.url(), TOKEN, root);
     for (RawDataset dataset : raw) {
       byte[] body;
       try (InputStream in = SplSpecTest.class.getResourceAsStream(dataset.resource())) {

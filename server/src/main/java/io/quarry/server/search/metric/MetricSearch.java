@@ -2,7 +2,6 @@ package io.quarry.server.search.metric;
 
 import static java.util.Objects.requireNonNull;
 
-import io.quarry.codecs.metricstore.MetricIndexStore;
 import io.quarry.codecs.metricstore.MetricScanStats;
 import io.quarry.codecs.metricstore.MetricStore;
 import io.quarry.codecs.metricstore.Postings;
@@ -70,8 +69,9 @@ public final class MetricSearch {
   }
 
   /**
-   * As above; with {@code pageSize} &gt; 0, mstats answers with typed pages of that many rows (at
-   * most {@code maxRows} in all) instead of rows, for a search where nothing follows it.
+   * As above; with {@code pageSize} &gt; 0, mstats and mpreview answer with typed pages of that
+   * many rows (at most {@code maxRows} in all) instead of rows, for a search where nothing follows
+   * them.
    */
   public Result run(
       MetricCommand command,
@@ -133,6 +133,22 @@ public final class MetricSearch {
         }
       }
       case McatalogCommand catalog -> rows = catalog(catalog, plan, indexes, from, to);
+      case MpreviewCommand preview when pageSize > 0 -> {
+        PreviewPages previewPages = new PreviewPages(preview, maxRows, stopped);
+        for (String index : indexes) {
+          scan =
+              scan.plus(
+                  store
+                      .index(index)
+                      .scan(
+                          SeriesFilter.selector(plan.filter(), index, key -> true),
+                          from,
+                          to,
+                          previewPages.visitor(index)));
+        }
+        pages = previewPages.pages(pageSize);
+        rows = List.of();
+      }
       case MpreviewCommand preview -> {
         List<Row> points = new ArrayList<>();
         for (String index : indexes) {
@@ -343,14 +359,5 @@ public final class MetricSearch {
   /** The metric index a name refers to, if it is one. */
   public boolean isMetricIndex(String name) {
     return store.hasIndex(name);
-  }
-
-  /** For {@code GET /api/v1/indexes}-style listings. */
-  public List<MetricIndexStore.Info> info() {
-    List<MetricIndexStore.Info> info = new ArrayList<>();
-    for (String name : store.indexNames()) {
-      info.add(store.index(name).info());
-    }
-    return info;
   }
 }

@@ -339,6 +339,22 @@ class MetricSearchTest {
   }
 
   @Test
+  void mpreviewInTypedPagesAnswersAsThroughRows() throws Exception {
+    // nothing after mpreview: typed pages of the points; a where after it: rows, paged by the
+    // pipeline — the same answer, every series' dimensions as columns
+    for (String preview :
+        List.of(
+            "| mpreview target_per_timeseries=3 index=m",
+            "| mpreview target_per_timeseries=0 index=m host=h1",
+            "| mpreview target_per_timeseries=0 index=m")) {
+      List<JsonNode> direct = rows(preview);
+      List<JsonNode> piped = rows(preview + " | where isnotnull(metric_name)");
+      assertThat(direct).as(preview).isNotEmpty();
+      assertThat(piped.toString()).as(preview).isEqualTo(direct.toString());
+    }
+  }
+
+  @Test
   void prestatsFeedsTimechartAndStats() throws Exception {
     // the points go on as rows; timechart computes the same averages mstats would
     List<JsonNode> timechart =
@@ -604,36 +620,7 @@ class MetricSearchTest {
                 .average()
                 .orElseThrow(),
             within(1e-9));
-    String form = JSON.writeValueAsString(Map.of("query", query));
-    HttpResponse<String> job =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs"))
-                    .header("Authorization", TestServers.basic(PASSWORD))
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(form))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(job.statusCode()).as(job.body()).isBetween(200, 201);
-    String id = JSON.readTree(job.body()).get("id").asText();
-    JsonNode inspect = null;
-    for (int attempt = 0; attempt < 200; attempt++) {
-      inspect =
-          JSON.readTree(
-              HttpClient.newHttpClient()
-                  .send(
-                      HttpRequest.newBuilder(
-                              URI.create(server.url() + "/api/v1/jobs/" + id + "/inspect"))
-                          .header("Authorization", TestServers.basic(PASSWORD))
-                          .build(),
-                      HttpResponse.BodyHandlers.ofString())
-                  .body());
-      if (inspect.has("costs")) {
-        break;
-      }
-      Thread.sleep(50);
-    }
-    JsonNode metrics = inspect.get("costs").get("metrics");
+    JsonNode metrics = costs(query).get("metrics");
     assertThat(metrics.get("series").asLong()).isPositive();
     assertThat(metrics.get("points").asLong()).isEqualTo(POINTS);
     assertThat(metrics.get("chunks").asLong()).isPositive();
@@ -656,5 +643,59 @@ class MetricSearchTest {
     assertThat(listed.get("points").asLong()).isGreaterThanOrEqualTo(3L * HOSTS.length * POINTS);
     assertThat(listed.get("warmBuckets").asInt()).isPositive();
     assertThat(rows("| help mstats").toString()).contains("<function>(<metric>) [AS <name>]");
+  }
+
+  @Test
+  void costsCountEveryMstatsOfASearch() throws Exception {
+    // two mstats: the first one's scan and the appended one's
+    JsonNode both =
+        costs(
+                "| mstats prestats=true avg(cpu.user) where index=m host=h1"
+                    + " | mstats prestats=true append=true avg(cpu.sys) where index=m host=h2"
+                    + " | stats count")
+            .get("metrics");
+    assertThat(both.get("points").asLong()).isEqualTo(2L * POINTS);
+    assertThat(both.get("series").asLong()).isEqualTo(2);
+    // a search of no metric index whose pipeline appends points
+    JsonNode appended =
+        costs(
+                "| makeresults count=2"
+                    + " | mstats prestats=t append=t count(net.bytes) where index=m host=h2"
+                    + " | stats count")
+            .get("metrics");
+    assertThat(appended.get("points").asLong()).isEqualTo(POINTS);
+  }
+
+  /** A search run as a job, and its inspector's {@code costs} once it is done. */
+  private static JsonNode costs(String query) throws Exception {
+    String form = JSON.writeValueAsString(Map.of("query", query));
+    HttpResponse<String> job =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs"))
+                    .header("Authorization", TestServers.basic(PASSWORD))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(form))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(job.statusCode()).as(job.body()).isBetween(200, 201);
+    String id = JSON.readTree(job.body()).get("id").asText();
+    for (int attempt = 0; attempt < 200; attempt++) {
+      JsonNode inspect =
+          JSON.readTree(
+              HttpClient.newHttpClient()
+                  .send(
+                      HttpRequest.newBuilder(
+                              URI.create(server.url() + "/api/v1/jobs/" + id + "/inspect"))
+                          .header("Authorization", TestServers.basic(PASSWORD))
+                          .build(),
+                      HttpResponse.BodyHandlers.ofString())
+                  .body());
+      if (inspect.has("costs")) {
+        return inspect.get("costs");
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("the job of " + query + " never finished");
   }
 }
