@@ -98,14 +98,7 @@ final class PageSort implements PageChain.Stage {
   }
 
   private static Comparator<Entry> entryOrder(List<SortKey> keys) {
-    return (a, b) -> {
-      for (int i = 0; i < keys.size(); i++) {
-        int c = SortOperator.compare(keys.get(i), a.keys()[i], b.keys()[i]);
-        if (c != 0) {
-          return c;
-        }
-      }
-      return Long.compare(a.sequence(), b.sequence());
-    };
+    return Comparator.comparing(Entry::keys, SortOperator.keyOrder(keys))
+        .thenComparingLong(Entry::sequence);
   }
 }

@@ -66,14 +66,22 @@ public final class SortOperator implements RowSink {
   }
 
   private static Comparator<Entry> entryOrder(List<SortKey> keys) {
+    return Comparator.comparing(Entry::keys, keyOrder(keys)).thenComparingLong(Entry::sequence);
+  }
+
+  /**
+   * The order of the key values read for {@code keys}, one array per row (ties are left to the
+   * caller, which keeps arrival order).
+   */
+  static Comparator<Object[]> keyOrder(List<SortKey> keys) {
     return (a, b) -> {
       for (int i = 0; i < keys.size(); i++) {
-        int c = compare(keys.get(i), a.keys()[i], b.keys()[i]);
+        int c = compare(keys.get(i), a[i], b[i]);
         if (c != 0) {
           return c;
         }
       }
-      return Long.compare(a.sequence(), b.sequence());
+      return 0;
     };
   }
 

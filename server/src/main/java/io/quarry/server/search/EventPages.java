@@ -76,6 +76,15 @@ final class EventPages implements EventVisitor {
     return true;
   }
 
+  /** How many of {@code commands}' leading commands this source can run itself ({@link #fuses}). */
+  static int fusedPrefix(List<Command> commands) {
+    int fused = 0;
+    while (fused < commands.size() && fuses(commands.subList(0, fused + 1))) {
+      fused++;
+    }
+    return fused;
+  }
+
   private static final long UNDECIDED_SPAN = RexExtraction.UNDECIDED_SPAN;
 
   private static final java.util.Set<String> DEFAULT_FIELDS =

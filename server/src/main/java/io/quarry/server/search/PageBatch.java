@@ -116,10 +116,7 @@ final class PageBatch {
    * reduce} after it.
    */
   static Shape shape(List<Command> filters, StatsCommand stats, List<Command> reduce) {
-    int fused = 0;
-    while (fused < filters.size() && EventPages.fuses(filters.subList(0, fused + 1))) {
-      fused++;
-    }
+    int fused = EventPages.fusedPrefix(filters);
     List<Command> chained = filters.subList(fused, filters.size());
     boolean onPages = PageChain.supports(chained);
     return new Shape(

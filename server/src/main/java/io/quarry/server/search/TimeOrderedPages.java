@@ -1,11 +1,13 @@
 package io.quarry.server.search;
 
+import io.quarry.codecs.store.EventFields;
 import io.quarry.codecs.store.EventVisitor;
 import io.quarry.codecs.store.ScanStats;
 import io.quarry.codecs.store.StoredEvent;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.ProjectCommand;
+import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageReduce;
@@ -35,8 +37,8 @@ final class TimeOrderedPages {
   /**
    * @param fused the leading {@code rex} commands the source runs
    * @param sourceFields the fields the source reads
-   * @param pageSize events per page: the smallest {@code head} count when that is below the
-   *     engine's page size (so {@code head 10} reads ten events, not a page)
+   * @param pageSize events per page: the smallest {@code head} count before any {@code sort} when
+   *     that is below the engine's page size (so {@code head 10} reads ten events, not a page)
    */
   record Shape(int fused, List<String> sourceFields, int pageSize) {}
 
@@ -44,10 +46,7 @@ final class TimeOrderedPages {
 
   /** The shape of {@code pipeline} on pages, or null when it runs on rows. */
   static Shape shape(List<Command> pipeline, int pageSize) {
-    int fused = 0;
-    while (fused < pipeline.size() && EventPages.fuses(pipeline.subList(0, fused + 1))) {
-      fused++;
-    }
+    int fused = EventPages.fusedPrefix(pipeline);
     List<Command> staged = pipeline.subList(fused, pipeline.size());
     if (!PageReduce.supports(staged)) {
       return null;
@@ -60,11 +59,14 @@ final class TimeOrderedPages {
         }
         Set<String> columns = new LinkedHashSet<>(project.patterns());
         if (project.kind() == ProjectCommand.Kind.KEEP) {
-          columns.add("_time");
-          columns.add("_raw");
+          columns.add(EventFields.TIME); // fields keeps the internal fields, as the row command
+          columns.add(EventFields.RAW);
         }
         long smallestHead = pageSize;
         for (Command command : staged) {
+          if (command instanceof SortCommand) {
+            break; // a sort reads every event: a head after it sizes nothing
+          }
           if (command instanceof HeadCommand head) {
             smallestHead = Math.min(smallestHead, head.limit());
           }
