@@ -371,6 +371,48 @@ public final class QuarryClient {
 
   /** Every index with its size, time range and buckets. */
   public List<IndexSummary> indexes() {
+    List<IndexSummary> summaries = new ArrayList<>();
+    for (JsonNode index : indexList().path("indexes")) {
+      summaries.add(
+          new IndexSummary(
+              index.path("name").asText(),
+              index.path("events").asLong(),
+              index.path("buckets").size(),
+              longOrNull(index, "earliestMicros"),
+              longOrNull(index, "latestMicros"),
+              index.path("bytesOnDisk").asLong(),
+              index.path("journalRawBytes").asLong(),
+              index.path("journalBytes").asLong(),
+              index.path("quarantinedBuckets").asLong(),
+              bytesByKind(index.path("bytesByKind"))));
+    }
+    return summaries;
+  }
+
+  /** Every metric index ({@code datatype: metric}) with its points, series, chunks and bytes. */
+  public List<MetricIndexSummary> metricIndexes() {
+    List<MetricIndexSummary> summaries = new ArrayList<>();
+    for (JsonNode index : indexList().path("metricIndexes")) {
+      summaries.add(
+          new MetricIndexSummary(
+              index.path("name").asText(),
+              index.path("points").asLong(),
+              index.path("hotPoints").asLong(),
+              longOrNull(index, "earliestMicros"),
+              longOrNull(index, "latestMicros"),
+              index.path("warmBuckets").asInt(),
+              index.path("warmSeries").asLong(),
+              index.path("warmChunks").asLong(),
+              index.path("bytesOnDisk").asLong(),
+              index.path("bytesPerPoint").isNumber() ? index.get("bytesPerPoint").asDouble() : null,
+              bytesByKind(index.path("bytesByKind")),
+              index.path("quarantinedBuckets").size()));
+    }
+    return summaries;
+  }
+
+  /** {@code GET /api/v1/indexes}: event indexes under {@code indexes}, metric indexes apart. */
+  private JsonNode indexList() {
     HttpRequest request =
         request("/api/v1/indexes").header("Authorization", authorization()).GET().build();
     HttpResponse<String> response = sendIdempotent(request);
@@ -378,63 +420,14 @@ public final class QuarryClient {
       throw failure(response.statusCode(), response.body());
     }
     try {
-      List<IndexSummary> summaries = new ArrayList<>();
-      for (JsonNode index : JSON.readTree(response.body()).path("indexes")) {
-        summaries.add(
-            new IndexSummary(
-                index.path("name").asText(),
-                index.path("events").asLong(),
-                index.path("buckets").size(),
-                index.path("earliestMicros").isNumber()
-                    ? index.get("earliestMicros").asLong()
-                    : null,
-                index.path("latestMicros").isNumber() ? index.get("latestMicros").asLong() : null,
-                index.path("bytesOnDisk").asLong(),
-                index.path("journalRawBytes").asLong(),
-                index.path("journalBytes").asLong(),
-                index.path("quarantinedBuckets").asLong(),
-                bytesByKind(index.path("bytesByKind"))));
-      }
-      return summaries;
+      return JSON.readTree(response.body());
     } catch (JsonProcessingException e) {
       throw new QuarryClientException("unreadable index list: " + e.getMessage(), e);
     }
   }
 
-  /** Every metric index ({@code datatype: metric}) with its points, series, chunks and bytes. */
-  public List<MetricIndexSummary> metricIndexes() {
-    HttpRequest request =
-        request("/api/v1/indexes").header("Authorization", authorization()).GET().build();
-    HttpResponse<String> response = sendIdempotent(request);
-    if (response.statusCode() != 200) {
-      throw failure(response.statusCode(), response.body());
-    }
-    try {
-      List<MetricIndexSummary> summaries = new ArrayList<>();
-      for (JsonNode index : JSON.readTree(response.body()).path("metricIndexes")) {
-        summaries.add(
-            new MetricIndexSummary(
-                index.path("name").asText(),
-                index.path("points").asLong(),
-                index.path("hotPoints").asLong(),
-                index.path("earliestMicros").isNumber()
-                    ? index.get("earliestMicros").asLong()
-                    : null,
-                index.path("latestMicros").isNumber() ? index.get("latestMicros").asLong() : null,
-                index.path("warmBuckets").asInt(),
-                index.path("warmSeries").asLong(),
-                index.path("warmChunks").asLong(),
-                index.path("bytesOnDisk").asLong(),
-                index.path("bytesPerPoint").isNumber()
-                    ? index.get("bytesPerPoint").asDouble()
-                    : null,
-                bytesByKind(index.path("bytesByKind")),
-                index.path("quarantinedBuckets").size()));
-      }
-      return summaries;
-    } catch (JsonProcessingException e) {
-      throw new QuarryClientException("unreadable index list: " + e.getMessage(), e);
-    }
+  private static Long longOrNull(JsonNode node, String field) {
+    return node.path(field).isNumber() ? node.get(field).asLong() : null;
   }
 
   private static Map<String, Long> bytesByKind(JsonNode kinds) {

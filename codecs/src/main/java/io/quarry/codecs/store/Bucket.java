@@ -84,12 +84,12 @@ final class Bucket implements Closeable {
     Path manifest = path.resolve(MANIFEST);
     Directory directory = directories.open(path);
     try {
+      BucketFormat format = BucketFormat.recorded(path);
       if (Files.exists(manifest)) {
         Properties properties = new Properties();
         try (InputStream in = Files.newInputStream(manifest)) {
           properties.load(in);
         }
-        BucketFormat format = BucketFormat.recorded(path);
         Bucket bucket =
             new Bucket(
                 id,
@@ -104,7 +104,6 @@ final class Bucket implements Closeable {
         bucket.maxSequence = Long.parseLong(properties.getProperty("maxSequence"));
         return bucket;
       }
-      BucketFormat format = BucketFormat.recorded(path);
       if (format == null) { // a new bucket takes the configured format; an older one held events
         format = DirectoryReader.indexExists(directory) ? BucketFormat.EVENTS : options.format();
         if (format == BucketFormat.BLOCKS) {

@@ -250,7 +250,7 @@ public final class IndexStore implements Closeable {
         if (missing && missingFrom < 0) {
           missingFrom = i;
         } else if (!missing && missingFrom >= 0) {
-          addToHot(batch.events().subList(missingFrom, i), batch.firstSeq() + missingFrom);
+          addTo(hot, batch.events().subList(missingFrom, i), batch.firstSeq() + missingFrom);
           present.set(
               Math.toIntExact(batch.firstSeq() + missingFrom - low),
               Math.toIntExact(sequence - low));
@@ -405,10 +405,6 @@ public final class IndexStore implements Closeable {
       addLock.readLock().unlock();
     }
     wal.sync(position);
-  }
-
-  private void addToHot(List<Event> events, long firstSequence) throws IOException {
-    addTo(hot, events, firstSequence);
   }
 
   /** Adds a batch to a bucket in its layout: a document per event, or per block of events. */

@@ -1,10 +1,10 @@
 package io.quarry.ql.eval;
 
-import io.quarry.ql.exec.EvalValues;
-
 /** {@code -x}: a number negated ({@code Long.MIN_VALUE} becomes a double), anything else null. */
 final class NegateEvaluator implements ExpressionEvaluator {
   private final ExpressionEvaluator operand;
+  private final long[] longs = new long[1]; // the number ColumnValues.number reads
+  private final double[] doubles = new double[1];
 
   NegateEvaluator(ExpressionEvaluator operand) {
     this.operand = operand;
@@ -21,16 +21,9 @@ final class NegateEvaluator implements ExpressionEvaluator {
     int size = frame.size();
     ArrayColumn out = new ArrayColumn(size);
     for (int p = 0; p < size; p++) {
-      switch (values.kind(p)) {
-        case ValueColumn.LONG -> negate(out, p, values.getLong(p));
-        case ValueColumn.DOUBLE -> out.setDouble(p, -values.getDouble(p));
-        case ValueColumn.TEXT -> {
-          switch (EvalValues.number(values.getText(p))) {
-            case Long l -> negate(out, p, l);
-            case Double d -> out.setDouble(p, -d);
-            case null, default -> out.setNull(p);
-          }
-        }
+      switch (ColumnValues.number(values, p, values.kind(p), longs, doubles, 0)) {
+        case ValueColumn.LONG -> negate(out, p, longs[0]);
+        case ValueColumn.DOUBLE -> out.setDouble(p, -doubles[0]);
         default -> out.setNull(p);
       }
     }

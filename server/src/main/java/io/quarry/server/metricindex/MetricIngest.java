@@ -44,28 +44,18 @@ public final class MetricIngest {
     }
   }
 
-  /** Returns when every point is durable and searchable. */
+  /**
+   * Points that came one by one (Prometheus text), grouped by index into batches: returns when
+   * every point is durable and searchable.
+   */
   public void write(List<IndexedPoint> indexed) throws IOException {
-    if (indexed.isEmpty()) {
-      return;
-    }
-    String first = indexed.get(0).index();
-    if (indexed.stream().allMatch(point -> point.index().equals(first))) {
-      List<MetricPoint> points = new ArrayList<>(indexed.size());
-      for (IndexedPoint point : indexed) {
-        points.add(point.point());
-      }
-      store.index(first).add(points); // the usual case: one index, no grouping
-      this.points.addAndGet(points.size());
-      return;
-    }
     Map<String, List<MetricPoint>> byIndex = new LinkedHashMap<>();
     for (IndexedPoint point : indexed) {
       byIndex.computeIfAbsent(point.index(), i -> new ArrayList<>()).add(point.point());
     }
-    for (Map.Entry<String, List<MetricPoint>> entry : byIndex.entrySet()) {
-      store.index(entry.getKey()).add(entry.getValue());
-      points.addAndGet(entry.getValue().size());
-    }
+    Map<String, io.quarry.codecs.metricstore.MetricBatch> batches = new LinkedHashMap<>();
+    byIndex.forEach(
+        (index, points) -> batches.put(index, io.quarry.codecs.metricstore.MetricBatch.of(points)));
+    write(batches);
   }
 }
