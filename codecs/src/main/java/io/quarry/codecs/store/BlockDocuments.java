@@ -38,7 +38,12 @@ import org.apache.lucene.util.NumericUtils;
  *       of (as the event layout's doc values would), so a search for events without one skips the
  *       block;
  *   <li>{@value #FIRST_SEQUENCE} and {@value #COUNT}: numeric doc values, the first sequence number
- *       and the number of events (recovery and the bucket's counts);
+ *       and the number of events (recovery and the bucket's counts); {@value #OLDEST}: numeric doc
+ *       values, the oldest event's time (with {@code _time}'s newest: whether a block lies wholly
+ *       inside a search's range or one time bucket);
+ *   <li>{@code _bv.<f>}, {@code _bc.<f>}: each distinct value of a field and how many events have
+ *       it, for the fields every event of the block has ({@link BlockValueCounts}), so a count by
+ *       field reads no event;
  *   <li>{@value #BLOCK}: the {@link io.quarry.codecs.block.EventBlock} payload, the only stored
  *       field, compressed by the journal. Index-time values are kept in its columns as the event
  *       layout's doc values give them back: keywords sorted and deduplicated, numbers parsed,
@@ -56,6 +61,7 @@ final class BlockDocuments {
   static final String FIRST_SEQUENCE = "_seq0";
   static final String COUNT = "_n";
   static final String COMPLETE = "_complete";
+  static final String OLDEST = "_tmin";
 
   private final IndexOptions options;
 
@@ -90,6 +96,7 @@ final class BlockDocuments {
       document.add(new LongPoint(EventFields.TIME, newest));
     }
     document.add(new NumericDocValuesField(EventFields.TIME, newest));
+    document.add(new NumericDocValuesField(OLDEST, oldest));
     document.add(new LongRange(TIME_RANGE, new long[] {oldest}, new long[] {newest}));
     document.add(new NumericDocValuesField(FIRST_SEQUENCE, firstSequence));
     document.add(new NumericDocValuesField(COUNT, block.size()));
@@ -117,6 +124,7 @@ final class BlockDocuments {
             document.add(new StringField(COMPLETE, field, Field.Store.NO));
           }
         });
+    BlockValueCounts.write(document, columns, options);
     document.add(new Field(EventFields.TOKENS, terms.tokenStream(), IndexStore.TERMS));
     document.add(new StoredField(BLOCK, EventBlockWriter.write(columns)));
     return document;

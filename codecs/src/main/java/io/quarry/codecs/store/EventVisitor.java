@@ -35,6 +35,30 @@ public interface EventVisitor {
     return null;
   }
 
+  /**
+   * A faster way through one slice or segment of block documents ({@link BucketFormat#BLOCKS}), or
+   * null: called once per slice or segment, before its first block. The scan offers it each
+   * candidate block whose every event lies inside the scan's time range, in increasing doc-id
+   * order; a block it takes is never decoded (a visitor that only counts reads the block's {@link
+   * BlockValueCounts}). Blocks not offered, or answered {@link DocShortcut#VISIT}, have their
+   * events visited.
+   */
+  default BlockShortcut blockShortcut(org.apache.lucene.index.LeafReader reader)
+      throws java.io.IOException {
+    return null;
+  }
+
+  /** See {@link #blockShortcut}. */
+  @FunctionalInterface
+  interface BlockShortcut {
+    /**
+     * Handles block document {@code doc}, whose {@code events} events lie in {@code [oldest,
+     * newest]}, inside the scan's time range: {@link DocShortcut#TAKEN}, {@link DocShortcut#VISIT}
+     * or {@link DocShortcut#STOP}.
+     */
+    int take(int doc, int events, long oldest, long newest) throws java.io.IOException;
+  }
+
   /** See {@link #shortcut}. */
   interface DocShortcut {
     /** The document was handled. */

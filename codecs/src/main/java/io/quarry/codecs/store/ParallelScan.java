@@ -224,11 +224,27 @@ final class ParallelScan {
       }
     }
 
-    /** Visits the in-range events of the slice's candidate blocks; returns how many it read. */
+    /**
+     * Visits the in-range events of the slice's candidate blocks, or has the visitor's {@link
+     * EventVisitor#blockShortcut} take a block that lies wholly in range; returns how many events
+     * it read or took.
+     */
     private long visitBlocks(DocIdSetIterator candidates, EventVisitor visitor) throws IOException {
       long read = 0;
       org.apache.lucene.index.StoredFields journal = leaf.reader().storedFields();
+      EventVisitor.BlockShortcut shortcut = visitor.blockShortcut(leaf.reader());
+      BlockBounds bounds = shortcut == null ? null : BlockBounds.open(leaf.reader());
       for (int doc = candidates.advance(from); doc < to; doc = candidates.nextDoc()) {
+        if (bounds != null && bounds.inside(doc, range[0], range[1])) {
+          int taken = shortcut.take(doc, bounds.events, bounds.oldestTime, bounds.newestTime);
+          if (taken == EventVisitor.DocShortcut.STOP) {
+            return read;
+          }
+          if (taken == EventVisitor.DocShortcut.TAKEN) {
+            read += bounds.events;
+            continue;
+          }
+        }
         BlockEvents block = BlockEvents.read(source.index(), journal, doc);
         for (int i = 0; i < block.count(); i++) {
           long time = block.time(i);

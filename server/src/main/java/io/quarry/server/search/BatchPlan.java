@@ -33,6 +33,8 @@ import org.apache.lucene.search.Query;
  * @param countedUpFront {@code stats count}: the documents of this query are counted by the term
  *     index before the scan, which then reads only the other candidates; else null
  * @param sure the part of an inexact index query that needs no per-event check, or null
+ * @param blockCondition on {@link Engine#INDEX} over indexes that hold blocks: the filter as block
+ *     value counts decide it ({@link BlockCounting}); else null
  */
 record BatchPlan(
     int aggregatorAt,
@@ -41,7 +43,8 @@ record BatchPlan(
     String countedField,
     String timedField,
     Query countedUpFront,
-    Query sure) {
+    Query sure,
+    BlockCondition blockCondition) {
 
   /** Which engine runs the map side. */
   enum Engine {
@@ -56,28 +59,55 @@ record BatchPlan(
 
   /**
    * The batch plan of {@code plan}, whose command {@code aggregatorAt} is the aggregation; {@code
-   * probe} makes an aggregator of a command only to ask what it counts (never fed a row).
+   * probe} makes an aggregator of a command only to ask what it counts (never fed a row); {@code
+   * blocks} is the filter as blocks decide it when the indexes hold blocks ({@link
+   * BlockCondition#of}; null: they hold none, or it cannot be decided per block).
    */
   static BatchPlan of(
       SearchPlan plan,
       LuceneTranslator.Translation translation,
       int aggregatorAt,
-      Function<Command, Aggregator> probe) {
+      Function<Command, Aggregator> probe,
+      BlockCondition blocks) {
     List<Command> filters = plan.pipeline().subList(0, aggregatorAt);
     Command aggregator = plan.pipeline().get(aggregatorAt);
     boolean exact = plan.filter().isEmpty() || translation.exact();
     Query sure = exact ? null : translation.sure();
     // counting from the index needs every candidate's answer from the index: no command between
-    // the search and the aggregation, and an exact query or a sure part
+    // the search and the aggregation, and an exact query or a sure part (or, for blocks, a filter
+    // their value counts decide)
     boolean countable =
-        filters.isEmpty() && (exact || sure != null) && !(aggregator instanceof PluginCommand);
+        filters.isEmpty()
+            && (exact || sure != null || blocks != null)
+            && !(aggregator instanceof PluginCommand);
     Aggregator counting = countable ? probe.apply(aggregator) : null;
     String counted = counting == null ? null : counting.countsOnlyByField();
     String timed = counting == null ? null : counting.countsByTimeAndField();
+    boolean rowsOnly = counting != null && counting.countsOnlyRows();
     Query upFront =
-        counting != null && counting.countsOnlyRows() ? (exact ? translation.query() : sure) : null;
-    if (counted != null || timed != null || upFront != null) {
-      return new BatchPlan(aggregatorAt, Engine.INDEX, null, counted, timed, upFront, sure);
+        rowsOnly && (exact || sure != null) ? (exact ? translation.query() : sure) : null;
+    if (!exact && sure == null) {
+      // only blocks count: where their counts decide the filter along the counted field; every
+      // event document is checked (a sure part matching nothing)
+      if (counted != null && !blocks.countsAlong(counted)) {
+        counted = null;
+      }
+      if (timed != null && !blocks.countsAlong(timed)) {
+        timed = null;
+      }
+      if (counted != null || timed != null || rowsOnly) {
+        return new BatchPlan(
+            aggregatorAt,
+            Engine.INDEX,
+            null,
+            counted,
+            timed,
+            null,
+            new org.apache.lucene.search.MatchNoDocsQuery("only blocks count"),
+            blocks);
+      }
+    } else if (counted != null || timed != null || upFront != null) {
+      return new BatchPlan(aggregatorAt, Engine.INDEX, null, counted, timed, upFront, sure, blocks);
     }
     if (aggregator instanceof StatsCommand stats
         && PageBatch.enabled()
@@ -90,9 +120,10 @@ record BatchPlan(
           null,
           null,
           null,
-          sure);
+          sure,
+          null);
     }
-    return new BatchPlan(aggregatorAt, Engine.ROWS, null, null, null, null, sure);
+    return new BatchPlan(aggregatorAt, Engine.ROWS, null, null, null, null, sure, null);
   }
 
   /**
@@ -125,6 +156,9 @@ record BatchPlan(
         }
         if (countedUpFront != null) {
           explain.put("counted_up_front", countedUpFront.toString());
+        }
+        if (blockCondition != null) {
+          explain.put("counted_from_block_values", true);
         }
       }
       case ROWS -> {}

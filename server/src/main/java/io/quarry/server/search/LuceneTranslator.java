@@ -47,9 +47,9 @@ final class LuceneTranslator {
    * Integers as written in raw text; other numbers compare numerically and may be written
    * differently.
    */
-  private static final Pattern PLAIN_INTEGER = Pattern.compile("-?(0|[1-9]\\d{0,17})");
+  static final Pattern PLAIN_INTEGER = Pattern.compile("-?(0|[1-9]\\d{0,17})");
 
-  private static final Set<String> KEYWORD_FIELDS =
+  static final Set<String> KEYWORD_FIELDS =
       Set.of(EventFields.HOST, EventFields.SOURCE, EventFields.SOURCETYPE);
 
   /**
@@ -228,7 +228,7 @@ final class LuceneTranslator {
         new NumericTermsQuery(indexField, operator, number, true));
   }
 
-  private static boolean looksNumeric(String value) {
+  static boolean looksNumeric(String value) {
     return !Double.isNaN(Values.toNumber(value));
   }
 

@@ -286,6 +286,33 @@ final class PipelineFeed implements EventVisitor {
     };
   }
 
+  /** The block layout's counting of this slice ({@link #countBlocks}), or null. */
+  private BlockCounting blockCounting;
+
+  /**
+   * Counts, as {@link #countValues} and {@link #countTimedValues} set up (or the matching events
+   * alone, for {@code stats count}, when neither is), the blocks that lie wholly in range and that
+   * {@code condition} decides from their value counts instead of reading them ({@link
+   * BlockCounting}); call after those. Null: blocks are read.
+   */
+  PipelineFeed countBlocks(BlockCondition condition) {
+    if (condition != null) {
+      BlockCounting.Mode mode =
+          timedField != null
+              ? BlockCounting.Mode.TIMED
+              : countedField != null ? BlockCounting.Mode.VALUES : BlockCounting.Mode.ROWS;
+      String field = timedField != null ? timedField : countedField;
+      blockCounting =
+          new BlockCounting(mode, field, condition, control, countingPartial, segmentCounts);
+    }
+    return this;
+  }
+
+  @Override
+  public BlockShortcut blockShortcut(org.apache.lucene.index.LeafReader reader) throws IOException {
+    return blockCounting == null ? null : blockCounting.shortcut(reader);
+  }
+
   @Override
   public DocShortcut shortcut(org.apache.lucene.index.LeafReader reader) throws IOException {
     if (dedupField != null) {
@@ -359,6 +386,12 @@ final class PipelineFeed implements EventVisitor {
     }
     if (dedupField != null) {
       countingStages.counted(countingStage, dedupSkipped, 0);
+    }
+    if (blockCounting != null) {
+      long nanos = blockCounting.finish();
+      matchedHere += blockCounting.rows();
+      countingStages.counted(countingStage, blockCounting.rows(), nanos);
+      blockCounting = null;
     }
     control.read(visited % SearchControl.EVERY); // the remainder, for progress
     matched.addAndGet(matchedHere);

@@ -118,6 +118,7 @@ final class RowBatch {
                 .indexedFieldsOnly(indexedFieldsOnly)
                 .countValues(countedField, sure, segmentCounts, partial, stages, aggregatorAt)
                 .countTimedValues(timedField)
+                .countBlocks(batch.blockCondition())
                 .then(() -> partials.put(partial));
           };
       long countStarted = System.nanoTime();

@@ -886,7 +886,7 @@ public final class SearchService implements AutoCloseable {
       throws IOException {
     List<Command> pipeline = plan.pipeline();
     Command aggregator = pipeline.get(aggregatorAt);
-    BatchPlan batch = batchPlan(plan, translation, aggregatorAt, evaluator);
+    BatchPlan batch = batchPlan(plan, translation, aggregatorAt, evaluator, indexes);
     PageBatch.Scan scan =
         slices ->
             store.scanParallel(
@@ -937,16 +937,20 @@ public final class SearchService implements AutoCloseable {
   }
 
   /** The batch plan of a search whose command {@code aggregatorAt} is its aggregation. */
-  private static BatchPlan batchPlan(
+  private BatchPlan batchPlan(
       SearchPlan plan,
       LuceneTranslator.Translation translation,
       int aggregatorAt,
-      Evaluator evaluator) {
+      Evaluator evaluator,
+      List<String> indexes) {
     return BatchPlan.of(
         plan,
         translation,
         aggregatorAt,
-        command -> (Aggregator) Pipelines.operator(command, NO_ROWS, evaluator));
+        command -> (Aggregator) Pipelines.operator(command, NO_ROWS, evaluator),
+        indexes.stream().anyMatch(name -> store.index(name).holdsBlocks())
+            ? BlockCondition.of(plan.filter())
+            : null);
   }
 
   /** Where a probing aggregator would send rows: it is never fed any. */
@@ -1002,7 +1006,8 @@ public final class SearchService implements AutoCloseable {
                   plan,
                   translation,
                   aggregatorAt,
-                  evaluator(new java.util.concurrent.atomic.AtomicReference<>()))
+                  evaluator(new java.util.concurrent.atomic.AtomicReference<>()),
+                  store.resolve(plan.indexPatterns()))
               .explain(plan));
     } else {
       explain.put("mode", "time-ordered");

@@ -1,0 +1,184 @@
+package io.quarry.codecs.store;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.lucene.document.BinaryDocValuesField;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.SortedSetDocValuesField;
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.SortedSetDocValues;
+import org.apache.lucene.store.ByteArrayDataInput;
+import org.apache.lucene.store.ByteBuffersDataOutput;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * A block document's {@code value → count} per field (issue 23): for {@code host}, {@code source},
+ * {@code sourcetype} and every keyword index-time field {@code f} of a block in which
+ * <em>every</em> event has a value of {@code f} (a non-empty one for the three default fields), two
+ * doc-values fields:
+ *
+ * <ul>
+ *   <li>{@value #VALUES}{@code f}: sorted-set doc values, each distinct value of the block's events
+ *       once (as the event layout's doc values hold them: the block's column values);
+ *   <li>{@value #COUNTS}{@code f}: binary doc values, the counts in the same (UTF-8 byte) order:
+ * </ul>
+ *
+ * <pre>
+ * counts  := version:byte(=1) count:vint{number of values}     count = events with that value
+ * </pre>
+ *
+ * A block without them for {@code f} (some event lacks {@code f}, or it was written before the
+ * counts existed) is read event by event. Every event of a counted block has at least one value, so
+ * when the counts add up to the block's event count every event has exactly one: then "events whose
+ * value satisfies a condition" is the sum of the counts of the values that do.
+ *
+ * <p>Read per segment: {@link #open}, then {@link #advanceExact} per block document in increasing
+ * doc-id order.
+ */
+public final class BlockValueCounts {
+  static final String VALUES = "_bv.";
+  static final String COUNTS = "_bc.";
+
+  /** The grammar version of {@value #COUNTS} values. */
+  static final byte VERSION = 1;
+
+  private final SortedSetDocValues values;
+  private final BinaryDocValues counts;
+  private long[] ords = new long[16];
+  private int[] countsOf = new int[16];
+  private int size;
+  private long total;
+
+  private BlockValueCounts(SortedSetDocValues values, BinaryDocValues counts) {
+    this.values = values;
+    this.counts = counts;
+  }
+
+  /** Adds the counts of {@code columns}' field values to a block document. */
+  static void write(Document document, List<Event> columns, IndexOptions options) {
+    Map<String, TreeMap<BytesRef, int[]>> byField = new java.util.HashMap<>();
+    Map<String, Integer> eventsWith = new java.util.HashMap<>();
+    for (Event event : columns) {
+      countDefault(byField, eventsWith, EventFields.HOST, event.host());
+      countDefault(byField, eventsWith, EventFields.SOURCE, event.source());
+      countDefault(byField, eventsWith, EventFields.SOURCETYPE, event.sourcetype());
+      for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
+        if (options.fieldType(field.getKey()) != IndexedFieldType.KEYWORD
+            || field.getValue().isEmpty()) {
+          continue;
+        }
+        eventsWith.merge(field.getKey(), 1, Integer::sum);
+        TreeMap<BytesRef, int[]> counts =
+            byField.computeIfAbsent(field.getKey(), f -> new TreeMap<>());
+        for (String value : field.getValue()) { // distinct per event (the column's values)
+          counts.computeIfAbsent(new BytesRef(value), v -> new int[1])[0]++;
+        }
+      }
+    }
+    for (Map.Entry<String, TreeMap<BytesRef, int[]>> field : byField.entrySet()) {
+      if (eventsWith.getOrDefault(field.getKey(), 0) != columns.size()) {
+        continue; // some event has no value: the block is read for this field
+      }
+      ByteBuffersDataOutput out = new ByteBuffersDataOutput();
+      out.writeByte(VERSION);
+      for (Map.Entry<BytesRef, int[]> value : field.getValue().entrySet()) {
+        document.add(new SortedSetDocValuesField(VALUES + field.getKey(), value.getKey()));
+        try {
+          out.writeVInt(value.getValue()[0]);
+        } catch (IOException e) {
+          throw new AssertionError(e); // in memory
+        }
+      }
+      document.add(
+          new BinaryDocValuesField(COUNTS + field.getKey(), new BytesRef(out.toArrayCopy())));
+    }
+  }
+
+  private static void countDefault(
+      Map<String, TreeMap<BytesRef, int[]>> byField,
+      Map<String, Integer> eventsWith,
+      String field,
+      String value) {
+    if (value == null || value.isEmpty()) {
+      return;
+    }
+    eventsWith.merge(field, 1, Integer::sum);
+    byField.computeIfAbsent(field, f -> new TreeMap<>())
+        .computeIfAbsent(new BytesRef(value), v -> new int[1])[0]++;
+  }
+
+  /** The counts of {@code field} in a segment of block documents, or null when none has them. */
+  public static BlockValueCounts open(LeafReader reader, String field) throws IOException {
+    SortedSetDocValues values = reader.getSortedSetDocValues(VALUES + field);
+    BinaryDocValues counts = reader.getBinaryDocValues(COUNTS + field);
+    return values == null || counts == null ? null : new BlockValueCounts(values, counts);
+  }
+
+  /** The segment's values of the field, by ordinal (for {@link SortedSetDocValues#lookupOrd}). */
+  public SortedSetDocValues dictionary() {
+    return values;
+  }
+
+  /** The number of distinct values in the segment. */
+  public long valueCount() {
+    return values.getValueCount();
+  }
+
+  /**
+   * Moves to block document {@code doc} (increasing order); false when the block has no counts of
+   * the field (some event lacks it, or the block predates the counts): then its events are read.
+   *
+   * @throws CorruptIndexException when the counts do not match the values
+   */
+  public boolean advanceExact(int doc) throws IOException {
+    if (!values.advanceExact(doc) || !counts.advanceExact(doc)) {
+      return false;
+    }
+    BytesRef bytes = counts.binaryValue();
+    if (bytes.length == 0 || bytes.bytes[bytes.offset] != VERSION) {
+      return false; // a later grammar this reader does not know: read the events
+    }
+    size = values.docValueCount();
+    if (ords.length < size) {
+      ords = new long[size];
+      countsOf = new int[size];
+    }
+    ByteArrayDataInput in = new ByteArrayDataInput(bytes.bytes, bytes.offset + 1, bytes.length - 1);
+    total = 0;
+    for (int i = 0; i < size; i++) {
+      if (in.eof()) {
+        throw new CorruptIndexException("block value counts end early", "doc " + doc);
+      }
+      ords[i] = values.nextOrd();
+      countsOf[i] = in.readVInt();
+      total += countsOf[i];
+    }
+    return true;
+  }
+
+  /** The distinct values of the current block. */
+  public int size() {
+    return size;
+  }
+
+  /** The segment ordinal of the current block's {@code i}-th value. */
+  public long ord(int i) {
+    return ords[i];
+  }
+
+  /** The events of the current block with its {@code i}-th value. */
+  public int count(int i) {
+    return countsOf[i];
+  }
+
+  /**
+   * The sum of the current block's counts: its event count when every event has exactly one value.
+   */
+  public long total() {
+    return total;
+  }
+}

@@ -1,0 +1,361 @@
+package io.quarry.server.search;
+
+import io.quarry.codecs.store.BlockValueCounts;
+import io.quarry.codecs.store.EventFields;
+import io.quarry.codecs.tokens.Segmenter;
+import io.quarry.ql.ast.ComparisonOperator;
+import io.quarry.ql.ast.SearchExpression;
+import io.quarry.ql.exec.Cidr;
+import io.quarry.ql.exec.Values;
+import io.quarry.ql.exec.Wildcard;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.lucene.index.LeafReader;
+
+/**
+ * A search filter as the block layout can decide it per block from its {@link BlockValueCounts}
+ * (issue 23), without reading events: a conjunction of <em>clauses</em>, each on one field, that
+ * says of a value of the field (by its lower-cased keyword term) whether an event with it surely
+ * matches ({@link #SURE}), surely does not ({@link #NO}) or needs its check ({@link #MAYBE}) — the
+ * same answer {@link LuceneTranslator}'s sure part and candidates give the event layout for an
+ * event that has an index-time value: {@code f=v} (a value equal to {@code v}: sure; any other: no,
+ * as the event layout does not find it), {@code f<n} and the other orderings (a number that
+ * compares so: sure; another number: no; a text: maybe), {@code IN}, and {@code NOT}, {@code AND}
+ * and {@code OR} of clauses on one field; {@code host=}, {@code source=}, {@code sourcetype=}
+ * without wildcards. Anything else (a bare term, a wildcard, two fields under one {@code OR}) is no
+ * block condition: such blocks are read.
+ *
+ * <p>Per block ({@link Segment#evaluate}): a clause decides a block when the block has the field's
+ * counts and every event has exactly one value (the counts add up to its events); the block is then
+ * {@link #NONE} when some clause says no of all its values, {@link #ALL} when every clause says
+ * sure of all, or mixed on one field (the sure values' counts are its matching events); anything
+ * else — a maybe, two mixed fields, multivalued events, a field some event lacks — is {@link
+ * #READ}.
+ */
+final class BlockCondition {
+  static final byte NO = 0;
+  static final byte MAYBE = 1;
+  static final byte SURE = 2;
+
+  /** A block verdict: read its events. */
+  static final int READ = -1;
+
+  /** A block verdict: no event matches. */
+  static final int NONE = -2;
+
+  /** A block verdict: every event matches. */
+  static final int ALL = -3;
+
+  /** A per-value test of one field: {@link #SURE}, {@link #NO} or {@link #MAYBE}. */
+  @FunctionalInterface
+  interface Test {
+    /**
+     * @param term the value's lower-cased keyword term, or null when it has none (too long)
+     */
+    byte of(String term);
+  }
+
+  /** Every event matches (no filter). */
+  static final BlockCondition ALWAYS = new BlockCondition(Map.of());
+
+  private final Map<String, Test> clauses;
+
+  private BlockCondition(Map<String, Test> clauses) {
+    this.clauses = clauses;
+  }
+
+  /** The block condition of a search filter (none: {@link #ALWAYS}), or null when it has none. */
+  static BlockCondition of(Optional<SearchExpression> filter) {
+    if (filter.isEmpty()) {
+      return ALWAYS;
+    }
+    Map<String, Test> clauses = new LinkedHashMap<>();
+    return conjunction(filter.get(), clauses) ? new BlockCondition(clauses) : null;
+  }
+
+  /**
+   * Whether a count by {@code field} can be taken from blocks under this condition: every clause is
+   * on {@code field} or on a default field (one value per batch, so rarely mixed in a block).
+   */
+  boolean countsAlong(String field) {
+    return clauses.keySet().stream()
+        .allMatch(f -> f.equals(field) || LuceneTranslator.KEYWORD_FIELDS.contains(f));
+  }
+
+  private static boolean conjunction(SearchExpression expression, Map<String, Test> into) {
+    if (expression instanceof SearchExpression.And and) {
+      for (SearchExpression operand : and.operands()) {
+        if (!conjunction(operand, into)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    Clause clause = clause(expression);
+    if (clause == null) {
+      return false;
+    }
+    into.merge(
+        clause.field(), clause.test(), (a, b) -> term -> (byte) Math.min(a.of(term), b.of(term)));
+    return true;
+  }
+
+  private record Clause(String field, Test test) {}
+
+  /** A clause on one field, or null. */
+  private static Clause clause(SearchExpression expression) {
+    return switch (expression) {
+      case SearchExpression.Comparison c -> comparison(c.field(), c.operator(), c.value());
+      case SearchExpression.In in -> {
+        Clause any = null;
+        for (String value : in.values()) {
+          any = either(any, comparison(in.field(), ComparisonOperator.EQ, value));
+          if (any == null) {
+            yield null;
+          }
+        }
+        yield any;
+      }
+      case SearchExpression.Or or -> {
+        Clause any = null;
+        for (SearchExpression operand : or.operands()) {
+          any = either(any, clause(operand));
+          if (any == null) {
+            yield null;
+          }
+        }
+        yield any;
+      }
+      case SearchExpression.And and -> {
+        Clause all = null;
+        for (SearchExpression operand : and.operands()) {
+          Clause next = clause(operand);
+          if (next == null || (all != null && !all.field().equals(next.field()))) {
+            yield null;
+          }
+          Test a = all == null ? term -> SURE : all.test();
+          all = new Clause(next.field(), term -> (byte) Math.min(a.of(term), next.test().of(term)));
+        }
+        yield all;
+      }
+      case SearchExpression.Not not -> {
+        Clause inner = clause(not.operand());
+        yield inner == null
+            ? null
+            : new Clause(inner.field(), term -> (byte) (SURE - inner.test().of(term)));
+      }
+      default -> null;
+    };
+  }
+
+  /** {@code a OR b}, on one field; null when either is null or they differ in field. */
+  private static Clause either(Clause a, Clause b) {
+    if (b == null) {
+      return null;
+    }
+    if (a == null) {
+      return b;
+    }
+    if (!a.field().equals(b.field())) {
+      return null;
+    }
+    return new Clause(a.field(), term -> (byte) Math.max(a.test().of(term), b.test().of(term)));
+  }
+
+  /** As {@link LuceneTranslator}'s equality and ordering translate a comparison. */
+  private static Clause comparison(String field, ComparisonOperator operator, String value) {
+    if (field.startsWith("_") || field.equals(EventFields.INDEX)) {
+      return null;
+    }
+    boolean numeric = LuceneTranslator.looksNumeric(value);
+    boolean keywordField = LuceneTranslator.KEYWORD_FIELDS.contains(field);
+    switch (operator) {
+      case EQ -> {
+        if (DateFields.is(field) || Cidr.parse(value).isPresent() || Wildcard.hasWildcard(value)) {
+          return null;
+        }
+        if (keywordField
+            ? numeric
+            : numeric && !LuceneTranslator.PLAIN_INTEGER.matcher(value).matches()) {
+          return null;
+        }
+        if (!keywordField && Segmenter.requiredParts(value).isEmpty()) {
+          return null; // translated to every event: the check decides
+        }
+        String wanted = value.toLowerCase(Locale.ROOT);
+        return new Clause(field, term -> wanted.equals(term) ? SURE : NO);
+      }
+      case LT, LE, GT, GE -> {
+        if (keywordField || !numeric) {
+          return null;
+        }
+        double number = Values.toNumber(value);
+        return new Clause(
+            field,
+            term -> {
+              if (term == null) {
+                return NO;
+              }
+              double of = Values.toNumber(term);
+              if (Double.isNaN(of)) {
+                return MAYBE; // compared as text by the check
+              }
+              int comparison = Double.compare(of, number);
+              boolean satisfies =
+                  switch (operator) {
+                    case LT -> comparison < 0;
+                    case LE -> comparison <= 0;
+                    case GT -> comparison > 0;
+                    default -> comparison >= 0;
+                  };
+              return satisfies ? SURE : NO;
+            });
+      }
+      default -> {
+        return null;
+      }
+    }
+  }
+
+  /** This condition over one segment of block documents. */
+  Segment segment(LeafReader reader) {
+    return new Segment(reader);
+  }
+
+  /**
+   * The condition over one segment: the value counts of its fields, each value's test decided once
+   * per ordinal.
+   */
+  final class Segment {
+    private final LeafReader reader;
+    private final Map<String, FieldCounts> fields = new HashMap<>();
+    private final FieldCounts[] clauseCounts;
+    private final Test[] tests;
+    private FieldCounts mixed;
+
+    Segment(LeafReader reader) {
+      this.reader = reader;
+      this.clauseCounts = new FieldCounts[clauses.size()];
+      this.tests = clauses.values().toArray(Test[]::new);
+    }
+
+    /** The counts of {@code field} in this segment (shared with the clauses), or null. */
+    FieldCounts counts(String field) throws IOException {
+      FieldCounts counts = fields.get(field);
+      if (counts == null && !fields.containsKey(field)) {
+        BlockValueCounts opened = BlockValueCounts.open(reader, field);
+        counts = opened == null ? null : new FieldCounts(opened);
+        fields.put(field, counts);
+      }
+      return counts;
+    }
+
+    /**
+     * Block {@code doc}'s verdict: {@link #READ}, {@link #NONE}, {@link #ALL}, or the index of the
+     * one clause it is mixed on ({@link #mixed}: which values surely match).
+     */
+    int evaluate(int doc, int events) throws IOException {
+      int i = 0;
+      int mixedAt = ALL;
+      boolean none = false;
+      for (String field : clauses.keySet()) {
+        FieldCounts counts = clauseCounts[i];
+        if (counts == null) {
+          counts = counts(field);
+          if (counts == null) {
+            return READ;
+          }
+          clauseCounts[i] = counts;
+        }
+        if (!counts.at(doc) || counts.values.total() != events) {
+          return READ; // some event lacks the field or has several values
+        }
+        byte least = SURE;
+        byte most = NO;
+        for (int v = 0; v < counts.values.size(); v++) {
+          byte verdict = counts.test(tests[i], counts.values.ord(v));
+          least = (byte) Math.min(least, verdict);
+          most = (byte) Math.max(most, verdict);
+        }
+        if (least == MAYBE || most == MAYBE) {
+          return READ;
+        }
+        if (most == NO) {
+          none = true;
+        } else if (least == NO) { // some sure, some not
+          if (mixedAt != ALL) {
+            return READ; // two fields decide per event: their combinations are unknown
+          }
+          mixedAt = i;
+          mixed = counts;
+          mixedTest = tests[i];
+        }
+        i++;
+      }
+      return none ? NONE : mixedAt;
+    }
+
+    private Test mixedTest;
+
+    /**
+     * Whether the current block's ordinal {@code ord} of the mixed clause's field surely matches.
+     */
+    boolean mixedSure(long ord) throws IOException {
+      return mixed.test(mixedTest, ord) == SURE;
+    }
+
+    /** The counts of the field the last mixed verdict was on. */
+    FieldCounts mixed() {
+      return mixed;
+    }
+  }
+
+  /**
+   * One field's value counts in a segment, positioned on a block once however many users ask, with
+   * each ordinal's test result decided once.
+   */
+  static final class FieldCounts {
+    final BlockValueCounts values;
+    private int doc = -1;
+    private boolean present;
+    private final Map<Test, byte[]> decided = new HashMap<>();
+
+    FieldCounts(BlockValueCounts values) {
+      this.values = values;
+    }
+
+    /** Moves to block {@code doc}; false when it has no counts of the field. */
+    boolean at(int doc) throws IOException {
+      if (doc != this.doc) {
+        this.doc = doc;
+        present = values.advanceExact(doc);
+      }
+      return present;
+    }
+
+    byte test(Test test, long ord) throws IOException {
+      byte[] byOrd =
+          decided.computeIfAbsent(
+              test,
+              t -> {
+                byte[] fresh = new byte[(int) Math.min(values.valueCount(), 1 << 22)];
+                java.util.Arrays.fill(fresh, (byte) -1);
+                return fresh;
+              });
+      if (ord >= byOrd.length) {
+        return test.of(EventFields.keywordTerm(values.dictionary().lookupOrd(ord).utf8ToString()));
+      }
+      byte verdict = byOrd[(int) ord];
+      if (verdict < 0) {
+        verdict =
+            test.of(EventFields.keywordTerm(values.dictionary().lookupOrd(ord).utf8ToString()));
+        byOrd[(int) ord] = verdict;
+      }
+      return verdict;
+    }
+  }
+}

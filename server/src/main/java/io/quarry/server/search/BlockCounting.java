@@ -1,0 +1,195 @@
+package io.quarry.server.search;
+
+import io.quarry.codecs.store.EventVisitor;
+import io.quarry.codecs.store.EventVisitor.DocShortcut;
+import io.quarry.ql.exec.Aggregator;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.lucene.index.LeafReader;
+
+/**
+ * The block layout's counting for one slice of a batch scan (issue 23): a block that lies wholly in
+ * the search's range and that {@link BlockCondition} decides is counted from its value counts,
+ * never decoded — as the event layout counts a document from its doc values:
+ *
+ * <ul>
+ *   <li>{@link Mode#ROWS} ({@code stats count}): the block's matching events;
+ *   <li>{@link Mode#VALUES} ({@code stats count by f}, {@code top f}): each value's events, into
+ *       the segment's {@link OrdinalCounts};
+ *   <li>{@link Mode#TIMED} ({@code timechart count by f}): the same per time bucket, for a block
+ *       whose events all fall in one bucket.
+ * </ul>
+ *
+ * Other blocks are visited event by event and checked, as before.
+ */
+final class BlockCounting {
+  enum Mode {
+    ROWS,
+    VALUES,
+    TIMED
+  }
+
+  private final Mode mode;
+  private final String field;
+  private final BlockCondition condition;
+  private final SearchControl control;
+  private final Aggregator partial;
+  private final OrdinalCounts segmentCounts;
+
+  private Object segmentKey;
+  private BlockValueSource source;
+  private int[] counts; // VALUES: by ordinal of the field
+  private Map<Long, int[]> timed; // TIMED: by bucket start, by ordinal
+  private long rows; // events counted
+  private long started;
+
+  /** Where the counted field's values come from in the current segment. */
+  private record BlockValueSource(BlockCondition.FieldCounts counts) {}
+
+  BlockCounting(
+      Mode mode,
+      String field,
+      BlockCondition condition,
+      SearchControl control,
+      Aggregator partial,
+      OrdinalCounts segmentCounts) {
+    this.mode = mode;
+    this.field = field;
+    this.condition = condition;
+    this.control = control;
+    this.partial = partial;
+    this.segmentCounts = segmentCounts;
+  }
+
+  /** The shortcut for one slice's segment, or null when its blocks have nothing to count from. */
+  EventVisitor.BlockShortcut shortcut(LeafReader reader) throws IOException {
+    BlockCondition.Segment segment = condition.segment(reader);
+    BlockCondition.FieldCounts values = null;
+    if (mode != Mode.ROWS) {
+      values = segment.counts(field);
+      long size = values == null ? 0 : values.values.valueCount();
+      if (values == null
+          || size > PipelineFeed.MAX_COUNTED_ORDINALS
+          || (mode == Mode.TIMED && size > MAX_TIMED_ORDINALS)) {
+        return null;
+      }
+      source = new BlockValueSource(values);
+      segmentKey =
+          reader.getCoreCacheHelper() != null ? reader.getCoreCacheHelper().getKey() : reader;
+      if (mode == Mode.VALUES) {
+        counts = new int[(int) size];
+      } else {
+        timed = new HashMap<>();
+      }
+    }
+    started = System.nanoTime();
+    BlockCondition.FieldCounts counted = values;
+    long[] bucket = {Long.MAX_VALUE, Long.MIN_VALUE}; // the last bucket's [start, end)
+    int[][] bucketCounts = new int[1][];
+    return (doc, events, oldest, newest) -> {
+      int verdict = segment.evaluate(doc, events);
+      if (verdict == BlockCondition.READ) {
+        return DocShortcut.VISIT;
+      }
+      int[] into = counts;
+      if (mode == Mode.TIMED && verdict != BlockCondition.NONE) {
+        if (newest < bucket[0] || newest >= bucket[1]) {
+          bucket[0] = partial.timeBucket(newest);
+          bucket[1] = partial.nextTimeBucket(bucket[0]);
+          bucketCounts[0] = null;
+        }
+        if (oldest < bucket[0]) {
+          return DocShortcut.VISIT; // its events fall in several buckets
+        }
+        if (bucketCounts[0] == null) {
+          int size = (int) counted.values.valueCount();
+          bucketCounts[0] = timed.computeIfAbsent(bucket[0], start -> new int[size]);
+        }
+        into = bucketCounts[0];
+      }
+      if (mode != Mode.ROWS && verdict != BlockCondition.NONE && !counted.at(doc)) {
+        return DocShortcut.VISIT; // some event lacks the counted field: its value may come from
+        // search-time extraction
+      }
+      if (mode != Mode.ROWS
+          && verdict >= 0
+          && segment.mixed() != counted) { // mixed on another field: which events is unknown
+        return DocShortcut.VISIT;
+      }
+      if (control.readAndCheck(events)) {
+        return DocShortcut.STOP;
+      }
+      if (verdict == BlockCondition.NONE) {
+        return DocShortcut.TAKEN;
+      }
+      if (mode == Mode.ROWS) {
+        rows += verdict == BlockCondition.ALL ? events : sureEvents(segment);
+        return DocShortcut.TAKEN;
+      }
+      for (int v = 0; v < counted.values.size(); v++) {
+        long ord = counted.values.ord(v);
+        if (verdict == BlockCondition.ALL || segment.mixedSure(ord)) {
+          into[(int) ord] += counted.values.count(v);
+          if (verdict != BlockCondition.ALL) {
+            rows += counted.values.count(v); // one value per event on a mixed field
+          }
+        }
+      }
+      if (verdict == BlockCondition.ALL) {
+        rows += events; // every event has the field
+      }
+      return DocShortcut.TAKEN;
+    };
+  }
+
+  /** The largest dictionary counted per time bucket (an int per value and bucket). */
+  private static final int MAX_TIMED_ORDINALS = 4_096;
+
+  private static long sureEvents(BlockCondition.Segment segment) throws IOException {
+    BlockCondition.FieldCounts mixed = segment.mixed();
+    long sure = 0;
+    for (int v = 0; v < mixed.values.size(); v++) {
+      if (segment.mixedSure(mixed.values.ord(v))) {
+        sure += mixed.values.count(v);
+      }
+    }
+    return sure;
+  }
+
+  /** The events this slice counted (they matched). */
+  long rows() {
+    return rows;
+  }
+
+  /** Hands the slice's counts to the aggregation; returns the nanoseconds counting took. */
+  long finish() {
+    switch (mode) {
+      case ROWS -> {
+        if (rows > 0) {
+          partial.addRowCount(rows);
+        }
+      }
+      case VALUES -> {
+        if (counts != null) {
+          segmentCounts.add(segmentKey, source.counts().values.dictionary(), counts, rows);
+          counts = null;
+        }
+      }
+      case TIMED -> {
+        if (timed != null) {
+          BlockCondition.FieldCounts values = source.counts();
+          for (Map.Entry<Long, int[]> bucket : timed.entrySet()) {
+            int[] byOrdinal = bucket.getValue();
+            partial.addTimeValueCounts(
+                bucket.getKey(),
+                OrdinalCounts.byValue(
+                    values.values.dictionary(), byOrdinal.length, ord -> byOrdinal[ord]));
+          }
+          timed = null;
+        }
+      }
+    }
+    return started == 0 ? 0 : System.nanoTime() - started;
+  }
+}
