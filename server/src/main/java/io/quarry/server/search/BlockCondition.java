@@ -278,11 +278,11 @@ final class BlockCondition {
         byte most = NO;
         for (int v = 0; v < counts.values.size(); v++) {
           byte verdict = counts.test(tests[i], counts.values.ord(v));
+          if (verdict == MAYBE) {
+            return READ; // an event the check decides
+          }
           least = (byte) Math.min(least, verdict);
           most = (byte) Math.max(most, verdict);
-        }
-        if (least == MAYBE || most == MAYBE) {
-          return READ;
         }
         if (most == NO) {
           none = true;
