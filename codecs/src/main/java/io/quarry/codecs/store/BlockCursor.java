@@ -12,7 +12,10 @@ import org.apache.lucene.search.DocIdSetIterator;
  * The events of one segment's candidate blocks in {@code [earliest, latest)}, newest first. Blocks
  * are sorted by their newest event but may overlap in time, so the cursor merges the events of the
  * blocks it has open and opens the next candidate only when its newest event could come next: a
- * {@code head 10} decodes the blocks it returns events from, and about one more.
+ * {@code head 10} decodes the blocks it returns events from, and about one more. A block that lies
+ * wholly in range is first offered to the visitor's {@link EventVisitor#blockShortcut} at the
+ * moment it would be opened (a {@code dedup} skips a block whose every value it has already let
+ * through).
  */
 final class BlockCursor extends TimeOrderedScan.Cursor {
   private final DocIdSetIterator candidates;
@@ -31,14 +34,22 @@ final class BlockCursor extends TimeOrderedScan.Cursor {
   private BlockEvents current;
   private int currentIndex;
 
+  /** The visitor's block shortcut and the blocks' bounds, or null. */
+  private final EventVisitor.BlockShortcut shortcut;
+
+  private final BlockBounds bounds;
+
   BlockCursor(
       TimeOrderedScan.Source source,
       LeafReaderContext leaf,
       DocIdSetIterator candidates,
       long earliest,
-      long latest)
+      long latest,
+      EventVisitor.BlockShortcut shortcut)
       throws IOException {
     super(source);
+    this.shortcut = shortcut;
+    this.bounds = shortcut == null ? null : BlockBounds.open(leaf.reader());
     this.candidates = candidates;
     this.newest = DocValues.getNumeric(leaf.reader(), EventFields.TIME);
     this.journal = leaf.reader().storedFields();
@@ -58,6 +69,19 @@ final class BlockCursor extends TimeOrderedScan.Cursor {
   boolean advance() throws IOException {
     while (next != DocIdSetIterator.NO_MORE_DOCS
         && (open.isEmpty() || nextNewest >= open.peek().time)) {
+      if (bounds != null && bounds.inside(next, earliest, latest)) {
+        // offered when it would be opened: the events before it in time order have been visited
+        int taken = shortcut.take(next, bounds.events, bounds.oldestTime, bounds.newestTime);
+        if (taken == EventVisitor.DocShortcut.STOP) {
+          stopped = true;
+          return false;
+        }
+        if (taken == EventVisitor.DocShortcut.TAKEN) {
+          this.taken += bounds.events;
+          nextCandidate();
+          continue;
+        }
+      }
       BlockEvents block = BlockEvents.read(source.index(), journal, next);
       Position first = new Position(block, next);
       while (first.i < block.count() && block.time(first.i) >= latest) {

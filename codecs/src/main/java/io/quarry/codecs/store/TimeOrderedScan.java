@@ -84,7 +84,13 @@ final class TimeOrderedScan {
             scorer == null
                 ? null
                 : blocks
-                    ? new BlockCursor(source, leaf, scorer.iterator(), earliest, latest)
+                    ? new BlockCursor(
+                        source,
+                        leaf,
+                        scorer.iterator(),
+                        earliest,
+                        latest,
+                        visitor.blockShortcut(leaf.reader()))
                     : new DocCursor(
                         source, leaf, scorer.iterator(), visitor.shortcut(leaf.reader()));
         if (cursor != null && advance(cursor, queue, warnings)) {
@@ -96,7 +102,7 @@ final class TimeOrderedScan {
     }
     long lookupNanos = System.nanoTime() - lookupStarted;
     long read = 0;
-    while (!queue.isEmpty()) {
+    while (!queue.isEmpty() && !stopped) {
       Cursor cursor = queue.poll();
       EventVisitor.DocShortcut shortcut = cursor.shortcut();
       if (shortcut != null) { // the visitor may handle the document without its event
@@ -141,7 +147,7 @@ final class TimeOrderedScan {
         0,
         segments,
         segmentsSkipped,
-        read,
+        read + taken,
         ScanStats.Costs.indexLookup(lookupNanos).plus(ScanStats.Costs.journalSince(journalBefore)),
         warnings);
   }
@@ -185,7 +191,11 @@ final class TimeOrderedScan {
   private boolean advance(Cursor cursor, PriorityQueue<Cursor> queue, List<String> warnings)
       throws IOException {
     try {
-      return cursor.advance();
+      boolean more = cursor.advance();
+      taken += cursor.taken;
+      cursor.taken = 0;
+      stopped |= cursor.stopped;
+      return more;
     } catch (CorruptIndexException | UncheckedCorruption e) {
       if (damaged.add(cursor.source.bucket())) {
         warnings.add(cursor.source.store().quarantine(cursor.source.bucket(), corruption(e)));
@@ -195,6 +205,12 @@ final class TimeOrderedScan {
     }
   }
 
+  /** Events a visitor's block shortcut took whole (read without being visited). */
+  private long taken;
+
+  /** Whether a block shortcut stopped the scan. */
+  private boolean stopped;
+
   /** Buckets found damaged during this scan (quarantined once, their cursors dropped). */
   private final java.util.Set<Bucket> damaged = new java.util.HashSet<>();
 
@@ -202,6 +218,11 @@ final class TimeOrderedScan {
   abstract static class Cursor {
     final Source source;
     long time;
+
+    /** Events of blocks the visitor took since the last {@link #advance}; whether it said stop. */
+    long taken;
+
+    boolean stopped;
 
     Cursor(Source source) {
       this.source = source;

@@ -55,6 +55,9 @@ final class PipelineFeed implements EventVisitor {
     if (!check.test(row)) {
       return true;
     }
+    if (blockDedup != null) {
+      blockDedup.visited(stored);
+    }
     matchedHere++;
     return sink.accept(row);
   }
@@ -308,8 +311,17 @@ final class PipelineFeed implements EventVisitor {
     return this;
   }
 
+  /** The {@code dedup} skip over blocks ({@link #skipSeenValues}), once a block segment came. */
+  private BlockDedup blockDedup;
+
   @Override
   public BlockShortcut blockShortcut(org.apache.lucene.index.LeafReader reader) throws IOException {
+    if (dedupField != null) {
+      if (blockDedup == null) {
+        blockDedup = new BlockDedup(dedupField, dedupSeen, control);
+      }
+      return blockDedup.shortcut(reader);
+    }
     return blockCounting == null ? null : blockCounting.shortcut(reader);
   }
 
@@ -385,7 +397,9 @@ final class PipelineFeed implements EventVisitor {
       ordinalCounts = null;
     }
     if (dedupField != null) {
-      countingStages.counted(countingStage, dedupSkipped, 0);
+      long blocksSkipped = blockDedup == null ? 0 : blockDedup.skipped();
+      matchedHere += blocksSkipped;
+      countingStages.counted(countingStage, dedupSkipped + blocksSkipped, 0);
     }
     if (blockCounting != null) {
       long nanos = blockCounting.finish();

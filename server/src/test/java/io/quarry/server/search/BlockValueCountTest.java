@@ -156,7 +156,11 @@ class BlockValueCountTest {
           "code<500 code>=404 | stats count",
           "NOT code=200 | stats count by code",
           "code=404 level=info | stats count",
-          "code=404 level=info | stats count by level");
+          "code=404 level=info | stats count by level",
+          "| dedup level | table _time level code",
+          "| dedup host | table _time host",
+          "| dedup tag | table _time tag",
+          "| dedup code | table _time code");
 
   @Test
   void blocksCountAsEventsAndTheirOwnRowsDo() throws Exception {
