@@ -9,8 +9,8 @@
  * events into the pipeline, or counts documents instead of producing rows when only counting
  * follows ({@code OrdinalCounts} per segment) — over indexes stored as blocks, from each block's
  * value counts where {@code BlockCondition} decides the filter per block ({@code BlockCounting};
- * {@code BlockDedup} skips blocks a leading {@code dedup} would drop whole); {@code EventRow} extracts fields on demand
- * (index-time fields, the sourcetype's extraction, JSON, key=value); {@code SearchControl} carries
- * time limits, finalize, cancel and progress into the scan threads.
+ * {@code BlockDedup} skips blocks a leading {@code dedup} would drop whole); {@code EventRow}
+ * extracts fields on demand (index-time fields, the sourcetype's extraction, JSON, key=value);
+ * {@code SearchControl} carries time limits, finalize, cancel and progress into the scan threads.
  */
 package io.quarry.server.search;
