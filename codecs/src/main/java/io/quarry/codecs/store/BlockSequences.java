@@ -42,6 +42,16 @@ final class BlockSequences {
     return events;
   }
 
+  /** The events of the block documents {@code [from, to)} of a segment. */
+  static long events(LeafReader reader, int from, int to) throws IOException {
+    NumericDocValues counts = DocValues.getNumeric(reader, BlockDocuments.COUNT);
+    long events = 0;
+    for (int doc = counts.advance(from); doc < to; doc = counts.nextDoc()) {
+      events += counts.longValue();
+    }
+    return events;
+  }
+
   /**
    * Sets bit {@code s - low} of {@code into} for every sequence {@code s} in {@code [low, high]}.
    */

@@ -57,6 +57,17 @@ public interface EventVisitor {
      * or {@link DocShortcut#STOP}.
      */
     int take(int doc, int events, long oldest, long newest) throws java.io.IOException;
+
+    /**
+     * Takes all block documents {@code [from, to)} of the segment at once, {@code events} events —
+     * called when every block of the segment lies in the scan's range and no block is deleted — or
+     * returns false to have them offered one by one. Blocks the scan's query does not select are
+     * among them: the visitor counts only what surely matches. The answer must be the same for
+     * every slice of a segment.
+     */
+    default boolean takeAll(int from, int to, long events) throws java.io.IOException {
+      return false;
+    }
   }
 
   /** See {@link #shortcut}. */

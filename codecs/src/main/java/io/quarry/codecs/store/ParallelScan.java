@@ -234,6 +234,16 @@ final class ParallelScan {
       org.apache.lucene.index.StoredFields journal = leaf.reader().storedFields();
       EventVisitor.BlockShortcut shortcut = visitor.blockShortcut(leaf.reader());
       BlockBounds bounds = shortcut == null ? null : BlockBounds.open(leaf.reader());
+      Bucket bucket = source.bucket();
+      if (shortcut != null
+          && bucket.minTime() >= range[0]
+          && bucket.maxTime() < range[1]
+          && !leaf.reader().hasDeletions()) {
+        long events = BlockSequences.events(leaf.reader(), from, to);
+        if (shortcut.takeAll(from, to, events)) {
+          return events;
+        }
+      }
       for (int doc = candidates.advance(from); doc < to; doc = candidates.nextDoc()) {
         if (bounds != null && bounds.inside(doc, range[0], range[1])) {
           int taken = shortcut.take(doc, bounds.events, bounds.oldestTime, bounds.newestTime);

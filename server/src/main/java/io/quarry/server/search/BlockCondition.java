@@ -77,6 +77,16 @@ final class BlockCondition {
     return conjunction(filter.get(), clauses) ? new BlockCondition(clauses) : null;
   }
 
+  /** The fields of the clauses, in order. */
+  java.util.List<String> fields() {
+    return java.util.List.copyOf(clauses.keySet());
+  }
+
+  /** The test of the clause on {@code field}. */
+  Test test(String field) {
+    return clauses.get(field);
+  }
+
   /**
    * Whether a count by {@code field} can be taken from blocks under this condition: every clause is
    * on {@code field} or on a default field (one value per batch, so rarely mixed in a block).

@@ -1,5 +1,8 @@
 package io.quarry.server.search;
 
+import io.quarry.codecs.store.BlockTotals;
+import io.quarry.codecs.store.BlockValueCounts;
+import io.quarry.codecs.store.EventFields;
 import io.quarry.codecs.store.EventVisitor;
 import io.quarry.codecs.store.EventVisitor.DocShortcut;
 import io.quarry.ql.exec.Aggregator;
@@ -87,60 +90,140 @@ final class BlockCounting {
     BlockCondition.FieldCounts counted = values;
     long[] bucket = {Long.MAX_VALUE, Long.MIN_VALUE}; // the last bucket's [start, end)
     int[][] bucketCounts = new int[1][];
-    return (doc, events, oldest, newest) -> {
-      int verdict = segment.evaluate(doc, events);
-      if (verdict == BlockCondition.READ) {
-        return DocShortcut.VISIT;
-      }
-      int[] into = counts;
-      if (mode == Mode.TIMED && verdict != BlockCondition.NONE) {
-        if (newest < bucket[0] || newest >= bucket[1]) {
-          bucket[0] = partial.timeBucket(newest);
-          bucket[1] = partial.nextTimeBucket(bucket[0]);
-          bucketCounts[0] = null;
-        }
-        if (oldest < bucket[0]) {
-          return DocShortcut.VISIT; // its events fall in several buckets
-        }
-        if (bucketCounts[0] == null) {
-          int size = (int) counted.values.valueCount();
-          bucketCounts[0] = timed.computeIfAbsent(bucket[0], start -> new int[size]);
-        }
-        into = bucketCounts[0];
-      }
-      if (mode != Mode.ROWS && verdict != BlockCondition.NONE && !counted.at(doc)) {
-        return DocShortcut.VISIT; // some event lacks the counted field: its value may come from
-        // search-time extraction
-      }
-      if (mode != Mode.ROWS
-          && verdict >= 0
-          && segment.mixed() != counted) { // mixed on another field: which events is unknown
-        return DocShortcut.VISIT;
-      }
-      if (control.readAndCheck(events)) {
-        return DocShortcut.STOP;
-      }
-      if (verdict == BlockCondition.NONE) {
-        return DocShortcut.TAKEN;
-      }
-      if (mode == Mode.ROWS) {
-        rows += verdict == BlockCondition.ALL ? events : sureEvents(segment);
-        return DocShortcut.TAKEN;
-      }
-      for (int v = 0; v < counted.values.size(); v++) {
-        long ord = counted.values.ord(v);
-        if (verdict == BlockCondition.ALL || segment.mixedSure(ord)) {
-          into[(int) ord] += counted.values.count(v);
-          if (verdict != BlockCondition.ALL) {
-            rows += counted.values.count(v); // one value per event on a mixed field
+    Object key =
+        reader.getCoreCacheHelper() != null ? reader.getCoreCacheHelper().getKey() : reader;
+    EventVisitor.BlockShortcut perBlock =
+        (doc, events, oldest, newest) -> {
+          int verdict = segment.evaluate(doc, events);
+          if (verdict == BlockCondition.READ) {
+            return DocShortcut.VISIT;
           }
-        }
+          int[] into = counts;
+          if (mode == Mode.TIMED && verdict != BlockCondition.NONE) {
+            if (newest < bucket[0] || newest >= bucket[1]) {
+              bucket[0] = partial.timeBucket(newest);
+              bucket[1] = partial.nextTimeBucket(bucket[0]);
+              bucketCounts[0] = null;
+            }
+            if (oldest < bucket[0]) {
+              return DocShortcut.VISIT; // its events fall in several buckets
+            }
+            if (bucketCounts[0] == null) {
+              int size = (int) counted.values.valueCount();
+              bucketCounts[0] = timed.computeIfAbsent(bucket[0], start -> new int[size]);
+            }
+            into = bucketCounts[0];
+          }
+          if (mode != Mode.ROWS && verdict != BlockCondition.NONE && !counted.at(doc)) {
+            return DocShortcut.VISIT; // some event lacks the counted field: its value may come from
+            // search-time extraction
+          }
+          if (mode != Mode.ROWS
+              && verdict >= 0
+              && segment.mixed() != counted) { // mixed on another field: which events is unknown
+            return DocShortcut.VISIT;
+          }
+          if (control.readAndCheck(events)) {
+            return DocShortcut.STOP;
+          }
+          if (verdict == BlockCondition.NONE) {
+            return DocShortcut.TAKEN;
+          }
+          if (mode == Mode.ROWS) {
+            rows += verdict == BlockCondition.ALL ? events : sureEvents(segment);
+            return DocShortcut.TAKEN;
+          }
+          for (int v = 0; v < counted.values.size(); v++) {
+            long ord = counted.values.ord(v);
+            if (verdict == BlockCondition.ALL || segment.mixedSure(ord)) {
+              into[(int) ord] += counted.values.count(v);
+              if (verdict != BlockCondition.ALL) {
+                rows += counted.values.count(v); // one value per event on a mixed field
+              }
+            }
+          }
+          if (verdict == BlockCondition.ALL) {
+            rows += events; // every event has the field
+          }
+          return DocShortcut.TAKEN;
+        };
+    return new EventVisitor.BlockShortcut() {
+      @Override
+      public int take(int doc, int events, long oldest, long newest) throws IOException {
+        return perBlock.take(doc, events, oldest, newest);
       }
-      if (verdict == BlockCondition.ALL) {
-        rows += events; // every event has the field
+
+      @Override
+      public boolean takeAll(int from, int to, long events) throws IOException {
+        return takeWhole(reader, key, counted, events);
       }
-      return DocShortcut.TAKEN;
     };
+  }
+
+  /**
+   * Counts a whole segment from its {@link BlockTotals} (once, by the first slice that asks; the
+   * other slices take theirs as counted): when the condition has at most one clause, every block
+   * has the counts it needs (every event a value of the counted field; one value of the clause's
+   * field), and no value present is a maybe. Not for timed counts (each block's bucket matters).
+   */
+  private boolean takeWhole(
+      LeafReader reader, Object key, BlockCondition.FieldCounts values, long sliceEvents)
+      throws IOException {
+    java.util.List<String> fields = condition.fields();
+    if (mode == Mode.TIMED || fields.size() > 1) {
+      return false;
+    }
+    String clauseField = fields.isEmpty() ? null : fields.get(0);
+    if (mode == Mode.VALUES && clauseField != null && !clauseField.equals(field)) {
+      return false;
+    }
+    String totalled = mode == Mode.VALUES ? field : clauseField;
+    BlockTotals totals = totalled == null ? null : BlockTotals.of(reader, totalled);
+    if (totalled != null
+        && (totals == null
+            || !totals.everyBlock()
+            || (clauseField != null && !totals.singleValued()))) {
+      return false;
+    }
+    long[] whole = totals == null ? null : totals.byOrd().clone();
+    long matching = totals == null ? 0 : totals.events();
+    if (clauseField != null) {
+      BlockCondition.Test test = condition.test(clauseField);
+      org.apache.lucene.index.SortedSetDocValues dictionary =
+          BlockValueCounts.open(reader, clauseField).dictionary();
+      matching = 0;
+      for (int ord = 0; ord < whole.length; ord++) {
+        if (whole[ord] == 0) {
+          continue;
+        }
+        byte verdict = test.of(EventFields.keywordTerm(dictionary.lookupOrd(ord).utf8ToString()));
+        if (verdict == BlockCondition.MAYBE) {
+          return false;
+        }
+        if (verdict == BlockCondition.NO) {
+          whole[ord] = 0;
+        }
+        matching += whole[ord];
+      }
+    }
+    control.read((int) Math.min(Integer.MAX_VALUE, sliceEvents));
+    long counted = matching;
+    if (mode == Mode.ROWS) {
+      if (clauseField == null) {
+        return false; // stats count over a whole bucket is counted before the scan
+      }
+      if (segmentCounts.firstToCount(key)) {
+        rows += counted;
+      }
+      return true;
+    }
+    // the segment's rows go with its counts, once; this slice's own rows stay its blocks'
+
+    segmentCounts.countWhole(key, values.values.dictionary(), counted, () -> whole);
+    if (segmentCounts.firstToCount(key)) {
+      wholeRows += counted;
+    }
+    return true;
   }
 
   /** The largest dictionary counted per time bucket (an int per value and bucket). */
@@ -157,9 +240,12 @@ final class BlockCounting {
     return sure;
   }
 
+  /** Events of whole segments counted with their counts ({@link #takeWhole}). */
+  private long wholeRows;
+
   /** The events this slice counted (they matched). */
   long rows() {
-    return rows;
+    return rows + wholeRows;
   }
 
   /** Hands the slice's counts to the aggregation; returns the nanoseconds counting took. */

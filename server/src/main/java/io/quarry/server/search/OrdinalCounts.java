@@ -97,6 +97,15 @@ final class OrdinalCounts {
     long[] counts() throws IOException;
   }
 
+  /** Segments whose matching events were counted whole ({@link #firstToCount}). */
+  private final java.util.Set<Object> rowsCounted =
+      java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+
+  /** Whether this is the first slice of a segment to count its rows whole (the others add none). */
+  synchronized boolean firstToCount(Object segmentKey) {
+    return rowsCounted.add(segmentKey);
+  }
+
   /** Hands every segment's counts, by value, to {@code target}. */
   synchronized void drainInto(Aggregator target) {
     for (Segment segment : segments.values()) {
