@@ -41,16 +41,23 @@ public record BlockTotals(long[] byOrd, boolean everyBlock, boolean singleValued
               core.addClosedListener(CACHE::remove);
               return new ConcurrentHashMap<>();
             });
-    BlockTotals totals = byField.get(field);
-    if (totals == null) {
-      totals = compute(reader, field);
-      if (totals == null) {
-        return null;
-      }
-      byField.putIfAbsent(field, totals);
-    }
-    return totals;
+    // one pass per segment and field: the slices of a search ask at once, and wait for it
+    BlockTotals totals =
+        byField.computeIfAbsent(
+            field,
+            f -> {
+              try {
+                BlockTotals computed = compute(reader, f);
+                return computed == null ? NONE : computed;
+              } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
+    return totals == NONE ? null : totals;
   }
+
+  /** The segment has no totals of a field (remembered as such). */
+  private static final BlockTotals NONE = new BlockTotals(new long[0], false, false, 0);
 
   private static BlockTotals compute(LeafReader reader, String field) throws IOException {
     BlockValueCounts counts = BlockValueCounts.open(reader, field);
