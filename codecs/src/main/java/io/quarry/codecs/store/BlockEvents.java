@@ -39,6 +39,11 @@ final class BlockEvents implements StoredEvent.Loader {
     return new BlockEvents(index, EventBlock.open(payload.bytes, 0, payload.bytes.length));
   }
 
+  /** Decodes the whole block, checking its grammar ({@link EventBlock#verify}). */
+  void verify() throws IOException {
+    block.verify();
+  }
+
   /** The number of events. */
   int count() {
     return block.count();
