@@ -66,6 +66,7 @@ final class VictoriaLogsEngine implements Closeable {
                 "-storageDataPath=" + dataDir.toAbsolutePath(),
                 "-httpListenAddr=127.0.0.1:" + port,
                 "-retentionPeriod=100y", // the dataset's times are fixed, however old they get
+                "-search.maxQueryDuration=1h", // as Quarry's bench server (30 s by default)
                 "-loggerLevel=WARN")
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
