@@ -813,8 +813,10 @@ public final class SearchService implements AutoCloseable {
       throws IOException {
     TimeOrderedPages.Shape onPages =
         PageBatch.enabled() ? TimeOrderedPages.shape(plan.pipeline(), PAGE_SIZE) : null;
+    boolean exact = plan.filter().isEmpty() || translation.exact();
+    String deduplicated = exact ? dedupFieldFirst(plan.pipeline()) : null;
     if (onPages != null) {
-      boolean checked = plan.filter().isPresent() && !translation.exact();
+      boolean checked = !exact;
       ScanStats scanned =
           TimeOrderedPages.run(
               onPages,
@@ -827,6 +829,7 @@ public final class SearchService implements AutoCloseable {
               stages,
               evaluator,
               results,
+              deduplicated,
               visitor ->
                   store.scan(
                       indexes,
@@ -841,8 +844,6 @@ public final class SearchService implements AutoCloseable {
     PipelineFeed feed =
         new PipelineFeed(sourcetypes, control, check, pipeline, matched)
             .indexedFieldsOnly(plan.indexedFieldsOnly());
-    boolean exact = plan.filter().isEmpty() || translation.exact();
-    String deduplicated = exact ? dedupFieldFirst(plan.pipeline()) : null;
     if (deduplicated != null) {
       feed.skipSeenValues(deduplicated, stages, 0);
     }
