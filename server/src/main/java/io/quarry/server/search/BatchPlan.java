@@ -2,8 +2,7 @@ package io.quarry.server.search;
 
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
-import io.quarry.ql.ast.StatsCommand;
-import io.quarry.ql.engine.aggregation.HashAggregationOperator;
+import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.Aggregator;
 import io.quarry.ql.parser.SplText;
 import io.quarry.ql.plan.SearchPlan;
@@ -21,9 +20,9 @@ import org.apache.lucene.search.Query;
  * <p>Which engine: {@link Engine#INDEX} when the aggregation right after the search only counts and
  * the index query is exact or has a sure part (the term index and keyword doc values answer without
  * reading events, and the remaining candidates run as rows), else {@link Engine#PAGES} when the
- * aggregation is a {@code stats} whose every function has a page implementation (the commands
- * before it run as the page source's work and page stages, {@link #pageShape}), else {@link
- * Engine#ROWS}.
+ * aggregation has a page implementation ({@link PageAggregator#supports}: {@code stats} whose every
+ * function has one, {@code top}, {@code rare}) (the commands before it run as the page source's
+ * work and page stages, {@link #pageShape}), else {@link Engine#ROWS}.
  *
  * @param aggregatorAt the index of the aggregation in the pipeline
  * @param pageShape on {@link Engine#PAGES}, how the map side runs; else null
@@ -79,14 +78,14 @@ record BatchPlan(
     if (counted != null || timed != null || upFront != null) {
       return new BatchPlan(aggregatorAt, Engine.INDEX, null, counted, timed, upFront, sure);
     }
-    if (aggregator instanceof StatsCommand stats
-        && PageBatch.enabled()
-        && HashAggregationOperator.supports(stats)) {
+    if (PageBatch.enabled() && PageAggregator.supports(aggregator)) {
       return new BatchPlan(
           aggregatorAt,
           Engine.PAGES,
           PageBatch.shape(
-              filters, stats, plan.pipeline().subList(aggregatorAt + 1, plan.pipeline().size())),
+              filters,
+              aggregator,
+              plan.pipeline().subList(aggregatorAt + 1, plan.pipeline().size())),
           null,
           null,
           null,

@@ -909,14 +909,7 @@ public final class SearchService implements AutoCloseable {
               stages,
               evaluator,
               PAGE_SIZE)
-          .run(
-              (StatsCommand) aggregator,
-              batch.pageShape(),
-              pipeline,
-              aggregatorAt,
-              end,
-              results,
-              scan);
+          .run(aggregator, batch.pageShape(), pipeline, aggregatorAt, end, results, scan);
     }
     return new RowBatch(
             sourcetypes, control, check, plan.indexedFieldsOnly(), matched, stages, evaluator)

@@ -2,7 +2,6 @@ package io.quarry.ql.engine.aggregation;
 
 import static java.util.Objects.requireNonNull;
 
-import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
@@ -34,7 +33,7 @@ import java.util.List;
  * <p>Memory: each new group's key and states, and the distinct values a function keeps, are counted
  * against the search's limit through {@code memory}.
  */
-public final class HashAggregationOperator implements Operator {
+public final class HashAggregationOperator implements PageAggregator {
   private final StatsCommand command;
   private final MemoryTracker memory;
   private final int pageSize;
@@ -94,6 +93,7 @@ public final class HashAggregationOperator implements Operator {
   }
 
   /** A partial of the same command, its memory counted against the same search. */
+  @Override
   public HashAggregationOperator newPartial() {
     return new HashAggregationOperator(command, memory.sibling(), pageSize);
   }
@@ -198,8 +198,9 @@ public final class HashAggregationOperator implements Operator {
    * Adds a partial's groups (the same command, fed other pages) and empties it; its memory is
    * released and what its groups add here counted again.
    */
-  public void merge(HashAggregationOperator partial) {
-    if (!partial.command.equals(command)) {
+  @Override
+  public void merge(PageAggregator other) {
+    if (!(other instanceof HashAggregationOperator partial) || !partial.command.equals(command)) {
       throw new IllegalArgumentException("cannot merge stats of another command");
     }
     long grown = 0;
@@ -238,6 +239,7 @@ public final class HashAggregationOperator implements Operator {
    * The answer for the input so far as pages, keeping the state (a running search's preview, or
    * {@link #finish}'s output).
    */
+  @Override
   public List<Page> snapshot() {
     int groups = keys.size();
     Integer[] sorted = new Integer[groups];
