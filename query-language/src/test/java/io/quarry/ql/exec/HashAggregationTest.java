@@ -44,7 +44,7 @@ class HashAggregationTest {
     return rows;
   }
 
-  private static Map<String, Object> asMap(Row row) {
+  static Map<String, Object> asMap(Row row) {
     Map<String, Object> map = new LinkedHashMap<>();
     for (String name : row.fieldNames()) {
       List<Object> values = row.values(name);
@@ -88,7 +88,7 @@ class HashAggregationTest {
     return new HashAggregationOperator(stats(command), MemoryTracker.unbounded("stats"), pageSize);
   }
 
-  private static List<Page> pages(List<Row> rows, List<String> fields, Random random) {
+  static List<Page> pages(List<Row> rows, List<String> fields, Random random) {
     List<Page> pages = new ArrayList<>();
     for (int from = 0; from < rows.size(); ) {
       int to = Math.min(rows.size(), from + 1 + random.nextInt(50));
@@ -214,7 +214,7 @@ class HashAggregationTest {
     return out;
   }
 
-  private static List<Row> randomRows(Random random, int count) {
+  static List<Row> randomRows(Random random, int count) {
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       List<Object> fields = new ArrayList<>();
