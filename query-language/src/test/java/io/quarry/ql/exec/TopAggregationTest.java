@@ -96,7 +96,11 @@ class TopAggregationTest {
       for (String command : commands) {
         List<String> fields = PageAggregator.inputFields(top(command));
         PageAggregator total =
-            PageAggregator.of(top(command), MemoryTracker.unbounded("top"), 1 + random.nextInt(64));
+            PageAggregator.of(
+                top(command),
+                java.time.ZoneOffset.UTC,
+                MemoryTracker.unbounded("top"),
+                1 + random.nextInt(64));
         List<PageAggregator> partials = new ArrayList<>();
         for (Page page : HashAggregationTest.pages(input, fields, random)) {
           if (partials.isEmpty() || random.nextInt(4) == 0) {
@@ -120,7 +124,8 @@ class TopAggregationTest {
     List<Row> input = HashAggregationTest.randomRows(new Random(1), 300);
     MemoryAccount account = new MemoryAccount("search", Long.MAX_VALUE);
     PageAggregator top =
-        PageAggregator.of(top("top n by ip"), new MemoryTracker(account, "top"), 16);
+        PageAggregator.of(
+            top("top n by ip"), java.time.ZoneOffset.UTC, new MemoryTracker(account, "top"), 16);
     for (Page page : HashAggregationTest.pages(input, List.of("ip", "n"), new Random(2))) {
       top.addInput(page);
     }
@@ -132,7 +137,8 @@ class TopAggregationTest {
 
     MemoryAccount small = new MemoryAccount("search", 1_000);
     PageAggregator limited =
-        PageAggregator.of(top("top n by ip"), new MemoryTracker(small, "top"), 16);
+        PageAggregator.of(
+            top("top n by ip"), java.time.ZoneOffset.UTC, new MemoryTracker(small, "top"), 16);
     assertThatThrownBy(
             () -> {
               for (Page page :

@@ -26,16 +26,17 @@ import java.util.function.Supplier;
 
 /**
  * Batch mode with an aggregation on the page engine ({@link PageAggregator}: {@code stats}, {@code
- * top}, {@code rare}; "{@code stats}" below stands for any of them). Per segment slice the matching
- * events become pages of just the fields the map side reads, straight from storage ({@link
- * EventPages}), when the commands before {@code stats} are leading {@code rex} extractions (they
- * run inside the source) followed by {@code eval}, {@code where} and streaming plugin commands
- * ({@link PageChain}: no row anywhere); with other commands there, the events go through those row
- * commands and become pages after them ({@link RowPages}). Either way the pages feed a partial
- * {@link PageAggregator}; partials merge into the final one ({@link PageAggregation}), whose pages
- * are the answer or go through the commands after {@code stats}. Chosen by the planner when every
- * aggregation has a page implementation and no counting shortcut answers the search from the index
- * ({@code stats count by f} over doc values stays on its own path).
+ * top}, {@code rare}, {@code timechart}, {@code chart}; "{@code stats}" below stands for any of
+ * them). Per segment slice the matching events become pages of just the fields the map side reads,
+ * straight from storage ({@link EventPages}), when the commands before {@code stats} are leading
+ * {@code rex} extractions (they run inside the source) followed by {@code eval}, {@code where} and
+ * streaming plugin commands ({@link PageChain}: no row anywhere); with other commands there, the
+ * events go through those row commands and become pages after them ({@link RowPages}). Either way
+ * the pages feed a partial {@link PageAggregator}; partials merge into the final one ({@link
+ * PageAggregation}), whose pages are the answer or go through the commands after {@code stats}.
+ * Chosen by the planner when every aggregation has a page implementation and no counting shortcut
+ * answers the search from the index ({@code stats count by f} over doc values stays on its own
+ * path).
  *
  * <p>{@code -Dquarry.search.engine=rows} sends every search to the row engine instead (to compare
  * the two; the golden specs run under both).
@@ -156,7 +157,8 @@ final class PageBatch {
             : null;
     RowSink after =
         reduceOnPages == null ? Pipelines.build(reduce, end, evaluator, stages, statsAt + 1) : null;
-    PageAggregator total = PageAggregator.of(stats, evaluator.memory(stats.name()), pageSize);
+    PageAggregator total =
+        PageAggregator.of(stats, evaluator.zone(), evaluator.memory(stats.name()), pageSize);
     PageAggregation partials = new PageAggregation(total, control::previewAsked);
     List<String> fields = PageAggregator.inputFields(stats);
     AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock

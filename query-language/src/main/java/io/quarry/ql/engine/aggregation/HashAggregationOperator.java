@@ -215,6 +215,50 @@ public final class HashAggregationOperator implements PageAggregator {
     partial.clear();
   }
 
+  /** The number of groups. */
+  public int groupCount() {
+    return keys.size();
+  }
+
+  /** Group {@code id}'s key: each by-field's value as text (a timestamp's microseconds). */
+  public List<String> key(int id) {
+    List<String> key = new ArrayList<>(command.groupBy().size());
+    for (int k = 0; k < command.groupBy().size(); k++) {
+      key.add(keys.key(id, k));
+    }
+    return key;
+  }
+
+  /** Group {@code id}'s result of aggregation {@code f}, as the row engine answers it. */
+  public Object result(int id, int f) {
+    return functions[f].result(id);
+  }
+
+  /**
+   * A new operator of the same command, counted by {@code memory}, holding this one's groups moved
+   * to new keys ({@code newKey}: null drops a group), groups that meet merged state by state — how
+   * {@code timechart} coarsens its buckets and folds small series into OTHER. This one keeps its
+   * groups.
+   */
+  public HashAggregationOperator regrouped(
+      java.util.function.UnaryOperator<List<String>> newKey, MemoryTracker memory) {
+    HashAggregationOperator into = new HashAggregationOperator(command, memory, pageSize);
+    long grown = 0;
+    for (int from = 0; from < keys.size(); from++) {
+      List<String> key = newKey.apply(key(from));
+      if (key == null) {
+        continue;
+      }
+      int id = into.keys.idOf(key);
+      grown += into.grow();
+      for (int f = 0; f < functions.length; f++) {
+        grown += into.functions[f].merge(id, functions[f], from);
+      }
+    }
+    memory.add(grown);
+    return into;
+  }
+
   /** Forgets every group and releases the memory counted for them. */
   private void clear() {
     keys.clear();
