@@ -118,7 +118,19 @@ class PageEngineSearchTest {
             "* | dedup user sortby -took | table user, took",
             "* | dedup user, sid | table user, sid",
             "* | eval m=split(sid, \"1\") | dedup m | table m, user",
-            "* | stats count by sid, user | dedup user | table user, sid")) {
+            "* | stats count by sid, user | dedup user | table user, sid",
+            // timechart and chart as page aggregations (GET OR POST: not the JSON event, whose
+            // time is the time it was loaded)
+            "GET OR POST | timechart span=2s count",
+            "GET OR POST | timechart span=1s avg(took) AS t, dc(user) by sid",
+            "GET OR POST | timechart bins=3 limit=1 count by user",
+            "GET OR POST | timechart span=5s useother=false limit=1 sum(took) by sid",
+            "GET OR POST | rex \"(?<verb>GET|POST)\" | timechart span=1s count by verb",
+            "GET OR POST | timechart span=1s usenull=false max(took) by user | fields - _span",
+            "* | chart count over user by sid",
+            "* | chart avg(took) over sid",
+            "* | chart count over took span=5 by user",
+            "* | chart limit=1 count over user by sid | sort - user")) {
       assertThat(search(query, "pages")).as(query).isEqualTo(search(query, "rows"));
     }
   }
@@ -130,6 +142,12 @@ class PageEngineSearchTest {
         .containsEntry("reduce_on_pages", true);
     assertThat(explain("* | rare sid by user | head 3")).containsEntry("engine", "pages");
     assertThat(explain("* | dedup sid | table sid")).containsEntry("engine", "pages");
+    assertThat(explain("* | timechart span=1h avg(took) by sid"))
+        .containsEntry("engine", "pages")
+        .containsEntry("page_source_fields", List.of("_time", "sid", "took"));
+    assertThat(explain("* | chart count over user by sid")).containsEntry("engine", "pages");
+    // counted per time bucket from keyword doc values: stays on the index path
+    assertThat(explain("* | timechart span=1h count by host")).containsEntry("engine", "index");
     assertThat(explain("* | stats count, dc(user) AS u by sid | dedup u"))
         .containsEntry("engine", "pages")
         .containsEntry("reduce_on_pages", true);
