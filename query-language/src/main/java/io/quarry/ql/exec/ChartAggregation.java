@@ -161,19 +161,29 @@ public final class ChartAggregation implements PageAggregator {
     buckets.addInput(keyed);
   }
 
-  /** Each position's {@code _time} floored to the base span; null where it has no time. */
+  /**
+   * Each position's {@code _time} floored to the base span (as {@code bin}'s page stage: a bucket
+   * reused while events stay in it); null where it has no time.
+   */
   private Block timeBuckets(Page page) {
     if (!(page.block(TIME) instanceof LongBlock times)) {
       return null; // timechart needs a time (a number of microseconds)
     }
     int count = page.positionCount();
     LongBlock.Builder builder = LongBlock.builder(DataType.LONG, count);
+    long start = 0; // the last bucket found, [start, end): neighbouring events mostly share it
+    long end = Long.MIN_VALUE;
     for (int p = 0; p < count; p++) {
       if (times.getValueCount(p) == 0) {
         builder.appendNull();
-      } else {
-        builder.append(baseSpan.floor(times.getLongValue(times.getFirstValueIndex(p)), zone));
+        continue;
       }
+      long micros = times.getLongValue(times.getFirstValueIndex(p));
+      if (micros < start || micros >= end) {
+        start = baseSpan.floor(micros, zone);
+        end = baseSpan.next(start, zone);
+      }
+      builder.append(start);
     }
     return builder.build();
   }

@@ -887,7 +887,7 @@ public final class SearchService implements AutoCloseable {
       throws IOException {
     List<Command> pipeline = plan.pipeline();
     Command aggregator = pipeline.get(aggregatorAt);
-    BatchPlan batch = batchPlan(plan, translation, aggregatorAt, evaluator);
+    BatchPlan batch = batchPlan(plan, indexes, translation, aggregatorAt, evaluator);
     PageBatch.Scan scan =
         slices ->
             store.scanParallel(
@@ -931,8 +931,9 @@ public final class SearchService implements AutoCloseable {
   }
 
   /** The batch plan of a search whose command {@code aggregatorAt} is its aggregation. */
-  private static BatchPlan batchPlan(
+  private BatchPlan batchPlan(
       SearchPlan plan,
+      List<String> indexes,
       LuceneTranslator.Translation translation,
       int aggregatorAt,
       Evaluator evaluator) {
@@ -940,6 +941,7 @@ public final class SearchService implements AutoCloseable {
         plan,
         translation,
         aggregatorAt,
+        indexes.stream().anyMatch(name -> !store.index(name).holdsBlocks()),
         command -> (Aggregator) Pipelines.operator(command, NO_ROWS, evaluator));
   }
 
@@ -994,6 +996,7 @@ public final class SearchService implements AutoCloseable {
       explain.putAll(
           batchPlan(
                   plan,
+                  store.resolve(plan.indexPatterns()),
                   translation,
                   aggregatorAt,
                   evaluator(new java.util.concurrent.atomic.AtomicReference<>()))
