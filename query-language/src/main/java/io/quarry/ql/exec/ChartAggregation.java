@@ -8,7 +8,6 @@ import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.ChartCommand;
-import io.quarry.ql.ast.SeriesFilter;
 import io.quarry.ql.ast.Span;
 import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.ast.TimechartCommand;
@@ -18,13 +17,8 @@ import java.time.ZoneId;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 
 /**
@@ -36,12 +30,11 @@ import java.util.function.UnaryOperator;
  * HashAggregationOperator#regrouped}): buckets coarsened to the span chosen from the time range
  * ({@code bins}), the split field binned by its range, series beyond {@code limit} (or the where
  * clause) folded into {@code OTHER} or dropped; then pivoted ({@link ChartPivot}) into one row per
- * bucket (or over-value) with a column per series, empty buckets filled ({@code cont}). Every step
- * is {@link TimechartOperator}'s, so the answers are the row command's row for row; the wide rows
- * leave as pages of at most {@code pageSize}, made as they are asked for.
+ * bucket (or over-value) with a column per series, empty buckets filled ({@code cont}) — {@link
+ * ChartEnd}. Every step is {@link TimechartOperator}'s, so the answers are the row command's row
+ * for row; the wide rows leave as pages of at most {@code pageSize}, made as they are asked for.
  */
 public final class ChartAggregation implements PageAggregator {
-  private static final String OTHER = ChartPivot.OTHER;
   private static final String NULL = ChartPivot.NULL;
   private static final String TIME = TimeField.NAME;
   private static final String BUCKET = "\u0000bucket";
@@ -54,7 +47,7 @@ public final class ChartAggregation implements PageAggregator {
   private final MemoryTracker memory;
   private final int pageSize;
   private final Span baseSpan;
-  private final ChartPivot pivot;
+  private final ChartEnd end;
   private final HashAggregationOperator buckets;
   private final Deque<Page> output = new ArrayDeque<>();
   private Iterator<Row> wideRows; // after finish: the answer, made as pages are asked for
@@ -87,7 +80,7 @@ public final class ChartAggregation implements PageAggregator {
     this.memory = requireNonNull(memory, "memory is null");
     this.pageSize = pageSize;
     this.baseSpan = command.span().orElse(Span.ofSeconds(60));
-    this.pivot = new ChartPivot(command, overField, BUCKET, SERIES);
+    this.end = new ChartEnd(command, chart, overField, zone, baseSpan, BUCKET, SERIES);
     this.buckets = new HashAggregationOperator(inner(command), memory, pageSize);
   }
 
@@ -270,7 +263,7 @@ public final class ChartAggregation implements PageAggregator {
   public void finish() {
     if (!finishing) {
       finishing = true;
-      wideRows = new Pivoted(buckets, memory).rows();
+      wideRows = end.rows(buckets, memory);
     }
   }
 
@@ -278,7 +271,7 @@ public final class ChartAggregation implements PageAggregator {
   @Override
   public List<Page> snapshot() {
     MemoryTracker untracked = MemoryTracker.unbounded("chart preview");
-    Iterator<Row> rows = new Pivoted(buckets.regrouped(key -> key, untracked), untracked).rows();
+    Iterator<Row> rows = end.rows(buckets.regrouped(key -> key, untracked), untracked);
     List<Page> pages = new ArrayList<>();
     for (Page page = next(rows); page != null; page = next(rows)) {
       pages.add(page);
@@ -313,237 +306,5 @@ public final class ChartAggregation implements PageAggregator {
     output.clear();
     buckets.close();
     memory.release();
-  }
-
-  /**
-   * The chart's end on one set of groups (the final ones, or a preview's copy): each regroup makes
-   * a new operator and closes the one before (not the first: its owner closes it).
-   */
-  private final class Pivoted {
-    private final HashAggregationOperator first;
-    private final MemoryTracker tracker;
-    private HashAggregationOperator groups;
-
-    Pivoted(HashAggregationOperator groups, MemoryTracker tracker) {
-      this.first = groups;
-      this.groups = groups;
-      this.tracker = tracker;
-    }
-
-    private void regroup(UnaryOperator<List<String>> newKey) {
-      HashAggregationOperator moved = groups.regrouped(newKey, tracker.sibling());
-      if (groups != first) {
-        groups.close();
-      }
-      groups = moved;
-    }
-
-    private Set<List<Object>> keys() {
-      Set<List<Object>> keys = new HashSet<>();
-      for (int id = 0; id < groups.groupCount(); id++) {
-        keys.add(List.copyOf(groups.key(id)));
-      }
-      return keys;
-    }
-
-    /** Every group as a row of the inner stats: bucket, series, each aggregation's result. */
-    private void groupRows(RowSink sink) {
-      List<io.quarry.ql.ast.Aggregation> aggregations = command.aggregations();
-      for (int id = 0; id < groups.groupCount(); id++) {
-        List<String> key = groups.key(id);
-        Map<String, Object> values = new HashMap<>();
-        values.put(BUCKET, key.get(0));
-        if (key.size() > 1) {
-          values.put(SERIES, key.get(1));
-        }
-        for (int f = 0; f < aggregations.size(); f++) {
-          Object result = groups.result(id, f);
-          if (result != null) {
-            values.put(aggregations.get(f).outputName(), result);
-          }
-        }
-        sink.accept(new MapRow(values));
-      }
-      sink.finish();
-    }
-
-    Iterator<Row> rows() {
-      Span span = overField != null ? overSpan() : command.span().orElseGet(this::chooseSpan);
-      if (overField == null && command.span().isEmpty() && span.amount() != baseSpan.amount()) {
-        regroup(
-            key -> withBucket(key, Long.toString(span.floor(Long.parseLong(key.get(0)), zone))));
-      }
-      binSplitByRange();
-      Set<String> kept = keptSeries();
-      Set<Object> allKeys = new HashSet<>(); // rows stay when their series are dropped
-      if (kept != null && !command.useOther()) {
-        for (int id = 0; id < groups.groupCount(); id++) {
-          String key = groups.key(id).get(0);
-          allKeys.add(overField == null ? (Object) Long.parseLong(key) : key);
-        }
-      }
-      if (kept != null) {
-        regroup(
-            key ->
-                kept.contains(key.get(1))
-                    ? key
-                    : command.useOther() ? List.of(key.get(0), OTHER) : null);
-      }
-      TreeMap<Object, Map<String, Object>> rows =
-          new TreeMap<>(
-              overField == null
-                  ? (a, b) -> Long.compare((Long) a, (Long) b)
-                  : span != null && !span.isTime() ? OverBins.ORDER : Values.NATURAL_ORDER);
-      List<String> seriesOrder = new ArrayList<>();
-      groupRows(pivot.collect(rows, seriesOrder));
-      if (groups != first) {
-        groups.close();
-      }
-      allKeys.forEach(key -> rows.putIfAbsent(key, new HashMap<>()));
-      Map<String, io.quarry.ql.ast.Aggregation> columns = pivot.columns(seriesOrder);
-      if (overField != null) {
-        if (span != null && command.layout().cont()) {
-          OverBins.fill(rows, span, overField, zone);
-        }
-        Iterator<Map.Entry<Object, Map<String, Object>>> entries = rows.entrySet().iterator();
-        return new Iterator<>() {
-          @Override
-          public boolean hasNext() {
-            return entries.hasNext();
-          }
-
-          @Override
-          public Row next() {
-            Map.Entry<Object, Map<String, Object>> entry = entries.next();
-            Object over = TimeField.groupValue(overField, entry.getKey());
-            return pivot.row(overField, over, entry.getValue(), columns, Double.NaN);
-          }
-        };
-      }
-      return new TimeRows(rows, span, columns);
-    }
-
-    /** The smallest automatic span giving at most {@code bins} buckets; a minute at least. */
-    private Span chooseSpan() {
-      long first = Long.MAX_VALUE;
-      long last = Long.MIN_VALUE;
-      for (int id = 0; id < groups.groupCount(); id++) {
-        long time = Long.parseLong(groups.key(id).get(0));
-        first = Math.min(first, time);
-        last = Math.max(last, time);
-      }
-      if (first == Long.MAX_VALUE) {
-        return baseSpan;
-      }
-      return Span.automatic(first, last, command.bins(), 60, zone);
-    }
-
-    /** The span the over-field is binned by (given, or chosen from its range); null if none. */
-    private Span overSpan() {
-      if (chart == null || !chart.binsOver()) {
-        return null;
-      }
-      if (chart.overSpan().isPresent()) {
-        return chart.overSpan().get();
-      }
-      Span span = OverBins.choose(keys(), overField, chart.overBins(), zone);
-      if (span != null) {
-        regroup(key -> withBucket(key, OverBins.binText(span, overField, key.get(0), zone)));
-      }
-      return span;
-    }
-
-    /** {@code by f bins=N}: the series moved into the bins their numbers' range asks for. */
-    private void binSplitByRange() {
-      if (command.by().isEmpty()
-          || command.layout().splitSpan().isPresent()
-          || command.layout().splitBins() == 0) {
-        return;
-      }
-      String field = command.by().get();
-      Span span = OverBins.choose(keys(), 1, field, command.layout().splitBins(), zone);
-      if (span != null) {
-        regroup(
-            key -> {
-              if (key.get(1).equals(NULL)) {
-                return key;
-              }
-              List<String> moved = new ArrayList<>(key);
-              moved.set(1, OverBins.binText(span, field, key.get(1), zone));
-              return moved;
-            });
-      }
-    }
-
-    /** The series to keep by name, or null to keep all. */
-    private Set<String> keptSeries() {
-      if (command.by().isEmpty()) {
-        return null;
-      }
-      SeriesFilter filter = command.layout().where().orElse(null);
-      if (filter == null) {
-        if (command.limit() == Long.MAX_VALUE) {
-          return null;
-        }
-        filter = SeriesFilter.top(command.limit());
-      }
-      return SeriesSelection.kept(
-          this::groupRows,
-          SERIES,
-          command.aggregations().get(0).outputName(),
-          filter,
-          command.position());
-    }
-  }
-
-  private static List<String> withBucket(List<String> key, String bucket) {
-    List<String> moved = new ArrayList<>(key);
-    moved.set(0, bucket);
-    return moved;
-  }
-
-  /**
-   * Timechart's rows: every bucket from the first to the last, empty ones only with {@code cont}.
-   */
-  private final class TimeRows implements Iterator<Row> {
-    private final TreeMap<Object, Map<String, Object>> rows;
-    private final Span span;
-    private final Map<String, io.quarry.ql.ast.Aggregation> columns;
-    private final long last;
-    private long start;
-
-    TimeRows(
-        TreeMap<Object, Map<String, Object>> rows,
-        Span span,
-        Map<String, io.quarry.ql.ast.Aggregation> columns) {
-      this.rows = rows;
-      this.span = span;
-      this.columns = columns;
-      this.start = rows.isEmpty() ? 1 : (Long) rows.firstKey();
-      this.last = rows.isEmpty() ? 0 : (Long) rows.lastKey();
-      skipEmpty();
-    }
-
-    private void skipEmpty() {
-      while (start <= last && !command.layout().cont() && rows.get(start) == null) {
-        start = span.next(start, zone);
-      }
-    }
-
-    @Override
-    public boolean hasNext() {
-      return start <= last;
-    }
-
-    @Override
-    public Row next() {
-      long next = span.next(start, zone);
-      double seconds = (next - start) / 1_000_000d;
-      Map<String, Object> values = rows.get(start);
-      Row row = pivot.row(TIME, start, values == null ? Map.of() : values, columns, seconds);
-      start = next;
-      skipEmpty();
-      return row;
-    }
   }
 }
