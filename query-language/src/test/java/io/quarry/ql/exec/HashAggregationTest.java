@@ -275,4 +275,22 @@ class HashAggregationTest {
         .isInstanceOf(MemoryLimitExceededException.class)
         .hasMessageContaining("stats");
   }
+
+  @Test
+  void readsNumbersFromTextAsTheRowEngineDoes() {
+    // whole numbers read from the bytes (sign, leading zeros, -0) and the rest through the parser
+    List<Row> input = new ArrayList<>();
+    String[] texts = {
+      "-0", "+5", "-12", "0123", "999999999999999", "1234567890123456", "1e3", "2.5", "x", "-", "+"
+    };
+    for (int i = 0; i < texts.length; i++) {
+      input.add(TestRow.of("e" + i, "g", "g" + (i % 3), "v", texts[i]));
+    }
+    String command = "stats sum(v) AS s, min(v) AS lo, max(v) AS hi, avg(v) AS a, count(v) by g";
+    HashAggregationOperator operator = operator(command, 4);
+    for (Page page : pages(input, List.of("g", "v"), new Random(1))) {
+      operator.addInput(page);
+    }
+    assertThat(answer(operator)).isEqualTo(rowEngine(command, input));
+  }
 }
