@@ -2,8 +2,7 @@ package io.quarry.server.search;
 
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
-import io.quarry.ql.ast.StatsCommand;
-import io.quarry.ql.engine.aggregation.HashAggregationOperator;
+import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.Aggregator;
 import io.quarry.ql.parser.SplText;
 import io.quarry.ql.plan.SearchPlan;
@@ -18,12 +17,13 @@ import org.apache.lucene.search.Query;
  * translation — the same object runs the search ({@link SearchService}) and explains it, so {@code
  * explain} prints what runs instead of deciding again.
  *
- * <p>Which engine: {@link Engine#INDEX} when the aggregation right after the search only counts and
- * the index query is exact or has a sure part (the term index and keyword doc values answer without
- * reading events, and the remaining candidates run as rows), else {@link Engine#PAGES} when the
- * aggregation is a {@code stats} whose every function has a page implementation (the commands
- * before it run as the page source's work and page stages, {@link #pageShape}), else {@link
- * Engine#ROWS}.
+ * <p>Which engine: {@link Engine#INDEX} when the aggregation right after the search only counts,
+ * the index query is exact or has a sure part and some index searched stores events (not blocks)
+ * (the term index and keyword doc values answer without reading events, and the remaining
+ * candidates run as rows), else {@link Engine#PAGES} when the aggregation has a page implementation
+ * ({@link PageAggregator#supports}: {@code stats} whose every function has one, {@code top}, {@code
+ * rare}) (the commands before it run as the page source's work and page stages, {@link
+ * #pageShape}), else {@link Engine#ROWS}.
  *
  * @param aggregatorAt the index of the aggregation in the pipeline
  * @param pageShape on {@link Engine#PAGES}, how the map side runs; else null
@@ -56,12 +56,16 @@ record BatchPlan(
 
   /**
    * The batch plan of {@code plan}, whose command {@code aggregatorAt} is the aggregation; {@code
-   * probe} makes an aggregator of a command only to ask what it counts (never fed a row).
+   * probe} makes an aggregator of a command only to ask what it counts (never fed a row); {@code
+   * indexCounts} is false when every index searched stores events as blocks, where the scan offers
+   * no counting shortcut (no doc values per event) and the index path would read every event as a
+   * row.
    */
   static BatchPlan of(
       SearchPlan plan,
       LuceneTranslator.Translation translation,
       int aggregatorAt,
+      boolean indexCounts,
       Function<Command, Aggregator> probe) {
     List<Command> filters = plan.pipeline().subList(0, aggregatorAt);
     Command aggregator = plan.pipeline().get(aggregatorAt);
@@ -70,7 +74,10 @@ record BatchPlan(
     // counting from the index needs every candidate's answer from the index: no command between
     // the search and the aggregation, and an exact query or a sure part
     boolean countable =
-        filters.isEmpty() && (exact || sure != null) && !(aggregator instanceof PluginCommand);
+        indexCounts
+            && filters.isEmpty()
+            && (exact || sure != null)
+            && !(aggregator instanceof PluginCommand);
     Aggregator counting = countable ? probe.apply(aggregator) : null;
     String counted = counting == null ? null : counting.countsOnlyByField();
     String timed = counting == null ? null : counting.countsByTimeAndField();
@@ -79,14 +86,14 @@ record BatchPlan(
     if (counted != null || timed != null || upFront != null) {
       return new BatchPlan(aggregatorAt, Engine.INDEX, null, counted, timed, upFront, sure);
     }
-    if (aggregator instanceof StatsCommand stats
-        && PageBatch.enabled()
-        && HashAggregationOperator.supports(stats)) {
+    if (PageBatch.enabled() && PageAggregator.supports(aggregator)) {
       return new BatchPlan(
           aggregatorAt,
           Engine.PAGES,
           PageBatch.shape(
-              filters, stats, plan.pipeline().subList(aggregatorAt + 1, plan.pipeline().size())),
+              filters,
+              aggregator,
+              plan.pipeline().subList(aggregatorAt + 1, plan.pipeline().size())),
           null,
           null,
           null,

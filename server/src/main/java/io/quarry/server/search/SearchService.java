@@ -813,8 +813,10 @@ public final class SearchService implements AutoCloseable {
       throws IOException {
     TimeOrderedPages.Shape onPages =
         PageBatch.enabled() ? TimeOrderedPages.shape(plan.pipeline(), PAGE_SIZE) : null;
+    boolean exact = plan.filter().isEmpty() || translation.exact();
+    String deduplicated = exact ? dedupFieldFirst(plan.pipeline()) : null;
     if (onPages != null) {
-      boolean checked = plan.filter().isPresent() && !translation.exact();
+      boolean checked = !exact;
       ScanStats scanned =
           TimeOrderedPages.run(
               onPages,
@@ -827,6 +829,7 @@ public final class SearchService implements AutoCloseable {
               stages,
               evaluator,
               results,
+              deduplicated,
               visitor ->
                   store.scan(
                       indexes,
@@ -841,8 +844,6 @@ public final class SearchService implements AutoCloseable {
     PipelineFeed feed =
         new PipelineFeed(sourcetypes, control, check, pipeline, matched)
             .indexedFieldsOnly(plan.indexedFieldsOnly());
-    boolean exact = plan.filter().isEmpty() || translation.exact();
-    String deduplicated = exact ? dedupFieldFirst(plan.pipeline()) : null;
     if (deduplicated != null) {
       feed.skipSeenValues(deduplicated, stages, 0);
     }
@@ -886,7 +887,7 @@ public final class SearchService implements AutoCloseable {
       throws IOException {
     List<Command> pipeline = plan.pipeline();
     Command aggregator = pipeline.get(aggregatorAt);
-    BatchPlan batch = batchPlan(plan, translation, aggregatorAt, evaluator);
+    BatchPlan batch = batchPlan(plan, indexes, translation, aggregatorAt, evaluator);
     PageBatch.Scan scan =
         slices ->
             store.scanParallel(
@@ -908,14 +909,7 @@ public final class SearchService implements AutoCloseable {
               stages,
               evaluator,
               PAGE_SIZE)
-          .run(
-              (StatsCommand) aggregator,
-              batch.pageShape(),
-              pipeline,
-              aggregatorAt,
-              end,
-              results,
-              scan);
+          .run(aggregator, batch.pageShape(), pipeline, aggregatorAt, end, results, scan);
     }
     return new RowBatch(
             sourcetypes, control, check, plan.indexedFieldsOnly(), matched, stages, evaluator)
@@ -937,8 +931,9 @@ public final class SearchService implements AutoCloseable {
   }
 
   /** The batch plan of a search whose command {@code aggregatorAt} is its aggregation. */
-  private static BatchPlan batchPlan(
+  private BatchPlan batchPlan(
       SearchPlan plan,
+      List<String> indexes,
       LuceneTranslator.Translation translation,
       int aggregatorAt,
       Evaluator evaluator) {
@@ -946,6 +941,7 @@ public final class SearchService implements AutoCloseable {
         plan,
         translation,
         aggregatorAt,
+        indexes.stream().anyMatch(name -> !store.index(name).holdsBlocks()),
         command -> (Aggregator) Pipelines.operator(command, NO_ROWS, evaluator));
   }
 
@@ -1000,6 +996,7 @@ public final class SearchService implements AutoCloseable {
       explain.putAll(
           batchPlan(
                   plan,
+                  store.resolve(plan.indexPatterns()),
                   translation,
                   aggregatorAt,
                   evaluator(new java.util.concurrent.atomic.AtomicReference<>()))

@@ -164,4 +164,18 @@ class BlockIndexSearchTest {
             .toString();
     assertThat(plan).contains("exact_index_query=false").contains("per_event_filter=");
   }
+
+  @Test
+  void countingSearchesRunOnPagesOverBlocks() {
+    // a block segment offers no counting shortcut: the index path would read every event as a row
+    for (String search :
+        List.of("| stats count by host", "| top user", "| timechart count by host")) {
+      assertThat(explain("index=bl " + search)).as(search).containsEntry("engine", "pages");
+      assertThat(explain("index=ev " + search)).as(search).containsEntry("engine", "index");
+    }
+  }
+
+  private static java.util.Map<String, Object> explain(String query) {
+    return server.search().explain(server.search().plan(query, null, null));
+  }
 }
