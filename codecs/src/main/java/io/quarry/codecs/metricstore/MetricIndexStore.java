@@ -279,9 +279,27 @@ public final class MetricIndexStore implements Closeable {
    */
   public MetricScanStats scan(
       SeriesSelector selector, long from, long to, MetricScanVisitor visitor) throws IOException {
+    return scan(selector, from, to, visitor, null, 1);
+  }
+
+  /**
+   * As {@link #scan(SeriesSelector, long, long, MetricScanVisitor)}; a warm bucket's series are
+   * read in up to {@code threads} slices in parallel on {@code parallel} when the visitor
+   * {@linkplain MetricScanVisitor#fork forks} and there are enough of them ({@link SeriesSlices}).
+   * The calling thread reads slices itself when the executor's threads are busy.
+   */
+  public MetricScanStats scan(
+      SeriesSelector selector,
+      long from,
+      long to,
+      MetricScanVisitor visitor,
+      java.util.concurrent.Executor parallel,
+      int threads)
+      throws IOException {
     SnapshotScan.Snapshot snapshot = snapshot(selector, from, to);
     try {
-      return new SnapshotScan(snapshot.byRoll(), snapshot.refused(), options.chunkPoints(), this)
+      return new SnapshotScan(
+              snapshot.byRoll(), snapshot.refused(), options.chunkPoints(), this, parallel, threads)
           .run(selector, from, to, visitor);
     } finally {
       snapshot.release();

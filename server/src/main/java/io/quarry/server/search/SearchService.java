@@ -109,7 +109,9 @@ public final class SearchService implements AutoCloseable {
       java.util.function.Supplier<io.quarry.ql.parser.Macros> macros,
       java.util.function.Supplier<io.quarry.ql.parser.SavedSearches> savedSearches,
       long maxTotalMemory) {
-    this.metricSearch = new io.quarry.server.search.metric.MetricSearch(metricStore);
+    this.metricSearch =
+        new io.quarry.server.search.metric.MetricSearch(
+            metricStore, searchPool, Runtime.getRuntime().availableProcessors());
     this.breaker =
         maxTotalMemory == Long.MAX_VALUE
             ? null
