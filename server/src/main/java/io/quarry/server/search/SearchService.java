@@ -509,7 +509,9 @@ public final class SearchService implements AutoCloseable {
         control.failed(); // batch-mode slices still running stop at their next check
         throw failure(query, e);
       }
-      LOG.info(stats.summary(query));
+      // the source named: a formatter showing it does not walk the stack for it on every search
+      LOG.logp(
+          java.util.logging.Level.INFO, SearchService.class.getName(), "run", stats.summary(query));
       outcome = control.cancelled() ? "cancelled" : "completed";
       return stats;
     } finally {
