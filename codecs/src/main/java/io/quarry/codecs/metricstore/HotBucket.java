@@ -15,6 +15,7 @@ final class HotBucket {
   private final int chunkPoints;
   private final long createdMillis;
   private final Map<SeriesKey, HotSeries> byKey = new HashMap<>();
+  private final Object memoToken = new Object(); // keys' memos of this bucket (SeriesKey.Memo)
   private final List<HotSeries> series = new ArrayList<>();
   private final Map<String, IntList> postings = new HashMap<>();
   private long minTime = Long.MAX_VALUE;
@@ -55,11 +56,11 @@ final class HotBucket {
   /** The hot series of {@code key}, created (and posted) on its first point. */
   private HotSeries series(SeriesKey key) {
     SeriesKey.Memo memo = key.hotSeries;
-    if (memo != null && memo.owner() == this) {
-      return (HotSeries) memo.value();
+    if (memo != null && memo.owner() == memoToken) {
+      return series.get(memo.value());
     }
     HotSeries target = lookUp(key);
-    key.hotSeries = new SeriesKey.Memo(this, target);
+    key.hotSeries = new SeriesKey.Memo(memoToken, target.id);
     return target;
   }
 
@@ -99,13 +100,6 @@ final class HotBucket {
 
   long createdMillis() {
     return createdMillis;
-  }
-
-  /** Makes the keys forget this bucket (it rolled): they must not keep its chunks in memory. */
-  void forgetMemos() {
-    for (HotSeries s : series) {
-      s.key.forgetHotSeries(this);
-    }
   }
 
   List<HotSeries> series() {

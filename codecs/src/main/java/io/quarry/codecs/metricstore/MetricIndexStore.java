@@ -163,7 +163,6 @@ public final class MetricIndexStore implements Closeable {
         frozen = hot;
         hot = new HotBucket(options.chunkPoints(), clock.millis());
         flushing.add(frozen);
-        frozen.forgetMemos(); // under the lock: no writer sets a memo of it any more
       }
       long id = nextBucketId.getAndIncrement();
       Path written;

@@ -30,6 +30,7 @@ final class MstatsColumns {
   private final Map<String, Integer> ids = new HashMap<>();
   private final List<Column> columns = new ArrayList<>();
   private final Map<String, Of> byMetric = new HashMap<>();
+  private volatile int size;
 
   MstatsColumns(MstatsCommand command) {
     this.command = command;
@@ -84,6 +85,7 @@ final class MstatsColumns {
         id = columns.size();
         ids.put(name, id);
         columns.add(new Column(a, metric, name, aggregation.function()));
+        size = columns.size();
       }
       if (!found.contains(id)) {
         found.add(id);
@@ -99,12 +101,21 @@ final class MstatsColumns {
     return of;
   }
 
+  /** The aggregation of every column numbered so far, by number. */
+  synchronized MetricAggregation[] aggregations(MstatsCommand command) {
+    MetricAggregation[] all = new MetricAggregation[columns.size()];
+    for (int c = 0; c < all.length; c++) {
+      all[c] = command.aggregations().get(columns.get(c).aggregation());
+    }
+    return all;
+  }
+
   synchronized Column get(int id) {
     return columns.get(id);
   }
 
-  synchronized int size() {
-    return columns.size();
+  int size() {
+    return size;
   }
 
   /** Column numbers in output order: by aggregation, then (for a pattern) by metric name. */

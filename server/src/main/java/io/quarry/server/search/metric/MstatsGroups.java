@@ -27,6 +27,11 @@ final class MstatsGroups {
 
   static final long COLUMN_BYTES = 64;
 
+  /**
+   * Bytes counted on the search's account in steps of this much (one reserve per state is slow).
+   */
+  private static final long RESERVE_STEP = 16 * 1024;
+
   /** An array of buckets longer than this (and mostly empty) gives way to a map. */
   private static final int MAX_SLOTS = 1 << 20;
 
@@ -35,6 +40,7 @@ final class MstatsGroups {
   private final MemoryAccount memory;
   private final long width; // of a bucket, µs; 0: not fixed (months), buckets in a map
   private final Map<List<String>, Group> groups = new HashMap<>();
+  private long unreserved; // counted here, not yet on the account
 
   MstatsGroups(MstatsCommand command, MstatsColumns columns, ZoneId zone, MemoryAccount memory) {
     this.command = command;
@@ -80,22 +86,50 @@ final class MstatsGroups {
     for (int id : ids) {
       needed = Math.max(needed, id + 1);
     }
+    if (needed > aggregations.length) {
+      aggregations = columns.aggregations(command);
+    }
     if (states == null) {
-      memory.reserve(GROUP_BYTES, "mstats");
+      count(GROUP_BYTES);
       states = new MetricState[Math.max(needed, columns.size())];
       put(group, start, states);
     } else if (states.length < needed) {
-      states = Arrays.copyOf(states, Math.max(needed, columns.size()));
+      // columns are met one metric at a time: grow by half again, not by one each time
+      states =
+          Arrays.copyOf(
+              states, Math.max(needed, Math.max(columns.size(), states.length * 3 / 2 + 1)));
       put(group, start, states);
     }
     for (int id : ids) {
       if (states[id] == null) {
-        memory.reserve(COLUMN_BYTES, "mstats");
-        states[id] =
-            MetricState.of(command.aggregations().get(columns.get(id).aggregation()), memory);
+        count(COLUMN_BYTES);
+        states[id] = MetricState.of(aggregations[id], memory);
       }
     }
     return states;
+  }
+
+  /**
+   * The aggregation of each column, by number ({@link MstatsColumns} numbers them as the scan meets
+   * them): read once per column here rather than under the registry's lock per state.
+   */
+  private io.quarry.ql.ast.MetricAggregation[] aggregations =
+      new io.quarry.ql.ast.MetricAggregation[0];
+
+  private void count(long bytes) {
+    unreserved += bytes;
+    if (unreserved >= RESERVE_STEP) {
+      reserveCounted();
+    }
+  }
+
+  /** Puts what was counted on the search's account (over its limit: the search fails). */
+  void reserveCounted() {
+    long bytes = unreserved;
+    unreserved = 0;
+    if (bytes > 0) {
+      memory.reserve(bytes, "mstats");
+    }
   }
 
   private MetricState[] find(Group group, long start) {
@@ -169,6 +203,7 @@ final class MstatsGroups {
 
   /** Every group and bucket, ordered by time, then by the by-fields' values. */
   List<Cell> cells() {
+    reserveCounted();
     List<Cell> cells = new ArrayList<>();
     for (Group group : groups.values()) {
       forEach(group, (start, states) -> cells.add(new Cell(group.values, start, states)));
@@ -199,6 +234,7 @@ final class MstatsGroups {
    * a bucket only it has is taken over, a state both have merged ({@link MetricState#merge}).
    */
   void merge(MstatsGroups later) {
+    later.reserveCounted();
     for (Group theirs : later.groups.values()) {
       Group mine = groups.get(theirs.values);
       if (mine == null) {
