@@ -123,10 +123,15 @@ public final class MetricIndexStore implements Closeable {
     }
     long position;
     MetricLog.Encoded record = MetricLog.record(points); // outside the lock: the costly part
+    HotBucket target;
+    HotSeries[] series;
     synchronized (lock) {
       position = log.append(record);
-      hot.add(points);
+      target = hot;
+      series = target.resolve(points);
+      target.startChain(); // in log order: the batches after this one follow it through
     }
+    target.addChained(points, series); // the chunk encoding, outside the index's lock
     log.sync(position);
     if (rollDue()) {
       roll();
@@ -166,10 +171,13 @@ public final class MetricIndexStore implements Closeable {
       }
       long id = nextBucketId.getAndIncrement();
       Path written;
-      synchronized (frozen) {
+      frozen.lockAll(); // after the batches still encoding into it
+      try {
         written =
             MetricBucketFormat.write(
                 bucketsDirectory, id, MetricBucketFormat.of(frozen, id, closedGeneration));
+      } finally {
+        frozen.unlockAll();
       }
       WarmBucket opened = WarmBucket.open(written);
       synchronized (lock) {

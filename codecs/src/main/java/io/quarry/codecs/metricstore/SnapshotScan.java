@@ -59,13 +59,12 @@ final class SnapshotScan {
         byRoll.add(new Source(bucket, null, bucket.minTime, bucket.maxTime));
       }
       for (HotBucket bucket : flushing) {
-        synchronized (bucket) {
-          List<HotBucket.Selected> selected =
-              bucket.minTime() >= to || bucket.maxTime() < from
-                  ? null
-                  : bucket.select(selector, from, to, refused);
-          byRoll.add(new Source(null, selected, bucket.minTime(), bucket.maxTime()));
-        }
+        // (select takes the bucket's stripes: a roll writing it out holds them too)
+        List<HotBucket.Selected> selected =
+            bucket.minTime() >= to || bucket.maxTime() < from
+                ? null
+                : bucket.select(selector, from, to, refused);
+        byRoll.add(new Source(null, selected, bucket.minTime(), bucket.maxTime()));
       }
       byRoll.add(new Source(null, hotSelected, hotMin, hotMax));
       return new Snapshot(byRoll, byFirstRoll, refused[0]);
