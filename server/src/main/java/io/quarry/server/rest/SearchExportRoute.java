@@ -137,6 +137,10 @@ public final class SearchExportRoute {
   private static final class LineWriter {
     private final java.util.function.Supplier<Exchange.Stream> opener;
     private Exchange.Stream stream;
+
+    /** Lines are sent once this many bytes are buffered (and at the end of every page). */
+    private static final int FLUSH_BYTES = 256 * 1024;
+
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(64 * 1024);
     private Page heldPage;
     private final SplunkNumberText numbers = new SplunkNumberText();
@@ -193,6 +197,9 @@ public final class SearchExportRoute {
       for (int position = 0; position < page.positionCount(); position++) {
         if (heldPage != null) {
           writeRow(heldPage, heldPosition, false);
+          if (buffer.size() >= FLUSH_BYTES) {
+            flush(); // a wide page's lines go out in pieces: no buffer grown to the page's size
+          }
         }
         heldPage = page;
         heldPosition = position;
