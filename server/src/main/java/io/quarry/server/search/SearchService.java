@@ -109,7 +109,9 @@ public final class SearchService implements AutoCloseable {
       java.util.function.Supplier<io.quarry.ql.parser.Macros> macros,
       java.util.function.Supplier<io.quarry.ql.parser.SavedSearches> savedSearches,
       long maxTotalMemory) {
-    this.metricSearch = new io.quarry.server.search.metric.MetricSearch(metricStore);
+    this.metricSearch =
+        new io.quarry.server.search.metric.MetricSearch(
+            metricStore, searchPool, Runtime.getRuntime().availableProcessors());
     this.breaker =
         maxTotalMemory == Long.MAX_VALUE
             ? null
@@ -507,7 +509,9 @@ public final class SearchService implements AutoCloseable {
         control.failed(); // batch-mode slices still running stop at their next check
         throw failure(query, e);
       }
-      LOG.info(stats.summary(query));
+      // the source named: a formatter showing it does not walk the stack for it on every search
+      LOG.logp(
+          java.util.logging.Level.INFO, SearchService.class.getName(), "run", stats.summary(query));
       outcome = control.cancelled() ? "cancelled" : "completed";
       return stats;
     } finally {
