@@ -204,4 +204,18 @@ class BenchmarksRunTest {
       assertThat(benchmark.aggregate()).as(by).isEqualTo(500);
     }
   }
+
+  @Test
+  void chartTopBenchmarkAnswersAlikeOnPagesAndRows() {
+    ChartTopBenchmark benchmark = new ChartTopBenchmark();
+    for (String command :
+        List.of(
+            "timechart span=1h avg(bytes) by status",
+            "chart count over method by status",
+            "top clientip")) {
+      benchmark.command = command;
+      benchmark.useRows(20_000);
+      assertThat(benchmark.pages()).as(command).isPositive().isEqualTo(benchmark.rows());
+    }
+  }
 }

@@ -19,7 +19,7 @@ final class DuckDbEngine implements Closeable {
   /**
    * The {@code access_combined} regex with the groups the table keeps, as DuckDB's RE2 wants it.
    */
-  private static final String LINE =
+  static final String LINE =
       "^(\\S+) \\S+ \\S+ \\[([^\\]]+)\\] \"([A-Z]+) (([^\\s?\"]*)(?:\\?[^\\s\"]*)?)(?: [^\"]*)?\""
           + " (\\d{3}) (\\d+|-)(?: \"([^\"]*)\" \"([^\"]*)\")?";
 

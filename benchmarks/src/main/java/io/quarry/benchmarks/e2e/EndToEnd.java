@@ -109,6 +109,15 @@ public final class EndToEnd implements Callable<Integer> {
               + " speed; a full run ingests afresh.")
   boolean reuseIndex;
 
+  @Option(
+      names = "--victorialogs",
+      description =
+          "A VictoriaLogs binary to race as well (benchmarks/victorialogs/build.sh builds v1.110.0"
+              + " from the Go module proxy): after Quarry, it gets the same lines as JSON with"
+              + " their fields split out, over 2 connections in 8 MiB bodies, then the suite in"
+              + " LogsQL.")
+  Path victoriaLogs;
+
   @Option(names = "--skip-duckdb", description = "Run Quarry only.")
   boolean skipDuckDb;
 
@@ -188,7 +197,7 @@ public final class EndToEnd implements Callable<Integer> {
       } else {
         ingest.put("hecRaw", hecRaw(quarry, dataset));
         ingest.put("quarryIngest", quarryIngest(quarry, dataset, rawBytes));
-        ingest.put("secondsUntilSettled", settle(quarry));
+        ingest.put("secondsUntilSettled", settle(() -> quarry.indexBytes("main")));
         Files.writeString(ingested, ingestedWhat);
       }
       long indexBytes = quarry.indexBytes("main");
@@ -216,6 +225,13 @@ public final class EndToEnd implements Callable<Integer> {
       if (concurrency != null && !concurrency.isEmpty()) {
         report.put("concurrency", concurrencyRun(client, queries));
       }
+    }
+
+    if (victoriaLogs != null) {
+      ingest.put(
+          "victorialogs",
+          new VictoriaLogsRun(this, victoriaLogs, workDir)
+              .run(dataset, rawBytes, queries, results));
     }
 
     if (!skipDuckDb) {
@@ -392,14 +408,14 @@ public final class EndToEnd implements Callable<Integer> {
    * two seconds apart, three minutes at most — so storage is measured settled and the queries do
    * not share the cores with merging; returns the seconds waited.
    */
-  private double settle(QuarryProcess quarry) throws IOException, InterruptedException {
+  double settle(StorageBytes storage) throws IOException, InterruptedException {
     long start = System.nanoTime();
     long deadline = start + TimeUnit.MINUTES.toNanos(3);
     long last = -1;
     int unchanged = 0;
     while (unchanged < 3 && System.nanoTime() < deadline) {
       Thread.sleep(2_000);
-      long bytes = quarry.indexBytes("main");
+      long bytes = storage.bytes();
       unchanged = bytes == last ? unchanged + 1 : 0;
       last = bytes;
     }
@@ -410,11 +426,16 @@ public final class EndToEnd implements Callable<Integer> {
     return seconds;
   }
 
-  private interface Run {
+  /** The bytes an engine holds on disk now. */
+  interface StorageBytes {
+    long bytes() throws IOException;
+  }
+
+  interface Run {
     void run() throws Exception;
   }
 
-  private void measure(String name, Timings timings, Run run) throws Exception {
+  void measure(String name, Timings timings, Run run) throws Exception {
     long warmupStarted = System.nanoTime();
     long warmupNanos = (long) (warmupSeconds * 1e9);
     for (int i = 0; i < warmup || System.nanoTime() - warmupStarted < warmupNanos; i++) {
@@ -435,7 +456,7 @@ public final class EndToEnd implements Callable<Integer> {
         timings.p95());
   }
 
-  private static Map<String, Object> summary(Timings timings, Answer answer) {
+  static Map<String, Object> summary(Timings timings, Answer answer) {
     Map<String, Object> summary = new LinkedHashMap<>();
     summary.put("medianMs", timings.median());
     summary.put("p95Ms", timings.p95());
@@ -513,22 +534,28 @@ public final class EndToEnd implements Callable<Integer> {
 
   @SuppressWarnings("unchecked")
   private void printTable(Map<String, Map<String, Object>> results, Map<String, Object> report) {
+    boolean victoria =
+        results.values().stream().anyMatch(entry -> entry.containsKey("victorialogs"));
     out.println();
     out.printf(
         "## %,d events (%s, commit %s), %d measured runs after %d warm-up%n%n",
         events, report.get("machine"), report.get("commit"), runs, warmup);
     out.println(
         "| query | Quarry median ms | Quarry p95 ms | DuckDB median ms | DuckDB p95 ms |"
-            + " Quarry/DuckDB | rows Q/D | same answer |");
-    out.println("|---|---:|---:|---:|---:|---:|---|---|");
+            + " Quarry/DuckDB | rows Q/D | same answer |"
+            + (victoria
+                ? " VictoriaLogs median ms | Quarry/VictoriaLogs | same answer Q/V |"
+                : ""));
+    out.println("|---|---:|---:|---:|---:|---:|---|---|" + (victoria ? "---:|---:|---|" : ""));
     for (Map.Entry<String, Map<String, Object>> entry : results.entrySet()) {
       Map<String, Object> quarry = (Map<String, Object>) entry.getValue().get("quarry");
       Map<String, Object> duck = (Map<String, Object>) entry.getValue().get("duckdb");
+      Map<String, Object> vl = (Map<String, Object>) entry.getValue().get("victorialogs");
       double q = (double) quarry.get("medianMs");
       String ratio = duck == null ? "–" : ratio(q / (double) duck.get("medianMs"));
       out.printf(
           Locale.ROOT,
-          "| `%s` | %.1f | %.1f | %s | %s | %s | %s/%s | %s |%n",
+          "| `%s` | %.1f | %.1f | %s | %s | %s | %s/%s | %s |%s%n",
           entry.getKey(),
           q,
           (double) quarry.get("p95Ms"),
@@ -537,7 +564,17 @@ public final class EndToEnd implements Callable<Integer> {
           ratio,
           quarry.get("rows"),
           duck == null ? "–" : duck.get("rows"),
-          duck == null ? "–" : agreement(quarry, duck));
+          duck == null ? "–" : agreement(quarry, duck),
+          !victoria
+              ? ""
+              : vl == null
+                  ? " – | – | – |"
+                  : String.format(
+                      Locale.ROOT,
+                      " %.1f | %s | %s |",
+                      (double) vl.get("medianMs"),
+                      ratio(q / (double) vl.get("medianMs")),
+                      agreement(quarry, vl)));
     }
     out.println();
   }
@@ -555,7 +592,7 @@ public final class EndToEnd implements Callable<Integer> {
   }
 
   /**
-   * Whether both engines gave the same answer, as far as the harness can tell: the same number of
+   * Whether two engines gave the same answer, as far as the harness can tell: the same number of
    * rows and, where both have a {@code count} column, the same total.
    */
   static String agreement(Map<String, Object> quarry, Map<String, Object> duck) {

@@ -289,15 +289,22 @@ public final class MetricBench {
   }
 
   /** A query's times over several runs. */
-  record Timing(String query, double[] millis, long rows) {
+  record Timing(String query, double[] millis, long rows, double cpuMillisPerRun) {
     double median() {
       return millis[millis.length / 2];
     }
 
     String line() {
       return String.format(
-          "%s: median %.1f ms (min %.1f, max %.1f, %d runs), %d rows",
-          query, median(), millis[0], millis[millis.length - 1], millis.length, rows);
+          "%s: median %.1f ms (min %.1f, max %.1f, %d runs), %d rows; CPU of this JVM (the server"
+              + " and the one-connection client) %.1f ms per run",
+          query,
+          median(),
+          millis[0],
+          millis[millis.length - 1],
+          millis.length,
+          rows,
+          cpuMillisPerRun);
     }
   }
 
@@ -371,6 +378,7 @@ public final class MetricBench {
     URI url = URI.create(server.url());
     double[] millis = new double[runs];
     String lastBody = "";
+    double cpuPerRun;
     byte[] request =
         ("output_mode=json&search=" + java.net.URLEncoder.encode(query, StandardCharsets.UTF_8))
             .getBytes(StandardCharsets.UTF_8);
@@ -383,16 +391,18 @@ public final class MetricBench {
                 + java.util.Base64.getEncoder()
                     .encodeToString("admin:bench-pw".getBytes(StandardCharsets.UTF_8)),
             "application/x-www-form-urlencoded")) {
+      long cpuBefore = processCpuNanos();
       for (int r = 0; r < runs; r++) {
         long started = System.nanoTime();
         byte[] answer = socket.post(request);
         millis[r] = (System.nanoTime() - started) / 1e6;
         lastBody = new String(answer, StandardCharsets.UTF_8);
       }
+      cpuPerRun = (processCpuNanos() - cpuBefore) / 1e6 / runs;
     }
     Arrays.sort(millis);
     long rows = lastBody.lines().filter(l -> l.contains("\"result\"")).count();
-    return new Timing(query, millis, rows);
+    return new Timing(query, millis, rows, cpuPerRun);
   }
 
   /** CPU time of this JVM so far (every thread, the server's too). */

@@ -167,6 +167,48 @@ public final class EventBlock {
     }
   }
 
+  /**
+   * Decodes the whole block and checks what its checksum cannot: that the writer kept the grammar
+   * ({@link EventBlockFormat}). Times newest first and none newer than {@link #newest}, the raw
+   * texts' lengths filling their section, every column decoding to exactly its section with codes
+   * inside its dictionary. For {@code quarry fsck}: a search decodes only what it reads.
+   *
+   * @throws CorruptBlockException naming the first part that breaks the grammar
+   */
+  public void verify() throws CorruptBlockException {
+    try {
+      ByteArrayDataInput in = section(0);
+      long previous = newest;
+      for (int e = 0; e < count; e++) {
+        long time = newest - in.readVLong();
+        if (time > previous) {
+          throw new CorruptBlockException(
+              "event block times not newest first at event " + e + " of " + count);
+        }
+        previous = time;
+      }
+      if (!in.eof()) {
+        throw new CorruptBlockException("event block times section has bytes past its events");
+      }
+      rawStarts();
+      if (rawStarts[count] != sectionStarts[2]) {
+        throw new CorruptBlockException("event block texts do not fill their section");
+      }
+      for (Map.Entry<String, Integer> column : columnSections.entrySet()) {
+        ByteArrayDataInput section = section(column.getValue());
+        Column.decode(section, count);
+        if (!section.eof()) {
+          throw new CorruptBlockException(
+              "event block column '" + column.getKey() + "' has bytes past its events");
+        }
+      }
+    } catch (CorruptBlockException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw new CorruptBlockException("event block cannot be decoded: " + e);
+    }
+  }
+
   /** The fields the block has columns for: host, source, sourcetype, then index-time fields. */
   public List<String> columnNames() {
     return new ArrayList<>(columnSections.keySet());

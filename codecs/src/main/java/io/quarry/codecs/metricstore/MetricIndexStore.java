@@ -123,10 +123,15 @@ public final class MetricIndexStore implements Closeable {
     }
     long position;
     MetricLog.Encoded record = MetricLog.record(points); // outside the lock: the costly part
+    HotBucket target;
+    HotSeries[] series;
     synchronized (lock) {
       position = log.append(record);
-      hot.add(points);
+      target = hot;
+      series = target.resolve(points);
+      target.startChain(); // in log order: the batches after this one follow it through
     }
+    target.addChained(points, series); // the chunk encoding, outside the index's lock
     log.sync(position);
     if (rollDue()) {
       roll();
@@ -163,14 +168,16 @@ public final class MetricIndexStore implements Closeable {
         frozen = hot;
         hot = new HotBucket(options.chunkPoints(), clock.millis());
         flushing.add(frozen);
-        frozen.forgetMemos(); // under the lock: no writer sets a memo of it any more
       }
       long id = nextBucketId.getAndIncrement();
       Path written;
-      synchronized (frozen) {
+      frozen.lockAll(); // after the batches still encoding into it
+      try {
         written =
             MetricBucketFormat.write(
                 bucketsDirectory, id, MetricBucketFormat.of(frozen, id, closedGeneration));
+      } finally {
+        frozen.unlockAll();
       }
       WarmBucket opened = WarmBucket.open(written);
       synchronized (lock) {
@@ -279,9 +286,27 @@ public final class MetricIndexStore implements Closeable {
    */
   public MetricScanStats scan(
       SeriesSelector selector, long from, long to, MetricScanVisitor visitor) throws IOException {
+    return scan(selector, from, to, visitor, null, 1);
+  }
+
+  /**
+   * As {@link #scan(SeriesSelector, long, long, MetricScanVisitor)}; a warm bucket's series are
+   * read in up to {@code threads} slices in parallel on {@code parallel} when the visitor
+   * {@linkplain MetricScanVisitor#fork forks} and there are enough of them ({@link SeriesSlices}).
+   * The calling thread reads slices itself when the executor's threads are busy.
+   */
+  public MetricScanStats scan(
+      SeriesSelector selector,
+      long from,
+      long to,
+      MetricScanVisitor visitor,
+      java.util.concurrent.Executor parallel,
+      int threads)
+      throws IOException {
     SnapshotScan.Snapshot snapshot = snapshot(selector, from, to);
     try {
-      return new SnapshotScan(snapshot.byRoll(), snapshot.refused(), options.chunkPoints(), this)
+      return new SnapshotScan(
+              snapshot.byRoll(), snapshot.refused(), options.chunkPoints(), this, parallel, threads)
           .run(selector, from, to, visitor);
     } finally {
       snapshot.release();

@@ -52,6 +52,8 @@ public final class MetricLog implements Closeable {
   /** The series of the file being appended to, by their number in it (see MetricLogCodec). */
   private java.util.Map<SeriesKey, Integer> fileNumbers = new java.util.HashMap<>();
 
+  private Object numbersToken = new Object(); // keys' memos of fileNumbers (SeriesKey.Memo)
+
   private final Path directory;
   private final Path quarantine;
   private FileChannel channel;
@@ -180,9 +182,9 @@ public final class MetricLog implements Closeable {
     this.channel = created;
     this.generation = newGeneration;
     // a new file starts its own dictionary; the keys forget their numbers in the old one
-    java.util.Map<SeriesKey, Integer> old = this.fileNumbers;
-    old.keySet().forEach(key -> key.forgetLogNumber(old));
+    // (the keys' memos of the old one go stale: they name its token)
     this.fileNumbers = new java.util.HashMap<>();
+    this.numbersToken = new Object();
     // positions grow across files: the generation above the byte offset
     this.appended = (newGeneration << 40) | HEADER_BYTES;
     this.durable = Math.max(this.durable, this.appended);
@@ -224,7 +226,7 @@ public final class MetricLog implements Closeable {
     long start = channel.position();
     List<SeriesKey> added = new java.util.ArrayList<>();
     try {
-      ByteBuffer refs = MetricLogCodec.seriesRefs(record.batch(), fileNumbers, added);
+      ByteBuffer refs = MetricLogCodec.seriesRefs(record.batch(), fileNumbers, numbersToken, added);
       ByteBuffer points = record.points().duplicate();
       CRC32C crc = new CRC32C();
       crc.update(refs.duplicate());
@@ -237,7 +239,7 @@ public final class MetricLog implements Closeable {
       }
     } catch (IOException e) {
       fileNumbers.keySet().removeAll(added); // the file has not got them
-      added.forEach(key -> key.logNumber = null);
+      numbersToken = new Object(); // their numbers will be given again: every memo goes stale
       try {
         channel.truncate(start);
         channel.position(start);

@@ -61,6 +61,12 @@ final class MetricLogCodec {
    */
   static ByteBuffer seriesRefs(
       MetricBatch batch, Map<SeriesKey, Integer> fileNumbers, List<SeriesKey> added) {
+    return seriesRefs(batch, fileNumbers, fileNumbers, added);
+  }
+
+  /** As above, the keys' memos of the file's numbers tagged with {@code token}. */
+  static ByteBuffer seriesRefs(
+      MetricBatch batch, Map<SeriesKey, Integer> fileNumbers, Object token, List<SeriesKey> added) {
     int room = 5;
     for (int s = 0; s < batch.seriesCount(); s++) {
       room += 5;
@@ -72,7 +78,7 @@ final class MetricLogCodec {
     int at = writeVInt(out, 0, batch.seriesCount());
     for (int s = 0; s < batch.seriesCount(); s++) {
       SeriesKey key = batch.series(s);
-      Integer number = number(key, fileNumbers);
+      Integer number = number(key, fileNumbers, token);
       if (number != null) {
         at = writeVInt(out, at, number + 1);
       } else {
@@ -88,14 +94,14 @@ final class MetricLogCodec {
   }
 
   /** The key's number in the file whose dictionary is {@code fileNumbers}, or null. */
-  private static Integer number(SeriesKey key, Map<SeriesKey, Integer> fileNumbers) {
+  private static Integer number(SeriesKey key, Map<SeriesKey, Integer> fileNumbers, Object token) {
     SeriesKey.Memo memo = key.logNumber;
-    if (memo != null && memo.owner() == fileNumbers) {
-      return (Integer) memo.value();
+    if (memo != null && memo.owner() == token) {
+      return memo.value();
     }
     Integer number = fileNumbers.get(key);
     if (number != null) {
-      key.logNumber = new SeriesKey.Memo(fileNumbers, number);
+      key.logNumber = new SeriesKey.Memo(token, number);
     }
     return number;
   }

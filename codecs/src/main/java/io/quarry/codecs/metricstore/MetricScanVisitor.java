@@ -29,4 +29,23 @@ public interface MetricScanVisitor {
   default boolean stopped() {
     return false;
   }
+
+  /**
+   * A visitor for a run of a bucket's series read on another thread, to be {@link #join joined}
+   * back; null (the default) when this visitor must see every series itself, in one thread. A fork
+   * is used by one thread; it answers {@link #stopped} as this visitor does.
+   */
+  default MetricScanVisitor fork() {
+    return null;
+  }
+
+  /**
+   * Takes in what a {@link #fork} received. Forks are joined in the order of their series: each
+   * fork's series come after everything this visitor received before (and after the forks joined
+   * before it), so a visitor that joins as if it had received the fork's series itself answers as a
+   * scan in one thread would.
+   */
+  default void join(MetricScanVisitor fork) {
+    throw new UnsupportedOperationException("this visitor does not fork");
+  }
 }

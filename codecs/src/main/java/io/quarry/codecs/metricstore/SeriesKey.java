@@ -18,33 +18,24 @@ public final class SeriesKey {
   private byte[] encoded; // the log's bytes of this key, made on first use (a benign race)
 
   /**
-   * What an index last found for this key — its hot series, its number in the log file being
-   * written — with the map that answered ({@link Memo#owner}), so a writer that reuses its key
-   * instances (HEC interns them) skips the lookup. One reference, written whole: a key shared by
-   * indexes that race on it at worst misses, never reads another index's answer.
+   * What an index last found for this key — its series number in the hot bucket, its number in the
+   * log file being written — with the token of the dictionary that answered ({@link Memo#owner}),
+   * so a writer that reuses its key instances (HEC interns them) skips the lookup. One reference,
+   * written whole: a key shared by indexes that race on it at worst misses, never reads another
+   * index's answer.
+   *
+   * <p>The memo holds a number and a token (a bare object each dictionary owns), never the
+   * dictionary or the series: a key instance the dictionary does not hold itself (an equal key,
+   * interned again after the intern table was cleared) keeps nothing of a rolled bucket or an old
+   * log file alive, and a dictionary that takes numbers back (a failed log append) takes a new
+   * token, so no key reads a number that was given back.
    */
   volatile Memo hotSeries;
 
   volatile Memo logNumber;
 
-  /** An answer for a key and the map it came from. */
-  record Memo(Object owner, Object value) {}
-
-  /** Drops the hot series memo of {@code bucket} (rolled: not to be kept alive by the key). */
-  void forgetHotSeries(Object bucket) {
-    Memo memo = hotSeries;
-    if (memo != null && memo.owner() == bucket) {
-      hotSeries = null;
-    }
-  }
-
-  /** Drops the log number memo of the dictionary {@code file} (the log moved on). */
-  void forgetLogNumber(Object file) {
-    Memo memo = logNumber;
-    if (memo != null && memo.owner() == file) {
-      logNumber = null;
-    }
-  }
+  /** A number for a key and the token of the dictionary it came from. */
+  record Memo(Object owner, int value) {}
 
   private SeriesKey(String metricName, String[] names, String[] values) {
     this.metricName = metricName;

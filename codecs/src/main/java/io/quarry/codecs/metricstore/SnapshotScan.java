@@ -59,13 +59,12 @@ final class SnapshotScan {
         byRoll.add(new Source(bucket, null, bucket.minTime, bucket.maxTime));
       }
       for (HotBucket bucket : flushing) {
-        synchronized (bucket) {
-          List<HotBucket.Selected> selected =
-              bucket.minTime() >= to || bucket.maxTime() < from
-                  ? null
-                  : bucket.select(selector, from, to, refused);
-          byRoll.add(new Source(null, selected, bucket.minTime(), bucket.maxTime()));
-        }
+        // (select takes the bucket's stripes: a roll writing it out holds them too)
+        List<HotBucket.Selected> selected =
+            bucket.minTime() >= to || bucket.maxTime() < from
+                ? null
+                : bucket.select(selector, from, to, refused);
+        byRoll.add(new Source(null, selected, bucket.minTime(), bucket.maxTime()));
       }
       byRoll.add(new Source(null, hotSelected, hotMin, hotMax));
       return new Snapshot(byRoll, byFirstRoll, refused[0]);
@@ -108,8 +107,22 @@ final class SnapshotScan {
   private final MetricIndexStore damage; // sets buckets found damaged aside
   private final long[] counts = new long[5];
   private final List<String> warnings = new ArrayList<>();
+  private final java.util.concurrent.Executor parallel;
+  private final int threads;
 
-  SnapshotScan(List<Source> byRoll, long refused, int chunkPoints, MetricIndexStore damage) {
+  /**
+   * @param parallel where a warm bucket's series may be read in parallel (null: in the calling
+   *     thread only), by up to {@code threads} threads
+   */
+  SnapshotScan(
+      List<Source> byRoll,
+      long refused,
+      int chunkPoints,
+      MetricIndexStore damage,
+      java.util.concurrent.Executor parallel,
+      int threads) {
+    this.parallel = parallel;
+    this.threads = threads;
     this.byRoll = byRoll;
     this.chunkPoints = chunkPoints;
     this.damage = damage;
@@ -165,7 +178,7 @@ final class SnapshotScan {
       Source source = byRoll.get(index);
       if (source.warm() != null) {
         try {
-          source.warm().scan(selector, from, to, visitor, counts, merged);
+          source.warm().scan(selector, from, to, visitor, counts, merged, parallel, threads);
         } catch (CorruptIndexException e) {
           damaged(source.warm(), e);
         } catch (java.nio.file.NoSuchFileException gone) {

@@ -210,12 +210,14 @@ final class WarmBucket {
   /** Scans the selected series' chunks in {@code [from, to)}; adds to {@code counts}. */
   void scan(SeriesSelector selector, long from, long to, MetricScanVisitor visitor, long[] counts)
       throws IOException {
-    scan(selector, from, to, visitor, counts, java.util.Set.of());
+    scan(selector, from, to, visitor, counts, java.util.Set.of(), null, 1);
   }
 
   /**
    * Scans as {@link #scan(SeriesSelector, long, long, MetricScanVisitor, long[])}, leaving out the
-   * series {@code excluded} names (read elsewhere, merged with other buckets').
+   * series {@code excluded} names (read elsewhere, merged with other buckets'); with an executor, a
+   * visitor that {@linkplain MetricScanVisitor#fork forks} and enough series, in up to {@code
+   * threads} slices of series read in parallel ({@link SeriesSlices}).
    */
   void scan(
       SeriesSelector selector,
@@ -223,16 +225,15 @@ final class WarmBucket {
       long to,
       MetricScanVisitor visitor,
       long[] counts,
-      java.util.Set<SeriesKey> excluded)
+      java.util.Set<SeriesKey> excluded,
+      java.util.concurrent.Executor parallel,
+      int threads)
       throws IOException {
     java.nio.ByteBuffer data = chunks();
-    byte[] scratch = new byte[512];
-    MetricChunkReader reader = new MetricChunkReader();
-    MetricPointIterator iterator = new MetricPointIterator();
-    for (int s : candidates(selector)) {
-      if (visitor.stopped()) {
-        return;
-      }
+    int[] candidates = candidates(selector);
+    int[] chosen = new int[candidates.length];
+    int n = 0;
+    for (int s : candidates) {
       if (!hasChunkIn(s, from, to)) {
         continue;
       }
@@ -243,6 +244,40 @@ final class WarmBucket {
       if (!excluded.isEmpty() && excluded.contains(keys[s])) {
         continue;
       }
+      chosen[n++] = s;
+    }
+    int slices = parallel == null ? 1 : SeriesSlices.count(n, threads);
+    if (slices <= 1
+        || !SeriesSlices.scan(
+            parallel,
+            n,
+            slices,
+            visitor,
+            counts,
+            (start, end, fork, own) -> scanSeries(data, chosen, start, end, from, to, fork, own))) {
+      scanSeries(data, chosen, 0, n, from, to, visitor, counts);
+    }
+  }
+
+  /** Reads series {@code series[start..end)}' chunks in range into the visitor. */
+  private void scanSeries(
+      java.nio.ByteBuffer data,
+      int[] series,
+      int start,
+      int end,
+      long from,
+      long to,
+      MetricScanVisitor visitor,
+      long[] counts)
+      throws IOException {
+    byte[] scratch = new byte[512];
+    MetricChunkReader reader = new MetricChunkReader();
+    MetricPointIterator iterator = new MetricPointIterator();
+    for (int i = start; i < end; i++) {
+      if (visitor.stopped()) {
+        return;
+      }
+      int s = series[i];
       MetricScanVisitor.Points sink = visitor.series(keys[s]);
       if (sink == null) {
         continue;

@@ -8,15 +8,17 @@
  * appended to the index's own write-ahead log ({@link io.quarry.codecs.metricstore.MetricLog}, a
  * series dictionary per file) and into the hot bucket's in-memory series ({@link
  * io.quarry.codecs.metricstore.HotBucket}: a series dictionary with postings, and per series the
- * chunk codec's chunks of {@code io.quarry.codecs.metric}); a write returns once the log is forced.
- * The hot bucket rolls into an immutable warm bucket — a series file (dictionary, postings, chunk
- * index with each chunk's time bounds) and a chunk file, both in {@link
- * io.quarry.codecs.metricstore.MetricBucketFormat} — after which the log files it covers are
- * deleted. Warm buckets adjacent in time are merged in the background ({@link
- * io.quarry.codecs.metricstore.MergePolicy}, {@link io.quarry.codecs.metricstore.BucketMerger}),
- * crash-safe, while searches holding the old ones keep reading them. Queries select series by
- * postings and a predicate, skip buckets and chunks by their time bounds, and decode only the
- * chunks that overlap ({@link io.quarry.codecs.metricstore.MetricIndexStore#scan}). {@link
+ * chunk codec's chunks of {@code io.quarry.codecs.metric}, encoded outside the index's lock in log
+ * order through series stripes); a write returns once the log is forced. The hot bucket rolls into
+ * an immutable warm bucket — a series file (dictionary, postings, chunk index with each chunk's
+ * time bounds) and a chunk file, both in {@link io.quarry.codecs.metricstore.MetricBucketFormat} —
+ * after which the log files it covers are deleted. Warm buckets adjacent in time are merged in the
+ * background ({@link io.quarry.codecs.metricstore.MergePolicy}, {@link
+ * io.quarry.codecs.metricstore.BucketMerger}), crash-safe, while searches holding the old ones keep
+ * reading them. Queries select series by postings and a predicate, skip buckets and chunks by their
+ * time bounds, and decode only the chunks that overlap ({@link
+ * io.quarry.codecs.metricstore.MetricIndexStore#scan}; a warm bucket's series in parallel slices
+ * when the visitor forks, {@link io.quarry.codecs.metricstore.SeriesSlices}). {@link
  * io.quarry.codecs.metricstore.MetricStore} holds every metric index of a data directory; {@link
  * io.quarry.codecs.metricstore.MetricFsck} checks one offline.
  */

@@ -39,6 +39,11 @@ final class BlockEvents implements StoredEvent.Loader {
     return new BlockEvents(index, EventBlock.open(payload.bytes, 0, payload.bytes.length));
   }
 
+  /** Decodes the whole block, checking its grammar ({@link EventBlock#verify}). */
+  void verify() throws IOException {
+    block.verify();
+  }
+
   /** The number of events. */
   int count() {
     return block.count();
@@ -74,14 +79,22 @@ final class BlockEvents implements StoredEvent.Loader {
   private static final List<String> DEFAULT_COLUMNS =
       List.of(EventFields.HOST, EventFields.SOURCE, EventFields.SOURCETYPE);
 
+  /** Whether a column is a default field's (asked per event and field: a switch, not a list). */
+  private static boolean isDefaultColumn(String name) {
+    return switch (name) {
+      case EventFields.HOST, EventFields.SOURCE, EventFields.SOURCETYPE -> true;
+      default -> false;
+    };
+  }
+
   @Override
   public boolean hasField(String name) {
-    return !DEFAULT_COLUMNS.contains(name) && block.hasColumn(name);
+    return !isDefaultColumn(name) && block.hasColumn(name);
   }
 
   @Override
   public List<String> field(int doc, String name) throws IOException {
-    if (DEFAULT_COLUMNS.contains(name)) {
+    if (isDefaultColumn(name)) {
       return null;
     }
     EventBlock.Column column = block.column(name);

@@ -109,9 +109,13 @@ public final class EventStore implements Closeable {
     return store;
   }
 
-  /** Stores events durably: returns once they survive a crash and are visible to search. */
-  public void write(String index, List<Event> events) throws IOException {
-    index(index).add(events);
+  /**
+   * Stores events durably: returns once they survive a crash and are visible to search.
+   *
+   * @return the UTF-8 bytes of the events' raw texts
+   */
+  public long write(String index, List<Event> events) throws IOException {
+    return index(index).add(events);
   }
 
   /**

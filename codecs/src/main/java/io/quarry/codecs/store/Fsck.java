@@ -17,10 +17,11 @@ import org.apache.lucene.store.FSDirectory;
 /**
  * Offline integrity check of a data directory (the server must not be running): every bucket of
  * every index goes through Lucene's {@link CheckIndex}, which verifies every file's checksum and
- * decodes every document, so each journal block's CRC is checked too; every write-ahead log record
- * is read and checked ({@link #checkWal}). With repair, damaged buckets are moved to {@code
- * quarantine/} like the server does when it meets one (WAL files are left to the server, which
- * replays what it can first).
+ * decodes every document, so each journal block's CRC is checked too; a block bucket's event blocks
+ * are then decoded whole and checked against their documents ({@link BlockBucketCheck}); every
+ * write-ahead log record is read and checked ({@link #checkWal}). With repair, damaged buckets are
+ * moved to {@code quarantine/} like the server does when it meets one (WAL files are left to the
+ * server, which replays what it can first).
  */
 public final class Fsck {
   private Fsck() {}
@@ -88,7 +89,11 @@ public final class Fsck {
         return new BucketCheck(index, name, true, "empty hot bucket (nothing committed yet)");
       }
       if (status.clean) {
-        return new BucketCheck(index, name, true, null);
+        String blocks =
+            BucketFormat.recorded(bucket) == BucketFormat.BLOCKS
+                ? BlockBucketCheck.firstProblem(bucket)
+                : null;
+        return new BucketCheck(index, name, blocks == null, blocks);
       }
       return new BucketCheck(
           index, name, false, firstProblem(log.toString(StandardCharsets.UTF_8)));

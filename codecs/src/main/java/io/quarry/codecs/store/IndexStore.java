@@ -3,6 +3,7 @@ package io.quarry.codecs.store;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.codecs.tokens.TermTokenStream;
+import io.quarry.codecs.wal.EncodedBatch;
 import io.quarry.codecs.wal.WriteAheadLog;
 import java.io.Closeable;
 import java.io.IOException;
@@ -379,10 +380,12 @@ public final class IndexStore implements Closeable {
   /**
    * Stores events: returns once they are durable (fsync'd to the log); every search started after
    * that sees them.
+   *
+   * @return the UTF-8 bytes of the events' raw texts
    */
-  public void add(List<Event> events) throws IOException {
+  public long add(List<Event> events) throws IOException {
     if (events.isEmpty()) {
-      return;
+      return 0;
     }
     for (int i = 0; i < events.size(); i++) {
       String problem = problem(events.get(i));
@@ -391,13 +394,14 @@ public final class IndexStore implements Closeable {
       }
     }
     recover();
+    EncodedBatch encoded = EncodedBatch.of(events);
     long position;
     addLock.readLock().lock();
     try {
       long first;
       synchronized (sequenceLock) {
         first = nextSequence;
-        position = wal.append(first, events);
+        position = wal.append(first, encoded);
         nextSequence = first + events.size();
       }
       addTo(hot, events, first);
@@ -405,6 +409,7 @@ public final class IndexStore implements Closeable {
       addLock.readLock().unlock();
     }
     wal.sync(position);
+    return encoded.rawBytes();
   }
 
   /** Adds a batch to a bucket in its layout: a document per event, or per block of events. */

@@ -1,5 +1,8 @@
 package io.quarry.codecs.tokens;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,7 +11,6 @@ import java.util.Locale;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.BytesTermAttribute;
 import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.StringHelper;
 import org.apache.lucene.util.UnicodeUtil;
 
 /**
@@ -27,7 +29,6 @@ public final class TermSet {
   private int size;
   private int[] table = new int[128]; // term id + 1, 0 for empty; length a power of two
   private byte[] lower = new byte[256]; // the current ASCII text, lower-cased
-  private final AsciiBytes asciiText = new AsciiBytes();
 
   /** Adds every term of {@code text}. */
   public void add(String text) {
@@ -44,8 +45,59 @@ public final class TermSet {
       }
       bytes[i] = (byte) (c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
     }
-    asciiText.reset(bytes, length);
-    Segmenter.forEachTerm(asciiText, (start, end) -> add(bytes, start, end - start));
+    addAscii(bytes, length);
+  }
+
+  private static final byte PART = 0;
+  private static final byte MINOR = 1;
+  private static final byte MAJOR = 2;
+
+  /** {@link Segmenter}'s breakers for the ASCII characters, so a text is split in one pass. */
+  private static final byte[] ASCII_CLASS = new byte[0x80];
+
+  static {
+    for (char c = 0; c < 0x80; c++) {
+      ASCII_CLASS[c] =
+          Segmenter.isMajorBreaker(c) ? MAJOR : Segmenter.isMinorBreaker(c) ? MINOR : PART;
+    }
+  }
+
+  /**
+   * {@link Segmenter#forEachTerm} over an ASCII text's lower-cased bytes, in one pass and without a
+   * call per character or term: each token's parts between minor breakers, then the whole token
+   * when a minor breaker was in it, each at most {@link Segmenter#MAX_TERM_LENGTH} long.
+   */
+  private void addAscii(byte[] text, int length) {
+    int i = 0;
+    while (i < length) {
+      while (i < length && ASCII_CLASS[text[i]] == MAJOR) {
+        i++;
+      }
+      int start = i;
+      int partStart = i;
+      boolean broken = false;
+      for (; i < length; i++) {
+        byte kind = ASCII_CLASS[text[i]];
+        if (kind == MAJOR) {
+          break;
+        }
+        if (kind == MINOR) {
+          addTerm(text, partStart, i);
+          broken = true;
+          partStart = i + 1;
+        }
+      }
+      addTerm(text, partStart, i);
+      if (broken) {
+        addTerm(text, start, i);
+      }
+    }
+  }
+
+  private void addTerm(byte[] text, int start, int end) {
+    if (end > start && end - start <= Segmenter.MAX_TERM_LENGTH) {
+      add(text, start, end - start);
+    }
   }
 
   /** A text with a non-ASCII character: its terms UTF-8 encoded as Lucene encodes characters. */
@@ -65,7 +117,7 @@ public final class TermSet {
 
   /** Adds one term's bytes (kept when new). */
   private void add(byte[] bytes, int offset, int length) {
-    int hash = StringHelper.murmurhash3_x86_32(bytes, offset, length, 0x9747b28c);
+    int hash = hash(bytes, offset, length);
     int mask = table.length - 1;
     for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
       int id = table[slot] - 1;
@@ -77,11 +129,47 @@ public final class TermSet {
         return;
       }
       int start = starts[id];
-      if (starts[id + 1] - start == length
-          && Arrays.equals(pool, start, start + length, bytes, offset, offset + length)) {
+      if (starts[id + 1] - start == length && same(pool, start, bytes, offset, length)) {
         return;
       }
     }
+  }
+
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /**
+   * A term's hash, eight bytes at a time: terms are short (a few bytes), where a byte-at-a-time
+   * hash such as murmur3's tail loop costs most of a lookup.
+   */
+  private static int hash(byte[] bytes, int offset, int length) {
+    long h = length * 0x9E3779B97F4A7C15L;
+    int i = 0;
+    for (; i + Long.BYTES <= length; i += Long.BYTES) {
+      h = (h ^ (long) LONGS.get(bytes, offset + i)) * 0xBF58476D1CE4E5B9L;
+    }
+    long tail = 0;
+    for (int shift = 0; i < length; i++, shift += 8) {
+      tail |= (bytes[offset + i] & 0xFFL) << shift;
+    }
+    h = (h ^ tail) * 0x94D049BB133111EBL;
+    return (int) (h ^ (h >>> 31) ^ (h >>> 47));
+  }
+
+  /** Whether two ranges of {@code length} bytes are equal: eight at a time, for short terms. */
+  private static boolean same(byte[] a, int aFrom, byte[] b, int bFrom, int length) {
+    int i = 0;
+    for (; i + Long.BYTES <= length; i += Long.BYTES) {
+      if ((long) LONGS.get(a, aFrom + i) != (long) LONGS.get(b, bFrom + i)) {
+        return false;
+      }
+    }
+    for (; i < length; i++) {
+      if (a[aFrom + i] != b[bFrom + i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private int append(byte[] bytes, int offset, int length) {
@@ -102,7 +190,7 @@ public final class TermSet {
     int mask = grown.length - 1;
     for (int id = 0; id < size; id++) {
       int start = starts[id];
-      int hash = StringHelper.murmurhash3_x86_32(pool, start, starts[id + 1] - start, 0x9747b28c);
+      int hash = hash(pool, start, starts[id + 1] - start);
       int slot = hash & mask;
       while (grown[slot] != 0) {
         slot = (slot + 1) & mask;
@@ -166,37 +254,6 @@ public final class TermSet {
       term.setBytesRef(slice);
       next++;
       return true;
-    }
-  }
-
-  /** The first {@code length} bytes of an ASCII array seen as characters. */
-  private static final class AsciiBytes implements CharSequence {
-    private byte[] bytes;
-    private int length;
-
-    void reset(byte[] bytes, int length) {
-      this.bytes = bytes;
-      this.length = length;
-    }
-
-    @Override
-    public int length() {
-      return length;
-    }
-
-    @Override
-    public char charAt(int index) {
-      return (char) bytes[index];
-    }
-
-    @Override
-    public CharSequence subSequence(int start, int end) {
-      return new String(bytes, start, end - start, StandardCharsets.ISO_8859_1);
-    }
-
-    @Override
-    public String toString() {
-      return new String(bytes, 0, length, StandardCharsets.ISO_8859_1);
     }
   }
 }

@@ -42,6 +42,7 @@ public final class WriteAheadLog implements Closeable {
   private static final int VERSION = 1;
   private static final int HEADER_BYTES = MAGIC.length + Integer.BYTES + Long.BYTES;
   private static final int RECORD_HEADER_BYTES = 2 * Integer.BYTES;
+  private static final int MAX_VLONG_BYTES = 10;
 
   /** Larger records are corrupt by definition (the HTTP layer caps requests far below). */
   static final int MAX_RECORD_BYTES = 1 << 30;
@@ -386,16 +387,39 @@ public final class WriteAheadLog implements Closeable {
    *
    * @return the position to pass to {@link #sync} to make this batch durable
    */
-  public synchronized long append(long firstSeq, List<Event> events) throws IOException {
+  public long append(long firstSeq, List<Event> events) throws IOException {
+    return append(firstSeq, EncodedBatch.of(events));
+  }
+
+  /**
+   * Appends one batch encoded beforehand ({@link EncodedBatch#of}); only the sequence number, the
+   * checksum and the write happen under the log's lock.
+   *
+   * @return the position to pass to {@link #sync} to make this batch durable
+   */
+  public synchronized long append(long firstSeq, EncodedBatch batch) throws IOException {
     checkNotFailed();
-    byte[] payload = WalCodec.encode(firstSeq, events);
+    byte[] events = batch.events();
+    ByteBuffer head = ByteBuffer.allocate(RECORD_HEADER_BYTES + MAX_VLONG_BYTES);
+    head.position(RECORD_HEADER_BYTES);
+    for (long v = firstSeq; ; v >>>= 7) { // FirstSeq as a vlong
+      if ((v & ~0x7FL) == 0) {
+        head.put((byte) v);
+        break;
+      }
+      head.put((byte) ((v & 0x7F) | 0x80));
+    }
+    int sequenceBytes = head.position() - RECORD_HEADER_BYTES;
     CRC32C crc = new CRC32C();
-    crc.update(payload);
-    ByteBuffer record = ByteBuffer.allocate(RECORD_HEADER_BYTES + payload.length);
-    record.putInt(payload.length).putInt((int) crc.getValue()).put(payload).flip();
+    crc.update(head.array(), RECORD_HEADER_BYTES, sequenceBytes);
+    crc.update(events);
+    head.putInt(0, sequenceBytes + events.length)
+        .putInt(Integer.BYTES, (int) crc.getValue())
+        .flip();
+    ByteBuffer[] record = {head, ByteBuffer.wrap(events)};
     long start = channel.position();
     try {
-      while (record.hasRemaining()) {
+      while (record[1].hasRemaining()) {
         channel.write(record);
       }
     } catch (IOException e) {
@@ -407,7 +431,7 @@ public final class WriteAheadLog implements Closeable {
       }
       throw e;
     }
-    appended += record.limit();
+    appended += head.limit() + events.length;
     return appended;
   }
 

@@ -125,4 +125,68 @@ public class EventBlockConformanceTest extends LuceneTestCase {
           .hasMessageContaining("newest first");
     }
   }
+
+  public void testVerifyPassesWhatTheWriterWrites() throws Exception {
+    for (int round = 0; round < 20; round++) {
+      byte[] bytes = EventBlockWriter.write(randomEvents(random(), random().nextInt(50)));
+      EventBlock.open(bytes, 0, bytes.length).verify();
+    }
+  }
+
+  /**
+   * Blocks with a good checksum that break the grammar (what a writer bug would leave, and what
+   * only {@code quarry fsck} decodes far enough to see): {@code open} takes them, {@code verify}
+   * names the broken part.
+   */
+  public void testVerifyFindsWhatTheChecksumCannot() throws Exception {
+    // two events at 100 and 95 (deltas 0, 5), texts "a" and "bc", no columns
+    EventBlock good = opened(forged(new long[] {0, 5}, new int[] {1, 2}, "abc"));
+    good.verify();
+    Assertions.assertThat(good.raw(1)).isEqualTo("bc");
+    EventBlock unordered = opened(forged(new long[] {5, 0}, new int[] {1, 2}, "abc"));
+    assertThatThrownBy(unordered::verify)
+        .isInstanceOf(CorruptBlockException.class)
+        .hasMessageContaining("newest first");
+    EventBlock shortTexts = opened(forged(new long[] {0, 5}, new int[] {1, 1}, "abc"));
+    assertThatThrownBy(shortTexts::verify)
+        .isInstanceOf(CorruptBlockException.class)
+        .hasMessageContaining("do not fill");
+  }
+
+  private static EventBlock opened(byte[] bytes) throws CorruptBlockException {
+    return EventBlock.open(bytes, 0, bytes.length);
+  }
+
+  /** A block of the given time deltas and text lengths over {@code texts}, checksum made good. */
+  private static byte[] forged(long[] deltas, int[] lengths, String texts) throws Exception {
+    org.apache.lucene.store.ByteBuffersDataOutput times =
+        new org.apache.lucene.store.ByteBuffersDataOutput();
+    for (long delta : deltas) {
+      times.writeVLong(delta);
+    }
+    org.apache.lucene.store.ByteBuffersDataOutput raw =
+        new org.apache.lucene.store.ByteBuffersDataOutput();
+    for (int length : lengths) {
+      raw.writeVInt(length);
+    }
+    byte[] text = texts.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    raw.writeBytes(text, text.length);
+    org.apache.lucene.store.ByteBuffersDataOutput block =
+        new org.apache.lucene.store.ByteBuffersDataOutput();
+    block.writeByte(EventBlockFormat.VERSION);
+    block.writeVInt(deltas.length);
+    block.writeZLong(100);
+    block.writeVInt(0); // columns
+    block.writeVInt((int) times.size());
+    block.writeVInt((int) (times.size() + raw.size()));
+    block.writeBytes(times.toArrayCopy(), (int) times.size());
+    block.writeBytes(raw.toArrayCopy(), (int) raw.size());
+    byte[] body = block.toArrayCopy();
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(body);
+    return java.nio.ByteBuffer.allocate(body.length + Integer.BYTES)
+        .put(body)
+        .putInt((int) crc.getValue())
+        .array();
+  }
 }

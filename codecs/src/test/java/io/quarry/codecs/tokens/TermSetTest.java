@@ -92,4 +92,27 @@ class TermSetTest {
       assertUnionOfEvents(set, events);
     }
   }
+
+  @Test
+  void randomAsciiTextsOverEveryCharacter() throws IOException {
+    Random random = new Random(29);
+    TermSet set = new TermSet();
+    for (int round = 0; round < 200; round++) {
+      List<String> events = new ArrayList<>();
+      int count = 1 + random.nextInt(200);
+      for (int e = 0; e < count; e++) {
+        StringBuilder text = new StringBuilder();
+        int length = random.nextInt(random.nextInt(10) == 0 ? 900 : 80);
+        boolean longTokens = random.nextInt(4) == 0; // runs of letters past the term length limit
+        for (int i = 0; i < length; i++) {
+          text.append(
+              longTokens && random.nextInt(300) != 0
+                  ? (char) ('a' + random.nextInt(3))
+                  : (char) random.nextInt(0x80));
+        }
+        events.add(text.toString());
+      }
+      assertUnionOfEvents(set, events);
+    }
+  }
 }

@@ -85,6 +85,10 @@ public final class PageChain {
           needed.removeAll(plugin.bound().producedFields());
           needed.addAll(plugin.bound().requiredFields());
         }
+        case io.quarry.ql.ast.DedupCommand dedup -> { // a page stage of PageReduce
+          needed.addAll(dedup.fields());
+          dedup.sortBy().forEach(key -> needed.add(key.field()));
+        }
         default -> FieldStages.inputFields(commands.get(i), needed);
       }
     }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.engine.BlockCopies;
@@ -14,11 +15,12 @@ import java.util.function.Predicate;
 
 /**
  * The commands after an aggregation, on its pages: {@code sort} ({@link PageSort}), {@code head},
- * and every command {@link PageChain} runs on pages ({@code eval}, {@code where}, {@code fields},
- * {@code rename}, {@code bin}, streaming plugin commands …), one stage each, in order, into the
- * search's answer. The reduce side of a batch search when all of its commands are of these kinds;
- * otherwise the aggregation's pages go through the row commands. {@link #add} says when nothing
- * more is wanted: a {@code head} has its rows, or the answer is full.
+ * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), and every
+ * command {@link PageChain} runs on pages ({@code eval}, {@code where}, {@code fields}, {@code
+ * rename}, {@code bin}, streaming plugin commands …), one stage each, in order, into the search's
+ * answer. The reduce side of a batch search when all of its commands are of these kinds; otherwise
+ * the aggregation's pages go through the row commands. {@link #add} says when nothing more is
+ * wanted: a {@code head} has its rows, or the answer is full.
  */
 public final class PageReduce {
   private final PageChain chain;
@@ -32,6 +34,7 @@ public final class PageReduce {
             c ->
                 c instanceof SortCommand
                     || c instanceof HeadCommand
+                    || c instanceof DedupCommand
                     || PageChain.supports(List.of(c)));
   }
 
@@ -57,10 +60,42 @@ public final class PageReduce {
               heads.add(stage);
               yield stage;
             }
+            case DedupCommand dedup -> dedup(dedup, evaluator, pageSize);
             default -> PageChain.stage(command, evaluator);
           });
     }
     this.chain = new PageChain(stages, page -> full = full || !end.test(page), stats, firstStage);
+  }
+
+  /** {@code dedup}; with {@code sortby}, as on rows, the kept positions sorted afterwards. */
+  private static PageChain.Stage dedup(DedupCommand dedup, Evaluator evaluator, int pageSize) {
+    PageDedup kept = new PageDedup(dedup, evaluator.memory(dedup.name()));
+    if (dedup.sortBy().isEmpty()) {
+      return kept;
+    }
+    PageSort sort =
+        new PageSort(
+            new SortCommand(0, dedup.sortBy(), dedup.position()),
+            pageSize,
+            evaluator.memory(dedup.name()));
+    return new PageChain.Stage() {
+      @Override
+      public void add(Page page, Consumer<Page> out) {
+        kept.add(page, p -> sort.add(p, out));
+      }
+
+      @Override
+      public void finish(Consumer<Page> out) {
+        kept.finish(p -> sort.add(p, out));
+        sort.finish(out);
+      }
+
+      @Override
+      public void close() {
+        kept.close();
+        sort.close();
+      }
+    };
   }
 
   /** Pushes a page through the stages; false once no more input is wanted. */

@@ -30,12 +30,13 @@ final class SeriesSelection {
   /**
    * The series to keep, by name, or null to keep them all.
    *
-   * @param buckets the chart's groups, keyed (row, series)
+   * @param buckets the chart's groups, keyed (row, series), as rows into a sink (a {@link
+   *     StatsOperator}'s snapshot, or the page engine's groups)
    * @param seriesField the series' field in {@code buckets}' rows
    * @param valueField the output of the aggregation to rank by
    */
   static Set<String> kept(
-      StatsOperator buckets,
+      java.util.function.Consumer<RowSink> buckets,
       String seriesField,
       String valueField,
       SeriesFilter filter,
@@ -107,7 +108,7 @@ final class SeriesSelection {
 
   /** Each series' aggregate over its values (NaN when it is not a number). */
   private static Map<String, Double> scores(
-      StatsOperator buckets,
+      java.util.function.Consumer<RowSink> buckets,
       String seriesField,
       String valueField,
       SeriesFilter filter,
@@ -133,7 +134,7 @@ final class SeriesSelection {
               @Override
               public void finish() {}
             });
-    buckets.snapshot(
+    buckets.accept(
         new RowSink() {
           @Override
           public boolean accept(Row row) {

@@ -119,7 +119,7 @@ public final class TimeField {
    * A group value of {@code field} as output by the commands that group by text ({@code stats by},
    * {@code top}, {@code chart over}): a {@code _time} group is a time again (microseconds).
    */
-  static Object groupValue(String field, Object key) {
+  public static Object groupValue(String field, Object key) {
     if (is(field) && key instanceof String text) {
       try {
         return Long.parseLong(text);

@@ -76,24 +76,23 @@ public final class TimechartOperator implements Aggregator {
   /** As above, its groups counted by {@code memory}. */
   public static TimechartOperator chart(
       ChartCommand chart, ZoneId zone, RowSink downstream, MemoryTracker memory) {
-    return new TimechartOperator(
-        new TimechartCommand(
-            java.util.Optional.empty(),
-            1,
-            chart.limit(),
-            chart.useOther(),
-            chart.useNull(),
-            chart.aggregations(),
-            chart.by(),
-            chart.otherStr(),
-            chart.nullStr(),
-            chart.layout(),
-            chart.position()),
-        chart,
-        chart.over(),
-        zone,
-        downstream,
-        memory);
+    return new TimechartOperator(asTimechart(chart), chart, chart.over(), zone, downstream, memory);
+  }
+
+  /** {@code chart}'s pivot as a timechart's (no span: its rows are the over-field's values). */
+  static TimechartCommand asTimechart(ChartCommand chart) {
+    return new TimechartCommand(
+        java.util.Optional.empty(),
+        1,
+        chart.limit(),
+        chart.useOther(),
+        chart.useNull(),
+        chart.aggregations(),
+        chart.by(),
+        chart.otherStr(),
+        chart.nullStr(),
+        chart.layout(),
+        chart.position());
   }
 
   private final MemoryTracker memory;
@@ -391,7 +390,11 @@ public final class TimechartOperator implements Aggregator {
       filter = SeriesFilter.top(command.limit());
     }
     return SeriesSelection.kept(
-        buckets, SERIES, command.aggregations().get(0).outputName(), filter, command.position());
+        buckets::snapshot,
+        SERIES,
+        command.aggregations().get(0).outputName(),
+        filter,
+        command.position());
   }
 
   private static StatsCommand statsOf(StatsOperator operator) {

@@ -44,7 +44,7 @@ class HashAggregationTest {
     return rows;
   }
 
-  private static Map<String, Object> asMap(Row row) {
+  static Map<String, Object> asMap(Row row) {
     Map<String, Object> map = new LinkedHashMap<>();
     for (String name : row.fieldNames()) {
       List<Object> values = row.values(name);
@@ -88,7 +88,7 @@ class HashAggregationTest {
     return new HashAggregationOperator(stats(command), MemoryTracker.unbounded("stats"), pageSize);
   }
 
-  private static List<Page> pages(List<Row> rows, List<String> fields, Random random) {
+  static List<Page> pages(List<Row> rows, List<String> fields, Random random) {
     List<Page> pages = new ArrayList<>();
     for (int from = 0; from < rows.size(); ) {
       int to = Math.min(rows.size(), from + 1 + random.nextInt(50));
@@ -214,7 +214,7 @@ class HashAggregationTest {
     return out;
   }
 
-  private static List<Row> randomRows(Random random, int count) {
+  static List<Row> randomRows(Random random, int count) {
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       List<Object> fields = new ArrayList<>();
@@ -274,5 +274,23 @@ class HashAggregationTest {
             })
         .isInstanceOf(MemoryLimitExceededException.class)
         .hasMessageContaining("stats");
+  }
+
+  @Test
+  void readsNumbersFromTextAsTheRowEngineDoes() {
+    // whole numbers read from the bytes (sign, leading zeros, -0) and the rest through the parser
+    List<Row> input = new ArrayList<>();
+    String[] texts = {
+      "-0", "+5", "-12", "0123", "999999999999999", "1234567890123456", "1e3", "2.5", "x", "-", "+"
+    };
+    for (int i = 0; i < texts.length; i++) {
+      input.add(TestRow.of("e" + i, "g", "g" + (i % 3), "v", texts[i]));
+    }
+    String command = "stats sum(v) AS s, min(v) AS lo, max(v) AS hi, avg(v) AS a, count(v) by g";
+    HashAggregationOperator operator = operator(command, 4);
+    for (Page page : pages(input, List.of("g", "v"), new Random(1))) {
+      operator.addInput(page);
+    }
+    assertThat(answer(operator)).isEqualTo(rowEngine(command, input));
   }
 }

@@ -45,6 +45,15 @@ class PageReduceTest {
         "rename n AS m | sort -m | table m, t",
         "where isnotnull(extra) | sort extra",
         "sort -mv | head 12",
+        "dedup t",
+        "dedup 2 n",
+        "dedup mv keepempty=true",
+        "dedup extra keepempty=true | head 9",
+        "dedup t consecutive=true",
+        "dedup 2 n consecutive=true",
+        "dedup t sortby -n",
+        "dedup n, t sortby +num(t), d",
+        "dedup mv, t | sort -d",
       })
   void pagesAnswerAsRowsDo(String commands) {
     for (long seed = 0; seed < 20; seed++) {

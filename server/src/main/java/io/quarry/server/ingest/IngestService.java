@@ -68,30 +68,8 @@ public final class IngestService {
       byIndex.computeIfAbsent(event.index(), i -> new ArrayList<>()).add(event.event());
     }
     for (Map.Entry<String, List<Event>> entry : byIndex.entrySet()) {
-      store.write(entry.getKey(), entry.getValue());
-      long bytes = 0;
-      for (Event event : entry.getValue()) {
-        bytes += utf8Length(event.raw());
-      }
+      long bytes = store.write(entry.getKey(), entry.getValue());
       metrics.eventsIngested(entry.getKey(), entry.getValue().size(), bytes);
     }
-  }
-
-  static long utf8Length(String text) {
-    long length = 0;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c < 0x80) {
-        length++;
-      } else if (c < 0x800) {
-        length += 2;
-      } else if (Character.isHighSurrogate(c)) {
-        length += 4;
-        i++;
-      } else {
-        length += 3;
-      }
-    }
-    return length;
   }
 }

@@ -137,8 +137,15 @@ public final class SearchExportRoute {
   private static final class LineWriter {
     private final java.util.function.Supplier<Exchange.Stream> opener;
     private Exchange.Stream stream;
+
+    /** Lines are sent once this many bytes are buffered (and at the end of every page). */
+    private static final int FLUSH_BYTES = 256 * 1024;
+
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(64 * 1024);
     private Page heldPage;
+    private final SplunkNumberText numbers = new SplunkNumberText();
+    private io.quarry.plugin.api.data.Schema namesOf;
+    private com.fasterxml.jackson.core.io.SerializedString[] names;
     private int heldPosition;
     private long offset;
 
@@ -190,6 +197,9 @@ public final class SearchExportRoute {
       for (int position = 0; position < page.positionCount(); position++) {
         if (heldPage != null) {
           writeRow(heldPage, heldPosition, false);
+          if (buffer.size() >= FLUSH_BYTES) {
+            flush(); // a wide page's lines go out in pieces: no buffer grown to the page's size
+          }
         }
         heldPage = page;
         heldPosition = position;
@@ -229,12 +239,24 @@ public final class SearchExportRoute {
           json.writeBooleanField("lastrow", true);
         }
         json.writeObjectFieldStart("result");
-        for (int column = 0; column < page.schema().size(); column++) {
-          Object value = ResultValues.splunk(page.block(column), position);
+        com.fasterxml.jackson.core.io.SerializedString[] names = names(page.schema());
+        for (int column = 0; column < names.length; column++) {
+          io.quarry.plugin.api.data.Block block = page.block(column);
+          if (block instanceof io.quarry.plugin.api.data.DoubleBlock doubles
+              && block.getValueCount(position) == 1) {
+            // a number's text straight into the output: no String per value, nothing to escape
+            numbers.quoted(doubles.getDoubleValue(block.getFirstValueIndex(position)));
+            json.writeFieldName(names[column]);
+            json.writeRawValue(numbers.chars(), 0, numbers.length());
+            continue;
+          }
+          Object value = ResultValues.splunk(block, position);
           if (value instanceof String text) {
-            json.writeStringField(page.schema().column(column).name(), text);
+            json.writeFieldName(names[column]);
+            json.writeString(text);
           } else if (value instanceof List<?> multivalue) { // Splunk's multivalue: an array
-            json.writeArrayFieldStart(page.schema().column(column).name());
+            json.writeFieldName(names[column]);
+            json.writeStartArray();
             for (Object one : multivalue) {
               json.writeString((String) one);
             }
@@ -245,6 +267,20 @@ public final class SearchExportRoute {
         json.writeEndObject();
       }
       buffer.write('\n');
+    }
+
+    /** The schema's column names, encoded once for all the rows of its pages. */
+    private com.fasterxml.jackson.core.io.SerializedString[] names(
+        io.quarry.plugin.api.data.Schema schema) {
+      if (schema != namesOf) {
+        namesOf = schema;
+        names = new com.fasterxml.jackson.core.io.SerializedString[schema.size()];
+        for (int column = 0; column < names.length; column++) {
+          names[column] =
+              new com.fasterxml.jackson.core.io.SerializedString(schema.column(column).name());
+        }
+      }
+      return names;
     }
 
     private void flush() throws IOException {

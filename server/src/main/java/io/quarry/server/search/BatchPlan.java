@@ -2,8 +2,7 @@ package io.quarry.server.search;
 
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
-import io.quarry.ql.ast.StatsCommand;
-import io.quarry.ql.engine.aggregation.HashAggregationOperator;
+import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.Aggregator;
 import io.quarry.ql.parser.SplText;
 import io.quarry.ql.plan.SearchPlan;
@@ -18,12 +17,13 @@ import org.apache.lucene.search.Query;
  * translation — the same object runs the search ({@link SearchService}) and explains it, so {@code
  * explain} prints what runs instead of deciding again.
  *
- * <p>Which engine: {@link Engine#INDEX} when the aggregation right after the search only counts and
- * the index query is exact or has a sure part (the term index and keyword doc values answer without
- * reading events, and the remaining candidates run as rows), else {@link Engine#PAGES} when the
- * aggregation is a {@code stats} whose every function has a page implementation (the commands
- * before it run as the page source's work and page stages, {@link #pageShape}), else {@link
- * Engine#ROWS}.
+ * <p>Which engine: {@link Engine#INDEX} when the aggregation right after the search only counts,
+ * the index query is exact or has a sure part and some index searched stores events (not blocks)
+ * (the term index and keyword doc values answer without reading events, and the remaining
+ * candidates run as rows), else {@link Engine#PAGES} when the aggregation has a page implementation
+ * ({@link PageAggregator#supports}: {@code stats} whose every function has one, {@code top}, {@code
+ * rare}) (the commands before it run as the page source's work and page stages, {@link
+ * #pageShape}), else {@link Engine#ROWS}.
  *
  * @param aggregatorAt the index of the aggregation in the pipeline
  * @param pageShape on {@link Engine#PAGES}, how the map side runs; else null
@@ -60,13 +60,17 @@ record BatchPlan(
   /**
    * The batch plan of {@code plan}, whose command {@code aggregatorAt} is the aggregation; {@code
    * probe} makes an aggregator of a command only to ask what it counts (never fed a row); {@code
-   * blocks} is the filter as blocks decide it when the indexes hold blocks ({@link
-   * BlockCondition#of}; null: they hold none, or it cannot be decided per block).
+   * indexCounts} is false when every index searched stores events as blocks, where the scan offers
+   * no per-event counting shortcut (no doc values per event); {@code blocks} is the filter as
+   * blocks decide it from their value counts when the indexes hold blocks ({@link
+   * BlockCondition#of}; null: they hold none, or it cannot be decided per block): then blocks count
+   * on the index path.
    */
   static BatchPlan of(
       SearchPlan plan,
       LuceneTranslator.Translation translation,
       int aggregatorAt,
+      boolean indexCounts,
       Function<Command, Aggregator> probe,
       BlockCondition blocks) {
     List<Command> filters = plan.pipeline().subList(0, aggregatorAt);
@@ -78,7 +82,7 @@ record BatchPlan(
     // their value counts decide)
     boolean countable =
         filters.isEmpty()
-            && (exact || sure != null || blocks != null)
+            && (blocks != null || (indexCounts && (exact || sure != null)))
             && !(aggregator instanceof PluginCommand);
     Aggregator counting = countable ? probe.apply(aggregator) : null;
     String counted = counting == null ? null : counting.countsOnlyByField();
@@ -109,14 +113,14 @@ record BatchPlan(
     } else if (counted != null || timed != null || upFront != null) {
       return new BatchPlan(aggregatorAt, Engine.INDEX, null, counted, timed, upFront, sure, blocks);
     }
-    if (aggregator instanceof StatsCommand stats
-        && PageBatch.enabled()
-        && HashAggregationOperator.supports(stats)) {
+    if (PageBatch.enabled() && PageAggregator.supports(aggregator)) {
       return new BatchPlan(
           aggregatorAt,
           Engine.PAGES,
           PageBatch.shape(
-              filters, stats, plan.pipeline().subList(aggregatorAt + 1, plan.pipeline().size())),
+              filters,
+              aggregator,
+              plan.pipeline().subList(aggregatorAt + 1, plan.pipeline().size())),
           null,
           null,
           null,

@@ -1,6 +1,6 @@
 package io.quarry.server.search;
 
-import io.quarry.ql.engine.aggregation.HashAggregationOperator;
+import io.quarry.ql.engine.aggregation.PageAggregator;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,24 +17,24 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class PageAggregation {
   private static final long MERGE_EVERY_NANOS = 1_000_000_000L;
 
-  private final HashAggregationOperator total;
+  private final PageAggregator total;
   private final java.util.function.BooleanSupplier previewAsked;
-  private final Queue<HashAggregationOperator> idle = new ConcurrentLinkedQueue<>();
-  private final Map<HashAggregationOperator, Long> unmerged = new ConcurrentHashMap<>();
+  private final Queue<PageAggregator> idle = new ConcurrentLinkedQueue<>();
+  private final Map<PageAggregator, Long> unmerged = new ConcurrentHashMap<>();
 
-  PageAggregation(HashAggregationOperator total, java.util.function.BooleanSupplier previewAsked) {
+  PageAggregation(PageAggregator total, java.util.function.BooleanSupplier previewAsked) {
     this.total = total;
     this.previewAsked = previewAsked;
   }
 
   /** The final aggregation; lock it to read or merge. */
-  HashAggregationOperator total() {
+  PageAggregator total() {
     return total;
   }
 
   /** A partial for one slice. */
-  HashAggregationOperator take() {
-    HashAggregationOperator partial = idle.poll();
+  PageAggregator take() {
+    PageAggregator partial = idle.poll();
     if (partial == null) {
       partial = total.newPartial();
       unmerged.put(partial, System.nanoTime());
@@ -43,7 +43,7 @@ final class PageAggregation {
   }
 
   /** A slice ended with {@code partial}. */
-  void put(HashAggregationOperator partial) {
+  void put(PageAggregator partial) {
     long now = System.nanoTime();
     if (now - unmerged.get(partial) > MERGE_EVERY_NANOS && previewAsked.getAsBoolean()) {
       synchronized (total) {
@@ -57,7 +57,7 @@ final class PageAggregation {
   /** Merges what every partial still holds (the scan is over: none is in use). */
   void mergeAll() {
     synchronized (total) {
-      for (HashAggregationOperator partial : unmerged.keySet()) {
+      for (PageAggregator partial : unmerged.keySet()) {
         total.merge(partial);
         partial.close();
       }

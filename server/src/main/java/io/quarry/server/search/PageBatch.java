@@ -5,8 +5,7 @@ import io.quarry.codecs.store.ScanStats;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.OutputLookupCommand;
-import io.quarry.ql.ast.StatsCommand;
-import io.quarry.ql.engine.aggregation.HashAggregationOperator;
+import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageCollector;
@@ -26,16 +25,18 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * Batch mode with {@code stats} on the page engine. Per segment slice the matching events become
- * pages of just the fields the map side reads, straight from storage ({@link EventPages}), when the
- * commands before {@code stats} are leading {@code rex} extractions (they run inside the source)
- * followed by {@code eval}, {@code where} and streaming plugin commands ({@link PageChain}: no row
- * anywhere); with other commands there, the events go through those row commands and become pages
- * after them ({@link RowPages}). Either way the pages feed a partial {@link
- * HashAggregationOperator}; partials merge into the final one ({@link PageAggregation}), whose
- * pages are the answer or go through the commands after {@code stats}. Chosen by the planner when
- * every aggregation has a page implementation and no counting shortcut answers the search from the
- * index ({@code stats count by f} over doc values stays on its own path).
+ * Batch mode with an aggregation on the page engine ({@link PageAggregator}: {@code stats}, {@code
+ * top}, {@code rare}, {@code timechart}, {@code chart}; "{@code stats}" below stands for any of
+ * them). Per segment slice the matching events become pages of just the fields the map side reads,
+ * straight from storage ({@link EventPages}), when the commands before {@code stats} are leading
+ * {@code rex} extractions (they run inside the source) followed by {@code eval}, {@code where} and
+ * streaming plugin commands ({@link PageChain}: no row anywhere); with other commands there, the
+ * events go through those row commands and become pages after them ({@link RowPages}). Either way
+ * the pages feed a partial {@link PageAggregator}; partials merge into the final one ({@link
+ * PageAggregation}), whose pages are the answer or go through the commands after {@code stats}.
+ * Chosen by the planner when every aggregation has a page implementation and no counting shortcut
+ * answers the search from the index ({@code stats count by f} over doc values stays on its own
+ * path).
  *
  * <p>{@code -Dquarry.search.engine=rows} sends every search to the row engine instead (to compare
  * the two; the golden specs run under both).
@@ -115,7 +116,7 @@ final class PageBatch {
    * The {@link Shape} of a batch search on pages: {@code filters} before {@code stats}, {@code
    * reduce} after it.
    */
-  static Shape shape(List<Command> filters, StatsCommand stats, List<Command> reduce) {
+  static Shape shape(List<Command> filters, Command aggregation, List<Command> reduce) {
     int fused = EventPages.fusedPrefix(filters);
     List<Command> chained = filters.subList(fused, filters.size());
     boolean onPages = PageChain.supports(chained);
@@ -123,8 +124,7 @@ final class PageBatch {
         fused,
         onPages,
         onPages
-            ? List.copyOf(
-                PageChain.inputFields(chained, HashAggregationOperator.inputFields(stats)))
+            ? List.copyOf(PageChain.inputFields(chained, PageAggregator.inputFields(aggregation)))
             : List.of(),
         PageReduce.supports(reduce));
   }
@@ -139,7 +139,7 @@ final class PageBatch {
    * commands before it, whose map side runs as {@code shape} says), into {@code end}.
    */
   ScanStats run(
-      StatsCommand stats,
+      Command stats,
       Shape shape,
       List<Command> pipeline,
       int statsAt,
@@ -157,10 +157,10 @@ final class PageBatch {
             : null;
     RowSink after =
         reduceOnPages == null ? Pipelines.build(reduce, end, evaluator, stages, statsAt + 1) : null;
-    HashAggregationOperator total =
-        new HashAggregationOperator(stats, evaluator.memory(stats.name()), pageSize);
+    PageAggregator total =
+        PageAggregator.of(stats, evaluator.zone(), evaluator.memory(stats.name()), pageSize);
     PageAggregation partials = new PageAggregation(total, control::previewAsked);
-    List<String> fields = HashAggregationOperator.inputFields(stats);
+    List<String> fields = PageAggregator.inputFields(stats);
     AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
     if (reduce.stream().noneMatch(c -> c instanceof OutputLookupCommand)) {
       control.previewer(() -> preview(total, reduce, finishing));
@@ -174,7 +174,7 @@ final class PageBatch {
       scanned =
           scan.run(
               () -> {
-                HashAggregationOperator partial = partials.take();
+                PageAggregator partial = partials.take();
                 if (onPages) { // events straight into pages: no row at all
                   PageChain chain =
                       new PageChain(
@@ -269,8 +269,7 @@ final class PageBatch {
    * What the running search would answer now: the groups merged so far through the commands after
    * {@code stats}; null once the search is finishing.
    */
-  private List<Page> preview(
-      HashAggregationOperator total, List<Command> reduce, AtomicBoolean finishing) {
+  private List<Page> preview(PageAggregator total, List<Command> reduce, AtomicBoolean finishing) {
     List<Page> pages = new ArrayList<>();
     RowSink sink = Pipelines.build(reduce, new PageCollector(pageSize, pages::add), evaluator);
     synchronized (total) {

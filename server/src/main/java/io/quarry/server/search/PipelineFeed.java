@@ -121,7 +121,7 @@ final class PipelineFeed implements EventVisitor {
    * The keyword doc values of an index-time field in this segment, or null when there are none or
    * the field has another type here too (then rows sort it out).
    */
-  private static org.apache.lucene.index.SortedSetDocValues keywordValues(
+  static org.apache.lucene.index.SortedSetDocValues keywordValues(
       org.apache.lucene.index.LeafReader reader, String field) throws IOException {
     org.apache.lucene.index.FieldInfos infos = reader.getFieldInfos();
     for (io.quarry.codecs.store.IndexedFieldType type :
@@ -239,54 +239,18 @@ final class PipelineFeed implements EventVisitor {
     };
   }
 
-  /** The field of a leading {@code dedup} whose repeated values are skipped, or null. */
-  private String dedupField;
-
-  /** The values of {@link #dedupField} already let through (time-ordered: one thread). */
-  private java.util.Set<String> dedupSeen;
-
-  private long dedupSkipped;
+  /** The skip of a leading {@code dedup}'s repeated values, or null. */
+  private SeenValuesSkip dedupSkip;
 
   /**
-   * Skips, without reading them, events whose index-time keyword value of {@code field} an earlier
-   * event had, for a pipeline that starts with {@code dedup field} (keeping the first event per
-   * value) and an exact index query: the dedup would drop them. An event is let through (and its
-   * value remembered) the first time its value comes; events with no or several doc values for the
-   * field go the ordinary way. They are counted as stage {@code stage}'s input all the same.
+   * Skips events a leading {@code dedup field} would drop ({@link SeenValuesSkip}); they are
+   * counted as stage {@code stage}'s input all the same.
    */
   PipelineFeed skipSeenValues(String field, StageStats stages, int stage) {
-    this.dedupField = field;
-    this.dedupSeen = new java.util.HashSet<>();
+    this.dedupSkip = new SeenValuesSkip(field, control);
     this.countingStages = stages;
     this.countingStage = stage;
     return this;
-  }
-
-  /** The shortcut of {@link #skipSeenValues} for one segment, or null without doc values. */
-  private DocShortcut dedupShortcut(org.apache.lucene.index.LeafReader reader) throws IOException {
-    org.apache.lucene.index.SortedSetDocValues values = keywordValues(reader, dedupField);
-    if (values == null || values.getValueCount() > MAX_COUNTED_ORDINALS) {
-      return null;
-    }
-    java.util.BitSet seenHere = new java.util.BitSet((int) values.getValueCount());
-    return doc -> {
-      if (!values.advanceExact(doc) || values.docValueCount() != 1) {
-        return DocShortcut.VISIT;
-      }
-      int ord = (int) values.nextOrd();
-      if (!seenHere.get(ord)) {
-        seenHere.set(ord);
-        if (dedupSeen.add(values.lookupOrd(ord).utf8ToString())) {
-          return DocShortcut.VISIT; // the first event with this value: dedup keeps it
-        }
-      }
-      if (stopCounting()) {
-        return DocShortcut.STOP;
-      }
-      matchedHere++;
-      dedupSkipped++;
-      return DocShortcut.TAKEN;
-    };
   }
 
   /** The block layout's counting of this slice ({@link #countBlocks}), or null. */
@@ -316,9 +280,9 @@ final class PipelineFeed implements EventVisitor {
 
   @Override
   public BlockShortcut blockShortcut(org.apache.lucene.index.LeafReader reader) throws IOException {
-    if (dedupField != null) {
+    if (dedupSkip != null) {
       if (blockDedup == null) {
-        blockDedup = new BlockDedup(dedupField, dedupSeen, control);
+        blockDedup = new BlockDedup(dedupSkip.field(), dedupSkip.seen(), control);
       }
       return blockDedup.shortcut(reader);
     }
@@ -327,8 +291,8 @@ final class PipelineFeed implements EventVisitor {
 
   @Override
   public DocShortcut shortcut(org.apache.lucene.index.LeafReader reader) throws IOException {
-    if (dedupField != null) {
-      return dedupShortcut(reader);
+    if (dedupSkip != null) {
+      return dedupSkip.shortcut(reader);
     }
     if (timedField != null) {
       return timedShortcut(reader);
@@ -396,10 +360,11 @@ final class PipelineFeed implements EventVisitor {
           countingStage, countedRows + countedWhole, System.nanoTime() - countingStarted);
       ordinalCounts = null;
     }
-    if (dedupField != null) {
+    if (dedupSkip != null) {
       long blocksSkipped = blockDedup == null ? 0 : blockDedup.skipped();
-      matchedHere += blocksSkipped;
-      countingStages.counted(countingStage, dedupSkipped + blocksSkipped, 0);
+      countingStages.counted(countingStage, dedupSkip.skipped() + blocksSkipped, 0);
+      matchedHere += dedupSkip.skipped() + blocksSkipped;
+      dedupSkip.reportRead();
     }
     if (blockCounting != null) {
       long nanos = blockCounting.finish();

@@ -109,7 +109,9 @@ public final class SearchService implements AutoCloseable {
       java.util.function.Supplier<io.quarry.ql.parser.Macros> macros,
       java.util.function.Supplier<io.quarry.ql.parser.SavedSearches> savedSearches,
       long maxTotalMemory) {
-    this.metricSearch = new io.quarry.server.search.metric.MetricSearch(metricStore);
+    this.metricSearch =
+        new io.quarry.server.search.metric.MetricSearch(
+            metricStore, searchPool, Runtime.getRuntime().availableProcessors());
     this.breaker =
         maxTotalMemory == Long.MAX_VALUE
             ? null
@@ -507,7 +509,9 @@ public final class SearchService implements AutoCloseable {
         control.failed(); // batch-mode slices still running stop at their next check
         throw failure(query, e);
       }
-      LOG.info(stats.summary(query));
+      // the source named: a formatter showing it does not walk the stack for it on every search
+      LOG.logp(
+          java.util.logging.Level.INFO, SearchService.class.getName(), "run", stats.summary(query));
       outcome = control.cancelled() ? "cancelled" : "completed";
       return stats;
     } finally {
@@ -813,8 +817,10 @@ public final class SearchService implements AutoCloseable {
       throws IOException {
     TimeOrderedPages.Shape onPages =
         PageBatch.enabled() ? TimeOrderedPages.shape(plan.pipeline(), PAGE_SIZE) : null;
+    boolean exact = plan.filter().isEmpty() || translation.exact();
+    String deduplicated = exact ? dedupFieldFirst(plan.pipeline()) : null;
     if (onPages != null) {
-      boolean checked = plan.filter().isPresent() && !translation.exact();
+      boolean checked = !exact;
       ScanStats scanned =
           TimeOrderedPages.run(
               onPages,
@@ -827,6 +833,7 @@ public final class SearchService implements AutoCloseable {
               stages,
               evaluator,
               results,
+              deduplicated,
               visitor ->
                   store.scan(
                       indexes,
@@ -841,8 +848,6 @@ public final class SearchService implements AutoCloseable {
     PipelineFeed feed =
         new PipelineFeed(sourcetypes, control, check, pipeline, matched)
             .indexedFieldsOnly(plan.indexedFieldsOnly());
-    boolean exact = plan.filter().isEmpty() || translation.exact();
-    String deduplicated = exact ? dedupFieldFirst(plan.pipeline()) : null;
     if (deduplicated != null) {
       feed.skipSeenValues(deduplicated, stages, 0);
     }
@@ -886,7 +891,7 @@ public final class SearchService implements AutoCloseable {
       throws IOException {
     List<Command> pipeline = plan.pipeline();
     Command aggregator = pipeline.get(aggregatorAt);
-    BatchPlan batch = batchPlan(plan, translation, aggregatorAt, evaluator, indexes);
+    BatchPlan batch = batchPlan(plan, indexes, translation, aggregatorAt, evaluator);
     PageBatch.Scan scan =
         slices ->
             store.scanParallel(
@@ -908,14 +913,7 @@ public final class SearchService implements AutoCloseable {
               stages,
               evaluator,
               PAGE_SIZE)
-          .run(
-              (StatsCommand) aggregator,
-              batch.pageShape(),
-              pipeline,
-              aggregatorAt,
-              end,
-              results,
-              scan);
+          .run(aggregator, batch.pageShape(), pipeline, aggregatorAt, end, results, scan);
     }
     return new RowBatch(
             sourcetypes, control, check, plan.indexedFieldsOnly(), matched, stages, evaluator)
@@ -939,14 +937,15 @@ public final class SearchService implements AutoCloseable {
   /** The batch plan of a search whose command {@code aggregatorAt} is its aggregation. */
   private BatchPlan batchPlan(
       SearchPlan plan,
+      List<String> indexes,
       LuceneTranslator.Translation translation,
       int aggregatorAt,
-      Evaluator evaluator,
-      List<String> indexes) {
+      Evaluator evaluator) {
     return BatchPlan.of(
         plan,
         translation,
         aggregatorAt,
+        indexes.stream().anyMatch(name -> !store.index(name).holdsBlocks()),
         command -> (Aggregator) Pipelines.operator(command, NO_ROWS, evaluator),
         indexes.stream().anyMatch(name -> store.index(name).holdsBlocks())
             ? BlockCondition.of(plan.filter())
@@ -1004,10 +1003,10 @@ public final class SearchService implements AutoCloseable {
       explain.putAll(
           batchPlan(
                   plan,
+                  store.resolve(plan.indexPatterns()),
                   translation,
                   aggregatorAt,
-                  evaluator(new java.util.concurrent.atomic.AtomicReference<>()),
-                  store.resolve(plan.indexPatterns()))
+                  evaluator(new java.util.concurrent.atomic.AtomicReference<>()))
               .explain(plan));
     } else {
       explain.put("mode", "time-ordered");

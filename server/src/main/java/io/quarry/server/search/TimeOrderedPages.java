@@ -5,6 +5,7 @@ import io.quarry.codecs.store.EventVisitor;
 import io.quarry.codecs.store.ScanStats;
 import io.quarry.codecs.store.StoredEvent;
 import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.SortCommand;
@@ -54,7 +55,8 @@ final class TimeOrderedPages {
     for (int cut = 0; cut < staged.size(); cut++) {
       if (staged.get(cut) instanceof ProjectCommand project && fixesColumns(project)) {
         List<Command> toCut = staged.subList(0, cut + 1);
-        if (!PageChain.supports(toCut)) {
+        if (!toCut.stream()
+            .allMatch(c -> c instanceof DedupCommand || PageChain.supports(List.of(c)))) {
           return null; // a sort or head before the columns are fixed
         }
         Set<String> columns = new LinkedHashSet<>(project.patterns());
@@ -93,7 +95,9 @@ final class TimeOrderedPages {
 
   /**
    * Runs {@code pipeline} in {@code shape} over {@code scan}, its answer into {@code results};
-   * {@code check} is the per-event filter of an inexact index query (null: none).
+   * {@code check} is the per-event filter of an inexact index query (null: none); {@code
+   * skipSeenOf}, when not null, is the field of a leading {@code dedup} whose repeated values the
+   * scan skips unread ({@link SeenValuesSkip}).
    */
   static ScanStats run(
       Shape shape,
@@ -106,8 +110,10 @@ final class TimeOrderedPages {
       StageStats stages,
       Evaluator evaluator,
       PageBatch.Results results,
+      String skipSeenOf,
       Scan scan)
       throws IOException {
+    SeenValuesSkip skip = skipSeenOf == null ? null : new SeenValuesSkip(skipSeenOf, control);
     int fused = shape.fused();
     PageReduce stagesOnPages =
         new PageReduce(
@@ -148,6 +154,12 @@ final class TimeOrderedPages {
                 }
 
                 @Override
+                public DocShortcut shortcut(org.apache.lucene.index.LeafReader reader)
+                    throws IOException {
+                  return skip == null ? null : skip.shortcut(reader);
+                }
+
+                @Override
                 public void finish() {
                   pages.finish();
                 }
@@ -157,6 +169,11 @@ final class TimeOrderedPages {
                   pages.close();
                 }
               });
+      if (skip != null) { // the skipped events were the dedup's (stage 0's) input all the same
+        stages.counted(0, skip.skipped(), 0);
+        matched.addAndGet(skip.skipped());
+        skip.reportRead();
+      }
       stagesOnPages.finish();
       return scanned;
     } finally {

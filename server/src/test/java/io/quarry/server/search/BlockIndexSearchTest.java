@@ -164,4 +164,26 @@ class BlockIndexSearchTest {
             .toString();
     assertThat(plan).contains("exact_index_query=false").contains("per_event_filter=");
   }
+
+  @Test
+  void countingSearchesOverBlocksCountFromBlockValuesOrRunOnPages() {
+    // a filter the blocks' value counts decide (none here): counted from them on the index path
+    for (String search :
+        List.of("| stats count by host", "| top user", "| timechart count by host")) {
+      assertThat(explain("index=bl " + search))
+          .as(search)
+          .containsEntry("engine", "index")
+          .containsEntry("counted_from_block_values", true);
+      assertThat(explain("index=ev " + search)).as(search).containsEntry("engine", "index");
+    }
+    // one they cannot (a bare term): a block segment offers no per-event counting shortcut, so the
+    // index path would read every event as a row; pages instead
+    for (String search : List.of("404 | stats count by host", "curl | top user")) {
+      assertThat(explain("index=bl " + search)).as(search).containsEntry("engine", "pages");
+    }
+  }
+
+  private static java.util.Map<String, Object> explain(String query) {
+    return server.search().explain(server.search().plan(query, null, null));
+  }
 }

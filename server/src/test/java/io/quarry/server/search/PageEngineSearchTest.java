@@ -99,9 +99,62 @@ class PageEngineSearchTest {
             "* | eval t=took*2 | where t>15 OR isnull(t) | table _time, t, sid",
             "* | table sid, nosuch, user | sort sid, -user",
             "sid=s1 | rename user AS who | table who, took | head 2",
-            "* | table msg, took, _raw")) {
+            "* | table msg, took, _raw",
+            // top and rare as page aggregations (not counted from the index: a command or a
+            // by-clause before them, or several fields)
+            "* | rex \"user=(?<u>\\w+)\" | top u",
+            "* | top sid, user",
+            "* | top limit=2 sid by user",
+            "* | rare sid showperc=false countfield=n",
+            "* | eval m=split(sid, \"1\") | top m showcount=false percentfield=p",
+            "* | top user by host | sort - count",
+            "* | top limit=1 user by sid | where count > 1",
+            "* | top _time, sid",
+            // dedup on time-ordered pages, and after an aggregation
+            "* | dedup sid | table _time, sid, user",
+            "* | dedup 2 user | table user, took",
+            "* | dedup sid keepempty=true | table sid, user",
+            "* | dedup user consecutive=true | table user",
+            "* | dedup user sortby -took | table user, took",
+            "* | dedup user, sid | table user, sid",
+            "* | eval m=split(sid, \"1\") | dedup m | table m, user",
+            "* | stats count by sid, user | dedup user | table user, sid",
+            // timechart and chart as page aggregations (GET OR POST: not the JSON event, whose
+            // time is the time it was loaded)
+            "GET OR POST | timechart span=2s count",
+            "GET OR POST | timechart span=1s avg(took) AS t, dc(user) by sid",
+            "GET OR POST | timechart bins=3 limit=1 count by user",
+            "GET OR POST | timechart span=5s useother=false limit=1 sum(took) by sid",
+            "GET OR POST | rex \"(?<verb>GET|POST)\" | timechart span=1s count by verb",
+            "GET OR POST | timechart span=1s usenull=false max(took) by user | fields - _span",
+            "* | chart count over user by sid",
+            "* | chart avg(took) over sid",
+            "* | chart count over took span=5 by user",
+            "* | chart limit=1 count over user by sid | sort - user")) {
       assertThat(search(query, "pages")).as(query).isEqualTo(search(query, "rows"));
     }
+  }
+
+  @Test
+  void explainShowsTopAndDedupOnPages() {
+    assertThat(explain("* | rex \"user=(?<u>\\w+)\" | top u"))
+        .containsEntry("engine", "pages")
+        .containsEntry("reduce_on_pages", true);
+    assertThat(explain("* | rare sid by user | head 3")).containsEntry("engine", "pages");
+    assertThat(explain("* | dedup sid | table sid")).containsEntry("engine", "pages");
+    assertThat(explain("* | timechart span=1h avg(took) by sid"))
+        .containsEntry("engine", "pages")
+        .containsEntry("page_source_fields", List.of("_time", "sid", "took"));
+    assertThat(explain("* | chart count over user by sid")).containsEntry("engine", "pages");
+    // counted per time bucket from keyword doc values: stays on the index path
+    assertThat(explain("* | timechart span=1h count by host")).containsEntry("engine", "index");
+    assertThat(explain("* | stats count, dc(user) AS u by sid | dedup u"))
+        .containsEntry("engine", "pages")
+        .containsEntry("reduce_on_pages", true);
+  }
+
+  private static java.util.Map<String, Object> explain(String query) {
+    return server.search().explain(server.search().plan(query, null, null));
   }
 
   private static String search(String query, String engine) throws Exception {

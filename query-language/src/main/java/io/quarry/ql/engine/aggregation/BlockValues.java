@@ -2,6 +2,7 @@ package io.quarry.ql.engine.aggregation;
 
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BooleanBlock;
+import io.quarry.plugin.api.data.ByteSlice;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.DoubleBlock;
@@ -29,6 +30,38 @@ final class BlockValues {
       case BytesBlock bytes -> Values.toNumber(bytes.getStringValue(valueIndex));
       case BooleanBlock booleans -> Double.NaN;
     };
+  }
+
+  /**
+   * As {@link #number(Block, int)}, a text that is an optional sign and 1 to 15 digits read from
+   * the block's bytes into {@code scratch}, without a {@code String} (the same double: such a whole
+   * number is exact, {@code -0} is -0.0); any other text as {@link Values#toNumber} reads it.
+   */
+  static double number(Block block, int valueIndex, ByteSlice scratch) {
+    if (!(block instanceof BytesBlock bytes)) {
+      return number(block, valueIndex);
+    }
+    bytes.getBytes(valueIndex, scratch);
+    byte[] utf8 = scratch.bytes();
+    int start = scratch.offset();
+    int end = start + scratch.length();
+    boolean negative = false;
+    if (start < end && (utf8[start] == '-' || utf8[start] == '+')) {
+      negative = utf8[start] == '-';
+      start++;
+    }
+    if (start == end || end - start > 15) {
+      return Values.toNumber(bytes.getStringValue(valueIndex));
+    }
+    long value = 0;
+    for (int i = start; i < end; i++) {
+      int digit = utf8[i] - '0';
+      if (digit < 0 || digit > 9) {
+        return Values.toNumber(bytes.getStringValue(valueIndex));
+      }
+      value = value * 10 + digit;
+    }
+    return negative ? -(double) value : value;
   }
 
   /** The value as a function over it reads its text ({@code dc}, {@code values}). */

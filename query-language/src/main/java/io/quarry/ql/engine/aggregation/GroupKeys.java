@@ -251,6 +251,21 @@ final class GroupKeys {
     return at + Integer.BYTES;
   }
 
+  /** The id of the group of the by-fields' values {@code key} (texts; made here when new). */
+  int idOf(List<String> key) {
+    if (width == 0) {
+      return 0;
+    }
+    if (width == 1) {
+      return textId(key.get(0));
+    }
+    compositeLength = 0;
+    for (String text : key) {
+      appendText(text);
+    }
+    return found(hash.id(composite, 0, compositeLength));
+  }
+
   /** The ids {@link #groupsOf} found. */
   int[] ids() {
     return ids;

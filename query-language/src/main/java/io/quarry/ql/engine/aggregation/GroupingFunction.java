@@ -1,6 +1,7 @@
 package io.quarry.ql.engine.aggregation;
 
 import io.quarry.plugin.api.data.Block;
+import io.quarry.ql.ast.AggregateFunction;
 import io.quarry.ql.ast.Aggregation;
 
 /**
@@ -11,10 +12,9 @@ import io.quarry.ql.ast.Aggregation;
  */
 public interface GroupingFunction {
 
-  /** Whether a page implementation exists for {@code aggregation}'s function (all have one). */
+  /** Whether a page implementation exists for {@code aggregation} (all but wildcard fields). */
   static boolean supports(Aggregation aggregation) {
-    return aggregation.function().perUnitSeconds() == 0 // per_* only in timechart (rows)
-        && !io.quarry.ql.exec.WildcardStatsOperator.isWildcard(aggregation); // fields known late
+    return !io.quarry.ql.exec.WildcardStatsOperator.isWildcard(aggregation); // fields known late
   }
 
   /** Whether {@code aggregation}'s function orders values by {@code _time}. */
@@ -40,9 +40,9 @@ public interface GroupingFunction {
       case FIRST, LAST, EARLIEST, LATEST, EARLIEST_TIME, LATEST_TIME ->
           new TimeOrderedFunction(aggregation.function(), aggregation.field().orElseThrow());
       case RATE -> new RateFunction(aggregation.field().orElseThrow());
+      // timechart's per_*: a sum per bucket, divided by the bucket's length by the chart's pivot
       case PER_SECOND, PER_MINUTE, PER_HOUR, PER_DAY ->
-          throw new IllegalArgumentException(
-              aggregation.function().functionName() + " is timechart's, not a stats function");
+          new NumericFunction(AggregateFunction.SUM, aggregation.field().orElseThrow());
     };
   }
 

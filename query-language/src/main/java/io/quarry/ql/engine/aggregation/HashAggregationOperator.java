@@ -2,7 +2,6 @@ package io.quarry.ql.engine.aggregation;
 
 import static java.util.Objects.requireNonNull;
 
-import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
@@ -34,7 +33,7 @@ import java.util.List;
  * <p>Memory: each new group's key and states, and the distinct values a function keeps, are counted
  * against the search's limit through {@code memory}.
  */
-public final class HashAggregationOperator implements Operator {
+public final class HashAggregationOperator implements PageAggregator {
   private final StatsCommand command;
   private final MemoryTracker memory;
   private final int pageSize;
@@ -94,6 +93,7 @@ public final class HashAggregationOperator implements Operator {
   }
 
   /** A partial of the same command, its memory counted against the same search. */
+  @Override
   public HashAggregationOperator newPartial() {
     return new HashAggregationOperator(command, memory.sibling(), pageSize);
   }
@@ -198,8 +198,9 @@ public final class HashAggregationOperator implements Operator {
    * Adds a partial's groups (the same command, fed other pages) and empties it; its memory is
    * released and what its groups add here counted again.
    */
-  public void merge(HashAggregationOperator partial) {
-    if (!partial.command.equals(command)) {
+  @Override
+  public void merge(PageAggregator other) {
+    if (!(other instanceof HashAggregationOperator partial) || !partial.command.equals(command)) {
       throw new IllegalArgumentException("cannot merge stats of another command");
     }
     long grown = 0;
@@ -212,6 +213,50 @@ public final class HashAggregationOperator implements Operator {
     }
     memory.add(grown);
     partial.clear();
+  }
+
+  /** The number of groups. */
+  public int groupCount() {
+    return keys.size();
+  }
+
+  /** Group {@code id}'s key: each by-field's value as text (a timestamp's microseconds). */
+  public List<String> key(int id) {
+    List<String> key = new ArrayList<>(command.groupBy().size());
+    for (int k = 0; k < command.groupBy().size(); k++) {
+      key.add(keys.key(id, k));
+    }
+    return key;
+  }
+
+  /** Group {@code id}'s result of aggregation {@code f}, as the row engine answers it. */
+  public Object result(int id, int f) {
+    return functions[f].result(id);
+  }
+
+  /**
+   * A new operator of the same command, counted by {@code memory}, holding this one's groups moved
+   * to new keys ({@code newKey}: null drops a group), groups that meet merged state by state — how
+   * {@code timechart} coarsens its buckets and folds small series into OTHER. This one keeps its
+   * groups.
+   */
+  public HashAggregationOperator regrouped(
+      java.util.function.UnaryOperator<List<String>> newKey, MemoryTracker memory) {
+    HashAggregationOperator into = new HashAggregationOperator(command, memory, pageSize);
+    long grown = 0;
+    for (int from = 0; from < keys.size(); from++) {
+      List<String> key = newKey.apply(key(from));
+      if (key == null) {
+        continue;
+      }
+      int id = into.keys.idOf(key);
+      grown += into.grow();
+      for (int f = 0; f < functions.length; f++) {
+        grown += into.functions[f].merge(id, functions[f], from);
+      }
+    }
+    memory.add(grown);
+    return into;
   }
 
   /** Forgets every group and releases the memory counted for them. */
@@ -238,6 +283,7 @@ public final class HashAggregationOperator implements Operator {
    * The answer for the input so far as pages, keeping the state (a running search's preview, or
    * {@link #finish}'s output).
    */
+  @Override
   public List<Page> snapshot() {
     int groups = keys.size();
     Integer[] sorted = new Integer[groups];

@@ -28,6 +28,8 @@ final class NumericFunction implements GroupingFunction {
   private final AggregateFunction function;
   private final boolean overTime;
   private long[] states = new long[0];
+  private final io.quarry.plugin.api.data.ByteSlice scratch =
+      new io.quarry.plugin.api.data.ByteSlice();
 
   NumericFunction(AggregateFunction function, String field) {
     this.function = function;
@@ -57,7 +59,7 @@ final class NumericFunction implements GroupingFunction {
     int end = first + values.getValueCount(position);
     int at = group * STRIDE;
     for (int i = first; i < end; i++) {
-      double number = BlockValues.number(values, i);
+      double number = BlockValues.number(values, i, scratch);
       if (Double.isNaN(number)) {
         continue;
       }

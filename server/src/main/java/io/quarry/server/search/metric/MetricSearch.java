@@ -29,9 +29,23 @@ import java.util.function.BooleanSupplier;
 /** Runs {@code mstats}, {@code mcatalog} and {@code mpreview} over the metric store. */
 public final class MetricSearch {
   private final MetricStore store;
+  private final java.util.concurrent.Executor parallel;
+  private final int threads;
 
+  /** Metric searches that read in the calling thread only. */
   public MetricSearch(MetricStore store) {
+    this(store, null, 1);
+  }
+
+  /**
+   * Metric searches whose {@code mstats} reads a bucket's series in up to {@code threads} slices in
+   * parallel on {@code parallel} (the search pool; the calling thread reads the slices no pool
+   * thread took).
+   */
+  public MetricSearch(MetricStore store, java.util.concurrent.Executor parallel, int threads) {
     this.store = requireNonNull(store, "store is null");
+    this.parallel = parallel;
+    this.threads = Math.max(1, threads);
   }
 
   public MetricStore store() {
@@ -123,7 +137,7 @@ public final class MetricSearch {
           SeriesSelector selector =
               SeriesFilter.selector(plan.filter(), index, key -> run.wants(key.metricName()));
           selector = withMetricTerm(selector, mstats);
-          scan = scan.plus(store.index(index).scan(selector, from, to, run));
+          scan = scan.plus(store.index(index).scan(selector, from, to, run, parallel, threads));
         }
         if (pageSize > 0) {
           pages = run.pages(pageSize, maxRows);

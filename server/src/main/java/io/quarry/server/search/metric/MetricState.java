@@ -11,6 +11,14 @@ import java.util.Arrays;
 abstract class MetricState {
   abstract void add(long time, double value);
 
+  /**
+   * Takes in {@code later}, a state of the same function whose points came after this one's (a fork
+   * of a parallel scan, reading later series): afterwards this state answers as if it had received
+   * those points itself — exactly for counts, extremes, earliest/latest and percentiles; sums,
+   * variances and rates up to rounding (two partial sums are added, not the points one by one).
+   */
+  abstract void merge(MetricState later);
+
   /** The answer: a {@code Long} for counts, a {@code Double} otherwise; null when none. */
   abstract Object result();
 
@@ -47,6 +55,11 @@ abstract class MetricState {
     }
 
     @Override
+    void merge(MetricState later) {
+      count += ((Count) later).count;
+    }
+
+    @Override
     Object result() {
       return count;
     }
@@ -72,6 +85,18 @@ abstract class MetricState {
       sum += value;
       min = Math.min(min, value);
       max = Math.max(max, value);
+    }
+
+    @Override
+    void merge(MetricState later) {
+      Numeric other = (Numeric) later;
+      if (other.count == 0) {
+        return;
+      }
+      sum += other.sum;
+      count += other.count;
+      min = Math.min(min, other.min);
+      max = Math.max(max, other.max);
     }
 
     @Override
@@ -110,6 +135,26 @@ abstract class MetricState {
       double delta = value - mean;
       mean += delta / count;
       squares += delta * (value - mean);
+    }
+
+    /** Chan et al.'s pairwise update of the mean and the sum of squared deviations. */
+    @Override
+    void merge(MetricState later) {
+      Variance other = (Variance) later;
+      if (other.count == 0) {
+        return;
+      }
+      if (count == 0) {
+        count = other.count;
+        mean = other.mean;
+        squares = other.squares;
+        return;
+      }
+      long total = count + other.count;
+      double delta = other.mean - mean;
+      mean += delta * other.count / total;
+      squares += other.squares + delta * delta * ((double) count * other.count / total);
+      count = total;
     }
 
     @Override
@@ -154,6 +199,21 @@ abstract class MetricState {
     }
 
     @Override
+    void merge(MetricState later) {
+      Percentile other = (Percentile) later;
+      if (other.count == 0) {
+        return;
+      }
+      if (count + other.count > values.length) {
+        int size = Math.max(count + other.count, values.length * 2);
+        memory.reserve((long) (size - values.length) * Double.BYTES, "mstats percentile values");
+        values = Arrays.copyOf(values, size);
+      }
+      System.arraycopy(other.values, 0, values, count, other.count);
+      count += other.count;
+    }
+
+    @Override
     Object result() {
       if (count == 0) {
         return null;
@@ -191,6 +251,14 @@ abstract class MetricState {
     }
 
     @Override
+    void merge(MetricState later) {
+      TimeOrdered other = (TimeOrdered) later;
+      if (other.any) {
+        add(other.time, other.value); // a later point at the same time wins for latest, as in add
+      }
+    }
+
+    @Override
     Object result() {
       return any ? value : null;
     }
@@ -220,6 +288,16 @@ abstract class MetricState {
     }
 
     @Override
+    void merge(MetricState later) {
+      Rates other = (Rates) later;
+      if (other.series == 0) {
+        return;
+      }
+      sum += other.sum;
+      series += other.series;
+    }
+
+    @Override
     Object result() {
       if (series == 0) {
         return null;
@@ -237,6 +315,7 @@ abstract class MetricState {
     private long points;
     private long firstTime;
     private long lastTime;
+    private double firstValue;
     private double lastValue;
     private double increase;
 
@@ -246,12 +325,31 @@ abstract class MetricState {
       }
       if (points == 0) {
         firstTime = time;
+        firstValue = value;
       } else {
         increase += value >= lastValue ? value - lastValue : value;
       }
       lastTime = time;
       lastValue = value;
       points++;
+    }
+
+    /** Takes in the points of the same series and bucket that came after this tracker's. */
+    void merge(RateTracker later) {
+      if (later.points == 0) {
+        return;
+      }
+      if (points == 0) {
+        firstTime = later.firstTime;
+        firstValue = later.firstValue;
+        increase = later.increase;
+      } else {
+        double step = later.firstValue;
+        increase += (step >= lastValue ? step - lastValue : step) + later.increase;
+      }
+      lastTime = later.lastTime;
+      lastValue = later.lastValue;
+      points += later.points;
     }
 
     /** The rate, or NaN when there is none. */

@@ -3,21 +3,17 @@ package io.quarry.server.search.metric;
 import io.quarry.codecs.metricstore.MetricScanVisitor;
 import io.quarry.codecs.metricstore.Postings;
 import io.quarry.codecs.metricstore.SeriesKey;
-import io.quarry.ql.ast.MetricAggregation;
 import io.quarry.ql.ast.MstatsCommand;
 import io.quarry.ql.ast.Span;
 import io.quarry.ql.exec.MapRow;
 import io.quarry.ql.exec.Row;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import java.util.regex.Pattern;
 
 /**
  * One {@code mstats}: a scan visitor that sends each selected series' points to the states of its
@@ -27,31 +23,28 @@ import java.util.regex.Pattern;
  *
  * <p>Columns: an aggregation of a named metric is one column; of a pattern ({@code cpu.*}), one per
  * metric name that matches, ordered by name; of {@code _value}, one over every selected series. A
- * series that lacks a by-field is left out, as {@code stats} leaves out rows without one.
+ * series that lacks a by-field is left out, as {@code stats} leaves out rows without one ({@link
+ * MstatsColumns}, {@link MstatsGroups}).
+ *
+ * <p>It forks: a parallel scan gives each slice of a bucket's series a fork (the same columns, its
+ * own states) and joins the forks back in series order ({@link MetricState#merge}).
  */
 final class MstatsRun implements MetricScanVisitor {
   private final MstatsCommand command;
   private final Span span;
   private final ZoneId zone;
   private final BooleanSupplier stopped;
-  private final Pattern[] patterns;
-  private final Map<String, Integer> columnIds = new HashMap<>();
-  private final List<Column> columns = new ArrayList<>();
-  private final Map<GroupKey, MetricState[]> groups = new HashMap<>();
+  private final MstatsColumns columns;
+  private final MstatsGroups groups;
   private final Map<TrackerKey, MetricState.RateTracker> trackers = new HashMap<>();
   private String index = "";
-
-  /** An output column: an aggregation applied to one metric name (or {@code _value}). */
-  private record Column(int aggregation, String metric, String name) {}
-
-  private record GroupKey(List<String> values, long bucket) {}
 
   private record TrackerKey(String index, SeriesKey series, long bucket, int column) {}
 
   /** Bytes counted per group and time bucket, and per output column of one. */
-  static final long GROUP_BYTES = 160;
+  static final long GROUP_BYTES = MstatsGroups.GROUP_BYTES;
 
-  static final long COLUMN_BYTES = 64;
+  static final long COLUMN_BYTES = MstatsGroups.COLUMN_BYTES;
 
   private final io.quarry.plugin.api.data.MemoryAccount memory;
 
@@ -61,7 +54,7 @@ final class MstatsRun implements MetricScanVisitor {
 
   /**
    * As above, counting the states against {@code memory} (the search's account): a group and time
-   * bucket {@link #GROUP_BYTES}, each of its columns {@link #COLUMN_BYTES}, a percentile's values 8
+   * bucket {@link #GROUP_BYTES}, each of its states {@link #COLUMN_BYTES}, a percentile's values 8
    * bytes each, a rate tracker a group's worth.
    */
   MstatsRun(
@@ -69,18 +62,22 @@ final class MstatsRun implements MetricScanVisitor {
       ZoneId zone,
       BooleanSupplier stopped,
       io.quarry.plugin.api.data.MemoryAccount memory) {
+    this(command, zone, stopped, memory, new MstatsColumns(command));
+  }
+
+  private MstatsRun(
+      MstatsCommand command,
+      ZoneId zone,
+      BooleanSupplier stopped,
+      io.quarry.plugin.api.data.MemoryAccount memory,
+      MstatsColumns columns) {
     this.memory = memory;
     this.command = command;
     this.span = command.span().orElse(null);
     this.zone = zone;
     this.stopped = stopped;
-    this.patterns = new Pattern[command.aggregations().size()];
-    for (int i = 0; i < patterns.length; i++) {
-      MetricAggregation aggregation = command.aggregations().get(i);
-      if (aggregation.isWildcard()) {
-        patterns[i] = glob(aggregation.metric());
-      }
-    }
+    this.columns = columns;
+    this.groups = new MstatsGroups(command, columns, zone, memory);
   }
 
   /** The index the next scanned series belong to (for {@code by index}). */
@@ -90,27 +87,33 @@ final class MstatsRun implements MetricScanVisitor {
 
   /** Whether a series of metric {@code name} can matter: the store skips the others' chunks. */
   boolean wants(String name) {
-    for (int a = 0; a < patterns.length; a++) {
-      if (matches(a, name)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private boolean matches(int aggregation, String metricName) {
-    String metric = command.aggregations().get(aggregation).metric();
-    if (metric.equals(MetricAggregation.VALUE)) {
-      return true;
-    }
-    return patterns[aggregation] != null
-        ? patterns[aggregation].matcher(metricName).matches()
-        : metric.equals(metricName);
+    return columns.wants(name);
   }
 
   @Override
   public boolean stopped() {
     return stopped.getAsBoolean();
+  }
+
+  /** A run for a slice of series read on another thread: the same columns, its own states. */
+  @Override
+  public MetricScanVisitor fork() {
+    MstatsRun fork = new MstatsRun(command, zone, stopped, memory, columns);
+    fork.index = index;
+    return fork;
+  }
+
+  @Override
+  public void join(MetricScanVisitor fork) {
+    MstatsRun later = (MstatsRun) fork;
+    groups.merge(later.groups);
+    for (Map.Entry<TrackerKey, MetricState.RateTracker> tracker : later.trackers.entrySet()) {
+      MetricState.RateTracker own = trackers.putIfAbsent(tracker.getKey(), tracker.getValue());
+      if (own != null) {
+        own.merge(tracker.getValue());
+        memory.release(GROUP_BYTES);
+      }
+    }
   }
 
   @Override
@@ -123,22 +126,23 @@ final class MstatsRun implements MetricScanVisitor {
       }
       values.add(value);
     }
-    int[] ids = columnsOf(key.metricName());
+    MstatsColumns.Of of = columns.of(key.metricName());
+    int[] ids = of.ids();
     if (ids.length == 0) {
       return null;
     }
-    List<String> groupValues = List.copyOf(values);
-    boolean countsOnly = true;
-    for (int id : ids) {
-      countsOnly &=
-          command.aggregations().get(columns.get(id).aggregation()).function()
-              == io.quarry.ql.ast.MetricFunction.COUNT;
+    MstatsGroups.Group group = groups.group(List.copyOf(values));
+    boolean onlyCounts = of.onlyCounts();
+    boolean[] perSeries = new boolean[ids.length];
+    boolean anyPerSeries = false;
+    for (int i = 0; i < ids.length; i++) {
+      perSeries[i] = columns.get(ids[i]).function().perSeries();
+      anyPerSeries |= perSeries[i];
     }
-    boolean onlyCounts = countsOnly;
+    boolean trackRates = anyPerSeries;
     return new Points() {
-      // the span bucket [bucket, bucketEnd) of the last point: points come in time order, so
+      // the span bucket [rangeStart, bucketEnd) of the last point: points come in time order, so
       // most fall in the bucket before and need no floor
-      private long bucket = Long.MIN_VALUE;
       private long rangeStart = Long.MIN_VALUE;
       private long bucketEnd = Long.MIN_VALUE;
       private MetricState[] states;
@@ -149,13 +153,12 @@ final class MstatsRun implements MetricScanVisitor {
         if (!onlyCounts) {
           return false;
         }
-        long at = bucketOf(minTime);
+        boolean moved = move(minTime);
         if (span != null && maxTime >= bucketEnd) {
           return false; // the chunk spans several buckets: count its points one by one
         }
-        if (states == null || at != bucket) {
-          bucket = at;
-          states = state(new GroupKey(groupValues, at));
+        if (moved || states == null) {
+          states = groups.states(group, span == null ? 0 : rangeStart, ids);
         }
         for (int id : ids) {
           ((MetricState.Count) states[id]).add(count);
@@ -163,93 +166,55 @@ final class MstatsRun implements MetricScanVisitor {
         return true;
       }
 
-      private long bucketOf(long time) {
+      /** Moves to the bucket of {@code time}; true when it is another than the last one's. */
+      private boolean move(long time) {
         if (time >= rangeStart && time < bucketEnd) {
-          return span == null ? 0 : rangeStart;
+          return false;
         }
         if (span == null) {
           rangeStart = Long.MIN_VALUE;
           bucketEnd = Long.MAX_VALUE;
-          return 0;
+        } else {
+          rangeStart = span.floor(time, zone);
+          bucketEnd = span.next(rangeStart, zone);
         }
-        rangeStart = span.floor(time, zone);
-        bucketEnd = span.next(rangeStart, zone);
-        return rangeStart;
+        return true;
       }
 
       @Override
       public void point(long time, double value) {
-        long at = bucketOf(time);
-        if (states == null || at != bucket) {
-          bucket = at;
-          states = state(new GroupKey(groupValues, at));
-          for (int i = 0; i < ids.length; i++) {
-            rates[i] =
-                columnFunctionPerSeries(ids[i])
-                    ? trackers.computeIfAbsent(
-                        new TrackerKey(index, key, at, ids[i]),
-                        k -> {
-                          memory.reserve(GROUP_BYTES, "mstats");
-                          return new MetricState.RateTracker();
-                        })
-                    : null;
+        if (move(time) || states == null) {
+          long at = span == null ? 0 : rangeStart;
+          states = groups.states(group, at, ids);
+          if (trackRates) {
+            for (int i = 0; i < ids.length; i++) {
+              rates[i] =
+                  perSeries[i]
+                      ? trackers.computeIfAbsent(
+                          new TrackerKey(index, key, at, ids[i]),
+                          k -> {
+                            memory.reserve(GROUP_BYTES, "mstats");
+                            return new MetricState.RateTracker();
+                          })
+                      : null;
+            }
           }
         }
-        for (int i = 0; i < ids.length; i++) {
-          if (rates[i] != null) {
-            rates[i].add(time, value);
-          } else {
-            states[ids[i]].add(time, value);
+        if (trackRates) {
+          for (int i = 0; i < ids.length; i++) {
+            if (rates[i] != null) {
+              rates[i].add(time, value);
+            } else {
+              states[ids[i]].add(time, value);
+            }
+          }
+        } else {
+          for (int id : ids) {
+            states[id].add(time, value);
           }
         }
       }
     };
-  }
-
-  private boolean columnFunctionPerSeries(int column) {
-    return command.aggregations().get(columns.get(column).aggregation()).function().perSeries();
-  }
-
-  private MetricState[] state(GroupKey key) {
-    MetricState[] states = groups.get(key);
-    if (states == null || states.length < columns.size()) {
-      int had = states == null ? 0 : states.length;
-      memory.reserve(
-          (states == null ? GROUP_BYTES : 0) + COLUMN_BYTES * (columns.size() - had), "mstats");
-      MetricState[] grown =
-          states == null ? new MetricState[columns.size()] : Arrays.copyOf(states, columns.size());
-      for (int c = had; c < grown.length; c++) {
-        grown[c] = MetricState.of(command.aggregations().get(columns.get(c).aggregation()), memory);
-      }
-      groups.put(key, grown);
-      states = grown;
-    }
-    return states;
-  }
-
-  private int[] columnsOf(String metricName) {
-    List<Integer> ids = new ArrayList<>();
-    for (int a = 0; a < patterns.length; a++) {
-      if (!matches(a, metricName)) {
-        continue;
-      }
-      MetricAggregation aggregation = command.aggregations().get(a);
-      String metric =
-          aggregation.metric().equals(MetricAggregation.VALUE)
-              ? MetricAggregation.VALUE
-              : metricName;
-      String name = aggregation.outputName(metric);
-      Integer id = columnIds.get(name);
-      if (id == null) {
-        id = columns.size();
-        columnIds.put(name, id);
-        columns.add(new Column(a, metric, name));
-      }
-      if (!ids.contains(id)) {
-        ids.add(id);
-      }
-    }
-    return ids.stream().mapToInt(Integer::intValue).toArray();
   }
 
   private String field(SeriesKey key, String field) {
@@ -262,6 +227,15 @@ final class MstatsRun implements MetricScanVisitor {
     return key.dimension(field);
   }
 
+  /** A state's answer; a count column of a row where its metric had no point counts 0. */
+  private Object result(MetricState[] states, int column) {
+    MetricState state = column < states.length ? states[column] : null;
+    if (state != null) {
+      return state.result();
+    }
+    return columns.get(column).function() == io.quarry.ql.ast.MetricFunction.COUNT ? 0L : null;
+  }
+
   /**
    * The answer as typed pages of at most {@code pageSize} rows and {@code maxRows} in all: {@code
    * _time} a timestamp column, by-fields string columns, {@code count} long columns, the others
@@ -269,8 +243,8 @@ final class MstatsRun implements MetricScanVisitor {
    * no row objects.
    */
   List<io.quarry.plugin.api.data.Page> pages(int pageSize, long maxRows) {
-    List<Map.Entry<GroupKey, MetricState[]>> sorted = finishGroups();
-    int[] order = columnOrder();
+    List<MstatsGroups.Cell> sorted = finishGroups();
+    int[] order = columns.order();
     List<io.quarry.plugin.api.data.Schema.Column> schema = new ArrayList<>();
     if (span != null) {
       schema.add(
@@ -283,9 +257,7 @@ final class MstatsRun implements MetricScanVisitor {
               field, io.quarry.plugin.api.data.DataType.STRING));
     }
     for (int c : order) {
-      boolean count =
-          command.aggregations().get(columns.get(c).aggregation()).function()
-              == io.quarry.ql.ast.MetricFunction.COUNT;
+      boolean count = columns.get(c).function() == io.quarry.ql.ast.MetricFunction.COUNT;
       schema.add(
           new io.quarry.plugin.api.data.Schema.Column(
               columns.get(c).name(),
@@ -303,7 +275,7 @@ final class MstatsRun implements MetricScanVisitor {
             io.quarry.plugin.api.data.LongBlock.builder(
                 io.quarry.plugin.api.data.DataType.TIMESTAMP, to - from);
         for (int r = from; r < to; r++) {
-          times.append(sorted.get(r).getKey().bucket());
+          times.append(sorted.get(r).start());
         }
         blocks.add(times.build());
       }
@@ -311,7 +283,7 @@ final class MstatsRun implements MetricScanVisitor {
         io.quarry.plugin.api.data.BytesBlock.Builder values =
             io.quarry.plugin.api.data.BytesBlock.builder(to - from);
         for (int r = from; r < to; r++) {
-          values.append(sorted.get(r).getKey().values().get(f));
+          values.append(sorted.get(r).values().get(f));
         }
         blocks.add(values.build());
       }
@@ -325,16 +297,14 @@ final class MstatsRun implements MetricScanVisitor {
               io.quarry.plugin.api.data.LongBlock.builder(
                   io.quarry.plugin.api.data.DataType.LONG, to - from);
           for (int r = from; r < to; r++) {
-            MetricState[] states = sorted.get(r).getValue();
-            values.appendNullable(c < states.length ? (Long) states[c].result() : null);
+            values.appendNullable((Long) result(sorted.get(r).states(), c));
           }
           blocks.add(values.build());
         } else {
           io.quarry.plugin.api.data.DoubleBlock.Builder values =
               io.quarry.plugin.api.data.DoubleBlock.builder(to - from);
           for (int r = from; r < to; r++) {
-            MetricState[] states = sorted.get(r).getValue();
-            values.appendNullable(c < states.length ? (Double) states[c].result() : null);
+            values.appendNullable((Double) result(sorted.get(r).states(), c));
           }
           blocks.add(values.build());
         }
@@ -346,7 +316,7 @@ final class MstatsRun implements MetricScanVisitor {
   }
 
   /** Folds the rate trackers into their groups; the groups in output order. */
-  private List<Map.Entry<GroupKey, MetricState[]>> finishGroups() {
+  private List<MstatsGroups.Cell> finishGroups() {
     for (Map.Entry<TrackerKey, MetricState.RateTracker> tracker : trackers.entrySet()) {
       double rate = tracker.getValue().rate();
       if (Double.isNaN(rate)) {
@@ -361,42 +331,30 @@ final class MstatsRun implements MetricScanVisitor {
         values.add(field(key.series(), field));
       }
       index = saved;
-      MetricState[] states = state(new GroupKey(List.copyOf(values), key.bucket()));
+      MetricState[] states =
+          groups.states(groups.group(List.copyOf(values)), key.bucket(), new int[] {key.column()});
       ((MetricState.Rates) states[key.column()]).addRate(rate);
     }
     trackers.clear();
-    List<Map.Entry<GroupKey, MetricState[]>> sorted = new ArrayList<>(groups.entrySet());
-    sorted.sort(Map.Entry.comparingByKey(GROUP_ORDER));
-    return sorted;
-  }
-
-  /** Output columns: by aggregation, then (for a pattern) by metric name. */
-  private int[] columnOrder() {
-    Integer[] order = new Integer[columns.size()];
-    Arrays.setAll(order, i -> i);
-    Arrays.sort(
-        order,
-        Comparator.comparingInt((Integer c) -> columns.get(c).aggregation())
-            .thenComparing(c -> columns.get(c).metric()));
-    return Arrays.stream(order).mapToInt(Integer::intValue).toArray();
+    return groups.cells();
   }
 
   /** The answer, once every index was scanned. */
   List<Row> rows() {
-    List<Map.Entry<GroupKey, MetricState[]>> sorted = finishGroups();
-    int[] order = columnOrder();
+    List<MstatsGroups.Cell> sorted = finishGroups();
+    int[] order = columns.order();
     List<Row> rows = new ArrayList<>(sorted.size());
-    for (Map.Entry<GroupKey, MetricState[]> group : sorted) {
+    for (MstatsGroups.Cell group : sorted) {
       Map<String, Object> row = new LinkedHashMap<>();
       if (span != null) {
-        row.put("_time", group.getKey().bucket());
+        row.put("_time", group.start());
       }
       for (int i = 0; i < command.groupBy().size(); i++) {
-        row.put(command.groupBy().get(i), group.getKey().values().get(i));
+        row.put(command.groupBy().get(i), group.values().get(i));
       }
-      MetricState[] states = group.getValue();
+      MetricState[] states = group.states();
       for (int c : order) {
-        Object value = c < states.length ? states[c].result() : null;
+        Object value = result(states, c);
         if (value != null) {
           row.put(columns.get(c).name(), value);
         }
@@ -404,32 +362,5 @@ final class MstatsRun implements MetricScanVisitor {
       rows.add(new MapRow(row));
     }
     return rows;
-  }
-
-  private static final Comparator<GroupKey> GROUP_ORDER =
-      (a, b) -> {
-        int byTime = Long.compare(a.bucket(), b.bucket());
-        if (byTime != 0) {
-          return byTime;
-        }
-        for (int i = 0; i < a.values().size(); i++) {
-          int byValue = a.values().get(i).compareTo(b.values().get(i));
-          if (byValue != 0) {
-            return byValue;
-          }
-        }
-        return 0;
-      };
-
-  /** A metric name pattern: {@code *} any characters, everything else literal. */
-  static Pattern glob(String pattern) {
-    StringBuilder regex = new StringBuilder();
-    for (String part : pattern.split("\\*", -1)) {
-      if (!regex.isEmpty() || pattern.startsWith("*")) {
-        regex.append(".*");
-      }
-      regex.append(Pattern.quote(part));
-    }
-    return Pattern.compile(regex.toString());
   }
 }

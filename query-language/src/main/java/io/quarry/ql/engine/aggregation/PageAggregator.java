@@ -1,0 +1,68 @@
+package io.quarry.ql.engine.aggregation;
+
+import io.quarry.plugin.api.command.Operator;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.ChartCommand;
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.ast.TimechartCommand;
+import io.quarry.ql.ast.TopCommand;
+import io.quarry.ql.exec.ChartAggregation;
+import io.quarry.ql.exec.MemoryTracker;
+import java.time.ZoneId;
+import java.util.List;
+
+/**
+ * An aggregation on pages in batch mode ({@code stats}: {@link HashAggregationOperator}; {@code
+ * top}/{@code rare}: {@link TopAggregation}; {@code timechart}/{@code chart}: {@link
+ * ChartAggregation}): one partial per search thread fed the pages of the segment slices it scans,
+ * partials merged into the final one, whose {@link #finish} makes its answer pages. The search runs
+ * it without knowing which command it is ({@code server.search.PageBatch}).
+ */
+public interface PageAggregator extends Operator {
+
+  /** Whether {@code command} is an aggregation with a page implementation. */
+  static boolean supports(Command command) {
+    return switch (command) {
+      case StatsCommand stats -> HashAggregationOperator.supports(stats);
+      case TopCommand top -> true;
+      case TimechartCommand timechart -> ChartAggregation.supports(timechart);
+      case ChartCommand chart -> ChartAggregation.supports(chart);
+      default -> false;
+    };
+  }
+
+  /**
+   * The final aggregation of {@code command} (one {@link #supports} accepts); times are bucketed in
+   * {@code zone}.
+   */
+  static PageAggregator of(Command command, ZoneId zone, MemoryTracker memory, int pageSize) {
+    return switch (command) {
+      case StatsCommand stats -> new HashAggregationOperator(stats, memory, pageSize);
+      case TopCommand top -> new TopAggregation(top, memory, pageSize);
+      case TimechartCommand timechart -> new ChartAggregation(timechart, zone, memory, pageSize);
+      case ChartCommand chart -> ChartAggregation.chart(chart, zone, memory, pageSize);
+      default -> throw new IllegalArgumentException(command.name() + " has no page aggregation");
+    };
+  }
+
+  /** The fields the aggregation of {@code command} reads from its input. */
+  static List<String> inputFields(Command command) {
+    return switch (command) {
+      case StatsCommand stats -> HashAggregationOperator.inputFields(stats);
+      case TopCommand top -> TopAggregation.inputFields(top);
+      case TimechartCommand timechart -> ChartAggregation.inputFields(timechart);
+      case ChartCommand chart -> ChartAggregation.inputFields(chart);
+      default -> throw new IllegalArgumentException(command.name() + " has no page aggregation");
+    };
+  }
+
+  /** A partial of the same command, its memory counted against the same search. */
+  PageAggregator newPartial();
+
+  /** Adds a partial's groups (made by {@link #newPartial}) and empties it. */
+  void merge(PageAggregator partial);
+
+  /** The answer for the input so far as pages, keeping the state (a preview). */
+  List<Page> snapshot();
+}

@@ -1,0 +1,310 @@
+package io.quarry.ql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.ChartCommand;
+import io.quarry.ql.ast.Span;
+import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.ast.TimechartCommand;
+import io.quarry.ql.engine.aggregation.HashAggregationOperator;
+import io.quarry.ql.engine.aggregation.PageAggregator;
+import java.time.ZoneId;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/**
+ * {@code timechart} and {@code chart} on pages: a {@link HashAggregationOperator} by (bucket,
+ * series) — each page given a bucket column (its {@code _time} floored to the base span, or {@code
+ * chart}'s over-field, binned when asked) and a series column (the split field's values, binned
+ * when asked, {@code NULL} where it has none and {@code usenull=true}) — whose partials merge as
+ * {@code stats}' do. At the end the groups are regrouped state by state ({@link
+ * HashAggregationOperator#regrouped}): buckets coarsened to the span chosen from the time range
+ * ({@code bins}), the split field binned by its range, series beyond {@code limit} (or the where
+ * clause) folded into {@code OTHER} or dropped; then pivoted ({@link ChartPivot}) into one row per
+ * bucket (or over-value) with a column per series, empty buckets filled ({@code cont}) — {@link
+ * ChartEnd}. Every step is {@link TimechartOperator}'s, so the answers are the row command's row
+ * for row; the wide rows leave as pages of at most {@code pageSize}, made as they are asked for.
+ */
+public final class ChartAggregation implements PageAggregator {
+  private static final String NULL = ChartPivot.NULL;
+  private static final String TIME = TimeField.NAME;
+  private static final String BUCKET = "\u0000bucket";
+  private static final String SERIES = "\u0000series";
+
+  private final TimechartCommand command;
+  private final ChartCommand chart; // null for timechart
+  private final String overField; // chart's over-field, null for timechart
+  private final ZoneId zone;
+  private final MemoryTracker memory;
+  private final int pageSize;
+  private final Span baseSpan;
+  private final ChartEnd end;
+  private final HashAggregationOperator buckets;
+  private final Deque<Page> output = new ArrayDeque<>();
+  private Iterator<Row> wideRows; // after finish: the answer, made as pages are asked for
+  private boolean finishing;
+
+  /** {@code timechart}. */
+  public ChartAggregation(
+      TimechartCommand command, ZoneId zone, MemoryTracker memory, int pageSize) {
+    this(command, null, null, zone, memory, pageSize);
+  }
+
+  /** {@code chart … over X [by Y]}: one row per value of X, in value order. */
+  public static ChartAggregation chart(
+      ChartCommand chart, ZoneId zone, MemoryTracker memory, int pageSize) {
+    return new ChartAggregation(
+        TimechartOperator.asTimechart(chart), chart, chart.over(), zone, memory, pageSize);
+  }
+
+  private ChartAggregation(
+      TimechartCommand command,
+      ChartCommand chart,
+      String overField,
+      ZoneId zone,
+      MemoryTracker memory,
+      int pageSize) {
+    this.command = requireNonNull(command, "command is null");
+    this.chart = chart;
+    this.overField = overField;
+    this.zone = requireNonNull(zone, "zone is null");
+    this.memory = requireNonNull(memory, "memory is null");
+    this.pageSize = pageSize;
+    this.baseSpan = command.span().orElse(Span.ofSeconds(60));
+    this.end = new ChartEnd(command, chart, overField, zone, baseSpan, BUCKET, SERIES);
+    this.buckets = new HashAggregationOperator(inner(command), memory, pageSize);
+  }
+
+  /** The {@code stats} under the chart: its aggregations by bucket (and series). */
+  private static StatsCommand inner(TimechartCommand command) {
+    return new StatsCommand(
+        command.aggregations(),
+        command.by().isPresent() ? List.of(BUCKET, SERIES) : List.of(BUCKET),
+        command.position());
+  }
+
+  /** Whether every aggregation of the chart has a page implementation. */
+  public static boolean supports(TimechartCommand command) {
+    return HashAggregationOperator.supports(inner(command));
+  }
+
+  /** Whether every aggregation of the chart has a page implementation. */
+  public static boolean supports(ChartCommand command) {
+    return supports(TimechartOperator.asTimechart(command));
+  }
+
+  /** The fields a timechart reads: {@code _time}, the split field, the aggregations' fields. */
+  public static List<String> inputFields(TimechartCommand command) {
+    return inputFields(command, TIME);
+  }
+
+  /** The fields a chart reads: its over-field, the split field, the aggregations' fields. */
+  public static List<String> inputFields(ChartCommand chart) {
+    return inputFields(TimechartOperator.asTimechart(chart), chart.over());
+  }
+
+  private static List<String> inputFields(TimechartCommand command, String rowField) {
+    List<String> fields = new ArrayList<>();
+    fields.add(rowField);
+    command.by().filter(f -> !fields.contains(f)).ifPresent(fields::add);
+    for (String field : HashAggregationOperator.inputFields(inner(command))) {
+      if (!field.equals(BUCKET) && !field.equals(SERIES) && !fields.contains(field)) {
+        fields.add(field);
+      }
+    }
+    return fields;
+  }
+
+  @Override
+  public ChartAggregation newPartial() {
+    return new ChartAggregation(command, chart, overField, zone, memory.sibling(), pageSize);
+  }
+
+  @Override
+  public boolean needsInput() {
+    return !finishing;
+  }
+
+  @Override
+  public void addInput(Page page) {
+    if (finishing) {
+      throw new IllegalStateException("input after finish");
+    }
+    Block bucket = overField == null ? timeBuckets(page) : overKeys(page);
+    if (bucket == null) {
+      return; // no position has a row key: nothing counted
+    }
+    Page keyed = page.withColumn(BUCKET, bucket);
+    if (command.by().isPresent()) {
+      Block series = seriesKeys(page);
+      if (series == null) {
+        return;
+      }
+      keyed = keyed.withColumn(SERIES, series);
+    }
+    buckets.addInput(keyed);
+  }
+
+  /**
+   * Each position's {@code _time} floored to the base span (as {@code bin}'s page stage: a bucket
+   * reused while events stay in it); null where it has no time.
+   */
+  private Block timeBuckets(Page page) {
+    if (!(page.block(TIME) instanceof LongBlock times)) {
+      return null; // timechart needs a time (a number of microseconds)
+    }
+    int count = page.positionCount();
+    LongBlock.Builder builder = LongBlock.builder(DataType.LONG, count);
+    long start = 0; // the last bucket found, [start, end): neighbouring events mostly share it
+    long end = Long.MIN_VALUE;
+    for (int p = 0; p < count; p++) {
+      if (times.getValueCount(p) == 0) {
+        builder.appendNull();
+        continue;
+      }
+      long micros = times.getLongValue(times.getFirstValueIndex(p));
+      if (micros < start || micros >= end) {
+        start = baseSpan.floor(micros, zone);
+        end = baseSpan.next(start, zone);
+      }
+      builder.append(start);
+    }
+    return builder.build();
+  }
+
+  /** {@code chart}'s over-field as the row key, binned by a given span; null without the field. */
+  private Block overKeys(Page page) {
+    Block over = page.block(overField);
+    if (over == null) {
+      return null; // chart rows need the over-field
+    }
+    Span span = chart.overSpan().orElse(null);
+    return span == null
+        ? over
+        : texts(over, over.positionCount(), false, v -> BinOperator.bin(span, overField, v, zone));
+  }
+
+  /**
+   * The split field's values as the series key: binned by a given span; {@code NULL} where it has
+   * none ({@code usenull=true}), else no group there. Null when no position has a series.
+   */
+  private Block seriesKeys(Page page) {
+    String field = command.by().get();
+    Block series = page.block(field);
+    Span span = command.layout().splitSpan().orElse(null);
+    int count = page.positionCount();
+    if (span != null) {
+      return texts(series, count, command.useNull(), v -> BinOperator.bin(span, field, v, zone));
+    }
+    if (series != null && (!command.useNull() || !hasNulls(series))) {
+      return series; // keyed by its values' texts as they are
+    }
+    return command.useNull() ? texts(series, count, true, UnaryOperator.identity()) : null;
+  }
+
+  private static boolean hasNulls(Block block) {
+    for (int p = 0; p < block.positionCount(); p++) {
+      if (block.getValueCount(p) == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A text block of {@code count} positions: each value of {@code values} (null: none anywhere)
+   * mapped by {@code map}, as the row command keys it; a position without values is {@code NULL}
+   * when {@code nullSeries}, else null.
+   */
+  private static Block texts(
+      Block values, int count, boolean nullSeries, UnaryOperator<Object> map) {
+    BytesBlock.Builder builder = BytesBlock.builder(count);
+    for (int p = 0; p < count; p++) {
+      List<Object> each = values == null ? List.of() : values.getValues(p);
+      if (each.isEmpty()) {
+        if (nullSeries) {
+          builder.append(NULL);
+        } else {
+          builder.appendNull();
+        }
+      } else if (each.size() == 1) {
+        builder.append(Values.toText(map.apply(each.get(0))));
+      } else {
+        builder.beginPositionEntry();
+        for (Object value : each) {
+          builder.append(Values.toText(map.apply(value)));
+        }
+        builder.endPositionEntry();
+      }
+    }
+    return builder.build();
+  }
+
+  @Override
+  public void merge(PageAggregator other) {
+    if (!(other instanceof ChartAggregation partial)
+        || !partial.command.equals(command)
+        || !java.util.Objects.equals(partial.overField, overField)) {
+      throw new IllegalArgumentException("cannot merge another chart");
+    }
+    buckets.merge(partial.buckets);
+  }
+
+  @Override
+  public void finish() {
+    if (!finishing) {
+      finishing = true;
+      wideRows = end.rows(buckets, memory);
+    }
+  }
+
+  /** The chart of the input so far, from a copy of the groups (the search goes on). */
+  @Override
+  public List<Page> snapshot() {
+    MemoryTracker untracked = MemoryTracker.unbounded("chart preview");
+    Iterator<Row> rows = end.rows(buckets.regrouped(key -> key, untracked), untracked);
+    List<Page> pages = new ArrayList<>();
+    for (Page page = next(rows); page != null; page = next(rows)) {
+      pages.add(page);
+    }
+    return pages;
+  }
+
+  private Page next(Iterator<Row> rows) {
+    List<Row> taken = new ArrayList<>();
+    while (taken.size() < pageSize && rows.hasNext()) {
+      taken.add(rows.next());
+    }
+    return taken.isEmpty() ? null : PageCollector.toPage(taken);
+  }
+
+  @Override
+  public boolean isFinished() {
+    return finishing && !wideRows.hasNext() && output.isEmpty();
+  }
+
+  @Override
+  public Page getOutput() {
+    if (!finishing) {
+      return null;
+    }
+    Page page = output.poll();
+    return page != null ? page : next(wideRows);
+  }
+
+  @Override
+  public void close() {
+    output.clear();
+    buckets.close();
+    memory.release();
+  }
+}
