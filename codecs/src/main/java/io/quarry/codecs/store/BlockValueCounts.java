@@ -111,6 +111,29 @@ public final class BlockValueCounts {
         .computeIfAbsent(new BytesRef(value), v -> new int[1])[0]++;
   }
 
+  /**
+   * Whether some block bucket of {@code store} has value counts of {@code field} (a search over
+   * blocks only counts from them where they exist; elsewhere it reads every event).
+   */
+  public static boolean anyIn(IndexStore store, String field) throws IOException {
+    for (Bucket bucket : store.bucketsOverlapping(Long.MIN_VALUE, Long.MAX_VALUE)) {
+      if (bucket.format() != BucketFormat.BLOCKS) {
+        continue;
+      }
+      org.apache.lucene.search.IndexSearcher searcher = bucket.acquire();
+      try {
+        for (org.apache.lucene.index.LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+          if (leaf.reader().getFieldInfos().fieldInfo(VALUES + field) != null) {
+            return true;
+          }
+        }
+      } finally {
+        bucket.release(searcher);
+      }
+    }
+    return false;
+  }
+
   /** The counts of {@code field} in a segment of block documents, or null when none has them. */
   public static BlockValueCounts open(LeafReader reader, String field) throws IOException {
     SortedSetDocValues values = reader.getSortedSetDocValues(VALUES + field);

@@ -90,6 +90,15 @@ record BatchPlan(
     boolean rowsOnly = counting != null && counting.countsOnlyRows();
     Query upFront =
         rowsOnly && (exact || sure != null) ? (exact ? translation.query() : sure) : null;
+    if (!indexCounts && blocks != null) {
+      // only blocks: a count by a field they hold no counts of would read every event as a row
+      if (counted != null && !blocks.countsAlong(counted)) {
+        counted = null;
+      }
+      if (timed != null && !blocks.countsAlong(timed)) {
+        timed = null;
+      }
+    }
     if (!exact && sure == null) {
       // only blocks count: where their counts decide the filter along the counted field; every
       // event document is checked (a sure part matching nothing)

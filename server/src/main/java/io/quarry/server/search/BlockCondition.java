@@ -64,8 +64,21 @@ final class BlockCondition {
 
   private final Map<String, Test> clauses;
 
+  /** Whether the searched blocks have value counts of a field (all: not known to lack them). */
+  private final java.util.function.Predicate<String> counted;
+
   private BlockCondition(Map<String, Test> clauses) {
+    this(clauses, field -> true);
+  }
+
+  private BlockCondition(Map<String, Test> clauses, java.util.function.Predicate<String> counted) {
     this.clauses = clauses;
+    this.counted = counted;
+  }
+
+  /** This condition over blocks that have value counts only of the fields {@code counted} says. */
+  BlockCondition countedFields(java.util.function.Predicate<String> counted) {
+    return new BlockCondition(clauses, counted);
   }
 
   /** The block condition of a search filter (none: {@link #ALWAYS}), or null when it has none. */
@@ -92,8 +105,9 @@ final class BlockCondition {
    * on {@code field} or on a default field (one value per batch, so rarely mixed in a block).
    */
   boolean countsAlong(String field) {
-    return clauses.keySet().stream()
-        .allMatch(f -> f.equals(field) || LuceneTranslator.KEYWORD_FIELDS.contains(f));
+    return counted.test(field)
+        && clauses.keySet().stream()
+            .allMatch(f -> f.equals(field) || LuceneTranslator.KEYWORD_FIELDS.contains(f));
   }
 
   private static boolean conjunction(SearchExpression expression, Map<String, Test> into) {

@@ -947,9 +947,32 @@ public final class SearchService implements AutoCloseable {
         aggregatorAt,
         indexes.stream().anyMatch(name -> !store.index(name).holdsBlocks()),
         command -> (Aggregator) Pipelines.operator(command, NO_ROWS, evaluator),
-        indexes.stream().anyMatch(name -> store.index(name).holdsBlocks())
-            ? BlockCondition.of(plan.filter())
-            : null);
+        blockCondition(plan, indexes));
+  }
+
+  /**
+   * The filter as the blocks of {@code indexes} decide it ({@link BlockCondition}), knowing which
+   * fields they hold value counts of; null when no index holds blocks or it cannot be decided.
+   */
+  private BlockCondition blockCondition(SearchPlan plan, List<String> indexes) {
+    if (indexes.stream().noneMatch(name -> store.index(name).holdsBlocks())) {
+      return null;
+    }
+    BlockCondition condition = BlockCondition.of(plan.filter());
+    return condition == null
+        ? null
+        : condition.countedFields(
+            field ->
+                indexes.stream()
+                    .anyMatch(
+                        name -> {
+                          try {
+                            return io.quarry.codecs.store.BlockValueCounts.anyIn(
+                                store.index(name), field);
+                          } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                          }
+                        }));
   }
 
   /** Where a probing aggregator would send rows: it is never fed any. */
