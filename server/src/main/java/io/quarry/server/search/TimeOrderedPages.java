@@ -114,6 +114,8 @@ final class TimeOrderedPages {
       Scan scan)
       throws IOException {
     SeenValuesSkip skip = skipSeenOf == null ? null : new SeenValuesSkip(skipSeenOf, control);
+    // the same skip over blocks, sharing its values (a leading dedup: every event visited matches)
+    BlockDedup blockSkip = skip == null ? null : new BlockDedup(skipSeenOf, skip.seen(), control);
     int fused = shape.fused();
     PageReduce stagesOnPages =
         new PageReduce(
@@ -150,6 +152,9 @@ final class TimeOrderedPages {
               new EventVisitor() {
                 @Override
                 public boolean visit(StoredEvent event) {
+                  if (blockSkip != null) {
+                    blockSkip.visited(event);
+                  }
                   return !done[0] && pages.visit(event) && !done[0];
                 }
 
@@ -157,6 +162,12 @@ final class TimeOrderedPages {
                 public DocShortcut shortcut(org.apache.lucene.index.LeafReader reader)
                     throws IOException {
                   return skip == null ? null : skip.shortcut(reader);
+                }
+
+                @Override
+                public BlockShortcut blockShortcut(org.apache.lucene.index.LeafReader reader)
+                    throws IOException {
+                  return blockSkip == null ? null : blockSkip.shortcut(reader);
                 }
 
                 @Override
@@ -170,8 +181,8 @@ final class TimeOrderedPages {
                 }
               });
       if (skip != null) { // the skipped events were the dedup's (stage 0's) input all the same
-        stages.counted(0, skip.skipped(), 0);
-        matched.addAndGet(skip.skipped());
+        stages.counted(0, skip.skipped() + blockSkip.skipped(), 0);
+        matched.addAndGet(skip.skipped() + blockSkip.skipped());
         skip.reportRead();
       }
       stagesOnPages.finish();
