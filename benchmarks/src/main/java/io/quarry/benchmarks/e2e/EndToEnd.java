@@ -118,6 +118,14 @@ public final class EndToEnd implements Callable<Integer> {
               + " LogsQL.")
   Path victoriaLogs;
 
+  @Option(
+      names = "--victorialogs-fields",
+      description =
+          "The fields VictoriaLogs gets split out beside each line: INDEX (the default: the four"
+              + " Quarry extracts at index time, so both store the same) or ALL (every field"
+              + " DuckDB's table holds, as a parsing shipper sends them).")
+  VictoriaLogsLines.Fields victoriaLogsFields = VictoriaLogsLines.Fields.INDEX;
+
   @Option(names = "--skip-duckdb", description = "Run Quarry only.")
   boolean skipDuckDb;
 
@@ -230,7 +238,7 @@ public final class EndToEnd implements Callable<Integer> {
     if (victoriaLogs != null) {
       ingest.put(
           "victorialogs",
-          new VictoriaLogsRun(this, victoriaLogs, workDir)
+          new VictoriaLogsRun(this, victoriaLogs, victoriaLogsFields, workDir)
               .run(dataset, rawBytes, queries, results));
     }
 

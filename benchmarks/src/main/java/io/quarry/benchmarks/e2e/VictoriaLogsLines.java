@@ -17,12 +17,19 @@ import java.util.regex.Pattern;
 
 /**
  * The reference access log as VictoriaLogs' JSON lines: each line as {@code _msg}, its time as
- * {@code _time} (RFC 3339) and {@code ts} (epoch seconds), and the fields DuckDB's table holds —
- * parsed by the same regex ({@link DuckDbEngine#LINE}) — as separate fields, the way a shipper that
- * parses access logs sends them. Made once per dataset, untimed: the parsing is the sender's work,
- * as DuckDB's load parses in its own timed step.
+ * {@code _time} (RFC 3339) and {@code ts} (epoch seconds), and fields parsed by DuckDB's regex
+ * ({@link DuckDbEngine#LINE}) as separate fields — {@link Fields#INDEX}: the four Quarry extracts
+ * at index time, so both store the line and the same fields (the default); {@link Fields#ALL}:
+ * every field DuckDB's table holds, as a shipper that parses access logs would send them. Made once
+ * per dataset and choice, untimed: the parsing is the sender's work.
  */
 final class VictoriaLogsLines {
+  /** Which fields are split out beside the line. */
+  enum Fields {
+    INDEX,
+    ALL
+  }
+
   private static final Pattern LINE = Pattern.compile(DuckDbEngine.LINE);
   private static final Pattern SESSION = Pattern.compile("JSESSIONID=([^&\\s\"]+)");
   private static final DateTimeFormatter TIME =
@@ -31,8 +38,9 @@ final class VictoriaLogsLines {
   private VictoriaLogsLines() {}
 
   /** The JSON lines of {@code accessLog} beside it, made when absent; returns their path. */
-  static Path of(Path accessLog) throws IOException {
-    Path jsonLines = accessLog.resolveSibling(accessLog.getFileName() + ".victorialogs.jsonl");
+  static Path of(Path accessLog, Fields fields) throws IOException {
+    String suffix = fields == Fields.ALL ? ".victorialogs.jsonl" : ".victorialogs-index.jsonl";
+    Path jsonLines = accessLog.resolveSibling(accessLog.getFileName() + suffix);
     if (Files.exists(jsonLines)) {
       return jsonLines;
     }
@@ -44,7 +52,7 @@ final class VictoriaLogsLines {
       generator.setRootValueSeparator(null);
       String line;
       while ((line = reader.readLine()) != null) {
-        write(line, generator);
+        write(line, fields, generator);
         generator.writeRaw('\n');
       }
     }
@@ -52,7 +60,7 @@ final class VictoriaLogsLines {
     return jsonLines;
   }
 
-  private static void write(String line, JsonGenerator out) throws IOException {
+  private static void write(String line, Fields split, JsonGenerator out) throws IOException {
     out.writeStartObject();
     out.writeStringField("_msg", line);
     Matcher fields = LINE.matcher(line);
@@ -62,19 +70,21 @@ final class VictoriaLogsLines {
       out.writeNumberField("ts", time.toEpochSecond());
       out.writeStringField("clientip", fields.group(1));
       out.writeStringField("method", fields.group(3));
-      out.writeStringField("uri", fields.group(4));
       out.writeStringField("uri_path", fields.group(5));
       out.writeNumberField("status", Integer.parseInt(fields.group(6)));
-      if (!fields.group(7).equals("-")) {
-        out.writeNumberField("bytes", Long.parseLong(fields.group(7)));
-      }
-      if (fields.group(8) != null) {
-        out.writeStringField("referer", fields.group(8));
-        out.writeStringField("useragent", fields.group(9));
+      if (split == Fields.ALL) {
+        out.writeStringField("uri", fields.group(4));
+        if (!fields.group(7).equals("-")) {
+          out.writeNumberField("bytes", Long.parseLong(fields.group(7)));
+        }
+        if (fields.group(8) != null) {
+          out.writeStringField("referer", fields.group(8));
+          out.writeStringField("useragent", fields.group(9));
+        }
       }
     }
     Matcher session = SESSION.matcher(line);
-    if (session.find()) {
+    if (split == Fields.ALL && session.find()) {
       out.writeStringField("JSESSIONID", session.group(1));
     }
     out.writeEndObject();

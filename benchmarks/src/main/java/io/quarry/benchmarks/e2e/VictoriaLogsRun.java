@@ -19,12 +19,14 @@ final class VictoriaLogsRun {
 
   private final EndToEnd harness;
   private final Path binary;
+  private final VictoriaLogsLines.Fields fields;
   private final Path workDir;
   private final PrintStream out = System.out;
 
-  VictoriaLogsRun(EndToEnd harness, Path binary, Path workDir) {
+  VictoriaLogsRun(EndToEnd harness, Path binary, VictoriaLogsLines.Fields fields, Path workDir) {
     this.harness = harness;
     this.binary = binary;
+    this.fields = fields;
     this.workDir = workDir;
   }
 
@@ -38,8 +40,11 @@ final class VictoriaLogsRun {
     Map<String, Object> ingest = new LinkedHashMap<>();
     String version = VictoriaLogsEngine.version(binary);
     ingest.put("version", version);
-    out.printf("VictoriaLogs %s: making JSON lines of %s (untimed) …%n", version, dataset);
-    Path jsonLines = VictoriaLogsLines.of(dataset);
+    ingest.put("fields", fields.name());
+    out.printf(
+        "VictoriaLogs %s: JSON lines of %s with %s fields split out (made once, untimed) …%n",
+        version, dataset, fields);
+    Path jsonLines = VictoriaLogsLines.of(dataset, fields);
     Path dataDir = workDir.resolve("victorialogs-data");
     try (VictoriaLogsEngine engine =
         VictoriaLogsEngine.start(binary, dataDir, workDir.resolve("victorialogs.log"))) {
