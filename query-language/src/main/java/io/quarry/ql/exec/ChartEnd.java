@@ -1,7 +1,6 @@
 package io.quarry.ql.exec;
 
 import io.quarry.ql.ast.ChartCommand;
-import io.quarry.ql.ast.SeriesFilter;
 import io.quarry.ql.ast.Span;
 import io.quarry.ql.ast.TimechartCommand;
 import io.quarry.ql.engine.aggregation.HashAggregationOperator;
@@ -226,22 +225,7 @@ final class ChartEnd {
 
     /** The series to keep by name, or null to keep all. */
     private Set<String> keptSeries() {
-      if (command.by().isEmpty()) {
-        return null;
-      }
-      SeriesFilter filter = command.layout().where().orElse(null);
-      if (filter == null) {
-        if (command.limit() == Long.MAX_VALUE) {
-          return null;
-        }
-        filter = SeriesFilter.top(command.limit());
-      }
-      return SeriesSelection.kept(
-          this::groupRows,
-          seriesField,
-          command.aggregations().get(0).outputName(),
-          filter,
-          command.position());
+      return SeriesSelection.kept(this::groupRows, seriesField, command);
     }
   }
 

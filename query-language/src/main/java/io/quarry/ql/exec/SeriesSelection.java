@@ -3,6 +3,7 @@ package io.quarry.ql.exec;
 import io.quarry.ql.ast.Aggregation;
 import io.quarry.ql.ast.SeriesFilter;
 import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.ast.TimechartCommand;
 import io.quarry.ql.parser.Position;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,6 +27,33 @@ final class SeriesSelection {
   private static final String SCORE = "\u0000score";
 
   private SeriesSelection() {}
+
+  /**
+   * The series a {@code chart}/{@code timechart} keeps by its {@code where} clause or its {@code
+   * limit}, by name, or null to keep them all (no split field, or neither asked for).
+   *
+   * @param buckets the chart's groups, keyed (row, series), as rows into a sink
+   * @param seriesField the series' field in {@code buckets}' rows
+   */
+  static Set<String> kept(
+      java.util.function.Consumer<RowSink> buckets, String seriesField, TimechartCommand command) {
+    if (command.by().isEmpty()) {
+      return null;
+    }
+    SeriesFilter filter = command.layout().where().orElse(null);
+    if (filter == null) {
+      if (command.limit() == Long.MAX_VALUE) {
+        return null;
+      }
+      filter = SeriesFilter.top(command.limit());
+    }
+    return kept(
+        buckets,
+        seriesField,
+        command.aggregations().get(0).outputName(),
+        filter,
+        command.position());
+  }
 
   /**
    * The series to keep, by name, or null to keep them all.

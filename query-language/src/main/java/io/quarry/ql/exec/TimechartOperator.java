@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import io.quarry.ql.ast.Aggregation;
 import io.quarry.ql.ast.ChartCommand;
-import io.quarry.ql.ast.SeriesFilter;
 import io.quarry.ql.ast.Span;
 import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.ast.TimechartCommand;
@@ -379,22 +378,7 @@ public final class TimechartOperator implements Aggregator {
 
   /** The series to keep by name, or null to keep all. */
   private Set<String> keptSeries() {
-    if (command.by().isEmpty()) {
-      return null;
-    }
-    SeriesFilter filter = command.layout().where().orElse(null);
-    if (filter == null) {
-      if (command.limit() == Long.MAX_VALUE) {
-        return null;
-      }
-      filter = SeriesFilter.top(command.limit());
-    }
-    return SeriesSelection.kept(
-        buckets::snapshot,
-        SERIES,
-        command.aggregations().get(0).outputName(),
-        filter,
-        command.position());
+    return SeriesSelection.kept(buckets::snapshot, SERIES, command);
   }
 
   private static StatsCommand statsOf(StatsOperator operator) {
