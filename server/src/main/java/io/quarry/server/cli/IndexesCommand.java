@@ -58,8 +58,8 @@ final class IndexesCommand implements Callable<Integer> {
       row.put("events", Long.toString(index.events()));
       row.put("earliest", time(index.earliestMicros()));
       row.put("latest", time(index.latestMicros()));
-      row.put("on disk", megabytes(index.bytesOnDisk()));
-      row.put("raw", megabytes(index.journalRawBytes()));
+      row.put("on disk", ByteBreakdownRows.megabytes(index.bytesOnDisk()));
+      row.put("raw", ByteBreakdownRows.megabytes(index.journalRawBytes()));
       row.put(
           "disk/raw",
           index.journalRawBytes() < MIN_RAW_FOR_RATIO
@@ -94,39 +94,18 @@ final class IndexesCommand implements Callable<Integer> {
   private static List<Map<String, String>> kinds(QuarryClient client) throws Exception {
     List<Map<String, String>> rows = new ArrayList<>();
     for (IndexSummary index : client.indexes()) {
-      long total = index.bytesByKind().values().stream().mapToLong(Long::longValue).sum();
-      index.bytesByKind().entrySet().stream()
-          .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-          .forEach(
-              kind -> {
-                Map<String, String> row = new LinkedHashMap<>();
-                row.put("index", index.name());
-                row.put("holds", kind.getKey());
-                row.put("bytes", megabytes(kind.getValue()));
-                row.put(
-                    "share",
-                    total == 0
-                        ? "-"
-                        : String.format(Locale.ROOT, "%.1f%%", 100.0 * kind.getValue() / total));
-                row.put(
-                    "per raw byte",
-                    index.journalRawBytes() < MIN_RAW_FOR_RATIO
-                        ? "-"
-                        : String.format(
-                            Locale.ROOT,
-                            "%.3f",
-                            (double) kind.getValue() / index.journalRawBytes()));
-                rows.add(row);
-              });
+      long raw = index.journalRawBytes();
+      ByteBreakdownRows.add(
+          rows,
+          index.name(),
+          index.bytesByKind(),
+          "per raw byte",
+          raw < MIN_RAW_FOR_RATIO ? 0 : raw);
     }
     return rows;
   }
 
   private static String time(Long micros) {
     return micros == null ? "" : Instant.ofEpochSecond(0, micros * 1000).toString();
-  }
-
-  private static String megabytes(long bytes) {
-    return String.format(Locale.ROOT, "%.1f MB", bytes / 1e6);
   }
 }

@@ -38,7 +38,10 @@ final class MetricIndexRows {
       row.put("chunks", Long.toString(index.chunks()));
       row.put("earliest", time(index.earliestMicros()));
       row.put("latest", time(index.latestMicros()));
-      row.put("on disk", megabytes(index.bytesByKind().values().stream().mapToLong(b -> b).sum()));
+      row.put(
+          "on disk",
+          ByteBreakdownRows.megabytes(
+              index.bytesByKind().values().stream().mapToLong(b -> b).sum()));
       row.put(
           "bytes/point",
           index.bytesPerPoint() == null
@@ -54,37 +57,12 @@ final class MetricIndexRows {
   static List<Map<String, String>> kinds(List<MetricIndexSummary> indexes) {
     List<Map<String, String>> rows = new ArrayList<>();
     for (MetricIndexSummary index : indexes) {
-      long total = index.bytesByKind().values().stream().mapToLong(Long::longValue).sum();
-      index.bytesByKind().entrySet().stream()
-          .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-          .forEach(
-              kind -> {
-                Map<String, String> row = new LinkedHashMap<>();
-                row.put("index", index.name());
-                row.put("holds", kind.getKey());
-                row.put("bytes", megabytes(kind.getValue()));
-                row.put(
-                    "share",
-                    total == 0
-                        ? "-"
-                        : String.format(Locale.ROOT, "%.1f%%", 100.0 * kind.getValue() / total));
-                row.put(
-                    "per point",
-                    index.points() == 0
-                        ? "-"
-                        : String.format(
-                            Locale.ROOT, "%.3f", (double) kind.getValue() / index.points()));
-                rows.add(row);
-              });
+      ByteBreakdownRows.add(rows, index.name(), index.bytesByKind(), "per point", index.points());
     }
     return rows;
   }
 
   private static String time(Long micros) {
     return micros == null ? "" : Instant.ofEpochSecond(0, micros * 1000).toString();
-  }
-
-  private static String megabytes(long bytes) {
-    return String.format(Locale.ROOT, "%.1f MB", bytes / 1e6);
   }
 }
