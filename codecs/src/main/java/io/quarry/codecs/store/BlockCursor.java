@@ -10,15 +10,20 @@ import org.apache.lucene.search.DocIdSetIterator;
 
 /**
  * The events of one segment's candidate blocks in {@code [earliest, latest)}, newest first. Blocks
- * are sorted by their newest event but may overlap in time, so the cursor merges the events of the
- * blocks it has open and opens the next candidate only when its newest event could come next: a
- * {@code head 10} decodes the blocks it returns events from, and about one more. A block that lies
- * wholly in range is first offered to the visitor's {@link EventVisitor#blockShortcut} at the
- * moment it would be opened (a {@code dedup} skips a block whose every value it has already let
- * through).
+ * are taken by their newest event, newest first — in doc order where the segment is sorted so
+ * (Lucene's index sort: block layout 1), else ordered here from {@code _time}'s doc values when the
+ * cursor opens (layout 2 keeps blocks in the order written; see {@link BucketFormat}) — but may
+ * overlap in time, so the cursor merges the events of the blocks it has open and opens the next
+ * candidate only when its newest event could come next: a {@code head 10} decodes the blocks it
+ * returns events from, and about one more. A block that lies wholly in range is first offered to
+ * the visitor's {@link EventVisitor#blockShortcut} at the moment it would be opened (a {@code
+ * dedup} skips a block whose every value it has already let through).
  */
 final class BlockCursor extends TimeOrderedScan.Cursor {
-  private final DocIdSetIterator candidates;
+  private final DocIdSetIterator candidates; // null when ordered
+  private final int[] ordered; // the candidates newest block first, when the segment is unsorted
+  private final long[] orderedNewest;
+  private int orderedNext;
   private final NumericDocValues newest;
   private final StoredFields journal;
   private final long earliest;
@@ -50,8 +55,17 @@ final class BlockCursor extends TimeOrderedScan.Cursor {
     super(source);
     this.shortcut = shortcut;
     this.bounds = shortcut == null ? null : BlockBounds.open(leaf.reader());
-    this.candidates = candidates;
     this.newest = DocValues.getNumeric(leaf.reader(), EventFields.TIME);
+    if (leaf.reader().getMetaData().sort() == null) {
+      BlockOrder order = BlockOrder.newestFirst(candidates, newest);
+      this.candidates = null;
+      this.ordered = order.docs();
+      this.orderedNewest = order.newest();
+    } else {
+      this.candidates = candidates;
+      this.ordered = null;
+      this.orderedNewest = null;
+    }
     this.journal = leaf.reader().storedFields();
     this.earliest = earliest;
     this.latest = latest;
@@ -59,6 +73,15 @@ final class BlockCursor extends TimeOrderedScan.Cursor {
   }
 
   private void nextCandidate() throws IOException {
+    if (ordered != null) {
+      if (orderedNext < ordered.length) {
+        next = ordered[orderedNext];
+        nextNewest = orderedNewest[orderedNext++];
+      } else {
+        next = DocIdSetIterator.NO_MORE_DOCS;
+      }
+      return;
+    }
     next = candidates.nextDoc();
     if (next != DocIdSetIterator.NO_MORE_DOCS) {
       nextNewest = newest.advanceExact(next) ? newest.longValue() : Long.MAX_VALUE;

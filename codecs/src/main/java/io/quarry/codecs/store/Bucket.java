@@ -84,7 +84,7 @@ final class Bucket implements Closeable {
     Path manifest = path.resolve(MANIFEST);
     Directory directory = directories.open(path);
     try {
-      BucketFormat format = BucketFormat.recorded(path);
+      BucketFormat.Recorded recorded = BucketFormat.recordedVersion(path);
       if (Files.exists(manifest)) {
         Properties properties = new Properties();
         try (InputStream in = Files.newInputStream(manifest)) {
@@ -96,7 +96,7 @@ final class Bucket implements Closeable {
                 path,
                 directory,
                 Long.parseLong(properties.getProperty("created", "0")),
-                format == null ? BucketFormat.EVENTS : format);
+                recorded == null ? BucketFormat.EVENTS : recorded.format());
         bucket.warm = true;
         bucket.minTime = Long.parseLong(properties.getProperty("minTime"));
         bucket.maxTime = Long.parseLong(properties.getProperty("maxTime"));
@@ -104,16 +104,22 @@ final class Bucket implements Closeable {
         bucket.maxSequence = Long.parseLong(properties.getProperty("maxSequence"));
         return bucket;
       }
-      if (format == null) { // a new bucket takes the configured format; an older one held events
-        format = DirectoryReader.indexExists(directory) ? BucketFormat.EVENTS : options.format();
-        if (format == BucketFormat.BLOCKS) {
-          format.record(path);
-        }
+      if (recorded == null) { // a new bucket takes the configured format; an older one held events
+        BucketFormat format =
+            DirectoryReader.indexExists(directory) ? BucketFormat.EVENTS : options.format();
+        recorded =
+            format == BucketFormat.BLOCKS
+                ? format.record(path)
+                : new BucketFormat.Recorded(BucketFormat.EVENTS, 1);
       }
-      Bucket bucket = new Bucket(id, path, directory, now, format);
+      Bucket bucket = new Bucket(id, path, directory, now, recorded.format());
       IndexWriterConfig config = new IndexWriterConfig();
       config.setCodec(new QuarryCodec(options.journalCompression(), options.journalBlockSize()));
-      config.setIndexSort(TIME_DESCENDING);
+      if (recorded.timeSorted()) {
+        // events, and block buckets of layout 1; a layout 2 block segment keeps its blocks in the
+        // order written (no stored-fields rewrite at flush and merge), BlockCursor orders them
+        config.setIndexSort(TIME_DESCENDING);
+      }
       config.setRAMBufferSizeMB(64);
       config.setCommitOnClose(true);
       bucket.writer = new IndexWriter(directory, config);

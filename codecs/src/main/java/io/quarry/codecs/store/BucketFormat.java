@@ -15,6 +15,13 @@ import org.apache.lucene.util.IOUtils;
  * BlockDocuments#EVENTS_PER_BLOCK} events ({@link #BLOCKS}, issue 23). A bucket's format is fixed
  * when it is created and recorded in its directory ({@value #MARKER}; a bucket without one holds
  * events), so a bucket is read by its own layout whatever the index's configuration says now.
+ *
+ * <p>The block layout is versioned in the record: {@code blocks} (version 1) buckets keep their
+ * segments sorted by {@code _time}, newest block first (Lucene's index sort, which rewrites the
+ * stored fields at every flush and merge); {@code blocks 2} (version {@value #BLOCKS_VERSION},
+ * every new block bucket) keeps block documents in the order they were written, and a time-ordered
+ * scan orders a segment's candidate blocks by their newest event itself ({@link BlockCursor}). A
+ * reader that knows only version 1 refuses a version 2 bucket rather than misread it as sorted.
  */
 public enum BucketFormat {
   EVENTS,
@@ -22,6 +29,21 @@ public enum BucketFormat {
 
   /** The file in a bucket's directory that names its format (absent: {@link #EVENTS}). */
   static final String MARKER = "bucket.format";
+
+  /** The block layout version new block buckets record: 2, segments without an index sort. */
+  static final int BLOCKS_VERSION = 2;
+
+  /**
+   * A bucket's recorded format and layout version.
+   *
+   * @param version 1 for {@link #EVENTS} and for block buckets recorded as plain {@code blocks}
+   */
+  record Recorded(BucketFormat format, int version) {
+    /** Whether the bucket's segments are sorted by time, newest first (Lucene's index sort). */
+    boolean timeSorted() {
+      return format == EVENTS || version < 2;
+    }
+  }
 
   /** The name in configuration and on disk: {@code events} or {@code blocks}. */
   public String configName() {
@@ -48,24 +70,53 @@ public enum BucketFormat {
    * @throws CorruptIndexException when the record names no format
    */
   static BucketFormat recorded(Path directory) throws IOException {
+    Recorded recorded = recordedVersion(directory);
+    return recorded == null ? null : recorded.format();
+  }
+
+  /**
+   * The recorded format and layout version of the bucket in {@code directory}, or null when none is
+   * recorded.
+   *
+   * @throws CorruptIndexException when the record names no format, or a version this build does not
+   *     know (written by a newer Quarry)
+   */
+  static Recorded recordedVersion(Path directory) throws IOException {
     Path marker = directory.resolve(MARKER);
     if (!Files.exists(marker)) {
       return null;
     }
-    String name = Files.readString(marker, StandardCharsets.UTF_8).strip();
+    String text = Files.readString(marker, StandardCharsets.UTF_8).strip();
+    String[] parts = text.split(" ", -1);
+    BucketFormat format;
+    int version;
     try {
-      return fromName(name);
+      format = fromName(parts[0]);
+      version = parts.length == 1 ? 1 : Integer.parseInt(parts[1]);
     } catch (IllegalArgumentException e) {
-      throw new CorruptIndexException("unknown bucket format '" + name + "'", marker.toString());
+      throw new CorruptIndexException("unknown bucket format '" + text + "'", marker.toString());
     }
+    int newest = format == BLOCKS ? BLOCKS_VERSION : 1;
+    if (parts.length > 2 || version < 1 || version > newest) {
+      throw new CorruptIndexException(
+          "unknown bucket format version '" + text + "' (newest known: " + newest + ")",
+          marker.toString());
+    }
+    return new Recorded(format, version);
   }
 
-  /** Records this format in a new bucket's {@code directory}, atomically and durably. */
-  void record(Path directory) throws IOException {
+  /**
+   * Records this format, at its newest layout version, in a new bucket's {@code directory},
+   * atomically and durably.
+   */
+  Recorded record(Path directory) throws IOException {
+    Recorded recorded = new Recorded(this, this == BLOCKS ? BLOCKS_VERSION : 1);
+    String text = configName() + (recorded.version() > 1 ? " " + recorded.version() : "");
     Path temporary = directory.resolve(MARKER + ".tmp");
-    Files.writeString(temporary, configName() + "\n", StandardCharsets.UTF_8);
+    Files.writeString(temporary, text + "\n", StandardCharsets.UTF_8);
     IOUtils.fsync(temporary, false);
     Files.move(temporary, directory.resolve(MARKER), StandardCopyOption.ATOMIC_MOVE);
     IOUtils.fsync(directory, true);
+    return recorded;
   }
 }

@@ -3,6 +3,7 @@ package io.quarry.codecs.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.codecs.tokens.Segmenter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -168,6 +169,85 @@ class BlockStoreTest {
       assertThat(store.index("bl").buckets())
           .extracting(BucketInfo::events)
           .isEqualTo(store.index("ev").buckets().stream().map(BucketInfo::events).toList());
+    }
+    // new block buckets keep their blocks in the order written: no index sort
+    for (Path marker : markers("bl")) {
+      assertThat(Files.readString(marker).strip()).isEqualTo("blocks 2");
+      assertThat(segmentsSorted(marker.getParent())).isNotEmpty().containsOnly(false);
+    }
+  }
+
+  @Test
+  void layoutOneBucketsStillReadAndLayoutTwoFollows() throws Exception {
+    sharedPool = pool;
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    List<List<Event>> batches = batches(random);
+    Map<String, IndexOptions> both =
+        Map.of("ev", options(BucketFormat.EVENTS), "bl", options(BucketFormat.BLOCKS));
+    try (EventStore store = EventStore.open(data, both)) {
+      store.index("bl"); // the empty hot bucket, recorded as layout 2
+    }
+    // a bucket of the first block layout, whose segments Lucene keeps sorted by time
+    List<Path> markers = markers("bl");
+    assertThat(markers).hasSize(1);
+    assertThat(Files.readString(markers.get(0)).strip()).isEqualTo("blocks 2");
+    Files.writeString(markers.get(0), "blocks\n");
+    try (EventStore store = EventStore.open(data, both)) {
+      for (List<Event> batch : batches.subList(0, 6)) {
+        store.write("ev", batch);
+        store.write("bl", batch);
+      }
+      store.index("bl").rollHotBucket();
+      store.index("ev").rollHotBucket();
+      for (List<Event> batch : batches.subList(6, batches.size())) {
+        store.write("ev", batch);
+        store.write("bl", batch);
+      }
+      assertSame(store, random, seed);
+    }
+    Map<String, List<Boolean>> sortedByMarker = new java.util.TreeMap<>();
+    for (Path marker : markers("bl")) {
+      sortedByMarker.put(Files.readString(marker).strip(), segmentsSorted(marker.getParent()));
+    }
+    assertThat(sortedByMarker.keySet()).containsExactly("blocks", "blocks 2");
+    assertThat(sortedByMarker.get("blocks")).isNotEmpty().containsOnly(true);
+    assertThat(sortedByMarker.get("blocks 2")).isNotEmpty().containsOnly(false);
+    try (EventStore store = EventStore.open(data, both)) {
+      assertSame(store, random, seed);
+    }
+  }
+
+  @Test
+  void aBucketOfANewerLayoutIsRefused() throws Exception {
+    try (EventStore store = EventStore.open(data, Map.of("bl", options(BucketFormat.BLOCKS)))) {
+      store.index("bl");
+    }
+    Path marker = markers("bl").get(0);
+    Files.writeString(marker, "blocks 3\n");
+    assertThat(
+            org.assertj.core.api.Assertions.catchThrowable(
+                () -> BucketFormat.recordedVersion(marker.getParent())))
+        .isInstanceOf(org.apache.lucene.index.CorruptIndexException.class)
+        .hasMessageContaining("blocks 3");
+  }
+
+  /** The format records of an index's buckets. */
+  private List<Path> markers(String index) throws Exception {
+    try (var files = Files.walk(data)) {
+      return files
+          .filter(f -> f.getFileName().toString().equals(BucketFormat.MARKER))
+          .filter(f -> f.toString().contains("/" + index + "/"))
+          .sorted()
+          .toList();
+    }
+  }
+
+  /** Whether each segment of a closed bucket has Lucene's index sort. */
+  private static List<Boolean> segmentsSorted(Path bucket) throws Exception {
+    try (var directory = org.apache.lucene.store.FSDirectory.open(bucket);
+        var reader = org.apache.lucene.index.DirectoryReader.open(directory)) {
+      return reader.leaves().stream().map(l -> l.reader().getMetaData().sort() != null).toList();
     }
   }
 
