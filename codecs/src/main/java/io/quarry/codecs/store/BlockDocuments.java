@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -100,27 +99,20 @@ final class BlockDocuments {
     document.add(new LongRange(TIME_RANGE, new long[] {oldest}, new long[] {newest}));
     document.add(new NumericDocValuesField(FIRST_SEQUENCE, firstSequence));
     document.add(new NumericDocValuesField(COUNT, block.size()));
-    Set<String> keywords = new HashSet<>();
-    List<Event> columns = new ArrayList<>(block.size());
-    Map<String, Integer> complete = new HashMap<>(); // events with a value, by field
     terms.clear();
+    Keywords keywords = new Keywords(document);
+    List<Event> columns = new ArrayList<>(block.size());
+    Map<String, int[]> complete = new HashMap<>(); // events with a column value, by field
     for (Event event : block) {
       terms.add(event.raw());
-      keyword(document, keywords, EventFields.HOST, event.host());
-      keyword(document, keywords, EventFields.SOURCE, event.source());
-      keyword(document, keywords, EventFields.SOURCETYPE, event.sourcetype());
-      for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
-        for (String value : field.getValue()) {
-          keyword(document, keywords, field.getKey(), value);
-        }
-      }
-      Event readBack = readBack(event);
-      columns.add(readBack);
-      readBack.indexedFields().keySet().forEach(f -> complete.merge(f, 1, Integer::sum));
+      keywords.add(EventFields.HOST, event.host());
+      keywords.add(EventFields.SOURCE, event.source());
+      keywords.add(EventFields.SOURCETYPE, event.sourcetype());
+      columns.add(columnsOf(event, keywords, complete));
     }
     complete.forEach(
         (field, events) -> {
-          if (events == block.size()) {
+          if (events[0] == block.size()) {
             document.add(new StringField(COMPLETE, field, Field.Store.NO));
           }
         });
@@ -130,27 +122,85 @@ final class BlockDocuments {
     return document;
   }
 
-  private static void keyword(Document document, Set<String> seen, String field, String value) {
-    String term = EventFields.keywordTerm(value);
-    if (term != null && seen.add(field + '\u0000' + term)) {
-      document.add(new StringField(EventFields.keywordField(field), term, Field.Store.NO));
-    }
-  }
-
-  /** The event with its index-time values as the event layout reads them back ({@link #column}). */
-  private Event readBack(Event event) {
-    if (event.indexedFields().isEmpty()) {
+  /**
+   * The event with its index-time values as the event layout reads them back ({@link #column}), in
+   * one pass over its fields: each value also goes to {@code keywords}, and each field with a value
+   * left counts one event in {@code complete}.
+   */
+  private Event columnsOf(Event event, Keywords keywords, Map<String, int[]> complete) {
+    Map<String, List<String>> indexed = event.indexedFields();
+    if (indexed.isEmpty()) {
       return event;
     }
-    Map<String, List<String>> fields = new LinkedHashMap<>();
-    for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
-      List<String> column = column(options.fieldType(field.getKey()), field.getValue());
-      if (!column.isEmpty()) {
-        fields.put(field.getKey(), column);
+    Map<String, List<String>> fields = null; // null while every column equals the event's values
+    for (Map.Entry<String, List<String>> field : indexed.entrySet()) {
+      String name = field.getKey();
+      List<String> values = field.getValue();
+      for (String value : values) {
+        keywords.add(name, value);
       }
+      List<String> column = column(options.fieldType(name), values);
+      if (!column.isEmpty()) {
+        complete.computeIfAbsent(name, f -> new int[1])[0]++;
+      }
+      if (fields == null && column != values) {
+        fields = new HashMap<>();
+        for (Map.Entry<String, List<String>> before : indexed.entrySet()) {
+          if (before.getKey().equals(name)) {
+            break;
+          }
+          fields.put(before.getKey(), before.getValue());
+        }
+      }
+      if (fields != null && !column.isEmpty()) {
+        fields.put(name, column);
+      }
+    }
+    if (fields == null) {
+      return event; // the common case: single keyword values, kept as they are
     }
     return new Event(
         event.timeMicros(), event.raw(), event.host(), event.source(), event.sourcetype(), fields);
+  }
+
+  /**
+   * The block's {@code _kw.<f>} terms, each distinct lower-cased value of a field once. A field's
+   * last value is remembered, so a value repeated by consecutive events (a block's host, its
+   * sourcetype) is neither lower-cased nor looked up again.
+   */
+  private static final class Keywords {
+    private final Document document;
+    private final Map<String, Seen> byField = new HashMap<>();
+
+    Keywords(Document document) {
+      this.document = document;
+    }
+
+    void add(String field, String value) {
+      Seen seen = byField.get(field);
+      if (seen == null) {
+        seen = new Seen(EventFields.keywordField(field));
+        byField.put(field, seen);
+      } else if (value.equals(seen.last)) {
+        return;
+      }
+      seen.last = value;
+      String term = EventFields.keywordTerm(value);
+      if (term != null && seen.terms.add(term)) {
+        document.add(new StringField(seen.luceneField, term, Field.Store.NO));
+      }
+    }
+
+    /** One field's Lucene name, its terms so far and its last value. */
+    private static final class Seen {
+      final String luceneField;
+      final Set<String> terms = new HashSet<>();
+      String last;
+
+      Seen(String luceneField) {
+        this.luceneField = luceneField;
+      }
+    }
   }
 
   /**

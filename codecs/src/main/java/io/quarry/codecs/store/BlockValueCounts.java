@@ -1,9 +1,10 @@
 package io.quarry.codecs.store;
 
 import java.io.IOException;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.SortedSetDocValuesField;
@@ -60,35 +61,49 @@ public final class BlockValueCounts {
 
   /** Adds the counts of {@code columns}' field values to a block document. */
   static void write(Document document, List<Event> columns, IndexOptions options) {
-    Map<String, TreeMap<BytesRef, int[]>> byField = new java.util.HashMap<>();
-    Map<String, Integer> eventsWith = new java.util.HashMap<>();
+    // counted by String (no UTF-8 per event), ordered as UTF-8 bytes once per distinct value
+    Map<String, Map<String, int[]>> byField = new HashMap<>();
+    Map<String, int[]> eventsWith = new HashMap<>();
     for (Event event : columns) {
       countDefault(byField, eventsWith, EventFields.HOST, event.host());
       countDefault(byField, eventsWith, EventFields.SOURCE, event.source());
       countDefault(byField, eventsWith, EventFields.SOURCETYPE, event.sourcetype());
       for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
-        if (options.fieldType(field.getKey()) != IndexedFieldType.KEYWORD
-            || field.getValue().isEmpty()) {
+        if (field.getValue().isEmpty()
+            || options.fieldType(field.getKey()) != IndexedFieldType.KEYWORD) {
           continue;
         }
-        eventsWith.merge(field.getKey(), 1, Integer::sum);
-        TreeMap<BytesRef, int[]> counts =
-            byField.computeIfAbsent(field.getKey(), f -> new TreeMap<>());
+        eventsWith.computeIfAbsent(field.getKey(), f -> new int[1])[0]++;
+        Map<String, int[]> counts = byField.computeIfAbsent(field.getKey(), f -> new HashMap<>());
         for (String value : field.getValue()) { // distinct per event (the column's values)
-          counts.computeIfAbsent(new BytesRef(value), v -> new int[1])[0]++;
+          counts.computeIfAbsent(value, v -> new int[1])[0]++;
         }
       }
     }
-    for (Map.Entry<String, TreeMap<BytesRef, int[]>> field : byField.entrySet()) {
-      if (eventsWith.getOrDefault(field.getKey(), 0) != columns.size()) {
+    for (Map.Entry<String, Map<String, int[]>> field : byField.entrySet()) {
+      int[] with = eventsWith.get(field.getKey());
+      if (with == null || with[0] != columns.size()) {
         continue; // some event has no value: the block is read for this field
       }
+      Map<String, int[]> counts = field.getValue();
+      BytesRef[] values = new BytesRef[counts.size()];
+      int[][] countOf = new int[counts.size()][];
+      int i = 0;
+      for (Map.Entry<String, int[]> value : counts.entrySet()) {
+        values[i] = new BytesRef(value.getKey());
+        countOf[i++] = value.getValue();
+      }
+      Integer[] order = new Integer[values.length];
+      for (int v = 0; v < order.length; v++) {
+        order[v] = v;
+      }
+      Arrays.sort(order, (a, b) -> values[a].compareTo(values[b]));
       ByteBuffersDataOutput out = new ByteBuffersDataOutput();
       out.writeByte(VERSION);
-      for (Map.Entry<BytesRef, int[]> value : field.getValue().entrySet()) {
-        document.add(new SortedSetDocValuesField(VALUES + field.getKey(), value.getKey()));
+      for (int v : order) {
+        document.add(new SortedSetDocValuesField(VALUES + field.getKey(), values[v]));
         try {
-          out.writeVInt(value.getValue()[0]);
+          out.writeVInt(countOf[v][0]);
         } catch (IOException e) {
           throw new AssertionError(e); // in memory
         }
@@ -99,16 +114,16 @@ public final class BlockValueCounts {
   }
 
   private static void countDefault(
-      Map<String, TreeMap<BytesRef, int[]>> byField,
-      Map<String, Integer> eventsWith,
+      Map<String, Map<String, int[]>> byField,
+      Map<String, int[]> eventsWith,
       String field,
       String value) {
     if (value == null || value.isEmpty()) {
       return;
     }
-    eventsWith.merge(field, 1, Integer::sum);
-    byField.computeIfAbsent(field, f -> new TreeMap<>())
-        .computeIfAbsent(new BytesRef(value), v -> new int[1])[0]++;
+    eventsWith.computeIfAbsent(field, f -> new int[1])[0]++;
+    byField.computeIfAbsent(field, f -> new HashMap<>())
+        .computeIfAbsent(value, v -> new int[1])[0]++;
   }
 
   /**
