@@ -129,7 +129,10 @@ public final class EventBlock {
     return times[i];
   }
 
-  /** Where event {@code i}'s UTF-8 text starts in {@link #bytes()}. */
+  /**
+   * Where event {@code i}'s UTF-8 text starts in {@link #bytes()}; {@code i == count()}: where the
+   * texts end.
+   */
   public int rawOffset(int i) {
     rawStarts();
     return rawStarts[i];
@@ -153,15 +156,21 @@ public final class EventBlock {
 
   private void rawStarts() {
     if (rawStarts == null) {
-      ByteArrayDataInput in = section(1);
+      // the lengths (vints) first, then the texts: decoded in place, once per block
       int[] starts = new int[count + 1];
-      int[] lengths = new int[count];
+      int at = sectionStarts[1];
       for (int e = 0; e < count; e++) {
-        lengths[e] = in.readVInt();
+        int b = bytes[at++];
+        int length = b & 0x7F;
+        for (int shift = 7; b < 0; shift += 7) {
+          b = bytes[at++];
+          length |= (b & 0x7F) << shift;
+        }
+        starts[e + 1] = length; // the length for now, the end once summed below
       }
-      starts[0] = in.getPosition();
+      starts[0] = at;
       for (int e = 0; e < count; e++) {
-        starts[e + 1] = starts[e] + lengths[e];
+        starts[e + 1] += starts[e];
       }
       rawStarts = starts;
     }

@@ -110,10 +110,25 @@ final class BlockEvents implements StoredEvent.Loader {
   public CharSequence rawView(int doc) {
     int offset = block.rawOffset(doc);
     int length = block.rawLength(doc);
-    return AsciiText.isAscii(block.bytes(), offset, length)
+    return (allAscii() || AsciiText.isAscii(block.bytes(), offset, length))
         ? new AsciiText().reset(block.bytes(), offset, length)
         : null;
   }
+
+  /**
+   * Whether every event's text is ASCII, checked once over the block's whole text section instead
+   * of once per event (nearly every block of machine data is).
+   */
+  private boolean allAscii() {
+    if (allAscii == 0) {
+      int start = block.rawOffset(0);
+      allAscii =
+          AsciiText.isAscii(block.bytes(), start, block.rawOffset(block.count()) - start) ? 1 : -1;
+    }
+    return allAscii > 0;
+  }
+
+  private int allAscii; // 0: not checked yet, 1: every text is ASCII, -1: some is not
 
   /** Takes the block's bytes out of a block document's stored fields. */
   private static final class Payload extends StoredFieldVisitor {

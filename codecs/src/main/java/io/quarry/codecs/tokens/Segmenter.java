@@ -119,6 +119,29 @@ public final class Segmenter {
   }
 
   /**
+   * Whether {@code term} — a single term ({@link #isSingleTerm}), lower-cased — is one of the index
+   * terms of {@code lower}, an already lower-cased text: {@code terms(text).contains(term)} without
+   * building the set. A term without breakers is emitted only as a part (a run between breakers of
+   * either kind, a token's whole text being one of its parts when it has no minor breaker), so it
+   * is a term exactly where it occurs with a breaker or an end on each side.
+   */
+  public static boolean containsTerm(String lower, String term) {
+    int length = term.length();
+    for (int at = lower.indexOf(term); at >= 0; at = lower.indexOf(term, at + 1)) {
+      int end = at + length;
+      if ((at == 0 || isBreaker(lower.charAt(at - 1)))
+          && (end == lower.length() || isBreaker(lower.charAt(end)))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isBreaker(char c) {
+    return isMajorBreaker(c) || isMinorBreaker(c);
+  }
+
+  /**
    * Whether any of the text's tokens between major breakers — not split at minor ones, lower-cased
    * — passes {@code test}: what Splunk's {@code TERM()} matches against.
    */

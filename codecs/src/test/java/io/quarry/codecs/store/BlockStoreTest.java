@@ -93,9 +93,12 @@ class BlockStoreTest {
 
   /** Every scan visible event as text: time, raw, default fields, index-time fields. */
   private static String describe(StoredEvent event) {
+    String view = String.valueOf(event.rawText()); // the block's bytes where they are ASCII
     return event.timeMicros()
         + " "
         + event.raw()
+        + " | "
+        + view
         + " | "
         + event.host()
         + " "

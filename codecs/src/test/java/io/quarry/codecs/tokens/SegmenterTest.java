@@ -68,4 +68,45 @@ class SegmenterTest {
     assertThat(Segmenter.requiredParts("Failed-password:for"))
         .containsExactly("failed", "password", "for");
   }
+
+  @Test
+  void containsTermAgreesWithTheTermSetOnRandomTexts() {
+    java.util.Random random = new java.util.Random(7);
+    String alphabet = "abAB1 -./:=\"[]_\u0130\u212a\u00e9";
+    for (int round = 0; round < 20_000; round++) {
+      String text = randomText(random, alphabet, 1 + random.nextInt(40));
+      String lower = text.toLowerCase(java.util.Locale.ROOT);
+      var terms = Segmenter.terms(text);
+      for (String term : terms) {
+        if (Segmenter.isSingleTerm(term)) {
+          assertThat(Segmenter.containsTerm(lower, term)).as("'%s' in '%s'", term, text).isTrue();
+        }
+      }
+      String word = randomText(random, "abAB1\u212a", 1 + random.nextInt(3));
+      String term = word.toLowerCase(java.util.Locale.ROOT);
+      assertThat(Segmenter.containsTerm(lower, term))
+          .as("'%s' in '%s'", term, text)
+          .isEqualTo(terms.contains(term));
+    }
+  }
+
+  @Test
+  void containsTermNeedsABreakerOrAnEndOnEachSide() {
+    String lower = "get /cart.do?itemid=est-14 http/1.1 200";
+    assertThat(Segmenter.containsTerm(lower, "cart")).isTrue();
+    assertThat(Segmenter.containsTerm(lower, "get")).isTrue();
+    assertThat(Segmenter.containsTerm(lower, "200")).isTrue();
+    assertThat(Segmenter.containsTerm(lower, "14")).isTrue();
+    assertThat(Segmenter.containsTerm(lower, "car")).isFalse();
+    assertThat(Segmenter.containsTerm(lower, "temid")).isFalse();
+    assertThat(Segmenter.containsTerm(lower, "20")).isFalse();
+  }
+
+  private static String randomText(java.util.Random random, String alphabet, int length) {
+    StringBuilder text = new StringBuilder(length);
+    for (int i = 0; i < length; i++) {
+      text.append(alphabet.charAt(random.nextInt(alphabet.length())));
+    }
+    return text.toString();
+  }
 }

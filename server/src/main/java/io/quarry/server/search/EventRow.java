@@ -146,11 +146,11 @@ final class EventRow implements Row {
     if (term.pattern() != null) {
       return terms().stream().anyMatch(term.pattern()::matches);
     }
-    if (!term.phrase() && Segmenter.isSingleTerm(term.text())) {
-      return terms().contains(term.lowerCase());
-    }
     if (lowerRaw == null) {
       lowerRaw = stored.raw().toLowerCase(Locale.ROOT);
+    }
+    if (!term.phrase() && Segmenter.isSingleTerm(term.text())) {
+      return Segmenter.containsTerm(lowerRaw, term.lowerCase());
     }
     return lowerRaw.contains(term.lowerCase());
   }
