@@ -35,7 +35,8 @@ import org.apache.lucene.util.BytesRef;
  * A block without them for {@code f} (some event lacks {@code f}, or it was written before the
  * counts existed) is read event by event. Every event of a counted block has at least one value, so
  * when the counts add up to the block's event count every event has exactly one: then "events whose
- * value satisfies a condition" is the sum of the counts of the values that do.
+ * value satisfies a condition" is the sum of the counts of the values that do, and which value each
+ * event has is written beside them ({@link BlockValueCodes}) when the block has several.
  *
  * <p>Read per segment: {@link #open}, then {@link #advanceExact} per block document in increasing
  * doc-id order.
@@ -76,7 +77,7 @@ public final class BlockValueCounts {
         eventsWith.computeIfAbsent(field.getKey(), f -> new int[1])[0]++;
         Map<String, int[]> counts = byField.computeIfAbsent(field.getKey(), f -> new HashMap<>());
         for (String value : field.getValue()) { // distinct per event (the column's values)
-          counts.computeIfAbsent(value, v -> new int[1])[0]++;
+          counts.computeIfAbsent(value, v -> new int[2])[0]++; // count, then index
         }
       }
     }
@@ -98,6 +99,18 @@ public final class BlockValueCounts {
         order[v] = v;
       }
       Arrays.sort(order, (a, b) -> values[a].compareTo(values[b]));
+      int total = 0;
+      for (int rank = 0; rank < order.length; rank++) {
+        countOf[order[rank]][1] = rank; // the value's index in the block's order
+        total += countOf[order[rank]][0];
+      }
+      if (order.length > 1 && total == columns.size()) { // one value per event: codes
+        int[] codes = new int[columns.size()];
+        for (int e = 0; e < codes.length; e++) {
+          codes[e] = counts.get(valueOf(columns.get(e), field.getKey()))[1];
+        }
+        BlockValueCodes.write(document, field.getKey(), codes, codes.length, order.length);
+      }
       ByteBuffersDataOutput out = new ByteBuffersDataOutput();
       out.writeByte(VERSION);
       for (int v : order) {
@@ -123,7 +136,17 @@ public final class BlockValueCounts {
     }
     eventsWith.computeIfAbsent(field, f -> new int[1])[0]++;
     byField.computeIfAbsent(field, f -> new HashMap<>())
-        .computeIfAbsent(value, v -> new int[1])[0]++;
+        .computeIfAbsent(value, v -> new int[2])[0]++; // count, then index
+  }
+
+  /** An event's one value of a counted field (a default field's or its index-time value). */
+  private static String valueOf(Event event, String field) {
+    return switch (field) {
+      case EventFields.HOST -> event.host();
+      case EventFields.SOURCE -> event.source();
+      case EventFields.SOURCETYPE -> event.sourcetype();
+      default -> event.indexedFields().get(field).get(0);
+    };
   }
 
   /**
@@ -131,6 +154,18 @@ public final class BlockValueCounts {
    * blocks only counts from them where they exist; elsewhere it reads every event).
    */
   public static boolean anyIn(IndexStore store, String field) throws IOException {
+    return anyBlockField(store, VALUES + field);
+  }
+
+  /**
+   * Whether some block bucket of {@code store} has value codes of {@code field} ({@link
+   * BlockValueCodes}).
+   */
+  public static boolean anyCodesIn(IndexStore store, String field) throws IOException {
+    return anyBlockField(store, BlockValueCodes.CODES + field);
+  }
+
+  private static boolean anyBlockField(IndexStore store, String luceneField) throws IOException {
     for (Bucket bucket : store.bucketsOverlapping(Long.MIN_VALUE, Long.MAX_VALUE)) {
       if (bucket.format() != BucketFormat.BLOCKS) {
         continue;
@@ -138,7 +173,7 @@ public final class BlockValueCounts {
       org.apache.lucene.search.IndexSearcher searcher = bucket.acquire();
       try {
         for (org.apache.lucene.index.LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-          if (leaf.reader().getFieldInfos().fieldInfo(VALUES + field) != null) {
+          if (leaf.reader().getFieldInfos().fieldInfo(luceneField) != null) {
             return true;
           }
         }

@@ -1,5 +1,6 @@
 package io.quarry.server.search;
 
+import io.quarry.codecs.store.BlockValueCodes;
 import io.quarry.codecs.store.BlockValueCounts;
 import io.quarry.codecs.store.EventFields;
 import io.quarry.codecs.tokens.Segmenter;
@@ -67,18 +68,29 @@ final class BlockCondition {
   /** Whether the searched blocks have value counts of a field (all: not known to lack them). */
   private final java.util.function.Predicate<String> counted;
 
+  /** Whether the searched blocks have value codes of a field ({@link BlockValueCodes}). */
+  private final java.util.function.Predicate<String> coded;
+
   private BlockCondition(Map<String, Test> clauses) {
-    this(clauses, field -> true);
+    this(clauses, field -> true, field -> true);
   }
 
-  private BlockCondition(Map<String, Test> clauses, java.util.function.Predicate<String> counted) {
+  private BlockCondition(
+      Map<String, Test> clauses,
+      java.util.function.Predicate<String> counted,
+      java.util.function.Predicate<String> coded) {
     this.clauses = clauses;
     this.counted = counted;
+    this.coded = coded;
   }
 
-  /** This condition over blocks that have value counts only of the fields {@code counted} says. */
-  BlockCondition countedFields(java.util.function.Predicate<String> counted) {
-    return new BlockCondition(clauses, counted);
+  /**
+   * This condition over blocks that have value counts only of the fields {@code counted} says, and
+   * value codes only of those {@code coded} says.
+   */
+  BlockCondition countedFields(
+      java.util.function.Predicate<String> counted, java.util.function.Predicate<String> coded) {
+    return new BlockCondition(clauses, counted, coded);
   }
 
   /** The block condition of a search filter (none: {@link #ALWAYS}), or null when it has none. */
@@ -102,12 +114,18 @@ final class BlockCondition {
 
   /**
    * Whether a count by {@code field} can be taken from blocks under this condition: every clause is
-   * on {@code field} or on a default field (one value per batch, so rarely mixed in a block).
+   * on {@code field}, on a default field (one value per batch, so rarely mixed in a block), or on a
+   * field that, like {@code field}, has value codes (a block mixed on it is counted event by event
+   * from both fields' codes).
    */
   boolean countsAlong(String field) {
     return counted.test(field)
         && clauses.keySet().stream()
-            .allMatch(f -> f.equals(field) || LuceneTranslator.KEYWORD_FIELDS.contains(f));
+            .allMatch(
+                f ->
+                    f.equals(field)
+                        || LuceneTranslator.KEYWORD_FIELDS.contains(f)
+                        || (coded.test(f) && coded.test(field)));
   }
 
   private static boolean conjunction(SearchExpression expression, Map<String, Test> into) {
@@ -272,7 +290,8 @@ final class BlockCondition {
       FieldCounts counts = fields.get(field);
       if (counts == null && !fields.containsKey(field)) {
         BlockValueCounts opened = BlockValueCounts.open(reader, field);
-        counts = opened == null ? null : new FieldCounts(opened);
+        counts =
+            opened == null ? null : new FieldCounts(opened, BlockValueCodes.open(reader, field));
         fields.put(field, counts);
       }
       return counts;
@@ -344,12 +363,33 @@ final class BlockCondition {
    */
   static final class FieldCounts {
     final BlockValueCounts values;
+    private final BlockValueCodes codes;
     private int doc = -1;
     private boolean present;
+    private int codedDoc = -1;
+    private boolean coded;
+    private int[] codesOf = new int[0];
     private final Map<Test, byte[]> decided = new HashMap<>();
 
-    FieldCounts(BlockValueCounts values) {
+    FieldCounts(BlockValueCounts values, BlockValueCodes codes) {
       this.values = values;
+      this.codes = codes;
+    }
+
+    /**
+     * The current block's codes ({@link BlockValueCodes}): event {@code e}'s value is the block's
+     * value {@code codes()[e]}; null when the block has none (its events are read). The block must
+     * be the one {@link #at} moved to, with its counts.
+     */
+    int[] codes(int doc, int events) throws IOException {
+      if (doc != codedDoc) {
+        codedDoc = doc;
+        if (codesOf.length < events) {
+          codesOf = new int[events];
+        }
+        coded = values.total() == events && codes.read(doc, events, values.size(), codesOf);
+      }
+      return coded ? codesOf : null;
     }
 
     /** Moves to block {@code doc}; false when it has no counts of the field. */

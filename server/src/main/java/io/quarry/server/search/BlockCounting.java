@@ -118,10 +118,14 @@ final class BlockCounting {
             return DocShortcut.VISIT; // some event lacks the counted field: its value may come from
             // search-time extraction
           }
-          if (mode != Mode.ROWS
-              && verdict >= 0
-              && segment.mixed() != counted) { // mixed on another field: which events is unknown
-            return DocShortcut.VISIT;
+          int[] mixedCodes = null; // mixed on another field: which events match, from the codes
+          int[] countedCodes = null;
+          if (mode != Mode.ROWS && verdict >= 0 && segment.mixed() != counted) {
+            mixedCodes = segment.mixed().codes(doc, events);
+            countedCodes = mixedCodes == null ? null : counted.codes(doc, events);
+            if (countedCodes == null) {
+              return DocShortcut.VISIT; // a block without codes: its events are read
+            }
           }
           if (control.readAndCheck(events)) {
             return DocShortcut.STOP;
@@ -131,6 +135,10 @@ final class BlockCounting {
           }
           if (mode == Mode.ROWS) {
             rows += verdict == BlockCondition.ALL ? events : sureEvents(segment);
+            return DocShortcut.TAKEN;
+          }
+          if (countedCodes != null) {
+            rows += countEach(segment, mixedCodes, counted, countedCodes, events, into);
             return DocShortcut.TAKEN;
           }
           for (int v = 0; v < counted.values.size(); v++) {
@@ -225,6 +233,39 @@ final class BlockCounting {
     }
     return true;
   }
+
+  /**
+   * Counts a block mixed on one field by another, event by event from both fields' codes: each
+   * event whose value of the mixed field surely matches adds one to its counted value's ordinal;
+   * returns the events counted.
+   */
+  private long countEach(
+      BlockCondition.Segment segment,
+      int[] mixedCodes,
+      BlockCondition.FieldCounts counted,
+      int[] countedCodes,
+      int events,
+      int[] into)
+      throws IOException {
+    BlockCondition.FieldCounts mixed = segment.mixed();
+    int size = mixed.values.size();
+    if (sureByCode.length < size) {
+      sureByCode = new boolean[size];
+    }
+    for (int v = 0; v < size; v++) {
+      sureByCode[v] = segment.mixedSure(mixed.values.ord(v));
+    }
+    long matched = 0;
+    for (int e = 0; e < events; e++) {
+      if (sureByCode[mixedCodes[e]]) {
+        into[(int) counted.values.ord(countedCodes[e])]++;
+        matched++;
+      }
+    }
+    return matched;
+  }
+
+  private boolean[] sureByCode = new boolean[0];
 
   /** The largest dictionary counted per time bucket (an int per value and bucket). */
   private static final int MAX_TIMED_ORDINALS = 4_096;

@@ -962,17 +962,28 @@ public final class SearchService implements AutoCloseable {
     return condition == null
         ? null
         : condition.countedFields(
+            field -> anyBlocks(indexes, field, io.quarry.codecs.store.BlockValueCounts::anyIn),
             field ->
-                indexes.stream()
-                    .anyMatch(
-                        name -> {
-                          try {
-                            return io.quarry.codecs.store.BlockValueCounts.anyIn(
-                                store.index(name), field);
-                          } catch (IOException e) {
-                            throw new java.io.UncheckedIOException(e);
-                          }
-                        }));
+                anyBlocks(indexes, field, io.quarry.codecs.store.BlockValueCounts::anyCodesIn));
+  }
+
+  /** Whether some block bucket of the indexes has {@code what} of {@code field}. */
+  private boolean anyBlocks(List<String> indexes, String field, BlockFieldProbe what) {
+    return indexes.stream()
+        .anyMatch(
+            name -> {
+              try {
+                return what.test(store.index(name), field);
+              } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
+  }
+
+  /** A question about the block buckets of an index store. */
+  @FunctionalInterface
+  private interface BlockFieldProbe {
+    boolean test(io.quarry.codecs.store.IndexStore store, String field) throws IOException;
   }
 
   /** Where a probing aggregator would send rows: it is never fed any. */

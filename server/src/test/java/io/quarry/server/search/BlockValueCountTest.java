@@ -157,6 +157,14 @@ class BlockValueCountTest {
           "NOT code=200 | stats count by code",
           "code=404 level=info | stats count",
           "code=404 level=info | stats count by level",
+          // a filter on one field, a count by another: blocks mixed on it counted per event
+          "code>=500 | stats count by level",
+          "level=warn | stats count by code",
+          "code=404 | top level",
+          "NOT level=info | top limit=3 code",
+          "NOT code=200 | timechart span=1h count by level",
+          "level=error | stats count by host",
+          "level=warn | stats count by tag",
           "| dedup level | table _time level code",
           "| dedup host | table _time host",
           "| dedup tag | table _time tag",
@@ -186,7 +194,9 @@ class BlockValueCountTest {
             "| stats count by host",
             "level=warn | stats count",
             "sourcetype=tags level=info | stats count",
-            "level IN (warn, error) | stats count by level")) {
+            "level IN (warn, error) | stats count by level",
+            "level=warn | stats count by code",
+            "NOT level=info | top code")) {
       SearchStats counted = stats("search index=bl " + search);
       assertThat(counted.scanCosts().journalBlocks()).as(search).isZero();
     }

@@ -1,0 +1,137 @@
+package io.quarry.codecs.store;
+
+import java.io.IOException;
+import java.util.Arrays;
+import org.apache.lucene.document.BinaryDocValuesField;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * Which of its block's distinct values each event has (issue 23): for a field whose {@link
+ * BlockValueCounts} say every event of the block has exactly one value and the block has more than
+ * one, {@value #CODES}{@code f} holds, per event in block order (newest first), the index of its
+ * value among the block's values in their ({@link BlockValueCounts}) order — a column of small
+ * codes beside the counts, so a filter on one field and a count by another ({@code status>=500 |
+ * stats count by clientip}) are answered per event from doc values, without decompressing the
+ * block.
+ *
+ * <pre>
+ * codes := version:byte(=1) bits:byte(1|2|4|8|16) code{events}   packed low bits first, bytes
+ *          little-endian; a 16-bit code is two bytes, little-endian
+ * </pre>
+ *
+ * A block of one value has no codes (every event's is 0); a block where some event lacks the field
+ * or has several values has neither counts nor codes and is read event by event, as is one written
+ * before the codes existed or in a later grammar.
+ */
+public final class BlockValueCodes {
+  static final String CODES = "_be.";
+
+  /** The grammar version of {@value #CODES} values. */
+  static final byte VERSION = 1;
+
+  private final BinaryDocValues codes;
+
+  private BlockValueCodes(BinaryDocValues codes) {
+    this.codes = codes;
+  }
+
+  /**
+   * Adds a block's codes of {@code field}: {@code codes[e]} is event {@code e}'s value's index
+   * among the block's {@code size} values ({@code size > 1}).
+   */
+  static void write(Document document, String field, int[] codes, int events, int size) {
+    int bits = bits(size);
+    byte[] packed = new byte[2 + (events * bits + 7) / 8];
+    packed[0] = VERSION;
+    packed[1] = (byte) bits;
+    for (int e = 0; e < events; e++) {
+      int code = codes[e];
+      if (bits == 16) {
+        packed[2 + 2 * e] = (byte) code;
+        packed[3 + 2 * e] = (byte) (code >>> 8);
+      } else {
+        int bit = e * bits;
+        packed[2 + (bit >>> 3)] |= (byte) (code << (bit & 7));
+      }
+    }
+    document.add(new BinaryDocValuesField(CODES + field, new BytesRef(packed)));
+  }
+
+  /** The fewest of 1, 2, 4, 8, 16 bits that hold every index below {@code size}. */
+  static int bits(int size) {
+    int needed = 32 - Integer.numberOfLeadingZeros(Math.max(1, size - 1));
+    return needed <= 1 ? 1 : needed <= 2 ? 2 : needed <= 4 ? 4 : needed <= 8 ? 8 : 16;
+  }
+
+  /** The codes of {@code field} in a segment of block documents (perhaps none of them has any). */
+  public static BlockValueCodes open(LeafReader reader, String field) throws IOException {
+    return new BlockValueCodes(reader.getBinaryDocValues(CODES + field));
+  }
+
+  /**
+   * Reads block document {@code doc}'s codes (increasing doc order) of its {@code events} events,
+   * whose values number {@code size}, into {@code into}; false when the block has none (read its
+   * events instead). A block of one value needs none: every code is 0.
+   *
+   * @throws CorruptIndexException when the codes do not fit the block
+   */
+  public boolean read(int doc, int events, int size, int[] into) throws IOException {
+    if (size == 1) {
+      Arrays.fill(into, 0, events, 0);
+      return true;
+    }
+    if (codes == null || !codes.advanceExact(doc)) {
+      return false;
+    }
+    BytesRef value = codes.binaryValue();
+    byte[] bytes = value.bytes;
+    int at = value.offset;
+    if (value.length < 2 || bytes[at] != VERSION) {
+      return false; // a later grammar this reader does not know: read the events
+    }
+    int bits = bytes[at + 1];
+    if ((bits != 1 && bits != 2 && bits != 4 && bits != 8 && bits != 16)
+        || value.length != 2 + (events * bits + 7) / 8
+        || bits < bits(size)) {
+      throw new CorruptIndexException(
+          "block value codes of "
+              + value.length
+              + " bytes, "
+              + bits
+              + " bits per code, do not fit "
+              + events
+              + " events of "
+              + size
+              + " values",
+          "doc " + doc);
+    }
+    int base = at + 2;
+    if (bits == 16) {
+      for (int e = 0; e < events; e++) {
+        into[e] = (bytes[base + 2 * e] & 0xFF) | (bytes[base + 2 * e + 1] & 0xFF) << 8;
+      }
+    } else if (bits == 8) {
+      for (int e = 0; e < events; e++) {
+        into[e] = bytes[base + e] & 0xFF;
+      }
+    } else {
+      int mask = (1 << bits) - 1;
+      for (int e = 0; e < events; e++) {
+        int bit = e * bits;
+        into[e] = (bytes[base + (bit >>> 3)] >>> (bit & 7)) & mask;
+      }
+    }
+    for (int e = 0; e < events; e++) {
+      if (into[e] >= size) {
+        throw new CorruptIndexException(
+            "block value code " + into[e] + " of event " + e + " past " + size + " values",
+            "doc " + doc);
+      }
+    }
+    return true;
+  }
+}
