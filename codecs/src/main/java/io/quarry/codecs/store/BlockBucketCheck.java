@@ -16,7 +16,9 @@ import org.apache.lucene.util.Bits;
  * {@code quarry fsck}'s check of a block bucket beyond Lucene's {@code CheckIndex} (which verifies
  * the files' checksums and reads every stored field, so each journal block's CRC): every event
  * block is opened (its own CRC) and decoded whole ({@link EventBlock#verify}), and agrees with its
- * document's doc values — its event count with {@code _n}, its newest time with {@code _time}.
+ * document's doc values — its event count with {@code _n}, its newest time with {@code _time}, its
+ * events' values with the value counts and codes ({@link BlockValueCounts}, {@link
+ * BlockValueCodes}).
  */
 final class BlockBucketCheck {
   private BlockBucketCheck() {}
@@ -40,6 +42,18 @@ final class BlockBucketCheck {
     NumericDocValues counts = DocValues.getNumeric(reader, BlockDocuments.COUNT);
     NumericDocValues newest = DocValues.getNumeric(reader, EventFields.TIME);
     Bits live = reader.getLiveDocs();
+    java.util.Map<String, BlockValueCounts> counted = new java.util.TreeMap<>();
+    java.util.Map<String, BlockValueCodes> coded = new java.util.HashMap<>();
+    for (org.apache.lucene.index.FieldInfo info : reader.getFieldInfos()) {
+      if (info.name.startsWith(BlockValueCounts.VALUES)) {
+        String field = info.name.substring(BlockValueCounts.VALUES.length());
+        BlockValueCounts values = BlockValueCounts.open(reader, field);
+        if (values != null) {
+          counted.put(field, values);
+          coded.put(field, BlockValueCodes.open(reader, field));
+        }
+      }
+    }
     for (int doc = 0; doc < reader.maxDoc(); doc++) {
       if (live != null && !live.get(doc)) {
         continue;
@@ -54,10 +68,82 @@ final class BlockBucketCheck {
             || (block.count() > 0 && newest.longValue() != block.time(0))) {
           return "block " + doc + ": newest event at " + block.time(0) + ", its _time differs";
         }
+        for (java.util.Map.Entry<String, BlockValueCounts> field : counted.entrySet()) {
+          String problem =
+              valuesProblem(
+                  block, doc, field.getKey(), field.getValue(), coded.get(field.getKey()));
+          if (problem != null) {
+            return "block " + doc + ": " + problem;
+          }
+        }
       } catch (IOException | RuntimeException e) {
         return "block " + doc + ": " + e.getMessage();
       }
     }
     return null;
+  }
+
+  /**
+   * Whether a block's value counts of {@code field} ({@link BlockValueCounts}) and its codes
+   * ({@link BlockValueCodes}) say what its events' own values say: each value's count is the number
+   * of events that have it, and each event's code names its value.
+   */
+  private static String valuesProblem(
+      BlockEvents block, int doc, String field, BlockValueCounts counts, BlockValueCodes codes)
+      throws IOException {
+    if (!counts.advanceExact(doc)) {
+      return null; // no counts of the field in this block: its events are read
+    }
+    int events = block.count();
+    java.util.Map<String, Integer> valueIndex = new java.util.HashMap<>();
+    int[] seen = new int[counts.size()];
+    for (int i = 0; i < counts.size(); i++) {
+      valueIndex.put(counts.dictionary().lookupOrd(counts.ord(i)).utf8ToString(), i);
+    }
+    int[] codesOf = new int[events];
+    boolean withCodes = counts.total() == events && codes.read(doc, events, counts.size(), codesOf);
+    for (int e = 0; e < events; e++) {
+      java.util.List<String> values = valuesOf(block, e, field);
+      if (values.isEmpty()) {
+        return "event " + e + " has no " + field + " though the block counts it";
+      }
+      for (String value : values) {
+        Integer index = valueIndex.get(value);
+        if (index == null) {
+          return "event " + e + "'s " + field + " '" + value + "' is not among the block's values";
+        }
+        seen[index]++;
+        if (withCodes && codesOf[e] != index) {
+          return "event "
+              + e
+              + "'s "
+              + field
+              + " code "
+              + codesOf[e]
+              + " is not its value's "
+              + index;
+        }
+      }
+    }
+    for (int i = 0; i < seen.length; i++) {
+      if (seen[i] != counts.count(i)) {
+        return field + " value " + i + " counted " + counts.count(i) + ", held by " + seen[i];
+      }
+    }
+    return null;
+  }
+
+  private static java.util.List<String> valuesOf(BlockEvents block, int event, String field)
+      throws IOException {
+    return switch (field) {
+      case EventFields.HOST, EventFields.SOURCE, EventFields.SOURCETYPE -> {
+        String value = block.defaultField(event, field);
+        yield value.isEmpty() ? java.util.List.of() : java.util.List.of(value);
+      }
+      default -> {
+        java.util.List<String> values = block.field(event, field);
+        yield values == null ? java.util.List.of() : values;
+      }
+    };
   }
 }

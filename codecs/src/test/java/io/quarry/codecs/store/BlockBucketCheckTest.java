@@ -1,0 +1,66 @@
+package io.quarry.codecs.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.BytesRef;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code quarry fsck}'s check of a block bucket ({@link BlockBucketCheck}) reads the per-block
+ * value counts and codes against the events' own values: a real bucket passes, one whose codes were
+ * rewritten to name other values does not.
+ */
+class BlockBucketCheckTest {
+  @TempDir Path data;
+
+  @Test
+  void codesThatNameOtherValuesAreFound() throws Exception {
+    IndexOptions blocks = IndexOptions.DEFAULTS.withFormat(BucketFormat.BLOCKS);
+    List<Event> events = new ArrayList<>();
+    String[] statuses = {"200", "404", "500"};
+    for (int i = 0; i < 10; i++) { // one block: 10 events, three values of status
+      events.add(
+          new Event(
+              1_700_000_000_000_000L + i * 1_000_000L,
+              "event " + i,
+              "h",
+              "s",
+              "st",
+              Map.of("status", List.of(statuses[i % 3]))));
+    }
+    try (EventStore store = EventStore.open(data, Map.of("main", blocks))) {
+      store.write("main", events);
+      store.index("main").rollHotBucket();
+    }
+    Path bucket = data.resolve("indexes/main/buckets/1");
+    assertThat(BlockBucketCheck.firstProblem(bucket)).isNull();
+
+    // every event coded as the first value: two bits for 10 events, all zero
+    byte[] forged = new byte[2 + (10 * 2 + 7) / 8];
+    forged[0] = BlockValueCodes.VERSION;
+    forged[1] = 2;
+    try (FSDirectory directory = FSDirectory.open(bucket);
+        IndexWriter writer =
+            new IndexWriter(
+                directory,
+                new IndexWriterConfig()
+                    .setCodec(new io.quarry.codecs.journal.QuarryCodec())
+                    .setOpenMode(IndexWriterConfig.OpenMode.APPEND))) {
+      writer.updateBinaryDocValue(
+          new Term(EventFields.TOKENS, "event"),
+          BlockValueCodes.CODES + "status",
+          new BytesRef(forged));
+      writer.commit();
+    }
+    assertThat(BlockBucketCheck.firstProblem(bucket)).contains("status code 0 is not its value's");
+  }
+}
