@@ -725,12 +725,14 @@ public final class SearchService implements AutoCloseable {
       StageStats stages,
       Evaluator evaluator,
       SearchControl control) {
-    if (plan.generator().orElseThrow() instanceof io.quarry.ql.ast.MakeResultsCommand make
-        && PageBatch.enabled()
-        && PageReduce.supports(plan.pipeline())) {
+    java.util.Iterator<Page> generated =
+        PageBatch.enabled() && PageReduce.supports(plan.pipeline())
+            ? generatedPages(plan.generator().orElseThrow(), evaluator)
+            : null;
+    if (generated != null) {
       long rows =
           feedPages(
-              new io.quarry.ql.exec.MakeResultsPages(make, evaluator.now(), PAGE_SIZE),
+              generated,
               new PageReduce(plan.pipeline(), evaluator, results::add, stages, 0, PAGE_SIZE),
               control);
       end.finish();
@@ -770,6 +772,25 @@ public final class SearchService implements AutoCloseable {
     return ScanStats.generated(rows);
   }
 
+  /**
+   * A generator's results made straight as pages ({@code | makeresults} without inline data, {@code
+   * | inputlookup t}); null when it generates rows only.
+   */
+  private java.util.Iterator<Page> generatedPages(Command generator, Evaluator evaluator) {
+    return switch (generator) {
+      case io.quarry.ql.ast.MakeResultsCommand make ->
+          new io.quarry.ql.exec.MakeResultsPages(make, evaluator.now(), PAGE_SIZE);
+      case io.quarry.ql.ast.InputLookupCommand input -> {
+        io.quarry.ql.exec.LookupTable table = lookups.table(input.table());
+        if (table != null) { // held for this search while it runs: counted, as lookup's
+          evaluator.memory("inputlookup").add(table.estimatedBytes());
+        }
+        yield new io.quarry.ql.exec.LookupPages(table, PAGE_SIZE);
+      }
+      default -> null;
+    };
+  }
+
   /** {@code | makeresults}' rows, made one at a time: {@code _time} and, annotated, Splunk's. */
   static java.util.stream.Stream<Row> madeResults(
       io.quarry.ql.ast.MakeResultsCommand make, Instant now) {
@@ -794,7 +815,7 @@ public final class SearchService implements AutoCloseable {
    * A lookup table's rows, made one at a time as the pipeline takes them (none when the table was
    * deleted since the search was planned).
    */
-  private static java.util.stream.Stream<Row> lookupRows(io.quarry.ql.exec.LookupTable table) {
+  static java.util.stream.Stream<Row> lookupRows(io.quarry.ql.exec.LookupTable table) {
     if (table == null) {
       return java.util.stream.Stream.empty();
     }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.MakeResultsCommand;
+import io.quarry.ql.exec.LookupPages;
+import io.quarry.ql.exec.LookupTable;
 import io.quarry.ql.exec.MakeResultsPages;
 import io.quarry.ql.exec.PageCollector;
 import io.quarry.ql.exec.RowStages;
@@ -81,6 +83,43 @@ class RowStagesSearchTest {
       new MakeResultsPages(make, now, pageSize).forEachRemaining(pages::add);
       assertThat(table(pages)).as("%s, pages of %d", make, pageSize).isEqualTo(table(rows));
     }
+  }
+
+  @Test
+  void lookupPagesAreTheRowGeneratorsRowsAsPages() {
+    Random random = new Random(11);
+    for (int round = 0; round < 40; round++) {
+      int width = 1 + random.nextInt(5);
+      List<String> columns = new ArrayList<>();
+      for (int c = 0; c < width; c++) {
+        columns.add("c" + c);
+      }
+      List<List<String>> cells = new ArrayList<>();
+      int height = random.nextInt(2500);
+      for (int r = 0; r < height; r++) {
+        List<String> row = new ArrayList<>();
+        for (int c = 0; c < width; c++) {
+          row.add(
+              switch (random.nextInt(4)) {
+                case 0 -> "";
+                case 1 -> Integer.toString(random.nextInt(100));
+                case 2 -> random.nextInt(10) / 4.0 + "";
+                default -> "v" + random.nextInt(5);
+              });
+        }
+        cells.add(row);
+      }
+      LookupTable table = new LookupTable(columns, cells);
+      int pageSize = 1 + random.nextInt(1100);
+      List<Page> rows = new ArrayList<>();
+      PageCollector collector = new PageCollector(pageSize, rows::add);
+      SearchService.lookupRows(table).forEach(collector::accept);
+      collector.finish();
+      List<Page> pages = new ArrayList<>();
+      new LookupPages(table, pageSize).forEachRemaining(pages::add);
+      assertThat(table(pages)).as("%d rows, pages of %d", height, pageSize).isEqualTo(table(rows));
+    }
+    assertThat(new LookupPages(null, 10).hasNext()).isFalse(); // deleted since it was planned
   }
 
   /** Every page's schema and typed values, position by position. */
