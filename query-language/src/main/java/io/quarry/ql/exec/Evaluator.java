@@ -63,6 +63,19 @@ public final class Evaluator {
     return this;
   }
 
+  private RowStages rowStages = RowStages.tracking();
+
+  /** This evaluator, its search's row stages entered in {@code stages} ({@link RowStages}). */
+  public Evaluator withRowStages(RowStages stages) {
+    this.rowStages = java.util.Objects.requireNonNull(stages, "stages is null");
+    return this;
+  }
+
+  /** Where this search's row stages are entered. */
+  public RowStages rowStages() {
+    return rowStages;
+  }
+
   /** Whether work in progress should end now (see {@link SearchResources#stopped}). */
   public java.util.function.BooleanSupplier stopped() {
     return resources.stopped();

@@ -67,6 +67,8 @@ public final class PageChain {
   /**
    * The fields the chain's input must carry for its output to carry {@code downstream}: walking
    * back from the end, a command's writes are no longer needed from before it and its reads are.
+   * Besides this chain's commands, {@link PageReduce}'s own stages ({@code dedup}, {@code sort},
+   * {@code head}) are known here too.
    */
   public static Set<String> inputFields(List<Command> commands, Collection<String> downstream) {
     Set<String> needed = new LinkedHashSet<>(downstream);
@@ -89,6 +91,9 @@ public final class PageChain {
           needed.addAll(dedup.fields());
           dedup.sortBy().forEach(key -> needed.add(key.field()));
         }
+        case io.quarry.ql.ast.SortCommand sort -> // a page stage of PageReduce: reads its keys
+            sort.keys().forEach(key -> needed.add(key.field()));
+        case io.quarry.ql.ast.HeadCommand head -> {} // a page stage of PageReduce: reads nothing
         default -> FieldStages.inputFields(commands.get(i), needed);
       }
     }

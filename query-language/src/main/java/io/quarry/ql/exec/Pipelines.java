@@ -33,9 +33,10 @@ public final class Pipelines {
 
   /** As above; {@code eval} and {@code where} use {@code evaluator} (the search's now and zone). */
   public static RowSink build(List<Command> commands, RowSink end, Evaluator evaluator) {
+    evaluator.rowStages().enter(names(commands));
     RowSink sink = end;
     for (int i = commands.size() - 1; i >= 0; i--) {
-      sink = operator(commands.get(i), sink, evaluator);
+      sink = create(commands.get(i), sink, evaluator);
     }
     return sink;
   }
@@ -46,15 +47,47 @@ public final class Pipelines {
    */
   public static RowSink build(
       List<Command> commands, RowSink end, Evaluator evaluator, StageStats stats, int firstStage) {
+    evaluator.rowStages().enter(names(commands));
     RowSink sink = end;
     for (int i = commands.size() - 1; i >= 0; i--) {
-      sink = stats.probe(firstStage + i, operator(commands.get(i), sink, evaluator));
+      sink = stats.probe(firstStage + i, create(commands.get(i), sink, evaluator));
     }
     return sink;
   }
 
-  /** The operator of one command, feeding {@code downstream}. */
+  /**
+   * The operator of one command, feeding {@code downstream}; the command is entered in the search's
+   * {@link RowStages} (a strict one refuses it).
+   */
   public static RowSink operator(Command command, RowSink downstream, Evaluator evaluator) {
+    evaluator.rowStages().enter(command.name());
+    return create(command, downstream, evaluator);
+  }
+
+  /**
+   * An aggregation's row operator made only to ask what it counts ({@link
+   * Aggregator#countsOnlyRows} …), never fed a row: not a row stage.
+   */
+  public static Aggregator probe(Command command, Evaluator evaluator) {
+    return (Aggregator) create(command, NO_ROWS, evaluator);
+  }
+
+  private static final RowSink NO_ROWS =
+      new RowSink() {
+        @Override
+        public boolean accept(Row row) {
+          throw new IllegalStateException("a probing aggregator got a row");
+        }
+
+        @Override
+        public void finish() {}
+      };
+
+  private static List<String> names(List<Command> commands) {
+    return commands.stream().map(Command::name).toList();
+  }
+
+  private static RowSink create(Command command, RowSink downstream, Evaluator evaluator) {
     return switch (command) {
       case SearchCommand search ->
           search

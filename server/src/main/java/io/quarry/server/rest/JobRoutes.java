@@ -313,6 +313,8 @@ public final class JobRoutes {
         stages.add(one);
       }
       costs.put("stages", stages);
+      // commands that ran on the row engine (issue 21: the row engine's reach, to shrink to none)
+      costs.put("rowStages", stats.rowStages());
       body.put("costs", costs);
     }
     exchange.json(HttpResponseStatus.OK, body);

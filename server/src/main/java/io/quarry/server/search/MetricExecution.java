@@ -83,6 +83,7 @@ final class MetricExecution {
       }
       rows = emitted;
     } else {
+      evaluator.rowStages().enter(metric.name()); // its rows go through the row commands
       RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
       rows = SearchService.feed(result.rows().stream(), pipeline, control);
       emitted = collector.rows();
@@ -119,7 +120,8 @@ final class MetricExecution {
         Duration.ZERO,
         stages.stages(),
         messages,
-        java.util.Optional.of(scan));
+        java.util.Optional.of(scan),
+        evaluator.rowStages().names());
   }
 
   /**
@@ -176,6 +178,7 @@ final class MetricExecution {
     PageCollector collector = new PageCollector(SearchService.PAGE_SIZE, pages);
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
     RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
+    evaluator.rowStages().enter(mstats.name()); // its points are rows into the row commands
     RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
     AtomicLong fed = new AtomicLong();
     io.quarry.codecs.metricstore.MetricScanStats scan =
@@ -217,6 +220,7 @@ final class MetricExecution {
         Duration.ZERO,
         stages.stages(),
         messages,
-        java.util.Optional.of(scan));
+        java.util.Optional.of(scan),
+        evaluator.rowStages().names());
   }
 }

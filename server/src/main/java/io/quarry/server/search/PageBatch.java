@@ -14,6 +14,7 @@ import io.quarry.ql.exec.Pipelines;
 import io.quarry.ql.exec.PluginOperators;
 import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.RowSink;
+import io.quarry.ql.exec.RowStages;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.io.IOException;
@@ -42,7 +43,10 @@ import java.util.function.Supplier;
  * the two; the golden specs run under both).
  */
 final class PageBatch {
-  /** The system property that selects the engine: {@code pages} (the default) or {@code rows}. */
+  /**
+   * The system property that selects the engine: {@code pages} (the default), {@code rows}, or
+   * {@code pages-only} (pages, and a search that needs a row operator fails: {@link #rowStages}).
+   */
   static final String ENGINE_PROPERTY = "quarry.search.engine";
 
   /**
@@ -133,6 +137,20 @@ final class PageBatch {
   static boolean enabled() {
     return !"rows".equals(System.getProperty(ENGINE_PROPERTY));
   }
+
+  /**
+   * A new search's {@link RowStages}: strict under {@code quarry.search.engine=pages-only} (a
+   * developer setting: the page engine, and a search that would run any row operator fails naming
+   * the command), else recording.
+   */
+  static RowStages rowStages() {
+    return PAGES_ONLY.equals(System.getProperty(ENGINE_PROPERTY))
+        ? RowStages.strict()
+        : RowStages.tracking();
+  }
+
+  /** The {@link #ENGINE_PROPERTY} value that refuses the row engine. */
+  static final String PAGES_ONLY = "pages-only";
 
   /**
    * Runs {@code pipeline}, whose command {@code statsAt} is {@code stats} (with only row-local

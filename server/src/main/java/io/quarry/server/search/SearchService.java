@@ -18,10 +18,10 @@ import io.quarry.ql.ast.TimechartCommand;
 import io.quarry.ql.ast.TopCommand;
 import io.quarry.ql.ast.WhereCommand;
 import io.quarry.ql.command.CommandRegistry;
-import io.quarry.ql.exec.Aggregator;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.HeadOperator;
 import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.Pipelines;
 import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.RowPredicates;
@@ -563,10 +563,19 @@ public final class SearchService implements AutoCloseable {
         evaluator(appended)
             .withResources(
                 new io.quarry.ql.exec.SearchResources(
-                    memory, control::cancelled, pluginWarnings::add, control::shouldStop));
+                    memory, control::cancelled, pluginWarnings::add, control::shouldStop))
+            .withRowStages(PageBatch.rowStages());
     ScanStats scan;
     if (plan.generator().isPresent()) {
-      scan = runGenerator(plan, end, matched, stages, evaluator, control);
+      scan =
+          runGenerator(
+              plan,
+              end,
+              new PageBatch.Results(collector, maxResultRows, stages),
+              matched,
+              stages,
+              evaluator,
+              control);
     } else if (aggregatorAt >= 0) {
       scan =
           runBatch(
@@ -630,7 +639,8 @@ public final class SearchService implements AutoCloseable {
             control.extraction(),
             stages.stages(),
             messages,
-            java.util.Optional.empty());
+            java.util.Optional.empty(),
+            evaluator.rowStages().names());
     return stats;
   }
 
@@ -653,7 +663,8 @@ public final class SearchService implements AutoCloseable {
         evaluator(appended)
             .withResources(
                 new io.quarry.ql.exec.SearchResources(
-                    memory, control::cancelled, pluginWarnings::add, control::shouldStop));
+                    memory, control::cancelled, pluginWarnings::add, control::shouldStop))
+            .withRowStages(PageBatch.rowStages());
     return new MetricExecution(metricSearch, maxResultRows)
         .execute(plan, metric, control, pages, evaluator, pluginWarnings, memory);
   }
@@ -709,10 +720,30 @@ public final class SearchService implements AutoCloseable {
   private ScanStats runGenerator(
       SearchPlan plan,
       RowSink end,
+      PageBatch.Results results,
       AtomicLong matched,
       StageStats stages,
       Evaluator evaluator,
       SearchControl control) {
+    java.util.Iterator<Page> generated =
+        PageBatch.enabled() && PageReduce.supports(plan.pipeline())
+            ? generatedPages(plan.generator().orElseThrow(), evaluator)
+            : null;
+    if (generated != null) {
+      long rows =
+          feedPages(
+              generated,
+              new PageReduce(plan.pipeline(), evaluator, results::add, stages, 0, PAGE_SIZE),
+              control);
+      end.finish();
+      matched.addAndGet(rows);
+      return ScanStats.generated(rows);
+    }
+    // a generator makes rows: it and every command after it are row stages
+    List<String> rowStages = new ArrayList<>();
+    rowStages.add(plan.generator().orElseThrow().name());
+    plan.pipeline().forEach(command -> rowStages.add(command.name()));
+    evaluator.rowStages().enter(rowStages);
     RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
     long rows =
         switch (plan.generator().orElseThrow()) {
@@ -741,8 +772,27 @@ public final class SearchService implements AutoCloseable {
     return ScanStats.generated(rows);
   }
 
+  /**
+   * A generator's results made straight as pages ({@code | makeresults} without inline data, {@code
+   * | inputlookup t}); null when it generates rows only.
+   */
+  private java.util.Iterator<Page> generatedPages(Command generator, Evaluator evaluator) {
+    return switch (generator) {
+      case io.quarry.ql.ast.MakeResultsCommand make ->
+          new io.quarry.ql.exec.MakeResultsPages(make, evaluator.now(), PAGE_SIZE);
+      case io.quarry.ql.ast.InputLookupCommand input -> {
+        io.quarry.ql.exec.LookupTable table = lookups.table(input.table());
+        if (table != null) { // held for this search while it runs: counted, as lookup's
+          evaluator.memory("inputlookup").add(table.estimatedBytes());
+        }
+        yield new io.quarry.ql.exec.LookupPages(table, PAGE_SIZE);
+      }
+      default -> null;
+    };
+  }
+
   /** {@code | makeresults}' rows, made one at a time: {@code _time} and, annotated, Splunk's. */
-  private static java.util.stream.Stream<Row> madeResults(
+  static java.util.stream.Stream<Row> madeResults(
       io.quarry.ql.ast.MakeResultsCommand make, Instant now) {
     long micros = Math.multiplyExact(now.getEpochSecond(), 1_000_000L) + now.getNano() / 1_000;
     return java.util.stream.Stream.<Row>generate(
@@ -765,7 +815,7 @@ public final class SearchService implements AutoCloseable {
    * A lookup table's rows, made one at a time as the pipeline takes them (none when the table was
    * deleted since the search was planned).
    */
-  private static java.util.stream.Stream<Row> lookupRows(io.quarry.ql.exec.LookupTable table) {
+  static java.util.stream.Stream<Row> lookupRows(io.quarry.ql.exec.LookupTable table) {
     if (table == null) {
       return java.util.stream.Stream.empty();
     }
@@ -799,6 +849,37 @@ public final class SearchService implements AutoCloseable {
     }
     control.read((int) (fed % SearchControl.EVERY)); // the remainder, for progress
     pipeline.finish();
+    return fed;
+  }
+
+  /**
+   * The row stage of a time-ordered search whose events are read as rows ({@link PipelineFeed}): a
+   * plain event listing, or commands with no page form.
+   */
+  static final String EVENT_ROWS = "events";
+
+  /**
+   * Generated pages through the pipeline's page stages until they want no more or the control stops
+   * the search (asked per page); the positions made.
+   */
+  static long feedPages(
+      java.util.Iterator<Page> pages, PageReduce pipeline, SearchControl control) {
+    long fed = 0;
+    try {
+      while (pages.hasNext()) {
+        Page page = pages.next();
+        if (control.readAndCheck(page.positionCount())) {
+          break;
+        }
+        fed += page.positionCount();
+        if (!pipeline.add(page)) {
+          break;
+        }
+      }
+      pipeline.finish();
+    } finally {
+      pipeline.close();
+    }
     return fed;
   }
 
@@ -844,6 +925,11 @@ public final class SearchService implements AutoCloseable {
       end.finish();
       return scanned;
     }
+    // the events themselves become rows (EventRow), whatever commands follow
+    List<String> rowStages = new ArrayList<>();
+    rowStages.add(EVENT_ROWS);
+    plan.pipeline().forEach(command -> rowStages.add(command.name()));
+    evaluator.rowStages().enter(rowStages);
     RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
     PipelineFeed feed =
         new PipelineFeed(sourcetypes, control, check, pipeline, matched)
@@ -946,7 +1032,7 @@ public final class SearchService implements AutoCloseable {
         translation,
         aggregatorAt,
         indexes.stream().anyMatch(name -> !store.index(name).holdsBlocks()),
-        command -> (Aggregator) Pipelines.operator(command, NO_ROWS, evaluator),
+        command -> Pipelines.probe(command, evaluator),
         blockCondition(plan, indexes));
   }
 
@@ -985,18 +1071,6 @@ public final class SearchService implements AutoCloseable {
   private interface BlockFieldProbe {
     boolean test(io.quarry.codecs.store.IndexStore store, String field) throws IOException;
   }
-
-  /** Where a probing aggregator would send rows: it is never fed any. */
-  private static final RowSink NO_ROWS =
-      new RowSink() {
-        @Override
-        public boolean accept(Row row) {
-          throw new IllegalStateException("a probing aggregator got a row");
-        }
-
-        @Override
-        public void finish() {}
-      };
 
   /**
    * What {@link #run} would do with a plan, without running it: the indexes, the time range, the

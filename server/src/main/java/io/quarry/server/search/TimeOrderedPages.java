@@ -27,8 +27,9 @@ import java.util.function.Predicate;
  * Time-ordered mode (a search without an aggregation: events newest first) on pages, for a pipeline
  * whose answer has known columns: leading {@code rex} extractions the source runs itself, then
  * commands that all have page stages ({@link PageReduce}: {@code eval}, {@code where}, {@code
- * rename}, {@code bin}, streaming plugin commands, {@code sort}, {@code head} …) among which a
- * {@code table} or {@code fields} of literal names fixes the columns. The events become pages of
+ * rename}, {@code bin}, streaming plugin commands, {@code sort}, {@code head}, {@code dedup} …)
+ * among which a {@code table} or {@code fields} of literal names fixes the columns (the commands
+ * before it read only the fields {@link PageChain#inputFields} names). The events become pages of
  * only the fields those commands read ({@link EventPages}, one source over the whole time-ordered
  * scan), and pages go through the stages to the answer; a {@code head} that has its rows stops the
  * scan. Any other pipeline — a plain event listing shows every field an event has, which no page
@@ -56,8 +57,13 @@ final class TimeOrderedPages {
       if (staged.get(cut) instanceof ProjectCommand project && fixesColumns(project)) {
         List<Command> toCut = staged.subList(0, cut + 1);
         if (!toCut.stream()
-            .allMatch(c -> c instanceof DedupCommand || PageChain.supports(List.of(c)))) {
-          return null; // a sort or head before the columns are fixed
+            .allMatch(
+                c ->
+                    c instanceof DedupCommand
+                        || c instanceof SortCommand
+                        || c instanceof HeadCommand
+                        || PageChain.supports(List.of(c)))) {
+          return null; // a command before the columns are fixed whose reads are not known
         }
         Set<String> columns = new LinkedHashSet<>(project.patterns());
         if (project.kind() == ProjectCommand.Kind.KEEP) {

@@ -100,6 +100,14 @@ class PageEngineSearchTest {
             "* | table sid, nosuch, user | sort sid, -user",
             "sid=s1 | rename user AS who | table who, took | head 2",
             "* | table msg, took, _raw",
+            // sort and head before the table: their keys read by the page source too
+            "* | sort -took | table user, took",
+            "* | sort user, -num(took) | head 4 | table _time, user",
+            "* | head 3 | table sid, user",
+            "* | head 5 | sort str(took) | fields sid, took",
+            // makeresults made as pages, through page stages
+            "| makeresults count=1500 annotate=true | eval n=len(host)+1 | where n>0"
+                + " | table n, splunk_server, source | head 1100",
             // top and rare as page aggregations (not counted from the index: a command or a
             // by-clause before them, or several fields)
             "* | rex \"user=(?<u>\\w+)\" | top u",

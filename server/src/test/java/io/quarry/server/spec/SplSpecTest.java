@@ -253,9 +253,12 @@ class SplSpecTest {
    * engine where a plan has a page implementation (the default), and the row engine alone — the
    * answers must not depend on which ran; and {@code blocks}, the page engine over a second server
    * whose indexes store their events as blocks ({@code format: blocks}, issue 23) — the answers
-   * must not depend on the layout either.
+   * must not depend on the layout either. Opt in ({@code -Dspl.engines=pages-only}, not run by
+   * default): {@code pages-only}, the page engine with every row operator refused (a case that
+   * needs one fails naming the commands: the list of what still needs the row engine, issue 21).
    */
-  private static final List<String> ENGINES = List.of("pages", "rows", "blocks");
+  private static final List<String> ENGINES =
+      List.of(System.getProperty("spl.engines", "pages,rows,blocks").split(","));
 
   private static void check(Case expected, String engine) throws Exception {
     String before = System.getProperty(ENGINE_PROPERTY);
