@@ -11,7 +11,6 @@ import io.quarry.server.http.ApiException;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
 import io.quarry.server.search.SearchService;
-import io.quarry.server.search.SearchStats;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
@@ -87,9 +86,19 @@ public final class SearchExportRoute {
           new ExportLines(
               () -> exchange.stream(HttpResponseStatus.OK, "application/json; charset=UTF-8"),
               search.parallel());
-      SearchStats stats;
       try {
-        stats = StreamedSearch.run(search, admitted, query, plan, timeLimit, exchange, lines::page);
+        StreamedSearch.run(
+            search,
+            admitted,
+            query,
+            plan,
+            timeLimit,
+            exchange,
+            lines::page,
+            stats -> {
+              lines.finish(stats);
+              lines.stream().finish();
+            });
       } catch (RuntimeException failure) {
         if (!lines.started()) {
           throw failure; // answered in Splunk's shape with its status (SplunkErrors)
@@ -97,10 +106,7 @@ public final class SearchExportRoute {
         ApiException error = StreamFailure.typed(exchange.path(), failure);
         lines.fail(error);
         lines.stream().finishWithError(error.status());
-        return;
       }
-      lines.finish(stats);
-      lines.stream().finish();
     }
   }
 
