@@ -2,22 +2,15 @@ package io.quarry.server.rest;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.plan.SearchPlan;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.http.ApiException;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
 import io.quarry.server.search.SearchService;
-import io.quarry.server.search.SearchStats;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
@@ -31,9 +24,6 @@ import java.util.Locale;
  * fails after the first line ends with a {@code FATAL} message line ({@link StreamFailure}).
  */
 public final class SearchExportRoute {
-  private static final JsonFactory JSON = new JsonFactory();
-  private static final ObjectMapper MAPPER = new ObjectMapper();
-
   private final Authenticator authenticator;
   private final SearchService search;
 
@@ -92,12 +82,23 @@ public final class SearchExportRoute {
       }
       // the response starts with the first line written, so a search that fails before producing
       // anything (a bad lookup, a failing plugin) still answers with a status and an error body
-      LineWriter lines =
-          new LineWriter(
-              () -> exchange.stream(HttpResponseStatus.OK, "application/json; charset=UTF-8"));
-      SearchStats stats;
+      ExportLines lines =
+          new ExportLines(
+              () -> exchange.stream(HttpResponseStatus.OK, "application/json; charset=UTF-8"),
+              search.parallel());
       try {
-        stats = StreamedSearch.run(search, admitted, query, plan, timeLimit, exchange, lines::page);
+        StreamedSearch.run(
+            search,
+            admitted,
+            query,
+            plan,
+            timeLimit,
+            exchange,
+            lines::page,
+            stats -> {
+              lines.finish(stats);
+              lines.stream().finish();
+            });
       } catch (RuntimeException failure) {
         if (!lines.started()) {
           throw failure; // answered in Splunk's shape with its status (SplunkErrors)
@@ -105,10 +106,7 @@ public final class SearchExportRoute {
         ApiException error = StreamFailure.typed(exchange.path(), failure);
         lines.fail(error);
         lines.stream().finishWithError(error.status());
-        return;
       }
-      lines.finish(stats);
-      lines.stream().finish();
     }
   }
 
@@ -130,164 +128,6 @@ public final class SearchExportRoute {
       throw ApiException.badRequest(
           "INVALID_PARAMETER",
           "max_time must be a positive number of seconds, not '" + maxTime + "'");
-    }
-  }
-
-  /** Writes result lines, holding back the latest row so the last one can carry {@code lastrow}. */
-  private static final class LineWriter {
-    private final java.util.function.Supplier<Exchange.Stream> opener;
-    private Exchange.Stream stream;
-
-    /** Lines are sent once this many bytes are buffered (and at the end of every page). */
-    private static final int FLUSH_BYTES = 256 * 1024;
-
-    private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(64 * 1024);
-    private Page heldPage;
-    private final SplunkNumberText numbers = new SplunkNumberText();
-    private io.quarry.plugin.api.data.Schema namesOf;
-    private com.fasterxml.jackson.core.io.SerializedString[] names;
-    private int heldPosition;
-    private long offset;
-
-    LineWriter(java.util.function.Supplier<Exchange.Stream> opener) {
-      this.opener = opener;
-    }
-
-    /** The response stream, started on first use. */
-    Exchange.Stream stream() {
-      if (stream == null) {
-        stream = opener.get();
-      }
-      return stream;
-    }
-
-    /** Whether any line (and so the status line) has been sent. */
-    boolean started() {
-      return stream != null;
-    }
-
-    /**
-     * Ends the lines of a search that failed after they began: the held row (without {@code
-     * lastrow}: the results are not complete), then Splunk's {@code FATAL} message with Quarry's
-     * typed error beside it.
-     */
-    void fail(ApiException error) throws IOException {
-      if (heldPage != null) {
-        writeRow(heldPage, heldPosition, false);
-        heldPage = null;
-      }
-      try (JsonGenerator json = JSON.createGenerator(buffer, JsonEncoding.UTF8)) {
-        json.setCodec(MAPPER);
-        json.writeStartObject();
-        json.writeBooleanField("preview", false);
-        json.writeArrayFieldStart("messages");
-        json.writeStartObject();
-        json.writeStringField("type", "FATAL");
-        json.writeStringField("text", error.getMessage());
-        json.writeEndObject();
-        json.writeEndArray();
-        json.writeObjectField("error", error.body().get("error"));
-        json.writeEndObject();
-      }
-      buffer.write('\n');
-      flush();
-    }
-
-    void page(Page page) throws IOException {
-      for (int position = 0; position < page.positionCount(); position++) {
-        if (heldPage != null) {
-          writeRow(heldPage, heldPosition, false);
-          if (buffer.size() >= FLUSH_BYTES) {
-            flush(); // a wide page's lines go out in pieces: no buffer grown to the page's size
-          }
-        }
-        heldPage = page;
-        heldPosition = position;
-      }
-      flush();
-    }
-
-    void finish(SearchStats stats) throws IOException {
-      if (heldPage != null) {
-        writeRow(heldPage, heldPosition, true);
-      }
-      if (!stats.messages().isEmpty()) {
-        try (JsonGenerator json = JSON.createGenerator(buffer, JsonEncoding.UTF8)) {
-          json.writeStartObject();
-          json.writeBooleanField("preview", false);
-          json.writeArrayFieldStart("messages");
-          for (String message : stats.messages()) {
-            json.writeStartObject();
-            json.writeStringField("type", "WARN");
-            json.writeStringField("text", message);
-            json.writeEndObject();
-          }
-          json.writeEndArray();
-          json.writeEndObject();
-        }
-        buffer.write('\n');
-      }
-      flush();
-    }
-
-    private void writeRow(Page page, int position, boolean last) throws IOException {
-      try (JsonGenerator json = JSON.createGenerator(buffer, JsonEncoding.UTF8)) {
-        json.writeStartObject();
-        json.writeBooleanField("preview", false);
-        json.writeNumberField("offset", offset++);
-        if (last) {
-          json.writeBooleanField("lastrow", true);
-        }
-        json.writeObjectFieldStart("result");
-        com.fasterxml.jackson.core.io.SerializedString[] names = names(page.schema());
-        for (int column = 0; column < names.length; column++) {
-          io.quarry.plugin.api.data.Block block = page.block(column);
-          if (block instanceof io.quarry.plugin.api.data.DoubleBlock doubles
-              && block.getValueCount(position) == 1) {
-            // a number's text straight into the output: no String per value, nothing to escape
-            numbers.quoted(doubles.getDoubleValue(block.getFirstValueIndex(position)));
-            json.writeFieldName(names[column]);
-            json.writeRawValue(numbers.chars(), 0, numbers.length());
-            continue;
-          }
-          Object value = ResultValues.splunk(block, position);
-          if (value instanceof String text) {
-            json.writeFieldName(names[column]);
-            json.writeString(text);
-          } else if (value instanceof List<?> multivalue) { // Splunk's multivalue: an array
-            json.writeFieldName(names[column]);
-            json.writeStartArray();
-            for (Object one : multivalue) {
-              json.writeString((String) one);
-            }
-            json.writeEndArray();
-          }
-        }
-        json.writeEndObject();
-        json.writeEndObject();
-      }
-      buffer.write('\n');
-    }
-
-    /** The schema's column names, encoded once for all the rows of its pages. */
-    private com.fasterxml.jackson.core.io.SerializedString[] names(
-        io.quarry.plugin.api.data.Schema schema) {
-      if (schema != namesOf) {
-        namesOf = schema;
-        names = new com.fasterxml.jackson.core.io.SerializedString[schema.size()];
-        for (int column = 0; column < names.length; column++) {
-          names[column] =
-              new com.fasterxml.jackson.core.io.SerializedString(schema.column(column).name());
-        }
-      }
-      return names;
-    }
-
-    private void flush() throws IOException {
-      if (buffer.size() > 0) {
-        stream().write(buffer.toByteArray());
-        buffer.reset();
-      }
     }
   }
 }

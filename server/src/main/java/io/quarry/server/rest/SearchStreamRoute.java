@@ -82,18 +82,15 @@ public final class SearchStreamRoute {
             format,
             () -> exchange.stream(HttpResponseStatus.OK, contentType),
             compression.equals("zstd"))) {
-      SearchStats stats;
       try {
-        stats =
-            StreamedSearch.run(search, admitted, query, plan, timeLimit, exchange, writer::page);
+        StreamedSearch.run(
+            search, admitted, query, plan, timeLimit, exchange, writer::page, writer::finish);
       } catch (RuntimeException failure) {
         if (!writer.started()) {
           throw failure;
         }
         writer.fail(StreamFailure.typed(exchange.path(), failure));
-        return;
       }
-      writer.finish(stats);
     }
   }
 

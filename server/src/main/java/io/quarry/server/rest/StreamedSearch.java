@@ -24,8 +24,19 @@ final class StreamedSearch {
     void page(Page page) throws IOException;
   }
 
+  /** Ends the response of a search that ran to its end: its last lines, the stream's end. */
+  @FunctionalInterface
+  interface Ending {
+    void finish(SearchStats stats) throws IOException;
+  }
+
   private StreamedSearch() {}
 
+  /**
+   * Runs the search, its pages to {@code writer}; once it ran to its end, {@code ending} finishes
+   * the response and only then is the search's audit record made — the client has its answer
+   * without waiting for it (the record is made whether or not the ending could be sent).
+   */
   static SearchStats run(
       SearchService search,
       AdmittedSearch admitted,
@@ -33,18 +44,23 @@ final class StreamedSearch {
       SearchPlan plan,
       Duration timeLimit,
       Exchange exchange,
-      PageWriter writer)
+      PageWriter writer,
+      Ending ending)
       throws IOException {
     SearchControl control = new SearchControl();
+    SearchStats stats;
     try {
-      SearchStats stats =
-          run(search, query, plan, admitted.timeLimit(timeLimit), control, exchange, writer);
-      admitted.ended(plan, stats, control);
-      return stats;
+      stats = run(search, query, plan, admitted.timeLimit(timeLimit), control, exchange, writer);
     } catch (IOException | RuntimeException | Error e) {
       admitted.failed(plan, e);
       throw e;
     }
+    try {
+      ending.finish(stats);
+    } finally {
+      admitted.ended(plan, stats, control);
+    }
+    return stats;
   }
 
   private static SearchStats run(

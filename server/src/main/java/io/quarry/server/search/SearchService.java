@@ -222,6 +222,14 @@ public final class SearchService implements AutoCloseable {
     return registry;
   }
 
+  /**
+   * The search pool (one thread per core), for work a search can split: a response's result lines
+   * are encoded on it in parallel while the request thread encodes and sends its own share.
+   */
+  public java.util.concurrent.Executor parallel() {
+    return searchPool;
+  }
+
   /** The longest a search may read events (search.maxTimeSeconds). */
   public Duration maxTime() {
     return maxTime;

@@ -33,6 +33,9 @@ final class MstatsRun implements MetricScanVisitor {
   private final MstatsCommand command;
   private final Span span;
   private final ZoneId zone;
+  // a span of fixed width in a fixed-offset zone: bucket = floorDiv(time + shift, size); 0: no
+  private final long fixedSize;
+  private final long fixedShift;
   private final BooleanSupplier stopped;
   private final MstatsColumns columns;
   private final MstatsGroups groups;
@@ -75,6 +78,16 @@ final class MstatsRun implements MetricScanVisitor {
     this.command = command;
     this.span = command.span().orElse(null);
     this.zone = zone;
+    if (span != null
+        && span.unit() != java.time.temporal.ChronoUnit.MONTHS
+        && zone instanceof java.time.ZoneOffset) {
+      long origin = span.floor(0, zone);
+      fixedSize = span.next(origin, zone) - origin;
+      fixedShift = -origin; // floor(t) = floorDiv(t - origin, size) * size + origin
+    } else {
+      fixedSize = 0;
+      fixedShift = 0;
+    }
     this.stopped = stopped;
     this.columns = columns;
     this.groups = new MstatsGroups(command, columns, zone, memory);
@@ -174,6 +187,10 @@ final class MstatsRun implements MetricScanVisitor {
         if (span == null) {
           rangeStart = Long.MIN_VALUE;
           bucketEnd = Long.MAX_VALUE;
+        } else if (fixedSize > 0) {
+          // what span.floor answers, without working out the zone's offset and width per bucket
+          rangeStart = Math.floorDiv(time + fixedShift, fixedSize) * fixedSize - fixedShift;
+          bucketEnd = rangeStart + fixedSize;
         } else {
           rangeStart = span.floor(time, zone);
           bucketEnd = span.next(rangeStart, zone);
