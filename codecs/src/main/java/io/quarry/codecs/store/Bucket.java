@@ -55,7 +55,9 @@ final class Bucket implements Closeable {
       new java.util.concurrent.atomic.AtomicLong();
   private final Object refreshMonitor = new Object();
   private long refreshedGeneration; // guarded by refreshMonitor
-  private volatile long lastAcquiredNanos = System.nanoTime();
+  // never searched counts as search idle: a bucket nobody has searched yet (a new hot bucket, the
+  // _audit and _internal buckets a search writes to) is not refreshed in the background
+  private volatile long lastAcquiredNanos = System.nanoTime() - IndexStore.SEARCH_IDLE_NANOS;
   private boolean refreshing; // guarded by refreshMonitor
   private volatile boolean warm;
   private volatile long minTime;
@@ -395,7 +397,10 @@ final class Bucket implements Closeable {
     return acquireCurrent();
   }
 
-  /** How long ago a searcher was last asked for (since the bucket opened, if never). */
+  /**
+   * How long ago a searcher was last asked for ({@link IndexStore#SEARCH_IDLE_NANOS} more than
+   * since the bucket opened, if never: search idle from the start).
+   */
   long nanosSinceAcquired() {
     return System.nanoTime() - lastAcquiredNanos;
   }

@@ -52,10 +52,11 @@ import org.apache.lucene.util.NumericUtils;
  * that starts afterwards: opening the hot bucket for a search refreshes it when anything was added
  * since the last refresh (shared between concurrent searches), and a background refresh every
  * second keeps that cheap while the index is being searched. An index nobody searched for {@link
- * #SEARCH_IDLE_NANOS} is not refreshed in the background (Elasticsearch's "search idle"): its
- * writes flush whole RAM buffers into fewer, larger segments, which saves the refreshes and the
- * merges of small segments, and the next search pays one refresh. Writers never wait for a refresh,
- * so a stream of small batches does not turn into a stream of tiny segments.
+ * #SEARCH_IDLE_NANOS} — or at all since its hot bucket opened — is not refreshed in the background
+ * (Elasticsearch's "search idle"): its writes flush whole RAM buffers into fewer, larger segments,
+ * which saves the refreshes and the merges of small segments, and the next search pays one refresh.
+ * Writers never wait for a refresh, so a stream of small batches does not turn into a stream of
+ * tiny segments.
  *
  * <p><b>Commits.</b> Every {@code commitInterval}, with adds paused for an instant (the write side
  * of a read-write lock), the log is rolled to a new file; then the hot bucket commits and the older
