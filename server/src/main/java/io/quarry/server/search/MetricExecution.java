@@ -85,7 +85,7 @@ final class MetricExecution {
     } else {
       evaluator.rowStages().enter(metric.name()); // its rows go through the row commands
       RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
-      rows = SearchService.feed(result.rows().stream(), pipeline, control);
+      rows = GeneratorRun.feed(result.rows().stream(), pipeline, control);
       emitted = collector.rows();
     }
     List<String> messages = new ArrayList<>(plan.messages());

@@ -21,7 +21,6 @@ import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.HeadOperator;
 import io.quarry.ql.exec.PageCollector;
-import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.Pipelines;
 import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.RowPredicates;
@@ -576,14 +575,15 @@ public final class SearchService implements AutoCloseable {
     ScanStats scan;
     if (plan.generator().isPresent()) {
       scan =
-          runGenerator(
-              plan,
-              end,
-              new PageBatch.Results(collector, maxResultRows, stages),
-              matched,
-              stages,
-              evaluator,
-              control);
+          new GeneratorRun(store, lookups)
+              .run(
+                  plan,
+                  end,
+                  new PageBatch.Results(collector, maxResultRows, stages),
+                  matched,
+                  stages,
+                  evaluator,
+                  control);
     } else if (aggregatorAt >= 0) {
       scan =
           runBatch(
@@ -722,174 +722,10 @@ public final class SearchService implements AutoCloseable {
   }
 
   /**
-   * A generating command's rows through the whole pipeline: {@code | inputlookup t} (one row per
-   * table row, a field per non-empty cell), {@code | help}, or a plugin's generating command.
-   */
-  private ScanStats runGenerator(
-      SearchPlan plan,
-      RowSink end,
-      PageBatch.Results results,
-      AtomicLong matched,
-      StageStats stages,
-      Evaluator evaluator,
-      SearchControl control) {
-    java.util.Iterator<Page> generated =
-        PageBatch.enabled() && PageReduce.supports(plan.pipeline())
-            ? generatedPages(plan.generator().orElseThrow(), evaluator)
-            : null;
-    if (generated != null) {
-      long rows =
-          feedPages(
-              generated,
-              new PageReduce(plan.pipeline(), evaluator, results::add, stages, 0, PAGE_SIZE),
-              control);
-      end.finish();
-      matched.addAndGet(rows);
-      return ScanStats.generated(rows);
-    }
-    // a generator makes rows: it and every command after it are row stages
-    List<String> rowStages = new ArrayList<>();
-    rowStages.add(plan.generator().orElseThrow().name());
-    plan.pipeline().forEach(command -> rowStages.add(command.name()));
-    evaluator.rowStages().enter(rowStages);
-    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
-    long rows =
-        switch (plan.generator().orElseThrow()) {
-          case io.quarry.ql.ast.InputLookupCommand input -> {
-            io.quarry.ql.exec.LookupTable table = lookups.table(input.table());
-            if (table != null) { // held for this search while it runs: counted, as lookup's
-              evaluator.memory("inputlookup").add(table.estimatedBytes());
-            }
-            yield feed(lookupRows(table), pipeline, control);
-          }
-          case io.quarry.ql.ast.HelpCommand help ->
-              feed(help.rows().stream().map(io.quarry.ql.exec.MapRow::new), pipeline, control);
-          case io.quarry.ql.ast.MakeResultsCommand make ->
-              feed(madeResults(make, evaluator.now()), pipeline, control);
-          case io.quarry.ql.ast.DbinspectCommand dbinspect ->
-              feed(
-                  Dbinspect.rows(store, store.resolve(plan.indexPatterns())).stream(),
-                  pipeline,
-                  control);
-          case PluginCommand plugin ->
-              io.quarry.ql.exec.PluginOperators.generate(plugin, evaluator, pipeline);
-          default ->
-              throw new IllegalStateException("not a generating command: " + plan.generator());
-        };
-    matched.addAndGet(rows);
-    return ScanStats.generated(rows);
-  }
-
-  /**
-   * A generator's results made straight as pages ({@code | makeresults} without inline data, {@code
-   * | inputlookup t}); null when it generates rows only.
-   */
-  private java.util.Iterator<Page> generatedPages(Command generator, Evaluator evaluator) {
-    return switch (generator) {
-      case io.quarry.ql.ast.MakeResultsCommand make ->
-          new io.quarry.ql.exec.MakeResultsPages(make, evaluator.now(), PAGE_SIZE);
-      case io.quarry.ql.ast.InputLookupCommand input -> {
-        io.quarry.ql.exec.LookupTable table = lookups.table(input.table());
-        if (table != null) { // held for this search while it runs: counted, as lookup's
-          evaluator.memory("inputlookup").add(table.estimatedBytes());
-        }
-        yield new io.quarry.ql.exec.LookupPages(table, PAGE_SIZE);
-      }
-      default -> null;
-    };
-  }
-
-  /** {@code | makeresults}' rows, made one at a time: {@code _time} and, annotated, Splunk's. */
-  static java.util.stream.Stream<Row> madeResults(
-      io.quarry.ql.ast.MakeResultsCommand make, Instant now) {
-    long micros = Math.multiplyExact(now.getEpochSecond(), 1_000_000L) + now.getNano() / 1_000;
-    return java.util.stream.Stream.<Row>generate(
-            () -> {
-              java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
-              row.put("_time", micros);
-              if (make.annotate()) {
-                row.put("_raw", "");
-                row.put("host", "");
-                row.put("source", "");
-                row.put("sourcetype", "");
-                row.put("splunk_server", "quarry");
-              }
-              return new io.quarry.ql.exec.MapRow(row);
-            })
-        .limit(make.count());
-  }
-
-  /**
-   * A lookup table's rows, made one at a time as the pipeline takes them (none when the table was
-   * deleted since the search was planned).
-   */
-  static java.util.stream.Stream<Row> lookupRows(io.quarry.ql.exec.LookupTable table) {
-    if (table == null) {
-      return java.util.stream.Stream.empty();
-    }
-    return table.rows().stream()
-        .map(
-            cells -> {
-              java.util.Map<String, Object> values = new java.util.LinkedHashMap<>();
-              for (int i = 0; i < cells.size(); i++) {
-                if (!cells.get(i).isEmpty()) {
-                  values.put(table.columns().get(i), cells.get(i));
-                }
-              }
-              return new io.quarry.ql.exec.MapRow(values);
-            });
-  }
-
-  /**
-   * Generated rows through the pipeline until it has enough or the control stops the search (time
-   * limit, finalize, cancel: asked every {@value SearchControl#EVERY} rows, as scans do).
-   */
-  static long feed(java.util.stream.Stream<Row> rows, RowSink pipeline, SearchControl control) {
-    long fed = 0;
-    for (java.util.Iterator<Row> it = rows.iterator(); it.hasNext(); ) {
-      if (fed > 0 && fed % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
-        break;
-      }
-      fed++;
-      if (!pipeline.accept(it.next())) {
-        break;
-      }
-    }
-    control.read((int) (fed % SearchControl.EVERY)); // the remainder, for progress
-    pipeline.finish();
-    return fed;
-  }
-
-  /**
    * The row stage of a time-ordered search whose events are read as rows ({@link PipelineFeed}): a
    * plain event listing, or commands with no page form.
    */
   static final String EVENT_ROWS = "events";
-
-  /**
-   * Generated pages through the pipeline's page stages until they want no more or the control stops
-   * the search (asked per page); the positions made.
-   */
-  static long feedPages(
-      java.util.Iterator<Page> pages, PageReduce pipeline, SearchControl control) {
-    long fed = 0;
-    try {
-      while (pages.hasNext()) {
-        Page page = pages.next();
-        if (control.readAndCheck(page.positionCount())) {
-          break;
-        }
-        fed += page.positionCount();
-        if (!pipeline.add(page)) {
-          break;
-        }
-      }
-      pipeline.finish();
-    } finally {
-      pipeline.close();
-    }
-    return fed;
-  }
 
   /** Time-ordered mode: one newest-first stream through the whole pipeline. */
   private ScanStats runTimeOrdered(

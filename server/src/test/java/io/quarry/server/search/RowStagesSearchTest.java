@@ -77,7 +77,7 @@ class RowStagesSearchTest {
       int pageSize = 1 + random.nextInt(1100);
       List<Page> rows = new ArrayList<>();
       PageCollector collector = new PageCollector(pageSize, rows::add);
-      SearchService.madeResults(make, now).forEach(collector::accept);
+      GeneratorRun.madeResults(make, now).forEach(collector::accept);
       collector.finish();
       List<Page> pages = new ArrayList<>();
       new MakeResultsPages(make, now, pageSize).forEachRemaining(pages::add);
@@ -113,7 +113,7 @@ class RowStagesSearchTest {
       int pageSize = 1 + random.nextInt(1100);
       List<Page> rows = new ArrayList<>();
       PageCollector collector = new PageCollector(pageSize, rows::add);
-      SearchService.lookupRows(table).forEach(collector::accept);
+      GeneratorRun.lookupRows(table).forEach(collector::accept);
       collector.finish();
       List<Page> pages = new ArrayList<>();
       new LookupPages(table, pageSize).forEachRemaining(pages::add);
