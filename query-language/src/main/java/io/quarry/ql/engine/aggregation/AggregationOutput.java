@@ -1,0 +1,218 @@
+package io.quarry.ql.engine.aggregation;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.DoubleBlock;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.ast.Aggregation;
+import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.TimeField;
+import io.quarry.ql.exec.Values;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A hash aggregation's answer as typed pages ({@link HashAggregationOperator#snapshot}): one row
+ * per group sorted by the by-fields' values (numbers before text, as Splunk sorts), at most {@code
+ * pageSize} rows a page; by-fields as string blocks straight from the keys, numeric results as long
+ * or double blocks (doubles throughout when a column has fractions anywhere, as the row engine
+ * types it), everything else — text, multivalues, {@code _time} — typed as the row boundary types
+ * it ({@link PageCollector#toPage}).
+ */
+final class AggregationOutput {
+  private final StatsCommand command;
+  private final GroupKeys keys;
+  private final GroupingFunction[] functions;
+  private final int pageSize;
+  private boolean[] numeric; // per function: every result a number (or null)
+  private boolean[] doubles; // per function: some result a double
+
+  AggregationOutput(
+      StatsCommand command, GroupKeys keys, GroupingFunction[] functions, int pageSize) {
+    this.command = command;
+    this.keys = keys;
+    this.functions = functions;
+    this.pageSize = pageSize;
+  }
+
+  /** The groups sorted by their by-field values, with their results, as pages. */
+  List<Page> pages() {
+    int groups = keys.size();
+    Integer[] sorted = new Integer[groups];
+    Values.Sortable[][] sortKeys = new Values.Sortable[groups][];
+    int width = command.groupBy().size();
+    for (int id = 0; id < groups; id++) {
+      sorted[id] = id;
+      sortKeys[id] = new Values.Sortable[width];
+      for (int k = 0; k < width; k++) {
+        sortKeys[id][k] = Values.Sortable.of(keys.key(id, k));
+      }
+    }
+    Arrays.sort(
+        sorted,
+        (a, b) -> {
+          for (int k = 0; k < width; k++) {
+            int c = sortKeys[a][k].compareTo(sortKeys[b][k]);
+            if (c != 0) {
+              return c;
+            }
+          }
+          return 0;
+        });
+    int[] order = new int[groups];
+    for (int i = 0; i < groups; i++) {
+      order[i] = sorted[i];
+    }
+    // every result first: a column whose numbers are whole in some groups and not in others is
+    // doubles throughout, as the row engine answers
+    Object[][] results = new Object[groups][functions.length];
+    boolean[] anyLong = new boolean[functions.length];
+    boolean[] anyDouble = new boolean[functions.length];
+    numeric = new boolean[functions.length];
+    java.util.Arrays.fill(numeric, true);
+    for (int id = 0; id < groups; id++) {
+      for (int f = 0; f < functions.length; f++) {
+        Object result = functions[f].result(id);
+        results[id][f] = result;
+        anyLong[f] |= result instanceof Long;
+        anyDouble[f] |= result instanceof Double;
+        numeric[f] &= result == null || result instanceof Long || result instanceof Double;
+      }
+    }
+    doubles = anyDouble;
+    List<String> names = new ArrayList<>(command.groupBy());
+    for (Aggregation aggregation : command.aggregations()) {
+      names.add(aggregation.outputName());
+    }
+    List<Page> pages = new ArrayList<>();
+    for (int from = 0; from < groups; from += pageSize) {
+      int to = Math.min(groups, from + pageSize);
+      Block[] blocks = new Block[names.size()];
+      List<String> generic = new ArrayList<>();
+      List<List<List<Object>>> cells = new ArrayList<>();
+      List<Integer> genericAt = new ArrayList<>();
+      for (int c = 0; c < names.size(); c++) {
+        Block block =
+            c < width
+                ? keyBlock(c, order, from, to)
+                : resultBlock(c - width, names.get(c), order, from, to, results);
+        if (block != null) {
+          blocks[c] = block;
+          continue;
+        }
+        List<List<Object>> column = new ArrayList<>(to - from);
+        for (int i = from; i < to; i++) {
+          int id = order[i];
+          if (c < width) {
+            column.add(List.of(groupValue(names.get(c), keys.key(id, c))));
+          } else {
+            int f = c - width;
+            Object result = results[id][f];
+            if (anyLong[f] && anyDouble[f] && result instanceof Long whole) {
+              result = (double) whole;
+            }
+            column.add(cell(names.get(c), result));
+          }
+        }
+        generic.add(names.get(c));
+        cells.add(column);
+        genericAt.add(c);
+      }
+      if (!generic.isEmpty()) { // typed as the row boundary types them
+        Page typed = PageCollector.toPage(generic, cells, to - from);
+        for (int i = 0; i < generic.size(); i++) {
+          blocks[genericAt.get(i)] = typed.block(i);
+        }
+      }
+      List<Schema.Column> schema = new ArrayList<>(names.size());
+      for (int c = 0; c < names.size(); c++) {
+        schema.add(new Schema.Column(names.get(c), blocks[c].dataType()));
+      }
+      pages.add(new Page(new Schema(schema), List.of(blocks), to - from));
+    }
+    return pages;
+  }
+
+  /**
+   * By-field {@code k}'s values for groups {@code order[from, to)} as a string block straight from
+   * the keys (no {@code String}); null for {@code _time}, whose groups are times again.
+   */
+  private Block keyBlock(int k, int[] order, int from, int to) {
+    if (TimeField.is(command.groupBy().get(k))) {
+      return null;
+    }
+    BytesBlock.Builder builder = BytesBlock.builder(to - from);
+    for (int i = from; i < to; i++) {
+      keys.appendKey(order[i], k, builder);
+    }
+    return builder.build();
+  }
+
+  /**
+   * Function {@code f}'s results for groups {@code order[from, to)} as a long or double block when
+   * they are numbers (whole numbers a long block unless the column has fractions anywhere, as the
+   * row engine types it); null for anything else (text, multivalues, all null, {@code _time}).
+   */
+  private Block resultBlock(int f, String name, int[] order, int from, int to, Object[][] results) {
+    if (TimeField.is(name) || !numeric[f]) {
+      return null;
+    }
+    boolean any = false;
+    for (int i = from; i < to && !any; i++) {
+      any = results[order[i]][f] != null;
+    }
+    if (!any) {
+      return null;
+    }
+    if (doubles[f]) {
+      DoubleBlock.Builder builder = DoubleBlock.builder(to - from);
+      for (int i = from; i < to; i++) {
+        Object result = results[order[i]][f];
+        if (result == null) {
+          builder.appendNull();
+        } else {
+          builder.append(((Number) result).doubleValue());
+        }
+      }
+      return builder.build();
+    }
+    LongBlock.Builder builder = LongBlock.builder(DataType.LONG, to - from);
+    for (int i = from; i < to; i++) {
+      Object result = results[order[i]][f];
+      if (result == null) {
+        builder.appendNull();
+      } else {
+        builder.append((Long) result);
+      }
+    }
+    return builder.build();
+  }
+
+  /** A by-field's group value: a {@code _time} group is a time again (its microseconds). */
+  private static Object groupValue(String field, String key) {
+    if (TimeField.is(field)) {
+      try {
+        return Long.parseLong(key);
+      } catch (NumberFormatException notMicros) {
+        return key;
+      }
+    }
+    return key;
+  }
+
+  /** A result as a cell: a list is a multivalue; one named {@code _time} is a time again. */
+  private static List<Object> cell(String name, Object result) {
+    if (result == null) {
+      return List.of();
+    }
+    if (TimeField.is(name)) {
+      result = TimeField.micros(result);
+    }
+    return result instanceof List<?> list ? List.copyOf(list) : List.of(result);
+  }
+}
