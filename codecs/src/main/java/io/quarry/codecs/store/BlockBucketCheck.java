@@ -42,6 +42,7 @@ final class BlockBucketCheck {
     NumericDocValues counts = DocValues.getNumeric(reader, BlockDocuments.COUNT);
     NumericDocValues newest = DocValues.getNumeric(reader, EventFields.TIME);
     Bits live = reader.getLiveDocs();
+    BlockColumns elsewhere = new BlockColumns(reader);
     java.util.Map<String, BlockValueCounts> counted = new java.util.TreeMap<>();
     java.util.Map<String, BlockValueCodes> coded = new java.util.HashMap<>();
     for (org.apache.lucene.index.FieldInfo info : reader.getFieldInfos()) {
@@ -59,7 +60,7 @@ final class BlockBucketCheck {
         continue;
       }
       try {
-        BlockEvents block = BlockEvents.read("fsck", journal, doc);
+        BlockEvents block = BlockEvents.read("fsck", journal, elsewhere, doc);
         block.verify();
         if (!counts.advanceExact(doc) || counts.longValue() != block.count()) {
           return "block " + doc + ": " + block.count() + " events, its _n says otherwise";
