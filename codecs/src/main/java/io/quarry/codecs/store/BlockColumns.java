@@ -17,9 +17,15 @@ import org.apache.lucene.index.LeafReader;
  * field's iterators are opened when the field is first asked for, so a search that never asks for a
  * field never reads its doc values; they move forward only, so a block at or before the last one
  * read of that field (the time-ordered scan takes an unsorted segment's blocks by time, not doc
- * order: {@link BlockOrder}) opens them again.
+ * order: {@link BlockOrder}) opens them again. The text of a segment ordinal is kept in a small
+ * direct-mapped cache per field ({@value #CACHED_VALUES} entries at most), since looking an ordinal
+ * up decompresses a block of Lucene's terms dictionary and a segment's common values recur from
+ * block to block.
  */
 final class BlockColumns {
+  /** The most ordinals whose text one field's cache keeps. */
+  static final int CACHED_VALUES = 8192;
+
   private final LeafReader reader;
   private final Map<String, Field> fields = new HashMap<>();
 
@@ -36,7 +42,11 @@ final class BlockColumns {
   Values read(int doc, String field, int events) throws IOException {
     Field open = fields.get(field);
     if (open == null || doc <= open.last) {
-      open = new Field(BlockValueCounts.open(reader, field), BlockValueCodes.open(reader, field));
+      open =
+          new Field(
+              BlockValueCounts.open(reader, field),
+              BlockValueCodes.open(reader, field),
+              open == null ? null : open.cache);
       fields.put(field, open);
     }
     open.last = doc;
@@ -59,7 +69,7 @@ final class BlockColumns {
     }
     String[] values = new String[counts.size()];
     for (int i = 0; i < values.length; i++) {
-      values[i] = counts.dictionary().lookupOrd(counts.ord(i)).utf8ToString();
+      values[i] = open.cache.text(counts, counts.ord(i));
     }
     int[] codes = new int[events];
     if (!open.codes.read(doc, events, values.length, codes)) {
@@ -78,15 +88,45 @@ final class BlockColumns {
     }
   }
 
-  /** A field's iterators and the last block document read through them. */
+  /**
+   * A field's iterators, the last block document read through them, and its cache of ordinals'
+   * texts (kept when the iterators are opened again: ordinals are the segment's).
+   */
   private static final class Field {
     final BlockValueCounts counts;
     final BlockValueCodes codes;
+    final Texts cache;
     int last = -1;
 
-    Field(BlockValueCounts counts, BlockValueCodes codes) {
+    Field(BlockValueCounts counts, BlockValueCodes codes, Texts cache) {
       this.counts = counts;
       this.codes = codes;
+      this.cache = cache != null ? cache : counts == null ? null : new Texts(counts.valueCount());
+    }
+  }
+
+  /** Direct-mapped: ordinal {@code o} is kept in slot {@code o mod size}, replacing another. */
+  private static final class Texts {
+    private final long[] ords;
+    private final String[] texts;
+    private final int mask;
+
+    Texts(long valueCount) {
+      int size =
+          (int) Math.min(CACHED_VALUES, Long.highestOneBit(Math.max(1, valueCount - 1)) << 1);
+      ords = new long[size];
+      java.util.Arrays.fill(ords, -1);
+      texts = new String[size];
+      mask = size - 1;
+    }
+
+    String text(BlockValueCounts counts, long ord) throws IOException {
+      int slot = (int) (ord & mask);
+      if (ords[slot] != ord) {
+        texts[slot] = counts.dictionary().lookupOrd(ord).utf8ToString();
+        ords[slot] = ord;
+      }
+      return texts[slot];
     }
   }
 }

@@ -46,7 +46,7 @@ class BlockColumnsTest {
     long seed = System.nanoTime();
     Random random = new Random(seed);
     List<List<Event>> blocks = new ArrayList<>();
-    for (int b = 0; b < 40; b++) {
+    for (int b = 0; b < 100; b++) {
       blocks.add(block(random, b));
     }
     Path old = write(data.resolve("old"), blocks, false);
@@ -93,9 +93,10 @@ class BlockColumnsTest {
   }
 
   /**
-   * A block of random events: {@code code} a single keyword in every event but in every fifth block
-   * (then some events lack it), {@code tag} multivalued, {@code bytes} a long, {@code user} in some
-   * events only, and values differing in case and outside ASCII.
+   * A block of random events: {@code ip} a single keyword of many values, {@code code} one in every
+   * event but in every fifth block (then some events lack it), {@code tag} multivalued, {@code
+   * bytes} a long, {@code user} in some events only, and values differing in case and outside
+   * ASCII.
    */
   private static List<Event> block(Random random, int b) {
     int count = 1 + random.nextInt(b % 7 == 0 ? 3 : 256);
@@ -110,6 +111,8 @@ class BlockColumnsTest {
         fields.put("tag", List.of("b" + random.nextInt(3), "a" + random.nextInt(3)));
       }
       fields.put("bytes", List.of(Integer.toString(random.nextInt(1000))));
+      // many values in the segment: more than a field's cache of texts holds, so slots collide
+      fields.put("ip", List.of("10." + random.nextInt(BlockColumns.CACHED_VALUES * 3)));
       if (random.nextInt(4) == 0) {
         fields.put("user", List.of("u" + random.nextInt(5)));
       }
