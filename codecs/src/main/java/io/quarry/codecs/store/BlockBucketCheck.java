@@ -18,7 +18,9 @@ import org.apache.lucene.util.Bits;
  * block is opened (its own CRC) and decoded whole ({@link EventBlock#verify}), and agrees with its
  * document's doc values — its event count with {@code _n}, its newest time with {@code _time}, its
  * events' values with the value counts and codes ({@link BlockValueCounts}, {@link
- * BlockValueCodes}).
+ * BlockValueCodes}). A column the payload holds only in those doc values (event block version 2) is
+ * read back through them ({@link BlockColumns}), so for it the check is each value's count against
+ * the events its codes give it.
  */
 final class BlockBucketCheck {
   private BlockBucketCheck() {}
