@@ -13,21 +13,26 @@ import org.apache.lucene.store.ByteArrayDataInput;
  * One event block read back ({@link EventBlockFormat}): checked whole when opened (version, section
  * table, checksum), then decoded a part at a time — the times when one is asked for, the raw texts'
  * offsets when one is asked for (the texts themselves stay bytes in the block until {@link #raw}
- * makes a string), each column only when it is named. Not thread-safe.
+ * makes a string), each column only when it is named. A version 2 block may name a column whose
+ * values it does not hold ({@link #isElsewhere}): its reader takes them from where the writer put
+ * them. Not thread-safe.
  */
 public final class EventBlock {
   private final byte[] bytes;
+  private final byte version;
   private final int count;
   private final long newest;
   private final int[] sectionStarts; // absolute offsets; sectionStarts[s + 1] is where s ends
   private final Map<String, Integer> columnSections = new LinkedHashMap<>();
+  private final java.util.Set<String> elsewhere = new java.util.HashSet<>();
 
   private long[] times;
   private int[] rawStarts; // absolute offsets, rawStarts[i + 1] is where event i's text ends
   private final Map<String, Column> columns = new LinkedHashMap<>();
 
-  private EventBlock(byte[] bytes, int count, long newest, int[] sectionStarts) {
+  private EventBlock(byte[] bytes, byte version, int count, long newest, int[] sectionStarts) {
     this.bytes = bytes;
+    this.version = version;
     this.count = count;
     this.newest = newest;
     this.sectionStarts = sectionStarts;
@@ -61,9 +66,14 @@ public final class EventBlock {
               + ", computed "
               + Integer.toHexString((int) crc.getValue()));
     }
-    if (block[0] != EventBlockFormat.VERSION) {
+    if (block[0] != EventBlockFormat.VERSION && block[0] != EventBlockFormat.VERSION_ELSEWHERE) {
       throw new CorruptBlockException(
-          "event block version " + block[0] + " is not " + EventBlockFormat.VERSION);
+          "event block version "
+              + block[0]
+              + " is not "
+              + EventBlockFormat.VERSION
+              + " or "
+              + EventBlockFormat.VERSION_ELSEWHERE);
     }
     try {
       ByteArrayDataInput in = new ByteArrayDataInput(block, 1, body - 1);
@@ -90,12 +100,25 @@ public final class EventBlock {
       if (starts[ends.length] != body) {
         throw new CorruptBlockException("event block sections do not end at its checksum");
       }
-      EventBlock opened = new EventBlock(block, count, newest, starts);
+      EventBlock opened = new EventBlock(block, block[0], count, newest, starts);
       for (int c = 0; c < columnCount; c++) {
-        ByteArrayDataInput name = opened.section(2 + c);
-        opened.columnSections.put(name.readString(), 2 + c);
+        ByteArrayDataInput column = opened.section(2 + c);
+        String name = column.readString();
+        if (opened.columnSections.put(name, 2 + c) != null) {
+          throw new CorruptBlockException("event block has two columns '" + name + "'");
+        }
+        if (opened.version == EventBlockFormat.VERSION_ELSEWHERE) {
+          byte where = column.readByte();
+          if (where == EventBlockFormat.ELSEWHERE) {
+            opened.elsewhere.add(name);
+          } else if (where != EventBlockFormat.HERE) {
+            throw new CorruptBlockException("event block column '" + name + "' marked " + where);
+          }
+        }
       }
       return opened;
+    } catch (CorruptBlockException e) {
+      throw e;
     } catch (IOException | RuntimeException e) {
       // a length or count pointing past the end: the checksum matched, so the writer was wrong
       throw new CorruptBlockException("event block cannot be decoded: " + e);
@@ -104,6 +127,11 @@ public final class EventBlock {
 
   private ByteArrayDataInput section(int s) {
     return new ByteArrayDataInput(bytes, sectionStarts[s], sectionStarts[s + 1] - sectionStarts[s]);
+  }
+
+  /** The grammar version: {@link EventBlockFormat#VERSION} or {@code VERSION_ELSEWHERE}. */
+  public byte version() {
+    return version;
   }
 
   /** The number of events. */
@@ -205,7 +233,12 @@ public final class EventBlock {
       }
       for (Map.Entry<String, Integer> column : columnSections.entrySet()) {
         ByteArrayDataInput section = section(column.getValue());
-        Column.decode(section, count);
+        if (elsewhere.contains(column.getKey())) {
+          section.readString();
+          section.readByte();
+        } else {
+          Column.decode(section, version, count);
+        }
         if (!section.eof()) {
           throw new CorruptBlockException(
               "event block column '" + column.getKey() + "' has bytes past its events");
@@ -223,21 +256,33 @@ public final class EventBlock {
     return new ArrayList<>(columnSections.keySet());
   }
 
-  /** Whether the block has a column for {@code name}. */
+  /** Whether the block has a column for {@code name} (holding its values or not). */
   public boolean hasColumn(String name) {
     return columnSections.containsKey(name);
+  }
+
+  /**
+   * Whether the block names a column for {@code name} but holds its values elsewhere (version 2):
+   * {@link #column} has none to give.
+   */
+  public boolean isElsewhere(String name) {
+    return elsewhere.contains(name);
   }
 
   /**
    * A field's column, or null when no event of the block has the field.
    *
    * @throws CorruptBlockException when the column's section does not decode
+   * @throws IllegalStateException when the column's values are elsewhere ({@link #isElsewhere})
    */
   public Column column(String name) throws CorruptBlockException {
+    if (elsewhere.contains(name)) {
+      throw new IllegalStateException("the block holds column '" + name + "' elsewhere");
+    }
     Column column = columns.get(name);
     if (column == null && columnSections.containsKey(name)) {
       try {
-        column = Column.decode(section(columnSections.get(name)), count);
+        column = Column.decode(section(columnSections.get(name)), version, count);
       } catch (IOException | RuntimeException e) {
         throw new CorruptBlockException("event block column '" + name + "': " + e);
       }
@@ -258,8 +303,11 @@ public final class EventBlock {
       this.codes = codes;
     }
 
-    static Column decode(ByteArrayDataInput in, int count) throws IOException {
+    static Column decode(ByteArrayDataInput in, byte version, int count) throws IOException {
       in.readString(); // the name, known already
+      if (version == EventBlockFormat.VERSION_ELSEWHERE && in.readByte() != EventBlockFormat.HERE) {
+        throw new IllegalStateException("column values are not here");
+      }
       String[] dictionary = new String[in.readVInt()];
       for (int d = 0; d < dictionary.length; d++) {
         dictionary[d] = in.readString();

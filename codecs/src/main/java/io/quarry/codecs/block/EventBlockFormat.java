@@ -1,15 +1,18 @@
 package io.quarry.codecs.block;
 
 /**
- * The event block's grammar, version 1. Integers are Lucene's variable-length forms ({@code VInt},
- * {@code VLong}, {@code ZLong}); strings are a {@code VInt} byte length and UTF-8 bytes.
+ * The event block's grammar, versions 1 and 2. Integers are Lucene's variable-length forms ({@code
+ * VInt}, {@code VLong}, {@code ZLong}); strings are a {@code VInt} byte length and UTF-8 bytes.
  *
  * <pre>
  * Block       := Version(byte) Count(VInt) Newest(ZLong) ColumnCount(VInt)
  *                SectionEnd(VInt)^(2 + ColumnCount) Times Raw Column^ColumnCount CRC32C(int, BE)
  * Times       := (Newest - Time)(VLong)^Count            newest first, so every delta is >= 0
  * Raw         := Length(VInt)^Count Bytes                the events' UTF-8 texts back to back
- * Column      := Name(string) DictionarySize(VInt) Value(string)^DictionarySize
+ * Column      := Name(string) Values                     version 1
+ *              | Name(string) Here(byte=0) Values         version 2, the values in the block
+ *              | Name(string) Elsewhere(byte=1)           version 2, the values outside the block
+ * Values      := DictionarySize(VInt) Value(string)^DictionarySize
  *                (ValueCount(VInt) Code(VInt)^ValueCount)^Count
  * </pre>
  *
@@ -19,9 +22,25 @@ package io.quarry.codecs.block;
  * value per event) and the index-time fields (zero or more values per event, each a code into the
  * column's dictionary of distinct values in first-seen order). The checksum covers every byte
  * before it. A block holds at most {@link #MAX_EVENTS} events.
+ *
+ * <p>Version 2 (issue 23) lets a column's values live outside the block: an {@code Elsewhere}
+ * column keeps only its name (and so its place among the columns, which is the order a reader lists
+ * the fields in); whoever wrote the block holds the values somewhere the reader of a block knows
+ * (the block bucket's per-block value counts and codes, {@code store.BlockValueCodes}). A writer
+ * with no column elsewhere writes version 1, byte for byte the grammar before version 2 existed.
  */
 public final class EventBlockFormat {
+  /** The version of a block whose every column holds its values. */
   public static final byte VERSION = 1;
+
+  /** The version of a block with some column's values held elsewhere. */
+  public static final byte VERSION_ELSEWHERE = 2;
+
+  /** Version 2's marker of a column whose values follow. */
+  static final byte HERE = 0;
+
+  /** Version 2's marker of a column whose values are held outside the block. */
+  static final byte ELSEWHERE = 1;
 
   /** The most events one block holds. */
   public static final int MAX_EVENTS = 4096;

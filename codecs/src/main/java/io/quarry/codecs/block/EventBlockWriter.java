@@ -17,6 +17,9 @@ import org.apache.lucene.store.ByteBuffersDataOutput;
  * Encodes events, newest first, as one event block ({@link EventBlockFormat}): the times as deltas
  * from the newest, the raw texts, and a dictionary-coded column for {@code host}, {@code source},
  * {@code sourcetype} and each index-time field. Stateless.
+ *
+ * <p>A column whose values the caller keeps elsewhere ({@link #write(List, Set)}) is written as its
+ * name alone (version 2); a block with no such column is version 1.
  */
 public final class EventBlockWriter {
   private EventBlockWriter() {}
@@ -28,6 +31,18 @@ public final class EventBlockWriter {
    *     EventBlockFormat#MAX_EVENTS}
    */
   public static byte[] write(List<Event> events) {
+    return write(events, Set.of());
+  }
+
+  /**
+   * The block of {@code events}, holding the values of every column but those named in {@code
+   * elsewhere}: those the caller stores outside the block, where the block's reader finds them
+   * (version 2 when one is left out, else version 1).
+   *
+   * @throws IllegalArgumentException when the events are not newest first, or more than {@link
+   *     EventBlockFormat#MAX_EVENTS}
+   */
+  public static byte[] write(List<Event> events, Set<String> elsewhere) {
     if (events.size() > EventBlockFormat.MAX_EVENTS) {
       throw new IllegalArgumentException(
           "a block holds at most " + EventBlockFormat.MAX_EVENTS + " events, not " + events.size());
@@ -37,11 +52,19 @@ public final class EventBlockWriter {
       List<byte[]> sections = new ArrayList<>();
       sections.add(times(events, newest));
       sections.add(raw(events));
-      for (Map.Entry<String, List<List<String>>> column : columns(events).entrySet()) {
-        sections.add(column(column.getKey(), column.getValue()));
+      Map<String, List<List<String>>> columns = columns(events);
+      boolean anyElsewhere = false;
+      for (String name : columns.keySet()) {
+        anyElsewhere |= elsewhere.contains(name);
+      }
+      for (Map.Entry<String, List<List<String>>> column : columns.entrySet()) {
+        sections.add(
+            anyElsewhere
+                ? column(column.getKey(), column.getValue(), elsewhere.contains(column.getKey()))
+                : column(column.getKey(), column.getValue()));
       }
       ByteBuffersDataOutput out = new ByteBuffersDataOutput();
-      out.writeByte(EventBlockFormat.VERSION);
+      out.writeByte(anyElsewhere ? EventBlockFormat.VERSION_ELSEWHERE : EventBlockFormat.VERSION);
       out.writeVInt(events.size());
       out.writeZLong(newest);
       out.writeVInt(sections.size() - 2);
@@ -118,15 +141,34 @@ public final class EventBlockWriter {
     return columns;
   }
 
+  /** A version 2 column: its name, then whether its values follow, then the values if they do. */
+  private static byte[] column(String name, List<List<String>> values, boolean elsewhere)
+      throws IOException {
+    ByteBuffersDataOutput out = new ByteBuffersDataOutput();
+    out.writeString(name);
+    out.writeByte(elsewhere ? EventBlockFormat.ELSEWHERE : EventBlockFormat.HERE);
+    if (!elsewhere) {
+      values(out, values);
+    }
+    return out.toArrayCopy();
+  }
+
+  /** A version 1 column: its name and its values. */
   private static byte[] column(String name, List<List<String>> values) throws IOException {
+    ByteBuffersDataOutput out = new ByteBuffersDataOutput();
+    out.writeString(name);
+    values(out, values);
+    return out.toArrayCopy();
+  }
+
+  private static void values(ByteBuffersDataOutput out, List<List<String>> values)
+      throws IOException {
     Map<String, Integer> dictionary = new LinkedHashMap<>();
     for (List<String> eventValues : values) {
       for (String value : eventValues) {
         dictionary.putIfAbsent(value, dictionary.size());
       }
     }
-    ByteBuffersDataOutput out = new ByteBuffersDataOutput();
-    out.writeString(name);
     out.writeVInt(dictionary.size());
     for (String value : dictionary.keySet()) {
       out.writeString(value);
@@ -137,6 +179,5 @@ public final class EventBlockWriter {
         out.writeVInt(dictionary.get(value));
       }
     }
-    return out.toArrayCopy();
   }
 }

@@ -18,7 +18,9 @@ import org.apache.lucene.util.Bits;
  * block is opened (its own CRC) and decoded whole ({@link EventBlock#verify}), and agrees with its
  * document's doc values — its event count with {@code _n}, its newest time with {@code _time}, its
  * events' values with the value counts and codes ({@link BlockValueCounts}, {@link
- * BlockValueCodes}).
+ * BlockValueCodes}). A column the payload holds only in those doc values (event block version 2) is
+ * read back through them ({@link BlockColumns}), so for it the check is each value's count against
+ * the events its codes give it.
  */
 final class BlockBucketCheck {
   private BlockBucketCheck() {}
@@ -42,6 +44,7 @@ final class BlockBucketCheck {
     NumericDocValues counts = DocValues.getNumeric(reader, BlockDocuments.COUNT);
     NumericDocValues newest = DocValues.getNumeric(reader, EventFields.TIME);
     Bits live = reader.getLiveDocs();
+    BlockColumns elsewhere = new BlockColumns(reader);
     java.util.Map<String, BlockValueCounts> counted = new java.util.TreeMap<>();
     java.util.Map<String, BlockValueCodes> coded = new java.util.HashMap<>();
     for (org.apache.lucene.index.FieldInfo info : reader.getFieldInfos()) {
@@ -59,7 +62,7 @@ final class BlockBucketCheck {
         continue;
       }
       try {
-        BlockEvents block = BlockEvents.read("fsck", journal, doc);
+        BlockEvents block = BlockEvents.read("fsck", journal, elsewhere, doc);
         block.verify();
         if (!counts.advanceExact(doc) || counts.longValue() != block.count()) {
           return "block " + doc + ": " + block.count() + " events, its _n says otherwise";

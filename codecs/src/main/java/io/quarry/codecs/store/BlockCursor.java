@@ -26,6 +26,7 @@ final class BlockCursor extends TimeOrderedScan.Cursor {
   private int orderedNext;
   private final NumericDocValues newest;
   private final StoredFields journal;
+  private final BlockColumns elsewhere;
   private final long earliest;
   private final long latest;
   private final PriorityQueue<Position> open =
@@ -67,6 +68,7 @@ final class BlockCursor extends TimeOrderedScan.Cursor {
       this.orderedNewest = null;
     }
     this.journal = leaf.reader().storedFields();
+    this.elsewhere = new BlockColumns(leaf.reader());
     this.earliest = earliest;
     this.latest = latest;
     nextCandidate();
@@ -105,7 +107,7 @@ final class BlockCursor extends TimeOrderedScan.Cursor {
           continue;
         }
       }
-      BlockEvents block = BlockEvents.read(source.index(), journal, next);
+      BlockEvents block = BlockEvents.read(source.index(), journal, elsewhere, next);
       Position first = new Position(block, next);
       while (first.i < block.count() && block.time(first.i) >= latest) {
         first.i++;

@@ -46,7 +46,10 @@ import org.apache.lucene.util.NumericUtils;
  *   <li>{@value #BLOCK}: the {@link io.quarry.codecs.block.EventBlock} payload, the only stored
  *       field, compressed by the journal. Index-time values are kept in its columns as the event
  *       layout's doc values give them back: keywords sorted and deduplicated, numbers parsed,
- *       sorted and printed, a value that does not parse as its declared type left out.
+ *       sorted and printed, a value that does not parse as its declared type left out. A column
+ *       whose every event has exactly one value is held by {@code _bv}/{@code _bc}/{@code _be}
+ *       alone: the payload names it "elsewhere" (event block version 2) and {@link BlockColumns}
+ *       reads it back from the doc values, so it is not stored twice.
  * </ul>
  *
  * A term or keyword query finds candidate blocks; every event of a candidate is checked on its own.
@@ -63,9 +66,19 @@ final class BlockDocuments {
   static final String OLDEST = "_tmin";
 
   private final IndexOptions options;
+  private final boolean columnsElsewhere;
 
   BlockDocuments(IndexOptions options) {
+    this(options, true);
+  }
+
+  /**
+   * With {@code columnsElsewhere} false, every column stays in the payload (event block version 1,
+   * as written before the columns moved out): how a test makes the old layout's blocks.
+   */
+  BlockDocuments(IndexOptions options, boolean columnsElsewhere) {
     this.options = options;
+    this.columnsElsewhere = columnsElsewhere;
   }
 
   /**
@@ -86,7 +99,8 @@ final class BlockDocuments {
     }
   }
 
-  private Document document(List<Event> block, long firstSequence, TermSet terms) {
+  /** The document of one block, its events newest first. */
+  Document document(List<Event> block, long firstSequence, TermSet terms) {
     Document document = new Document();
     long newest = block.get(0).timeMicros();
     long oldest = block.get(block.size() - 1).timeMicros();
@@ -116,9 +130,11 @@ final class BlockDocuments {
             document.add(new StringField(COMPLETE, field, Field.Store.NO));
           }
         });
-    BlockValueCounts.write(document, columns, options);
+    Set<String> exact = BlockValueCounts.write(document, columns, options);
     document.add(new Field(EventFields.TOKENS, terms.tokenStream(), IndexStore.TERMS));
-    document.add(new StoredField(BLOCK, EventBlockWriter.write(columns)));
+    document.add(
+        new StoredField(
+            BLOCK, EventBlockWriter.write(columns, columnsElsewhere ? exact : Set.of())));
     return document;
   }
 

@@ -3,7 +3,9 @@ package io.quarry.codecs.store;
 import io.quarry.codecs.block.EventBlock;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.StoredFieldVisitor;
@@ -15,28 +17,40 @@ import org.apache.lucene.index.StoredFields;
  * stays bytes in the block until a {@code String} is wanted, and an ASCII event's text is viewed in
  * place ({@link AsciiText}). Events hold their block, so they stay readable after the scan moved on
  * (a visitor reading {@code _raw} at {@link EventVisitor#finish}).
+ *
+ * <p>A column the payload holds elsewhere (event block version 2: a field of which every event has
+ * exactly one value) is read from the block's doc values through the scan's {@link BlockColumns}
+ * when first asked for — during the scan's visit, as the event layout's doc values are.
  */
 final class BlockEvents implements StoredEvent.Loader {
   private final String index;
   private final EventBlock block;
+  private final BlockColumns elsewhere;
+  private final int blockDoc;
+  private Map<String, BlockColumns.Values> read; // columns read from elsewhere, by field
 
-  private BlockEvents(String index, EventBlock block) {
+  private BlockEvents(String index, EventBlock block, BlockColumns elsewhere, int doc) {
     this.index = index;
     this.block = block;
+    this.elsewhere = elsewhere;
+    this.blockDoc = doc;
   }
 
   /**
-   * Reads and opens block document {@code doc}.
+   * Reads and opens block document {@code doc}; {@code elsewhere} reads the columns its payload
+   * does not hold, from the same segment.
    *
    * @throws CorruptIndexException when the journal block or the event block is damaged
    */
-  static BlockEvents read(String index, StoredFields journal, int doc) throws IOException {
+  static BlockEvents read(String index, StoredFields journal, BlockColumns elsewhere, int doc)
+      throws IOException {
     Payload payload = new Payload();
     journal.document(doc, payload);
     if (payload.bytes == null) {
       throw new CorruptIndexException("block document " + doc + " has no block", "journal");
     }
-    return new BlockEvents(index, EventBlock.open(payload.bytes, 0, payload.bytes.length));
+    return new BlockEvents(
+        index, EventBlock.open(payload.bytes, 0, payload.bytes.length), elsewhere, doc);
   }
 
   /** Decodes the whole block, checking its grammar ({@link EventBlock#verify}). */
@@ -59,13 +73,31 @@ final class BlockEvents implements StoredEvent.Loader {
     return new StoredEvent(index, block.time(i), this, i);
   }
 
+  /** The column of {@code name} the payload holds elsewhere, read when first asked for. */
+  private BlockColumns.Values elsewhere(String name) throws IOException {
+    if (read == null) {
+      read = new HashMap<>();
+    }
+    BlockColumns.Values values = read.get(name);
+    if (values == null) {
+      values = elsewhere.read(blockDoc, name, block.count());
+      read.put(name, values);
+    }
+    return values;
+  }
+
   @Override
   public String defaultField(int doc, String name) {
     try {
+      if (block.isElsewhere(name)) {
+        return elsewhere(name).value(doc);
+      }
       EventBlock.Column column = block.column(name);
       return column == null || column.valueCount(doc) == 0 ? "" : column.value(column.code(doc, 0));
     } catch (CorruptIndexException e) {
       throw new TimeOrderedScan.UncheckedCorruption(e);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 
@@ -96,6 +128,9 @@ final class BlockEvents implements StoredEvent.Loader {
   public List<String> field(int doc, String name) throws IOException {
     if (isDefaultColumn(name)) {
       return null;
+    }
+    if (block.isElsewhere(name)) {
+      return List.of(elsewhere(name).value(doc));
     }
     EventBlock.Column column = block.column(name);
     return column == null || column.valueCount(doc) == 0 ? null : column.values(doc);

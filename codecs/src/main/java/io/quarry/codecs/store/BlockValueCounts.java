@@ -60,8 +60,13 @@ public final class BlockValueCounts {
     this.counts = counts;
   }
 
-  /** Adds the counts of {@code columns}' field values to a block document. */
-  static void write(Document document, List<Event> columns, IndexOptions options) {
+  /**
+   * Adds the counts of {@code columns}' field values to a block document; returns the fields whose
+   * every event has exactly one value, whose values per event the counts and codes now hold exactly
+   * (their columns need not be in the block's payload: {@link BlockColumns}).
+   */
+  static java.util.Set<String> write(Document document, List<Event> columns, IndexOptions options) {
+    java.util.Set<String> exact = new java.util.HashSet<>();
     // counted by String (no UTF-8 per event), ordered as UTF-8 bytes once per distinct value
     Map<String, Map<String, int[]>> byField = new HashMap<>();
     Map<String, int[]> eventsWith = new HashMap<>();
@@ -104,6 +109,9 @@ public final class BlockValueCounts {
         countOf[order[rank]][1] = rank; // the value's index in the block's order
         total += countOf[order[rank]][0];
       }
+      if (total == columns.size()) {
+        exact.add(field.getKey());
+      }
       if (order.length > 1 && total == columns.size()) { // one value per event: codes
         int[] codes = new int[columns.size()];
         for (int e = 0; e < codes.length; e++) {
@@ -124,6 +132,7 @@ public final class BlockValueCounts {
       document.add(
           new BinaryDocValuesField(COUNTS + field.getKey(), new BytesRef(out.toArrayCopy())));
     }
+    return exact;
   }
 
   private static void countDefault(

@@ -232,6 +232,7 @@ final class ParallelScan {
     private long visitBlocks(DocIdSetIterator candidates, EventVisitor visitor) throws IOException {
       long read = 0;
       org.apache.lucene.index.StoredFields journal = leaf.reader().storedFields();
+      BlockColumns elsewhere = new BlockColumns(leaf.reader());
       EventVisitor.BlockShortcut shortcut = visitor.blockShortcut(leaf.reader());
       BlockBounds bounds = shortcut == null ? null : BlockBounds.open(leaf.reader());
       Bucket bucket = source.bucket();
@@ -255,7 +256,7 @@ final class ParallelScan {
             continue;
           }
         }
-        BlockEvents block = BlockEvents.read(source.index(), journal, doc);
+        BlockEvents block = BlockEvents.read(source.index(), journal, elsewhere, doc);
         for (int i = 0; i < block.count(); i++) {
           long time = block.time(i);
           if (time < range[0] || time >= range[1]) {

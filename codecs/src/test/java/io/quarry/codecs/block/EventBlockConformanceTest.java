@@ -95,6 +95,51 @@ public class EventBlockConformanceTest extends LuceneTestCase {
     }
   }
 
+  /**
+   * Version 2: columns named elsewhere keep their name and place but no values; the other columns,
+   * the times and the texts read as in version 1; with none elsewhere the block is version 1 byte
+   * for byte.
+   */
+  public void testColumnsHeldElsewhereKeepTheirPlaceOnly() throws Exception {
+    Random random = random();
+    for (int round = 0; round < 30; round++) {
+      List<Event> events = randomEvents(random, random.nextInt(300));
+      byte[] whole = EventBlockWriter.write(events);
+      Assertions.assertThat(EventBlockWriter.write(events, java.util.Set.of("nosuch")))
+          .isEqualTo(whole);
+      java.util.Set<String> elsewhere = java.util.Set.of("host", "status");
+      byte[] bytes = EventBlockWriter.write(events, elsewhere);
+      EventBlock v1 = EventBlock.open(whole, 0, whole.length);
+      EventBlock v2 = EventBlock.open(bytes, 0, bytes.length);
+      v2.verify();
+      Assertions.assertThat(v1.version()).isEqualTo(EventBlockFormat.VERSION);
+      Assertions.assertThat(v2.version()).isEqualTo(EventBlockFormat.VERSION_ELSEWHERE);
+      Assertions.assertThat(v2.columnNames()).isEqualTo(v1.columnNames());
+      Assertions.assertThat(bytes.length).isLessThan(whole.length);
+      for (String name : v1.columnNames()) {
+        Assertions.assertThat(v2.hasColumn(name)).isTrue();
+        Assertions.assertThat(v2.isElsewhere(name)).isEqualTo(elsewhere.contains(name));
+        if (elsewhere.contains(name)) {
+          assertThatThrownBy(() -> v2.column(name)).isInstanceOf(IllegalStateException.class);
+          continue;
+        }
+        for (int i = 0; i < events.size(); i++) {
+          Assertions.assertThat(v2.column(name).values(i)).isEqualTo(v1.column(name).values(i));
+        }
+      }
+      for (int i = 0; i < events.size(); i++) {
+        Assertions.assertThat(v2.raw(i)).isEqualTo(v1.raw(i));
+        Assertions.assertThat(v2.time(i)).isEqualTo(v1.time(i));
+      }
+      for (int bit = 0; bit < bytes.length * 8; bit += 1 + random.nextInt(64)) {
+        byte[] flipped = bytes.clone();
+        flipped[bit / 8] ^= (byte) (1 << (bit % 8));
+        assertThatThrownBy(() -> EventBlock.open(flipped, 0, flipped.length))
+            .isInstanceOf(CorruptBlockException.class);
+      }
+    }
+  }
+
   public void testEveryFlippedBitAndEveryPrefixIsRefused() throws Exception {
     byte[] bytes = EventBlockWriter.write(randomEvents(random(), 1 + random().nextInt(20)));
     for (int bit = 0; bit < bytes.length * 8; bit++) {

@@ -1,0 +1,132 @@
+package io.quarry.codecs.store;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.LeafReader;
+
+/**
+ * The columns a segment's block payloads hold elsewhere (event block version 2, issue 23): a field
+ * of which every event of a block has exactly one value is held once, by the block's value counts
+ * ({@link BlockValueCounts}: its distinct values) and codes ({@link BlockValueCodes}: each event's
+ * value among them), not also as a column in the payload. This reads such a column back: the
+ * block's ordinals looked up to text once per value, and each event's code.
+ *
+ * <p>One per scan of a segment and thread (doc-values iterators are neither shared nor reset). A
+ * field's iterators are opened when the field is first asked for, so a search that never asks for a
+ * field never reads its doc values; they move forward only, so a block at or before the last one
+ * read of that field (the time-ordered scan takes an unsorted segment's blocks by time, not doc
+ * order: {@link BlockOrder}) opens them again. The text of a segment ordinal is kept in a small
+ * direct-mapped cache per field ({@value #CACHED_VALUES} entries at most), since looking an ordinal
+ * up decompresses a block of Lucene's terms dictionary and a segment's common values recur from
+ * block to block.
+ */
+final class BlockColumns {
+  /** The most ordinals whose text one field's cache keeps. */
+  static final int CACHED_VALUES = 8192;
+
+  private final LeafReader reader;
+  private final Map<String, Field> fields = new HashMap<>();
+
+  BlockColumns(LeafReader reader) {
+    this.reader = reader;
+  }
+
+  /**
+   * Block document {@code doc}'s column of {@code field}, for its {@code events} events.
+   *
+   * @throws CorruptIndexException when the block has no counts or codes of the field, or they do
+   *     not give each of its events exactly one value
+   */
+  Values read(int doc, String field, int events) throws IOException {
+    Field open = fields.get(field);
+    if (open == null || doc <= open.last) {
+      open =
+          new Field(
+              BlockValueCounts.open(reader, field),
+              BlockValueCodes.open(reader, field),
+              open == null ? null : open.cache);
+      fields.put(field, open);
+    }
+    open.last = doc;
+    BlockValueCounts counts = open.counts;
+    if (counts == null || !counts.advanceExact(doc)) {
+      throw new CorruptIndexException(
+          "block holds column '" + field + "' elsewhere but has no value counts of it",
+          "doc " + doc);
+    }
+    if (counts.total() != events) {
+      throw new CorruptIndexException(
+          "block holds column '"
+              + field
+              + "' elsewhere but its counts add up to "
+              + counts.total()
+              + " of "
+              + events
+              + " events",
+          "doc " + doc);
+    }
+    String[] values = new String[counts.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = open.cache.text(counts, counts.ord(i));
+    }
+    int[] codes = new int[events];
+    if (!open.codes.read(doc, events, values.length, codes)) {
+      throw new CorruptIndexException(
+          "block holds column '" + field + "' elsewhere but has no value codes of it",
+          "doc " + doc);
+    }
+    return new Values(values, codes);
+  }
+
+  /** One block's column: its distinct values and each event's index among them. */
+  record Values(String[] values, int[] codes) {
+    /** Event {@code e}'s one value. */
+    String value(int e) {
+      return values[codes[e]];
+    }
+  }
+
+  /**
+   * A field's iterators, the last block document read through them, and its cache of ordinals'
+   * texts (kept when the iterators are opened again: ordinals are the segment's).
+   */
+  private static final class Field {
+    final BlockValueCounts counts;
+    final BlockValueCodes codes;
+    final Texts cache;
+    int last = -1;
+
+    Field(BlockValueCounts counts, BlockValueCodes codes, Texts cache) {
+      this.counts = counts;
+      this.codes = codes;
+      this.cache = cache != null ? cache : counts == null ? null : new Texts(counts.valueCount());
+    }
+  }
+
+  /** Direct-mapped: ordinal {@code o} is kept in slot {@code o mod size}, replacing another. */
+  private static final class Texts {
+    private final long[] ords;
+    private final String[] texts;
+    private final int mask;
+
+    Texts(long valueCount) {
+      int size =
+          (int) Math.min(CACHED_VALUES, Long.highestOneBit(Math.max(1, valueCount - 1)) << 1);
+      ords = new long[size];
+      java.util.Arrays.fill(ords, -1);
+      texts = new String[size];
+      mask = size - 1;
+    }
+
+    String text(BlockValueCounts counts, long ord) throws IOException {
+      int slot = (int) (ord & mask);
+      if (ords[slot] != ord) {
+        texts[slot] = counts.dictionary().lookupOrd(ord).utf8ToString();
+        ords[slot] = ord;
+      }
+      return texts[slot];
+    }
+  }
+}
