@@ -131,7 +131,7 @@ final class BlockDocuments {
           }
         });
     Set<String> exact = BlockValueCounts.write(document, columns, options);
-    document.add(new Field(EventFields.TOKENS, terms.tokenStream(), IndexStore.TERMS));
+    document.add(new Field(EventFields.TOKENS, terms.tokenStream(), EventDocuments.TERMS));
     document.add(
         new StoredField(
             BLOCK, EventBlockWriter.write(columns, columnsElsewhere ? exact : Set.of())));

@@ -2,7 +2,6 @@ package io.quarry.codecs.store;
 
 import static java.util.Objects.requireNonNull;
 
-import io.quarry.codecs.tokens.TermTokenStream;
 import io.quarry.codecs.wal.EncodedBatch;
 import io.quarry.codecs.wal.WriteAheadLog;
 import java.io.Closeable;
@@ -22,23 +21,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.document.DoublePoint;
-import org.apache.lucene.document.Field;
-import org.apache.lucene.document.FieldType;
-import org.apache.lucene.document.LongPoint;
-import org.apache.lucene.document.NumericDocValuesField;
-import org.apache.lucene.document.SortedDocValuesField;
-import org.apache.lucene.document.SortedNumericDocValuesField;
-import org.apache.lucene.document.SortedSetDocValuesField;
-import org.apache.lucene.document.StoredField;
-import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.IndexFormatTooNewException;
 import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.NumericUtils;
 
 /**
  * One Quarry index on disk: {@code buckets/<id>/}, each a Lucene index of a time range written with
@@ -75,12 +62,11 @@ public final class IndexStore implements Closeable {
   /** The longest keyword value, in UTF-8 bytes, that doc values hold. */
   static final int MAX_KEYWORD_BYTES = 32766;
 
-  /** The term index field: DOCS-only postings, no norms, not stored. */
-  static final FieldType TERMS = termsFieldType();
-
   private final String name;
   private final Path bucketsPath;
   private final IndexOptions options;
+  private final EventDocuments eventDocuments; // the event layout's documents
+
   private final Clock clock;
   private final Bucket.DirectoryFactory directories;
   private final BlockDocuments blocks;
@@ -129,6 +115,7 @@ public final class IndexStore implements Closeable {
     this.directories = requireNonNull(directories, "directories is null");
     this.options = requireNonNull(options, "options is null");
     this.blocks = new BlockDocuments(options);
+    this.eventDocuments = new EventDocuments(name, options);
     this.clock = requireNonNull(clock, "clock is null");
     this.bucketsPath = path.resolve("buckets");
     Files.createDirectories(bucketsPath);
@@ -422,7 +409,8 @@ public final class IndexStore implements Closeable {
     for (int i = 0; i < events.size(); i++) {
       Event event = events.get(i);
       long sequence = firstSequence + i;
-      target.add(toDocument(event, sequence), event.timeMicros(), event.timeMicros(), 1, sequence);
+      target.add(
+          eventDocuments.of(event, sequence), event.timeMicros(), event.timeMicros(), 1, sequence);
     }
   }
 
@@ -672,80 +660,6 @@ public final class IndexStore implements Closeable {
 
   private static long utf8Length(String value) {
     return value.length() * 3L <= MAX_KEYWORD_BYTES ? value.length() : new BytesRef(value).length;
-  }
-
-  private Document toDocument(Event event, long sequence) {
-    Document document = new Document();
-    document.add(new LongPoint(EventFields.SEQUENCE, sequence));
-    document.add(new LongPoint(EventFields.TIME, event.timeMicros()));
-    document.add(new NumericDocValuesField(EventFields.TIME, event.timeMicros()));
-    document.add(new StoredField(EventFields.RAW, event.raw()));
-    defaultField(document, EventFields.HOST, event.host());
-    defaultField(document, EventFields.SOURCE, event.source());
-    defaultField(document, EventFields.SOURCETYPE, event.sourcetype());
-    for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
-      String name = field.getKey();
-      IndexedFieldType type = options.fieldType(name);
-      for (String value : field.getValue()) {
-        keywordTerm(document, name, value);
-        if (type.problem(value) != null) {
-          // only after the type was changed in config with events still in the log: keep the term
-          LOG.warning(
-              "index "
-                  + name()
-                  + ": field '"
-                  + name
-                  + "' value '"
-                  + value
-                  + "' is not a "
-                  + type.configName()
-                  + "; indexed as a term only");
-          continue;
-        }
-        String valuesField = EventFields.valuesField(name, type);
-        switch (type) {
-          case KEYWORD ->
-              document.add(new SortedSetDocValuesField(valuesField, new BytesRef(value)));
-          case LONG -> {
-            long parsed = Long.parseLong(value.strip());
-            document.add(new LongPoint(valuesField, parsed));
-            document.add(new SortedNumericDocValuesField(valuesField, parsed));
-          }
-          case DOUBLE -> {
-            double parsed = Double.parseDouble(value.strip());
-            document.add(new DoublePoint(valuesField, parsed));
-            document.add(
-                new SortedNumericDocValuesField(
-                    valuesField, NumericUtils.doubleToSortableLong(parsed)));
-          }
-        }
-      }
-    }
-    document.add(new Field(EventFields.TOKENS, TermTokenStream.of(event.raw()), TERMS));
-    return document;
-  }
-
-  private static FieldType termsFieldType() {
-    FieldType type = new FieldType();
-    type.setIndexOptions(org.apache.lucene.index.IndexOptions.DOCS);
-    type.setTokenized(true);
-    type.setOmitNorms(true);
-    type.setStored(false);
-    type.freeze();
-    return type;
-  }
-
-  /** host, source, sourcetype: a lower-cased term for search and sorted doc values for reads. */
-  private static void defaultField(Document document, String field, String value) {
-    keywordTerm(document, field, value);
-    document.add(new SortedDocValuesField(field, new BytesRef(value)));
-  }
-
-  private static void keywordTerm(Document document, String field, String value) {
-    String keyword = EventFields.keywordTerm(value);
-    if (keyword != null) {
-      document.add(new StringField(EventFields.keywordField(field), keyword, Field.Store.NO));
-    }
   }
 
   /** Commits, then closes every bucket and the log. */
