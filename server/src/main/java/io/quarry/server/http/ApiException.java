@@ -70,6 +70,19 @@ public class ApiException extends RuntimeException {
     exchange.json(status, body(), headers);
   }
 
+  /**
+   * An error with the HTTP status {@code status} (a number, so that layers which only decide what
+   * went wrong need no Netty type).
+   */
+  public static ApiException of(
+      int status,
+      String code,
+      String message,
+      Map<String, Object> details,
+      Map<String, String> headers) {
+    return new ApiException(HttpResponseStatus.valueOf(status), code, message, details, headers);
+  }
+
   /** 401 asking for HTTP Basic credentials. */
   public static ApiException unauthorized(String message) {
     return new ApiException(

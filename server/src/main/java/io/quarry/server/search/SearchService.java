@@ -146,66 +146,6 @@ public final class SearchService implements AutoCloseable {
   }
 
   /**
-   * What a failed search answers: 422 over its memory limit, 500 naming the plugin when a plugin's
-   * command threw, the error of a search that {@code map} ran (a 400 {@code QUERY_PARSE} when it
-   * does not parse); anything else as it was.
-   */
-  private static RuntimeException failure(String query, RuntimeException e) {
-    Throwable memory = e instanceof io.quarry.ql.exec.PluginFailureException ? e.getCause() : e;
-    if (memory instanceof io.quarry.plugin.api.data.MemoryLimitExceededException over
-        && BREAKER.equals(over.owner())) {
-      LOG.warning("search stopped by the memory breaker: " + e.getMessage() + ": " + query);
-      return new io.quarry.server.http.ApiException(
-          io.netty.handler.codec.http.HttpResponseStatus.SERVICE_UNAVAILABLE,
-          "SEARCH_MEMORY_BREAKER",
-          over.getMessage()
-              + "; the running searches together hold the most memory allowed: retry when"
-              + " others finished, narrow the search, or raise search.maxTotalMemoryBytes",
-          java.util.Map.of(),
-          java.util.Map.of("Retry-After", "10"));
-    }
-    if (e instanceof io.quarry.plugin.api.data.MemoryLimitExceededException
-        || (e instanceof io.quarry.ql.exec.PluginFailureException
-            && e.getCause() instanceof io.quarry.plugin.api.data.MemoryLimitExceededException)) {
-      LOG.warning("search over its memory limit: " + e.getMessage() + ": " + query);
-      return memoryLimit(e.getMessage());
-    }
-    // map: a built-in that runs searches failed with a search's own error, which it answers
-    if (e instanceof io.quarry.ql.exec.PluginFailureException
-        && e.getCause() instanceof io.quarry.server.http.ApiException searchFailed) {
-      return searchFailed;
-    }
-    if (e instanceof io.quarry.ql.exec.PluginFailureException
-        && e.getCause() instanceof io.quarry.ql.parser.QueryParseException wrong) {
-      return new io.quarry.server.http.ApiException(
-          io.netty.handler.codec.http.HttpResponseStatus.BAD_REQUEST,
-          "QUERY_PARSE",
-          wrong.getMessage(),
-          java.util.Map.of(
-              "line", wrong.position().line(),
-              "column", wrong.position().column(),
-              "offset", wrong.position().offset(),
-              "context", wrong.render()));
-    }
-    if (e instanceof io.quarry.ql.exec.PluginFailureException) {
-      LOG.log(java.util.logging.Level.WARNING, "search failed in a plugin: " + query, e);
-      return new io.quarry.server.http.ApiException(
-          io.netty.handler.codec.http.HttpResponseStatus.INTERNAL_SERVER_ERROR,
-          "PLUGIN_FAILED",
-          e.getMessage());
-    }
-    return e;
-  }
-
-  /** 422: the search held more than search.maxMemoryBytes; the message names the stage. */
-  private static io.quarry.server.http.ApiException memoryLimit(String message) {
-    return new io.quarry.server.http.ApiException(
-        io.netty.handler.codec.http.HttpResponseStatus.UNPROCESSABLE_ENTITY,
-        "MEMORY_LIMIT",
-        message + "; narrow the search (fewer groups or rows) or raise search.maxMemoryBytes");
-  }
-
-  /**
    * An account for the results a job keeps after its search, under the breaker over all searches
    * (search.maxTotalMemoryBytes), so kept results and running searches together stay under it; null
    * without a breaker.
@@ -514,7 +454,7 @@ public final class SearchService implements AutoCloseable {
           outcome = "cancelled"; // e.g. its client went away: writing the answer failed
         }
         control.failed(); // batch-mode slices still running stop at their next check
-        throw failure(query, e);
+        throw SearchFailures.of(query, e);
       }
       // the source named: a formatter showing it does not walk the stack for it on every search
       LOG.logp(

@@ -1,6 +1,5 @@
 package io.quarry.server.search;
 
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.MemoryAccount;
 import io.quarry.plugin.api.data.MemoryLimitExceededException;
@@ -73,7 +72,7 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
           "[",
           e.expected());
     } catch (ApiException e) {
-      throw failed(subsearch, e.status(), e.getMessage());
+      throw SearchFailures.subsearch(subsearch, e.status().code(), e.getMessage());
     }
     List<Page> pages = new ArrayList<>();
     long[] rows = {0};
@@ -109,14 +108,14 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
               });
     } catch (MemoryLimitExceededException e) {
       throw SearchService.BREAKER.equals(e.owner())
-          ? breaker(subsearch, e.getMessage())
-          : failed(subsearch, HttpResponseStatus.UNPROCESSABLE_ENTITY, e.getMessage());
+          ? SearchFailures.subsearchBreaker(subsearch, e.getMessage())
+          : SearchFailures.subsearch(subsearch, 422, e.getMessage());
     } catch (ApiException e) {
-      throw "SEARCH_MEMORY_BREAKER".equals(e.code())
-          ? breaker(subsearch, e.getMessage())
-          : failed(subsearch, e.status(), e.getMessage());
+      throw SearchFailures.BREAKER_CODE.equals(e.code())
+          ? SearchFailures.subsearchBreaker(subsearch, e.getMessage())
+          : SearchFailures.subsearch(subsearch, e.status().code(), e.getMessage());
     } catch (IOException | RuntimeException e) {
-      throw failed(subsearch, HttpResponseStatus.INTERNAL_SERVER_ERROR, String.valueOf(e));
+      throw SearchFailures.subsearch(subsearch, 500, String.valueOf(e));
     }
     List<String> messages = new ArrayList<>();
     for (String message : stats.messages()) {
@@ -147,29 +146,6 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
   @Override
   public void close() {
     memory.close();
-  }
-
-  /** 503 with Retry-After: the subsearch's rows would pass the breaker over all searches. */
-  private static ApiException breaker(Subsearch subsearch, String why) {
-    return new ApiException(
-        HttpResponseStatus.SERVICE_UNAVAILABLE,
-        "SEARCH_MEMORY_BREAKER",
-        subsearch.describe()
-            + " failed: "
-            + why
-            + (why.contains("search.maxTotalMemoryBytes") && why.contains("retry when")
-                ? ""
-                : "; the running searches together hold the most memory allowed: retry when"
-                    + " others finished, narrow the search, or raise search.maxTotalMemoryBytes"),
-        java.util.Map.of(),
-        java.util.Map.of("Retry-After", "10"));
-  }
-
-  private static ApiException failed(Subsearch subsearch, HttpResponseStatus status, String why) {
-    return new ApiException(
-        status.code() >= 500 || status.code() == 422 ? status : HttpResponseStatus.BAD_REQUEST,
-        "SUBSEARCH_FAILED",
-        subsearch.describe() + " failed: " + why);
   }
 
   /** The first {@code count} positions of a page. */

@@ -12,5 +12,7 @@
  * {@code BlockDedup} skips blocks a leading {@code dedup} would drop whole); {@code EventRow}
  * extracts fields on demand (index-time fields, the sourcetype's extraction, JSON, key=value);
  * {@code SearchControl} carries time limits, finalize, cancel and progress into the scan threads.
+ * {@code SearchFailures} is the one place where what went wrong becomes an HTTP status and error
+ * code (no Netty type in this package).
  */
 package io.quarry.server.search;
