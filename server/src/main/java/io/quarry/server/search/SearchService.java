@@ -820,7 +820,6 @@ public final class SearchService implements AutoCloseable {
       Evaluator evaluator)
       throws IOException {
     List<Command> pipeline = plan.pipeline();
-    Command aggregator = pipeline.get(aggregatorAt);
     BatchPlan batch = batchPlan(plan, indexes, translation, aggregatorAt, evaluator);
     PageBatch.Scan scan =
         slices ->
@@ -831,7 +830,7 @@ public final class SearchService implements AutoCloseable {
                 plan.latestMicros(),
                 slices,
                 searchPool);
-    if (batch.engine() == BatchPlan.Engine.PAGES) {
+    if (batch.engine() != BatchPlan.Engine.ROWS) {
       boolean checked = plan.filter().isPresent() && !translation.exact();
       return new PageBatch(
               sourcetypes,
@@ -843,25 +842,26 @@ public final class SearchService implements AutoCloseable {
               stages,
               evaluator,
               PAGE_SIZE)
-          .run(aggregator, batch.pageShape(), pipeline, aggregatorAt, end, results, scan);
+          .run(
+              batch,
+              pipeline,
+              end,
+              results,
+              scan,
+              (countedUpFront, counted, slices) ->
+                  store.scanParallelCounting(
+                      indexes,
+                      translation.query(),
+                      countedUpFront,
+                      plan.earliestMicros(),
+                      plan.latestMicros(),
+                      counted,
+                      slices,
+                      searchPool));
     }
     return new RowBatch(
             sourcetypes, control, check, plan.indexedFieldsOnly(), matched, stages, evaluator)
-        .run(
-            batch,
-            pipeline,
-            end,
-            scan,
-            (countedUpFront, counted, slices) ->
-                store.scanParallelCounting(
-                    indexes,
-                    translation.query(),
-                    countedUpFront,
-                    plan.earliestMicros(),
-                    plan.latestMicros(),
-                    counted,
-                    slices,
-                    searchPool));
+        .run(batch, pipeline, end, scan);
   }
 
   /** The batch plan of a search whose command {@code aggregatorAt} is its aggregation. */
@@ -876,7 +876,6 @@ public final class SearchService implements AutoCloseable {
         translation,
         aggregatorAt,
         indexes.stream().anyMatch(name -> !store.index(name).holdsBlocks()),
-        command -> Pipelines.probe(command, evaluator),
         blockCondition(plan, indexes));
   }
 
