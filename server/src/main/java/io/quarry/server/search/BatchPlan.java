@@ -162,6 +162,7 @@ record BatchPlan(
         if (blockCondition != null) {
           explain.put("counted_from_block_values", true);
         }
+        explain.put("reduce_on_pages", pageShape.reduceOnPages());
       }
       case ROWS -> {}
     }

@@ -37,9 +37,9 @@ import java.util.function.Supplier;
  * events go through those row commands and become pages after them ({@link RowPages}). Either way
  * the pages feed a partial {@link PageAggregator}; partials merge into the final one ({@link
  * PageAggregation}), whose pages are the answer or go through the commands after {@code stats}.
- * Chosen by the planner when every aggregation has a page implementation and no counting shortcut
- * answers the search from the index ({@code stats count by f} over doc values stays on its own
- * path).
+ * Chosen by the planner when every aggregation has a page implementation; when the index answers
+ * the counting ({@link BatchPlan.Engine#INDEX}) each slice's source is {@link IndexCounting}, whose
+ * counts reach the same partials as pages of intermediate state.
  *
  * <p>{@code -Dquarry.search.engine=rows} sends every search to the row engine instead (to compare
  * the two; the golden specs run under both).

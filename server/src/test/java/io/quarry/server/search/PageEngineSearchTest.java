@@ -138,7 +138,19 @@ class PageEngineSearchTest {
             "* | chart count over user by sid",
             "* | chart avg(took) over sid",
             "* | chart count over took span=5 by user",
-            "* | chart limit=1 count over user by sid | sort - user")) {
+            "* | chart limit=1 count over user by sid | sort - user",
+            // counted from the index (term index, keyword doc values) into the page
+            // aggregations, the events the index cannot answer read as pages; the reduce on pages
+            "* | stats count",
+            "sid=s1 | stats count",
+            "* | stats count AS n, count by host",
+            "sid=s1 | stats count by host",
+            "* | stats count by sourcetype | eval twice=count*2 | sort - twice",
+            "* | top host",
+            "* | rare sourcetype showperc=false",
+            "* | top source countfield=c percentfield=p | head 1",
+            "* | timechart span=1s count by host",
+            "GET OR POST | timechart span=2s limit=1 count by source")) {
       assertThat(search(query, "pages")).as(query).isEqualTo(search(query, "rows"));
     }
   }
@@ -154,8 +166,15 @@ class PageEngineSearchTest {
         .containsEntry("engine", "pages")
         .containsEntry("page_source_fields", List.of("_time", "sid", "took"));
     assertThat(explain("* | chart count over user by sid")).containsEntry("engine", "pages");
-    // counted per time bucket from keyword doc values: stays on the index path
-    assertThat(explain("* | timechart span=1h count by host")).containsEntry("engine", "index");
+    // counted from keyword doc values (per time bucket, per value) into the page aggregations,
+    // the reduce after them on pages
+    assertThat(explain("* | timechart span=1h count by host"))
+        .containsEntry("engine", "index")
+        .containsEntry("counted_by_time_and_field", "host");
+    assertThat(explain("* | top host | fields host, percent"))
+        .containsEntry("engine", "index")
+        .containsEntry("counted_by_field", "host")
+        .containsEntry("reduce_on_pages", true);
     assertThat(explain("* | stats count, dc(user) AS u by sid | dedup u"))
         .containsEntry("engine", "pages")
         .containsEntry("reduce_on_pages", true);
