@@ -116,6 +116,7 @@ final class IndexCounting implements EventVisitor {
 
   @Override
   public DocShortcut shortcut(LeafReader reader) throws IOException {
+    handOver(); // a slice lies in one segment; should another come, the last one's counts go first
     return switch (shortcut.kind()) {
       case ROWS -> null; // counted before the scan (CountingScan) or by blocks
       case VALUES -> valuesShortcut(reader);
@@ -244,7 +245,27 @@ final class IndexCounting implements EventVisitor {
 
   @Override
   public void finish() {
+    handOver();
     long counted = countedRows + countedWhole;
+    long nanos = started == 0 ? 0 : System.nanoTime() - started;
+    if (blockCounting != null) {
+      nanos += blockCounting.finish();
+      counted += blockCounting.rows();
+      blockCounting = null;
+    }
+    if (counted > 0 || nanos > 0) {
+      stages.counted(stage, counted, nanos);
+    }
+    control.read(taken % SearchControl.EVERY); // the remainder, for progress
+    matched.addAndGet(counted);
+    remainder.finish();
+  }
+
+  /**
+   * Hands the current segment's counts on: timed counts to the partial as pages, value counts to
+   * the segment's {@link OrdinalCounts}.
+   */
+  private void handOver() {
     if (timedCounts != null) {
       for (Map.Entry<Long, int[]> bucket : timedCounts.entrySet()) {
         int[] byOrdinal = bucket.getValue();
@@ -259,22 +280,14 @@ final class IndexCounting implements EventVisitor {
       timedCounts = null;
     }
     if (ordinalCounts != null) {
-      segmentCounts.add(countedSegment, countedValues, ordinalCounts, countedRows);
+      segmentCounts.add(countedSegment, countedValues, ordinalCounts, countedRows - handedRows);
+      handedRows = countedRows;
       ordinalCounts = null;
     }
-    long nanos = started == 0 ? 0 : System.nanoTime() - started;
-    if (blockCounting != null) {
-      nanos += blockCounting.finish();
-      counted += blockCounting.rows();
-      blockCounting = null;
-    }
-    if (counted > 0 || nanos > 0) {
-      stages.counted(stage, counted, nanos);
-    }
-    control.read(taken % SearchControl.EVERY); // the remainder, for progress
-    matched.addAndGet(counted);
-    remainder.finish();
   }
+
+  /** The rows of {@link #countedRows} already handed to {@link OrdinalCounts} with their values. */
+  private long handedRows;
 
   @Override
   public void close() {

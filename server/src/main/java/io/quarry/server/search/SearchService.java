@@ -820,7 +820,7 @@ public final class SearchService implements AutoCloseable {
       Evaluator evaluator)
       throws IOException {
     List<Command> pipeline = plan.pipeline();
-    BatchPlan batch = batchPlan(plan, indexes, translation, aggregatorAt, evaluator);
+    BatchPlan batch = batchPlan(plan, indexes, translation, aggregatorAt);
     PageBatch.Scan scan =
         slices ->
             store.scanParallel(
@@ -869,8 +869,7 @@ public final class SearchService implements AutoCloseable {
       SearchPlan plan,
       List<String> indexes,
       LuceneTranslator.Translation translation,
-      int aggregatorAt,
-      Evaluator evaluator) {
+      int aggregatorAt) {
     return BatchPlan.of(
         plan,
         translation,
@@ -952,12 +951,7 @@ public final class SearchService implements AutoCloseable {
       reduce.addAll(names.subList(aggregatorAt + 1, names.size()));
       explain.put("reduce", reduce);
       explain.putAll(
-          batchPlan(
-                  plan,
-                  store.resolve(plan.indexPatterns()),
-                  translation,
-                  aggregatorAt,
-                  evaluator(new java.util.concurrent.atomic.AtomicReference<>()))
+          batchPlan(plan, store.resolve(plan.indexPatterns()), translation, aggregatorAt)
               .explain(plan));
     } else {
       explain.put("mode", "time-ordered");
