@@ -85,6 +85,7 @@ record BatchPlan(
     boolean countable =
         filters.isEmpty()
             && PageBatch.enabled()
+            && PageAggregator.supports(aggregator)
             && (blocks != null || (indexCounts && (exact || sure != null)))
             && !(aggregator instanceof PluginCommand);
     CountShortcut counting = countable ? CountShortcut.of(aggregator) : null;

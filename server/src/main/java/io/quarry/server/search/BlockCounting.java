@@ -84,8 +84,7 @@ final class BlockCounting {
         return null;
       }
       source = new BlockValueSource(values);
-      segmentKey =
-          reader.getCoreCacheHelper() != null ? reader.getCoreCacheHelper().getKey() : reader;
+      segmentKey = IndexCounting.segmentKey(reader);
       if (mode == VALUES) {
         counts = new int[(int) size];
       } else {
@@ -96,8 +95,7 @@ final class BlockCounting {
     BlockCondition.FieldCounts counted = values;
     long[] bucket = {Long.MAX_VALUE, Long.MIN_VALUE}; // the last bucket's [start, end)
     int[][] bucketCounts = new int[1][];
-    Object key =
-        reader.getCoreCacheHelper() != null ? reader.getCoreCacheHelper().getKey() : reader;
+    Object key = IndexCounting.segmentKey(reader);
     EventVisitor.BlockShortcut perBlock =
         (doc, events, oldest, newest) -> {
           int verdict = segment.evaluate(doc, events);

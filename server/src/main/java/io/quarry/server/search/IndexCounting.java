@@ -60,6 +60,7 @@ final class IndexCounting implements EventVisitor {
 
   private int taken; // documents counted, for the control's progress
   private long countedRows;
+  private long handedRows; // of countedRows, those handed to segmentCounts with their values
   private long countedWhole; // documents counted with their whole segment
   private long started;
   private int[] ordinalCounts; // VALUES: this slice's counts by ordinal
@@ -239,6 +240,7 @@ final class IndexCounting implements EventVisitor {
     };
   }
 
+  /** The key a segment's slices share (its core's), so that its counts add up once. */
   static Object segmentKey(LeafReader reader) {
     return reader.getCoreCacheHelper() != null ? reader.getCoreCacheHelper().getKey() : reader;
   }
@@ -285,9 +287,6 @@ final class IndexCounting implements EventVisitor {
       ordinalCounts = null;
     }
   }
-
-  /** The rows of {@link #countedRows} already handed to {@link OrdinalCounts} with their values. */
-  private long handedRows;
 
   @Override
   public void close() {
