@@ -7,11 +7,11 @@
  * once for both running and {@code explain}, run by {@code PageBatch} (the page engine, and the
  * counts the index answers) or {@code RowBatch} (row operators); {@code PipelineFeed} feeds a
  * scan's events into the row pipeline; {@code IndexCounting} counts documents instead of reading
- * them when only counting follows ({@code OrdinalCounts} per segment), handing the counts to the
- * page aggregation as intermediate state — over indexes stored as blocks, from each block's value
- * counts where {@code BlockCondition} decides the filter per block ({@code BlockCounting}; {@code
- * BlockDedup} skips blocks a leading {@code dedup} would drop whole); {@code EventRow} extracts
- * fields on demand (index-time fields, the sourcetype's extraction, JSON, key=value); {@code
- * SearchControl} carries time limits, finalize, cancel and progress into the scan threads.
+ * them when only counting follows ({@code OrdinalCounts} per segment), and hands the counts to the
+ * page aggregation as its intermediate state — over indexes stored as blocks, from each block's
+ * value counts where {@code BlockCondition} decides the filter per block ({@code BlockCounting};
+ * {@code BlockDedup} skips blocks a leading {@code dedup} would drop whole); {@code EventRow}
+ * extracts fields on demand (index-time fields, the sourcetype's extraction, JSON, key=value);
+ * {@code SearchControl} carries time limits, finalize, cancel and progress into the scan threads.
  */
 package io.quarry.server.search;
