@@ -79,9 +79,45 @@ public final class ChartAggregation implements PageAggregator {
     this.zone = requireNonNull(zone, "zone is null");
     this.memory = requireNonNull(memory, "memory is null");
     this.pageSize = pageSize;
-    this.baseSpan = command.span().orElse(Span.ofSeconds(60));
+    this.baseSpan = baseSpan(command);
     this.end = new ChartEnd(command, chart, overField, zone, baseSpan, BUCKET, SERIES);
     this.buckets = new HashAggregationOperator(inner(command), memory, pageSize);
+  }
+
+  /**
+   * The span {@code command}'s events are first bucketed by (coarsened at the end when none is
+   * given): its own, else a minute.
+   */
+  public static Span baseSpan(TimechartCommand command) {
+    return command.span().orElse(Span.ofSeconds(60));
+  }
+
+  /**
+   * Adds counts a source made in place of rows ({@link
+   * io.quarry.ql.engine.aggregation.CountPages#timed}, {@code timechart count by f}): the bucket
+   * start in {@code _time} is the bucket, the split field's value the series, and the inner {@code
+   * stats} adds each position's count to their group.
+   */
+  @Override
+  public void addIntermediateInput(Page counts) {
+    if (finishing) {
+      throw new IllegalStateException("input after finish");
+    }
+    if (overField != null || command.by().isEmpty()) {
+      throw new IllegalStateException("only timechart by a field takes counts");
+    }
+    if (!(counts.block(TIME) instanceof LongBlock starts)) {
+      throw new IllegalArgumentException("timed counts need their buckets: " + counts.schema());
+    }
+    int positions = counts.positionCount();
+    LongBlock.Builder bucket = LongBlock.builder(DataType.LONG, positions);
+    for (int p = 0; p < positions; p++) {
+      bucket.append(starts.getLongValue(starts.getFirstValueIndex(p)));
+    }
+    buckets.addIntermediateInput(
+        counts
+            .withColumn(BUCKET, bucket.build())
+            .withColumn(SERIES, counts.block(command.by().get())));
   }
 
   /** The {@code stats} under the chart: its aggregations by bucket (and series). */

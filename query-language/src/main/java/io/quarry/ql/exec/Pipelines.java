@@ -64,25 +64,6 @@ public final class Pipelines {
     return create(command, downstream, evaluator);
   }
 
-  /**
-   * An aggregation's row operator made only to ask what it counts ({@link
-   * Aggregator#countsOnlyRows} …), never fed a row: not a row stage.
-   */
-  public static Aggregator probe(Command command, Evaluator evaluator) {
-    return (Aggregator) create(command, NO_ROWS, evaluator);
-  }
-
-  private static final RowSink NO_ROWS =
-      new RowSink() {
-        @Override
-        public boolean accept(Row row) {
-          throw new IllegalStateException("a probing aggregator got a row");
-        }
-
-        @Override
-        public void finish() {}
-      };
-
   private static List<String> names(List<Command> commands) {
     return commands.stream().map(Command::name).toList();
   }

@@ -337,51 +337,6 @@ public final class StatsOperator implements Aggregator {
     partial.clearGroups();
   }
 
-  @Override
-  public String countsOnlyByField() {
-    return command.groupBy().size() == 1 && onlyCounts() ? command.groupBy().get(0) : null;
-  }
-
-  @Override
-  public boolean countsOnlyRows() {
-    return command.groupBy().isEmpty() && onlyCounts();
-  }
-
-  /** Whether every aggregation is a plain {@code count}. */
-  boolean onlyCounts() {
-    return command.aggregations().stream()
-        .allMatch(a -> a.function() == AggregateFunction.COUNT && a.field().isEmpty());
-  }
-
-  @Override
-  public void addRowCount(long rows) {
-    Accumulator[] accumulators =
-        groups.computeIfAbsent(
-            List.of(),
-            key -> {
-              memory.add(groupBytes(key));
-              return newAccumulators();
-            });
-    for (Accumulator accumulator : accumulators) {
-      accumulator.count += rows;
-    }
-  }
-
-  @Override
-  public void addValueCounts(Map<String, Long> counts, long rows) {
-    counts.forEach((value, n) -> addGroupCount(List.of(value), n));
-  }
-
-  /**
-   * Adds {@code n} rows to a group (its key as {@link #accept} makes keys: the by-fields' values as
-   * text) for an aggregation that only counts: what a scan that counted rows hands over.
-   */
-  void addGroupCount(List<Object> key, long n) {
-    for (Accumulator accumulator : group(key)) {
-      accumulator.count += n;
-    }
-  }
-
   /** The command this operator runs. */
   public StatsCommand command() {
     return command;

@@ -191,35 +191,6 @@ public final class TimechartOperator implements Aggregator {
     return keys.size() == 1 ? keys.get(0) : keys;
   }
 
-  @Override
-  public String countsByTimeAndField() {
-    return overField == null
-            && command.by().isPresent()
-            && command.layout().splitSpan().isEmpty() // values counted as they are, not binned
-            && buckets.onlyCounts()
-        ? command.by().get()
-        : null;
-  }
-
-  @Override
-  public long timeBucket(long micros) {
-    return baseSpan.floor(micros, zone);
-  }
-
-  @Override
-  public long nextTimeBucket(long start) {
-    return baseSpan.next(start, zone);
-  }
-
-  @Override
-  public void addTimeValueCounts(long bucket, Map<String, Long> counts) {
-    String time = Values.toText(bucket);
-    counts.forEach(
-        (value, n) -> {
-          buckets.addGroupCount(List.of(time, value), n);
-        });
-  }
-
   /**
    * Emits the chart of the rows so far into {@code target} from a copy of the buckets (finishing
    * regroups them), so the search goes on; the copy is transient and not counted against the

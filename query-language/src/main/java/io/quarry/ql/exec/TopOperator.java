@@ -121,33 +121,6 @@ public final class TopOperator implements Aggregator {
     return bytes;
   }
 
-  @Override
-  public String countsOnlyByField() {
-    return command.fields().size() == 1 && command.by().isEmpty() ? command.fields().get(0) : null;
-  }
-
-  @Override
-  public void addValueCounts(Map<String, Long> counts, long rows) {
-    List<String> noGroup = List.of();
-    Group group = groups.get(noGroup);
-    if (group == null) {
-      group = new Group();
-      groups.put(noGroup, group);
-      memory.add(MemoryTracker.ENTRY_BYTES);
-    }
-    group.total += rows;
-    for (Map.Entry<String, Long> count : counts.entrySet()) {
-      List<String> key = List.of(count.getKey());
-      long[] counter = group.counts.get(key);
-      if (counter == null) {
-        group.counts.put(key, new long[] {count.getValue()});
-        memory.add(keyBytes(key));
-      } else {
-        counter[0] += count.getValue();
-      }
-    }
-  }
-
   /** Every combination of the fields' values (empty when a field is missing). */
   private static List<List<String>> combinations(Row row, List<String> fields) {
     List<List<String>> into = new ArrayList<>();

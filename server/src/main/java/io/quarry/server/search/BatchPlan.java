@@ -2,14 +2,13 @@ package io.quarry.server.search;
 
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.engine.aggregation.CountShortcut;
 import io.quarry.ql.engine.aggregation.PageAggregator;
-import io.quarry.ql.exec.Aggregator;
 import io.quarry.ql.parser.SplText;
 import io.quarry.ql.plan.SearchPlan;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import org.apache.lucene.search.Query;
 
 /**
@@ -17,19 +16,24 @@ import org.apache.lucene.search.Query;
  * translation — the same object runs the search ({@link SearchService}) and explains it, so {@code
  * explain} prints what runs instead of deciding again.
  *
- * <p>Which engine: {@link Engine#INDEX} when the aggregation right after the search only counts,
- * the index query is exact or has a sure part and some index searched stores events (not blocks)
- * (the term index and keyword doc values answer without reading events, and the remaining
- * candidates run as rows), else {@link Engine#PAGES} when the aggregation has a page implementation
- * ({@link PageAggregator#supports}: {@code stats} whose every function has one, {@code top}, {@code
- * rare}) (the commands before it run as the page source's work and page stages, {@link
- * #pageShape}), else {@link Engine#ROWS}.
+ * <p>Which engine: {@link Engine#INDEX} when the aggregation right after the search only counts
+ * ({@link CountShortcut#of}), the index query is exact or has a sure part and some index searched
+ * stores events (not blocks) (the term index and keyword doc values answer without reading events:
+ * {@link IndexCounting}, a source of page-aggregation state, and the remaining candidates run as
+ * pages into the same aggregation), else {@link Engine#PAGES} when the aggregation has a page
+ * implementation ({@link PageAggregator#supports}: {@code stats} whose every function has one,
+ * {@code top}, {@code rare}, {@code timechart}, {@code chart}) (the commands before it run as the
+ * page source's work and page stages, {@link #pageShape}), else {@link Engine#ROWS}. Under {@code
+ * -Dquarry.search.engine=rows} nothing is counted from the index: the row operators see every
+ * event.
  *
  * @param aggregatorAt the index of the aggregation in the pipeline
- * @param pageShape on {@link Engine#PAGES}, how the map side runs; else null
- * @param countedField {@code stats count by f}, {@code top f}: f's keyword doc values counted per
- *     segment; else null
- * @param timedField {@code timechart count by f}: counted per time bucket and value; else null
+ * @param pageShape on {@link Engine#PAGES} and {@link Engine#INDEX}, how the map side (the
+ *     remainder, from the index) and the reduce side run; else null
+ * @param counting on {@link Engine#INDEX}, what the index counts: {@code stats count} (documents;
+ *     those of {@code countedUpFront} before the scan), {@code stats count by f} and {@code top f}
+ *     (f's keyword doc values per segment), {@code timechart count by f} (per time bucket and
+ *     value); else null
  * @param countedUpFront {@code stats count}: the documents of this query are counted by the term
  *     index before the scan, which then reads only the other candidates; else null
  * @param sure the part of an inexact index query that needs no per-event check, or null
@@ -40,8 +44,7 @@ record BatchPlan(
     int aggregatorAt,
     Engine engine,
     PageBatch.Shape pageShape,
-    String countedField,
-    String timedField,
+    CountShortcut counting,
     Query countedUpFront,
     Query sure,
     BlockCondition blockCondition) {
@@ -59,7 +62,6 @@ record BatchPlan(
 
   /**
    * The batch plan of {@code plan}, whose command {@code aggregatorAt} is the aggregation; {@code
-   * probe} makes an aggregator of a command only to ask what it counts (never fed a row); {@code
    * indexCounts} is false when every index searched stores events as blocks, where the scan offers
    * no per-event counting shortcut (no doc values per event); {@code blocks} is the filter as
    * blocks decide it from their value counts when the indexes hold blocks ({@link
@@ -71,72 +73,61 @@ record BatchPlan(
       LuceneTranslator.Translation translation,
       int aggregatorAt,
       boolean indexCounts,
-      Function<Command, Aggregator> probe,
       BlockCondition blocks) {
     List<Command> filters = plan.pipeline().subList(0, aggregatorAt);
     Command aggregator = plan.pipeline().get(aggregatorAt);
+    List<Command> reduce = plan.pipeline().subList(aggregatorAt + 1, plan.pipeline().size());
     boolean exact = plan.filter().isEmpty() || translation.exact();
     Query sure = exact ? null : translation.sure();
     // counting from the index needs every candidate's answer from the index: no command between
     // the search and the aggregation, and an exact query or a sure part (or, for blocks, a filter
-    // their value counts decide)
+    // their value counts decide); the counts feed the page aggregation, so not on the row engine
     boolean countable =
         filters.isEmpty()
+            && PageBatch.enabled()
+            && PageAggregator.supports(aggregator)
             && (blocks != null || (indexCounts && (exact || sure != null)))
             && !(aggregator instanceof PluginCommand);
-    Aggregator counting = countable ? probe.apply(aggregator) : null;
-    String counted = counting == null ? null : counting.countsOnlyByField();
-    String timed = counting == null ? null : counting.countsByTimeAndField();
-    boolean rowsOnly = counting != null && counting.countsOnlyRows();
+    CountShortcut counting = countable ? CountShortcut.of(aggregator) : null;
+    boolean rowsOnly = counting != null && counting.kind() == CountShortcut.Kind.ROWS;
     Query upFront =
         rowsOnly && (exact || sure != null) ? (exact ? translation.query() : sure) : null;
-    if (!indexCounts && blocks != null) {
-      // only blocks: a count by a field they hold no counts of would read every event as a row
-      if (counted != null && !blocks.countsAlong(counted)) {
-        counted = null;
-      }
-      if (timed != null && !blocks.countsAlong(timed)) {
-        timed = null;
-      }
+    if (counting != null
+        && !rowsOnly
+        && blocks != null
+        && (!indexCounts || (!exact && sure == null))
+        && !blocks.countsAlong(counting.field())) {
+      // only blocks count (only blocks are searched, or only they decide the filter): a count by a
+      // field they hold no counts of would read every event
+      counting = null;
     }
-    if (!exact && sure == null) {
-      // only blocks count: where their counts decide the filter along the counted field; every
-      // event document is checked (a sure part matching nothing)
-      if (counted != null && !blocks.countsAlong(counted)) {
-        counted = null;
-      }
-      if (timed != null && !blocks.countsAlong(timed)) {
-        timed = null;
-      }
-      if (counted != null || timed != null || rowsOnly) {
+    if (counting != null) {
+      PageBatch.Shape shape = PageBatch.shape(filters, aggregator, reduce);
+      if (!exact && sure == null) {
+        // only blocks count: where their counts decide the filter along the counted field; every
+        // event document is checked (a sure part matching nothing)
         return new BatchPlan(
             aggregatorAt,
             Engine.INDEX,
-            null,
-            counted,
-            timed,
+            shape,
+            counting,
             null,
             new org.apache.lucene.search.MatchNoDocsQuery("only blocks count"),
             blocks);
       }
-    } else if (counted != null || timed != null || upFront != null) {
-      return new BatchPlan(aggregatorAt, Engine.INDEX, null, counted, timed, upFront, sure, blocks);
+      return new BatchPlan(aggregatorAt, Engine.INDEX, shape, counting, upFront, sure, blocks);
     }
     if (PageBatch.enabled() && PageAggregator.supports(aggregator)) {
       return new BatchPlan(
           aggregatorAt,
           Engine.PAGES,
-          PageBatch.shape(
-              filters,
-              aggregator,
-              plan.pipeline().subList(aggregatorAt + 1, plan.pipeline().size())),
-          null,
+          PageBatch.shape(filters, aggregator, reduce),
           null,
           null,
           sure,
           null);
     }
-    return new BatchPlan(aggregatorAt, Engine.ROWS, null, null, null, null, sure, null);
+    return new BatchPlan(aggregatorAt, Engine.ROWS, null, null, null, sure, null);
   }
 
   /**
@@ -161,11 +152,10 @@ record BatchPlan(
         explain.put("reduce_on_pages", pageShape.reduceOnPages());
       }
       case INDEX -> {
-        if (countedField != null) {
-          explain.put("counted_by_field", countedField);
-        }
-        if (timedField != null) {
-          explain.put("counted_by_time_and_field", timedField);
+        switch (counting.kind()) {
+          case VALUES -> explain.put("counted_by_field", counting.field());
+          case TIMED -> explain.put("counted_by_time_and_field", counting.field());
+          case ROWS -> {}
         }
         if (countedUpFront != null) {
           explain.put("counted_up_front", countedUpFront.toString());
@@ -173,6 +163,7 @@ record BatchPlan(
         if (blockCondition != null) {
           explain.put("counted_from_block_values", true);
         }
+        explain.put("reduce_on_pages", pageShape.reduceOnPages());
       }
       case ROWS -> {}
     }

@@ -5,8 +5,11 @@ import io.quarry.codecs.store.BlockValueCounts;
 import io.quarry.codecs.store.EventFields;
 import io.quarry.codecs.store.EventVisitor;
 import io.quarry.codecs.store.EventVisitor.DocShortcut;
-import io.quarry.ql.exec.Aggregator;
+import io.quarry.ql.engine.aggregation.CountPages;
+import io.quarry.ql.engine.aggregation.CountShortcut;
+import io.quarry.ql.engine.aggregation.PageAggregator;
 import java.io.IOException;
+import java.time.ZoneId;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.lucene.index.LeafReader;
@@ -17,27 +20,28 @@ import org.apache.lucene.index.LeafReader;
  * never decoded — as the event layout counts a document from its doc values:
  *
  * <ul>
- *   <li>{@link Mode#ROWS} ({@code stats count}): the block's matching events;
- *   <li>{@link Mode#VALUES} ({@code stats count by f}, {@code top f}): each value's events, into
- *       the segment's {@link OrdinalCounts};
- *   <li>{@link Mode#TIMED} ({@code timechart count by f}): the same per time bucket, for a block
- *       whose events all fall in one bucket.
+ *   <li>{@link CountShortcut.Kind#ROWS} ({@code stats count}): the block's matching events;
+ *   <li>{@link CountShortcut.Kind#VALUES} ({@code stats count by f}, {@code top f}): each value's
+ *       events, into the segment's {@link OrdinalCounts};
+ *   <li>{@link CountShortcut.Kind#TIMED} ({@code timechart count by f}): the same per time bucket,
+ *       for a block whose events all fall in one bucket.
  * </ul>
  *
- * Other blocks are visited event by event and checked, as before.
+ * Other blocks are visited event by event and checked, as before. The counts reach the partial
+ * aggregation as pages of intermediate state ({@link CountPages}) when the slice ends.
  */
 final class BlockCounting {
-  enum Mode {
-    ROWS,
-    VALUES,
-    TIMED
-  }
+  private static final CountShortcut.Kind ROWS = CountShortcut.Kind.ROWS;
+  private static final CountShortcut.Kind VALUES = CountShortcut.Kind.VALUES;
+  private static final CountShortcut.Kind TIMED = CountShortcut.Kind.TIMED;
 
-  private final Mode mode;
+  private final CountShortcut.Kind mode;
+  private final CountShortcut shortcut;
   private final String field;
   private final BlockCondition condition;
+  private final ZoneId zone;
   private final SearchControl control;
-  private final Aggregator partial;
+  private final PageAggregator partial;
   private final OrdinalCounts segmentCounts;
 
   private Object segmentKey;
@@ -51,15 +55,17 @@ final class BlockCounting {
   private record BlockValueSource(BlockCondition.FieldCounts counts) {}
 
   BlockCounting(
-      Mode mode,
-      String field,
+      CountShortcut shortcut,
       BlockCondition condition,
+      ZoneId zone,
       SearchControl control,
-      Aggregator partial,
+      PageAggregator partial,
       OrdinalCounts segmentCounts) {
-    this.mode = mode;
-    this.field = field;
+    this.shortcut = shortcut;
+    this.mode = shortcut.kind();
+    this.field = shortcut.field();
     this.condition = condition;
+    this.zone = zone;
     this.control = control;
     this.partial = partial;
     this.segmentCounts = segmentCounts;
@@ -69,18 +75,17 @@ final class BlockCounting {
   EventVisitor.BlockShortcut shortcut(LeafReader reader) throws IOException {
     BlockCondition.Segment segment = condition.segment(reader);
     BlockCondition.FieldCounts values = null;
-    if (mode != Mode.ROWS) {
+    if (mode != ROWS) {
       values = segment.counts(field);
       long size = values == null ? 0 : values.values.valueCount();
       if (values == null
           || size > PipelineFeed.MAX_COUNTED_ORDINALS
-          || (mode == Mode.TIMED && size > MAX_TIMED_ORDINALS)) {
+          || (mode == TIMED && size > MAX_TIMED_ORDINALS)) {
         return null;
       }
       source = new BlockValueSource(values);
-      segmentKey =
-          reader.getCoreCacheHelper() != null ? reader.getCoreCacheHelper().getKey() : reader;
-      if (mode == Mode.VALUES) {
+      segmentKey = IndexCounting.segmentKey(reader);
+      if (mode == VALUES) {
         counts = new int[(int) size];
       } else {
         timed = new HashMap<>();
@@ -90,8 +95,7 @@ final class BlockCounting {
     BlockCondition.FieldCounts counted = values;
     long[] bucket = {Long.MAX_VALUE, Long.MIN_VALUE}; // the last bucket's [start, end)
     int[][] bucketCounts = new int[1][];
-    Object key =
-        reader.getCoreCacheHelper() != null ? reader.getCoreCacheHelper().getKey() : reader;
+    Object key = IndexCounting.segmentKey(reader);
     EventVisitor.BlockShortcut perBlock =
         (doc, events, oldest, newest) -> {
           int verdict = segment.evaluate(doc, events);
@@ -99,10 +103,10 @@ final class BlockCounting {
             return DocShortcut.VISIT;
           }
           int[] into = counts;
-          if (mode == Mode.TIMED && verdict != BlockCondition.NONE) {
+          if (mode == TIMED && verdict != BlockCondition.NONE) {
             if (newest < bucket[0] || newest >= bucket[1]) {
-              bucket[0] = partial.timeBucket(newest);
-              bucket[1] = partial.nextTimeBucket(bucket[0]);
+              bucket[0] = shortcut.span().floor(newest, zone);
+              bucket[1] = shortcut.span().next(bucket[0], zone);
               bucketCounts[0] = null;
             }
             if (oldest < bucket[0]) {
@@ -114,13 +118,13 @@ final class BlockCounting {
             }
             into = bucketCounts[0];
           }
-          if (mode != Mode.ROWS && verdict != BlockCondition.NONE && !counted.at(doc)) {
+          if (mode != ROWS && verdict != BlockCondition.NONE && !counted.at(doc)) {
             return DocShortcut.VISIT; // some event lacks the counted field: its value may come from
             // search-time extraction
           }
           int[] mixedCodes = null; // mixed on another field: which events match, from the codes
           int[] countedCodes = null;
-          if (mode != Mode.ROWS && verdict >= 0 && segment.mixed() != counted) {
+          if (mode != ROWS && verdict >= 0 && segment.mixed() != counted) {
             mixedCodes = segment.mixed().codes(doc, events);
             countedCodes = mixedCodes == null ? null : counted.codes(doc, events);
             if (countedCodes == null) {
@@ -133,7 +137,7 @@ final class BlockCounting {
           if (verdict == BlockCondition.NONE) {
             return DocShortcut.TAKEN;
           }
-          if (mode == Mode.ROWS) {
+          if (mode == ROWS) {
             rows += verdict == BlockCondition.ALL ? events : sureEvents(segment);
             return DocShortcut.TAKEN;
           }
@@ -178,14 +182,14 @@ final class BlockCounting {
       LeafReader reader, Object key, BlockCondition.FieldCounts values, long sliceEvents)
       throws IOException {
     java.util.List<String> fields = condition.fields();
-    if (mode == Mode.TIMED || fields.size() > 1) {
+    if (mode == TIMED || fields.size() > 1) {
       return false;
     }
     String clauseField = fields.isEmpty() ? null : fields.get(0);
-    if (mode == Mode.VALUES && clauseField != null && !clauseField.equals(field)) {
+    if (mode == VALUES && clauseField != null && !clauseField.equals(field)) {
       return false;
     }
-    String totalled = mode == Mode.VALUES ? field : clauseField;
+    String totalled = mode == VALUES ? field : clauseField;
     BlockTotals totals = totalled == null ? null : BlockTotals.of(reader, totalled);
     if (totalled != null
         && (totals == null
@@ -216,7 +220,7 @@ final class BlockCounting {
     }
     control.read((int) Math.min(Integer.MAX_VALUE, sliceEvents));
     long counted = matching;
-    if (mode == Mode.ROWS) {
+    if (mode == ROWS) {
       if (clauseField == null) {
         return false; // stats count over a whole bucket is counted before the scan
       }
@@ -268,7 +272,7 @@ final class BlockCounting {
   private boolean[] sureByCode = new boolean[0];
 
   /** The largest dictionary counted per time bucket (an int per value and bucket). */
-  private static final int MAX_TIMED_ORDINALS = 4_096;
+  private static final int MAX_TIMED_ORDINALS = IndexCounting.MAX_TIMED_ORDINALS;
 
   private static long sureEvents(BlockCondition.Segment segment) throws IOException {
     BlockCondition.FieldCounts mixed = segment.mixed();
@@ -294,7 +298,7 @@ final class BlockCounting {
     switch (mode) {
       case ROWS -> {
         if (rows > 0) {
-          partial.addRowCount(rows);
+          partial.addIntermediateInput(CountPages.rows(rows));
         }
       }
       case VALUES -> {
@@ -308,10 +312,13 @@ final class BlockCounting {
           BlockCondition.FieldCounts values = source.counts();
           for (Map.Entry<Long, int[]> bucket : timed.entrySet()) {
             int[] byOrdinal = bucket.getValue();
-            partial.addTimeValueCounts(
-                bucket.getKey(),
-                OrdinalCounts.byValue(
-                    values.values.dictionary(), byOrdinal.length, ord -> byOrdinal[ord]));
+            OrdinalCounts.Values counted =
+                OrdinalCounts.values(
+                    values.values.dictionary(), byOrdinal.length, ord -> byOrdinal[ord]);
+            if (counted != null) {
+              partial.addIntermediateInput(
+                  CountPages.timed(field, bucket.getKey(), counted.values(), counted.counts()));
+            }
           }
           timed = null;
         }

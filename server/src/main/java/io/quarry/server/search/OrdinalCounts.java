@@ -1,18 +1,23 @@
 package io.quarry.server.search;
 
-import io.quarry.ql.exec.Aggregator;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.ql.engine.aggregation.CountPages;
+import io.quarry.ql.engine.aggregation.PageAggregator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import org.apache.lucene.index.SortedSetDocValues;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * The keyword value counts of one batch scan, per segment: the slices of a segment share its
  * ordinals, so each adds its counts to the segment's array when it ends, and the values are looked
- * up and handed to the aggregation once per segment at the end of the scan — not once per slice,
- * which for a field of thousands of values costs more than the counting itself.
+ * up and handed to the aggregation (as a page of values and counts, {@link CountPages#values}) once
+ * per segment at the end of the scan — not once per slice, which for a field of thousands of values
+ * costs more than the counting itself.
  *
  * <p>Counts reach the aggregation at the end only, so a live preview does not show them until then.
  */
@@ -52,21 +57,39 @@ final class OrdinalCounts {
     segment.rows += rows;
   }
 
-  /** Non-zero counts by ordinal of {@code dictionary}, keyed by the values. */
-  static Map<String, Long> byValue(
+  /** A dictionary's values with non-zero counts, and those counts, position by position. */
+  record Values(BytesBlock values, LongBlock counts) {}
+
+  /**
+   * The values of {@code dictionary} whose count by ordinal is not zero, their bytes straight from
+   * the dictionary (no {@code String}), with those counts; null when every count is zero.
+   */
+  static Values values(
       SortedSetDocValues dictionary, int size, java.util.function.IntToLongFunction counts) {
-    Map<String, Long> byValue = new HashMap<>();
+    int present = 0;
+    for (int ord = 0; ord < size; ord++) {
+      if (counts.applyAsLong(ord) > 0) {
+        present++;
+      }
+    }
+    if (present == 0) {
+      return null;
+    }
+    BytesBlock.Builder values = BytesBlock.builder(present);
+    LongBlock.Builder byValue = LongBlock.builder(DataType.LONG, present);
     try {
       for (int ord = 0; ord < size; ord++) {
         long count = counts.applyAsLong(ord);
         if (count > 0) {
-          byValue.put(dictionary.lookupOrd(ord).utf8ToString(), count);
+          BytesRef value = dictionary.lookupOrd(ord);
+          values.append(value.bytes, value.offset, value.length);
+          byValue.append(count);
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return byValue;
+    return new Values(values.build(), byValue.build());
   }
 
   /** Segments counted whole from their term index: whether that was possible, by core key. */
@@ -106,12 +129,17 @@ final class OrdinalCounts {
     return rowsCounted.add(segmentKey);
   }
 
-  /** Hands every segment's counts, by value, to {@code target}. */
-  synchronized void drainInto(Aggregator target) {
+  /**
+   * Hands every segment's counts to {@code target} as pages of intermediate state ({@link
+   * CountPages#values}: {@code field}'s values, their counts, the segment's rows).
+   */
+  synchronized void drainInto(PageAggregator target, String field) {
     for (Segment segment : segments.values()) {
-      target.addValueCounts(
-          byValue(segment.dictionary, segment.counts.length, ord -> segment.counts[ord]),
-          segment.rows);
+      Values values = values(segment.dictionary, segment.counts.length, ord -> segment.counts[ord]);
+      if (values != null) {
+        target.addIntermediateInput(
+            CountPages.values(field, values.values(), values.counts(), segment.rows));
+      }
     }
     segments.clear();
   }

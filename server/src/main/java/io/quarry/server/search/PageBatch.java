@@ -5,6 +5,8 @@ import io.quarry.codecs.store.ScanStats;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.OutputLookupCommand;
+import io.quarry.ql.engine.aggregation.CountPages;
+import io.quarry.ql.engine.aggregation.CountShortcut;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageChain;
@@ -35,9 +37,9 @@ import java.util.function.Supplier;
  * events go through those row commands and become pages after them ({@link RowPages}). Either way
  * the pages feed a partial {@link PageAggregator}; partials merge into the final one ({@link
  * PageAggregation}), whose pages are the answer or go through the commands after {@code stats}.
- * Chosen by the planner when every aggregation has a page implementation and no counting shortcut
- * answers the search from the index ({@code stats count by f} over doc values stays on its own
- * path).
+ * Chosen by the planner when every aggregation has a page implementation; when the index answers
+ * the counting ({@link BatchPlan.Engine#INDEX}) each slice's source is {@link IndexCounting}, whose
+ * counts reach the same partials as pages of intermediate state.
  *
  * <p>{@code -Dquarry.search.engine=rows} sends every search to the row engine instead (to compare
  * the two; the golden specs run under both).
@@ -75,6 +77,16 @@ final class PageBatch {
   @FunctionalInterface
   interface Scan {
     ScanStats run(Supplier<EventVisitor> slices) throws IOException;
+  }
+
+  /** Runs a parallel scan that first counts {@code counted}'s documents into a sink. */
+  @FunctionalInterface
+  interface CountingScan {
+    ScanStats run(
+        org.apache.lucene.search.Query counted,
+        java.util.function.LongConsumer countedSink,
+        Supplier<EventVisitor> slices)
+        throws IOException;
   }
 
   private final Sourcetypes sourcetypes;
@@ -153,18 +165,24 @@ final class PageBatch {
   static final String PAGES_ONLY = "pages-only";
 
   /**
-   * Runs {@code pipeline}, whose command {@code statsAt} is {@code stats} (with only row-local
-   * commands before it, whose map side runs as {@code shape} says), into {@code end}.
+   * Runs {@code pipeline}, whose command {@code batch.aggregatorAt()} is {@code stats} (with only
+   * row-local commands before it, whose map side runs as {@code batch.pageShape()} says), into
+   * {@code end}. From the index ({@link BatchPlan.Engine#INDEX}) each slice's source is {@link
+   * IndexCounting} over the page source of the remaining events, and {@code stats count}'s sure
+   * documents are counted before the scan ({@code countingScan}).
    */
   ScanStats run(
-      Command stats,
-      Shape shape,
+      BatchPlan batch,
       List<Command> pipeline,
-      int statsAt,
       RowSink end,
       Results results,
-      Scan scan)
+      Scan scan,
+      CountingScan countingScan)
       throws IOException {
+    int statsAt = batch.aggregatorAt();
+    Command stats = pipeline.get(statsAt);
+    Shape shape = batch.pageShape();
+    CountShortcut counting = batch.counting();
     List<Command> filters = pipeline.subList(0, statsAt);
     List<Command> reduce = pipeline.subList(statsAt + 1, pipeline.size());
     // the commands after stats on the aggregation's pages when they all have page stages, else as
@@ -187,26 +205,29 @@ final class PageBatch {
     List<Command> chained = filters.subList(fused, filters.size());
     boolean onPages = shape.onPages();
     List<String> sourceFields = shape.sourceFields();
+    OrdinalCounts segmentCounts = new OrdinalCounts();
+    if (counting != null && !onPages) {
+      throw new IllegalStateException("counted from the index with commands before " + stats);
+    }
     ScanStats scanned;
     try {
-      scanned =
-          scan.run(
-              () -> {
-                PageAggregator partial = partials.take();
-                if (onPages) { // events straight into pages: no row at all
-                  PageChain chain =
-                      new PageChain(
-                          chained,
-                          evaluator,
-                          page -> {
-                            long started = System.nanoTime();
-                            partial.addInput(page);
-                            stages.counted(
-                                statsAt, page.positionCount(), System.nanoTime() - started);
-                          },
-                          stages,
-                          fused);
-                  return new EventPages(
+      Supplier<EventVisitor> slices =
+          () -> {
+            PageAggregator partial = partials.take();
+            if (onPages) { // events straight into pages: no row at all
+              PageChain chain =
+                  new PageChain(
+                      chained,
+                      evaluator,
+                      page -> {
+                        long started = System.nanoTime();
+                        partial.addInput(page);
+                        stages.counted(statsAt, page.positionCount(), System.nanoTime() - started);
+                      },
+                      stages,
+                      fused);
+              EventPages events =
+                  new EventPages(
                       sourceFields,
                       filters.subList(0, fused),
                       evaluator.stopped(),
@@ -227,18 +248,50 @@ final class PageBatch {
                         partials.put(partial);
                       },
                       chain::close); // also when the slice fails: plugin operators are released
-                }
-                RowSink map =
-                    Pipelines.build(
-                        filters,
-                        stages.probe(statsAt, new RowPages(fields, pageSize, partial::addInput)),
-                        evaluator,
-                        stages,
-                        0);
-                return new PipelineFeed(sourcetypes, control, check, map, matched)
-                    .indexedFieldsOnly(indexedFieldsOnly)
-                    .then(() -> partials.put(partial));
-              });
+              return counting == null
+                  ? events
+                  : new IndexCounting(
+                      counting,
+                      batch.sure(),
+                      batch.blockCondition(),
+                      evaluator.zone(),
+                      segmentCounts,
+                      partial,
+                      control,
+                      matched,
+                      stages,
+                      statsAt,
+                      events);
+            }
+            RowSink map =
+                Pipelines.build(
+                    filters,
+                    stages.probe(statsAt, new RowPages(fields, pageSize, partial::addInput)),
+                    evaluator,
+                    stages,
+                    0);
+            return new PipelineFeed(sourcetypes, control, check, map, matched)
+                .indexedFieldsOnly(indexedFieldsOnly)
+                .then(() -> partials.put(partial));
+          };
+      org.apache.lucene.search.Query countedUpFront = batch.countedUpFront();
+      long countStarted = System.nanoTime();
+      if (countedUpFront != null && control.readAndCheck(0)) {
+        countedUpFront = null; // stopped (time limit, cancel) before it started: count nothing
+      }
+      scanned =
+          countedUpFront == null
+              ? scan.run(slices)
+              : countingScan.run(
+                  countedUpFront,
+                  documents -> {
+                    synchronized (total) {
+                      total.addIntermediateInput(CountPages.rows(documents));
+                    }
+                    matched.addAndGet(documents);
+                    stages.counted(statsAt, documents, System.nanoTime() - countStarted);
+                  },
+                  slices);
     } catch (IOException | RuntimeException | Error e) {
       total.close(); // gives back what the merged groups held
       throw e;
@@ -250,6 +303,11 @@ final class PageBatch {
     }
     long started = System.nanoTime();
     partials.mergeAll();
+    if (counting != null && counting.kind() == CountShortcut.Kind.VALUES) {
+      synchronized (total) {
+        segmentCounts.drainInto(total, counting.field());
+      }
+    }
     total.finish();
     try {
       for (Page page = total.getOutput(); page != null; page = total.getOutput()) {

@@ -20,28 +20,18 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongConsumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import org.apache.lucene.search.Query;
 
 /**
  * Batch mode on the row engine, where the page engine does not run it ({@link BatchPlan}): per
  * segment slice the commands before the aggregation run as row operators into a partial aggregator
  * (about one per search thread, {@link Partials}), which merge into the final one; that feeds the
- * rest of the pipeline. Where the plan counts from the index ({@link BatchPlan.Engine#INDEX}), the
- * slices count keyword doc values ({@link PipelineFeed#countValues}) and {@code stats count}'s sure
- * documents are counted before the scan; only the remaining candidates become rows.
+ * rest of the pipeline. Counting from the index ({@link BatchPlan.Engine#INDEX}) runs on pages
+ * ({@link PageBatch}, {@link IndexCounting}), never here.
  */
 final class RowBatch {
   private static final int PAGE_SIZE = SearchService.PAGE_SIZE;
-
-  /** Runs a parallel scan that first counts {@code counted}'s documents into a sink. */
-  @FunctionalInterface
-  interface CountingScan {
-    ScanStats run(Query counted, LongConsumer countedSink, Supplier<EventVisitor> slices)
-        throws IOException;
-  }
 
   private final Sourcetypes sourcetypes;
   private final SearchControl control;
@@ -69,12 +59,7 @@ final class RowBatch {
   }
 
   /** Runs {@code pipeline} as {@code batch} plans it into {@code end}. */
-  ScanStats run(
-      BatchPlan batch,
-      List<Command> pipeline,
-      RowSink end,
-      PageBatch.Scan scan,
-      CountingScan countingScan)
+  ScanStats run(BatchPlan batch, List<Command> pipeline, RowSink end, PageBatch.Scan scan)
       throws IOException {
     int aggregatorAt = batch.aggregatorAt();
     Command aggregator = pipeline.get(aggregatorAt);
@@ -86,12 +71,6 @@ final class RowBatch {
                 aggregator,
                 Pipelines.build(reduce, end, evaluator, stages, aggregatorAt + 1),
                 evaluator);
-    String countedField = batch.countedField();
-    String timedField = batch.timedField();
-    Query sure = batch.sure();
-    // stats count: the documents that surely match are counted by the term index up front, and
-    // only the other candidates are scanned (and checked as rows)
-    Query countedUpFront = batch.countedUpFront();
     // partials merge into the total while the scan runs, so a running job can preview it (see
     // Partials); those of slices that never ended merge at the end
     Partials partials = new Partials(total);
@@ -99,7 +78,6 @@ final class RowBatch {
     if (reduce.stream().noneMatch(c -> c instanceof OutputLookupCommand)) {
       control.previewer(() -> preview(total, reduce, evaluator, finishing));
     }
-    OrdinalCounts segmentCounts = new OrdinalCounts();
     ScanStats scanned;
     try {
       Supplier<EventVisitor> slices =
@@ -116,28 +94,9 @@ final class RowBatch {
                     0);
             return new PipelineFeed(sourcetypes, control, check, map, matched)
                 .indexedFieldsOnly(indexedFieldsOnly)
-                .countValues(countedField, sure, segmentCounts, partial, stages, aggregatorAt)
-                .countTimedValues(timedField)
-                .countBlocks(batch.blockCondition())
                 .then(() -> partials.put(partial));
           };
-      long countStarted = System.nanoTime();
-      if (countedUpFront != null && control.readAndCheck(0)) {
-        countedUpFront = null; // stopped (time limit, cancel) before it started: count nothing
-      }
-      scanned =
-          countedUpFront == null
-              ? scan.run(slices)
-              : countingScan.run(
-                  countedUpFront,
-                  documents -> {
-                    synchronized (total) {
-                      total.addRowCount(documents);
-                    }
-                    matched.addAndGet(documents);
-                    stages.counted(aggregatorAt, documents, System.nanoTime() - countStarted);
-                  },
-                  slices);
+      scanned = scan.run(slices);
     } finally {
       synchronized (total) {
         finishing.set(true); // waits for a preview being rendered; none after this
@@ -145,7 +104,6 @@ final class RowBatch {
       control.previewer(null);
     }
     partials.mergeAll();
-    segmentCounts.drainInto(total);
     stages.probe(aggregatorAt, total).finish(); // the reduce side's time goes to the same stage
     return scanned;
   }

@@ -760,8 +760,7 @@ public final class SearchService implements AutoCloseable {
       Evaluator evaluator)
       throws IOException {
     List<Command> pipeline = plan.pipeline();
-    Command aggregator = pipeline.get(aggregatorAt);
-    BatchPlan batch = batchPlan(plan, indexes, translation, aggregatorAt, evaluator);
+    BatchPlan batch = batchPlan(plan, indexes, translation, aggregatorAt);
     PageBatch.Scan scan =
         slices ->
             store.scanParallel(
@@ -771,7 +770,7 @@ public final class SearchService implements AutoCloseable {
                 plan.latestMicros(),
                 slices,
                 searchPool);
-    if (batch.engine() == BatchPlan.Engine.PAGES) {
+    if (batch.engine() != BatchPlan.Engine.ROWS) {
       boolean checked = plan.filter().isPresent() && !translation.exact();
       return new PageBatch(
               sourcetypes,
@@ -783,25 +782,26 @@ public final class SearchService implements AutoCloseable {
               stages,
               evaluator,
               PAGE_SIZE)
-          .run(aggregator, batch.pageShape(), pipeline, aggregatorAt, end, results, scan);
+          .run(
+              batch,
+              pipeline,
+              end,
+              results,
+              scan,
+              (countedUpFront, counted, slices) ->
+                  store.scanParallelCounting(
+                      indexes,
+                      translation.query(),
+                      countedUpFront,
+                      plan.earliestMicros(),
+                      plan.latestMicros(),
+                      counted,
+                      slices,
+                      searchPool));
     }
     return new RowBatch(
             sourcetypes, control, check, plan.indexedFieldsOnly(), matched, stages, evaluator)
-        .run(
-            batch,
-            pipeline,
-            end,
-            scan,
-            (countedUpFront, counted, slices) ->
-                store.scanParallelCounting(
-                    indexes,
-                    translation.query(),
-                    countedUpFront,
-                    plan.earliestMicros(),
-                    plan.latestMicros(),
-                    counted,
-                    slices,
-                    searchPool));
+        .run(batch, pipeline, end, scan);
   }
 
   /** The batch plan of a search whose command {@code aggregatorAt} is its aggregation. */
@@ -809,14 +809,12 @@ public final class SearchService implements AutoCloseable {
       SearchPlan plan,
       List<String> indexes,
       LuceneTranslator.Translation translation,
-      int aggregatorAt,
-      Evaluator evaluator) {
+      int aggregatorAt) {
     return BatchPlan.of(
         plan,
         translation,
         aggregatorAt,
         indexes.stream().anyMatch(name -> !store.index(name).holdsBlocks()),
-        command -> Pipelines.probe(command, evaluator),
         blockCondition(plan, indexes));
   }
 
@@ -893,12 +891,7 @@ public final class SearchService implements AutoCloseable {
       reduce.addAll(names.subList(aggregatorAt + 1, names.size()));
       explain.put("reduce", reduce);
       explain.putAll(
-          batchPlan(
-                  plan,
-                  store.resolve(plan.indexPatterns()),
-                  translation,
-                  aggregatorAt,
-                  evaluator(new java.util.concurrent.atomic.AtomicReference<>()))
+          batchPlan(plan, store.resolve(plan.indexPatterns()), translation, aggregatorAt)
               .explain(plan));
     } else {
       explain.put("mode", "time-ordered");

@@ -4,10 +4,11 @@
  * event, with a <em>sure</em> part whose matches need no check); {@code SearchService} runs a plan
  * time-ordered (newest first, stopping when the answer is complete) or in batch mode (segment
  * slices in parallel, partial aggregations merged), whose physical choices {@code BatchPlan} makes
- * once for both running and {@code explain}, run by {@code PageBatch} (the page engine) or {@code
- * RowBatch} (row operators, and the counts the index answers); {@code PipelineFeed} feeds a scan's
- * events into the pipeline, or counts documents instead of producing rows when only counting
- * follows ({@code OrdinalCounts} per segment) — over indexes stored as blocks, from each block's
+ * once for both running and {@code explain}, run by {@code PageBatch} (the page engine, and the
+ * counts the index answers) or {@code RowBatch} (row operators); {@code PipelineFeed} feeds a
+ * scan's events into the row pipeline; {@code IndexCounting} counts documents instead of reading
+ * them when only counting follows ({@code OrdinalCounts} per segment), and hands the counts to the
+ * page aggregation as its intermediate state — over indexes stored as blocks, from each block's
  * value counts where {@code BlockCondition} decides the filter per block ({@code BlockCounting};
  * {@code BlockDedup} skips blocks a leading {@code dedup} would drop whole); {@code EventRow}
  * extracts fields on demand (index-time fields, the sourcetype's extraction, JSON, key=value);

@@ -138,7 +138,22 @@ class PageEngineSearchTest {
             "* | chart count over user by sid",
             "* | chart avg(took) over sid",
             "* | chart count over took span=5 by user",
-            "* | chart limit=1 count over user by sid | sort - user")) {
+            "* | chart limit=1 count over user by sid | sort - user",
+            // the index path on pages (stats count from the term index; host and the like have
+            // no keyword doc values here, so IndexCounting hands their events to the page source:
+            // KeywordCountShortcutTest and BlockValueCountTest count from doc values and blocks),
+            // the reduce after them on pages
+            "* | stats count",
+            "GET | stats count",
+            "* | stats count AS n, count by host",
+            "GET OR POST | stats count by host",
+            "* | stats count by sourcetype | eval twice=count*2 | sort - twice",
+            "* | top host",
+            "GET OR POST | top host",
+            "POST OR sid | rare sourcetype showperc=false",
+            "* | top source countfield=c percentfield=p | head 1",
+            "GET OR POST | timechart span=1s count by host",
+            "GET OR POST | timechart span=2s limit=1 count by source")) {
       assertThat(search(query, "pages")).as(query).isEqualTo(search(query, "rows"));
     }
   }
@@ -154,8 +169,15 @@ class PageEngineSearchTest {
         .containsEntry("engine", "pages")
         .containsEntry("page_source_fields", List.of("_time", "sid", "took"));
     assertThat(explain("* | chart count over user by sid")).containsEntry("engine", "pages");
-    // counted per time bucket from keyword doc values: stays on the index path
-    assertThat(explain("* | timechart span=1h count by host")).containsEntry("engine", "index");
+    // counted from keyword doc values (per time bucket, per value) into the page aggregations,
+    // the reduce after them on pages
+    assertThat(explain("* | timechart span=1h count by host"))
+        .containsEntry("engine", "index")
+        .containsEntry("counted_by_time_and_field", "host");
+    assertThat(explain("* | top host | fields host, percent"))
+        .containsEntry("engine", "index")
+        .containsEntry("counted_by_field", "host")
+        .containsEntry("reduce_on_pages", true);
     assertThat(explain("* | stats count, dc(user) AS u by sid | dedup u"))
         .containsEntry("engine", "pages")
         .containsEntry("reduce_on_pages", true);

@@ -29,6 +29,16 @@ final class CountFunction implements GroupingFunction {
     return 0;
   }
 
+  /** Whether this counts rows ({@code count}), not a field's values ({@code count(f)}). */
+  boolean countsRows() {
+    return !ofField;
+  }
+
+  /** Adds {@code rows} rows counted elsewhere to {@code group} ({@code count} only). */
+  void addCount(int group, long rows) {
+    counts[group] += rows;
+  }
+
   @Override
   public long merge(int group, GroupingFunction other, int otherGroup) {
     counts[group] += ((CountFunction) other).counts[otherGroup];

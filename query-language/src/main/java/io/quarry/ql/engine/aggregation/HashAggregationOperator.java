@@ -154,6 +154,43 @@ public final class HashAggregationOperator implements PageAggregator {
   }
 
   /**
+   * Adds counts a source made in place of rows ({@link CountPages}): each position's by-field
+   * values pick its groups (as {@link #addInput}'s do), and every function — each a plain {@code
+   * count}, as {@link CountShortcut} requires — adds the position's count instead of one.
+   */
+  @Override
+  public void addIntermediateInput(Page counts) {
+    if (finishing) {
+      throw new IllegalStateException("input after finish");
+    }
+    for (GroupingFunction function : functions) {
+      if (!(function instanceof CountFunction count) || !count.countsRows()) {
+        throw new IllegalStateException("counts added to stats that does not only count rows");
+      }
+    }
+    for (int k = 0; k < keyBlocks.length; k++) {
+      keyBlocks[k] = counts.block(command.groupBy().get(k));
+    }
+    io.quarry.plugin.api.data.LongBlock rows = CountPages.counts(counts);
+    long grown = 0;
+    for (int p = 0; p < counts.positionCount(); p++) {
+      int n = keys.groupsOf(keyBlocks, p);
+      if (n == 0) {
+        continue;
+      }
+      grown += grow();
+      long count = CountPages.count(rows, p);
+      int[] ids = keys.ids();
+      for (int i = 0; i < n; i++) {
+        for (GroupingFunction function : functions) {
+          ((CountFunction) function).addCount(ids[i], count);
+        }
+      }
+    }
+    memory.add(grown);
+  }
+
+  /**
    * A position's {@code _time} in epoch microseconds, Long.MIN_VALUE when it has none (or {@code
    * _time} is not a number column here), as the row engine reads it.
    */

@@ -65,4 +65,13 @@ public interface PageAggregator extends Operator {
 
   /** The answer for the input so far as pages, keeping the state (a preview). */
   List<Page> snapshot();
+
+  /**
+   * Adds counts a source made in place of rows ({@link CountPages}, for an aggregation {@link
+   * CountShortcut#of} accepts): each position stands for its count column's rows in its group, as
+   * if those rows had been added. An aggregation that cannot take counts throws.
+   */
+  default void addIntermediateInput(Page counts) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " takes no counts");
+  }
 }

@@ -124,6 +124,47 @@ public final class TopAggregation implements PageAggregator {
     memory.add(grown);
   }
 
+  /**
+   * Adds counts a source made in place of rows ({@link CountPages#values}): each position's {@link
+   * CountPages#COUNT} goes to the combination of its values, its {@link CountPages#TOTAL} to its
+   * by-group's total (the percentages' base).
+   */
+  @Override
+  public void addIntermediateInput(Page page) {
+    if (finishing) {
+      throw new IllegalStateException("input after finish");
+    }
+    for (int k = 0; k < allBlocks.length; k++) {
+      String field = k < byWidth ? command.by().get(k) : command.fields().get(k - byWidth);
+      allBlocks[k] = page.block(field);
+      if (k < byWidth) {
+        byBlocks[k] = allBlocks[k];
+      }
+    }
+    io.quarry.plugin.api.data.LongBlock counted = CountPages.counts(page);
+    if (!(page.block(CountPages.TOTAL) instanceof io.quarry.plugin.api.data.LongBlock rows)) {
+      throw new IllegalArgumentException("top's counts need their total: " + page.schema());
+    }
+    long grown = 0;
+    for (int p = 0; p < page.positionCount(); p++) {
+      int n = groups.groupsOf(byBlocks, p);
+      int[] ids = groups.ids();
+      grown += growTotals();
+      long total = CountPages.count(rows, p);
+      for (int i = 0; i < n; i++) {
+        totals[ids[i]] += total;
+      }
+      int m = combinations.groupsOf(allBlocks, p);
+      int[] combos = combinations.ids();
+      grown += growCounts();
+      long count = CountPages.count(counted, p);
+      for (int i = 0; i < m; i++) {
+        counts[combos[i]] += count;
+      }
+    }
+    memory.add(grown);
+  }
+
   private int totalsSize;
   private int countsSize;
 
