@@ -47,9 +47,7 @@ final class GeneratorRun {
       Evaluator evaluator,
       SearchControl control) {
     java.util.Iterator<Page> generated =
-        PageBatch.enabled() && PageReduce.supports(plan.pipeline())
-            ? generatedPages(plan.generator().orElseThrow(), evaluator)
-            : null;
+        onPages(plan) ? generatedPages(plan.generator().orElseThrow(), evaluator) : null;
     if (generated != null) {
       long rows =
           feedPages(
@@ -92,6 +90,19 @@ final class GeneratorRun {
         };
     matched.addAndGet(rows);
     return ScanStats.generated(rows);
+  }
+
+  /**
+   * Whether a generator's search runs on pages: the generator makes pages ({@code makeresults}
+   * without inline data, {@code inputlookup}) and every command after it has a page stage ({@link
+   * PageReduce}: the page chain's, {@code sort}, {@code head}, {@code dedup}, an aggregation, the
+   * built-in page operators).
+   */
+  static boolean onPages(SearchPlan plan) {
+    return PageBatch.enabled()
+        && (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MakeResultsCommand
+            || plan.generator().orElse(null) instanceof io.quarry.ql.ast.InputLookupCommand)
+        && PageReduce.supports(plan.pipeline());
   }
 
   /**
