@@ -19,11 +19,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The row-local commands as page stages ({@code rex} as {@link RexStage}, {@code lookup} as {@link
- * LookupStage}, the built-in page operators of every field and centralized ones driven directly, an
- * aggregation after them) against the same commands as row operators over the same input: random
- * pages whose columns change type from page to page (a field of whole numbers in one page, of text
- * in the next), with numbers as text, non-ASCII text, nulls and multivalues. Every result equal row
- * by row and column by column; a difference is a bug in one of the two engines.
+ * LookupStage}, {@code rename} with wildcards, the built-in page operators of every field and
+ * centralized ones driven directly, an aggregation after them) against the same commands as row
+ * operators over the same input: random pages whose columns change type from page to page (a field
+ * of whole numbers in one page, of text in the next), with numbers as text, non-ASCII text, nulls
+ * and multivalues. Every result equal row by row and column by column; a difference is a bug in one
+ * of the two engines.
  */
 class RowLocalStagesTest {
   private static final LookupTable USERS =
@@ -78,6 +79,13 @@ class RowLocalStagesTest {
         "eval x=1 | stats sum(x) AS s, count by k",
         "stats count by t | fillnull | addtotals",
         "rex field=t \"(?<num>\\d+)\" | stats count by num",
+        "rename n* AS z*",
+        "rename *v AS n*",
+        "rename k* AS t*",
+        "rename t* AS n*",
+        "rename *v AS *x",
+        "rename n* AS nn*, t AS n",
+        "rename *m AS z*",
       })
   void pagesAnswerAsRowsDo(String commands) {
     for (long seed = 0; seed < 25; seed++) {

@@ -77,7 +77,10 @@ class PageEngineSearchTest {
                 + " | table d",
             "| makeresults count=4 | eval x=2 | stats sum(x) AS s, count",
             "* | dedup user | stats count, values(sid) AS sids",
-            "* | head 3 | stats count by user")) {
+            "* | head 3 | stats count by user",
+            "* | rename us* AS who* | table who, sid",
+            "* | rename s* AS u* | table uid, user, took",
+            "* | stats count, max(took) AS m by sid | rename *id AS *_id, m AS most")) {
       String onPages = search(query, "pages-only");
       assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
       assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
