@@ -79,6 +79,10 @@ class PageEngineSearchTest {
             "* | dedup user | stats count, values(sid) AS sids",
             "* | head 3 | stats count by user",
             "* | rename us* AS who* | table who, sid",
+            // a plugin's generating command (here built-in ones) driven as pages
+            "| makeresults format=csv data=\"a,b\\n1,x\\n2,y\\n3,x\" | eval c=a*2"
+                + " | stats sum(c) AS s by b",
+            "| gentimes start=04/11/2021 end=04/14/2021 | table starttime, endtime, starthuman",
             "* | rename s* AS u* | table uid, user, took",
             "* | stats count, max(took) AS m by sid | rename *id AS *_id, m AS most")) {
       String onPages = search(query, "pages-only");
@@ -224,6 +228,8 @@ class PageEngineSearchTest {
         .containsEntry("engine", "pages");
     assertThat(explain("| makeresults | streamstats count")).containsEntry("engine", "rows");
     assertThat(explain("| makeresults count=3 | stats count")).containsEntry("engine", "pages");
+    assertThat(explain("| gentimes start=04/11/2021 end=04/14/2021 | where starttime > 0"))
+        .containsEntry("engine", "pages");
   }
 
   private static String search(String query, String engine) throws Exception {
