@@ -364,7 +364,7 @@ public final class PageChain {
    * A streaming plugin command's own operator, driven directly: input pages reserved on its block
    * factory (the operator owns them), output pages released once handed on.
    */
-  private static final class PluginStage implements Stage {
+  static final class PluginStage implements Stage {
     private final PluginOperators.Driver driver;
     private final BlockFactory factory;
 

@@ -6,9 +6,12 @@ import io.quarry.plugin.api.command.CommandKind;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
+import io.quarry.ql.ast.FormatCommand;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.ast.ReturnCommand;
 import io.quarry.ql.ast.SortCommand;
+import io.quarry.ql.ast.SubsearchCommand;
 import io.quarry.ql.engine.BlockCopies;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import java.util.ArrayList;
@@ -33,9 +36,11 @@ public final class PageReduce {
   /**
    * Whether every command has a page stage here: besides {@link PageChain}'s, a streaming plugin
    * command that reads every field and a centralized one (the built-in {@code fillnull} of every
-   * field, {@code addtotals}, {@code foreach}, {@code convert auto(*)} …): here the pages hold
-   * every field their results have and arrive in order on one thread, so the command's own operator
-   * is driven over them as it is.
+   * field, {@code addtotals}, {@code foreach}, {@code convert auto(*)} …) and the built-in page
+   * commands {@code format}, {@code return} and {@code append} ({@link PageCommands}; not {@code
+   * join}/{@code appendcols}, whose operators answer by the row adapter's hidden row column): here
+   * the pages hold every field their results have and arrive in order on one thread, so the
+   * command's own operator is driven over them as it is.
    */
   public static boolean supports(List<Command> commands) {
     return commands.stream()
@@ -45,6 +50,10 @@ public final class PageReduce {
                     || c instanceof HeadCommand
                     || c instanceof DedupCommand
                     || PageAggregator.supports(c)
+                    || c instanceof FormatCommand
+                    || c instanceof ReturnCommand
+                    || c instanceof SubsearchCommand sub
+                        && sub.kind() == SubsearchCommand.Kind.APPEND
                     || c instanceof PluginCommand plugin
                         && (plugin.kind() == CommandKind.STREAMING
                             || plugin.kind() == CommandKind.CENTRALIZED)
@@ -74,6 +83,10 @@ public final class PageReduce {
               yield stage;
             }
             case DedupCommand dedup -> dedup(dedup, evaluator, pageSize);
+            case FormatCommand format ->
+                new PageChain.PluginStage(PageCommands.of(format), evaluator);
+            case ReturnCommand ret -> new PageChain.PluginStage(PageCommands.of(ret), evaluator);
+            case SubsearchCommand sub -> new PageChain.PluginStage(PageCommands.of(sub), evaluator);
             case Command aggregation when PageAggregator.supports(aggregation) ->
                 new Aggregation(
                     PageAggregator.of(

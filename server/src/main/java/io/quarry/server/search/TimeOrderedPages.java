@@ -8,6 +8,7 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.ProjectCommand;
+import io.quarry.ql.ast.ReturnCommand;
 import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.Evaluator;
@@ -29,13 +30,13 @@ import java.util.function.Predicate;
  * whose answer has known columns: leading {@code rex} extractions the source runs itself, then
  * commands that all have page stages ({@link PageReduce}: {@code eval}, {@code where}, {@code
  * rename}, {@code bin}, streaming plugin commands, {@code sort}, {@code head}, {@code dedup} …)
- * among which a {@code table} or {@code fields} of literal names, or an aggregation ({@code stats}
- * after a {@code dedup} or {@code head}: it reads only its own fields), fixes the columns (the
- * commands before it read only the fields {@link PageChain#inputFields} names). The events become
- * pages of only the fields those commands read ({@link EventPages}, one source over the whole
- * time-ordered scan), and pages go through the stages to the answer; a {@code head} that has its
- * rows stops the scan. Any other pipeline — a plain event listing shows every field an event has,
- * which no page source can know beforehand — runs on rows.
+ * among which a {@code table} or {@code fields} of literal names, an aggregation ({@code stats}
+ * after a {@code dedup} or {@code head}) or a {@code return} (each reads only its own fields) fixes
+ * the columns (the commands before it read only the fields {@link PageChain#inputFields} names).
+ * The events become pages of only the fields those commands read ({@link EventPages}, one source
+ * over the whole time-ordered scan), and pages go through the stages to the answer; a {@code head}
+ * that has its rows stops the scan. Any other pipeline — a plain event listing shows every field an
+ * event has, which no page source can know beforehand — runs on rows.
  */
 final class TimeOrderedPages {
   /**
@@ -69,6 +70,10 @@ final class TimeOrderedPages {
       } else if (PageAggregator.supports(command)) { // an aggregation reads only its fields
         toCut = staged.subList(0, cut);
         columns = new LinkedHashSet<>(PageAggregator.inputFields(command));
+      } else if (command instanceof ReturnCommand ret) { // and so does return
+        toCut = staged.subList(0, cut);
+        columns = new LinkedHashSet<>();
+        ret.items().forEach(item -> columns.add(item.field()));
       } else {
         continue;
       }

@@ -79,6 +79,11 @@ class PageEngineSearchTest {
             "* | dedup user | stats count, values(sid) AS sids",
             "* | head 3 | stats count by user",
             "* | rename us* AS who* | table who, sid",
+            // the built-in page commands format, return, append driven directly
+            "* | table sid, user | format",
+            "* | eval u=user | return 2 u",
+            "GET | sort took | return $sid",
+            "sid=s1 | table user | append [search sid=s2 | table user, took]",
             // a plugin's generating command (here built-in ones) driven as pages
             "| makeresults format=csv data=\"a,b\\n1,x\\n2,y\\n3,x\" | eval c=a*2"
                 + " | stats sum(c) AS s by b",
