@@ -31,10 +31,11 @@ final class FieldStages {
 
   /**
    * Whether a page stage answers exactly as the row command: every {@code fields}/{@code table}; a
-   * {@code rename} of literal names other than {@code _time} ({@code _time} changes unit when
-   * renamed), or of one {@code *} in both names that cannot match {@code _time} (the columns it
-   * matches: the source loads what {@link #inputFields} names); a {@code search} of field
-   * comparisons (a bare term searches the event's text).
+   * {@code rename} of literal names ({@code _time} renamed becomes epoch seconds, a field renamed
+   * to {@code _time} microseconds, as {@link RenameOperator} reads them), or of one {@code *} in
+   * both names that cannot match {@code _time} (the columns it matches: the source loads what
+   * {@link #inputFields} names); a {@code search} of field comparisons (a bare term searches the
+   * event's text).
    */
   static boolean supports(io.quarry.ql.ast.Command command) {
     return switch (command) {
@@ -44,8 +45,7 @@ final class FieldStages {
               .allMatch(
                   r ->
                       stars(r.from()) == 0 && stars(r.to()) == 0
-                          ? !TimeField.is(r.from()) && !TimeField.is(r.to())
-                          : stars(r.from()) == 1
+                          || stars(r.from()) == 1
                               && stars(r.to()) == 1
                               && !wildcard(r.from()).matcher(TimeField.NAME).matches()
                               && !wildcard(r.to()).matcher(TimeField.NAME).matches());
@@ -291,10 +291,20 @@ final class FieldStages {
         }
         Block block = page.block(c);
         int target = page.schema().indexOf(to);
-        if (target >= 0 && !moves.containsKey(to)) {
+        boolean keepsOwn = target >= 0 && !moves.containsKey(to);
+        boolean retimed = TimeField.is(name) != TimeField.is(to); // seconds <-> microseconds
+        if (keepsOwn || retimed) {
           List<List<Object>> cells = new ArrayList<>(page.positionCount());
           for (int p = 0; p < page.positionCount(); p++) {
-            cells.add(row.at(page, p).values(block.isNull(p) ? to : name));
+            if (block.isNull(p)) {
+              cells.add(keepsOwn ? row.at(page, p).values(to) : List.of());
+              continue;
+            }
+            List<Object> values = row.at(page, p).values(name);
+            cells.add(
+                !retimed
+                    ? values
+                    : TimeField.is(name) ? TimeField.seconds(values) : TimeField.micros(values));
           }
           block = PageCollector.column(to, cells);
         }

@@ -96,6 +96,10 @@ class RowLocalStagesTest {
         "rename *v AS *x",
         "rename n* AS nn*, t AS n",
         "rename *m AS z*",
+        "eval _time=n*1000000 | rename _time AS t",
+        "eval _time=n*1500000 | rename _time AS n",
+        "rename n AS _time",
+        "eval _time=n | rename t AS _time",
       })
   void pagesAnswerAsRowsDo(String commands) {
     for (long seed = 0; seed < 25; seed++) {
