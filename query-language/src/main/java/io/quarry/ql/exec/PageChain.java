@@ -52,7 +52,8 @@ public final class PageChain {
    * Whether every command has a page stage here: {@code eval}, {@code where} (unless they call
    * {@code searchmatch()}, which searches an event's raw text), {@code bin} with a span, {@code
    * rex}, {@code lookup}, the forms of {@code fields}, {@code rename} and {@code search} that
-   * {@link FieldStages} holds, and streaming plugin commands that name the fields they read.
+   * {@link FieldStages} holds, and streaming plugin commands that name the fields they read or work
+   * on each field in place ({@link io.quarry.ql.command.FieldWise}: {@code convert auto(*)}).
    */
   public static boolean supports(List<Command> commands) {
     return commands.stream()
@@ -67,7 +68,7 @@ public final class PageChain {
                     || FieldStages.supports(c)
                     || c instanceof PluginCommand plugin
                         && plugin.kind() == CommandKind.STREAMING
-                        && !plugin.bound().requiredFields().contains("*"));
+                        && (!plugin.bound().requiredFields().contains("*") || fieldWise(plugin)));
   }
 
   /**
@@ -92,6 +93,7 @@ public final class PageChain {
         // a position rex or lookup does not match keeps its own value of what they write
         case RexCommand rex -> needed.add(rex.field());
         case LookupCommand lookup -> lookup.keys().forEach(key -> needed.add(key.field()));
+        case PluginCommand plugin when fieldWise(plugin) -> {} // each field needs only itself
         case PluginCommand plugin -> {
           needed.removeAll(plugin.bound().producedFields());
           needed.addAll(plugin.bound().requiredFields());
@@ -107,6 +109,11 @@ public final class PageChain {
       }
     }
     return needed;
+  }
+
+  /** Whether a plugin command works on each field in place though it reads every field. */
+  private static boolean fieldWise(PluginCommand plugin) {
+    return plugin.bound() instanceof io.quarry.ql.command.FieldWise fields && fields.fieldWise();
   }
 
   /** Whether an expression calls searchmatch(), which needs an event's raw text (rows only). */

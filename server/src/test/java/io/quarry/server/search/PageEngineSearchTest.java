@@ -79,6 +79,11 @@ class PageEngineSearchTest {
             "* | dedup user | stats count, values(sid) AS sids",
             "* | head 3 | stats count by user",
             "* | rename us* AS who* | table who, sid",
+            // built-ins that read every field but work on each in place: the source loads what
+            // the commands after them need
+            "* | convert auto(*) | stats sum(took) AS t by user",
+            "* | replace s* WITH S* | stats count by sid",
+            "* | convert num(*) | table user, took, sid",
             // the built-in page commands format, return, append driven directly
             "* | table sid, user | format",
             "* | eval u=user | return 2 u",
