@@ -679,13 +679,22 @@ class QuarryServerTest {
     assertThat(batch.get("engine").asText()).isEqualTo("pages");
     assertThat(batch.get("page_source_fields").toString()).isEqualTo("[\"host\"]");
     assertThat(batch.get("page_stages").toString()).isEqualTo("[\"eval x=1\"]");
-    // sort after stats runs on the aggregation's pages; a command without a page stage (top)
-    // sends the reduce side to rows
+    // sort after stats runs on the aggregation's pages (so does a second aggregation, top); a
+    // command without a page stage (streamstats) sends the reduce side to rows
     assertThat(batch.get("reduce_on_pages").asBoolean()).isTrue();
     assertThat(
             JSON.readTree(
                     client.explain(
                         "index=web | eval x=1 | stats count by host | top host", null, null))
+                .get("reduce_on_pages")
+                .asBoolean())
+        .isTrue();
+    assertThat(
+            JSON.readTree(
+                    client.explain(
+                        "index=web | eval x=1 | stats count by host | streamstats count",
+                        null,
+                        null))
                 .get("reduce_on_pages")
                 .asBoolean())
         .isFalse();
@@ -717,9 +726,12 @@ class QuarryServerTest {
                 null,
                 null));
     assertThat(fused.get("engine").asText()).isEqualTo("pages");
-    // a rex over another field runs as a row command before the pages, and so does the rex
-    // before it
-    assertThat(fused.get("row_stages_before_pages").size()).isEqualTo(2);
+    // the rex over _raw runs in the source, a rex over another field as a page stage after it
+    assertThat(fused.get("in_source").size()).isEqualTo(1);
+    assertThat(fused.get("page_stages").size()).isEqualTo(1);
+    assertThat(fused.get("page_stages").get(0).asText()).startsWith("rex field=ip");
+    // the source reads ip for it, and a (where the rex does not match, a keeps its own value)
+    assertThat(fused.get("page_source_fields").toString()).isEqualTo("[\"a\",\"ip\"]");
     JsonNode ordered = JSON.readTree(client.explain("sdk | head 5", null, null));
     assertThat(ordered.get("mode").asText()).isEqualTo("time-ordered");
     assertThat(ordered.get("event_limit").asLong()).isEqualTo(5);

@@ -143,7 +143,12 @@ final class ConvertCommand implements CommandDefinition, CustomSyntax {
   }
 
   record Bound(String timeformat, List<Conversion> conversions)
-      implements BoundCommand, WritesOwnSpl {
+      implements BoundCommand, WritesOwnSpl, io.quarry.ql.command.FieldWise {
+    @Override
+    public boolean fieldWise() {
+      return conversions.stream().allMatch(conversion -> conversion.as().isEmpty());
+    }
+
     @Override
     public Set<String> requiredFields() {
       Set<String> fields = new LinkedHashSet<>();

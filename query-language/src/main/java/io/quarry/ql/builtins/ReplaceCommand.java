@@ -175,7 +175,13 @@ final class ReplaceCommand implements CommandDefinition, CustomSyntax {
     return new Bound(replacements, List.copyOf(values.subList(2 * pairs, values.size())));
   }
 
-  record Bound(List<Pair> pairs, List<String> fields) implements BoundCommand, WritesOwnSpl {
+  record Bound(List<Pair> pairs, List<String> fields)
+      implements BoundCommand, WritesOwnSpl, io.quarry.ql.command.FieldWise {
+    @Override
+    public boolean fieldWise() {
+      return true; // every value replaced in its own field
+    }
+
     @Override
     public Set<String> requiredFields() {
       for (String field : fields) {

@@ -31,9 +31,11 @@ final class FieldStages {
 
   /**
    * Whether a page stage answers exactly as the row command: every {@code fields}/{@code table}; a
-   * {@code rename} of literal names other than {@code _time} (a wildcard renames the fields an
-   * event turns out to have, and {@code _time} changes unit when renamed); a {@code search} of
-   * field comparisons (a bare term searches the event's text).
+   * {@code rename} of literal names ({@code _time} renamed becomes epoch seconds, a field renamed
+   * to {@code _time} microseconds, as {@link RenameOperator} reads them), or of one {@code *} in
+   * both names that cannot match {@code _time} (the columns it matches: the source loads what
+   * {@link #inputFields} names); a {@code search} of field comparisons (a bare term searches the
+   * event's text).
    */
   static boolean supports(io.quarry.ql.ast.Command command) {
     return switch (command) {
@@ -42,13 +44,23 @@ final class FieldStages {
           rename.renames().stream()
               .allMatch(
                   r ->
-                      !Wildcard.hasWildcard(r.from())
-                          && !Wildcard.hasWildcard(r.to())
-                          && !TimeField.is(r.from())
-                          && !TimeField.is(r.to()));
+                      stars(r.from()) == 0 && stars(r.to()) == 0
+                          || stars(r.from()) == 1
+                              && stars(r.to()) == 1
+                              && !wildcard(r.from()).matcher(TimeField.NAME).matches()
+                              && !wildcard(r.to()).matcher(TimeField.NAME).matches());
       case SearchCommand search -> search.expression().map(FieldStages::comparesOnly).orElse(true);
       default -> false;
     };
+  }
+
+  private static int stars(String name) {
+    return (int) name.chars().filter(c -> c == '*').count();
+  }
+
+  /** A rename's name with one {@code *} as a regex, the {@code *} part its group 1. */
+  static Pattern wildcard(String name) {
+    return Pattern.compile(Pattern.quote(name).replace("*", "\\E(.*)\\Q"));
   }
 
   private static boolean comparesOnly(SearchExpression expression) {
@@ -75,6 +87,22 @@ final class FieldStages {
         for (int i = renames.size() - 1; i >= 0; i--) {
           RenameCommand.Rename r = renames.get(i);
           if (r.from().equals(r.to())) {
+            continue;
+          }
+          if (Wildcard.hasWildcard(r.from())) {
+            // a needed new name is the value of the old name it came from where that one had one,
+            // else its own; names the old pattern matches are renamed away
+            Pattern to = wildcard(r.to());
+            Pattern from = wildcard(r.from());
+            Set<String> sources = new LinkedHashSet<>();
+            for (String name : needed) {
+              java.util.regex.Matcher matcher = to.matcher(name);
+              if (matcher.matches()) {
+                sources.add(r.from().replace("*", matcher.group(1)));
+              }
+            }
+            needed.removeIf(name -> from.matcher(name).matches());
+            needed.addAll(sources);
             continue;
           }
           boolean toNeeded = needed.contains(r.to());
@@ -206,47 +234,82 @@ final class FieldStages {
    */
   private static final class RenameStage implements PageChain.Stage {
     private final List<RenameCommand.Rename> renames;
+    private final List<Pattern> patterns; // a wildcard rename's old names, else null
     private final PageRow row = new PageRow(Map.of());
 
     RenameStage(RenameCommand command) {
       this.renames = command.renames();
+      this.patterns =
+          renames.stream()
+              .map(r -> Wildcard.hasWildcard(r.from()) ? wildcard(r.from()) : null)
+              .toList();
     }
 
     @Override
     public void add(Page page, Consumer<Page> out) {
-      for (RenameCommand.Rename rename : renames) {
-        page = renamed(page, rename.from(), rename.to());
+      for (int i = 0; i < renames.size(); i++) {
+        RenameCommand.Rename rename = renames.get(i);
+        Map<String, String> moves = new java.util.LinkedHashMap<>();
+        if (patterns.get(i) == null) {
+          if (page.schema().indexOf(rename.from()) >= 0 && !rename.from().equals(rename.to())) {
+            moves.put(rename.from(), rename.to());
+          }
+        } else { // every column it matches, at once, the * part carried over
+          for (Schema.Column column : page.schema().columns()) {
+            java.util.regex.Matcher matcher = patterns.get(i).matcher(column.name());
+            String to = matcher.matches() ? rename.to().replace("*", matcher.group(1)) : null;
+            if (to != null && !to.equals(column.name())) {
+              moves.put(column.name(), to);
+            }
+          }
+        }
+        if (!moves.isEmpty()) {
+          page = renamed(page, moves);
+        }
       }
       out.accept(page);
     }
 
-    private Page renamed(Page page, String from, String to) {
-      int source = page.schema().indexOf(from);
-      if (source < 0 || from.equals(to)) {
-        return page;
-      }
-      Block block = page.block(source);
-      int target = page.schema().indexOf(to);
-      if (target >= 0) {
-        List<List<Object>> cells = new ArrayList<>(page.positionCount());
-        for (int p = 0; p < page.positionCount(); p++) {
-          cells.add(block.isNull(p) ? row.at(page, p).values(to) : row.at(page, p).values(from));
-        }
-        block = PageCollector.toPage(List.of(to), List.of(cells), page.positionCount()).block(0);
-      }
+    /**
+     * Each moved column under its new name, in its place; a column that had a new name is replaced,
+     * a position keeping its own value only where the moved column has none (and it is not moved
+     * away itself): the row command moves the fields a row has.
+     */
+    private Page renamed(Page page, Map<String, String> moves) {
+      Set<String> targets = new java.util.HashSet<>(moves.values());
       List<Schema.Column> columns = new ArrayList<>();
       List<Block> blocks = new ArrayList<>();
       for (int c = 0; c < page.schema().size(); c++) {
-        if (c == target) {
-          continue; // replaced
+        String name = page.schema().column(c).name();
+        String to = moves.get(name);
+        if (to == null) {
+          if (!targets.contains(name)) {
+            columns.add(page.schema().column(c));
+            blocks.add(page.block(c));
+          }
+          continue; // else replaced
         }
-        if (c == source) {
-          columns.add(new Schema.Column(to, block.dataType()));
-          blocks.add(block);
-        } else {
-          columns.add(page.schema().column(c));
-          blocks.add(page.block(c));
+        Block block = page.block(c);
+        int target = page.schema().indexOf(to);
+        boolean keepsOwn = target >= 0 && !moves.containsKey(to);
+        boolean retimed = TimeField.is(name) != TimeField.is(to); // seconds <-> microseconds
+        if (keepsOwn || retimed) {
+          List<List<Object>> cells = new ArrayList<>(page.positionCount());
+          for (int p = 0; p < page.positionCount(); p++) {
+            if (block.isNull(p)) {
+              cells.add(keepsOwn ? row.at(page, p).values(to) : List.of());
+              continue;
+            }
+            List<Object> values = row.at(page, p).values(name);
+            cells.add(
+                !retimed
+                    ? values
+                    : TimeField.is(name) ? TimeField.seconds(values) : TimeField.micros(values));
+          }
+          block = PageCollector.column(to, cells);
         }
+        columns.add(new Schema.Column(to, block.dataType()));
+        blocks.add(block);
       }
       return new Page(new Schema(columns), blocks, page.positionCount());
     }

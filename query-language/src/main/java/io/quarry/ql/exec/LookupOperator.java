@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.quarry.ql.ast.LookupCommand;
 import io.quarry.ql.ast.LookupCommand.FieldMapping;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +19,7 @@ import java.util.Map;
 public final class LookupOperator implements RowSink {
   private final LookupCommand command;
   private final RowSink downstream;
-  private final Map<List<String>, List<List<String>>> index = new HashMap<>();
-  private final List<FieldMapping> outputs;
-  private final int[] outputColumns;
+  private final LookupIndex index;
   private final MemoryTracker memory;
 
   public LookupOperator(LookupCommand command, LookupTable table, RowSink downstream) {
@@ -41,46 +38,8 @@ public final class LookupOperator implements RowSink {
     this.downstream = requireNonNull(downstream, "downstream is null");
     this.memory = requireNonNull(memory, "memory is null");
     // the table (shared with the lookup cache, but held for this search) and one index entry a row
-    memory.add(table.estimatedBytes() + MemoryTracker.ENTRY_BYTES * table.rows().size());
-    int[] keyColumns = new int[command.keys().size()];
-    for (int i = 0; i < keyColumns.length; i++) {
-      keyColumns[i] = column(table, command.keys().get(i).column());
-    }
-    List<FieldMapping> chosen = new ArrayList<>(command.outputs());
-    if (chosen.isEmpty()) {
-      for (String column : table.columns()) {
-        if (command.keys().stream().noneMatch(k -> k.column().equals(column))) {
-          chosen.add(new FieldMapping(column, column));
-        }
-      }
-    }
-    this.outputs = List.copyOf(chosen);
-    this.outputColumns = new int[outputs.size()];
-    for (int i = 0; i < outputColumns.length; i++) {
-      outputColumns[i] = column(table, outputs.get(i).column());
-    }
-    for (List<String> row : table.rows()) {
-      List<String> key = new ArrayList<>(keyColumns.length);
-      for (int column : keyColumns) {
-        key.add(row.get(column));
-      }
-      index.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
-    }
-  }
-
-  private int column(LookupTable table, String name) {
-    int index = table.columns().indexOf(name);
-    if (index < 0) {
-      throw new IllegalArgumentException(
-          "lookup table '"
-              + command.table()
-              + "' has no column '"
-              + name
-              + "' (it has "
-              + String.join(", ", table.columns())
-              + ")");
-    }
-    return index;
+    memory.add(LookupStage.heldBytes(table));
+    this.index = new LookupIndex(command, table);
   }
 
   @Override
@@ -91,29 +50,20 @@ public final class LookupOperator implements RowSink {
       if (values.isEmpty()) {
         return downstream.accept(row);
       }
-      key.add(
-          TimeField.is(mapping.field())
-              ? TimeField.secondsText(values.get(0))
-              : Values.toText(values.get(0)));
+      key.add(LookupIndex.keyText(mapping.field(), values.get(0)));
     }
-    List<List<String>> matches = index.get(key);
+    List<List<String>> matches = index.matches(key);
     if (matches == null) {
       return downstream.accept(row);
     }
     Map<String, Object> assigned = new LinkedHashMap<>();
+    List<FieldMapping> outputs = index.outputs();
     for (int i = 0; i < outputs.size(); i++) {
       String field = outputs.get(i).field();
       if (command.outputNew() && !row.values(field).isEmpty()) {
         continue;
       }
-      List<Object> values = new ArrayList<>();
-      for (List<String> match : matches) {
-        String value = match.get(outputColumns[i]);
-        if (!value.isEmpty() && !values.contains(value)) {
-          values.add(value);
-        }
-      }
-      assigned.put(field, values.isEmpty() ? null : values.size() == 1 ? values.get(0) : values);
+      assigned.put(field, index.output(matches, i));
     }
     return downstream.accept(new AssignedRow(row, assigned));
   }

@@ -13,7 +13,9 @@ import io.quarry.ql.ast.BinCommand;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.ast.Expression;
+import io.quarry.ql.ast.LookupCommand;
 import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.ast.Span;
 import io.quarry.ql.ast.WhereCommand;
 import io.quarry.ql.engine.BlockCopies;
@@ -31,12 +33,14 @@ import java.util.function.Consumer;
 
 /**
  * Row-local commands on pages: {@code eval} (new columns), {@code where} (kept positions), {@code
- * bin}, {@code fields}/{@code table}, {@code rename} and {@code search} ({@link FieldStages}) and
- * streaming plugin commands (their own operators, driven directly — no rows in between), one stage
- * per command, pages pushed through in order to {@code end}. The map side of a batch search on the
- * page engine, for one segment slice at a time. {@code eval} and {@code where} are compiled once
- * into evaluators over whole pages ({@code io.quarry.ql.eval}), whose answers are the row engine's
- * {@link Evaluator}'s exactly.
+ * bin}, {@code rex} ({@link RexStage}), {@code lookup} ({@link LookupStage}), {@code fields}/{@code
+ * table}, {@code rename} and {@code search} ({@link FieldStages}) and streaming plugin commands
+ * (the built-in {@code fillnull}, {@code convert}, {@code makemv}, {@code mvexpand} … among them)
+ * (their own operators, driven directly — no rows in between), one stage per command, pages pushed
+ * through in order to {@code end}. The map side of a batch search on the page engine, for one
+ * segment slice at a time. {@code eval} and {@code where} are compiled once into evaluators over
+ * whole pages ({@code io.quarry.ql.eval}), whose answers are the row engine's {@link Evaluator}'s
+ * exactly.
  */
 public final class PageChain {
   private final List<Stage> stages = new ArrayList<>();
@@ -46,9 +50,10 @@ public final class PageChain {
 
   /**
    * Whether every command has a page stage here: {@code eval}, {@code where} (unless they call
-   * {@code searchmatch()}, which searches an event's raw text), {@code bin} with a span, the forms
-   * of {@code fields}, {@code rename} and {@code search} that {@link FieldStages} holds, and
-   * streaming plugin commands that name the fields they read.
+   * {@code searchmatch()}, which searches an event's raw text), {@code bin} with a span, {@code
+   * rex}, {@code lookup}, the forms of {@code fields}, {@code rename} and {@code search} that
+   * {@link FieldStages} holds, and streaming plugin commands that name the fields they read or work
+   * on each field in place ({@link io.quarry.ql.command.FieldWise}: {@code convert auto(*)}).
    */
   public static boolean supports(List<Command> commands) {
     return commands.stream()
@@ -58,10 +63,12 @@ public final class PageChain {
                         && eval.assignments().stream().noneMatch(a -> searchesText(a.expression()))
                     || c instanceof WhereCommand where && !searchesText(where.condition())
                     || c instanceof BinCommand bin && bin.rowLocal()
+                    || c instanceof RexCommand
+                    || c instanceof LookupCommand
                     || FieldStages.supports(c)
                     || c instanceof PluginCommand plugin
                         && plugin.kind() == CommandKind.STREAMING
-                        && !plugin.bound().requiredFields().contains("*"));
+                        && (!plugin.bound().requiredFields().contains("*") || fieldWise(plugin)));
   }
 
   /**
@@ -83,6 +90,10 @@ public final class PageChain {
           needed.remove(bin.as());
           needed.add(bin.field());
         }
+        // a position rex or lookup does not match keeps its own value of what they write
+        case RexCommand rex -> needed.add(rex.field());
+        case LookupCommand lookup -> lookup.keys().forEach(key -> needed.add(key.field()));
+        case PluginCommand plugin when fieldWise(plugin) -> {} // each field needs only itself
         case PluginCommand plugin -> {
           needed.removeAll(plugin.bound().producedFields());
           needed.addAll(plugin.bound().requiredFields());
@@ -98,6 +109,11 @@ public final class PageChain {
       }
     }
     return needed;
+  }
+
+  /** Whether a plugin command works on each field in place though it reads every field. */
+  private static boolean fieldWise(PluginCommand plugin) {
+    return plugin.bound() instanceof io.quarry.ql.command.FieldWise fields && fields.fieldWise();
   }
 
   /** Whether an expression calls searchmatch(), which needs an event's raw text (rows only). */
@@ -163,6 +179,8 @@ public final class PageChain {
             (page, kept) -> Selection.trues(condition.eval(new Frame(page)), kept));
       }
       case BinCommand bin -> new BinStage(bin, evaluator.zone());
+      case RexCommand rex -> new RexStage(rex, evaluator.stopped());
+      case LookupCommand lookup -> new LookupStage(lookup, evaluator);
       case PluginCommand plugin -> new PluginStage(plugin, evaluator);
       default -> FieldStages.stage(command);
     };
@@ -353,7 +371,7 @@ public final class PageChain {
    * A streaming plugin command's own operator, driven directly: input pages reserved on its block
    * factory (the operator owns them), output pages released once handed on.
    */
-  private static final class PluginStage implements Stage {
+  static final class PluginStage implements Stage {
     private final PluginOperators.Driver driver;
     private final BlockFactory factory;
 

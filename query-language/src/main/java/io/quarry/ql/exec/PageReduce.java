@@ -2,12 +2,18 @@ package io.quarry.ql.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.plugin.api.command.CommandKind;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
+import io.quarry.ql.ast.FormatCommand;
 import io.quarry.ql.ast.HeadCommand;
+import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.ast.ReturnCommand;
 import io.quarry.ql.ast.SortCommand;
+import io.quarry.ql.ast.SubsearchCommand;
 import io.quarry.ql.engine.BlockCopies;
+import io.quarry.ql.engine.aggregation.PageAggregator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -27,7 +33,15 @@ public final class PageReduce {
   private final List<Head> heads = new ArrayList<>();
   private boolean full;
 
-  /** Whether every command has a page stage here. */
+  /**
+   * Whether every command has a page stage here: besides {@link PageChain}'s, a streaming plugin
+   * command that reads every field and a centralized one (the built-in {@code fillnull} of every
+   * field, {@code addtotals}, {@code foreach}, {@code convert auto(*)} …) and the built-in page
+   * commands {@code format}, {@code return} and {@code append} ({@link PageCommands}; not {@code
+   * join}/{@code appendcols}, whose operators answer by the row adapter's hidden row column): here
+   * the pages hold every field their results have and arrive in order on one thread, so the
+   * command's own operator is driven over them as it is.
+   */
   public static boolean supports(List<Command> commands) {
     return commands.stream()
         .allMatch(
@@ -35,6 +49,14 @@ public final class PageReduce {
                 c instanceof SortCommand
                     || c instanceof HeadCommand
                     || c instanceof DedupCommand
+                    || PageAggregator.supports(c)
+                    || c instanceof FormatCommand
+                    || c instanceof ReturnCommand
+                    || c instanceof SubsearchCommand sub
+                        && sub.kind() == SubsearchCommand.Kind.APPEND
+                    || c instanceof PluginCommand plugin
+                        && (plugin.kind() == CommandKind.STREAMING
+                            || plugin.kind() == CommandKind.CENTRALIZED)
                     || PageChain.supports(List.of(c)));
   }
 
@@ -61,6 +83,17 @@ public final class PageReduce {
               yield stage;
             }
             case DedupCommand dedup -> dedup(dedup, evaluator, pageSize);
+            case FormatCommand format ->
+                new PageChain.PluginStage(PageCommands.of(format), evaluator);
+            case ReturnCommand ret -> new PageChain.PluginStage(PageCommands.of(ret), evaluator);
+            case SubsearchCommand sub -> new PageChain.PluginStage(PageCommands.of(sub), evaluator);
+            case Command aggregation when PageAggregator.supports(aggregation) ->
+                new Aggregation(
+                    PageAggregator.of(
+                        aggregation,
+                        evaluator.zone(),
+                        evaluator.memory(aggregation.name()),
+                        pageSize));
             default -> PageChain.stage(command, evaluator);
           });
     }
@@ -96,6 +129,41 @@ public final class PageReduce {
         sort.close();
       }
     };
+  }
+
+  /**
+   * An aggregation ({@code stats}, {@code top}, {@code chart} …) over the pages before it, all of
+   * them on this one thread (a generator's, or a second aggregation after the first): its answer
+   * pages when the input is over.
+   */
+  private static final class Aggregation implements PageChain.Stage {
+    private final PageAggregator aggregator;
+
+    Aggregation(PageAggregator aggregator) {
+      this.aggregator = aggregator;
+    }
+
+    @Override
+    public void add(Page page, Consumer<Page> out) {
+      aggregator.addInput(page);
+    }
+
+    @Override
+    public void finish(Consumer<Page> out) {
+      aggregator.finish();
+      while (!aggregator.isFinished()) {
+        Page page = aggregator.getOutput();
+        if (page == null) {
+          throw new IllegalStateException("a finished page aggregation gave no page");
+        }
+        out.accept(page);
+      }
+    }
+
+    @Override
+    public void close() {
+      aggregator.close();
+    }
   }
 
   /** Pushes a page through the stages; false once no more input is wanted. */

@@ -89,6 +89,27 @@ public final class PluginOperators {
   }
 
   /**
+   * Runs a generating plugin command on pages: its operator is finished at once and drained, each
+   * page it makes handed to {@code pages} (and released after) until that answers false.
+   */
+  public static void generatePages(
+      PluginCommand command, Evaluator evaluator, java.util.function.Predicate<Page> pages) {
+    Driver driver = new Driver(command, command.bound(), evaluator.pluginContext());
+    boolean[] open = {true};
+    try {
+      driver.finish(
+          page -> {
+            if (open[0]) {
+              open[0] = pages.test(page);
+            }
+            driver.factory().release(page);
+          });
+    } finally {
+      driver.close();
+    }
+  }
+
+  /**
    * New rows from a page: a field per non-null column (a position's several values a multivalue).
    */
   public static List<Row> rows(Page page) {

@@ -6,8 +6,6 @@ import io.quarry.ql.ast.RexCommand;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code rex}: extraction sets each named group's field from the first match (with {@code
@@ -17,14 +15,13 @@ import java.util.regex.Pattern;
  */
 public final class RexOperator implements RowSink {
   private final RexCommand command;
-  private final Pattern pattern;
   private final RowSink downstream;
 
   /** Extraction mode's matching, else null (sed mode). */
   private final RexExtraction extraction;
 
-  /** What the regex engine reads: the row's text, ending the match when the search must stop. */
-  private final StoppableText guarded;
+  /** Sed mode's rewriting, else null (extraction mode). */
+  private final RexSed sed;
 
   /**
    * @param stopped whether the search must stop now (a running match ends; see {@link
@@ -32,13 +29,10 @@ public final class RexOperator implements RowSink {
    */
   public RexOperator(RexCommand command, RowSink downstream, BooleanSupplier stopped) {
     this.command = requireNonNull(command, "command is null");
-    this.guarded = new StoppableText(requireNonNull(stopped, "stopped is null"));
     this.downstream = requireNonNull(downstream, "downstream is null");
-    this.pattern =
-        command.sed() != null && !command.sed().transliterate()
-            ? Pattern.compile(command.sed().from())
-            : null;
+    requireNonNull(stopped, "stopped is null");
     this.extraction = command.sed() == null ? new RexExtraction(command, stopped) : null;
+    this.sed = command.sed() != null ? new RexSed(command, stopped) : null;
   }
 
   @Override
@@ -57,7 +51,7 @@ public final class RexOperator implements RowSink {
     if (command.sed() != null) {
       String replaced;
       try {
-        replaced = sed(text);
+        replaced = sed.rewrite(text);
       } catch (StoppableText.Stopped stopped) {
         return downstream.accept(row); // the search is ending: it says so itself
       }
@@ -69,54 +63,6 @@ public final class RexOperator implements RowSink {
   private boolean extract(Row row, CharSequence text) {
     Map<String, Object> assigned = extraction.assignments(text);
     return downstream.accept(assigned.isEmpty() ? row : new AssignedRow(row, assigned));
-  }
-
-  private String sed(String text) {
-    RexCommand.Sed sed = command.sed();
-    if (sed.transliterate()) {
-      StringBuilder out = new StringBuilder(text.length());
-      for (int i = 0; i < text.length(); i++) {
-        int at = sed.from().indexOf(text.charAt(i));
-        out.append(at < 0 ? text.charAt(i) : sed.to().charAt(at));
-      }
-      return out.toString();
-    }
-    String replacement = javaReplacement(sed.to());
-    Matcher matcher = pattern.matcher(guarded.reset(text));
-    if (sed.occurrence() == 0) {
-      return matcher.replaceAll(replacement);
-    }
-    StringBuilder out = new StringBuilder();
-    int seen = 0;
-    while (matcher.find()) {
-      if (++seen == sed.occurrence()) {
-        matcher.appendReplacement(out, replacement);
-        break;
-      }
-    }
-    matcher.appendTail(out);
-    return out.toString();
-  }
-
-  /** sed's {@code \1} and {@code &} as Java's {@code $1} and {@code $0}. */
-  private static String javaReplacement(String sed) {
-    StringBuilder out = new StringBuilder();
-    for (int i = 0; i < sed.length(); i++) {
-      char c = sed.charAt(i);
-      if (c == '\\' && i + 1 < sed.length()) {
-        char next = sed.charAt(++i);
-        if (Character.isDigit(next)) {
-          out.append('$').append(next);
-        } else {
-          out.append(Matcher.quoteReplacement(String.valueOf(next)));
-        }
-      } else if (c == '&') {
-        out.append("$0");
-      } else {
-        out.append(Matcher.quoteReplacement(String.valueOf(c)));
-      }
-    }
-    return out.toString();
   }
 
   @Override

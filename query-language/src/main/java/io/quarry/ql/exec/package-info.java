@@ -1,8 +1,14 @@
 /**
- * The first-slice execution of a pipeline: push-based row operators (filter, head, stats) ending in
- * typed {@link io.quarry.plugin.api.data.Page}s; {@link io.quarry.ql.exec.RowPageOperator} puts any
- * of them behind the pull protocol of pages. The search-engine issue replaces the row operators
- * with pull operators over typed blocks; the interfaces here are deliberately small so that swap is
- * local.
+ * The execution of a pipeline, both engines while the row engine is retired (issue 21): the push
+ * row operators ({@link io.quarry.ql.exec.RowSink}, {@link io.quarry.ql.exec.Pipelines}) ending in
+ * typed {@link io.quarry.plugin.api.data.Page}s, and the page stages that replace them — {@link
+ * io.quarry.ql.exec.PageChain} (row-local commands: {@code eval}, {@code where}, {@code bin},
+ * {@code rex} as {@link io.quarry.ql.exec.RexStage}, {@code lookup} as {@link
+ * io.quarry.ql.exec.LookupStage}, {@link io.quarry.ql.exec.FieldStages}, plugin and built-in page
+ * operators driven directly) and {@link io.quarry.ql.exec.PageReduce} (those plus {@code sort},
+ * {@code head}, {@code dedup}, aggregations and the built-in page commands, on pages that hold
+ * every field). Where a command's per-value logic serves both engines it lives in one helper they
+ * share ({@link io.quarry.ql.exec.RexExtraction}, {@link io.quarry.ql.exec.RexSed}, {@link
+ * io.quarry.ql.exec.LookupIndex}, {@link io.quarry.ql.exec.EvalValues}).
  */
 package io.quarry.ql.exec;

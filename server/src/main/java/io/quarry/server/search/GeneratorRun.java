@@ -47,9 +47,33 @@ final class GeneratorRun {
       Evaluator evaluator,
       SearchControl control) {
     java.util.Iterator<Page> generated =
-        PageBatch.enabled() && PageReduce.supports(plan.pipeline())
-            ? generatedPages(plan.generator().orElseThrow(), evaluator)
-            : null;
+        onPages(plan) ? generatedPages(plan.generator().orElseThrow(), evaluator) : null;
+    if (generated == null
+        && onPages(plan)
+        && plan.generator().orElseThrow() instanceof PluginCommand plugin) {
+      PageReduce pipeline =
+          new PageReduce(
+              plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE);
+      long[] rows = {0};
+      try {
+        io.quarry.ql.exec.PluginOperators.generatePages(
+            plugin,
+            evaluator,
+            page -> {
+              if (control.readAndCheck(page.positionCount())) {
+                return false;
+              }
+              rows[0] += page.positionCount();
+              return pipeline.add(page);
+            });
+        pipeline.finish();
+      } finally {
+        pipeline.close();
+      }
+      end.finish();
+      matched.addAndGet(rows[0]);
+      return ScanStats.generated(rows[0]);
+    }
     if (generated != null) {
       long rows =
           feedPages(
@@ -92,6 +116,21 @@ final class GeneratorRun {
         };
     matched.addAndGet(rows);
     return ScanStats.generated(rows);
+  }
+
+  /**
+   * Whether a generator's search runs on pages: the generator makes pages ({@code makeresults}
+   * without inline data, {@code inputlookup}, a plugin's generating command — the built-in {@code
+   * makeresults format=… data=…} and {@code gentimes} among them — driven directly) and every
+   * command after it has a page stage ({@link PageReduce}: the page chain's, {@code sort}, {@code
+   * head}, {@code dedup}, an aggregation, the built-in page operators).
+   */
+  static boolean onPages(SearchPlan plan) {
+    return PageBatch.enabled()
+        && (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MakeResultsCommand
+            || plan.generator().orElse(null) instanceof io.quarry.ql.ast.InputLookupCommand
+            || plan.generator().orElse(null) instanceof PluginCommand)
+        && PageReduce.supports(plan.pipeline());
   }
 
   /**

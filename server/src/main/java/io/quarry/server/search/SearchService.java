@@ -633,9 +633,9 @@ public final class SearchService implements AutoCloseable {
    * Where a pipeline can split into a parallel map side and a final reduce: the index of its first
    * aggregator ({@code stats}, {@code timechart}, {@code chart}, {@code top}, {@code rare}) when
    * only row-local commands ({@code search}, {@code eval}, {@code where}, {@code rex}, {@code
-   * fields}/{@code table}, {@code rename}, {@code bin} with a span, streaming plugin commands) come
-   * before it, else -1; a transforming plugin command is an aggregator. Such pipelines do not need
-   * events in time order.
+   * lookup}, {@code fields}/{@code table}, {@code rename}, {@code bin} with a span, streaming
+   * plugin commands) come before it, else -1; a transforming plugin command is an aggregator. Such
+   * pipelines do not need events in time order.
    */
   static int batchAggregatorIndex(List<Command> pipeline) {
     for (int i = 0; i < pipeline.size(); i++) {
@@ -651,6 +651,7 @@ public final class SearchService implements AutoCloseable {
           || command instanceof EvalCommand
           || command instanceof WhereCommand
           || command instanceof RexCommand
+          || command instanceof io.quarry.ql.ast.LookupCommand
           || command instanceof io.quarry.ql.ast.ProjectCommand
           || command instanceof io.quarry.ql.ast.RenameCommand
           || command instanceof io.quarry.ql.ast.BinCommand bin && bin.rowLocal()
@@ -881,7 +882,7 @@ public final class SearchService implements AutoCloseable {
     explain.put("per_event_filter", exact ? null : plan.filter().map(SplText::search).orElse(null));
     List<String> names = plan.pipeline().stream().map(SplText::command).toList();
     int aggregatorAt = batchAggregatorIndex(plan.pipeline());
-    if (aggregatorAt >= 0) {
+    if (aggregatorAt >= 0 && plan.generator().isEmpty()) { // a generator's results run in order
       explain.put("mode", "batch");
       List<String> map = new ArrayList<>(names.subList(0, aggregatorAt + 1));
       map.set(aggregatorAt, names.get(aggregatorAt) + " (partial)");
@@ -900,8 +901,14 @@ public final class SearchService implements AutoCloseable {
       explain.put("event_limit", limit == Long.MAX_VALUE ? null : limit);
       explain.put("dedup_skips_seen", exact ? dedupFieldFirst(plan.pipeline()) : null);
       TimeOrderedPages.Shape onPages =
-          PageBatch.enabled() ? TimeOrderedPages.shape(plan.pipeline(), PAGE_SIZE) : null;
-      explain.put("engine", onPages == null ? "rows" : "pages");
+          PageBatch.enabled() && plan.generator().isEmpty()
+              ? TimeOrderedPages.shape(plan.pipeline(), PAGE_SIZE)
+              : null;
+      explain.put(
+          "engine",
+          onPages != null || plan.generator().isPresent() && GeneratorRun.onPages(plan)
+              ? "pages"
+              : "rows");
       if (onPages != null) {
         explain.put("page_source_fields", onPages.sourceFields());
         explain.put("page_size", onPages.pageSize());

@@ -8,7 +8,9 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.ProjectCommand;
+import io.quarry.ql.ast.ReturnCommand;
 import io.quarry.ql.ast.SortCommand;
+import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageReduce;
@@ -28,12 +30,13 @@ import java.util.function.Predicate;
  * whose answer has known columns: leading {@code rex} extractions the source runs itself, then
  * commands that all have page stages ({@link PageReduce}: {@code eval}, {@code where}, {@code
  * rename}, {@code bin}, streaming plugin commands, {@code sort}, {@code head}, {@code dedup} …)
- * among which a {@code table} or {@code fields} of literal names fixes the columns (the commands
- * before it read only the fields {@link PageChain#inputFields} names). The events become pages of
- * only the fields those commands read ({@link EventPages}, one source over the whole time-ordered
- * scan), and pages go through the stages to the answer; a {@code head} that has its rows stops the
- * scan. Any other pipeline — a plain event listing shows every field an event has, which no page
- * source can know beforehand — runs on rows.
+ * among which a {@code table} or {@code fields} of literal names, an aggregation ({@code stats}
+ * after a {@code dedup} or {@code head}) or a {@code return} (each reads only its own fields) fixes
+ * the columns (the commands before it read only the fields {@link PageChain#inputFields} names).
+ * The events become pages of only the fields those commands read ({@link EventPages}, one source
+ * over the whole time-ordered scan), and pages go through the stages to the answer; a {@code head}
+ * that has its rows stops the scan. Any other pipeline — a plain event listing shows every field an
+ * event has, which no page source can know beforehand — runs on rows.
  */
 final class TimeOrderedPages {
   /**
@@ -54,36 +57,48 @@ final class TimeOrderedPages {
       return null;
     }
     for (int cut = 0; cut < staged.size(); cut++) {
-      if (staged.get(cut) instanceof ProjectCommand project && fixesColumns(project)) {
-        List<Command> toCut = staged.subList(0, cut + 1);
-        if (!toCut.stream()
-            .allMatch(
-                c ->
-                    c instanceof DedupCommand
-                        || c instanceof SortCommand
-                        || c instanceof HeadCommand
-                        || PageChain.supports(List.of(c)))) {
-          return null; // a command before the columns are fixed whose reads are not known
-        }
-        Set<String> columns = new LinkedHashSet<>(project.patterns());
+      Command command = staged.get(cut);
+      Set<String> columns;
+      List<Command> toCut;
+      if (command instanceof ProjectCommand project && fixesColumns(project)) {
+        toCut = staged.subList(0, cut + 1);
+        columns = new LinkedHashSet<>(project.patterns());
         if (project.kind() == ProjectCommand.Kind.KEEP) {
           columns.add(EventFields.TIME); // fields keeps the internal fields, as the row command
           columns.add(EventFields.RAW);
         }
-        long smallestHead = pageSize;
-        for (Command command : staged) {
-          if (command instanceof SortCommand) {
-            break; // a sort reads every event: a head after it sizes nothing
-          }
-          if (command instanceof HeadCommand head) {
-            smallestHead = Math.min(smallestHead, head.limit());
-          }
-        }
-        return new Shape(
-            fused,
-            List.copyOf(PageChain.inputFields(toCut, columns)),
-            (int) Math.max(1, smallestHead));
+      } else if (PageAggregator.supports(command)) { // an aggregation reads only its fields
+        toCut = staged.subList(0, cut);
+        columns = new LinkedHashSet<>(PageAggregator.inputFields(command));
+      } else if (command instanceof ReturnCommand ret) { // and so does return
+        toCut = staged.subList(0, cut);
+        columns = new LinkedHashSet<>();
+        ret.items().forEach(item -> columns.add(item.field()));
+      } else {
+        continue;
       }
+      if (!toCut.stream()
+          .allMatch(
+              c ->
+                  c instanceof DedupCommand
+                      || c instanceof SortCommand
+                      || c instanceof HeadCommand
+                      || PageChain.supports(List.of(c)))) {
+        return null; // a command before the columns are fixed whose reads are not known
+      }
+      long smallestHead = pageSize;
+      for (Command before : staged) {
+        if (before instanceof SortCommand) {
+          break; // a sort reads every event: a head after it sizes nothing
+        }
+        if (before instanceof HeadCommand head) {
+          smallestHead = Math.min(smallestHead, head.limit());
+        }
+      }
+      return new Shape(
+          fused,
+          List.copyOf(PageChain.inputFields(toCut, columns)),
+          (int) Math.max(1, smallestHead));
     }
     return null;
   }

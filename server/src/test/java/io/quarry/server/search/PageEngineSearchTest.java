@@ -38,6 +38,67 @@ class PageEngineSearchTest {
             + "2026-01-01 00:00:09 GET /c no pairs at all\n"
             + "{\"sid\": \"json1\", \"user\": \"cat\", \"took\": 3, \"msg\": \"sid=kv1\"}\n"
             + "2026-01-01 00:00:11 POST /d?sid=s1 user=dan took=7\n");
+    HttpResponse<String> uploaded =
+        java.net.http.HttpClient.newHttpClient()
+            .send(
+                java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(server.url() + "/api/v1/lookups/people.csv"))
+                    .header("Authorization", TestServers.basic(PASSWORD))
+                    .PUT(
+                        java.net.http.HttpRequest.BodyPublishers.ofString(
+                            "user,team,level\nann,red,1\nann,blue,\nbob,red,2\ncat,,3\n"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(uploaded.statusCode()).as(uploaded.body()).isLessThan(300);
+  }
+
+  /**
+   * The row-local commands with page stages ({@code rex} anywhere, {@code lookup}, the built-in
+   * page operators of every field or centralized after an aggregation or a generator, an
+   * aggregation after a generator or a time-ordered {@code dedup}/{@code head}) run with every row
+   * operator refused ({@code pages-only}) and answer as the row engine does.
+   */
+  @Test
+  void rowLocalCommandsRunOnPagesOnly() throws Exception {
+    for (String query :
+        List.of(
+            "* | rex field=sid \"(?<n>\\d)\" | stats count by n",
+            "* | eval s=sid | rex field=s mode=sed \"s/s/S/g\" | stats count by s",
+            "* | rex \"user=(?<u>\\w+)\" | rex field=u \"^(?<initial>.)\" | table u, initial, sid",
+            "* | lookup people.csv user | stats count by team, level",
+            "* | lookup people.csv user OUTPUT level AS took | stats count by took",
+            "* | eval team=\"given\" | lookup people.csv user OUTPUTNEW team | table user, team",
+            "* | lookup people.csv user AS sid OUTPUT team | table sid, team",
+            "* | stats count, max(took) AS m by user | lookup people.csv user | fillnull value=none",
+            "* | stats sum(took) AS t, count by user | addtotals | foreach t count [eval"
+                + " <<FIELD>>=<<FIELD>>*2]",
+            "* | stats count, max(took) AS m by sid | convert auto(*) | replace s* WITH S* IN sid",
+            "| makeresults count=3 | eval s=\"a1b22\" | rex field=s max_match=0 \"(?<d>\\d+)\""
+                + " | table d",
+            "| makeresults count=4 | eval x=2 | stats sum(x) AS s, count",
+            "* | dedup user | stats count, values(sid) AS sids",
+            "* | head 3 | stats count by user",
+            "* | rename us* AS who* | table who, sid",
+            // built-ins that read every field but work on each in place: the source loads what
+            // the commands after them need
+            "* | convert auto(*) | stats sum(took) AS t by user",
+            "* | replace s* WITH S* | stats count by sid",
+            "* | convert num(*) | table user, took, sid",
+            // the built-in page commands format, return, append driven directly
+            "* | table sid, user | format",
+            "* | eval u=user | return 2 u",
+            "GET | sort took | return $sid",
+            "sid=s1 | table user | append [search sid=s2 | table user, took]",
+            // a plugin's generating command (here built-in ones) driven as pages
+            "| makeresults format=csv data=\"a,b\\n1,x\\n2,y\\n3,x\" | eval c=a*2"
+                + " | stats sum(c) AS s by b",
+            "| gentimes start=04/11/2021 end=04/14/2021 | table starttime, endtime, starthuman",
+            "* | rename s* AS u* | table uid, user, took",
+            "* | stats count, max(took) AS m by sid | rename *id AS *_id, m AS most")) {
+      String onPages = search(query, "pages-only");
+      assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
+      assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
+    }
   }
 
   @AfterAll
@@ -185,6 +246,22 @@ class PageEngineSearchTest {
 
   private static java.util.Map<String, Object> explain(String query) {
     return server.search().explain(server.search().plan(query, null, null));
+  }
+
+  @Test
+  void explainShowsRowLocalCommandsOnPages() {
+    assertThat(
+            explain("* | lookup people.csv user | rex field=team \"(?<t>r)\" | stats count by t"))
+        .containsEntry("engine", "pages");
+    assertThat(explain("* | dedup user | stats count"))
+        .containsEntry("engine", "pages")
+        .containsEntry("page_source_fields", List.of("user"));
+    assertThat(explain("| makeresults count=2 | eval s=\"a1\" | rex field=s \"(?<d>\\d)\""))
+        .containsEntry("engine", "pages");
+    assertThat(explain("| makeresults | streamstats count")).containsEntry("engine", "rows");
+    assertThat(explain("| makeresults count=3 | stats count")).containsEntry("engine", "pages");
+    assertThat(explain("| gentimes start=04/11/2021 end=04/14/2021 | where starttime > 0"))
+        .containsEntry("engine", "pages");
   }
 
   private static String search(String query, String engine) throws Exception {

@@ -1,0 +1,206 @@
+package io.quarry.ql.exec;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.ByteSlice;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.RexCommand;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * {@code rex} as a {@link PageChain} stage, anywhere in the chain, answering as {@link
+ * RexOperator}: the input field's first value at each position is matched ({@link RexExtraction},
+ * the operator's own matching) and each named group's field becomes a column — a matching
+ * position's extracted text, any other position its own value of that field (a field no position
+ * matched is left as it is); in sed mode ({@link RexSed}) the field's column becomes each value
+ * rewritten. A text column's ASCII values are matched over the block's bytes ({@link AsciiChars}),
+ * and a one-group regex the one-pass matcher decides copies the group's bytes into the new block —
+ * no {@code String} per position. A column that mixes extracted text with another type's values is
+ * typed as {@link PageCollector} types the row command's rows (text).
+ */
+final class RexStage implements PageChain.Stage {
+  private final RexCommand command;
+  private final RexExtraction extraction; // null in sed mode
+  private final RexSed sed; // null in extraction mode
+  private final List<String> fields; // the fields extraction may assign
+  private final PageRow row = new PageRow(Map.of());
+  private final AsciiChars chars = new AsciiChars();
+  private final ByteSlice slice = new ByteSlice();
+  private final ByteSlice copied = new ByteSlice();
+
+  RexStage(RexCommand command, BooleanSupplier stopped) {
+    this.command = command;
+    this.extraction = command.sed() == null ? new RexExtraction(command, stopped) : null;
+    this.sed = command.sed() != null ? new RexSed(command, stopped) : null;
+    this.fields = extraction == null ? List.of() : extraction.fields();
+  }
+
+  @Override
+  public void add(Page page, Consumer<Page> out) {
+    Block input = page.block(command.field());
+    if (input == null) {
+      out.accept(page); // no position has the field: every one passes unchanged
+    } else if (sed != null) {
+      out.accept(page.withColumn(command.field(), rewritten(page, input)));
+    } else if (fields.size() == 1
+        && input instanceof BytesBlock text
+        && (page.block(fields.get(0)) == null || page.block(fields.get(0)) instanceof BytesBlock)) {
+      out.accept(extractedOne(page, text, fields.get(0)));
+    } else {
+      out.accept(extracted(page, input));
+    }
+  }
+
+  /**
+   * The text {@code rex} matches at a position (its field's first value, as the row command reads
+   * it), an {@link AsciiChars} view of the block's bytes where it can; null when the position has
+   * no value.
+   */
+  private CharSequence text(Page page, Block input, int position) {
+    if (input.isNull(position)) {
+      return null;
+    }
+    if (input instanceof BytesBlock bytes) {
+      bytes.getBytes(bytes.getFirstValueIndex(position), slice);
+      CharSequence ascii = chars.reset(slice);
+      return ascii != null ? ascii : slice.toString();
+    }
+    List<Object> values = row.at(page, position).values(command.field());
+    return values.isEmpty() ? null : EvalValues.text(values.get(0));
+  }
+
+  /**
+   * One extracted field into a text column (absent or text before): a group's bytes copied from the
+   * input where the one-pass matcher places them, else the matcher's answer; a position that does
+   * not match keeps its value.
+   */
+  private Page extractedOne(Page page, BytesBlock input, String field) {
+    BytesBlock existing = (BytesBlock) page.block(field);
+    int positions = page.positionCount();
+    BytesBlock.Builder builder = BytesBlock.builder(positions);
+    boolean any = false;
+    for (int p = 0; p < positions; p++) {
+      CharSequence text = text(page, input, p);
+      if (text == null) {
+        keep(existing, p, builder);
+        continue;
+      }
+      // a span is in characters: the bytes' own offsets only where each character is one byte
+      long span = text instanceof AsciiChars ? extraction.span(text) : RexExtraction.UNDECIDED_SPAN;
+      if (span >= 0) {
+        int start = (int) (span >>> 32);
+        int end = (int) span;
+        AsciiChars ascii = (AsciiChars) text;
+        builder.append(ascii.array(), ascii.offset() + start, end - start);
+        any = true;
+      } else if (span == RexExtraction.NO_SPAN) {
+        keep(existing, p, builder);
+      } else {
+        Object value = extraction.assignments(text).get(field);
+        if (value == null) {
+          keep(existing, p, builder);
+        } else {
+          append(builder, value);
+          any = true;
+        }
+      }
+    }
+    return any ? page.withColumn(field, builder.build()) : page;
+  }
+
+  /** Every extracted field, the general case: a column each that some position matched. */
+  private Page extracted(Page page, Block input) {
+    int positions = page.positionCount();
+    List<Map<String, Object>> found = new ArrayList<>(positions);
+    for (int p = 0; p < positions; p++) {
+      CharSequence text = text(page, input, p);
+      found.add(text == null ? Map.of() : extraction.assignments(text));
+    }
+    Page result = page;
+    for (String field : fields) {
+      if (found.stream().noneMatch(assigned -> assigned.containsKey(field))) {
+        continue;
+      }
+      Block existing = page.block(field);
+      Block column;
+      if (existing == null || existing instanceof BytesBlock) {
+        BytesBlock.Builder builder = BytesBlock.builder(positions);
+        for (int p = 0; p < positions; p++) {
+          Object value = found.get(p).get(field);
+          if (value == null) {
+            keep((BytesBlock) existing, p, builder);
+          } else {
+            append(builder, value);
+          }
+        }
+        column = builder.build();
+      } else { // a typed column some positions keep: typed over all values, as the rows would be
+        List<List<Object>> cells = new ArrayList<>(positions);
+        for (int p = 0; p < positions; p++) {
+          Object value = found.get(p).get(field);
+          cells.add(value == null ? row.at(page, p).values(field) : EvalValues.values(value));
+        }
+        column = PageCollector.column(field, cells);
+      }
+      result = result.withColumn(field, column);
+    }
+    return result;
+  }
+
+  /** Sed mode: the field's first value rewritten at each position that has one. */
+  private Block rewritten(Page page, Block input) {
+    int positions = page.positionCount();
+    BytesBlock.Builder builder = BytesBlock.builder(positions);
+    for (int p = 0; p < positions; p++) {
+      CharSequence text = text(page, input, p);
+      if (text == null) {
+        builder.appendNull();
+        continue;
+      }
+      String value = text.toString();
+      try {
+        value = sed.rewrite(value);
+      } catch (StoppableText.Stopped stopped) {
+        // the search is ending (it says so itself): the value stays, as text
+      }
+      builder.append(value);
+    }
+    return builder.build();
+  }
+
+  /** A position's own value of a text column (none: null) appended unchanged. */
+  private void keep(BytesBlock existing, int position, BytesBlock.Builder builder) {
+    if (existing == null || existing.isNull(position)) {
+      builder.appendNull();
+      return;
+    }
+    int count = existing.getValueCount(position);
+    int first = existing.getFirstValueIndex(position);
+    if (count > 1) {
+      builder.beginPositionEntry();
+    }
+    for (int v = first; v < first + count; v++) {
+      existing.getBytes(v, copied);
+      builder.append(copied.bytes(), copied.offset(), copied.length());
+    }
+    if (count > 1) {
+      builder.endPositionEntry();
+    }
+  }
+
+  /** An extracted value: a text, or (with {@code max_match}) a list of texts. */
+  private static void append(BytesBlock.Builder builder, Object value) {
+    if (value instanceof List<?> list) {
+      builder.beginPositionEntry();
+      list.forEach(v -> builder.append(((String) v).getBytes(StandardCharsets.UTF_8)));
+      builder.endPositionEntry();
+    } else {
+      builder.append(((String) value).getBytes(StandardCharsets.UTF_8));
+    }
+  }
+}

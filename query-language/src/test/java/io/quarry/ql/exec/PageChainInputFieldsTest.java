@@ -1,0 +1,54 @@
+package io.quarry.ql.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.Query;
+import io.quarry.ql.command.CommandRegistry;
+import io.quarry.ql.parser.Parser;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The fields a page source must load for a chain of page stages ({@link PageChain#inputFields}):
+ * what {@code rex}, {@code lookup}, a wildcard {@code rename} and the field-wise built-ins read,
+ * and that what they write where they match is still loaded for the positions they do not match. A
+ * field left out here is a wrong answer on pages (the stage sees no value where the row engine
+ * does), so each rule is pinned.
+ */
+class PageChainInputFieldsTest {
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = ';',
+      value = {
+        // rex reads its field; a position it does not match keeps its own value of what it sets
+        "rex field=msg \"(?<code>\\d+)\";code;code,msg",
+        "rex \"(?<ip>\\S+)\";ip,host;ip,host,_raw",
+        "rex field=s mode=sed \"s/a/b/\";s;s",
+        // lookup reads its keys (under their field names); outputs keep their own value unmatched
+        "lookup users user AS who OUTPUT dept;dept;dept,who",
+        "lookup users user;dept,level;dept,level,user",
+        // a wildcard rename: a needed new name comes from the old one it renames
+        "rename us* AS person*;personer,id;personer,id,user",
+        "rename *_ms AS *_sec;a_sec,a_ms;a_sec,a_ms",
+        "rename _time AS t;t;t,_time",
+        // field-wise built-ins pass the needed fields through; others add what they read
+        "convert auto(*);x,y;x,y",
+        "replace a WITH b;x;x",
+        "convert num(p) AS q;q;p",
+      })
+  void sourceLoadsWhatTheStagesRead(String commands, String downstream, String expected) {
+    List<Command> parsed = parse(commands);
+    assertThat(PageChain.supports(parsed)).as(commands).isTrue();
+    assertThat(PageChain.inputFields(parsed, List.of(downstream.split(","))))
+        .as(commands)
+        .containsExactlyInAnyOrder(expected.split(","));
+  }
+
+  private static List<Command> parse(String commands) {
+    Query parsed = new Parser(CommandRegistry.builtIns()).parse("* | " + commands);
+    return parsed.commands().subList(1, parsed.commands().size());
+  }
+}
