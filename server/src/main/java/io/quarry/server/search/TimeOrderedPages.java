@@ -32,8 +32,10 @@ import java.util.function.Predicate;
  * before it read only the fields {@link PageChain#inputFields} names). The events become pages of
  * only the fields those commands read ({@link EventPages}, one source over the whole time-ordered
  * scan), and pages go through the stages to the answer; a {@code head} that has its rows stops the
- * scan. Any other pipeline — a plain event listing shows every field an event has, which no page
- * source can know beforehand — runs on rows.
+ * scan. A plain event listing, with only commands after it that filter, cut or reorder its events
+ * ({@link #keepsEvents}), runs on pages too: the source then carries every field an event has
+ * without extraction, and {@link EventListing} makes the answer's pages as the row engine's
+ * collector would. Any other pipeline runs on rows.
  */
 final class TimeOrderedPages {
   /**
@@ -42,7 +44,7 @@ final class TimeOrderedPages {
    * @param pageSize events per page: the smallest {@code head} count before any {@code sort} when
    *     that is below the engine's page size (so {@code head 10} reads ten events, not a page)
    */
-  record Shape(int fused, List<String> sourceFields, int pageSize) {}
+  record Shape(int fused, List<String> sourceFields, int pageSize, boolean listing) {}
 
   private TimeOrderedPages() {}
 
@@ -52,6 +54,12 @@ final class TimeOrderedPages {
     List<Command> staged = pipeline.subList(fused, pipeline.size());
     if (!PageReduce.supports(staged)) {
       return null;
+    }
+    if (fused == 0 && staged.stream().allMatch(TimeOrderedPages::keepsEvents)) {
+      Set<String> read = PageChain.inputFields(staged, List.of());
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(read);
+      return new Shape(0, List.copyOf(sourceFields), smallestHead(staged, pageSize), true);
     }
     for (int cut = 0; cut < staged.size(); cut++) {
       if (staged.get(cut) instanceof ProjectCommand project && fixesColumns(project)) {
@@ -70,22 +78,48 @@ final class TimeOrderedPages {
           columns.add(EventFields.TIME); // fields keeps the internal fields, as the row command
           columns.add(EventFields.RAW);
         }
-        long smallestHead = pageSize;
-        for (Command command : staged) {
-          if (command instanceof SortCommand) {
-            break; // a sort reads every event: a head after it sizes nothing
-          }
-          if (command instanceof HeadCommand head) {
-            smallestHead = Math.min(smallestHead, head.limit());
-          }
-        }
         return new Shape(
             fused,
             List.copyOf(PageChain.inputFields(toCut, columns)),
-            (int) Math.max(1, smallestHead));
+            smallestHead(staged, pageSize),
+            false);
       }
     }
     return null;
+  }
+
+  /**
+   * Whether a command after an event listing keeps its rows events, with the fields they have: it
+   * filters ({@code where}, a {@code search} of comparisons, {@code dedup}), cuts ({@code head}) or
+   * reorders ({@code sort}) them, so the listing's columns are still the events' own ({@link
+   * EventListing}). A command that sets or removes fields ({@code eval}, {@code rename}, {@code
+   * fields -}, {@code bin}, plugin commands) changes which fields a row has, row by row, and runs
+   * on rows.
+   */
+  private static boolean keepsEvents(Command command) {
+    return command instanceof HeadCommand
+        || command instanceof SortCommand
+        || command instanceof DedupCommand
+        || (command instanceof io.quarry.ql.ast.WhereCommand
+                || command instanceof io.quarry.ql.ast.SearchCommand)
+            && PageChain.supports(List.of(command));
+  }
+
+  /**
+   * Events per source page: the smallest {@code head} count before any {@code sort} when that is
+   * below the engine's page size (so {@code head 10} reads ten events, not a page).
+   */
+  private static int smallestHead(List<Command> staged, int pageSize) {
+    long smallestHead = pageSize;
+    for (Command command : staged) {
+      if (command instanceof SortCommand) {
+        break; // a sort reads every event: a head after it sizes nothing
+      }
+      if (command instanceof HeadCommand head) {
+        smallestHead = Math.min(smallestHead, head.limit());
+      }
+    }
+    return (int) Math.max(1, smallestHead);
   }
 
   private static boolean fixesColumns(ProjectCommand project) {
@@ -123,16 +157,26 @@ final class TimeOrderedPages {
     // the same skip over blocks, sharing its values (a leading dedup: every event visited matches)
     BlockDedup blockSkip = skip == null ? null : new BlockDedup(skipSeenOf, skip.seen(), control);
     int fused = shape.fused();
+    EventListing listing =
+        shape.listing()
+            ? new EventListing(
+                Set.copyOf(shape.sourceFields()),
+                sourcetypes,
+                !indexedFieldsOnly,
+                control,
+                results,
+                SearchService.PAGE_SIZE)
+            : null;
     PageReduce stagesOnPages =
         new PageReduce(
             pipeline.subList(fused, pipeline.size()),
             evaluator,
-            results::add,
+            listing != null ? listing::add : results::add,
             stages,
             fused,
             shape.pageSize());
     boolean[] done = {false};
-    EventPages pages =
+    EventPages source =
         new EventPages(
                 shape.sourceFields(),
                 pipeline.subList(0, fused),
@@ -152,6 +196,7 @@ final class TimeOrderedPages {
                 () -> {},
                 () -> {})
             .typedValues();
+    EventPages pages = listing != null ? source.listing() : source;
     try {
       ScanStats scanned =
           scan.run(
@@ -192,6 +237,9 @@ final class TimeOrderedPages {
         skip.reportRead();
       }
       stagesOnPages.finish();
+      if (listing != null) {
+        listing.finish();
+      }
       return scanned;
     } finally {
       stagesOnPages.close();
