@@ -975,6 +975,9 @@ public final class SearchService implements AutoCloseable {
       if (onPages != null) {
         // an event listing: the events' own fields, laid out as the row engine's pages
         explain.put("page_source", onPages.listing() ? "events" : "fields");
+        if (onPages.aggregateAt() >= 0) { // after commands that need time order: one aggregation
+          explain.put("page_aggregation", names.get(onPages.aggregateAt()));
+        }
         explain.put("page_source_fields", onPages.sourceFields());
         explain.put("page_size", onPages.pageSize());
       }

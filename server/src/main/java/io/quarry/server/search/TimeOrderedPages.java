@@ -4,11 +4,13 @@ import io.quarry.codecs.store.EventFields;
 import io.quarry.codecs.store.EventVisitor;
 import io.quarry.codecs.store.ScanStats;
 import io.quarry.codecs.store.StoredEvent;
+import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.SortCommand;
+import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageReduce;
@@ -43,8 +45,12 @@ final class TimeOrderedPages {
    * @param sourceFields the fields the source reads
    * @param pageSize events per page: the smallest {@code head} count before any {@code sort} when
    *     that is below the engine's page size (so {@code head 10} reads ten events, not a page)
+   * @param listing whether the answer is the events themselves ({@link EventListing})
+   * @param aggregateAt the index in the pipeline of an aggregation after commands that need events
+   *     in time order ({@code head 100 | stats count}), run as a page aggregation; -1 for none
    */
-  record Shape(int fused, List<String> sourceFields, int pageSize, boolean listing) {}
+  record Shape(
+      int fused, List<String> sourceFields, int pageSize, boolean listing, int aggregateAt) {}
 
   private TimeOrderedPages() {}
 
@@ -52,6 +58,21 @@ final class TimeOrderedPages {
   static Shape shape(List<Command> pipeline, int pageSize) {
     int fused = EventPages.fusedPrefix(pipeline);
     List<Command> staged = pipeline.subList(fused, pipeline.size());
+    for (int at = 0; at < staged.size(); at++) {
+      if (PageAggregator.supports(staged.get(at))) {
+        List<Command> before = staged.subList(0, at);
+        if (!PageReduce.supports(before)
+            || !PageReduce.supports(staged.subList(at + 1, staged.size()))) {
+          return null;
+        }
+        return new Shape(
+            fused,
+            List.copyOf(PageChain.inputFields(before, PageAggregator.inputFields(staged.get(at)))),
+            smallestHead(before, pageSize),
+            false,
+            fused + at);
+      }
+    }
     if (!PageReduce.supports(staged)) {
       return null;
     }
@@ -59,7 +80,7 @@ final class TimeOrderedPages {
       Set<String> read = PageChain.inputFields(staged, List.of());
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(read);
-      return new Shape(0, List.copyOf(sourceFields), smallestHead(staged, pageSize), true);
+      return new Shape(0, List.copyOf(sourceFields), smallestHead(staged, pageSize), true, -1);
     }
     for (int cut = 0; cut < staged.size(); cut++) {
       if (staged.get(cut) instanceof ProjectCommand project && fixesColumns(project)) {
@@ -82,7 +103,8 @@ final class TimeOrderedPages {
             fused,
             List.copyOf(PageChain.inputFields(toCut, columns)),
             smallestHead(staged, pageSize),
-            false);
+            false,
+            -1);
       }
     }
     return null;
@@ -167,11 +189,14 @@ final class TimeOrderedPages {
                 results,
                 SearchService.PAGE_SIZE)
             : null;
+    int aggregateAt = shape.aggregateAt();
+    Aggregation aggregation =
+        aggregateAt < 0 ? null : new Aggregation(pipeline, aggregateAt, evaluator, stages, results);
     PageReduce stagesOnPages =
         new PageReduce(
-            pipeline.subList(fused, pipeline.size()),
+            pipeline.subList(fused, aggregateAt < 0 ? pipeline.size() : aggregateAt),
             evaluator,
-            listing != null ? listing::add : results::add,
+            listing != null ? listing::add : aggregation != null ? aggregation::add : results::add,
             stages,
             fused,
             shape.pageSize());
@@ -240,9 +265,74 @@ final class TimeOrderedPages {
       if (listing != null) {
         listing.finish();
       }
+      if (aggregation != null) {
+        aggregation.finish();
+      }
       return scanned;
     } finally {
       stagesOnPages.close();
+      if (aggregation != null) {
+        aggregation.close();
+      }
+    }
+  }
+
+  /**
+   * An aggregation after commands that need events in time order ({@code head 100 | stats count},
+   * {@code dedup user | top action}): one page aggregation fed in arrival order (one thread: no
+   * partials), its answer through the commands after it on pages into the results.
+   */
+  private static final class Aggregation {
+    private final PageAggregator aggregator;
+    private final PageReduce after;
+    private final StageStats stages;
+    private final int stage;
+
+    Aggregation(
+        List<Command> pipeline,
+        int at,
+        Evaluator evaluator,
+        StageStats stages,
+        PageBatch.Results results) {
+      Command command = pipeline.get(at);
+      this.aggregator =
+          PageAggregator.of(
+              command, evaluator.zone(), evaluator.memory(command.name()), SearchService.PAGE_SIZE);
+      this.after =
+          new PageReduce(
+              pipeline.subList(at + 1, pipeline.size()),
+              evaluator,
+              results::add,
+              stages,
+              at + 1,
+              SearchService.PAGE_SIZE);
+      this.stages = stages;
+      this.stage = at;
+    }
+
+    boolean add(Page page) {
+      long started = System.nanoTime();
+      aggregator.addInput(page);
+      stages.counted(stage, page.positionCount(), System.nanoTime() - started);
+      return true;
+    }
+
+    /** The input is over: the answer's pages through the commands after the aggregation. */
+    void finish() {
+      long started = System.nanoTime();
+      aggregator.finish();
+      for (Page page = aggregator.getOutput(); page != null; page = aggregator.getOutput()) {
+        if (!after.add(page)) {
+          break;
+        }
+      }
+      after.finish();
+      stages.timed(stage, System.nanoTime() - started); // with the commands it fed
+    }
+
+    void close() {
+      aggregator.close();
+      after.close();
     }
   }
 }

@@ -127,6 +127,15 @@ class PageEngineSearchTest {
             "* | dedup user, sid | table user, sid",
             "* | eval m=split(sid, \"1\") | dedup m | table m, user",
             "* | stats count by sid, user | dedup user | table user, sid",
+            // an aggregation after commands that need time order: one page aggregation
+            "* | head 3 | stats count by user",
+            "* | dedup user | stats count",
+            "* | dedup sid keepempty=true | stats count, values(sid) AS sids by user",
+            "* | dedup user consecutive=true | stats count",
+            "* | head 5 | top user",
+            "* | sort -took | head 2 | stats values(user) AS u",
+            "* | head 4 | stats count by sid | sort - count | head 1",
+            "GET OR POST | head 4 | timechart span=2s count",
             // timechart and chart as page aggregations (GET OR POST: not the JSON event, whose
             // time is the time it was loaded)
             "GET OR POST | timechart span=2s count",
@@ -156,6 +165,10 @@ class PageEngineSearchTest {
     assertThat(explain("* | chart count over user by sid")).containsEntry("engine", "pages");
     // counted per time bucket from keyword doc values: stays on the index path
     assertThat(explain("* | timechart span=1h count by host")).containsEntry("engine", "index");
+    assertThat(explain("* | head 3 | stats count by user"))
+        .containsEntry("engine", "pages")
+        .containsEntry("page_aggregation", "stats count by user")
+        .containsEntry("page_size", 3);
     assertThat(explain("* | stats count, dc(user) AS u by sid | dedup u"))
         .containsEntry("engine", "pages")
         .containsEntry("reduce_on_pages", true);
