@@ -2,10 +2,12 @@ package io.quarry.ql.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.plugin.api.command.CommandKind;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.ast.HeadCommand;
+import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.engine.BlockCopies;
 import java.util.ArrayList;
@@ -15,19 +17,25 @@ import java.util.function.Predicate;
 
 /**
  * The commands after an aggregation, on its pages: {@code sort} ({@link PageSort}), {@code head},
- * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), and every
- * command {@link PageChain} runs on pages ({@code eval}, {@code where}, {@code fields}, {@code
- * rename}, {@code bin}, streaming plugin commands …), one stage each, in order, into the search's
- * answer. The reduce side of a batch search when all of its commands are of these kinds; otherwise
- * the aggregation's pages go through the row commands. {@link #add} says when nothing more is
- * wanted: a {@code head} has its rows, or the answer is full.
+ * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), centrally run
+ * plugin commands, and every command {@link PageChain} runs on pages ({@code eval}, {@code where},
+ * {@code fields}, {@code rename}, {@code bin}, streaming plugin commands …), one stage each, in
+ * order, into the search's answer. The reduce side of a batch search when all of its commands are
+ * of these kinds; otherwise the aggregation's pages go through the row commands. {@link #add} says
+ * when nothing more is wanted: a {@code head} has its rows, or the answer is full.
  */
 public final class PageReduce {
   private final PageChain chain;
   private final List<Head> heads = new ArrayList<>();
   private boolean full;
 
-  /** Whether every command has a page stage here. */
+  /**
+   * Whether every command has a page stage here: besides {@link PageChain}'s, the commands that
+   * need their input in order and whole — {@code sort}, {@code head}, {@code dedup}, and plugin
+   * commands that run centrally ({@code accum}, {@code delta}, {@code autoregress}, {@code
+   * trendline}, {@code mvcombine} …) and name the fields they read, their own operators driven as
+   * the row engine drives them, on the one ordered stream of pages this side has.
+   */
   public static boolean supports(List<Command> commands) {
     return commands.stream()
         .allMatch(
@@ -35,6 +43,9 @@ public final class PageReduce {
                 c instanceof SortCommand
                     || c instanceof HeadCommand
                     || c instanceof DedupCommand
+                    || c instanceof PluginCommand plugin
+                        && plugin.kind() == CommandKind.CENTRALIZED
+                        && !plugin.bound().requiredFields().contains("*")
                     || PageChain.supports(List.of(c)));
   }
 

@@ -85,15 +85,6 @@ final class TimeOrderedPages {
     for (int cut = 0; cut < staged.size(); cut++) {
       if (staged.get(cut) instanceof ProjectCommand project && fixesColumns(project)) {
         List<Command> toCut = staged.subList(0, cut + 1);
-        if (!toCut.stream()
-            .allMatch(
-                c ->
-                    c instanceof DedupCommand
-                        || c instanceof SortCommand
-                        || c instanceof HeadCommand
-                        || PageChain.supports(List.of(c)))) {
-          return null; // a command before the columns are fixed whose reads are not known
-        }
         Set<String> columns = new LinkedHashSet<>(project.patterns());
         if (project.kind() == ProjectCommand.Kind.KEEP) {
           columns.add(EventFields.TIME); // fields keeps the internal fields, as the row command

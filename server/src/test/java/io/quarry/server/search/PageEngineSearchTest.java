@@ -136,6 +136,16 @@ class PageEngineSearchTest {
             "* | sort -took | head 2 | stats values(user) AS u",
             "* | head 4 | stats count by sid | sort - count | head 1",
             "GET OR POST | head 4 | timechart span=2s count",
+            // plugin commands that run centrally, on the ordered pages of a time-ordered search
+            // and after an aggregation
+            "* | accum took AS total | table _time, took, total",
+            "* | delta took AS d p=2 | table took, d",
+            "* | autoregress user p=1-2 | table user, user_p1, user_p2",
+            "* | trendline sma2(took) AS s wma3(took) AS w | table took, s, w",
+            "* | table sid, user | mvcombine user",
+            "* | filldown sid | table sid, user",
+            "* | stats count by user | accum count AS running | delta count AS d",
+            "* | head 5 | accum took | stats sum(took) AS s",
             // timechart and chart as page aggregations (GET OR POST: not the JSON event, whose
             // time is the time it was loaded)
             "GET OR POST | timechart span=2s count",
