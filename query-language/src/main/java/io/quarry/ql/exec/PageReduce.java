@@ -17,23 +17,29 @@ import java.util.function.Predicate;
 
 /**
  * The commands after an aggregation, on its pages: {@code sort} ({@link PageSort}), {@code head},
- * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), centrally run
- * plugin commands, and every command {@link PageChain} runs on pages ({@code eval}, {@code where},
- * {@code fields}, {@code rename}, {@code bin}, streaming plugin commands …), one stage each, in
- * order, into the search's answer. The reduce side of a batch search when all of its commands are
- * of these kinds; otherwise the aggregation's pages go through the row commands. {@link #add} says
- * when nothing more is wanted: a {@code head} has its rows, or the answer is full.
+ * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), plugin
+ * commands and the built-in commands written as plugin operators ({@link PageCommands}), and every
+ * command {@link PageChain} runs on pages ({@code eval}, {@code where}, {@code fields}, {@code
+ * rename}, {@code bin}, streaming plugin commands …), one stage each, in order, into the search's
+ * answer. The reduce side of a batch search when all of its commands are of these kinds; otherwise
+ * the aggregation's pages go through the row commands. {@link #add} says when nothing more is
+ * wanted: a {@code head} has its rows, or the answer is full.
  */
 public final class PageReduce {
   private final PageChain chain;
+  private final Predicate<Page> end;
+  private final RowPaging paging; // null: the chain's pages are the answer's
   private final List<Head> heads = new ArrayList<>();
   private boolean full;
 
   /**
-   * Whether every command has a page stage here: besides {@link PageChain}'s, the commands that
-   * need their input in order and whole — {@code sort}, {@code head}, {@code dedup}, and plugin
-   * commands that run centrally ({@code accum}, {@code delta}, {@code autoregress}, {@code
-   * trendline}, {@code mvcombine} …) and name the fields they read, their own operators driven as
+   * Whether every command has a page stage here, over pages that hold whole rows (an aggregation's
+   * or a generator's answer, or events after a {@code table} or {@code fields} fixed their
+   * columns): besides {@link PageChain}'s, the commands that need their input in order and whole —
+   * {@code sort}, {@code head}, {@code dedup} —, every streaming or centrally run plugin command
+   * ({@code accum}, {@code delta}, {@code trendline}, {@code xyseries}, {@code mvcombine}, {@code
+   * fillnull}, {@code foreach} …), and the built-in commands written as plugin operators ({@code
+   * format}, {@code return}, {@code append}: {@link PageCommands}), their own operators driven as
    * the row engine drives them, on the one ordered stream of pages this side has.
    */
   public static boolean supports(List<Command> commands) {
@@ -44,9 +50,36 @@ public final class PageReduce {
                     || c instanceof HeadCommand
                     || c instanceof DedupCommand
                     || c instanceof PluginCommand plugin
-                        && plugin.kind() == CommandKind.CENTRALIZED
-                        && !plugin.bound().requiredFields().contains("*")
+                        && (plugin.kind() == CommandKind.STREAMING
+                            || plugin.kind() == CommandKind.CENTRALIZED)
+                    || isPageCommand(c)
                     || PageChain.supports(List.of(c)));
+  }
+
+  /**
+   * As {@link #supports}, for pages that hold only the fields the commands read ({@link
+   * PageChain#inputFields}, worked out backwards from a page source): no command that reads every
+   * field a row has or makes a new table ({@link PageCommands}).
+   */
+  public static boolean supportsOverReadFields(List<Command> commands) {
+    return supports(commands)
+        && commands.stream()
+            .noneMatch(
+                c ->
+                    isPageCommand(c)
+                        || c instanceof PluginCommand plugin
+                            && plugin.bound().requiredFields().contains("*"));
+  }
+
+  /**
+   * {@code format}, {@code return} and {@code append}; not {@code join} and {@code appendcols},
+   * whose operators match their output to the row adapter's row ids.
+   */
+  private static boolean isPageCommand(Command command) {
+    return command instanceof io.quarry.ql.ast.FormatCommand
+        || command instanceof io.quarry.ql.ast.ReturnCommand
+        || command instanceof io.quarry.ql.ast.SubsearchCommand sub
+            && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND;
   }
 
   /**
@@ -72,10 +105,38 @@ public final class PageReduce {
               yield stage;
             }
             case DedupCommand dedup -> dedup(dedup, evaluator, pageSize);
+            case io.quarry.ql.ast.FormatCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
+            case io.quarry.ql.ast.ReturnCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
+            case io.quarry.ql.ast.SubsearchCommand c ->
+                PageChain.stage(PageCommands.of(c), evaluator);
             default -> PageChain.stage(command, evaluator);
           });
     }
-    this.chain = new PageChain(stages, page -> full = full || !end.test(page), stats, firstStage);
+    this.end = end;
+    this.paging = pagedAsRows(commands) ? new RowPaging(pageSize) : null;
+    this.chain =
+        new PageChain(
+            stages,
+            paging == null ? this::deliver : page -> paging.add(page, this::deliver),
+            stats,
+            firstStage);
+  }
+
+  /**
+   * Whether the answer's pages are paged again as the row engine's collector pages rows ({@link
+   * RowPaging}): when a plugin command's operator made them and no {@code table} or {@code fields}
+   * after it fixed the columns.
+   */
+  private static boolean pagedAsRows(List<Command> commands) {
+    boolean paged = false;
+    for (Command command : commands) {
+      if (command instanceof PluginCommand || isPageCommand(command)) {
+        paged = true;
+      } else if (command instanceof io.quarry.ql.ast.ProjectCommand) {
+        paged = false;
+      }
+    }
+    return paged;
   }
 
   /** {@code dedup}; with {@code sortby}, as on rows, the kept positions sorted afterwards. */
@@ -121,11 +182,21 @@ public final class PageReduce {
   /** The input is over: the stages hand on what they hold. */
   public void finish() {
     chain.finish();
+    if (paging != null) {
+      paging.finish(this::deliver);
+    }
+  }
+
+  private void deliver(Page page) {
+    full = full || !end.test(page);
   }
 
   /** Releases what the stages hold. */
   public void close() {
     chain.close();
+    if (paging != null) {
+      paging.close();
+    }
   }
 
   private boolean wantsNoMore() {

@@ -61,7 +61,7 @@ final class TimeOrderedPages {
     for (int at = 0; at < staged.size(); at++) {
       if (PageAggregator.supports(staged.get(at))) {
         List<Command> before = staged.subList(0, at);
-        if (!PageReduce.supports(before)
+        if (!PageReduce.supportsOverReadFields(before)
             || !PageReduce.supports(staged.subList(at + 1, staged.size()))) {
           return null;
         }
@@ -85,6 +85,9 @@ final class TimeOrderedPages {
     for (int cut = 0; cut < staged.size(); cut++) {
       if (staged.get(cut) instanceof ProjectCommand project && fixesColumns(project)) {
         List<Command> toCut = staged.subList(0, cut + 1);
+        if (!PageReduce.supportsOverReadFields(toCut)) {
+          return null; // a command before the columns are fixed that reads every field
+        }
         Set<String> columns = new LinkedHashSet<>(project.patterns());
         if (project.kind() == ProjectCommand.Kind.KEEP) {
           columns.add(EventFields.TIME); // fields keeps the internal fields, as the row command
@@ -190,7 +193,7 @@ final class TimeOrderedPages {
             listing != null ? listing::add : aggregation != null ? aggregation::add : results::add,
             stages,
             fused,
-            shape.pageSize());
+            SearchService.PAGE_SIZE); // pages out as the row engine's collector makes them
     boolean[] done = {false};
     EventPages source =
         new EventPages(

@@ -146,6 +146,16 @@ class PageEngineSearchTest {
             "* | filldown sid | table sid, user",
             "* | stats count by user | accum count AS running | delta count AS d",
             "* | head 5 | accum took | stats sum(took) AS s",
+            // plugin commands reading every field and the built-in page commands, over whole rows
+            // (after table fixed the columns, after an aggregation, after a generator)
+            "* | table sid, user | mvcombine user",
+            "* | table sid, took | fillnull value=none | format",
+            "* | table user | append [search sid=s1 | table sid] | return 3 user sid",
+            "* | stats count, max(took) AS most by sid, user | fillnull | addtotals | transpose",
+            "* | stats count AS c_n, sum(took) AS t_sum by user | foreach *_n *_sum [eval"
+                + " <<FIELD>>=<<FIELD>>*2] | addcoltotals labelfield=user",
+            "| makeresults count=3 | eval a=1, b_ms=\"250\" | convert auto(*_ms) AS *_n"
+                + " | foreach a* [eval <<FIELD>>=<<FIELD>>+1] | eval _time=0",
             // timechart and chart as page aggregations (GET OR POST: not the JSON event, whose
             // time is the time it was loaded)
             "GET OR POST | timechart span=2s count",
