@@ -40,20 +40,54 @@ public final class PageReduce {
    * ({@code accum}, {@code delta}, {@code trendline}, {@code xyseries}, {@code mvcombine}, {@code
    * fillnull}, {@code foreach} …), and the built-in commands written as plugin operators ({@code
    * format}, {@code return}, {@code append}: {@link PageCommands}), their own operators driven as
-   * the row engine drives them, on the one ordered stream of pages this side has.
+   * the row engine drives them, on the one ordered stream of pages this side has. The input's pages
+   * are the row adapter's batches ({@value PluginOperators#BATCH} rows) sharing one schema (an
+   * aggregation's answer, a generator's, events whose columns a {@code table} fixed): a plugin
+   * command runs on pages only where its input pages are still those batches (after {@code eval},
+   * {@code table}, {@code rename}, {@code bin}, {@code sort}, {@code head}; not after a filter or
+   * another plugin command), one reading every field only where they still share that schema.
    */
   public static boolean supports(List<Command> commands) {
-    return commands.stream()
-        .allMatch(
-            c ->
-                c instanceof SortCommand
-                    || c instanceof HeadCommand
-                    || c instanceof DedupCommand
-                    || c instanceof PluginCommand plugin
-                        && (plugin.kind() == CommandKind.STREAMING
-                            || plugin.kind() == CommandKind.CENTRALIZED)
-                    || isPageCommand(c)
-                    || PageChain.supports(List.of(c)));
+    boolean batches = true; // whether the pages are still the row adapter's batches of the rows
+    boolean oneSchema = true; // whether the pages still share the input's one schema
+    for (Command c : commands) {
+      boolean plugin =
+          c instanceof PluginCommand command
+                  && (command.kind() == CommandKind.STREAMING
+                      || command.kind() == CommandKind.CENTRALIZED)
+              || isPageCommand(c);
+      if (plugin) {
+        if (!batches || readsEveryField(c) && !oneSchema) {
+          return false;
+        }
+      } else if (!(c instanceof SortCommand
+          || c instanceof HeadCommand
+          || c instanceof DedupCommand
+          || PageChain.supports(List.of(c)))) {
+        return false;
+      }
+      // a plugin operator types and fills over its input page, which must then be the batch the
+      // row adapter would give it: the input's pages (of the adapter's size) cut by head or
+      // sorted, not filtered; and a command reading every field must see the columns the
+      // adapter's batch has, which a sort's pages (the columns their rows hold values in), a
+      // deduplication's and a plugin operator's may not
+      batches =
+          batches
+              && (c instanceof io.quarry.ql.ast.EvalCommand
+                  || c instanceof io.quarry.ql.ast.ProjectCommand
+                  || c instanceof io.quarry.ql.ast.RenameCommand
+                  || c instanceof io.quarry.ql.ast.BinCommand
+                  || c instanceof SortCommand
+                  || c instanceof HeadCommand);
+      oneSchema = oneSchema && !(c instanceof SortCommand || c instanceof DedupCommand || plugin);
+    }
+    return true;
+  }
+
+  /** Whether a command reads every field a row has, or makes a new table of them. */
+  private static boolean readsEveryField(Command command) {
+    return isPageCommand(command)
+        || command instanceof PluginCommand plugin && plugin.bound().requiredFields().contains("*");
   }
 
   /**
@@ -62,13 +96,7 @@ public final class PageReduce {
    * field a row has or makes a new table ({@link PageCommands}).
    */
   public static boolean supportsOverReadFields(List<Command> commands) {
-    return supports(commands)
-        && commands.stream()
-            .noneMatch(
-                c ->
-                    isPageCommand(c)
-                        || c instanceof PluginCommand plugin
-                            && plugin.bound().requiredFields().contains("*"));
+    return supports(commands) && commands.stream().noneMatch(PageReduce::readsEveryField);
   }
 
   /**
