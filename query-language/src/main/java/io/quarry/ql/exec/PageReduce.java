@@ -8,6 +8,7 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.ast.ReorderCommand;
 import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.engine.BlockCopies;
 import java.util.ArrayList;
@@ -17,13 +18,14 @@ import java.util.function.Predicate;
 
 /**
  * The commands after an aggregation, on its pages: {@code sort} ({@link PageSort}), {@code head},
- * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), plugin
- * commands and the built-in commands written as plugin operators ({@link PageCommands}), and every
- * command {@link PageChain} runs on pages ({@code eval}, {@code where}, {@code fields}, {@code
- * rename}, {@code bin}, streaming plugin commands …), one stage each, in order, into the search's
- * answer. The reduce side of a batch search when all of its commands are of these kinds; otherwise
- * the aggregation's pages go through the row commands. {@link #add} says when nothing more is
- * wanted: a {@code head} has its rows, or the answer is full.
+ * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), {@code
+ * reverse} and {@code tail} ({@link PageReorder}), plugin commands and the built-in commands
+ * written as plugin operators ({@link PageCommands}), and every command {@link PageChain} runs on
+ * pages ({@code eval}, {@code where}, {@code fields}, {@code rename}, {@code bin}, streaming plugin
+ * commands …), one stage each, in order, into the search's answer. The reduce side of a batch
+ * search when all of its commands are of these kinds; otherwise the aggregation's pages go through
+ * the row commands. {@link #add} says when nothing more is wanted: a {@code head} has its rows, or
+ * the answer is full.
  */
 public final class PageReduce {
   private final PageChain chain;
@@ -63,6 +65,7 @@ public final class PageReduce {
       } else if (!(c instanceof SortCommand
           || c instanceof HeadCommand
           || c instanceof DedupCommand
+          || c instanceof ReorderCommand
           || PageChain.supports(List.of(c)))) {
         return false;
       }
@@ -79,7 +82,12 @@ public final class PageReduce {
                   || c instanceof io.quarry.ql.ast.BinCommand
                   || c instanceof SortCommand
                   || c instanceof HeadCommand);
-      oneSchema = oneSchema && !(c instanceof SortCommand || c instanceof DedupCommand || plugin);
+      oneSchema =
+          oneSchema
+              && !(c instanceof SortCommand
+                  || c instanceof DedupCommand
+                  || c instanceof ReorderCommand
+                  || plugin);
     }
     return true;
   }
@@ -133,6 +141,8 @@ public final class PageReduce {
               yield stage;
             }
             case DedupCommand dedup -> dedup(dedup, evaluator, pageSize);
+            case ReorderCommand reorder ->
+                new PageReorder(reorder, pageSize, evaluator.memory(command.name()));
             case io.quarry.ql.ast.FormatCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
             case io.quarry.ql.ast.ReturnCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
             case io.quarry.ql.ast.SubsearchCommand c ->

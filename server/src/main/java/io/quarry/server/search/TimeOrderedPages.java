@@ -116,6 +116,7 @@ final class TimeOrderedPages {
     return command instanceof HeadCommand
         || command instanceof SortCommand
         || command instanceof DedupCommand
+        || command instanceof io.quarry.ql.ast.ReorderCommand
         || (command instanceof io.quarry.ql.ast.WhereCommand
                 || command instanceof io.quarry.ql.ast.SearchCommand)
             && PageChain.supports(List.of(command));
@@ -128,8 +129,8 @@ final class TimeOrderedPages {
   private static int smallestHead(List<Command> staged, int pageSize) {
     long smallestHead = pageSize;
     for (Command command : staged) {
-      if (command instanceof SortCommand) {
-        break; // a sort reads every event: a head after it sizes nothing
+      if (command instanceof SortCommand || command instanceof io.quarry.ql.ast.ReorderCommand) {
+        break; // a sort, reverse or tail reads every event: a head after it sizes nothing
       }
       if (command instanceof HeadCommand head) {
         smallestHead = Math.min(smallestHead, head.limit());

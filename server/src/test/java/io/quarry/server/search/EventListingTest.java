@@ -101,7 +101,10 @@ class EventListingTest {
           "* | dedup team keepempty=true | head 2000",
           "* | dedup zone, host",
           "region=us OR team=a | sort - n",
-          "* | search zone=z1 | dedup 3 host");
+          "* | search zone=z1 | dedup 3 host",
+          "* | reverse | head 3",
+          "* | tail 1500",
+          "region=us | reverse");
 
   @Test
   void pagesAsTheRowEngine() throws Exception {
