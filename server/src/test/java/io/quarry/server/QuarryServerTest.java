@@ -736,9 +736,11 @@ class QuarryServerTest {
     assertThat(ordered.get("mode").asText()).isEqualTo("time-ordered");
     assertThat(ordered.get("event_limit").asLong()).isEqualTo(5);
     assertThat(ordered.get("dedup_skips_seen").isNull()).isTrue();
-    // a plain event listing shows every field: rows; with the columns fixed by table: pages of
-    // just what table and where read, as small as the head
-    assertThat(ordered.get("engine").asText()).isEqualTo("rows");
+    // a plain event listing shows every field an event has: pages of the events' own fields, as
+    // small as the head; with the columns fixed by table: pages of just what table and where read
+    assertThat(ordered.get("engine").asText()).isEqualTo("pages");
+    assertThat(ordered.get("page_source").asText()).isEqualTo("events");
+    assertThat(ordered.get("page_size").asInt()).isEqualTo(5);
     JsonNode tabled =
         JSON.readTree(
             client.explain(

@@ -105,6 +105,7 @@ public final class PageChain {
         case io.quarry.ql.ast.SortCommand sort -> // a page stage of PageReduce: reads its keys
             sort.keys().forEach(key -> needed.add(key.field()));
         case io.quarry.ql.ast.HeadCommand head -> {} // a page stage of PageReduce: reads nothing
+        case io.quarry.ql.ast.ReorderCommand reorder -> {} // reverse, tail (PageReduce): the same
         default -> FieldStages.inputFields(commands.get(i), needed);
       }
     }

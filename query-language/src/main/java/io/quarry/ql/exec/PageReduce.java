@@ -6,12 +6,10 @@ import io.quarry.plugin.api.command.CommandKind;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
-import io.quarry.ql.ast.FormatCommand;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.PluginCommand;
-import io.quarry.ql.ast.ReturnCommand;
+import io.quarry.ql.ast.ReorderCommand;
 import io.quarry.ql.ast.SortCommand;
-import io.quarry.ql.ast.SubsearchCommand;
 import io.quarry.ql.engine.BlockCopies;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import java.util.ArrayList;
@@ -21,43 +19,113 @@ import java.util.function.Predicate;
 
 /**
  * The commands after an aggregation, on its pages: {@code sort} ({@link PageSort}), {@code head},
- * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), and every
- * command {@link PageChain} runs on pages ({@code eval}, {@code where}, {@code fields}, {@code
- * rename}, {@code bin}, streaming plugin commands …), one stage each, in order, into the search's
- * answer. The reduce side of a batch search when all of its commands are of these kinds; otherwise
- * the aggregation's pages go through the row commands. {@link #add} says when nothing more is
- * wanted: a {@code head} has its rows, or the answer is full.
+ * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), {@code
+ * reverse} and {@code tail} ({@link PageReorder}), plugin commands and the built-in commands
+ * written as plugin operators ({@link PageCommands}), and every command {@link PageChain} runs on
+ * pages ({@code eval}, {@code where}, {@code fields}, {@code rename}, {@code bin}, streaming plugin
+ * commands …), one stage each, in order, into the search's answer. The reduce side of a batch
+ * search when all of its commands are of these kinds; otherwise the aggregation's pages go through
+ * the row commands. {@link #add} says when nothing more is wanted: a {@code head} has its rows, or
+ * the answer is full.
  */
 public final class PageReduce {
   private final PageChain chain;
+  private final Predicate<Page> end;
+  private final RowPaging paging; // null: the chain's pages are the answer's
   private final List<Head> heads = new ArrayList<>();
   private boolean full;
 
   /**
-   * Whether every command has a page stage here: besides {@link PageChain}'s, a streaming plugin
-   * command that reads every field and a centralized one (the built-in {@code fillnull} of every
-   * field, {@code addtotals}, {@code foreach}, {@code convert auto(*)} …) and the built-in page
-   * commands {@code format}, {@code return} and {@code append} ({@link PageCommands}; not {@code
-   * join}/{@code appendcols}, whose operators answer by the row adapter's hidden row column): here
-   * the pages hold every field their results have and arrive in order on one thread, so the
-   * command's own operator is driven over them as it is.
+   * Whether every command has a page stage here, over pages that hold whole rows (an aggregation's
+   * or a generator's answer, or events after a {@code table} or {@code fields} fixed their
+   * columns): besides {@link PageChain}'s, the commands that need their input in order and whole —
+   * {@code sort}, {@code head}, {@code dedup} —, every streaming or centrally run plugin command
+   * ({@code accum}, {@code delta}, {@code trendline}, {@code xyseries}, {@code mvcombine}, {@code
+   * fillnull}, {@code foreach} …), and the built-in commands written as plugin operators ({@code
+   * format}, {@code return}, {@code append}: {@link PageCommands}), their own operators driven as
+   * the row engine drives them, on the one ordered stream of pages this side has. The input's pages
+   * are the row adapter's batches ({@value PluginOperators#BATCH} rows) sharing one schema (an
+   * aggregation's answer, a generator's, events whose columns a {@code table} fixed): a plugin
+   * command runs on pages only where its input pages are still those batches (after {@code eval},
+   * {@code table}, {@code rename}, {@code bin}, {@code sort}, {@code head}; not after a filter or
+   * another plugin command), one reading every field only where they still share that schema; a
+   * plugin command {@link PageChain} runs on any pages (one that names its fields, or works field
+   * by field) runs here wherever it is. An aggregation is a stage too (a generator's {@code |
+   * makeresults | stats}, a second aggregation): its answer is fresh pages of one schema.
    */
   public static boolean supports(List<Command> commands) {
-    return commands.stream()
-        .allMatch(
-            c ->
-                c instanceof SortCommand
-                    || c instanceof HeadCommand
-                    || c instanceof DedupCommand
-                    || PageAggregator.supports(c)
-                    || c instanceof FormatCommand
-                    || c instanceof ReturnCommand
-                    || c instanceof SubsearchCommand sub
-                        && sub.kind() == SubsearchCommand.Kind.APPEND
-                    || c instanceof PluginCommand plugin
-                        && (plugin.kind() == CommandKind.STREAMING
-                            || plugin.kind() == CommandKind.CENTRALIZED)
-                    || PageChain.supports(List.of(c)));
+    boolean batches = true; // whether the pages are still the row adapter's batches of the rows
+    boolean oneSchema = true; // whether the pages still share the input's one schema
+    for (Command c : commands) {
+      boolean plugin =
+          c instanceof PluginCommand command
+                  && (command.kind() == CommandKind.STREAMING
+                      || command.kind() == CommandKind.CENTRALIZED)
+              || isPageCommand(c);
+      boolean chainStage = PageChain.supports(List.of(c)); // runs on any pages, as on the map side
+      if (plugin && !chainStage) {
+        if (!batches || readsEveryField(c) && !oneSchema) {
+          return false;
+        }
+      } else if (PageAggregator.supports(c)) {
+        // an aggregation's answer: fresh pages of its own rows, one schema, the adapter's size
+        batches = true;
+        oneSchema = true;
+        continue;
+      } else if (!(c instanceof SortCommand
+          || c instanceof HeadCommand
+          || c instanceof DedupCommand
+          || c instanceof ReorderCommand
+          || chainStage)) {
+        return false;
+      }
+      // a plugin operator types and fills over its input page, which must then be the batch the
+      // row adapter would give it: the input's pages (of the adapter's size) cut by head or
+      // sorted, not filtered; and a command reading every field must see the columns the
+      // adapter's batch has, which a sort's pages (the columns their rows hold values in), a
+      // deduplication's and a plugin operator's may not
+      batches =
+          batches
+              && (c instanceof io.quarry.ql.ast.EvalCommand
+                  || c instanceof io.quarry.ql.ast.ProjectCommand
+                  || c instanceof io.quarry.ql.ast.RenameCommand
+                  || c instanceof io.quarry.ql.ast.BinCommand
+                  || c instanceof SortCommand
+                  || c instanceof HeadCommand);
+      oneSchema =
+          oneSchema
+              && !(c instanceof SortCommand
+                  || c instanceof DedupCommand
+                  || c instanceof ReorderCommand
+                  || plugin);
+    }
+    return true;
+  }
+
+  /** Whether a command reads every field a row has, or makes a new table of them. */
+  private static boolean readsEveryField(Command command) {
+    return isPageCommand(command)
+        || command instanceof PluginCommand plugin && plugin.bound().requiredFields().contains("*");
+  }
+
+  /**
+   * As {@link #supports}, for pages that hold only the fields the commands read ({@link
+   * PageChain#inputFields}, worked out backwards from a page source): no command that reads every
+   * field a row has or makes a new table ({@link PageCommands}).
+   */
+  public static boolean supportsOverReadFields(List<Command> commands) {
+    return supports(commands) && commands.stream().noneMatch(PageReduce::readsEveryField);
+  }
+
+  /**
+   * {@code format}, {@code return} and {@code append}; not {@code join} and {@code appendcols},
+   * whose operators match their output to the row adapter's row ids.
+   */
+  private static boolean isPageCommand(Command command) {
+    return command instanceof io.quarry.ql.ast.FormatCommand
+        || command instanceof io.quarry.ql.ast.ReturnCommand
+        || command instanceof io.quarry.ql.ast.SubsearchCommand sub
+            && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND;
   }
 
   /**
@@ -83,10 +151,6 @@ public final class PageReduce {
               yield stage;
             }
             case DedupCommand dedup -> dedup(dedup, evaluator, pageSize);
-            case FormatCommand format ->
-                new PageChain.PluginStage(PageCommands.of(format), evaluator);
-            case ReturnCommand ret -> new PageChain.PluginStage(PageCommands.of(ret), evaluator);
-            case SubsearchCommand sub -> new PageChain.PluginStage(PageCommands.of(sub), evaluator);
             case Command aggregation when PageAggregator.supports(aggregation) ->
                 new Aggregation(
                     PageAggregator.of(
@@ -94,10 +158,41 @@ public final class PageReduce {
                         evaluator.zone(),
                         evaluator.memory(aggregation.name()),
                         pageSize));
+            case ReorderCommand reorder ->
+                new PageReorder(reorder, pageSize, evaluator.memory(command.name()));
+            case io.quarry.ql.ast.FormatCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
+            case io.quarry.ql.ast.ReturnCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
+            case io.quarry.ql.ast.SubsearchCommand c ->
+                PageChain.stage(PageCommands.of(c), evaluator);
             default -> PageChain.stage(command, evaluator);
           });
     }
-    this.chain = new PageChain(stages, page -> full = full || !end.test(page), stats, firstStage);
+    this.end = end;
+    this.paging = pagedAsRows(commands) ? new RowPaging(pageSize) : null;
+    this.chain =
+        new PageChain(
+            stages,
+            paging == null ? this::deliver : page -> paging.add(page, this::deliver),
+            stats,
+            firstStage);
+  }
+
+  /**
+   * Whether the answer's pages are paged again as the row engine's collector pages rows ({@link
+   * RowPaging}): when a plugin command's operator made them and no {@code table} or {@code fields}
+   * after it fixed the columns.
+   */
+  private static boolean pagedAsRows(List<Command> commands) {
+    boolean paged = false;
+    for (Command command : commands) {
+      if (command instanceof PluginCommand || isPageCommand(command)) {
+        paged = true;
+      } else if (command instanceof io.quarry.ql.ast.ProjectCommand
+          || PageAggregator.supports(command)) {
+        paged = false;
+      }
+    }
+    return paged;
   }
 
   /** {@code dedup}; with {@code sortby}, as on rows, the kept positions sorted afterwards. */
@@ -131,41 +226,6 @@ public final class PageReduce {
     };
   }
 
-  /**
-   * An aggregation ({@code stats}, {@code top}, {@code chart} …) over the pages before it, all of
-   * them on this one thread (a generator's, or a second aggregation after the first): its answer
-   * pages when the input is over.
-   */
-  private static final class Aggregation implements PageChain.Stage {
-    private final PageAggregator aggregator;
-
-    Aggregation(PageAggregator aggregator) {
-      this.aggregator = aggregator;
-    }
-
-    @Override
-    public void add(Page page, Consumer<Page> out) {
-      aggregator.addInput(page);
-    }
-
-    @Override
-    public void finish(Consumer<Page> out) {
-      aggregator.finish();
-      while (!aggregator.isFinished()) {
-        Page page = aggregator.getOutput();
-        if (page == null) {
-          throw new IllegalStateException("a finished page aggregation gave no page");
-        }
-        out.accept(page);
-      }
-    }
-
-    @Override
-    public void close() {
-      aggregator.close();
-    }
-  }
-
   /** Pushes a page through the stages; false once no more input is wanted. */
   public boolean add(Page page) {
     if (wantsNoMore()) {
@@ -178,11 +238,21 @@ public final class PageReduce {
   /** The input is over: the stages hand on what they hold. */
   public void finish() {
     chain.finish();
+    if (paging != null) {
+      paging.finish(this::deliver);
+    }
+  }
+
+  private void deliver(Page page) {
+    full = full || !end.test(page);
   }
 
   /** Releases what the stages hold. */
   public void close() {
     chain.close();
+    if (paging != null) {
+      paging.close();
+    }
   }
 
   private boolean wantsNoMore() {
@@ -223,5 +293,40 @@ public final class PageReduce {
       positions[i] = i;
     }
     return BlockCopies.filter(page, positions, count);
+  }
+
+  /**
+   * An aggregation ({@code stats}, {@code top}, {@code chart} …) over the pages before it, all of
+   * them on this one thread (a generator's, or a second aggregation after the first): its answer
+   * pages when the input is over.
+   */
+  private static final class Aggregation implements PageChain.Stage {
+    private final PageAggregator aggregator;
+
+    Aggregation(PageAggregator aggregator) {
+      this.aggregator = aggregator;
+    }
+
+    @Override
+    public void add(Page page, Consumer<Page> out) {
+      aggregator.addInput(page);
+    }
+
+    @Override
+    public void finish(Consumer<Page> out) {
+      aggregator.finish();
+      while (!aggregator.isFinished()) {
+        Page page = aggregator.getOutput();
+        if (page == null) {
+          throw new IllegalStateException("a finished page aggregation gave no page");
+        }
+        out.accept(page);
+      }
+    }
+
+    @Override
+    public void close() {
+      aggregator.close();
+    }
   }
 }

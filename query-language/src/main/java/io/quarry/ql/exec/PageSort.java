@@ -6,11 +6,8 @@ import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.ast.SortKey;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -74,27 +71,10 @@ final class PageSort implements PageChain.Stage {
     memory.release();
   }
 
-  /** The entries' positions as one page: a column per field any of them holds a value in. */
+  /** The entries' positions as one page, as the row engine's collector would make them one. */
   private static Page page(List<Entry> entries) {
-    Set<String> names = new LinkedHashSet<>();
-    for (Entry entry : entries) {
-      Page page = entry.page();
-      for (int c = 0; c < page.schema().size(); c++) {
-        if (!page.block(c).isNull(entry.position())) {
-          names.add(page.schema().column(c).name());
-        }
-      }
-    }
-    List<List<List<Object>>> columns = new ArrayList<>(names.size());
-    for (String name : names) {
-      List<List<Object>> cells = new ArrayList<>(entries.size());
-      for (Entry entry : entries) {
-        int column = entry.page().schema().indexOf(name);
-        cells.add(column < 0 ? List.of() : entry.page().block(column).getValues(entry.position()));
-      }
-      columns.add(cells);
-    }
-    return PageCollector.toPage(List.copyOf(names), columns, entries.size());
+    return RowPaging.page(
+        entries.stream().map(Entry::page).toList(), entries.stream().map(Entry::position).toList());
   }
 
   private static Comparator<Entry> entryOrder(List<SortKey> keys) {

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -64,12 +65,160 @@ class PageReduceTest {
     }
   }
 
+  /**
+   * Plugin commands over the row adapter's batch of the rows (one page here: fewer rows than a
+   * batch), as the ordered side gives them (an aggregation's answer, a generator's, a table's
+   * columns).
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "accum n AS total",
+        "delta d AS dd p=2 | sort -dd",
+        "autoregress t p=1-2",
+        "trendline sma2(n) AS s",
+        "filldown extra",
+        "return 3 t n",
+        "addcoltotals labelfield=t",
+        "sort -d | head 20 | accum n",
+        "fillnull value=X",
+        "addtotals",
+        "foreach n d [eval <<FIELD>>=<<FIELD>>*2] | head 25",
+        "format",
+        "mvcombine t",
+        "fillnull | sort -n | head 10",
+        "eval x=n+1 | transpose 5 | sort column",
+      })
+  void pluginCommandsAnswerAsRowsDo(String commands) {
+    for (long seed = 0; seed < 20; seed++) {
+      List<Page> input = onePage(randomPages(new Random(seed)));
+      assertThat(PipelineTest.table(byName(onPages(commands, input, 16))))
+          .as("seed %d: %s", seed, commands)
+          .isEqualTo(PipelineTest.table(byName(onRows(commands, input, 16))));
+    }
+  }
+
+  /**
+   * Where a plugin command's pages are the answer, they are the row engine's pages exactly: the
+   * same rows in each, the same columns in the same order, the same types ({@link RowPaging}).
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "accum n AS total",
+        "fillnull value=X",
+        "addcoltotals labelfield=t",
+        "addtotals",
+        "filldown extra | where isnotnull(n)",
+        "sort -d | trendline sma2(d) AS s",
+      })
+  void pluginPagesAreTheRowEnginesPages(String commands) {
+    for (long seed = 0; seed < 20; seed++) {
+      List<Page> input = onePage(randomPages(new Random(seed)));
+      assertThat(layout(byName(pages(commands, input, 16))))
+          .as("seed %d: %s", seed, commands)
+          .isEqualTo(layout(byName(rowPages(commands, input, 16))));
+    }
+  }
+
+  /**
+   * The pages with their columns in name order. A row the row engine hands a plugin command without
+   * some field gets the fields the command sets on it after its own, so a page of rows lacking
+   * different fields may list its columns in another order than the page engine's, which keeps the
+   * input's column order (a known difference; values, rows and types are the same).
+   */
+  private static List<Page> byName(List<Page> pages) {
+    List<Page> sorted = new ArrayList<>();
+    for (Page page : pages) {
+      List<Integer> order = new ArrayList<>();
+      for (int c = 0; c < page.schema().size(); c++) {
+        order.add(c);
+      }
+      order.sort(java.util.Comparator.comparing(c -> page.schema().column(c).name()));
+      sorted.add(
+          new Page(
+              new io.quarry.plugin.api.data.Schema(
+                  order.stream().map(c -> page.schema().column(c)).toList()),
+              order.stream().map(page::block).toList(),
+              page.positionCount()));
+    }
+    return sorted;
+  }
+
+  /**
+   * {@code reverse} and {@code tail} give the row engine's pages exactly — the same rows in each,
+   * the same columns in the same order, the same types — over random pages whose rows lack
+   * different fields. (A stage after them that cuts or filters a page keeps its columns, where the
+   * row engine's collector drops one no row of the smaller page holds a value in: compared as
+   * tables below, as {@code sort | head} is.)
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "reverse | head 4",
+        "tail 40 | sort n",
+        "head 20 | reverse | tail 5",
+        "reverse | dedup t | reverse",
+      })
+  void reorderedAnswersAreTheRowEnginesAnswers(String commands) {
+    for (long seed = 0; seed < 20; seed++) {
+      List<Page> input = randomPages(new Random(seed));
+      assertThat(PipelineTest.table(byName(onPages(commands, input, 16))))
+          .as("seed %d: %s", seed, commands)
+          .isEqualTo(PipelineTest.table(byName(onRows(commands, input, 16))));
+    }
+  }
+
+  /** As above, page by page. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "reverse",
+        "tail 3",
+        "tail 0",
+        "tail",
+        "where n > 0 | tail 25",
+        "head 20 | reverse",
+      })
+  void reorderedPagesAreTheRowEnginesPages(String commands) {
+    for (long seed = 0; seed < 20; seed++) {
+      List<Page> input = randomPages(new Random(seed));
+      assertThat(layout(pages(commands, input, 16)))
+          .as("seed %d: %s", seed, commands)
+          .isEqualTo(layout(rowPages(commands, input, 16)));
+    }
+  }
+
+  private static List<String> layout(List<Page> pages) {
+    List<String> written = new ArrayList<>();
+    for (Page page : pages) {
+      StringBuilder out = new StringBuilder(page.schema().columns().toString());
+      for (int p = 0; p < page.positionCount(); p++) {
+        out.append('\n');
+        for (var block : page.blocks()) {
+          out.append(block.getValues(p)).append(" | ");
+        }
+      }
+      written.add(out.toString());
+    }
+    return written;
+  }
+
   private static List<Command> parse(String commands) {
     Query parsed = new Parser(CommandRegistry.builtIns()).parse("* | " + commands);
     return parsed.commands().subList(1, parsed.commands().size());
   }
 
   private static List<Page> onPages(String commands, List<Page> input, int pageSize) {
+    List<Page> out = pages(commands, input, pageSize);
+    // the row engine's collector makes pages of pageSize rows with the columns they hold: compare
+    // tables of the same rows, whatever the page boundaries
+    List<Row> rows = new ArrayList<>();
+    out.forEach(page -> rows.addAll(PluginOperators.rows(page)));
+    return rows.isEmpty() ? List.of() : List.of(PageCollector.toPage(rows));
+  }
+
+  private static List<Page> pages(String commands, List<Page> input, int pageSize) {
     List<Command> parsed = parse(commands);
     assertThat(PageReduce.supports(parsed)).as(commands).isTrue();
     List<Page> out = new ArrayList<>();
@@ -88,14 +237,17 @@ class PageReduceTest {
     }
     reduce.finish();
     reduce.close();
-    // the row engine's collector makes pages of pageSize rows with the columns they hold: compare
-    // tables of the same rows, whatever the page boundaries
+    return out;
+  }
+
+  private static List<Page> onRows(String commands, List<Page> input, int pageSize) {
+    List<Page> out = rowPages(commands, input, pageSize);
     List<Row> rows = new ArrayList<>();
     out.forEach(page -> rows.addAll(PluginOperators.rows(page)));
     return rows.isEmpty() ? List.of() : List.of(PageCollector.toPage(rows));
   }
 
-  private static List<Page> onRows(String commands, List<Page> input, int pageSize) {
+  private static List<Page> rowPages(String commands, List<Page> input, int pageSize) {
     List<Page> out = new ArrayList<>();
     RowSink sink =
         Pipelines.build(parse(commands), new PageCollector(pageSize, out::add), EVALUATOR);
@@ -108,9 +260,29 @@ class PageReduceTest {
       }
     }
     sink.finish();
+    return out;
+  }
+
+  /** The pages' rows as one page with every column any of them has (the adapter's batch). */
+  private static List<Page> onePage(List<Page> pages) {
+    java.util.Set<String> names = new java.util.LinkedHashSet<>();
     List<Row> rows = new ArrayList<>();
-    out.forEach(page -> rows.addAll(PluginOperators.rows(page)));
-    return rows.isEmpty() ? List.of() : List.of(PageCollector.toPage(rows));
+    for (Page page : pages) {
+      page.schema().columns().forEach(c -> names.add(c.name()));
+      rows.addAll(PluginOperators.rows(page));
+    }
+    return List.of(PageCollector.toPage(rows, names));
+  }
+
+  @Test
+  void pluginCommandsNeedTheAdaptersBatches() {
+    assertThat(PageReduce.supports(parse("eval x=1 | sort -n | head 5 | accum n"))).isTrue();
+    assertThat(PageReduce.supports(parse("where n > 0 | accum n"))).isFalse();
+    assertThat(PageReduce.supports(parse("dedup t | delta n"))).isFalse();
+    assertThat(PageReduce.supports(parse("accum n | delta n"))).isFalse();
+    assertThat(PageReduce.supports(parse("sort -n | accum n"))).isTrue();
+    assertThat(PageReduce.supports(parse("sort -n | fillnull"))).isFalse();
+    assertThat(PageReduce.supports(parse("table n, t | format"))).isTrue();
   }
 
   /** 1–5 pages of 1–30 positions: n whole, d decimal, t text or numbers as text, mv, extra. */

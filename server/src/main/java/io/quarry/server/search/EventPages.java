@@ -59,6 +59,7 @@ final class EventPages implements EventVisitor {
   private int visited;
   private int rows;
   private boolean typed; // values keep the type extraction gives them (JSON numbers, booleans)
+  private List<Map<String, List<String>>> listed; // listing: each event's index-time fields
 
   /**
    * Whether {@code commands}, the commands before the page operators, can run inside this source:
@@ -142,6 +143,20 @@ final class EventPages implements EventVisitor {
     return this;
   }
 
+  /**
+   * Pages of an event listing ({@link EventListing}): besides the fields asked for, every default
+   * field and every index-time field an event of the page has (null where an event lacks it), and
+   * per event the names of its index-time fields in its own order ({@link
+   * EventListing#FIELD_NAMES}), which decide the columns the row engine's collector would give.
+   */
+  EventPages listing() {
+    if (!fields.containsAll(EventListing.DEFAULT_ORDER)) {
+      throw new IllegalArgumentException("a listing's source reads the default fields: " + fields);
+    }
+    this.listed = new ArrayList<>(pageSize);
+    return this;
+  }
+
   @Override
   public boolean visit(StoredEvent event) {
     if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
@@ -157,6 +172,9 @@ final class EventPages implements EventVisitor {
     Extraction extracted = null;
     for (Column column : columns) {
       extracted = column.append(event, extracted);
+    }
+    if (listed != null) {
+      listed.add(event.indexedFields());
     }
     if (++rows == pageSize) {
       flush();
@@ -190,6 +208,10 @@ final class EventPages implements EventVisitor {
       blocks.add(block);
     }
     Page page = new Page(new Schema(schema), blocks, rows);
+    if (listed != null) {
+      page = EventListing.sourcePage(page, listed);
+      listed.clear();
+    }
     rows = 0;
     consumer.accept(page);
   }

@@ -16,15 +16,6 @@ import java.util.Set;
  * extracted the first time a field outside those is asked for.
  */
 final class EventRow implements Row {
-  private static final List<String> DEFAULT_FIELD_ORDER =
-      List.of(
-          EventFields.TIME,
-          EventFields.RAW,
-          EventFields.HOST,
-          EventFields.SOURCE,
-          EventFields.SOURCETYPE,
-          EventFields.INDEX);
-
   private final StoredEvent stored;
   private FieldExtractor extractor;
   private Set<String> terms;
@@ -86,7 +77,7 @@ final class EventRow implements Row {
 
   @Override
   public List<String> fieldNames() {
-    List<String> names = new ArrayList<>(DEFAULT_FIELD_ORDER);
+    List<String> names = new ArrayList<>(EventListing.DEFAULT_ORDER);
     names.addAll(stored.indexedFields().keySet());
     return names;
   }

@@ -683,6 +683,9 @@ public final class SearchService implements AutoCloseable {
       throws IOException {
     TimeOrderedPages.Shape onPages =
         PageBatch.enabled() ? TimeOrderedPages.shape(plan.pipeline(), PAGE_SIZE) : null;
+    if (onPages != null && onPages.listing() && control.everyEventFieldAsked()) {
+      onPages = null; // a subsearch's events carry their search-time fields too: rows
+    }
     boolean exact = plan.filter().isEmpty() || translation.exact();
     String deduplicated = exact ? dedupFieldFirst(plan.pipeline()) : null;
     if (onPages != null) {
@@ -910,6 +913,11 @@ public final class SearchService implements AutoCloseable {
               ? "pages"
               : "rows");
       if (onPages != null) {
+        // an event listing: the events' own fields, laid out as the row engine's pages
+        explain.put("page_source", onPages.listing() ? "events" : "fields");
+        if (onPages.aggregateAt() >= 0) { // after commands that need time order: one aggregation
+          explain.put("page_aggregation", names.get(onPages.aggregateAt()));
+        }
         explain.put("page_source_fields", onPages.sourceFields());
         explain.put("page_size", onPages.pageSize());
       }

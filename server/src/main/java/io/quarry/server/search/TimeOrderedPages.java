@@ -4,11 +4,11 @@ import io.quarry.codecs.store.EventFields;
 import io.quarry.codecs.store.EventVisitor;
 import io.quarry.codecs.store.ScanStats;
 import io.quarry.codecs.store.StoredEvent;
+import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.ProjectCommand;
-import io.quarry.ql.ast.ReturnCommand;
 import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.Evaluator;
@@ -30,13 +30,15 @@ import java.util.function.Predicate;
  * whose answer has known columns: leading {@code rex} extractions the source runs itself, then
  * commands that all have page stages ({@link PageReduce}: {@code eval}, {@code where}, {@code
  * rename}, {@code bin}, streaming plugin commands, {@code sort}, {@code head}, {@code dedup} …)
- * among which a {@code table} or {@code fields} of literal names, an aggregation ({@code stats}
- * after a {@code dedup} or {@code head}) or a {@code return} (each reads only its own fields) fixes
- * the columns (the commands before it read only the fields {@link PageChain#inputFields} names).
- * The events become pages of only the fields those commands read ({@link EventPages}, one source
- * over the whole time-ordered scan), and pages go through the stages to the answer; a {@code head}
- * that has its rows stops the scan. Any other pipeline — a plain event listing shows every field an
- * event has, which no page source can know beforehand — runs on rows.
+ * among which a {@code table} or {@code fields} of literal names, an aggregation or a {@code
+ * return} (each reads only its own fields) fixes the columns (the commands before it read only the
+ * fields {@link PageChain#inputFields} names). The events become pages of only the fields those
+ * commands read ({@link EventPages}, one source over the whole time-ordered scan), and pages go
+ * through the stages to the answer; a {@code head} that has its rows stops the scan. A plain event
+ * listing, with only commands after it that filter, cut or reorder its events ({@link
+ * #keepsEvents}), runs on pages too: the source then carries every field an event has without
+ * extraction, and {@link EventListing} makes the answer's pages as the row engine's collector
+ * would. Any other pipeline runs on rows.
  */
 final class TimeOrderedPages {
   /**
@@ -44,8 +46,12 @@ final class TimeOrderedPages {
    * @param sourceFields the fields the source reads
    * @param pageSize events per page: the smallest {@code head} count before any {@code sort} when
    *     that is below the engine's page size (so {@code head 10} reads ten events, not a page)
+   * @param listing whether the answer is the events themselves ({@link EventListing})
+   * @param aggregateAt the index in the pipeline of an aggregation after commands that need events
+   *     in time order ({@code head 100 | stats count}), run as a page aggregation; -1 for none
    */
-  record Shape(int fused, List<String> sourceFields, int pageSize) {}
+  record Shape(
+      int fused, List<String> sourceFields, int pageSize, boolean listing, int aggregateAt) {}
 
   private TimeOrderedPages() {}
 
@@ -53,13 +59,34 @@ final class TimeOrderedPages {
   static Shape shape(List<Command> pipeline, int pageSize) {
     int fused = EventPages.fusedPrefix(pipeline);
     List<Command> staged = pipeline.subList(fused, pipeline.size());
+    for (int at = 0; at < staged.size(); at++) {
+      if (PageAggregator.supports(staged.get(at))) {
+        List<Command> before = staged.subList(0, at);
+        if (!PageReduce.supportsOverReadFields(before)
+            || !PageReduce.supports(staged.subList(at + 1, staged.size()))) {
+          return null;
+        }
+        return new Shape(
+            fused,
+            List.copyOf(PageChain.inputFields(before, PageAggregator.inputFields(staged.get(at)))),
+            smallestHead(before, pageSize),
+            false,
+            fused + at);
+      }
+    }
     if (!PageReduce.supports(staged)) {
       return null;
     }
+    if (fused == 0 && staged.stream().allMatch(TimeOrderedPages::keepsEvents)) {
+      Set<String> read = PageChain.inputFields(staged, List.of());
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(read);
+      return new Shape(0, List.copyOf(sourceFields), smallestHead(staged, pageSize), true, -1);
+    }
     for (int cut = 0; cut < staged.size(); cut++) {
       Command command = staged.get(cut);
-      Set<String> columns;
       List<Command> toCut;
+      Set<String> columns;
       if (command instanceof ProjectCommand project && fixesColumns(project)) {
         toCut = staged.subList(0, cut + 1);
         columns = new LinkedHashSet<>(project.patterns());
@@ -67,40 +94,59 @@ final class TimeOrderedPages {
           columns.add(EventFields.TIME); // fields keeps the internal fields, as the row command
           columns.add(EventFields.RAW);
         }
-      } else if (PageAggregator.supports(command)) { // an aggregation reads only its fields
-        toCut = staged.subList(0, cut);
-        columns = new LinkedHashSet<>(PageAggregator.inputFields(command));
-      } else if (command instanceof ReturnCommand ret) { // and so does return
+      } else if (command instanceof io.quarry.ql.ast.ReturnCommand ret) { // reads only its fields
         toCut = staged.subList(0, cut);
         columns = new LinkedHashSet<>();
         ret.items().forEach(item -> columns.add(item.field()));
       } else {
         continue;
       }
-      if (!toCut.stream()
-          .allMatch(
-              c ->
-                  c instanceof DedupCommand
-                      || c instanceof SortCommand
-                      || c instanceof HeadCommand
-                      || PageChain.supports(List.of(c)))) {
-        return null; // a command before the columns are fixed whose reads are not known
-      }
-      long smallestHead = pageSize;
-      for (Command before : staged) {
-        if (before instanceof SortCommand) {
-          break; // a sort reads every event: a head after it sizes nothing
-        }
-        if (before instanceof HeadCommand head) {
-          smallestHead = Math.min(smallestHead, head.limit());
-        }
+      if (!PageReduce.supportsOverReadFields(toCut)) {
+        return null; // a command before the columns are fixed that reads every field
       }
       return new Shape(
           fused,
           List.copyOf(PageChain.inputFields(toCut, columns)),
-          (int) Math.max(1, smallestHead));
+          smallestHead(staged, pageSize),
+          false,
+          -1);
     }
     return null;
+  }
+
+  /**
+   * Whether a command after an event listing keeps its rows events, with the fields they have: it
+   * filters ({@code where}, a {@code search} of comparisons, {@code dedup}), cuts ({@code head}) or
+   * reorders ({@code sort}) them, so the listing's columns are still the events' own ({@link
+   * EventListing}). A command that sets or removes fields ({@code eval}, {@code rename}, {@code
+   * fields -}, {@code bin}, plugin commands) changes which fields a row has, row by row, and runs
+   * on rows.
+   */
+  private static boolean keepsEvents(Command command) {
+    return command instanceof HeadCommand
+        || command instanceof SortCommand
+        || command instanceof DedupCommand
+        || command instanceof io.quarry.ql.ast.ReorderCommand
+        || (command instanceof io.quarry.ql.ast.WhereCommand
+                || command instanceof io.quarry.ql.ast.SearchCommand)
+            && PageChain.supports(List.of(command));
+  }
+
+  /**
+   * Events per source page: the smallest {@code head} count before any {@code sort} when that is
+   * below the engine's page size (so {@code head 10} reads ten events, not a page).
+   */
+  private static int smallestHead(List<Command> staged, int pageSize) {
+    long smallestHead = pageSize;
+    for (Command command : staged) {
+      if (command instanceof SortCommand || command instanceof io.quarry.ql.ast.ReorderCommand) {
+        break; // a sort, reverse or tail reads every event: a head after it sizes nothing
+      }
+      if (command instanceof HeadCommand head) {
+        smallestHead = Math.min(smallestHead, head.limit());
+      }
+    }
+    return (int) Math.max(1, smallestHead);
   }
 
   private static boolean fixesColumns(ProjectCommand project) {
@@ -138,16 +184,29 @@ final class TimeOrderedPages {
     // the same skip over blocks, sharing its values (a leading dedup: every event visited matches)
     BlockDedup blockSkip = skip == null ? null : new BlockDedup(skipSeenOf, skip.seen(), control);
     int fused = shape.fused();
+    EventListing listing =
+        shape.listing()
+            ? new EventListing(
+                Set.copyOf(shape.sourceFields()),
+                sourcetypes,
+                !indexedFieldsOnly,
+                control,
+                results,
+                SearchService.PAGE_SIZE)
+            : null;
+    int aggregateAt = shape.aggregateAt();
+    Aggregation aggregation =
+        aggregateAt < 0 ? null : new Aggregation(pipeline, aggregateAt, evaluator, stages, results);
     PageReduce stagesOnPages =
         new PageReduce(
-            pipeline.subList(fused, pipeline.size()),
+            pipeline.subList(fused, aggregateAt < 0 ? pipeline.size() : aggregateAt),
             evaluator,
-            results::add,
+            listing != null ? listing::add : aggregation != null ? aggregation::add : results::add,
             stages,
             fused,
-            shape.pageSize());
+            SearchService.PAGE_SIZE); // pages out as the row engine's collector makes them
     boolean[] done = {false};
-    EventPages pages =
+    EventPages source =
         new EventPages(
                 shape.sourceFields(),
                 pipeline.subList(0, fused),
@@ -167,6 +226,7 @@ final class TimeOrderedPages {
                 () -> {},
                 () -> {})
             .typedValues();
+    EventPages pages = listing != null ? source.listing() : source;
     try {
       ScanStats scanned =
           scan.run(
@@ -207,9 +267,77 @@ final class TimeOrderedPages {
         skip.reportRead();
       }
       stagesOnPages.finish();
+      if (listing != null) {
+        listing.finish();
+      }
+      if (aggregation != null) {
+        aggregation.finish();
+      }
       return scanned;
     } finally {
       stagesOnPages.close();
+      if (aggregation != null) {
+        aggregation.close();
+      }
+    }
+  }
+
+  /**
+   * An aggregation after commands that need events in time order ({@code head 100 | stats count},
+   * {@code dedup user | top action}): one page aggregation fed in arrival order (one thread: no
+   * partials), its answer through the commands after it on pages into the results.
+   */
+  private static final class Aggregation {
+    private final PageAggregator aggregator;
+    private final PageReduce after;
+    private final StageStats stages;
+    private final int stage;
+
+    Aggregation(
+        List<Command> pipeline,
+        int at,
+        Evaluator evaluator,
+        StageStats stages,
+        PageBatch.Results results) {
+      Command command = pipeline.get(at);
+      this.aggregator =
+          PageAggregator.of(
+              command, evaluator.zone(), evaluator.memory(command.name()), SearchService.PAGE_SIZE);
+      this.after =
+          new PageReduce(
+              pipeline.subList(at + 1, pipeline.size()),
+              evaluator,
+              results::add,
+              stages,
+              at + 1,
+              SearchService.PAGE_SIZE);
+      this.stages = stages;
+      this.stage = at;
+    }
+
+    boolean add(Page page) {
+      long started = System.nanoTime();
+      aggregator.addInput(page);
+      stages.counted(stage, page.positionCount(), System.nanoTime() - started);
+      return true;
+    }
+
+    /** The input is over: the answer's pages through the commands after the aggregation. */
+    void finish() {
+      long started = System.nanoTime();
+      aggregator.finish();
+      for (Page page = aggregator.getOutput(); page != null; page = aggregator.getOutput()) {
+        if (!after.add(page)) {
+          break;
+        }
+      }
+      after.finish();
+      stages.timed(stage, System.nanoTime() - started); // with the commands it fed
+    }
+
+    void close() {
+      aggregator.close();
+      after.close();
     }
   }
 }

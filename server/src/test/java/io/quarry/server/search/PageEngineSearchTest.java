@@ -188,6 +188,35 @@ class PageEngineSearchTest {
             "* | dedup user, sid | table user, sid",
             "* | eval m=split(sid, \"1\") | dedup m | table m, user",
             "* | stats count by sid, user | dedup user | table user, sid",
+            // an aggregation after commands that need time order: one page aggregation
+            "* | head 3 | stats count by user",
+            "* | dedup user | stats count",
+            "* | dedup sid keepempty=true | stats count, values(sid) AS sids by user",
+            "* | dedup user consecutive=true | stats count",
+            "* | head 5 | top user",
+            "* | sort -took | head 2 | stats values(user) AS u",
+            "* | head 4 | stats count by sid | sort - count | head 1",
+            "GET OR POST | head 4 | timechart span=2s count",
+            // plugin commands that run centrally, on the ordered pages of a time-ordered search
+            // and after an aggregation
+            "* | accum took AS total | table _time, took, total",
+            "* | delta took AS d p=2 | table took, d",
+            "* | autoregress user p=1-2 | table user, user_p1, user_p2",
+            "* | trendline sma2(took) AS s wma3(took) AS w | table took, s, w",
+            "* | table sid, user | mvcombine user",
+            "* | filldown sid | table sid, user",
+            "* | stats count by user | accum count AS running | delta count AS d",
+            "* | head 5 | accum took | stats sum(took) AS s",
+            // plugin commands reading every field and the built-in page commands, over whole rows
+            // (after table fixed the columns, after an aggregation, after a generator)
+            "* | table sid, user | mvcombine user",
+            "* | table sid, took | fillnull value=none | format",
+            "* | table user | append [search sid=s1 | table sid] | return 3 user sid",
+            "* | stats count, max(took) AS most by sid, user | fillnull | addtotals | transpose",
+            "* | stats count AS c_n, sum(took) AS t_sum by user | foreach *_n *_sum [eval"
+                + " <<FIELD>>=<<FIELD>>*2] | addcoltotals labelfield=user",
+            "| makeresults count=3 | eval a=1, b_ms=\"250\" | convert auto(*_ms) AS *_n"
+                + " | foreach a* [eval <<FIELD>>=<<FIELD>>+1] | eval _time=0",
             // timechart and chart as page aggregations (GET OR POST: not the JSON event, whose
             // time is the time it was loaded)
             "GET OR POST | timechart span=2s count",
@@ -239,6 +268,10 @@ class PageEngineSearchTest {
         .containsEntry("engine", "index")
         .containsEntry("counted_by_field", "host")
         .containsEntry("reduce_on_pages", true);
+    assertThat(explain("* | head 3 | stats count by user"))
+        .containsEntry("engine", "pages")
+        .containsEntry("page_aggregation", "stats count by user")
+        .containsEntry("page_size", 3);
     assertThat(explain("* | stats count, dc(user) AS u by sid | dedup u"))
         .containsEntry("engine", "pages")
         .containsEntry("reduce_on_pages", true);

@@ -1,0 +1,299 @@
+package io.quarry.server.search;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.codecs.store.EventFields;
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.exec.PageCollector;
+import io.quarry.server.sourcetype.Sourcetypes;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The answer of a plain event listing on pages ({@code index=web status=404}, {@code … | where … |
+ * sort … | head 20}): the pages the row engine's collector would make of the same events as {@link
+ * EventRow}s, without making a row. Row by row in arrival order, {@code pageSize} rows a page (the
+ * last one shorter; none past the answer's row limit), each page with the columns its events have —
+ * the default fields in {@link #DEFAULT_ORDER}, then the index-time fields in the order the page's
+ * events first name them — and each column typed over its values as the collector types them.
+ *
+ * <p>The page source ({@link EventPages#listing}) carries, besides the fields the commands read,
+ * every default field, every index-time field an event of its page has, and per event the names of
+ * its index-time fields in the event's own order ({@link #FIELD_NAMES}, a column no command reads);
+ * the commands after the source (filters, {@code sort}, {@code head}, {@code dedup}) keep or
+ * reorder positions and carry those columns along. An index-time field's column holds the event's
+ * own values; where a page's row lacks a field that another row of the page has, the row engine's
+ * collector asks the event for it and finds its search-time value (key=value, JSON, the
+ * sourcetype's extraction), so that is extracted here from the row's {@code _raw} — unless the
+ * source already read the field for a command (the fields in {@code read}), whose column holds
+ * every event's value.
+ */
+final class EventListing {
+  /** An event's default fields, in the order an event listing shows them ({@link EventRow}). */
+  static final List<String> DEFAULT_ORDER =
+      List.of(
+          EventFields.TIME,
+          EventFields.RAW,
+          EventFields.HOST,
+          EventFields.SOURCE,
+          EventFields.SOURCETYPE,
+          EventFields.INDEX);
+
+  /**
+   * The source's column of each event's index-time field names (null: none), in the event's order;
+   * the NUL in its name keeps it apart from any field a search can name.
+   */
+  static final String FIELD_NAMES = "\u0000index-time fields";
+
+  private final Set<String> read;
+  private final Sourcetypes sourcetypes;
+  private final boolean extract;
+  private final ExtractionClock clock = new ExtractionClock();
+  private final SearchControl control;
+  private final PageBatch.Results results;
+  private final int pageSize;
+  private final List<Page> held = new ArrayList<>();
+  private int heldFrom; // the first position of held.get(0) not yet handed on
+  private int heldRows; // positions held, from heldFrom on
+  private boolean full;
+
+  /**
+   * @param read the fields the source read for the commands (their columns hold every event's
+   *     value: a null is the event's own)
+   * @param extract false when nothing is extracted from an event's text ({@code tstats})
+   */
+  EventListing(
+      Set<String> read,
+      Sourcetypes sourcetypes,
+      boolean extract,
+      SearchControl control,
+      PageBatch.Results results,
+      int pageSize) {
+    this.read = Set.copyOf(read);
+    this.sourcetypes = requireNonNull(sourcetypes, "sourcetypes is null");
+    this.extract = extract;
+    this.control = requireNonNull(control, "control is null");
+    this.results = requireNonNull(results, "results is null");
+    this.pageSize = pageSize;
+  }
+
+  /**
+   * A source page laid out for a listing: the default fields, the index-time fields the events of
+   * {@code listed} (one map per position) have, in first-named order — a field the commands read
+   * keeps the source's column of it, the others hold the events' own values —, {@link
+   * #FIELD_NAMES}, then the other fields the commands read.
+   */
+  static Page sourcePage(Page read, List<Map<String, List<String>>> listed) {
+    Set<String> indexed = new LinkedHashSet<>();
+    for (Map<String, List<String>> fields : listed) {
+      indexed.addAll(fields.keySet());
+    }
+    List<Schema.Column> columns = new ArrayList<>();
+    List<Block> blocks = new ArrayList<>();
+    Set<String> placed = new java.util.HashSet<>();
+    for (String name : DEFAULT_ORDER) {
+      int column = read.schema().indexOf(name);
+      columns.add(read.schema().column(column));
+      blocks.add(read.block(column));
+      placed.add(name);
+    }
+    for (String name : indexed) {
+      int column = read.schema().indexOf(name);
+      Block block = column >= 0 ? read.block(column) : ownValues(name, listed);
+      columns.add(new Schema.Column(name, block.dataType()));
+      blocks.add(block);
+      placed.add(name);
+    }
+    if (!indexed.isEmpty()) {
+      BytesBlock.Builder names = BytesBlock.builder(listed.size());
+      for (Map<String, List<String>> fields : listed) {
+        appendAll(names, fields.keySet());
+      }
+      BytesBlock block = names.build();
+      columns.add(new Schema.Column(FIELD_NAMES, block.dataType()));
+      blocks.add(block);
+    }
+    for (int column = 0; column < read.schema().size(); column++) {
+      if (!placed.contains(read.schema().column(column).name())) {
+        columns.add(read.schema().column(column));
+        blocks.add(read.block(column));
+      }
+    }
+    return new Page(new Schema(columns), blocks, read.positionCount());
+  }
+
+  /** A column of each event's own values of an index-time field (null where it has none). */
+  private static Block ownValues(String name, List<Map<String, List<String>>> listed) {
+    BytesBlock.Builder values = BytesBlock.builder(listed.size());
+    for (Map<String, List<String>> fields : listed) {
+      List<String> own = fields.get(name);
+      appendAll(values, own == null ? List.of() : own);
+    }
+    return values.build();
+  }
+
+  private static void appendAll(BytesBlock.Builder builder, java.util.Collection<String> values) {
+    switch (values.size()) {
+      case 0 -> builder.appendNull();
+      case 1 -> builder.append(values.iterator().next());
+      default -> {
+        builder.beginPositionEntry();
+        values.forEach(builder::append);
+        builder.endPositionEntry();
+      }
+    }
+  }
+
+  /** Takes the commands' output; false once the answer is full. */
+  boolean add(Page page) {
+    if (full || page.positionCount() == 0) {
+      return !full;
+    }
+    held.add(page);
+    heldRows += page.positionCount();
+    while (!full && heldRows >= rowsOfNextPage()) {
+      handOn(rowsOfNextPage());
+    }
+    return !full;
+  }
+
+  /** The commands' output is over: the rows still held go out. */
+  void finish() {
+    while (!full && heldRows > 0) {
+      handOn(Math.min(heldRows, rowsOfNextPage()));
+    }
+    held.clear();
+    control.extracted(clock.take());
+  }
+
+  /** The rows of the next page: a whole page, or what room the answer has left. */
+  private int rowsOfNextPage() {
+    long room = results.maxRows() - results.collector().rows();
+    return (int) Math.max(1, Math.min(pageSize, room));
+  }
+
+  /** Hands on the first {@code count} held rows as one page. */
+  private void handOn(int count) {
+    List<Page> pages = new ArrayList<>();
+    List<int[]> ranges = new ArrayList<>(); // [from, to) of each page
+    int left = count;
+    while (left > 0) {
+      Page page = held.getFirst();
+      int to = Math.min(page.positionCount(), heldFrom + left);
+      pages.add(page);
+      ranges.add(new int[] {heldFrom, to});
+      left -= to - heldFrom;
+      if (to == page.positionCount()) {
+        held.removeFirst();
+        heldFrom = 0;
+      } else {
+        heldFrom = to;
+      }
+    }
+    heldRows -= count;
+    full = !results.add(page(pages, ranges, count));
+  }
+
+  /** The rows {@code ranges} of {@code pages} as the row engine's collector makes them a page. */
+  private Page page(List<Page> pages, List<int[]> ranges, int count) {
+    Set<String> names = new LinkedHashSet<>(DEFAULT_ORDER);
+    for (int i = 0; i < pages.size(); i++) {
+      Page page = pages.get(i);
+      int column = page.schema().indexOf(FIELD_NAMES);
+      if (column < 0) {
+        continue;
+      }
+      Block block = page.block(column);
+      for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
+        for (Object name : block.getValues(p)) {
+          names.add((String) name);
+        }
+      }
+    }
+    boolean whole =
+        pages.size() == 1
+            && ranges.get(0)[0] == 0
+            && ranges.get(0)[1] == pages.get(0).positionCount();
+    Map<Long, FieldExtractor> extractors = new HashMap<>(); // by (page, position)
+    List<Schema.Column> columns = new ArrayList<>(names.size());
+    List<Block> blocks = new ArrayList<>(names.size());
+    for (String name : names) {
+      Block block = whole ? wholeColumn(pages.get(0), name) : null;
+      if (block == null) {
+        block = PageCollector.column(name, cells(name, pages, ranges, count, extractors));
+      }
+      columns.add(new Schema.Column(name, block.dataType()));
+      blocks.add(block);
+    }
+    return new Page(new Schema(columns), blocks, count);
+  }
+
+  /**
+   * A whole page's column as it stands, where no row of it needs extracting; else null. A default
+   * field never does, nor a field the commands read.
+   */
+  private Block wholeColumn(Page page, String name) {
+    int column = page.schema().indexOf(name);
+    if (column < 0) {
+      return null;
+    }
+    Block block = page.block(column);
+    if (DEFAULT_ORDER.contains(name) || read.contains(name) || !extract) {
+      return block;
+    }
+    for (int p = 0; p < block.positionCount(); p++) {
+      if (block.isNull(p)) {
+        return null;
+      }
+    }
+    return block;
+  }
+
+  /** Each row's values of {@code name}: its column's, else extracted from its {@code _raw}. */
+  private List<List<Object>> cells(
+      String name,
+      List<Page> pages,
+      List<int[]> ranges,
+      int count,
+      Map<Long, FieldExtractor> extractors) {
+    boolean extracts = extract && !DEFAULT_ORDER.contains(name) && !read.contains(name);
+    List<List<Object>> cells = new ArrayList<>(count);
+    for (int i = 0; i < pages.size(); i++) {
+      Page page = pages.get(i);
+      int column = page.schema().indexOf(name);
+      Block block = column < 0 ? null : page.block(column);
+      for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
+        if (block != null && !block.isNull(p)) {
+          cells.add(block.getValues(p));
+        } else if (extracts) {
+          long key = ((long) i << 32) | p;
+          FieldExtractor extractor = extractors.get(key);
+          if (extractor == null) {
+            extractor = extractor(page, p);
+            extractors.put(key, extractor);
+          }
+          FieldExtractor of = extractor;
+          cells.add(List.copyOf(clock.time(() -> of.values(name))));
+        } else {
+          cells.add(List.of());
+        }
+      }
+    }
+    return cells;
+  }
+
+  /** The search-time extraction of a row, from its {@code _raw} and {@code sourcetype}. */
+  private FieldExtractor extractor(Page page, int position) {
+    String raw = (String) page.block(page.schema().indexOf(EventFields.RAW)).getObject(position);
+    String sourcetype =
+        (String) page.block(page.schema().indexOf(EventFields.SOURCETYPE)).getObject(position);
+    return new FieldExtractor(raw, sourcetypes.forName(sourcetype));
+  }
+}

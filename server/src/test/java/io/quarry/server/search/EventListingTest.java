@@ -1,0 +1,167 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A plain event listing on pages ({@link EventListing}) gives the pages the row engine gives — page
+ * by page: the same rows in each, the same columns in the same order, the same types — over a real
+ * store holding more events than a page, whose events have index-time fields or not (in differing
+ * orders, some multivalued), key=value text naming an index-time field of other events (which the
+ * row engine's collector extracts for a row that lacks the field), and JSON objects (typed values);
+ * with filters, {@code sort}, {@code head} and {@code dedup} after the listing.
+ */
+class EventListingTest {
+  private static final String PASSWORD = "event-listing-pw";
+  private static final long SEED = new Random().nextLong();
+  private static final int EVENTS = 2_600;
+
+  @TempDir static Path dataDirectory;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = TestServers.start(dataDirectory, PASSWORD);
+    Random random = new Random(SEED);
+    StringBuilder envelopes = new StringBuilder();
+    for (int i = 0; i < EVENTS; i++) {
+      String event =
+          i % 13 == 0
+              ? "{\"n\": " + i + ", \"status\": " + (200 + random.nextInt(3)) + "}"
+              : "level="
+                  + (random.nextBoolean() ? "INFO" : "WARN")
+                  + " n="
+                  + i
+                  + (random.nextInt(5) == 0 ? " region=kv" + random.nextInt(3) : "")
+                  + (random.nextInt(9) == 0 ? " team=t1 team=t2" : "");
+      String fields =
+          switch (random.nextInt(12)) {
+            case 0 -> ",\"fields\":{\"region\":\"eu\"}";
+            case 1 -> ",\"fields\":{\"team\":[\"a\",\"b\"],\"region\":\"us\"}";
+            case 2 -> ",\"fields\":{\"region\":\"us\",\"zone\":\"z" + random.nextInt(2) + "\"}";
+            default -> "";
+          };
+      envelopes
+          .append("{\"time\":")
+          .append(1_767_225_600 + i)
+          .append(",\"host\":\"h")
+          .append(random.nextInt(3))
+          .append("\",\"sourcetype\":\"app\",\"event\":")
+          .append(com.fasterxml.jackson.databind.node.TextNode.valueOf(event))
+          .append(fields)
+          .append("}\n");
+    }
+    HttpResponse<String> sent =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/event"))
+                    .header("Authorization", "Splunk " + TestServers.TOKEN)
+                    .POST(HttpRequest.BodyPublishers.ofString(envelopes.toString()))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    server.close();
+  }
+
+  private static final List<String> LISTINGS =
+      List.of(
+          "*",
+          "region=eu",
+          "level=WARN",
+          "n=12*",
+          "* | head 1100",
+          "* | head 3",
+          "* | where n > 100 AND n < 1500 | head 700",
+          "* | search level=INFO n<2000",
+          "* | where status=201 OR region=\"us\"",
+          "* | sort n | head 1500",
+          "* | sort - _time | head 5",
+          "* | sort region, -n",
+          "* | dedup region",
+          "* | dedup team keepempty=true | head 2000",
+          "* | dedup zone, host",
+          "region=us OR team=a | sort - n",
+          "* | search zone=z1 | dedup 3 host",
+          "* | reverse | head 3",
+          "* | tail 1500",
+          "region=us | reverse");
+
+  @Test
+  void pagesAsTheRowEngine() throws Exception {
+    for (String query : LISTINGS) {
+      assertThat(pages(query, "pages"))
+          .as(query + " (seed " + SEED + ")")
+          .isEqualTo(pages(query, "rows"));
+    }
+  }
+
+  @Test
+  void runsWithoutRows() throws Exception {
+    for (String query : LISTINGS) {
+      assertThat(explain(query))
+          .as(query)
+          .containsEntry("engine", "pages")
+          .containsEntry("page_source", "events");
+      // the page engine alone: a row operator would fail the search
+      assertThat(pages(query, PageBatch.PAGES_ONLY)).as(query).isNotEmpty();
+    }
+    // commands that set fields row by row still run on rows
+    assertThat(explain("* | eval x=1")).containsEntry("engine", "rows");
+    assertThat(explain("* | rename n AS m")).containsEntry("engine", "rows");
+  }
+
+  /** The pages of a search's answer, written out: each page's columns and types, then its rows. */
+  private static List<String> pages(String query, String engine) throws Exception {
+    String before = System.getProperty(PageBatch.ENGINE_PROPERTY);
+    System.setProperty(PageBatch.ENGINE_PROPERTY, engine);
+    try {
+      List<String> written = new ArrayList<>();
+      server
+          .search()
+          .run(query, server.search().plan(query, null, null), page -> written.add(write(page)));
+      return written;
+    } finally {
+      if (before == null) {
+        System.clearProperty(PageBatch.ENGINE_PROPERTY);
+      } else {
+        System.setProperty(PageBatch.ENGINE_PROPERTY, before);
+      }
+    }
+  }
+
+  private static String write(Page page) {
+    StringBuilder out = new StringBuilder();
+    out.append(page.positionCount()).append(" rows ").append(page.schema().columns()).append('\n');
+    for (int p = 0; p < page.positionCount(); p++) {
+      for (Block block : page.blocks()) {
+        out.append(block.getValues(p)).append(" | ");
+      }
+      out.append('\n');
+    }
+    return out.toString();
+  }
+
+  private static java.util.Map<String, Object> explain(String query) {
+    return server.search().explain(server.search().plan(query, null, null));
+  }
+}
