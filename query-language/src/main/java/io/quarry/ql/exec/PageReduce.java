@@ -47,11 +47,12 @@ public final class PageReduce {
    * are the row adapter's batches ({@value PluginOperators#BATCH} rows) sharing one schema (an
    * aggregation's answer, a generator's, events whose columns a {@code table} fixed): a plugin
    * command runs on pages only where its input pages are still those batches (after {@code eval},
-   * {@code table}, {@code rename}, {@code bin}, {@code sort}, {@code head}; not after a filter or
-   * another plugin command), one reading every field only where they still share that schema; a
-   * plugin command {@link PageChain} runs on any pages (one that names its fields, or works field
-   * by field) runs here wherever it is. An aggregation is a stage too (a generator's {@code |
-   * makeresults | stats}, a second aggregation): its answer is fresh pages of one schema.
+   * {@code table}, {@code rename}, {@code bin}, {@code rex}, {@code lookup}, {@code sort}, {@code
+   * head}; not after a filter or another plugin command), one reading every field only where they
+   * still share that schema; a plugin command {@link PageChain} runs on any pages (one that names
+   * its fields, or works field by field) runs here wherever it is. An aggregation is a stage too (a
+   * generator's {@code | makeresults | stats}, a second aggregation): its answer is fresh pages of
+   * one schema.
    */
   public static boolean supports(List<Command> commands) {
     boolean batches = true; // whether the pages are still the row adapter's batches of the rows
@@ -90,22 +91,25 @@ public final class PageReduce {
                   || c instanceof io.quarry.ql.ast.ProjectCommand
                   || c instanceof io.quarry.ql.ast.RenameCommand
                   || c instanceof io.quarry.ql.ast.BinCommand
+                  || c instanceof io.quarry.ql.ast.RexCommand // row-local: position for position
+                  || c instanceof io.quarry.ql.ast.LookupCommand
                   || c instanceof SortCommand
                   || c instanceof HeadCommand);
       oneSchema =
           oneSchema
               && !(c instanceof SortCommand
                   || c instanceof DedupCommand
-                  || c instanceof ReorderCommand
-                  || plugin);
+                  || c instanceof ReorderCommand);
     }
     return true;
   }
 
   /** Whether a command reads every field a row has, or makes a new table of them. */
   private static boolean readsEveryField(Command command) {
-    return isPageCommand(command)
-        || command instanceof PluginCommand plugin && plugin.bound().requiredFields().contains("*");
+    return isPageCommand(command) && !(command instanceof io.quarry.ql.ast.ReturnCommand) // its own
+        || command instanceof PluginCommand plugin
+            && plugin.bound().requiredFields().contains("*")
+            && !PageChain.supports(List.of(command)); // field by field in place: reads its own
   }
 
   /**

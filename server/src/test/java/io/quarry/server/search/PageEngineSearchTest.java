@@ -70,8 +70,8 @@ class PageEngineSearchTest {
             "* | eval team=\"given\" | lookup people.csv user OUTPUTNEW team | table user, team",
             "* | lookup people.csv user AS sid OUTPUT team | table sid, team",
             "* | stats count, max(took) AS m by user | lookup people.csv user | fillnull value=none",
-            "* | stats sum(took) AS t, count by user | addtotals | foreach t count [eval"
-                + " <<FIELD>>=<<FIELD>>*2]",
+            "* | stats sum(took) AS t, count by user | foreach t count [eval <<FIELD>>=<<FIELD>>*2]",
+            "* | stats sum(took) AS t, count by user | addtotals",
             "* | stats count, max(took) AS m by sid | convert auto(*) | replace s* WITH S* IN sid",
             "| makeresults count=3 | eval s=\"a1b22\" | rex field=s max_match=0 \"(?<d>\\d+)\""
                 + " | table d",
