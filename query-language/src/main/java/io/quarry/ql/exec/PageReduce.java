@@ -5,8 +5,10 @@ import static java.util.Objects.requireNonNull;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
+import io.quarry.ql.ast.EventStatsCommand;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.SortCommand;
+import io.quarry.ql.ast.StreamStatsCommand;
 import io.quarry.ql.engine.BlockCopies;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,12 +17,14 @@ import java.util.function.Predicate;
 
 /**
  * The commands after an aggregation, on its pages: {@code sort} ({@link PageSort}), {@code head},
- * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), and every
- * command {@link PageChain} runs on pages ({@code eval}, {@code where}, {@code fields}, {@code
- * rename}, {@code bin}, streaming plugin commands …), one stage each, in order, into the search's
- * answer. The reduce side of a batch search when all of its commands are of these kinds; otherwise
- * the aggregation's pages go through the row commands. {@link #add} says when nothing more is
- * wanted: a {@code head} has its rows, or the answer is full.
+ * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), {@code
+ * eventstats} ({@link EventStatsStage}) and {@code streamstats} ({@link StreamStatsStage}) — the
+ * commands that depend on the order of all the pages, so never on a map side — and every command
+ * {@link PageChain} runs on pages ({@code eval}, {@code where}, {@code fields}, {@code rename},
+ * {@code bin}, streaming plugin commands …), one stage each, in order, into the search's answer.
+ * The reduce side of a batch search when all of its commands are of these kinds; otherwise the
+ * aggregation's pages go through the row commands. {@link #add} says when nothing more is wanted: a
+ * {@code head} has its rows, or the answer is full.
  */
 public final class PageReduce {
   private final PageChain chain;
@@ -35,6 +39,10 @@ public final class PageReduce {
                 c instanceof SortCommand
                     || c instanceof HeadCommand
                     || c instanceof DedupCommand
+                    || c instanceof EventStatsCommand eventstats
+                        && EventStatsStage.supports(eventstats)
+                    || c instanceof StreamStatsCommand streamstats
+                        && StreamStatsStage.supports(streamstats)
                     || PageChain.supports(List.of(c)));
   }
 
@@ -61,6 +69,9 @@ public final class PageReduce {
               yield stage;
             }
             case DedupCommand dedup -> dedup(dedup, evaluator, pageSize);
+            case EventStatsCommand eventstats ->
+                new EventStatsStage(eventstats, evaluator.memory(command.name()));
+            case StreamStatsCommand streamstats -> new StreamStatsStage(streamstats, evaluator);
             default -> PageChain.stage(command, evaluator);
           });
     }
