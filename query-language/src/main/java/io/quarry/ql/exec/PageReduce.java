@@ -18,13 +18,14 @@ import java.util.function.Predicate;
 /**
  * The commands after an aggregation, on its pages: {@code sort} ({@link PageSort}), {@code head},
  * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), {@code
- * eventstats} ({@link EventStatsStage}) and {@code streamstats} ({@link StreamStatsStage}) — the
- * commands that depend on the order of all the pages, so never on a map side — and every command
- * {@link PageChain} runs on pages ({@code eval}, {@code where}, {@code fields}, {@code rename},
- * {@code bin}, streaming plugin commands …), one stage each, in order, into the search's answer.
- * The reduce side of a batch search when all of its commands are of these kinds; otherwise the
- * aggregation's pages go through the row commands. {@link #add} says when nothing more is wanted: a
- * {@code head} has its rows, or the answer is full.
+ * eventstats} ({@link EventStatsStage}), {@code streamstats} ({@link StreamStatsStage}) and the
+ * built-in page operators {@code accum}, {@code delta}, {@code autoregress}, {@code trendline},
+ * {@code filldown} — the commands that depend on the order of all the pages, so never on a map side
+ * — and every command {@link PageChain} runs on pages ({@code eval}, {@code where}, {@code fields},
+ * {@code rename}, {@code bin}, streaming plugin commands …), one stage each, in order, into the
+ * search's answer. The reduce side of a batch search when all of its commands are of these kinds;
+ * otherwise the aggregation's pages go through the row commands. {@link #add} says when nothing
+ * more is wanted: a {@code head} has its rows, or the answer is full.
  */
 public final class PageReduce {
   private final PageChain chain;
@@ -43,7 +44,24 @@ public final class PageReduce {
                         && EventStatsStage.supports(eventstats)
                     || c instanceof StreamStatsCommand streamstats
                         && StreamStatsStage.supports(streamstats)
+                    || inOrder(c)
                     || PageChain.supports(List.of(c)));
+  }
+
+  /** The built-in centralized commands whose page operators need only the stream in order. */
+  private static final java.util.Set<String> IN_ORDER =
+      java.util.Set.of("accum", "delta", "autoregress", "trendline", "filldown");
+
+  /**
+   * Whether {@code command} is one of the built-in page operators that carry state from position to
+   * position ({@link #IN_ORDER}) and name the fields they read: driven directly on the one ordered
+   * stream a reduce is ({@link PageChain}'s plugin stage), never on a map side.
+   */
+  private static boolean inOrder(Command command) {
+    return command instanceof io.quarry.ql.ast.PluginCommand plugin
+        && plugin.kind() == io.quarry.plugin.api.command.CommandKind.CENTRALIZED
+        && IN_ORDER.contains(plugin.name())
+        && !plugin.bound().requiredFields().contains("*");
   }
 
   /**

@@ -22,10 +22,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * {@code eventstats} and {@code streamstats} on pages ({@link EventStatsStage}, {@link
  * StreamStatsStage} in a {@link PageReduce}) against {@link EventStatsOperator} and {@link
- * StreamStatsOperator} over the same input: random pages (whole numbers, decimals, numbers as text,
- * text, nulls, multivalues, a column some pages lack, {@code _time} mostly descending), every
- * result equal row by row and column by column, types included. A difference is a bug in one of the
- * two engines.
+ * StreamStatsOperator}, and {@code accum}, {@code delta}, {@code autoregress}, {@code trendline},
+ * {@code filldown} driven on pages against the same operators behind the row adapter, over the same
+ * input: random pages (whole numbers, decimals, numbers as text, text, nulls, multivalues, a column
+ * some pages lack, {@code _time} mostly descending), every result equal row by row and column by
+ * column, types included. A difference is a bug in one of the two engines.
  */
 class StatefulStagesTest {
   private static final Evaluator EVALUATOR =
@@ -56,6 +57,13 @@ class StatefulStagesTest {
         "streamstats latest(_time) AS _time, earliest(n) by t",
         "eval x=n*2 | streamstats sum(x) AS sx by t | eventstats max(sx) AS top | head 20",
         "sort -d | streamstats count | head 7",
+        "accum n",
+        "accum d AS total | accum n AS nt",
+        "delta n AS dn | delta d p=2",
+        "autoregress n p=1-3",
+        "trendline sma3(n) AS s, ema2(d)",
+        "filldown n, t, extra",
+        "filldown extra | streamstats count by extra | accum count",
       })
   void pagesAnswerAsRowsDo(String commands) {
     for (long seed = 0; seed < 25; seed++) {

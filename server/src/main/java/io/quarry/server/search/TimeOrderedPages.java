@@ -6,9 +6,11 @@ import io.quarry.codecs.store.ScanStats;
 import io.quarry.codecs.store.StoredEvent;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
+import io.quarry.ql.ast.EventStatsCommand;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.SortCommand;
+import io.quarry.ql.ast.StreamStatsCommand;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageReduce;
@@ -27,13 +29,14 @@ import java.util.function.Predicate;
  * Time-ordered mode (a search without an aggregation: events newest first) on pages, for a pipeline
  * whose answer has known columns: leading {@code rex} extractions the source runs itself, then
  * commands that all have page stages ({@link PageReduce}: {@code eval}, {@code where}, {@code
- * rename}, {@code bin}, streaming plugin commands, {@code sort}, {@code head}, {@code dedup} …)
- * among which a {@code table} or {@code fields} of literal names fixes the columns (the commands
- * before it read only the fields {@link PageChain#inputFields} names). The events become pages of
- * only the fields those commands read ({@link EventPages}, one source over the whole time-ordered
- * scan), and pages go through the stages to the answer; a {@code head} that has its rows stops the
- * scan. Any other pipeline — a plain event listing shows every field an event has, which no page
- * source can know beforehand — runs on rows.
+ * rename}, {@code bin}, streaming plugin commands, {@code sort}, {@code head}, {@code dedup},
+ * {@code eventstats}, {@code streamstats} …) among which a {@code table} or {@code fields} of
+ * literal names fixes the columns (the commands before it read only the fields {@link
+ * PageChain#inputFields} names). The events become pages of only the fields those commands read
+ * ({@link EventPages}, one source over the whole time-ordered scan), and pages go through the
+ * stages to the answer; a {@code head} that has its rows stops the scan. Any other pipeline — a
+ * plain event listing shows every field an event has, which no page source can know beforehand —
+ * runs on rows.
  */
 final class TimeOrderedPages {
   /**
@@ -60,6 +63,8 @@ final class TimeOrderedPages {
             .allMatch(
                 c ->
                     c instanceof DedupCommand
+                        || c instanceof EventStatsCommand
+                        || c instanceof StreamStatsCommand
                         || c instanceof SortCommand
                         || c instanceof HeadCommand
                         || PageChain.supports(List.of(c)))) {
@@ -72,8 +77,8 @@ final class TimeOrderedPages {
         }
         long smallestHead = pageSize;
         for (Command command : staged) {
-          if (command instanceof SortCommand) {
-            break; // a sort reads every event: a head after it sizes nothing
+          if (command instanceof SortCommand || command instanceof EventStatsCommand) {
+            break; // a sort (eventstats) reads every event: a head after it sizes nothing
           }
           if (command instanceof HeadCommand head) {
             smallestHead = Math.min(smallestHead, head.limit());
