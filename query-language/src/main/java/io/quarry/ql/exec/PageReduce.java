@@ -40,10 +40,6 @@ public final class PageReduce {
                 c instanceof SortCommand
                     || c instanceof HeadCommand
                     || c instanceof DedupCommand
-                    || c instanceof EventStatsCommand eventstats
-                        && EventStatsStage.supports(eventstats)
-                    || c instanceof StreamStatsCommand streamstats
-                        && StreamStatsStage.supports(streamstats)
                     || inOrder(c)
                     || PageChain.supports(List.of(c)));
   }
@@ -53,15 +49,23 @@ public final class PageReduce {
       java.util.Set.of("accum", "delta", "autoregress", "trendline", "filldown");
 
   /**
-   * Whether {@code command} is one of the built-in page operators that carry state from position to
-   * position ({@link #IN_ORDER}) and name the fields they read: driven directly on the one ordered
-   * stream a reduce is ({@link PageChain}'s plugin stage), never on a map side.
+   * Whether {@code command} needs the whole stream in order and has a page stage for it here:
+   * {@code eventstats} and {@code streamstats} whose functions all have page implementations, and
+   * the built-in page operators that carry state from position to position ({@link #IN_ORDER}),
+   * driven directly ({@link PageChain}'s plugin stage). Never a map side's stage.
    */
-  private static boolean inOrder(Command command) {
-    return command instanceof io.quarry.ql.ast.PluginCommand plugin
-        && plugin.kind() == io.quarry.plugin.api.command.CommandKind.CENTRALIZED
-        && IN_ORDER.contains(plugin.name())
-        && !plugin.bound().requiredFields().contains("*");
+  public static boolean inOrder(Command command) {
+    return switch (command) {
+      case EventStatsCommand eventstats -> EventStatsStage.supports(eventstats);
+      case StreamStatsCommand streamstats -> StreamStatsStage.supports(streamstats);
+      case io.quarry.ql.ast.PluginCommand plugin ->
+          plugin.kind() == io.quarry.plugin.api.command.CommandKind.CENTRALIZED
+              && IN_ORDER.contains(plugin.name())
+              // filldown of every field: a page without a column fills none of it, while the
+              // row adapter fills whatever its batches of rows happen to hold: rows only for now
+              && !plugin.bound().requiredFields().contains("*");
+      default -> false;
+    };
   }
 
   /**

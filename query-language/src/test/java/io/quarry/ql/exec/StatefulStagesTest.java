@@ -41,6 +41,8 @@ class StatefulStagesTest {
         "eventstats values(t), list(n), min(d), range(n) by extra",
         "eventstats median(d), stdev(n), mode(t), first(n), latest(t) by n, t",
         "eventstats count AS extra by mv, t",
+        "eventstats count AS t by mv",
+        "streamstats count AS d",
         "eventstats earliest(_time) AS _time, count(d) by t",
         "eventstats sum(n) AS t by t | where t > 3",
         "streamstats count",
@@ -63,6 +65,7 @@ class StatefulStagesTest {
         "autoregress n p=1-3",
         "trendline sma3(n) AS s, ema2(d)",
         "filldown n, t, extra",
+        "eval y=if(n>3, n, null()) | filldown y | accum y",
         "filldown extra | streamstats count by extra | accum count",
       })
   void pagesAnswerAsRowsDo(String commands) {

@@ -10,7 +10,6 @@ import io.quarry.ql.ast.EventStatsCommand;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.SortCommand;
-import io.quarry.ql.ast.StreamStatsCommand;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageReduce;
@@ -63,8 +62,7 @@ final class TimeOrderedPages {
             .allMatch(
                 c ->
                     c instanceof DedupCommand
-                        || c instanceof EventStatsCommand
-                        || c instanceof StreamStatsCommand
+                        || PageReduce.inOrder(c)
                         || c instanceof SortCommand
                         || c instanceof HeadCommand
                         || PageChain.supports(List.of(c)))) {
