@@ -8,6 +8,7 @@ import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.ast.EventStatsCommand;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.SortCommand;
+import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.ast.StreamStatsCommand;
 import io.quarry.ql.engine.BlockCopies;
 import java.util.ArrayList;
@@ -18,14 +19,15 @@ import java.util.function.Predicate;
 /**
  * The commands after an aggregation, on its pages: {@code sort} ({@link PageSort}), {@code head},
  * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), {@code
- * eventstats} ({@link EventStatsStage}), {@code streamstats} ({@link StreamStatsStage}) and the
- * built-in page operators {@code accum}, {@code delta}, {@code autoregress}, {@code trendline},
- * {@code filldown} — the commands that depend on the order of all the pages, so never on a map side
- * — and every command {@link PageChain} runs on pages ({@code eval}, {@code where}, {@code fields},
- * {@code rename}, {@code bin}, streaming plugin commands …), one stage each, in order, into the
- * search's answer. The reduce side of a batch search when all of its commands are of these kinds;
- * otherwise the aggregation's pages go through the row commands. {@link #add} says when nothing
- * more is wanted: a {@code head} has its rows, or the answer is full.
+ * eventstats} ({@link EventStatsStage}), {@code streamstats} ({@link StreamStatsStage}), {@code
+ * stats} ({@link AggregationStage}: after a generator or another aggregation) and the built-in page
+ * operators {@code accum}, {@code delta}, {@code autoregress}, {@code trendline}, {@code filldown}
+ * — the commands that depend on the order of all the pages, so never on a map side — and every
+ * command {@link PageChain} runs on pages ({@code eval}, {@code where}, {@code fields}, {@code
+ * rename}, {@code bin}, streaming plugin commands …), one stage each, in order, into the search's
+ * answer. The reduce side of a batch search when all of its commands are of these kinds; otherwise
+ * the aggregation's pages go through the row commands. {@link #add} says when nothing more is
+ * wanted: a {@code head} has its rows, or the answer is full.
  */
 public final class PageReduce {
   private final PageChain chain;
@@ -40,6 +42,7 @@ public final class PageReduce {
                 c instanceof SortCommand
                     || c instanceof HeadCommand
                     || c instanceof DedupCommand
+                    || c instanceof StatsCommand stats && AggregationStage.supports(stats)
                     || inOrder(c)
                     || PageChain.supports(List.of(c)));
   }
@@ -91,6 +94,8 @@ public final class PageReduce {
               yield stage;
             }
             case DedupCommand dedup -> dedup(dedup, evaluator, pageSize);
+            case StatsCommand aggregation ->
+                new AggregationStage(aggregation, evaluator.memory(command.name()), pageSize);
             case EventStatsCommand eventstats ->
                 new EventStatsStage(eventstats, evaluator.memory(command.name()));
             case StreamStatsCommand streamstats -> new StreamStatsStage(streamstats, evaluator);

@@ -23,10 +23,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code eventstats} and {@code streamstats} on pages ({@link EventStatsStage}, {@link
  * StreamStatsStage} in a {@link PageReduce}) against {@link EventStatsOperator} and {@link
  * StreamStatsOperator}, and {@code accum}, {@code delta}, {@code autoregress}, {@code trendline},
- * {@code filldown} driven on pages against the same operators behind the row adapter, over the same
- * input: random pages (whole numbers, decimals, numbers as text, text, nulls, multivalues, a column
- * some pages lack, {@code _time} mostly descending), every result equal row by row and column by
- * column, types included. A difference is a bug in one of the two engines.
+ * {@code filldown} driven on pages, and {@code stats} as a reduce stage ({@link AggregationStage}),
+ * against the same operators behind the row adapter, over the same input: random pages (whole
+ * numbers, decimals, numbers as text, text, nulls, multivalues, a column some pages lack, {@code
+ * _time} mostly descending), every result equal row by row and column by column, types included. A
+ * difference is a bug in one of the two engines.
  */
 class StatefulStagesTest {
   private static final Evaluator EVALUATOR =
@@ -60,6 +61,10 @@ class StatefulStagesTest {
         "eval x=n*2 | streamstats sum(x) AS sx by t | eventstats max(sx) AS top | head 20",
         "sort -d | streamstats count | head 7",
         "accum n",
+        "stats count, avg(d), values(t) by mv",
+        "streamstats count AS c by t | stats max(c) AS most, dc(n) by t | stats count by most",
+        "stats count",
+        "where n > 100 | stats count, sum(n)",
         "accum d AS total | accum n AS nt",
         "delta n AS dn | delta d p=2",
         "autoregress n p=1-3",

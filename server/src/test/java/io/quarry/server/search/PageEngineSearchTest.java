@@ -177,7 +177,11 @@ class PageEngineSearchTest {
             "* | streamstats window=2 global=false max(took) AS m by sid | table sid, took, m",
             "* | streamstats time_window=3s count AS recent | table _time, recent | head 4",
             "* | eval t=took*2 | eventstats avg(t) AS mean | where t > mean | table user, t,"
-                + " mean")) {
+                + " mean",
+            "* | accum took AS total | delta took AS d | table _time, took, total, d",
+            "| makeresults count=9 | streamstats count | eval odd=count%2"
+                + " | stats sum(count) AS s, count by odd",
+            "* | stats count by sid | stats avg(count) AS mean")) {
       assertThat(search(query, "pages-only")).as(query).isEqualTo(search(query, "rows"));
     }
     assertThat(explain("* | stats count by sid | streamstats count AS n"))
