@@ -10,6 +10,8 @@ import io.quarry.ql.ast.EventStatsCommand;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.SortCommand;
+import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.engine.aggregation.HashAggregationOperator;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageReduce;
@@ -30,12 +32,13 @@ import java.util.function.Predicate;
  * commands that all have page stages ({@link PageReduce}: {@code eval}, {@code where}, {@code
  * rename}, {@code bin}, streaming plugin commands, {@code sort}, {@code head}, {@code dedup},
  * {@code eventstats}, {@code streamstats} …) among which a {@code table} or {@code fields} of
- * literal names fixes the columns (the commands before it read only the fields {@link
- * PageChain#inputFields} names). The events become pages of only the fields those commands read
- * ({@link EventPages}, one source over the whole time-ordered scan), and pages go through the
- * stages to the answer; a {@code head} that has its rows stops the scan. Any other pipeline — a
- * plain event listing shows every field an event has, which no page source can know beforehand —
- * runs on rows.
+ * literal names fixes the columns, or a {@code stats} reads only its fields (after commands that
+ * need the events in order: {@code dedup}, {@code head}, {@code eventstats} …) — the commands
+ * before it read only the fields {@link PageChain#inputFields} names. The events become pages of
+ * only the fields those commands read ({@link EventPages}, one source over the whole time-ordered
+ * scan), and pages go through the stages to the answer; a {@code head} that has its rows stops the
+ * scan. Any other pipeline — a plain event listing shows every field an event has, which no page
+ * source can know beforehand — runs on rows.
  */
 final class TimeOrderedPages {
   /**
@@ -56,8 +59,11 @@ final class TimeOrderedPages {
       return null;
     }
     for (int cut = 0; cut < staged.size(); cut++) {
-      if (staged.get(cut) instanceof ProjectCommand project && fixesColumns(project)) {
-        List<Command> toCut = staged.subList(0, cut + 1);
+      // a stats reads only its fields: the commands before it need only those
+      boolean aggregates = staged.get(cut) instanceof StatsCommand;
+      if (staged.get(cut) instanceof ProjectCommand project && fixesColumns(project)
+          || aggregates) {
+        List<Command> toCut = staged.subList(0, aggregates ? cut : cut + 1);
         if (!toCut.stream()
             .allMatch(
                 c ->
@@ -68,15 +74,22 @@ final class TimeOrderedPages {
                         || PageChain.supports(List.of(c)))) {
           return null; // a command before the columns are fixed whose reads are not known
         }
-        Set<String> columns = new LinkedHashSet<>(project.patterns());
-        if (project.kind() == ProjectCommand.Kind.KEEP) {
+        Set<String> columns =
+            new LinkedHashSet<>(
+                aggregates
+                    ? HashAggregationOperator.inputFields((StatsCommand) staged.get(cut))
+                    : ((ProjectCommand) staged.get(cut)).patterns());
+        if (staged.get(cut) instanceof ProjectCommand project
+            && project.kind() == ProjectCommand.Kind.KEEP) {
           columns.add(EventFields.TIME); // fields keeps the internal fields, as the row command
           columns.add(EventFields.RAW);
         }
         long smallestHead = pageSize;
         for (Command command : staged) {
-          if (command instanceof SortCommand || command instanceof EventStatsCommand) {
-            break; // a sort (eventstats) reads every event: a head after it sizes nothing
+          if (command instanceof SortCommand
+              || command instanceof EventStatsCommand
+              || command instanceof StatsCommand) {
+            break; // a sort (eventstats, stats) reads every event: a head after it sizes nothing
           }
           if (command instanceof HeadCommand head) {
             smallestHead = Math.min(smallestHead, head.limit());

@@ -181,7 +181,12 @@ class PageEngineSearchTest {
             "* | accum took AS total | delta took AS d | table _time, took, total, d",
             "| makeresults count=9 | streamstats count | eval odd=count%2"
                 + " | stats sum(count) AS s, count by odd",
-            "* | stats count by sid | stats avg(count) AS mean")) {
+            "* | stats count by sid | stats avg(count) AS mean",
+            // time-ordered (a command before stats needs the events in order), stats on pages
+            "* | dedup user | stats count, values(sid) AS sids",
+            "* | head 3 | stats count",
+            "* | eventstats count AS n by user | where n > 1 | stats sum(took) AS s by user",
+            "* | streamstats count AS i | stats max(i) AS last, min(_time) AS first by sid")) {
       assertThat(search(query, "pages-only")).as(query).isEqualTo(search(query, "rows"));
     }
     assertThat(explain("* | stats count by sid | streamstats count AS n"))
