@@ -1,6 +1,9 @@
 package io.quarry.ql.exec;
 
 import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.DoubleBlock;
+import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Aggregation;
 import io.quarry.ql.ast.StatsCommand;
@@ -15,7 +18,8 @@ import java.util.Map;
  * aggregation's result, in the first's place), replacing the page's column of that name in place or
  * added at the end; a null result is no value; a position given no results keeps its own values.
  * Each column is typed as the row boundary types the rows the row command makes ({@link
- * PageCollector#column}), so a page answer equals the row engine's, types included.
+ * PageCollector#column}), so a page answer equals the row engine's, types included; a column of
+ * only numbers set on every position is built straight as a long or double block.
  */
 final class AssignedColumns {
   private final List<String> names = new ArrayList<>();
@@ -45,6 +49,11 @@ final class AssignedColumns {
     Page out = page;
     for (int c = 0; c < names.size(); c++) {
       String name = names.get(c);
+      Block numbers = numbers(name, function[c], results);
+      if (numbers != null) {
+        out = out.withColumn(name, numbers);
+        continue;
+      }
       Block own = page.block(name);
       List<List<Object>> cells = new ArrayList<>(positions);
       for (int p = 0; p < positions; p++) {
@@ -58,6 +67,56 @@ final class AssignedColumns {
       out = out.withColumn(name, PageCollector.column(name, cells));
     }
     return out;
+  }
+
+  /**
+   * The column straight from the results when every position has results and those of aggregation
+   * {@code f} are numbers or null (not all null): a long block (a timestamp one for {@code _time})
+   * or, with a fraction anywhere, a double block — as {@link PageCollector#column} types them, no
+   * cell list made. Null otherwise.
+   */
+  private static Block numbers(String name, int f, Object[][] results) {
+    boolean anyLong = false;
+    boolean anyDouble = false;
+    for (Object[] row : results) {
+      if (row == null) {
+        return null; // a position keeps its own values
+      }
+      switch (row[f]) {
+        case null -> {}
+        case Long l -> anyLong = true;
+        case Double d -> anyDouble = true;
+        default -> {
+          return null;
+        }
+      }
+    }
+    if (anyDouble) {
+      DoubleBlock.Builder builder = DoubleBlock.builder(results.length);
+      for (Object[] row : results) {
+        if (row[f] == null) {
+          builder.appendNull();
+        } else {
+          builder.append(((Number) row[f]).doubleValue());
+        }
+      }
+      return builder.build();
+    }
+    if (!anyLong) {
+      return null;
+    }
+    LongBlock.Builder builder =
+        LongBlock.builder(
+            name.equals(PageCollector.TIME_FIELD) ? DataType.TIMESTAMP : DataType.LONG,
+            results.length);
+    for (Object[] row : results) {
+      if (row[f] == null) {
+        builder.appendNull();
+      } else {
+        builder.append((Long) row[f]);
+      }
+    }
+    return builder.build();
   }
 
   /** A result as a position's values: none for null, a list's values for a multivalue. */
