@@ -106,6 +106,15 @@ public final class PageChain {
             sort.keys().forEach(key -> needed.add(key.field()));
         case io.quarry.ql.ast.HeadCommand head -> {} // a page stage of PageReduce: reads nothing
         case io.quarry.ql.ast.ReorderCommand reorder -> {} // reverse, tail (PageReduce): the same
+        case io.quarry.ql.ast.EventStatsCommand e -> statsFields(e.stats(), needed); // PageReduce's
+        case io.quarry.ql.ast.StreamStatsCommand s -> { // a page stage of PageReduce
+          statsFields(s.stats(), needed);
+          s.resetBefore().ifPresent(c -> fields(c, needed));
+          s.resetAfter().ifPresent(c -> fields(c, needed));
+          if (s.timeWindowMicros() > 0) {
+            needed.add(TimeField.NAME);
+          }
+        }
         default -> FieldStages.inputFields(commands.get(i), needed);
       }
     }
@@ -115,6 +124,18 @@ public final class PageChain {
   /** Whether a plugin command works on each field in place though it reads every field. */
   private static boolean fieldWise(PluginCommand plugin) {
     return plugin.bound() instanceof io.quarry.ql.command.FieldWise fields && fields.fieldWise();
+  }
+
+  /**
+   * {@code eventstats}/{@code streamstats}: their results are written (not needed before them
+   * without by-fields; with by-fields a row in no group keeps its own value, so a needed result
+   * name stays needed), their by-fields and functions' fields read.
+   */
+  private static void statsFields(io.quarry.ql.ast.StatsCommand stats, Set<String> needed) {
+    if (stats.groupBy().isEmpty()) {
+      stats.aggregations().forEach(a -> needed.remove(a.outputName()));
+    }
+    needed.addAll(io.quarry.ql.engine.aggregation.RunningGroups.inputFields(stats));
   }
 
   /** Whether an expression calls searchmatch(), which needs an event's raw text (rows only). */

@@ -6,10 +6,12 @@ import io.quarry.plugin.api.command.CommandKind;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
+import io.quarry.ql.ast.EventStatsCommand;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.ast.ReorderCommand;
 import io.quarry.ql.ast.SortCommand;
+import io.quarry.ql.ast.StreamStatsCommand;
 import io.quarry.ql.engine.BlockCopies;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import java.util.ArrayList;
@@ -20,13 +22,15 @@ import java.util.function.Predicate;
 /**
  * The commands after an aggregation, on its pages: {@code sort} ({@link PageSort}), {@code head},
  * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), {@code
- * reverse} and {@code tail} ({@link PageReorder}), plugin commands and the built-in commands
- * written as plugin operators ({@link PageCommands}), and every command {@link PageChain} runs on
- * pages ({@code eval}, {@code where}, {@code fields}, {@code rename}, {@code bin}, streaming plugin
- * commands …), one stage each, in order, into the search's answer. The reduce side of a batch
- * search when all of its commands are of these kinds; otherwise the aggregation's pages go through
- * the row commands. {@link #add} says when nothing more is wanted: a {@code head} has its rows, or
- * the answer is full.
+ * reverse} and {@code tail} ({@link PageReorder}), {@code eventstats} ({@link EventStatsStage}),
+ * {@code streamstats} ({@link StreamStatsStage}), the built-in page operators that carry state from
+ * position to position ({@code accum}, {@code delta} …), aggregations, plugin commands and the
+ * built-in commands written as plugin operators ({@link PageCommands}), and every command {@link
+ * PageChain} runs on pages ({@code eval}, {@code where}, {@code fields}, {@code rename}, {@code
+ * bin}, streaming plugin commands …), one stage each, in order, into the search's answer. The
+ * reduce side of a batch search when all of its commands are of these kinds; otherwise the
+ * aggregation's pages go through the row commands. {@link #add} says when nothing more is wanted: a
+ * {@code head} has its rows, or the answer is full.
  */
 public final class PageReduce {
   private final PageChain chain;
@@ -64,6 +68,13 @@ public final class PageReduce {
                       || command.kind() == CommandKind.CENTRALIZED)
               || isPageCommand(c);
       boolean chainStage = PageChain.supports(List.of(c)); // runs on any pages, as on the map side
+      if (inOrder(c)) {
+        // position for position over the ordered stream, whatever the pages' sizes (their own
+        // operators, compared with the rows on random pages); the columns they add may be typed
+        // page by page
+        oneSchema = false;
+        continue;
+      }
       if (plugin && !chainStage) {
         if (!batches || readsEveryField(c) && !oneSchema) {
           return false;
@@ -132,6 +143,30 @@ public final class PageReduce {
             && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND;
   }
 
+  /** The built-in centralized commands whose page operators need only the stream in order. */
+  private static final java.util.Set<String> IN_ORDER =
+      java.util.Set.of("accum", "delta", "autoregress", "trendline", "filldown");
+
+  /**
+   * Whether {@code command} needs the whole stream in order and has a page stage for it here:
+   * {@code eventstats} and {@code streamstats} whose functions all have page implementations, and
+   * the built-in page operators that carry state from position to position ({@link #IN_ORDER}),
+   * driven directly ({@link PageChain}'s plugin stage). Never a map side's stage.
+   */
+  public static boolean inOrder(Command command) {
+    return switch (command) {
+      case EventStatsCommand eventstats -> EventStatsStage.supports(eventstats);
+      case StreamStatsCommand streamstats -> StreamStatsStage.supports(streamstats);
+      case io.quarry.ql.ast.PluginCommand plugin ->
+          plugin.kind() == io.quarry.plugin.api.command.CommandKind.CENTRALIZED
+              && IN_ORDER.contains(plugin.name())
+              // filldown of every field: a page without a column fills none of it, while the
+              // row adapter fills whatever its batches of rows happen to hold: rows only for now
+              && !plugin.bound().requiredFields().contains("*");
+      default -> false;
+    };
+  }
+
   /**
    * The stages of {@code commands} (see {@link #supports}), stages {@code firstStage}, … of the
    * search, feeding {@code end}, which answers false once it takes no more pages.
@@ -168,6 +203,9 @@ public final class PageReduce {
             case io.quarry.ql.ast.ReturnCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
             case io.quarry.ql.ast.SubsearchCommand c ->
                 PageChain.stage(PageCommands.of(c), evaluator);
+            case EventStatsCommand eventstats ->
+                new EventStatsStage(eventstats, evaluator.memory(command.name()));
+            case StreamStatsCommand streamstats -> new StreamStatsStage(streamstats, evaluator);
             default -> PageChain.stage(command, evaluator);
           });
     }

@@ -139,8 +139,10 @@ final class TimeOrderedPages {
   private static int smallestHead(List<Command> staged, int pageSize) {
     long smallestHead = pageSize;
     for (Command command : staged) {
-      if (command instanceof SortCommand || command instanceof io.quarry.ql.ast.ReorderCommand) {
-        break; // a sort, reverse or tail reads every event: a head after it sizes nothing
+      if (command instanceof SortCommand
+          || command instanceof io.quarry.ql.ast.ReorderCommand
+          || command instanceof io.quarry.ql.ast.EventStatsCommand) {
+        break; // a sort, reverse, tail, eventstats reads every event: a head after it sizes none
       }
       if (command instanceof HeadCommand head) {
         smallestHead = Math.min(smallestHead, head.limit());

@@ -249,6 +249,41 @@ class PageEngineSearchTest {
   }
 
   @Test
+  void eventStatsAndStreamStatsRunOnPagesOnlyAsTheRowEngine() throws Exception {
+    // pages-only fails a search that would run a row operator: each of these runs on pages end to
+    // end (after an aggregation, after a generator, in time-ordered mode with fixed columns)
+    for (String query :
+        List.of(
+            "* | stats count by sid, user | eventstats sum(count) AS total by user",
+            "* | stats count by sid | streamstats count AS n, sum(count) AS running",
+            "* | stats count by user, sid | streamstats current=false window=2 values(sid) by user",
+            "| makeresults count=7 | streamstats count | eval odd=count%2"
+                + " | eventstats max(count) AS most by odd | table count, odd, most",
+            "| makeresults count=5 | streamstats count | streamstats reset_after=\"(count=3)\""
+                + " sum(count) AS s | table count, s",
+            "* | eventstats count AS n, dc(user) AS users by sid | table _time, sid, user, n, users",
+            "* | streamstats count, avg(took) AS mean by user | table _time, user, took, count,"
+                + " mean",
+            "* | streamstats window=2 global=false max(took) AS m by sid | table sid, took, m",
+            "* | streamstats time_window=3s count AS recent | table _time, recent | head 4",
+            "* | eval t=took*2 | eventstats avg(t) AS mean | where t > mean | table user, t,"
+                + " mean",
+            "* | accum took AS total | delta took AS d | table _time, took, total, d",
+            "| makeresults count=9 | streamstats count | eval odd=count%2"
+                + " | stats sum(count) AS s, count by odd",
+            "* | stats count by sid | stats avg(count) AS mean",
+            // time-ordered (a command before stats needs the events in order), stats on pages
+            "* | dedup user | stats count, values(sid) AS sids",
+            "* | head 3 | stats count",
+            "* | eventstats count AS n by user | where n > 1 | stats sum(took) AS s by user",
+            "* | streamstats count AS i | stats max(i) AS last, min(_time) AS first by sid")) {
+      assertThat(search(query, "pages-only")).as(query).isEqualTo(search(query, "rows"));
+    }
+    assertThat(explain("* | stats count by sid | streamstats count AS n"))
+        .containsEntry("reduce_on_pages", true);
+  }
+
+  @Test
   void explainShowsTopAndDedupOnPages() {
     assertThat(explain("* | rex \"user=(?<u>\\w+)\" | top u"))
         .containsEntry("engine", "pages")

@@ -58,12 +58,11 @@ class RowStagesSearchTest {
 
   @Test
   void pagesOnlyRefusesARowCommandNamingIt() throws Exception {
-    assertThatThrownBy(
-            () -> run("| makeresults count=2 | eventstats count | table count", "pages-only"))
+    assertThatThrownBy(() -> run("| makeresults count=2 | transpose | table column", "pages-only"))
         .isInstanceOf(RowStages.RowEngineRefused.class)
-        .hasMessageContaining("makeresults, eventstats, table would run on the row engine");
-    assertThat(run("| makeresults count=2 | eventstats count | table count", "pages").rowStages())
-        .containsExactly("makeresults", "eventstats", "table");
+        .hasMessageContaining("makeresults, transpose, table would run on the row engine");
+    assertThat(run("| makeresults count=2 | transpose | table column", "pages").rowStages())
+        .containsExactly("makeresults", "transpose", "table");
   }
 
   @Test

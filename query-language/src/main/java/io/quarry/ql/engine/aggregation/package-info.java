@@ -4,12 +4,13 @@
  * io.quarry.ql.engine.aggregation.GroupingFunction}), the group keys ({@link
  * io.quarry.ql.engine.aggregation.GroupKeys}), and the operator that feeds pages through them and
  * emits the answer as typed pages ({@link
- * io.quarry.ql.engine.aggregation.HashAggregationOperator}). The arithmetic is the row engine's
- * ({@code StatsOperator}), so an answer does not depend on which engine ran it. The other page
- * aggregations ({@link io.quarry.ql.engine.aggregation.TopAggregation}, {@code
- * exec.ChartAggregation}) share the batch contract ({@link
- * io.quarry.ql.engine.aggregation.PageAggregator}); a source that counts in place of rows (the
- * index shortcuts, {@link io.quarry.ql.engine.aggregation.CountShortcut}) hands them intermediate
- * state as pages ({@link io.quarry.ql.engine.aggregation.CountPages}).
+ * io.quarry.ql.engine.aggregation.HashAggregationOperator}); the same keys and states fed position
+ * by position and read at any moment for {@code eventstats} and {@code streamstats} ({@link
+ * io.quarry.ql.engine.aggregation.RunningGroups}). The arithmetic is the row engine's ({@code
+ * StatsOperator}), so an answer does not depend on which engine ran it. The other page aggregations
+ * ({@link io.quarry.ql.engine.aggregation.TopAggregation}, {@code exec.ChartAggregation}) share the
+ * batch contract ({@link io.quarry.ql.engine.aggregation.PageAggregator}); a source that counts in
+ * place of rows (the index shortcuts, {@link io.quarry.ql.engine.aggregation.CountShortcut}) hands
+ * them intermediate state as pages ({@link io.quarry.ql.engine.aggregation.CountPages}).
  */
 package io.quarry.ql.engine.aggregation;
