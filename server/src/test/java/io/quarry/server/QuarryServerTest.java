@@ -692,7 +692,7 @@ class QuarryServerTest {
     assertThat(
             JSON.readTree(
                     client.explain(
-                        "index=web | eval x=1 | stats count by host | streamstats count",
+                        "index=web | eval x=1 | stats count by host | transaction host",
                         null,
                         null))
                 .get("reduce_on_pages")

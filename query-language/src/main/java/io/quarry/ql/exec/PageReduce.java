@@ -69,9 +69,9 @@ public final class PageReduce {
               || isPageCommand(c);
       boolean chainStage = PageChain.supports(List.of(c)); // runs on any pages, as on the map side
       if (inOrder(c)) {
-        // position for position over the ordered stream, whatever the pages' sizes (their own
-        // operators, compared with the rows on random pages); the columns they add may be typed
-        // page by page
+        // eventstats, streamstats, accum … of named fields: position for position over the
+        // ordered stream, whatever the pages' sizes (StatefulStagesTest compares them with the
+        // row operators on random pages); the columns they add may be typed page by page
         oneSchema = false;
         continue;
       }
@@ -88,7 +88,8 @@ public final class PageReduce {
           || c instanceof HeadCommand
           || c instanceof DedupCommand
           || c instanceof ReorderCommand
-          || chainStage)) {
+          || chainStage
+          || inOrder(c))) {
         return false;
       }
       // a plugin operator types and fills over its input page, which must then be the batch the

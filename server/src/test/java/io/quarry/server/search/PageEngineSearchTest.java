@@ -326,7 +326,7 @@ class PageEngineSearchTest {
         .containsEntry("page_source_fields", List.of("user"));
     assertThat(explain("| makeresults count=2 | eval s=\"a1\" | rex field=s \"(?<d>\\d)\""))
         .containsEntry("engine", "pages");
-    assertThat(explain("| makeresults | streamstats count")).containsEntry("engine", "rows");
+    assertThat(explain("| makeresults | eval u=1 | transaction u")).containsEntry("engine", "rows");
     assertThat(explain("| makeresults count=3 | stats count")).containsEntry("engine", "pages");
     assertThat(explain("| gentimes start=04/11/2021 end=04/14/2021 | where starttime > 0"))
         .containsEntry("engine", "pages");

@@ -58,11 +58,12 @@ class RowStagesSearchTest {
 
   @Test
   void pagesOnlyRefusesARowCommandNamingIt() throws Exception {
-    assertThatThrownBy(() -> run("| makeresults count=2 | transpose | table column", "pages-only"))
+    String query = "| makeresults count=2 | eval u=1 | transaction u | table u";
+    assertThatThrownBy(() -> run(query, "pages-only"))
         .isInstanceOf(RowStages.RowEngineRefused.class)
-        .hasMessageContaining("makeresults, transpose, table would run on the row engine");
-    assertThat(run("| makeresults count=2 | transpose | table column", "pages").rowStages())
-        .containsExactly("makeresults", "transpose", "table");
+        .hasMessageContaining("makeresults, eval, transaction, table would run on the row engine");
+    assertThat(run(query, "pages").rowStages())
+        .containsExactly("makeresults", "eval", "transaction", "table");
   }
 
   @Test
