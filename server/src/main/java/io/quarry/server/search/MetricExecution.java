@@ -9,6 +9,7 @@ import io.quarry.ql.ast.MstatsCommand;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.HeadOperator;
 import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.Pipelines;
 import io.quarry.ql.exec.RowSink;
 import io.quarry.ql.exec.StageStats;
@@ -56,33 +57,42 @@ final class MetricExecution {
     List<String> indexes = metricSearch.store().resolve(plan.indexPatterns());
     PageCollector collector = new PageCollector(SearchService.PAGE_SIZE, pages);
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
-    RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
     if (metric instanceof MstatsCommand mstats && mstats.prestats()) {
       return prestats(plan, mstats, indexes, control, pages, started, evaluator, pluginWarnings);
     }
-    // mstats or mpreview with nothing after it answers in typed pages; anything else feeds rows on
+    // mstats or mpreview with nothing after it answers in typed pages; so does any metric command
+    // whose following commands all have page stages; anything else feeds rows on
     boolean direct =
         plan.pipeline().isEmpty()
             && (metric instanceof MstatsCommand
                 || metric instanceof io.quarry.ql.ast.MpreviewCommand);
+    boolean onPages = direct || onPages(plan);
     io.quarry.server.search.metric.MetricSearch.Result result =
         metricSearch.run(
             metric,
             plan,
             indexes,
-            maxResultRows,
+            // mpreview stops reading at the answer's limit on either engine; mstats' groups are
+            // all wanted by the commands after it (the answer's end cuts them)
+            metric instanceof MstatsCommand && !plan.pipeline().isEmpty()
+                ? Long.MAX_VALUE
+                : maxResultRows,
             control::shouldStop,
-            direct ? SearchService.PAGE_SIZE : 0,
+            onPages ? SearchService.PAGE_SIZE : 0,
             memory);
     long rows;
-    long emitted = 0;
-    if (direct) {
-      for (Page page : result.pages()) {
-        pages.accept(page);
-        emitted += page.positionCount();
-      }
-      rows = emitted;
+    long emitted;
+    if (onPages) {
+      PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
+      rows =
+          GeneratorRun.feedPages(
+              result.pages().iterator(),
+              new PageReduce(
+                  plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE),
+              control);
+      emitted = collector.rows();
     } else {
+      RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
       evaluator.rowStages().enter(metric.name()); // its rows go through the row commands
       RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
       rows = GeneratorRun.feed(result.rows().stream(), pipeline, control);
@@ -122,6 +132,15 @@ final class MetricExecution {
         messages,
         java.util.Optional.of(scan),
         evaluator.rowStages().names());
+  }
+
+  /**
+   * Whether a metric command's search runs on pages: its answer (or, with {@code prestats=true},
+   * its points) as typed pages into {@link PageReduce} when every command after it has a page stage
+   * there; else its rows go through the row commands (and are recorded as row stages).
+   */
+  static boolean onPages(SearchPlan plan) {
+    return PageBatch.enabled() && PageReduce.supports(plan.pipeline());
   }
 
   /**
@@ -177,21 +196,48 @@ final class MetricExecution {
       throws IOException {
     PageCollector collector = new PageCollector(SearchService.PAGE_SIZE, pages);
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
-    RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
-    evaluator.rowStages().enter(mstats.name()); // its points are rows into the row commands
-    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
     AtomicLong fed = new AtomicLong();
-    io.quarry.codecs.metricstore.MetricScanStats scan =
-        metricSearch.prestats(
-            mstats,
-            plan,
-            indexes,
-            row -> {
-              fed.incrementAndGet();
-              return pipeline.accept(row);
-            },
-            control::shouldStop);
-    pipeline.finish();
+    io.quarry.codecs.metricstore.MetricScanStats scan;
+    if (onPages(plan)) {
+      PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
+      PageReduce pipeline =
+          new PageReduce(
+              plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE);
+      try {
+        scan =
+            metricSearch.prestatsPages(
+                mstats,
+                plan,
+                indexes,
+                SearchService.PAGE_SIZE,
+                page -> {
+                  if (control.readAndCheck(page.positionCount())) {
+                    return false;
+                  }
+                  fed.addAndGet(page.positionCount());
+                  return pipeline.add(page);
+                },
+                control::shouldStop);
+        pipeline.finish();
+      } finally {
+        pipeline.close();
+      }
+    } else {
+      RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
+      evaluator.rowStages().enter(mstats.name()); // its points are rows into the row commands
+      RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
+      scan =
+          metricSearch.prestats(
+              mstats,
+              plan,
+              indexes,
+              row -> {
+                fed.incrementAndGet();
+                return pipeline.accept(row);
+              },
+              control::shouldStop);
+      pipeline.finish();
+    }
     List<String> messages = new ArrayList<>(plan.messages());
     if (indexes.isEmpty()) {
       messages.add("mstats reads no index: name a metric index in its where clause (index=<name>)");
