@@ -26,9 +26,10 @@ import java.util.function.Consumer;
 /**
  * Runs a plan whose generator is a command over metric indexes ({@code mstats}, {@code mcatalog},
  * {@code mpreview}) for {@link SearchService}: the metric store answers through {@link
- * MetricSearch}; mstats or mpreview with nothing after it hands its typed pages on as they are,
- * {@code prestats=true} streams points into the pipeline, everything else feeds rows to the row
- * pipeline. The stats name the buckets, series, chunks and points read and skipped.
+ * MetricSearch}; its answer as typed pages (with {@code prestats=true}, its points as they are
+ * scanned) through {@link PageReduce} when every command after it has a page stage there ({@link
+ * #onPages}), else as rows through the row pipeline. The stats name the buckets, series, chunks and
+ * points read and skipped.
  */
 final class MetricExecution {
   private final MetricSearch metricSearch;
@@ -181,8 +182,9 @@ final class MetricExecution {
   }
 
   /**
-   * {@code mstats prestats=true}: the points stream as rows into the pipeline (its {@code stats},
-   * {@code timechart} … aggregate them) while the metric store is scanned.
+   * {@code mstats prestats=true}: the points stream into the pipeline (its {@code stats}, {@code
+   * timechart} … aggregate them) while the metric store is scanned, as pages when the pipeline has
+   * page stages, else as rows.
    */
   private SearchStats prestats(
       SearchPlan plan,
