@@ -38,9 +38,10 @@ public final class PageReduce {
    * command that reads every field and a centralized one (the built-in {@code fillnull} of every
    * field, {@code addtotals}, {@code foreach}, {@code convert auto(*)} …) and the built-in page
    * commands {@code format}, {@code return} and {@code append} ({@link PageCommands}; not {@code
-   * join}/{@code appendcols}, whose operators answer by the row adapter's hidden row column): here
-   * the pages hold every field their results have and arrive in order on one thread, so the
-   * command's own operator is driven over them as it is.
+   * join}/{@code appendcols}, whose operators answer by the row adapter's hidden row column), and
+   * {@code mstats prestats=true append=true} ({@link MstatsAppendStage}): here the pages hold every
+   * field their results have and arrive in order on one thread, so the command's own operator is
+   * driven over them as it is.
    */
   public static boolean supports(List<Command> commands) {
     return commands.stream()
@@ -54,6 +55,7 @@ public final class PageReduce {
                     || c instanceof ReturnCommand
                     || c instanceof SubsearchCommand sub
                         && sub.kind() == SubsearchCommand.Kind.APPEND
+                    || c instanceof io.quarry.ql.ast.MstatsCommand mstats && mstats.append()
                     || c instanceof PluginCommand plugin
                         && (plugin.kind() == CommandKind.STREAMING
                             || plugin.kind() == CommandKind.CENTRALIZED)
@@ -87,6 +89,8 @@ public final class PageReduce {
                 new PageChain.PluginStage(PageCommands.of(format), evaluator);
             case ReturnCommand ret -> new PageChain.PluginStage(PageCommands.of(ret), evaluator);
             case SubsearchCommand sub -> new PageChain.PluginStage(PageCommands.of(sub), evaluator);
+            case io.quarry.ql.ast.MstatsCommand mstats when mstats.append() ->
+                new MstatsAppendStage(mstats, evaluator, pageSize, headsFrom(heads.size()));
             case Command aggregation when PageAggregator.supports(aggregation) ->
                 new Aggregation(
                     PageAggregator.of(
@@ -183,6 +187,12 @@ public final class PageReduce {
   /** Releases what the stages hold. */
   public void close() {
     chain.close();
+  }
+
+  /** Whether the answer is full or a head from the {@code first}-th on (one after a stage) is. */
+  private java.util.function.BooleanSupplier headsFrom(int first) {
+    return () ->
+        full || heads.subList(first, heads.size()).stream().anyMatch(h -> h.remaining == 0);
   }
 
   private boolean wantsNoMore() {

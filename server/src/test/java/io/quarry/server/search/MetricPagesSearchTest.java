@@ -132,7 +132,17 @@ class MetricPagesSearchTest {
             "| mstats prestats=true avg(cpu.*) where index=m span=2m"
                 + " | stats avg(cpu.user) AS u, avg(cpu.sys) AS s, count by _time | head 4",
             "| mstats prestats=true max(cpu.sys) where index=m | table _time, host, dc, cpu.sys"
-                + " | head 3")) {
+                + " | head 3",
+            // mstats append=true later in the pipeline: its points as pages after the others
+            "| mstats prestats=true avg(cpu.user) where index=m host=h1 span=1m"
+                + " | mstats prestats=true append=true avg(cpu.sys) where index=m host=h2 span=1m"
+                + " | timechart span=5m avg(cpu.user) AS u, avg(cpu.sys) AS s",
+            "| makeresults count=2 | eval made=1"
+                + " | mstats prestats=t append=t count(net.bytes) where index=m host=h2"
+                + " | head 4 | fields - _time",
+            "| makeresults count=3 | head 1 | eval made=1"
+                + " | mstats prestats=t append=t max(cpu.user) where index=m host=h3"
+                + " | stats count, count(made) AS made, max(cpu.user) AS m by host")) {
       Table onPages = search(query, "pages-only");
       assertThat(onPages.rows()).as(query).isNotEmpty();
       assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
@@ -149,6 +159,11 @@ class MetricPagesSearchTest {
     assertThat(
             explain(
                 "| mstats prestats=true avg(cpu.user) where index=m span=1m | timechart avg(cpu.user)"))
+        .containsEntry("engine", "pages");
+    assertThat(
+            explain(
+                "| makeresults | mstats prestats=t append=t count(cpu.user) where index=m"
+                    + " | stats count"))
         .containsEntry("engine", "pages");
     assertThat(explain("| mstats avg(cpu.user) where index=m by host | streamstats count"))
         .containsEntry("engine", "rows");
