@@ -22,4 +22,20 @@ public interface MetricAppend {
    */
   java.util.List<String> append(MstatsCommand command, Predicate<Row> rows, BooleanSupplier stopped)
       throws IOException;
+
+  /**
+   * As {@link #append}, the points as typed pages of at most {@code pageSize} positions (the fields
+   * of a prestats row: {@code _time}, the dimensions, {@code metric_name}, {@code index}, a double
+   * column per metric), handed to {@code pages} until it answers false. A source that has no pages
+   * hands each point on as {@link #append} does, through {@code rows}.
+   */
+  default java.util.List<String> appendPages(
+      MstatsCommand command,
+      int pageSize,
+      Predicate<io.quarry.plugin.api.data.Page> pages,
+      BooleanSupplier stopped)
+      throws IOException {
+    throw new UnsupportedOperationException(
+        "this metric source hands mstats append=true its points as rows only");
+  }
 }

@@ -56,7 +56,7 @@ public final class PageReduce {
    * still share that schema; a plugin command {@link PageChain} runs on any pages (one that names
    * its fields, or works field by field) runs here wherever it is. An aggregation is a stage too (a
    * generator's {@code | makeresults | stats}, a second aggregation): its answer is fresh pages of
-   * one schema.
+   * one schema; so is {@code mstats prestats=true append=true} ({@link MstatsAppendStage}).
    */
   public static boolean supports(List<Command> commands) {
     boolean batches = true; // whether the pages are still the row adapter's batches of the rows
@@ -68,6 +68,13 @@ public final class PageReduce {
                       || command.kind() == CommandKind.CENTRALIZED)
               || isPageCommand(c);
       boolean chainStage = PageChain.supports(List.of(c)); // runs on any pages, as on the map side
+      if (c instanceof io.quarry.ql.ast.MstatsCommand mstats && mstats.append()) {
+        // mstats prestats=true append=true (MstatsAppendStage): the pages before it, then its
+        // points as pages of another shape
+        batches = false;
+        oneSchema = false;
+        continue;
+      }
       if (inOrder(c)) {
         // eventstats, streamstats, accum … of named fields: position for position over the
         // ordered stream, whatever the pages' sizes (StatefulStagesTest compares them with the
@@ -191,6 +198,8 @@ public final class PageReduce {
               yield stage;
             }
             case DedupCommand dedup -> dedup(dedup, evaluator, pageSize);
+            case io.quarry.ql.ast.MstatsCommand mstats when mstats.append() ->
+                new MstatsAppendStage(mstats, evaluator, pageSize, headsFrom(heads.size()));
             case Command aggregation when PageAggregator.supports(aggregation) ->
                 new Aggregation(
                     PageAggregator.of(
@@ -296,6 +305,12 @@ public final class PageReduce {
     if (paging != null) {
       paging.close();
     }
+  }
+
+  /** Whether the answer is full or a head from the {@code first}-th on (one after a stage) is. */
+  private java.util.function.BooleanSupplier headsFrom(int first) {
+    return () ->
+        full || heads.subList(first, heads.size()).stream().anyMatch(h -> h.remaining == 0);
   }
 
   private boolean wantsNoMore() {

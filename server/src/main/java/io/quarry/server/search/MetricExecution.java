@@ -9,6 +9,7 @@ import io.quarry.ql.ast.MstatsCommand;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.HeadOperator;
 import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.Pipelines;
 import io.quarry.ql.exec.RowSink;
 import io.quarry.ql.exec.StageStats;
@@ -25,9 +26,10 @@ import java.util.function.Consumer;
 /**
  * Runs a plan whose generator is a command over metric indexes ({@code mstats}, {@code mcatalog},
  * {@code mpreview}) for {@link SearchService}: the metric store answers through {@link
- * MetricSearch}; mstats or mpreview with nothing after it hands its typed pages on as they are,
- * {@code prestats=true} streams points into the pipeline, everything else feeds rows to the row
- * pipeline. The stats name the buckets, series, chunks and points read and skipped.
+ * MetricSearch}; its answer as typed pages (with {@code prestats=true}, its points as they are
+ * scanned) through {@link PageReduce} when every command after it has a page stage there ({@link
+ * #onPages}), else as rows through the row pipeline. The stats name the buckets, series, chunks and
+ * points read and skipped.
  */
 final class MetricExecution {
   private final MetricSearch metricSearch;
@@ -56,33 +58,42 @@ final class MetricExecution {
     List<String> indexes = metricSearch.store().resolve(plan.indexPatterns());
     PageCollector collector = new PageCollector(SearchService.PAGE_SIZE, pages);
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
-    RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
     if (metric instanceof MstatsCommand mstats && mstats.prestats()) {
       return prestats(plan, mstats, indexes, control, pages, started, evaluator, pluginWarnings);
     }
-    // mstats or mpreview with nothing after it answers in typed pages; anything else feeds rows on
+    // mstats or mpreview with nothing after it answers in typed pages; so does any metric command
+    // whose following commands all have page stages; anything else feeds rows on
     boolean direct =
         plan.pipeline().isEmpty()
             && (metric instanceof MstatsCommand
                 || metric instanceof io.quarry.ql.ast.MpreviewCommand);
+    boolean onPages = direct || onPages(plan);
     io.quarry.server.search.metric.MetricSearch.Result result =
         metricSearch.run(
             metric,
             plan,
             indexes,
-            maxResultRows,
+            // mpreview stops reading at the answer's limit on either engine; mstats' groups are
+            // all wanted by the commands after it (the answer's end cuts them)
+            metric instanceof MstatsCommand && !plan.pipeline().isEmpty()
+                ? Long.MAX_VALUE
+                : maxResultRows,
             control::shouldStop,
-            direct ? SearchService.PAGE_SIZE : 0,
+            onPages ? SearchService.PAGE_SIZE : 0,
             memory);
     long rows;
-    long emitted = 0;
-    if (direct) {
-      for (Page page : result.pages()) {
-        pages.accept(page);
-        emitted += page.positionCount();
-      }
-      rows = emitted;
+    long emitted;
+    if (onPages) {
+      PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
+      rows =
+          GeneratorRun.feedPages(
+              result.pages().iterator(),
+              new PageReduce(
+                  plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE),
+              control);
+      emitted = collector.rows();
     } else {
+      RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
       evaluator.rowStages().enter(metric.name()); // its rows go through the row commands
       RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
       rows = GeneratorRun.feed(result.rows().stream(), pipeline, control);
@@ -125,6 +136,15 @@ final class MetricExecution {
   }
 
   /**
+   * Whether a metric command's search runs on pages: its answer (or, with {@code prestats=true},
+   * its points) as typed pages into {@link PageReduce} when every command after it has a page stage
+   * there; else its rows go through the row commands (and are recorded as row stages).
+   */
+  static boolean onPages(SearchPlan plan) {
+    return PageBatch.enabled() && PageReduce.supports(plan.pipeline());
+  }
+
+  /**
    * Where {@code mstats prestats=true append=true} later in a pipeline reads: the metric store,
    * over the indexes, time and series filter bound into the command when it was planned; what each
    * such command read goes to {@code scans} (the search's costs count every mstats).
@@ -132,38 +152,70 @@ final class MetricExecution {
   static io.quarry.ql.exec.MetricAppend appender(
       MetricSearch metricSearch,
       java.util.function.Consumer<io.quarry.codecs.metricstore.MetricScanStats> scans) {
-    return (mstats, rows, stopped) -> {
-      io.quarry.ql.ast.MetricAppendScope scope =
-          mstats
-              .scope()
-              .orElseThrow(() -> new IllegalStateException("mstats append=true was not planned"));
-      SearchPlan plan =
-          new SearchPlan(
-              scope.indexes(),
-              scope.earliestMicros(),
-              scope.latestMicros(),
-              scope.filter(),
-              List.of(),
-              java.util.Optional.of(mstats),
-              List.of());
-      List<String> indexes = metricSearch.store().resolve(scope.indexes());
-      List<String> messages = new ArrayList<>();
-      if (indexes.isEmpty()) {
-        messages.add(
-            "mstats append=true reads no index: name a metric index in its where clause"
-                + " (index=<name>)");
+    return new io.quarry.ql.exec.MetricAppend() {
+      @Override
+      public List<String> append(
+          MstatsCommand mstats,
+          java.util.function.Predicate<io.quarry.ql.exec.Row> rows,
+          java.util.function.BooleanSupplier stopped)
+          throws IOException {
+        return read(
+            mstats, (plan, indexes) -> metricSearch.prestats(mstats, plan, indexes, rows, stopped));
       }
-      io.quarry.codecs.metricstore.MetricScanStats scan =
-          metricSearch.prestats(mstats, plan, indexes, rows, stopped);
-      scans.accept(scan);
-      messages.addAll(scan.warnings());
-      return messages;
+
+      @Override
+      public List<String> appendPages(
+          MstatsCommand mstats,
+          int pageSize,
+          java.util.function.Predicate<Page> pages,
+          java.util.function.BooleanSupplier stopped)
+          throws IOException {
+        return read(
+            mstats,
+            (plan, indexes) ->
+                metricSearch.prestatsPages(mstats, plan, indexes, pageSize, pages, stopped));
+      }
+
+      private List<String> read(MstatsCommand mstats, Scan scan) throws IOException {
+        io.quarry.ql.ast.MetricAppendScope scope =
+            mstats
+                .scope()
+                .orElseThrow(() -> new IllegalStateException("mstats append=true was not planned"));
+        SearchPlan plan =
+            new SearchPlan(
+                scope.indexes(),
+                scope.earliestMicros(),
+                scope.latestMicros(),
+                scope.filter(),
+                List.of(),
+                java.util.Optional.of(mstats),
+                List.of());
+        List<String> indexes = metricSearch.store().resolve(scope.indexes());
+        List<String> messages = new ArrayList<>();
+        if (indexes.isEmpty()) {
+          messages.add(
+              "mstats append=true reads no index: name a metric index in its where clause"
+                  + " (index=<name>)");
+        }
+        io.quarry.codecs.metricstore.MetricScanStats read = scan.run(plan, indexes);
+        scans.accept(read);
+        messages.addAll(read.warnings());
+        return messages;
+      }
     };
   }
 
+  /** An {@code mstats append=true}'s read of the metric store, over its bound plan. */
+  @FunctionalInterface
+  private interface Scan {
+    io.quarry.codecs.metricstore.MetricScanStats run(SearchPlan plan, List<String> indexes)
+        throws IOException;
+  }
+
   /**
-   * {@code mstats prestats=true}: the points stream as rows into the pipeline (its {@code stats},
-   * {@code timechart} … aggregate them) while the metric store is scanned.
+   * {@code mstats prestats=true}: the points stream into the pipeline (its {@code stats}, {@code
+   * timechart} … aggregate them) while the metric store is scanned, as pages when the pipeline has
+   * page stages, else as rows.
    */
   private SearchStats prestats(
       SearchPlan plan,
@@ -177,21 +229,48 @@ final class MetricExecution {
       throws IOException {
     PageCollector collector = new PageCollector(SearchService.PAGE_SIZE, pages);
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
-    RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
-    evaluator.rowStages().enter(mstats.name()); // its points are rows into the row commands
-    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
     AtomicLong fed = new AtomicLong();
-    io.quarry.codecs.metricstore.MetricScanStats scan =
-        metricSearch.prestats(
-            mstats,
-            plan,
-            indexes,
-            row -> {
-              fed.incrementAndGet();
-              return pipeline.accept(row);
-            },
-            control::shouldStop);
-    pipeline.finish();
+    io.quarry.codecs.metricstore.MetricScanStats scan;
+    if (onPages(plan)) {
+      PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
+      PageReduce pipeline =
+          new PageReduce(
+              plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE);
+      try {
+        scan =
+            metricSearch.prestatsPages(
+                mstats,
+                plan,
+                indexes,
+                SearchService.PAGE_SIZE,
+                page -> {
+                  if (control.readAndCheck(page.positionCount())) {
+                    return false;
+                  }
+                  fed.addAndGet(page.positionCount());
+                  return pipeline.add(page);
+                },
+                control::shouldStop);
+        pipeline.finish();
+      } finally {
+        pipeline.close();
+      }
+    } else {
+      RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
+      evaluator.rowStages().enter(mstats.name()); // its points are rows into the row commands
+      RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
+      scan =
+          metricSearch.prestats(
+              mstats,
+              plan,
+              indexes,
+              row -> {
+                fed.incrementAndGet();
+                return pipeline.accept(row);
+              },
+              control::shouldStop);
+      pipeline.finish();
+    }
     List<String> messages = new ArrayList<>(plan.messages());
     if (indexes.isEmpty()) {
       messages.add("mstats reads no index: name a metric index in its where clause (index=<name>)");

@@ -909,7 +909,10 @@ public final class SearchService implements AutoCloseable {
               : null;
       explain.put(
           "engine",
-          onPages != null || plan.generator().isPresent() && GeneratorRun.onPages(plan)
+          onPages != null
+                  || plan.generator().isPresent() && GeneratorRun.onPages(plan)
+                  || plan.generator().orElse(null) instanceof io.quarry.ql.ast.MetricCommand
+                      && MetricExecution.onPages(plan)
               ? "pages"
               : "rows");
       if (onPages != null) {

@@ -22,7 +22,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 
@@ -83,9 +82,9 @@ public final class MetricSearch {
   }
 
   /**
-   * As above; with {@code pageSize} &gt; 0, mstats and mpreview answer with typed pages of that
-   * many rows (at most {@code maxRows} in all) instead of rows, for a search where nothing follows
-   * them.
+   * As above; with {@code pageSize} &gt; 0, the command answers with typed pages of that many rows
+   * (mstats' and mpreview's at most {@code maxRows} in all) instead of rows, for a search whose
+   * commands after it run on pages.
    */
   public Result run(
       MetricCommand command,
@@ -146,7 +145,15 @@ public final class MetricSearch {
           rows = run.rows();
         }
       }
-      case McatalogCommand catalog -> rows = catalog(catalog, plan, indexes, from, to);
+      case McatalogCommand catalog -> {
+        CatalogAnswer answer = CatalogAnswer.read(catalog, store, plan, indexes, from, to);
+        if (pageSize > 0) {
+          pages = answer.pages(pageSize);
+          rows = List.of();
+        } else {
+          rows = answer.rows();
+        }
+      }
       case MpreviewCommand preview when pageSize > 0 -> {
         PreviewPages previewPages = new PreviewPages(preview, maxRows, stopped);
         for (String index : indexes) {
@@ -243,6 +250,38 @@ public final class MetricSearch {
     return scan;
   }
 
+  /**
+   * {@code mstats prestats=true} on pages ({@link PrestatsPages}): the points {@link #prestats}
+   * hands on as rows, in typed pages of {@code pageSize} positions handed to {@code pages} while
+   * the store is scanned, until it answers false.
+   */
+  public MetricScanStats prestatsPages(
+      MstatsCommand mstats,
+      SearchPlan plan,
+      List<String> indexes,
+      int pageSize,
+      java.util.function.Predicate<io.quarry.plugin.api.data.Page> pages,
+      BooleanSupplier stopped)
+      throws IOException {
+    MstatsRun matcher = new MstatsRun(mstats, ZoneOffset.UTC, stopped);
+    PrestatsPages points = new PrestatsPages(mstats, pageSize, pages, stopped);
+    MetricScanStats scan = MetricScanStats.NONE;
+    for (String index : indexes) {
+      SeriesSelector selector =
+          withMetricTerm(
+              SeriesFilter.selector(plan.filter(), index, key -> matcher.wants(key.metricName())),
+              mstats);
+      scan =
+          scan.plus(
+              store
+                  .index(index)
+                  .scan(
+                      selector, plan.earliestMicros(), plan.latestMicros(), points.visitor(index)));
+    }
+    points.finish();
+    return scan;
+  }
+
   /** With one exact metric name throughout, its posting narrows the series before any test. */
   private static SeriesSelector withMetricTerm(SeriesSelector selector, MstatsCommand mstats) {
     TreeSet<String> metrics = new TreeSet<>();
@@ -296,71 +335,7 @@ public final class MetricSearch {
     };
   }
 
-  private List<Row> catalog(
-      McatalogCommand catalog, SearchPlan plan, List<String> indexes, long from, long to)
-      throws IOException {
-    TreeMap<List<String>, List<TreeSet<String>>> groups =
-        new TreeMap<>(
-            (a, b) -> {
-              for (int i = 0; i < a.size(); i++) {
-                int order = a.get(i).compareTo(b.get(i));
-                if (order != 0) {
-                  return order;
-                }
-              }
-              return 0;
-            });
-    for (String index : indexes) {
-      store
-          .index(index)
-          .seriesKeys(
-              SeriesFilter.selector(plan.filter(), index, key -> true),
-              from,
-              to,
-              key -> {
-                List<String> group = new ArrayList<>();
-                for (String field : catalog.groupBy()) {
-                  String value = field(key, field, index);
-                  if (value == null) {
-                    return;
-                  }
-                  group.add(value);
-                }
-                List<TreeSet<String>> sets =
-                    groups.computeIfAbsent(
-                        group,
-                        g -> {
-                          List<TreeSet<String>> fresh = new ArrayList<>();
-                          catalog.values().forEach(v -> fresh.add(new TreeSet<>()));
-                          return fresh;
-                        });
-                for (int i = 0; i < catalog.values().size(); i++) {
-                  String value = field(key, catalog.values().get(i), index);
-                  if (value != null) {
-                    sets.get(i).add(value);
-                  }
-                }
-              });
-    }
-    List<Row> rows = new ArrayList<>();
-    for (Map.Entry<List<String>, List<TreeSet<String>>> group : groups.entrySet()) {
-      Map<String, Object> row = new LinkedHashMap<>();
-      for (int i = 0; i < catalog.groupBy().size(); i++) {
-        row.put(catalog.groupBy().get(i), group.getKey().get(i));
-      }
-      for (int i = 0; i < catalog.values().size(); i++) {
-        TreeSet<String> values = group.getValue().get(i);
-        if (!values.isEmpty()) {
-          row.put(
-              catalog.names().get(i), values.size() == 1 ? values.first() : List.copyOf(values));
-        }
-      }
-      rows.add(new MapRow(row));
-    }
-    return rows;
-  }
-
-  private static String field(SeriesKey key, String field, String index) {
+  static String field(SeriesKey key, String field, String index) {
     if (field.equals(Postings.METRIC_NAME)) {
       return key.metricName();
     }

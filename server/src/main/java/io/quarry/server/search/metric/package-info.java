@@ -6,7 +6,10 @@
  * (from the series dictionaries) and {@code mpreview} (raw points), dispatched by {@link
  * io.quarry.server.search.metric.MetricSearch}. The where clause selects series through {@link
  * io.quarry.server.search.metric.SeriesFilter}: postings for its exact top-level terms, Splunk's
- * search semantics for the whole of it. Their rows feed the rest of the pipeline like any
- * generating command's.
+ * search semantics for the whole of it. Each answers as typed pages ({@code MstatsRun.pages},
+ * {@link io.quarry.server.search.metric.PreviewPages}, {@link
+ * io.quarry.server.search.metric.CatalogAnswer}, {@code prestats=true}'s points as {@link
+ * io.quarry.server.search.metric.PrestatsPages}) for the page stages after it, or as rows for the
+ * row pipeline.
  */
 package io.quarry.server.search.metric;
