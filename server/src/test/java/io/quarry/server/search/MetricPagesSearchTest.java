@@ -165,9 +165,9 @@ class MetricPagesSearchTest {
                 "| makeresults | mstats prestats=t append=t count(cpu.user) where index=m"
                     + " | stats count"))
         .containsEntry("engine", "pages");
-    assertThat(explain("| mstats avg(cpu.user) where index=m by host | streamstats count"))
+    assertThat(explain("| mstats avg(cpu.user) where index=m by host | transaction host"))
         .containsEntry("engine", "rows");
-    String refused = "| mpreview index=m | streamstats count";
+    String refused = "| mpreview index=m | transaction host";
     String before = System.getProperty(PageBatch.ENGINE_PROPERTY);
     System.setProperty(PageBatch.ENGINE_PROPERTY, "pages-only");
     try {
