@@ -89,13 +89,7 @@ final class EventPages implements EventVisitor {
   private static final long UNDECIDED_SPAN = RexExtraction.UNDECIDED_SPAN;
 
   private static final java.util.Set<String> DEFAULT_FIELDS =
-      java.util.Set.of(
-          EventFields.TIME,
-          EventFields.RAW,
-          EventFields.HOST,
-          EventFields.SOURCE,
-          EventFields.SOURCETYPE,
-          EventFields.INDEX);
+      java.util.Set.copyOf(EventListing.DEFAULT_ORDER);
 
   EventPages(
       List<String> fields,

@@ -202,52 +202,40 @@ public final class MetricSearch {
       java.util.function.Predicate<Row> rows,
       BooleanSupplier stopped)
       throws IOException {
-    MstatsRun matcher = new MstatsRun(mstats, ZoneOffset.UTC, stopped);
     boolean[] open = {true};
-    MetricScanStats scan = MetricScanStats.NONE;
-    for (String index : indexes) {
-      SeriesSelector selector =
-          withMetricTerm(
-              SeriesFilter.selector(plan.filter(), index, key -> matcher.wants(key.metricName())),
-              mstats);
-      scan =
-          scan.plus(
-              store
-                  .index(index)
-                  .scan(
-                      selector,
-                      plan.earliestMicros(),
-                      plan.latestMicros(),
-                      new io.quarry.codecs.metricstore.MetricScanVisitor() {
-                        @Override
-                        public Points series(SeriesKey key) {
-                          Map<String, Object> base = new LinkedHashMap<>();
-                          for (int d = 0; d < key.size(); d++) {
-                            base.put(key.name(d), key.value(d));
-                          }
-                          base.put("metric_name", key.metricName());
-                          base.put("index", index);
-                          return (time, value) -> {
-                            if (!open[0]) {
-                              return;
-                            }
-                            Map<String, Object> row = new LinkedHashMap<>();
-                            row.put(
-                                "_time",
-                                mstats.span().map(s -> s.floor(time, ZoneOffset.UTC)).orElse(time));
-                            row.putAll(base);
-                            row.put(key.metricName(), value);
-                            open[0] = rows.test(new MapRow(row));
-                          };
-                        }
+    return scanEach(
+        mstats,
+        plan,
+        indexes,
+        stopped,
+        index ->
+            new io.quarry.codecs.metricstore.MetricScanVisitor() {
+              @Override
+              public Points series(SeriesKey key) {
+                Map<String, Object> base = new LinkedHashMap<>();
+                for (int d = 0; d < key.size(); d++) {
+                  base.put(key.name(d), key.value(d));
+                }
+                base.put("metric_name", key.metricName());
+                base.put("index", index);
+                return (time, value) -> {
+                  if (!open[0]) {
+                    return;
+                  }
+                  Map<String, Object> row = new LinkedHashMap<>();
+                  row.put(
+                      "_time", mstats.span().map(s -> s.floor(time, ZoneOffset.UTC)).orElse(time));
+                  row.putAll(base);
+                  row.put(key.metricName(), value);
+                  open[0] = rows.test(new MapRow(row));
+                };
+              }
 
-                        @Override
-                        public boolean stopped() {
-                          return !open[0] || stopped.getAsBoolean();
-                        }
-                      }));
-    }
-    return scan;
+              @Override
+              public boolean stopped() {
+                return !open[0] || stopped.getAsBoolean();
+              }
+            });
   }
 
   /**
@@ -263,8 +251,24 @@ public final class MetricSearch {
       java.util.function.Predicate<io.quarry.plugin.api.data.Page> pages,
       BooleanSupplier stopped)
       throws IOException {
-    MstatsRun matcher = new MstatsRun(mstats, ZoneOffset.UTC, stopped);
     PrestatsPages points = new PrestatsPages(mstats, pageSize, pages, stopped);
+    MetricScanStats scan = scanEach(mstats, plan, indexes, stopped, points::visitor);
+    points.finish();
+    return scan;
+  }
+
+  /**
+   * Scans every index for the points of the metrics {@code mstats} names, within the plan's filter
+   * and time range, each into the visitor {@code visitor} makes for its index.
+   */
+  private MetricScanStats scanEach(
+      MstatsCommand mstats,
+      SearchPlan plan,
+      List<String> indexes,
+      BooleanSupplier stopped,
+      java.util.function.Function<String, io.quarry.codecs.metricstore.MetricScanVisitor> visitor)
+      throws IOException {
+    MstatsRun matcher = new MstatsRun(mstats, ZoneOffset.UTC, stopped);
     MetricScanStats scan = MetricScanStats.NONE;
     for (String index : indexes) {
       SeriesSelector selector =
@@ -276,9 +280,8 @@ public final class MetricSearch {
               store
                   .index(index)
                   .scan(
-                      selector, plan.earliestMicros(), plan.latestMicros(), points.visitor(index)));
+                      selector, plan.earliestMicros(), plan.latestMicros(), visitor.apply(index)));
     }
-    points.finish();
     return scan;
   }
 
