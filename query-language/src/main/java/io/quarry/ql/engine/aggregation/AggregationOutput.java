@@ -11,9 +11,7 @@ import io.quarry.ql.ast.Aggregation;
 import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.exec.PageCollector;
 import io.quarry.ql.exec.TimeField;
-import io.quarry.ql.exec.Values;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -43,31 +41,8 @@ final class AggregationOutput {
   /** The groups sorted by their by-field values, with their results, as pages. */
   List<Page> pages() {
     int groups = keys.size();
-    Integer[] sorted = new Integer[groups];
-    Values.Sortable[][] sortKeys = new Values.Sortable[groups][];
     int width = command.groupBy().size();
-    for (int id = 0; id < groups; id++) {
-      sorted[id] = id;
-      sortKeys[id] = new Values.Sortable[width];
-      for (int k = 0; k < width; k++) {
-        sortKeys[id][k] = Values.Sortable.of(keys.key(id, k));
-      }
-    }
-    Arrays.sort(
-        sorted,
-        (a, b) -> {
-          for (int k = 0; k < width; k++) {
-            int c = sortKeys[a][k].compareTo(sortKeys[b][k]);
-            if (c != 0) {
-              return c;
-            }
-          }
-          return 0;
-        });
-    int[] order = new int[groups];
-    for (int i = 0; i < groups; i++) {
-      order[i] = sorted[i];
-    }
+    int[] order = GroupOrder.of(keys, width);
     // every result first: a column whose numbers are whole in some groups and not in others is
     // doubles throughout, as the row engine answers
     Object[][] results = new Object[groups][functions.length];

@@ -1,0 +1,121 @@
+package io.quarry.ql.engine.aggregation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.ql.exec.Values;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link GroupOrder} sorts groups exactly as a stable sort of their keys with {@link
+ * Values#NATURAL_ORDER}, field by field.
+ */
+class GroupOrderTest {
+
+  private static final String[] SHAPES = {
+    "",
+    "a",
+    "A",
+    "ab",
+    "ab\0",
+    "abc",
+    "Abc",
+    "abcdefgh",
+    "abcdefghi",
+    "ABCDEFGHI",
+    "abcdefgh\0",
+    "ÿ",
+    "é",
+    "ā",
+    "Ω",
+    "zz",
+    "10.0.0.1",
+    "1",
+    "1.0",
+    "-0",
+    "0",
+    "-1",
+    "2e3",
+    "1e-9",
+    "-7.5",
+    "+3",
+    ".5",
+    "007",
+    "NaN",
+    "Infinity",
+    "x y",
+    "Straße",
+    "STRASSE"
+  };
+
+  @Test
+  void agreesWithTheNaturalOrderOnOneField() {
+    Random random = new Random(7);
+    for (int round = 0; round < 200; round++) {
+      check(random, 1, 1 + random.nextInt(round < 20 ? 40 : 3_000), round % 3 == 0);
+    }
+  }
+
+  @Test
+  void agreesWithTheNaturalOrderOnSeveralFields() {
+    Random random = new Random(11);
+    for (int round = 0; round < 100; round++) {
+      check(random, 2 + random.nextInt(2), 1 + random.nextInt(800), round % 2 == 0);
+    }
+  }
+
+  @Test
+  void sessionIdsOfTheBenchmarkShape() {
+    Random random = new Random(5);
+    check(random, 1, 50_000, false);
+  }
+
+  private static void check(Random random, int width, int groups, boolean shapes) {
+    GroupKeys keys = new GroupKeys(width);
+    List<List<String>> byId = new ArrayList<>();
+    for (int attempt = 0; attempt < 2 * groups && byId.size() < groups; attempt++) {
+      List<String> key = new ArrayList<>();
+      for (int k = 0; k < width; k++) {
+        key.add(shapes ? shape(random) : sessionLike(random));
+      }
+      if (keys.idOf(key) == byId.size()) { // a new group
+        byId.add(key);
+      }
+    }
+    Comparator<Integer> natural =
+        (a, b) -> {
+          for (int k = 0; k < width; k++) {
+            int c = Values.NATURAL_ORDER.compare(byId.get(a).get(k), byId.get(b).get(k));
+            if (c != 0) {
+              return c;
+            }
+          }
+          return 0;
+        };
+    Integer[] expected = IntStream.range(0, byId.size()).boxed().toArray(Integer[]::new);
+    Arrays.sort(expected, natural); // stable: ties keep id order
+    int[] order = GroupOrder.of(keys, width);
+    assertThat(order).containsExactly(Arrays.stream(expected).mapToInt(i -> i).toArray());
+  }
+
+  private static String shape(Random random) {
+    String base = SHAPES[random.nextInt(SHAPES.length)];
+    return random.nextInt(4) == 0 ? base + SHAPES[random.nextInt(SHAPES.length)] : base;
+  }
+
+  private static String sessionLike(Random random) {
+    StringBuilder id = new StringBuilder("SD");
+    int length = 2 + random.nextInt(14);
+    for (int i = 0; i < length; i++) {
+      id.append("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".charAt(random.nextInt(36)));
+    }
+    return random.nextInt(50) == 0
+        ? id.toString().toLowerCase(java.util.Locale.ROOT)
+        : id.toString();
+  }
+}
