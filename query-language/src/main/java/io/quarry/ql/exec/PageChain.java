@@ -115,6 +115,7 @@ public final class PageChain {
             needed.add(TimeField.NAME);
           }
         }
+        case io.quarry.ql.ast.TransactionCommand t -> TransactionStage.inputFields(t, needed);
         default -> FieldStages.inputFields(commands.get(i), needed);
       }
     }
@@ -139,7 +140,7 @@ public final class PageChain {
   }
 
   /** Whether an expression calls searchmatch(), which needs an event's raw text (rows only). */
-  private static boolean searchesText(Expression expression) {
+  static boolean searchesText(Expression expression) {
     return switch (expression) {
       case Expression.Literal literal -> false;
       case Expression.Field field -> false;
@@ -152,7 +153,7 @@ public final class PageChain {
   }
 
   /** The fields an expression reads. */
-  private static void fields(Expression expression, Set<String> into) {
+  static void fields(Expression expression, Set<String> into) {
     switch (expression) {
       case Expression.Literal literal -> {}
       case Expression.Field field -> into.add(field.name());

@@ -23,14 +23,15 @@ import java.util.function.Predicate;
  * The commands after an aggregation, on its pages: {@code sort} ({@link PageSort}), {@code head},
  * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), {@code
  * reverse} and {@code tail} ({@link PageReorder}), {@code eventstats} ({@link EventStatsStage}),
- * {@code streamstats} ({@link StreamStatsStage}), the built-in page operators that carry state from
- * position to position ({@code accum}, {@code delta} …), aggregations, plugin commands and the
- * built-in commands written as plugin operators ({@link PageCommands}), and every command {@link
- * PageChain} runs on pages ({@code eval}, {@code where}, {@code fields}, {@code rename}, {@code
- * bin}, streaming plugin commands …), one stage each, in order, into the search's answer. The
- * reduce side of a batch search when all of its commands are of these kinds; otherwise the
- * aggregation's pages go through the row commands. {@link #add} says when nothing more is wanted: a
- * {@code head} has its rows, or the answer is full.
+ * {@code streamstats} ({@link StreamStatsStage}), {@code transaction} ({@link TransactionStage}),
+ * the built-in page operators that carry state from position to position ({@code accum}, {@code
+ * delta} …), aggregations, plugin commands and the built-in commands written as plugin operators
+ * ({@link PageCommands}), and every command {@link PageChain} runs on pages ({@code eval}, {@code
+ * where}, {@code fields}, {@code rename}, {@code bin}, streaming plugin commands …), one stage
+ * each, in order, into the search's answer. The reduce side of a batch search when all of its
+ * commands are of these kinds; otherwise the aggregation's pages go through the row commands.
+ * {@link #add} says when nothing more is wanted: a {@code head} has its rows, or the answer is
+ * full.
  */
 public final class PageReduce {
   private final PageChain chain;
@@ -71,6 +72,15 @@ public final class PageReduce {
       if (c instanceof io.quarry.ql.ast.MstatsCommand mstats && mstats.append()) {
         // mstats prestats=true append=true (MstatsAppendStage): the pages before it, then its
         // points as pages of another shape
+        batches = false;
+        oneSchema = false;
+        continue;
+      }
+      if (c instanceof io.quarry.ql.ast.TransactionCommand transaction) {
+        if (!TransactionStage.supports(transaction)) {
+          return false;
+        }
+        // its results: fresh pages of the columns they hold, not the row adapter's batches
         batches = false;
         oneSchema = false;
         continue;
@@ -216,6 +226,8 @@ public final class PageReduce {
             case EventStatsCommand eventstats ->
                 new EventStatsStage(eventstats, evaluator.memory(command.name()));
             case StreamStatsCommand streamstats -> new StreamStatsStage(streamstats, evaluator);
+            case io.quarry.ql.ast.TransactionCommand transaction ->
+                new TransactionStage(transaction, evaluator, pageSize);
             default -> PageChain.stage(command, evaluator);
           });
     }
