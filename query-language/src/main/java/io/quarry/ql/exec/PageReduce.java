@@ -24,14 +24,14 @@ import java.util.function.Predicate;
  * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), {@code
  * reverse} and {@code tail} ({@link PageReorder}), {@code eventstats} ({@link EventStatsStage}),
  * {@code streamstats} ({@link StreamStatsStage}), {@code transaction} ({@link TransactionStage}),
- * the built-in page operators that carry state from position to position ({@code accum}, {@code
- * delta} …), aggregations, plugin commands and the built-in commands written as plugin operators
- * ({@link PageCommands}), and every command {@link PageChain} runs on pages ({@code eval}, {@code
- * where}, {@code fields}, {@code rename}, {@code bin}, streaming plugin commands …), one stage
- * each, in order, into the search's answer. The reduce side of a batch search when all of its
- * commands are of these kinds; otherwise the aggregation's pages go through the row commands.
- * {@link #add} says when nothing more is wanted: a {@code head} has its rows, or the answer is
- * full.
+ * {@code bin bins=N} ({@link BinRangeStage}: the span from the whole input's range), the built-in
+ * page operators that carry state from position to position ({@code accum}, {@code delta} …),
+ * aggregations, plugin commands and the built-in commands written as plugin operators ({@link
+ * PageCommands}), and every command {@link PageChain} runs on pages ({@code eval}, {@code where},
+ * {@code fields}, {@code rename}, {@code bin}, streaming plugin commands …), one stage each, in
+ * order, into the search's answer. The reduce side of a batch search when all of its commands are
+ * of these kinds; otherwise the aggregation's pages go through the row commands. {@link #add} says
+ * when nothing more is wanted: a {@code head} has its rows, or the answer is full.
  */
 public final class PageReduce {
   private final PageChain chain;
@@ -105,6 +105,7 @@ public final class PageReduce {
           || c instanceof HeadCommand
           || c instanceof DedupCommand
           || c instanceof ReorderCommand
+          || c instanceof io.quarry.ql.ast.BinCommand // without a span: BinRangeStage
           || chainStage
           || inOrder(c))) {
         return false;
@@ -226,6 +227,8 @@ public final class PageReduce {
             case EventStatsCommand eventstats ->
                 new EventStatsStage(eventstats, evaluator.memory(command.name()));
             case StreamStatsCommand streamstats -> new StreamStatsStage(streamstats, evaluator);
+            case io.quarry.ql.ast.BinCommand bin when !bin.rowLocal() ->
+                new BinRangeStage(bin, evaluator.zone(), evaluator.memory(command.name()));
             case io.quarry.ql.ast.TransactionCommand transaction ->
                 new TransactionStage(transaction, evaluator, pageSize);
             default -> PageChain.stage(command, evaluator);

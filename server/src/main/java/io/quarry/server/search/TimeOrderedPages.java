@@ -142,8 +142,10 @@ final class TimeOrderedPages {
       if (command instanceof SortCommand
           || command instanceof io.quarry.ql.ast.ReorderCommand
           || command instanceof io.quarry.ql.ast.EventStatsCommand
-          || command instanceof io.quarry.ql.ast.TransactionCommand) {
-        break; // a sort, reverse, tail, eventstats, transaction reads every event: a head after it
+          || command instanceof io.quarry.ql.ast.TransactionCommand
+          || command instanceof io.quarry.ql.ast.BinCommand bin && !bin.rowLocal()) {
+        break; // a sort, reverse, tail, eventstats, transaction, bin bins=N reads every event: a
+        // head after it
         // sizes none
       }
       if (command instanceof HeadCommand head) {
