@@ -38,6 +38,7 @@ public final class PageReduce {
   private final Predicate<Page> end;
   private final RowPaging paging; // null: the chain's pages are the answer's
   private final List<Head> heads = new ArrayList<>();
+  private int writersAfter = -1; // the heads before the first outputlookup; -1: none
   private boolean full;
 
   /**
@@ -75,6 +76,9 @@ public final class PageReduce {
         batches = false;
         oneSchema = false;
         continue;
+      }
+      if (c instanceof io.quarry.ql.ast.OutputLookupCommand) {
+        continue; // pages handed on as they came; the table's cells exact whatever their layout
       }
       if (c instanceof io.quarry.ql.ast.TransactionCommand transaction) {
         if (!TransactionStage.supports(transaction)) {
@@ -136,7 +140,8 @@ public final class PageReduce {
 
   /** Whether a command reads every field a row has, or makes a new table of them. */
   private static boolean readsEveryField(Command command) {
-    return isPageCommand(command) && !(command instanceof io.quarry.ql.ast.ReturnCommand) // its own
+    return command instanceof io.quarry.ql.ast.OutputLookupCommand
+        || isPageCommand(command) && !(command instanceof io.quarry.ql.ast.ReturnCommand) // its own
         || command instanceof PluginCommand plugin
             && plugin.bound().requiredFields().contains("*")
             && !PageChain.supports(List.of(command)); // field by field in place: reads its own
@@ -227,6 +232,13 @@ public final class PageReduce {
             case EventStatsCommand eventstats ->
                 new EventStatsStage(eventstats, evaluator.memory(command.name()));
             case StreamStatsCommand streamstats -> new StreamStatsStage(streamstats, evaluator);
+            case io.quarry.ql.ast.OutputLookupCommand output -> {
+              if (writersAfter < 0) {
+                writersAfter = heads.size(); // the heads after it do not stop its input
+              }
+              yield new OutputLookupStage(
+                  output, evaluator.lookupWriter(), evaluator.memory(command.name()));
+            }
             case io.quarry.ql.ast.BinCommand bin when !bin.rowLocal() ->
                 new BinRangeStage(bin, evaluator.zone(), evaluator.memory(command.name()));
             case io.quarry.ql.ast.TransactionCommand transaction ->
@@ -329,6 +341,9 @@ public final class PageReduce {
   }
 
   private boolean wantsNoMore() {
+    if (writersAfter >= 0) { // outputlookup takes every row but for a head before it, as on rows
+      return heads.subList(0, writersAfter).stream().anyMatch(h -> h.remaining == 0);
+    }
     if (full) {
       return true;
     }
