@@ -24,9 +24,10 @@ import java.util.function.Predicate;
  * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), {@code
  * reverse} and {@code tail} ({@link PageReorder}), {@code eventstats} ({@link EventStatsStage}),
  * {@code streamstats} ({@link StreamStatsStage}), {@code transaction} ({@link TransactionStage}),
- * {@code bin bins=N} ({@link BinRangeStage}: the span from the whole input's range), the built-in
- * page operators that carry state from position to position ({@code accum}, {@code delta} …),
- * aggregations, plugin commands and the built-in commands written as plugin operators ({@link
+ * {@code bin bins=N} ({@link BinRangeStage}: the span from the whole input's range), {@code
+ * fieldsummary} ({@link FieldSummaryStage}), {@code outputlookup} ({@link OutputLookupStage}), the
+ * built-in page operators that carry state from position to position ({@code accum}, {@code delta}
+ * …), aggregations, plugin commands and the built-in commands written as plugin operators ({@link
  * PageCommands}), and every command {@link PageChain} runs on pages ({@code eval}, {@code where},
  * {@code fields}, {@code rename}, {@code bin}, streaming plugin commands …), one stage each, in
  * order, into the search's answer. The reduce side of a batch search when all of its commands are
@@ -79,6 +80,13 @@ public final class PageReduce {
       }
       if (c instanceof io.quarry.ql.ast.OutputLookupCommand) {
         continue; // pages handed on as they came; the table's cells exact whatever their layout
+      }
+      if (c instanceof io.quarry.ql.ast.FieldSummaryCommand) {
+        // reads each row's fields exactly whatever the pages' layout; its answer: fresh pages of
+        // one schema, one row per field
+        batches = true;
+        oneSchema = true;
+        continue;
       }
       if (c instanceof io.quarry.ql.ast.TransactionCommand transaction) {
         if (!TransactionStage.supports(transaction)) {
@@ -141,6 +149,7 @@ public final class PageReduce {
   /** Whether a command reads every field a row has, or makes a new table of them. */
   private static boolean readsEveryField(Command command) {
     return command instanceof io.quarry.ql.ast.OutputLookupCommand
+        || command instanceof io.quarry.ql.ast.FieldSummaryCommand
         || isPageCommand(command) && !(command instanceof io.quarry.ql.ast.ReturnCommand) // its own
         || command instanceof PluginCommand plugin
             && plugin.bound().requiredFields().contains("*")
@@ -239,6 +248,8 @@ public final class PageReduce {
               yield new OutputLookupStage(
                   output, evaluator.lookupWriter(), evaluator.memory(command.name()));
             }
+            case io.quarry.ql.ast.FieldSummaryCommand summary ->
+                new FieldSummaryStage(summary, evaluator.memory(command.name()), pageSize);
             case io.quarry.ql.ast.BinCommand bin when !bin.rowLocal() ->
                 new BinRangeStage(bin, evaluator.zone(), evaluator.memory(command.name()));
             case io.quarry.ql.ast.TransactionCommand transaction ->

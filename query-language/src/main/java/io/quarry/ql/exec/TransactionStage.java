@@ -6,7 +6,6 @@ import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.TransactionCommand;
-import io.quarry.ql.engine.BlockCopies;
 import io.quarry.ql.eval.ExpressionCompiler;
 import io.quarry.ql.eval.ExpressionEvaluator;
 import io.quarry.ql.eval.Frame;
@@ -14,7 +13,6 @@ import io.quarry.ql.eval.SearchFilter;
 import io.quarry.ql.eval.Selection;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,9 +26,8 @@ import java.util.function.Consumer;
  * search of comparisons, a compiled {@link ExpressionEvaluator} for {@code eval(…)}) — into {@link
  * TransactionGroups}, the grouping the row operator {@link TransactionOperator} shares. The pages
  * whose positions are part of a result are kept (counted on the search's memory); once the input
- * ends the results, newest first, are made column by column from the kept positions' values ({@link
- * TransactionGroups#combined}) and typed as the row engine's collector types them, over the whole
- * answer, so a column keeps one type across the emitted pages.
+ * ends the results, newest first, are made from the kept positions' values ({@link
+ * TransactionGroups#combined}) into pages typed over the whole answer ({@link ResultPages}).
  *
  * <p>An event's fields are the page's columns holding a value at its position: the page source
  * loads those the commands after it read ({@link #inputFields}), so a result carries what the
@@ -194,45 +191,12 @@ final class TransactionStage implements PageChain.Stage {
 
   @Override
   public void finish(Consumer<Page> out) {
-    List<TransactionGroups.Result<Long>> results = groups.finish();
-    List<Map<String, Object>> rows = new ArrayList<>(results.size());
-    Set<String> names = new LinkedHashSet<>();
-    for (TransactionGroups.Result<Long> result : results) {
-      Map<String, Object> row = TransactionGroups.combined(command, result, fields);
-      names.addAll(row.keySet());
-      rows.add(row);
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (TransactionGroups.Result<Long> result : groups.finish()) {
+      rows.add(TransactionGroups.combined(command, result, fields));
     }
     close();
-    if (rows.isEmpty()) {
-      return;
-    }
-    List<List<List<Object>>> columns = new ArrayList<>(names.size());
-    for (String name : names) {
-      List<List<Object>> cells = new ArrayList<>(rows.size());
-      for (Map<String, Object> row : rows) {
-        Object value = row.get(name);
-        cells.add(
-            value == null
-                ? List.of()
-                : value instanceof List<?> list ? List.copyOf(list) : List.of(value));
-      }
-      columns.add(cells);
-    }
-    rows.clear();
-    // typed over the whole answer: a column keeps one type across the pages handed on
-    Page answer = PageCollector.toPage(List.copyOf(names), columns, results.size());
-    for (int start = 0; start < answer.positionCount(); start += pageSize) {
-      int count = Math.min(pageSize, answer.positionCount() - start);
-      if (start == 0 && count == answer.positionCount()) {
-        out.accept(answer);
-        break;
-      }
-      int[] positions = new int[count];
-      for (int i = 0; i < count; i++) {
-        positions[i] = start + i;
-      }
-      out.accept(BlockCopies.filter(answer, positions, count));
-    }
+    ResultPages.emit(rows, pageSize, out);
   }
 
   @Override
