@@ -306,6 +306,11 @@ class PageEngineSearchTest {
             "| makeresults count=3 | streamstats count AS n | outputlookup pe_written.csv"
                 + " | stats sum(n) AS s",
             "| inputlookup pe_written.csv | table n",
+            // after a table fixed the columns, the events' pages hold whole rows
+            "* | table user, sid, took | outputlookup pe_events.csv",
+            "| inputlookup pe_events.csv | table user, sid, took",
+            "* | table _time, user, took | fieldsummary | table field, count, distinct_count,"
+                + " numeric_count, min, max, mean, values",
             "* | stats count by user | fieldsummary | table field, count, distinct_count,"
                 + " numeric_count",
             "| dbinspect | stats sum(eventCount) AS events, values(index) AS indexes")) {
