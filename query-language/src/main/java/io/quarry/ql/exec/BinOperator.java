@@ -79,19 +79,36 @@ public final class BinOperator implements RowSink {
 
   /** Where a value lies on the axis spans cut: microseconds for {@code _time}, else its number. */
   private double position(Object value) {
-    if (isTime() && value instanceof Long micros) {
+    return position(command, value);
+  }
+
+  /**
+   * Where a value of {@code command}'s field lies on the axis spans cut: microseconds for {@code
+   * _time}, else its number (NaN: not a number, no part of the range).
+   */
+  static double position(BinCommand command, Object value) {
+    if (isTime(command) && value instanceof Long micros) {
       return micros;
     }
     return Values.toNumber(value);
   }
 
-  private boolean isTime() {
+  private static boolean isTime(BinCommand command) {
     return command.field().equals("_time");
   }
 
   /** The span the held rows' range asks for. */
   private Span chooseSpan() {
-    double scale = isTime() ? 1_000_000d : 1d; // start= and end= are in seconds for _time
+    return chooseSpan(command, low, high, zone);
+  }
+
+  /**
+   * The span {@code command} (without one given) bins with when its field's values ({@link
+   * #position}) range from {@code low} to {@code high}.
+   */
+  static Span chooseSpan(BinCommand command, double low, double high, ZoneId zone) {
+    boolean isTime = isTime(command);
+    double scale = isTime ? 1_000_000d : 1d; // start= and end= are in seconds for _time
     double from = Math.min(low, command.start().orElse(Double.POSITIVE_INFINITY) * scale);
     // the bins cover [start, end): end itself need not fit
     double to =
@@ -100,7 +117,7 @@ public final class BinOperator implements RowSink {
       return new Span(0, null, 1);
     }
     double minimum = command.minspan().map(BinOperator::seconds).orElse(0d);
-    return isTime()
+    return isTime
         ? Span.automatic((long) from, (long) to, command.bins(), (long) Math.ceil(minimum), zone)
         : Span.automaticWidth(from, to, command.bins(), minimum);
   }

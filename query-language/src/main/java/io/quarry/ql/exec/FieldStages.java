@@ -63,7 +63,7 @@ final class FieldStages {
     return Pattern.compile(Pattern.quote(name).replace("*", "\\E(.*)\\Q"));
   }
 
-  private static boolean comparesOnly(SearchExpression expression) {
+  static boolean comparesOnly(SearchExpression expression) {
     return switch (expression) {
       case SearchExpression.Comparison c -> !Wildcard.hasWildcard(c.field());
       case SearchExpression.In in -> !Wildcard.hasWildcard(in.field());
@@ -117,7 +117,7 @@ final class FieldStages {
     }
   }
 
-  private static void fields(SearchExpression expression, Set<String> into) {
+  static void fields(SearchExpression expression, Set<String> into) {
     switch (expression) {
       case SearchExpression.Comparison c -> into.add(c.field());
       case SearchExpression.In in -> into.add(in.field());

@@ -115,6 +115,7 @@ public final class PageChain {
             needed.add(TimeField.NAME);
           }
         }
+        case io.quarry.ql.ast.TransactionCommand t -> TransactionStage.inputFields(t, needed);
         default -> FieldStages.inputFields(commands.get(i), needed);
       }
     }
@@ -139,7 +140,7 @@ public final class PageChain {
   }
 
   /** Whether an expression calls searchmatch(), which needs an event's raw text (rows only). */
-  private static boolean searchesText(Expression expression) {
+  static boolean searchesText(Expression expression) {
     return switch (expression) {
       case Expression.Literal literal -> false;
       case Expression.Field field -> false;
@@ -152,7 +153,7 @@ public final class PageChain {
   }
 
   /** The fields an expression reads. */
-  private static void fields(Expression expression, Set<String> into) {
+  static void fields(Expression expression, Set<String> into) {
     switch (expression) {
       case Expression.Literal literal -> {}
       case Expression.Field field -> into.add(field.name());
@@ -200,7 +201,7 @@ public final class PageChain {
         yield new FilterStage(
             (page, kept) -> Selection.trues(condition.eval(new Frame(page)), kept));
       }
-      case BinCommand bin -> new BinStage(bin, evaluator.zone());
+      case BinCommand bin -> new BinStage(bin, bin.span().orElseThrow(), evaluator.zone());
       case RexCommand rex -> new RexStage(rex, evaluator.stopped());
       case LookupCommand lookup -> new LookupStage(lookup, evaluator);
       case PluginCommand plugin -> new PluginStage(plugin, evaluator);
@@ -279,16 +280,18 @@ public final class PageChain {
   }
 
   /**
-   * {@code bin} with a span: each position's first value of the field binned (as {@link
-   * BinOperator} bins it) into the {@code as} column.
+   * {@code bin} with a span (given, or chosen by {@link BinRangeStage}): each position's first
+   * value of the field binned (as {@link BinOperator} bins it) into the {@code as} column.
    */
-  private static final class BinStage implements Stage {
+  static final class BinStage implements Stage {
     private final BinCommand command;
+    private final Span span;
     private final java.time.ZoneId zone;
     private final PageRow row = new PageRow(Map.of());
 
-    BinStage(BinCommand command, java.time.ZoneId zone) {
+    BinStage(BinCommand command, Span span, java.time.ZoneId zone) {
       this.command = command;
+      this.span = requireNonNull(span, "span is null");
       this.zone = zone;
     }
 
@@ -307,8 +310,7 @@ public final class PageChain {
           cells.add(row.values(command.as())); // unbinned: the as-field keeps its value
           continue;
         }
-        Object binned =
-            BinOperator.binned(command, command.span().orElseThrow(), values.get(0), zone);
+        Object binned = BinOperator.binned(command, span, values.get(0), zone);
         cells.add(binned instanceof List<?> list ? List.copyOf(list) : List.of(binned));
       }
       Page binned = PageCollector.toPage(List.of(command.as()), List.of(cells), positions);
@@ -320,9 +322,7 @@ public final class PageChain {
      * the column itself (floored block-wise, no value boxed), else null.
      */
     private Block timesToFloor(Page page) {
-      if (!TimeField.is(command.field())
-          || !TimeField.is(command.as())
-          || !command.span().orElseThrow().isTime()) {
+      if (!TimeField.is(command.field()) || !TimeField.is(command.as()) || !span.isTime()) {
         return null;
       }
       int column = page.schema().indexOf(command.field());
@@ -338,7 +338,6 @@ public final class PageChain {
     }
 
     private LongBlock floored(LongBlock times) {
-      Span span = command.span().orElseThrow();
       int positions = times.positionCount();
       LongBlock.Builder builder = LongBlock.builder(DataType.TIMESTAMP, positions);
       long start = 0; // the last bucket found, [start, end): neighbouring events mostly share it

@@ -23,20 +23,23 @@ import java.util.function.Predicate;
  * The commands after an aggregation, on its pages: {@code sort} ({@link PageSort}), {@code head},
  * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), {@code
  * reverse} and {@code tail} ({@link PageReorder}), {@code eventstats} ({@link EventStatsStage}),
- * {@code streamstats} ({@link StreamStatsStage}), the built-in page operators that carry state from
- * position to position ({@code accum}, {@code delta} …), aggregations, plugin commands and the
- * built-in commands written as plugin operators ({@link PageCommands}), and every command {@link
- * PageChain} runs on pages ({@code eval}, {@code where}, {@code fields}, {@code rename}, {@code
- * bin}, streaming plugin commands …), one stage each, in order, into the search's answer. The
- * reduce side of a batch search when all of its commands are of these kinds; otherwise the
- * aggregation's pages go through the row commands. {@link #add} says when nothing more is wanted: a
- * {@code head} has its rows, or the answer is full.
+ * {@code streamstats} ({@link StreamStatsStage}), {@code transaction} ({@link TransactionStage}),
+ * {@code bin bins=N} ({@link BinRangeStage}: the span from the whole input's range), {@code
+ * fieldsummary} ({@link FieldSummaryStage}), {@code outputlookup} ({@link OutputLookupStage}), the
+ * built-in page operators that carry state from position to position ({@code accum}, {@code delta}
+ * …), aggregations, plugin commands and the built-in commands written as plugin operators ({@link
+ * PageCommands}), and every command {@link PageChain} runs on pages ({@code eval}, {@code where},
+ * {@code fields}, {@code rename}, {@code bin}, streaming plugin commands …), one stage each, in
+ * order, into the search's answer. The reduce side of a batch search when all of its commands are
+ * of these kinds; otherwise the aggregation's pages go through the row commands. {@link #add} says
+ * when nothing more is wanted: a {@code head} has its rows, or the answer is full.
  */
 public final class PageReduce {
   private final PageChain chain;
   private final Predicate<Page> end;
   private final RowPaging paging; // null: the chain's pages are the answer's
   private final List<Head> heads = new ArrayList<>();
+  private int writersAfter = -1; // the heads before the first outputlookup; -1: none
   private boolean full;
 
   /**
@@ -75,6 +78,25 @@ public final class PageReduce {
         oneSchema = false;
         continue;
       }
+      if (c instanceof io.quarry.ql.ast.OutputLookupCommand) {
+        continue; // pages handed on as they came; the table's cells exact whatever their layout
+      }
+      if (c instanceof io.quarry.ql.ast.FieldSummaryCommand) {
+        // reads each row's fields exactly whatever the pages' layout; its answer: fresh pages of
+        // one schema, one row per field
+        batches = true;
+        oneSchema = true;
+        continue;
+      }
+      if (c instanceof io.quarry.ql.ast.TransactionCommand transaction) {
+        if (!TransactionStage.supports(transaction)) {
+          return false;
+        }
+        // its results: fresh pages of the columns they hold, not the row adapter's batches
+        batches = false;
+        oneSchema = false;
+        continue;
+      }
       if (inOrder(c)) {
         // eventstats, streamstats, accum … of named fields: position for position over the
         // ordered stream, whatever the pages' sizes (StatefulStagesTest compares them with the
@@ -95,6 +117,7 @@ public final class PageReduce {
           || c instanceof HeadCommand
           || c instanceof DedupCommand
           || c instanceof ReorderCommand
+          || c instanceof io.quarry.ql.ast.BinCommand // without a span: BinRangeStage
           || chainStage
           || inOrder(c))) {
         return false;
@@ -125,7 +148,9 @@ public final class PageReduce {
 
   /** Whether a command reads every field a row has, or makes a new table of them. */
   private static boolean readsEveryField(Command command) {
-    return isPageCommand(command) && !(command instanceof io.quarry.ql.ast.ReturnCommand) // its own
+    return command instanceof io.quarry.ql.ast.OutputLookupCommand
+        || command instanceof io.quarry.ql.ast.FieldSummaryCommand
+        || isPageCommand(command) && !(command instanceof io.quarry.ql.ast.ReturnCommand) // its own
         || command instanceof PluginCommand plugin
             && plugin.bound().requiredFields().contains("*")
             && !PageChain.supports(List.of(command)); // field by field in place: reads its own
@@ -216,6 +241,19 @@ public final class PageReduce {
             case EventStatsCommand eventstats ->
                 new EventStatsStage(eventstats, evaluator.memory(command.name()));
             case StreamStatsCommand streamstats -> new StreamStatsStage(streamstats, evaluator);
+            case io.quarry.ql.ast.OutputLookupCommand output -> {
+              if (writersAfter < 0) {
+                writersAfter = heads.size(); // the heads after it do not stop its input
+              }
+              yield new OutputLookupStage(
+                  output, evaluator.lookupWriter(), evaluator.memory(command.name()));
+            }
+            case io.quarry.ql.ast.FieldSummaryCommand summary ->
+                new FieldSummaryStage(summary, evaluator.memory(command.name()), pageSize);
+            case io.quarry.ql.ast.BinCommand bin when !bin.rowLocal() ->
+                new BinRangeStage(bin, evaluator.zone(), evaluator.memory(command.name()));
+            case io.quarry.ql.ast.TransactionCommand transaction ->
+                new TransactionStage(transaction, evaluator, pageSize);
             default -> PageChain.stage(command, evaluator);
           });
     }
@@ -314,6 +352,9 @@ public final class PageReduce {
   }
 
   private boolean wantsNoMore() {
+    if (writersAfter >= 0) { // outputlookup takes every row but for a head before it, as on rows
+      return heads.subList(0, writersAfter).stream().anyMatch(h -> h.remaining == 0);
+    }
     if (full) {
       return true;
     }

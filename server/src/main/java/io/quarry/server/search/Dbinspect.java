@@ -24,6 +24,22 @@ import java.util.Map;
 final class Dbinspect {
   private Dbinspect() {}
 
+  /**
+   * The rows as pages of {@code pageSize} positions, each typed as the row engine's collector types
+   * a page of those rows (a handful per index: made once, then cut).
+   */
+  static java.util.Iterator<io.quarry.plugin.api.data.Page> pages(
+      EventStore store, List<String> indexes, int pageSize) {
+    List<Row> rows = rows(store, indexes);
+    List<io.quarry.plugin.api.data.Page> pages = new ArrayList<>();
+    for (int start = 0; start < rows.size(); start += pageSize) {
+      pages.add(
+          io.quarry.ql.exec.PageCollector.toPage(
+              rows.subList(start, Math.min(rows.size(), start + pageSize))));
+    }
+    return pages.iterator();
+  }
+
   static List<Row> rows(EventStore store, List<String> indexes) {
     List<Row> rows = new ArrayList<>();
     for (String name : indexes.stream().sorted().toList()) {

@@ -46,8 +46,7 @@ final class GeneratorRun {
       StageStats stages,
       Evaluator evaluator,
       SearchControl control) {
-    java.util.Iterator<Page> generated =
-        onPages(plan) ? generatedPages(plan.generator().orElseThrow(), evaluator) : null;
+    java.util.Iterator<Page> generated = onPages(plan) ? generatedPages(plan, evaluator) : null;
     if (generated == null
         && onPages(plan)
         && plan.generator().orElseThrow() instanceof PluginCommand plugin) {
@@ -120,25 +119,29 @@ final class GeneratorRun {
 
   /**
    * Whether a generator's search runs on pages: the generator makes pages ({@code makeresults}
-   * without inline data, {@code inputlookup}, a plugin's generating command — the built-in {@code
-   * makeresults format=… data=…} and {@code gentimes} among them — driven directly) and every
-   * command after it has a page stage ({@link PageReduce}: the page chain's, {@code sort}, {@code
-   * head}, {@code dedup}, an aggregation, the built-in page operators).
+   * without inline data, {@code inputlookup}, {@code dbinspect}, a plugin's generating command —
+   * the built-in {@code makeresults format=… data=…} and {@code gentimes} among them — driven
+   * directly) and every command after it has a page stage ({@link PageReduce}: the page chain's,
+   * {@code sort}, {@code head}, {@code dedup}, an aggregation, the built-in page operators).
    */
   static boolean onPages(SearchPlan plan) {
     return PageBatch.enabled()
         && (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MakeResultsCommand
             || plan.generator().orElse(null) instanceof io.quarry.ql.ast.InputLookupCommand
+            || plan.generator().orElse(null) instanceof io.quarry.ql.ast.DbinspectCommand
             || plan.generator().orElse(null) instanceof PluginCommand)
         && PageReduce.supports(plan.pipeline());
   }
 
   /**
    * A generator's results made straight as pages ({@code | makeresults} without inline data, {@code
-   * | inputlookup t}); null when it generates rows only.
+   * | inputlookup t}, {@code | dbinspect}); null when it generates rows only.
    */
-  private java.util.Iterator<Page> generatedPages(Command generator, Evaluator evaluator) {
+  private java.util.Iterator<Page> generatedPages(SearchPlan plan, Evaluator evaluator) {
+    Command generator = plan.generator().orElseThrow();
     return switch (generator) {
+      case io.quarry.ql.ast.DbinspectCommand dbinspect ->
+          Dbinspect.pages(store, store.resolve(plan.indexPatterns()), SearchService.PAGE_SIZE);
       case io.quarry.ql.ast.MakeResultsCommand make ->
           new io.quarry.ql.exec.MakeResultsPages(make, evaluator.now(), SearchService.PAGE_SIZE);
       case io.quarry.ql.ast.InputLookupCommand input -> {

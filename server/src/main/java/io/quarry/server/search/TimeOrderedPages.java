@@ -141,8 +141,12 @@ final class TimeOrderedPages {
     for (Command command : staged) {
       if (command instanceof SortCommand
           || command instanceof io.quarry.ql.ast.ReorderCommand
-          || command instanceof io.quarry.ql.ast.EventStatsCommand) {
-        break; // a sort, reverse, tail, eventstats reads every event: a head after it sizes none
+          || command instanceof io.quarry.ql.ast.EventStatsCommand
+          || command instanceof io.quarry.ql.ast.TransactionCommand
+          || command instanceof io.quarry.ql.ast.BinCommand bin && !bin.rowLocal()) {
+        break; // a sort, reverse, tail, eventstats, transaction, bin bins=N reads every event: a
+        // head after it
+        // sizes none
       }
       if (command instanceof HeadCommand head) {
         smallestHead = Math.min(smallestHead, head.limit());

@@ -166,8 +166,13 @@ class MetricPagesSearchTest {
                     + " | stats count"))
         .containsEntry("engine", "pages");
     assertThat(explain("| mstats avg(cpu.user) where index=m by host | transaction host"))
+        .containsEntry("engine", "pages");
+    // a bare word in startswith searches an event's raw text: transaction on rows
+    assertThat(
+            explain(
+                "| mstats avg(cpu.user) where index=m by host | transaction host startswith=\"x\""))
         .containsEntry("engine", "rows");
-    String refused = "| mpreview index=m | transaction host";
+    String refused = "| mpreview index=m | transaction host startswith=\"x\"";
     String before = System.getProperty(PageBatch.ENGINE_PROPERTY);
     System.setProperty(PageBatch.ENGINE_PROPERTY, "pages-only");
     try {

@@ -283,6 +283,46 @@ class PageEngineSearchTest {
         .containsEntry("reduce_on_pages", true);
   }
 
+  /**
+   * The commands that hold their whole input — {@code transaction} (its source loading what the
+   * commands after it need), {@code bin bins=N}, {@code fieldsummary}, {@code outputlookup} — and
+   * {@code dbinspect}'s buckets run with every row operator refused and answer as the row engine.
+   */
+  @Test
+  void blockingCommandsRunOnPagesOnlyAsTheRowEngine() throws Exception {
+    for (String query :
+        List.of(
+            "* | transaction user | table user, eventcount, duration",
+            "* | transaction sid maxspan=3s | table sid, user, eventcount, duration",
+            "* | transaction sid maxpause=2s maxevents=2 | stats count by eventcount",
+            "* | transaction user startswith=\"took>5\" keepevicted=true"
+                + " | table user, eventcount, closed_txn",
+            "* | transaction user endswith=eval(took<11) | table user, took, eventcount",
+            "* | transaction sid keeporphans=true | where _txn_orphan=1 | table _time, user",
+            "* | transaction user mvlist=true | table user, sid, took, _raw",
+            "* | transaction | table eventcount, duration",
+            "* | bin took bins=3 AS t | stats count by t",
+            "* | bin _time bins=4 | stats count by _time",
+            "| makeresults count=3 | streamstats count AS n | outputlookup pe_written.csv"
+                + " | stats sum(n) AS s",
+            "| inputlookup pe_written.csv | table n",
+            // after a table fixed the columns, the events' pages hold whole rows
+            "* | table user, sid, took | outputlookup pe_events.csv",
+            "| inputlookup pe_events.csv | table user, sid, took",
+            "* | table _time, user, took | fieldsummary | table field, count, distinct_count,"
+                + " numeric_count, min, max, mean, values",
+            "* | stats count by user | fieldsummary | table field, count, distinct_count,"
+                + " numeric_count",
+            "| dbinspect | stats sum(eventCount) AS events, values(index) AS indexes")) {
+      String onPages = search(query, "pages-only");
+      assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
+      assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
+    }
+    assertThat(explain("* | transaction user maxspan=3s | table user, eventcount"))
+        .containsEntry("engine", "pages")
+        .containsEntry("page_source_fields", List.of("user", "eventcount", "_time"));
+  }
+
   @Test
   void explainShowsTopAndDedupOnPages() {
     assertThat(explain("* | rex \"user=(?<u>\\w+)\" | top u"))
@@ -326,7 +366,11 @@ class PageEngineSearchTest {
         .containsEntry("page_source_fields", List.of("user"));
     assertThat(explain("| makeresults count=2 | eval s=\"a1\" | rex field=s \"(?<d>\\d)\""))
         .containsEntry("engine", "pages");
-    assertThat(explain("| makeresults | eval u=1 | transaction u")).containsEntry("engine", "rows");
+    assertThat(explain("| makeresults | eval u=1 | transaction u"))
+        .containsEntry("engine", "pages");
+    // a bare word searches an event's raw text: rows
+    assertThat(explain("| makeresults | eval u=1 | transaction u startswith=\"login\""))
+        .containsEntry("engine", "rows");
     assertThat(explain("| makeresults count=3 | stats count")).containsEntry("engine", "pages");
     assertThat(explain("| gentimes start=04/11/2021 end=04/14/2021 | where starttime > 0"))
         .containsEntry("engine", "pages");

@@ -58,7 +58,8 @@ class RowStagesSearchTest {
 
   @Test
   void pagesOnlyRefusesARowCommandNamingIt() throws Exception {
-    String query = "| makeresults count=2 | eval u=1 | transaction u | table u";
+    // a bare word in startswith searches an event's raw text: transaction on rows
+    String query = "| makeresults count=2 | eval u=1 | transaction u startswith=\"x\" | table u";
     assertThatThrownBy(() -> run(query, "pages-only"))
         .isInstanceOf(RowStages.RowEngineRefused.class)
         .hasMessageContaining("makeresults, eval, transaction, table would run on the row engine");

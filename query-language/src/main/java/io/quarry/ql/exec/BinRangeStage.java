@@ -1,0 +1,89 @@
+package io.quarry.ql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.DoubleBlock;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.BinCommand;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * {@code bin} without a span ({@code bins=N}, {@code minspan}, {@code start}/{@code end}) on pages,
+ * a blocking stage of {@link PageReduce} as {@link BinOperator} is on rows: the span depends on the
+ * range of the field's values over the whole input, so the pages are kept (counted on the search's
+ * memory) while the range is read from their blocks — each position's first value, microseconds for
+ * a {@code _time} timestamp, else its number ({@link BinOperator#position}), no value boxed for a
+ * long or double block — and once the input ends the span is chosen ({@link
+ * BinOperator#chooseSpan}) and every kept page is binned in order by {@link PageChain.BinStage},
+ * the stage of {@code bin} with a given span.
+ */
+final class BinRangeStage implements PageChain.Stage {
+  private final BinCommand command;
+  private final ZoneId zone;
+  private final MemoryTracker memory;
+  private final List<Page> pages = new ArrayList<>();
+  private double low = Double.POSITIVE_INFINITY;
+  private double high = Double.NEGATIVE_INFINITY;
+
+  BinRangeStage(BinCommand command, ZoneId zone, MemoryTracker memory) {
+    this.command = requireNonNull(command, "command is null");
+    this.zone = requireNonNull(zone, "zone is null");
+    this.memory = requireNonNull(memory, "memory is null");
+  }
+
+  @Override
+  public void add(Page page, Consumer<Page> out) {
+    Block block = page.block(command.field());
+    if (block != null) {
+      for (int p = 0; p < page.positionCount(); p++) {
+        if (block.isNull(p)) {
+          continue;
+        }
+        double value = position(block, p);
+        if (!Double.isNaN(value)) {
+          low = Math.min(low, value);
+          high = Math.max(high, value);
+        }
+      }
+    }
+    pages.add(page);
+    long bytes = 0;
+    for (Block held : page.blocks()) {
+      bytes += held.ramBytesUsed();
+    }
+    memory.add(bytes);
+  }
+
+  /** The first value at a position on the span's axis (NaN: not a number). */
+  private double position(Block block, int position) {
+    int first = block.getFirstValueIndex(position);
+    return switch (block) {
+      case LongBlock longs -> longs.getLongValue(first); // a timestamp's microseconds, or a number
+      case DoubleBlock doubles -> doubles.getDoubleValue(first);
+      default -> BinOperator.position(command, block.getObject(position));
+    };
+  }
+
+  @Override
+  public void finish(Consumer<Page> out) {
+    PageChain.BinStage binned =
+        new PageChain.BinStage(command, BinOperator.chooseSpan(command, low, high, zone), zone);
+    for (int i = 0; i < pages.size(); i++) {
+      Page page = pages.get(i);
+      pages.set(i, null); // handed on: no longer held here
+      binned.add(page, out);
+    }
+    close();
+  }
+
+  @Override
+  public void close() {
+    pages.clear();
+    memory.release();
+  }
+}

@@ -1,0 +1,258 @@
+package io.quarry.ql.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.MemoryAccount;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.Query;
+import io.quarry.ql.command.CommandRegistry;
+import io.quarry.ql.parser.Parser;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The commands that hold their whole input before they answer, on pages in a {@link PageReduce} —
+ * {@code transaction} ({@link TransactionStage}), {@code bin bins=N} ({@link BinRangeStage}),
+ * {@code fieldsummary} ({@link FieldSummaryStage}) and {@code outputlookup} ({@link
+ * OutputLookupStage}, which holds the table it writes) — against their row operators ({@link
+ * TransactionOperator}, {@link BinOperator}, {@link FieldSummaryOperator}, {@link
+ * OutputLookupOperator}) over the same input: random pages (whole numbers, decimals, numbers as
+ * text, text, nulls, multivalues, a column some pages lack, {@code _time} mostly descending and
+ * sometimes missing), every result equal row by row, column names, order and types included, and
+ * the tables {@code outputlookup} writes equal. A difference is a bug in one of the two engines.
+ */
+class BlockingStagesTest {
+  private static final Instant NOW = Instant.parse("2026-01-05T00:00:00Z");
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "transaction t",
+        "transaction t, extra maxspan=30s",
+        "transaction t maxpause=20s maxevents=3",
+        "transaction mv maxevents=2 | stats count by eventcount",
+        "transaction t startswith=\"n>10\" endswith=\"d<20\"",
+        "transaction t startswith=eval(n>10) keepevicted=true",
+        "transaction t endswith=\"t=v1 OR n<0\" keepevicted=true",
+        "transaction endswith=eval(n<0)",
+        "transaction maxspan=40s",
+        "transaction t mvlist=true keeporphans=true",
+        "transaction t, extra connected=false mvlist=\"n,mv\"",
+        // a filter on pages keeps the page's columns, while rows lose those no kept row has: the
+        // table fixes them, as in a search
+        "transaction extra keeporphans=true | where _txn_orphan=1 | table _time, extra, n, mv",
+        "transaction extra keeporphans=true maxevents=2",
+        "transaction t | head 3",
+        "eval x=n*2 | transaction t, x | stats count, max(duration) by t",
+        "bin n bins=4",
+        "bin d bins=10 AS b",
+        "bin _time bins=5",
+        "bin t bins=3",
+        "bin _time bins=3 minspan=1m AS bt",
+        "bin n bins=4 start=0 end=100 AS nb | stats count by nb",
+        "bin mv bins=2",
+        "fieldsummary",
+        "fieldsummary maxvals=2",
+        "eval x=if(n>3, n, d) | fieldsummary",
+        "stats count, avg(d) by t | fieldsummary",
+        "outputlookup written.csv",
+        "outputlookup written.csv | head 2",
+        "eval x=mv | outputlookup written.csv | stats count",
+      })
+  void pagesAnswerAsRowsDo(String commands) {
+    for (long seed = 0; seed < 30; seed++) {
+      List<Page> input = randomPages(new Random(seed));
+      Map<String, LookupTable> writtenOnPages = new HashMap<>();
+      Map<String, LookupTable> writtenOnRows = new HashMap<>();
+      List<Page> pages = onPages(commands, input, writtenOnPages);
+      List<Page> rows = onRows(commands, input, writtenOnRows);
+      assertThat(schemaOf(pages)).as("seed %d: %s", seed, commands).isEqualTo(schemaOf(rows));
+      assertThat(PipelineTest.table(pages))
+          .as("seed %d: %s", seed, commands)
+          .isEqualTo(PipelineTest.table(rows));
+      assertThat(writtenOnPages).as("seed %d: %s", seed, commands).isEqualTo(writtenOnRows);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"transaction t", "fieldsummary", "transaction mv mvlist=true"})
+  void aColumnKeepsOneTypeAcrossTheAnswersPages(String commands) {
+    for (long seed = 0; seed < 30; seed++) {
+      Map<String, DataType> types = new HashMap<>();
+      for (Page page : reduce(commands, randomPages(new Random(seed)), 2, new HashMap<>())) {
+        for (int c = 0; c < page.schema().size(); c++) {
+          var column = page.schema().column(c);
+          DataType first = types.putIfAbsent(column.name(), column.type());
+          assertThat(first == null ? column.type() : first)
+              .as("seed %d: %s, column %s", seed, commands, column.name())
+              .isEqualTo(column.type());
+        }
+      }
+    }
+  }
+
+  @Test
+  void transactionCountsWhatItHoldsAndReleasesIt() {
+    MemoryAccount account = MemoryAccount.unbounded("test");
+    Evaluator evaluator =
+        new Evaluator(NOW, ZoneOffset.UTC)
+            .withResources(new SearchResources(account, () -> false, w -> {}));
+    List<Command> parsed = parse("transaction t");
+    List<Page> out = new ArrayList<>();
+    PageReduce reduce =
+        new PageReduce(parsed, evaluator, out::add, new StageStats(List.of("transaction")), 0, 16);
+    for (Page page : randomPages(new Random(7))) {
+      reduce.add(page);
+    }
+    assertThat(account.used()).as("pages held").isPositive();
+    reduce.finish();
+    reduce.close();
+    assertThat(account.used()).as("released").isZero();
+    assertThat(out).isNotEmpty();
+  }
+
+  @Test
+  void theStagesRunOnlyWhereTheyAreExact() {
+    assertThat(PageReduce.supports(parse("transaction t startswith=\"login\""))).isFalse(); // text
+    assertThat(PageReduce.supports(parse("transaction t startswith=eval(searchmatch(\"x\"))")))
+        .isFalse();
+    // they read every field: never over a source that loads only the fields read
+    assertThat(PageReduce.supportsOverReadFields(parse("fieldsummary"))).isFalse();
+    assertThat(PageReduce.supportsOverReadFields(parse("outputlookup t.csv"))).isFalse();
+    assertThat(PageReduce.supportsOverReadFields(parse("transaction t | table t, eventcount")))
+        .isTrue();
+    assertThat(
+            PageChain.inputFields(
+                parse("transaction t startswith=eval(n>1) | table d"), List.of("d")))
+        .containsExactlyInAnyOrder("d", "t", "n", "_time");
+  }
+
+  private static List<Command> parse(String commands) {
+    Query parsed = new Parser(CommandRegistry.builtIns()).parse("* | " + commands);
+    return parsed.commands().subList(1, parsed.commands().size());
+  }
+
+  private static Evaluator evaluator(Map<String, LookupTable> written) {
+    return new Evaluator(NOW, ZoneOffset.UTC, LookupTable.Source.NONE, written::put);
+  }
+
+  private static List<Page> reduce(
+      String commands, List<Page> input, int pageSize, Map<String, LookupTable> written) {
+    List<Command> parsed = parse(commands);
+    assertThat(PageReduce.supports(parsed)).as(commands).isTrue();
+    List<Page> out = new ArrayList<>();
+    PageReduce reduce =
+        new PageReduce(
+            parsed,
+            evaluator(written),
+            out::add,
+            new StageStats(parsed.stream().map(Command::name).toList()),
+            0,
+            pageSize);
+    for (Page page : input) {
+      if (!reduce.add(page)) {
+        break;
+      }
+    }
+    reduce.finish();
+    reduce.close();
+    return out;
+  }
+
+  private static List<Page> onPages(
+      String commands, List<Page> input, Map<String, LookupTable> written) {
+    List<Row> rows = new ArrayList<>();
+    reduce(commands, input, 16, written).forEach(page -> rows.addAll(PluginOperators.rows(page)));
+    return rows.isEmpty() ? List.of() : List.of(PageCollector.toPage(rows));
+  }
+
+  private static List<Page> onRows(
+      String commands, List<Page> input, Map<String, LookupTable> written) {
+    List<Page> out = new ArrayList<>();
+    RowSink sink =
+        Pipelines.build(parse(commands), new PageCollector(16, out::add), evaluator(written));
+    feed:
+    for (Page page : input) {
+      for (Row row : PluginOperators.rows(page)) {
+        if (!sink.accept(row)) {
+          break feed;
+        }
+      }
+    }
+    sink.finish();
+    List<Row> rows = new ArrayList<>();
+    out.forEach(page -> rows.addAll(PluginOperators.rows(page)));
+    return rows.isEmpty() ? List.of() : List.of(PageCollector.toPage(rows));
+  }
+
+  private static List<String> schemaOf(List<Page> pages) {
+    List<String> schema = new ArrayList<>();
+    for (Page page : pages) {
+      for (int c = 0; c < page.schema().size(); c++) {
+        schema.add(page.schema().column(c).name() + ":" + page.schema().column(c).type());
+      }
+    }
+    return schema;
+  }
+
+  /** 1–5 pages of 1–30 positions: _time, n whole, d decimal, t text or numbers, mv, extra. */
+  private static List<Page> randomPages(Random random) {
+    List<Page> pages = new ArrayList<>();
+    int count = 1 + random.nextInt(5);
+    long time = 1_767_225_600_000_000L;
+    for (int i = 0; i < count; i++) {
+      List<Row> rows = new ArrayList<>();
+      int positions = 1 + random.nextInt(30);
+      boolean withExtra = random.nextBoolean();
+      for (int p = 0; p < positions; p++) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        time -= random.nextInt(20) * 1_000_000L; // newest first, as a time-ordered search
+        if (random.nextInt(10) > 0) {
+          values.put(TimeField.NAME, time);
+        }
+        if (random.nextInt(8) > 0) {
+          values.put("n", (long) random.nextInt(20) - 5);
+        }
+        if (random.nextInt(8) > 0) {
+          values.put("d", random.nextInt(1000) / 8.0);
+        }
+        if (random.nextInt(6) > 0) {
+          values.put(
+              "t",
+              switch (random.nextInt(3)) {
+                case 0 -> Integer.toString(random.nextInt(5));
+                case 1 -> "v" + random.nextInt(3);
+                default -> random.nextBoolean() ? "Zed" : "alpha";
+              });
+        }
+        if (random.nextInt(3) > 0) {
+          values.put(
+              "mv",
+              random.nextBoolean()
+                  ? List.of((long) random.nextInt(4), (long) random.nextInt(4))
+                  : (Object) (long) random.nextInt(4));
+        }
+        if (random.nextInt(4) == 0) {
+          values.put("_raw", "line " + random.nextInt(100));
+        }
+        if (withExtra && random.nextBoolean()) {
+          values.put("extra", "e" + random.nextInt(3));
+        }
+        rows.add(new MapRow(values));
+      }
+      pages.add(PageCollector.toPage(rows));
+    }
+    return pages;
+  }
+}
