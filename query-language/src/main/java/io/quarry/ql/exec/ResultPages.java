@@ -11,19 +11,20 @@ import java.util.function.Consumer;
 
 /**
  * A stage's answer made at the end as pages from its result rows' fields ({@link TransactionStage},
- * {@link FieldSummaryStage}: one row per transaction or field, few next to their input): a column
- * per field any result has, in first-seen order as the row engine's collector orders them, each
- * typed over the whole answer as the collector types a field ({@link PageCollector}) — so a column
- * keeps one type across the pages — then cut into pages of {@code pageSize} positions.
+ * {@link FieldSummaryStage}: one row per transaction or field, few next to their input; the rows of
+ * {@code | help}): a column per field any result has, in first-seen order as the row engine's
+ * collector orders them, each typed over the whole answer as the collector types a field ({@link
+ * PageCollector}) — so a column keeps one type across the pages — then cut into pages of {@code
+ * pageSize} positions.
  */
-final class ResultPages {
+public final class ResultPages {
   private ResultPages() {}
 
   /**
    * Hands {@code results} on as pages; a value is a field's one value or a {@code List} of several.
    * The list is emptied.
    */
-  static void emit(List<Map<String, Object>> results, int pageSize, Consumer<Page> out) {
+  public static void emit(List<Map<String, Object>> results, int pageSize, Consumer<Page> out) {
     if (results.isEmpty()) {
       return;
     }

@@ -119,29 +119,37 @@ final class GeneratorRun {
 
   /**
    * Whether a generator's search runs on pages: the generator makes pages ({@code makeresults}
-   * without inline data, {@code inputlookup}, {@code dbinspect}, a plugin's generating command —
-   * the built-in {@code makeresults format=… data=…} and {@code gentimes} among them — driven
-   * directly) and every command after it has a page stage ({@link PageReduce}: the page chain's,
-   * {@code sort}, {@code head}, {@code dedup}, an aggregation, the built-in page operators).
+   * without inline data, {@code inputlookup}, {@code dbinspect}, {@code help}, a plugin's
+   * generating command — the built-in {@code makeresults format=… data=…} and {@code gentimes}
+   * among them — driven directly) and every command after it has a page stage ({@link PageReduce}:
+   * the page chain's, {@code sort}, {@code head}, {@code dedup}, an aggregation, the built-in page
+   * operators).
    */
   static boolean onPages(SearchPlan plan) {
     return PageBatch.enabled()
         && (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MakeResultsCommand
             || plan.generator().orElse(null) instanceof io.quarry.ql.ast.InputLookupCommand
             || plan.generator().orElse(null) instanceof io.quarry.ql.ast.DbinspectCommand
+            || plan.generator().orElse(null) instanceof io.quarry.ql.ast.HelpCommand
             || plan.generator().orElse(null) instanceof PluginCommand)
         && PageReduce.supports(plan.pipeline());
   }
 
   /**
    * A generator's results made straight as pages ({@code | makeresults} without inline data, {@code
-   * | inputlookup t}, {@code | dbinspect}); null when it generates rows only.
+   * | inputlookup t}, {@code | dbinspect}, {@code | help}); null when it generates rows only.
    */
   private java.util.Iterator<Page> generatedPages(SearchPlan plan, Evaluator evaluator) {
     Command generator = plan.generator().orElseThrow();
     return switch (generator) {
       case io.quarry.ql.ast.DbinspectCommand dbinspect ->
           Dbinspect.pages(store, store.resolve(plan.indexPatterns()), SearchService.PAGE_SIZE);
+      case io.quarry.ql.ast.HelpCommand help -> {
+        List<Page> pages = new ArrayList<>();
+        io.quarry.ql.exec.ResultPages.emit(
+            new ArrayList<>(help.rows()), SearchService.PAGE_SIZE, pages::add);
+        yield pages.iterator();
+      }
       case io.quarry.ql.ast.MakeResultsCommand make ->
           new io.quarry.ql.exec.MakeResultsPages(make, evaluator.now(), SearchService.PAGE_SIZE);
       case io.quarry.ql.ast.InputLookupCommand input -> {

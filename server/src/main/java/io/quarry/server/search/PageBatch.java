@@ -343,10 +343,37 @@ final class PageBatch {
 
   /**
    * What the running search would answer now: the groups merged so far through the commands after
-   * {@code stats}; null once the search is finishing.
+   * {@code stats} (on pages when they all have page stages, else as rows); null once the search is
+   * finishing.
    */
   private List<Page> preview(PageAggregator total, List<Command> reduce, AtomicBoolean finishing) {
     List<Page> pages = new ArrayList<>();
+    if (PageReduce.supports(reduce)) {
+      PageReduce pipeline =
+          new PageReduce(
+              reduce,
+              evaluator,
+              pages::add,
+              new StageStats(reduce.stream().map(Command::name).toList()),
+              0,
+              pageSize);
+      try {
+        synchronized (total) {
+          if (finishing.get()) {
+            return null;
+          }
+          for (Page page : total.snapshot()) {
+            if (!pipeline.add(page)) {
+              break;
+            }
+          }
+        }
+        pipeline.finish();
+      } finally {
+        pipeline.close();
+      }
+      return pages;
+    }
     RowSink sink = Pipelines.build(reduce, new PageCollector(pageSize, pages::add), evaluator);
     synchronized (total) {
       if (finishing.get()) {
