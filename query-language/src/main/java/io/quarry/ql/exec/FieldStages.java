@@ -192,9 +192,11 @@ final class FieldStages {
             names.add(pattern);
             continue;
           }
-          for (Schema.Column column : schema.columns()) {
-            if (patterns.get(i).matcher(column.name()).matches()) {
-              names.add(column.name());
+          for (int c = 0; c < schema.size(); c++) {
+            // as a row's own fields: one holding no value in the page is no field of its rows
+            if (patterns.get(i).matcher(schema.column(c).name()).matches()
+                && !allNull(page.block(c))) {
+              names.add(schema.column(c).name());
             }
           }
         }
@@ -216,6 +218,15 @@ final class FieldStages {
         }
       }
       out.accept(new Page(new Schema(columns), blocks, page.positionCount()));
+    }
+
+    private static boolean allNull(Block block) {
+      for (int p = 0; p < block.positionCount(); p++) {
+        if (!block.isNull(p)) {
+          return false;
+        }
+      }
+      return true;
     }
 
     private static List<List<Object>> nullCells(int positions) {

@@ -59,9 +59,22 @@ public final class PageReduce {
    * one schema; so is {@code mstats prestats=true append=true} ({@link MstatsAppendStage}).
    */
   public static boolean supports(List<Command> commands) {
+    return rebatched(commands) != null;
+  }
+
+  /**
+   * Where {@link #supports} needs the stream re-paged as the row adapter batches it ({@link
+   * RowPaging}) before a command: {@code [i]} is true when a plugin command {@code i} reads its
+   * input page as the adapter's batch (it types and fills over it, or reads every field) but the
+   * pages before it no longer are those batches (filtered, or of several schemas: after another
+   * plugin command, {@code sort}, {@code streamstats} …); null when some command has no stage.
+   */
+  static boolean[] rebatched(List<Command> commands) {
+    boolean[] rebatch = new boolean[commands.size()];
     boolean batches = true; // whether the pages are still the row adapter's batches of the rows
     boolean oneSchema = true; // whether the pages still share the input's one schema
-    for (Command c : commands) {
+    for (int i = 0; i < commands.size(); i++) {
+      Command c = commands.get(i);
       boolean plugin =
           c instanceof PluginCommand command
                   && (command.kind() == CommandKind.STREAMING
@@ -84,7 +97,10 @@ public final class PageReduce {
       }
       if (plugin && !chainStage) {
         if (!batches || readsEveryField(c) && !oneSchema) {
-          return false;
+          // the rows re-paged as the adapter would batch them: its pages again, one schema each
+          rebatch[i] = true;
+          batches = true;
+          oneSchema = true;
         }
       } else if (PageAggregator.supports(c)) {
         // an aggregation's answer: fresh pages of its own rows, one schema, the adapter's size
@@ -97,7 +113,7 @@ public final class PageReduce {
           || c instanceof ReorderCommand
           || chainStage
           || inOrder(c))) {
-        return false;
+        return null;
       }
       // a plugin operator types and fills over its input page, which must then be the batch the
       // row adapter would give it: the input's pages (of the adapter's size) cut by head or
@@ -120,7 +136,7 @@ public final class PageReduce {
                   || c instanceof DedupCommand
                   || c instanceof ReorderCommand);
     }
-    return true;
+    return rebatch;
   }
 
   /** Whether a command reads every field a row has, or makes a new table of them. */
@@ -188,8 +204,10 @@ public final class PageReduce {
       int pageSize) {
     requireNonNull(end, "end is null");
     List<PageChain.Stage> stages = new ArrayList<>(commands.size());
-    for (Command command : commands) {
-      stages.add(
+    boolean[] rebatch = rebatched(commands);
+    for (int at = 0; at < commands.size(); at++) {
+      Command command = commands.get(at);
+      PageChain.Stage commandStage =
           switch (command) {
             case SortCommand sort -> new PageSort(sort, pageSize, evaluator.memory(command.name()));
             case HeadCommand head -> {
@@ -217,7 +235,8 @@ public final class PageReduce {
                 new EventStatsStage(eventstats, evaluator.memory(command.name()));
             case StreamStatsCommand streamstats -> new StreamStatsStage(streamstats, evaluator);
             default -> PageChain.stage(command, evaluator);
-          });
+          };
+      stages.add(rebatch != null && rebatch[at] ? rebatchedFor(commandStage) : commandStage);
     }
     this.end = end;
     this.paging = pagedAsRows(commands) ? new RowPaging(pageSize) : null;
@@ -245,6 +264,32 @@ public final class PageReduce {
       }
     }
     return paged;
+  }
+
+  /**
+   * {@code stage} (a plugin command's) over the stream re-paged as the row adapter batches rows for
+   * it ({@link RowPaging}, {@value PluginOperators#BATCH} rows a page).
+   */
+  private static PageChain.Stage rebatchedFor(PageChain.Stage stage) {
+    RowPaging batches = new RowPaging(PluginOperators.BATCH);
+    return new PageChain.Stage() {
+      @Override
+      public void add(Page page, Consumer<Page> out) {
+        batches.add(page, p -> stage.add(p, out));
+      }
+
+      @Override
+      public void finish(Consumer<Page> out) {
+        batches.finish(p -> stage.add(p, out));
+        stage.finish(out);
+      }
+
+      @Override
+      public void close() {
+        batches.close();
+        stage.close();
+      }
+    };
   }
 
   /** {@code dedup}; with {@code sortby}, as on rows, the kept positions sorted afterwards. */

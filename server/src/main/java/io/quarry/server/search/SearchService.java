@@ -684,7 +684,7 @@ public final class SearchService implements AutoCloseable {
     TimeOrderedPages.Shape onPages =
         PageBatch.enabled() ? TimeOrderedPages.shape(plan.pipeline(), PAGE_SIZE) : null;
     if (onPages != null && onPages.listing() && control.everyEventFieldAsked()) {
-      onPages = null; // a subsearch's events carry their search-time fields too: rows
+      onPages = onPages.withEveryField(); // a subsearch's events carry their search-time fields
     }
     boolean exact = plan.filter().isEmpty() || translation.exact();
     String deduplicated = exact ? dedupFieldFirst(plan.pipeline()) : null;

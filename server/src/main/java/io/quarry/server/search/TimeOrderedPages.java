@@ -49,9 +49,26 @@ final class TimeOrderedPages {
    * @param listing whether the answer is the events themselves ({@link EventListing})
    * @param aggregateAt the index in the pipeline of an aggregation after commands that need events
    *     in time order ({@code head 100 | stats count}), run as a page aggregation; -1 for none
+   * @param everyField whether the events carry every field, search-time extracted ones included
+   *     ({@link EventListing}'s every-field pages): for a listing, its answer's pages (a
+   *     subsearch's events); else the pages the commands take ({@link #everyField})
    */
   record Shape(
-      int fused, List<String> sourceFields, int pageSize, boolean listing, int aggregateAt) {}
+      int fused,
+      List<String> sourceFields,
+      int pageSize,
+      boolean listing,
+      int aggregateAt,
+      boolean everyField) {
+    Shape(int fused, List<String> sourceFields, int pageSize, boolean listing, int aggregateAt) {
+      this(fused, sourceFields, pageSize, listing, aggregateAt, false);
+    }
+
+    /** This listing with every field of its events in its answer (a subsearch's). */
+    Shape withEveryField() {
+      return new Shape(fused, sourceFields, pageSize, listing, aggregateAt, true);
+    }
+  }
 
   private TimeOrderedPages() {}
 
@@ -76,6 +93,9 @@ final class TimeOrderedPages {
     }
     if (!PageReduce.supports(staged)) {
       return null;
+    }
+    if (fused == 0 && everyField(staged)) {
+      return new Shape(0, EventListing.DEFAULT_ORDER, pageSize, false, -1, true);
     }
     if (fused == 0 && staged.stream().allMatch(TimeOrderedPages::keepsEvents)) {
       Set<String> read = PageChain.inputFields(staged, List.of());
@@ -130,6 +150,51 @@ final class TimeOrderedPages {
         || (command instanceof io.quarry.ql.ast.WhereCommand
                 || command instanceof io.quarry.ql.ast.SearchCommand)
             && PageChain.supports(List.of(command));
+  }
+
+  /**
+   * Whether the commands take the events with every field, search-time extracted ones included, as
+   * the row engine's pages of events have them where a command asks for every field: a command that
+   * reads every field or names fields by a wildcard ({@link #takesEveryField}) comes before any
+   * other command but those that keep the events ({@link #keepsEvents}), {@code eval} and {@code
+   * append}, whose rows then show the fields that command's output has — so the answer does not
+   * depend on the fields a row would have listed without being asked.
+   */
+  private static boolean everyField(List<Command> staged) {
+    boolean cut = false; // a head or eval: pages that keep columns their rows may not have
+    for (Command command : staged) {
+      if (takesEveryField(command)) {
+        // a wildcard table or fields reads the columns holding values; a plugin operator reads
+        // its input page whole, which PageReduce re-pages as the row adapter batches rows after
+        // a filter, a sort or an append, but not after a head or eval
+        return command instanceof ProjectCommand || !cut;
+      }
+      cut |= command instanceof HeadCommand || command instanceof io.quarry.ql.ast.EvalCommand;
+      if (!(keepsEvents(command)
+          || command instanceof io.quarry.ql.ast.EvalCommand
+          || command instanceof io.quarry.ql.ast.SubsearchCommand sub
+              && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND)) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A plugin command reading every field, not field by field ({@code fillnull}, {@code transpose}
+   * …), {@code format}, or a {@code table}/{@code fields} naming fields by a wildcard: on rows each
+   * reads an event's every field ({@link EventRow#discoverableFieldNames}).
+   */
+  private static boolean takesEveryField(Command command) {
+    return switch (command) {
+      case io.quarry.ql.ast.FormatCommand format -> true;
+      case ProjectCommand project ->
+          project.kind() != ProjectCommand.Kind.REMOVE
+              && project.patterns().stream().anyMatch(Wildcard::hasWildcard);
+      case io.quarry.ql.ast.PluginCommand plugin ->
+          plugin.bound().requiredFields().contains("*") && !PageChain.supports(List.of(plugin));
+      default -> false;
+    };
   }
 
   /**
@@ -192,8 +257,10 @@ final class TimeOrderedPages {
                 Set.copyOf(shape.sourceFields()),
                 sourcetypes,
                 !indexedFieldsOnly,
+                shape.everyField(),
                 control,
-                results,
+                results::add,
+                () -> results.maxRows() - results.collector().rows(),
                 SearchService.PAGE_SIZE)
             : null;
     int aggregateAt = shape.aggregateAt();
@@ -207,6 +274,20 @@ final class TimeOrderedPages {
             stages,
             fused,
             SearchService.PAGE_SIZE); // pages out as the row engine's collector makes them
+    // every field before the commands: the events laid out as the row engine's pages of them,
+    // every field extracted, a page of the row adapter's batch size each
+    EventListing everyField =
+        shape.everyField() && !shape.listing()
+            ? new EventListing(
+                Set.copyOf(shape.sourceFields()),
+                sourcetypes,
+                !indexedFieldsOnly,
+                true,
+                control,
+                stagesOnPages::add,
+                () -> Long.MAX_VALUE,
+                SearchService.PAGE_SIZE)
+            : null;
     boolean[] done = {false};
     EventPages source =
         new EventPages(
@@ -223,12 +304,14 @@ final class TimeOrderedPages {
                   for (int stage = 0; stage < fused; stage++) {
                     stages.counted(stage, page.positionCount(), 0);
                   }
-                  done[0] = done[0] || !stagesOnPages.add(page);
+                  done[0] =
+                      done[0]
+                          || !(everyField != null ? everyField.add(page) : stagesOnPages.add(page));
                 },
                 () -> {},
                 () -> {})
             .typedValues();
-    EventPages pages = listing != null ? source.listing() : source;
+    EventPages pages = listing != null || everyField != null ? source.listing() : source;
     try {
       ScanStats scanned =
           scan.run(
@@ -267,6 +350,9 @@ final class TimeOrderedPages {
         stages.counted(0, skip.skipped() + blockSkip.skipped(), 0);
         matched.addAndGet(skip.skipped() + blockSkip.skipped());
         skip.reportRead();
+      }
+      if (everyField != null) {
+        everyField.finish();
       }
       stagesOnPages.finish();
       if (listing != null) {
