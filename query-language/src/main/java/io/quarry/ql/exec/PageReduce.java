@@ -139,9 +139,15 @@ public final class PageReduce {
     return rebatch;
   }
 
-  /** Whether a command reads every field a row has, or makes a new table of them. */
+  /**
+   * Whether a command reads every field a row has, or makes a new table of them. Not {@code
+   * append}: it hands its input on as it is and adds the subsearch's rows, which carry their own
+   * fields, so the fields read after it are all it needs from its input.
+   */
   private static boolean readsEveryField(Command command) {
-    return isPageCommand(command) && !(command instanceof io.quarry.ql.ast.ReturnCommand) // its own
+    return isPageCommand(command)
+            && !(command instanceof io.quarry.ql.ast.ReturnCommand) // its own fields
+            && !(command instanceof io.quarry.ql.ast.SubsearchCommand)
         || command instanceof PluginCommand plugin
             && plugin.bound().requiredFields().contains("*")
             && !PageChain.supports(List.of(command)); // field by field in place: reads its own

@@ -76,6 +76,10 @@ final class TimeOrderedPages {
   static Shape shape(List<Command> pipeline, int pageSize) {
     int fused = EventPages.fusedPrefix(pipeline);
     List<Command> staged = pipeline.subList(fused, pipeline.size());
+    if (fused == 0 && everyField(staged) && PageReduce.supports(staged)) {
+      // the events with every field into the commands, an aggregation among them a stage
+      return new Shape(0, EventListing.DEFAULT_ORDER, pageSize, false, -1, true);
+    }
     for (int at = 0; at < staged.size(); at++) {
       if (PageAggregator.supports(staged.get(at))) {
         List<Command> before = staged.subList(0, at);
@@ -93,9 +97,6 @@ final class TimeOrderedPages {
     }
     if (!PageReduce.supports(staged)) {
       return null;
-    }
-    if (fused == 0 && everyField(staged)) {
-      return new Shape(0, EventListing.DEFAULT_ORDER, pageSize, false, -1, true);
     }
     if (fused == 0 && staged.stream().allMatch(TimeOrderedPages::keepsEvents)) {
       Set<String> read = PageChain.inputFields(staged, List.of());
@@ -162,12 +163,18 @@ final class TimeOrderedPages {
    */
   private static boolean everyField(List<Command> staged) {
     boolean cut = false; // a head or eval: pages that keep columns their rows may not have
-    for (Command command : staged) {
+    for (int at = 0; at < staged.size(); at++) {
+      Command command = staged.get(at);
       if (takesEveryField(command)) {
-        // a wildcard table or fields reads the columns holding values; a plugin operator reads
-        // its input page whole, which PageReduce re-pages as the row adapter batches rows after
-        // a filter, a sort or an append, but not after a head or eval
-        return command instanceof ProjectCommand || !cut;
+        // a wildcard table or fields reads the columns holding values, format makes one row of
+        // them; a plugin operator reads its input page whole, which PageReduce re-pages as the
+        // row adapter batches rows after a filter, a sort or an append, but not after a head or
+        // eval — and on rows its output is the event with the columns it replaced laid over it
+        // (the others still the event's own, listed without extraction), so a later command
+        // must fix the answer's columns
+        return command instanceof ProjectCommand
+            || command instanceof io.quarry.ql.ast.FormatCommand
+            || !cut && staged.subList(at + 1, staged.size()).stream().anyMatch(c -> fixes(c));
       }
       cut |= command instanceof HeadCommand || command instanceof io.quarry.ql.ast.EvalCommand;
       if (!(keepsEvents(command)
@@ -178,6 +185,17 @@ final class TimeOrderedPages {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether a command's output columns are its own, whatever fields its input rows list: a {@code
+   * table} or {@code fields} keeping named fields, an aggregation, {@code format}, {@code return}.
+   */
+  private static boolean fixes(Command command) {
+    return command instanceof ProjectCommand project && project.kind() != ProjectCommand.Kind.REMOVE
+        || PageAggregator.supports(command)
+        || command instanceof io.quarry.ql.ast.FormatCommand
+        || command instanceof io.quarry.ql.ast.ReturnCommand;
   }
 
   /**
