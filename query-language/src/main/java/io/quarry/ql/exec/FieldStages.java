@@ -80,7 +80,17 @@ final class FieldStages {
     switch (command) {
       case ProjectCommand project -> {
         List<Pattern> patterns = patterns(project);
-        needed.removeIf(name -> !kept(project, patterns, name));
+        boolean every = needed.contains("*"); // every field after it: those it keeps
+        if (every
+            && project.kind() != ProjectCommand.Kind.REMOVE
+            && project.patterns().stream().noneMatch(Wildcard::hasWildcard)) {
+          needed.remove("*");
+          needed.addAll(project.patterns());
+          if (project.kind() == ProjectCommand.Kind.KEEP) {
+            needed.addAll(INTERNAL_ORDER);
+          }
+        }
+        needed.removeIf(name -> !name.equals("*") && !kept(project, patterns, name));
       }
       case RenameCommand rename -> {
         List<RenameCommand.Rename> renames = rename.renames();

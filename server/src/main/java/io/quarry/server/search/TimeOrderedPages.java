@@ -84,6 +84,7 @@ final class TimeOrderedPages {
       if (PageAggregator.supports(staged.get(at))) {
         List<Command> before = staged.subList(0, at);
         if (!PageReduce.supportsOverReadFields(before)
+            || PageAggregator.inputFields(staged.get(at)).contains("*")
             || !PageReduce.supports(staged.subList(at + 1, staged.size()))) {
           return null;
         }
@@ -173,6 +174,7 @@ final class TimeOrderedPages {
         // (the others still the event's own, listed without extraction), so a later command
         // must fix the answer's columns
         return command instanceof ProjectCommand
+            || command instanceof io.quarry.ql.ast.StatsCommand // reads columns holding values
             || command instanceof io.quarry.ql.ast.FormatCommand
             || !cut && staged.subList(at + 1, staged.size()).stream().anyMatch(c -> fixes(c));
       }
@@ -206,6 +208,8 @@ final class TimeOrderedPages {
   private static boolean takesEveryField(Command command) {
     return switch (command) {
       case io.quarry.ql.ast.FormatCommand format -> true;
+      case io.quarry.ql.ast.StatsCommand stats -> // stats avg(*): WildcardAggregation
+          io.quarry.ql.engine.aggregation.WildcardAggregation.supports(stats);
       case ProjectCommand project ->
           project.kind() != ProjectCommand.Kind.REMOVE
               && project.patterns().stream().anyMatch(Wildcard::hasWildcard);

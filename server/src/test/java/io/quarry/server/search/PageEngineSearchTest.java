@@ -130,6 +130,13 @@ class PageEngineSearchTest {
                 + " | filldown | fields - _time",
             "| makeresults count=4 | streamstats count AS n | table n | transpose 0",
             "* | stats count by user, sid | xyseries user sid count | untable user sid n",
+            // wildcard aggregations (WildcardAggregation) over every field of the events
+            "* | stats avg(*)",
+            "* | stats sum(*) AS total_*, count by user",
+            "* | fields took, x, sid | stats max(*) AS most_*, dc(sid) AS d by sid",
+            "* | head 4 | stats min(t*), values(u*)",
+            "| makeresults count=3 | streamstats count AS n | eval a_ms=n*10, b_ms=if(n==2, 5,"
+                + " null()) | stats max(*_ms) AS *_max, avg(*_ms) by n",
             "| makeresults | eval t=0, nums=\"[1,2.5]\" | foreach mode=json_array nums"
                 + " [eval t=t+<<ITEM>>] | foreach mode=json_array nums [eval t=t*<<ITEM>>]"
                 + " | fields - _time")) {
