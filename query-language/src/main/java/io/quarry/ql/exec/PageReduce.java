@@ -242,7 +242,7 @@ public final class PageReduce {
             case StreamStatsCommand streamstats -> new StreamStatsStage(streamstats, evaluator);
             default -> PageChain.stage(command, evaluator);
           };
-      stages.add(rebatch != null && rebatch[at] ? rebatchedFor(commandStage) : commandStage);
+      stages.add(rebatch != null && rebatch[at] ? RowPaging.before(commandStage) : commandStage);
     }
     this.end = end;
     this.paging = pagedAsRows(commands) ? new RowPaging(pageSize) : null;
@@ -270,32 +270,6 @@ public final class PageReduce {
       }
     }
     return paged;
-  }
-
-  /**
-   * {@code stage} (a plugin command's) over the stream re-paged as the row adapter batches rows for
-   * it ({@link RowPaging}, {@value PluginOperators#BATCH} rows a page).
-   */
-  private static PageChain.Stage rebatchedFor(PageChain.Stage stage) {
-    RowPaging batches = new RowPaging(PluginOperators.BATCH);
-    return new PageChain.Stage() {
-      @Override
-      public void add(Page page, Consumer<Page> out) {
-        batches.add(page, p -> stage.add(p, out));
-      }
-
-      @Override
-      public void finish(Consumer<Page> out) {
-        batches.finish(p -> stage.add(p, out));
-        stage.finish(out);
-      }
-
-      @Override
-      public void close() {
-        batches.close();
-        stage.close();
-      }
-    };
   }
 
   /** {@code dedup}; with {@code sortby}, as on rows, the kept positions sorted afterwards. */

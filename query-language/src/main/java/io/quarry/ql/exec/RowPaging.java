@@ -28,6 +28,32 @@ final class RowPaging implements PageChain.Stage {
     this.pageSize = pageSize;
   }
 
+  /**
+   * {@code stage} (a plugin command's) over the stream re-paged as the row adapter batches rows for
+   * it ({@value PluginOperators#BATCH} rows a page).
+   */
+  static PageChain.Stage before(PageChain.Stage stage) {
+    RowPaging batches = new RowPaging(PluginOperators.BATCH);
+    return new PageChain.Stage() {
+      @Override
+      public void add(Page page, Consumer<Page> out) {
+        batches.add(page, p -> stage.add(p, out));
+      }
+
+      @Override
+      public void finish(Consumer<Page> out) {
+        batches.finish(p -> stage.add(p, out));
+        stage.finish(out);
+      }
+
+      @Override
+      public void close() {
+        batches.close();
+        stage.close();
+      }
+    };
+  }
+
   @Override
   public void add(Page page, Consumer<Page> out) {
     for (int p = 0; p < page.positionCount(); p++) {

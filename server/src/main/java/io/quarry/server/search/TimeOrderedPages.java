@@ -76,7 +76,7 @@ final class TimeOrderedPages {
   static Shape shape(List<Command> pipeline, int pageSize) {
     int fused = EventPages.fusedPrefix(pipeline);
     List<Command> staged = pipeline.subList(fused, pipeline.size());
-    if (fused == 0 && everyField(staged) && PageReduce.supports(staged)) {
+    if (fused == 0 && EveryFieldPlan.readsEveryField(staged) && PageReduce.supports(staged)) {
       // the events with every field into the commands, an aggregation among them a stage
       return new Shape(0, EventListing.DEFAULT_ORDER, pageSize, false, -1, true);
     }
@@ -144,7 +144,7 @@ final class TimeOrderedPages {
    * fields -}, {@code bin}, plugin commands) changes which fields a row has, row by row, and runs
    * on rows.
    */
-  private static boolean keepsEvents(Command command) {
+  static boolean keepsEvents(Command command) {
     return command instanceof HeadCommand
         || command instanceof SortCommand
         || command instanceof DedupCommand
@@ -152,71 +152,6 @@ final class TimeOrderedPages {
         || (command instanceof io.quarry.ql.ast.WhereCommand
                 || command instanceof io.quarry.ql.ast.SearchCommand)
             && PageChain.supports(List.of(command));
-  }
-
-  /**
-   * Whether the commands take the events with every field, search-time extracted ones included, as
-   * the row engine's pages of events have them where a command asks for every field: a command that
-   * reads every field or names fields by a wildcard ({@link #takesEveryField}) comes before any
-   * other command but those that keep the events ({@link #keepsEvents}), {@code eval} and {@code
-   * append}, whose rows then show the fields that command's output has — so the answer does not
-   * depend on the fields a row would have listed without being asked.
-   */
-  private static boolean everyField(List<Command> staged) {
-    boolean cut = false; // a head or eval: pages that keep columns their rows may not have
-    for (int at = 0; at < staged.size(); at++) {
-      Command command = staged.get(at);
-      if (takesEveryField(command)) {
-        // a wildcard table or fields reads the columns holding values, format makes one row of
-        // them; a plugin operator reads its input page whole, which PageReduce re-pages as the
-        // row adapter batches rows after a filter, a sort or an append, but not after a head or
-        // eval — and on rows its output is the event with the columns it replaced laid over it
-        // (the others still the event's own, listed without extraction), so a later command
-        // must fix the answer's columns
-        return command instanceof ProjectCommand
-            || command instanceof io.quarry.ql.ast.StatsCommand // reads columns holding values
-            || command instanceof io.quarry.ql.ast.FormatCommand
-            || !cut && staged.subList(at + 1, staged.size()).stream().anyMatch(c -> fixes(c));
-      }
-      cut |= command instanceof HeadCommand || command instanceof io.quarry.ql.ast.EvalCommand;
-      if (!(keepsEvents(command)
-          || command instanceof io.quarry.ql.ast.EvalCommand
-          || command instanceof io.quarry.ql.ast.SubsearchCommand sub
-              && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND)) {
-        return false;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * Whether a command's output columns are its own, whatever fields its input rows list: a {@code
-   * table} or {@code fields} keeping named fields, an aggregation, {@code format}, {@code return}.
-   */
-  private static boolean fixes(Command command) {
-    return command instanceof ProjectCommand project && project.kind() != ProjectCommand.Kind.REMOVE
-        || PageAggregator.supports(command)
-        || command instanceof io.quarry.ql.ast.FormatCommand
-        || command instanceof io.quarry.ql.ast.ReturnCommand;
-  }
-
-  /**
-   * A plugin command reading every field, not field by field ({@code fillnull}, {@code transpose}
-   * …), {@code format}, or a {@code table}/{@code fields} naming fields by a wildcard: on rows each
-   * reads an event's every field ({@link EventRow#discoverableFieldNames}).
-   */
-  private static boolean takesEveryField(Command command) {
-    return switch (command) {
-      case io.quarry.ql.ast.FormatCommand format -> true;
-      case io.quarry.ql.ast.StatsCommand stats -> // stats avg(*): WildcardAggregation
-          io.quarry.ql.engine.aggregation.WildcardAggregation.supports(stats);
-      case ProjectCommand project ->
-          project.kind() != ProjectCommand.Kind.REMOVE
-              && project.patterns().stream().anyMatch(Wildcard::hasWildcard);
-      case io.quarry.ql.ast.PluginCommand plugin ->
-          plugin.bound().requiredFields().contains("*") && !PageChain.supports(List.of(plugin));
-      default -> false;
-    };
   }
 
   /**
