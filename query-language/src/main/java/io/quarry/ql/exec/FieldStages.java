@@ -196,18 +196,36 @@ final class FieldStages {
           }
         }
       } else {
+        // each row's own fields, as the row command lists them (a wildcard matches the fields a
+        // row holds a value in), in the order the rows first name them: the collector's columns
+        boolean[][] matches = new boolean[patterns.size()][]; // null for a literal name
+        boolean wildcards = false;
         for (int i = 0; i < patterns.size(); i++) {
-          String pattern = command.patterns().get(i);
-          if (!Wildcard.hasWildcard(pattern)) {
-            names.add(pattern);
-            continue;
-          }
-          for (int c = 0; c < schema.size(); c++) {
-            // as a row's own fields: one holding no value in the page is no field of its rows
-            if (patterns.get(i).matcher(schema.column(c).name()).matches()
-                && !allNull(page.block(c))) {
-              names.add(schema.column(c).name());
+          if (Wildcard.hasWildcard(command.patterns().get(i))) {
+            wildcards = true;
+            matches[i] = new boolean[schema.size()];
+            for (int c = 0; c < schema.size(); c++) {
+              matches[i][c] = patterns.get(i).matcher(schema.column(c).name()).matches();
             }
+          }
+        }
+        int positions = wildcards ? page.positionCount() : 0;
+        for (int p = 0; p < positions; p++) {
+          for (int i = 0; i < patterns.size(); i++) {
+            if (matches[i] == null) {
+              names.add(command.patterns().get(i));
+              continue;
+            }
+            for (int c = 0; c < schema.size(); c++) {
+              if (matches[i][c] && !page.block(c).isNull(p)) {
+                names.add(schema.column(c).name());
+              }
+            }
+          }
+        }
+        for (int i = 0; i < patterns.size(); i++) { // literal names, rows or not
+          if (matches[i] == null) {
+            names.add(command.patterns().get(i));
           }
         }
         if (command.kind() == ProjectCommand.Kind.KEEP) {
@@ -228,15 +246,6 @@ final class FieldStages {
         }
       }
       out.accept(new Page(new Schema(columns), blocks, page.positionCount()));
-    }
-
-    private static boolean allNull(Block block) {
-      for (int p = 0; p < block.positionCount(); p++) {
-        if (!block.isNull(p)) {
-          return false;
-        }
-      }
-      return true;
     }
 
     private static List<List<Object>> nullCells(int positions) {

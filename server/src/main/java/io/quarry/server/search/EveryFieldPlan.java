@@ -11,9 +11,9 @@ import java.util.List;
 /**
  * Whether a time-ordered pipeline takes its events with every field, search-time extracted ones
  * included — the row engine's {@link EventRow#discoverableFieldNames}, asked for by a command that
- * reads every field — so that its page source lays them out as an every-field {@link
- * EventListing} ({@link TimeOrderedPages.Shape#everyField}). The plan's needed-field analysis for
- * "every field": a pipeline that does not ask pays nothing.
+ * reads every field — so that its page source lays them out as an every-field {@link EventListing}
+ * ({@link TimeOrderedPages.Shape#everyField}). The plan's needed-field analysis for "every field":
+ * a pipeline that does not ask pays nothing.
  */
 final class EveryFieldPlan {
   private EveryFieldPlan() {}
@@ -22,9 +22,9 @@ final class EveryFieldPlan {
    * Whether the commands take the events with every field, search-time extracted ones included, as
    * the row engine's pages of events have them where a command asks for every field: a command that
    * reads every field or names fields by a wildcard ({@link #takesEveryField}) comes before any
-   * other command but those that keep the events ({@link TimeOrderedPages#keepsEvents}), {@code eval} and {@code
-   * append}, whose rows then show the fields that command's output has — so the answer does not
-   * depend on the fields a row would have listed without being asked.
+   * other command but those that keep the events ({@link TimeOrderedPages#keepsEvents}), {@code
+   * eval} and {@code append}, whose rows then show the fields that command's output has — so the
+   * answer does not depend on the fields a row would have listed without being asked.
    */
   static boolean readsEveryField(List<Command> staged) {
     boolean cut = false; // a head or eval: pages that keep columns their rows may not have
@@ -82,5 +82,4 @@ final class EveryFieldPlan {
       default -> false;
     };
   }
-
 }
