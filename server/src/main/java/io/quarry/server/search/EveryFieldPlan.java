@@ -1,7 +1,6 @@
 package io.quarry.server.search;
 
 import io.quarry.ql.ast.Command;
-import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.PageChain;
@@ -27,22 +26,23 @@ final class EveryFieldPlan {
    * answer does not depend on the fields a row would have listed without being asked.
    */
   static boolean readsEveryField(List<Command> staged) {
-    boolean cut = false; // a head or eval: pages that keep columns their rows may not have
+    boolean cut = false; // pages that are no longer the adapter's batches of the events
     for (int at = 0; at < staged.size(); at++) {
       Command command = staged.get(at);
       if (takesEveryField(command)) {
         // a wildcard table or fields reads the columns holding values, format makes one row of
-        // them; a plugin operator reads its input page whole, which PageReduce re-pages as the
-        // row adapter batches rows after a filter, a sort or an append, but not after a head or
-        // eval — and on rows its output is the event with the columns it replaced laid over it
-        // (the others still the event's own, listed without extraction), so a later command
-        // must fix the answer's columns
+        // them; a plugin operator reads its input page whole, the adapter's batch when only
+        // commands that keep the events come before it — and on rows its output is the event
+        // with the columns it replaced laid over it (the others still the event's own, listed
+        // without extraction), so a later command must fix the answer's columns
         return command instanceof ProjectCommand
             || command instanceof io.quarry.ql.ast.StatsCommand // reads columns holding values
             || command instanceof io.quarry.ql.ast.FormatCommand
             || !cut && staged.subList(at + 1, staged.size()).stream().anyMatch(c -> fixes(c));
       }
-      cut |= command instanceof HeadCommand || command instanceof io.quarry.ql.ast.EvalCommand;
+      // past the leading commands that keep the events (run before the listing lays the events
+      // out as the adapter's batches), an eval or append leaves pages other than those batches
+      cut |= !TimeOrderedPages.keepsEvents(command);
       if (!(TimeOrderedPages.keepsEvents(command)
           || command instanceof io.quarry.ql.ast.EvalCommand
           || command instanceof io.quarry.ql.ast.SubsearchCommand sub

@@ -51,7 +51,11 @@ final class TimeOrderedPages {
    *     in time order ({@code head 100 | stats count}), run as a page aggregation; -1 for none
    * @param everyField whether the events carry every field, search-time extracted ones included
    *     ({@link EventListing}'s every-field pages): for a listing, its answer's pages (a
-   *     subsearch's events); else the pages the commands take ({@link #everyField})
+   *     subsearch's events); else the pages the commands from {@code listedAt} on take ({@link
+   *     EveryFieldPlan})
+   * @param listedAt when not a listing but {@code everyField}: how many leading commands (those
+   *     that keep the events) run on the source's pages before the every-field listing lays them
+   *     out
    */
   record Shape(
       int fused,
@@ -59,14 +63,15 @@ final class TimeOrderedPages {
       int pageSize,
       boolean listing,
       int aggregateAt,
-      boolean everyField) {
+      boolean everyField,
+      int listedAt) {
     Shape(int fused, List<String> sourceFields, int pageSize, boolean listing, int aggregateAt) {
-      this(fused, sourceFields, pageSize, listing, aggregateAt, false);
+      this(fused, sourceFields, pageSize, listing, aggregateAt, false, 0);
     }
 
     /** This listing with every field of its events in its answer (a subsearch's). */
     Shape withEveryField() {
-      return new Shape(fused, sourceFields, pageSize, listing, aggregateAt, true);
+      return new Shape(fused, sourceFields, pageSize, listing, aggregateAt, true, 0);
     }
   }
 
@@ -77,8 +82,17 @@ final class TimeOrderedPages {
     int fused = EventPages.fusedPrefix(pipeline);
     List<Command> staged = pipeline.subList(fused, pipeline.size());
     if (fused == 0 && EveryFieldPlan.readsEveryField(staged) && PageReduce.supports(staged)) {
-      // the events with every field into the commands, an aggregation among them a stage
-      return new Shape(0, EventListing.DEFAULT_ORDER, pageSize, false, -1, true);
+      // the events, filtered, cut or reordered by the leading commands that keep them, laid out
+      // with every field as the row adapter's batches of them into the other commands (an
+      // aggregation among them a stage)
+      int listedAt = 0;
+      while (listedAt < staged.size() && keepsEvents(staged.get(listedAt))) {
+        listedAt++;
+      }
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(PageChain.inputFields(staged.subList(0, listedAt), List.of()));
+      return new Shape(
+          0, List.copyOf(sourceFields), smallestHead(staged, pageSize), false, -1, true, listedAt);
     }
     for (int at = 0; at < staged.size(); at++) {
       if (PageAggregator.supports(staged.get(at))) {
@@ -223,28 +237,44 @@ final class TimeOrderedPages {
     int aggregateAt = shape.aggregateAt();
     Aggregation aggregation =
         aggregateAt < 0 ? null : new Aggregation(pipeline, aggregateAt, evaluator, stages, results);
-    PageReduce stagesOnPages =
-        new PageReduce(
-            pipeline.subList(fused, aggregateAt < 0 ? pipeline.size() : aggregateAt),
-            evaluator,
-            listing != null ? listing::add : aggregation != null ? aggregation::add : results::add,
-            stages,
-            fused,
-            SearchService.PAGE_SIZE); // pages out as the row engine's collector makes them
-    // every field before the commands: the events laid out as the row engine's pages of them,
-    // every field extracted, a page of the row adapter's batch size each
+    // every field: the events the leading commands keep laid out as the row engine's pages of
+    // them, every field extracted, a page of the row adapter's batch size each, into the rest
+    int listedAt = shape.everyField() && !shape.listing() ? fused + shape.listedAt() : -1;
+    PageReduce afterListing =
+        listedAt < 0
+            ? null
+            : new PageReduce(
+                pipeline.subList(listedAt, pipeline.size()),
+                evaluator,
+                results::add,
+                stages,
+                listedAt,
+                SearchService.PAGE_SIZE);
     EventListing everyField =
-        shape.everyField() && !shape.listing()
+        afterListing != null
             ? new EventListing(
                 Set.copyOf(shape.sourceFields()),
                 sourcetypes,
                 !indexedFieldsOnly,
                 true,
                 control,
-                stagesOnPages::add,
+                afterListing::add,
                 () -> Long.MAX_VALUE,
                 SearchService.PAGE_SIZE)
             : null;
+    PageReduce stagesOnPages =
+        new PageReduce(
+            pipeline.subList(
+                fused, listedAt >= 0 ? listedAt : aggregateAt < 0 ? pipeline.size() : aggregateAt),
+            evaluator,
+            listing != null
+                ? listing::add
+                : everyField != null
+                    ? everyField::add
+                    : aggregation != null ? aggregation::add : results::add,
+            stages,
+            fused,
+            SearchService.PAGE_SIZE); // pages out as the row engine's collector makes them
     boolean[] done = {false};
     EventPages source =
         new EventPages(
@@ -261,9 +291,7 @@ final class TimeOrderedPages {
                   for (int stage = 0; stage < fused; stage++) {
                     stages.counted(stage, page.positionCount(), 0);
                   }
-                  done[0] =
-                      done[0]
-                          || !(everyField != null ? everyField.add(page) : stagesOnPages.add(page));
+                  done[0] = done[0] || !stagesOnPages.add(page);
                 },
                 () -> {},
                 () -> {})
@@ -308,10 +336,11 @@ final class TimeOrderedPages {
         matched.addAndGet(skip.skipped() + blockSkip.skipped());
         skip.reportRead();
       }
+      stagesOnPages.finish();
       if (everyField != null) {
         everyField.finish();
+        afterListing.finish();
       }
-      stagesOnPages.finish();
       if (listing != null) {
         listing.finish();
       }
@@ -321,6 +350,9 @@ final class TimeOrderedPages {
       return scanned;
     } finally {
       stagesOnPages.close();
+      if (afterListing != null) {
+        afterListing.close();
+      }
       if (aggregation != null) {
         aggregation.close();
       }
