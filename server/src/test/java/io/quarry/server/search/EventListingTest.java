@@ -125,6 +125,13 @@ class EventListingTest {
       // the page engine alone: a row operator would fail the search
       assertThat(pages(query, PageBatch.PAGES_ONLY)).as(query).isNotEmpty();
     }
+    // commands that read every field take the every-field listing; a plain listing does not
+    assertThat(explain("* | where n > 5 | table n, re*"))
+        .containsEntry("engine", "pages")
+        .containsEntry("page_source", "every_field");
+    assertThat(explain("* | where n > 5")).containsEntry("page_source", "events");
+    assertThat(explain("* | fillnull | stats count by region"))
+        .containsEntry("page_source", "every_field");
     // commands that set fields row by row still run on rows
     assertThat(explain("* | eval x=1")).containsEntry("engine", "rows");
     assertThat(explain("* | rename n AS m")).containsEntry("engine", "rows");
