@@ -80,7 +80,17 @@ final class FieldStages {
     switch (command) {
       case ProjectCommand project -> {
         List<Pattern> patterns = patterns(project);
-        needed.removeIf(name -> !kept(project, patterns, name));
+        boolean every = needed.contains("*"); // every field after it: those it keeps
+        if (every
+            && project.kind() != ProjectCommand.Kind.REMOVE
+            && project.patterns().stream().noneMatch(Wildcard::hasWildcard)) {
+          needed.remove("*");
+          needed.addAll(project.patterns());
+          if (project.kind() == ProjectCommand.Kind.KEEP) {
+            needed.addAll(INTERNAL_ORDER);
+          }
+        }
+        needed.removeIf(name -> !name.equals("*") && !kept(project, patterns, name));
       }
       case RenameCommand rename -> {
         List<RenameCommand.Rename> renames = rename.renames();
@@ -186,16 +196,36 @@ final class FieldStages {
           }
         }
       } else {
+        // each row's own fields, as the row command lists them (a wildcard matches the fields a
+        // row holds a value in), in the order the rows first name them: the collector's columns
+        boolean[][] matches = new boolean[patterns.size()][]; // null for a literal name
+        boolean wildcards = false;
         for (int i = 0; i < patterns.size(); i++) {
-          String pattern = command.patterns().get(i);
-          if (!Wildcard.hasWildcard(pattern)) {
-            names.add(pattern);
-            continue;
-          }
-          for (Schema.Column column : schema.columns()) {
-            if (patterns.get(i).matcher(column.name()).matches()) {
-              names.add(column.name());
+          if (Wildcard.hasWildcard(command.patterns().get(i))) {
+            wildcards = true;
+            matches[i] = new boolean[schema.size()];
+            for (int c = 0; c < schema.size(); c++) {
+              matches[i][c] = patterns.get(i).matcher(schema.column(c).name()).matches();
             }
+          }
+        }
+        int positions = wildcards ? page.positionCount() : 0;
+        for (int p = 0; p < positions; p++) {
+          for (int i = 0; i < patterns.size(); i++) {
+            if (matches[i] == null) {
+              names.add(command.patterns().get(i));
+              continue;
+            }
+            for (int c = 0; c < schema.size(); c++) {
+              if (matches[i][c] && !page.block(c).isNull(p)) {
+                names.add(schema.column(c).name());
+              }
+            }
+          }
+        }
+        for (int i = 0; i < patterns.size(); i++) { // literal names, rows or not
+          if (matches[i] == null) {
+            names.add(command.patterns().get(i));
           }
         }
         if (command.kind() == ProjectCommand.Kind.KEEP) {

@@ -106,6 +106,9 @@ public final class PageChain {
             sort.keys().forEach(key -> needed.add(key.field()));
         case io.quarry.ql.ast.HeadCommand head -> {} // a page stage of PageReduce: reads nothing
         case io.quarry.ql.ast.ReorderCommand reorder -> {} // reverse, tail (PageReduce): the same
+        // append (PageReduce): hands its input on and adds rows that carry their own fields
+        case io.quarry.ql.ast.SubsearchCommand sub
+            when sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND -> {}
         case io.quarry.ql.ast.EventStatsCommand e -> statsFields(e.stats(), needed); // PageReduce's
         case io.quarry.ql.ast.StreamStatsCommand s -> { // a page stage of PageReduce
           statsFields(s.stats(), needed);

@@ -62,9 +62,22 @@ public final class PageReduce {
    * one schema; so is {@code mstats prestats=true append=true} ({@link MstatsAppendStage}).
    */
   public static boolean supports(List<Command> commands) {
+    return rebatched(commands) != null;
+  }
+
+  /**
+   * Where {@link #supports} needs the stream re-paged as the row adapter batches it ({@link
+   * RowPaging}) before a command: {@code [i]} is true when a plugin command {@code i} reads its
+   * input page as the adapter's batch (it types and fills over it, or reads every field) but the
+   * pages before it no longer are those batches (filtered, or of several schemas: after another
+   * plugin command, {@code sort}, {@code streamstats} …); null when some command has no stage.
+   */
+  static boolean[] rebatched(List<Command> commands) {
+    boolean[] rebatch = new boolean[commands.size()];
     boolean batches = true; // whether the pages are still the row adapter's batches of the rows
     boolean oneSchema = true; // whether the pages still share the input's one schema
-    for (Command c : commands) {
+    for (int i = 0; i < commands.size(); i++) {
+      Command c = commands.get(i);
       boolean plugin =
           c instanceof PluginCommand command
                   && (command.kind() == CommandKind.STREAMING
@@ -90,7 +103,7 @@ public final class PageReduce {
       }
       if (c instanceof io.quarry.ql.ast.TransactionCommand transaction) {
         if (!TransactionStage.supports(transaction)) {
-          return false;
+          return null;
         }
         // its results: fresh pages of the columns they hold, not the row adapter's batches
         batches = false;
@@ -106,7 +119,10 @@ public final class PageReduce {
       }
       if (plugin && !chainStage) {
         if (!batches || readsEveryField(c) && !oneSchema) {
-          return false;
+          // the rows re-paged as the adapter would batch them: its pages again, one schema each
+          rebatch[i] = true;
+          batches = true;
+          oneSchema = true;
         }
       } else if (PageAggregator.supports(c)) {
         // an aggregation's answer: fresh pages of its own rows, one schema, the adapter's size
@@ -120,7 +136,7 @@ public final class PageReduce {
           || c instanceof io.quarry.ql.ast.BinCommand // without a span: BinRangeStage
           || chainStage
           || inOrder(c))) {
-        return false;
+        return null;
       }
       // a plugin operator types and fills over its input page, which must then be the batch the
       // row adapter would give it: the input's pages (of the adapter's size) cut by head or
@@ -143,14 +159,20 @@ public final class PageReduce {
                   || c instanceof DedupCommand
                   || c instanceof ReorderCommand);
     }
-    return true;
+    return rebatch;
   }
 
-  /** Whether a command reads every field a row has, or makes a new table of them. */
+  /**
+   * Whether a command reads every field a row has, or makes a new table of them. Not {@code
+   * append}: it hands its input on as it is and adds the subsearch's rows, which carry their own
+   * fields, so the fields read after it are all it needs from its input.
+   */
   private static boolean readsEveryField(Command command) {
     return command instanceof io.quarry.ql.ast.OutputLookupCommand
         || command instanceof io.quarry.ql.ast.FieldSummaryCommand
-        || isPageCommand(command) && !(command instanceof io.quarry.ql.ast.ReturnCommand) // its own
+        || isPageCommand(command)
+            && !(command instanceof io.quarry.ql.ast.ReturnCommand) // its own fields
+            && !(command instanceof io.quarry.ql.ast.SubsearchCommand)
         || command instanceof PluginCommand plugin
             && plugin.bound().requiredFields().contains("*")
             && !PageChain.supports(List.of(command)); // field by field in place: reads its own
@@ -213,8 +235,10 @@ public final class PageReduce {
       int pageSize) {
     requireNonNull(end, "end is null");
     List<PageChain.Stage> stages = new ArrayList<>(commands.size());
-    for (Command command : commands) {
-      stages.add(
+    boolean[] rebatch = rebatched(commands);
+    for (int at = 0; at < commands.size(); at++) {
+      Command command = commands.get(at);
+      PageChain.Stage commandStage =
           switch (command) {
             case SortCommand sort -> new PageSort(sort, pageSize, evaluator.memory(command.name()));
             case HeadCommand head -> {
@@ -255,7 +279,8 @@ public final class PageReduce {
             case io.quarry.ql.ast.TransactionCommand transaction ->
                 new TransactionStage(transaction, evaluator, pageSize);
             default -> PageChain.stage(command, evaluator);
-          });
+          };
+      stages.add(rebatch != null && rebatch[at] ? RowPaging.before(commandStage) : commandStage);
     }
     this.end = end;
     this.paging = pagedAsRows(commands) ? new RowPaging(pageSize) : null;

@@ -14,7 +14,10 @@ import java.util.function.Consumer;
  * hold a value in, in the order the rows first name them (a row's fields in its page's column
  * order), each column typed over its values. A plugin operator's pages may order or type their
  * columns otherwise ({@code addcoltotals}' total row, {@code append}'s subsearch rows); the answer
- * must not depend on that. Only positions are held, in the pages they came in.
+ * must not depend on that. Also the stream re-paged before a plugin command that reads its input
+ * page as the row adapter's batch ({@link PageReduce#rebatched}, {@value PluginOperators#BATCH}
+ * rows a page: the adapter's page of the same rows). Only positions are held, in the pages they
+ * came in.
  */
 final class RowPaging implements PageChain.Stage {
   private final int pageSize;
@@ -23,6 +26,32 @@ final class RowPaging implements PageChain.Stage {
 
   RowPaging(int pageSize) {
     this.pageSize = pageSize;
+  }
+
+  /**
+   * {@code stage} (a plugin command's) over the stream re-paged as the row adapter batches rows for
+   * it ({@value PluginOperators#BATCH} rows a page).
+   */
+  static PageChain.Stage before(PageChain.Stage stage) {
+    RowPaging batches = new RowPaging(PluginOperators.BATCH);
+    return new PageChain.Stage() {
+      @Override
+      public void add(Page page, Consumer<Page> out) {
+        batches.add(page, p -> stage.add(p, out));
+      }
+
+      @Override
+      public void finish(Consumer<Page> out) {
+        batches.finish(p -> stage.add(p, out));
+        stage.finish(out);
+      }
+
+      @Override
+      public void close() {
+        batches.close();
+        stage.close();
+      }
+    };
   }
 
   @Override

@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  */
 public final class WildcardStatsOperator implements Aggregator {
   /** A count kept when every aggregation is a wildcard, so groups exist: never shown. */
-  private static final String GROUPS = "\u0000groups";
+  public static final String GROUPS = "\u0000groups";
 
   private final StatsCommand command;
   private final RowSink downstream;
@@ -75,7 +75,7 @@ public final class WildcardStatsOperator implements Aggregator {
   }
 
   /** The wildcard as a regex, each {@code *} a group. */
-  private static Pattern pattern(String wildcard) {
+  public static Pattern pattern(String wildcard) {
     String[] parts = wildcard.split("\\*", -1);
     StringBuilder regex = new StringBuilder(Pattern.quote(parts[0]));
     for (int i = 1; i < parts.length; i++) {
@@ -122,13 +122,22 @@ public final class WildcardStatsOperator implements Aggregator {
 
   /** {@code f(field)}, or the AS name with each {@code *} replaced by what a wildcard matched. */
   private String outputName(int index, String field) {
-    Aggregation wildcard = command.aggregations().get(index);
+    return outputName(
+        command.aggregations().get(index), patterns.get(wildcards.indexOf(index)), field);
+  }
+
+  /**
+   * The column of wildcard aggregation {@code wildcard} (its field's regex {@code compiled}) over
+   * {@code field}: {@code f(field)}, or the AS name with each {@code *} replaced by what a wildcard
+   * matched.
+   */
+  public static String outputName(Aggregation wildcard, Pattern compiled, String field) {
     String pattern = wildcard.field().orElseThrow();
     String written = wildcard.outputName();
     if (written.endsWith("(" + pattern + ")")) { // the default name, avg(*): avg(field)
       return written.substring(0, written.length() - pattern.length() - 1) + field + ")";
     }
-    Matcher matcher = patterns.get(wildcards.indexOf(index)).matcher(field);
+    Matcher matcher = compiled.matcher(field);
     if (!matcher.matches()) {
       return written;
     }

@@ -99,6 +99,34 @@ class PageReduceTest {
   }
 
   /**
+   * Plugin commands after commands that leave pages other than the row adapter's batches (a filter,
+   * a sort, a deduplication, another plugin command, a stateful stage): the stream is re-paged as
+   * the adapter batches rows ({@link RowPaging}) before each, over random pages of several schemas,
+   * and answers as the row engine does.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "where n > 0 | fillnull value=X",
+        "sort -n | fillnull",
+        "dedup t | transpose 4",
+        "where isnotnull(extra) | format",
+        "mvcombine t | fillnull value=none",
+        "accum n | filldown",
+        "sort d | filldown | where isnotnull(n)",
+        "where n > 2 | foreach n d [eval <<FIELD>>=<<FIELD>>+1] | fillnull value=0",
+        "dedup mv | xyseries t n d",
+      })
+  void rebatchedPluginCommandsAnswerAsRowsDo(String commands) {
+    for (long seed = 0; seed < 20; seed++) {
+      List<Page> input = randomPages(new Random(seed));
+      assertThat(PipelineTest.table(byName(onPages(commands, input, 16))))
+          .as("seed %d: %s", seed, commands)
+          .isEqualTo(PipelineTest.table(byName(onRows(commands, input, 16))));
+    }
+  }
+
+  /**
    * Where a plugin command's pages are the answer, they are the row engine's pages exactly: the
    * same rows in each, the same columns in the same order, the same types ({@link RowPaging}).
    */
@@ -281,9 +309,14 @@ class PageReduceTest {
     assertThat(PageReduce.supports(parse("where n > 0 | accum n"))).isTrue();
     assertThat(PageReduce.supports(parse("dedup t | delta n"))).isTrue();
     assertThat(PageReduce.supports(parse("accum n | delta n"))).isTrue();
-    assertThat(PageReduce.supports(parse("where n > 0 | fillnull"))).isFalse();
     assertThat(PageReduce.supports(parse("sort -n | accum n"))).isTrue();
-    assertThat(PageReduce.supports(parse("sort -n | fillnull"))).isFalse();
+    // where the pages are no longer those batches, the stream is re-paged as them first
+    assertThat(PageReduce.rebatched(parse("where n > 0 | fillnull"))).containsExactly(false, true);
+    assertThat(PageReduce.rebatched(parse("sort -n | fillnull"))).containsExactly(false, true);
+    assertThat(PageReduce.rebatched(parse("fillnull | head 3 | fillnull")))
+        .containsExactly(false, false, true);
+    assertThat(PageReduce.rebatched(parse("eval x=1 | sort -n | head 5 | accum n | addtotals")))
+        .containsExactly(false, false, false, false, true);
     assertThat(PageReduce.supports(parse("table n, t | format"))).isTrue();
   }
 

@@ -15,6 +15,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * The answer of a plain event listing on pages ({@code index=web status=404}, {@code … | where … |
@@ -57,7 +59,9 @@ final class EventListing {
   private final boolean extract;
   private final ExtractionClock clock = new ExtractionClock();
   private final SearchControl control;
-  private final PageBatch.Results results;
+  private final Predicate<Page> out; // false once it takes no more pages
+  private final LongSupplier room; // rows the answer still takes
+  private final boolean everyField;
   private final int pageSize;
   private final List<Page> held = new ArrayList<>();
   private int heldFrom; // the first position of held.get(0) not yet handed on
@@ -76,11 +80,42 @@ final class EventListing {
       SearchControl control,
       PageBatch.Results results,
       int pageSize) {
+    this(
+        read,
+        sourcetypes,
+        extract,
+        false,
+        control,
+        results::add,
+        () -> results.maxRows() - results.collector().rows(),
+        pageSize);
+  }
+
+  /**
+   * @param everyField whether a page has every field of its events, search-time extracted ones
+   *     included, as the row engine's pages of {@link EventRow}s have them where a command asks for
+   *     every field ({@link EventRow#discoverableFieldNames}: a subsearch's events, the batches the
+   *     plugin adapter gives {@code fillnull}, a wildcard {@code table}): per row its default and
+   *     index-time fields, then the fields its sourcetype, JSON or key=value extraction finds
+   * @param out takes the pages, false once it takes no more
+   * @param room how many rows the answer still takes (the last page is cut to it)
+   */
+  EventListing(
+      Set<String> read,
+      Sourcetypes sourcetypes,
+      boolean extract,
+      boolean everyField,
+      SearchControl control,
+      Predicate<Page> out,
+      LongSupplier room,
+      int pageSize) {
     this.read = Set.copyOf(read);
     this.sourcetypes = requireNonNull(sourcetypes, "sourcetypes is null");
     this.extract = extract;
+    this.everyField = everyField && extract;
     this.control = requireNonNull(control, "control is null");
-    this.results = requireNonNull(results, "results is null");
+    this.out = requireNonNull(out, "out is null");
+    this.room = requireNonNull(room, "room is null");
     this.pageSize = pageSize;
   }
 
@@ -175,8 +210,7 @@ final class EventListing {
 
   /** The rows of the next page: a whole page, or what room the answer has left. */
   private int rowsOfNextPage() {
-    long room = results.maxRows() - results.collector().rows();
-    return (int) Math.max(1, Math.min(pageSize, room));
+    return (int) Math.max(1, Math.min(pageSize, room.getAsLong()));
   }
 
   /** Hands on the first {@code count} held rows as one page. */
@@ -198,22 +232,26 @@ final class EventListing {
       }
     }
     heldRows -= count;
-    full = !results.add(page(pages, ranges, count));
+    full = !out.test(page(pages, ranges, count));
   }
 
   /** The rows {@code ranges} of {@code pages} as the row engine's collector makes them a page. */
   private Page page(List<Page> pages, List<int[]> ranges, int count) {
     Set<String> names = new LinkedHashSet<>(DEFAULT_ORDER);
+    Map<Long, FieldExtractor> extractors = new HashMap<>(); // by (page, position)
     for (int i = 0; i < pages.size(); i++) {
       Page page = pages.get(i);
       int column = page.schema().indexOf(FIELD_NAMES);
-      if (column < 0) {
-        continue;
-      }
-      Block block = page.block(column);
+      Block block = column < 0 ? null : page.block(column);
       for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
-        for (Object name : block.getValues(p)) {
-          names.add((String) name);
+        if (block != null) {
+          for (Object name : block.getValues(p)) {
+            names.add((String) name);
+          }
+        }
+        if (everyField) { // then the names its extraction finds, as EventRow lists them
+          FieldExtractor extractor = extractor(extractors, page, i, p);
+          names.addAll(clock.time(extractor::names));
         }
       }
     }
@@ -221,7 +259,6 @@ final class EventListing {
         pages.size() == 1
             && ranges.get(0)[0] == 0
             && ranges.get(0)[1] == pages.get(0).positionCount();
-    Map<Long, FieldExtractor> extractors = new HashMap<>(); // by (page, position)
     List<Schema.Column> columns = new ArrayList<>(names.size());
     List<Block> blocks = new ArrayList<>(names.size());
     for (String name : names) {
@@ -273,13 +310,7 @@ final class EventListing {
         if (block != null && !block.isNull(p)) {
           cells.add(block.getValues(p));
         } else if (extracts) {
-          long key = ((long) i << 32) | p;
-          FieldExtractor extractor = extractors.get(key);
-          if (extractor == null) {
-            extractor = extractor(page, p);
-            extractors.put(key, extractor);
-          }
-          FieldExtractor of = extractor;
+          FieldExtractor of = extractor(extractors, page, i, p);
           cells.add(List.copyOf(clock.time(() -> of.values(name))));
         } else {
           cells.add(List.of());
@@ -287,6 +318,11 @@ final class EventListing {
       }
     }
     return cells;
+  }
+
+  /** The extraction of position {@code p} of the {@code i}-th page, made once. */
+  private FieldExtractor extractor(Map<Long, FieldExtractor> extractors, Page page, int i, int p) {
+    return extractors.computeIfAbsent(((long) i << 32) | p, key -> extractor(page, p));
   }
 
   /** The search-time extraction of a row, from its {@code _raw} and {@code sourcetype}. */

@@ -204,7 +204,17 @@ final class PageBatch {
     int fused = shape.fused();
     List<Command> chained = filters.subList(fused, filters.size());
     boolean onPages = shape.onPages();
+    // a wildcard aggregation reads every field the events have (*): every default field, those
+    // the commands read, and each event's every field laid out by an every-field listing
+    boolean everyField = shape.sourceFields().contains("*");
     List<String> sourceFields = shape.sourceFields();
+    if (everyField) {
+      java.util.Set<String> read = new java.util.LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      read.addAll(sourceFields);
+      read.remove("*");
+      sourceFields = List.copyOf(read);
+    }
+    List<String> eventFields = sourceFields;
     OrdinalCounts segmentCounts = new OrdinalCounts();
     if (counting != null && !onPages) {
       throw new IllegalStateException("counted from the index with commands before " + stats);
@@ -226,9 +236,24 @@ final class PageBatch {
                       },
                       stages,
                       fused);
-              EventPages events =
+              EventListing every =
+                  everyField
+                      ? new EventListing(
+                          java.util.Set.copyOf(eventFields),
+                          sourcetypes,
+                          !indexedFieldsOnly,
+                          true,
+                          control,
+                          page -> {
+                            chain.add(page);
+                            return true;
+                          },
+                          () -> Long.MAX_VALUE,
+                          pageSize)
+                      : null;
+              EventPages source =
                   new EventPages(
-                      sourceFields,
+                      eventFields,
                       filters.subList(0, fused),
                       evaluator.stopped(),
                       indexedFieldsOnly,
@@ -241,13 +266,21 @@ final class PageBatch {
                         for (int stage = 0; stage < fused; stage++) {
                           stages.counted(stage, page.positionCount(), 0);
                         }
-                        chain.add(page);
+                        if (every != null) {
+                          every.add(page);
+                        } else {
+                          chain.add(page);
+                        }
                       },
                       () -> {
+                        if (every != null) {
+                          every.finish();
+                        }
                         chain.finish();
                         partials.put(partial);
                       },
                       chain::close); // also when the slice fails: plugin operators are released
+              EventPages events = every != null ? source.listing() : source;
               return counting == null
                   ? events
                   : new IndexCounting(

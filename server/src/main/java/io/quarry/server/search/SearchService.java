@@ -684,7 +684,7 @@ public final class SearchService implements AutoCloseable {
     TimeOrderedPages.Shape onPages =
         PageBatch.enabled() ? TimeOrderedPages.shape(plan.pipeline(), PAGE_SIZE) : null;
     if (onPages != null && onPages.listing() && control.everyEventFieldAsked()) {
-      onPages = null; // a subsearch's events carry their search-time fields too: rows
+      onPages = onPages.withEveryField(); // a subsearch's events carry their search-time fields
     }
     boolean exact = plan.filter().isEmpty() || translation.exact();
     String deduplicated = exact ? dedupFieldFirst(plan.pipeline()) : null;
@@ -917,7 +917,9 @@ public final class SearchService implements AutoCloseable {
               : "rows");
       if (onPages != null) {
         // an event listing: the events' own fields, laid out as the row engine's pages
-        explain.put("page_source", onPages.listing() ? "events" : "fields");
+        explain.put(
+            "page_source",
+            onPages.listing() ? "events" : onPages.everyField() ? "every_field" : "fields");
         if (onPages.aggregateAt() >= 0) { // after commands that need time order: one aggregation
           explain.put("page_aggregation", names.get(onPages.aggregateAt()));
         }

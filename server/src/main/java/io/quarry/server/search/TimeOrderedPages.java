@@ -49,9 +49,31 @@ final class TimeOrderedPages {
    * @param listing whether the answer is the events themselves ({@link EventListing})
    * @param aggregateAt the index in the pipeline of an aggregation after commands that need events
    *     in time order ({@code head 100 | stats count}), run as a page aggregation; -1 for none
+   * @param everyField whether the events carry every field, search-time extracted ones included
+   *     ({@link EventListing}'s every-field pages): for a listing, its answer's pages (a
+   *     subsearch's events); else the pages the commands from {@code listedAt} on take ({@link
+   *     EveryFieldPlan})
+   * @param listedAt when not a listing but {@code everyField}: how many leading commands (those
+   *     that keep the events) run on the source's pages before the every-field listing lays them
+   *     out
    */
   record Shape(
-      int fused, List<String> sourceFields, int pageSize, boolean listing, int aggregateAt) {}
+      int fused,
+      List<String> sourceFields,
+      int pageSize,
+      boolean listing,
+      int aggregateAt,
+      boolean everyField,
+      int listedAt) {
+    Shape(int fused, List<String> sourceFields, int pageSize, boolean listing, int aggregateAt) {
+      this(fused, sourceFields, pageSize, listing, aggregateAt, false, 0);
+    }
+
+    /** This listing with every field of its events in its answer (a subsearch's). */
+    Shape withEveryField() {
+      return new Shape(fused, sourceFields, pageSize, listing, aggregateAt, true, 0);
+    }
+  }
 
   private TimeOrderedPages() {}
 
@@ -59,10 +81,24 @@ final class TimeOrderedPages {
   static Shape shape(List<Command> pipeline, int pageSize) {
     int fused = EventPages.fusedPrefix(pipeline);
     List<Command> staged = pipeline.subList(fused, pipeline.size());
+    if (fused == 0 && EveryFieldPlan.readsEveryField(staged) && PageReduce.supports(staged)) {
+      // the events, filtered, cut or reordered by the leading commands that keep them, laid out
+      // with every field as the row adapter's batches of them into the other commands (an
+      // aggregation among them a stage)
+      int listedAt = 0;
+      while (listedAt < staged.size() && keepsEvents(staged.get(listedAt))) {
+        listedAt++;
+      }
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(PageChain.inputFields(staged.subList(0, listedAt), List.of()));
+      return new Shape(
+          0, List.copyOf(sourceFields), smallestHead(staged, pageSize), false, -1, true, listedAt);
+    }
     for (int at = 0; at < staged.size(); at++) {
       if (PageAggregator.supports(staged.get(at))) {
         List<Command> before = staged.subList(0, at);
         if (!PageReduce.supportsOverReadFields(before)
+            || PageAggregator.inputFields(staged.get(at)).contains("*")
             || !PageReduce.supports(staged.subList(at + 1, staged.size()))) {
           return null;
         }
@@ -122,7 +158,7 @@ final class TimeOrderedPages {
    * fields -}, {@code bin}, plugin commands) changes which fields a row has, row by row, and runs
    * on rows.
    */
-  private static boolean keepsEvents(Command command) {
+  static boolean keepsEvents(Command command) {
     return command instanceof HeadCommand
         || command instanceof SortCommand
         || command instanceof DedupCommand
@@ -196,18 +232,50 @@ final class TimeOrderedPages {
                 Set.copyOf(shape.sourceFields()),
                 sourcetypes,
                 !indexedFieldsOnly,
+                shape.everyField(),
                 control,
-                results,
+                results::add,
+                () -> results.maxRows() - results.collector().rows(),
                 SearchService.PAGE_SIZE)
             : null;
     int aggregateAt = shape.aggregateAt();
     Aggregation aggregation =
         aggregateAt < 0 ? null : new Aggregation(pipeline, aggregateAt, evaluator, stages, results);
+    // every field: the events the leading commands keep laid out as the row engine's pages of
+    // them, every field extracted, a page of the row adapter's batch size each, into the rest
+    int listedAt = shape.everyField() && !shape.listing() ? fused + shape.listedAt() : -1;
+    PageReduce afterListing =
+        listedAt < 0
+            ? null
+            : new PageReduce(
+                pipeline.subList(listedAt, pipeline.size()),
+                evaluator,
+                results::add,
+                stages,
+                listedAt,
+                SearchService.PAGE_SIZE);
+    EventListing everyField =
+        afterListing != null
+            ? new EventListing(
+                Set.copyOf(shape.sourceFields()),
+                sourcetypes,
+                !indexedFieldsOnly,
+                true,
+                control,
+                afterListing::add,
+                () -> Long.MAX_VALUE,
+                SearchService.PAGE_SIZE)
+            : null;
     PageReduce stagesOnPages =
         new PageReduce(
-            pipeline.subList(fused, aggregateAt < 0 ? pipeline.size() : aggregateAt),
+            pipeline.subList(
+                fused, listedAt >= 0 ? listedAt : aggregateAt < 0 ? pipeline.size() : aggregateAt),
             evaluator,
-            listing != null ? listing::add : aggregation != null ? aggregation::add : results::add,
+            listing != null
+                ? listing::add
+                : everyField != null
+                    ? everyField::add
+                    : aggregation != null ? aggregation::add : results::add,
             stages,
             fused,
             SearchService.PAGE_SIZE); // pages out as the row engine's collector makes them
@@ -232,7 +300,7 @@ final class TimeOrderedPages {
                 () -> {},
                 () -> {})
             .typedValues();
-    EventPages pages = listing != null ? source.listing() : source;
+    EventPages pages = listing != null || everyField != null ? source.listing() : source;
     try {
       ScanStats scanned =
           scan.run(
@@ -273,6 +341,10 @@ final class TimeOrderedPages {
         skip.reportRead();
       }
       stagesOnPages.finish();
+      if (everyField != null) {
+        everyField.finish();
+        afterListing.finish();
+      }
       if (listing != null) {
         listing.finish();
       }
@@ -282,6 +354,9 @@ final class TimeOrderedPages {
       return scanned;
     } finally {
       stagesOnPages.close();
+      if (afterListing != null) {
+        afterListing.close();
+      }
       if (aggregation != null) {
         aggregation.close();
       }

@@ -125,20 +125,73 @@ class EventListingTest {
       // the page engine alone: a row operator would fail the search
       assertThat(pages(query, PageBatch.PAGES_ONLY)).as(query).isNotEmpty();
     }
+    // commands that read every field take the every-field listing; a plain listing does not
+    assertThat(explain("* | where n > 5 | table n, re*"))
+        .containsEntry("engine", "pages")
+        .containsEntry("page_source", "every_field");
+    assertThat(explain("* | where n > 5")).containsEntry("page_source", "events");
+    assertThat(explain("* | fillnull | stats count by region"))
+        .containsEntry("page_source", "every_field");
     // commands that set fields row by row still run on rows
     assertThat(explain("* | eval x=1")).containsEntry("engine", "rows");
     assertThat(explain("* | rename n AS m")).containsEntry("engine", "rows");
   }
 
+  /**
+   * Every field of the events (the every-field mode): a subsearch's listing, whose rows carry their
+   * search-time fields ({@link SearchControl#everyEventField}), and the commands that read every
+   * field or name fields by a wildcard after a listing — page by page as the row engine, with the
+   * row engine refused, over more events than a page (so the row adapter's batches of 1,024 rows
+   * decide what {@code fillnull} fills).
+   */
+  @Test
+  void everyFieldPagesAsTheRowEngine() throws Exception {
+    for (String query :
+        List.of("*", "* | where n > 100 | head 1500", "* | sort region, -n | dedup 2 host")) {
+      assertThat(pages(query, PageBatch.PAGES_ONLY, true))
+          .as(query + " as a subsearch (seed " + SEED + ")")
+          .isEqualTo(pages(query, "rows", true));
+    }
+    for (String query :
+        List.of(
+            "* | fields *",
+            "* | table n, re*, t*",
+            "* | head 5 | table *",
+            "* | fillnull value=X | table n, region, team, zone, status, level",
+            "* | where n > 1000 | fillnull value=0 | table n, region, zone, status",
+            "* | dedup region | transpose 3 | table column, \"row 1\", \"row 3\"",
+            "* | format maxresults=3",
+            "* | stats avg(*), dc(region) AS regions by host")) {
+      assertThat(pages(query, PageBatch.PAGES_ONLY, false))
+          .as(query + " (seed " + SEED + ")")
+          .isEqualTo(pages(query, "rows", false));
+    }
+  }
+
   /** The pages of a search's answer, written out: each page's columns and types, then its rows. */
   private static List<String> pages(String query, String engine) throws Exception {
+    return pages(query, engine, false);
+  }
+
+  /** As above; {@code everyEventField}: every field of the events, as a subsearch's. */
+  private static List<String> pages(String query, String engine, boolean everyEventField)
+      throws Exception {
     String before = System.getProperty(PageBatch.ENGINE_PROPERTY);
     System.setProperty(PageBatch.ENGINE_PROPERTY, engine);
     try {
       List<String> written = new ArrayList<>();
+      SearchControl control = new SearchControl();
+      if (everyEventField) {
+        control.everyEventField();
+      }
       server
           .search()
-          .run(query, server.search().plan(query, null, null), page -> written.add(write(page)));
+          .run(
+              query,
+              server.search().plan(query, null, null),
+              java.time.Duration.ofMinutes(1),
+              control,
+              page -> written.add(write(page)));
       return written;
     } finally {
       if (before == null) {

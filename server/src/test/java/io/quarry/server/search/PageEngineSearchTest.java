@@ -101,6 +101,56 @@ class PageEngineSearchTest {
     }
   }
 
+  /**
+   * The commands that read every field of an event ({@code fillnull}, {@code transpose}, {@code
+   * format}, a wildcard {@code table}/{@code fields}, a subsearch's events) run with every row
+   * operator refused over event pages that carry every search-time field ({@link EventListing}'s
+   * every-field mode), and the plugin commands whose input the row adapter would batch ({@code
+   * untable} after {@code xyseries}, {@code filldown} or {@code transpose} after {@code
+   * streamstats}, {@code foreach} after {@code foreach}) over the stream re-paged as those batches;
+   * each answers as the row engine does, on events whose fields differ from event to event.
+   */
+  @Test
+  void everyFieldCommandsRunOnPagesOnlyAsTheRowEngine() throws Exception {
+    for (String query :
+        List.of(
+            "* | fillnull value=X | table user, took, sid, msg, x",
+            "* | where took > 5 | fillnull value=0 | table _time, sid, x, took",
+            "* | sort took | fillnull value=none | stats count by x",
+            "GET | dedup user | fillnull value=none | table user, took, x",
+            "* | table s*, u*",
+            "* | head 2 | table s*, t*",
+            "* | fields *",
+            "* | eval z=1 | fields u*, z",
+            "* | format",
+            "sid=s1 | append [search sid=s2] | table user, took, sid",
+            "sid=s1 | append [search \"no pairs\"] | stats count, sum(took) AS t",
+            "POST | append [search sid=s2] | sort _time | table _time, user",
+            "| makeresults count=3 | streamstats count AS n | eval y=if(n==2, \"b\", null())"
+                + " | filldown | fields - _time",
+            "| makeresults count=4 | streamstats count AS n | table n | transpose 0",
+            "* | stats count by user, sid | xyseries user sid count | untable user sid n",
+            // wildcard aggregations (WildcardAggregation) over every field of the events
+            "* | stats avg(*)",
+            "* | stats sum(*) AS total_*, count by user",
+            "* | fields took, x, sid | stats max(*) AS most_*, dc(sid) AS d by sid",
+            "* | head 4 | stats min(t*), values(u*)",
+            "| makeresults count=3 | streamstats count AS n | eval a_ms=n*10, b_ms=if(n==2, 5,"
+                + " null()) | stats max(*_ms) AS *_max, avg(*_ms) by n",
+            "| makeresults | eval t=0, nums=\"[1,2.5]\" | foreach mode=json_array nums"
+                + " [eval t=t+<<ITEM>>] | foreach mode=json_array nums [eval t=t*<<ITEM>>]"
+                + " | fields - _time")) {
+      String onPages = search(query, "pages-only");
+      assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
+      assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
+    }
+    // where nothing fixes the columns after such a plugin command the row engine answers (its
+    // output rows list an event's fields unextracted, plus the columns the command replaced)
+    for (String query : List.of("* | fillnull value=X", "* | where took > 5 | fillnull value=0")) {
+      assertThat(search(query, "pages")).as(query).isEqualTo(search(query, "rows"));
+    }
+  }
+
   @AfterAll
   static void stop() throws Exception {
     server.close();

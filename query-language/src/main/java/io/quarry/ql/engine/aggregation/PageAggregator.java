@@ -13,18 +13,20 @@ import java.time.ZoneId;
 import java.util.List;
 
 /**
- * An aggregation on pages in batch mode ({@code stats}: {@link HashAggregationOperator}; {@code
- * top}/{@code rare}: {@link TopAggregation}; {@code timechart}/{@code chart}: {@link
- * ChartAggregation}): one partial per search thread fed the pages of the segment slices it scans,
- * partials merged into the final one, whose {@link #finish} makes its answer pages. The search runs
- * it without knowing which command it is ({@code server.search.PageBatch}).
+ * An aggregation on pages in batch mode ({@code stats}: {@link HashAggregationOperator}, with
+ * wildcard fields {@link WildcardAggregation}; {@code top}/{@code rare}: {@link TopAggregation};
+ * {@code timechart}/{@code chart}: {@link ChartAggregation}): one partial per search thread fed the
+ * pages of the segment slices it scans, partials merged into the final one, whose {@link #finish}
+ * makes its answer pages. The search runs it without knowing which command it is ({@code
+ * server.search.PageBatch}).
  */
 public interface PageAggregator extends Operator {
 
   /** Whether {@code command} is an aggregation with a page implementation. */
   static boolean supports(Command command) {
     return switch (command) {
-      case StatsCommand stats -> HashAggregationOperator.supports(stats);
+      case StatsCommand stats ->
+          HashAggregationOperator.supports(stats) || WildcardAggregation.supports(stats);
       case TopCommand top -> true;
       case TimechartCommand timechart -> ChartAggregation.supports(timechart);
       case ChartCommand chart -> ChartAggregation.supports(chart);
@@ -38,6 +40,8 @@ public interface PageAggregator extends Operator {
    */
   static PageAggregator of(Command command, ZoneId zone, MemoryTracker memory, int pageSize) {
     return switch (command) {
+      case StatsCommand stats when WildcardAggregation.supports(stats) ->
+          new WildcardAggregation(stats, memory, pageSize);
       case StatsCommand stats -> new HashAggregationOperator(stats, memory, pageSize);
       case TopCommand top -> new TopAggregation(top, memory, pageSize);
       case TimechartCommand timechart -> new ChartAggregation(timechart, zone, memory, pageSize);
@@ -46,9 +50,14 @@ public interface PageAggregator extends Operator {
     };
   }
 
-  /** The fields the aggregation of {@code command} reads from its input. */
+  /**
+   * The fields the aggregation of {@code command} reads from its input; {@code *} among them when
+   * it reads every field a wildcard matches ({@link WildcardAggregation}).
+   */
   static List<String> inputFields(Command command) {
     return switch (command) {
+      case StatsCommand stats when WildcardAggregation.supports(stats) ->
+          WildcardAggregation.inputFields(stats);
       case StatsCommand stats -> HashAggregationOperator.inputFields(stats);
       case TopCommand top -> TopAggregation.inputFields(top);
       case TimechartCommand timechart -> ChartAggregation.inputFields(timechart);

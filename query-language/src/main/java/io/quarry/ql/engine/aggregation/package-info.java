@@ -7,7 +7,9 @@
  * io.quarry.ql.engine.aggregation.HashAggregationOperator}); the same keys and states fed position
  * by position and read at any moment for {@code eventstats} and {@code streamstats} ({@link
  * io.quarry.ql.engine.aggregation.RunningGroups}). The arithmetic is the row engine's ({@code
- * StatsOperator}), so an answer does not depend on which engine ran it. The other page aggregations
+ * StatsOperator}), so an answer does not depend on which engine ran it. {@code stats} with wildcard
+ * fields ({@code avg(*)}) is one such operator per matched field, joined by group at the end
+ * ({@link io.quarry.ql.engine.aggregation.WildcardAggregation}). The other page aggregations
  * ({@link io.quarry.ql.engine.aggregation.TopAggregation}, {@code exec.ChartAggregation}) share the
  * batch contract ({@link io.quarry.ql.engine.aggregation.PageAggregator}); a source that counts in
  * place of rows (the index shortcuts, {@link io.quarry.ql.engine.aggregation.CountShortcut}) hands

@@ -1,0 +1,87 @@
+package io.quarry.server.search;
+
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.ProjectCommand;
+import io.quarry.ql.engine.aggregation.PageAggregator;
+import io.quarry.ql.exec.PageChain;
+import io.quarry.ql.exec.Wildcard;
+import java.util.List;
+
+/**
+ * Whether a time-ordered pipeline takes its events with every field, search-time extracted ones
+ * included — the row engine's {@link EventRow#discoverableFieldNames}, asked for by a command that
+ * reads every field — so that its page source lays them out as an every-field {@link EventListing}
+ * ({@link TimeOrderedPages.Shape#everyField}). The plan's needed-field analysis for "every field":
+ * a pipeline that does not ask pays nothing.
+ */
+final class EveryFieldPlan {
+  private EveryFieldPlan() {}
+
+  /**
+   * Whether the commands take the events with every field, search-time extracted ones included, as
+   * the row engine's pages of events have them where a command asks for every field: a command that
+   * reads every field or names fields by a wildcard ({@link #takesEveryField}) comes before any
+   * other command but those that keep the events ({@link TimeOrderedPages#keepsEvents}), {@code
+   * eval} and {@code append}, whose rows then show the fields that command's output has — so the
+   * answer does not depend on the fields a row would have listed without being asked.
+   */
+  static boolean readsEveryField(List<Command> staged) {
+    boolean cut = false; // pages that are no longer the adapter's batches of the events
+    for (int at = 0; at < staged.size(); at++) {
+      Command command = staged.get(at);
+      if (takesEveryField(command)) {
+        // a wildcard table or fields reads the columns holding values, format makes one row of
+        // them; a plugin operator reads its input page whole, the adapter's batch when only
+        // commands that keep the events come before it — and on rows its output is the event
+        // with the columns it replaced laid over it (the others still the event's own, listed
+        // without extraction), so a later command must fix the answer's columns
+        return command instanceof ProjectCommand
+            || command instanceof io.quarry.ql.ast.StatsCommand // reads columns holding values
+            || command instanceof io.quarry.ql.ast.FormatCommand
+            || command instanceof io.quarry.ql.ast.FieldSummaryCommand // a row per field
+            || !cut && staged.subList(at + 1, staged.size()).stream().anyMatch(c -> fixes(c));
+      }
+      // past the leading commands that keep the events (run before the listing lays the events
+      // out as the adapter's batches), an eval or append leaves pages other than those batches
+      cut |= !TimeOrderedPages.keepsEvents(command);
+      if (!(TimeOrderedPages.keepsEvents(command)
+          || command instanceof io.quarry.ql.ast.EvalCommand
+          || command instanceof io.quarry.ql.ast.SubsearchCommand sub
+              && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND)) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether a command's output columns are its own, whatever fields its input rows list: a {@code
+   * table} or {@code fields} keeping named fields, an aggregation, {@code format}, {@code return}.
+   */
+  private static boolean fixes(Command command) {
+    return command instanceof ProjectCommand project && project.kind() != ProjectCommand.Kind.REMOVE
+        || PageAggregator.supports(command)
+        || command instanceof io.quarry.ql.ast.FormatCommand
+        || command instanceof io.quarry.ql.ast.ReturnCommand;
+  }
+
+  /**
+   * A plugin command reading every field, not field by field ({@code fillnull}, {@code transpose}
+   * …), {@code format}, {@code fieldsummary}, or a {@code table}/{@code fields} naming fields by a
+   * wildcard: on rows each reads an event's every field ({@link EventRow#discoverableFieldNames}).
+   */
+  private static boolean takesEveryField(Command command) {
+    return switch (command) {
+      case io.quarry.ql.ast.FormatCommand format -> true;
+      case io.quarry.ql.ast.FieldSummaryCommand summary -> true;
+      case io.quarry.ql.ast.StatsCommand stats -> // stats avg(*): WildcardAggregation
+          io.quarry.ql.engine.aggregation.WildcardAggregation.supports(stats);
+      case ProjectCommand project ->
+          project.kind() != ProjectCommand.Kind.REMOVE
+              && project.patterns().stream().anyMatch(Wildcard::hasWildcard);
+      case io.quarry.ql.ast.PluginCommand plugin ->
+          plugin.bound().requiredFields().contains("*") && !PageChain.supports(List.of(plugin));
+      default -> false;
+    };
+  }
+}
