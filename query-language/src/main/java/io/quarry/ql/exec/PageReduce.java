@@ -75,6 +75,17 @@ public final class PageReduce {
         oneSchema = false;
         continue;
       }
+      if (c instanceof io.quarry.ql.ast.SubsearchCommand sub
+              && sub.kind() != io.quarry.ql.ast.SubsearchCommand.Kind.APPEND
+          || c instanceof PluginCommand appendpipe && appendpipe.name().equals("appendpipe")) {
+        // join, appendcols (HashJoinOperator, PairedColumnsOperator): any pages, position by
+        // position, every input column carried; appendpipe passes its pages on and runs its
+        // commands over them as SubPipeline decides (pages of one schema, else their rows); the
+        // pages after them are of their own making
+        batches = false;
+        oneSchema = false;
+        continue;
+      }
       if (inOrder(c)) {
         // eventstats, streamstats, accum … of named fields: position for position over the
         // ordered stream, whatever the pages' sizes (StatefulStagesTest compares them with the
@@ -125,6 +136,13 @@ public final class PageReduce {
 
   /** Whether a command reads every field a row has, or makes a new table of them. */
   private static boolean readsEveryField(Command command) {
+    if (command instanceof io.quarry.ql.ast.SubsearchCommand sub
+        && sub.kind() != io.quarry.ql.ast.SubsearchCommand.Kind.APPEND) {
+      // join by named fields reads those, appendcols the subsearch's columns (PageChain's
+      // inputFields); join without fields reads whichever the input has
+      return sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.JOIN
+          && sub.join().fields().isEmpty();
+    }
     return isPageCommand(command) && !(command instanceof io.quarry.ql.ast.ReturnCommand) // its own
         || command instanceof PluginCommand plugin
             && plugin.bound().requiredFields().contains("*")
@@ -141,14 +159,13 @@ public final class PageReduce {
   }
 
   /**
-   * {@code format}, {@code return} and {@code append}; not {@code join} and {@code appendcols},
-   * whose operators match their output to the row adapter's row ids.
+   * {@code format}, {@code return}, {@code append}, {@code join} and {@code appendcols} ({@link
+   * PageCommands#onPages}: join and appendcols as their page operators, not the row adapter's).
    */
   private static boolean isPageCommand(Command command) {
     return command instanceof io.quarry.ql.ast.FormatCommand
         || command instanceof io.quarry.ql.ast.ReturnCommand
-        || command instanceof io.quarry.ql.ast.SubsearchCommand sub
-            && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND;
+        || command instanceof io.quarry.ql.ast.SubsearchCommand;
   }
 
   /** The built-in centralized commands whose page operators need only the stream in order. */
@@ -212,7 +229,7 @@ public final class PageReduce {
             case io.quarry.ql.ast.FormatCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
             case io.quarry.ql.ast.ReturnCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
             case io.quarry.ql.ast.SubsearchCommand c ->
-                PageChain.stage(PageCommands.of(c), evaluator);
+                PageChain.stage(PageCommands.onPages(c), evaluator);
             case EventStatsCommand eventstats ->
                 new EventStatsStage(eventstats, evaluator.memory(command.name()));
             case StreamStatsCommand streamstats -> new StreamStatsStage(streamstats, evaluator);

@@ -6,9 +6,11 @@
  * {@code rex} as {@link io.quarry.ql.exec.RexStage}, {@code lookup} as {@link
  * io.quarry.ql.exec.LookupStage}, {@link io.quarry.ql.exec.FieldStages}, plugin and built-in page
  * operators driven directly) and {@link io.quarry.ql.exec.PageReduce} (those plus {@code sort},
- * {@code head}, {@code dedup}, aggregations and the built-in page commands, on pages that hold
- * every field). Where a command's per-value logic serves both engines it lives in one helper they
- * share ({@link io.quarry.ql.exec.RexExtraction}, {@link io.quarry.ql.exec.RexSed}, {@link
+ * {@code head}, {@code dedup}, aggregations and the built-in page commands — {@code join} as {@link
+ * io.quarry.ql.exec.HashJoinOperator}, {@code appendcols} as {@link
+ * io.quarry.ql.exec.PairedColumnsOperator} —, on pages that hold every field). Where a command's
+ * per-value logic serves both engines it lives in one helper they share ({@link
+ * io.quarry.ql.exec.RexExtraction}, {@link io.quarry.ql.exec.RexSed}, {@link
  * io.quarry.ql.exec.LookupIndex}, {@link io.quarry.ql.exec.EvalValues}).
  */
 package io.quarry.ql.exec;
