@@ -105,7 +105,7 @@ public final class Evaluator {
 
   /** The context of a new plugin operator of this search. */
   public io.quarry.plugin.api.command.OperatorContext pluginContext() {
-    return resources.context(now, zone);
+    return resources.context(now, zone, rowStages);
   }
 
   /** Where {@code outputlookup} writes. */

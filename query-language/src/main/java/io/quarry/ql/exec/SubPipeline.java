@@ -24,7 +24,8 @@ public final class SubPipeline {
   public static List<Page> run(List<Command> commands, List<Page> input, OperatorContext context) {
     Evaluator evaluator = new Evaluator(context.now(), context.zone());
     if (context instanceof SearchResources.Context search) {
-      evaluator.withResources(search.resources());
+      // the search's row stages: commands run here on rows are entered (refused if strict)
+      evaluator.withResources(search.resources()).withRowStages(search.rowStages());
     }
     if (PageReduce.supports(commands) && oneSchema(input)) {
       return onPages(commands, input, context, evaluator);
