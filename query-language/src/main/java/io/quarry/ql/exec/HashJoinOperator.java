@@ -51,9 +51,10 @@ final class HashJoinOperator extends QueuedPageOperator {
           fields.isEmpty()
               ? null
               : tables.computeIfAbsent(List.copyOf(fields), f -> new JoinHashTable(subsearch, f));
+      Block[] keyBlocks = table == null ? null : table.blocks(page);
       int count = 0;
       for (int p = 0; p < page.positionCount(); p++) {
-        int[] matches = table == null ? NO_MATCHES : table.matches(page, p);
+        int[] matches = table == null ? NO_MATCHES : table.matches(keyBlocks, p);
         if (matches.length == 0) {
           if (join.type() != SubsearchCommand.JoinType.INNER) {
             count = add(count, p, -1);

@@ -279,7 +279,7 @@ class SubsearchStagesTest {
 
   /**
    * {@code pages} pages of 1–20 positions: k a key (sometimes two values or none), n whole numbers
-   * in some pages and text in others, v sometimes, t text.
+   * in some pages and text (some of it digits) in others, v sometimes, t text.
    */
   private static List<Page> randomPages(Random random, int pages) {
     List<Page> out = new ArrayList<>();
@@ -295,7 +295,12 @@ class SubsearchStagesTest {
               random.nextInt(6) == 0 ? List.of(key(random), key(random)) : (Object) key(random));
         }
         if (random.nextInt(4) > 0) {
-          values.put("n", nAsText ? "n" + random.nextInt(3) : (Object) (long) random.nextInt(6));
+          // as text, sometimes digits: a key equal by its text to a subsearch row's number
+          values.put(
+              "n",
+              nAsText
+                  ? (random.nextBoolean() ? "n" : "") + random.nextInt(3)
+                  : (Object) (long) random.nextInt(6));
         }
         if (random.nextInt(3) == 0) {
           values.put("v", "mine" + random.nextInt(3));
