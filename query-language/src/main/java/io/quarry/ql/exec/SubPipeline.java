@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * A pipeline of commands run over results a page operator holds ({@code appendpipe [stats count]}):
- * on the pages themselves through {@link PageReduce} when it has a stage for every command and the
+ * on the pages themselves through {@link PageReduce} when it has a stage for every command, none
+ * reading every field (a page's all-null column is no field of the rows made from it), and the
  * pages share one schema (the page stages' answers are the row commands'); else the pages'
  * positions as rows, through the commands as a search builds them ({@link Pipelines}). The answer
  * comes back as pages whose blocks are reserved on the operator's block factory (rows: pages of at
@@ -27,7 +28,7 @@ public final class SubPipeline {
       // the search's row stages: commands run here on rows are entered (refused if strict)
       evaluator.withResources(search.resources()).withRowStages(search.rowStages());
     }
-    if (PageReduce.supports(commands) && oneSchema(input)) {
+    if (PageReduce.supportsOverReadFields(commands) && oneSchema(input)) {
       return onPages(commands, input, context, evaluator);
     }
     return onRows(commands, input, context, evaluator);

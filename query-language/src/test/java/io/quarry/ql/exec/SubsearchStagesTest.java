@@ -120,7 +120,7 @@ class SubsearchStagesTest {
       Random random = new Random(seed);
       List<Page> input = randomPages(random, 1 + random.nextInt(4));
       List<Command> parsed = parse(commands, null);
-      assertThat(PageReduce.supports(parsed)).as(commands).isTrue();
+      assertThat(PageReduce.supportsOverReadFields(parsed)).as(commands).isTrue();
       assertThat(byName(rowsAsOnePage(SubPipeline.onPages(parsed, input, context(), evaluator()))))
           .as("seed %d: %s", seed, commands)
           .isEqualTo(
