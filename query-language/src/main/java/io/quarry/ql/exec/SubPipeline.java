@@ -24,11 +24,13 @@ public final class SubPipeline {
 
   public static List<Page> run(List<Command> commands, List<Page> input, OperatorContext context) {
     Evaluator evaluator = new Evaluator(context.now(), context.zone());
+    boolean pages = true;
     if (context instanceof SearchResources.Context search) {
       // the search's row stages: commands run here on rows are entered (refused if strict)
       evaluator.withResources(search.resources()).withRowStages(search.rowStages());
+      pages = search.rowStages().pagesAllowed(); // not under quarry.search.engine=rows
     }
-    if (PageReduce.supportsOverReadFields(commands) && oneSchema(input)) {
+    if (pages && PageReduce.supportsOverReadFields(commands) && oneSchema(input)) {
       return onPages(commands, input, context, evaluator);
     }
     return onRows(commands, input, context, evaluator);

@@ -73,6 +73,8 @@ class RowStagesSearchTest {
     String onPages = "| makeresults count=2 | eval u=1 | appendpipe [where u=1 | eval u=2]";
     assertThat(run(onPages, "pages").rowStages()).isEmpty();
     assertThat(run(onPages, "pages-only").rows()).isEqualTo(4);
+    assertThat(run(onPages, "rows").rowStages())
+        .containsExactlyInAnyOrder("makeresults", "eval", "appendpipe", "where");
     String query = "| makeresults count=2 | eval u=1 | appendpipe [transaction u]";
     assertThatThrownBy(() -> run(query, "pages-only"))
         .isInstanceOf(RowStages.RowEngineRefused.class)
