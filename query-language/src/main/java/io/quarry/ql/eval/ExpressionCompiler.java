@@ -102,6 +102,18 @@ public final class ExpressionCompiler {
         arguments.add(compile(argument));
       }
       switch (function) {
+        case "searchmatch" -> {
+          // compiled once; not when it reads a field an earlier assignment of this eval set
+          if (call.arguments().size() == 1
+              && call.arguments().get(0) instanceof Expression.Literal(String text)) {
+            io.quarry.ql.ast.SearchExpression search = io.quarry.ql.exec.SearchMatch.parse(text);
+            if (io.quarry.ql.exec.SearchMatch.fields(search).stream()
+                .noneMatch(assigned::contains)) {
+              return new SearchMatchEvaluator(search, evaluator.rawTermMatcher());
+            }
+          }
+          return fallback(call);
+        }
         case "if" -> {
           // the condition is always evaluated, a branch only where it is taken
           return arguments.size() == 3 && allTotal(arguments.subList(1, 3))

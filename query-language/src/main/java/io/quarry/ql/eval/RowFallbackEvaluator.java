@@ -21,7 +21,7 @@ final class RowFallbackEvaluator implements ExpressionEvaluator {
   private final List<String> assignedNames;
   private final int[] assignedSlots;
   private final Map<String, Object> assigned = new HashMap<>();
-  private final PageRow row = new PageRow(assigned);
+  private final PageRow row;
 
   /**
    * {@code expression} over a page with the earlier assignments {@code assignedNames} (the slot of
@@ -33,6 +33,7 @@ final class RowFallbackEvaluator implements ExpressionEvaluator {
     this.evaluator = evaluator;
     this.assignedNames = List.copyOf(assignedNames);
     this.assignedSlots = assignedSlots.clone();
+    this.row = new PageRow(assigned, evaluator.rawTermMatcher());
   }
 
   @Override

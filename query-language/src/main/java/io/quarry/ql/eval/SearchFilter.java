@@ -9,6 +9,7 @@ import io.quarry.ql.ast.ComparisonOperator;
 import io.quarry.ql.ast.SearchExpression;
 import io.quarry.ql.exec.Cidr;
 import io.quarry.ql.exec.PageRow;
+import io.quarry.ql.exec.RawTermMatcher;
 import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.RowPredicates;
 import io.quarry.ql.exec.TimeField;
@@ -38,7 +39,21 @@ public final class SearchFilter {
 
   /** The filter of a search expression of comparisons (no bare terms: those search raw text). */
   public static SearchFilter compile(SearchExpression expression) {
-    return new SearchFilter(test(expression));
+    return new SearchFilter(test(expression, null));
+  }
+
+  /**
+   * The filter of any search expression: its bare words and phrases matched in each position's
+   * {@code _raw} by {@code rawTerms} ({@link PageRow#matchesTerm}; a position without {@code _raw}
+   * holds no term), as {@code searchmatch()} and the {@code search} command match an event.
+   */
+  public static SearchFilter compile(SearchExpression expression, RawTermMatcher rawTerms) {
+    return new SearchFilter(test(expression, rawTerms));
+  }
+
+  /** Whether each position of {@code page} matches: {@code into[p]}, for every position. */
+  public void matches(Page page, boolean[] into) {
+    test.test(page, into);
   }
 
   /**
@@ -67,25 +82,26 @@ public final class SearchFilter {
     void test(Page page, boolean[] into);
   }
 
-  private static Test test(SearchExpression expression) {
+  private static Test test(SearchExpression expression, RawTermMatcher terms) {
     return switch (expression) {
-      case SearchExpression.Comparison c -> comparison(c);
+      case SearchExpression.Comparison c -> comparison(c, terms);
       case SearchExpression.In in -> {
         List<Test> equalities = new ArrayList<>();
         for (String value : in.values()) {
           equalities.add(
               comparison(
                   new SearchExpression.Comparison(
-                      in.field(), ComparisonOperator.EQ, value, false, in.position())));
+                      in.field(), ComparisonOperator.EQ, value, false, in.position()),
+                  terms));
         }
         yield combine(equalities, false);
       }
       case SearchExpression.And and ->
-          combine(and.operands().stream().map(SearchFilter::test).toList(), true);
+          combine(and.operands().stream().map(o -> test(o, terms)).toList(), true);
       case SearchExpression.Or or ->
-          combine(or.operands().stream().map(SearchFilter::test).toList(), false);
+          combine(or.operands().stream().map(o -> test(o, terms)).toList(), false);
       case SearchExpression.Not not -> {
-        Test operand = test(not.operand());
+        Test operand = test(not.operand(), terms);
         yield (page, into) -> {
           operand.test(page, into);
           for (int p = 0; p < page.positionCount(); p++) {
@@ -93,7 +109,7 @@ public final class SearchFilter {
           }
         };
       }
-      default -> rows(RowPredicates.compile(expression));
+      default -> rows(RowPredicates.compile(expression), terms);
     };
   }
 
@@ -113,8 +129,8 @@ public final class SearchFilter {
   }
 
   /** The row predicate at each position. */
-  private static Test rows(Predicate<Row> predicate) {
-    PageRow row = new PageRow(Map.of());
+  private static Test rows(Predicate<Row> predicate, RawTermMatcher terms) {
+    PageRow row = new PageRow(Map.of(), terms);
     return (page, into) -> {
       for (int p = 0; p < page.positionCount(); p++) {
         into[p] = predicate.test(row.at(page, p));
@@ -122,7 +138,7 @@ public final class SearchFilter {
     };
   }
 
-  private static Test comparison(SearchExpression.Comparison comparison) {
+  private static Test comparison(SearchExpression.Comparison comparison, RawTermMatcher terms) {
     Predicate<Row> predicate = RowPredicates.compile(comparison);
     String expected = comparison.value();
     double number = Values.toNumber(expected);
@@ -130,7 +146,7 @@ public final class SearchFilter {
         || Double.isNaN(number)
         || Wildcard.hasWildcard(expected)
         || Cidr.parse(expected).isPresent()) {
-      return rows(predicate);
+      return rows(predicate, terms);
     }
     return new NumberComparison(comparison.field(), comparison.operator(), number, predicate);
   }

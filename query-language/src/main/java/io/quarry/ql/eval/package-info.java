@@ -13,6 +13,8 @@
  * {@link io.quarry.ql.eval.ColumnBlocks} makes a block of an answer, typed as the row engine's
  * {@code PageCollector} types a column; {@link io.quarry.ql.eval.Selection} the positions a
  * condition keeps. {@link io.quarry.ql.eval.SearchFilter} does the same for {@code search}'s field
- * comparisons.
+ * comparisons, and for {@code searchmatch()}'s whole search ({@code SearchMatchEvaluator}: its
+ * terms matched in the page's {@code _raw} by the evaluator's {@link
+ * io.quarry.ql.exec.RawTermMatcher}).
  */
 package io.quarry.ql.eval;

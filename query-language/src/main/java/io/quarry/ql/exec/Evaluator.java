@@ -64,6 +64,18 @@ public final class Evaluator {
   }
 
   private RowStages rowStages = RowStages.tracking();
+  private RawTermMatcher rawTerms; // null: no raw text to search on pages (rows search their own)
+
+  /** This evaluator, matching search terms in a page's {@code _raw} with {@code matcher}. */
+  public Evaluator withRawTermMatcher(RawTermMatcher matcher) {
+    this.rawTerms = java.util.Objects.requireNonNull(matcher, "matcher is null");
+    return this;
+  }
+
+  /** How search terms match a page's {@code _raw} ({@code searchmatch()}), or null if unknown. */
+  public RawTermMatcher rawTermMatcher() {
+    return rawTerms;
+  }
 
   /** This evaluator, its search's row stages entered in {@code stages} ({@link RowStages}). */
   public Evaluator withRowStages(RowStages stages) {
@@ -93,7 +105,7 @@ public final class Evaluator {
 
   /** The context of a new plugin operator of this search. */
   public io.quarry.plugin.api.command.OperatorContext pluginContext() {
-    return resources.context(now, zone);
+    return resources.context(now, zone, rowStages);
   }
 
   /** Where {@code outputlookup} writes. */

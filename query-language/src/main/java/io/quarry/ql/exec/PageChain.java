@@ -49,19 +49,18 @@ public final class PageChain {
   private final int firstStage;
 
   /**
-   * Whether every command has a page stage here: {@code eval}, {@code where} (unless they call
-   * {@code searchmatch()}, which searches an event's raw text), {@code bin} with a span, {@code
-   * rex}, {@code lookup}, the forms of {@code fields}, {@code rename} and {@code search} that
-   * {@link FieldStages} holds, and streaming plugin commands that name the fields they read or work
-   * on each field in place ({@link io.quarry.ql.command.FieldWise}: {@code convert auto(*)}).
+   * Whether every command has a page stage here: {@code eval}, {@code where} (a {@code
+   * searchmatch()} searching the page's {@code _raw}), {@code bin} with a span, {@code rex}, {@code
+   * lookup}, the forms of {@code fields}, {@code rename} and {@code search} that {@link
+   * FieldStages} holds, and streaming plugin commands that name the fields they read or work on
+   * each field in place ({@link io.quarry.ql.command.FieldWise}: {@code convert auto(*)}).
    */
   public static boolean supports(List<Command> commands) {
     return commands.stream()
         .allMatch(
             c ->
-                c instanceof EvalCommand eval
-                        && eval.assignments().stream().noneMatch(a -> searchesText(a.expression()))
-                    || c instanceof WhereCommand where && !searchesText(where.condition())
+                c instanceof EvalCommand
+                    || c instanceof WhereCommand
                     || c instanceof BinCommand bin && bin.rowLocal()
                     || c instanceof RexCommand
                     || c instanceof LookupCommand
@@ -105,6 +104,10 @@ public final class PageChain {
         case io.quarry.ql.ast.SortCommand sort -> // a page stage of PageReduce: reads its keys
             sort.keys().forEach(key -> needed.add(key.field()));
         case io.quarry.ql.ast.HeadCommand head -> {} // a page stage of PageReduce: reads nothing
+        // join (PageReduce's HashJoinOperator) reads its fields; appendcols lays the subsearch's
+        // columns over the input's, whose own values stay needed where they are
+        case io.quarry.ql.ast.SubsearchCommand sub when sub.join() != null ->
+            needed.addAll(sub.join().fields());
         case io.quarry.ql.ast.ReorderCommand reorder -> {} // reverse, tail (PageReduce): the same
         // append (PageReduce): hands its input on and adds rows that carry their own fields
         case io.quarry.ql.ast.SubsearchCommand sub
@@ -155,7 +158,9 @@ public final class PageChain {
     };
   }
 
-  /** The fields an expression reads. */
+  /**
+   * The fields an expression reads ({@code searchmatch()}: its search's, {@code _raw} for terms).
+   */
   static void fields(Expression expression, Set<String> into) {
     switch (expression) {
       case Expression.Literal literal -> {}
@@ -165,7 +170,14 @@ public final class PageChain {
         fields(binary.left(), into);
         fields(binary.right(), into);
       }
-      case Expression.Call call -> call.arguments().forEach(a -> fields(a, into));
+      case Expression.Call call -> {
+        if (call.function().equals("searchmatch")
+            && call.arguments().size() == 1
+            && call.arguments().get(0) instanceof Expression.Literal(String search)) {
+          into.addAll(SearchMatch.fields(SearchMatch.parse(search)));
+        }
+        call.arguments().forEach(a -> fields(a, into));
+      }
     }
   }
 

@@ -40,6 +40,33 @@ public final class PageCommands {
     };
   }
 
+  /**
+   * The page engine's runnable command of a page command: {@code join} as {@link HashJoinOperator}
+   * and {@code appendcols} as {@link PairedColumnsOperator}, which answer whole pages (every input
+   * column carried, no hidden row column); the others as {@link #of}.
+   */
+  public static PluginCommand onPages(Command command) {
+    if (!(command instanceof SubsearchCommand sub) || sub.kind() == SubsearchCommand.Kind.APPEND) {
+      return of(command);
+    }
+    PluginCommand rows = subsearch(sub); // checks the subsearch ran; its fields, for explain
+    return switch (sub.kind()) {
+      case APPENDCOLS ->
+          builtIn(
+              sub,
+              rows.bound().requiredFields(),
+              true,
+              c -> new PairedColumnsOperator(sub.result(), sub.override(), c));
+      case JOIN ->
+          builtIn(
+              sub,
+              rows.bound().requiredFields(),
+              true,
+              c -> new HashJoinOperator(sub.join(), sub.result(), c));
+      case APPEND -> rows;
+    };
+  }
+
   private static PluginCommand subsearch(SubsearchCommand sub) {
     if (sub.result() == null) {
       throw new IllegalStateException(

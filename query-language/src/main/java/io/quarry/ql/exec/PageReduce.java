@@ -110,6 +110,17 @@ public final class PageReduce {
         oneSchema = false;
         continue;
       }
+      if (c instanceof io.quarry.ql.ast.SubsearchCommand sub
+              && sub.kind() != io.quarry.ql.ast.SubsearchCommand.Kind.APPEND
+          || c instanceof PluginCommand appendpipe && appendpipe.name().equals("appendpipe")) {
+        // join, appendcols (HashJoinOperator, PairedColumnsOperator): any pages, position by
+        // position, every input column carried; appendpipe passes its pages on and runs its
+        // commands over them as SubPipeline decides (pages of one schema, else their rows); the
+        // pages after them are of their own making
+        batches = false;
+        oneSchema = false;
+        continue;
+      }
       if (inOrder(c)) {
         // eventstats, streamstats, accum … of named fields: position for position over the
         // ordered stream, whatever the pages' sizes (StatefulStagesTest compares them with the
@@ -168,6 +179,13 @@ public final class PageReduce {
    * fields, so the fields read after it are all it needs from its input.
    */
   private static boolean readsEveryField(Command command) {
+    if (command instanceof io.quarry.ql.ast.SubsearchCommand sub
+        && sub.kind() != io.quarry.ql.ast.SubsearchCommand.Kind.APPEND) {
+      // join by named fields reads those, appendcols the subsearch's columns (PageChain's
+      // inputFields); join without fields reads whichever the input has
+      return sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.JOIN
+          && sub.join().fields().isEmpty();
+    }
     return command instanceof io.quarry.ql.ast.OutputLookupCommand
         || command instanceof io.quarry.ql.ast.FieldSummaryCommand
         || isPageCommand(command)
@@ -188,14 +206,13 @@ public final class PageReduce {
   }
 
   /**
-   * {@code format}, {@code return} and {@code append}; not {@code join} and {@code appendcols},
-   * whose operators match their output to the row adapter's row ids.
+   * {@code format}, {@code return}, {@code append}, {@code join} and {@code appendcols} ({@link
+   * PageCommands#onPages}: join and appendcols as their page operators, not the row adapter's).
    */
   private static boolean isPageCommand(Command command) {
     return command instanceof io.quarry.ql.ast.FormatCommand
         || command instanceof io.quarry.ql.ast.ReturnCommand
-        || command instanceof io.quarry.ql.ast.SubsearchCommand sub
-            && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND;
+        || command instanceof io.quarry.ql.ast.SubsearchCommand;
   }
 
   /** The built-in centralized commands whose page operators need only the stream in order. */
@@ -261,7 +278,7 @@ public final class PageReduce {
             case io.quarry.ql.ast.FormatCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
             case io.quarry.ql.ast.ReturnCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
             case io.quarry.ql.ast.SubsearchCommand c ->
-                PageChain.stage(PageCommands.of(c), evaluator);
+                PageChain.stage(PageCommands.onPages(c), evaluator);
             case EventStatsCommand eventstats ->
                 new EventStatsStage(eventstats, evaluator.memory(command.name()));
             case StreamStatsCommand streamstats -> new StreamStatsStage(streamstats, evaluator);

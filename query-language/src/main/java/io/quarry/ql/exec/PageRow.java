@@ -16,12 +16,22 @@ import java.util.Map;
  */
 public final class PageRow implements Row {
   private final Map<String, Object> assigned;
+  private final RawTermMatcher rawTerms;
   private Page page;
   private int position;
 
   /** A view whose set values are {@code assigned} (read, not copied: the caller fills it). */
   public PageRow(Map<String, Object> assigned) {
+    this(assigned, null);
+  }
+
+  /**
+   * As above, matching search terms in the position's {@code _raw} with {@code rawTerms} (null: a
+   * position with raw text cannot be searched).
+   */
+  public PageRow(Map<String, Object> assigned, RawTermMatcher rawTerms) {
     this.assigned = assigned;
+    this.rawTerms = rawTerms;
   }
 
   /** This view moved to {@code position} of {@code page}. */
@@ -61,8 +71,19 @@ public final class PageRow implements Row {
     return names;
   }
 
+  /**
+   * Whether the position's raw text holds {@code term}, as an event row answers; a position with no
+   * {@code _raw} holds no term (as a result row of {@code stats} holds none).
+   */
   @Override
   public boolean matchesTerm(SearchTerm term) {
-    throw new UnsupportedOperationException("a page position has no raw text to search");
+    List<Object> raw = values("_raw");
+    if (raw.isEmpty()) {
+      return false;
+    }
+    if (rawTerms == null) {
+      throw new UnsupportedOperationException("no term matcher to search a page's raw text");
+    }
+    return rawTerms.matches(Values.toText(raw.get(0)), term);
   }
 }

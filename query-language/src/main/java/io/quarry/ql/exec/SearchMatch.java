@@ -10,11 +10,11 @@ import java.util.function.Predicate;
 /**
  * {@code searchmatch("<search>")}: whether a row matches a search as the {@code search} command
  * matches it (terms in the event's raw text, case-insensitive; field comparisons on its fields).
- * The searches are compiled once per evaluator ({@link RowPredicates}). A row with no raw text (a
- * page position) cannot be searched for terms: the page chain leaves evals that call it to the
- * rows.
+ * The searches are compiled once per evaluator ({@link RowPredicates}); on pages, once per page
+ * chain ({@code io.quarry.ql.eval.SearchMatchEvaluator}), a term searched in the position's {@code
+ * _raw} ({@link PageRow#matchesTerm}).
  */
-final class SearchMatch {
+public final class SearchMatch {
   private final Map<String, Predicate<Row>> compiled = new ConcurrentHashMap<>();
 
   /**
@@ -22,8 +22,32 @@ final class SearchMatch {
    *
    * @throws io.quarry.ql.parser.QueryParseException when it is not a search
    */
-  static SearchExpression parse(String text) {
+  public static SearchExpression parse(String text) {
     return new SearchExpressionParser(new TokenReader(text)).parseCommandExpression().orElse(null);
+  }
+
+  /**
+   * The fields a search reads besides the raw text: those its comparisons name ({@code _raw} too
+   * when it has a bare word or phrase).
+   */
+  public static java.util.Set<String> fields(SearchExpression search) {
+    java.util.Set<String> fields = new java.util.LinkedHashSet<>();
+    if (search != null) {
+      fields(search, fields);
+    }
+    return fields;
+  }
+
+  private static void fields(SearchExpression search, java.util.Set<String> into) {
+    switch (search) {
+      case SearchExpression.Term term -> into.add("_raw");
+      case SearchExpression.Comparison comparison -> into.add(comparison.field());
+      case SearchExpression.In in -> into.add(in.field());
+      case SearchExpression.And and -> and.operands().forEach(o -> fields(o, into));
+      case SearchExpression.Or or -> or.operands().forEach(o -> fields(o, into));
+      case SearchExpression.Not not -> fields(not.operand(), into);
+      case SearchExpression.SubsearchTerm sub -> {}
+    }
   }
 
   boolean test(String search, Row row) {

@@ -6,12 +6,13 @@
  * {@code rex} as {@link io.quarry.ql.exec.RexStage}, {@code lookup} as {@link
  * io.quarry.ql.exec.LookupStage}, {@link io.quarry.ql.exec.FieldStages}, plugin and built-in page
  * operators driven directly) and {@link io.quarry.ql.exec.PageReduce} (those plus {@code sort},
- * {@code head}, {@code dedup}, aggregations, the built-in page commands and the stages that hold
- * their whole input — {@code transaction}, {@code bin bins=N}, {@code fieldsummary}, {@code
- * outputlookup} —, on pages that hold every field). Where a command's per-value logic serves both
- * engines it lives in one helper they share ({@link io.quarry.ql.exec.RexExtraction}, {@link
- * io.quarry.ql.exec.RexSed}, {@link io.quarry.ql.exec.LookupIndex}, {@link
- * io.quarry.ql.exec.EvalValues}, {@link io.quarry.ql.exec.TransactionGroups}, {@link
- * io.quarry.ql.exec.FieldSummaries}).
+ * {@code head}, {@code dedup}, aggregations, the built-in page commands — {@code join} as {@link
+ * io.quarry.ql.exec.HashJoinOperator}, {@code appendcols} as {@link
+ * io.quarry.ql.exec.PairedColumnsOperator} — and the stages that hold their whole input — {@code
+ * transaction}, {@code bin bins=N}, {@code fieldsummary}, {@code outputlookup} —, on pages that
+ * hold every field). Where a command's per-value logic serves both engines it lives in one helper
+ * they share ({@link io.quarry.ql.exec.RexExtraction}, {@link io.quarry.ql.exec.RexSed}, {@link
+ * io.quarry.ql.exec.LookupIndex}, {@link io.quarry.ql.exec.EvalValues}, {@link
+ * io.quarry.ql.exec.TransactionGroups}, {@link io.quarry.ql.exec.FieldSummaries}).
  */
 package io.quarry.ql.exec;

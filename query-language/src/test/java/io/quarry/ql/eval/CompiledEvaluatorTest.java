@@ -145,6 +145,66 @@ class CompiledEvaluatorTest {
             RowFallbackEvaluator.class);
   }
 
+  /**
+   * {@code searchmatch()} compiled ({@link SearchMatchEvaluator}: terms in the page's {@code _raw},
+   * comparisons on its columns) answers as the evaluator over the same positions as rows, with the
+   * same raw-text matcher.
+   */
+  @Test
+  void searchmatchAnswersAsTheEvaluator() {
+    io.quarry.ql.exec.RawTermMatcher matcher =
+        (raw, term) -> raw.toLowerCase(java.util.Locale.ROOT).contains(term.lowerCase());
+    Evaluator searching =
+        new Evaluator(Instant.parse("2026-01-07T12:00:00Z"), ZoneOffset.UTC)
+            .withRawTermMatcher(matcher);
+    ExpressionCompiler compiler = new ExpressionCompiler(searching);
+    PageRow row = new PageRow(Map.of(), matcher);
+    List<String> searches =
+        List.of(
+            "a",
+            "abc OR l=7",
+            "NOT \"hello world\"",
+            "s=a*",
+            "B n>100",
+            "l>1 d<2.5",
+            "m=abc OR absent=1",
+            "_time>1767744000 10",
+            "s!=a x%y");
+    for (long seed = 0; seed < 60; seed++) {
+      Random random = new Random(seed);
+      Page page = withRaw(randomPage(random), random);
+      for (String search : searches) {
+        Expression expression =
+            new Expression.Call("searchmatch", List.of(new Expression.Literal(search)), 0);
+        ExpressionEvaluator compiled = compiler.compile(expression);
+        assertThat(compiled).isInstanceOf(SearchMatchEvaluator.class);
+        ValueColumn column = compiled.eval(new Frame(page));
+        for (int p = 0; p < page.positionCount(); p++) {
+          assertThat(column.get(p))
+              .as("seed %d: %s at position %d of %s", seed, search, p, describe(page, p))
+              .isEqualTo(searching.evaluate(expression, row.at(page, p)));
+        }
+      }
+    }
+  }
+
+  /** The page with a {@code _raw} column of text made of the other columns' words (some null). */
+  private static Page withRaw(Page page, Random random) {
+    io.quarry.plugin.api.data.BytesBlock.Builder raw =
+        io.quarry.plugin.api.data.BytesBlock.builder(page.positionCount());
+    for (int p = 0; p < page.positionCount(); p++) {
+      if (random.nextInt(8) == 0) {
+        raw.appendNull();
+      } else {
+        raw.append(TEXTS[random.nextInt(TEXTS.length)] + " " + TEXTS[random.nextInt(TEXTS.length)]);
+      }
+    }
+    List<Schema.Column> columns = new ArrayList<>(page.schema().columns());
+    List<Block> blocks = new ArrayList<>(page.blocks());
+    add(columns, blocks, "_raw", raw.build());
+    return new Page(new Schema(columns), blocks, page.positionCount());
+  }
+
   @Test
   void denseFastPathsAnswerAsTheEvaluator() {
     long seed = new Random().nextLong();

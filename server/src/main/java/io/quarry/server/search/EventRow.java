@@ -2,14 +2,11 @@ package io.quarry.server.search;
 
 import io.quarry.codecs.store.EventFields;
 import io.quarry.codecs.store.StoredEvent;
-import io.quarry.codecs.tokens.Segmenter;
 import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.SearchTerm;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 
 /**
  * An event as a row: default fields from storage, index-time fields, and search-time fields
@@ -18,8 +15,7 @@ import java.util.Set;
 final class EventRow implements Row {
   private final StoredEvent stored;
   private FieldExtractor extractor;
-  private Set<String> terms;
-  private String lowerRaw;
+  private RawTerms.Text rawTerms;
 
   private final Sourcetypes sourcetypes;
   private final ExtractionClock clock;
@@ -98,58 +94,9 @@ final class EventRow implements Row {
 
   @Override
   public boolean matchesTerm(SearchTerm term) {
-    switch (term.directive()) {
-      case TERM -> {
-        // a * in TERM() goes through the linear Wildcard matcher, never a backtracking regex
-        return term.pattern() != null
-            ? Segmenter.anyMajorToken(stored.raw(), term.pattern()::matches)
-            : Segmenter.anyMajorToken(stored.raw(), term.lowerCase()::equals);
-      }
-      case CASE -> {
-        return matchesWord(term) && containsInOrder(stored.raw(), term.text());
-      }
-      case NONE -> {
-        return matchesWord(term);
-      }
+    if (rawTerms == null) {
+      rawTerms = new RawTerms.Text(stored.raw());
     }
-    throw new AssertionError(term.directive());
-  }
-
-  /**
-   * Whether the parts of {@code pattern} between its {@code *}s occur in order, with their case.
-   */
-  private static boolean containsInOrder(String raw, String pattern) {
-    int at = 0;
-    for (String part : pattern.split("\\*")) {
-      if (part.isEmpty()) {
-        continue;
-      }
-      int found = raw.indexOf(part, at);
-      if (found < 0) {
-        return false;
-      }
-      at = found + part.length();
-    }
-    return true;
-  }
-
-  private boolean matchesWord(SearchTerm term) {
-    if (term.pattern() != null) {
-      return terms().stream().anyMatch(term.pattern()::matches);
-    }
-    if (lowerRaw == null) {
-      lowerRaw = stored.raw().toLowerCase(Locale.ROOT);
-    }
-    if (!term.phrase() && Segmenter.isSingleTerm(term.text())) {
-      return Segmenter.containsTerm(lowerRaw, term.lowerCase());
-    }
-    return lowerRaw.contains(term.lowerCase());
-  }
-
-  private Set<String> terms() {
-    if (terms == null) {
-      terms = Segmenter.terms(stored.raw());
-    }
-    return terms;
+    return rawTerms.matches(term);
   }
 }

@@ -153,9 +153,13 @@ final class PageBatch {
   /**
    * A new search's {@link RowStages}: strict under {@code quarry.search.engine=pages-only} (a
    * developer setting: the page engine, and a search that would run any row operator fails naming
-   * the command), else recording.
+   * the command), else recording (and under {@code rows}, keeping commands an operator runs itself
+   * on rows too).
    */
   static RowStages rowStages() {
+    if (!enabled()) {
+      return RowStages.rowsOnly();
+    }
     return PAGES_ONLY.equals(System.getProperty(ENGINE_PROPERTY))
         ? RowStages.strict()
         : RowStages.tracking();

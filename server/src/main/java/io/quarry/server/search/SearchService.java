@@ -946,6 +946,7 @@ public final class SearchService implements AutoCloseable {
       java.util.concurrent.atomic.AtomicReference<io.quarry.codecs.metricstore.MetricScanStats>
           appended) {
     return new Evaluator(clock.instant(), ZoneOffset.UTC, lookups, lookups)
+        .withRawTermMatcher(RawTerms.MATCHER)
         .withMetricAppend(
             MetricExecution.appender(
                 metricSearch,

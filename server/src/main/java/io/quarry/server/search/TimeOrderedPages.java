@@ -30,12 +30,12 @@ import java.util.function.Predicate;
  * whose answer has known columns: leading {@code rex} extractions the source runs itself, then
  * commands that all have page stages ({@link PageReduce}: {@code eval}, {@code where}, {@code
  * rename}, {@code bin}, streaming plugin commands, {@code sort}, {@code head}, {@code dedup} …)
- * among which a {@code table} or {@code fields} of literal names, an aggregation or a {@code
- * return} (each reads only its own fields) fixes the columns (the commands before it read only the
- * fields {@link PageChain#inputFields} names). The events become pages of only the fields those
- * commands read ({@link EventPages}, one source over the whole time-ordered scan), and pages go
- * through the stages to the answer; a {@code head} that has its rows stops the scan. A plain event
- * listing, with only commands after it that filter, cut or reorder its events ({@link
+ * among which a {@code table} or {@code fields} of literal names, an aggregation, a {@code return}
+ * or a {@code map} (each reads only its own fields) fixes the columns (the commands before it read
+ * only the fields {@link PageChain#inputFields} names). The events become pages of only the fields
+ * those commands read ({@link EventPages}, one source over the whole time-ordered scan), and pages
+ * go through the stages to the answer; a {@code head} that has its rows stops the scan. A plain
+ * event listing, with only commands after it that filter, cut or reorder its events ({@link
  * #keepsEvents}), runs on pages too: the source then carries every field an event has without
  * extraction, and {@link EventListing} makes the answer's pages as the row engine's collector
  * would. Any other pipeline runs on rows.
@@ -134,6 +134,11 @@ final class TimeOrderedPages {
         toCut = staged.subList(0, cut);
         columns = new LinkedHashSet<>();
         ret.items().forEach(item -> columns.add(item.field()));
+      } else if (command instanceof io.quarry.ql.ast.PluginCommand plugin
+          && plugin.bound() instanceof io.quarry.ql.plan.RunsSearches) {
+        // map: reads its template's fields, answers its searches' results
+        toCut = staged.subList(0, cut);
+        columns = new LinkedHashSet<>(plugin.bound().requiredFields());
       } else {
         continue;
       }

@@ -373,6 +373,43 @@ class PageEngineSearchTest {
         .containsEntry("page_source_fields", List.of("user", "eventcount", "_time"));
   }
 
+  /**
+   * {@code join} and {@code appendcols} ({@code HashJoinOperator}, {@code PairedColumnsOperator}),
+   * {@code appendpipe}'s commands, {@code map} in time-ordered mode and {@code searchmatch()} over
+   * the events' {@code _raw} run with every row operator refused ({@code pages-only}) and answer as
+   * the row engine does.
+   */
+  @Test
+  void subsearchCommandsAndSearchmatchRunOnPagesOnly() throws Exception {
+    for (String query :
+        List.of(
+            "* | table user, sid | join user [| inputlookup people.csv]"
+                + " | table user, sid, team, level",
+            "* | table user, sid | join type=left max=0 user [| inputlookup people.csv]"
+                + " | table user, sid, team, level",
+            "* | stats count by user | join type=left overwrite=false user"
+                + " [| inputlookup people.csv | eval count=level]",
+            "* | table user, took | join user [search GET | stats max(took) AS most by user]"
+                + " | stats count by user, most",
+            "| makeresults count=2 | eval user=\"ann\" | join [| inputlookup people.csv]"
+                + " | table user, team",
+            "* | stats count by user | appendcols [search * | stats count AS n by sid]",
+            "| makeresults | eval a=1 | appendcols [| inputlookup people.csv] | table a, user",
+            "* | stats count by user | appendpipe [where count > 1 | eval count=count*10]",
+            "* | stats count by user | appendpipe [stats sum(count) AS total]",
+            "GET | sort took | map search=\"search sid=$sid$ | stats count\" maxsearches=2",
+            "* | eval p=if(searchmatch(\"GET\"), 1, 0) | stats sum(p) AS n by user",
+            "* | where searchmatch(\"user=ann OR \\\"Zoë Smith\\\"\") | stats count",
+            "* | stats count(eval(searchmatch(\"sid s1\"))) AS c",
+            "* | where searchmatch(\"/a*\") | table _time, user",
+            "* | where searchmatch(\"TERM(GET) NOT took>10\") | stats count by user")) {
+      String onPages = search(query, "pages-only");
+      assertThat(onPages).as(query).doesNotContain("\"error\"").isNotBlank();
+      assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
+      assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
+    }
+  }
+
   @Test
   void explainShowsTopAndDedupOnPages() {
     assertThat(explain("* | rex \"user=(?<u>\\w+)\" | top u"))

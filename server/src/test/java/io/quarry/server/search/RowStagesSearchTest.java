@@ -68,6 +68,22 @@ class RowStagesSearchTest {
   }
 
   @Test
+  void appendpipeEntersTheRowCommandsItRunsItself() throws Exception {
+    // appendpipe runs on pages; its own commands on pages when they all have page stages, else
+    // on rows, entered in the search's row stages (refused by pages-only)
+    String onPages = "| makeresults count=2 | eval u=1 | appendpipe [where u=1 | eval u=2]";
+    assertThat(run(onPages, "pages").rowStages()).isEmpty();
+    assertThat(run(onPages, "pages-only").rows()).isEqualTo(4);
+    assertThat(run(onPages, "rows").rowStages())
+        .containsExactlyInAnyOrder("makeresults", "eval", "appendpipe", "where");
+    String query = "| makeresults count=2 | eval u=1 | appendpipe [transaction u startswith=\"x\"]";
+    assertThatThrownBy(() -> run(query, "pages-only"))
+        .isInstanceOf(RowStages.RowEngineRefused.class)
+        .hasMessageContaining("transaction would run on the row engine");
+    assertThat(run(query, "pages").rowStages()).containsExactly("transaction");
+  }
+
+  @Test
   void makeResultsPagesAreTheRowGeneratorsRowsAsPages() {
     Instant now = Instant.parse("2026-01-05T10:11:12.345678Z");
     Random random = new Random(7);

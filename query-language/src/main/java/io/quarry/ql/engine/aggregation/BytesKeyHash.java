@@ -17,7 +17,7 @@ import java.util.Arrays;
  * arrays, not 200,000 strings scattered over the heap. Keys are decoded to strings only when asked
  * for ({@link #key}, at the end). Keys are removed only all at once. Not thread-safe.
  */
-final class BytesKeyHash {
+public final class BytesKeyHash {
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle INTS =
@@ -35,8 +35,27 @@ final class BytesKeyHash {
   private int size;
 
   /** The id of a key: {@code id >= 0} when it was there, {@code -id - 1} for a new one. */
-  int id(byte[] bytes, int offset, int length) {
+  public int id(byte[] bytes, int offset, int length) {
     return id(bytes, offset, length, hash(bytes, offset, length));
+  }
+
+  /** The id of a key, or -1 when it is not there (nothing added: a join's probe side). */
+  public int find(byte[] bytes, int offset, int length) {
+    int hash = hash(bytes, offset, length);
+    int mask = table.length - 1;
+    for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+      long entry = table[slot];
+      if (entry == 0) {
+        return -1;
+      }
+      if ((int) (entry >>> 32) == hash) {
+        int header = (int) entry - 1;
+        if ((int) INTS.get(pool, header) == length
+            && same(pool, header + HEADER, bytes, offset, length)) {
+          return (int) INTS.get(pool, header + Integer.BYTES);
+        }
+      }
+    }
   }
 
   private int[] hashes = new int[0];

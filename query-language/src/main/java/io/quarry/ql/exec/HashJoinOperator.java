@@ -1,0 +1,151 @@
+package io.quarry.ql.exec;
+
+import io.quarry.plugin.api.command.OperatorContext;
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BlockFactory;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.ast.SubsearchCommand;
+import io.quarry.ql.ast.SubsearchResult;
+import io.quarry.ql.engine.BlockCopies;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code join} on whole pages: the subsearch's pages are the build side ({@link JoinHashTable}, one
+ * per set of join fields), each input page the probe side. A probed position whose join fields all
+ * have a value and equal a key is repeated once per matching subsearch row (up to {@code max}, in
+ * the subsearch's order); an unmatched one is dropped ({@code inner}) or kept once ({@code
+ * left}/{@code outer}). The output page holds every input column, its positions copied in the
+ * probe's order ({@link BlockCopies#take}), with the subsearch's columns (not the join fields) laid
+ * over it: a matched subsearch row's value replaces the position's own with {@code overwrite}, else
+ * only where the position has none; a subsearch column the input lacks is added after the input's.
+ * Without join fields, the subsearch's columns that hold a value in the input page are the join
+ * fields. The answer of {@link JoinOperator} (the row adapter's operator), without the hidden row
+ * column.
+ */
+final class HashJoinOperator extends QueuedPageOperator {
+  private static final int[] NO_MATCHES = new int[0];
+
+  private final SubsearchCommand.Join join;
+  private final SubsearchRows subsearch;
+  private final BlockFactory factory;
+  private final Map<List<String>, JoinHashTable> tables = new HashMap<>();
+  private int[] positions = new int[0];
+  private int[] matched = new int[0];
+
+  HashJoinOperator(SubsearchCommand.Join join, SubsearchResult result, OperatorContext context) {
+    this.join = join;
+    this.factory = context.blockFactory();
+    this.subsearch =
+        new SubsearchRows(result, context, "join", JoinOperator.ENTRY_BYTES * result.rows());
+  }
+
+  @Override
+  protected void process(Page page) {
+    try {
+      List<String> fields = join.fields().isEmpty() ? common(page) : join.fields();
+      JoinHashTable table =
+          fields.isEmpty()
+              ? null
+              : tables.computeIfAbsent(List.copyOf(fields), f -> new JoinHashTable(subsearch, f));
+      Block[] keyBlocks = table == null ? null : table.blocks(page);
+      int count = 0;
+      for (int p = 0; p < page.positionCount(); p++) {
+        int[] matches = table == null ? NO_MATCHES : table.matches(keyBlocks, p);
+        if (matches.length == 0) {
+          if (join.type() != SubsearchCommand.JoinType.INNER) {
+            count = add(count, p, -1);
+          }
+          continue;
+        }
+        int limit = join.max() == 0 ? matches.length : (int) Math.min(join.max(), matches.length);
+        for (int m = 0; m < limit; m++) {
+          count = add(count, p, matches[m]);
+        }
+      }
+      if (count > 0) {
+        List<String> columns = new ArrayList<>(subsearch.columns());
+        columns.removeAll(fields);
+        emit(output(page, columns, count));
+      }
+    } finally {
+      factory.release(page);
+    }
+  }
+
+  private int add(int count, int position, int row) {
+    if (count == positions.length) {
+      positions = java.util.Arrays.copyOf(positions, Math.max(16, count * 2));
+      matched = java.util.Arrays.copyOf(matched, positions.length);
+    }
+    positions[count] = position;
+    matched[count] = row;
+    return count + 1;
+  }
+
+  /** The probed positions' columns, the subsearch's columns laid over them. */
+  private Page output(Page page, List<String> columns, int count) {
+    List<Schema.Column> schema = new ArrayList<>();
+    List<Block> blocks = new ArrayList<>();
+    for (int c = 0; c < page.schema().size(); c++) {
+      String name = page.schema().column(c).name();
+      Block block =
+          columns.contains(name)
+              ? merged(page, name, count)
+              : BlockCopies.take(factory, page.block(c), positions, count);
+      schema.add(new Schema.Column(name, block.dataType()));
+      blocks.add(block);
+    }
+    for (String name : columns) {
+      if (page.schema().indexOf(name) < 0) {
+        Block block = merged(page, name, count);
+        schema.add(new Schema.Column(name, block.dataType()));
+        blocks.add(block);
+      }
+    }
+    return new Page(new Schema(schema), blocks, count);
+  }
+
+  /** A subsearch column over the output positions: theirs where it wins, else the position's. */
+  private Block merged(Page page, String column, int count) {
+    List<List<Object>> cells = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      List<Object> mine = SubsearchRows.values(page, column, positions[i]);
+      List<Object> theirs = matched[i] < 0 ? List.of() : subsearch.values(matched[i], column);
+      boolean takeTheirs = !theirs.isEmpty() && (join.overwrite() || mine.isEmpty());
+      cells.add(takeTheirs ? theirs : mine);
+    }
+    Block block = PageCollector.column(column, cells);
+    factory.reserve(block);
+    return block;
+  }
+
+  /** The subsearch's columns that hold a value somewhere in this page. */
+  private List<String> common(Page page) {
+    List<String> fields = new ArrayList<>();
+    for (String column : subsearch.columns()) {
+      Block block = page.block(column);
+      if (block != null && !allNull(block)) {
+        fields.add(column);
+      }
+    }
+    return fields;
+  }
+
+  private static boolean allNull(Block block) {
+    for (int p = 0; p < block.positionCount(); p++) {
+      if (!block.isNull(p)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public void close() {
+    subsearch.close();
+  }
+}

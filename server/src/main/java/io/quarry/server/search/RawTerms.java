@@ -1,0 +1,84 @@
+package io.quarry.server.search;
+
+import io.quarry.codecs.tokens.Segmenter;
+import io.quarry.ql.exec.RawTermMatcher;
+import io.quarry.ql.exec.SearchTerm;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * How a search's bare word or phrase matches an event's raw text — the {@code search} command's
+ * matching, by the index's tokenizer ({@link Segmenter}): a word as a whole term, a phrase as a
+ * case-insensitive substring, a {@code *} word against every term, {@code TERM()} against the
+ * tokens between major breakers, {@code CASE()} with its case. {@link EventRow} matches its event
+ * through one {@link Text}; the page engine's {@code searchmatch()} through {@link #MATCHER}.
+ */
+final class RawTerms {
+  /** The matcher the page evaluators use ({@code Evaluator.withRawTermMatcher}). */
+  static final RawTermMatcher MATCHER = (raw, term) -> new Text(raw).matches(term);
+
+  private RawTerms() {}
+
+  /** One raw text, its lower case and its terms made the first time a term needs them. */
+  static final class Text {
+    private final String raw;
+    private String lowerRaw;
+    private Set<String> terms;
+
+    Text(String raw) {
+      this.raw = raw;
+    }
+
+    boolean matches(SearchTerm term) {
+      switch (term.directive()) {
+        case TERM -> {
+          // a * in TERM() goes through the linear Wildcard matcher, never a backtracking regex
+          return term.pattern() != null
+              ? Segmenter.anyMajorToken(raw, term.pattern()::matches)
+              : Segmenter.anyMajorToken(raw, term.lowerCase()::equals);
+        }
+        case CASE -> {
+          return matchesWord(term) && containsInOrder(raw, term.text());
+        }
+        case NONE -> {
+          return matchesWord(term);
+        }
+      }
+      throw new AssertionError(term.directive());
+    }
+
+    /**
+     * Whether the parts of {@code pattern} between its {@code *}s occur in order, with their case.
+     */
+    private static boolean containsInOrder(String raw, String pattern) {
+      int at = 0;
+      for (String part : pattern.split("\\*")) {
+        if (part.isEmpty()) {
+          continue;
+        }
+        int found = raw.indexOf(part, at);
+        if (found < 0) {
+          return false;
+        }
+        at = found + part.length();
+      }
+      return true;
+    }
+
+    private boolean matchesWord(SearchTerm term) {
+      if (term.pattern() != null) {
+        if (terms == null) {
+          terms = Segmenter.terms(raw);
+        }
+        return terms.stream().anyMatch(term.pattern()::matches);
+      }
+      if (lowerRaw == null) {
+        lowerRaw = raw.toLowerCase(Locale.ROOT);
+      }
+      if (!term.phrase() && Segmenter.isSingleTerm(term.text())) {
+        return Segmenter.containsTerm(lowerRaw, term.lowerCase());
+      }
+      return lowerRaw.contains(term.lowerCase());
+    }
+  }
+}
