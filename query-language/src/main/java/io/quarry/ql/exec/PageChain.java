@@ -145,19 +145,6 @@ public final class PageChain {
     needed.addAll(io.quarry.ql.engine.aggregation.RunningGroups.inputFields(stats));
   }
 
-  /** Whether an expression calls searchmatch(), which needs an event's raw text (rows only). */
-  static boolean searchesText(Expression expression) {
-    return switch (expression) {
-      case Expression.Literal literal -> false;
-      case Expression.Field field -> false;
-      case Expression.Unary unary -> searchesText(unary.operand());
-      case Expression.Binary binary -> searchesText(binary.left()) || searchesText(binary.right());
-      case Expression.Call call ->
-          call.function().equals("searchmatch")
-              || call.arguments().stream().anyMatch(PageChain::searchesText);
-    };
-  }
-
   /**
    * The fields an expression reads ({@code searchmatch()}: its search's, {@code _raw} for terms).
    */

@@ -101,10 +101,7 @@ public final class PageReduce {
         oneSchema = true;
         continue;
       }
-      if (c instanceof io.quarry.ql.ast.TransactionCommand transaction) {
-        if (!TransactionStage.supports(transaction)) {
-          return null;
-        }
+      if (c instanceof io.quarry.ql.ast.TransactionCommand) {
         // its results: fresh pages of the columns they hold, not the row adapter's batches
         batches = false;
         oneSchema = false;

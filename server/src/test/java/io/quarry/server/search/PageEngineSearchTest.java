@@ -156,6 +156,38 @@ class PageEngineSearchTest {
     server.close();
   }
 
+  /**
+   * Searches the census under {@code pages-only} found on rows, now on pages and answering as the
+   * row engine: {@code transaction} whose {@code startswith}/{@code endswith} has bare words or
+   * phrases or calls {@code searchmatch()} (matched in each event's {@code _raw}, which the source
+   * then loads), {@code table | outputlookup | stats} in time-ordered mode (the table it writes
+   * read back), and the UI's fields sidebar ({@code <search> | head N | fieldsummary}).
+   */
+  @Test
+  void censusSearchesRunOnPagesOnlyAsTheRowEngine() throws Exception {
+    for (String query :
+        List.of(
+            "* | transaction user startswith=\"GET\" endswith=\"POST\""
+                + " | table user, eventcount, duration",
+            "* | transaction sid startswith=\"\\\"GET /b\\\"\" keepevicted=true"
+                + " | table _time, sid, user, eventcount, closed_txn",
+            "* | transaction user endswith=eval(searchmatch(\"took\") AND took>11)"
+                + " | stats count by eventcount",
+            "GET | transaction startswith=\"NOT pairs\" maxevents=2 | table user, sid, eventcount",
+            "* | head 10000 | fieldsummary maxvals=10",
+            "GET | head 3 | fieldsummary")) {
+      String onPages = search(query, "pages-only");
+      assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
+      assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
+    }
+    String write = "* | table user, took | outputlookup written.csv | stats count";
+    String read = "| inputlookup written.csv";
+    String countedOnPages = search(write, "pages-only");
+    String writtenOnPages = search(read, "pages-only");
+    assertThat(countedOnPages).as(write).isEqualTo(search(write, "rows"));
+    assertThat(writtenOnPages).as(write).isEqualTo(search(read, "rows")).contains("Zo");
+  }
+
   @Test
   void countsBySearchTimeKeysAsComputedByHand() throws Exception {
     // s1: events 1, 2, 7; s2: events 3 and 4 (4 has sid twice: s2 and s3); json1 from the JSON
