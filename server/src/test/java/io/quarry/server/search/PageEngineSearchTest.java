@@ -160,8 +160,9 @@ class PageEngineSearchTest {
    * Searches the census under {@code pages-only} found on rows, now on pages and answering as the
    * row engine: {@code transaction} whose {@code startswith}/{@code endswith} has bare words or
    * phrases or calls {@code searchmatch()} (matched in each event's {@code _raw}, which the source
-   * then loads), {@code table | outputlookup | stats} in time-ordered mode (the table it writes
-   * read back), and the UI's fields sidebar ({@code <search> | head N | fieldsummary}).
+   * then loads) and {@code transaction} with nothing after it that fixes the columns (over every
+   * field of the events), {@code table | outputlookup | stats} in time-ordered mode (the table it
+   * writes read back), and the UI's fields sidebar ({@code <search> | head N | fieldsummary}).
    */
   @Test
   void censusSearchesRunOnPagesOnlyAsTheRowEngine() throws Exception {
@@ -174,6 +175,13 @@ class PageEngineSearchTest {
             "* | transaction user endswith=eval(searchmatch(\"took\") AND took>11)"
                 + " | stats count by eventcount",
             "GET | transaction startswith=\"NOT pairs\" maxevents=2 | table user, sid, eventcount",
+            // transaction with nothing after it that fixes the columns: its results carry every
+            // field of their events (the every-field listing)
+            "* | transaction user",
+            "* | transaction sid maxspan=5s keepevicted=true",
+            "GET | transaction user startswith=\"GET\" mvlist=true",
+            "* | where took>1 | transaction user maxevents=2",
+            "* | eval k=upper(user) | transaction k keeporphans=true",
             "* | head 10000 | fieldsummary maxvals=10",
             "GET | head 3 | fieldsummary")) {
       String onPages = search(query, "pages-only");
@@ -487,9 +495,10 @@ class PageEngineSearchTest {
         .containsEntry("engine", "pages");
     assertThat(explain("| makeresults | eval u=1 | transaction u"))
         .containsEntry("engine", "pages");
-    // a bare word searches an event's raw text: rows
+    // a bare word in startswith searches the page's _raw (none here); a search of bare words: rows
     assertThat(explain("| makeresults | eval u=1 | transaction u startswith=\"login\""))
-        .containsEntry("engine", "rows");
+        .containsEntry("engine", "pages");
+    assertThat(explain("| makeresults | eval u=1 | search login")).containsEntry("engine", "rows");
     assertThat(explain("| makeresults count=3 | stats count")).containsEntry("engine", "pages");
     assertThat(explain("| gentimes start=04/11/2021 end=04/14/2021 | where starttime > 0"))
         .containsEntry("engine", "pages");
