@@ -87,9 +87,9 @@ class BlockingStagesTest {
 
   /**
    * A {@code startswith}/{@code endswith} of bare words or phrases, or an {@code eval(…)} calling
-   * {@code searchmatch()}, matches each position's {@code _raw} on pages as the row command matches
-   * an event's raw text: the rows fed here search their own {@code _raw} with the same matcher (as
-   * an event row does), and the answers are equal.
+   * {@code searchmatch()}, and a {@code search} of bare words over events, match each position's
+   * {@code _raw} on pages as the row commands match an event's raw text: the rows fed here search
+   * their own {@code _raw} with the same matcher (as an event row does), and the answers are equal.
    */
   @ParameterizedTest
   @ValueSource(
@@ -99,8 +99,13 @@ class BlockingStagesTest {
         "transaction t startswith=\"NOT line\" endswith=\"line t=v1\" maxevents=4",
         "transaction extra startswith=eval(searchmatch(\"line\") AND n>2) keeporphans=true",
         "transaction startswith=\"2\" maxspan=40s | stats count by eventcount",
+        // a search of bare words over events (EventText): the same matching
+        "search line | stats count by t",
+        "where n > 0 | search \"line 1\" OR t=v1 | table n, t, _raw",
+        "eval x=n | search NOT line | sort n | head 4",
+        "search line 2 | transaction t",
       })
-  void transactionSearchesRawTextOnPagesAsOnRows(String commands) {
+  void rawTextSearchesOnPagesAnswerAsOnRows(String commands) {
     for (long seed = 0; seed < 30; seed++) {
       List<Page> input = randomPages(new Random(seed));
       List<Page> pages = onPages(commands, input, new HashMap<>());
@@ -157,6 +162,15 @@ class BlockingStagesTest {
         .isTrue();
     assertThat(PageChain.inputFields(parse("transaction t endswith=\"out n>1\""), List.of()))
         .containsExactlyInAnyOrder("t", "n", "_raw", "_time");
+    // a search of bare words: over events only, while _raw is still each event's own
+    assertThat(PageReduce.supports(parse("search line"))).isFalse();
+    assertThat(PageReduce.supportsOverEvents(parse("where n>0 | search line | head 2"))).isTrue();
+    assertThat(PageReduce.supportsOverEvents(parse("eval _raw=t | search line"))).isFalse();
+    assertThat(PageReduce.supportsOverEvents(parse("rename t AS _raw | search line"))).isFalse();
+    assertThat(PageReduce.supportsOverEvents(parse("stats count by t | search line"))).isFalse();
+    assertThat(PageChain.supportsOverEvents(parse("lookup x k | search line"))).isFalse();
+    assertThat(PageChain.inputFields(parse("search line n>1"), List.of()))
+        .containsExactlyInAnyOrder("_raw", "n");
     // they read every field: never over a source that loads only the fields read
     assertThat(PageReduce.supportsOverReadFields(parse("fieldsummary"))).isFalse();
     assertThat(PageReduce.supportsOverReadFields(parse("outputlookup t.csv"))).isFalse();
@@ -208,7 +222,7 @@ class BlockingStagesTest {
   private static List<Page> reduce(
       String commands, List<Page> input, int pageSize, Map<String, LookupTable> written) {
     List<Command> parsed = parse(commands);
-    assertThat(PageReduce.supports(parsed)).as(commands).isTrue();
+    assertThat(PageReduce.supportsOverEvents(parsed)).as(commands).isTrue();
     List<Page> out = new ArrayList<>();
     PageReduce reduce =
         new PageReduce(

@@ -81,7 +81,9 @@ final class TimeOrderedPages {
   static Shape shape(List<Command> pipeline, int pageSize) {
     int fused = EventPages.fusedPrefix(pipeline);
     List<Command> staged = pipeline.subList(fused, pipeline.size());
-    if (fused == 0 && EveryFieldPlan.readsEveryField(staged) && PageReduce.supports(staged)) {
+    if (fused == 0
+        && EveryFieldPlan.readsEveryField(staged)
+        && PageReduce.supportsOverEvents(staged)) {
       // the events, filtered, cut or reordered by the leading commands that keep them, laid out
       // with every field as the row adapter's batches of them into the other commands (an
       // aggregation among them a stage)
@@ -102,8 +104,8 @@ final class TimeOrderedPages {
         // commands up to it read
         int fixed = lastFixingProject(before);
         List<Command> loading = fixed < 0 ? before : before.subList(0, fixed + 1);
-        if (!PageReduce.supports(before)
-            || !PageReduce.supportsOverReadFields(loading)
+        if (!PageReduce.supportsOverEvents(before)
+            || !PageReduce.supportsOverReadFieldsOverEvents(loading)
             || PageAggregator.inputFields(staged.get(at)).contains("*")
             || !PageReduce.supports(staged.subList(at + 1, staged.size()))) {
           return null;
@@ -119,7 +121,7 @@ final class TimeOrderedPages {
             fused + at);
       }
     }
-    if (!PageReduce.supports(staged)) {
+    if (!PageReduce.supportsOverEvents(staged)) {
       return null;
     }
     if (fused == 0 && staged.stream().allMatch(TimeOrderedPages::keepsEvents)) {
@@ -147,7 +149,7 @@ final class TimeOrderedPages {
       } else {
         continue;
       }
-      if (!PageReduce.supportsOverReadFields(toCut)) {
+      if (!PageReduce.supportsOverReadFieldsOverEvents(toCut)) {
         return null; // a command before the columns are fixed that reads every field
       }
       return new Shape(
@@ -175,7 +177,7 @@ final class TimeOrderedPages {
         || command instanceof io.quarry.ql.ast.ReorderCommand
         || (command instanceof io.quarry.ql.ast.WhereCommand
                 || command instanceof io.quarry.ql.ast.SearchCommand)
-            && PageChain.supports(List.of(command));
+            && PageChain.supportsOverEvents(List.of(command));
   }
 
   /**

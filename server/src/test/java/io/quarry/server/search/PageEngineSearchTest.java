@@ -182,6 +182,13 @@ class PageEngineSearchTest {
             "GET | transaction user startswith=\"GET\" mvlist=true",
             "* | where took>1 | transaction user maxevents=2",
             "* | eval k=upper(user) | transaction k keeporphans=true",
+            // a search of bare words over events: terms against each event's _raw (EventText)
+            "* | search GET | table user, sid",
+            "* | where took>1 | search \"GET /a\" OR user=dan | table _time, user",
+            "* | search NOT pairs",
+            "* | eval k=1 | search ann | stats count by k",
+            "* | search GET OR user=cat | stats count by user",
+            "* | search sid=s* POST | dedup user",
             "* | head 10000 | fieldsummary maxvals=10",
             "GET | head 3 | fieldsummary")) {
       String onPages = search(query, "pages-only");
