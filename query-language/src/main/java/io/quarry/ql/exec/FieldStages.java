@@ -134,13 +134,16 @@ final class FieldStages {
       case SearchExpression.And and -> and.operands().forEach(o -> fields(o, into));
       case SearchExpression.Or or -> or.operands().forEach(o -> fields(o, into));
       case SearchExpression.Not not -> fields(not.operand(), into);
-      case SearchExpression.Term term -> {}
+      case SearchExpression.Term term -> into.add("_raw"); // searched in the raw text
       case SearchExpression.SubsearchTerm sub -> {}
     }
   }
 
-  /** The stage of a command {@link #supports} answers true for. */
-  static PageChain.Stage stage(io.quarry.ql.ast.Command command) {
+  /**
+   * The stage of a command {@link #supports} answers true for, or of a {@code search} whose bare
+   * words {@code rawTerms} matches in the page's {@code _raw} ({@link EventText}).
+   */
+  static PageChain.Stage stage(io.quarry.ql.ast.Command command, RawTermMatcher rawTerms) {
     return switch (command) {
       case ProjectCommand project -> new ProjectStage(project);
       case RenameCommand rename -> new RenameStage(rename);
@@ -148,7 +151,7 @@ final class FieldStages {
         if (search.expression().isEmpty()) {
           yield (page, out) -> out.accept(page);
         }
-        SearchFilter filter = SearchFilter.compile(search.expression().get());
+        SearchFilter filter = SearchFilter.compile(search.expression().get(), rawTerms);
         yield new PageChain.FilterStage(filter::select);
       }
       default -> throw new IllegalArgumentException(command.name() + " has no field stage");

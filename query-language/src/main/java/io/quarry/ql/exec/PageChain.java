@@ -71,6 +71,21 @@ public final class PageChain {
   }
 
   /**
+   * As {@link #supports}, for commands whose input is events: a {@code search} of bare words too,
+   * where every command before it keeps the events' raw text ({@link EventText}).
+   */
+  public static boolean supportsOverEvents(List<Command> commands) {
+    boolean eventText = true;
+    for (Command command : commands) {
+      if (!(supports(List.of(command)) || eventText && EventText.searchesText(command))) {
+        return false;
+      }
+      eventText = eventText && EventText.keepsEventText(command);
+    }
+    return true;
+  }
+
+  /**
    * The fields the chain's input must carry for its output to carry {@code downstream}: walking
    * back from the end, a command's writes are no longer needed from before it and its reads are.
    * Besides this chain's commands, {@link PageReduce}'s own stages ({@code dedup}, {@code sort},
@@ -145,19 +160,6 @@ public final class PageChain {
     needed.addAll(io.quarry.ql.engine.aggregation.RunningGroups.inputFields(stats));
   }
 
-  /** Whether an expression calls searchmatch(), which needs an event's raw text (rows only). */
-  static boolean searchesText(Expression expression) {
-    return switch (expression) {
-      case Expression.Literal literal -> false;
-      case Expression.Field field -> false;
-      case Expression.Unary unary -> searchesText(unary.operand());
-      case Expression.Binary binary -> searchesText(binary.left()) || searchesText(binary.right());
-      case Expression.Call call ->
-          call.function().equals("searchmatch")
-              || call.arguments().stream().anyMatch(PageChain::searchesText);
-    };
-  }
-
   /**
    * The fields an expression reads ({@code searchmatch()}: its search's, {@code _raw} for terms).
    */
@@ -220,7 +222,7 @@ public final class PageChain {
       case RexCommand rex -> new RexStage(rex, evaluator.stopped());
       case LookupCommand lookup -> new LookupStage(lookup, evaluator);
       case PluginCommand plugin -> new PluginStage(plugin, evaluator);
-      default -> FieldStages.stage(command);
+      default -> FieldStages.stage(command, evaluator.rawTermMatcher());
     };
   }
 

@@ -62,7 +62,17 @@ public final class PageReduce {
    * one schema; so is {@code mstats prestats=true append=true} ({@link MstatsAppendStage}).
    */
   public static boolean supports(List<Command> commands) {
-    return rebatched(commands) != null;
+    return rebatched(commands, false) != null;
+  }
+
+  /**
+   * As {@link #supports}, for commands whose input is events (a time-ordered search's): a {@code
+   * search} of bare words too, where every command before it keeps the events' raw text ({@link
+   * EventText}: its terms matched in the page's {@code _raw} answer as the row command's in the
+   * event's raw text).
+   */
+  public static boolean supportsOverEvents(List<Command> commands) {
+    return rebatched(commands, true) != null;
   }
 
   /**
@@ -72,8 +82,9 @@ public final class PageReduce {
    * pages before it no longer are those batches (filtered, or of several schemas: after another
    * plugin command, {@code sort}, {@code streamstats} …); null when some command has no stage.
    */
-  static boolean[] rebatched(List<Command> commands) {
+  static boolean[] rebatched(List<Command> commands, boolean overEvents) {
     boolean[] rebatch = new boolean[commands.size()];
+    boolean eventText = overEvents; // whether _raw is still each event's own raw text
     boolean batches = true; // whether the pages are still the row adapter's batches of the rows
     boolean oneSchema = true; // whether the pages still share the input's one schema
     for (int i = 0; i < commands.size(); i++) {
@@ -83,7 +94,9 @@ public final class PageReduce {
                   && (command.kind() == CommandKind.STREAMING
                       || command.kind() == CommandKind.CENTRALIZED)
               || isPageCommand(c);
-      boolean chainStage = PageChain.supports(List.of(c)); // runs on any pages, as on the map side
+      boolean chainStage = // runs on any pages, as on the map side
+          PageChain.supports(List.of(c)) || eventText && EventText.searchesText(c);
+      eventText = eventText && EventText.keepsEventText(c);
       if (c instanceof io.quarry.ql.ast.MstatsCommand mstats && mstats.append()) {
         // mstats prestats=true append=true (MstatsAppendStage): the pages before it, then its
         // points as pages of another shape
@@ -101,10 +114,7 @@ public final class PageReduce {
         oneSchema = true;
         continue;
       }
-      if (c instanceof io.quarry.ql.ast.TransactionCommand transaction) {
-        if (!TransactionStage.supports(transaction)) {
-          return null;
-        }
+      if (c instanceof io.quarry.ql.ast.TransactionCommand) {
         // its results: fresh pages of the columns they hold, not the row adapter's batches
         batches = false;
         oneSchema = false;
@@ -206,6 +216,14 @@ public final class PageReduce {
   }
 
   /**
+   * As {@link #supportsOverReadFields}, for commands whose input is events ({@link
+   * #supportsOverEvents}).
+   */
+  public static boolean supportsOverReadFieldsOverEvents(List<Command> commands) {
+    return supportsOverEvents(commands) && commands.stream().noneMatch(PageReduce::readsEveryField);
+  }
+
+  /**
    * {@code format}, {@code return}, {@code append}, {@code join} and {@code appendcols} ({@link
    * PageCommands#onPages}: join and appendcols as their page operators, not the row adapter's).
    */
@@ -252,7 +270,8 @@ public final class PageReduce {
       int pageSize) {
     requireNonNull(end, "end is null");
     List<PageChain.Stage> stages = new ArrayList<>(commands.size());
-    boolean[] rebatch = rebatched(commands);
+    // the caller decided the commands run here (over events, a search of bare words too)
+    boolean[] rebatch = rebatched(commands, true);
     for (int at = 0; at < commands.size(); at++) {
       Command command = commands.get(at);
       PageChain.Stage commandStage =

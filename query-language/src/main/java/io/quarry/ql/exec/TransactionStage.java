@@ -23,11 +23,12 @@ import java.util.function.Consumer;
  * first in time-ordered mode): each position's first value of every field read from its block as
  * text, its {@code _time} from the timestamp block, and whether it matches {@code
  * startswith}/{@code endswith} — decided for the whole page at once ({@link SearchFilter} for a
- * search of comparisons, a compiled {@link ExpressionEvaluator} for {@code eval(…)}) — into {@link
- * TransactionGroups}, the grouping the row operator {@link TransactionOperator} shares. The pages
- * whose positions are part of a result are kept (counted on the search's memory); once the input
- * ends the results, newest first, are made from the kept positions' values ({@link
- * TransactionGroups#combined}) into pages typed over the whole answer ({@link ResultPages}).
+ * search, its bare words in the position's {@code _raw}; a compiled {@link ExpressionEvaluator} for
+ * {@code eval(…)}) — into {@link TransactionGroups}, the grouping the row operator {@link
+ * TransactionOperator} shares. The pages whose positions are part of a result are kept (counted on
+ * the search's memory); once the input ends the results, newest first, are made from the kept
+ * positions' values ({@link TransactionGroups#combined}) into pages typed over the whole answer
+ * ({@link ResultPages}).
  *
  * <p>An event's fields are the page's columns holding a value at its position: the page source
  * loads those the commands after it read ({@link #inputFields}), so a result carries what the
@@ -57,22 +58,6 @@ final class TransactionStage implements PageChain.Stage {
   }
 
   /**
-   * Whether the page stage runs {@code command}: its {@code startswith}/{@code endswith} are
-   * searches of field comparisons (a bare word searches an event's raw text) or {@code eval(…)}
-   * conditions that do not call {@code searchmatch()}.
-   */
-  static boolean supports(TransactionCommand command) {
-    return command.startsWith().map(TransactionStage::pageFilter).orElse(true)
-        && command.endsWith().map(TransactionStage::pageFilter).orElse(true);
-  }
-
-  private static boolean pageFilter(TransactionCommand.Filter filter) {
-    return filter.search() != null
-        ? FieldStages.comparesOnly(filter.search())
-        : !PageChain.searchesText(filter.condition());
-  }
-
-  /**
    * The fields {@code command}'s input must carry for its output to carry {@code needed}: a result
    * combines its events' values of every field, so what is needed after it is needed before it (its
    * own {@code duration}, {@code eventcount} … too: an orphan passes its own on), and its fields,
@@ -86,7 +71,7 @@ final class TransactionStage implements PageChain.Stage {
             .flatMap(java.util.Optional::stream)
             .toList()) {
       if (filter.search() != null) {
-        FieldStages.fields(filter.search(), needed);
+        needed.addAll(SearchMatch.fields(filter.search())); // _raw for a bare word
       } else {
         PageChain.fields(filter.condition(), needed);
       }
@@ -96,7 +81,7 @@ final class TransactionStage implements PageChain.Stage {
   private static PageChain.FilterStage.Selector selector(
       TransactionCommand.Filter filter, Evaluator evaluator) {
     if (filter.search() != null) {
-      return SearchFilter.compile(filter.search())::select;
+      return SearchFilter.compile(filter.search(), evaluator.rawTermMatcher())::select;
     }
     ExpressionEvaluator condition = new ExpressionCompiler(evaluator).compile(filter.condition());
     return (page, positions) -> Selection.trues(condition.eval(new Frame(page)), positions);

@@ -13,6 +13,8 @@
  * hold every field). Where a command's per-value logic serves both engines it lives in one helper
  * they share ({@link io.quarry.ql.exec.RexExtraction}, {@link io.quarry.ql.exec.RexSed}, {@link
  * io.quarry.ql.exec.LookupIndex}, {@link io.quarry.ql.exec.EvalValues}, {@link
- * io.quarry.ql.exec.TransactionGroups}, {@link io.quarry.ql.exec.FieldSummaries}).
+ * io.quarry.ql.exec.TransactionGroups}, {@link io.quarry.ql.exec.FieldSummaries}). {@link
+ * io.quarry.ql.exec.EventText} says where a {@code search} of bare words runs on pages (over events
+ * whose {@code _raw} is still their own).
  */
 package io.quarry.ql.exec;

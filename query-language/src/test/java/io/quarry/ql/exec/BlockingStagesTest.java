@@ -85,6 +85,38 @@ class BlockingStagesTest {
     }
   }
 
+  /**
+   * A {@code startswith}/{@code endswith} of bare words or phrases, or an {@code eval(…)} calling
+   * {@code searchmatch()}, and a {@code search} of bare words over events, match each position's
+   * {@code _raw} on pages as the row commands match an event's raw text: the rows fed here search
+   * their own {@code _raw} with the same matcher (as an event row does), and the answers are equal.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "transaction t startswith=\"line\"",
+        "transaction t endswith=\"\\\"line 1\\\" OR n<0\" keepevicted=true",
+        "transaction t startswith=\"NOT line\" endswith=\"line t=v1\" maxevents=4",
+        "transaction extra startswith=eval(searchmatch(\"line\") AND n>2) keeporphans=true",
+        "transaction startswith=\"2\" maxspan=40s | stats count by eventcount",
+        // a search of bare words over events (EventText): the same matching
+        "search line | stats count by t",
+        "where n > 0 | search \"line 1\" OR t=v1 | table n, t, _raw",
+        "eval x=n | search NOT line | sort n | head 4",
+        "search line 2 | transaction t",
+      })
+  void rawTextSearchesOnPagesAnswerAsOnRows(String commands) {
+    for (long seed = 0; seed < 30; seed++) {
+      List<Page> input = randomPages(new Random(seed));
+      List<Page> pages = onPages(commands, input, new HashMap<>());
+      List<Page> rows = onSearchableRows(commands, input);
+      assertThat(schemaOf(pages)).as("seed %d: %s", seed, commands).isEqualTo(schemaOf(rows));
+      assertThat(PipelineTest.table(pages))
+          .as("seed %d: %s", seed, commands)
+          .isEqualTo(PipelineTest.table(rows));
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"transaction t", "fieldsummary", "transaction mv mvlist=true"})
   void aColumnKeepsOneTypeAcrossTheAnswersPages(String commands) {
@@ -124,9 +156,21 @@ class BlockingStagesTest {
 
   @Test
   void theStagesRunOnlyWhereTheyAreExact() {
-    assertThat(PageReduce.supports(parse("transaction t startswith=\"login\""))).isFalse(); // text
+    // a bare word searches each position's _raw, which the source must then load
+    assertThat(PageReduce.supports(parse("transaction t startswith=\"login\""))).isTrue();
     assertThat(PageReduce.supports(parse("transaction t startswith=eval(searchmatch(\"x\"))")))
-        .isFalse();
+        .isTrue();
+    assertThat(PageChain.inputFields(parse("transaction t endswith=\"out n>1\""), List.of()))
+        .containsExactlyInAnyOrder("t", "n", "_raw", "_time");
+    // a search of bare words: over events only, while _raw is still each event's own
+    assertThat(PageReduce.supports(parse("search line"))).isFalse();
+    assertThat(PageReduce.supportsOverEvents(parse("where n>0 | search line | head 2"))).isTrue();
+    assertThat(PageReduce.supportsOverEvents(parse("eval _raw=t | search line"))).isFalse();
+    assertThat(PageReduce.supportsOverEvents(parse("rename t AS _raw | search line"))).isFalse();
+    assertThat(PageReduce.supportsOverEvents(parse("stats count by t | search line"))).isFalse();
+    assertThat(PageChain.supportsOverEvents(parse("lookup x k | search line"))).isFalse();
+    assertThat(PageChain.inputFields(parse("search line n>1"), List.of()))
+        .containsExactlyInAnyOrder("_raw", "n");
     // they read every field: never over a source that loads only the fields read
     assertThat(PageReduce.supportsOverReadFields(parse("fieldsummary"))).isFalse();
     assertThat(PageReduce.supportsOverReadFields(parse("outputlookup t.csv"))).isFalse();
@@ -143,14 +187,42 @@ class BlockingStagesTest {
     return parsed.commands().subList(1, parsed.commands().size());
   }
 
+  /** How a term matches raw text here: a case-insensitive substring (the server tokenizes). */
+  private static final RawTermMatcher MATCHER =
+      (raw, term) -> raw.toLowerCase(java.util.Locale.ROOT).contains(term.lowerCase());
+
   private static Evaluator evaluator(Map<String, LookupTable> written) {
-    return new Evaluator(NOW, ZoneOffset.UTC, LookupTable.Source.NONE, written::put);
+    return new Evaluator(NOW, ZoneOffset.UTC, LookupTable.Source.NONE, written::put)
+        .withRawTermMatcher(MATCHER);
+  }
+
+  /**
+   * The row commands over the input's positions as rows that search their own {@code _raw} with
+   * {@link #MATCHER}, as an event row searches its raw text.
+   */
+  private static List<Page> onSearchableRows(String commands, List<Page> input) {
+    List<Page> out = new ArrayList<>();
+    RowSink sink =
+        Pipelines.build(
+            parse(commands), new PageCollector(16, out::add), evaluator(new HashMap<>()));
+    feed:
+    for (Page page : input) {
+      for (Row row : PluginOperators.rows(page)) {
+        if (!sink.accept(new SearchableRow(row))) {
+          break feed;
+        }
+      }
+    }
+    sink.finish();
+    List<Row> rows = new ArrayList<>();
+    out.forEach(page -> rows.addAll(PluginOperators.rows(page)));
+    return rows.isEmpty() ? List.of() : List.of(PageCollector.toPage(rows));
   }
 
   private static List<Page> reduce(
       String commands, List<Page> input, int pageSize, Map<String, LookupTable> written) {
     List<Command> parsed = parse(commands);
-    assertThat(PageReduce.supports(parsed)).as(commands).isTrue();
+    assertThat(PageReduce.supportsOverEvents(parsed)).as(commands).isTrue();
     List<Page> out = new ArrayList<>();
     PageReduce reduce =
         new PageReduce(
@@ -194,6 +266,25 @@ class BlockingStagesTest {
     List<Row> rows = new ArrayList<>();
     out.forEach(page -> rows.addAll(PluginOperators.rows(page)));
     return rows.isEmpty() ? List.of() : List.of(PageCollector.toPage(rows));
+  }
+
+  /** A row whose raw text is its {@code _raw}, searched with {@link #MATCHER}. */
+  private record SearchableRow(Row row) implements Row {
+    @Override
+    public List<Object> values(String field) {
+      return row.values(field);
+    }
+
+    @Override
+    public List<String> fieldNames() {
+      return row.fieldNames();
+    }
+
+    @Override
+    public boolean matchesTerm(SearchTerm term) {
+      List<Object> raw = row.values("_raw");
+      return !raw.isEmpty() && MATCHER.matches(Values.toText(raw.get(0)), term);
+    }
   }
 
   private static List<String> schemaOf(List<Page> pages) {

@@ -311,11 +311,14 @@ class PageReduceTest {
     assertThat(PageReduce.supports(parse("accum n | delta n"))).isTrue();
     assertThat(PageReduce.supports(parse("sort -n | accum n"))).isTrue();
     // where the pages are no longer those batches, the stream is re-paged as them first
-    assertThat(PageReduce.rebatched(parse("where n > 0 | fillnull"))).containsExactly(false, true);
-    assertThat(PageReduce.rebatched(parse("sort -n | fillnull"))).containsExactly(false, true);
-    assertThat(PageReduce.rebatched(parse("fillnull | head 3 | fillnull")))
+    assertThat(PageReduce.rebatched(parse("where n > 0 | fillnull"), false))
+        .containsExactly(false, true);
+    assertThat(PageReduce.rebatched(parse("sort -n | fillnull"), false))
+        .containsExactly(false, true);
+    assertThat(PageReduce.rebatched(parse("fillnull | head 3 | fillnull"), false))
         .containsExactly(false, false, true);
-    assertThat(PageReduce.rebatched(parse("eval x=1 | sort -n | head 5 | accum n | addtotals")))
+    assertThat(
+            PageReduce.rebatched(parse("eval x=1 | sort -n | head 5 | accum n | addtotals"), false))
         .containsExactly(false, false, false, false, true);
     assertThat(PageReduce.supports(parse("table n, t | format"))).isTrue();
   }

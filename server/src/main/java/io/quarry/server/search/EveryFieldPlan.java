@@ -29,6 +29,11 @@ final class EveryFieldPlan {
     boolean cut = false; // pages that are no longer the adapter's batches of the events
     for (int at = 0; at < staged.size(); at++) {
       Command command = staged.get(at);
+      if (command instanceof io.quarry.ql.ast.TransactionCommand) {
+        // a row per transaction, of its events' every field, unless a later command fixes the
+        // columns (then the source loads only what the commands up to that one read)
+        return staged.subList(at + 1, staged.size()).stream().noneMatch(c -> fixes(c));
+      }
       if (takesEveryField(command)) {
         // a wildcard table or fields reads the columns holding values, format makes one row of
         // them; a plugin operator reads its input page whole, the adapter's batch when only
@@ -68,7 +73,8 @@ final class EveryFieldPlan {
   /**
    * A plugin command reading every field, not field by field ({@code fillnull}, {@code transpose}
    * …), {@code format}, {@code fieldsummary}, or a {@code table}/{@code fields} naming fields by a
-   * wildcard: on rows each reads an event's every field ({@link EventRow#discoverableFieldNames}).
+   * wildcard: on rows each reads an event's every field ({@link EventRow#discoverableFieldNames}),
+   * as {@code transaction} does for its results (see {@link #readsEveryField}).
    */
   private static boolean takesEveryField(Command command) {
     return switch (command) {

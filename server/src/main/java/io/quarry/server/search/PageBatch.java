@@ -135,7 +135,7 @@ final class PageBatch {
   static Shape shape(List<Command> filters, Command aggregation, List<Command> reduce) {
     int fused = EventPages.fusedPrefix(filters);
     List<Command> chained = filters.subList(fused, filters.size());
-    boolean onPages = PageChain.supports(chained);
+    boolean onPages = PageChain.supportsOverEvents(chained); // the chain takes events
     return new Shape(
         fused,
         onPages,

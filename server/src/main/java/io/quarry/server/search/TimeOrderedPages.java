@@ -81,7 +81,9 @@ final class TimeOrderedPages {
   static Shape shape(List<Command> pipeline, int pageSize) {
     int fused = EventPages.fusedPrefix(pipeline);
     List<Command> staged = pipeline.subList(fused, pipeline.size());
-    if (fused == 0 && EveryFieldPlan.readsEveryField(staged) && PageReduce.supports(staged)) {
+    if (fused == 0
+        && EveryFieldPlan.readsEveryField(staged)
+        && PageReduce.supportsOverEvents(staged)) {
       // the events, filtered, cut or reordered by the leading commands that keep them, laid out
       // with every field as the row adapter's batches of them into the other commands (an
       // aggregation among them a stage)
@@ -97,20 +99,29 @@ final class TimeOrderedPages {
     for (int at = 0; at < staged.size(); at++) {
       if (PageAggregator.supports(staged.get(at))) {
         List<Command> before = staged.subList(0, at);
-        if (!PageReduce.supportsOverReadFields(before)
+        // past a table or fields of literal names the pages hold only its columns, so a command
+        // after it that reads every field (outputlookup) reads those: the source loads what the
+        // commands up to it read
+        int fixed = lastFixingProject(before);
+        List<Command> loading = fixed < 0 ? before : before.subList(0, fixed + 1);
+        if (!PageReduce.supportsOverEvents(before)
+            || !PageReduce.supportsOverReadFieldsOverEvents(loading)
             || PageAggregator.inputFields(staged.get(at)).contains("*")
             || !PageReduce.supports(staged.subList(at + 1, staged.size()))) {
           return null;
         }
         return new Shape(
             fused,
-            List.copyOf(PageChain.inputFields(before, PageAggregator.inputFields(staged.get(at)))),
+            List.copyOf(
+                fixed < 0
+                    ? PageChain.inputFields(before, PageAggregator.inputFields(staged.get(at)))
+                    : PageChain.inputFields(loading, columns((ProjectCommand) before.get(fixed)))),
             smallestHead(before, pageSize),
             false,
             fused + at);
       }
     }
-    if (!PageReduce.supports(staged)) {
+    if (!PageReduce.supportsOverEvents(staged)) {
       return null;
     }
     if (fused == 0 && staged.stream().allMatch(TimeOrderedPages::keepsEvents)) {
@@ -125,11 +136,7 @@ final class TimeOrderedPages {
       Set<String> columns;
       if (command instanceof ProjectCommand project && fixesColumns(project)) {
         toCut = staged.subList(0, cut + 1);
-        columns = new LinkedHashSet<>(project.patterns());
-        if (project.kind() == ProjectCommand.Kind.KEEP) {
-          columns.add(EventFields.TIME); // fields keeps the internal fields, as the row command
-          columns.add(EventFields.RAW);
-        }
+        columns = columns(project);
       } else if (command instanceof io.quarry.ql.ast.ReturnCommand ret) { // reads only its fields
         toCut = staged.subList(0, cut);
         columns = new LinkedHashSet<>();
@@ -142,7 +149,7 @@ final class TimeOrderedPages {
       } else {
         continue;
       }
-      if (!PageReduce.supportsOverReadFields(toCut)) {
+      if (!PageReduce.supportsOverReadFieldsOverEvents(toCut)) {
         return null; // a command before the columns are fixed that reads every field
       }
       return new Shape(
@@ -170,7 +177,7 @@ final class TimeOrderedPages {
         || command instanceof io.quarry.ql.ast.ReorderCommand
         || (command instanceof io.quarry.ql.ast.WhereCommand
                 || command instanceof io.quarry.ql.ast.SearchCommand)
-            && PageChain.supports(List.of(command));
+            && PageChain.supportsOverEvents(List.of(command));
   }
 
   /**
@@ -194,6 +201,26 @@ final class TimeOrderedPages {
       }
     }
     return (int) Math.max(1, smallestHead);
+  }
+
+  /** The index of the last {@code table}/{@code fields} that fixes the columns, -1 for none. */
+  private static int lastFixingProject(List<Command> commands) {
+    for (int at = commands.size() - 1; at >= 0; at--) {
+      if (commands.get(at) instanceof ProjectCommand project && fixesColumns(project)) {
+        return at;
+      }
+    }
+    return -1;
+  }
+
+  /** The columns a {@code table}/{@code fields} of literal names leaves. */
+  private static Set<String> columns(ProjectCommand project) {
+    Set<String> columns = new LinkedHashSet<>(project.patterns());
+    if (project.kind() == ProjectCommand.Kind.KEEP) {
+      columns.add(EventFields.TIME); // fields keeps the internal fields, as the row command
+      columns.add(EventFields.RAW);
+    }
+    return columns;
   }
 
   private static boolean fixesColumns(ProjectCommand project) {

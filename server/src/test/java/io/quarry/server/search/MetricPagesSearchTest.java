@@ -133,6 +133,9 @@ class MetricPagesSearchTest {
                 + " | stats avg(cpu.user) AS u, avg(cpu.sys) AS s, count by _time | head 4",
             "| mstats prestats=true max(cpu.sys) where index=m | table _time, host, dc, cpu.sys"
                 + " | head 3",
+            "| mstats avg(cpu.user) AS a where index=m span=5m by host"
+                + " | transaction host startswith=\"h1\" endswith=eval(a>0) maxevents=3 keepevicted=t"
+                + " | table _time, host, a, eventcount, closed_txn",
             // mstats append=true later in the pipeline: its points as pages after the others
             "| mstats prestats=true avg(cpu.user) where index=m host=h1 span=1m"
                 + " | mstats prestats=true append=true avg(cpu.sys) where index=m host=h2 span=1m"
@@ -167,12 +170,15 @@ class MetricPagesSearchTest {
         .containsEntry("engine", "pages");
     assertThat(explain("| mstats avg(cpu.user) where index=m by host | transaction host"))
         .containsEntry("engine", "pages");
-    // a bare word in startswith searches an event's raw text: transaction on rows
+    // a bare word in startswith searches a row's raw text, on pages its _raw column (none here)
     assertThat(
             explain(
                 "| mstats avg(cpu.user) where index=m by host | transaction host startswith=\"x\""))
+        .containsEntry("engine", "pages");
+    // a search of bare words has no page stage: its rows (no raw text, so none match) on rows
+    assertThat(explain("| mstats avg(cpu.user) where index=m by host | search h1"))
         .containsEntry("engine", "rows");
-    String refused = "| mpreview index=m | transaction host startswith=\"x\"";
+    String refused = "| mpreview index=m | search h1";
     String before = System.getProperty(PageBatch.ENGINE_PROPERTY);
     System.setProperty(PageBatch.ENGINE_PROPERTY, "pages-only");
     try {

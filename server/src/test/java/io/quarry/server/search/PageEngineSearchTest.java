@@ -156,6 +156,53 @@ class PageEngineSearchTest {
     server.close();
   }
 
+  /**
+   * Searches the census under {@code pages-only} found on rows, now on pages and answering as the
+   * row engine: {@code transaction} whose {@code startswith}/{@code endswith} has bare words or
+   * phrases or calls {@code searchmatch()} (matched in each event's {@code _raw}, which the source
+   * then loads) and {@code transaction} with nothing after it that fixes the columns (over every
+   * field of the events), {@code table | outputlookup | stats} in time-ordered mode (the table it
+   * writes read back), and the UI's fields sidebar ({@code <search> | head N | fieldsummary}).
+   */
+  @Test
+  void censusSearchesRunOnPagesOnlyAsTheRowEngine() throws Exception {
+    for (String query :
+        List.of(
+            "* | transaction user startswith=\"GET\" endswith=\"POST\""
+                + " | table user, eventcount, duration",
+            "* | transaction sid startswith=\"\\\"GET /b\\\"\" keepevicted=true"
+                + " | table _time, sid, user, eventcount, closed_txn",
+            "* | transaction user endswith=eval(searchmatch(\"took\") AND took>11)"
+                + " | stats count by eventcount",
+            "GET | transaction startswith=\"NOT pairs\" maxevents=2 | table user, sid, eventcount",
+            // transaction with nothing after it that fixes the columns: its results carry every
+            // field of their events (the every-field listing)
+            "* | transaction user",
+            "* | transaction sid maxspan=5s keepevicted=true",
+            "GET | transaction user startswith=\"GET\" mvlist=true",
+            "* | where took>1 | transaction user maxevents=2",
+            "* | eval k=upper(user) | transaction k keeporphans=true",
+            // a search of bare words over events: terms against each event's _raw (EventText)
+            "* | search GET | table user, sid",
+            "* | where took>1 | search \"GET /a\" OR user=dan | table _time, user",
+            "* | search NOT pairs",
+            "* | eval k=1 | search ann | stats count by k",
+            "* | search GET OR user=cat | stats count by user",
+            "* | search sid=s* POST | dedup user",
+            "* | head 10000 | fieldsummary maxvals=10",
+            "GET | head 3 | fieldsummary")) {
+      String onPages = search(query, "pages-only");
+      assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
+      assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
+    }
+    String write = "* | table user, took | outputlookup written.csv | stats count";
+    String read = "| inputlookup written.csv";
+    String countedOnPages = search(write, "pages-only");
+    String writtenOnPages = search(read, "pages-only");
+    assertThat(countedOnPages).as(write).isEqualTo(search(write, "rows"));
+    assertThat(writtenOnPages).as(write).isEqualTo(search(read, "rows")).contains("Zo");
+  }
+
   @Test
   void countsBySearchTimeKeysAsComputedByHand() throws Exception {
     // s1: events 1, 2, 7; s2: events 3 and 4 (4 has sid twice: s2 and s3); json1 from the JSON
@@ -455,9 +502,10 @@ class PageEngineSearchTest {
         .containsEntry("engine", "pages");
     assertThat(explain("| makeresults | eval u=1 | transaction u"))
         .containsEntry("engine", "pages");
-    // a bare word searches an event's raw text: rows
+    // a bare word in startswith searches the page's _raw (none here); a search of bare words: rows
     assertThat(explain("| makeresults | eval u=1 | transaction u startswith=\"login\""))
-        .containsEntry("engine", "rows");
+        .containsEntry("engine", "pages");
+    assertThat(explain("| makeresults | eval u=1 | search login")).containsEntry("engine", "rows");
     assertThat(explain("| makeresults count=3 | stats count")).containsEntry("engine", "pages");
     assertThat(explain("| gentimes start=04/11/2021 end=04/14/2021 | where starttime > 0"))
         .containsEntry("engine", "pages");

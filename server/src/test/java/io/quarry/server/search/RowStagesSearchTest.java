@@ -58,13 +58,13 @@ class RowStagesSearchTest {
 
   @Test
   void pagesOnlyRefusesARowCommandNamingIt() throws Exception {
-    // a bare word in startswith searches an event's raw text: transaction on rows
-    String query = "| makeresults count=2 | eval u=1 | transaction u startswith=\"x\" | table u";
+    // a search of bare words has no page stage: search on rows
+    String query = "| makeresults count=2 | eval u=1 | search x | table u";
     assertThatThrownBy(() -> run(query, "pages-only"))
         .isInstanceOf(RowStages.RowEngineRefused.class)
-        .hasMessageContaining("makeresults, eval, transaction, table would run on the row engine");
+        .hasMessageContaining("makeresults, eval, search, table would run on the row engine");
     assertThat(run(query, "pages").rowStages())
-        .containsExactly("makeresults", "eval", "transaction", "table");
+        .containsExactly("makeresults", "eval", "search", "table");
   }
 
   @Test
@@ -76,11 +76,11 @@ class RowStagesSearchTest {
     assertThat(run(onPages, "pages-only").rows()).isEqualTo(4);
     assertThat(run(onPages, "rows").rowStages())
         .containsExactlyInAnyOrder("makeresults", "eval", "appendpipe", "where");
-    String query = "| makeresults count=2 | eval u=1 | appendpipe [transaction u startswith=\"x\"]";
+    String query = "| makeresults count=2 | eval u=1 | appendpipe [search x]";
     assertThatThrownBy(() -> run(query, "pages-only"))
         .isInstanceOf(RowStages.RowEngineRefused.class)
-        .hasMessageContaining("transaction would run on the row engine");
-    assertThat(run(query, "pages").rowStages()).containsExactly("transaction");
+        .hasMessageContaining("search would run on the row engine");
+    assertThat(run(query, "pages").rowStages()).containsExactly("search");
   }
 
   @Test

@@ -1,0 +1,92 @@
+package io.quarry.ql.exec;
+
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.DedupCommand;
+import io.quarry.ql.ast.EvalCommand;
+import io.quarry.ql.ast.HeadCommand;
+import io.quarry.ql.ast.ProjectCommand;
+import io.quarry.ql.ast.RenameCommand;
+import io.quarry.ql.ast.ReorderCommand;
+import io.quarry.ql.ast.RexCommand;
+import io.quarry.ql.ast.SearchCommand;
+import io.quarry.ql.ast.SearchExpression;
+import io.quarry.ql.ast.SortCommand;
+import io.quarry.ql.ast.WhereCommand;
+
+/**
+ * Where a {@code search} of bare words or phrases runs on pages exactly as on rows. On rows a term
+ * matches an event row's stored raw text ({@code EventRow}: the wrappers {@code eval}, {@code
+ * rename}, {@code rex} and plugin commands put around it ask the event, whatever {@code _raw} they
+ * set; a row of {@code table}/{@code fields} only while it keeps {@code _raw}) and no other row's
+ * (an aggregation's, a generator's, a transaction's: {@link MapRow}). On pages a term matches the
+ * position's {@code _raw} column ({@link io.quarry.ql.eval.SearchFilter} with the search's {@link
+ * RawTermMatcher}). The two agree over a page source of events as long as every command before the
+ * search keeps the events and leaves {@code _raw} the event's own ({@link #keepsEventText}); the
+ * planner asks this only of the commands that take events ({@link PageChain#supportsOverEvents},
+ * {@link PageReduce#supportsOverEvents}).
+ */
+public final class EventText {
+  private static final String RAW = "_raw";
+
+  private EventText() {}
+
+  /**
+   * Whether {@code command} is a {@code search} whose bare words or phrases need an event's raw
+   * text, its other parts field comparisons a page decides ({@link FieldStages#supports} takes the
+   * searches of comparisons only).
+   */
+  static boolean searchesText(Command command) {
+    return command instanceof SearchCommand search
+        && search.expression().isPresent()
+        && termsAndComparisons(search.expression().get())
+        && !FieldStages.comparesOnly(search.expression().get());
+  }
+
+  private static boolean termsAndComparisons(SearchExpression expression) {
+    return switch (expression) {
+      case SearchExpression.Term term -> true;
+      case SearchExpression.Comparison c -> !Wildcard.hasWildcard(c.field());
+      case SearchExpression.In in -> !Wildcard.hasWildcard(in.field());
+      case SearchExpression.And and ->
+          and.operands().stream().allMatch(EventText::termsAndComparisons);
+      case SearchExpression.Or or ->
+          or.operands().stream().allMatch(EventText::termsAndComparisons);
+      case SearchExpression.Not not -> termsAndComparisons(not.operand());
+      case SearchExpression.SubsearchTerm sub -> false;
+    };
+  }
+
+  /**
+   * Whether the rows after {@code command} are still events whose {@code _raw}, where a page holds
+   * it, is the event's own raw text: a filter ({@code where}, {@code search}), a cut or a
+   * reordering ({@code head}, {@code sort}, {@code dedup}, {@code reverse}, {@code tail}), {@code
+   * fields}/{@code table} (a row without {@code _raw} matches no term on either engine), an {@code
+   * eval} or a {@code rex} that does not write {@code _raw}, a {@code rename} of literal names
+   * other than {@code _raw}. Anything else (an aggregation, {@code lookup}, a plugin command …):
+   * not known to.
+   */
+  static boolean keepsEventText(Command command) {
+    return switch (command) {
+      case WhereCommand where -> true;
+      case SearchCommand search -> true;
+      case HeadCommand head -> true;
+      case SortCommand sort -> true;
+      case DedupCommand dedup -> true;
+      case ReorderCommand reorder -> true;
+      case ProjectCommand project -> true;
+      case EvalCommand eval -> eval.assignments().stream().noneMatch(a -> a.field().equals(RAW));
+      case RexCommand rex ->
+          !(rex.sed() != null && rex.field().equals(RAW))
+              && rex.groups().stream().noneMatch(g -> g.field().equals(RAW));
+      case RenameCommand rename ->
+          rename.renames().stream()
+              .allMatch(
+                  r ->
+                      !Wildcard.hasWildcard(r.from())
+                          && !Wildcard.hasWildcard(r.to())
+                          && !r.from().equals(RAW)
+                          && !r.to().equals(RAW));
+      default -> false;
+    };
+  }
+}
