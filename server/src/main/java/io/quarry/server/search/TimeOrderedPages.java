@@ -36,7 +36,8 @@ import java.util.function.Predicate;
  * those commands read ({@link EventPages}, one source over the whole time-ordered scan), and pages
  * go through the stages to the answer; a {@code head} that has its rows stops the scan. A plain
  * event listing, with only commands after it that filter, cut or reorder its events ({@link
- * #keepsEvents}), runs on pages too: the source then carries every field an event has without
+ * #keepsEvents}) or that set or remove fields as {@link ListedFields} replays them ({@code eval},
+ * {@code fields -}), runs on pages too: the source then carries every field an event has without
  * extraction, and {@link EventListing} makes the answer's pages as the row engine's collector
  * would. Any other pipeline runs on rows.
  */
@@ -113,7 +114,9 @@ final class TimeOrderedPages {
     if (!PageReduce.supports(staged)) {
       return null;
     }
-    if (fused == 0 && staged.stream().allMatch(TimeOrderedPages::keepsEvents)) {
+    if (fused == 0 && ListedFields.of(staged) != null) {
+      // the events themselves, filtered, cut or reordered, with eval's fields and fields - laid
+      // over them as on rows (ListedFields)
       Set<String> read = PageChain.inputFields(staged, List.of());
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(read);
@@ -160,8 +163,8 @@ final class TimeOrderedPages {
    * filters ({@code where}, a {@code search} of comparisons, {@code dedup}), cuts ({@code head}) or
    * reorders ({@code sort}) them, so the listing's columns are still the events' own ({@link
    * EventListing}). A command that sets or removes fields ({@code eval}, {@code rename}, {@code
-   * fields -}, {@code bin}, plugin commands) changes which fields a row has, row by row, and runs
-   * on rows.
+   * fields -}, {@code bin}, plugin commands) changes which fields a row has, row by row: after a
+   * listing only those {@link ListedFields} replays run on pages.
    */
   static boolean keepsEvents(Command command) {
     return command instanceof HeadCommand
@@ -238,6 +241,7 @@ final class TimeOrderedPages {
                 sourcetypes,
                 !indexedFieldsOnly,
                 shape.everyField(),
+                ListedFields.of(pipeline.subList(fused, pipeline.size())),
                 control,
                 results::add,
                 () -> results.maxRows() - results.collector().rows(),

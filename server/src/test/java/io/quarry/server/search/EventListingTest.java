@@ -104,7 +104,16 @@ class EventListingTest {
           "* | search zone=z1 | dedup 3 host",
           "* | reverse | head 3",
           "* | tail 1500",
-          "region=us | reverse");
+          "region=us | reverse",
+          // eval and fields - laid over the events as on rows (ListedFields)
+          "* | eval x=n*2",
+          "* | eval region=if(n%3==0, null(), \"r\".n), big=if(n>1000, n, null()) | head 1500",
+          "* | eval z=if(n%2==0, zone, null()) | where n > 50 | sort - n | head 1200",
+          "* | fields - region, team",
+          "* | fields - zone | eval zone=upper(level) | head 1100",
+          "* | eval region=coalesce(region, \"none\") | where n < 1500 | head 300",
+          "* | eval m=if(n%2==0, n, \"odd\"), f=n/7 | dedup region",
+          "level=WARN | eval team=null(), a=1, a=a+1 | fields - status | sort region");
 
   @Test
   void pagesAsTheRowEngine() throws Exception {
@@ -133,8 +142,10 @@ class EventListingTest {
     assertThat(explain("* | fillnull | stats count by region"))
         .containsEntry("page_source", "every_field");
     // commands that set fields row by row still run on rows
-    assertThat(explain("* | eval x=1")).containsEntry("engine", "rows");
     assertThat(explain("* | rename n AS m")).containsEntry("engine", "rows");
+    // a field two evals assign, or a default field changed, is replayed only on rows
+    assertThat(explain("* | eval x=1 | eval x=2")).containsEntry("engine", "rows");
+    assertThat(explain("* | eval host=upper(host)")).containsEntry("engine", "rows");
   }
 
   /**
@@ -147,7 +158,11 @@ class EventListingTest {
   @Test
   void everyFieldPagesAsTheRowEngine() throws Exception {
     for (String query :
-        List.of("*", "* | where n > 100 | head 1500", "* | sort region, -n | dedup 2 host")) {
+        List.of(
+            "*",
+            "* | where n > 100 | head 1500",
+            "* | sort region, -n | dedup 2 host",
+            "* | eval region=if(n%2==0, null(), \"e\"), x=1 | fields - zone")) {
       assertThat(pages(query, PageBatch.PAGES_ONLY, true))
           .as(query + " as a subsearch (seed " + SEED + ")")
           .isEqualTo(pages(query, "rows", true));
