@@ -3,11 +3,15 @@ package io.quarry.server.search;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.ast.ProjectCommand;
+import io.quarry.ql.ast.RexCommand;
+import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.Wildcard;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -16,29 +20,51 @@ import java.util.function.Predicate;
  * {@link EventListing} lays out {@code index=web | eval kb=bytes/1024} as the row engine's
  * collector pages the rows: on rows an {@code eval} lays its assignments over the event ({@code
  * AssignedRow}: a field set to a value is listed — after the row's own fields when it is new —, one
- * set to null is no longer listed and has no value), and {@code fields -} of literal names hides
- * those fields (no longer listed, no value). A field a row does not list but another row of its
- * page does is, on rows, asked of the event (its search-time value); one the row's commands removed
- * has none ({@link #apply}'s {@code cleared}).
+ * set to null is no longer listed and has no value), {@code rex} sets the fields it finds a value
+ * for (never to null), and {@code fields -} of literal names hides those fields (no longer listed,
+ * no value). A field a row does not list but another row of its page does is, on rows, asked of the
+ * event (its search-time value); one the row's commands removed has none ({@link #apply}'s {@code
+ * cleared}).
  *
  * <p>The changes are replayed per row at the end from the answer's columns, not tracked stage by
  * stage: whether an assignment left a value is read off the field's final column, so each field is
- * assigned by one {@code eval} at most, and no command touches a default field (whose column {@link
- * EventListing} lists for every row, and whose {@code _raw} and {@code sourcetype} the extraction
- * reads). Any other pipeline runs on rows.
+ * set by one command at most ({@code fields -} of it before or after is fine), no command touches a
+ * default field (whose column {@link EventListing} lists for every row, and whose {@code _raw} and
+ * {@code sourcetype} the extraction reads), and a field {@code rex} extracts is not one the source
+ * reads (then its column holds a value only where the row lists it or {@code rex} set it). Any
+ * other pipeline runs on rows.
  */
 final class ListedFields {
-  /** One change to a row's fields: a field assigned, or removed. */
-  private record Change(String field, boolean removes) {}
+  /** How a command changes the fields it names at a row (see {@link #apply}). */
+  private enum Kind {
+    /** {@code eval}: each field set at every row; a null is no field at all. */
+    ASSIGN,
+    /**
+     * {@code rex}: each field set where it found a value (never to null), the new ones listed in
+     * the order of the row command's {@code HashMap} of them.
+     */
+    EXTRACT,
+    /** {@code fields -}: each field no longer listed and without a value. */
+    REMOVE
+  }
+
+  /** One command's change to a row's fields. */
+  private record Change(Kind kind, List<String> fields) {}
+
+  /** A command that keeps the events and their fields. */
+  private static final Change KEEPS = new Change(Kind.REMOVE, List.of());
+
+  /** Fields of one {@code rex} replayed exactly: below a {@code HashMap}'s first resize. */
+  private static final int MAX_EXTRACTED = 12;
 
   private final List<Change> changes;
-  private final Set<String> assigned;
+  private final Set<String> changed;
 
   private ListedFields(List<Change> changes) {
     this.changes = List.copyOf(changes);
     Set<String> fields = new LinkedHashSet<>();
-    changes.forEach(change -> fields.add(change.field()));
-    this.assigned = Set.copyOf(fields);
+    changes.forEach(change -> fields.addAll(change.fields()));
+    this.changed = Set.copyOf(fields);
   }
 
   /**
@@ -47,33 +73,46 @@ final class ListedFields {
    * Empty for a plain listing.
    */
   static ListedFields of(List<Command> commands) {
+    // the fields the source reads hold every event's value, listed or not
+    Set<String> read = PageChain.inputFields(commands, List.of());
     List<Change> changes = new ArrayList<>();
-    Set<String> evaluated = new HashSet<>();
+    Set<String> seen = new HashSet<>(); // each field set by one command at most
     for (Command command : commands) {
-      switch (command) {
-        case EvalCommand eval -> {
-          Set<String> fields = new LinkedHashSet<>(); // first-assigned order, as the row's map
-          eval.assignments().forEach(assignment -> fields.add(assignment.field()));
-          for (String field : fields) {
-            if (!evaluated.add(field) || EventListing.DEFAULT_ORDER.contains(field)) {
-              return null;
+      Change change =
+          switch (command) {
+            case EvalCommand eval -> {
+              Set<String> fields = new LinkedHashSet<>(); // first-assigned order, as the row's map
+              eval.assignments().forEach(assignment -> fields.add(assignment.field()));
+              yield new Change(Kind.ASSIGN, List.copyOf(fields));
             }
-            changes.add(new Change(field, false));
-          }
-        }
-        case ProjectCommand project when project.kind() == ProjectCommand.Kind.REMOVE -> {
-          for (String field : project.patterns()) {
-            if (Wildcard.hasWildcard(field) || EventListing.DEFAULT_ORDER.contains(field)) {
-              return null;
+            case RexCommand rex when rex.sed() != null ->
+                new Change(Kind.EXTRACT, List.of(rex.field()));
+            case RexCommand rex -> {
+              // a field the source reads holds a value where the row does not list it: whether
+              // rex set it could not be read off its column
+              List<String> fields =
+                  rex.groups().stream().map(RexCommand.Group::field).distinct().toList();
+              yield fields.size() > MAX_EXTRACTED || fields.stream().anyMatch(read::contains)
+                  ? null
+                  : new Change(Kind.EXTRACT, fields);
             }
-            changes.add(new Change(field, true));
-          }
+            case ProjectCommand project when project.kind() == ProjectCommand.Kind.REMOVE ->
+                project.patterns().stream().anyMatch(Wildcard::hasWildcard)
+                    ? null
+                    : new Change(Kind.REMOVE, project.patterns());
+            default -> TimeOrderedPages.keepsEvents(command) ? KEEPS : null;
+          };
+      if (change == null) {
+        return null;
+      }
+      for (String field : change.fields()) {
+        if (change.kind() != Kind.REMOVE && !seen.add(field)
+            || EventListing.DEFAULT_ORDER.contains(field)) {
+          return null;
         }
-        default -> {
-          if (!TimeOrderedPages.keepsEvents(command)) {
-            return null;
-          }
-        }
+      }
+      if (!change.fields().isEmpty()) {
+        changes.add(change);
       }
     }
     return new ListedFields(changes);
@@ -84,9 +123,9 @@ final class ListedFields {
     return changes.isEmpty();
   }
 
-  /** Whether a command assigns or removes {@code field}: its column is not the event's own. */
+  /** Whether a command sets or removes {@code field}: its column is not the event's own. */
   boolean changes(String field) {
-    return assigned.contains(field);
+    return changed.contains(field);
   }
 
   /**
@@ -97,15 +136,45 @@ final class ListedFields {
    */
   void apply(List<String> names, Predicate<String> hasValue, Set<String> cleared) {
     for (Change change : changes) {
-      String field = change.field();
-      if (!change.removes() && hasValue.test(field)) {
-        cleared.remove(field);
-        if (!names.contains(field)) {
-          names.add(field);
+      switch (change.kind()) {
+        case ASSIGN -> {
+          for (String field : change.fields()) {
+            if (hasValue.test(field)) {
+              cleared.remove(field);
+              if (!names.contains(field)) {
+                names.add(field);
+              }
+            } else {
+              names.remove(field);
+              cleared.add(field);
+            }
+          }
         }
-      } else {
-        names.remove(field);
-        cleared.add(field);
+        case EXTRACT -> {
+          // a field rex did not set holds a value only where the row lists it already (the
+          // source does not read it), so the new names are those it set, in its map's order
+          // (RexExtraction's maps: default capacity, filled in group order, then copied by put)
+          Map<String, Object> found = new HashMap<>();
+          for (String field : change.fields()) {
+            if (hasValue.test(field)) {
+              found.put(field, field);
+            }
+          }
+          Map<String, Object> assigned = new HashMap<>();
+          found.forEach(assigned::put);
+          for (String field : assigned.keySet()) {
+            cleared.remove(field);
+            if (!names.contains(field)) {
+              names.add(field);
+            }
+          }
+        }
+        case REMOVE -> {
+          for (String field : change.fields()) {
+            names.remove(field);
+            cleared.add(field);
+          }
+        }
       }
     }
   }

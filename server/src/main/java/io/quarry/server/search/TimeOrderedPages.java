@@ -114,13 +114,14 @@ final class TimeOrderedPages {
     if (!PageReduce.supports(staged)) {
       return null;
     }
-    if (fused == 0 && ListedFields.of(staged) != null) {
-      // the events themselves, filtered, cut or reordered, with eval's fields and fields - laid
-      // over them as on rows (ListedFields)
-      Set<String> read = PageChain.inputFields(staged, List.of());
+    if (ListedFields.of(pipeline) != null && PageReduce.supports(pipeline)) {
+      // the events themselves, filtered, cut or reordered, with the fields eval and rex set and
+      // fields - removes laid over them as on rows (ListedFields); a leading rex is a stage here,
+      // not fused into the source, which reads none of the fields it sets
+      Set<String> read = PageChain.inputFields(pipeline, List.of());
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(read);
-      return new Shape(0, List.copyOf(sourceFields), smallestHead(staged, pageSize), true, -1);
+      return new Shape(0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
     }
     for (int cut = 0; cut < staged.size(); cut++) {
       Command command = staged.get(cut);

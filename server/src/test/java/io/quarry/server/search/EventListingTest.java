@@ -113,7 +113,14 @@ class EventListingTest {
           "* | fields - zone | eval zone=upper(level) | head 1100",
           "* | eval region=coalesce(region, \"none\") | where n < 1500 | head 300",
           "* | eval m=if(n%2==0, n, \"odd\"), f=n/7 | dedup region",
-          "level=WARN | eval team=null(), a=1, a=a+1 | fields - status | sort region");
+          "level=WARN | eval team=null(), a=1, a=a+1 | fields - status | sort region",
+          // rex: a field set where it matched, the event's own (or its search-time value) where not
+          "* | rex \"n=(?<d>\\d)(?<e>\\d)?(?<f>7)?\"",
+          "* | rex \"level=(?<region>\\w+)\" | head 1500",
+          "* | rex field=level mode=sed \"s/WARN/W/\" | where n > 3",
+          "* | rex max_match=3 \"(?<digit>[13579])\" | where n > 10",
+          "* | rex \"team=(?<team>\\w+)\" | where n > 5 | fields - zone",
+          "* | rex \"(?<lvl>[A-Z]+) n=(?<num>\\d+)( region=(?<zone>\\w+))?\" | sort - n");
 
   @Test
   void pagesAsTheRowEngine() throws Exception {
@@ -146,6 +153,10 @@ class EventListingTest {
     // a field two evals assign, or a default field changed, is replayed only on rows
     assertThat(explain("* | eval x=1 | eval x=2")).containsEntry("engine", "rows");
     assertThat(explain("* | eval host=upper(host)")).containsEntry("engine", "rows");
+    // a field rex sets that the source reads holds the search-time value where rex did not match
+    assertThat(explain("* | where region=\"us\" | rex \"level=(?<region>\\w+)\""))
+        .containsEntry("engine", "rows");
+    assertThat(explain("* | rex \"n=(?<d>\\d)\" | where d > 1")).containsEntry("engine", "rows");
   }
 
   /**

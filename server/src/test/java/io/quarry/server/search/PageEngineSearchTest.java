@@ -166,7 +166,10 @@ class PageEngineSearchTest {
             "GET | eval sid=null(), n=1 | where took > 5",
             "* | fields - user, took | eval took=sid",
             "* | eval m=if(took > 10, took, \"small\") | sort - m | head 4",
-            "* | eval x=coalesce(sid, \"none\") | dedup x | fields - x")) {
+            "* | eval x=coalesce(sid, \"none\") | dedup x | fields - x",
+            "* | rex \"user=(?<u>\\w+)\"",
+            "* | rex \"(?<verb>GET|POST) (?<path>[^ ?]+)\\??(?<query>\\S*)\" | eval t=took",
+            "* | rex \"took=(?<took>\\d+)\" | rex field=user mode=sed \"s/a/A/g\"")) {
       String onPages = search(query, "pages-only");
       assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
       assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
