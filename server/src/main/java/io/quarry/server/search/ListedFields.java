@@ -2,9 +2,11 @@ package io.quarry.server.search;
 
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
+import io.quarry.ql.ast.LookupCommand;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.exec.PageChain;
+import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.Wildcard;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,12 +46,21 @@ final class ListedFields {
      * the order of the row command's {@code HashMap} of them.
      */
     EXTRACT,
+    /**
+     * {@code lookup}: where its key matched ({@code marker}'s column holds a value), each output
+     * field set to the table's value, null included; elsewhere nothing.
+     */
+    LOOKUP,
     /** {@code fields -}: each field no longer listed and without a value. */
     REMOVE
   }
 
-  /** One command's change to a row's fields. */
-  private record Change(Kind kind, List<String> fields) {}
+  /** One command's change to a row's fields ({@code marker}: a lookup's matched column). */
+  private record Change(Kind kind, List<String> fields, String marker) {
+    Change(Kind kind, List<String> fields) {
+      this(kind, fields, null);
+    }
+  }
 
   /** A command that keeps the events and their fields. */
   private static final Change KEEPS = new Change(Kind.REMOVE, List.of());
@@ -77,7 +88,8 @@ final class ListedFields {
     Set<String> read = PageChain.inputFields(commands, List.of());
     List<Change> changes = new ArrayList<>();
     Set<String> seen = new HashSet<>(); // each field set by one command at most
-    for (Command command : commands) {
+    for (int at = 0; at < commands.size(); at++) {
+      Command command = commands.get(at);
       Change change =
           switch (command) {
             case EvalCommand eval -> {
@@ -95,6 +107,20 @@ final class ListedFields {
               yield fields.size() > MAX_EXTRACTED || fields.stream().anyMatch(read::contains)
                   ? null
                   : new Change(Kind.EXTRACT, fields);
+            }
+            case LookupCommand lookup -> {
+              // its outputs named (else the table's columns decide them), not OUTPUTNEW (which
+              // asks the row for the event's search-time value), none a field the source reads
+              List<String> fields =
+                  lookup.outputs().stream()
+                      .map(LookupCommand.FieldMapping::field)
+                      .distinct()
+                      .toList();
+              yield fields.isEmpty()
+                      || lookup.outputNew()
+                      || fields.stream().anyMatch(read::contains)
+                  ? null
+                  : new Change(Kind.LOOKUP, fields, PageReduce.lookupMatchedColumn(at));
             }
             case ProjectCommand project when project.kind() == ProjectCommand.Kind.REMOVE ->
                 project.patterns().stream().anyMatch(Wildcard::hasWildcard)
@@ -137,19 +163,7 @@ final class ListedFields {
   void apply(List<String> names, Predicate<String> hasValue, Set<String> cleared) {
     for (Change change : changes) {
       switch (change.kind()) {
-        case ASSIGN -> {
-          for (String field : change.fields()) {
-            if (hasValue.test(field)) {
-              cleared.remove(field);
-              if (!names.contains(field)) {
-                names.add(field);
-              }
-            } else {
-              names.remove(field);
-              cleared.add(field);
-            }
-          }
-        }
+        case ASSIGN -> change.fields().forEach(f -> set(f, hasValue.test(f), names, cleared));
         case EXTRACT -> {
           // a field rex did not set holds a value only where the row lists it already (the
           // source does not read it), so the new names are those it set, in its map's order
@@ -169,6 +183,11 @@ final class ListedFields {
             }
           }
         }
+        case LOOKUP -> {
+          if (hasValue.test(change.marker())) { // as eval, at the rows whose key matched
+            change.fields().forEach(f -> set(f, hasValue.test(f), names, cleared));
+          }
+        }
         case REMOVE -> {
           for (String field : change.fields()) {
             names.remove(field);
@@ -176,6 +195,21 @@ final class ListedFields {
           }
         }
       }
+    }
+  }
+
+  /**
+   * A field set on a row: listed (last when new) with a value, else no longer listed nor valued.
+   */
+  private static void set(String field, boolean hasValue, List<String> names, Set<String> cleared) {
+    if (hasValue) {
+      cleared.remove(field);
+      if (!names.contains(field)) {
+        names.add(field);
+      }
+    } else {
+      names.remove(field);
+      cleared.add(field);
     }
   }
 }

@@ -288,7 +288,8 @@ final class TimeOrderedPages {
                     : aggregation != null ? aggregation::add : results::add,
             stages,
             fused,
-            SearchService.PAGE_SIZE); // pages out as the row engine's collector makes them
+            SearchService.PAGE_SIZE, // pages out as the row engine's collector makes them
+            listing != null); // a listing's lookups mark what they matched (ListedFields)
     boolean[] done = {false};
     EventPages source =
         new EventPages(

@@ -169,11 +169,19 @@ class PageEngineSearchTest {
             "* | eval x=coalesce(sid, \"none\") | dedup x | fields - x",
             "* | rex \"user=(?<u>\\w+)\"",
             "* | rex \"(?<verb>GET|POST) (?<path>[^ ?]+)\\??(?<query>\\S*)\" | eval t=took",
-            "* | rex \"took=(?<took>\\d+)\" | rex field=user mode=sed \"s/a/A/g\"")) {
+            "* | rex \"took=(?<took>\\d+)\" | rex field=user mode=sed \"s/a/A/g\"",
+            // lookup: its outputs laid over the rows whose key matched (an empty value: none)
+            "* | lookup people.csv user OUTPUT team, level",
+            "* | lookup people.csv user OUTPUT level AS sid | where took > 1",
+            "* | lookup people.csv user AS sid OUTPUT team | head 3 | fields - team",
+            "* | eval user=if(user==\"bob\", \"cat\", user) | lookup people.csv user OUTPUT team")) {
       String onPages = search(query, "pages-only");
       assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
       assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
     }
+    // OUTPUTNEW asks each row for the event's own value, search-time ones included: on rows
+    String outputNew = "* | lookup people.csv user OUTPUTNEW team";
+    assertThat(search(outputNew, "pages")).isEqualTo(search(outputNew, "rows"));
   }
 
   @AfterAll
