@@ -84,9 +84,8 @@ final class ListedFields {
    * Empty for a plain listing.
    */
   static ListedFields of(List<Command> commands) {
-    // the fields the source reads hold every event's value, listed or not
-    Set<String> read = PageChain.inputFields(commands, List.of());
     List<Change> changes = new ArrayList<>();
+    Set<String> unread = new HashSet<>(); // fields the source must not read (see below)
     Set<String> seen = new HashSet<>(); // each field set by one command at most
     for (int at = 0; at < commands.size(); at++) {
       Command command = commands.get(at);
@@ -100,25 +99,21 @@ final class ListedFields {
             case RexCommand rex when rex.sed() != null ->
                 new Change(Kind.EXTRACT, List.of(rex.field()));
             case RexCommand rex -> {
-              // a field the source reads holds a value where the row does not list it: whether
-              // rex set it could not be read off its column
               List<String> fields =
                   rex.groups().stream().map(RexCommand.Group::field).distinct().toList();
-              yield fields.size() > MAX_EXTRACTED || fields.stream().anyMatch(read::contains)
-                  ? null
-                  : new Change(Kind.EXTRACT, fields);
+              unread.addAll(fields);
+              yield fields.size() > MAX_EXTRACTED ? null : new Change(Kind.EXTRACT, fields);
             }
             case LookupCommand lookup -> {
               // its outputs named (else the table's columns decide them), not OUTPUTNEW (which
-              // asks the row for the event's search-time value), none a field the source reads
+              // asks the row for the event's search-time value)
               List<String> fields =
                   lookup.outputs().stream()
                       .map(LookupCommand.FieldMapping::field)
                       .distinct()
                       .toList();
-              yield fields.isEmpty()
-                      || lookup.outputNew()
-                      || fields.stream().anyMatch(read::contains)
+              unread.addAll(fields);
+              yield fields.isEmpty() || lookup.outputNew()
                   ? null
                   : new Change(Kind.LOOKUP, fields, PageReduce.lookupMatchedColumn(at));
             }
@@ -141,7 +136,11 @@ final class ListedFields {
         changes.add(change);
       }
     }
-    return new ListedFields(changes);
+    // a field the source reads holds every event's value, listed or not: where rex or lookup did
+    // not set it, its column would hold the event's search-time value, and whether they set it
+    // could not be told from the column
+    Set<String> read = PageChain.inputFields(commands, List.of());
+    return unread.stream().anyMatch(read::contains) ? null : new ListedFields(changes);
   }
 
   /** Whether no command changes a row's fields (a plain listing). */
