@@ -76,6 +76,18 @@ class EventListingTest {
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
     assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
+    // a lookup over the regions: two rows for kv1, empty values, and none for us or kv2
+    HttpResponse<String> uploaded =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/lookups/regions.csv"))
+                    .header("Authorization", TestServers.basic(PASSWORD))
+                    .PUT(
+                        HttpRequest.BodyPublishers.ofString(
+                            "region,label,zone\neu,Europe,z9\nkv0,zero,\nkv1,one,z1\nkv1,uno,\n"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(uploaded.statusCode()).as(uploaded.body()).isLessThan(300);
   }
 
   @AfterAll
@@ -120,7 +132,11 @@ class EventListingTest {
           "* | rex field=level mode=sed \"s/WARN/W/\" | where n > 3",
           "* | rex max_match=3 \"(?<digit>[13579])\" | where n > 10",
           "* | rex \"team=(?<team>\\w+)\" | where n > 5 | fields - zone",
-          "* | rex \"(?<lvl>[A-Z]+) n=(?<num>\\d+)( region=(?<zone>\\w+))?\" | sort - n");
+          "* | rex \"(?<lvl>[A-Z]+) n=(?<num>\\d+)( region=(?<zone>\\w+))?\" | sort - n",
+          // lookup: its outputs over the rows whose key matched, an empty value none at all
+          "* | lookup regions.csv region OUTPUT label, zone",
+          "* | lookup regions.csv region OUTPUT label AS level | where n > 40 | head 1800",
+          "* | lookup regions.csv region AS team OUTPUT zone AS z | dedup 2 host | fields - region");
 
   @Test
   void pagesAsTheRowEngine() throws Exception {
