@@ -3,6 +3,7 @@ package io.quarry.ql.exec;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BooleanBlock;
 import io.quarry.plugin.api.data.ByteSlice;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
@@ -24,12 +25,24 @@ import java.util.List;
  */
 final class LookupStage implements PageChain.Stage {
   private final LookupCommand command;
+  private final String matched; // the column marking matched positions, or null
   private final LookupIndex index;
   private final MemoryTracker memory;
   private final PageRow row = new PageRow(java.util.Map.of());
   private final ByteSlice copied = new ByteSlice();
 
   LookupStage(LookupCommand command, Evaluator evaluator) {
+    this(command, evaluator, null);
+  }
+
+  /**
+   * As above; with {@code matched} not null, each page leaves with a boolean column of that name,
+   * true at the positions whose key is in the table (where the row command laid its outputs over
+   * the row), null at the others, for a consumer that must tell a table's empty value from no match
+   * ({@code ListedFields}).
+   */
+  LookupStage(LookupCommand command, Evaluator evaluator, String matched) {
+    this.matched = matched;
     this.command = requireNonNull(command, "command is null");
     LookupTable table = evaluator.lookup(command.table());
     if (table == null) {
@@ -61,6 +74,17 @@ final class LookupStage implements PageChain.Stage {
       List<List<String>> found = index.matches(key(page, keys, keyBlocks, p));
       matches.add(found);
       any |= found != null;
+    }
+    if (matched != null) {
+      BooleanBlock.Builder marks = BooleanBlock.builder(positions);
+      for (List<List<String>> found : matches) {
+        if (found == null) {
+          marks.appendNull();
+        } else {
+          marks.append(true);
+        }
+      }
+      page = page.withColumn(matched, marks.build());
     }
     if (!any) {
       out.accept(page);
@@ -155,6 +179,11 @@ final class LookupStage implements PageChain.Stage {
       }
       default -> builder.append(((String) value).getBytes(StandardCharsets.UTF_8));
     }
+  }
+
+  /** The name of the column marking the positions stage {@code stage}'s lookup matched. */
+  static String matchedColumn(int stage) {
+    return "\u0000lookup matched " + stage;
   }
 
   @Override

@@ -210,6 +210,14 @@ public final class PageChain {
 
   /** The page stage of one command {@link #supports} takes. */
   static Stage stage(Command command, Evaluator evaluator) {
+    return stage(command, evaluator, null);
+  }
+
+  /**
+   * As above; a {@code lookup}'s stage marks the positions it matched in column {@code
+   * lookupMatched} when that is not null ({@link LookupStage#matchedColumn}).
+   */
+  static Stage stage(Command command, Evaluator evaluator, String lookupMatched) {
     return switch (command) {
       case EvalCommand eval -> new EvalStage(eval, evaluator);
       case WhereCommand where -> {
@@ -220,7 +228,7 @@ public final class PageChain {
       }
       case BinCommand bin -> new BinStage(bin, bin.span().orElseThrow(), evaluator.zone());
       case RexCommand rex -> new RexStage(rex, evaluator.stopped());
-      case LookupCommand lookup -> new LookupStage(lookup, evaluator);
+      case LookupCommand lookup -> new LookupStage(lookup, evaluator, lookupMatched);
       case PluginCommand plugin -> new PluginStage(plugin, evaluator);
       default -> FieldStages.stage(command, evaluator.rawTermMatcher());
     };

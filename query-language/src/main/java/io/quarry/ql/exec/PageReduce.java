@@ -268,6 +268,22 @@ public final class PageReduce {
       StageStats stats,
       int firstStage,
       int pageSize) {
+    this(commands, evaluator, end, stats, firstStage, pageSize, false);
+  }
+
+  /**
+   * As above; with {@code marksLookupMatches}, each {@code lookup} stage {@code s} adds the boolean
+   * column {@link #lookupMatchedColumn}{@code (s)}, true where it found the key, null elsewhere (an
+   * event listing replays from it what the row command laid over its rows).
+   */
+  public PageReduce(
+      List<Command> commands,
+      Evaluator evaluator,
+      Predicate<Page> end,
+      StageStats stats,
+      int firstStage,
+      int pageSize,
+      boolean marksLookupMatches) {
     requireNonNull(end, "end is null");
     List<PageChain.Stage> stages = new ArrayList<>(commands.size());
     // the caller decided the commands run here (over events, a search of bare words too)
@@ -314,7 +330,11 @@ public final class PageReduce {
                 new BinRangeStage(bin, evaluator.zone(), evaluator.memory(command.name()));
             case io.quarry.ql.ast.TransactionCommand transaction ->
                 new TransactionStage(transaction, evaluator, pageSize);
-            default -> PageChain.stage(command, evaluator);
+            default ->
+                PageChain.stage(
+                    command,
+                    evaluator,
+                    marksLookupMatches ? LookupStage.matchedColumn(firstStage + at) : null);
           };
       stages.add(rebatch != null && rebatch[at] ? RowPaging.before(commandStage) : commandStage);
     }
@@ -375,6 +395,14 @@ public final class PageReduce {
         sort.close();
       }
     };
+  }
+
+  /**
+   * The column in which stage {@code stage}, a {@code lookup}, marks the positions it matched (see
+   * the constructor's {@code marksLookupMatches}); the NUL keeps it apart from any field's name.
+   */
+  public static String lookupMatchedColumn(int stage) {
+    return LookupStage.matchedColumn(stage);
   }
 
   /** Pushes a page through the stages; false once no more input is wanted. */

@@ -55,6 +55,7 @@ final class EventListing {
   static final String FIELD_NAMES = "\u0000index-time fields";
 
   private final Set<String> read;
+  private final ListedFields listed;
   private final Sourcetypes sourcetypes;
   private final boolean extract;
   private final ExtractionClock clock = new ExtractionClock();
@@ -109,6 +110,33 @@ final class EventListing {
       Predicate<Page> out,
       LongSupplier room,
       int pageSize) {
+    this(
+        read,
+        sourcetypes,
+        extract,
+        everyField,
+        ListedFields.of(List.of()),
+        control,
+        out,
+        room,
+        pageSize);
+  }
+
+  /**
+   * As above, the events' fields changed by the row-local commands after the listing ({@code eval},
+   * {@code fields -}) as the row engine lays them over its events.
+   */
+  EventListing(
+      Set<String> read,
+      Sourcetypes sourcetypes,
+      boolean extract,
+      boolean everyField,
+      ListedFields listed,
+      SearchControl control,
+      Predicate<Page> out,
+      LongSupplier room,
+      int pageSize) {
+    this.listed = requireNonNull(listed, "listed is null");
     this.read = Set.copyOf(read);
     this.sourcetypes = requireNonNull(sourcetypes, "sourcetypes is null");
     this.extract = extract;
@@ -239,19 +267,40 @@ final class EventListing {
   private Page page(List<Page> pages, List<int[]> ranges, int count) {
     Set<String> names = new LinkedHashSet<>(DEFAULT_ORDER);
     Map<Long, FieldExtractor> extractors = new HashMap<>(); // by (page, position)
+    Map<Long, Set<String>> cleared =
+        new HashMap<>(); // by (page, position): fields it no longer has
     for (int i = 0; i < pages.size(); i++) {
       Page page = pages.get(i);
       int column = page.schema().indexOf(FIELD_NAMES);
       Block block = column < 0 ? null : page.block(column);
       for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
+        List<String> own = listed.isEmpty() ? null : new ArrayList<>(DEFAULT_ORDER);
         if (block != null) {
           for (Object name : block.getValues(p)) {
-            names.add((String) name);
+            if (own == null) {
+              names.add((String) name);
+            } else if (!own.contains(name)) {
+              own.add((String) name);
+            }
           }
         }
         if (everyField) { // then the names its extraction finds, as EventRow lists them
           FieldExtractor extractor = extractor(extractors, page, i, p);
-          names.addAll(clock.time(extractor::names));
+          List<String> found = clock.time(extractor::names);
+          if (own == null) {
+            names.addAll(found);
+          } else {
+            found.stream().filter(name -> !own.contains(name)).forEach(own::add);
+          }
+        }
+        if (own != null) { // then the commands' changes laid over the event, as on rows
+          int position = p;
+          Set<String> gone = new java.util.HashSet<>();
+          listed.apply(own, field -> hasValue(page, field, position), gone);
+          if (!gone.isEmpty()) {
+            cleared.put(((long) i << 32) | p, gone);
+          }
+          names.addAll(own);
         }
       }
     }
@@ -262,9 +311,9 @@ final class EventListing {
     List<Schema.Column> columns = new ArrayList<>(names.size());
     List<Block> blocks = new ArrayList<>(names.size());
     for (String name : names) {
-      Block block = whole ? wholeColumn(pages.get(0), name) : null;
+      Block block = whole && !listed.changes(name) ? wholeColumn(pages.get(0), name) : null;
       if (block == null) {
-        block = PageCollector.column(name, cells(name, pages, ranges, count, extractors));
+        block = PageCollector.column(name, cells(name, pages, ranges, count, extractors, cleared));
       }
       columns.add(new Schema.Column(name, block.dataType()));
       blocks.add(block);
@@ -299,7 +348,8 @@ final class EventListing {
       List<Page> pages,
       List<int[]> ranges,
       int count,
-      Map<Long, FieldExtractor> extractors) {
+      Map<Long, FieldExtractor> extractors,
+      Map<Long, Set<String>> cleared) {
     boolean extracts = extract && !DEFAULT_ORDER.contains(name) && !read.contains(name);
     List<List<Object>> cells = new ArrayList<>(count);
     for (int i = 0; i < pages.size(); i++) {
@@ -309,7 +359,8 @@ final class EventListing {
       for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
         if (block != null && !block.isNull(p)) {
           cells.add(block.getValues(p));
-        } else if (extracts) {
+        } else if (extracts
+            && !cleared.getOrDefault(((long) i << 32) | p, Set.of()).contains(name)) {
           FieldExtractor of = extractor(extractors, page, i, p);
           cells.add(List.copyOf(clock.time(() -> of.values(name))));
         } else {
@@ -318,6 +369,12 @@ final class EventListing {
       }
     }
     return cells;
+  }
+
+  /** Whether {@code page}'s column {@code field} holds a value at {@code position}. */
+  private static boolean hasValue(Page page, String field, int position) {
+    int column = page.schema().indexOf(field);
+    return column >= 0 && !page.block(column).isNull(position);
   }
 
   /** The extraction of position {@code p} of the {@code i}-th page, made once. */

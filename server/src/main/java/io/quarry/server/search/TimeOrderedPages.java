@@ -36,7 +36,8 @@ import java.util.function.Predicate;
  * those commands read ({@link EventPages}, one source over the whole time-ordered scan), and pages
  * go through the stages to the answer; a {@code head} that has its rows stops the scan. A plain
  * event listing, with only commands after it that filter, cut or reorder its events ({@link
- * #keepsEvents}), runs on pages too: the source then carries every field an event has without
+ * #keepsEvents}) or that set or remove fields as {@link ListedFields} replays them ({@code eval},
+ * {@code fields -}), runs on pages too: the source then carries every field an event has without
  * extraction, and {@link EventListing} makes the answer's pages as the row engine's collector
  * would. Any other pipeline runs on rows.
  */
@@ -124,11 +125,14 @@ final class TimeOrderedPages {
     if (!PageReduce.supportsOverEvents(staged)) {
       return null;
     }
-    if (fused == 0 && staged.stream().allMatch(TimeOrderedPages::keepsEvents)) {
-      Set<String> read = PageChain.inputFields(staged, List.of());
+    if (ListedFields.of(pipeline) != null && PageReduce.supports(pipeline)) {
+      // the events themselves, filtered, cut or reordered, with the fields eval and rex set and
+      // fields - removes laid over them as on rows (ListedFields); a leading rex is a stage here,
+      // not fused into the source, which reads none of the fields it sets
+      Set<String> read = PageChain.inputFields(pipeline, List.of());
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(read);
-      return new Shape(0, List.copyOf(sourceFields), smallestHead(staged, pageSize), true, -1);
+      return new Shape(0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
     }
     for (int cut = 0; cut < staged.size(); cut++) {
       Command command = staged.get(cut);
@@ -167,8 +171,8 @@ final class TimeOrderedPages {
    * filters ({@code where}, a {@code search} of comparisons, {@code dedup}), cuts ({@code head}) or
    * reorders ({@code sort}) them, so the listing's columns are still the events' own ({@link
    * EventListing}). A command that sets or removes fields ({@code eval}, {@code rename}, {@code
-   * fields -}, {@code bin}, plugin commands) changes which fields a row has, row by row, and runs
-   * on rows.
+   * fields -}, {@code bin}, plugin commands) changes which fields a row has, row by row: after a
+   * listing only those {@link ListedFields} replays run on pages.
    */
   static boolean keepsEvents(Command command) {
     return command instanceof HeadCommand
@@ -265,6 +269,7 @@ final class TimeOrderedPages {
                 sourcetypes,
                 !indexedFieldsOnly,
                 shape.everyField(),
+                ListedFields.of(pipeline.subList(fused, pipeline.size())),
                 control,
                 results::add,
                 () -> results.maxRows() - results.collector().rows(),
@@ -310,7 +315,8 @@ final class TimeOrderedPages {
                     : aggregation != null ? aggregation::add : results::add,
             stages,
             fused,
-            SearchService.PAGE_SIZE); // pages out as the row engine's collector makes them
+            SearchService.PAGE_SIZE, // pages out as the row engine's collector makes them
+            listing != null); // a listing's lookups mark what they matched (ListedFields)
     boolean[] done = {false};
     EventPages source =
         new EventPages(

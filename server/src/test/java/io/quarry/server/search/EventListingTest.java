@@ -76,6 +76,18 @@ class EventListingTest {
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
     assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
+    // a lookup over the regions: two rows for kv1, empty values, and none for us or kv2
+    HttpResponse<String> uploaded =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/lookups/regions.csv"))
+                    .header("Authorization", TestServers.basic(PASSWORD))
+                    .PUT(
+                        HttpRequest.BodyPublishers.ofString(
+                            "region,label,zone\neu,Europe,z9\nkv0,zero,\nkv1,one,z1\nkv1,uno,\n"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(uploaded.statusCode()).as(uploaded.body()).isLessThan(300);
   }
 
   @AfterAll
@@ -104,7 +116,27 @@ class EventListingTest {
           "* | search zone=z1 | dedup 3 host",
           "* | reverse | head 3",
           "* | tail 1500",
-          "region=us | reverse");
+          "region=us | reverse",
+          // eval and fields - laid over the events as on rows (ListedFields)
+          "* | eval x=n*2",
+          "* | eval region=if(n%3==0, null(), \"r\".n), big=if(n>1000, n, null()) | head 1500",
+          "* | eval z=if(n%2==0, zone, null()) | where n > 50 | sort - n | head 1200",
+          "* | fields - region, team",
+          "* | fields - zone | eval zone=upper(level) | head 1100",
+          "* | eval region=coalesce(region, \"none\") | where n < 1500 | head 300",
+          "* | eval m=if(n%2==0, n, \"odd\"), f=n/7 | dedup region",
+          "level=WARN | eval team=null(), a=1, a=a+1 | fields - status | sort region",
+          // rex: a field set where it matched, the event's own (or its search-time value) where not
+          "* | rex \"n=(?<d>\\d)(?<e>\\d)?(?<f>7)?\"",
+          "* | rex \"level=(?<region>\\w+)\" | head 1500",
+          "* | rex field=level mode=sed \"s/WARN/W/\" | where n > 3",
+          "* | rex max_match=3 \"(?<digit>[13579])\" | where n > 10",
+          "* | rex \"team=(?<team>\\w+)\" | where n > 5 | fields - zone",
+          "* | rex \"(?<lvl>[A-Z]+) n=(?<num>\\d+)( region=(?<zone>\\w+))?\" | sort - n",
+          // lookup: its outputs over the rows whose key matched, an empty value none at all
+          "* | lookup regions.csv region OUTPUT label, zone",
+          "* | lookup regions.csv region OUTPUT label AS level | where n > 40 | head 1800",
+          "* | lookup regions.csv region AS team OUTPUT zone AS z | dedup 2 host | fields - region");
 
   @Test
   void pagesAsTheRowEngine() throws Exception {
@@ -133,8 +165,14 @@ class EventListingTest {
     assertThat(explain("* | fillnull | stats count by region"))
         .containsEntry("page_source", "every_field");
     // commands that set fields row by row still run on rows
-    assertThat(explain("* | eval x=1")).containsEntry("engine", "rows");
     assertThat(explain("* | rename n AS m")).containsEntry("engine", "rows");
+    // a field two evals assign, or a default field changed, is replayed only on rows
+    assertThat(explain("* | eval x=1 | eval x=2")).containsEntry("engine", "rows");
+    assertThat(explain("* | eval host=upper(host)")).containsEntry("engine", "rows");
+    // a field rex sets that the source reads holds the search-time value where rex did not match
+    assertThat(explain("* | where region=\"us\" | rex \"level=(?<region>\\w+)\""))
+        .containsEntry("engine", "rows");
+    assertThat(explain("* | rex \"n=(?<d>\\d)\" | where d > 1")).containsEntry("engine", "rows");
   }
 
   /**
@@ -147,7 +185,11 @@ class EventListingTest {
   @Test
   void everyFieldPagesAsTheRowEngine() throws Exception {
     for (String query :
-        List.of("*", "* | where n > 100 | head 1500", "* | sort region, -n | dedup 2 host")) {
+        List.of(
+            "*",
+            "* | where n > 100 | head 1500",
+            "* | sort region, -n | dedup 2 host",
+            "* | eval region=if(n%2==0, null(), \"e\"), x=1 | fields - zone")) {
       assertThat(pages(query, PageBatch.PAGES_ONLY, true))
           .as(query + " as a subsearch (seed " + SEED + ")")
           .isEqualTo(pages(query, "rows", true));

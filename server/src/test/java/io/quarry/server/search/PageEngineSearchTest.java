@@ -151,6 +151,39 @@ class PageEngineSearchTest {
     }
   }
 
+  /**
+   * An event listing followed by commands that set or remove fields with nothing after them that
+   * fixes the columns ({@link ListedFields}): each row is the event with eval's fields laid over
+   * it, on events whose search-time fields differ (JSON, key=value, a multivalue, none), answered
+   * with every row operator refused as the row engine answers.
+   */
+  @Test
+  void listingWithEvalRunsOnPagesOnlyAsTheRowEngine() throws Exception {
+    for (String query :
+        List.of(
+            "* | eval t2=took*2",
+            "* | eval user=if(user==\"ann\", null(), upper(user)), k=len(_raw)",
+            "GET | eval sid=null(), n=1 | where took > 5",
+            "* | fields - user, took | eval took=sid",
+            "* | eval m=if(took > 10, took, \"small\") | sort - m | head 4",
+            "* | eval x=coalesce(sid, \"none\") | dedup x | fields - x",
+            "* | rex \"user=(?<u>\\w+)\"",
+            "* | rex \"(?<verb>GET|POST) (?<path>[^ ?]+)\\??(?<query>\\S*)\" | eval t=took",
+            "* | rex \"took=(?<took>\\d+)\" | rex field=user mode=sed \"s/a/A/g\"",
+            // lookup: its outputs laid over the rows whose key matched (an empty value: none)
+            "* | lookup people.csv user OUTPUT team, level",
+            "* | lookup people.csv user OUTPUT level AS sid | where took > 1",
+            "* | lookup people.csv user AS sid OUTPUT team | head 3 | fields - team",
+            "* | eval user=if(user==\"bob\", \"cat\", user) | lookup people.csv user OUTPUT team")) {
+      String onPages = search(query, "pages-only");
+      assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
+      assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
+    }
+    // OUTPUTNEW asks each row for the event's own value, search-time ones included: on rows
+    String outputNew = "* | lookup people.csv user OUTPUTNEW team";
+    assertThat(search(outputNew, "pages")).isEqualTo(search(outputNew, "rows"));
+  }
+
   @AfterAll
   static void stop() throws Exception {
     server.close();
