@@ -125,7 +125,7 @@ final class TimeOrderedPages {
     if (!PageReduce.supportsOverEvents(staged)) {
       return null;
     }
-    if (ListedFields.of(pipeline) != null && PageReduce.supports(pipeline)) {
+    if (ListedFields.of(pipeline) != null && PageReduce.supportsOverEvents(pipeline)) {
       // the events themselves, filtered, cut or reordered, with the fields eval and rex set and
       // fields - removes laid over them as on rows (ListedFields); a leading rex is a stage here,
       // not fused into the source, which reads none of the fields it sets
