@@ -115,7 +115,9 @@ public class EventBlockConformanceTest extends LuceneTestCase {
       Assertions.assertThat(v1.version()).isEqualTo(EventBlockFormat.VERSION);
       Assertions.assertThat(v2.version()).isEqualTo(EventBlockFormat.VERSION_ELSEWHERE);
       Assertions.assertThat(v2.columnNames()).isEqualTo(v1.columnNames());
-      Assertions.assertThat(bytes.length).isLessThan(whole.length);
+      if (events.size() >= 20) { // a handful of events may hold less than the version's marks
+        Assertions.assertThat(bytes.length).as("%d events", events.size()).isLessThan(whole.length);
+      }
       for (String name : v1.columnNames()) {
         Assertions.assertThat(v2.hasColumn(name)).isTrue();
         Assertions.assertThat(v2.isElsewhere(name)).isEqualTo(elsewhere.contains(name));
