@@ -23,7 +23,7 @@ import io.quarry.ql.ast.WhereCommand;
  * RawTermMatcher}). The two agree over a page source of events as long as every command before the
  * search keeps the events and leaves {@code _raw} the event's own ({@link #keepsEventText}); the
  * planner asks this only of the commands that take events ({@link PageChain#supportsOverEvents},
- * {@link PageReduce#supportsOverEvents}).
+ * {@link ReduceCoverage#supportsOverEvents}).
  */
 public final class EventText {
   private static final String RAW = "_raw";

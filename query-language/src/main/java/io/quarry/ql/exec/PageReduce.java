@@ -2,7 +2,6 @@ package io.quarry.ql.exec;
 
 import static java.util.Objects.requireNonNull;
 
-import io.quarry.plugin.api.command.CommandKind;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
@@ -43,223 +42,9 @@ public final class PageReduce {
   private boolean full;
 
   /**
-   * Whether every command has a page stage here, over pages that hold whole rows (an aggregation's
-   * or a generator's answer, or events after a {@code table} or {@code fields} fixed their
-   * columns): besides {@link PageChain}'s, the commands that need their input in order and whole —
-   * {@code sort}, {@code head}, {@code dedup} —, every streaming or centrally run plugin command
-   * ({@code accum}, {@code delta}, {@code trendline}, {@code xyseries}, {@code mvcombine}, {@code
-   * fillnull}, {@code foreach} …), and the built-in commands written as plugin operators ({@code
-   * format}, {@code return}, {@code append}: {@link PageCommands}), their own operators driven as
-   * the row engine drives them, on the one ordered stream of pages this side has. The input's pages
-   * are the row adapter's batches ({@value PluginOperators#BATCH} rows) sharing one schema (an
-   * aggregation's answer, a generator's, events whose columns a {@code table} fixed): a plugin
-   * command runs on pages only where its input pages are still those batches (after {@code eval},
-   * {@code table}, {@code rename}, {@code bin}, {@code rex}, {@code lookup}, {@code sort}, {@code
-   * head}; not after a filter or another plugin command), one reading every field only where they
-   * still share that schema; a plugin command {@link PageChain} runs on any pages (one that names
-   * its fields, or works field by field) runs here wherever it is. An aggregation is a stage too (a
-   * generator's {@code | makeresults | stats}, a second aggregation): its answer is fresh pages of
-   * one schema; so is {@code mstats prestats=true append=true} ({@link MstatsAppendStage}).
-   */
-  public static boolean supports(List<Command> commands) {
-    return rebatched(commands, false) != null;
-  }
-
-  /**
-   * As {@link #supports}, for commands whose input is events (a time-ordered search's): a {@code
-   * search} of bare words too, where every command before it keeps the events' raw text ({@link
-   * EventText}: its terms matched in the page's {@code _raw} answer as the row command's in the
-   * event's raw text).
-   */
-  public static boolean supportsOverEvents(List<Command> commands) {
-    return rebatched(commands, true) != null;
-  }
-
-  /**
-   * Where {@link #supports} needs the stream re-paged as the row adapter batches it ({@link
-   * RowPaging}) before a command: {@code [i]} is true when a plugin command {@code i} reads its
-   * input page as the adapter's batch (it types and fills over it, or reads every field) but the
-   * pages before it no longer are those batches (filtered, or of several schemas: after another
-   * plugin command, {@code sort}, {@code streamstats} …); null when some command has no stage.
-   */
-  static boolean[] rebatched(List<Command> commands, boolean overEvents) {
-    boolean[] rebatch = new boolean[commands.size()];
-    boolean eventText = overEvents; // whether _raw is still each event's own raw text
-    boolean batches = true; // whether the pages are still the row adapter's batches of the rows
-    boolean oneSchema = true; // whether the pages still share the input's one schema
-    for (int i = 0; i < commands.size(); i++) {
-      Command c = commands.get(i);
-      boolean plugin =
-          c instanceof PluginCommand command
-                  && (command.kind() == CommandKind.STREAMING
-                      || command.kind() == CommandKind.CENTRALIZED)
-              || isPageCommand(c);
-      boolean chainStage = // runs on any pages, as on the map side
-          PageChain.supports(List.of(c)) || eventText && EventText.searchesText(c);
-      eventText = eventText && EventText.keepsEventText(c);
-      if (c instanceof io.quarry.ql.ast.MstatsCommand mstats && mstats.append()) {
-        // mstats prestats=true append=true (MstatsAppendStage): the pages before it, then its
-        // points as pages of another shape
-        batches = false;
-        oneSchema = false;
-        continue;
-      }
-      if (c instanceof io.quarry.ql.ast.OutputLookupCommand) {
-        continue; // pages handed on as they came; the table's cells exact whatever their layout
-      }
-      if (c instanceof io.quarry.ql.ast.FieldSummaryCommand) {
-        // reads each row's fields exactly whatever the pages' layout; its answer: fresh pages of
-        // one schema, one row per field
-        batches = true;
-        oneSchema = true;
-        continue;
-      }
-      if (c instanceof io.quarry.ql.ast.TransactionCommand) {
-        // its results: fresh pages of the columns they hold, not the row adapter's batches
-        batches = false;
-        oneSchema = false;
-        continue;
-      }
-      if (c instanceof io.quarry.ql.ast.SubsearchCommand sub
-              && sub.kind() != io.quarry.ql.ast.SubsearchCommand.Kind.APPEND
-          || c instanceof PluginCommand appendpipe && appendpipe.name().equals("appendpipe")) {
-        // join, appendcols (HashJoinOperator, PairedColumnsOperator): any pages, position by
-        // position, every input column carried; appendpipe passes its pages on and runs its
-        // commands over them as SubPipeline decides (pages of one schema, else their rows); the
-        // pages after them are of their own making
-        batches = false;
-        oneSchema = false;
-        continue;
-      }
-      if (inOrder(c)) {
-        // eventstats, streamstats, accum … of named fields: position for position over the
-        // ordered stream, whatever the pages' sizes (StatefulStagesTest compares them with the
-        // row operators on random pages); the columns they add may be typed page by page
-        oneSchema = false;
-        continue;
-      }
-      if (plugin && !chainStage) {
-        if (!batches || readsEveryField(c) && !oneSchema) {
-          // the rows re-paged as the adapter would batch them: its pages again, one schema each
-          rebatch[i] = true;
-          batches = true;
-          oneSchema = true;
-        }
-      } else if (PageAggregator.supports(c)) {
-        // an aggregation's answer: fresh pages of its own rows, one schema, the adapter's size
-        batches = true;
-        oneSchema = true;
-        continue;
-      } else if (!(c instanceof SortCommand
-          || c instanceof HeadCommand
-          || c instanceof DedupCommand
-          || c instanceof ReorderCommand
-          || c instanceof io.quarry.ql.ast.BinCommand // without a span: BinRangeStage
-          || chainStage
-          || inOrder(c))) {
-        return null;
-      }
-      // a plugin operator types and fills over its input page, which must then be the batch the
-      // row adapter would give it: the input's pages (of the adapter's size) cut by head or
-      // sorted, not filtered; and a command reading every field must see the columns the
-      // adapter's batch has, which a sort's pages (the columns their rows hold values in), a
-      // deduplication's and a plugin operator's may not
-      batches =
-          batches
-              && (c instanceof io.quarry.ql.ast.EvalCommand
-                  || c instanceof io.quarry.ql.ast.ProjectCommand
-                  || c instanceof io.quarry.ql.ast.RenameCommand
-                  || c instanceof io.quarry.ql.ast.BinCommand
-                  || c instanceof io.quarry.ql.ast.RexCommand // row-local: position for position
-                  || c instanceof io.quarry.ql.ast.LookupCommand
-                  || c instanceof SortCommand
-                  || c instanceof HeadCommand);
-      oneSchema =
-          oneSchema
-              && !(c instanceof SortCommand
-                  || c instanceof DedupCommand
-                  || c instanceof ReorderCommand);
-    }
-    return rebatch;
-  }
-
-  /**
-   * Whether a command reads every field a row has, or makes a new table of them. Not {@code
-   * append}: it hands its input on as it is and adds the subsearch's rows, which carry their own
-   * fields, so the fields read after it are all it needs from its input.
-   */
-  private static boolean readsEveryField(Command command) {
-    if (command instanceof io.quarry.ql.ast.SubsearchCommand sub
-        && sub.kind() != io.quarry.ql.ast.SubsearchCommand.Kind.APPEND) {
-      // join by named fields reads those, appendcols the subsearch's columns (PageChain's
-      // inputFields); join without fields reads whichever the input has
-      return sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.JOIN
-          && sub.join().fields().isEmpty();
-    }
-    return command instanceof io.quarry.ql.ast.OutputLookupCommand
-        || command instanceof io.quarry.ql.ast.FieldSummaryCommand
-        || isPageCommand(command)
-            && !(command instanceof io.quarry.ql.ast.ReturnCommand) // its own fields
-            && !(command instanceof io.quarry.ql.ast.SubsearchCommand)
-        || command instanceof PluginCommand plugin
-            && plugin.bound().requiredFields().contains("*")
-            && !PageChain.supports(List.of(command)); // field by field in place: reads its own
-  }
-
-  /**
-   * As {@link #supports}, for pages that hold only the fields the commands read ({@link
-   * PageChain#inputFields}, worked out backwards from a page source): no command that reads every
-   * field a row has or makes a new table ({@link PageCommands}).
-   */
-  public static boolean supportsOverReadFields(List<Command> commands) {
-    return supports(commands) && commands.stream().noneMatch(PageReduce::readsEveryField);
-  }
-
-  /**
-   * As {@link #supportsOverReadFields}, for commands whose input is events ({@link
-   * #supportsOverEvents}).
-   */
-  public static boolean supportsOverReadFieldsOverEvents(List<Command> commands) {
-    return supportsOverEvents(commands) && commands.stream().noneMatch(PageReduce::readsEveryField);
-  }
-
-  /**
-   * {@code format}, {@code return}, {@code append}, {@code join} and {@code appendcols} ({@link
-   * PageCommands#onPages}: join and appendcols as their page operators, not the row adapter's).
-   */
-  private static boolean isPageCommand(Command command) {
-    return command instanceof io.quarry.ql.ast.FormatCommand
-        || command instanceof io.quarry.ql.ast.ReturnCommand
-        || command instanceof io.quarry.ql.ast.SubsearchCommand;
-  }
-
-  /** The built-in centralized commands whose page operators need only the stream in order. */
-  private static final java.util.Set<String> IN_ORDER =
-      java.util.Set.of("accum", "delta", "autoregress", "trendline", "filldown");
-
-  /**
-   * Whether {@code command} needs the whole stream in order and has a page stage for it here:
-   * {@code eventstats} and {@code streamstats} whose functions all have page implementations, and
-   * the built-in page operators that carry state from position to position ({@link #IN_ORDER}),
-   * driven directly ({@link PageChain}'s plugin stage). Never a map side's stage.
-   */
-  public static boolean inOrder(Command command) {
-    return switch (command) {
-      case EventStatsCommand eventstats -> EventStatsStage.supports(eventstats);
-      case StreamStatsCommand streamstats -> StreamStatsStage.supports(streamstats);
-      case io.quarry.ql.ast.PluginCommand plugin ->
-          plugin.kind() == io.quarry.plugin.api.command.CommandKind.CENTRALIZED
-              && IN_ORDER.contains(plugin.name())
-              // filldown of every field: a page without a column fills none of it, while the
-              // row adapter fills whatever its batches of rows happen to hold: rows only for now
-              && !plugin.bound().requiredFields().contains("*");
-      default -> false;
-    };
-  }
-
-  /**
-   * The stages of {@code commands} (see {@link #supports}), stages {@code firstStage}, … of the
-   * search, feeding {@code end}, which answers false once it takes no more pages.
+   * The stages of {@code commands} (see {@link ReduceCoverage#supports}), stages {@code
+   * firstStage}, … of the search, feeding {@code end}, which answers false once it takes no more
+   * pages.
    */
   public PageReduce(
       List<Command> commands,
@@ -287,7 +72,7 @@ public final class PageReduce {
     requireNonNull(end, "end is null");
     List<PageChain.Stage> stages = new ArrayList<>(commands.size());
     // the caller decided the commands run here (over events, a search of bare words too)
-    boolean[] rebatch = rebatched(commands, true);
+    boolean[] rebatch = ReduceCoverage.rebatched(commands, true);
     for (int at = 0; at < commands.size(); at++) {
       Command command = commands.get(at);
       PageChain.Stage commandStage =
@@ -356,7 +141,7 @@ public final class PageReduce {
   private static boolean pagedAsRows(List<Command> commands) {
     boolean paged = false;
     for (Command command : commands) {
-      if (command instanceof PluginCommand || isPageCommand(command)) {
+      if (command instanceof PluginCommand || ReduceCoverage.isPageCommand(command)) {
         paged = true;
       } else if (command instanceof io.quarry.ql.ast.ProjectCommand
           || PageAggregator.supports(command)) {

@@ -15,7 +15,7 @@ import java.util.function.Consumer;
  * order), each column typed over its values. A plugin operator's pages may order or type their
  * columns otherwise ({@code addcoltotals}' total row, {@code append}'s subsearch rows); the answer
  * must not depend on that. Also the stream re-paged before a plugin command that reads its input
- * page as the row adapter's batch ({@link PageReduce#rebatched}, {@value PluginOperators#BATCH}
+ * page as the row adapter's batch ({@link ReduceCoverage#rebatched}, {@value PluginOperators#BATCH}
  * rows a page: the adapter's page of the same rows). Only positions are held, in the pages they
  * came in.
  */

@@ -30,7 +30,7 @@ public final class SubPipeline {
       evaluator.withResources(search.resources()).withRowStages(search.rowStages());
       pages = search.rowStages().pagesAllowed(); // not under quarry.search.engine=rows
     }
-    if (pages && PageReduce.supportsOverReadFields(commands) && oneSchema(input)) {
+    if (pages && ReduceCoverage.supportsOverReadFields(commands) && oneSchema(input)) {
       return onPages(commands, input, context, evaluator);
     }
     return onRows(commands, input, context, evaluator);

@@ -10,8 +10,9 @@
  * io.quarry.ql.exec.HashJoinOperator}, {@code appendcols} as {@link
  * io.quarry.ql.exec.PairedColumnsOperator} — and the stages that hold their whole input — {@code
  * transaction}, {@code bin bins=N}, {@code fieldsummary}, {@code outputlookup} —, on pages that
- * hold every field). Where a command's per-value logic serves both engines it lives in one helper
- * they share ({@link io.quarry.ql.exec.RexExtraction}, {@link io.quarry.ql.exec.RexSed}, {@link
+ * hold every field; which sequences it runs is {@link io.quarry.ql.exec.ReduceCoverage}). Where a
+ * command's per-value logic serves both engines it lives in one helper they share ({@link
+ * io.quarry.ql.exec.RexExtraction}, {@link io.quarry.ql.exec.RexSed}, {@link
  * io.quarry.ql.exec.LookupIndex}, {@link io.quarry.ql.exec.EvalValues}, {@link
  * io.quarry.ql.exec.TransactionGroups}, {@link io.quarry.ql.exec.FieldSummaries}). {@link
  * io.quarry.ql.exec.EventText} says where a {@code search} of bare words runs on pages (over events

@@ -157,24 +157,27 @@ class BlockingStagesTest {
   @Test
   void theStagesRunOnlyWhereTheyAreExact() {
     // a bare word searches each position's _raw, which the source must then load
-    assertThat(PageReduce.supports(parse("transaction t startswith=\"login\""))).isTrue();
-    assertThat(PageReduce.supports(parse("transaction t startswith=eval(searchmatch(\"x\"))")))
+    assertThat(ReduceCoverage.supports(parse("transaction t startswith=\"login\""))).isTrue();
+    assertThat(ReduceCoverage.supports(parse("transaction t startswith=eval(searchmatch(\"x\"))")))
         .isTrue();
     assertThat(PageChain.inputFields(parse("transaction t endswith=\"out n>1\""), List.of()))
         .containsExactlyInAnyOrder("t", "n", "_raw", "_time");
     // a search of bare words: over events only, while _raw is still each event's own
-    assertThat(PageReduce.supports(parse("search line"))).isFalse();
-    assertThat(PageReduce.supportsOverEvents(parse("where n>0 | search line | head 2"))).isTrue();
-    assertThat(PageReduce.supportsOverEvents(parse("eval _raw=t | search line"))).isFalse();
-    assertThat(PageReduce.supportsOverEvents(parse("rename t AS _raw | search line"))).isFalse();
-    assertThat(PageReduce.supportsOverEvents(parse("stats count by t | search line"))).isFalse();
+    assertThat(ReduceCoverage.supports(parse("search line"))).isFalse();
+    assertThat(ReduceCoverage.supportsOverEvents(parse("where n>0 | search line | head 2")))
+        .isTrue();
+    assertThat(ReduceCoverage.supportsOverEvents(parse("eval _raw=t | search line"))).isFalse();
+    assertThat(ReduceCoverage.supportsOverEvents(parse("rename t AS _raw | search line")))
+        .isFalse();
+    assertThat(ReduceCoverage.supportsOverEvents(parse("stats count by t | search line")))
+        .isFalse();
     assertThat(PageChain.supportsOverEvents(parse("lookup x k | search line"))).isFalse();
     assertThat(PageChain.inputFields(parse("search line n>1"), List.of()))
         .containsExactlyInAnyOrder("_raw", "n");
     // they read every field: never over a source that loads only the fields read
-    assertThat(PageReduce.supportsOverReadFields(parse("fieldsummary"))).isFalse();
-    assertThat(PageReduce.supportsOverReadFields(parse("outputlookup t.csv"))).isFalse();
-    assertThat(PageReduce.supportsOverReadFields(parse("transaction t | table t, eventcount")))
+    assertThat(ReduceCoverage.supportsOverReadFields(parse("fieldsummary"))).isFalse();
+    assertThat(ReduceCoverage.supportsOverReadFields(parse("outputlookup t.csv"))).isFalse();
+    assertThat(ReduceCoverage.supportsOverReadFields(parse("transaction t | table t, eventcount")))
         .isTrue();
     assertThat(
             PageChain.inputFields(
@@ -222,7 +225,7 @@ class BlockingStagesTest {
   private static List<Page> reduce(
       String commands, List<Page> input, int pageSize, Map<String, LookupTable> written) {
     List<Command> parsed = parse(commands);
-    assertThat(PageReduce.supportsOverEvents(parsed)).as(commands).isTrue();
+    assertThat(ReduceCoverage.supportsOverEvents(parsed)).as(commands).isTrue();
     List<Page> out = new ArrayList<>();
     PageReduce reduce =
         new PageReduce(

@@ -248,7 +248,7 @@ class PageReduceTest {
 
   private static List<Page> pages(String commands, List<Page> input, int pageSize) {
     List<Command> parsed = parse(commands);
-    assertThat(PageReduce.supports(parsed)).as(commands).isTrue();
+    assertThat(ReduceCoverage.supports(parsed)).as(commands).isTrue();
     List<Page> out = new ArrayList<>();
     PageReduce reduce =
         new PageReduce(
@@ -304,23 +304,24 @@ class PageReduceTest {
 
   @Test
   void pluginCommandsNeedTheAdaptersBatches() {
-    assertThat(PageReduce.supports(parse("eval x=1 | sort -n | head 5 | accum n"))).isTrue();
+    assertThat(ReduceCoverage.supports(parse("eval x=1 | sort -n | head 5 | accum n"))).isTrue();
     // the in-order built-ins of named fields run on any pages in order (StatefulStagesTest)
-    assertThat(PageReduce.supports(parse("where n > 0 | accum n"))).isTrue();
-    assertThat(PageReduce.supports(parse("dedup t | delta n"))).isTrue();
-    assertThat(PageReduce.supports(parse("accum n | delta n"))).isTrue();
-    assertThat(PageReduce.supports(parse("sort -n | accum n"))).isTrue();
+    assertThat(ReduceCoverage.supports(parse("where n > 0 | accum n"))).isTrue();
+    assertThat(ReduceCoverage.supports(parse("dedup t | delta n"))).isTrue();
+    assertThat(ReduceCoverage.supports(parse("accum n | delta n"))).isTrue();
+    assertThat(ReduceCoverage.supports(parse("sort -n | accum n"))).isTrue();
     // where the pages are no longer those batches, the stream is re-paged as them first
-    assertThat(PageReduce.rebatched(parse("where n > 0 | fillnull"), false))
+    assertThat(ReduceCoverage.rebatched(parse("where n > 0 | fillnull"), false))
         .containsExactly(false, true);
-    assertThat(PageReduce.rebatched(parse("sort -n | fillnull"), false))
+    assertThat(ReduceCoverage.rebatched(parse("sort -n | fillnull"), false))
         .containsExactly(false, true);
-    assertThat(PageReduce.rebatched(parse("fillnull | head 3 | fillnull"), false))
+    assertThat(ReduceCoverage.rebatched(parse("fillnull | head 3 | fillnull"), false))
         .containsExactly(false, false, true);
     assertThat(
-            PageReduce.rebatched(parse("eval x=1 | sort -n | head 5 | accum n | addtotals"), false))
+            ReduceCoverage.rebatched(
+                parse("eval x=1 | sort -n | head 5 | accum n | addtotals"), false))
         .containsExactly(false, false, false, false, true);
-    assertThat(PageReduce.supports(parse("table n, t | format"))).isTrue();
+    assertThat(ReduceCoverage.supports(parse("table n, t | format"))).isTrue();
   }
 
   /** 1–5 pages of 1–30 positions: n whole, d decimal, t text or numbers as text, mv, extra. */

@@ -137,7 +137,7 @@ class RowLocalStagesTest {
 
   private static List<Page> onPages(String commands, List<Page> input, int pageSize) {
     List<Command> parsed = parse(commands);
-    assertThat(PageReduce.supports(parsed)).as(commands).isTrue();
+    assertThat(ReduceCoverage.supports(parsed)).as(commands).isTrue();
     List<Page> out = new ArrayList<>();
     PageReduce reduce =
         new PageReduce(

@@ -109,7 +109,7 @@ class StatefulStagesTest {
 
   private static List<Page> onPages(String commands, List<Page> input) {
     List<Command> parsed = parse(commands);
-    assertThat(PageReduce.supports(parsed)).as(commands).isTrue();
+    assertThat(ReduceCoverage.supports(parsed)).as(commands).isTrue();
     List<Page> out = new ArrayList<>();
     PageReduce reduce =
         new PageReduce(

@@ -120,7 +120,7 @@ class SubsearchStagesTest {
       Random random = new Random(seed);
       List<Page> input = randomPages(random, 1 + random.nextInt(4));
       List<Command> parsed = parse(commands, null);
-      assertThat(PageReduce.supportsOverReadFields(parsed)).as(commands).isTrue();
+      assertThat(ReduceCoverage.supportsOverReadFields(parsed)).as(commands).isTrue();
       assertThat(byName(rowsAsOnePage(SubPipeline.onPages(parsed, input, context(), evaluator()))))
           .as("seed %d: %s", seed, commands)
           .isEqualTo(
@@ -177,7 +177,7 @@ class SubsearchStagesTest {
 
   private static List<Page> onPages(String commands, List<Page> input, SubsearchResult result) {
     List<Command> parsed = parse(commands, result);
-    assertThat(PageReduce.supports(parsed)).as(commands).isTrue();
+    assertThat(ReduceCoverage.supports(parsed)).as(commands).isTrue();
     List<Page> out = new ArrayList<>();
     PageReduce reduce =
         new PageReduce(

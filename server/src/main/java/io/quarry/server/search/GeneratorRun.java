@@ -10,6 +10,7 @@ import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.Pipelines;
+import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.RowSink;
 import io.quarry.ql.exec.StageStats;
@@ -132,7 +133,7 @@ final class GeneratorRun {
             || plan.generator().orElse(null) instanceof io.quarry.ql.ast.DbinspectCommand
             || plan.generator().orElse(null) instanceof io.quarry.ql.ast.HelpCommand
             || plan.generator().orElse(null) instanceof PluginCommand)
-        && PageReduce.supports(plan.pipeline());
+        && ReduceCoverage.supports(plan.pipeline());
   }
 
   /**

@@ -11,6 +11,7 @@ import io.quarry.ql.exec.HeadOperator;
 import io.quarry.ql.exec.PageCollector;
 import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.Pipelines;
+import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.RowSink;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.ql.exec.Values;
@@ -141,7 +142,7 @@ final class MetricExecution {
    * there; else its rows go through the row commands (and are recorded as row stages).
    */
   static boolean onPages(SearchPlan plan) {
-    return PageBatch.enabled() && PageReduce.supports(plan.pipeline());
+    return PageBatch.enabled() && ReduceCoverage.supports(plan.pipeline());
   }
 
   /**

@@ -14,6 +14,7 @@ import io.quarry.ql.exec.PageCollector;
 import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.Pipelines;
 import io.quarry.ql.exec.PluginOperators;
+import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.RowSink;
 import io.quarry.ql.exec.RowStages;
@@ -142,7 +143,7 @@ final class PageBatch {
         onPages
             ? List.copyOf(PageChain.inputFields(chained, PageAggregator.inputFields(aggregation)))
             : List.of(),
-        PageReduce.supports(reduce));
+        ReduceCoverage.supports(reduce));
   }
 
   /** Whether searches may run on the page engine (see {@link #ENGINE_PROPERTY}). */
@@ -385,7 +386,7 @@ final class PageBatch {
    */
   private List<Page> preview(PageAggregator total, List<Command> reduce, AtomicBoolean finishing) {
     List<Page> pages = new ArrayList<>();
-    if (PageReduce.supports(reduce)) {
+    if (ReduceCoverage.supports(reduce)) {
       PageReduce pipeline =
           new PageReduce(
               reduce,

@@ -14,6 +14,7 @@ import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageReduce;
+import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.ql.exec.Wildcard;
@@ -84,7 +85,7 @@ final class TimeOrderedPages {
     List<Command> staged = pipeline.subList(fused, pipeline.size());
     if (fused == 0
         && EveryFieldPlan.readsEveryField(staged)
-        && PageReduce.supportsOverEvents(staged)) {
+        && ReduceCoverage.supportsOverEvents(staged)) {
       // the events, filtered, cut or reordered by the leading commands that keep them, laid out
       // with every field as the row adapter's batches of them into the other commands (an
       // aggregation among them a stage)
@@ -105,10 +106,10 @@ final class TimeOrderedPages {
         // commands up to it read
         int fixed = lastFixingProject(before);
         List<Command> loading = fixed < 0 ? before : before.subList(0, fixed + 1);
-        if (!PageReduce.supportsOverEvents(before)
-            || !PageReduce.supportsOverReadFieldsOverEvents(loading)
+        if (!ReduceCoverage.supportsOverEvents(before)
+            || !ReduceCoverage.supportsOverReadFieldsOverEvents(loading)
             || PageAggregator.inputFields(staged.get(at)).contains("*")
-            || !PageReduce.supports(staged.subList(at + 1, staged.size()))) {
+            || !ReduceCoverage.supports(staged.subList(at + 1, staged.size()))) {
           return null;
         }
         return new Shape(
@@ -122,10 +123,10 @@ final class TimeOrderedPages {
             fused + at);
       }
     }
-    if (!PageReduce.supportsOverEvents(staged)) {
+    if (!ReduceCoverage.supportsOverEvents(staged)) {
       return null;
     }
-    if (ListedFields.of(pipeline) != null && PageReduce.supportsOverEvents(pipeline)) {
+    if (ListedFields.of(pipeline) != null && ReduceCoverage.supportsOverEvents(pipeline)) {
       // the events themselves, filtered, cut or reordered, with the fields eval and rex set and
       // fields - removes laid over them as on rows (ListedFields); a leading rex is a stage here,
       // not fused into the source, which reads none of the fields it sets
@@ -153,7 +154,7 @@ final class TimeOrderedPages {
       } else {
         continue;
       }
-      if (!PageReduce.supportsOverReadFieldsOverEvents(toCut)) {
+      if (!ReduceCoverage.supportsOverReadFieldsOverEvents(toCut)) {
         return null; // a command before the columns are fixed that reads every field
       }
       return new Shape(
