@@ -204,7 +204,7 @@ final class PageBatch {
     List<String> fields = PageAggregator.inputFields(stats);
     AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
     if (reduce.stream().noneMatch(c -> c instanceof OutputLookupCommand)) {
-      control.previewer(() -> preview(total, reduce, finishing));
+      control.previewer(() -> preview(total, reduce, evaluator, pageSize, finishing));
     }
     int fused = shape.fused();
     List<Command> chained = filters.subList(fused, filters.size());
@@ -384,7 +384,12 @@ final class PageBatch {
    * {@code stats} (on pages when they all have page stages, else as rows); null once the search is
    * finishing.
    */
-  private List<Page> preview(PageAggregator total, List<Command> reduce, AtomicBoolean finishing) {
+  static List<Page> preview(
+      PageAggregator total,
+      List<Command> reduce,
+      Evaluator evaluator,
+      int pageSize,
+      AtomicBoolean finishing) {
     List<Page> pages = new ArrayList<>();
     if (ReduceCoverage.supports(reduce)) {
       PageReduce pipeline =

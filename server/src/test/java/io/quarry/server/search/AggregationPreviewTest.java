@@ -1,0 +1,113 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.command.CommandRegistry;
+import io.quarry.ql.engine.aggregation.PageAggregator;
+import io.quarry.ql.exec.Evaluator;
+import io.quarry.ql.exec.MemoryTracker;
+import io.quarry.ql.exec.RowStages;
+import io.quarry.ql.parser.Parser;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A running batch aggregation's preview (a job's results while it runs, {@link PageBatch#preview})
+ * passes the groups merged so far through the commands after {@code stats} on pages where they all
+ * have page stages — with the row engine refused — and through the row commands otherwise.
+ */
+class AggregationPreviewTest {
+  private static final Parser PARSER = new Parser(CommandRegistry.builtIns());
+
+  @Test
+  void theCommandsAfterStatsRunOnPagesWithTheRowEngineRefused() {
+    List<Command> pipeline = parse("stats count by user | sort -count, user | head 2");
+    PageAggregator total = total(pipeline);
+    total.addInput(users("ann", "bob", "bob", "cid", "bob", "cid"));
+    Evaluator strict = evaluator().withRowStages(RowStages.strict());
+
+    List<Page> preview =
+        PageBatch.preview(total, pipeline.subList(1, 3), strict, 1024, new AtomicBoolean());
+
+    assertThat(rows(preview)).containsExactly("bob=3", "cid=2");
+    assertThat(strict.rowStages().names()).isEmpty();
+    assertThat(PageBatch.preview(total, pipeline.subList(1, 3), strict, 1024, finished()))
+        .as("none once the search is finishing")
+        .isNull();
+  }
+
+  @Test
+  void aCommandWithoutAPageStageTakesTheRowsAndSaysSo() {
+    // a search of bare words after stats: on rows no aggregated row matches a term
+    List<Command> pipeline = parse("stats count by user | search nosuchword");
+    PageAggregator total = total(pipeline);
+    total.addInput(users("ann", "bob"));
+
+    Evaluator tracking = evaluator();
+    assertThat(
+            PageBatch.preview(total, pipeline.subList(1, 2), tracking, 1024, new AtomicBoolean()))
+        .isEmpty();
+    assertThat(tracking.rowStages().names()).containsExactly("search");
+    Evaluator strict = evaluator().withRowStages(RowStages.strict());
+    assertThatThrownBy(
+            () ->
+                PageBatch.preview(total, pipeline.subList(1, 2), strict, 1024, new AtomicBoolean()))
+        .isInstanceOf(RowStages.RowEngineRefused.class);
+  }
+
+  private static Evaluator evaluator() {
+    return new Evaluator(Instant.parse("2026-01-05T00:00:00Z"), ZoneOffset.UTC)
+        .withRowStages(RowStages.tracking());
+  }
+
+  private static AtomicBoolean finished() {
+    return new AtomicBoolean(true);
+  }
+
+  private static List<Command> parse(String commands) {
+    return PARSER.parse("* | " + commands).commands().subList(1, 1 + commands.split("\\|").length);
+  }
+
+  private static PageAggregator total(List<Command> pipeline) {
+    return PageAggregator.of(
+        (StatsCommand) pipeline.get(0), ZoneOffset.UTC, MemoryTracker.unbounded("stats"), 1024);
+  }
+
+  private static Page users(String... users) {
+    BytesBlock.Builder block = BytesBlock.builder(users.length);
+    for (String user : users) {
+      byte[] bytes = user.getBytes(StandardCharsets.UTF_8);
+      block.append(bytes, 0, bytes.length);
+    }
+    return new Page(
+        new Schema(List.of(new Schema.Column("user", DataType.STRING))), List.of(block.build()));
+  }
+
+  /** Each row as {@code user=count}. */
+  private static List<String> rows(List<Page> pages) {
+    List<String> rows = new ArrayList<>();
+    for (Page page : pages) {
+      LongBlock counts = (LongBlock) page.block(page.schema().indexOf("count"));
+      for (int p = 0; p < page.positionCount(); p++) {
+        rows.add(
+            page.block(page.schema().indexOf("user")).getValues(p).get(0)
+                + "="
+                + counts.getLongValue(counts.getFirstValueIndex(p)));
+      }
+    }
+    return rows;
+  }
+}
