@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -72,7 +71,7 @@ class BlockingStagesTest {
       })
   void pagesAnswerAsRowsDo(String commands) {
     for (long seed = 0; seed < 30; seed++) {
-      List<Page> input = randomPages(new Random(seed));
+      List<Page> input = TimedRandomPages.of(new Random(seed), true);
       Map<String, LookupTable> writtenOnPages = new HashMap<>();
       Map<String, LookupTable> writtenOnRows = new HashMap<>();
       List<Page> pages = onPages(commands, input, writtenOnPages);
@@ -107,7 +106,7 @@ class BlockingStagesTest {
       })
   void rawTextSearchesOnPagesAnswerAsOnRows(String commands) {
     for (long seed = 0; seed < 30; seed++) {
-      List<Page> input = randomPages(new Random(seed));
+      List<Page> input = TimedRandomPages.of(new Random(seed), true);
       List<Page> pages = onPages(commands, input, new HashMap<>());
       List<Page> rows = onSearchableRows(commands, input);
       assertThat(schemaOf(pages)).as("seed %d: %s", seed, commands).isEqualTo(schemaOf(rows));
@@ -122,7 +121,8 @@ class BlockingStagesTest {
   void aColumnKeepsOneTypeAcrossTheAnswersPages(String commands) {
     for (long seed = 0; seed < 30; seed++) {
       Map<String, DataType> types = new HashMap<>();
-      for (Page page : reduce(commands, randomPages(new Random(seed)), 2, new HashMap<>())) {
+      for (Page page :
+          reduce(commands, TimedRandomPages.of(new Random(seed), true), 2, new HashMap<>())) {
         for (int c = 0; c < page.schema().size(); c++) {
           var column = page.schema().column(c);
           DataType first = types.putIfAbsent(column.name(), column.type());
@@ -144,7 +144,7 @@ class BlockingStagesTest {
     List<Page> out = new ArrayList<>();
     PageReduce reduce =
         new PageReduce(parsed, evaluator, out::add, new StageStats(List.of("transaction")), 0, 16);
-    for (Page page : randomPages(new Random(7))) {
+    for (Page page : TimedRandomPages.of(new Random(7), true)) {
       reduce.add(page);
     }
     assertThat(account.used()).as("pages held").isPositive();
@@ -298,55 +298,5 @@ class BlockingStagesTest {
       }
     }
     return schema;
-  }
-
-  /** 1–5 pages of 1–30 positions: _time, n whole, d decimal, t text or numbers, mv, extra. */
-  private static List<Page> randomPages(Random random) {
-    List<Page> pages = new ArrayList<>();
-    int count = 1 + random.nextInt(5);
-    long time = 1_767_225_600_000_000L;
-    for (int i = 0; i < count; i++) {
-      List<Row> rows = new ArrayList<>();
-      int positions = 1 + random.nextInt(30);
-      boolean withExtra = random.nextBoolean();
-      for (int p = 0; p < positions; p++) {
-        Map<String, Object> values = new LinkedHashMap<>();
-        time -= random.nextInt(20) * 1_000_000L; // newest first, as a time-ordered search
-        if (random.nextInt(10) > 0) {
-          values.put(TimeField.NAME, time);
-        }
-        if (random.nextInt(8) > 0) {
-          values.put("n", (long) random.nextInt(20) - 5);
-        }
-        if (random.nextInt(8) > 0) {
-          values.put("d", random.nextInt(1000) / 8.0);
-        }
-        if (random.nextInt(6) > 0) {
-          values.put(
-              "t",
-              switch (random.nextInt(3)) {
-                case 0 -> Integer.toString(random.nextInt(5));
-                case 1 -> "v" + random.nextInt(3);
-                default -> random.nextBoolean() ? "Zed" : "alpha";
-              });
-        }
-        if (random.nextInt(3) > 0) {
-          values.put(
-              "mv",
-              random.nextBoolean()
-                  ? List.of((long) random.nextInt(4), (long) random.nextInt(4))
-                  : (Object) (long) random.nextInt(4));
-        }
-        if (random.nextInt(4) == 0) {
-          values.put("_raw", "line " + random.nextInt(100));
-        }
-        if (withExtra && random.nextBoolean()) {
-          values.put("extra", "e" + random.nextInt(3));
-        }
-        rows.add(new MapRow(values));
-      }
-      pages.add(PageCollector.toPage(rows));
-    }
-    return pages;
   }
 }

@@ -11,9 +11,7 @@ import io.quarry.ql.parser.Parser;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -75,7 +73,7 @@ class StatefulStagesTest {
       })
   void pagesAnswerAsRowsDo(String commands) {
     for (long seed = 0; seed < 25; seed++) {
-      List<Page> input = randomPages(new Random(seed));
+      List<Page> input = TimedRandomPages.of(new Random(seed), false);
       assertThat(PipelineTest.table(onPages(commands, input)))
           .as("seed %d: %s", seed, commands)
           .isEqualTo(PipelineTest.table(onRows(commands, input)));
@@ -92,7 +90,7 @@ class StatefulStagesTest {
     List<Page> out = new ArrayList<>();
     PageReduce reduce =
         new PageReduce(parsed, evaluator, out::add, new StageStats(List.of("eventstats")), 0, 16);
-    for (Page page : randomPages(new Random(7))) {
+    for (Page page : TimedRandomPages.of(new Random(7), false)) {
       reduce.add(page);
     }
     assertThat(account.used()).as("pages held").isPositive();
@@ -146,52 +144,5 @@ class StatefulStagesTest {
     List<Row> rows = new ArrayList<>();
     out.forEach(page -> rows.addAll(PluginOperators.rows(page)));
     return rows.isEmpty() ? List.of() : List.of(PageCollector.toPage(rows));
-  }
-
-  /** 1–5 pages of 1–30 positions: _time, n whole, d decimal, t text or numbers, mv, extra. */
-  private static List<Page> randomPages(Random random) {
-    List<Page> pages = new ArrayList<>();
-    int count = 1 + random.nextInt(5);
-    long time = 1_767_225_600_000_000L;
-    for (int i = 0; i < count; i++) {
-      List<Row> rows = new ArrayList<>();
-      int positions = 1 + random.nextInt(30);
-      boolean withExtra = random.nextBoolean();
-      for (int p = 0; p < positions; p++) {
-        Map<String, Object> values = new LinkedHashMap<>();
-        time -= random.nextInt(20) * 1_000_000L; // newest first, as a time-ordered search
-        if (random.nextInt(10) > 0) {
-          values.put(TimeField.NAME, time);
-        }
-        if (random.nextInt(8) > 0) {
-          values.put("n", (long) random.nextInt(20) - 5);
-        }
-        if (random.nextInt(8) > 0) {
-          values.put("d", random.nextInt(1000) / 8.0);
-        }
-        if (random.nextInt(6) > 0) {
-          values.put(
-              "t",
-              switch (random.nextInt(3)) {
-                case 0 -> Integer.toString(random.nextInt(5));
-                case 1 -> "v" + random.nextInt(3);
-                default -> random.nextBoolean() ? "Zed" : "alpha";
-              });
-        }
-        if (random.nextInt(3) > 0) {
-          values.put(
-              "mv",
-              random.nextBoolean()
-                  ? List.of((long) random.nextInt(4), (long) random.nextInt(4))
-                  : (Object) (long) random.nextInt(4));
-        }
-        if (withExtra && random.nextBoolean()) {
-          values.put("extra", "e" + random.nextInt(3));
-        }
-        rows.add(new MapRow(values));
-      }
-      pages.add(PageCollector.toPage(rows));
-    }
-    return pages;
   }
 }
