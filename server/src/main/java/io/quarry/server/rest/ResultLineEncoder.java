@@ -38,6 +38,8 @@ final class ResultLineEncoder {
   private int size;
   private Schema namesOf;
   private byte[][] names; // per column: "name": (with the comma before it for every column)
+  private Page blocksOf;
+  private Block[] blocks;
 
   ResultLineEncoder(int capacity) {
     bytes = new byte[Math.max(64, capacity)];
@@ -73,9 +75,10 @@ final class ResultLineEncoder {
       append(LAST, 0, LAST.length);
     }
     append(RESULT, 0, RESULT.length);
+    Block[] blocks = blocks(page);
     boolean first = true;
     for (int column = 0; column < names.length; column++) {
-      Block block = page.block(column);
+      Block block = blocks[column];
       int count = block.getValueCount(position);
       if (count == 0) {
         continue; // a null: no field, as Splunk leaves it out
@@ -196,6 +199,19 @@ final class ResultLineEncoder {
     out[at++] = HEX[(c >> 4) & 0xF];
     out[at++] = HEX[c & 0xF];
     return at;
+  }
+
+  /** The page's blocks in an array, taken once for all its rows. */
+  private Block[] blocks(Page page) {
+    if (page != blocksOf) {
+      Block[] taken = new Block[page.schema().size()];
+      for (int column = 0; column < taken.length; column++) {
+        taken[column] = page.block(column);
+      }
+      blocks = taken;
+      blocksOf = page;
+    }
+    return blocks;
   }
 
   /** The schema's column names as {@code ,"name":}, encoded once for all its rows. */

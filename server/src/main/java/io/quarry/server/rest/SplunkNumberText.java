@@ -38,7 +38,7 @@ final class SplunkNumberText {
     }
     digits.setLength(0);
     digits.append(value); // the digits of Double.toString
-    if (needsPlain(digits, value)) {
+    if (needsPlain(value)) {
       String plain = Values.toText(value);
       digits.setLength(0);
       digits.append(plain);
@@ -62,18 +62,14 @@ final class SplunkNumberText {
     return length;
   }
 
-  /** Values.toText's rule: E notation between 1e-7 and 1e21 is written out plain. */
-  private static boolean needsPlain(StringBuilder digits, double value) {
+  /**
+   * Values.toText's rule: E notation between 1e-7 and 1e21 is written out plain. {@code
+   * Double.toString} writes E notation exactly when the magnitude is below 1e-3 or at least 1e7, so
+   * the magnitude alone says whether its text holds an E (no scan of the text).
+   */
+  private static boolean needsPlain(double value) {
     double magnitude = Math.abs(value);
-    if (magnitude < 1e-7 || magnitude >= 1e21) {
-      return false;
-    }
-    for (int i = digits.length() - 1; i >= 0; i--) {
-      if (digits.charAt(i) == 'E') {
-        return true;
-      }
-    }
-    return false;
+    return magnitude >= 1e-7 && magnitude < 1e21 && (magnitude < 1e-3 || magnitude >= 1e7);
   }
 
   private static int digitCount(long positive) {

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The export endpoint's number text ({@link SplunkNumberText}) is {@link Values#toText}'s, quoted,
  * for every kind of double: whole numbers up to and past 2^63, the plain/E-notation borders at 1e-7
- * and 1e21, signed zeros, NaN, infinities, subnormals, and a million random bit patterns and
- * decimal-looking values.
+ * and 1e21 and Double.toString's at 1e-3 and 1e7, signed zeros, NaN, infinities, subnormals, and a
+ * million random bit patterns and decimal-looking values.
  */
 class SplunkNumberTextTest {
   private static void check(SplunkNumberText text, double value) {
@@ -36,6 +36,15 @@ class SplunkNumberTextTest {
                 -0.5,
                 12.5,
                 1e-7,
+                1e-3, // Double.toString's own E-notation borders: 1e-3 and 1e7
+                Math.nextDown(1e-3),
+                Math.nextUp(1e-3),
+                -Math.nextDown(1e-3),
+                Math.nextDown(1e7),
+                Math.nextUp(1e7),
+                -Math.nextUp(1e7),
+                9999999.5,
+                10000000.5,
                 9.99999999999e-8,
                 1.0000000000001e-7,
                 1e-8,
