@@ -34,8 +34,9 @@ final class StreamedSearch {
 
   /**
    * Runs the search, its pages to {@code writer}; once it ran to its end, {@code ending} finishes
-   * the response and only then is the search's audit record made — the client has its answer
-   * without waiting for it (the record is made whether or not the ending could be sent).
+   * the response and only then are the search's summary logged and its audit record made — the
+   * client has its answer without waiting for them (both are made whether or not the ending could
+   * be sent).
    */
   static SearchStats run(
       SearchService search,
@@ -47,7 +48,7 @@ final class StreamedSearch {
       PageWriter writer,
       Ending ending)
       throws IOException {
-    SearchControl control = new SearchControl();
+    SearchControl control = new SearchControl().summaryLoggedLater();
     SearchStats stats;
     try {
       stats = run(search, query, plan, admitted.timeLimit(timeLimit), control, exchange, writer);
@@ -58,6 +59,7 @@ final class StreamedSearch {
     try {
       ending.finish(stats);
     } finally {
+      search.logSummary(query, stats);
       admitted.ended(plan, stats, control);
     }
     return stats;

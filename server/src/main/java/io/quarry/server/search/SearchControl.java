@@ -49,6 +49,22 @@ public final class SearchControl {
     return everyEventField;
   }
 
+  private volatile boolean summaryLater;
+
+  /**
+   * The search's summary line is logged by the caller once the client has its answer ({@link
+   * SearchService#logSummary}), not by {@code SearchService.run} before it returns: the console
+   * handler writes and flushes that line on the searching thread, before the answer's last line.
+   */
+  public SearchControl summaryLoggedLater() {
+    summaryLater = true;
+    return this;
+  }
+
+  boolean summaryLoggedLaterAsked() {
+    return summaryLater;
+  }
+
   private volatile java.util.function.BooleanSupplier outerStopped = () -> false;
 
   /**

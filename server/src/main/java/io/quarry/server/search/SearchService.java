@@ -456,15 +456,22 @@ public final class SearchService implements AutoCloseable {
         control.failed(); // batch-mode slices still running stop at their next check
         throw SearchFailures.of(query, e);
       }
-      // the source named: a formatter showing it does not walk the stack for it on every search
-      LOG.logp(
-          java.util.logging.Level.INFO, SearchService.class.getName(), "run", stats.summary(query));
+      if (!control.summaryLoggedLaterAsked()) {
+        logSummary(query, stats);
+      }
       outcome = control.cancelled() ? "cancelled" : "completed";
       return stats;
     } finally {
       memory.close(); // whatever the search's operators still hold leaves the breaker
       metrics.searchRun(outcome, Duration.ofNanos(System.nanoTime() - started));
     }
+  }
+
+  /** Logs what a search cost (the INFO line {@link #run} logs unless the control defers it). */
+  public void logSummary(String query, SearchStats stats) {
+    // the source named: a formatter showing it does not walk the stack for it on every search
+    LOG.logp(
+        java.util.logging.Level.INFO, SearchService.class.getName(), "run", stats.summary(query));
   }
 
   private SearchStats execute(
