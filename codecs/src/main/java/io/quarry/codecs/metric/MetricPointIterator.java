@@ -98,23 +98,6 @@ public final class MetricPointIterator {
     return false;
   }
 
-  /**
-   * Decodes up to {@code max} of the next points in range into {@code times} and {@code values}
-   * (from index 0): what {@link #next} would give one at a time, for a reader that takes a run of
-   * points at once.
-   *
-   * @return how many were decoded; 0 when there is none left
-   */
-  public int next(long[] times, double[] values, int max) throws IOException {
-    int n = 0;
-    while (n < max && next()) {
-      times[n] = time;
-      values[n] = Double.longBitsToDouble(valueBits);
-      n++;
-    }
-    return n;
-  }
-
   /** The current point's time, epoch microseconds. */
   public long timestamp() {
     return time;

@@ -8,18 +8,6 @@ public interface MetricScanVisitor {
     void point(long timeMicros, double value);
 
     /**
-     * A run of consecutive points, {@code times[0..count)} and {@code values[0..count)}, in time
-     * order (the arrays are the scan's, reused for the next run): the same as {@link #point} for
-     * each in turn, which is what the default does. A receiver overrides it to take a run of points
-     * in one time bucket at once.
-     */
-    default void points(long[] times, double[] values, int count) {
-      for (int i = 0; i < count; i++) {
-        point(times[i], values[i]);
-      }
-    }
-
-    /**
      * A chunk lying wholly inside the scan's range, offered before it is decoded: true when its
      * header — time bounds and point count — is all the receiver needs (a count), and the chunk is
      * then not decoded.

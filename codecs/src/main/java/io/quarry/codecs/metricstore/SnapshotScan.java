@@ -26,9 +26,6 @@ import org.apache.lucene.index.CorruptIndexException;
  * reach the visitor once each, in time order within each group.
  */
 final class SnapshotScan {
-  /** Points decoded at a time and handed to a visitor as one run ({@code Points.points}). */
-  static final int POINTS_PER_RUN = 256;
-
   /**
    * A bucket as a search took it: a warm one (referenced until the search ends), or the selected
    * series of one in memory (null when it lies outside the range), with its time bounds.
@@ -311,8 +308,6 @@ final class SnapshotScan {
       throws IOException {
     MetricChunkReader reader = new MetricChunkReader();
     MetricPointIterator iterator = new MetricPointIterator();
-    long[] times = new long[POINTS_PER_RUN];
-    double[] values = new double[POINTS_PER_RUN];
     for (HotBucket.Selected series : selected) {
       if (visitor.stopped()) {
         return;
@@ -335,9 +330,9 @@ final class SnapshotScan {
           continue;
         }
         iterator.reset(reader.reset(chunk.bytes(), 0, chunk.bytes().length), from, to);
-        for (int n; (n = iterator.next(times, values, times.length)) > 0; ) {
-          sink.points(times, values, n);
-          counts[4] += n;
+        while (iterator.next()) {
+          sink.point(iterator.timestamp(), iterator.value());
+          counts[4]++;
         }
       }
     }

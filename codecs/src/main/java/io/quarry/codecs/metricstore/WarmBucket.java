@@ -273,8 +273,6 @@ final class WarmBucket {
     byte[] scratch = new byte[512];
     MetricChunkReader reader = new MetricChunkReader();
     MetricPointIterator iterator = new MetricPointIterator();
-    long[] times = new long[SnapshotScan.POINTS_PER_RUN];
-    double[] values = new double[SnapshotScan.POINTS_PER_RUN];
     for (int i = start; i < end; i++) {
       if (visitor.stopped()) {
         return;
@@ -303,9 +301,9 @@ final class WarmBucket {
         data.get(chunkOffset[c], scratch, 0, chunkLength[c]);
         reader.reset(scratch, 0, chunkLength[c]);
         iterator.reset(reader, from, to);
-        for (int n; (n = iterator.next(times, values, times.length)) > 0; ) {
-          sink.points(times, values, n);
-          counts[4] += n;
+        while (iterator.next()) {
+          sink.point(iterator.timestamp(), iterator.value());
+          counts[4]++;
         }
       }
     }

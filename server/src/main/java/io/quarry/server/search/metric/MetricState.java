@@ -11,13 +11,6 @@ import java.util.Arrays;
 abstract class MetricState {
   abstract void add(long time, double value);
 
-  /** The points {@code [from, to)} of the arrays, in order: {@link #add} for each. */
-  void add(long[] times, double[] values, int from, int to) {
-    for (int i = from; i < to; i++) {
-      add(times[i], values[i]);
-    }
-  }
-
   /**
    * Takes in {@code later}, a state of the same function whose points came after this one's (a fork
    * of a parallel scan, reading later series): afterwards this state answers as if it had received
@@ -54,11 +47,6 @@ abstract class MetricState {
     @Override
     void add(long time, double value) {
       count++;
-    }
-
-    @Override
-    void add(long[] times, double[] values, int from, int to) {
-      count += to - from;
     }
 
     /** Points counted from a chunk's header. */
@@ -99,29 +87,6 @@ abstract class MetricState {
       max = Math.max(max, value);
     }
 
-    /** As {@link #add(long, double)} point by point: the same sum, rounded the same way. */
-    @Override
-    void add(long[] times, double[] values, int from, int to) {
-      long n = count;
-      double s = sum;
-      double low = min;
-      double high = max;
-      for (int i = from; i < to; i++) {
-        double value = values[i];
-        if (Double.isNaN(value)) {
-          continue;
-        }
-        n++;
-        s += value;
-        low = Math.min(low, value);
-        high = Math.max(high, value);
-      }
-      count = n;
-      sum = s;
-      min = low;
-      max = high;
-    }
-
     @Override
     void merge(MetricState later) {
       Numeric other = (Numeric) later;
@@ -132,23 +97,6 @@ abstract class MetricState {
       count += other.count;
       min = Math.min(min, other.min);
       max = Math.max(max, other.max);
-    }
-
-    /** Appends {@link #result} to {@code column} unboxed (a null when there is none). */
-    void appendTo(io.quarry.plugin.api.data.DoubleBlock.Builder column) {
-      if (count == 0) {
-        column.appendNull();
-        return;
-      }
-      column.append(
-          switch (function) {
-            case SUM -> sum;
-            case AVG -> sum / count;
-            case MIN -> min;
-            case MAX -> max;
-            case RANGE -> max - min;
-            default -> throw new IllegalStateException(function.name());
-          });
     }
 
     @Override

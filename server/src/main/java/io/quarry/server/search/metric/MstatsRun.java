@@ -198,8 +198,8 @@ final class MstatsRun implements MetricScanVisitor {
         return true;
       }
 
-      /** Makes the states (and rate trackers) of the bucket of {@code time} the current ones. */
-      private void enter(long time) {
+      @Override
+      public void point(long time, double value) {
         if (move(time) || states == null) {
           long at = span == null ? 0 : rangeStart;
           states = groups.states(group, at, ids);
@@ -217,11 +217,6 @@ final class MstatsRun implements MetricScanVisitor {
             }
           }
         }
-      }
-
-      @Override
-      public void point(long time, double value) {
-        enter(time);
         if (trackRates) {
           for (int i = 0; i < ids.length; i++) {
             if (rates[i] != null) {
@@ -234,33 +229,6 @@ final class MstatsRun implements MetricScanVisitor {
           for (int id : ids) {
             states[id].add(time, value);
           }
-        }
-      }
-
-      /**
-       * A run of points: cut into the stretches that fall in one span bucket, each stretch handed
-       * to a column's state at once (a state per column, so column by column is point by point).
-       */
-      @Override
-      public void points(long[] times, double[] values, int count) {
-        int from = 0;
-        while (from < count) {
-          enter(times[from]);
-          int to = from + 1;
-          while (to < count && times[to] < bucketEnd && times[to] >= rangeStart) {
-            to++;
-          }
-          for (int i = 0; i < ids.length; i++) {
-            MetricState.RateTracker rate = trackRates ? rates[i] : null;
-            if (rate != null) {
-              for (int k = from; k < to; k++) {
-                rate.add(times[k], values[k]);
-              }
-            } else {
-              states[ids[i]].add(times, values, from, to);
-            }
-          }
-          from = to;
         }
       }
     };
@@ -353,12 +321,7 @@ final class MstatsRun implements MetricScanVisitor {
           io.quarry.plugin.api.data.DoubleBlock.Builder values =
               io.quarry.plugin.api.data.DoubleBlock.builder(to - from);
           for (int r = from; r < to; r++) {
-            MetricState[] states = sorted.get(r).states();
-            if (c < states.length && states[c] instanceof MetricState.Numeric numeric) {
-              numeric.appendTo(values); // sum, avg, min, max, range: no Double per cell
-            } else {
-              values.appendNullable((Double) result(states, c));
-            }
+            values.appendNullable((Double) result(sorted.get(r).states(), c));
           }
           blocks.add(values.build());
         }

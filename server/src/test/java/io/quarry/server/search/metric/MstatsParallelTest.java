@@ -145,48 +145,6 @@ class MstatsParallelTest {
     }
   }
 
-  /**
-   * The scan hands a chunk's points over in runs ({@code Points.points}), which mstats cuts into
-   * stretches of one span bucket; a receiver taking them one at a time must get the very same
-   * answer — not to within rounding: the same additions in the same order.
-   */
-  @Test
-  void runsOfPointsAnswerAsPointByPoint() throws Exception {
-    String query =
-        "| mstats count(_value) AS n sum(_value) AS s avg(m.*) min(_value) AS lo max(_value) AS hi"
-            + " stdev(_value) AS sd median(_value) AS med latest(_value) AS last"
-            + " rate(_value) AS r where index=m by region span=1m";
-    MstatsRun byRuns = new MstatsRun(mstats(query), ZoneOffset.UTC, () -> false);
-    MstatsRun byPoint = new MstatsRun(mstats(query), ZoneOffset.UTC, () -> false);
-    byRuns.index("m");
-    byPoint.index("m");
-    SeriesSelector selector = new SeriesSelector(List.of(), key -> byRuns.wants(key.metricName()));
-    store.scan(selector, Long.MIN_VALUE, Long.MAX_VALUE, byRuns);
-    store.scan(
-        selector,
-        Long.MIN_VALUE,
-        Long.MAX_VALUE,
-        new io.quarry.codecs.metricstore.MetricScanVisitor() {
-          @Override
-          public Points series(SeriesKey key) {
-            Points points = byPoint.series(key);
-            return points == null ? null : points::point; // the default runs: one at a time
-          }
-        });
-    List<Row> expected = byPoint.rows();
-    List<Row> actual = byRuns.rows();
-    assertThat(expected).hasSizeGreaterThan(100);
-    assertThat(actual).hasSameSizeAs(expected);
-    for (int r = 0; r < expected.size(); r++) {
-      assertThat(actual.get(r).fieldNames()).isEqualTo(expected.get(r).fieldNames());
-      for (String field : expected.get(r).fieldNames()) {
-        assertThat(actual.get(r).values(field))
-            .as("row %d %s", r, field)
-            .isEqualTo(expected.get(r).values(field));
-      }
-    }
-  }
-
   @Test
   void wildcardColumnsPerMetric() throws Exception {
     assertSame(
