@@ -99,6 +99,23 @@ abstract class MetricState {
       max = Math.max(max, other.max);
     }
 
+    /** Appends {@link #result} to {@code column} unboxed (a null when there is none). */
+    void appendTo(io.quarry.plugin.api.data.DoubleBlock.Builder column) {
+      if (count == 0) {
+        column.appendNull();
+        return;
+      }
+      column.append(
+          switch (function) {
+            case SUM -> sum;
+            case AVG -> sum / count;
+            case MIN -> min;
+            case MAX -> max;
+            case RANGE -> max - min;
+            default -> throw new IllegalStateException(function.name());
+          });
+    }
+
     @Override
     Object result() {
       if (count == 0) {

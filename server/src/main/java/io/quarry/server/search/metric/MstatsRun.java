@@ -321,7 +321,12 @@ final class MstatsRun implements MetricScanVisitor {
           io.quarry.plugin.api.data.DoubleBlock.Builder values =
               io.quarry.plugin.api.data.DoubleBlock.builder(to - from);
           for (int r = from; r < to; r++) {
-            values.appendNullable((Double) result(sorted.get(r).states(), c));
+            MetricState[] states = sorted.get(r).states();
+            if (c < states.length && states[c] instanceof MetricState.Numeric numeric) {
+              numeric.appendTo(values); // sum, avg, min, max, range: no Double per cell
+            } else {
+              values.appendNullable((Double) result(states, c));
+            }
           }
           blocks.add(values.build());
         }
