@@ -120,13 +120,8 @@ final class ResultLineEncoder {
   }
 
   private void number(double value) {
-    numbers.quoted(value);
-    int length = numbers.length();
-    char[] chars = numbers.chars();
-    ensure(length);
-    for (int i = 0; i < length; i++) {
-      bytes[size++] = (byte) chars[i]; // digits, sign, point, E, quotes: ASCII
-    }
+    ensure(SplunkNumberText.MAX_BYTES);
+    size = numbers.quoted(value, bytes, size);
   }
 
   private void appendLong(long value) {

@@ -5,36 +5,41 @@ import io.quarry.ql.exec.Values;
 /**
  * A number's text as Splunk's JSON shows it ({@link Values#toText}: a whole number without a
  * fraction, otherwise Java's shortest decimal that reads back to the same double, plain rather than
- * in E notation between 1e-7 and 1e21) written into a reusable buffer instead of a new {@code
- * String} per value: the export endpoint writes hundreds of thousands of them for a wide {@code
- * mstats}. The text is the same, character for character, as {@code Values.toText} gives.
+ * in E notation between 1e-7 and 1e21) written as ASCII bytes straight into the caller's array
+ * instead of a new {@code String} per value: the export endpoint writes hundreds of thousands of
+ * them for a wide {@code mstats}. The text is the same, character for character, as {@code
+ * Values.toText} gives.
  */
 final class SplunkNumberText {
+  /**
+   * The most bytes {@link #quoted} writes: the quotes and at most 26 characters (a sign, {@code 0.}
+   * and six zeros before 17 digits, the longest plain text below 1e-3; E notation is at most 24).
+   */
+  static final int MAX_BYTES = 40;
+
   private final StringBuilder digits = new StringBuilder(32);
-  private char[] text = new char[34];
-  private int length;
 
   /**
-   * Makes {@code value}'s text, wrapped in double quotes (a JSON string that needs no escaping),
-   * readable through {@link #chars} and {@link #length}.
+   * Writes {@code value}'s text, wrapped in double quotes (a JSON string that needs no escaping),
+   * into {@code out} from {@code at}, where {@link #MAX_BYTES} bytes must be free.
+   *
+   * @return the index after the closing quote
    */
-  void quoted(double value) {
+  int quoted(double value, byte[] out, int at) {
+    out[at++] = '"';
     if (value == Math.rint(value) && Math.abs(value) < 0x1p63) {
       long whole = (long) value;
-      length = 0;
-      text[length++] = '"';
       if (whole < 0) {
-        text[length++] = '-';
+        out[at++] = '-';
         whole = -whole; // |value| < 2^63: no overflow
       }
-      int end = length + digitCount(whole);
-      for (int at = end - 1; at >= length; at--) {
-        text[at] = (char) ('0' + whole % 10);
+      int end = at + digitCount(whole);
+      for (int i = end - 1; i >= at; i--) {
+        out[i] = (byte) ('0' + whole % 10);
         whole /= 10;
       }
-      length = end;
-      text[length++] = '"';
-      return;
+      out[end] = '"';
+      return end + 1;
     }
     digits.setLength(0);
     digits.append(value); // the digits of Double.toString
@@ -44,22 +49,11 @@ final class SplunkNumberText {
       digits.append(plain);
     }
     int size = digits.length();
-    if (text.length < size + 2) {
-      text = new char[size + 2];
+    for (int i = 0; i < size; i++) {
+      out[at++] = (byte) digits.charAt(i); // digits, sign, point, E: ASCII
     }
-    text[0] = '"';
-    digits.getChars(0, size, text, 1);
-    text[size + 1] = '"';
-    length = size + 2;
-  }
-
-  /** The text {@link #quoted} made, from index 0. */
-  char[] chars() {
-    return text;
-  }
-
-  int length() {
-    return length;
+    out[at++] = '"';
+    return at;
   }
 
   /**

@@ -66,9 +66,11 @@ class ResultLineEncoderTest {
         Block block = page.block(column);
         String name = page.schema().column(column).name();
         if (block instanceof DoubleBlock doubles && block.getValueCount(position) == 1) {
-          numbers.quoted(doubles.getDoubleValue(block.getFirstValueIndex(position)));
+          byte[] text = new byte[SplunkNumberText.MAX_BYTES];
+          int end =
+              numbers.quoted(doubles.getDoubleValue(block.getFirstValueIndex(position)), text, 0);
           json.writeFieldName(name);
-          json.writeRawValue(numbers.chars(), 0, numbers.length());
+          json.writeRawValue(new String(text, 0, end, java.nio.charset.StandardCharsets.US_ASCII));
           continue;
         }
         Object value = ResultValues.splunk(block, position);

@@ -16,8 +16,12 @@ import org.junit.jupiter.api.Test;
  */
 class SplunkNumberTextTest {
   private static void check(SplunkNumberText text, double value) {
-    text.quoted(value);
-    assertThat(new String(text.chars(), 0, text.length()))
+    byte[] out = new byte[3 + SplunkNumberText.MAX_BYTES];
+    out[0] = 'x'; // written after what is there, up to MAX_BYTES
+    int end = text.quoted(value, out, 1);
+    assertThat(end - 1).as("bytes of %s", value).isLessThanOrEqualTo(SplunkNumberText.MAX_BYTES);
+    assertThat(out[0]).isEqualTo((byte) 'x');
+    assertThat(new String(out, 1, end - 1, java.nio.charset.StandardCharsets.US_ASCII))
         .as("text of %s (bits %x)", value, Double.doubleToRawLongBits(value))
         .isEqualTo('"' + Values.toText(value) + '"');
   }
