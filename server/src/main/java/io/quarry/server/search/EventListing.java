@@ -68,6 +68,7 @@ final class EventListing {
   private int heldFrom; // the first position of held.get(0) not yet handed on
   private int heldRows; // positions held, from heldFrom on
   private boolean full;
+  private EventOverlays overlays; // null: none
 
   /**
    * @param read the fields the source read for the commands (their columns hold every event's
@@ -274,7 +275,7 @@ final class EventListing {
       int column = page.schema().indexOf(FIELD_NAMES);
       Block block = column < 0 ? null : page.block(column);
       for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
-        List<String> own = listed.isEmpty() ? null : new ArrayList<>(DEFAULT_ORDER);
+        List<String> own = replaysNone() ? null : new ArrayList<>(DEFAULT_ORDER);
         if (block != null) {
           for (Object name : block.getValues(p)) {
             if (own == null) {
@@ -297,6 +298,7 @@ final class EventListing {
           int position = p;
           Set<String> gone = new java.util.HashSet<>();
           listed.apply(own, field -> hasValue(page, field, position), gone);
+          overlay(own, page, position, gone);
           if (!gone.isEmpty()) {
             cleared.put(((long) i << 32) | p, gone);
           }
@@ -311,7 +313,7 @@ final class EventListing {
     List<Schema.Column> columns = new ArrayList<>(names.size());
     List<Block> blocks = new ArrayList<>(names.size());
     for (String name : names) {
-      Block block = whole && !listed.changes(name) ? wholeColumn(pages.get(0), name) : null;
+      Block block = whole && !changes(name) ? wholeColumn(pages.get(0), name) : null;
       if (block == null) {
         block = PageCollector.column(name, cells(name, pages, ranges, count, extractors, cleared));
       }
@@ -319,6 +321,32 @@ final class EventListing {
       blocks.add(block);
     }
     return new Page(new Schema(columns), blocks, count);
+  }
+
+  /**
+   * This listing with the results {@code eventstats}/{@code streamstats} laid over its events
+   * (their stages ran before it), replayed per row as on rows after the other changes.
+   */
+  EventListing overlaid(EventOverlays overlays) {
+    this.overlays = overlays;
+    return this;
+  }
+
+  /** Whether no command changes a row's fields: the rows list the events' own. */
+  private boolean replaysNone() {
+    return listed.isEmpty() && overlays == null;
+  }
+
+  /** Whether a command sets or removes {@code name}: its column is not the events' own. */
+  private boolean changes(String name) {
+    return listed.changes(name) || overlays != null && overlays.changes(name);
+  }
+
+  /** Lays the overlays over a row's field names, as {@link ListedFields#apply} its changes. */
+  private void overlay(List<String> own, Page page, int position, Set<String> gone) {
+    if (overlays != null) {
+      overlays.apply(own, field -> hasValue(page, field, position), gone);
+    }
   }
 
   /**

@@ -135,6 +135,13 @@ final class TimeOrderedPages {
       sourceFields.addAll(read);
       return new Shape(0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
     }
+    if (EventOverlays.of(pipeline) != null && ReduceCoverage.supportsOverEvents(pipeline)) {
+      // the events with eventstats' or streamstats' results laid over them as on rows (the
+      // stages run on the source's pages, the listing replays which rows they set)
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(PageChain.inputFields(pipeline, List.of()));
+      return new Shape(0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
+    }
     for (int cut = 0; cut < staged.size(); cut++) {
       Command command = staged.get(cut);
       List<Command> toCut;
@@ -263,18 +270,21 @@ final class TimeOrderedPages {
     // the same skip over blocks, sharing its values (a leading dedup: every event visited matches)
     BlockDedup blockSkip = skip == null ? null : new BlockDedup(skipSeenOf, skip.seen(), control);
     int fused = shape.fused();
+    List<Command> afterSource = pipeline.subList(fused, pipeline.size());
+    ListedFields listed = ListedFields.of(afterSource);
     EventListing listing =
         shape.listing()
             ? new EventListing(
-                Set.copyOf(shape.sourceFields()),
-                sourcetypes,
-                !indexedFieldsOnly,
-                shape.everyField(),
-                ListedFields.of(pipeline.subList(fused, pipeline.size())),
-                control,
-                results::add,
-                () -> results.maxRows() - results.collector().rows(),
-                SearchService.PAGE_SIZE)
+                    Set.copyOf(shape.sourceFields()),
+                    sourcetypes,
+                    !indexedFieldsOnly,
+                    shape.everyField(),
+                    listed != null ? listed : ListedFields.of(List.of()),
+                    control,
+                    results::add,
+                    () -> results.maxRows() - results.collector().rows(),
+                    SearchService.PAGE_SIZE)
+                .overlaid(listed != null ? null : EventOverlays.of(afterSource))
             : null;
     int aggregateAt = shape.aggregateAt();
     Aggregation aggregation =
