@@ -69,6 +69,7 @@ final class EventListing {
   private int heldRows; // positions held, from heldFrom on
   private boolean full;
   private EventOverlays overlays; // null: none
+  private boolean carriesFieldNames; // its pages keep FIELD_NAMES (hidden) for a later listing
 
   /**
    * @param read the fields the source read for the commands (their columns hold every event's
@@ -320,6 +321,11 @@ final class EventListing {
       columns.add(new Schema.Column(name, block.dataType()));
       blocks.add(block);
     }
+    if (carriesFieldNames) {
+      Block own = fieldNames(pages, ranges, count);
+      columns.add(new Schema.Column(FIELD_NAMES, own.dataType()));
+      blocks.add(own);
+    }
     return new Page(new Schema(columns), blocks, count);
   }
 
@@ -330,6 +336,30 @@ final class EventListing {
   EventListing overlaid(EventOverlays overlays) {
     this.overlays = overlays;
     return this;
+  }
+
+  /**
+   * This listing's pages with each row's index-time field names ({@link #FIELD_NAMES}) as a last
+   * hidden column, so that a listing after the commands its pages go through lists the events' own
+   * fields ({@link io.quarry.ql.exec.PluginOverlayStage}'s input).
+   */
+  EventListing carryingFieldNames() {
+    this.carriesFieldNames = true;
+    return this;
+  }
+
+  /** The {@link #FIELD_NAMES} cells of rows {@code ranges} of {@code pages}. */
+  private static Block fieldNames(List<Page> pages, List<int[]> ranges, int count) {
+    BytesBlock.Builder names = BytesBlock.builder(count);
+    for (int i = 0; i < pages.size(); i++) {
+      Page page = pages.get(i);
+      int column = page.schema().indexOf(FIELD_NAMES);
+      for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
+        List<Object> own = column < 0 ? List.of() : page.block(column).getValues(p);
+        appendAll(names, own.stream().map(String.class::cast).toList());
+      }
+    }
+    return names.build();
   }
 
   /** Whether no command changes a row's fields: the rows list the events' own. */
@@ -345,7 +375,14 @@ final class EventListing {
   /** Lays the overlays over a row's field names, as {@link ListedFields#apply} its changes. */
   private void overlay(List<String> own, Page page, int position, Set<String> gone) {
     if (overlays != null) {
-      overlays.apply(own, field -> hasValue(page, field, position), gone);
+      overlays.apply(
+          own,
+          field -> hasValue(page, field, position),
+          field -> {
+            int column = page.schema().indexOf(field);
+            return column < 0 ? List.of() : page.block(column).getValues(position);
+          },
+          gone);
     }
   }
 

@@ -43,8 +43,14 @@ final class EventOverlays {
 
   private final List<Overlay> overlays;
   private final Set<String> changed;
+  private final boolean plugin; // the fields each row's PluginOverlayStage.OVERLAID column names
 
   private EventOverlays(List<Overlay> overlays) {
+    this(overlays, false);
+  }
+
+  private EventOverlays(List<Overlay> overlays, boolean plugin) {
+    this.plugin = plugin;
     this.overlays = List.copyOf(overlays);
     Set<String> fields = new HashSet<>();
     for (Overlay overlay : overlays) {
@@ -100,15 +106,38 @@ final class EventOverlays {
     return new EventOverlays(overlays);
   }
 
+  /** A field set on a row: listed (last when new) with a value, else neither listed nor valued. */
+  private static void set(String field, boolean hasValue, List<String> names, Set<String> cleared) {
+    if (hasValue) {
+      cleared.remove(field);
+      if (!names.contains(field)) {
+        names.add(field);
+      }
+    } else {
+      names.remove(field);
+      cleared.add(field);
+    }
+  }
+
   private static Set<String> withTruncated(Set<String> results) {
     Set<String> all = new LinkedHashSet<>(results);
     all.add(TRUNCATED);
     return all;
   }
 
+  /**
+   * A plugin command's overlay ({@link io.quarry.ql.exec.PluginOverlayStage}): at each row, the
+   * fields its {@link io.quarry.ql.exec.PluginOverlayStage#OVERLAID} column names, in order, set as
+   * the row adapter's overlay row sets them (a value listed, last when new; no value: no longer
+   * listed, no value at all).
+   */
+  static EventOverlays plugin() {
+    return new EventOverlays(List.of(), true);
+  }
+
   /** Whether a command sets {@code field} on some row: its column is not the event's own. */
   boolean changes(String field) {
-    return changed.contains(field);
+    return plugin || changed.contains(field);
   }
 
   /**
@@ -117,19 +146,21 @@ final class EventOverlays {
    * @param hasValue whether the row's answer column of a field holds a value
    * @param cleared takes the fields the row no longer has: no value, not even the event's own
    */
-  void apply(List<String> names, Predicate<String> hasValue, Set<String> cleared) {
+  void apply(
+      List<String> names,
+      Predicate<String> hasValue,
+      java.util.function.Function<String, List<Object>> values,
+      Set<String> cleared) {
+    if (plugin) {
+      for (Object field : values.apply(io.quarry.ql.exec.PluginOverlayStage.OVERLAID)) {
+        set((String) field, hasValue.test((String) field), names, cleared);
+      }
+      return;
+    }
     for (Overlay overlay : overlays) {
       if (overlay.groupBy().stream().allMatch(hasValue)) { // the row fell in a group
         for (String field : overlay.results()) {
-          if (hasValue.test(field)) {
-            cleared.remove(field);
-            if (!names.contains(field)) {
-              names.add(field);
-            }
-          } else {
-            names.remove(field);
-            cleared.add(field);
-          }
+          set(field, hasValue.test(field), names, cleared);
         }
       }
       if (overlay.truncates() && hasValue.test(TRUNCATED) && !names.contains(TRUNCATED)) {

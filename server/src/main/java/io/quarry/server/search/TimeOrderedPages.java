@@ -109,7 +109,7 @@ final class TimeOrderedPages {
         if (!ReduceCoverage.supportsOverEvents(before)
             || !ReduceCoverage.supportsOverReadFieldsOverEvents(loading)
             || PageAggregator.inputFields(staged.get(at)).contains("*")
-            || !ReduceCoverage.supports(staged.subList(at + 1, staged.size()))) {
+            || !ReduceCoverage.supportsOverResults(staged.subList(at + 1, staged.size()))) {
           return null;
         }
         return new Shape(
@@ -141,6 +141,15 @@ final class TimeOrderedPages {
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(PageChain.inputFields(pipeline, List.of()));
       return new Shape(0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
+    }
+    if (fused == 0 && PluginOverEvents.firstPlugin(pipeline) >= 0) {
+      // the events the leading commands keep, as the plugin adapter's batches of every field,
+      // through the plugin commands, their output laid over them as on rows (PluginOverEvents)
+      int at = PluginOverEvents.firstPlugin(pipeline);
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, at), List.of()));
+      return new Shape(
+          0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), false, -1, true, at);
     }
     for (int cut = 0; cut < staged.size(); cut++) {
       Command command = staged.get(cut);
@@ -292,8 +301,21 @@ final class TimeOrderedPages {
     // every field: the events the leading commands keep laid out as the row engine's pages of
     // them, every field extracted, a page of the row adapter's batch size each, into the rest
     int listedAt = shape.everyField() && !shape.listing() ? fused + shape.listedAt() : -1;
+    PluginOverEvents overPlugin =
+        listedAt >= 0 && fused == 0 && PluginOverEvents.firstPlugin(pipeline) == listedAt
+            ? new PluginOverEvents(
+                pipeline.subList(listedAt, pipeline.size()),
+                listedAt,
+                Set.copyOf(shape.sourceFields()),
+                sourcetypes,
+                !indexedFieldsOnly,
+                control,
+                evaluator,
+                stages,
+                results)
+            : null;
     PageReduce afterListing =
-        listedAt < 0
+        listedAt < 0 || overPlugin != null
             ? null
             : new PageReduce(
                 pipeline.subList(listedAt, pipeline.size()),
@@ -317,13 +339,16 @@ final class TimeOrderedPages {
     PageReduce stagesOnPages =
         new PageReduce(
             pipeline.subList(
-                fused, listedAt >= 0 ? listedAt : aggregateAt < 0 ? pipeline.size() : aggregateAt),
+                fused,
+                listedAt >= 0 ? listedAt : aggregateAt >= 0 ? aggregateAt : pipeline.size()),
             evaluator,
             listing != null
                 ? listing::add
-                : everyField != null
-                    ? everyField::add
-                    : aggregation != null ? aggregation::add : results::add,
+                : overPlugin != null
+                    ? overPlugin::add
+                    : everyField != null
+                        ? everyField::add
+                        : aggregation != null ? aggregation::add : results::add,
             stages,
             fused,
             SearchService.PAGE_SIZE, // pages out as the row engine's collector makes them
@@ -349,7 +374,8 @@ final class TimeOrderedPages {
                 () -> {},
                 () -> {})
             .typedValues();
-    EventPages pages = listing != null || everyField != null ? source.listing() : source;
+    EventPages pages =
+        listing != null || everyField != null || overPlugin != null ? source.listing() : source;
     try {
       ScanStats scanned =
           scan.run(
@@ -394,6 +420,9 @@ final class TimeOrderedPages {
         everyField.finish();
         afterListing.finish();
       }
+      if (overPlugin != null) {
+        overPlugin.finish();
+      }
       if (listing != null) {
         listing.finish();
       }
@@ -405,6 +434,9 @@ final class TimeOrderedPages {
       stagesOnPages.close();
       if (afterListing != null) {
         afterListing.close();
+      }
+      if (overPlugin != null) {
+        overPlugin.close();
       }
       if (aggregation != null) {
         aggregation.close();
@@ -434,7 +466,7 @@ final class TimeOrderedPages {
           PageAggregator.of(
               command, evaluator.zone(), evaluator.memory(command.name()), SearchService.PAGE_SIZE);
       this.after =
-          new PageReduce(
+          PageReduce.overResults(
               pipeline.subList(at + 1, pipeline.size()),
               evaluator,
               results::add,
