@@ -142,6 +142,13 @@ final class TimeOrderedPages {
       sourceFields.addAll(PageChain.inputFields(pipeline, List.of()));
       return new Shape(0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
     }
+    if (fused == 0 && EventTable.applies(pipeline)) {
+      // the events themselves, outputlookup writing what they list as on rows (EventTable)
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(
+          PageChain.inputFields(pipeline.subList(0, pipeline.size() - 1), List.of()));
+      return new Shape(0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
+    }
     if (fused == 0 && PluginOverEvents.firstPlugin(pipeline) >= 0) {
       // the events the leading commands keep, as the plugin adapter's batches of every field,
       // through the plugin commands, their output laid over them as on rows (PluginOverEvents)
@@ -224,6 +231,29 @@ final class TimeOrderedPages {
     return (int) Math.max(1, smallestHead);
   }
 
+  /** The {@code outputlookup} ending an event listing ({@link EventTable}), its rows counted. */
+  private static EventTable eventTable(
+      List<Command> pipeline,
+      Evaluator evaluator,
+      Sourcetypes sourcetypes,
+      boolean extract,
+      StageStats stages,
+      PageBatch.Results results) {
+    int last = pipeline.size() - 1;
+    io.quarry.ql.ast.OutputLookupCommand command =
+        (io.quarry.ql.ast.OutputLookupCommand) pipeline.get(last);
+    return new EventTable(
+        command,
+        evaluator.lookupWriter(),
+        evaluator.memory(command.name()),
+        sourcetypes,
+        extract,
+        page -> {
+          stages.counted(last, page.positionCount(), 0);
+          return results.add(page);
+        });
+  }
+
   /** The index of the last {@code table}/{@code fields} that fixes the columns, -1 for none. */
   private static int lastFixingProject(List<Command> commands) {
     for (int at = commands.size() - 1; at >= 0; at--) {
@@ -281,6 +311,11 @@ final class TimeOrderedPages {
     int fused = shape.fused();
     List<Command> afterSource = pipeline.subList(fused, pipeline.size());
     ListedFields listed = ListedFields.of(afterSource);
+    // outputlookup ending the listing: it takes the listing's every row and hands the answer on
+    EventTable table =
+        shape.listing() && fused == 0 && EventTable.applies(pipeline)
+            ? eventTable(pipeline, evaluator, sourcetypes, !indexedFieldsOnly, stages, results)
+            : null;
     EventListing listing =
         shape.listing()
             ? new EventListing(
@@ -290,11 +325,16 @@ final class TimeOrderedPages {
                     shape.everyField(),
                     listed != null ? listed : ListedFields.of(List.of()),
                     control,
-                    results::add,
-                    () -> results.maxRows() - results.collector().rows(),
+                    table != null ? table::add : results::add,
+                    table != null
+                        ? () -> Long.MAX_VALUE
+                        : () -> results.maxRows() - results.collector().rows(),
                     SearchService.PAGE_SIZE)
                 .overlaid(listed != null ? null : EventOverlays.of(afterSource))
             : null;
+    if (table != null) {
+      listing.carryingFieldNames();
+    }
     int aggregateAt = shape.aggregateAt();
     Aggregation aggregation =
         aggregateAt < 0 ? null : new Aggregation(pipeline, aggregateAt, evaluator, stages, results);
@@ -340,7 +380,11 @@ final class TimeOrderedPages {
         new PageReduce(
             pipeline.subList(
                 fused,
-                listedAt >= 0 ? listedAt : aggregateAt >= 0 ? aggregateAt : pipeline.size()),
+                listedAt >= 0
+                    ? listedAt
+                    : aggregateAt >= 0
+                        ? aggregateAt
+                        : table != null ? pipeline.size() - 1 : pipeline.size()),
             evaluator,
             listing != null
                 ? listing::add
@@ -426,6 +470,11 @@ final class TimeOrderedPages {
       if (listing != null) {
         listing.finish();
       }
+      if (table != null) {
+        long started = System.nanoTime();
+        table.finish();
+        stages.timed(pipeline.size() - 1, System.nanoTime() - started);
+      }
       if (aggregation != null) {
         aggregation.finish();
       }
@@ -437,6 +486,9 @@ final class TimeOrderedPages {
       }
       if (overPlugin != null) {
         overPlugin.close();
+      }
+      if (table != null) {
+        table.close();
       }
       if (aggregation != null) {
         aggregation.close();
