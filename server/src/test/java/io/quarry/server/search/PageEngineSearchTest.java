@@ -535,7 +535,7 @@ class PageEngineSearchTest {
         .containsEntry("engine", "pages");
     assertThat(explain("| makeresults | eval u=1 | transaction u"))
         .containsEntry("engine", "pages");
-    // a bare word in startswith searches the page's _raw (none here); a search of bare words: rows
+    // a bare word in startswith searches the page's _raw (none here)
     assertThat(explain("| makeresults | eval u=1 | transaction u startswith=\"login\""))
         .containsEntry("engine", "pages");
     // a search of bare words matches no generated row (not an event), on rows and pages alike; one
