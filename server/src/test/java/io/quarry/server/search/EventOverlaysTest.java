@@ -77,6 +77,18 @@ class EventOverlaysTest {
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
     assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
+    // a lookup over the regions: two rows for kv1, empty values, and none for us or kv2
+    HttpResponse<String> uploaded =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/lookups/regions.csv"))
+                    .header("Authorization", TestServers.basic(PASSWORD))
+                    .PUT(
+                        HttpRequest.BodyPublishers.ofString(
+                            "region,label,zone\neu,Europe,z9\nkv0,zero,\nkv1,one,z1\nkv1,uno,\n"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(uploaded.statusCode()).as(uploaded.body()).isLessThan(300);
   }
 
   @AfterAll
@@ -110,6 +122,25 @@ class EventOverlaysTest {
       assertThat(pages(query, PageBatch.PAGES_ONLY))
           .as(query + " (seed " + SEED + ")")
           .isEqualTo(pages(query, "rows"));
+    }
+  }
+
+  /**
+   * A {@code search} of bare words after a {@code lookup} over the events: on rows the terms match
+   * the event's raw text (the lookup lays its outputs over the event), on pages the {@code _raw}
+   * column the lookup left as it was.
+   */
+  @Test
+  void bareWordsAfterALookupMatchTheEventsText() throws Exception {
+    for (String query :
+        List.of(
+            "* | lookup regions.csv region OUTPUT label | search WARN",
+            "* | lookup regions.csv region OUTPUT label | search NOT INFO n>100",
+            "* | lookup regions.csv region OUTPUT label | search kv1 | stats count by label")) {
+      assertThat(pages(query, PageBatch.PAGES_ONLY))
+          .as(query + " (seed " + SEED + ")")
+          .isEqualTo(pages(query, "rows"));
+      assertThat(explain(query)).as(query).containsEntry("engine", "pages");
     }
   }
 
