@@ -62,8 +62,8 @@ public final class EventText {
    * reordering ({@code head}, {@code sort}, {@code dedup}, {@code reverse}, {@code tail}), {@code
    * fields}/{@code table} (a row without {@code _raw} matches no term on either engine), an {@code
    * eval} or a {@code rex} that does not write {@code _raw}, a {@code rename} of literal names
-   * other than {@code _raw}. Anything else (an aggregation, {@code lookup}, a plugin command …):
-   * not known to.
+   * other than {@code _raw}, a {@code lookup} whose named outputs do not include {@code _raw}.
+   * Anything else (an aggregation, a plugin command …): not known to.
    */
   static boolean keepsEventText(Command command) {
     return switch (command) {
@@ -75,6 +75,12 @@ public final class EventText {
       case ReorderCommand reorder -> true;
       case ProjectCommand project -> true;
       case EvalCommand eval -> eval.assignments().stream().noneMatch(a -> a.field().equals(RAW));
+      // its named outputs laid over the event (AssignedRow, which asks the event for terms);
+      // without
+      // OUTPUT every column of the table, which may be one named _raw
+      case io.quarry.ql.ast.LookupCommand lookup ->
+          !lookup.outputs().isEmpty()
+              && lookup.outputs().stream().noneMatch(o -> o.field().equals(RAW));
       case RexCommand rex ->
           !(rex.sed() != null && rex.field().equals(RAW))
               && rex.groups().stream().noneMatch(g -> g.field().equals(RAW));

@@ -56,6 +56,17 @@ public record LookupTable(List<String> columns, List<List<String>> rows) {
     Source NONE = name -> null;
   }
 
+  /**
+   * A row's values of a field as {@code outputlookup} writes its cell: a multivalue joined with
+   * line breaks, {@code _time} in epoch seconds (as Splunk writes it), no value an empty cell.
+   */
+  public static String cellText(String field, List<Object> values) {
+    boolean time = TimeField.is(field);
+    List<String> texts = new java.util.ArrayList<>(values.size());
+    values.forEach(v -> texts.add(time ? TimeField.secondsText(v) : Values.toText(v)));
+    return String.join("\n", texts);
+  }
+
   /** Where {@code outputlookup} writes tables (the server's lookup store). */
   @FunctionalInterface
   public interface Writer {

@@ -34,6 +34,9 @@ import java.util.function.Predicate;
  * when nothing more is wanted: a {@code head} has its rows, or the answer is full.
  */
 public final class PageReduce {
+  /** A row that is not an event matches no bare word ({@code MapRow}). */
+  private static final RawTermMatcher NO_TERM = (raw, term) -> false;
+
   private final PageChain chain;
   private final Predicate<Page> end;
   private final RowPaging paging; // null: the chain's pages are the answer's
@@ -69,12 +72,41 @@ public final class PageReduce {
       int firstStage,
       int pageSize,
       boolean marksLookupMatches) {
+    this(commands, evaluator, end, stats, firstStage, pageSize, marksLookupMatches, false);
+  }
+
+  /**
+   * The stages of {@code commands} over rows that are not events — an aggregation's answer, a
+   * generator's, a metric command's ({@link ReduceCoverage#supportsOverResults}): a {@code search}
+   * of bare words there matches no term, as on rows.
+   */
+  public static PageReduce overResults(
+      List<Command> commands,
+      Evaluator evaluator,
+      Predicate<Page> end,
+      StageStats stats,
+      int firstStage,
+      int pageSize) {
+    return new PageReduce(commands, evaluator, end, stats, firstStage, pageSize, false, true);
+  }
+
+  private PageReduce(
+      List<Command> commands,
+      Evaluator evaluator,
+      Predicate<Page> end,
+      StageStats stats,
+      int firstStage,
+      int pageSize,
+      boolean marksLookupMatches,
+      boolean overResults) {
     requireNonNull(end, "end is null");
     List<PageChain.Stage> stages = new ArrayList<>(commands.size());
     // the caller decided the commands run here (over events, a search of bare words too)
-    boolean[] rebatch = ReduceCoverage.rebatched(commands, true);
+    boolean[] rebatch = ReduceCoverage.rebatched(commands, !overResults, overResults);
+    boolean[] noTerm = ReduceCoverage.matchesNoTerm(commands, overResults);
     for (int at = 0; at < commands.size(); at++) {
       Command command = commands.get(at);
+      boolean overResultsAt = noTerm != null && noTerm[at]; // a search matching no term
       PageChain.Stage commandStage =
           switch (command) {
             case SortCommand sort -> new PageSort(sort, pageSize, evaluator.memory(command.name()));
@@ -115,6 +147,8 @@ public final class PageReduce {
                 new BinRangeStage(bin, evaluator.zone(), evaluator.memory(command.name()));
             case io.quarry.ql.ast.TransactionCommand transaction ->
                 new TransactionStage(transaction, evaluator, pageSize);
+            case io.quarry.ql.ast.SearchCommand search when overResultsAt ->
+                FieldStages.stage(search, NO_TERM); // rows that are not events
             default ->
                 PageChain.stage(
                     command,

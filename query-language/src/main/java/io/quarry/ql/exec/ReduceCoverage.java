@@ -56,6 +56,27 @@ public final class ReduceCoverage {
   }
 
   /**
+   * As {@link #supports}, for commands whose input rows are not events (an aggregation's answer, a
+   * generator's, a metric command's): a {@code search} of bare words too, where no command before
+   * it brought events in ({@code append}, {@code join} …): on rows such a row matches no term
+   * ({@code MapRow}), whatever its fields, and so it does here ({@link #matchesNoTerm}). Splunk
+   * matches the terms against such a row's field values; neither engine does yet.
+   */
+  public static boolean supportsOverResults(List<Command> commands) {
+    return coverage(commands, false, true) != null;
+  }
+
+  /**
+   * Per command, whether it is a {@code search} of bare words over rows that are not events
+   * (matching no term: see {@link #supportsOverResults}); {@code overResults}: the input rows are
+   * not events. Null where {@link #supports} (or its over-results form) refuses the commands.
+   */
+  static boolean[] matchesNoTerm(List<Command> commands, boolean overResults) {
+    Coverage coverage = coverage(commands, !overResults, overResults);
+    return coverage == null ? null : coverage.noTerm();
+  }
+
+  /**
    * Where {@link #supports} needs the stream re-paged as the row adapter batches it ({@link
    * RowPaging}) before a command: {@code [i]} is true when a plugin command {@code i} reads its
    * input page as the adapter's batch (it types and fills over it, or reads every field) but the
@@ -63,8 +84,26 @@ public final class ReduceCoverage {
    * plugin command, {@code sort}, {@code streamstats} …); null when some command has no stage.
    */
   static boolean[] rebatched(List<Command> commands, boolean overEvents) {
+    return rebatched(commands, overEvents, false);
+  }
+
+  /**
+   * As above; {@code overResults}: the input rows are not events ({@link #supportsOverResults}).
+   */
+  static boolean[] rebatched(List<Command> commands, boolean overEvents, boolean overResults) {
+    Coverage coverage = coverage(commands, overEvents, overResults);
+    return coverage == null ? null : coverage.rebatch();
+  }
+
+  /** Per command: whether it is re-paged first, and whether it is a search matching no term. */
+  private record Coverage(boolean[] rebatch, boolean[] noTerm) {}
+
+  private static Coverage coverage(
+      List<Command> commands, boolean overEvents, boolean overResults) {
     boolean[] rebatch = new boolean[commands.size()];
+    boolean[] noTerm = new boolean[commands.size()];
     boolean eventText = overEvents; // whether _raw is still each event's own raw text
+    boolean noEvents = overResults; // whether no row is an event (a term matches none)
     boolean batches = true; // whether the pages are still the row adapter's batches of the rows
     boolean oneSchema = true; // whether the pages still share the input's one schema
     for (int i = 0; i < commands.size(); i++) {
@@ -74,9 +113,11 @@ public final class ReduceCoverage {
                   && (command.kind() == CommandKind.STREAMING
                       || command.kind() == CommandKind.CENTRALIZED)
               || isPageCommand(c);
+      noTerm[i] = noEvents && !eventText && EventText.searchesText(c);
       boolean chainStage = // runs on any pages, as on the map side
-          PageChain.supports(List.of(c)) || eventText && EventText.searchesText(c);
+          PageChain.supports(List.of(c)) || eventText && EventText.searchesText(c) || noTerm[i];
       eventText = eventText && EventText.keepsEventText(c);
+      noEvents = noEvents && !bringsRowsIn(c) || makesResults(c);
       if (c instanceof io.quarry.ql.ast.MstatsCommand mstats && mstats.append()) {
         // mstats prestats=true append=true (MstatsAppendStage): the pages before it, then its
         // points as pages of another shape
@@ -160,7 +201,24 @@ public final class ReduceCoverage {
                   || c instanceof DedupCommand
                   || c instanceof ReorderCommand);
     }
-    return rebatch;
+    return new Coverage(rebatch, noTerm);
+  }
+
+  /** Whether a command's output rows are all of its own making, none an event: an aggregation's. */
+  private static boolean makesResults(Command command) {
+    return PageAggregator.supports(command)
+        || command instanceof io.quarry.ql.ast.TransactionCommand; // its results: MapRows
+  }
+
+  /**
+   * Whether a command may bring rows that are events among its input's ({@code append}, {@code
+   * join}, {@code appendcols}, {@code appendpipe}'s commands, {@code map}'s searches).
+   */
+  private static boolean bringsRowsIn(Command command) {
+    return command instanceof io.quarry.ql.ast.SubsearchCommand
+        || command instanceof PluginCommand plugin
+            && (plugin.name().equals("appendpipe")
+                || plugin.bound() instanceof io.quarry.ql.plan.RunsSearches);
   }
 
   /**

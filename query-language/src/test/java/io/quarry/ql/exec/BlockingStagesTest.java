@@ -169,7 +169,11 @@ class BlockingStagesTest {
     assertThat(ReduceCoverage.supportsOverEvents(parse("eval _raw=t | search line"))).isFalse();
     assertThat(ReduceCoverage.supportsOverEvents(parse("rename t AS _raw | search line")))
         .isFalse();
-    assertThat(ReduceCoverage.supportsOverEvents(parse("stats count by t | search line")))
+    // after an aggregation no row is an event: a bare word matches none there, on rows and pages
+    // (PageReduce's over-results search; PageReduceTest compares them)
+    assertThat(ReduceCoverage.supportsOverEvents(parse("stats count by t | search line"))).isTrue();
+    assertThat(ReduceCoverage.supportsOverResults(parse("search line"))).isTrue();
+    assertThat(ReduceCoverage.supportsOverResults(parse("append [makeresults] | search line")))
         .isFalse();
     assertThat(PageChain.supportsOverEvents(parse("lookup x k | search line"))).isFalse();
     assertThat(PageChain.inputFields(parse("search line n>1"), List.of()))

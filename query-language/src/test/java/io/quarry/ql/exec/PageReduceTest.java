@@ -302,6 +302,52 @@ class PageReduceTest {
     return List.of(PageCollector.toPage(rows, names));
   }
 
+  /**
+   * A {@code search} of bare words over rows that are not events (an aggregation's answer, a
+   * generator's): no row matches a term on rows ({@link MapRow}), whatever its fields hold — a
+   * {@code _raw} set by {@code eval} included — and none does on pages ({@link
+   * PageReduce#overResults}). Splunk matches such terms against the rows' field values; both
+   * engines differ from it alike (ARCHITECTURE.md).
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "search alpha",
+        "search NOT alpha",
+        "eval _raw=t | search alpha OR n>3",
+        "eval _raw=t | search NOT \"Zed\" t=*",
+        "stats count by t | search NOT v1",
+        "search alpha | stats count",
+      })
+  void bareWordsOverResultsMatchNoTermAsOnRows(String commands) {
+    List<Command> parsed = parse(commands);
+    assertThat(ReduceCoverage.supportsOverResults(parsed)).as(commands).isTrue();
+    for (long seed = 0; seed < 20; seed++) {
+      List<Page> input = randomPages(new Random(seed));
+      List<Page> out = new ArrayList<>();
+      PageReduce reduce =
+          PageReduce.overResults(
+              parsed,
+              EVALUATOR,
+              out::add,
+              new StageStats(parsed.stream().map(Command::name).toList()),
+              0,
+              16);
+      input.forEach(reduce::add);
+      reduce.finish();
+      reduce.close();
+      List<Row> rows = new ArrayList<>();
+      out.forEach(page -> rows.addAll(PluginOperators.rows(page)));
+      assertThat(
+              PipelineTest.table(rows.isEmpty() ? List.of() : List.of(PageCollector.toPage(rows))))
+          .as("seed %d: %s", seed, commands)
+          .isEqualTo(PipelineTest.table(onRows(commands, input, 16)));
+    }
+    // rows brought in by a subsearch may be events: those searches stay on rows
+    assertThat(ReduceCoverage.supportsOverResults(parse("append [makeresults] | search alpha")))
+        .isFalse();
+  }
+
   @Test
   void pluginCommandsNeedTheAdaptersBatches() {
     assertThat(ReduceCoverage.supports(parse("eval x=1 | sort -n | head 5 | accum n"))).isTrue();

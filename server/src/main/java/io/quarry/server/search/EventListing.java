@@ -68,6 +68,8 @@ final class EventListing {
   private int heldFrom; // the first position of held.get(0) not yet handed on
   private int heldRows; // positions held, from heldFrom on
   private boolean full;
+  private EventOverlays overlays; // null: none
+  private boolean carriesFieldNames; // its pages keep FIELD_NAMES (hidden) for a later listing
 
   /**
    * @param read the fields the source read for the commands (their columns hold every event's
@@ -274,7 +276,7 @@ final class EventListing {
       int column = page.schema().indexOf(FIELD_NAMES);
       Block block = column < 0 ? null : page.block(column);
       for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
-        List<String> own = listed.isEmpty() ? null : new ArrayList<>(DEFAULT_ORDER);
+        List<String> own = replaysNone() ? null : new ArrayList<>(DEFAULT_ORDER);
         if (block != null) {
           for (Object name : block.getValues(p)) {
             if (own == null) {
@@ -297,6 +299,7 @@ final class EventListing {
           int position = p;
           Set<String> gone = new java.util.HashSet<>();
           listed.apply(own, field -> hasValue(page, field, position), gone);
+          overlay(own, page, position, gone);
           if (!gone.isEmpty()) {
             cleared.put(((long) i << 32) | p, gone);
           }
@@ -311,14 +314,76 @@ final class EventListing {
     List<Schema.Column> columns = new ArrayList<>(names.size());
     List<Block> blocks = new ArrayList<>(names.size());
     for (String name : names) {
-      Block block = whole && !listed.changes(name) ? wholeColumn(pages.get(0), name) : null;
+      Block block = whole && !changes(name) ? wholeColumn(pages.get(0), name) : null;
       if (block == null) {
         block = PageCollector.column(name, cells(name, pages, ranges, count, extractors, cleared));
       }
       columns.add(new Schema.Column(name, block.dataType()));
       blocks.add(block);
     }
+    if (carriesFieldNames) {
+      Block own = fieldNames(pages, ranges, count);
+      columns.add(new Schema.Column(FIELD_NAMES, own.dataType()));
+      blocks.add(own);
+    }
     return new Page(new Schema(columns), blocks, count);
+  }
+
+  /**
+   * This listing with the results {@code eventstats}/{@code streamstats} laid over its events
+   * (their stages ran before it), replayed per row as on rows after the other changes.
+   */
+  EventListing overlaid(EventOverlays overlays) {
+    this.overlays = overlays;
+    return this;
+  }
+
+  /**
+   * This listing's pages with each row's index-time field names ({@link #FIELD_NAMES}) as a last
+   * hidden column, so that a listing after the commands its pages go through lists the events' own
+   * fields ({@link io.quarry.ql.exec.PluginOverlayStage}'s input).
+   */
+  EventListing carryingFieldNames() {
+    this.carriesFieldNames = true;
+    return this;
+  }
+
+  /** The {@link #FIELD_NAMES} cells of rows {@code ranges} of {@code pages}. */
+  private static Block fieldNames(List<Page> pages, List<int[]> ranges, int count) {
+    BytesBlock.Builder names = BytesBlock.builder(count);
+    for (int i = 0; i < pages.size(); i++) {
+      Page page = pages.get(i);
+      int column = page.schema().indexOf(FIELD_NAMES);
+      for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
+        List<Object> own = column < 0 ? List.of() : page.block(column).getValues(p);
+        appendAll(names, own.stream().map(String.class::cast).toList());
+      }
+    }
+    return names.build();
+  }
+
+  /** Whether no command changes a row's fields: the rows list the events' own. */
+  private boolean replaysNone() {
+    return listed.isEmpty() && overlays == null;
+  }
+
+  /** Whether a command sets or removes {@code name}: its column is not the events' own. */
+  private boolean changes(String name) {
+    return listed.changes(name) || overlays != null && overlays.changes(name);
+  }
+
+  /** Lays the overlays over a row's field names, as {@link ListedFields#apply} its changes. */
+  private void overlay(List<String> own, Page page, int position, Set<String> gone) {
+    if (overlays != null) {
+      overlays.apply(
+          own,
+          field -> hasValue(page, field, position),
+          field -> {
+            int column = page.schema().indexOf(field);
+            return column < 0 ? List.of() : page.block(column).getValues(position);
+          },
+          gone);
+    }
   }
 
   /**

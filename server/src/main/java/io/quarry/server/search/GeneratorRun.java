@@ -52,7 +52,7 @@ final class GeneratorRun {
         && onPages(plan)
         && plan.generator().orElseThrow() instanceof PluginCommand plugin) {
       PageReduce pipeline =
-          new PageReduce(
+          PageReduce.overResults(
               plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE);
       long[] rows = {0};
       try {
@@ -78,7 +78,7 @@ final class GeneratorRun {
       long rows =
           feedPages(
               generated,
-              new PageReduce(
+              PageReduce.overResults(
                   plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE),
               control);
       end.finish();
@@ -133,7 +133,7 @@ final class GeneratorRun {
             || plan.generator().orElse(null) instanceof io.quarry.ql.ast.DbinspectCommand
             || plan.generator().orElse(null) instanceof io.quarry.ql.ast.HelpCommand
             || plan.generator().orElse(null) instanceof PluginCommand)
-        && ReduceCoverage.supports(plan.pipeline());
+        && ReduceCoverage.supportsOverResults(plan.pipeline());
   }
 
   /**

@@ -89,7 +89,7 @@ final class MetricExecution {
       rows =
           GeneratorRun.feedPages(
               result.pages().iterator(),
-              new PageReduce(
+              PageReduce.overResults(
                   plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE),
               control);
       emitted = collector.rows();
@@ -142,7 +142,7 @@ final class MetricExecution {
    * there; else its rows go through the row commands (and are recorded as row stages).
    */
   static boolean onPages(SearchPlan plan) {
-    return PageBatch.enabled() && ReduceCoverage.supports(plan.pipeline());
+    return PageBatch.enabled() && ReduceCoverage.supportsOverResults(plan.pipeline());
   }
 
   /**
@@ -235,7 +235,7 @@ final class MetricExecution {
     if (onPages(plan)) {
       PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
       PageReduce pipeline =
-          new PageReduce(
+          PageReduce.overResults(
               plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE);
       try {
         scan =

@@ -143,7 +143,7 @@ final class PageBatch {
         onPages
             ? List.copyOf(PageChain.inputFields(chained, PageAggregator.inputFields(aggregation)))
             : List.of(),
-        ReduceCoverage.supports(reduce));
+        ReduceCoverage.supportsOverResults(reduce));
   }
 
   /** Whether searches may run on the page engine (see {@link #ENGINE_PROPERTY}). */
@@ -194,7 +194,7 @@ final class PageBatch {
     // rows into the end of the pipeline
     PageReduce reduceOnPages =
         shape.reduceOnPages()
-            ? new PageReduce(reduce, evaluator, results::add, stages, statsAt + 1, pageSize)
+            ? PageReduce.overResults(reduce, evaluator, results::add, stages, statsAt + 1, pageSize)
             : null;
     RowSink after =
         reduceOnPages == null ? Pipelines.build(reduce, end, evaluator, stages, statsAt + 1) : null;
@@ -391,9 +391,9 @@ final class PageBatch {
       int pageSize,
       AtomicBoolean finishing) {
     List<Page> pages = new ArrayList<>();
-    if (ReduceCoverage.supports(reduce)) {
+    if (ReduceCoverage.supportsOverResults(reduce)) {
       PageReduce pipeline =
-          new PageReduce(
+          PageReduce.overResults(
               reduce,
               evaluator,
               pages::add,

@@ -109,7 +109,7 @@ final class TimeOrderedPages {
         if (!ReduceCoverage.supportsOverEvents(before)
             || !ReduceCoverage.supportsOverReadFieldsOverEvents(loading)
             || PageAggregator.inputFields(staged.get(at)).contains("*")
-            || !ReduceCoverage.supports(staged.subList(at + 1, staged.size()))) {
+            || !ReduceCoverage.supportsOverResults(staged.subList(at + 1, staged.size()))) {
           return null;
         }
         return new Shape(
@@ -134,6 +134,29 @@ final class TimeOrderedPages {
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(read);
       return new Shape(0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
+    }
+    if (EventOverlays.of(pipeline) != null && ReduceCoverage.supportsOverEvents(pipeline)) {
+      // the events with eventstats' or streamstats' results laid over them as on rows (the
+      // stages run on the source's pages, the listing replays which rows they set)
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(PageChain.inputFields(pipeline, List.of()));
+      return new Shape(0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
+    }
+    if (fused == 0 && EventTable.applies(pipeline)) {
+      // the events themselves, outputlookup writing what they list as on rows (EventTable)
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(
+          PageChain.inputFields(pipeline.subList(0, pipeline.size() - 1), List.of()));
+      return new Shape(0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
+    }
+    if (fused == 0 && PluginOverEvents.firstPlugin(pipeline) >= 0) {
+      // the events the leading commands keep, as the plugin adapter's batches of every field,
+      // through the plugin commands, their output laid over them as on rows (PluginOverEvents)
+      int at = PluginOverEvents.firstPlugin(pipeline);
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, at), List.of()));
+      return new Shape(
+          0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), false, -1, true, at);
     }
     for (int cut = 0; cut < staged.size(); cut++) {
       Command command = staged.get(cut);
@@ -208,6 +231,29 @@ final class TimeOrderedPages {
     return (int) Math.max(1, smallestHead);
   }
 
+  /** The {@code outputlookup} ending an event listing ({@link EventTable}), its rows counted. */
+  private static EventTable eventTable(
+      List<Command> pipeline,
+      Evaluator evaluator,
+      Sourcetypes sourcetypes,
+      boolean extract,
+      StageStats stages,
+      PageBatch.Results results) {
+    int last = pipeline.size() - 1;
+    io.quarry.ql.ast.OutputLookupCommand command =
+        (io.quarry.ql.ast.OutputLookupCommand) pipeline.get(last);
+    return new EventTable(
+        command,
+        evaluator.lookupWriter(),
+        evaluator.memory(command.name()),
+        sourcetypes,
+        extract,
+        page -> {
+          stages.counted(last, page.positionCount(), 0);
+          return results.add(page);
+        });
+  }
+
   /** The index of the last {@code table}/{@code fields} that fixes the columns, -1 for none. */
   private static int lastFixingProject(List<Command> commands) {
     for (int at = commands.size() - 1; at >= 0; at--) {
@@ -263,27 +309,53 @@ final class TimeOrderedPages {
     // the same skip over blocks, sharing its values (a leading dedup: every event visited matches)
     BlockDedup blockSkip = skip == null ? null : new BlockDedup(skipSeenOf, skip.seen(), control);
     int fused = shape.fused();
+    List<Command> afterSource = pipeline.subList(fused, pipeline.size());
+    ListedFields listed = ListedFields.of(afterSource);
+    // outputlookup ending the listing: it takes the listing's every row and hands the answer on
+    EventTable table =
+        shape.listing() && fused == 0 && EventTable.applies(pipeline)
+            ? eventTable(pipeline, evaluator, sourcetypes, !indexedFieldsOnly, stages, results)
+            : null;
     EventListing listing =
         shape.listing()
             ? new EventListing(
-                Set.copyOf(shape.sourceFields()),
-                sourcetypes,
-                !indexedFieldsOnly,
-                shape.everyField(),
-                ListedFields.of(pipeline.subList(fused, pipeline.size())),
-                control,
-                results::add,
-                () -> results.maxRows() - results.collector().rows(),
-                SearchService.PAGE_SIZE)
+                    Set.copyOf(shape.sourceFields()),
+                    sourcetypes,
+                    !indexedFieldsOnly,
+                    shape.everyField(),
+                    listed != null ? listed : ListedFields.of(List.of()),
+                    control,
+                    table != null ? table::add : results::add,
+                    table != null
+                        ? () -> Long.MAX_VALUE
+                        : () -> results.maxRows() - results.collector().rows(),
+                    SearchService.PAGE_SIZE)
+                .overlaid(listed != null ? null : EventOverlays.of(afterSource))
             : null;
+    if (table != null) {
+      listing.carryingFieldNames();
+    }
     int aggregateAt = shape.aggregateAt();
     Aggregation aggregation =
         aggregateAt < 0 ? null : new Aggregation(pipeline, aggregateAt, evaluator, stages, results);
     // every field: the events the leading commands keep laid out as the row engine's pages of
     // them, every field extracted, a page of the row adapter's batch size each, into the rest
     int listedAt = shape.everyField() && !shape.listing() ? fused + shape.listedAt() : -1;
+    PluginOverEvents overPlugin =
+        listedAt >= 0 && fused == 0 && PluginOverEvents.firstPlugin(pipeline) == listedAt
+            ? new PluginOverEvents(
+                pipeline.subList(listedAt, pipeline.size()),
+                listedAt,
+                Set.copyOf(shape.sourceFields()),
+                sourcetypes,
+                !indexedFieldsOnly,
+                control,
+                evaluator,
+                stages,
+                results)
+            : null;
     PageReduce afterListing =
-        listedAt < 0
+        listedAt < 0 || overPlugin != null
             ? null
             : new PageReduce(
                 pipeline.subList(listedAt, pipeline.size()),
@@ -307,13 +379,20 @@ final class TimeOrderedPages {
     PageReduce stagesOnPages =
         new PageReduce(
             pipeline.subList(
-                fused, listedAt >= 0 ? listedAt : aggregateAt < 0 ? pipeline.size() : aggregateAt),
+                fused,
+                listedAt >= 0
+                    ? listedAt
+                    : aggregateAt >= 0
+                        ? aggregateAt
+                        : table != null ? pipeline.size() - 1 : pipeline.size()),
             evaluator,
             listing != null
                 ? listing::add
-                : everyField != null
-                    ? everyField::add
-                    : aggregation != null ? aggregation::add : results::add,
+                : overPlugin != null
+                    ? overPlugin::add
+                    : everyField != null
+                        ? everyField::add
+                        : aggregation != null ? aggregation::add : results::add,
             stages,
             fused,
             SearchService.PAGE_SIZE, // pages out as the row engine's collector makes them
@@ -339,7 +418,8 @@ final class TimeOrderedPages {
                 () -> {},
                 () -> {})
             .typedValues();
-    EventPages pages = listing != null || everyField != null ? source.listing() : source;
+    EventPages pages =
+        listing != null || everyField != null || overPlugin != null ? source.listing() : source;
     try {
       ScanStats scanned =
           scan.run(
@@ -384,8 +464,16 @@ final class TimeOrderedPages {
         everyField.finish();
         afterListing.finish();
       }
+      if (overPlugin != null) {
+        overPlugin.finish();
+      }
       if (listing != null) {
         listing.finish();
+      }
+      if (table != null) {
+        long started = System.nanoTime();
+        table.finish();
+        stages.timed(pipeline.size() - 1, System.nanoTime() - started);
       }
       if (aggregation != null) {
         aggregation.finish();
@@ -395,6 +483,12 @@ final class TimeOrderedPages {
       stagesOnPages.close();
       if (afterListing != null) {
         afterListing.close();
+      }
+      if (overPlugin != null) {
+        overPlugin.close();
+      }
+      if (table != null) {
+        table.close();
       }
       if (aggregation != null) {
         aggregation.close();
@@ -424,7 +518,7 @@ final class TimeOrderedPages {
           PageAggregator.of(
               command, evaluator.zone(), evaluator.memory(command.name()), SearchService.PAGE_SIZE);
       this.after =
-          new PageReduce(
+          PageReduce.overResults(
               pipeline.subList(at + 1, pipeline.size()),
               evaluator,
               results::add,

@@ -175,10 +175,13 @@ class MetricPagesSearchTest {
             explain(
                 "| mstats avg(cpu.user) where index=m by host | transaction host startswith=\"x\""))
         .containsEntry("engine", "pages");
-    // a search of bare words has no page stage: its rows (no raw text, so none match) on rows
+    // a search of bare words matches none of these rows (no raw text), on rows and pages alike
     assertThat(explain("| mstats avg(cpu.user) where index=m by host | search h1"))
+        .containsEntry("engine", "pages");
+    // a search comparing fields named by a wildcard has no page stage
+    assertThat(explain("| mstats avg(cpu.user) where index=m by host | search ho*=h1"))
         .containsEntry("engine", "rows");
-    String refused = "| mpreview index=m | search h1";
+    String refused = "| mpreview index=m | search ho*=h1";
     String before = System.getProperty(PageBatch.ENGINE_PROPERTY);
     System.setProperty(PageBatch.ENGINE_PROPERTY, "pages-only");
     try {

@@ -535,10 +535,13 @@ class PageEngineSearchTest {
         .containsEntry("engine", "pages");
     assertThat(explain("| makeresults | eval u=1 | transaction u"))
         .containsEntry("engine", "pages");
-    // a bare word in startswith searches the page's _raw (none here); a search of bare words: rows
+    // a bare word in startswith searches the page's _raw (none here)
     assertThat(explain("| makeresults | eval u=1 | transaction u startswith=\"login\""))
         .containsEntry("engine", "pages");
-    assertThat(explain("| makeresults | eval u=1 | search login")).containsEntry("engine", "rows");
+    // a search of bare words matches no generated row (not an event), on rows and pages alike; one
+    // comparing fields named by a wildcard has no page stage
+    assertThat(explain("| makeresults | eval u=1 | search login")).containsEntry("engine", "pages");
+    assertThat(explain("| makeresults | eval u=1 | search u*=1")).containsEntry("engine", "rows");
     assertThat(explain("| makeresults count=3 | stats count")).containsEntry("engine", "pages");
     assertThat(explain("| gentimes start=04/11/2021 end=04/14/2021 | where starttime > 0"))
         .containsEntry("engine", "pages");

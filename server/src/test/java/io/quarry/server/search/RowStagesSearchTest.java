@@ -58,8 +58,8 @@ class RowStagesSearchTest {
 
   @Test
   void pagesOnlyRefusesARowCommandNamingIt() throws Exception {
-    // a search of bare words has no page stage: search on rows
-    String query = "| makeresults count=2 | eval u=1 | search x | table u";
+    // a search comparing fields named by a wildcard has no page stage: search on rows
+    String query = "| makeresults count=2 | eval u=1 | search u*=1 | table u";
     assertThatThrownBy(() -> run(query, "pages-only"))
         .isInstanceOf(RowStages.RowEngineRefused.class)
         .hasMessageContaining("makeresults, eval, search, table would run on the row engine");

@@ -1,0 +1,292 @@
+package io.quarry.ql.exec;
+
+import io.quarry.plugin.api.command.CommandKind;
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.engine.BlockCopies;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * A plugin command over events as the row adapter runs it there ({@code PluginOperators}' streaming
+ * adapter): each input page is a batch of events as the adapter makes it (an every-field listing's
+ * page, {@value PluginOperators#BATCH} rows), of which the operator gets the columns it reads
+ * ({@code requiredFields}; all of them for {@code *}) and {@link PluginOperators#ROW_COLUMN}; an
+ * output position is the input event whose id it carries, with the output's columns that are not an
+ * input block passed through laid over it. Each output page leaves as the events' own pages (every
+ * column of the batch, at the positions the ids name), those columns set over them, and the hidden
+ * column {@link #OVERLAID} naming them at every position — from which the event listing after it
+ * replays, row by row, what the row engine's overlay row lists (a value set is listed, a null one
+ * no longer is). The columns named {@code hidden} pass along the events' pages but never reach the
+ * operator.
+ *
+ * <p>Exact for the commands whose output rows are their input rows ({@link #overlays}); an output
+ * page without the row column (rows of the operator's own making) fails the search.
+ */
+public final class PluginOverlayStage {
+  /** The hidden column naming, per position, the fields the operator laid over the event. */
+  public static final String OVERLAID = "\u0000overlaid";
+
+  /** Built-in commands run centrally whose output rows are their input rows. */
+  private static final Set<String> CENTRAL_OVER_ROWS =
+      Set.of("fillnull", "accum", "delta", "autoregress", "trendline", "filldown");
+
+  private final PluginCommand command;
+  private final PluginOperators.Driver driver;
+  private final Set<String> hidden;
+  private final boolean ordered;
+  private final boolean pageAtATime;
+  private final ArrayDeque<Batch> pending = new ArrayDeque<>();
+  private long nextId;
+  private boolean closed;
+
+  private record Batch(long base, Page events, Page in) {
+    boolean holds(long id) {
+      return id >= base && id < base + events.positionCount();
+    }
+  }
+
+  /**
+   * @param hidden columns of the input pages the operator does not see (an every-field listing's
+   *     per-event field names)
+   */
+  public PluginOverlayStage(PluginCommand command, Evaluator evaluator, Set<String> hidden) {
+    this.command = command;
+    this.driver = new PluginOperators.Driver(command, command.bound(), evaluator.pluginContext());
+    this.hidden = Set.copyOf(hidden);
+    this.ordered = command.kind() == CommandKind.STREAMING;
+    this.pageAtATime = command.bound() instanceof PageAtATime;
+  }
+
+  /**
+   * Whether {@code command} is a plugin command whose output rows are its input rows with fields
+   * laid over them, as the row adapter streams events through it: a streaming one (but {@code
+   * untable}, which makes rows of its own), or a built-in run centrally that keeps its rows ({@code
+   * fillnull}, {@code accum} …). Not {@code appendpipe} nor {@code map}, which run searches.
+   */
+  public static boolean overlays(Command command) {
+    if (!(command instanceof PluginCommand plugin)
+        || plugin.bound() instanceof io.quarry.ql.plan.RunsSearches) {
+      return false;
+    }
+    boolean builtIn = plugin.plugin().equals("built-in");
+    return switch (plugin.kind()) {
+      case STREAMING -> !(builtIn && plugin.name().equals("untable"));
+      case CENTRALIZED -> builtIn && CENTRAL_OVER_ROWS.contains(plugin.name());
+      default -> false;
+    };
+  }
+
+  /** Runs a batch of events through the operator; the events with its output laid over go out. */
+  public void add(Page events, Consumer<Page> out) {
+    if (events.positionCount() == 0) {
+      return;
+    }
+    Page in = input(events);
+    pending.addLast(new Batch(nextId, events, in));
+    nextId += events.positionCount();
+    for (Block block : in.blocks()) {
+      driver.factory().reserve(block); // the operator owns it now
+    }
+    driver.add(in, page -> emit(page, out));
+    if (pageAtATime) {
+      pending.clear(); // every event of this batch and those before has been answered
+    }
+  }
+
+  /** The input is over: what the operator still holds goes out. */
+  public void finish(Consumer<Page> out) {
+    try {
+      driver.finish(page -> emit(page, out));
+    } finally {
+      close();
+    }
+  }
+
+  /** Releases the operator and the batches held. */
+  public void close() {
+    if (!closed) {
+      closed = true;
+      driver.close();
+      pending.clear();
+    }
+  }
+
+  /** The operator's page of a batch: the columns it reads, then the row ids. */
+  private Page input(Page events) {
+    Set<String> required = command.bound().requiredFields();
+    List<Schema.Column> columns = new ArrayList<>();
+    List<Block> blocks = new ArrayList<>();
+    if (required.contains("*")) {
+      for (int c = 0; c < events.schema().size(); c++) {
+        String name = events.schema().column(c).name();
+        if (!hidden.contains(name) && !name.equals(PluginOperators.ROW_COLUMN)) {
+          columns.add(events.schema().column(c));
+          blocks.add(events.block(c));
+        }
+      }
+    } else {
+      for (String name : required) {
+        if (name.equals(PluginOperators.ROW_COLUMN)) {
+          continue;
+        }
+        int c = events.schema().indexOf(name);
+        // a field no event of the batch has: a column of nulls, as the adapter makes it
+        Block block = c >= 0 ? events.block(c) : PageCollector.column(name, noValues(events));
+        columns.add(new Schema.Column(name, block.dataType()));
+        blocks.add(block);
+      }
+    }
+    LongBlock.Builder ids = LongBlock.builder(DataType.LONG, events.positionCount());
+    for (int p = 0; p < events.positionCount(); p++) {
+      ids.append(nextId + p);
+    }
+    columns.add(new Schema.Column(PluginOperators.ROW_COLUMN, DataType.LONG));
+    blocks.add(ids.build());
+    return new Page(new Schema(columns), blocks, events.positionCount());
+  }
+
+  private static List<List<Object>> noValues(Page events) {
+    List<List<Object>> cells = new ArrayList<>(events.positionCount());
+    for (int p = 0; p < events.positionCount(); p++) {
+      cells.add(List.of());
+    }
+    return cells;
+  }
+
+  /** One output page: per run of positions from one batch, those events with the overlay. */
+  private void emit(Page page, Consumer<Page> out) {
+    try {
+      int rowColumn = page.schema().indexOf(PluginOperators.ROW_COLUMN);
+      if (rowColumn < 0 || !(page.block(rowColumn) instanceof LongBlock ids)) {
+        throw new PluginFailureException(
+            command.name(),
+            command.plugin(),
+            new IllegalStateException(
+                "over events on the page engine, "
+                    + PluginOperators.ROW_COLUMN
+                    + " must pass through unchanged"));
+      }
+      if (page.positionCount() == 0) {
+        return;
+      }
+      Batch first = batchOf(ids.getLong(0));
+      List<Integer> overlay = overlaid(page, first, rowColumn);
+      int from = 0;
+      while (from < page.positionCount()) {
+        Batch batch = batchOf(ids.getLong(from));
+        int to = from + 1;
+        while (to < page.positionCount() && batch.holds(ids.getLong(to))) {
+          to++;
+        }
+        out.accept(laidOver(page, overlay, batch, ids, from, to));
+        from = to;
+      }
+      if (ordered) {
+        long last = ids.getLong(page.positionCount() - 1);
+        while (!pending.isEmpty() && !pending.peekFirst().holds(last)) {
+          pending.removeFirst();
+        }
+      }
+    } finally {
+      driver.factory().release(page);
+    }
+  }
+
+  /**
+   * The output's columns that are not a block of the operator's input passed through (the row
+   * adapter's rule, against the operator's input page of the first position's batch).
+   */
+  private static List<Integer> overlaid(Page page, Batch batch, int rowColumn) {
+    List<Integer> overlay = new ArrayList<>();
+    for (int c = 0; c < page.schema().size(); c++) {
+      int inColumn = batch.in().schema().indexOf(page.schema().column(c).name());
+      if (c != rowColumn && (inColumn < 0 || batch.in().block(inColumn) != page.block(c))) {
+        overlay.add(c);
+      }
+    }
+    return overlay;
+  }
+
+  /** Positions [from, to) of the output: their events' columns with the overlay set over them. */
+  private Page laidOver(
+      Page page, List<Integer> overlay, Batch batch, LongBlock ids, int from, int to) {
+    int count = to - from;
+    int[] events = new int[count];
+    int[] outputs = new int[count];
+    for (int i = 0; i < count; i++) {
+      events[i] = (int) (ids.getLong(from + i) - batch.base());
+      outputs[i] = from + i;
+    }
+    Page laid =
+        identity(events, batch.events().positionCount())
+            ? batch.events()
+            : BlockCopies.filter(batch.events(), events, count);
+    boolean wholeOutput = from == 0 && to == page.positionCount();
+    Set<String> names = new HashSet<>();
+    BytesBlock.Builder overlaid = BytesBlock.builder(count);
+    List<String> overlayNames = new ArrayList<>();
+    for (int c : overlay) {
+      String name = page.schema().column(c).name();
+      Block block = wholeOutput ? page.block(c) : BlockCopies.filter(page, outputs, count).block(c);
+      laid = laid.withColumn(name, block);
+      if (names.add(name)) {
+        overlayNames.add(name);
+      }
+    }
+    Block before = laid.block(OVERLAID); // an earlier plugin command's, over the same events
+    for (int i = 0; i < count; i++) {
+      List<Object> all = new ArrayList<>(before == null ? List.of() : before.getValues(i));
+      all.addAll(overlayNames);
+      if (all.isEmpty()) {
+        overlaid.appendNull();
+      } else if (all.size() == 1) {
+        overlaid.append((String) all.getFirst());
+      } else {
+        overlaid.beginPositionEntry();
+        all.forEach(name -> overlaid.append((String) name));
+        overlaid.endPositionEntry();
+      }
+    }
+    return laid.withColumn(OVERLAID, overlaid.build());
+  }
+
+  private static boolean identity(int[] positions, int size) {
+    if (positions.length != size) {
+      return false;
+    }
+    for (int i = 0; i < positions.length; i++) {
+      if (positions[i] != i) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private Batch batchOf(long id) {
+    for (Batch candidate : pending) {
+      if (candidate.holds(id)) {
+        return candidate;
+      }
+    }
+    throw new PluginFailureException(
+        command.name(),
+        command.plugin(),
+        new IllegalStateException(
+            "output row "
+                + id
+                + " is not a row it was given ("
+                + PluginOperators.ROW_COLUMN
+                + " changed?)"));
+  }
+}

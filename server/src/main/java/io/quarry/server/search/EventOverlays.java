@@ -1,0 +1,171 @@
+package io.quarry.server.search;
+
+import io.quarry.ql.ast.Aggregation;
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.EventStatsCommand;
+import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.ast.StreamStatsCommand;
+import io.quarry.ql.exec.ReduceCoverage;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * The fields {@code eventstats} and {@code streamstats} lay over the events of a listing ({@code
+ * index=web | eventstats count by host}), so that {@link EventListing} pages the answer as the row
+ * engine's collector pages those rows. On rows each command hands on an event that falls in a group
+ * (every by-field has a value) as {@code AssignedRow}: its results set over the event in the order
+ * of its aggregations — a result with a value listed (after the event's own fields when new), a
+ * null one no longer listed and without a value —, and an event in no group as it came; past its
+ * row cap {@code eventstats} sets its truncation note on every row. On pages the commands run as
+ * stages before the listing ({@code EventStatsStage}, {@code StreamStatsStage}: a position in no
+ * group keeps its own values), and {@link #apply} replays per row, from the answer's columns, what
+ * the row commands laid over it: whether a row fell in a group is read off its by-fields' columns,
+ * whether a result had a value off the result's column.
+ *
+ * <p>That replay is exact where the columns it reads are those the command saw or set: among the
+ * commands after the listing only those that keep the events ({@link TimeOrderedPages#keepsEvents})
+ * and these two; no result named as a default field (whose column the listing lists for every row)
+ * or as a by-field (read off its column at the end to tell the grouped rows), and no field set
+ * twice. A result a later command reads is fine: the source reads it, so where a row fell in no
+ * group its column holds the event's own value (search-time included), as the row asks the event.
+ * Any other pipeline runs elsewhere (rows, or {@link ListedFields} for {@code eval} and the like).
+ */
+final class EventOverlays {
+  /** The note {@code eventstats} sets on every row once it stopped reading. */
+  private static final String TRUNCATED = "eventstats_truncated";
+
+  /** One command's overlay: its by-fields and its result fields in order, each once. */
+  private record Overlay(List<String> groupBy, List<String> results, boolean truncates) {}
+
+  private final List<Overlay> overlays;
+  private final Set<String> changed;
+  private final boolean plugin; // the fields each row's PluginOverlayStage.OVERLAID column names
+
+  private EventOverlays(List<Overlay> overlays) {
+    this(overlays, false);
+  }
+
+  private EventOverlays(List<Overlay> overlays, boolean plugin) {
+    this.plugin = plugin;
+    this.overlays = List.copyOf(overlays);
+    Set<String> fields = new HashSet<>();
+    for (Overlay overlay : overlays) {
+      fields.addAll(overlay.results());
+      if (overlay.truncates()) {
+        fields.add(TRUNCATED);
+      }
+    }
+    this.changed = Set.copyOf(fields);
+  }
+
+  /**
+   * The overlays of the commands after an event listing, or null when they are not only commands
+   * that keep the events and at least one {@code eventstats}/{@code streamstats} with page stages,
+   * replayed exactly (see the class comment).
+   */
+  static EventOverlays of(List<Command> commands) {
+    List<Overlay> overlays = new ArrayList<>();
+    Set<String> kept = new HashSet<>(EventListing.DEFAULT_ORDER); // never set: replay reads them
+    Set<String> set = new HashSet<>();
+    for (Command command : commands) {
+      StatsCommand stats =
+          switch (command) {
+            case EventStatsCommand eventstats -> eventstats.stats();
+            case StreamStatsCommand streamstats -> streamstats.stats();
+            default -> null;
+          };
+      if (stats == null) {
+        if (!TimeOrderedPages.keepsEvents(command)) {
+          return null;
+        }
+        continue;
+      }
+      if (!ReduceCoverage.inOrder(command)) {
+        return null; // a function without a page implementation
+      }
+      Set<String> results = new LinkedHashSet<>(); // first-set order, as the row's map
+      for (Aggregation aggregation : stats.aggregations()) {
+        results.add(aggregation.outputName());
+      }
+      boolean truncates = command instanceof EventStatsCommand;
+      for (String result : truncates ? withTruncated(results) : results) {
+        if (!set.add(result)) {
+          return null; // set twice: its column holds the last command's value only
+        }
+      }
+      kept.addAll(stats.groupBy());
+      overlays.add(new Overlay(stats.groupBy(), List.copyOf(results), truncates));
+    }
+    if (overlays.isEmpty() || set.stream().anyMatch(kept::contains)) {
+      return null;
+    }
+    return new EventOverlays(overlays);
+  }
+
+  /** A field set on a row: listed (last when new) with a value, else neither listed nor valued. */
+  private static void set(String field, boolean hasValue, List<String> names, Set<String> cleared) {
+    if (hasValue) {
+      cleared.remove(field);
+      if (!names.contains(field)) {
+        names.add(field);
+      }
+    } else {
+      names.remove(field);
+      cleared.add(field);
+    }
+  }
+
+  private static Set<String> withTruncated(Set<String> results) {
+    Set<String> all = new LinkedHashSet<>(results);
+    all.add(TRUNCATED);
+    return all;
+  }
+
+  /**
+   * A plugin command's overlay ({@link io.quarry.ql.exec.PluginOverlayStage}): at each row, the
+   * fields its {@link io.quarry.ql.exec.PluginOverlayStage#OVERLAID} column names, in order, set as
+   * the row adapter's overlay row sets them (a value listed, last when new; no value: no longer
+   * listed, no value at all).
+   */
+  static EventOverlays plugin() {
+    return new EventOverlays(List.of(), true);
+  }
+
+  /** Whether a command sets {@code field} on some row: its column is not the event's own. */
+  boolean changes(String field) {
+    return plugin || changed.contains(field);
+  }
+
+  /**
+   * Replays the overlays on a row's field names (the event's, in its order), in command order.
+   *
+   * @param hasValue whether the row's answer column of a field holds a value
+   * @param cleared takes the fields the row no longer has: no value, not even the event's own
+   */
+  void apply(
+      List<String> names,
+      Predicate<String> hasValue,
+      java.util.function.Function<String, List<Object>> values,
+      Set<String> cleared) {
+    if (plugin) {
+      for (Object field : values.apply(io.quarry.ql.exec.PluginOverlayStage.OVERLAID)) {
+        set((String) field, hasValue.test((String) field), names, cleared);
+      }
+      return;
+    }
+    for (Overlay overlay : overlays) {
+      if (overlay.groupBy().stream().allMatch(hasValue)) { // the row fell in a group
+        for (String field : overlay.results()) {
+          set(field, hasValue.test(field), names, cleared);
+        }
+      }
+      if (overlay.truncates() && hasValue.test(TRUNCATED) && !names.contains(TRUNCATED)) {
+        names.add(TRUNCATED);
+      }
+    }
+  }
+}

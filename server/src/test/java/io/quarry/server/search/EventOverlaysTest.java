@@ -1,0 +1,210 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An event listing with {@code eventstats}/{@code streamstats} results laid over its events ({@link
+ * EventOverlays}) gives the pages the row engine gives — page by page: the same rows, the same
+ * columns in the same order, the same types — over a real store of more events than a page, whose
+ * events have index-time fields or not (some multivalued), key=value text naming fields other
+ * events hold at index time, and JSON objects; rows in no group (a by-field without a value),
+ * results without a value (no longer listed), results named as an event's own field, and commands
+ * that keep the events before and after.
+ */
+class EventOverlaysTest {
+  private static final String PASSWORD = "event-overlays-pw";
+  private static final long SEED = new Random().nextLong();
+  private static final int EVENTS = 2_600;
+
+  @TempDir static Path dataDirectory;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = TestServers.start(dataDirectory, PASSWORD);
+    Random random = new Random(SEED);
+    StringBuilder envelopes = new StringBuilder();
+    for (int i = 0; i < EVENTS; i++) {
+      String event =
+          i % 13 == 0
+              ? "{\"n\": " + i + ", \"status\": " + (200 + random.nextInt(3)) + "}"
+              : "level="
+                  + (random.nextBoolean() ? "INFO" : "WARN")
+                  + " n="
+                  + i
+                  + (random.nextInt(5) == 0 ? " region=kv" + random.nextInt(3) : "")
+                  + (random.nextInt(9) == 0 ? " team=t1 team=t2" : "");
+      String fields =
+          switch (random.nextInt(12)) {
+            case 0 -> ",\"fields\":{\"region\":\"eu\"}";
+            case 1 -> ",\"fields\":{\"team\":[\"a\",\"b\"],\"region\":\"us\"}";
+            case 2 -> ",\"fields\":{\"region\":\"us\",\"zone\":\"z" + random.nextInt(2) + "\"}";
+            default -> "";
+          };
+      envelopes
+          .append("{\"time\":")
+          .append(1_767_225_600 + i)
+          .append(",\"host\":\"h")
+          .append(random.nextInt(3))
+          .append("\",\"sourcetype\":\"app\",\"event\":")
+          .append(com.fasterxml.jackson.databind.node.TextNode.valueOf(event))
+          .append(fields)
+          .append("}\n");
+    }
+    HttpResponse<String> sent =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/event"))
+                    .header("Authorization", "Splunk " + TestServers.TOKEN)
+                    .POST(HttpRequest.BodyPublishers.ofString(envelopes.toString()))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
+    // a lookup over the regions: two rows for kv1, empty values, and none for us or kv2
+    HttpResponse<String> uploaded =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/lookups/regions.csv"))
+                    .header("Authorization", TestServers.basic(PASSWORD))
+                    .PUT(
+                        HttpRequest.BodyPublishers.ofString(
+                            "region,label,zone\neu,Europe,z9\nkv0,zero,\nkv1,one,z1\nkv1,uno,\n"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(uploaded.statusCode()).as(uploaded.body()).isLessThan(300);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    server.close();
+  }
+
+  private static final List<String> OVERLAID =
+      List.of(
+          "* | eventstats count",
+          "* | eventstats count by host",
+          "* | eventstats count, avg(n) AS avg_n, values(level) AS levels by region",
+          "* | eventstats dc(level) AS d, count by team",
+          "* | eventstats max(n) AS zone",
+          // rows in no group keep the event's own value, search-time included
+          "* | eventstats count AS level by region",
+          "* | streamstats count AS team by zone | head 2000",
+          "* | where n > 100 | eventstats count AS c by zone | where c > 3 | head 1500",
+          "region=us | eventstats sum(status) AS st, values(nosuch) AS v",
+          "* | sort - n | head 1300 | eventstats min(n) AS low by host, level | dedup 2 low",
+          "* | streamstats count",
+          "* | streamstats count, sum(n) AS total by region",
+          "* | streamstats window=3 avg(n) AS a by host | sort - n | head 1200",
+          "* | streamstats current=false last(level) AS prev by host",
+          "* | streamstats count AS s by team | eventstats max(s) AS top by host",
+          "* | eventstats count AS region_count by region | streamstats dc(region) AS seen");
+
+  @Test
+  void pagesAsTheRowEngine() throws Exception {
+    for (String query : OVERLAID) {
+      assertThat(pages(query, PageBatch.PAGES_ONLY))
+          .as(query + " (seed " + SEED + ")")
+          .isEqualTo(pages(query, "rows"));
+    }
+  }
+
+  /**
+   * A {@code search} of bare words after a {@code lookup} over the events: on rows the terms match
+   * the event's raw text (the lookup lays its outputs over the event), on pages the {@code _raw}
+   * column the lookup left as it was.
+   */
+  @Test
+  void bareWordsAfterALookupMatchTheEventsText() throws Exception {
+    for (String query :
+        List.of(
+            "* | lookup regions.csv region OUTPUT label | search WARN",
+            "* | lookup regions.csv region OUTPUT label | search NOT INFO n>100",
+            "* | lookup regions.csv region OUTPUT label | search kv1 | stats count by label")) {
+      assertThat(pages(query, PageBatch.PAGES_ONLY))
+          .as(query + " (seed " + SEED + ")")
+          .isEqualTo(pages(query, "rows"));
+      assertThat(explain(query)).as(query).containsEntry("engine", "pages");
+    }
+  }
+
+  @Test
+  void runsAsAListing() throws Exception {
+    for (String query : OVERLAID) {
+      assertThat(explain(query))
+          .as(query)
+          .containsEntry("engine", "pages")
+          .containsEntry("page_source", "events");
+    }
+    // a result named as a default field or a by-field is replayed only on rows
+    assertThat(explain("* | eventstats count AS host")).containsEntry("engine", "rows");
+    assertThat(explain("* | eventstats count AS region by region")).containsEntry("engine", "rows");
+    assertThat(explain("* | eventstats count | streamstats count")).containsEntry("engine", "rows");
+  }
+
+  /** The pages of a search's answer, written out: each page's columns and types, then its rows. */
+  private static List<String> pages(String query, String engine) throws Exception {
+    return pages(query, engine, false);
+  }
+
+  /** As above; {@code everyEventField}: every field of the events, as a subsearch's. */
+  private static List<String> pages(String query, String engine, boolean everyEventField)
+      throws Exception {
+    String before = System.getProperty(PageBatch.ENGINE_PROPERTY);
+    System.setProperty(PageBatch.ENGINE_PROPERTY, engine);
+    try {
+      List<String> written = new ArrayList<>();
+      SearchControl control = new SearchControl();
+      if (everyEventField) {
+        control.everyEventField();
+      }
+      server
+          .search()
+          .run(
+              query,
+              server.search().plan(query, null, null),
+              java.time.Duration.ofMinutes(1),
+              control,
+              page -> written.add(write(page)));
+      return written;
+    } finally {
+      if (before == null) {
+        System.clearProperty(PageBatch.ENGINE_PROPERTY);
+      } else {
+        System.setProperty(PageBatch.ENGINE_PROPERTY, before);
+      }
+    }
+  }
+
+  private static String write(Page page) {
+    StringBuilder out = new StringBuilder();
+    out.append(page.positionCount()).append(" rows ").append(page.schema().columns()).append('\n');
+    for (int p = 0; p < page.positionCount(); p++) {
+      for (Block block : page.blocks()) {
+        out.append(block.getValues(p)).append(" | ");
+      }
+      out.append('\n');
+    }
+    return out.toString();
+  }
+
+  private static java.util.Map<String, Object> explain(String query) {
+    return server.search().explain(server.search().plan(query, null, null));
+  }
+}
