@@ -57,9 +57,12 @@ public final class PageReduce {
   }
 
   /**
-   * As above; with {@code marksLookupMatches}, each {@code lookup} stage {@code s} adds the boolean
-   * column {@link #lookupMatchedColumn}{@code (s)}, true where it found the key, null elsewhere (an
-   * event listing replays from it what the row command laid over its rows).
+   * As above; with {@code marksSetFields}, each {@code lookup}, {@code rex} and {@code rename}
+   * stage {@code s} adds, for each field {@code f} it sets, the boolean column {@link
+   * #setColumn}{@code (s, f)}, true where it set {@code f} (a lookup: the key matched and, with
+   * {@code OUTPUTNEW}, the field had no value; a rex: it found a value; a rename {@code a AS f}:
+   * {@code a} had a value and moved), null elsewhere: an event listing replays from them what the
+   * row command laid over its rows ({@code ListedFields}).
    */
   public PageReduce(
       List<Command> commands,
@@ -68,7 +71,7 @@ public final class PageReduce {
       StageStats stats,
       int firstStage,
       int pageSize,
-      boolean marksLookupMatches) {
+      boolean marksSetFields) {
     requireNonNull(end, "end is null");
     List<PageChain.Stage> stages = new ArrayList<>(commands.size());
     // the caller decided the commands run here (over events, a search of bare words too)
@@ -117,9 +120,7 @@ public final class PageReduce {
                 new TransactionStage(transaction, evaluator, pageSize);
             default ->
                 PageChain.stage(
-                    command,
-                    evaluator,
-                    marksLookupMatches ? LookupStage.matchedColumn(firstStage + at) : null);
+                    command, evaluator, marksSetFields ? setColumns(firstStage + at) : null);
           };
       stages.add(rebatch != null && rebatch[at] ? RowPaging.before(commandStage) : commandStage);
     }
@@ -183,11 +184,17 @@ public final class PageReduce {
   }
 
   /**
-   * The column in which stage {@code stage}, a {@code lookup}, marks the positions it matched (see
-   * the constructor's {@code marksLookupMatches}); the NUL keeps it apart from any field's name.
+   * The column in which stage {@code stage} ({@code lookup}, {@code rex}, {@code rename}) marks the
+   * positions where it set {@code field} (see the constructor's {@code marksSetFields}); the NUL
+   * keeps it apart from any field's name.
    */
-  public static String lookupMatchedColumn(int stage) {
-    return LookupStage.matchedColumn(stage);
+  public static String setColumn(int stage, String field) {
+    return "\u0000set " + stage + " " + field;
+  }
+
+  /** The marker columns of stage {@code stage}, by the field each marks. */
+  private static java.util.function.UnaryOperator<String> setColumns(int stage) {
+    return field -> setColumn(stage, field);
   }
 
   /** Pushes a page through the stages; false once no more input is wanted. */

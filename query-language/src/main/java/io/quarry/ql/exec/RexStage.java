@@ -32,8 +32,20 @@ final class RexStage implements PageChain.Stage {
   private final AsciiChars chars = new AsciiChars();
   private final ByteSlice slice = new ByteSlice();
   private final ByteSlice copied = new ByteSlice();
+  private final java.util.function.UnaryOperator<String> marks; // a field's marker, or null
 
   RexStage(RexCommand command, BooleanSupplier stopped) {
+    this(command, stopped, null);
+  }
+
+  /**
+   * As above; with {@code marks} not null, each page leaves with, for each field {@code f} the
+   * command may set, a boolean column {@code marks.apply(f)}, true where it set {@code f} (found a
+   * value for it; in sed mode, rewrote it), null elsewhere ({@code ListedFields}).
+   */
+  RexStage(
+      RexCommand command, BooleanSupplier stopped, java.util.function.UnaryOperator<String> marks) {
+    this.marks = marks;
     this.command = command;
     this.extraction = command.sed() == null ? new RexExtraction(command, stopped) : null;
     this.sed = command.sed() != null ? new RexSed(command, stopped) : null;
@@ -42,6 +54,53 @@ final class RexStage implements PageChain.Stage {
 
   @Override
   public void add(Page page, Consumer<Page> out) {
+    if (marks == null) {
+      extract(page, out);
+      return;
+    }
+    Page before = page;
+    extract(
+        page,
+        after -> {
+          Page marked = after;
+          for (String field : sed != null ? List.of(command.field()) : fields) {
+            marked = marked.withColumn(marks.apply(field), setAt(before, after, field));
+          }
+          out.accept(marked);
+        });
+  }
+
+  /**
+   * True where the command set {@code field}, else null: in sed mode where the input field has a
+   * value, else where the extraction finds one (the text matched again at each position that now
+   * holds a value of it: only an event listing asks for marks).
+   */
+  private Block setAt(Page before, Page after, String field) {
+    int positions = after.positionCount();
+    io.quarry.plugin.api.data.BooleanBlock.Builder set =
+        io.quarry.plugin.api.data.BooleanBlock.builder(positions);
+    Block input = before.block(command.field());
+    Block column = after.block(field);
+    for (int p = 0; p < positions; p++) {
+      boolean setHere;
+      if (input == null || input.isNull(p) || column == null || column.isNull(p)) {
+        setHere = false;
+      } else if (sed != null) {
+        setHere = true;
+      } else {
+        CharSequence text = text(before, input, p);
+        setHere = text != null && extraction.assignments(text).get(field) != null;
+      }
+      if (setHere) {
+        set.append(true);
+      } else {
+        set.appendNull();
+      }
+    }
+    return set.build();
+  }
+
+  private void extract(Page page, Consumer<Page> out) {
     Block input = page.block(command.field());
     if (input == null) {
       out.accept(page); // no position has the field: every one passes unchanged

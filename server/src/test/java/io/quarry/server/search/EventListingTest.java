@@ -136,7 +136,26 @@ class EventListingTest {
           // lookup: its outputs over the rows whose key matched, an empty value none at all
           "* | lookup regions.csv region OUTPUT label, zone",
           "* | lookup regions.csv region OUTPUT label AS level | where n > 40 | head 1800",
-          "* | lookup regions.csv region AS team OUTPUT zone AS z | dedup 2 host | fields - region");
+          "* | lookup regions.csv region AS team OUTPUT zone AS z | dedup 2 host | fields - region",
+          // rename: the old name's value moved to the new one, in its place, where it had one
+          "* | rename n AS m",
+          "* | rename region AS reg | where n > 5 | head 2000",
+          "* | rename zone AS region",
+          "* | rename team AS tm, level AS lv | sort - n | head 1500",
+          "* | rename status AS code | where code > 200 OR n < 40",
+          "* | fields - region | rename zone AS region | dedup region",
+          "* | rename region AS r2 | eval y=r2.\"-\".n",
+          // a rex or lookup output a later command reads: the event's own value where not set
+          "* | rex \"n=(?<d>\\d)\" | where d > 1",
+          "* | where region=\"us\" | rex \"level=(?<region>\\w+)\"",
+          "* | rex \"level=(?<region>\\w+)\" | where region=\"WARN\" OR n < 300 | sort region",
+          "* | lookup regions.csv region OUTPUT label | eval l2=label.\"!\"",
+          "* | lookup regions.csv region OUTPUT zone | where isnull(zone) OR n > 2000",
+          // OUTPUTNEW: only the outputs a row has no value of; no OUTPUT: every other column
+          "* | lookup regions.csv region OUTPUTNEW label, zone",
+          "* | lookup regions.csv region OUTPUTNEW zone AS level | head 2100",
+          "* | lookup regions.csv region",
+          "* | lookup regions.csv region AS team | where n > 100 | fields - zone");
 
   @Test
   void pagesAsTheRowEngine() throws Exception {
@@ -164,15 +183,13 @@ class EventListingTest {
     assertThat(explain("* | where n > 5")).containsEntry("page_source", "events");
     assertThat(explain("* | fillnull | stats count by region"))
         .containsEntry("page_source", "every_field");
-    // commands that set fields row by row still run on rows
-    assertThat(explain("* | rename n AS m")).containsEntry("engine", "rows");
+    // a wildcard rename renames every field an event has, extracted ones too: on rows
+    assertThat(explain("* | rename re* AS x*")).containsEntry("engine", "rows");
     // a field two evals assign, or a default field changed, is replayed only on rows
     assertThat(explain("* | eval x=1 | eval x=2")).containsEntry("engine", "rows");
     assertThat(explain("* | eval host=upper(host)")).containsEntry("engine", "rows");
-    // a field rex sets that the source reads holds the search-time value where rex did not match
-    assertThat(explain("* | where region=\"us\" | rex \"level=(?<region>\\w+)\""))
-        .containsEntry("engine", "rows");
-    assertThat(explain("* | rex \"n=(?<d>\\d)\" | where d > 1")).containsEntry("engine", "rows");
+    // a rename's names are set by it: another command setting one is replayed only on rows
+    assertThat(explain("* | eval a=1 | rename a AS b")).containsEntry("engine", "rows");
   }
 
   /**
