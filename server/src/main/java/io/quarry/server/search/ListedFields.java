@@ -200,6 +200,11 @@ final class ListedFields {
     return loaded;
   }
 
+  /** Whether a command renames fields. */
+  boolean renames() {
+    return changes.stream().anyMatch(change -> change.kind() == Kind.RENAME);
+  }
+
   /** Whether no command changes a row's fields (a plain listing). */
   boolean isEmpty() {
     return changes.isEmpty();

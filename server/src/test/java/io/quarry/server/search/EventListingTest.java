@@ -206,11 +206,18 @@ class EventListingTest {
             "*",
             "* | where n > 100 | head 1500",
             "* | sort region, -n | dedup 2 host",
-            "* | eval region=if(n%2==0, null(), \"e\"), x=1 | fields - zone")) {
+            "* | eval region=if(n%2==0, null(), \"e\"), x=1 | fields - zone",
+            "* | rex \"level=(?<region>\\w+)\" | where region=\"WARN\" OR n < 500",
+            "* | lookup regions.csv region OUTPUTNEW label, zone")) {
       assertThat(pages(query, PageBatch.PAGES_ONLY, true))
           .as(query + " as a subsearch (seed " + SEED + ")")
           .isEqualTo(pages(query, "rows", true));
     }
+    // a renamed row lists only its own fields (RenameOperator's rows discover none): on rows
+    String renamed = "* | rename region AS r | where n > 10";
+    assertThat(pages(renamed, "pages", true))
+        .as(renamed + " as a subsearch (seed " + SEED + ")")
+        .isEqualTo(pages(renamed, "rows", true));
     for (String query :
         List.of(
             "* | fields *",
