@@ -2,6 +2,7 @@ package io.quarry.ql.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
@@ -15,6 +16,7 @@ import io.quarry.ql.engine.BlockCopies;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -72,6 +74,24 @@ public final class PageReduce {
       int firstStage,
       int pageSize,
       boolean marksSetFields) {
+    this(commands, evaluator, end, stats, firstStage, pageSize, marksSetFields, Map.of());
+  }
+
+  /**
+   * As above; besides, after each stage {@code s} that {@code marksValues} names (by its number in
+   * the search), for each field {@code f} it lists the boolean column {@link #valueColumn}{@code
+   * (s, f)}, true where {@code f}'s column then holds a value, null elsewhere: what an event
+   * listing needs of a field a later command sets again.
+   */
+  public PageReduce(
+      List<Command> commands,
+      Evaluator evaluator,
+      Predicate<Page> end,
+      StageStats stats,
+      int firstStage,
+      int pageSize,
+      boolean marksSetFields,
+      Map<Integer, List<String>> marksValues) {
     requireNonNull(end, "end is null");
     List<PageChain.Stage> stages = new ArrayList<>(commands.size());
     // the caller decided the commands run here (over events, a search of bare words too)
@@ -122,6 +142,10 @@ public final class PageReduce {
                 PageChain.stage(
                     command, evaluator, marksSetFields ? setColumns(firstStage + at) : null);
           };
+      List<String> valued = marksValues.get(firstStage + at);
+      if (valued != null) {
+        commandStage = valuesMarked(commandStage, firstStage + at, valued);
+      }
       stages.add(rebatch != null && rebatch[at] ? RowPaging.before(commandStage) : commandStage);
     }
     this.end = end;
@@ -190,6 +214,52 @@ public final class PageReduce {
    */
   public static String setColumn(int stage, String field) {
     return "\u0000set " + stage + " " + field;
+  }
+
+  /**
+   * The column in which the page after stage {@code stage} marks the positions where {@code field}
+   * holds a value (see the constructor's {@code marksValues}).
+   */
+  public static String valueColumn(int stage, String field) {
+    return "\u0000value " + stage + " " + field;
+  }
+
+  /** {@code stage}, each page it gives marked where {@code fields} hold a value. */
+  private static PageChain.Stage valuesMarked(
+      PageChain.Stage stage, int number, List<String> fields) {
+    return new PageChain.Stage() {
+      @Override
+      public void add(Page page, Consumer<Page> out) {
+        stage.add(page, p -> out.accept(marked(p)));
+      }
+
+      @Override
+      public void finish(Consumer<Page> out) {
+        stage.finish(p -> out.accept(marked(p)));
+      }
+
+      @Override
+      public void close() {
+        stage.close();
+      }
+
+      private Page marked(Page page) {
+        for (String field : fields) {
+          Block column = page.block(field);
+          io.quarry.plugin.api.data.BooleanBlock.Builder marks =
+              io.quarry.plugin.api.data.BooleanBlock.builder(page.positionCount());
+          for (int p = 0; p < page.positionCount(); p++) {
+            if (column != null && !column.isNull(p)) {
+              marks.append(true);
+            } else {
+              marks.appendNull();
+            }
+          }
+          page = page.withColumn(valueColumn(number, field), marks.build());
+        }
+        return page;
+      }
+    };
   }
 
   /** The marker columns of stage {@code stage}, by the field each marks. */

@@ -265,7 +265,8 @@ final class EventListing {
 
   /** The rows {@code ranges} of {@code pages} as the row engine's collector makes them a page. */
   private Page page(List<Page> pages, List<int[]> ranges, int count) {
-    Set<String> names = new LinkedHashSet<>(DEFAULT_ORDER);
+    // each row lists the default fields first, unless its commands removed or renamed one
+    Set<String> names = new LinkedHashSet<>(listed.isEmpty() ? DEFAULT_ORDER : List.of());
     Map<Long, FieldExtractor> extractors = new HashMap<>(); // by (page, position)
     Map<Long, Set<String>> cleared =
         new HashMap<>(); // by (page, position): fields it no longer has

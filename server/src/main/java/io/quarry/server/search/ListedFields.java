@@ -1,5 +1,6 @@
 package io.quarry.server.search;
 
+import io.quarry.codecs.store.EventFields;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.ast.LookupCommand;
@@ -35,10 +36,11 @@ import java.util.function.Predicate;
  * <p>The changes are replayed per row at the end from the answer's columns, not tracked stage by
  * stage: whether an assignment left a value is read off the field's final column, and where {@code
  * rex}, {@code lookup} and {@code rename} set a field off the column their stage marks it in
- * ({@link PageReduce#setColumn}). So each field is set by one command at most ({@code fields -} of
- * it before or after is fine; a rename's old name counts as set), and no command touches a default
- * field (whose column {@link EventListing} lists for every row, and whose {@code _raw} and {@code
- * sourcetype} the extraction reads). Any other pipeline runs on rows.
+ * ({@link PageReduce#setColumn}); where a later command sets a field again, whether a command left
+ * it a value is read off the column the page after its stage marks that in ({@link
+ * PageReduce#valueColumn}). No command touches {@code _raw} or {@code sourcetype} (the extraction
+ * reads the page's) or {@code _time}; a {@code rename} names each field once. Any other pipeline
+ * runs on rows.
  */
 final class ListedFields {
   /** How a command changes the fields it names at a row (see {@link #apply}). */
@@ -58,20 +60,29 @@ final class ListedFields {
     REMOVE
   }
 
-  /** One command's change to a row's fields; {@code stage}: its position, for its marks. */
-  private record Change(Kind kind, List<String> fields, int stage) {
-    Change(Kind kind, List<String> fields) {
-      this(kind, fields, -1);
+  /**
+   * One command's change to a row's fields; {@code stage}: its position, for its marks; {@code
+   * valued}: the fields a later command sets again, whose value after it its stage's page marks.
+   */
+  private record Change(Kind kind, List<String> fields, int stage, Set<String> valued) {
+    Change(Kind kind, List<String> fields, int stage) {
+      this(kind, fields, stage, Set.of());
     }
 
     /** The column in which the command's stage marks where it set {@code field}. */
     String mark(String field) {
       return PageReduce.setColumn(stage, field);
     }
+
+    /** Whether {@code field} has a value after this command ({@code final}: at the end). */
+    boolean hasValue(String field, Predicate<String> hasValue) {
+      return hasValue.test(valued.contains(field) ? PageReduce.valueColumn(stage, field) : field);
+    }
   }
 
-  /** A command that keeps the events and their fields. */
-  private static final Change KEEPS = new Change(Kind.REMOVE, List.of());
+  /** The default fields no command may change: the extraction's inputs, and {@code _time}. */
+  private static final Set<String> FIXED =
+      Set.of(EventFields.RAW, EventFields.SOURCETYPE, EventFields.TIME);
 
   /** Fields of one {@code rex} replayed exactly: below a {@code HashMap}'s first resize. */
   private static final int MAX_EXTRACTED = 12;
@@ -104,7 +115,6 @@ final class ListedFields {
   static ListedFields of(List<Command> commands, Function<String, List<String>> tableColumns) {
     List<Change> changes = new ArrayList<>();
     Set<String> loaded = new HashSet<>(); // fields the source must read for a stage to see them
-    Set<String> seen = new HashSet<>(); // each field set by one command at most
     for (int at = 0; at < commands.size(); at++) {
       Command command = commands.get(at);
       List<Change> made =
@@ -112,7 +122,7 @@ final class ListedFields {
             case EvalCommand eval -> {
               Set<String> fields = new LinkedHashSet<>(); // first-assigned order, as the row's map
               eval.assignments().forEach(assignment -> fields.add(assignment.field()));
-              yield List.of(new Change(Kind.ASSIGN, List.copyOf(fields)));
+              yield List.of(new Change(Kind.ASSIGN, List.copyOf(fields), at));
             }
             case RexCommand rex when rex.sed() != null ->
                 List.of(new Change(Kind.EXTRACT, List.of(rex.field()), at));
@@ -134,11 +144,15 @@ final class ListedFields {
             }
             case RenameCommand rename -> {
               List<Change> moves = new ArrayList<>();
+              Set<String> named = new HashSet<>();
               for (RenameCommand.Rename r : rename.renames()) {
+                // a wildcard renames every field an event has, extracted ones too; a name twice
+                // in one rename is asked of the row before it (RenameOperator)
                 if (Wildcard.hasWildcard(r.from())
                     || Wildcard.hasWildcard(r.to())
-                    || r.from().equals(r.to())) {
-                  yield null; // a wildcard renames every field an event has, extracted ones too
+                    || !named.add(r.from())
+                    || !named.add(r.to())) {
+                  yield null;
                 }
                 loaded.add(r.from()); // moved where it has a value: the event's own too
                 moves.add(new Change(Kind.RENAME, List.of(r.from(), r.to()), at));
@@ -148,25 +162,51 @@ final class ListedFields {
             case ProjectCommand project when project.kind() == ProjectCommand.Kind.REMOVE ->
                 project.patterns().stream().anyMatch(Wildcard::hasWildcard)
                     ? null
-                    : List.of(new Change(Kind.REMOVE, project.patterns()));
-            default -> TimeOrderedPages.keepsEvents(command) ? List.of(KEEPS) : null;
+                    : List.of(new Change(Kind.REMOVE, project.patterns(), at));
+            default -> TimeOrderedPages.keepsEvents(command) ? List.of() : null;
           };
       if (made == null) {
         return null;
       }
       for (Change change : made) {
-        for (String field : change.fields()) {
-          if (change.kind() != Kind.REMOVE && !seen.add(field)
-              || EventListing.DEFAULT_ORDER.contains(field)) {
-            return null;
-          }
+        if (change.fields().stream().anyMatch(FIXED::contains)) {
+          return null;
         }
         if (!change.fields().isEmpty()) {
           changes.add(change);
         }
       }
     }
+    // a field eval or lookup sets that a later command sets again: whether it left the field a
+    // value is marked after its stage (rex and rename are replayed from their own marks)
+    for (int i = 0; i < changes.size(); i++) {
+      Change change = changes.get(i);
+      if (change.kind() != Kind.ASSIGN && change.kind() != Kind.LOOKUP) {
+        continue;
+      }
+      Set<String> valued = new LinkedHashSet<>();
+      for (Change later : changes.subList(i + 1, changes.size())) {
+        change.fields().stream().filter(later.fields()::contains).forEach(valued::add);
+      }
+      if (!valued.isEmpty()) {
+        changes.set(i, new Change(change.kind(), change.fields(), change.stage(), valued));
+      }
+    }
     return new ListedFields(changes, loaded);
+  }
+
+  /**
+   * The fields whose value after a stage the listing reads ({@link PageReduce#valueColumn}), by the
+   * stage's number.
+   */
+  Map<Integer, List<String>> valuesMarked() {
+    Map<Integer, List<String>> marked = new HashMap<>();
+    for (Change change : changes) {
+      if (!change.valued().isEmpty()) {
+        marked.computeIfAbsent(change.stage(), stage -> new ArrayList<>()).addAll(change.valued());
+      }
+    }
+    return marked;
   }
 
   /**
@@ -224,7 +264,8 @@ final class ListedFields {
   void apply(List<String> names, Predicate<String> hasValue, Set<String> cleared) {
     for (Change change : changes) {
       switch (change.kind()) {
-        case ASSIGN -> change.fields().forEach(f -> set(f, hasValue.test(f), names, cleared));
+        case ASSIGN ->
+            change.fields().forEach(f -> set(f, change.hasValue(f, hasValue), names, cleared));
         case EXTRACT -> {
           // the new names are those it set, in its map's order (RexExtraction's maps: default
           // capacity, filled in group order, then copied by put)
@@ -246,7 +287,7 @@ final class ListedFields {
         case LOOKUP -> { // as eval, in output order, where it set the field
           for (String field : change.fields()) {
             if (hasValue.test(change.mark(field))) {
-              set(field, hasValue.test(field), names, cleared);
+              set(field, change.hasValue(field, hasValue), names, cleared);
             }
           }
         }

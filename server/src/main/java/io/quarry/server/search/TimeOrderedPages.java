@@ -354,7 +354,8 @@ final class TimeOrderedPages {
             stages,
             fused,
             SearchService.PAGE_SIZE, // pages out as the row engine's collector makes them
-            listing != null); // a listing's lookup, rex, rename mark what they set (ListedFields)
+            listing != null, // a listing's lookup, rex, rename mark what they set (ListedFields)
+            listing != null ? shape.listed().valuesMarked() : java.util.Map.of());
     boolean[] done = {false};
     EventPages source =
         new EventPages(

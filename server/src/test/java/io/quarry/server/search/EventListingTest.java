@@ -155,7 +155,22 @@ class EventListingTest {
           "* | lookup regions.csv region OUTPUTNEW label, zone",
           "* | lookup regions.csv region OUTPUTNEW zone AS level | head 2100",
           "* | lookup regions.csv region",
-          "* | lookup regions.csv region AS team | where n > 100 | fields - zone");
+          "* | lookup regions.csv region AS team | where n > 100 | fields - zone",
+          // a field two commands set: where the first left it a value decides its place
+          "* | eval x=1 | eval x=if(n%2==0, null(), 2)",
+          "* | eval x=if(n%3==0, null(), 1), y=2 | eval x=3 | head 1500",
+          "* | rex \"level=(?<lvl>\\w+)\" | eval lvl=if(n%5==0, null(), lower(lvl))",
+          "* | lookup regions.csv region OUTPUT zone | eval zone=coalesce(zone, \"none\")",
+          "* | eval zone=if(n%2==0, \"even\", null()) | lookup regions.csv region OUTPUTNEW zone",
+          "* | eval a=n | rename a AS b | rename region AS a | where n > 7",
+          "* | rename zone AS z | eval z=if(n%4==0, null(), z) | lookup regions.csv region OUTPUT zone AS z",
+          // a default field changed (not _raw, sourcetype or _time)
+          "* | eval host=upper(host)",
+          "* | eval host=if(n%2==0, null(), host), source=\"s\" | sort - n",
+          "* | rename host AS h | where n > 5",
+          "* | fields - host, index | head 1200",
+          "* | rename region AS host",
+          "* | lookup regions.csv region OUTPUT label AS index");
 
   @Test
   void pagesAsTheRowEngine() throws Exception {
@@ -185,11 +200,11 @@ class EventListingTest {
         .containsEntry("page_source", "every_field");
     // a wildcard rename renames every field an event has, extracted ones too: on rows
     assertThat(explain("* | rename re* AS x*")).containsEntry("engine", "rows");
-    // a field two evals assign, or a default field changed, is replayed only on rows
-    assertThat(explain("* | eval x=1 | eval x=2")).containsEntry("engine", "rows");
-    assertThat(explain("* | eval host=upper(host)")).containsEntry("engine", "rows");
-    // a rename's names are set by it: another command setting one is replayed only on rows
-    assertThat(explain("* | eval a=1 | rename a AS b")).containsEntry("engine", "rows");
+    // the extraction's inputs or _time changed, or a name twice in one rename: on rows
+    assertThat(explain("* | eval _raw=upper(_raw)")).containsEntry("engine", "rows");
+    assertThat(explain("* | rename sourcetype AS st")).containsEntry("engine", "rows");
+    assertThat(explain("* | eval _time=_time+1")).containsEntry("engine", "rows");
+    assertThat(explain("* | rename a AS b, b AS c")).containsEntry("engine", "rows");
   }
 
   /**
