@@ -186,7 +186,11 @@ class PageEngineSearchTest {
             "* | rename msg AS note | where took > 2",
             // a rex or lookup output a later command reads (the event's own where not set)
             "* | rex \"took=(?<took>\\d)\" | where took > 5",
-            "* | lookup people.csv user OUTPUT team | eval t2=team.\"!\"")) {
+            "* | lookup people.csv user OUTPUT team | eval t2=team.\"!\"",
+            // a field two commands set, a default field changed
+            "* | rex \"user=(?<user>\\w)\" | eval user=if(user==\"a\", null(), user)",
+            "* | eval t=if(took > 10, null(), 1), k=2 | eval t=3",
+            "* | eval host=lower(host) | rename source AS src | fields - index")) {
       String onPages = search(query, "pages-only");
       assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
       assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
