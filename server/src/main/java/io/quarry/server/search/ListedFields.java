@@ -38,9 +38,10 @@ import java.util.function.Predicate;
  * rex}, {@code lookup} and {@code rename} set a field off the column their stage marks it in
  * ({@link PageReduce#setColumn}); where a later command sets a field again, whether a command left
  * it a value is read off the column the page after its stage marks that in ({@link
- * PageReduce#valueColumn}). No command touches {@code _raw} or {@code sourcetype} (the extraction
- * reads the page's) or {@code _time}; a {@code rename} names each field once. Any other pipeline
- * runs on rows.
+ * PageReduce#valueColumn}). Where a command changes {@code _raw} or {@code sourcetype}, the
+ * extraction reads the event's own, carried in hidden columns ({@link EventListing#withEventText}).
+ * No command touches {@code _time}; a {@code rename} names each field once. Any other pipeline runs
+ * on rows.
  */
 final class ListedFields {
   /** How a command changes the fields it names at a row (see {@link #apply}). */
@@ -80,9 +81,8 @@ final class ListedFields {
     }
   }
 
-  /** The default fields no command may change: the extraction's inputs, and {@code _time}. */
-  private static final Set<String> FIXED =
-      Set.of(EventFields.RAW, EventFields.SOURCETYPE, EventFields.TIME);
+  /** The default field no command may change here. */
+  private static final Set<String> FIXED = Set.of(EventFields.TIME);
 
   /** Fields of one {@code rex} replayed exactly: below a {@code HashMap}'s first resize. */
   private static final int MAX_EXTRACTED = 12;
@@ -238,6 +238,11 @@ final class ListedFields {
    */
   Set<String> loaded() {
     return loaded;
+  }
+
+  /** Whether a command changes the extraction's inputs, {@code _raw} or {@code sourcetype}. */
+  boolean changesEventText() {
+    return changed.contains(EventFields.RAW) || changed.contains(EventFields.SOURCETYPE);
   }
 
   /** Whether a command renames fields. */

@@ -38,9 +38,9 @@ import java.util.function.Predicate;
  * go through the stages to the answer; a {@code head} that has its rows stops the scan. A plain
  * event listing, with only commands after it that filter, cut or reorder its events ({@link
  * #keepsEvents}) or that set, move or remove fields as {@link ListedFields} replays them ({@code
- * eval}, {@code rex}, {@code lookup}, {@code rename}, {@code fields -}), runs on pages too: the source then carries every field an event has without
- * extraction, and {@link EventListing} makes the answer's pages as the row engine's collector
- * would. Any other pipeline runs on rows.
+ * eval}, {@code rex}, {@code lookup}, {@code rename}, {@code fields -}), runs on pages too: the
+ * source then carries every field an event has without extraction, and {@link EventListing} makes
+ * the answer's pages as the row engine's collector would. Any other pipeline runs on rows.
  */
 final class TimeOrderedPages {
   /**
@@ -357,6 +357,8 @@ final class TimeOrderedPages {
             listing != null, // a listing's lookup, rex, rename mark what they set (ListedFields)
             listing != null ? shape.listed().valuesMarked() : java.util.Map.of());
     boolean[] done = {false};
+    // the extraction reads the events' own _raw and sourcetype where a command changes them
+    boolean eventText = listing != null && shape.listed().changesEventText();
     EventPages source =
         new EventPages(
                 shape.sourceFields(),
@@ -372,7 +374,10 @@ final class TimeOrderedPages {
                   for (int stage = 0; stage < fused; stage++) {
                     stages.counted(stage, page.positionCount(), 0);
                   }
-                  done[0] = done[0] || !stagesOnPages.add(page);
+                  done[0] =
+                      done[0]
+                          || !stagesOnPages.add(
+                              eventText ? EventListing.withEventText(page) : page);
                 },
                 () -> {},
                 () -> {})

@@ -170,7 +170,11 @@ class EventListingTest {
           "* | rename host AS h | where n > 5",
           "* | fields - host, index | head 1200",
           "* | rename region AS host",
-          "* | lookup regions.csv region OUTPUT label AS index");
+          "* | lookup regions.csv region OUTPUT label AS index",
+          // _raw or sourcetype changed: the extraction still reads the event's own
+          "* | eval _raw=upper(_raw)",
+          "* | rename _raw AS text | where n > 3",
+          "* | eval sourcetype=if(n%2==0, \"other\", null()), _raw=\"x\" | sort - n | head 900");
 
   @Test
   void pagesAsTheRowEngine() throws Exception {
@@ -200,9 +204,7 @@ class EventListingTest {
         .containsEntry("page_source", "every_field");
     // a wildcard rename renames every field an event has, extracted ones too: on rows
     assertThat(explain("* | rename re* AS x*")).containsEntry("engine", "rows");
-    // the extraction's inputs or _time changed, or a name twice in one rename: on rows
-    assertThat(explain("* | eval _raw=upper(_raw)")).containsEntry("engine", "rows");
-    assertThat(explain("* | rename sourcetype AS st")).containsEntry("engine", "rows");
+    // _time changed, or a name twice in one rename: on rows
     assertThat(explain("* | eval _time=_time+1")).containsEntry("engine", "rows");
     assertThat(explain("* | rename a AS b, b AS c")).containsEntry("engine", "rows");
   }
