@@ -40,8 +40,8 @@ import java.util.function.Predicate;
  * it a value is read off the column the page after its stage marks that in ({@link
  * PageReduce#valueColumn}). Where a command changes {@code _raw} or {@code sourcetype}, the
  * extraction reads the event's own, carried in hidden columns ({@link EventListing#withEventText}).
- * No command touches {@code _time}; a {@code rename} names each field once. Any other pipeline runs
- * on rows.
+ * A {@code rename} names each field once (a name twice is asked of the row before it); a wildcard
+ * rename (every field an event has, extracted ones too) and any other pipeline run on rows.
  */
 final class ListedFields {
   /** How a command changes the fields it names at a row (see {@link #apply}). */
@@ -80,9 +80,6 @@ final class ListedFields {
       return hasValue.test(valued.contains(field) ? PageReduce.valueColumn(stage, field) : field);
     }
   }
-
-  /** The default field no command may change here. */
-  private static final Set<String> FIXED = Set.of(EventFields.TIME);
 
   /** Fields of one {@code rex} replayed exactly: below a {@code HashMap}'s first resize. */
   private static final int MAX_EXTRACTED = 12;
@@ -169,9 +166,6 @@ final class ListedFields {
         return null;
       }
       for (Change change : made) {
-        if (change.fields().stream().anyMatch(FIXED::contains)) {
-          return null;
-        }
         if (!change.fields().isEmpty()) {
           changes.add(change);
         }
