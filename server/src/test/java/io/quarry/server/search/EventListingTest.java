@@ -234,11 +234,16 @@ class EventListingTest {
           .as(query + " as a subsearch (seed " + SEED + ")")
           .isEqualTo(pages(query, "rows", true));
     }
-    // a renamed row lists only its own fields (RenameOperator's rows discover none): on rows
-    String renamed = "* | rename region AS r | where n > 10";
-    assertThat(pages(renamed, "pages", true))
-        .as(renamed + " as a subsearch (seed " + SEED + ")")
-        .isEqualTo(pages(renamed, "rows", true));
+    // a renamed row lists only its own fields (RenameOperator's rows discover none): the plain
+    // listing's pages
+    for (String renamed :
+        List.of(
+            "* | rename region AS r | where n > 10",
+            "* | eval x=1 | rename level AS lv | eval y=lv")) {
+      assertThat(pages(renamed, PageBatch.PAGES_ONLY, true))
+          .as(renamed + " as a subsearch (seed " + SEED + ")")
+          .isEqualTo(pages(renamed, "rows", true));
+    }
     for (String query :
         List.of(
             "* | fields *",
