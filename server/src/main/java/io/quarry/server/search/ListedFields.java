@@ -1,6 +1,7 @@
 package io.quarry.server.search;
 
 import io.quarry.codecs.store.EventFields;
+import io.quarry.ql.ast.BinCommand;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.ast.LookupCommand;
@@ -25,13 +26,14 @@ import java.util.function.Predicate;
  * collector pages the rows: on rows an {@code eval} lays its assignments over the event ({@code
  * AssignedRow}: a field set to a value is listed — after the row's own fields when it is new —, one
  * set to null is no longer listed and has no value), {@code rex} sets the fields it finds a value
- * for (never to null), {@code lookup} its outputs where the key matched (with {@code OUTPUTNEW},
- * those the row has no value of), a literal {@code rename a AS b} moves {@code a} to {@code b}
- * where {@code a} has a value ({@code b} takes {@code a}'s place, or goes last when {@code a} was
- * not listed; {@code a} no longer has a value), and {@code fields -} of literal names hides those
- * fields (no longer listed, no value). A field a row does not list but another row of its page does
- * is, on rows, asked of the event (its search-time value); one the row's commands removed has none
- * ({@link #apply}'s {@code cleared}).
+ * for (never to null), {@code bin} with a span its as-field where the field has a value, {@code
+ * lookup} its outputs where the key matched (with {@code OUTPUTNEW}, those the row has no value
+ * of), a literal {@code rename a AS b} moves {@code a} to {@code b} where {@code a} has a value
+ * ({@code b} takes {@code a}'s place, or goes last when {@code a} was not listed; {@code a} no
+ * longer has a value), and {@code fields -} of literal names hides those fields (no longer listed,
+ * no value). A field a row does not list but another row of its page does is, on rows, asked of the
+ * event (its search-time value); one the row's commands removed has none ({@link #apply}'s {@code
+ * cleared}).
  *
  * <p>The changes are replayed per row at the end from the answer's columns, not tracked stage by
  * stage: whether an assignment left a value is read off the field's final column, and where {@code
@@ -53,7 +55,10 @@ final class ListedFields {
      * the order of the row command's {@code HashMap} of them.
      */
     EXTRACT,
-    /** {@code lookup}: each output field set where marked to the table's value, null included. */
+    /**
+     * {@code lookup}: each output field set where marked to the table's value, null included;
+     * {@code bin} with a span: its as-field set where marked (its field had a value).
+     */
     LOOKUP,
     /** {@code rename a AS b} ({@code fields}: a, b): a moved to b where marked. */
     RENAME,
@@ -156,6 +161,8 @@ final class ListedFields {
               }
               yield moves;
             }
+            case BinCommand bin when bin.rowLocal() ->
+                List.of(new Change(Kind.LOOKUP, List.of(bin.as()), at));
             case ProjectCommand project when project.kind() == ProjectCommand.Kind.REMOVE ->
                 project.patterns().stream().anyMatch(Wildcard::hasWildcard)
                     ? null

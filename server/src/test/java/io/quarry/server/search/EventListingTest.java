@@ -179,7 +179,12 @@ class EventListingTest {
           "* | eval _time=if(n%3==0, null(), _time+n/10)",
           "* | rename _time AS t | where n > 2",
           "* | rename n AS _time",
-          "* | rename n AS _time | rename _time AS t2 | head 2200");
+          "* | rename n AS _time | rename _time AS t2 | head 2200",
+          // bin with a span: its as-field set where the field has a value
+          "* | bin _time span=1m",
+          "* | bin n span=100 AS nb | where n > 4",
+          "* | bin status span=2 | eval s=status",
+          "* | eval b=if(n%2==0, n, null()) | bin b span=10 | sort - n");
 
   @Test
   void pagesAsTheRowEngine() throws Exception {

@@ -191,7 +191,8 @@ class PageEngineSearchTest {
             "* | rex \"user=(?<user>\\w)\" | eval user=if(user==\"a\", null(), user)",
             "* | eval t=if(took > 10, null(), 1), k=2 | eval t=3",
             "* | eval host=lower(host) | rename source AS src | fields - index",
-            "* | eval _raw=upper(_raw) | rename sourcetype AS st | where took > 1")) {
+            "* | eval _raw=upper(_raw) | rename sourcetype AS st | where took > 1",
+            "* | bin took span=5 AS slot | bin _time span=1m")) {
       String onPages = search(query, "pages-only");
       assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
       assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
