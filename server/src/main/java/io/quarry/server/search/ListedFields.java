@@ -80,7 +80,10 @@ final class ListedFields {
       return PageReduce.setColumn(stage, field);
     }
 
-    /** Whether {@code field} has a value after this command ({@code final}: at the end). */
+    /**
+     * Whether {@code field} has a value after this command: where a later command sets it again, as
+     * its stage's page marked; else as the answer's column holds it.
+     */
     boolean hasValue(String field, Predicate<String> hasValue) {
       return hasValue.test(valued.contains(field) ? PageReduce.valueColumn(stage, field) : field);
     }
