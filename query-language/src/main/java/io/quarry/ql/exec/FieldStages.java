@@ -305,7 +305,10 @@ final class FieldStages {
             moves.put(rename.from(), rename.to());
           }
           if (marks != null) { // where the old name had a value: those positions moved
-            page = page.withColumn(marks.apply(rename.to()), moved(page, from));
+            page =
+                page.withColumn(
+                    marks.apply(rename.to()),
+                    ListingMarks.valued(from < 0 ? null : page.block(from), page.positionCount()));
           }
         } else { // every column it matches, at once, the * part carried over
           for (Schema.Column column : page.schema().columns()) {
@@ -321,20 +324,6 @@ final class FieldStages {
         }
       }
       out.accept(page);
-    }
-
-    /** True where column {@code from} (-1: none) holds a value, else null. */
-    private static Block moved(Page page, int from) {
-      io.quarry.plugin.api.data.BooleanBlock.Builder marks =
-          io.quarry.plugin.api.data.BooleanBlock.builder(page.positionCount());
-      for (int p = 0; p < page.positionCount(); p++) {
-        if (from >= 0 && !page.block(from).isNull(p)) {
-          marks.append(true);
-        } else {
-          marks.appendNull();
-        }
-      }
-      return marks.build();
     }
 
     /**

@@ -3,7 +3,6 @@ package io.quarry.ql.exec;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.plugin.api.data.Block;
-import io.quarry.plugin.api.data.BooleanBlock;
 import io.quarry.plugin.api.data.ByteSlice;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
@@ -102,7 +101,7 @@ final class LookupStage implements PageChain.Stage {
         result = result.withColumn(field, column(page, field, existing, values, set));
       }
       if (marks != null) {
-        result = result.withColumn(marks.apply(field), marked(set));
+        result = result.withColumn(marks.apply(field), ListingMarks.trues(set));
       }
     }
     out.accept(result);
@@ -173,19 +172,6 @@ final class LookupStage implements PageChain.Stage {
       }
       default -> builder.append(((String) value).getBytes(StandardCharsets.UTF_8));
     }
-  }
-
-  /** True where {@code set}, else null. */
-  private static Block marked(boolean[] set) {
-    BooleanBlock.Builder marks = BooleanBlock.builder(set.length);
-    for (boolean s : set) {
-      if (s) {
-        marks.append(true);
-      } else {
-        marks.appendNull();
-      }
-    }
-    return marks.build();
   }
 
   @Override

@@ -216,7 +216,7 @@ public final class PageChain {
   /**
    * As above; when {@code marks} is not null, a {@code lookup}'s, {@code rex}'s, literal {@code
    * rename}'s or {@code bin}'s stage marks the positions where it set a field {@code f} true in the
-   * boolean column {@code marks.apply(f)} ({@link PageReduce#setColumn}).
+   * boolean column {@code marks.apply(f)} ({@link ListingMarks#setColumn}).
    */
   static Stage stage(
       Command command, Evaluator evaluator, java.util.function.UnaryOperator<String> marks) {
@@ -229,7 +229,7 @@ public final class PageChain {
             (page, kept) -> Selection.trues(condition.eval(new Frame(page)), kept));
       }
       case BinCommand bin when marks != null -> // sets its as-field where the field has a value
-          valued(
+          ListingMarks.whereInputValued(
               new BinStage(bin, bin.span().orElseThrow(), evaluator.zone()),
               bin.field(),
               marks.apply(bin.as()));
@@ -240,28 +240,6 @@ public final class PageChain {
           FieldStages.renameStage(rename, marks);
       case PluginCommand plugin -> new PluginStage(plugin, evaluator);
       default -> FieldStages.stage(command, evaluator.rawTermMatcher());
-    };
-  }
-
-  /**
-   * {@code stage}, a row-local one (a page out per page in, position for position), its output
-   * marked true in column {@code mark} where its input's {@code field} held a value, null
-   * elsewhere.
-   */
-  private static Stage valued(Stage stage, String field, String mark) {
-    return (page, out) -> {
-      Block input = page.block(field);
-      io.quarry.plugin.api.data.BooleanBlock.Builder marks =
-          io.quarry.plugin.api.data.BooleanBlock.builder(page.positionCount());
-      for (int p = 0; p < page.positionCount(); p++) {
-        if (input != null && !input.isNull(p)) {
-          marks.append(true);
-        } else {
-          marks.appendNull();
-        }
-      }
-      Block marked = marks.build();
-      stage.add(page, binned -> out.accept(binned.withColumn(mark, marked)));
     };
   }
 

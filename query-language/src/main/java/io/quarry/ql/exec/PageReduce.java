@@ -2,7 +2,6 @@ package io.quarry.ql.exec;
 
 import static java.util.Objects.requireNonNull;
 
-import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
@@ -79,9 +78,9 @@ public final class PageReduce {
 
   /**
    * As above; besides, after each stage {@code s} that {@code marksValues} names (by its number in
-   * the search), for each field {@code f} it lists the boolean column {@link #valueColumn}{@code
-   * (s, f)}, true where {@code f}'s column then holds a value, null elsewhere: what an event
-   * listing needs of a field a later command sets again.
+   * the search), for each field {@code f} it lists the boolean column {@link
+   * ListingMarks#valueColumn}{@code (s, f)}, true where {@code f}'s column then holds a value, null
+   * elsewhere: what an event listing needs of a field a later command sets again.
    */
   public PageReduce(
       List<Command> commands,
@@ -144,7 +143,7 @@ public final class PageReduce {
           };
       List<String> valued = marksValues.get(firstStage + at);
       if (valued != null) {
-        commandStage = valuesMarked(commandStage, firstStage + at, valued);
+        commandStage = ListingMarks.valuesAfter(commandStage, firstStage + at, valued);
       }
       stages.add(rebatch != null && rebatch[at] ? RowPaging.before(commandStage) : commandStage);
     }
@@ -207,64 +206,9 @@ public final class PageReduce {
     };
   }
 
-  /**
-   * The column in which stage {@code stage} ({@code lookup}, {@code rex}, {@code rename}) marks the
-   * positions where it set {@code field} (see the constructor's {@code marksSetFields}); the NUL
-   * keeps it apart from any field's name.
-   */
-  public static String setColumn(int stage, String field) {
-    return "\u0000set " + stage + " " + field;
-  }
-
-  /**
-   * The column in which the page after stage {@code stage} marks the positions where {@code field}
-   * holds a value (see the constructor's {@code marksValues}).
-   */
-  public static String valueColumn(int stage, String field) {
-    return "\u0000value " + stage + " " + field;
-  }
-
-  /** {@code stage}, each page it gives marked where {@code fields} hold a value. */
-  private static PageChain.Stage valuesMarked(
-      PageChain.Stage stage, int number, List<String> fields) {
-    return new PageChain.Stage() {
-      @Override
-      public void add(Page page, Consumer<Page> out) {
-        stage.add(page, p -> out.accept(marked(p)));
-      }
-
-      @Override
-      public void finish(Consumer<Page> out) {
-        stage.finish(p -> out.accept(marked(p)));
-      }
-
-      @Override
-      public void close() {
-        stage.close();
-      }
-
-      private Page marked(Page page) {
-        for (String field : fields) {
-          Block column = page.block(field);
-          io.quarry.plugin.api.data.BooleanBlock.Builder marks =
-              io.quarry.plugin.api.data.BooleanBlock.builder(page.positionCount());
-          for (int p = 0; p < page.positionCount(); p++) {
-            if (column != null && !column.isNull(p)) {
-              marks.append(true);
-            } else {
-              marks.appendNull();
-            }
-          }
-          page = page.withColumn(valueColumn(number, field), marks.build());
-        }
-        return page;
-      }
-    };
-  }
-
   /** The marker columns of stage {@code stage}, by the field each marks. */
   private static java.util.function.UnaryOperator<String> setColumns(int stage) {
-    return field -> setColumn(stage, field);
+    return field -> ListingMarks.setColumn(stage, field);
   }
 
   /** Pushes a page through the stages; false once no more input is wanted. */

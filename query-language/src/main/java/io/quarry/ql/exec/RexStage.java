@@ -61,23 +61,9 @@ final class RexStage implements PageChain.Stage {
     boolean[][] set = marked.isEmpty() ? null : new boolean[marked.size()][page.positionCount()];
     Page result = extract(page, set);
     for (int f = 0; f < marked.size(); f++) {
-      result = result.withColumn(marks.apply(marked.get(f)), marks(set[f]));
+      result = result.withColumn(marks.apply(marked.get(f)), ListingMarks.trues(set[f]));
     }
     out.accept(result);
-  }
-
-  /** True where {@code set}, else null. */
-  private static Block marks(boolean[] set) {
-    io.quarry.plugin.api.data.BooleanBlock.Builder marks =
-        io.quarry.plugin.api.data.BooleanBlock.builder(set.length);
-    for (boolean here : set) {
-      if (here) {
-        marks.append(true);
-      } else {
-        marks.appendNull();
-      }
-    }
-    return marks.build();
   }
 
   /**

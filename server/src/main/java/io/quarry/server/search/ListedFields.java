@@ -8,7 +8,7 @@ import io.quarry.ql.ast.LookupCommand;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.RenameCommand;
 import io.quarry.ql.ast.RexCommand;
-import io.quarry.ql.exec.PageReduce;
+import io.quarry.ql.exec.ListingMarks;
 import io.quarry.ql.exec.Wildcard;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,9 +38,9 @@ import java.util.function.Predicate;
  * <p>The changes are replayed per row at the end from the answer's columns, not tracked stage by
  * stage: whether an assignment left a value is read off the field's final column, and where {@code
  * rex}, {@code lookup} and {@code rename} set a field off the column their stage marks it in
- * ({@link PageReduce#setColumn}); where a later command sets a field again, whether a command left
- * it a value is read off the column the page after its stage marks that in ({@link
- * PageReduce#valueColumn}). Where a command changes {@code _raw} or {@code sourcetype}, the
+ * ({@link ListingMarks#setColumn}); where a later command sets a field again, whether a command
+ * left it a value is read off the column the page after its stage marks that in ({@link
+ * ListingMarks#valueColumn}). Where a command changes {@code _raw} or {@code sourcetype}, the
  * extraction reads the event's own, carried in hidden columns ({@link EventListing#withEventText}).
  * A {@code rename} names each field once (a name twice is asked of the row before it); a wildcard
  * rename (every field an event has, extracted ones too) and any other pipeline run on rows.
@@ -77,7 +77,7 @@ final class ListedFields {
 
     /** The column in which the command's stage marks where it set {@code field}. */
     String mark(String field) {
-      return PageReduce.setColumn(stage, field);
+      return ListingMarks.setColumn(stage, field);
     }
 
     /**
@@ -85,7 +85,7 @@ final class ListedFields {
      * its stage's page marked; else as the answer's column holds it.
      */
     boolean hasValue(String field, Predicate<String> hasValue) {
-      return hasValue.test(valued.contains(field) ? PageReduce.valueColumn(stage, field) : field);
+      return hasValue.test(valued.contains(field) ? ListingMarks.valueColumn(stage, field) : field);
     }
   }
 
@@ -200,8 +200,8 @@ final class ListedFields {
   }
 
   /**
-   * The fields whose value after a stage the listing reads ({@link PageReduce#valueColumn}), by the
-   * stage's number.
+   * The fields whose value after a stage the listing reads ({@link ListingMarks#valueColumn}), by
+   * the stage's number.
    */
   Map<Integer, List<String>> valuesMarked() {
     Map<Integer, List<String>> marked = new HashMap<>();
