@@ -158,6 +158,16 @@ final class FieldStages {
     };
   }
 
+  /**
+   * A {@code rename}'s stage that also marks, for each literal {@code a AS b}, the positions where
+   * {@code a} had a value (and so moved to {@code b}) true in the boolean column {@code
+   * marks.apply(b)}.
+   */
+  static PageChain.Stage renameStage(
+      RenameCommand command, java.util.function.UnaryOperator<String> marks) {
+    return new RenameStage(command, marks);
+  }
+
   private static List<Pattern> patterns(ProjectCommand project) {
     return project.patterns().stream().map(ProjectOperator::fieldPattern).toList();
   }
@@ -269,8 +279,14 @@ final class FieldStages {
     private final List<RenameCommand.Rename> renames;
     private final List<Pattern> patterns; // a wildcard rename's old names, else null
     private final PageRow row = new PageRow(Map.of());
+    private final java.util.function.UnaryOperator<String> marks; // null: none
 
     RenameStage(RenameCommand command) {
+      this(command, null);
+    }
+
+    RenameStage(RenameCommand command, java.util.function.UnaryOperator<String> marks) {
+      this.marks = marks;
       this.renames = command.renames();
       this.patterns =
           renames.stream()
@@ -284,8 +300,15 @@ final class FieldStages {
         RenameCommand.Rename rename = renames.get(i);
         Map<String, String> moves = new java.util.LinkedHashMap<>();
         if (patterns.get(i) == null) {
-          if (page.schema().indexOf(rename.from()) >= 0 && !rename.from().equals(rename.to())) {
+          int from = page.schema().indexOf(rename.from());
+          if (from >= 0 && !rename.from().equals(rename.to())) {
             moves.put(rename.from(), rename.to());
+          }
+          if (marks != null) { // where the old name had a value: those positions moved
+            page =
+                page.withColumn(
+                    marks.apply(rename.to()),
+                    ListingMarks.valued(from < 0 ? null : page.block(from), page.positionCount()));
           }
         } else { // every column it matches, at once, the * part carried over
           for (Schema.Column column : page.schema().columns()) {

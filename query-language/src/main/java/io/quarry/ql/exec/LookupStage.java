@@ -3,7 +3,6 @@ package io.quarry.ql.exec;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.plugin.api.data.Block;
-import io.quarry.plugin.api.data.BooleanBlock;
 import io.quarry.plugin.api.data.ByteSlice;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
@@ -25,7 +24,7 @@ import java.util.List;
  */
 final class LookupStage implements PageChain.Stage {
   private final LookupCommand command;
-  private final String matched; // the column marking matched positions, or null
+  private final java.util.function.UnaryOperator<String> marks; // an output's marker, or null
   private final LookupIndex index;
   private final MemoryTracker memory;
   private final PageRow row = new PageRow(java.util.Map.of());
@@ -36,13 +35,15 @@ final class LookupStage implements PageChain.Stage {
   }
 
   /**
-   * As above; with {@code matched} not null, each page leaves with a boolean column of that name,
-   * true at the positions whose key is in the table (where the row command laid its outputs over
-   * the row), null at the others, for a consumer that must tell a table's empty value from no match
-   * ({@code ListedFields}).
+   * As above; with {@code marks} not null, each page leaves with, for each output field {@code f},
+   * a boolean column {@code marks.apply(f)}, true at the positions where the row command laid the
+   * table's value of {@code f} over the row (the key is in the table and, with {@code OUTPUTNEW},
+   * the row had no value of it), null at the others, for a consumer that must tell a table's empty
+   * value from no match, or the table's value from the row's own ({@code ListedFields}).
    */
-  LookupStage(LookupCommand command, Evaluator evaluator, String matched) {
-    this.matched = matched;
+  LookupStage(
+      LookupCommand command, Evaluator evaluator, java.util.function.UnaryOperator<String> marks) {
+    this.marks = marks;
     this.command = requireNonNull(command, "command is null");
     LookupTable table = evaluator.lookup(command.table());
     if (table == null) {
@@ -75,22 +76,11 @@ final class LookupStage implements PageChain.Stage {
       matches.add(found);
       any |= found != null;
     }
-    if (matched != null) {
-      BooleanBlock.Builder marks = BooleanBlock.builder(positions);
-      for (List<List<String>> found : matches) {
-        if (found == null) {
-          marks.appendNull();
-        } else {
-          marks.append(true);
-        }
-      }
-      page = page.withColumn(matched, marks.build());
-    }
-    if (!any) {
+    List<FieldMapping> outputs = index.outputs();
+    if (!any && marks == null) {
       out.accept(page);
       return;
     }
-    List<FieldMapping> outputs = index.outputs();
     Page result = page;
     for (int i = 0; i < outputs.size(); i++) {
       String field = outputs.get(i).field();
@@ -109,6 +99,9 @@ final class LookupStage implements PageChain.Stage {
       }
       if (changed) {
         result = result.withColumn(field, column(page, field, existing, values, set));
+      }
+      if (marks != null) {
+        result = result.withColumn(marks.apply(field), ListingMarks.trues(set));
       }
     }
     out.accept(result);
@@ -179,11 +172,6 @@ final class LookupStage implements PageChain.Stage {
       }
       default -> builder.append(((String) value).getBytes(StandardCharsets.UTF_8));
     }
-  }
-
-  /** The name of the column marking the positions stage {@code stage}'s lookup matched. */
-  static String matchedColumn(int stage) {
-    return "\u0000lookup matched " + stage;
   }
 
   @Override

@@ -214,10 +214,12 @@ public final class PageChain {
   }
 
   /**
-   * As above; a {@code lookup}'s stage marks the positions it matched in column {@code
-   * lookupMatched} when that is not null ({@link LookupStage#matchedColumn}).
+   * As above; when {@code marks} is not null, a {@code lookup}'s, {@code rex}'s, literal {@code
+   * rename}'s or {@code bin}'s stage marks the positions where it set a field {@code f} true in the
+   * boolean column {@code marks.apply(f)} ({@link ListingMarks#setColumn}).
    */
-  static Stage stage(Command command, Evaluator evaluator, String lookupMatched) {
+  static Stage stage(
+      Command command, Evaluator evaluator, java.util.function.UnaryOperator<String> marks) {
     return switch (command) {
       case EvalCommand eval -> new EvalStage(eval, evaluator);
       case WhereCommand where -> {
@@ -226,9 +228,16 @@ public final class PageChain {
         yield new FilterStage(
             (page, kept) -> Selection.trues(condition.eval(new Frame(page)), kept));
       }
+      case BinCommand bin when marks != null -> // sets its as-field where the field has a value
+          ListingMarks.whereInputValued(
+              new BinStage(bin, bin.span().orElseThrow(), evaluator.zone()),
+              bin.field(),
+              marks.apply(bin.as()));
       case BinCommand bin -> new BinStage(bin, bin.span().orElseThrow(), evaluator.zone());
-      case RexCommand rex -> new RexStage(rex, evaluator.stopped());
-      case LookupCommand lookup -> new LookupStage(lookup, evaluator, lookupMatched);
+      case RexCommand rex -> new RexStage(rex, evaluator.stopped(), marks);
+      case LookupCommand lookup -> new LookupStage(lookup, evaluator, marks);
+      case io.quarry.ql.ast.RenameCommand rename when marks != null ->
+          FieldStages.renameStage(rename, marks);
       case PluginCommand plugin -> new PluginStage(plugin, evaluator);
       default -> FieldStages.stage(command, evaluator.rawTermMatcher());
     };

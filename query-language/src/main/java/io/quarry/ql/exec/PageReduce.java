@@ -15,6 +15,7 @@ import io.quarry.ql.engine.BlockCopies;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -60,9 +61,12 @@ public final class PageReduce {
   }
 
   /**
-   * As above; with {@code marksLookupMatches}, each {@code lookup} stage {@code s} adds the boolean
-   * column {@link #lookupMatchedColumn}{@code (s)}, true where it found the key, null elsewhere (an
-   * event listing replays from it what the row command laid over its rows).
+   * As above; with {@code marksSetFields}, each {@code lookup}, {@code rex} and {@code rename}
+   * stage {@code s} adds, for each field {@code f} it sets, the boolean column {@link
+   * #setColumn}{@code (s, f)}, true where it set {@code f} (a lookup: the key matched and, with
+   * {@code OUTPUTNEW}, the field had no value; a rex: it found a value; a rename {@code a AS f}:
+   * {@code a} had a value and moved), null elsewhere: an event listing replays from them what the
+   * row command laid over its rows ({@code ListedFields}).
    */
   public PageReduce(
       List<Command> commands,
@@ -71,8 +75,27 @@ public final class PageReduce {
       StageStats stats,
       int firstStage,
       int pageSize,
-      boolean marksLookupMatches) {
-    this(commands, evaluator, end, stats, firstStage, pageSize, marksLookupMatches, false);
+      boolean marksSetFields) {
+    this(commands, evaluator, end, stats, firstStage, pageSize, marksSetFields, Map.of());
+  }
+
+  /**
+   * As above; besides, after each stage {@code s} that {@code marksValues} names (by its number in
+   * the search), for each field {@code f} it lists the boolean column {@link
+   * ListingMarks#valueColumn}{@code (s, f)}, true where {@code f}'s column then holds a value, null
+   * elsewhere: what an event listing needs of a field a later command sets again.
+   */
+  public PageReduce(
+      List<Command> commands,
+      Evaluator evaluator,
+      Predicate<Page> end,
+      StageStats stats,
+      int firstStage,
+      int pageSize,
+      boolean marksSetFields,
+      Map<Integer, List<String>> marksValues) {
+    this(
+        commands, evaluator, end, stats, firstStage, pageSize, marksSetFields, marksValues, false);
   }
 
   /**
@@ -87,7 +110,8 @@ public final class PageReduce {
       StageStats stats,
       int firstStage,
       int pageSize) {
-    return new PageReduce(commands, evaluator, end, stats, firstStage, pageSize, false, true);
+    return new PageReduce(
+        commands, evaluator, end, stats, firstStage, pageSize, false, Map.of(), true);
   }
 
   private PageReduce(
@@ -97,7 +121,8 @@ public final class PageReduce {
       StageStats stats,
       int firstStage,
       int pageSize,
-      boolean marksLookupMatches,
+      boolean marksSetFields,
+      Map<Integer, List<String>> marksValues,
       boolean overResults) {
     requireNonNull(end, "end is null");
     List<PageChain.Stage> stages = new ArrayList<>(commands.size());
@@ -151,10 +176,12 @@ public final class PageReduce {
                 FieldStages.stage(search, NO_TERM); // rows that are not events
             default ->
                 PageChain.stage(
-                    command,
-                    evaluator,
-                    marksLookupMatches ? LookupStage.matchedColumn(firstStage + at) : null);
+                    command, evaluator, marksSetFields ? setColumns(firstStage + at) : null);
           };
+      List<String> valued = marksValues.get(firstStage + at);
+      if (valued != null) {
+        commandStage = ListingMarks.valuesAfter(commandStage, firstStage + at, valued);
+      }
       stages.add(rebatch != null && rebatch[at] ? RowPaging.before(commandStage) : commandStage);
     }
     this.end = end;
@@ -216,12 +243,9 @@ public final class PageReduce {
     };
   }
 
-  /**
-   * The column in which stage {@code stage}, a {@code lookup}, marks the positions it matched (see
-   * the constructor's {@code marksLookupMatches}); the NUL keeps it apart from any field's name.
-   */
-  public static String lookupMatchedColumn(int stage) {
-    return LookupStage.matchedColumn(stage);
+  /** The marker columns of stage {@code stage}, by the field each marks. */
+  private static java.util.function.UnaryOperator<String> setColumns(int stage) {
+    return field -> ListingMarks.setColumn(stage, field);
   }
 
   /** Pushes a page through the stages; false once no more input is wanted. */

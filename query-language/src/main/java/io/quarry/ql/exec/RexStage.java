@@ -32,8 +32,21 @@ final class RexStage implements PageChain.Stage {
   private final AsciiChars chars = new AsciiChars();
   private final ByteSlice slice = new ByteSlice();
   private final ByteSlice copied = new ByteSlice();
+  private final java.util.function.UnaryOperator<String> marks; // a field's marker, or null
 
   RexStage(RexCommand command, BooleanSupplier stopped) {
+    this(command, stopped, null);
+  }
+
+  /**
+   * As above; with {@code marks} not null, each page leaves with, for each field {@code f} the
+   * command may set, a boolean column {@code marks.apply(f)}, true where it set {@code f} (found a
+   * value for it; in sed mode, rewrote it), null elsewhere ({@code ListedFields}), as the matching
+   * finds them.
+   */
+  RexStage(
+      RexCommand command, BooleanSupplier stopped, java.util.function.UnaryOperator<String> marks) {
+    this.marks = marks;
     this.command = command;
     this.extraction = command.sed() == null ? new RexExtraction(command, stopped) : null;
     this.sed = command.sed() != null ? new RexSed(command, stopped) : null;
@@ -42,17 +55,33 @@ final class RexStage implements PageChain.Stage {
 
   @Override
   public void add(Page page, Consumer<Page> out) {
+    List<String> marked =
+        marks == null ? List.of() : sed != null ? List.of(command.field()) : fields;
+    // where each marked field is set, filled by the matching below (null: none asked for)
+    boolean[][] set = marked.isEmpty() ? null : new boolean[marked.size()][page.positionCount()];
+    Page result = extract(page, set);
+    for (int f = 0; f < marked.size(); f++) {
+      result = result.withColumn(marks.apply(marked.get(f)), ListingMarks.trues(set[f]));
+    }
+    out.accept(result);
+  }
+
+  /**
+   * The page with the command's fields set; {@code set}, when not null, takes where each field (the
+   * extraction's, in order; in sed mode the input field) was set.
+   */
+  private Page extract(Page page, boolean[][] set) {
     Block input = page.block(command.field());
     if (input == null) {
-      out.accept(page); // no position has the field: every one passes unchanged
+      return page; // no position has the field: every one passes unchanged
     } else if (sed != null) {
-      out.accept(page.withColumn(command.field(), rewritten(page, input)));
+      return page.withColumn(command.field(), rewritten(page, input, set));
     } else if (fields.size() == 1
         && input instanceof BytesBlock text
         && (page.block(fields.get(0)) == null || page.block(fields.get(0)) instanceof BytesBlock)) {
-      out.accept(extractedOne(page, text, fields.get(0)));
+      return extractedOne(page, text, fields.get(0), set);
     } else {
-      out.accept(extracted(page, input));
+      return extracted(page, input, set);
     }
   }
 
@@ -79,7 +108,7 @@ final class RexStage implements PageChain.Stage {
    * input where the one-pass matcher places them, else the matcher's answer; a position that does
    * not match keeps its value.
    */
-  private Page extractedOne(Page page, BytesBlock input, String field) {
+  private Page extractedOne(Page page, BytesBlock input, String field, boolean[][] set) {
     BytesBlock existing = (BytesBlock) page.block(field);
     int positions = page.positionCount();
     BytesBlock.Builder builder = BytesBlock.builder(positions);
@@ -98,6 +127,9 @@ final class RexStage implements PageChain.Stage {
         AsciiChars ascii = (AsciiChars) text;
         builder.append(ascii.array(), ascii.offset() + start, end - start);
         any = true;
+        if (set != null) {
+          set[0][p] = true;
+        }
       } else if (span == RexExtraction.NO_SPAN) {
         keep(existing, p, builder);
       } else {
@@ -107,6 +139,9 @@ final class RexStage implements PageChain.Stage {
         } else {
           append(builder, value);
           any = true;
+          if (set != null) {
+            set[0][p] = true;
+          }
         }
       }
     }
@@ -114,7 +149,7 @@ final class RexStage implements PageChain.Stage {
   }
 
   /** Every extracted field, the general case: a column each that some position matched. */
-  private Page extracted(Page page, Block input) {
+  private Page extracted(Page page, Block input, boolean[][] set) {
     int positions = page.positionCount();
     List<Map<String, Object>> found = new ArrayList<>(positions);
     for (int p = 0; p < positions; p++) {
@@ -122,9 +157,15 @@ final class RexStage implements PageChain.Stage {
       found.add(text == null ? Map.of() : extraction.assignments(text));
     }
     Page result = page;
-    for (String field : fields) {
+    for (int f = 0; f < fields.size(); f++) {
+      String field = fields.get(f);
       if (found.stream().noneMatch(assigned -> assigned.containsKey(field))) {
         continue;
+      }
+      if (set != null) {
+        for (int p = 0; p < positions; p++) {
+          set[f][p] = found.get(p).get(field) != null;
+        }
       }
       Block existing = page.block(field);
       Block column;
@@ -153,7 +194,7 @@ final class RexStage implements PageChain.Stage {
   }
 
   /** Sed mode: the field's first value rewritten at each position that has one. */
-  private Block rewritten(Page page, Block input) {
+  private Block rewritten(Page page, Block input, boolean[][] set) {
     int positions = page.positionCount();
     BytesBlock.Builder builder = BytesBlock.builder(positions);
     for (int p = 0; p < positions; p++) {
@@ -161,6 +202,9 @@ final class RexStage implements PageChain.Stage {
       if (text == null) {
         builder.appendNull();
         continue;
+      }
+      if (set != null) {
+        set[0][p] = true;
       }
       String value = text.toString();
       try {

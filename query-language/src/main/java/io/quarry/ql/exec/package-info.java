@@ -16,6 +16,7 @@
  * io.quarry.ql.exec.LookupIndex}, {@link io.quarry.ql.exec.EvalValues}, {@link
  * io.quarry.ql.exec.TransactionGroups}, {@link io.quarry.ql.exec.FieldSummaries}). {@link
  * io.quarry.ql.exec.EventText} says where a {@code search} of bare words runs on pages (over events
- * whose {@code _raw} is still their own).
+ * whose {@code _raw} is still their own). {@link io.quarry.ql.exec.ListingMarks} names the hidden
+ * columns an event listing's stages leave where they set a field.
  */
 package io.quarry.ql.exec;

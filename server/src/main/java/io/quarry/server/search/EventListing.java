@@ -54,6 +54,14 @@ final class EventListing {
    */
   static final String FIELD_NAMES = "\u0000index-time fields";
 
+  /**
+   * The event's own {@code _raw} and {@code sourcetype}, what the extraction reads, where a command
+   * after the listing changes either ({@link #withEventText}).
+   */
+  static final String EVENT_RAW = "\u0000event _raw";
+
+  static final String EVENT_SOURCETYPE = "\u0000event sourcetype";
+
   private final Set<String> read;
   private final ListedFields listed;
   private final Sourcetypes sourcetypes;
@@ -216,6 +224,17 @@ final class EventListing {
     }
   }
 
+  /**
+   * A source page with its events' own {@code _raw} and {@code sourcetype} also under {@link
+   * #EVENT_RAW} and {@link #EVENT_SOURCETYPE} (the same blocks), which no command names: the
+   * extraction reads them where a command changed the fields.
+   */
+  static Page withEventText(Page source) {
+    return source
+        .withColumn(EVENT_RAW, source.block(EventFields.RAW))
+        .withColumn(EVENT_SOURCETYPE, source.block(EventFields.SOURCETYPE));
+  }
+
   /** Takes the commands' output; false once the answer is full. */
   boolean add(Page page) {
     if (full || page.positionCount() == 0) {
@@ -267,7 +286,8 @@ final class EventListing {
 
   /** The rows {@code ranges} of {@code pages} as the row engine's collector makes them a page. */
   private Page page(List<Page> pages, List<int[]> ranges, int count) {
-    Set<String> names = new LinkedHashSet<>(DEFAULT_ORDER);
+    // each row lists the default fields first, unless its commands removed or renamed one
+    Set<String> names = new LinkedHashSet<>(listed.isEmpty() ? DEFAULT_ORDER : List.of());
     Map<Long, FieldExtractor> extractors = new HashMap<>(); // by (page, position)
     Map<Long, Set<String>> cleared =
         new HashMap<>(); // by (page, position): fields it no longer has
@@ -447,11 +467,16 @@ final class EventListing {
     return extractors.computeIfAbsent(((long) i << 32) | p, key -> extractor(page, p));
   }
 
-  /** The search-time extraction of a row, from its {@code _raw} and {@code sourcetype}. */
+  /**
+   * The search-time extraction of a row, from its event's {@code _raw} and {@code sourcetype} (the
+   * columns {@link #withEventText} kept, where a command changed them).
+   */
   private FieldExtractor extractor(Page page, int position) {
-    String raw = (String) page.block(page.schema().indexOf(EventFields.RAW)).getObject(position);
+    Block raws = page.block(EVENT_RAW);
+    Block types = page.block(EVENT_SOURCETYPE);
+    String raw = (String) (raws != null ? raws : page.block(EventFields.RAW)).getObject(position);
     String sourcetype =
-        (String) page.block(page.schema().indexOf(EventFields.SOURCETYPE)).getObject(position);
+        (String) (types != null ? types : page.block(EventFields.SOURCETYPE)).getObject(position);
     return new FieldExtractor(raw, sourcetypes.forName(sourcetype));
   }
 }

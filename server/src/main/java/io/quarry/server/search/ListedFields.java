@@ -1,12 +1,14 @@
 package io.quarry.server.search;
 
+import io.quarry.codecs.store.EventFields;
+import io.quarry.ql.ast.BinCommand;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.ast.LookupCommand;
 import io.quarry.ql.ast.ProjectCommand;
+import io.quarry.ql.ast.RenameCommand;
 import io.quarry.ql.ast.RexCommand;
-import io.quarry.ql.exec.PageChain;
-import io.quarry.ql.exec.PageReduce;
+import io.quarry.ql.exec.ListingMarks;
 import io.quarry.ql.exec.Wildcard;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,6 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -23,18 +26,24 @@ import java.util.function.Predicate;
  * collector pages the rows: on rows an {@code eval} lays its assignments over the event ({@code
  * AssignedRow}: a field set to a value is listed — after the row's own fields when it is new —, one
  * set to null is no longer listed and has no value), {@code rex} sets the fields it finds a value
- * for (never to null), and {@code fields -} of literal names hides those fields (no longer listed,
+ * for (never to null), {@code bin} with a span its as-field where the field has a value, {@code
+ * lookup} its outputs where the key matched (with {@code OUTPUTNEW}, those the row has no value
+ * of), a literal {@code rename a AS b} moves {@code a} to {@code b} where {@code a} has a value
+ * ({@code b} takes {@code a}'s place, or goes last when {@code a} was not listed; {@code a} no
+ * longer has a value), and {@code fields -} of literal names hides those fields (no longer listed,
  * no value). A field a row does not list but another row of its page does is, on rows, asked of the
  * event (its search-time value); one the row's commands removed has none ({@link #apply}'s {@code
  * cleared}).
  *
  * <p>The changes are replayed per row at the end from the answer's columns, not tracked stage by
- * stage: whether an assignment left a value is read off the field's final column, so each field is
- * set by one command at most ({@code fields -} of it before or after is fine), no command touches a
- * default field (whose column {@link EventListing} lists for every row, and whose {@code _raw} and
- * {@code sourcetype} the extraction reads), and a field {@code rex} extracts is not one the source
- * reads (then its column holds a value only where the row lists it or {@code rex} set it). Any
- * other pipeline runs on rows.
+ * stage: whether an assignment left a value is read off the field's final column, and where {@code
+ * rex}, {@code lookup} and {@code rename} set a field off the column their stage marks it in
+ * ({@link ListingMarks#setColumn}); where a later command sets a field again, whether a command
+ * left it a value is read off the column the page after its stage marks that in ({@link
+ * ListingMarks#valueColumn}). Where a command changes {@code _raw} or {@code sourcetype}, the
+ * extraction reads the event's own, carried in hidden columns ({@link EventListing#withEventText}).
+ * A {@code rename} names each field once (a name twice is asked of the row before it); a wildcard
+ * rename (every field an event has, extracted ones too) and any other pipeline run on rows.
  */
 final class ListedFields {
   /** How a command changes the fields it names at a row (see {@link #apply}). */
@@ -47,100 +56,202 @@ final class ListedFields {
      */
     EXTRACT,
     /**
-     * {@code lookup}: where its key matched ({@code marker}'s column holds a value), each output
-     * field set to the table's value, null included; elsewhere nothing.
+     * {@code lookup}: each output field set where marked to the table's value, null included;
+     * {@code bin} with a span: its as-field set where marked (its field had a value).
      */
     LOOKUP,
+    /** {@code rename a AS b} ({@code fields}: a, b): a moved to b where marked. */
+    RENAME,
     /** {@code fields -}: each field no longer listed and without a value. */
     REMOVE
   }
 
-  /** One command's change to a row's fields ({@code marker}: a lookup's matched column). */
-  private record Change(Kind kind, List<String> fields, String marker) {
-    Change(Kind kind, List<String> fields) {
-      this(kind, fields, null);
+  /**
+   * One command's change to a row's fields; {@code stage}: its position, for its marks; {@code
+   * valued}: the fields a later command sets again, whose value after it its stage's page marks.
+   */
+  private record Change(Kind kind, List<String> fields, int stage, Set<String> valued) {
+    Change(Kind kind, List<String> fields, int stage) {
+      this(kind, fields, stage, Set.of());
+    }
+
+    /** The column in which the command's stage marks where it set {@code field}. */
+    String mark(String field) {
+      return ListingMarks.setColumn(stage, field);
+    }
+
+    /**
+     * Whether {@code field} has a value after this command: where a later command sets it again, as
+     * its stage's page marked; else as the answer's column holds it.
+     */
+    boolean hasValue(String field, Predicate<String> hasValue) {
+      return hasValue.test(valued.contains(field) ? ListingMarks.valueColumn(stage, field) : field);
     }
   }
-
-  /** A command that keeps the events and their fields. */
-  private static final Change KEEPS = new Change(Kind.REMOVE, List.of());
 
   /** Fields of one {@code rex} replayed exactly: below a {@code HashMap}'s first resize. */
   private static final int MAX_EXTRACTED = 12;
 
   private final List<Change> changes;
   private final Set<String> changed;
+  private final Set<String> loaded;
 
-  private ListedFields(List<Change> changes) {
+  private ListedFields(List<Change> changes, Set<String> loaded) {
     this.changes = List.copyOf(changes);
     Set<String> fields = new LinkedHashSet<>();
     changes.forEach(change -> fields.addAll(change.fields()));
     this.changed = Set.copyOf(fields);
+    this.loaded = Set.copyOf(loaded);
+  }
+
+  /** As {@link #of(List, Function)}, for commands without a {@code lookup} lacking OUTPUT. */
+  static ListedFields of(List<Command> commands) {
+    return of(commands, table -> null);
   }
 
   /**
    * The changes of the commands after an event listing, or null when one of them is neither a
    * command that keeps the events ({@link TimeOrderedPages#keepsEvents}) nor a change this replays.
    * Empty for a plain listing.
+   *
+   * @param tableColumns a lookup table's columns by its name (null: no such table), for a {@code
+   *     lookup} without {@code OUTPUT} (its outputs: every column but the keys)
    */
-  static ListedFields of(List<Command> commands) {
+  static ListedFields of(List<Command> commands, Function<String, List<String>> tableColumns) {
     List<Change> changes = new ArrayList<>();
-    Set<String> unread = new HashSet<>(); // fields the source must not read (see below)
-    Set<String> seen = new HashSet<>(); // each field set by one command at most
+    Set<String> loaded = new HashSet<>(); // fields the source must read for a stage to see them
     for (int at = 0; at < commands.size(); at++) {
       Command command = commands.get(at);
-      Change change =
+      List<Change> made =
           switch (command) {
             case EvalCommand eval -> {
               Set<String> fields = new LinkedHashSet<>(); // first-assigned order, as the row's map
               eval.assignments().forEach(assignment -> fields.add(assignment.field()));
-              yield new Change(Kind.ASSIGN, List.copyOf(fields));
+              yield List.of(new Change(Kind.ASSIGN, List.copyOf(fields), at));
             }
             case RexCommand rex when rex.sed() != null ->
-                new Change(Kind.EXTRACT, List.of(rex.field()));
+                List.of(new Change(Kind.EXTRACT, List.of(rex.field()), at));
             case RexCommand rex -> {
               List<String> fields =
                   rex.groups().stream().map(RexCommand.Group::field).distinct().toList();
-              unread.addAll(fields);
-              yield fields.size() > MAX_EXTRACTED ? null : new Change(Kind.EXTRACT, fields);
+              yield fields.size() > MAX_EXTRACTED
+                  ? null
+                  : List.of(new Change(Kind.EXTRACT, fields, at));
             }
             case LookupCommand lookup -> {
-              // its outputs named (else the table's columns decide them), not OUTPUTNEW (which
-              // asks the row for the event's search-time value)
-              List<String> fields =
-                  lookup.outputs().stream()
-                      .map(LookupCommand.FieldMapping::field)
-                      .distinct()
-                      .toList();
-              unread.addAll(fields);
-              yield fields.isEmpty() || lookup.outputNew()
+              List<String> fields = outputs(lookup, tableColumns);
+              if (fields != null && lookup.outputNew()) {
+                loaded.addAll(fields); // whether the row has a value: the event's own too
+              }
+              yield fields == null || fields.isEmpty()
                   ? null
-                  : new Change(Kind.LOOKUP, fields, PageReduce.lookupMatchedColumn(at));
+                  : List.of(new Change(Kind.LOOKUP, fields, at));
             }
+            case RenameCommand rename -> {
+              List<Change> moves = new ArrayList<>();
+              Set<String> named = new HashSet<>();
+              for (RenameCommand.Rename r : rename.renames()) {
+                // a wildcard renames every field an event has, extracted ones too; a name twice
+                // in one rename is asked of the row before it (RenameOperator)
+                if (Wildcard.hasWildcard(r.from())
+                    || Wildcard.hasWildcard(r.to())
+                    || !named.add(r.from())
+                    || !named.add(r.to())) {
+                  yield null;
+                }
+                loaded.add(r.from()); // moved where it has a value: the event's own too
+                moves.add(new Change(Kind.RENAME, List.of(r.from(), r.to()), at));
+              }
+              yield moves;
+            }
+            case BinCommand bin when bin.rowLocal() ->
+                List.of(new Change(Kind.LOOKUP, List.of(bin.as()), at));
             case ProjectCommand project when project.kind() == ProjectCommand.Kind.REMOVE ->
                 project.patterns().stream().anyMatch(Wildcard::hasWildcard)
                     ? null
-                    : new Change(Kind.REMOVE, project.patterns());
-            default -> TimeOrderedPages.keepsEvents(command) ? KEEPS : null;
+                    : List.of(new Change(Kind.REMOVE, project.patterns(), at));
+            default -> TimeOrderedPages.keepsEvents(command) ? List.of() : null;
           };
-      if (change == null) {
+      if (made == null) {
         return null;
       }
-      for (String field : change.fields()) {
-        if (change.kind() != Kind.REMOVE && !seen.add(field)
-            || EventListing.DEFAULT_ORDER.contains(field)) {
-          return null;
+      for (Change change : made) {
+        if (!change.fields().isEmpty()) {
+          changes.add(change);
         }
       }
-      if (!change.fields().isEmpty()) {
-        changes.add(change);
+    }
+    // a field eval or lookup sets that a later command sets again: whether it left the field a
+    // value is marked after its stage (rex and rename are replayed from their own marks)
+    for (int i = 0; i < changes.size(); i++) {
+      Change change = changes.get(i);
+      if (change.kind() != Kind.ASSIGN && change.kind() != Kind.LOOKUP) {
+        continue;
+      }
+      Set<String> valued = new LinkedHashSet<>();
+      for (Change later : changes.subList(i + 1, changes.size())) {
+        change.fields().stream().filter(later.fields()::contains).forEach(valued::add);
+      }
+      if (!valued.isEmpty()) {
+        changes.set(i, new Change(change.kind(), change.fields(), change.stage(), valued));
       }
     }
-    // a field the source reads holds every event's value, listed or not: where rex or lookup did
-    // not set it, its column would hold the event's search-time value, and whether they set it
-    // could not be told from the column
-    Set<String> read = PageChain.inputFields(commands, List.of());
-    return unread.stream().anyMatch(read::contains) ? null : new ListedFields(changes);
+    return new ListedFields(changes, loaded);
+  }
+
+  /**
+   * The fields whose value after a stage the listing reads ({@link ListingMarks#valueColumn}), by
+   * the stage's number.
+   */
+  Map<Integer, List<String>> valuesMarked() {
+    Map<Integer, List<String>> marked = new HashMap<>();
+    for (Change change : changes) {
+      if (!change.valued().isEmpty()) {
+        marked.computeIfAbsent(change.stage(), stage -> new ArrayList<>()).addAll(change.valued());
+      }
+    }
+    return marked;
+  }
+
+  /**
+   * A lookup's output fields: those named, else the table's columns but its keys; null when the
+   * table is unknown.
+   */
+  private static List<String> outputs(
+      LookupCommand lookup, Function<String, List<String>> tableColumns) {
+    if (!lookup.outputs().isEmpty()) {
+      return lookup.outputs().stream().map(LookupCommand.FieldMapping::field).distinct().toList();
+    }
+    List<String> columns = tableColumns.apply(lookup.table());
+    if (columns == null) {
+      return null;
+    }
+    List<String> outputs = new ArrayList<>();
+    for (String column : columns) {
+      if (lookup.keys().stream().noneMatch(key -> key.column().equals(column))
+          && !outputs.contains(column)) {
+        outputs.add(column);
+      }
+    }
+    return outputs;
+  }
+
+  /**
+   * The fields the source must read besides those the commands read: a rename's old names and an
+   * {@code OUTPUTNEW} lookup's outputs, whose stages must see every event's value.
+   */
+  Set<String> loaded() {
+    return loaded;
+  }
+
+  /** Whether a command changes the extraction's inputs, {@code _raw} or {@code sourcetype}. */
+  boolean changesEventText() {
+    return changed.contains(EventFields.RAW) || changed.contains(EventFields.SOURCETYPE);
+  }
+
+  /** Whether a command renames fields. */
+  boolean renames() {
+    return changes.stream().anyMatch(change -> change.kind() == Kind.RENAME);
   }
 
   /** Whether no command changes a row's fields (a plain listing). */
@@ -162,14 +273,14 @@ final class ListedFields {
   void apply(List<String> names, Predicate<String> hasValue, Set<String> cleared) {
     for (Change change : changes) {
       switch (change.kind()) {
-        case ASSIGN -> change.fields().forEach(f -> set(f, hasValue.test(f), names, cleared));
+        case ASSIGN ->
+            change.fields().forEach(f -> set(f, change.hasValue(f, hasValue), names, cleared));
         case EXTRACT -> {
-          // a field rex did not set holds a value only where the row lists it already (the
-          // source does not read it), so the new names are those it set, in its map's order
-          // (RexExtraction's maps: default capacity, filled in group order, then copied by put)
+          // the new names are those it set, in its map's order (RexExtraction's maps: default
+          // capacity, filled in group order, then copied by put)
           Map<String, Object> found = new HashMap<>();
           for (String field : change.fields()) {
-            if (hasValue.test(field)) {
+            if (hasValue.test(change.mark(field))) {
               found.put(field, field);
             }
           }
@@ -182,9 +293,26 @@ final class ListedFields {
             }
           }
         }
-        case LOOKUP -> {
-          if (hasValue.test(change.marker())) { // as eval, at the rows whose key matched
-            change.fields().forEach(f -> set(f, hasValue.test(f), names, cleared));
+        case LOOKUP -> { // as eval, in output order, where it set the field
+          for (String field : change.fields()) {
+            if (hasValue.test(change.mark(field))) {
+              set(field, change.hasValue(field, hasValue), names, cleared);
+            }
+          }
+        }
+        case RENAME -> {
+          String from = change.fields().get(0);
+          String to = change.fields().get(1);
+          if (hasValue.test(change.mark(to))) { // in the old name's place, else last
+            names.remove(to);
+            int at = names.indexOf(from);
+            if (at >= 0) {
+              names.set(at, to);
+            } else {
+              names.add(to);
+            }
+            cleared.add(from);
+            cleared.remove(to);
           }
         }
         case REMOVE -> {

@@ -675,6 +675,12 @@ public final class SearchService implements AutoCloseable {
    */
   static final String EVENT_ROWS = "events";
 
+  /** A lookup table's columns, null when there is no such table. */
+  private List<String> lookupColumns(String table) {
+    io.quarry.ql.exec.LookupTable found = lookups.table(table);
+    return found == null ? null : found.columns();
+  }
+
   /** Time-ordered mode: one newest-first stream through the whole pipeline. */
   private ScanStats runTimeOrdered(
       SearchPlan plan,
@@ -689,9 +695,13 @@ public final class SearchService implements AutoCloseable {
       Evaluator evaluator)
       throws IOException {
     TimeOrderedPages.Shape onPages =
-        PageBatch.enabled() ? TimeOrderedPages.shape(plan.pipeline(), PAGE_SIZE) : null;
+        PageBatch.enabled()
+            ? TimeOrderedPages.shape(plan.pipeline(), PAGE_SIZE, this::lookupColumns)
+            : null;
     if (onPages != null && onPages.listing() && control.everyEventFieldAsked()) {
-      onPages = onPages.withEveryField(); // a subsearch's events carry their search-time fields
+      // a subsearch's events carry their search-time fields, unless renamed: a renamed row lists
+      // only its own (RenameOperator's rows discover none), as the plain listing lays them out
+      onPages = onPages.listed().renames() ? onPages : onPages.withEveryField();
     }
     boolean exact = plan.filter().isEmpty() || translation.exact();
     String deduplicated = exact ? dedupFieldFirst(plan.pipeline()) : null;
@@ -912,7 +922,7 @@ public final class SearchService implements AutoCloseable {
       explain.put("dedup_skips_seen", exact ? dedupFieldFirst(plan.pipeline()) : null);
       TimeOrderedPages.Shape onPages =
           PageBatch.enabled() && plan.generator().isEmpty()
-              ? TimeOrderedPages.shape(plan.pipeline(), PAGE_SIZE)
+              ? TimeOrderedPages.shape(plan.pipeline(), PAGE_SIZE, this::lookupColumns)
               : null;
       explain.put(
           "engine",

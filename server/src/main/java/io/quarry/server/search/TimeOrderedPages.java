@@ -37,10 +37,10 @@ import java.util.function.Predicate;
  * those commands read ({@link EventPages}, one source over the whole time-ordered scan), and pages
  * go through the stages to the answer; a {@code head} that has its rows stops the scan. A plain
  * event listing, with only commands after it that filter, cut or reorder its events ({@link
- * #keepsEvents}) or that set or remove fields as {@link ListedFields} replays them ({@code eval},
- * {@code fields -}), runs on pages too: the source then carries every field an event has without
- * extraction, and {@link EventListing} makes the answer's pages as the row engine's collector
- * would. Any other pipeline runs on rows.
+ * #keepsEvents}) or that set, move or remove fields as {@link ListedFields} replays them ({@code
+ * eval}, {@code rex}, {@code lookup}, {@code rename}, {@code fields -}), runs on pages too: the
+ * source then carries every field an event has without extraction, and {@link EventListing} makes
+ * the answer's pages as the row engine's collector would. Any other pipeline runs on rows.
  */
 final class TimeOrderedPages {
   /**
@@ -58,6 +58,7 @@ final class TimeOrderedPages {
    * @param listedAt when not a listing but {@code everyField}: how many leading commands (those
    *     that keep the events) run on the source's pages before the every-field listing lays them
    *     out
+   * @param listed for a listing, how its commands change the fields its rows list (else empty)
    */
   record Shape(
       int fused,
@@ -66,14 +67,23 @@ final class TimeOrderedPages {
       boolean listing,
       int aggregateAt,
       boolean everyField,
-      int listedAt) {
+      int listedAt,
+      ListedFields listed) {
     Shape(int fused, List<String> sourceFields, int pageSize, boolean listing, int aggregateAt) {
-      this(fused, sourceFields, pageSize, listing, aggregateAt, false, 0);
+      this(
+          fused,
+          sourceFields,
+          pageSize,
+          listing,
+          aggregateAt,
+          false,
+          0,
+          ListedFields.of(List.of()));
     }
 
     /** This listing with every field of its events in its answer (a subsearch's). */
     Shape withEveryField() {
-      return new Shape(fused, sourceFields, pageSize, listing, aggregateAt, true, 0);
+      return new Shape(fused, sourceFields, pageSize, listing, aggregateAt, true, 0, listed);
     }
   }
 
@@ -81,6 +91,17 @@ final class TimeOrderedPages {
 
   /** The shape of {@code pipeline} on pages, or null when it runs on rows. */
   static Shape shape(List<Command> pipeline, int pageSize) {
+    return shape(pipeline, pageSize, table -> null);
+  }
+
+  /**
+   * As above; {@code tableColumns} gives a lookup table's columns by name (null: none), the outputs
+   * of a listing's {@code lookup} without {@code OUTPUT} ({@link ListedFields}).
+   */
+  static Shape shape(
+      List<Command> pipeline,
+      int pageSize,
+      java.util.function.Function<String, List<String>> tableColumns) {
     int fused = EventPages.fusedPrefix(pipeline);
     List<Command> staged = pipeline.subList(fused, pipeline.size());
     if (fused == 0
@@ -96,7 +117,14 @@ final class TimeOrderedPages {
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(PageChain.inputFields(staged.subList(0, listedAt), List.of()));
       return new Shape(
-          0, List.copyOf(sourceFields), smallestHead(staged, pageSize), false, -1, true, listedAt);
+          0,
+          List.copyOf(sourceFields),
+          smallestHead(staged, pageSize),
+          false,
+          -1,
+          true,
+          listedAt,
+          ListedFields.of(List.of()));
     }
     for (int at = 0; at < staged.size(); at++) {
       if (PageAggregator.supports(staged.get(at))) {
@@ -126,14 +154,23 @@ final class TimeOrderedPages {
     if (!ReduceCoverage.supportsOverEvents(staged)) {
       return null;
     }
-    if (ListedFields.of(pipeline) != null && ReduceCoverage.supportsOverEvents(pipeline)) {
-      // the events themselves, filtered, cut or reordered, with the fields eval and rex set and
-      // fields - removes laid over them as on rows (ListedFields); a leading rex is a stage here,
-      // not fused into the source, which reads none of the fields it sets
-      Set<String> read = PageChain.inputFields(pipeline, List.of());
+    ListedFields listed = ListedFields.of(pipeline, tableColumns);
+    if (listed != null && ReduceCoverage.supportsOverEvents(pipeline)) {
+      // the events themselves, filtered, cut or reordered, with the fields eval, rex, lookup and
+      // rename set and fields - removes laid over them as on rows (ListedFields); a leading rex is
+      // a stage here, not fused into the source
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
-      sourceFields.addAll(read);
-      return new Shape(0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
+      sourceFields.addAll(PageChain.inputFields(pipeline, List.of()));
+      sourceFields.addAll(listed.loaded());
+      return new Shape(
+          0,
+          List.copyOf(sourceFields),
+          smallestHead(pipeline, pageSize),
+          true,
+          -1,
+          false,
+          0,
+          listed);
     }
     if (EventOverlays.of(pipeline) != null && ReduceCoverage.supportsOverEvents(pipeline)) {
       // the events with eventstats' or streamstats' results laid over them as on rows (the
@@ -156,7 +193,14 @@ final class TimeOrderedPages {
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, at), List.of()));
       return new Shape(
-          0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), false, -1, true, at);
+          0,
+          List.copyOf(sourceFields),
+          smallestHead(pipeline, pageSize),
+          false,
+          -1,
+          true,
+          at,
+          ListedFields.of(List.of()));
     }
     for (int cut = 0; cut < staged.size(); cut++) {
       Command command = staged.get(cut);
@@ -310,7 +354,6 @@ final class TimeOrderedPages {
     BlockDedup blockSkip = skip == null ? null : new BlockDedup(skipSeenOf, skip.seen(), control);
     int fused = shape.fused();
     List<Command> afterSource = pipeline.subList(fused, pipeline.size());
-    ListedFields listed = ListedFields.of(afterSource);
     // outputlookup ending the listing: it takes the listing's every row and hands the answer on
     EventTable table =
         shape.listing() && fused == 0 && EventTable.applies(pipeline)
@@ -323,14 +366,15 @@ final class TimeOrderedPages {
                     sourcetypes,
                     !indexedFieldsOnly,
                     shape.everyField(),
-                    listed != null ? listed : ListedFields.of(List.of()),
+                    shape.listed(),
                     control,
                     table != null ? table::add : results::add,
                     table != null
                         ? () -> Long.MAX_VALUE
                         : () -> results.maxRows() - results.collector().rows(),
                     SearchService.PAGE_SIZE)
-                .overlaid(listed != null ? null : EventOverlays.of(afterSource))
+                // eventstats/streamstats laid over the events; never with a listing's own changes
+                .overlaid(EventOverlays.of(afterSource))
             : null;
     if (table != null) {
       listing.carryingFieldNames();
@@ -396,8 +440,11 @@ final class TimeOrderedPages {
             stages,
             fused,
             SearchService.PAGE_SIZE, // pages out as the row engine's collector makes them
-            listing != null); // a listing's lookups mark what they matched (ListedFields)
+            listing != null, // a listing's lookup, rex, rename mark what they set (ListedFields)
+            listing != null ? shape.listed().valuesMarked() : java.util.Map.of());
     boolean[] done = {false};
+    // the extraction reads the events' own _raw and sourcetype where a command changes them
+    boolean eventText = listing != null && shape.listed().changesEventText();
     EventPages source =
         new EventPages(
                 shape.sourceFields(),
@@ -413,7 +460,10 @@ final class TimeOrderedPages {
                   for (int stage = 0; stage < fused; stage++) {
                     stages.counted(stage, page.positionCount(), 0);
                   }
-                  done[0] = done[0] || !stagesOnPages.add(page);
+                  done[0] =
+                      done[0]
+                          || !stagesOnPages.add(
+                              eventText ? EventListing.withEventText(page) : page);
                 },
                 () -> {},
                 () -> {})

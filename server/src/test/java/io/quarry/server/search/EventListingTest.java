@@ -136,7 +136,55 @@ class EventListingTest {
           // lookup: its outputs over the rows whose key matched, an empty value none at all
           "* | lookup regions.csv region OUTPUT label, zone",
           "* | lookup regions.csv region OUTPUT label AS level | where n > 40 | head 1800",
-          "* | lookup regions.csv region AS team OUTPUT zone AS z | dedup 2 host | fields - region");
+          "* | lookup regions.csv region AS team OUTPUT zone AS z | dedup 2 host | fields - region",
+          // rename: the old name's value moved to the new one, in its place, where it had one
+          "* | rename n AS m",
+          "* | rename region AS reg | where n > 5 | head 2000",
+          "* | rename zone AS region",
+          "* | rename team AS tm, level AS lv | sort - n | head 1500",
+          "* | rename status AS code | where code > 200 OR n < 40",
+          "* | fields - region | rename zone AS region | dedup region",
+          "* | rename region AS r2 | eval y=r2.\"-\".n",
+          // a rex or lookup output a later command reads: the event's own value where not set
+          "* | rex \"n=(?<d>\\d)\" | where d > 1",
+          "* | where region=\"us\" | rex \"level=(?<region>\\w+)\"",
+          "* | rex \"level=(?<region>\\w+)\" | where region=\"WARN\" OR n < 300 | sort region",
+          "* | lookup regions.csv region OUTPUT label | eval l2=label.\"!\"",
+          "* | lookup regions.csv region OUTPUT zone | where isnull(zone) OR n > 2000",
+          // OUTPUTNEW: only the outputs a row has no value of; no OUTPUT: every other column
+          "* | lookup regions.csv region OUTPUTNEW label, zone",
+          "* | lookup regions.csv region OUTPUTNEW zone AS level | head 2100",
+          "* | lookup regions.csv region",
+          "* | lookup regions.csv region AS team | where n > 100 | fields - zone",
+          // a field two commands set: where the first left it a value decides its place
+          "* | eval x=1 | eval x=if(n%2==0, null(), 2)",
+          "* | eval x=if(n%3==0, null(), 1), y=2 | eval x=3 | head 1500",
+          "* | rex \"level=(?<lvl>\\w+)\" | eval lvl=if(n%5==0, null(), lower(lvl))",
+          "* | lookup regions.csv region OUTPUT zone | eval zone=coalesce(zone, \"none\")",
+          "* | eval zone=if(n%2==0, \"even\", null()) | lookup regions.csv region OUTPUTNEW zone",
+          "* | eval a=n | rename a AS b | rename region AS a | where n > 7",
+          "* | rename zone AS z | eval z=if(n%4==0, null(), z) | lookup regions.csv region OUTPUT zone AS z",
+          // a default field changed (not _raw, sourcetype or _time)
+          "* | eval host=upper(host)",
+          "* | eval host=if(n%2==0, null(), host), source=\"s\" | sort - n",
+          "* | rename host AS h | where n > 5",
+          "* | fields - host, index | head 1200",
+          "* | rename region AS host",
+          "* | lookup regions.csv region OUTPUT label AS index",
+          // _raw or sourcetype changed: the extraction still reads the event's own
+          "* | eval _raw=upper(_raw)",
+          "* | rename _raw AS text | where n > 3",
+          "* | eval sourcetype=if(n%2==0, \"other\", null()), _raw=\"x\" | sort - n | head 900",
+          "* | eval _time=_time+3600 | head 1500",
+          "* | eval _time=if(n%3==0, null(), _time+n/10)",
+          "* | rename _time AS t | where n > 2",
+          "* | rename n AS _time",
+          "* | rename n AS _time | rename _time AS t2 | head 2200",
+          // bin with a span: its as-field set where the field has a value
+          "* | bin _time span=1m",
+          "* | bin n span=100 AS nb | where n > 4",
+          "* | bin status span=2 | eval s=status",
+          "* | eval b=if(n%2==0, n, null()) | bin b span=10 | sort - n");
 
   @Test
   void pagesAsTheRowEngine() throws Exception {
@@ -164,15 +212,10 @@ class EventListingTest {
     assertThat(explain("* | where n > 5")).containsEntry("page_source", "events");
     assertThat(explain("* | fillnull | stats count by region"))
         .containsEntry("page_source", "every_field");
-    // commands that set fields row by row still run on rows
-    assertThat(explain("* | rename n AS m")).containsEntry("engine", "rows");
-    // a field two evals assign, or a default field changed, is replayed only on rows
-    assertThat(explain("* | eval x=1 | eval x=2")).containsEntry("engine", "rows");
-    assertThat(explain("* | eval host=upper(host)")).containsEntry("engine", "rows");
-    // a field rex sets that the source reads holds the search-time value where rex did not match
-    assertThat(explain("* | where region=\"us\" | rex \"level=(?<region>\\w+)\""))
-        .containsEntry("engine", "rows");
-    assertThat(explain("* | rex \"n=(?<d>\\d)\" | where d > 1")).containsEntry("engine", "rows");
+    // a wildcard rename renames every field an event has, extracted ones too: on rows
+    assertThat(explain("* | rename re* AS x*")).containsEntry("engine", "rows");
+    // a name twice in one rename: on rows
+    assertThat(explain("* | rename a AS b, b AS c")).containsEntry("engine", "rows");
   }
 
   /**
@@ -189,10 +232,22 @@ class EventListingTest {
             "*",
             "* | where n > 100 | head 1500",
             "* | sort region, -n | dedup 2 host",
-            "* | eval region=if(n%2==0, null(), \"e\"), x=1 | fields - zone")) {
+            "* | eval region=if(n%2==0, null(), \"e\"), x=1 | fields - zone",
+            "* | rex \"level=(?<region>\\w+)\" | where region=\"WARN\" OR n < 500",
+            "* | lookup regions.csv region OUTPUTNEW label, zone")) {
       assertThat(pages(query, PageBatch.PAGES_ONLY, true))
           .as(query + " as a subsearch (seed " + SEED + ")")
           .isEqualTo(pages(query, "rows", true));
+    }
+    // a renamed row lists only its own fields (RenameOperator's rows discover none): the plain
+    // listing's pages
+    for (String renamed :
+        List.of(
+            "* | rename region AS r | where n > 10",
+            "* | eval x=1 | rename level AS lv | eval y=lv")) {
+      assertThat(pages(renamed, PageBatch.PAGES_ONLY, true))
+          .as(renamed + " as a subsearch (seed " + SEED + ")")
+          .isEqualTo(pages(renamed, "rows", true));
     }
     for (String query :
         List.of(

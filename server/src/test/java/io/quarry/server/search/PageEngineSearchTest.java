@@ -153,9 +153,9 @@ class PageEngineSearchTest {
 
   /**
    * An event listing followed by commands that set or remove fields with nothing after them that
-   * fixes the columns ({@link ListedFields}): each row is the event with eval's fields laid over
-   * it, on events whose search-time fields differ (JSON, key=value, a multivalue, none), answered
-   * with every row operator refused as the row engine answers.
+   * fixes the columns ({@link ListedFields}): each row is the event with the fields eval, rex,
+   * lookup and rename set laid over it, on events whose search-time fields differ (JSON, key=value,
+   * a multivalue, none), answered with every row operator refused as the row engine answers.
    */
   @Test
   void listingWithEvalRunsOnPagesOnlyAsTheRowEngine() throws Exception {
@@ -174,14 +174,29 @@ class PageEngineSearchTest {
             "* | lookup people.csv user OUTPUT team, level",
             "* | lookup people.csv user OUTPUT level AS sid | where took > 1",
             "* | lookup people.csv user AS sid OUTPUT team | head 3 | fields - team",
-            "* | eval user=if(user==\"bob\", \"cat\", user) | lookup people.csv user OUTPUT team")) {
+            "* | eval user=if(user==\"bob\", \"cat\", user) | lookup people.csv user OUTPUT team",
+            // OUTPUTNEW (only the outputs a row has no value of, search-time ones included) and a
+            // lookup without OUTPUT (every column but the key)
+            "* | lookup people.csv user OUTPUTNEW team",
+            "* | lookup people.csv user OUTPUTNEW level AS took, team",
+            "* | lookup people.csv user | where isnotnull(level)",
+            // rename: moved where the old name has a value, replacing the new name's
+            "* | rename took AS ms",
+            "* | rename sid AS user, took AS t | sort t",
+            "* | rename msg AS note | where took > 2",
+            // a rex or lookup output a later command reads (the event's own where not set)
+            "* | rex \"took=(?<took>\\d)\" | where took > 5",
+            "* | lookup people.csv user OUTPUT team | eval t2=team.\"!\"",
+            // a field two commands set, a default field changed
+            "* | rex \"user=(?<user>\\w)\" | eval user=if(user==\"a\", null(), user)",
+            "* | eval t=if(took > 10, null(), 1), k=2 | eval t=3",
+            "* | eval host=lower(host) | rename source AS src | fields - index",
+            "* | eval _raw=upper(_raw) | rename sourcetype AS st | where took > 1",
+            "* | bin took span=5 AS slot | bin _time span=1m")) {
       String onPages = search(query, "pages-only");
       assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
       assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
     }
-    // OUTPUTNEW asks each row for the event's own value, search-time ones included: on rows
-    String outputNew = "* | lookup people.csv user OUTPUTNEW team";
-    assertThat(search(outputNew, "pages")).isEqualTo(search(outputNew, "rows"));
   }
 
   @AfterAll

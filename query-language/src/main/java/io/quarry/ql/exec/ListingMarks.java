@@ -1,0 +1,96 @@
+package io.quarry.ql.exec;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BooleanBlock;
+import io.quarry.plugin.api.data.Page;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The hidden columns the stages of an event listing's commands leave for the listing to replay what
+ * the row commands lay over each event ({@code server.search.ListedFields}): where a stage set a
+ * field ({@link #setColumn}: {@code lookup}, {@code rex}, a literal {@code rename}, {@code bin}
+ * with a span) and where a field held a value after a stage ({@link #valueColumn}). Each is a
+ * boolean column, true at the positions it marks and null elsewhere; the NUL in its name keeps it
+ * apart from any field a search can name.
+ */
+public final class ListingMarks {
+  private ListingMarks() {}
+
+  /** The column in which stage {@code stage} marks the positions where it set {@code field}. */
+  public static String setColumn(int stage, String field) {
+    return "\u0000set " + stage + " " + field;
+  }
+
+  /**
+   * The column marking the positions where {@code field} holds a value after stage {@code stage}.
+   */
+  public static String valueColumn(int stage, String field) {
+    return "\u0000value " + stage + " " + field;
+  }
+
+  /** True where {@code marked}, else null. */
+  static Block trues(boolean[] marked) {
+    BooleanBlock.Builder marks = BooleanBlock.builder(marked.length);
+    for (boolean here : marked) {
+      if (here) {
+        marks.append(true);
+      } else {
+        marks.appendNull();
+      }
+    }
+    return marks.build();
+  }
+
+  /** True where {@code column} (null: none) holds a value, else null. */
+  static Block valued(Block column, int positions) {
+    boolean[] marked = new boolean[positions];
+    for (int p = 0; p < positions && column != null; p++) {
+      marked[p] = !column.isNull(p);
+    }
+    return trues(marked);
+  }
+
+  /**
+   * {@code stage} (number {@code number} of the search), each page it gives marked in {@link
+   * #valueColumn} where {@code fields} then hold a value.
+   */
+  static PageChain.Stage valuesAfter(PageChain.Stage stage, int number, List<String> fields) {
+    return new PageChain.Stage() {
+      @Override
+      public void add(Page page, Consumer<Page> out) {
+        stage.add(page, p -> out.accept(marked(p)));
+      }
+
+      @Override
+      public void finish(Consumer<Page> out) {
+        stage.finish(p -> out.accept(marked(p)));
+      }
+
+      @Override
+      public void close() {
+        stage.close();
+      }
+
+      private Page marked(Page page) {
+        for (String field : fields) {
+          page =
+              page.withColumn(
+                  valueColumn(number, field), valued(page.block(field), page.positionCount()));
+        }
+        return page;
+      }
+    };
+  }
+
+  /**
+   * {@code stage}, a row-local one (a page out per page in, position for position), its output
+   * marked true in column {@code mark} where its input's {@code field} held a value.
+   */
+  static PageChain.Stage whereInputValued(PageChain.Stage stage, String field, String mark) {
+    return (page, out) -> {
+      Block marked = valued(page.block(field), page.positionCount());
+      stage.add(page, result -> out.accept(result.withColumn(mark, marked)));
+    };
+  }
+}
