@@ -52,16 +52,19 @@ public final class EventBlockWriter {
       List<byte[]> sections = new ArrayList<>();
       sections.add(times(events, newest));
       sections.add(raw(events));
-      Map<String, List<List<String>>> columns = columns(events);
+      Set<String> names = columnNames(events);
       boolean anyElsewhere = false;
-      for (String name : columns.keySet()) {
+      for (String name : names) {
         anyElsewhere |= elsewhere.contains(name);
       }
-      for (Map.Entry<String, List<List<String>>> column : columns.entrySet()) {
-        sections.add(
-            anyElsewhere
-                ? column(column.getKey(), column.getValue(), elsewhere.contains(column.getKey()))
-                : column(column.getKey(), column.getValue()));
+      for (String name : names) {
+        if (!anyElsewhere) {
+          sections.add(column(name, values(events, name)));
+        } else if (elsewhere.contains(name)) {
+          sections.add(column(name, List.of(), true)); // no values gathered for it
+        } else {
+          sections.add(column(name, values(events, name), false));
+        }
       }
       ByteBuffersDataOutput out = new ByteBuffersDataOutput();
       out.writeByte(anyElsewhere ? EventBlockFormat.VERSION_ELSEWHERE : EventBlockFormat.VERSION);
@@ -105,40 +108,47 @@ public final class EventBlockWriter {
     return out.toArrayCopy();
   }
 
+  /** The texts' UTF-8 lengths, then their bytes back to back; each text encoded once. */
   private static byte[] raw(List<Event> events) throws IOException {
-    ByteBuffersDataOutput lengths = new ByteBuffersDataOutput();
-    ByteBuffersDataOutput bytes = new ByteBuffersDataOutput();
-    for (Event event : events) {
-      byte[] utf8 = event.raw().getBytes(StandardCharsets.UTF_8);
-      lengths.writeVInt(utf8.length);
-      bytes.writeBytes(utf8, utf8.length);
+    byte[][] texts = new byte[events.size()][];
+    int bytes = 0;
+    for (int i = 0; i < texts.length; i++) {
+      texts[i] = events.get(i).raw().getBytes(StandardCharsets.UTF_8);
+      bytes += texts[i].length;
     }
-    lengths.writeBytes(bytes.toArrayCopy(), Math.toIntExact(bytes.size()));
-    return lengths.toArrayCopy();
+    ByteBuffersDataOutput out = new ByteBuffersDataOutput(5L * texts.length + bytes);
+    for (byte[] text : texts) {
+      out.writeVInt(text.length);
+    }
+    for (byte[] text : texts) {
+      out.writeBytes(text, text.length);
+    }
+    return out.toArrayCopy();
   }
 
-  /** Every field's values per event, in first-seen field order; the default fields first. */
-  private static Map<String, List<List<String>>> columns(List<Event> events) {
+  /** Every field's name, in first-seen field order; the default fields first. */
+  private static Set<String> columnNames(List<Event> events) {
     Set<String> names = new LinkedHashSet<>(List.of(EventFields.HOST, EventFields.SOURCE));
     names.add(EventFields.SOURCETYPE);
     for (Event event : events) {
       names.addAll(event.indexedFields().keySet());
     }
-    Map<String, List<List<String>>> columns = new LinkedHashMap<>();
-    for (String name : names) {
-      List<List<String>> values = new ArrayList<>(events.size());
-      for (Event event : events) {
-        values.add(
-            switch (name) {
-              case EventFields.HOST -> List.of(event.host());
-              case EventFields.SOURCE -> List.of(event.source());
-              case EventFields.SOURCETYPE -> List.of(event.sourcetype());
-              default -> event.indexedFields().getOrDefault(name, List.of());
-            });
-      }
-      columns.put(name, values);
+    return names;
+  }
+
+  /** One field's values per event. */
+  private static List<List<String>> values(List<Event> events, String name) {
+    List<List<String>> values = new ArrayList<>(events.size());
+    for (Event event : events) {
+      values.add(
+          switch (name) {
+            case EventFields.HOST -> List.of(event.host());
+            case EventFields.SOURCE -> List.of(event.source());
+            case EventFields.SOURCETYPE -> List.of(event.sourcetype());
+            default -> event.indexedFields().getOrDefault(name, List.of());
+          });
     }
-    return columns;
+    return values;
   }
 
   /** A version 2 column: its name, then whether its values follow, then the values if they do. */

@@ -56,7 +56,7 @@ import org.apache.lucene.util.NumericUtils;
  */
 final class BlockDocuments {
   /** The most events one block document holds. */
-  static final int EVENTS_PER_BLOCK = 256;
+  static final int EVENTS_PER_BLOCK = 1024;
 
   static final String BLOCK = "_block";
   static final String TIME_RANGE = "_trange";

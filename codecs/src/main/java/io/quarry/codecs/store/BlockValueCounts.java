@@ -68,30 +68,31 @@ public final class BlockValueCounts {
   static java.util.Set<String> write(Document document, List<Event> columns, IndexOptions options) {
     java.util.Set<String> exact = new java.util.HashSet<>();
     // counted by String (no UTF-8 per event), ordered as UTF-8 bytes once per distinct value
-    Map<String, Map<String, int[]>> byField = new HashMap<>();
-    Map<String, int[]> eventsWith = new HashMap<>();
-    for (Event event : columns) {
-      countDefault(byField, eventsWith, EventFields.HOST, event.host());
-      countDefault(byField, eventsWith, EventFields.SOURCE, event.source());
-      countDefault(byField, eventsWith, EventFields.SOURCETYPE, event.sourcetype());
+    Map<String, FieldCounts> byField = new HashMap<>();
+    int events = columns.size();
+    for (int e = 0; e < events; e++) {
+      Event event = columns.get(e);
+      countDefault(byField, EventFields.HOST, event.host(), e, events);
+      countDefault(byField, EventFields.SOURCE, event.source(), e, events);
+      countDefault(byField, EventFields.SOURCETYPE, event.sourcetype(), e, events);
       for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
         if (field.getValue().isEmpty()
             || options.fieldType(field.getKey()) != IndexedFieldType.KEYWORD) {
           continue;
         }
-        eventsWith.computeIfAbsent(field.getKey(), f -> new int[1])[0]++;
-        Map<String, int[]> counts = byField.computeIfAbsent(field.getKey(), f -> new HashMap<>());
+        FieldCounts counts = byField.computeIfAbsent(field.getKey(), f -> new FieldCounts(events));
+        counts.eventsWith++;
         for (String value : field.getValue()) { // distinct per event (the column's values)
-          counts.computeIfAbsent(value, v -> new int[2])[0]++; // count, then index
+          counts.add(value, e);
         }
       }
     }
-    for (Map.Entry<String, Map<String, int[]>> field : byField.entrySet()) {
-      int[] with = eventsWith.get(field.getKey());
-      if (with == null || with[0] != columns.size()) {
+    for (Map.Entry<String, FieldCounts> field : byField.entrySet()) {
+      FieldCounts fieldCounts = field.getValue();
+      if (fieldCounts.eventsWith != events) {
         continue; // some event has no value: the block is read for this field
       }
-      Map<String, int[]> counts = field.getValue();
+      Map<String, int[]> counts = fieldCounts.counts;
       BytesRef[] values = new BytesRef[counts.size()];
       int[][] countOf = new int[counts.size()][];
       int i = 0;
@@ -109,13 +110,13 @@ public final class BlockValueCounts {
         countOf[order[rank]][1] = rank; // the value's index in the block's order
         total += countOf[order[rank]][0];
       }
-      if (total == columns.size()) {
+      if (total == events) {
         exact.add(field.getKey());
       }
-      if (order.length > 1 && total == columns.size()) { // one value per event: codes
-        int[] codes = new int[columns.size()];
+      if (order.length > 1 && total == events) { // one value per event: codes
+        int[] codes = new int[events];
         for (int e = 0; e < codes.length; e++) {
-          codes[e] = counts.get(valueOf(columns.get(e), field.getKey()))[1];
+          codes[e] = fieldCounts.valueOf[e][1];
         }
         BlockValueCodes.write(document, field.getKey(), codes, codes.length, order.length);
       }
@@ -135,27 +136,35 @@ public final class BlockValueCounts {
     return exact;
   }
 
+  /**
+   * One field's values in a block: each distinct value's {count, index in the block's order}, how
+   * many events have a value, and each event's (last) value's pair — its only one when the block
+   * gets codes, so a code is read without looking the value up again.
+   */
+  private static final class FieldCounts {
+    final Map<String, int[]> counts = new HashMap<>();
+    final int[][] valueOf;
+    int eventsWith;
+
+    FieldCounts(int events) {
+      valueOf = new int[events][];
+    }
+
+    void add(String value, int event) {
+      int[] count = counts.computeIfAbsent(value, v -> new int[2]); // count, then index
+      count[0]++;
+      valueOf[event] = count;
+    }
+  }
+
   private static void countDefault(
-      Map<String, Map<String, int[]>> byField,
-      Map<String, int[]> eventsWith,
-      String field,
-      String value) {
+      Map<String, FieldCounts> byField, String field, String value, int event, int events) {
     if (value == null || value.isEmpty()) {
       return;
     }
-    eventsWith.computeIfAbsent(field, f -> new int[1])[0]++;
-    byField.computeIfAbsent(field, f -> new HashMap<>())
-        .computeIfAbsent(value, v -> new int[2])[0]++; // count, then index
-  }
-
-  /** An event's one value of a counted field (a default field's or its index-time value). */
-  private static String valueOf(Event event, String field) {
-    return switch (field) {
-      case EventFields.HOST -> event.host();
-      case EventFields.SOURCE -> event.source();
-      case EventFields.SOURCETYPE -> event.sourcetype();
-      default -> event.indexedFields().get(field).get(0);
-    };
+    FieldCounts counts = byField.computeIfAbsent(field, f -> new FieldCounts(events));
+    counts.eventsWith++;
+    counts.add(value, event);
   }
 
   /**

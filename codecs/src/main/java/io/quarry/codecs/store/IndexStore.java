@@ -367,9 +367,11 @@ public final class IndexStore implements Closeable {
 
   /**
    * Stores events: returns once they are durable (fsync'd to the log); every search started after
-   * that sees them.
+   * that sees them. Each event is checked first ({@link #problem}): one that cannot be stored
+   * stores none of the batch.
    *
    * @return the UTF-8 bytes of the events' raw texts
+   * @throws InvalidEventException naming the first event that cannot be stored
    */
   public long add(List<Event> events) throws IOException {
     if (events.isEmpty()) {
@@ -378,7 +380,7 @@ public final class IndexStore implements Closeable {
     for (int i = 0; i < events.size(); i++) {
       String problem = problem(events.get(i));
       if (problem != null) {
-        throw new IllegalArgumentException("event " + i + ": " + problem);
+        throw new InvalidEventException(i, problem);
       }
     }
     recover();

@@ -65,7 +65,10 @@ public final class TermSet {
   /**
    * {@link Segmenter#forEachTerm} over an ASCII text's lower-cased bytes, in one pass and without a
    * call per character or term: each token's parts between minor breakers, then the whole token
-   * when a minor breaker was in it, each at most {@link Segmenter#MAX_TERM_LENGTH} long.
+   * when a minor breaker was in it, each at most {@link Segmenter#MAX_TERM_LENGTH} long. A token
+   * with parts whose whole is in the set already was added with its parts before, so it is looked
+   * up once and its parts skipped: in a block most such tokens (addresses, times, paths, user
+   * agents' words) repeat.
    */
   private void addAscii(byte[] text, int length) {
     int i = 0;
@@ -74,22 +77,36 @@ public final class TermSet {
         i++;
       }
       int start = i;
-      int partStart = i;
       boolean broken = false;
       for (; i < length; i++) {
         byte kind = ASCII_CLASS[text[i]];
         if (kind == MAJOR) {
           break;
         }
-        if (kind == MINOR) {
-          addTerm(text, partStart, i);
-          broken = true;
-          partStart = i + 1;
+        broken |= kind == MINOR;
+      }
+      if (!broken) {
+        addTerm(text, start, i);
+        continue;
+      }
+      int wholeHash = 0;
+      boolean whole = i - start <= Segmenter.MAX_TERM_LENGTH;
+      if (whole) {
+        wholeHash = hash(text, start, i - start);
+        if (contains(text, start, i - start, wholeHash)) {
+          continue;
+        }
+      }
+      int partStart = start;
+      for (int p = start; p < i; p++) {
+        if (ASCII_CLASS[text[p]] == MINOR) {
+          addTerm(text, partStart, p);
+          partStart = p + 1;
         }
       }
       addTerm(text, partStart, i);
-      if (broken) {
-        addTerm(text, start, i);
+      if (whole) {
+        add(text, start, i - start, wholeHash);
       }
     }
   }
@@ -117,7 +134,25 @@ public final class TermSet {
 
   /** Adds one term's bytes (kept when new). */
   private void add(byte[] bytes, int offset, int length) {
-    int hash = hash(bytes, offset, length);
+    add(bytes, offset, length, hash(bytes, offset, length));
+  }
+
+  /** Whether the set holds the term of {@code length} bytes whose {@link #hash} is {@code hash}. */
+  private boolean contains(byte[] bytes, int offset, int length, int hash) {
+    int mask = table.length - 1;
+    for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+      int id = table[slot] - 1;
+      if (id < 0) {
+        return false;
+      }
+      int start = starts[id];
+      if (starts[id + 1] - start == length && same(pool, start, bytes, offset, length)) {
+        return true;
+      }
+    }
+  }
+
+  private void add(byte[] bytes, int offset, int length, int hash) {
     int mask = table.length - 1;
     for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
       int id = table[slot] - 1;

@@ -94,8 +94,7 @@ public final class PageReduce {
       int pageSize,
       boolean marksSetFields,
       Map<Integer, List<String>> marksValues) {
-    this(
-        commands, evaluator, end, stats, firstStage, pageSize, marksSetFields, marksValues, false);
+    this(commands, evaluator, end, stats, firstStage, pageSize, marksSetFields, marksValues, false);
   }
 
   /**

@@ -6,6 +6,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarry.codecs.store.Event;
+import io.quarry.codecs.store.InvalidEventException;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.config.QuarryConfig.HecToken;
 import io.quarry.server.http.Exchange;
@@ -143,16 +144,17 @@ public final class HecRoutes {
           if (events.isEmpty()) {
             throw HecException.noData();
           }
-          List<IndexedEvent> good = new java.util.ArrayList<>(events.size());
+          List<IndexedEvent> indexed = new java.util.ArrayList<>(events.size());
           for (Event event : events) {
-            String problem = ingest.problem(index, event);
-            if (problem != null) {
-              write(good); // as for /event: the events before the bad one are stored
-              throw HecException.invalidFormat(good.size(), problem);
-            }
-            good.add(new IndexedEvent(index, event));
+            indexed.add(new IndexedEvent(index, event));
           }
-          write(good);
+          try {
+            write(indexed); // the store checks each event before it stores any
+          } catch (InvalidEventException e) {
+            // as for /event: the events before the bad one are stored
+            write(indexed.subList(0, e.position()));
+            throw HecException.invalidFormat(e.position(), e.problem());
+          }
           return null;
         });
     succeed(exchange, token, channel);

@@ -35,13 +35,18 @@ final class AccessLogParser {
   /** The fields {@link #INDEX_REGEX} extracts. */
   static final List<String> INDEX_FIELDS = List.of("clientip", "method", "uri_path", "status");
 
+  /** {@link #INDEX_FIELDS}' positions in {@link Fields#NAMES}. */
+  private static final int[] INDEX_FIELD_NUMBERS = {0, 4, 6, 9};
+
   private final CharSequence line;
   private final int[] bounds;
+  private final boolean indexPrefix;
   private int at;
 
-  private AccessLogParser(CharSequence line, int[] bounds) {
+  private AccessLogParser(CharSequence line, int[] bounds, boolean indexPrefix) {
     this.line = line;
     this.bounds = bounds;
+    this.indexPrefix = indexPrefix;
   }
 
   /**
@@ -50,7 +55,32 @@ final class AccessLogParser {
    */
   static Map<String, List<Object>> parse(String line) {
     int[] bounds = new int[2 * Fields.NAMES.size()];
-    return new AccessLogParser(line, bounds).parse() ? new Fields(line, bounds) : null;
+    return new AccessLogParser(line, bounds, false).parse() ? new Fields(line, bounds) : null;
+  }
+
+  /**
+   * {@link #INDEX_REGEX}'s fields of the line, put into {@code into} where absent; false when the
+   * parser does not know the line's first part (the regex decides those). The line is read only up
+   * to the space after the status, as far as the expression reads it: the rest of a combined line
+   * (bytes, referer, user agent) is not looked at. Where the whole-line {@link #parse} answers,
+   * this gives its values; it also answers for lines whose later part that parse would refuse, with
+   * the expression's values, since up to the status both check the same shape ({@code
+   * AccessLogParserTest}).
+   */
+  static boolean indexFields(String line, Map<String, List<String>> into) {
+    int[] bounds = new int[2 * Fields.NAMES.size()];
+    if (!new AccessLogParser(line, bounds, true).parse()) {
+      return false;
+    }
+    for (int i = 0; i < INDEX_FIELD_NUMBERS.length; i++) {
+      int field = INDEX_FIELD_NUMBERS[i];
+      int start = bounds[2 * field];
+      if (start >= 0) {
+        into.putIfAbsent(
+            INDEX_FIELDS.get(i), List.of(line.substring(start, bounds[2 * field + 1])));
+      }
+    }
+    return true;
   }
 
   /**
@@ -60,7 +90,7 @@ final class AccessLogParser {
    * bounds).
    */
   static boolean bounds(CharSequence line, int[] bounds) {
-    return new AccessLogParser(line, bounds).parse();
+    return new AccessLogParser(line, bounds, false).parse();
   }
 
   private void set(int field, int start, int end) {
@@ -124,6 +154,9 @@ final class AccessLogParser {
     }
     set(9, at, at + 3);
     at += 3;
+    if (indexPrefix) {
+      return skip(' '); // INDEX_REGEX ends with the space after the status
+    }
     if (!skip(' ') || at >= line.length()) {
       return false;
     }

@@ -52,16 +52,8 @@ public sealed interface IndexExtraction {
   record AccessLog(Regex regex) implements IndexExtraction {
     @Override
     public void extract(String raw, Map<String, List<String>> into) {
-      Map<String, List<Object>> fields = AccessLogParser.parse(raw);
-      if (fields == null) {
+      if (!AccessLogParser.indexFields(raw, into)) {
         regex.extract(raw, into);
-        return;
-      }
-      for (String field : AccessLogParser.INDEX_FIELDS) {
-        List<Object> value = fields.get(field);
-        if (value != null) {
-          into.putIfAbsent(field, List.of((String) value.get(0)));
-        }
       }
     }
   }

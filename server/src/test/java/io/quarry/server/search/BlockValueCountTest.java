@@ -64,12 +64,21 @@ class BlockValueCountTest {
     }
   }
 
-  /** 1,000 events 7 s apart: a block of 256 spans about half an hour. */
+  /**
+   * 1,000 events 7 s apart, 250 to a request: a block (at most one request's events) spans about
+   * half an hour, so some lie inside one hour of a {@code timechart}, some inside a search's range.
+   */
   private static void post(String index, int batch) throws Exception {
+    for (int from = 0; from < 1000; from += 250) {
+      post(index, batch, from, from + 250);
+    }
+  }
+
+  private static void post(String index, int batch, int from, int to) throws Exception {
     StringBuilder body = new StringBuilder();
     String[] levels = {"info", "WARN", "Error", "info"};
     String[] codes = {"200", "404", "500", "503", "200"};
-    for (int n = 0; n < 1000; n++) {
+    for (int n = from; n < to; n++) {
       int i = batch * 1000 + n;
       String level = i % 13 == 0 ? "warn" : levels[i % 4];
       String tags =

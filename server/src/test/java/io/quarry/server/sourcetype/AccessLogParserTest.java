@@ -144,6 +144,32 @@ class AccessLogParserTest {
     assertThat(parsed).as("lines the parser answered for").isGreaterThan(15_000);
   }
 
+  /**
+   * The index-time fields are read up to the space after the status, as far as the expression
+   * reads: a line whose later part the whole-line parse refuses still takes the parser, with the
+   * expression's values, and a line the expression does not match is left to it.
+   */
+  @Test
+  void indexTimeFieldsReadOnlyTheLinesFirstPart() {
+    IndexExtraction.AccessLog fast = (IndexExtraction.AccessLog) ACCESS.indexExtractions().get(0);
+    for (String line :
+        List.of(
+            "10.0.0.1 - - [x] \"GET /a?b HTTP/1.1\" 200 ",
+            "10.0.0.1 - - [x] \"GET /a\" 404 x\ty",
+            "10.0.0.1 - - [x] \"POST /\" 500 \"unclosed")) {
+      assertThat(AccessLogParser.parse(line)).as(line).isNull();
+      Map<String, List<String>> byParser = new LinkedHashMap<>();
+      assertThat(AccessLogParser.indexFields(line, byParser)).as(line).isTrue();
+      Map<String, List<String>> byRegex = new LinkedHashMap<>();
+      fast.regex().extract(line, byRegex);
+      assertThat(byParser).as(line).isEqualTo(byRegex).hasSize(4);
+    }
+    Map<String, List<String>> none = new LinkedHashMap<>();
+    assertThat(AccessLogParser.indexFields("10.0.0.1 - - [x] \"GET /a\" 200", none)).isFalse();
+    fast.extract("10.0.0.1 - - [x] \"GET /a\" 200", none);
+    assertThat(none).isEmpty();
+  }
+
   @Test
   void otherSourcetypesAreUntouched() {
     assertThat(Sourcetypes.builtIn().forName("syslog").extract("a=b c")).isEmpty();
