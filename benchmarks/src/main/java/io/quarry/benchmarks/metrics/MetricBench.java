@@ -23,8 +23,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code ./quarry metric-bench [--hosts 10] [--metrics 100] [--points 10000] [--threads 2] [--runs
- * 5] [--data <dir>] [--events true] [--queries-only false [--query <spl>]]}: the numbers issue 25
- * asks for, on a generated dataset ({@link MetricDataset}).
+ * 5] [--warmup 0] [--data <dir>] [--events true] [--queries-only false [--query <spl>]]}: the
+ * numbers issue 25 asks for, on a generated dataset ({@link MetricDataset}). {@code --warmup N}
+ * runs each query N times, untimed, before its timed runs (a long-running server has compiled its
+ * search path; a fresh JVM's first runs time the JIT as much as the search).
  *
  * <ol>
  *   <li>store ingest: {@code MetricIndexStore.add} of one time step of every series per call (hosts
@@ -39,6 +41,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ol>
  */
 public final class MetricBench {
+  private static int warmup; // untimed runs of each query before its timed ones (--warmup)
+
   private MetricBench() {}
 
   public static void main(String[] args) throws Exception {
@@ -51,6 +55,7 @@ public final class MetricBench {
     int points = Integer.parseInt(options.getOrDefault("points", "10000"));
     int threads = Integer.parseInt(options.getOrDefault("threads", "2"));
     int runs = Integer.parseInt(options.getOrDefault("runs", "5"));
+    warmup = Integer.parseInt(options.getOrDefault("warmup", "0"));
     Path data =
         options.containsKey("data")
             ? Path.of(options.get("data"))
@@ -391,8 +396,11 @@ public final class MetricBench {
                 + java.util.Base64.getEncoder()
                     .encodeToString("admin:bench-pw".getBytes(StandardCharsets.UTF_8)),
             "application/x-www-form-urlencoded")) {
-      long cpuBefore = processCpuNanos();
       int size = 0;
+      for (int w = 0; w < warmup; w++) {
+        size = socket.exchange(request);
+      }
+      long cpuBefore = processCpuNanos();
       for (int r = 0; r < runs; r++) {
         long started = System.nanoTime();
         size = socket.exchange(request);
