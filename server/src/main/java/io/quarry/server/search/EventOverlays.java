@@ -27,7 +27,7 @@ import java.util.function.Predicate;
  * whether a result had a value off the result's column.
  *
  * <p>That replay is exact where the columns it reads are those the command saw or set: among the
- * commands after the listing only those that keep the events ({@link TimeOrderedPages#keepsEvents})
+ * commands after the listing only those that keep the events ({@link TimeOrderedShape#keepsEvents})
  * and these two; no result named as a default field (whose column the listing lists for every row)
  * or as a by-field (read off its column at the end to tell the grouped rows), and no field set
  * twice. A result a later command reads is fine: the source reads it, so where a row fell in no
@@ -79,7 +79,7 @@ final class EventOverlays {
             default -> null;
           };
       if (stats == null) {
-        if (!TimeOrderedPages.keepsEvents(command)) {
+        if (!TimeOrderedShape.keepsEvents(command)) {
           return null;
         }
         continue;

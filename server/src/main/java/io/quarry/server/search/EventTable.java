@@ -68,7 +68,7 @@ final class EventTable {
     int last = pipeline.size() - 1;
     return last >= 0
         && pipeline.get(last) instanceof OutputLookupCommand
-        && pipeline.subList(0, last).stream().allMatch(TimeOrderedPages::keepsEvents)
+        && pipeline.subList(0, last).stream().allMatch(TimeOrderedShape::keepsEvents)
         && ReduceCoverage.supportsOverEvents(pipeline.subList(0, last));
   }
 

@@ -11,8 +11,8 @@ import java.util.List;
  * Whether a time-ordered pipeline takes its events with every field, search-time extracted ones
  * included — the row engine's {@link EventRow#discoverableFieldNames}, asked for by a command that
  * reads every field — so that its page source lays them out as an every-field {@link EventListing}
- * ({@link TimeOrderedPages.Shape#everyField}). The plan's needed-field analysis for "every field":
- * a pipeline that does not ask pays nothing.
+ * ({@link TimeOrderedShape#everyField}). The plan's needed-field analysis for "every field": a
+ * pipeline that does not ask pays nothing.
  */
 final class EveryFieldPlan {
   private EveryFieldPlan() {}
@@ -21,7 +21,7 @@ final class EveryFieldPlan {
    * Whether the commands take the events with every field, search-time extracted ones included, as
    * the row engine's pages of events have them where a command asks for every field: a command that
    * reads every field or names fields by a wildcard ({@link #takesEveryField}) comes before any
-   * other command but those that keep the events ({@link TimeOrderedPages#keepsEvents}), {@code
+   * other command but those that keep the events ({@link TimeOrderedShape#keepsEvents}), {@code
    * eval} and {@code append}, whose rows then show the fields that command's output has — so the
    * answer does not depend on the fields a row would have listed without being asked.
    */
@@ -48,8 +48,8 @@ final class EveryFieldPlan {
       }
       // past the leading commands that keep the events (run before the listing lays the events
       // out as the adapter's batches), an eval or append leaves pages other than those batches
-      cut |= !TimeOrderedPages.keepsEvents(command);
-      if (!(TimeOrderedPages.keepsEvents(command)
+      cut |= !TimeOrderedShape.keepsEvents(command);
+      if (!(TimeOrderedShape.keepsEvents(command)
           || command instanceof io.quarry.ql.ast.EvalCommand
           || command instanceof io.quarry.ql.ast.SubsearchCommand sub
               && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND)) {

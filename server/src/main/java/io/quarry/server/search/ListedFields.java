@@ -111,7 +111,7 @@ final class ListedFields {
 
   /**
    * The changes of the commands after an event listing, or null when one of them is neither a
-   * command that keeps the events ({@link TimeOrderedPages#keepsEvents}) nor a change this replays.
+   * command that keeps the events ({@link TimeOrderedShape#keepsEvents}) nor a change this replays.
    * Empty for a plain listing.
    *
    * @param tableColumns a lookup table's columns by its name (null: no such table), for a {@code
@@ -170,7 +170,7 @@ final class ListedFields {
                 project.patterns().stream().anyMatch(Wildcard::hasWildcard)
                     ? null
                     : List.of(new Change(Kind.REMOVE, project.patterns(), at));
-            default -> TimeOrderedPages.keepsEvents(command) ? List.of() : null;
+            default -> TimeOrderedShape.keepsEvents(command) ? List.of() : null;
           };
       if (made == null) {
         return null;

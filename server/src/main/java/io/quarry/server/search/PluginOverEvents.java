@@ -87,7 +87,7 @@ final class PluginOverEvents {
    */
   static int firstPlugin(List<Command> pipeline) {
     int at = 0;
-    while (at < pipeline.size() && TimeOrderedPages.keepsEvents(pipeline.get(at))) {
+    while (at < pipeline.size() && TimeOrderedShape.keepsEvents(pipeline.get(at))) {
       at++;
     }
     if (at == pipeline.size() || !ReduceCoverage.supportsOverEvents(pipeline.subList(0, at))) {

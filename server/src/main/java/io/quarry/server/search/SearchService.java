@@ -694,9 +694,9 @@ public final class SearchService implements AutoCloseable {
       SearchControl control,
       Evaluator evaluator)
       throws IOException {
-    TimeOrderedPages.Shape onPages =
+    TimeOrderedShape onPages =
         PageBatch.enabled()
-            ? TimeOrderedPages.shape(plan.pipeline(), PAGE_SIZE, this::lookupColumns)
+            ? TimeOrderedShape.of(plan.pipeline(), PAGE_SIZE, this::lookupColumns)
             : null;
     if (onPages != null && onPages.listing() && control.everyEventFieldAsked()) {
       // a subsearch's events carry their search-time fields, unless renamed: a renamed row lists
@@ -920,9 +920,9 @@ public final class SearchService implements AutoCloseable {
       long limit = Pipelines.eventLimit(plan.pipeline());
       explain.put("event_limit", limit == Long.MAX_VALUE ? null : limit);
       explain.put("dedup_skips_seen", exact ? dedupFieldFirst(plan.pipeline()) : null);
-      TimeOrderedPages.Shape onPages =
+      TimeOrderedShape onPages =
           PageBatch.enabled() && plan.generator().isEmpty()
-              ? TimeOrderedPages.shape(plan.pipeline(), PAGE_SIZE, this::lookupColumns)
+              ? TimeOrderedShape.of(plan.pipeline(), PAGE_SIZE, this::lookupColumns)
               : null;
       explain.put(
           "engine",

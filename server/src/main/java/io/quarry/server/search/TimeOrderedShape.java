@@ -1,0 +1,271 @@
+package io.quarry.server.search;
+
+import io.quarry.codecs.store.EventFields;
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.DedupCommand;
+import io.quarry.ql.ast.HeadCommand;
+import io.quarry.ql.ast.ProjectCommand;
+import io.quarry.ql.ast.SortCommand;
+import io.quarry.ql.engine.aggregation.PageAggregator;
+import io.quarry.ql.exec.PageChain;
+import io.quarry.ql.exec.ReduceCoverage;
+import io.quarry.ql.exec.Wildcard;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The shape a time-ordered search (no aggregation first: events newest first) takes on pages, as
+ * {@link TimeOrderedPages} runs it: which leading {@code rex} commands the source runs, the fields
+ * it reads, events per source page, whether the answer is an event listing ({@link EventListing},
+ * {@link ListedFields}), every-field pages ({@link EveryFieldPlan}), or an aggregation after
+ * commands that need time order. {@link #of} decides it from the pipeline, or says the search runs
+ * on rows (null).
+ *
+ * @param fused the leading {@code rex} commands the source runs
+ * @param sourceFields the fields the source reads
+ * @param pageSize events per page: the smallest {@code head} count before any {@code sort} when
+ *     that is below the engine's page size (so {@code head 10} reads ten events, not a page)
+ * @param listing whether the answer is the events themselves ({@link EventListing})
+ * @param aggregateAt the index in the pipeline of an aggregation after commands that need events in
+ *     time order ({@code head 100 | stats count}), run as a page aggregation; -1 for none
+ * @param everyField whether the events carry every field, search-time extracted ones included
+ *     ({@link EventListing}'s every-field pages): for a listing, its answer's pages (a subsearch's
+ *     events); else the pages the commands from {@code listedAt} on take ({@link EveryFieldPlan})
+ * @param listedAt when not a listing but {@code everyField}: how many leading commands (those that
+ *     keep the events) run on the source's pages before the every-field listing lays them out
+ * @param listed for a listing, how its commands change the fields its rows list (else empty)
+ */
+record TimeOrderedShape(
+    int fused,
+    List<String> sourceFields,
+    int pageSize,
+    boolean listing,
+    int aggregateAt,
+    boolean everyField,
+    int listedAt,
+    ListedFields listed) {
+  TimeOrderedShape(
+      int fused, List<String> sourceFields, int pageSize, boolean listing, int aggregateAt) {
+    this(fused, sourceFields, pageSize, listing, aggregateAt, false, 0, ListedFields.of(List.of()));
+  }
+
+  /** This listing with every field of its events in its answer (a subsearch's). */
+  TimeOrderedShape withEveryField() {
+    return new TimeOrderedShape(
+        fused, sourceFields, pageSize, listing, aggregateAt, true, 0, listed);
+  }
+
+  /** The shape of {@code pipeline} on pages, or null when it runs on rows. */
+  static TimeOrderedShape of(List<Command> pipeline, int pageSize) {
+    return of(pipeline, pageSize, table -> null);
+  }
+
+  /**
+   * As above; {@code tableColumns} gives a lookup table's columns by name (null: none), the outputs
+   * of a listing's {@code lookup} without {@code OUTPUT} ({@link ListedFields}).
+   */
+  static TimeOrderedShape of(
+      List<Command> pipeline,
+      int pageSize,
+      java.util.function.Function<String, List<String>> tableColumns) {
+    int fused = EventPages.fusedPrefix(pipeline);
+    List<Command> staged = pipeline.subList(fused, pipeline.size());
+    if (fused == 0
+        && EveryFieldPlan.readsEveryField(staged)
+        && ReduceCoverage.supportsOverEvents(staged)) {
+      // the events, filtered, cut or reordered by the leading commands that keep them, laid out
+      // with every field as the row adapter's batches of them into the other commands (an
+      // aggregation among them a stage)
+      int listedAt = 0;
+      while (listedAt < staged.size() && keepsEvents(staged.get(listedAt))) {
+        listedAt++;
+      }
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(PageChain.inputFields(staged.subList(0, listedAt), List.of()));
+      return new TimeOrderedShape(
+          0,
+          List.copyOf(sourceFields),
+          smallestHead(staged, pageSize),
+          false,
+          -1,
+          true,
+          listedAt,
+          ListedFields.of(List.of()));
+    }
+    for (int at = 0; at < staged.size(); at++) {
+      if (PageAggregator.supports(staged.get(at))) {
+        List<Command> before = staged.subList(0, at);
+        // past a table or fields of literal names the pages hold only its columns, so a command
+        // after it that reads every field (outputlookup) reads those: the source loads what the
+        // commands up to it read
+        int fixed = lastFixingProject(before);
+        List<Command> loading = fixed < 0 ? before : before.subList(0, fixed + 1);
+        if (!ReduceCoverage.supportsOverEvents(before)
+            || !ReduceCoverage.supportsOverReadFieldsOverEvents(loading)
+            || PageAggregator.inputFields(staged.get(at)).contains("*")
+            || !ReduceCoverage.supportsOverResults(staged.subList(at + 1, staged.size()))) {
+          return null;
+        }
+        return new TimeOrderedShape(
+            fused,
+            List.copyOf(
+                fixed < 0
+                    ? PageChain.inputFields(before, PageAggregator.inputFields(staged.get(at)))
+                    : PageChain.inputFields(loading, columns((ProjectCommand) before.get(fixed)))),
+            smallestHead(before, pageSize),
+            false,
+            fused + at);
+      }
+    }
+    if (!ReduceCoverage.supportsOverEvents(staged)) {
+      return null;
+    }
+    ListedFields listed = ListedFields.of(pipeline, tableColumns);
+    if (listed != null && ReduceCoverage.supportsOverEvents(pipeline)) {
+      // the events themselves, filtered, cut or reordered, with the fields eval, rex, lookup and
+      // rename set and fields - removes laid over them as on rows (ListedFields); a leading rex is
+      // a stage here, not fused into the source
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(PageChain.inputFields(pipeline, List.of()));
+      sourceFields.addAll(listed.loaded());
+      return new TimeOrderedShape(
+          0,
+          List.copyOf(sourceFields),
+          smallestHead(pipeline, pageSize),
+          true,
+          -1,
+          false,
+          0,
+          listed);
+    }
+    if (EventOverlays.of(pipeline) != null && ReduceCoverage.supportsOverEvents(pipeline)) {
+      // the events with eventstats' or streamstats' results laid over them as on rows (the
+      // stages run on the source's pages, the listing replays which rows they set)
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(PageChain.inputFields(pipeline, List.of()));
+      return new TimeOrderedShape(
+          0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
+    }
+    if (fused == 0 && EventTable.applies(pipeline)) {
+      // the events themselves, outputlookup writing what they list as on rows (EventTable)
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(
+          PageChain.inputFields(pipeline.subList(0, pipeline.size() - 1), List.of()));
+      return new TimeOrderedShape(
+          0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
+    }
+    if (fused == 0 && PluginOverEvents.firstPlugin(pipeline) >= 0) {
+      // the events the leading commands keep, as the plugin adapter's batches of every field,
+      // through the plugin commands, their output laid over them as on rows (PluginOverEvents)
+      int at = PluginOverEvents.firstPlugin(pipeline);
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, at), List.of()));
+      return new TimeOrderedShape(
+          0,
+          List.copyOf(sourceFields),
+          smallestHead(pipeline, pageSize),
+          false,
+          -1,
+          true,
+          at,
+          ListedFields.of(List.of()));
+    }
+    for (int cut = 0; cut < staged.size(); cut++) {
+      Command command = staged.get(cut);
+      List<Command> toCut;
+      Set<String> columns;
+      if (command instanceof ProjectCommand project && fixesColumns(project)) {
+        toCut = staged.subList(0, cut + 1);
+        columns = columns(project);
+      } else if (command instanceof io.quarry.ql.ast.ReturnCommand ret) { // reads only its fields
+        toCut = staged.subList(0, cut);
+        columns = new LinkedHashSet<>();
+        ret.items().forEach(item -> columns.add(item.field()));
+      } else if (command instanceof io.quarry.ql.ast.PluginCommand plugin
+          && plugin.bound() instanceof io.quarry.ql.plan.RunsSearches) {
+        // map: reads its template's fields, answers its searches' results
+        toCut = staged.subList(0, cut);
+        columns = new LinkedHashSet<>(plugin.bound().requiredFields());
+      } else {
+        continue;
+      }
+      if (!ReduceCoverage.supportsOverReadFieldsOverEvents(toCut)) {
+        return null; // a command before the columns are fixed that reads every field
+      }
+      return new TimeOrderedShape(
+          fused,
+          List.copyOf(PageChain.inputFields(toCut, columns)),
+          smallestHead(staged, pageSize),
+          false,
+          -1);
+    }
+    return null;
+  }
+
+  /**
+   * Whether a command after an event listing keeps its rows events, with the fields they have: it
+   * filters ({@code where}, a {@code search} of comparisons, {@code dedup}), cuts ({@code head}) or
+   * reorders ({@code sort}) them, so the listing's columns are still the events' own ({@link
+   * EventListing}). A command that sets or removes fields ({@code eval}, {@code rename}, {@code
+   * fields -}, {@code bin}, plugin commands) changes which fields a row has, row by row: after a
+   * listing only those {@link ListedFields} replays run on pages.
+   */
+  static boolean keepsEvents(Command command) {
+    return command instanceof HeadCommand
+        || command instanceof SortCommand
+        || command instanceof DedupCommand
+        || command instanceof io.quarry.ql.ast.ReorderCommand
+        || (command instanceof io.quarry.ql.ast.WhereCommand
+                || command instanceof io.quarry.ql.ast.SearchCommand)
+            && PageChain.supportsOverEvents(List.of(command));
+  }
+
+  /**
+   * Events per source page: the smallest {@code head} count before any {@code sort} when that is
+   * below the engine's page size (so {@code head 10} reads ten events, not a page).
+   */
+  private static int smallestHead(List<Command> staged, int pageSize) {
+    long smallestHead = pageSize;
+    for (Command command : staged) {
+      if (command instanceof SortCommand
+          || command instanceof io.quarry.ql.ast.ReorderCommand
+          || command instanceof io.quarry.ql.ast.EventStatsCommand
+          || command instanceof io.quarry.ql.ast.TransactionCommand
+          || command instanceof io.quarry.ql.ast.BinCommand bin && !bin.rowLocal()) {
+        break; // a sort, reverse, tail, eventstats, transaction, bin bins=N reads every event: a
+        // head after it
+        // sizes none
+      }
+      if (command instanceof HeadCommand head) {
+        smallestHead = Math.min(smallestHead, head.limit());
+      }
+    }
+    return (int) Math.max(1, smallestHead);
+  }
+
+  /** The index of the last {@code table}/{@code fields} that fixes the columns, -1 for none. */
+  private static int lastFixingProject(List<Command> commands) {
+    for (int at = commands.size() - 1; at >= 0; at--) {
+      if (commands.get(at) instanceof ProjectCommand project && fixesColumns(project)) {
+        return at;
+      }
+    }
+    return -1;
+  }
+
+  /** The columns a {@code table}/{@code fields} of literal names leaves. */
+  private static Set<String> columns(ProjectCommand project) {
+    Set<String> columns = new LinkedHashSet<>(project.patterns());
+    if (project.kind() == ProjectCommand.Kind.KEEP) {
+      columns.add(EventFields.TIME); // fields keeps the internal fields, as the row command
+      columns.add(EventFields.RAW);
+    }
+    return columns;
+  }
+
+  private static boolean fixesColumns(ProjectCommand project) {
+    return project.kind() != ProjectCommand.Kind.REMOVE
+        && project.patterns().stream().noneMatch(Wildcard::hasWildcard);
+  }
+}
