@@ -2,16 +2,9 @@ package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.plugin.api.data.Block;
-import io.quarry.plugin.api.data.Page;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
@@ -31,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
 class EventOverlaysTest {
   private static final String PASSWORD = "event-overlays-pw";
   private static final long SEED = new Random().nextLong();
-  private static final int EVENTS = 2_600;
 
   @TempDir static Path dataDirectory;
   private static QuarryServer server;
@@ -39,56 +31,8 @@ class EventOverlaysTest {
   @BeforeAll
   static void start() throws Exception {
     server = TestServers.start(dataDirectory, PASSWORD);
-    Random random = new Random(SEED);
-    StringBuilder envelopes = new StringBuilder();
-    for (int i = 0; i < EVENTS; i++) {
-      String event =
-          i % 13 == 0
-              ? "{\"n\": " + i + ", \"status\": " + (200 + random.nextInt(3)) + "}"
-              : "level="
-                  + (random.nextBoolean() ? "INFO" : "WARN")
-                  + " n="
-                  + i
-                  + (random.nextInt(5) == 0 ? " region=kv" + random.nextInt(3) : "")
-                  + (random.nextInt(9) == 0 ? " team=t1 team=t2" : "");
-      String fields =
-          switch (random.nextInt(12)) {
-            case 0 -> ",\"fields\":{\"region\":\"eu\"}";
-            case 1 -> ",\"fields\":{\"team\":[\"a\",\"b\"],\"region\":\"us\"}";
-            case 2 -> ",\"fields\":{\"region\":\"us\",\"zone\":\"z" + random.nextInt(2) + "\"}";
-            default -> "";
-          };
-      envelopes
-          .append("{\"time\":")
-          .append(1_767_225_600 + i)
-          .append(",\"host\":\"h")
-          .append(random.nextInt(3))
-          .append("\",\"sourcetype\":\"app\",\"event\":")
-          .append(com.fasterxml.jackson.databind.node.TextNode.valueOf(event))
-          .append(fields)
-          .append("}\n");
-    }
-    HttpResponse<String> sent =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/event"))
-                    .header("Authorization", "Splunk " + TestServers.TOKEN)
-                    .POST(HttpRequest.BodyPublishers.ofString(envelopes.toString()))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
-    // a lookup over the regions: two rows for kv1, empty values, and none for us or kv2
-    HttpResponse<String> uploaded =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/lookups/regions.csv"))
-                    .header("Authorization", TestServers.basic(PASSWORD))
-                    .PUT(
-                        HttpRequest.BodyPublishers.ofString(
-                            "region,label,zone\neu,Europe,z9\nkv0,zero,\nkv1,one,z1\nkv1,uno,\n"))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(uploaded.statusCode()).as(uploaded.body()).isLessThan(300);
+    EnginePages.loadRandomEvents(server, SEED);
+    EnginePages.uploadRegions(server, PASSWORD);
   }
 
   @AfterAll
@@ -166,45 +110,10 @@ class EventOverlaysTest {
   /** As above; {@code everyEventField}: every field of the events, as a subsearch's. */
   private static List<String> pages(String query, String engine, boolean everyEventField)
       throws Exception {
-    String before = System.getProperty(PageBatch.ENGINE_PROPERTY);
-    System.setProperty(PageBatch.ENGINE_PROPERTY, engine);
-    try {
-      List<String> written = new ArrayList<>();
-      SearchControl control = new SearchControl();
-      if (everyEventField) {
-        control.everyEventField();
-      }
-      server
-          .search()
-          .run(
-              query,
-              server.search().plan(query, null, null),
-              java.time.Duration.ofMinutes(1),
-              control,
-              page -> written.add(write(page)));
-      return written;
-    } finally {
-      if (before == null) {
-        System.clearProperty(PageBatch.ENGINE_PROPERTY);
-      } else {
-        System.setProperty(PageBatch.ENGINE_PROPERTY, before);
-      }
-    }
-  }
-
-  private static String write(Page page) {
-    StringBuilder out = new StringBuilder();
-    out.append(page.positionCount()).append(" rows ").append(page.schema().columns()).append('\n');
-    for (int p = 0; p < page.positionCount(); p++) {
-      for (Block block : page.blocks()) {
-        out.append(block.getValues(p)).append(" | ");
-      }
-      out.append('\n');
-    }
-    return out.toString();
+    return EnginePages.pages(server, query, engine, everyEventField);
   }
 
   private static java.util.Map<String, Object> explain(String query) {
-    return server.search().explain(server.search().plan(query, null, null));
+    return EnginePages.explain(server, query);
   }
 }

@@ -2,8 +2,6 @@ package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.plugin.api.data.Block;
-import io.quarry.plugin.api.data.Page;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.net.URI;
@@ -11,7 +9,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
@@ -117,45 +114,10 @@ class EventTableTest {
   /** As above; {@code everyEventField}: every field of the events, as a subsearch's. */
   private static List<String> pages(String query, String engine, boolean everyEventField)
       throws Exception {
-    String before = System.getProperty(PageBatch.ENGINE_PROPERTY);
-    System.setProperty(PageBatch.ENGINE_PROPERTY, engine);
-    try {
-      List<String> written = new ArrayList<>();
-      SearchControl control = new SearchControl();
-      if (everyEventField) {
-        control.everyEventField();
-      }
-      server
-          .search()
-          .run(
-              query,
-              server.search().plan(query, null, null),
-              java.time.Duration.ofMinutes(1),
-              control,
-              page -> written.add(write(page)));
-      return written;
-    } finally {
-      if (before == null) {
-        System.clearProperty(PageBatch.ENGINE_PROPERTY);
-      } else {
-        System.setProperty(PageBatch.ENGINE_PROPERTY, before);
-      }
-    }
-  }
-
-  private static String write(Page page) {
-    StringBuilder out = new StringBuilder();
-    out.append(page.positionCount()).append(" rows ").append(page.schema().columns()).append('\n');
-    for (int p = 0; p < page.positionCount(); p++) {
-      for (Block block : page.blocks()) {
-        out.append(block.getValues(p)).append(" | ");
-      }
-      out.append('\n');
-    }
-    return out.toString();
+    return EnginePages.pages(server, query, engine, everyEventField);
   }
 
   private static java.util.Map<String, Object> explain(String query) {
-    return server.search().explain(server.search().plan(query, null, null));
+    return EnginePages.explain(server, query);
   }
 }
