@@ -57,33 +57,19 @@ public final class PageReduce {
       StageStats stats,
       int firstStage,
       int pageSize) {
-    this(commands, evaluator, end, stats, firstStage, pageSize, false);
+    this(commands, evaluator, end, stats, firstStage, pageSize, false, Map.of(), false);
   }
 
   /**
-   * As above; with {@code marksSetFields}, each {@code lookup}, {@code rex} and {@code rename}
-   * stage {@code s} adds, for each field {@code f} it sets, the boolean column {@link
-   * #setColumn}{@code (s, f)}, true where it set {@code f} (a lookup: the key matched and, with
-   * {@code OUTPUTNEW}, the field had no value; a rex: it found a value; a rename {@code a AS f}:
-   * {@code a} had a value and moved), null elsewhere: an event listing replays from them what the
-   * row command laid over its rows ({@code ListedFields}).
-   */
-  public PageReduce(
-      List<Command> commands,
-      Evaluator evaluator,
-      Predicate<Page> end,
-      StageStats stats,
-      int firstStage,
-      int pageSize,
-      boolean marksSetFields) {
-    this(commands, evaluator, end, stats, firstStage, pageSize, marksSetFields, Map.of());
-  }
-
-  /**
-   * As above; besides, after each stage {@code s} that {@code marksValues} names (by its number in
-   * the search), for each field {@code f} it lists the boolean column {@link
+   * As above, for an event listing: each {@code lookup}, {@code rex} and {@code rename} stage
+   * {@code s} adds, for each field {@code f} it sets, the boolean column {@link #setColumn}{@code
+   * (s, f)}, true where it set {@code f} (a lookup: the key matched and, with {@code OUTPUTNEW},
+   * the field had no value; a rex: it found a value; a rename {@code a AS f}: {@code a} had a value
+   * and moved), null elsewhere; and after each stage {@code s} that {@code marksValues} names (by
+   * its number in the search), for each field {@code f} it lists the boolean column {@link
    * ListingMarks#valueColumn}{@code (s, f)}, true where {@code f}'s column then holds a value, null
-   * elsewhere: what an event listing needs of a field a later command sets again.
+   * elsewhere: from them the listing replays what the row commands laid over its rows ({@code
+   * ListedFields}), a field a later command sets again included.
    */
   public PageReduce(
       List<Command> commands,
