@@ -161,6 +161,7 @@ public final class IndexStore implements Closeable {
    * Opens every bucket directory; older buckets left hot by a crash during a roll are rolled now.
    */
   private void openBuckets() throws IOException {
+    BucketConversion.finishInterrupted(name, bucketsPath);
     List<Long> ids = new ArrayList<>();
     try (DirectoryStream<Path> stream = Files.newDirectoryStream(bucketsPath)) {
       for (Path directory : stream) {
@@ -518,6 +519,60 @@ public final class IndexStore implements Closeable {
         commitLocked(true);
       }
     }
+  }
+
+  /**
+   * Rewrites every warm bucket of the event layout in the block layout this index is configured for
+   * ({@code quarry reindex}; {@link BucketConversion} says how, and how a crash is undone). A hot
+   * bucket of the event layout rolls to warm first, so it is converted too, and a new hot bucket of
+   * the block layout takes writes. Meant for a stopped server: searches running meanwhile would
+   * find a converted bucket closed under them.
+   *
+   * @param progress told the bucket being converted and the events written from it so far
+   * @return one result per bucket converted, oldest first
+   * @throws IllegalStateException when the index is not configured for the block layout
+   */
+  public List<BucketConversion.Result> convertToBlocks(BucketProgress progress) throws IOException {
+    if (options.format() != BucketFormat.BLOCKS) {
+      throw new IllegalStateException(
+          "index "
+              + name
+              + " is configured for the "
+              + options.format().configName()
+              + " layout: set storage.indexes."
+              + name
+              + ".format: blocks first");
+    }
+    List<BucketConversion.Result> results = new ArrayList<>();
+    synchronized (commitLock) {
+      if (closed) {
+        throw new IllegalStateException("index " + name + " is closed");
+      }
+      if (hot.format() != BucketFormat.BLOCKS) {
+        commitLocked(true);
+      }
+      for (int i = 0; i < buckets.size(); i++) {
+        Bucket old = buckets.get(i);
+        if (!old.isWarm() || old.format() != BucketFormat.EVENTS) {
+          continue;
+        }
+        long before = old.sizeOnDisk();
+        long id = old.id();
+        Bucket converted =
+            BucketConversion.convert(
+                name, old, options, blocks, directories, written -> progress.at(id, written));
+        buckets.set(i, converted);
+        results.add(
+            new BucketConversion.Result(id, converted.events(), before, converted.sizeOnDisk()));
+      }
+    }
+    return results;
+  }
+
+  /** Where a conversion stands: told after each window of events written. */
+  @FunctionalInterface
+  public interface BucketProgress {
+    void at(long bucket, long eventsWritten);
   }
 
   /**

@@ -235,6 +235,122 @@ class BlockStoreTest {
         .hasMessageContaining("blocks 3");
   }
 
+  @Test
+  void convertedBucketsAnswerAsEventsDo() throws Exception {
+    sharedPool = pool;
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    List<List<Event>> batches = batches(random);
+    Map<String, IndexOptions> events =
+        Map.of("ev", options(BucketFormat.EVENTS), "bl", options(BucketFormat.EVENTS));
+    try (EventStore store = EventStore.open(data, events)) {
+      for (int b = 0; b < batches.size(); b++) {
+        store.write("ev", batches.get(b));
+        store.write("bl", batches.get(b));
+        if (b == 3 || b == 7) { // two warm buckets, then a hot one
+          store.index("ev").rollHotBucket();
+          store.index("bl").rollHotBucket();
+        }
+      }
+    }
+    Map<String, IndexOptions> converting =
+        Map.of("ev", options(BucketFormat.EVENTS), "bl", options(BucketFormat.BLOCKS));
+    long total;
+    try (EventStore store = EventStore.open(data, converting)) {
+      assertThat(
+              org.assertj.core.api.Assertions.catchThrowable(
+                  () -> store.index("ev").convertToBlocks((bucket, written) -> {})))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("storage.indexes.ev.format: blocks");
+      List<Long> progress = new ArrayList<>();
+      List<BucketConversion.Result> results =
+          store.index("bl").convertToBlocks((bucket, written) -> progress.add(written));
+      assertThat(results).hasSize(3); // the two warm buckets and the hot one, rolled
+      total = results.stream().mapToLong(BucketConversion.Result::events).sum();
+      assertThat(total).isEqualTo(store.index("ev").count());
+      assertThat(progress).isNotEmpty();
+      assertThat(store.index("bl").buckets())
+          .extracting(BucketInfo::format)
+          .containsOnly(BucketFormat.BLOCKS);
+      assertSame(store, random, seed);
+      assertThat(store.index("bl").convertToBlocks((bucket, written) -> {})).isEmpty();
+    }
+    // every event kept its sequence number: the blocks' ranges cover 0 .. total-1 once each
+    java.util.BitSet sequences = new java.util.BitSet();
+    long covered = 0;
+    for (Path marker : markers("bl")) {
+      try (var directory = org.apache.lucene.store.FSDirectory.open(marker.getParent());
+          var reader = org.apache.lucene.index.DirectoryReader.open(directory)) {
+        for (var leaf : reader.leaves()) {
+          java.util.BitSet bits = new java.util.BitSet();
+          BlockSequences.collect(leaf.reader(), 0, total - 1, bits);
+          covered += bits.cardinality();
+          sequences.or(bits);
+        }
+      } catch (org.apache.lucene.index.IndexNotFoundException e) {
+        // the new, empty hot bucket
+      }
+    }
+    assertThat(covered).isEqualTo(total);
+    assertThat(sequences.cardinality()).isEqualTo((int) total);
+    try (EventStore store = EventStore.open(data, converting)) {
+      assertSame(store, random, seed);
+    }
+  }
+
+  @Test
+  void anInterruptedConversionLeavesEachBucketWhole() throws Exception {
+    sharedPool = pool;
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    List<List<Event>> batches = batches(random);
+    Map<String, IndexOptions> events =
+        Map.of("ev", options(BucketFormat.EVENTS), "bl", options(BucketFormat.EVENTS));
+    try (EventStore store = EventStore.open(data, events)) {
+      for (int b = 0; b < batches.size(); b++) {
+        store.write("ev", batches.get(b));
+        store.write("bl", batches.get(b));
+        if (b == 5) {
+          store.index("ev").rollHotBucket();
+          store.index("bl").rollHotBucket();
+        }
+      }
+      store.index("ev").rollHotBucket();
+      store.index("bl").rollHotBucket();
+    }
+    Path buckets = data.resolve("indexes").resolve("bl").resolve("buckets");
+    Path first = buckets.resolve("1");
+    Path second = buckets.resolve("2");
+    assertThat(first).isDirectory();
+    assertThat(second).isDirectory();
+    // bucket 1 between the two renames: moved aside, its conversion complete beside it
+    copyTree(first, buckets.resolve("1" + BucketConversion.CONVERTING));
+    Files.move(first, buckets.resolve("1" + BucketConversion.REPLACED));
+    // bucket 2 after the swap, before the old copy was deleted; and a conversion cut short
+    copyTree(second, buckets.resolve("2" + BucketConversion.REPLACED));
+    Files.createDirectories(buckets.resolve("3" + BucketConversion.CONVERTING));
+    try (EventStore store = EventStore.open(data, events)) {
+      assertSame(store, random, seed);
+    }
+    try (var entries = Files.list(buckets)) {
+      assertThat(entries.map(p -> p.getFileName().toString()).sorted().toList())
+          .containsExactly("1", "2", "3");
+    }
+  }
+
+  private static void copyTree(Path from, Path to) throws Exception {
+    try (var files = Files.walk(from)) {
+      for (Path file : files.toList()) {
+        Path target = to.resolve(from.relativize(file).toString());
+        if (Files.isDirectory(file)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(file, target);
+        }
+      }
+    }
+  }
+
   /** The format records of an index's buckets. */
   private List<Path> markers(String index) throws Exception {
     try (var files = Files.walk(data)) {
@@ -310,48 +426,6 @@ class BlockStoreTest {
     assertThat(ten).as(why).isEqualTo(every.subList(0, 10));
     // counting: a block bucket inside the range counts its blocks' events, others are visited
     assertThat(counted(store, Long.MIN_VALUE, Long.MAX_VALUE)).as(why).isEqualTo(every.size());
-  }
-
-  /**
-   * The events without an index-time {@code status}: over event documents, those without its doc
-   * values; over block documents, the blocks where not every event has one.
-   */
-  private static final class LacksStatus extends Query implements BlockQueries.Aware {
-    @Override
-    public Query rewrite(org.apache.lucene.search.IndexSearcher searcher) {
-      return new BooleanQuery.Builder()
-          .add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER)
-          .add(
-              new org.apache.lucene.search.FieldExistsQuery(
-                  EventFields.valuesField("status", IndexedFieldType.LONG)),
-              BooleanClause.Occur.MUST_NOT)
-          .build();
-    }
-
-    @Override
-    public Query blockCandidates() {
-      return BlockQueries.lacking("status");
-    }
-
-    @Override
-    public void visit(org.apache.lucene.search.QueryVisitor visitor) {
-      visitor.visitLeaf(this);
-    }
-
-    @Override
-    public String toString(String field) {
-      return "lacks(status)";
-    }
-
-    @Override
-    public boolean equals(Object other) {
-      return other instanceof LacksStatus;
-    }
-
-    @Override
-    public int hashCode() {
-      return 23;
-    }
   }
 
   /** Events counted up front plus events visited, by a counting scan of every event. */

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       IngestCommand.class,
       IndexesCommand.class,
       FsckCommand.class,
+      ReindexCommand.class,
       PluginsCommand.class,
       PasswdHashCommand.class,
       VersionCommand.class,
