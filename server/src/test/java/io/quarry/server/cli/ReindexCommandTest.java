@@ -90,6 +90,27 @@ class ReindexCommandTest {
     }
   }
 
+  @Test
+  void serverAndDemoTakeTheSharedFileFlags() {
+    picocli.CommandLine.ParseResult parsed =
+        QuarryCli.commandLine()
+            .parseArgs("server", "--data-dir=/d", "--config=/c.yml", "--port=9", "--bind=::1");
+    ServerCommand server = (ServerCommand) parsed.subcommand().commandSpec().userObject();
+    assertThat(server.options.files.dataDir).isEqualTo("/d");
+    assertThat(server.options.files.config).isEqualTo(Path.of("/c.yml"));
+    assertThat(server.options.port).isEqualTo(9);
+    assertThat(server.options.bind).isEqualTo("::1");
+    ReindexCommand reindex =
+        (ReindexCommand)
+            QuarryCli.commandLine()
+                .parseArgs("reindex", "--data-dir=/d", "web", "app")
+                .subcommand()
+                .commandSpec()
+                .userObject();
+    assertThat(reindex.files.dataDir).isEqualTo("/d");
+    assertThat(reindex.indexes).containsExactly("web", "app");
+  }
+
   /** Access-log lines over a few hours, a few clients, some statuses. */
   private static String lines(Random random, int count) {
     StringBuilder body = new StringBuilder();
