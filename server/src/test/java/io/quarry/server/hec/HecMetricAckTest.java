@@ -5,16 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
 import io.quarry.server.config.QuarryConfig;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -80,22 +78,7 @@ class HecMetricAckTest {
 
   private long points(QuarryServer server) throws Exception {
     HttpResponse<String> response =
-        http.send(
-            HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs/export"))
-                .header(
-                    "Authorization",
-                    "Basic "
-                        + Base64.getEncoder()
-                            .encodeToString(("admin:" + PASSWORD).getBytes(StandardCharsets.UTF_8)))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(
-                    HttpRequest.BodyPublishers.ofString(
-                        "output_mode=json&search="
-                            + URLEncoder.encode(
-                                "| mstats count(_value) AS n where index=m",
-                                StandardCharsets.UTF_8)))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+        TestServers.export(server, PASSWORD, "| mstats count(_value) AS n where index=m");
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     for (String line : response.body().split("\n")) {
       JsonNode row = JSON.readTree(line);
