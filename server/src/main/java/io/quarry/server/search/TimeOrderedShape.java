@@ -8,6 +8,7 @@ import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.PageChain;
+import io.quarry.ql.exec.PluginOverlayStage;
 import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.Wildcard;
 import java.util.LinkedHashSet;
@@ -182,6 +183,12 @@ record TimeOrderedShape(
         toCut = staged.subList(0, cut);
         columns = new LinkedHashSet<>();
         ret.items().forEach(item -> columns.add(item.field()));
+      } else if (command instanceof io.quarry.ql.ast.PluginCommand plugin
+          && PluginOverlayStage.makesOwnRows(plugin)
+          && !plugin.bound().requiredFields().contains("*")) {
+        // xyseries: reads its named fields, answers rows of its own
+        toCut = staged.subList(0, cut);
+        columns = new LinkedHashSet<>(plugin.bound().requiredFields());
       } else if (command instanceof io.quarry.ql.ast.PluginCommand plugin
           && plugin.bound() instanceof io.quarry.ql.plan.RunsSearches) {
         // map: reads its template's fields, answers its searches' results

@@ -59,6 +59,31 @@ class PluginOverEventsTest {
           "* | fillnull value=0 | convert num(n) AS nn",
           "* | replace WARN WITH W IN level | strcat level \"/\" host lh | mvexpand team");
 
+  /**
+   * Plugin commands that make rows of their own over events ({@code transpose}, {@code untable}
+   * reading every field, {@code xyseries} named ones): the events as the adapter's batches into the
+   * command, its rows the answer, with or without commands after it.
+   */
+  private static final List<String> OWN_ROWS =
+      List.of(
+          "* | transpose",
+          "* | head 5 | transpose",
+          "* | where n > 2000 | transpose 3 | where column!=\"_raw\"",
+          "* | untable host f v",
+          "* | sort - n | head 300 | untable n f v",
+          "* | xyseries host level n",
+          "* | where n > 100 | xyseries n host level | eval k=1");
+
+  @Test
+  void ownRowsAsTheRowEngine() throws Exception {
+    for (String query : OWN_ROWS) {
+      assertThat(pages(query, PageBatch.PAGES_ONLY))
+          .as(query + " (seed " + SEED + ")")
+          .isEqualTo(pages(query, "rows"));
+      assertThat(explain(query)).as(query).containsEntry("engine", "pages");
+    }
+  }
+
   @Test
   void pagesAsTheRowEngine() throws Exception {
     for (String query : PLUGINS) {
@@ -76,8 +101,7 @@ class PluginOverEventsTest {
           .containsEntry("engine", "pages")
           .containsEntry("page_source", "every_field");
     }
-    // a command that makes rows of its own, or one after the plugin, still runs on rows
-    assertThat(explain("* | transpose")).containsEntry("engine", "rows");
+    // a command after the plugin still runs on rows
     assertThat(explain("* | fillnull | eval x=1")).containsEntry("engine", "rows");
     // a later one reading every field would take the overlay rows' columns in their order
     assertThat(explain("* | convert num(n) AS nn | fillnull")).containsEntry("engine", "rows");
