@@ -124,10 +124,14 @@ final class TimeOrderedPages {
     // them, every field extracted, a page of the row adapter's batch size each, into the rest
     int listedAt = shape.everyField() && !shape.listing() ? fused + shape.listedAt() : -1;
     PluginOverEvents overPlugin =
-        listedAt >= 0 && fused == 0 && PluginOverEvents.firstPlugin(pipeline) == listedAt
+        listedAt >= 0
+                && fused == 0
+                && !TimeOrderedShape.everyFieldPlan(pipeline)
+                && PluginOverEvents.firstPlugin(pipeline) == listedAt
             ? new PluginOverEvents(
-                pipeline.subList(listedAt, pipeline.size()),
+                pipeline,
                 listedAt,
+                shape.listed(),
                 Set.copyOf(shape.sourceFields()),
                 sourcetypes,
                 !indexedFieldsOnly,

@@ -72,9 +72,7 @@ record TimeOrderedShape(
       java.util.function.Function<String, List<String>> tableColumns) {
     int fused = EventPages.fusedPrefix(pipeline);
     List<Command> staged = pipeline.subList(fused, pipeline.size());
-    if (fused == 0
-        && EveryFieldPlan.readsEveryField(staged)
-        && ReduceCoverage.supportsOverEvents(staged)) {
+    if (fused == 0 && everyFieldPlan(staged)) {
       // the events, filtered, cut or reordered by the leading commands that keep them, laid out
       // with every field as the row adapter's batches of them into the other commands (an
       // aggregation among them a stage)
@@ -156,10 +154,17 @@ record TimeOrderedShape(
       return new TimeOrderedShape(
           0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
     }
-    if (fused == 0 && PluginOverEvents.firstPlugin(pipeline) >= 0) {
+    int firstPlugin = fused == 0 ? PluginOverEvents.firstPlugin(pipeline) : -1;
+    int pluginsEnd = firstPlugin < 0 ? -1 : PluginOverEvents.pluginsEnd(pipeline, firstPlugin);
+    ListedFields afterPlugins =
+        firstPlugin < 0
+            ? null
+            : ListedFields.of(pipeline.subList(pluginsEnd, pipeline.size()), tableColumns);
+    if (afterPlugins != null) {
       // the events the leading commands keep, as the plugin adapter's batches of every field,
-      // through the plugin commands, their output laid over them as on rows (PluginOverEvents)
-      int at = PluginOverEvents.firstPlugin(pipeline);
+      // through the plugin commands, their output laid over them as on rows, then the commands
+      // after them replayed over what the overlay rows list (PluginOverEvents)
+      int at = firstPlugin;
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, at), List.of()));
       return new TimeOrderedShape(
@@ -170,7 +175,7 @@ record TimeOrderedShape(
           -1,
           true,
           at,
-          ListedFields.of(List.of()));
+          afterPlugins.fromStage(pluginsEnd));
     }
     for (int cut = 0; cut < staged.size(); cut++) {
       Command command = staged.get(cut);
@@ -208,6 +213,15 @@ record TimeOrderedShape(
           -1);
     }
     return null;
+  }
+
+  /**
+   * Whether the commands past the source take the every-field listing into their page stages
+   * ({@link EveryFieldPlan}) — which comes before plugin commands over events ({@link
+   * PluginOverEvents}) that also take every field.
+   */
+  static boolean everyFieldPlan(List<Command> staged) {
+    return EveryFieldPlan.readsEveryField(staged) && ReduceCoverage.supportsOverEvents(staged);
   }
 
   /**
