@@ -58,7 +58,7 @@ final class EventListing {
    * The event's own {@code _raw} and {@code sourcetype}, what the extraction reads, where a command
    * after the listing changes either ({@link #withEventText}).
    */
-  static final String EVENT_RAW = "\u0000event _raw";
+  static final String EVENT_RAW = io.quarry.ql.exec.EventText.OWN_RAW;
 
   static final String EVENT_SOURCETYPE = "\u0000event sourcetype";
 

@@ -186,7 +186,9 @@ final class TimeOrderedPages {
             listing != null ? shape.listed().valuesMarked() : java.util.Map.of());
     boolean[] done = {false};
     // the extraction reads the events' own _raw and sourcetype where a command changes them
-    boolean eventText = listing != null && shape.listed().changesEventText();
+    boolean eventText =
+        listing != null
+            && (shape.listed().changesEventText() || TimeOrderedShape.ownText(pipeline));
     EventPages source =
         new EventPages(
                 shape.sourceFields(),

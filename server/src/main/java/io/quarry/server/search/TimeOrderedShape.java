@@ -117,11 +117,12 @@ record TimeOrderedShape(
             fused + at);
       }
     }
-    if (!ReduceCoverage.supportsOverEvents(staged)) {
+    boolean overEvents = ReduceCoverage.supportsOverEvents(staged);
+    if (!overEvents && !(fused == 0 && ownText(pipeline))) {
       return null;
     }
     ListedFields listed = ListedFields.of(pipeline, tableColumns);
-    if (listed != null && ReduceCoverage.supportsOverEvents(pipeline)) {
+    if (listed != null && (ReduceCoverage.supportsOverEvents(pipeline) || ownText(pipeline))) {
       // the events themselves, filtered, cut or reordered, with the fields eval, rex, lookup and
       // rename set and fields - removes laid over them as on rows (ListedFields); a leading rex is
       // a stage here, not fused into the source
@@ -137,6 +138,9 @@ record TimeOrderedShape(
           false,
           0,
           listed);
+    }
+    if (!overEvents) {
+      return null; // a search of bare words after _raw changed: exact only in a listing
     }
     if (EventOverlays.of(pipeline) != null && ReduceCoverage.supportsOverEvents(pipeline)) {
       // the events with eventstats' or streamstats' results laid over them as on rows (the
@@ -213,6 +217,17 @@ record TimeOrderedShape(
           -1);
     }
     return null;
+  }
+
+  /**
+   * Whether a listing's commands search bare words after a command that changed {@code _raw} but
+   * kept the rows events ({@code eval _raw=…}, {@code lookup} without {@code OUTPUT}): exact where
+   * the listing's pages carry each event's own text ({@link EventListing#withEventText}), which a
+   * term then matches as the row engine's event row asks its event.
+   */
+  static boolean ownText(List<Command> pipeline) {
+    return !ReduceCoverage.supportsOverEvents(pipeline)
+        && ReduceCoverage.supportsOverEventsWithOwnText(pipeline);
   }
 
   /**
