@@ -35,7 +35,6 @@ final class PluginOverEvents {
   private final EventListing batches;
   private final List<PluginOverlayStage> plugins = new java.util.ArrayList<>();
   private final PageReduce after; // the commands after the plugin commands
-  private final boolean eventText; // those change _raw or sourcetype: the extraction keeps the own
   private final EventListing answer;
   private final StageStats stages;
   private final int first; // the first plugin command's stage
@@ -84,13 +83,16 @@ final class PluginOverEvents {
             SearchService.PAGE_SIZE,
             true, // they mark what they set (ListedFields)
             listed.valuesMarked());
-    this.eventText = listed.changesEventText();
     for (Command command : pipeline.subList(at, end)) {
       plugins.add(
           new PluginOverlayStage(
               (PluginCommand) command,
               evaluator,
-              Set.of(EventListing.FIELD_NAMES, PluginOverlayStage.OVERLAID)));
+              Set.of(
+                  EventListing.FIELD_NAMES,
+                  PluginOverlayStage.OVERLAID,
+                  EventListing.EVENT_RAW,
+                  EventListing.EVENT_SOURCETYPE)));
     }
     this.batches =
         new EventListing(
@@ -110,9 +112,10 @@ final class PluginOverEvents {
    * then plugin commands that lay their output over them ({@link PluginOverlayStage#overlays}) —
    * those after the first naming the fields they read (one reading every field would take the
    * columns in the order the row adapter's batch of overlay rows has them, which this does not
-   * replay) —, then commands with page stages that are no plugin command and no {@code search} of
-   * bare words (on rows those match the event's stored text, whatever the plugin laid over {@code
-   * _raw}), whose changes {@link ListedFields} must replay (the caller asks it); else -1.
+   * replay) —, then commands with page stages that are no plugin command (a {@code search} of bare
+   * words among them matching the events' own text, carried from the batches as on rows an overlay
+   * row asks its event, whatever the plugin laid over {@code _raw}), whose changes {@link
+   * ListedFields} must replay (the caller asks it); else -1.
    */
   static int firstPlugin(List<Command> pipeline) {
     int at = 0;
@@ -126,7 +129,7 @@ final class PluginOverEvents {
     List<Command> after = pipeline.subList(end, pipeline.size());
     return end > at
             && after.stream().noneMatch(PluginCommand.class::isInstance)
-            && ReduceCoverage.supports(after)
+            && ReduceCoverage.supportsOverEventsWithOwnText(after)
         ? at
         : -1;
   }
@@ -149,7 +152,8 @@ final class PluginOverEvents {
   }
 
   private boolean batch(Page events) {
-    push(0, events);
+    // the events' own _raw and sourcetype: what the listing extracts from and a bare word matches
+    push(0, EventListing.withEventText(events));
     return !full;
   }
 
@@ -157,7 +161,7 @@ final class PluginOverEvents {
   private void push(int i, Page page) {
     if (i == plugins.size()) {
       Page listed = listedNames(page);
-      full = full || !after.add(eventText ? EventListing.withEventText(listed) : listed);
+      full = full || !after.add(listed);
       return;
     }
     long started = System.nanoTime();

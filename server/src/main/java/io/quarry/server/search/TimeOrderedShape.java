@@ -118,7 +118,10 @@ record TimeOrderedShape(
       }
     }
     boolean overEvents = ReduceCoverage.supportsOverEvents(staged);
-    if (!overEvents && !(fused == 0 && ownText(pipeline))) {
+    // else a search of bare words after _raw changed, exact only in a listing that carries the
+    // events' own text: after eval, rex, rename, lookup, or plugin commands (PluginOverEvents)
+    int firstPlugin = fused == 0 ? PluginOverEvents.firstPlugin(pipeline) : -1;
+    if (!overEvents && !(fused == 0 && ownText(pipeline)) && firstPlugin < 0) {
       return null;
     }
     ListedFields listed = ListedFields.of(pipeline, tableColumns);
@@ -139,9 +142,6 @@ record TimeOrderedShape(
           0,
           listed);
     }
-    if (!overEvents) {
-      return null; // a search of bare words after _raw changed: exact only in a listing
-    }
     if (EventOverlays.of(pipeline) != null && ReduceCoverage.supportsOverEvents(pipeline)) {
       // the events with eventstats' or streamstats' results laid over them as on rows (the
       // stages run on the source's pages, the listing replays which rows they set)
@@ -158,7 +158,6 @@ record TimeOrderedShape(
       return new TimeOrderedShape(
           0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
     }
-    int firstPlugin = fused == 0 ? PluginOverEvents.firstPlugin(pipeline) : -1;
     int pluginsEnd = firstPlugin < 0 ? -1 : PluginOverEvents.pluginsEnd(pipeline, firstPlugin);
     ListedFields afterPlugins =
         firstPlugin < 0
@@ -180,6 +179,9 @@ record TimeOrderedShape(
           true,
           at,
           afterPlugins.fromStage(pluginsEnd));
+    }
+    if (!overEvents) {
+      return null;
     }
     for (int cut = 0; cut < staged.size(); cut++) {
       Command command = staged.get(cut);
