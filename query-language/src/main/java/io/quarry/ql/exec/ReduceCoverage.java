@@ -230,10 +230,15 @@ public final class ReduceCoverage {
     return new Coverage(rebatch, noTerm);
   }
 
-  /** Whether a command's output rows are all of its own making, none an event: an aggregation's. */
+  /**
+   * Whether a command's output rows are all of its own making, none an event: an aggregation's, a
+   * transaction's, those of {@code transpose}, {@code untable}, {@code xyseries} ({@link
+   * PluginOverlayStage#makesOwnRows}: the row adapter makes them {@link MapRow}s).
+   */
   private static boolean makesResults(Command command) {
     return PageAggregator.supports(command)
-        || command instanceof io.quarry.ql.ast.TransactionCommand; // its results: MapRows
+        || command instanceof io.quarry.ql.ast.TransactionCommand // its results: MapRows
+        || PluginOverlayStage.makesOwnRows(command);
   }
 
   /**

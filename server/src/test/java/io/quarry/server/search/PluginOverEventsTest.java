@@ -106,7 +106,11 @@ class PluginOverEventsTest {
           "* | untable host f v",
           "* | sort - n | head 300 | untable n f v",
           "* | xyseries host level n",
-          "* | where n > 100 | xyseries n host level | eval k=1");
+          "* | where n > 100 | xyseries n host level | eval k=1",
+          // their rows are no events: a bare word matches none (MapRow)
+          "* | transpose | search WARN",
+          "* | untable host f v | search WARN OR f=level",
+          "* | xyseries host level n | search h1");
 
   @Test
   void ownRowsAsTheRowEngine() throws Exception {
