@@ -28,6 +28,15 @@ import io.quarry.ql.ast.WhereCommand;
 public final class EventText {
   private static final String RAW = "_raw";
 
+  /**
+   * A page's hidden column of each event's own raw text, where the commands changed {@code _raw}
+   * (an event listing's, {@code server.search.EventListing#withEventText}): where a page carries
+   * it, a bare word matches it at a position that has a {@code _raw} column, as an event row asks
+   * its event's stored text whatever {@code _raw} its commands set ({@link PageRow#matchesTerm});
+   * the NUL keeps it apart from any field a search can name.
+   */
+  public static final String OWN_RAW = "\u0000event _raw";
+
   private EventText() {}
 
   /**
@@ -65,6 +74,31 @@ public final class EventText {
    * other than {@code _raw}, a {@code lookup} whose named outputs do not include {@code _raw}.
    * Anything else (an aggregation, a plugin command …): not known to.
    */
+  /**
+   * Whether the rows after {@code command} are still events that answer a bare word from their
+   * event's stored text, whatever {@code _raw} they hold: the commands {@link #keepsEventText}
+   * takes but {@code fields}/{@code table} (a row of theirs has only the {@code _raw} it keeps),
+   * and an {@code eval}, {@code rex}, {@code lookup} or literal {@code rename} that writes {@code
+   * _raw} (their rows ask the event); not a {@code rename} of {@code _raw} to another name (the
+   * page then has no {@code _raw} to search). Exact on pages that carry {@link #OWN_RAW}.
+   */
+  static boolean keepsEventRow(Command command) {
+    return switch (command) {
+      case ProjectCommand project -> false;
+      case EvalCommand eval -> true;
+      case io.quarry.ql.ast.LookupCommand lookup -> true;
+      case RexCommand rex -> true;
+      case RenameCommand rename ->
+          rename.renames().stream()
+              .allMatch(
+                  r ->
+                      !Wildcard.hasWildcard(r.from())
+                          && !Wildcard.hasWildcard(r.to())
+                          && !r.from().equals(RAW));
+      default -> keepsEventText(command);
+    };
+  }
+
   static boolean keepsEventText(Command command) {
     return switch (command) {
       case WhereCommand where -> true;

@@ -112,7 +112,9 @@ public final class PageReduce {
     requireNonNull(end, "end is null");
     List<PageChain.Stage> stages = new ArrayList<>(commands.size());
     // the caller decided the commands run here (over events, a search of bare words too)
-    boolean[] rebatch = ReduceCoverage.rebatched(commands, !overResults, overResults);
+    // a listing's pages (marksSetFields) carry the events' own text where a command changed _raw
+    boolean[] rebatch =
+        ReduceCoverage.rebatched(commands, !overResults, overResults, marksSetFields);
     boolean[] noTerm = ReduceCoverage.matchesNoTerm(commands, overResults);
     for (int at = 0; at < commands.size(); at++) {
       Command command = commands.get(at);

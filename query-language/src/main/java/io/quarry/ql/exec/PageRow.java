@@ -78,6 +78,10 @@ public final class PageRow implements Row {
   @Override
   public boolean matchesTerm(SearchTerm term) {
     List<Object> raw = values("_raw");
+    Block own = page.block(EventText.OWN_RAW);
+    if (own != null && (page.block("_raw") != null || assigned.containsKey("_raw"))) {
+      raw = own.getValues(position); // an event row asks its event, whatever _raw was set to
+    }
     if (raw.isEmpty()) {
       return false;
     }

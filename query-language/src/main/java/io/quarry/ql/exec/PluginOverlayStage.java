@@ -87,6 +87,21 @@ public final class PluginOverlayStage {
     };
   }
 
+  /** Built-in commands whose output rows are their own, never their input rows. */
+  private static final Set<String> OWN_ROWS = Set.of("transpose", "untable", "xyseries");
+
+  /**
+   * Whether {@code command} is a built-in plugin command whose output rows are rows of its own
+   * making ({@code transpose}, {@code untable}, {@code xyseries}): over events, the row adapter
+   * hands it batches of them and answers with new rows, not events, whatever fields the events list
+   * — so nothing after it needs to fix the answer's columns.
+   */
+  public static boolean makesOwnRows(Command command) {
+    return command instanceof PluginCommand plugin
+        && plugin.plugin().equals("built-in")
+        && OWN_ROWS.contains(plugin.name());
+  }
+
   /** Runs a batch of events through the operator; the events with its output laid over go out. */
   public void add(Page events, Consumer<Page> out) {
     if (events.positionCount() == 0) {

@@ -56,6 +56,16 @@ public final class ReduceCoverage {
   }
 
   /**
+   * As {@link #supportsOverEvents}, for pages of events that carry each event's own raw text
+   * ({@link EventText#OWN_RAW}, an event listing's): a {@code search} of bare words also after
+   * commands that change {@code _raw} but keep the rows events ({@link EventText#keepsEventRow}),
+   * its terms matched in that column as an event row asks its event.
+   */
+  public static boolean supportsOverEventsWithOwnText(List<Command> commands) {
+    return coverage(commands, true, false, true) != null;
+  }
+
+  /**
    * As {@link #supports}, for commands whose input rows are not events (an aggregation's answer, a
    * generator's, a metric command's): a {@code search} of bare words too, where no command before
    * it brought events in ({@code append}, {@code join} …): on rows such a row matches no term
@@ -91,7 +101,13 @@ public final class ReduceCoverage {
    * As above; {@code overResults}: the input rows are not events ({@link #supportsOverResults}).
    */
   static boolean[] rebatched(List<Command> commands, boolean overEvents, boolean overResults) {
-    Coverage coverage = coverage(commands, overEvents, overResults);
+    return rebatched(commands, overEvents, overResults, false);
+  }
+
+  /** As above; {@code ownText}: the pages carry each event's own raw text ({@link EventText}). */
+  static boolean[] rebatched(
+      List<Command> commands, boolean overEvents, boolean overResults, boolean ownText) {
+    Coverage coverage = coverage(commands, overEvents, overResults, ownText);
     return coverage == null ? null : coverage.rebatch();
   }
 
@@ -100,9 +116,16 @@ public final class ReduceCoverage {
 
   private static Coverage coverage(
       List<Command> commands, boolean overEvents, boolean overResults) {
+    return coverage(commands, overEvents, overResults, false);
+  }
+
+  private static Coverage coverage(
+      List<Command> commands, boolean overEvents, boolean overResults, boolean ownText) {
     boolean[] rebatch = new boolean[commands.size()];
     boolean[] noTerm = new boolean[commands.size()];
     boolean eventText = overEvents; // whether _raw is still each event's own raw text
+    // whether the rows are still events asking their event's text, which the pages carry
+    boolean eventRow = overEvents && ownText;
     boolean noEvents = overResults; // whether no row is an event (a term matches none)
     boolean batches = true; // whether the pages are still the row adapter's batches of the rows
     boolean oneSchema = true; // whether the pages still share the input's one schema
@@ -115,8 +138,11 @@ public final class ReduceCoverage {
               || isPageCommand(c);
       noTerm[i] = noEvents && !eventText && EventText.searchesText(c);
       boolean chainStage = // runs on any pages, as on the map side
-          PageChain.supports(List.of(c)) || eventText && EventText.searchesText(c) || noTerm[i];
+          PageChain.supports(List.of(c))
+              || (eventText || eventRow) && EventText.searchesText(c)
+              || noTerm[i];
       eventText = eventText && EventText.keepsEventText(c);
+      eventRow = eventRow && EventText.keepsEventRow(c);
       noEvents = noEvents && !bringsRowsIn(c) || makesResults(c);
       if (c instanceof io.quarry.ql.ast.MstatsCommand mstats && mstats.append()) {
         // mstats prestats=true append=true (MstatsAppendStage): the pages before it, then its
@@ -204,10 +230,15 @@ public final class ReduceCoverage {
     return new Coverage(rebatch, noTerm);
   }
 
-  /** Whether a command's output rows are all of its own making, none an event: an aggregation's. */
+  /**
+   * Whether a command's output rows are all of its own making, none an event: an aggregation's, a
+   * transaction's, those of {@code transpose}, {@code untable}, {@code xyseries} ({@link
+   * PluginOverlayStage#makesOwnRows}: the row adapter makes them {@link MapRow}s).
+   */
   private static boolean makesResults(Command command) {
     return PageAggregator.supports(command)
-        || command instanceof io.quarry.ql.ast.TransactionCommand; // its results: MapRows
+        || command instanceof io.quarry.ql.ast.TransactionCommand // its results: MapRows
+        || PluginOverlayStage.makesOwnRows(command);
   }
 
   /**

@@ -58,9 +58,15 @@ final class EventListing {
    * The event's own {@code _raw} and {@code sourcetype}, what the extraction reads, where a command
    * after the listing changes either ({@link #withEventText}).
    */
-  static final String EVENT_RAW = "\u0000event _raw";
+  static final String EVENT_RAW = io.quarry.ql.exec.EventText.OWN_RAW;
 
   static final String EVENT_SOURCETYPE = "\u0000event sourcetype";
+
+  /**
+   * Per row, the fields it no longer has (no value, not even the event's own), where {@link
+   * #FIELD_NAMES} already lists every field the row has ({@link #fromListedNames}).
+   */
+  static final String CLEARED = "\u0000cleared fields";
 
   private final Set<String> read;
   private final ListedFields listed;
@@ -78,6 +84,7 @@ final class EventListing {
   private boolean full;
   private EventOverlays overlays; // null: none
   private boolean carriesFieldNames; // its pages keep FIELD_NAMES (hidden) for a later listing
+  private boolean listedNames; // FIELD_NAMES lists each row's every field, CLEARED those it lost
 
   /**
    * @param read the fields the source read for the commands (their columns hold every event's
@@ -287,7 +294,8 @@ final class EventListing {
   /** The rows {@code ranges} of {@code pages} as the row engine's collector makes them a page. */
   private Page page(List<Page> pages, List<int[]> ranges, int count) {
     // each row lists the default fields first, unless its commands removed or renamed one
-    Set<String> names = new LinkedHashSet<>(listed.isEmpty() ? DEFAULT_ORDER : List.of());
+    Set<String> names =
+        new LinkedHashSet<>(listed.isEmpty() && !listedNames ? DEFAULT_ORDER : List.of());
     Map<Long, FieldExtractor> extractors = new HashMap<>(); // by (page, position)
     Map<Long, Set<String>> cleared =
         new HashMap<>(); // by (page, position): fields it no longer has
@@ -296,7 +304,8 @@ final class EventListing {
       int column = page.schema().indexOf(FIELD_NAMES);
       Block block = column < 0 ? null : page.block(column);
       for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
-        List<String> own = replaysNone() ? null : new ArrayList<>(DEFAULT_ORDER);
+        List<String> own =
+            replaysNone() ? null : new ArrayList<>(listedNames ? List.of() : DEFAULT_ORDER);
         if (block != null) {
           for (Object name : block.getValues(p)) {
             if (own == null) {
@@ -318,6 +327,10 @@ final class EventListing {
         if (own != null) { // then the commands' changes laid over the event, as on rows
           int position = p;
           Set<String> gone = new java.util.HashSet<>();
+          Block lost = listedNames ? page.block(CLEARED) : null;
+          if (lost != null) {
+            lost.getValues(p).forEach(name -> gone.add((String) name));
+          }
           listed.apply(own, field -> hasValue(page, field, position), gone);
           overlay(own, page, position, gone);
           if (!gone.isEmpty()) {
@@ -368,6 +381,16 @@ final class EventListing {
     return this;
   }
 
+  /**
+   * This listing over pages whose {@link #FIELD_NAMES} lists, per row, every field it has in order
+   * (default fields included) and {@link #CLEARED} those it lost — what a plugin command's overlay
+   * left ({@link PluginOverEvents}) —, the commands' changes replayed after them.
+   */
+  EventListing fromListedNames() {
+    this.listedNames = true;
+    return this;
+  }
+
   /** The {@link #FIELD_NAMES} cells of rows {@code ranges} of {@code pages}. */
   private static Block fieldNames(List<Page> pages, List<int[]> ranges, int count) {
     BytesBlock.Builder names = BytesBlock.builder(count);
@@ -384,12 +407,12 @@ final class EventListing {
 
   /** Whether no command changes a row's fields: the rows list the events' own. */
   private boolean replaysNone() {
-    return listed.isEmpty() && overlays == null;
+    return listed.isEmpty() && overlays == null && !listedNames;
   }
 
   /** Whether a command sets or removes {@code name}: its column is not the events' own. */
   private boolean changes(String name) {
-    return listed.changes(name) || overlays != null && overlays.changes(name);
+    return listedNames || listed.changes(name) || overlays != null && overlays.changes(name);
   }
 
   /** Lays the overlays over a row's field names, as {@link ListedFields#apply} its changes. */

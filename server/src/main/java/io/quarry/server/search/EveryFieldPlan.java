@@ -4,6 +4,7 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.PageChain;
+import io.quarry.ql.exec.PluginOverlayStage;
 import io.quarry.ql.exec.Wildcard;
 import java.util.List;
 
@@ -44,6 +45,8 @@ final class EveryFieldPlan {
             || command instanceof io.quarry.ql.ast.StatsCommand // reads columns holding values
             || command instanceof io.quarry.ql.ast.FormatCommand
             || command instanceof io.quarry.ql.ast.FieldSummaryCommand // a row per field
+            // transpose, untable: rows of its own making, whatever the events list
+            || !cut && PluginOverlayStage.makesOwnRows(command)
             || !cut && staged.subList(at + 1, staged.size()).stream().anyMatch(c -> fixes(c));
       }
       // past the leading commands that keep the events (run before the listing lays the events

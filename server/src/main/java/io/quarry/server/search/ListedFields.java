@@ -237,6 +237,19 @@ final class ListedFields {
   }
 
   /**
+   * These changes of commands that run as stages {@code first}, … of the search (not {@code 0}, …):
+   * the marks their stages make are named by those numbers ({@link ListingMarks}).
+   */
+  ListedFields fromStage(int first) {
+    List<Change> moved = new ArrayList<>(changes.size());
+    for (Change change : changes) {
+      moved.add(
+          new Change(change.kind(), change.fields(), first + change.stage(), change.valued()));
+    }
+    return new ListedFields(moved, loaded);
+  }
+
+  /**
    * The fields the source must read besides those the commands read: a rename's old names and an
    * {@code OUTPUTNEW} lookup's outputs, whose stages must see every event's value.
    */

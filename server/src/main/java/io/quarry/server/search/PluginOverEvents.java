@@ -1,43 +1,56 @@
 package io.quarry.server.search;
 
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.exec.Evaluator;
+import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.PluginOverlayStage;
 import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.server.sourcetype.Sourcetypes;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * A time-ordered event listing ending in a plugin command with nothing after it ({@code index=web |
- * fillnull value=0}, {@code index=web | where … | mvexpand x}), on pages as the row engine answers
- * it: there the plugin adapter hands the operator batches of events with every field asked for and
- * answers each output row as its event with the operator's new or replaced columns laid over it
- * (the event's own fields otherwise, listed without extraction). Here the events the leading
- * commands keep are laid out as those batches (an every-field {@link EventListing} of {@code 1,024}
- * rows a page, carrying each event's index-time field names), {@link PluginOverlayStage} runs the
- * operator over them as the adapter does, and a plain listing replays per row what the overlay row
- * lists ({@link EventOverlays#plugin}) and pages the answer as the collector would.
+ * A time-ordered event listing through plugin commands that lay their output over the events
+ * ({@code index=web | fillnull value=0}, {@code index=web | where … | mvexpand x}), on pages as the
+ * row engine answers it: there the plugin adapter hands the operator batches of events with every
+ * field asked for and answers each output row as its event with the operator's new or replaced
+ * columns laid over it (the event's own fields otherwise, listed without extraction). Here the
+ * events the leading commands keep are laid out as those batches (an every-field {@link
+ * EventListing} of {@code 1,024} rows a page, carrying each event's index-time field names), {@link
+ * PluginOverlayStage} runs the operator over them as the adapter does, and each row's fields as the
+ * overlay row lists them are written out ({@link #listedNames}: {@link EventOverlays#plugin}
+ * replayed there, where the columns hold what the plugin commands left). Commands after them that
+ * keep the rows or change their fields as {@link ListedFields} replays ({@code | eval y=1}, {@code
+ * | where …}, {@code | rex …}) run as stages marking what they set, and a listing replays their
+ * changes over those names and pages the answer as the collector would.
  */
 final class PluginOverEvents {
   private final EventListing batches;
   private final List<PluginOverlayStage> plugins = new java.util.ArrayList<>();
+  private final PageReduce after; // the commands after the plugin commands
   private final EventListing answer;
   private final StageStats stages;
   private final int first; // the first plugin command's stage
   private boolean full;
 
   /**
-   * @param commands the plugin commands, the pipeline's last
-   * @param at the first one's index in the pipeline
+   * @param pipeline the search's commands
+   * @param at the first plugin command's index in it ({@link #firstPlugin})
+   * @param listed the changes of the commands after the plugin commands ({@link ListedFields},
+   *     numbered by their stages)
    * @param read the fields the source reads
    */
   PluginOverEvents(
-      List<Command> commands,
+      List<Command> pipeline,
       int at,
+      ListedFields listed,
       Set<String> read,
       Sourcetypes sourcetypes,
       boolean extract,
@@ -53,17 +66,33 @@ final class PluginOverEvents {
                 sourcetypes,
                 extract,
                 false,
+                listed,
                 control,
                 results::add,
                 () -> results.maxRows() - results.collector().rows(),
                 SearchService.PAGE_SIZE)
-            .overlaid(EventOverlays.plugin());
-    for (Command command : commands) {
+            .fromListedNames();
+    int end = pluginsEnd(pipeline, at);
+    this.after =
+        new PageReduce(
+            pipeline.subList(end, pipeline.size()),
+            evaluator,
+            answer::add,
+            stages,
+            end,
+            SearchService.PAGE_SIZE,
+            true, // they mark what they set (ListedFields)
+            listed.valuesMarked());
+    for (Command command : pipeline.subList(at, end)) {
       plugins.add(
           new PluginOverlayStage(
               (PluginCommand) command,
               evaluator,
-              Set.of(EventListing.FIELD_NAMES, PluginOverlayStage.OVERLAID)));
+              Set.of(
+                  EventListing.FIELD_NAMES,
+                  PluginOverlayStage.OVERLAID,
+                  EventListing.EVENT_RAW,
+                  EventListing.EVENT_SOURCETYPE)));
     }
     this.batches =
         new EventListing(
@@ -80,10 +109,13 @@ final class PluginOverEvents {
 
   /**
    * The index of the first plugin command when {@code pipeline} is commands that keep the events,
-   * then plugin commands that lay their output over them ({@link PluginOverlayStage#overlays}) to
-   * the end — those after the first naming the fields they read (one reading every field would take
-   * the columns in the order the row adapter's batch of overlay rows has them, which this does not
-   * replay) —; else -1.
+   * then plugin commands that lay their output over them ({@link PluginOverlayStage#overlays}) —
+   * those after the first naming the fields they read (one reading every field would take the
+   * columns in the order the row adapter's batch of overlay rows has them, which this does not
+   * replay) —, then commands with page stages that are no plugin command (a {@code search} of bare
+   * words among them matching the events' own text, carried from the batches as on rows an overlay
+   * row asks its event, whatever the plugin laid over {@code _raw}), whose changes {@link
+   * ListedFields} must replay (the caller asks it); else -1.
    */
   static int firstPlugin(List<Command> pipeline) {
     int at = 0;
@@ -93,13 +125,25 @@ final class PluginOverEvents {
     if (at == pipeline.size() || !ReduceCoverage.supportsOverEvents(pipeline.subList(0, at))) {
       return -1;
     }
-    for (int i = at; i < pipeline.size(); i++) {
-      if (!PluginOverlayStage.overlays(pipeline.get(i))
-          || i > at && ((PluginCommand) pipeline.get(i)).bound().requiredFields().contains("*")) {
-        return -1;
-      }
+    int end = pluginsEnd(pipeline, at);
+    List<Command> after = pipeline.subList(end, pipeline.size());
+    return end > at
+            && after.stream().noneMatch(PluginCommand.class::isInstance)
+            && ReduceCoverage.supportsOverEventsWithOwnText(after)
+        ? at
+        : -1;
+  }
+
+  /** The index past the plugin commands from {@code at} on that {@link #firstPlugin} takes. */
+  static int pluginsEnd(List<Command> pipeline, int at) {
+    int end = at;
+    while (end < pipeline.size()
+        && PluginOverlayStage.overlays(pipeline.get(end))
+        && (end == at
+            || !((PluginCommand) pipeline.get(end)).bound().requiredFields().contains("*"))) {
+      end++;
     }
-    return at;
+    return end;
   }
 
   /** Takes the leading commands' pages of events; false once the answer is full. */
@@ -108,14 +152,16 @@ final class PluginOverEvents {
   }
 
   private boolean batch(Page events) {
-    push(0, events);
+    // the events' own _raw and sourcetype: what the listing extracts from and a bare word matches
+    push(0, EventListing.withEventText(events));
     return !full;
   }
 
   /** A page into plugin command {@code i} (past the last: the answer). */
   private void push(int i, Page page) {
     if (i == plugins.size()) {
-      full = full || !answer.add(page);
+      Page listed = listedNames(page);
+      full = full || !after.add(listed);
       return;
     }
     long started = System.nanoTime();
@@ -132,10 +178,64 @@ final class PluginOverEvents {
       plugins.get(i).finish(out -> push(next, out));
       stages.timed(first + i, System.nanoTime() - started);
     }
+    after.finish();
     answer.finish();
   }
 
   void close() {
     plugins.forEach(PluginOverlayStage::close);
+    after.close();
+  }
+
+  /**
+   * The plugin commands' output with each row's fields as the row adapter's overlay row lists them
+   * in {@link EventListing#FIELD_NAMES} — the default fields, the event's index-time ones, then the
+   * fields the commands laid over it ({@link PluginOverlayStage#OVERLAID}) as {@link
+   * EventOverlays#plugin} replays them — and the fields it lost in {@link EventListing#CLEARED}.
+   */
+  private static Page listedNames(Page page) {
+    EventOverlays overlays = EventOverlays.plugin();
+    Block own = page.block(EventListing.FIELD_NAMES);
+    BytesBlock.Builder names = BytesBlock.builder(page.positionCount());
+    BytesBlock.Builder cleared = BytesBlock.builder(page.positionCount());
+    for (int p = 0; p < page.positionCount(); p++) {
+      List<String> listed = new ArrayList<>(EventListing.DEFAULT_ORDER);
+      if (own != null) {
+        for (Object name : own.getValues(p)) {
+          if (!listed.contains(name)) {
+            listed.add((String) name);
+          }
+        }
+      }
+      int position = p;
+      Set<String> gone = new LinkedHashSet<>();
+      overlays.apply(
+          listed,
+          field -> {
+            Block block = page.block(field);
+            return block != null && !block.isNull(position);
+          },
+          field -> {
+            Block block = page.block(field);
+            return block == null ? List.of() : block.getValues(position);
+          },
+          gone);
+      append(names, listed);
+      append(cleared, List.copyOf(gone));
+    }
+    return page.withColumn(EventListing.FIELD_NAMES, names.build())
+        .withColumn(EventListing.CLEARED, cleared.build());
+  }
+
+  private static void append(BytesBlock.Builder builder, List<String> values) {
+    switch (values.size()) {
+      case 0 -> builder.appendNull();
+      case 1 -> builder.append(values.getFirst());
+      default -> {
+        builder.beginPositionEntry();
+        values.forEach(builder::append);
+        builder.endPositionEntry();
+      }
+    }
   }
 }

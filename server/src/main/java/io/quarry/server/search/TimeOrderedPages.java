@@ -124,10 +124,14 @@ final class TimeOrderedPages {
     // them, every field extracted, a page of the row adapter's batch size each, into the rest
     int listedAt = shape.everyField() && !shape.listing() ? fused + shape.listedAt() : -1;
     PluginOverEvents overPlugin =
-        listedAt >= 0 && fused == 0 && PluginOverEvents.firstPlugin(pipeline) == listedAt
+        listedAt >= 0
+                && fused == 0
+                && !TimeOrderedShape.everyFieldPlan(pipeline)
+                && PluginOverEvents.firstPlugin(pipeline) == listedAt
             ? new PluginOverEvents(
-                pipeline.subList(listedAt, pipeline.size()),
+                pipeline,
                 listedAt,
+                shape.listed(),
                 Set.copyOf(shape.sourceFields()),
                 sourcetypes,
                 !indexedFieldsOnly,
@@ -182,7 +186,9 @@ final class TimeOrderedPages {
             listing != null ? shape.listed().valuesMarked() : java.util.Map.of());
     boolean[] done = {false};
     // the extraction reads the events' own _raw and sourcetype where a command changes them
-    boolean eventText = listing != null && shape.listed().changesEventText();
+    boolean eventText =
+        listing != null
+            && (shape.listed().changesEventText() || TimeOrderedShape.ownText(pipeline));
     EventPages source =
         new EventPages(
                 shape.sourceFields(),

@@ -8,6 +8,7 @@ import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.PageChain;
+import io.quarry.ql.exec.PluginOverlayStage;
 import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.Wildcard;
 import java.util.LinkedHashSet;
@@ -71,9 +72,7 @@ record TimeOrderedShape(
       java.util.function.Function<String, List<String>> tableColumns) {
     int fused = EventPages.fusedPrefix(pipeline);
     List<Command> staged = pipeline.subList(fused, pipeline.size());
-    if (fused == 0
-        && EveryFieldPlan.readsEveryField(staged)
-        && ReduceCoverage.supportsOverEvents(staged)) {
+    if (fused == 0 && everyFieldPlan(staged)) {
       // the events, filtered, cut or reordered by the leading commands that keep them, laid out
       // with every field as the row adapter's batches of them into the other commands (an
       // aggregation among them a stage)
@@ -118,11 +117,15 @@ record TimeOrderedShape(
             fused + at);
       }
     }
-    if (!ReduceCoverage.supportsOverEvents(staged)) {
+    boolean overEvents = ReduceCoverage.supportsOverEvents(staged);
+    // else a search of bare words after _raw changed, exact only in a listing that carries the
+    // events' own text: after eval, rex, rename, lookup, or plugin commands (PluginOverEvents)
+    int firstPlugin = fused == 0 ? PluginOverEvents.firstPlugin(pipeline) : -1;
+    if (!overEvents && !(fused == 0 && ownText(pipeline)) && firstPlugin < 0) {
       return null;
     }
     ListedFields listed = ListedFields.of(pipeline, tableColumns);
-    if (listed != null && ReduceCoverage.supportsOverEvents(pipeline)) {
+    if (listed != null && (ReduceCoverage.supportsOverEvents(pipeline) || ownText(pipeline))) {
       // the events themselves, filtered, cut or reordered, with the fields eval, rex, lookup and
       // rename set and fields - removes laid over them as on rows (ListedFields); a leading rex is
       // a stage here, not fused into the source
@@ -155,10 +158,16 @@ record TimeOrderedShape(
       return new TimeOrderedShape(
           0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
     }
-    if (fused == 0 && PluginOverEvents.firstPlugin(pipeline) >= 0) {
+    int pluginsEnd = firstPlugin < 0 ? -1 : PluginOverEvents.pluginsEnd(pipeline, firstPlugin);
+    ListedFields afterPlugins =
+        firstPlugin < 0
+            ? null
+            : ListedFields.of(pipeline.subList(pluginsEnd, pipeline.size()), tableColumns);
+    if (afterPlugins != null) {
       // the events the leading commands keep, as the plugin adapter's batches of every field,
-      // through the plugin commands, their output laid over them as on rows (PluginOverEvents)
-      int at = PluginOverEvents.firstPlugin(pipeline);
+      // through the plugin commands, their output laid over them as on rows, then the commands
+      // after them replayed over what the overlay rows list (PluginOverEvents)
+      int at = firstPlugin;
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, at), List.of()));
       return new TimeOrderedShape(
@@ -169,7 +178,10 @@ record TimeOrderedShape(
           -1,
           true,
           at,
-          ListedFields.of(List.of()));
+          afterPlugins.fromStage(pluginsEnd));
+    }
+    if (!overEvents) {
+      return null;
     }
     for (int cut = 0; cut < staged.size(); cut++) {
       Command command = staged.get(cut);
@@ -182,6 +194,12 @@ record TimeOrderedShape(
         toCut = staged.subList(0, cut);
         columns = new LinkedHashSet<>();
         ret.items().forEach(item -> columns.add(item.field()));
+      } else if (command instanceof io.quarry.ql.ast.PluginCommand plugin
+          && PluginOverlayStage.makesOwnRows(plugin)
+          && !plugin.bound().requiredFields().contains("*")) {
+        // xyseries: reads its named fields, answers rows of its own
+        toCut = staged.subList(0, cut);
+        columns = new LinkedHashSet<>(plugin.bound().requiredFields());
       } else if (command instanceof io.quarry.ql.ast.PluginCommand plugin
           && plugin.bound() instanceof io.quarry.ql.plan.RunsSearches) {
         // map: reads its template's fields, answers its searches' results
@@ -201,6 +219,26 @@ record TimeOrderedShape(
           -1);
     }
     return null;
+  }
+
+  /**
+   * Whether a listing's commands search bare words after a command that changed {@code _raw} but
+   * kept the rows events ({@code eval _raw=…}, {@code lookup} without {@code OUTPUT}): exact where
+   * the listing's pages carry each event's own text ({@link EventListing#withEventText}), which a
+   * term then matches as the row engine's event row asks its event.
+   */
+  static boolean ownText(List<Command> pipeline) {
+    return !ReduceCoverage.supportsOverEvents(pipeline)
+        && ReduceCoverage.supportsOverEventsWithOwnText(pipeline);
+  }
+
+  /**
+   * Whether the commands past the source take the every-field listing into their page stages
+   * ({@link EveryFieldPlan}) — which comes before plugin commands over events ({@link
+   * PluginOverEvents}) that also take every field.
+   */
+  static boolean everyFieldPlan(List<Command> staged) {
+    return EveryFieldPlan.readsEveryField(staged) && ReduceCoverage.supportsOverEvents(staged);
   }
 
   /**

@@ -32,6 +32,7 @@ class PluginOverEventsTest {
   static void start() throws Exception {
     server = TestServers.start(dataDirectory, PASSWORD);
     EnginePages.loadRandomEvents(server, SEED);
+    EnginePages.uploadRegions(server, PASSWORD);
   }
 
   @AfterAll
@@ -59,6 +60,68 @@ class PluginOverEventsTest {
           "* | fillnull value=0 | convert num(n) AS nn",
           "* | replace WARN WITH W IN level | strcat level \"/\" host lh | mvexpand team");
 
+  /**
+   * Plugin commands followed by commands that keep the rows or change their fields, with nothing
+   * fixing the answer's columns: their changes laid over what the overlay rows list — a field the
+   * plugin set and a later command sets again, to null too; {@code _raw} rewritten after it; a
+   * {@code search} of bare words, matching the event's own text whatever the plugin laid over
+   * {@code _raw} (as the overlay row asks its event).
+   */
+  private static final List<String> AFTER_PLUGINS =
+      List.of(
+          "* | fillnull value=0 | eval y=1",
+          "* | convert num(n) AS nn | eval y=nn*2",
+          "* | fillnull | where n > 5",
+          "* | mvexpand team | eval t=team",
+          "* | fillnull value=0 | sort n | head 1200",
+          "* | fillnull value=X region | eval region=if(region==\"X\", null(), region)",
+          "* | strcat level \"-\" host lh | rex field=lh \"(?<lv>\\w+)-\" | fields - level",
+          "* | replace WARN WITH W IN level | rename level AS lvl",
+          "* | fillnull value=0 | eval _raw=\"r \" . n",
+          "* | where n > 40 | filldown region | lookup regions.csv region | dedup 3 zone",
+          "* | fillnull | search WARN",
+          "* | replace *WARN* WITH changed IN _raw | search WARN n>300",
+          "* | mvexpand team | search t1 OR a | eval k=1");
+
+  @Test
+  void commandsAfterPluginsAsTheRowEngine() throws Exception {
+    for (String query : AFTER_PLUGINS) {
+      assertThat(pages(query, PageBatch.PAGES_ONLY))
+          .as(query + " (seed " + SEED + ")")
+          .isEqualTo(pages(query, "rows"));
+      assertThat(explain(query)).as(query).containsEntry("engine", "pages");
+    }
+  }
+
+  /**
+   * Plugin commands that make rows of their own over events ({@code transpose}, {@code untable}
+   * reading every field, {@code xyseries} named ones): the events as the adapter's batches into the
+   * command, its rows the answer, with or without commands after it.
+   */
+  private static final List<String> OWN_ROWS =
+      List.of(
+          "* | transpose",
+          "* | head 5 | transpose",
+          "* | where n > 2000 | transpose 3 | where column!=\"_raw\"",
+          "* | untable host f v",
+          "* | sort - n | head 300 | untable n f v",
+          "* | xyseries host level n",
+          "* | where n > 100 | xyseries n host level | eval k=1",
+          // their rows are no events: a bare word matches none (MapRow)
+          "* | transpose | search WARN",
+          "* | untable host f v | search WARN OR f=level",
+          "* | xyseries host level n | search h1");
+
+  @Test
+  void ownRowsAsTheRowEngine() throws Exception {
+    for (String query : OWN_ROWS) {
+      assertThat(pages(query, PageBatch.PAGES_ONLY))
+          .as(query + " (seed " + SEED + ")")
+          .isEqualTo(pages(query, "rows"));
+      assertThat(explain(query)).as(query).containsEntry("engine", "pages");
+    }
+  }
+
   @Test
   void pagesAsTheRowEngine() throws Exception {
     for (String query : PLUGINS) {
@@ -76,9 +139,6 @@ class PluginOverEventsTest {
           .containsEntry("engine", "pages")
           .containsEntry("page_source", "every_field");
     }
-    // a command that makes rows of its own, or one after the plugin, still runs on rows
-    assertThat(explain("* | transpose")).containsEntry("engine", "rows");
-    assertThat(explain("* | fillnull | eval x=1")).containsEntry("engine", "rows");
     // a later one reading every field would take the overlay rows' columns in their order
     assertThat(explain("* | convert num(n) AS nn | fillnull")).containsEntry("engine", "rows");
   }
