@@ -39,8 +39,8 @@ public final class EventBlock {
   }
 
   /**
-   * Opens the block in {@code bytes[offset, offset + length)} (copied out only if it is not the
-   * whole array).
+   * Opens the block in {@code bytes[offset, offset + length)}, in place: the block reads those
+   * bytes (a journal's decoded block, lent for good) and they must not change.
    *
    * @throws CorruptBlockException when it fails its checksum, is cut short or of another version
    */
@@ -48,13 +48,11 @@ public final class EventBlock {
     if (length < 1 + Integer.BYTES) {
       throw new CorruptBlockException("an event block of " + length + " bytes is cut short");
     }
-    byte[] block =
-        offset == 0 && length == bytes.length
-            ? bytes
-            : java.util.Arrays.copyOfRange(bytes, offset, offset + length);
-    int body = block.length - Integer.BYTES;
+    java.util.Objects.checkFromIndexSize(offset, length, bytes.length);
+    byte[] block = bytes;
+    int body = offset + length - Integer.BYTES; // where the checksum starts
     CRC32C crc = new CRC32C();
-    crc.update(block, 0, body);
+    crc.update(block, offset, body - offset);
     int stored = 0;
     for (int i = 0; i < Integer.BYTES; i++) {
       stored = (stored << 8) | (block[body + i] & 0xFF);
@@ -66,17 +64,18 @@ public final class EventBlock {
               + ", computed "
               + Integer.toHexString((int) crc.getValue()));
     }
-    if (block[0] != EventBlockFormat.VERSION && block[0] != EventBlockFormat.VERSION_ELSEWHERE) {
+    byte version = block[offset];
+    if (version != EventBlockFormat.VERSION && version != EventBlockFormat.VERSION_ELSEWHERE) {
       throw new CorruptBlockException(
           "event block version "
-              + block[0]
+              + version
               + " is not "
               + EventBlockFormat.VERSION
               + " or "
               + EventBlockFormat.VERSION_ELSEWHERE);
     }
     try {
-      ByteArrayDataInput in = new ByteArrayDataInput(block, 1, body - 1);
+      ByteArrayDataInput in = new ByteArrayDataInput(block, offset + 1, body - offset - 1);
       int count = in.readVInt();
       long newest = in.readZLong();
       int columnCount = in.readVInt();
@@ -100,7 +99,7 @@ public final class EventBlock {
       if (starts[ends.length] != body) {
         throw new CorruptBlockException("event block sections do not end at its checksum");
       }
-      EventBlock opened = new EventBlock(block, block[0], count, newest, starts);
+      EventBlock opened = new EventBlock(block, version, count, newest, starts);
       for (int c = 0; c < columnCount; c++) {
         ByteArrayDataInput column = opened.section(2 + c);
         String name = column.readString();

@@ -27,6 +27,7 @@ import org.apache.lucene.util.BytesRef;
  */
 public final class JournalBlock {
   byte[] bytes = new byte[0];
+  boolean lent; // a visitor kept bytes: the next block is decoded into new ones
   int block = -1;
   private int docBase;
   private int docCount;
@@ -136,8 +137,14 @@ public final class JournalBlock {
         int length = input.readVInt();
         int offset = input.getPosition();
         input.skipBytes(length);
-        visitor.binaryField(
-            info, new StoredFieldDataInput(new ByteArrayDataInput(bytes, offset, length), length));
+        if (visitor instanceof KeptBinaryFieldVisitor keeps) {
+          lent = true;
+          keeps.binaryField(info, bytes, offset, length);
+        } else {
+          visitor.binaryField(
+              info,
+              new StoredFieldDataInput(new ByteArrayDataInput(bytes, offset, length), length));
+        }
       }
       case INT -> visitor.intField(info, input.readZInt());
       case LONG -> visitor.longField(info, input.readZLong());

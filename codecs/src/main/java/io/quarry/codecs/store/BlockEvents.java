@@ -50,7 +50,7 @@ final class BlockEvents implements StoredEvent.Loader {
       throw new CorruptIndexException("block document " + doc + " has no block", "journal");
     }
     return new BlockEvents(
-        index, EventBlock.open(payload.bytes, 0, payload.bytes.length), elsewhere, doc);
+        index, EventBlock.open(payload.bytes, payload.offset, payload.length), elsewhere, doc);
   }
 
   /** Decodes the whole block, checking its grammar ({@link EventBlock#verify}). */
@@ -165,9 +165,15 @@ final class BlockEvents implements StoredEvent.Loader {
 
   private int allAscii; // 0: not checked yet, 1: every text is ASCII, -1: some is not
 
-  /** Takes the block's bytes out of a block document's stored fields. */
-  private static final class Payload extends StoredFieldVisitor {
+  /**
+   * Takes the block's bytes out of a block document's stored fields: from the journal, a view of
+   * its decoded block (no copy of the payload, which is most of that block).
+   */
+  private static final class Payload extends StoredFieldVisitor
+      implements io.quarry.codecs.journal.KeptBinaryFieldVisitor {
     byte[] bytes;
+    int offset;
+    int length;
 
     @Override
     public Status needsField(FieldInfo fieldInfo) {
@@ -180,6 +186,15 @@ final class BlockEvents implements StoredEvent.Loader {
     @Override
     public void binaryField(FieldInfo fieldInfo, byte[] value) {
       bytes = value;
+      offset = 0;
+      length = value.length;
+    }
+
+    @Override
+    public void binaryField(FieldInfo fieldInfo, byte[] value, int offset, int length) {
+      this.bytes = value;
+      this.offset = offset;
+      this.length = length;
     }
   }
 }

@@ -276,6 +276,37 @@ class HashAggregationTest {
         .hasMessageContaining("stats");
   }
 
+  /**
+   * The first partial merged into an empty final is taken whole (its groups and states, not looked
+   * up again): the answer is the row engine's, the partial goes on from empty, and the memory its
+   * groups took stays counted — now by the final — until the final is closed.
+   */
+  @Test
+  void aPartialTakenWholeByAnEmptyFinalKeepsItsGroupsAndMemory() {
+    String command = "stats count, dc(bytes) AS d, range(_time) AS span, sum(bytes) AS s by ip";
+    MemoryAccount account = new MemoryAccount("search", Long.MAX_VALUE);
+    HashAggregationOperator total =
+        new HashAggregationOperator(stats(command), new MemoryTracker(account, "stats"), 8);
+    HashAggregationOperator partial = total.newPartial();
+    List<Row> input = randomRows(new Random(7), 300);
+    List<String> fields = HashAggregationOperator.inputFields(stats(command));
+    List<Page> pages = pages(input, fields, new Random(8));
+    int half = pages.size() / 2;
+    pages.subList(0, half).forEach(partial::addInput);
+    long counted = account.used();
+    assertThat(counted).isPositive();
+    total.merge(partial);
+    assertThat(total.groupCount()).isPositive();
+    assertThat(partial.groupCount()).isZero();
+    assertThat(account.used()).isEqualTo(counted);
+    pages.subList(half, pages.size()).forEach(partial::addInput); // a preview's partial goes on
+    total.merge(partial);
+    assertThat(rounded(answer(total))).isEqualTo(rounded(rowEngine(command, input)));
+    partial.close();
+    total.close();
+    assertThat(account.used()).isZero();
+  }
+
   @Test
   void readsNumbersFromTextAsTheRowEngineDoes() {
     // whole numbers read from the bytes (sign, leading zeros, -0) and the rest through the parser

@@ -40,6 +40,11 @@ final class GroupKeys {
     return width == 0 ? 1 : hash.size();
   }
 
+  /** Whether there are by-fields and no group yet. */
+  boolean isEmpty() {
+    return width > 0 && hash.size() == 0;
+  }
+
   /** Group {@code id}'s value of by-field {@code field}. */
   String key(int id, int field) {
     if (width == 1) {

@@ -1,6 +1,7 @@
 package io.quarry.ql.engine.aggregation;
 
 import io.quarry.ql.exec.Values;
+import java.util.Arrays;
 
 /**
  * The order of a hash aggregation's groups in its answer: by the by-fields' values in {@link
@@ -10,8 +11,9 @@ import io.quarry.ql.exec.Values;
  * <p>Sorting 200,000 session ids with a comparator over {@link Values.Sortable} objects spent a
  * sixth of {@code stats … by JSESSIONID} chasing pointers. Here each group's first by-field gets a
  * 64-bit key compared as a primitive — a number's order-preserving bits, or the first characters of
- * its lower-cased text packed big-endian — and the full comparison runs only where those keys tie.
- * The ids are sorted in place by an introsort over an {@code int[]}.
+ * its lower-cased text, packed big-endian, skipping the positions where every text has the same
+ * character — and the full comparison runs only where those keys tie. The ids are sorted in place
+ * by an introsort over an {@code int[]}.
  */
 final class GroupOrder {
   private static final int INSERTION = 16;
@@ -27,16 +29,57 @@ final class GroupOrder {
     text = new boolean[groups];
     prefix = new long[groups];
     boolean latin1 = true;
+    String some = null; // a text, and which of its first WINDOW characters every text shares
+    long shared = 0; // bit i: every text has some's character i (so it never decides an order)
     for (Values.Sortable value : first) {
       if (value.text() != null) {
-        latin1 &= isLatin1(value.folded());
+        String folded = value.folded();
+        latin1 &= isLatin1(folded);
+        if (some == null) {
+          some = folded;
+          shared = folded.length() >= WINDOW ? -1L : (1L << folded.length()) - 1;
+        } else if (shared != 0) {
+          shared &= sameCharacters(some, folded, shared);
+        }
       }
     }
+    int[] positions = deciding(shared, latin1 ? Long.BYTES : Long.BYTES / 2);
     for (int id = 0; id < groups; id++) {
       Values.Sortable value = first[id];
       text[id] = value.text() != null;
-      prefix[id] = text[id] ? textPrefix(value.folded(), latin1) : numberBits(value.number());
+      prefix[id] =
+          text[id] ? textPrefix(value.folded(), positions, latin1) : numberBits(value.number());
     }
+  }
+
+  /** How many leading characters of the texts are looked at for characters they all share. */
+  private static final int WINDOW = Long.SIZE;
+
+  /** Which of the positions in {@code shared} {@code a} and {@code b} both have, alike. */
+  private static long sameCharacters(String a, String b, long shared) {
+    long same = 0;
+    for (long rest = shared; rest != 0; rest &= rest - 1) {
+      int i = Long.numberOfTrailingZeros(rest);
+      if (i < b.length() && a.charAt(i) == b.charAt(i)) {
+        same |= 1L << i;
+      }
+    }
+    return same;
+  }
+
+  /**
+   * The first {@code count} character positions not in {@code shared}: only those can tell two
+   * texts apart before the full comparison (the window's, then any after it).
+   */
+  private static int[] deciding(long shared, int count) {
+    int[] positions = new int[count];
+    int n = 0;
+    for (int i = 0; n < count; i++) {
+      if (i >= WINDOW || (shared & (1L << i)) == 0) {
+        positions[n++] = i;
+      }
+    }
+    return positions;
   }
 
   /**
@@ -58,8 +101,92 @@ final class GroupOrder {
         sortables[k][id] = Values.Sortable.of(keys.key(id, k));
       }
     }
-    new GroupOrder(sortables).sort(ids, 0, groups, 2 * (32 - Integer.numberOfLeadingZeros(groups)));
+    new GroupOrder(sortables).sortAll(ids);
     return ids;
+  }
+
+  /**
+   * Sorts {@code ids} (all of them, in id order) in two steps: numbers, then texts, each by its
+   * 64-bit key with a radix sort that carries the ids along (no comparator, no look-up of another
+   * array per comparison, and no pass over a byte every key shares); then each run of equal keys by
+   * the full comparison.
+   */
+  private void sortAll(int[] ids) {
+    int groups = ids.length;
+    long[] keys = new long[groups];
+    int numbers = 0;
+    for (int id = 0; id < groups; id++) {
+      numbers += text[id] ? 0 : 1;
+    }
+    int nextNumber = 0;
+    int nextText = numbers;
+    for (int id = 0; id < groups; id++) {
+      int at = text[id] ? nextText++ : nextNumber++;
+      ids[at] = id;
+      // unsigned order: a number's bits are in signed order
+      keys[at] = text[id] ? prefix[id] : prefix[id] ^ Long.MIN_VALUE;
+    }
+    radixSort(keys, ids, 0, numbers);
+    radixSort(keys, ids, numbers, groups);
+    for (int from = 0; from < groups; ) {
+      int to = from + 1;
+      while (to < groups && keys[to] == keys[from] && (to < numbers) == (from < numbers)) {
+        to++;
+      }
+      if (to - from > 1) {
+        sort(ids, from, to, 2 * (32 - Integer.numberOfLeadingZeros(to - from)));
+      }
+      from = to;
+    }
+  }
+
+  /**
+   * A stable least-significant-byte-first radix sort of {@code keys[from, to)} as unsigned numbers,
+   * {@code ids} moved alike.
+   */
+  private static void radixSort(long[] keys, int[] ids, int from, int to) {
+    int n = to - from;
+    if (n < 2) {
+      return;
+    }
+    long[] sourceKeys = keys;
+    int[] sourceIds = ids;
+    int source = from;
+    long[] targetKeys = new long[n];
+    int[] targetIds = new int[n];
+    int target = 0;
+    int[] starts = new int[257];
+    for (int shift = 0; shift < Long.SIZE; shift += Byte.SIZE) {
+      Arrays.fill(starts, 0);
+      for (int i = 0; i < n; i++) {
+        starts[((int) (sourceKeys[source + i] >>> shift) & 0xFF) + 1]++;
+      }
+      if (starts[((int) (sourceKeys[source] >>> shift) & 0xFF) + 1] == n) {
+        continue; // every key has this byte
+      }
+      for (int b = 0; b < 256; b++) {
+        starts[b + 1] += starts[b];
+      }
+      for (int i = 0; i < n; i++) {
+        long key = sourceKeys[source + i];
+        int at = target + starts[(int) (key >>> shift) & 0xFF]++;
+        targetKeys[at] = key;
+        targetIds[at] = sourceIds[source + i];
+      }
+      long[] keysWere = sourceKeys;
+      int[] idsWere = sourceIds;
+      int sourceWas = source;
+      sourceKeys = targetKeys;
+      sourceIds = targetIds;
+      source = target;
+      targetKeys = keysWere;
+      targetIds = idsWere;
+      target = sourceWas;
+    }
+    if (sourceKeys != keys) {
+      System.arraycopy(sourceKeys, source, keys, from, n);
+      System.arraycopy(sourceIds, source, ids, from, n);
+    }
   }
 
   private int compare(int a, int b) {
@@ -181,15 +308,17 @@ final class GroupOrder {
   }
 
   /**
-   * The first characters of {@code folded}, packed big-endian and zero-padded so that unsigned
-   * order agrees with {@link String#compareTo} wherever the keys differ: 8 characters of 8 bits
-   * when every text of the sort is Latin-1, else 4 of 16.
+   * The characters of {@code folded} at {@code positions} — the first ones where not every text of
+   * the sort has the same character — packed big-endian and zero-padded (a shorter text's missing
+   * characters), so that unsigned order agrees with {@link String#compareTo} wherever the keys
+   * differ: 8 characters of 8 bits when every text of the sort is Latin-1, else 4 of 16. Skipping
+   * the shared characters matters for keys such as session ids ({@code SD0SL…}), whose first
+   * characters alone tie for most groups and send the sort to the full comparison.
    */
-  private static long textPrefix(String folded, boolean latin1) {
+  private static long textPrefix(String folded, int[] positions, boolean latin1) {
     int bits = latin1 ? 8 : 16;
-    int chars = 64 / bits;
     long key = 0;
-    for (int i = 0; i < chars; i++) {
+    for (int i : positions) {
       key = (key << bits) | (i < folded.length() ? folded.charAt(i) : 0);
     }
     return key;

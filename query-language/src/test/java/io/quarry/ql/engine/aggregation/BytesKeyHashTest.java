@@ -45,4 +45,42 @@ class BytesKeyHashTest {
     assertThat(hash.id("")).isEqualTo(-2);
     assertThat(hash.key(1)).isEmpty();
   }
+
+  /**
+   * Keys held whole in their slot (up to 16 bytes) and longer ones sharing their first 16 bytes,
+   * keys that differ only by trailing zero bytes, keys of exactly 8 and 16 bytes: one id each.
+   */
+  @Test
+  void keysInTheSlotAndLongerOnesAreToldApart() {
+    BytesKeyHash hash = new BytesKeyHash();
+    Map<String, Integer> expected = new HashMap<>();
+    Random random = new Random(9);
+    String sixteen = "SD0SL0L6F2KUYZ12";
+    for (int i = 0; i < 40_000; i++) {
+      String key =
+          switch (random.nextInt(6)) {
+            case 0 -> sixteen.substring(0, random.nextInt(17));
+            case 1 -> sixteen + random.nextInt(3_000);
+            case 2 -> "a" + "\0".repeat(random.nextInt(20));
+            case 3 -> sixteen.substring(0, 8) + random.nextInt(100);
+            default -> "SD" + random.nextInt(10) + "SL" + random.nextInt(5_000);
+          };
+      byte[] utf8 = ("." + key).getBytes(StandardCharsets.UTF_8);
+      int id = hash.id(utf8, 1, utf8.length - 1);
+      Integer known = expected.get(key);
+      if (known == null) {
+        assertThat(id).as(key).isEqualTo(-expected.size() - 1);
+        expected.put(key, expected.size());
+      } else {
+        assertThat(id).as(key).isEqualTo(known);
+      }
+    }
+    expected.forEach(
+        (key, id) -> {
+          assertThat(hash.key(id)).isEqualTo(key);
+          byte[] utf8 = key.getBytes(StandardCharsets.UTF_8);
+          assertThat(hash.find(utf8, 0, utf8.length)).isEqualTo(id);
+        });
+    assertThat(hash.find(new byte[] {'z'}, 0, 1)).isEqualTo(-1);
+  }
 }

@@ -75,6 +75,36 @@ class GroupOrderTest {
     check(random, 1, 50_000, false);
   }
 
+  /**
+   * Texts sharing a long start (the packed keys skip it), among them that start alone, the start in
+   * capitals (the same when folded), one differing just after it and numbers.
+   */
+  @Test
+  void textsSharingALongStart() {
+    Random random = new Random(13);
+    for (int round = 0; round < 30; round++) {
+      GroupKeys keys = new GroupKeys(1);
+      List<String> byId = new ArrayList<>();
+      for (int i = 0; i < 2_000; i++) {
+        String key =
+            switch (random.nextInt(9)) {
+              case 0 -> "sd0sl";
+              case 1 -> "SD0SL" + shape(random);
+              case 2 -> "SD" + random.nextInt(10) + "SL" + sessionLike(random); // same 4th, 5th
+              case 3 -> Integer.toString(random.nextInt(100));
+              default -> "sd0sl" + sessionLike(random).substring(random.nextInt(3));
+            };
+        if (keys.idOf(List.of(key)) == byId.size()) {
+          byId.add(key);
+        }
+      }
+      Integer[] expected = IntStream.range(0, byId.size()).boxed().toArray(Integer[]::new);
+      Arrays.sort(expected, (a, b) -> Values.NATURAL_ORDER.compare(byId.get(a), byId.get(b)));
+      assertThat(GroupOrder.of(keys, 1))
+          .containsExactly(Arrays.stream(expected).mapToInt(i -> i).toArray());
+    }
+  }
+
   private static void check(Random random, int width, int groups, boolean shapes) {
     GroupKeys keys = new GroupKeys(width);
     List<List<String>> byId = new ArrayList<>();

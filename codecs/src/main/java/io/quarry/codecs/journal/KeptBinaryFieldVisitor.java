@@ -1,0 +1,16 @@
+package io.quarry.codecs.journal;
+
+import org.apache.lucene.index.FieldInfo;
+
+/**
+ * A stored-fields visitor that takes binary fields as the journal's decoded bytes instead of a
+ * copy: a {@link org.apache.lucene.index.StoredFieldVisitor} implementing it gets {@link
+ * #binaryField} where it would get a {@code byte[]} of its own. The visitor may keep the bytes as
+ * long as it likes: the reader never writes a block it lent again (it decodes its next block into
+ * new bytes), so a block document's payload — most of its journal block — is not copied once per
+ * read. The bytes must not be written.
+ */
+public interface KeptBinaryFieldVisitor {
+  /** A binary field's bytes, {@code bytes[offset, offset + length)}, the visitor's to keep. */
+  void binaryField(FieldInfo fieldInfo, byte[] bytes, int offset, int length);
+}
