@@ -35,7 +35,7 @@ final class FieldStages {
    * to {@code _time} microseconds, as {@link RenameOperator} reads them), or of one {@code *} in
    * both names that cannot match {@code _time} (the columns it matches: the source loads what
    * {@link #inputFields} names); a {@code search} of field comparisons (a bare term searches the
-   * event's text).
+   * event's text), a field named with a wildcard among them ({@link #comparesOnly}).
    */
   static boolean supports(io.quarry.ql.ast.Command command) {
     return switch (command) {
@@ -63,10 +63,15 @@ final class FieldStages {
     return Pattern.compile(Pattern.quote(name).replace("*", "\\E(.*)\\Q"));
   }
 
+  /**
+   * Whether a search expression is field comparisons only (no bare words). A field named with a
+   * wildcard ({@code u*=1}) is compared as that name, as {@link RowPredicates} asks a row for it
+   * (only a field named so, a JSON key, holds a value), on pages the column of that name.
+   */
   static boolean comparesOnly(SearchExpression expression) {
     return switch (expression) {
-      case SearchExpression.Comparison c -> !Wildcard.hasWildcard(c.field());
-      case SearchExpression.In in -> !Wildcard.hasWildcard(in.field());
+      case SearchExpression.Comparison c -> true;
+      case SearchExpression.In in -> true;
       case SearchExpression.And and -> and.operands().stream().allMatch(FieldStages::comparesOnly);
       case SearchExpression.Or or -> or.operands().stream().allMatch(FieldStages::comparesOnly);
       case SearchExpression.Not not -> comparesOnly(not.operand());

@@ -50,6 +50,10 @@ class EventListingTest {
           "* | where n > 100 AND n < 1500 | head 700",
           "* | search level=INFO n<2000",
           "* | where status=201 OR region=\"us\"",
+          // a field name with a wildcard names that field literally (no row has it), as on rows
+          "* | search NOT re*=eu | head 1500",
+          "* | search re*=eu OR n<100",
+          "* | search n<1500 NOT (zone*=z1 OR n*!=1) | sort - n",
           "* | sort n | head 1500",
           "* | sort - _time | head 5",
           "* | sort region, -n",
