@@ -4,10 +4,12 @@ import io.quarry.codecs.store.EventFields;
 import io.quarry.ql.ast.BinCommand;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
+import io.quarry.ql.ast.EventStatsCommand;
 import io.quarry.ql.ast.LookupCommand;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.RenameCommand;
 import io.quarry.ql.ast.RexCommand;
+import io.quarry.ql.ast.StreamStatsCommand;
 import io.quarry.ql.exec.ListingMarks;
 import io.quarry.ql.exec.Wildcard;
 import java.util.ArrayList;
@@ -30,10 +32,12 @@ import java.util.function.Predicate;
  * lookup} its outputs where the key matched (with {@code OUTPUTNEW}, those the row has no value
  * of), a literal {@code rename a AS b} moves {@code a} to {@code b} where {@code a} has a value
  * ({@code b} takes {@code a}'s place, or goes last when {@code a} was not listed; {@code a} no
- * longer has a value), and {@code fields -} of literal names hides those fields (no longer listed,
- * no value). A field a row does not list but another row of its page does is, on rows, asked of the
- * event (its search-time value); one the row's commands removed has none ({@link #apply}'s {@code
- * cleared}).
+ * longer has a value), {@code fields -} of literal names hides those fields (no longer listed, no
+ * value), and {@code eventstats}/{@code streamstats} set their results where the row fell in a
+ * group ({@link EventOverlays}, replayed in command order among the others: no other command
+ * touches a field they set, nor a by-field after them). A field a row does not list but another row
+ * of its page does is, on rows, asked of the event (its search-time value); one the row's commands
+ * removed has none ({@link #apply}'s {@code cleared}).
  *
  * <p>The changes are replayed per row at the end from the answer's columns, not tracked stage by
  * stage: whether an assignment left a value is read off the field's final column, and where {@code
@@ -63,16 +67,22 @@ final class ListedFields {
     /** {@code rename a AS b} ({@code fields}: a, b): a moved to b where marked. */
     RENAME,
     /** {@code fields -}: each field no longer listed and without a value. */
-    REMOVE
+    REMOVE,
+    /**
+     * {@code eventstats}/{@code streamstats}: its results set where the row fell in a group, as
+     * {@link EventOverlays} replays them ({@code fields}: the results).
+     */
+    OVERLAY
   }
 
   /**
    * One command's change to a row's fields; {@code stage}: its position, for its marks; {@code
    * valued}: the fields a later command sets again, whose value after it its stage's page marks.
    */
-  private record Change(Kind kind, List<String> fields, int stage, Set<String> valued) {
+  private record Change(
+      Kind kind, List<String> fields, int stage, Set<String> valued, EventOverlays overlay) {
     Change(Kind kind, List<String> fields, int stage) {
-      this(kind, fields, stage, Set.of());
+      this(kind, fields, stage, Set.of(), null);
     }
 
     /** The column in which the command's stage marks where it set {@code field}. */
@@ -166,6 +176,8 @@ final class ListedFields {
             }
             case BinCommand bin when bin.rowLocal() ->
                 List.of(new Change(Kind.LOOKUP, List.of(bin.as()), at));
+            case EventStatsCommand eventstats -> overlay(eventstats, at);
+            case StreamStatsCommand streamstats -> overlay(streamstats, at);
             case ProjectCommand project when project.kind() == ProjectCommand.Kind.REMOVE ->
                 project.patterns().stream().anyMatch(Wildcard::hasWildcard)
                     ? null
@@ -193,10 +205,44 @@ final class ListedFields {
         change.fields().stream().filter(later.fields()::contains).forEach(valued::add);
       }
       if (!valued.isEmpty()) {
-        changes.set(i, new Change(change.kind(), change.fields(), change.stage(), valued));
+        changes.set(i, new Change(change.kind(), change.fields(), change.stage(), valued, null));
       }
     }
-    return new ListedFields(changes, loaded);
+    return overlaysReplayed(changes) ? new ListedFields(changes, loaded) : null;
+  }
+
+  /**
+   * An {@code eventstats}/{@code streamstats} laid over the events ({@link EventOverlays} of the
+   * one command), or null when that has no exact replay.
+   */
+  private static List<Change> overlay(Command command, int at) {
+    EventOverlays overlay = EventOverlays.of(List.of(command));
+    return overlay == null
+        ? null
+        : List.of(new Change(Kind.OVERLAY, List.copyOf(overlay.fields()), at, Set.of(), overlay));
+  }
+
+  /**
+   * Whether the overlays among the changes replay exactly from the answer's columns: no other
+   * command sets, moves or removes a field an overlay sets (its column holds one command's
+   * results), nor a by-field after the overlay (its final column tells the rows in a group).
+   */
+  private static boolean overlaysReplayed(List<Change> changes) {
+    for (int i = 0; i < changes.size(); i++) {
+      Change change = changes.get(i);
+      if (change.kind() != Kind.OVERLAY) {
+        continue;
+      }
+      Set<String> groupBy = change.overlay().groupBy();
+      for (int j = 0; j < changes.size(); j++) {
+        List<String> other = changes.get(j).fields();
+        if (j != i && other.stream().anyMatch(change.fields()::contains)
+            || j > i && other.stream().anyMatch(groupBy::contains)) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /**
@@ -321,6 +367,7 @@ final class ListedFields {
             cleared.add(field);
           }
         }
+        case OVERLAY -> change.overlay().apply(names, hasValue, field -> List.of(), cleared);
       }
     }
   }

@@ -91,7 +91,6 @@ final class TimeOrderedPages {
     // the same skip over blocks, sharing its values (a leading dedup: every event visited matches)
     BlockDedup blockSkip = skip == null ? null : new BlockDedup(skipSeenOf, skip.seen(), control);
     int fused = shape.fused();
-    List<Command> afterSource = pipeline.subList(fused, pipeline.size());
     // outputlookup ending the listing: it takes the listing's every row and hands the answer on
     EventTable table =
         shape.listing() && fused == 0 && EventTable.applies(pipeline)
@@ -100,19 +99,17 @@ final class TimeOrderedPages {
     EventListing listing =
         shape.listing()
             ? new EventListing(
-                    Set.copyOf(shape.sourceFields()),
-                    sourcetypes,
-                    !indexedFieldsOnly,
-                    shape.everyField(),
-                    shape.listed(),
-                    control,
-                    table != null ? table::add : results::add,
-                    table != null
-                        ? () -> Long.MAX_VALUE
-                        : () -> results.maxRows() - results.collector().rows(),
-                    SearchService.PAGE_SIZE)
-                // eventstats/streamstats laid over the events; never with a listing's own changes
-                .overlaid(EventOverlays.of(afterSource))
+                Set.copyOf(shape.sourceFields()),
+                sourcetypes,
+                !indexedFieldsOnly,
+                shape.everyField(),
+                shape.listed(),
+                control,
+                table != null ? table::add : results::add,
+                table != null
+                    ? () -> Long.MAX_VALUE
+                    : () -> results.maxRows() - results.collector().rows(),
+                SearchService.PAGE_SIZE)
             : null;
     if (table != null) {
       listing.carryingFieldNames();

@@ -123,9 +123,10 @@ record TimeOrderedShape(
     }
     ListedFields listed = ListedFields.of(pipeline, tableColumns);
     if (listed != null && ReduceCoverage.supportsOverEvents(pipeline)) {
-      // the events themselves, filtered, cut or reordered, with the fields eval, rex, lookup and
-      // rename set and fields - removes laid over them as on rows (ListedFields); a leading rex is
-      // a stage here, not fused into the source
+      // the events themselves, filtered, cut or reordered, with the fields eval, rex, lookup,
+      // rename, eventstats and streamstats set and fields - removes laid over them as on rows
+      // (ListedFields: eventstats' and streamstats' stages run on the source's pages); a leading
+      // rex is a stage here, not fused into the source
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(PageChain.inputFields(pipeline, List.of()));
       sourceFields.addAll(listed.loaded());
@@ -138,14 +139,6 @@ record TimeOrderedShape(
           false,
           0,
           listed);
-    }
-    if (EventOverlays.of(pipeline) != null && ReduceCoverage.supportsOverEvents(pipeline)) {
-      // the events with eventstats' or streamstats' results laid over them as on rows (the
-      // stages run on the source's pages, the listing replays which rows they set)
-      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
-      sourceFields.addAll(PageChain.inputFields(pipeline, List.of()));
-      return new TimeOrderedShape(
-          0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
     }
     if (fused == 0 && EventTable.applies(pipeline)) {
       // the events themselves, outputlookup writing what they list as on rows (EventTable)
