@@ -62,6 +62,15 @@ final class EventListing {
 
   static final String EVENT_SOURCETYPE = "\u0000event sourcetype";
 
+  /**
+   * Each row's fields as it lists them after the commands' changes, in its order, and the fields
+   * the commands left it without (no value, not even its event's own): the hidden columns a
+   * listing's pages carry for the {@code outputlookup} ending it ({@link #carryingListedNames}).
+   */
+  static final String LISTED_NAMES = "\u0000listed fields";
+
+  static final String CLEARED_NAMES = "\u0000cleared fields";
+
   private final Set<String> read;
   private final ListedFields listed;
   private final Sourcetypes sourcetypes;
@@ -78,6 +87,7 @@ final class EventListing {
   private boolean full;
   private EventOverlays overlays; // null: none
   private boolean carriesFieldNames; // its pages keep FIELD_NAMES (hidden) for a later listing
+  private boolean carriesListedNames; // its pages keep LISTED_NAMES, CLEARED_NAMES (hidden)
 
   /**
    * @param read the fields the source read for the commands (their columns hold every event's
@@ -291,6 +301,7 @@ final class EventListing {
     Map<Long, FieldExtractor> extractors = new HashMap<>(); // by (page, position)
     Map<Long, Set<String>> cleared =
         new HashMap<>(); // by (page, position): fields it no longer has
+    List<List<String>> listedOfRows = carriesListedNames ? new ArrayList<>(count) : null;
     for (int i = 0; i < pages.size(); i++) {
       Page page = pages.get(i);
       int column = page.schema().indexOf(FIELD_NAMES);
@@ -325,6 +336,9 @@ final class EventListing {
           }
           names.addAll(own);
         }
+        if (listedOfRows != null) {
+          listedOfRows.add(own != null ? own : ownNames(page, block, p, extractors, i));
+        }
       }
     }
     boolean whole =
@@ -346,7 +360,43 @@ final class EventListing {
       columns.add(new Schema.Column(FIELD_NAMES, own.dataType()));
       blocks.add(own);
     }
+    if (listedOfRows != null) {
+      BytesBlock.Builder listedNames = BytesBlock.builder(count);
+      BytesBlock.Builder clearedNames = BytesBlock.builder(count);
+      int row = 0;
+      for (int i = 0; i < pages.size(); i++) {
+        for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
+          appendAll(listedNames, listedOfRows.get(row++));
+          appendAll(clearedNames, cleared.getOrDefault(((long) i << 32) | p, Set.of()));
+        }
+      }
+      for (Map.Entry<String, BytesBlock> hidden :
+          List.of(
+              Map.entry(LISTED_NAMES, listedNames.build()),
+              Map.entry(CLEARED_NAMES, clearedNames.build()))) {
+        columns.add(new Schema.Column(hidden.getKey(), hidden.getValue().dataType()));
+        blocks.add(hidden.getValue());
+      }
+    }
     return new Page(new Schema(columns), blocks, count);
+  }
+
+  /**
+   * The fields a row lists where no command changes them: the default fields, its index-time ones
+   * ({@code names}, the page's {@link #FIELD_NAMES}), then in every-field mode those its extraction
+   * finds.
+   */
+  private List<String> ownNames(
+      Page page, Block names, int position, Map<Long, FieldExtractor> extractors, int i) {
+    List<String> own = new ArrayList<>(DEFAULT_ORDER);
+    if (names != null) {
+      names.getValues(position).forEach(name -> own.add((String) name));
+    }
+    if (everyField) {
+      FieldExtractor extractor = extractor(extractors, page, i, position);
+      clock.time(extractor::names).stream().filter(name -> !own.contains(name)).forEach(own::add);
+    }
+    return own;
   }
 
   /**
@@ -365,6 +415,16 @@ final class EventListing {
    */
   EventListing carryingFieldNames() {
     this.carriesFieldNames = true;
+    return this;
+  }
+
+  /**
+   * This listing's pages with each row's listed fields and the fields it was left without as last
+   * hidden columns ({@link #LISTED_NAMES}, {@link #CLEARED_NAMES}), for the {@code outputlookup}
+   * ending it ({@link EventTable}), which writes each row as the row command sees it.
+   */
+  EventListing carryingListedNames() {
+    this.carriesListedNames = true;
     return this;
   }
 

@@ -14,6 +14,7 @@ import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,15 +22,18 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * {@code outputlookup} ending an event listing ({@code index=web | outputlookup copy}), on pages as
- * the row command writes it: the answer is the listing itself; the table's columns are the fields
- * the events list (their default and index-time fields, not the search-time ones), in the order the
- * rows first name them, and each row's cell of a column is the event's value — its own, or what its
- * extraction finds where it does not list the field, as the row operator asks every row for every
- * column once the input ends. It takes the listing's pages ({@link EventListing}, which carries
- * each row's index-time field names), keeps each row's cells and raw text, hands the pages on
- * without the hidden column until the answer is full, and writes the table when the input ends —
- * every row, also past the answer's limit, as on rows. The rows kept count on the search's memory.
+ * {@code outputlookup} ending an event listing ({@code index=web | outputlookup copy}, also after
+ * commands that change the events' fields as {@link ListedFields} replays them: {@code index=web |
+ * eval y=1 | outputlookup copy}), on pages as the row command writes it: the answer is the listing
+ * itself; the table's columns are the fields the rows list (their default and index-time fields,
+ * not the search-time ones, with the commands' changes laid over them), in the order the rows first
+ * name them, and each row's cell of a column is the row's value — its own, or what its extraction
+ * finds where it does not list the field and no command left it without one, as the row operator
+ * asks every row for every column once the input ends. It takes the listing's pages ({@link
+ * EventListing}, which carries each row's index-time field names), keeps each row's cells and raw
+ * text, hands the pages on without the hidden column until the answer is full, and writes the table
+ * when the input ends — every row, also past the answer's limit, as on rows. The rows kept count on
+ * the search's memory.
  */
 final class EventTable {
   private final OutputLookupCommand command;
@@ -42,8 +46,12 @@ final class EventTable {
   private final List<Kept> rows = new ArrayList<>();
   private boolean answered; // the answer is full: pages are no longer handed on
 
-  /** A row: the cells of its page's columns, and what its extraction needs. */
-  private record Kept(Map<String, String> cells, String raw, String sourcetype) {}
+  /**
+   * A row: the cells of its page's columns, what its extraction needs, and the fields the commands
+   * left it without (never extracted).
+   */
+  private record Kept(
+      Map<String, String> cells, String raw, String sourcetype, Set<String> cleared) {}
 
   EventTable(
       OutputLookupCommand command,
@@ -61,45 +69,66 @@ final class EventTable {
   }
 
   /**
-   * Whether {@code pipeline} is commands that keep the events, then {@code outputlookup} as the
-   * last command.
+   * Whether {@code pipeline} is commands that keep the events or change their fields as {@link
+   * ListedFields} replays them (not their text, which the table's extraction reads), then {@code
+   * outputlookup} as the last command.
    */
   static boolean applies(List<Command> pipeline) {
-    int last = pipeline.size() - 1;
-    return last >= 0
-        && pipeline.get(last) instanceof OutputLookupCommand
-        && pipeline.subList(0, last).stream().allMatch(TimeOrderedShape::keepsEvents)
-        && ReduceCoverage.supportsOverEvents(pipeline.subList(0, last));
+    return before(pipeline) != null;
   }
 
-  /** Takes a page of the listing; always true: every row goes into the table. */
+  /** The changes of the commands before {@code outputlookup} ({@link #applies}), else null. */
+  static ListedFields before(List<Command> pipeline) {
+    int last = pipeline.size() - 1;
+    if (last < 0
+        || !(pipeline.get(last) instanceof OutputLookupCommand)
+        || !ReduceCoverage.supportsOverEvents(pipeline.subList(0, last))) {
+      return null;
+    }
+    ListedFields listed = ListedFields.of(pipeline.subList(0, last));
+    return listed == null || listed.changesEventText() ? null : listed;
+  }
+
+  /**
+   * Takes a page of the listing ({@link EventListing#carryingListedNames}: each row's listed fields
+   * and those it was left without in hidden columns); always true: every row goes into the table.
+   */
   boolean add(Page page) {
-    int names = page.schema().indexOf(EventListing.FIELD_NAMES);
+    Block listed = page.block(EventListing.LISTED_NAMES);
+    Block cleared = page.block(EventListing.CLEARED_NAMES);
     Block raw = page.block(EventFields.RAW);
     Block sourcetype = page.block(EventFields.SOURCETYPE);
     for (int p = 0; p < page.positionCount(); p++) {
-      header.addAll(EventListing.DEFAULT_ORDER);
-      if (names >= 0) {
-        page.block(names).getValues(p).forEach(name -> header.add((String) name));
-      }
+      listed.getValues(p).forEach(name -> header.add((String) name));
       Map<String, String> cells = new HashMap<>();
       long bytes = MemoryTracker.ROW_BYTES;
       for (int c = 0; c < page.schema().size(); c++) {
         String name = page.schema().column(c).name();
-        if (c != names) {
+        if (!HIDDEN.contains(name)) {
           String text = LookupTable.cellText(name, page.block(c).getValues(p));
           cells.put(name, text);
           bytes += MemoryTracker.valueBytes(text);
         }
       }
-      rows.add(new Kept(cells, (String) raw.getObject(p), (String) sourcetype.getObject(p)));
+      Set<String> gone = new HashSet<>();
+      cleared.getValues(p).forEach(name -> gone.add((String) name));
+      rows.add(
+          new Kept(
+              cells,
+              raw == null ? null : (String) raw.getObject(p),
+              sourcetype == null ? null : (String) sourcetype.getObject(p),
+              gone));
       memory.add(bytes);
     }
     if (!answered) {
-      answered = !out.test(names < 0 ? page : without(page, names));
+      answered = !out.test(without(page));
     }
     return true;
   }
+
+  /** The listing's hidden columns, not part of the answer. */
+  private static final Set<String> HIDDEN =
+      Set.of(EventListing.FIELD_NAMES, EventListing.LISTED_NAMES, EventListing.CLEARED_NAMES);
 
   /** The input is over: the table is written. */
   void finish() {
@@ -110,7 +139,10 @@ final class EventTable {
       List<String> line = new ArrayList<>(columns.size());
       for (String column : columns) {
         String cell = row.cells().get(column);
-        if (cell == null && extract && row.raw() != null) { // a column its page did not have
+        if (cell == null
+            && extract
+            && row.raw() != null
+            && !row.cleared().contains(column)) { // a column its page did not have
           if (extractor == null) {
             extractor = new FieldExtractor(row.raw(), sourcetypes.forName(row.sourcetype()));
           }
@@ -129,11 +161,16 @@ final class EventTable {
     memory.release();
   }
 
-  private static Page without(Page page, int column) {
-    List<Schema.Column> columns = new ArrayList<>(page.schema().columns());
-    List<Block> blocks = new ArrayList<>(page.blocks());
-    columns.remove(column);
-    blocks.remove(column);
+  /** {@code page} without the listing's hidden columns. */
+  private static Page without(Page page) {
+    List<Schema.Column> columns = new ArrayList<>();
+    List<Block> blocks = new ArrayList<>();
+    for (int c = 0; c < page.schema().size(); c++) {
+      if (!HIDDEN.contains(page.schema().column(c).name())) {
+        columns.add(page.schema().column(c));
+        blocks.add(page.block(c));
+      }
+    }
     return new Page(new Schema(columns), blocks, page.positionCount());
   }
 }

@@ -112,7 +112,7 @@ final class TimeOrderedPages {
                 SearchService.PAGE_SIZE)
             : null;
     if (table != null) {
-      listing.carryingFieldNames();
+      listing.carryingListedNames();
     }
     int aggregateAt = shape.aggregateAt();
     Aggregation aggregation =

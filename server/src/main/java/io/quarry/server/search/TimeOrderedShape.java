@@ -140,13 +140,24 @@ record TimeOrderedShape(
           0,
           listed);
     }
-    if (fused == 0 && EventTable.applies(pipeline)) {
-      // the events themselves, outputlookup writing what they list as on rows (EventTable)
+    ListedFields tabled = EventTable.before(pipeline);
+    if (tabled != null) {
+      // the events themselves, with the fields the commands before outputlookup change laid over
+      // them (ListedFields), outputlookup writing what they list as on rows (EventTable); a
+      // leading rex is a stage here, not fused into the source
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(
           PageChain.inputFields(pipeline.subList(0, pipeline.size() - 1), List.of()));
+      sourceFields.addAll(tabled.loaded());
       return new TimeOrderedShape(
-          0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
+          0,
+          List.copyOf(sourceFields),
+          smallestHead(pipeline, pageSize),
+          true,
+          -1,
+          false,
+          0,
+          tabled);
     }
     if (fused == 0 && PluginOverEvents.firstPlugin(pipeline) >= 0) {
       // the events the leading commands keep, as the plugin adapter's batches of every field,
