@@ -68,24 +68,38 @@ final class EventTable {
     this.out = requireNonNull(out, "out is null");
   }
 
-  /**
-   * Whether {@code pipeline} is commands that keep the events or change their fields as {@link
-   * ListedFields} replays them (not their text, which the table's extraction reads), then {@code
-   * outputlookup} as the last command.
-   */
+  /** Whether {@code pipeline} has an {@code outputlookup} this writes on pages ({@link #at}). */
   static boolean applies(List<Command> pipeline) {
-    return before(pipeline) != null;
+    return at(pipeline) >= 0;
   }
 
-  /** The changes of the commands before {@code outputlookup} ({@link #applies}), else null. */
-  static ListedFields before(List<Command> pipeline) {
-    int last = pipeline.size() - 1;
-    if (last < 0
-        || !(pipeline.get(last) instanceof OutputLookupCommand)
-        || !ReduceCoverage.supportsOverEvents(pipeline.subList(0, last))) {
-      return null;
+  /**
+   * The position of the {@code outputlookup} in an event listing this writes on pages, else -1: the
+   * commands before it keep the events or change their fields as {@link ListedFields} replays them
+   * (not their text, which the table's extraction reads), and those after it ({@link ListedFields}'
+   * too, {@code outputlookup} handing each row on as it came) have page stages over events.
+   */
+  static int at(List<Command> pipeline) {
+    int at = 0;
+    while (at < pipeline.size() && !(pipeline.get(at) instanceof OutputLookupCommand)) {
+      at++;
     }
-    ListedFields listed = ListedFields.of(pipeline.subList(0, last));
+    if (at == pipeline.size() || before(pipeline, at) == null) {
+      return -1;
+    }
+    List<Command> passed = new ArrayList<>(pipeline.subList(0, at));
+    passed.addAll(pipeline.subList(at + 1, pipeline.size()));
+    return ReduceCoverage.supportsOverEvents(passed)
+            && ListedFields.of(pipeline, table -> null, at) != null
+        ? at
+        : -1;
+  }
+
+  /** The changes of the commands before the {@code outputlookup} at {@code at}, else null. */
+  static ListedFields before(List<Command> pipeline, int at) {
+    List<Command> before = pipeline.subList(0, at);
+    ListedFields listed =
+        ReduceCoverage.supportsOverEvents(before) ? ListedFields.of(before) : null;
     return listed == null || listed.changesEventText() ? null : listed;
   }
 

@@ -128,10 +128,22 @@ final class ListedFields {
    *     lookup} without {@code OUTPUT} (its outputs: every column but the keys)
    */
   static ListedFields of(List<Command> commands, Function<String, List<String>> tableColumns) {
+    return of(commands, tableColumns, -1);
+  }
+
+  /**
+   * As above, the command at {@code passed} (an {@code outputlookup} inside the listing, {@link
+   * EventTable}: it hands each row on as it came) changing nothing; -1 for none.
+   */
+  static ListedFields of(
+      List<Command> commands, Function<String, List<String>> tableColumns, int passed) {
     List<Change> changes = new ArrayList<>();
     Set<String> loaded = new HashSet<>(); // fields the source must read for a stage to see them
     for (int at = 0; at < commands.size(); at++) {
       Command command = commands.get(at);
+      if (at == passed) {
+        continue;
+      }
       List<Change> made =
           switch (command) {
             case EvalCommand eval -> {

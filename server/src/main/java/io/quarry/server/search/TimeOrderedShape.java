@@ -140,24 +140,26 @@ record TimeOrderedShape(
           0,
           listed);
     }
-    ListedFields tabled = EventTable.before(pipeline);
-    if (tabled != null) {
-      // the events themselves, with the fields the commands before outputlookup change laid over
-      // them (ListedFields), outputlookup writing what they list as on rows (EventTable); a
-      // leading rex is a stage here, not fused into the source
+    int tableAt = EventTable.at(pipeline);
+    if (tableAt >= 0) {
+      // the events themselves, with the fields the commands change laid over them (ListedFields),
+      // outputlookup writing every row as it lists them there (EventTable); a leading rex is a
+      // stage here, not fused into the source
+      List<Command> passed = new java.util.ArrayList<>(pipeline.subList(0, tableAt));
+      passed.addAll(pipeline.subList(tableAt + 1, pipeline.size()));
+      ListedFields whole = ListedFields.of(pipeline, table -> null, tableAt);
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
-      sourceFields.addAll(
-          PageChain.inputFields(pipeline.subList(0, pipeline.size() - 1), List.of()));
-      sourceFields.addAll(tabled.loaded());
+      sourceFields.addAll(PageChain.inputFields(passed, List.of()));
+      sourceFields.addAll(whole.loaded());
       return new TimeOrderedShape(
           0,
           List.copyOf(sourceFields),
-          smallestHead(pipeline, pageSize),
+          smallestHead(pipeline.subList(0, tableAt), pageSize), // the table takes every row
           true,
           -1,
           false,
           0,
-          tabled);
+          whole);
     }
     if (fused == 0 && PluginOverEvents.firstPlugin(pipeline) >= 0) {
       // the events the leading commands keep, as the plugin adapter's batches of every field,

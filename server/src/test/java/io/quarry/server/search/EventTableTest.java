@@ -96,7 +96,13 @@ class EventTableTest {
           "* | rex \"level=(?<lvl>\\w+)\" | fields - zone | head 2000 | outputlookup copy",
           "* | rename region AS reg | where n > 5 | outputlookup copy",
           "* | eventstats count AS c by region | eval d=c*2 | outputlookup copy",
-          "* | fields - host | eval team=if(n%2==0, null(), team) | outputlookup copy");
+          "* | fields - host | eval team=if(n%2==0, null(), team) | outputlookup copy",
+          // followed by other commands: every row into the table, the answer as they leave it
+          "* | outputlookup copy | where n > 100",
+          "* | eval y=n%2 | outputlookup copy | where y=1 | head 700",
+          "* | outputlookup copy | eval region=upper(region) | sort - n | head 1200",
+          "* | rename team AS t | outputlookup copy | rex \"n=(?<d>\\d)\" | fields - zone",
+          "* | outputlookup copy | eventstats count by region | dedup 3 region");
 
   @Test
   void answersAndWritesAsTheRowEngine() throws Exception {
