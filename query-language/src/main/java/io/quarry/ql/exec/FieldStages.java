@@ -278,7 +278,9 @@ final class FieldStages {
   /**
    * {@code rename a AS b}: column {@code a} becomes {@code b}; where the page already has a {@code
    * b}, a position keeps its own {@code b} only when it has no {@code a} (the row command renames a
-   * field a row has, replacing the new name's value, and leaves a row without it alone).
+   * field a row has, replacing the new name's value, and leaves a row without it alone). The pairs
+   * apply in order; an old name an earlier pair renamed away ({@code a AS b, a AS c}) is read as
+   * the page came, as {@link RenameOperator} asks the row it was given.
    */
   private static final class RenameStage implements PageChain.Stage {
     private final List<RenameCommand.Rename> renames;
@@ -301,10 +303,16 @@ final class FieldStages {
 
     @Override
     public void add(Page page, Consumer<Page> out) {
+      Page input = page;
       for (int i = 0; i < renames.size(); i++) {
         RenameCommand.Rename rename = renames.get(i);
         Map<String, String> moves = new java.util.LinkedHashMap<>();
         if (patterns.get(i) == null) {
+          if (page.schema().indexOf(rename.from()) < 0 && input.block(rename.from()) != null) {
+            // renamed away by an earlier pair: the row command reads it as the row came, and the
+            // new name goes last
+            page = page.withColumn(rename.from(), input.block(rename.from()));
+          }
           int from = page.schema().indexOf(rename.from());
           if (from >= 0 && !rename.from().equals(rename.to())) {
             moves.put(rename.from(), rename.to());

@@ -6,11 +6,13 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.ast.EventStatsCommand;
 import io.quarry.ql.ast.LookupCommand;
+import io.quarry.ql.ast.OutputLookupCommand;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.RenameCommand;
 import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.ast.StreamStatsCommand;
 import io.quarry.ql.exec.ListingMarks;
+import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.Wildcard;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -46,8 +48,9 @@ import java.util.function.Predicate;
  * left it a value is read off the column the page after its stage marks that in ({@link
  * ListingMarks#valueColumn}). Where a command changes {@code _raw} or {@code sourcetype}, the
  * extraction reads the event's own, carried in hidden columns ({@link EventListing#withEventText}).
- * A {@code rename} names each field once (a name twice is asked of the row before it); a wildcard
- * rename (every field an event has, extracted ones too) and any other pipeline run on rows.
+ * A {@code rename} replays pair by pair (an old name an earlier pair renamed away is read as the
+ * row came, {@code FieldStages}' stage as {@code RenameOperator}); a wildcard rename (every field
+ * an event has, extracted ones too) and any other pipeline run on rows.
  */
 final class ListedFields {
   /** How a command changes the fields it names at a row (see {@link #apply}). */
@@ -169,23 +172,10 @@ final class ListedFields {
                   ? null
                   : List.of(new Change(Kind.LOOKUP, fields, at));
             }
-            case RenameCommand rename -> {
-              List<Change> moves = new ArrayList<>();
-              Set<String> named = new HashSet<>();
-              for (RenameCommand.Rename r : rename.renames()) {
-                // a wildcard renames every field an event has, extracted ones too; a name twice
-                // in one rename is asked of the row before it (RenameOperator)
-                if (Wildcard.hasWildcard(r.from())
-                    || Wildcard.hasWildcard(r.to())
-                    || !named.add(r.from())
-                    || !named.add(r.to())) {
-                  yield null;
-                }
-                loaded.add(r.from()); // moved where it has a value: the event's own too
-                moves.add(new Change(Kind.RENAME, List.of(r.from(), r.to()), at));
-              }
-              yield moves;
-            }
+            case RenameCommand rename ->
+                renamedExactly(rename, commands.subList(at + 1, commands.size()))
+                    ? renames(rename, at, loaded)
+                    : null;
             case BinCommand bin when bin.rowLocal() ->
                 List.of(new Change(Kind.LOOKUP, List.of(bin.as()), at));
             case EventStatsCommand eventstats -> overlay(eventstats, at);
@@ -221,6 +211,52 @@ final class ListedFields {
       }
     }
     return overlaysReplayed(changes) ? new ListedFields(changes, loaded) : null;
+  }
+
+  /**
+   * Whether a literal {@code rename} replays exactly, pair by pair: each new name once (its stage
+   * marks where it set it), no name renamed to itself; and a name one pair renames to and a later
+   * pair renames on ({@code b} in {@code a AS b, b AS c}) read by no later command — {@code
+   * RenameOperator}'s row asks its event for {@code b} again where the event does not list it,
+   * which the pages cannot. A wildcard renames every field an event has, extracted ones too: on
+   * rows.
+   */
+  private static boolean renamedExactly(RenameCommand rename, List<Command> later) {
+    Set<String> to = new HashSet<>();
+    Set<String> renamedOn = new HashSet<>();
+    for (RenameCommand.Rename r : rename.renames()) {
+      if (Wildcard.hasWildcard(r.from())
+          || Wildcard.hasWildcard(r.to())
+          || r.from().equals(r.to())
+          || !to.add(r.to())) {
+        return false;
+      }
+      if (to.contains(r.from())) {
+        renamedOn.add(r.from());
+      }
+    }
+    if (renamedOn.isEmpty()) {
+      return true;
+    }
+    if (later.stream().anyMatch(command -> command instanceof OutputLookupCommand)) {
+      return false; // reads every field
+    }
+    Set<String> read = PageChain.inputFields(later, List.of());
+    return renamedOn.stream().noneMatch(read::contains);
+  }
+
+  /**
+   * A literal {@code rename}'s pairs, in order: each moves its old name's value to its new name
+   * where its stage marked it; the old names are loaded (moved where they have a value, the event's
+   * own too).
+   */
+  private static List<Change> renames(RenameCommand rename, int at, Set<String> loaded) {
+    List<Change> moves = new ArrayList<>();
+    for (RenameCommand.Rename r : rename.renames()) {
+      loaded.add(r.from());
+      moves.add(new Change(Kind.RENAME, List.of(r.from(), r.to()), at));
+    }
+    return moves;
   }
 
   /**

@@ -93,6 +93,12 @@ class EventListingTest {
           "* | rename status AS code | where code > 200 OR n < 40",
           "* | fields - region | rename zone AS region | dedup region",
           "* | rename region AS r2 | eval y=r2.\"-\".n",
+          // one rename naming a field twice: pair by pair, a name renamed away read as it came
+          "* | rename region AS r, r AS s | where n > 5",
+          "* | rename region AS zone, zone AS z2 | head 1500",
+          "* | rename region AS a1, region AS a2",
+          "* | rename team AS zone, team AS t2 | sort - n | head 1300",
+          "* | rename zone AS region, region AS zone | eval y=zone",
           // a rex or lookup output a later command reads: the event's own value where not set
           "* | rex \"n=(?<d>\\d)\" | where d > 1",
           "* | where region=\"us\" | rex \"level=(?<region>\\w+)\"",
@@ -162,8 +168,10 @@ class EventListingTest {
         .containsEntry("page_source", "every_field");
     // a wildcard rename renames every field an event has, extracted ones too: on rows
     assertThat(explain("* | rename re* AS x*")).containsEntry("engine", "rows");
-    // a name twice in one rename: on rows
-    assertThat(explain("* | rename a AS b, b AS c")).containsEntry("engine", "rows");
+    // a name renamed on (b in a AS b, b AS c) that a later command reads: on rows, where the row
+    // asks its event for b again; one new name twice: on rows
+    assertThat(explain("* | rename a AS b, b AS c | eval x=b")).containsEntry("engine", "rows");
+    assertThat(explain("* | rename a AS c, b AS c")).containsEntry("engine", "rows");
   }
 
   /**

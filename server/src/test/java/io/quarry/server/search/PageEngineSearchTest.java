@@ -99,6 +99,9 @@ class PageEngineSearchTest {
             "| makeresults count=3 | eval u=1 | search u*=1 OR u=1 | table u",
             "| makeresults count=2 | eval u=1 | search NOT u*=1 | stats count",
             "* | stats count by user | search NOT us*=ann",
+            // a rename naming a field twice: a name renamed away is read as it came, as on rows
+            "* | stats count by user, sid | rename user AS u, user AS v",
+            "* | stats count by user, sid | rename user AS sid, sid AS s2",
             "* | stats count, max(took) AS m by sid | rename *id AS *_id, m AS most")) {
       String onPages = search(query, "pages-only");
       assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
