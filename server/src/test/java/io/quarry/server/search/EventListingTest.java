@@ -166,8 +166,13 @@ class EventListingTest {
     assertThat(explain("* | where n > 5")).containsEntry("page_source", "events");
     assertThat(explain("* | fillnull | stats count by region"))
         .containsEntry("page_source", "every_field");
-    // a wildcard rename renames every field an event has, extracted ones too: on rows
-    assertThat(explain("* | rename re* AS x*")).containsEntry("engine", "rows");
+    // a wildcard rename ending a listing renames every field an event has, extracted ones too:
+    // the every-field listing; followed by other commands that do not fix the columns, on rows
+    assertThat(explain("* | rename re* AS x*"))
+        .containsEntry("engine", "pages")
+        .containsEntry("page_source", "every_field");
+    assertThat(explain("* | rename re* AS x* | eval y=1")).containsEntry("engine", "rows");
+    assertThat(explain("* | rename re* AS x* | head 5")).containsEntry("engine", "rows");
     // a name renamed on (b in a AS b, b AS c) that a later command reads: on rows, where the row
     // asks its event for b again; one new name twice: on rows
     assertThat(explain("* | rename a AS b, b AS c | eval x=b")).containsEntry("engine", "rows");
@@ -214,7 +219,13 @@ class EventListingTest {
             "* | where n > 1000 | fillnull value=0 | table n, region, zone, status",
             "* | dedup region | transpose 3 | table column, \"row 1\", \"row 3\"",
             "* | format maxresults=3",
-            "* | stats avg(*), dc(region) AS regions by host")) {
+            "* | stats avg(*), dc(region) AS regions by host",
+            // a wildcard rename ending a listing renames every field an event has, extracted
+            // ones too: the row lists them all
+            "* | rename re* AS x*",
+            "* | where n > 100 | head 1500 | rename *l AS *L, n AS num",
+            "* | sort - n | dedup region | rename z* AS Z*, t* AS T*",
+            "* | head 1050 | rename n* AS m*")) {
       assertThat(pages(query, PageBatch.PAGES_ONLY, false))
           .as(query + " (seed " + SEED + ")")
           .isEqualTo(pages(query, "rows", false));
