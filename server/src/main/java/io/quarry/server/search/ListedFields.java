@@ -6,13 +6,11 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.ast.EventStatsCommand;
 import io.quarry.ql.ast.LookupCommand;
-import io.quarry.ql.ast.OutputLookupCommand;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.RenameCommand;
 import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.ast.StreamStatsCommand;
 import io.quarry.ql.exec.ListingMarks;
-import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.Wildcard;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -164,7 +162,7 @@ final class ListedFields {
                   : List.of(new Change(Kind.EXTRACT, fields, at));
             }
             case LookupCommand lookup -> {
-              List<String> fields = outputs(lookup, tableColumns);
+              List<String> fields = ListedCommands.outputs(lookup, tableColumns);
               if (fields != null && lookup.outputNew()) {
                 loaded.addAll(fields); // whether the row has a value: the event's own too
               }
@@ -173,7 +171,7 @@ final class ListedFields {
                   : List.of(new Change(Kind.LOOKUP, fields, at));
             }
             case RenameCommand rename ->
-                renamedExactly(rename, commands.subList(at + 1, commands.size()))
+                ListedCommands.renamedExactly(rename, commands.subList(at + 1, commands.size()))
                     ? renames(rename, at, loaded)
                     : null;
             case BinCommand bin when bin.rowLocal() ->
@@ -211,38 +209,6 @@ final class ListedFields {
       }
     }
     return overlaysReplayed(changes) ? new ListedFields(changes, loaded) : null;
-  }
-
-  /**
-   * Whether a literal {@code rename} replays exactly, pair by pair: each new name once (its stage
-   * marks where it set it), no name renamed to itself; and a name one pair renames to and a later
-   * pair renames on ({@code b} in {@code a AS b, b AS c}) read by no later command — {@code
-   * RenameOperator}'s row asks its event for {@code b} again where the event does not list it,
-   * which the pages cannot. A wildcard renames every field an event has, extracted ones too: on
-   * rows.
-   */
-  private static boolean renamedExactly(RenameCommand rename, List<Command> later) {
-    Set<String> to = new HashSet<>();
-    Set<String> renamedOn = new HashSet<>();
-    for (RenameCommand.Rename r : rename.renames()) {
-      if (Wildcard.hasWildcard(r.from())
-          || Wildcard.hasWildcard(r.to())
-          || r.from().equals(r.to())
-          || !to.add(r.to())) {
-        return false;
-      }
-      if (to.contains(r.from())) {
-        renamedOn.add(r.from());
-      }
-    }
-    if (renamedOn.isEmpty()) {
-      return true;
-    }
-    if (later.stream().anyMatch(command -> command instanceof OutputLookupCommand)) {
-      return false; // reads every field
-    }
-    Set<String> read = PageChain.inputFields(later, List.of());
-    return renamedOn.stream().noneMatch(read::contains);
   }
 
   /**
@@ -305,29 +271,6 @@ final class ListedFields {
       }
     }
     return marked;
-  }
-
-  /**
-   * A lookup's output fields: those named, else the table's columns but its keys; null when the
-   * table is unknown.
-   */
-  private static List<String> outputs(
-      LookupCommand lookup, Function<String, List<String>> tableColumns) {
-    if (!lookup.outputs().isEmpty()) {
-      return lookup.outputs().stream().map(LookupCommand.FieldMapping::field).distinct().toList();
-    }
-    List<String> columns = tableColumns.apply(lookup.table());
-    if (columns == null) {
-      return null;
-    }
-    List<String> outputs = new ArrayList<>();
-    for (String column : columns) {
-      if (lookup.keys().stream().noneMatch(key -> key.column().equals(column))
-          && !outputs.contains(column)) {
-        outputs.add(column);
-      }
-    }
-    return outputs;
   }
 
   /**
