@@ -54,8 +54,8 @@ public final class EventText {
   private static boolean termsAndComparisons(SearchExpression expression) {
     return switch (expression) {
       case SearchExpression.Term term -> true;
-      case SearchExpression.Comparison c -> !Wildcard.hasWildcard(c.field());
-      case SearchExpression.In in -> !Wildcard.hasWildcard(in.field());
+      case SearchExpression.Comparison c -> true;
+      case SearchExpression.In in -> true;
       case SearchExpression.And and ->
           and.operands().stream().allMatch(EventText::termsAndComparisons);
       case SearchExpression.Or or ->

@@ -35,7 +35,7 @@ final class FieldStages {
    * to {@code _time} microseconds, as {@link RenameOperator} reads them), or of one {@code *} in
    * both names that cannot match {@code _time} (the columns it matches: the source loads what
    * {@link #inputFields} names); a {@code search} of field comparisons (a bare term searches the
-   * event's text).
+   * event's text), a field named with a wildcard among them ({@link #comparesOnly}).
    */
   static boolean supports(io.quarry.ql.ast.Command command) {
     return switch (command) {
@@ -63,10 +63,15 @@ final class FieldStages {
     return Pattern.compile(Pattern.quote(name).replace("*", "\\E(.*)\\Q"));
   }
 
+  /**
+   * Whether a search expression is field comparisons only (no bare words). A field named with a
+   * wildcard ({@code u*=1}) is compared as that name, as {@link RowPredicates} asks a row for it
+   * (only a field named so, a JSON key, holds a value), on pages the column of that name.
+   */
   static boolean comparesOnly(SearchExpression expression) {
     return switch (expression) {
-      case SearchExpression.Comparison c -> !Wildcard.hasWildcard(c.field());
-      case SearchExpression.In in -> !Wildcard.hasWildcard(in.field());
+      case SearchExpression.Comparison c -> true;
+      case SearchExpression.In in -> true;
       case SearchExpression.And and -> and.operands().stream().allMatch(FieldStages::comparesOnly);
       case SearchExpression.Or or -> or.operands().stream().allMatch(FieldStages::comparesOnly);
       case SearchExpression.Not not -> comparesOnly(not.operand());
@@ -273,7 +278,9 @@ final class FieldStages {
   /**
    * {@code rename a AS b}: column {@code a} becomes {@code b}; where the page already has a {@code
    * b}, a position keeps its own {@code b} only when it has no {@code a} (the row command renames a
-   * field a row has, replacing the new name's value, and leaves a row without it alone).
+   * field a row has, replacing the new name's value, and leaves a row without it alone). The pairs
+   * apply in order; an old name an earlier pair renamed away ({@code a AS b, a AS c}) is read as
+   * the page came, as {@link RenameOperator} asks the row it was given.
    */
   private static final class RenameStage implements PageChain.Stage {
     private final List<RenameCommand.Rename> renames;
@@ -296,10 +303,16 @@ final class FieldStages {
 
     @Override
     public void add(Page page, Consumer<Page> out) {
+      Page input = page;
       for (int i = 0; i < renames.size(); i++) {
         RenameCommand.Rename rename = renames.get(i);
         Map<String, String> moves = new java.util.LinkedHashMap<>();
         if (patterns.get(i) == null) {
+          if (page.schema().indexOf(rename.from()) < 0 && input.block(rename.from()) != null) {
+            // renamed away by an earlier pair: the row command reads it as the row came, and the
+            // new name goes last
+            page = page.withColumn(rename.from(), input.block(rename.from()));
+          }
           int from = page.schema().indexOf(rename.from());
           if (from >= 0 && !rename.from().equals(rename.to())) {
             moves.put(rename.from(), rename.to());

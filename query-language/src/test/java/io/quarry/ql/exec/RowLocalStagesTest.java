@@ -97,6 +97,11 @@ class RowLocalStagesTest {
         "rename *v AS *x",
         "rename n* AS nn*, t AS n",
         "rename *m AS z*",
+        // a name twice in one rename: an old name renamed away is read as the row came
+        "rename n AS a, n AS b",
+        "rename t AS k, t AS v",
+        "rename n AS t, t AS z",
+        "rename n AS k, k AS n",
         "eval _time=n*1000000 | rename _time AS t",
         "eval _time=n*1500000 | rename _time AS n",
         "rename n AS _time",

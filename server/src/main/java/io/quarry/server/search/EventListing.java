@@ -68,6 +68,15 @@ final class EventListing {
    */
   static final String CLEARED = "\u0000cleared fields";
 
+  /**
+   * Each row's fields as it lists them after the commands' changes, in its order, and the fields
+   * the commands left it without (no value, not even its event's own): the hidden columns a
+   * listing's pages carry for the {@code outputlookup} ending it ({@link #carryingListedNames}).
+   */
+  static final String LISTED_NAMES = "\u0000listed fields";
+
+  static final String CLEARED_NAMES = "\u0000fields left without";
+
   private final Set<String> read;
   private final ListedFields listed;
   private final Sourcetypes sourcetypes;
@@ -82,9 +91,9 @@ final class EventListing {
   private int heldFrom; // the first position of held.get(0) not yet handed on
   private int heldRows; // positions held, from heldFrom on
   private boolean full;
-  private EventOverlays overlays; // null: none
   private boolean carriesFieldNames; // its pages keep FIELD_NAMES (hidden) for a later listing
   private boolean listedNames; // FIELD_NAMES lists each row's every field, CLEARED those it lost
+  private boolean carriesListedNames; // its pages keep LISTED_NAMES, CLEARED_NAMES (hidden)
 
   /**
    * @param read the fields the source read for the commands (their columns hold every event's
@@ -299,6 +308,7 @@ final class EventListing {
     Map<Long, FieldExtractor> extractors = new HashMap<>(); // by (page, position)
     Map<Long, Set<String>> cleared =
         new HashMap<>(); // by (page, position): fields it no longer has
+    List<List<String>> listedOfRows = carriesListedNames ? new ArrayList<>(count) : null;
     for (int i = 0; i < pages.size(); i++) {
       Page page = pages.get(i);
       int column = page.schema().indexOf(FIELD_NAMES);
@@ -332,11 +342,13 @@ final class EventListing {
             lost.getValues(p).forEach(name -> gone.add((String) name));
           }
           listed.apply(own, field -> hasValue(page, field, position), gone);
-          overlay(own, page, position, gone);
           if (!gone.isEmpty()) {
             cleared.put(((long) i << 32) | p, gone);
           }
           names.addAll(own);
+        }
+        if (listedOfRows != null) {
+          listedOfRows.add(own != null ? own : ownNames(page, block, p, extractors, i));
         }
       }
     }
@@ -359,16 +371,43 @@ final class EventListing {
       columns.add(new Schema.Column(FIELD_NAMES, own.dataType()));
       blocks.add(own);
     }
+    if (listedOfRows != null) {
+      BytesBlock.Builder listedColumn = BytesBlock.builder(count);
+      BytesBlock.Builder clearedNames = BytesBlock.builder(count);
+      int row = 0;
+      for (int i = 0; i < pages.size(); i++) {
+        for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
+          appendAll(listedColumn, listedOfRows.get(row++));
+          appendAll(clearedNames, cleared.getOrDefault(((long) i << 32) | p, Set.of()));
+        }
+      }
+      for (Map.Entry<String, BytesBlock> hidden :
+          List.of(
+              Map.entry(LISTED_NAMES, listedColumn.build()),
+              Map.entry(CLEARED_NAMES, clearedNames.build()))) {
+        columns.add(new Schema.Column(hidden.getKey(), hidden.getValue().dataType()));
+        blocks.add(hidden.getValue());
+      }
+    }
     return new Page(new Schema(columns), blocks, count);
   }
 
   /**
-   * This listing with the results {@code eventstats}/{@code streamstats} laid over its events
-   * (their stages ran before it), replayed per row as on rows after the other changes.
+   * The fields a row lists where no command changes them: the default fields, its index-time ones
+   * ({@code names}, the page's {@link #FIELD_NAMES}), then in every-field mode those its extraction
+   * finds.
    */
-  EventListing overlaid(EventOverlays overlays) {
-    this.overlays = overlays;
-    return this;
+  private List<String> ownNames(
+      Page page, Block names, int position, Map<Long, FieldExtractor> extractors, int i) {
+    List<String> own = new ArrayList<>(DEFAULT_ORDER);
+    if (names != null) {
+      names.getValues(position).forEach(name -> own.add((String) name));
+    }
+    if (everyField) {
+      FieldExtractor extractor = extractor(extractors, page, i, position);
+      clock.time(extractor::names).stream().filter(name -> !own.contains(name)).forEach(own::add);
+    }
+    return own;
   }
 
   /**
@@ -391,6 +430,16 @@ final class EventListing {
     return this;
   }
 
+  /**
+   * This listing's pages with each row's listed fields and the fields it was left without as last
+   * hidden columns ({@link #LISTED_NAMES}, {@link #CLEARED_NAMES}), for the {@code outputlookup}
+   * ending it ({@link EventTable}), which writes each row as the row command sees it.
+   */
+  EventListing carryingListedNames() {
+    this.carriesListedNames = true;
+    return this;
+  }
+
   /** The {@link #FIELD_NAMES} cells of rows {@code ranges} of {@code pages}. */
   private static Block fieldNames(List<Page> pages, List<int[]> ranges, int count) {
     BytesBlock.Builder names = BytesBlock.builder(count);
@@ -407,26 +456,12 @@ final class EventListing {
 
   /** Whether no command changes a row's fields: the rows list the events' own. */
   private boolean replaysNone() {
-    return listed.isEmpty() && overlays == null && !listedNames;
+    return listed.isEmpty() && !listedNames;
   }
 
   /** Whether a command sets or removes {@code name}: its column is not the events' own. */
   private boolean changes(String name) {
-    return listedNames || listed.changes(name) || overlays != null && overlays.changes(name);
-  }
-
-  /** Lays the overlays over a row's field names, as {@link ListedFields#apply} its changes. */
-  private void overlay(List<String> own, Page page, int position, Set<String> gone) {
-    if (overlays != null) {
-      overlays.apply(
-          own,
-          field -> hasValue(page, field, position),
-          field -> {
-            int column = page.schema().indexOf(field);
-            return column < 0 ? List.of() : page.block(column).getValues(position);
-          },
-          gone);
-    }
+    return listedNames || listed.changes(name);
   }
 
   /**

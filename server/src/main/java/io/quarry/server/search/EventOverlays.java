@@ -135,6 +135,18 @@ final class EventOverlays {
     return new EventOverlays(List.of(), true);
   }
 
+  /** The fields the commands set on some row: their results, and the truncation note. */
+  Set<String> fields() {
+    return changed;
+  }
+
+  /** The by-fields of the commands, whose final columns tell the rows that fell in a group. */
+  Set<String> groupBy() {
+    Set<String> fields = new LinkedHashSet<>();
+    overlays.forEach(overlay -> fields.addAll(overlay.groupBy()));
+    return fields;
+  }
+
   /** Whether a command sets {@code field} on some row: its column is not the event's own. */
   boolean changes(String field) {
     return plugin || changed.contains(field);

@@ -11,39 +11,41 @@ import io.quarry.ql.ast.OutputLookupCommand;
 import io.quarry.ql.exec.LookupTable;
 import io.quarry.ql.exec.MemoryTracker;
 import io.quarry.ql.exec.ReduceCoverage;
+import io.quarry.ql.exec.TableCells;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * {@code outputlookup} ending an event listing ({@code index=web | outputlookup copy}), on pages as
- * the row command writes it: the answer is the listing itself; the table's columns are the fields
- * the events list (their default and index-time fields, not the search-time ones), in the order the
- * rows first name them, and each row's cell of a column is the event's value — its own, or what its
- * extraction finds where it does not list the field, as the row operator asks every row for every
- * column once the input ends. It takes the listing's pages ({@link EventListing}, which carries
- * each row's index-time field names), keeps each row's cells and raw text, hands the pages on
- * without the hidden column until the answer is full, and writes the table when the input ends —
- * every row, also past the answer's limit, as on rows. The rows kept count on the search's memory.
+ * {@code outputlookup} ending an event listing ({@code index=web | outputlookup copy}, also after
+ * commands that change the events' fields as {@link ListedFields} replays them: {@code index=web |
+ * eval y=1 | outputlookup copy}), on pages as the row command writes it: the answer is the listing
+ * itself; the table's columns are the fields the rows list (their default and index-time fields,
+ * not the search-time ones, with the commands' changes laid over them), in the order the rows first
+ * name them, and each row's cell of a column is the row's value — its own, or what its extraction
+ * finds where it does not list the field and no command left it without one, as the row operator
+ * asks every row for every column once the input ends. It takes the listing's pages ({@link
+ * EventListing}, which carries each row's listed fields), keeps each row's cells (a {@link
+ * TableCells}, as the page stage of {@code outputlookup} keeps them) and raw text, hands the pages
+ * on without the hidden columns until the answer is full, and writes the table when the input ends
+ * — every row, also past the answer's limit, as on rows. The cells kept count on the search's
+ * memory.
  */
 final class EventTable {
   private final OutputLookupCommand command;
   private final LookupTable.Writer writer;
-  private final MemoryTracker memory;
   private final Sourcetypes sourcetypes;
   private final boolean extract;
   private final Predicate<Page> out;
-  private final Set<String> header = new LinkedHashSet<>();
-  private final List<Kept> rows = new ArrayList<>();
+  private final TableCells table; // the cells of each row's page's columns
+  private final List<Kept> rows = new ArrayList<>(); // what each row's missing cells need
   private boolean answered; // the answer is full: pages are no longer handed on
 
-  /** A row: the cells of its page's columns, and what its extraction needs. */
-  private record Kept(Map<String, String> cells, String raw, String sourcetype) {}
+  /** A row's extraction, and the fields the commands left it without (never extracted). */
+  private record Kept(String raw, String sourcetype, Set<String> cleared) {}
 
   EventTable(
       OutputLookupCommand command,
@@ -54,86 +56,129 @@ final class EventTable {
       Predicate<Page> out) {
     this.command = requireNonNull(command, "command is null");
     this.writer = requireNonNull(writer, "writer is null");
-    this.memory = requireNonNull(memory, "memory is null");
+    this.table = new TableCells(memory);
     this.sourcetypes = requireNonNull(sourcetypes, "sourcetypes is null");
     this.extract = extract;
     this.out = requireNonNull(out, "out is null");
   }
 
-  /**
-   * Whether {@code pipeline} is commands that keep the events, then {@code outputlookup} as the
-   * last command.
-   */
+  /** Whether {@code pipeline} has an {@code outputlookup} this writes on pages ({@link #at}). */
   static boolean applies(List<Command> pipeline) {
-    int last = pipeline.size() - 1;
-    return last >= 0
-        && pipeline.get(last) instanceof OutputLookupCommand
-        && pipeline.subList(0, last).stream().allMatch(TimeOrderedShape::keepsEvents)
-        && ReduceCoverage.supportsOverEvents(pipeline.subList(0, last));
+    return at(pipeline) >= 0;
   }
 
-  /** Takes a page of the listing; always true: every row goes into the table. */
+  /**
+   * The position of the {@code outputlookup} in an event listing this writes on pages, else -1: the
+   * commands before it keep the events or change their fields as {@link ListedFields} replays them
+   * (not their text, which the table's extraction reads), and those after it ({@link ListedFields}'
+   * too, {@code outputlookup} handing each row on as it came) have page stages over events.
+   */
+  static int at(List<Command> pipeline) {
+    int at = 0;
+    while (at < pipeline.size() && !(pipeline.get(at) instanceof OutputLookupCommand)) {
+      at++;
+    }
+    if (at == pipeline.size() || before(pipeline, at) == null) {
+      return -1;
+    }
+    List<Command> passed = new ArrayList<>(pipeline.subList(0, at));
+    passed.addAll(pipeline.subList(at + 1, pipeline.size()));
+    return ReduceCoverage.supportsOverEvents(passed)
+            && ListedFields.of(pipeline, table -> null, at) != null
+        ? at
+        : -1;
+  }
+
+  /** The changes of the commands before the {@code outputlookup} at {@code at}, else null. */
+  static ListedFields before(List<Command> pipeline, int at) {
+    List<Command> before = pipeline.subList(0, at);
+    ListedFields listed =
+        ReduceCoverage.supportsOverEvents(before) ? ListedFields.of(before) : null;
+    return listed == null || listed.changesEventText() ? null : listed;
+  }
+
+  /**
+   * Takes a page of the listing ({@link EventListing#carryingListedNames}: each row's listed fields
+   * and those it was left without in hidden columns); always true: every row goes into the table.
+   */
   boolean add(Page page) {
-    int names = page.schema().indexOf(EventListing.FIELD_NAMES);
+    Block listed = page.block(EventListing.LISTED_NAMES);
+    Block cleared = page.block(EventListing.CLEARED_NAMES);
     Block raw = page.block(EventFields.RAW);
     Block sourcetype = page.block(EventFields.SOURCETYPE);
+    // the columns in the order the rows first list them
     for (int p = 0; p < page.positionCount(); p++) {
-      header.addAll(EventListing.DEFAULT_ORDER);
-      if (names >= 0) {
-        page.block(names).getValues(p).forEach(name -> header.add((String) name));
-      }
-      Map<String, String> cells = new HashMap<>();
-      long bytes = MemoryTracker.ROW_BYTES;
-      for (int c = 0; c < page.schema().size(); c++) {
-        String name = page.schema().column(c).name();
-        if (c != names) {
-          String text = LookupTable.cellText(name, page.block(c).getValues(p));
-          cells.put(name, text);
-          bytes += MemoryTracker.valueBytes(text);
+      listed.getValues(p).forEach(name -> table.column((String) name));
+    }
+    int[] target = new int[page.schema().size()];
+    for (int c = 0; c < target.length; c++) {
+      String name = page.schema().column(c).name();
+      target[c] = HIDDEN.contains(name) ? -1 : table.indexOf(name);
+    }
+    for (int p = 0; p < page.positionCount(); p++) {
+      String[] row = table.row();
+      for (int c = 0; c < target.length; c++) {
+        if (target[c] >= 0) { // a row's empty cell of its page's column too: never extracted
+          table.set(row, target[c], page.block(c).getValues(p));
         }
       }
-      rows.add(new Kept(cells, (String) raw.getObject(p), (String) sourcetype.getObject(p)));
-      memory.add(bytes);
+      Set<String> gone = new HashSet<>();
+      cleared.getValues(p).forEach(name -> gone.add((String) name));
+      rows.add(
+          new Kept(
+              raw == null ? null : (String) raw.getObject(p),
+              sourcetype == null ? null : (String) sourcetype.getObject(p),
+              gone));
     }
     if (!answered) {
-      answered = !out.test(names < 0 ? page : without(page, names));
+      answered = !out.test(without(page));
     }
     return true;
   }
 
-  /** The input is over: the table is written. */
+  /** The listing's hidden columns, not part of the answer. */
+  private static final Set<String> HIDDEN =
+      Set.of(EventListing.FIELD_NAMES, EventListing.LISTED_NAMES, EventListing.CLEARED_NAMES);
+
+  /**
+   * The input is over: the table is written, a row's cell of a column its page did not have
+   * extracted from its event (unless the commands left it without the field), as on rows.
+   */
   void finish() {
-    List<String> columns = List.copyOf(header);
-    List<List<String>> cells = new ArrayList<>(rows.size());
-    for (Kept row : rows) {
-      FieldExtractor extractor = null;
-      List<String> line = new ArrayList<>(columns.size());
-      for (String column : columns) {
-        String cell = row.cells().get(column);
-        if (cell == null && extract && row.raw() != null) { // a column its page did not have
-          if (extractor == null) {
-            extractor = new FieldExtractor(row.raw(), sourcetypes.forName(row.sourcetype()));
-          }
-          cell = LookupTable.cellText(column, extractor.values(column));
-        }
-        line.add(cell == null ? "" : cell);
-      }
-      cells.add(line);
-    }
-    writer.write(command.table(), new LookupTable(columns, cells));
+    int[] extracted = {-1}; // the row whose extraction is held (the table asks row by row)
+    FieldExtractor[] extractor = {null};
+    writer.write(
+        command.table(),
+        table.table(
+            (r, column) -> {
+              Kept row = rows.get(r);
+              if (!extract || row.raw() == null || row.cleared().contains(column)) {
+                return null;
+              }
+              if (extracted[0] != r) {
+                extracted[0] = r;
+                extractor[0] = new FieldExtractor(row.raw(), sourcetypes.forName(row.sourcetype()));
+              }
+              return LookupTable.cellText(column, extractor[0].values(column));
+            }));
     close();
   }
 
   void close() {
     rows.clear();
-    memory.release();
+    table.clear();
   }
 
-  private static Page without(Page page, int column) {
-    List<Schema.Column> columns = new ArrayList<>(page.schema().columns());
-    List<Block> blocks = new ArrayList<>(page.blocks());
-    columns.remove(column);
-    blocks.remove(column);
+  /** {@code page} without the listing's hidden columns. */
+  private static Page without(Page page) {
+    List<Schema.Column> columns = new ArrayList<>();
+    List<Block> blocks = new ArrayList<>();
+    for (int c = 0; c < page.schema().size(); c++) {
+      if (!HIDDEN.contains(page.schema().column(c).name())) {
+        columns.add(page.schema().column(c));
+        blocks.add(page.block(c));
+      }
+    }
     return new Page(new Schema(columns), blocks, page.positionCount());
   }
 }

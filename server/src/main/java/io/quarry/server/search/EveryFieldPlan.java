@@ -24,7 +24,8 @@ final class EveryFieldPlan {
    * reads every field or names fields by a wildcard ({@link #takesEveryField}) comes before any
    * other command but those that keep the events ({@link TimeOrderedShape#keepsEvents}), {@code
    * eval} and {@code append}, whose rows then show the fields that command's output has — so the
-   * answer does not depend on the fields a row would have listed without being asked.
+   * answer does not depend on the fields a row would have listed without being asked; or a wildcard
+   * {@code rename} ending the listing after commands that keep the events.
    */
   static boolean readsEveryField(List<Command> staged) {
     boolean cut = false; // pages that are no longer the adapter's batches of the events
@@ -34,6 +35,14 @@ final class EveryFieldPlan {
         // a row per transaction, of its events' every field, unless a later command fixes the
         // columns (then the source loads only what the commands up to that one read)
         return staged.subList(at + 1, staged.size()).stream().noneMatch(c -> fixes(c));
+      }
+      if (!cut && renamesByWildcard(command)) {
+        // a wildcard rename ending a listing: on rows it renames every field an event has,
+        // extracted ones too (RenameOperator reads its discoverable names), and the row then lists
+        // them all — the every-field pages, renamed. Any command after it would filter or cut
+        // those pages, whose columns are then no longer the rows' (a page cut by head keeps the
+        // columns of rows past the cut): on rows
+        return at == staged.size() - 1;
       }
       if (takesEveryField(command)) {
         // a wildcard table or fields reads the columns holding values, format makes one row of
@@ -60,6 +69,12 @@ final class EveryFieldPlan {
       }
     }
     return false;
+  }
+
+  /** Whether a command is a {@code rename} with a wildcard. */
+  private static boolean renamesByWildcard(Command command) {
+    return command instanceof io.quarry.ql.ast.RenameCommand rename
+        && rename.renames().stream().anyMatch(r -> Wildcard.hasWildcard(r.from()));
   }
 
   /**

@@ -4,10 +4,12 @@ import io.quarry.codecs.store.EventFields;
 import io.quarry.ql.ast.BinCommand;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
+import io.quarry.ql.ast.EventStatsCommand;
 import io.quarry.ql.ast.LookupCommand;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.RenameCommand;
 import io.quarry.ql.ast.RexCommand;
+import io.quarry.ql.ast.StreamStatsCommand;
 import io.quarry.ql.exec.ListingMarks;
 import io.quarry.ql.exec.Wildcard;
 import java.util.ArrayList;
@@ -30,10 +32,12 @@ import java.util.function.Predicate;
  * lookup} its outputs where the key matched (with {@code OUTPUTNEW}, those the row has no value
  * of), a literal {@code rename a AS b} moves {@code a} to {@code b} where {@code a} has a value
  * ({@code b} takes {@code a}'s place, or goes last when {@code a} was not listed; {@code a} no
- * longer has a value), and {@code fields -} of literal names hides those fields (no longer listed,
- * no value). A field a row does not list but another row of its page does is, on rows, asked of the
- * event (its search-time value); one the row's commands removed has none ({@link #apply}'s {@code
- * cleared}).
+ * longer has a value), {@code fields -} of literal names hides those fields (no longer listed, no
+ * value), and {@code eventstats}/{@code streamstats} set their results where the row fell in a
+ * group ({@link EventOverlays}, replayed in command order among the others: no other command
+ * touches a field they set, nor a by-field after them). A field a row does not list but another row
+ * of its page does is, on rows, asked of the event (its search-time value); one the row's commands
+ * removed has none ({@link #apply}'s {@code cleared}).
  *
  * <p>The changes are replayed per row at the end from the answer's columns, not tracked stage by
  * stage: whether an assignment left a value is read off the field's final column, and where {@code
@@ -42,8 +46,9 @@ import java.util.function.Predicate;
  * left it a value is read off the column the page after its stage marks that in ({@link
  * ListingMarks#valueColumn}). Where a command changes {@code _raw} or {@code sourcetype}, the
  * extraction reads the event's own, carried in hidden columns ({@link EventListing#withEventText}).
- * A {@code rename} names each field once (a name twice is asked of the row before it); a wildcard
- * rename (every field an event has, extracted ones too) and any other pipeline run on rows.
+ * A {@code rename} replays pair by pair (an old name an earlier pair renamed away is read as the
+ * row came, {@code FieldStages}' stage as {@code RenameOperator}); a wildcard rename (every field
+ * an event has, extracted ones too) and any other pipeline run on rows.
  */
 final class ListedFields {
   /** How a command changes the fields it names at a row (see {@link #apply}). */
@@ -63,16 +68,22 @@ final class ListedFields {
     /** {@code rename a AS b} ({@code fields}: a, b): a moved to b where marked. */
     RENAME,
     /** {@code fields -}: each field no longer listed and without a value. */
-    REMOVE
+    REMOVE,
+    /**
+     * {@code eventstats}/{@code streamstats}: its results set where the row fell in a group, as
+     * {@link EventOverlays} replays them ({@code fields}: the results).
+     */
+    OVERLAY
   }
 
   /**
    * One command's change to a row's fields; {@code stage}: its position, for its marks; {@code
    * valued}: the fields a later command sets again, whose value after it its stage's page marks.
    */
-  private record Change(Kind kind, List<String> fields, int stage, Set<String> valued) {
+  private record Change(
+      Kind kind, List<String> fields, int stage, Set<String> valued, EventOverlays overlay) {
     Change(Kind kind, List<String> fields, int stage) {
-      this(kind, fields, stage, Set.of());
+      this(kind, fields, stage, Set.of(), null);
     }
 
     /** The column in which the command's stage marks where it set {@code field}. */
@@ -118,10 +129,22 @@ final class ListedFields {
    *     lookup} without {@code OUTPUT} (its outputs: every column but the keys)
    */
   static ListedFields of(List<Command> commands, Function<String, List<String>> tableColumns) {
+    return of(commands, tableColumns, -1);
+  }
+
+  /**
+   * As above, the command at {@code passed} (an {@code outputlookup} inside the listing, {@link
+   * EventTable}: it hands each row on as it came) changing nothing; -1 for none.
+   */
+  static ListedFields of(
+      List<Command> commands, Function<String, List<String>> tableColumns, int passed) {
     List<Change> changes = new ArrayList<>();
     Set<String> loaded = new HashSet<>(); // fields the source must read for a stage to see them
     for (int at = 0; at < commands.size(); at++) {
       Command command = commands.get(at);
+      if (at == passed) {
+        continue;
+      }
       List<Change> made =
           switch (command) {
             case EvalCommand eval -> {
@@ -139,7 +162,7 @@ final class ListedFields {
                   : List.of(new Change(Kind.EXTRACT, fields, at));
             }
             case LookupCommand lookup -> {
-              List<String> fields = outputs(lookup, tableColumns);
+              List<String> fields = ListedCommands.outputs(lookup, tableColumns);
               if (fields != null && lookup.outputNew()) {
                 loaded.addAll(fields); // whether the row has a value: the event's own too
               }
@@ -147,25 +170,14 @@ final class ListedFields {
                   ? null
                   : List.of(new Change(Kind.LOOKUP, fields, at));
             }
-            case RenameCommand rename -> {
-              List<Change> moves = new ArrayList<>();
-              Set<String> named = new HashSet<>();
-              for (RenameCommand.Rename r : rename.renames()) {
-                // a wildcard renames every field an event has, extracted ones too; a name twice
-                // in one rename is asked of the row before it (RenameOperator)
-                if (Wildcard.hasWildcard(r.from())
-                    || Wildcard.hasWildcard(r.to())
-                    || !named.add(r.from())
-                    || !named.add(r.to())) {
-                  yield null;
-                }
-                loaded.add(r.from()); // moved where it has a value: the event's own too
-                moves.add(new Change(Kind.RENAME, List.of(r.from(), r.to()), at));
-              }
-              yield moves;
-            }
+            case RenameCommand rename ->
+                ListedCommands.renamedExactly(rename, commands.subList(at + 1, commands.size()))
+                    ? renames(rename, at, loaded)
+                    : null;
             case BinCommand bin when bin.rowLocal() ->
                 List.of(new Change(Kind.LOOKUP, List.of(bin.as()), at));
+            case EventStatsCommand eventstats -> overlay(eventstats, at);
+            case StreamStatsCommand streamstats -> overlay(streamstats, at);
             case ProjectCommand project when project.kind() == ProjectCommand.Kind.REMOVE ->
                 project.patterns().stream().anyMatch(Wildcard::hasWildcard)
                     ? null
@@ -193,10 +205,58 @@ final class ListedFields {
         change.fields().stream().filter(later.fields()::contains).forEach(valued::add);
       }
       if (!valued.isEmpty()) {
-        changes.set(i, new Change(change.kind(), change.fields(), change.stage(), valued));
+        changes.set(i, new Change(change.kind(), change.fields(), change.stage(), valued, null));
       }
     }
-    return new ListedFields(changes, loaded);
+    return overlaysReplayed(changes) ? new ListedFields(changes, loaded) : null;
+  }
+
+  /**
+   * A literal {@code rename}'s pairs, in order: each moves its old name's value to its new name
+   * where its stage marked it; the old names are loaded (moved where they have a value, the event's
+   * own too).
+   */
+  private static List<Change> renames(RenameCommand rename, int at, Set<String> loaded) {
+    List<Change> moves = new ArrayList<>();
+    for (RenameCommand.Rename r : rename.renames()) {
+      loaded.add(r.from());
+      moves.add(new Change(Kind.RENAME, List.of(r.from(), r.to()), at));
+    }
+    return moves;
+  }
+
+  /**
+   * An {@code eventstats}/{@code streamstats} laid over the events ({@link EventOverlays} of the
+   * one command), or null when that has no exact replay.
+   */
+  private static List<Change> overlay(Command command, int at) {
+    EventOverlays overlay = EventOverlays.of(List.of(command));
+    return overlay == null
+        ? null
+        : List.of(new Change(Kind.OVERLAY, List.copyOf(overlay.fields()), at, Set.of(), overlay));
+  }
+
+  /**
+   * Whether the overlays among the changes replay exactly from the answer's columns: no other
+   * command sets, moves or removes a field an overlay sets (its column holds one command's
+   * results), nor a by-field after the overlay (its final column tells the rows in a group).
+   */
+  private static boolean overlaysReplayed(List<Change> changes) {
+    for (int i = 0; i < changes.size(); i++) {
+      Change change = changes.get(i);
+      if (change.kind() != Kind.OVERLAY) {
+        continue;
+      }
+      Set<String> groupBy = change.overlay().groupBy();
+      for (int j = 0; j < changes.size(); j++) {
+        List<String> other = changes.get(j).fields();
+        if (j != i && other.stream().anyMatch(change.fields()::contains)
+            || j > i && other.stream().anyMatch(groupBy::contains)) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /**
@@ -214,29 +274,6 @@ final class ListedFields {
   }
 
   /**
-   * A lookup's output fields: those named, else the table's columns but its keys; null when the
-   * table is unknown.
-   */
-  private static List<String> outputs(
-      LookupCommand lookup, Function<String, List<String>> tableColumns) {
-    if (!lookup.outputs().isEmpty()) {
-      return lookup.outputs().stream().map(LookupCommand.FieldMapping::field).distinct().toList();
-    }
-    List<String> columns = tableColumns.apply(lookup.table());
-    if (columns == null) {
-      return null;
-    }
-    List<String> outputs = new ArrayList<>();
-    for (String column : columns) {
-      if (lookup.keys().stream().noneMatch(key -> key.column().equals(column))
-          && !outputs.contains(column)) {
-        outputs.add(column);
-      }
-    }
-    return outputs;
-  }
-
-  /**
    * These changes of commands that run as stages {@code first}, … of the search (not {@code 0}, …):
    * the marks their stages make are named by those numbers ({@link ListingMarks}).
    */
@@ -244,7 +281,12 @@ final class ListedFields {
     List<Change> moved = new ArrayList<>(changes.size());
     for (Change change : changes) {
       moved.add(
-          new Change(change.kind(), change.fields(), first + change.stage(), change.valued()));
+          new Change(
+              change.kind(),
+              change.fields(),
+              first + change.stage(),
+              change.valued(),
+              change.overlay()));
     }
     return new ListedFields(moved, loaded);
   }
@@ -334,6 +376,7 @@ final class ListedFields {
             cleared.add(field);
           }
         }
+        case OVERLAY -> change.overlay().apply(names, hasValue, field -> List.of(), cleared);
       }
     }
   }

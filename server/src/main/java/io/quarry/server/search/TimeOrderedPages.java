@@ -38,17 +38,21 @@ import java.util.function.Predicate;
 final class TimeOrderedPages {
   private TimeOrderedPages() {}
 
-  /** The {@code outputlookup} ending an event listing ({@link EventTable}), its rows counted. */
+  /**
+   * The {@code outputlookup} at {@code at} in an event listing ({@link EventTable}), its rows
+   * counted; ending the listing, it hands the answer on to {@code results}, else to none.
+   */
   private static EventTable eventTable(
       List<Command> pipeline,
+      int at,
       Evaluator evaluator,
       Sourcetypes sourcetypes,
       boolean extract,
       StageStats stages,
       PageBatch.Results results) {
-    int last = pipeline.size() - 1;
     io.quarry.ql.ast.OutputLookupCommand command =
-        (io.quarry.ql.ast.OutputLookupCommand) pipeline.get(last);
+        (io.quarry.ql.ast.OutputLookupCommand) pipeline.get(at);
+    boolean last = at == pipeline.size() - 1;
     return new EventTable(
         command,
         evaluator.lookupWriter(),
@@ -56,8 +60,8 @@ final class TimeOrderedPages {
         sourcetypes,
         extract,
         page -> {
-          stages.counted(last, page.positionCount(), 0);
-          return results.add(page);
+          stages.counted(at, page.positionCount(), 0);
+          return !last || results.add(page);
         });
   }
 
@@ -91,32 +95,62 @@ final class TimeOrderedPages {
     // the same skip over blocks, sharing its values (a leading dedup: every event visited matches)
     BlockDedup blockSkip = skip == null ? null : new BlockDedup(skipSeenOf, skip.seen(), control);
     int fused = shape.fused();
-    List<Command> afterSource = pipeline.subList(fused, pipeline.size());
-    // outputlookup ending the listing: it takes the listing's every row and hands the answer on
+    // outputlookup in the listing: it takes the listing's every row; ending it, it hands the
+    // answer on, else the commands after it take the events as they came (tableInside)
+    int tableAt = shape.listing() && fused == 0 ? EventTable.at(pipeline) : -1;
     EventTable table =
-        shape.listing() && fused == 0 && EventTable.applies(pipeline)
-            ? eventTable(pipeline, evaluator, sourcetypes, !indexedFieldsOnly, stages, results)
+        tableAt >= 0
+            ? eventTable(
+                pipeline, tableAt, evaluator, sourcetypes, !indexedFieldsOnly, stages, results)
             : null;
+    boolean tableInside = table != null && tableAt < pipeline.size() - 1;
     EventListing listing =
         shape.listing()
+            ? new EventListing(
+                Set.copyOf(shape.sourceFields()),
+                sourcetypes,
+                !indexedFieldsOnly,
+                shape.everyField(),
+                shape.listed(),
+                control,
+                table != null && !tableInside ? table::add : results::add,
+                table != null && !tableInside
+                    ? () -> Long.MAX_VALUE
+                    : () -> results.maxRows() - results.collector().rows(),
+                SearchService.PAGE_SIZE)
+            : null;
+    if (table != null && !tableInside) {
+      listing.carryingListedNames();
+    }
+    // outputlookup inside the listing: the events as the commands before it leave them go to a
+    // listing of their own for the table, and on to the commands after it
+    EventListing tableListing =
+        tableInside
             ? new EventListing(
                     Set.copyOf(shape.sourceFields()),
                     sourcetypes,
                     !indexedFieldsOnly,
-                    shape.everyField(),
-                    shape.listed(),
+                    false,
+                    EventTable.before(pipeline, tableAt),
                     control,
-                    table != null ? table::add : results::add,
-                    table != null
-                        ? () -> Long.MAX_VALUE
-                        : () -> results.maxRows() - results.collector().rows(),
+                    table::add,
+                    () -> Long.MAX_VALUE,
                     SearchService.PAGE_SIZE)
-                // eventstats/streamstats laid over the events; never with a listing's own changes
-                .overlaid(EventOverlays.of(afterSource))
+                .carryingListedNames()
             : null;
-    if (table != null) {
-      listing.carryingFieldNames();
-    }
+    PageReduce afterTable =
+        tableInside
+            ? new PageReduce(
+                pipeline.subList(tableAt + 1, pipeline.size()),
+                evaluator,
+                listing::add,
+                stages,
+                tableAt + 1,
+                SearchService.PAGE_SIZE,
+                true,
+                shape.listed().valuesMarked())
+            : null;
+    boolean[] answered = {false}; // the commands after the table take no more pages
     int aggregateAt = shape.aggregateAt();
     Aggregation aggregation =
         aggregateAt < 0 ? null : new Aggregation(pipeline, aggregateAt, evaluator, stages, results);
@@ -168,17 +202,21 @@ final class TimeOrderedPages {
                 fused,
                 listedAt >= 0
                     ? listedAt
-                    : aggregateAt >= 0
-                        ? aggregateAt
-                        : table != null ? pipeline.size() - 1 : pipeline.size()),
+                    : aggregateAt >= 0 ? aggregateAt : table != null ? tableAt : pipeline.size()),
             evaluator,
-            listing != null
-                ? listing::add
-                : overPlugin != null
-                    ? overPlugin::add
-                    : everyField != null
-                        ? everyField::add
-                        : aggregation != null ? aggregation::add : results::add,
+            tableInside
+                ? page -> {
+                  tableListing.add(page); // every row into the table
+                  answered[0] = answered[0] || !afterTable.add(page);
+                  return true;
+                }
+                : listing != null
+                    ? listing::add
+                    : overPlugin != null
+                        ? overPlugin::add
+                        : everyField != null
+                            ? everyField::add
+                            : aggregation != null ? aggregation::add : results::add,
             stages,
             fused,
             SearchService.PAGE_SIZE, // pages out as the row engine's collector makes them
@@ -254,6 +292,10 @@ final class TimeOrderedPages {
         skip.reportRead();
       }
       stagesOnPages.finish();
+      if (tableInside) {
+        tableListing.finish();
+        afterTable.finish();
+      }
       if (everyField != null) {
         everyField.finish();
         afterListing.finish();
@@ -267,7 +309,7 @@ final class TimeOrderedPages {
       if (table != null) {
         long started = System.nanoTime();
         table.finish();
-        stages.timed(pipeline.size() - 1, System.nanoTime() - started);
+        stages.timed(tableAt, System.nanoTime() - started);
       }
       if (aggregation != null) {
         aggregation.finish();
@@ -275,6 +317,9 @@ final class TimeOrderedPages {
       return scanned;
     } finally {
       stagesOnPages.close();
+      if (afterTable != null) {
+        afterTable.close();
+      }
       if (afterListing != null) {
         afterListing.close();
       }

@@ -126,9 +126,10 @@ record TimeOrderedShape(
     }
     ListedFields listed = ListedFields.of(pipeline, tableColumns);
     if (listed != null && (ReduceCoverage.supportsOverEvents(pipeline) || ownText(pipeline))) {
-      // the events themselves, filtered, cut or reordered, with the fields eval, rex, lookup and
-      // rename set and fields - removes laid over them as on rows (ListedFields); a leading rex is
-      // a stage here, not fused into the source
+      // the events themselves, filtered, cut or reordered, with the fields eval, rex, lookup,
+      // rename, eventstats and streamstats set and fields - removes laid over them as on rows
+      // (ListedFields: eventstats' and streamstats' stages run on the source's pages); a leading
+      // rex is a stage here, not fused into the source
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(PageChain.inputFields(pipeline, List.of()));
       sourceFields.addAll(listed.loaded());
@@ -142,21 +143,26 @@ record TimeOrderedShape(
           0,
           listed);
     }
-    if (EventOverlays.of(pipeline) != null && ReduceCoverage.supportsOverEvents(pipeline)) {
-      // the events with eventstats' or streamstats' results laid over them as on rows (the
-      // stages run on the source's pages, the listing replays which rows they set)
+    int tableAt = EventTable.at(pipeline);
+    if (tableAt >= 0) {
+      // the events themselves, with the fields the commands change laid over them (ListedFields),
+      // outputlookup writing every row as it lists them there (EventTable); a leading rex is a
+      // stage here, not fused into the source
+      List<Command> passed = new java.util.ArrayList<>(pipeline.subList(0, tableAt));
+      passed.addAll(pipeline.subList(tableAt + 1, pipeline.size()));
+      ListedFields whole = ListedFields.of(pipeline, table -> null, tableAt);
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
-      sourceFields.addAll(PageChain.inputFields(pipeline, List.of()));
+      sourceFields.addAll(PageChain.inputFields(passed, List.of()));
+      sourceFields.addAll(whole.loaded());
       return new TimeOrderedShape(
-          0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
-    }
-    if (fused == 0 && EventTable.applies(pipeline)) {
-      // the events themselves, outputlookup writing what they list as on rows (EventTable)
-      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
-      sourceFields.addAll(
-          PageChain.inputFields(pipeline.subList(0, pipeline.size() - 1), List.of()));
-      return new TimeOrderedShape(
-          0, List.copyOf(sourceFields), smallestHead(pipeline, pageSize), true, -1);
+          0,
+          List.copyOf(sourceFields),
+          smallestHead(pipeline.subList(0, tableAt), pageSize), // the table takes every row
+          true,
+          -1,
+          false,
+          0,
+          whole);
     }
     int pluginsEnd = firstPlugin < 0 ? -1 : PluginOverEvents.pluginsEnd(pipeline, firstPlugin);
     ListedFields afterPlugins =

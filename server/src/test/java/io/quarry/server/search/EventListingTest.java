@@ -50,6 +50,10 @@ class EventListingTest {
           "* | where n > 100 AND n < 1500 | head 700",
           "* | search level=INFO n<2000",
           "* | where status=201 OR region=\"us\"",
+          // a field name with a wildcard names that field literally (no row has it), as on rows
+          "* | search NOT re*=eu | head 1500",
+          "* | search re*=eu OR n<100",
+          "* | search n<1500 NOT (zone*=z1 OR n*!=1) | sort - n",
           "* | sort n | head 1500",
           "* | sort - _time | head 5",
           "* | sort region, -n",
@@ -89,6 +93,12 @@ class EventListingTest {
           "* | rename status AS code | where code > 200 OR n < 40",
           "* | fields - region | rename zone AS region | dedup region",
           "* | rename region AS r2 | eval y=r2.\"-\".n",
+          // one rename naming a field twice: pair by pair, a name renamed away read as it came
+          "* | rename region AS r, r AS s | where n > 5",
+          "* | rename region AS zone, zone AS z2 | head 1500",
+          "* | rename region AS a1, region AS a2",
+          "* | rename team AS zone, team AS t2 | sort - n | head 1300",
+          "* | rename zone AS region, region AS zone | eval y=zone",
           // a rex or lookup output a later command reads: the event's own value where not set
           "* | rex \"n=(?<d>\\d)\" | where d > 1",
           "* | where region=\"us\" | rex \"level=(?<region>\\w+)\"",
@@ -156,10 +166,17 @@ class EventListingTest {
     assertThat(explain("* | where n > 5")).containsEntry("page_source", "events");
     assertThat(explain("* | fillnull | stats count by region"))
         .containsEntry("page_source", "every_field");
-    // a wildcard rename renames every field an event has, extracted ones too: on rows
-    assertThat(explain("* | rename re* AS x*")).containsEntry("engine", "rows");
-    // a name twice in one rename: on rows
-    assertThat(explain("* | rename a AS b, b AS c")).containsEntry("engine", "rows");
+    // a wildcard rename ending a listing renames every field an event has, extracted ones too:
+    // the every-field listing; followed by other commands that do not fix the columns, on rows
+    assertThat(explain("* | rename re* AS x*"))
+        .containsEntry("engine", "pages")
+        .containsEntry("page_source", "every_field");
+    assertThat(explain("* | rename re* AS x* | eval y=1")).containsEntry("engine", "rows");
+    assertThat(explain("* | rename re* AS x* | head 5")).containsEntry("engine", "rows");
+    // a name renamed on (b in a AS b, b AS c) that a later command reads: on rows, where the row
+    // asks its event for b again; one new name twice: on rows
+    assertThat(explain("* | rename a AS b, b AS c | eval x=b")).containsEntry("engine", "rows");
+    assertThat(explain("* | rename a AS c, b AS c")).containsEntry("engine", "rows");
   }
 
   /**
@@ -202,7 +219,13 @@ class EventListingTest {
             "* | where n > 1000 | fillnull value=0 | table n, region, zone, status",
             "* | dedup region | transpose 3 | table column, \"row 1\", \"row 3\"",
             "* | format maxresults=3",
-            "* | stats avg(*), dc(region) AS regions by host")) {
+            "* | stats avg(*), dc(region) AS regions by host",
+            // a wildcard rename ending a listing renames every field an event has, extracted
+            // ones too: the row lists them all
+            "* | rename re* AS x*",
+            "* | where n > 100 | head 1500 | rename *l AS *L, n AS num",
+            "* | sort - n | dedup region | rename z* AS Z*, t* AS T*",
+            "* | head 1050 | rename n* AS m*")) {
       assertThat(pages(query, PageBatch.PAGES_ONLY, false))
           .as(query + " (seed " + SEED + ")")
           .isEqualTo(pages(query, "rows", false));

@@ -58,7 +58,18 @@ class EventOverlaysTest {
           "* | streamstats window=3 avg(n) AS a by host | sort - n | head 1200",
           "* | streamstats current=false last(level) AS prev by host",
           "* | streamstats count AS s by team | eventstats max(s) AS top by host",
-          "* | eventstats count AS region_count by region | streamstats dc(region) AS seen");
+          "* | eventstats count AS region_count by region | streamstats dc(region) AS seen",
+          "* | streamstats count AS s by team | eventstats max(n) AS top by s",
+          // among eval, rex, lookup, rename and fields - (ListedFields), replayed in command order
+          "* | eval a=len(_raw) | eventstats avg(a) by host",
+          "* | eventstats count by host | eval r=count/2",
+          "* | eval h=upper(region) | eventstats count AS c by h | where c > 2 | eval d=c*2",
+          "* | rex \"level=(?<lv>\\w+)\" | streamstats count AS s by lv | fields - zone",
+          "* | streamstats count AS s by host | lookup regions.csv region OUTPUT label"
+              + " | rename team AS t | head 1800",
+          "* | eventstats count AS level by region | eval level2=level, n=if(n%2==0, null(), n)",
+          "* | fields - region | eventstats count AS c by region | eval x=1",
+          "* | eval m=n%3 | streamstats count AS k by m | eval k2=k*2 | eventstats max(k2) AS top");
 
   @Test
   void pagesAsTheRowEngine() throws Exception {
@@ -100,6 +111,10 @@ class EventOverlaysTest {
     assertThat(explain("* | eventstats count AS host")).containsEntry("engine", "rows");
     assertThat(explain("* | eventstats count AS region by region")).containsEntry("engine", "rows");
     assertThat(explain("* | eventstats count | streamstats count")).containsEntry("engine", "rows");
+    // a result another command sets too, or a by-field a later command changes: on rows
+    assertThat(explain("* | eval c=1 | eventstats count AS c")).containsEntry("engine", "rows");
+    assertThat(explain("* | eventstats count by host | eval host=lower(host)"))
+        .containsEntry("engine", "rows");
   }
 
   /** The pages of a search's answer, written out: each page's columns and types, then its rows. */

@@ -89,7 +89,20 @@ class EventTableTest {
           "* | where n > 100 | head 1500 | outputlookup copy",
           "region=us OR zone=z1 | sort - n | outputlookup copy",
           "* | dedup region | outputlookup copy",
-          "* | sort n | outputlookup copy");
+          "* | sort n | outputlookup copy",
+          // after commands that change the events' fields: each row's fields as they left them
+          "* | eval y=1 | outputlookup copy",
+          "* | eval region=if(n%3==0, null(), \"r\".n), big=if(n>1000, n, null()) | outputlookup copy",
+          "* | rex \"level=(?<lvl>\\w+)\" | fields - zone | head 2000 | outputlookup copy",
+          "* | rename region AS reg | where n > 5 | outputlookup copy",
+          "* | eventstats count AS c by region | eval d=c*2 | outputlookup copy",
+          "* | fields - host | eval team=if(n%2==0, null(), team) | outputlookup copy",
+          // followed by other commands: every row into the table, the answer as they leave it
+          "* | outputlookup copy | where n > 100",
+          "* | eval y=n%2 | outputlookup copy | where y=1 | head 700",
+          "* | outputlookup copy | eval region=upper(region) | sort - n | head 1200",
+          "* | rename team AS t | outputlookup copy | rex \"n=(?<d>\\d)\" | fields - zone",
+          "* | outputlookup copy | eventstats count by region | dedup 3 region");
 
   @Test
   void answersAndWritesAsTheRowEngine() throws Exception {

@@ -94,6 +94,14 @@ class PageEngineSearchTest {
                 + " | stats sum(c) AS s by b",
             "| gentimes start=04/11/2021 end=04/14/2021 | table starttime, endtime, starthuman",
             "* | rename s* AS u* | table uid, user, took",
+            // a search comparing a field named with a wildcard: that name literally, no field
+            "* | search us*=ann OR took>9 | table user, took",
+            "| makeresults count=3 | eval u=1 | search u*=1 OR u=1 | table u",
+            "| makeresults count=2 | eval u=1 | search NOT u*=1 | stats count",
+            "* | stats count by user | search NOT us*=ann",
+            // a rename naming a field twice: a name renamed away is read as it came, as on rows
+            "* | stats count by user, sid | rename user AS u, user AS v",
+            "* | stats count by user, sid | rename user AS sid, sid AS s2",
             "* | stats count, max(took) AS m by sid | rename *id AS *_id, m AS most")) {
       String onPages = search(query, "pages-only");
       assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
@@ -556,7 +564,7 @@ class PageEngineSearchTest {
     // a search of bare words matches no generated row (not an event), on rows and pages alike; one
     // comparing fields named by a wildcard has no page stage
     assertThat(explain("| makeresults | eval u=1 | search login")).containsEntry("engine", "pages");
-    assertThat(explain("| makeresults | eval u=1 | search u*=1")).containsEntry("engine", "rows");
+    assertThat(explain("| makeresults | eval u=1 | search u*=1")).containsEntry("engine", "pages");
     assertThat(explain("| makeresults count=3 | stats count")).containsEntry("engine", "pages");
     assertThat(explain("| gentimes start=04/11/2021 end=04/14/2021 | where starttime > 0"))
         .containsEntry("engine", "pages");
