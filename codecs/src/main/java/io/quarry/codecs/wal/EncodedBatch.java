@@ -20,8 +20,18 @@ public final class EncodedBatch {
 
   /** Encodes {@code events} as the log's {@code Count, Event^Count}. */
   public static EncodedBatch of(List<Event> events) throws IOException {
+    return of(events, null);
+  }
+
+  /**
+   * Encodes {@code events} as {@link #of(List)} does, given each event's {@code _raw} bytes where
+   * it is ASCII ({@code asciiRaws[i]} as {@link io.quarry.codecs.store.AsciiText#bytesOf} gives
+   * them, null for a text that is not; the array itself may be null), so they are not encoded
+   * again.
+   */
+  public static EncodedBatch of(List<Event> events, byte[][] asciiRaws) throws IOException {
     long[] rawBytes = new long[1];
-    byte[] encoded = WalCodec.encodeEvents(events, rawBytes);
+    byte[] encoded = WalCodec.encodeEvents(events, asciiRaws, rawBytes);
     return new EncodedBatch(encoded, rawBytes[0]);
   }
 

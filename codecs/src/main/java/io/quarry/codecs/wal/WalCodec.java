@@ -23,13 +23,22 @@ final class WalCodec {
    * The events part of a record, {@code Count (vint), Event^Count}; {@code rawBytes[0]} receives
    * the UTF-8 length of their raw texts. A record is {@code FirstSeq (vlong)} followed by this.
    */
-  static byte[] encodeEvents(List<Event> events, long[] rawBytes) throws IOException {
+  static byte[] encodeEvents(List<Event> events, byte[][] asciiRaws, long[] rawBytes)
+      throws IOException {
     ByteBuffersDataOutput out = new ByteBuffersDataOutput();
     out.writeVInt(events.size());
     long raw = 0;
-    for (Event event : events) {
+    for (int i = 0; i < events.size(); i++) {
+      Event event = events.get(i);
       out.writeZLong(event.timeMicros());
-      raw += writeString(out, event.raw());
+      byte[] ascii = asciiRaws == null ? null : asciiRaws[i];
+      if (ascii != null) { // writeString's bytes, encoded once for the log and the block
+        out.writeVInt(ascii.length);
+        out.writeBytes(ascii, ascii.length);
+        raw += ascii.length;
+      } else {
+        raw += writeString(out, event.raw());
+      }
       writeString(out, event.host());
       writeString(out, event.source());
       writeString(out, event.sourcetype());
