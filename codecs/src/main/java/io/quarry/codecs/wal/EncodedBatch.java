@@ -11,10 +11,12 @@ import java.util.List;
  */
 public final class EncodedBatch {
   private final byte[] events;
+  private final int length;
   private final long rawBytes;
 
-  private EncodedBatch(byte[] events, long rawBytes) {
+  private EncodedBatch(byte[] events, int length, long rawBytes) {
     this.events = events;
+    this.length = length;
     this.rawBytes = rawBytes;
   }
 
@@ -31,8 +33,8 @@ public final class EncodedBatch {
    */
   public static EncodedBatch of(List<Event> events, byte[][] asciiRaws) throws IOException {
     long[] rawBytes = new long[1];
-    byte[] encoded = WalCodec.encodeEvents(events, asciiRaws, rawBytes);
-    return new EncodedBatch(encoded, rawBytes[0]);
+    WalCodec.Output encoded = WalCodec.encodeEvents(events, asciiRaws, rawBytes);
+    return new EncodedBatch(encoded.bytes, encoded.length, rawBytes[0]);
   }
 
   /** The UTF-8 bytes of the batch's {@code _raw} texts (what ingest volume is metered in). */
@@ -40,7 +42,13 @@ public final class EncodedBatch {
     return rawBytes;
   }
 
+  /** The encoded events: the first {@link #length} bytes of this array (not a copy). */
   byte[] events() {
     return events;
+  }
+
+  /** The number of encoded bytes at the start of {@link #events}. */
+  int length() {
+    return length;
   }
 }
