@@ -4,13 +4,13 @@ import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.Event;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.lucene.store.ByteArrayDataInput;
 import org.apache.lucene.store.ByteBuffersDataOutput;
 import org.apache.lucene.store.DataOutput;
-import org.apache.lucene.util.ArrayUtil;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -28,8 +28,9 @@ final class WalCodec {
   static Output encodeEvents(List<Event> events, byte[][] asciiRaws, long[] rawBytes)
       throws IOException {
     long expected = 5 + 64L * events.size(); // the other fields' bytes, about
-    for (int i = 0; asciiRaws != null && i < asciiRaws.length; i++) {
-      expected += asciiRaws[i] == null ? 0 : asciiRaws[i].length;
+    for (int i = 0; i < events.size(); i++) {
+      byte[] ascii = asciiRaws == null ? null : asciiRaws[i];
+      expected += ascii != null ? ascii.length : events.get(i).raw().length(); // at least
     }
     Output out = new Output((int) Math.min(expected, 1 << 30));
     out.writeVInt(events.size());
@@ -76,7 +77,7 @@ final class WalCodec {
     @Override
     public void writeByte(byte b) {
       if (length == bytes.length) {
-        bytes = ArrayUtil.grow(bytes, length + 1);
+        grow(length + 1);
       }
       bytes[length++] = b;
     }
@@ -84,10 +85,17 @@ final class WalCodec {
     @Override
     public void writeBytes(byte[] b, int offset, int count) {
       if (length + count > bytes.length) {
-        bytes = ArrayUtil.grow(bytes, length + count);
+        grow(length + count);
       }
       System.arraycopy(b, offset, bytes, length, count);
       length += count;
+    }
+
+    /** Doubles the array (at least to {@code needed}): a batch of large texts copies it rarely. */
+    private void grow(int needed) {
+      bytes =
+          Arrays.copyOf(
+              bytes, Math.max(needed, (int) Math.min(Integer.MAX_VALUE - 8, 2L * bytes.length)));
     }
   }
 
