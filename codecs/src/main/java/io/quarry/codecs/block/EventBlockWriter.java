@@ -43,6 +43,15 @@ public final class EventBlockWriter {
    *     EventBlockFormat#MAX_EVENTS}
    */
   public static byte[] write(List<Event> events, Set<String> elsewhere) {
+    return write(events, null, elsewhere);
+  }
+
+  /**
+   * The block of {@code events} as {@link #write(List, Set)} gives it, given each event's {@code
+   * _raw} bytes where it is ASCII ({@code asciiRaws[i]}, null for a text that is not; the array
+   * itself may be null), so they are not encoded again.
+   */
+  public static byte[] write(List<Event> events, byte[][] asciiRaws, Set<String> elsewhere) {
     if (events.size() > EventBlockFormat.MAX_EVENTS) {
       throw new IllegalArgumentException(
           "a block holds at most " + EventBlockFormat.MAX_EVENTS + " events, not " + events.size());
@@ -51,7 +60,7 @@ public final class EventBlockWriter {
     try {
       List<byte[]> sections = new ArrayList<>();
       sections.add(times(events, newest));
-      sections.add(raw(events));
+      sections.add(raw(events, asciiRaws));
       Set<String> names = columnNames(events);
       boolean anyElsewhere = false;
       for (String name : names) {
@@ -109,11 +118,12 @@ public final class EventBlockWriter {
   }
 
   /** The texts' UTF-8 lengths, then their bytes back to back; each text encoded once. */
-  private static byte[] raw(List<Event> events) throws IOException {
+  private static byte[] raw(List<Event> events, byte[][] asciiRaws) throws IOException {
     byte[][] texts = new byte[events.size()][];
     int bytes = 0;
     for (int i = 0; i < texts.length; i++) {
-      texts[i] = events.get(i).raw().getBytes(StandardCharsets.UTF_8);
+      byte[] ascii = asciiRaws == null ? null : asciiRaws[i];
+      texts[i] = ascii != null ? ascii : events.get(i).raw().getBytes(StandardCharsets.UTF_8);
       bytes += texts[i].length;
     }
     ByteBuffersDataOutput out = new ByteBuffersDataOutput(5L * texts.length + bytes);

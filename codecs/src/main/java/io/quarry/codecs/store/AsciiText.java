@@ -34,6 +34,20 @@ public final class AsciiText implements CharSequence {
     return (any & HIGH_BITS) == 0; // a negative byte in the tail sets every bit
   }
 
+  /**
+   * The bytes of {@code text} when every character is ASCII (then its UTF-8 bytes, one per
+   * character), else null. Exact: the JDK encodes an unpaired surrogate as {@code ?}, one byte, so
+   * a result of one byte per character is taken only when it reads back as the very text (a copy
+   * and a vectorized compare, which fails at once for a string the JDK does not hold as Latin-1).
+   */
+  public static byte[] bytesOf(String text) {
+    byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+    return utf8.length == text.length()
+            && text.equals(new String(utf8, StandardCharsets.ISO_8859_1))
+        ? utf8
+        : null;
+  }
+
   /** Points this at {@code bytes[offset, offset + length)}, which must be ASCII. */
   AsciiText reset(byte[] bytes, int offset, int length) {
     this.bytes = bytes;

@@ -5,7 +5,6 @@ import io.quarry.codecs.tokens.TermSet;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -86,21 +85,52 @@ final class BlockDocuments {
    * bucket} as block documents.
    */
   void add(Bucket bucket, List<Event> batch, long firstSequence) throws IOException {
+    add(bucket, batch, null, firstSequence);
+  }
+
+  /**
+   * Adds the events of one batch as {@link #add(Bucket, List, long)} does, given each event's
+   * {@code _raw} bytes where it is ASCII ({@code asciiRaws[i]} as {@link AsciiText#bytesOf} gives
+   * them, null for a text that is not; the array itself may be null).
+   */
+  void add(Bucket bucket, List<Event> batch, byte[][] asciiRaws, long firstSequence)
+      throws IOException {
     TermSet terms = new TermSet();
     for (int from = 0; from < batch.size(); from += EVENTS_PER_BLOCK) {
       int to = Math.min(batch.size(), from + EVENTS_PER_BLOCK);
-      List<Event> block = new ArrayList<>(batch.subList(from, to));
+      long[] times = new long[to - from];
+      Integer[] order = new Integer[to - from];
+      for (int i = 0; i < order.length; i++) {
+        times[i] = batch.get(from + i).timeMicros();
+        order[i] = i;
+      }
       // newest first; a stable sort, so events of equal time keep their batch order
-      block.sort(Comparator.comparingLong(Event::timeMicros).reversed());
+      Arrays.sort(order, (a, b) -> Long.compare(times[b], times[a]));
+      List<Event> block = new ArrayList<>(order.length);
+      byte[][] ascii = asciiRaws == null ? null : new byte[order.length][];
+      for (int i = 0; i < order.length; i++) {
+        block.add(batch.get(from + order[i]));
+        if (ascii != null) {
+          ascii[i] = asciiRaws[from + order[i]];
+        }
+      }
       long newest = block.get(0).timeMicros();
       long oldest = block.get(block.size() - 1).timeMicros();
-      Document document = document(block, firstSequence + from, terms);
+      Document document = document(block, ascii, firstSequence + from, terms);
       bucket.add(document, oldest, newest, block.size(), firstSequence + to - 1);
     }
   }
 
   /** The document of one block, its events newest first. */
   Document document(List<Event> block, long firstSequence, TermSet terms) {
+    return document(block, null, firstSequence, terms);
+  }
+
+  /**
+   * The document of one block, its events newest first, given their {@code _raw} bytes where ASCII
+   * ({@code asciiRaws[i]} for {@code block.get(i)}, or null).
+   */
+  Document document(List<Event> block, byte[][] asciiRaws, long firstSequence, TermSet terms) {
     Document document = new Document();
     long newest = block.get(0).timeMicros();
     long oldest = block.get(block.size() - 1).timeMicros();
@@ -117,8 +147,14 @@ final class BlockDocuments {
     Keywords keywords = new Keywords(document);
     List<Event> columns = new ArrayList<>(block.size());
     Map<String, int[]> complete = new HashMap<>(); // events with a column value, by field
-    for (Event event : block) {
-      terms.add(event.raw());
+    for (int i = 0; i < block.size(); i++) {
+      Event event = block.get(i);
+      byte[] ascii = asciiRaws == null ? null : asciiRaws[i];
+      if (ascii != null) {
+        terms.addAscii(ascii);
+      } else {
+        terms.add(event.raw());
+      }
       keywords.add(EventFields.HOST, event.host());
       keywords.add(EventFields.SOURCE, event.source());
       keywords.add(EventFields.SOURCETYPE, event.sourcetype());
@@ -134,7 +170,8 @@ final class BlockDocuments {
     document.add(new Field(EventFields.TOKENS, terms.tokenStream(), EventDocuments.TERMS));
     document.add(
         new StoredField(
-            BLOCK, EventBlockWriter.write(columns, columnsElsewhere ? exact : Set.of())));
+            BLOCK,
+            EventBlockWriter.write(columns, asciiRaws, columnsElsewhere ? exact : Set.of())));
     return document;
   }
 

@@ -70,11 +70,18 @@ public final class BlockValueCounts {
     // counted by String (no UTF-8 per event), ordered as UTF-8 bytes once per distinct value
     Map<String, FieldCounts> byField = new HashMap<>();
     int events = columns.size();
+    FieldCounts hosts = new FieldCounts(events);
+    FieldCounts sources = new FieldCounts(events);
+    FieldCounts sourcetypes = new FieldCounts(events);
+    // a field without values (eventsWith 0) is skipped below, as a field no event has
+    byField.put(EventFields.HOST, hosts);
+    byField.put(EventFields.SOURCE, sources);
+    byField.put(EventFields.SOURCETYPE, sourcetypes);
     for (int e = 0; e < events; e++) {
       Event event = columns.get(e);
-      countDefault(byField, EventFields.HOST, event.host(), e, events);
-      countDefault(byField, EventFields.SOURCE, event.source(), e, events);
-      countDefault(byField, EventFields.SOURCETYPE, event.sourcetype(), e, events);
+      hosts.addDefault(event.host(), e);
+      sources.addDefault(event.source(), e);
+      sourcetypes.addDefault(event.sourcetype(), e);
       for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
         if (field.getValue().isEmpty()
             || options.fieldType(field.getKey()) != IndexedFieldType.KEYWORD) {
@@ -92,23 +99,16 @@ public final class BlockValueCounts {
       if (fieldCounts.eventsWith != events) {
         continue; // some event has no value: the block is read for this field
       }
-      Map<String, int[]> counts = fieldCounts.counts;
-      BytesRef[] values = new BytesRef[counts.size()];
-      int[][] countOf = new int[counts.size()][];
+      Value[] order = new Value[fieldCounts.counts.size()];
       int i = 0;
-      for (Map.Entry<String, int[]> value : counts.entrySet()) {
-        values[i] = new BytesRef(value.getKey());
-        countOf[i++] = value.getValue();
+      for (Map.Entry<String, int[]> value : fieldCounts.counts.entrySet()) {
+        order[i++] = new Value(new BytesRef(value.getKey()), value.getValue());
       }
-      Integer[] order = new Integer[values.length];
-      for (int v = 0; v < order.length; v++) {
-        order[v] = v;
-      }
-      Arrays.sort(order, (a, b) -> values[a].compareTo(values[b]));
+      Arrays.sort(order);
       int total = 0;
       for (int rank = 0; rank < order.length; rank++) {
-        countOf[order[rank]][1] = rank; // the value's index in the block's order
-        total += countOf[order[rank]][0];
+        order[rank].count[1] = rank; // the value's index in the block's order
+        total += order[rank].count[0];
       }
       if (total == events) {
         exact.add(field.getKey());
@@ -122,10 +122,10 @@ public final class BlockValueCounts {
       }
       ByteBuffersDataOutput out = new ByteBuffersDataOutput();
       out.writeByte(VERSION);
-      for (int v : order) {
-        document.add(new SortedSetDocValuesField(VALUES + field.getKey(), values[v]));
+      for (Value value : order) {
+        document.add(new SortedSetDocValuesField(VALUES + field.getKey(), value.bytes));
         try {
-          out.writeVInt(countOf[v][0]);
+          out.writeVInt(value.count[0]);
         } catch (IOException e) {
           throw new AssertionError(e); // in memory
         }
@@ -145,26 +145,43 @@ public final class BlockValueCounts {
     final Map<String, int[]> counts = new HashMap<>();
     final int[][] valueOf;
     int eventsWith;
+    // the last value added and its pair: a block's host, source and sourcetype, and often an
+    // index-time field's value (a status, a method), repeat from one event to the next
+    private String last;
+    private int[] lastCount;
 
     FieldCounts(int events) {
       valueOf = new int[events][];
     }
 
     void add(String value, int event) {
-      int[] count = counts.computeIfAbsent(value, v -> new int[2]); // count, then index
+      int[] count;
+      if (value.equals(last)) {
+        count = lastCount;
+      } else {
+        count = counts.computeIfAbsent(value, v -> new int[2]); // count, then index
+        last = value;
+        lastCount = count;
+      }
       count[0]++;
       valueOf[event] = count;
     }
+
+    /** A default field's value: counted when not empty (an event always has the field). */
+    void addDefault(String value, int event) {
+      if (value != null && !value.isEmpty()) {
+        eventsWith++;
+        add(value, event);
+      }
+    }
   }
 
-  private static void countDefault(
-      Map<String, FieldCounts> byField, String field, String value, int event, int events) {
-    if (value == null || value.isEmpty()) {
-      return;
+  /** A distinct value's UTF-8 bytes and its {count, index in the block's order}. */
+  private record Value(BytesRef bytes, int[] count) implements Comparable<Value> {
+    @Override
+    public int compareTo(Value other) {
+      return bytes.compareTo(other.bytes);
     }
-    FieldCounts counts = byField.computeIfAbsent(field, f -> new FieldCounts(events));
-    counts.eventsWith++;
-    counts.add(value, event);
   }
 
   /**

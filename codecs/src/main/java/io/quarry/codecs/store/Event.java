@@ -10,7 +10,8 @@ import java.util.Map;
  *
  * @param timeMicros event time, epoch microseconds
  * @param raw the event text
- * @param indexedFields index-time fields, each with one or more values
+ * @param indexedFields index-time fields, each with one or more values (held as an immutable copy:
+ *     a few in the given order, {@link SmallFieldMap}; more as {@code Map.copyOf} holds them)
  */
 public record Event(
     long timeMicros,
@@ -25,6 +26,6 @@ public record Event(
     requireNonNull(host, "host is null");
     requireNonNull(source, "source is null");
     requireNonNull(sourcetype, "sourcetype is null");
-    indexedFields = Map.copyOf(requireNonNull(indexedFields, "indexedFields is null"));
+    indexedFields = SmallFieldMap.copyOf(requireNonNull(indexedFields, "indexedFields is null"));
   }
 }

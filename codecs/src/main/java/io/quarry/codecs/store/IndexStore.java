@@ -240,7 +240,7 @@ public final class IndexStore implements Closeable {
         if (missing && missingFrom < 0) {
           missingFrom = i;
         } else if (!missing && missingFrom >= 0) {
-          addTo(hot, batch.events().subList(missingFrom, i), batch.firstSeq() + missingFrom);
+          addTo(hot, batch.events().subList(missingFrom, i), null, batch.firstSeq() + missingFrom);
           present.set(
               Math.toIntExact(batch.firstSeq() + missingFrom - low),
               Math.toIntExact(sequence - low));
@@ -385,7 +385,12 @@ public final class IndexStore implements Closeable {
       }
     }
     recover();
-    EncodedBatch encoded = EncodedBatch.of(events);
+    // each _raw's bytes once, for the log, the block and its terms (null where not ASCII)
+    byte[][] asciiRaws = new byte[events.size()][];
+    for (int i = 0; i < asciiRaws.length; i++) {
+      asciiRaws[i] = AsciiText.bytesOf(events.get(i).raw());
+    }
+    EncodedBatch encoded = EncodedBatch.of(events, asciiRaws);
     long position;
     addLock.readLock().lock();
     try {
@@ -395,7 +400,7 @@ public final class IndexStore implements Closeable {
         position = wal.append(first, encoded);
         nextSequence = first + events.size();
       }
-      addTo(hot, events, first);
+      addTo(hot, events, asciiRaws, first);
     } finally {
       addLock.readLock().unlock();
     }
@@ -403,10 +408,14 @@ public final class IndexStore implements Closeable {
     return encoded.rawBytes();
   }
 
-  /** Adds a batch to a bucket in its layout: a document per event, or per block of events. */
-  private void addTo(Bucket target, List<Event> events, long firstSequence) throws IOException {
+  /**
+   * Adds a batch to a bucket in its layout: a document per event, or per block of events ({@code
+   * asciiRaws}: each event's {@code _raw} bytes where ASCII, or null).
+   */
+  private void addTo(Bucket target, List<Event> events, byte[][] asciiRaws, long firstSequence)
+      throws IOException {
     if (target.format() == BucketFormat.BLOCKS) {
-      blocks.add(target, events, firstSequence);
+      blocks.add(target, events, asciiRaws, firstSequence);
       return;
     }
     for (int i = 0; i < events.size(); i++) {

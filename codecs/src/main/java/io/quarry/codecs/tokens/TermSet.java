@@ -48,6 +48,24 @@ public final class TermSet {
     addAscii(bytes, length);
   }
 
+  /**
+   * Adds every term of a text given as its ASCII bytes (each below 0x80, one per character): the
+   * terms {@link #add(String)} gives that text, lower-cased byte by byte without reading it as
+   * characters again.
+   */
+  public void addAscii(byte[] text) {
+    int length = text.length;
+    if (lower.length < length) {
+      lower = new byte[Math.max(length, lower.length * 2)];
+    }
+    byte[] bytes = lower;
+    for (int i = 0; i < length; i++) {
+      byte b = text[i];
+      bytes[i] = (byte) (b >= 'A' && b <= 'Z' ? b + ('a' - 'A') : b);
+    }
+    addAscii(bytes, length);
+  }
+
   private static final byte PART = 0;
   private static final byte MINOR = 1;
   private static final byte MAJOR = 2;

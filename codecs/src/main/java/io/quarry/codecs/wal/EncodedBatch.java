@@ -11,18 +11,30 @@ import java.util.List;
  */
 public final class EncodedBatch {
   private final byte[] events;
+  private final int length;
   private final long rawBytes;
 
-  private EncodedBatch(byte[] events, long rawBytes) {
+  private EncodedBatch(byte[] events, int length, long rawBytes) {
     this.events = events;
+    this.length = length;
     this.rawBytes = rawBytes;
   }
 
   /** Encodes {@code events} as the log's {@code Count, Event^Count}. */
   public static EncodedBatch of(List<Event> events) throws IOException {
+    return of(events, null);
+  }
+
+  /**
+   * Encodes {@code events} as {@link #of(List)} does, given each event's {@code _raw} bytes where
+   * it is ASCII ({@code asciiRaws[i]} as {@link io.quarry.codecs.store.AsciiText#bytesOf} gives
+   * them, null for a text that is not; the array itself may be null), so they are not encoded
+   * again.
+   */
+  public static EncodedBatch of(List<Event> events, byte[][] asciiRaws) throws IOException {
     long[] rawBytes = new long[1];
-    byte[] encoded = WalCodec.encodeEvents(events, rawBytes);
-    return new EncodedBatch(encoded, rawBytes[0]);
+    WalCodec.Output encoded = WalCodec.encodeEvents(events, asciiRaws, rawBytes);
+    return new EncodedBatch(encoded.bytes, encoded.length, rawBytes[0]);
   }
 
   /** The UTF-8 bytes of the batch's {@code _raw} texts (what ingest volume is metered in). */
@@ -30,7 +42,13 @@ public final class EncodedBatch {
     return rawBytes;
   }
 
+  /** The encoded events: the first {@link #length} bytes of this array (not a copy). */
   byte[] events() {
     return events;
+  }
+
+  /** The number of encoded bytes at the start of {@link #events}. */
+  int length() {
+    return length;
   }
 }

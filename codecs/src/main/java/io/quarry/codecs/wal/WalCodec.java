@@ -1,14 +1,16 @@
 package io.quarry.codecs.wal;
 
+import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.Event;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.lucene.store.ByteArrayDataInput;
 import org.apache.lucene.store.ByteBuffersDataOutput;
+import org.apache.lucene.store.DataOutput;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -23,13 +25,27 @@ final class WalCodec {
    * The events part of a record, {@code Count (vint), Event^Count}; {@code rawBytes[0]} receives
    * the UTF-8 length of their raw texts. A record is {@code FirstSeq (vlong)} followed by this.
    */
-  static byte[] encodeEvents(List<Event> events, long[] rawBytes) throws IOException {
-    ByteBuffersDataOutput out = new ByteBuffersDataOutput();
+  static Output encodeEvents(List<Event> events, byte[][] asciiRaws, long[] rawBytes)
+      throws IOException {
+    long expected = 5 + 64L * events.size(); // the other fields' bytes, about
+    for (int i = 0; i < events.size(); i++) {
+      byte[] ascii = asciiRaws == null ? null : asciiRaws[i];
+      expected += ascii != null ? ascii.length : events.get(i).raw().length(); // at least
+    }
+    Output out = new Output((int) Math.min(expected, 1 << 30));
     out.writeVInt(events.size());
     long raw = 0;
-    for (Event event : events) {
+    for (int i = 0; i < events.size(); i++) {
+      Event event = events.get(i);
       out.writeZLong(event.timeMicros());
-      raw += writeString(out, event.raw());
+      byte[] ascii = asciiRaws == null ? null : asciiRaws[i];
+      if (ascii != null) { // writeString's bytes, encoded once for the log and the block
+        out.writeVInt(ascii.length);
+        out.writeBytes(ascii, ascii.length);
+        raw += ascii.length;
+      } else {
+        raw += writeString(out, event.raw());
+      }
       writeString(out, event.host());
       writeString(out, event.source());
       writeString(out, event.sourcetype());
@@ -43,8 +59,48 @@ final class WalCodec {
       }
     }
     rawBytes[0] = raw;
-    return out.toArrayCopy();
+    return out;
   }
+
+  /**
+   * The encoded events: one growable array, sized from the raw texts up front, so the bytes are
+   * copied once (a {@link ByteBuffersDataOutput}'s blocks would be copied again into one array).
+   */
+  static final class Output extends DataOutput {
+    byte[] bytes;
+    int length;
+
+    Output(int capacity) {
+      bytes = new byte[Math.max(16, capacity)];
+    }
+
+    @Override
+    public void writeByte(byte b) {
+      if (length == bytes.length) {
+        grow(length + 1);
+      }
+      bytes[length++] = b;
+    }
+
+    @Override
+    public void writeBytes(byte[] b, int offset, int count) {
+      if (length + count > bytes.length) {
+        grow(length + count);
+      }
+      System.arraycopy(b, offset, bytes, length, count);
+      length += count;
+    }
+
+    /** Doubles the array (at least to {@code needed}): a batch of large texts copies it rarely. */
+    private void grow(int needed) {
+      bytes =
+          Arrays.copyOf(
+              bytes, Math.max(needed, (int) Math.min(Integer.MAX_VALUE - 8, 2L * bytes.length)));
+    }
+  }
+
+  /** Strings up to this long are checked and copied char by char, without an encoder's arrays. */
+  private static final int SHORT_STRING = 64;
 
   /**
    * Writes {@code text} as {@link ByteBuffersDataOutput#writeString} does (its UTF-8 length, then
@@ -52,14 +108,28 @@ final class WalCodec {
    * same bytes: Lucene's encoder goes char by char, the JDK's copies an ASCII string at memory
    * speed (a fifth of the log's encoding in an ingest profile). The JDK writes an unpaired
    * surrogate as {@code ?}, one byte, so a one-byte-per-char result is taken only when it reads
-   * back as the very text (a copy and a vectorized compare).
+   * back as the very text ({@link AsciiText#bytesOf}). A short ASCII string (a host, a field's name
+   * or value) is written char by char: cheaper than the encoder's two arrays.
    *
    * @return the number of UTF-8 bytes written
    */
-  static int writeString(ByteBuffersDataOutput out, String text) throws IOException {
-    byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-    if (utf8.length == text.length()
-        && text.equals(new String(utf8, StandardCharsets.ISO_8859_1))) {
+  static int writeString(DataOutput out, String text) throws IOException {
+    int length = text.length();
+    if (length <= SHORT_STRING) {
+      int ascii = 0;
+      while (ascii < length && text.charAt(ascii) < 0x80) {
+        ascii++;
+      }
+      if (ascii == length) {
+        out.writeVInt(length);
+        for (int i = 0; i < length; i++) {
+          out.writeByte((byte) text.charAt(i));
+        }
+        return length;
+      }
+    }
+    byte[] utf8 = AsciiText.bytesOf(text);
+    if (utf8 != null) {
       out.writeVInt(utf8.length);
       out.writeBytes(utf8, utf8.length);
       return utf8.length;

@@ -400,6 +400,7 @@ public final class WriteAheadLog implements Closeable {
   public synchronized long append(long firstSeq, EncodedBatch batch) throws IOException {
     checkNotFailed();
     byte[] events = batch.events();
+    int length = batch.length();
     ByteBuffer head = ByteBuffer.allocate(RECORD_HEADER_BYTES + MAX_VLONG_BYTES);
     head.position(RECORD_HEADER_BYTES);
     for (long v = firstSeq; ; v >>>= 7) { // FirstSeq as a vlong
@@ -412,11 +413,9 @@ public final class WriteAheadLog implements Closeable {
     int sequenceBytes = head.position() - RECORD_HEADER_BYTES;
     CRC32C crc = new CRC32C();
     crc.update(head.array(), RECORD_HEADER_BYTES, sequenceBytes);
-    crc.update(events);
-    head.putInt(0, sequenceBytes + events.length)
-        .putInt(Integer.BYTES, (int) crc.getValue())
-        .flip();
-    ByteBuffer[] record = {head, ByteBuffer.wrap(events)};
+    crc.update(events, 0, length);
+    head.putInt(0, sequenceBytes + length).putInt(Integer.BYTES, (int) crc.getValue()).flip();
+    ByteBuffer[] record = {head, ByteBuffer.wrap(events, 0, length)};
     long start = channel.position();
     try {
       while (record[1].hasRemaining()) {
@@ -431,7 +430,7 @@ public final class WriteAheadLog implements Closeable {
       }
       throw e;
     }
-    appended += head.limit() + events.length;
+    appended += head.limit() + length;
     return appended;
   }
 

@@ -29,6 +29,19 @@ class AsciiTextTest {
   }
 
   @Test
+  void givesTheBytesOfAnAsciiStringOnly() {
+    assertThat(AsciiText.bytesOf("GET /a?b=C HTTP/1.1\u007F"))
+        .isEqualTo("GET /a?b=C HTTP/1.1\u007F".getBytes(StandardCharsets.US_ASCII));
+    assertThat(AsciiText.bytesOf("")).isEmpty();
+    assertThat(AsciiText.bytesOf("caf\u00e9")).isNull(); // Latin-1, two UTF-8 bytes
+    assertThat(AsciiText.bytesOf("a\u0100")).isNull();
+    // an unpaired surrogate, which the JDK encodes as one byte '?'
+    assertThat(AsciiText.bytesOf("a\uD800b")).isNull();
+    assertThat(AsciiText.bytesOf("?\uDC00")).isNull();
+    assertThat(AsciiText.bytesOf("\uD83D\uDE00")).isNull();
+  }
+
+  @Test
   void readsAndCopiesItsRangeOnly() {
     byte[] bytes = "xx10.1.2.3 GET /ayy".getBytes(StandardCharsets.US_ASCII);
     AsciiText text = new AsciiText().reset(bytes, 2, 15);

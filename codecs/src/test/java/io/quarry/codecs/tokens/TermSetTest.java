@@ -2,6 +2,7 @@ package io.quarry.codecs.tokens;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.codecs.store.AsciiText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -45,6 +46,17 @@ class TermSetTest {
     assertThat(distinct).as("each term once").doesNotHaveDuplicates();
     assertThat(new HashSet<>(distinct)).as("the union of %s", events).isEqualTo(union);
     assertThat(set.size()).isEqualTo(union.size());
+    // the same texts given as ASCII bytes where they are (as the store hands them): the same terms
+    TermSet fromBytes = new TermSet();
+    for (String event : events) {
+      byte[] ascii = AsciiText.bytesOf(event);
+      if (ascii != null) {
+        fromBytes.addAscii(ascii);
+      } else {
+        fromBytes.add(event);
+      }
+    }
+    assertThat(fromBytes.terms()).as("from bytes").isEqualTo(set.terms());
   }
 
   @Test

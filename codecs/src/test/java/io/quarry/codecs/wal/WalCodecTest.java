@@ -2,9 +2,11 @@ package io.quarry.codecs.wal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.Event;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -57,6 +59,30 @@ class WalCodecTest {
   }
 
   @Test
+  void rawBytesGivenBeforehandEncodeAsTheTexts() throws IOException {
+    Random random = new Random(23);
+    List<Event> events = new ArrayList<>();
+    for (int i = 0; i < 500; i++) {
+      StringBuilder raw = new StringBuilder();
+      int pieces = random.nextInt(i % 50 == 0 ? 300 : 40);
+      for (int p = 0; p < pieces; p++) {
+        raw.append(random.nextInt(3) == 0 ? PIECES[random.nextInt(PIECES.length)] : "GET /a");
+      }
+      String value = random.nextBoolean() ? "v" + i : PIECES[random.nextInt(PIECES.length)];
+      events.add(new Event(i, raw.toString(), "h", "s", "st", Map.of("f", List.of(value))));
+    }
+    byte[][] ascii = new byte[events.size()][];
+    for (int i = 0; i < ascii.length; i++) {
+      ascii[i] = AsciiText.bytesOf(events.get(i).raw());
+    }
+    EncodedBatch plain = EncodedBatch.of(events);
+    EncodedBatch given = EncodedBatch.of(events, ascii);
+    assertThat(Arrays.copyOf(given.events(), given.length()))
+        .isEqualTo(Arrays.copyOf(plain.events(), plain.length()));
+    assertThat(given.rawBytes()).isEqualTo(plain.rawBytes());
+  }
+
+  @Test
   void eventsRoundTripAndCountTheirRawBytes() throws IOException {
     List<Event> events =
         List.of(
@@ -66,7 +92,7 @@ class WalCodecTest {
     assertThat(batch.rawBytes()).isEqualTo(3 + 2 + 1 + 4);
     ByteBuffersDataOutput record = new ByteBuffersDataOutput();
     record.writeVLong(1L << 40);
-    record.writeBytes(batch.events(), batch.events().length);
+    record.writeBytes(batch.events(), batch.length());
     WalCodec.Batch decoded = WalCodec.decode(record.toArrayCopy());
     assertThat(decoded.firstSeq()).isEqualTo(1L << 40);
     assertThat(decoded.events()).isEqualTo(events);

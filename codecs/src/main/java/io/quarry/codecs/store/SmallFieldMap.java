@@ -1,0 +1,112 @@
+package io.quarry.codecs.store;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+
+/**
+ * An event's few index-time fields as an immutable map over an array of its entries, in the order
+ * they were given: what {@link Event} holds when it has at most {@link #MAX_FIELDS} of them (an
+ * access log has four). The store walks every event's fields several times on the way in (the log's
+ * encoding, the check, the block's columns and counts); {@code Map.copyOf}'s hash table is walked
+ * slot by slot from a random start, making an entry per step; this array from the first field to
+ * the last. Lookups compare keys one by one, fast for so few. Equal to any map with the same
+ * entries ({@link AbstractMap}); a null key is refused as {@code Map.copyOf}'s maps refuse it.
+ */
+final class SmallFieldMap extends AbstractMap<String, List<String>> {
+  /** The most fields held this way; an event with more holds {@code Map.copyOf}'s map. */
+  static final int MAX_FIELDS = 8;
+
+  // the entries made once, so walking the map allocates none (Map.copyOf's map makes one per step)
+  private final Map.Entry<String, List<String>>[] entries;
+
+  private SmallFieldMap(Map.Entry<String, List<String>>[] entries) {
+    this.entries = entries;
+  }
+
+  /**
+   * An immutable copy of {@code fields} (no null key or value, as {@code Map.copyOf}): this map
+   * itself when it is one, else the fields in the given map's iteration order when they are few,
+   * else {@code Map.copyOf}.
+   */
+  @SuppressWarnings("unchecked")
+  static Map<String, List<String>> copyOf(Map<String, List<String>> fields) {
+    if (fields instanceof SmallFieldMap) {
+      return fields;
+    }
+    if (fields.isEmpty() || fields.size() > MAX_FIELDS) {
+      return Map.copyOf(fields);
+    }
+    Map.Entry<String, List<String>>[] entries = new Map.Entry[fields.size()];
+    int i = 0;
+    for (Map.Entry<String, List<String>> field : fields.entrySet()) {
+      if (i == entries.length) {
+        return Map.copyOf(fields); // a map that grew while it was read: as Map.copyOf would
+      }
+      entries[i++] = Map.entry(field.getKey(), field.getValue()); // refuses nulls
+    }
+    return i == entries.length ? new SmallFieldMap(entries) : Map.copyOf(fields);
+  }
+
+  @Override
+  public int size() {
+    return entries.length;
+  }
+
+  @Override
+  public boolean isEmpty() {
+    return entries.length == 0;
+  }
+
+  @Override
+  public List<String> get(Object key) {
+    requireNonNull(key); // as Map.copyOf's maps
+    for (Map.Entry<String, List<String>> entry : entries) {
+      if (entry.getKey().equals(key)) {
+        return entry.getValue();
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public boolean containsKey(Object key) {
+    return get(key) != null; // no null values
+  }
+
+  @Override
+  public Set<Map.Entry<String, List<String>>> entrySet() {
+    return new AbstractSet<>() {
+      @Override
+      public int size() {
+        return entries.length;
+      }
+
+      @Override
+      public Iterator<Map.Entry<String, List<String>>> iterator() {
+        return new Iterator<>() {
+          private int next;
+
+          @Override
+          public boolean hasNext() {
+            return next < entries.length;
+          }
+
+          @Override
+          public Map.Entry<String, List<String>> next() {
+            if (next >= entries.length) {
+              throw new NoSuchElementException();
+            }
+            return entries[next++];
+          }
+        };
+      }
+    };
+  }
+}
