@@ -28,14 +28,14 @@ import java.util.function.Predicate;
  *
  * <p>The page source ({@link EventPages#listing}) carries, besides the fields the commands read,
  * every default field, every index-time field an event of its page has, and per event the names of
- * its index-time fields in the event's own order ({@link #FIELD_NAMES}, a column no command reads);
- * the commands after the source (filters, {@code sort}, {@code head}, {@code dedup}) keep or
- * reorder positions and carry those columns along. An index-time field's column holds the event's
- * own values; where a page's row lacks a field that another row of the page has, the row engine's
- * collector asks the event for it and finds its search-time value (key=value, JSON, the
- * sourcetype's extraction), so that is extracted here from the row's {@code _raw} — unless the
- * source already read the field for a command (the fields in {@code read}), whose column holds
- * every event's value.
+ * its index-time fields in the event's own order ({@link ListingColumns#FIELD_NAMES}, a column no
+ * command reads); the commands after the source (filters, {@code sort}, {@code head}, {@code
+ * dedup}) keep or reorder positions and carry those columns along. An index-time field's column
+ * holds the event's own values; where a page's row lacks a field that another row of the page has,
+ * the row engine's collector asks the event for it and finds its search-time value (key=value,
+ * JSON, the sourcetype's extraction), so that is extracted here from the row's {@code _raw} —
+ * unless the source already read the field for a command (the fields in {@code read}), whose column
+ * holds every event's value.
  */
 final class EventListing {
   /** An event's default fields, in the order an event listing shows them ({@link EventRow}). */
@@ -47,35 +47,6 @@ final class EventListing {
           EventFields.SOURCE,
           EventFields.SOURCETYPE,
           EventFields.INDEX);
-
-  /**
-   * The source's column of each event's index-time field names (null: none), in the event's order;
-   * the NUL in its name keeps it apart from any field a search can name.
-   */
-  static final String FIELD_NAMES = "\u0000index-time fields";
-
-  /**
-   * The event's own {@code _raw} and {@code sourcetype}, what the extraction reads, where a command
-   * after the listing changes either ({@link #withEventText}).
-   */
-  static final String EVENT_RAW = io.quarry.ql.exec.EventText.OWN_RAW;
-
-  static final String EVENT_SOURCETYPE = "\u0000event sourcetype";
-
-  /**
-   * Per row, the fields it no longer has (no value, not even the event's own), where {@link
-   * #FIELD_NAMES} already lists every field the row has ({@link #fromListedNames}).
-   */
-  static final String CLEARED = "\u0000cleared fields";
-
-  /**
-   * Each row's fields as it lists them after the commands' changes, in its order, and the fields
-   * the commands left it without (no value, not even its event's own): the hidden columns a
-   * listing's pages carry for the {@code outputlookup} ending it ({@link #carryingListedNames}).
-   */
-  static final String LISTED_NAMES = "\u0000listed fields";
-
-  static final String CLEARED_NAMES = "\u0000fields left without";
 
   private final Set<String> read;
   private final ListedFields listed;
@@ -173,84 +144,6 @@ final class EventListing {
     this.pageSize = pageSize;
   }
 
-  /**
-   * A source page laid out for a listing: the default fields, the index-time fields the events of
-   * {@code listed} (one map per position) have, in first-named order — a field the commands read
-   * keeps the source's column of it, the others hold the events' own values —, {@link
-   * #FIELD_NAMES}, then the other fields the commands read.
-   */
-  static Page sourcePage(Page read, List<Map<String, List<String>>> listed) {
-    Set<String> indexed = new LinkedHashSet<>();
-    for (Map<String, List<String>> fields : listed) {
-      indexed.addAll(fields.keySet());
-    }
-    List<Schema.Column> columns = new ArrayList<>();
-    List<Block> blocks = new ArrayList<>();
-    Set<String> placed = new java.util.HashSet<>();
-    for (String name : DEFAULT_ORDER) {
-      int column = read.schema().indexOf(name);
-      columns.add(read.schema().column(column));
-      blocks.add(read.block(column));
-      placed.add(name);
-    }
-    for (String name : indexed) {
-      int column = read.schema().indexOf(name);
-      Block block = column >= 0 ? read.block(column) : ownValues(name, listed);
-      columns.add(new Schema.Column(name, block.dataType()));
-      blocks.add(block);
-      placed.add(name);
-    }
-    if (!indexed.isEmpty()) {
-      BytesBlock.Builder names = BytesBlock.builder(listed.size());
-      for (Map<String, List<String>> fields : listed) {
-        appendAll(names, fields.keySet());
-      }
-      BytesBlock block = names.build();
-      columns.add(new Schema.Column(FIELD_NAMES, block.dataType()));
-      blocks.add(block);
-    }
-    for (int column = 0; column < read.schema().size(); column++) {
-      if (!placed.contains(read.schema().column(column).name())) {
-        columns.add(read.schema().column(column));
-        blocks.add(read.block(column));
-      }
-    }
-    return new Page(new Schema(columns), blocks, read.positionCount());
-  }
-
-  /** A column of each event's own values of an index-time field (null where it has none). */
-  private static Block ownValues(String name, List<Map<String, List<String>>> listed) {
-    BytesBlock.Builder values = BytesBlock.builder(listed.size());
-    for (Map<String, List<String>> fields : listed) {
-      List<String> own = fields.get(name);
-      appendAll(values, own == null ? List.of() : own);
-    }
-    return values.build();
-  }
-
-  private static void appendAll(BytesBlock.Builder builder, java.util.Collection<String> values) {
-    switch (values.size()) {
-      case 0 -> builder.appendNull();
-      case 1 -> builder.append(values.iterator().next());
-      default -> {
-        builder.beginPositionEntry();
-        values.forEach(builder::append);
-        builder.endPositionEntry();
-      }
-    }
-  }
-
-  /**
-   * A source page with its events' own {@code _raw} and {@code sourcetype} also under {@link
-   * #EVENT_RAW} and {@link #EVENT_SOURCETYPE} (the same blocks), which no command names: the
-   * extraction reads them where a command changed the fields.
-   */
-  static Page withEventText(Page source) {
-    return source
-        .withColumn(EVENT_RAW, source.block(EventFields.RAW))
-        .withColumn(EVENT_SOURCETYPE, source.block(EventFields.SOURCETYPE));
-  }
-
   /** Takes the commands' output; false once the answer is full. */
   boolean add(Page page) {
     if (full || page.positionCount() == 0) {
@@ -311,7 +204,7 @@ final class EventListing {
     List<List<String>> listedOfRows = carriesListedNames ? new ArrayList<>(count) : null;
     for (int i = 0; i < pages.size(); i++) {
       Page page = pages.get(i);
-      int column = page.schema().indexOf(FIELD_NAMES);
+      int column = page.schema().indexOf(ListingColumns.FIELD_NAMES);
       Block block = column < 0 ? null : page.block(column);
       for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
         List<String> own =
@@ -337,7 +230,7 @@ final class EventListing {
         if (own != null) { // then the commands' changes laid over the event, as on rows
           int position = p;
           Set<String> gone = new java.util.HashSet<>();
-          Block lost = listedNames ? page.block(CLEARED) : null;
+          Block lost = listedNames ? page.block(ListingColumns.CLEARED) : null;
           if (lost != null) {
             lost.getValues(p).forEach(name -> gone.add((String) name));
           }
@@ -367,8 +260,8 @@ final class EventListing {
       blocks.add(block);
     }
     if (carriesFieldNames) {
-      Block own = fieldNames(pages, ranges, count);
-      columns.add(new Schema.Column(FIELD_NAMES, own.dataType()));
+      Block own = ListingColumns.fieldNames(pages, ranges, count);
+      columns.add(new Schema.Column(ListingColumns.FIELD_NAMES, own.dataType()));
       blocks.add(own);
     }
     if (listedOfRows != null) {
@@ -377,14 +270,15 @@ final class EventListing {
       int row = 0;
       for (int i = 0; i < pages.size(); i++) {
         for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
-          appendAll(listedColumn, listedOfRows.get(row++));
-          appendAll(clearedNames, cleared.getOrDefault(((long) i << 32) | p, Set.of()));
+          ListingColumns.appendAll(listedColumn, listedOfRows.get(row++));
+          ListingColumns.appendAll(
+              clearedNames, cleared.getOrDefault(((long) i << 32) | p, Set.of()));
         }
       }
       for (Map.Entry<String, BytesBlock> hidden :
           List.of(
-              Map.entry(LISTED_NAMES, listedColumn.build()),
-              Map.entry(CLEARED_NAMES, clearedNames.build()))) {
+              Map.entry(ListingColumns.LISTED_NAMES, listedColumn.build()),
+              Map.entry(ListingColumns.CLEARED_NAMES, clearedNames.build()))) {
         columns.add(new Schema.Column(hidden.getKey(), hidden.getValue().dataType()));
         blocks.add(hidden.getValue());
       }
@@ -394,8 +288,8 @@ final class EventListing {
 
   /**
    * The fields a row lists where no command changes them: the default fields, its index-time ones
-   * ({@code names}, the page's {@link #FIELD_NAMES}), then in every-field mode those its extraction
-   * finds.
+   * ({@code names}, the page's {@link ListingColumns#FIELD_NAMES}), then in every-field mode those
+   * its extraction finds.
    */
   private List<String> ownNames(
       Page page, Block names, int position, Map<Long, FieldExtractor> extractors, int i) {
@@ -411,9 +305,10 @@ final class EventListing {
   }
 
   /**
-   * This listing's pages with each row's index-time field names ({@link #FIELD_NAMES}) as a last
-   * hidden column, so that a listing after the commands its pages go through lists the events' own
-   * fields ({@link io.quarry.ql.exec.PluginOverlayStage}'s input).
+   * This listing's pages with each row's index-time field names ({@link
+   * ListingColumns#FIELD_NAMES}) as a last hidden column, so that a listing after the commands its
+   * pages go through lists the events' own fields ({@link io.quarry.ql.exec.PluginOverlayStage}'s
+   * input).
    */
   EventListing carryingFieldNames() {
     this.carriesFieldNames = true;
@@ -421,9 +316,10 @@ final class EventListing {
   }
 
   /**
-   * This listing over pages whose {@link #FIELD_NAMES} lists, per row, every field it has in order
-   * (default fields included) and {@link #CLEARED} those it lost — what a plugin command's overlay
-   * left ({@link PluginOverEvents}) —, the commands' changes replayed after them.
+   * This listing over pages whose {@link ListingColumns#FIELD_NAMES} lists, per row, every field it
+   * has in order (default fields included) and {@link ListingColumns#CLEARED} those it lost — what
+   * a plugin command's overlay left ({@link PluginOverEvents}) —, the commands' changes replayed
+   * after them.
    */
   EventListing fromListedNames() {
     this.listedNames = true;
@@ -432,26 +328,13 @@ final class EventListing {
 
   /**
    * This listing's pages with each row's listed fields and the fields it was left without as last
-   * hidden columns ({@link #LISTED_NAMES}, {@link #CLEARED_NAMES}), for the {@code outputlookup}
-   * ending it ({@link EventTable}), which writes each row as the row command sees it.
+   * hidden columns ({@link ListingColumns#LISTED_NAMES}, {@link ListingColumns#CLEARED_NAMES}), for
+   * the {@code outputlookup} ending it ({@link EventTable}), which writes each row as the row
+   * command sees it.
    */
   EventListing carryingListedNames() {
     this.carriesListedNames = true;
     return this;
-  }
-
-  /** The {@link #FIELD_NAMES} cells of rows {@code ranges} of {@code pages}. */
-  private static Block fieldNames(List<Page> pages, List<int[]> ranges, int count) {
-    BytesBlock.Builder names = BytesBlock.builder(count);
-    for (int i = 0; i < pages.size(); i++) {
-      Page page = pages.get(i);
-      int column = page.schema().indexOf(FIELD_NAMES);
-      for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
-        List<Object> own = column < 0 ? List.of() : page.block(column).getValues(p);
-        appendAll(names, own.stream().map(String.class::cast).toList());
-      }
-    }
-    return names.build();
   }
 
   /** Whether no command changes a row's fields: the rows list the events' own. */
@@ -527,11 +410,11 @@ final class EventListing {
 
   /**
    * The search-time extraction of a row, from its event's {@code _raw} and {@code sourcetype} (the
-   * columns {@link #withEventText} kept, where a command changed them).
+   * columns {@link ListingColumns#withEventText} kept, where a command changed them).
    */
   private FieldExtractor extractor(Page page, int position) {
-    Block raws = page.block(EVENT_RAW);
-    Block types = page.block(EVENT_SOURCETYPE);
+    Block raws = page.block(ListingColumns.EVENT_RAW);
+    Block types = page.block(ListingColumns.EVENT_SOURCETYPE);
     String raw = (String) (raws != null ? raws : page.block(EventFields.RAW)).getObject(position);
     String sourcetype =
         (String) (types != null ? types : page.block(EventFields.SOURCETYPE)).getObject(position);

@@ -141,7 +141,7 @@ final class EventPages implements EventVisitor {
    * Pages of an event listing ({@link EventListing}): besides the fields asked for, every default
    * field and every index-time field an event of the page has (null where an event lacks it), and
    * per event the names of its index-time fields in its own order ({@link
-   * EventListing#FIELD_NAMES}), which decide the columns the row engine's collector would give.
+   * ListingColumns#FIELD_NAMES}), which decide the columns the row engine's collector would give.
    */
   EventPages listing() {
     if (!fields.containsAll(EventListing.DEFAULT_ORDER)) {
@@ -203,7 +203,7 @@ final class EventPages implements EventVisitor {
     }
     Page page = new Page(new Schema(schema), blocks, rows);
     if (listed != null) {
-      page = EventListing.sourcePage(page, listed);
+      page = ListingColumns.sourcePage(page, listed);
       listed.clear();
     }
     rows = 0;

@@ -102,8 +102,8 @@ final class EventTable {
    * and those it was left without in hidden columns); always true: every row goes into the table.
    */
   boolean add(Page page) {
-    Block listed = page.block(EventListing.LISTED_NAMES);
-    Block cleared = page.block(EventListing.CLEARED_NAMES);
+    Block listed = page.block(ListingColumns.LISTED_NAMES);
+    Block cleared = page.block(ListingColumns.CLEARED_NAMES);
     Block raw = page.block(EventFields.RAW);
     Block sourcetype = page.block(EventFields.SOURCETYPE);
     // the columns in the order the rows first list them
@@ -138,7 +138,7 @@ final class EventTable {
 
   /** The listing's hidden columns, not part of the answer. */
   private static final Set<String> HIDDEN =
-      Set.of(EventListing.FIELD_NAMES, EventListing.LISTED_NAMES, EventListing.CLEARED_NAMES);
+      Set.of(ListingColumns.FIELD_NAMES, ListingColumns.LISTED_NAMES, ListingColumns.CLEARED_NAMES);
 
   /**
    * The input is over: the table is written, a row's cell of a column its page did not have

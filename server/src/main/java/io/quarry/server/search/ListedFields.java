@@ -45,10 +45,11 @@ import java.util.function.Predicate;
  * ({@link ListingMarks#setColumn}); where a later command sets a field again, whether a command
  * left it a value is read off the column the page after its stage marks that in ({@link
  * ListingMarks#valueColumn}). Where a command changes {@code _raw} or {@code sourcetype}, the
- * extraction reads the event's own, carried in hidden columns ({@link EventListing#withEventText}).
- * A {@code rename} replays pair by pair (an old name an earlier pair renamed away is read as the
- * row came, {@code FieldStages}' stage as {@code RenameOperator}); a wildcard rename (every field
- * an event has, extracted ones too) and any other pipeline run on rows.
+ * extraction reads the event's own, carried in hidden columns ({@link
+ * ListingColumns#withEventText}). A {@code rename} replays pair by pair (an old name an earlier
+ * pair renamed away is read as the row came, {@code FieldStages}' stage as {@code RenameOperator});
+ * a wildcard rename (every field an event has, extracted ones too) and any other pipeline run on
+ * rows.
  */
 final class ListedFields {
   /** How a command changes the fields it names at a row (see {@link #apply}). */

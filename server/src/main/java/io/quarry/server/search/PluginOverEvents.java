@@ -89,10 +89,10 @@ final class PluginOverEvents {
               (PluginCommand) command,
               evaluator,
               Set.of(
-                  EventListing.FIELD_NAMES,
+                  ListingColumns.FIELD_NAMES,
                   PluginOverlayStage.OVERLAID,
-                  EventListing.EVENT_RAW,
-                  EventListing.EVENT_SOURCETYPE)));
+                  ListingColumns.EVENT_RAW,
+                  ListingColumns.EVENT_SOURCETYPE)));
     }
     this.batches =
         new EventListing(
@@ -153,7 +153,7 @@ final class PluginOverEvents {
 
   private boolean batch(Page events) {
     // the events' own _raw and sourcetype: what the listing extracts from and a bare word matches
-    push(0, EventListing.withEventText(events));
+    push(0, ListingColumns.withEventText(events));
     return !full;
   }
 
@@ -189,13 +189,13 @@ final class PluginOverEvents {
 
   /**
    * The plugin commands' output with each row's fields as the row adapter's overlay row lists them
-   * in {@link EventListing#FIELD_NAMES} — the default fields, the event's index-time ones, then the
-   * fields the commands laid over it ({@link PluginOverlayStage#OVERLAID}) as {@link
-   * EventOverlays#plugin} replays them — and the fields it lost in {@link EventListing#CLEARED}.
+   * in {@link ListingColumns#FIELD_NAMES} — the default fields, the event's index-time ones, then
+   * the fields the commands laid over it ({@link PluginOverlayStage#OVERLAID}) as {@link
+   * EventOverlays#plugin} replays them — and the fields it lost in {@link ListingColumns#CLEARED}.
    */
   private static Page listedNames(Page page) {
     EventOverlays overlays = EventOverlays.plugin();
-    Block own = page.block(EventListing.FIELD_NAMES);
+    Block own = page.block(ListingColumns.FIELD_NAMES);
     BytesBlock.Builder names = BytesBlock.builder(page.positionCount());
     BytesBlock.Builder cleared = BytesBlock.builder(page.positionCount());
     for (int p = 0; p < page.positionCount(); p++) {
@@ -223,8 +223,8 @@ final class PluginOverEvents {
       append(names, listed);
       append(cleared, List.copyOf(gone));
     }
-    return page.withColumn(EventListing.FIELD_NAMES, names.build())
-        .withColumn(EventListing.CLEARED, cleared.build());
+    return page.withColumn(ListingColumns.FIELD_NAMES, names.build())
+        .withColumn(ListingColumns.CLEARED, cleared.build());
   }
 
   private static void append(BytesBlock.Builder builder, List<String> values) {

@@ -245,7 +245,7 @@ final class TimeOrderedPages {
                   done[0] =
                       done[0]
                           || !stagesOnPages.add(
-                              eventText ? EventListing.withEventText(page) : page);
+                              eventText ? ListingColumns.withEventText(page) : page);
                 },
                 () -> {},
                 () -> {})

@@ -230,7 +230,7 @@ record TimeOrderedShape(
   /**
    * Whether a listing's commands search bare words after a command that changed {@code _raw} but
    * kept the rows events ({@code eval _raw=…}, {@code lookup} without {@code OUTPUT}): exact where
-   * the listing's pages carry each event's own text ({@link EventListing#withEventText}), which a
+   * the listing's pages carry each event's own text ({@link ListingColumns#withEventText}), which a
    * term then matches as the row engine's event row asks its event.
    */
   static boolean ownText(List<Command> pipeline) {

@@ -1,0 +1,144 @@
+package io.quarry.server.search;
+
+import io.quarry.codecs.store.EventFields;
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The columns an event listing's pages carry besides the answer's ({@link EventListing}): the
+ * source page laid out for a listing ({@link #sourcePage}), and the hidden columns — each named
+ * with a NUL, so no search can name them — that say per row which fields it has and whose text its
+ * search-time fields come from.
+ */
+final class ListingColumns {
+  private ListingColumns() {}
+
+  /**
+   * The source's column of each event's index-time field names (null: none), in the event's order;
+   * the NUL in its name keeps it apart from any field a search can name.
+   */
+  static final String FIELD_NAMES = "\u0000index-time fields";
+
+  /**
+   * The event's own {@code _raw} and {@code sourcetype}, what the extraction reads, where a command
+   * after the listing changes either ({@link #withEventText}).
+   */
+  static final String EVENT_RAW = io.quarry.ql.exec.EventText.OWN_RAW;
+
+  static final String EVENT_SOURCETYPE = "\u0000event sourcetype";
+
+  /**
+   * Per row, the fields it no longer has (no value, not even the event's own), where {@link
+   * #FIELD_NAMES} already lists every field the row has ({@link EventListing#fromListedNames}).
+   */
+  static final String CLEARED = "\u0000cleared fields";
+
+  /**
+   * Each row's fields as it lists them after the commands' changes, in its order, and the fields
+   * the commands left it without (no value, not even its event's own): the hidden columns a
+   * listing's pages carry for the {@code outputlookup} ending it ({@link
+   * EventListing#carryingListedNames}).
+   */
+  static final String LISTED_NAMES = "\u0000listed fields";
+
+  static final String CLEARED_NAMES = "\u0000fields left without";
+
+  /**
+   * A source page laid out for a listing: the default fields, the index-time fields the events of
+   * {@code listed} (one map per position) have, in first-named order — a field the commands read
+   * keeps the source's column of it, the others hold the events' own values —, {@link
+   * #FIELD_NAMES}, then the other fields the commands read.
+   */
+  static Page sourcePage(Page read, List<Map<String, List<String>>> listed) {
+    Set<String> indexed = new LinkedHashSet<>();
+    for (Map<String, List<String>> fields : listed) {
+      indexed.addAll(fields.keySet());
+    }
+    List<Schema.Column> columns = new ArrayList<>();
+    List<Block> blocks = new ArrayList<>();
+    Set<String> placed = new java.util.HashSet<>();
+    for (String name : EventListing.DEFAULT_ORDER) {
+      int column = read.schema().indexOf(name);
+      columns.add(read.schema().column(column));
+      blocks.add(read.block(column));
+      placed.add(name);
+    }
+    for (String name : indexed) {
+      int column = read.schema().indexOf(name);
+      Block block = column >= 0 ? read.block(column) : ownValues(name, listed);
+      columns.add(new Schema.Column(name, block.dataType()));
+      blocks.add(block);
+      placed.add(name);
+    }
+    if (!indexed.isEmpty()) {
+      BytesBlock.Builder names = BytesBlock.builder(listed.size());
+      for (Map<String, List<String>> fields : listed) {
+        appendAll(names, fields.keySet());
+      }
+      BytesBlock block = names.build();
+      columns.add(new Schema.Column(FIELD_NAMES, block.dataType()));
+      blocks.add(block);
+    }
+    for (int column = 0; column < read.schema().size(); column++) {
+      if (!placed.contains(read.schema().column(column).name())) {
+        columns.add(read.schema().column(column));
+        blocks.add(read.block(column));
+      }
+    }
+    return new Page(new Schema(columns), blocks, read.positionCount());
+  }
+
+  /** A column of each event's own values of an index-time field (null where it has none). */
+  private static Block ownValues(String name, List<Map<String, List<String>>> listed) {
+    BytesBlock.Builder values = BytesBlock.builder(listed.size());
+    for (Map<String, List<String>> fields : listed) {
+      List<String> own = fields.get(name);
+      appendAll(values, own == null ? List.of() : own);
+    }
+    return values.build();
+  }
+
+  static void appendAll(BytesBlock.Builder builder, java.util.Collection<String> values) {
+    switch (values.size()) {
+      case 0 -> builder.appendNull();
+      case 1 -> builder.append(values.iterator().next());
+      default -> {
+        builder.beginPositionEntry();
+        values.forEach(builder::append);
+        builder.endPositionEntry();
+      }
+    }
+  }
+
+  /**
+   * A source page with its events' own {@code _raw} and {@code sourcetype} also under {@link
+   * #EVENT_RAW} and {@link #EVENT_SOURCETYPE} (the same blocks), which no command names: the
+   * extraction reads them where a command changed the fields.
+   */
+  static Page withEventText(Page source) {
+    return source
+        .withColumn(EVENT_RAW, source.block(EventFields.RAW))
+        .withColumn(EVENT_SOURCETYPE, source.block(EventFields.SOURCETYPE));
+  }
+
+  /** The {@link #FIELD_NAMES} cells of rows {@code ranges} of {@code pages}. */
+  static Block fieldNames(List<Page> pages, List<int[]> ranges, int count) {
+    BytesBlock.Builder names = BytesBlock.builder(count);
+    for (int i = 0; i < pages.size(); i++) {
+      Page page = pages.get(i);
+      int column = page.schema().indexOf(FIELD_NAMES);
+      for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
+        List<Object> own = column < 0 ? List.of() : page.block(column).getValues(p);
+        appendAll(names, own.stream().map(String.class::cast).toList());
+      }
+    }
+    return names.build();
+  }
+}
