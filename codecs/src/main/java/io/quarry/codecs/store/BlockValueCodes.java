@@ -195,6 +195,24 @@ public final class BlockValueCodes {
         selected += table[code];
         largest = Math.max(largest, code);
       }
+    } else if (bits == 4) { // two codes a byte: the common width (a status, a level)
+      int pairs = events >>> 1;
+      for (int i = 0; i < pairs; i++) {
+        int both = bytes[base + i] & 0xFF;
+        int low = both & 0xF;
+        int high = both >>> 4;
+        into[selected] = 2 * i;
+        selected += table[low];
+        into[selected] = 2 * i + 1;
+        selected += table[high];
+        largest = Math.max(largest, Math.max(low, high));
+      }
+      if ((events & 1) != 0) {
+        int code = bytes[base + pairs] & 0xF;
+        into[selected] = events - 1;
+        selected += table[code];
+        largest = Math.max(largest, code);
+      }
     } else {
       for (int e = 0; e < events; e++) {
         int bit = e * bits;
