@@ -84,6 +84,50 @@ public final class BlockValueCodes {
       Arrays.fill(into, 0, events, 0);
       return true;
     }
+    if (!advance(doc, events, size)) {
+      return false;
+    }
+    int largest = 0; // checked once for the block: a loop per width, without a branch per code
+    if (bits == 16) {
+      for (int e = 0; e < events; e++) {
+        into[e] = (bytes[base + 2 * e] & 0xFF) | (bytes[base + 2 * e + 1] & 0xFF) << 8;
+        largest = Math.max(largest, into[e]);
+      }
+    } else if (bits == 8) {
+      for (int e = 0; e < events; e++) {
+        into[e] = bytes[base + e] & 0xFF;
+        largest = Math.max(largest, into[e]);
+      }
+    } else {
+      int mask = (1 << bits) - 1;
+      for (int e = 0; e < events; e++) {
+        int bit = e * bits;
+        into[e] = (bytes[base + (bit >>> 3)] >>> (bit & 7)) & mask;
+        largest = Math.max(largest, into[e]);
+      }
+    }
+    if (largest >= size) {
+      for (int e = 0; e < events; e++) {
+        code(e); // throws for the first code past the values
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Moves to block document {@code doc} (increasing doc order) of {@code events} events, whose
+   * values number {@code size}, for {@link #code}; false when the block has none (read its events
+   * instead). A block of one value needs none: every code is 0.
+   *
+   * @throws CorruptIndexException when the codes do not fit the block
+   */
+  public boolean advance(int doc, int events, int size) throws IOException {
+    this.doc = doc;
+    this.size = size;
+    if (size == 1) {
+      bits = 0;
+      return true;
+    }
     if (codes == null || !codes.advanceExact(doc)) {
       return false;
     }
@@ -109,29 +153,126 @@ public final class BlockValueCodes {
               + " values",
           "doc " + doc);
     }
-    int base = at + 2;
+    this.bytes = bytes;
+    this.base = at + 2;
+    this.bits = bits;
+    return true;
+  }
+
+  /**
+   * Writes into {@code into} the events of the block {@link #advance} moved to whose code is {@code
+   * wanted}, in order; returns how many (a filter's matching events, in one pass over the codes
+   * without a branch per event).
+   *
+   * @throws CorruptIndexException when a code is past the block's values
+   */
+  public int select(int events, boolean[] wanted, int[] into) throws CorruptIndexException {
+    if (bits == 0) {
+      return select(events, wanted[0], into);
+    }
+    int mask = (1 << bits) - 1;
+    if (table.length <= mask) {
+      table = new int[mask + 1];
+      tabled = 0;
+    }
+    for (int code = 0; code < Math.max(size, tabled); code++) { // a code past the values: none
+      table[code] = code < size && wanted[code] ? 1 : 0;
+    }
+    tabled = size;
+    int selected = 0;
+    int largest = 0;
     if (bits == 16) {
       for (int e = 0; e < events; e++) {
-        into[e] = (bytes[base + 2 * e] & 0xFF) | (bytes[base + 2 * e + 1] & 0xFF) << 8;
+        int code = (bytes[base + 2 * e] & 0xFF) | (bytes[base + 2 * e + 1] & 0xFF) << 8;
+        into[selected] = e;
+        selected += table[code];
+        largest = Math.max(largest, code);
       }
     } else if (bits == 8) {
       for (int e = 0; e < events; e++) {
-        into[e] = bytes[base + e] & 0xFF;
+        int code = bytes[base + e] & 0xFF;
+        into[selected] = e;
+        selected += table[code];
+        largest = Math.max(largest, code);
+      }
+    } else if (bits == 4) { // two codes a byte: the common width (a status, a level)
+      int pairs = events >>> 1;
+      for (int i = 0; i < pairs; i++) {
+        int both = bytes[base + i] & 0xFF;
+        int low = both & 0xF;
+        int high = both >>> 4;
+        into[selected] = 2 * i;
+        selected += table[low];
+        into[selected] = 2 * i + 1;
+        selected += table[high];
+        largest = Math.max(largest, Math.max(low, high));
+      }
+      if ((events & 1) != 0) {
+        int code = bytes[base + pairs] & 0xF;
+        into[selected] = events - 1;
+        selected += table[code];
+        largest = Math.max(largest, code);
       }
     } else {
-      int mask = (1 << bits) - 1;
       for (int e = 0; e < events; e++) {
         int bit = e * bits;
-        into[e] = (bytes[base + (bit >>> 3)] >>> (bit & 7)) & mask;
+        int code = (bytes[base + (bit >>> 3)] >>> (bit & 7)) & mask;
+        into[selected] = e;
+        selected += table[code];
+        largest = Math.max(largest, code);
       }
+    }
+    if (largest >= size) {
+      for (int e = 0; e < events; e++) {
+        code(e); // throws for the first code past the values
+      }
+    }
+    return selected;
+  }
+
+  /** Every event of a block of one value, or none. */
+  private static int select(int events, boolean wanted, int[] into) {
+    if (!wanted) {
+      return 0;
     }
     for (int e = 0; e < events; e++) {
-      if (into[e] >= size) {
-        throw new CorruptIndexException(
-            "block value code " + into[e] + " of event " + e + " past " + size + " values",
-            "doc " + doc);
-      }
+      into[e] = e;
     }
-    return true;
+    return events;
   }
+
+  private int[] table = new int[0]; // select's: 1 for a wanted code, 0 past the first tabled
+  private int tabled;
+
+  /**
+   * Event {@code e}'s code in the block {@link #advance} moved to, decoded alone (a filter on
+   * another field reads the codes of the events it keeps).
+   *
+   * @throws CorruptIndexException when the code is past the block's values
+   */
+  public int code(int e) throws CorruptIndexException {
+    int code =
+        switch (bits) {
+          case 0 -> 0;
+          case 16 -> (bytes[base + 2 * e] & 0xFF) | (bytes[base + 2 * e + 1] & 0xFF) << 8;
+          case 8 -> bytes[base + e] & 0xFF;
+          default -> {
+            int bit = e * bits;
+            yield (bytes[base + (bit >>> 3)] >>> (bit & 7)) & ((1 << bits) - 1);
+          }
+        };
+    if (code >= size) {
+      throw new CorruptIndexException(
+          "block value code " + code + " of event " + e + " past " + size + " values",
+          "doc " + doc);
+    }
+    return code;
+  }
+
+  // the block advance moved to
+  private int doc = -1;
+  private int size;
+  private byte[] bytes;
+  private int base;
+  private int bits; // 0: a block of one value, no codes
 }

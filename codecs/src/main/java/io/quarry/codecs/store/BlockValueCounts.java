@@ -54,6 +54,10 @@ public final class BlockValueCounts {
   private int[] countsOf = new int[16];
   private int size;
   private long total;
+  private int doc = -1;
+  private BytesRef countBytes; // the current block's counts, decoded when first asked for
+  private int ordsRead; // of the current block's ordinals
+  private boolean countsRead;
 
   private BlockValueCounts(SortedSetDocValues values, BinaryDocValues counts) {
     this.values = values;
@@ -239,8 +243,9 @@ public final class BlockValueCounts {
   /**
    * Moves to block document {@code doc} (increasing order); false when the block has no counts of
    * the field (some event lacks it, or the block predates the counts): then its events are read.
-   *
-   * @throws CorruptIndexException when the counts do not match the values
+   * The block's ordinals and counts are decoded when first asked for ({@link #ord}, {@link #count},
+   * {@link #total}), ordinals only as far as asked: a count by this field over a few of the block's
+   * events reads the ordinals below the highest value they have and none of the counts.
    */
   public boolean advanceExact(int doc) throws IOException {
     if (!values.advanceExact(doc) || !counts.advanceExact(doc)) {
@@ -250,21 +255,15 @@ public final class BlockValueCounts {
     if (bytes.length == 0 || bytes.bytes[bytes.offset] != VERSION) {
       return false; // a later grammar this reader does not know: read the events
     }
+    this.doc = doc;
+    countBytes = bytes;
     size = values.docValueCount();
     if (ords.length < size) {
       ords = new long[size];
       countsOf = new int[size];
     }
-    ByteArrayDataInput in = new ByteArrayDataInput(bytes.bytes, bytes.offset + 1, bytes.length - 1);
-    total = 0;
-    for (int i = 0; i < size; i++) {
-      if (in.eof()) {
-        throw new CorruptIndexException("block value counts end early", "doc " + doc);
-      }
-      ords[i] = values.nextOrd();
-      countsOf[i] = in.readVInt();
-      total += countsOf[i];
-    }
+    ordsRead = 0;
+    countsRead = false;
     return true;
   }
 
@@ -274,19 +273,47 @@ public final class BlockValueCounts {
   }
 
   /** The segment ordinal of the current block's {@code i}-th value. */
-  public long ord(int i) {
+  public long ord(int i) throws IOException {
+    while (ordsRead <= i) { // the block's ordinals come in order, one after the other
+      ords[ordsRead++] = values.nextOrd();
+    }
     return ords[i];
   }
 
-  /** The events of the current block with its {@code i}-th value. */
-  public int count(int i) {
+  /**
+   * The events of the current block with its {@code i}-th value.
+   *
+   * @throws CorruptIndexException when the counts do not match the values
+   */
+  public int count(int i) throws IOException {
+    readCounts();
     return countsOf[i];
+  }
+
+  private void readCounts() throws IOException {
+    if (countsRead) {
+      return;
+    }
+    BytesRef bytes = countBytes;
+    ByteArrayDataInput in = new ByteArrayDataInput(bytes.bytes, bytes.offset + 1, bytes.length - 1);
+    total = 0;
+    for (int i = 0; i < size; i++) {
+      if (in.eof()) {
+        throw new CorruptIndexException("block value counts end early", "doc " + doc);
+      }
+      countsOf[i] = in.readVInt();
+      total += countsOf[i];
+    }
+    countsRead = true;
   }
 
   /**
    * The sum of the current block's counts: its event count when every event has exactly one value.
+   *
+   * @throws CorruptIndexException when the counts do not match the values
    */
-  public long total() {
+  public long total() throws IOException {
+    readCounts();
     return total;
   }
 }

@@ -76,6 +76,61 @@ class BlockValueCodesTest {
   }
 
   @Test
+  void selectedEventsAndSingleCodesAreThoseOfTheWholeRead() throws Exception {
+    Random random = new Random(2323);
+    List<int[]> written = new ArrayList<>();
+    List<Integer> sizes = new ArrayList<>();
+    try (Directory directory = FSDirectory.open(dir);
+        IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig())) {
+      for (int doc = 0; doc < 300; doc++) {
+        int size = 2 + random.nextInt(new int[] {1, 3, 15, 255, 3000}[doc % 5]);
+        int events = 1 + random.nextInt(1024);
+        int[] codes = new int[events];
+        for (int e = 0; e < events; e++) {
+          codes[e] = random.nextInt(size);
+        }
+        Document document = new Document();
+        BlockValueCodes.write(document, "f", codes, events, size);
+        writer.addDocument(document);
+        written.add(codes);
+        sizes.add(size);
+      }
+      writer.forceMerge(1);
+    }
+    try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(dir))) {
+      LeafReader leaf = reader.leaves().get(0).reader();
+      BlockValueCodes codes = BlockValueCodes.open(leaf, "f");
+      int[] into = new int[1024];
+      for (int doc = 0; doc < written.size(); doc++) {
+        int[] expected = written.get(doc);
+        int size = sizes.get(doc);
+        boolean[] wanted = new boolean[size];
+        for (int v = 0; v < size; v++) {
+          wanted[v] = random.nextInt(4) == 0;
+        }
+        assertThat(codes.advance(doc, expected.length, size)).isTrue();
+        List<Integer> selected = new ArrayList<>();
+        for (int e = 0; e < expected.length; e++) {
+          assertThat(codes.code(e)).as("doc %d event %d", doc, e).isEqualTo(expected[e]);
+          if (wanted[expected[e]]) {
+            selected.add(e);
+          }
+        }
+        int count = codes.select(expected.length, wanted, into);
+        assertThat(Arrays.stream(into, 0, count).boxed().toList())
+            .as("doc %d", doc)
+            .isEqualTo(selected);
+      }
+      // one value: no codes, every event or none
+      BlockValueCodes absent = BlockValueCodes.open(leaf, "absent");
+      assertThat(absent.advance(0, 3, 1)).isTrue();
+      assertThat(absent.select(3, new boolean[] {true}, into)).isEqualTo(3);
+      assertThat(Arrays.copyOf(into, 3)).containsExactly(0, 1, 2);
+      assertThat(absent.select(3, new boolean[] {false}, into)).isZero();
+    }
+  }
+
+  @Test
   void bitsAreTheFewestWidthThatHoldsEveryIndex() {
     assertThat(BlockValueCodes.bits(2)).isEqualTo(1);
     assertThat(BlockValueCodes.bits(3)).isEqualTo(2);
@@ -115,6 +170,11 @@ class BlockValueCodesTest {
       assertThatThrownBy(() -> BlockValueCodes.open(leaf, "f").read(1, 4, 3, into))
           .isInstanceOf(CorruptIndexException.class);
       assertThat(BlockValueCodes.open(leaf, "f").read(2, 4, 3, into)).isFalse();
+      BlockValueCodes selecting = BlockValueCodes.open(leaf, "f");
+      assertThat(selecting.advance(0, 4, 2)).isTrue(); // 2 bits hold 2 values; code 2 does not
+      assertThatThrownBy(() -> selecting.select(4, new boolean[] {true, true}, into))
+          .isInstanceOf(CorruptIndexException.class);
+      assertThatThrownBy(() -> selecting.code(2)).isInstanceOf(CorruptIndexException.class);
     }
   }
 }

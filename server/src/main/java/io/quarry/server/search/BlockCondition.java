@@ -366,9 +366,6 @@ final class BlockCondition {
     private final BlockValueCodes codes;
     private int doc = -1;
     private boolean present;
-    private int codedDoc = -1;
-    private boolean coded;
-    private int[] codesOf = new int[0];
     private final Map<Test, byte[]> decided = new HashMap<>();
 
     FieldCounts(BlockValueCounts values, BlockValueCodes codes) {
@@ -377,20 +374,52 @@ final class BlockCondition {
     }
 
     /**
-     * The current block's codes ({@link BlockValueCodes}): event {@code e}'s value is the block's
-     * value {@code codes()[e]}; null when the block has none (its events are read). The block must
-     * be the one {@link #at} moved to, with its counts.
+     * Writes into {@code into} the current block's events whose value's index among the block's
+     * values is {@code wanted} ({@link BlockValueCodes#select}); returns how many, or -1 when the
+     * block has no codes (its events are read). The block must be the one {@link #at} moved to,
+     * with its counts.
      */
-    int[] codes(int doc, int events) throws IOException {
-      if (doc != codedDoc) {
-        codedDoc = doc;
-        if (codesOf.length < events) {
-          codesOf = new int[events];
-        }
-        coded = values.total() == events && codes.read(doc, events, values.size(), codesOf);
+    int select(int doc, int events, boolean[] wanted, int[] into) throws IOException {
+      if (!coded(doc, events)) {
+        return -1;
       }
-      return coded ? codesOf : null;
+      if (values.size() > 1) {
+        return codes.select(events, wanted, into);
+      }
+      if (!wanted[0]) {
+        return 0;
+      }
+      for (int e = 0; e < events; e++) {
+        into[e] = e;
+      }
+      return events;
     }
+
+    /**
+     * Whether the current block has codes, each read alone by {@link #codeAt} — for a field counted
+     * at the few events a filter on another field keeps. The block must be the one {@link #at}
+     * moved to, with its counts.
+     */
+    boolean coded(int doc, int events) throws IOException {
+      if (doc != positionedDoc) {
+        positionedDoc = doc;
+        // codes exist only where every event has one value (BlockValueCodes): one value's
+        // block has none, so its count says
+        positioned =
+            values.size() == 1
+                ? values.total() == events
+                : codes.advance(doc, events, values.size());
+      }
+      return positioned;
+    }
+
+    /** Event {@code e}'s code in the block {@link #coded} moved to. */
+    int codeAt(int e) throws IOException {
+      return values.size() == 1 ? 0 : codes.code(e);
+    }
+
+    private int positionedDoc = -1;
+    private boolean positioned;
 
     /** Moves to block {@code doc}; false when it has no counts of the field. */
     boolean at(int doc) throws IOException {
@@ -401,8 +430,11 @@ final class BlockCondition {
       return present;
     }
 
-    byte test(Test test, long ord) throws IOException {
-      byte[] byOrd =
+    private Test lastTest; // a block asks of one test many times in a row
+    private byte[] lastDecided;
+
+    private byte[] decided(Test test) {
+      lastDecided =
           decided.computeIfAbsent(
               test,
               t -> {
@@ -410,6 +442,12 @@ final class BlockCondition {
                 java.util.Arrays.fill(fresh, (byte) -1);
                 return fresh;
               });
+      lastTest = test;
+      return lastDecided;
+    }
+
+    byte test(Test test, long ord) throws IOException {
+      byte[] byOrd = test == lastTest ? lastDecided : decided(test);
       if (ord >= byOrd.length) {
         return test.of(EventFields.keywordTerm(values.dictionary().lookupOrd(ord).utf8ToString()));
       }

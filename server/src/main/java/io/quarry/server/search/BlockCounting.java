@@ -122,12 +122,13 @@ final class BlockCounting {
             return DocShortcut.VISIT; // some event lacks the counted field: its value may come from
             // search-time extraction
           }
-          int[] mixedCodes = null; // mixed on another field: which events match, from the codes
-          int[] countedCodes = null;
+          int selected = -1; // mixed on another field: how many events match, from the codes
           if (mode != ROWS && verdict >= 0 && segment.mixed() != counted) {
-            mixedCodes = segment.mixed().codes(doc, events);
-            countedCodes = mixedCodes == null ? null : counted.codes(doc, events);
-            if (countedCodes == null) {
+            selected =
+                counted.coded(doc, events)
+                    ? segment.mixed().select(doc, events, sureCodes(segment), matching(events))
+                    : -1;
+            if (selected < 0) {
               return DocShortcut.VISIT; // a block without codes: its events are read
             }
           }
@@ -141,8 +142,9 @@ final class BlockCounting {
             rows += verdict == BlockCondition.ALL ? events : sureEvents(segment);
             return DocShortcut.TAKEN;
           }
-          if (countedCodes != null) {
-            rows += countEach(segment, mixedCodes, counted, countedCodes, events, into);
+          if (selected >= 0) {
+            countEach(counted, selected, into);
+            rows += selected;
             return DocShortcut.TAKEN;
           }
           for (int v = 0; v < counted.values.size(); v++) {
@@ -239,18 +241,21 @@ final class BlockCounting {
   }
 
   /**
-   * Counts a block mixed on one field by another, event by event from both fields' codes: each
-   * event whose value of the mixed field surely matches adds one to its counted value's ordinal;
-   * returns the events counted.
+   * Counts a block mixed on one field by another, event by event: each of the {@code selected}
+   * events in {@link #matching} (those whose value of the mixed field surely matches, from its
+   * codes) adds one to its counted value's ordinal. The counted field's code and ordinal are read
+   * only for those events (a filter keeps few of a block's events; the counted field may have a
+   * value for each).
    */
-  private long countEach(
-      BlockCondition.Segment segment,
-      int[] mixedCodes,
-      BlockCondition.FieldCounts counted,
-      int[] countedCodes,
-      int events,
-      int[] into)
+  private void countEach(BlockCondition.FieldCounts counted, int selected, int[] into)
       throws IOException {
+    for (int i = 0; i < selected; i++) {
+      into[(int) counted.values.ord(counted.codeAt(matching[i]))]++;
+    }
+  }
+
+  /** Whether each of the current block's values of the mixed field surely matches, by its code. */
+  private boolean[] sureCodes(BlockCondition.Segment segment) throws IOException {
     BlockCondition.FieldCounts mixed = segment.mixed();
     int size = mixed.values.size();
     if (sureByCode.length < size) {
@@ -259,17 +264,19 @@ final class BlockCounting {
     for (int v = 0; v < size; v++) {
       sureByCode[v] = segment.mixedSure(mixed.values.ord(v));
     }
-    long matched = 0;
-    for (int e = 0; e < events; e++) {
-      if (sureByCode[mixedCodes[e]]) {
-        into[(int) counted.values.ord(countedCodes[e])]++;
-        matched++;
-      }
+    return sureByCode;
+  }
+
+  /** Room for a block's matching events. */
+  private int[] matching(int events) {
+    if (matching.length < events) {
+      matching = new int[events];
     }
-    return matched;
+    return matching;
   }
 
   private boolean[] sureByCode = new boolean[0];
+  private int[] matching = new int[0];
 
   /** The largest dictionary counted per time bucket (an int per value and bucket). */
   private static final int MAX_TIMED_ORDINALS = IndexCounting.MAX_TIMED_ORDINALS;

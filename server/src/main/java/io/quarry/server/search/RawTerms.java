@@ -73,12 +73,48 @@ final class RawTerms {
         return terms.stream().anyMatch(term.pattern()::matches);
       }
       if (lowerRaw == null) {
+        if (surelyAbsent(raw, term.lowerCase())) {
+          return false; // most events of a candidate block lack a rare word: no lower case made
+        }
         lowerRaw = raw.toLowerCase(Locale.ROOT);
       }
       if (!term.phrase() && Segmenter.isSingleTerm(term.text())) {
         return Segmenter.containsTerm(lowerRaw, term.lowerCase());
       }
       return lowerRaw.contains(term.lowerCase());
+    }
+
+    /**
+     * Whether a text surely does not hold {@code lower} (an ASCII lower-case word or phrase) in its
+     * lower case, as a term or as a substring, found without making the lower case: the only
+     * characters past ASCII whose lower case holds ASCII are {@code İ} ({@code i̇}) and the Kelvin
+     * sign ({@code k}), so in a text without them an ASCII word's occurrences in the lower case are
+     * its case-insensitive occurrences among the text's ASCII characters. False (the lower case
+     * decides) for a word past ASCII, a text with either sign, or one that holds the word.
+     */
+    static boolean surelyAbsent(String raw, String lower) {
+      int length = lower.length();
+      if (length == 0 || raw.indexOf('\u0130') >= 0 || raw.indexOf('\u212A') >= 0) {
+        return false;
+      }
+      for (int i = 0; i < length; i++) {
+        if (lower.charAt(i) >= 0x80) {
+          return false;
+        }
+      }
+      char first = lower.charAt(0);
+      char upper = first >= 'a' && first <= 'z' ? (char) (first - 0x20) : first;
+      return !startsAt(raw, lower, first) && (upper == first || !startsAt(raw, lower, upper));
+    }
+
+    /** Whether {@code lower} occurs, in any case, where {@code raw} holds {@code first}. */
+    private static boolean startsAt(String raw, String lower, char first) {
+      for (int at = raw.indexOf(first); at >= 0; at = raw.indexOf(first, at + 1)) {
+        if (raw.regionMatches(true, at, lower, 0, lower.length())) {
+          return true;
+        }
+      }
+      return false;
     }
   }
 }

@@ -1,0 +1,50 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Locale;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link RawTerms.Text}'s shortcut for a word an event lacks: it says "surely absent" only where
+ * the lower case of the text does not hold the word — never for a character past ASCII whose lower
+ * case is ASCII (the Kelvin sign's is {@code k}) or longer ({@code İ}).
+ */
+class RawTermsTest {
+  @Test
+  void aWordInAnyCaseOrBehindAWideCharacterIsNotSurelyAbsent() {
+    assertThat(RawTerms.Text.surelyAbsent("GET /x?JSESSIONID=RARETERM HTTP", "rareterm")).isFalse();
+    assertThat(RawTerms.Text.surelyAbsent("GET /x?JSESSIONID=RareTerm", "rareterm")).isFalse();
+    assertThat(RawTerms.Text.surelyAbsent("GET /x?JSESSIONID=RARETER", "rareterm")).isTrue();
+    assertThat(RawTerms.Text.surelyAbsent("RARETER", "rareterm")).isTrue();
+    assertThat(RawTerms.Text.surelyAbsent("a \u212Aey b", "key")).isFalse(); // Kelvin sign
+    assertThat(RawTerms.Text.surelyAbsent("\u0130stanbul", "istanbul")).isFalse();
+    assertThat(RawTerms.Text.surelyAbsent("plain", "caf\u00e9")).isFalse();
+    assertThat(RawTerms.Text.surelyAbsent("anything", "")).isFalse();
+  }
+
+  @Test
+  void surelyAbsentOnlyWhereTheLowerCaseLacksTheWord() {
+    Random random = new Random(23);
+    String alphabet = "aAbBkK -=\u212A\u0130";
+    for (int i = 0; i < 200_000; i++) {
+      String raw = text(random, alphabet, random.nextInt(12));
+      String word = text(random, "abk -=", 1 + random.nextInt(3));
+      boolean held = raw.toLowerCase(Locale.ROOT).contains(word);
+      if (RawTerms.Text.surelyAbsent(raw, word)) {
+        assertThat(held).as("%s in %s", word, raw).isFalse();
+      } else if (raw.chars().allMatch(c -> c < 0x80)) {
+        assertThat(held).as("%s in %s", word, raw).isTrue(); // ASCII: decided exactly
+      }
+    }
+  }
+
+  private static String text(Random random, String alphabet, int length) {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < length; i++) {
+      text.append(alphabet.charAt(random.nextInt(alphabet.length())));
+    }
+    return text.toString();
+  }
+}
