@@ -241,18 +241,7 @@ class BlockStoreTest {
     long seed = System.nanoTime();
     Random random = new Random(seed);
     List<List<Event>> batches = batches(random);
-    Map<String, IndexOptions> events =
-        Map.of("ev", options(BucketFormat.EVENTS), "bl", options(BucketFormat.EVENTS));
-    try (EventStore store = EventStore.open(data, events)) {
-      for (int b = 0; b < batches.size(); b++) {
-        store.write("ev", batches.get(b));
-        store.write("bl", batches.get(b));
-        if (b == 3 || b == 7) { // two warm buckets, then a hot one
-          store.index("ev").rollHotBucket();
-          store.index("bl").rollHotBucket();
-        }
-      }
-    }
+    writeEventLayout(batches, Set.of(3, 7), false); // two warm buckets, then a hot one
     Map<String, IndexOptions> converting =
         Map.of("ev", options(BucketFormat.EVENTS), "bl", options(BucketFormat.BLOCKS));
     long total;
@@ -304,20 +293,9 @@ class BlockStoreTest {
     long seed = System.nanoTime();
     Random random = new Random(seed);
     List<List<Event>> batches = batches(random);
+    writeEventLayout(batches, Set.of(5), true); // two warm buckets, an empty hot one
     Map<String, IndexOptions> events =
         Map.of("ev", options(BucketFormat.EVENTS), "bl", options(BucketFormat.EVENTS));
-    try (EventStore store = EventStore.open(data, events)) {
-      for (int b = 0; b < batches.size(); b++) {
-        store.write("ev", batches.get(b));
-        store.write("bl", batches.get(b));
-        if (b == 5) {
-          store.index("ev").rollHotBucket();
-          store.index("bl").rollHotBucket();
-        }
-      }
-      store.index("ev").rollHotBucket();
-      store.index("bl").rollHotBucket();
-    }
     Path buckets = data.resolve("indexes").resolve("bl").resolve("buckets");
     Path first = buckets.resolve("1");
     Path second = buckets.resolve("2");
@@ -335,6 +313,26 @@ class BlockStoreTest {
     try (var entries = Files.list(buckets)) {
       assertThat(entries.map(p -> p.getFileName().toString()).sorted().toList())
           .containsExactly("1", "2", "3");
+    }
+  }
+
+  /**
+   * Writes the batches to indexes {@code ev} and {@code bl}, both of the event layout, rolling both
+   * hot buckets after each batch in {@code rollAfter}, and at the end when {@code rollLast}.
+   */
+  private void writeEventLayout(List<List<Event>> batches, Set<Integer> rollAfter, boolean rollLast)
+      throws Exception {
+    Map<String, IndexOptions> events =
+        Map.of("ev", options(BucketFormat.EVENTS), "bl", options(BucketFormat.EVENTS));
+    try (EventStore store = EventStore.open(data, events)) {
+      for (int b = 0; b < batches.size(); b++) {
+        store.write("ev", batches.get(b));
+        store.write("bl", batches.get(b));
+        if (rollAfter.contains(b) || rollLast && b == batches.size() - 1) {
+          store.index("ev").rollHotBucket();
+          store.index("bl").rollHotBucket();
+        }
+      }
     }
   }
 
