@@ -133,4 +133,54 @@ final class EnginePages {
     }
     return out.toString();
   }
+
+  /**
+   * A real server over {@link #EVENTS} random events ({@link #loadRandomEvents}) and the {@code
+   * regions.csv} lookup, started once for a test class ({@code @RegisterExtension static}) in a
+   * directory of its own, and closed after it.
+   */
+  static final class RandomEventStore
+      implements org.junit.jupiter.api.extension.BeforeAllCallback,
+          org.junit.jupiter.api.extension.AfterAllCallback {
+    private final String password;
+    private final long seed = new java.util.Random().nextLong();
+    private java.nio.file.Path directory;
+    private QuarryServer server;
+
+    RandomEventStore(String password) {
+      this.password = password;
+    }
+
+    @Override
+    public void beforeAll(org.junit.jupiter.api.extension.ExtensionContext context)
+        throws Exception {
+      directory = java.nio.file.Files.createTempDirectory("engine-pages");
+      server = TestServers.start(directory, password);
+      loadRandomEvents(server, seed);
+      uploadRegions(server, password);
+    }
+
+    @Override
+    public void afterAll(org.junit.jupiter.api.extension.ExtensionContext context)
+        throws Exception {
+      try {
+        server.close();
+      } finally {
+        org.apache.lucene.util.IOUtils.rm(directory);
+      }
+    }
+
+    QuarryServer server() {
+      return server;
+    }
+
+    /** The seed of the events, for a failure's message. */
+    long seed() {
+      return seed;
+    }
+
+    String password() {
+      return password;
+    }
+  }
 }

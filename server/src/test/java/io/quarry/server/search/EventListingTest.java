@@ -2,15 +2,9 @@ package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A plain event listing on pages ({@link EventListing}) gives the pages the row engine gives — page
@@ -21,23 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
  * with filters, {@code sort}, {@code head} and {@code dedup} after the listing.
  */
 class EventListingTest {
-  private static final String PASSWORD = "event-listing-pw";
-  private static final long SEED = new Random().nextLong();
-
-  @TempDir static Path dataDirectory;
-  private static QuarryServer server;
-
-  @BeforeAll
-  static void start() throws Exception {
-    server = TestServers.start(dataDirectory, PASSWORD);
-    EnginePages.loadRandomEvents(server, SEED);
-    EnginePages.uploadRegions(server, PASSWORD);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final EnginePages.RandomEventStore STORE =
+      new EnginePages.RandomEventStore("event-listing-pw");
 
   private static final List<String> LISTINGS =
       List.of(
@@ -144,7 +124,7 @@ class EventListingTest {
   void pagesAsTheRowEngine() throws Exception {
     for (String query : LISTINGS) {
       assertThat(pages(query, "pages"))
-          .as(query + " (seed " + SEED + ")")
+          .as(query + " (seed " + STORE.seed() + ")")
           .isEqualTo(pages(query, "rows"));
     }
   }
@@ -197,7 +177,7 @@ class EventListingTest {
             "* | rex \"level=(?<region>\\w+)\" | where region=\"WARN\" OR n < 500",
             "* | lookup regions.csv region OUTPUTNEW label, zone")) {
       assertThat(pages(query, PageBatch.PAGES_ONLY, true))
-          .as(query + " as a subsearch (seed " + SEED + ")")
+          .as(query + " as a subsearch (seed " + STORE.seed() + ")")
           .isEqualTo(pages(query, "rows", true));
     }
     // a renamed row lists only its own fields (RenameOperator's rows discover none): the plain
@@ -207,7 +187,7 @@ class EventListingTest {
             "* | rename region AS r | where n > 10",
             "* | eval x=1 | rename level AS lv | eval y=lv")) {
       assertThat(pages(renamed, PageBatch.PAGES_ONLY, true))
-          .as(renamed + " as a subsearch (seed " + SEED + ")")
+          .as(renamed + " as a subsearch (seed " + STORE.seed() + ")")
           .isEqualTo(pages(renamed, "rows", true));
     }
     for (String query :
@@ -227,7 +207,7 @@ class EventListingTest {
             "* | sort - n | dedup region | rename z* AS Z*, t* AS T*",
             "* | head 1050 | rename n* AS m*")) {
       assertThat(pages(query, PageBatch.PAGES_ONLY, false))
-          .as(query + " (seed " + SEED + ")")
+          .as(query + " (seed " + STORE.seed() + ")")
           .isEqualTo(pages(query, "rows", false));
     }
   }
@@ -240,10 +220,10 @@ class EventListingTest {
   /** As above; {@code everyEventField}: every field of the events, as a subsearch's. */
   private static List<String> pages(String query, String engine, boolean everyEventField)
       throws Exception {
-    return EnginePages.pages(server, query, engine, everyEventField);
+    return EnginePages.pages(STORE.server(), query, engine, everyEventField);
   }
 
   private static java.util.Map<String, Object> explain(String query) {
-    return EnginePages.explain(server, query);
+    return EnginePages.explain(STORE.server(), query);
   }
 }

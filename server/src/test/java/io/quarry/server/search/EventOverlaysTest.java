@@ -2,15 +2,9 @@ package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An event listing with {@code eventstats}/{@code streamstats} results laid over its events ({@link
@@ -22,23 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
  * that keep the events before and after.
  */
 class EventOverlaysTest {
-  private static final String PASSWORD = "event-overlays-pw";
-  private static final long SEED = new Random().nextLong();
-
-  @TempDir static Path dataDirectory;
-  private static QuarryServer server;
-
-  @BeforeAll
-  static void start() throws Exception {
-    server = TestServers.start(dataDirectory, PASSWORD);
-    EnginePages.loadRandomEvents(server, SEED);
-    EnginePages.uploadRegions(server, PASSWORD);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final EnginePages.RandomEventStore STORE =
+      new EnginePages.RandomEventStore("event-overlays-pw");
 
   private static final List<String> OVERLAID =
       List.of(
@@ -75,7 +55,7 @@ class EventOverlaysTest {
   void pagesAsTheRowEngine() throws Exception {
     for (String query : OVERLAID) {
       assertThat(pages(query, PageBatch.PAGES_ONLY))
-          .as(query + " (seed " + SEED + ")")
+          .as(query + " (seed " + STORE.seed() + ")")
           .isEqualTo(pages(query, "rows"));
     }
   }
@@ -93,7 +73,7 @@ class EventOverlaysTest {
             "* | lookup regions.csv region OUTPUT label | search NOT INFO n>100",
             "* | lookup regions.csv region OUTPUT label | search kv1 | stats count by label")) {
       assertThat(pages(query, PageBatch.PAGES_ONLY))
-          .as(query + " (seed " + SEED + ")")
+          .as(query + " (seed " + STORE.seed() + ")")
           .isEqualTo(pages(query, "rows"));
       assertThat(explain(query)).as(query).containsEntry("engine", "pages");
     }
@@ -125,10 +105,10 @@ class EventOverlaysTest {
   /** As above; {@code everyEventField}: every field of the events, as a subsearch's. */
   private static List<String> pages(String query, String engine, boolean everyEventField)
       throws Exception {
-    return EnginePages.pages(server, query, engine, everyEventField);
+    return EnginePages.pages(STORE.server(), query, engine, everyEventField);
   }
 
   private static java.util.Map<String, Object> explain(String query) {
-    return EnginePages.explain(server, query);
+    return EnginePages.explain(STORE.server(), query);
   }
 }

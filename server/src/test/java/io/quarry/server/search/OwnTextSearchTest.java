@@ -2,15 +2,9 @@ package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A {@code search} of bare words in an event listing after commands that change {@code _raw} but
@@ -21,23 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
  * carries ({@link io.quarry.ql.exec.EventText#OWN_RAW}).
  */
 class OwnTextSearchTest {
-  private static final String PASSWORD = "own-text-search-pw";
-  private static final long SEED = new Random().nextLong();
-
-  @TempDir static Path dataDirectory;
-  private static QuarryServer server;
-
-  @BeforeAll
-  static void start() throws Exception {
-    server = TestServers.start(dataDirectory, PASSWORD);
-    EnginePages.loadRandomEvents(server, SEED);
-    EnginePages.uploadRegions(server, PASSWORD);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final EnginePages.RandomEventStore STORE =
+      new EnginePages.RandomEventStore("own-text-search-pw");
 
   private static final List<String> SEARCHES =
       List.of(
@@ -52,10 +32,12 @@ class OwnTextSearchTest {
   @Test
   void pagesAsTheRowEngine() throws Exception {
     for (String query : SEARCHES) {
-      assertThat(EnginePages.pages(server, query, PageBatch.PAGES_ONLY, false))
-          .as(query + " (seed " + SEED + ")")
-          .isEqualTo(EnginePages.pages(server, query, "rows", false));
-      assertThat(EnginePages.explain(server, query)).as(query).containsEntry("engine", "pages");
+      assertThat(EnginePages.pages(STORE.server(), query, PageBatch.PAGES_ONLY, false))
+          .as(query + " (seed " + STORE.seed() + ")")
+          .isEqualTo(EnginePages.pages(STORE.server(), query, "rows", false));
+      assertThat(EnginePages.explain(STORE.server(), query))
+          .as(query)
+          .containsEntry("engine", "pages");
     }
   }
 
@@ -65,11 +47,11 @@ class OwnTextSearchTest {
     for (String query :
         List.of(
             "* | fields - _raw | search WARN", "* | eval _raw=\"x\" | fields - _raw | search x")) {
-      assertThat(EnginePages.pages(server, query, "pages", false))
-          .as(query + " (seed " + SEED + ")")
-          .isEqualTo(EnginePages.pages(server, query, "rows", false));
+      assertThat(EnginePages.pages(STORE.server(), query, "pages", false))
+          .as(query + " (seed " + STORE.seed() + ")")
+          .isEqualTo(EnginePages.pages(STORE.server(), query, "rows", false));
     }
-    assertThat(EnginePages.explain(server, "* | rename _raw AS r | search WARN"))
+    assertThat(EnginePages.explain(STORE.server(), "* | rename _raw AS r | search WARN"))
         .containsEntry("engine", "rows");
   }
 }

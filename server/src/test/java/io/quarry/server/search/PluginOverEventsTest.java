@@ -2,15 +2,9 @@ package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An event listing ending in a plugin command ({@link PluginOverEvents}) gives the pages the row
@@ -22,23 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
  * that keep the events.
  */
 class PluginOverEventsTest {
-  private static final String PASSWORD = "plugin-over-events-pw";
-  private static final long SEED = new Random().nextLong();
-
-  @TempDir static Path dataDirectory;
-  private static QuarryServer server;
-
-  @BeforeAll
-  static void start() throws Exception {
-    server = TestServers.start(dataDirectory, PASSWORD);
-    EnginePages.loadRandomEvents(server, SEED);
-    EnginePages.uploadRegions(server, PASSWORD);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final EnginePages.RandomEventStore STORE =
+      new EnginePages.RandomEventStore("plugin-over-events-pw");
 
   private static final List<String> PLUGINS =
       List.of(
@@ -87,7 +67,7 @@ class PluginOverEventsTest {
   void commandsAfterPluginsAsTheRowEngine() throws Exception {
     for (String query : AFTER_PLUGINS) {
       assertThat(pages(query, PageBatch.PAGES_ONLY))
-          .as(query + " (seed " + SEED + ")")
+          .as(query + " (seed " + STORE.seed() + ")")
           .isEqualTo(pages(query, "rows"));
       assertThat(explain(query)).as(query).containsEntry("engine", "pages");
     }
@@ -116,7 +96,7 @@ class PluginOverEventsTest {
   void ownRowsAsTheRowEngine() throws Exception {
     for (String query : OWN_ROWS) {
       assertThat(pages(query, PageBatch.PAGES_ONLY))
-          .as(query + " (seed " + SEED + ")")
+          .as(query + " (seed " + STORE.seed() + ")")
           .isEqualTo(pages(query, "rows"));
       assertThat(explain(query)).as(query).containsEntry("engine", "pages");
     }
@@ -126,7 +106,7 @@ class PluginOverEventsTest {
   void pagesAsTheRowEngine() throws Exception {
     for (String query : PLUGINS) {
       assertThat(pages(query, PageBatch.PAGES_ONLY))
-          .as(query + " (seed " + SEED + ")")
+          .as(query + " (seed " + STORE.seed() + ")")
           .isEqualTo(pages(query, "rows"));
     }
   }
@@ -151,10 +131,10 @@ class PluginOverEventsTest {
   /** As above; {@code everyEventField}: every field of the events, as a subsearch's. */
   private static List<String> pages(String query, String engine, boolean everyEventField)
       throws Exception {
-    return EnginePages.pages(server, query, engine, everyEventField);
+    return EnginePages.pages(STORE.server(), query, engine, everyEventField);
   }
 
   private static java.util.Map<String, Object> explain(String query) {
-    return EnginePages.explain(server, query);
+    return EnginePages.explain(STORE.server(), query);
   }
 }
