@@ -106,19 +106,6 @@ final class EventOverlays {
     return new EventOverlays(overlays);
   }
 
-  /** A field set on a row: listed (last when new) with a value, else neither listed nor valued. */
-  private static void set(String field, boolean hasValue, List<String> names, Set<String> cleared) {
-    if (hasValue) {
-      cleared.remove(field);
-      if (!names.contains(field)) {
-        names.add(field);
-      }
-    } else {
-      names.remove(field);
-      cleared.add(field);
-    }
-  }
-
   private static Set<String> withTruncated(Set<String> results) {
     Set<String> all = new LinkedHashSet<>(results);
     all.add(TRUNCATED);
@@ -165,14 +152,14 @@ final class EventOverlays {
       Set<String> cleared) {
     if (plugin) {
       for (Object field : values.apply(io.quarry.ql.exec.PluginOverlayStage.OVERLAID)) {
-        set((String) field, hasValue.test((String) field), names, cleared);
+        ListedFields.set((String) field, hasValue.test((String) field), names, cleared);
       }
       return;
     }
     for (Overlay overlay : overlays) {
       if (overlay.groupBy().stream().allMatch(hasValue)) { // the row fell in a group
         for (String field : overlay.results()) {
-          set(field, hasValue.test(field), names, cleared);
+          ListedFields.set(field, hasValue.test(field), names, cleared);
         }
       }
       if (overlay.truncates() && hasValue.test(TRUNCATED) && !names.contains(TRUNCATED)) {

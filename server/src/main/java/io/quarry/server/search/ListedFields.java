@@ -383,9 +383,10 @@ final class ListedFields {
   }
 
   /**
-   * A field set on a row: listed (last when new) with a value, else no longer listed nor valued.
+   * A field set on a row: listed (last when new) with a value, else no longer listed nor valued
+   * (also how {@link EventOverlays} lays a result over a row).
    */
-  private static void set(String field, boolean hasValue, List<String> names, Set<String> cleared) {
+  static void set(String field, boolean hasValue, List<String> names, Set<String> cleared) {
     if (hasValue) {
       cleared.remove(field);
       if (!names.contains(field)) {
