@@ -91,10 +91,50 @@ final class EnginePages {
    */
   static List<String> pages(
       QuarryServer server, String query, String engine, boolean everyEventField) throws Exception {
+    List<String> written = new ArrayList<>();
+    run(server, query, engine, everyEventField, page -> written.add(write(page)));
+    return written;
+  }
+
+  /**
+   * The rows of a search's answer under {@code engine}, each written as its non-null cells (name,
+   * type and values, in column order, each ended by {@code \u0001}) — the answer as a user reads
+   * it, wherever the pages part.
+   */
+  static List<String> rows(QuarryServer server, String query, String engine) throws Exception {
+    List<String> rows = new ArrayList<>();
+    run(
+        server,
+        query,
+        engine,
+        false,
+        page -> {
+          for (int p = 0; p < page.positionCount(); p++) {
+            StringBuilder row = new StringBuilder();
+            for (int c = 0; c < page.blocks().size(); c++) {
+              Block block = page.block(c);
+              if (!block.isNull(p)) {
+                var column = page.schema().columns().get(c);
+                row.append(column.name()).append(':').append(column.type());
+                row.append('=').append(block.getValues(p)).append('\u0001');
+              }
+            }
+            rows.add(row.toString());
+          }
+        });
+    return rows;
+  }
+
+  private static void run(
+      QuarryServer server,
+      String query,
+      String engine,
+      boolean everyEventField,
+      java.util.function.Consumer<Page> pages)
+      throws Exception {
     String before = System.getProperty(PageBatch.ENGINE_PROPERTY);
     System.setProperty(PageBatch.ENGINE_PROPERTY, engine);
     try {
-      List<String> written = new ArrayList<>();
       SearchControl control = new SearchControl();
       if (everyEventField) {
         control.everyEventField();
@@ -106,8 +146,7 @@ final class EnginePages {
               server.search().plan(query, null, null),
               java.time.Duration.ofMinutes(1),
               control,
-              page -> written.add(write(page)));
-      return written;
+              pages::accept);
     } finally {
       if (before == null) {
         System.clearProperty(PageBatch.ENGINE_PROPERTY);
