@@ -133,16 +133,16 @@ class RandomPipelineCensusTest {
     }
     StringBuilder census = new StringBuilder();
     census.append(
-        "census (seed %d, events seed %d): %d pipelines, %d agree, %d refused, %d differ, %d"
-            + " differ in column order only%n"
-                .formatted(
-                    SEED,
-                    STORE.seed(),
-                    pipelines,
-                    agreed,
-                    refusedBy.values().stream().mapToInt(List::size).sum(),
-                    differing.size(),
-                    ordered.size()));
+        ("census (seed %d, events seed %d): %d pipelines, %d agree, %d refused, %d differ, %d"
+                + " differ in column order only%n")
+            .formatted(
+                SEED,
+                STORE.seed(),
+                pipelines,
+                agreed,
+                refusedBy.values().stream().mapToInt(List::size).sum(),
+                differing.size(),
+                ordered.size()));
     refusedBy.forEach(
         (reason, queries) -> {
           census.append("  refused (").append(queries.size()).append("): ").append(reason);
