@@ -18,18 +18,23 @@ import java.util.Set;
 
 /**
  * A time-ordered event listing through plugin commands that lay their output over the events
- * ({@code index=web | fillnull value=0}, {@code index=web | where … | mvexpand x}), on pages as the
- * row engine answers it: there the plugin adapter hands the operator batches of events with every
- * field asked for and answers each output row as its event with the operator's new or replaced
- * columns laid over it (the event's own fields otherwise, listed without extraction). Here the
- * events the leading commands keep are laid out as those batches (an every-field {@link
- * EventListing} of {@code 1,024} rows a page, carrying each event's index-time field names), {@link
- * PluginOverlayStage} runs the operator over them as the adapter does, and each row's fields as the
- * overlay row lists them are written out ({@link #listedNames}: {@link EventOverlays#plugin}
- * replayed there, where the columns hold what the plugin commands left). Commands after them that
- * keep the rows or change their fields as {@link ListedFields} replays ({@code | eval y=1}, {@code
- * | where …}, {@code | rex …}) run as stages marking what they set, and a listing replays their
- * changes over those names and pages the answer as the collector would.
+ * ({@code index=web | fillnull value=0}, {@code index=web | where … | mvexpand x}, {@code index=web
+ * | eval y=1 | fillnull value=0}, {@code | rex … | mvexpand t}), on pages as the row engine answers
+ * it: there the plugin adapter hands the operator batches of the rows the commands before it leave
+ * — events, with the fields {@code eval}, {@code rex}, {@code lookup}, {@code rename} … set, moved
+ * or removed over them — with every field asked for, and answers each output row as its row with
+ * the operator's new or replaced columns laid over it (the row's own fields otherwise, listed
+ * without extraction). Here the commands before them run as stages marking what they set, and the
+ * rows they leave are laid out as those batches (an every-field {@link EventListing} of {@code
+ * 1,024} rows a page replaying their changes, {@link ListedFields}; past a {@code rename}, whose
+ * rows discover no search-time field, only the fields each row lists), carrying each row's fields
+ * as it lists them, those it lost and its event's own text; {@link PluginOverlayStage} runs the
+ * operator over them as the adapter does, and each row's fields as the overlay row lists them are
+ * written out ({@link #listedNames}: {@link EventOverlays#plugin} replayed there, where the columns
+ * hold what the plugin commands left). Commands after them that keep the rows or change their
+ * fields as {@link ListedFields} replays ({@code | eval y=1}, {@code | where …}, {@code | rex …})
+ * run as stages marking what they set, and a listing replays their changes over those names and
+ * pages the answer as the collector would.
  */
 final class PluginOverEvents {
   private final EventListing batches;
@@ -43,8 +48,8 @@ final class PluginOverEvents {
   /**
    * @param pipeline the search's commands
    * @param at the first plugin command's index in it ({@link #firstPlugin})
-   * @param listed the changes of the commands after the plugin commands ({@link ListedFields},
-   *     numbered by their stages)
+   * @param listed the changes of the commands before the plugin commands, then of those after them
+   *     ({@link ListedFields}, numbered by their stages: {@link ListedFields#followedBy})
    * @param read the fields the source reads
    */
   PluginOverEvents(
@@ -60,19 +65,21 @@ final class PluginOverEvents {
       PageBatch.Results results) {
     this.stages = stages;
     this.first = at;
+    int end = pluginsEnd(pipeline, at);
+    ListedFields before = listed.stagesBefore(at);
+    ListedFields after = listed.stagesFrom(end);
     this.answer =
         new EventListing(
                 read,
                 sourcetypes,
                 extract,
                 false,
-                listed,
+                after,
                 control,
                 results::add,
                 () -> results.maxRows() - results.collector().rows(),
                 SearchService.PAGE_SIZE)
             .fromListedNames();
-    int end = pluginsEnd(pipeline, at);
     this.after =
         new PageReduce(
             pipeline.subList(end, pipeline.size()),
@@ -82,47 +89,65 @@ final class PluginOverEvents {
             end,
             SearchService.PAGE_SIZE,
             true, // they mark what they set (ListedFields)
-            listed.valuesMarked());
+            after.valuesMarked());
     for (Command command : pipeline.subList(at, end)) {
       plugins.add(
           new PluginOverlayStage(
               (PluginCommand) command,
               evaluator,
               Set.of(
-                  ListingColumns.FIELD_NAMES,
+                  ListingColumns.LISTED_NAMES,
+                  ListingColumns.CLEARED_NAMES,
                   PluginOverlayStage.OVERLAID,
                   ListingColumns.EVENT_RAW,
                   ListingColumns.EVENT_SOURCETYPE)));
     }
+    // the rows the commands before them leave, as the adapter batches them: every field of the
+    // event with their changes laid over it — a renamed row discovers no search-time field, so
+    // past a rename only the fields it lists (RenameOperator's rows)
     this.batches =
         new EventListing(
                 read,
                 sourcetypes,
                 extract,
-                true,
+                !before.renames(),
+                before,
                 control,
                 this::batch,
                 () -> Long.MAX_VALUE,
                 SearchService.PAGE_SIZE)
-            .carryingFieldNames();
+            .carryingListedNames()
+            .carryingEventText();
   }
 
   /**
-   * The index of the first plugin command when {@code pipeline} is commands that keep the events,
-   * then plugin commands that lay their output over them ({@link PluginOverlayStage#overlays}) —
-   * those after the first naming the fields they read (one reading every field would take the
-   * columns in the order the row adapter's batch of overlay rows has them, which this does not
-   * replay) —, then commands with page stages that are no plugin command (a {@code search} of bare
-   * words among them matching the events' own text, carried from the batches as on rows an overlay
-   * row asks its event, whatever the plugin laid over {@code _raw}), whose changes {@link
-   * ListedFields} must replay (the caller asks it); else -1.
+   * The index of the first plugin command when {@code pipeline} is commands that keep the events or
+   * change their fields as {@link ListedFields} replays them ({@code eval}, {@code rex}, {@code
+   * lookup}, a literal {@code rename} without a name renamed on, {@code fields -} …, whose stages
+   * mark what they set), then plugin commands that lay their output over them ({@link
+   * PluginOverlayStage#overlays}) — those after the first naming the fields they read (one reading
+   * every field would take the columns in the order the row adapter's batch of overlay rows has
+   * them, which this does not replay) —, then commands with page stages that are no plugin command
+   * (a {@code search} of bare words among them matching the events' own text, carried from the
+   * batches as on rows an overlay row asks its event, whatever the plugin laid over {@code _raw}),
+   * whose changes {@link ListedFields} must replay (the caller asks it); else -1.
+   *
+   * @param tableColumns a lookup table's columns by name, for a {@code lookup} without {@code
+   *     OUTPUT} before the plugin commands ({@link ListedFields#of(List,
+   *     java.util.function.Function)})
    */
-  static int firstPlugin(List<Command> pipeline) {
+  static int firstPlugin(
+      List<Command> pipeline, java.util.function.Function<String, List<String>> tableColumns) {
     int at = 0;
-    while (at < pipeline.size() && TimeOrderedShape.keepsEvents(pipeline.get(at))) {
+    while (at < pipeline.size() && !(pipeline.get(at) instanceof PluginCommand)) {
       at++;
     }
-    if (at == pipeline.size() || !ReduceCoverage.supportsOverEvents(pipeline.subList(0, at))) {
+    List<Command> before = pipeline.subList(0, at);
+    if (at == pipeline.size()
+        || !(ReduceCoverage.supportsOverEvents(before)
+            || ReduceCoverage.supportsOverEventsWithOwnText(before))
+        || ListedFields.of(before, tableColumns) == null
+        || before.stream().anyMatch(PluginOverEvents::renamesOn)) {
       return -1;
     }
     int end = pluginsEnd(pipeline, at);
@@ -132,6 +157,20 @@ final class PluginOverEvents {
             && ReduceCoverage.supportsOverEventsWithOwnText(after)
         ? at
         : -1;
+  }
+
+  /**
+   * Whether a command is a {@code rename} of a name it also renames another to ({@code a AS b, b AS
+   * c}): {@link ListedFields} replays it only where no later command reads that name, and a plugin
+   * command reading every field does.
+   */
+  private static boolean renamesOn(Command command) {
+    if (!(command instanceof io.quarry.ql.ast.RenameCommand rename)) {
+      return false;
+    }
+    Set<String> to = new java.util.HashSet<>();
+    rename.renames().forEach(r -> to.add(r.to()));
+    return rename.renames().stream().anyMatch(r -> to.contains(r.from()));
   }
 
   /** The index past the plugin commands from {@code at} on that {@link #firstPlugin} takes. */
@@ -152,8 +191,9 @@ final class PluginOverEvents {
   }
 
   private boolean batch(Page events) {
-    // the events' own _raw and sourcetype: what the listing extracts from and a bare word matches
-    push(0, ListingColumns.withEventText(events));
+    // carrying the events' own _raw and sourcetype: what the listing extracts from and a bare word
+    // matches
+    push(0, events);
     return !full;
   }
 
@@ -189,26 +229,28 @@ final class PluginOverEvents {
 
   /**
    * The plugin commands' output with each row's fields as the row adapter's overlay row lists them
-   * in {@link ListingColumns#FIELD_NAMES} — the default fields, the event's index-time ones, then
-   * the fields the commands laid over it ({@link PluginOverlayStage#OVERLAID}) as {@link
-   * EventOverlays#plugin} replays them — and the fields it lost in {@link ListingColumns#CLEARED}.
+   * in {@link ListingColumns#FIELD_NAMES} — those its row listed before them ({@link
+   * ListingColumns#LISTED_NAMES}: the default fields, the event's index-time ones, the changes of
+   * the commands before them), then the fields the commands laid over it ({@link
+   * PluginOverlayStage#OVERLAID}) as {@link EventOverlays#plugin} replays them — and the fields it
+   * lost, before them too, in {@link ListingColumns#CLEARED}.
    */
   private static Page listedNames(Page page) {
     EventOverlays overlays = EventOverlays.plugin();
-    Block own = page.block(ListingColumns.FIELD_NAMES);
+    Block own = page.block(ListingColumns.LISTED_NAMES);
+    Block lost = page.block(ListingColumns.CLEARED_NAMES);
     BytesBlock.Builder names = BytesBlock.builder(page.positionCount());
     BytesBlock.Builder cleared = BytesBlock.builder(page.positionCount());
     for (int p = 0; p < page.positionCount(); p++) {
-      List<String> listed = new ArrayList<>(EventListing.DEFAULT_ORDER);
-      if (own != null) {
-        for (Object name : own.getValues(p)) {
-          if (!listed.contains(name)) {
-            listed.add((String) name);
-          }
-        }
+      List<String> listed = new ArrayList<>();
+      for (Object name : own.getValues(p)) {
+        listed.add((String) name);
       }
       int position = p;
       Set<String> gone = new LinkedHashSet<>();
+      for (Object name : lost.getValues(p)) {
+        gone.add((String) name);
+      }
       overlays.apply(
           listed,
           field -> {

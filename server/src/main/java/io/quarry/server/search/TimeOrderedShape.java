@@ -119,8 +119,9 @@ record TimeOrderedShape(
     }
     boolean overEvents = ReduceCoverage.supportsOverEvents(staged);
     // else a search of bare words after _raw changed, exact only in a listing that carries the
-    // events' own text: after eval, rex, rename, lookup, or plugin commands (PluginOverEvents)
-    int firstPlugin = fused == 0 ? PluginOverEvents.firstPlugin(pipeline) : -1;
+    // events' own text: after eval, rex, rename, lookup, or plugin commands (PluginOverEvents; a
+    // leading rex a stage there, not fused into the source)
+    int firstPlugin = PluginOverEvents.firstPlugin(pipeline, tableColumns);
     if (!overEvents && !(fused == 0 && ownText(pipeline)) && firstPlugin < 0) {
       return null;
     }
@@ -170,12 +171,15 @@ record TimeOrderedShape(
             ? null
             : ListedFields.of(pipeline.subList(pluginsEnd, pipeline.size()), tableColumns);
     if (afterPlugins != null) {
-      // the events the leading commands keep, as the plugin adapter's batches of every field,
-      // through the plugin commands, their output laid over them as on rows, then the commands
-      // after them replayed over what the overlay rows list (PluginOverEvents)
+      // the events the leading commands keep, their changes laid over them as on rows, as the
+      // plugin adapter's batches of every field, through the plugin commands, their output laid
+      // over them as on rows, then the commands after them replayed over what the overlay rows
+      // list (PluginOverEvents)
       int at = firstPlugin;
+      ListedFields beforePlugins = ListedFields.of(pipeline.subList(0, at), tableColumns);
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, at), List.of()));
+      sourceFields.addAll(beforePlugins.loaded());
       return new TimeOrderedShape(
           0,
           List.copyOf(sourceFields),
@@ -184,7 +188,7 @@ record TimeOrderedShape(
           -1,
           true,
           at,
-          afterPlugins.fromStage(pluginsEnd));
+          beforePlugins.followedBy(afterPlugins.fromStage(pluginsEnd)));
     }
     if (!overEvents) {
       return null;

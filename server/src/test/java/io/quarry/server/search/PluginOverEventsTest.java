@@ -63,6 +63,47 @@ class PluginOverEventsTest {
           "* | replace *WARN* WITH changed IN _raw | search WARN n>300",
           "* | mvexpand team | search t1 OR a | eval k=1");
 
+  /**
+   * Plugin commands after commands that change the events' fields ({@code eval}, {@code rex},
+   * {@code rename}, {@code lookup}, {@code fields -}): the adapter's batches are then of the rows
+   * those commands left — every field the event has (its search-time ones too, but not past a
+   * {@code rename}, whose rows discover none), with the changes laid over them — and the overlay
+   * rows list the fields the changed rows list, the plugin's laid over those.
+   */
+  private static final List<String> PLUGINS_AFTER_CHANGES =
+      List.of(
+          "* | eval y=1 | fillnull value=0",
+          "* | eval region=null() | fillnull value=X",
+          "* | eval y=if(n>50, n, null()) | fillnull value=0 | eval z=y+1",
+          "* | eval _raw=\"r \" . n | fillnull value=0",
+          "* | rex \"level=(?<lv>\\w+)\" | mvexpand lv",
+          "* | rex \"team=(?<t>\\w+)\" | mvexpand t | fillnull value=none t",
+          "* | rename level AS lvl | fillnull",
+          "* | rename region AS r | fillnull value=none r zone",
+          "* | lookup regions.csv region | fillnull value=-",
+          "* | lookup regions.csv region OUTPUT label | fillnull",
+          "* | fields - level | fillnull",
+          "* | where n > 100 | eval y=n*2 | convert num(y) AS yy",
+          "* | eval y=1 | head 1500 | fillnull value=0 | search WARN",
+          "* | eval _raw=\"x\" | fillnull | search WARN");
+
+  @Test
+  void pluginsAfterChangesAsTheRowEngine() throws Exception {
+    org.assertj.core.api.SoftAssertions softly = new org.assertj.core.api.SoftAssertions();
+    for (String query : PLUGINS_AFTER_CHANGES) {
+      softly.assertThat(explain(query)).as(query).containsEntry("engine", "pages");
+      try {
+        softly
+            .assertThat(pages(query, PageBatch.PAGES_ONLY))
+            .as(query + " (seed " + STORE.seed() + ")")
+            .isEqualTo(pages(query, "rows"));
+      } catch (RuntimeException refused) {
+        softly.fail(query, refused);
+      }
+    }
+    softly.assertAll();
+  }
+
   @Test
   void commandsAfterPluginsAsTheRowEngine() throws Exception {
     for (String query : AFTER_PLUGINS) {
