@@ -191,6 +191,7 @@ final class TimeOrderedPages {
                 sourcetypes,
                 !indexedFieldsOnly,
                 true,
+                shape.listed(), // the changes of the commands before it (EveryFieldPlan)
                 control,
                 afterListing::add,
                 () -> Long.MAX_VALUE,
@@ -222,15 +223,16 @@ final class TimeOrderedPages {
             SearchService.PAGE_SIZE, // pages out as the row engine's collector makes them
             // a listing's lookup, rex, rename mark what they set (ListedFields), and so do those
             // before plugin commands over events
-            listing != null || overPlugin != null,
-            listing != null || overPlugin != null
+            listing != null || overPlugin != null || everyField != null,
+            listing != null || overPlugin != null || everyField != null
                 ? shape.listed().valuesMarked()
                 : java.util.Map.of());
     boolean[] done = {false};
     // the extraction reads the events' own _raw and sourcetype where a command changes them
     boolean eventText =
         listing != null && (shape.listed().changesEventText() || TimeOrderedShape.ownText(pipeline))
-            || overPlugin != null; // the plugin commands' batches carry it (PluginOverEvents)
+            || overPlugin != null // the plugin commands' batches carry it (PluginOverEvents)
+            || everyField != null && shape.listed().changesEventText();
     EventPages source =
         new EventPages(
                 shape.sourceFields(),

@@ -104,6 +104,40 @@ class PluginOverEventsTest {
     softly.assertAll();
   }
 
+  /**
+   * A plugin command reading every field after commands that change the events' fields, followed by
+   * a command that fixes the answer's columns ({@code table}, {@code stats}), or making rows of its
+   * own ({@code transpose}): the every-field listing lays out the changed rows as the adapter's
+   * batches, and the commands from the plugin command on run over them.
+   */
+  private static final List<String> EVERY_FIELD_AFTER_CHANGES =
+      List.of(
+          "* | eval y=1 | fillnull value=0 | stats count by y",
+          "* | eval y=if(n>50, n, null()) | fillnull value=0 | table host y n",
+          "* | lookup regions.csv region OUTPUT label | fillnull value=- | table region label zone",
+          "* | rex \"level=(?<lv>\\w+)\" | fillnull value=none | stats count by lv, region",
+          "* | fields - level | fillnull | table level host region",
+          "* | eval region=null() | fillnull value=X | stats count by region",
+          "* | where n > 100 | eval y=n | fillnull | sort - n | head 20 | table n y team",
+          "* | eval k=n*2 | head 5 | transpose");
+
+  @Test
+  void everyFieldAfterChangesAsTheRowEngine() throws Exception {
+    org.assertj.core.api.SoftAssertions softly = new org.assertj.core.api.SoftAssertions();
+    for (String query : EVERY_FIELD_AFTER_CHANGES) {
+      softly.assertThat(explain(query)).as(query).containsEntry("engine", "pages");
+      try {
+        softly
+            .assertThat(pages(query, PageBatch.PAGES_ONLY))
+            .as(query + " (seed " + STORE.seed() + ")")
+            .isEqualTo(pages(query, "rows"));
+      } catch (RuntimeException refused) {
+        softly.fail(query, refused);
+      }
+    }
+    softly.assertAll();
+  }
+
   @Test
   void commandsAfterPluginsAsTheRowEngine() throws Exception {
     for (String query : AFTER_PLUGINS) {
