@@ -65,6 +65,8 @@ final class EventListing {
   private boolean listedNames; // FIELD_NAMES lists each row's every field, CLEARED those it lost
   private boolean carriesListedNames; // its pages keep LISTED_NAMES, CLEARED_NAMES (hidden)
   private boolean carriesEventText; // its pages keep EVENT_RAW, EVENT_SOURCETYPE (hidden)
+  private boolean discoveredNames; // lays out each row's DISCOVERED_NAMES, not its FIELD_NAMES
+  private boolean carriesDiscoveredNames; // its pages keep DISCOVERED_NAMES (hidden)
 
   /**
    * @param read the fields the source read for the commands (their columns hold every event's
@@ -202,15 +204,17 @@ final class EventListing {
     Map<Long, Set<String>> cleared =
         new HashMap<>(); // by (page, position): fields it no longer has
     List<List<String>> listedOfRows = carriesListedNames ? new ArrayList<>(count) : null;
+    List<List<String>> discoveredOfRows = carriesDiscoveredNames ? new ArrayList<>(count) : null;
     for (int i = 0; i < pages.size(); i++) {
       Page page = pages.get(i);
       int column = page.schema().indexOf(ListingColumns.FIELD_NAMES);
       Block block = column < 0 ? null : page.block(column);
+      Block layout = discoveredNames ? page.block(ListingColumns.DISCOVERED_NAMES) : block;
       for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
         List<String> own =
             replaysNone() ? null : new ArrayList<>(listedNames ? List.of() : DEFAULT_ORDER);
-        if (block != null) {
-          for (Object name : block.getValues(p)) {
+        if (layout != null) {
+          for (Object name : layout.getValues(p)) {
             if (own == null) {
               names.add((String) name);
             } else if (!own.contains(name)) {
@@ -241,10 +245,17 @@ final class EventListing {
           names.addAll(own);
         }
         if (listedOfRows != null) { // as the row lists them: without extraction
-          listedOfRows.add(
-              everyField
+          List<String> fieldNames =
+              everyField || discoveredNames
                   ? listedWithoutExtraction(page, block, p)
-                  : own != null ? own : ownNames(page, block, p, extractors, i));
+                  : own != null ? own : ownNames(page, block, p, extractors, i);
+          listedOfRows.add(fieldNames);
+          if (discoveredOfRows != null) { // a renamed row discovers only those it lists
+            discoveredOfRows.add(
+                listed.renames()
+                    ? fieldNames
+                    : own != null ? own : ownNames(page, block, p, extractors, i));
+          }
         }
       }
     }
@@ -280,6 +291,13 @@ final class EventListing {
         columns.add(new Schema.Column(hidden.getKey(), hidden.getValue().dataType()));
         blocks.add(hidden.getValue());
       }
+    }
+    if (discoveredOfRows != null) {
+      BytesBlock.Builder discovered = BytesBlock.builder(count);
+      discoveredOfRows.forEach(rowNames -> ListingColumns.appendAll(discovered, rowNames));
+      BytesBlock block = discovered.build();
+      columns.add(new Schema.Column(ListingColumns.DISCOVERED_NAMES, block.dataType()));
+      blocks.add(block);
     }
     Page laid = new Page(new Schema(columns), blocks, count);
     return carriesEventText ? ListingColumns.withEventText(laid, pages, ranges) : laid;
@@ -354,6 +372,29 @@ final class EventListing {
    */
   EventListing carryingEventText() {
     this.carriesEventText = true;
+    return this;
+  }
+
+  /**
+   * This listing's pages with each row's every field — those it lists and those only its extraction
+   * finds, as {@code discoverableFieldNames} — as a last hidden column ({@link
+   * ListingColumns#DISCOVERED_NAMES}), next to {@link #carryingListedNames}'s: the rows a plugin
+   * command reading every field takes after another's ({@link PluginOverEvents}).
+   */
+  EventListing carryingDiscoveredNames() {
+    this.carriesDiscoveredNames = true;
+    return this;
+  }
+
+  /**
+   * This listing {@link #fromListedNames} laying out each row's every field as its {@link
+   * ListingColumns#DISCOVERED_NAMES} lists them (its {@link ListingColumns#FIELD_NAMES} still those
+   * it lists), the commands' changes replayed over them: the adapter's batches of overlay rows into
+   * a plugin command reading every field ({@link PluginOverEvents}).
+   */
+  EventListing fromDiscoveredNames() {
+    this.listedNames = true;
+    this.discoveredNames = true;
     return this;
   }
 

@@ -305,7 +305,10 @@ final class ListedFields {
     return new ListedFields(all, loads);
   }
 
-  /** The changes of the commands run as stages before {@code stage}. */
+  /**
+   * The changes of the commands run as stages before {@code stage} (the fields to load: all of
+   * them, {@link #loaded}).
+   */
   ListedFields stagesBefore(int stage) {
     return new ListedFields(
         changes.stream().filter(change -> change.stage() < stage).toList(), loaded);

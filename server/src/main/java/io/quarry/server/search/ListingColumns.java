@@ -51,6 +51,14 @@ final class ListingColumns {
   static final String CLEARED_NAMES = "\u0000fields left without";
 
   /**
+   * Each row's every field, those only its extraction finds included (a row's {@code
+   * discoverableFieldNames}), after the commands' changes, in its order: the columns of the batch
+   * the row adapter gives a plugin command reading every field ({@link
+   * EventListing#carryingDiscoveredNames}).
+   */
+  static final String DISCOVERED_NAMES = "\u0000discovered fields";
+
+  /**
    * A source page laid out for a listing: the default fields, the index-time fields the events of
    * {@code listed} (one map per position) have, in first-named order — a field the commands read
    * keeps the source's column of it, the others hold the events' own values —, {@link

@@ -188,21 +188,17 @@ record TimeOrderedShape(
           0,
           whole);
     }
-    int pluginsEnd = firstPlugin < 0 ? -1 : PluginOverEvents.pluginsEnd(pipeline, firstPlugin);
-    ListedFields afterPlugins =
-        firstPlugin < 0
-            ? null
-            : ListedFields.of(pipeline.subList(pluginsEnd, pipeline.size()), tableColumns);
-    if (afterPlugins != null) {
+    ListedFields aroundPlugins =
+        firstPlugin < 0 ? null : PluginOverEvents.changes(pipeline, firstPlugin, tableColumns);
+    if (aroundPlugins != null) {
       // the events the leading commands keep, their changes laid over them as on rows, as the
       // plugin adapter's batches of every field, through the plugin commands, their output laid
       // over them as on rows, then the commands after them replayed over what the overlay rows
-      // list (PluginOverEvents)
+      // list, and so on for each run of plugin commands (PluginOverEvents)
       int at = firstPlugin;
-      ListedFields beforePlugins = ListedFields.of(pipeline.subList(0, at), tableColumns);
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, at), List.of()));
-      sourceFields.addAll(beforePlugins.loaded());
+      sourceFields.addAll(ListedFields.of(pipeline.subList(0, at), tableColumns).loaded());
       return new TimeOrderedShape(
           0,
           List.copyOf(sourceFields),
@@ -211,7 +207,7 @@ record TimeOrderedShape(
           -1,
           true,
           at,
-          beforePlugins.followedBy(afterPlugins.fromStage(pluginsEnd)));
+          aroundPlugins);
     }
     if (!overEvents) {
       return null;
