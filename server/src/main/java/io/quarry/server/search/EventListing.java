@@ -62,9 +62,11 @@ final class EventListing {
   private int heldFrom; // the first position of held.get(0) not yet handed on
   private int heldRows; // positions held, from heldFrom on
   private boolean full;
-  private boolean carriesFieldNames; // its pages keep FIELD_NAMES (hidden) for a later listing
   private boolean listedNames; // FIELD_NAMES lists each row's every field, CLEARED those it lost
   private boolean carriesListedNames; // its pages keep LISTED_NAMES, CLEARED_NAMES (hidden)
+  private boolean carriesEventText; // its pages keep EVENT_RAW, EVENT_SOURCETYPE (hidden)
+  private boolean discoveredNames; // lays out each row's DISCOVERED_NAMES, not its FIELD_NAMES
+  private boolean carriesDiscoveredNames; // its pages keep DISCOVERED_NAMES (hidden)
 
   /**
    * @param read the fields the source read for the commands (their columns hold every event's
@@ -202,15 +204,17 @@ final class EventListing {
     Map<Long, Set<String>> cleared =
         new HashMap<>(); // by (page, position): fields it no longer has
     List<List<String>> listedOfRows = carriesListedNames ? new ArrayList<>(count) : null;
+    List<List<String>> discoveredOfRows = carriesDiscoveredNames ? new ArrayList<>(count) : null;
     for (int i = 0; i < pages.size(); i++) {
       Page page = pages.get(i);
       int column = page.schema().indexOf(ListingColumns.FIELD_NAMES);
       Block block = column < 0 ? null : page.block(column);
+      Block layout = discoveredNames ? page.block(ListingColumns.DISCOVERED_NAMES) : block;
       for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
         List<String> own =
             replaysNone() ? null : new ArrayList<>(listedNames ? List.of() : DEFAULT_ORDER);
-        if (block != null) {
-          for (Object name : block.getValues(p)) {
+        if (layout != null) {
+          for (Object name : layout.getValues(p)) {
             if (own == null) {
               names.add((String) name);
             } else if (!own.contains(name)) {
@@ -240,8 +244,18 @@ final class EventListing {
           }
           names.addAll(own);
         }
-        if (listedOfRows != null) {
-          listedOfRows.add(own != null ? own : ownNames(page, block, p, extractors, i));
+        if (listedOfRows != null) { // as the row lists them: without extraction
+          List<String> fieldNames =
+              everyField || discoveredNames
+                  ? listedWithoutExtraction(page, block, p)
+                  : own != null ? own : ownNames(page, block, p, extractors, i);
+          listedOfRows.add(fieldNames);
+          if (discoveredOfRows != null) { // a renamed row discovers only those it lists
+            discoveredOfRows.add(
+                listed.renames()
+                    ? fieldNames
+                    : own != null ? own : ownNames(page, block, p, extractors, i));
+          }
         }
       }
     }
@@ -258,11 +272,6 @@ final class EventListing {
       }
       columns.add(new Schema.Column(name, block.dataType()));
       blocks.add(block);
-    }
-    if (carriesFieldNames) {
-      Block own = ListingColumns.fieldNames(pages, ranges, count);
-      columns.add(new Schema.Column(ListingColumns.FIELD_NAMES, own.dataType()));
-      blocks.add(own);
     }
     if (listedOfRows != null) {
       BytesBlock.Builder listedColumn = BytesBlock.builder(count);
@@ -283,7 +292,35 @@ final class EventListing {
         blocks.add(hidden.getValue());
       }
     }
-    return new Page(new Schema(columns), blocks, count);
+    if (discoveredOfRows != null) {
+      BytesBlock.Builder discovered = BytesBlock.builder(count);
+      discoveredOfRows.forEach(rowNames -> ListingColumns.appendAll(discovered, rowNames));
+      BytesBlock block = discovered.build();
+      columns.add(new Schema.Column(ListingColumns.DISCOVERED_NAMES, block.dataType()));
+      blocks.add(block);
+    }
+    Page laid = new Page(new Schema(columns), blocks, count);
+    return carriesEventText ? ListingColumns.withEventText(laid, pages, ranges) : laid;
+  }
+
+  /**
+   * The fields a row lists without extraction (a row's {@code fieldNames}, where an every-field
+   * page has its discoverable ones): the default fields, its index-time ones ({@code names}), the
+   * commands' changes laid over them.
+   */
+  private List<String> listedWithoutExtraction(Page page, Block names, int position) {
+    List<String> own = new ArrayList<>(listedNames ? List.of() : DEFAULT_ORDER);
+    if (names != null) {
+      for (Object name : names.getValues(position)) {
+        if (!own.contains(name)) {
+          own.add((String) name);
+        }
+      }
+    }
+    if (!replaysNone()) {
+      listed.apply(own, field -> hasValue(page, field, position), new java.util.HashSet<>());
+    }
+    return own;
   }
 
   /**
@@ -305,17 +342,6 @@ final class EventListing {
   }
 
   /**
-   * This listing's pages with each row's index-time field names ({@link
-   * ListingColumns#FIELD_NAMES}) as a last hidden column, so that a listing after the commands its
-   * pages go through lists the events' own fields ({@link io.quarry.ql.exec.PluginOverlayStage}'s
-   * input).
-   */
-  EventListing carryingFieldNames() {
-    this.carriesFieldNames = true;
-    return this;
-  }
-
-  /**
    * This listing over pages whose {@link ListingColumns#FIELD_NAMES} lists, per row, every field it
    * has in order (default fields included) and {@link ListingColumns#CLEARED} those it lost — what
    * a plugin command's overlay left ({@link PluginOverEvents}) —, the commands' changes replayed
@@ -327,13 +353,48 @@ final class EventListing {
   }
 
   /**
-   * This listing's pages with each row's listed fields and the fields it was left without as last
+   * This listing's pages with each row's listed fields (as the row lists them: in every-field mode
+   * too, without the fields only its extraction finds) and the fields it was left without as last
    * hidden columns ({@link ListingColumns#LISTED_NAMES}, {@link ListingColumns#CLEARED_NAMES}), for
    * the {@code outputlookup} ending it ({@link EventTable}), which writes each row as the row
-   * command sees it.
+   * command sees it, and for the plugin commands over its rows ({@link PluginOverEvents}).
    */
   EventListing carryingListedNames() {
     this.carriesListedNames = true;
+    return this;
+  }
+
+  /**
+   * This listing's pages with each row's event's own {@code _raw} and {@code sourcetype} as last
+   * hidden columns ({@link ListingColumns#EVENT_RAW}, {@link ListingColumns#EVENT_SOURCETYPE}),
+   * what the extraction and a bare word read past the commands its pages go through ({@link
+   * PluginOverEvents}).
+   */
+  EventListing carryingEventText() {
+    this.carriesEventText = true;
+    return this;
+  }
+
+  /**
+   * This listing's pages with each row's every field — those it lists and those only its extraction
+   * finds, as {@code discoverableFieldNames} — as a last hidden column ({@link
+   * ListingColumns#DISCOVERED_NAMES}), next to {@link #carryingListedNames}'s: the rows a plugin
+   * command reading every field takes after another's ({@link PluginOverEvents}).
+   */
+  EventListing carryingDiscoveredNames() {
+    this.carriesDiscoveredNames = true;
+    return this;
+  }
+
+  /**
+   * This listing {@link #fromListedNames} laying out each row's every field as its {@link
+   * ListingColumns#DISCOVERED_NAMES} lists them (its {@link ListingColumns#FIELD_NAMES} still those
+   * it lists), the commands' changes replayed over them: the adapter's batches of overlay rows into
+   * a plugin command reading every field ({@link PluginOverEvents}).
+   */
+  EventListing fromDiscoveredNames() {
+    this.listedNames = true;
+    this.discoveredNames = true;
     return this;
   }
 

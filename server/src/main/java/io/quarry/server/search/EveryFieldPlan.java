@@ -71,6 +71,40 @@ final class EveryFieldPlan {
     return false;
   }
 
+  /**
+   * The index of the plugin command the every-field listing comes right before when commands that
+   * change the events' fields come first ({@code index=x | eval y=1 | fillnull value=0 | stats
+   * count by y}), or -1: commands that keep the events or whose changes {@link ListedFields}
+   * replays (at least one change, no {@code rename}: a renamed row discovers no search-time field,
+   * so the pages would lack the values a later command asks the event for), then a plugin command
+   * reading every field that either makes rows of its own ({@code transpose}) or lays its output
+   * over the rows with a later command fixing the answer's columns ({@code table}, an aggregation:
+   * else {@link PluginOverEvents} answers the overlay rows). On rows the adapter hands it batches
+   * of the changed rows with every field (their discoverable names); the listing lays out exactly
+   * those, replaying the changes ({@link TimeOrderedShape#listed}), and its pages hold every value
+   * a row has, so the commands after it run on them as after the plain every-field listing.
+   */
+  static int pluginAfterChanges(List<Command> pipeline) {
+    int at = 0;
+    while (at < pipeline.size() && !(pipeline.get(at) instanceof io.quarry.ql.ast.PluginCommand)) {
+      at++;
+    }
+    if (at == pipeline.size() || !takesEveryField(pipeline.get(at))) {
+      return -1;
+    }
+    ListedFields changes = ListedFields.of(pipeline.subList(0, at));
+    if (changes == null || changes.isEmpty() || changes.renames()) {
+      return -1;
+    }
+    Command plugin = pipeline.get(at);
+    return PluginOverlayStage.makesOwnRows(plugin)
+            || PluginOverlayStage.overlays(plugin)
+                && pipeline.subList(at + 1, pipeline.size()).stream()
+                    .anyMatch(EveryFieldPlan::fixes)
+        ? at
+        : -1;
+  }
+
   /** Whether a command is a {@code rename} with a wildcard. */
   private static boolean renamesByWildcard(Command command) {
     return command instanceof io.quarry.ql.ast.RenameCommand rename

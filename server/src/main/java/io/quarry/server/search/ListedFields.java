@@ -293,6 +293,34 @@ final class ListedFields {
   }
 
   /**
+   * These changes, then {@code later}'s (numbered by the stages they run as): the commands of one
+   * listing that run in two runs with other commands between them ({@link PluginOverEvents}), taken
+   * apart again by {@link #stagesBefore} and {@link #stagesFrom}.
+   */
+  ListedFields followedBy(ListedFields later) {
+    List<Change> all = new ArrayList<>(changes);
+    all.addAll(later.changes);
+    Set<String> loads = new HashSet<>(loaded);
+    loads.addAll(later.loaded);
+    return new ListedFields(all, loads);
+  }
+
+  /**
+   * The changes of the commands run as stages before {@code stage} (the fields to load: all of
+   * them, {@link #loaded}).
+   */
+  ListedFields stagesBefore(int stage) {
+    return new ListedFields(
+        changes.stream().filter(change -> change.stage() < stage).toList(), loaded);
+  }
+
+  /** The changes of the commands run as stages {@code stage} and after. */
+  ListedFields stagesFrom(int stage) {
+    return new ListedFields(
+        changes.stream().filter(change -> change.stage() >= stage).toList(), loaded);
+  }
+
+  /**
    * The fields the source must read besides those the commands read: a rename's old names and an
    * {@code OUTPUTNEW} lookup's outputs, whose stages must see every event's value.
    */

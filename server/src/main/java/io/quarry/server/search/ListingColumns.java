@@ -51,6 +51,14 @@ final class ListingColumns {
   static final String CLEARED_NAMES = "\u0000fields left without";
 
   /**
+   * Each row's every field, those only its extraction finds included (a row's {@code
+   * discoverableFieldNames}), after the commands' changes, in its order: the columns of the batch
+   * the row adapter gives a plugin command reading every field ({@link
+   * EventListing#carryingDiscoveredNames}).
+   */
+  static final String DISCOVERED_NAMES = "\u0000discovered fields";
+
+  /**
    * A source page laid out for a listing: the default fields, the index-time fields the events of
    * {@code listed} (one map per position) have, in first-named order — a field the commands read
    * keeps the source's column of it, the others hold the events' own values —, {@link
@@ -128,17 +136,51 @@ final class ListingColumns {
         .withColumn(EVENT_SOURCETYPE, source.block(EventFields.SOURCETYPE));
   }
 
-  /** The {@link #FIELD_NAMES} cells of rows {@code ranges} of {@code pages}. */
-  static Block fieldNames(List<Page> pages, List<int[]> ranges, int count) {
-    BytesBlock.Builder names = BytesBlock.builder(count);
-    for (int i = 0; i < pages.size(); i++) {
-      Page page = pages.get(i);
-      int column = page.schema().indexOf(FIELD_NAMES);
-      for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
-        List<Object> own = column < 0 ? List.of() : page.block(column).getValues(p);
-        appendAll(names, own.stream().map(String.class::cast).toList());
+  /**
+   * {@code laid}, a listing's page of rows {@code ranges} of {@code pages}, with those rows'
+   * events' own {@code _raw} and {@code sourcetype} under {@link #EVENT_RAW} and {@link
+   * #EVENT_SOURCETYPE}: the pages' own columns of them where they carry them ({@link
+   * #withEventText}), else their {@code _raw} and {@code sourcetype} (no command changed them).
+   */
+  static Page withEventText(Page laid, List<Page> pages, List<int[]> ranges) {
+    Page with = laid;
+    for (String[] names :
+        List.of(
+            new String[] {EVENT_RAW, EventFields.RAW},
+            new String[] {EVENT_SOURCETYPE, EventFields.SOURCETYPE})) {
+      boolean whole =
+          pages.size() == 1
+              && ranges.getFirst()[0] == 0
+              && ranges.getFirst()[1] == pages.getFirst().positionCount();
+      Block block;
+      if (whole) {
+        block = ownText(pages.getFirst(), names);
+      } else {
+        BytesBlock.Builder values = BytesBlock.builder(laid.positionCount());
+        for (int i = 0; i < pages.size(); i++) {
+          Block own = ownText(pages.get(i), names);
+          for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
+            Object value = own.isNull(p) ? null : own.getObject(p);
+            if (value == null) {
+              values.appendNull();
+            } else {
+              values.append(value.toString());
+            }
+          }
+        }
+        block = values.build();
       }
+      with = with.withColumn(names[0], block);
     }
-    return names.build();
+    return with;
+  }
+
+  /**
+   * A page's column of its events' own text field: {@code names[0]} if carried, else {@code
+   * names[1]}.
+   */
+  private static Block ownText(Page page, String[] names) {
+    Block carried = page.block(names[0]);
+    return carried != null ? carried : page.block(names[1]);
   }
 }

@@ -18,33 +18,54 @@ import java.util.Set;
 
 /**
  * A time-ordered event listing through plugin commands that lay their output over the events
- * ({@code index=web | fillnull value=0}, {@code index=web | where … | mvexpand x}), on pages as the
- * row engine answers it: there the plugin adapter hands the operator batches of events with every
- * field asked for and answers each output row as its event with the operator's new or replaced
- * columns laid over it (the event's own fields otherwise, listed without extraction). Here the
- * events the leading commands keep are laid out as those batches (an every-field {@link
- * EventListing} of {@code 1,024} rows a page, carrying each event's index-time field names), {@link
- * PluginOverlayStage} runs the operator over them as the adapter does, and each row's fields as the
- * overlay row lists them are written out ({@link #listedNames}: {@link EventOverlays#plugin}
- * replayed there, where the columns hold what the plugin commands left). Commands after them that
- * keep the rows or change their fields as {@link ListedFields} replays ({@code | eval y=1}, {@code
- * | where …}, {@code | rex …}) run as stages marking what they set, and a listing replays their
- * changes over those names and pages the answer as the collector would.
+ * ({@code index=web | fillnull value=0}, {@code index=web | where … | mvexpand x}, {@code index=web
+ * | eval y=1 | fillnull value=0}, {@code | rex … | mvexpand t}), on pages as the row engine answers
+ * it: there the plugin adapter hands the operator batches of the rows the commands before it leave
+ * — events, with the fields {@code eval}, {@code rex}, {@code lookup}, {@code rename} … set, moved
+ * or removed over them — with every field asked for, and answers each output row as its row with
+ * the operator's new or replaced columns laid over it (the row's own fields otherwise, listed
+ * without extraction). Here the commands before them run as stages marking what they set, and the
+ * rows they leave are laid out as those batches (an every-field {@link EventListing} of {@code
+ * 1,024} rows a page replaying their changes, {@link ListedFields}; past a {@code rename}, whose
+ * rows discover no search-time field, only the fields each row lists), carrying each row's fields
+ * as it lists them, those it lost and its event's own text; {@link PluginOverlayStage} runs the
+ * operator over them as the adapter does, and each row's fields as the overlay row lists them are
+ * written out ({@link #listedNames}: {@link EventOverlays#plugin} replayed there, where the columns
+ * hold what the plugin commands left). Commands after them that keep the rows or change their
+ * fields as {@link ListedFields} replays ({@code | eval y=1}, {@code | where …}, {@code | rex …})
+ * run as stages marking what they set, and a listing replays their changes over those names and
+ * pages the answer as the collector would.
  */
 final class PluginOverEvents {
-  private final EventListing batches;
-  private final List<PluginOverlayStage> plugins = new java.util.ArrayList<>();
-  private final PageReduce after; // the commands after the plugin commands
+  /** The hidden columns that pass along the events' pages but never reach a plugin operator. */
+  private static final Set<String> HIDDEN =
+      Set.of(
+          ListingColumns.LISTED_NAMES,
+          ListingColumns.CLEARED_NAMES,
+          ListingColumns.DISCOVERED_NAMES,
+          ListingColumns.FIELD_NAMES,
+          ListingColumns.CLEARED,
+          PluginOverlayStage.OVERLAID,
+          ListingColumns.EVENT_RAW,
+          ListingColumns.EVENT_SOURCETYPE);
+
+  /**
+   * One run of plugin commands: the listing that lays out the rows before them as the adapter's
+   * batches, their stages, and the commands after them up to the next run (or the answer).
+   */
+  private record Run(
+      EventListing batches, List<PluginOverlayStage> plugins, PageReduce after, int first) {}
+
+  private final List<Run> runs = new ArrayList<>();
   private final EventListing answer;
   private final StageStats stages;
-  private final int first; // the first plugin command's stage
   private boolean full;
 
   /**
    * @param pipeline the search's commands
    * @param at the first plugin command's index in it ({@link #firstPlugin})
-   * @param listed the changes of the commands after the plugin commands ({@link ListedFields},
-   *     numbered by their stages)
+   * @param listed the changes of the commands before the plugin commands, then of those after each
+   *     run of them ({@link #changes}: {@link ListedFields}, numbered by their stages)
    * @param read the fields the source reads
    */
   PluginOverEvents(
@@ -59,83 +80,192 @@ final class PluginOverEvents {
       StageStats stages,
       PageBatch.Results results) {
     this.stages = stages;
-    this.first = at;
+    List<int[]> bounds = runs(pipeline, at);
     this.answer =
         new EventListing(
                 read,
                 sourcetypes,
                 extract,
                 false,
-                listed,
+                listed.stagesFrom(bounds.getLast()[1]),
                 control,
                 results::add,
                 () -> results.maxRows() - results.collector().rows(),
                 SearchService.PAGE_SIZE)
             .fromListedNames();
-    int end = pluginsEnd(pipeline, at);
-    this.after =
-        new PageReduce(
-            pipeline.subList(end, pipeline.size()),
-            evaluator,
-            answer::add,
-            stages,
-            end,
-            SearchService.PAGE_SIZE,
-            true, // they mark what they set (ListedFields)
-            listed.valuesMarked());
-    for (Command command : pipeline.subList(at, end)) {
-      plugins.add(
-          new PluginOverlayStage(
-              (PluginCommand) command,
+    Run[] made = new Run[bounds.size()];
+    for (int k = bounds.size() - 1; k >= 0; k--) {
+      int[] run = bounds.get(k);
+      ListedFields after = listed.stagesFrom(run[1]).stagesBefore(run[2]);
+      java.util.function.Predicate<Page> next =
+          k == bounds.size() - 1 ? answer::add : made[k + 1].batches()::add;
+      PageReduce commands =
+          new PageReduce(
+              pipeline.subList(run[1], run[2]),
               evaluator,
-              Set.of(
-                  ListingColumns.FIELD_NAMES,
-                  PluginOverlayStage.OVERLAID,
-                  ListingColumns.EVENT_RAW,
-                  ListingColumns.EVENT_SOURCETYPE)));
-    }
-    this.batches =
-        new EventListing(
+              next,
+              stages,
+              run[1],
+              SearchService.PAGE_SIZE,
+              true, // they mark what they set (ListedFields)
+              after.valuesMarked());
+      List<PluginOverlayStage> plugins = new ArrayList<>();
+      for (Command command : pipeline.subList(run[0], run[1])) {
+        plugins.add(new PluginOverlayStage((PluginCommand) command, evaluator, HIDDEN));
+      }
+      int index = k;
+      java.util.function.Predicate<Page> batch =
+          page -> {
+            push(index, 0, page);
+            return !full;
+          };
+      EventListing batches;
+      if (k == 0) {
+        // the rows the commands before them leave, as the adapter batches them: every field of
+        // the event with their changes laid over it — a renamed row discovers no search-time
+        // field, so past a rename only the fields it lists (RenameOperator's rows)
+        ListedFields before = listed.stagesBefore(at);
+        batches =
+            new EventListing(
                 read,
                 sourcetypes,
                 extract,
-                true,
+                !before.renames(),
+                before,
                 control,
-                this::batch,
+                batch,
                 () -> Long.MAX_VALUE,
-                SearchService.PAGE_SIZE)
-            .carryingFieldNames();
+                SearchService.PAGE_SIZE);
+      } else {
+        // the overlay rows the run before leaves, the commands after it replayed over them, as
+        // the adapter batches them again: every field each row has (past a rename, those it lists)
+        ListedFields between = listed.stagesFrom(bounds.get(k - 1)[1]).stagesBefore(run[0]);
+        batches =
+            new EventListing(
+                read,
+                sourcetypes,
+                extract,
+                false,
+                between,
+                control,
+                batch,
+                () -> Long.MAX_VALUE,
+                SearchService.PAGE_SIZE);
+        batches = between.renames() ? batches.fromListedNames() : batches.fromDiscoveredNames();
+      }
+      made[k] =
+          new Run(
+              batches.carryingListedNames().carryingDiscoveredNames().carryingEventText(),
+              plugins,
+              commands,
+              run[0]);
+    }
+    runs.addAll(List.of(made));
   }
 
   /**
-   * The index of the first plugin command when {@code pipeline} is commands that keep the events,
-   * then plugin commands that lay their output over them ({@link PluginOverlayStage#overlays}) —
-   * those after the first naming the fields they read (one reading every field would take the
-   * columns in the order the row adapter's batch of overlay rows has them, which this does not
-   * replay) —, then commands with page stages that are no plugin command (a {@code search} of bare
-   * words among them matching the events' own text, carried from the batches as on rows an overlay
-   * row asks its event, whatever the plugin laid over {@code _raw}), whose changes {@link
-   * ListedFields} must replay (the caller asks it); else -1.
+   * The index of the first plugin command when {@code pipeline} is commands that keep the events or
+   * change their fields as {@link ListedFields} replays them ({@code eval}, {@code rex}, {@code
+   * lookup}, a literal {@code rename} without a name renamed on, {@code fields -} …, whose stages
+   * mark what they set), then runs of plugin commands that lay their output over the rows ({@link
+   * PluginOverlayStage#overlays}) — in a run, those after the first naming the fields they read; a
+   * plugin command after other commands or reading every field starts the next run, which takes the
+   * rows again as the adapter batches them —, each followed by commands with page stages that are
+   * no plugin command (a {@code search} of bare words among them matching the events' own text,
+   * carried from the batches as on rows an overlay row asks its event, whatever the plugin laid
+   * over {@code _raw}), whose changes {@link ListedFields} must replay (the caller asks it: {@link
+   * #changes}); else -1.
+   *
+   * @param tableColumns a lookup table's columns by name, for a {@code lookup} without {@code
+   *     OUTPUT} before the plugin commands ({@link ListedFields#of(List,
+   *     java.util.function.Function)})
    */
-  static int firstPlugin(List<Command> pipeline) {
+  static int firstPlugin(
+      List<Command> pipeline, java.util.function.Function<String, List<String>> tableColumns) {
     int at = 0;
-    while (at < pipeline.size() && TimeOrderedShape.keepsEvents(pipeline.get(at))) {
+    while (at < pipeline.size() && !(pipeline.get(at) instanceof PluginCommand)) {
       at++;
     }
-    if (at == pipeline.size() || !ReduceCoverage.supportsOverEvents(pipeline.subList(0, at))) {
+    List<Command> before = pipeline.subList(0, at);
+    if (at == pipeline.size()
+        || !(ReduceCoverage.supportsOverEvents(before)
+            || ReduceCoverage.supportsOverEventsWithOwnText(before))
+        || ListedFields.of(before, tableColumns) == null
+        || before.stream().anyMatch(PluginOverEvents::renamesOn)) {
       return -1;
     }
-    int end = pluginsEnd(pipeline, at);
-    List<Command> after = pipeline.subList(end, pipeline.size());
-    return end > at
-            && after.stream().noneMatch(PluginCommand.class::isInstance)
-            && ReduceCoverage.supportsOverEventsWithOwnText(after)
-        ? at
-        : -1;
+    List<int[]> runs = runs(pipeline, at);
+    for (int k = 0; k < runs.size(); k++) {
+      int[] run = runs.get(k);
+      List<Command> after = pipeline.subList(run[1], run[2]);
+      if (run[1] == run[0]
+          || !ReduceCoverage.supportsOverEventsWithOwnText(after)
+          || k < runs.size() - 1 && after.stream().anyMatch(PluginOverEvents::renamesOn)) {
+        return -1;
+      }
+    }
+    return at;
   }
 
-  /** The index past the plugin commands from {@code at} on that {@link #firstPlugin} takes. */
-  static int pluginsEnd(List<Command> pipeline, int at) {
+  /**
+   * The changes of the commands before the plugin commands from {@code at} on and after each run of
+   * them, in one {@link ListedFields} numbered by their stages (taken apart again by stage); null
+   * where one of them has no replay.
+   */
+  static ListedFields changes(
+      List<Command> pipeline,
+      int at,
+      java.util.function.Function<String, List<String>> tableColumns) {
+    ListedFields all = ListedFields.of(pipeline.subList(0, at), tableColumns);
+    for (int[] run : runs(pipeline, at)) {
+      ListedFields after = ListedFields.of(pipeline.subList(run[1], run[2]), tableColumns);
+      if (all == null || after == null) {
+        return null;
+      }
+      all = all.followedBy(after.fromStage(run[1]));
+    }
+    return all;
+  }
+
+  /**
+   * The runs of plugin commands from {@code at} on: per run, the index of its first plugin command,
+   * the index past its last ({@link #pluginsEnd}), and the index past the commands after it that
+   * are no plugin command (the next run's first, or the pipeline's end).
+   */
+  private static List<int[]> runs(List<Command> pipeline, int at) {
+    List<int[]> runs = new ArrayList<>();
+    int start = at;
+    while (start < pipeline.size()) {
+      int end = pluginsEnd(pipeline, start);
+      int next = end;
+      while (next < pipeline.size() && !(pipeline.get(next) instanceof PluginCommand)) {
+        next++;
+      }
+      runs.add(new int[] {start, end, next});
+      if (end == start) {
+        break; // a plugin command that does not lay its output over the rows: no run
+      }
+      start = next;
+    }
+    return runs;
+  }
+
+  /**
+   * Whether a command is a {@code rename} of a name it also renames another to ({@code a AS b, b AS
+   * c}): {@link ListedFields} replays it only where no later command reads that name, and a plugin
+   * command reading every field does.
+   */
+  private static boolean renamesOn(Command command) {
+    if (!(command instanceof io.quarry.ql.ast.RenameCommand rename)) {
+      return false;
+    }
+    Set<String> to = new java.util.HashSet<>();
+    rename.renames().forEach(r -> to.add(r.to()));
+    return rename.renames().stream().anyMatch(r -> to.contains(r.from()));
+  }
+
+  /** The index past the run of plugin commands from {@code at} on ({@link #firstPlugin}). */
+  private static int pluginsEnd(List<Command> pipeline, int at) {
     int end = at;
     while (end < pipeline.size()
         && PluginOverlayStage.overlays(pipeline.get(end))
@@ -148,83 +278,100 @@ final class PluginOverEvents {
 
   /** Takes the leading commands' pages of events; false once the answer is full. */
   boolean add(Page page) {
-    return batches.add(page) && !full;
+    return runs.getFirst().batches().add(page) && !full;
   }
 
-  private boolean batch(Page events) {
-    // the events' own _raw and sourcetype: what the listing extracts from and a bare word matches
-    push(0, ListingColumns.withEventText(events));
-    return !full;
-  }
-
-  /** A page into plugin command {@code i} (past the last: the answer). */
-  private void push(int i, Page page) {
-    if (i == plugins.size()) {
+  /**
+   * A page into plugin command {@code i} of run {@code k} (carrying the events' own {@code _raw}
+   * and {@code sourcetype}: what the listing extracts from and a bare word matches); past its last,
+   * into the commands after the run.
+   */
+  private void push(int k, int i, Page page) {
+    Run run = runs.get(k);
+    if (i == run.plugins().size()) {
       Page listed = listedNames(page);
-      full = full || !after.add(listed);
+      full = full || !run.after().add(listed);
       return;
     }
     long started = System.nanoTime();
-    plugins.get(i).add(page, out -> push(i + 1, out));
-    stages.counted(first + i, page.positionCount(), System.nanoTime() - started);
+    run.plugins().get(i).add(page, out -> push(k, i + 1, out));
+    stages.counted(run.first() + i, page.positionCount(), System.nanoTime() - started);
   }
 
-  /** The events are over: the batches held, each operator's last output, then the answer's. */
+  /** The events are over: per run the batches held, each operator's last output; the answer's. */
   void finish() {
-    batches.finish();
-    for (int i = 0; i < plugins.size(); i++) {
-      int next = i + 1;
-      long started = System.nanoTime();
-      plugins.get(i).finish(out -> push(next, out));
-      stages.timed(first + i, System.nanoTime() - started);
+    for (int k = 0; k < runs.size(); k++) {
+      Run run = runs.get(k);
+      run.batches().finish();
+      for (int i = 0; i < run.plugins().size(); i++) {
+        int index = k;
+        int next = i + 1;
+        long started = System.nanoTime();
+        run.plugins().get(i).finish(out -> push(index, next, out));
+        stages.timed(run.first() + i, System.nanoTime() - started);
+      }
+      run.after().finish();
     }
-    after.finish();
     answer.finish();
   }
 
   void close() {
-    plugins.forEach(PluginOverlayStage::close);
-    after.close();
+    for (Run run : runs) {
+      run.plugins().forEach(PluginOverlayStage::close);
+      run.after().close();
+    }
   }
 
   /**
    * The plugin commands' output with each row's fields as the row adapter's overlay row lists them
-   * in {@link ListingColumns#FIELD_NAMES} — the default fields, the event's index-time ones, then
-   * the fields the commands laid over it ({@link PluginOverlayStage#OVERLAID}) as {@link
-   * EventOverlays#plugin} replays them — and the fields it lost in {@link ListingColumns#CLEARED}.
+   * in {@link ListingColumns#FIELD_NAMES} — those its row listed before them ({@link
+   * ListingColumns#LISTED_NAMES}: the default fields, the event's index-time ones, the changes of
+   * the commands before them), then the fields the commands laid over it ({@link
+   * PluginOverlayStage#OVERLAID}) as {@link EventOverlays#plugin} replays them —, its every field
+   * laid over the same way in {@link ListingColumns#DISCOVERED_NAMES} (for a later run), and the
+   * fields it lost, before them too, in {@link ListingColumns#CLEARED}.
    */
   private static Page listedNames(Page page) {
     EventOverlays overlays = EventOverlays.plugin();
-    Block own = page.block(ListingColumns.FIELD_NAMES);
+    Block own = page.block(ListingColumns.LISTED_NAMES);
+    Block every = page.block(ListingColumns.DISCOVERED_NAMES);
+    Block lost = page.block(ListingColumns.CLEARED_NAMES);
     BytesBlock.Builder names = BytesBlock.builder(page.positionCount());
+    BytesBlock.Builder discovered = BytesBlock.builder(page.positionCount());
     BytesBlock.Builder cleared = BytesBlock.builder(page.positionCount());
     for (int p = 0; p < page.positionCount(); p++) {
-      List<String> listed = new ArrayList<>(EventListing.DEFAULT_ORDER);
-      if (own != null) {
-        for (Object name : own.getValues(p)) {
-          if (!listed.contains(name)) {
-            listed.add((String) name);
-          }
-        }
-      }
       int position = p;
-      Set<String> gone = new LinkedHashSet<>();
-      overlays.apply(
-          listed,
+      java.util.function.Predicate<String> hasValue =
           field -> {
             Block block = page.block(field);
             return block != null && !block.isNull(position);
-          },
+          };
+      java.util.function.Function<String, List<Object>> values =
           field -> {
             Block block = page.block(field);
             return block == null ? List.of() : block.getValues(position);
-          },
-          gone);
+          };
+      List<String> listed = strings(own, p);
+      Set<String> gone = new LinkedHashSet<>(strings(lost, p));
+      overlays.apply(listed, hasValue, values, gone);
+      List<String> everyField = strings(every, p);
+      overlays.apply(everyField, hasValue, values, new LinkedHashSet<>());
       append(names, listed);
+      append(discovered, everyField);
       append(cleared, List.copyOf(gone));
     }
     return page.withColumn(ListingColumns.FIELD_NAMES, names.build())
+        .withColumn(ListingColumns.DISCOVERED_NAMES, discovered.build())
         .withColumn(ListingColumns.CLEARED, cleared.build());
+  }
+
+  /** A names column's cell at {@code position}, as a list. */
+  private static List<String> strings(Block names, int position) {
+    List<String> strings = new ArrayList<>();
+    for (Object name : names.getValues(position)) {
+      strings.add((String) name);
+    }
+    return strings;
   }
 
   private static void append(BytesBlock.Builder builder, List<String> values) {

@@ -161,7 +161,7 @@ final class TimeOrderedPages {
         listedAt >= 0
                 && fused == 0
                 && !TimeOrderedShape.everyFieldPlan(pipeline)
-                && PluginOverEvents.firstPlugin(pipeline) == listedAt
+                && io.quarry.ql.exec.PluginOverlayStage.overlays(pipeline.get(listedAt))
             ? new PluginOverEvents(
                 pipeline,
                 listedAt,
@@ -191,6 +191,7 @@ final class TimeOrderedPages {
                 sourcetypes,
                 !indexedFieldsOnly,
                 true,
+                shape.listed(), // the changes of the commands before it (EveryFieldPlan)
                 control,
                 afterListing::add,
                 () -> Long.MAX_VALUE,
@@ -220,13 +221,18 @@ final class TimeOrderedPages {
             stages,
             fused,
             SearchService.PAGE_SIZE, // pages out as the row engine's collector makes them
-            listing != null, // a listing's lookup, rex, rename mark what they set (ListedFields)
-            listing != null ? shape.listed().valuesMarked() : java.util.Map.of());
+            // a listing's lookup, rex, rename mark what they set (ListedFields), and so do those
+            // before plugin commands over events
+            listing != null || overPlugin != null || everyField != null,
+            listing != null || overPlugin != null || everyField != null
+                ? shape.listed().valuesMarked()
+                : java.util.Map.of());
     boolean[] done = {false};
     // the extraction reads the events' own _raw and sourcetype where a command changes them
     boolean eventText =
-        listing != null
-            && (shape.listed().changesEventText() || TimeOrderedShape.ownText(pipeline));
+        listing != null && (shape.listed().changesEventText() || TimeOrderedShape.ownText(pipeline))
+            || overPlugin != null // the plugin commands' batches carry it (PluginOverEvents)
+            || everyField != null && shape.listed().changesEventText();
     EventPages source =
         new EventPages(
                 shape.sourceFields(),

@@ -34,8 +34,12 @@ import java.util.Set;
  *     ({@link EventListing}'s every-field pages): for a listing, its answer's pages (a subsearch's
  *     events); else the pages the commands from {@code listedAt} on take ({@link EveryFieldPlan})
  * @param listedAt when not a listing but {@code everyField}: how many leading commands (those that
- *     keep the events) run on the source's pages before the every-field listing lays them out
- * @param listed for a listing, how its commands change the fields its rows list (else empty)
+ *     keep the events, or whose changes {@code listed} holds) run on the source's pages before the
+ *     every-field listing lays them out
+ * @param listed for a listing, how its commands change the fields its rows list; for every-field
+ *     pages, how the commands before {@code listedAt} do ({@link
+ *     EveryFieldPlan#pluginAfterChanges}; for plugin commands over events, those before and after
+ *     them: {@link PluginOverEvents}); else empty
  */
 record TimeOrderedShape(
     int fused,
@@ -72,6 +76,25 @@ record TimeOrderedShape(
       java.util.function.Function<String, List<String>> tableColumns) {
     int fused = EventPages.fusedPrefix(pipeline);
     List<Command> staged = pipeline.subList(fused, pipeline.size());
+    int changedUpTo = EveryFieldPlan.pluginAfterChanges(pipeline);
+    if (changedUpTo >= 0 && ReduceCoverage.supportsOverEvents(pipeline)) {
+      // the events, their fields changed by the commands before the plugin command that reads
+      // every field (stages marking what they set), laid out with every field as the row adapter's
+      // batches of those rows, the changes replayed (a leading rex a stage, not fused)
+      ListedFields before = ListedFields.of(pipeline.subList(0, changedUpTo), tableColumns);
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, changedUpTo), List.of()));
+      sourceFields.addAll(before.loaded());
+      return new TimeOrderedShape(
+          0,
+          List.copyOf(sourceFields),
+          smallestHead(pipeline, pageSize),
+          false,
+          -1,
+          true,
+          changedUpTo,
+          before);
+    }
     if (fused == 0 && everyFieldPlan(staged)) {
       // the events, filtered, cut or reordered by the leading commands that keep them, laid out
       // with every field as the row adapter's batches of them into the other commands (an
@@ -119,8 +142,9 @@ record TimeOrderedShape(
     }
     boolean overEvents = ReduceCoverage.supportsOverEvents(staged);
     // else a search of bare words after _raw changed, exact only in a listing that carries the
-    // events' own text: after eval, rex, rename, lookup, or plugin commands (PluginOverEvents)
-    int firstPlugin = fused == 0 ? PluginOverEvents.firstPlugin(pipeline) : -1;
+    // events' own text: after eval, rex, rename, lookup, or plugin commands (PluginOverEvents; a
+    // leading rex a stage there, not fused into the source)
+    int firstPlugin = PluginOverEvents.firstPlugin(pipeline, tableColumns);
     if (!overEvents && !(fused == 0 && ownText(pipeline)) && firstPlugin < 0) {
       return null;
     }
@@ -164,18 +188,17 @@ record TimeOrderedShape(
           0,
           whole);
     }
-    int pluginsEnd = firstPlugin < 0 ? -1 : PluginOverEvents.pluginsEnd(pipeline, firstPlugin);
-    ListedFields afterPlugins =
-        firstPlugin < 0
-            ? null
-            : ListedFields.of(pipeline.subList(pluginsEnd, pipeline.size()), tableColumns);
-    if (afterPlugins != null) {
-      // the events the leading commands keep, as the plugin adapter's batches of every field,
-      // through the plugin commands, their output laid over them as on rows, then the commands
-      // after them replayed over what the overlay rows list (PluginOverEvents)
+    ListedFields aroundPlugins =
+        firstPlugin < 0 ? null : PluginOverEvents.changes(pipeline, firstPlugin, tableColumns);
+    if (aroundPlugins != null) {
+      // the events the leading commands keep, their changes laid over them as on rows, as the
+      // plugin adapter's batches of every field, through the plugin commands, their output laid
+      // over them as on rows, then the commands after them replayed over what the overlay rows
+      // list, and so on for each run of plugin commands (PluginOverEvents)
       int at = firstPlugin;
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, at), List.of()));
+      sourceFields.addAll(ListedFields.of(pipeline.subList(0, at), tableColumns).loaded());
       return new TimeOrderedShape(
           0,
           List.copyOf(sourceFields),
@@ -184,7 +207,7 @@ record TimeOrderedShape(
           -1,
           true,
           at,
-          afterPlugins.fromStage(pluginsEnd));
+          aroundPlugins);
     }
     if (!overEvents) {
       return null;
@@ -244,7 +267,9 @@ record TimeOrderedShape(
    * PluginOverEvents}) that also take every field.
    */
   static boolean everyFieldPlan(List<Command> staged) {
-    return EveryFieldPlan.readsEveryField(staged) && ReduceCoverage.supportsOverEvents(staged);
+    return (EveryFieldPlan.readsEveryField(staged)
+            || EveryFieldPlan.pluginAfterChanges(staged) >= 0)
+        && ReduceCoverage.supportsOverEvents(staged);
   }
 
   /**

@@ -63,6 +63,117 @@ class PluginOverEventsTest {
           "* | replace *WARN* WITH changed IN _raw | search WARN n>300",
           "* | mvexpand team | search t1 OR a | eval k=1");
 
+  /**
+   * Plugin commands after commands that change the events' fields ({@code eval}, {@code rex},
+   * {@code rename}, {@code lookup}, {@code fields -}): the adapter's batches are then of the rows
+   * those commands left — every field the event has (its search-time ones too, but not past a
+   * {@code rename}, whose rows discover none), with the changes laid over them — and the overlay
+   * rows list the fields the changed rows list, the plugin's laid over those.
+   */
+  private static final List<String> PLUGINS_AFTER_CHANGES =
+      List.of(
+          "* | eval y=1 | fillnull value=0",
+          "* | eval region=null() | fillnull value=X",
+          "* | eval y=if(n>50, n, null()) | fillnull value=0 | eval z=y+1",
+          "* | eval _raw=\"r \" . n | fillnull value=0",
+          "* | rex \"level=(?<lv>\\w+)\" | mvexpand lv",
+          "* | rex \"team=(?<t>\\w+)\" | mvexpand t | fillnull value=none t",
+          "* | rename level AS lvl | fillnull",
+          "* | rename region AS r | fillnull value=none r zone",
+          "* | lookup regions.csv region | fillnull value=-",
+          "* | lookup regions.csv region OUTPUT label | fillnull",
+          "* | fields - level | fillnull",
+          "* | where n > 100 | eval y=n*2 | convert num(y) AS yy",
+          "* | eval y=1 | head 1500 | fillnull value=0 | search WARN",
+          "* | eval _raw=\"x\" | fillnull | search WARN");
+
+  @Test
+  void pluginsAfterChangesAsTheRowEngine() throws Exception {
+    org.assertj.core.api.SoftAssertions softly = new org.assertj.core.api.SoftAssertions();
+    for (String query : PLUGINS_AFTER_CHANGES) {
+      softly.assertThat(explain(query)).as(query).containsEntry("engine", "pages");
+      try {
+        softly
+            .assertThat(pages(query, PageBatch.PAGES_ONLY))
+            .as(query + " (seed " + STORE.seed() + ")")
+            .isEqualTo(pages(query, "rows"));
+      } catch (RuntimeException refused) {
+        softly.fail(query, refused);
+      }
+    }
+    softly.assertAll();
+  }
+
+  /**
+   * A plugin command reading every field after commands that change the events' fields, followed by
+   * a command that fixes the answer's columns ({@code table}, {@code stats}), or making rows of its
+   * own ({@code transpose}): the every-field listing lays out the changed rows as the adapter's
+   * batches, and the commands from the plugin command on run over them.
+   */
+  private static final List<String> EVERY_FIELD_AFTER_CHANGES =
+      List.of(
+          "* | eval y=1 | fillnull value=0 | stats count by y",
+          "* | eval y=if(n>50, n, null()) | fillnull value=0 | table host y n",
+          "* | lookup regions.csv region OUTPUT label | fillnull value=- | table region label zone",
+          "* | rex \"level=(?<lv>\\w+)\" | fillnull value=none | stats count by lv, region",
+          "* | fields - level | fillnull | table level host region",
+          "* | eval region=null() | fillnull value=X | stats count by region",
+          "* | where n > 100 | eval y=n | fillnull | sort - n | head 20 | table n y team",
+          "* | eval k=n*2 | head 5 | transpose");
+
+  @Test
+  void everyFieldAfterChangesAsTheRowEngine() throws Exception {
+    org.assertj.core.api.SoftAssertions softly = new org.assertj.core.api.SoftAssertions();
+    for (String query : EVERY_FIELD_AFTER_CHANGES) {
+      softly.assertThat(explain(query)).as(query).containsEntry("engine", "pages");
+      try {
+        softly
+            .assertThat(pages(query, PageBatch.PAGES_ONLY))
+            .as(query + " (seed " + STORE.seed() + ")")
+            .isEqualTo(pages(query, "rows"));
+      } catch (RuntimeException refused) {
+        softly.fail(query, refused);
+      }
+    }
+    softly.assertAll();
+  }
+
+  /**
+   * A plugin command after another and the commands after that ({@code | mvexpand t | fillnull},
+   * {@code | fillnull | eval y=1 | fillnull}): on rows its adapter batches the overlay rows again,
+   * with every field each has (the fields its row lists, those its extraction finds, the changes
+   * laid over them); here each run of plugin commands takes the rows the run before left, laid out
+   * again as those batches.
+   */
+  private static final List<String> PLUGINS_AFTER_PLUGINS =
+      List.of(
+          "* | fillnull | eval y=1 | fillnull",
+          "* | mvexpand team | fillnull",
+          "* | mvexpand team | fillnull value=X",
+          "* | convert num(n) AS nn | fillnull",
+          "* | fillnull value=0 | rename region AS r | fillnull value=none",
+          "* | eval y=if(n>10, null(), 1) | mvexpand team | eval z=team | fillnull value=- | search WARN",
+          "* | mvexpand team | where n > 10 | fillnull | head 1500",
+          "* | fillnull value=0 | fields - zone | fillnull value=Z | eval k=1",
+          "* | strcat level \"-\" host lh | eval lh=if(n>20, lh, null()) | mvexpand team | filldown lh");
+
+  @Test
+  void pluginsAfterPluginsAsTheRowEngine() throws Exception {
+    org.assertj.core.api.SoftAssertions softly = new org.assertj.core.api.SoftAssertions();
+    for (String query : PLUGINS_AFTER_PLUGINS) {
+      softly.assertThat(explain(query)).as(query).containsEntry("engine", "pages");
+      try {
+        softly
+            .assertThat(pages(query, PageBatch.PAGES_ONLY))
+            .as(query + " (seed " + STORE.seed() + ")")
+            .isEqualTo(pages(query, "rows"));
+      } catch (RuntimeException refused) {
+        softly.fail(query, refused);
+      }
+    }
+    softly.assertAll();
+  }
+
   @Test
   void commandsAfterPluginsAsTheRowEngine() throws Exception {
     for (String query : AFTER_PLUGINS) {
@@ -119,8 +230,8 @@ class PluginOverEventsTest {
           .containsEntry("engine", "pages")
           .containsEntry("page_source", "every_field");
     }
-    // a later one reading every field would take the overlay rows' columns in their order
-    assertThat(explain("* | convert num(n) AS nn | fillnull")).containsEntry("engine", "rows");
+    // a name renamed on, which a plugin command reading every field reads: no replay
+    assertThat(explain("* | rename level AS a, a AS b | fillnull")).containsEntry("engine", "rows");
   }
 
   /** The pages of a search's answer, written out: each page's columns and types, then its rows. */
