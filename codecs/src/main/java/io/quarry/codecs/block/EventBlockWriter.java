@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.zip.CRC32C;
+import org.apache.lucene.store.ByteArrayDataOutput;
 import org.apache.lucene.store.ByteBuffersDataOutput;
 
 /**
@@ -58,9 +59,10 @@ public final class EventBlockWriter {
     }
     long newest = events.isEmpty() ? 0 : events.get(0).timeMicros();
     try {
-      List<byte[]> sections = new ArrayList<>();
-      sections.add(times(events, newest));
-      sections.add(raw(events, asciiRaws));
+      byte[] times = times(events, newest);
+      byte[][] texts = texts(events, asciiRaws);
+      int rawLength = rawSectionLength(texts);
+      List<byte[]> columns = new ArrayList<>();
       Set<String> names = columnNames(events);
       boolean anyElsewhere = false;
       for (String name : names) {
@@ -68,37 +70,52 @@ public final class EventBlockWriter {
       }
       for (String name : names) {
         if (!anyElsewhere) {
-          sections.add(column(name, values(events, name)));
+          columns.add(column(name, values(events, name)));
         } else if (elsewhere.contains(name)) {
-          sections.add(column(name, List.of(), true)); // no values gathered for it
+          columns.add(column(name, List.of(), true)); // no values gathered for it
         } else {
-          sections.add(column(name, values(events, name), false));
+          columns.add(column(name, values(events, name), false));
         }
       }
-      ByteBuffersDataOutput out = new ByteBuffersDataOutput();
-      out.writeByte(anyElsewhere ? EventBlockFormat.VERSION_ELSEWHERE : EventBlockFormat.VERSION);
-      out.writeVInt(events.size());
-      out.writeZLong(newest);
-      out.writeVInt(sections.size() - 2);
-      int end = 0;
-      for (byte[] section : sections) {
-        end += section.length;
-        out.writeVInt(end);
+      // the header, then every section written once into the block's one array: the raw texts,
+      // nearly all of its bytes, are copied from the events' bytes straight to their place
+      ByteBuffersDataOutput header = new ByteBuffersDataOutput();
+      header.writeByte(
+          anyElsewhere ? EventBlockFormat.VERSION_ELSEWHERE : EventBlockFormat.VERSION);
+      header.writeVInt(events.size());
+      header.writeZLong(newest);
+      header.writeVInt(columns.size());
+      int end = times.length;
+      header.writeVInt(end);
+      end += rawLength;
+      header.writeVInt(end);
+      for (byte[] column : columns) {
+        end += column.length;
+        header.writeVInt(end);
       }
-      for (byte[] section : sections) {
-        out.writeBytes(section, section.length);
+      int bodyLength = Math.toIntExact(header.size() + end);
+      byte[] block = new byte[bodyLength + Integer.BYTES];
+      ByteArrayDataOutput out = new ByteArrayDataOutput(block);
+      header.copyTo(out);
+      out.writeBytes(times, times.length);
+      for (byte[] text : texts) {
+        out.writeVInt(text.length);
       }
-      byte[] body = out.toArrayCopy();
+      for (byte[] text : texts) {
+        out.writeBytes(text, text.length);
+      }
+      for (byte[] column : columns) {
+        out.writeBytes(column, column.length);
+      }
       CRC32C crc = new CRC32C();
-      crc.update(body);
-      byte[] block = java.util.Arrays.copyOf(body, body.length + Integer.BYTES);
+      crc.update(block, 0, bodyLength);
       int checksum = (int) crc.getValue();
       for (int i = 0; i < Integer.BYTES; i++) {
-        block[body.length + i] = (byte) (checksum >>> (24 - 8 * i));
+        block[bodyLength + i] = (byte) (checksum >>> (24 - 8 * i));
       }
       return block;
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e); // ByteBuffersDataOutput does not fail
+      throw new java.io.UncheckedIOException(e); // neither output fails
     }
   }
 
@@ -117,23 +134,28 @@ public final class EventBlockWriter {
     return out.toArrayCopy();
   }
 
-  /** The texts' UTF-8 lengths, then their bytes back to back; each text encoded once. */
-  private static byte[] raw(List<Event> events, byte[][] asciiRaws) throws IOException {
+  /** Each event's text as UTF-8, encoded once (the given bytes where ASCII). */
+  private static byte[][] texts(List<Event> events, byte[][] asciiRaws) {
     byte[][] texts = new byte[events.size()][];
-    int bytes = 0;
     for (int i = 0; i < texts.length; i++) {
       byte[] ascii = asciiRaws == null ? null : asciiRaws[i];
       texts[i] = ascii != null ? ascii : events.get(i).raw().getBytes(StandardCharsets.UTF_8);
-      bytes += texts[i].length;
     }
-    ByteBuffersDataOutput out = new ByteBuffersDataOutput(5L * texts.length + bytes);
+    return texts;
+  }
+
+  /** The raw section's length: the texts' UTF-8 lengths as vints, then their bytes. */
+  private static int rawSectionLength(byte[][] texts) {
+    long length = 0;
     for (byte[] text : texts) {
-      out.writeVInt(text.length);
+      length += vIntLength(text.length) + text.length;
     }
-    for (byte[] text : texts) {
-      out.writeBytes(text, text.length);
-    }
-    return out.toArrayCopy();
+    return Math.toIntExact(length);
+  }
+
+  /** The bytes {@code DataOutput.writeVInt} writes for a non-negative {@code value}. */
+  private static int vIntLength(int value) {
+    return (38 - Integer.numberOfLeadingZeros(value | 1)) / 7;
   }
 
   /** Every field's name, in first-seen field order; the default fields first. */

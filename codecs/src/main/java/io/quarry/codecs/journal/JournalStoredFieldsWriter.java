@@ -8,6 +8,7 @@ import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.IndexFileNames;
 import org.apache.lucene.index.SegmentInfo;
 import org.apache.lucene.index.StoredFieldDataInput;
+import org.apache.lucene.store.ByteArrayDataOutput;
 import org.apache.lucene.store.ByteBuffersDataOutput;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.IOContext;
@@ -37,6 +38,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
   private final ByteBuffersDataOutput document = ByteBuffersDataOutput.newResettableInstance();
   private final ByteBuffersDataOutput blockDocuments =
       ByteBuffersDataOutput.newResettableInstance();
+  private final ByteBuffersDataOutput lengths = ByteBuffersDataOutput.newResettableInstance();
   private final ByteBuffersDataOutput blockIndex = ByteBuffersDataOutput.newResettableInstance();
   private final CRC32C crc = new CRC32C();
   private int[] documentLengths = new int[64];
@@ -174,16 +176,18 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
   }
 
   private void flushBlock() throws IOException {
-    ByteBuffersDataOutput block = ByteBuffersDataOutput.newResettableInstance();
+    // the documents' lengths, then the documents, copied once into the array that is compressed
+    lengths.reset();
     for (int i = 0; i < documentsInBlock; i++) {
-      block.writeVInt(documentLengths[i]);
+      lengths.writeVInt(documentLengths[i]);
     }
-    blockDocuments.copyTo(block);
-    int rawLength = Math.toIntExact(block.size());
+    int rawLength = Math.toIntExact(lengths.size() + blockDocuments.size());
     if (raw.length < rawLength) {
       raw = new byte[ArrayUtil.oversize(rawLength, 1)];
     }
-    block.copyTo(new org.apache.lucene.store.ByteArrayDataOutput(raw));
+    ByteArrayDataOutput rawOutput = new ByteArrayDataOutput(raw);
+    lengths.copyTo(rawOutput);
+    blockDocuments.copyTo(rawOutput);
     crc.reset();
     crc.update(raw, 0, rawLength);
     int bound = compression.maxCompressedLength(rawLength);

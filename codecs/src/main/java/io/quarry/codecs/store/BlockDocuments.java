@@ -147,6 +147,7 @@ final class BlockDocuments {
     Keywords keywords = new Keywords(document);
     List<Event> columns = new ArrayList<>(block.size());
     Map<String, int[]> complete = new HashMap<>(); // events with a column value, by field
+    FieldSlot[] slots = new FieldSlot[FieldSlot.SLOTS];
     for (int i = 0; i < block.size(); i++) {
       Event event = block.get(i);
       byte[] ascii = asciiRaws == null ? null : asciiRaws[i];
@@ -158,7 +159,7 @@ final class BlockDocuments {
       keywords.add(EventFields.HOST, event.host());
       keywords.add(EventFields.SOURCE, event.source());
       keywords.add(EventFields.SOURCETYPE, event.sourcetype());
-      columns.add(columnsOf(event, keywords, complete));
+      columns.add(columnsOf(event, keywords, complete, slots));
     }
     complete.forEach(
         (field, events) -> {
@@ -180,21 +181,36 @@ final class BlockDocuments {
    * one pass over its fields: each value also goes to {@code keywords}, and each field with a value
    * left counts one event in {@code complete}.
    */
-  private Event columnsOf(Event event, Keywords keywords, Map<String, int[]> complete) {
+  private Event columnsOf(
+      Event event, Keywords keywords, Map<String, int[]> complete, FieldSlot[] slots) {
     Map<String, List<String>> indexed = event.indexedFields();
     if (indexed.isEmpty()) {
       return event;
     }
     Map<String, List<String>> fields = null; // null while every column equals the event's values
+    int position = 0;
     for (Map.Entry<String, List<String>> field : indexed.entrySet()) {
       String name = field.getKey();
+      FieldSlot slot = position < slots.length ? slots[position] : null;
+      if (slot == null || slot.name != name) {
+        slot =
+            new FieldSlot(
+                name,
+                keywords.seen(name),
+                options.fieldType(name),
+                complete.computeIfAbsent(name, f -> new int[1]));
+        if (position < slots.length) {
+          slots[position] = slot;
+        }
+      }
+      position++;
       List<String> values = field.getValue();
       for (String value : values) {
-        keywords.add(name, value);
+        keywords.add(slot.seen, value);
       }
-      List<String> column = column(options.fieldType(name), values);
+      List<String> column = column(slot.type, values);
       if (!column.isEmpty()) {
-        complete.computeIfAbsent(name, f -> new int[1])[0]++;
+        slot.complete[0]++;
       }
       if (fields == null && column != values) {
         fields = new HashMap<>();
@@ -230,11 +246,21 @@ final class BlockDocuments {
     }
 
     void add(String field, String value) {
+      add(seen(field), value);
+    }
+
+    /** The state of one field, made on first use. */
+    Seen seen(String field) {
       Seen seen = byField.get(field);
       if (seen == null) {
         seen = new Seen(EventFields.keywordField(field));
         byField.put(field, seen);
-      } else if (value.equals(seen.last)) {
+      }
+      return seen;
+    }
+
+    void add(Seen seen, String value) {
+      if (value.equals(seen.last)) {
         return;
       }
       seen.last = value;
@@ -254,6 +280,15 @@ final class BlockDocuments {
         this.luceneField = luceneField;
       }
     }
+  }
+
+  /**
+   * What {@link #columnsOf} needs of the field at one position among an event's fields: the events
+   * of a block name the same fields in the same order (the same name instances), so each is looked
+   * up by name only when the name at its position changes.
+   */
+  private record FieldSlot(String name, Keywords.Seen seen, IndexedFieldType type, int[] complete) {
+    static final int SLOTS = 8;
   }
 
   /**

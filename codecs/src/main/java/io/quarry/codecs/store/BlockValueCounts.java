@@ -81,17 +81,36 @@ public final class BlockValueCounts {
     byField.put(EventFields.HOST, hosts);
     byField.put(EventFields.SOURCE, sources);
     byField.put(EventFields.SOURCETYPE, sourcetypes);
+    // a field's counts by its position among the event's fields: events of a block name the same
+    // fields in the same order (the same name instances), so a field is looked up by name only
+    // when the name at its position changes (NOT_COUNTED: a field that is not a keyword)
+    String[] slotNames = new String[SLOTS];
+    FieldCounts[] slotCounts = new FieldCounts[SLOTS];
     for (int e = 0; e < events; e++) {
       Event event = columns.get(e);
       hosts.addDefault(event.host(), e);
       sources.addDefault(event.source(), e);
       sourcetypes.addDefault(event.sourcetype(), e);
+      int position = 0;
       for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
-        if (field.getValue().isEmpty()
-            || options.fieldType(field.getKey()) != IndexedFieldType.KEYWORD) {
+        String name = field.getKey();
+        FieldCounts counts;
+        if (position < SLOTS && slotNames[position] == name) {
+          counts = slotCounts[position];
+        } else {
+          counts =
+              options.fieldType(name) != IndexedFieldType.KEYWORD
+                  ? NOT_COUNTED
+                  : byField.computeIfAbsent(name, f -> new FieldCounts(events));
+          if (position < SLOTS) {
+            slotNames[position] = name;
+            slotCounts[position] = counts;
+          }
+        }
+        position++;
+        if (counts == NOT_COUNTED || field.getValue().isEmpty()) {
           continue;
         }
-        FieldCounts counts = byField.computeIfAbsent(field.getKey(), f -> new FieldCounts(events));
         counts.eventsWith++;
         for (String value : field.getValue()) { // distinct per event (the column's values)
           counts.add(value, e);
@@ -145,6 +164,12 @@ public final class BlockValueCounts {
    * many events have a value, and each event's (last) value's pair — its only one when the block
    * gets codes, so a code is read without looking the value up again.
    */
+  /** How many leading fields of an event {@link #write} remembers by position. */
+  private static final int SLOTS = 8;
+
+  /** The counts of a field that is not counted (not a keyword): never written. */
+  private static final FieldCounts NOT_COUNTED = new FieldCounts(0);
+
   private static final class FieldCounts {
     final Map<String, int[]> counts = new HashMap<>();
     final int[][] valueOf;

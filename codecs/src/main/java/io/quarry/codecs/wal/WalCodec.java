@@ -91,6 +91,30 @@ final class WalCodec {
       length += count;
     }
 
+    /**
+     * Writes a short string (at most {@link #SHORT_STRING} chars) as its length and its bytes when
+     * every char is ASCII, in one pass straight into the array; returns false, having written
+     * nothing, at the first char that is not.
+     */
+    boolean writeShortAscii(String text) {
+      int textLength = text.length();
+      if (length + 1 + textLength > bytes.length) {
+        grow(length + 1 + textLength);
+      }
+      byte[] array = bytes;
+      int at = length + 1; // a length up to 64 is one vint byte
+      for (int i = 0; i < textLength; i++) {
+        char c = text.charAt(i);
+        if (c >= 0x80) {
+          return false;
+        }
+        array[at + i] = (byte) c;
+      }
+      array[length] = (byte) textLength;
+      length = at + textLength;
+      return true;
+    }
+
     /** Doubles the array (at least to {@code needed}): a batch of large texts copies it rarely. */
     private void grow(int needed) {
       bytes =
@@ -116,16 +140,22 @@ final class WalCodec {
   static int writeString(DataOutput out, String text) throws IOException {
     int length = text.length();
     if (length <= SHORT_STRING) {
-      int ascii = 0;
-      while (ascii < length && text.charAt(ascii) < 0x80) {
-        ascii++;
-      }
-      if (ascii == length) {
-        out.writeVInt(length);
-        for (int i = 0; i < length; i++) {
-          out.writeByte((byte) text.charAt(i));
+      if (out instanceof Output array) {
+        if (array.writeShortAscii(text)) {
+          return length;
         }
-        return length;
+      } else {
+        int ascii = 0;
+        while (ascii < length && text.charAt(ascii) < 0x80) {
+          ascii++;
+        }
+        if (ascii == length) {
+          out.writeVInt(length);
+          for (int i = 0; i < length; i++) {
+            out.writeByte((byte) text.charAt(i));
+          }
+          return length;
+        }
       }
     }
     byte[] utf8 = AsciiText.bytesOf(text);

@@ -56,6 +56,16 @@ class WalCodecTest {
           .isEqualTo(lucene.toArrayCopy());
       assertThat(written).isEqualTo(new BytesRef(text).length);
     }
+    // the log's own output (short ASCII strings written straight into its array, a string that
+    // turns out not to be ASCII written by the general path): all texts back to back, from a
+    // small array that has to grow
+    WalCodec.Output array = new WalCodec.Output(0);
+    ByteBuffersDataOutput lucene = new ByteBuffersDataOutput();
+    for (String text : texts) {
+      WalCodec.writeString(array, text);
+      lucene.writeString(text);
+    }
+    assertThat(Arrays.copyOf(array.bytes, array.length)).isEqualTo(lucene.toArrayCopy());
   }
 
   @Test
