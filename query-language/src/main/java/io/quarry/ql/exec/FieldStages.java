@@ -325,6 +325,9 @@ final class FieldStages {
           }
         } else { // every column it matches, at once, the * part carried over
           for (Schema.Column column : page.schema().columns()) {
+            if (column.name().startsWith("\u0000")) {
+              continue; // a hidden column (its name no search can write) is no field
+            }
             java.util.regex.Matcher matcher = patterns.get(i).matcher(column.name());
             String to = matcher.matches() ? rename.to().replace("*", matcher.group(1)) : null;
             if (to != null && !to.equals(column.name())) {

@@ -174,8 +174,26 @@ final class TimeOrderedPages {
                 stages,
                 results)
             : null;
+    RenameOverEvents overRename =
+        listedAt >= 0
+                && fused == 0
+                && overPlugin == null
+                && RenameOverEvents.at(pipeline) == listedAt
+            ? new RenameOverEvents(
+                pipeline,
+                listedAt,
+                shape.listed(),
+                Set.copyOf(shape.sourceFields()),
+                sourcetypes,
+                !indexedFieldsOnly,
+                control,
+                evaluator,
+                stages,
+                results,
+                shape.pageSize())
+            : null;
     PageReduce afterListing =
-        listedAt < 0 || overPlugin != null
+        listedAt < 0 || overPlugin != null || overRename != null
             ? null
             : new PageReduce(
                 pipeline.subList(listedAt, pipeline.size()),
@@ -214,14 +232,21 @@ final class TimeOrderedPages {
                     ? listing::add
                     : overPlugin != null
                         ? overPlugin::add
-                        : everyField != null
-                            ? everyField::add
-                            : aggregation != null ? aggregation::add : results::add,
+                        : overRename != null
+                            ? overRename::add
+                            : everyField != null
+                                ? everyField::add
+                                : aggregation != null ? aggregation::add : results::add,
             stages,
             fused,
             SearchService.PAGE_SIZE, // pages out as the row engine's collector makes them
-            listing != null, // a listing's lookup, rex, rename mark what they set (ListedFields)
-            listing != null ? shape.listed().valuesMarked() : java.util.Map.of());
+            // a listing's lookup, rex, rename mark what they set (ListedFields)
+            listing != null || overRename != null,
+            listing != null
+                ? shape.listed().valuesMarked()
+                : overRename != null
+                    ? RenameOverEvents.before(pipeline, listedAt).valuesMarked()
+                    : java.util.Map.of());
     boolean[] done = {false};
     // the extraction reads the events' own _raw and sourcetype where a command changes them
     boolean eventText =
@@ -251,7 +276,9 @@ final class TimeOrderedPages {
                 () -> {})
             .typedValues();
     EventPages pages =
-        listing != null || everyField != null || overPlugin != null ? source.listing() : source;
+        listing != null || everyField != null || overPlugin != null || overRename != null
+            ? source.listing()
+            : source;
     try {
       ScanStats scanned =
           scan.run(
@@ -303,6 +330,9 @@ final class TimeOrderedPages {
       if (overPlugin != null) {
         overPlugin.finish();
       }
+      if (overRename != null) {
+        overRename.finish();
+      }
       if (listing != null) {
         listing.finish();
       }
@@ -325,6 +355,9 @@ final class TimeOrderedPages {
       }
       if (overPlugin != null) {
         overPlugin.close();
+      }
+      if (overRename != null) {
+        overRename.close();
       }
       if (table != null) {
         table.close();

@@ -151,8 +151,14 @@ class EventListingTest {
     assertThat(explain("* | rename re* AS x*"))
         .containsEntry("engine", "pages")
         .containsEntry("page_source", "every_field");
-    assertThat(explain("* | rename re* AS x* | eval y=1")).containsEntry("engine", "rows");
-    assertThat(explain("* | rename re* AS x* | head 5")).containsEntry("engine", "rows");
+    // followed by other commands, or after eval, rex, lookup: the renamed every-field pages with
+    // each row's renamed names, the later commands replayed over them (RenameOverEvents)
+    for (String query : RENAMED_BY_WILDCARD) {
+      assertThat(explain(query))
+          .as(query)
+          .containsEntry("engine", "pages")
+          .containsEntry("page_source", "every_field");
+    }
     // a name renamed on (b in a AS b, b AS c) that a later command reads: on rows, where the row
     // asks its event for b again; one new name twice: on rows
     assertThat(explain("* | rename a AS b, b AS c | eval x=b")).containsEntry("engine", "rows");
@@ -210,6 +216,44 @@ class EventListingTest {
           .as(query + " (seed " + STORE.seed() + ")")
           .isEqualTo(pages(query, "rows", false));
     }
+  }
+
+  /**
+   * A wildcard {@code rename} (every field an event has, extracted ones too) followed by other
+   * commands, or after commands that change fields: on rows each renamed row lists every field it
+   * has under its new name, and the later commands work on those rows.
+   */
+  private static final List<String> RENAMED_BY_WILDCARD =
+      List.of(
+          "* | rename re* AS x* | head 5",
+          "* | rename re* AS x* | eval y=1",
+          "* | rename re* AS x* | where n > 100 | head 1500",
+          "* | rename z* AS Z*, t* AS T* | sort - n | head 1200",
+          "* | rename re* AS x*, level AS lv | eval y=xgion.\"-\".lv | fields - zone",
+          "* | rename *l AS *L | search WARN n>10 | head 2000",
+          "* | rename re* AS x* | rex \"n=(?<d>\\d)\" | where d > 1",
+          "* | rename re* AS x* | lookup regions.csv region AS xgion OUTPUT label | dedup 2 host",
+          "* | rename re* AS x* | eventstats count by xgion",
+          "* | rename *ne AS *NE | rename zone AS region | head 1100",
+          "* | sort - n | rename t* AS T* | dedup Team | eval team=1",
+          // after commands that change fields: each row's every field as they leave them
+          "* | eval a_ip=1 | rename *_ip AS ip_*",
+          "* | eval x_a=n, region=if(n%2==0, null(), region) | rename x_* AS y_* | head 7",
+          "* | eval region=if(n%2==0, null(), region) | rename re* AS x* | head 1300",
+          "* | rex \"level=(?<lv_x>\\w+)\" | rename lv_* AS L_* | where n > 3",
+          "* | fields - zone | rename z* AS Z* | eval zone=1",
+          "* | lookup regions.csv region OUTPUT label | rename la* AS LA* | head 2000",
+          "* | where n > 40 | eval t_x=n*2 | rename t* AS u* | sort - n");
+
+  @Test
+  void wildcardRenameAmongCommandsPagesAsTheRowEngine() throws Exception {
+    for (String query : RENAMED_BY_WILDCARD) {
+      assertThat(pages(query, PageBatch.PAGES_ONLY))
+          .as(query + " (seed " + STORE.seed() + ")")
+          .isEqualTo(pages(query, "rows"));
+    }
+    // a wildcard that renames _raw away: a later bare word would find no text on pages: on rows
+    assertThat(explain("* | rename *raw AS t* | search WARN")).containsEntry("engine", "rows");
   }
 
   /** The pages of a search's answer, written out: each page's columns and types, then its rows. */
