@@ -82,14 +82,20 @@ final class ListedFields {
    * valued}: the fields a later command sets again, whose value after it its stage's page marks.
    */
   private record Change(
-      Kind kind, List<String> fields, int stage, Set<String> valued, EventOverlays overlay) {
+      Kind kind,
+      List<String> fields,
+      int stage,
+      Set<String> valued,
+      EventOverlays overlay,
+      int pair) {
     Change(Kind kind, List<String> fields, int stage) {
-      this(kind, fields, stage, Set.of(), null);
+      this(kind, fields, stage, Set.of(), null, -1);
     }
 
     /** The column in which the command's stage marks where it set {@code field}. */
     String mark(String field) {
-      return ListingMarks.setColumn(stage, field);
+      return ListingMarks.setColumn(
+          stage, kind == Kind.RENAME ? ListingMarks.renamedPair(pair, field) : field);
     }
 
     /**
@@ -206,7 +212,8 @@ final class ListedFields {
         change.fields().stream().filter(later.fields()::contains).forEach(valued::add);
       }
       if (!valued.isEmpty()) {
-        changes.set(i, new Change(change.kind(), change.fields(), change.stage(), valued, null));
+        changes.set(
+            i, new Change(change.kind(), change.fields(), change.stage(), valued, null, -1));
       }
     }
     return overlaysReplayed(changes) ? new ListedFields(changes, loaded) : null;
@@ -219,9 +226,10 @@ final class ListedFields {
    */
   private static List<Change> renames(RenameCommand rename, int at, Set<String> loaded) {
     List<Change> moves = new ArrayList<>();
-    for (RenameCommand.Rename r : rename.renames()) {
+    for (int pair = 0; pair < rename.renames().size(); pair++) {
+      RenameCommand.Rename r = rename.renames().get(pair);
       loaded.add(r.from());
-      moves.add(new Change(Kind.RENAME, List.of(r.from(), r.to()), at));
+      moves.add(new Change(Kind.RENAME, List.of(r.from(), r.to()), at, Set.of(), null, pair));
     }
     return moves;
   }
@@ -234,7 +242,8 @@ final class ListedFields {
     EventOverlays overlay = EventOverlays.of(List.of(command));
     return overlay == null
         ? null
-        : List.of(new Change(Kind.OVERLAY, List.copyOf(overlay.fields()), at, Set.of(), overlay));
+        : List.of(
+            new Change(Kind.OVERLAY, List.copyOf(overlay.fields()), at, Set.of(), overlay, -1));
   }
 
   /**
@@ -287,7 +296,8 @@ final class ListedFields {
               change.fields(),
               first + change.stage(),
               change.valued(),
-              change.overlay()));
+              change.overlay(),
+              change.pair()));
     }
     return new ListedFields(moved, loaded);
   }

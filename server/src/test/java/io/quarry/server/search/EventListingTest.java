@@ -79,6 +79,11 @@ class EventListingTest {
           "* | rename region AS a1, region AS a2",
           "* | rename team AS zone, team AS t2 | sort - n | head 1300",
           "* | rename zone AS region, region AS zone | eval y=zone",
+          // one new name twice: the later pair's value where its old name has one
+          "* | rename region AS r, zone AS r",
+          "* | rename zone AS team, region AS team | where n > 5 | head 1500",
+          "* | rename region AS z, team AS z, level AS z | eval y=z",
+          "* | rename n AS host, region AS host | sort - status | head 1200",
           // a rex or lookup output a later command reads: the event's own value where not set
           "* | rex \"n=(?<d>\\d)\" | where d > 1",
           "* | where region=\"us\" | rex \"level=(?<region>\\w+)\"",
@@ -160,9 +165,11 @@ class EventListingTest {
           .containsEntry("page_source", "every_field");
     }
     // a name renamed on (b in a AS b, b AS c) that a later command reads: on rows, where the row
-    // asks its event for b again; one new name twice: on rows
+    // asks its event for b again
     assertThat(explain("* | rename a AS b, b AS c | eval x=b")).containsEntry("engine", "rows");
-    assertThat(explain("* | rename a AS c, b AS c")).containsEntry("engine", "rows");
+    // as is an old name whose new name a later pair gives again (a in a AS c, b AS c, where b had
+    // a value), when a later command reads it
+    assertThat(explain("* | rename a AS c, b AS c | where a > 1")).containsEntry("engine", "rows");
   }
 
   /**
