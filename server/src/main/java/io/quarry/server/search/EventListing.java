@@ -282,6 +282,13 @@ final class EventListing {
         columns.add(new Schema.Column(hidden.getKey(), hidden.getValue().dataType()));
         blocks.add(hidden.getValue());
       }
+      if (pages.get(0).block(ListingColumns.EVENT_RAW) != null) { // a command changed the text
+        for (String hidden : List.of(ListingColumns.EVENT_RAW, ListingColumns.EVENT_SOURCETYPE)) {
+          Block text = ListingColumns.copied(hidden, pages, ranges, count);
+          columns.add(new Schema.Column(hidden, text.dataType()));
+          blocks.add(text);
+        }
+      }
     }
     return new Page(new Schema(columns), blocks, count);
   }
@@ -328,9 +335,10 @@ final class EventListing {
 
   /**
    * This listing's pages with each row's listed fields and the fields it was left without as last
-   * hidden columns ({@link ListingColumns#LISTED_NAMES}, {@link ListingColumns#CLEARED_NAMES}), for
-   * the {@code outputlookup} ending it ({@link EventTable}), which writes each row as the row
-   * command sees it.
+   * hidden columns ({@link ListingColumns#LISTED_NAMES}, {@link ListingColumns#CLEARED_NAMES}) —
+   * and the events' own text where a command changed it ({@link ListingColumns#EVENT_RAW}, {@link
+   * ListingColumns#EVENT_SOURCETYPE}) —, for the {@code outputlookup} ending it ({@link
+   * EventTable}), which writes each row as the row command sees it.
    */
   EventListing carryingListedNames() {
     this.carriesListedNames = true;

@@ -303,6 +303,15 @@ final class ListedFields {
   }
 
   /**
+   * The changes of the commands before stage {@code stage} (those an {@code outputlookup} there
+   * sees, {@link EventTable}); their marks as these commands' stages make them.
+   */
+  ListedFields before(int stage) {
+    return new ListedFields(
+        changes.stream().filter(change -> change.stage() < stage).toList(), loaded);
+  }
+
+  /**
    * The fields the source must read besides those the commands read: a rename's old names and an
    * {@code OUTPUTNEW} lookup's outputs, whose stages must see every event's value.
    */

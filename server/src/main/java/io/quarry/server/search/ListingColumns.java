@@ -128,6 +128,26 @@ final class ListingColumns {
         .withColumn(EVENT_SOURCETYPE, source.block(EventFields.SOURCETYPE));
   }
 
+  /**
+   * The single-valued text column {@code column} (the events' own text, {@link #EVENT_RAW} or
+   * {@link #EVENT_SOURCETYPE}) of rows {@code ranges} of {@code pages}, null where a page lacks it.
+   */
+  static Block copied(String column, List<Page> pages, List<int[]> ranges, int count) {
+    BytesBlock.Builder text = BytesBlock.builder(count);
+    for (int i = 0; i < pages.size(); i++) {
+      Block block = pages.get(i).block(column);
+      for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
+        Object value = block == null || block.isNull(p) ? null : block.getObject(p);
+        if (value == null) {
+          text.appendNull();
+        } else {
+          text.append((String) value);
+        }
+      }
+    }
+    return text.build();
+  }
+
   /** The {@link #FIELD_NAMES} cells of rows {@code ranges} of {@code pages}. */
   static Block fieldNames(List<Page> pages, List<int[]> ranges, int count) {
     BytesBlock.Builder names = BytesBlock.builder(count);

@@ -97,7 +97,8 @@ final class TimeOrderedPages {
     int fused = shape.fused();
     // outputlookup in the listing: it takes the listing's every row; ending it, it hands the
     // answer on, else the commands after it take the events as they came (tableInside)
-    int tableAt = shape.listing() && fused == 0 ? EventTable.at(pipeline) : -1;
+    // (a listing's shape takes an outputlookup only where EventTable writes it)
+    int tableAt = shape.listing() && fused == 0 ? EventTable.position(pipeline) : -1;
     EventTable table =
         tableAt >= 0
             ? eventTable(
@@ -131,7 +132,7 @@ final class TimeOrderedPages {
                     sourcetypes,
                     !indexedFieldsOnly,
                     false,
-                    EventTable.before(pipeline, tableAt),
+                    shape.listed().before(tableAt),
                     control,
                     table::add,
                     () -> Long.MAX_VALUE,

@@ -165,14 +165,14 @@ record TimeOrderedShape(
           0,
           listed);
     }
-    int tableAt = EventTable.at(pipeline);
+    int tableAt = EventTable.at(pipeline, tableColumns);
     if (tableAt >= 0) {
       // the events themselves, with the fields the commands change laid over them (ListedFields),
       // outputlookup writing every row as it lists them there (EventTable); a leading rex is a
       // stage here, not fused into the source
       List<Command> passed = new java.util.ArrayList<>(pipeline.subList(0, tableAt));
       passed.addAll(pipeline.subList(tableAt + 1, pipeline.size()));
-      ListedFields whole = ListedFields.of(pipeline, table -> null, tableAt);
+      ListedFields whole = ListedFields.of(pipeline, tableColumns, tableAt);
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(PageChain.inputFields(passed, List.of()));
       sourceFields.addAll(whole.loaded());
