@@ -164,9 +164,9 @@ final class FieldStages {
   }
 
   /**
-   * A {@code rename}'s stage that also marks, for each literal {@code a AS b}, the positions where
-   * {@code a} had a value (and so moved to {@code b}) true in the boolean column {@code
-   * marks.apply(b)}.
+   * A {@code rename}'s stage that also marks, for each literal {@code a AS b} (its {@code i}-th
+   * pair), the positions where {@code a} had a value (and so moved to {@code b}) true in the
+   * boolean column {@code marks.apply(ListingMarks.renamedPair(i, b))}.
    */
   static PageChain.Stage renameStage(
       RenameCommand command, java.util.function.UnaryOperator<String> marks) {
@@ -320,11 +320,14 @@ final class FieldStages {
           if (marks != null) { // where the old name had a value: those positions moved
             page =
                 page.withColumn(
-                    marks.apply(rename.to()),
+                    marks.apply(ListingMarks.renamedPair(i, rename.to())),
                     ListingMarks.valued(from < 0 ? null : page.block(from), page.positionCount()));
           }
         } else { // every column it matches, at once, the * part carried over
           for (Schema.Column column : page.schema().columns()) {
+            if (column.name().startsWith("\u0000")) {
+              continue; // a hidden column (its name no search can write) is no field
+            }
             java.util.regex.Matcher matcher = patterns.get(i).matcher(column.name());
             String to = matcher.matches() ? rename.to().replace("*", matcher.group(1)) : null;
             if (to != null && !to.equals(column.name())) {

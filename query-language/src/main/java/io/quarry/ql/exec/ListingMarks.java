@@ -23,6 +23,15 @@ public final class ListingMarks {
   }
 
   /**
+   * What a {@code rename}'s stage marks in {@link #setColumn} for its pair number {@code pair}
+   * ({@code … AS to}): one column per pair, so that one new name given twice ({@code a AS c, b AS
+   * c}) is marked pair by pair.
+   */
+  public static String renamedPair(int pair, String to) {
+    return pair + " " + to;
+  }
+
+  /**
    * The column marking the positions where {@code field} holds a value after stage {@code stage}.
    */
   public static String valueColumn(int stage, String field) {

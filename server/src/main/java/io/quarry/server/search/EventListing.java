@@ -291,6 +291,13 @@ final class EventListing {
         columns.add(new Schema.Column(hidden.getKey(), hidden.getValue().dataType()));
         blocks.add(hidden.getValue());
       }
+      if (pages.get(0).block(ListingColumns.EVENT_RAW) != null) { // a command changed the text
+        for (String hidden : List.of(ListingColumns.EVENT_RAW, ListingColumns.EVENT_SOURCETYPE)) {
+          Block text = ListingColumns.copied(hidden, pages, ranges, count);
+          columns.add(new Schema.Column(hidden, text.dataType()));
+          blocks.add(text);
+        }
+      }
     }
     if (discoveredOfRows != null) {
       BytesBlock.Builder discovered = BytesBlock.builder(count);
@@ -355,9 +362,11 @@ final class EventListing {
   /**
    * This listing's pages with each row's listed fields (as the row lists them: in every-field mode
    * too, without the fields only its extraction finds) and the fields it was left without as last
-   * hidden columns ({@link ListingColumns#LISTED_NAMES}, {@link ListingColumns#CLEARED_NAMES}), for
-   * the {@code outputlookup} ending it ({@link EventTable}), which writes each row as the row
-   * command sees it, and for the plugin commands over its rows ({@link PluginOverEvents}).
+   * hidden columns ({@link ListingColumns#LISTED_NAMES}, {@link ListingColumns#CLEARED_NAMES}) —
+   * and the events' own text where a command changed it ({@link ListingColumns#EVENT_RAW}, {@link
+   * ListingColumns#EVENT_SOURCETYPE}) —, for the {@code outputlookup} ending it ({@link
+   * EventTable}), which writes each row as the row command sees it, and for the plugin commands
+   * over its rows ({@link PluginOverEvents}).
    */
   EventListing carryingListedNames() {
     this.carriesListedNames = true;

@@ -32,7 +32,10 @@ import java.util.function.Predicate;
  * or as a by-field (read off its column at the end to tell the grouped rows), and no field set
  * twice. A result a later command reads is fine: the source reads it, so where a row fell in no
  * group its column holds the event's own value (search-time included), as the row asks the event.
- * Any other pipeline runs elsewhere (rows, or {@link ListedFields} for {@code eval} and the like).
+ * Among other commands that change fields ({@code eval} and the like) {@link ListedFields} replays
+ * each command's overlay in order, reading where a row fell in a group and where a result had a
+ * value off the marks its stage's page leaves where a later command sets a by-field or another
+ * command a result ({@code ListingMarks.valueColumn}); any other pipeline runs on rows.
  */
 final class EventOverlays {
   /** The note {@code eventstats} sets on every row once it stopped reading. */

@@ -62,39 +62,39 @@ final class EventTable {
     this.out = requireNonNull(out, "out is null");
   }
 
-  /** Whether {@code pipeline} has an {@code outputlookup} this writes on pages ({@link #at}). */
-  static boolean applies(List<Command> pipeline) {
-    return at(pipeline) >= 0;
-  }
-
   /**
    * The position of the {@code outputlookup} in an event listing this writes on pages, else -1: the
    * commands before it keep the events or change their fields as {@link ListedFields} replays them
-   * (not their text, which the table's extraction reads), and those after it ({@link ListedFields}'
-   * too, {@code outputlookup} handing each row on as it came) have page stages over events.
+   * (a change of {@code _raw} or {@code sourcetype} too: the table's extraction reads the event's
+   * own, which the listing's pages carry), and those after it ({@link ListedFields}' too, {@code
+   * outputlookup} handing each row on as it came) have page stages over events.
+   *
+   * @param tableColumns a lookup table's columns by its name, for a {@code lookup} without {@code
+   *     OUTPUT} ({@link ListedFields#of(List, java.util.function.Function)})
    */
-  static int at(List<Command> pipeline) {
-    int at = 0;
-    while (at < pipeline.size() && !(pipeline.get(at) instanceof OutputLookupCommand)) {
-      at++;
-    }
-    if (at == pipeline.size() || before(pipeline, at) == null) {
+  static int at(
+      List<Command> pipeline, java.util.function.Function<String, List<String>> tableColumns) {
+    int at = position(pipeline);
+    if (at < 0 || !ReduceCoverage.supportsOverEvents(pipeline.subList(0, at))) {
       return -1;
     }
     List<Command> passed = new ArrayList<>(pipeline.subList(0, at));
     passed.addAll(pipeline.subList(at + 1, pipeline.size()));
     return ReduceCoverage.supportsOverEvents(passed)
-            && ListedFields.of(pipeline, table -> null, at) != null
+            && ListedFields.of(pipeline.subList(0, at), tableColumns) != null
+            && ListedFields.of(pipeline, tableColumns, at) != null
         ? at
         : -1;
   }
 
-  /** The changes of the commands before the {@code outputlookup} at {@code at}, else null. */
-  static ListedFields before(List<Command> pipeline, int at) {
-    List<Command> before = pipeline.subList(0, at);
-    ListedFields listed =
-        ReduceCoverage.supportsOverEvents(before) ? ListedFields.of(before) : null;
-    return listed == null || listed.changesEventText() ? null : listed;
+  /** The position of the first {@code outputlookup} in {@code pipeline}, else -1. */
+  static int position(List<Command> pipeline) {
+    for (int at = 0; at < pipeline.size(); at++) {
+      if (pipeline.get(at) instanceof OutputLookupCommand) {
+        return at;
+      }
+    }
+    return -1;
   }
 
   /**
@@ -104,8 +104,13 @@ final class EventTable {
   boolean add(Page page) {
     Block listed = page.block(ListingColumns.LISTED_NAMES);
     Block cleared = page.block(ListingColumns.CLEARED_NAMES);
-    Block raw = page.block(EventFields.RAW);
-    Block sourcetype = page.block(EventFields.SOURCETYPE);
+    // the extraction reads the event's own text, which the page carries where a command changed it
+    Block raw = page.block(ListingColumns.EVENT_RAW);
+    Block sourcetype = page.block(ListingColumns.EVENT_SOURCETYPE);
+    if (raw == null) {
+      raw = page.block(EventFields.RAW);
+      sourcetype = page.block(EventFields.SOURCETYPE);
+    }
     // the columns in the order the rows first list them
     for (int p = 0; p < page.positionCount(); p++) {
       listed.getValues(p).forEach(name -> table.column((String) name));
@@ -138,7 +143,12 @@ final class EventTable {
 
   /** The listing's hidden columns, not part of the answer. */
   private static final Set<String> HIDDEN =
-      Set.of(ListingColumns.FIELD_NAMES, ListingColumns.LISTED_NAMES, ListingColumns.CLEARED_NAMES);
+      Set.of(
+          ListingColumns.FIELD_NAMES,
+          ListingColumns.LISTED_NAMES,
+          ListingColumns.CLEARED_NAMES,
+          ListingColumns.EVENT_RAW,
+          ListingColumns.EVENT_SOURCETYPE);
 
   /**
    * The input is over: the table is written, a row's cell of a column its page did not have

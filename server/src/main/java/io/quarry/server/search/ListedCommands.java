@@ -21,35 +21,44 @@ final class ListedCommands {
   private ListedCommands() {}
 
   /**
-   * Whether a literal {@code rename} replays exactly, pair by pair: each new name once (its stage
-   * marks where it set it), no name renamed to itself; and a name one pair renames to and a later
-   * pair renames on ({@code b} in {@code a AS b, b AS c}) read by no later command — {@code
-   * RenameOperator}'s row asks its event for {@code b} again where the event does not list it,
-   * which the pages cannot. A wildcard renames every field an event has, extracted ones too: on
-   * rows.
+   * Whether a literal {@code rename} replays exactly, pair by pair (its stage marks where each pair
+   * moved a value, a new name given twice too), no name renamed to itself; and no later command
+   * reads a name the row would ask its event for again, which the pages cannot: a name one pair
+   * renames to and a later pair renames on ({@code b} in {@code a AS b, b AS c}), or the old name
+   * of a pair whose new name a later pair gives again ({@code a} in {@code a AS c, b AS c}, where
+   * {@code b} had a value) — {@code RenameOperator}'s row no longer maps it anywhere, and asks its
+   * event for it where the event does not list it. A wildcard renames every field an event has,
+   * extracted ones too: not replayed here ({@code RenameOverEvents}, {@link EveryFieldPlan}).
    */
   static boolean renamedExactly(RenameCommand rename, List<Command> later) {
+    List<RenameCommand.Rename> renames = rename.renames();
     Set<String> to = new HashSet<>();
-    Set<String> renamedOn = new HashSet<>();
-    for (RenameCommand.Rename r : rename.renames()) {
+    Set<String> askedAgain = new HashSet<>();
+    for (int i = 0; i < renames.size(); i++) {
+      RenameCommand.Rename r = renames.get(i);
       if (Wildcard.hasWildcard(r.from())
           || Wildcard.hasWildcard(r.to())
-          || r.from().equals(r.to())
-          || !to.add(r.to())) {
+          || r.from().equals(r.to())) {
         return false;
       }
+      to.add(r.to());
       if (to.contains(r.from())) {
-        renamedOn.add(r.from());
+        askedAgain.add(r.from()); // renamed on
+      }
+      for (RenameCommand.Rename next : renames.subList(i + 1, renames.size())) {
+        if (next.to().equals(r.to())) {
+          askedAgain.add(r.from()); // its value replaced by a later pair's
+        }
       }
     }
-    if (renamedOn.isEmpty()) {
+    if (askedAgain.isEmpty()) {
       return true;
     }
     if (later.stream().anyMatch(command -> command instanceof OutputLookupCommand)) {
       return false; // reads every field
     }
     Set<String> read = PageChain.inputFields(later, List.of());
-    return renamedOn.stream().noneMatch(read::contains);
+    return askedAgain.stream().noneMatch(read::contains);
   }
 
   /**

@@ -34,22 +34,22 @@ import java.util.function.Predicate;
  * ({@code b} takes {@code a}'s place, or goes last when {@code a} was not listed; {@code a} no
  * longer has a value), {@code fields -} of literal names hides those fields (no longer listed, no
  * value), and {@code eventstats}/{@code streamstats} set their results where the row fell in a
- * group ({@link EventOverlays}, replayed in command order among the others: no other command
- * touches a field they set, nor a by-field after them). A field a row does not list but another row
- * of its page does is, on rows, asked of the event (its search-time value); one the row's commands
- * removed has none ({@link #apply}'s {@code cleared}).
+ * group ({@link EventOverlays}, replayed in command order among the others). A field a row does not
+ * list but another row of its page does is, on rows, asked of the event (its search-time value);
+ * one the row's commands removed has none ({@link #apply}'s {@code cleared}).
  *
  * <p>The changes are replayed per row at the end from the answer's columns, not tracked stage by
  * stage: whether an assignment left a value is read off the field's final column, and where {@code
  * rex}, {@code lookup} and {@code rename} set a field off the column their stage marks it in
  * ({@link ListingMarks#setColumn}); where a later command sets a field again, whether a command
  * left it a value is read off the column the page after its stage marks that in ({@link
- * ListingMarks#valueColumn}). Where a command changes {@code _raw} or {@code sourcetype}, the
- * extraction reads the event's own, carried in hidden columns ({@link
- * ListingColumns#withEventText}). A {@code rename} replays pair by pair (an old name an earlier
- * pair renamed away is read as the row came, {@code FieldStages}' stage as {@code RenameOperator});
- * a wildcard rename (every field an event has, extracted ones too) and any other pipeline run on
- * rows.
+ * ListingMarks#valueColumn}) — so too where a row fell in an {@code eventstats}/{@code streamstats}
+ * group, and whether its result had a value, where another command sets a result or a later one a
+ * by-field. Where a command changes {@code _raw} or {@code sourcetype}, the extraction reads the
+ * event's own, carried in hidden columns ({@link ListingColumns#withEventText}). A {@code rename}
+ * replays pair by pair (an old name an earlier pair renamed away is read as the row came, {@code
+ * FieldStages}' stage as {@code RenameOperator}); a wildcard rename (every field an event has,
+ * extracted ones too) and any other pipeline run on rows.
  */
 final class ListedFields {
   /** How a command changes the fields it names at a row (see {@link #apply}). */
@@ -82,14 +82,20 @@ final class ListedFields {
    * valued}: the fields a later command sets again, whose value after it its stage's page marks.
    */
   private record Change(
-      Kind kind, List<String> fields, int stage, Set<String> valued, EventOverlays overlay) {
+      Kind kind,
+      List<String> fields,
+      int stage,
+      Set<String> valued,
+      EventOverlays overlay,
+      int pair) {
     Change(Kind kind, List<String> fields, int stage) {
-      this(kind, fields, stage, Set.of(), null);
+      this(kind, fields, stage, Set.of(), null, -1);
     }
 
     /** The column in which the command's stage marks where it set {@code field}. */
     String mark(String field) {
-      return ListingMarks.setColumn(stage, field);
+      return ListingMarks.setColumn(
+          stage, kind == Kind.RENAME ? ListingMarks.renamedPair(pair, field) : field);
     }
 
     /**
@@ -206,10 +212,34 @@ final class ListedFields {
         change.fields().stream().filter(later.fields()::contains).forEach(valued::add);
       }
       if (!valued.isEmpty()) {
-        changes.set(i, new Change(change.kind(), change.fields(), change.stage(), valued, null));
+        changes.set(
+            i, new Change(change.kind(), change.fields(), change.stage(), valued, null, -1));
       }
     }
-    return overlaysReplayed(changes) ? new ListedFields(changes, loaded) : null;
+    // an overlay's result another command sets too, or its by-field a later one sets: whether the
+    // row fell in a group and whether a result had a value are marked after its stage
+    for (int i = 0; i < changes.size(); i++) {
+      Change change = changes.get(i);
+      if (change.kind() != Kind.OVERLAY) {
+        continue;
+      }
+      Set<String> valued = new LinkedHashSet<>();
+      Set<String> groupBy = change.overlay().groupBy();
+      for (int j = 0; j < changes.size(); j++) {
+        for (String field : changes.get(j).fields()) {
+          if (j != i && change.fields().contains(field) || j > i && groupBy.contains(field)) {
+            valued.add(field);
+          }
+        }
+      }
+      if (!valued.isEmpty()) {
+        changes.set(
+            i,
+            new Change(
+                Kind.OVERLAY, change.fields(), change.stage(), valued, change.overlay(), -1));
+      }
+    }
+    return new ListedFields(changes, loaded);
   }
 
   /**
@@ -219,9 +249,10 @@ final class ListedFields {
    */
   private static List<Change> renames(RenameCommand rename, int at, Set<String> loaded) {
     List<Change> moves = new ArrayList<>();
-    for (RenameCommand.Rename r : rename.renames()) {
+    for (int pair = 0; pair < rename.renames().size(); pair++) {
+      RenameCommand.Rename r = rename.renames().get(pair);
       loaded.add(r.from());
-      moves.add(new Change(Kind.RENAME, List.of(r.from(), r.to()), at));
+      moves.add(new Change(Kind.RENAME, List.of(r.from(), r.to()), at, Set.of(), null, pair));
     }
     return moves;
   }
@@ -234,30 +265,8 @@ final class ListedFields {
     EventOverlays overlay = EventOverlays.of(List.of(command));
     return overlay == null
         ? null
-        : List.of(new Change(Kind.OVERLAY, List.copyOf(overlay.fields()), at, Set.of(), overlay));
-  }
-
-  /**
-   * Whether the overlays among the changes replay exactly from the answer's columns: no other
-   * command sets, moves or removes a field an overlay sets (its column holds one command's
-   * results), nor a by-field after the overlay (its final column tells the rows in a group).
-   */
-  private static boolean overlaysReplayed(List<Change> changes) {
-    for (int i = 0; i < changes.size(); i++) {
-      Change change = changes.get(i);
-      if (change.kind() != Kind.OVERLAY) {
-        continue;
-      }
-      Set<String> groupBy = change.overlay().groupBy();
-      for (int j = 0; j < changes.size(); j++) {
-        List<String> other = changes.get(j).fields();
-        if (j != i && other.stream().anyMatch(change.fields()::contains)
-            || j > i && other.stream().anyMatch(groupBy::contains)) {
-          return false;
-        }
-      }
-    }
-    return true;
+        : List.of(
+            new Change(Kind.OVERLAY, List.copyOf(overlay.fields()), at, Set.of(), overlay, -1));
   }
 
   /**
@@ -287,7 +296,8 @@ final class ListedFields {
               change.fields(),
               first + change.stage(),
               change.valued(),
-              change.overlay()));
+              change.overlay(),
+              change.pair()));
     }
     return new ListedFields(moved, loaded);
   }
@@ -307,7 +317,7 @@ final class ListedFields {
 
   /**
    * The changes of the commands run as stages before {@code stage} (the fields to load: all of
-   * them, {@link #loaded}).
+   * them, {@link #loaded}): those an {@code outputlookup} there sees ({@link EventTable}).
    */
   ListedFields stagesBefore(int stage) {
     return new ListedFields(
@@ -405,7 +415,11 @@ final class ListedFields {
             cleared.add(field);
           }
         }
-        case OVERLAY -> change.overlay().apply(names, hasValue, field -> List.of(), cleared);
+        case OVERLAY ->
+            change
+                .overlay()
+                .apply(
+                    names, field -> change.hasValue(field, hasValue), field -> List.of(), cleared);
       }
     }
   }

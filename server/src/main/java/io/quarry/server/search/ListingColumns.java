@@ -176,6 +176,26 @@ final class ListingColumns {
   }
 
   /**
+   * The single-valued text column {@code column} (the events' own text, {@link #EVENT_RAW} or
+   * {@link #EVENT_SOURCETYPE}) of rows {@code ranges} of {@code pages}, null where a page lacks it.
+   */
+  static Block copied(String column, List<Page> pages, List<int[]> ranges, int count) {
+    BytesBlock.Builder text = BytesBlock.builder(count);
+    for (int i = 0; i < pages.size(); i++) {
+      Block block = pages.get(i).block(column);
+      for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
+        Object value = block == null || block.isNull(p) ? null : block.getObject(p);
+        if (value == null) {
+          text.appendNull();
+        } else {
+          text.append((String) value);
+        }
+      }
+    }
+    return text.build();
+  }
+
+  /**
    * A page's column of its events' own text field: {@code names[0]} if carried, else {@code
    * names[1]}.
    */

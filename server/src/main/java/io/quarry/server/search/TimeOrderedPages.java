@@ -97,7 +97,8 @@ final class TimeOrderedPages {
     int fused = shape.fused();
     // outputlookup in the listing: it takes the listing's every row; ending it, it hands the
     // answer on, else the commands after it take the events as they came (tableInside)
-    int tableAt = shape.listing() && fused == 0 ? EventTable.at(pipeline) : -1;
+    // (a listing's shape takes an outputlookup only where EventTable writes it)
+    int tableAt = shape.listing() && fused == 0 ? EventTable.position(pipeline) : -1;
     EventTable table =
         tableAt >= 0
             ? eventTable(
@@ -131,7 +132,7 @@ final class TimeOrderedPages {
                     sourcetypes,
                     !indexedFieldsOnly,
                     false,
-                    EventTable.before(pipeline, tableAt),
+                    shape.listed().stagesBefore(tableAt),
                     control,
                     table::add,
                     () -> Long.MAX_VALUE,
@@ -174,8 +175,26 @@ final class TimeOrderedPages {
                 stages,
                 results)
             : null;
+    RenameOverEvents overRename =
+        listedAt >= 0
+                && fused == 0
+                && overPlugin == null
+                && RenameOverEvents.at(pipeline) == listedAt
+            ? new RenameOverEvents(
+                pipeline,
+                listedAt,
+                shape.listed(),
+                Set.copyOf(shape.sourceFields()),
+                sourcetypes,
+                !indexedFieldsOnly,
+                control,
+                evaluator,
+                stages,
+                results,
+                shape.pageSize())
+            : null;
     PageReduce afterListing =
-        listedAt < 0 || overPlugin != null
+        listedAt < 0 || overPlugin != null || overRename != null
             ? null
             : new PageReduce(
                 pipeline.subList(listedAt, pipeline.size()),
@@ -215,18 +234,22 @@ final class TimeOrderedPages {
                     ? listing::add
                     : overPlugin != null
                         ? overPlugin::add
-                        : everyField != null
-                            ? everyField::add
-                            : aggregation != null ? aggregation::add : results::add,
+                        : overRename != null
+                            ? overRename::add
+                            : everyField != null
+                                ? everyField::add
+                                : aggregation != null ? aggregation::add : results::add,
             stages,
             fused,
             SearchService.PAGE_SIZE, // pages out as the row engine's collector makes them
             // a listing's lookup, rex, rename mark what they set (ListedFields), and so do those
-            // before plugin commands over events
-            listing != null || overPlugin != null || everyField != null,
-            listing != null || overPlugin != null || everyField != null
+            // before plugin commands over events or a wildcard rename
+            listing != null || overPlugin != null || everyField != null || overRename != null,
+            listing != null || overPlugin != null
                 ? shape.listed().valuesMarked()
-                : java.util.Map.of());
+                : overRename != null
+                    ? RenameOverEvents.before(pipeline, listedAt).valuesMarked()
+                    : everyField != null ? shape.listed().valuesMarked() : java.util.Map.of());
     boolean[] done = {false};
     // the extraction reads the events' own _raw and sourcetype where a command changes them
     boolean eventText =
@@ -257,7 +280,9 @@ final class TimeOrderedPages {
                 () -> {})
             .typedValues();
     EventPages pages =
-        listing != null || everyField != null || overPlugin != null ? source.listing() : source;
+        listing != null || everyField != null || overPlugin != null || overRename != null
+            ? source.listing()
+            : source;
     try {
       ScanStats scanned =
           scan.run(
@@ -309,6 +334,9 @@ final class TimeOrderedPages {
       if (overPlugin != null) {
         overPlugin.finish();
       }
+      if (overRename != null) {
+        overRename.finish();
+      }
       if (listing != null) {
         listing.finish();
       }
@@ -331,6 +359,9 @@ final class TimeOrderedPages {
       }
       if (overPlugin != null) {
         overPlugin.close();
+      }
+      if (overRename != null) {
+        overRename.close();
       }
       if (table != null) {
         table.close();

@@ -115,6 +115,28 @@ record TimeOrderedShape(
           listedAt,
           ListedFields.of(List.of()));
     }
+    int renameAt = RenameOverEvents.at(pipeline);
+    ListedFields afterRename =
+        renameAt < 0
+            ? null
+            : ListedFields.of(pipeline.subList(renameAt + 1, pipeline.size()), tableColumns);
+    if (afterRename != null) {
+      // a wildcard rename among other commands: the events as the commands before it leave them,
+      // with every field, renamed, then the commands after it replayed over each row's renamed
+      // names (RenameOverEvents)
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, renameAt), List.of()));
+      sourceFields.addAll(RenameOverEvents.before(pipeline, renameAt).loaded());
+      return new TimeOrderedShape(
+          0,
+          List.copyOf(sourceFields),
+          smallestHead(pipeline, pageSize),
+          false,
+          -1,
+          true,
+          renameAt,
+          afterRename.fromStage(renameAt + 1));
+    }
     for (int at = 0; at < staged.size(); at++) {
       if (PageAggregator.supports(staged.get(at))) {
         List<Command> before = staged.subList(0, at);
@@ -167,14 +189,14 @@ record TimeOrderedShape(
           0,
           listed);
     }
-    int tableAt = EventTable.at(pipeline);
+    int tableAt = EventTable.at(pipeline, tableColumns);
     if (tableAt >= 0) {
       // the events themselves, with the fields the commands change laid over them (ListedFields),
       // outputlookup writing every row as it lists them there (EventTable); a leading rex is a
       // stage here, not fused into the source
       List<Command> passed = new java.util.ArrayList<>(pipeline.subList(0, tableAt));
       passed.addAll(pipeline.subList(tableAt + 1, pipeline.size()));
-      ListedFields whole = ListedFields.of(pipeline, table -> null, tableAt);
+      ListedFields whole = ListedFields.of(pipeline, tableColumns, tableAt);
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(PageChain.inputFields(passed, List.of()));
       sourceFields.addAll(whole.loaded());

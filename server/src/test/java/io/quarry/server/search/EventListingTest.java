@@ -79,6 +79,11 @@ class EventListingTest {
           "* | rename region AS a1, region AS a2",
           "* | rename team AS zone, team AS t2 | sort - n | head 1300",
           "* | rename zone AS region, region AS zone | eval y=zone",
+          // one new name twice: the later pair's value where its old name has one
+          "* | rename region AS r, zone AS r",
+          "* | rename zone AS team, region AS team | where n > 5 | head 1500",
+          "* | rename region AS z, team AS z, level AS z | eval y=z",
+          "* | rename n AS host, region AS host | sort - status | head 1200",
           // a rex or lookup output a later command reads: the event's own value where not set
           "* | rex \"n=(?<d>\\d)\" | where d > 1",
           "* | where region=\"us\" | rex \"level=(?<region>\\w+)\"",
@@ -151,12 +156,20 @@ class EventListingTest {
     assertThat(explain("* | rename re* AS x*"))
         .containsEntry("engine", "pages")
         .containsEntry("page_source", "every_field");
-    assertThat(explain("* | rename re* AS x* | eval y=1")).containsEntry("engine", "rows");
-    assertThat(explain("* | rename re* AS x* | head 5")).containsEntry("engine", "rows");
+    // followed by other commands, or after eval, rex, lookup: the renamed every-field pages with
+    // each row's renamed names, the later commands replayed over them (RenameOverEvents)
+    for (String query : RENAMED_BY_WILDCARD) {
+      assertThat(explain(query))
+          .as(query)
+          .containsEntry("engine", "pages")
+          .containsEntry("page_source", "every_field");
+    }
     // a name renamed on (b in a AS b, b AS c) that a later command reads: on rows, where the row
-    // asks its event for b again; one new name twice: on rows
+    // asks its event for b again
     assertThat(explain("* | rename a AS b, b AS c | eval x=b")).containsEntry("engine", "rows");
-    assertThat(explain("* | rename a AS c, b AS c")).containsEntry("engine", "rows");
+    // as is an old name whose new name a later pair gives again (a in a AS c, b AS c, where b had
+    // a value), when a later command reads it
+    assertThat(explain("* | rename a AS c, b AS c | where a > 1")).containsEntry("engine", "rows");
   }
 
   /**
@@ -210,6 +223,44 @@ class EventListingTest {
           .as(query + " (seed " + STORE.seed() + ")")
           .isEqualTo(pages(query, "rows", false));
     }
+  }
+
+  /**
+   * A wildcard {@code rename} (every field an event has, extracted ones too) followed by other
+   * commands, or after commands that change fields: on rows each renamed row lists every field it
+   * has under its new name, and the later commands work on those rows.
+   */
+  private static final List<String> RENAMED_BY_WILDCARD =
+      List.of(
+          "* | rename re* AS x* | head 5",
+          "* | rename re* AS x* | eval y=1",
+          "* | rename re* AS x* | where n > 100 | head 1500",
+          "* | rename z* AS Z*, t* AS T* | sort - n | head 1200",
+          "* | rename re* AS x*, level AS lv | eval y=xgion.\"-\".lv | fields - zone",
+          "* | rename *l AS *L | search WARN n>10 | head 2000",
+          "* | rename re* AS x* | rex \"n=(?<d>\\d)\" | where d > 1",
+          "* | rename re* AS x* | lookup regions.csv region AS xgion OUTPUT label | dedup 2 host",
+          "* | rename re* AS x* | eventstats count by xgion",
+          "* | rename *ne AS *NE | rename zone AS region | head 1100",
+          "* | sort - n | rename t* AS T* | dedup Team | eval team=1",
+          // after commands that change fields: each row's every field as they leave them
+          "* | eval a_ip=1 | rename *_ip AS ip_*",
+          "* | eval x_a=n, region=if(n%2==0, null(), region) | rename x_* AS y_* | head 7",
+          "* | eval region=if(n%2==0, null(), region) | rename re* AS x* | head 1300",
+          "* | rex \"level=(?<lv_x>\\w+)\" | rename lv_* AS L_* | where n > 3",
+          "* | fields - zone | rename z* AS Z* | eval zone=1",
+          "* | lookup regions.csv region OUTPUT label | rename la* AS LA* | head 2000",
+          "* | where n > 40 | eval t_x=n*2 | rename t* AS u* | sort - n");
+
+  @Test
+  void wildcardRenameAmongCommandsPagesAsTheRowEngine() throws Exception {
+    for (String query : RENAMED_BY_WILDCARD) {
+      assertThat(pages(query, PageBatch.PAGES_ONLY))
+          .as(query + " (seed " + STORE.seed() + ")")
+          .isEqualTo(pages(query, "rows"));
+    }
+    // a wildcard that renames _raw away: a later bare word would find no text on pages: on rows
+    assertThat(explain("* | rename *raw AS t* | search WARN")).containsEntry("engine", "rows");
   }
 
   /** The pages of a search's answer, written out: each page's columns and types, then its rows. */

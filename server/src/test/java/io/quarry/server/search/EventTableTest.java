@@ -76,6 +76,7 @@ class EventTableTest {
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
     assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
+    EnginePages.uploadRegions(server, PASSWORD);
   }
 
   @AfterAll
@@ -102,7 +103,16 @@ class EventTableTest {
           "* | eval y=n%2 | outputlookup copy | where y=1 | head 700",
           "* | outputlookup copy | eval region=upper(region) | sort - n | head 1200",
           "* | rename team AS t | outputlookup copy | rex \"n=(?<d>\\d)\" | fields - zone",
-          "* | outputlookup copy | eventstats count by region | dedup 3 region");
+          "* | outputlookup copy | eventstats count by region | dedup 3 region",
+          // after a lookup without OUTPUT (its outputs: the table's columns but its keys)
+          "* | lookup regions.csv region | outputlookup copy",
+          "* | lookup regions.csv region AS team | where n > 10 | outputlookup copy | head 900",
+          // after a command that changes _raw or sourcetype: a row's unlisted cells are still
+          // extracted from its event's own text
+          "* | eval _raw=upper(_raw) | outputlookup copy",
+          "* | eval sourcetype=if(n%2==0, \"other\", null()), x=1 | where n > 4 | outputlookup copy",
+          "* | rename _raw AS text | outputlookup copy | where n > 100",
+          "* | eval _raw=\"x\" | lookup regions.csv region | outputlookup copy");
 
   @Test
   void answersAndWritesAsTheRowEngine() throws Exception {

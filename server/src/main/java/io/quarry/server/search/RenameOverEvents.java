@@ -1,0 +1,227 @@
+package io.quarry.server.search;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.RenameCommand;
+import io.quarry.ql.exec.Evaluator;
+import io.quarry.ql.exec.PageChain;
+import io.quarry.ql.exec.PageReduce;
+import io.quarry.ql.exec.ReduceCoverage;
+import io.quarry.ql.exec.RenamedNames;
+import io.quarry.ql.exec.StageStats;
+import io.quarry.ql.exec.Wildcard;
+import io.quarry.server.sourcetype.Sourcetypes;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A time-ordered event listing through a wildcard {@code rename} among other commands ({@code
+ * index=web | rename *_ip AS ip_* | head 5}, {@code index=web | eval a_ip=1 | rename *_ip AS
+ * ip_*}), on pages as the row engine answers it: there the rename reads every field its row can
+ * yield ({@code discoverableFieldNames}: an event's extracted fields too, laid over by the {@code
+ * eval}, {@code rex}, {@code lookup} … before it) and the renamed row lists them all under their
+ * new names — which the commands after it then filter, cut or change. Here the events as the
+ * commands before the rename leave them are laid out with every field (an every-field {@link
+ * EventListing}, those commands' changes replayed by {@link ListedFields}, carrying each row's
+ * every field name), the rename's stage renames those pages' columns, and each row's names are
+ * renamed as the row command renames them ({@link RenamedNames}) into {@link
+ * ListingColumns#FIELD_NAMES} — the names it renamed away, and those the commands before it left it
+ * without, in {@link ListingColumns#CLEARED}. The commands after it run as stages marking what they
+ * set, and a listing replays their changes over those names and pages the answer as the collector
+ * would ({@link EventListing#fromListedNames}), so a row lists what it lists on rows wherever a
+ * later command cuts or filters the pages.
+ */
+final class RenameOverEvents {
+  private final EventListing batches; // every field, as the commands before the rename leave it
+  private final RenamedNames names;
+  private final PageChain rename;
+  private final PageReduce after; // the commands after the rename
+  private final EventListing answer;
+  private Page input; // the page the rename's stage is renaming
+  private boolean full;
+
+  /**
+   * @param pipeline the search's commands
+   * @param at the wildcard rename's index in it ({@link #at})
+   * @param listed the changes of the commands after the rename ({@link ListedFields}, numbered by
+   *     their stages)
+   * @param read the fields the source reads
+   * @param batchSize rows per every-field page (the rename is row by row: any size answers the
+   *     same)
+   */
+  RenameOverEvents(
+      List<Command> pipeline,
+      int at,
+      ListedFields listed,
+      Set<String> read,
+      Sourcetypes sourcetypes,
+      boolean extract,
+      SearchControl control,
+      Evaluator evaluator,
+      StageStats stages,
+      PageBatch.Results results,
+      int batchSize) {
+    this.answer =
+        new EventListing(
+                read,
+                sourcetypes,
+                extract,
+                false,
+                listed,
+                control,
+                results::add,
+                () -> results.maxRows() - results.collector().rows(),
+                SearchService.PAGE_SIZE)
+            .fromListedNames();
+    this.after =
+        new PageReduce(
+            pipeline.subList(at + 1, pipeline.size()),
+            evaluator,
+            answer::add,
+            stages,
+            at + 1,
+            SearchService.PAGE_SIZE,
+            true, // they mark what they set (ListedFields)
+            listed.valuesMarked());
+    RenameCommand command = (RenameCommand) pipeline.get(at);
+    this.names = new RenamedNames(command);
+    this.rename = new PageChain(List.of(command), evaluator, this::renamed, stages, at);
+    this.batches =
+        new EventListing(
+                read,
+                sourcetypes,
+                extract,
+                true,
+                before(pipeline, at),
+                control,
+                this::batch,
+                () -> Long.MAX_VALUE,
+                batchSize)
+            .carryingListedNames()
+            .carryingDiscoveredNames();
+  }
+
+  /**
+   * The index of a wildcard {@code rename} that this runs on pages, else -1: one whose stage
+   * renames exactly ({@code FieldStages}: one {@code *} in both names, not matching {@code _time})
+   * and that cannot rename {@code _raw} away (a later bare word would find no text to match),
+   * preceded by commands whose changes {@link ListedFields} replays — not a literal rename (whose
+   * rows list only their own fields, extracted ones not) nor one changing {@code _raw} or {@code
+   * sourcetype} (the every-field listing extracts from the events' text as the commands leave it)
+   * nor a {@code lookup} without {@code OUTPUT} — and followed by commands with page stages over
+   * events. The caller checks that {@link ListedFields} replays the commands after it. A wildcard
+   * rename ending a listing after commands that keep the events takes the plain every-field pages
+   * ({@link EveryFieldPlan}).
+   */
+  static int at(List<Command> pipeline) {
+    if (TimeOrderedShape.everyFieldPlan(pipeline)) {
+      return -1;
+    }
+    int at = 0;
+    while (at < pipeline.size() && !renamesByWildcard(pipeline.get(at))) {
+      at++;
+    }
+    if (at == pipeline.size()) {
+      return -1;
+    }
+    RenameCommand rename = (RenameCommand) pipeline.get(at);
+    List<Command> earlier = pipeline.subList(0, at);
+    ListedFields changes = ListedFields.of(earlier);
+    boolean exact =
+        PageChain.supports(List.of(rename))
+            && rename.renames().stream()
+                .noneMatch(r -> Wildcard.hasWildcard(r.from()) && matchesRaw(r.from()))
+            && changes != null
+            && !changes.renames()
+            && !changes.changesEventText()
+            && ReduceCoverage.supportsOverEvents(earlier)
+            && ReduceCoverage.supportsOverEventsWithOwnText(
+                pipeline.subList(at + 1, pipeline.size()));
+    return exact ? at : -1;
+  }
+
+  /** The changes of the commands before the rename at {@code at}, numbered from stage 0. */
+  static ListedFields before(List<Command> pipeline, int at) {
+    return ListedFields.of(pipeline.subList(0, at));
+  }
+
+  private static boolean renamesByWildcard(Command command) {
+    return command instanceof RenameCommand rename
+        && rename.renames().stream().anyMatch(r -> Wildcard.hasWildcard(r.from()));
+  }
+
+  private static boolean matchesRaw(String pattern) {
+    return java.util.regex.Pattern.compile(
+            java.util.regex.Pattern.quote(pattern).replace("*", "\\E.*\\Q"))
+        .matcher(io.quarry.codecs.store.EventFields.RAW)
+        .matches();
+  }
+
+  /** Takes the pages of the commands before the rename; false once the answer is full. */
+  boolean add(Page page) {
+    return batches.add(page) && !full;
+  }
+
+  private boolean batch(Page events) {
+    // the events' own _raw and sourcetype: what the listing extracts from and a bare word matches
+    input = ListingColumns.withEventText(events);
+    rename.add(input);
+    return !full;
+  }
+
+  private void renamed(Page page) {
+    full = full || !after.add(listedNames(input, page));
+  }
+
+  /** The events are over: the rows held, then the answer's. */
+  void finish() {
+    batches.finish();
+    rename.finish();
+    after.finish();
+    answer.finish();
+  }
+
+  void close() {
+    rename.close();
+    after.close();
+  }
+
+  /**
+   * The renamed page with each row's names renamed as the row command renames them in {@link
+   * ListingColumns#FIELD_NAMES}, and in {@link ListingColumns#CLEARED} the names it renamed away
+   * and those the commands before it left the row without (no value, not even the event's own).
+   */
+  private Page listedNames(Page input, Page renamed) {
+    // every field the row can yield (discoverableFieldNames), which the row command renames
+    Block listed = input.block(ListingColumns.DISCOVERED_NAMES);
+    Block lost = input.block(ListingColumns.CLEARED_NAMES);
+    BytesBlock.Builder fieldNames = BytesBlock.builder(input.positionCount());
+    BytesBlock.Builder cleared = BytesBlock.builder(input.positionCount());
+    for (int p = 0; p < input.positionCount(); p++) {
+      List<String> own = new ArrayList<>();
+      listed.getValues(p).forEach(name -> own.add((String) name));
+      int position = p;
+      Map<String, String> sourceOf =
+          names.sourceOf(
+              own,
+              field -> {
+                Block block = input.block(field);
+                return block != null && !block.isNull(position);
+              });
+      Set<String> gone = new LinkedHashSet<>();
+      lost.getValues(p).forEach(name -> gone.add((String) name));
+      gone.addAll(own);
+      gone.removeAll(sourceOf.keySet());
+      ListingColumns.appendAll(fieldNames, sourceOf.keySet());
+      ListingColumns.appendAll(cleared, gone);
+    }
+    return renamed
+        .withColumn(ListingColumns.FIELD_NAMES, fieldNames.build())
+        .withColumn(ListingColumns.CLEARED, cleared.build());
+  }
+}
