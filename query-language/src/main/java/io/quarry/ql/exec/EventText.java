@@ -1,5 +1,8 @@
 package io.quarry.ql.exec;
 
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.ast.EvalCommand;
@@ -11,7 +14,9 @@ import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.ast.SearchCommand;
 import io.quarry.ql.ast.SearchExpression;
 import io.quarry.ql.ast.SortCommand;
+import io.quarry.ql.ast.SubsearchCommand;
 import io.quarry.ql.ast.WhereCommand;
+import java.util.function.Consumer;
 
 /**
  * Where a {@code search} of bare words or phrases runs on pages exactly as on rows. On rows a term
@@ -40,6 +45,58 @@ public final class EventText {
   private EventText() {}
 
   /**
+   * {@code page} with its {@code _raw} block also under {@link #OWN_RAW} (the same block): a source
+   * page of events whose commands change {@code _raw}, or bring in rows that are not events, before
+   * a bare word that must match each event's own text ({@link
+   * ReduceCoverage#supportsOverEventsWithOwnText}). A page without {@code _raw} is returned as it
+   * is.
+   */
+  public static Page withOwnText(Page page) {
+    Block raw = page.block(RAW);
+    return raw == null || page.block(OWN_RAW) != null ? page : page.withColumn(OWN_RAW, raw);
+  }
+
+  /**
+   * {@code stage} (an {@code append}'s) over pages that carry {@link #OWN_RAW}: each page it hands
+   * on without that column — the subsearch's rows, which the row engine makes rows that are not
+   * events — gets it, null at every position, so a bare word matches none of them whatever {@code
+   * _raw} they hold ({@link PageRow#matchesTerm}), as none matches such a row on rows ({@code
+   * MapRow}); its input's pages pass on as they came, each event still with its own text.
+   */
+  static PageChain.Stage markingOtherRows(PageChain.Stage stage) {
+    return new PageChain.Stage() {
+      @Override
+      public void add(Page page, Consumer<Page> out) {
+        stage.add(page, marked(out));
+      }
+
+      @Override
+      public void finish(Consumer<Page> out) {
+        stage.finish(marked(out));
+      }
+
+      @Override
+      public void close() {
+        stage.close();
+      }
+    };
+  }
+
+  private static Consumer<Page> marked(Consumer<Page> out) {
+    return page -> {
+      if (page.block(OWN_RAW) != null) {
+        out.accept(page);
+        return;
+      }
+      BytesBlock.Builder none = BytesBlock.builder(page.positionCount());
+      for (int p = 0; p < page.positionCount(); p++) {
+        none.appendNull();
+      }
+      out.accept(page.withColumn(OWN_RAW, none.build()));
+    };
+  }
+
+  /**
    * Whether {@code command} is a {@code search} whose bare words or phrases need an event's raw
    * text, its other parts field comparisons a page decides ({@link FieldStages#supports} takes the
    * searches of comparisons only).
@@ -66,25 +123,21 @@ public final class EventText {
   }
 
   /**
-   * Whether the rows after {@code command} are still events whose {@code _raw}, where a page holds
-   * it, is the event's own raw text: a filter ({@code where}, {@code search}), a cut or a
-   * reordering ({@code head}, {@code sort}, {@code dedup}, {@code reverse}, {@code tail}), {@code
-   * fields}/{@code table} (a row without {@code _raw} matches no term on either engine), an {@code
-   * eval} or a {@code rex} that does not write {@code _raw}, a {@code rename} of literal names
-   * other than {@code _raw}, a {@code lookup} whose named outputs do not include {@code _raw}.
-   * Anything else (an aggregation, a plugin command …): not known to.
-   */
-  /**
    * Whether the rows after {@code command} are still events that answer a bare word from their
    * event's stored text, whatever {@code _raw} they hold: the commands {@link #keepsEventText}
    * takes but {@code fields}/{@code table} (a row of theirs has only the {@code _raw} it keeps),
    * and an {@code eval}, {@code rex}, {@code lookup} or literal {@code rename} that writes {@code
    * _raw} (their rows ask the event); not a {@code rename} of {@code _raw} to another name (the
-   * page then has no {@code _raw} to search). Exact on pages that carry {@link #OWN_RAW}.
+   * page then has no {@code _raw} to search); {@code append} (its input's rows pass on as they
+   * came; the subsearch's rows are no events, marked so by {@link #markingOtherRows}) and {@code
+   * join} (a joined row is its input event with the subsearch's fields laid over it, which asks its
+   * event on rows; the page copies each position's {@link #OWN_RAW} with the rest). Exact on pages
+   * that carry {@link #OWN_RAW}.
    */
   static boolean keepsEventRow(Command command) {
     return switch (command) {
       case ProjectCommand project -> false;
+      case SubsearchCommand sub -> sub.kind() != SubsearchCommand.Kind.APPENDCOLS;
       case EvalCommand eval -> true;
       case io.quarry.ql.ast.LookupCommand lookup -> true;
       case RexCommand rex -> true;
@@ -99,6 +152,15 @@ public final class EventText {
     };
   }
 
+  /**
+   * Whether the rows after {@code command} are still events whose {@code _raw}, where a page holds
+   * it, is the event's own raw text: a filter ({@code where}, {@code search}), a cut or a
+   * reordering ({@code head}, {@code sort}, {@code dedup}, {@code reverse}, {@code tail}), {@code
+   * fields}/{@code table} (a row without {@code _raw} matches no term on either engine), an {@code
+   * eval} or a {@code rex} that does not write {@code _raw}, a {@code rename} of literal names
+   * other than {@code _raw}, a {@code lookup} whose named outputs do not include {@code _raw}.
+   * Anything else (an aggregation, a plugin command …): not known to.
+   */
   static boolean keepsEventText(Command command) {
     return switch (command) {
       case WhereCommand where -> true;

@@ -7,6 +7,7 @@ import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.Evaluator;
+import io.quarry.ql.exec.EventText;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.Row;
@@ -196,37 +197,49 @@ final class TimeOrderedPages {
                 () -> Long.MAX_VALUE,
                 SearchService.PAGE_SIZE)
             : null;
-    PageReduce stagesOnPages =
-        new PageReduce(
-            pipeline.subList(
-                fused,
-                listedAt >= 0
-                    ? listedAt
-                    : aggregateAt >= 0 ? aggregateAt : table != null ? tableAt : pipeline.size()),
-            evaluator,
-            tableInside
-                ? page -> {
-                  tableListing.add(page); // every row into the table
-                  answered[0] = answered[0] || !afterTable.add(page);
-                  return true;
-                }
-                : listing != null
-                    ? listing::add
-                    : overPlugin != null
-                        ? overPlugin::add
-                        : everyField != null
-                            ? everyField::add
-                            : aggregation != null ? aggregation::add : results::add,
-            stages,
+    List<Command> staged =
+        pipeline.subList(
             fused,
-            SearchService.PAGE_SIZE, // pages out as the row engine's collector makes them
-            listing != null, // a listing's lookup, rex, rename mark what they set (ListedFields)
-            listing != null ? shape.listed().valuesMarked() : java.util.Map.of());
+            listedAt >= 0
+                ? listedAt
+                : aggregateAt >= 0 ? aggregateAt : table != null ? tableAt : pipeline.size());
+    PageReduce stagesOnPages =
+        shape.ownText()
+            ? PageReduce.overEventsWithOwnText(
+                staged,
+                evaluator,
+                aggregation != null ? aggregation::add : results::add,
+                stages,
+                fused,
+                SearchService.PAGE_SIZE)
+            : new PageReduce(
+                staged,
+                evaluator,
+                tableInside
+                    ? page -> {
+                      tableListing.add(page); // every row into the table
+                      answered[0] = answered[0] || !afterTable.add(page);
+                      return true;
+                    }
+                    : listing != null
+                        ? listing::add
+                        : overPlugin != null
+                            ? overPlugin::add
+                            : everyField != null
+                                ? everyField::add
+                                : aggregation != null ? aggregation::add : results::add,
+                stages,
+                fused,
+                SearchService.PAGE_SIZE, // pages out as the row engine's collector makes them
+                listing
+                    != null, // a listing's lookup, rex, rename mark what they set (ListedFields)
+                listing != null ? shape.listed().valuesMarked() : java.util.Map.of());
     boolean[] done = {false};
     // the extraction reads the events' own _raw and sourcetype where a command changes them
     boolean eventText =
         listing != null
             && (shape.listed().changesEventText() || TimeOrderedShape.ownText(pipeline));
+    boolean ownText = shape.ownText(); // not a listing: its own text under a hidden name only
     EventPages source =
         new EventPages(
                 shape.sourceFields(),
@@ -245,7 +258,9 @@ final class TimeOrderedPages {
                   done[0] =
                       done[0]
                           || !stagesOnPages.add(
-                              eventText ? ListingColumns.withEventText(page) : page);
+                              eventText
+                                  ? ListingColumns.withEventText(page)
+                                  : ownText ? EventText.withOwnText(page) : page);
                 },
                 () -> {},
                 () -> {})

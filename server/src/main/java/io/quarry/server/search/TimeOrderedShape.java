@@ -36,6 +36,9 @@ import java.util.Set;
  * @param listedAt when not a listing but {@code everyField}: how many leading commands (those that
  *     keep the events) run on the source's pages before the every-field listing lays them out
  * @param listed for a listing, how its commands change the fields its rows list (else empty)
+ * @param ownText when not a listing: whether the source's pages carry each event's own raw text
+ *     ({@link io.quarry.ql.exec.EventText#withOwnText}) for a bare word after commands that change
+ *     {@code _raw} or bring in other rows ({@code eval _raw=…}, {@code append}, {@code join})
  */
 record TimeOrderedShape(
     int fused,
@@ -45,10 +48,46 @@ record TimeOrderedShape(
     int aggregateAt,
     boolean everyField,
     int listedAt,
-    ListedFields listed) {
+    ListedFields listed,
+    boolean ownText) {
+  TimeOrderedShape(
+      int fused,
+      List<String> sourceFields,
+      int pageSize,
+      boolean listing,
+      int aggregateAt,
+      boolean everyField,
+      int listedAt,
+      ListedFields listed) {
+    this(fused, sourceFields, pageSize, listing, aggregateAt, everyField, listedAt, listed, false);
+  }
+
   TimeOrderedShape(
       int fused, List<String> sourceFields, int pageSize, boolean listing, int aggregateAt) {
-    this(fused, sourceFields, pageSize, listing, aggregateAt, false, 0, ListedFields.of(List.of()));
+    this(fused, sourceFields, pageSize, listing, aggregateAt, false);
+  }
+
+  /**
+   * A shape that is no listing, its source's pages carrying each event's own raw text where {@code
+   * ownText} ({@link io.quarry.ql.exec.EventText#withOwnText}).
+   */
+  TimeOrderedShape(
+      int fused,
+      List<String> sourceFields,
+      int pageSize,
+      boolean listing,
+      int aggregateAt,
+      boolean ownText) {
+    this(
+        fused,
+        sourceFields,
+        pageSize,
+        listing,
+        aggregateAt,
+        false,
+        0,
+        ListedFields.of(List.of()),
+        ownText);
   }
 
   /** This listing with every field of its events in its answer (a subsearch's). */
@@ -100,28 +139,35 @@ record TimeOrderedShape(
         // commands up to it read
         int fixed = lastFixingProject(before);
         List<Command> loading = fixed < 0 ? before : before.subList(0, fixed + 1);
-        if (!ReduceCoverage.supportsOverEvents(before)
-            || !ReduceCoverage.supportsOverReadFieldsOverEvents(loading)
+        // a bare word after eval _raw=…, append, join: the source's pages carry the events' text
+        boolean ownText = !ReduceCoverage.supportsOverEvents(before);
+        if (!(ownText
+                ? ReduceCoverage.supportsOverReadFieldsOverEventsWithOwnText(loading)
+                    && ReduceCoverage.supportsOverEventsWithOwnText(before)
+                : ReduceCoverage.supportsOverReadFieldsOverEvents(loading))
             || PageAggregator.inputFields(staged.get(at)).contains("*")
             || !ReduceCoverage.supportsOverResults(staged.subList(at + 1, staged.size()))) {
           return null;
         }
         return new TimeOrderedShape(
             fused,
-            List.copyOf(
+            withOwnText(
                 fixed < 0
                     ? PageChain.inputFields(before, PageAggregator.inputFields(staged.get(at)))
-                    : PageChain.inputFields(loading, columns((ProjectCommand) before.get(fixed)))),
+                    : PageChain.inputFields(loading, columns((ProjectCommand) before.get(fixed))),
+                ownText),
             smallestHead(before, pageSize),
             false,
-            fused + at);
+            fused + at,
+            ownText);
       }
     }
     boolean overEvents = ReduceCoverage.supportsOverEvents(staged);
     // else a search of bare words after _raw changed, exact only in a listing that carries the
     // events' own text: after eval, rex, rename, lookup, or plugin commands (PluginOverEvents)
     int firstPlugin = fused == 0 ? PluginOverEvents.firstPlugin(pipeline) : -1;
-    if (!overEvents && !(fused == 0 && ownText(pipeline)) && firstPlugin < 0) {
+    boolean ownTextStaged = ownText(staged); // a bare word needing the events' own text
+    if (!overEvents && !ownTextStaged && firstPlugin < 0) {
       return null;
     }
     ListedFields listed = ListedFields.of(pipeline, tableColumns);
@@ -186,7 +232,7 @@ record TimeOrderedShape(
           at,
           afterPlugins.fromStage(pluginsEnd));
     }
-    if (!overEvents) {
+    if (!overEvents && !ownTextStaged) {
       return null;
     }
     for (int cut = 0; cut < staged.size(); cut++) {
@@ -214,15 +260,19 @@ record TimeOrderedShape(
       } else {
         continue;
       }
-      if (!ReduceCoverage.supportsOverReadFieldsOverEvents(toCut)) {
+      boolean ownText = !overEvents;
+      if (!(ownText
+          ? ReduceCoverage.supportsOverReadFieldsOverEventsWithOwnText(toCut)
+          : ReduceCoverage.supportsOverReadFieldsOverEvents(toCut))) {
         return null; // a command before the columns are fixed that reads every field
       }
       return new TimeOrderedShape(
           fused,
-          List.copyOf(PageChain.inputFields(toCut, columns)),
+          withOwnText(PageChain.inputFields(toCut, columns), ownText),
           smallestHead(staged, pageSize),
           false,
-          -1);
+          -1,
+          ownText);
     }
     return null;
   }
@@ -236,6 +286,18 @@ record TimeOrderedShape(
   static boolean ownText(List<Command> pipeline) {
     return !ReduceCoverage.supportsOverEvents(pipeline)
         && ReduceCoverage.supportsOverEventsWithOwnText(pipeline);
+  }
+
+  /**
+   * The fields a source reads, {@code _raw} among them where its pages carry the events' own text
+   * (which a command writing {@code _raw} no longer needs from the source, but a bare word does).
+   */
+  private static List<String> withOwnText(Set<String> fields, boolean ownText) {
+    Set<String> read = new LinkedHashSet<>(fields);
+    if (ownText) {
+      read.add(EventFields.RAW);
+    }
+    return List.copyOf(read);
   }
 
   /**
