@@ -98,7 +98,8 @@ final class TimeOrderedPages {
     int fused = shape.fused();
     // outputlookup in the listing: it takes the listing's every row; ending it, it hands the
     // answer on, else the commands after it take the events as they came (tableInside)
-    int tableAt = shape.listing() && fused == 0 ? EventTable.at(pipeline) : -1;
+    int appendAt = shape.appendAt();
+    int tableAt = shape.listing() && fused == 0 && appendAt < 0 ? EventTable.at(pipeline) : -1;
     EventTable table =
         tableAt >= 0
             ? eventTable(
@@ -122,6 +123,10 @@ final class TimeOrderedPages {
             : null;
     if (table != null && !tableInside) {
       listing.carryingListedNames();
+    }
+    if (appendAt >= 0) {
+      // an append's subsearch rows among the events: no events, listed as they are
+      listing.withOtherRows();
     }
     // outputlookup inside the listing: the events as the commands before it leave them go to a
     // listing of their own for the table, and on to the commands after it
@@ -238,7 +243,9 @@ final class TimeOrderedPages {
     // the extraction reads the events' own _raw and sourcetype where a command changes them
     boolean eventText =
         listing != null
-            && (shape.listed().changesEventText() || TimeOrderedShape.ownText(pipeline));
+            && (shape.listed().changesEventText()
+                || TimeOrderedShape.ownText(pipeline)
+                || appendAt >= 0); // an event's text marks it apart from the subsearch's rows
     boolean ownText = shape.ownText(); // not a listing: its own text under a hidden name only
     EventPages source =
         new EventPages(
@@ -321,6 +328,7 @@ final class TimeOrderedPages {
       if (listing != null) {
         listing.finish();
       }
+
       if (table != null) {
         long started = System.nanoTime();
         table.finish();
@@ -332,6 +340,7 @@ final class TimeOrderedPages {
       return scanned;
     } finally {
       stagesOnPages.close();
+
       if (afterTable != null) {
         afterTable.close();
       }

@@ -39,6 +39,10 @@ import java.util.Set;
  * @param ownText when not a listing: whether the source's pages carry each event's own raw text
  *     ({@link io.quarry.ql.exec.EventText#withOwnText}) for a bare word after commands that change
  *     {@code _raw} or bring in other rows ({@code eval _raw=…}, {@code append}, {@code join})
+ * @param appendAt for a listing: the index of its first {@code append} (-1: none), the commands
+ *     from there on keeping the rows as they come ({@link #keepsListedRows}): the subsearch's rows
+ *     go through them among the events and the listing lists them as they are ({@link
+ *     EventListing#withOtherRows}), as the row engine's collector pages event rows and others
  */
 record TimeOrderedShape(
     int fused,
@@ -49,7 +53,8 @@ record TimeOrderedShape(
     boolean everyField,
     int listedAt,
     ListedFields listed,
-    boolean ownText) {
+    boolean ownText,
+    int appendAt) {
   TimeOrderedShape(
       int fused,
       List<String> sourceFields,
@@ -59,7 +64,17 @@ record TimeOrderedShape(
       boolean everyField,
       int listedAt,
       ListedFields listed) {
-    this(fused, sourceFields, pageSize, listing, aggregateAt, everyField, listedAt, listed, false);
+    this(
+        fused,
+        sourceFields,
+        pageSize,
+        listing,
+        aggregateAt,
+        everyField,
+        listedAt,
+        listed,
+        false,
+        -1);
   }
 
   TimeOrderedShape(
@@ -87,13 +102,14 @@ record TimeOrderedShape(
         false,
         0,
         ListedFields.of(List.of()),
-        ownText);
+        ownText,
+        -1);
   }
 
   /** This listing with every field of its events in its answer (a subsearch's). */
   TimeOrderedShape withEveryField() {
     return new TimeOrderedShape(
-        fused, sourceFields, pageSize, listing, aggregateAt, true, 0, listed);
+        fused, sourceFields, pageSize, listing, aggregateAt, true, 0, listed, ownText, appendAt);
   }
 
   /** The shape of {@code pipeline} on pages, or null when it runs on rows. */
@@ -188,6 +204,28 @@ record TimeOrderedShape(
           false,
           0,
           listed);
+    }
+    int appendAt = appendEndingListing(pipeline);
+    ListedFields beforeAppend =
+        appendAt < 0 ? null : ListedFields.of(pipeline.subList(0, appendAt), tableColumns);
+    if (beforeAppend != null) {
+      // a listing whose commands from the append on keep the rows as they come: the subsearch's
+      // rows go through them among the events' (a bare word matching none of them), and the
+      // listing lists them as they are (EventListing.withOtherRows)
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(PageChain.inputFields(pipeline, List.of()));
+      sourceFields.addAll(beforeAppend.loaded());
+      return new TimeOrderedShape(
+          0,
+          List.copyOf(sourceFields),
+          smallestHead(pipeline, pageSize),
+          true,
+          -1,
+          false,
+          0,
+          beforeAppend,
+          false,
+          appendAt);
     }
     int tableAt = EventTable.at(pipeline);
     if (tableAt >= 0) {
@@ -286,6 +324,40 @@ record TimeOrderedShape(
   static boolean ownText(List<Command> pipeline) {
     return !ReduceCoverage.supportsOverEvents(pipeline)
         && ReduceCoverage.supportsOverEventsWithOwnText(pipeline);
+  }
+
+  /**
+   * The index of the first {@code append} of a pipeline whose commands before it make an event
+   * listing that keeps the events' own raw text ({@link ReduceCoverage#supportsOverEvents}) and
+   * whose commands from it on keep the rows as they come ({@link #keepsListedRows}); -1 when there
+   * is none or the pipeline is not of that form.
+   */
+  static int appendEndingListing(List<Command> pipeline) {
+    for (int at = 0; at < pipeline.size(); at++) {
+      if (pipeline.get(at) instanceof io.quarry.ql.ast.SubsearchCommand sub
+          && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND) {
+        List<Command> after = pipeline.subList(at, pipeline.size());
+        return ReduceCoverage.supportsOverEvents(pipeline.subList(0, at))
+                && ReduceCoverage.supportsOverEventsWithOwnText(pipeline)
+                && after.stream().allMatch(TimeOrderedShape::keepsListedRows)
+            ? at
+            : -1;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Whether a command after an event listing's {@code append} keeps each row with the fields it
+   * lists, so that the pages of rows after it, paged again as the collector pages rows, are the row
+   * engine's: another {@code append}, a filter (a {@code search} of bare words too: an event's
+   * {@code _raw} there is its own, the subsearch's rows match none), a cut or a reordering.
+   */
+  static boolean keepsListedRows(Command command) {
+    return command instanceof io.quarry.ql.ast.SubsearchCommand sub
+            && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND
+        || keepsEvents(command)
+        || command instanceof io.quarry.ql.ast.SearchCommand;
   }
 
   /**
