@@ -42,6 +42,13 @@ public final class EventText {
    */
   public static final String OWN_RAW = "\u0000event _raw";
 
+  /**
+   * A hidden column of the fields each row that is no event holds, in its own page's column order
+   * ({@link #markingOtherRows}): the names the row engine's {@code MapRow} of it lists, kept apart
+   * from the order of any page the row is later copied into with others (a re-paging, a sort).
+   */
+  public static final String OTHER_ROW_FIELDS = "\u0000other row fields";
+
   private EventText() {}
 
   /**
@@ -61,7 +68,8 @@ public final class EventText {
    * on without that column — the subsearch's rows, which the row engine makes rows that are not
    * events — gets it, null at every position, so a bare word matches none of them whatever {@code
    * _raw} they hold ({@link PageRow#matchesTerm}), as none matches such a row on rows ({@code
-   * MapRow}); its input's pages pass on as they came, each event still with its own text.
+   * MapRow}); its input's pages pass on as they came, each event still with its own text. Such a
+   * page also gets {@link #OTHER_ROW_FIELDS}.
    */
   static PageChain.Stage markingOtherRows(PageChain.Stage stage) {
     return new PageChain.Stage() {
@@ -89,11 +97,33 @@ public final class EventText {
         return;
       }
       BytesBlock.Builder none = BytesBlock.builder(page.positionCount());
+      BytesBlock.Builder held = BytesBlock.builder(page.positionCount());
       for (int p = 0; p < page.positionCount(); p++) {
         none.appendNull();
+        appendHeldNames(page, p, held);
       }
-      out.accept(page.withColumn(OWN_RAW, none.build()));
+      out.accept(page.withColumn(OWN_RAW, none.build()).withColumn(OTHER_ROW_FIELDS, held.build()));
     };
+  }
+
+  /** The names of the columns holding a value at {@code position}, in the page's order. */
+  private static void appendHeldNames(Page page, int position, BytesBlock.Builder into) {
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (int c = 0; c < page.schema().size(); c++) {
+      String name = page.schema().column(c).name();
+      if (!name.startsWith("\u0000")
+          && !name.equals(PluginOperators.ROW_COLUMN)
+          && !page.block(c).isNull(position)) {
+        names.add(name);
+      }
+    }
+    if (names.isEmpty()) {
+      into.appendNull();
+    } else {
+      into.beginPositionEntry();
+      names.forEach(into::append);
+      into.endPositionEntry();
+    }
   }
 
   /**

@@ -374,8 +374,21 @@ final class EventListing {
     return own == null || own.isNull(p);
   }
 
-  /** The fields a row that is no event holds a value in, in its page's column order. */
+  /**
+   * The fields a row that is no event holds a value in: as its own page named them ({@link
+   * io.quarry.ql.exec.EventText#OTHER_ROW_FIELDS}), else in its page's column order.
+   */
   private static List<String> heldNames(Page page, int p) {
+    Block own = page.block(io.quarry.ql.exec.EventText.OTHER_ROW_FIELDS);
+    if (own != null && !own.isNull(p)) {
+      List<String> named = new ArrayList<>();
+      for (Object name : own.getValues(p)) {
+        if (hasValue(page, (String) name, p)) { // a later command may have cleared it
+          named.add((String) name);
+        }
+      }
+      return named;
+    }
     List<String> held = new ArrayList<>();
     for (int c = 0; c < page.schema().size(); c++) {
       String name = page.schema().column(c).name();
