@@ -28,7 +28,11 @@ import java.util.function.Consumer;
  * RawTermMatcher}). The two agree over a page source of events as long as every command before the
  * search keeps the events and leaves {@code _raw} the event's own ({@link #keepsEventText}); the
  * planner asks this only of the commands that take events ({@link PageChain#supportsOverEvents},
- * {@link ReduceCoverage#supportsOverEvents}).
+ * {@link ReduceCoverage#supportsOverEvents}). Where a command before the search changed {@code
+ * _raw} or brought in rows that are not events but kept its input's rows events ({@link
+ * #keepsEventRow}), the pages carry each event's own text in {@link #OWN_RAW} ({@link
+ * #withOwnText}, an event listing's hidden column) and the other rows a null there ({@link
+ * #markingOtherRows}), which a term then matches as on rows.
  */
 public final class EventText {
   private static final String RAW = "_raw";

@@ -44,7 +44,10 @@ class ListingSubsearchTest {
           "* | join max=2 host [search * | head 4] | where n > 2500",
           "* | join type=left overwrite=false n [search * | where n < 30 | eval x=1, level=\"L\"]"
               + " | search WARN x=1",
-          "* | eval k=1 | join host [search * | stats count by host] | eval count=count+k");
+          "* | eval k=1 | join host [search * | stats count by host] | eval count=count+k",
+          "* | fillnull | join host [search * | stats count by host] | rename count AS c",
+          "* | join host [search * | stats count by host] | eventstats sum(count) AS s by level",
+          "* | eval _raw=\"WARN\" | join host [search * | stats count by host] | search WARN");
 
   @Test
   void pagesAsTheRowEngine() throws Exception {
