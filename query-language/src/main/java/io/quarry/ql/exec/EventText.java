@@ -1,5 +1,8 @@
 package io.quarry.ql.exec;
 
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.ast.EvalCommand;
@@ -11,7 +14,9 @@ import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.ast.SearchCommand;
 import io.quarry.ql.ast.SearchExpression;
 import io.quarry.ql.ast.SortCommand;
+import io.quarry.ql.ast.SubsearchCommand;
 import io.quarry.ql.ast.WhereCommand;
+import java.util.function.Consumer;
 
 /**
  * Where a {@code search} of bare words or phrases runs on pages exactly as on rows. On rows a term
@@ -23,7 +28,11 @@ import io.quarry.ql.ast.WhereCommand;
  * RawTermMatcher}). The two agree over a page source of events as long as every command before the
  * search keeps the events and leaves {@code _raw} the event's own ({@link #keepsEventText}); the
  * planner asks this only of the commands that take events ({@link PageChain#supportsOverEvents},
- * {@link ReduceCoverage#supportsOverEvents}).
+ * {@link ReduceCoverage#supportsOverEvents}). Where a command before the search changed {@code
+ * _raw} or brought in rows that are not events but kept its input's rows events ({@link
+ * #keepsEventRow}), the pages carry each event's own text in {@link #OWN_RAW} ({@link
+ * #withOwnText}, an event listing's hidden column) and the other rows a null there ({@link
+ * #markingOtherRows}), which a term then matches as on rows.
  */
 public final class EventText {
   private static final String RAW = "_raw";
@@ -37,7 +46,89 @@ public final class EventText {
    */
   public static final String OWN_RAW = "\u0000event _raw";
 
+  /**
+   * A hidden column of the fields each row that is no event holds, in its own page's column order
+   * ({@link #markingOtherRows}): the names the row engine's {@code MapRow} of it lists, kept apart
+   * from the order of any page the row is later copied into with others (a re-paging, a sort).
+   */
+  public static final String OTHER_ROW_FIELDS = "\u0000other row fields";
+
   private EventText() {}
+
+  /**
+   * {@code page} with its {@code _raw} block also under {@link #OWN_RAW} (the same block): a source
+   * page of events whose commands change {@code _raw}, or bring in rows that are not events, before
+   * a bare word that must match each event's own text ({@link
+   * ReduceCoverage#supportsOverEventsWithOwnText}). A page without {@code _raw} is returned as it
+   * is.
+   */
+  public static Page withOwnText(Page page) {
+    Block raw = page.block(RAW);
+    return raw == null || page.block(OWN_RAW) != null ? page : page.withColumn(OWN_RAW, raw);
+  }
+
+  /**
+   * {@code stage} (an {@code append}'s) over pages that carry {@link #OWN_RAW}: each page it hands
+   * on without that column — the subsearch's rows, which the row engine makes rows that are not
+   * events — gets it, null at every position, so a bare word matches none of them whatever {@code
+   * _raw} they hold ({@link PageRow#matchesTerm}), as none matches such a row on rows ({@code
+   * MapRow}); its input's pages pass on as they came, each event still with its own text. Such a
+   * page also gets {@link #OTHER_ROW_FIELDS}.
+   */
+  static PageChain.Stage markingOtherRows(PageChain.Stage stage) {
+    return new PageChain.Stage() {
+      @Override
+      public void add(Page page, Consumer<Page> out) {
+        stage.add(page, marked(out));
+      }
+
+      @Override
+      public void finish(Consumer<Page> out) {
+        stage.finish(marked(out));
+      }
+
+      @Override
+      public void close() {
+        stage.close();
+      }
+    };
+  }
+
+  private static Consumer<Page> marked(Consumer<Page> out) {
+    return page -> {
+      if (page.block(OWN_RAW) != null) {
+        out.accept(page);
+        return;
+      }
+      BytesBlock.Builder none = BytesBlock.builder(page.positionCount());
+      BytesBlock.Builder held = BytesBlock.builder(page.positionCount());
+      for (int p = 0; p < page.positionCount(); p++) {
+        none.appendNull();
+        appendHeldNames(page, p, held);
+      }
+      out.accept(page.withColumn(OWN_RAW, none.build()).withColumn(OTHER_ROW_FIELDS, held.build()));
+    };
+  }
+
+  /** The names of the columns holding a value at {@code position}, in the page's order. */
+  private static void appendHeldNames(Page page, int position, BytesBlock.Builder into) {
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (int c = 0; c < page.schema().size(); c++) {
+      String name = page.schema().column(c).name();
+      if (!name.startsWith("\u0000")
+          && !name.equals(PluginOperators.ROW_COLUMN)
+          && !page.block(c).isNull(position)) {
+        names.add(name);
+      }
+    }
+    if (names.isEmpty()) {
+      into.appendNull();
+    } else {
+      into.beginPositionEntry();
+      names.forEach(into::append);
+      into.endPositionEntry();
+    }
+  }
 
   /**
    * Whether {@code command} is a {@code search} whose bare words or phrases need an event's raw
@@ -66,25 +157,21 @@ public final class EventText {
   }
 
   /**
-   * Whether the rows after {@code command} are still events whose {@code _raw}, where a page holds
-   * it, is the event's own raw text: a filter ({@code where}, {@code search}), a cut or a
-   * reordering ({@code head}, {@code sort}, {@code dedup}, {@code reverse}, {@code tail}), {@code
-   * fields}/{@code table} (a row without {@code _raw} matches no term on either engine), an {@code
-   * eval} or a {@code rex} that does not write {@code _raw}, a {@code rename} of literal names
-   * other than {@code _raw}, a {@code lookup} whose named outputs do not include {@code _raw}.
-   * Anything else (an aggregation, a plugin command …): not known to.
-   */
-  /**
    * Whether the rows after {@code command} are still events that answer a bare word from their
    * event's stored text, whatever {@code _raw} they hold: the commands {@link #keepsEventText}
    * takes but {@code fields}/{@code table} (a row of theirs has only the {@code _raw} it keeps),
    * and an {@code eval}, {@code rex}, {@code lookup} or literal {@code rename} that writes {@code
    * _raw} (their rows ask the event); not a {@code rename} of {@code _raw} to another name (the
-   * page then has no {@code _raw} to search). Exact on pages that carry {@link #OWN_RAW}.
+   * page then has no {@code _raw} to search); {@code append} (its input's rows pass on as they
+   * came; the subsearch's rows are no events, marked so by {@link #markingOtherRows}) and {@code
+   * join} (a joined row is its input event with the subsearch's fields laid over it, which asks its
+   * event on rows; the page copies each position's {@link #OWN_RAW} with the rest). Exact on pages
+   * that carry {@link #OWN_RAW}.
    */
   static boolean keepsEventRow(Command command) {
     return switch (command) {
       case ProjectCommand project -> false;
+      case SubsearchCommand sub -> sub.kind() != SubsearchCommand.Kind.APPENDCOLS;
       case EvalCommand eval -> true;
       case io.quarry.ql.ast.LookupCommand lookup -> true;
       case RexCommand rex -> true;
@@ -99,6 +186,15 @@ public final class EventText {
     };
   }
 
+  /**
+   * Whether the rows after {@code command} are still events whose {@code _raw}, where a page holds
+   * it, is the event's own raw text: a filter ({@code where}, {@code search}), a cut or a
+   * reordering ({@code head}, {@code sort}, {@code dedup}, {@code reverse}, {@code tail}), {@code
+   * fields}/{@code table} (a row without {@code _raw} matches no term on either engine), an {@code
+   * eval} or a {@code rex} that does not write {@code _raw}, a {@code rename} of literal names
+   * other than {@code _raw}, a {@code lookup} whose named outputs do not include {@code _raw}.
+   * Anything else (an aggregation, a plugin command …): not known to.
+   */
   static boolean keepsEventText(Command command) {
     return switch (command) {
       case WhereCommand where -> true;

@@ -86,6 +86,27 @@ public final class PageChain {
   }
 
   /**
+   * As {@link #supportsOverEvents}, for pages of events that carry each event's own raw text
+   * ({@link EventText#withOwnText}): a {@code search} of bare words also after commands that change
+   * {@code _raw} but keep the rows events ({@link EventText#keepsEventRow}: {@code eval _raw=…}, a
+   * {@code lookup} without {@code OUTPUT}), its terms matched in that column as an event row asks
+   * its event.
+   */
+  public static boolean supportsOverEventsWithOwnText(List<Command> commands) {
+    boolean eventText = true;
+    boolean eventRow = true;
+    for (Command command : commands) {
+      if (!(supports(List.of(command))
+          || (eventText || eventRow) && EventText.searchesText(command))) {
+        return false;
+      }
+      eventText = eventText && EventText.keepsEventText(command);
+      eventRow = eventRow && EventText.keepsEventRow(command);
+    }
+    return true;
+  }
+
+  /**
    * The fields the chain's input must carry for its output to carry {@code downstream}: walking
    * back from the end, a command's writes are no longer needed from before it and its reads are.
    * Besides this chain's commands, {@link PageReduce}'s own stages ({@code dedup}, {@code sort},

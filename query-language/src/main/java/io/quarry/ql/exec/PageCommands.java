@@ -90,6 +90,24 @@ public final class PageCommands {
     };
   }
 
+  /**
+   * The fields a {@code join} of named fields sets on each row it answers, in the order the row
+   * engine lays them over the row (the subsearch's columns but the join fields): the matched
+   * subsearch row's value or the row's own — its value where the row has one, search-time ones
+   * included ({@link JoinOperator} reads them all) —, none where neither has one; null for a join
+   * without named fields (its fields differ page by page) or of another kind.
+   */
+  public static List<String> joinedFields(SubsearchCommand sub) {
+    if (sub.kind() != SubsearchCommand.Kind.JOIN
+        || sub.join().fields().isEmpty()
+        || sub.result() == null) {
+      return null;
+    }
+    Set<String> set = columns(sub);
+    set.removeAll(sub.join().fields());
+    return List.copyOf(set);
+  }
+
   /** The subsearch's columns: an operator reads the row's own values of them. */
   private static Set<String> columns(SubsearchCommand sub) {
     Set<String> names = new LinkedHashSet<>();

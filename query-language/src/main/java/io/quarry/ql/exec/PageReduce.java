@@ -57,7 +57,7 @@ public final class PageReduce {
       StageStats stats,
       int firstStage,
       int pageSize) {
-    this(commands, evaluator, end, stats, firstStage, pageSize, false, Map.of(), false);
+    this(commands, evaluator, end, stats, firstStage, pageSize, false, Map.of(), Input.EVENTS);
   }
 
   /**
@@ -80,7 +80,29 @@ public final class PageReduce {
       int pageSize,
       boolean marksSetFields,
       Map<Integer, List<String>> marksValues) {
-    this(commands, evaluator, end, stats, firstStage, pageSize, marksSetFields, marksValues, false);
+    this(
+        commands,
+        evaluator,
+        end,
+        stats,
+        firstStage,
+        pageSize,
+        marksSetFields,
+        marksValues,
+        marksSetFields ? Input.EVENTS_WITH_OWN_TEXT : Input.EVENTS);
+  }
+
+  /** What the input pages' rows are, for a {@code search} of bare words among the commands. */
+  private enum Input {
+    /** Events, {@code _raw} their own text ({@link ReduceCoverage#supportsOverEvents}). */
+    EVENTS,
+    /**
+     * Events carrying their own text in {@link EventText#OWN_RAW} ({@link
+     * ReduceCoverage#supportsOverEventsWithOwnText}).
+     */
+    EVENTS_WITH_OWN_TEXT,
+    /** Rows that are not events ({@link ReduceCoverage#supportsOverResults}). */
+    RESULTS
   }
 
   /**
@@ -96,7 +118,32 @@ public final class PageReduce {
       int firstStage,
       int pageSize) {
     return new PageReduce(
-        commands, evaluator, end, stats, firstStage, pageSize, false, Map.of(), true);
+        commands, evaluator, end, stats, firstStage, pageSize, false, Map.of(), Input.RESULTS);
+  }
+
+  /**
+   * The stages of {@code commands} over pages of events that carry each event's own raw text
+   * ({@link EventText#withOwnText}; {@link ReduceCoverage#supportsOverEventsWithOwnText}): a {@code
+   * search} of bare words matches that text, as an event row asks its event, also after {@code eval
+   * _raw=…}, {@code append} or {@code join}; {@code append}'s subsearch rows match none.
+   */
+  public static PageReduce overEventsWithOwnText(
+      List<Command> commands,
+      Evaluator evaluator,
+      Predicate<Page> end,
+      StageStats stats,
+      int firstStage,
+      int pageSize) {
+    return new PageReduce(
+        commands,
+        evaluator,
+        end,
+        stats,
+        firstStage,
+        pageSize,
+        false,
+        Map.of(),
+        Input.EVENTS_WITH_OWN_TEXT);
   }
 
   private PageReduce(
@@ -108,13 +155,14 @@ public final class PageReduce {
       int pageSize,
       boolean marksSetFields,
       Map<Integer, List<String>> marksValues,
-      boolean overResults) {
+      Input input) {
     requireNonNull(end, "end is null");
+    boolean overResults = input == Input.RESULTS;
+    boolean ownText = input == Input.EVENTS_WITH_OWN_TEXT;
     List<PageChain.Stage> stages = new ArrayList<>(commands.size());
     // the caller decided the commands run here (over events, a search of bare words too)
     // a listing's pages (marksSetFields) carry the events' own text where a command changed _raw
-    boolean[] rebatch =
-        ReduceCoverage.rebatched(commands, !overResults, overResults, marksSetFields);
+    boolean[] rebatch = ReduceCoverage.rebatched(commands, !overResults, overResults, ownText);
     boolean[] noTerm = ReduceCoverage.matchesNoTerm(commands, overResults);
     for (int at = 0; at < commands.size(); at++) {
       Command command = commands.get(at);
@@ -141,6 +189,9 @@ public final class PageReduce {
                 new PageReorder(reorder, pageSize, evaluator.memory(command.name()));
             case io.quarry.ql.ast.FormatCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
             case io.quarry.ql.ast.ReturnCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
+            case io.quarry.ql.ast.SubsearchCommand c
+                when ownText && c.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND ->
+                EventText.markingOtherRows(PageChain.stage(PageCommands.onPages(c), evaluator));
             case io.quarry.ql.ast.SubsearchCommand c ->
                 PageChain.stage(PageCommands.onPages(c), evaluator);
             case EventStatsCommand eventstats ->

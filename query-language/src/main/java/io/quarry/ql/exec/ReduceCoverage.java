@@ -57,9 +57,12 @@ public final class ReduceCoverage {
 
   /**
    * As {@link #supportsOverEvents}, for pages of events that carry each event's own raw text
-   * ({@link EventText#OWN_RAW}, an event listing's): a {@code search} of bare words also after
-   * commands that change {@code _raw} but keep the rows events ({@link EventText#keepsEventRow}),
-   * its terms matched in that column as an event row asks its event.
+   * ({@link EventText#OWN_RAW}: an event listing's, or a source's with {@link
+   * EventText#withOwnText}): a {@code search} of bare words also after commands that change {@code
+   * _raw} or bring in rows that are not events but keep the input's rows events ({@link
+   * EventText#keepsEventRow}: {@code eval _raw=…}, {@code append}, {@code join}), its terms matched
+   * in that column as an event row asks its event ({@link PageReduce} marks {@code append}'s other
+   * rows as no events).
    */
   public static boolean supportsOverEventsWithOwnText(List<Command> commands) {
     return coverage(commands, true, false, true) != null;
@@ -290,6 +293,15 @@ public final class ReduceCoverage {
    */
   public static boolean supportsOverReadFieldsOverEvents(List<Command> commands) {
     return supportsOverEvents(commands)
+        && commands.stream().noneMatch(ReduceCoverage::readsEveryField);
+  }
+
+  /**
+   * As {@link #supportsOverReadFieldsOverEvents}, for pages of events that carry each event's own
+   * raw text ({@link #supportsOverEventsWithOwnText}).
+   */
+  public static boolean supportsOverReadFieldsOverEventsWithOwnText(List<Command> commands) {
+    return supportsOverEventsWithOwnText(commands)
         && commands.stream().noneMatch(ReduceCoverage::readsEveryField);
   }
 

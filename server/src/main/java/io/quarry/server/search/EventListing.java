@@ -67,6 +67,7 @@ final class EventListing {
   private boolean carriesEventText; // its pages keep EVENT_RAW, EVENT_SOURCETYPE (hidden)
   private boolean discoveredNames; // lays out each row's DISCOVERED_NAMES, not its FIELD_NAMES
   private boolean carriesDiscoveredNames; // its pages keep DISCOVERED_NAMES (hidden)
+  private boolean otherRows; // a position without its event's text is no event (withOtherRows)
 
   /**
    * @param read the fields the source read for the commands (their columns hold every event's
@@ -199,7 +200,9 @@ final class EventListing {
   private Page page(List<Page> pages, List<int[]> ranges, int count) {
     // each row lists the default fields first, unless its commands removed or renamed one
     Set<String> names =
-        new LinkedHashSet<>(listed.isEmpty() && !listedNames ? DEFAULT_ORDER : List.of());
+        new LinkedHashSet<>(
+            listed.isEmpty() && !listedNames && !otherRows ? DEFAULT_ORDER : List.of());
+    Set<Long> others = new java.util.HashSet<>(); // by (page, position): rows that are no events
     Map<Long, FieldExtractor> extractors = new HashMap<>(); // by (page, position)
     Map<Long, Set<String>> cleared =
         new HashMap<>(); // by (page, position): fields it no longer has
@@ -211,6 +214,18 @@ final class EventListing {
       Block block = column < 0 ? null : page.block(column);
       Block layout = discoveredNames ? page.block(ListingColumns.DISCOVERED_NAMES) : block;
       for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
+        if (otherRows && isOtherRow(page, p)) { // its fields as it holds them, as a MapRow lists
+          List<String> held = heldNames(page, p);
+          names.addAll(held);
+          others.add(((long) i << 32) | p);
+          if (listedOfRows != null) {
+            listedOfRows.add(held);
+          }
+          continue;
+        }
+        if (otherRows && replaysNone()) {
+          names.addAll(DEFAULT_ORDER); // an event lists them first
+        }
         List<String> own =
             replaysNone() ? null : new ArrayList<>(listedNames ? List.of() : DEFAULT_ORDER);
         if (layout != null) {
@@ -268,7 +283,9 @@ final class EventListing {
     for (String name : names) {
       Block block = whole && !changes(name) ? wholeColumn(pages.get(0), name) : null;
       if (block == null) {
-        block = PageCollector.column(name, cells(name, pages, ranges, count, extractors, cleared));
+        block =
+            PageCollector.column(
+                name, cells(name, pages, ranges, count, extractors, cleared, others));
       }
       columns.add(new Schema.Column(name, block.dataType()));
       blocks.add(block);
@@ -407,6 +424,53 @@ final class EventListing {
     return this;
   }
 
+  /**
+   * This listing over pages that also hold rows that are no events — an {@code append}'s subsearch
+   * rows among the events, after commands that keep rows as they come —, each known by a null in
+   * {@link ListingColumns#EVENT_RAW}, which every event's page carries ({@link
+   * ListingColumns#withEventText}): such a row lists the fields it holds a value in, in its page's
+   * column order, and has no value besides (nothing is extracted for it), as the row engine's
+   * collector pages a {@code MapRow} among event rows; an event of the same page is asked for the
+   * fields those rows name, as the collector asks an event row.
+   */
+  EventListing withOtherRows() {
+    this.otherRows = true;
+    return this;
+  }
+
+  /** Whether position {@code p} is a row that is no event ({@link #withOtherRows}). */
+  private static boolean isOtherRow(Page page, int p) {
+    Block own = page.block(ListingColumns.EVENT_RAW);
+    return own == null || own.isNull(p);
+  }
+
+  /**
+   * The fields a row that is no event holds a value in: as its own page named them ({@link
+   * io.quarry.ql.exec.EventText#OTHER_ROW_FIELDS}), else in its page's column order.
+   */
+  private static List<String> heldNames(Page page, int p) {
+    Block own = page.block(io.quarry.ql.exec.EventText.OTHER_ROW_FIELDS);
+    if (own != null && !own.isNull(p)) {
+      List<String> named = new ArrayList<>();
+      for (Object name : own.getValues(p)) {
+        if (hasValue(page, (String) name, p)) { // a later command may have cleared it
+          named.add((String) name);
+        }
+      }
+      return named;
+    }
+    List<String> held = new ArrayList<>();
+    for (int c = 0; c < page.schema().size(); c++) {
+      String name = page.schema().column(c).name();
+      if (!name.startsWith("\u0000")
+          && !name.equals(io.quarry.ql.exec.PluginOperators.ROW_COLUMN)
+          && !page.block(c).isNull(p)) {
+        held.add(name);
+      }
+    }
+    return held;
+  }
+
   /** Whether no command changes a row's fields: the rows list the events' own. */
   private boolean replaysNone() {
     return listed.isEmpty() && !listedNames;
@@ -445,7 +509,8 @@ final class EventListing {
       List<int[]> ranges,
       int count,
       Map<Long, FieldExtractor> extractors,
-      Map<Long, Set<String>> cleared) {
+      Map<Long, Set<String>> cleared,
+      Set<Long> others) {
     boolean extracts = extract && !DEFAULT_ORDER.contains(name) && !read.contains(name);
     List<List<Object>> cells = new ArrayList<>(count);
     for (int i = 0; i < pages.size(); i++) {
@@ -456,6 +521,7 @@ final class EventListing {
         if (block != null && !block.isNull(p)) {
           cells.add(block.getValues(p));
         } else if (extracts
+            && !others.contains(((long) i << 32) | p)
             && !cleared.getOrDefault(((long) i << 32) | p, Set.of()).contains(name)) {
           FieldExtractor of = extractor(extractors, page, i, p);
           cells.add(List.copyOf(clock.time(() -> of.values(name))));

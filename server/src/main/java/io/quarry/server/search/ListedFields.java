@@ -189,6 +189,14 @@ final class ListedFields {
                 project.patterns().stream().anyMatch(Wildcard::hasWildcard)
                     ? null
                     : List.of(new Change(Kind.REMOVE, project.patterns(), at));
+            case io.quarry.ql.ast.SubsearchCommand join
+                when io.quarry.ql.exec.PageCommands.joinedFields(join) != null -> {
+              // join sets each subsearch column as eval would (the row's own value where the
+              // subsearch has none): the source reads them, so its column holds the row's own
+              List<String> fields = io.quarry.ql.exec.PageCommands.joinedFields(join);
+              loaded.addAll(fields);
+              yield List.of(new Change(Kind.ASSIGN, fields, at));
+            }
             default -> TimeOrderedShape.keepsEvents(command) ? List.of() : null;
           };
       if (made == null) {

@@ -9,6 +9,7 @@ import io.quarry.ql.engine.aggregation.CountPages;
 import io.quarry.ql.engine.aggregation.CountShortcut;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.Evaluator;
+import io.quarry.ql.exec.EventText;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageCollector;
 import io.quarry.ql.exec.PageReduce;
@@ -125,9 +126,16 @@ final class PageBatch {
    * How the map side runs: the leading {@code rex} commands the source runs ({@code fused}), then
    * whether the rest runs as page stages ({@code onPages}, reading {@code sourceFields} from
    * storage) or as row commands before the pages; whether the commands after {@code stats} run on
-   * its pages ({@code reduceOnPages}, {@link PageReduce}) or as rows.
+   * its pages ({@code reduceOnPages}, {@link PageReduce}) or as rows; whether the source's pages
+   * carry each event's own raw text ({@code ownText}, {@link EventText#withOwnText}) for a bare
+   * word after a command that changed {@code _raw}.
    */
-  record Shape(int fused, boolean onPages, List<String> sourceFields, boolean reduceOnPages) {}
+  record Shape(
+      int fused,
+      boolean onPages,
+      List<String> sourceFields,
+      boolean reduceOnPages,
+      boolean ownText) {}
 
   /**
    * The {@link Shape} of a batch search on pages: {@code filters} before {@code stats}, {@code
@@ -136,14 +144,28 @@ final class PageBatch {
   static Shape shape(List<Command> filters, Command aggregation, List<Command> reduce) {
     int fused = EventPages.fusedPrefix(filters);
     List<Command> chained = filters.subList(fused, filters.size());
-    boolean onPages = PageChain.supportsOverEvents(chained); // the chain takes events
+    boolean overEvents = PageChain.supportsOverEvents(chained); // the chain takes events
+    // a bare word after eval _raw=… or a lookup without OUTPUT: each event's own text carried
+    // along (not into an every-field listing, which lays out only the events' fields)
+    boolean ownText =
+        !overEvents
+            && PageChain.supportsOverEventsWithOwnText(chained)
+            && !PageAggregator.inputFields(aggregation).contains("*");
+    boolean onPages = overEvents || ownText;
+    java.util.Set<String> sourceFields =
+        onPages
+            ? PageChain.inputFields(chained, PageAggregator.inputFields(aggregation))
+            : java.util.Set.of();
+    if (ownText) {
+      sourceFields = new java.util.LinkedHashSet<>(sourceFields);
+      sourceFields.add(io.quarry.codecs.store.EventFields.RAW);
+    }
     return new Shape(
         fused,
         onPages,
-        onPages
-            ? List.copyOf(PageChain.inputFields(chained, PageAggregator.inputFields(aggregation)))
-            : List.of(),
-        ReduceCoverage.supportsOverResults(reduce));
+        List.copyOf(sourceFields),
+        ReduceCoverage.supportsOverResults(reduce),
+        ownText);
   }
 
   /** Whether searches may run on the page engine (see {@link #ENGINE_PROPERTY}). */
@@ -209,6 +231,7 @@ final class PageBatch {
     int fused = shape.fused();
     List<Command> chained = filters.subList(fused, filters.size());
     boolean onPages = shape.onPages();
+    boolean ownText = shape.ownText();
     // a wildcard aggregation reads every field the events have (*): every default field, those
     // the commands read, and each event's every field laid out by an every-field listing
     boolean everyField = shape.sourceFields().contains("*");
@@ -274,7 +297,7 @@ final class PageBatch {
                         if (every != null) {
                           every.add(page);
                         } else {
-                          chain.add(page);
+                          chain.add(ownText ? EventText.withOwnText(page) : page);
                         }
                       },
                       () -> {

@@ -7,6 +7,7 @@ import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.Evaluator;
+import io.quarry.ql.exec.EventText;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.Row;
@@ -98,7 +99,9 @@ final class TimeOrderedPages {
     // outputlookup in the listing: it takes the listing's every row; ending it, it hands the
     // answer on, else the commands after it take the events as they came (tableInside)
     // (a listing's shape takes an outputlookup only where EventTable writes it)
-    int tableAt = shape.listing() && fused == 0 ? EventTable.position(pipeline) : -1;
+    int appendAt = shape.appendAt();
+    int tableAt =
+        shape.listing() && fused == 0 && appendAt < 0 ? EventTable.position(pipeline) : -1;
     EventTable table =
         tableAt >= 0
             ? eventTable(
@@ -122,6 +125,10 @@ final class TimeOrderedPages {
             : null;
     if (table != null && !tableInside) {
       listing.carryingListedNames();
+    }
+    if (appendAt >= 0) {
+      // an append's subsearch rows among the events: no events, listed as they are
+      listing.withOtherRows();
     }
     // outputlookup inside the listing: the events as the commands before it leave them go to a
     // listing of their own for the table, and on to the commands after it
@@ -216,46 +223,60 @@ final class TimeOrderedPages {
                 () -> Long.MAX_VALUE,
                 SearchService.PAGE_SIZE)
             : null;
-    PageReduce stagesOnPages =
-        new PageReduce(
-            pipeline.subList(
-                fused,
-                listedAt >= 0
-                    ? listedAt
-                    : aggregateAt >= 0 ? aggregateAt : table != null ? tableAt : pipeline.size()),
-            evaluator,
-            tableInside
-                ? page -> {
-                  tableListing.add(page); // every row into the table
-                  answered[0] = answered[0] || !afterTable.add(page);
-                  return true;
-                }
-                : listing != null
-                    ? listing::add
-                    : overPlugin != null
-                        ? overPlugin::add
-                        : overRename != null
-                            ? overRename::add
-                            : everyField != null
-                                ? everyField::add
-                                : aggregation != null ? aggregation::add : results::add,
-            stages,
+    List<Command> staged =
+        pipeline.subList(
             fused,
-            SearchService.PAGE_SIZE, // pages out as the row engine's collector makes them
-            // a listing's lookup, rex, rename mark what they set (ListedFields), and so do those
-            // before plugin commands over events or a wildcard rename
-            listing != null || overPlugin != null || everyField != null || overRename != null,
-            listing != null || overPlugin != null
-                ? shape.listed().valuesMarked()
-                : overRename != null
-                    ? RenameOverEvents.before(pipeline, listedAt).valuesMarked()
-                    : everyField != null ? shape.listed().valuesMarked() : java.util.Map.of());
+            listedAt >= 0
+                ? listedAt
+                : aggregateAt >= 0 ? aggregateAt : table != null ? tableAt : pipeline.size());
+    PageReduce stagesOnPages =
+        shape.ownText()
+            ? PageReduce.overEventsWithOwnText(
+                staged,
+                evaluator,
+                aggregation != null ? aggregation::add : results::add,
+                stages,
+                fused,
+                SearchService.PAGE_SIZE)
+            : new PageReduce(
+                staged,
+                evaluator,
+                tableInside
+                    ? page -> {
+                      tableListing.add(page); // every row into the table
+                      answered[0] = answered[0] || !afterTable.add(page);
+                      return true;
+                    }
+                    : listing != null
+                        ? listing::add
+                        : overPlugin != null
+                            ? overPlugin::add
+                            : overRename != null
+                                ? overRename::add
+                                : everyField != null
+                                    ? everyField::add
+                                    : aggregation != null ? aggregation::add : results::add,
+                stages,
+                fused,
+                SearchService.PAGE_SIZE, // pages out as the row engine's collector makes them
+                // a listing's lookup, rex, rename mark what they set (ListedFields), and so do
+                // those before plugin commands over events or a wildcard rename
+                listing != null || overPlugin != null || everyField != null || overRename != null,
+                listing != null || overPlugin != null
+                    ? shape.listed().valuesMarked()
+                    : overRename != null
+                        ? RenameOverEvents.before(pipeline, listedAt).valuesMarked()
+                        : everyField != null ? shape.listed().valuesMarked() : java.util.Map.of());
     boolean[] done = {false};
     // the extraction reads the events' own _raw and sourcetype where a command changes them
     boolean eventText =
-        listing != null && (shape.listed().changesEventText() || TimeOrderedShape.ownText(pipeline))
+        listing != null
+                && (shape.listed().changesEventText()
+                    || TimeOrderedShape.ownText(pipeline)
+                    || appendAt >= 0) // an event's text marks it apart from the subsearch's rows
             || overPlugin != null // the plugin commands' batches carry it (PluginOverEvents)
             || everyField != null && shape.listed().changesEventText();
+    boolean ownText = shape.ownText(); // not a listing: its own text under a hidden name only
     EventPages source =
         new EventPages(
                 shape.sourceFields(),
@@ -274,7 +295,9 @@ final class TimeOrderedPages {
                   done[0] =
                       done[0]
                           || !stagesOnPages.add(
-                              eventText ? ListingColumns.withEventText(page) : page);
+                              eventText
+                                  ? ListingColumns.withEventText(page)
+                                  : ownText ? EventText.withOwnText(page) : page);
                 },
                 () -> {},
                 () -> {})
@@ -340,6 +363,7 @@ final class TimeOrderedPages {
       if (listing != null) {
         listing.finish();
       }
+
       if (table != null) {
         long started = System.nanoTime();
         table.finish();
@@ -351,6 +375,7 @@ final class TimeOrderedPages {
       return scanned;
     } finally {
       stagesOnPages.close();
+
       if (afterTable != null) {
         afterTable.close();
       }

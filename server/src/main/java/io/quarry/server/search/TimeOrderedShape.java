@@ -40,6 +40,13 @@ import java.util.Set;
  *     pages, how the commands before {@code listedAt} do ({@link
  *     EveryFieldPlan#pluginAfterChanges}; for plugin commands over events, those before and after
  *     them: {@link PluginOverEvents}); else empty
+ * @param ownText when not a listing: whether the source's pages carry each event's own raw text
+ *     ({@link io.quarry.ql.exec.EventText#withOwnText}) for a bare word after commands that change
+ *     {@code _raw} or bring in other rows ({@code eval _raw=…}, {@code append}, {@code join})
+ * @param appendAt for a listing: the index of its first {@code append} (-1: none), the commands
+ *     from there on keeping the rows as they come ({@link #keepsListedRows}): the subsearch's rows
+ *     go through them among the events and the listing lists them as they are ({@link
+ *     EventListing#withOtherRows}), as the row engine's collector pages event rows and others
  */
 record TimeOrderedShape(
     int fused,
@@ -49,16 +56,64 @@ record TimeOrderedShape(
     int aggregateAt,
     boolean everyField,
     int listedAt,
-    ListedFields listed) {
+    ListedFields listed,
+    boolean ownText,
+    int appendAt) {
+  TimeOrderedShape(
+      int fused,
+      List<String> sourceFields,
+      int pageSize,
+      boolean listing,
+      int aggregateAt,
+      boolean everyField,
+      int listedAt,
+      ListedFields listed) {
+    this(
+        fused,
+        sourceFields,
+        pageSize,
+        listing,
+        aggregateAt,
+        everyField,
+        listedAt,
+        listed,
+        false,
+        -1);
+  }
+
   TimeOrderedShape(
       int fused, List<String> sourceFields, int pageSize, boolean listing, int aggregateAt) {
-    this(fused, sourceFields, pageSize, listing, aggregateAt, false, 0, ListedFields.of(List.of()));
+    this(fused, sourceFields, pageSize, listing, aggregateAt, false);
+  }
+
+  /**
+   * A shape that is no listing, its source's pages carrying each event's own raw text where {@code
+   * ownText} ({@link io.quarry.ql.exec.EventText#withOwnText}).
+   */
+  TimeOrderedShape(
+      int fused,
+      List<String> sourceFields,
+      int pageSize,
+      boolean listing,
+      int aggregateAt,
+      boolean ownText) {
+    this(
+        fused,
+        sourceFields,
+        pageSize,
+        listing,
+        aggregateAt,
+        false,
+        0,
+        ListedFields.of(List.of()),
+        ownText,
+        -1);
   }
 
   /** This listing with every field of its events in its answer (a subsearch's). */
   TimeOrderedShape withEveryField() {
     return new TimeOrderedShape(
-        fused, sourceFields, pageSize, listing, aggregateAt, true, 0, listed);
+        fused, sourceFields, pageSize, listing, aggregateAt, true, 0, listed, ownText, appendAt);
   }
 
   /** The shape of {@code pipeline} on pages, or null when it runs on rows. */
@@ -145,21 +200,27 @@ record TimeOrderedShape(
         // commands up to it read
         int fixed = lastFixingProject(before);
         List<Command> loading = fixed < 0 ? before : before.subList(0, fixed + 1);
-        if (!ReduceCoverage.supportsOverEvents(before)
-            || !ReduceCoverage.supportsOverReadFieldsOverEvents(loading)
+        // a bare word after eval _raw=…, append, join: the source's pages carry the events' text
+        boolean ownText = !ReduceCoverage.supportsOverEvents(before);
+        if (!(ownText
+                ? ReduceCoverage.supportsOverReadFieldsOverEventsWithOwnText(loading)
+                    && ReduceCoverage.supportsOverEventsWithOwnText(before)
+                : ReduceCoverage.supportsOverReadFieldsOverEvents(loading))
             || PageAggregator.inputFields(staged.get(at)).contains("*")
             || !ReduceCoverage.supportsOverResults(staged.subList(at + 1, staged.size()))) {
           return null;
         }
         return new TimeOrderedShape(
             fused,
-            List.copyOf(
+            withOwnText(
                 fixed < 0
                     ? PageChain.inputFields(before, PageAggregator.inputFields(staged.get(at)))
-                    : PageChain.inputFields(loading, columns((ProjectCommand) before.get(fixed)))),
+                    : PageChain.inputFields(loading, columns((ProjectCommand) before.get(fixed))),
+                ownText),
             smallestHead(before, pageSize),
             false,
-            fused + at);
+            fused + at,
+            ownText);
       }
     }
     boolean overEvents = ReduceCoverage.supportsOverEvents(staged);
@@ -167,7 +228,8 @@ record TimeOrderedShape(
     // events' own text: after eval, rex, rename, lookup, or plugin commands (PluginOverEvents; a
     // leading rex a stage there, not fused into the source)
     int firstPlugin = PluginOverEvents.firstPlugin(pipeline, tableColumns);
-    if (!overEvents && !(fused == 0 && ownText(pipeline)) && firstPlugin < 0) {
+    boolean ownTextStaged = ownText(staged); // a bare word needing the events' own text
+    if (!overEvents && !ownTextStaged && firstPlugin < 0) {
       return null;
     }
     ListedFields listed = ListedFields.of(pipeline, tableColumns);
@@ -188,6 +250,28 @@ record TimeOrderedShape(
           false,
           0,
           listed);
+    }
+    int appendAt = appendEndingListing(pipeline);
+    ListedFields beforeAppend =
+        appendAt < 0 ? null : ListedFields.of(pipeline.subList(0, appendAt), tableColumns);
+    if (beforeAppend != null) {
+      // a listing whose commands from the append on keep the rows as they come: the subsearch's
+      // rows go through them among the events' (a bare word matching none of them), and the
+      // listing lists them as they are (EventListing.withOtherRows)
+      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+      sourceFields.addAll(PageChain.inputFields(pipeline, List.of()));
+      sourceFields.addAll(beforeAppend.loaded());
+      return new TimeOrderedShape(
+          0,
+          List.copyOf(sourceFields),
+          smallestHead(pipeline, pageSize),
+          true,
+          -1,
+          false,
+          0,
+          beforeAppend,
+          false,
+          appendAt);
     }
     int tableAt = EventTable.at(pipeline, tableColumns);
     if (tableAt >= 0) {
@@ -231,7 +315,7 @@ record TimeOrderedShape(
           at,
           aroundPlugins);
     }
-    if (!overEvents) {
+    if (!overEvents && !ownTextStaged) {
       return null;
     }
     for (int cut = 0; cut < staged.size(); cut++) {
@@ -259,15 +343,19 @@ record TimeOrderedShape(
       } else {
         continue;
       }
-      if (!ReduceCoverage.supportsOverReadFieldsOverEvents(toCut)) {
+      boolean ownText = !overEvents;
+      if (!(ownText
+          ? ReduceCoverage.supportsOverReadFieldsOverEventsWithOwnText(toCut)
+          : ReduceCoverage.supportsOverReadFieldsOverEvents(toCut))) {
         return null; // a command before the columns are fixed that reads every field
       }
       return new TimeOrderedShape(
           fused,
-          List.copyOf(PageChain.inputFields(toCut, columns)),
+          withOwnText(PageChain.inputFields(toCut, columns), ownText),
           smallestHead(staged, pageSize),
           false,
-          -1);
+          -1,
+          ownText);
     }
     return null;
   }
@@ -281,6 +369,52 @@ record TimeOrderedShape(
   static boolean ownText(List<Command> pipeline) {
     return !ReduceCoverage.supportsOverEvents(pipeline)
         && ReduceCoverage.supportsOverEventsWithOwnText(pipeline);
+  }
+
+  /**
+   * The index of the first {@code append} of a pipeline whose commands before it make an event
+   * listing that keeps the events' own raw text ({@link ReduceCoverage#supportsOverEvents}) and
+   * whose commands from it on keep the rows as they come ({@link #keepsListedRows}); -1 when there
+   * is none or the pipeline is not of that form.
+   */
+  static int appendEndingListing(List<Command> pipeline) {
+    for (int at = 0; at < pipeline.size(); at++) {
+      if (pipeline.get(at) instanceof io.quarry.ql.ast.SubsearchCommand sub
+          && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND) {
+        List<Command> after = pipeline.subList(at, pipeline.size());
+        return ReduceCoverage.supportsOverEvents(pipeline.subList(0, at))
+                && ReduceCoverage.supportsOverEventsWithOwnText(pipeline)
+                && after.stream().allMatch(TimeOrderedShape::keepsListedRows)
+            ? at
+            : -1;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Whether a command after an event listing's {@code append} keeps each row with the fields it
+   * lists, so that the pages of rows after it, paged again as the collector pages rows, are the row
+   * engine's: another {@code append}, a filter (a {@code search} of bare words too: an event's
+   * {@code _raw} there is its own, the subsearch's rows match none), a cut or a reordering.
+   */
+  static boolean keepsListedRows(Command command) {
+    return command instanceof io.quarry.ql.ast.SubsearchCommand sub
+            && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND
+        || keepsEvents(command)
+        || command instanceof io.quarry.ql.ast.SearchCommand;
+  }
+
+  /**
+   * The fields a source reads, {@code _raw} among them where its pages carry the events' own text
+   * (which a command writing {@code _raw} no longer needs from the source, but a bare word does).
+   */
+  private static List<String> withOwnText(Set<String> fields, boolean ownText) {
+    Set<String> read = new LinkedHashSet<>(fields);
+    if (ownText) {
+      read.add(EventFields.RAW);
+    }
+    return List.copyOf(read);
   }
 
   /**

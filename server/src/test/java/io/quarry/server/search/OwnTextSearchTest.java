@@ -27,7 +27,10 @@ class OwnTextSearchTest {
           "* | rename level AS _raw | search WARN",
           "* | rex field=_raw mode=sed \"s/WARN/W/\" | search WARN",
           "* | lookup regions.csv region | search eu OR kv1",
-          "* | where n > 5 | eval _raw=\"r\" . n | search \"level=WARN\" | eval k=1");
+          "* | where n > 5 | eval _raw=\"r\" . n | search \"level=WARN\" | eval k=1",
+          // a leading rex the source would run itself is a stage of the listing here
+          "* | rex \"n=(?<num>\\d+)\" | eval _raw=\"x\" | search WARN",
+          "* | rex \"level=(?<lv>\\w+)\" | eval _raw=lv | search INFO n>3 | eval k=lv");
 
   @Test
   void pagesAsTheRowEngine() throws Exception {
@@ -38,6 +41,58 @@ class OwnTextSearchTest {
       assertThat(EnginePages.explain(STORE.server(), query))
           .as(query)
           .containsEntry("engine", "pages");
+    }
+  }
+
+  /**
+   * Outside a listing — a batch aggregation, one after a {@code head}, a {@code table} after the
+   * search — the source's pages carry each event's own text ({@link
+   * io.quarry.ql.exec.EventText#withOwnText}); after {@code append} the subsearch's rows match no
+   * term (on rows they are no events, whatever {@code _raw} they hold) and after {@code join} a
+   * joined row matches its event's text, whatever {@code _raw} the subsearch laid over it. The
+   * answers (exported rows) are the row engine's, with every row operator refused.
+   */
+  @Test
+  void outsideAListingAsTheRowEngine() throws Exception {
+    for (String query :
+        List.of(
+            "* | eval _raw=upper(_raw) | search WARN | stats count",
+            "* | eval _raw=upper(_raw) | search warn OR n>2590 | stats count by level",
+            "* | lookup regions.csv region | search eu OR kv1 | stats count by label",
+            "* | rename level AS _raw | search WARN | stats count",
+            "* | rex \"n=(?<num>\\d+)\" | eval _raw=\"x\" | search WARN | stats max(num)",
+            "* | head 100 | eval _raw=\"y\" | search WARN | stats count",
+            "* | eval _raw=\"x\" . n | search WARN | table n level",
+            "* | rex \"n=(?<num>\\d+)\" | eval _raw=null() | search INFO | table num",
+            "* | append [search * | head 5] | search WARN | table n host",
+            "* | append [search * | stats count by host] | search WARN | stats count",
+            "* | append [search * | stats count by host] | search WARN OR h1 | table host n",
+            "* | join host [search * | stats count by host] | search WARN | table n count",
+            "* | join host [search * | head 3 | eval _raw=\"none\"] | search WARN | stats count",
+            "* | join type=left overwrite=true n [search * | where n < 20 | eval _raw=\"x\"]"
+                + " | search INFO | stats count",
+            "* | eval _raw=\"x\" | append [search * | head 4] | search WARN | stats count")) {
+      String onPages = export(query, PageBatch.PAGES_ONLY);
+      assertThat(onPages)
+          .as(query + " (seed " + STORE.seed() + ")")
+          .isEqualTo(export(query, "rows"));
+    }
+  }
+
+  private static String export(String query, String engine) throws Exception {
+    String before = System.getProperty(PageBatch.ENGINE_PROPERTY);
+    System.setProperty(PageBatch.ENGINE_PROPERTY, engine);
+    try {
+      java.net.http.HttpResponse<String> response =
+          io.quarry.server.TestServers.export(STORE.server(), STORE.password(), query);
+      assertThat(response.statusCode()).as(query + ": " + response.body()).isEqualTo(200);
+      return response.body();
+    } finally {
+      if (before == null) {
+        System.clearProperty(PageBatch.ENGINE_PROPERTY);
+      } else {
+        System.setProperty(PageBatch.ENGINE_PROPERTY, before);
+      }
     }
   }
 

@@ -1,0 +1,75 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * An event listing followed by {@code join} of named fields (each subsearch column laid over the
+ * rows it answers, as the row engine's overlay rows list them: {@code ListedFields} replays it as
+ * an {@code eval}; a bare word after it matches the event's own text), and one ending at {@code
+ * append}, with only commands after it that keep the rows as they come ({@code index=x | append
+ * [search …]}, {@code | append […] | search foo | head 5}) gives the pages the row engine gives —
+ * page by page, over a real store of random events ({@link EnginePages}): the listing's answer,
+ * then the subsearch's rows, through the commands from the append on, paged again as the collector
+ * pages rows (the last page of events and the first subsearch rows in one page); a bare word
+ * matches an event's own text and none of the subsearch's rows (on rows they are no events,
+ * whatever {@code _raw} they hold).
+ */
+class ListingSubsearchTest {
+  @RegisterExtension
+  static final EnginePages.RandomEventStore STORE =
+      new EnginePages.RandomEventStore("listing-subsearch-pw");
+
+  private static final List<String> SEARCHES =
+      List.of(
+          "* | append [search * | head 3]",
+          "* | append [search * | stats count by host]",
+          "* | append [search * | head 5] | search WARN",
+          "* | append [search * | stats count by host] | search WARN OR h1 | head 2000",
+          "* | where n > 2000 | append [search * | head 3 | eval _raw=\"WARN\"] | search WARN"
+              + " | sort - n",
+          "* | eval k=1 | append [search * | stats count by level] | search INFO k=1",
+          "* | lookup regions.csv region OUTPUT label | append [search * | head 2] | dedup label",
+          "* | head 10 | append [search * | head 2] | append [search * | stats count] | reverse",
+          // the second append's input re-paged: the events' columns first in the pages the
+          // subsearch's rows are copied into, which still list their fields in their own order
+          "* | where isnotnull(zone) | head 10 | append [search * | head 2 | eval a=1, region=\"x\"]"
+              + " | append [search * | stats count] | reverse",
+          "* | join host [search * | stats count by host]",
+          "* | join host [search * | stats count, max(n) AS n by host] | search WARN | head 700",
+          "* | join type=left region [search * | stats count by region] | search INFO",
+          "* | join max=2 host [search * | head 4] | where n > 2500",
+          "* | join type=left overwrite=false n [search * | where n < 30 | eval x=1, level=\"L\"]"
+              + " | search WARN x=1",
+          "* | eval k=1 | join host [search * | stats count by host] | eval count=count+k",
+          "* | fillnull | join host [search * | stats count by host] | rename count AS c",
+          "* | join host [search * | stats count by host] | eventstats sum(count) AS s by level",
+          "* | eval _raw=\"WARN\" | join host [search * | stats count by host] | search WARN");
+
+  @Test
+  void pagesAsTheRowEngine() throws Exception {
+    for (String query : SEARCHES) {
+      assertThat(EnginePages.pages(STORE.server(), query, PageBatch.PAGES_ONLY, false))
+          .as(query + " (seed " + STORE.seed() + ")")
+          .isEqualTo(EnginePages.pages(STORE.server(), query, "rows", false));
+      assertThat(EnginePages.explain(STORE.server(), query))
+          .as(query)
+          .containsEntry("engine", "pages");
+    }
+  }
+
+  @Test
+  void aSubsearchsListingAsTheRowEngine() throws Exception {
+    // every field of the events, as a subsearch's listing carries them
+    for (String query :
+        List.of(
+            "* | append [search * | head 2] | head 3000", "* | append [search * | stats count]")) {
+      assertThat(EnginePages.pages(STORE.server(), query, PageBatch.PAGES_ONLY, true))
+          .as(query + " (seed " + STORE.seed() + ")")
+          .isEqualTo(EnginePages.pages(STORE.server(), query, "rows", true));
+    }
+  }
+}
