@@ -269,6 +269,9 @@ class EventListingTest {
     }
     // a wildcard that renames _raw away: a later bare word would find no text on pages: on rows
     assertThat(explain("* | rename *raw AS t* | search WARN")).containsEntry("engine", "rows");
+    // followed by a wildcard table: on rows (EveryFieldPlan takes a wildcard rename ending the
+    // listing only)
+    assertThat(explain("* | rename re* AS x* | table x*")).containsEntry("engine", "rows");
   }
 
   /** The pages of a search's answer, written out: each page's columns and types, then its rows. */
