@@ -259,8 +259,19 @@ class EventListingTest {
           .as(query + " (seed " + STORE.seed() + ")")
           .isEqualTo(pages(query, "rows"));
     }
+    // as a subsearch's events: a renamed row's every field is the names it lists
+    for (String query :
+        List.of(
+            "* | rename re* AS x* | head 5", "* | eval a_x=n | rename a_* AS b_* | head 1100")) {
+      assertThat(pages(query, PageBatch.PAGES_ONLY, true))
+          .as(query + " as a subsearch (seed " + STORE.seed() + ")")
+          .isEqualTo(pages(query, "rows", true));
+    }
     // a wildcard that renames _raw away: a later bare word would find no text on pages: on rows
     assertThat(explain("* | rename *raw AS t* | search WARN")).containsEntry("engine", "rows");
+    // followed by a wildcard table: on rows (EveryFieldPlan takes a wildcard rename ending the
+    // listing only)
+    assertThat(explain("* | rename re* AS x* | table x*")).containsEntry("engine", "rows");
   }
 
   /** The pages of a search's answer, written out: each page's columns and types, then its rows. */
