@@ -29,6 +29,21 @@ final class CountFunction implements GroupingFunction {
     return 0;
   }
 
+  @Override
+  public long addPage(int[] groups, int count, Block values, long[] times) {
+    if (ofField) {
+      return GroupingFunction.super.addPage(groups, count, values, times);
+    }
+    long[] rows = counts;
+    for (int p = 0; p < count; p++) {
+      int group = groups[p];
+      if (group >= 0) {
+        rows[group]++;
+      }
+    }
+    return 0;
+  }
+
   /** Whether this counts rows ({@code count}), not a field's values ({@code count(f)}). */
   boolean countsRows() {
     return !ofField;

@@ -110,8 +110,8 @@ public final class HashAggregationOperator implements PageAggregator {
       pageIds = new int[count];
     }
     if (keys.groupOfEach(keyBlocks, count, pageIds)) {
-      // one group per position: function by function over the page, each state lookup
-      // independent of the last
+      // one group per position: function by function over the page (a block each), each state
+      // lookup independent of the last
       long grown = grow();
       if (needsTime) {
         if (pageTimes.length < count) {
@@ -122,14 +122,7 @@ public final class HashAggregationOperator implements PageAggregator {
         }
       }
       for (int f = 0; f < functions.length; f++) {
-        GroupingFunction function = functions[f];
-        Block values = valueBlocks[f];
-        for (int p = 0; p < count; p++) {
-          int group = pageIds[p];
-          if (group >= 0) {
-            grown += function.add(group, values, p, needsTime ? pageTimes[p] : Long.MIN_VALUE);
-          }
-        }
+        grown += functions[f].addPage(pageIds, count, valueBlocks[f], needsTime ? pageTimes : null);
       }
       memory.add(grown);
       return;
