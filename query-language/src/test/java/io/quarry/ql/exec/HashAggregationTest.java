@@ -197,6 +197,42 @@ class HashAggregationTest {
     }
   }
 
+  /**
+   * Partials of thousands of groups merged (in chunks of keys looked up together, each function
+   * merging a chunk in one loop) answer as one operator fed every page: the chunks' offsets into
+   * the partial's groups, and groups new to the total in a later chunk, matter here.
+   */
+  @Test
+  void partialsOfManyGroupsMergeAsOneOperatorAnswers() {
+    Random random = new Random(7);
+    String command = "stats count, sum(n) AS s, range(_time) AS span, dc(n) AS d by key";
+    List<Row> input = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      input.add(
+          TestRow.of(
+              "event " + i,
+              "_time",
+              1_767_744_000L * SECOND + random.nextInt(86_400) * SECOND,
+              "key",
+              "session-" + random.nextInt(5_000),
+              "n",
+              (long) random.nextInt(50)));
+    }
+    List<String> fields = HashAggregationOperator.inputFields(stats(command));
+    List<Page> pages = pages(input, fields, random);
+    HashAggregationOperator one = operator(command, 1000);
+    pages.forEach(one::addInput);
+    HashAggregationOperator total = operator(command, 1000);
+    List<HashAggregationOperator> partials =
+        List.of(total.newPartial(), total.newPartial(), total.newPartial());
+    for (Page page : pages) {
+      partials.get(random.nextInt(partials.size())).addInput(page);
+    }
+    partials.forEach(total::merge);
+    assertThat(total.groupCount()).isEqualTo(one.groupCount()).isGreaterThan(4_000);
+    assertThat(answer(total)).isEqualTo(answer(one));
+  }
+
   private static List<Map<String, Object>> rounded(List<Map<String, Object>> rows) {
     List<Map<String, Object>> out = new ArrayList<>();
     for (Map<String, Object> row : rows) {

@@ -181,6 +181,29 @@ public final class BytesKeyHash {
     return true;
   }
 
+  /**
+   * The ids here of another hash's keys {@code [from, from + count)} into {@code ids[0, count)},
+   * new ones added: as {@link #ids(io.quarry.plugin.api.data.BytesBlock, int, int[])}, hashed first
+   * and every first slot read before the lookups, so a merge's misses overlap.
+   */
+  void idsOf(BytesKeyHash other, int from, int count, int[] ids) {
+    if (hashes.length < count) {
+      hashes = new int[count];
+      offsets = new int[count];
+      lengths = new int[count];
+    }
+    for (int i = 0; i < count; i++) {
+      offsets[i] = other.starts[from + i];
+      lengths[i] = other.length(from + i);
+      hashes[i] = hash(other.pool, offsets[i], lengths[i]);
+    }
+    touchSlots(count);
+    for (int i = 0; i < count; i++) {
+      int id = id(other.pool, offsets[i], lengths[i], hashes[i]);
+      ids[i] = id >= 0 ? id : -id - 1;
+    }
+  }
+
   /** The id of another hash's key {@code otherId} (see {@link #id(byte[], int, int)}). */
   int idOf(BytesKeyHash other, int otherId) {
     return id(other.pool, other.starts[otherId], other.length(otherId));

@@ -61,6 +61,16 @@ final class CountFunction implements GroupingFunction {
   }
 
   @Override
+  public long mergePage(int[] groups, int count, GroupingFunction other, int otherFrom) {
+    long[] rows = counts;
+    long[] theirs = ((CountFunction) other).counts;
+    for (int i = 0; i < count; i++) {
+      rows[groups[i]] += theirs[otherFrom + i];
+    }
+    return 0;
+  }
+
+  @Override
   public Object result(int group) {
     return counts[group];
   }

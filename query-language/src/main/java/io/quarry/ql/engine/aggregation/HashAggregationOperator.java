@@ -242,14 +242,24 @@ public final class HashAggregationOperator implements PageAggregator {
     memory.add(bytes);
   }
 
-  /** Adds a partial's groups one by one, looking each key up here. */
+  /** Groups a merge looks up together, as {@link #addInput} does a page's rows. */
+  private static final int MERGE_CHUNK = 1024;
+
+  /**
+   * Adds a partial's groups a chunk at a time: the chunk's keys looked up here together, then each
+   * function merges the chunk's states in one loop (a call per group and function let one cache
+   * miss wait on the last: the merge after a 200,000-group scan runs on one thread).
+   */
   private void mergeGroups(HashAggregationOperator partial) {
     long grown = 0;
-    for (int from = 0; from < partial.keys.size(); from++) {
-      int id = keys.idOf(partial.keys, from);
+    int groups = partial.keys.size();
+    int[] ids = new int[Math.min(groups, MERGE_CHUNK)];
+    for (int from = 0; from < groups; from += MERGE_CHUNK) {
+      int count = Math.min(MERGE_CHUNK, groups - from);
+      keys.idsOf(partial.keys, from, count, ids);
       grown += grow();
       for (int f = 0; f < functions.length; f++) {
-        grown += functions[f].merge(id, partial.functions[f], from);
+        grown += functions[f].mergePage(ids, count, partial.functions[f], from);
       }
     }
     memory.add(grown);

@@ -108,9 +108,22 @@ final class NumericFunction implements GroupingFunction {
 
   @Override
   public long merge(int group, GroupingFunction other, int otherGroup) {
+    mergeState(states, group * STRIDE, ((NumericFunction) other).states, otherGroup * STRIDE);
+    return 0;
+  }
+
+  @Override
+  public long mergePage(int[] groups, int count, GroupingFunction other, int otherFrom) {
+    long[] into = states;
     long[] theirs = ((NumericFunction) other).states;
-    int at = group * STRIDE;
-    int from = otherGroup * STRIDE;
+    for (int i = 0; i < count; i++) {
+      mergeState(into, groups[i] * STRIDE, theirs, (otherFrom + i) * STRIDE);
+    }
+    return 0;
+  }
+
+  /** Adds the state at {@code theirs[from]} to the one at {@code states[at]}. */
+  private static void mergeState(long[] states, int at, long[] theirs, int from) {
     long count = states[at + COUNT];
     long their = theirs[from + COUNT];
     states[at + COUNT] =
@@ -129,7 +142,6 @@ final class NumericFunction implements GroupingFunction {
             Math.max(
                 Double.longBitsToDouble(states[at + MAX]),
                 Double.longBitsToDouble(theirs[from + MAX])));
-    return 0;
   }
 
   @Override
