@@ -45,24 +45,43 @@ public final class EventBlock {
    * @throws CorruptBlockException when it fails its checksum, is cut short or of another version
    */
   public static EventBlock open(byte[] bytes, int offset, int length) throws CorruptBlockException {
+    return open(bytes, offset, length, true);
+  }
+
+  /**
+   * As {@link #open}, for bytes that a checksum covering all of them has just verified — a
+   * journal's decoded block, whose CRC32C its reader checks on every decode ({@code
+   * journal.KeptBinaryFieldVisitor}): the block's own checksum over the same bytes is not computed
+   * again (a second pass over the ~250 KB of every block a search reads). Everything else is
+   * checked as {@link #open} checks it.
+   */
+  public static EventBlock openVerified(byte[] bytes, int offset, int length)
+      throws CorruptBlockException {
+    return open(bytes, offset, length, false);
+  }
+
+  private static EventBlock open(byte[] bytes, int offset, int length, boolean checksum)
+      throws CorruptBlockException {
     if (length < 1 + Integer.BYTES) {
       throw new CorruptBlockException("an event block of " + length + " bytes is cut short");
     }
     java.util.Objects.checkFromIndexSize(offset, length, bytes.length);
     byte[] block = bytes;
     int body = offset + length - Integer.BYTES; // where the checksum starts
-    CRC32C crc = new CRC32C();
-    crc.update(block, offset, body - offset);
-    int stored = 0;
-    for (int i = 0; i < Integer.BYTES; i++) {
-      stored = (stored << 8) | (block[body + i] & 0xFF);
-    }
-    if (stored != (int) crc.getValue()) {
-      throw new CorruptBlockException(
-          "event block checksum mismatch: stored "
-              + Integer.toHexString(stored)
-              + ", computed "
-              + Integer.toHexString((int) crc.getValue()));
+    if (checksum) {
+      CRC32C crc = new CRC32C();
+      crc.update(block, offset, body - offset);
+      int stored = 0;
+      for (int i = 0; i < Integer.BYTES; i++) {
+        stored = (stored << 8) | (block[body + i] & 0xFF);
+      }
+      if (stored != (int) crc.getValue()) {
+        throw new CorruptBlockException(
+            "event block checksum mismatch: stored "
+                + Integer.toHexString(stored)
+                + ", computed "
+                + Integer.toHexString((int) crc.getValue()));
+      }
     }
     byte version = block[offset];
     if (version != EventBlockFormat.VERSION && version != EventBlockFormat.VERSION_ELSEWHERE) {

@@ -8,7 +8,9 @@ import org.apache.lucene.index.FieldInfo;
  * #binaryField} where it would get a {@code byte[]} of its own. The visitor may keep the bytes as
  * long as it likes: the reader never writes a block it lent again (it decodes its next block into
  * new bytes), so a block document's payload — most of its journal block — is not copied once per
- * read. The bytes must not be written.
+ * read. The bytes must not be written. They passed the journal block's CRC32C when it was decoded
+ * ({@link JournalStoredFieldsReader#decodeBlock} checks it on every decode), so a format inside
+ * them need not check its own checksum over them again.
  */
 public interface KeptBinaryFieldVisitor {
   /** A binary field's bytes, {@code bytes[offset, offset + length)}, the visitor's to keep. */

@@ -49,8 +49,11 @@ final class BlockEvents implements StoredEvent.Loader {
     if (payload.bytes == null) {
       throw new CorruptIndexException("block document " + doc + " has no block", "journal");
     }
-    return new BlockEvents(
-        index, EventBlock.open(payload.bytes, payload.offset, payload.length), elsewhere, doc);
+    EventBlock block =
+        payload.verified // the journal checked its decoded block's CRC32C: not the block's again
+            ? EventBlock.openVerified(payload.bytes, payload.offset, payload.length)
+            : EventBlock.open(payload.bytes, payload.offset, payload.length);
+    return new BlockEvents(index, block, elsewhere, doc);
   }
 
   /** Decodes the whole block, checking its grammar ({@link EventBlock#verify}). */
@@ -86,13 +89,28 @@ final class BlockEvents implements StoredEvent.Loader {
     return values;
   }
 
+  /**
+   * The last default field asked for and where its values are: a scan asks each event of the block
+   * for the same field (its sourcetype), and two hash lookups per event and field were a few
+   * percent of a search that extracts a key=value field.
+   */
+  private String defaultName;
+
+  private BlockColumns.Values defaultElsewhere; // when the block holds it elsewhere
+  private EventBlock.Column defaultColumn; // else its column here, null when no event has it
+
   @Override
   public String defaultField(int doc, String name) {
     try {
-      if (block.isElsewhere(name)) {
-        return elsewhere(name).value(doc);
+      if (name != defaultName) { // the same String for every event of a scan (a constant)
+        defaultElsewhere = block.isElsewhere(name) ? elsewhere(name) : null;
+        defaultColumn = defaultElsewhere == null ? block.column(name) : null;
+        defaultName = name;
       }
-      EventBlock.Column column = block.column(name);
+      if (defaultElsewhere != null) {
+        return defaultElsewhere.value(doc);
+      }
+      EventBlock.Column column = defaultColumn;
       return column == null || column.valueCount(doc) == 0 ? "" : column.value(column.code(doc, 0));
     } catch (CorruptIndexException e) {
       throw new TimeOrderedScan.UncheckedCorruption(e);
@@ -121,8 +139,15 @@ final class BlockEvents implements StoredEvent.Loader {
 
   @Override
   public boolean hasField(String name) {
-    return !isDefaultColumn(name) && block.hasColumn(name);
+    if (name != hasFieldName) { // the same String for every event of a scan
+      hasFieldAnswer = !isDefaultColumn(name) && block.hasColumn(name);
+      hasFieldName = name;
+    }
+    return hasFieldAnswer;
   }
+
+  private String hasFieldName; // the last field hasField was asked about, and its answer
+  private boolean hasFieldAnswer;
 
   @Override
   public List<String> field(int doc, String name) throws IOException {
@@ -174,6 +199,7 @@ final class BlockEvents implements StoredEvent.Loader {
     byte[] bytes;
     int offset;
     int length;
+    boolean verified; // lent by the journal, its block's checksum verified
 
     @Override
     public Status needsField(FieldInfo fieldInfo) {
@@ -195,6 +221,7 @@ final class BlockEvents implements StoredEvent.Loader {
       this.bytes = value;
       this.offset = offset;
       this.length = length;
+      this.verified = true;
     }
   }
 }

@@ -159,6 +159,40 @@ public class EventBlockConformanceTest extends LuceneTestCase {
     }
   }
 
+  /**
+   * {@code openVerified} (bytes a journal block's CRC32C already covers) reads what {@code open}
+   * reads and still refuses a cut block or another version; only the block's own checksum is left
+   * to the journal's.
+   */
+  public void testOpenVerifiedReadsAsOpenAndChecksAllButTheChecksum() throws Exception {
+    Random random = random();
+    List<Event> events = randomEvents(random, 1 + random.nextInt(200));
+    byte[] bytes = EventBlockWriter.write(events);
+    EventBlock checked = EventBlock.open(bytes, 0, bytes.length);
+    EventBlock verified = EventBlock.openVerified(bytes, 0, bytes.length);
+    Assertions.assertThat(verified.count()).isEqualTo(checked.count());
+    Assertions.assertThat(verified.columnNames()).isEqualTo(checked.columnNames());
+    for (int i = 0; i < events.size(); i++) {
+      Assertions.assertThat(verified.raw(i)).isEqualTo(events.get(i).raw());
+      Assertions.assertThat(verified.time(i)).isEqualTo(events.get(i).timeMicros());
+    }
+    byte[] damagedChecksum = bytes.clone();
+    damagedChecksum[bytes.length - 1] ^= 1;
+    assertThatThrownBy(() -> EventBlock.open(damagedChecksum, 0, damagedChecksum.length))
+        .isInstanceOf(CorruptBlockException.class)
+        .hasMessageContaining("checksum");
+    Assertions.assertThat(
+            EventBlock.openVerified(damagedChecksum, 0, damagedChecksum.length).count())
+        .isEqualTo(events.size());
+    byte[] otherVersion = bytes.clone();
+    otherVersion[0] = 99;
+    assertThatThrownBy(() -> EventBlock.openVerified(otherVersion, 0, otherVersion.length))
+        .isInstanceOf(CorruptBlockException.class)
+        .hasMessageContaining("version");
+    assertThatThrownBy(() -> EventBlock.openVerified(bytes, 0, 3))
+        .isInstanceOf(CorruptBlockException.class);
+  }
+
   public void testRefusesWhatItCannotHold() {
     List<Event> tooMany = randomEvents(random(), EventBlockFormat.MAX_EVENTS + 1);
     assertThatThrownBy(() -> EventBlockWriter.write(tooMany))

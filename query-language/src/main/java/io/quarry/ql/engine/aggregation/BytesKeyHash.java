@@ -84,6 +84,7 @@ public final class BytesKeyHash {
       lengths[p] = slice.length();
       hashes[p] = hash(bytes, offsets[p], lengths[p]);
     }
+    touchSlots(count);
     for (int p = 0; p < count; p++) {
       if (lengths[p] < 0) {
         ids[p] = -1;
@@ -93,6 +94,25 @@ public final class BytesKeyHash {
       }
     }
   }
+
+  /**
+   * Reads the first slot each of the page's keys probes, in a loop whose loads wait on nothing: the
+   * cache misses of a page's lookups — one each, with more groups than the caches hold — are then
+   * in flight together instead of one after another behind the probe loop's branches on the loaded
+   * slots. What it reads is kept only so the loads are not dropped.
+   */
+  private void touchSlots(int count) {
+    long[] slots = table;
+    int mask = slots.length / SLOT - 1;
+    long sum = 0;
+    for (int p = 0; p < count; p++) {
+      sum += slots[(hashes[p] & mask) * SLOT];
+    }
+    touched = sum;
+  }
+
+  @SuppressWarnings("unused") // written so the touching loads stay
+  private long touched;
 
   private int id(byte[] bytes, int offset, int length, int hash) {
     int slot = slot(bytes, offset, length, hash);
@@ -159,6 +179,29 @@ public final class BytesKeyHash {
       }
     }
     return true;
+  }
+
+  /**
+   * The ids here of another hash's keys {@code [from, from + count)} into {@code ids[0, count)},
+   * new ones added: as {@link #ids(io.quarry.plugin.api.data.BytesBlock, int, int[])}, hashed first
+   * and every first slot read before the lookups, so a merge's misses overlap.
+   */
+  void idsOf(BytesKeyHash other, int from, int count, int[] ids) {
+    if (hashes.length < count) {
+      hashes = new int[count];
+      offsets = new int[count];
+      lengths = new int[count];
+    }
+    for (int i = 0; i < count; i++) {
+      offsets[i] = other.starts[from + i];
+      lengths[i] = other.length(from + i);
+      hashes[i] = hash(other.pool, offsets[i], lengths[i]);
+    }
+    touchSlots(count);
+    for (int i = 0; i < count; i++) {
+      int id = id(other.pool, offsets[i], lengths[i], hashes[i]);
+      ids[i] = id >= 0 ? id : -id - 1;
+    }
   }
 
   /** The id of another hash's key {@code otherId} (see {@link #id(byte[], int, int)}). */

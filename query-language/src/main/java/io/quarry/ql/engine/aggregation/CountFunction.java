@@ -29,6 +29,21 @@ final class CountFunction implements GroupingFunction {
     return 0;
   }
 
+  @Override
+  public long addPage(int[] groups, int count, Block values, long[] times) {
+    if (ofField) {
+      return GroupingFunction.super.addPage(groups, count, values, times);
+    }
+    long[] rows = counts;
+    for (int p = 0; p < count; p++) {
+      int group = groups[p];
+      if (group >= 0) {
+        rows[group]++;
+      }
+    }
+    return 0;
+  }
+
   /** Whether this counts rows ({@code count}), not a field's values ({@code count(f)}). */
   boolean countsRows() {
     return !ofField;
@@ -42,6 +57,16 @@ final class CountFunction implements GroupingFunction {
   @Override
   public long merge(int group, GroupingFunction other, int otherGroup) {
     counts[group] += ((CountFunction) other).counts[otherGroup];
+    return 0;
+  }
+
+  @Override
+  public long mergePage(int[] groups, int count, GroupingFunction other, int otherFrom) {
+    long[] rows = counts;
+    long[] theirs = ((CountFunction) other).counts;
+    for (int i = 0; i < count; i++) {
+      rows[groups[i]] += theirs[otherFrom + i];
+    }
     return 0;
   }
 

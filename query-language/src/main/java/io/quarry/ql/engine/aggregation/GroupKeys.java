@@ -97,6 +97,18 @@ final class GroupKeys {
   }
 
   /**
+   * The ids of another instance's groups {@code [from, from + count)} into {@code ids[0, count)}
+   * (made here when new), looked up together (see {@link BytesKeyHash#idsOf}).
+   */
+  void idsOf(GroupKeys other, int from, int count, int[] ids) {
+    if (width == 0) {
+      Arrays.fill(ids, 0, count, 0);
+    } else {
+      hash.idsOf(other.hash, from, count, ids);
+    }
+  }
+
+  /**
    * The groups of position {@code position}, given the by-fields' blocks (null for a field the page
    * lacks): their ids are {@link #ids()}{@code [0, n)}.
    *

@@ -60,11 +60,46 @@ public interface GroupingFunction {
   long add(int group, Block values, int position, long time);
 
   /**
+   * Adds every position {@code p} of a page in {@code [0, count)} to group {@code groups[p]}
+   * ({@code -1}: to none), as {@link #add} would one by one; {@code times[p]} is its {@code _time}
+   * (null when the function does not order by it). A function overrides it to add a whole block in
+   * one tight loop: with many groups each row's state is a cache miss, and a loop without a call
+   * per row keeps many of them in flight.
+   *
+   * @return the bytes of state that grew beyond {@link #bytesPerGroup}
+   */
+  default long addPage(int[] groups, int count, Block values, long[] times) {
+    long grown = 0;
+    for (int p = 0; p < count; p++) {
+      int group = groups[p];
+      if (group >= 0) {
+        grown += add(group, values, p, times == null ? Long.MIN_VALUE : times[p]);
+      }
+    }
+    return grown;
+  }
+
+  /**
    * Adds group {@code otherGroup} of {@code other} (the same function) to {@code group}.
    *
    * @return the bytes of state that grew beyond {@link #bytesPerGroup}
    */
   long merge(int group, GroupingFunction other, int otherGroup);
+
+  /**
+   * Adds groups {@code [otherFrom, otherFrom + count)} of {@code other} (the same function) to
+   * groups {@code groups[0, count)}, in that order, as {@link #merge} would one by one; a function
+   * overrides it to merge in one tight loop (the states merged into are the random accesses).
+   *
+   * @return the bytes of state that grew beyond {@link #bytesPerGroup}
+   */
+  default long mergePage(int[] groups, int count, GroupingFunction other, int otherFrom) {
+    long grown = 0;
+    for (int i = 0; i < count; i++) {
+      grown += merge(groups[i], other, otherFrom + i);
+    }
+    return grown;
+  }
 
   /**
    * A group's result as the row engine answers it: a {@code Long}, {@code Double}, {@code String},

@@ -1,6 +1,8 @@
 package io.quarry.ql.engine.aggregation;
 
 import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.ql.ast.AggregateFunction;
 import io.quarry.ql.exec.TimeField;
 import java.util.Arrays;
@@ -60,29 +62,68 @@ final class NumericFunction implements GroupingFunction {
     int at = group * STRIDE;
     for (int i = first; i < end; i++) {
       double number = BlockValues.number(values, i, scratch);
-      if (Double.isNaN(number)) {
-        continue;
+      if (!Double.isNaN(number)) {
+        addNumber(states, at, number);
       }
-      long count = states[at + COUNT] + 1;
-      if (!(number == Math.rint(number) && Math.abs(number) < 0x1p53)) {
-        count |= FRACTIONAL;
-      }
-      states[at + COUNT] = count;
-      states[at + SUM] =
-          Double.doubleToRawLongBits(Double.longBitsToDouble(states[at + SUM]) + number);
-      states[at + MIN] =
-          Double.doubleToRawLongBits(Math.min(Double.longBitsToDouble(states[at + MIN]), number));
-      states[at + MAX] =
-          Double.doubleToRawLongBits(Math.max(Double.longBitsToDouble(states[at + MAX]), number));
     }
     return 0;
   }
 
+  /**
+   * A block of whole numbers or timestamps with one value or none per position (what {@code
+   * range(_time)} reads) in one loop, each value read as {@link BlockValues#number} reads it; any
+   * other block position by position.
+   */
+  @Override
+  public long addPage(int[] groups, int count, Block values, long[] times) {
+    if (!(values instanceof LongBlock longs) || longs.mayHaveMultivaluedFields()) {
+      return GroupingFunction.super.addPage(groups, count, values, times);
+    }
+    boolean timestamps = longs.dataType() == DataType.TIMESTAMP;
+    long[] into = states;
+    for (int p = 0; p < count; p++) {
+      int group = groups[p];
+      if (group >= 0 && !longs.isNull(p)) {
+        long value = longs.getLongValue(p); // single-valued: value index = position
+        addNumber(into, group * STRIDE, timestamps ? value / 1e6 : value);
+      }
+    }
+    return 0;
+  }
+
+  /** Adds a number (not NaN) to the state at {@code at}. */
+  private static void addNumber(long[] states, int at, double number) {
+    long count = states[at + COUNT] + 1;
+    if (!(number == Math.rint(number) && Math.abs(number) < 0x1p53)) {
+      count |= FRACTIONAL;
+    }
+    states[at + COUNT] = count;
+    states[at + SUM] =
+        Double.doubleToRawLongBits(Double.longBitsToDouble(states[at + SUM]) + number);
+    states[at + MIN] =
+        Double.doubleToRawLongBits(Math.min(Double.longBitsToDouble(states[at + MIN]), number));
+    states[at + MAX] =
+        Double.doubleToRawLongBits(Math.max(Double.longBitsToDouble(states[at + MAX]), number));
+  }
+
   @Override
   public long merge(int group, GroupingFunction other, int otherGroup) {
+    mergeState(states, group * STRIDE, ((NumericFunction) other).states, otherGroup * STRIDE);
+    return 0;
+  }
+
+  @Override
+  public long mergePage(int[] groups, int count, GroupingFunction other, int otherFrom) {
+    long[] into = states;
     long[] theirs = ((NumericFunction) other).states;
-    int at = group * STRIDE;
-    int from = otherGroup * STRIDE;
+    for (int i = 0; i < count; i++) {
+      mergeState(into, groups[i] * STRIDE, theirs, (otherFrom + i) * STRIDE);
+    }
+    return 0;
+  }
+
+  /** Adds the state at {@code theirs[from]} to the one at {@code states[at]}. */
+  private static void mergeState(long[] states, int at, long[] theirs, int from) {
     long count = states[at + COUNT];
     long their = theirs[from + COUNT];
     states[at + COUNT] =
@@ -101,7 +142,6 @@ final class NumericFunction implements GroupingFunction {
             Math.max(
                 Double.longBitsToDouble(states[at + MAX]),
                 Double.longBitsToDouble(theirs[from + MAX])));
-    return 0;
   }
 
   @Override
