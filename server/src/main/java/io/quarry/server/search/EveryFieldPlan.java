@@ -82,7 +82,9 @@ final class EveryFieldPlan {
    * else {@link PluginOverEvents} answers the overlay rows). On rows the adapter hands it batches
    * of the changed rows with every field (their discoverable names); the listing lays out exactly
    * those, replaying the changes ({@link TimeOrderedShape#listed}), and its pages hold every value
-   * a row has, so the commands after it run on them as after the plain every-field listing.
+   * a row has, so the commands after it run on them as after the plain every-field listing. Else
+   * the same for {@code transaction} or a wildcard {@code table}/{@code fields} ({@link
+   * #ownColumnsAfterChanges}).
    */
   static int pluginAfterChanges(List<Command> pipeline) {
     int at = 0;
