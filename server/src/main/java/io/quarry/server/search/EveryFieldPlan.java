@@ -82,7 +82,9 @@ final class EveryFieldPlan {
    * else {@link PluginOverEvents} answers the overlay rows). On rows the adapter hands it batches
    * of the changed rows with every field (their discoverable names); the listing lays out exactly
    * those, replaying the changes ({@link TimeOrderedShape#listed}), and its pages hold every value
-   * a row has, so the commands after it run on them as after the plain every-field listing.
+   * a row has, so the commands after it run on them as after the plain every-field listing. Else
+   * the same for {@code transaction} or a wildcard {@code table}/{@code fields} ({@link
+   * #ownColumnsAfterChanges}).
    */
   static int pluginAfterChanges(List<Command> pipeline) {
     int at = 0;
@@ -90,11 +92,11 @@ final class EveryFieldPlan {
       at++;
     }
     if (at == pipeline.size() || !takesEveryField(pipeline.get(at))) {
-      return -1;
+      return ownColumnsAfterChanges(pipeline);
     }
     ListedFields changes = ListedFields.of(pipeline.subList(0, at));
     if (changes == null || changes.isEmpty() || changes.renames()) {
-      return -1;
+      return ownColumnsAfterChanges(pipeline);
     }
     Command plugin = pipeline.get(at);
     return PluginOverlayStage.makesOwnRows(plugin)
@@ -102,7 +104,52 @@ final class EveryFieldPlan {
                 && pipeline.subList(at + 1, pipeline.size()).stream()
                     .anyMatch(EveryFieldPlan::fixes)
         ? at
-        : -1;
+        : ownColumnsAfterChanges(pipeline);
+  }
+
+  /**
+   * As {@link #pluginAfterChanges} for {@code transaction} (its rows list its events' every field)
+   * and a wildcard {@code table} or {@code fields} (the columns of the rows holding values), which
+   * fix their own columns: the index the every-field listing comes before, or -1. Commands whose
+   * changes {@link ListedFields} replays (no {@code rename}) come first, then maybe plugin commands
+   * laying their output over the rows ({@code fillnull}, {@code mvexpand}) among {@code eval}s and
+   * commands that keep the rows — on rows each of those keeps every field a row can yield (its
+   * search-time ones too), so the listing goes right before the first plugin command and they run
+   * as stages on its pages. A {@code transaction} followed by a command fixing the columns takes
+   * only the fields the commands read instead (not here).
+   */
+  private static int ownColumnsAfterChanges(List<Command> pipeline) {
+    int reader = 0;
+    while (reader < pipeline.size() && !fixesOwnColumns(pipeline.get(reader))) {
+      reader++;
+    }
+    if (reader == pipeline.size()
+        || pipeline.get(reader) instanceof io.quarry.ql.ast.TransactionCommand
+            && pipeline.subList(reader + 1, pipeline.size()).stream().anyMatch(c -> fixes(c))) {
+      return -1;
+    }
+    int at = 0;
+    while (at < reader && !(pipeline.get(at) instanceof io.quarry.ql.ast.PluginCommand)) {
+      at++;
+    }
+    ListedFields changes = ListedFields.of(pipeline.subList(0, at));
+    if (changes == null || changes.renames() || changes.isEmpty() && at == reader) {
+      return -1; // no change: the plain every-field listing, if any (readsEveryField)
+    }
+    for (Command between : pipeline.subList(at, reader)) {
+      if (!(PluginOverlayStage.overlays(between)
+          || between instanceof io.quarry.ql.ast.EvalCommand
+          || TimeOrderedShape.keepsEvents(between))) {
+        return -1;
+      }
+    }
+    return at;
+  }
+
+  /** A {@code transaction}, or a {@code table}/{@code fields} naming fields by a wildcard. */
+  private static boolean fixesOwnColumns(Command command) {
+    return command instanceof io.quarry.ql.ast.TransactionCommand
+        || command instanceof ProjectCommand && takesEveryField(command);
   }
 
   /** Whether a command is a {@code rename} with a wildcard. */

@@ -1,0 +1,104 @@
+package io.quarry.server.search;
+
+import java.util.List;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@code transaction} and a wildcard {@code table}/{@code fields} — commands that read every field
+ * of the rows they take — after commands that change the events' fields ({@code eval}, {@code rex},
+ * {@code lookup}, {@code fields -}, {@code eventstats}, plugin commands such as {@code fillnull}
+ * and {@code mvexpand}) run on pages with rows refused and answer as the row engine does: the
+ * every-field listing lays out the changed rows (their search-time fields too, the changes replayed
+ * by {@link ListedFields}) right before the first plugin command or the command itself ({@link
+ * EveryFieldPlan#pluginAfterChanges}), as the row engine hands them on.
+ */
+class EveryFieldAfterChangesTest {
+  @RegisterExtension
+  static final EnginePages.RandomEventStore STORE =
+      new EnginePages.RandomEventStore("every-field-after-changes-pw");
+
+  /**
+   * {@code transaction} after changes. Its rows hold the cells the row engine's do, row by row; the
+   * order of their columns can differ where a field a command reads ({@code lookup}'s {@code
+   * region}) or sets sorts differently among the search-time ones — as it does for {@code
+   * transaction} over the plain every-field listing ({@code * | transaction host | eval z=1}, the
+   * census's "column order" list) — so the rows are compared cell by cell in name order.
+   */
+  private static final List<String> TRANSACTIONS =
+      List.of(
+          "* | rex \"level=(?<lvl>\\w+)\" | transaction host maxevents=20",
+          "* | eval y=n*2 | lookup regions.csv region OUTPUT label | transaction host",
+          "* | mvexpand team | transaction host",
+          "* | eval y=n*2 | transaction host maxevents=20",
+          "* | rex \"team=(?<t>\\w+)\" | transaction t maxevents=5 | eval k=1",
+          "level=INFO | eventstats count AS c by host | transaction host maxevents=10",
+          "* | fillnull value=0 | transaction host maxevents=30 | search h1",
+          "* | fillnull value=none region zone | sort region, -n | transaction host maxevents=20");
+
+  /**
+   * A wildcard {@code table} or {@code fields} after changes: the same rows as the row engine's,
+   * each with the same cells in the same column order (where the pages part aside: a page cut by
+   * {@code head} keeps the columns of the rows past the cut, null in the rows it keeps).
+   */
+  private static final List<String> TABLES =
+      List.of(
+          "* | fields - zone | table *",
+          "* | lookup regions.csv region OUTPUTNEW zone | table *",
+          "level=INFO | eventstats count AS c by host | table *",
+          "* | fillnull value=none region zone | table *",
+          "* | where isnotnull(region) OR n < 200 | fillnull value=none region zone | table *",
+          "* | eval y=n*2 | table *",
+          "* | rex \"n=(?<num>\\d+)\" | where n > 100 | table * | head 40",
+          "* | eval region=if(n%3==0, null(), region) | fields *",
+          "* | eval y=1 | table host, *",
+          "* | mvexpand team | table * | head 3");
+
+  @Test
+  void transactionAfterChangesAsTheRowEngine() throws Exception {
+    SoftAssertions softly = new SoftAssertions();
+    for (String query : TRANSACTIONS) {
+      softly
+          .assertThat(EnginePages.explain(STORE.server(), query))
+          .as(query)
+          .containsEntry("engine", "pages");
+      try {
+        softly
+            .assertThat(cellsByName(EnginePages.rows(STORE.server(), query, PageBatch.PAGES_ONLY)))
+            .as(query + " (seed " + STORE.seed() + ")")
+            .isEqualTo(cellsByName(EnginePages.rows(STORE.server(), query, "rows")));
+      } catch (RuntimeException refused) {
+        softly.fail(query, refused);
+      }
+    }
+    softly.assertAll();
+  }
+
+  @Test
+  void wildcardTableAfterChangesAsTheRowEngine() throws Exception {
+    SoftAssertions softly = new SoftAssertions();
+    for (String query : TABLES) {
+      softly
+          .assertThat(EnginePages.explain(STORE.server(), query))
+          .as(query)
+          .containsEntry("engine", "pages");
+      try {
+        softly
+            .assertThat(EnginePages.rows(STORE.server(), query, PageBatch.PAGES_ONLY))
+            .as(query + " (seed " + STORE.seed() + ")")
+            .isEqualTo(EnginePages.rows(STORE.server(), query, "rows"));
+      } catch (RuntimeException refused) {
+        softly.fail(query, refused);
+      }
+    }
+    softly.assertAll();
+  }
+
+  /** Each row's cells ({@link EnginePages#rows}) in name order: the column order left out. */
+  private static List<String> cellsByName(List<String> rows) {
+    return rows.stream()
+        .map(row -> java.util.Arrays.stream(row.split("\u0001")).sorted().toList().toString())
+        .toList();
+  }
+}
