@@ -30,8 +30,11 @@ import java.util.function.Consumer;
  * no longer is). The columns named {@code hidden} pass along the events' pages but never reach the
  * operator.
  *
- * <p>Exact for the commands whose output rows are their input rows ({@link #overlays}); an output
- * page without the row column (rows of the operator's own making) fails the search.
+ * <p>Exact for the commands whose output rows are their input rows ({@link #overlays}). An output
+ * page without the row column holds rows of the operator's own making (a third-party command run
+ * centrally may emit them among its events: whether a row is an event is known only while it runs):
+ * it leaves as it came, and the listing after it takes its rows as the adapter's new rows — the
+ * fields they hold a value in, no event's text ({@code PluginOverEvents}).
  */
 public final class PluginOverlayStage {
   /** The hidden column naming, per position, the fields the operator laid over the event. */
@@ -71,8 +74,10 @@ public final class PluginOverlayStage {
   /**
    * Whether {@code command} is a plugin command whose output rows are its input rows with fields
    * laid over them, as the row adapter streams events through it: a streaming one (but {@code
-   * untable}, which makes rows of its own), or a built-in run centrally that keeps its rows ({@code
-   * fillnull}, {@code accum} …). Not {@code appendpipe} nor {@code map}, which run searches.
+   * untable}, which makes rows of its own), a built-in run centrally that keeps its rows ({@code
+   * fillnull}, {@code accum} …), or a third-party one run centrally (its pages without the row
+   * column are rows of its own making, see the class comment). Not {@code appendpipe} nor {@code
+   * map}, which run searches.
    */
   public static boolean overlays(Command command) {
     if (!(command instanceof PluginCommand plugin)
@@ -82,7 +87,7 @@ public final class PluginOverlayStage {
     boolean builtIn = plugin.plugin().equals("built-in");
     return switch (plugin.kind()) {
       case STREAMING -> !(builtIn && plugin.name().equals("untable"));
-      case CENTRALIZED -> builtIn && CENTRAL_OVER_ROWS.contains(plugin.name());
+      case CENTRALIZED -> !builtIn || CENTRAL_OVER_ROWS.contains(plugin.name());
       default -> false;
     };
   }
@@ -183,7 +188,13 @@ public final class PluginOverlayStage {
   private void emit(Page page, Consumer<Page> out) {
     try {
       int rowColumn = page.schema().indexOf(PluginOperators.ROW_COLUMN);
-      if (rowColumn < 0 || !(page.block(rowColumn) instanceof LongBlock ids)) {
+      if (rowColumn < 0) {
+        if (page.positionCount() > 0) {
+          out.accept(page); // rows of its own making, not events
+        }
+        return;
+      }
+      if (!(page.block(rowColumn) instanceof LongBlock ids)) {
         throw new PluginFailureException(
             command.name(),
             command.plugin(),

@@ -524,7 +524,7 @@ final class EventListing {
             && !others.contains(((long) i << 32) | p)
             && !cleared.getOrDefault(((long) i << 32) | p, Set.of()).contains(name)) {
           FieldExtractor of = extractor(extractors, page, i, p);
-          cells.add(List.copyOf(clock.time(() -> of.values(name))));
+          cells.add(of == null ? List.of() : List.copyOf(clock.time(() -> of.values(name))));
         } else {
           cells.add(List.of());
         }
@@ -546,10 +546,14 @@ final class EventListing {
 
   /**
    * The search-time extraction of a row, from its event's {@code _raw} and {@code sourcetype} (the
-   * columns {@link ListingColumns#withEventText} kept, where a command changed them).
+   * columns {@link ListingColumns#withEventText} kept, where a command changed them); null for a
+   * row that is no event (a null event text: a plugin command's own row, {@link PluginOverEvents}).
    */
   private FieldExtractor extractor(Page page, int position) {
     Block raws = page.block(ListingColumns.EVENT_RAW);
+    if (raws != null && raws.isNull(position)) {
+      return null;
+    }
     Block types = page.block(ListingColumns.EVENT_SOURCETYPE);
     String raw = (String) (raws != null ? raws : page.block(EventFields.RAW)).getObject(position);
     String sourcetype =

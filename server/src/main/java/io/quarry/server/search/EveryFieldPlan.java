@@ -74,37 +74,63 @@ final class EveryFieldPlan {
   /**
    * The index of the plugin command the every-field listing comes right before when commands that
    * change the events' fields come first ({@code index=x | eval y=1 | fillnull value=0 | stats
-   * count by y}), or -1: commands that keep the events or whose changes {@link ListedFields}
-   * replays (at least one change, no {@code rename}: a renamed row discovers no search-time field,
-   * so the pages would lack the values a later command asks the event for), then a plugin command
-   * reading every field that either makes rows of its own ({@code transpose}) or lays its output
-   * over the rows with a later command fixing the answer's columns ({@code table}, an aggregation:
-   * else {@link PluginOverEvents} answers the overlay rows). On rows the adapter hands it batches
-   * of the changed rows with every field (their discoverable names); the listing lays out exactly
-   * those, replaying the changes ({@link TimeOrderedShape#listed}), and its pages hold every value
-   * a row has, so the commands after it run on them as after the plain every-field listing. Else
-   * the same for {@code transaction} or a wildcard {@code table}/{@code fields} ({@link
+   * count by y}), or when a plugin command naming its fields comes before one reading every field
+   * ({@code index=x | mvexpand t | fillnull | table …}); or -1. Before it: commands that keep the
+   * events or whose changes {@link ListedFields} replays, without {@code rename} (a renamed row
+   * discovers no search-time field, so the pages would lack the values a later command asks the
+   * event for). Either a plugin command reading every field that makes rows of its own ({@code
+   * transpose}) or lays its output over the rows with a later command fixing the answer's columns
+   * ({@code table}, an aggregation: else {@link PluginOverEvents} answers the overlay rows), after
+   * at least one change; or a plugin command laying its output over the rows, then — past commands
+   * that rename nothing — one reading every field and a command fixing the columns after it. On
+   * rows the adapter hands the command reading every field batches of the rows that reach it with
+   * every field (their discoverable names); the listing lays out the changed rows exactly so,
+   * replaying the changes ({@link TimeOrderedShape#listed}), its pages hold every value a row has,
+   * and where a plugin command came between, the stream is re-paged as the adapter batches its rows
+   * ({@code ReduceCoverage.rebatched}: the columns holding values, as a row discovers them).
+   * Else the same for {@code transaction} or a wildcard {@code table}/{@code fields} ({@link
    * #ownColumnsAfterChanges}).
    */
   static int pluginAfterChanges(List<Command> pipeline) {
+    int plugin = pluginBeforeEveryField(pipeline);
+    return plugin >= 0 ? plugin : ownColumnsAfterChanges(pipeline);
+  }
+
+  /** {@link #pluginAfterChanges}'s plugin command reading every field, or -1. */
+  private static int pluginBeforeEveryField(List<Command> pipeline) {
     int at = 0;
     while (at < pipeline.size() && !(pipeline.get(at) instanceof io.quarry.ql.ast.PluginCommand)) {
       at++;
     }
-    if (at == pipeline.size() || !takesEveryField(pipeline.get(at))) {
-      return ownColumnsAfterChanges(pipeline);
+    if (at == pipeline.size()) {
+      return -1;
     }
     ListedFields changes = ListedFields.of(pipeline.subList(0, at));
-    if (changes == null || changes.isEmpty() || changes.renames()) {
-      return ownColumnsAfterChanges(pipeline);
+    if (changes == null || changes.renames()) {
+      return -1;
     }
     Command plugin = pipeline.get(at);
-    return PluginOverlayStage.makesOwnRows(plugin)
-            || PluginOverlayStage.overlays(plugin)
-                && pipeline.subList(at + 1, pipeline.size()).stream()
-                    .anyMatch(EveryFieldPlan::fixes)
+    List<Command> after = pipeline.subList(at + 1, pipeline.size());
+    if (takesEveryField(plugin)) {
+      return !changes.isEmpty()
+              && (PluginOverlayStage.makesOwnRows(plugin)
+                  || PluginOverlayStage.overlays(plugin)
+                      && after.stream().anyMatch(EveryFieldPlan::fixes))
+          ? at
+          : -1;
+    }
+    int every = 0;
+    while (every < after.size() && !takesEveryField(after.get(every))) {
+      every++;
+    }
+    return PluginOverlayStage.overlays(plugin)
+            && every < after.size()
+            && PluginOverlayStage.overlays(after.get(every))
+            && after.subList(0, every).stream()
+                .noneMatch(io.quarry.ql.ast.RenameCommand.class::isInstance)
+            && after.subList(every + 1, after.size()).stream().anyMatch(EveryFieldPlan::fixes)
         ? at
-        : ownColumnsAfterChanges(pipeline);
+        : -1;
   }
 
   /**

@@ -332,6 +332,9 @@ final class PluginOverEvents {
    * fields it lost, before them too, in {@link ListingColumns#CLEARED}.
    */
   private static Page listedNames(Page page) {
+    if (page.block(ListingColumns.LISTED_NAMES) == null) {
+      return ownRows(page);
+    }
     EventOverlays overlays = EventOverlays.plugin();
     Block own = page.block(ListingColumns.LISTED_NAMES);
     Block every = page.block(ListingColumns.DISCOVERED_NAMES);
@@ -363,6 +366,37 @@ final class PluginOverEvents {
     return page.withColumn(ListingColumns.FIELD_NAMES, names.build())
         .withColumn(ListingColumns.DISCOVERED_NAMES, discovered.build())
         .withColumn(ListingColumns.CLEARED, cleared.build());
+  }
+
+  /**
+   * A page of rows a plugin command made of its own (no row column: {@link PluginOverlayStage}), as
+   * the row adapter's new rows ({@code MapRow}s) list their fields: those they hold a value in, in
+   * the page's column order, every field and listed alike; no event's text (a null {@link
+   * ListingColumns#EVENT_RAW}: nothing extracted, no bare word matched).
+   */
+  private static Page ownRows(Page page) {
+    BytesBlock.Builder names = BytesBlock.builder(page.positionCount());
+    BytesBlock.Builder cleared = BytesBlock.builder(page.positionCount());
+    BytesBlock.Builder noText = BytesBlock.builder(page.positionCount());
+    for (int p = 0; p < page.positionCount(); p++) {
+      List<String> valued = new ArrayList<>();
+      for (int c = 0; c < page.schema().size(); c++) {
+        String name = page.schema().column(c).name();
+        if (!name.startsWith("\u0000") && !page.block(c).isNull(p)) {
+          valued.add(name);
+        }
+      }
+      append(names, valued);
+      cleared.appendNull();
+      noText.appendNull();
+    }
+    BytesBlock listed = names.build();
+    BytesBlock none = noText.build();
+    return page.withColumn(ListingColumns.FIELD_NAMES, listed)
+        .withColumn(ListingColumns.DISCOVERED_NAMES, listed)
+        .withColumn(ListingColumns.CLEARED, cleared.build())
+        .withColumn(ListingColumns.EVENT_RAW, none)
+        .withColumn(ListingColumns.EVENT_SOURCETYPE, none);
   }
 
   /** A names column's cell at {@code position}, as a list. */

@@ -75,6 +75,67 @@ class PluginLoadingTest {
         .formatted(pkg, command, extraInit, body);
   }
 
+  /** A command run centrally whose output is its input rows, then a row of its own making. */
+  private static final String CENTRAL =
+      """
+      package p.central;
+
+      import io.quarry.plugin.api.QuarryPlugin;
+      import io.quarry.plugin.api.command.*;
+      import io.quarry.plugin.api.data.*;
+      import java.util.ArrayList;
+      import java.util.List;
+      import java.util.Set;
+
+      public final class TestPlugin implements QuarryPlugin {
+        @Override
+        public List<CommandDefinition> commands() {
+          return List.of(new CommandDefinition() {
+            public String name() { return "central"; }
+            public String description() { return "test command central"; }
+            public CommandKind kind() { return CommandKind.CENTRALIZED; }
+            public List<ArgumentSpec> arguments() { return List.of(); }
+            public BoundCommand bind(CommandArguments arguments) {
+              return new BoundCommand() {
+                public Set<String> requiredFields() { return Set.of("x"); }
+                public Set<String> producedFields() { return Set.of("seen", "total"); }
+                public Operator createOperator(OperatorContext context) {
+                  return new Operator() {
+                    private final List<Page> held = new ArrayList<>();
+                    private final List<Page> out = new ArrayList<>();
+                    private boolean finished;
+                    public boolean needsInput() { return !finished; }
+                    public void addInput(Page page) { held.add(page); }
+                    public void finish() {
+                      if (finished) return;
+                      finished = true;
+                      int rows = 0;
+                      for (Page page : held) {
+                        rows += page.positionCount();
+                        BytesBlock.Builder seen =
+                            context.blockFactory().newBytesBlockBuilder(page.positionCount());
+                        for (int p = 0; p < page.positionCount(); p++) seen.append("yes");
+                        out.add(page.withColumn("seen", seen.build()));
+                      }
+                      held.clear();
+                      BytesBlock.Builder total = context.blockFactory().newBytesBlockBuilder(1);
+                      total.append(String.valueOf(rows));
+                      BytesBlock block = total.build();
+                      out.add(new Page(
+                          new Schema(List.of(new Schema.Column("total", block.dataType()))),
+                          List.of(block), 1));
+                    }
+                    public boolean isFinished() { return finished && out.isEmpty(); }
+                    public Page getOutput() { return out.isEmpty() ? null : out.remove(0); }
+                  };
+                }
+              };
+            }
+          });
+        }
+      }
+      """;
+
   @BeforeAll
   static void start() throws Exception {
     Path plugins = root.resolve("plugins");
@@ -202,6 +263,14 @@ class PluginLoadingTest {
         Map.of("p.ns.TestPlugin", plugin("p.ns", "noservice", "", "return input;")),
         null);
 
+    // run centrally: holds its input, answers it with seen=yes laid over each row, then one row of
+    // its own making (no row column): total = the rows it took
+    PluginJars.write(
+        plugins,
+        "central",
+        PluginJars.descriptor("central", "1.0"),
+        Map.of("p.central.TestPlugin", CENTRAL),
+        "p.central.TestPlugin");
     server =
         io.quarry.server.TestServers.start(
             root.resolve("data"),
@@ -279,6 +348,46 @@ class PluginLoadingTest {
     HttpResponse<String> bad = search("* | shout fild=x");
     assertThat(bad.statusCode()).isEqualTo(400);
     assertThat(bad.body()).contains("Unknown option 'fild' for shout");
+  }
+
+  /**
+   * A third-party command run centrally over events, whose output holds its input events and a row
+   * of its own making: on pages (rows refused) as on rows — the events with its fields laid over
+   * them, its own row listing the fields it holds, matching no bare word.
+   */
+  @Test
+  void aCentralCommandOverEventsRunsOnPagesAsOnRows() throws Exception {
+    for (String query :
+        List.of(
+            "* | central",
+            "* | central | eval y=1",
+            "* | central | search hello",
+            "* | central | eval n=1 | fillnull value=none",
+            "* | eval x=upper(x) | central | where isnull(total) OR total>1")) {
+      String rows = export(query, "rows");
+      assertThat(rows).as(query).contains("seen");
+      assertThat(export(query, "pages-only")).as(query).isEqualTo(rows);
+    }
+    assertThat(export("* | central | eval y=1", "rows")).contains("\"total\":\"2\"");
+    // its own row is no event: a bare word matches none
+    assertThat(export("* | central | search hello", "rows")).doesNotContain("total");
+  }
+
+  /** A search's exported answer under an engine ({@code rows}, {@code pages-only}). */
+  private static String export(String query, String engine) throws Exception {
+    String before = System.getProperty("quarry.search.engine");
+    System.setProperty("quarry.search.engine", engine);
+    try {
+      HttpResponse<String> response = search(query);
+      assertThat(response.statusCode()).as(query + " on " + engine).isEqualTo(200);
+      return response.body();
+    } finally {
+      if (before == null) {
+        System.clearProperty("quarry.search.engine");
+      } else {
+        System.setProperty("quarry.search.engine", before);
+      }
+    }
   }
 
   @Test

@@ -119,7 +119,12 @@ class PluginOverEventsTest {
           "* | fields - level | fillnull | table level host region",
           "* | eval region=null() | fillnull value=X | stats count by region",
           "* | where n > 100 | eval y=n | fillnull | sort - n | head 20 | table n y team",
-          "* | eval k=n*2 | head 5 | transpose");
+          "* | eval k=n*2 | head 5 | transpose",
+          // a plugin command naming its fields first, one reading every field after it
+          "* | mvexpand team | fillnull | table host team region n status",
+          "* | mvexpand team | eval y=if(n>10, 1, null()) | fillnull value=0 | stats count by y, team",
+          "* | eval y=1 | convert num(n) AS nn | fillnull | table nn y zone",
+          "* | strcat level \"-\" host lh | fillnull value=- | stats count by lh, region");
 
   @Test
   void everyFieldAfterChangesAsTheRowEngine() throws Exception {
@@ -232,6 +237,10 @@ class PluginOverEventsTest {
     }
     // a name renamed on, which a plugin command reading every field reads: no replay
     assertThat(explain("* | rename level AS a, a AS b | fillnull")).containsEntry("engine", "rows");
+    // a rename between: its rows discover only the fields they list, the pages would hold every
+    // field (fillnull would fill status, which the renamed rows do not list)
+    assertThat(explain("* | mvexpand team | rename level AS l | fillnull | table l status"))
+        .containsEntry("engine", "rows");
   }
 
   /** The pages of a search's answer, written out: each page's columns and types, then its rows. */
