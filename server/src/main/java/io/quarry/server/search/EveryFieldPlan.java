@@ -87,8 +87,8 @@ final class EveryFieldPlan {
    * every field (their discoverable names); the listing lays out the changed rows exactly so,
    * replaying the changes ({@link TimeOrderedShape#listed}), its pages hold every value a row has,
    * and where a plugin command came between, the stream is re-paged as the adapter batches its rows
-   * ({@code ReduceCoverage.rebatched}: the columns holding values, as a row discovers them).
-   * Else the same for {@code transaction} or a wildcard {@code table}/{@code fields} ({@link
+   * ({@code ReduceCoverage.rebatched}: the columns holding values, as a row discovers them). Else
+   * the same for {@code transaction} or a wildcard {@code table}/{@code fields} ({@link
    * #ownColumnsAfterChanges}).
    */
   static int pluginAfterChanges(List<Command> pipeline) {
