@@ -192,8 +192,9 @@ public final class EventText {
    * reordering ({@code head}, {@code sort}, {@code dedup}, {@code reverse}, {@code tail}), {@code
    * fields}/{@code table} (a row without {@code _raw} matches no term on either engine), an {@code
    * eval} or a {@code rex} that does not write {@code _raw}, a {@code rename} of literal names
-   * other than {@code _raw}, a {@code lookup} whose named outputs do not include {@code _raw}.
-   * Anything else (an aggregation, a plugin command …): not known to.
+   * other than {@code _raw}, a {@code lookup} whose named outputs do not include {@code _raw}, a
+   * {@code bin} into a field other than {@code _raw}. Anything else (an aggregation, a plugin
+   * command …): not known to.
    */
   static boolean keepsEventText(Command command) {
     return switch (command) {
@@ -222,6 +223,8 @@ public final class EventText {
                           && !Wildcard.hasWildcard(r.to())
                           && !r.from().equals(RAW)
                           && !r.to().equals(RAW));
+      // its bucket laid over the event (AssignedRow, which asks the event for terms)
+      case io.quarry.ql.ast.BinCommand bin -> !bin.as().equals(RAW);
       default -> false;
     };
   }

@@ -71,7 +71,11 @@ class OwnTextSearchTest {
             "* | join host [search * | head 3 | eval _raw=\"none\"] | search WARN | stats count",
             "* | join type=left overwrite=true n [search * | where n < 20 | eval _raw=\"x\"]"
                 + " | search INFO | stats count",
-            "* | eval _raw=\"x\" | append [search * | head 4] | search WARN | stats count")) {
+            "* | eval _raw=\"x\" | append [search * | head 4] | search WARN | stats count",
+            // bin lays its bucket over the event, which a bare word still asks
+            "* | bin _time span=5m | search WARN | stats count by _time",
+            "* | bin _time span=5m | search WARN | chart count over host by level",
+            "* | bin n bins=10 | search INFO | stats count by n")) {
       String onPages = export(query, PageBatch.PAGES_ONLY);
       assertThat(onPages)
           .as(query + " (seed " + STORE.seed() + ")")
