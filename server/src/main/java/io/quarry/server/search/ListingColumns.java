@@ -156,19 +156,7 @@ final class ListingColumns {
       if (whole) {
         block = ownText(pages.getFirst(), names);
       } else {
-        BytesBlock.Builder values = BytesBlock.builder(laid.positionCount());
-        for (int i = 0; i < pages.size(); i++) {
-          Block own = ownText(pages.get(i), names);
-          for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
-            Object value = own.isNull(p) ? null : own.getObject(p);
-            if (value == null) {
-              values.appendNull();
-            } else {
-              values.append(value.toString());
-            }
-          }
-        }
-        block = values.build();
+        block = text(pages, ranges, laid.positionCount(), page -> ownText(page, names));
       }
       with = with.withColumn(names[0], block);
     }
@@ -180,15 +168,27 @@ final class ListingColumns {
    * {@link #EVENT_SOURCETYPE}) of rows {@code ranges} of {@code pages}, null where a page lacks it.
    */
   static Block copied(String column, List<Page> pages, List<int[]> ranges, int count) {
+    return text(pages, ranges, count, page -> page.block(column));
+  }
+
+  /**
+   * The single-valued text column {@code columnOf} gives for each page (null: none), over rows
+   * {@code ranges} of {@code pages}.
+   */
+  private static Block text(
+      List<Page> pages,
+      List<int[]> ranges,
+      int count,
+      java.util.function.Function<Page, Block> columnOf) {
     BytesBlock.Builder text = BytesBlock.builder(count);
     for (int i = 0; i < pages.size(); i++) {
-      Block block = pages.get(i).block(column);
+      Block block = columnOf.apply(pages.get(i));
       for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
         Object value = block == null || block.isNull(p) ? null : block.getObject(p);
         if (value == null) {
           text.appendNull();
         } else {
-          text.append((String) value);
+          text.append(value.toString());
         }
       }
     }

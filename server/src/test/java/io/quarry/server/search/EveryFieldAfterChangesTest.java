@@ -65,9 +65,11 @@ class EveryFieldAfterChangesTest {
           .containsEntry("engine", "pages");
       try {
         softly
-            .assertThat(cellsByName(EnginePages.rows(STORE.server(), query, PageBatch.PAGES_ONLY)))
+            .assertThat(
+                EnginePages.cellsByName(
+                    EnginePages.rows(STORE.server(), query, PageBatch.PAGES_ONLY)))
             .as(query + " (seed " + STORE.seed() + ")")
-            .isEqualTo(cellsByName(EnginePages.rows(STORE.server(), query, "rows")));
+            .isEqualTo(EnginePages.cellsByName(EnginePages.rows(STORE.server(), query, "rows")));
       } catch (RuntimeException refused) {
         softly.fail(query, refused);
       }
@@ -93,12 +95,5 @@ class EveryFieldAfterChangesTest {
       }
     }
     softly.assertAll();
-  }
-
-  /** Each row's cells ({@link EnginePages#rows}) in name order: the column order left out. */
-  private static List<String> cellsByName(List<String> rows) {
-    return rows.stream()
-        .map(row -> java.util.Arrays.stream(row.split("\u0001")).sorted().toList().toString())
-        .toList();
   }
 }

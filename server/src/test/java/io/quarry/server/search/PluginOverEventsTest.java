@@ -89,19 +89,7 @@ class PluginOverEventsTest {
 
   @Test
   void pluginsAfterChangesAsTheRowEngine() throws Exception {
-    org.assertj.core.api.SoftAssertions softly = new org.assertj.core.api.SoftAssertions();
-    for (String query : PLUGINS_AFTER_CHANGES) {
-      softly.assertThat(explain(query)).as(query).containsEntry("engine", "pages");
-      try {
-        softly
-            .assertThat(pages(query, PageBatch.PAGES_ONLY))
-            .as(query + " (seed " + STORE.seed() + ")")
-            .isEqualTo(pages(query, "rows"));
-      } catch (RuntimeException refused) {
-        softly.fail(query, refused);
-      }
-    }
-    softly.assertAll();
+    assertOnPagesAsTheRowEngine(PLUGINS_AFTER_CHANGES);
   }
 
   /**
@@ -128,19 +116,7 @@ class PluginOverEventsTest {
 
   @Test
   void everyFieldAfterChangesAsTheRowEngine() throws Exception {
-    org.assertj.core.api.SoftAssertions softly = new org.assertj.core.api.SoftAssertions();
-    for (String query : EVERY_FIELD_AFTER_CHANGES) {
-      softly.assertThat(explain(query)).as(query).containsEntry("engine", "pages");
-      try {
-        softly
-            .assertThat(pages(query, PageBatch.PAGES_ONLY))
-            .as(query + " (seed " + STORE.seed() + ")")
-            .isEqualTo(pages(query, "rows"));
-      } catch (RuntimeException refused) {
-        softly.fail(query, refused);
-      }
-    }
-    softly.assertAll();
+    assertOnPagesAsTheRowEngine(EVERY_FIELD_AFTER_CHANGES);
   }
 
   /**
@@ -164,19 +140,7 @@ class PluginOverEventsTest {
 
   @Test
   void pluginsAfterPluginsAsTheRowEngine() throws Exception {
-    org.assertj.core.api.SoftAssertions softly = new org.assertj.core.api.SoftAssertions();
-    for (String query : PLUGINS_AFTER_PLUGINS) {
-      softly.assertThat(explain(query)).as(query).containsEntry("engine", "pages");
-      try {
-        softly
-            .assertThat(pages(query, PageBatch.PAGES_ONLY))
-            .as(query + " (seed " + STORE.seed() + ")")
-            .isEqualTo(pages(query, "rows"));
-      } catch (RuntimeException refused) {
-        softly.fail(query, refused);
-      }
-    }
-    softly.assertAll();
+    assertOnPagesAsTheRowEngine(PLUGINS_AFTER_PLUGINS);
   }
 
   @Test
@@ -256,5 +220,25 @@ class PluginOverEventsTest {
 
   private static java.util.Map<String, Object> explain(String query) {
     return EnginePages.explain(STORE.server(), query);
+  }
+
+  /**
+   * Each query runs on pages (explain says so) and answers, with the row engine refused, page by
+   * page as the row engine: every query checked, the failures reported together.
+   */
+  private static void assertOnPagesAsTheRowEngine(List<String> queries) throws Exception {
+    org.assertj.core.api.SoftAssertions softly = new org.assertj.core.api.SoftAssertions();
+    for (String query : queries) {
+      softly.assertThat(explain(query)).as(query).containsEntry("engine", "pages");
+      try {
+        softly
+            .assertThat(pages(query, PageBatch.PAGES_ONLY))
+            .as(query + " (seed " + STORE.seed() + ")")
+            .isEqualTo(pages(query, "rows"));
+      } catch (RuntimeException refused) {
+        softly.fail(query, refused);
+      }
+    }
+    softly.assertAll();
   }
 }

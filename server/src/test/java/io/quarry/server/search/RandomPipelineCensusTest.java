@@ -125,7 +125,7 @@ class RandomPipelineCensusTest {
       List<String> onRows = EnginePages.rows(STORE.server(), query, "rows");
       if (onPages.equals(onRows)) {
         agreed++;
-      } else if (cellsByName(onPages).equals(cellsByName(onRows))) {
+      } else if (EnginePages.cellsByName(onPages).equals(EnginePages.cellsByName(onRows))) {
         ordered.put(query, firstDifference(onPages, onRows));
       } else {
         differing.put(query, firstDifference(onPages, onRows));
@@ -184,20 +184,6 @@ class RandomPipelineCensusTest {
       }
     }
     return null;
-  }
-
-  /**
-   * Each row's cells in name order: the answer with the column order left out. Where the row
-   * engine's collector orders columns by the field names rows list, null or not (after {@code
-   * fields a, b, c} a row lists all three), a page says only which cells hold values, so a stage
-   * that re-pages rows ({@code sort}, a plugin's re-paging) can order a column some rows leave
-   * empty later than the row engine does. Such differences are listed, not failed, until the pages
-   * carry what a row lists.
-   */
-  private static List<String> cellsByName(List<String> rows) {
-    return rows.stream()
-        .map(row -> java.util.Arrays.stream(row.split("\u0001")).sorted().toList().toString())
-        .toList();
   }
 
   /** Where two answers first part: the row count, or the first row that differs. */
