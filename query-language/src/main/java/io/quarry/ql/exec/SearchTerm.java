@@ -46,6 +46,17 @@ public final class SearchTerm {
     return phrase;
   }
 
+  /**
+   * Whether this is a bare word of {@code *}s alone, which matches every event — also one whose
+   * text holds no term (empty, or one token longer than the tokenizer keeps), as Splunk's {@code
+   * search *} does.
+   */
+  public boolean matchesEveryEvent() {
+    return pattern != null
+        && directive == SearchExpression.Directive.NONE
+        && text.chars().allMatch(c -> c == '*');
+  }
+
   /** The compiled pattern of a bare word with {@code *}, or null. */
   public Wildcard pattern() {
     return pattern;

@@ -70,10 +70,11 @@ final class LuceneTranslator {
 
     /**
      * The same candidates, every one checked against the event and none sure: the translation for
-     * indexes that store events as blocks, where a term finds a block of events, not an event.
+     * indexes that store events as blocks, where a term finds a block of events, not an event. A
+     * filter that surely matches every event ({@code *}) stays exact: every event of every block.
      */
     Translation perEvent() {
-      return new Translation(query, false, null);
+      return exact && matchesAll() ? this : new Translation(query, false, null);
     }
   }
 

@@ -66,6 +66,9 @@ final class RawTerms {
     }
 
     private boolean matchesWord(SearchTerm term) {
+      if (term.matchesEveryEvent()) {
+        return true; // an event with no term at all is still an event
+      }
       if (term.pattern() != null) {
         if (terms == null) {
           terms = Segmenter.terms(raw);

@@ -51,6 +51,9 @@ class BlockIndexSearchTest {
                     null,
                     null,
                     Map.of(
+                        "ev",
+                        new QuarryConfig.IndexStorage(
+                            null, null, null, null, null, null, null, null, "events"),
                         "bl",
                         new QuarryConfig.IndexStorage(
                             null, null, null, null, null, null, null, null, "blocks"))),
@@ -89,9 +92,13 @@ class BlockIndexSearchTest {
               statuses[i % statuses.length],
               i % 7 == 0 ? 404 : 1000 + i));
     }
+    // events without a single term: one token longer than the tokenizer keeps, or punctuation
+    String noTerms =
+        "a".repeat(300) + "\n" + "b".repeat(5000) + "\n" + "x " + "c".repeat(300) + "\n";
     for (String index : List.of("ev", "bl")) {
       post(index, "shop", shop.toString());
       post(index, "access_combined", access.toString());
+      post(index, "long", noTerms);
     }
   }
 
@@ -146,7 +153,12 @@ class BlockIndexSearchTest {
             "sourcetype=shop | top user",
             "sourcetype=shop user=u3 | stats count",
             "sourcetype=shop (user=u1 OR user=u2) | stats count by user",
-            "sourcetype=shop | dedup user | table user | sort user");
+            "sourcetype=shop | dedup user | table user | sort user",
+            // a bare * matches every event, those whose text holds no term too
+            "* | stats count",
+            "sourcetype=long * | eval l=len(_raw) | stats count by l",
+            "sourcetype=long | eval l=len(_raw) | stats count by l",
+            "sourcetype=long x | stats count");
     for (String search : searches) {
       String events = search("search index=ev " + search);
       assertThat(events).as(search).contains("result");

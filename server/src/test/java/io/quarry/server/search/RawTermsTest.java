@@ -25,6 +25,22 @@ class RawTermsTest {
   }
 
   @Test
+  void aBareStarMatchesAnEventWithoutTerms() {
+    String longToken = "a".repeat(io.quarry.codecs.tokens.Segmenter.MAX_TERM_LENGTH + 1);
+    for (String raw : new String[] {longToken, "", "   ", "x " + longToken}) {
+      assertThat(new RawTerms.Text(raw).matches(new io.quarry.ql.exec.SearchTerm("*", false)))
+          .as(raw)
+          .isTrue();
+      assertThat(new RawTerms.Text(raw).matches(new io.quarry.ql.exec.SearchTerm("**", false)))
+          .as(raw)
+          .isTrue();
+    }
+    // a word with a star still needs a term: the long token is no term
+    assertThat(new RawTerms.Text(longToken).matches(new io.quarry.ql.exec.SearchTerm("a*", false)))
+        .isFalse();
+  }
+
+  @Test
   void surelyAbsentOnlyWhereTheLowerCaseLacksTheWord() {
     Random random = new Random(23);
     String alphabet = "aAbBkK -=\u212A\u0130";
