@@ -59,6 +59,18 @@ public final class TestServers {
       java.util.Map<String, io.quarry.server.sourcetype.SourcetypeSettings> sourcetypes,
       QuarryConfig.Plugins plugins)
       throws Exception {
+    return start(dataDirectory, adminPassword, search, sourcetypes, plugins, null);
+  }
+
+  /** As above, with these storage settings (null: the defaults, new buckets as blocks). */
+  public static QuarryServer start(
+      Path dataDirectory,
+      String adminPassword,
+      QuarryConfig.Search search,
+      java.util.Map<String, io.quarry.server.sourcetype.SourcetypeSettings> sourcetypes,
+      QuarryConfig.Plugins plugins,
+      QuarryConfig.Storage storage)
+      throws Exception {
     return QuarryServer.start(
         new QuarryConfig(
             new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
@@ -68,11 +80,19 @@ public final class TestServers {
             new QuarryConfig.Hec(
                 List.of(new QuarryConfig.HecToken(TOKEN, "test", "main", List.of("main")))),
             search,
-            null,
+            storage,
             null,
             sourcetypes,
             plugins),
         Clock.systemUTC());
+  }
+
+  /**
+   * Storage whose new buckets keep one index document per event ({@code format: events}): for tests
+   * of that layout's own shortcuts (term-index counts, doc-values ordinals).
+   */
+  public static QuarryConfig.Storage eventLayout() {
+    return new QuarryConfig.Storage(null, null, null, null, "events", null);
   }
 
   /**

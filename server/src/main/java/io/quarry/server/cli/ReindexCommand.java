@@ -20,18 +20,20 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code quarry reindex}: converts, offline, the buckets an event index wrote in the event layout
- * to the block layout its configuration now names ({@code storage.indexes.<name>.format: blocks}).
+ * to the block layout its configuration now names ({@code storage.format}, {@code blocks} by
+ * default, or {@code storage.indexes.<name>.format}).
  */
 @Command(
     name = "reindex",
     mixinStandardHelpOptions = true,
     description = {
       "Rewrite the old buckets of event indexes in the block layout (stop the server first).",
-      "A bucket keeps the layout it was written in; once storage.indexes.<name>.format is blocks,",
-      "this converts the index's buckets of the event layout (one Lucene document per event),",
-      "the hot one included, so every bucket is smaller and searched the same way. Each bucket is",
-      "written beside the old one, checked (count, time bounds, last sequence number) and",
-      "swapped in whole; an interrupted run leaves each bucket old or new, never missing.",
+      "A bucket keeps the layout it was written in; for an index whose layout is blocks (the",
+      "default of storage.format), this converts its buckets of the event layout (one Lucene",
+      "document per event), the hot one included, so every bucket is smaller and searched the",
+      "same way. Each bucket is written beside the old one, checked (count, time bounds, last",
+      "sequence number) and swapped in whole; an interrupted run leaves each bucket old or new,",
+      "never missing.",
       "Exit status 0 when every bucket was converted, 1 on an error, 2 on a wrong index name."
     })
 final class ReindexCommand implements Callable<Integer> {
@@ -40,7 +42,7 @@ final class ReindexCommand implements Callable<Integer> {
   @Parameters(
       paramLabel = "INDEX",
       arity = "0..*",
-      description = "The indexes to convert (default: every index configured with format: blocks).")
+      description = "The indexes to convert (default: every index whose layout is blocks).")
   List<String> indexes = new ArrayList<>();
 
   /** How often, at most, progress is printed while a bucket converts. */
@@ -61,7 +63,8 @@ final class ReindexCommand implements Callable<Integer> {
     }
     if (chosen.isEmpty()) {
       System.out.println(
-          "No index is configured with storage.indexes.<name>.format: blocks; nothing to convert.");
+          "No event index has the blocks layout (storage.format, storage.indexes.<name>.format);"
+              + " nothing to convert.");
       return 0;
     }
     Map<String, IndexOptions> options = new LinkedHashMap<>();
@@ -147,7 +150,8 @@ final class ReindexCommand implements Callable<Integer> {
           + name
           + "' is configured for the events layout: set storage.indexes."
           + name
-          + ".format: blocks first (new buckets follow the setting, this converts the old ones)";
+          + ".format (or storage.format) to blocks first (new buckets follow the setting, this"
+          + " converts the old ones)";
     }
     return null;
   }

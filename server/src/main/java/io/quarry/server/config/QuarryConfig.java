@@ -957,17 +957,45 @@ public record QuarryConfig(
   /**
    * How indexes are stored: the journal compression for new segments ({@code zstd}, {@code lz4},
    * {@code none}), how often buffered events are committed to segments (the write-ahead log holds
-   * them until then), when the hot bucket rolls to warm, and per-index overrides and retention.
+   * them until then), when the hot bucket rolls to warm, the layout of new event buckets ({@code
+   * blocks}, the default, or {@code events}), and per-index overrides and retention.
    */
   public record Storage(
       @JsonProperty("journalCompression") String journalCompression,
       @JsonProperty("commitIntervalSeconds") Integer commitIntervalSeconds,
       @JsonProperty("maxBucketEvents") Long maxBucketEvents,
       @JsonProperty("maxHotBucketAgeHours") Integer maxHotBucketAgeHours,
+      @JsonProperty("format") String format,
       @JsonProperty("indexes") java.util.Map<String, IndexStorage> indexes) {
+    /** The layout of new event buckets when neither the index nor the storage section names one. */
+    public static final io.quarry.codecs.store.BucketFormat DEFAULT_FORMAT =
+        io.quarry.codecs.store.BucketFormat.BLOCKS;
+
+    /** Storage settings with the default layout of new event buckets. */
+    public Storage(
+        String journalCompression,
+        Integer commitIntervalSeconds,
+        Long maxBucketEvents,
+        Integer maxHotBucketAgeHours,
+        java.util.Map<String, IndexStorage> indexes) {
+      this(
+          journalCompression,
+          commitIntervalSeconds,
+          maxBucketEvents,
+          maxHotBucketAgeHours,
+          null,
+          indexes);
+    }
+
     public Storage {
       journalCompression = Objects.requireNonNullElse(journalCompression, "zstd");
       JournalCompression.fromName(journalCompression);
+      format = Objects.requireNonNullElse(format, DEFAULT_FORMAT.configName());
+      try {
+        io.quarry.codecs.store.BucketFormat.fromName(format);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("storage.format: " + e.getMessage(), e);
+      }
       commitIntervalSeconds = Objects.requireNonNullElse(commitIntervalSeconds, 10);
       if (commitIntervalSeconds < 1) {
         throw new IllegalArgumentException("storage.commitIntervalSeconds must be at least 1");
@@ -1044,7 +1072,10 @@ public record QuarryConfig(
                   .map(java.time.Duration::ofDays),
               java.util.Optional.ofNullable(own.maxTotalBytes()))
           .withFieldTypes(own.fieldTypes())
-          .withFormat(own.bucketFormat());
+          .withFormat(
+              own.format() != null
+                  ? own.bucketFormat()
+                  : io.quarry.codecs.store.BucketFormat.fromName(format));
     }
   }
 
@@ -1093,7 +1124,7 @@ public record QuarryConfig(
           null);
     }
 
-    /** An index's settings without a {@code format} (new buckets store events). */
+    /** An index's settings without a {@code format} (new buckets take {@code storage.format}). */
     public IndexStorage(
         String journalCompression,
         Integer maxAgeDays,
@@ -1116,13 +1147,14 @@ public record QuarryConfig(
     }
 
     /**
-     * The layout of the index's new buckets: {@code events} (the default) or {@code blocks}.
+     * The layout this index names for its new buckets ({@code blocks} or {@code events}); without
+     * one, {@code storage.format}'s ({@link Storage#DEFAULT_FORMAT} unless set).
      *
      * @throws IllegalArgumentException for any other name
      */
     public io.quarry.codecs.store.BucketFormat bucketFormat() {
       return format == null
-          ? io.quarry.codecs.store.BucketFormat.EVENTS
+          ? Storage.DEFAULT_FORMAT
           : io.quarry.codecs.store.BucketFormat.fromName(format);
     }
 

@@ -65,7 +65,7 @@ class ReindexCommandTest {
     assertThat(cli(0, "reindex", "--config=" + events)).contains("nothing to convert");
     assertThat(cli(2, "reindex", "--config=" + events, "main"))
         .contains("index 'main' is configured for the events layout")
-        .contains("storage.indexes.main.format: blocks");
+        .contains("set storage.indexes.main.format (or storage.format) to blocks");
     assertThat(cli(2, "reindex", "--config=" + blocks, "nosuch")).contains("no index 'nosuch'");
     assertThat(cli(2, "reindex", "--config=" + blocks, "web")).contains("index 'web'");
 
@@ -153,6 +153,7 @@ class ReindexCommandTest {
         storage:
           indexes:
             main: {format: %s}
+            web: {format: events}
         """
             .formatted(directory.resolve("data"), TestServers.TOKEN, format));
     return path;

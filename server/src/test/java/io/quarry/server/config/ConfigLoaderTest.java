@@ -96,7 +96,7 @@ class ConfigLoaderTest {
   }
 
   @Test
-  void bucketFormatPerIndex() throws Exception {
+  void bucketFormatIsBlocksUnlessStorageOrTheIndexSaysEvents() throws Exception {
     Path file = directory.resolve("format.yml");
     Files.writeString(
         file,
@@ -104,13 +104,31 @@ class ConfigLoaderTest {
         indexes: [web, main]
         storage:
           indexes:
-            web: {format: blocks}
+            web: {format: events}
         """);
     QuarryConfig config = ConfigLoader.load(file, Map.of(), Map.of());
+    assertThat(config.storage().options("web").format())
+        .isEqualTo(io.quarry.codecs.store.BucketFormat.EVENTS);
+    assertThat(config.storage().options("main").format())
+        .isEqualTo(io.quarry.codecs.store.BucketFormat.BLOCKS);
+    Files.writeString(
+        file,
+        """
+        indexes: [web, main]
+        storage:
+          format: events
+          indexes:
+            web: {format: blocks}
+        """);
+    config = ConfigLoader.load(file, Map.of(), Map.of());
     assertThat(config.storage().options("web").format())
         .isEqualTo(io.quarry.codecs.store.BucketFormat.BLOCKS);
     assertThat(config.storage().options("main").format())
         .isEqualTo(io.quarry.codecs.store.BucketFormat.EVENTS);
+    Files.writeString(file, "indexes: [web]\nstorage:\n  format: columns\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .hasMessageContaining("storage.format")
+        .hasMessageContaining("must be events or blocks, not 'columns'");
     Files.writeString(file, "indexes: [web]\nstorage:\n  indexes: {web: {format: columns}}\n");
     assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
         .hasMessageContaining("storage.indexes.web.format")

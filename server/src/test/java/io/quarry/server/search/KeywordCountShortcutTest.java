@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * ordinals instead of producing rows (and a leading {@code dedup f} skips values it has seen);
  * events whose value only search-time extraction finds still count, multivalues count once per
  * value, and the answers equal the row path's (the same aggregation behind an {@code eval}, which
- * keeps the shortcut off).
+ * keeps the shortcut off). Over the event layout ({@code format: events}); the block layout's
+ * counts are {@link BlockValueCountTest}'s.
  */
 class KeywordCountShortcutTest {
   private static final String PASSWORD = "count-test-password";
@@ -43,7 +44,8 @@ class KeywordCountShortcutTest {
                                 "regex", "^\\S+ user=(?<user>\\w+)")))
                     .fields(Map.of("user", "keyword"))
                     .build()),
-            null);
+            null,
+            io.quarry.server.TestServers.eventLayout()); // the event layout's doc-values ordinals
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < 3000; i++) {
       String user = "u" + (i % 7);

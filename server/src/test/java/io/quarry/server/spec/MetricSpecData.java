@@ -30,11 +30,14 @@ final class MetricSpecData {
 
   private MetricSpecData() {}
 
-  /** The storage settings {@code others} plus those that make {@value #INDEX} a metric index. */
-  static QuarryConfig.Storage storage(Map<String, QuarryConfig.IndexStorage> others) {
-    Map<String, QuarryConfig.IndexStorage> indexes = new java.util.LinkedHashMap<>(others);
-    indexes.put(INDEX, new QuarryConfig.IndexStorage(null, null, null, null, "metric", null));
-    return new QuarryConfig.Storage(null, null, null, null, indexes);
+  /**
+   * Storage settings whose event indexes store new buckets in {@code format} ({@code events} or
+   * {@code blocks}) and that make {@value #INDEX} a metric index.
+   */
+  static QuarryConfig.Storage storage(String format) {
+    Map<String, QuarryConfig.IndexStorage> indexes =
+        Map.of(INDEX, new QuarryConfig.IndexStorage(null, null, null, null, "metric", null));
+    return new QuarryConfig.Storage(null, null, null, null, format, indexes);
   }
 
   /** Sends every point of the CSV in {@code specDirectory} to the server's HEC endpoint. */

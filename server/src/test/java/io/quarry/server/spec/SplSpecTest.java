@@ -60,7 +60,7 @@ class SplSpecTest {
   private static final String PASSWORD = "spec-password";
 
   @TempDir static Path dataDirectory;
-  private static QuarryServer server;
+  private static QuarryServer server; // every event index stored as events (format: events)
   private static QuarryServer blocksServer; // every index stored as blocks (format: blocks)
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -99,26 +99,19 @@ class SplSpecTest {
     raw.forEach(dataset -> indexes.add(dataset.index()));
     List<String> eventIndexes = List.copyOf(indexes);
     indexes.add(MetricSpecData.INDEX);
-    server =
+    server = // the event layout, one index document per event
         startAndLoad(
             dataDirectory.resolve("events"),
             indexes,
-            MetricSpecData.storage(Map.of()),
+            MetricSpecData.storage(BucketFormat.EVENTS.configName()),
             envelopes,
             raw,
             root);
-    Map<String, QuarryConfig.IndexStorage> blocks = new LinkedHashMap<>();
-    for (String index : eventIndexes) {
-      blocks.put(
-          index,
-          new QuarryConfig.IndexStorage(
-              null, null, null, null, null, null, null, null, BucketFormat.BLOCKS.configName()));
-    }
     blocksServer =
         startAndLoad(
             dataDirectory.resolve("blocks"),
             indexes,
-            MetricSpecData.storage(blocks),
+            MetricSpecData.storage(BucketFormat.BLOCKS.configName()),
             envelopes,
             raw,
             root);
