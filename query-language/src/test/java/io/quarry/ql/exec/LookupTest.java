@@ -35,7 +35,7 @@ class LookupTest {
         new Evaluator(
             Instant.EPOCH, ZoneOffset.UTC, name -> name.equals("users.csv") ? USERS : null);
     return PipelineTest.table(
-        PageRun.run(query, PageRun.pages(PipelineTest.cells(ROWS), 2), 1024, evaluator));
+        PageRun.run(query, TestPages.pages(PipelineTest.cells(ROWS), 2), 1024, evaluator));
   }
 
   @Test

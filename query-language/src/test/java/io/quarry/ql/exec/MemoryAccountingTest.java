@@ -31,7 +31,7 @@ class MemoryAccountingTest {
     for (int i = 0; i < groups; i++) {
       rows.add(Map.of("g", "group" + i, "v", "value" + (from + i)));
     }
-    operator.addInput(PageRun.page(PageRun.cells(rows)));
+    operator.addInput(TestPages.page(TestPages.cells(rows)));
   }
 
   @Test
@@ -69,7 +69,7 @@ class MemoryAccountingTest {
     }
     assertThatThrownBy(
             () -> {
-              for (Page page : PageRun.pages(PageRun.cells(rows), 1024)) {
+              for (Page page : TestPages.pages(TestPages.cells(rows), 1024)) {
                 sort.add(page, out -> {});
               }
             })

@@ -22,7 +22,7 @@ class PipelineTest {
    * most {@code pageSize} positions, as the answer's pages are where a stage pages its own output.
    */
   static List<Page> run(String query, List<? extends Row> rows, int pageSize) {
-    return PageRun.run(query, PageRun.pages(cells(rows), pageSize), pageSize);
+    return PageRun.run(query, TestPages.pages(cells(rows), pageSize), pageSize);
   }
 
   /** Each row's fields and their values, as {@link PageRun#page} takes them. */
@@ -162,7 +162,7 @@ class PipelineTest {
     HashAggregationOperator a = total.newPartial();
     HashAggregationOperator b = total.newPartial();
     for (int i = 0; i < rows.size(); i++) {
-      (i % 2 == 0 ? a : b).addInput(PageRun.page(cells(rows.subList(i, i + 1))));
+      (i % 2 == 0 ? a : b).addInput(TestPages.page(cells(rows.subList(i, i + 1))));
     }
     total.merge(a);
     total.merge(b);
@@ -201,7 +201,7 @@ class PipelineTest {
       partials.add(total.newPartial());
     }
     for (Row row : rows) {
-      partials.get(random.nextInt(partials.size())).addInput(PageRun.page(cells(List.of(row))));
+      partials.get(random.nextInt(partials.size())).addInput(TestPages.page(cells(List.of(row))));
     }
     partials.forEach(total::merge);
     List<Page> pages = answer(total);
@@ -220,7 +220,7 @@ class PipelineTest {
       rows.add(TestRow.of("event " + i, "n", (long) i));
     }
     // pages of two rows: the head has its three rows once the page of rows 52 and 53 is in
-    List<Page> input = PageRun.pages(cells(rows), 2);
+    List<Page> input = TestPages.pages(cells(rows), 2);
     List<Page> pages = new ArrayList<>();
     List<io.quarry.ql.ast.Command> commands = PageRun.commands("* | search n>=50 | head 3");
     PageReduce reduce =

@@ -37,7 +37,7 @@ class StageStatsTest {
             stats,
             0,
             10);
-    for (io.quarry.plugin.api.data.Page page : PageRun.pages(PipelineTest.cells(rows), 10)) {
+    for (io.quarry.plugin.api.data.Page page : TestPages.pages(PipelineTest.cells(rows), 10)) {
       reduce.add(page);
     }
     reduce.finish();

@@ -29,20 +29,20 @@ class StatsSnapshotTest {
   /** A partial of {@code total} fed {@code rows} (field → value), one page. */
   private static PageAggregator partial(PageAggregator total, List<Map<String, Object>> rows) {
     PageAggregator partial = total.newPartial();
-    partial.addInput(PageRun.page(PageRun.cells(rows)));
+    partial.addInput(TestPages.page(TestPages.cells(rows)));
     return partial;
   }
 
   /** Each row as {@code host=count} (a missing field as nothing). */
   private static List<String> hostCounts(List<Page> pages) {
-    return PageRun.rows(pages).stream()
+    return TestPages.rows(pages).stream()
         .map(row -> row.getOrDefault("host", "") + "=" + row.get("count"))
         .toList();
   }
 
   /** Each row as its fields, in column order, as text. */
   private static List<String> wide(List<Page> pages) {
-    return PageRun.rows(pages).stream().map(Object::toString).toList();
+    return TestPages.rows(pages).stream().map(Object::toString).toList();
   }
 
   private static List<Page> answer(PageAggregator aggregator) {
@@ -112,8 +112,8 @@ class StatsSnapshotTest {
 
       total.merge(partial(total, List.of(later)));
       PageAggregator reference = aggregator(command); // one aggregation fed every row
-      reference.addInput(PageRun.page(PageRun.cells(first)));
-      reference.addInput(PageRun.page(PageRun.cells(List.of(later))));
+      reference.addInput(TestPages.page(TestPages.cells(first)));
+      reference.addInput(TestPages.page(TestPages.cells(List.of(later))));
       assertThat(wide(answer(total))).as(command).isEqualTo(wide(answer(reference)));
     }
   }

@@ -47,7 +47,7 @@ class TimeValuesTest {
 
   /** The rows of a query's answer on the page engine, each as field -> values. */
   private static List<Map<String, List<Object>>> rows(String query, List<Row> input) {
-    return values(PageRun.run(query, PageRun.pages(PipelineTest.cells(input), 2), 16, EVALUATOR));
+    return values(PageRun.run(query, TestPages.pages(PipelineTest.cells(input), 2), 16, EVALUATOR));
   }
 
   /** Each position of the pages as its non-null fields' values. */
@@ -165,8 +165,8 @@ class TimeValuesTest {
               (StatsCommand) PageRun.commands(query).get(0), MemoryTracker.unbounded("stats"), 16);
       HashAggregationOperator first = total.newPartial();
       HashAggregationOperator second = total.newPartial();
-      first.addInput(PageRun.page(PipelineTest.cells(FRACTIONS.subList(0, 1))));
-      second.addInput(PageRun.page(PipelineTest.cells(FRACTIONS.subList(1, 3))));
+      first.addInput(TestPages.page(PipelineTest.cells(FRACTIONS.subList(0, 1))));
+      second.addInput(TestPages.page(PipelineTest.cells(FRACTIONS.subList(1, 3))));
       total.merge(first);
       total.merge(second);
       total.finish();

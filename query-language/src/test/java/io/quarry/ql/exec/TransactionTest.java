@@ -20,7 +20,8 @@ class TransactionTest {
    * transaction spans pages); each result as field → value, a multivalue as a list.
    */
   private static List<Map<String, Object>> run(String command, List<Map<String, Object>> events) {
-    return PageRun.rows(PageRun.run("* | " + command, PageRun.pages(PageRun.cells(events), 2), 16));
+    return TestPages.rows(
+        PageRun.run("* | " + command, TestPages.pages(TestPages.cells(events), 2), 16));
   }
 
   private static Map<String, Object> event(long second, String session, String raw, String extra) {

@@ -36,7 +36,7 @@ class WildcardStatsTest {
   private static List<Map<String, Object>> collect(String command, boolean split) {
     WildcardAggregation total =
         new WildcardAggregation(stats(command), MemoryTracker.unbounded("t"), 16);
-    List<Page> rows = PageRun.pages(PageRun.cells(ROWS), 1);
+    List<Page> rows = TestPages.pages(TestPages.cells(ROWS), 1);
     if (split) {
       PageAggregator first = total.newPartial();
       PageAggregator second = total.newPartial();
@@ -53,7 +53,7 @@ class WildcardStatsTest {
     for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
       out.add(page);
     }
-    return PageRun.rows(out);
+    return TestPages.rows(out);
   }
 
   @Test
