@@ -26,6 +26,14 @@ public final class TestPages {
   public static Page page(List<Map<String, List<Object>>> rows) {
     Set<String> names = new LinkedHashSet<>();
     rows.forEach(row -> names.addAll(row.keySet()));
+    return page(rows, List.copyOf(names));
+  }
+
+  /**
+   * One page of rows given as field → values, a column per name of {@code names} in that order (all
+   * null where no row has it): pages of one schema, as a source gives them.
+   */
+  public static Page page(List<Map<String, List<Object>>> rows, List<String> names) {
     List<List<List<Object>>> columns = new ArrayList<>();
     for (String name : names) {
       List<List<Object>> cells = new ArrayList<>(rows.size());
@@ -34,10 +42,19 @@ public final class TestPages {
       }
       columns.add(cells);
     }
-    return PageCollector.toPage(List.copyOf(names), columns, rows.size());
+    return PageCollector.toPage(names, columns, rows.size());
   }
 
-  /** {@code rows} cut into pages of {@code pageSize} rows (one empty page for no rows). */
+  /** Every field name of the rows, in first-seen order. */
+  public static List<String> names(List<Map<String, List<Object>>> rows) {
+    Set<String> names = new LinkedHashSet<>();
+    rows.forEach(row -> names.addAll(row.keySet()));
+    return List.copyOf(names);
+  }
+
+  /**
+   * {@code rows} cut into pages of {@code pageSize} rows (none for no rows), each its own schema.
+   */
   public static List<Page> pages(List<Map<String, List<Object>>> rows, int pageSize) {
     List<Page> pages = new ArrayList<>();
     for (int from = 0; from < rows.size(); from += pageSize) {
