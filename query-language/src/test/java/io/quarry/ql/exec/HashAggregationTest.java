@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The page engine's {@code stats} ({@link HashAggregationOperator}) against hand-computed answers,
- * against a plain Java group-by, and against the row engine's ({@link StatsOperator}) on random rows cut into random pages and
- * partials: the answer must not depend on the engine, the page sizes or how the input was split.
+ * against a plain Java group-by, and against the row engine's ({@link StatsOperator}) on random
+ * rows cut into random pages and partials: the answer must not depend on the engine, the page sizes
+ * or how the input was split.
  */
 class HashAggregationTest {
   private static final long SECOND = 1_000_000L;
