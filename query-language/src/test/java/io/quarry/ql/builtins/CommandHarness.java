@@ -11,10 +11,8 @@ import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.command.CommandRegistry;
-import io.quarry.ql.exec.MapRow;
-import io.quarry.ql.exec.PageCollector;
-import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.SearchResources;
+import io.quarry.ql.exec.TestPages;
 import io.quarry.ql.parser.Parser;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -138,11 +136,7 @@ final class CommandHarness {
   }
 
   static Page page(List<Map<String, Object>> rows) {
-    List<Row> mapped = new ArrayList<>();
-    for (Map<String, Object> row : rows) {
-      mapped.add(new MapRow(row));
-    }
-    return PageCollector.toPage(mapped);
+    return TestPages.of(rows);
   }
 
   private static OperatorContext context(MemoryAccount account) {

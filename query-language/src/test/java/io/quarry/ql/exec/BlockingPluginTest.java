@@ -15,7 +15,7 @@ import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.MemoryAccount;
 import io.quarry.plugin.api.data.Page;
-import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.ast.Command;
 import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.parser.Parser;
 import java.time.Duration;
@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -34,10 +35,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Plugin operators that wait on something outside the search ({@link Operator#isBlocked}): the
- * driver waits for them without calling anything else, hands on their output in order, fails the
- * search when their future fails, and leaves a cancelled search promptly with a {@link
- * CancellationException} rather than a plugin failure.
+ * Plugin operators on the page engine that wait on something outside the search ({@link
+ * Operator#isBlocked}): the driver waits for them without calling anything else, hands on their
+ * output in order, fails the search when their future fails, and leaves a cancelled search promptly
+ * with a {@link CancellationException} rather than a plugin failure.
  */
 class BlockingPluginTest {
 
@@ -199,52 +200,55 @@ class BlockingPluginTest {
     }
   }
 
-  private final List<Row> out = new ArrayList<>();
+  private final List<Map<String, Object>> out = new ArrayList<>();
   private final AtomicBoolean cancelled = new AtomicBoolean();
   private final MemoryAccount memory = MemoryAccount.unbounded("test");
 
-  private RowSink pipeline(SlowTag definition) {
+  /**
+   * {@code slowtag field=n} on the page engine (a plugin stage of {@link PageReduce}) over rows
+   * {@code n = 0 … rows-1} in pages of {@value PluginOperators#BATCH}; the answer's rows go to
+   * {@link #out}. The stages are closed however the run ends.
+   */
+  private void run(SlowTag definition, int rows) {
     CommandRegistry registry = CommandRegistry.builtIns().withPlugin("remote", List.of(definition));
-    PluginCommand command =
-        (PluginCommand) new Parser(registry).parse("* | slowtag field=n").commands().get(1);
+    List<Command> commands =
+        new Parser(registry).parse("* | slowtag field=n").commands().subList(1, 2);
     Evaluator evaluator =
         new Evaluator(Instant.EPOCH, ZoneOffset.UTC)
             .withResources(new SearchResources(memory, cancelled::get, w -> {}));
-    return PluginOperators.streaming(
-        command,
-        evaluator,
-        new RowSink() {
-          @Override
-          public boolean accept(Row row) {
-            out.add(row);
-            return true;
-          }
-
-          @Override
-          public void finish() {}
-        });
-  }
-
-  private static void feed(RowSink sink, int rows) {
+    List<Map<String, Object>> input = new ArrayList<>();
     for (int i = 0; i < rows; i++) {
-      sink.accept(TestRow.of("row " + i, "n", (long) i));
+      input.add(Map.of("n", (long) i));
+    }
+    PageReduce reduce =
+        new PageReduce(
+            commands,
+            evaluator,
+            page -> out.addAll(TestPages.rows(List.of(page))),
+            new StageStats(List.of("slowtag")),
+            0,
+            PluginOperators.BATCH);
+    try {
+      for (Page page : TestPages.pages(TestPages.cells(input), PluginOperators.BATCH)) {
+        reduce.add(page);
+      }
+      reduce.finish();
+    } finally {
+      reduce.close();
     }
   }
 
   @Test
   void waitsForABlockedOperatorAndKeepsRowsInOrder() {
     SlowTag definition = new SlowTag(Mode.ASYNC);
-    RowSink sink = pipeline(definition);
     int rows = 3 * PluginOperators.BATCH + 17; // several pages, each waited for
-    feed(sink, rows);
-    sink.finish();
+    run(definition, rows);
 
     assertThat(definition.calledWhileBlocked).hasValue(0);
     assertThat(definition.closed).isTrue();
     assertThat(out).hasSize(rows);
     for (int i = 0; i < rows; i++) {
-      assertThat(out.get(i).values("tag")).containsExactly("t-" + i);
-      assertThat(out.get(i).values("n")).containsExactly((long) i); // the input row, overlaid
+      assertThat(out.get(i)).isEqualTo(Map.of("n", (long) i, "tag", "t-" + i));
     }
     assertThat(memory.used()).isZero();
   }
@@ -252,10 +256,7 @@ class BlockingPluginTest {
   @Test
   void aFailedFutureFailsTheSearchNamingThePlugin() {
     SlowTag definition = new SlowTag(Mode.FAILS);
-    RowSink sink = pipeline(definition);
-    feed(sink, 10);
-
-    assertThatThrownBy(sink::finish)
+    assertThatThrownBy(() -> run(definition, 10))
         .isInstanceOf(PluginFailureException.class)
         .hasMessageContaining("slowtag")
         .hasMessageContaining("remote")
@@ -266,14 +267,12 @@ class BlockingPluginTest {
   @Test
   void cancellingTheSearchEndsTheWait() throws Exception {
     SlowTag definition = new SlowTag(Mode.NEVER);
-    RowSink sink = pipeline(definition);
-    feed(sink, 10);
     CompletableFuture<Void> cancel =
         CompletableFuture.runAsync(
             () -> cancelled.set(true),
             CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS));
 
-    assertThatThrownBy(sink::finish).isExactlyInstanceOf(CancellationException.class);
+    assertThatThrownBy(() -> run(definition, 10)).isExactlyInstanceOf(CancellationException.class);
     cancel.get(Duration.ofSeconds(10).toMillis(), TimeUnit.MILLISECONDS);
     assertThat(definition.closed).isTrue();
     assertThat(out).isEmpty();
@@ -282,12 +281,10 @@ class BlockingPluginTest {
   @Test
   void checkCancelledInAPluginIsACancellationNotAPluginFailure() {
     SlowTag definition = new SlowTag(Mode.CHECKS_CANCELLED);
-    RowSink sink = pipeline(definition);
-    feed(sink, 10);
     CompletableFuture.runAsync(
         () -> cancelled.set(true), CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS));
 
-    assertThatThrownBy(sink::finish).isExactlyInstanceOf(CancellationException.class);
+    assertThatThrownBy(() -> run(definition, 10)).isExactlyInstanceOf(CancellationException.class);
     assertThat(definition.closed).isTrue();
   }
 }

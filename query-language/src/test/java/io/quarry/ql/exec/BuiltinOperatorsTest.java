@@ -2,10 +2,9 @@ package io.quarry.ql.exec;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
-/**
- * The built-in commands under the pull protocol ({@link RowPageOperator}), by the shared contract.
- */
+/** The built-in commands' page stages, by the shared contract. */
 class BuiltinOperatorsTest extends OperatorTestCase {
   private static final long T0 =
       java.time.Instant.parse("2026-01-07T00:00:00Z").toEpochMilli() * 1000;
@@ -24,8 +23,7 @@ class BuiltinOperatorsTest extends OperatorTestCase {
             "rename g AS group",
             "table g, n",
             "fields - x",
-            // page operators behind the plugin adapter, which batches 1,024 rows before they
-            // see any (so they hold nothing yet at the check for holding commands)
+            // plugin operators driven as page stages
             "format maxresults=50",
             "return 3 g n"));
     return commands;
@@ -47,8 +45,8 @@ class BuiltinOperatorsTest extends OperatorTestCase {
   }
 
   @Override
-  protected List<Row> input() {
-    List<Row> rows = new ArrayList<>();
+  protected List<Map<String, List<Object>>> input() {
+    List<TestRow> rows = new ArrayList<>();
     for (int i = 0; i < 400; i++) {
       long time = T0 + (400 - i) * 60_000_000L; // newest first, as scans deliver
       String g = "g" + (i * 7 % 5);
@@ -72,6 +70,6 @@ class BuiltinOperatorsTest extends OperatorTestCase {
                   "user",
                   "u" + i % 9));
     }
-    return rows;
+    return PipelineTest.cells(rows);
   }
 }

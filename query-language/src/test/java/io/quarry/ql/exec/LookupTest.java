@@ -3,18 +3,14 @@ package io.quarry.ql.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quarry.plugin.api.data.Page;
-import io.quarry.ql.ast.Query;
-import io.quarry.ql.command.CommandRegistry;
-import io.quarry.ql.parser.Parser;
 import io.quarry.ql.parser.QueryParseException;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+/** {@code lookup} on the page engine against answers worked out by hand from the table above. */
 class LookupTest {
   private static final LookupTable USERS =
       new LookupTable(
@@ -33,22 +29,13 @@ class LookupTest {
           TestRow.of("e4", "id", "e4"),
           TestRow.of("e5", "id", "e5", "who", "zed"));
 
+  /** {@code query}'s commands on the page engine ({@link LookupStage}) over the rows above. */
   private static List<List<Object>> run(String query) {
-    Query parsed = new Parser(CommandRegistry.builtIns()).parse(query);
-    List<Page> pages = new ArrayList<>();
     Evaluator evaluator =
         new Evaluator(
             Instant.EPOCH, ZoneOffset.UTC, name -> name.equals("users.csv") ? USERS : null);
-    RowSink sink =
-        Pipelines.build(
-            parsed.commands().subList(1, parsed.commands().size()),
-            new PageCollector(1024, pages::add),
-            evaluator);
-    for (Row row : ROWS) {
-      sink.accept(row);
-    }
-    sink.finish();
-    return PipelineTest.table(pages);
+    return PipelineTest.table(
+        PageRun.run(query, TestPages.pages(PipelineTest.cells(ROWS), 2), 1024, evaluator));
   }
 
   @Test

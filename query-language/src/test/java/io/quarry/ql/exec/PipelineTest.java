@@ -4,29 +4,38 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.Page;
-import io.quarry.ql.ast.Query;
-import io.quarry.ql.command.CommandRegistry;
-import io.quarry.ql.parser.Parser;
+import io.quarry.ql.engine.aggregation.HashAggregationOperator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
+/**
+ * Commands on the page engine against answers computed by hand: {@code stats} functions (typed
+ * columns, exact percentiles, partials merged as the map/reduce split merges them), {@code head}
+ * stopping its input, and the answer not depending on page sizes. {@link #run} and {@link #table}
+ * serve the other hand-computed tests of this package.
+ */
 class PipelineTest {
-  static List<Page> run(String query, List<Row> rows, int pageSize) {
-    Query parsed = new Parser(CommandRegistry.builtIns()).parse(query);
-    List<Page> pages = new ArrayList<>();
-    RowSink sink =
-        Pipelines.build(
-            parsed.commands().subList(1, parsed.commands().size()),
-            new PageCollector(pageSize, pages::add));
+  /**
+   * {@code query}'s commands on the page engine ({@link PageRun}) over {@code rows} in pages of at
+   * most {@code pageSize} positions, as the answer's pages are where a stage pages its own output.
+   */
+  static List<Page> run(String query, List<? extends Row> rows, int pageSize) {
+    return PageRun.run(query, TestPages.pages(cells(rows), pageSize), pageSize);
+  }
+
+  /** Each row's fields and their values, as {@link PageRun#page} takes them. */
+  static List<java.util.Map<String, List<Object>>> cells(List<? extends Row> rows) {
+    List<java.util.Map<String, List<Object>>> cells = new ArrayList<>(rows.size());
     for (Row row : rows) {
-      if (!sink.accept(row)) {
-        break;
+      java.util.Map<String, List<Object>> values = new java.util.LinkedHashMap<>();
+      for (String name : row.fieldNames()) {
+        values.put(name, row.values(name));
       }
+      cells.add(values);
     }
-    sink.finish();
-    return pages;
+    return cells;
   }
 
   static List<List<Object>> table(List<Page> pages) {
@@ -41,6 +50,24 @@ class PipelineTest {
       }
     }
     return table;
+  }
+
+  /** The page engine's {@code stats} of {@code query}, to be fed partials and merged. */
+  private static HashAggregationOperator aggregation(String query) {
+    return new HashAggregationOperator(
+        (io.quarry.ql.ast.StatsCommand) PageRun.commands(query).get(0),
+        MemoryTracker.unbounded("stats"),
+        1024);
+  }
+
+  private static List<Page> answer(HashAggregationOperator aggregation) {
+    aggregation.finish();
+    List<Page> pages = new ArrayList<>();
+    for (Page page = aggregation.getOutput(); page != null; page = aggregation.getOutput()) {
+      pages.add(page);
+    }
+    aggregation.close();
+    return pages;
   }
 
   @Test
@@ -131,19 +158,15 @@ class PipelineTest {
             "20",
             "10");
 
-    io.quarry.ql.ast.StatsCommand stats =
-        (io.quarry.ql.ast.StatsCommand)
-            new Parser(CommandRegistry.builtIns()).parse(query).commands().get(1);
-    List<Page> pages = new ArrayList<>();
-    StatsOperator total = new StatsOperator(stats, new PageCollector(1024, pages::add));
-    StatsOperator a = StatsOperator.partial(stats);
-    StatsOperator b = StatsOperator.partial(stats);
+    HashAggregationOperator total = aggregation(query);
+    HashAggregationOperator a = total.newPartial();
+    HashAggregationOperator b = total.newPartial();
     for (int i = 0; i < rows.size(); i++) {
-      (i % 2 == 0 ? a : b).accept(rows.get(i));
+      (i % 2 == 0 ? a : b).addInput(TestPages.page(cells(rows.subList(i, i + 1))));
     }
     total.merge(a);
     total.merge(b);
-    total.finish();
+    List<Page> pages = answer(total);
     List<Object> merged = table(pages).get(0);
     assertThat(merged.subList(0, 5)).isEqualTo(row.subList(0, 5));
     assertThat((Double) merged.get(5))
@@ -172,20 +195,16 @@ class PipelineTest {
     }
     List<List<Object>> whole = table(run(query, rows, 1024));
 
-    io.quarry.ql.ast.StatsCommand stats =
-        (io.quarry.ql.ast.StatsCommand)
-            new Parser(CommandRegistry.builtIns()).parse(query).commands().get(1);
-    List<Page> pages = new ArrayList<>();
-    StatsOperator total = new StatsOperator(stats, new PageCollector(1024, pages::add));
-    List<StatsOperator> partials = new ArrayList<>();
+    HashAggregationOperator total = aggregation(query);
+    List<HashAggregationOperator> partials = new ArrayList<>();
     for (int i = 0; i < 7; i++) {
-      partials.add(StatsOperator.partial(stats));
+      partials.add(total.newPartial());
     }
     for (Row row : rows) {
-      partials.get(random.nextInt(partials.size())).accept(row);
+      partials.get(random.nextInt(partials.size())).addInput(TestPages.page(cells(List.of(row))));
     }
     partials.forEach(total::merge);
-    total.finish();
+    List<Page> pages = answer(total);
     assertThat(table(pages)).isEqualTo(whole);
   }
 
@@ -200,19 +219,28 @@ class PipelineTest {
     for (int i = 0; i < 100; i++) {
       rows.add(TestRow.of("event " + i, "n", (long) i));
     }
-    Query parsed = new Parser(CommandRegistry.builtIns()).parse("* | search n>=50 | head 3");
+    // pages of two rows: the head has its three rows once the page of rows 52 and 53 is in
+    List<Page> input = TestPages.pages(cells(rows), 2);
     List<Page> pages = new ArrayList<>();
-    RowSink sink =
-        Pipelines.build(parsed.commands().subList(1, 3), new PageCollector(2, pages::add));
+    List<io.quarry.ql.ast.Command> commands = PageRun.commands("* | search n>=50 | head 3");
+    PageReduce reduce =
+        new PageReduce(
+            commands,
+            new io.quarry.ql.exec.Evaluator(java.time.Instant.now(), java.time.ZoneOffset.UTC),
+            page -> pages.add(page),
+            new StageStats(List.of("search", "head")),
+            0,
+            2);
     int offered = 0;
-    for (Row row : rows) {
-      offered++;
-      if (!sink.accept(row)) {
+    for (Page page : input) {
+      offered += page.positionCount();
+      if (!reduce.add(page)) {
         break;
       }
     }
-    sink.finish();
-    assertThat(offered).isEqualTo(53);
+    reduce.finish();
+    reduce.close();
+    assertThat(offered).isEqualTo(54);
     assertThat(pages).extracting(Page::positionCount).containsExactly(2, 1);
     assertThat(table(pages)).containsExactly(List.of(50L), List.of(51L), List.of(52L));
   }

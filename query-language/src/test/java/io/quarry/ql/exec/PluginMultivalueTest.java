@@ -16,7 +16,7 @@ import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.MemoryAccount;
 import io.quarry.plugin.api.data.Page;
-import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.ast.Command;
 import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.parser.Parser;
 import java.time.Instant;
@@ -24,13 +24,14 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
  * A plugin command sees a multivalue as a block position with several values (SPI 1.2), reads every
- * value through the value index, and its own multivalue output becomes a multivalue of the row;
- * fields it never saw keep theirs.
+ * value through the value index, and its own multivalue output becomes a multivalue of the answer;
+ * fields it never saw keep theirs (on the page engine: a plugin stage of {@link PageReduce}).
  */
 class PluginMultivalueTest {
 
@@ -106,41 +107,35 @@ class PluginMultivalueTest {
   void aPluginReadsAndWritesMultivalues() {
     Shout shout = new Shout();
     CommandRegistry registry = CommandRegistry.builtIns().withPlugin("test", List.of(shout));
-    PluginCommand command =
-        (PluginCommand) new Parser(registry).parse("* | shout field=tags").commands().get(1);
+    List<Command> commands =
+        new Parser(registry).parse("* | shout field=tags").commands().subList(1, 2);
     MemoryAccount memory = MemoryAccount.unbounded("test");
     Evaluator evaluator =
         new Evaluator(Instant.EPOCH, ZoneOffset.UTC)
             .withResources(new SearchResources(memory, () -> false, w -> {}));
-    List<Row> out = new ArrayList<>();
-    RowSink sink =
-        PluginOperators.streaming(
-            command,
-            evaluator,
-            new RowSink() {
-              @Override
-              public boolean accept(Row row) {
-                out.add(row);
-                return true;
-              }
-
-              @Override
-              public void finish() {}
-            });
-    sink.accept(TestRow.of("a", "tags", List.of("red", "blue"), "n", List.of(1L, 2L)));
-    sink.accept(TestRow.of("b", "tags", "green"));
-    sink.accept(TestRow.of("c", "tags", "x y"));
-    sink.finish();
+    List<Page> pages = new ArrayList<>();
+    PageReduce reduce =
+        new PageReduce(commands, evaluator, pages::add, new StageStats(List.of("shout")), 0, 16);
+    reduce.add(
+        TestPages.of(
+            List.of(
+                Map.of("tags", List.of("red", "blue"), "n", List.of(1L, 2L)),
+                Map.of("tags", "green"),
+                Map.of("tags", "x y"))));
+    reduce.finish();
+    reduce.close();
+    List<Map<String, Object>> out = TestPages.rows(pages);
 
     assertThat(shout.sawMultivaluedBlocks).containsExactly(true);
     assertThat(out).hasSize(3);
-    assertThat(out.get(0).values("count")).containsExactly(2L);
-    assertThat(out.get(0).values("loud")).containsExactly("RED", "BLUE");
-    assertThat(out.get(0).values("tags")).containsExactly("red", "blue");
-    assertThat(out.get(0).values("n")).as("a field it never saw").containsExactly(1L, 2L);
-    assertThat(out.get(1).values("count")).containsExactly(1L);
-    assertThat(out.get(1).values("loud")).containsExactly("GREEN");
-    assertThat(out.get(2).values("loud")).containsExactly("X Y");
+    assertThat(out.get(0))
+        .containsEntry("count", 2L)
+        .containsEntry("loud", List.of("RED", "BLUE"))
+        .containsEntry("tags", List.of("red", "blue"))
+        .as("a field it never saw")
+        .containsEntry("n", List.of(1L, 2L));
+    assertThat(out.get(1)).containsEntry("count", 1L).containsEntry("loud", "GREEN");
+    assertThat(out.get(2)).containsEntry("loud", "X Y");
     assertThat(memory.used()).isZero();
   }
 }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+/** Rows in and out of every stage of a search on the page engine, as the job's inspector shows. */
 class StageStatsTest {
   @Test
   void countsRowsInAndOutOfEveryStage() {
@@ -20,25 +21,36 @@ class StageStatsTest {
             .commands();
     List<Command> pipeline = commands.subList(1, commands.size());
     StageStats stats = new StageStats(pipeline.stream().map(Command::name).toList());
-    List<io.quarry.plugin.api.data.Page> pages = new ArrayList<>();
-    RowSink sink =
-        Pipelines.build(
-            pipeline,
-            stats.end(new PageCollector(10, pages::add)),
-            new Evaluator(Instant.EPOCH, ZoneOffset.UTC),
-            stats,
-            0);
+    List<TestRow> rows = new ArrayList<>();
     for (int n = 0; n < 100; n++) {
-      sink.accept(TestRow.of("r", "n", (long) n, "even", n % 2 == 0 ? "yes" : "no"));
+      rows.add(TestRow.of("r", "n", (long) n, "even", n % 2 == 0 ? "yes" : "no"));
     }
-    sink.finish();
+    List<io.quarry.plugin.api.data.Page> pages = new ArrayList<>();
+    PageReduce reduce =
+        new PageReduce(
+            pipeline,
+            new Evaluator(Instant.EPOCH, ZoneOffset.UTC),
+            page -> {
+              stats.out(page.positionCount()); // as the search's answer counts whole pages
+              return pages.add(page);
+            },
+            stats,
+            0,
+            10);
+    for (io.quarry.plugin.api.data.Page page : TestPages.pages(PipelineTest.cells(rows), 10)) {
+      reduce.add(page);
+    }
+    reduce.finish();
+    reduce.close();
     assertThat(stats.stages())
         .extracting(s -> s.name() + " " + s.rowsIn() + "->" + s.rowsOut())
         .containsExactly(
             "where 100->89",
             "eval 89->89",
-            "stats 89->1",
-            "head 1->1"); // head stops stats after one
+            // n of 11..99: two groups (even yes/no) in one answer page, of which head keeps one
+            // (the row engine's head stopped stats after one row: 89->1, 1->1)
+            "stats 89->2",
+            "head 2->1");
     assertThat(stats.stages()).allSatisfy(s -> assertThat(s.time().isNegative()).isFalse());
   }
 }

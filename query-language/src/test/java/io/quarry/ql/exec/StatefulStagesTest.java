@@ -80,6 +80,64 @@ class StatefulStagesTest {
     }
   }
 
+  /**
+   * {@code eventstats} and {@code streamstats} on pages against a plain Java computation over the
+   * same random rows (no engine of ours): per row with a {@code t}, its group's count and sum of
+   * {@code n} (eventstats: the whole input's; streamstats: the rows so far, this one included), in
+   * input order, every other field kept.
+   */
+  @Test
+  void groupStatisticsAsPlainJavaComputesThem() {
+    for (long seed = 0; seed < 25; seed++) {
+      List<Page> input = TimedRandomPages.of(new Random(seed), false);
+      List<java.util.Map<String, Object>> rows = TestPages.rows(input);
+      java.util.Map<Object, Long> counts = new java.util.HashMap<>();
+      java.util.Map<Object, Long> sums = new java.util.HashMap<>();
+      for (java.util.Map<String, Object> row : rows) {
+        if (row.containsKey("t")) {
+          counts.merge(row.get("t"), 1L, Long::sum);
+          if (row.get("n") instanceof Long n) {
+            sums.merge(row.get("t"), n, Long::sum);
+          }
+        }
+      }
+      List<java.util.Map<String, Object>> whole =
+          TestPages.rows(onPages("eventstats count AS c, sum(n) AS s by t", input));
+      List<java.util.Map<String, Object>> running =
+          TestPages.rows(onPages("streamstats count AS c, sum(n) AS s by t", input));
+      assertThat(whole).as("seed %d", seed).hasSameSizeAs(rows);
+      assertThat(running).as("seed %d", seed).hasSameSizeAs(rows);
+      java.util.Map<Object, Long> countsSoFar = new java.util.HashMap<>();
+      java.util.Map<Object, Long> sumsSoFar = new java.util.HashMap<>();
+      for (int i = 0; i < rows.size(); i++) {
+        java.util.Map<String, Object> row = rows.get(i);
+        for (java.util.Map<String, Object> answer : List.of(whole.get(i), running.get(i))) {
+          for (String field : List.of("_time", "n", "d", "t", "mv", "extra")) {
+            assertThat(answer.get(field))
+                .as("seed %d row %d %s", seed, i, field)
+                .isEqualTo(row.get(field));
+          }
+        }
+        Object t = row.get("t");
+        if (t == null) {
+          continue;
+        }
+        countsSoFar.merge(t, 1L, Long::sum);
+        if (row.get("n") instanceof Long n) {
+          sumsSoFar.merge(t, n, Long::sum);
+        }
+        assertThat(whole.get(i).get("c")).as("seed %d row %d", seed, i).isEqualTo(counts.get(t));
+        assertThat(whole.get(i).get("s")).as("seed %d row %d", seed, i).isEqualTo(sums.get(t));
+        assertThat(running.get(i).get("c"))
+            .as("seed %d row %d", seed, i)
+            .isEqualTo(countsSoFar.get(t));
+        assertThat(running.get(i).get("s"))
+            .as("seed %d row %d", seed, i)
+            .isEqualTo(sumsSoFar.get(t));
+      }
+    }
+  }
+
   @Test
   void eventStatsCountsWhatItHoldsAndReleasesIt() {
     MemoryAccount account = MemoryAccount.unbounded("test");

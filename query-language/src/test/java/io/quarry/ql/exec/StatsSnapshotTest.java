@@ -2,167 +2,119 @@ package io.quarry.ql.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.ql.ast.StatsCommand;
-import io.quarry.ql.command.CommandRegistry;
-import io.quarry.ql.parser.Parser;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.engine.aggregation.PageAggregator;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** A live preview of a running aggregation: a snapshot emits what finish would, and keeps state. */
+/**
+ * A live preview of a running page aggregation ({@link PageAggregator#snapshot}): a snapshot
+ * answers what finish would for the input so far, and keeps the state.
+ */
 class StatsSnapshotTest {
-  private static final class Collect implements RowSink {
-    final List<String> rows = new ArrayList<>();
-    boolean finished;
+  private static final long HOUR = 3_600_000_000L;
 
-    @Override
-    public boolean accept(Row row) {
-      rows.add(row.values("host") + "=" + row.values("count"));
-      return true;
-    }
-
-    @Override
-    public void finish() {
-      finished = true;
-    }
+  /** The final page aggregation of {@code command}, times bucketed in UTC. */
+  private static PageAggregator aggregator(String command) {
+    return PageAggregator.of(
+        PageRun.commands("* | " + command).get(0),
+        ZoneOffset.UTC,
+        MemoryTracker.unbounded("test"),
+        16);
   }
 
-  private static StatsCommand stats(String text) {
-    return (StatsCommand)
-        new Parser(CommandRegistry.builtIns()).parse("* | " + text).commands().get(1);
+  /** A partial of {@code total} fed {@code rows} (field → value), one page. */
+  private static PageAggregator partial(PageAggregator total, List<Map<String, Object>> rows) {
+    PageAggregator partial = total.newPartial();
+    partial.addInput(TestPages.page(TestPages.cells(rows)));
+    return partial;
+  }
+
+  /** Each row as {@code host=count} (a missing field as nothing). */
+  private static List<String> hostCounts(List<Page> pages) {
+    return TestPages.rows(pages).stream()
+        .map(row -> row.getOrDefault("host", "") + "=" + row.get("count"))
+        .toList();
+  }
+
+  /** Each row as its fields, in column order, as text. */
+  private static List<String> wide(List<Page> pages) {
+    return TestPages.rows(pages).stream().map(Object::toString).toList();
+  }
+
+  private static List<Page> answer(PageAggregator aggregator) {
+    aggregator.finish();
+    List<Page> pages = new ArrayList<>();
+    for (Page page = aggregator.getOutput(); page != null; page = aggregator.getOutput()) {
+      pages.add(page);
+    }
+    assertThat(aggregator.isFinished()).isTrue();
+    aggregator.close();
+    return pages;
   }
 
   @Test
   void snapshotThenMoreRowsThenFinish() {
-    Collect end = new Collect();
-    StatsOperator total = new StatsOperator(stats("stats count by host"), end);
-    Aggregator partial = total.newPartial();
-    partial.accept(TestRow.of("e1", "host", "a"));
-    partial.accept(TestRow.of("e2", "host", "b"));
-    total.merge(partial);
+    PageAggregator total = aggregator("stats count by host");
+    total.merge(partial(total, List.of(Map.of("host", "a"), Map.of("host", "b"))));
 
-    Collect preview = new Collect();
-    assertThat(total.snapshot(preview)).isTrue();
-    assertThat(preview.rows).containsExactly("[a]=[1]", "[b]=[1]");
-    assertThat(preview.finished).isTrue();
-    assertThat(end.rows).isEmpty();
+    assertThat(hostCounts(total.snapshot())).containsExactly("a=1", "b=1");
 
-    Aggregator later = total.newPartial();
-    later.accept(TestRow.of("e3", "host", "a"));
-    total.merge(later);
-    total.finish();
-    assertThat(end.rows).containsExactly("[a]=[2]", "[b]=[1]");
-    assertThat(end.finished).isTrue();
+    total.merge(partial(total, List.of(Map.of("host", "a"))));
+    assertThat(hostCounts(answer(total))).containsExactly("a=2", "b=1");
   }
 
   @Test
   void snapshotOfNothingWithoutByIsOneRowOfZero() {
-    Collect end = new Collect();
-    StatsOperator total = new StatsOperator(stats("stats count"), end);
-    Collect preview = new Collect();
-    total.snapshot(preview);
-    assertThat(preview.rows).containsExactly("[]=[0]");
-    total.finish();
-    assertThat(end.rows).containsExactly("[]=[0]");
+    PageAggregator total = aggregator("stats count");
+    assertThat(hostCounts(total.snapshot())).containsExactly("=0");
+    assertThat(hostCounts(answer(total))).containsExactly("=0");
   }
 
   @Test
   void topSnapshotKeepsItsCounts() {
-    Collect end = new Collect();
-    Aggregator top =
-        (Aggregator)
-            Pipelines.operator(
-                new Parser(CommandRegistry.builtIns())
-                    .parse("* | top limit=1 host")
-                    .commands()
-                    .get(1),
-                end,
-                new Evaluator(java.time.Instant.EPOCH, java.time.ZoneOffset.UTC));
-    Aggregator partial = top.newPartial();
-    partial.accept(TestRow.of("e1", "host", "a"));
-    top.merge(partial);
-    Collect preview = new Collect();
-    assertThat(top.snapshot(preview)).isTrue();
-    assertThat(preview.rows).containsExactly("[a]=[1]");
-    Aggregator later = top.newPartial();
-    later.accept(TestRow.of("e2", "host", "b"));
-    later.accept(TestRow.of("e3", "host", "b"));
-    top.merge(later);
-    top.finish();
-    assertThat(end.rows).containsExactly("[b]=[2]");
+    PageAggregator top = aggregator("top limit=1 host");
+    top.merge(partial(top, List.of(Map.of("host", "a"))));
+    assertThat(hostCounts(top.snapshot())).containsExactly("a=1");
+    top.merge(partial(top, List.of(Map.of("host", "b"), Map.of("host", "b"))));
+    assertThat(hostCounts(answer(top))).containsExactly("b=2");
   }
-
-  /** Collects whole rows as text: every field, in order. */
-  private static final class Wide implements RowSink {
-    final List<String> rows = new ArrayList<>();
-
-    @Override
-    public boolean accept(Row row) {
-      StringBuilder text = new StringBuilder();
-      for (String field : row.fieldNames()) {
-        text.append(field).append('=').append(row.values(field)).append(' ');
-      }
-      rows.add(text.toString().strip());
-      return true;
-    }
-
-    @Override
-    public void finish() {}
-  }
-
-  private static Aggregator aggregator(String command, RowSink downstream) {
-    return (Aggregator)
-        Pipelines.operator(
-            new Parser(CommandRegistry.builtIns()).parse("* | " + command).commands().get(1),
-            downstream,
-            new Evaluator(java.time.Instant.EPOCH, java.time.ZoneOffset.UTC));
-  }
-
-  private static final long HOUR = 3_600_000_000L;
 
   @Test
   void timechartAndChartPreviewFromACopyOfTheirBuckets() {
-    for (String command :
+    List<Map<String, Object>> first =
         List.of(
+            Map.of("_time", 0L, "host", "a", "status", "200"),
+            Map.of("_time", HOUR, "host", "b", "status", "500"),
+            Map.of("_time", HOUR + 5, "host", "b", "status", "200"));
+    Map<String, Object> later = Map.of("_time", 2 * HOUR, "host", "a", "status", "200");
+    // the preview, worked out by hand from the first three rows: buckets 0h (a) and 1h (b, b);
+    // limit=1 keeps the series of the larger total, b (2 to 1), the rest is OTHER
+    Map<String, List<String>> expectedPreview =
+        Map.of(
             "timechart span=1h limit=1 useother=true count by host",
-            "timechart count by host",
-            "chart count over host by status")) {
-      Wide end = new Wide();
-      Wide alone = new Wide();
-      Aggregator total = aggregator(command, end);
-      Aggregator reference = aggregator(command, alone); // one operator fed everything
-      List<TestRow> first =
-          List.of(
-              TestRow.of("e1", "_time", 0L, "host", "a", "status", "200"),
-              TestRow.of("e2", "_time", HOUR, "host", "b", "status", "500"),
-              TestRow.of("e3", "_time", HOUR + 5, "host", "b", "status", "200"));
-      Aggregator partial = total.newPartial();
-      first.forEach(partial::accept);
-      total.merge(partial);
-      first.forEach(reference::accept);
+            List.of("{_time=0, b=0, OTHER=1}", "{_time=3600000000, b=2, OTHER=0}"),
+            "timechart span=1h count by host",
+            List.of("{_time=0, a=1, b=0}", "{_time=3600000000, a=0, b=2}"),
+            "chart count over host by status",
+            List.of("{host=a, 200=1, 500=0}", "{host=b, 200=1, 500=1}"));
+    for (String command : expectedPreview.keySet()) {
+      PageAggregator total = aggregator(command);
+      total.merge(partial(total, first));
 
-      Wide preview = new Wide();
-      assertThat(total.snapshot(preview)).isTrue();
-      Wide expectedPreview = new Wide();
-      Aggregator soFar = aggregator(command, expectedPreview);
-      first.forEach(soFar::accept);
-      soFar.finish();
-      assertThat(preview.rows).as(command).isEqualTo(expectedPreview.rows).isNotEmpty();
-      assertThat(end.rows).isEmpty();
-
+      List<String> preview = wide(total.snapshot());
+      assertThat(preview).as(command).isEqualTo(expectedPreview.get(command));
       // a second preview sees the same; the state was not consumed or regrouped
-      Wide again = new Wide();
-      total.snapshot(again);
-      assertThat(again.rows).isEqualTo(preview.rows);
+      assertThat(wide(total.snapshot())).as(command).isEqualTo(preview);
 
-      TestRow later = TestRow.of("e4", "_time", 2 * HOUR, "host", "a", "status", "200");
-      Aggregator more = total.newPartial();
-      more.accept(later);
-      total.merge(more);
-      reference.accept(later);
-      total.finish();
-      reference.finish();
-      assertThat(end.rows).as(command).isEqualTo(alone.rows);
+      total.merge(partial(total, List.of(later)));
+      PageAggregator reference = aggregator(command); // one aggregation fed every row
+      reference.addInput(TestPages.page(TestPages.cells(first)));
+      reference.addInput(TestPages.page(TestPages.cells(List.of(later))));
+      assertThat(wide(answer(total))).as(command).isEqualTo(wide(answer(reference)));
     }
   }
 }

@@ -36,17 +36,17 @@ class SubsearchOperatorsTest {
 
   /** A page of rows with the adapter's row ids 0, 1, …. */
   private static Page input(List<Map<String, Object>> rows) {
-    List<Row> withIds = new ArrayList<>();
+    List<Map<String, Object>> withIds = new ArrayList<>();
     for (int i = 0; i < rows.size(); i++) {
       Map<String, Object> values = new LinkedHashMap<>(rows.get(i));
       values.put(PluginOperators.ROW_COLUMN, (long) i);
-      withIds.add(new MapRow(values));
+      withIds.add(values);
     }
-    return PageCollector.toPage(withIds);
+    return TestPages.of(withIds);
   }
 
   private static SubsearchResult result(List<Map<String, Object>> rows) {
-    Page page = PageCollector.toPage(rows.stream().<Row>map(MapRow::new).toList());
+    Page page = TestPages.of(rows);
     return new SubsearchResult(List.of(page), rows.size(), SubsearchRows.ramBytes(page), List.of());
   }
 

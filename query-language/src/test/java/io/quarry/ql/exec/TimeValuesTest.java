@@ -7,10 +7,8 @@ import static org.assertj.core.api.Assertions.within;
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
-import io.quarry.ql.ast.Command;
-import io.quarry.ql.ast.Query;
-import io.quarry.ql.command.CommandRegistry;
-import io.quarry.ql.parser.Parser;
+import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.engine.aggregation.HashAggregationOperator;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -44,35 +42,30 @@ class TimeValuesTest {
           TestRow.of("s2", "id", "s2", "host", "a", "_time", T * MICROS + 500_000),
           TestRow.of("s3", "id", "s3", "host", "a", "_time", T * MICROS));
 
-  /** The rows a query's pipeline emits, each as field -> values (before any page is made). */
+  private static final Evaluator EVALUATOR =
+      new Evaluator(Instant.parse("2026-01-08T00:00:00Z"), ZoneOffset.UTC);
+
+  /** The rows of a query's answer on the page engine, each as field -> values. */
   private static List<Map<String, List<Object>>> rows(String query, List<Row> input) {
-    Query parsed = new Parser(CommandRegistry.builtIns()).parse(query);
-    List<Map<String, List<Object>>> out = new ArrayList<>();
-    RowSink sink =
-        Pipelines.build(
-            parsed.commands().subList(1, parsed.commands().size()),
-            collector(out),
-            new Evaluator(Instant.parse("2026-01-08T00:00:00Z"), ZoneOffset.UTC));
-    input.forEach(sink::accept);
-    sink.finish();
-    return out;
+    return values(PageRun.run(query, TestPages.pages(PipelineTest.cells(input), 2), 16, EVALUATOR));
   }
 
-  private static RowSink collector(List<Map<String, List<Object>>> out) {
-    return new RowSink() {
-      @Override
-      public boolean accept(Row row) {
+  /** Each position of the pages as its non-null fields' values. */
+  private static List<Map<String, List<Object>>> values(List<Page> pages) {
+    List<Map<String, List<Object>>> out = new ArrayList<>();
+    for (Page page : pages) {
+      for (int p = 0; p < page.positionCount(); p++) {
         Map<String, List<Object>> fields = new LinkedHashMap<>();
-        for (String name : row.fieldNames()) {
-          fields.put(name, List.copyOf(row.values(name)));
+        for (int c = 0; c < page.schema().size(); c++) {
+          List<Object> values = page.block(c).getValues(p);
+          if (!values.isEmpty()) {
+            fields.put(page.schema().column(c).name(), values);
+          }
         }
         out.add(fields);
-        return true;
       }
-
-      @Override
-      public void finish() {}
-    };
+    }
+    return out;
   }
 
   /** The only value of {@code field} in the only row the query emits. */
@@ -167,20 +160,22 @@ class TimeValuesTest {
   void partialsMergedAnswerWhatOneOperatorAnswers() {
     for (String query :
         List.of(EVERY_FUNCTION, "* | stats min(_time), max(_time), range(_time) by host")) {
-      Command stats = new Parser(CommandRegistry.builtIns()).parse(query).commands().get(1);
-      List<Map<String, List<Object>>> merged = new ArrayList<>();
-      Aggregator total =
-          (Aggregator)
-              Pipelines.operator(
-                  stats, collector(merged), new Evaluator(Instant.now(), ZoneOffset.UTC));
-      Aggregator first = total.newPartial();
-      Aggregator second = total.newPartial();
-      first.accept(FRACTIONS.get(0));
-      second.accept(FRACTIONS.get(1));
-      second.accept(FRACTIONS.get(2));
+      HashAggregationOperator total =
+          new HashAggregationOperator(
+              (StatsCommand) PageRun.commands(query).get(0), MemoryTracker.unbounded("stats"), 16);
+      HashAggregationOperator first = total.newPartial();
+      HashAggregationOperator second = total.newPartial();
+      first.addInput(TestPages.page(PipelineTest.cells(FRACTIONS.subList(0, 1))));
+      second.addInput(TestPages.page(PipelineTest.cells(FRACTIONS.subList(1, 3))));
       total.merge(first);
       total.merge(second);
       total.finish();
+      List<Page> pages = new ArrayList<>();
+      for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
+        pages.add(page);
+      }
+      total.close();
+      List<Map<String, List<Object>>> merged = values(pages);
       assertThat(merged).as(query).isEqualTo(rows(query, FRACTIONS));
     }
   }

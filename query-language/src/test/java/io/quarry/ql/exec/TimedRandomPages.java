@@ -22,7 +22,7 @@ final class TimedRandomPages {
     int count = 1 + random.nextInt(5);
     long time = 1_767_225_600_000_000L;
     for (int i = 0; i < count; i++) {
-      List<Row> rows = new ArrayList<>();
+      List<Map<String, Object>> rows = new ArrayList<>();
       int positions = 1 + random.nextInt(30);
       boolean withExtra = random.nextBoolean();
       for (int p = 0; p < positions; p++) {
@@ -59,9 +59,9 @@ final class TimedRandomPages {
         if (withExtra && random.nextBoolean()) {
           values.put("extra", "e" + random.nextInt(3));
         }
-        rows.add(new MapRow(values));
+        rows.add(values);
       }
-      pages.add(PageCollector.toPage(rows));
+      pages.add(TestPages.of(rows));
     }
     return pages;
   }

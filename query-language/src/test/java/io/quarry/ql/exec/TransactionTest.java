@@ -14,30 +14,14 @@ import org.junit.jupiter.api.Test;
 class TransactionTest {
   private static final long SECOND = 1_000_000L;
 
-  /** Events newest first, as a time-ordered search delivers them. */
+  /**
+   * {@code command} on the page engine ({@link TransactionStage} in a {@link PageReduce}) over
+   * {@code events}, newest first as a time-ordered search delivers them, in pages of two (a
+   * transaction spans pages); each result as field → value, a multivalue as a list.
+   */
   private static List<Map<String, Object>> run(String command, List<Map<String, Object>> events) {
-    var parsed = new Parser(CommandRegistry.builtIns()).parse("* | " + command).commands();
-    List<Map<String, Object>> out = new ArrayList<>();
-    RowSink end =
-        new RowSink() {
-          @Override
-          public boolean accept(Row row) {
-            Map<String, Object> values = new java.util.LinkedHashMap<>();
-            for (String field : row.fieldNames()) {
-              List<Object> v = row.values(field);
-              values.put(field, v.size() == 1 ? v.get(0) : v);
-            }
-            out.add(values);
-            return true;
-          }
-
-          @Override
-          public void finish() {}
-        };
-    RowSink pipeline = Pipelines.build(parsed.subList(1, parsed.size()), end);
-    events.forEach(e -> pipeline.accept(new MapRow(e)));
-    pipeline.finish();
-    return out;
+    return TestPages.rows(
+        PageRun.run("* | " + command, TestPages.pages(TestPages.cells(events), 2), 16));
   }
 
   private static Map<String, Object> event(long second, String session, String raw, String extra) {

@@ -2,16 +2,21 @@ package io.quarry.ql.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.command.CommandRegistry;
+import io.quarry.ql.engine.aggregation.PageAggregator;
+import io.quarry.ql.engine.aggregation.WildcardAggregation;
 import io.quarry.ql.parser.Parser;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code stats} with wildcard fields, on one operator and split into partials. */
+/**
+ * {@code stats} with wildcard fields on the page engine, on one operator and split into partials,
+ * against answers worked out by hand from the three rows.
+ */
 class WildcardStatsTest {
   private static final List<Map<String, Object>> ROWS =
       List.of(
@@ -24,47 +29,37 @@ class WildcardStatsTest {
         new Parser(CommandRegistry.builtIns()).parse("* | " + text).commands().get(1);
   }
 
-  private static List<Map<String, Object>> collect(
-      java.util.function.Function<RowSink, Aggregator> make, boolean split) {
-    List<Map<String, Object>> out = new ArrayList<>();
-    RowSink end =
-        new RowSink() {
-          @Override
-          public boolean accept(Row row) {
-            Map<String, Object> values = new LinkedHashMap<>();
-            row.fieldNames().forEach(f -> values.put(f, row.values(f).get(0)));
-            out.add(values);
-            return true;
-          }
-
-          @Override
-          public void finish() {}
-        };
-    Aggregator total = make.apply(end);
+  /**
+   * The page engine's answer ({@link WildcardAggregation}) over the rows above, a page each; with
+   * {@code split}, two partials (rows 1 and 3, row 2) merged as the map/reduce split merges them.
+   */
+  private static List<Map<String, Object>> collect(String command, boolean split) {
+    WildcardAggregation total =
+        new WildcardAggregation(stats(command), MemoryTracker.unbounded("t"), 16);
+    List<Page> rows = TestPages.pages(TestPages.cells(ROWS), 1);
     if (split) {
-      Aggregator first = total.newPartial();
-      Aggregator second = total.newPartial();
-      first.accept(new MapRow(ROWS.get(0)));
-      second.accept(new MapRow(ROWS.get(1)));
-      first.accept(new MapRow(ROWS.get(2)));
+      PageAggregator first = total.newPartial();
+      PageAggregator second = total.newPartial();
+      first.addInput(rows.get(0));
+      second.addInput(rows.get(1));
+      first.addInput(rows.get(2));
       total.merge(first);
       total.merge(second);
     } else {
-      ROWS.forEach(r -> total.accept(new MapRow(r)));
+      rows.forEach(total::addInput);
     }
     total.finish();
-    return out;
+    List<Page> out = new ArrayList<>();
+    for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
+      out.add(page);
+    }
+    return TestPages.rows(out);
   }
 
   @Test
   void everyNumericFieldButTheByFieldsAndInternalOnes() {
     for (boolean split : new boolean[] {false, true}) {
-      List<Map<String, Object>> rows =
-          collect(
-              end ->
-                  new WildcardStatsOperator(
-                      stats("stats avg(*) by host"), end, MemoryTracker.unbounded("t")),
-              split);
+      List<Map<String, Object>> rows = collect("stats avg(*) by host", split);
       assertThat(rows).hasSize(2);
       assertThat(rows.get(0)).containsOnlyKeys("host", "avg(x)").containsEntry("avg(x)", 2.0);
       assertThat(rows.get(1)).containsEntry("host", "b").containsEntry("avg(x)", 10.0);
@@ -73,14 +68,7 @@ class WildcardStatsTest {
 
   @Test
   void asNamesTakeWhatTheWildcardMatched() {
-    List<Map<String, Object>> rows =
-        collect(
-            end ->
-                new WildcardStatsOperator(
-                    stats("stats count, dc(*) AS n_* , sum(_*) AS s_*"),
-                    end,
-                    MemoryTracker.unbounded("t")),
-            false);
+    List<Map<String, Object>> rows = collect("stats count, dc(*) AS n_* , sum(_*) AS s_*", false);
     assertThat(rows).hasSize(1);
     assertThat(rows.get(0))
         .containsEntry("count", 3L)

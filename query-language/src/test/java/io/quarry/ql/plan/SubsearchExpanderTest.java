@@ -10,9 +10,7 @@ import io.quarry.ql.ast.Subsearch;
 import io.quarry.ql.ast.SubsearchCommand;
 import io.quarry.ql.ast.SubsearchResult;
 import io.quarry.ql.command.CommandRegistry;
-import io.quarry.ql.exec.MapRow;
-import io.quarry.ql.exec.PageCollector;
-import io.quarry.ql.exec.Row;
+import io.quarry.ql.exec.TestPages;
 import io.quarry.ql.parser.Parser;
 import io.quarry.ql.parser.QueryParseException;
 import java.util.ArrayList;
@@ -28,10 +26,7 @@ class SubsearchExpanderTest {
   private SubsearchRunner answering(List<Map<String, Object>> rows) {
     return (subsearch, maxRows, maxTime) -> {
       ran.add(subsearch.text() + " " + maxRows + " " + maxTime.toSeconds());
-      List<Page> pages =
-          rows.isEmpty()
-              ? List.of()
-              : List.of(PageCollector.toPage(rows.stream().<Row>map(MapRow::new).toList()));
+      List<Page> pages = rows.isEmpty() ? List.of() : List.of(TestPages.of(rows));
       return new SubsearchResult(pages, rows.size(), 0, List.of("ran " + subsearch.text()));
     };
   }

@@ -2,14 +2,14 @@ package io.quarry.plugin.testing;
 
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
-import io.quarry.ql.exec.MapRow;
 import io.quarry.ql.exec.PageCollector;
-import io.quarry.ql.exec.Row;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /** Pages from rows and rows from pages, typed as a search types them. */
 public final class Pages {
@@ -21,11 +21,21 @@ public final class Pages {
    * {@code List} value is a multivalue, a position with several values.
    */
   public static Page of(List<Map<String, Object>> rows) {
-    List<Row> mapped = new ArrayList<>();
-    for (Map<String, Object> row : rows) {
-      mapped.add(new MapRow(row));
+    Set<String> names = new LinkedHashSet<>();
+    rows.forEach(row -> names.addAll(row.keySet())); // a field given as null too: a null column
+    List<List<List<Object>>> columns = new ArrayList<>(names.size());
+    for (String name : names) {
+      List<List<Object>> cells = new ArrayList<>(rows.size());
+      for (Map<String, Object> row : rows) {
+        Object value = row.get(name);
+        cells.add(
+            value instanceof List<?> values
+                ? List.<Object>copyOf(values)
+                : value == null ? List.of() : List.of(value));
+      }
+      columns.add(cells);
     }
-    return PageCollector.toPage(mapped);
+    return PageCollector.toPage(List.copyOf(names), columns, rows.size());
   }
 
   /**
