@@ -458,24 +458,43 @@ public final class QuarryClient {
    * @param source the source field, or null for the server's default
    */
   public void sendRaw(byte[] body, String sourcetype, String index, String host, String source) {
+    sendRaw(body, 0, body.length, sourcetype, index, host, source);
+  }
+
+  /**
+   * Sends {@code length} bytes of {@code body} from {@code offset} as raw text, as {@link
+   * #sendRaw(byte[], String, String, String, String)} does, without copying them: the region must
+   * not change until this returns (so a caller can reuse its read buffers).
+   */
+  public void sendRaw(
+      byte[] body,
+      int offset,
+      int length,
+      String sourcetype,
+      String index,
+      String host,
+      String source) {
     Map<String, String> parameters = new LinkedHashMap<>();
     parameters.put("sourcetype", sourcetype);
     parameters.put("index", index);
     parameters.put("host", host);
     parameters.put("source", source);
     parameters.values().removeIf(v -> v == null);
-    postHec("/services/collector/raw?" + formEncode(parameters), body);
+    postHec(
+        "/services/collector/raw?" + formEncode(parameters),
+        new ByteSlicePublisher(body, offset, length));
   }
 
   private void postHec(String path, byte[] body) {
+    postHec(path, new ByteSlicePublisher(body, 0, body.length));
+  }
+
+  private void postHec(String path, HttpRequest.BodyPublisher body) {
     if (hecToken == null) {
       throw new IllegalStateException("no HEC token: set one with Builder.hecToken");
     }
     HttpRequest request =
-        request(path)
-            .header("Authorization", "Splunk " + hecToken)
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-            .build();
+        request(path).header("Authorization", "Splunk " + hecToken).POST(body).build();
     for (int attempt = 1; ; attempt++) {
       HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString());
       int status = response.statusCode();

@@ -363,7 +363,9 @@ public final class EndToEnd implements Callable<Integer> {
     List<String> command =
         QuarryProcess.command(
             "1g",
-            List.of(),
+            // as bin/quarry runs every command but the server (C1 only): the client's CPU for 1M
+            // lines fell from ~2.6 to ~2.2 s, and was no higher at 5M (RESULTS, session 25)
+            List.of("-Xms256m", "-XX:TieredStopAtLevel=1", "-Xshare:auto"),
             "ingest",
             "--url=" + quarry.uri(),
             "--token=" + quarry.hecToken(),

@@ -107,4 +107,53 @@ class WalCodecTest {
     assertThat(decoded.firstSeq()).isEqualTo(1L << 40);
     assertThat(decoded.events()).isEqualTo(events);
   }
+
+  @Test
+  void repeatedHostsSourcesAndNamesAreTheBytesOfTheGrammar() throws IOException {
+    // the same instances from event to event (copied from the last event's bytes), equal texts in
+    // other instances, non-ASCII ones, names changing place, more fields than remembered slots
+    Random random = new Random(5);
+    String[] hosts = {"web-1", "h\u00e9te", new String("web-1"), PIECES[4]};
+    String[] names = new String[12];
+    for (int n = 0; n < names.length; n++) {
+      names[n] = n % 5 == 4 ? "f\u00fc" + n : "field" + n;
+    }
+    String source = "/var/log/" + "x".repeat(70); // longer than a short string
+    List<Event> events = new ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      Map<String, List<String>> fields = new java.util.LinkedHashMap<>();
+      int count = random.nextInt(i % 40 == 0 ? 12 : 5);
+      int first = random.nextInt(3) == 0 ? random.nextInt(names.length - count + 1) : 0;
+      for (int f = 0; f < count; f++) {
+        fields.put(names[first + f], List.of("v" + random.nextInt(3), PIECES[random.nextInt(4)]));
+      }
+      events.add(
+          new Event(
+              i * 1_000L,
+              "GET /" + i,
+              hosts[random.nextInt(3) == 0 ? random.nextInt(hosts.length) : 0],
+              random.nextInt(10) == 0 ? "s" + i : source,
+              "access_combined",
+              fields));
+    }
+    ByteBuffersDataOutput grammar = new ByteBuffersDataOutput();
+    grammar.writeVInt(events.size());
+    for (Event event : events) {
+      grammar.writeZLong(event.timeMicros());
+      grammar.writeString(event.raw());
+      grammar.writeString(event.host());
+      grammar.writeString(event.source());
+      grammar.writeString(event.sourcetype());
+      grammar.writeVInt(event.indexedFields().size());
+      for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
+        grammar.writeString(field.getKey());
+        grammar.writeVInt(field.getValue().size());
+        for (String value : field.getValue()) {
+          grammar.writeString(value);
+        }
+      }
+    }
+    EncodedBatch batch = EncodedBatch.of(events);
+    assertThat(Arrays.copyOf(batch.events(), batch.length())).isEqualTo(grammar.toArrayCopy());
+  }
 }

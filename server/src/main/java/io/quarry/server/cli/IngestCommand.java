@@ -1,9 +1,8 @@
 package io.quarry.server.cli;
 
 import io.quarry.client.QuarryClient;
-import java.io.FilterInputStream;
+import io.quarry.server.cli.FileChunks.ChunkConsumer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -19,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.stream.Stream;
-import java.util.zip.GZIPInputStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -39,8 +37,6 @@ import picocli.CommandLine.Parameters;
     description =
         "Load files or directories into a running server, with a progress bar; re-runs resume.")
 final class IngestCommand implements Callable<Integer> {
-  static final int CHUNK_BYTES = 4 * 1024 * 1024;
-
   @Parameters(
       paramLabel = "PATH",
       arity = "1..*",
@@ -146,6 +142,8 @@ final class IngestCommand implements Callable<Integer> {
     ExecutorService senders = Executors.newFixedThreadPool(lanes);
     Semaphore inFlight = new Semaphore(lanes);
     List<Future<?>> sent = new ArrayList<>();
+    // one buffer more than requests in flight: the next chunk is read while they are sent
+    FileChunks chunks = new FileChunks(lanes + 1);
     try {
       ChunkConsumer[] consumers = new ChunkConsumer[files.size()];
       long[] offsets = new long[files.size()];
@@ -153,7 +151,7 @@ final class IngestCommand implements Callable<Integer> {
         String key = keys.get(f);
         String source = files.get(f).toAbsolutePath().normalize().toString();
         consumers[f] =
-            (chunk, start, end, consumed) -> {
+            (buffer, length, start, end, consumed) -> {
               List<long[]> parts =
                   key == null
                       ? List.of(new long[] {start, end})
@@ -163,37 +161,49 @@ final class IngestCommand implements Callable<Integer> {
                 missingBytes += part[1] - part[0];
               }
               progress.skip(consumed - consumed * missingBytes / Math.max(1, end - start));
+              boolean whole =
+                  parts.size() == 1 && parts.get(0)[0] == start && parts.get(0)[1] == end;
               for (long[] part : parts) {
+                // the usual case sends the buffer itself and releases it when answered; parts
+                // of a chunk sent before (a resumed run) are copied and the buffer released now
                 byte[] body =
-                    part[0] == start && part[1] == end
-                        ? chunk // the usual case: nothing of the chunk was sent before
+                    whole
+                        ? buffer
                         : Arrays.copyOfRange(
-                            chunk, (int) (part[0] - start), (int) (part[1] - start));
+                            buffer, (int) (part[0] - start), (int) (part[1] - start));
+                int bodyLength = (int) (part[1] - part[0]);
                 long partConsumed = consumed * (part[1] - part[0]) / Math.max(1, end - start);
                 inFlight.acquire();
                 sent.add(
                     senders.submit(
                         () -> {
                           try {
-                            client.sendRaw(body, sourcetype, index, host, source);
+                            client.sendRaw(body, 0, bodyLength, sourcetype, index, host, source);
                             if (key != null) {
                               checkpoints.markDone(key, part[0], part[1]);
                             }
-                            progress.advance(partConsumed, lines(body));
+                            progress.advance(partConsumed, FileChunks.lines(body, bodyLength));
                           } finally {
+                            if (whole) {
+                              chunks.release(buffer);
+                            }
                             inFlight.release();
                           }
                           return null;
                         }));
               }
+              if (!whole) {
+                chunks.release(buffer);
+              }
               failFast(sent);
             };
-        long resumeAt = key == null || isGzip(files.get(f)) ? 0 : checkpoints.prefixEnd(key);
+        long resumeAt =
+            key == null || FileChunks.isGzip(files.get(f)) ? 0 : checkpoints.prefixEnd(key);
         progress.skip(resumeAt);
-        offsets[f] = forEachChunk(files.get(f), resumeAt, follow, consumers[f]);
+        offsets[f] = chunks.forEach(files.get(f), resumeAt, follow, consumers[f]);
       }
       if (follow) {
-        follow(files, offsets, consumers, progress);
+        follow(files, offsets, chunks, consumers, progress);
       }
       for (Future<?> future : sent) {
         future.get();
@@ -213,14 +223,18 @@ final class IngestCommand implements Callable<Integer> {
    * Compressed files do not grow and are not followed.
    */
   private static void follow(
-      List<Path> files, long[] offsets, ChunkConsumer[] consumers, Progress progress)
+      List<Path> files,
+      long[] offsets,
+      FileChunks chunks,
+      ChunkConsumer[] consumers,
+      Progress progress)
       throws Exception {
     progress.following(files.size());
     while (!Thread.currentThread().isInterrupted()) {
       Thread.sleep(1000);
       for (int i = 0; i < files.size(); i++) {
         Path file = files.get(i);
-        if (isGzip(file) || !Files.exists(file)) {
+        if (FileChunks.isGzip(file) || !Files.exists(file)) {
           continue;
         }
         long size = Files.size(file);
@@ -229,7 +243,7 @@ final class IngestCommand implements Callable<Integer> {
         }
         if (size > offsets[i]) {
           progress.grow(size - offsets[i]);
-          offsets[i] = forEachChunk(file, offsets[i], true, consumers[i]);
+          offsets[i] = chunks.forEach(file, offsets[i], true, consumers[i]);
         }
       }
     }
@@ -258,10 +272,6 @@ final class IngestCommand implements Callable<Integer> {
     return files;
   }
 
-  private static boolean isGzip(Path file) {
-    return file.getFileName().toString().endsWith(".gz");
-  }
-
   /** Rethrows the first failed request without waiting for the rest; forgets finished ones. */
   private static void failFast(List<Future<?>> sent)
       throws ExecutionException, InterruptedException {
@@ -271,138 +281,6 @@ final class IngestCommand implements Callable<Integer> {
         future.get();
         it.remove();
       }
-    }
-  }
-
-  private static int lines(byte[] chunk) {
-    int lines = 0;
-    for (byte b : chunk) {
-      if (b == '\n') {
-        lines++;
-      }
-    }
-    return lines;
-  }
-
-  /** Receives one chunk of whole lines. */
-  @FunctionalInterface
-  interface ChunkConsumer {
-    /**
-     * @param start the chunk's first byte in the (decompressed) file
-     * @param end the byte after its last
-     * @param consumed bytes of the file on disk this chunk accounts for (for progress)
-     */
-    void chunk(byte[] chunk, long start, long end, long consumed) throws Exception;
-  }
-
-  /**
-   * Cuts a file, from {@code from}, into chunks of at most {@link #CHUNK_BYTES}, each ending at a
-   * line end (and, where possible, before a line that starts with a non-blank character, so a
-   * multi-line event such as a stack trace is not split). With {@code wholeLinesOnly} an
-   * unterminated last line is left for later (a file being written); otherwise it is sent.
-   *
-   * @return the offset after the last byte sent
-   */
-  static long forEachChunk(Path file, long from, boolean wholeLinesOnly, ChunkConsumer consumer)
-      throws Exception {
-    byte[] buffer = new byte[CHUNK_BYTES];
-    int filled = 0;
-    long offset = from;
-    try (CountingInputStream disk = new CountingInputStream(Files.newInputStream(file));
-        InputStream in = isGzip(file) ? new GZIPInputStream(disk, 1 << 16) : disk) {
-      in.skipNBytes(from);
-      long diskBefore = disk.count();
-      while (true) {
-        int read = in.read(buffer, filled, buffer.length - filled);
-        if (read > 0) {
-          filled += read;
-        }
-        boolean atEnd = read < 0;
-        if (filled == buffer.length || (atEnd && filled > 0)) {
-          int cut =
-              atEnd
-                  ? (wholeLinesOnly ? lastLineEnd(buffer, filled) : filled)
-                  : eventBoundary(buffer, filled);
-          if (cut == 0) {
-            return offset;
-          }
-          long diskNow = disk.count();
-          long consumed;
-          if (!isGzip(file)) {
-            consumed = cut;
-          } else if (atEnd) {
-            consumed = diskNow - diskBefore;
-          } else {
-            consumed = (diskNow - diskBefore) * cut / filled; // compressed bytes, pro rata
-          }
-          consumer.chunk(Arrays.copyOf(buffer, cut), offset, offset + cut, consumed);
-          diskBefore += consumed;
-          offset += cut;
-          System.arraycopy(buffer, cut, buffer, 0, filled - cut);
-          filled -= cut;
-        }
-        if (atEnd && (filled == 0 || wholeLinesOnly)) {
-          return offset;
-        }
-      }
-    }
-  }
-
-  /**
-   * Where to cut a full buffer: before the last line that starts with a non-blank character (a new
-   * event in single- and multi-line logs alike), else at the last line end, else everywhere.
-   */
-  private static int eventBoundary(byte[] buffer, int length) {
-    for (int i = length - 2; i >= 0; i--) {
-      if (buffer[i] == '\n') {
-        byte next = buffer[i + 1];
-        if (next != ' ' && next != '\t' && next != '\n' && next != '\r') {
-          return i + 1;
-        }
-      }
-    }
-    int end = lastLineEnd(buffer, length);
-    return end == 0 ? length : end;
-  }
-
-  /** The end of the last complete line in the buffer, or 0 for none. */
-  private static int lastLineEnd(byte[] buffer, int length) {
-    for (int i = length - 1; i >= 0; i--) {
-      if (buffer[i] == '\n') {
-        return i + 1;
-      }
-    }
-    return 0;
-  }
-
-  /** Counts the bytes read through it (the compressed bytes of a .gz file). */
-  private static final class CountingInputStream extends FilterInputStream {
-    private long count;
-
-    CountingInputStream(InputStream in) {
-      super(in);
-    }
-
-    long count() {
-      return count;
-    }
-
-    @Override
-    public int read() throws IOException {
-      int b = super.read();
-      if (b >= 0) {
-        count++;
-      }
-      return b;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      int n = super.read(b, off, len);
-      if (n > 0) {
-        count += n;
-      }
-      return n;
     }
   }
 
