@@ -76,19 +76,19 @@ final class EveryFieldPlan {
    * change the events' fields come first ({@code index=x | eval y=1 | fillnull value=0 | stats
    * count by y}), or when a plugin command naming its fields comes before one reading every field
    * ({@code index=x | mvexpand t | fillnull | table …}); or -1. Before it: commands that keep the
-   * events or whose changes {@link ListedFields} replays, without {@code rename} (a renamed row
-   * discovers no search-time field, so the pages would lack the values a later command asks the
-   * event for). Either a plugin command reading every field that makes rows of its own ({@code
-   * transpose}) or lays its output over the rows with a later command fixing the answer's columns
-   * ({@code table}, an aggregation: else {@link PluginOverEvents} answers the overlay rows), after
-   * at least one change; or a plugin command laying its output over the rows, then — past commands
-   * that rename nothing — one reading every field and a command fixing the columns after it. On
-   * rows the adapter hands the command reading every field batches of the rows that reach it with
-   * every field (their discoverable names); the listing lays out the changed rows exactly so,
-   * replaying the changes ({@link TimeOrderedShape#listed}), its pages hold every value a row has,
-   * and where a plugin command came between, the stream is re-paged as the adapter batches its rows
-   * ({@code ReduceCoverage.rebatched}: the columns holding values, as a row discovers them). Else
-   * the same for {@code transaction} or a wildcard {@code table}/{@code fields} ({@link
+   * events or whose changes {@link ListedFields} replays (a literal {@code rename} among them: its
+   * row keeps every other field, extracted ones too, as in Splunk). Either a plugin command reading
+   * every field that makes rows of its own ({@code transpose}) or lays its output over the rows
+   * with a later command fixing the answer's columns ({@code table}, an aggregation: else {@link
+   * PluginOverEvents} answers the overlay rows), after at least one change; or a plugin command
+   * laying its output over the rows, then — past commands that rename nothing — one reading every
+   * field and a command fixing the columns after it. On rows the adapter hands the command reading
+   * every field batches of the rows that reach it with every field (their discoverable names); the
+   * listing lays out the changed rows exactly so, replaying the changes ({@link
+   * TimeOrderedShape#listed}), its pages hold every value a row has, and where a plugin command
+   * came between, the stream is re-paged as the adapter batches its rows ({@code
+   * ReduceCoverage.rebatched}: the columns holding values, as a row discovers them). Else the same
+   * for {@code transaction} or a wildcard {@code table}/{@code fields} ({@link
    * #ownColumnsAfterChanges}).
    */
   static int pluginAfterChanges(List<Command> pipeline) {
@@ -106,7 +106,7 @@ final class EveryFieldPlan {
       return -1;
     }
     ListedFields changes = ListedFields.of(pipeline.subList(0, at));
-    if (changes == null || changes.renames()) {
+    if (changes == null) {
       return -1;
     }
     Command plugin = pipeline.get(at);
@@ -137,12 +137,12 @@ final class EveryFieldPlan {
    * As {@link #pluginAfterChanges} for {@code transaction} (its rows list its events' every field)
    * and a wildcard {@code table} or {@code fields} (the columns of the rows holding values), which
    * fix their own columns: the index the every-field listing comes before, or -1. Commands whose
-   * changes {@link ListedFields} replays (no {@code rename}) come first, then maybe plugin commands
-   * laying their output over the rows ({@code fillnull}, {@code mvexpand}) among {@code eval}s and
-   * commands that keep the rows — on rows each of those keeps every field a row can yield (its
-   * search-time ones too), so the listing goes right before the first plugin command and they run
-   * as stages on its pages. A {@code transaction} followed by a command fixing the columns takes
-   * only the fields the commands read instead (not here).
+   * changes {@link ListedFields} replays (a literal {@code rename} too) come first, then maybe
+   * plugin commands laying their output over the rows ({@code fillnull}, {@code mvexpand}) among
+   * {@code eval}s and commands that keep the rows — on rows each of those keeps every field a row
+   * can yield (its search-time ones too), so the listing goes right before the first plugin command
+   * and they run as stages on its pages. A {@code transaction} followed by a command fixing the
+   * columns takes only the fields the commands read instead (not here).
    */
   private static int ownColumnsAfterChanges(List<Command> pipeline) {
     int reader = 0;
@@ -159,7 +159,7 @@ final class EveryFieldPlan {
       at++;
     }
     ListedFields changes = ListedFields.of(pipeline.subList(0, at));
-    if (changes == null || changes.renames() || changes.isEmpty() && at == reader) {
+    if (changes == null || changes.isEmpty() && at == reader) {
       return -1; // no change: the plain every-field listing, if any (readsEveryField)
     }
     for (Command between : pipeline.subList(at, reader)) {

@@ -110,8 +110,8 @@ final class RenameOverEvents {
    * The index of a wildcard {@code rename} that this runs on pages, else -1: one whose stage
    * renames exactly ({@code FieldStages}: one {@code *} in both names, not matching {@code _time})
    * and that cannot rename {@code _raw} away (a later bare word would find no text to match),
-   * preceded by commands whose changes {@link ListedFields} replays — not a literal rename (whose
-   * rows list only their own fields, extracted ones not) nor one changing {@code _raw} or {@code
+   * preceded by commands whose changes {@link ListedFields} replays (a literal rename too: its row
+   * keeps every other field, extracted ones too) — not one changing {@code _raw} or {@code
    * sourcetype} (the every-field listing extracts from the events' text as the commands leave it)
    * nor a {@code lookup} without {@code OUTPUT} — and followed by commands with page stages over
    * events. The caller checks that {@link ListedFields} replays the commands after it. A wildcard
@@ -137,7 +137,6 @@ final class RenameOverEvents {
             && rename.renames().stream()
                 .noneMatch(r -> Wildcard.hasWildcard(r.from()) && matchesRaw(r.from()))
             && changes != null
-            && !changes.renames()
             && !changes.changesEventText()
             && ReduceCoverage.supportsOverEvents(earlier)
             && ReduceCoverage.supportsOverEventsWithOwnText(
