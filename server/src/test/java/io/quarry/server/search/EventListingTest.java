@@ -254,7 +254,22 @@ class EventListingTest {
           "* | rex \"level=(?<lv_x>\\w+)\" | rename lv_* AS L_* | where n > 3",
           "* | fields - zone | rename z* AS Z* | eval zone=1",
           "* | lookup regions.csv region OUTPUT label | rename la* AS LA* | head 2000",
-          "* | where n > 40 | eval t_x=n*2 | rename t* AS u* | sort - n");
+          "* | where n > 40 | eval t_x=n*2 | rename t* AS u* | sort - n",
+          // after a literal rename (its row keeps every other field) or a change of _raw (the
+          // listing extracts from the events' own text, as the row asks its event)
+          "* | rename level AS lvl | rename re* AS x* | where n > 5",
+          "* | rename region AS zone, zone AS z | rename z* AS Z* | head 1500",
+          "* | eval _raw=upper(_raw) | rename re* AS x* | head 1100",
+          "* | eval _raw=upper(_raw) | rename le* AS x* | search WARN",
+          // matching _raw, with no later command reading it (a bare word would: on rows the
+          // renamed row still answers it from its event's text)
+          "* | rename _r* AS x_* | head 5",
+          "* | rename *aw AS *x | where n > 5",
+          "* | rename level AS lvl | rename _r* AS x_* | sort - n | head 1200",
+          // a wildcard table or fields right after it: the renamed pages' columns holding values
+          "* | rename re* AS x* | table *",
+          "* | where n > 5 | rename *one AS *1 | table * | head 30",
+          "* | rename _r* AS x_* | table *");
 
   @Test
   void wildcardRenameAmongCommandsPagesAsTheRowEngine() throws Exception {
@@ -273,9 +288,8 @@ class EventListingTest {
     }
     // a wildcard that renames _raw away: a later bare word would find no text on pages: on rows
     assertThat(explain("* | rename *raw AS t* | search WARN")).containsEntry("engine", "rows");
-    // followed by a wildcard table: on rows (EveryFieldPlan takes a wildcard rename ending the
-    // listing only)
-    assertThat(explain("* | rename re* AS x* | table x*")).containsEntry("engine", "rows");
+    // followed by a wildcard table: the renamed every-field pages' columns (EveryFieldPlan)
+    assertThat(explain("* | rename re* AS x* | table x*")).containsEntry("engine", "pages");
   }
 
   /** The pages of a search's answer, written out: each page's columns and types, then its rows. */
