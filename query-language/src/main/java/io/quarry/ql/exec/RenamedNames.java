@@ -42,6 +42,16 @@ public final class RenamedNames {
    * @param holds whether the row, as it came, holds a value of a name it does not list
    */
   public Map<String, String> sourceOf(List<String> names, Predicate<String> holds) {
+    return sourceOf(names, holds, new java.util.HashSet<>());
+  }
+
+  /**
+   * As above; {@code moved} takes every name a pair moved a value from or to — once moved, a name
+   * that is not among the result's names has no value at all (Splunk renames pair by pair, left to
+   * right: {@code rename a AS b, b AS c} leaves no {@code b}, not the event's own).
+   */
+  public Map<String, String> sourceOf(
+      List<String> names, Predicate<String> holds, java.util.Set<String> moved) {
     Map<String, String> sourceOf = new LinkedHashMap<>();
     for (String name : names) {
       sourceOf.put(name, name);
@@ -60,6 +70,8 @@ public final class RenamedNames {
         moves.put(rename.from(), rename.to());
       }
       if (!moves.isEmpty()) {
+        moved.addAll(moves.keySet());
+        moved.addAll(moves.values());
         sourceOf = moved(sourceOf, moves);
       }
     }

@@ -265,11 +265,8 @@ final class EventListing {
                   ? listedWithoutExtraction(page, block, p)
                   : own != null ? own : ownNames(page, block, p, extractors, i);
           listedOfRows.add(fieldNames);
-          if (discoveredOfRows != null) { // a renamed row discovers only those it lists
-            discoveredOfRows.add(
-                listed.renames()
-                    ? fieldNames
-                    : own != null ? own : ownNames(page, block, p, extractors, i));
+          if (discoveredOfRows != null) { // every field, a renamed row's too
+            discoveredOfRows.add(own != null ? own : ownNames(page, block, p, extractors, i));
           }
         }
       }

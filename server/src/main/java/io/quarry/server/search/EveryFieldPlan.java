@@ -25,7 +25,8 @@ final class EveryFieldPlan {
    * other command but those that keep the events ({@link TimeOrderedShape#keepsEvents}), {@code
    * eval} and {@code append}, whose rows then show the fields that command's output has — so the
    * answer does not depend on the fields a row would have listed without being asked; or a wildcard
-   * {@code rename} ending the listing after commands that keep the events.
+   * {@code rename} ending the listing after commands that keep the events, or followed there by a
+   * wildcard {@code table}/{@code fields}.
    */
   static boolean readsEveryField(List<Command> staged) {
     boolean cut = false; // pages that are no longer the adapter's batches of the events
@@ -41,8 +42,10 @@ final class EveryFieldPlan {
         // extracted ones too (RenameOperator reads its discoverable names), and the row then lists
         // them all — the every-field pages, renamed. Any command after it would filter or cut
         // those pages, whose columns are then no longer the rows' (a page cut by head keeps the
-        // columns of rows past the cut): on rows
-        return at == staged.size() - 1;
+        // columns of rows past the cut): on rows. A wildcard table or fields right after it reads
+        // those pages' columns holding values, as it does the plain every-field pages
+        return at == staged.size() - 1
+            || staged.get(at + 1) instanceof ProjectCommand && takesEveryField(staged.get(at + 1));
       }
       if (takesEveryField(command)) {
         // a wildcard table or fields reads the columns holding values, format makes one row of
@@ -76,20 +79,19 @@ final class EveryFieldPlan {
    * change the events' fields come first ({@code index=x | eval y=1 | fillnull value=0 | stats
    * count by y}), or when a plugin command naming its fields comes before one reading every field
    * ({@code index=x | mvexpand t | fillnull | table …}); or -1. Before it: commands that keep the
-   * events or whose changes {@link ListedFields} replays, without {@code rename} (a renamed row
-   * discovers no search-time field, so the pages would lack the values a later command asks the
-   * event for). Either a plugin command reading every field that makes rows of its own ({@code
-   * transpose}) or lays its output over the rows with a later command fixing the answer's columns
-   * ({@code table}, an aggregation: else {@link PluginOverEvents} answers the overlay rows), after
-   * at least one change; or a plugin command laying its output over the rows, then — past commands
-   * that rename nothing — one reading every field and a command fixing the columns after it. On
-   * rows the adapter hands the command reading every field batches of the rows that reach it with
-   * every field (their discoverable names); the listing lays out the changed rows exactly so,
-   * replaying the changes ({@link TimeOrderedShape#listed}), its pages hold every value a row has,
-   * and where a plugin command came between, the stream is re-paged as the adapter batches its rows
-   * ({@code ReduceCoverage.rebatched}: the columns holding values, as a row discovers them). Else
-   * the same for {@code transaction} or a wildcard {@code table}/{@code fields} ({@link
-   * #ownColumnsAfterChanges}).
+   * events or whose changes {@link ListedFields} replays (a literal {@code rename} among them: its
+   * row keeps every other field, extracted ones too, as in Splunk). Either a plugin command reading
+   * every field that makes rows of its own ({@code transpose}) or lays its output over the rows
+   * with a later command fixing the answer's columns ({@code table}, an aggregation: else {@link
+   * PluginOverEvents} answers the overlay rows), after at least one change; or a plugin command
+   * laying its output over the rows, then one reading every field and a command fixing the columns
+   * after it. On rows the adapter hands the command reading every field batches of the rows that
+   * reach it with every field (their discoverable names); the listing lays out the changed rows
+   * exactly so, replaying the changes ({@link TimeOrderedShape#listed}), its pages hold every value
+   * a row has, and where a plugin command came between, the stream is re-paged as the adapter
+   * batches its rows ({@code ReduceCoverage.rebatched}: the columns holding values, as a row
+   * discovers them). Else the same for {@code transaction} or a wildcard {@code table}/{@code
+   * fields} ({@link #ownColumnsAfterChanges}).
    */
   static int pluginAfterChanges(List<Command> pipeline) {
     int plugin = pluginBeforeEveryField(pipeline);
@@ -106,7 +108,7 @@ final class EveryFieldPlan {
       return -1;
     }
     ListedFields changes = ListedFields.of(pipeline.subList(0, at));
-    if (changes == null || changes.renames()) {
+    if (changes == null) {
       return -1;
     }
     Command plugin = pipeline.get(at);
@@ -126,8 +128,6 @@ final class EveryFieldPlan {
     return PluginOverlayStage.overlays(plugin)
             && every < after.size()
             && PluginOverlayStage.overlays(after.get(every))
-            && after.subList(0, every).stream()
-                .noneMatch(io.quarry.ql.ast.RenameCommand.class::isInstance)
             && after.subList(every + 1, after.size()).stream().anyMatch(EveryFieldPlan::fixes)
         ? at
         : -1;
@@ -137,12 +137,12 @@ final class EveryFieldPlan {
    * As {@link #pluginAfterChanges} for {@code transaction} (its rows list its events' every field)
    * and a wildcard {@code table} or {@code fields} (the columns of the rows holding values), which
    * fix their own columns: the index the every-field listing comes before, or -1. Commands whose
-   * changes {@link ListedFields} replays (no {@code rename}) come first, then maybe plugin commands
-   * laying their output over the rows ({@code fillnull}, {@code mvexpand}) among {@code eval}s and
-   * commands that keep the rows — on rows each of those keeps every field a row can yield (its
-   * search-time ones too), so the listing goes right before the first plugin command and they run
-   * as stages on its pages. A {@code transaction} followed by a command fixing the columns takes
-   * only the fields the commands read instead (not here).
+   * changes {@link ListedFields} replays (a literal {@code rename} too) come first, then maybe
+   * plugin commands laying their output over the rows ({@code fillnull}, {@code mvexpand}) among
+   * {@code eval}s and commands that keep the rows — on rows each of those keeps every field a row
+   * can yield (its search-time ones too), so the listing goes right before the first plugin command
+   * and they run as stages on its pages. A {@code transaction} followed by a command fixing the
+   * columns takes only the fields the commands read instead (not here).
    */
   private static int ownColumnsAfterChanges(List<Command> pipeline) {
     int reader = 0;
@@ -159,7 +159,7 @@ final class EveryFieldPlan {
       at++;
     }
     ListedFields changes = ListedFields.of(pipeline.subList(0, at));
-    if (changes == null || changes.renames() || changes.isEmpty() && at == reader) {
+    if (changes == null || changes.isEmpty() && at == reader) {
       return -1; // no change: the plain every-field listing, if any (readsEveryField)
     }
     for (Command between : pipeline.subList(at, reader)) {

@@ -178,9 +178,7 @@ final class ListedFields {
                   : List.of(new Change(Kind.LOOKUP, fields, at));
             }
             case RenameCommand rename ->
-                ListedCommands.renamedExactly(rename, commands.subList(at + 1, commands.size()))
-                    ? renames(rename, at, loaded)
-                    : null;
+                ListedCommands.renamedExactly(rename) ? renames(rename, at, loaded) : null;
             case BinCommand bin when bin.rowLocal() ->
                 List.of(new Change(Kind.LOOKUP, List.of(bin.as()), at));
             case EventStatsCommand eventstats -> overlay(eventstats, at);
@@ -349,11 +347,6 @@ final class ListedFields {
   /** Whether a command changes the extraction's inputs, {@code _raw} or {@code sourcetype}. */
   boolean changesEventText() {
     return changed.contains(EventFields.RAW) || changed.contains(EventFields.SOURCETYPE);
-  }
-
-  /** Whether a command renames fields. */
-  boolean renames() {
-    return changes.stream().anyMatch(change -> change.kind() == Kind.RENAME);
   }
 
   /** Whether no command changes a row's fields (a plain listing). */

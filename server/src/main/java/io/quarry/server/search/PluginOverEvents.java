@@ -26,15 +26,15 @@ import java.util.Set;
  * the operator's new or replaced columns laid over it (the row's own fields otherwise, listed
  * without extraction). Here the commands before them run as stages marking what they set, and the
  * rows they leave are laid out as those batches (an every-field {@link EventListing} of {@code
- * 1,024} rows a page replaying their changes, {@link ListedFields}; past a {@code rename}, whose
- * rows discover no search-time field, only the fields each row lists), carrying each row's fields
- * as it lists them, those it lost and its event's own text; {@link PluginOverlayStage} runs the
- * operator over them as the adapter does, and each row's fields as the overlay row lists them are
- * written out ({@link #listedNames}: {@link EventOverlays#plugin} replayed there, where the columns
- * hold what the plugin commands left). Commands after them that keep the rows or change their
- * fields as {@link ListedFields} replays ({@code | eval y=1}, {@code | where …}, {@code | rex …})
- * run as stages marking what they set, and a listing replays their changes over those names and
- * pages the answer as the collector would.
+ * 1,024} rows a page replaying their changes, {@link ListedFields}; past a {@code rename} too,
+ * whose rows keep every other field), carrying each row's fields as it lists them, those it lost
+ * and its event's own text; {@link PluginOverlayStage} runs the operator over them as the adapter
+ * does, and each row's fields as the overlay row lists them are written out ({@link #listedNames}:
+ * {@link EventOverlays#plugin} replayed there, where the columns hold what the plugin commands
+ * left). Commands after them that keep the rows or change their fields as {@link ListedFields}
+ * replays ({@code | eval y=1}, {@code | where …}, {@code | rex …}) run as stages marking what they
+ * set, and a listing replays their changes over those names and pages the answer as the collector
+ * would.
  */
 final class PluginOverEvents {
   /** The hidden columns that pass along the events' pages but never reach a plugin operator. */
@@ -122,15 +122,15 @@ final class PluginOverEvents {
       EventListing batches;
       if (k == 0) {
         // the rows the commands before them leave, as the adapter batches them: every field of
-        // the event with their changes laid over it — a renamed row discovers no search-time
-        // field, so past a rename only the fields it lists (RenameOperator's rows)
+        // the event with their changes laid over it (a rename's too: RenameOperator's rows keep
+        // every other field)
         ListedFields before = listed.stagesBefore(at);
         batches =
             new EventListing(
                 read,
                 sourcetypes,
                 extract,
-                !before.renames(),
+                true,
                 before,
                 control,
                 batch,
@@ -138,7 +138,7 @@ final class PluginOverEvents {
                 SearchService.PAGE_SIZE);
       } else {
         // the overlay rows the run before leaves, the commands after it replayed over them, as
-        // the adapter batches them again: every field each row has (past a rename, those it lists)
+        // the adapter batches them again: every field each row has
         ListedFields between = listed.stagesFrom(bounds.get(k - 1)[1]).stagesBefore(run[0]);
         batches =
             new EventListing(
@@ -151,7 +151,7 @@ final class PluginOverEvents {
                 batch,
                 () -> Long.MAX_VALUE,
                 SearchService.PAGE_SIZE);
-        batches = between.renames() ? batches.fromListedNames() : batches.fromDiscoveredNames();
+        batches = batches.fromDiscoveredNames();
       }
       made[k] =
           new Run(
@@ -166,8 +166,8 @@ final class PluginOverEvents {
   /**
    * The index of the first plugin command when {@code pipeline} is commands that keep the events or
    * change their fields as {@link ListedFields} replays them ({@code eval}, {@code rex}, {@code
-   * lookup}, a literal {@code rename} without a name renamed on, {@code fields -} …, whose stages
-   * mark what they set), then runs of plugin commands that lay their output over the rows ({@link
+   * lookup}, a literal {@code rename}, {@code fields -} …, whose stages mark what they set), then
+   * runs of plugin commands that lay their output over the rows ({@link
    * PluginOverlayStage#overlays}) — in a run, those after the first naming the fields they read; a
    * plugin command after other commands or reading every field starts the next run, which takes the
    * rows again as the adapter batches them —, each followed by commands with page stages that are
@@ -190,17 +190,14 @@ final class PluginOverEvents {
     if (at == pipeline.size()
         || !(ReduceCoverage.supportsOverEvents(before)
             || ReduceCoverage.supportsOverEventsWithOwnText(before))
-        || ListedFields.of(before, tableColumns) == null
-        || before.stream().anyMatch(PluginOverEvents::renamesOn)) {
+        || ListedFields.of(before, tableColumns) == null) {
       return -1;
     }
     List<int[]> runs = runs(pipeline, at);
     for (int k = 0; k < runs.size(); k++) {
       int[] run = runs.get(k);
       List<Command> after = pipeline.subList(run[1], run[2]);
-      if (run[1] == run[0]
-          || !ReduceCoverage.supportsOverEventsWithOwnText(after)
-          || k < runs.size() - 1 && after.stream().anyMatch(PluginOverEvents::renamesOn)) {
+      if (run[1] == run[0] || !ReduceCoverage.supportsOverEventsWithOwnText(after)) {
         return -1;
       }
     }
@@ -248,20 +245,6 @@ final class PluginOverEvents {
       start = next;
     }
     return runs;
-  }
-
-  /**
-   * Whether a command is a {@code rename} of a name it also renames another to ({@code a AS b, b AS
-   * c}): {@link ListedFields} replays it only where no later command reads that name, and a plugin
-   * command reading every field does.
-   */
-  private static boolean renamesOn(Command command) {
-    if (!(command instanceof io.quarry.ql.ast.RenameCommand rename)) {
-      return false;
-    }
-    Set<String> to = new java.util.HashSet<>();
-    rename.renames().forEach(r -> to.add(r.to()));
-    return rename.renames().stream().anyMatch(r -> to.contains(r.from()));
   }
 
   /** The index past the run of plugin commands from {@code at} on ({@link #firstPlugin}). */

@@ -1,5 +1,6 @@
 package io.quarry.server.search;
 
+import io.quarry.codecs.store.EventFields;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
@@ -109,14 +110,15 @@ final class RenameOverEvents {
   /**
    * The index of a wildcard {@code rename} that this runs on pages, else -1: one whose stage
    * renames exactly ({@code FieldStages}: one {@code *} in both names, not matching {@code _time})
-   * and that cannot rename {@code _raw} away (a later bare word would find no text to match),
-   * preceded by commands whose changes {@link ListedFields} replays — not a literal rename (whose
-   * rows list only their own fields, extracted ones not) nor one changing {@code _raw} or {@code
-   * sourcetype} (the every-field listing extracts from the events' text as the commands leave it)
-   * nor a {@code lookup} without {@code OUTPUT} — and followed by commands with page stages over
-   * events. The caller checks that {@link ListedFields} replays the commands after it. A wildcard
-   * rename ending a listing after commands that keep the events takes the plain every-field pages
-   * ({@link EveryFieldPlan}).
+   * and, where it can rename {@code _raw} away, followed by no command that reads it (a bare word,
+   * {@code searchmatch}: on rows the renamed row still answers them from its event's text, the page
+   * has no {@code _raw} left), preceded by commands whose changes {@link ListedFields} replays (a
+   * literal rename too: its row keeps every other field, extracted ones too; a change of {@code
+   * _raw} or {@code sourcetype} too: the pages then carry the events' own text, which the listing
+   * extracts from as the row asks its event) — not a {@code lookup} without {@code OUTPUT} — and
+   * followed by commands with page stages over events. The caller checks that {@link ListedFields}
+   * replays the commands after it. A wildcard rename ending a listing after commands that keep the
+   * events takes the plain every-field pages ({@link EveryFieldPlan}).
    */
   static int at(List<Command> pipeline) {
     if (TimeOrderedShape.everyFieldPlan(pipeline)) {
@@ -131,17 +133,16 @@ final class RenameOverEvents {
     }
     RenameCommand rename = (RenameCommand) pipeline.get(at);
     List<Command> earlier = pipeline.subList(0, at);
+    List<Command> later = pipeline.subList(at + 1, pipeline.size());
     ListedFields changes = ListedFields.of(earlier);
     boolean exact =
         PageChain.supports(List.of(rename))
-            && rename.renames().stream()
-                .noneMatch(r -> Wildcard.hasWildcard(r.from()) && matchesRaw(r.from()))
+            && (rename.renames().stream()
+                    .noneMatch(r -> Wildcard.hasWildcard(r.from()) && matchesRaw(r.from()))
+                || !PageChain.inputFields(later, List.of()).contains(EventFields.RAW))
             && changes != null
-            && !changes.renames()
-            && !changes.changesEventText()
             && ReduceCoverage.supportsOverEvents(earlier)
-            && ReduceCoverage.supportsOverEventsWithOwnText(
-                pipeline.subList(at + 1, pipeline.size()));
+            && ReduceCoverage.supportsOverEventsWithOwnText(later);
     return exact ? at : -1;
   }
 
@@ -158,7 +159,7 @@ final class RenameOverEvents {
   private static boolean matchesRaw(String pattern) {
     return java.util.regex.Pattern.compile(
             java.util.regex.Pattern.quote(pattern).replace("*", "\\E.*\\Q"))
-        .matcher(io.quarry.codecs.store.EventFields.RAW)
+        .matcher(EventFields.RAW)
         .matches();
   }
 
@@ -169,7 +170,11 @@ final class RenameOverEvents {
 
   private boolean batch(Page events) {
     // the events' own _raw and sourcetype: what the listing extracts from and a bare word matches
-    input = ListingColumns.withEventText(events);
+    // (carried from the source where a command before the rename changed them)
+    input =
+        events.block(ListingColumns.EVENT_RAW) != null
+            ? events
+            : ListingColumns.withEventText(events);
     rename.add(input);
     return !full;
   }

@@ -699,9 +699,8 @@ public final class SearchService implements AutoCloseable {
             ? TimeOrderedShape.of(plan.pipeline(), PAGE_SIZE, this::lookupColumns)
             : null;
     if (onPages != null && onPages.listing() && control.everyEventFieldAsked()) {
-      // a subsearch's events carry their search-time fields, unless renamed: a renamed row lists
-      // only its own (RenameOperator's rows discover none), as the plain listing lays them out
-      onPages = onPages.listed().renames() ? onPages : onPages.withEveryField();
+      // a subsearch's events carry their search-time fields, a renamed row's too
+      onPages = onPages.withEveryField();
     }
     boolean exact = plan.filter().isEmpty() || translation.exact();
     String deduplicated = exact ? dedupFieldFirst(plan.pipeline()) : null;

@@ -275,7 +275,8 @@ final class TimeOrderedPages {
                     || TimeOrderedShape.ownText(pipeline)
                     || appendAt >= 0) // an event's text marks it apart from the subsearch's rows
             || overPlugin != null // the plugin commands' batches carry it (PluginOverEvents)
-            || everyField != null && shape.listed().changesEventText();
+            || everyField != null && shape.listed().changesEventText()
+            || overRename != null && RenameOverEvents.before(pipeline, listedAt).changesEventText();
     boolean ownText = shape.ownText(); // not a listing: its own text under a hidden name only
     EventPages source =
         new EventPages(

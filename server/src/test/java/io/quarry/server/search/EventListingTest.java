@@ -79,6 +79,11 @@ class EventListingTest {
           "* | rename region AS a1, region AS a2",
           "* | rename team AS zone, team AS t2 | sort - n | head 1300",
           "* | rename zone AS region, region AS zone | eval y=zone",
+          // a name renamed on, or an old name whose new name a later pair gives again, read
+          // later: no value (Splunk renames pair by pair), not the event's own
+          "* | rename region AS zone, zone AS z | eval y=zone, w=region | where n > 3",
+          "* | rename level AS r, r AS s | eval y=r.\"-\".s",
+          "* | rename region AS t, zone AS t | eval y=region | sort - n | head 1500",
           // one new name twice: the later pair's value where its old name has one
           "* | rename region AS r, zone AS r",
           "* | rename zone AS team, region AS team | where n > 5 | head 1500",
@@ -164,12 +169,11 @@ class EventListingTest {
           .containsEntry("engine", "pages")
           .containsEntry("page_source", "every_field");
     }
-    // a name renamed on (b in a AS b, b AS c) that a later command reads: on rows, where the row
-    // asks its event for b again
-    assertThat(explain("* | rename a AS b, b AS c | eval x=b")).containsEntry("engine", "rows");
-    // as is an old name whose new name a later pair gives again (a in a AS c, b AS c, where b had
-    // a value), when a later command reads it
-    assertThat(explain("* | rename a AS c, b AS c | where a > 1")).containsEntry("engine", "rows");
+    // a name renamed on (b in a AS b, b AS c) or an old name whose new name a later pair gives
+    // again (a in a AS c, b AS c) has no value after the rename, on rows as on pages: a later
+    // command reading it runs on pages
+    assertThat(explain("* | rename a AS b, b AS c | eval x=b")).containsEntry("engine", "pages");
+    assertThat(explain("* | rename a AS c, b AS c | where a > 1")).containsEntry("engine", "pages");
   }
 
   /**
@@ -193,12 +197,12 @@ class EventListingTest {
           .as(query + " as a subsearch (seed " + STORE.seed() + ")")
           .isEqualTo(pages(query, "rows", true));
     }
-    // a renamed row lists only its own fields (RenameOperator's rows discover none): the plain
-    // listing's pages
+    // a renamed row keeps every other field, extracted ones too (Splunk's rename)
     for (String renamed :
         List.of(
             "* | rename region AS r | where n > 10",
-            "* | eval x=1 | rename level AS lv | eval y=lv")) {
+            "* | eval x=1 | rename level AS lv | eval y=lv",
+            "* | rename region AS zone, zone AS z | where n > 10")) {
       assertThat(pages(renamed, PageBatch.PAGES_ONLY, true))
           .as(renamed + " as a subsearch (seed " + STORE.seed() + ")")
           .isEqualTo(pages(renamed, "rows", true));
@@ -250,7 +254,22 @@ class EventListingTest {
           "* | rex \"level=(?<lv_x>\\w+)\" | rename lv_* AS L_* | where n > 3",
           "* | fields - zone | rename z* AS Z* | eval zone=1",
           "* | lookup regions.csv region OUTPUT label | rename la* AS LA* | head 2000",
-          "* | where n > 40 | eval t_x=n*2 | rename t* AS u* | sort - n");
+          "* | where n > 40 | eval t_x=n*2 | rename t* AS u* | sort - n",
+          // after a literal rename (its row keeps every other field) or a change of _raw (the
+          // listing extracts from the events' own text, as the row asks its event)
+          "* | rename level AS lvl | rename re* AS x* | where n > 5",
+          "* | rename region AS zone, zone AS z | rename z* AS Z* | head 1500",
+          "* | eval _raw=upper(_raw) | rename re* AS x* | head 1100",
+          "* | eval _raw=upper(_raw) | rename le* AS x* | search WARN",
+          // matching _raw, with no later command reading it (a bare word would: on rows the
+          // renamed row still answers it from its event's text)
+          "* | rename _r* AS x_* | head 5",
+          "* | rename *aw AS *x | where n > 5",
+          "* | rename level AS lvl | rename _r* AS x_* | sort - n | head 1200",
+          // a wildcard table or fields right after it: the renamed pages' columns holding values
+          "* | rename re* AS x* | table *",
+          "* | where n > 5 | rename *one AS *1 | table * | head 30",
+          "* | rename _r* AS x_* | table *");
 
   @Test
   void wildcardRenameAmongCommandsPagesAsTheRowEngine() throws Exception {
@@ -269,9 +288,8 @@ class EventListingTest {
     }
     // a wildcard that renames _raw away: a later bare word would find no text on pages: on rows
     assertThat(explain("* | rename *raw AS t* | search WARN")).containsEntry("engine", "rows");
-    // followed by a wildcard table: on rows (EveryFieldPlan takes a wildcard rename ending the
-    // listing only)
-    assertThat(explain("* | rename re* AS x* | table x*")).containsEntry("engine", "rows");
+    // followed by a wildcard table: the renamed every-field pages' columns (EveryFieldPlan)
+    assertThat(explain("* | rename re* AS x* | table x*")).containsEntry("engine", "pages");
   }
 
   /** The pages of a search's answer, written out: each page's columns and types, then its rows. */

@@ -8,11 +8,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * {@code transaction} and a wildcard {@code table}/{@code fields} — commands that read every field
  * of the rows they take — after commands that change the events' fields ({@code eval}, {@code rex},
- * {@code lookup}, {@code fields -}, {@code eventstats}, plugin commands such as {@code fillnull}
- * and {@code mvexpand}) run on pages with rows refused and answer as the row engine does: the
- * every-field listing lays out the changed rows (their search-time fields too, the changes replayed
- * by {@link ListedFields}) right before the first plugin command or the command itself ({@link
- * EveryFieldPlan#pluginAfterChanges}), as the row engine hands them on.
+ * {@code lookup}, a literal {@code rename}, {@code fields -}, {@code eventstats}, plugin commands
+ * such as {@code fillnull} and {@code mvexpand}) run on pages with rows refused and answer as the
+ * row engine does: the every-field listing lays out the changed rows (their search-time fields too,
+ * the changes replayed by {@link ListedFields}) right before the first plugin command or the
+ * command itself ({@link EveryFieldPlan#pluginAfterChanges}), as the row engine hands them on.
  */
 class EveryFieldAfterChangesTest {
   @RegisterExtension
@@ -35,7 +35,17 @@ class EveryFieldAfterChangesTest {
           "* | rex \"team=(?<t>\\w+)\" | transaction t maxevents=5 | eval k=1",
           "level=INFO | eventstats count AS c by host | transaction host maxevents=10",
           "* | fillnull value=0 | transaction host maxevents=30 | search h1",
-          "* | fillnull value=none region zone | sort region, -n | transaction host maxevents=20");
+          "* | fillnull value=none region zone | sort region, -n | transaction host maxevents=20",
+          // a literal rename: its row keeps every other field, extracted ones too (Splunk's
+          // rename; the row engine's renamed rows discovered none before session 25)
+          "* | bin _time span=5m | rename level AS lvl | transaction host maxevents=20",
+          "level=INFO | rename level AS lvl | dedup region keepempty=true"
+              + " | transaction host maxevents=20",
+          "* | rename region AS reg, zone AS z | rename level AS lvl"
+              + " | eval region=if(n%3==0, null(), region) | transaction host maxevents=20",
+          "* | search level=WARN | eventstats count AS c by host | rename region AS reg, zone AS z"
+              + " | transaction host maxevents=20",
+          "* | rename region AS zone, zone AS z | transaction host maxevents=20");
 
   /**
    * A wildcard {@code table} or {@code fields} after changes: the same rows as the row engine's,
@@ -53,7 +63,14 @@ class EveryFieldAfterChangesTest {
           "* | rex \"n=(?<num>\\d+)\" | where n > 100 | table * | head 40",
           "* | eval region=if(n%3==0, null(), region) | fields *",
           "* | eval y=1 | table host, *",
-          "* | mvexpand team | table * | head 3");
+          "* | mvexpand team | table * | head 3",
+          // a literal rename before them: every other field of the row stays
+          "* | rename region AS reg, zone AS z | fillnull value=0 | table * | fields - host",
+          "level=INFO | rename level AS lvl | rex \"level=(?<lvl>\\w+)\" | eval _raw=upper(_raw)"
+              + " | table *",
+          "* | rename level AS lvl | table *",
+          "* | rename region AS reg | where n > 100 | fields *",
+          "* | eval y=n*2 | rename n AS m, y AS n | table * | head 50");
 
   @Test
   void transactionAfterChangesAsTheRowEngine() throws Exception {

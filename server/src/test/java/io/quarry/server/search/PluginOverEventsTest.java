@@ -66,9 +66,9 @@ class PluginOverEventsTest {
   /**
    * Plugin commands after commands that change the events' fields ({@code eval}, {@code rex},
    * {@code rename}, {@code lookup}, {@code fields -}): the adapter's batches are then of the rows
-   * those commands left — every field the event has (its search-time ones too, but not past a
-   * {@code rename}, whose rows discover none), with the changes laid over them — and the overlay
-   * rows list the fields the changed rows list, the plugin's laid over those.
+   * those commands left — every field the event has (its search-time ones too, past a {@code
+   * rename} too: its row keeps every other field), with the changes laid over them — and the
+   * overlay rows list the fields the changed rows list, the plugin's laid over those.
    */
   private static final List<String> PLUGINS_AFTER_CHANGES =
       List.of(
@@ -80,6 +80,8 @@ class PluginOverEventsTest {
           "* | rex \"team=(?<t>\\w+)\" | mvexpand t | fillnull value=none t",
           "* | rename level AS lvl | fillnull",
           "* | rename region AS r | fillnull value=none r zone",
+          "* | rename level AS a, a AS b | fillnull",
+          "* | rename region AS zone, zone AS z | fillnull value=0 | where n > 10",
           "* | lookup regions.csv region | fillnull value=-",
           "* | lookup regions.csv region OUTPUT label | fillnull",
           "* | fields - level | fillnull",
@@ -112,7 +114,13 @@ class PluginOverEventsTest {
           "* | mvexpand team | fillnull | table host team region n status",
           "* | mvexpand team | eval y=if(n>10, 1, null()) | fillnull value=0 | stats count by y, team",
           "* | eval y=1 | convert num(n) AS nn | fillnull | table nn y zone",
-          "* | strcat level \"-\" host lh | fillnull value=- | stats count by lh, region");
+          "* | strcat level \"-\" host lh | fillnull value=- | stats count by lh, region",
+          // a literal rename before: its rows keep every other field, extracted ones too
+          "* | rename region AS reg, zone AS z | fillnull value=0"
+              + " | stats dc(region) AS regions, values(zone) AS zones by host",
+          "* | rename level AS lvl | fillnull value=none | table lvl region zone status",
+          // a rename between a plugin command and one reading every field
+          "* | mvexpand team | rename level AS l | fillnull | table l status team");
 
   @Test
   void everyFieldAfterChangesAsTheRowEngine() throws Exception {
@@ -199,12 +207,16 @@ class PluginOverEventsTest {
           .containsEntry("engine", "pages")
           .containsEntry("page_source", "every_field");
     }
-    // a name renamed on, which a plugin command reading every field reads: no replay
-    assertThat(explain("* | rename level AS a, a AS b | fillnull")).containsEntry("engine", "rows");
-    // a rename between: its rows discover only the fields they list, the pages would hold every
-    // field (fillnull would fill status, which the renamed rows do not list)
-    assertThat(explain("* | mvexpand team | rename level AS l | fillnull | table l status"))
-        .containsEntry("engine", "rows");
+    // a literal rename before or between: its rows keep every other field (Splunk's rename)
+    for (String renamed :
+        List.of(
+            "* | rename level AS a, a AS b | fillnull",
+            "* | mvexpand team | rename level AS l | fillnull | table l status")) {
+      assertThat(explain(renamed))
+          .as(renamed)
+          .containsEntry("engine", "pages")
+          .containsEntry("page_source", "every_field");
+    }
   }
 
   /** The pages of a search's answer, written out: each page's columns and types, then its rows. */
