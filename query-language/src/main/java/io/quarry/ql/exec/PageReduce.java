@@ -164,18 +164,20 @@ public final class PageReduce {
     // a listing's pages (marksSetFields) carry the events' own text where a command changed _raw
     boolean[] rebatch = ReduceCoverage.rebatched(commands, !overResults, overResults, ownText);
     boolean[] noTerm = ReduceCoverage.matchesNoTerm(commands, overResults);
+    boolean[] listed = RowPaging.listedColumns(commands);
     for (int at = 0; at < commands.size(); at++) {
       Command command = commands.get(at);
       boolean overResultsAt = noTerm != null && noTerm[at]; // a search matching no term
       PageChain.Stage commandStage =
           switch (command) {
-            case SortCommand sort -> new PageSort(sort, pageSize, evaluator.memory(command.name()));
+            case SortCommand sort ->
+                new PageSort(sort, pageSize, evaluator.memory(command.name()), listed[at]);
             case HeadCommand head -> {
               Head stage = new Head(head.limit());
               heads.add(stage);
               yield stage;
             }
-            case DedupCommand dedup -> dedup(dedup, evaluator, pageSize);
+            case DedupCommand dedup -> dedup(dedup, evaluator, pageSize, listed[at]);
             case io.quarry.ql.ast.MstatsCommand mstats when mstats.append() ->
                 new MstatsAppendStage(mstats, evaluator, pageSize, headsFrom(heads.size()));
             case Command aggregation when PageAggregator.supports(aggregation) ->
@@ -186,7 +188,7 @@ public final class PageReduce {
                         evaluator.memory(aggregation.name()),
                         pageSize));
             case ReorderCommand reorder ->
-                new PageReorder(reorder, pageSize, evaluator.memory(command.name()));
+                new PageReorder(reorder, pageSize, evaluator.memory(command.name()), listed[at]);
             case io.quarry.ql.ast.FormatCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
             case io.quarry.ql.ast.ReturnCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
             case io.quarry.ql.ast.SubsearchCommand c
@@ -220,7 +222,10 @@ public final class PageReduce {
       if (valued != null) {
         commandStage = ListingMarks.valuesAfter(commandStage, firstStage + at, valued);
       }
-      stages.add(rebatch != null && rebatch[at] ? RowPaging.before(commandStage) : commandStage);
+      stages.add(
+          rebatch != null && rebatch[at]
+              ? RowPaging.before(commandStage, listed[at])
+              : commandStage);
     }
     this.end = end;
     this.paging = pagedAsRows(commands) ? new RowPaging(pageSize) : null;
@@ -251,7 +256,8 @@ public final class PageReduce {
   }
 
   /** {@code dedup}; with {@code sortby}, as on rows, the kept positions sorted afterwards. */
-  private static PageChain.Stage dedup(DedupCommand dedup, Evaluator evaluator, int pageSize) {
+  private static PageChain.Stage dedup(
+      DedupCommand dedup, Evaluator evaluator, int pageSize, boolean listed) {
     PageDedup kept = new PageDedup(dedup, evaluator.memory(dedup.name()));
     if (dedup.sortBy().isEmpty()) {
       return kept;
@@ -260,7 +266,8 @@ public final class PageReduce {
         new PageSort(
             new SortCommand(0, dedup.sortBy(), dedup.position()),
             pageSize,
-            evaluator.memory(dedup.name()));
+            evaluator.memory(dedup.name()),
+            listed);
     return new PageChain.Stage() {
       @Override
       public void add(Page page, Consumer<Page> out) {

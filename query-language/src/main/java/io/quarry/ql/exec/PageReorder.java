@@ -15,18 +15,20 @@ import java.util.function.Consumer;
  * pages, as {@link ReorderOperator} orders rows: the pages are held — for {@code tail}, only those
  * holding one of the last N positions so far — and at the end the positions go out last first,
  * {@code pageSize} at a time, each page laid out as the row engine's collector lays out the same
- * rows ({@link RowPaging#page}). Memory is counted per position kept, as the row operator counts
- * its rows.
+ * rows ({@link RowPaging#page}; {@code listed}: every row lists every column of its page). Memory
+ * is counted per position kept, as the row operator counts its rows.
  */
 final class PageReorder implements PageChain.Stage {
   private final long limit;
   private final int pageSize;
   private final MemoryTracker memory;
+  private final boolean listed;
   private final ArrayDeque<Page> held = new ArrayDeque<>();
   private long heldRows;
   private long counted; // positions counted by memory: at most the limit
 
-  PageReorder(ReorderCommand command, int pageSize, MemoryTracker memory) {
+  PageReorder(ReorderCommand command, int pageSize, MemoryTracker memory, boolean listed) {
+    this.listed = listed;
     this.limit = command.tail() ? command.limit() : Long.MAX_VALUE;
     this.pageSize = pageSize;
     this.memory = requireNonNull(memory, "memory is null");
@@ -60,14 +62,14 @@ final class PageReorder implements PageChain.Stage {
         pages.add(page);
         positions.add(p);
         if (positions.size() == pageSize) {
-          out.accept(RowPaging.page(pages, positions));
+          out.accept(RowPaging.page(pages, positions, listed));
           pages.clear();
           positions.clear();
         }
       }
     }
     if (!positions.isEmpty()) {
-      out.accept(RowPaging.page(pages, positions));
+      out.accept(RowPaging.page(pages, positions, listed));
     }
     close();
   }

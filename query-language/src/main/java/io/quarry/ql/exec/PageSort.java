@@ -18,7 +18,8 @@ import java.util.function.Consumer;
  * referenced while an entry of theirs is kept. At the end the kept positions are copied out in
  * order, {@code pageSize} at a time, each output page having the columns its positions hold values
  * in (in first-seen order) and each column typed over its values, as the row engine's collector
- * would build the same rows.
+ * would build the same rows; where every row lists every column ({@code listed}: {@link
+ * RowPaging}), every column of the input, in its order.
  */
 final class PageSort implements PageChain.Stage {
   private record Entry(Object[] keys, long sequence, Page page, int position) {}
@@ -27,10 +28,17 @@ final class PageSort implements PageChain.Stage {
   private final long limit;
   private final int pageSize;
   private final MemoryTracker memory;
+  private final boolean listed;
   private final TopN<Entry> kept;
   private long arrived;
 
   PageSort(SortCommand command, int pageSize, MemoryTracker memory) {
+    this(command, pageSize, memory, false);
+  }
+
+  /** As above; {@code listed}: every row lists every column of its page ({@link RowPaging}). */
+  PageSort(SortCommand command, int pageSize, MemoryTracker memory, boolean listed) {
+    this.listed = listed;
     this.keys = command.keys();
     this.limit = command.limit() == 0 ? Long.MAX_VALUE : command.limit();
     this.pageSize = pageSize;
@@ -72,9 +80,11 @@ final class PageSort implements PageChain.Stage {
   }
 
   /** The entries' positions as one page, as the row engine's collector would make them one. */
-  private static Page page(List<Entry> entries) {
+  private Page page(List<Entry> entries) {
     return RowPaging.page(
-        entries.stream().map(Entry::page).toList(), entries.stream().map(Entry::position).toList());
+        entries.stream().map(Entry::page).toList(),
+        entries.stream().map(Entry::position).toList(),
+        listed);
   }
 
   private static Comparator<Entry> entryOrder(List<SortKey> keys) {

@@ -1,6 +1,14 @@
 package io.quarry.ql.exec;
 
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.DedupCommand;
+import io.quarry.ql.ast.HeadCommand;
+import io.quarry.ql.ast.ProjectCommand;
+import io.quarry.ql.ast.ReorderCommand;
+import io.quarry.ql.ast.SearchCommand;
+import io.quarry.ql.ast.SortCommand;
+import io.quarry.ql.ast.WhereCommand;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,22 +26,37 @@ import java.util.function.Consumer;
  * page as the row adapter's batch ({@link ReduceCoverage#rebatched}, {@value PluginOperators#BATCH}
  * rows a page: the adapter's page of the same rows). Only positions are held, in the pages they
  * came in.
+ *
+ * <p>Where every row lists every column of its page ({@code listed}: after a {@code table} or
+ * {@code fields} of literal names, with only commands that keep or drop rows since), a row lists
+ * its null cells too, as {@link ProjectOperator}'s rows do: the page keeps its input's columns in
+ * their order, one that no position holds a value in included (typed as the collector types a
+ * column without values). A page says which cells hold values, not which fields a row lists; this
+ * is where the plan says so.
  */
 final class RowPaging implements PageChain.Stage {
   private final int pageSize;
+  private final boolean listed;
   private final List<Page> pages = new ArrayList<>(); // the page of each held position
   private final List<Integer> positions = new ArrayList<>();
 
   RowPaging(int pageSize) {
+    this(pageSize, false);
+  }
+
+  /** As above; {@code listed}: every row lists every column of its page (the class comment). */
+  RowPaging(int pageSize, boolean listed) {
     this.pageSize = pageSize;
+    this.listed = listed;
   }
 
   /**
    * {@code stage} (a plugin command's) over the stream re-paged as the row adapter batches rows for
-   * it ({@value PluginOperators#BATCH} rows a page).
+   * it ({@value PluginOperators#BATCH} rows a page); {@code listed}: every row lists every column
+   * of its page.
    */
-  static PageChain.Stage before(PageChain.Stage stage) {
-    RowPaging batches = new RowPaging(PluginOperators.BATCH);
+  static PageChain.Stage before(PageChain.Stage stage, boolean listed) {
+    RowPaging batches = new RowPaging(PluginOperators.BATCH, listed);
     return new PageChain.Stage() {
       @Override
       public void add(Page page, Consumer<Page> out) {
@@ -52,6 +75,38 @@ final class RowPaging implements PageChain.Stage {
         stage.close();
       }
     };
+  }
+
+  /**
+   * Per command, whether every row reaching it lists every column of its page (as {@link
+   * ProjectOperator}'s rows list a {@code table}'s or {@code fields}' names, null or not): after a
+   * {@code table} or {@code fields} of literal names with only commands since that keep or drop
+   * rows ({@code sort}, {@code head}, {@code dedup}, {@code reverse}/{@code tail}, {@code where},
+   * {@code search}). A command that sets fields ends it (a row lists a field set to null nowhere),
+   * as does one making rows of its own (an aggregation, a plugin command: its rows list the cells
+   * it gives values).
+   */
+  static boolean[] listedColumns(List<Command> commands) {
+    boolean[] listed = new boolean[commands.size()];
+    boolean listing = false;
+    for (int at = 0; at < commands.size(); at++) {
+      listed[at] = listing;
+      Command command = commands.get(at);
+      listing =
+          switch (command) {
+            case ProjectCommand project ->
+                project.kind() != ProjectCommand.Kind.REMOVE
+                    && project.patterns().stream().noneMatch(Wildcard::hasWildcard);
+            case SortCommand sort -> listing;
+            case HeadCommand head -> listing;
+            case DedupCommand dedup -> listing;
+            case ReorderCommand reorder -> listing;
+            case WhereCommand where -> listing;
+            case SearchCommand search -> listing;
+            default -> false;
+          };
+    }
+    return listed;
   }
 
   @Override
@@ -79,7 +134,7 @@ final class RowPaging implements PageChain.Stage {
   }
 
   private void handOn(Consumer<Page> out) {
-    Page page = page(pages, positions);
+    Page page = page(pages, positions, listed);
     pages.clear();
     positions.clear();
     out.accept(page);
@@ -90,9 +145,25 @@ final class RowPaging implements PageChain.Stage {
    * any of them holds a value in, in first-named order, typed as {@link PageCollector} types it.
    */
   static Page page(List<Page> pages, List<Integer> positions) {
+    return page(pages, positions, false);
+  }
+
+  /**
+   * As above; {@code listed}: every row lists every column of its page, so the page has every
+   * column of the positions' pages, in first-named order, held values or not.
+   */
+  static Page page(List<Page> pages, List<Integer> positions, boolean listed) {
     Set<String> names = new LinkedHashSet<>();
+    Page named = null; // the last page whose columns were all named
     for (int i = 0; i < pages.size(); i++) {
       Page page = pages.get(i);
+      if (listed) {
+        if (page != named) {
+          page.schema().columns().forEach(column -> names.add(column.name()));
+          named = page;
+        }
+        continue;
+      }
       for (int c = 0; c < page.schema().size(); c++) {
         if (!page.block(c).isNull(positions.get(i))) {
           names.add(page.schema().column(c).name());

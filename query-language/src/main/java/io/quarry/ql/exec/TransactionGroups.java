@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * {@code transaction}'s grouping, whatever its events are ({@code E}: a row for {@link
@@ -32,9 +33,13 @@ import java.util.Map;
  * <p>{@link #finish} gives the results newest transaction (by its oldest event) first, orphans
  * among them by their time; {@link #combined} makes a transaction's fields: {@code _time} of its
  * first (oldest) event, {@code _raw} of its events joined by newlines in time order, every other
- * field of its events with their distinct values sorted as text (a multivalue when several), or
- * with {@code mvlist} every value in time order, then {@code duration} (seconds from first to last
- * event), {@code eventcount} and, with {@code keepevicted}, {@code closed_txn}. Each transaction is
+ * field of its events in name order with their distinct values sorted as text (a multivalue when
+ * several), or with {@code mvlist} every value in time order, then {@code duration} (seconds from
+ * first to last event), {@code eventcount} and, with {@code keepevicted}, {@code closed_txn}. The
+ * fields' order is the result's own, not the order its events list them in: Splunk's reference
+ * calls them "the union of all other fields of each member" and fixes no order, and an event's
+ * order is not one the engines share (a row lists its default, then index-time, then extracted
+ * fields; a page has one column order for all its positions), so names sort. Each transaction is
  * counted on the search's memory ({@link MemoryTracker#ENTRY_BYTES}); the caller counts its events.
  */
 final class TransactionGroups<E> {
@@ -239,8 +244,8 @@ final class TransactionGroups<E> {
   }
 
   /**
-   * The fields of a transaction's result, in the row engine's order (see the class comment); an
-   * orphan's are its own and {@code _txn_orphan=1}.
+   * The fields of a transaction's result, in the order the class comment gives; an orphan's are its
+   * own, in its order, and {@code _txn_orphan=1}.
    */
   static <E> Map<String, Object> combined(
       TransactionCommand command, Result<E> result, Fields<E> fields) {
@@ -257,7 +262,7 @@ final class TransactionGroups<E> {
       return values;
     }
     List<E> events = result.events();
-    Map<String, Collection<Object>> collected = new LinkedHashMap<>();
+    Map<String, Collection<Object>> collected = new TreeMap<>(); // in name order
     StringBuilder raw = new StringBuilder();
     for (int i = events.size() - 1; i >= 0; i--) { // oldest first
       E event = events.get(i);
