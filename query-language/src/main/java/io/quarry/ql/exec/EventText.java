@@ -71,12 +71,12 @@ public final class EventText {
   }
 
   /**
-   * {@code stage} (an {@code append}'s) over pages that carry {@link #OWN_RAW}: each page it hands
-   * on without that column — the subsearch's rows, which the row engine makes rows that are not
-   * events — gets it, null at every position, so a bare word matches none of them whatever {@code
-   * _raw} they hold ({@link PageRow#matchesTerm}), as none matches such a row on rows ({@code
-   * MapRow}); its input's pages pass on as they came, each event still with its own text. Such a
-   * page also gets {@link #OTHER_ROW_FIELDS}.
+   * {@code stage} (an {@code append}'s or {@code appendcols}') over pages that carry {@link
+   * #OWN_RAW}: each page it hands on without that column — the subsearch's rows, which the row
+   * engine makes rows that are not events — gets it, null at every position, so a bare word matches
+   * none of them whatever {@code _raw} they hold ({@link PageRow#matchesTerm}), as none matches
+   * such a row on rows ({@code MapRow}); its input's pages pass on as they came, each event still
+   * with its own text. Such a page also gets {@link #OTHER_ROW_FIELDS}.
    */
   static PageChain.Stage markingOtherRows(PageChain.Stage stage) {
     return new PageChain.Stage() {
@@ -166,17 +166,21 @@ public final class EventText {
    * and an {@code eval}, {@code rex}, {@code lookup} or literal {@code rename} that writes {@code
    * _raw} (their rows ask the event); not a {@code rename} of {@code _raw} to another name (the
    * page then has no {@code _raw} to search); {@code append} (its input's rows pass on as they
-   * came; the subsearch's rows are no events, marked so by {@link #markingOtherRows}) and {@code
-   * join} (a joined row is its input event with the subsearch's fields laid over it, which asks its
-   * event on rows; the page copies each position's {@link #OWN_RAW} with the rest); {@code
-   * eventstats}/{@code streamstats} whatever they name, and a built-in plugin command of named
-   * fields {@code _raw} among them (its overlay row asks its event; its operator passes {@link
-   * #OWN_RAW} through). Exact on pages that carry {@link #OWN_RAW}.
+   * came; the subsearch's rows are no events, marked so by {@link #markingOtherRows}), {@code
+   * appendcols} (the n-th input row gets the subsearch's n-th row's fields, never {@code _raw}; the
+   * subsearch's rows beyond the input's are no events, marked so too) and {@code join} (a joined
+   * row is its input event with the subsearch's fields laid over it, which asks its event on rows;
+   * the page copies each position's {@link #OWN_RAW} with the rest); {@code eventstats}/{@code
+   * streamstats} whatever they name, and a built-in plugin command of named fields {@code _raw}
+   * among them (its overlay row asks its event; its operator passes {@link #OWN_RAW} through).
+   * Exact on pages that carry {@link #OWN_RAW}.
    */
   static boolean keepsEventRow(Command command) {
     return switch (command) {
       case ProjectCommand project -> false;
-      case SubsearchCommand sub -> sub.kind() != SubsearchCommand.Kind.APPENDCOLS;
+      // append, join; appendcols lays the subsearch's non-internal fields over its input rows (no
+      // _raw), its rows beyond the input's being no events, as append's
+      case SubsearchCommand sub -> true;
       case EvalCommand eval -> true;
       case io.quarry.ql.ast.LookupCommand lookup -> true;
       case RexCommand rex -> true;

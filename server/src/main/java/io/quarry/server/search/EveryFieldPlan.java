@@ -138,11 +138,11 @@ final class EveryFieldPlan {
    * and a wildcard {@code table} or {@code fields} (the columns of the rows holding values), which
    * fix their own columns: the index the every-field listing comes before, or -1. Commands whose
    * changes {@link ListedFields} replays (no {@code rename}) come first, then maybe plugin commands
-   * laying their output over the rows ({@code fillnull}, {@code mvexpand}) among {@code eval}s and
-   * commands that keep the rows — on rows each of those keeps every field a row can yield (its
-   * search-time ones too), so the listing goes right before the first plugin command and they run
-   * as stages on its pages. A {@code transaction} followed by a command fixing the columns takes
-   * only the fields the commands read instead (not here).
+   * laying their output over the rows ({@code fillnull}, {@code mvexpand}) among {@code eval}s,
+   * {@code eventstats}/{@code streamstats} and commands that keep the rows — on rows each of those
+   * keeps every field a row can yield (its search-time ones too), so the listing goes right before
+   * the first plugin command and they run as stages on its pages. A {@code transaction} followed by
+   * a command fixing the columns takes only the fields the commands read instead (not here).
    */
   private static int ownColumnsAfterChanges(List<Command> pipeline) {
     int reader = 0;
@@ -165,6 +165,8 @@ final class EveryFieldPlan {
     for (Command between : pipeline.subList(at, reader)) {
       if (!(PluginOverlayStage.overlays(between)
           || between instanceof io.quarry.ql.ast.EvalCommand
+          || between instanceof io.quarry.ql.ast.EventStatsCommand // AssignedRow over the row
+          || between instanceof io.quarry.ql.ast.StreamStatsCommand
           || TimeOrderedShape.keepsEvents(between))) {
         return -1;
       }

@@ -9,10 +9,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code transaction} and a wildcard {@code table}/{@code fields} — commands that read every field
  * of the rows they take — after commands that change the events' fields ({@code eval}, {@code rex},
  * {@code lookup}, {@code fields -}, {@code eventstats}, plugin commands such as {@code fillnull}
- * and {@code mvexpand}) run on pages with rows refused and answer as the row engine does: the
- * every-field listing lays out the changed rows (their search-time fields too, the changes replayed
- * by {@link ListedFields}) right before the first plugin command or the command itself ({@link
- * EveryFieldPlan#pluginAfterChanges}), as the row engine hands them on.
+ * and {@code mvexpand}, then {@code eventstats}/{@code streamstats} after them) run on pages with
+ * rows refused and answer as the row engine does: the every-field listing lays out the changed rows
+ * (their search-time fields too, the changes replayed by {@link ListedFields}) right before the
+ * first plugin command or the command itself ({@link EveryFieldPlan#pluginAfterChanges}), as the
+ * row engine hands them on.
  */
 class EveryFieldAfterChangesTest {
   @RegisterExtension
@@ -35,7 +36,11 @@ class EveryFieldAfterChangesTest {
           "* | rex \"team=(?<t>\\w+)\" | transaction t maxevents=5 | eval k=1",
           "level=INFO | eventstats count AS c by host | transaction host maxevents=10",
           "* | fillnull value=0 | transaction host maxevents=30 | search h1",
-          "* | fillnull value=none region zone | sort region, -n | transaction host maxevents=20");
+          "* | fillnull value=none region zone | sort region, -n | transaction host maxevents=20",
+          // eventstats/streamstats between the plugin command and transaction (the census's)
+          "level=INFO | fillnull value=0 | eventstats count AS c by host | eval _raw=upper(_raw)"
+              + " | transaction host maxevents=20",
+          "* | mvexpand team | streamstats count AS k by team | transaction host maxevents=20");
 
   /**
    * A wildcard {@code table} or {@code fields} after changes: the same rows as the row engine's,
@@ -53,7 +58,9 @@ class EveryFieldAfterChangesTest {
           "* | rex \"n=(?<num>\\d+)\" | where n > 100 | table * | head 40",
           "* | eval region=if(n%3==0, null(), region) | fields *",
           "* | eval y=1 | table host, *",
-          "* | mvexpand team | table * | head 3");
+          "* | mvexpand team | table * | head 3",
+          "level=INFO | fillnull value=0 | streamstats count AS k | table *",
+          "* | eval y=1 | fillnull value=0 | eventstats max(n) AS top by level | table *");
 
   @Test
   void transactionAfterChangesAsTheRowEngine() throws Exception {

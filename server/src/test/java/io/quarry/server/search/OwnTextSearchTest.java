@@ -113,7 +113,15 @@ class OwnTextSearchTest {
             "* | eval _raw=\"x\" | fillnull value=0 region | search WARN | stats count",
             "* | eval _raw=null() | fillnull value=z _raw | search z | stats count",
             "* | append [search * | head 5 | eval _raw=\"WARN\"] | eventstats count AS c"
-                + " | search WARN | stats count by c")) {
+                + " | search WARN | stats count by c",
+            // appendcols lays fields over its input's events (never _raw); its rows past the
+            // input's are no events, whatever _raw they hold
+            "* | appendcols [search * | head 3 | eval extra=1] | search WARN | stats count",
+            "* | appendcols [search * | head 3 | eval extra=1] | stats count by extra",
+            "* | head 5 | appendcols [search * | head 8 | eval extra=1] | search WARN"
+                + " | table n extra",
+            "* | head 5 | appendcols override=true [search * | head 8 | eval extra=1,"
+                + " _raw=\"WARN WARN\"] | search WARN | stats count by extra")) {
       assertThat(export(query, PageBatch.PAGES_ONLY))
           .as(query + " (seed " + STORE.seed() + ")")
           .isEqualTo(export(query, "rows"));
