@@ -199,7 +199,8 @@ final class EveryFieldPlan {
 
   /**
    * A plugin command reading every field, not field by field ({@code fillnull}, {@code transpose}
-   * …), {@code format}, {@code fieldsummary}, or a {@code table}/{@code fields} naming fields by a
+   * …), {@code format}, {@code fieldsummary}, {@code join} without fields (it joins on the fields
+   * its input's batch and the subsearch have), or a {@code table}/{@code fields} naming fields by a
    * wildcard: on rows each reads an event's every field ({@link EventRow#discoverableFieldNames}),
    * as {@code transaction} does for its results (see {@link #readsEveryField}).
    */
@@ -214,6 +215,10 @@ final class EveryFieldPlan {
               && project.patterns().stream().anyMatch(Wildcard::hasWildcard);
       case io.quarry.ql.ast.PluginCommand plugin ->
           plugin.bound().requiredFields().contains("*") && !PageChain.supports(List.of(plugin));
+      // join without fields: on the fields its input batch and the subsearch both have
+      case io.quarry.ql.ast.SubsearchCommand sub ->
+          sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.JOIN
+              && sub.join().fields().isEmpty();
       default -> false;
     };
   }
