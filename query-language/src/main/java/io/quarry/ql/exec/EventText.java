@@ -6,7 +6,9 @@ import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.ast.EvalCommand;
+import io.quarry.ql.ast.EventStatsCommand;
 import io.quarry.ql.ast.HeadCommand;
+import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.RenameCommand;
 import io.quarry.ql.ast.ReorderCommand;
@@ -14,6 +16,7 @@ import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.ast.SearchCommand;
 import io.quarry.ql.ast.SearchExpression;
 import io.quarry.ql.ast.SortCommand;
+import io.quarry.ql.ast.StreamStatsCommand;
 import io.quarry.ql.ast.SubsearchCommand;
 import io.quarry.ql.ast.WhereCommand;
 import java.util.function.Consumer;
@@ -68,12 +71,12 @@ public final class EventText {
   }
 
   /**
-   * {@code stage} (an {@code append}'s) over pages that carry {@link #OWN_RAW}: each page it hands
-   * on without that column — the subsearch's rows, which the row engine makes rows that are not
-   * events — gets it, null at every position, so a bare word matches none of them whatever {@code
-   * _raw} they hold ({@link PageRow#matchesTerm}), as none matches such a row on rows ({@code
-   * MapRow}); its input's pages pass on as they came, each event still with its own text. Such a
-   * page also gets {@link #OTHER_ROW_FIELDS}.
+   * {@code stage} (an {@code append}'s or {@code appendcols}') over pages that carry {@link
+   * #OWN_RAW}: each page it hands on without that column — the subsearch's rows, which the row
+   * engine makes rows that are not events — gets it, null at every position, so a bare word matches
+   * none of them whatever {@code _raw} they hold ({@link PageRow#matchesTerm}), as none matches
+   * such a row on rows ({@code MapRow}); its input's pages pass on as they came, each event still
+   * with its own text. Such a page also gets {@link #OTHER_ROW_FIELDS}.
    */
   static PageChain.Stage markingOtherRows(PageChain.Stage stage) {
     return new PageChain.Stage() {
@@ -163,15 +166,21 @@ public final class EventText {
    * and an {@code eval}, {@code rex}, {@code lookup} or literal {@code rename} that writes {@code
    * _raw} (their rows ask the event); not a {@code rename} of {@code _raw} to another name (the
    * page then has no {@code _raw} to search); {@code append} (its input's rows pass on as they
-   * came; the subsearch's rows are no events, marked so by {@link #markingOtherRows}) and {@code
-   * join} (a joined row is its input event with the subsearch's fields laid over it, which asks its
-   * event on rows; the page copies each position's {@link #OWN_RAW} with the rest). Exact on pages
-   * that carry {@link #OWN_RAW}.
+   * came; the subsearch's rows are no events, marked so by {@link #markingOtherRows}), {@code
+   * appendcols} (the n-th input row gets the subsearch's n-th row's fields, never {@code _raw}; the
+   * subsearch's rows beyond the input's are no events, marked so too) and {@code join} (a joined
+   * row is its input event with the subsearch's fields laid over it, which asks its event on rows;
+   * the page copies each position's {@link #OWN_RAW} with the rest); {@code eventstats}/{@code
+   * streamstats} whatever they name, and a built-in plugin command of named fields {@code _raw}
+   * among them (its overlay row asks its event; its operator passes {@link #OWN_RAW} through).
+   * Exact on pages that carry {@link #OWN_RAW}.
    */
   static boolean keepsEventRow(Command command) {
     return switch (command) {
       case ProjectCommand project -> false;
-      case SubsearchCommand sub -> sub.kind() != SubsearchCommand.Kind.APPENDCOLS;
+      // append, join; appendcols lays the subsearch's non-internal fields over its input rows (no
+      // _raw), its rows beyond the input's being no events, as append's
+      case SubsearchCommand sub -> true;
       case EvalCommand eval -> true;
       case io.quarry.ql.ast.LookupCommand lookup -> true;
       case RexCommand rex -> true;
@@ -182,8 +191,46 @@ public final class EventText {
                       !Wildcard.hasWildcard(r.from())
                           && !Wildcard.hasWildcard(r.to())
                           && !r.from().equals(RAW));
+      // their results laid over the event (AssignedRow), whatever they name
+      case EventStatsCommand eventstats -> true;
+      case StreamStatsCommand streamstats -> true;
+      // a built-in overlay of named fields passes the hidden own-text column through
+      case PluginCommand plugin -> overlays(plugin);
       default -> keepsEventText(command);
     };
+  }
+
+  private static boolean writesNoRaw(io.quarry.ql.ast.StatsCommand stats) {
+    return stats.aggregations().stream().noneMatch(a -> a.outputName().equals(RAW));
+  }
+
+  /**
+   * Whether {@code plugin} is a built-in command whose rows are its input rows with the fields it
+   * names laid over them ({@link PluginOverlayStage#overlays}: the row adapter's overlay row asks
+   * its event for terms), none of them {@code _raw}: its page operator passes every other column
+   * through, {@code _raw} among them. Not one that reads every field ({@code fillnull} without
+   * fields would fill a null {@code _raw}, and the hidden columns), nor a third-party command
+   * (whose output may be rows of its own making, which match no term on rows).
+   */
+  private static boolean overlaysNamedFields(PluginCommand plugin) {
+    return overlays(plugin) && !plugin.bound().producedFields().contains(RAW);
+  }
+
+  /**
+   * Whether {@code plugin} is the built-in {@code fillnull}, of every field or named ones: it sets
+   * only fields without a value, and where {@code _raw} is still each event's own text (what {@link
+   * #keepsEventText} asks of the commands before it) every row holds one or none has the column.
+   */
+  private static boolean fillsNullsOnly(PluginCommand plugin) {
+    return plugin.plugin().equals("built-in") && plugin.name().equals("fillnull");
+  }
+
+  /** {@link #overlaysNamedFields}, whether or not one of its fields is {@code _raw}. */
+  private static boolean overlays(PluginCommand plugin) {
+    return plugin.plugin().equals("built-in")
+        && PluginOverlayStage.overlays(plugin)
+        && !plugin.bound().requiredFields().contains("*")
+        && !plugin.bound().producedFields().contains("*");
   }
 
   /**
@@ -193,8 +240,11 @@ public final class EventText {
    * fields}/{@code table} (a row without {@code _raw} matches no term on either engine), an {@code
    * eval} or a {@code rex} that does not write {@code _raw}, a {@code rename} of literal names
    * other than {@code _raw}, a {@code lookup} whose named outputs do not include {@code _raw}, a
-   * {@code bin} into a field other than {@code _raw}. Anything else (an aggregation, a plugin
-   * command …): not known to.
+   * {@code bin} into a field other than {@code _raw}, {@code eventstats}/{@code streamstats} whose
+   * results are not named {@code _raw}, a built-in plugin command laying named fields other than
+   * {@code _raw} over its input rows ({@code fillnull f}, {@code mvexpand}, {@code convert} …), and
+   * {@code fillnull} of every field. Anything else (an aggregation, a third-party plugin command
+   * …): not known to.
    */
   static boolean keepsEventText(Command command) {
     return switch (command) {
@@ -225,6 +275,10 @@ public final class EventText {
                           && !r.to().equals(RAW));
       // its bucket laid over the event (AssignedRow, which asks the event for terms)
       case io.quarry.ql.ast.BinCommand bin -> !bin.as().equals(RAW);
+      // their results laid over the event (AssignedRow), in a column of their own
+      case EventStatsCommand eventstats -> writesNoRaw(eventstats.stats());
+      case StreamStatsCommand streamstats -> writesNoRaw(streamstats.stats());
+      case PluginCommand plugin -> overlaysNamedFields(plugin) || fillsNullsOnly(plugin);
       default -> false;
     };
   }

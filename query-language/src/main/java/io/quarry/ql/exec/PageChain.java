@@ -144,6 +144,8 @@ public final class PageChain {
         // columns over the input's, whose own values stay needed where they are
         case io.quarry.ql.ast.SubsearchCommand sub when sub.join() != null ->
             needed.addAll(sub.join().fields());
+        case io.quarry.ql.ast.SubsearchCommand sub
+            when sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPENDCOLS -> {}
         case io.quarry.ql.ast.ReorderCommand reorder -> {} // reverse, tail (PageReduce): the same
         // append (PageReduce): hands its input on and adds rows that carry their own fields
         case io.quarry.ql.ast.SubsearchCommand sub

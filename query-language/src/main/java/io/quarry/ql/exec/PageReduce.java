@@ -192,7 +192,7 @@ public final class PageReduce {
             case io.quarry.ql.ast.FormatCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
             case io.quarry.ql.ast.ReturnCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
             case io.quarry.ql.ast.SubsearchCommand c
-                when ownText && c.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND ->
+                when ownText && c.kind() != io.quarry.ql.ast.SubsearchCommand.Kind.JOIN ->
                 EventText.markingOtherRows(PageChain.stage(PageCommands.onPages(c), evaluator));
             case io.quarry.ql.ast.SubsearchCommand c ->
                 PageChain.stage(PageCommands.onPages(c), evaluator);

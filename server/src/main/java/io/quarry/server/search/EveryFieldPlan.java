@@ -139,10 +139,11 @@ final class EveryFieldPlan {
    * fix their own columns: the index the every-field listing comes before, or -1. Commands whose
    * changes {@link ListedFields} replays (a literal {@code rename} too) come first, then maybe
    * plugin commands laying their output over the rows ({@code fillnull}, {@code mvexpand}) among
-   * {@code eval}s and commands that keep the rows — on rows each of those keeps every field a row
-   * can yield (its search-time ones too), so the listing goes right before the first plugin command
-   * and they run as stages on its pages. A {@code transaction} followed by a command fixing the
-   * columns takes only the fields the commands read instead (not here).
+   * {@code eval}s, {@code eventstats}/{@code streamstats} and commands that keep the rows — on rows
+   * each of those keeps every field a row can yield (its search-time ones too), so the listing goes
+   * right before the first plugin command and they run as stages on its pages. A {@code
+   * transaction} followed by a command fixing the columns takes only the fields the commands read
+   * instead (not here).
    */
   private static int ownColumnsAfterChanges(List<Command> pipeline) {
     int reader = 0;
@@ -165,6 +166,8 @@ final class EveryFieldPlan {
     for (Command between : pipeline.subList(at, reader)) {
       if (!(PluginOverlayStage.overlays(between)
           || between instanceof io.quarry.ql.ast.EvalCommand
+          || between instanceof io.quarry.ql.ast.EventStatsCommand // AssignedRow over the row
+          || between instanceof io.quarry.ql.ast.StreamStatsCommand
           || TimeOrderedShape.keepsEvents(between))) {
         return -1;
       }
@@ -197,7 +200,8 @@ final class EveryFieldPlan {
 
   /**
    * A plugin command reading every field, not field by field ({@code fillnull}, {@code transpose}
-   * …), {@code format}, {@code fieldsummary}, or a {@code table}/{@code fields} naming fields by a
+   * …), {@code format}, {@code fieldsummary}, {@code join} without fields (it joins on the fields
+   * its input's batch and the subsearch have), or a {@code table}/{@code fields} naming fields by a
    * wildcard: on rows each reads an event's every field ({@link EventRow#discoverableFieldNames}),
    * as {@code transaction} does for its results (see {@link #readsEveryField}).
    */
@@ -212,6 +216,10 @@ final class EveryFieldPlan {
               && project.patterns().stream().anyMatch(Wildcard::hasWildcard);
       case io.quarry.ql.ast.PluginCommand plugin ->
           plugin.bound().requiredFields().contains("*") && !PageChain.supports(List.of(plugin));
+      // join without fields: on the fields its input batch and the subsearch both have
+      case io.quarry.ql.ast.SubsearchCommand sub ->
+          sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.JOIN
+              && sub.join().fields().isEmpty();
       default -> false;
     };
   }

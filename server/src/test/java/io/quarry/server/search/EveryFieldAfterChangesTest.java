@@ -9,10 +9,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code transaction} and a wildcard {@code table}/{@code fields} — commands that read every field
  * of the rows they take — after commands that change the events' fields ({@code eval}, {@code rex},
  * {@code lookup}, a literal {@code rename}, {@code fields -}, {@code eventstats}, plugin commands
- * such as {@code fillnull} and {@code mvexpand}) run on pages with rows refused and answer as the
- * row engine does: the every-field listing lays out the changed rows (their search-time fields too,
- * the changes replayed by {@link ListedFields}) right before the first plugin command or the
- * command itself ({@link EveryFieldPlan#pluginAfterChanges}), as the row engine hands them on.
+ * such as {@code fillnull} and {@code mvexpand}, then {@code eventstats}/{@code streamstats} after
+ * them) run on pages with rows refused and answer as the row engine does: the every-field listing
+ * lays out the changed rows (their search-time fields too, the changes replayed by {@link
+ * ListedFields}) right before the first plugin command or the command itself ({@link
+ * EveryFieldPlan#pluginAfterChanges}), as the row engine hands them on.
  */
 class EveryFieldAfterChangesTest {
   @RegisterExtension
@@ -47,7 +48,11 @@ class EveryFieldAfterChangesTest {
               + " | eval region=if(n%3==0, null(), region) | transaction host maxevents=20",
           "* | search level=WARN | eventstats count AS c by host | rename region AS reg, zone AS z"
               + " | transaction host maxevents=20",
-          "* | rename region AS zone, zone AS z | transaction host maxevents=20");
+          "* | rename region AS zone, zone AS z | transaction host maxevents=20",
+          // eventstats/streamstats between the plugin command and transaction (the census's)
+          "level=INFO | fillnull value=0 | eventstats count AS c by host | eval _raw=upper(_raw)"
+              + " | transaction host maxevents=20",
+          "* | mvexpand team | streamstats count AS k by team | transaction host maxevents=20");
 
   /**
    * A wildcard {@code table} or {@code fields} after changes: the same rows as the row engine's,
@@ -72,7 +77,9 @@ class EveryFieldAfterChangesTest {
               + " | table *",
           "* | rename level AS lvl | table *",
           "* | rename region AS reg | where n > 100 | fields *",
-          "* | eval y=n*2 | rename n AS m, y AS n | table * | head 50");
+          "* | eval y=n*2 | rename n AS m, y AS n | table * | head 50",
+          "level=INFO | fillnull value=0 | streamstats count AS k | table *",
+          "* | eval y=1 | fillnull value=0 | eventstats max(n) AS top by level | table *");
 
   /** The answer's rows; by name where a field is set after the transaction. */
   private static List<String> inOrder(String query, String engine) throws Exception {

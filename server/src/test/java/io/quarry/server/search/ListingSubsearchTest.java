@@ -61,6 +61,26 @@ class ListingSubsearchTest {
     }
   }
 
+  /**
+   * {@code join} without fields joins on the fields the input's batch and the subsearch both have:
+   * followed by a command fixing the columns it takes the every-field listing, the adapter's
+   * batches, as on rows ({@link EveryFieldPlan}); its answer the row engine's, rows refused.
+   */
+  @Test
+  void aJoinWithoutFieldsAsTheRowEngine() throws Exception {
+    for (String query :
+        List.of(
+            "* | join [search * | head 3 | eval extra=1] | stats count by extra",
+            "* | join [search * | head 3 | eval extra=1] | table n extra",
+            "* | join type=left [search * | head 3 | eval extra=1] | stats count by extra",
+            "* | search WARN | join [search * | head 40 | eval extra=n] | table n extra",
+            "* | join [search * | stats count by host | eval host=host] | stats count AS c by count")) {
+      assertThat(EnginePages.rows(STORE.server(), query, PageBatch.PAGES_ONLY))
+          .as(query + " (seed " + STORE.seed() + ")")
+          .isEqualTo(EnginePages.rows(STORE.server(), query, "rows"));
+    }
+  }
+
   @Test
   void aSubsearchsListingAsTheRowEngine() throws Exception {
     // every field of the events, as a subsearch's listing carries them

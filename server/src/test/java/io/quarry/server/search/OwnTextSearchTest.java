@@ -83,6 +83,59 @@ class OwnTextSearchTest {
     }
   }
 
+  /**
+   * A {@code search} of bare words after commands that lay fields over the event — {@code
+   * eventstats}, {@code streamstats}, the built-in plugin commands of named fields ({@code fillnull
+   * f}, {@code mvexpand}, {@code convert} …) and {@code fillnull} of every field — in batch mode,
+   * before a {@code table}, in a listing: on rows their rows ask their event for terms ({@code
+   * AssignedRow}, the adapter's overlay row), on pages the terms match the {@code _raw} column they
+   * pass through (or, after a change of {@code _raw}, the events' own text the pages carry).
+   */
+  @Test
+  void afterCommandsLayingFieldsOverTheEvent() throws Exception {
+    for (String query :
+        List.of(
+            "* | fillnull value=0 region | search WARN | stats count",
+            "* | fillnull value=0 | search WARN | stats count by host",
+            "* | mvexpand team | search WARN | stats count by team",
+            "* | makemv delim=\",\" team | search WARN | stats count by team",
+            "* | streamstats count AS k | search WARN | stats count by host",
+            "* | eventstats count AS c by host | search WARN | stats count by c",
+            "* | eventstats count AS c by host | search NOT region=eu | search WARN"
+                + " | table n, level, region",
+            "* | fillnull value=none region | search WARN | table n region",
+            "* | streamstats count AS k by level | search WARN | dedup region keepempty=true",
+            "* | sort - n | streamstats count AS k | search WARN | head 20 | table n k",
+            // a result named _raw, _raw changed before: the events' own text
+            "* | eventstats count AS _raw by host | search WARN | stats count",
+            "* | streamstats count AS _raw | search WARN | table n _raw",
+            "* | eval _raw=lower(_raw) | eventstats count AS c by host | search WARN | stats count",
+            "* | eval _raw=\"x\" | fillnull value=0 region | search WARN | stats count",
+            "* | eval _raw=null() | fillnull value=z _raw | search z | stats count",
+            "* | append [search * | head 5 | eval _raw=\"WARN\"] | eventstats count AS c"
+                + " | search WARN | stats count by c",
+            // appendcols lays fields over its input's events (never _raw); its rows past the
+            // input's are no events, whatever _raw they hold
+            "* | appendcols [search * | head 3 | eval extra=1] | search WARN | stats count",
+            "* | appendcols [search * | head 3 | eval extra=1] | stats count by extra",
+            "* | head 5 | appendcols [search * | head 8 | eval extra=1] | search WARN"
+                + " | table n extra",
+            "* | head 5 | appendcols override=true [search * | head 8 | eval extra=1,"
+                + " _raw=\"WARN WARN\"] | search WARN | stats count by extra")) {
+      assertThat(export(query, PageBatch.PAGES_ONLY))
+          .as(query + " (seed " + STORE.seed() + ")")
+          .isEqualTo(export(query, "rows"));
+    }
+    for (String query :
+        List.of(
+            "* | eventstats count AS c by host | search WARN",
+            "* | streamstats count AS k by level | search WARN | eval z=k*2")) {
+      assertThat(EnginePages.pages(STORE.server(), query, PageBatch.PAGES_ONLY, false))
+          .as(query + " (seed " + STORE.seed() + ")")
+          .isEqualTo(EnginePages.pages(STORE.server(), query, "rows", false));
+    }
+  }
+
   private static String export(String query, String engine) throws Exception {
     String before = System.getProperty(PageBatch.ENGINE_PROPERTY);
     System.setProperty(PageBatch.ENGINE_PROPERTY, engine);
