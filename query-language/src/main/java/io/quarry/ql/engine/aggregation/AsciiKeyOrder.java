@@ -108,20 +108,30 @@ final class AsciiKeyOrder {
    */
   private void sortTexts(
       int[] ids, long[] sortKeys, int from, int to, int position, boolean keyed) {
-    if (!keyed) {
-      for (int i = from; i < to; i++) {
-        if (position == CHARACTERS) {
-          sortKeys[i] = second[ids[i]];
-        } else {
-          keys.keySlice(ids[i], 0, slice);
-          sortKeys[i] = key(slice, position);
+    if (to - from < 2) {
+      return;
+    }
+    while (true) { // texts sharing a long start: one key after the other, not a call per key
+      if (!keyed) {
+        for (int i = from; i < to; i++) {
+          if (position == CHARACTERS) {
+            sortKeys[i] = second[ids[i]];
+          } else {
+            keys.keySlice(ids[i], 0, slice);
+            sortKeys[i] = key(slice, position);
+          }
         }
       }
-    }
-    if (to - from <= INSERTION) {
-      insertionSort(sortKeys, ids, from, to);
-    } else {
-      GroupOrder.radixSort(sortKeys, ids, from, to);
+      if (to - from <= INSERTION) {
+        insertionSort(sortKeys, ids, from, to);
+      } else {
+        GroupOrder.radixSort(sortKeys, ids, from, to);
+      }
+      if (sortKeys[from] != sortKeys[to - 1] || (sortKeys[from] & 0xFF) == 0) {
+        break; // several runs, or one whose texts all ended
+      }
+      position += CHARACTERS;
+      keyed = false;
     }
     for (int start = from; start < to; ) {
       int end = start + 1;

@@ -106,6 +106,32 @@ class GroupOrderTest {
         .containsExactly(Arrays.stream(expected).mapToInt(i -> i).toArray());
   }
 
+  /** ASCII texts sharing a start several keys long, some of them in capitals, some ending there. */
+  @Test
+  void asciiTextsSharingAStartLongerThanAKey() {
+    Random random = new Random(23);
+    String start = "GET /a/fairly/long/path/shared/by/all?q=";
+    for (int round = 0; round < 40; round++) {
+      GroupKeys keys = new GroupKeys(1);
+      List<String> byId = new ArrayList<>();
+      for (int i = 0; i < 1 + random.nextInt(round < 10 ? 30 : 3_000); i++) {
+        String key =
+            switch (random.nextInt(4)) {
+              case 0 -> start.substring(0, start.length() - random.nextInt(3));
+              case 1 -> start.toUpperCase(java.util.Locale.ROOT) + shape(random, ASCII_SHAPES);
+              default -> start + shape(random, ASCII_SHAPES);
+            };
+        if (keys.idOf(List.of(key)) == byId.size()) {
+          byId.add(key);
+        }
+      }
+      Integer[] expected = IntStream.range(0, byId.size()).boxed().toArray(Integer[]::new);
+      Arrays.sort(expected, (a, b) -> Values.NATURAL_ORDER.compare(byId.get(a), byId.get(b)));
+      assertThat(GroupOrder.of(keys, 1))
+          .containsExactly(Arrays.stream(expected).mapToInt(i -> i).toArray());
+    }
+  }
+
   @Test
   void sessionIdsOfTheBenchmarkShape() {
     Random random = new Random(5);
