@@ -203,9 +203,9 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     }
     data.seek(starts[block]);
     data.readBytes(compressed, 0, compressedLength);
-    if (into.lent || into.bytes.length < rawLength) {
+    if (into.loans > 0 || into.bytes.length < rawLength) {
       into.bytes = new byte[ArrayUtil.oversize(rawLength, 1)];
-      into.lent = false;
+      into.loans = 0;
     }
     into.block = -1;
     try {

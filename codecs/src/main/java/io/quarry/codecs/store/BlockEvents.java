@@ -29,7 +29,18 @@ final class BlockEvents implements StoredEvent.Loader {
   private final int blockDoc;
   private Map<String, BlockColumns.Values> read; // columns read from elsewhere, by field
 
-  private BlockEvents(String index, EventBlock block, BlockColumns elsewhere, int doc) {
+  private final io.quarry.codecs.journal.JournalBlock lender; // null when not lent by the journal
+  private final byte[] lent;
+
+  private BlockEvents(
+      String index,
+      EventBlock block,
+      BlockColumns elsewhere,
+      int doc,
+      io.quarry.codecs.journal.JournalBlock lender,
+      byte[] lent) {
+    this.lender = lender;
+    this.lent = lent;
     this.index = index;
     this.block = block;
     this.elsewhere = elsewhere;
@@ -53,7 +64,18 @@ final class BlockEvents implements StoredEvent.Loader {
         payload.verified // the journal checked its decoded block's CRC32C: not the block's again
             ? EventBlock.openVerified(payload.bytes, payload.offset, payload.length)
             : EventBlock.open(payload.bytes, payload.offset, payload.length);
-    return new BlockEvents(index, block, elsewhere, doc);
+    return new BlockEvents(index, block, elsewhere, doc, payload.lender, payload.bytes);
+  }
+
+  /**
+   * Hands the journal's decoded bytes back for its next block, when they were lent: only once
+   * nothing reads this block's events any more (no event, value or view of them is kept), and at
+   * most once.
+   */
+  void release() {
+    if (lender != null) {
+      lender.giveBack(lent);
+    }
   }
 
   /** Decodes the whole block, checking its grammar ({@link EventBlock#verify}). */
@@ -200,6 +222,7 @@ final class BlockEvents implements StoredEvent.Loader {
     int offset;
     int length;
     boolean verified; // lent by the journal, its block's checksum verified
+    io.quarry.codecs.journal.JournalBlock lender; // the journal's block that lent the bytes
 
     @Override
     public Status needsField(FieldInfo fieldInfo) {
@@ -217,7 +240,13 @@ final class BlockEvents implements StoredEvent.Loader {
     }
 
     @Override
-    public void binaryField(FieldInfo fieldInfo, byte[] value, int offset, int length) {
+    public void binaryField(
+        FieldInfo fieldInfo,
+        byte[] value,
+        int offset,
+        int length,
+        io.quarry.codecs.journal.JournalBlock lender) {
+      this.lender = lender;
       this.bytes = value;
       this.offset = offset;
       this.length = length;

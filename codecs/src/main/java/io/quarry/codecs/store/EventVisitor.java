@@ -23,6 +23,16 @@ public interface EventVisitor {
   default void close() {}
 
   /**
+   * Whether the visitor may hold an event, or anything that reads its block (a view of its text),
+   * after {@link #visit} returned. A visitor that takes only copies (strings, values copied into
+   * pages) answers false, and a parallel scan then hands each block's decoded journal bytes back
+   * once its events are visited, so the next block is decoded into them.
+   */
+  default boolean keepsEvents() {
+    return true;
+  }
+
+  /**
    * A faster way through one slice of a parallel scan (or one segment of a time-ordered scan), or
    * null: documents the shortcut takes are never loaded as events (a visitor that only counts
    * keyword values reads their doc-values ordinals; one that deduplicates skips values it has

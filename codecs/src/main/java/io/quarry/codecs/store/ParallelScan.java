@@ -245,6 +245,7 @@ final class ParallelScan {
           return events;
         }
       }
+      boolean keepsEvents = visitor.keepsEvents();
       for (int doc = candidates.advance(from); doc < to; doc = candidates.nextDoc()) {
         if (bounds != null && bounds.inside(doc, range[0], range[1])) {
           int taken = shortcut.take(doc, bounds.events, bounds.oldestTime, bounds.newestTime);
@@ -266,6 +267,9 @@ final class ParallelScan {
           if (!visitor.visit(block.event(i))) {
             return read;
           }
+        }
+        if (!keepsEvents) {
+          block.release();
         }
       }
       return read;

@@ -29,26 +29,7 @@ class JournalKeptBinaryTest {
 
   @Test
   void keptBytesOutliveTheReadersNextBlocks() throws IOException {
-    List<byte[]> payloads = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      byte[] payload = new byte[300 - 37 * i]; // over a 64-byte block: one block each, the
-      // next smaller than the last, so a reader reusing its buffer would write over it
-      Arrays.fill(payload, (byte) ('a' + i));
-      payloads.add(payload);
-    }
-    try (FSDirectory fs = FSDirectory.open(directory);
-        IndexWriter writer =
-            new IndexWriter(
-                fs,
-                new IndexWriterConfig().setCodec(new QuarryCodec(JournalCompression.ZSTD, 64)))) {
-      for (byte[] payload : payloads) {
-        Document document = new Document();
-        document.add(new StoredField("block", payload));
-        document.add(new StoredField("name", "doc " + (char) payload[0]));
-        writer.addDocument(document);
-      }
-      writer.forceMerge(1);
-    }
+    List<byte[]> payloads = write();
     try (FSDirectory fs = FSDirectory.open(directory);
         DirectoryReader reader = DirectoryReader.open(fs)) {
       StoredFields fields = reader.leaves().get(0).reader().storedFields();
@@ -84,11 +65,76 @@ class JournalKeptBinaryTest {
     }
   }
 
+  /**
+   * Bytes handed back are what the reader decodes its next block into; bytes handed back only after
+   * a later block was decoded are not taken again (the visitor of that later block still holds its
+   * own), and every read sees its own document.
+   */
+  @Test
+  void givenBackBytesTakeTheNextBlock() throws IOException {
+    List<byte[]> payloads = write();
+    try (FSDirectory fs = FSDirectory.open(directory);
+        DirectoryReader reader = DirectoryReader.open(fs)) {
+      StoredFields fields = reader.leaves().get(0).reader().storedFields();
+      Keeper first = read(fields, 0, payloads);
+      first.lender.giveBack(first.bytes);
+      Keeper second = read(fields, 1, payloads);
+      assertThat(second.bytes).as("decoded into the bytes given back").isSameAs(first.bytes);
+      Keeper third = read(fields, 2, payloads); // second's loan is out: new bytes
+      assertThat(third.bytes).isNotSameAs(second.bytes);
+      second.lender.giveBack(second.bytes); // too late: third's block holds other bytes
+      Keeper fourth = read(fields, 3, payloads);
+      assertThat(fourth.bytes).isNotSameAs(third.bytes).isNotSameAs(second.bytes);
+      assertThat(Arrays.copyOfRange(third.bytes, third.offset, third.offset + third.length))
+          .isEqualTo(payloads.get(2));
+      fourth.lender.giveBack(fourth.bytes);
+      fourth.lender.giveBack(fourth.bytes); // once too often: no loan to take back, no harm
+      Keeper fifth = read(fields, 4, payloads);
+      assertThat(fifth.bytes).isSameAs(fourth.bytes);
+    }
+  }
+
+  private static Keeper read(StoredFields fields, int doc, List<byte[]> payloads)
+      throws IOException {
+    Keeper keeper = new Keeper();
+    fields.document(doc, keeper);
+    assertThat(Arrays.copyOfRange(keeper.bytes, keeper.offset, keeper.offset + keeper.length))
+        .as("doc %d", doc)
+        .isEqualTo(payloads.get(doc));
+    return keeper;
+  }
+
+  /** Six documents, one journal block each, each payload smaller than the one before. */
+  private List<byte[]> write() throws IOException {
+    List<byte[]> payloads = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      byte[] payload = new byte[300 - 37 * i]; // over a 64-byte block: one block each, the
+      // next smaller than the last, so a reader reusing its buffer would write over it
+      Arrays.fill(payload, (byte) ('a' + i));
+      payloads.add(payload);
+    }
+    try (FSDirectory fs = FSDirectory.open(directory);
+        IndexWriter writer =
+            new IndexWriter(
+                fs,
+                new IndexWriterConfig().setCodec(new QuarryCodec(JournalCompression.ZSTD, 64)))) {
+      for (byte[] payload : payloads) {
+        Document document = new Document();
+        document.add(new StoredField("block", payload));
+        document.add(new StoredField("name", "doc " + (char) payload[0]));
+        writer.addDocument(document);
+      }
+      writer.forceMerge(1);
+    }
+    return payloads;
+  }
+
   private static final class Keeper extends StoredFieldVisitor implements KeptBinaryFieldVisitor {
     byte[] bytes;
     int offset;
     int length;
     String name;
+    JournalBlock lender;
 
     @Override
     public Status needsField(FieldInfo fieldInfo) {
@@ -96,7 +142,9 @@ class JournalKeptBinaryTest {
     }
 
     @Override
-    public void binaryField(FieldInfo fieldInfo, byte[] value, int offset, int length) {
+    public void binaryField(
+        FieldInfo fieldInfo, byte[] value, int offset, int length, JournalBlock lender) {
+      this.lender = lender;
       this.bytes = value;
       this.offset = offset;
       this.length = length;

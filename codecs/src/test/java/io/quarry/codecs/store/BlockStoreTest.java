@@ -125,6 +125,49 @@ class BlockStoreTest {
     return sorted;
   }
 
+  /**
+   * As {@link #parallel}, with visitors that keep no event ({@link EventVisitor#keepsEvents} false)
+   * or that keep every event and describe them all at {@link EventVisitor#finish}.
+   */
+  private static List<String> parallel(
+      EventStore store, String index, Query query, long from, long to, boolean keep)
+      throws Exception {
+    List<String> seen = Collections.synchronizedList(new ArrayList<>());
+    store.scanParallel(
+        List.of(index),
+        query,
+        from,
+        to,
+        () ->
+            new EventVisitor() {
+              private final List<StoredEvent> kept = new ArrayList<>();
+
+              @Override
+              public boolean visit(StoredEvent event) {
+                if (keep) {
+                  kept.add(event);
+                } else {
+                  seen.add(describe(event));
+                }
+                return true;
+              }
+
+              @Override
+              public void finish() {
+                kept.forEach(e -> seen.add(describe(e)));
+              }
+
+              @Override
+              public boolean keepsEvents() {
+                return keep;
+              }
+            },
+        pool());
+    List<String> sorted = new ArrayList<>(seen);
+    Collections.sort(sorted);
+    return sorted;
+  }
+
   private static ExecutorService sharedPool;
 
   private static ExecutorService pool() {
@@ -381,6 +424,14 @@ class BlockStoreTest {
           .as(why)
           .isEqualTo(ordered(store, "ev", all, from, to));
       assertThat(parallel(store, "bl", all, from, to))
+          .as(why)
+          .isEqualTo(parallel(store, "ev", all, from, to));
+      // a visitor keeping no event (the journal's bytes reused block after block), and one that
+      // keeps every event and reads it only at the end (the bytes never reused under it)
+      assertThat(parallel(store, "bl", all, from, to, false))
+          .as(why)
+          .isEqualTo(parallel(store, "ev", all, from, to));
+      assertThat(parallel(store, "bl", all, from, to, true))
           .as(why)
           .isEqualTo(parallel(store, "ev", all, from, to));
       String term = Segmenter.terms(WORDS[random.nextInt(WORDS.length)]).iterator().next();

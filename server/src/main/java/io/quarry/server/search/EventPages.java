@@ -181,6 +181,12 @@ final class EventPages implements EventVisitor {
     release.run();
   }
 
+  /** Values are copied into the pages' builders and strings; no event outlives its visit. */
+  @Override
+  public boolean keepsEvents() {
+    return false;
+  }
+
   @Override
   public void finish() {
     control.read(visited % SearchControl.EVERY); // the remainder, for progress

@@ -2,9 +2,6 @@ package io.quarry.ql.engine.aggregation;
 
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BytesBlock;
-import io.quarry.plugin.api.data.DataType;
-import io.quarry.plugin.api.data.DoubleBlock;
-import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
 import io.quarry.ql.ast.Aggregation;
@@ -27,8 +24,6 @@ final class AggregationOutput {
   private final GroupKeys keys;
   private final GroupingFunction[] functions;
   private final int pageSize;
-  private boolean[] numeric; // per function: every result a number (or null)
-  private boolean[] doubles; // per function: some result a double
 
   AggregationOutput(
       StatsCommand command, GroupKeys keys, GroupingFunction[] functions, int pageSize) {
@@ -45,21 +40,10 @@ final class AggregationOutput {
     int[] order = GroupOrder.of(keys, width);
     // every result first: a column whose numbers are whole in some groups and not in others is
     // doubles throughout, as the row engine answers
-    Object[][] results = new Object[groups][functions.length];
-    boolean[] anyLong = new boolean[functions.length];
-    boolean[] anyDouble = new boolean[functions.length];
-    numeric = new boolean[functions.length];
-    java.util.Arrays.fill(numeric, true);
-    for (int id = 0; id < groups; id++) {
-      for (int f = 0; f < functions.length; f++) {
-        Object result = functions[f].result(id);
-        results[id][f] = result;
-        anyLong[f] |= result instanceof Long;
-        anyDouble[f] |= result instanceof Double;
-        numeric[f] &= result == null || result instanceof Long || result instanceof Double;
-      }
+    ResultColumn[] results = new ResultColumn[functions.length];
+    for (int f = 0; f < functions.length; f++) {
+      results[f] = ResultColumn.of(functions[f], groups);
     }
-    doubles = anyDouble;
     List<String> names = new ArrayList<>(command.groupBy());
     for (Aggregation aggregation : command.aggregations()) {
       names.add(aggregation.outputName());
@@ -75,7 +59,7 @@ final class AggregationOutput {
         Block block =
             c < width
                 ? keyBlock(c, order, from, to)
-                : resultBlock(c - width, names.get(c), order, from, to, results);
+                : TimeField.is(names.get(c)) ? null : results[c - width].block(order, from, to);
         if (block != null) {
           blocks[c] = block;
           continue;
@@ -86,12 +70,7 @@ final class AggregationOutput {
           if (c < width) {
             column.add(List.of(groupValue(names.get(c), keys.key(id, c))));
           } else {
-            int f = c - width;
-            Object result = results[id][f];
-            if (anyLong[f] && anyDouble[f] && result instanceof Long whole) {
-              result = (double) whole;
-            }
-            column.add(cell(names.get(c), result));
+            column.add(cell(names.get(c), results[c - width].result(id)));
           }
         }
         generic.add(names.get(c));
@@ -124,46 +103,6 @@ final class AggregationOutput {
     BytesBlock.Builder builder = BytesBlock.builder(to - from);
     for (int i = from; i < to; i++) {
       keys.appendKey(order[i], k, builder);
-    }
-    return builder.build();
-  }
-
-  /**
-   * Function {@code f}'s results for groups {@code order[from, to)} as a long or double block when
-   * they are numbers (whole numbers a long block unless the column has fractions anywhere, as the
-   * row engine types it); null for anything else (text, multivalues, all null, {@code _time}).
-   */
-  private Block resultBlock(int f, String name, int[] order, int from, int to, Object[][] results) {
-    if (TimeField.is(name) || !numeric[f]) {
-      return null;
-    }
-    boolean any = false;
-    for (int i = from; i < to && !any; i++) {
-      any = results[order[i]][f] != null;
-    }
-    if (!any) {
-      return null;
-    }
-    if (doubles[f]) {
-      DoubleBlock.Builder builder = DoubleBlock.builder(to - from);
-      for (int i = from; i < to; i++) {
-        Object result = results[order[i]][f];
-        if (result == null) {
-          builder.appendNull();
-        } else {
-          builder.append(((Number) result).doubleValue());
-        }
-      }
-      return builder.build();
-    }
-    LongBlock.Builder builder = LongBlock.builder(DataType.LONG, to - from);
-    for (int i = from; i < to; i++) {
-      Object result = results[order[i]][f];
-      if (result == null) {
-        builder.appendNull();
-      } else {
-        builder.append((Long) result);
-      }
     }
     return builder.build();
   }

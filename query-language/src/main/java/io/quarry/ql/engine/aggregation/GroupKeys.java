@@ -58,6 +58,19 @@ final class GroupKeys {
         StandardCharsets.UTF_8);
   }
 
+  /** Group {@code id}'s value of by-field {@code field} as its UTF-8 bytes, where they lie. */
+  void keySlice(int id, int field, ByteSlice into) {
+    hash.bytes(id, into);
+    if (width > 1) {
+      byte[] bytes = into.bytes();
+      int at = into.offset();
+      for (int f = 0; f < field; f++) {
+        at += Integer.BYTES + lengthAt(bytes, at);
+      }
+      into.reset(bytes, at + Integer.BYTES, lengthAt(bytes, at));
+    }
+  }
+
   /** Appends group {@code id}'s value of by-field {@code field} to a string block. */
   void appendKey(int id, int field, BytesBlock.Builder into) {
     if (width == 1) {

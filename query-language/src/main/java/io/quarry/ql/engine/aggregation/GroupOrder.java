@@ -84,7 +84,8 @@ final class GroupOrder {
 
   /**
    * The ids {@code 0 … keys.size()-1} in answer order, by the first {@code width} by-fields (all
-   * ids in id order when there are none).
+   * ids in id order when there are none): from the keys' bytes when every first by-field is ASCII
+   * ({@link AsciiKeyOrder}), else by the general sort below.
    */
   static int[] of(GroupKeys keys, int width) {
     int groups = keys.size();
@@ -94,6 +95,10 @@ final class GroupOrder {
     }
     if (width == 0 || groups < 2) {
       return ids;
+    }
+    int[] ascii = AsciiKeyOrder.of(keys, width);
+    if (ascii != null) {
+      return ascii;
     }
     Values.Sortable[][] sortables = new Values.Sortable[width][groups];
     for (int k = 0; k < width; k++) {
@@ -144,7 +149,7 @@ final class GroupOrder {
    * A stable least-significant-byte-first radix sort of {@code keys[from, to)} as unsigned numbers,
    * {@code ids} moved alike.
    */
-  private static void radixSort(long[] keys, int[] ids, int from, int to) {
+  static void radixSort(long[] keys, int[] ids, int from, int to) {
     int n = to - from;
     if (n < 2) {
       return;

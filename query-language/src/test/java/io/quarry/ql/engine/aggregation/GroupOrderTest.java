@@ -53,6 +53,9 @@ class GroupOrderTest {
     "STRASSE"
   };
 
+  private static final String[] ASCII_SHAPES =
+      Arrays.stream(SHAPES).filter(s -> s.chars().allMatch(c -> c < 0x80)).toArray(String[]::new);
+
   @Test
   void agreesWithTheNaturalOrderOnOneField() {
     Random random = new Random(7);
@@ -66,6 +69,66 @@ class GroupOrderTest {
     Random random = new Random(11);
     for (int round = 0; round < 100; round++) {
       check(random, 2 + random.nextInt(2), 1 + random.nextInt(800), round % 2 == 0);
+    }
+  }
+
+  /** Every key ASCII: the order read from the key bytes ({@link AsciiKeyOrder}). */
+  @Test
+  void agreesWithTheNaturalOrderOnAsciiKeys() {
+    Random random = new Random(17);
+    for (int round = 0; round < 200; round++) {
+      int width = round % 2 == 0 ? 1 : 2 + random.nextInt(2);
+      check(random, width, 1 + random.nextInt(round < 20 ? 40 : 2_000), ASCII_SHAPES);
+    }
+  }
+
+  /**
+   * Session ids with one text unlike them (the benchmark's {@code RARETERM}), which shares none of
+   * their common characters: the keys must still tell the ids apart, and the order stays natural.
+   */
+  @Test
+  void sessionIdsWithOneUnlikeText() {
+    Random random = new Random(19);
+    GroupKeys keys = new GroupKeys(1);
+    List<String> byId = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      String key =
+          i == 777
+              ? "RARETERM"
+              : "SD" + random.nextInt(10) + "SL" + sessionLike(random).substring(2);
+      if (keys.idOf(List.of(key)) == byId.size()) {
+        byId.add(key);
+      }
+    }
+    Integer[] expected = IntStream.range(0, byId.size()).boxed().toArray(Integer[]::new);
+    Arrays.sort(expected, (a, b) -> Values.NATURAL_ORDER.compare(byId.get(a), byId.get(b)));
+    assertThat(GroupOrder.of(keys, 1))
+        .containsExactly(Arrays.stream(expected).mapToInt(i -> i).toArray());
+  }
+
+  /** ASCII texts sharing a start several keys long, some of them in capitals, some ending there. */
+  @Test
+  void asciiTextsSharingAStartLongerThanAKey() {
+    Random random = new Random(23);
+    String start = "GET /a/fairly/long/path/shared/by/all?q=";
+    for (int round = 0; round < 40; round++) {
+      GroupKeys keys = new GroupKeys(1);
+      List<String> byId = new ArrayList<>();
+      for (int i = 0; i < 1 + random.nextInt(round < 10 ? 30 : 3_000); i++) {
+        String key =
+            switch (random.nextInt(4)) {
+              case 0 -> start.substring(0, start.length() - random.nextInt(3));
+              case 1 -> start.toUpperCase(java.util.Locale.ROOT) + shape(random, ASCII_SHAPES);
+              default -> start + shape(random, ASCII_SHAPES);
+            };
+        if (keys.idOf(List.of(key)) == byId.size()) {
+          byId.add(key);
+        }
+      }
+      Integer[] expected = IntStream.range(0, byId.size()).boxed().toArray(Integer[]::new);
+      Arrays.sort(expected, (a, b) -> Values.NATURAL_ORDER.compare(byId.get(a), byId.get(b)));
+      assertThat(GroupOrder.of(keys, 1))
+          .containsExactly(Arrays.stream(expected).mapToInt(i -> i).toArray());
     }
   }
 
@@ -106,12 +169,17 @@ class GroupOrderTest {
   }
 
   private static void check(Random random, int width, int groups, boolean shapes) {
+    check(random, width, groups, shapes ? SHAPES : null);
+  }
+
+  /** Keys drawn from {@code shapes}, or session-like keys when null. */
+  private static void check(Random random, int width, int groups, String[] shapes) {
     GroupKeys keys = new GroupKeys(width);
     List<List<String>> byId = new ArrayList<>();
     for (int attempt = 0; attempt < 2 * groups && byId.size() < groups; attempt++) {
       List<String> key = new ArrayList<>();
       for (int k = 0; k < width; k++) {
-        key.add(shapes ? shape(random) : sessionLike(random));
+        key.add(shapes != null ? shape(random, shapes) : sessionLike(random));
       }
       if (keys.idOf(key) == byId.size()) { // a new group
         byId.add(key);
@@ -134,8 +202,12 @@ class GroupOrderTest {
   }
 
   private static String shape(Random random) {
-    String base = SHAPES[random.nextInt(SHAPES.length)];
-    return random.nextInt(4) == 0 ? base + SHAPES[random.nextInt(SHAPES.length)] : base;
+    return shape(random, SHAPES);
+  }
+
+  private static String shape(Random random, String[] shapes) {
+    String base = shapes[random.nextInt(shapes.length)];
+    return random.nextInt(4) == 0 ? base + shapes[random.nextInt(shapes.length)] : base;
   }
 
   private static String sessionLike(Random random) {

@@ -1,0 +1,230 @@
+package io.quarry.benchmarks;
+
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdDecompressCtx;
+import io.quarry.codecs.journal.JournalBlock;
+import io.quarry.codecs.journal.JournalStoredFieldsReader;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.lang.reflect.Field;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
+import net.jpountz.lz4.LZ4Compressor;
+import net.jpountz.lz4.LZ4Factory;
+import net.jpountz.lz4.LZ4SafeDecompressor;
+import org.apache.lucene.index.CodecReader;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.store.FSDirectory;
+
+/**
+ * What a cheaper journal decode would cost in bytes, measured on a real index's blocks: every
+ * journal block of an index directory is decoded once (as stored), then recompressed with each
+ * candidate (zstd levels, zstd's fast levels whose literals are stored raw, zstd with a longer
+ * minimum match, blocks twice and half as large, lz4 and lz4hc), and each candidate's blocks are
+ * decoded again and again on this thread. Prints, per candidate, the journal's bytes, the decode's
+ * thread CPU per block byte (MB/s of one core) and the encode's. Thread CPU rather than wall time,
+ * so a loaded machine disturbs it less (its caches are still shared: compare candidates of one run,
+ * not runs).
+ *
+ * <pre>
+ * java -cp benchmarks.jar io.quarry.benchmarks.JournalCodecChoices &lt;bucket dir&gt; [decode rounds] [name prefix]
+ * </pre>
+ */
+public final class JournalCodecChoices {
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+  private JournalCodecChoices() {}
+
+  /** One way to write and read a block. */
+  private interface Codec {
+    int compress(byte[] source, int length, byte[] target);
+
+    void decompress(byte[] source, int sourceLength, byte[] target, int targetLength);
+  }
+
+  /**
+   * A way to write blocks: {@code blocks} 1 compresses each stored block, 2 each pair of neighbours
+   * as one, -2 each half of a block on its own (a block size twice or half the stored one).
+   */
+  private record Candidate(String name, Supplier<Codec> codec, int blocks) {
+    Candidate(String name, Supplier<Codec> codec) {
+      this(name, codec, 1);
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path bucket = Path.of(args[0]);
+    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    String only = args.length > 2 ? args[2] : ""; // the candidates whose name starts with it
+    long[] storedBytes = new long[1];
+    List<byte[]> stored = storedBlocks(bucket, storedBytes);
+    long raw = 0;
+    for (byte[] block : stored) {
+      raw += block.length;
+    }
+    System.out.printf(
+        "%s: %,d journal blocks, %,d bytes decoded, %,d bytes as stored (ratio %.4f)%n",
+        bucket, stored.size(), raw, storedBytes[0], (double) storedBytes[0] / raw);
+    System.out.printf(
+        "%-26s %14s %8s %14s %14s%n",
+        "candidate", "journal bytes", "ratio", "decode MB/s", "encode MB/s");
+    for (Candidate candidate : candidates()) {
+      if (!candidate.name().startsWith(only)) {
+        continue;
+      }
+      List<byte[]> blocks = resized(stored, candidate.blocks());
+      int largest = 0;
+      for (byte[] block : blocks) {
+        largest = Math.max(largest, block.length);
+      }
+      Codec codec = candidate.codec().get();
+      byte[][] compressed = new byte[blocks.size()][];
+      byte[] target = new byte[(int) Zstd.compressBound(largest) + 64 * 1024];
+      long encodeStarted = THREADS.getCurrentThreadCpuTime();
+      long bytes = 0;
+      for (int i = 0; i < blocks.size(); i++) {
+        byte[] block = blocks.get(i);
+        int length = codec.compress(block, block.length, target);
+        compressed[i] = Arrays.copyOf(target, length);
+        bytes += length;
+      }
+      long encodeNanos = THREADS.getCurrentThreadCpuTime() - encodeStarted;
+      byte[] into = new byte[largest];
+      for (int i = 0; i < blocks.size(); i++) { // warm-up, and every block must come back
+        byte[] block = blocks.get(i);
+        codec.decompress(compressed[i], compressed[i].length, into, block.length);
+        if (!Arrays.equals(into, 0, block.length, block, 0, block.length)) {
+          throw new IllegalStateException(candidate.name() + " changed block " + i);
+        }
+      }
+      long best = Long.MAX_VALUE;
+      for (int round = 0; round < rounds; round++) {
+        long started = THREADS.getCurrentThreadCpuTime();
+        for (int i = 0; i < blocks.size(); i++) {
+          codec.decompress(compressed[i], compressed[i].length, into, blocks.get(i).length);
+        }
+        best = Math.min(best, THREADS.getCurrentThreadCpuTime() - started);
+      }
+      System.out.printf(
+          "%-26s %,14d %8.4f %14.0f %14.0f%n",
+          candidate.name(),
+          bytes,
+          (double) bytes / raw,
+          raw / 1e6 / (best / 1e9),
+          raw / 1e6 / (encodeNanos / 1e9));
+    }
+  }
+
+  /** The stored blocks as they are ({@code 1}), pairs of neighbours joined (2) or halves (-2). */
+  private static List<byte[]> resized(List<byte[]> stored, int factor) {
+    List<byte[]> blocks = new ArrayList<>();
+    for (int i = 0; i < stored.size(); i++) {
+      byte[] block = stored.get(i);
+      if (factor == 2 && i + 1 < stored.size()) {
+        byte[] next = stored.get(++i);
+        byte[] joined = Arrays.copyOf(block, block.length + next.length);
+        System.arraycopy(next, 0, joined, block.length, next.length);
+        blocks.add(joined);
+      } else if (factor == -2) {
+        blocks.add(Arrays.copyOfRange(block, 0, block.length / 2));
+        blocks.add(Arrays.copyOfRange(block, block.length / 2, block.length));
+      } else {
+        blocks.add(block);
+      }
+    }
+    return blocks;
+  }
+
+  private static List<Candidate> candidates() {
+    List<Candidate> candidates = new ArrayList<>();
+    for (int level : new int[] {-5, -1, 1, 3, 6, 9, 12, 15}) {
+      candidates.add(
+          new Candidate("zstd " + level, () -> zstd(new ZstdCompressCtx().setLevel(level))));
+    }
+    for (int level : new int[] {3, 9}) {
+      candidates.add(
+          new Candidate(
+              "zstd " + level + " minMatch 7",
+              () -> zstd(new ZstdCompressCtx().setLevel(level).setMinMatch(7))));
+    }
+    for (int level : new int[] {3, 9}) {
+      candidates.add(
+          new Candidate(
+              "zstd " + level + " blocks x2",
+              () -> zstd(new ZstdCompressCtx().setLevel(level)),
+              2));
+      candidates.add(
+          new Candidate(
+              "zstd " + level + " blocks /2",
+              () -> zstd(new ZstdCompressCtx().setLevel(level)),
+              -2));
+    }
+    LZ4Factory lz4 = LZ4Factory.fastestInstance();
+    candidates.add(new Candidate("lz4", () -> lz4(lz4.fastCompressor(), lz4.safeDecompressor())));
+    candidates.add(new Candidate("lz4hc", () -> lz4(lz4.highCompressor(), lz4.safeDecompressor())));
+    return candidates;
+  }
+
+  private static Codec zstd(ZstdCompressCtx compressor) {
+    ZstdDecompressCtx decompressor = new ZstdDecompressCtx();
+    return new Codec() {
+      @Override
+      public int compress(byte[] source, int length, byte[] target) {
+        return compressor.compressByteArray(target, 0, target.length, source, 0, length);
+      }
+
+      @Override
+      public void decompress(byte[] source, int sourceLength, byte[] target, int targetLength) {
+        decompressor.decompressByteArray(target, 0, targetLength, source, 0, sourceLength);
+      }
+    };
+  }
+
+  private static Codec lz4(LZ4Compressor compressor, LZ4SafeDecompressor decompressor) {
+    return new Codec() {
+      @Override
+      public int compress(byte[] source, int length, byte[] target) {
+        return compressor.compress(source, 0, length, target, 0, target.length);
+      }
+
+      @Override
+      public void decompress(byte[] source, int sourceLength, byte[] target, int targetLength) {
+        decompressor.decompress(source, 0, sourceLength, target, 0, targetLength);
+      }
+    };
+  }
+
+  /**
+   * Every journal block of the bucket's segments, decoded as stored. The decoded bytes and their
+   * lengths are private to the journal's package: read by reflection (a measuring tool only).
+   */
+  private static List<byte[]> storedBlocks(Path bucket, long[] storedBytes)
+      throws IOException, ReflectiveOperationException {
+    Field bytes = JournalBlock.class.getDeclaredField("bytes");
+    bytes.setAccessible(true);
+    Field rawLengths = JournalStoredFieldsReader.class.getDeclaredField("rawLengths");
+    rawLengths.setAccessible(true);
+    List<byte[]> blocks = new ArrayList<>();
+    try (FSDirectory directory = FSDirectory.open(bucket);
+        DirectoryReader reader = DirectoryReader.open(directory)) {
+      for (LeafReaderContext leaf : reader.leaves()) {
+        JournalStoredFieldsReader journal =
+            (JournalStoredFieldsReader) ((CodecReader) leaf.reader()).getFieldsReader();
+        int[] lengths = (int[]) rawLengths.get(journal);
+        storedBytes[0] += journal.compressedBytes();
+        JournalBlock block = new JournalBlock();
+        for (int b = 0; b < journal.blockCount(); b++) {
+          journal.decodeBlock(b, block);
+          blocks.add(Arrays.copyOf((byte[]) bytes.get(block), lengths[b]));
+        }
+      }
+    }
+    return blocks;
+  }
+}
