@@ -23,8 +23,9 @@ import java.util.Set;
  * columns each page's rows hold a value in, typed over them), as {@code PluginOperators}' row
  * adapter answered it. Every call into the plugin is wrapped ({@link PluginOperators.Driver}).
  *
- * <p>A preview ({@link #snapshot}) is empty: the state pages belong to the reduce operator once
- * handed to it, so none is reduced before the end.
+ * <p>No preview ({@link #previews} false, {@link #snapshot} empty), as the row adapter gave none:
+ * the state pages belong to the reduce operator once handed to it, so none is reduced before the
+ * end.
  */
 public final class PluginAggregation implements PageAggregator {
   /** Columns of the input pages no plugin operator sees: the page engine's own (NUL-named). */
@@ -128,6 +129,11 @@ public final class PluginAggregation implements PageAggregator {
   @Override
   public List<Page> snapshot() {
     return List.of();
+  }
+
+  @Override
+  public boolean previews() {
+    return false;
   }
 
   @Override

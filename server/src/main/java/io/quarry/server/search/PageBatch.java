@@ -224,7 +224,7 @@ final class PageBatch {
     PageAggregation partials = new PageAggregation(total, control::previewAsked);
     List<String> fields = PageAggregator.inputFields(stats);
     AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
-    if (reduce.stream().noneMatch(c -> c instanceof OutputLookupCommand)) {
+    if (total.previews() && reduce.stream().noneMatch(c -> c instanceof OutputLookupCommand)) {
       control.previewer(() -> preview(total, reduce, evaluator, pageSize, finishing));
     }
     int fused = shape.fused();

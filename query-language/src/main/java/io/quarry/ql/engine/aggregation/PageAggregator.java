@@ -94,6 +94,14 @@ public interface PageAggregator extends Operator {
   List<Page> snapshot();
 
   /**
+   * Whether {@link #snapshot} previews the answer; false when it has none to give (a plugin's,
+   * {@link PluginAggregation}): the running search then offers no preview, as on rows.
+   */
+  default boolean previews() {
+    return true;
+  }
+
+  /**
    * Adds counts a source made in place of rows ({@link CountPages}, for an aggregation {@link
    * CountShortcut#of} accepts): each position stands for its count column's rows in its group, as
    * if those rows had been added. An aggregation that cannot take counts throws.
