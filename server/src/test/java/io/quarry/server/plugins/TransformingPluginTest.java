@@ -326,7 +326,11 @@ class TransformingPluginTest {
             "index=* | rex \"g=h(?<k>\\d)\" | groupsum field=k by=v | sort v",
             "index=* | groupsum field=v by=nosuch",
             "| makeresults count=4 | eval v=3, g=\"x\" | groupsum field=v by=g",
-            "index=* | stats count AS n by g, v | groupsum field=n by=g")) {
+            "index=* | stats count AS n by g, v | groupsum field=n by=g",
+            // time-ordered: after head, dedup, sort (one page aggregation over the ordered events)
+            "index=* | head 500 | groupsum field=v by=g",
+            "index=* | dedup v | groupsum field=v by=g",
+            "index=* | sort - v | head 40 | groupsum field=v")) {
       String onPages = export(query, "pages-only");
       assertThat(onPages).as(query).isEqualTo(export(query, "rows"));
       assertThat(export(query, "pages")).as(query).isEqualTo(onPages);
