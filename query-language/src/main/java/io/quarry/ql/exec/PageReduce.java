@@ -181,12 +181,7 @@ public final class PageReduce {
             case io.quarry.ql.ast.MstatsCommand mstats when mstats.append() ->
                 new MstatsAppendStage(mstats, evaluator, pageSize, headsFrom(heads.size()));
             case Command aggregation when PageAggregator.supports(aggregation) ->
-                new Aggregation(
-                    PageAggregator.of(
-                        aggregation,
-                        evaluator.zone(),
-                        evaluator.memory(aggregation.name()),
-                        pageSize));
+                new Aggregation(PageAggregator.of(aggregation, evaluator, pageSize));
             case ReorderCommand reorder ->
                 new PageReorder(reorder, pageSize, evaluator.memory(command.name()), listed[at]);
             case io.quarry.ql.ast.FormatCommand c -> PageChain.stage(PageCommands.of(c), evaluator);

@@ -54,7 +54,10 @@ public final class PluginOperators {
     return new Streaming(command, evaluator.pluginContext(), downstream);
   }
 
-  /** The aggregator of a transforming plugin command (map side per driver, reduce at the end). */
+  /**
+   * The row aggregator of a transforming plugin command (map side per driver, reduce at the end);
+   * only under {@code engine=rows}: on pages it is {@link PluginAggregation}.
+   */
   public static Aggregator transforming(
       PluginCommand command, Evaluator evaluator, RowSink downstream) {
     return new Transforming(command, evaluator, downstream, true);

@@ -144,29 +144,9 @@ public final class PluginOverlayStage {
 
   /** The operator's page of a batch: the columns it reads, then the row ids. */
   private Page input(Page events) {
-    Set<String> required = command.bound().requiredFields();
-    List<Schema.Column> columns = new ArrayList<>();
-    List<Block> blocks = new ArrayList<>();
-    if (required.contains("*")) {
-      for (int c = 0; c < events.schema().size(); c++) {
-        String name = events.schema().column(c).name();
-        if (!hidden.contains(name) && !name.equals(PluginOperators.ROW_COLUMN)) {
-          columns.add(events.schema().column(c));
-          blocks.add(events.block(c));
-        }
-      }
-    } else {
-      for (String name : required) {
-        if (name.equals(PluginOperators.ROW_COLUMN)) {
-          continue;
-        }
-        int c = events.schema().indexOf(name);
-        // a field no event of the batch has: a column of nulls, as the adapter makes it
-        Block block = c >= 0 ? events.block(c) : PageCollector.column(name, noValues(events));
-        columns.add(new Schema.Column(name, block.dataType()));
-        blocks.add(block);
-      }
-    }
+    Page fields = operatorInput(events, command.bound().requiredFields(), hidden);
+    List<Schema.Column> columns = new ArrayList<>(fields.schema().columns());
+    List<Block> blocks = new ArrayList<>(fields.blocks());
     LongBlock.Builder ids = LongBlock.builder(DataType.LONG, events.positionCount());
     for (int p = 0; p < events.positionCount(); p++) {
       ids.append(nextId + p);
@@ -174,6 +154,38 @@ public final class PluginOverlayStage {
     columns.add(new Schema.Column(PluginOperators.ROW_COLUMN, DataType.LONG));
     blocks.add(ids.build());
     return new Page(new Schema(columns), blocks, events.positionCount());
+  }
+
+  /**
+   * The columns of {@code page} a plugin operator reads ({@code required}, its bound command's
+   * {@code requiredFields}): those fields in that order, a field the page has no column of a column
+   * of nulls (as the row adapter makes it); for {@code *}, every column but the {@code hidden} ones
+   * and {@link PluginOperators#ROW_COLUMN}. The blocks are the page's own (not copied).
+   */
+  static Page operatorInput(Page page, Set<String> required, Set<String> hidden) {
+    List<Schema.Column> columns = new ArrayList<>();
+    List<Block> blocks = new ArrayList<>();
+    if (required.contains("*")) {
+      for (int c = 0; c < page.schema().size(); c++) {
+        String name = page.schema().column(c).name();
+        if (!hidden.contains(name) && !name.equals(PluginOperators.ROW_COLUMN)) {
+          columns.add(page.schema().column(c));
+          blocks.add(page.block(c));
+        }
+      }
+    } else {
+      for (String name : required) {
+        if (name.equals(PluginOperators.ROW_COLUMN)) {
+          continue;
+        }
+        int c = page.schema().indexOf(name);
+        // a field no event of the batch has: a column of nulls, as the adapter makes it
+        Block block = c >= 0 ? page.block(c) : PageCollector.column(name, noValues(page));
+        columns.add(new Schema.Column(name, block.dataType()));
+        blocks.add(block);
+      }
+    }
+    return new Page(new Schema(columns), blocks, page.positionCount());
   }
 
   private static List<List<Object>> noValues(Page events) {

@@ -6,7 +6,8 @@
  * {@code rex} as {@link io.quarry.ql.exec.RexStage}, {@code lookup} as {@link
  * io.quarry.ql.exec.LookupStage}, {@link io.quarry.ql.exec.FieldStages}, plugin and built-in page
  * operators driven directly) and {@link io.quarry.ql.exec.PageReduce} (those plus {@code sort},
- * {@code head}, {@code dedup}, aggregations, the built-in page commands — {@code join} as {@link
+ * {@code head}, {@code dedup}, aggregations — a transforming plugin command's as {@link
+ * io.quarry.ql.exec.PluginAggregation} —, the built-in page commands — {@code join} as {@link
  * io.quarry.ql.exec.HashJoinOperator}, {@code appendcols} as {@link
  * io.quarry.ql.exec.PairedColumnsOperator} — and the stages that hold their whole input — {@code
  * transaction}, {@code bin bins=N}, {@code fieldsummary}, {@code outputlookup} —, on pages that

@@ -22,10 +22,10 @@ import org.apache.lucene.search.Query;
  * {@link IndexCounting}, a source of page-aggregation state, and the remaining candidates run as
  * pages into the same aggregation), else {@link Engine#PAGES} when the aggregation has a page
  * implementation ({@link PageAggregator#supports}: {@code stats} whose every function has one,
- * {@code top}, {@code rare}, {@code timechart}, {@code chart}) (the commands before it run as the
- * page source's work and page stages, {@link #pageShape}), else {@link Engine#ROWS}. Under {@code
- * -Dquarry.search.engine=rows} nothing is counted from the index: the row operators see every
- * event.
+ * {@code top}, {@code rare}, {@code timechart}, {@code chart}, a transforming plugin command) (the
+ * commands before it run as the page source's work and page stages, {@link #pageShape}), else
+ * {@link Engine#ROWS}. Under {@code -Dquarry.search.engine=rows} nothing is counted from the index:
+ * the row operators see every event.
  *
  * @param aggregatorAt the index of the aggregation in the pipeline
  * @param pageShape on {@link Engine#PAGES} and {@link Engine#INDEX}, how the map side (the

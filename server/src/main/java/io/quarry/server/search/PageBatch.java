@@ -220,12 +220,11 @@ final class PageBatch {
             : null;
     RowSink after =
         reduceOnPages == null ? Pipelines.build(reduce, end, evaluator, stages, statsAt + 1) : null;
-    PageAggregator total =
-        PageAggregator.of(stats, evaluator.zone(), evaluator.memory(stats.name()), pageSize);
+    PageAggregator total = PageAggregator.of(stats, evaluator, pageSize);
     PageAggregation partials = new PageAggregation(total, control::previewAsked);
     List<String> fields = PageAggregator.inputFields(stats);
     AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
-    if (reduce.stream().noneMatch(c -> c instanceof OutputLookupCommand)) {
+    if (total.previews() && reduce.stream().noneMatch(c -> c instanceof OutputLookupCommand)) {
       control.previewer(() -> preview(total, reduce, evaluator, pageSize, finishing));
     }
     int fused = shape.fused();

@@ -416,9 +416,7 @@ final class TimeOrderedPages {
         StageStats stages,
         PageBatch.Results results) {
       Command command = pipeline.get(at);
-      this.aggregator =
-          PageAggregator.of(
-              command, evaluator.zone(), evaluator.memory(command.name()), SearchService.PAGE_SIZE);
+      this.aggregator = PageAggregator.of(command, evaluator, SearchService.PAGE_SIZE);
       this.after =
           PageReduce.overResults(
               pipeline.subList(at + 1, pipeline.size()),

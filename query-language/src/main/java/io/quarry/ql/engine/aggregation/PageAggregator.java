@@ -4,21 +4,25 @@ import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.ChartCommand;
 import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.ast.TimechartCommand;
 import io.quarry.ql.ast.TopCommand;
 import io.quarry.ql.exec.ChartAggregation;
+import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.MemoryTracker;
+import io.quarry.ql.exec.PluginAggregation;
 import java.time.ZoneId;
 import java.util.List;
 
 /**
  * An aggregation on pages in batch mode ({@code stats}: {@link HashAggregationOperator}, with
  * wildcard fields {@link WildcardAggregation}; {@code top}/{@code rare}: {@link TopAggregation};
- * {@code timechart}/{@code chart}: {@link ChartAggregation}): one partial per search thread fed the
- * pages of the segment slices it scans, partials merged into the final one, whose {@link #finish}
- * makes its answer pages. The search runs it without knowing which command it is ({@code
- * server.search.PageBatch}).
+ * {@code timechart}/{@code chart}: {@link ChartAggregation}; a transforming plugin command: {@link
+ * PluginAggregation}, its map operators the partials' and its reduce operator the end): one partial
+ * per search thread fed the pages of the segment slices it scans, partials merged into the final
+ * one, whose {@link #finish} makes its answer pages. The search runs it without knowing which
+ * command it is ({@code server.search.PageBatch}).
  */
 public interface PageAggregator extends Operator {
 
@@ -30,13 +34,24 @@ public interface PageAggregator extends Operator {
       case TopCommand top -> true;
       case TimechartCommand timechart -> ChartAggregation.supports(timechart);
       case ChartCommand chart -> ChartAggregation.supports(chart);
+      case PluginCommand plugin -> PluginAggregation.supports(plugin);
       default -> false;
     };
   }
 
   /**
-   * The final aggregation of {@code command} (one {@link #supports} accepts); times are bucketed in
-   * {@code zone}.
+   * The final aggregation of {@code command} (one {@link #supports} accepts) in {@code evaluator}'s
+   * search: its time zone, memory and (for a plugin command) plugin context.
+   */
+  static PageAggregator of(Command command, Evaluator evaluator, int pageSize) {
+    return command instanceof PluginCommand plugin
+        ? new PluginAggregation(plugin, evaluator, pageSize)
+        : of(command, evaluator.zone(), evaluator.memory(command.name()), pageSize);
+  }
+
+  /**
+   * The final aggregation of {@code command} (one {@link #supports} accepts, not a plugin command:
+   * {@link #of(Command, Evaluator, int)}); times are bucketed in {@code zone}.
    */
   static PageAggregator of(Command command, ZoneId zone, MemoryTracker memory, int pageSize) {
     return switch (command) {
@@ -52,7 +67,8 @@ public interface PageAggregator extends Operator {
 
   /**
    * The fields the aggregation of {@code command} reads from its input; {@code *} among them when
-   * it reads every field a wildcard matches ({@link WildcardAggregation}).
+   * it reads every field a wildcard matches ({@link WildcardAggregation}) or a plugin command reads
+   * every field.
    */
   static List<String> inputFields(Command command) {
     return switch (command) {
@@ -62,6 +78,8 @@ public interface PageAggregator extends Operator {
       case TopCommand top -> TopAggregation.inputFields(top);
       case TimechartCommand timechart -> ChartAggregation.inputFields(timechart);
       case ChartCommand chart -> ChartAggregation.inputFields(chart);
+      case PluginCommand plugin when PluginAggregation.supports(plugin) ->
+          PluginAggregation.inputFields(plugin);
       default -> throw new IllegalArgumentException(command.name() + " has no page aggregation");
     };
   }
@@ -74,6 +92,14 @@ public interface PageAggregator extends Operator {
 
   /** The answer for the input so far as pages, keeping the state (a preview). */
   List<Page> snapshot();
+
+  /**
+   * Whether {@link #snapshot} previews the answer; false when it has none to give (a plugin's,
+   * {@link PluginAggregation}): the running search then offers no preview, as on rows.
+   */
+  default boolean previews() {
+    return true;
+  }
 
   /**
    * Adds counts a source made in place of rows ({@link CountPages}, for an aggregation {@link

@@ -1,0 +1,200 @@
+package io.quarry.ql.exec;
+
+import io.quarry.plugin.api.command.CommandKind;
+import io.quarry.plugin.api.command.OperatorContext;
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.engine.aggregation.PageAggregator;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A transforming plugin command (the SPI's map/reduce kind, {@link CommandKind#TRANSFORMING}) as a
+ * page aggregation: each partial drives its own map operator ({@code createOperator}) over the
+ * pages it is given, cut to the columns the command reads ({@link
+ * PluginOverlayStage#operatorInput}), and keeps the state pages that operator emits; merging a
+ * partial finishes its map operator and takes its state pages; the final aggregation's {@link
+ * #finish} drives one reduce operator ({@code createReduceOperator}) over every state page and
+ * pages its answer as the row engine's collector pages the same rows ({@link RowPaging}: the
+ * columns each page's rows hold a value in, typed over them), as {@code PluginOperators}' row
+ * adapter answered it. Every call into the plugin is wrapped ({@link PluginOperators.Driver}).
+ *
+ * <p>No preview ({@link #previews} false, {@link #snapshot} empty), as the row adapter gave none:
+ * the state pages belong to the reduce operator once handed to it, so none is reduced before the
+ * end.
+ */
+public final class PluginAggregation implements PageAggregator {
+  /** Columns of the input pages no plugin operator sees: the page engine's own (NUL-named). */
+  private static final char HIDDEN_PREFIX = '\u0000';
+
+  private final PluginCommand command;
+  private final OperatorContext context;
+  private final int pageSize;
+  private final boolean total;
+  private final List<Page> states = new ArrayList<>();
+  private final ArrayDeque<Page> output = new ArrayDeque<>();
+  private PluginOperators.Driver map;
+  private boolean finished;
+  private boolean closed;
+
+  private PluginAggregation(
+      PluginCommand command, OperatorContext context, int pageSize, boolean total) {
+    this.command = command;
+    this.context = context;
+    this.pageSize = pageSize;
+    this.total = total;
+  }
+
+  /** The final aggregation of {@code command}, its plugin calls in {@code evaluator}'s search. */
+  public PluginAggregation(PluginCommand command, Evaluator evaluator, int pageSize) {
+    this(command, evaluator.pluginContext(), pageSize, true);
+  }
+
+  /** Whether {@code command} is a transforming plugin command. */
+  public static boolean supports(Command command) {
+    return command instanceof PluginCommand plugin && plugin.kind() == CommandKind.TRANSFORMING;
+  }
+
+  /** The fields it reads: its bound command's required fields ({@code *}: every field). */
+  public static List<String> inputFields(PluginCommand command) {
+    return List.copyOf(command.bound().requiredFields());
+  }
+
+  @Override
+  public PluginAggregation newPartial() {
+    return new PluginAggregation(command, context, pageSize, false);
+  }
+
+  @Override
+  public boolean needsInput() {
+    return !finished;
+  }
+
+  @Override
+  public void addInput(Page page) {
+    if (finished) {
+      throw new IllegalStateException("input after finish");
+    }
+    if (page.positionCount() == 0) {
+      return;
+    }
+    if (map == null) {
+      map = new PluginOperators.Driver(command, command.bound(), context);
+    }
+    Page in =
+        PluginOverlayStage.operatorInput(page, command.bound().requiredFields(), hidden(page));
+    for (Block block : in.blocks()) {
+      map.factory().reserve(block); // the operator owns it now
+    }
+    map.add(in, states::add);
+  }
+
+  /** The NUL-named columns of a page (an event listing's bookkeeping, never a field). */
+  private static Set<String> hidden(Page page) {
+    Set<String> hidden = new java.util.HashSet<>();
+    for (int c = 0; c < page.schema().size(); c++) {
+      String name = page.schema().column(c).name();
+      if (!name.isEmpty() && name.charAt(0) == HIDDEN_PREFIX) {
+        hidden.add(name);
+      }
+    }
+    return hidden;
+  }
+
+  /** Ends the map side: every state page it made is in {@link #states}. */
+  private void finishMap() {
+    if (map != null) {
+      PluginOperators.Driver ending = map;
+      map = null;
+      try {
+        ending.finish(states::add);
+      } finally {
+        ending.close();
+      }
+    }
+  }
+
+  @Override
+  public void merge(PageAggregator partial) {
+    PluginAggregation other = (PluginAggregation) partial;
+    other.finishMap();
+    states.addAll(other.states);
+    other.states.clear();
+  }
+
+  @Override
+  public List<Page> snapshot() {
+    return List.of();
+  }
+
+  @Override
+  public boolean previews() {
+    return false;
+  }
+
+  @Override
+  public void finish() {
+    if (!total) {
+      throw new IllegalStateException("a partial aggregation is merged, not finished");
+    }
+    if (finished) {
+      return;
+    }
+    finished = true;
+    finishMap();
+    PluginOperators.Driver reduce =
+        new PluginOperators.Driver(
+            command,
+            context,
+            PluginOperators.call(command, () -> command.bound().createReduceOperator(context)));
+    RowPaging paging = new RowPaging(pageSize);
+    List<Page> answer = new ArrayList<>();
+    try {
+      for (Page state : states) {
+        reduce.add(state, answer::add);
+      }
+      states.clear();
+      reduce.finish(answer::add);
+    } finally {
+      reduce.close();
+    }
+    for (Page page : answer) {
+      paging.add(page, output::add);
+    }
+    paging.finish(output::add);
+    // the re-paged pages hold copies of the plugin's cells: its pages go back to its factory
+    answer.forEach(reduce.factory()::release);
+  }
+
+  @Override
+  public boolean isFinished() {
+    return finished && output.isEmpty();
+  }
+
+  @Override
+  public Page getOutput() {
+    return output.poll();
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      if (map != null) {
+        map.close();
+        map = null;
+      }
+    } finally {
+      states.forEach(context.blockFactory()::release);
+      states.clear();
+      output.clear();
+    }
+  }
+}

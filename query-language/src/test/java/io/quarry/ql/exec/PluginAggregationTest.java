@@ -1,0 +1,225 @@
+package io.quarry.ql.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.plugin.api.command.ArgumentSpec;
+import io.quarry.plugin.api.command.ArgumentType;
+import io.quarry.plugin.api.command.BoundCommand;
+import io.quarry.plugin.api.command.CommandArguments;
+import io.quarry.plugin.api.command.CommandDefinition;
+import io.quarry.plugin.api.command.CommandKind;
+import io.quarry.plugin.api.command.Operator;
+import io.quarry.plugin.api.command.OperatorContext;
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.plugin.api.data.MemoryAccount;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.command.CommandRegistry;
+import io.quarry.ql.engine.aggregation.PageAggregator;
+import io.quarry.ql.parser.Parser;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A transforming plugin command as a page aggregation ({@link PluginAggregation}): partials' map
+ * operators see only the fields the command reads (a missing one as nulls), their state pages reach
+ * the one reduce operator, the answer is what a direct sum gives, no preview is offered, and every
+ * block the plugin held is given back (the search's memory account ends at zero).
+ */
+class PluginAggregationTest {
+  /** Column names each map operator was given, in order. */
+  private final List<List<String>> seen = new ArrayList<>();
+
+  /**
+   * {@code total field=f}: map side a one-row state (count of non-null f, sum of whole-number f);
+   * reduce side the states added up as {@code count}, {@code sum}.
+   */
+  private final CommandDefinition total =
+      new CommandDefinition() {
+        public String name() {
+          return "total";
+        }
+
+        public String description() {
+          return "count and sum of a field";
+        }
+
+        public CommandKind kind() {
+          return CommandKind.TRANSFORMING;
+        }
+
+        public List<ArgumentSpec> arguments() {
+          return List.of(ArgumentSpec.required("field", ArgumentType.FIELD, "the field"));
+        }
+
+        public BoundCommand bind(CommandArguments arguments) {
+          String field = arguments.getString("field");
+          return new BoundCommand() {
+            public Set<String> requiredFields() {
+              return Set.of(field);
+            }
+
+            public Set<String> producedFields() {
+              return Set.of("count", "sum");
+            }
+
+            public Operator createOperator(OperatorContext context) {
+              return new Sums(context, false) {
+                public void addInput(Page page) {
+                  seen.add(page.schema().columns().stream().map(Schema.Column::name).toList());
+                  Block values = page.block(field);
+                  for (int p = 0; p < page.positionCount(); p++) {
+                    if (!values.isNull(p)) {
+                      sums[0]++;
+                      sums[1] += ((Number) values.getObject(p)).longValue();
+                    }
+                  }
+                  context.blockFactory().release(page);
+                }
+              };
+            }
+
+            public Operator createReduceOperator(OperatorContext context) {
+              return new Sums(context, true) {
+                public void addInput(Page state) {
+                  sums[0] += ((LongBlock) state.block("c")).getLong(0);
+                  sums[1] += ((LongBlock) state.block("s")).getLong(0);
+                  context.blockFactory().release(state);
+                }
+              };
+            }
+          };
+        }
+      };
+
+  /** A (count, sum) handed out as one page at finish, named as state or as the answer. */
+  private abstract static class Sums implements Operator {
+    final long[] sums = new long[2];
+    private final OperatorContext context;
+    private final boolean answer;
+    private final ArrayDeque<Page> out = new ArrayDeque<>();
+    private boolean finished;
+
+    Sums(OperatorContext context, boolean answer) {
+      this.context = context;
+      this.answer = answer;
+    }
+
+    public boolean needsInput() {
+      return !finished;
+    }
+
+    public void finish() {
+      if (finished) {
+        return;
+      }
+      finished = true;
+      LongBlock.Builder c = context.blockFactory().newLongBlockBuilder(1);
+      LongBlock.Builder s = context.blockFactory().newLongBlockBuilder(1);
+      c.append(sums[0]);
+      s.append(sums[1]);
+      Block count = c.build();
+      Block sum = s.build();
+      out.add(
+          new Page(
+              new Schema(
+                  List.of(
+                      new Schema.Column(answer ? "count" : "c", count.dataType()),
+                      new Schema.Column(answer ? "sum" : "s", sum.dataType()))),
+              List.of(count, sum),
+              1));
+    }
+
+    public boolean isFinished() {
+      return finished && out.isEmpty();
+    }
+
+    public Page getOutput() {
+      return out.poll();
+    }
+  }
+
+  private final MemoryAccount memory = MemoryAccount.unbounded("test");
+
+  private PageAggregator aggregation(String query) {
+    CommandRegistry registry = CommandRegistry.builtIns().withPlugin("sums", List.of(total));
+    PluginCommand command =
+        (PluginCommand) new Parser(registry).parse("* | " + query).commands().get(1);
+    Evaluator evaluator =
+        new Evaluator(Instant.EPOCH, ZoneOffset.UTC)
+            .withResources(new SearchResources(memory, () -> false, w -> {}));
+    assertThat(PageAggregator.supports(command)).isTrue();
+    return PageAggregator.of(command, evaluator, 1024);
+  }
+
+  private static Page page(long from, long to) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (long n = from; n < to; n++) {
+      rows.add(Map.of("n", n, "other", "x" + n));
+    }
+    return TestPages.of(rows);
+  }
+
+  @Test
+  void partialsStatesReduceToTheDirectSum() {
+    PageAggregator total = aggregation("total field=n");
+    assertThat(total.previews()).isFalse();
+    // three partials (three slices), one fed two pages, one none
+    PageAggregator a = total.newPartial();
+    PageAggregator b = total.newPartial();
+    PageAggregator c = total.newPartial();
+    a.addInput(page(0, 100));
+    a.addInput(page(100, 150));
+    b.addInput(page(150, 1000));
+    for (PageAggregator partial : List.of(a, b, c)) {
+      total.merge(partial);
+    }
+    // a partial taken again after its merge starts a new map operator
+    a.addInput(page(1000, 1001));
+    total.merge(a);
+    total.finish();
+    List<Page> answer = new ArrayList<>();
+    for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
+      answer.add(page);
+    }
+    assertThat(total.isFinished()).isTrue();
+    total.close();
+    assertThat(TestPages.rows(answer)).containsExactly(Map.of("count", 1001L, "sum", 500_500L));
+    // each map operator saw only the field it reads
+    assertThat(seen).hasSize(4).allSatisfy(columns -> assertThat(columns).containsExactly("n"));
+    assertThat(memory.used()).isZero();
+  }
+
+  @Test
+  void aFieldNoRowHasIsAColumnOfNulls() {
+    PageAggregator total = aggregation("total field=missing");
+    PageAggregator partial = total.newPartial();
+    partial.addInput(page(0, 10));
+    total.merge(partial);
+    total.finish();
+    Page answer = total.getOutput();
+    total.close();
+    assertThat(seen).containsExactly(List.of("missing"));
+    assertThat(TestPages.rows(List.of(answer))).containsExactly(Map.of("count", 0L, "sum", 0L));
+    assertThat(memory.used()).isZero();
+  }
+
+  @Test
+  void closingBeforeTheEndGivesEveryStateBack() {
+    PageAggregator total = aggregation("total field=n");
+    PageAggregator partial = total.newPartial();
+    partial.addInput(page(0, 10));
+    total.merge(partial); // its state page now held by the total
+    assertThat(memory.used()).isPositive();
+    total.close();
+    assertThat(memory.used()).isZero();
+  }
+}

@@ -1,0 +1,374 @@
+package io.quarry.server.plugins;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.config.QuarryConfig;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A transforming plugin command (the SPI's map/reduce kind) loaded from the plugin path as a
+ * search's aggregation runs on the page engine ({@code io.quarry.ql.exec.PluginAggregation}: a map
+ * operator per partial, one reduce operator at the end) with every row operator refused ({@code
+ * pages-only}), over events in several segments (several partials), after page stages, before
+ * commands over its answer, after a generator and after {@code stats}; its answers against sums
+ * computed here from the events' own numbers and against the row engine's ({@code engine=rows}).
+ */
+class TransformingPluginTest {
+  private static final String PASSWORD = "transforming-test-password";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String TOKEN = "transforming-hec-token";
+
+  /** Events per load; each load its own segment. */
+  private static final int PER_LOAD = 700;
+
+  private static final int LOADS = 3;
+
+  /**
+   * {@code groupsum field=<f> [by=<g>]}: per value of g (all rows one group without it) the count
+   * of rows whose f is a whole number and their sum. Map side: a state page (g, c, s) of the groups
+   * it saw; reduce side: the states added up, one row per group in g's order, the count as {@code
+   * count} and the sum as {@code sum}.
+   */
+  private static final String GROUPSUM =
+      """
+      package p.groupsum;
+
+      import io.quarry.plugin.api.QuarryPlugin;
+      import io.quarry.plugin.api.command.*;
+      import io.quarry.plugin.api.data.*;
+      import java.util.ArrayDeque;
+      import java.util.LinkedHashSet;
+      import java.util.List;
+      import java.util.Map;
+      import java.util.Set;
+      import java.util.TreeMap;
+
+      public final class TestPlugin implements QuarryPlugin {
+        @Override
+        public List<CommandDefinition> commands() {
+          return List.of(new CommandDefinition() {
+            public String name() { return "groupsum"; }
+            public String description() { return "count and sum of a whole-number field by group"; }
+            public CommandKind kind() { return CommandKind.TRANSFORMING; }
+            public List<ArgumentSpec> arguments() {
+              return List.of(
+                  ArgumentSpec.required("field", ArgumentType.FIELD, "the field summed"),
+                  ArgumentSpec.optional("by", ArgumentType.FIELD, null, "the group field"));
+            }
+            public BoundCommand bind(CommandArguments arguments) {
+              String field = arguments.getString("field");
+              String by = arguments.has("by") ? arguments.getString("by") : null;
+              return new BoundCommand() {
+                public Set<String> requiredFields() {
+                  Set<String> read = new LinkedHashSet<>();
+                  if (by != null) read.add(by);
+                  read.add(field);
+                  return read;
+                }
+                public Set<String> producedFields() {
+                  return by == null ? Set.of("count", "sum") : Set.of(by, "count", "sum");
+                }
+                public Operator createOperator(OperatorContext context) {
+                  return new Sums(context, by, false) {
+                    public void addInput(Page page) {
+                      Block values = page.block(field);
+                      Block groups = by == null ? null : page.block(by);
+                      for (int p = 0; p < page.positionCount(); p++) {
+                        Object value = values == null ? null : values.getObject(p);
+                        Long number = null;
+                        if (value instanceof Long l) number = l;
+                        else if (value != null) {
+                          try { number = Long.parseLong(value.toString()); }
+                          catch (NumberFormatException notWhole) { }
+                        }
+                        Object group = groups == null ? "" : groups.getObject(p);
+                        if (group == null) continue;
+                        long[] sums = groups(group.toString());
+                        if (number != null) { sums[0]++; sums[1] += number; }
+                      }
+                      context.blockFactory().release(page);
+                    }
+                  };
+                }
+                public Operator createReduceOperator(OperatorContext context) {
+                  return new Sums(context, by, true) {
+                    public void addInput(Page state) {
+                      Block g = state.block("g");
+                      Block c = state.block("c");
+                      Block s = state.block("s");
+                      for (int p = 0; p < state.positionCount(); p++) {
+                        long[] sums = groups(g.getObject(p).toString());
+                        sums[0] += (Long) c.getObject(p);
+                        sums[1] += (Long) s.getObject(p);
+                      }
+                      context.blockFactory().release(state);
+                    }
+                  };
+                }
+              };
+            }
+          });
+        }
+
+        /** Groups' (count, sum), handed out as one page at finish. */
+        private abstract static class Sums implements Operator {
+          private final Map<String, long[]> groups = new TreeMap<>();
+          private final ArrayDeque<Page> out = new ArrayDeque<>();
+          private final OperatorContext context;
+          private final String by;
+          private final boolean answer;
+          private boolean finished;
+
+          Sums(OperatorContext context, String by, boolean answer) {
+            this.context = context;
+            this.by = by;
+            this.answer = answer;
+          }
+
+          long[] groups(String group) { return groups.computeIfAbsent(group, k -> new long[2]); }
+
+          public boolean needsInput() { return !finished; }
+
+          public void finish() {
+            if (finished) return;
+            finished = true;
+            if (groups.isEmpty()) return;
+            BlockFactory factory = context.blockFactory();
+            BytesBlock.Builder g = factory.newBytesBlockBuilder(groups.size());
+            LongBlock.Builder c = factory.newLongBlockBuilder(groups.size());
+            LongBlock.Builder s = factory.newLongBlockBuilder(groups.size());
+            for (Map.Entry<String, long[]> group : groups.entrySet()) {
+              g.append(group.getKey());
+              c.append(group.getValue()[0]);
+              s.append(group.getValue()[1]);
+            }
+            List<Block> blocks = List.of(g.build(), c.build(), s.build());
+            List<String> names =
+                !answer ? List.of("g", "c", "s") : List.of(by == null ? "" : by, "count", "sum");
+            Page page = new Page(new Schema(List.of(
+                new Schema.Column(names.get(0), blocks.get(0).dataType()),
+                new Schema.Column(names.get(1), blocks.get(1).dataType()),
+                new Schema.Column(names.get(2), blocks.get(2).dataType()))), blocks, groups.size());
+            out.add(answer && by == null
+                ? new Page(new Schema(page.schema().columns().subList(1, 3)),
+                    blocks.subList(1, 3), groups.size())
+                : page);
+            groups.clear();
+          }
+
+          public boolean isFinished() { return finished && out.isEmpty(); }
+
+          public Page getOutput() { return out.poll(); }
+        }
+      }
+      """;
+
+  @TempDir static Path root;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path plugins = root.resolve("plugins");
+    PluginJars.write(
+        plugins,
+        "groupsum",
+        PluginJars.descriptor("groupsum", "1.0"),
+        Map.of("p.groupsum.TestPlugin", GROUPSUM),
+        "p.groupsum.TestPlugin");
+    List<String> indexes = List.of("main", "i1", "i2"); // an index (a segment, a partial) a load
+    server =
+        QuarryServer.start(
+            new QuarryConfig(
+                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
+                root.resolve("data").toString(),
+                indexes,
+                new QuarryConfig.Auth(PASSWORD),
+                new QuarryConfig.Hec(
+                    List.of(new QuarryConfig.HecToken(TOKEN, "test", "main", indexes))),
+                null,
+                null,
+                null,
+                null,
+                new QuarryConfig.Plugins(plugins.toString())),
+            java.time.Clock.systemUTC());
+    for (int load = 0; load < LOADS; load++) {
+      StringBuilder lines = new StringBuilder();
+      for (int i = load * PER_LOAD; i < (load + 1) * PER_LOAD; i++) {
+        lines.append(line(i)).append('\n');
+      }
+      HttpResponse<String> loaded =
+          java.net.http.HttpClient.newHttpClient()
+              .send(
+                  java.net.http.HttpRequest.newBuilder(
+                          java.net.URI.create(
+                              server.url()
+                                  + "/services/collector/raw?sourcetype=app&index="
+                                  + indexes.get(load)))
+                      .header("Authorization", "Splunk " + TOKEN)
+                      .POST(java.net.http.HttpRequest.BodyPublishers.ofString(lines.toString()))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+    }
+  }
+
+  /** Event i: g = h(i mod 3), v = i mod 10 (every 50th "n/a", every 70th none). */
+  private static String line(int i) {
+    String v = i % 70 == 0 ? "" : " v=" + (i % 50 == 7 ? "n/a" : String.valueOf(i % 10));
+    return "2026-01-07T10:%02d:%02dZ g=h%d%s".formatted(i / 60 % 60, i % 60, i % 3, v);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  /** The (count, sum) per group of the events' whole numbers v, optionally only where v > above. */
+  private static Map<String, long[]> expected(int above) {
+    Map<String, long[]> sums = new TreeMap<>();
+    for (int i = 0; i < LOADS * PER_LOAD; i++) {
+      if (i % 70 == 0 || i % 50 == 7 || i % 10 <= above) {
+        continue;
+      }
+      long[] group = sums.computeIfAbsent("h" + i % 3, k -> new long[2]);
+      group[0]++;
+      group[1] += i % 10;
+    }
+    return sums;
+  }
+
+  private static List<Map<String, String>> rows(Map<String, long[]> sums, String by) {
+    List<Map<String, String>> rows = new ArrayList<>();
+    sums.forEach(
+        (group, s) -> {
+          Map<String, String> row = new LinkedHashMap<>();
+          row.put(by, group);
+          row.put("count", String.valueOf(s[0]));
+          row.put("sum", String.valueOf(s[1]));
+          rows.add(row);
+        });
+    return rows;
+  }
+
+  @Test
+  void answersTheGroupsSumsOnPages() throws Exception {
+    assertThat(results("index=* | groupsum field=v by=g", "pages-only"))
+        .isEqualTo(rows(expected(-1), "g"));
+    // a page stage before it (the filter of v > 4 as a where), commands over its answer after it
+    assertThat(results("index=* | where v>4 | groupsum field=v by=g | sort - g", "pages-only"))
+        .isEqualTo(rows(expected(4), "g").reversed());
+    assertThat(results("index=* | eval w=v*2 | groupsum field=w | eval half=sum/2", "pages-only"))
+        .containsExactly(
+            Map.of(
+                "count",
+                String.valueOf(expected(-1).values().stream().mapToLong(s -> s[0]).sum()),
+                "sum",
+                String.valueOf(2 * expected(-1).values().stream().mapToLong(s -> s[1]).sum()),
+                "half",
+                String.valueOf(expected(-1).values().stream().mapToLong(s -> s[1]).sum())));
+    // a field no event has: every group of g, nothing counted
+    assertThat(results("index=* | groupsum field=nosuch by=g", "pages-only"))
+        .isEqualTo(
+            List.of(
+                Map.of("g", "h0", "count", "0", "sum", "0"),
+                Map.of("g", "h1", "count", "0", "sum", "0"),
+                Map.of("g", "h2", "count", "0", "sum", "0")));
+  }
+
+  @Test
+  void runsAfterAGeneratorAndAfterStats() throws Exception {
+    assertThat(
+            results(
+                "| makeresults count=5 | streamstats count AS v | eval g=if(v<3, \"a\", \"b\")"
+                    + " | groupsum field=v by=g",
+                "pages-only"))
+        .containsExactly(
+            Map.of("g", "a", "count", "2", "sum", "3"),
+            Map.of("g", "b", "count", "3", "sum", "12"));
+    // per (g, v) the number of events (v's ten digits and "n/a" in every g: 11 rows), summed per
+    // g: the events of g that have a v
+    Map<String, Long> withV = new TreeMap<>();
+    for (int i = 0; i < LOADS * PER_LOAD; i++) {
+      if (i % 70 != 0) {
+        withV.merge("h" + i % 3, 1L, Long::sum);
+      }
+    }
+    List<Map<String, String>> counted = new ArrayList<>();
+    withV.forEach(
+        (group, events) ->
+            counted.add(Map.of("g", group, "count", "11", "sum", String.valueOf(events))));
+    assertThat(results("index=* | stats count AS n by g, v | groupsum field=n by=g", "pages-only"))
+        .isEqualTo(counted);
+  }
+
+  @Test
+  void answersAsTheRowEngine() throws Exception {
+    for (String query :
+        List.of(
+            "index=* | groupsum field=v by=g",
+            "index=* | groupsum field=v",
+            "index=* v>2 | groupsum field=v by=g | where count>100 | table g, sum",
+            "index=* | rex \"g=h(?<k>\\d)\" | groupsum field=k by=v | sort v",
+            "index=* | groupsum field=v by=nosuch",
+            "| makeresults count=4 | eval v=3, g=\"x\" | groupsum field=v by=g",
+            "index=* | stats count AS n by g, v | groupsum field=n by=g",
+            // time-ordered: after head, dedup, sort (one page aggregation over the ordered events)
+            "index=* | head 500 | groupsum field=v by=g",
+            "index=* | dedup v | groupsum field=v by=g",
+            "index=* | sort - v | head 40 | groupsum field=v")) {
+      String onPages = export(query, "pages-only");
+      assertThat(onPages).as(query).isEqualTo(export(query, "rows"));
+      assertThat(export(query, "pages")).as(query).isEqualTo(onPages);
+    }
+  }
+
+  private static List<Map<String, String>> results(String query, String engine) throws Exception {
+    List<Map<String, String>> rows = new ArrayList<>();
+    for (String line : export(query, engine).split("\n")) {
+      if (line.isBlank()) {
+        continue;
+      }
+      JsonNode result = JSON.readTree(line).get("result");
+      if (result == null) {
+        continue;
+      }
+      Map<String, String> row = new LinkedHashMap<>();
+      result.fields().forEachRemaining(f -> row.put(f.getKey(), f.getValue().asText()));
+      rows.add(row);
+    }
+    return rows;
+  }
+
+  private static String export(String query, String engine) throws Exception {
+    String before = System.getProperty("quarry.search.engine");
+    System.setProperty("quarry.search.engine", engine);
+    try {
+      HttpResponse<String> response = io.quarry.server.TestServers.export(server, PASSWORD, query);
+      assertThat(response.statusCode())
+          .as(query + " on " + engine + ": " + response.body())
+          .isEqualTo(200);
+      return response.body();
+    } finally {
+      if (before == null) {
+        System.clearProperty("quarry.search.engine");
+      } else {
+        System.setProperty("quarry.search.engine", before);
+      }
+    }
+  }
+}
