@@ -150,9 +150,10 @@ public final class EndToEnd implements Callable<Integer> {
   @Option(
       names = "--format",
       description =
-          "How the indexes store events: events (the default: a document per event) or blocks (a"
-              + " document per block of events, issue 23), to compare the two layouts run by run.")
-  String format = "events";
+          "How the indexes store events: blocks (the default, as the server's: a document per"
+              + " block of events, issue 23) or events (a document per event), to compare the two"
+              + " layouts run by run.")
+  String format = "blocks";
 
   private final PrintStream out = System.out;
 
