@@ -139,11 +139,11 @@ final class EveryFieldPlan {
    * fix their own columns: the index the every-field listing comes before, or -1. Commands whose
    * changes {@link ListedFields} replays (a literal {@code rename} too) come first, then maybe
    * plugin commands laying their output over the rows ({@code fillnull}, {@code mvexpand}) among
-   * {@code eval}s, {@code eventstats}/{@code streamstats} and commands that keep the rows — on rows
-   * each of those keeps every field a row can yield (its search-time ones too), so the listing goes
-   * right before the first plugin command and they run as stages on its pages. A {@code
-   * transaction} followed by a command fixing the columns takes only the fields the commands read
-   * instead (not here).
+   * {@code eval}s, {@code bin}s, literal {@code rename}s, {@code eventstats}/{@code streamstats}
+   * and commands that keep the rows — on rows each of those keeps every field a row can yield (its
+   * search-time ones too), so the listing goes right before the first plugin command and they run
+   * as stages on its pages. A {@code transaction} followed by a command fixing the columns takes
+   * only the fields the commands read instead (not here).
    */
   private static int ownColumnsAfterChanges(List<Command> pipeline) {
     int reader = 0;
@@ -168,6 +168,8 @@ final class EveryFieldPlan {
           || between instanceof io.quarry.ql.ast.EvalCommand
           || between instanceof io.quarry.ql.ast.EventStatsCommand // AssignedRow over the row
           || between instanceof io.quarry.ql.ast.StreamStatsCommand
+          || between instanceof io.quarry.ql.ast.BinCommand // a bucket laid over the row, as eval
+          || between instanceof io.quarry.ql.ast.RenameCommand && !renamesByWildcard(between)
           || TimeOrderedShape.keepsEvents(between))) {
         return -1;
       }

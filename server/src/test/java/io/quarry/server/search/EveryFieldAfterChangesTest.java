@@ -52,7 +52,12 @@ class EveryFieldAfterChangesTest {
           // eventstats/streamstats between the plugin command and transaction (the census's)
           "level=INFO | fillnull value=0 | eventstats count AS c by host | eval _raw=upper(_raw)"
               + " | transaction host maxevents=20",
-          "* | mvexpand team | streamstats count AS k by team | transaction host maxevents=20");
+          "* | mvexpand team | streamstats count AS k by team | transaction host maxevents=20",
+          // a literal rename or a bin between the plugin command and transaction (the census's)
+          "* | head 700 | mvexpand team | rename region AS reg, zone AS z"
+              + " | transaction host maxevents=20",
+          "* | reverse | fillnull value=none region zone | bin _time span=5m"
+              + " | transaction host maxevents=20 | rename host AS h");
 
   /**
    * A wildcard {@code table} or {@code fields} after changes: the same rows as the row engine's,
