@@ -100,10 +100,7 @@ final class EveryFieldPlan {
 
   /** {@link #pluginAfterChanges}'s plugin command reading every field, or -1. */
   private static int pluginBeforeEveryField(List<Command> pipeline) {
-    int at = 0;
-    while (at < pipeline.size() && !(pipeline.get(at) instanceof io.quarry.ql.ast.PluginCommand)) {
-      at++;
-    }
+    int at = firstPlugin(pipeline, pipeline.size());
     if (at == pipeline.size()) {
       return -1;
     }
@@ -152,13 +149,11 @@ final class EveryFieldPlan {
     }
     if (reader == pipeline.size()
         || pipeline.get(reader) instanceof io.quarry.ql.ast.TransactionCommand
-            && pipeline.subList(reader + 1, pipeline.size()).stream().anyMatch(c -> fixes(c))) {
+            && pipeline.subList(reader + 1, pipeline.size()).stream()
+                .anyMatch(EveryFieldPlan::fixes)) {
       return -1;
     }
-    int at = 0;
-    while (at < reader && !(pipeline.get(at) instanceof io.quarry.ql.ast.PluginCommand)) {
-      at++;
-    }
+    int at = firstPlugin(pipeline, reader);
     ListedFields changes = ListedFields.of(pipeline.subList(0, at));
     if (changes == null || changes.isEmpty() && at == reader) {
       return -1; // no change: the plain every-field listing, if any (readsEveryField)
@@ -173,6 +168,15 @@ final class EveryFieldPlan {
           || TimeOrderedShape.keepsEvents(between))) {
         return -1;
       }
+    }
+    return at;
+  }
+
+  /** The index of the first plugin command before {@code limit}, or {@code limit}. */
+  private static int firstPlugin(List<Command> pipeline, int limit) {
+    int at = 0;
+    while (at < limit && !(pipeline.get(at) instanceof io.quarry.ql.ast.PluginCommand)) {
+      at++;
     }
     return at;
   }
