@@ -44,6 +44,42 @@ class KeyValueBytesTest {
   }
 
   @Test
+  void findsTheKeyOnlyWhereTheScanOfPairsReachesIt() {
+    // the key's bytes before an '=' inside another pair's value, quoted or not, are no pair
+    assertThat(values("q=xJSESSIONID=1 r=2", "JSESSIONID")).isEmpty();
+    assertThat(values("q=\"a JSESSIONID=1\" r=2", "JSESSIONID")).isEmpty();
+    assertThat(values("q=a&JSESSIONID=1", "JSESSIONID")).containsExactly("1");
+    assertThat(values("xJSESSIONID=1 JSESSIONID=2", "JSESSIONID")).containsExactly("2");
+    // every value, the last one ending the text, and none after the last
+    assertThat(values("JSESSIONID=1&JSESSIONID=2 u=JSESSIONID", "JSESSIONID"))
+        .containsExactly("1", "2");
+    assertThat(values("a=1 JSESSIONID=", "JSESSIONID")).isEmpty();
+    assertThat(values("JSESSIONID=\"3 4\" z JSESSIONID=5", "JSESSIONID"))
+        .containsExactly("3 4", "5");
+  }
+
+  @Test
+  void agreesWithKeyValuesOnRandomPairs() {
+    // texts of whole keys, values and separators, so a key stands before an '=' often and in
+    // every place the scan of pairs can leave it: inside a value, after one, quoted, repeated
+    Random random = new Random(7);
+    List<String> tokens =
+        List.of("K", "K=", "xK=", "a=", "=", "v", "\"", " ", "&", ";", ",", "?", "K=\"", "_");
+    for (int i = 0; i < 20_000; i++) {
+      StringBuilder text = new StringBuilder();
+      int length = random.nextInt(16);
+      for (int t = 0; t < length; t++) {
+        text.append(tokens.get(random.nextInt(tokens.size())));
+      }
+      for (String key : List.of("K", "a", "xK")) {
+        assertThat(values(text.toString(), key))
+            .as("'%s' key %s", text, key)
+            .isEqualTo(KeyValues.values(text.toString(), key));
+      }
+    }
+  }
+
+  @Test
   void agreesWithKeyValuesOnRandomText() {
     Random random = new Random(42);
     String alphabet = "ab_K.-1= \"&;,\t=xa=b";
