@@ -154,9 +154,25 @@ public final class BytesKeyHash {
     if (at + Long.BYTES <= length) {
       return (long) LONGS.get(bytes, offset + at);
     }
+    return at < length ? tail(bytes, offset + at, length - at) : 0;
+  }
+
+  /**
+   * The {@code n < 8} bytes at {@code bytes[from]} as a little-endian word, zero above them: one
+   * load and a mask where the array holds eight bytes from there (a key inside a block's bytes, or
+   * the pool, nearly always does), else byte by byte — a 14-byte session id's last six bytes were
+   * six loads and shifts per lookup, twice (the hash, then the slot's second word).
+   */
+  private static long tail(byte[] bytes, int from, int n) {
+    if (n == 0) {
+      return 0;
+    }
+    if (from + Long.BYTES <= bytes.length) {
+      return (long) LONGS.get(bytes, from) & (-1L >>> (Long.SIZE - Byte.SIZE * n));
+    }
     long word = 0;
-    for (int i = at, shift = 0; i < length && i < at + Long.BYTES; i++, shift += 8) {
-      word |= (bytes[offset + i] & 0xFFL) << shift;
+    for (int i = 0; i < n; i++) {
+      word |= (bytes[from + i] & 0xFFL) << (Byte.SIZE * i);
     }
     return word;
   }
@@ -304,11 +320,7 @@ public final class BytesKeyHash {
       h = (h ^ (long) LONGS.get(bytes, i)) * 0xC2B2AE3D27D4EB4FL;
       h = Long.rotateLeft(h, 31);
     }
-    long tail = 0;
-    for (int shift = 0; i < end; i++, shift += 8) {
-      tail |= (bytes[i] & 0xFFL) << shift;
-    }
-    h = (h ^ tail) * 0xBF58476D1CE4E5B9L;
+    h = (h ^ tail(bytes, i, end - i)) * 0xBF58476D1CE4E5B9L;
     h ^= h >>> 31;
     h *= 0x94D049BB133111EBL;
     return (int) (h ^ (h >>> 32));

@@ -83,4 +83,42 @@ class BytesKeyHashTest {
         });
     assertThat(hash.find(new byte[] {'z'}, 0, 1)).isEqualTo(-1);
   }
+
+  /**
+   * A key's last bytes are read in one load where its array holds eight more bytes and byte by byte
+   * at the array's end: a key followed by other bytes (as in a block) and the same key ending its
+   * array find one id, for every length around the words' edges.
+   */
+  @Test
+  void aKeyIsTheSameWhateverFollowsItInItsArray() {
+    BytesKeyHash hash = new BytesKeyHash();
+    Map<String, Integer> expected = new HashMap<>();
+    Random random = new Random(5);
+    for (int i = 0; i < 20_000; i++) {
+      byte[] key = new byte[random.nextInt(25)];
+      for (int b = 0; b < key.length; b++) {
+        key[b] =
+            (byte)
+                "ab\0\u00ff"
+                    .charAt(random.nextInt(4)); // few distinct bytes: many repeats and near misses
+      }
+      byte[] followed = new byte[3 + key.length + 16];
+      random.nextBytes(followed); // whatever lies around the key
+      System.arraycopy(key, 0, followed, 3, key.length);
+      byte[] alone = key.clone();
+      String name = java.util.HexFormat.of().formatHex(key);
+      int id =
+          random.nextBoolean() ? hash.id(followed, 3, key.length) : hash.id(alone, 0, key.length);
+      Integer known = expected.get(name);
+      if (known == null) {
+        assertThat(id).as(name).isEqualTo(-expected.size() - 1);
+        expected.put(name, expected.size());
+      } else {
+        assertThat(id).as(name).isEqualTo(known);
+      }
+      assertThat(hash.find(followed, 3, key.length)).as(name).isEqualTo(expected.get(name));
+      assertThat(hash.find(alone, 0, key.length)).as(name).isEqualTo(expected.get(name));
+    }
+    assertThat(hash.size()).isEqualTo(expected.size());
+  }
 }
