@@ -27,17 +27,7 @@ public final class KeyValueBytes {
     int limit = offset + length;
     int from = offset;
     int found = 0;
-    // where the key's bytes next stand right before an '=': a value of the key can only be found
-    // there, so the pair scan stops once none is left (most events hold the key once, or not at
-    // all: the rest of the text is searched for an '=' without walking its pairs)
-    int next = nextKey(bytes, from, limit, key);
-    while (next >= 0) {
-      if (next < from) { // scanned past it: inside a value, or not a key of its own
-        next = nextKey(bytes, from, limit, key);
-        if (next < 0) {
-          break;
-        }
-      }
+    while (from < limit) {
       int equals = indexOf(bytes, (byte) '=', from, limit);
       if (equals < 0) {
         break;
@@ -106,23 +96,6 @@ public final class KeyValueBytes {
     for (; i < limit; i++) {
       if (bytes[i] == b) {
         return i;
-      }
-    }
-    return -1;
-  }
-
-  /**
-   * Where {@code key} next stands right before an {@code =} in {@code bytes[from, limit)} (where
-   * its first byte is), or -1. The pairs' scan resumes only where a key may begin ({@code from}
-   * follows a value's terminator, a closing quote or an {@code =}, none of them a key byte), so a
-   * value of {@code key} past {@code from} starts at or after such a place.
-   */
-  private static int nextKey(byte[] bytes, int from, int limit, byte[] key) {
-    for (int equals = indexOf(bytes, (byte) '=', from + key.length, limit);
-        equals >= 0;
-        equals = indexOf(bytes, (byte) '=', equals + 1, limit)) {
-      if (regionEquals(bytes, equals - key.length, key)) {
-        return equals - key.length;
       }
     }
     return -1;
