@@ -226,7 +226,7 @@ public final class ChartAggregation implements PageAggregator {
     Span span = chart.overSpan().orElse(null);
     return span == null
         ? over
-        : texts(over, over.positionCount(), false, v -> BinOperator.bin(span, overField, v, zone));
+        : texts(over, over.positionCount(), false, v -> Bins.bin(span, overField, v, zone));
   }
 
   /**
@@ -239,7 +239,7 @@ public final class ChartAggregation implements PageAggregator {
     Span span = command.layout().splitSpan().orElse(null);
     int count = page.positionCount();
     if (span != null) {
-      return texts(series, count, command.useNull(), v -> BinOperator.bin(span, field, v, zone));
+      return texts(series, count, command.useNull(), v -> Bins.bin(span, field, v, zone));
     }
     if (series != null && (!command.useNull() || !hasNulls(series))) {
       return series; // keyed by its values' texts as they are

@@ -176,7 +176,7 @@ public final class TimechartOperator implements Aggregator {
     }
     List<Object> keys = new ArrayList<>(series.size());
     for (Object value : series) {
-      keys.add(Values.toText(BinOperator.bin(span, command.by().get(), value, zone)));
+      keys.add(Values.toText(Bins.bin(span, command.by().get(), value, zone)));
     }
     return keys.size() == 1 ? keys.get(0) : keys;
   }
@@ -186,7 +186,7 @@ public final class TimechartOperator implements Aggregator {
     Span span = chart.overSpan().orElse(null);
     List<Object> keys = new ArrayList<>(over.size());
     for (Object value : over) {
-      keys.add(Values.toText(span == null ? value : BinOperator.bin(span, overField, value, zone)));
+      keys.add(Values.toText(span == null ? value : Bins.bin(span, overField, value, zone)));
     }
     return keys.size() == 1 ? keys.get(0) : keys;
   }
