@@ -55,6 +55,25 @@ public record ChartCommand(
         position);
   }
 
+  /**
+   * This chart's pivot as a timechart's (no span: its rows are the over-field's values), the form
+   * the chart's aggregation and pivot take.
+   */
+  public TimechartCommand asTimechart() {
+    return new TimechartCommand(
+        Optional.empty(),
+        1,
+        limit,
+        useOther,
+        useNull,
+        aggregations,
+        by,
+        otherStr,
+        nullStr,
+        layout,
+        position);
+  }
+
   /** Whether X's values are cut into bins ({@code span=} or {@code bins=} after it). */
   public boolean binsOver() {
     return overSpan.isPresent() || overBins > 0;

@@ -111,7 +111,7 @@ final class StatsParser implements CommandParser {
   static void noWildcards(
       TokenReader reader, Token name, List<Aggregation> aggregations, String command) {
     for (Aggregation aggregation : aggregations) {
-      if (io.quarry.ql.exec.WildcardStatsOperator.isWildcard(aggregation)) {
+      if (io.quarry.ql.engine.aggregation.WildcardFields.isWildcard(aggregation)) {
         throw reader.error(
             name,
             command

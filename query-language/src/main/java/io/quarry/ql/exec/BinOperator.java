@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import io.quarry.ql.ast.BinCommand;
 import io.quarry.ql.ast.Span;
-import java.math.BigDecimal;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,101 +61,18 @@ public final class BinOperator implements RowSink {
       return downstream.accept(row);
     }
     return downstream.accept(
-        new AssignedRow(row, Map.of(command.as(), binned(command, span, values.get(0), zone))));
-  }
-
-  /**
-   * A field's first value binned by {@code span} as {@code command} writes it into its {@code as}
-   * field: {@code bin _time as t} gives epoch seconds, {@code bin t as _time} microseconds.
-   */
-  static Object binned(BinCommand command, Span span, Object value, ZoneId zone) {
-    Object binned = bin(span, command.field(), value, zone);
-    if (TimeField.is(command.field()) != TimeField.is(command.as())) {
-      binned = TimeField.is(command.field()) ? TimeField.seconds(binned) : TimeField.micros(binned);
-    }
-    return binned;
+        new AssignedRow(
+            row, Map.of(command.as(), Bins.binned(command, span, values.get(0), zone))));
   }
 
   /** Where a value lies on the axis spans cut: microseconds for {@code _time}, else its number. */
   private double position(Object value) {
-    return position(command, value);
-  }
-
-  /**
-   * Where a value of {@code command}'s field lies on the axis spans cut: microseconds for {@code
-   * _time}, else its number (NaN: not a number, no part of the range).
-   */
-  static double position(BinCommand command, Object value) {
-    if (isTime(command) && value instanceof Long micros) {
-      return micros;
-    }
-    return Values.toNumber(value);
-  }
-
-  private static boolean isTime(BinCommand command) {
-    return command.field().equals("_time");
+    return Bins.position(command, value);
   }
 
   /** The span the held rows' range asks for. */
   private Span chooseSpan() {
-    return chooseSpan(command, low, high, zone);
-  }
-
-  /**
-   * The span {@code command} (without one given) bins with when its field's values ({@link
-   * #position}) range from {@code low} to {@code high}.
-   */
-  static Span chooseSpan(BinCommand command, double low, double high, ZoneId zone) {
-    boolean isTime = isTime(command);
-    double scale = isTime ? 1_000_000d : 1d; // start= and end= are in seconds for _time
-    double from = Math.min(low, command.start().orElse(Double.POSITIVE_INFINITY) * scale);
-    // the bins cover [start, end): end itself need not fit
-    double to =
-        Math.max(high, Math.nextDown(command.end().orElse(Double.NEGATIVE_INFINITY) * scale));
-    if (from > to) { // no value to bin: any span leaves the rows as they are
-      return new Span(0, null, 1);
-    }
-    double minimum = command.minspan().map(BinOperator::seconds).orElse(0d);
-    return isTime
-        ? Span.automatic((long) from, (long) to, command.bins(), (long) Math.ceil(minimum), zone)
-        : Span.automaticWidth(from, to, command.bins(), minimum);
-  }
-
-  /** A {@code minspan} as a number: seconds for a time span, else its width. */
-  private static double seconds(Span span) {
-    return span.isTime() ? span.amount() * span.unit().getDuration().getSeconds() : span.width();
-  }
-
-  static Object bin(Span span, String field, Object value, ZoneId zone) {
-    if (span.isTime()) {
-      if (field.equals("_time") && value instanceof Long micros) {
-        return span.floor(micros, zone);
-      }
-      double seconds = Values.toNumber(value);
-      if (Double.isNaN(seconds)) {
-        return value;
-      }
-      return TimeField.secondsOf(span.floor((long) Math.floor(seconds * 1_000_000d), zone));
-    }
-    double number = Values.toNumber(value);
-    if (Double.isNaN(number)) {
-      return value;
-    }
-    double index = Math.floor(number / span.width());
-    return Values.toText(multiple(index, span.width()))
-        + "-"
-        + Values.toText(multiple(index + 1, span.width()));
-  }
-
-  /** {@code index × width} as the decimal it stands for ({@code 3 × 0.1} is 0.3, not 0.300…04). */
-  private static double multiple(double index, double width) {
-    double product = index * width;
-    if (product == Math.rint(product) && width == Math.rint(width)) {
-      return product;
-    }
-    return new BigDecimal(Double.toString(width))
-        .multiply(new BigDecimal(Double.toString(index)))
-        .doubleValue();
+    return Bins.chooseSpan(command, low, high, zone);
   }
 
   @Override

@@ -17,10 +17,10 @@ import java.util.function.Consumer;
  * a blocking stage of {@link PageReduce} as {@link BinOperator} is on rows: the span depends on the
  * range of the field's values over the whole input, so the pages are kept (counted on the search's
  * memory) while the range is read from their blocks — each position's first value, microseconds for
- * a {@code _time} timestamp, else its number ({@link BinOperator#position}), no value boxed for a
- * long or double block — and once the input ends the span is chosen ({@link
- * BinOperator#chooseSpan}) and every kept page is binned in order by {@link PageChain.BinStage},
- * the stage of {@code bin} with a given span.
+ * a {@code _time} timestamp, else its number ({@link Bins#position}), no value boxed for a long or
+ * double block — and once the input ends the span is chosen ({@link Bins#chooseSpan}) and every
+ * kept page is binned in order by {@link PageChain.BinStage}, the stage of {@code bin} with a given
+ * span.
  */
 final class BinRangeStage implements PageChain.Stage {
   private final BinCommand command;
@@ -65,14 +65,14 @@ final class BinRangeStage implements PageChain.Stage {
     return switch (block) {
       case LongBlock longs -> longs.getLongValue(first); // a timestamp's microseconds, or a number
       case DoubleBlock doubles -> doubles.getDoubleValue(first);
-      default -> BinOperator.position(command, block.getObject(position));
+      default -> Bins.position(command, block.getObject(position));
     };
   }
 
   @Override
   public void finish(Consumer<Page> out) {
     PageChain.BinStage binned =
-        new PageChain.BinStage(command, BinOperator.chooseSpan(command, low, high, zone), zone);
+        new PageChain.BinStage(command, Bins.chooseSpan(command, low, high, zone), zone);
     for (int i = 0; i < pages.size(); i++) {
       Page page = pages.get(i);
       pages.set(i, null); // handed on: no longer held here

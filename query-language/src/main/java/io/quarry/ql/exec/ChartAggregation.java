@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /**
@@ -31,8 +32,7 @@ import java.util.function.UnaryOperator;
  * ({@code bins}), the split field binned by its range, series beyond {@code limit} (or the where
  * clause) folded into {@code OTHER} or dropped; then pivoted ({@link ChartPivot}) into one row per
  * bucket (or over-value) with a column per series, empty buckets filled ({@code cont}) — {@link
- * ChartEnd}. Every step is {@link TimechartOperator}'s, so the answers are the row command's row
- * for row; the wide rows leave as pages of at most {@code pageSize}, made as they are asked for.
+ * ChartEnd}. The wide rows leave as pages of at most {@code pageSize}, made as they are asked for.
  */
 public final class ChartAggregation implements PageAggregator {
   private static final String NULL = ChartPivot.NULL;
@@ -50,7 +50,7 @@ public final class ChartAggregation implements PageAggregator {
   private final ChartEnd end;
   private final HashAggregationOperator buckets;
   private final Deque<Page> output = new ArrayDeque<>();
-  private Iterator<Row> wideRows; // after finish: the answer, made as pages are asked for
+  private Iterator<Map<String, Object>> wideRows; // after finish: the answer, made as asked for
   private boolean finishing;
 
   /** {@code timechart}. */
@@ -62,8 +62,7 @@ public final class ChartAggregation implements PageAggregator {
   /** {@code chart … over X [by Y]}: one row per value of X, in value order. */
   public static ChartAggregation chart(
       ChartCommand chart, ZoneId zone, MemoryTracker memory, int pageSize) {
-    return new ChartAggregation(
-        TimechartOperator.asTimechart(chart), chart, chart.over(), zone, memory, pageSize);
+    return new ChartAggregation(chart.asTimechart(), chart, chart.over(), zone, memory, pageSize);
   }
 
   private ChartAggregation(
@@ -80,7 +79,7 @@ public final class ChartAggregation implements PageAggregator {
     this.memory = requireNonNull(memory, "memory is null");
     this.pageSize = pageSize;
     this.baseSpan = baseSpan(command);
-    this.end = new ChartEnd(command, chart, overField, zone, baseSpan, BUCKET, SERIES);
+    this.end = new ChartEnd(command, chart, overField, zone, baseSpan);
     this.buckets = new HashAggregationOperator(inner(command), memory, pageSize);
   }
 
@@ -135,7 +134,7 @@ public final class ChartAggregation implements PageAggregator {
 
   /** Whether every aggregation of the chart has a page implementation. */
   public static boolean supports(ChartCommand command) {
-    return supports(TimechartOperator.asTimechart(command));
+    return supports(command.asTimechart());
   }
 
   /** The fields a timechart reads: {@code _time}, the split field, the aggregations' fields. */
@@ -145,7 +144,7 @@ public final class ChartAggregation implements PageAggregator {
 
   /** The fields a chart reads: its over-field, the split field, the aggregations' fields. */
   public static List<String> inputFields(ChartCommand chart) {
-    return inputFields(TimechartOperator.asTimechart(chart), chart.over());
+    return inputFields(chart.asTimechart(), chart.over());
   }
 
   private static List<String> inputFields(TimechartCommand command, String rowField) {
@@ -226,7 +225,7 @@ public final class ChartAggregation implements PageAggregator {
     Span span = chart.overSpan().orElse(null);
     return span == null
         ? over
-        : texts(over, over.positionCount(), false, v -> BinOperator.bin(span, overField, v, zone));
+        : texts(over, over.positionCount(), false, v -> Bins.bin(span, overField, v, zone));
   }
 
   /**
@@ -239,7 +238,7 @@ public final class ChartAggregation implements PageAggregator {
     Span span = command.layout().splitSpan().orElse(null);
     int count = page.positionCount();
     if (span != null) {
-      return texts(series, count, command.useNull(), v -> BinOperator.bin(span, field, v, zone));
+      return texts(series, count, command.useNull(), v -> Bins.bin(span, field, v, zone));
     }
     if (series != null && (!command.useNull() || !hasNulls(series))) {
       return series; // keyed by its values' texts as they are
@@ -307,7 +306,8 @@ public final class ChartAggregation implements PageAggregator {
   @Override
   public List<Page> snapshot() {
     MemoryTracker untracked = MemoryTracker.unbounded("chart preview");
-    Iterator<Row> rows = end.rows(buckets.regrouped(key -> key, untracked), untracked);
+    Iterator<Map<String, Object>> rows =
+        end.rows(buckets.regrouped(key -> key, untracked), untracked);
     List<Page> pages = new ArrayList<>();
     for (Page page = next(rows); page != null; page = next(rows)) {
       pages.add(page);
@@ -315,12 +315,13 @@ public final class ChartAggregation implements PageAggregator {
     return pages;
   }
 
-  private Page next(Iterator<Row> rows) {
-    List<Row> taken = new ArrayList<>();
+  /** The next page of at most {@code pageSize} wide rows, or null after the last. */
+  private Page next(Iterator<Map<String, Object>> rows) {
+    List<Map<String, Object>> taken = new ArrayList<>();
     while (taken.size() < pageSize && rows.hasNext()) {
       taken.add(rows.next());
     }
-    return taken.isEmpty() ? null : PageCollector.toPage(taken);
+    return taken.isEmpty() ? null : ChartPivot.page(taken);
   }
 
   @Override

@@ -16,8 +16,8 @@ import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 
 /**
- * The end of {@code timechart}/{@code chart} on pages ({@link ChartAggregation}), as {@link
- * TimechartOperator#finish} on rows: the groups by (bucket, series) regrouped state by state
+ * The end of {@code timechart}/{@code chart} on pages ({@link ChartAggregation}), as {@code
+ * TimechartOperator.finish} on rows: the groups by (bucket, series) regrouped state by state
  * ({@link HashAggregationOperator#regrouped}) — buckets coarsened to the span chosen from the time
  * range ({@code bins}), the over-field or the split field binned by their range, series beyond the
  * limit or the where clause folded into {@code OTHER} or dropped — then pivoted by {@link
@@ -34,32 +34,23 @@ final class ChartEnd {
   private final String overField; // null for timechart
   private final ZoneId zone;
   private final Span baseSpan;
-  private final String bucketField;
-  private final String seriesField;
   private final ChartPivot pivot;
 
   ChartEnd(
-      TimechartCommand command,
-      ChartCommand chart,
-      String overField,
-      ZoneId zone,
-      Span baseSpan,
-      String bucketField,
-      String seriesField) {
+      TimechartCommand command, ChartCommand chart, String overField, ZoneId zone, Span baseSpan) {
     this.command = command;
     this.chart = chart;
     this.overField = overField;
     this.zone = zone;
     this.baseSpan = baseSpan;
-    this.bucketField = bucketField;
-    this.seriesField = seriesField;
-    this.pivot = new ChartPivot(command, overField, bucketField, seriesField);
+    this.pivot = new ChartPivot(command, overField);
   }
 
   /**
-   * The wide rows of {@code groups} (not consumed), regrouped operators counted by {@code tracker}.
+   * The wide rows of {@code groups} (not consumed) as their cells by column ({@link
+   * ChartPivot#cells}), regrouped operators counted by {@code tracker}.
    */
-  Iterator<Row> rows(HashAggregationOperator groups, MemoryTracker tracker) {
+  Iterator<Map<String, Object>> rows(HashAggregationOperator groups, MemoryTracker tracker) {
     return new Pivoted(groups, tracker).rows();
   }
 
@@ -94,28 +85,23 @@ final class ChartEnd {
       return keys;
     }
 
-    /** Every group as a row of the inner stats: bucket, series, each aggregation's result. */
-    private void groupRows(RowSink sink) {
+    /**
+     * Group {@code id}'s results by aggregation output name as {@link ChartPivot#cell}s (none left
+     * out; a name given twice holds the later aggregation's).
+     */
+    private Map<String, Object> results(int id) {
       List<io.quarry.ql.ast.Aggregation> aggregations = command.aggregations();
-      for (int id = 0; id < groups.groupCount(); id++) {
-        List<String> key = groups.key(id);
-        Map<String, Object> values = new HashMap<>();
-        values.put(bucketField, key.get(0));
-        if (key.size() > 1) {
-          values.put(seriesField, key.get(1));
+      Map<String, Object> results = new HashMap<>();
+      for (int f = 0; f < aggregations.size(); f++) {
+        Object result = ChartPivot.cell(groups.result(id, f));
+        if (result != null) {
+          results.put(aggregations.get(f).outputName(), result);
         }
-        for (int f = 0; f < aggregations.size(); f++) {
-          Object result = groups.result(id, f);
-          if (result != null) {
-            values.put(aggregations.get(f).outputName(), result);
-          }
-        }
-        sink.accept(new MapRow(values));
       }
-      sink.finish();
+      return results;
     }
 
-    Iterator<Row> rows() {
+    Iterator<Map<String, Object>> rows() {
       Span span = overField != null ? overSpan() : command.span().orElseGet(this::chooseSpan);
       if (overField == null && command.span().isEmpty() && span.amount() != baseSpan.amount()) {
         regroup(
@@ -142,8 +128,12 @@ final class ChartEnd {
               overField == null
                   ? (a, b) -> Long.compare((Long) a, (Long) b)
                   : span != null && !span.isTime() ? OverBins.ORDER : Values.NATURAL_ORDER);
-      List<String> seriesOrder = new ArrayList<>();
-      groupRows(pivot.collect(rows, seriesOrder));
+      ChartPivot.Collector collector = pivot.collect(rows);
+      for (int id = 0; id < groups.groupCount(); id++) {
+        List<String> key = groups.key(id);
+        collector.add(key.get(0), key.size() > 1 ? key.get(1) : null, results(id));
+      }
+      List<String> seriesOrder = collector.seriesOrder();
       if (groups != first) {
         groups.close();
       }
@@ -161,10 +151,10 @@ final class ChartEnd {
           }
 
           @Override
-          public Row next() {
+          public Map<String, Object> next() {
             Map.Entry<Object, Map<String, Object>> entry = entries.next();
             Object over = TimeField.groupValue(overField, entry.getKey());
-            return pivot.row(overField, over, entry.getValue(), columns, Double.NaN);
+            return pivot.cells(overField, over, entry.getValue(), columns, Double.NaN);
           }
         };
       }
@@ -225,7 +215,17 @@ final class ChartEnd {
 
     /** The series to keep by name, or null to keep all. */
     private Set<String> keptSeries() {
-      return SeriesSelection.kept(this::groupRows, seriesField, command);
+      if (command.by().isEmpty()) {
+        return null;
+      }
+      String ranked = command.aggregations().get(0).outputName();
+      List<String> series = new ArrayList<>(groups.groupCount());
+      List<Object> values = new ArrayList<>(groups.groupCount());
+      for (int id = 0; id < groups.groupCount(); id++) {
+        series.add(groups.key(id).get(1));
+        values.add(results(id).get(ranked));
+      }
+      return SeriesSelection.kept(series, values, command);
     }
   }
 
@@ -238,7 +238,7 @@ final class ChartEnd {
   /**
    * Timechart's rows: every bucket from the first to the last, empty ones only with {@code cont}.
    */
-  private final class TimeRows implements Iterator<Row> {
+  private final class TimeRows implements Iterator<Map<String, Object>> {
     private final TreeMap<Object, Map<String, Object>> rows;
     private final Span span;
     private final Map<String, io.quarry.ql.ast.Aggregation> columns;
@@ -269,11 +269,12 @@ final class ChartEnd {
     }
 
     @Override
-    public Row next() {
+    public Map<String, Object> next() {
       long next = span.next(start, zone);
       double seconds = (next - start) / 1_000_000d;
       Map<String, Object> values = rows.get(start);
-      Row row = pivot.row(TIME, start, values == null ? Map.of() : values, columns, seconds);
+      Map<String, Object> row =
+          pivot.cells(TIME, start, values == null ? Map.of() : values, columns, seconds);
       start = next;
       skipEmpty();
       return row;

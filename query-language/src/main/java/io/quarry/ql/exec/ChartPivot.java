@@ -1,5 +1,6 @@
 package io.quarry.ql.exec;
 
+import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Aggregation;
 import io.quarry.ql.ast.TimechartCommand;
 import java.util.ArrayList;
@@ -12,11 +13,12 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The pivot of {@code timechart} and {@code chart} ({@link TimechartOperator}): the rows of the
- * inner {@code stats} by (bucket, series) collected into one map per bucket (or over-value) of
- * column to value, the series columns in order (sorted by value, {@code NULL} and {@code OTHER}
- * last; with several aggregations, aggregation by aggregation, named by {@link
- * io.quarry.ql.ast.SeriesLayout}), and each wide row with its empty cells filled.
+ * The pivot of {@code timechart} and {@code chart} ({@link ChartEnd} on pages, {@code
+ * TimechartOperator} on rows): the groups of the inner {@code stats} by (bucket, series) collected
+ * into one map per bucket (or over-value) of column to value, the series columns in order (sorted
+ * by value, {@code NULL} and {@code OTHER} last; with several aggregations, aggregation by
+ * aggregation, named by {@link io.quarry.ql.ast.SeriesLayout}), each wide row's cells with its
+ * empty ones filled, and pages of wide rows.
  */
 final class ChartPivot {
   /** The inner names of the series of rare values and of rows without the split field. */
@@ -26,26 +28,22 @@ final class ChartPivot {
 
   private final TimechartCommand command;
   private final String overField;
-  private final String bucketField;
-  private final String seriesField;
 
   /**
    * @param overField chart's over-field, null for timechart (buckets are epoch microseconds)
-   * @param bucketField the bucket's field in the inner stats' rows
-   * @param seriesField the series' field in them
    */
-  ChartPivot(TimechartCommand command, String overField, String bucketField, String seriesField) {
+  ChartPivot(TimechartCommand command, String overField) {
     this.command = command;
     this.overField = overField;
-    this.bucketField = bucketField;
-    this.seriesField = seriesField;
   }
 
   /**
-   * One wide row; missing cells filled (0 for count and dc). A {@code per_second} … {@code per_day}
-   * column's sum is divided by the bucket's length in that unit ({@code bucketSeconds}).
+   * One wide row's cells by column: the key first, then every column, a missing cell filled (0 for
+   * count and dc). A {@code per_second} … {@code per_day} column's sum is divided by the bucket's
+   * length in that unit ({@code bucketSeconds}). A value is single or a {@code List} (a
+   * multivalue); null is no value.
    */
-  Row row(
+  Map<String, Object> cells(
       String keyField,
       Object key,
       Map<String, Object> values,
@@ -62,49 +60,98 @@ final class ChartPivot {
       }
       row.put(column, value != null ? value : fill(entry.getValue()));
     }
-    return new MapRow(row);
+    return row;
   }
 
-  /** Collects stats rows into bucket -> column -> value, remembering series in sorted order. */
-  RowSink collect(TreeMap<Object, Map<String, Object>> rows, List<String> seriesOrder) {
-    Set<String> seen = new LinkedHashSet<>();
-    return new RowSink() {
-      @Override
-      public boolean accept(Row row) {
-        String keyText = Values.toText(row.values(bucketField).get(0));
-        Object key = overField == null ? (Object) Long.parseLong(keyText) : keyText;
-        Map<String, Object> values = rows.computeIfAbsent(key, k -> new HashMap<>());
-        String series =
-            command.by().isPresent() ? Values.toText(row.values(seriesField).get(0)) : null;
-        if (series != null) {
-          seen.add(series);
-        }
-        for (Aggregation aggregation : command.aggregations()) {
-          List<Object> value = row.values(aggregation.outputName());
-          if (!value.isEmpty()) {
-            values.put(column(aggregation, series), value.size() == 1 ? value.get(0) : value);
-          }
-        }
-        return true;
+  /**
+   * A page of wide rows ({@link #cells}, each with the same columns in the same order), each column
+   * typed as the page builder types its values.
+   */
+  static Page page(List<Map<String, Object>> rows) {
+    List<String> names = new ArrayList<>(rows.get(0).keySet());
+    List<List<List<Object>>> columns = new ArrayList<>(names.size());
+    for (String name : names) {
+      List<List<Object>> cells = new ArrayList<>(rows.size());
+      for (Map<String, Object> row : rows) {
+        cells.add(valuesOf(row.get(name)));
       }
+      columns.add(cells);
+    }
+    return PageCollector.toPage(names, columns, rows.size());
+  }
 
-      @Override
-      public void finish() {
-        List<String> sorted = new ArrayList<>(seen);
-        sorted.remove(OTHER);
-        sorted.remove(NULL);
-        // binned values by their ranges' low ends ("200-300" before "1000-1100")
-        sorted.sort(
-            command.layout().binsSplit() ? OverBins.ORDER::compare : Values.NATURAL_ORDER::compare);
-        if (seen.contains(NULL)) {
-          sorted.add(NULL);
-        }
-        if (seen.contains(OTHER)) {
-          sorted.add(OTHER);
-        }
-        seriesOrder.addAll(sorted);
+  /** A cell's values: none for null, a multivalue's values, else the one value. */
+  private static List<Object> valuesOf(Object value) {
+    if (value instanceof List<?> multivalue) {
+      return List.copyOf(multivalue);
+    }
+    return value == null ? List.of() : List.of(value);
+  }
+
+  /**
+   * One group's aggregation results as a cell each: none for null or an empty multivalue, the one
+   * value of a multivalue of one.
+   */
+  static Object cell(Object result) {
+    if (result instanceof List<?> multivalue) {
+      return multivalue.isEmpty()
+          ? null
+          : multivalue.size() == 1 ? multivalue.get(0) : List.copyOf(multivalue);
+    }
+    return result;
+  }
+
+  /**
+   * Collects the inner stats' groups into bucket (or over-value) → column → value, remembering the
+   * series seen; {@link #seriesOrder} sorts them once every group is in.
+   */
+  Collector collect(TreeMap<Object, Map<String, Object>> rows) {
+    return new Collector(rows);
+  }
+
+  /** The groups of the inner stats gathered into wide rows ({@link #collect}). */
+  final class Collector {
+    private final TreeMap<Object, Map<String, Object>> rows;
+    private final Set<String> seen = new LinkedHashSet<>();
+
+    private Collector(TreeMap<Object, Map<String, Object>> rows) {
+      this.rows = rows;
+    }
+
+    /**
+     * One group: its bucket's key as text (epoch microseconds for timechart), its series (null
+     * without a split field), and each aggregation's result by output name ({@link #cell}s).
+     */
+    void add(String bucket, String series, Map<String, Object> results) {
+      Object key = overField == null ? (Object) Long.parseLong(bucket) : bucket;
+      Map<String, Object> values = rows.computeIfAbsent(key, k -> new HashMap<>());
+      if (series != null) {
+        seen.add(series);
       }
-    };
+      for (Aggregation aggregation : command.aggregations()) {
+        Object value = results.get(aggregation.outputName());
+        if (value != null) {
+          values.put(column(aggregation, series), value);
+        }
+      }
+    }
+
+    /** The series seen, sorted by value ({@code NULL} and {@code OTHER} last). */
+    List<String> seriesOrder() {
+      List<String> sorted = new ArrayList<>(seen);
+      sorted.remove(OTHER);
+      sorted.remove(NULL);
+      // binned values by their ranges' low ends ("200-300" before "1000-1100")
+      sorted.sort(
+          command.layout().binsSplit() ? OverBins.ORDER::compare : Values.NATURAL_ORDER::compare);
+      if (seen.contains(NULL)) {
+        sorted.add(NULL);
+      }
+      if (seen.contains(OTHER)) {
+        sorted.add(OTHER);
+      }
+      return sorted;
+    }
   }
 
   /**

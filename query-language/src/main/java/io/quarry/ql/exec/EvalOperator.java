@@ -25,21 +25,9 @@ public final class EvalOperator implements RowSink {
     AssignedRow assigned = new AssignedRow(row, new LinkedHashMap<>());
     for (EvalCommand.Assignment assignment : command.assignments()) {
       Object value = evaluator.evaluate(assignment.expression(), assigned);
-      assigned.values().put(assignment.field(), assignable(assignment.field(), value));
+      assigned.values().put(assignment.field(), PageEval.assignable(assignment.field(), value));
     }
     return downstream.accept(assigned);
-  }
-
-  /**
-   * A value as {@code eval} sets it in {@code field}: into {@code _time} a number of epoch seconds
-   * becomes microseconds (anything else: no value); other fields take it as it is.
-   */
-  static Object assignable(String field, Object value) {
-    if (!TimeField.is(field)) {
-      return value;
-    }
-    Object seconds = EvalValues.number(value);
-    return seconds == null ? null : Math.round(((Number) seconds).doubleValue() * 1_000_000d);
   }
 
   @Override

@@ -308,7 +308,7 @@ public final class Evaluator {
     }
     List<Object> kept = new ArrayList<>();
     for (Object value : values(field(row, field))) {
-      Row single = new MapRow(java.util.Map.of(field, value));
+      Row single = new SingleValueRow(field, value);
       if (test(condition, single)) {
         kept.add(value);
       }

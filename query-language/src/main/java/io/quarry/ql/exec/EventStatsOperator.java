@@ -13,12 +13,10 @@ import java.util.Map;
  * {@code eventstats}: holds every row until the input ends, aggregating as {@code stats} would,
  * then emits the rows in their order, each with its group's aggregations added. A row in several
  * groups (a multivalue by-field) gets the first group's; a row missing a by-field gets none. Holds
- * at most {@link #MAX_ROWS} rows: past that it stops reading and says so in the rows it emits.
+ * at most {@link EventStatsStage#MAX_ROWS} rows: past that it stops reading and says so in the rows
+ * it emits.
  */
 final class EventStatsOperator implements RowSink {
-  /** Rows held at most (the default result cap of a search). */
-  static final int MAX_ROWS = 1_000_000;
-
   private final StatsOperator stats;
   private final RowSink downstream;
   private final List<Row> rows = new ArrayList<>();
@@ -35,7 +33,7 @@ final class EventStatsOperator implements RowSink {
 
   @Override
   public boolean accept(Row row) {
-    if (rows.size() == MAX_ROWS) {
+    if (rows.size() == EventStatsStage.MAX_ROWS) {
       truncated = true;
       return false;
     }
@@ -68,7 +66,9 @@ final class EventStatsOperator implements RowSink {
       Map<String, Object> values = key == null ? Map.of() : results.get(key);
       if (truncated) {
         values = new LinkedHashMap<>(values);
-        values.put("eventstats_truncated", "only the first " + MAX_ROWS + " rows were read");
+        values.put(
+            "eventstats_truncated",
+            "only the first " + EventStatsStage.MAX_ROWS + " rows were read");
       }
       if (!downstream.accept(
           values.isEmpty() ? rows.get(i) : new AssignedRow(rows.get(i), values))) {

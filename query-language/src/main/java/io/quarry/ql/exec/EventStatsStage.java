@@ -15,12 +15,15 @@ import java.util.function.Consumer;
  * ({@link RunningGroups}: the page aggregation's keys and functions) as they come, and once the
  * input ends emits every kept page, in order, with the aggregations of each position's first group
  * set on it ({@link AssignedColumns}); a position in no group (a by-field without a value) is
- * emitted as it came. The answer is {@link EventStatsOperator}'s: past {@link
- * EventStatsOperator#MAX_ROWS} positions the rest is dropped and every emitted position says so in
- * {@code eventstats_truncated}. The pages held, their positions' groups and the states are counted
- * on the search's memory and released when emitted.
+ * emitted as it came. The answer is {@link EventStatsOperator}'s: past {@link #MAX_ROWS} positions
+ * the rest is dropped and every emitted position says so in {@code eventstats_truncated}. The pages
+ * held, their positions' groups and the states are counted on the search's memory and released when
+ * emitted.
  */
 final class EventStatsStage implements PageChain.Stage {
+  /** Rows held at most (the default result cap of a search). */
+  static final int MAX_ROWS = 1_000_000;
+
   private static final String TRUNCATED = "eventstats_truncated";
 
   private final RunningGroups groups;
@@ -48,9 +51,9 @@ final class EventStatsStage implements PageChain.Stage {
       return;
     }
     int positions = page.positionCount();
-    if (held + positions > EventStatsOperator.MAX_ROWS) {
+    if (held + positions > MAX_ROWS) {
       truncated = true;
-      positions = (int) (EventStatsOperator.MAX_ROWS - held);
+      positions = (int) (MAX_ROWS - held);
       page = PageReduce.firstPositions(page, positions);
       if (positions == 0) {
         return;
@@ -114,8 +117,7 @@ final class EventStatsStage implements PageChain.Stage {
 
   private static Block truncationNote(int positions) {
     List<List<Object>> cells = new ArrayList<>(positions);
-    List<Object> note =
-        List.of("only the first " + EventStatsOperator.MAX_ROWS + " rows were read");
+    List<Object> note = List.of("only the first " + MAX_ROWS + " rows were read");
     for (int p = 0; p < positions; p++) {
       cells.add(note);
     }

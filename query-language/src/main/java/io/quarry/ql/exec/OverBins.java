@@ -80,7 +80,7 @@ final class OverBins {
         return value;
       }
     }
-    return Values.toText(BinOperator.bin(span, field, binnable, zone));
+    return Values.toText(Bins.bin(span, field, binnable, zone));
   }
 
   /**
@@ -129,7 +129,7 @@ final class OverBins {
       return;
     }
     for (long index = firstIndex; index <= lastIndex; index++) {
-      String label = Values.toText(BinOperator.bin(span, field, (index + 0.5) * width, zone));
+      String label = Values.toText(Bins.bin(span, field, (index + 0.5) * width, zone));
       rows.putIfAbsent(label, new java.util.HashMap<>());
     }
   }

@@ -338,7 +338,7 @@ public final class PageChain {
 
   /**
    * {@code bin} with a span (given, or chosen by {@link BinRangeStage}): each position's first
-   * value of the field binned (as {@link BinOperator} bins it) into the {@code as} column.
+   * value of the field binned (as {@link Bins#binned} bins it) into the {@code as} column.
    */
   static final class BinStage implements Stage {
     private final BinCommand command;
@@ -367,7 +367,7 @@ public final class PageChain {
           cells.add(row.values(command.as())); // unbinned: the as-field keeps its value
           continue;
         }
-        Object binned = BinOperator.binned(command, span, values.get(0), zone);
+        Object binned = Bins.binned(command, span, values.get(0), zone);
         cells.add(binned instanceof List<?> list ? List.copyOf(list) : List.of(binned));
       }
       Page binned = PageCollector.toPage(List.of(command.as()), List.of(cells), positions);

@@ -35,6 +35,18 @@ public final class PageEval {
   }
 
   /**
+   * A value as {@code eval} sets it in {@code field}: into {@code _time} a number of epoch seconds
+   * becomes microseconds (anything else: no value); other fields take it as it is.
+   */
+  static Object assignable(String field, Object value) {
+    if (!TimeField.is(field)) {
+      return value;
+    }
+    Object seconds = EvalValues.number(value);
+    return seconds == null ? null : Math.round(((Number) seconds).doubleValue() * 1_000_000d);
+  }
+
+  /**
    * The evaluator a page operator of a search uses: the search's (its regex stop signal) when the
    * context is a search's, else one with the context's time and zone.
    */
@@ -92,11 +104,14 @@ public final class PageEval {
       return result;
     }
 
-    /** The values as {@code eval} sets them in {@code field} ({@link EvalOperator#assignable}). */
+    /**
+     * The values as {@code eval} sets them in {@code field} ({@link PageEval#assignable(String,
+     * Object)}).
+     */
     private static ValueColumn assignable(String field, ValueColumn column) {
       Object[] values = new Object[column.size()];
       for (int p = 0; p < values.length; p++) {
-        values[p] = EvalOperator.assignable(field, column.get(p));
+        values[p] = PageEval.assignable(field, column.get(p));
       }
       return ArrayColumn.of(values, values.length);
     }
@@ -118,7 +133,7 @@ public final class PageEval {
       row.at(page, p);
       for (EvalCommand.Assignment assignment : assignments) {
         Object value = evaluator.evaluate(assignment.expression(), row);
-        assigned.put(assignment.field(), EvalOperator.assignable(assignment.field(), value));
+        assigned.put(assignment.field(), PageEval.assignable(assignment.field(), value));
       }
       for (Map.Entry<String, List<List<Object>>> column : columns.entrySet()) {
         Object value = assigned.get(column.getKey());
@@ -144,7 +159,7 @@ public final class PageEval {
     for (List<EvalCommand.Assignment> step : steps) {
       for (EvalCommand.Assignment assignment : step) {
         Object value = evaluator.evaluate(assignment.expression(), row);
-        assigned.put(assignment.field(), EvalOperator.assignable(assignment.field(), value));
+        assigned.put(assignment.field(), PageEval.assignable(assignment.field(), value));
       }
     }
     return new LinkedHashMap<>(assigned);

@@ -88,7 +88,7 @@ final class PageSort implements PageChain.Stage {
   }
 
   private static Comparator<Entry> entryOrder(List<SortKey> keys) {
-    return Comparator.comparing(Entry::keys, SortOperator.keyOrder(keys))
+    return Comparator.comparing(Entry::keys, SortOrder.keyOrder(keys))
         .thenComparingLong(Entry::sequence);
   }
 }

@@ -76,7 +76,7 @@ public final class Pipelines {
               .<RowSink>map(e -> new FilterOperator(RowPredicates.compile(e), downstream))
               .orElse(downstream);
       case StatsCommand stats ->
-          WildcardStatsOperator.hasWildcards(stats)
+          io.quarry.ql.engine.aggregation.WildcardFields.hasWildcards(stats)
               ? new WildcardStatsOperator(stats, downstream, evaluator.memory(command.name()))
               : new StatsOperator(stats, downstream, evaluator.memory(command.name()));
       case io.quarry.ql.ast.EventStatsCommand eventstats ->
@@ -171,21 +171,5 @@ public final class Pipelines {
                       dedup.sortBy(), Long.MAX_VALUE, downstream, evaluator.memory("dedup")),
               evaluator.memory("dedup"));
     };
-  }
-
-  /**
-   * The largest number of events the pipeline can consume before it stops asking, if bounded: a
-   * leading chain of {@code head} commands (with no reordering command before it) bounds the scan.
-   */
-  public static long eventLimit(List<Command> commands) {
-    long limit = Long.MAX_VALUE;
-    for (Command command : commands) {
-      if (command instanceof HeadCommand head) {
-        limit = Math.min(limit, head.limit());
-      } else {
-        break;
-      }
-    }
-    return limit;
   }
 }

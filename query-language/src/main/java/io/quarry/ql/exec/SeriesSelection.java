@@ -1,9 +1,11 @@
 package io.quarry.ql.exec;
 
+import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Aggregation;
 import io.quarry.ql.ast.SeriesFilter;
 import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.ast.TimechartCommand;
+import io.quarry.ql.engine.aggregation.HashAggregationOperator;
 import io.quarry.ql.parser.Position;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,11 +34,11 @@ final class SeriesSelection {
    * The series a {@code chart}/{@code timechart} keeps by its {@code where} clause or its {@code
    * limit}, by name, or null to keep them all (no split field, or neither asked for).
    *
-   * @param buckets the chart's groups, keyed (row, series), as rows into a sink
-   * @param seriesField the series' field in {@code buckets}' rows
+   * @param series each of the chart's groups' series, one per group (row, series)
+   * @param values each group's value of the chart's first aggregation (null: none; a {@code List}:
+   *     a multivalue), position by position with {@code series}
    */
-  static Set<String> kept(
-      java.util.function.Consumer<RowSink> buckets, String seriesField, TimechartCommand command) {
+  static Set<String> kept(List<String> series, List<Object> values, TimechartCommand command) {
     if (command.by().isEmpty()) {
       return null;
     }
@@ -47,29 +49,18 @@ final class SeriesSelection {
       }
       filter = SeriesFilter.top(command.limit());
     }
-    return kept(
-        buckets,
-        seriesField,
-        command.aggregations().get(0).outputName(),
-        filter,
-        command.position());
+    return kept(series, values, filter, command.position());
   }
 
   /**
    * The series to keep, by name, or null to keep them all.
    *
-   * @param buckets the chart's groups, keyed (row, series), as rows into a sink (a {@link
-   *     StatsOperator}'s snapshot, or the page engine's groups)
-   * @param seriesField the series' field in {@code buckets}' rows
-   * @param valueField the output of the aggregation to rank by
+   * @param series each group's series
+   * @param values each group's value to rank by, position by position with {@code series}
    */
   static Set<String> kept(
-      java.util.function.Consumer<RowSink> buckets,
-      String seriesField,
-      String valueField,
-      SeriesFilter filter,
-      Position position) {
-    Map<String, Double> scores = scores(buckets, seriesField, valueField, filter, position);
+      List<String> series, List<Object> values, SeriesFilter filter, Position position) {
+    Map<String, Double> scores = scores(series, values, filter, position);
     Set<String> kept = new LinkedHashSet<>();
     if (filter.comparison().ranks()) {
       boolean top =
@@ -104,16 +95,16 @@ final class SeriesSelection {
       boolean in =
           filter.comparison() == SeriesFilter.Comparison.IN_TOP
               || filter.comparison() == SeriesFilter.Comparison.IN_BOTTOM;
-      for (String series : scores.keySet()) {
-        if (ranks.contains(series) == in) {
-          kept.add(series);
+      for (String name : scores.keySet()) {
+        if (ranks.contains(name) == in) {
+          kept.add(name);
         }
       }
     } else {
       scores.forEach(
-          (series, score) -> {
+          (name, score) -> {
             if (passes(filter, score)) {
-              kept.add(series);
+              kept.add(name);
             }
           });
     }
@@ -134,52 +125,53 @@ final class SeriesSelection {
     };
   }
 
-  /** Each series' aggregate over its values (NaN when it is not a number). */
+  /**
+   * Each series' aggregate over its values (NaN when it is not a number): the filter's function as
+   * a {@code stats} by series over a page of (series, value), one position per group.
+   */
   private static Map<String, Double> scores(
-      java.util.function.Consumer<RowSink> buckets,
-      String seriesField,
-      String valueField,
-      SeriesFilter filter,
-      Position position) {
-    Map<String, Double> scores = new HashMap<>();
-    StatsOperator scoring =
-        new StatsOperator(
+      List<String> series, List<Object> values, SeriesFilter filter, Position position) {
+    int count = series.size();
+    List<List<Object>> names = new ArrayList<>(count);
+    List<List<Object>> cells = new ArrayList<>(count);
+    for (int p = 0; p < count; p++) {
+      names.add(List.of(series.get(p)));
+      Object value = values.get(p);
+      cells.add(
+          value == null
+              ? List.of()
+              : value instanceof List<?> multivalue ? List.copyOf(multivalue) : List.of(value));
+    }
+    Page page = PageCollector.toPage(List.of(SERIES, VALUE), List.of(names, cells), count);
+    HashAggregationOperator scoring =
+        new HashAggregationOperator(
             new StatsCommand(
                 List.of(
                     new Aggregation(
                         filter.function(), Optional.of(VALUE), SCORE, filter.percentile())),
                 List.of(SERIES),
                 position),
-            new RowSink() {
-              @Override
-              public boolean accept(Row row) {
-                String series = Values.toText(row.values(SERIES).get(0));
-                List<Object> score = row.values(SCORE);
-                scores.put(series, score.size() == 1 ? Values.toNumber(score.get(0)) : Double.NaN);
-                return true;
-              }
-
-              @Override
-              public void finish() {}
-            });
-    buckets.accept(
-        new RowSink() {
-          @Override
-          public boolean accept(Row row) {
-            Map<String, Object> values = new HashMap<>();
-            values.put(SERIES, Values.toText(row.values(seriesField).get(0)));
-            List<Object> value = row.values(valueField);
-            if (!value.isEmpty()) {
-              values.put(VALUE, value.size() == 1 ? value.get(0) : value);
-            }
-            scoring.accept(new MapRow(values));
-            return true;
-          }
-
-          @Override
-          public void finish() {}
-        });
-    scoring.finish();
+            MemoryTracker.unbounded("chart series"),
+            Math.max(1, count));
+    Map<String, Double> scores = new HashMap<>();
+    try {
+      if (count > 0) {
+        scoring.addInput(page);
+      }
+      for (int id = 0; id < scoring.groupCount(); id++) {
+        scores.put(scoring.key(id).get(0), number(scoring.result(id, 0)));
+      }
+    } finally {
+      scoring.close();
+    }
     return scores;
+  }
+
+  /** A score as a number: NaN when there is none, several, or it is not a number. */
+  private static double number(Object score) {
+    if (score instanceof List<?> multivalue) {
+      return multivalue.size() == 1 ? Values.toNumber(multivalue.get(0)) : Double.NaN;
+    }
+    return score == null ? Double.NaN : Values.toNumber(score);
   }
 }

@@ -66,57 +66,7 @@ public final class SortOperator implements RowSink {
   }
 
   private static Comparator<Entry> entryOrder(List<SortKey> keys) {
-    return Comparator.comparing(Entry::keys, keyOrder(keys)).thenComparingLong(Entry::sequence);
-  }
-
-  /**
-   * The order of the key values read for {@code keys}, one array per row (ties are left to the
-   * caller, which keeps arrival order).
-   */
-  static Comparator<Object[]> keyOrder(List<SortKey> keys) {
-    return (a, b) -> {
-      for (int i = 0; i < keys.size(); i++) {
-        int c = compare(keys.get(i), a[i], b[i]);
-        if (c != 0) {
-          return c;
-        }
-      }
-      return 0;
-    };
-  }
-
-  /** Compares two values of one key, direction included; missing values last. */
-  static int compare(SortKey key, Object a, Object b) {
-    if (key.mode() == SortKey.Mode.NUM) {
-      // num(): a value that is not a number has no place in the order, like a missing one
-      a = a != null && Double.isNaN(Values.toNumber(a)) ? null : a;
-      b = b != null && Double.isNaN(Values.toNumber(b)) ? null : b;
-    }
-    if (a == null || b == null) {
-      return a == null ? (b == null ? 0 : 1) : -1;
-    }
-    int c = compareValues(key.mode(), a, b);
-    return key.descending() ? -c : c;
-  }
-
-  /**
-   * Splunk's orders: {@code auto} (and {@code num}) put numbers first, numerically, then text;
-   * {@code str} compares everything as text. Text compares lexicographically by code unit, so upper
-   * case sorts before lower case, as Splunk's UTF-8 order does.
-   */
-  static int compareValues(SortKey.Mode mode, Object a, Object b) {
-    if (mode != SortKey.Mode.STR) {
-      double x = Values.toNumber(a);
-      double y = Values.toNumber(b);
-      boolean xNumber = !Double.isNaN(x);
-      boolean yNumber = !Double.isNaN(y);
-      if (xNumber && yNumber) {
-        return Double.compare(x, y);
-      }
-      if (xNumber != yNumber) {
-        return xNumber ? -1 : 1;
-      }
-    }
-    return Values.toText(a).compareTo(Values.toText(b));
+    return Comparator.comparing(Entry::keys, SortOrder.keyOrder(keys))
+        .thenComparingLong(Entry::sequence);
   }
 }

@@ -75,23 +75,8 @@ public final class TimechartOperator implements Aggregator {
   /** As above, its groups counted by {@code memory}. */
   public static TimechartOperator chart(
       ChartCommand chart, ZoneId zone, RowSink downstream, MemoryTracker memory) {
-    return new TimechartOperator(asTimechart(chart), chart, chart.over(), zone, downstream, memory);
-  }
-
-  /** {@code chart}'s pivot as a timechart's (no span: its rows are the over-field's values). */
-  static TimechartCommand asTimechart(ChartCommand chart) {
-    return new TimechartCommand(
-        java.util.Optional.empty(),
-        1,
-        chart.limit(),
-        chart.useOther(),
-        chart.useNull(),
-        chart.aggregations(),
-        chart.by(),
-        chart.otherStr(),
-        chart.nullStr(),
-        chart.layout(),
-        chart.position());
+    return new TimechartOperator(
+        chart.asTimechart(), chart, chart.over(), zone, downstream, memory);
   }
 
   private final MemoryTracker memory;
@@ -110,7 +95,7 @@ public final class TimechartOperator implements Aggregator {
     this.zone = requireNonNull(zone, "zone is null");
     this.downstream = requireNonNull(downstream, "downstream is null");
     this.baseSpan = command.span().orElse(Span.ofSeconds(60));
-    this.pivot = new ChartPivot(command, overField, BUCKET, SERIES);
+    this.pivot = new ChartPivot(command, overField);
     List<String> groupBy = command.by().isPresent() ? List.of(BUCKET, SERIES) : List.of(BUCKET);
     this.buckets =
         new StatsOperator(
@@ -176,7 +161,7 @@ public final class TimechartOperator implements Aggregator {
     }
     List<Object> keys = new ArrayList<>(series.size());
     for (Object value : series) {
-      keys.add(Values.toText(BinOperator.bin(span, command.by().get(), value, zone)));
+      keys.add(Values.toText(Bins.bin(span, command.by().get(), value, zone)));
     }
     return keys.size() == 1 ? keys.get(0) : keys;
   }
@@ -186,7 +171,7 @@ public final class TimechartOperator implements Aggregator {
     Span span = chart.overSpan().orElse(null);
     List<Object> keys = new ArrayList<>(over.size());
     for (Object value : over) {
-      keys.add(Values.toText(span == null ? value : BinOperator.bin(span, overField, value, zone)));
+      keys.add(Values.toText(span == null ? value : Bins.bin(span, overField, value, zone)));
     }
     return keys.size() == 1 ? keys.get(0) : keys;
   }
@@ -236,10 +221,11 @@ public final class TimechartOperator implements Aggregator {
             overField == null
                 ? (a, b) -> Long.compare((Long) a, (Long) b)
                 : span != null && !span.isTime() ? OverBins.ORDER : Values.NATURAL_ORDER);
-    List<String> seriesOrder = new ArrayList<>();
-    StatsOperator result = new StatsOperator(statsOf(buckets), pivot.collect(rows, seriesOrder));
+    ChartPivot.Collector collector = pivot.collect(rows);
+    StatsOperator result = new StatsOperator(statsOf(buckets), groupsInto(collector));
     result.merge(buckets);
     result.finish();
+    List<String> seriesOrder = collector.seriesOrder();
     allKeys.forEach(key -> rows.putIfAbsent(key, new HashMap<>()));
     Map<String, Aggregation> columns = pivot.columns(seriesOrder);
     if (overField != null) {
@@ -274,7 +260,8 @@ public final class TimechartOperator implements Aggregator {
       Map<String, Object> values,
       Map<String, Aggregation> columns,
       double bucketSeconds) {
-    return downstream.accept(pivot.row(keyField, key, values, columns, bucketSeconds));
+    return downstream.accept(
+        new MapRow(pivot.cells(keyField, key, values, columns, bucketSeconds)));
   }
 
   private static List<Object> withTime(List<Object> key, long time) {
@@ -349,7 +336,47 @@ public final class TimechartOperator implements Aggregator {
 
   /** The series to keep by name, or null to keep all. */
   private Set<String> keptSeries() {
-    return SeriesSelection.kept(buckets::snapshot, SERIES, command);
+    if (command.by().isEmpty()) {
+      return null;
+    }
+    String ranked = command.aggregations().get(0).outputName();
+    List<String> series = new ArrayList<>();
+    List<Object> values = new ArrayList<>();
+    buckets.snapshot(
+        new RowSink() {
+          @Override
+          public boolean accept(Row row) {
+            series.add(Values.toText(row.values(SERIES).get(0)));
+            values.add(ChartPivot.cell(row.values(ranked)));
+            return true;
+          }
+
+          @Override
+          public void finish() {}
+        });
+    return SeriesSelection.kept(series, values, command);
+  }
+
+  /** The inner stats' rows, bucket, series and results, into the pivot's collector. */
+  private RowSink groupsInto(ChartPivot.Collector collector) {
+    return new RowSink() {
+      @Override
+      public boolean accept(Row row) {
+        Map<String, Object> results = new HashMap<>();
+        for (Aggregation aggregation : command.aggregations()) {
+          Object value = ChartPivot.cell(row.values(aggregation.outputName()));
+          if (value != null) {
+            results.put(aggregation.outputName(), value);
+          }
+        }
+        String series = command.by().isPresent() ? Values.toText(row.values(SERIES).get(0)) : null;
+        collector.add(Values.toText(row.values(BUCKET).get(0)), series, results);
+        return true;
+      }
+
+      @Override
+      public void finish() {}
+    };
   }
 
   private static StatsCommand statsOf(StatsOperator operator) {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.quarry.ql.ast.AggregateFunction;
 import io.quarry.ql.ast.Aggregation;
 import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.engine.aggregation.WildcardFields;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -26,9 +26,6 @@ import java.util.regex.Pattern;
  * map/reduce {@link Aggregator}.
  */
 public final class WildcardStatsOperator implements Aggregator {
-  /** A count kept when every aggregation is a wildcard, so groups exist: never shown. */
-  public static final String GROUPS = "\u0000groups";
-
   private final StatsCommand command;
   private final RowSink downstream;
   private final MemoryTracker memory;
@@ -47,41 +44,20 @@ public final class WildcardStatsOperator implements Aggregator {
     List<Aggregation> aggregations = command.aggregations();
     for (int i = 0; i < aggregations.size(); i++) {
       Aggregation aggregation = aggregations.get(i);
-      if (isWildcard(aggregation)) {
+      if (WildcardFields.isWildcard(aggregation)) {
         wildcards.add(i);
-        patterns.add(pattern(aggregation.field().orElseThrow()));
+        patterns.add(WildcardFields.pattern(aggregation.field().orElseThrow()));
         expanded.put(i, new TreeMap<>());
       } else {
         others.add(aggregation);
       }
     }
     if (others.isEmpty()) {
-      others.add(new Aggregation(AggregateFunction.COUNT, Optional.empty(), GROUPS));
+      others.add(new Aggregation(AggregateFunction.COUNT, Optional.empty(), WildcardFields.GROUPS));
     }
     this.plain =
         new StatsOperator(
             new StatsCommand(others, command.groupBy(), command.position()), PARTIAL, memory);
-  }
-
-  /** Whether an aggregation names its field with a {@code *} wildcard (not an eval). */
-  public static boolean isWildcard(Aggregation aggregation) {
-    return aggregation.evaluated().isEmpty()
-        && aggregation.field().map(f -> f.indexOf('*') >= 0).orElse(false);
-  }
-
-  /** Whether any of a stats command's aggregations is a wildcard. */
-  public static boolean hasWildcards(StatsCommand command) {
-    return command.aggregations().stream().anyMatch(WildcardStatsOperator::isWildcard);
-  }
-
-  /** The wildcard as a regex, each {@code *} a group. */
-  public static Pattern pattern(String wildcard) {
-    String[] parts = wildcard.split("\\*", -1);
-    StringBuilder regex = new StringBuilder(Pattern.quote(parts[0]));
-    for (int i = 1; i < parts.length; i++) {
-      regex.append("(.*)").append(Pattern.quote(parts[i]));
-    }
-    return Pattern.compile(regex.toString(), Pattern.DOTALL);
   }
 
   @Override
@@ -122,36 +98,8 @@ public final class WildcardStatsOperator implements Aggregator {
 
   /** {@code f(field)}, or the AS name with each {@code *} replaced by what a wildcard matched. */
   private String outputName(int index, String field) {
-    return outputName(
+    return WildcardFields.outputName(
         command.aggregations().get(index), patterns.get(wildcards.indexOf(index)), field);
-  }
-
-  /**
-   * The column of wildcard aggregation {@code wildcard} (its field's regex {@code compiled}) over
-   * {@code field}: {@code f(field)}, or the AS name with each {@code *} replaced by what a wildcard
-   * matched.
-   */
-  public static String outputName(Aggregation wildcard, Pattern compiled, String field) {
-    String pattern = wildcard.field().orElseThrow();
-    String written = wildcard.outputName();
-    if (written.endsWith("(" + pattern + ")")) { // the default name, avg(*): avg(field)
-      return written.substring(0, written.length() - pattern.length() - 1) + field + ")";
-    }
-    Matcher matcher = compiled.matcher(field);
-    if (!matcher.matches()) {
-      return written;
-    }
-    StringBuilder name = new StringBuilder();
-    int group = 1;
-    for (int i = 0; i < written.length(); i++) {
-      char c = written.charAt(i);
-      if (c == '*' && group <= matcher.groupCount()) {
-        name.append(matcher.group(group++));
-      } else {
-        name.append(c);
-      }
-    }
-    return name.toString();
   }
 
   @Override

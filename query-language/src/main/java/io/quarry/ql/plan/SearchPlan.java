@@ -3,6 +3,7 @@ package io.quarry.ql.plan;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.SearchExpression;
 import java.util.List;
 import java.util.Optional;
@@ -48,6 +49,23 @@ public record SearchPlan(
     pipeline = List.copyOf(requireNonNull(pipeline, "pipeline is null"));
     requireNonNull(generator, "generator is null");
     messages = List.copyOf(requireNonNull(messages, "messages is null"));
+  }
+
+  /**
+   * The largest number of events the pipeline can consume before it stops asking, if bounded
+   * ({@link Long#MAX_VALUE} if not): a leading chain of {@code head} commands (with no reordering
+   * command before it) bounds the scan.
+   */
+  public long eventLimit() {
+    long limit = Long.MAX_VALUE;
+    for (Command command : pipeline) {
+      if (command instanceof HeadCommand head) {
+        limit = Math.min(limit, head.limit());
+      } else {
+        break;
+      }
+    }
+    return limit;
   }
 
   /** A plan whose query had no subsearch. */

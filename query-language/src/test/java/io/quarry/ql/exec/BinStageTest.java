@@ -78,7 +78,7 @@ class BinStageTest {
       } else {
         assertThat(binned.getLong(p))
             .as("%s in %s: %s", span, zone, Instant.ofEpochMilli(times.get(p) / 1000))
-            .isEqualTo(BinOperator.binned(bin, bin.span().orElseThrow(), times.get(p), zone));
+            .isEqualTo(Bins.binned(bin, bin.span().orElseThrow(), times.get(p), zone));
       }
     }
   }

@@ -79,7 +79,7 @@ final class BlockCounting {
       values = segment.counts(field);
       long size = values == null ? 0 : values.values.valueCount();
       if (values == null
-          || size > PipelineFeed.MAX_COUNTED_ORDINALS
+          || size > OrdinalCounts.MAX_COUNTED_ORDINALS
           || (mode == TIMED && size > MAX_TIMED_ORDINALS)) {
         return null;
       }

@@ -127,8 +127,8 @@ final class IndexCounting implements EventVisitor {
 
   private DocShortcut valuesShortcut(LeafReader reader) throws IOException {
     String field = shortcut.field();
-    SortedSetDocValues values = PipelineFeed.keywordValues(reader, field);
-    if (values == null || values.getValueCount() > PipelineFeed.MAX_COUNTED_ORDINALS) {
+    SortedSetDocValues values = OrdinalCounts.keywordValues(reader, field);
+    if (values == null || values.getValueCount() > OrdinalCounts.MAX_COUNTED_ORDINALS) {
       return null;
     }
     IntPredicate surely = sureMatches(reader);
@@ -169,7 +169,7 @@ final class IndexCounting implements EventVisitor {
   }
 
   private DocShortcut timedShortcut(LeafReader reader) throws IOException {
-    SortedSetDocValues values = PipelineFeed.keywordValues(reader, shortcut.field());
+    SortedSetDocValues values = OrdinalCounts.keywordValues(reader, shortcut.field());
     NumericDocValues times = reader.getNumericDocValues(EventFields.TIME);
     if (values == null || times == null || values.getValueCount() > MAX_TIMED_ORDINALS) {
       return null;

@@ -1,5 +1,7 @@
 package io.quarry.server.search;
 
+import io.quarry.codecs.store.EventFields;
+import io.quarry.codecs.store.IndexedFieldType;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.LongBlock;
@@ -9,6 +11,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import org.apache.lucene.index.DocValuesType;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.FieldInfos;
+import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.SortedSetDocValues;
 import org.apache.lucene.util.BytesRef;
 
@@ -30,6 +36,32 @@ final class OrdinalCounts {
     Segment(int values) {
       this.counts = new long[values];
     }
+  }
+
+  /**
+   * The largest keyword dictionary a slice counts by ordinal (an int each: {@link IndexCounting},
+   * {@link SeenValuesSkip}).
+   */
+  static final int MAX_COUNTED_ORDINALS = 1 << 21;
+
+  /**
+   * The keyword doc values of an index-time field in this segment, or null when there are none or
+   * the field has another type here too (then the events' own values sort it out).
+   */
+  static SortedSetDocValues keywordValues(LeafReader reader, String field) throws IOException {
+    FieldInfos infos = reader.getFieldInfos();
+    for (IndexedFieldType type : IndexedFieldType.values()) {
+      if (type != IndexedFieldType.KEYWORD
+          && infos.fieldInfo(EventFields.valuesField(field, type)) != null) {
+        return null;
+      }
+    }
+    String name = EventFields.valuesField(field, IndexedFieldType.KEYWORD);
+    FieldInfo info = infos.fieldInfo(name);
+    if (info == null || info.getDocValuesType() != DocValuesType.SORTED_SET) {
+      return null;
+    }
+    return reader.getSortedSetDocValues(name);
   }
 
   /** By the segment's core key, which its slices share. */

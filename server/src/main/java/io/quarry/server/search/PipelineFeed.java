@@ -18,12 +18,6 @@ import java.util.function.Predicate;
  * a page source of their own ({@link IndexCounting}).
  */
 final class PipelineFeed implements EventVisitor {
-  /**
-   * The largest keyword dictionary a slice counts by ordinal (an int each: {@link IndexCounting},
-   * {@link SeenValuesSkip}).
-   */
-  static final int MAX_COUNTED_ORDINALS = 1 << 21;
-
   private final Sourcetypes sourcetypes;
   private final SearchControl control;
   private final Predicate<Row> check;
@@ -62,31 +56,6 @@ final class PipelineFeed implements EventVisitor {
     }
     matchedHere++;
     return sink.accept(row);
-  }
-
-  /**
-   * The keyword doc values of an index-time field in this segment, or null when there are none or
-   * the field has another type here too (then rows sort it out).
-   */
-  static org.apache.lucene.index.SortedSetDocValues keywordValues(
-      org.apache.lucene.index.LeafReader reader, String field) throws IOException {
-    org.apache.lucene.index.FieldInfos infos = reader.getFieldInfos();
-    for (io.quarry.codecs.store.IndexedFieldType type :
-        io.quarry.codecs.store.IndexedFieldType.values()) {
-      if (type != io.quarry.codecs.store.IndexedFieldType.KEYWORD
-          && infos.fieldInfo(io.quarry.codecs.store.EventFields.valuesField(field, type)) != null) {
-        return null;
-      }
-    }
-    String name =
-        io.quarry.codecs.store.EventFields.valuesField(
-            field, io.quarry.codecs.store.IndexedFieldType.KEYWORD);
-    org.apache.lucene.index.FieldInfo info = infos.fieldInfo(name);
-    if (info == null
-        || info.getDocValuesType() != org.apache.lucene.index.DocValuesType.SORTED_SET) {
-      return null;
-    }
-    return reader.getSortedSetDocValues(name);
   }
 
   /** The skip of a leading {@code dedup}'s repeated values, or null. */

@@ -916,7 +916,7 @@ public final class SearchService implements AutoCloseable {
     } else {
       explain.put("mode", "time-ordered");
       explain.put("pipeline", names);
-      long limit = Pipelines.eventLimit(plan.pipeline());
+      long limit = plan.eventLimit();
       explain.put("event_limit", limit == Long.MAX_VALUE ? null : limit);
       explain.put("dedup_skips_seen", exact ? dedupFieldFirst(plan.pipeline()) : null);
       TimeOrderedShape onPages =

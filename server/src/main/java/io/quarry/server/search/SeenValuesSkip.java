@@ -31,8 +31,8 @@ final class SeenValuesSkip {
 
   /** The shortcut for one segment, or null when it has no keyword doc values for the field. */
   DocShortcut shortcut(LeafReader reader) throws IOException {
-    SortedSetDocValues values = PipelineFeed.keywordValues(reader, field);
-    if (values == null || values.getValueCount() > PipelineFeed.MAX_COUNTED_ORDINALS) {
+    SortedSetDocValues values = OrdinalCounts.keywordValues(reader, field);
+    if (values == null || values.getValueCount() > OrdinalCounts.MAX_COUNTED_ORDINALS) {
       return null;
     }
     BitSet seenHere = new BitSet((int) values.getValueCount());

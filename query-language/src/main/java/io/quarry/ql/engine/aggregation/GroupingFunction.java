@@ -14,7 +14,7 @@ public interface GroupingFunction {
 
   /** Whether a page implementation exists for {@code aggregation} (all but wildcard fields). */
   static boolean supports(Aggregation aggregation) {
-    return !io.quarry.ql.exec.WildcardStatsOperator.isWildcard(aggregation); // fields known late
+    return !WildcardFields.isWildcard(aggregation); // fields known late
   }
 
   /** Whether {@code aggregation}'s function orders values by {@code _time}. */

@@ -5,10 +5,8 @@ import static java.util.Objects.requireNonNull;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.TopCommand;
-import io.quarry.ql.exec.MapRow;
 import io.quarry.ql.exec.MemoryTracker;
 import io.quarry.ql.exec.PageCollector;
-import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.TimeField;
 import io.quarry.ql.exec.Values;
 import java.math.BigDecimal;
@@ -19,7 +17,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -31,8 +28,8 @@ import java.util.Map;
  * by-fields and the fields together (the combinations' counts). The answer, per by-group in
  * ascending order of its values, is its {@code limit} most (least) common combinations, ties by
  * value, with their count ({@code countfield}, {@code showcount}) and percentage of the group's
- * total ({@code percentfield}, {@code showperc}, six decimals), row for row as the row command
- * answers. A {@code _time} value comes out as a time.
+ * total ({@code percentfield}, {@code showperc}, six decimals). A {@code _time} value comes out as
+ * a time.
  */
 public final class TopAggregation implements PageAggregator {
   private final TopCommand command;
@@ -243,7 +240,8 @@ public final class TopAggregation implements PageAggregator {
 
   /**
    * The answer so far: per by-group (ascending by its values) its kept combinations, as pages of at
-   * most {@code pageSize} rows typed as the row engine's collector types the row command's rows.
+   * most {@code pageSize} positions, each column typed as the page builder types its values ({@link
+   * PageCollector#toPage(List, List, int)}).
    */
   @Override
   public List<Page> snapshot() {
@@ -260,7 +258,7 @@ public final class TopAggregation implements PageAggregator {
     byKeys.sort(byValues);
     int width = byWidth + command.fields().size();
     List<Page> pages = new ArrayList<>();
-    List<Row> rows = new ArrayList<>();
+    Answer answer = new Answer();
     for (List<String> byKey : byKeys) {
       List<Integer> ids = byGroup.get(byKey);
       List<List<String>> values = new ArrayList<>(ids.size());
@@ -282,41 +280,83 @@ public final class TopAggregation implements PageAggregator {
         if (emitted++ >= command.limit()) {
           break;
         }
-        rows.add(row(byKey, values.get(i), counts[ids.get(i)], total));
-        if (rows.size() == pageSize) {
-          pages.add(PageCollector.toPage(rows));
-          rows.clear();
+        answer.add(byKey, values.get(i), counts[ids.get(i)], total);
+        if (answer.positions == pageSize) {
+          pages.add(answer.page());
+          answer = new Answer();
         }
       }
     }
-    if (!rows.isEmpty()) {
-      pages.add(PageCollector.toPage(rows));
+    if (answer.positions > 0) {
+      pages.add(answer.page());
     }
     return pages;
   }
 
-  /** One answer row, as the row command makes it. */
-  private Row row(List<String> byKey, List<String> valueKey, long count, long total) {
-    Map<String, Object> values = new LinkedHashMap<>();
-    for (int i = 0; i < byKey.size(); i++) {
-      String field = command.by().get(i);
-      values.put(field, TimeField.groupValue(field, byKey.get(i)));
+  /**
+   * One page of the answer, column by column: the by-fields, the fields, then the count and the
+   * percentage when shown. A name given twice ({@code top status by status}, a {@code countfield}
+   * named as a field) is one column, in its first place, holding the value set last.
+   */
+  private final class Answer {
+    private final List<String> names = new ArrayList<>();
+    private final List<List<List<Object>>> columns = new ArrayList<>();
+    private final int[] slots; // per by-field, field, count, percentage: its column
+    private int positions;
+
+    Answer() {
+      List<String> written = new ArrayList<>(command.by());
+      written.addAll(command.fields());
+      written.add(command.showCount() ? command.countField() : null);
+      written.add(command.showPercent() ? command.percentField() : null);
+      slots = new int[written.size()];
+      for (int i = 0; i < slots.length; i++) {
+        String name = written.get(i);
+        if (name == null) {
+          slots[i] = -1;
+          continue;
+        }
+        int column = names.indexOf(name);
+        if (column < 0) {
+          column = names.size();
+          names.add(name);
+          columns.add(new ArrayList<>());
+        }
+        slots[i] = column;
+      }
     }
-    for (int i = 0; i < valueKey.size(); i++) {
-      String field = command.fields().get(i);
-      values.put(field, TimeField.groupValue(field, valueKey.get(i)));
+
+    /** One combination of a by-group, with its count and the group's total. */
+    void add(List<String> byKey, List<String> valueKey, long count, long total) {
+      Object[] cells = new Object[names.size()];
+      for (int i = 0; i < byKey.size(); i++) {
+        String field = command.by().get(i);
+        cells[slots[i]] = TimeField.groupValue(field, byKey.get(i));
+      }
+      for (int i = 0; i < valueKey.size(); i++) {
+        String field = command.fields().get(i);
+        cells[slots[byWidth + i]] = TimeField.groupValue(field, valueKey.get(i));
+      }
+      int countSlot = slots[slots.length - 2];
+      if (countSlot >= 0) {
+        cells[countSlot] = count;
+      }
+      int percentSlot = slots[slots.length - 1];
+      if (percentSlot >= 0) {
+        cells[percentSlot] =
+            BigDecimal.valueOf(count * 100.0 / total)
+                .setScale(6, RoundingMode.HALF_UP)
+                .doubleValue();
+      }
+      for (int c = 0; c < cells.length; c++) {
+        columns.get(c).add(cells[c] == null ? List.of() : List.of(cells[c]));
+      }
+      positions++;
     }
-    if (command.showCount()) {
-      values.put(command.countField(), count);
+
+    Page page() {
+      return PageCollector.toPage(names, columns, positions);
     }
-    if (command.showPercent()) {
-      values.put(
-          command.percentField(),
-          BigDecimal.valueOf(count * 100.0 / total)
-              .setScale(6, RoundingMode.HALF_UP)
-              .doubleValue());
-    }
-    return new MapRow(values);
   }
 
   /** Fields {@code [from, to)} of group {@code id}'s key as texts. */

@@ -12,7 +12,6 @@ import io.quarry.ql.engine.BlockCopies;
 import io.quarry.ql.exec.MemoryTracker;
 import io.quarry.ql.exec.PageCollector;
 import io.quarry.ql.exec.Values;
-import io.quarry.ql.exec.WildcardStatsOperator;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -26,17 +25,17 @@ import java.util.regex.Pattern;
 
 /**
  * {@code stats} with wildcard fields ({@code stats avg(*)}, {@code max(*_ms) AS *_max}) on pages,
- * answering as {@link WildcardStatsOperator} does on rows: each wildcard aggregation applies to
- * every column of the input its pattern matches (the by-fields aside; a column starting with {@code
- * _} only when the pattern does), one {@link HashAggregationOperator} per matched field by the same
- * by-fields, fed the positions that hold a value of it (the rows that have the field); the other
- * aggregations — or, when every one is a wildcard, a hidden count — are one more, which gives the
- * groups and their order. At the end the field's results are joined to those groups by their
- * by-field values, a field's column named {@code f(field)} or by the {@code AS} name with its
- * {@code *} replaced, the fields of a wildcard in name order, a column no group has a value in left
- * out; the answer is typed as the row engine's collector types the row operator's rows. The input
- * must carry every field the rows would have (event pages with every search-time field, a
- * generator's or an aggregation's pages).
+ * answering as {@link io.quarry.ql.exec.WildcardStatsOperator} does on rows: each wildcard
+ * aggregation applies to every column of the input its pattern matches (the by-fields aside; a
+ * column starting with {@code _} only when the pattern does), one {@link HashAggregationOperator}
+ * per matched field by the same by-fields, fed the positions that hold a value of it (the rows that
+ * have the field); the other aggregations — or, when every one is a wildcard, a hidden count — are
+ * one more, which gives the groups and their order. At the end the field's results are joined to
+ * those groups by their by-field values, a field's column named {@code f(field)} or by the {@code
+ * AS} name with its {@code *} replaced, the fields of a wildcard in name order, a column no group
+ * has a value in left out; the answer is typed as the row engine's collector types the row
+ * operator's rows. The input must carry every field the rows would have (event pages with every
+ * search-time field, a generator's or an aggregation's pages).
  */
 public final class WildcardAggregation implements PageAggregator {
   private final StatsCommand command;
@@ -54,7 +53,7 @@ public final class WildcardAggregation implements PageAggregator {
 
   /** Whether {@code command} has a wildcard aggregation and its others have page forms. */
   public static boolean supports(StatsCommand command) {
-    return WildcardStatsOperator.hasWildcards(command)
+    return WildcardFields.hasWildcards(command)
         && HashAggregationOperator.supports(plainCommand(command));
   }
 
@@ -72,9 +71,9 @@ public final class WildcardAggregation implements PageAggregator {
     this.pageSize = pageSize;
     List<Aggregation> aggregations = command.aggregations();
     for (int i = 0; i < aggregations.size(); i++) {
-      if (WildcardStatsOperator.isWildcard(aggregations.get(i))) {
+      if (WildcardFields.isWildcard(aggregations.get(i))) {
         wildcards.add(i);
-        patterns.add(WildcardStatsOperator.pattern(aggregations.get(i).field().orElseThrow()));
+        patterns.add(WildcardFields.pattern(aggregations.get(i).field().orElseThrow()));
         expanded.put(i, new TreeMap<>());
       }
     }
@@ -85,13 +84,12 @@ public final class WildcardAggregation implements PageAggregator {
   private static StatsCommand plainCommand(StatsCommand command) {
     List<Aggregation> others = new ArrayList<>();
     for (Aggregation aggregation : command.aggregations()) {
-      if (!WildcardStatsOperator.isWildcard(aggregation)) {
+      if (!WildcardFields.isWildcard(aggregation)) {
         others.add(aggregation);
       }
     }
     if (others.isEmpty()) {
-      others.add(
-          new Aggregation(AggregateFunction.COUNT, Optional.empty(), WildcardStatsOperator.GROUPS));
+      others.add(new Aggregation(AggregateFunction.COUNT, Optional.empty(), WildcardFields.GROUPS));
     }
     return new StatsCommand(others, command.groupBy(), command.position());
   }
@@ -112,7 +110,7 @@ public final class WildcardAggregation implements PageAggregator {
   }
 
   private String outputName(int index, String field) {
-    return WildcardStatsOperator.outputName(
+    return WildcardFields.outputName(
         command.aggregations().get(index), patterns.get(wildcards.indexOf(index)), field);
   }
 
