@@ -31,7 +31,7 @@ import java.util.Map;
  *
  * <pre>
  * java -cp 'distribution/target/quarry-*&#47;quarry-*&#47;lib/*' \
- *     benchmarks/src/main/java/io/quarry/benchmarks/IngestCpu.java access.log [linesPerRequest] [rounds] [format] [checkFirst]
+ *     benchmarks/src/main/java/io/quarry/benchmarks/IngestCpu.java access.log [linesPerRequest] [rounds] [format] [checkFirst] [blockEvents]
  * </pre>
  */
 public final class IngestCpu {
@@ -46,6 +46,8 @@ public final class IngestCpu {
     // true: each event checked before the write too, as HecRoutes.raw did before the store's own
     // check became the only one (to measure a build from before that change like for like)
     boolean checkFirst = args.length > 4 && Boolean.parseBoolean(args[4]);
+    int blockEvents =
+        args.length > 5 ? Integer.parseInt(args[5]) : IndexOptions.DEFAULT_BLOCK_EVENTS;
     List<byte[]> requests = requests(log, linesPerRequest);
     long events = 0;
     for (byte[] request : requests) {
@@ -62,7 +64,10 @@ public final class IngestCpu {
       long thread0 = threads.getCurrentThreadCpuTime();
       long wall0 = System.nanoTime();
       try (EventStore store =
-          EventStore.open(directory, Map.of("main", IndexOptions.DEFAULTS.withFormat(format)))) {
+          EventStore.open(
+              directory,
+              Map.of(
+                  "main", IndexOptions.DEFAULTS.withFormat(format).withBlockEvents(blockEvents)))) {
         for (byte[] request : requests) {
           String body = new String(request, StandardCharsets.UTF_8); // as Exchange.bodyAsString
           List<Event> batch =

@@ -155,6 +155,13 @@ public final class EndToEnd implements Callable<Integer> {
               + " layouts run by run.")
   String format = "blocks";
 
+  @Option(
+      names = "--block-events",
+      description =
+          "The most events one block holds (the server's storage.blockEvents; default: the"
+              + " server's), to compare block sizes run by run.")
+  Integer blockEvents;
+
   private final PrintStream out = System.out;
 
   public static void main(String[] args) {
@@ -175,6 +182,7 @@ public final class EndToEnd implements Callable<Integer> {
     report.put("runs", runs);
     report.put("warmup", warmup);
     report.put("format", format);
+    report.put("blockEvents", blockEvents);
 
     Path dataset = dataset();
     long rawBytes = Files.size(dataset);
@@ -191,14 +199,20 @@ public final class EndToEnd implements Callable<Integer> {
 
     // what a finished ingest leaves beside the index, so that --reuse-index knows what it holds
     Path ingested = workDir.resolve("data-ingested.txt");
-    String ingestedWhat = dataset.getFileName() + " " + rawBytes + " " + format;
+    String ingestedWhat =
+        dataset.getFileName()
+            + " "
+            + rawBytes
+            + " "
+            + format
+            + (blockEvents == null ? "" : " " + blockEvents);
     boolean reuse =
         reuseIndex && Files.exists(ingested) && Files.readString(ingested).equals(ingestedWhat);
     if (!reuse) {
       Files.deleteIfExists(ingested);
     }
     try (QuarryProcess quarry =
-        QuarryProcess.start(workDir, heap, profile, reuse, engine, format)) {
+        QuarryProcess.start(workDir, heap, profile, reuse, engine, format, blockEvents)) {
       out.printf("Quarry at %s (heap %s), data in %s%n", quarry.uri(), heap, quarry.dataDir());
       if (reuse) {
         out.printf("reusing the index of %s from a previous run: no ingest%n", dataset);

@@ -38,7 +38,7 @@ final class QuarryProcess implements Closeable {
         adminPassword: %s
       search:
         maxTimeSeconds: 3600
-      storage:
+      storage:%s
         indexes:
           main: {format: %s}
           hec: {format: %s}
@@ -61,10 +61,17 @@ final class QuarryProcess implements Closeable {
    * it answers; with {@code profile}, under async-profiler, its collapsed stacks written to {@code
    * workDir/profile-collapsed.txt} when the server exits; {@code engine} is its {@code
    * quarry.search.engine} ({@code pages} or {@code rows}), {@code format} its indexes' {@code
-   * storage.indexes.<name>.format} ({@code events} or {@code blocks}).
+   * storage.indexes.<name>.format} ({@code events} or {@code blocks}), {@code blockEvents} its
+   * {@code storage.blockEvents} (null: the server's default).
    */
   static QuarryProcess start(
-      Path workDir, String heap, boolean profile, boolean keepData, String engine, String format)
+      Path workDir,
+      String heap,
+      boolean profile,
+      boolean keepData,
+      String engine,
+      String format,
+      Integer blockEvents)
       throws IOException, InterruptedException {
     Path dataDir = workDir.resolve("data");
     if (Files.exists(dataDir) && !keepData) {
@@ -82,6 +89,7 @@ final class QuarryProcess implements Closeable {
             port,
             dataDir.toAbsolutePath().toString().replace("'", "''"),
             PASSWORD,
+            blockEvents == null ? "" : "\n  blockEvents: " + blockEvents,
             format,
             format));
     Process process =

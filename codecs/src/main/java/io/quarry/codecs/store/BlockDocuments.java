@@ -22,8 +22,8 @@ import org.apache.lucene.util.NumericUtils;
 
 /**
  * The block layout's documents ({@link BucketFormat#BLOCKS}, issue 23): a batch cut into blocks of
- * at most {@link #EVENTS_PER_BLOCK} consecutive events (so a block's sequence numbers are one
- * range), each sorted newest first (stably) and written as one document:
+ * at most {@link IndexOptions#blockEvents()} consecutive events (so a block's sequence numbers are
+ * one range), each sorted newest first (stably) and written as one document:
  *
  * <ul>
  *   <li>{@code _tok}: each distinct term of the block's events once ({@link TermSet});
@@ -54,9 +54,6 @@ import org.apache.lucene.util.NumericUtils;
  * A term or keyword query finds candidate blocks; every event of a candidate is checked on its own.
  */
 final class BlockDocuments {
-  /** The most events one block document holds. */
-  static final int EVENTS_PER_BLOCK = 1024;
-
   static final String BLOCK = "_block";
   static final String TIME_RANGE = "_trange";
   static final String FIRST_SEQUENCE = "_seq0";
@@ -96,8 +93,9 @@ final class BlockDocuments {
   void add(Bucket bucket, List<Event> batch, byte[][] asciiRaws, long firstSequence)
       throws IOException {
     TermSet terms = new TermSet();
-    for (int from = 0; from < batch.size(); from += EVENTS_PER_BLOCK) {
-      int to = Math.min(batch.size(), from + EVENTS_PER_BLOCK);
+    int perBlock = options.blockEvents();
+    for (int from = 0; from < batch.size(); from += perBlock) {
+      int to = Math.min(batch.size(), from + perBlock);
       long[] times = new long[to - from];
       Integer[] order = new Integer[to - from];
       for (int i = 0; i < order.length; i++) {

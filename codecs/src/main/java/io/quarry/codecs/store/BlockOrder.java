@@ -11,9 +11,8 @@ import org.apache.lucene.util.IntroSorter;
  * order), for a segment without Lucene's index sort (block layout 2, {@link BucketFormat}). The
  * time-ordered scan needs its blocks in that order; a layout 2 segment holds them in the order they
  * were written, so the order is made once per scan from {@code _time}'s doc values: a read and a
- * sort of one long per candidate block (a block holds up to {@value
- * BlockDocuments#EVENTS_PER_BLOCK} events), instead of a rewrite of the stored fields at every
- * flush and merge.
+ * sort of one long per candidate block (a block holds up to {@link IndexOptions#blockEvents()}
+ * events), instead of a rewrite of the stored fields at every flush and merge.
  *
  * @param docs the candidates' doc ids, newest block first
  * @param newest each one's newest event time ({@code Long.MAX_VALUE} when it has none)

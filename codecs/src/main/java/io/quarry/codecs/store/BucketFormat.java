@@ -12,8 +12,8 @@ import org.apache.lucene.util.IOUtils;
 /**
  * How a bucket lays out its events (config {@code storage.indexes.<name>.format}): one Lucene
  * document per event ({@link #EVENTS}, the default) or one per block of up to {@link
- * BlockDocuments#EVENTS_PER_BLOCK} events ({@link #BLOCKS}, issue 23). A bucket's format is fixed
- * when it is created and recorded in its directory ({@value #MARKER}; a bucket without one holds
+ * IndexOptions#blockEvents()} events ({@link #BLOCKS}, issue 23). A bucket's format is fixed when
+ * it is created and recorded in its directory ({@value #MARKER}; a bucket without one holds
  * events), so a bucket is read by its own layout whatever the index's configuration says now.
  *
  * <p>The block layout is versioned in the record: {@code blocks} (version 1) buckets keep their

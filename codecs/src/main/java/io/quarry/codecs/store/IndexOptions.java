@@ -2,6 +2,7 @@ package io.quarry.codecs.store;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.codecs.block.EventBlockFormat;
 import io.quarry.codecs.journal.JournalCompression;
 import io.quarry.codecs.journal.JournalStoredFieldsFormat;
 import java.time.Duration;
@@ -21,6 +22,8 @@ import java.util.Optional;
  * @param maxTotalBytes retention: the oldest warm buckets are deleted while the index is larger
  * @param fieldTypes declared types of index-time fields; undeclared fields are keywords
  * @param format the layout of new buckets (existing buckets keep theirs)
+ * @param blockEvents the most events one block document of the block layout holds (new blocks only:
+ *     a block records its own count, so buckets written with another size read the same)
  */
 public record IndexOptions(
     JournalCompression journalCompression,
@@ -31,7 +34,11 @@ public record IndexOptions(
     Optional<Duration> maxAge,
     Optional<Long> maxTotalBytes,
     Map<String, IndexedFieldType> fieldTypes,
-    BucketFormat format) {
+    BucketFormat format,
+    int blockEvents) {
+
+  /** The events per block document unless configured otherwise. */
+  public static final int DEFAULT_BLOCK_EVENTS = 1024;
 
   public static final IndexOptions DEFAULTS =
       new IndexOptions(
@@ -43,7 +50,8 @@ public record IndexOptions(
           Optional.empty(),
           Optional.empty(),
           Map.of(),
-          BucketFormat.EVENTS);
+          BucketFormat.EVENTS,
+          DEFAULT_BLOCK_EVENTS);
 
   public IndexOptions {
     requireNonNull(journalCompression, "journalCompression is null");
@@ -63,6 +71,10 @@ public record IndexOptions(
     if (maxBucketEvents < 1) {
       throw new IllegalArgumentException("maxBucketEvents must be positive: " + maxBucketEvents);
     }
+    if (blockEvents < 1 || blockEvents > EventBlockFormat.MAX_EVENTS) {
+      throw new IllegalArgumentException(
+          "blockEvents must be between 1 and " + EventBlockFormat.MAX_EVENTS + ": " + blockEvents);
+    }
   }
 
   public IndexOptions withJournalCompression(JournalCompression compression) {
@@ -75,7 +87,8 @@ public record IndexOptions(
         maxAge,
         maxTotalBytes,
         fieldTypes,
-        format);
+        format,
+        blockEvents);
   }
 
   public IndexOptions withCommitInterval(Duration interval) {
@@ -88,7 +101,8 @@ public record IndexOptions(
         maxAge,
         maxTotalBytes,
         fieldTypes,
-        format);
+        format,
+        blockEvents);
   }
 
   public IndexOptions withBuckets(long events, Duration hotAge) {
@@ -101,7 +115,8 @@ public record IndexOptions(
         maxAge,
         maxTotalBytes,
         fieldTypes,
-        format);
+        format,
+        blockEvents);
   }
 
   public IndexOptions withRetention(Optional<Duration> age, Optional<Long> totalBytes) {
@@ -114,7 +129,8 @@ public record IndexOptions(
         age,
         totalBytes,
         fieldTypes,
-        format);
+        format,
+        blockEvents);
   }
 
   public IndexOptions withFieldTypes(Map<String, IndexedFieldType> types) {
@@ -127,7 +143,8 @@ public record IndexOptions(
         maxAge,
         maxTotalBytes,
         types,
-        format);
+        format,
+        blockEvents);
   }
 
   public IndexOptions withFormat(BucketFormat newFormat) {
@@ -140,7 +157,22 @@ public record IndexOptions(
         maxAge,
         maxTotalBytes,
         fieldTypes,
-        newFormat);
+        newFormat,
+        blockEvents);
+  }
+
+  public IndexOptions withBlockEvents(int events) {
+    return new IndexOptions(
+        journalCompression,
+        journalBlockSize,
+        commitInterval,
+        maxBucketEvents,
+        maxHotAge,
+        maxAge,
+        maxTotalBytes,
+        fieldTypes,
+        format,
+        events);
   }
 
   /** The declared type of an index-time field. */

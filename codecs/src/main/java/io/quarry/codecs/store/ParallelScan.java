@@ -27,8 +27,12 @@ final class ParallelScan {
   /** The most doc ids one task covers. */
   static final int SLICE_DOCS = 1 << 17;
 
-  /** The most block documents one task covers: about as many events as {@link #SLICE_DOCS}. */
-  static final int SLICE_BLOCKS = SLICE_DOCS / BlockDocuments.EVENTS_PER_BLOCK;
+  /**
+   * The most block documents one task covers: {@link #SLICE_DOCS} events in blocks of 1,024, four
+   * times as many in blocks of 4,096 ({@link IndexOptions#blockEvents}; a segment does not say the
+   * size its blocks were written at, and fewer, larger tasks leave fewer partial answers to merge).
+   */
+  static final int SLICE_BLOCKS = 128;
 
   private final List<TimeOrderedScan.Source> sources;
   private final org.apache.lucene.search.Query query;

@@ -958,7 +958,8 @@ public record QuarryConfig(
    * How indexes are stored: the journal compression for new segments ({@code zstd}, {@code lz4},
    * {@code none}), how often buffered events are committed to segments (the write-ahead log holds
    * them until then), when the hot bucket rolls to warm, the layout of new event buckets ({@code
-   * blocks}, the default, or {@code events}), and per-index overrides and retention.
+   * blocks}, the default, or {@code events}), how many events a new block holds at most ({@code
+   * blockEvents}), and per-index overrides and retention.
    */
   public record Storage(
       @JsonProperty("journalCompression") String journalCompression,
@@ -966,10 +967,29 @@ public record QuarryConfig(
       @JsonProperty("maxBucketEvents") Long maxBucketEvents,
       @JsonProperty("maxHotBucketAgeHours") Integer maxHotBucketAgeHours,
       @JsonProperty("format") String format,
-      @JsonProperty("indexes") java.util.Map<String, IndexStorage> indexes) {
+      @JsonProperty("indexes") java.util.Map<String, IndexStorage> indexes,
+      @JsonProperty("blockEvents") Integer blockEvents) {
     /** The layout of new event buckets when neither the index nor the storage section names one. */
     public static final io.quarry.codecs.store.BucketFormat DEFAULT_FORMAT =
         io.quarry.codecs.store.BucketFormat.BLOCKS;
+
+    /** Storage settings with the default number of events per block. */
+    public Storage(
+        String journalCompression,
+        Integer commitIntervalSeconds,
+        Long maxBucketEvents,
+        Integer maxHotBucketAgeHours,
+        String format,
+        java.util.Map<String, IndexStorage> indexes) {
+      this(
+          journalCompression,
+          commitIntervalSeconds,
+          maxBucketEvents,
+          maxHotBucketAgeHours,
+          format,
+          indexes,
+          null);
+    }
 
     /** Storage settings with the default layout of new event buckets. */
     public Storage(
@@ -984,7 +1004,8 @@ public record QuarryConfig(
           maxBucketEvents,
           maxHotBucketAgeHours,
           null,
-          indexes);
+          indexes,
+          null);
     }
 
     public Storage {
@@ -1003,6 +1024,12 @@ public record QuarryConfig(
       maxBucketEvents = Objects.requireNonNullElse(maxBucketEvents, 10_000_000L);
       if (maxBucketEvents < 1) {
         throw new IllegalArgumentException("storage.maxBucketEvents must be at least 1");
+      }
+      blockEvents = Objects.requireNonNullElse(blockEvents, IndexOptions.DEFAULT_BLOCK_EVENTS);
+      if (blockEvents < 1 || blockEvents > io.quarry.codecs.block.EventBlockFormat.MAX_EVENTS) {
+        throw new IllegalArgumentException(
+            "storage.blockEvents must be between 1 and "
+                + io.quarry.codecs.block.EventBlockFormat.MAX_EVENTS);
       }
       maxHotBucketAgeHours = Objects.requireNonNullElse(maxHotBucketAgeHours, 24);
       if (maxHotBucketAgeHours < 1) {
@@ -1075,7 +1102,8 @@ public record QuarryConfig(
           .withFormat(
               own.format() != null
                   ? own.bucketFormat()
-                  : io.quarry.codecs.store.BucketFormat.fromName(format));
+                  : io.quarry.codecs.store.BucketFormat.fromName(format))
+          .withBlockEvents(blockEvents);
     }
   }
 

@@ -140,6 +140,20 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void blockEventsIsTheStoragesOrTheDefault() throws Exception {
+    Path file = directory.resolve("blocks.yml");
+    Files.writeString(file, "indexes: [web]\n");
+    assertThat(ConfigLoader.load(file, Map.of(), Map.of()).storage().options("web").blockEvents())
+        .isEqualTo(io.quarry.codecs.store.IndexOptions.DEFAULT_BLOCK_EVENTS);
+    Files.writeString(file, "indexes: [web]\nstorage:\n  blockEvents: 4096\n");
+    assertThat(ConfigLoader.load(file, Map.of(), Map.of()).storage().options("web").blockEvents())
+        .isEqualTo(4096);
+    Files.writeString(file, "indexes: [web]\nstorage:\n  blockEvents: 4097\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .hasMessageContaining("storage.blockEvents must be between 1 and 4096");
+  }
+
+  @Test
   void metricIndexSettings() throws Exception {
     Path file = directory.resolve("metrics.yml");
     Files.writeString(
