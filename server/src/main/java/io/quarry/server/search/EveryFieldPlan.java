@@ -135,12 +135,14 @@ final class EveryFieldPlan {
    * and a wildcard {@code table} or {@code fields} (the columns of the rows holding values), which
    * fix their own columns: the index the every-field listing comes before, or -1. Commands whose
    * changes {@link ListedFields} replays (a literal {@code rename} too) come first, then maybe
-   * plugin commands laying their output over the rows ({@code fillnull}, {@code mvexpand}) among
-   * {@code eval}s, {@code bin}s, literal {@code rename}s, {@code eventstats}/{@code streamstats}
-   * and commands that keep the rows — on rows each of those keeps every field a row can yield (its
-   * search-time ones too), so the listing goes right before the first plugin command and they run
-   * as stages on its pages. A {@code transaction} followed by a command fixing the columns takes
-   * only the fields the commands read instead (not here).
+   * plugin commands laying their output over the rows ({@code fillnull}, {@code mvexpand}) or
+   * wildcard {@code rename}s (exact on pages: {@code rename re* AS x*}; on rows one renames every
+   * field the row can yield) among {@code eval}s, {@code rex}es, {@code lookup}s, {@code bin}s,
+   * literal {@code rename}s, {@code eventstats}/{@code streamstats} and commands that keep the rows
+   * — on rows each of those keeps every field a row can yield (its search-time ones too), so the
+   * listing goes right before the first plugin command or wildcard rename and they run as stages on
+   * its pages. A {@code transaction} followed by a command fixing the columns takes only the fields
+   * the commands read instead (not here).
    */
   private static int ownColumnsAfterChanges(List<Command> pipeline) {
     int reader = 0;
@@ -153,14 +155,26 @@ final class EveryFieldPlan {
                 .anyMatch(EveryFieldPlan::fixes)) {
       return -1;
     }
-    int at = firstPlugin(pipeline, reader);
+    // the listing comes before the first plugin command or wildcard rename: ListedFields replays
+    // neither (a wildcard rename renames every field a row can yield, its stage the listing's
+    // columns)
+    int at = 0;
+    while (at < reader
+        && !(pipeline.get(at) instanceof io.quarry.ql.ast.PluginCommand
+            || renamesByWildcard(pipeline.get(at)))) {
+      at++;
+    }
     ListedFields changes = ListedFields.of(pipeline.subList(0, at));
-    if (changes == null || changes.isEmpty() && at == reader) {
+    if (changes == null || changes.isEmpty() && (at == reader || readsEveryField(pipeline))) {
       return -1; // no change: the plain every-field listing, if any (readsEveryField)
     }
     for (Command between : pipeline.subList(at, reader)) {
       if (!(PluginOverlayStage.overlays(between)
           || between instanceof io.quarry.ql.ast.EvalCommand
+          // lookup and rex lay their outputs over the row as eval does (AssignedRow)
+          || between instanceof io.quarry.ql.ast.LookupCommand
+          || between instanceof io.quarry.ql.ast.RexCommand
+          || renamesByWildcard(between) && PageChain.supports(List.of(between)) // exactly
           || between instanceof io.quarry.ql.ast.EventStatsCommand // AssignedRow over the row
           || between instanceof io.quarry.ql.ast.StreamStatsCommand
           || between instanceof io.quarry.ql.ast.BinCommand // a bucket laid over the row, as eval
