@@ -90,12 +90,46 @@ final class EveryFieldPlan {
    * exactly so, replaying the changes ({@link TimeOrderedShape#listed}), its pages hold every value
    * a row has, and where a plugin command came between, the stream is re-paged as the adapter
    * batches its rows ({@code ReduceCoverage.rebatched}: the columns holding values, as a row
-   * discovers them). Else the same for {@code transaction} or a wildcard {@code table}/{@code
-   * fields} ({@link #ownColumnsAfterChanges}).
+   * discovers them). Else the same for {@code join} without fields ({@link #joinAfterChanges}),
+   * {@code transaction} or a wildcard {@code table}/{@code fields} ({@link
+   * #ownColumnsAfterChanges}).
    */
   static int pluginAfterChanges(List<Command> pipeline) {
     int plugin = pluginBeforeEveryField(pipeline);
+    if (plugin < 0) {
+      plugin = joinAfterChanges(pipeline);
+    }
     return plugin >= 0 ? plugin : ownColumnsAfterChanges(pipeline);
+  }
+
+  /**
+   * The index of a {@code join} without fields after commands whose changes {@link ListedFields}
+   * replays ({@code index=x | eval y=1 | join [search …] | table n extra y}), with a later command
+   * fixing the answer's columns; or -1. On rows it joins each of the adapter's batches of the rows
+   * that reach it, every field asked for, on the fields that batch and the subsearch both have: the
+   * every-field listing lays out the changed rows exactly so, right before it, and it runs as a
+   * page stage on those pages ({@code HashJoinOperator}), as without the changes ({@link
+   * #readsEveryField}).
+   */
+  private static int joinAfterChanges(List<Command> pipeline) {
+    int at = 0;
+    while (at < pipeline.size()
+        && !(pipeline.get(at) instanceof io.quarry.ql.ast.SubsearchCommand
+            && takesEveryField(pipeline.get(at)))) {
+      at++;
+    }
+    if (at == pipeline.size()) {
+      return -1;
+    }
+    ListedFields changes = ListedFields.of(pipeline.subList(0, at));
+    // the columns fixed by name or by an aggregation (a wildcard table lists each row's fields in
+    // the order the overlay rows list them, which these pages do not keep)
+    return changes != null
+            && !changes.isEmpty()
+            && pipeline.subList(at + 1, pipeline.size()).stream()
+                .anyMatch(c -> fixes(c) && !(c instanceof ProjectCommand && takesEveryField(c)))
+        ? at
+        : -1;
   }
 
   /** {@link #pluginAfterChanges}'s plugin command reading every field, or -1. */

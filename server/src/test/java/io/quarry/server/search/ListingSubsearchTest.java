@@ -79,7 +79,8 @@ class ListingSubsearchTest {
   /**
    * {@code join} without fields joins on the fields the input's batch and the subsearch both have:
    * followed by a command fixing the columns it takes the every-field listing, the adapter's
-   * batches, as on rows ({@link EveryFieldPlan}); its answer the row engine's, rows refused.
+   * batches, as on rows ({@link EveryFieldPlan}), also after commands that change the events'
+   * fields (replayed by that listing); its answer the row engine's, rows refused.
    */
   @Test
   void aJoinWithoutFieldsAsTheRowEngine() throws Exception {
@@ -89,7 +90,18 @@ class ListingSubsearchTest {
             "* | join [search * | head 3 | eval extra=1] | table n extra",
             "* | join type=left [search * | head 3 | eval extra=1] | stats count by extra",
             "* | search WARN | join [search * | head 40 | eval extra=n] | table n extra",
-            "* | join [search * | stats count by host | eval host=host] | stats count AS c by count")) {
+            "* | join [search * | stats count by host | eval host=host] | stats count AS c by count",
+            // after changes: the every-field listing right before it replays them, as the
+            // adapter's batches of the changed rows (EveryFieldPlan.joinAfterChanges)
+            "* | eval y=1 | join [search * | head 3 | eval extra=1] | table n extra y",
+            "* | eval y=n%7 | join [search * | stats count by host] | table n host count y",
+            "* | rex \"n=(?<num>\\d)\" | join type=left [search * | stats max(n) AS m by host]"
+                + " | table n num host m",
+            "* | rename level AS lvl | join [search * | stats count by host] | fields n lvl count",
+            "* | lookup regions.csv region OUTPUT label | join type=left [search * | head 40"
+                + " | eval extra=n] | table n label extra",
+            "* | eval y=n%3 | join [search * | stats count by host] | eval z=count+y"
+                + " | table n z")) {
       assertThat(EnginePages.rows(STORE.server(), query, PageBatch.PAGES_ONLY))
           .as(query + " (seed " + STORE.seed() + ")")
           .isEqualTo(EnginePages.rows(STORE.server(), query, "rows"));
