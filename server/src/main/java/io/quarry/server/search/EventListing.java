@@ -68,6 +68,7 @@ final class EventListing {
   private boolean discoveredNames; // lays out each row's DISCOVERED_NAMES, not its FIELD_NAMES
   private boolean carriesDiscoveredNames; // its pages keep DISCOVERED_NAMES (hidden)
   private boolean otherRows; // a position without its event's text is no event (withOtherRows)
+  private ListedFields otherChanges = ListedFields.of(List.of()); // laid over those (withOtherRows)
 
   /**
    * @param read the fields the source read for the commands (their columns hold every event's
@@ -215,7 +216,7 @@ final class EventListing {
       Block layout = discoveredNames ? page.block(ListingColumns.DISCOVERED_NAMES) : block;
       for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
         if (otherRows && isOtherRow(page, p)) { // its fields as it holds them, as a MapRow lists
-          List<String> held = heldNames(page, p);
+          List<String> held = heldNames(page, p, otherChanges);
           names.addAll(held);
           others.add(((long) i << 32) | p);
           if (listedOfRows != null) {
@@ -428,10 +429,14 @@ final class EventListing {
    * ListingColumns#withEventText}): such a row lists the fields it holds a value in, in its page's
    * column order, and has no value besides (nothing is extracted for it), as the row engine's
    * collector pages a {@code MapRow} among event rows; an event of the same page is asked for the
-   * fields those rows name, as the collector asks an event row.
+   * fields those rows name, as the collector asks an event row. {@code changes}: those of the
+   * commands after the {@code append} ({@link ListedFields}, numbered by their stages), laid over
+   * such a row's fields as over an event's (on rows an {@code AssignedRow} over the {@code
+   * MapRow}).
    */
-  EventListing withOtherRows() {
+  EventListing withOtherRows(ListedFields changes) {
     this.otherRows = true;
+    this.otherChanges = requireNonNull(changes, "changes is null");
     return this;
   }
 
@@ -445,15 +450,15 @@ final class EventListing {
    * The fields a row that is no event holds a value in: as its own page named them ({@link
    * io.quarry.ql.exec.EventText#OTHER_ROW_FIELDS}), else in its page's column order.
    */
-  private static List<String> heldNames(Page page, int p) {
+  private static List<String> heldNames(Page page, int p, ListedFields changes) {
     Block own = page.block(io.quarry.ql.exec.EventText.OTHER_ROW_FIELDS);
     if (own != null && !own.isNull(p)) {
       List<String> named = new ArrayList<>();
-      for (Object name : own.getValues(p)) {
-        if (hasValue(page, (String) name, p)) { // a later command may have cleared it
-          named.add((String) name);
-        }
-      }
+      own.getValues(p).forEach(name -> named.add((String) name));
+      // the later commands' changes laid over them as over an event's (a renamed field in its
+      // old name's place, a new one last)
+      changes.apply(named, field -> hasValue(page, field, p), new java.util.HashSet<>());
+      named.removeIf(name -> !hasValue(page, name, p)); // a later command may have cleared it
       return named;
     }
     List<String> held = new ArrayList<>();

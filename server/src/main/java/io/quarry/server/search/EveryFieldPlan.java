@@ -90,12 +90,46 @@ final class EveryFieldPlan {
    * exactly so, replaying the changes ({@link TimeOrderedShape#listed}), its pages hold every value
    * a row has, and where a plugin command came between, the stream is re-paged as the adapter
    * batches its rows ({@code ReduceCoverage.rebatched}: the columns holding values, as a row
-   * discovers them). Else the same for {@code transaction} or a wildcard {@code table}/{@code
-   * fields} ({@link #ownColumnsAfterChanges}).
+   * discovers them). Else the same for {@code join} without fields ({@link #joinAfterChanges}),
+   * {@code transaction} or a wildcard {@code table}/{@code fields} ({@link
+   * #ownColumnsAfterChanges}).
    */
   static int pluginAfterChanges(List<Command> pipeline) {
     int plugin = pluginBeforeEveryField(pipeline);
+    if (plugin < 0) {
+      plugin = joinAfterChanges(pipeline);
+    }
     return plugin >= 0 ? plugin : ownColumnsAfterChanges(pipeline);
+  }
+
+  /**
+   * The index of a {@code join} without fields after commands whose changes {@link ListedFields}
+   * replays ({@code index=x | eval y=1 | join [search …] | table n extra y}), with a later command
+   * fixing the answer's columns; or -1. On rows it joins each of the adapter's batches of the rows
+   * that reach it, every field asked for, on the fields that batch and the subsearch both have: the
+   * every-field listing lays out the changed rows exactly so, right before it, and it runs as a
+   * page stage on those pages ({@code HashJoinOperator}), as without the changes ({@link
+   * #readsEveryField}).
+   */
+  private static int joinAfterChanges(List<Command> pipeline) {
+    int at = 0;
+    while (at < pipeline.size()
+        && !(pipeline.get(at) instanceof io.quarry.ql.ast.SubsearchCommand
+            && takesEveryField(pipeline.get(at)))) {
+      at++;
+    }
+    if (at == pipeline.size()) {
+      return -1;
+    }
+    ListedFields changes = ListedFields.of(pipeline.subList(0, at));
+    // the columns fixed by name or by an aggregation (a wildcard table lists each row's fields in
+    // the order the overlay rows list them, which these pages do not keep)
+    return changes != null
+            && !changes.isEmpty()
+            && pipeline.subList(at + 1, pipeline.size()).stream()
+                .anyMatch(c -> fixes(c) && !(c instanceof ProjectCommand && takesEveryField(c)))
+        ? at
+        : -1;
   }
 
   /** {@link #pluginAfterChanges}'s plugin command reading every field, or -1. */
@@ -135,12 +169,14 @@ final class EveryFieldPlan {
    * and a wildcard {@code table} or {@code fields} (the columns of the rows holding values), which
    * fix their own columns: the index the every-field listing comes before, or -1. Commands whose
    * changes {@link ListedFields} replays (a literal {@code rename} too) come first, then maybe
-   * plugin commands laying their output over the rows ({@code fillnull}, {@code mvexpand}) among
-   * {@code eval}s, {@code bin}s, literal {@code rename}s, {@code eventstats}/{@code streamstats}
-   * and commands that keep the rows — on rows each of those keeps every field a row can yield (its
-   * search-time ones too), so the listing goes right before the first plugin command and they run
-   * as stages on its pages. A {@code transaction} followed by a command fixing the columns takes
-   * only the fields the commands read instead (not here).
+   * plugin commands laying their output over the rows ({@code fillnull}, {@code mvexpand}) or
+   * wildcard {@code rename}s (exact on pages: {@code rename re* AS x*}; on rows one renames every
+   * field the row can yield) among {@code eval}s, {@code rex}es, {@code lookup}s, {@code bin}s,
+   * literal {@code rename}s, {@code eventstats}/{@code streamstats} and commands that keep the rows
+   * — on rows each of those keeps every field a row can yield (its search-time ones too), so the
+   * listing goes right before the first plugin command or wildcard rename and they run as stages on
+   * its pages. A {@code transaction} followed by a command fixing the columns takes only the fields
+   * the commands read instead (not here).
    */
   private static int ownColumnsAfterChanges(List<Command> pipeline) {
     int reader = 0;
@@ -153,14 +189,26 @@ final class EveryFieldPlan {
                 .anyMatch(EveryFieldPlan::fixes)) {
       return -1;
     }
-    int at = firstPlugin(pipeline, reader);
+    // the listing comes before the first plugin command or wildcard rename: ListedFields replays
+    // neither (a wildcard rename renames every field a row can yield, its stage the listing's
+    // columns)
+    int at = 0;
+    while (at < reader
+        && !(pipeline.get(at) instanceof io.quarry.ql.ast.PluginCommand
+            || renamesByWildcard(pipeline.get(at)))) {
+      at++;
+    }
     ListedFields changes = ListedFields.of(pipeline.subList(0, at));
-    if (changes == null || changes.isEmpty() && at == reader) {
+    if (changes == null || changes.isEmpty() && (at == reader || readsEveryField(pipeline))) {
       return -1; // no change: the plain every-field listing, if any (readsEveryField)
     }
     for (Command between : pipeline.subList(at, reader)) {
       if (!(PluginOverlayStage.overlays(between)
           || between instanceof io.quarry.ql.ast.EvalCommand
+          // lookup and rex lay their outputs over the row as eval does (AssignedRow)
+          || between instanceof io.quarry.ql.ast.LookupCommand
+          || between instanceof io.quarry.ql.ast.RexCommand
+          || renamesByWildcard(between) && PageChain.supports(List.of(between)) // exactly
           || between instanceof io.quarry.ql.ast.EventStatsCommand // AssignedRow over the row
           || between instanceof io.quarry.ql.ast.StreamStatsCommand
           || between instanceof io.quarry.ql.ast.BinCommand // a bucket laid over the row, as eval

@@ -128,7 +128,7 @@ final class TimeOrderedPages {
     }
     if (appendAt >= 0) {
       // an append's subsearch rows among the events: no events, listed as they are
-      listing.withOtherRows();
+      listing.withOtherRows(shape.listed().stagesFrom(appendAt + 1));
     }
     // outputlookup inside the listing: the events as the commands before it leave them go to a
     // listing of their own for the table, and on to the commands after it

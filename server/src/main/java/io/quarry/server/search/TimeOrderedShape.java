@@ -254,10 +254,17 @@ record TimeOrderedShape(
     int appendAt = appendEndingListing(pipeline);
     ListedFields beforeAppend =
         appendAt < 0 ? null : ListedFields.of(pipeline.subList(0, appendAt), tableColumns);
+    if (appendAt >= 0
+        && !pipeline.subList(appendAt, pipeline.size()).stream()
+            .allMatch(TimeOrderedShape::keepsListedRows)) {
+      // changes after it: replayed over the events' fields and the subsearch's rows' alike
+      beforeAppend = ListedFields.of(pipeline, tableColumns, appendAt);
+    }
     if (beforeAppend != null) {
-      // a listing whose commands from the append on keep the rows as they come: the subsearch's
-      // rows go through them among the events' (a bare word matching none of them), and the
-      // listing lists them as they are (EventListing.withOtherRows)
+      // a listing whose commands from the append on keep the rows as they come or change their
+      // fields as ListedFields replays: the subsearch's rows go through them among the events' (a
+      // bare word matching none of them), and the listing lists them as they are, those changes
+      // laid over them (EventListing.withOtherRows)
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(PageChain.inputFields(pipeline, List.of()));
       sourceFields.addAll(beforeAppend.loaded());
@@ -374,8 +381,10 @@ record TimeOrderedShape(
   /**
    * The index of the first {@code append} of a pipeline whose commands before it make an event
    * listing that keeps the events' own raw text ({@link ReduceCoverage#supportsOverEvents}) and
-   * whose commands from it on keep the rows as they come ({@link #keepsListedRows}); -1 when there
-   * is none or the pipeline is not of that form.
+   * whose commands from it on keep the rows as they come ({@link #keepsListedRows}) or, with no
+   * other {@code append} among them, also set, move or remove fields as {@code eval}, {@code rex},
+   * {@code lookup}, a literal {@code rename} and {@code fields -} do ({@link #changesListedRows});
+   * -1 when there is none or the pipeline is not of that form.
    */
   static int appendEndingListing(List<Command> pipeline) {
     for (int at = 0; at < pipeline.size(); at++) {
@@ -384,12 +393,31 @@ record TimeOrderedShape(
         List<Command> after = pipeline.subList(at, pipeline.size());
         return ReduceCoverage.supportsOverEvents(pipeline.subList(0, at))
                 && ReduceCoverage.supportsOverEventsWithOwnText(pipeline)
-                && after.stream().allMatch(TimeOrderedShape::keepsListedRows)
+                && (after.stream().allMatch(TimeOrderedShape::keepsListedRows)
+                    || after.subList(1, after.size()).stream()
+                        .allMatch(c -> keepsEvents(c) || changesListedRows(c)))
             ? at
             : -1;
       }
     }
     return -1;
+  }
+
+  /**
+   * Whether a command after an event listing's {@code append} sets, moves or removes fields on
+   * every row as {@link ListedFields} replays it: on rows it lays its change over an event and over
+   * a subsearch's row alike ({@code AssignedRow} over either: a new field listed last, one set to
+   * null no longer listed), so the listing replays it over both ({@link
+   * EventListing#withOtherRows}). Not {@code eventstats}/{@code streamstats}, whose groups span
+   * both kinds of rows.
+   */
+  static boolean changesListedRows(Command command) {
+    return command instanceof io.quarry.ql.ast.EvalCommand
+        || command instanceof io.quarry.ql.ast.RexCommand
+        || command instanceof io.quarry.ql.ast.LookupCommand
+        || command instanceof io.quarry.ql.ast.RenameCommand
+        || command instanceof ProjectCommand project
+            && project.kind() == ProjectCommand.Kind.REMOVE;
   }
 
   /**

@@ -9,11 +9,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code transaction} and a wildcard {@code table}/{@code fields} — commands that read every field
  * of the rows they take — after commands that change the events' fields ({@code eval}, {@code rex},
  * {@code lookup}, a literal {@code rename}, {@code fields -}, {@code eventstats}, plugin commands
- * such as {@code fillnull} and {@code mvexpand}, then {@code eventstats}/{@code streamstats} after
- * them) run on pages with rows refused and answer as the row engine does: the every-field listing
- * lays out the changed rows (their search-time fields too, the changes replayed by {@link
- * ListedFields}) right before the first plugin command or the command itself ({@link
- * EveryFieldPlan#pluginAfterChanges}), as the row engine hands them on.
+ * such as {@code fillnull} and {@code mvexpand}, then {@code eventstats}/{@code streamstats},
+ * {@code rex}, {@code lookup} after them; a wildcard {@code rename} among them, which on rows
+ * renames every field a row can yield) run on pages with rows refused and answer as the row engine
+ * does: the every-field listing lays out the changed rows (their search-time fields too, the
+ * changes replayed by {@link ListedFields}) right before the first plugin command or the command
+ * itself ({@link EveryFieldPlan#pluginAfterChanges}), as the row engine hands them on.
  */
 class EveryFieldAfterChangesTest {
   @RegisterExtension
@@ -57,7 +58,17 @@ class EveryFieldAfterChangesTest {
           "* | head 700 | mvexpand team | rename region AS reg, zone AS z"
               + " | transaction host maxevents=20",
           "* | reverse | fillnull value=none region zone | bin _time span=5m"
-              + " | transaction host maxevents=20 | rename host AS h");
+              + " | transaction host maxevents=20 | rename host AS h",
+          // a lookup or a rex between the plugin command and transaction (the census's, seed 13)
+          "* | fillnull value=none region zone | lookup regions.csv region OUTPUT label"
+              + " | rename level AS lvl | transaction host maxevents=20",
+          "* | fillnull value=none region zone | lookup regions.csv region"
+              + " | transaction host maxevents=20",
+          "* | mvexpand team | rex \"level=(?<lvl>\\w+)\" | transaction host maxevents=20",
+          // a wildcard rename after changes: it renames every field the row can yield
+          "* | eval y=1 | rename re* AS x* | transaction host maxevents=20",
+          "* | rex \"n=(?<num>\\d+)\" | rename n* AS m* | transaction host maxevents=20",
+          "* | mvexpand team | rename t* AS x* | transaction host maxevents=20");
 
   /**
    * A wildcard {@code table} or {@code fields} after changes: the same rows as the row engine's,
@@ -84,7 +95,19 @@ class EveryFieldAfterChangesTest {
           "* | rename region AS reg | where n > 100 | fields *",
           "* | eval y=n*2 | rename n AS m, y AS n | table * | head 50",
           "level=INFO | fillnull value=0 | streamstats count AS k | table *",
-          "* | eval y=1 | fillnull value=0 | eventstats max(n) AS top by level | table *");
+          "* | eval y=1 | fillnull value=0 | eventstats max(n) AS top by level | table *",
+          // a rex or lookup between a plugin command and table *
+          "* | fillnull value=0 | rex \"n=(?<num>\\d+)\" | table *",
+          // a wildcard rename after eval, rex, lookup or a literal rename, or before eval or head:
+          // on rows it renames every field the row can yield, search-time ones too
+          "* | eval y=1 | rename re* AS x* | table *",
+          "* | rex \"n=(?<num>\\d+)\" | rename re* AS x* | table *",
+          "* | lookup regions.csv region OUTPUT label | rename re* AS x* | table *",
+          "* | rename level AS lvl | rename re* AS x* | table *",
+          "* | eval region=if(n%3==0, null(), region) | rename re* AS x* | fields *",
+          "* | rename re* AS x* | eval y=1 | table *",
+          "* | rename re* AS x* | head 40 | table *",
+          "* | fillnull value=0 | rename re* AS x* | table *");
 
   /** The answer's rows; by name where a field is set after the transaction. */
   private static List<String> inOrder(String query, String engine) throws Exception {

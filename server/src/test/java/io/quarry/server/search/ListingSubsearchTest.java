@@ -11,7 +11,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * rows it answers, as the row engine's overlay rows list them: {@code ListedFields} replays it as
  * an {@code eval}; a bare word after it matches the event's own text), and one ending at {@code
  * append}, with only commands after it that keep the rows as they come ({@code index=x | append
- * [search …]}, {@code | append […] | search foo | head 5}) gives the pages the row engine gives —
+ * [search …]}, {@code | append […] | search foo | head 5}) or change their fields as {@code eval},
+ * {@code rex}, {@code lookup}, {@code rename}, {@code fields -} do (over the events and the
+ * subsearch's rows alike: {@code | append […] | eval x=1}) gives the pages the row engine gives —
  * page by page, over a real store of random events ({@link EnginePages}): the listing's answer,
  * then the subsearch's rows, through the commands from the append on, paged again as the collector
  * pages rows (the last page of events and the first subsearch rows in one page); a bare word
@@ -47,7 +49,20 @@ class ListingSubsearchTest {
           "* | eval k=1 | join host [search * | stats count by host] | eval count=count+k",
           "* | fillnull | join host [search * | stats count by host] | rename count AS c",
           "* | join host [search * | stats count by host] | eventstats sum(count) AS s by level",
-          "* | eval _raw=\"WARN\" | join host [search * | stats count by host] | search WARN");
+          "* | eval _raw=\"WARN\" | join host [search * | stats count by host] | search WARN",
+          // commands after the append that change fields: laid over the events and the
+          // subsearch's rows alike (a renamed field in its old name's place, a new one last)
+          "* | append [search * | head 3] | eval x=1",
+          "* | append [search * | stats count by host] | eval x=n*2, host=null()",
+          "* | append [search * | stats count by host] | rename host AS h, count AS c",
+          "* | append [search * | head 5] | rex \"n=(?<num>\\d+)\"",
+          "* | append [search * | stats count by region] | lookup regions.csv region OUTPUT label",
+          "* | append [search * | stats count by host] | fields - host",
+          "* | eval k=1 | append [search * | stats count by level] | eval k=k+1 | search INFO",
+          "* | where n > 2000 | append [search * | head 3 | eval _raw=\"WARN\"] | eval y=1"
+              + " | search WARN",
+          "* | append [search * | stats count by host] | eval z=1 | sort - count | head 2000",
+          "* | rename level AS lvl | append [search * | stats count by level] | rename level AS lv");
 
   @Test
   void pagesAsTheRowEngine() throws Exception {
@@ -64,7 +79,8 @@ class ListingSubsearchTest {
   /**
    * {@code join} without fields joins on the fields the input's batch and the subsearch both have:
    * followed by a command fixing the columns it takes the every-field listing, the adapter's
-   * batches, as on rows ({@link EveryFieldPlan}); its answer the row engine's, rows refused.
+   * batches, as on rows ({@link EveryFieldPlan}), also after commands that change the events'
+   * fields (replayed by that listing); its answer the row engine's, rows refused.
    */
   @Test
   void aJoinWithoutFieldsAsTheRowEngine() throws Exception {
@@ -74,7 +90,18 @@ class ListingSubsearchTest {
             "* | join [search * | head 3 | eval extra=1] | table n extra",
             "* | join type=left [search * | head 3 | eval extra=1] | stats count by extra",
             "* | search WARN | join [search * | head 40 | eval extra=n] | table n extra",
-            "* | join [search * | stats count by host | eval host=host] | stats count AS c by count")) {
+            "* | join [search * | stats count by host | eval host=host] | stats count AS c by count",
+            // after changes: the every-field listing right before it replays them, as the
+            // adapter's batches of the changed rows (EveryFieldPlan.joinAfterChanges)
+            "* | eval y=1 | join [search * | head 3 | eval extra=1] | table n extra y",
+            "* | eval y=n%7 | join [search * | stats count by host] | table n host count y",
+            "* | rex \"n=(?<num>\\d)\" | join type=left [search * | stats max(n) AS m by host]"
+                + " | table n num host m",
+            "* | rename level AS lvl | join [search * | stats count by host] | fields n lvl count",
+            "* | lookup regions.csv region OUTPUT label | join type=left [search * | head 40"
+                + " | eval extra=n] | table n label extra",
+            "* | eval y=n%3 | join [search * | stats count by host] | eval z=count+y"
+                + " | table n z")) {
       assertThat(EnginePages.rows(STORE.server(), query, PageBatch.PAGES_ONLY))
           .as(query + " (seed " + STORE.seed() + ")")
           .isEqualTo(EnginePages.rows(STORE.server(), query, "rows"));

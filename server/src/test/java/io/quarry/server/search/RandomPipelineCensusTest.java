@@ -63,7 +63,11 @@ class RandomPipelineCensusTest {
           "fillnull value=0",
           "fillnull value=none region zone",
           "mvexpand team",
-          "eval _raw=upper(_raw)");
+          "eval _raw=upper(_raw)",
+          // a wildcard rename (every field a row can yield) and an append's subsearch rows among
+          // the events (since session 26)
+          "rename re* AS x*",
+          "append [search * | head 3]");
 
   /** Commands that end the events: aggregations and column choices. */
   private static final List<String> RESULT_COMMANDS =
