@@ -45,13 +45,22 @@ final class PlainStats {
   private static final Pattern NUMBER =
       Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
   private static final Pattern CALL =
-      Pattern.compile("(\\w+)(?:\\((\\w*)\\))?(?:\\s+AS\\s+(\\w+))?", Pattern.CASE_INSENSITIVE);
+      Pattern.compile(
+          "(\\w+)(?:\\(([\\w*]*)\\))?(?:\\s+AS\\s+([\\w*]+))?", Pattern.CASE_INSENSITIVE);
   private static final MathContext DIGITS = new MathContext(12);
 
   private PlainStats() {}
 
-  /** One call of {@code stats}: its function, its field (null: none), its output name. */
-  record Call(String function, String field, String name) {
+  /**
+   * One call of {@code stats}: its function, its field (null: none), its output name; {@code
+   * noneWithoutValues}: no answer at all (not a count of 0) for a group without a value of the
+   * field, as the calls a wildcard stands for answer.
+   */
+  record Call(String function, String field, String name, boolean noneWithoutValues) {
+    Call(String function, String field, String name) {
+      this(function, field, name, false);
+    }
+
     static List<Call> parse(String calls) {
       List<Call> parsed = new ArrayList<>();
       for (String text : calls.split(",")) {
@@ -77,7 +86,12 @@ final class PlainStats {
    */
   static List<Map<String, Object>> stats(
       List<Map<String, Object>> rows, String calls, List<String> by) {
-    List<Call> parsed = Call.parse(calls);
+    return stats(rows, Call.parse(calls), by);
+  }
+
+  /** As above, of calls already read. */
+  static List<Map<String, Object>> stats(
+      List<Map<String, Object>> rows, List<Call> parsed, List<String> by) {
     TreeMap<List<Object>, List<Map<String, Object>>> groups = new TreeMap<>(KEY_ORDER);
     if (by.isEmpty()) {
       groups.put(List.of(), new ArrayList<>(rows));
@@ -111,6 +125,9 @@ final class PlainStats {
             out.put(by.get(i), key.get(i));
           }
           for (Call call : parsed) {
+            if (call.noneWithoutValues() && texts(group, call.field()).isEmpty()) {
+              continue;
+            }
             Object value = compute(call.function(), call.field(), group);
             if (value != null) {
               out.put(call.name(), value);
