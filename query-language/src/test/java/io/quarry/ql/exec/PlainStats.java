@@ -162,6 +162,9 @@ final class PlainStats {
     if (value instanceof Long l) {
       return BigDecimal.valueOf(l);
     }
+    if (value instanceof BigDecimal decimal) { // an answer of this oracle read again
+      return decimal;
+    }
     if (value instanceof Double d) {
       return new BigDecimal(Double.toString(d));
     }
@@ -173,6 +176,9 @@ final class PlainStats {
 
   /** A value as text ({@code _time} as epoch seconds). */
   static String text(Object value, String field) {
+    if (value instanceof BigDecimal decimal) {
+      return decimal.stripTrailingZeros().toPlainString();
+    }
     if ("_time".equals(field) && value instanceof Long micros) {
       return BigDecimal.valueOf(micros, 6).stripTrailingZeros().toPlainString();
     }
@@ -300,21 +306,32 @@ final class PlainStats {
     return best;
   }
 
+  /** A row's {@code _time} in epoch microseconds; {@code Long.MIN_VALUE} without one. */
+  static long time(Map<String, Object> row) {
+    return row.get("_time") instanceof Long micros ? micros : Long.MIN_VALUE;
+  }
+
   /**
    * The row of {@code group} with the greatest (newest) or smallest {@code _time} among those with
-   * the field.
+   * the field, the first seen among equal times — but among rows without a time the last seen for
+   * the smallest (the engine's rule, as the row engine had it: a row without a time is older than
+   * every other, and of those each later one replaces the earlier).
    */
   private static Map<String, Object> newestOrOldest(
       List<Map<String, Object>> group, String field, boolean newest) {
     Map<String, Object> kept = null;
+    long keptTime = 0;
     for (Map<String, Object> row : group) {
       if (values(row, field).isEmpty()) {
         continue;
       }
-      long time = (Long) row.get("_time");
+      long time = time(row);
       if (kept == null
-          || (newest ? time > (Long) kept.get("_time") : time < (Long) kept.get("_time"))) {
+          || (newest
+              ? time > keptTime
+              : time < keptTime || (time == keptTime && time == Long.MIN_VALUE))) {
         kept = row;
+        keptTime = time;
       }
     }
     return kept;
@@ -327,7 +344,7 @@ final class PlainStats {
       return null;
     }
     if (answersTime) {
-      return BigDecimal.valueOf((Long) row.get("_time"), 6);
+      return BigDecimal.valueOf(time(row), 6);
     }
     Object value = values(row, field).get(0);
     return "_time".equals(field) ? BigDecimal.valueOf((Long) value, 6) : value;
@@ -336,7 +353,7 @@ final class PlainStats {
   private static Object rate(List<Map<String, Object>> group, String field) {
     Map<String, Object> newest = newestOrOldest(group, field, true);
     Map<String, Object> oldest = newestOrOldest(group, field, false);
-    if (newest == null || newest.get("_time").equals(oldest.get("_time"))) {
+    if (newest == null || time(newest) == time(oldest)) {
       return null;
     }
     BigDecimal latest = number(values(newest, field).get(0), field);
@@ -344,8 +361,7 @@ final class PlainStats {
     if (latest == null || earliest == null) {
       return null;
     }
-    BigDecimal seconds =
-        BigDecimal.valueOf((Long) newest.get("_time") - (Long) oldest.get("_time"), 6);
+    BigDecimal seconds = BigDecimal.valueOf(time(newest) - time(oldest), 6);
     return latest.subtract(earliest).divide(seconds, MathContext.DECIMAL64);
   }
 
