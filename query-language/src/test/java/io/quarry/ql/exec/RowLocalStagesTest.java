@@ -25,6 +25,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * of whole numbers in one page, of text in the next), with numbers as text, non-ASCII text, nulls
  * and multivalues. Every result equal row by row and column by column; a difference is a bug in one
  * of the two engines.
+ *
+ * <p>Retirement step 3 (docs/design/row-engine-retirement.md): one-clause renames (wildcards too)
+ * and {@code rex} extractions are checked against plain Java ({@link java.util.regex.Pattern}, a
+ * map rename) instead; the forms still compared with the row operators ({@code
+ * pagesAnswerAsRowsDo}) need an oracle of their own before the row engine can go.
  */
 class RowLocalStagesTest {
   private static final LookupTable USERS =
@@ -47,15 +52,10 @@ class RowLocalStagesTest {
   @ParameterizedTest
   @ValueSource(
       strings = {
-        "rex field=t \"(?<num>\\d+)\"",
-        "rex field=t \"(?<n>\\d+)\"",
         "rex field=t \"(?<letter>[a-zé])(?<digit>\\d)?\"",
-        "rex field=t max_match=0 \"(?<num>\\d)\"",
         "rex field=t max_match=2 \"(?<num>\\d)(?<num2>\\d)?\"",
-        "rex field=n \"(?<first>\\d)\"",
         "rex field=mv \"(?<m>\\d)\"",
         "rex field=absent \"(?<x>.)\"",
-        "rex field=t \"^(?<t>v)\"",
         "rex field=t mode=sed \"s/\\d/#/g\"",
         "rex field=t mode=sed \"s/(\\w)(\\d)/\\2\\1/2\"",
         "rex field=n mode=sed \"s/1/one/\"",
@@ -90,13 +90,7 @@ class RowLocalStagesTest {
         "stats count by t | fillnull",
         "stats count by t | addtotals",
         "rex field=t \"(?<num>\\d+)\" | stats count by num",
-        "rename n* AS z*",
-        "rename *v AS n*",
-        "rename k* AS t*",
-        "rename t* AS n*",
-        "rename *v AS *x",
         "rename n* AS nn*, t AS n",
-        "rename *m AS z*",
         // a name twice in one rename: an old name renamed away is read as the row came
         "rename n AS a, n AS b",
         "rename t AS k, t AS v",
@@ -114,6 +108,118 @@ class RowLocalStagesTest {
           .as("seed %d: %s", seed, commands)
           .isEqualTo(byName(onRows(commands, input, 16)));
     }
+  }
+
+  /**
+   * A one-clause {@code rename}, wildcards included, against a plain Java rename over each row:
+   * every field whose name matches the pattern takes the name with what {@code *} matched put into
+   * the new pattern, replacing a field of that name; a row without the field is left as it is.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "n* AS z*",
+        "*v AS n*",
+        "k* AS t*",
+        "t* AS n*",
+        "*v AS *x",
+        "*m AS z*",
+        "n AS k",
+        "k AS n"
+      })
+  void renamesAsAPlainJavaRenameDoes(String clause) {
+    String[] parts = clause.split(" AS ");
+    java.util.regex.Pattern from = java.util.regex.Pattern.compile(parts[0].replace("*", "(.*)"));
+    for (long seed = 0; seed < 25; seed++) {
+      List<Page> input = randomPages(new Random(seed));
+      List<Map<String, Object>> expected = new ArrayList<>();
+      for (Map<String, Object> row : TestPages.rows(input)) {
+        Map<String, Object> renamed = new java.util.TreeMap<>(row);
+        for (Map.Entry<String, Object> field : row.entrySet()) {
+          java.util.regex.Matcher m = from.matcher(field.getKey());
+          if (m.matches()) {
+            renamed.remove(field.getKey());
+            renamed.put(
+                parts[1].contains("*") ? parts[1].replace("*", m.group(1)) : parts[1],
+                field.getValue());
+          }
+        }
+        expected.add(renamed);
+      }
+      // by value: a column that gets numbers in some rows and text in others is a text column
+      assertThat(PlainStats.canonical(nonNull(onPages("rename " + clause, input, 16))))
+          .as("seed %d: rename %s", seed, clause)
+          .isEqualTo(PlainStats.canonical(expected));
+    }
+  }
+
+  /**
+   * {@code rex} extracting named groups from {@code t} (text) or {@code n} (a number, as its text),
+   * against {@link java.util.regex.Pattern} over each row's value: the first match (every match, a
+   * multivalue, with {@code max_match=0}) sets the group's field, replacing its value; a row whose
+   * value does not match, or without the field, keeps its fields.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "t|(?<num>\\d+)|1",
+        "t|(?<n>\\d+)|1",
+        "t|^(?<t>v)|1",
+        "n|(?<first>\\d)|1",
+        "t|(?<num>\\d)|0",
+        "t|(?<a>\\w)(?<b>\\d)|1"
+      })
+  void extractsAsJavaRegexDoes(String spec) {
+    String[] parts = spec.split("\\|");
+    String field = parts[0];
+    java.util.regex.Pattern pattern = java.util.regex.Pattern.compile(parts[1]);
+    boolean all = parts[2].equals("0");
+    List<String> groups =
+        new ArrayList<>(
+            java.util.regex.Pattern.compile("\\(\\?<(\\w+)>")
+                .matcher(parts[1])
+                .results()
+                .map(r -> r.group(1))
+                .toList());
+    String command = "rex field=" + field + (all ? " max_match=0" : "") + " \"" + parts[1] + "\"";
+    for (long seed = 0; seed < 25; seed++) {
+      List<Page> input = randomPages(new Random(seed));
+      List<Map<String, Object>> expected = new ArrayList<>();
+      for (Map<String, Object> row : TestPages.rows(input)) {
+        Map<String, Object> out = new java.util.TreeMap<>(row);
+        Object value = row.get(field);
+        if (value != null) {
+          java.util.regex.Matcher m = pattern.matcher(String.valueOf(value));
+          List<java.util.regex.MatchResult> matches =
+              all ? m.results().toList() : m.find() ? List.of(m.toMatchResult()) : List.of();
+          for (String group : groups) {
+            List<Object> found = new ArrayList<>();
+            for (java.util.regex.MatchResult match : matches) {
+              String text = match.group(group);
+              if (text != null) {
+                found.add(text);
+              }
+            }
+            if (!found.isEmpty()) {
+              out.put(group, found.size() == 1 ? found.get(0) : found);
+            }
+          }
+        }
+        expected.add(out);
+      }
+      assertThat(PlainStats.canonical(nonNull(onPages(command, input, 16))))
+          .as("seed %d: %s", seed, command)
+          .isEqualTo(PlainStats.canonical(expected));
+    }
+  }
+
+  /** Every row's non-null values by column name, a multivalue as a list. */
+  private static List<Map<String, Object>> nonNull(List<Page> pages) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (Map<String, Object> row : TestPages.rows(pages)) {
+      rows.add(new java.util.TreeMap<>(row));
+    }
+    return rows;
   }
 
   /**
@@ -196,7 +302,7 @@ class RowLocalStagesTest {
     List<Page> pages = new ArrayList<>();
     int count = 1 + random.nextInt(5);
     for (int i = 0; i < count; i++) {
-      List<Row> rows = new ArrayList<>();
+      List<Map<String, Object>> rows = new ArrayList<>();
       int positions = 1 + random.nextInt(30);
       boolean numAsText = random.nextBoolean();
       for (int p = 0; p < positions; p++) {
@@ -228,9 +334,9 @@ class RowLocalStagesTest {
         if (random.nextInt(5) > 0) {
           values.put("k", List.of("a", "b", "c", "7", "zz").get(random.nextInt(5)));
         }
-        rows.add(new MapRow(values));
+        rows.add(values);
       }
-      pages.add(PageCollector.toPage(rows));
+      pages.add(TestPages.of(rows));
     }
     return pages;
   }
