@@ -1,6 +1,7 @@
 package io.quarry.ql.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.quarry.plugin.api.data.MemoryAccount;
 import io.quarry.plugin.api.data.Page;
@@ -121,6 +122,18 @@ class ChartAggregationTest {
             row("_time", 0L, "count", 2L, "top", 2L),
             row("_time", 60 * SECOND, "count", 2L, "top", 4L),
             row("_time", 120 * SECOND, "count", 1L, "top", 5L));
+  }
+
+  @Test
+  void perSecondIsTheBucketsSumOverItsSeconds() {
+    // minute 0: n 1 + 2 = 3 over 60 s; minute 1: 3 + 4 = 7; minute 2: 5
+    List<Map<String, Object>> answer = whole("timechart span=1m per_second(n) AS rate", FIVE);
+    assertThat(answer)
+        .extracting(row -> row.get("_time"))
+        .containsExactly(0L, 60 * SECOND, 120 * SECOND);
+    assertThat((Double) answer.get(0).get("rate")).isCloseTo(3 / 60.0, within(1e-12));
+    assertThat((Double) answer.get(1).get("rate")).isCloseTo(7 / 60.0, within(1e-12));
+    assertThat((Double) answer.get(2).get("rate")).isCloseTo(5 / 60.0, within(1e-12));
   }
 
   @Test
