@@ -26,22 +26,24 @@ import org.junit.jupiter.params.provider.ValueSource;
  * and multivalues. Every result equal row by row and column by column; a difference is a bug in one
  * of the two engines.
  *
- * <p>Retirement step 3 (docs/design/row-engine-retirement.md): one-clause renames (wildcards too)
- * and {@code rex} extractions are checked against plain Java ({@link java.util.regex.Pattern}, a
- * map rename) instead; the forms still compared with the row operators ({@code
- * pagesAnswerAsRowsDo}) need an oracle of their own before the row engine can go.
+ * <p>Retirement step 3 (docs/design/row-engine-retirement.md): one-clause renames (wildcards too),
+ * {@code rex} extractions and {@code lookup} are checked against plain Java ({@link
+ * java.util.regex.Pattern}, a map rename) instead; the forms still compared with the row operators
+ * ({@code pagesAnswerAsRowsDo}) need an oracle of their own before the row engine can go.
  */
 class RowLocalStagesTest {
-  private static final LookupTable USERS =
-      new LookupTable(
-          List.of("k", "v", "w"),
-          List.of(
-              List.of("a", "1", "x"),
-              List.of("a", "2", ""),
-              List.of("a", "1", "q"),
-              List.of("b", "", "y"),
-              List.of("7", "seven", ""),
-              List.of("c", "3", "z")));
+  private static final List<String> USERS_COLUMNS = List.of("k", "v", "w");
+
+  private static final List<List<String>> USERS_ROWS =
+      List.of(
+          List.of("a", "1", "x"),
+          List.of("a", "2", ""),
+          List.of("a", "1", "q"),
+          List.of("b", "", "y"),
+          List.of("7", "seven", ""),
+          List.of("c", "3", "z"));
+
+  private static final LookupTable USERS = new LookupTable(USERS_COLUMNS, USERS_ROWS);
 
   private static final Evaluator EVALUATOR =
       new Evaluator(
@@ -61,12 +63,6 @@ class RowLocalStagesTest {
         "rex field=n mode=sed \"s/1/one/\"",
         "rex field=mv mode=sed \"y/0123/abcd/\"",
         "rex field=t \"(?<num>\\d+)\" | eval y=num*2 | where y>4",
-        "lookup users k",
-        "lookup users k OUTPUT v AS t",
-        "lookup users k OUTPUT v AS n, w",
-        "lookup users k OUTPUTNEW v AS num",
-        "lookup users k AS t OUTPUT v AS found",
-        "lookup users k AS n OUTPUT v",
         "lookup users k | stats count by v",
         "fillnull",
         "fillnull value=none",
@@ -202,6 +198,70 @@ class RowLocalStagesTest {
             }
             if (!found.isEmpty()) {
               out.put(group, found.size() == 1 ? found.get(0) : found);
+            }
+          }
+        }
+        expected.add(out);
+      }
+      assertThat(PlainStats.canonical(nonNull(onPages(command, input, 16))))
+          .as("seed %d: %s", seed, command)
+          .isEqualTo(PlainStats.canonical(expected));
+    }
+  }
+
+  /**
+   * {@code lookup} against a plain Java lookup over the table's rows: a row's key (the key field's
+   * first value as text) picks the table rows with that exact text; each output field takes their
+   * non-empty values of its column, distinct, in table order (none: the field removed), or with
+   * {@code OUTPUTNEW} only where the row has no value; a row without the key, or whose key matches
+   * no table row, keeps its fields.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "lookup users k|k|k|v:v,w:w|false",
+        "lookup users k OUTPUT v AS t|k|k|v:t|false",
+        "lookup users k OUTPUT v AS n, w|k|k|v:n,w:w|false",
+        "lookup users k OUTPUTNEW v AS num|k|k|v:num|true",
+        "lookup users k AS t OUTPUT v AS found|k|t|v:found|false",
+        "lookup users k AS n OUTPUT v|k|n|v:v|false",
+      })
+  void looksUpAsAPlainJavaLookupDoes(String spec) {
+    String[] parts = spec.split("\\|");
+    String command = parts[0];
+    int keyColumn = USERS_COLUMNS.indexOf(parts[1]);
+    String keyField = parts[2];
+    boolean onlyNew = Boolean.parseBoolean(parts[4]);
+    for (long seed = 0; seed < 25; seed++) {
+      List<Page> input = randomPages(new Random(seed));
+      List<Map<String, Object>> expected = new ArrayList<>();
+      for (Map<String, Object> row : TestPages.rows(input)) {
+        Map<String, Object> out = new java.util.TreeMap<>(row);
+        List<Object> keys = PlainStats.values(row, keyField);
+        List<List<String>> matches = new ArrayList<>();
+        if (!keys.isEmpty()) {
+          String key = String.valueOf(keys.get(0));
+          USERS_ROWS.stream().filter(r -> r.get(keyColumn).equals(key)).forEach(matches::add);
+        }
+        if (!matches.isEmpty()) {
+          for (String output : parts[3].split(",")) {
+            String[] columnAndName = output.split(":");
+            int column = USERS_COLUMNS.indexOf(columnAndName[0]);
+            String name = columnAndName[1];
+            if (onlyNew && row.get(name) != null) {
+              continue;
+            }
+            List<String> values = new ArrayList<>();
+            for (List<String> match : matches) {
+              String value = match.get(column);
+              if (!value.isEmpty() && !values.contains(value)) {
+                values.add(value);
+              }
+            }
+            if (values.isEmpty()) {
+              out.remove(name);
+            } else {
+              out.put(name, values.size() == 1 ? values.get(0) : values);
             }
           }
         }
