@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -62,7 +63,6 @@ class RowLocalStagesTest {
         "rex field=t mode=sed \"s/(\\w)(\\d)/\\2\\1/2\"",
         "rex field=n mode=sed \"s/1/one/\"",
         "rex field=mv mode=sed \"y/0123/abcd/\"",
-        "rex field=t \"(?<num>\\d+)\" | eval y=num*2 | where y>4",
         "lookup users k | stats count by v",
         "fillnull",
         "fillnull value=none",
@@ -72,8 +72,6 @@ class RowLocalStagesTest {
         "makemv delim=\"1\" t",
         "mvexpand mv",
         "nomv mv",
-        "eval x=1 | stats sum(x) AS s, count by k",
-        "strcat t \"-\" k out",
         "rangemap field=n low=-5-0 high=1-20 default=none",
         "replace v* WITH w* IN t",
         "replace \"\" WITH empty",
@@ -85,7 +83,6 @@ class RowLocalStagesTest {
         "eval j=\"{\\\"a\\\":[1,2]}\" | spath input=j path=a{} output=arr",
         "stats count by t | fillnull",
         "stats count by t | addtotals",
-        "rex field=t \"(?<num>\\d+)\" | stats count by num",
         "rename n* AS nn*, t AS n",
         // a name twice in one rename: an old name renamed away is read as the row came
         "rename n AS a, n AS b",
@@ -270,6 +267,76 @@ class RowLocalStagesTest {
       assertThat(PlainStats.canonical(nonNull(onPages(command, input, 16))))
           .as("seed %d: %s", seed, command)
           .isEqualTo(PlainStats.canonical(expected));
+    }
+  }
+
+  /**
+   * Compositions whose answer is written out in plain Java: {@code strcat} (a missing field as
+   * empty text), a constant summed by {@code stats}, and {@code rex} followed by {@code eval},
+   * {@code where} and {@code stats} (through {@link PlainStats}).
+   */
+  @Test
+  void composedFormsAsPlainJavaComputesThem() {
+    java.util.regex.Pattern digits = java.util.regex.Pattern.compile("(?<num>\\d+)");
+    for (long seed = 0; seed < 25; seed++) {
+      List<Page> input = randomPages(new Random(seed));
+      List<Map<String, Object>> rows = TestPages.rows(input);
+      List<Map<String, Object>> joined = new ArrayList<>();
+      List<Map<String, Object>> ones = new ArrayList<>();
+      List<Map<String, Object>> extracted = new ArrayList<>();
+      for (Map<String, Object> row : rows) {
+        Map<String, Object> out = new java.util.TreeMap<>(row);
+        out.put(
+            "out",
+            (row.get("t") == null ? "" : String.valueOf(row.get("t")))
+                + "-"
+                + (row.get("k") == null ? "" : String.valueOf(row.get("k"))));
+        joined.add(out);
+        Map<String, Object> one = new LinkedHashMap<>(row);
+        one.put("x", 1L);
+        ones.add(one);
+        Map<String, Object> rexed = new LinkedHashMap<>(row);
+        if (row.get("t") != null) {
+          java.util.regex.Matcher m = digits.matcher(String.valueOf(row.get("t")));
+          if (m.find()) {
+            rexed.put("num", m.group("num"));
+          }
+        }
+        extracted.add(rexed);
+      }
+      assertThat(PlainStats.canonical(nonNull(onPages("strcat t \"-\" k out", input, 16))))
+          .as("seed %d: strcat", seed)
+          .isEqualTo(PlainStats.canonical(joined));
+      assertThat(
+              PlainStats.canonical(
+                  TestPages.rows(onPages("eval x=1 | stats sum(x) AS s, count by k", input, 16))))
+          .as("seed %d: eval | stats", seed)
+          .isEqualTo(PlainStats.stats(ones, "sum(x) AS s, count", List.of("k")));
+      assertThat(
+              PlainStats.canonical(
+                  TestPages.rows(
+                      onPages("rex field=t \"(?<num>\\d+)\" | stats count by num", input, 16))))
+          .as("seed %d: rex | stats", seed)
+          .isEqualTo(PlainStats.stats(extracted, "count", List.of("num")));
+      List<Map<String, Object>> doubled = new ArrayList<>();
+      for (Map<String, Object> row : extracted) {
+        // num: the extracted digits, or the row's own num where t has none (a number, or text)
+        java.math.BigDecimal num = PlainStats.number(row.get("num"), null);
+        if (num != null
+            && num.multiply(java.math.BigDecimal.TWO).compareTo(java.math.BigDecimal.valueOf(4))
+                > 0) {
+          Map<String, Object> out = new java.util.TreeMap<>(row);
+          out.put("y", num.multiply(java.math.BigDecimal.TWO));
+          doubled.add(out);
+        }
+      }
+      assertThat(
+              PlainStats.canonical(
+                  nonNull(
+                      onPages(
+                          "rex field=t \"(?<num>\\d+)\" | eval y=num*2 | where y>4", input, 16))))
+          .as("seed %d: rex | eval | where", seed)
+          .isEqualTo(PlainStats.canonical(doubled));
     }
   }
 
