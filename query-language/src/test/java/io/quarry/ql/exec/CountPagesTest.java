@@ -58,7 +58,7 @@ class CountPagesTest {
   void countsAnswerAsTheRowsTheyStandForScanned() {
     for (long seed = 0; seed < 6; seed++) {
       Random random = new Random(seed);
-      List<Row> input = HashAggregationTest.randomRows(random, 400);
+      List<Row> input = RandomRows.asRows(RandomRows.of(random, 400));
       for (String text : COMMANDS) {
         Command command = command(text);
         CountShortcut shortcut = CountShortcut.of(command);
@@ -187,9 +187,7 @@ class CountPagesTest {
                             shortcut.field(), bucket, values(values), counts(values))));
       }
     }
-    List<Page> pages =
-        new ArrayList<>(
-            HashAggregationTest.pages(scanned, PageAggregator.inputFields(command), random));
+    List<Page> pages = new ArrayList<>(pages(scanned, PageAggregator.inputFields(command), random));
     int countsLeft = counts.size();
     while (!pages.isEmpty() || countsLeft > 0) {
       if (partials.isEmpty() || random.nextInt(4) == 0) {
@@ -230,13 +228,17 @@ class CountPagesTest {
   }
 
   private static List<Map<String, Object>> rows(List<Page> pages) {
-    List<Map<String, Object>> rows = new ArrayList<>();
-    for (Page page : pages) {
-      for (Row row : PluginOperators.rows(page)) {
-        rows.add(HashAggregationTest.asMap(row));
-      }
+    return TestPages.rows(pages);
+  }
+
+  private static List<Page> pages(List<Row> rows, List<String> fields, Random random) {
+    List<Page> pages = new ArrayList<>();
+    for (int from = 0; from < rows.size(); ) {
+      int to = Math.min(rows.size(), from + 1 + random.nextInt(50));
+      pages.add(TestPages.page(PipelineTest.cells(rows.subList(from, to)), fields));
+      from = to;
     }
-    return rows;
+    return pages;
   }
 
   /** Each column's type, in order, as the answer's pages declare them (one type per column). */
