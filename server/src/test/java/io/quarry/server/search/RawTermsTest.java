@@ -56,6 +56,23 @@ class RawTermsTest {
     }
   }
 
+  @Test
+  void onTheBytesAsOnTheText() {
+    Random random = new Random(29);
+    String alphabet = "aAbBkKzZ -=.@[`{";
+    for (int i = 0; i < 200_000; i++) {
+      String raw = text(random, alphabet, random.nextInt(12));
+      String word = text(random, "abkz -=.@[`{", 1 + random.nextInt(3));
+      byte[] padded = ("<<" + raw + ">>").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      assertThat(RawTerms.surelyAbsent(padded, 2, raw.length(), word))
+          .as("%s in %s", word, raw)
+          .isEqualTo(RawTerms.Text.surelyAbsent(raw, word))
+          .isEqualTo(!raw.toLowerCase(Locale.ROOT).contains(word));
+    }
+    assertThat(RawTerms.surelyAbsent(new byte[] {'a'}, 0, 1, "")).isFalse();
+    assertThat(RawTerms.surelyAbsent(new byte[] {'c'}, 0, 1, "caf\u00e9")).isFalse();
+  }
+
   private static String text(Random random, String alphabet, int length) {
     StringBuilder text = new StringBuilder();
     for (int i = 0; i < length; i++) {
