@@ -266,10 +266,14 @@ final class EventFilter {
 
     /** Whether the visited event's raw text holds {@code term}. */
     private boolean matches(SearchTerm term) {
-      if (term.pattern() == null
-          && event.rawText() instanceof AsciiText raw
-          && RawTerms.surelyAbsent(raw.array(), raw.offset(), raw.length(), term.lowerCase())) {
-        return false; // most events of a candidate block lack a rare word: no String made
+      if (term.pattern() == null && event.rawText() instanceof AsciiText raw) {
+        int held = RawTerms.matches(raw.array(), raw.offset(), raw.length(), term);
+        if (held != RawTerms.UNDECIDED) {
+          return held == 1; // a plain word or phrase on the journal's bytes: no String made
+        }
+        if (RawTerms.surelyAbsent(raw.array(), raw.offset(), raw.length(), term.lowerCase())) {
+          return false; // TERM() or CASE() of a word the event lacks
+        }
       }
       if (text == null) {
         text = new RawTerms.Text(event.raw());

@@ -20,6 +20,53 @@ final class RawTerms {
 
   private RawTerms() {}
 
+  /** {@link #matches(byte[], int, int, SearchTerm)}: the bytes cannot tell. */
+  static final int UNDECIDED = -1;
+
+  /**
+   * Whether the ASCII text {@code bytes[offset, offset + length)} holds {@code term}, as {@link
+   * Text#matches} answers for the same characters, decided on the bytes a scan decoded ({@code
+   * AsciiText}) without a {@code String} or its lower case: 1 or 0 for a plain word or phrase (no
+   * directive, no wildcard) of ASCII characters — a word of one term where its letters occur in
+   * either case between breakers (or the text's ends), anything else where they occur at all — else
+   * {@link #UNDECIDED}.
+   */
+  static int matches(byte[] bytes, int offset, int length, SearchTerm term) {
+    String lower = term.lowerCase();
+    int size = lower.length();
+    if (term.directive() != io.quarry.ql.ast.SearchExpression.Directive.NONE
+        || term.pattern() != null
+        || size == 0) {
+      return UNDECIDED;
+    }
+    for (int i = 0; i < size; i++) {
+      if (lower.charAt(i) >= 0x80) {
+        return UNDECIDED;
+      }
+    }
+    boolean wholeTerm = !term.phrase() && Segmenter.isSingleTerm(term.text());
+    int end = offset + length;
+    int last = end - size;
+    byte first = (byte) lower.charAt(0);
+    byte upper = first >= 'a' && first <= 'z' ? (byte) (first - 0x20) : first;
+    for (int at = offset; at <= last; at++) {
+      byte b = bytes[at];
+      if ((b == first || b == upper)
+          && heldAt(bytes, at, lower, size)
+          && (!wholeTerm
+              || (at == offset || breaks(bytes[at - 1]))
+                  && (at + size == end || breaks(bytes[at + size])))) {
+        return 1;
+      }
+    }
+    return 0;
+  }
+
+  private static boolean breaks(byte b) {
+    char c = (char) b; // ASCII: the byte is the character, and the lower case breaks as it does
+    return Segmenter.isMajorBreaker(c) || Segmenter.isMinorBreaker(c);
+  }
+
   /**
    * Whether the ASCII text {@code bytes[offset, offset + length)} surely does not hold {@code
    * lower} (a lower-case word or phrase) in any case — {@link Text#surelyAbsent} over the bytes a
