@@ -20,12 +20,13 @@ import java.util.Set;
  * Check}.
  *
  * <p>The search's bare words and phrases are decided while the event is visited, on its raw text
- * ({@link RawTerms}: a word surely absent from the journal's bytes is known without making a {@code
- * String}), and an event whose words alone decide against it is dropped before any of its fields is
- * read. What the words leave open — the field comparisons — is decided when the source's page is
- * built: the fields the comparisons read ({@link #fields}) are columns of that page, loaded as
- * every other column is, and the comparisons ({@link SearchFilter}, with {@code RowPredicates}'
- * semantics) select the page's positions. An expression of words alone never waits for a page.
+ * ({@link RawTerms#matches}: a plain word or phrase on the journal's ASCII bytes, without making a
+ * {@code String} or its lower case), and an event whose words alone decide against it is dropped
+ * before any of its fields is read. What the words leave open — the field comparisons — is decided
+ * when the source's page is built: the fields the comparisons read ({@link #fields}) are columns of
+ * that page, loaded as every other column is, and the comparisons ({@link SearchFilter}, with
+ * {@code RowPredicates}' semantics) select the page's positions. An expression of words alone never
+ * waits for a page.
  */
 final class EventFilter {
   private final Node root;
