@@ -12,8 +12,8 @@ import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.RexCommand;
+import io.quarry.ql.engine.BlockCopies;
 import io.quarry.ql.exec.RexExtraction;
-import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.Values;
 import io.quarry.server.sourcetype.AccessLogSpans;
 import io.quarry.server.sourcetype.KeyValueBytes;
@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 
 /**
  * A page source over one segment slice of a batch scan: the matching events become pages of just
@@ -39,12 +38,21 @@ import java.util.function.Predicate;
  * they set ({@link #fuses}): the value of such a field is the last matching {@code rex}'s, else the
  * event's own, as the row commands would leave it. The remaining events go out as a last page when
  * the slice ends ({@link #finish}), while its segment is still open.
+ *
+ * <p>Where the index query is not exact, the search's filter ({@link EventFilter}) decides which
+ * visited events are on the pages: its words on each event's raw text as it is visited (an event
+ * they rule out is not read further), its field comparisons over the page once built — the fields
+ * they read are columns of it (each event's own values, whatever a fused {@code rex} sets), and the
+ * page goes on with only the positions they keep.
  */
 final class EventPages implements EventVisitor {
   private final Sourcetypes sourcetypes;
   private final Runnable release; // when the slice ends, finished or failed
   private final SearchControl control;
-  private final Predicate<Row> check; // null: every event matches
+  private final EventFilter.Check check; // null: every event matches
+  private final List<String> filterFields; // the fields the filter's comparisons read
+  private final int[] filterColumns; // their columns (past fields.size(): the filter's own)
+  private final int[] kept; // the positions of a page the filter keeps
   private final AtomicLong matched;
   private final int pageSize;
   private final Consumer<Page> consumer;
@@ -98,7 +106,7 @@ final class EventPages implements EventVisitor {
       boolean indexedFieldsOnly,
       Sourcetypes sourcetypes,
       SearchControl control,
-      Predicate<Row> check,
+      EventFilter filter,
       AtomicLong matched,
       int pageSize,
       Consumer<Page> consumer,
@@ -108,7 +116,7 @@ final class EventPages implements EventVisitor {
     this.extract = !indexedFieldsOnly;
     this.sourcetypes = sourcetypes;
     this.control = control;
-    this.check = check;
+    this.check = filter == null ? null : filter.check(pageSize);
     this.matched = matched;
     this.pageSize = pageSize;
     this.consumer = consumer;
@@ -120,10 +128,24 @@ final class EventPages implements EventVisitor {
       rexes[i] = new RexExtraction((RexCommand) fused.get(i), stopped);
       assigned.add(null);
     }
-    this.columns = new Column[fields.size()];
-    for (int i = 0; i < columns.length; i++) {
-      columns[i] = new Column(fields.get(i), pageSize);
+    List<Column> columns = new ArrayList<>(fields.size());
+    for (String field : fields) {
+      columns.add(new Column(field, pageSize, false));
     }
+    this.filterFields = filter == null ? List.of() : filter.fields();
+    this.filterColumns = new int[filterFields.size()];
+    for (int f = 0; f < filterColumns.length; f++) {
+      String field = filterFields.get(f);
+      int shared = this.fields.indexOf(field);
+      if (shared >= 0 && columns.get(shared).producers.length == 0) {
+        filterColumns[f] = shared; // the event's own values: read once for both
+      } else {
+        filterColumns[f] = columns.size();
+        columns.add(new Column(field, pageSize, true));
+      }
+    }
+    this.columns = columns.toArray(Column[]::new);
+    this.kept = new int[check != null ? pageSize : 0];
   }
 
   /**
@@ -156,10 +178,9 @@ final class EventPages implements EventVisitor {
     if (++visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
       return false;
     }
-    if (check != null && !check.test(new EventRow(event, sourcetypes, extraction, extract))) {
+    if (check != null && !check.admit(event, rows)) {
       return true;
     }
-    matchedHere++;
     for (int i = 0; i < rexes.length; i++) {
       assigned.set(i, null);
     }
@@ -190,8 +211,8 @@ final class EventPages implements EventVisitor {
   @Override
   public void finish() {
     control.read(visited % SearchControl.EVERY); // the remainder, for progress
-    matched.addAndGet(matchedHere);
     flush();
+    matched.addAndGet(matchedHere);
     control.extracted(extraction.take());
     afterFinish.run();
   }
@@ -207,13 +228,43 @@ final class EventPages implements EventVisitor {
       schema.add(new Schema.Column(column.name, block.dataType()));
       blocks.add(block);
     }
-    Page page = new Page(new Schema(schema), blocks, rows);
+    int size = rows;
+    rows = 0;
+    int count =
+        check != null && check.open()
+            ? check.select(filterPage(schema, blocks, size), size, kept)
+            : size;
+    matchedHere += count;
+    int output = fields.size();
+    Page page = new Page(new Schema(schema.subList(0, output)), blocks.subList(0, output), size);
+    if (count < size) {
+      page = BlockCopies.filter(page, kept, count);
+      if (listed != null) {
+        for (int i = 0; i < count; i++) {
+          listed.set(i, listed.get(kept[i]));
+        }
+        listed.subList(count, size).clear();
+      }
+    }
+    if (count == 0) {
+      return;
+    }
     if (listed != null) {
       page = ListingColumns.sourcePage(page, listed);
       listed.clear();
     }
-    rows = 0;
     consumer.accept(page);
+  }
+
+  /** The columns the filter's comparisons read, by their names. */
+  private Page filterPage(List<Schema.Column> schema, List<Block> blocks, int size) {
+    List<Schema.Column> read = new ArrayList<>(filterColumns.length);
+    List<Block> columns = new ArrayList<>(filterColumns.length);
+    for (int f = 0; f < filterColumns.length; f++) {
+      read.add(new Schema.Column(filterFields.get(f), schema.get(filterColumns[f]).type()));
+      columns.add(blocks.get(filterColumns[f]));
+    }
+    return new Page(new Schema(read), columns, size);
   }
 
   /**
@@ -282,15 +333,18 @@ final class EventPages implements EventVisitor {
     private BytesBlock.Builder texts;
     private Map<Integer, List<Object>> typedCells; // position → values that are not all text
 
-    Column(String name, int pageSize) {
+    /** {@code own}: the event's own values, never a fused {@code rex}'s (the filter's columns). */
+    Column(String name, int pageSize, boolean own) {
       this.name = name;
       this.key = name.getBytes(StandardCharsets.US_ASCII);
       this.time = name.equals(EventFields.TIME);
       this.accessLogField = AccessLogSpans.field(name);
       this.producers =
-          java.util.stream.IntStream.range(0, rexes.length)
-              .filter(i -> rexes[i].fields().contains(name))
-              .toArray();
+          own
+              ? new int[0]
+              : java.util.stream.IntStream.range(0, rexes.length)
+                  .filter(i -> rexes[i].fields().contains(name))
+                  .toArray();
       reset(pageSize);
     }
 

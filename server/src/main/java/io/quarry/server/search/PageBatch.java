@@ -93,8 +93,8 @@ final class PageBatch {
 
   private final Sourcetypes sourcetypes;
   private final SearchControl control;
-  private final Predicate<Row> check;
-  private final Predicate<Row> eventCheck; // null when every candidate matches
+  private final Predicate<Row> check; // the filter on rows (the row engine's map side)
+  private final EventFilter filter; // the filter on the pages' events; null: every one matches
   private final boolean indexedFieldsOnly; // tstats: no search-time extraction
   private final AtomicLong matched;
   private final StageStats stages;
@@ -105,7 +105,7 @@ final class PageBatch {
       Sourcetypes sourcetypes,
       SearchControl control,
       Predicate<Row> check,
-      boolean checked,
+      EventFilter filter,
       boolean indexedFieldsOnly,
       AtomicLong matched,
       StageStats stages,
@@ -114,7 +114,7 @@ final class PageBatch {
     this.sourcetypes = sourcetypes;
     this.control = control;
     this.check = check;
-    this.eventCheck = checked ? check : null;
+    this.filter = filter;
     this.indexedFieldsOnly = indexedFieldsOnly;
     this.matched = matched;
     this.stages = stages;
@@ -286,7 +286,7 @@ final class PageBatch {
                       indexedFieldsOnly,
                       sourcetypes,
                       control,
-                      eventCheck,
+                      filter,
                       matched,
                       pageSize,
                       page -> {

@@ -10,14 +10,103 @@ import java.util.Set;
  * How a search's bare word or phrase matches an event's raw text — the {@code search} command's
  * matching, by the index's tokenizer ({@link Segmenter}): a word as a whole term, a phrase as a
  * case-insensitive substring, a {@code *} word against every term, {@code TERM()} against the
- * tokens between major breakers, {@code CASE()} with its case. {@link EventRow} matches its event
- * through one {@link Text}; the page engine's {@code searchmatch()} through {@link #MATCHER}.
+ * tokens between major breakers, {@code CASE()} with its case. {@link EventFilter} matches a
+ * visited event through one {@link Text}, after {@link #surelyAbsent} on the journal's bytes; the
+ * page engine's {@code searchmatch()} through {@link #MATCHER}.
  */
 final class RawTerms {
   /** The matcher the page evaluators use ({@code Evaluator.withRawTermMatcher}). */
   static final RawTermMatcher MATCHER = (raw, term) -> new Text(raw).matches(term);
 
   private RawTerms() {}
+
+  /** {@link #matches(byte[], int, int, SearchTerm)}: the bytes cannot tell. */
+  static final int UNDECIDED = -1;
+
+  /**
+   * Whether the ASCII text {@code bytes[offset, offset + length)} holds {@code term}, as {@link
+   * Text#matches} answers for the same characters, decided on the bytes a scan decoded ({@code
+   * AsciiText}) without a {@code String} or its lower case: 1 or 0 for a plain word or phrase (no
+   * directive, no wildcard) of ASCII characters — a word of one term where its letters occur in
+   * either case between breakers (or the text's ends), anything else where they occur at all — else
+   * {@link #UNDECIDED}.
+   */
+  static int matches(byte[] bytes, int offset, int length, SearchTerm term) {
+    String lower = term.lowerCase();
+    int size = lower.length();
+    if (term.directive() != io.quarry.ql.ast.SearchExpression.Directive.NONE
+        || term.pattern() != null
+        || size == 0) {
+      return UNDECIDED;
+    }
+    for (int i = 0; i < size; i++) {
+      if (lower.charAt(i) >= 0x80) {
+        return UNDECIDED;
+      }
+    }
+    boolean wholeTerm = !term.phrase() && Segmenter.isSingleTerm(term.text());
+    int end = offset + length;
+    int last = end - size;
+    byte first = (byte) lower.charAt(0);
+    byte upper = first >= 'a' && first <= 'z' ? (byte) (first - 0x20) : first;
+    for (int at = offset; at <= last; at++) {
+      byte b = bytes[at];
+      if ((b == first || b == upper)
+          && heldAt(bytes, at, lower, size)
+          && (!wholeTerm
+              || (at == offset || breaks(bytes[at - 1]))
+                  && (at + size == end || breaks(bytes[at + size])))) {
+        return 1;
+      }
+    }
+    return 0;
+  }
+
+  private static boolean breaks(byte b) {
+    char c = (char) b; // ASCII: the byte is the character, and the lower case breaks as it does
+    return Segmenter.isMajorBreaker(c) || Segmenter.isMinorBreaker(c);
+  }
+
+  /**
+   * Whether the ASCII text {@code bytes[offset, offset + length)} surely does not hold {@code
+   * lower} (a lower-case word or phrase) in any case — {@link Text#surelyAbsent} over the bytes a
+   * scan decoded ({@code AsciiText}), no {@code String} made: each character one byte below 0x80,
+   * an ASCII word is held exactly where its letters occur in either case. False (the text decides)
+   * for a word past ASCII or an empty one.
+   */
+  static boolean surelyAbsent(byte[] bytes, int offset, int length, String lower) {
+    int size = lower.length();
+    if (size == 0) {
+      return false;
+    }
+    for (int i = 0; i < size; i++) {
+      if (lower.charAt(i) >= 0x80) {
+        return false;
+      }
+    }
+    int last = offset + length - size;
+    byte first = (byte) lower.charAt(0);
+    byte upper = first >= 'a' && first <= 'z' ? (byte) (first - 0x20) : first;
+    for (int at = offset; at <= last; at++) {
+      byte b = bytes[at];
+      if ((b == first || b == upper) && heldAt(bytes, at, lower, size)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether {@code lower}'s characters after its first follow {@code at}, in either case. */
+  private static boolean heldAt(byte[] bytes, int at, String lower, int length) {
+    for (int i = 1; i < length; i++) {
+      char c = lower.charAt(i);
+      byte b = bytes[at + i];
+      if (b != c && !(c >= 'a' && c <= 'z' && b == c - 0x20)) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   /** One raw text, its lower case and its terms made the first time a term needs them. */
   static final class Text {

@@ -10,14 +10,12 @@ import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.EventText;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageReduce;
-import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Predicate;
 
 /**
  * Time-ordered mode (a search without an aggregation: events newest first) on pages, for a pipeline
@@ -74,7 +72,7 @@ final class TimeOrderedPages {
 
   /**
    * Runs {@code pipeline} in {@code shape} over {@code scan}, its answer into {@code results};
-   * {@code check} is the per-event filter of an inexact index query (null: none); {@code
+   * {@code filter} is the per-event filter of an inexact index query (null: none); {@code
    * skipSeenOf}, when not null, is the field of a leading {@code dedup} whose repeated values the
    * scan skips unread ({@link SeenValuesSkip}).
    */
@@ -83,7 +81,7 @@ final class TimeOrderedPages {
       List<Command> pipeline,
       Sourcetypes sourcetypes,
       SearchControl control,
-      Predicate<Row> check,
+      EventFilter filter,
       boolean indexedFieldsOnly,
       AtomicLong matched,
       StageStats stages,
@@ -286,7 +284,7 @@ final class TimeOrderedPages {
                 indexedFieldsOnly,
                 sourcetypes,
                 control,
-                check,
+                filter,
                 matched,
                 shape.pageSize(),
                 page -> {

@@ -2,6 +2,7 @@ package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,62 @@ class RawTermsTest {
         assertThat(held).as("%s in %s", word, raw).isTrue(); // ASCII: decided exactly
       }
     }
+  }
+
+  @Test
+  void onTheBytesAsOnTheText() {
+    Random random = new Random(29);
+    String alphabet = "aAbBkKzZ -=.@[`{";
+    for (int i = 0; i < 200_000; i++) {
+      String raw = text(random, alphabet, random.nextInt(12));
+      String word = text(random, "abkz -=.@[`{", 1 + random.nextInt(3));
+      byte[] padded = ("<<" + raw + ">>").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      assertThat(RawTerms.surelyAbsent(padded, 2, raw.length(), word))
+          .as("%s in %s", word, raw)
+          .isEqualTo(RawTerms.Text.surelyAbsent(raw, word))
+          .isEqualTo(!raw.toLowerCase(Locale.ROOT).contains(word));
+    }
+    assertThat(RawTerms.surelyAbsent(new byte[] {'a'}, 0, 1, "")).isFalse();
+    assertThat(RawTerms.surelyAbsent(new byte[] {'c'}, 0, 1, "caf\u00e9")).isFalse();
+  }
+
+  @Test
+  void plainWordsAndPhrasesOnTheBytesAsOnTheText() {
+    Random random = new Random(31);
+    String alphabet = "aAbBzZ -=._/@[`{\"*";
+    for (int i = 0; i < 300_000; i++) {
+      String raw = text(random, alphabet, random.nextInt(14));
+      String word = text(random, "aAbBz-._= ", 1 + random.nextInt(4));
+      for (io.quarry.ql.exec.SearchTerm term :
+          List.of(
+              new io.quarry.ql.exec.SearchTerm(word, false),
+              new io.quarry.ql.exec.SearchTerm(word, true))) {
+        byte[] padded = ("ab" + raw + "ab").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        int held = RawTerms.matches(padded, 2, raw.length(), term);
+        assertThat(held).as("%s in %s", word, raw).isNotEqualTo(RawTerms.UNDECIDED);
+        assertThat(held == 1)
+            .as("%s (phrase %s) in %s", word, term.phrase(), raw)
+            .isEqualTo(new RawTerms.Text(raw).matches(term));
+      }
+    }
+    byte[] text = "GET /a".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    assertThat(
+            RawTerms.matches(text, 0, text.length, new io.quarry.ql.exec.SearchTerm("g*", false)))
+        .isEqualTo(RawTerms.UNDECIDED);
+    assertThat(
+            RawTerms.matches(
+                text,
+                0,
+                text.length,
+                new io.quarry.ql.exec.SearchTerm(
+                    "get", false, io.quarry.ql.ast.SearchExpression.Directive.TERM)))
+        .isEqualTo(RawTerms.UNDECIDED);
+    assertThat(
+            RawTerms.matches(text, 0, text.length, new io.quarry.ql.exec.SearchTerm("get", false)))
+        .isEqualTo(1);
+    assertThat(
+            RawTerms.matches(text, 0, text.length, new io.quarry.ql.exec.SearchTerm("ge", false)))
+        .isEqualTo(0);
   }
 
   private static String text(Random random, String alphabet, int length) {
