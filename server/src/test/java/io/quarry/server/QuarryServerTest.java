@@ -682,9 +682,9 @@ class QuarryServerTest {
     assertThat(batch.get("engine").asText()).isEqualTo("pages");
     assertThat(batch.get("page_source_fields").toString()).isEqualTo("[\"host\"]");
     assertThat(batch.get("page_stages").toString()).isEqualTo("[\"eval x=1\"]");
-    // sort after stats runs on the aggregation's pages (so does a second aggregation, top); a
-    // command without a page stage (a wildcard rename that can match _time) sends the reduce
-    // side to rows
+    // sort after stats runs on the aggregation's pages (so does a second aggregation, top, and
+    // since session 26 a wildcard rename that can match _time: every command has a page stage
+    // over an aggregation's answer)
     assertThat(batch.get("reduce_on_pages").asBoolean()).isTrue();
     assertThat(
             JSON.readTree(
@@ -701,7 +701,7 @@ class QuarryServerTest {
                         null))
                 .get("reduce_on_pages")
                 .asBoolean())
-        .isFalse();
+        .isTrue();
     // fields, rename and a later search of comparisons are page stages too; the source reads
     // what stats and the search need under the names before the rename, and nothing that fields
     // drops (status before the rename)

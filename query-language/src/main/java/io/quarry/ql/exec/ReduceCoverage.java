@@ -143,10 +143,13 @@ public final class ReduceCoverage {
       boolean chainStage = // runs on any pages, as on the map side
           PageChain.supports(List.of(c))
               || (eventText || eventRow) && EventText.searchesText(c)
-              || noTerm[i];
+              || noTerm[i]
+              || noEvents && renamesOverResults(c);
       eventText = eventText && EventText.keepsEventText(c);
       eventRow = eventRow && EventText.keepsEventRow(c);
-      noEvents = noEvents && !bringsRowsIn(c) || makesResults(c);
+      // rows are never events again once none is: a subsearch's rows (append, join, appendcols,
+      // map) and appendpipe's are rows made from pages, which match no term either
+      noEvents = noEvents || makesResults(c);
       if (c instanceof io.quarry.ql.ast.MstatsCommand mstats && mstats.append()) {
         // mstats prestats=true append=true (MstatsAppendStage): the pages before it, then its
         // points as pages of another shape
@@ -245,14 +248,26 @@ public final class ReduceCoverage {
   }
 
   /**
-   * Whether a command may bring rows that are events among its input's ({@code append}, {@code
-   * join}, {@code appendcols}, {@code appendpipe}'s commands, {@code map}'s searches).
+   * Whether {@code command} is a {@code rename} whose page stage answers as the row command over
+   * rows that are not events, where {@link PageChain} (which also serves events, whose fields a
+   * source loads by name) refuses it: a wildcard of one {@code *} in both names that can match
+   * {@code _time} ({@code rename _t* AS t*}, {@code rename * AS x_*}). A row that is no event lists
+   * exactly the fields its page holds values in, so the columns the pattern matches are the fields
+   * the row command renames, {@code _time} becoming epoch seconds under its new name and a field
+   * renamed to {@code _time} epoch microseconds, as {@link RenameOperator} reads them.
    */
-  private static boolean bringsRowsIn(Command command) {
-    return command instanceof io.quarry.ql.ast.SubsearchCommand
-        || command instanceof PluginCommand plugin
-            && (plugin.name().equals("appendpipe")
-                || plugin.bound() instanceof io.quarry.ql.plan.RunsSearches);
+  private static boolean renamesOverResults(Command command) {
+    return command instanceof io.quarry.ql.ast.RenameCommand rename
+        && rename.renames().stream()
+            .allMatch(
+                r ->
+                    Wildcard.hasWildcard(r.from())
+                        ? stars(r.from()) == 1 && stars(r.to()) == 1
+                        : !Wildcard.hasWildcard(r.to()));
+  }
+
+  private static long stars(String name) {
+    return name.chars().filter(c -> c == '*').count();
   }
 
   /**
@@ -276,6 +291,11 @@ public final class ReduceCoverage {
         || command instanceof PluginCommand plugin
             && plugin.bound().requiredFields().contains("*")
             && !PageChain.supports(List.of(command)); // field by field in place: reads its own
+  }
+
+  /** Whether any of {@code commands} reads every field a row has or makes a new table of them. */
+  public static boolean readsEveryField(List<Command> commands) {
+    return commands.stream().anyMatch(ReduceCoverage::readsEveryField);
   }
 
   /**

@@ -9,13 +9,17 @@ import java.util.List;
 
 /**
  * A pipeline of commands run over results a page operator holds ({@code appendpipe [stats count]}):
- * on the pages themselves through {@link PageReduce} when it has a stage for every command, none
- * reading every field (a page's all-null column is no field of the rows made from it), and the
- * pages share one schema (the page stages' answers are the row commands'); else the pages'
- * positions as rows, through the commands as a search builds them ({@link Pipelines}). The answer
- * comes back as pages whose blocks are reserved on the operator's block factory (rows: pages of at
- * most {@value #PAGE}). The commands run with the search's time, zone and stop signal; they read no
- * index, lookup table or subsearch.
+ * on the pages through {@link PageReduce}, over rows that are not events (a {@code search} of bare
+ * words matches none of them, as none matches a row made from a page). Where the held pages do not
+ * share one schema, or a command reads every field a row has ({@code format}, {@code fieldsummary},
+ * {@code join} without fields …: a page's column null at a position is no field of that row), the
+ * pages are first re-paged as the row adapter batches rows ({@link RowPaging}: {@value
+ * PluginOperators#BATCH} positions a page, the columns they hold values in), which the page stages'
+ * answers are exact over. Only under {@code quarry.search.engine=rows} do the commands run on the
+ * pages' positions as rows, as a search builds them ({@link Pipelines}). The answer comes back as
+ * pages whose blocks are reserved on the operator's block factory (rows: pages of at most {@value
+ * #PAGE}). The commands run with the search's time, zone and stop signal; they read no index,
+ * lookup table or subsearch.
  */
 public final class SubPipeline {
   static final int PAGE = 1_024;
@@ -30,10 +34,37 @@ public final class SubPipeline {
       evaluator.withResources(search.resources()).withRowStages(search.rowStages());
       pages = search.rowStages().pagesAllowed(); // not under quarry.search.engine=rows
     }
-    if (pages && ReduceCoverage.supportsOverReadFields(commands) && oneSchema(input)) {
-      return onPages(commands, input, context, evaluator);
+    if (pages && ReduceCoverage.supportsOverResults(commands)) {
+      boolean asTheyCame = oneSchema(input) && !ReduceCoverage.readsEveryField(commands);
+      return onPages(commands, asTheyCame ? input : asRowBatches(input), context, evaluator);
     }
     return onRows(commands, input, context, evaluator);
+  }
+
+  /**
+   * The pages' positions re-paged as the row adapter batches the rows made from them: {@value
+   * PluginOperators#BATCH} a page, each with the columns its positions hold values in ({@link
+   * RowPaging#page}).
+   */
+  static List<Page> asRowBatches(List<Page> input) {
+    List<Page> batches = new ArrayList<>();
+    List<Page> pages = new ArrayList<>();
+    List<Integer> positions = new ArrayList<>();
+    for (Page page : input) {
+      for (int p = 0; p < page.positionCount(); p++) {
+        pages.add(page);
+        positions.add(p);
+        if (positions.size() == PluginOperators.BATCH) {
+          batches.add(RowPaging.page(pages, positions));
+          pages.clear();
+          positions.clear();
+        }
+      }
+    }
+    if (!positions.isEmpty()) {
+      batches.add(RowPaging.page(pages, positions));
+    }
+    return batches;
   }
 
   /** The commands as row operators over the pages' rows. */
@@ -81,11 +112,12 @@ public final class SubPipeline {
   static List<Page> onPages(
       List<Command> commands, List<Page> input, OperatorContext context, Evaluator evaluator) {
     BlockFactory factory = context.blockFactory();
-    // the row path's rows are made from pages: they hold no raw text, a term matches none
+    // rows made from pages hold no raw text: a term matches none (searchmatch, transaction's
+    // startswith too)
     evaluator.withRawTermMatcher((raw, term) -> false);
     List<Page> pages = new ArrayList<>();
     PageReduce reduce =
-        new PageReduce(
+        PageReduce.overResults(
             commands,
             evaluator,
             page -> {

@@ -395,6 +395,12 @@ class PageReduceTest {
         "eval _raw=t | search NOT \"Zed\" t=*",
         "stats count by t | search NOT v1",
         "search alpha | stats count",
+        "appendpipe [where n>3] | search alpha OR n>3",
+        "appendpipe [stats count by t] | search v1 OR count>1",
+        // a wildcard rename that can match _time: over such rows, the columns its pattern matches
+        "rename * AS x_* | search alpha OR x_n>3",
+        "eval _time=n | rename _t* AS t* | search NOT alpha",
+        "eval _time=n | rename * AS x_* | rename x__t* AS _t*",
       })
   void bareWordsOverResultsMatchNoTermAsOnRows(String commands) {
     List<Command> parsed = parse(commands);
@@ -420,9 +426,22 @@ class PageReduceTest {
           .as("seed %d: %s", seed, commands)
           .isEqualTo(PipelineTest.table(onRows(commands, input, 16)));
     }
-    // rows brought in by a subsearch may be events: those searches stay on rows
-    assertThat(ReduceCoverage.supportsOverResults(parse("append [makeresults] | search alpha")))
-        .isFalse();
+  }
+
+  @Test
+  void rowsBroughtInAreNoEventsEither() {
+    // rows a subsearch or appendpipe brings in are made from pages, no events either: a page
+    // stage matching no term
+    for (String commands :
+        List.of(
+            "append [| makeresults] | search alpha",
+            "join n [| makeresults] | search alpha OR n>2",
+            "appendpipe [stats count] | search alpha")) {
+      assertThat(ReduceCoverage.supportsOverResults(parse(commands))).as(commands).isTrue();
+      assertThat(ReduceCoverage.matchesNoTerm(parse(commands), true))
+          .as(commands)
+          .containsExactly(false, true);
+    }
   }
 
   @Test

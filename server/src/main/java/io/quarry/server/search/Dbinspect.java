@@ -25,23 +25,43 @@ final class Dbinspect {
   private Dbinspect() {}
 
   /**
-   * The rows as pages of {@code pageSize} positions, each typed as the row engine's collector types
-   * a page of those rows (a handful per index: made once, then cut).
+   * The rows as pages of {@code pageSize} positions, built column by column: a page's columns are
+   * the fields its buckets hold, in the order they first name them, each typed as the row engine's
+   * collector types a page of those rows (a handful per index: made once, then cut).
    */
   static java.util.Iterator<io.quarry.plugin.api.data.Page> pages(
       EventStore store, List<String> indexes, int pageSize) {
-    List<Row> rows = rows(store, indexes);
+    List<Map<String, Object>> buckets = buckets(store, indexes);
     List<io.quarry.plugin.api.data.Page> pages = new ArrayList<>();
-    for (int start = 0; start < rows.size(); start += pageSize) {
-      pages.add(
-          io.quarry.ql.exec.PageCollector.toPage(
-              rows.subList(start, Math.min(rows.size(), start + pageSize))));
+    for (int start = 0; start < buckets.size(); start += pageSize) {
+      pages.add(page(buckets.subList(start, Math.min(buckets.size(), start + pageSize))));
     }
     return pages.iterator();
   }
 
+  private static io.quarry.plugin.api.data.Page page(List<Map<String, Object>> buckets) {
+    java.util.Set<String> names = new java.util.LinkedHashSet<>();
+    buckets.forEach(bucket -> names.addAll(bucket.keySet()));
+    List<List<List<Object>>> columns = new ArrayList<>(names.size());
+    for (String name : names) {
+      List<List<Object>> cells = new ArrayList<>(buckets.size());
+      for (Map<String, Object> bucket : buckets) {
+        Object value = bucket.get(name);
+        cells.add(value == null ? List.of() : List.of(value));
+      }
+      columns.add(cells);
+    }
+    return io.quarry.ql.exec.PageCollector.toPage(List.copyOf(names), columns, buckets.size());
+  }
+
+  /** The rows for the row engine ({@code quarry.search.engine=rows}). */
   static List<Row> rows(EventStore store, List<String> indexes) {
-    List<Row> rows = new ArrayList<>();
+    return buckets(store, indexes).stream().<Row>map(MapRow::new).toList();
+  }
+
+  /** Each bucket's fields, in the order its row lists them (a bucket without events: no times). */
+  private static List<Map<String, Object>> buckets(EventStore store, List<String> indexes) {
+    List<Map<String, Object>> rows = new ArrayList<>();
     for (String name : indexes.stream().sorted().toList()) {
       IndexStore index = store.index(name);
       List<BucketInfo> buckets;
@@ -69,7 +89,7 @@ final class Dbinspect {
         row.put("rawSize", bucket.journalRawBytes());
         row.put("path", index.bucketPath(bucket.id()).toString());
         row.put("splunk_server", "quarry");
-        rows.add(new MapRow(row));
+        rows.add(row);
       }
     }
     return rows;

@@ -746,6 +746,20 @@ public final class SearchService implements AutoCloseable {
   }
 
   /**
+   * Whether a batch search runs time-ordered instead: its map side has no page stage for a command
+   * before the aggregation (one reading every field an event has, {@code addtotals}, {@code
+   * foreach}, {@code spath} …: the slices' pages hold only the fields named), which the
+   * time-ordered page stages do have (the events' every-field listing, {@link TimeOrderedShape}).
+   * The same events through the same commands, in one ordered stream instead of parallel slices;
+   * never the row engine.
+   */
+  private boolean orderedInstead(SearchPlan plan, BatchPlan batch) {
+    return batch.engine() == BatchPlan.Engine.PAGES
+        && !batch.pageShape().onPages()
+        && TimeOrderedShape.of(plan.pipeline(), PAGE_SIZE, this::lookupColumns) != null;
+  }
+
+  /**
    * The field of a leading {@code dedup f} that keeps one event per value in arrival order (no
    * count above 1, {@code consecutive} or {@code sortby}), whose repeats a scan may skip unread;
    * null otherwise.
@@ -781,6 +795,10 @@ public final class SearchService implements AutoCloseable {
       throws IOException {
     List<Command> pipeline = plan.pipeline();
     BatchPlan batch = batchPlan(plan, indexes, translation, aggregatorAt);
+    if (orderedInstead(plan, batch)) {
+      return runTimeOrdered(
+          plan, indexes, translation, check, end, results, matched, stages, control, evaluator);
+    }
     PageBatch.Scan scan =
         slices ->
             store.scanParallel(
@@ -901,7 +919,11 @@ public final class SearchService implements AutoCloseable {
     explain.put("per_event_filter", exact ? null : plan.filter().map(SplText::search).orElse(null));
     List<String> names = plan.pipeline().stream().map(SplText::command).toList();
     int aggregatorAt = batchAggregatorIndex(plan.pipeline());
-    if (aggregatorAt >= 0 && plan.generator().isEmpty()) { // a generator's results run in order
+    BatchPlan batch =
+        aggregatorAt >= 0 && plan.generator().isEmpty() // a generator's results run in order
+            ? batchPlan(plan, store.resolve(plan.indexPatterns()), translation, aggregatorAt)
+            : null;
+    if (batch != null && !orderedInstead(plan, batch)) {
       explain.put("mode", "batch");
       List<String> map = new ArrayList<>(names.subList(0, aggregatorAt + 1));
       map.set(aggregatorAt, names.get(aggregatorAt) + " (partial)");
@@ -910,9 +932,7 @@ public final class SearchService implements AutoCloseable {
       reduce.add(names.get(aggregatorAt) + " (merge)");
       reduce.addAll(names.subList(aggregatorAt + 1, names.size()));
       explain.put("reduce", reduce);
-      explain.putAll(
-          batchPlan(plan, store.resolve(plan.indexPatterns()), translation, aggregatorAt)
-              .explain(plan));
+      explain.putAll(batch.explain(plan));
     } else {
       explain.put("mode", "time-ordered");
       explain.put("pipeline", names);

@@ -1,7 +1,6 @@
 package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
@@ -50,19 +49,22 @@ class AggregationPreviewTest {
   }
 
   @Test
-  void aCommandWithoutAPageStageIsRefusedWhereRowsAre() {
-    // a bare word over rows an append may have brought events into has no page stage; the strict
-    // setting refuses the row operators before they run
+  void aBareWordAfterRowsBroughtInPreviewsOnPages() {
+    // no row after stats is an event, those appendpipe brings in neither: a bare word matches
+    // none of them (as on rows), a comparison decides; on pages with the row engine refused
     List<Command> pipeline =
-        parse("stats count by user | append [search index=other] | search ann");
+        parse(
+            "stats count by user | appendpipe [stats sum(count) AS count | eval user=\"all\"]"
+                + " | search bob OR user=all");
     PageAggregator total = total(pipeline);
-    total.addInput(users("ann", "bob"));
+    total.addInput(users("ann", "bob", "bob"));
     Evaluator strict = evaluator().withRowStages(RowStages.strict());
-    assertThatThrownBy(
-            () ->
-                PageBatch.preview(total, pipeline.subList(1, 3), strict, 1024, new AtomicBoolean()))
-        .isInstanceOf(RowStages.RowEngineRefused.class)
-        .hasMessageContaining("append");
+
+    List<Page> preview =
+        PageBatch.preview(total, pipeline.subList(1, 3), strict, 1024, new AtomicBoolean());
+
+    assertThat(rows(preview)).containsExactly("all=3");
+    assertThat(strict.rowStages().names()).isEmpty();
   }
 
   private static Evaluator evaluator() {
@@ -75,7 +77,8 @@ class AggregationPreviewTest {
   }
 
   private static List<Command> parse(String commands) {
-    return PARSER.parse("* | " + commands).commands().subList(1, 1 + commands.split("\\|").length);
+    List<Command> parsed = PARSER.parse("* | " + commands).commands();
+    return parsed.subList(1, parsed.size());
   }
 
   private static PageAggregator total(List<Command> pipeline) {

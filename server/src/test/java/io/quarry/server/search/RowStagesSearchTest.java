@@ -58,29 +58,31 @@ class RowStagesSearchTest {
 
   @Test
   void pagesOnlyRefusesARowCommandNamingIt() throws Exception {
-    // a wildcard rename that can match _time has no page stage: rename on rows
-    String query = "| makeresults count=2 | eval u=1 | rename _t* AS t* | table u";
+    // a time-ordered search whose rename of _raw is read by a later bare word has no page form
+    String query = "* | rename _raw AS r | search WARN";
     assertThatThrownBy(() -> run(query, "pages-only"))
         .isInstanceOf(RowStages.RowEngineRefused.class)
-        .hasMessageContaining("makeresults, eval, rename, table would run on the row engine");
-    assertThat(run(query, "pages").rowStages())
-        .containsExactly("makeresults", "eval", "rename", "table");
+        .hasMessageContaining("rename, search would run on the row engine");
+    assertThat(run(query, "pages").rowStages()).contains("rename", "search");
   }
 
   @Test
-  void appendpipeEntersTheRowCommandsItRunsItself() throws Exception {
-    // appendpipe runs on pages; its own commands on pages when they all have page stages, else
-    // on rows, entered in the search's row stages (refused by pages-only)
-    String onPages = "| makeresults count=2 | eval u=1 | appendpipe [where u=1 | eval u=2]";
-    assertThat(run(onPages, "pages").rowStages()).isEmpty();
-    assertThat(run(onPages, "pages-only").rows()).isEqualTo(4);
-    assertThat(run(onPages, "rows").rowStages())
+  void appendpipeRunsItsCommandsOnPages() throws Exception {
+    // appendpipe's own commands run on pages, a bare word among them too (its rows are made from
+    // pages: no term matches them); under engine=rows they are entered as row stages
+    for (String query :
+        List.of(
+            "| makeresults count=2 | eval u=1 | appendpipe [where u=1 | eval u=2]",
+            "| makeresults count=2 | eval u=1 | appendpipe [search x OR u=1]",
+            "| makeresults count=2 | eval u=1 | append [| makeresults | eval v=1]"
+                + " | appendpipe [stats count by v]")) {
+      assertThat(run(query, "pages").rowStages()).as(query).isEmpty();
+      assertThat(run(query, "pages-only").rows()).as(query).isEqualTo(run(query, "rows").rows());
+    }
+    assertThat(
+            run("| makeresults count=2 | eval u=1 | appendpipe [where u=1 | eval u=2]", "rows")
+                .rowStages())
         .containsExactlyInAnyOrder("makeresults", "eval", "appendpipe", "where");
-    String query = "| makeresults count=2 | eval u=1 | appendpipe [search x]";
-    assertThatThrownBy(() -> run(query, "pages-only"))
-        .isInstanceOf(RowStages.RowEngineRefused.class)
-        .hasMessageContaining("search would run on the row engine");
-    assertThat(run(query, "pages").rowStages()).containsExactly("search");
   }
 
   @Test
