@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 
 /** Real servers on 127.0.0.1 for tests: index {@code main}, an admin password, one HEC token. */
 public final class TestServers {
@@ -93,6 +94,24 @@ public final class TestServers {
    */
   public static QuarryConfig.Storage eventLayout() {
     return new QuarryConfig.Storage(null, null, null, null, "events", null);
+  }
+
+  /**
+   * Storage for tests comparing the two layouts: index {@code ev} keeps one document per event
+   * ({@code format: events}), index {@code bl} one per block of events ({@code format: blocks}).
+   */
+  public static QuarryConfig.Storage eventsBesideBlocks() {
+    return new QuarryConfig.Storage(
+        null,
+        null,
+        null,
+        null,
+        Map.of(
+            "ev",
+            new QuarryConfig.IndexStorage(null, null, null, null, null, null, null, null, "events"),
+            "bl",
+            new QuarryConfig.IndexStorage(
+                null, null, null, null, null, null, null, null, "blocks")));
   }
 
   /**

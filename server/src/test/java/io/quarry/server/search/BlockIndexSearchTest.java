@@ -3,6 +3,7 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
 import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.sourcetype.SourcetypeSettings;
 import java.net.URI;
@@ -45,18 +46,7 @@ class BlockIndexSearchTest {
                 new QuarryConfig.Hec(
                     List.of(new QuarryConfig.HecToken(TOKEN, "test", "ev", List.of("ev", "bl")))),
                 null,
-                new QuarryConfig.Storage(
-                    null,
-                    null,
-                    null,
-                    null,
-                    Map.of(
-                        "ev",
-                        new QuarryConfig.IndexStorage(
-                            null, null, null, null, null, null, null, null, "events"),
-                        "bl",
-                        new QuarryConfig.IndexStorage(
-                            null, null, null, null, null, null, null, null, "blocks"))),
+                TestServers.eventsBesideBlocks(),
                 null,
                 Map.of(
                     "shop",

@@ -3,6 +3,7 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
 import io.quarry.server.config.QuarryConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -45,15 +46,7 @@ class BlockValueCountTest {
                 new QuarryConfig.Hec(
                     List.of(new QuarryConfig.HecToken(TOKEN, "test", "ev", List.of("ev", "bl")))),
                 null,
-                new QuarryConfig.Storage(
-                    null,
-                    null,
-                    null,
-                    null,
-                    Map.of(
-                        "bl",
-                        new QuarryConfig.IndexStorage(
-                            null, null, null, null, null, null, null, null, "blocks"))),
+                TestServers.eventsBesideBlocks(),
                 null,
                 Map.of()),
             Clock.systemUTC());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
 import io.quarry.server.config.QuarryConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -59,18 +60,7 @@ class EventFilterTest {
                 new QuarryConfig.Hec(
                     List.of(new QuarryConfig.HecToken(TOKEN, "test", "ev", List.of("ev", "bl")))),
                 null,
-                new QuarryConfig.Storage(
-                    null,
-                    null,
-                    null,
-                    null,
-                    Map.of(
-                        "ev",
-                        new QuarryConfig.IndexStorage(
-                            null, null, null, null, null, null, null, null, "events"),
-                        "bl",
-                        new QuarryConfig.IndexStorage(
-                            null, null, null, null, null, null, null, null, "blocks"))),
+                TestServers.eventsBesideBlocks(),
                 null,
                 Map.of()),
             Clock.systemUTC());
