@@ -33,33 +33,13 @@ final class RawTerms {
    */
   static int matches(byte[] bytes, int offset, int length, SearchTerm term) {
     String lower = term.lowerCase();
-    int size = lower.length();
     if (term.directive() != io.quarry.ql.ast.SearchExpression.Directive.NONE
         || term.pattern() != null
-        || size == 0) {
+        || !asciiWord(lower)) {
       return UNDECIDED;
     }
-    for (int i = 0; i < size; i++) {
-      if (lower.charAt(i) >= 0x80) {
-        return UNDECIDED;
-      }
-    }
     boolean wholeTerm = !term.phrase() && Segmenter.isSingleTerm(term.text());
-    int end = offset + length;
-    int last = end - size;
-    byte first = (byte) lower.charAt(0);
-    byte upper = first >= 'a' && first <= 'z' ? (byte) (first - 0x20) : first;
-    for (int at = offset; at <= last; at++) {
-      byte b = bytes[at];
-      if ((b == first || b == upper)
-          && heldAt(bytes, at, lower, size)
-          && (!wholeTerm
-              || (at == offset || breaks(bytes[at - 1]))
-                  && (at + size == end || breaks(bytes[at + size])))) {
-        return 1;
-      }
-    }
-    return 0;
+    return find(bytes, offset, offset + length, lower, wholeTerm) ? 1 : 0;
   }
 
   private static boolean breaks(byte b) {
@@ -75,25 +55,40 @@ final class RawTerms {
    * for a word past ASCII or an empty one.
    */
   static boolean surelyAbsent(byte[] bytes, int offset, int length, String lower) {
+    return asciiWord(lower) && !find(bytes, offset, offset + length, lower, false);
+  }
+
+  /** Whether {@code lower} is a non-empty word of ASCII characters (one byte each). */
+  private static boolean asciiWord(String lower) {
     int size = lower.length();
-    if (size == 0) {
-      return false;
-    }
     for (int i = 0; i < size; i++) {
       if (lower.charAt(i) >= 0x80) {
         return false;
       }
     }
-    int last = offset + length - size;
+    return size > 0;
+  }
+
+  /**
+   * Whether {@code lower}'s letters occur in either case in {@code bytes[offset, end)} — when
+   * {@code wholeTerm}, only between breakers (or the text's ends).
+   */
+  private static boolean find(byte[] bytes, int offset, int end, String lower, boolean wholeTerm) {
+    int size = lower.length();
+    int last = end - size;
     byte first = (byte) lower.charAt(0);
     byte upper = first >= 'a' && first <= 'z' ? (byte) (first - 0x20) : first;
     for (int at = offset; at <= last; at++) {
       byte b = bytes[at];
-      if ((b == first || b == upper) && heldAt(bytes, at, lower, size)) {
-        return false;
+      if ((b == first || b == upper)
+          && heldAt(bytes, at, lower, size)
+          && (!wholeTerm
+              || (at == offset || breaks(bytes[at - 1]))
+                  && (at + size == end || breaks(bytes[at + size])))) {
+        return true;
       }
     }
-    return true;
+    return false;
   }
 
   /** Whether {@code lower}'s characters after its first follow {@code at}, in either case. */
