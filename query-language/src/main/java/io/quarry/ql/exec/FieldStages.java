@@ -174,10 +174,18 @@ final class FieldStages {
   }
 
   private static List<Pattern> patterns(ProjectCommand project) {
-    return project.patterns().stream().map(ProjectOperator::fieldPattern).toList();
+    return project.patterns().stream().map(FieldStages::fieldPattern).toList();
   }
 
-  /** Whether a column survives {@code fields}/{@code table}, as {@link ProjectOperator} decides. */
+  /** A field-name pattern: case-sensitive, as field names are; {@code *} matches any run. */
+  static Pattern fieldPattern(String pattern) {
+    return Pattern.compile(Pattern.quote(pattern).replace("*", "\\E.*\\Q"));
+  }
+
+  /**
+   * Whether a column survives {@code fields}/{@code table}: {@code fields -} removes the matching
+   * ones, {@code table} keeps only them, {@code fields} keeps them and the internal fields.
+   */
   private static boolean kept(ProjectCommand project, List<Pattern> patterns, String name) {
     boolean matches = patterns.stream().anyMatch(p -> p.matcher(name).matches());
     return switch (project.kind()) {
@@ -188,11 +196,11 @@ final class FieldStages {
   }
 
   /**
-   * {@code fields}/{@code table}: the columns that survive, in {@link ProjectOperator}'s order (on
-   * the reduce side they are the answer's columns): {@code fields -} keeps the page's order; {@code
-   * table} and {@code fields} list the named fields in the given order — a literal name is a column
-   * even where the page lacks it (all null), a wildcard the page's matching columns — and {@code
-   * fields} then {@code _time} and {@code _raw} where the page has them.
+   * {@code fields}/{@code table}: the columns that survive, in this order (on the reduce side they
+   * are the answer's columns): {@code fields -} keeps the page's order; {@code table} and {@code
+   * fields} list the named fields in the given order — a literal name is a column even where the
+   * page lacks it (all null), a wildcard the page's matching columns — and {@code fields} then
+   * {@code _time} and {@code _raw} where the page has them.
    */
   private static final class ProjectStage implements PageChain.Stage {
     private final ProjectCommand command;

@@ -17,60 +17,26 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * The end of the row pipeline: gathers rows into typed pages of at most {@code pageSize} rows and
- * hands each page on. A column's type is inferred per page from its values: all longs make a long
- * column, longs and doubles a double column, anything else a string column; {@code _time} holds
- * epoch microseconds and is a timestamp column. A field with several values in a row is a position
- * with several values, typed with the rest of the column's values (a multivalue of longs in a long
- * column; one that mixes numbers and text makes the column text).
+ * The end of every search's pipeline, counting the results it hands on, and the page builder of
+ * results made cell by cell (generators, answers, listings): {@link #toPage} types a column from
+ * its values — all longs make a long column, longs and doubles a double column, anything else a
+ * string column; {@code _time} holds epoch microseconds and is a timestamp column. A field with
+ * several values at a position is a position with several values, typed with the rest of the
+ * column's values (a multivalue of longs in a long column; one that mixes numbers and text makes
+ * the column text).
  */
-public final class PageCollector implements RowSink {
+public final class PageCollector {
   public static final String TIME_FIELD = "_time";
 
-  private final int pageSize;
   private final Consumer<Page> consumer;
-  private final List<Row> buffered = new ArrayList<>();
-  private final boolean discoverFields;
   private long rows;
 
-  public PageCollector(int pageSize, Consumer<Page> consumer) {
-    this(pageSize, consumer, false);
-  }
-
-  /**
-   * @param discoverFields whether an event's page holds its search-time extracted fields too
-   *     ({@link Row#discoverableFieldNames}), not only the fields it has without extraction
-   */
-  public PageCollector(int pageSize, Consumer<Page> consumer, boolean discoverFields) {
-    if (pageSize <= 0) {
-      throw new IllegalArgumentException("pageSize must be positive: " + pageSize);
-    }
-    this.pageSize = pageSize;
+  public PageCollector(Consumer<Page> consumer) {
     this.consumer = requireNonNull(consumer, "consumer is null");
-    this.discoverFields = discoverFields;
   }
 
-  @Override
-  public boolean accept(Row row) {
-    buffered.add(row);
-    rows++;
-    if (buffered.size() == pageSize) {
-      flush();
-    }
-    return true;
-  }
-
-  @Override
-  public void finish() {
-    flush();
-  }
-
-  /**
-   * Hands on a page built elsewhere (by a page operator), after the rows buffered before it, and
-   * counts its rows.
-   */
+  /** Hands on a page of results and counts its rows. */
   public void emit(Page page) {
-    flush();
     rows += page.positionCount();
     consumer.accept(page);
   }
@@ -80,30 +46,9 @@ public final class PageCollector implements RowSink {
     return rows;
   }
 
-  private void flush() {
-    if (buffered.isEmpty()) {
-      return;
-    }
-    consumer.accept(
-        discoverFields ? toPage(buffered, discoverableFieldNames(buffered)) : toPage(buffered));
-    buffered.clear();
-  }
-
   /** A page of rows: a column per field any row has, typed as this collector types them. */
   public static Page toPage(List<Row> rows) {
     return toPage(rows, fieldNames(rows));
-  }
-
-  /**
-   * Every field name of the rows as a command asking for all fields sees them, in first-seen order:
-   * an event's search-time extracted fields included ({@link Row#discoverableFieldNames}).
-   */
-  static Set<String> discoverableFieldNames(List<Row> rows) {
-    Set<String> names = new LinkedHashSet<>();
-    for (Row row : rows) {
-      names.addAll(row.discoverableFieldNames());
-    }
-    return names;
   }
 
   /** Every field name of the rows, in first-seen order. */

@@ -7,18 +7,14 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The job inspector's view of a pipeline: per stage, the rows it took in and gave out and the time
- * spent in it. Rows are counted exactly; time is sampled (one row in {@value #SAMPLE} is timed and
- * weighed accordingly, so probing costs little), plus every {@code finish} timed in full, which is
- * where aggregations emit. Probes of many threads (batch mode) add into the same counters; a probe
- * belongs to one thread.
+ * spent in it. Stages count whole pages as they take them ({@link #counted}, their own time) and
+ * the time of an emitting {@code finish} including the stages it fed ({@link #timed}); the slices
+ * of a batch search add into the same counters from their threads.
  */
 public final class StageStats {
-  /** One row in this many is timed. */
-  static final int SAMPLE = 32;
-
   private final List<String> names;
   private final LongAdder[] rowsIn;
-  private final LongAdder[] nanos; // time including the stages a stage fed (probes, finishes)
+  private final LongAdder[] nanos; // time including the stages a stage fed (emitting finishes)
   private final LongAdder[] ownNanos; // time of the stage alone (page stages, index counting)
   private final LongAdder rowsOut = new LongAdder();
 
@@ -37,14 +33,9 @@ public final class StageStats {
     }
   }
 
-  /** Wraps the operator of stage {@code stage}. */
-  public RowSink probe(int stage, RowSink operator) {
-    return new Probe(stage, operator);
-  }
-
   /**
-   * Counts rows a stage took without them passing through its probe (a page stage, a count by a
-   * scan), and the time the stage alone spent on them (not the stages after it).
+   * Counts rows a stage took (a page stage's pages, a count by a scan), and the time the stage
+   * alone spent on them (not the stages after it).
    */
   public void counted(int stage, long rows, long nanos) {
     rowsIn[stage].add(rows);
@@ -56,25 +47,9 @@ public final class StageStats {
     this.nanos[stage].add(nanos);
   }
 
-  /** Counts rows the last stage gave out without passing through {@link #end} (whole pages). */
+  /** Counts rows the last stage gave out (whole pages). */
   public void out(long rows) {
     rowsOut.add(rows);
-  }
-
-  /** Wraps the end of the pipeline, to count the rows the last stage gives out. */
-  public RowSink end(RowSink end) {
-    return new RowSink() {
-      @Override
-      public boolean accept(Row row) {
-        rowsOut.increment();
-        return end.accept(row);
-      }
-
-      @Override
-      public void finish() {
-        end.finish();
-      }
-    };
   }
 
   /**
@@ -92,45 +67,5 @@ public final class StageStats {
       stages.add(new Stage(names.get(i), rowsIn[i].sum(), out, Duration.ofNanos(own)));
     }
     return stages;
-  }
-
-  /**
-   * One thread's probe of one stage. Rows are counted here and added to the shared counter with
-   * each timed row and at {@link #finish} (a shared add per row cost batch mode a sixth of its
-   * time), so a running job's counts lag by at most {@value #SAMPLE} rows per probe.
-   */
-  private final class Probe implements RowSink {
-    private final int stage;
-    private final RowSink operator;
-    private int seen;
-    private long uncounted;
-
-    Probe(int stage, RowSink operator) {
-      this.stage = stage;
-      this.operator = operator;
-    }
-
-    @Override
-    public boolean accept(Row row) {
-      uncounted++;
-      if (seen++ % SAMPLE != 0) {
-        return operator.accept(row);
-      }
-      rowsIn[stage].add(uncounted);
-      uncounted = 0;
-      long start = System.nanoTime();
-      boolean more = operator.accept(row);
-      nanos[stage].add((System.nanoTime() - start) * SAMPLE);
-      return more;
-    }
-
-    @Override
-    public void finish() {
-      rowsIn[stage].add(uncounted);
-      uncounted = 0;
-      long start = System.nanoTime();
-      operator.finish();
-      nanos[stage].add(System.nanoTime() - start);
-    }
   }
 }

@@ -13,13 +13,11 @@ import java.util.List;
  * words matches none of them, as none matches a row made from a page). Where the held pages do not
  * share one schema, or a command reads every field a row has ({@code format}, {@code fieldsummary},
  * {@code join} without fields …: a page's column null at a position is no field of that row), the
- * pages are first re-paged as the row adapter batches rows ({@link RowPaging}: {@value
- * PluginOperators#BATCH} positions a page, the columns they hold values in), which the page stages'
- * answers are exact over. Only under {@code quarry.search.engine=rows} do the commands run on the
- * pages' positions as rows, as a search builds them ({@link Pipelines}). The answer comes back as
- * pages whose blocks are reserved on the operator's block factory (rows: pages of at most {@value
- * #PAGE}). The commands run with the search's time, zone and stop signal; they read no index,
- * lookup table or subsearch.
+ * pages are first re-paged position by position ({@link RowPaging}: {@value PluginOperators#BATCH}
+ * positions a page, the columns they hold values in), which the page stages' answers are exact
+ * over. The answer comes back as pages whose blocks are reserved on the operator's block factory.
+ * The commands run with the search's time, zone and stop signal; they read no index, lookup table
+ * or subsearch.
  */
 public final class SubPipeline {
   static final int PAGE = 1_024;
@@ -28,23 +26,16 @@ public final class SubPipeline {
 
   public static List<Page> run(List<Command> commands, List<Page> input, OperatorContext context) {
     Evaluator evaluator = new Evaluator(context.now(), context.zone());
-    boolean pages = true;
     if (context instanceof SearchResources.Context search) {
-      // the search's row stages: commands run here on rows are entered (refused if strict)
-      evaluator.withResources(search.resources()).withRowStages(search.rowStages());
-      pages = search.rowStages().pagesAllowed(); // not under quarry.search.engine=rows
+      evaluator.withResources(search.resources());
     }
-    if (pages && ReduceCoverage.supportsOverResults(commands)) {
-      boolean asTheyCame = oneSchema(input) && !ReduceCoverage.readsEveryField(commands);
-      return onPages(commands, asTheyCame ? input : asRowBatches(input), context, evaluator);
-    }
-    return onRows(commands, input, context, evaluator);
+    boolean asTheyCame = oneSchema(input) && !ReduceCoverage.readsEveryField(commands);
+    return onPages(commands, asTheyCame ? input : asRowBatches(input), context, evaluator);
   }
 
   /**
-   * The pages' positions re-paged as the row adapter batches the rows made from them: {@value
-   * PluginOperators#BATCH} a page, each with the columns its positions hold values in ({@link
-   * RowPaging#page}).
+   * The pages' positions re-paged {@value PluginOperators#BATCH} a page, each with the columns its
+   * positions hold values in ({@link RowPaging#page}).
    */
   static List<Page> asRowBatches(List<Page> input) {
     List<Page> batches = new ArrayList<>();
@@ -65,44 +56,6 @@ public final class SubPipeline {
       batches.add(RowPaging.page(pages, positions));
     }
     return batches;
-  }
-
-  /** The commands as row operators over the pages' rows. */
-  static List<Page> onRows(
-      List<Command> commands, List<Page> input, OperatorContext context, Evaluator evaluator) {
-    BlockFactory factory = context.blockFactory();
-    List<Row> out = new ArrayList<>();
-    RowSink pipeline =
-        Pipelines.build(
-            commands,
-            new RowSink() {
-              @Override
-              public boolean accept(Row row) {
-                out.add(row);
-                return true;
-              }
-
-              @Override
-              public void finish() {}
-            },
-            evaluator);
-    boolean open = true;
-    for (Page page : input) {
-      for (Row row : PluginOperators.rows(page)) {
-        if (open) {
-          context.checkCancelled();
-          open = pipeline.accept(row);
-        }
-      }
-    }
-    pipeline.finish();
-    List<Page> pages = new ArrayList<>();
-    for (int from = 0; from < out.size(); from += PAGE) {
-      Page page = PageCollector.toPage(out.subList(from, Math.min(out.size(), from + PAGE)));
-      page.blocks().forEach(factory::reserve);
-      pages.add(page);
-    }
-    return pages;
   }
 
   /**
