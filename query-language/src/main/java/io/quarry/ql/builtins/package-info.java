@@ -2,13 +2,12 @@
  * Built-in search commands written once as page operators: each class is one command, declared as a
  * plugin declares its commands ({@link io.quarry.plugin.api.command.CommandDefinition}: name, kind,
  * arguments, {@code bind}) and run through the plugin SPI's pull {@link
- * io.quarry.plugin.api.command.Operator} over typed pages — inside today's row pipeline through
- * {@link io.quarry.ql.exec.PluginOperators}' adapter, natively once the engine runs on pages. The
- * registry adds them as {@code built-in} ({@link io.quarry.ql.command.CommandRegistry#builtIns}),
- * so parsing, {@code | help} and execution are the plugins'. A command whose Splunk syntax does not
- * fit declared {@code name=value} arguments reads its own ({@link
- * io.quarry.ql.command.CustomSyntax}) and writes itself back as SPL ({@link
- * io.quarry.ql.ast.WritesOwnSpl}).
+ * io.quarry.plugin.api.command.Operator} over typed pages, driven by the page engine as plugin
+ * commands are ({@link io.quarry.ql.exec.PluginOperators}). The registry adds them as {@code
+ * built-in} ({@link io.quarry.ql.command.CommandRegistry#builtIns}), so parsing, {@code | help} and
+ * execution are the plugins'. A command whose Splunk syntax does not fit declared {@code
+ * name=value} arguments reads its own ({@link io.quarry.ql.command.CustomSyntax}) and writes itself
+ * back as SPL ({@link io.quarry.ql.ast.WritesOwnSpl}).
  *
  * <p>Owns: {@code fillnull}, {@code filldown}, {@code convert}, {@code mvexpand}, {@code makemv},
  * {@code mvcombine}, {@code nomv}, {@code regex}, {@code spath}, {@code xyseries}, {@code untable},
@@ -17,7 +16,7 @@
  * fieldformat}, {@code transpose}, {@code appendpipe}, and the generating {@code gentimes} and
  * {@code makeresults format=… data=…}. {@link Syntax} holds the custom-syntax pieces they share,
  * {@link Fields} wildcard field names, {@link CsvCells} inline CSV. Never write a command here
- * against rows ({@code RowSink}/{@code Row}); {@code appendpipe} runs its bracketed commands
- * through {@link io.quarry.ql.exec.SubPipeline}.
+ * against {@code Row}s; {@code appendpipe} runs its bracketed commands through {@link
+ * io.quarry.ql.exec.SubPipeline}.
  */
 package io.quarry.ql.builtins;

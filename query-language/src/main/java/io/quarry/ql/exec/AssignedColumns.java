@@ -13,13 +13,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The aggregations' results set on a page's positions as {@code eventstats} and {@code streamstats}
- * set them on rows ({@link AssignedRow}): a column per output name (one named twice takes the last
+ * The aggregations' results set on a page's positions, as {@code eventstats} and {@code
+ * streamstats} set them on each event: a column per output name (one named twice takes the last
  * aggregation's result, in the first's place), replacing the page's column of that name in place or
  * added at the end; a null result is no value; a position given no results keeps its own values.
- * Each column is typed as the row boundary types the rows the row command makes ({@link
- * PageCollector#column}), so a page answer equals the row engine's, types included; a column of
- * only numbers set on every position is built straight as a long or double block.
+ * Each column is typed from its values as every result cell is ({@link PageCollector#column}); a
+ * column of only numbers set on every position is built straight as a long or double block.
  */
 final class AssignedColumns {
   private final List<String> names = new ArrayList<>();

@@ -1,7 +1,5 @@
 /**
- * The execution of a pipeline, both engines while the row engine is retired (issue 21): the push
- * row operators ({@link io.quarry.ql.exec.RowSink}, {@link io.quarry.ql.exec.Pipelines}) ending in
- * typed {@link io.quarry.plugin.api.data.Page}s, and the page stages that replace them — {@link
+ * The execution of a pipeline over typed {@link io.quarry.plugin.api.data.Page}s: {@link
  * io.quarry.ql.exec.PageChain} (row-local commands: {@code eval}, {@code where}, {@code bin},
  * {@code rex} as {@link io.quarry.ql.exec.RexStage}, {@code lookup} as {@link
  * io.quarry.ql.exec.LookupStage}, {@link io.quarry.ql.exec.FieldStages}, plugin and built-in page
@@ -11,8 +9,8 @@
  * io.quarry.ql.exec.HashJoinOperator}, {@code appendcols} as {@link
  * io.quarry.ql.exec.PairedColumnsOperator} — and the stages that hold their whole input — {@code
  * transaction}, {@code bin bins=N}, {@code fieldsummary}, {@code outputlookup} —, on pages that
- * hold every field; which sequences it runs is {@link io.quarry.ql.exec.ReduceCoverage}). Where a
- * command's per-value logic serves both engines it lives in one helper they share ({@link
+ * hold every field; which sequences it runs is {@link io.quarry.ql.exec.ReduceCoverage}). A
+ * command's per-value logic lives in one helper its stages share ({@link
  * io.quarry.ql.exec.RexExtraction}, {@link io.quarry.ql.exec.RexSed}, {@link
  * io.quarry.ql.exec.LookupIndex}, {@link io.quarry.ql.exec.EvalValues}, {@link
  * io.quarry.ql.exec.TransactionGroups}, {@link io.quarry.ql.exec.FieldSummaries}). {@link
