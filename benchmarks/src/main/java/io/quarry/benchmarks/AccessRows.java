@@ -2,58 +2,67 @@ package io.quarry.benchmarks;
 
 import io.quarry.benchmarks.data.AccessLogGenerator;
 import io.quarry.plugin.api.data.Page;
-import io.quarry.ql.exec.MapRow;
 import io.quarry.ql.exec.PageCollector;
-import io.quarry.ql.exec.Row;
 import io.quarry.server.sourcetype.Sourcetype;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Rows of the reference dataset as a search sees them after field extraction: {@code _time}, {@code
  * clientip}, {@code status}, {@code bytes} (longs), {@code method}, {@code uri}, {@code uri_path},
- * {@code useragent} — the input of the operator and wire suites.
+ * {@code useragent} — as typed pages of {@value #PAGE_SIZE} rows, the input of the operator and wire
+ * suites.
  */
 final class AccessRows {
   static final int PAGE_SIZE = 1024;
 
+  private static final List<String> NAMES =
+      List.of("_time", "clientip", "status", "bytes", "method", "uri", "uri_path", "useragent");
+
   private AccessRows() {}
 
-  /** {@code count} extracted rows of a dataset of that many lines (seed 42). */
-  static List<Row> rows(int count) {
+  /** {@code count} extracted rows of a dataset of that many lines (seed 42), as pages. */
+  static List<Page> pages(int count) {
     AccessLogGenerator generator = new AccessLogGenerator(count, 42);
     Sourcetype access = Sourcetypes.builtIn().forName("access_combined");
-    List<Row> rows = new ArrayList<>(count);
+    List<Page> pages = new ArrayList<>();
+    List<List<List<Object>>> columns = newColumns();
     int line = 0;
     for (String raw : generator.firstLines(count)) {
       Map<String, List<Object>> fields = access.extract(raw);
-      Map<String, Object> row = new LinkedHashMap<>();
-      row.put("_time", generator.timeMicros(line++));
-      row.put("clientip", first(fields, "clientip"));
-      row.put("status", Long.parseLong(first(fields, "status")));
       String bytes = first(fields, "bytes");
-      row.put("bytes", bytes.equals("-") ? 0L : Long.parseLong(bytes));
-      row.put("method", first(fields, "method"));
-      row.put("uri", first(fields, "uri"));
-      row.put("uri_path", first(fields, "uri_path"));
-      row.put("useragent", first(fields, "useragent"));
-      rows.add(new MapRow(row));
+      List<Object> row =
+          List.of(
+              generator.timeMicros(line++),
+              first(fields, "clientip"),
+              Long.parseLong(first(fields, "status")),
+              bytes.equals("-") ? 0L : Long.parseLong(bytes),
+              first(fields, "method"),
+              first(fields, "uri"),
+              first(fields, "uri_path"),
+              first(fields, "useragent"));
+      for (int c = 0; c < NAMES.size(); c++) {
+        columns.get(c).add(List.of(row.get(c)));
+      }
+      if (columns.get(0).size() == PAGE_SIZE) {
+        pages.add(PageCollector.toPage(NAMES, columns, PAGE_SIZE));
+        columns = newColumns();
+      }
     }
-    return rows;
+    if (!columns.get(0).isEmpty()) {
+      pages.add(PageCollector.toPage(NAMES, columns, columns.get(0).size()));
+    }
+    return pages;
   }
 
-  /** The rows as typed pages of {@link #PAGE_SIZE} rows. */
-  static List<Page> pages(List<Row> rows) {
-    List<Page> pages = new ArrayList<>();
-    PageCollector collector = new PageCollector(PAGE_SIZE, pages::add);
-    for (Row row : rows) {
-      collector.accept(row);
+  private static List<List<List<Object>>> newColumns() {
+    List<List<List<Object>>> columns = new ArrayList<>();
+    for (int c = 0; c < NAMES.size(); c++) {
+      columns.add(new ArrayList<>(PAGE_SIZE));
     }
-    collector.finish();
-    return pages;
+    return columns;
   }
 
   private static String first(Map<String, List<Object>> fields, String name) {

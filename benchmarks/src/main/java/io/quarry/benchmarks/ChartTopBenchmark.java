@@ -9,21 +9,12 @@ import io.quarry.plugin.api.data.Schema;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.engine.aggregation.PageAggregator;
-import io.quarry.ql.exec.Aggregator;
-import io.quarry.ql.exec.Evaluator;
-import io.quarry.ql.exec.MapRow;
 import io.quarry.ql.exec.MemoryTracker;
-import io.quarry.ql.exec.PageCollector;
-import io.quarry.ql.exec.Pipelines;
-import io.quarry.ql.exec.Row;
 import io.quarry.ql.parser.Parser;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -41,12 +32,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * {@code timechart}, {@code chart} and {@code top} as page aggregations ({@code pages}: {@link
- * PageAggregator}) against the row operators ({@code rows}: {@link Aggregator}), in rows per
- * second, both fed the same 2^20 access-log-like rows (a minute apart every 64 rows, one of 8
- * statuses, 4 methods and 5,000 client addresses, a byte count) already made — pages of 1,024 for
- * the one, {@code Row}s for the other — so the figure is the operator's alone, not the scan's or
- * the row adapter's. Run with {@code -prof gc} for the bytes per row.
+ * {@code timechart}, {@code chart} and {@code top} as page aggregations ({@link PageAggregator}), in
+ * rows per second, fed 2^20 access-log-like rows (a minute apart every 64 rows, one of 8 statuses, 4
+ * methods and 5,000 client addresses, a byte count) already made as pages of 1,024, so the figure is
+ * the operator's alone, not the scan's. Run with {@code -prof gc} for the bytes per row.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -66,7 +55,6 @@ public class ChartTopBenchmark {
   public String command;
 
   private final List<Page> pages = new ArrayList<>();
-  private final List<Row> rows = new ArrayList<>();
   private Command parsed;
 
   @Setup(Level.Trial)
@@ -89,7 +77,6 @@ public class ChartTopBenchmark {
                 new Schema.Column("bytes", DataType.STRING)));
     SplittableRandom random = new SplittableRandom(42);
     pages.clear();
-    rows.clear();
     long time = 1_767_744_000_000_000L;
     for (int start = 0; start < count; start += PAGE) {
       int n = Math.min(PAGE, count - start);
@@ -111,13 +98,6 @@ public class ChartTopBenchmark {
         method.append(m.getBytes(StandardCharsets.US_ASCII));
         client.append(c.getBytes(StandardCharsets.US_ASCII));
         bytes.append(b.getBytes(StandardCharsets.US_ASCII));
-        Map<String, Object> values = new LinkedHashMap<>();
-        values.put("_time", time);
-        values.put("status", s);
-        values.put("method", m);
-        values.put("clientip", c);
-        values.put("bytes", b);
-        rows.add(new MapRow(values));
       }
       pages.add(
           new Page(
@@ -142,20 +122,5 @@ public class ChartTopBenchmark {
     }
     operator.close();
     return out;
-  }
-
-  @Benchmark
-  @OperationsPerInvocation(ROWS)
-  public int rows() {
-    int[] out = {0};
-    PageCollector collector = new PageCollector(PAGE, page -> out[0] += page.positionCount());
-    Aggregator operator =
-        (Aggregator)
-            Pipelines.operator(parsed, collector, new Evaluator(Instant.EPOCH, ZoneOffset.UTC));
-    for (Row row : rows) {
-      operator.accept(row);
-    }
-    operator.finish();
-    return out[0];
   }
 }

@@ -82,7 +82,7 @@ public class EvalBenchmark {
   }
 
   void useRows(int count) {
-    pages = AccessRows.pages(AccessRows.rows(count));
+    pages = AccessRows.pages(count);
     if (columns.equals("texts")) {
       pages = pages.stream().map(EvalBenchmark::asTexts).toList();
     }

@@ -1,11 +1,10 @@
 package io.quarry.benchmarks;
 
+import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.command.CommandRegistry;
-import io.quarry.ql.exec.Aggregator;
+import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.Evaluator;
-import io.quarry.ql.exec.Pipelines;
-import io.quarry.ql.exec.Row;
 import io.quarry.ql.parser.Parser;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -26,8 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * {@code stats count, avg(bytes) by clientip} the way batch mode runs it, in rows per second: eight
- * partials, each fed an eighth of 200,000 extracted access-log rows, merged into the final
- * operator, which emits the answer.
+ * partials ({@link PageAggregator#newPartial}), each fed an eighth of the pages of 200,000 extracted
+ * access-log rows, merged into the final aggregation, which emits the answer.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -40,7 +39,7 @@ public class StatsMapReduceBenchmark {
   static final int PARTIALS = 8;
   static final String STATS = "stats count, avg(bytes) by clientip";
 
-  private List<Row> rows;
+  private List<Page> pages;
   private Command stats;
   private final Evaluator evaluator =
       new Evaluator(Instant.parse("2026-01-08T00:00:00Z"), ZoneOffset.UTC);
@@ -52,24 +51,29 @@ public class StatsMapReduceBenchmark {
 
   /** Loads {@code count} rows (the build's smoke run uses fewer). */
   void useRows(int count) {
-    rows = AccessRows.rows(count);
+    pages = AccessRows.pages(count);
     stats = new Parser(CommandRegistry.builtIns()).parse("* | " + STATS).commands().get(1);
   }
 
   @Benchmark
   @OperationsPerInvocation(ROWS)
   public long statsMapReduce() {
-    OperatorBenchmark.Counter end = new OperatorBenchmark.Counter();
-    Aggregator last = (Aggregator) Pipelines.operator(stats, end, evaluator);
-    int share = (rows.size() + PARTIALS - 1) / PARTIALS;
+    PageAggregator last = PageAggregator.of(stats, evaluator, AccessRows.PAGE_SIZE);
+    int share = (pages.size() + PARTIALS - 1) / PARTIALS;
     for (int p = 0; p < PARTIALS; p++) {
-      Aggregator partial = last.newPartial();
-      for (Row row : rows.subList(p * share, Math.min(rows.size(), (p + 1) * share))) {
-        partial.accept(row);
+      PageAggregator partial = last.newPartial();
+      for (Page page : pages.subList(Math.min(pages.size(), p * share), Math.min(pages.size(), (p + 1) * share))) {
+        partial.addInput(page);
       }
       last.merge(partial);
+      partial.close();
     }
     last.finish();
-    return end.rows;
+    long rows = 0;
+    for (Page page = last.getOutput(); page != null; page = last.getOutput()) {
+      rows += page.positionCount();
+    }
+    last.close();
+    return rows;
   }
 }

@@ -41,7 +41,7 @@ public class WireBenchmark {
 
   @Setup(Level.Trial)
   public void build() throws IOException {
-    pages = AccessRows.pages(AccessRows.rows(rows));
+    pages = AccessRows.pages(rows);
     System.out.printf("%n%s: %,d rows → %,d bytes%n", format, rows, encode());
   }
 
