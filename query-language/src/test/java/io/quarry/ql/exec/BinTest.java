@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.plugin.api.data.MemoryAccount;
 import io.quarry.plugin.api.data.MemoryLimitExceededException;
-import io.quarry.ql.ast.BinCommand;
 import io.quarry.ql.ast.Span;
 import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.parser.Parser;
@@ -124,16 +123,19 @@ class BinTest {
   void heldRowsCountAgainstTheSearchsMemory() {
     MemoryAccount account = new MemoryAccount("search (search.maxMemoryBytes)", 300_000);
     SearchResources resources = new SearchResources(account, () -> false, w -> {});
-    BinCommand bin =
-        (BinCommand) new Parser(CommandRegistry.builtIns()).parse("* | bin x").commands().get(1);
-    BinOperator operator =
-        new BinOperator(bin, ZoneOffset.UTC, Aggregator.PARTIAL, resources.tracker("bin"));
+    Evaluator evaluator = new Evaluator(Instant.EPOCH, ZoneOffset.UTC).withResources(resources);
+    List<java.util.Map<String, Object>> rows = new ArrayList<>();
+    for (long i = 0; i < 100_000; i++) {
+      rows.add(java.util.Map.of("x", i));
+    }
+    // bins= holds every row until the range is known: 100,000 longs are more than 300 kB
     assertThatThrownBy(
-            () -> {
-              for (long i = 0; i < 10_000; i++) {
-                operator.accept(TestRow.of("e", "x", i));
-              }
-            })
+            () ->
+                PageRun.run(
+                    "* | bin bins=10 x",
+                    TestPages.pages(TestPages.cells(rows), 1024),
+                    1024,
+                    evaluator))
         .isInstanceOf(MemoryLimitExceededException.class)
         .hasMessageContaining("bin");
   }

@@ -7,10 +7,7 @@ import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -99,23 +96,17 @@ class PageCollectorTest {
   }
 
   @Test
-  void pagesBecomeRowsWithTheirMultivalues() {
+  void aRowsSeveralValuesStayOnePosition() {
     List<Row> rows =
         List.of(
             TestRow.of("a", "n", List.of(1L, 2L), "s", "x"),
             TestRow.of("b", "n", 3L, "s", List.of("y", "z")));
-    List<Row> back = PluginOperators.rows(PageCollector.toPage(rows));
-    List<Map<String, List<Object>>> fields = new ArrayList<>();
-    for (Row row : back) {
-      Map<String, List<Object>> values = new LinkedHashMap<>();
-      for (String name : row.fieldNames()) {
-        values.put(name, row.values(name));
-      }
-      fields.add(values);
-    }
-    assertThat(fields)
-        .containsExactly(
-            Map.of("n", List.of(1L, 2L), "s", List.of("x")),
-            Map.of("n", List.of(3L), "s", List.of("y", "z")));
+    Page page = PageCollector.toPage(rows);
+    assertThat(page.positionCount()).isEqualTo(2);
+    assertThat(page.block("n").dataType()).isEqualTo(DataType.LONG);
+    assertThat(page.block("n").getValues(0)).containsExactly(1L, 2L);
+    assertThat(page.block("n").getValues(1)).containsExactly(3L);
+    assertThat(page.block("s").getValues(0)).containsExactly("x");
+    assertThat(page.block("s").getValues(1)).containsExactly("y", "z");
   }
 }

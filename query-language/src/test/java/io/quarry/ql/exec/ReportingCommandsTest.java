@@ -9,6 +9,7 @@ import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.parser.Parser;
 import io.quarry.ql.parser.QueryParseException;
+import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -132,19 +133,27 @@ class ReportingCommandsTest {
 
   @Test
   void topPartialsMergeIntoTheSameAnswer() {
-    io.quarry.ql.ast.TopCommand command =
-        (io.quarry.ql.ast.TopCommand)
-            new Parser(CommandRegistry.builtIns()).parse("* | top user by host").commands().get(1);
-    List<Page> pages = new java.util.ArrayList<>();
-    TopOperator total = new TopOperator(command, new PageCollector(100, pages::add));
-    Aggregator a = total.newPartial();
-    Aggregator b = total.newPartial();
+    io.quarry.ql.ast.Command command = PageRun.commands("* | top user by host").get(0);
+    io.quarry.ql.engine.aggregation.PageAggregator total =
+        io.quarry.ql.engine.aggregation.PageAggregator.of(
+            command, ZoneOffset.UTC, MemoryTracker.unbounded("top"), 100);
+    io.quarry.ql.engine.aggregation.PageAggregator a = total.newPartial();
+    io.quarry.ql.engine.aggregation.PageAggregator b = total.newPartial();
+    List<Row> odd = new java.util.ArrayList<>();
+    List<Row> even = new java.util.ArrayList<>();
     for (int i = 0; i < ROWS.size(); i++) {
-      (i % 2 == 0 ? a : b).accept(ROWS.get(i));
+      (i % 2 == 0 ? even : odd).add(ROWS.get(i));
     }
+    TestPages.pages(PipelineTest.cells(even), 2).forEach(a::addInput);
+    TestPages.pages(PipelineTest.cells(odd), 3).forEach(b::addInput);
     total.merge(a);
     total.merge(b);
     total.finish();
+    List<Page> pages = new java.util.ArrayList<>();
+    for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
+      pages.add(page);
+    }
+    total.close();
     assertThat(table(pages)).isEqualTo(rows("* | top user by host"));
   }
 
