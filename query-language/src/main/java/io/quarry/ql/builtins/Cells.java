@@ -21,7 +21,7 @@ import java.util.List;
  * Java values typed as a search types them, copies of chosen positions.
  */
 final class Cells {
-  /** The hidden row-id column the row adapter adds; a command passes it on and never reads it. */
+  /** The hidden row-id column an input page carries; a command passes it on and never reads it. */
   static final String ROW = PluginOperators.ROW_COLUMN;
 
   private Cells() {}

@@ -7,7 +7,7 @@ import io.quarry.ql.exec.EvalValues;
  * double makes a double, a zero divisor or a NaN is null — {@link EvalValues#arithmetic}'s rules,
  * computed without boxing when both sides are numbers (numeric text as the number it reads as, so
  * {@code +} of two numeric texts adds). Anything else (a multivalue, {@code +} of two texts, which
- * concatenates) takes the row engine's own code for that position.
+ * concatenates) takes {@code Evaluator}'s own code for that position.
  */
 final class ArithmeticEvaluator extends NumericBinaryEvaluator {
   private final char operator;
@@ -89,7 +89,7 @@ final class ArithmeticEvaluator extends NumericBinaryEvaluator {
     }
   }
 
-  /** The row engine's answer for two values neither of which is null. */
+  /** {@code Evaluator}'s answer for two values neither of which is null. */
   static Object generic(char operator, Object left, Object right) {
     if (operator != '+') {
       return EvalValues.arithmetic(operator, left, right);

@@ -13,7 +13,7 @@ import java.util.List;
  * A field's block read as the {@code Evaluator} reads a field, without copying it: a position's one
  * value as it is, several values as a multivalue, and {@code _time}'s microseconds as epoch seconds
  * ({@link TimeField#seconds}: whole seconds a {@code Long}, else a {@code Double}; of a multivalued
- * {@code _time} only the first value, as the row engine reads it).
+ * {@code _time} only the first value).
  */
 public final class BlockColumn implements ValueColumn {
   private static final long MICROS_PER_SECOND = 1_000_000;

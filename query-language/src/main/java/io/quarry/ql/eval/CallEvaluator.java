@@ -7,9 +7,9 @@ import java.util.Set;
 
 /**
  * The generic fallback for a function applied to its arguments' values: the arguments compiled, the
- * function itself the row engine's ({@link Evaluator#apply}) at each position — so every such
- * function has the row engine's answer, only without walking the argument trees per row. Not {@link
- * #total} unless the function is one that answers every input without throwing.
+ * function itself {@link Evaluator#apply} at each position — so every such function has the {@code
+ * Evaluator}'s answer, only without walking the argument trees per row. Not {@link #total} unless
+ * the function is one that answers every input without throwing.
  */
 final class CallEvaluator implements ExpressionEvaluator {
   /** Functions that answer any argument values without throwing or side effects. */

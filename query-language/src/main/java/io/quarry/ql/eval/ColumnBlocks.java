@@ -12,11 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * A column written to a field as a block, typed as the row engine's {@code PageCollector} types a
- * field's values over the page: whole numbers a long block ({@code _time} a timestamp), any double
- * among numbers a double block, booleans a boolean block, anything else (or a mix of booleans and
- * numbers, or no value at all) a string block of the values' texts; a multivalue one position of
- * several values. A field's block read unchanged is handed on as it is.
+ * A column written to a field as a block, typed as {@code PageCollector} types a field's values
+ * over the page: whole numbers a long block ({@code _time} a timestamp), any double among numbers a
+ * double block, booleans a boolean block, anything else (or a mix of booleans and numbers, or no
+ * value at all) a string block of the values' texts; a multivalue one position of several values. A
+ * field's block read unchanged is handed on as it is.
  */
 public final class ColumnBlocks {
   private ColumnBlocks() {}

@@ -6,7 +6,7 @@ import io.quarry.ql.exec.EvalValues;
  * {@code = != < <= > >=} with Splunk's eval rules ({@link EvalValues#compare}): numerically when
  * both sides are numbers (numeric text included), else as case-sensitive text; null when either
  * side is null; a multivalue true when any of its values compares true. Two numbers compare here
- * without boxing; a text reads as a number through the row engine's own coercion.
+ * without boxing; a text reads as a number through {@code Evaluator}'s own coercion.
  */
 final class ComparisonEvaluator extends NumericBinaryEvaluator {
   private final int code;

@@ -72,7 +72,7 @@ public final class ExpressionCompiler {
       ExpressionEvaluator right = compile(binary.right());
       switch (operator) {
         case "AND", "OR" -> {
-          // the row engine evaluates the right side only when the left does not decide
+          // Evaluator evaluates the right side only when the left does not decide
           return right.total() ? new LogicEvaluator(operator, left, right) : fallback(binary);
         }
         case "XOR" -> {

@@ -11,10 +11,10 @@ public interface ExpressionEvaluator {
   ValueColumn eval(Frame frame);
 
   /**
-   * Whether evaluating at every position is safe where the row engine evaluates only at some (the
-   * branch an {@code if} did not take, the right side of an {@code AND} after a false): true when
-   * it can throw for no input and has no side effect. Conditionals over an evaluator that is not
-   * total are evaluated position by position, as the row engine does.
+   * Whether evaluating at every position is safe where {@code Evaluator} evaluates only at some
+   * (the branch an {@code if} did not take, the right side of an {@code AND} after a false): true
+   * when it can throw for no input and has no side effect. Conditionals over an evaluator that is
+   * not total are evaluated position by position, as {@code Evaluator} does.
    */
   default boolean total() {
     return true;

@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * A field reference: the page's block of that name seen as a {@link BlockColumn} (no copy), an
  * absent field a constant null; or, for a field an earlier assignment of the same {@code eval} set,
- * that assignment's column read as the row engine reads an assigned value back (a one-value list is
- * the value, an empty one null, {@code _time} microseconds as seconds).
+ * that assignment's column read as {@code Evaluator} reads an assigned value back (a one-value list
+ * is the value, an empty one null, {@code _time} microseconds as seconds).
  */
 final class FieldEvaluator implements ExpressionEvaluator {
   private final String name;
@@ -58,7 +58,7 @@ final class FieldEvaluator implements ExpressionEvaluator {
     return copy == null ? column : copy;
   }
 
-  /** The value a row engine's {@code PageRow} holds, read back as {@code Evaluator.field} does. */
+  /** The value a {@code PageRow} holds, read back as {@code Evaluator.field} does. */
   private static Object readBack(Object value, boolean time) {
     List<?> values = value instanceof List<?> list ? list : List.of(value);
     if (values.isEmpty()) {

@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * The operator {@code x LIKE pattern}: null when either side is null, else whether any value of x
- * matches any value of the pattern through the row engine's {@code like()} (its patterns compiled
- * once per search).
+ * matches any value of the pattern through {@link Evaluator}'s {@code like()} (its patterns
+ * compiled once per search).
  */
 final class LikeEvaluator implements ExpressionEvaluator {
   private final ExpressionEvaluator left;

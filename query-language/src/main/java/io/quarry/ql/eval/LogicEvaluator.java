@@ -1,11 +1,11 @@
 package io.quarry.ql.eval;
 
 /**
- * {@code AND}, {@code OR}, {@code XOR} with the row engine's three-valued rules: {@code AND} is
+ * {@code AND}, {@code OR}, {@code XOR} with {@code Evaluator}'s three-valued rules: {@code AND} is
  * false when either side is false, true when both are true, else null ({@code OR} dually); {@code
  * XOR} is null unless both sides are booleans. The right side is evaluated at every position (only
- * a {@link ExpressionEvaluator#total} one is compiled here), its value read only where the row
- * engine would read it.
+ * a {@link ExpressionEvaluator#total} one is compiled here), its value read only where {@code
+ * Evaluator} would read it.
  */
 final class LogicEvaluator implements ExpressionEvaluator {
   private final int code;

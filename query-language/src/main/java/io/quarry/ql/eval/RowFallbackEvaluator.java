@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A whole subtree evaluated by the row engine's {@link Evaluator}, one position at a time over a
- * {@link PageRow} — today's page path exactly: for the functions that read their argument
- * expressions themselves ({@code mvfilter}, {@code mvmap}, {@code sigfig}) and for conditionals
- * whose branches may throw or have side effects (evaluated only where the row engine would). The
- * fields an earlier assignment of the same {@code eval} set are laid over the page as the row
- * engine lays them ({@code PageRow}'s assigned values).
+ * A whole subtree evaluated by {@link Evaluator}, one position at a time over a {@link PageRow} —
+ * today's page path exactly: for the functions that read their argument expressions themselves
+ * ({@code mvfilter}, {@code mvmap}, {@code sigfig}) and for conditionals whose branches may throw
+ * or have side effects (evaluated only where {@code Evaluator} would). The fields an earlier
+ * assignment of the same {@code eval} set are laid over the page ({@code PageRow}'s assigned
+ * values).
  */
 final class RowFallbackEvaluator implements ExpressionEvaluator {
   private final Expression expression;

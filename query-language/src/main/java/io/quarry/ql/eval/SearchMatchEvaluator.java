@@ -7,8 +7,8 @@ import io.quarry.ql.exec.RawTermMatcher;
  * {@code searchmatch("<search>")} over a page: the search, parsed and compiled once ({@link
  * SearchFilter}), tested on every position — its bare words and phrases against the position's
  * {@code _raw} as the {@code search} command matches an event's raw text, its comparisons against
- * the page's columns — true or false, never null. A search that is empty matches nothing, as the
- * row engine's {@code searchmatch} answers.
+ * the page's columns — true or false, never null. A search that is empty matches nothing, as {@code
+ * Evaluator}'s {@code searchmatch} answers.
  */
 final class SearchMatchEvaluator implements ExpressionEvaluator {
   private final SearchFilter filter; // null: an empty search

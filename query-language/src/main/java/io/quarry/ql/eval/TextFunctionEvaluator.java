@@ -9,7 +9,7 @@ import java.util.Locale;
  * The one-argument functions that are a text's or a number's simple conversion: {@code len}, {@code
  * lower}, {@code upper}, {@code tostring(x)}, {@code tonumber(x)}. Null for a null argument; a
  * single value converted here without the per-row call; a multivalue (or any value these do not
- * expect) through the row engine's function ({@link Evaluator#apply}).
+ * expect) through {@code Evaluator}'s function ({@link Evaluator#apply}).
  */
 final class TextFunctionEvaluator implements ExpressionEvaluator {
   /** Whether {@code function} with {@code arity} arguments is compiled here. */

@@ -3,12 +3,12 @@ package io.quarry.ql.eval;
 import java.util.List;
 
 /**
- * An expression's values at each position of one page, as the row engine's {@link
- * io.quarry.ql.exec.Evaluator} would give them one row at a time: null, a {@code Long}, a {@code
- * Double}, a {@code Boolean}, a {@code String}, or a multivalue (a {@code List}). Unlike a block, a
- * column may hold a different kind at each position ({@code bytes/1024} is a whole number at one
- * position and a fraction at the next; {@code if(c, 1, "a")} a number or a text), which Splunk's
- * eval keeps until the value is written to a field ({@link ColumnBlocks}).
+ * An expression's values at each position of one page, as {@link io.quarry.ql.exec.Evaluator} would
+ * give them one row at a time: null, a {@code Long}, a {@code Double}, a {@code Boolean}, a {@code
+ * String}, or a multivalue (a {@code List}). Unlike a block, a column may hold a different kind at
+ * each position ({@code bytes/1024} is a whole number at one position and a fraction at the next;
+ * {@code if(c, 1, "a")} a number or a text), which Splunk's eval keeps until the value is written
+ * to a field ({@link ColumnBlocks}).
  *
  * <p>Fast paths read a position's {@link #kind} and its typed accessor ({@link #getLong} for {@link
  * #LONG} …) without boxing; any other code reads {@link #get}, the value as the {@code Evaluator}

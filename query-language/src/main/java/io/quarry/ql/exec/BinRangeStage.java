@@ -14,13 +14,12 @@ import java.util.function.Consumer;
 
 /**
  * {@code bin} without a span ({@code bins=N}, {@code minspan}, {@code start}/{@code end}) on pages,
- * a blocking stage of {@link PageReduce} as {@link BinOperator} is on rows: the span depends on the
- * range of the field's values over the whole input, so the pages are kept (counted on the search's
- * memory) while the range is read from their blocks — each position's first value, microseconds for
- * a {@code _time} timestamp, else its number ({@link Bins#position}), no value boxed for a long or
- * double block — and once the input ends the span is chosen ({@link Bins#chooseSpan}) and every
- * kept page is binned in order by {@link PageChain.BinStage}, the stage of {@code bin} with a given
- * span.
+ * a blocking stage of {@link PageReduce}: the span depends on the range of the field's values over
+ * the whole input, so the pages are kept (counted on the search's memory) while the range is read
+ * from their blocks — each position's first value, microseconds for a {@code _time} timestamp, else
+ * its number ({@link Bins#position}), no value boxed for a long or double block — and once the
+ * input ends the span is chosen ({@link Bins#chooseSpan}) and every kept page is binned in order by
+ * {@link PageChain.BinStage}, the stage of {@code bin} with a given span.
  */
 final class BinRangeStage implements PageChain.Stage {
   private final BinCommand command;

@@ -257,8 +257,8 @@ public final class ChartAggregation implements PageAggregator {
 
   /**
    * A text block of {@code count} positions: each value of {@code values} (null: none anywhere)
-   * mapped by {@code map}, as the row command keys it; a position without values is {@code NULL}
-   * when {@code nullSeries}, else null.
+   * mapped by {@code map} to its key; a position without values is {@code NULL} when {@code
+   * nullSeries}, else null.
    */
   private static Block texts(
       Block values, int count, boolean nullSeries, UnaryOperator<Object> map) {

@@ -16,13 +16,12 @@ import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 
 /**
- * The end of {@code timechart}/{@code chart} on pages ({@link ChartAggregation}), as {@code
- * TimechartOperator.finish} on rows: the groups by (bucket, series) regrouped state by state
- * ({@link HashAggregationOperator#regrouped}) — buckets coarsened to the span chosen from the time
- * range ({@code bins}), the over-field or the split field binned by their range, series beyond the
- * limit or the where clause folded into {@code OTHER} or dropped — then pivoted by {@link
- * ChartPivot} into one wide row per bucket or over-value, empty buckets filled with {@code cont},
- * made one at a time as they are asked for.
+ * The end of {@code timechart}/{@code chart} on pages ({@link ChartAggregation}): the groups by
+ * (bucket, series) regrouped state by state ({@link HashAggregationOperator#regrouped}) — buckets
+ * coarsened to the span chosen from the time range ({@code bins}), the over-field or the split
+ * field binned by their range, series beyond the limit or the where clause folded into {@code
+ * OTHER} or dropped — then pivoted by {@link ChartPivot} into one wide row per bucket or
+ * over-value, empty buckets filled with {@code cont}, made one at a time as they are asked for.
  */
 final class ChartEnd {
   private static final String OTHER = ChartPivot.OTHER;

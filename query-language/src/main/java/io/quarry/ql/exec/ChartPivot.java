@@ -13,12 +13,12 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The pivot of {@code timechart} and {@code chart} ({@link ChartEnd} on pages, {@code
- * TimechartOperator} on rows): the groups of the inner {@code stats} by (bucket, series) collected
- * into one map per bucket (or over-value) of column to value, the series columns in order (sorted
- * by value, {@code NULL} and {@code OTHER} last; with several aggregations, aggregation by
- * aggregation, named by {@link io.quarry.ql.ast.SeriesLayout}), each wide row's cells with its
- * empty ones filled, and pages of wide rows.
+ * The pivot of {@code timechart} and {@code chart} ({@link ChartEnd}): the groups of the inner
+ * {@code stats} by (bucket, series) collected into one map per bucket (or over-value) of column to
+ * value, the series columns in order (sorted by value, {@code NULL} and {@code OTHER} last; with
+ * several aggregations, aggregation by aggregation, named by {@link
+ * io.quarry.ql.ast.SeriesLayout}), each wide row's cells with its empty ones filled, and pages of
+ * wide rows.
  */
 final class ChartPivot {
   /** The inner names of the series of rare values and of rows without the split field. */

@@ -15,10 +15,9 @@ import java.util.function.Consumer;
  * ({@link RunningGroups}: the page aggregation's keys and functions) as they come, and once the
  * input ends emits every kept page, in order, with the aggregations of each position's first group
  * set on it ({@link AssignedColumns}); a position in no group (a by-field without a value) is
- * emitted as it came. The answer is {@link EventStatsOperator}'s: past {@link #MAX_ROWS} positions
- * the rest is dropped and every emitted position says so in {@code eventstats_truncated}. The pages
- * held, their positions' groups and the states are counted on the search's memory and released when
- * emitted.
+ * emitted as it came. Past {@link #MAX_ROWS} positions the rest is dropped and every emitted
+ * position says so in {@code eventstats_truncated}. The pages held, their positions' groups and the
+ * states are counted on the search's memory and released when emitted.
  */
 final class EventStatsStage implements PageChain.Stage {
   /** Rows held at most (the default result cap of a search). */

@@ -10,14 +10,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code fieldsummary}'s state, whatever its input (rows: {@link FieldSummaryOperator}; pages:
- * {@link FieldSummaryStage}): per field, in order of first appearance, {@code count} (rows that
- * have it), the distinct values' counts (at most {@value #MAX_TRACKED}; past that {@code is_exact}
- * is false and counts are of the values seen first), and over the numeric values {@code
- * numeric_count}, {@code min}, {@code max}, {@code mean}; {@code values} is the {@code maxvals}
- * most common values as Splunk's JSON text {@code [{"value":"…","count":N},…]}. {@code _time} is
- * summarised in epoch seconds ({@link TimeField}). Fields and tracked values are counted on the
- * search's memory.
+ * {@code fieldsummary}'s state, fed by {@link FieldSummaryStage}: per field, in order of first
+ * appearance, {@code count} (rows that have it), the distinct values' counts (at most {@value
+ * #MAX_TRACKED}; past that {@code is_exact} is false and counts are of the values seen first), and
+ * over the numeric values {@code numeric_count}, {@code min}, {@code max}, {@code mean}; {@code
+ * values} is the {@code maxvals} most common values as Splunk's JSON text {@code
+ * [{"value":"…","count":N},…]}. {@code _time} is summarised in epoch seconds ({@link TimeField}).
+ * Fields and tracked values are counted on the search's memory.
  */
 final class FieldSummaries {
   /** Distinct values tracked per field; past this, counts are of the values seen first. */

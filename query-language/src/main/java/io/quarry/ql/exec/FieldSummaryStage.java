@@ -10,11 +10,11 @@ import java.util.function.Consumer;
 /**
  * {@code fieldsummary} on pages, a stage of {@link PageReduce} where the pages hold every field of
  * their rows: each column's values, position by position, into {@link FieldSummaries} (the state
- * and result rows the row operator {@link FieldSummaryOperator} shares); a null is a row without
- * the field. The fields come out in the order the row operator meets them — row by row, a row's
- * fields in its page's column order — so a page's new columns are placed first by the first
- * position holding a value, then by column, before the page is read column by column. Once the
- * input ends, one row per field as pages typed over the whole answer ({@link ResultPages}).
+ * and result rows); a null is a row without the field. The fields come out in the order they are
+ * first met row by row — a row's fields in its page's column order — so a page's new columns are
+ * placed first by the first position holding a value, then by column, before the page is read
+ * column by column. Once the input ends, one row per field as pages typed over the whole answer
+ * ({@link ResultPages}).
  */
 final class FieldSummaryStage implements PageChain.Stage {
   private final FieldSummaries fields;

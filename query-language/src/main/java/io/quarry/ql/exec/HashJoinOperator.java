@@ -23,8 +23,8 @@ import java.util.Map;
  * over it: a matched subsearch row's value replaces the position's own with {@code overwrite}, else
  * only where the position has none; a subsearch column the input lacks is added after the input's.
  * Without join fields, the subsearch's columns that hold a value in the input page are the join
- * fields. The answer of {@link JoinOperator} (the row adapter's operator), without the hidden row
- * column.
+ * fields. The answer of {@link JoinOperator} (the operator of {@link PageCommands#of}), without its
+ * hidden row column.
  */
 final class HashJoinOperator extends QueuedPageOperator {
   private static final int[] NO_MATCHES = new int[0];

@@ -14,13 +14,13 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code lookup} as a {@link PageChain} stage, answering as {@link LookupOperator} (both through
- * {@link LookupIndex}): each position's key looked up once; at a position whose key is in the
- * table, each output field's column takes the table's values (none: null), unless {@code OUTPUTNEW}
- * and the position already has a value; every other position keeps its own. An output field no
- * position changed is left as it is; a text column is written from the table's text, one that keeps
- * a number at some positions is typed as {@link PageCollector} types the row command's rows. The
- * table and its index count against the search's memory while the stage lives.
+ * {@code lookup} as a {@link PageChain} stage, through {@link LookupIndex}: each position's key
+ * looked up once; at a position whose key is in the table, each output field's column takes the
+ * table's values (none: null), unless {@code OUTPUTNEW} and the position already has a value; every
+ * other position keeps its own. An output field no position changed is left as it is; a text column
+ * is written from the table's text, one that keeps a number at some positions is typed by {@link
+ * PageCollector#column}'s rules. The table and its index count against the search's memory while
+ * the stage lives.
  */
 final class LookupStage implements PageChain.Stage {
   private final LookupCommand command;
@@ -36,7 +36,7 @@ final class LookupStage implements PageChain.Stage {
 
   /**
    * As above; with {@code marks} not null, each page leaves with, for each output field {@code f},
-   * a boolean column {@code marks.apply(f)}, true at the positions where the row command laid the
+   * a boolean column {@code marks.apply(f)}, true at the positions where the lookup laid the
    * table's value of {@code f} over the row (the key is in the table and, with {@code OUTPUTNEW},
    * the row had no value of it), null at the others, for a consumer that must tell a table's empty
    * value from no match, or the table's value from the row's own ({@code ListedFields}).
@@ -84,7 +84,7 @@ final class LookupStage implements PageChain.Stage {
     Page result = page;
     for (int i = 0; i < outputs.size(); i++) {
       String field = outputs.get(i).field();
-      Block existing = page.block(field); // the value before this lookup, as the row command reads
+      Block existing = page.block(field); // the value before this lookup
       Object[] values = new Object[positions];
       boolean[] set = new boolean[positions];
       boolean changed = false;

@@ -8,11 +8,10 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * {@code mstats prestats=true append=true} later in a pipeline, on pages (what {@link
- * MstatsAppendOperator} does on rows): the pages before it pass on unchanged; when they end, the
- * points it selects follow as typed pages ({@link MetricAppend#appendPages}, streamed from the
- * metric store, nothing held) until the commands after it want no more. Its messages go to the
- * search's warnings.
+ * {@code mstats prestats=true append=true} later in a pipeline, on pages: the pages before it pass
+ * on unchanged; when they end, the points it selects follow as typed pages ({@link
+ * MetricAppend#appendPages}, streamed from the metric store, nothing held) until the commands after
+ * it want no more. Its messages go to the search's warnings.
  */
 final class MstatsAppendStage implements PageChain.Stage {
   private final MstatsCommand command;

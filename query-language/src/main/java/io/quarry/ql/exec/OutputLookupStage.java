@@ -11,15 +11,14 @@ import java.util.function.Consumer;
 
 /**
  * {@code outputlookup} on pages, a stage of {@link PageReduce}: each page handed on as it came, its
- * cells kept as the table's text — a column's values at a position as {@link OutputLookupOperator}
- * writes a row's field (a multivalue joined with line breaks, {@code _time} in epoch seconds, no
- * value an empty cell) — and the table written through the search's lookup writer once the input
- * ends. The columns are in the order the row operator sees fields first: row by row, a row's fields
- * in its page's column order, so a page's new columns by the first position holding a value, then
- * by column. Exact whatever the pages' layout (a column's null is a row without the field). The
- * cells are a {@link TableCells}, whose text is counted on the search's memory. A {@code head}
- * after it does not stop its input: later rows still go into the table, as on rows ({@link
- * PageReduce}).
+ * cells kept as the table's text — a column's values at a position as a row's field is written (a
+ * multivalue joined with line breaks, {@code _time} in epoch seconds, no value an empty cell) — and
+ * the table written through the search's lookup writer once the input ends. The columns are in the
+ * order fields are first seen row by row: a row's fields in its page's column order, so a page's
+ * new columns by the first position holding a value, then by column. Exact whatever the pages'
+ * layout (a column's null is a row without the field). The cells are a {@link TableCells}, whose
+ * text is counted on the search's memory. A {@code head} after it does not stop its input: later
+ * rows still go into the table ({@link PageReduce}).
  */
 final class OutputLookupStage implements PageChain.Stage {
   private final OutputLookupCommand command;

@@ -39,8 +39,8 @@ import java.util.function.Consumer;
  * (their own operators, driven directly — no rows in between), one stage per command, pages pushed
  * through in order to {@code end}. The map side of a batch search on the page engine, for one
  * segment slice at a time. {@code eval} and {@code where} are compiled once into evaluators over
- * whole pages ({@code io.quarry.ql.eval}), whose answers are the row engine's {@link Evaluator}'s
- * exactly.
+ * whole pages ({@code io.quarry.ql.eval}), whose answers are exactly those of {@link Evaluator},
+ * which evaluates an expression over one row.
  */
 public final class PageChain {
   private final List<Stage> stages = new ArrayList<>();
@@ -89,8 +89,7 @@ public final class PageChain {
    * As {@link #supportsOverEvents}, for pages of events that carry each event's own raw text
    * ({@link EventText#withOwnText}): a {@code search} of bare words also after commands that change
    * {@code _raw} but keep the rows events ({@link EventText#keepsEventRow}: {@code eval _raw=…}, a
-   * {@code lookup} without {@code OUTPUT}), its terms matched in that column as an event row asks
-   * its event.
+   * {@code lookup} without {@code OUTPUT}), its terms matched in that column, the event's own text.
    */
   public static boolean supportsOverEventsWithOwnText(List<Command> commands) {
     boolean eventText = true;

@@ -18,9 +18,9 @@ import java.util.function.Function;
 
 /**
  * The built-in commands written as page operators ({@code format}, {@code return}, {@code append},
- * {@code appendcols}, {@code join}): each as the {@link PluginCommand} the plugin adapter runs
- * among today's row operators, the same protocol the page engine will drive directly. All are
- * centralized (they run once, over the whole input in order).
+ * {@code appendcols}, {@code join}): each as a {@link PluginCommand} whose operator the page engine
+ * drives through the plugin protocol ({@link PluginOperators}). All are centralized (they run once,
+ * over the whole input in order).
  */
 public final class PageCommands {
   private PageCommands() {}
@@ -91,11 +91,11 @@ public final class PageCommands {
   }
 
   /**
-   * The fields a {@code join} of named fields sets on each row it answers, in the order the row
-   * engine lays them over the row (the subsearch's columns but the join fields): the matched
-   * subsearch row's value or the row's own — its value where the row has one, search-time ones
-   * included ({@link JoinOperator} reads them all) —, none where neither has one; null for a join
-   * without named fields (its fields differ page by page) or of another kind.
+   * The fields a {@code join} of named fields sets on each row it answers, in the order they are
+   * laid over the row (the subsearch's columns but the join fields): the matched subsearch row's
+   * value or the row's own — its value where the row has one, search-time ones included ({@link
+   * JoinOperator} reads them all) —, none where neither has one; null for a join without named
+   * fields (its fields differ page by page) or of another kind.
    */
   public static List<String> joinedFields(SubsearchCommand sub) {
     if (sub.kind() != SubsearchCommand.Kind.JOIN

@@ -13,13 +13,12 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * {@code dedup} on pages, as {@link DedupOperator} on rows: keeps the first {@code count} positions
- * of each combination of the fields' values (a multivalue compares as its whole list of texts);
- * positions missing a field are dropped, or all kept with {@code keepempty=true}; with {@code
- * consecutive=true} only runs of equal adjacent positions (across pages) shrink. Each page leaves
- * as one filtered copy of its kept positions ({@code sortby} is a {@link PageSort} after this
- * stage, see {@link PageReduce}). A single field's single value is keyed by its text alone, no list
- * per position.
+ * {@code dedup} on pages: keeps the first {@code count} positions of each combination of the
+ * fields' values (a multivalue compares as its whole list of texts); positions missing a field are
+ * dropped, or all kept with {@code keepempty=true}; with {@code consecutive=true} only runs of
+ * equal adjacent positions (across pages) shrink. Each page leaves as one filtered copy of its kept
+ * positions ({@code sortby} is a {@link PageSort} after this stage, see {@link PageReduce}). A
+ * single field's single value is keyed by its text alone, no list per position.
  */
 final class PageDedup implements PageChain.Stage {
   private final DedupCommand command;

@@ -21,9 +21,9 @@ import java.util.Map;
  * {@code eval}'s assignments over the positions of a page: in order, each assignment seeing the
  * ones before it, as {@code eval} does. {@link #compile} compiles them once per page chain into
  * evaluators over whole pages ({@code io.quarry.ql.eval}: the page chain's {@code eval} stage);
- * {@link #assign} and {@link #assignAt} evaluate with the row engine's {@link Evaluator} over a
- * {@link PageRow} view of each position (the built-in page commands that evaluate expressions,
- * {@code foreach} and {@code fieldformat}). One instance per thread.
+ * {@link #assign} and {@link #assignAt} evaluate with {@link Evaluator} over a {@link PageRow} view
+ * of each position (the built-in page commands that evaluate expressions, {@code foreach} and
+ * {@code fieldformat}). One instance per thread.
  */
 public final class PageEval {
   private final Evaluator evaluator;

@@ -31,11 +31,11 @@ import java.util.function.Predicate;
  * PageCommands}), and every command {@link PageChain} runs on pages ({@code eval}, {@code where},
  * {@code fields}, {@code rename}, {@code bin}, streaming plugin commands …), one stage each, in
  * order, into the search's answer. The reduce side of a batch search when all of its commands are
- * of these kinds; otherwise the aggregation's pages go through the row commands. {@link #add} says
- * when nothing more is wanted: a {@code head} has its rows, or the answer is full.
+ * of these kinds ({@link ReduceCoverage}). {@link #add} says when nothing more is wanted: a {@code
+ * head} has its rows, or the answer is full.
  */
 public final class PageReduce {
-  /** A row that is not an event matches no bare word ({@code MapRow}). */
+  /** A row that is not an event matches no bare word, whatever its fields. */
   private static final RawTermMatcher NO_TERM = (raw, term) -> false;
 
   private final PageChain chain;
@@ -68,7 +68,7 @@ public final class PageReduce {
    * and moved), null elsewhere; and after each stage {@code s} that {@code marksValues} names (by
    * its number in the search), for each field {@code f} it lists the boolean column {@link
    * ListingMarks#valueColumn}{@code (s, f)}, true where {@code f}'s column then holds a value, null
-   * elsewhere: from them the listing replays what the row commands laid over its rows ({@code
+   * elsewhere: from them the listing replays what the commands laid over its rows ({@code
    * ListedFields}), a field a later command sets again included.
    */
   public PageReduce(
@@ -108,7 +108,7 @@ public final class PageReduce {
   /**
    * The stages of {@code commands} over rows that are not events — an aggregation's answer, a
    * generator's, a metric command's ({@link ReduceCoverage#supportsOverResults}): a {@code search}
-   * of bare words there matches no term, as on rows.
+   * of bare words there matches no term.
    */
   public static PageReduce overResults(
       List<Command> commands,
@@ -233,9 +233,9 @@ public final class PageReduce {
   }
 
   /**
-   * Whether the answer's pages are paged again as the row engine's collector pages rows ({@link
-   * RowPaging}): when a plugin command's operator made them and no {@code table} or {@code fields}
-   * after it fixed the columns.
+   * Whether the answer's pages are paged again, {@code pageSize} rows a page ({@link RowPaging}):
+   * when a plugin command's operator made them and no {@code table} or {@code fields} after it
+   * fixed the columns.
    */
   private static boolean pagedAsRows(List<Command> commands) {
     boolean paged = false;
@@ -250,7 +250,7 @@ public final class PageReduce {
     return paged;
   }
 
-  /** {@code dedup}; with {@code sortby}, as on rows, the kept positions sorted afterwards. */
+  /** {@code dedup}; with {@code sortby}, the kept positions sorted afterwards. */
   private static PageChain.Stage dedup(
       DedupCommand dedup, Evaluator evaluator, int pageSize, boolean listed) {
     PageDedup kept = new PageDedup(dedup, evaluator.memory(dedup.name()));
@@ -324,7 +324,7 @@ public final class PageReduce {
   }
 
   private boolean wantsNoMore() {
-    if (writersAfter >= 0) { // outputlookup takes every row but for a head before it, as on rows
+    if (writersAfter >= 0) { // outputlookup takes every row but for a head before it
       return heads.subList(0, writersAfter).stream().anyMatch(h -> h.remaining == 0);
     }
     if (full) {

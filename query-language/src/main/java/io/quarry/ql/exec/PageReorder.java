@@ -12,11 +12,10 @@ import java.util.function.Consumer;
 
 /**
  * {@code reverse} (every position, last first) and {@code tail N} (the last N, last first) on
- * pages, as {@link ReorderOperator} orders rows: the pages are held — for {@code tail}, only those
- * holding one of the last N positions so far — and at the end the positions go out last first,
- * {@code pageSize} at a time, each page laid out as the row engine's collector lays out the same
- * rows ({@link RowPaging#page}; {@code listed}: every row lists every column of its page). Memory
- * is counted per position kept, as the row operator counts its rows.
+ * pages: the pages are held — for {@code tail}, only those holding one of the last N positions so
+ * far — and at the end the positions go out last first, {@code pageSize} at a time, each page laid
+ * out by its rows' fields ({@link RowPaging#page}; {@code listed}: every row lists every column of
+ * its page). Memory is counted per position kept.
  */
 final class PageReorder implements PageChain.Stage {
   private final long limit;

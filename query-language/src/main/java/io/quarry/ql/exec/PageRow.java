@@ -12,7 +12,7 @@ import java.util.Map;
  * timestamp block's microseconds as a {@code Long}), with values set since ({@code eval}'s earlier
  * assignments) laid over them — a null set value removes the field. Moved from position to
  * position; nothing is copied. Public for the compiled evaluators' per-position fallback ({@code
- * io.quarry.ql.eval}), which must read a position exactly as the row engine does.
+ * io.quarry.ql.eval}), which must read a position exactly as {@link Evaluator} does.
  */
 public final class PageRow implements Row {
   private final Map<String, Object> assigned;

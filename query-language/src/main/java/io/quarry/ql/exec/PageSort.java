@@ -11,15 +11,14 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * {@code sort} on pages: the first {@code limit} positions by the keys, in the order {@link
- * SortOperator} gives rows (ties in arrival order, a missing key last in either direction, numbers
- * before text), without making a row of any position. A bounded heap holds (page, position) entries
- * and each entry's key values, read once per position from the key columns; the pages stay
- * referenced while an entry of theirs is kept. At the end the kept positions are copied out in
- * order, {@code pageSize} at a time, each output page having the columns its positions hold values
- * in (in first-seen order) and each column typed over its values, as the row engine's collector
- * would build the same rows; where every row lists every column ({@code listed}: {@link
- * RowPaging}), every column of the input, in its order.
+ * {@code sort} on pages: the first {@code limit} positions by the keys, in {@code sort}'s order
+ * (ties in arrival order, a missing key last in either direction, numbers before text), without
+ * making a row of any position. A bounded heap holds (page, position) entries and each entry's key
+ * values, read once per position from the key columns; the pages stay referenced while an entry of
+ * theirs is kept. At the end the kept positions are copied out in order, {@code pageSize} at a
+ * time, each output page having the columns its positions hold values in (in first-seen order) and
+ * each column typed over its values ({@link PageCollector}'s rules); where every row lists every
+ * column ({@code listed}: {@link RowPaging}), every column of the input, in its order.
  */
 final class PageSort implements PageChain.Stage {
   private record Entry(Object[] keys, long sequence, Page page, int position) {}
@@ -79,7 +78,9 @@ final class PageSort implements PageChain.Stage {
     memory.release();
   }
 
-  /** The entries' positions as one page, as the row engine's collector would make them one. */
+  /**
+   * The entries' positions as one page, laid out by their rows' fields ({@link RowPaging#page}).
+   */
   private Page page(List<Entry> entries) {
     return RowPaging.page(
         entries.stream().map(Entry::page).toList(),

@@ -16,7 +16,8 @@ import java.util.List;
  * has none (or always, with {@code override=true}), and the subsearch's other columns added after
  * them; the blocks of the columns the subsearch lacks pass through untouched. The subsearch rows
  * beyond the input's follow at the end as a page of their own, every column of theirs. The answer
- * of {@link AppendColsOperator} (the row adapter's operator), without the hidden row column.
+ * of {@link AppendColsOperator} (the operator of {@link PageCommands#of}), without its hidden row
+ * column.
  */
 final class PairedColumnsOperator extends QueuedPageOperator {
   private final SubsearchRows subsearch;

@@ -19,13 +19,12 @@ import java.util.Set;
  * PluginOverlayStage#operatorInput}), and keeps the state pages that operator emits; merging a
  * partial finishes its map operator and takes its state pages; the final aggregation's {@link
  * #finish} drives one reduce operator ({@code createReduceOperator}) over every state page and
- * pages its answer as the row engine's collector pages the same rows ({@link RowPaging}: the
- * columns each page's rows hold a value in, typed over them), as {@code PluginOperators}' row
- * adapter answered it. Every call into the plugin is wrapped ({@link PluginOperators.Driver}).
+ * pages its answer again ({@link RowPaging}: the columns each page's rows hold a value in, typed
+ * over them), whatever pages the reduce operator emits. Every call into the plugin is wrapped
+ * ({@link PluginOperators.Driver}).
  *
- * <p>No preview ({@link #previews} false, {@link #snapshot} empty), as the row adapter gave none:
- * the state pages belong to the reduce operator once handed to it, so none is reduced before the
- * end.
+ * <p>No preview ({@link #previews} false, {@link #snapshot} empty), for the state pages belong to
+ * the reduce operator once handed to it, so none is reduced before the end.
  */
 public final class PluginAggregation implements PageAggregator {
   /** Columns of the input pages no plugin operator sees: the page engine's own (NUL-named). */

@@ -18,23 +18,22 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * A plugin command over events as the row adapter runs it there ({@code PluginOperators}' streaming
- * adapter): each input page is a batch of events as the adapter makes it (an every-field listing's
+ * A plugin command over events: each input page is a batch of events (an every-field listing's
  * page, {@value PluginOperators#BATCH} rows), of which the operator gets the columns it reads
  * ({@code requiredFields}; all of them for {@code *}) and {@link PluginOperators#ROW_COLUMN}; an
  * output position is the input event whose id it carries, with the output's columns that are not an
  * input block passed through laid over it. Each output page leaves as the events' own pages (every
  * column of the batch, at the positions the ids name), those columns set over them, and the hidden
  * column {@link #OVERLAID} naming them at every position — from which the event listing after it
- * replays, row by row, what the row engine's overlay row lists (a value set is listed, a null one
- * no longer is). The columns named {@code hidden} pass along the events' pages but never reach the
- * operator.
+ * replays, row by row, the fields each event lists with the operator's output laid over it (a value
+ * set is listed, a null one no longer is). The columns named {@code hidden} pass along the events'
+ * pages but never reach the operator.
  *
  * <p>Exact for the commands whose output rows are their input rows ({@link #overlays}). An output
  * page without the row column holds rows of the operator's own making (a third-party command run
  * centrally may emit them among its events: whether a row is an event is known only while it runs):
- * it leaves as it came, and the listing after it takes its rows as the adapter's new rows — the
- * fields they hold a value in, no event's text ({@code PluginOverEvents}).
+ * it leaves as it came, and the listing after it takes its rows as new rows — the fields they hold
+ * a value in, no event's text ({@code PluginOverEvents}).
  */
 public final class PluginOverlayStage {
   /** The hidden column naming, per position, the fields the operator laid over the event. */
@@ -73,11 +72,10 @@ public final class PluginOverlayStage {
 
   /**
    * Whether {@code command} is a plugin command whose output rows are its input rows with fields
-   * laid over them, as the row adapter streams events through it: a streaming one (but {@code
-   * untable}, which makes rows of its own), a built-in run centrally that keeps its rows ({@code
-   * fillnull}, {@code accum} …), or a third-party one run centrally (its pages without the row
-   * column are rows of its own making, see the class comment). Not {@code appendpipe} nor {@code
-   * map}, which run searches.
+   * laid over them: a streaming one (but {@code untable}, which makes rows of its own), a built-in
+   * run centrally that keeps its rows ({@code fillnull}, {@code accum} …), or a third-party one run
+   * centrally (its pages without the row column are rows of its own making, see the class comment).
+   * Not {@code appendpipe} nor {@code map}, which run searches.
    */
   public static boolean overlays(Command command) {
     if (!(command instanceof PluginCommand plugin)
@@ -97,9 +95,9 @@ public final class PluginOverlayStage {
 
   /**
    * Whether {@code command} is a built-in plugin command whose output rows are rows of its own
-   * making ({@code transpose}, {@code untable}, {@code xyseries}): over events, the row adapter
-   * hands it batches of them and answers with new rows, not events, whatever fields the events list
-   * — so nothing after it needs to fix the answer's columns.
+   * making ({@code transpose}, {@code untable}, {@code xyseries}): over events, it is handed
+   * batches of them and answers with new rows, not events, whatever fields the events list — so
+   * nothing after it needs to fix the answer's columns.
    */
   public static boolean makesOwnRows(Command command) {
     return command instanceof PluginCommand plugin
@@ -159,8 +157,8 @@ public final class PluginOverlayStage {
   /**
    * The columns of {@code page} a plugin operator reads ({@code required}, its bound command's
    * {@code requiredFields}): those fields in that order, a field the page has no column of a column
-   * of nulls (as the row adapter makes it); for {@code *}, every column but the {@code hidden} ones
-   * and {@link PluginOperators#ROW_COLUMN}. The blocks are the page's own (not copied).
+   * of nulls; for {@code *}, every column but the {@code hidden} ones and {@link
+   * PluginOperators#ROW_COLUMN}. The blocks are the page's own (not copied).
    */
   static Page operatorInput(Page page, Set<String> required, Set<String> hidden) {
     List<Schema.Column> columns = new ArrayList<>();
@@ -179,7 +177,7 @@ public final class PluginOverlayStage {
           continue;
         }
         int c = page.schema().indexOf(name);
-        // a field no event of the batch has: a column of nulls, as the adapter makes it
+        // a field no event of the batch has: a column of nulls
         Block block = c >= 0 ? page.block(c) : PageCollector.column(name, noValues(page));
         columns.add(new Schema.Column(name, block.dataType()));
         blocks.add(block);

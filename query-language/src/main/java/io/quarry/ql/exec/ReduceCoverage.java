@@ -15,9 +15,9 @@ import java.util.List;
 /**
  * Which command sequences run on pages through {@link PageReduce} — the planner's rule for the
  * reduce side of a batch search, a generator's pipeline, a time-ordered search's stages — and where
- * the stream must first be re-paged as the row adapter batches it ({@link RowPaging}) for a plugin
- * command that reads its input page as that batch. Kept apart from {@link PageReduce}, which runs
- * what these rules accept.
+ * the stream must first be re-paged in batches of rows ({@link RowPaging}) for a plugin command
+ * that reads its input page as such a batch. Kept apart from {@link PageReduce}, which runs what
+ * these rules accept.
  */
 public final class ReduceCoverage {
   private ReduceCoverage() {}
@@ -29,17 +29,17 @@ public final class ReduceCoverage {
    * {@code sort}, {@code head}, {@code dedup} —, every streaming or centrally run plugin command
    * ({@code accum}, {@code delta}, {@code trendline}, {@code xyseries}, {@code mvcombine}, {@code
    * fillnull}, {@code foreach} …), and the built-in commands written as plugin operators ({@code
-   * format}, {@code return}, {@code append}: {@link PageCommands}), their own operators driven as
-   * the row engine drives them, on the one ordered stream of pages this side has. The input's pages
-   * are the row adapter's batches ({@value PluginOperators#BATCH} rows) sharing one schema (an
-   * aggregation's answer, a generator's, events whose columns a {@code table} fixed): a plugin
-   * command runs on pages only where its input pages are still those batches (after {@code eval},
-   * {@code table}, {@code rename}, {@code bin}, {@code rex}, {@code lookup}, {@code sort}, {@code
-   * head}; not after a filter or another plugin command), one reading every field only where they
-   * still share that schema; a plugin command {@link PageChain} runs on any pages (one that names
-   * its fields, or works field by field) runs here wherever it is. An aggregation is a stage too (a
-   * generator's {@code | makeresults | stats}, a second aggregation): its answer is fresh pages of
-   * one schema; so is {@code mstats prestats=true append=true} ({@link MstatsAppendStage}).
+   * format}, {@code return}, {@code append}: {@link PageCommands}), their own operators driven on
+   * the one ordered stream of pages this side has. The input's pages are batches of {@value
+   * PluginOperators#BATCH} rows sharing one schema (an aggregation's answer, a generator's, events
+   * whose columns a {@code table} fixed): a plugin command runs on pages only where its input pages
+   * are still those batches (after {@code eval}, {@code table}, {@code rename}, {@code bin}, {@code
+   * rex}, {@code lookup}, {@code sort}, {@code head}; not after a filter or another plugin
+   * command), one reading every field only where they still share that schema; a plugin command
+   * {@link PageChain} runs on any pages (one that names its fields, or works field by field) runs
+   * here wherever it is. An aggregation is a stage too (a generator's {@code | makeresults |
+   * stats}, a second aggregation): its answer is fresh pages of one schema; so is {@code mstats
+   * prestats=true append=true} ({@link MstatsAppendStage}).
    */
   public static boolean supports(List<Command> commands) {
     return rebatched(commands, false) != null;
@@ -48,8 +48,7 @@ public final class ReduceCoverage {
   /**
    * As {@link #supports}, for commands whose input is events (a time-ordered search's): a {@code
    * search} of bare words too, where every command before it keeps the events' raw text ({@link
-   * EventText}: its terms matched in the page's {@code _raw} answer as the row command's in the
-   * event's raw text).
+   * EventText}: its terms matched in the page's {@code _raw}, the event's raw text).
    */
   public static boolean supportsOverEvents(List<Command> commands) {
     return rebatched(commands, true) != null;
@@ -61,8 +60,8 @@ public final class ReduceCoverage {
    * EventText#withOwnText}): a {@code search} of bare words also after commands that change {@code
    * _raw} or bring in rows that are not events but keep the input's rows events ({@link
    * EventText#keepsEventRow}: {@code eval _raw=…}, {@code append}, {@code join}), its terms matched
-   * in that column as an event row asks its event ({@link PageReduce} marks {@code append}'s other
-   * rows as no events).
+   * in that column, the event's own text ({@link PageReduce} marks {@code append}'s other rows as
+   * no events).
    */
   public static boolean supportsOverEventsWithOwnText(List<Command> commands) {
     return coverage(commands, true, false, true) != null;
@@ -71,9 +70,9 @@ public final class ReduceCoverage {
   /**
    * As {@link #supports}, for commands whose input rows are not events (an aggregation's answer, a
    * generator's, a metric command's): a {@code search} of bare words too, where no command before
-   * it brought events in ({@code append}, {@code join} …): on rows such a row matches no term
-   * ({@code MapRow}), whatever its fields, and so it does here ({@link #matchesNoTerm}). Splunk
-   * matches the terms against such a row's field values; neither engine does yet.
+   * it brought events in ({@code append}, {@code join} …): such a row matches no term, whatever its
+   * fields ({@link #matchesNoTerm}). Splunk matches the terms against such a row's field values;
+   * Quarry does not yet.
    */
   public static boolean supportsOverResults(List<Command> commands) {
     return coverage(commands, false, true) != null;
@@ -90,11 +89,11 @@ public final class ReduceCoverage {
   }
 
   /**
-   * Where {@link #supports} needs the stream re-paged as the row adapter batches it ({@link
-   * RowPaging}) before a command: {@code [i]} is true when a plugin command {@code i} reads its
-   * input page as the adapter's batch (it types and fills over it, or reads every field) but the
-   * pages before it no longer are those batches (filtered, or of several schemas: after another
-   * plugin command, {@code sort}, {@code streamstats} …); null when some command has no stage.
+   * Where {@link #supports} needs the stream re-paged in batches of rows ({@link RowPaging}) before
+   * a command: {@code [i]} is true when a plugin command {@code i} reads its input page as such a
+   * batch (it types and fills over it, or reads every field) but the pages before it no longer are
+   * those batches (filtered, or of several schemas: after another plugin command, {@code sort},
+   * {@code streamstats} …); null when some command has no stage.
    */
   static boolean[] rebatched(List<Command> commands, boolean overEvents) {
     return rebatched(commands, overEvents, false);
@@ -130,7 +129,7 @@ public final class ReduceCoverage {
     // whether the rows are still events asking their event's text, which the pages carry
     boolean eventRow = overEvents && ownText;
     boolean noEvents = overResults; // whether no row is an event (a term matches none)
-    boolean batches = true; // whether the pages are still the row adapter's batches of the rows
+    boolean batches = true; // whether the pages are still the input's batches of the rows
     boolean oneSchema = true; // whether the pages still share the input's one schema
     for (int i = 0; i < commands.size(); i++) {
       Command c = commands.get(i);
@@ -168,7 +167,7 @@ public final class ReduceCoverage {
         continue;
       }
       if (c instanceof io.quarry.ql.ast.TransactionCommand) {
-        // its results: fresh pages of the columns they hold, not the row adapter's batches
+        // its results: fresh pages of the columns they hold, not the input's batches
         batches = false;
         oneSchema = false;
         continue;
@@ -186,20 +185,20 @@ public final class ReduceCoverage {
       }
       if (inOrder(c)) {
         // eventstats, streamstats, accum … of named fields: position for position over the
-        // ordered stream, whatever the pages' sizes (StatefulStagesTest compares them with the
-        // row operators on random pages); the columns they add may be typed page by page
+        // ordered stream, whatever the pages' sizes (StatefulStagesTest checks them on random
+        // pages); the columns they add may be typed page by page
         oneSchema = false;
         continue;
       }
       if (plugin && !chainStage) {
         if (!batches || readsEveryField(c) && !oneSchema) {
-          // the rows re-paged as the adapter would batch them: its pages again, one schema each
+          // the rows re-paged in batches again, one schema each
           rebatch[i] = true;
           batches = true;
           oneSchema = true;
         }
       } else if (PageAggregator.supports(c)) {
-        // an aggregation's answer: fresh pages of its own rows, one schema, the adapter's size
+        // an aggregation's answer: fresh pages of its own rows, one schema, the batch size
         batches = true;
         oneSchema = true;
         continue;
@@ -212,10 +211,10 @@ public final class ReduceCoverage {
           || inOrder(c))) {
         return null;
       }
-      // a plugin operator types and fills over its input page, which must then be the batch the
-      // row adapter would give it: the input's pages (of the adapter's size) cut by head or
-      // sorted, not filtered; and a command reading every field must see the columns the
-      // adapter's batch has, which a sort's pages (the columns their rows hold values in), a
+      // a plugin operator types and fills over its input page, which must then be a batch of
+      // rows: the input's pages (of the batch size) cut by head or sorted, not filtered; and a
+      // command reading every field must see the columns the batch has, which a sort's pages (the
+      // columns their rows hold values in), a
       // deduplication's and a plugin operator's may not
       batches =
           batches
@@ -239,22 +238,22 @@ public final class ReduceCoverage {
   /**
    * Whether a command's output rows are all of its own making, none an event: an aggregation's, a
    * transaction's, those of {@code transpose}, {@code untable}, {@code xyseries} ({@link
-   * PluginOverlayStage#makesOwnRows}: the row adapter makes them {@link MapRow}s).
+   * PluginOverlayStage#makesOwnRows}).
    */
   private static boolean makesResults(Command command) {
     return PageAggregator.supports(command)
-        || command instanceof io.quarry.ql.ast.TransactionCommand // its results: MapRows
+        || command instanceof io.quarry.ql.ast.TransactionCommand // its results: rows of its own
         || PluginOverlayStage.makesOwnRows(command);
   }
 
   /**
-   * Whether {@code command} is a {@code rename} whose page stage answers as the row command over
-   * rows that are not events, where {@link PageChain} (which also serves events, whose fields a
-   * source loads by name) refuses it: a wildcard of one {@code *} in both names that can match
-   * {@code _time} ({@code rename _t* AS t*}, {@code rename * AS x_*}). A row that is no event lists
-   * exactly the fields its page holds values in, so the columns the pattern matches are the fields
-   * the row command renames, {@code _time} becoming epoch seconds under its new name and a field
-   * renamed to {@code _time} epoch microseconds, as {@link RenameOperator} reads them.
+   * Whether {@code command} is a {@code rename} whose page stage renames exactly over rows that are
+   * not events, where {@link PageChain} (which also serves events, whose fields a source loads by
+   * name) refuses it: a wildcard of one {@code *} in both names that can match {@code _time}
+   * ({@code rename _t* AS t*}, {@code rename * AS x_*}). A row that is no event lists exactly the
+   * fields its page holds values in, so the columns the pattern matches are the fields {@code
+   * rename} renames, {@code _time} becoming epoch seconds under its new name and a field renamed to
+   * {@code _time} converted to the microseconds {@code _time} holds.
    */
   private static boolean renamesOverResults(Command command) {
     return command instanceof io.quarry.ql.ast.RenameCommand rename
@@ -327,7 +326,7 @@ public final class ReduceCoverage {
 
   /**
    * {@code format}, {@code return}, {@code append}, {@code join} and {@code appendcols} ({@link
-   * PageCommands#onPages}: join and appendcols as their page operators, not the row adapter's).
+   * PageCommands#onPages}: join and appendcols as their page operators).
    */
   static boolean isPageCommand(Command command) {
     return command instanceof io.quarry.ql.ast.FormatCommand
@@ -352,8 +351,8 @@ public final class ReduceCoverage {
       case io.quarry.ql.ast.PluginCommand plugin ->
           plugin.kind() == io.quarry.plugin.api.command.CommandKind.CENTRALIZED
               && IN_ORDER.contains(plugin.name())
-              // filldown of every field: a page without a column fills none of it, while the
-              // row adapter fills whatever its batches of rows happen to hold: rows only for now
+              // filldown of every field fills the columns its input page holds, so it runs
+              // as a plugin operator over batches of rows (rebatched), not in order on any pages
               && !plugin.bound().requiredFields().contains("*");
       default -> false;
     };

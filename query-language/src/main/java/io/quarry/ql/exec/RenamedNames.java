@@ -10,13 +10,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The field names a row lists after a {@code rename}, each with the name its value comes from —
- * {@link RenameOperator}'s renaming of a row's names, shared with the page engine, which replays it
- * per row over an every-field listing's names ({@code RenameOverEvents}). The pairs apply in order,
- * a later one seeing the earlier ones' result: a wildcard renames every listed name it matches, the
- * {@code *} part carried over; a literal name renames that field where the row lists it or holds a
- * value of it. A renamed field keeps its place and replaces a field that had the new name; one the
- * row held without listing it goes last.
+ * The field names a row lists after a {@code rename}, each with the name its value comes from — the
+ * renaming of a row's names, replayed per row over an every-field listing's names ({@code
+ * RenameOverEvents}). The pairs apply in order, a later one seeing the earlier ones' result: a
+ * wildcard renames every listed name it matches, the {@code *} part carried over; a literal name
+ * renames that field where the row lists it or holds a value of it. A renamed field keeps its place
+ * and replaces a field that had the new name; one the row held without listing it goes last.
  */
 public final class RenamedNames {
   private final List<RenameCommand.Rename> renames;

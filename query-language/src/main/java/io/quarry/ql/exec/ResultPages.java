@@ -12,10 +12,9 @@ import java.util.function.Consumer;
 /**
  * A stage's answer made at the end as pages from its result rows' fields ({@link TransactionStage},
  * {@link FieldSummaryStage}: one row per transaction or field, few next to their input; the rows of
- * {@code | help}): a column per field any result has, in first-seen order as the row engine's
- * collector orders them, each typed over the whole answer as the collector types a field ({@link
- * PageCollector}) — so a column keeps one type across the pages — then cut into pages of {@code
- * pageSize} positions.
+ * {@code | help}): a column per field any result has, in first-seen order, each typed over the
+ * whole answer as {@link PageCollector} types a field — so a column keeps one type across the pages
+ * — then cut into pages of {@code pageSize} positions.
  */
 public final class ResultPages {
   private ResultPages() {}

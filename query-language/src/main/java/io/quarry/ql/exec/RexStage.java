@@ -13,15 +13,14 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * {@code rex} as a {@link PageChain} stage, anywhere in the chain, answering as {@link
- * RexOperator}: the input field's first value at each position is matched ({@link RexExtraction},
- * the operator's own matching) and each named group's field becomes a column — a matching
- * position's extracted text, any other position its own value of that field (a field no position
- * matched is left as it is); in sed mode ({@link RexSed}) the field's column becomes each value
- * rewritten. A text column's ASCII values are matched over the block's bytes ({@link AsciiChars}),
- * and a one-group regex the one-pass matcher decides copies the group's bytes into the new block —
- * no {@code String} per position. A column that mixes extracted text with another type's values is
- * typed as {@link PageCollector} types the row command's rows (text).
+ * {@code rex} as a {@link PageChain} stage, anywhere in the chain: the input field's first value at
+ * each position is matched ({@link RexExtraction}) and each named group's field becomes a column —
+ * a matching position's extracted text, any other position its own value of that field (a field no
+ * position matched is left as it is); in sed mode ({@link RexSed}) the field's column becomes each
+ * value rewritten. A text column's ASCII values are matched over the block's bytes ({@link
+ * AsciiChars}), and a one-group regex the one-pass matcher decides copies the group's bytes into
+ * the new block — no {@code String} per position. A column that mixes extracted text with another
+ * type's values is typed by {@link PageCollector#column}'s rules (text).
  */
 final class RexStage implements PageChain.Stage {
   private final RexCommand command;
@@ -86,9 +85,8 @@ final class RexStage implements PageChain.Stage {
   }
 
   /**
-   * The text {@code rex} matches at a position (its field's first value, as the row command reads
-   * it), an {@link AsciiChars} view of the block's bytes where it can; null when the position has
-   * no value.
+   * The text {@code rex} matches at a position (its field's first value), an {@link AsciiChars}
+   * view of the block's bytes where it can; null when the position has no value.
    */
   private CharSequence text(Page page, Block input, int position) {
     if (input.isNull(position)) {

@@ -3,8 +3,9 @@ package io.quarry.ql.exec;
 import java.util.List;
 
 /**
- * One result row as the row operators see it: an event (fields extracted on demand) or an
- * aggregation result. Values are {@code String}, {@code Long}, {@code Double} or {@code Boolean}.
+ * One result row as an expression reads it ({@link Evaluator}, {@link RowPredicates}): an event
+ * (fields extracted on demand) or a page's position ({@link PageRow}). Values are {@code String},
+ * {@code Long}, {@code Double} or {@code Boolean}.
  */
 public interface Row {
 

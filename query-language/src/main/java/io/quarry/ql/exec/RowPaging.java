@@ -17,22 +17,21 @@ import java.util.function.Consumer;
 
 /**
  * The last stage of an ordered page chain whose plugin commands' pages are the answer: the rows
- * paged as the row engine's collector pages the same rows after the plugin adapter made them rows
- * again — {@code pageSize} rows a page (the last one shorter), each page with the columns its rows
- * hold a value in, in the order the rows first name them (a row's fields in its page's column
- * order), each column typed over its values. A plugin operator's pages may order or type their
- * columns otherwise ({@code addcoltotals}' total row, {@code append}'s subsearch rows); the answer
- * must not depend on that. Also the stream re-paged before a plugin command that reads its input
- * page as the row adapter's batch ({@link ReduceCoverage#rebatched}, {@value PluginOperators#BATCH}
- * rows a page: the adapter's page of the same rows). Only positions are held, in the pages they
- * came in.
+ * paged again, whatever pages the plugin commands made — {@code pageSize} rows a page (the last one
+ * shorter), each page with the columns its rows hold a value in, in the order the rows first name
+ * them (a row's fields in its page's column order), each column typed over its values. A plugin
+ * operator's pages may order or type their columns otherwise ({@code addcoltotals}' total row,
+ * {@code append}'s subsearch rows); the answer must not depend on that. Also the stream re-paged
+ * before a plugin command that reads its input page as a batch of rows ({@link
+ * ReduceCoverage#rebatched}, {@value PluginOperators#BATCH} rows a page). Only positions are held,
+ * in the pages they came in.
  *
  * <p>Where every row lists every column of its page ({@code listed}: after a {@code table} or
  * {@code fields} of literal names, with only commands that keep or drop rows since), a row lists
- * its null cells too, as {@link ProjectOperator}'s rows do: the page keeps its input's columns in
- * their order, one that no position holds a value in included (typed as the collector types a
- * column without values). A page says which cells hold values, not which fields a row lists; this
- * is where the plan says so.
+ * its null cells too, as after Splunk's {@code table}: the page keeps its input's columns in their
+ * order, one that no position holds a value in included (typed as the collector types a column
+ * without values). A page says which cells hold values, not which fields a row lists; this is where
+ * the plan says so.
  */
 final class RowPaging implements PageChain.Stage {
   private final int pageSize;
@@ -51,9 +50,8 @@ final class RowPaging implements PageChain.Stage {
   }
 
   /**
-   * {@code stage} (a plugin command's) over the stream re-paged as the row adapter batches rows for
-   * it ({@value PluginOperators#BATCH} rows a page); {@code listed}: every row lists every column
-   * of its page.
+   * {@code stage} (a plugin command's) over the stream re-paged in batches of rows ({@value
+   * PluginOperators#BATCH} rows a page); {@code listed}: every row lists every column of its page.
    */
   static PageChain.Stage before(PageChain.Stage stage, boolean listed) {
     RowPaging batches = new RowPaging(PluginOperators.BATCH, listed);
@@ -78,13 +76,12 @@ final class RowPaging implements PageChain.Stage {
   }
 
   /**
-   * Per command, whether every row reaching it lists every column of its page (as {@link
-   * ProjectOperator}'s rows list a {@code table}'s or {@code fields}' names, null or not): after a
-   * {@code table} or {@code fields} of literal names with only commands since that keep or drop
-   * rows ({@code sort}, {@code head}, {@code dedup}, {@code reverse}/{@code tail}, {@code where},
-   * {@code search}). A command that sets fields ends it (a row lists a field set to null nowhere),
-   * as does one making rows of its own (an aggregation, a plugin command: its rows list the cells
-   * it gives values).
+   * Per command, whether every row reaching it lists every column of its page (a {@code table}'s or
+   * {@code fields}' names, null or not): after a {@code table} or {@code fields} of literal names
+   * with only commands since that keep or drop rows ({@code sort}, {@code head}, {@code dedup},
+   * {@code reverse}/{@code tail}, {@code where}, {@code search}). A command that sets fields ends
+   * it (a row lists a field set to null nowhere), as does one making rows of its own (an
+   * aggregation, a plugin command: its rows list the cells it gives values).
    */
   static boolean[] listedColumns(List<Command> commands) {
     boolean[] listed = new boolean[commands.size()];

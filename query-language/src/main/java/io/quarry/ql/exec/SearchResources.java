@@ -56,7 +56,7 @@ public record SearchResources(
 
   /**
    * As above, for a search whose row stages are entered in {@code rowStages} (a built-in operator
-   * that runs commands of its own, {@code appendpipe}'s, enters those it runs on rows there).
+   * that runs commands of its own, {@code appendpipe}'s, hands it on to them).
    */
   public OperatorContext context(Instant now, ZoneId zone, RowStages rowStages) {
     return new Context(new BlockFactory(memory), this, now, zone, rowStages);

@@ -18,16 +18,15 @@ import java.util.function.Consumer;
 
 /**
  * {@code streamstats} on pages, position by position in arrival order, each page emitted as it
- * comes with every position's aggregations set on it ({@link AssignedColumns}) — {@link
- * StreamStatsOperator}'s answer exactly. A position's group is its first one ({@link
- * RunningGroups}: the page aggregation's keys and functions); a position in none passes unchanged.
- * Without a window each group's states run on ({@code current=false}: read before the position is
- * added); with {@code window=N} or {@code time_window} the window holds (page, position) entries —
- * of the stream when {@code global}, else per group — and a position's results are those of a group
- * of the moment fed the window's entries of its group, as the row operator recomputes them. {@code
- * reset_on_change}, {@code reset_before} and {@code reset_after} (conditions compiled once,
- * evaluated over the whole input page) empty every state. The window entries and the groups' states
- * are counted on the search's memory.
+ * comes with every position's aggregations set on it ({@link AssignedColumns}). A position's group
+ * is its first one ({@link RunningGroups}: the page aggregation's keys and functions); a position
+ * in none passes unchanged. Without a window each group's states run on ({@code current=false}:
+ * read before the position is added); with {@code window=N} or {@code time_window} the window holds
+ * (page, position) entries — of the stream when {@code global}, else per group — and a position's
+ * results are those of a group of the moment fed the window's entries of its group, recomputed at
+ * each position. {@code reset_on_change}, {@code reset_before} and {@code reset_after} (conditions
+ * compiled once, evaluated over the whole input page) empty every state. The window entries and the
+ * groups' states are counted on the search's memory.
  */
 final class StreamStatsStage implements PageChain.Stage {
   private final StreamStatsCommand command;

@@ -95,7 +95,7 @@ public final class SubPipeline {
     return pages;
   }
 
-  /** Whether the pages all have the same columns (as the row adapter's batches of rows would). */
+  /** Whether the pages all have the same columns. */
   private static boolean oneSchema(List<Page> pages) {
     for (Page page : pages) {
       if (!page.schema().columns().stream()

@@ -9,12 +9,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The table {@code outputlookup} writes, built row by row as {@link OutputLookupOperator} builds
- * it: the columns in the order they are first added, each row's cell of a column its values' text
- * ({@link LookupTable#cellText}: a multivalue joined with line breaks, {@code _time} in epoch
- * seconds), a cell never set empty — or what the writer's {@code missing} gives for it. The kept
- * text is counted on the search's memory. Shared by the page stage ({@link OutputLookupStage}) and
- * the event listing's table ({@code search.EventTable}).
+ * The table {@code outputlookup} writes, built row by row: the columns in the order they are first
+ * added, each row's cell of a column its values' text ({@link LookupTable#cellText}: a multivalue
+ * joined with line breaks, {@code _time} in epoch seconds), a cell never set empty — or what the
+ * writer's {@code missing} gives for it. The kept text is counted on the search's memory. Shared by
+ * the page stage ({@link OutputLookupStage}) and the event listing's table ({@code
+ * search.EventTable}).
  */
 public final class TableCells {
   private final MemoryTracker memory;

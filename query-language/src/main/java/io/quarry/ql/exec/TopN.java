@@ -8,7 +8,7 @@ import java.util.PriorityQueue;
 /**
  * The first {@code limit} of the entries offered, by an order: a heap of at most {@code limit}
  * entries whose head is the last of them, so an entry that sorts after it is refused at once. What
- * {@code sort} keeps, on rows ({@link SortOperator}) and on pages ({@link PageSort}).
+ * {@code sort} keeps ({@link PageSort}).
  */
 final class TopN<E> {
   private final long limit;

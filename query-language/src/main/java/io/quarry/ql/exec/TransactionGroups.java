@@ -14,21 +14,21 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * {@code transaction}'s grouping, whatever its events are ({@code E}: a row for {@link
- * TransactionOperator}, a (page, position) reference for {@link TransactionStage}): events whose
- * values of the fields (first value of each, as text) agree are one transaction. An event may hold
- * only some of the fields: it joins the newest open transaction that contradicts none of its values
- * and shares at least one (adding the values it brings); with {@code connected=false} also one that
- * shares none (else, with {@code connected=true}, the default, such an event starts a new
- * transaction). Events arrive newest first (time-ordered mode), so a transaction grows backwards in
- * time; it closes when the next event joining it is further back than {@code maxpause} from its
- * oldest event, than {@code maxspan} from its newest, or when it holds {@code maxevents}; the event
- * then starts a new one. Events holding none of the fields are part of no transaction (orphans,
- * passed on with {@code _txn_orphan=1} when {@code keeporphans=true}); without fields every event
- * has the same key. An event matching {@code endswith} (the newest event of a transaction) closes
- * the open one of its key and starts a new one; an event matching {@code startswith} (the oldest)
- * joins and closes it. A transaction without a required start or end is evicted: dropped, or with
- * {@code keepevicted=true} kept with {@code closed_txn=0} (1 for the others).
+ * {@code transaction}'s grouping, whatever its events are ({@code E}: a (page, position) reference
+ * for {@link TransactionStage}): events whose values of the fields (first value of each, as text)
+ * agree are one transaction. An event may hold only some of the fields: it joins the newest open
+ * transaction that contradicts none of its values and shares at least one (adding the values it
+ * brings); with {@code connected=false} also one that shares none (else, with {@code
+ * connected=true}, the default, such an event starts a new transaction). Events arrive newest first
+ * (time-ordered mode), so a transaction grows backwards in time; it closes when the next event
+ * joining it is further back than {@code maxpause} from its oldest event, than {@code maxspan} from
+ * its newest, or when it holds {@code maxevents}; the event then starts a new one. Events holding
+ * none of the fields are part of no transaction (orphans, passed on with {@code _txn_orphan=1} when
+ * {@code keeporphans=true}); without fields every event has the same key. An event matching {@code
+ * endswith} (the newest event of a transaction) closes the open one of its key and starts a new
+ * one; an event matching {@code startswith} (the oldest) joins and closes it. A transaction without
+ * a required start or end is evicted: dropped, or with {@code keepevicted=true} kept with {@code
+ * closed_txn=0} (1 for the others).
  *
  * <p>{@link #finish} gives the results newest transaction (by its oldest event) first, orphans
  * among them by their time; {@link #combined} makes a transaction's fields: {@code _time} of its
@@ -37,10 +37,10 @@ import java.util.TreeMap;
  * several), or with {@code mvlist} every value in time order, then {@code duration} (seconds from
  * first to last event), {@code eventcount} and, with {@code keepevicted}, {@code closed_txn}. The
  * fields' order is the result's own, not the order its events list them in: Splunk's reference
- * calls them "the union of all other fields of each member" and fixes no order, and an event's
- * order is not one the engines share (a row lists its default, then index-time, then extracted
- * fields; a page has one column order for all its positions), so names sort. Each transaction is
- * counted on the search's memory ({@link MemoryTracker#ENTRY_BYTES}); the caller counts its events.
+ * calls them "the union of all other fields of each member" and fixes no order, and an event has no
+ * one order (a listed event names its default, then index-time, then extracted fields; a page has
+ * one column order for all its positions), so names sort. Each transaction is counted on the
+ * search's memory ({@link MemoryTracker#ENTRY_BYTES}); the caller counts its events.
  */
 final class TransactionGroups<E> {
   static final String TIME = "_time";

@@ -24,11 +24,10 @@ import java.util.function.Consumer;
  * text, its {@code _time} from the timestamp block, and whether it matches {@code
  * startswith}/{@code endswith} — decided for the whole page at once ({@link SearchFilter} for a
  * search, its bare words in the position's {@code _raw}; a compiled {@link ExpressionEvaluator} for
- * {@code eval(…)}) — into {@link TransactionGroups}, the grouping the row operator {@link
- * TransactionOperator} shares. The pages whose positions are part of a result are kept (counted on
- * the search's memory); once the input ends the results, newest first, are made from the kept
- * positions' values ({@link TransactionGroups#combined}) into pages typed over the whole answer
- * ({@link ResultPages}).
+ * {@code eval(…)}) — into {@link TransactionGroups}, the grouping. The pages whose positions are
+ * part of a result are kept (counted on the search's memory); once the input ends the results,
+ * newest first, are made from the kept positions' values ({@link TransactionGroups#combined}) into
+ * pages typed over the whole answer ({@link ResultPages}).
  *
  * <p>An event's fields are the page's columns holding a value at its position: the page source
  * loads those the commands after it read ({@link #inputFields}), so a result carries what the

@@ -15,9 +15,8 @@ import java.util.List;
  * A hash aggregation's answer as typed pages ({@link HashAggregationOperator#snapshot}): one row
  * per group sorted by the by-fields' values (numbers before text, as Splunk sorts), at most {@code
  * pageSize} rows a page; by-fields as string blocks straight from the keys, numeric results as long
- * or double blocks (doubles throughout when a column has fractions anywhere, as the row engine
- * types it), everything else — text, multivalues, {@code _time} — typed as the row boundary types
- * it ({@link PageCollector#toPage}).
+ * or double blocks (doubles throughout when a column has fractions anywhere), everything else —
+ * text, multivalues, {@code _time} — typed as {@link PageCollector#toPage} types a field.
  */
 final class AggregationOutput {
   private final StatsCommand command;
@@ -39,7 +38,7 @@ final class AggregationOutput {
     int width = command.groupBy().size();
     int[] order = GroupOrder.of(keys, width);
     // every result first: a column whose numbers are whole in some groups and not in others is
-    // doubles throughout, as the row engine answers
+    // doubles throughout
     ResultColumn[] results = new ResultColumn[functions.length];
     for (int f = 0; f < functions.length; f++) {
       results[f] = ResultColumn.of(functions[f], groups);
@@ -77,7 +76,7 @@ final class AggregationOutput {
         cells.add(column);
         genericAt.add(c);
       }
-      if (!generic.isEmpty()) { // typed as the row boundary types them
+      if (!generic.isEmpty()) { // typed as PageCollector types a field
         Page typed = PageCollector.toPage(generic, cells, to - from);
         for (int i = 0; i < generic.size(); i++) {
           blocks[genericAt.get(i)] = typed.block(i);

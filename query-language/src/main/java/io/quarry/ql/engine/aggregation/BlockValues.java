@@ -14,7 +14,7 @@ import io.quarry.ql.exec.Values;
  * A block's values as the language reads them, by value index: as a number, as text, as the Java
  * value a row would hold. A timestamp block ({@code _time}) holds epoch microseconds, which a
  * computation reads as epoch seconds ({@link TimeField}); as a group key it is the microseconds'
- * digits, as the row engine keys it.
+ * digits.
  */
 final class BlockValues {
   private BlockValues() {}

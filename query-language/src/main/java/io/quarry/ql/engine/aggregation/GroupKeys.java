@@ -12,14 +12,14 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Dense group ids for the by-fields' values, as the row engine groups: a key is each by-field's
- * value as text ({@link BlockValues#key}); a position with several values of a by-field falls in
- * one group per distinct value (per combination, with several by-fields); a position without a
- * value for some by-field falls in none. Keys live in a {@link BytesKeyHash}: with one by-field a
- * string value's bytes are looked up as they lie in its block; with several, the values' texts are
- * written one after another, each behind its length, into one composite key (no list or string per
- * row: a whole-number or timestamp value is written as its decimal digits straight from the block),
- * and a group's value of one by-field is read back from its key when the answer is built. Not
+ * Dense group ids for the by-fields' values: a key is each by-field's value as text ({@link
+ * BlockValues#key}); a position with several values of a by-field falls in one group per distinct
+ * value (per combination, with several by-fields); a position without a value for some by-field
+ * falls in none. Keys live in a {@link BytesKeyHash}: with one by-field a string value's bytes are
+ * looked up as they lie in its block; with several, the values' texts are written one after
+ * another, each behind its length, into one composite key (no list or string per row: a
+ * whole-number or timestamp value is written as its decimal digits straight from the block), and a
+ * group's value of one by-field is read back from its key when the answer is built. Not
  * thread-safe.
  */
 final class GroupKeys {

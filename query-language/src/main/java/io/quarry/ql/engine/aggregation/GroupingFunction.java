@@ -7,8 +7,8 @@ import io.quarry.ql.ast.Aggregation;
 /**
  * One {@code stats} function's state for every group, in arrays by dense group id (ids come in
  * order, from {@link GroupKeys}): add a position's values to a group, merge another instance's
- * group into one of ours (a partial from another search thread), answer a group's result. The
- * results are the row engine's, value for value.
+ * group into one of ours (a partial from another search thread), answer a group's result. The tests
+ * check the results value for value against a plain Java {@code stats} ({@code PlainStats}).
  */
 public interface GroupingFunction {
 
@@ -102,8 +102,8 @@ public interface GroupingFunction {
   }
 
   /**
-   * A group's result as the row engine answers it: a {@code Long}, {@code Double}, {@code String},
-   * a {@code List} of several values, or null.
+   * A group's result: a {@code Long}, {@code Double}, {@code String}, a {@code List} of several
+   * values, or null.
    */
   Object result(int group);
 

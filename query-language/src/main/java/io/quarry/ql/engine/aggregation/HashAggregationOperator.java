@@ -185,7 +185,7 @@ public final class HashAggregationOperator implements PageAggregator {
 
   /**
    * A position's {@code _time} in epoch microseconds, Long.MIN_VALUE when it has none (or {@code
-   * _time} is not a number column here), as the row engine reads it.
+   * _time} is not a number column here).
    */
   private static long time(Block times, int position) {
     if (times instanceof io.quarry.plugin.api.data.LongBlock longs
@@ -280,7 +280,7 @@ public final class HashAggregationOperator implements PageAggregator {
     return key;
   }
 
-  /** Group {@code id}'s result of aggregation {@code f}, as the row engine answers it. */
+  /** Group {@code id}'s result of aggregation {@code f} ({@link GroupingFunction#result}). */
   public Object result(int id, int f) {
     return functions[f].result(id);
   }

@@ -95,7 +95,7 @@ public interface PageAggregator extends Operator {
 
   /**
    * Whether {@link #snapshot} previews the answer; false when it has none to give (a plugin's,
-   * {@link PluginAggregation}): the running search then offers no preview, as on rows.
+   * {@link PluginAggregation}): the running search then offers no preview.
    */
   default boolean previews() {
     return true;

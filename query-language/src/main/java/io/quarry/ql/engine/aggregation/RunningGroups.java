@@ -14,8 +14,8 @@ import java.util.List;
  * A {@code stats} command's function states by group, fed one position at a time and read at any
  * moment: what {@code eventstats} and {@code streamstats} keep on pages (their stages are in {@code
  * exec}). The group keys are {@link GroupKeys}' and the states the per-function classes' ({@link
- * GroupingFunction}), as {@link HashAggregationOperator} keeps them, so a result is the row
- * engine's value for value. {@link #bind} a page, then ask a position's groups ({@link #groupsOf})
+ * GroupingFunction}), as {@link HashAggregationOperator} keeps them, so a result equals {@code
+ * stats}' value for value. {@link #bind} a page, then ask a position's groups ({@link #groupsOf})
  * and add it to them ({@link #add}). Without grouping ({@code grouped} false) there is one group,
  * 0, whatever the by-fields: a window's group of the moment. Not thread-safe.
  */
@@ -81,8 +81,8 @@ public final class RunningGroups {
 
   /**
    * The groups of the bound page's {@code position} (new ones made, empty), their ids {@link
-   * #ids()}{@code [0, n)} in the row engine's order: one per distinct combination of the by-fields'
-   * values, none when a by-field has no value.
+   * #ids()}{@code [0, n)} in the order the position's values come: one per distinct combination of
+   * the by-fields' values, none when a by-field has no value.
    *
    * @return n
    */
@@ -116,9 +116,9 @@ public final class RunningGroups {
   }
 
   /**
-   * Group {@code group}'s result of aggregation {@code f} as the row engine puts it on a row: a
-   * {@code Long}, {@code Double}, {@code String}, a {@code List} of several values, or null; one
-   * named {@code _time} a time again (epoch microseconds).
+   * Group {@code group}'s result of aggregation {@code f} as it is set on a position: a {@code
+   * Long}, {@code Double}, {@code String}, a {@code List} of several values, or null; one named
+   * {@code _time} a time again (epoch microseconds).
    */
   public Object result(int group, int f) {
     Object result = functions[f].result(group);
@@ -171,9 +171,7 @@ public final class RunningGroups {
     return bytes;
   }
 
-  /**
-   * A position's {@code _time} in epoch microseconds, Long.MIN_VALUE without one (as rows read).
-   */
+  /** A position's {@code _time} in epoch microseconds, Long.MIN_VALUE without one. */
   private static long time(Block times, int position) {
     if (times instanceof LongBlock longs && longs.getValueCount(position) > 0) {
       return longs.getLongValue(longs.getFirstValueIndex(position));

@@ -10,7 +10,7 @@ import java.util.Arrays;
  * {@code first} and {@code latest} (the value with the greatest {@code _time}), {@code last} and
  * {@code earliest} (the smallest), {@code latest_time} and {@code earliest_time} (their times, as
  * epoch seconds): one value and its time per group. Among values of one time the first one seen
- * stays, as in the row engine ({@code _time} itself answered as epoch seconds).
+ * stays ({@code _time} itself answered as epoch seconds).
  */
 final class TimeOrderedFunction implements GroupingFunction {
   private final boolean newest;

@@ -24,18 +24,17 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * {@code stats} with wildcard fields ({@code stats avg(*)}, {@code max(*_ms) AS *_max}) on pages,
- * answering as {@link io.quarry.ql.exec.WildcardStatsOperator} does on rows: each wildcard
- * aggregation applies to every column of the input its pattern matches (the by-fields aside; a
- * column starting with {@code _} only when the pattern does), one {@link HashAggregationOperator}
- * per matched field by the same by-fields, fed the positions that hold a value of it (the rows that
- * have the field); the other aggregations — or, when every one is a wildcard, a hidden count — are
- * one more, which gives the groups and their order. At the end the field's results are joined to
- * those groups by their by-field values, a field's column named {@code f(field)} or by the {@code
- * AS} name with its {@code *} replaced, the fields of a wildcard in name order, a column no group
- * has a value in left out; the answer is typed as the row engine's collector types the row
- * operator's rows. The input must carry every field the rows would have (event pages with every
- * search-time field, a generator's or an aggregation's pages).
+ * {@code stats} with wildcard fields ({@code stats avg(*)}, {@code max(*_ms) AS *_max}) on pages:
+ * each wildcard aggregation applies to every column of the input its pattern matches (the by-fields
+ * aside; a column starting with {@code _} only when the pattern does), one {@link
+ * HashAggregationOperator} per matched field by the same by-fields, fed the positions that hold a
+ * value of it (the rows that have the field); the other aggregations — or, when every one is a
+ * wildcard, a hidden count — are one more, which gives the groups and their order. At the end the
+ * field's results are joined to those groups by their by-field values, a field's column named
+ * {@code f(field)} or by the {@code AS} name with its {@code *} replaced, the fields of a wildcard
+ * in name order, a column no group has a value in left out; the answer is typed as {@link
+ * PageCollector} types a field. The input must carry every field its rows have (event pages with
+ * every search-time field, a generator's or an aggregation's pages).
  */
 public final class WildcardAggregation implements PageAggregator {
   private final StatsCommand command;

@@ -6,12 +6,12 @@
  * emits the answer as typed pages ({@link
  * io.quarry.ql.engine.aggregation.HashAggregationOperator}); the same keys and states fed position
  * by position and read at any moment for {@code eventstats} and {@code streamstats} ({@link
- * io.quarry.ql.engine.aggregation.RunningGroups}). The arithmetic is the row engine's ({@code
- * StatsOperator}), so an answer does not depend on which engine ran it. {@code stats} with wildcard
- * fields ({@code avg(*)}) is one such operator per matched field, joined by group at the end
- * ({@link io.quarry.ql.engine.aggregation.WildcardAggregation}). The other page aggregations
- * ({@link io.quarry.ql.engine.aggregation.TopAggregation}, {@code exec.ChartAggregation}, a
- * transforming plugin command's {@code exec.PluginAggregation}) share the batch contract ({@link
+ * io.quarry.ql.engine.aggregation.RunningGroups}). {@code stats}, {@code eventstats} and {@code
+ * streamstats} share these states, so their arithmetic agrees. {@code stats} with wildcard fields
+ * ({@code avg(*)}) is one such operator per matched field, joined by group at the end ({@link
+ * io.quarry.ql.engine.aggregation.WildcardAggregation}). The other page aggregations ({@link
+ * io.quarry.ql.engine.aggregation.TopAggregation}, {@code exec.ChartAggregation}, a transforming
+ * plugin command's {@code exec.PluginAggregation}) share the batch contract ({@link
  * io.quarry.ql.engine.aggregation.PageAggregator}); a source that counts in place of rows (the
  * index shortcuts, {@link io.quarry.ql.engine.aggregation.CountShortcut}) hands them intermediate
  * state as pages ({@link io.quarry.ql.engine.aggregation.CountPages}).
