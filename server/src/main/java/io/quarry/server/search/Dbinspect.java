@@ -26,8 +26,8 @@ final class Dbinspect {
 
   /**
    * The rows as pages of {@code pageSize} positions, built column by column: a page's columns are
-   * the fields its buckets hold, in the order they first name them, each typed as the row engine's
-   * collector types a page of those rows (a handful per index: made once, then cut).
+   * the fields its buckets hold, in the order they first name them, each typed as {@code
+   * PageCollector.toPage} types a field (a handful per index: made once, then cut).
    */
   static java.util.Iterator<io.quarry.plugin.api.data.Page> pages(
       EventStore store, List<String> indexes, int pageSize) {

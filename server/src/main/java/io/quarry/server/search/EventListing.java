@@ -20,11 +20,11 @@ import java.util.function.Predicate;
 
 /**
  * The answer of a plain event listing on pages ({@code index=web status=404}, {@code … | where … |
- * sort … | head 20}): the pages the row engine's collector would make of the same events as {@link
- * EventRow}s, without making a row. Row by row in arrival order, {@code pageSize} rows a page (the
- * last one shorter; none past the answer's row limit), each page with the columns its events have —
- * the default fields in {@link #DEFAULT_ORDER}, then the index-time fields in the order the page's
- * events first name them — and each column typed over its values as the collector types them.
+ * sort … | head 20}): the events laid out as pages of the fields each lists, without making a row.
+ * Row by row in arrival order, {@code pageSize} rows a page (the last one shorter; none past the
+ * answer's row limit), each page with the columns its events have — the default fields in {@link
+ * #DEFAULT_ORDER}, then the index-time fields in the order the page's events first name them — and
+ * each column typed over its values as {@code PageCollector} types them.
  *
  * <p>The page source ({@link EventPages#listing}) carries, besides the fields the commands read,
  * every default field, every index-time field an event of its page has, and per event the names of
@@ -32,13 +32,12 @@ import java.util.function.Predicate;
  * command reads); the commands after the source (filters, {@code sort}, {@code head}, {@code
  * dedup}) keep or reorder positions and carry those columns along. An index-time field's column
  * holds the event's own values; where a page's row lacks a field that another row of the page has,
- * the row engine's collector asks the event for it and finds its search-time value (key=value,
- * JSON, the sourcetype's extraction), so that is extracted here from the row's {@code _raw} —
- * unless the source already read the field for a command (the fields in {@code read}), whose column
- * holds every event's value.
+ * its cell is the event's search-time value of it (key=value, JSON, the sourcetype's extraction),
+ * extracted here from the row's {@code _raw} — unless the source already read the field for a
+ * command (the fields in {@code read}), whose column holds every event's value.
  */
 final class EventListing {
-  /** An event's default fields, in the order an event listing shows them ({@link EventRow}). */
+  /** An event's default fields, in the order an event listing shows them. */
   static final List<String> DEFAULT_ORDER =
       List.of(
           EventFields.TIME,
@@ -95,10 +94,10 @@ final class EventListing {
 
   /**
    * @param everyField whether a page has every field of its events, search-time extracted ones
-   *     included, as the row engine's pages of {@link EventRow}s have them where a command asks for
-   *     every field ({@link EventRow#discoverableFieldNames}: a subsearch's events, the batches the
-   *     plugin adapter gives {@code fillnull}, a wildcard {@code table}): per row its default and
-   *     index-time fields, then the fields its sourcetype, JSON or key=value extraction finds
+   *     included, as a command asking for every field reads them (a subsearch's events, the batches
+   *     a plugin command such as {@code fillnull} takes, a wildcard {@code table}): per row its
+   *     default and index-time fields, then the fields its sourcetype, JSON or key=value extraction
+   *     finds
    * @param out takes the pages, false once it takes no more
    * @param room how many rows the answer still takes (the last page is cut to it)
    */
@@ -125,7 +124,7 @@ final class EventListing {
 
   /**
    * As above, the events' fields changed by the row-local commands after the listing ({@code eval},
-   * {@code fields -}) as the row engine lays them over its events.
+   * {@code fields -}) laid over each event.
    */
   EventListing(
       Set<String> read,
@@ -197,7 +196,9 @@ final class EventListing {
     full = !out.test(page(pages, ranges, count));
   }
 
-  /** The rows {@code ranges} of {@code pages} as the row engine's collector makes them a page. */
+  /**
+   * The rows {@code ranges} of {@code pages} as one page of the fields they list (class comment).
+   */
   private Page page(List<Page> pages, List<int[]> ranges, int count) {
     // each row lists the default fields first, unless its commands removed or renamed one
     Set<String> names =
@@ -215,7 +216,7 @@ final class EventListing {
       Block block = column < 0 ? null : page.block(column);
       Block layout = discoveredNames ? page.block(ListingColumns.DISCOVERED_NAMES) : block;
       for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
-        if (otherRows && isOtherRow(page, p)) { // its fields as it holds them, as a MapRow lists
+        if (otherRows && isOtherRow(page, p)) { // its fields as it holds them
           List<String> held = heldNames(page, p, otherChanges);
           names.addAll(held);
           others.add(((long) i << 32) | p);
@@ -238,7 +239,7 @@ final class EventListing {
             }
           }
         }
-        if (everyField) { // then the names its extraction finds, as EventRow lists them
+        if (everyField) { // then the names its extraction finds
           FieldExtractor extractor = extractor(extractors, page, i, p);
           List<String> found = clock.time(extractor::names);
           if (own == null) {
@@ -247,7 +248,7 @@ final class EventListing {
             found.stream().filter(name -> !own.contains(name)).forEach(own::add);
           }
         }
-        if (own != null) { // then the commands' changes laid over the event, as on rows
+        if (own != null) { // then the commands' changes laid over the event
           int position = p;
           Set<String> gone = new java.util.HashSet<>();
           Block lost = listedNames ? page.block(ListingColumns.CLEARED) : null;
@@ -380,8 +381,8 @@ final class EventListing {
    * hidden columns ({@link ListingColumns#LISTED_NAMES}, {@link ListingColumns#CLEARED_NAMES}) —
    * and the events' own text where a command changed it ({@link ListingColumns#EVENT_RAW}, {@link
    * ListingColumns#EVENT_SOURCETYPE}) —, for the {@code outputlookup} ending it ({@link
-   * EventTable}), which writes each row as the row command sees it, and for the plugin commands
-   * over its rows ({@link PluginOverEvents}).
+   * EventTable}), which writes each row with the fields it lists, and for the plugin commands over
+   * its rows ({@link PluginOverEvents}).
    */
   EventListing carryingListedNames() {
     this.carriesListedNames = true;
@@ -401,9 +402,9 @@ final class EventListing {
 
   /**
    * This listing's pages with each row's every field — those it lists and those only its extraction
-   * finds, as {@code discoverableFieldNames} — as a last hidden column ({@link
-   * ListingColumns#DISCOVERED_NAMES}), next to {@link #carryingListedNames}'s: the rows a plugin
-   * command reading every field takes after another's ({@link PluginOverEvents}).
+   * finds — as a last hidden column ({@link ListingColumns#DISCOVERED_NAMES}), next to {@link
+   * #carryingListedNames}'s: the rows a plugin command reading every field takes after another's
+   * ({@link PluginOverEvents}).
    */
   EventListing carryingDiscoveredNames() {
     this.carriesDiscoveredNames = true;
@@ -413,8 +414,8 @@ final class EventListing {
   /**
    * This listing {@link #fromListedNames} laying out each row's every field as its {@link
    * ListingColumns#DISCOVERED_NAMES} lists them (its {@link ListingColumns#FIELD_NAMES} still those
-   * it lists), the commands' changes replayed over them: the adapter's batches of overlay rows into
-   * a plugin command reading every field ({@link PluginOverEvents}).
+   * it lists), the commands' changes replayed over them: the batches of events, changes laid over,
+   * that a plugin command reading every field takes ({@link PluginOverEvents}).
    */
   EventListing fromDiscoveredNames() {
     this.listedNames = true;
@@ -427,12 +428,10 @@ final class EventListing {
    * rows among the events, after commands that keep rows as they come —, each known by a null in
    * {@link ListingColumns#EVENT_RAW}, which every event's page carries ({@link
    * ListingColumns#withEventText}): such a row lists the fields it holds a value in, in its page's
-   * column order, and has no value besides (nothing is extracted for it), as the row engine's
-   * collector pages a {@code MapRow} among event rows; an event of the same page is asked for the
-   * fields those rows name, as the collector asks an event row. {@code changes}: those of the
+   * column order, and has no value besides (nothing is extracted for it); an event of the same page
+   * is asked for the fields those rows name (its search-time values). {@code changes}: those of the
    * commands after the {@code append} ({@link ListedFields}, numbered by their stages), laid over
-   * such a row's fields as over an event's (on rows an {@code AssignedRow} over the {@code
-   * MapRow}).
+   * such a row's fields as over an event's.
    */
   EventListing withOtherRows(ListedFields changes) {
     this.otherRows = true;

@@ -15,27 +15,27 @@ import java.util.function.Predicate;
 
 /**
  * The fields {@code eventstats} and {@code streamstats} lay over the events of a listing ({@code
- * index=web | eventstats count by host}), so that {@link EventListing} pages the answer as the row
- * engine's collector pages those rows. On rows each command hands on an event that falls in a group
- * (every by-field has a value) as {@code AssignedRow}: its results set over the event in the order
- * of its aggregations — a result with a value listed (after the event's own fields when new), a
- * null one no longer listed and without a value —, and an event in no group as it came; past its
- * row cap {@code eventstats} sets its truncation note on every row. On pages the commands run as
- * stages before the listing ({@code EventStatsStage}, {@code StreamStatsStage}: a position in no
- * group keeps its own values), and {@link #apply} replays per row, from the answer's columns, what
- * the row commands laid over it: whether a row fell in a group is read off its by-fields' columns,
- * whether a result had a value off the result's column.
+ * index=web | eventstats count by host}), so that {@link EventListing} pages the answer by the
+ * fields each row lists. Each command hands on an event that falls in a group (every by-field has a
+ * value) with its results set over the event in the order of its aggregations — a result with a
+ * value listed (after the event's own fields when new), a null one no longer listed and without a
+ * value —, and an event in no group as it came; past its row cap {@code eventstats} sets its
+ * truncation note on every row. The commands run as stages before the listing ({@code
+ * EventStatsStage}, {@code StreamStatsStage}: a position in no group keeps its own values), and
+ * {@link #apply} replays per row, from the answer's columns, what the commands laid over it:
+ * whether a row fell in a group is read off its by-fields' columns, whether a result had a value
+ * off the result's column.
  *
  * <p>That replay is exact where the columns it reads are those the command saw or set: among the
  * commands after the listing only those that keep the events ({@link TimeOrderedShape#keepsEvents})
  * and these two; no result named as a default field (whose column the listing lists for every row)
  * or as a by-field (read off its column at the end to tell the grouped rows), and no field set
  * twice. A result a later command reads is fine: the source reads it, so where a row fell in no
- * group its column holds the event's own value (search-time included), as the row asks the event.
- * Among other commands that change fields ({@code eval} and the like) {@link ListedFields} replays
- * each command's overlay in order, reading where a row fell in a group and where a result had a
- * value off the marks its stage's page leaves where a later command sets a by-field or another
- * command a result ({@code ListingMarks.valueColumn}); any other pipeline runs on rows.
+ * group its column holds the event's own value (search-time included). Among other commands that
+ * change fields ({@code eval} and the like) {@link ListedFields} replays each command's overlay in
+ * order, reading where a row fell in a group and where a result had a value off the marks its
+ * stage's page leaves where a later command sets a by-field or another command a result ({@code
+ * ListingMarks.valueColumn}); no other pipeline is replayed here.
  */
 final class EventOverlays {
   /** The note {@code eventstats} sets on every row once it stopped reading. */
@@ -117,9 +117,8 @@ final class EventOverlays {
 
   /**
    * A plugin command's overlay ({@link io.quarry.ql.exec.PluginOverlayStage}): at each row, the
-   * fields its {@link io.quarry.ql.exec.PluginOverlayStage#OVERLAID} column names, in order, set as
-   * the row adapter's overlay row sets them (a value listed, last when new; no value: no longer
-   * listed, no value at all).
+   * fields its {@link io.quarry.ql.exec.PluginOverlayStage#OVERLAID} column names, in order, set
+   * over the row (a value listed, last when new; no value: no longer listed, no value at all).
    */
   static EventOverlays plugin() {
     return new EventOverlays(List.of(), true);

@@ -36,8 +36,8 @@ import java.util.function.Consumer;
  * KeyValueBytes}): no {@code String} for the event or its value. Leading {@code rex} commands over
  * {@code _raw} run here too, on the journal's bytes, and only for events whose page needs a field
  * they set ({@link #fuses}): the value of such a field is the last matching {@code rex}'s, else the
- * event's own, as the row commands would leave it. The remaining events go out as a last page when
- * the slice ends ({@link #finish}), while its segment is still open.
+ * event's own. The remaining events go out as a last page when the slice ends ({@link #finish}),
+ * while its segment is still open.
  *
  * <p>Where the index query is not exact, the search's filter ({@link EventFilter}) decides which
  * visited events are on the pages: its words on each event's raw text as it is visited (an event
@@ -149,10 +149,10 @@ final class EventPages implements EventVisitor {
   }
 
   /**
-   * Values keep the types extraction gives them, as the row engine's events do: a JSON number or
-   * boolean is a number or boolean, not its text, and a column holding one is typed as the row
-   * engine's collector types the same values. Where the page's columns are the answer (time-ordered
-   * mode) rather than an aggregation's input, which compares numbers and their texts alike.
+   * Values keep the types extraction gives them: a JSON number or boolean is a number or boolean,
+   * not its text, and a column holding one is typed as {@code PageCollector} types the same values.
+   * Where the page's columns are the answer (time-ordered mode) rather than an aggregation's input,
+   * which compares numbers and their texts alike.
    */
   EventPages typedValues() {
     this.typed = true;
@@ -163,7 +163,7 @@ final class EventPages implements EventVisitor {
    * Pages of an event listing ({@link EventListing}): besides the fields asked for, every default
    * field and every index-time field an event of the page has (null where an event lacks it), and
    * per event the names of its index-time fields in its own order ({@link
-   * ListingColumns#FIELD_NAMES}), which decide the columns the row engine's collector would give.
+   * ListingColumns#FIELD_NAMES}), which decide the columns of the listing's pages.
    */
   EventPages listing() {
     if (!fields.containsAll(EventListing.DEFAULT_ORDER)) {
@@ -366,7 +366,7 @@ final class EventPages implements EventVisitor {
       return block;
     }
 
-    /** The column again from its cells, the typed ones as they were: typed as rows would be. */
+    /** The column again from its cells, the typed ones as they were, typed by PageCollector. */
     private Block retyped(Block texts) {
       List<List<Object>> cells = new ArrayList<>(texts.positionCount());
       for (int p = 0; p < texts.positionCount(); p++) {
@@ -438,7 +438,8 @@ final class EventPages implements EventVisitor {
 
     /**
      * The field by automatic key=value extraction over the event's bytes, where that is what the
-     * row engine would find (neither the sourcetype nor JSON gives it); false when it is not.
+     * full extraction ({@link FieldExtractor}) would find (neither the sourcetype nor JSON gives
+     * it); false when it is not.
      */
     private boolean keyValuesFromBytes(StoredEvent event) {
       String sourcetypeName = event.sourcetype();
@@ -563,8 +564,8 @@ final class EventPages implements EventVisitor {
 
   /**
    * Whether the text, without surrounding whitespace (as {@code String.strip} sees it), starts with
-   * <code>{</code> and ends with <code>}</code>: then JSON extraction comes first and the row path
-   * decides.
+   * <code>{</code> and ends with <code>}</code>: then JSON extraction comes first and the full
+   * extraction ({@link FieldExtractor}) decides.
    */
   private static boolean mayBeJson(byte[] bytes, int offset, int length) {
     int start = offset;

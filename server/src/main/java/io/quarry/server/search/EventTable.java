@@ -22,17 +22,16 @@ import java.util.function.Predicate;
 /**
  * {@code outputlookup} ending an event listing ({@code index=web | outputlookup copy}, also after
  * commands that change the events' fields as {@link ListedFields} replays them: {@code index=web |
- * eval y=1 | outputlookup copy}), on pages as the row command writes it: the answer is the listing
- * itself; the table's columns are the fields the rows list (their default and index-time fields,
- * not the search-time ones, with the commands' changes laid over them), in the order the rows first
- * name them, and each row's cell of a column is the row's value — its own, or what its extraction
- * finds where it does not list the field and no command left it without one, as the row operator
- * asks every row for every column once the input ends. It takes the listing's pages ({@link
- * EventListing}, which carries each row's listed fields), keeps each row's cells (a {@link
- * TableCells}, as the page stage of {@code outputlookup} keeps them) and raw text, hands the pages
- * on without the hidden columns until the answer is full, and writes the table when the input ends
- * — every row, also past the answer's limit, as on rows. The cells kept count on the search's
- * memory.
+ * eval y=1 | outputlookup copy}), on pages: the answer is the listing itself; the table's columns
+ * are the fields the rows list (their default and index-time fields, not the search-time ones, with
+ * the commands' changes laid over them), in the order the rows first name them, and each row's cell
+ * of a column is the row's value — its own, or what its extraction finds where it does not list the
+ * field and no command left it without one, every row asked for every column once the input ends.
+ * It takes the listing's pages ({@link EventListing}, which carries each row's listed fields),
+ * keeps each row's cells (a {@link TableCells}, as the page stage of {@code outputlookup} keeps
+ * them) and raw text, hands the pages on without the hidden columns until the answer is full, and
+ * writes the table when the input ends — every row, also past the answer's limit. The cells kept
+ * count on the search's memory.
  */
 final class EventTable {
   private final OutputLookupCommand command;
@@ -152,7 +151,7 @@ final class EventTable {
 
   /**
    * The input is over: the table is written, a row's cell of a column its page did not have
-   * extracted from its event (unless the commands left it without the field), as on rows.
+   * extracted from its event (unless the commands left it without the field).
    */
   void finish() {
     int[] extracted = {-1}; // the row whose extraction is held (the table asks row by row)

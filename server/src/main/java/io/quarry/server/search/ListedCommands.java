@@ -19,10 +19,9 @@ final class ListedCommands {
    * Whether a literal {@code rename} replays exactly, pair by pair (its stage marks where each pair
    * moved a value, a new name given twice too), no name renamed to itself. A name a pair moved a
    * value from or to and that no later pair left a value under has none — {@code b} in {@code a AS
-   * b, b AS c}, {@code a} in {@code a AS c, b AS c} — on pages (no column) as on rows ({@code
-   * RenameOperator}: Splunk renames pair by pair, left to right), so a later command may read it. A
-   * wildcard renames every field an event has, extracted ones too: not replayed here ({@code
-   * RenameOverEvents}, {@link EveryFieldPlan}).
+   * b, b AS c}, {@code a} in {@code a AS c, b AS c} — no column on the page (Splunk renames pair by
+   * pair, left to right), so a later command may read it. A wildcard renames every field an event
+   * has, extracted ones too: not replayed here ({@code RenameOverEvents}, {@link EveryFieldPlan}).
    */
   static boolean renamedExactly(RenameCommand rename) {
     return rename.renames().stream()

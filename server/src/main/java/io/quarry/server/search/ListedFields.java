@@ -24,19 +24,19 @@ import java.util.function.Predicate;
 
 /**
  * How the row-local commands after an event listing change the fields each row lists, so that
- * {@link EventListing} lays out {@code index=web | eval kb=bytes/1024} as the row engine's
- * collector pages the rows: on rows an {@code eval} lays its assignments over the event ({@code
- * AssignedRow}: a field set to a value is listed — after the row's own fields when it is new —, one
- * set to null is no longer listed and has no value), {@code rex} sets the fields it finds a value
- * for (never to null), {@code bin} with a span its as-field where the field has a value, {@code
- * lookup} its outputs where the key matched (with {@code OUTPUTNEW}, those the row has no value
- * of), a literal {@code rename a AS b} moves {@code a} to {@code b} where {@code a} has a value
- * ({@code b} takes {@code a}'s place, or goes last when {@code a} was not listed; {@code a} no
- * longer has a value), {@code fields -} of literal names hides those fields (no longer listed, no
- * value), and {@code eventstats}/{@code streamstats} set their results where the row fell in a
- * group ({@link EventOverlays}, replayed in command order among the others). A field a row does not
- * list but another row of its page does is, on rows, asked of the event (its search-time value);
- * one the row's commands removed has none ({@link #apply}'s {@code cleared}).
+ * {@link EventListing} lays out {@code index=web | eval kb=bytes/1024} by the fields each row
+ * lists: an {@code eval} lays its assignments over the event (a field set to a value is listed —
+ * after the row's own fields when it is new —, one set to null is no longer listed and has no
+ * value), {@code rex} sets the fields it finds a value for (never to null), {@code bin} with a span
+ * its as-field where the field has a value, {@code lookup} its outputs where the key matched (with
+ * {@code OUTPUTNEW}, those the row has no value of), a literal {@code rename a AS b} moves {@code
+ * a} to {@code b} where {@code a} has a value ({@code b} takes {@code a}'s place, or goes last when
+ * {@code a} was not listed; {@code a} no longer has a value), {@code fields -} of literal names
+ * hides those fields (no longer listed, no value), and {@code eventstats}/{@code streamstats} set
+ * their results where the row fell in a group ({@link EventOverlays}, replayed in command order
+ * among the others). A field a row does not list but another row of its page does is asked of the
+ * event (its search-time value); one the row's commands removed has none ({@link #apply}'s {@code
+ * cleared}).
  *
  * <p>The changes are replayed per row at the end from the answer's columns, not tracked stage by
  * stage: whether an assignment left a value is read off the field's final column, and where {@code
@@ -47,9 +47,9 @@ import java.util.function.Predicate;
  * group, and whether its result had a value, where another command sets a result or a later one a
  * by-field. Where a command changes {@code _raw} or {@code sourcetype}, the extraction reads the
  * event's own, carried in hidden columns ({@link ListingColumns#withEventText}). A {@code rename}
- * replays pair by pair (an old name an earlier pair renamed away is read as the row came, {@code
- * FieldStages}' stage as {@code RenameOperator}); a wildcard rename (every field an event has,
- * extracted ones too) and any other pipeline run on rows.
+ * replays pair by pair (an old name an earlier pair renamed away is read as the row came, as {@code
+ * FieldStages}' stage reads it); a wildcard rename (every field an event has, extracted ones too)
+ * is not replayed here ({@code RenameOverEvents}), nor is any other pipeline.
  */
 final class ListedFields {
   /** How a command changes the fields it names at a row (see {@link #apply}). */
@@ -58,7 +58,7 @@ final class ListedFields {
     ASSIGN,
     /**
      * {@code rex}: each field set where it found a value (never to null), the new ones listed in
-     * the order of the row command's {@code HashMap} of them.
+     * the order of {@code rex}'s {@code HashMap} of them ({@code RexExtraction}).
      */
     EXTRACT,
     /**

@@ -51,9 +51,8 @@ final class ListingColumns {
   static final String CLEARED_NAMES = "\u0000fields left without";
 
   /**
-   * Each row's every field, those only its extraction finds included (a row's {@code
-   * discoverableFieldNames}), after the commands' changes, in its order: the columns of the batch
-   * the row adapter gives a plugin command reading every field ({@link
+   * Each row's every field, those only its extraction finds included, after the commands' changes,
+   * in its order: the columns of the batch a plugin command reading every field takes ({@link
    * EventListing#carryingDiscoveredNames}).
    */
   static final String DISCOVERED_NAMES = "\u0000discovered fields";

@@ -185,7 +185,8 @@ final class LuceneTranslator {
     String indexField = EventFields.keywordField(field);
     Query indexTime = new TermQuery(new Term(indexField, value.toLowerCase(Locale.ROOT)));
     // The raw text only matters for events without an index-time value: an event's index-time
-    // value is its value (EventRow), so one that differs never matches, whatever the text holds.
+    // value is its value (read from doc values, never extracted), so one that differs never
+    // matches, whatever the text holds.
     // Where every event has one (a sourcetype's index-time field) that part rewrites to nothing
     // and the query is the index-time term alone: no event is read to check it.
     Query searchTime =

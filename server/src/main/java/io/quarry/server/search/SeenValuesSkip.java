@@ -14,8 +14,8 @@ import org.apache.lucene.index.SortedSetDocValues;
  * value of {@code f} an earlier event had are taken without being read — the dedup would drop them.
  * An event is let through (and its value remembered) the first time its value comes; events with no
  * or several doc values for the field go the ordinary way. One instance per scan (time-ordered: one
- * thread); used by the row feed ({@link PipelineFeed}) and the page source ({@link
- * TimeOrderedPages}) alike. Skipped events count as matched and read, and as the dedup's input.
+ * thread); used by the page source ({@link TimeOrderedPages}). Skipped events count as matched and
+ * read, and as the dedup's input.
  */
 final class SeenValuesSkip {
   private final String field;
