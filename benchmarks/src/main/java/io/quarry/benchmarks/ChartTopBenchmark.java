@@ -32,10 +32,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * {@code timechart}, {@code chart} and {@code top} as page aggregations ({@link PageAggregator}), in
- * rows per second, fed 2^20 access-log-like rows (a minute apart every 64 rows, one of 8 statuses, 4
- * methods and 5,000 client addresses, a byte count) already made as pages of 1,024, so the figure is
- * the operator's alone, not the scan's. Run with {@code -prof gc} for the bytes per row.
+ * {@code timechart}, {@code chart} and {@code top} as page aggregations ({@link PageAggregator}),
+ * in rows per second, fed 2^20 access-log-like rows (a minute apart every 64 rows, one of 8
+ * statuses, 4 methods and 5,000 client addresses, a byte count) already made as pages of 1,024, so
+ * the figure is the operator's alone, not the scan's. Run with {@code -prof gc} for the bytes per
+ * row.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

@@ -41,11 +41,11 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * {@code eval}/{@code where} on pages of 1,024 access-log rows (rows per second): {@code compiled},
  * the expression compiled once into evaluators over whole pages ({@code io.quarry.ql.eval}, what
- * {@code PageChain} runs), against {@code perPosition}, the row engine's tree-walking {@link
- * Evaluator} at each position through a {@link PageRow} (what {@code PageChain} ran before) — both
- * ending in the same page ({@code where}: one filter of the kept positions; {@code eval}: the
- * assigned column added). {@code columns=longs}: {@code status} and {@code bytes} as long blocks;
- * {@code columns=texts}: as string blocks, the way search-time extraction gives them.
+ * {@code PageChain} runs), against {@code perPosition}, {@link Evaluator}'s tree walk at each
+ * position through a {@link PageRow} (what {@code PageChain} ran before) — both ending in the same
+ * page ({@code where}: one filter of the kept positions; {@code eval}: the assigned column added).
+ * {@code columns=longs}: {@code status} and {@code bytes} as long blocks; {@code columns=texts}: as
+ * string blocks, the way search-time extraction gives them.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

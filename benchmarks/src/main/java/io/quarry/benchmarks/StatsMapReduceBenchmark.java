@@ -25,8 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * {@code stats count, avg(bytes) by clientip} the way batch mode runs it, in rows per second: eight
- * partials ({@link PageAggregator#newPartial}), each fed an eighth of the pages of 200,000 extracted
- * access-log rows, merged into the final aggregation, which emits the answer.
+ * partials ({@link PageAggregator#newPartial}), each fed an eighth of the pages of 200,000
+ * extracted access-log rows, merged into the final aggregation, which emits the answer.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -62,7 +62,9 @@ public class StatsMapReduceBenchmark {
     int share = (pages.size() + PARTIALS - 1) / PARTIALS;
     for (int p = 0; p < PARTIALS; p++) {
       PageAggregator partial = last.newPartial();
-      for (Page page : pages.subList(Math.min(pages.size(), p * share), Math.min(pages.size(), (p + 1) * share))) {
+      for (Page page :
+          pages.subList(
+              Math.min(pages.size(), p * share), Math.min(pages.size(), (p + 1) * share))) {
         partial.addInput(page);
       }
       last.merge(partial);
