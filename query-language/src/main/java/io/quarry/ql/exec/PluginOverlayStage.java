@@ -240,8 +240,8 @@ public final class PluginOverlayStage {
   }
 
   /**
-   * The output's columns that are not a block of the operator's input passed through (the row
-   * adapter's rule, against the operator's input page of the first position's batch).
+   * The output's columns that are not a block of the operator's input passed through (checked
+   * against the operator's input page of the first position's batch).
    */
   private static List<Integer> overlaid(Page page, Batch batch, int rowColumn) {
     List<Integer> overlay = new ArrayList<>();

@@ -29,8 +29,8 @@ import java.util.function.Consumer;
  * <p>Where every row lists every column of its page ({@code listed}: after a {@code table} or
  * {@code fields} of literal names, with only commands that keep or drop rows since), a row lists
  * its null cells too: the page keeps its input's columns in their order, one that no position holds
- * a value in included (typed as the collector types a column without values). A page says which
- * cells hold values, not which fields a row lists; this is where the plan says so.
+ * a value in included (typed as {@link PageCollector} types a column without values). A page says
+ * which cells hold values, not which fields a row lists; this is where the plan says so.
  */
 final class RowPaging implements PageChain.Stage {
   private final int pageSize;
