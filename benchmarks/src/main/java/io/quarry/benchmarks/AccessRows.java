@@ -12,8 +12,8 @@ import java.util.Map;
 /**
  * Rows of the reference dataset as a search sees them after field extraction: {@code _time}, {@code
  * clientip}, {@code status}, {@code bytes} (longs), {@code method}, {@code uri}, {@code uri_path},
- * {@code useragent} — as typed pages of {@value #PAGE_SIZE} rows, the input of the operator and wire
- * suites.
+ * {@code useragent} — as typed pages of {@value #PAGE_SIZE} rows, the input of the operator and
+ * wire suites.
  */
 final class AccessRows {
   static final int PAGE_SIZE = 1024;

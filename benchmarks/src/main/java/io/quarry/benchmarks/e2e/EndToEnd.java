@@ -141,13 +141,6 @@ public final class EndToEnd implements Callable<Integer> {
   boolean profile;
 
   @Option(
-      names = "--engine",
-      description =
-          "The server's search engine: pages (the default: the page engine where a plan has a page"
-              + " implementation) or rows (the row engine only), to compare the two in one run.")
-  String engine = "pages";
-
-  @Option(
       names = "--format",
       description =
           "How the indexes store events: blocks (the default, as the server's: a document per"
@@ -212,7 +205,7 @@ public final class EndToEnd implements Callable<Integer> {
       Files.deleteIfExists(ingested);
     }
     try (QuarryProcess quarry =
-        QuarryProcess.start(workDir, heap, profile, reuse, engine, format, blockEvents)) {
+        QuarryProcess.start(workDir, heap, profile, reuse, format, blockEvents)) {
       out.printf("Quarry at %s (heap %s), data in %s%n", quarry.uri(), heap, quarry.dataDir());
       if (reuse) {
         out.printf("reusing the index of %s from a previous run: no ingest%n", dataset);

@@ -59,8 +59,7 @@ final class QuarryProcess implements Closeable {
   /**
    * Starts a server on {@code workDir/data} (emptied first unless {@code keepData}) and waits until
    * it answers; with {@code profile}, under async-profiler, its collapsed stacks written to {@code
-   * workDir/profile-collapsed.txt} when the server exits; {@code engine} is its {@code
-   * quarry.search.engine} ({@code pages} or {@code rows}), {@code format} its indexes' {@code
+   * workDir/profile-collapsed.txt} when the server exits; {@code format} its indexes' {@code
    * storage.indexes.<name>.format} ({@code events} or {@code blocks}), {@code blockEvents} its
    * {@code storage.blockEvents} (null: the server's default).
    */
@@ -69,7 +68,6 @@ final class QuarryProcess implements Closeable {
       String heap,
       boolean profile,
       boolean keepData,
-      String engine,
       String format,
       Integer blockEvents)
       throws IOException, InterruptedException {
@@ -97,15 +95,8 @@ final class QuarryProcess implements Closeable {
                 command(
                     heap,
                     profile
-                        ? List.of(
-                            "--add-modules",
-                            "jdk.incubator.vector",
-                            "-Dquarry.search.engine=" + engine,
-                            profilerAgent(workDir))
-                        : List.of(
-                            "--add-modules",
-                            "jdk.incubator.vector",
-                            "-Dquarry.search.engine=" + engine),
+                        ? List.of("--add-modules", "jdk.incubator.vector", profilerAgent(workDir))
+                        : List.of("--add-modules", "jdk.incubator.vector"),
                     "server",
                     "--config=" + config.toAbsolutePath()))
             .redirectErrorStream(true)

@@ -63,8 +63,7 @@ public final class Evaluator {
     return this;
   }
 
-  private RowStages rowStages = RowStages.tracking();
-  private RawTermMatcher rawTerms; // null: no raw text to search on pages (rows search their own)
+  private RawTermMatcher rawTerms; // null: a position's raw text cannot be searched
 
   /** This evaluator, matching search terms in a page's {@code _raw} with {@code matcher}. */
   public Evaluator withRawTermMatcher(RawTermMatcher matcher) {
@@ -75,17 +74,6 @@ public final class Evaluator {
   /** How search terms match a page's {@code _raw} ({@code searchmatch()}), or null if unknown. */
   public RawTermMatcher rawTermMatcher() {
     return rawTerms;
-  }
-
-  /** This evaluator, its search's row stages entered in {@code stages} ({@link RowStages}). */
-  public Evaluator withRowStages(RowStages stages) {
-    this.rowStages = java.util.Objects.requireNonNull(stages, "stages is null");
-    return this;
-  }
-
-  /** Where this search's row stages are entered. */
-  public RowStages rowStages() {
-    return rowStages;
   }
 
   /** Whether work in progress should end now (see {@link SearchResources#stopped}). */
@@ -105,7 +93,7 @@ public final class Evaluator {
 
   /** The context of a new plugin operator of this search. */
   public io.quarry.plugin.api.command.OperatorContext pluginContext() {
-    return resources.context(now, zone, rowStages);
+    return resources.context(now, zone);
   }
 
   /** Where {@code outputlookup} writes. */

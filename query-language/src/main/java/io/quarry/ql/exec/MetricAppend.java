@@ -10,32 +10,22 @@ import java.util.function.Predicate;
 public interface MetricAppend {
   /** No metric store: {@code mstats append=true} fails, saying so. */
   MetricAppend NONE =
-      (command, rows, stopped) -> {
+      (command, pageSize, pages, stopped) -> {
         throw new IllegalArgumentException("mstats append=true needs a server with metric indexes");
       };
 
   /**
    * Hands every point {@code command} selects (its bound {@link MstatsCommand#scope}) to {@code
-   * rows} as a prestats row, until it answers false or {@code stopped} says so.
+   * pages} as typed pages of at most {@code pageSize} positions (the fields of a prestats row:
+   * {@code _time}, the dimensions, {@code metric_name}, {@code index}, a double column per metric),
+   * until it answers false or {@code stopped} says so.
    *
    * @return messages for the search's answer (indexes left out, damage found)
    */
-  java.util.List<String> append(MstatsCommand command, Predicate<Row> rows, BooleanSupplier stopped)
-      throws IOException;
-
-  /**
-   * As {@link #append}, the points as typed pages of at most {@code pageSize} positions (the fields
-   * of a prestats row: {@code _time}, the dimensions, {@code metric_name}, {@code index}, a double
-   * column per metric), handed to {@code pages} until it answers false. A source that has no pages
-   * hands each point on as {@link #append} does, through {@code rows}.
-   */
-  default java.util.List<String> appendPages(
+  java.util.List<String> appendPages(
       MstatsCommand command,
       int pageSize,
       Predicate<io.quarry.plugin.api.data.Page> pages,
       BooleanSupplier stopped)
-      throws IOException {
-    throw new UnsupportedOperationException(
-        "this metric source hands mstats append=true its points as rows only");
-  }
+      throws IOException;
 }

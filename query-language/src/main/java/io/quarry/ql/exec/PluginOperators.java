@@ -236,8 +236,8 @@ public final class PluginOperators {
   static <T> T call(PluginCommand command, Callable<T> call) {
     try {
       return call.call();
-    } catch (PluginFailureException | RowStages.RowEngineRefused e) {
-      throw e; // a refused row stage (a built-in running commands of its own) names those
+    } catch (PluginFailureException e) {
+      throw e; // a built-in running commands of its own failed in one of them: named already
     } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
       throw new PluginFailureException(command.name(), command.plugin(), e);
     }

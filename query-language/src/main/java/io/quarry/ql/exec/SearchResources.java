@@ -51,15 +51,7 @@ public record SearchResources(
 
   /** The context a plugin operator of this search gets. */
   public OperatorContext context(Instant now, ZoneId zone) {
-    return context(now, zone, RowStages.tracking());
-  }
-
-  /**
-   * As above, for a search whose row stages are entered in {@code rowStages} (a built-in operator
-   * that runs commands of its own, {@code appendpipe}'s, hands it on to them).
-   */
-  public OperatorContext context(Instant now, ZoneId zone, RowStages rowStages) {
-    return new Context(new BlockFactory(memory), this, now, zone, rowStages);
+    return new Context(new BlockFactory(memory), this, now, zone);
   }
 
   /**
@@ -71,29 +63,17 @@ public record SearchResources(
     private final SearchResources resources;
     private final Instant now;
     private final ZoneId zone;
-    private final RowStages rowStages;
 
-    private Context(
-        BlockFactory factory,
-        SearchResources resources,
-        Instant now,
-        ZoneId zone,
-        RowStages rowStages) {
+    private Context(BlockFactory factory, SearchResources resources, Instant now, ZoneId zone) {
       this.factory = factory;
       this.resources = resources;
       this.now = now;
       this.zone = zone;
-      this.rowStages = java.util.Objects.requireNonNull(rowStages, "rowStages is null");
     }
 
     /** The search's resources (for an evaluator of its expressions). */
     SearchResources resources() {
       return resources;
-    }
-
-    /** The search's row stages (for an evaluator of commands an operator runs itself). */
-    RowStages rowStages() {
-      return rowStages;
     }
 
     /** Whether work in progress should end now (see {@link SearchResources#stopped}). */

@@ -313,8 +313,9 @@ public final class JobRoutes {
         stages.add(one);
       }
       costs.put("stages", stages);
-      // commands that ran on the row engine (issue 21: the row engine's reach, to shrink to none)
-      costs.put("rowStages", stats.rowStages());
+      // deprecated: the commands that ran on the row engine, which is gone (session 27): always
+      // empty, kept one release for clients that read it
+      costs.put("rowStages", List.of());
       body.put("costs", costs);
     }
     exchange.json(HttpResponseStatus.OK, body);

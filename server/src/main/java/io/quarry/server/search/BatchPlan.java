@@ -23,13 +23,11 @@ import org.apache.lucene.search.Query;
  * pages into the same aggregation), else {@link Engine#PAGES} when the aggregation has a page
  * implementation ({@link PageAggregator#supports}: {@code stats} whose every function has one,
  * {@code top}, {@code rare}, {@code timechart}, {@code chart}, a transforming plugin command) (the
- * commands before it run as the page source's work and page stages, {@link #pageShape}), else
- * {@link Engine#ROWS}. Under {@code -Dquarry.search.engine=rows} nothing is counted from the index:
- * the row operators see every event.
+ * commands before it run as the page source's work and page stages, {@link #pageShape}); an
+ * aggregation with no page implementation is refused ({@link SearchFailures#notSupported}).
  *
  * @param aggregatorAt the index of the aggregation in the pipeline
- * @param pageShape on {@link Engine#PAGES} and {@link Engine#INDEX}, how the map side (the
- *     remainder, from the index) and the reduce side run; else null
+ * @param pageShape how the map side (the remainder, from the index) and the reduce side run
  * @param counting on {@link Engine#INDEX}, what the index counts: {@code stats count} (documents;
  *     those of {@code countedUpFront} before the scan), {@code stats count by f} and {@code top f}
  *     (f's keyword doc values per segment), {@code timechart count by f} (per time bucket and
@@ -52,8 +50,7 @@ record BatchPlan(
   /** Which engine runs the map side. */
   enum Engine {
     INDEX,
-    PAGES,
-    ROWS;
+    PAGES;
 
     String label() {
       return name().toLowerCase(java.util.Locale.ROOT);
@@ -81,11 +78,12 @@ record BatchPlan(
     Query sure = exact ? null : translation.sure();
     // counting from the index needs every candidate's answer from the index: no command between
     // the search and the aggregation, and an exact query or a sure part (or, for blocks, a filter
-    // their value counts decide); the counts feed the page aggregation, so not on the row engine
+    // their value counts decide); the counts feed the page aggregation
+    if (!PageAggregator.supports(aggregator)) {
+      throw SearchFailures.notSupported(List.of(aggregator));
+    }
     boolean countable =
         filters.isEmpty()
-            && PageBatch.enabled()
-            && PageAggregator.supports(aggregator)
             && (blocks != null || (indexCounts && (exact || sure != null)))
             && !(aggregator instanceof PluginCommand);
     CountShortcut counting = countable ? CountShortcut.of(aggregator) : null;
@@ -117,23 +115,19 @@ record BatchPlan(
       }
       return new BatchPlan(aggregatorAt, Engine.INDEX, shape, counting, upFront, sure, blocks);
     }
-    if (PageBatch.enabled() && PageAggregator.supports(aggregator)) {
-      return new BatchPlan(
-          aggregatorAt,
-          Engine.PAGES,
-          PageBatch.shape(filters, aggregator, reduce),
-          null,
-          null,
-          sure,
-          null);
-    }
-    return new BatchPlan(aggregatorAt, Engine.ROWS, null, null, null, sure, null);
+    return new BatchPlan(
+        aggregatorAt,
+        Engine.PAGES,
+        PageBatch.shape(filters, aggregator, reduce),
+        null,
+        null,
+        sure,
+        null);
   }
 
   /**
    * The explain entries of this plan: {@code engine}; on pages, the fields the source reads, the
-   * {@code rex} commands it runs itself and the page stages (or the row commands before the pages);
-   * from the index, what is counted.
+   * {@code rex} commands it runs itself and the page stages; from the index, what is counted.
    */
   Map<String, Object> explain(SearchPlan plan) {
     Map<String, Object> explain = new LinkedHashMap<>();
@@ -142,13 +136,9 @@ record BatchPlan(
         plan.pipeline().subList(0, aggregatorAt).stream().map(SplText::command).toList();
     switch (engine) {
       case PAGES -> {
-        if (pageShape.onPages()) {
-          explain.put("page_source_fields", pageShape.sourceFields());
-          explain.put("in_source", names.subList(0, pageShape.fused()));
-          explain.put("page_stages", names.subList(pageShape.fused(), names.size()));
-        } else {
-          explain.put("row_stages_before_pages", names);
-        }
+        explain.put("page_source_fields", pageShape.sourceFields());
+        explain.put("in_source", names.subList(0, pageShape.fused()));
+        explain.put("page_stages", names.subList(pageShape.fused(), names.size()));
         explain.put("reduce_on_pages", pageShape.reduceOnPages());
       }
       case INDEX -> {
@@ -165,7 +155,6 @@ record BatchPlan(
         }
         explain.put("reduce_on_pages", pageShape.reduceOnPages());
       }
-      case ROWS -> {}
     }
     explain.put("indexed_fields_only", plan.indexedFieldsOnly());
     return explain;

@@ -3,8 +3,6 @@ package io.quarry.server.search;
 import io.quarry.codecs.store.BucketInfo;
 import io.quarry.codecs.store.EventStore;
 import io.quarry.codecs.store.IndexStore;
-import io.quarry.ql.exec.MapRow;
-import io.quarry.ql.exec.Row;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -52,11 +50,6 @@ final class Dbinspect {
       columns.add(cells);
     }
     return io.quarry.ql.exec.PageCollector.toPage(List.copyOf(names), columns, buckets.size());
-  }
-
-  /** The rows for the row engine ({@code quarry.search.engine=rows}). */
-  static List<Row> rows(EventStore store, List<String> indexes) {
-    return buckets(store, indexes).stream().<Row>map(MapRow::new).toList();
   }
 
   /** Each bucket's fields, in the order its row lists them (a bucket without events: no times). */

@@ -7,12 +7,8 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.MetricCommand;
 import io.quarry.ql.ast.MstatsCommand;
 import io.quarry.ql.exec.Evaluator;
-import io.quarry.ql.exec.HeadOperator;
 import io.quarry.ql.exec.PageCollector;
 import io.quarry.ql.exec.PageReduce;
-import io.quarry.ql.exec.Pipelines;
-import io.quarry.ql.exec.ReduceCoverage;
-import io.quarry.ql.exec.RowSink;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.ql.exec.Values;
 import io.quarry.ql.plan.SearchPlan;
@@ -28,9 +24,8 @@ import java.util.function.Consumer;
  * Runs a plan whose generator is a command over metric indexes ({@code mstats}, {@code mcatalog},
  * {@code mpreview}) for {@link SearchService}: the metric store answers through {@link
  * MetricSearch}; its answer as typed pages (with {@code prestats=true}, its points as they are
- * scanned) through {@link PageReduce} when every command after it has a page stage there ({@link
- * #onPages}), else as rows through the row pipeline. The stats name the buckets, series, chunks and
- * points read and skipped.
+ * scanned) through {@link PageReduce}. The stats name the buckets, series, chunks and points read
+ * and skipped.
  */
 final class MetricExecution {
   private final MetricSearch metricSearch;
@@ -42,7 +37,7 @@ final class MetricExecution {
   }
 
   /**
-   * A command over metric indexes ({@code mstats}, {@code mcatalog}, {@code mpreview}): its rows,
+   * A command over metric indexes ({@code mstats}, {@code mcatalog}, {@code mpreview}): its answer,
    * computed from the metric store, through the pipeline; the stats name the series and chunks it
    * read and skipped.
    */
@@ -57,49 +52,32 @@ final class MetricExecution {
       throws IOException {
     long started = System.nanoTime();
     List<String> indexes = metricSearch.store().resolve(plan.indexPatterns());
-    PageCollector collector = new PageCollector(SearchService.PAGE_SIZE, pages);
+    PageCollector collector = new PageCollector(pages);
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
     if (metric instanceof MstatsCommand mstats && mstats.prestats()) {
       return prestats(plan, mstats, indexes, control, pages, started, evaluator, pluginWarnings);
     }
-    // mstats or mpreview with nothing after it answers in typed pages; so does any metric command
-    // whose following commands all have page stages; anything else feeds rows on
-    boolean direct =
-        plan.pipeline().isEmpty()
-            && (metric instanceof MstatsCommand
-                || metric instanceof io.quarry.ql.ast.MpreviewCommand);
-    boolean onPages = direct || onPages(plan);
     io.quarry.server.search.metric.MetricSearch.Result result =
         metricSearch.run(
             metric,
             plan,
             indexes,
-            // mpreview stops reading at the answer's limit on either engine; mstats' groups are
-            // all wanted by the commands after it (the answer's end cuts them)
+            // mpreview stops reading at the answer's limit; mstats' groups are all wanted by the
+            // commands after it (the answer's end cuts them)
             metric instanceof MstatsCommand && !plan.pipeline().isEmpty()
                 ? Long.MAX_VALUE
                 : maxResultRows,
             control::shouldStop,
-            onPages ? SearchService.PAGE_SIZE : 0,
+            SearchService.PAGE_SIZE,
             memory);
-    long rows;
-    long emitted;
-    if (onPages) {
-      PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
-      rows =
-          GeneratorRun.feedPages(
-              result.pages().iterator(),
-              PageReduce.overResults(
-                  plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE),
-              control);
-      emitted = collector.rows();
-    } else {
-      RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
-      evaluator.rowStages().enter(metric.name()); // its rows go through the row commands
-      RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
-      rows = GeneratorRun.feed(result.rows().stream(), pipeline, control);
-      emitted = collector.rows();
-    }
+    PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
+    long rows =
+        GeneratorRun.feedPages(
+            result.pages().iterator(),
+            PageReduce.overResults(
+                plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE),
+            control);
+    long emitted = collector.rows();
     List<String> messages = new ArrayList<>(plan.messages());
     messages.addAll(result.messages());
     messages.addAll(pluginWarnings);
@@ -132,17 +110,7 @@ final class MetricExecution {
         Duration.ZERO,
         stages.stages(),
         messages,
-        java.util.Optional.of(scan),
-        evaluator.rowStages().names());
-  }
-
-  /**
-   * Whether a metric command's search runs on pages: its answer (or, with {@code prestats=true},
-   * its points) as typed pages into {@link PageReduce} when every command after it has a page stage
-   * there; else its rows go through the row commands (and are recorded as row stages).
-   */
-  static boolean onPages(SearchPlan plan) {
-    return PageBatch.enabled() && ReduceCoverage.supportsOverResults(plan.pipeline());
+        java.util.Optional.of(scan));
   }
 
   /**
@@ -154,16 +122,6 @@ final class MetricExecution {
       MetricSearch metricSearch,
       java.util.function.Consumer<io.quarry.codecs.metricstore.MetricScanStats> scans) {
     return new io.quarry.ql.exec.MetricAppend() {
-      @Override
-      public List<String> append(
-          MstatsCommand mstats,
-          java.util.function.Predicate<io.quarry.ql.exec.Row> rows,
-          java.util.function.BooleanSupplier stopped)
-          throws IOException {
-        return read(
-            mstats, (plan, indexes) -> metricSearch.prestats(mstats, plan, indexes, rows, stopped));
-      }
-
       @Override
       public List<String> appendPages(
           MstatsCommand mstats,
@@ -215,8 +173,7 @@ final class MetricExecution {
 
   /**
    * {@code mstats prestats=true}: the points stream into the pipeline (its {@code stats}, {@code
-   * timechart} … aggregate them) while the metric store is scanned, as pages when the pipeline has
-   * page stages, else as rows.
+   * timechart} … aggregate them) as pages while the metric store is scanned.
    */
   private SearchStats prestats(
       SearchPlan plan,
@@ -228,49 +185,32 @@ final class MetricExecution {
       Evaluator evaluator,
       List<String> pluginWarnings)
       throws IOException {
-    PageCollector collector = new PageCollector(SearchService.PAGE_SIZE, pages);
+    PageCollector collector = new PageCollector(pages);
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
     AtomicLong fed = new AtomicLong();
     io.quarry.codecs.metricstore.MetricScanStats scan;
-    if (onPages(plan)) {
-      PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
-      PageReduce pipeline =
-          PageReduce.overResults(
-              plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE);
-      try {
-        scan =
-            metricSearch.prestatsPages(
-                mstats,
-                plan,
-                indexes,
-                SearchService.PAGE_SIZE,
-                page -> {
-                  if (control.readAndCheck(page.positionCount())) {
-                    return false;
-                  }
-                  fed.addAndGet(page.positionCount());
-                  return pipeline.add(page);
-                },
-                control::shouldStop);
-        pipeline.finish();
-      } finally {
-        pipeline.close();
-      }
-    } else {
-      RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
-      evaluator.rowStages().enter(mstats.name()); // its points are rows into the row commands
-      RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
+    PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
+    PageReduce pipeline =
+        PageReduce.overResults(
+            plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE);
+    try {
       scan =
-          metricSearch.prestats(
+          metricSearch.prestatsPages(
               mstats,
               plan,
               indexes,
-              row -> {
-                fed.incrementAndGet();
-                return pipeline.accept(row);
+              SearchService.PAGE_SIZE,
+              page -> {
+                if (control.readAndCheck(page.positionCount())) {
+                  return false;
+                }
+                fed.addAndGet(page.positionCount());
+                return pipeline.add(page);
               },
               control::shouldStop);
       pipeline.finish();
+    } finally {
+      pipeline.close();
     }
     List<String> messages = new ArrayList<>(plan.messages());
     if (indexes.isEmpty()) {
@@ -300,7 +240,6 @@ final class MetricExecution {
         Duration.ZERO,
         stages.stages(),
         messages,
-        java.util.Optional.of(scan),
-        evaluator.rowStages().names());
+        java.util.Optional.of(scan));
   }
 }

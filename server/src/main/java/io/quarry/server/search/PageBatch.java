@@ -13,12 +13,7 @@ import io.quarry.ql.exec.EventText;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageCollector;
 import io.quarry.ql.exec.PageReduce;
-import io.quarry.ql.exec.Pipelines;
-import io.quarry.ql.exec.PluginOperators;
 import io.quarry.ql.exec.ReduceCoverage;
-import io.quarry.ql.exec.Row;
-import io.quarry.ql.exec.RowSink;
-import io.quarry.ql.exec.RowStages;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.io.IOException;
@@ -26,33 +21,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
  * Batch mode with an aggregation on the page engine ({@link PageAggregator}: {@code stats}, {@code
  * top}, {@code rare}, {@code timechart}, {@code chart}; "{@code stats}" below stands for any of
  * them). Per segment slice the matching events become pages of just the fields the map side reads,
- * straight from storage ({@link EventPages}), when the commands before {@code stats} are leading
- * {@code rex} extractions (they run inside the source) followed by {@code eval}, {@code where} and
- * streaming plugin commands ({@link PageChain}: no row anywhere); with other commands there, the
- * events go through those row commands and become pages after them ({@link RowPages}). Either way
- * the pages feed a partial {@link PageAggregator}; partials merge into the final one ({@link
- * PageAggregation}), whose pages are the answer or go through the commands after {@code stats}.
- * Chosen by the planner when every aggregation has a page implementation; when the index answers
- * the counting ({@link BatchPlan.Engine#INDEX}) each slice's source is {@link IndexCounting}, whose
- * counts reach the same partials as pages of intermediate state.
- *
- * <p>{@code -Dquarry.search.engine=rows} sends every search to the row engine instead (to compare
- * the two; the golden specs run under both).
+ * straight from storage ({@link EventPages}): leading {@code rex} extractions run inside the
+ * source, the other commands before {@code stats} as page stages ({@link PageChain}). The pages
+ * feed a partial {@link PageAggregator}; partials merge into the final one ({@link
+ * PageAggregation}), whose pages are the answer or go through the commands after {@code stats}
+ * ({@link PageReduce}). When the index answers the counting ({@link BatchPlan.Engine#INDEX}) each
+ * slice's source is {@link IndexCounting}, whose counts reach the same partials as pages of
+ * intermediate state. A map side with no page stage runs time-ordered instead ({@link
+ * SearchService}).
  */
 final class PageBatch {
-  /**
-   * The system property that selects the engine: {@code pages} (the default), {@code rows}, or
-   * {@code pages-only} (pages, and a search that needs a row operator fails: {@link #rowStages}).
-   */
-  static final String ENGINE_PROPERTY = "quarry.search.engine";
-
   /**
    * Where a search's answer goes as whole pages: the collector of the answer, the most rows it
    * takes (search.maxResultRows), the stage counts.
@@ -93,7 +77,6 @@ final class PageBatch {
 
   private final Sourcetypes sourcetypes;
   private final SearchControl control;
-  private final Predicate<Row> check; // the filter on rows (the row engine's map side)
   private final EventFilter filter; // the filter on the pages' events; null: every one matches
   private final boolean indexedFieldsOnly; // tstats: no search-time extraction
   private final AtomicLong matched;
@@ -104,7 +87,6 @@ final class PageBatch {
   PageBatch(
       Sourcetypes sourcetypes,
       SearchControl control,
-      Predicate<Row> check,
       EventFilter filter,
       boolean indexedFieldsOnly,
       AtomicLong matched,
@@ -113,7 +95,6 @@ final class PageBatch {
       int pageSize) {
     this.sourcetypes = sourcetypes;
     this.control = control;
-    this.check = check;
     this.filter = filter;
     this.indexedFieldsOnly = indexedFieldsOnly;
     this.matched = matched;
@@ -124,11 +105,11 @@ final class PageBatch {
 
   /**
    * How the map side runs: the leading {@code rex} commands the source runs ({@code fused}), then
-   * whether the rest runs as page stages ({@code onPages}, reading {@code sourceFields} from
-   * storage) or as row commands before the pages; whether the commands after {@code stats} run on
-   * its pages ({@code reduceOnPages}, {@link PageReduce}) or as rows; whether the source's pages
-   * carry each event's own raw text ({@code ownText}, {@link EventText#withOwnText}) for a bare
-   * word after a command that changed {@code _raw}.
+   * whether the rest has page stages ({@code onPages}, reading {@code sourceFields} from storage;
+   * if not, the search runs time-ordered); whether the commands after {@code stats} have page
+   * stages ({@code reduceOnPages}, {@link PageReduce}); whether the source's pages carry each
+   * event's own raw text ({@code ownText}, {@link EventText#withOwnText}) for a bare word after a
+   * command that changed {@code _raw}.
    */
   record Shape(
       int fused,
@@ -168,40 +149,16 @@ final class PageBatch {
         ownText);
   }
 
-  /** Whether searches may run on the page engine (see {@link #ENGINE_PROPERTY}). */
-  static boolean enabled() {
-    return !"rows".equals(System.getProperty(ENGINE_PROPERTY));
-  }
-
-  /**
-   * A new search's {@link RowStages}: strict under {@code quarry.search.engine=pages-only} (a
-   * developer setting: the page engine, and a search that would run any row operator fails naming
-   * the command), else recording (and under {@code rows}, keeping commands an operator runs itself
-   * on rows too).
-   */
-  static RowStages rowStages() {
-    if (!enabled()) {
-      return RowStages.rowsOnly();
-    }
-    return PAGES_ONLY.equals(System.getProperty(ENGINE_PROPERTY))
-        ? RowStages.strict()
-        : RowStages.tracking();
-  }
-
-  /** The {@link #ENGINE_PROPERTY} value that refuses the row engine. */
-  static final String PAGES_ONLY = "pages-only";
-
   /**
    * Runs {@code pipeline}, whose command {@code batch.aggregatorAt()} is {@code stats} (with only
    * row-local commands before it, whose map side runs as {@code batch.pageShape()} says), into
-   * {@code end}. From the index ({@link BatchPlan.Engine#INDEX}) each slice's source is {@link
+   * {@code results}. From the index ({@link BatchPlan.Engine#INDEX}) each slice's source is {@link
    * IndexCounting} over the page source of the remaining events, and {@code stats count}'s sure
    * documents are counted before the scan ({@code countingScan}).
    */
   ScanStats run(
       BatchPlan batch,
       List<Command> pipeline,
-      RowSink end,
       Results results,
       Scan scan,
       CountingScan countingScan)
@@ -212,24 +169,19 @@ final class PageBatch {
     CountShortcut counting = batch.counting();
     List<Command> filters = pipeline.subList(0, statsAt);
     List<Command> reduce = pipeline.subList(statsAt + 1, pipeline.size());
-    // the commands after stats on the aggregation's pages when they all have page stages, else as
-    // rows into the end of the pipeline
+    if (!shape.onPages() || !shape.reduceOnPages()) {
+      throw SearchFailures.notSupported(pipeline);
+    }
     PageReduce reduceOnPages =
-        shape.reduceOnPages()
-            ? PageReduce.overResults(reduce, evaluator, results::add, stages, statsAt + 1, pageSize)
-            : null;
-    RowSink after =
-        reduceOnPages == null ? Pipelines.build(reduce, end, evaluator, stages, statsAt + 1) : null;
+        PageReduce.overResults(reduce, evaluator, results::add, stages, statsAt + 1, pageSize);
     PageAggregator total = PageAggregator.of(stats, evaluator, pageSize);
     PageAggregation partials = new PageAggregation(total, control::previewAsked);
-    List<String> fields = PageAggregator.inputFields(stats);
     AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
     if (total.previews() && reduce.stream().noneMatch(c -> c instanceof OutputLookupCommand)) {
       control.previewer(() -> preview(total, reduce, evaluator, pageSize, finishing));
     }
     int fused = shape.fused();
     List<Command> chained = filters.subList(fused, filters.size());
-    boolean onPages = shape.onPages();
     boolean ownText = shape.ownText();
     // a wildcard aggregation reads every field the events have (*): every default field, those
     // the commands read, and each event's every field laid out by an every-field listing
@@ -243,96 +195,81 @@ final class PageBatch {
     }
     List<String> eventFields = sourceFields;
     OrdinalCounts segmentCounts = new OrdinalCounts();
-    if (counting != null && !onPages) {
-      throw new IllegalStateException("counted from the index with commands before " + stats);
-    }
     ScanStats scanned;
     try {
       Supplier<EventVisitor> slices =
           () -> {
             PageAggregator partial = partials.take();
-            if (onPages) { // events straight into pages: no row at all
-              PageChain chain =
-                  new PageChain(
-                      chained,
-                      evaluator,
-                      page -> {
-                        long started = System.nanoTime();
-                        partial.addInput(page);
-                        stages.counted(statsAt, page.positionCount(), System.nanoTime() - started);
-                      },
-                      stages,
-                      fused);
-              EventListing every =
-                  everyField
-                      ? new EventListing(
-                          java.util.Set.copyOf(eventFields),
-                          sourcetypes,
-                          !indexedFieldsOnly,
-                          true,
-                          control,
-                          page -> {
-                            chain.add(page);
-                            return true;
-                          },
-                          () -> Long.MAX_VALUE,
-                          pageSize)
-                      : null;
-              EventPages source =
-                  new EventPages(
-                      eventFields,
-                      filters.subList(0, fused),
-                      evaluator.stopped(),
-                      indexedFieldsOnly,
-                      sourcetypes,
-                      control,
-                      filter,
-                      matched,
-                      pageSize,
-                      page -> {
-                        for (int stage = 0; stage < fused; stage++) {
-                          stages.counted(stage, page.positionCount(), 0);
-                        }
-                        if (every != null) {
-                          every.add(page);
-                        } else {
-                          chain.add(ownText ? EventText.withOwnText(page) : page);
-                        }
-                      },
-                      () -> {
-                        if (every != null) {
-                          every.finish();
-                        }
-                        chain.finish();
-                        partials.put(partial);
-                      },
-                      chain::close); // also when the slice fails: plugin operators are released
-              EventPages events = every != null ? source.listing() : source;
-              return counting == null
-                  ? events
-                  : new IndexCounting(
-                      counting,
-                      batch.sure(),
-                      batch.blockCondition(),
-                      evaluator.zone(),
-                      segmentCounts,
-                      partial,
-                      control,
-                      matched,
-                      stages,
-                      statsAt,
-                      events);
-            }
-            RowSink map =
-                Pipelines.build(
-                    filters,
-                    stages.probe(statsAt, new RowPages(fields, pageSize, partial::addInput)),
+            PageChain chain =
+                new PageChain(
+                    chained,
                     evaluator,
+                    page -> {
+                      long started = System.nanoTime();
+                      partial.addInput(page);
+                      stages.counted(statsAt, page.positionCount(), System.nanoTime() - started);
+                    },
                     stages,
-                    0);
-            return new PipelineFeed(sourcetypes, control, check, map, matched)
-                .indexedFieldsOnly(indexedFieldsOnly)
-                .then(() -> partials.put(partial));
+                    fused);
+            EventListing every =
+                everyField
+                    ? new EventListing(
+                        java.util.Set.copyOf(eventFields),
+                        sourcetypes,
+                        !indexedFieldsOnly,
+                        true,
+                        control,
+                        page -> {
+                          chain.add(page);
+                          return true;
+                        },
+                        () -> Long.MAX_VALUE,
+                        pageSize)
+                    : null;
+            EventPages source =
+                new EventPages(
+                    eventFields,
+                    filters.subList(0, fused),
+                    evaluator.stopped(),
+                    indexedFieldsOnly,
+                    sourcetypes,
+                    control,
+                    filter,
+                    matched,
+                    pageSize,
+                    page -> {
+                      for (int stage = 0; stage < fused; stage++) {
+                        stages.counted(stage, page.positionCount(), 0);
+                      }
+                      if (every != null) {
+                        every.add(page);
+                      } else {
+                        chain.add(ownText ? EventText.withOwnText(page) : page);
+                      }
+                    },
+                    () -> {
+                      if (every != null) {
+                        every.finish();
+                      }
+                      chain.finish();
+                      partials.put(partial);
+                    },
+                    chain::close); // also when the slice fails: plugin operators are released
+            EventPages events = every != null ? source.listing() : source;
+            return counting == null
+                ? events
+                : new IndexCounting(
+                    counting,
+                    batch.sure(),
+                    batch.blockCondition(),
+                    evaluator.zone(),
+                    segmentCounts,
+                    partial,
+                    control,
+                    matched,
+                    stages,
+                    statsAt,
+                    events);
           };
       org.apache.lucene.search.Query countedUpFront = batch.countedUpFront();
       long countStarted = System.nanoTime();
@@ -371,40 +308,22 @@ final class PageBatch {
     total.finish();
     try {
       for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
-        if (reduceOnPages != null ? !reduceOnPages.add(page) : !feed(page, after)) {
+        if (!reduceOnPages.add(page)) {
           break;
         }
       }
       total.close();
-      if (reduceOnPages != null) {
-        reduceOnPages.finish();
-        end.finish();
-      } else {
-        after.finish();
-      }
+      reduceOnPages.finish();
     } finally {
-      if (reduceOnPages != null) {
-        reduceOnPages.close();
-      }
+      reduceOnPages.close();
     }
     stages.timed(statsAt, System.nanoTime() - started); // with the commands it fed
     return scanned;
   }
 
-  /** A page's rows into the row commands after {@code stats}; false once they want no more. */
-  private static boolean feed(Page page, RowSink sink) {
-    for (Row row : PluginOperators.rows(page)) {
-      if (!sink.accept(row)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /**
    * What the running search would answer now: the groups merged so far through the commands after
-   * {@code stats} (on pages when they all have page stages, else as rows); null once the search is
-   * finishing.
+   * {@code stats}; null once the search is finishing.
    */
   static List<Page> preview(
       PageAggregator total,
@@ -413,44 +332,29 @@ final class PageBatch {
       int pageSize,
       AtomicBoolean finishing) {
     List<Page> pages = new ArrayList<>();
-    if (ReduceCoverage.supportsOverResults(reduce)) {
-      PageReduce pipeline =
-          PageReduce.overResults(
-              reduce,
-              evaluator,
-              pages::add,
-              new StageStats(reduce.stream().map(Command::name).toList()),
-              0,
-              pageSize);
-      try {
-        synchronized (total) {
-          if (finishing.get()) {
-            return null;
-          }
-          for (Page page : total.snapshot()) {
-            if (!pipeline.add(page)) {
-              break;
-            }
+    PageReduce pipeline =
+        PageReduce.overResults(
+            reduce,
+            evaluator,
+            pages::add,
+            new StageStats(reduce.stream().map(Command::name).toList()),
+            0,
+            pageSize);
+    try {
+      synchronized (total) {
+        if (finishing.get()) {
+          return null;
+        }
+        for (Page page : total.snapshot()) {
+          if (!pipeline.add(page)) {
+            break;
           }
         }
-        pipeline.finish();
-      } finally {
-        pipeline.close();
       }
-      return pages;
+      pipeline.finish();
+    } finally {
+      pipeline.close();
     }
-    RowSink sink = Pipelines.build(reduce, new PageCollector(pageSize, pages::add), evaluator);
-    synchronized (total) {
-      if (finishing.get()) {
-        return null;
-      }
-      for (Page page : total.snapshot()) {
-        if (!feed(page, sink)) {
-          break;
-        }
-      }
-    }
-    sink.finish();
     return pages;
   }
 }

@@ -1,10 +1,12 @@
 package io.quarry.server.search;
 
 import io.quarry.plugin.api.data.MemoryLimitExceededException;
+import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.Subsearch;
 import io.quarry.ql.exec.PluginFailureException;
 import io.quarry.ql.parser.QueryParseException;
 import io.quarry.server.http.ApiException;
+import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -75,6 +77,23 @@ final class SearchFailures {
     }
     LOG.log(Level.WARNING, "search failed in a plugin: " + query, e);
     return ApiException.of(500, "PLUGIN_FAILED", e.getMessage(), Map.of(), Map.of());
+  }
+
+  /**
+   * 400 {@code SEARCH_NOT_SUPPORTED}: the page engine has no stage for this combination of {@code
+   * commands} (the search is refused whole, before it reads anything).
+   */
+  static ApiException notSupported(List<Command> commands) {
+    String names =
+        String.join(" | ", commands.stream().map(io.quarry.ql.parser.SplText::command).toList());
+    return ApiException.of(
+        400,
+        "SEARCH_NOT_SUPPORTED",
+        "this combination of commands is not supported yet: "
+            + names
+            + "; rewrite the search (e.g. name the fields instead of a wildcard) or report it",
+        Map.of("commands", commands.stream().map(Command::name).toList()),
+        Map.of());
   }
 
   /** 503 with Retry-After: the subsearch's rows would pass the breaker over all searches. */

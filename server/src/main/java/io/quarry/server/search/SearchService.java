@@ -19,12 +19,7 @@ import io.quarry.ql.ast.TopCommand;
 import io.quarry.ql.ast.WhereCommand;
 import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.exec.Evaluator;
-import io.quarry.ql.exec.HeadOperator;
 import io.quarry.ql.exec.PageCollector;
-import io.quarry.ql.exec.Pipelines;
-import io.quarry.ql.exec.Row;
-import io.quarry.ql.exec.RowPredicates;
-import io.quarry.ql.exec.RowSink;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.ql.exec.Values;
 import io.quarry.ql.parser.Parser;
@@ -51,7 +46,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 
 /** Parses, plans and runs searches over the event store. */
 public final class SearchService implements AutoCloseable {
@@ -501,15 +495,8 @@ public final class SearchService implements AutoCloseable {
     messages.addAll(plan.messages());
     messages.addAll(plan.slowPatternMessages());
     LuceneTranslator.Translation translation = translate(plan, indexes);
-    Predicate<Row> check =
-        plan.filter().isPresent() && !translation.exact()
-            ? RowPredicates.compile(plan.filter().get())
-            : row -> true;
-
-    PageCollector collector =
-        new PageCollector(PAGE_SIZE, pages, control.everyEventFieldAsked()); // subsearch rows
+    PageCollector collector = new PageCollector(pages);
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
-    RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
     AtomicLong matched = new AtomicLong();
     int aggregatorAt = batchAggregatorIndex(plan.pipeline());
     List<String> pluginWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -517,15 +504,13 @@ public final class SearchService implements AutoCloseable {
         evaluator(appended)
             .withResources(
                 new io.quarry.ql.exec.SearchResources(
-                    memory, control::cancelled, pluginWarnings::add, control::shouldStop))
-            .withRowStages(PageBatch.rowStages());
+                    memory, control::cancelled, pluginWarnings::add, control::shouldStop));
     ScanStats scan;
     if (plan.generator().isPresent()) {
       scan =
           new GeneratorRun(store, lookups)
               .run(
                   plan,
-                  end,
                   new PageBatch.Results(collector, maxResultRows, stages),
                   matched,
                   stages,
@@ -537,9 +522,7 @@ public final class SearchService implements AutoCloseable {
               plan,
               indexes,
               translation,
-              check,
               aggregatorAt,
-              end,
               new PageBatch.Results(collector, maxResultRows, stages),
               matched,
               stages,
@@ -551,8 +534,6 @@ public final class SearchService implements AutoCloseable {
               plan,
               indexes,
               translation,
-              check,
-              end,
               new PageBatch.Results(collector, maxResultRows, stages),
               matched,
               stages,
@@ -594,8 +575,7 @@ public final class SearchService implements AutoCloseable {
             control.extraction(),
             stages.stages(),
             messages,
-            java.util.Optional.empty(),
-            evaluator.rowStages().names());
+            java.util.Optional.empty());
     return stats;
   }
 
@@ -618,8 +598,7 @@ public final class SearchService implements AutoCloseable {
         evaluator(appended)
             .withResources(
                 new io.quarry.ql.exec.SearchResources(
-                    memory, control::cancelled, pluginWarnings::add, control::shouldStop))
-            .withRowStages(PageBatch.rowStages());
+                    memory, control::cancelled, pluginWarnings::add, control::shouldStop));
     return new MetricExecution(metricSearch, maxResultRows)
         .execute(plan, metric, control, pages, evaluator, pluginWarnings, memory);
   }
@@ -669,12 +648,6 @@ public final class SearchService implements AutoCloseable {
     return -1;
   }
 
-  /**
-   * The row stage of a time-ordered search whose events are read as rows ({@link PipelineFeed}): a
-   * plain event listing, or commands with no page form.
-   */
-  static final String EVENT_ROWS = "events";
-
   /** A lookup table's columns, null when there is no such table. */
   private List<String> lookupColumns(String table) {
     io.quarry.ql.exec.LookupTable found = lookups.table(table);
@@ -686,63 +659,37 @@ public final class SearchService implements AutoCloseable {
       SearchPlan plan,
       List<String> indexes,
       LuceneTranslator.Translation translation,
-      Predicate<Row> check,
-      RowSink end,
       PageBatch.Results results,
       AtomicLong matched,
       StageStats stages,
       SearchControl control,
       Evaluator evaluator)
       throws IOException {
-    TimeOrderedShape onPages =
-        PageBatch.enabled()
-            ? TimeOrderedShape.of(plan.pipeline(), PAGE_SIZE, this::lookupColumns)
-            : null;
-    if (onPages != null && onPages.listing() && control.everyEventFieldAsked()) {
+    TimeOrderedShape onPages = TimeOrderedShape.of(plan.pipeline(), PAGE_SIZE, this::lookupColumns);
+    if (onPages == null) {
+      throw SearchFailures.notSupported(plan.pipeline());
+    }
+    if (onPages.listing() && control.everyEventFieldAsked()) {
       // a subsearch's events carry their search-time fields, a renamed row's too
       onPages = onPages.withEveryField();
     }
     boolean exact = plan.filter().isEmpty() || translation.exact();
     String deduplicated = exact ? dedupFieldFirst(plan.pipeline()) : null;
-    if (onPages != null) {
-      boolean checked = !exact;
-      ScanStats scanned =
-          TimeOrderedPages.run(
-              onPages,
-              plan.pipeline(),
-              sourcetypes,
-              control,
-              checked ? EventFilter.of(plan.filter().get()) : null,
-              plan.indexedFieldsOnly(),
-              matched,
-              stages,
-              evaluator,
-              results,
-              deduplicated,
-              visitor ->
-                  store.scan(
-                      indexes,
-                      translation.query(),
-                      plan.earliestMicros(),
-                      plan.latestMicros(),
-                      visitor));
-      end.finish();
-      return scanned;
-    }
-    // the events themselves become rows (EventRow), whatever commands follow
-    List<String> rowStages = new ArrayList<>();
-    rowStages.add(EVENT_ROWS);
-    plan.pipeline().forEach(command -> rowStages.add(command.name()));
-    evaluator.rowStages().enter(rowStages);
-    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
-    PipelineFeed feed =
-        new PipelineFeed(sourcetypes, control, check, pipeline, matched)
-            .indexedFieldsOnly(plan.indexedFieldsOnly());
-    if (deduplicated != null) {
-      feed.skipSeenValues(deduplicated, stages, 0);
-    }
-    return store.scan(
-        indexes, translation.query(), plan.earliestMicros(), plan.latestMicros(), feed);
+    return TimeOrderedPages.run(
+        onPages,
+        plan.pipeline(),
+        sourcetypes,
+        control,
+        exact ? null : EventFilter.of(plan.filter().get()),
+        plan.indexedFieldsOnly(),
+        matched,
+        stages,
+        evaluator,
+        results,
+        deduplicated,
+        visitor ->
+            store.scan(
+                indexes, translation.query(), plan.earliestMicros(), plan.latestMicros(), visitor));
   }
 
   /**
@@ -750,13 +697,10 @@ public final class SearchService implements AutoCloseable {
    * before the aggregation (one reading every field an event has, {@code addtotals}, {@code
    * foreach}, {@code spath} …: the slices' pages hold only the fields named), which the
    * time-ordered page stages do have (the events' every-field listing, {@link TimeOrderedShape}).
-   * The same events through the same commands, in one ordered stream instead of parallel slices;
-   * never the row engine.
+   * The same events through the same commands, in one ordered stream instead of parallel slices.
    */
-  private boolean orderedInstead(SearchPlan plan, BatchPlan batch) {
-    return batch.engine() == BatchPlan.Engine.PAGES
-        && !batch.pageShape().onPages()
-        && TimeOrderedShape.of(plan.pipeline(), PAGE_SIZE, this::lookupColumns) != null;
+  private static boolean orderedInstead(BatchPlan batch) {
+    return !batch.pageShape().onPages();
   }
 
   /**
@@ -784,9 +728,7 @@ public final class SearchService implements AutoCloseable {
       SearchPlan plan,
       List<String> indexes,
       LuceneTranslator.Translation translation,
-      Predicate<Row> check,
       int aggregatorAt,
-      RowSink end,
       PageBatch.Results results,
       AtomicLong matched,
       StageStats stages,
@@ -795,9 +737,9 @@ public final class SearchService implements AutoCloseable {
       throws IOException {
     List<Command> pipeline = plan.pipeline();
     BatchPlan batch = batchPlan(plan, indexes, translation, aggregatorAt);
-    if (orderedInstead(plan, batch)) {
+    if (orderedInstead(batch)) {
       return runTimeOrdered(
-          plan, indexes, translation, check, end, results, matched, stages, control, evaluator);
+          plan, indexes, translation, results, matched, stages, control, evaluator);
     }
     PageBatch.Scan scan =
         slices ->
@@ -808,38 +750,31 @@ public final class SearchService implements AutoCloseable {
                 plan.latestMicros(),
                 slices,
                 searchPool);
-    if (batch.engine() != BatchPlan.Engine.ROWS) {
-      boolean checked = plan.filter().isPresent() && !translation.exact();
-      return new PageBatch(
-              sourcetypes,
-              control,
-              check,
-              checked ? EventFilter.of(plan.filter().get()) : null,
-              plan.indexedFieldsOnly(),
-              matched,
-              stages,
-              evaluator,
-              PAGE_SIZE)
-          .run(
-              batch,
-              pipeline,
-              end,
-              results,
-              scan,
-              (countedUpFront, counted, slices) ->
-                  store.scanParallelCounting(
-                      indexes,
-                      translation.query(),
-                      countedUpFront,
-                      plan.earliestMicros(),
-                      plan.latestMicros(),
-                      counted,
-                      slices,
-                      searchPool));
-    }
-    return new RowBatch(
-            sourcetypes, control, check, plan.indexedFieldsOnly(), matched, stages, evaluator)
-        .run(batch, pipeline, end, scan);
+    boolean checked = plan.filter().isPresent() && !translation.exact();
+    return new PageBatch(
+            sourcetypes,
+            control,
+            checked ? EventFilter.of(plan.filter().get()) : null,
+            plan.indexedFieldsOnly(),
+            matched,
+            stages,
+            evaluator,
+            PAGE_SIZE)
+        .run(
+            batch,
+            pipeline,
+            results,
+            scan,
+            (countedUpFront, counted, slices) ->
+                store.scanParallelCounting(
+                    indexes,
+                    translation.query(),
+                    countedUpFront,
+                    plan.earliestMicros(),
+                    plan.latestMicros(),
+                    counted,
+                    slices,
+                    searchPool));
   }
 
   /** The batch plan of a search whose command {@code aggregatorAt} is its aggregation. */
@@ -923,7 +858,7 @@ public final class SearchService implements AutoCloseable {
         aggregatorAt >= 0 && plan.generator().isEmpty() // a generator's results run in order
             ? batchPlan(plan, store.resolve(plan.indexPatterns()), translation, aggregatorAt)
             : null;
-    if (batch != null && !orderedInstead(plan, batch)) {
+    if (batch != null && !orderedInstead(batch)) {
       explain.put("mode", "batch");
       List<String> map = new ArrayList<>(names.subList(0, aggregatorAt + 1));
       map.set(aggregatorAt, names.get(aggregatorAt) + " (partial)");
@@ -940,19 +875,15 @@ public final class SearchService implements AutoCloseable {
       explain.put("event_limit", limit == Long.MAX_VALUE ? null : limit);
       explain.put("dedup_skips_seen", exact ? dedupFieldFirst(plan.pipeline()) : null);
       TimeOrderedShape onPages =
-          PageBatch.enabled() && plan.generator().isEmpty()
+          plan.generator().isEmpty()
               ? TimeOrderedShape.of(plan.pipeline(), PAGE_SIZE, this::lookupColumns)
               : null;
-      explain.put(
-          "engine",
-          onPages != null
-                  || plan.generator().isPresent() && GeneratorRun.onPages(plan)
-                  || plan.generator().orElse(null) instanceof io.quarry.ql.ast.MetricCommand
-                      && MetricExecution.onPages(plan)
-              ? "pages"
-              : "rows");
+      if (plan.generator().isEmpty() && onPages == null) {
+        throw SearchFailures.notSupported(plan.pipeline()); // as running it would
+      }
+      explain.put("engine", "pages"); // one engine since session 27; the key stays one release
       if (onPages != null) {
-        // an event listing: the events' own fields, laid out as the row engine's pages
+        // an event listing: each event's own fields; every field; or the fields read
         explain.put(
             "page_source",
             onPages.listing() ? "events" : onPages.everyField() ? "every_field" : "fields");

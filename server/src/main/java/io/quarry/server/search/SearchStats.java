@@ -22,8 +22,6 @@ import java.util.List;
  * @param messages warnings for the user (missing index, truncated results)
  * @param metricScan for a search of metric indexes ({@code mstats} …): the buckets, series, chunks
  *     and points read and skipped; {@code eventsRead} is then the points read
- * @param rowStages the commands that ran on the row engine ({@link io.quarry.ql.exec.RowStages}),
- *     in the order first entered: empty when the whole search ran on pages or from the index
  */
 public record SearchStats(
     List<String> indexes,
@@ -40,12 +38,10 @@ public record SearchStats(
     Duration fieldExtraction,
     List<StageStats.Stage> stages,
     List<String> messages,
-    java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan,
-    List<String> rowStages) {
+    java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan) {
 
   public SearchStats {
     indexes = List.copyOf(indexes);
-    rowStages = List.copyOf(rowStages);
     stages = List.copyOf(stages);
     messages = List.copyOf(messages);
   }
@@ -73,8 +69,7 @@ public record SearchStats(
         fieldExtraction,
         stages,
         messages,
-        java.util.Optional.of(metricScan.map(scan -> scan.plus(appended)).orElse(appended)),
-        rowStages);
+        java.util.Optional.of(metricScan.map(scan -> scan.plus(appended)).orElse(appended)));
   }
 
   /** One line for the log (and so for {@code index=_internal}): what the search cost, by stage. */
@@ -109,9 +104,7 @@ public record SearchStats(
             .append(" journal_decode_ms=")
             .append(scanCosts.journalDecodeNanos() / 1_000_000)
             .append(" field_extraction_ms=")
-            .append(fieldExtraction.toMillis())
-            .append(" row_stages=")
-            .append(String.join(",", rowStages));
+            .append(fieldExtraction.toMillis());
     metricScan.ifPresent(
         scan ->
             line.append(" series=")

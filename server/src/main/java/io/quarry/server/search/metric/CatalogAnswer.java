@@ -8,12 +8,9 @@ import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
 import io.quarry.ql.ast.McatalogCommand;
-import io.quarry.ql.exec.MapRow;
-import io.quarry.ql.exec.Row;
 import io.quarry.ql.plan.SearchPlan;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -88,26 +85,6 @@ final class CatalogAnswer {
         sets.get(i).add(value);
       }
     }
-  }
-
-  /** One row per group: its by-field values, then each non-empty set (one value plain). */
-  List<Row> rows() {
-    List<Row> rows = new ArrayList<>();
-    for (Map.Entry<List<String>, List<TreeSet<String>>> group : groups.entrySet()) {
-      Map<String, Object> row = new LinkedHashMap<>();
-      for (int i = 0; i < catalog.groupBy().size(); i++) {
-        row.put(catalog.groupBy().get(i), group.getKey().get(i));
-      }
-      for (int i = 0; i < catalog.values().size(); i++) {
-        TreeSet<String> values = group.getValue().get(i);
-        if (!values.isEmpty()) {
-          row.put(
-              catalog.names().get(i), values.size() == 1 ? values.first() : List.copyOf(values));
-        }
-      }
-      rows.add(new MapRow(row));
-    }
-    return rows;
   }
 
   /**

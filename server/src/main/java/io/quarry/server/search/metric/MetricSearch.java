@@ -12,16 +12,11 @@ import io.quarry.ql.ast.MetricAggregation;
 import io.quarry.ql.ast.MetricCommand;
 import io.quarry.ql.ast.MpreviewCommand;
 import io.quarry.ql.ast.MstatsCommand;
-import io.quarry.ql.exec.MapRow;
-import io.quarry.ql.exec.Row;
 import io.quarry.ql.plan.SearchPlan;
 import java.io.IOException;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 
@@ -54,37 +49,20 @@ public final class MetricSearch {
   /**
    * What a metric command produced.
    *
-   * @param rows its rows, for the rest of the pipeline
+   * @param pages its answer as typed pages, for the rest of the pipeline
    * @param scan what the store read and skipped
    * @param messages for the user: indexes that are not metric indexes
    */
   public record Result(
-      List<Row> rows,
-      List<io.quarry.plugin.api.data.Page> pages,
-      MetricScanStats scan,
-      List<String> messages) {}
+      List<io.quarry.plugin.api.data.Page> pages, MetricScanStats scan, List<String> messages) {}
 
   /**
    * Runs {@code command} over the metric indexes among {@code indexes} (already restricted to what
-   * the user may read), in the plan's time range and filtered by the plan's filter.
+   * the user may read), in the plan's time range and filtered by the plan's filter; the answer is
+   * typed pages of {@code pageSize} rows (mstats' and mpreview's at most {@code maxRows} in all).
    *
    * @param maxRows at most this many rows from {@code mpreview}
    * @param stopped asked between series: the search's time limit, finalize or cancel
-   */
-  public Result run(
-      MetricCommand command,
-      SearchPlan plan,
-      List<String> indexes,
-      long maxRows,
-      BooleanSupplier stopped)
-      throws IOException {
-    return run(command, plan, indexes, maxRows, stopped, 0);
-  }
-
-  /**
-   * As above; with {@code pageSize} &gt; 0, the command answers with typed pages of that many rows
-   * (mstats' and mpreview's at most {@code maxRows} in all) instead of rows, for a search whose
-   * commands after it run on pages.
    */
   public Result run(
       MetricCommand command,
@@ -127,7 +105,6 @@ public final class MetricSearch {
     long from = plan.earliestMicros();
     long to = plan.latestMicros();
     MetricScanStats scan = MetricScanStats.NONE;
-    List<Row> rows;
     switch (command) {
       case MstatsCommand mstats -> {
         MstatsRun run = new MstatsRun(mstats, ZoneOffset.UTC, stopped, memory);
@@ -138,23 +115,13 @@ public final class MetricSearch {
           selector = withMetricTerm(selector, mstats);
           scan = scan.plus(store.index(index).scan(selector, from, to, run, parallel, threads));
         }
-        if (pageSize > 0) {
-          pages = run.pages(pageSize, maxRows);
-          rows = List.of();
-        } else {
-          rows = run.rows();
-        }
+        pages = run.pages(pageSize, maxRows);
       }
       case McatalogCommand catalog -> {
         CatalogAnswer answer = CatalogAnswer.read(catalog, store, plan, indexes, from, to);
-        if (pageSize > 0) {
-          pages = answer.pages(pageSize);
-          rows = List.of();
-        } else {
-          rows = answer.rows();
-        }
+        pages = answer.pages(pageSize);
       }
-      case MpreviewCommand preview when pageSize > 0 -> {
+      case MpreviewCommand preview -> {
         PreviewPages previewPages = new PreviewPages(preview, maxRows, stopped);
         for (String index : indexes) {
           scan =
@@ -168,79 +135,15 @@ public final class MetricSearch {
                           previewPages.visitor(index)));
         }
         pages = previewPages.pages(pageSize);
-        rows = List.of();
-      }
-      case MpreviewCommand preview -> {
-        List<Row> points = new ArrayList<>();
-        for (String index : indexes) {
-          MetricScanStats[] read = new MetricScanStats[1];
-          read[0] =
-              store
-                  .index(index)
-                  .scan(
-                      SeriesFilter.selector(plan.filter(), index, key -> true),
-                      from,
-                      to,
-                      previewVisitor(preview, index, points, maxRows, stopped));
-          scan = scan.plus(read[0]);
-        }
-        rows = points;
       }
     }
     messages.addAll(scan.warnings());
-    return new Result(rows, pages, scan, messages);
+    return new Result(pages, scan, messages);
   }
 
   /**
-   * {@code mstats prestats=true}: every point of the metrics the aggregations name, as a row handed
-   * to {@code rows} while the store is scanned (nothing is held), until it answers false.
-   */
-  public MetricScanStats prestats(
-      MstatsCommand mstats,
-      SearchPlan plan,
-      List<String> indexes,
-      java.util.function.Predicate<Row> rows,
-      BooleanSupplier stopped)
-      throws IOException {
-    boolean[] open = {true};
-    return scanEach(
-        mstats,
-        plan,
-        indexes,
-        stopped,
-        index ->
-            new io.quarry.codecs.metricstore.MetricScanVisitor() {
-              @Override
-              public Points series(SeriesKey key) {
-                Map<String, Object> base = new LinkedHashMap<>();
-                for (int d = 0; d < key.size(); d++) {
-                  base.put(key.name(d), key.value(d));
-                }
-                base.put("metric_name", key.metricName());
-                base.put("index", index);
-                return (time, value) -> {
-                  if (!open[0]) {
-                    return;
-                  }
-                  Map<String, Object> row = new LinkedHashMap<>();
-                  row.put(
-                      "_time", mstats.span().map(s -> s.floor(time, ZoneOffset.UTC)).orElse(time));
-                  row.putAll(base);
-                  row.put(key.metricName(), value);
-                  open[0] = rows.test(new MapRow(row));
-                };
-              }
-
-              @Override
-              public boolean stopped() {
-                return !open[0] || stopped.getAsBoolean();
-              }
-            });
-  }
-
-  /**
-   * {@code mstats prestats=true} on pages ({@link PrestatsPages}): the points {@link #prestats}
-   * hands on as rows, in typed pages of {@code pageSize} positions handed to {@code pages} while
+   * {@code mstats prestats=true} on pages ({@link PrestatsPages}): every point of the metrics the
+   * aggregations name, in typed pages of {@code pageSize} positions handed to {@code pages} while
    * the store is scanned, until it answers false.
    */
   public MetricScanStats prestatsPages(
@@ -300,42 +203,6 @@ public final class MetricSearch {
     List<String> terms = new ArrayList<>(selector.requiredTerms());
     terms.add(Postings.term(Postings.METRIC_NAME, metrics.first()));
     return new SeriesSelector(terms, selector.test());
-  }
-
-  private static io.quarry.codecs.metricstore.MetricScanVisitor previewVisitor(
-      MpreviewCommand preview,
-      String index,
-      List<Row> rows,
-      long maxRows,
-      BooleanSupplier stopped) {
-    Map<SeriesKey, long[]> taken = new HashMap<>();
-    return new io.quarry.codecs.metricstore.MetricScanVisitor() {
-      @Override
-      public Points series(SeriesKey key) {
-        long[] count = taken.computeIfAbsent(key, k -> new long[1]);
-        return (time, value) -> {
-          if ((preview.targetPerSeries() > 0 && count[0] >= preview.targetPerSeries())
-              || rows.size() >= maxRows) {
-            return;
-          }
-          count[0]++;
-          Map<String, Object> row = new LinkedHashMap<>();
-          row.put("_time", time);
-          row.put("metric_name", key.metricName());
-          row.put("_value", value);
-          row.put("index", index);
-          for (int d = 0; d < key.size(); d++) {
-            row.put(key.name(d), key.value(d));
-          }
-          rows.add(new MapRow(row));
-        };
-      }
-
-      @Override
-      public boolean stopped() {
-        return stopped.getAsBoolean() || rows.size() >= maxRows;
-      }
-    };
   }
 
   static String field(SeriesKey key, String field, String index) {

@@ -5,12 +5,9 @@ import io.quarry.codecs.metricstore.Postings;
 import io.quarry.codecs.metricstore.SeriesKey;
 import io.quarry.ql.ast.MstatsCommand;
 import io.quarry.ql.ast.Span;
-import io.quarry.ql.exec.MapRow;
-import io.quarry.ql.exec.Row;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -359,30 +356,5 @@ final class MstatsRun implements MetricScanVisitor {
     }
     trackers.clear();
     return groups.cells();
-  }
-
-  /** The answer, once every index was scanned. */
-  List<Row> rows() {
-    List<MstatsGroups.Cell> sorted = finishGroups();
-    int[] order = columns.order();
-    List<Row> rows = new ArrayList<>(sorted.size());
-    for (MstatsGroups.Cell group : sorted) {
-      Map<String, Object> row = new LinkedHashMap<>();
-      if (span != null) {
-        row.put("_time", group.start());
-      }
-      for (int i = 0; i < command.groupBy().size(); i++) {
-        row.put(command.groupBy().get(i), group.values().get(i));
-      }
-      MetricState[] states = group.states();
-      for (int c : order) {
-        Object value = result(states, c);
-        if (value != null) {
-          row.put(columns.get(c).name(), value);
-        }
-      }
-      rows.add(new MapRow(row));
-    }
-    return rows;
   }
 }
