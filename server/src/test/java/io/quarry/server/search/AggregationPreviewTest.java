@@ -13,7 +13,6 @@ import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.MemoryTracker;
-import io.quarry.ql.exec.RowStages;
 import io.quarry.ql.parser.Parser;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -25,24 +24,22 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A running batch aggregation's preview (a job's results while it runs, {@link PageBatch#preview})
- * passes the groups merged so far through the commands after {@code stats} on pages where they all
- * have page stages — with the row engine refused — and through the row commands otherwise.
+ * passes the groups merged so far through the commands after {@code stats} on pages.
  */
 class AggregationPreviewTest {
   private static final Parser PARSER = new Parser(CommandRegistry.builtIns());
 
   @Test
-  void theCommandsAfterStatsRunOnPagesWithTheRowEngineRefused() {
+  void theCommandsAfterStatsRunOverTheGroupsMergedSoFar() {
     List<Command> pipeline = parse("stats count by user | sort -count, user | head 2");
     PageAggregator total = total(pipeline);
     total.addInput(users("ann", "bob", "bob", "cid", "bob", "cid"));
-    Evaluator strict = evaluator().withRowStages(RowStages.strict());
+    Evaluator strict = evaluator();
 
     List<Page> preview =
         PageBatch.preview(total, pipeline.subList(1, 3), strict, 1024, new AtomicBoolean());
 
     assertThat(rows(preview)).containsExactly("bob=3", "cid=2");
-    assertThat(strict.rowStages().names()).isEmpty();
     assertThat(PageBatch.preview(total, pipeline.subList(1, 3), strict, 1024, finished()))
         .as("none once the search is finishing")
         .isNull();
@@ -51,25 +48,23 @@ class AggregationPreviewTest {
   @Test
   void aBareWordAfterRowsBroughtInPreviewsOnPages() {
     // no row after stats is an event, those appendpipe brings in neither: a bare word matches
-    // none of them (as on rows), a comparison decides; on pages with the row engine refused
+    // none of them, a comparison decides
     List<Command> pipeline =
         parse(
             "stats count by user | appendpipe [stats sum(count) AS count | eval user=\"all\"]"
                 + " | search bob OR user=all");
     PageAggregator total = total(pipeline);
     total.addInput(users("ann", "bob", "bob"));
-    Evaluator strict = evaluator().withRowStages(RowStages.strict());
+    Evaluator strict = evaluator();
 
     List<Page> preview =
         PageBatch.preview(total, pipeline.subList(1, 3), strict, 1024, new AtomicBoolean());
 
     assertThat(rows(preview)).containsExactly("all=3");
-    assertThat(strict.rowStages().names()).isEmpty();
   }
 
   private static Evaluator evaluator() {
-    return new Evaluator(Instant.parse("2026-01-05T00:00:00Z"), ZoneOffset.UTC)
-        .withRowStages(RowStages.tracking());
+    return new Evaluator(Instant.parse("2026-01-05T00:00:00Z"), ZoneOffset.UTC);
   }
 
   private static AtomicBoolean finished() {

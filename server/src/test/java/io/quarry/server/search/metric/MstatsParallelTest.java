@@ -114,7 +114,7 @@ class MstatsParallelTest {
     } else {
       store.scan(selector, Long.MIN_VALUE, Long.MAX_VALUE, run);
     }
-    return run.rows();
+    return MstatsRunTest.rows(run);
   }
 
   private static void assertSame(String query, List<String> exact) throws Exception {

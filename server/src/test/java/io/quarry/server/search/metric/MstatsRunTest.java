@@ -48,7 +48,7 @@ class MstatsRunTest {
       one.point(i, i);
     }
     assertThat(roomy.used()).isBetween(10_000L * Double.BYTES, 3L * 10_000 * Double.BYTES);
-    assertThat(small.rows().get(0).values("p")).containsExactly(4999.5);
+    assertThat(rows(small).get(0).values("p")).containsExactly(4999.5);
   }
 
   /** Months are not of one width: their buckets are kept by start, not by number. */
@@ -69,7 +69,7 @@ class MstatsRunTest {
       expected.merge(month, 1L, Long::sum);
       day = day.plusDays(1);
     }
-    java.util.List<io.quarry.ql.exec.Row> rows = run.rows();
+    java.util.List<io.quarry.ql.exec.Row> rows = rows(run);
     assertThat(expected.values()).containsExactly(17L, 28L, 31L, 9L);
     assertThat(rows).hasSize(4);
     int r = 0;
@@ -98,7 +98,7 @@ class MstatsRunTest {
     for (int i = 0; i < seconds.length; i++) {
       points.point(seconds[i] * 1_000_000L + 250_000, i);
     }
-    java.util.List<io.quarry.ql.exec.Row> rows = run.rows();
+    java.util.List<io.quarry.ql.exec.Row> rows = rows(run);
     assertThat(rows.stream().map(row -> row.values("_time").get(0)).toList())
         .containsExactly(
             1_000_000L,
@@ -111,5 +111,16 @@ class MstatsRunTest {
         .containsExactly(1L, 2L, 1L, 2L, 1L, 1L);
     assertThat(rows.stream().map(row -> row.values("m").get(0)).toList())
         .containsExactly(6.0, 1.0, 2.0, 4.0, 5.0, 7.0);
+  }
+
+  /** The run's answer, each position of its pages read as a row (its non-null columns). */
+  static java.util.List<io.quarry.ql.exec.Row> rows(MstatsRun run) {
+    java.util.List<io.quarry.ql.exec.Row> rows = new java.util.ArrayList<>();
+    for (io.quarry.plugin.api.data.Page page : run.pages(1024, Long.MAX_VALUE)) {
+      for (int p = 0; p < page.positionCount(); p++) {
+        rows.add(new io.quarry.ql.exec.PageRow(Map.of()).at(page, p));
+      }
+    }
+    return rows;
   }
 }
