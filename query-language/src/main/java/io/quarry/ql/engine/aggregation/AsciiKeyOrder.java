@@ -1,7 +1,6 @@
 package io.quarry.ql.engine.aggregation;
 
 import io.quarry.plugin.api.data.ByteSlice;
-import io.quarry.ql.engine.LongPages;
 import io.quarry.ql.exec.Values;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -24,8 +23,6 @@ import java.util.Arrays;
  * ended is equal when folded and is ordered by the exact bytes, then the other by-fields, then id.
  * A key that may be a number (it starts with a digit, a sign or a point) is parsed as {@link
  * Values#toNumber} does; numbers sort first by value, equal values by the other by-fields, then id.
- * The keys are paged ({@link LongPages}): three arrays of 200,000 longs were objects G1 allocates
- * as humongous, once per search.
  */
 final class AsciiKeyOrder {
   private static final int CHARACTERS = Long.BYTES; // per key
@@ -35,7 +32,7 @@ final class AsciiKeyOrder {
   private final int width;
   private final ByteSlice slice = new ByteSlice();
   private final ByteSlice other = new ByteSlice();
-  private LongPages second; // [id] a text's key at position 8: runs tied on the first need no bytes
+  private long[] second; // [id] a text's key at position 8: runs tied on the first need no bytes
   private Values.Sortable[][] rest; // [field - 1][id], made for the ids that tie on field 0
 
   private AsciiKeyOrder(GroupKeys keys, int width) {
@@ -53,8 +50,8 @@ final class AsciiKeyOrder {
 
   private int[] sort() {
     int groups = keys.size();
-    LongPages first = new LongPages(groups); // a number's bits in order, or a text's first key
-    second = new LongPages(groups); // a text's second key, read while its bytes are at hand
+    long[] first = new long[groups]; // a number's order-preserving bits, or the text's first key
+    second = new long[groups]; // a text's second key, read while its bytes are at hand
     boolean[] isNumber = new boolean[groups];
     int numbers = 0;
     for (int id = 0; id < groups; id++) {
@@ -72,27 +69,27 @@ final class AsciiKeyOrder {
             Values.toNumber(new String(bytes, from, slice.length(), StandardCharsets.US_ASCII));
         if (!Double.isNaN(value)) {
           isNumber[id] = true;
-          first.set(id, numberBits(value) ^ Long.MIN_VALUE); // unsigned order
+          first[id] = numberBits(value) ^ Long.MIN_VALUE; // unsigned order
           numbers++;
           continue;
         }
       }
-      first.set(id, key(slice, 0));
-      second.set(id, key(slice, CHARACTERS));
+      first[id] = key(slice, 0);
+      second[id] = key(slice, CHARACTERS);
     }
     int[] ids = new int[groups];
-    LongPages sortKeys = new LongPages(groups);
+    long[] sortKeys = new long[groups];
     int nextNumber = 0;
     int nextText = numbers;
     for (int id = 0; id < groups; id++) {
       int at = isNumber[id] ? nextNumber++ : nextText++;
       ids[at] = id;
-      sortKeys.set(at, first.get(id));
+      sortKeys[at] = first[id];
     }
     GroupOrder.radixSort(sortKeys, ids, 0, numbers);
     for (int from = 0; from < numbers; ) {
       int to = from + 1;
-      while (to < numbers && sortKeys.get(to) == sortKeys.get(from)) {
+      while (to < numbers && sortKeys[to] == sortKeys[from]) {
         to++;
       }
       if (to - from > 1 && width > 1) {
@@ -110,7 +107,7 @@ final class AsciiKeyOrder {
    * of equal keys further.
    */
   private void sortTexts(
-      int[] ids, LongPages sortKeys, int from, int to, int position, boolean keyed) {
+      int[] ids, long[] sortKeys, int from, int to, int position, boolean keyed) {
     if (to - from < 2) {
       return;
     }
@@ -118,10 +115,10 @@ final class AsciiKeyOrder {
       if (!keyed) {
         for (int i = from; i < to; i++) {
           if (position == CHARACTERS) {
-            sortKeys.set(i, second.get(ids[i]));
+            sortKeys[i] = second[ids[i]];
           } else {
             keys.keySlice(ids[i], 0, slice);
-            sortKeys.set(i, key(slice, position));
+            sortKeys[i] = key(slice, position);
           }
         }
       }
@@ -130,7 +127,7 @@ final class AsciiKeyOrder {
       } else {
         GroupOrder.radixSort(sortKeys, ids, from, to);
       }
-      if (sortKeys.get(from) != sortKeys.get(to - 1) || (sortKeys.get(from) & 0xFF) == 0) {
+      if (sortKeys[from] != sortKeys[to - 1] || (sortKeys[from] & 0xFF) == 0) {
         break; // several runs, or one whose texts all ended
       }
       position += CHARACTERS;
@@ -138,11 +135,11 @@ final class AsciiKeyOrder {
     }
     for (int start = from; start < to; ) {
       int end = start + 1;
-      while (end < to && sortKeys.get(end) == sortKeys.get(start)) {
+      while (end < to && sortKeys[end] == sortKeys[start]) {
         end++;
       }
       if (end - start > 1) {
-        if ((sortKeys.get(start) & 0xFF) == 0) { // every text of the run ended: equal when folded
+        if ((sortKeys[start] & 0xFF) == 0) { // every text of the run ended: equal when folded
           sortTies(ids, start, end, true);
         } else {
           sortTexts(ids, sortKeys, start, end, position + CHARACTERS, false);
@@ -153,17 +150,17 @@ final class AsciiKeyOrder {
   }
 
   /** A stable insertion sort of {@code keys[from, to)} as unsigned numbers, ids moved alike. */
-  private static void insertionSort(LongPages keys, int[] ids, int from, int to) {
+  private static void insertionSort(long[] keys, int[] ids, int from, int to) {
     for (int i = from + 1; i < to; i++) {
-      long key = keys.get(i);
+      long key = keys[i];
       int id = ids[i];
       int j = i - 1;
-      while (j >= from && Long.compareUnsigned(keys.get(j), key) > 0) {
-        keys.set(j + 1, keys.get(j));
+      while (j >= from && Long.compareUnsigned(keys[j], key) > 0) {
+        keys[j + 1] = keys[j];
         ids[j + 1] = ids[j];
         j--;
       }
-      keys.set(j + 1, key);
+      keys[j + 1] = key;
       ids[j + 1] = id;
     }
   }

@@ -1,6 +1,5 @@
 package io.quarry.ql.engine.aggregation;
 
-import io.quarry.ql.engine.LongPages;
 import io.quarry.ql.exec.Values;
 import java.util.Arrays;
 
@@ -21,14 +20,14 @@ final class GroupOrder {
 
   private final Values.Sortable[][] sortables; // [field][id]
   private final boolean[] text; // first field: the group's value is text (numbers sort first)
-  private final LongPages prefix; // first field: the primitive key described above
+  private final long[] prefix; // first field: the primitive key described above
 
   private GroupOrder(Values.Sortable[][] sortables) {
     this.sortables = sortables;
     Values.Sortable[] first = sortables[0];
     int groups = first.length;
     text = new boolean[groups];
-    prefix = new LongPages(groups);
+    prefix = new long[groups];
     boolean latin1 = true;
     String some = null; // a text, and which of its first WINDOW characters every text shares
     long shared = 0; // bit i: every text has some's character i (so it never decides an order)
@@ -48,9 +47,8 @@ final class GroupOrder {
     for (int id = 0; id < groups; id++) {
       Values.Sortable value = first[id];
       text[id] = value.text() != null;
-      prefix.set(
-          id,
-          text[id] ? textPrefix(value.folded(), positions, latin1) : numberBits(value.number()));
+      prefix[id] =
+          text[id] ? textPrefix(value.folded(), positions, latin1) : numberBits(value.number());
     }
   }
 
@@ -120,7 +118,7 @@ final class GroupOrder {
    */
   private void sortAll(int[] ids) {
     int groups = ids.length;
-    LongPages keys = new LongPages(groups);
+    long[] keys = new long[groups];
     int numbers = 0;
     for (int id = 0; id < groups; id++) {
       numbers += text[id] ? 0 : 1;
@@ -131,13 +129,13 @@ final class GroupOrder {
       int at = text[id] ? nextText++ : nextNumber++;
       ids[at] = id;
       // unsigned order: a number's bits are in signed order
-      keys.set(at, text[id] ? prefix.get(id) : prefix.get(id) ^ Long.MIN_VALUE);
+      keys[at] = text[id] ? prefix[id] : prefix[id] ^ Long.MIN_VALUE;
     }
     radixSort(keys, ids, 0, numbers);
     radixSort(keys, ids, numbers, groups);
     for (int from = 0; from < groups; ) {
       int to = from + 1;
-      while (to < groups && keys.get(to) == keys.get(from) && (to < numbers) == (from < numbers)) {
+      while (to < groups && keys[to] == keys[from] && (to < numbers) == (from < numbers)) {
         to++;
       }
       if (to - from > 1) {
@@ -149,38 +147,38 @@ final class GroupOrder {
 
   /**
    * A stable least-significant-byte-first radix sort of {@code keys[from, to)} as unsigned numbers,
-   * {@code ids} moved alike. The keys and the sort's second copy of them are paged.
+   * {@code ids} moved alike.
    */
-  static void radixSort(LongPages keys, int[] ids, int from, int to) {
+  static void radixSort(long[] keys, int[] ids, int from, int to) {
     int n = to - from;
     if (n < 2) {
       return;
     }
-    LongPages sourceKeys = keys;
+    long[] sourceKeys = keys;
     int[] sourceIds = ids;
     int source = from;
-    LongPages targetKeys = new LongPages(n);
+    long[] targetKeys = new long[n];
     int[] targetIds = new int[n];
     int target = 0;
     int[] starts = new int[257];
     for (int shift = 0; shift < Long.SIZE; shift += Byte.SIZE) {
       Arrays.fill(starts, 0);
       for (int i = 0; i < n; i++) {
-        starts[((int) (sourceKeys.get(source + i) >>> shift) & 0xFF) + 1]++;
+        starts[((int) (sourceKeys[source + i] >>> shift) & 0xFF) + 1]++;
       }
-      if (starts[((int) (sourceKeys.get(source) >>> shift) & 0xFF) + 1] == n) {
+      if (starts[((int) (sourceKeys[source] >>> shift) & 0xFF) + 1] == n) {
         continue; // every key has this byte
       }
       for (int b = 0; b < 256; b++) {
         starts[b + 1] += starts[b];
       }
       for (int i = 0; i < n; i++) {
-        long key = sourceKeys.get(source + i);
+        long key = sourceKeys[source + i];
         int at = target + starts[(int) (key >>> shift) & 0xFF]++;
-        targetKeys.set(at, key);
+        targetKeys[at] = key;
         targetIds[at] = sourceIds[source + i];
       }
-      LongPages keysWere = sourceKeys;
+      long[] keysWere = sourceKeys;
       int[] idsWere = sourceIds;
       int sourceWas = source;
       sourceKeys = targetKeys;
@@ -191,9 +189,7 @@ final class GroupOrder {
       target = sourceWas;
     }
     if (sourceKeys != keys) {
-      for (int i = 0; i < n; i++) {
-        keys.set(from + i, sourceKeys.get(source + i));
-      }
+      System.arraycopy(sourceKeys, source, keys, from, n);
       System.arraycopy(sourceIds, source, ids, from, n);
     }
   }
@@ -203,9 +199,7 @@ final class GroupOrder {
       return text[a] ? 1 : -1;
     }
     int c =
-        text[a]
-            ? Long.compareUnsigned(prefix.get(a), prefix.get(b))
-            : Long.compare(prefix.get(a), prefix.get(b));
+        text[a] ? Long.compareUnsigned(prefix[a], prefix[b]) : Long.compare(prefix[a], prefix[b]);
     if (c != 0) {
       return c;
     }

@@ -4,7 +4,6 @@ import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.DoubleBlock;
 import io.quarry.plugin.api.data.LongBlock;
-import io.quarry.ql.engine.LongPages;
 
 /**
  * One function's results for every group of a hash aggregation's answer, asked once each in group
@@ -12,22 +11,21 @@ import io.quarry.ql.engine.LongPages;
  * double's bits, and a kind byte), else as the objects the function answered. The answer's pages
  * then read the results in sort order from two flat arrays: with 200,000 groups an {@code Object[]}
  * per group and a boxed number per result were a cache miss each, for a quarter of the answer's
- * time. The numbers are paged ({@link LongPages}): 200,000 of them were an array G1 allocates as
- * humongous.
+ * time.
  */
 final class ResultColumn {
   private static final byte NULL = 0;
   private static final byte WHOLE = 1;
   private static final byte FRACTION = 2;
 
-  private final LongPages numbers; // WHOLE: the long; FRACTION: the double's bits
+  private final long[] numbers; // WHOLE: the long; FRACTION: the double's bits
   private final byte[] kinds;
   private Object[] objects; // set once some result is not a number: then every result, as answered
   private boolean anyWhole;
   private boolean anyFraction;
 
   private ResultColumn(int groups) {
-    numbers = new LongPages(groups);
+    numbers = new long[groups];
     kinds = new byte[groups];
   }
 
@@ -46,10 +44,10 @@ final class ResultColumn {
     if (objects != null) {
       objects[id] = result;
     } else if (result instanceof Long whole) {
-      numbers.set(id, whole);
+      numbers[id] = whole;
       kinds[id] = WHOLE;
     } else if (result instanceof Double fraction) {
-      numbers.set(id, Double.doubleToRawLongBits(fraction));
+      numbers[id] = Double.doubleToRawLongBits(fraction);
       kinds[id] = FRACTION;
     } else if (result != null) {
       objects = new Object[kinds.length];
@@ -63,8 +61,8 @@ final class ResultColumn {
   /** A kept number as the function answered it, or null. */
   private Object number(int id) {
     return switch (kinds[id]) {
-      case WHOLE -> numbers.get(id);
-      case FRACTION -> Double.longBitsToDouble(numbers.get(id));
+      case WHOLE -> numbers[id];
+      case FRACTION -> Double.longBitsToDouble(numbers[id]);
       default -> null;
     };
   }
@@ -101,8 +99,8 @@ final class ResultColumn {
       for (int i = from; i < to; i++) {
         int id = order[i];
         switch (kinds[id]) {
-          case WHOLE -> builder.append((double) numbers.get(id));
-          case FRACTION -> builder.append(Double.longBitsToDouble(numbers.get(id)));
+          case WHOLE -> builder.append((double) numbers[id]);
+          case FRACTION -> builder.append(Double.longBitsToDouble(numbers[id]));
           default -> builder.appendNull();
         }
       }
@@ -114,7 +112,7 @@ final class ResultColumn {
       if (kinds[id] == NULL) {
         builder.appendNull();
       } else {
-        builder.append(numbers.get(id));
+        builder.append(numbers[id]);
       }
     }
     return builder.build();
