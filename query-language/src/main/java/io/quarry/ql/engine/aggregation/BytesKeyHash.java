@@ -277,13 +277,17 @@ public final class BytesKeyHash {
   /** Appends a key's bytes to a string block. */
   void appendKey(int id, io.quarry.plugin.api.data.BytesBlock.Builder into) {
     int start = starts.get(id);
-    into.append(pool.page(start), BytePool.offset(start) + HEADER, length(id));
+    byte[] page = pool.page(start);
+    int header = BytePool.offset(start);
+    into.append(page, header + HEADER, (int) INTS.get(page, header));
   }
 
   /** Points {@code into} at a key's bytes in the pool (valid until the next key is added). */
   void bytes(int id, io.quarry.plugin.api.data.ByteSlice into) {
     int start = starts.get(id);
-    into.reset(pool.page(start), BytePool.offset(start) + HEADER, length(id));
+    byte[] page = pool.page(start);
+    int header = BytePool.offset(start);
+    into.reset(page, header + HEADER, (int) INTS.get(page, header));
   }
 
   /** The UTF-8 length of a key. */
