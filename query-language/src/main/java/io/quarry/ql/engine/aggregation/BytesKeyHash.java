@@ -241,6 +241,7 @@ public final class BytesKeyHash {
       int id = id(arrays[i], offsets[i], lengths[i], hashes[i]);
       ids[i] = id >= 0 ? id : -id - 1;
     }
+    Arrays.fill(arrays, 0, count, null); // the other hash's pages are not kept alive from here
   }
 
   /** The id of another hash's key {@code otherId} (see {@link #id(byte[], int, int)}). */
