@@ -14,7 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.function.UnaryOperator;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -33,8 +33,10 @@ class PageReduceTest {
       new Evaluator(Instant.parse("2026-01-05T00:00:00Z"), ZoneOffset.UTC);
 
   /** Each command and its plain Java answer ({@link PlainOrder}) over the input rows. */
-  private static Map<String, UnaryOperator<List<Map<String, Object>>>> orderOracles() {
-    Map<String, UnaryOperator<List<Map<String, Object>>>> oracles = new LinkedHashMap<>();
+  private static Map<String, Function<List<Map<String, Object>>, List<Map<String, Object>>>>
+      orderOracles() {
+    Map<String, Function<List<Map<String, Object>>, List<Map<String, Object>>>> oracles =
+        new LinkedHashMap<>();
     for (String sort :
         List.of("-n", "n, -t", "num(t)", "str(n)", "7 -d, n", "limit=0 t", "-mv", "t")) {
       oracles.put("sort " + sort, rows -> PlainOrder.sort(rows, sort));
@@ -151,7 +153,8 @@ class PageReduceTest {
    */
   @Test
   void sortsHeadsAndDedupsAsPlainJavaDoes() {
-    Map<String, UnaryOperator<List<Map<String, Object>>>> oracles = orderOracles();
+    Map<String, Function<List<Map<String, Object>>, List<Map<String, Object>>>> oracles =
+        orderOracles();
     for (long seed = 0; seed < 20; seed++) {
       List<Page> input = randomPages(new Random(seed));
       List<Map<String, Object>> rows = TestPages.rows(input);
@@ -170,8 +173,10 @@ class PageReduceTest {
    * plugin command: re-paged as the adapter batches rows, {@link RowPaging}), against a plain Java
    * computation ({@link PlainStreams}, {@link PlainOrder}) over the same random rows.
    */
-  private static Map<String, UnaryOperator<List<Map<String, Object>>>> pluginOracles() {
-    Map<String, UnaryOperator<List<Map<String, Object>>>> oracles = new LinkedHashMap<>();
+  private static Map<String, Function<List<Map<String, Object>>, List<Map<String, Object>>>>
+      pluginOracles() {
+    Map<String, Function<List<Map<String, Object>>, List<Map<String, Object>>>> oracles =
+        new LinkedHashMap<>();
     oracles.put("accum n AS total", rows -> PlainStreams.accum(rows, "n", "total"));
     oracles.put(
         "delta d AS dd p=2 | sort -dd",
@@ -192,8 +197,10 @@ class PageReduceTest {
   }
 
   /** The re-batched forms: plugin commands after commands that leave other pages. */
-  private static Map<String, UnaryOperator<List<Map<String, Object>>>> rebatchedOracles() {
-    Map<String, UnaryOperator<List<Map<String, Object>>>> oracles = new LinkedHashMap<>();
+  private static Map<String, Function<List<Map<String, Object>>, List<Map<String, Object>>>>
+      rebatchedOracles() {
+    Map<String, Function<List<Map<String, Object>>, List<Map<String, Object>>>> oracles =
+        new LinkedHashMap<>();
     oracles.put("where n > 0 | fillnull value=X", rows -> fillnull(positive(rows, 0), "X"));
     oracles.put("sort -n | fillnull", rows -> fillnull(PlainOrder.sort(rows, "-n"), "0"));
     oracles.put(
@@ -441,7 +448,8 @@ class PageReduceTest {
         "sort -d | trendline sma2(d) AS s",
       })
   void pluginPagesArePagedAsRows(String commands) {
-    Map<String, UnaryOperator<List<Map<String, Object>>>> oracles = new LinkedHashMap<>();
+    Map<String, Function<List<Map<String, Object>>, List<Map<String, Object>>>> oracles =
+        new LinkedHashMap<>();
     oracles.putAll(pluginOracles());
     oracles.put(
         "filldown extra | where isnotnull(n)",
@@ -637,7 +645,8 @@ class PageReduceTest {
    */
   @Test
   void bareWordsOverResultsMatchNoTerm() {
-    Map<String, UnaryOperator<List<Map<String, Object>>>> oracles = new LinkedHashMap<>();
+    Map<String, Function<List<Map<String, Object>>, List<Map<String, Object>>>> oracles =
+        new LinkedHashMap<>();
     oracles.put("search alpha", rows -> List.of());
     oracles.put("search NOT alpha", rows -> rows);
     oracles.put("eval _raw=t | search alpha OR n>3", rows -> withRawFromT(positive(rows, 3)));

@@ -14,7 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.function.UnaryOperator;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -54,8 +54,10 @@ class RowLocalStagesTest {
    * Each command and its plain Java answer over the input rows, written from the command's
    * documented rule (its class's javadoc, Splunk's Search Reference).
    */
-  private static Map<String, UnaryOperator<List<Map<String, Object>>>> oracles() {
-    Map<String, UnaryOperator<List<Map<String, Object>>>> oracles = new LinkedHashMap<>();
+  private static Map<String, Function<List<Map<String, Object>>, List<Map<String, Object>>>>
+      oracles() {
+    Map<String, Function<List<Map<String, Object>>, List<Map<String, Object>>>> oracles =
+        new LinkedHashMap<>();
     // rex mode=sed: s/regex/replacement/flags (g: every match, N: the Nth), y/from/to/
     oracles.put(
         "rex field=t mode=sed \"s/\\d/#/g\"",
@@ -359,7 +361,7 @@ class RowLocalStagesTest {
 
   @Test
   void pagesAnswerAsPlainJavaComputesThem() {
-    Map<String, UnaryOperator<List<Map<String, Object>>>> oracles = oracles();
+    Map<String, Function<List<Map<String, Object>>, List<Map<String, Object>>>> oracles = oracles();
     for (long seed = 0; seed < 25; seed++) {
       List<Page> input = randomPages(new Random(seed));
       List<Map<String, Object>> rows = TestPages.rows(input);

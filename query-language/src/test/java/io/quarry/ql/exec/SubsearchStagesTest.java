@@ -18,7 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.function.UnaryOperator;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -29,8 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * SubPipeline#onPages}), against plain Java over the same rows and subsearch result: random pages
  * whose columns change type from page to page, multivalued join keys, nulls, keys that repeat on
  * both sides. A join with fields, without (the fields both sides hold), in a longer pipeline;
- * appendcols with and without {@code override}, after {@code head}, before {@code stats}. No
- * second engine is the reference (docs/design/row-engine-retirement.md, step 3).
+ * appendcols with and without {@code override}, after {@code head}, before {@code stats}. No second
+ * engine is the reference (docs/design/row-engine-retirement.md, step 3).
  */
 class SubsearchStagesTest {
   private static final Evaluator EVALUATOR =
@@ -322,7 +322,8 @@ class SubsearchStagesTest {
    */
   @Test
   void appendpipeCommandsAnswerAsPlainJavaDoes() {
-    Map<String, UnaryOperator<List<Map<String, Object>>>> oracles = new LinkedHashMap<>();
+    Map<String, Function<List<Map<String, Object>>, List<Map<String, Object>>>> oracles =
+        new LinkedHashMap<>();
     oracles.put(
         "where n > 1 | eval n=n*100",
         rows -> {
