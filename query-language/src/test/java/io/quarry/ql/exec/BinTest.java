@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.plugin.api.data.MemoryAccount;
 import io.quarry.plugin.api.data.MemoryLimitExceededException;
-import io.quarry.ql.ast.BinCommand;
 import io.quarry.ql.ast.Span;
 import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.parser.Parser;
@@ -122,16 +121,21 @@ class BinTest {
 
   @Test
   void heldRowsCountAgainstTheSearchsMemory() {
-    MemoryAccount account = new MemoryAccount("search (search.maxMemoryBytes)", 300_000);
+    // the page stage holds its pages (a column of longs: ~8 bytes a row) until it knows the range
+    MemoryAccount account = new MemoryAccount("search (search.maxMemoryBytes)", 50_000);
     SearchResources resources = new SearchResources(account, () -> false, w -> {});
-    BinCommand bin =
-        (BinCommand) new Parser(CommandRegistry.builtIns()).parse("* | bin x").commands().get(1);
-    BinOperator operator =
-        new BinOperator(bin, ZoneOffset.UTC, Aggregator.PARTIAL, resources.tracker("bin"));
+    Evaluator evaluator = new Evaluator(Instant.now(), ZoneOffset.UTC).withResources(resources);
+    List<io.quarry.ql.ast.Command> commands = PageRun.commands("* | bin x");
+    PageReduce reduce =
+        new PageReduce(commands, evaluator, page -> true, new StageStats(List.of("bin")), 0, 1024);
     assertThatThrownBy(
             () -> {
-              for (long i = 0; i < 10_000; i++) {
-                operator.accept(TestRow.of("e", "x", i));
+              for (long from = 0; from < 10_000; from += 100) {
+                List<java.util.Map<String, Object>> rows = new ArrayList<>();
+                for (long i = from; i < from + 100; i++) {
+                  rows.add(java.util.Map.of("x", i));
+                }
+                reduce.add(TestPages.of(rows));
               }
             })
         .isInstanceOf(MemoryLimitExceededException.class)

@@ -135,16 +135,23 @@ class ReportingCommandsTest {
     io.quarry.ql.ast.TopCommand command =
         (io.quarry.ql.ast.TopCommand)
             new Parser(CommandRegistry.builtIns()).parse("* | top user by host").commands().get(1);
-    List<Page> pages = new java.util.ArrayList<>();
-    TopOperator total = new TopOperator(command, new PageCollector(100, pages::add));
-    Aggregator a = total.newPartial();
-    Aggregator b = total.newPartial();
-    for (int i = 0; i < ROWS.size(); i++) {
-      (i % 2 == 0 ? a : b).accept(ROWS.get(i));
+    io.quarry.ql.engine.aggregation.PageAggregator total =
+        io.quarry.ql.engine.aggregation.PageAggregator.of(
+            command, java.time.ZoneOffset.UTC, MemoryTracker.unbounded("top"), 100);
+    io.quarry.ql.engine.aggregation.PageAggregator a = total.newPartial();
+    io.quarry.ql.engine.aggregation.PageAggregator b = total.newPartial();
+    List<java.util.Map<String, List<Object>>> cells = PipelineTest.cells(ROWS);
+    for (int i = 0; i < cells.size(); i++) {
+      (i % 2 == 0 ? a : b).addInput(TestPages.page(List.of(cells.get(i)), TestPages.names(cells)));
     }
     total.merge(a);
     total.merge(b);
     total.finish();
+    List<Page> pages = new java.util.ArrayList<>();
+    for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
+      pages.add(page);
+    }
+    total.close();
     assertThat(table(pages)).isEqualTo(rows("* | top user by host"));
   }
 
