@@ -57,7 +57,7 @@ final class MetricExecution {
       throws IOException {
     long started = System.nanoTime();
     List<String> indexes = metricSearch.store().resolve(plan.indexPatterns());
-    PageCollector collector = new PageCollector(SearchService.PAGE_SIZE, pages);
+    PageCollector collector = new PageCollector(SearchService.pageSize(), pages);
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
     if (metric instanceof MstatsCommand mstats && mstats.prestats()) {
       return prestats(plan, mstats, indexes, control, pages, started, evaluator, pluginWarnings);
@@ -80,7 +80,7 @@ final class MetricExecution {
                 ? Long.MAX_VALUE
                 : maxResultRows,
             control::shouldStop,
-            onPages ? SearchService.PAGE_SIZE : 0,
+            onPages ? SearchService.pageSize() : 0,
             memory);
     long rows;
     long emitted;
@@ -90,7 +90,7 @@ final class MetricExecution {
           GeneratorRun.feedPages(
               result.pages().iterator(),
               PageReduce.overResults(
-                  plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE),
+                  plan.pipeline(), evaluator, results::add, stages, 0, SearchService.pageSize()),
               control);
       emitted = collector.rows();
     } else {
@@ -228,7 +228,7 @@ final class MetricExecution {
       Evaluator evaluator,
       List<String> pluginWarnings)
       throws IOException {
-    PageCollector collector = new PageCollector(SearchService.PAGE_SIZE, pages);
+    PageCollector collector = new PageCollector(SearchService.pageSize(), pages);
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
     AtomicLong fed = new AtomicLong();
     io.quarry.codecs.metricstore.MetricScanStats scan;
@@ -236,14 +236,14 @@ final class MetricExecution {
       PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
       PageReduce pipeline =
           PageReduce.overResults(
-              plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE);
+              plan.pipeline(), evaluator, results::add, stages, 0, SearchService.pageSize());
       try {
         scan =
             metricSearch.prestatsPages(
                 mstats,
                 plan,
                 indexes,
-                SearchService.PAGE_SIZE,
+                SearchService.pageSize(),
                 page -> {
                   if (control.readAndCheck(page.positionCount())) {
                     return false;

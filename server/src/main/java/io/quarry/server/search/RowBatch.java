@@ -31,7 +31,6 @@ import java.util.function.Supplier;
  * ({@link PageBatch}, {@link IndexCounting}), never here.
  */
 final class RowBatch {
-  private static final int PAGE_SIZE = SearchService.PAGE_SIZE;
 
   private final Sourcetypes sourcetypes;
   private final SearchControl control;
@@ -189,7 +188,8 @@ final class RowBatch {
   private static List<Page> preview(
       Aggregator total, List<Command> reduce, Evaluator evaluator, AtomicBoolean finishing) {
     List<Page> pages = new ArrayList<>();
-    RowSink sink = Pipelines.build(reduce, new PageCollector(PAGE_SIZE, pages::add), evaluator);
+    RowSink sink =
+        Pipelines.build(reduce, new PageCollector(SearchService.pageSize(), pages::add), evaluator);
     synchronized (total) {
       if (finishing.get() || !total.snapshot(sink)) {
         return null;

@@ -58,8 +58,24 @@ public final class SearchService implements AutoCloseable {
   private static final java.util.logging.Logger LOG =
       java.util.logging.Logger.getLogger(SearchService.class.getName());
 
-  /** Rows per result page. */
+  /** Rows per page: of the events a source reads, between stages, of the answer. */
   public static final int PAGE_SIZE = 1024;
+
+  /**
+   * The system property that sets another page size (a developer setting, read as each search
+   * starts its stages): tests run one search at several page sizes, whose answers must agree — page
+   * boundaries are where a page engine's faults hide.
+   */
+  public static final String PAGE_SIZE_PROPERTY = "quarry.search.pageSize";
+
+  /** The page size of the searches starting now: {@link #PAGE_SIZE_PROPERTY}, else 1,024. */
+  public static int pageSize() {
+    int size = Integer.getInteger(PAGE_SIZE_PROPERTY, PAGE_SIZE);
+    if (size < 1) {
+      throw new IllegalArgumentException(PAGE_SIZE_PROPERTY + " must be positive: " + size);
+    }
+    return size;
+  }
 
   private final EventStore store;
   private final Sourcetypes sourcetypes;
@@ -507,7 +523,7 @@ public final class SearchService implements AutoCloseable {
             : row -> true;
 
     PageCollector collector =
-        new PageCollector(PAGE_SIZE, pages, control.everyEventFieldAsked()); // subsearch rows
+        new PageCollector(pageSize(), pages, control.everyEventFieldAsked()); // subsearch rows
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
     RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
     AtomicLong matched = new AtomicLong();
@@ -696,7 +712,7 @@ public final class SearchService implements AutoCloseable {
       throws IOException {
     TimeOrderedShape onPages =
         PageBatch.enabled()
-            ? TimeOrderedShape.of(plan.pipeline(), PAGE_SIZE, this::lookupColumns)
+            ? TimeOrderedShape.of(plan.pipeline(), pageSize(), this::lookupColumns)
             : null;
     if (onPages != null && onPages.listing() && control.everyEventFieldAsked()) {
       // a subsearch's events carry their search-time fields, a renamed row's too
@@ -756,7 +772,7 @@ public final class SearchService implements AutoCloseable {
   private boolean orderedInstead(SearchPlan plan, BatchPlan batch) {
     return batch.engine() == BatchPlan.Engine.PAGES
         && !batch.pageShape().onPages()
-        && TimeOrderedShape.of(plan.pipeline(), PAGE_SIZE, this::lookupColumns) != null;
+        && TimeOrderedShape.of(plan.pipeline(), pageSize(), this::lookupColumns) != null;
   }
 
   /**
@@ -819,7 +835,7 @@ public final class SearchService implements AutoCloseable {
               matched,
               stages,
               evaluator,
-              PAGE_SIZE)
+              pageSize())
           .run(
               batch,
               pipeline,
@@ -941,7 +957,7 @@ public final class SearchService implements AutoCloseable {
       explain.put("dedup_skips_seen", exact ? dedupFieldFirst(plan.pipeline()) : null);
       TimeOrderedShape onPages =
           PageBatch.enabled() && plan.generator().isEmpty()
-              ? TimeOrderedShape.of(plan.pipeline(), PAGE_SIZE, this::lookupColumns)
+              ? TimeOrderedShape.of(plan.pipeline(), pageSize(), this::lookupColumns)
               : null;
       explain.put(
           "engine",
