@@ -711,9 +711,7 @@ public final class SearchService implements AutoCloseable {
       Evaluator evaluator)
       throws IOException {
     TimeOrderedShape onPages =
-        PageBatch.enabled()
-            ? TimeOrderedShape.of(plan.pipeline(), pageSize(), this::lookupColumns)
-            : null;
+        TimeOrderedShape.of(plan.pipeline(), pageSize(), this::lookupColumns);
     if (onPages != null && onPages.listing() && control.everyEventFieldAsked()) {
       // a subsearch's events carry their search-time fields, a renamed row's too
       onPages = onPages.withEveryField();
@@ -824,38 +822,33 @@ public final class SearchService implements AutoCloseable {
                 plan.latestMicros(),
                 slices,
                 searchPool);
-    if (batch.engine() != BatchPlan.Engine.ROWS) {
-      boolean checked = plan.filter().isPresent() && !translation.exact();
-      return new PageBatch(
-              sourcetypes,
-              control,
-              check,
-              checked ? EventFilter.of(plan.filter().get()) : null,
-              plan.indexedFieldsOnly(),
-              matched,
-              stages,
-              evaluator,
-              pageSize())
-          .run(
-              batch,
-              pipeline,
-              end,
-              results,
-              scan,
-              (countedUpFront, counted, slices) ->
-                  store.scanParallelCounting(
-                      indexes,
-                      translation.query(),
-                      countedUpFront,
-                      plan.earliestMicros(),
-                      plan.latestMicros(),
-                      counted,
-                      slices,
-                      searchPool));
-    }
-    return new RowBatch(
-            sourcetypes, control, check, plan.indexedFieldsOnly(), matched, stages, evaluator)
-        .run(batch, pipeline, end, scan);
+    boolean checked = plan.filter().isPresent() && !translation.exact();
+    return new PageBatch(
+            sourcetypes,
+            control,
+            check,
+            checked ? EventFilter.of(plan.filter().get()) : null,
+            plan.indexedFieldsOnly(),
+            matched,
+            stages,
+            evaluator,
+            pageSize())
+        .run(
+            batch,
+            pipeline,
+            end,
+            results,
+            scan,
+            (countedUpFront, counted, slices) ->
+                store.scanParallelCounting(
+                    indexes,
+                    translation.query(),
+                    countedUpFront,
+                    plan.earliestMicros(),
+                    plan.latestMicros(),
+                    counted,
+                    slices,
+                    searchPool));
   }
 
   /** The batch plan of a search whose command {@code aggregatorAt} is its aggregation. */
@@ -956,7 +949,7 @@ public final class SearchService implements AutoCloseable {
       explain.put("event_limit", limit == Long.MAX_VALUE ? null : limit);
       explain.put("dedup_skips_seen", exact ? dedupFieldFirst(plan.pipeline()) : null);
       TimeOrderedShape onPages =
-          PageBatch.enabled() && plan.generator().isEmpty()
+          plan.generator().isEmpty()
               ? TimeOrderedShape.of(plan.pipeline(), pageSize(), this::lookupColumns)
               : null;
       explain.put(
