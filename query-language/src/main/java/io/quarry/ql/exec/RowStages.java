@@ -19,36 +19,28 @@ import java.util.Set;
  */
 public final class RowStages {
   private final boolean strict;
-  private final boolean pagesAllowed;
   private final Set<String> names = new LinkedHashSet<>();
 
-  private RowStages(boolean strict, boolean pagesAllowed) {
+  private RowStages(boolean strict) {
     this.strict = strict;
-    this.pagesAllowed = pagesAllowed;
   }
 
   /** Records the commands that run on rows. */
   public static RowStages tracking() {
-    return new RowStages(false, true);
+    return new RowStages(false);
   }
 
   /** Refuses any command that would run on rows. */
   public static RowStages strict() {
-    return new RowStages(true, true);
+    return new RowStages(true);
   }
 
   /**
-   * Records the commands that run on rows, of a search sent to the row engine ({@code
-   * quarry.search.engine=rows}): an operator that runs commands of its own ({@code appendpipe}'s)
-   * runs them on rows too ({@link #pagesAllowed}).
+   * The refusal of {@code commands} (command names, in pipeline order) where no row engine runs
+   * them any more: a page form that has no stage for them.
    */
-  public static RowStages rowsOnly() {
-    return new RowStages(false, false);
-  }
-
-  /** Whether commands an operator runs itself may run on pages (not under {@link #rowsOnly}). */
-  public boolean pagesAllowed() {
-    return pagesAllowed;
+  public static RowEngineRefused refusal(List<String> commands) {
+    return new RowEngineRefused(commands);
   }
 
   /** Whether a row stage fails the search. */

@@ -15,11 +15,10 @@ import java.util.List;
  * {@code join} without fields …: a page's column null at a position is no field of that row), the
  * pages are first re-paged as the row adapter batches rows ({@link RowPaging}: {@value
  * PluginOperators#BATCH} positions a page, the columns they hold values in), which the page stages'
- * answers are exact over. Only under {@code quarry.search.engine=rows} do the commands run on the
- * pages' positions as rows, as a search builds them ({@link Pipelines}). The answer comes back as
- * pages whose blocks are reserved on the operator's block factory (rows: pages of at most {@value
- * #PAGE}). The commands run with the search's time, zone and stop signal; they read no index,
- * lookup table or subsearch.
+ * answers are exact over. Commands without a page stage there are refused ({@link
+ * RowStages#refusal}: the search answers that the page engine cannot run them yet). The answer
+ * comes back as pages whose blocks are reserved on the operator's block factory. The commands run
+ * with the search's time, zone and stop signal; they read no index, lookup table or subsearch.
  */
 public final class SubPipeline {
   static final int PAGE = 1_024;
@@ -28,17 +27,14 @@ public final class SubPipeline {
 
   public static List<Page> run(List<Command> commands, List<Page> input, OperatorContext context) {
     Evaluator evaluator = new Evaluator(context.now(), context.zone());
-    boolean pages = true;
     if (context instanceof SearchResources.Context search) {
-      // the search's row stages: commands run here on rows are entered (refused if strict)
       evaluator.withResources(search.resources()).withRowStages(search.rowStages());
-      pages = search.rowStages().pagesAllowed(); // not under quarry.search.engine=rows
     }
-    if (pages && ReduceCoverage.supportsOverResults(commands)) {
-      boolean asTheyCame = oneSchema(input) && !ReduceCoverage.readsEveryField(commands);
-      return onPages(commands, asTheyCame ? input : asRowBatches(input), context, evaluator);
+    if (!ReduceCoverage.supportsOverResults(commands)) {
+      throw RowStages.refusal(commands.stream().map(Command::name).toList());
     }
-    return onRows(commands, input, context, evaluator);
+    boolean asTheyCame = oneSchema(input) && !ReduceCoverage.readsEveryField(commands);
+    return onPages(commands, asTheyCame ? input : asRowBatches(input), context, evaluator);
   }
 
   /**
@@ -67,7 +63,11 @@ public final class SubPipeline {
     return batches;
   }
 
-  /** The commands as row operators over the pages' rows. */
+  /**
+   * The commands as row operators over the pages' rows: no search runs this since session 27; the
+   * reference of the query-language tests that still compare with rows, deleted with the row engine
+   * (retirement step 5).
+   */
   static List<Page> onRows(
       List<Command> commands, List<Page> input, OperatorContext context, Evaluator evaluator) {
     BlockFactory factory = context.blockFactory();

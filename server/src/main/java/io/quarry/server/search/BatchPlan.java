@@ -23,9 +23,9 @@ import org.apache.lucene.search.Query;
  * pages into the same aggregation), else {@link Engine#PAGES} when the aggregation has a page
  * implementation ({@link PageAggregator#supports}: {@code stats} whose every function has one,
  * {@code top}, {@code rare}, {@code timechart}, {@code chart}, a transforming plugin command) (the
- * commands before it run as the page source's work and page stages, {@link #pageShape}), else
- * {@link Engine#ROWS}. Under {@code -Dquarry.search.engine=rows} nothing is counted from the index:
- * the row operators see every event.
+ * commands before it run as the page source's work and page stages, {@link #pageShape}); an
+ * aggregation without one is refused (the row engine's batch mode, {@code RowBatch}, is gone since
+ * session 27).
  *
  * @param aggregatorAt the index of the aggregation in the pipeline
  * @param pageShape on {@link Engine#PAGES} and {@link Engine#INDEX}, how the map side (the
@@ -52,8 +52,7 @@ record BatchPlan(
   /** Which engine runs the map side. */
   enum Engine {
     INDEX,
-    PAGES,
-    ROWS;
+    PAGES;
 
     String label() {
       return name().toLowerCase(java.util.Locale.ROOT);
@@ -84,7 +83,6 @@ record BatchPlan(
     // their value counts decide); the counts feed the page aggregation, so not on the row engine
     boolean countable =
         filters.isEmpty()
-            && PageBatch.enabled()
             && PageAggregator.supports(aggregator)
             && (blocks != null || (indexCounts && (exact || sure != null)))
             && !(aggregator instanceof PluginCommand);
@@ -117,17 +115,17 @@ record BatchPlan(
       }
       return new BatchPlan(aggregatorAt, Engine.INDEX, shape, counting, upFront, sure, blocks);
     }
-    if (PageBatch.enabled() && PageAggregator.supports(aggregator)) {
-      return new BatchPlan(
-          aggregatorAt,
-          Engine.PAGES,
-          PageBatch.shape(filters, aggregator, reduce),
-          null,
-          null,
-          sure,
-          null);
+    if (!PageAggregator.supports(aggregator)) { // no such aggregation since session 25
+      throw io.quarry.ql.exec.RowStages.refusal(List.of(aggregator.name()));
     }
-    return new BatchPlan(aggregatorAt, Engine.ROWS, null, null, null, sure, null);
+    return new BatchPlan(
+        aggregatorAt,
+        Engine.PAGES,
+        PageBatch.shape(filters, aggregator, reduce),
+        null,
+        null,
+        sure,
+        null);
   }
 
   /**
@@ -165,7 +163,6 @@ record BatchPlan(
         }
         explain.put("reduce_on_pages", pageShape.reduceOnPages());
       }
-      case ROWS -> {}
     }
     explain.put("indexed_fields_only", plan.indexedFieldsOnly());
     return explain;

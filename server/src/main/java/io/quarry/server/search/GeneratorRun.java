@@ -9,13 +9,10 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageReduce;
-import io.quarry.ql.exec.Pipelines;
 import io.quarry.ql.exec.ReduceCoverage;
-import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.RowSink;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.ql.plan.SearchPlan;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,8 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A search that starts with a generating command instead of an index scan ({@code | makeresults},
  * {@code | inputlookup t}, {@code | help}, {@code | dbinspect}, a plugin's generator): its results
- * made straight as pages through the page stages when the generator and every command after it have
- * one, else as rows through the row pipeline (and recorded as row stages).
+ * made straight as pages through the page stages; a command after it without a page stage there is
+ * refused (no row pipeline runs generators since session 27).
  */
 final class GeneratorRun {
   private final EventStore store;
@@ -36,8 +33,9 @@ final class GeneratorRun {
   }
 
   /**
-   * A generating command's rows through the whole pipeline: {@code | inputlookup t} (one row per
-   * table row, a field per non-empty cell), {@code | help}, or a plugin's generating command.
+   * A generating command's pages through the whole pipeline: {@code | inputlookup t} (one row per
+   * table row, a field per non-empty cell), {@code | makeresults}, {@code | help}, {@code |
+   * dbinspect}, or a plugin's generating command.
    */
   ScanStats run(
       SearchPlan plan,
@@ -53,7 +51,7 @@ final class GeneratorRun {
         && plan.generator().orElseThrow() instanceof PluginCommand plugin) {
       PageReduce pipeline =
           PageReduce.overResults(
-              plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE);
+              plan.pipeline(), evaluator, results::add, stages, 0, SearchService.pageSize());
       long[] rows = {0};
       try {
         io.quarry.ql.exec.PluginOperators.generatePages(
@@ -79,43 +77,17 @@ final class GeneratorRun {
           feedPages(
               generated,
               PageReduce.overResults(
-                  plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE),
+                  plan.pipeline(), evaluator, results::add, stages, 0, SearchService.pageSize()),
               control);
       end.finish();
       matched.addAndGet(rows);
       return ScanStats.generated(rows);
     }
-    // a generator makes rows: it and every command after it are row stages
-    List<String> rowStages = new ArrayList<>();
-    rowStages.add(plan.generator().orElseThrow().name());
-    plan.pipeline().forEach(command -> rowStages.add(command.name()));
-    evaluator.rowStages().enter(rowStages);
-    RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
-    long rows =
-        switch (plan.generator().orElseThrow()) {
-          case io.quarry.ql.ast.InputLookupCommand input -> {
-            io.quarry.ql.exec.LookupTable table = lookups.table(input.table());
-            if (table != null) { // held for this search while it runs: counted, as lookup's
-              evaluator.memory("inputlookup").add(table.estimatedBytes());
-            }
-            yield feed(lookupRows(table), pipeline, control);
-          }
-          case io.quarry.ql.ast.HelpCommand help ->
-              feed(help.rows().stream().map(io.quarry.ql.exec.MapRow::new), pipeline, control);
-          case io.quarry.ql.ast.MakeResultsCommand make ->
-              feed(madeResults(make, evaluator.now()), pipeline, control);
-          case io.quarry.ql.ast.DbinspectCommand dbinspect ->
-              feed(
-                  Dbinspect.rows(store, store.resolve(plan.indexPatterns())).stream(),
-                  pipeline,
-                  control);
-          case PluginCommand plugin ->
-              io.quarry.ql.exec.PluginOperators.generate(plugin, evaluator, pipeline);
-          default ->
-              throw new IllegalStateException("not a generating command: " + plan.generator());
-        };
-    matched.addAndGet(rows);
-    return ScanStats.generated(rows);
+    // no page form for a command after the generator: refused (no row pipeline since session 27)
+    List<String> commands = new ArrayList<>();
+    commands.add(plan.generator().orElseThrow().name());
+    plan.pipeline().forEach(command -> commands.add(command.name()));
+    throw io.quarry.ql.exec.RowStages.refusal(commands);
   }
 
   /**
@@ -127,8 +99,7 @@ final class GeneratorRun {
    * operators).
    */
   static boolean onPages(SearchPlan plan) {
-    return PageBatch.enabled()
-        && (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MakeResultsCommand
+    return (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MakeResultsCommand
             || plan.generator().orElse(null) instanceof io.quarry.ql.ast.InputLookupCommand
             || plan.generator().orElse(null) instanceof io.quarry.ql.ast.DbinspectCommand
             || plan.generator().orElse(null) instanceof io.quarry.ql.ast.HelpCommand
@@ -144,85 +115,24 @@ final class GeneratorRun {
     Command generator = plan.generator().orElseThrow();
     return switch (generator) {
       case io.quarry.ql.ast.DbinspectCommand dbinspect ->
-          Dbinspect.pages(store, store.resolve(plan.indexPatterns()), SearchService.PAGE_SIZE);
+          Dbinspect.pages(store, store.resolve(plan.indexPatterns()), SearchService.pageSize());
       case io.quarry.ql.ast.HelpCommand help -> {
         List<Page> pages = new ArrayList<>();
         io.quarry.ql.exec.ResultPages.emit(
-            new ArrayList<>(help.rows()), SearchService.PAGE_SIZE, pages::add);
+            new ArrayList<>(help.rows()), SearchService.pageSize(), pages::add);
         yield pages.iterator();
       }
       case io.quarry.ql.ast.MakeResultsCommand make ->
-          new io.quarry.ql.exec.MakeResultsPages(make, evaluator.now(), SearchService.PAGE_SIZE);
+          new io.quarry.ql.exec.MakeResultsPages(make, evaluator.now(), SearchService.pageSize());
       case io.quarry.ql.ast.InputLookupCommand input -> {
         io.quarry.ql.exec.LookupTable table = lookups.table(input.table());
         if (table != null) { // held for this search while it runs: counted, as lookup's
           evaluator.memory("inputlookup").add(table.estimatedBytes());
         }
-        yield new io.quarry.ql.exec.LookupPages(table, SearchService.PAGE_SIZE);
+        yield new io.quarry.ql.exec.LookupPages(table, SearchService.pageSize());
       }
       default -> null;
     };
-  }
-
-  /** {@code | makeresults}' rows, made one at a time: {@code _time} and, annotated, Splunk's. */
-  static java.util.stream.Stream<Row> madeResults(
-      io.quarry.ql.ast.MakeResultsCommand make, Instant now) {
-    long micros = Math.multiplyExact(now.getEpochSecond(), 1_000_000L) + now.getNano() / 1_000;
-    return java.util.stream.Stream.<Row>generate(
-            () -> {
-              java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
-              row.put("_time", micros);
-              if (make.annotate()) {
-                row.put("_raw", "");
-                row.put("host", "");
-                row.put("source", "");
-                row.put("sourcetype", "");
-                row.put("splunk_server", "quarry");
-              }
-              return new io.quarry.ql.exec.MapRow(row);
-            })
-        .limit(make.count());
-  }
-
-  /**
-   * A lookup table's rows, made one at a time as the pipeline takes them (none when the table was
-   * deleted since the search was planned).
-   */
-  static java.util.stream.Stream<Row> lookupRows(io.quarry.ql.exec.LookupTable table) {
-    if (table == null) {
-      return java.util.stream.Stream.empty();
-    }
-    return table.rows().stream()
-        .map(
-            cells -> {
-              java.util.Map<String, Object> values = new java.util.LinkedHashMap<>();
-              for (int i = 0; i < cells.size(); i++) {
-                if (!cells.get(i).isEmpty()) {
-                  values.put(table.columns().get(i), cells.get(i));
-                }
-              }
-              return new io.quarry.ql.exec.MapRow(values);
-            });
-  }
-
-  /**
-   * Generated rows through the pipeline until it has enough or the control stops the search (time
-   * limit, finalize, cancel: asked every {@value SearchControl#EVERY} rows, as scans do).
-   */
-  static long feed(java.util.stream.Stream<Row> rows, RowSink pipeline, SearchControl control) {
-    long fed = 0;
-    for (java.util.Iterator<Row> it = rows.iterator(); it.hasNext(); ) {
-      if (fed > 0 && fed % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
-        break;
-      }
-      fed++;
-      if (!pipeline.accept(it.next())) {
-        break;
-      }
-    }
-    control.read((int) (fed % SearchControl.EVERY)); // the remainder, for progress
-    pipeline.finish();
-    return fed;
   }
 
   /**

@@ -7,12 +7,9 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.MetricCommand;
 import io.quarry.ql.ast.MstatsCommand;
 import io.quarry.ql.exec.Evaluator;
-import io.quarry.ql.exec.HeadOperator;
 import io.quarry.ql.exec.PageCollector;
 import io.quarry.ql.exec.PageReduce;
-import io.quarry.ql.exec.Pipelines;
 import io.quarry.ql.exec.ReduceCoverage;
-import io.quarry.ql.exec.RowSink;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.ql.exec.Values;
 import io.quarry.ql.plan.SearchPlan;
@@ -29,8 +26,8 @@ import java.util.function.Consumer;
  * {@code mpreview}) for {@link SearchService}: the metric store answers through {@link
  * MetricSearch}; its answer as typed pages (with {@code prestats=true}, its points as they are
  * scanned) through {@link PageReduce} when every command after it has a page stage there ({@link
- * #onPages}), else as rows through the row pipeline. The stats name the buckets, series, chunks and
- * points read and skipped.
+ * #onPages}), else it is refused (no row pipeline runs it since session 27). The stats name the
+ * buckets, series, chunks and points read and skipped.
  */
 final class MetricExecution {
   private final MetricSearch metricSearch;
@@ -57,18 +54,20 @@ final class MetricExecution {
       throws IOException {
     long started = System.nanoTime();
     List<String> indexes = metricSearch.store().resolve(plan.indexPatterns());
-    PageCollector collector = new PageCollector(SearchService.PAGE_SIZE, pages);
+    PageCollector collector = new PageCollector(SearchService.pageSize(), pages);
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
     if (metric instanceof MstatsCommand mstats && mstats.prestats()) {
       return prestats(plan, mstats, indexes, control, pages, started, evaluator, pluginWarnings);
     }
     // mstats or mpreview with nothing after it answers in typed pages; so does any metric command
-    // whose following commands all have page stages; anything else feeds rows on
+    // whose following commands all have page stages; anything else is refused
     boolean direct =
         plan.pipeline().isEmpty()
             && (metric instanceof MstatsCommand
                 || metric instanceof io.quarry.ql.ast.MpreviewCommand);
-    boolean onPages = direct || onPages(plan);
+    if (!direct && !onPages(plan)) {
+      throw refusal(metric, plan);
+    }
     io.quarry.server.search.metric.MetricSearch.Result result =
         metricSearch.run(
             metric,
@@ -80,26 +79,16 @@ final class MetricExecution {
                 ? Long.MAX_VALUE
                 : maxResultRows,
             control::shouldStop,
-            onPages ? SearchService.PAGE_SIZE : 0,
+            SearchService.pageSize(),
             memory);
-    long rows;
-    long emitted;
-    if (onPages) {
-      PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
-      rows =
-          GeneratorRun.feedPages(
-              result.pages().iterator(),
-              PageReduce.overResults(
-                  plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE),
-              control);
-      emitted = collector.rows();
-    } else {
-      RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
-      evaluator.rowStages().enter(metric.name()); // its rows go through the row commands
-      RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
-      rows = GeneratorRun.feed(result.rows().stream(), pipeline, control);
-      emitted = collector.rows();
-    }
+    PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
+    long rows =
+        GeneratorRun.feedPages(
+            result.pages().iterator(),
+            PageReduce.overResults(
+                plan.pipeline(), evaluator, results::add, stages, 0, SearchService.pageSize()),
+            control);
+    long emitted = collector.rows();
     List<String> messages = new ArrayList<>(plan.messages());
     messages.addAll(result.messages());
     messages.addAll(pluginWarnings);
@@ -139,10 +128,18 @@ final class MetricExecution {
   /**
    * Whether a metric command's search runs on pages: its answer (or, with {@code prestats=true},
    * its points) as typed pages into {@link PageReduce} when every command after it has a page stage
-   * there; else its rows go through the row commands (and are recorded as row stages).
+   * there; else the search is refused ({@link #refusal}).
    */
   static boolean onPages(SearchPlan plan) {
-    return PageBatch.enabled() && ReduceCoverage.supportsOverResults(plan.pipeline());
+    return ReduceCoverage.supportsOverResults(plan.pipeline());
+  }
+
+  /** The refusal of a metric command whose later commands have no page stage there. */
+  private static RuntimeException refusal(MetricCommand metric, SearchPlan plan) {
+    List<String> commands = new ArrayList<>();
+    commands.add(metric.name());
+    plan.pipeline().forEach(command -> commands.add(command.name()));
+    return io.quarry.ql.exec.RowStages.refusal(commands);
   }
 
   /**
@@ -215,8 +212,8 @@ final class MetricExecution {
 
   /**
    * {@code mstats prestats=true}: the points stream into the pipeline (its {@code stats}, {@code
-   * timechart} … aggregate them) while the metric store is scanned, as pages when the pipeline has
-   * page stages, else as rows.
+   * timechart} … aggregate them) while the metric store is scanned, as pages (refused where the
+   * pipeline has no page stages).
    */
   private SearchStats prestats(
       SearchPlan plan,
@@ -228,49 +225,35 @@ final class MetricExecution {
       Evaluator evaluator,
       List<String> pluginWarnings)
       throws IOException {
-    PageCollector collector = new PageCollector(SearchService.PAGE_SIZE, pages);
+    PageCollector collector = new PageCollector(SearchService.pageSize(), pages);
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
     AtomicLong fed = new AtomicLong();
     io.quarry.codecs.metricstore.MetricScanStats scan;
-    if (onPages(plan)) {
-      PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
-      PageReduce pipeline =
-          PageReduce.overResults(
-              plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE);
-      try {
-        scan =
-            metricSearch.prestatsPages(
-                mstats,
-                plan,
-                indexes,
-                SearchService.PAGE_SIZE,
-                page -> {
-                  if (control.readAndCheck(page.positionCount())) {
-                    return false;
-                  }
-                  fed.addAndGet(page.positionCount());
-                  return pipeline.add(page);
-                },
-                control::shouldStop);
-        pipeline.finish();
-      } finally {
-        pipeline.close();
-      }
-    } else {
-      RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
-      evaluator.rowStages().enter(mstats.name()); // its points are rows into the row commands
-      RowSink pipeline = Pipelines.build(plan.pipeline(), end, evaluator, stages, 0);
+    if (!onPages(plan)) {
+      throw refusal(mstats, plan);
+    }
+    PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
+    PageReduce pipeline =
+        PageReduce.overResults(
+            plan.pipeline(), evaluator, results::add, stages, 0, SearchService.pageSize());
+    try {
       scan =
-          metricSearch.prestats(
+          metricSearch.prestatsPages(
               mstats,
               plan,
               indexes,
-              row -> {
-                fed.incrementAndGet();
-                return pipeline.accept(row);
+              SearchService.pageSize(),
+              page -> {
+                if (control.readAndCheck(page.positionCount())) {
+                  return false;
+                }
+                fed.addAndGet(page.positionCount());
+                return pipeline.add(page);
               },
               control::shouldStop);
       pipeline.finish();
+    } finally {
+      pipeline.close();
     }
     List<String> messages = new ArrayList<>(plan.messages());
     if (indexes.isEmpty()) {

@@ -14,7 +14,6 @@ import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageCollector;
 import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.Pipelines;
-import io.quarry.ql.exec.PluginOperators;
 import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.Row;
 import io.quarry.ql.exec.RowSink;
@@ -42,14 +41,13 @@ import java.util.function.Supplier;
  * Chosen by the planner when every aggregation has a page implementation; when the index answers
  * the counting ({@link BatchPlan.Engine#INDEX}) each slice's source is {@link IndexCounting}, whose
  * counts reach the same partials as pages of intermediate state.
- *
- * <p>{@code -Dquarry.search.engine=rows} sends every search to the row engine instead (to compare
- * the two; the golden specs run under both).
  */
 final class PageBatch {
   /**
-   * The system property that selects the engine: {@code pages} (the default), {@code rows}, or
-   * {@code pages-only} (pages, and a search that needs a row operator fails: {@link #rowStages}).
+   * The system property that selects the engine: {@code pages} (the default: the page engine, the
+   * row engine where a time-ordered search or a batch map side has no page form yet) or {@code
+   * pages-only} (pages, and a search that needs a row operator fails: {@link #rowStages}). The
+   * {@code rows} value (every search on the row engine) is gone since session 27.
    */
   static final String ENGINE_PROPERTY = "quarry.search.engine";
 
@@ -168,21 +166,12 @@ final class PageBatch {
         ownText);
   }
 
-  /** Whether searches may run on the page engine (see {@link #ENGINE_PROPERTY}). */
-  static boolean enabled() {
-    return !"rows".equals(System.getProperty(ENGINE_PROPERTY));
-  }
-
   /**
    * A new search's {@link RowStages}: strict under {@code quarry.search.engine=pages-only} (a
    * developer setting: the page engine, and a search that would run any row operator fails naming
-   * the command), else recording (and under {@code rows}, keeping commands an operator runs itself
-   * on rows too).
+   * the command), else recording.
    */
   static RowStages rowStages() {
-    if (!enabled()) {
-      return RowStages.rowsOnly();
-    }
     return PAGES_ONLY.equals(System.getProperty(ENGINE_PROPERTY))
         ? RowStages.strict()
         : RowStages.tracking();
@@ -212,14 +201,13 @@ final class PageBatch {
     CountShortcut counting = batch.counting();
     List<Command> filters = pipeline.subList(0, statsAt);
     List<Command> reduce = pipeline.subList(statsAt + 1, pipeline.size());
-    // the commands after stats on the aggregation's pages when they all have page stages, else as
-    // rows into the end of the pipeline
+    // the commands after stats on the aggregation's pages (every built-in command has a page stage
+    // there: ReduceCoverage.supportsOverResults)
+    if (!shape.reduceOnPages()) {
+      throw RowStages.refusal(reduce.stream().map(Command::name).toList());
+    }
     PageReduce reduceOnPages =
-        shape.reduceOnPages()
-            ? PageReduce.overResults(reduce, evaluator, results::add, stages, statsAt + 1, pageSize)
-            : null;
-    RowSink after =
-        reduceOnPages == null ? Pipelines.build(reduce, end, evaluator, stages, statsAt + 1) : null;
+        PageReduce.overResults(reduce, evaluator, results::add, stages, statsAt + 1, pageSize);
     PageAggregator total = PageAggregator.of(stats, evaluator, pageSize);
     PageAggregation partials = new PageAggregation(total, control::previewAsked);
     List<String> fields = PageAggregator.inputFields(stats);
@@ -371,40 +359,23 @@ final class PageBatch {
     total.finish();
     try {
       for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
-        if (reduceOnPages != null ? !reduceOnPages.add(page) : !feed(page, after)) {
+        if (!reduceOnPages.add(page)) {
           break;
         }
       }
       total.close();
-      if (reduceOnPages != null) {
-        reduceOnPages.finish();
-        end.finish();
-      } else {
-        after.finish();
-      }
+      reduceOnPages.finish();
+      end.finish();
     } finally {
-      if (reduceOnPages != null) {
-        reduceOnPages.close();
-      }
+      reduceOnPages.close();
     }
     stages.timed(statsAt, System.nanoTime() - started); // with the commands it fed
     return scanned;
   }
 
-  /** A page's rows into the row commands after {@code stats}; false once they want no more. */
-  private static boolean feed(Page page, RowSink sink) {
-    for (Row row : PluginOperators.rows(page)) {
-      if (!sink.accept(row)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /**
    * What the running search would answer now: the groups merged so far through the commands after
-   * {@code stats} (on pages when they all have page stages, else as rows); null once the search is
-   * finishing.
+   * {@code stats}; null once the search is finishing.
    */
   static List<Page> preview(
       PageAggregator total,
@@ -413,44 +384,29 @@ final class PageBatch {
       int pageSize,
       AtomicBoolean finishing) {
     List<Page> pages = new ArrayList<>();
-    if (ReduceCoverage.supportsOverResults(reduce)) {
-      PageReduce pipeline =
-          PageReduce.overResults(
-              reduce,
-              evaluator,
-              pages::add,
-              new StageStats(reduce.stream().map(Command::name).toList()),
-              0,
-              pageSize);
-      try {
-        synchronized (total) {
-          if (finishing.get()) {
-            return null;
-          }
-          for (Page page : total.snapshot()) {
-            if (!pipeline.add(page)) {
-              break;
-            }
+    PageReduce pipeline =
+        PageReduce.overResults(
+            reduce,
+            evaluator,
+            pages::add,
+            new StageStats(reduce.stream().map(Command::name).toList()),
+            0,
+            pageSize);
+    try {
+      synchronized (total) {
+        if (finishing.get()) {
+          return null;
+        }
+        for (Page page : total.snapshot()) {
+          if (!pipeline.add(page)) {
+            break;
           }
         }
-        pipeline.finish();
-      } finally {
-        pipeline.close();
       }
-      return pages;
+      pipeline.finish();
+    } finally {
+      pipeline.close();
     }
-    RowSink sink = Pipelines.build(reduce, new PageCollector(pageSize, pages::add), evaluator);
-    synchronized (total) {
-      if (finishing.get()) {
-        return null;
-      }
-      for (Page page : total.snapshot()) {
-        if (!feed(page, sink)) {
-          break;
-        }
-      }
-    }
-    sink.finish();
     return pages;
   }
 }

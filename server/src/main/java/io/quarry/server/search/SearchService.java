@@ -58,8 +58,24 @@ public final class SearchService implements AutoCloseable {
   private static final java.util.logging.Logger LOG =
       java.util.logging.Logger.getLogger(SearchService.class.getName());
 
-  /** Rows per result page. */
+  /** Rows per page: of the events a source reads, between stages, of the answer. */
   public static final int PAGE_SIZE = 1024;
+
+  /**
+   * The system property that sets another page size (a developer setting, read as each search
+   * starts its stages): tests run one search at several page sizes, whose answers must agree — page
+   * boundaries are where a page engine's faults hide.
+   */
+  public static final String PAGE_SIZE_PROPERTY = "quarry.search.pageSize";
+
+  /** The page size of the searches starting now: {@link #PAGE_SIZE_PROPERTY}, else 1,024. */
+  public static int pageSize() {
+    int size = Integer.getInteger(PAGE_SIZE_PROPERTY, PAGE_SIZE);
+    if (size < 1) {
+      throw new IllegalArgumentException(PAGE_SIZE_PROPERTY + " must be positive: " + size);
+    }
+    return size;
+  }
 
   private final EventStore store;
   private final Sourcetypes sourcetypes;
@@ -507,7 +523,7 @@ public final class SearchService implements AutoCloseable {
             : row -> true;
 
     PageCollector collector =
-        new PageCollector(PAGE_SIZE, pages, control.everyEventFieldAsked()); // subsearch rows
+        new PageCollector(pageSize(), pages, control.everyEventFieldAsked()); // subsearch rows
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
     RowSink end = stages.end(new HeadOperator(maxResultRows, collector));
     AtomicLong matched = new AtomicLong();
@@ -695,9 +711,7 @@ public final class SearchService implements AutoCloseable {
       Evaluator evaluator)
       throws IOException {
     TimeOrderedShape onPages =
-        PageBatch.enabled()
-            ? TimeOrderedShape.of(plan.pipeline(), PAGE_SIZE, this::lookupColumns)
-            : null;
+        TimeOrderedShape.of(plan.pipeline(), pageSize(), this::lookupColumns);
     if (onPages != null && onPages.listing() && control.everyEventFieldAsked()) {
       // a subsearch's events carry their search-time fields, a renamed row's too
       onPages = onPages.withEveryField();
@@ -756,7 +770,7 @@ public final class SearchService implements AutoCloseable {
   private boolean orderedInstead(SearchPlan plan, BatchPlan batch) {
     return batch.engine() == BatchPlan.Engine.PAGES
         && !batch.pageShape().onPages()
-        && TimeOrderedShape.of(plan.pipeline(), PAGE_SIZE, this::lookupColumns) != null;
+        && TimeOrderedShape.of(plan.pipeline(), pageSize(), this::lookupColumns) != null;
   }
 
   /**
@@ -808,38 +822,33 @@ public final class SearchService implements AutoCloseable {
                 plan.latestMicros(),
                 slices,
                 searchPool);
-    if (batch.engine() != BatchPlan.Engine.ROWS) {
-      boolean checked = plan.filter().isPresent() && !translation.exact();
-      return new PageBatch(
-              sourcetypes,
-              control,
-              check,
-              checked ? EventFilter.of(plan.filter().get()) : null,
-              plan.indexedFieldsOnly(),
-              matched,
-              stages,
-              evaluator,
-              PAGE_SIZE)
-          .run(
-              batch,
-              pipeline,
-              end,
-              results,
-              scan,
-              (countedUpFront, counted, slices) ->
-                  store.scanParallelCounting(
-                      indexes,
-                      translation.query(),
-                      countedUpFront,
-                      plan.earliestMicros(),
-                      plan.latestMicros(),
-                      counted,
-                      slices,
-                      searchPool));
-    }
-    return new RowBatch(
-            sourcetypes, control, check, plan.indexedFieldsOnly(), matched, stages, evaluator)
-        .run(batch, pipeline, end, scan);
+    boolean checked = plan.filter().isPresent() && !translation.exact();
+    return new PageBatch(
+            sourcetypes,
+            control,
+            check,
+            checked ? EventFilter.of(plan.filter().get()) : null,
+            plan.indexedFieldsOnly(),
+            matched,
+            stages,
+            evaluator,
+            pageSize())
+        .run(
+            batch,
+            pipeline,
+            end,
+            results,
+            scan,
+            (countedUpFront, counted, slices) ->
+                store.scanParallelCounting(
+                    indexes,
+                    translation.query(),
+                    countedUpFront,
+                    plan.earliestMicros(),
+                    plan.latestMicros(),
+                    counted,
+                    slices,
+                    searchPool));
   }
 
   /** The batch plan of a search whose command {@code aggregatorAt} is its aggregation. */
@@ -940,8 +949,8 @@ public final class SearchService implements AutoCloseable {
       explain.put("event_limit", limit == Long.MAX_VALUE ? null : limit);
       explain.put("dedup_skips_seen", exact ? dedupFieldFirst(plan.pipeline()) : null);
       TimeOrderedShape onPages =
-          PageBatch.enabled() && plan.generator().isEmpty()
-              ? TimeOrderedShape.of(plan.pipeline(), PAGE_SIZE, this::lookupColumns)
+          plan.generator().isEmpty()
+              ? TimeOrderedShape.of(plan.pipeline(), pageSize(), this::lookupColumns)
               : null;
       explain.put(
           "engine",

@@ -5,16 +5,18 @@
  * time-ordered (newest first, stopping when the answer is complete) or in batch mode (segment
  * slices in parallel, partial aggregations merged), whose physical choices {@code BatchPlan} makes
  * once for both running and {@code explain}, run by {@code PageBatch} (the page engine, and the
- * counts the index answers) or {@code RowBatch} (row operators); {@code PipelineFeed} feeds a
- * scan's events into the row pipeline; {@code IndexCounting} counts documents instead of reading
- * them when only counting follows ({@code OrdinalCounts} per segment), and hands the counts to the
- * page aggregation as its intermediate state — over indexes stored as blocks, from each block's
- * value counts where {@code BlockCondition} decides the filter per block ({@code BlockCounting};
- * {@code BlockDedup} skips blocks a leading {@code dedup} would drop whole); {@code EventFilter} is
- * the per-event check of an inexact translation over the page sources' pages; {@code EventRow} (the
- * row engine's event) extracts fields on demand (index-time fields, the sourcetype's extraction,
- * JSON, key=value); {@code SearchControl} carries time limits, finalize, cancel and progress into
- * the scan threads. {@code SearchFailures} is the one place where what went wrong becomes an HTTP
- * status and error code (no Netty type in this package).
+ * counts the index answers); {@code PipelineFeed} feeds a scan's events into the row pipeline where
+ * a time-ordered search or a batch map side still has no page form (retirement step 4: a search
+ * that needs rows is refused under {@code pages-only}, HTTP 400 {@code NOT_SUPPORTED_ON_PAGES});
+ * {@code IndexCounting} counts documents instead of reading them when only counting follows ({@code
+ * OrdinalCounts} per segment), and hands the counts to the page aggregation as its intermediate
+ * state — over indexes stored as blocks, from each block's value counts where {@code
+ * BlockCondition} decides the filter per block ({@code BlockCounting}; {@code BlockDedup} skips
+ * blocks a leading {@code dedup} would drop whole); {@code EventFilter} is the per-event check of
+ * an inexact translation over the page sources' pages; {@code EventRow} (the row engine's event)
+ * extracts fields on demand (index-time fields, the sourcetype's extraction, JSON, key=value);
+ * {@code SearchControl} carries time limits, finalize, cancel and progress into the scan threads.
+ * {@code SearchFailures} is the one place where what went wrong becomes an HTTP status and error
+ * code (no Netty type in this package).
  */
 package io.quarry.server.search;
