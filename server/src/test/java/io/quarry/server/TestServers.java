@@ -167,4 +167,46 @@ public final class TestServers {
             .encodeToString(
                 ("admin:" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
+
+  /**
+   * Where two exports of one search in pages of different sizes ({@link #export}) disagree, null
+   * where they agree: as many results, and result by result every field both hold with the same
+   * value (see {@code EnginePages.disagreement} for why not more).
+   */
+  public static String exportDisagreement(String whole, String paged) throws Exception {
+    List<java.util.Map<String, String>> one = exportResults(whole);
+    List<java.util.Map<String, String>> other = exportResults(paged);
+    if (one.size() != other.size()) {
+      return one.size() + " results against " + other.size();
+    }
+    for (int r = 0; r < one.size(); r++) {
+      for (var field : one.get(r).entrySet()) {
+        String value = other.get(r).get(field.getKey());
+        if (value != null && !value.equals(field.getValue())) {
+          return "result %d: %s=%s against %s%n  %s%n  %s"
+              .formatted(r, field.getKey(), field.getValue(), value, one.get(r), other.get(r));
+        }
+      }
+    }
+    return null;
+  }
+
+  /** An export's results, each its fields' values (JSON text) by name. */
+  private static List<java.util.Map<String, String>> exportResults(String body) throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    List<java.util.Map<String, String>> results = new java.util.ArrayList<>();
+    for (String line : body.split("\n")) {
+      if (line.isBlank()) {
+        continue;
+      }
+      com.fasterxml.jackson.databind.JsonNode result = json.readTree(line).get("result");
+      if (result != null) {
+        java.util.Map<String, String> fields = new java.util.TreeMap<>();
+        result.fields().forEachRemaining(f -> fields.put(f.getKey(), f.getValue().toString()));
+        results.add(fields);
+      }
+    }
+    return results;
+  }
 }

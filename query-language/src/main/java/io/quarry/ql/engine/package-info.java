@@ -3,6 +3,10 @@
  * {@link io.quarry.plugin.api.data.Page}s (the protocol plugins implement), moved by a {@link
  * io.quarry.ql.engine.Driver}. It replaces the row operators of {@code io.quarry.ql.exec} one
  * command at a time (docs/design/page-engine.md): today it runs the map and reduce sides of {@code
- * stats} in batch mode; the other commands still run as rows.
+ * stats} in batch mode; the other commands still run as rows. {@link
+ * io.quarry.ql.engine.LongPages}, {@link io.quarry.ql.engine.IntPages} and {@link
+ * io.quarry.ql.engine.BytePool} are the engine's paged arrays: state that grows with the groups
+ * (hash tables, key bytes, per-group states) lives in 64 KiB pages, never in one array G1 must
+ * allocate as humongous.
  */
 package io.quarry.ql.engine;

@@ -121,21 +121,23 @@ class BinTest {
 
   @Test
   void heldRowsCountAgainstTheSearchsMemory() {
-    MemoryAccount account = new MemoryAccount("search (search.maxMemoryBytes)", 300_000);
+    // the page stage holds its pages (a column of longs: ~8 bytes a row) until it knows the range
+    MemoryAccount account = new MemoryAccount("search (search.maxMemoryBytes)", 50_000);
     SearchResources resources = new SearchResources(account, () -> false, w -> {});
-    Evaluator evaluator = new Evaluator(Instant.EPOCH, ZoneOffset.UTC).withResources(resources);
-    List<java.util.Map<String, Object>> rows = new ArrayList<>();
-    for (long i = 0; i < 100_000; i++) {
-      rows.add(java.util.Map.of("x", i));
-    }
-    // bins= holds every row until the range is known: 100,000 longs are more than 300 kB
+    Evaluator evaluator = new Evaluator(Instant.now(), ZoneOffset.UTC).withResources(resources);
+    List<io.quarry.ql.ast.Command> commands = PageRun.commands("* | bin x");
+    PageReduce reduce =
+        new PageReduce(commands, evaluator, page -> true, new StageStats(List.of("bin")), 0, 1024);
     assertThatThrownBy(
-            () ->
-                PageRun.run(
-                    "* | bin bins=10 x",
-                    TestPages.pages(TestPages.cells(rows), 1024),
-                    1024,
-                    evaluator))
+            () -> {
+              for (long from = 0; from < 10_000; from += 100) {
+                List<java.util.Map<String, Object>> rows = new ArrayList<>();
+                for (long i = from; i < from + 100; i++) {
+                  rows.add(java.util.Map.of("x", i));
+                }
+                reduce.add(TestPages.of(rows));
+              }
+            })
         .isInstanceOf(MemoryLimitExceededException.class)
         .hasMessageContaining("bin");
   }

@@ -23,7 +23,10 @@ import org.junit.jupiter.api.Test;
  * random pages and partials merged in random order against the same aggregation fed them at once,
  * over the pivot's options: span chosen from {@code bins}, {@code limit}/{@code useother}/{@code
  * otherstr}, {@code usenull}, the where clause, binned over- and split fields, {@code cont}, {@code
- * per_*}; and a preview while the input goes on.
+ * per_*}; and a preview while the input goes on. A plain Java pivot checks {@code chart count over
+ * … by …} exactly and {@code timechart}'s {@code limit}/{@code useother} ranking (session 27); the
+ * span chosen from {@code bins}, {@code where … in topN} and {@code cont} are pinned by hand here
+ * and in the golden files only.
  */
 class ChartAggregationTest {
   private static Command command(String text) {
@@ -188,6 +191,110 @@ class ChartAggregationTest {
         assertThat(pageEngine(command, input, new Random(seed), seed % 2 == 1))
             .as(command + " (seed " + seed + ")")
             .isEqualTo(expected);
+      }
+    }
+  }
+
+  /**
+   * {@code chart count over status by ip limit=0} against a plain Java pivot: a row per status (its
+   * text), a column per ip value (each value of a multivalue counted; a row without ip in {@code
+   * NULL}), each cell the rows with both; a zero cell and a missing one are the same here.
+   */
+  @Test
+  void chartPivotsAsPlainJavaDoes() {
+    for (long seed = 0; seed < 6; seed++) {
+      List<Map<String, Object>> input = RandomRows.of(new Random(seed), 300);
+      Map<String, Map<String, Long>> expected = new java.util.TreeMap<>();
+      for (Map<String, Object> row : input) {
+        Map<String, Long> cells =
+            expected.computeIfAbsent(
+                String.valueOf(row.get("status")), k -> new java.util.TreeMap<>());
+        List<Object> ips = PlainStats.values(row, "ip");
+        if (ips.isEmpty()) {
+          cells.merge("NULL", 1L, Long::sum);
+        }
+        for (Object ip : new java.util.LinkedHashSet<>(ips)) {
+          cells.merge(String.valueOf(ip), 1L, Long::sum);
+        }
+      }
+      Map<String, Map<String, Long>> answered = new java.util.TreeMap<>();
+      for (Map<String, Object> row :
+          pageEngine("chart limit=0 count over status by ip", input, new Random(seed), false)) {
+        Map<String, Long> cells = new java.util.TreeMap<>();
+        row.forEach(
+            (name, value) -> {
+              if (!name.equals("status") && value instanceof Long count && count != 0) {
+                cells.put(name, count);
+              }
+            });
+        answered.put(String.valueOf(row.get("status")), cells);
+      }
+      assertThat(answered).as("seed %d", seed).isEqualTo(expected);
+    }
+  }
+
+  /**
+   * {@code timechart span=1m limit=2 count by ip}: the two series kept are two whose totals no
+   * other series' total exceeds (the ranking; ties open), {@code OTHER} holds each bucket's count
+   * of the rest and {@code NULL} the rows without ip, so every bucket's cells add up to its rows'
+   * split values (a multivalue ip counted once per distinct value); with {@code useother=false} no
+   * {@code OTHER}.
+   */
+  @Test
+  void timechartLimitKeepsTheLargestSeriesAsPlainJavaRanksThem() {
+    for (long seed = 0; seed < 6; seed++) {
+      List<Map<String, Object>> input = RandomRows.of(new Random(seed), 300);
+      Map<String, Long> totals = new java.util.TreeMap<>();
+      Map<Long, Long> perMinute = new java.util.TreeMap<>();
+      long nulls = input.stream().filter(r -> r.get("ip") == null).count();
+      for (Map<String, Object> row : input) {
+        long minute = Math.floorDiv((Long) row.get("_time"), 60 * SECOND) * 60 * SECOND;
+        List<Object> ips = PlainStats.values(row, "ip");
+        java.util.Set<Object> distinct = new java.util.LinkedHashSet<>(ips);
+        perMinute.merge(minute, (long) Math.max(1, distinct.size()), Long::sum);
+        distinct.forEach(ip -> totals.merge(String.valueOf(ip), 1L, Long::sum));
+      }
+      if (nulls > 0) {
+        totals.put("NULL", nulls); // the rows without ip: a series like the others
+      }
+      for (boolean useOther : new boolean[] {true, false}) {
+        List<Map<String, Object>> answer =
+            pageEngine(
+                "timechart span=1m limit=2 useother=" + useOther + " count by ip",
+                input,
+                new Random(seed),
+                false);
+        java.util.Set<String> series = new java.util.TreeSet<>();
+        answer.forEach(row -> series.addAll(row.keySet()));
+        series.remove("_time");
+        boolean hasOther = series.remove("OTHER");
+        assertThat(hasOther).as("seed %d", seed).isEqualTo(useOther && totals.size() > 2);
+        assertThat(series)
+            .as("seed %d %s %s %s", seed, totals, answer.get(0).keySet(), nulls)
+            .hasSize(Math.min(2, totals.size()));
+        long kept = series.stream().mapToLong(totals::get).min().orElse(0);
+        for (var total : totals.entrySet()) {
+          if (!series.contains(total.getKey())) {
+            assertThat(total.getValue())
+                .as("seed %d: %s left out", seed, total.getKey())
+                .isLessThanOrEqualTo(kept);
+          }
+        }
+        if (useOther) {
+          Map<Long, Long> cells = new java.util.TreeMap<>();
+          for (Map<String, Object> row : answer) {
+            long sum = 0;
+            for (var entry : row.entrySet()) {
+              if (!entry.getKey().equals("_time") && entry.getValue() instanceof Long count) {
+                sum += count;
+              }
+            }
+            if (sum > 0) {
+              cells.put((Long) row.get("_time"), sum);
+            }
+          }
+          assertThat(cells).as("seed %d", seed).isEqualTo(perMinute);
+        }
       }
     }
   }

@@ -9,7 +9,6 @@ import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.parser.Parser;
 import io.quarry.ql.parser.QueryParseException;
-import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -133,19 +132,18 @@ class ReportingCommandsTest {
 
   @Test
   void topPartialsMergeIntoTheSameAnswer() {
-    io.quarry.ql.ast.Command command = PageRun.commands("* | top user by host").get(0);
+    io.quarry.ql.ast.TopCommand command =
+        (io.quarry.ql.ast.TopCommand)
+            new Parser(CommandRegistry.builtIns()).parse("* | top user by host").commands().get(1);
     io.quarry.ql.engine.aggregation.PageAggregator total =
         io.quarry.ql.engine.aggregation.PageAggregator.of(
-            command, ZoneOffset.UTC, MemoryTracker.unbounded("top"), 100);
+            command, java.time.ZoneOffset.UTC, MemoryTracker.unbounded("top"), 100);
     io.quarry.ql.engine.aggregation.PageAggregator a = total.newPartial();
     io.quarry.ql.engine.aggregation.PageAggregator b = total.newPartial();
-    List<Row> odd = new java.util.ArrayList<>();
-    List<Row> even = new java.util.ArrayList<>();
-    for (int i = 0; i < ROWS.size(); i++) {
-      (i % 2 == 0 ? even : odd).add(ROWS.get(i));
+    List<java.util.Map<String, List<Object>>> cells = PipelineTest.cells(ROWS);
+    for (int i = 0; i < cells.size(); i++) {
+      (i % 2 == 0 ? a : b).addInput(TestPages.page(List.of(cells.get(i)), TestPages.names(cells)));
     }
-    TestPages.pages(PipelineTest.cells(even), 2).forEach(a::addInput);
-    TestPages.pages(PipelineTest.cells(odd), 3).forEach(b::addInput);
     total.merge(a);
     total.merge(b);
     total.finish();

@@ -16,8 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,8 +37,10 @@ class StatefulStagesTest {
   private static final Predicate<Map<String, Object>> NEVER = row -> false;
 
   /** Each command and its plain Java answer over the input rows. */
-  private static Map<String, UnaryOperator<List<Map<String, Object>>>> oracles() {
-    Map<String, UnaryOperator<List<Map<String, Object>>>> oracles = new LinkedHashMap<>();
+  private static Map<String, Function<List<Map<String, Object>>, List<Map<String, Object>>>>
+      oracles() {
+    Map<String, Function<List<Map<String, Object>>, List<Map<String, Object>>>> oracles =
+        new LinkedHashMap<>();
     StreamOptions defaults = StreamOptions.defaults();
     oracles.put("eventstats count", rows -> PlainStreams.eventstats(rows, "count", List.of()));
     oracles.put(
@@ -215,7 +217,7 @@ class StatefulStagesTest {
 
   @Test
   void pagesAnswerAsPlainJavaComputesThem() {
-    Map<String, UnaryOperator<List<Map<String, Object>>>> oracles = oracles();
+    Map<String, Function<List<Map<String, Object>>, List<Map<String, Object>>>> oracles = oracles();
     for (long seed = 0; seed < 25; seed++) {
       List<Page> input = TimedRandomPages.of(new Random(seed), false);
       List<Map<String, Object>> rows = TestPages.rows(input);

@@ -18,52 +18,160 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code join} ({@link HashJoinOperator}) and {@code appendcols} ({@link PairedColumnsOperator}) as
- * page stages of {@link PageReduce} against the row adapter's operators ({@link JoinOperator},
- * {@link AppendColsOperator}) over the same input and subsearch result, and {@code appendpipe}'s
- * commands over pages ({@link SubPipeline#onPages}) against the same commands over the pages' rows:
- * random pages whose columns change type from page to page, multivalued join keys, nulls, keys that
- * repeat on both sides. Every result equal row by row and column by column.
- *
- * <p>Retirement step 3 (docs/design/row-engine-retirement.md): {@code join} with join fields is
- * checked against a plain Java join ({@code joinsAsAPlainJavaJoinDoes}); the forms still compared
- * with the row operators (appendcols, join without fields, join in a longer pipeline, appendpipe's
- * row branch) need oracles of their own before the row engine can go.
+ * page stages of {@link PageReduce}, and {@code appendpipe}'s commands over pages ({@link
+ * SubPipeline#onPages}), against plain Java over the same rows and subsearch result: random pages
+ * whose columns change type from page to page, multivalued join keys, nulls, keys that repeat on
+ * both sides. A join with fields, without (the fields both sides hold), in a longer pipeline;
+ * appendcols with and without {@code override}, after {@code head}, before {@code stats}. No second
+ * engine is the reference (docs/design/row-engine-retirement.md, step 3).
  */
 class SubsearchStagesTest {
   private static final Evaluator EVALUATOR =
       new Evaluator(Instant.parse("2026-01-05T00:00:00Z"), ZoneOffset.UTC);
 
-  @ParameterizedTest
-  @ValueSource(
-      strings = {
+  /**
+   * {@code appendcols} and {@code join} in longer pipelines against plain Java: {@code appendcols}
+   * lays the subsearch's i-th row over the input's i-th (its fields only where the row has none, or
+   * replacing them with {@code override=true}), the subsearch's rows past the input's end appended
+   * as they are; the joins as {@link #joined}.
+   */
+  private static Map<
+          String,
+          java.util.function.BiFunction<
+              List<Map<String, Object>>, List<Map<String, Object>>, List<Map<String, Object>>>>
+      oracles() {
+    Map<
+            String,
+            java.util.function.BiFunction<
+                List<Map<String, Object>>, List<Map<String, Object>>, List<Map<String, Object>>>>
+        oracles = new LinkedHashMap<>();
+    oracles.put(
         "join k [search x] | stats count by v",
-        "eval k=upper(k) | join type=left k [search x] | sort n",
-        "appendcols [search x]",
-        "appendcols override=true [search x]",
+        (rows, sub) ->
+            PlainStats.stats(
+                joined(rows, sub, List.of("k"), "inner", 1, true), "count", List.of("v")));
+    oracles.put("appendcols [search x]", (rows, sub) -> appendcols(rows, sub, false));
+    oracles.put("appendcols override=true [search x]", (rows, sub) -> appendcols(rows, sub, true));
+    oracles.put(
         "head 3 | appendcols [search x]",
+        (rows, sub) -> appendcols(rows.subList(0, Math.min(3, rows.size())), sub, false));
+    oracles.put(
         "appendcols [search x] | stats count by v",
-      })
-  void pagesAnswerAsRowsDo(String commands) {
+        (rows, sub) -> PlainStats.stats(appendcols(rows, sub, false), "count", List.of("v")));
+    return oracles;
+  }
+
+  @Test
+  void pagesAnswerAsPlainJavaComputesThem() {
     for (long seed = 0; seed < 40; seed++) {
       Random random = new Random(seed);
       List<Page> input = randomPages(random, 1 + random.nextInt(4));
       SubsearchResult result = subsearch(random);
-      List<Map<String, Object>> pages = byName(onPages(commands, input, result));
-      List<Map<String, Object>> rows = byName(onRows(commands, input, result));
-      if (input.size() == 1) {
-        assertThat(pages).as("seed %d: %s", seed, commands).isEqualTo(rows);
-      } else {
-        // a column the subsearch's values are laid over is typed over the output page: the row
-        // adapter's covers its batch (every input page here), the page operator's one input page,
-        // so a number may be text in one and a number in the other; the values are the same
-        assertThat(asText(pages)).as("seed %d: %s", seed, commands).isEqualTo(asText(rows));
+      List<Map<String, Object>> rows = TestPages.rows(input);
+      List<Map<String, Object>> sub = TestPages.rows(result.pages());
+      for (var entry : oracles().entrySet()) {
+        assertThat(asText(nonNull(TestPages.rows(reduce(entry.getKey(), input, result)))))
+            .as("seed %d: %s", seed, entry.getKey())
+            .isEqualTo(asText(nonNull(entry.getValue().apply(rows, sub))));
       }
+    }
+  }
+
+  /** {@code appendcols}: the i-th subsearch row laid over the i-th input row, the rest appended. */
+  private static List<Map<String, Object>> appendcols(
+      List<Map<String, Object>> rows, List<Map<String, Object>> sub, boolean override) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (int i = 0; i < Math.max(rows.size(), sub.size()); i++) {
+      Map<String, Object> row = new LinkedHashMap<>(i < rows.size() ? rows.get(i) : Map.of());
+      if (i < sub.size()) {
+        sub.get(i)
+            .forEach(
+                (name, value) -> {
+                  if (override || !row.containsKey(name)) {
+                    row.put(name, value);
+                  }
+                });
+      }
+      out.add(row);
+    }
+    return out;
+  }
+
+  /**
+   * The plain Java join of {@link #joinsAsAPlainJavaJoinDoes}: a row whose join fields all have a
+   * value matched with the subsearch's rows whose join fields' first values have the same texts.
+   */
+  private static List<Map<String, Object>> joined(
+      List<Map<String, Object>> rows,
+      List<Map<String, Object>> subsearch,
+      List<String> fields,
+      String type,
+      int max,
+      boolean overwrite) {
+    List<Map<String, Object>> expected = new ArrayList<>();
+    for (Map<String, Object> row : rows) {
+      List<String> key = joinKey(row, fields);
+      List<Map<String, Object>> matches = new ArrayList<>();
+      for (Map<String, Object> other : subsearch) {
+        if (key != null && key.equals(joinKey(other, fields))) {
+          matches.add(other);
+        }
+      }
+      if (max > 0 && matches.size() > max) {
+        matches = matches.subList(0, max);
+      }
+      if (matches.isEmpty() && !type.equals("inner")) {
+        expected.add(row);
+      }
+      for (Map<String, Object> match : matches) {
+        Map<String, Object> joined = new LinkedHashMap<>(row);
+        match.forEach(
+            (name, value) -> {
+              if (!fields.contains(name) && (overwrite || !joined.containsKey(name))) {
+                joined.put(name, value);
+              }
+            });
+        expected.add(joined);
+      }
+    }
+    return expected;
+  }
+
+  /**
+   * {@code join} after {@code eval k=upper(k)} with {@code type=left}, then {@code sort n}: plain
+   * Java, each k upper-cased first (a multivalue: its first value).
+   */
+  @Test
+  void joinAfterEvalAndBeforeSortAsPlainJavaDoes() {
+    String command = "eval k=upper(k) | join type=left k [search x] | sort n";
+    for (long seed = 0; seed < 40; seed++) {
+      Random random = new Random(seed);
+      List<Page> input = randomPages(random, 1 + random.nextInt(4));
+      SubsearchResult result = subsearch(random);
+      List<Map<String, Object>> upper = new ArrayList<>();
+      for (Map<String, Object> row : TestPages.rows(input)) {
+        Map<String, Object> copy = new LinkedHashMap<>(row);
+        if (row.get("k") instanceof String k) {
+          copy.put("k", k.toUpperCase(java.util.Locale.ROOT));
+        } else if (row.get("k") instanceof List<?> k) {
+          // a text function reads a multivalue's first value (Quarry's rule)
+          copy.put("k", String.valueOf(k.get(0)).toUpperCase(java.util.Locale.ROOT));
+        }
+        upper.add(copy);
+      }
+      List<Map<String, Object>> expected =
+          PlainOrder.sort(
+              joined(upper, TestPages.rows(result.pages()), List.of("k"), "left", 1, true), "n");
+      assertThat(asText(nonNull(TestPages.rows(reduce(command, input, result)))))
+          .as("seed %d: %s", seed, command)
+          .isEqualTo(asText(nonNull(expected)));
     }
   }
 
@@ -154,7 +262,7 @@ class SubsearchStagesTest {
     return key;
   }
 
-  /** Rows as {@link #byName} gives them: by name, without their null values. */
+  /** Rows by name, without their null values. */
   private static List<Map<String, Object>> nonNull(List<Map<String, Object>> rows) {
     return rows.stream().map(row -> (Map<String, Object>) new java.util.TreeMap<>(row)).toList();
   }
@@ -177,43 +285,114 @@ class SubsearchStagesTest {
   }
 
   /**
-   * Without join fields, the row adapter joins on the subsearch's fields its batch of rows holds
-   * (the batch is up to {@value PluginOperators#BATCH} rows), the page operator on those its page
-   * holds: the same when the input is one page.
+   * Without join fields, {@code join} joins on the fields both sides hold values in (over one input
+   * page: the page operator reads its page's columns), as a plain Java join on those fields.
    */
   @ParameterizedTest
-  @ValueSource(strings = {"join [search x]", "join type=left max=0 [search x]"})
-  void commonFieldsJoinAnswersAsRowsDoOverOnePage(String commands) {
+  @ValueSource(strings = {"inner|1", "left|0"})
+  void commonFieldsJoinAsPlainJavaDoes(String spec) {
+    String type = spec.split("\\|")[0];
+    int max = Integer.parseInt(spec.split("\\|")[1]);
+    String command = "join type=" + type + " max=" + max + " [search x]";
     for (long seed = 0; seed < 40; seed++) {
       Random random = new Random(seed);
       List<Page> input = randomPages(random, 1);
       SubsearchResult result = subsearch(random);
-      assertThat(byName(onPages(commands, input, result)))
-          .as("seed %d: %s", seed, commands)
-          .isEqualTo(byName(onRows(commands, input, result)));
+      List<Map<String, Object>> rows = TestPages.rows(input);
+      List<Map<String, Object>> sub = TestPages.rows(result.pages());
+      java.util.Set<String> theirs = new java.util.LinkedHashSet<>();
+      sub.forEach(row -> theirs.addAll(row.keySet()));
+      List<String> common = new ArrayList<>();
+      for (int c = 0; c < input.get(0).schema().size(); c++) {
+        String name = input.get(0).schema().column(c).name();
+        if (theirs.contains(name)) {
+          common.add(name);
+        }
+      }
+      assertThat(asText(nonNull(TestPages.rows(reduce(command, input, result)))))
+          .as("seed %d: %s on %s", seed, command, common)
+          .isEqualTo(asText(nonNull(joined(rows, sub, common, type, max, true))));
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(
-      strings = {
+  /**
+   * {@code appendpipe}'s commands over pages ({@link SubPipeline#onPages}) against plain Java over
+   * the same rows; a bare word (here inside {@code searchmatch}) matches no row that is not an
+   * event, a {@code field=value} matches the field's values ignoring case.
+   */
+  @Test
+  void appendpipeCommandsAnswerAsPlainJavaDoes() {
+    Map<String, Function<List<Map<String, Object>>, List<Map<String, Object>>>> oracles =
+        new LinkedHashMap<>();
+    oracles.put(
         "where n > 1 | eval n=n*100",
-        "stats count AS rows",
+        rows -> {
+          List<Map<String, Object>> out = new ArrayList<>();
+          for (Map<String, Object> row : rows) {
+            if (row.get("n") == null) {
+              continue;
+            }
+            // a number compares as a number, text as text (Splunk's eval comparison)
+            java.math.BigDecimal n = PlainStats.number(row.get("n"), null);
+            boolean kept =
+                n != null
+                    ? n.compareTo(java.math.BigDecimal.ONE) > 0
+                    : String.valueOf(row.get("n")).compareTo("1") > 0;
+            if (kept) {
+              Map<String, Object> copy = new LinkedHashMap<>(row);
+              copy.remove("n"); // text times a number: no value
+              if (n != null) {
+                copy.put("n", n.multiply(java.math.BigDecimal.valueOf(100)));
+              }
+              out.add(copy);
+            }
+          }
+          return out;
+        });
+    oracles.put("stats count AS rows", rows -> List.of(Map.of("rows", (long) rows.size())));
+    oracles.put(
         "stats sum(n) AS n by k | sort -n",
-        "eval k=k.\"!\" | head 4",
+        rows -> PlainOrder.sort(PlainStats.stats(rows, "sum(n) AS n", List.of("k")), "-n"));
+    oracles.put(
         "where searchmatch(\"k=a\")",
-        "where searchmatch(\"a\")",
-      })
-  void appendpipeCommandsOnPagesAnswerAsOnRows(String commands) {
+        rows ->
+            rows.stream()
+                .filter(
+                    row ->
+                        PlainStats.values(row, "k").stream()
+                            .anyMatch(k -> String.valueOf(k).equalsIgnoreCase("a")))
+                .toList());
+    oracles.put("where searchmatch(\"a\")", rows -> List.of());
+    oracles.put(
+        "eval k=k.\"!\" | head 4",
+        rows -> {
+          List<Map<String, Object>> out = new ArrayList<>();
+          for (Map<String, Object> row : rows.subList(0, Math.min(4, rows.size()))) {
+            Map<String, Object> copy = new LinkedHashMap<>(row);
+            List<Object> k = PlainStats.values(row, "k");
+            copy.remove("k"); // a missing operand: no value
+            if (!k.isEmpty()) {
+              copy.put("k", k.get(0) + "!"); // a multivalue: its first value
+            }
+            out.add(copy);
+          }
+          return out;
+        });
     for (long seed = 0; seed < 40; seed++) {
       Random random = new Random(seed);
       List<Page> input = randomPages(random, 1 + random.nextInt(4));
-      List<Command> parsed = parse(commands, null);
-      assertThat(ReduceCoverage.supportsOverReadFields(parsed)).as(commands).isTrue();
-      assertThat(byName(rowsAsOnePage(SubPipeline.onPages(parsed, input, context(), evaluator()))))
-          .as("seed %d: %s", seed, commands)
-          .isEqualTo(
-              byName(rowsAsOnePage(SubPipeline.onRows(parsed, input, context(), evaluator()))));
+      List<Map<String, Object>> rows = TestPages.rows(input);
+      for (var entry : oracles.entrySet()) {
+        List<Command> parsed = parse(entry.getKey(), null);
+        assertThat(ReduceCoverage.supportsOverReadFields(parsed)).as(entry.getKey()).isTrue();
+        assertThat(
+                PlainStats.canonical(
+                    nonNull(
+                        TestPages.rows(
+                            SubPipeline.onPages(parsed, input, context(), evaluator())))))
+            .as("seed %d: %s", seed, entry.getKey())
+            .isEqualTo(PlainStats.canonical(nonNull(entry.getValue().apply(rows))));
+      }
     }
   }
 
@@ -287,48 +466,6 @@ class SubsearchStagesTest {
     return out;
   }
 
-  private static List<Page> onPages(String commands, List<Page> input, SubsearchResult result) {
-    return rowsAsOnePage(reduce(commands, input, result));
-  }
-
-  private static List<Page> onRows(String commands, List<Page> input, SubsearchResult result) {
-    List<Page> out = new ArrayList<>();
-    RowSink sink =
-        Pipelines.build(parse(commands, result), new PageCollector(16, out::add), EVALUATOR);
-    feed:
-    for (Page page : input) {
-      for (Row row : PluginOperators.rows(page)) {
-        if (!sink.accept(row)) {
-          break feed;
-        }
-      }
-    }
-    sink.finish();
-    return rowsAsOnePage(out);
-  }
-
-  /** The rows of the pages as one page: tables of the same rows, whatever the page boundaries. */
-  private static List<Page> rowsAsOnePage(List<Page> pages) {
-    List<Row> rows = new ArrayList<>();
-    pages.forEach(page -> rows.addAll(PluginOperators.rows(page)));
-    return rows.isEmpty() ? List.of() : List.of(PageCollector.toPage(rows));
-  }
-
-  /** Each row's values by column name (the order of columns is not compared). */
-  private static List<Map<String, Object>> byName(List<Page> pages) {
-    List<Map<String, Object>> rows = new ArrayList<>();
-    for (Page page : pages) {
-      for (int p = 0; p < page.positionCount(); p++) {
-        Map<String, Object> row = new java.util.TreeMap<>();
-        for (int c = 0; c < page.schema().size(); c++) {
-          row.put(page.schema().column(c).name(), PluginOperators.value(page.block(c), p));
-        }
-        rows.add(row);
-      }
-    }
-    return rows;
-  }
-
   /**
    * The subsearch's result: 0–12 rows over 1–3 pages of k (a key, sometimes two values, sometimes
    * none), v (text), n (whole numbers or text), w (sometimes).
@@ -339,7 +476,7 @@ class SubsearchStagesTest {
     long bytes = 0;
     int count = 1 + random.nextInt(3);
     for (int i = 0; i < count; i++) {
-      List<Row> page = new ArrayList<>();
+      List<Map<String, Object>> page = new ArrayList<>();
       int positions = random.nextInt(5);
       for (int p = 0; p < positions; p++) {
         Map<String, Object> values = new LinkedHashMap<>();
@@ -355,10 +492,10 @@ class SubsearchStagesTest {
         if (random.nextInt(3) == 0) {
           values.put("w", (long) random.nextInt(100));
         }
-        page.add(new MapRow(values));
+        page.add(values);
       }
       if (!page.isEmpty()) {
-        Page built = PageCollector.toPage(page);
+        Page built = TestPages.of(page);
         pages.add(built);
         rows += positions;
         bytes += SubsearchRows.ramBytes(built);
@@ -378,7 +515,7 @@ class SubsearchStagesTest {
   private static List<Page> randomPages(Random random, int pages) {
     List<Page> out = new ArrayList<>();
     for (int i = 0; i < pages; i++) {
-      List<Row> rows = new ArrayList<>();
+      List<Map<String, Object>> rows = new ArrayList<>();
       int positions = 1 + random.nextInt(20);
       boolean nAsText = random.nextInt(4) == 0;
       for (int p = 0; p < positions; p++) {
@@ -400,9 +537,9 @@ class SubsearchStagesTest {
           values.put("v", "mine" + random.nextInt(3));
         }
         values.put("t", random.nextBoolean() ? "a b" : "é" + random.nextInt(9));
-        rows.add(new MapRow(values));
+        rows.add(values);
       }
-      out.add(PageCollector.toPage(rows));
+      out.add(TestPages.of(rows));
     }
     return out;
   }

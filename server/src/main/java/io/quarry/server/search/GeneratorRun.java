@@ -40,7 +40,7 @@ final class GeneratorRun {
       SearchControl control) {
     PageReduce pipeline =
         PageReduce.overResults(
-            plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE);
+            plan.pipeline(), evaluator, results::add, stages, 0, SearchService.pageSize());
     long rows;
     if (plan.generator().orElseThrow() instanceof PluginCommand plugin) {
       long[] made = {0};
@@ -75,21 +75,21 @@ final class GeneratorRun {
     Command generator = plan.generator().orElseThrow();
     return switch (generator) {
       case io.quarry.ql.ast.DbinspectCommand dbinspect ->
-          Dbinspect.pages(store, store.resolve(plan.indexPatterns()), SearchService.PAGE_SIZE);
+          Dbinspect.pages(store, store.resolve(plan.indexPatterns()), SearchService.pageSize());
       case io.quarry.ql.ast.HelpCommand help -> {
         List<Page> pages = new ArrayList<>();
         io.quarry.ql.exec.ResultPages.emit(
-            new ArrayList<>(help.rows()), SearchService.PAGE_SIZE, pages::add);
+            new ArrayList<>(help.rows()), SearchService.pageSize(), pages::add);
         yield pages.iterator();
       }
       case io.quarry.ql.ast.MakeResultsCommand make ->
-          new io.quarry.ql.exec.MakeResultsPages(make, evaluator.now(), SearchService.PAGE_SIZE);
+          new io.quarry.ql.exec.MakeResultsPages(make, evaluator.now(), SearchService.pageSize());
       case io.quarry.ql.ast.InputLookupCommand input -> {
         io.quarry.ql.exec.LookupTable table = lookups.table(input.table());
         if (table != null) { // held for this search while it runs: counted, as lookup's
           evaluator.memory("inputlookup").add(table.estimatedBytes());
         }
-        yield new io.quarry.ql.exec.LookupPages(table, SearchService.PAGE_SIZE);
+        yield new io.quarry.ql.exec.LookupPages(table, SearchService.pageSize());
       }
       default -> throw new IllegalStateException("not a generating command: " + generator);
     };

@@ -68,14 +68,14 @@ final class MetricExecution {
                 ? Long.MAX_VALUE
                 : maxResultRows,
             control::shouldStop,
-            SearchService.PAGE_SIZE,
+            SearchService.pageSize(),
             memory);
     PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
     long rows =
         GeneratorRun.feedPages(
             result.pages().iterator(),
             PageReduce.overResults(
-                plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE),
+                plan.pipeline(), evaluator, results::add, stages, 0, SearchService.pageSize()),
             control);
     long emitted = collector.rows();
     List<String> messages = new ArrayList<>(plan.messages());
@@ -192,14 +192,14 @@ final class MetricExecution {
     PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
     PageReduce pipeline =
         PageReduce.overResults(
-            plan.pipeline(), evaluator, results::add, stages, 0, SearchService.PAGE_SIZE);
+            plan.pipeline(), evaluator, results::add, stages, 0, SearchService.pageSize());
     try {
       scan =
           metricSearch.prestatsPages(
               mstats,
               plan,
               indexes,
-              SearchService.PAGE_SIZE,
+              SearchService.pageSize(),
               page -> {
                 if (control.readAndCheck(page.positionCount())) {
                   return false;

@@ -91,7 +91,7 @@ final class PluginOverEvents {
                 control,
                 results::add,
                 () -> results.maxRows() - results.collector().rows(),
-                SearchService.PAGE_SIZE)
+                SearchService.pageSize())
             .fromListedNames();
     Run[] made = new Run[bounds.size()];
     for (int k = bounds.size() - 1; k >= 0; k--) {
@@ -106,7 +106,7 @@ final class PluginOverEvents {
               next,
               stages,
               run[1],
-              SearchService.PAGE_SIZE,
+              SearchService.pageSize(),
               true, // they mark what they set (ListedFields)
               after.valuesMarked());
       List<PluginOverlayStage> plugins = new ArrayList<>();
@@ -135,7 +135,7 @@ final class PluginOverEvents {
                 control,
                 batch,
                 () -> Long.MAX_VALUE,
-                SearchService.PAGE_SIZE);
+                SearchService.pageSize());
       } else {
         // the overlay rows the run before leaves, the commands after it replayed over them, as
         // the adapter batches them again: every field each row has
@@ -150,7 +150,7 @@ final class PluginOverEvents {
                 control,
                 batch,
                 () -> Long.MAX_VALUE,
-                SearchService.PAGE_SIZE);
+                SearchService.pageSize());
         batches = batches.fromDiscoveredNames();
       }
       made[k] =

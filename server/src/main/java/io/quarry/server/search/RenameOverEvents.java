@@ -77,7 +77,7 @@ final class RenameOverEvents {
                 control,
                 results::add,
                 () -> results.maxRows() - results.collector().rows(),
-                SearchService.PAGE_SIZE)
+                SearchService.pageSize())
             .fromListedNames();
     this.after =
         new PageReduce(
@@ -86,7 +86,7 @@ final class RenameOverEvents {
             answer::add,
             stages,
             at + 1,
-            SearchService.PAGE_SIZE,
+            SearchService.pageSize(),
             true, // they mark what they set (ListedFields)
             listed.valuesMarked());
     RenameCommand command = (RenameCommand) pipeline.get(at);

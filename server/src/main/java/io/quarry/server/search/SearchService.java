@@ -52,8 +52,24 @@ public final class SearchService implements AutoCloseable {
   private static final java.util.logging.Logger LOG =
       java.util.logging.Logger.getLogger(SearchService.class.getName());
 
-  /** Rows per result page. */
+  /** Rows per page: of the events a source reads, between stages, of the answer. */
   public static final int PAGE_SIZE = 1024;
+
+  /**
+   * The system property that sets another page size (a developer setting, read as each search
+   * starts its stages): tests run one search at several page sizes, whose answers must agree — page
+   * boundaries are where a page engine's faults hide.
+   */
+  public static final String PAGE_SIZE_PROPERTY = "quarry.search.pageSize";
+
+  /** The page size of the searches starting now: {@link #PAGE_SIZE_PROPERTY}, else 1,024. */
+  public static int pageSize() {
+    int size = Integer.getInteger(PAGE_SIZE_PROPERTY, PAGE_SIZE);
+    if (size < 1) {
+      throw new IllegalArgumentException(PAGE_SIZE_PROPERTY + " must be positive: " + size);
+    }
+    return size;
+  }
 
   private final EventStore store;
   private final Sourcetypes sourcetypes;
@@ -665,7 +681,8 @@ public final class SearchService implements AutoCloseable {
       SearchControl control,
       Evaluator evaluator)
       throws IOException {
-    TimeOrderedShape onPages = TimeOrderedShape.of(plan.pipeline(), PAGE_SIZE, this::lookupColumns);
+    TimeOrderedShape onPages =
+        TimeOrderedShape.of(plan.pipeline(), pageSize(), this::lookupColumns);
     if (onPages == null) {
       throw SearchFailures.notSupported(plan.pipeline());
     }
@@ -759,7 +776,7 @@ public final class SearchService implements AutoCloseable {
             matched,
             stages,
             evaluator,
-            PAGE_SIZE)
+            pageSize())
         .run(
             batch,
             pipeline,
@@ -876,7 +893,7 @@ public final class SearchService implements AutoCloseable {
       explain.put("dedup_skips_seen", exact ? dedupFieldFirst(plan.pipeline()) : null);
       TimeOrderedShape onPages =
           plan.generator().isEmpty()
-              ? TimeOrderedShape.of(plan.pipeline(), PAGE_SIZE, this::lookupColumns)
+              ? TimeOrderedShape.of(plan.pipeline(), pageSize(), this::lookupColumns)
               : null;
       if (plan.generator().isEmpty() && onPages == null) {
         throw SearchFailures.notSupported(plan.pipeline()); // as running it would

@@ -119,7 +119,7 @@ final class TimeOrderedPages {
                 table != null && !tableInside
                     ? () -> Long.MAX_VALUE
                     : () -> results.maxRows() - results.collector().rows(),
-                SearchService.PAGE_SIZE)
+                SearchService.pageSize())
             : null;
     if (table != null && !tableInside) {
       listing.carryingListedNames();
@@ -141,7 +141,7 @@ final class TimeOrderedPages {
                     control,
                     table::add,
                     () -> Long.MAX_VALUE,
-                    SearchService.PAGE_SIZE)
+                    SearchService.pageSize())
                 .carryingListedNames()
             : null;
     PageReduce afterTable =
@@ -152,7 +152,7 @@ final class TimeOrderedPages {
                 listing::add,
                 stages,
                 tableAt + 1,
-                SearchService.PAGE_SIZE,
+                SearchService.pageSize(),
                 true,
                 shape.listed().valuesMarked())
             : null;
@@ -207,7 +207,7 @@ final class TimeOrderedPages {
                 results::add,
                 stages,
                 listedAt,
-                SearchService.PAGE_SIZE);
+                SearchService.pageSize());
     EventListing everyField =
         afterListing != null
             ? new EventListing(
@@ -219,7 +219,7 @@ final class TimeOrderedPages {
                 control,
                 afterListing::add,
                 () -> Long.MAX_VALUE,
-                SearchService.PAGE_SIZE)
+                SearchService.pageSize())
             : null;
     List<Command> staged =
         pipeline.subList(
@@ -235,7 +235,7 @@ final class TimeOrderedPages {
                 aggregation != null ? aggregation::add : results::add,
                 stages,
                 fused,
-                SearchService.PAGE_SIZE)
+                SearchService.pageSize())
             : new PageReduce(
                 staged,
                 evaluator,
@@ -256,7 +256,7 @@ final class TimeOrderedPages {
                                     : aggregation != null ? aggregation::add : results::add,
                 stages,
                 fused,
-                SearchService.PAGE_SIZE, // pages out as the row engine's collector makes them
+                SearchService.pageSize(), // pages out as the row engine's collector makes them
                 // a listing's lookup, rex, rename mark what they set (ListedFields), and so do
                 // those before plugin commands over events or a wildcard rename
                 listing != null || overPlugin != null || everyField != null || overRename != null,
@@ -414,7 +414,7 @@ final class TimeOrderedPages {
         StageStats stages,
         PageBatch.Results results) {
       Command command = pipeline.get(at);
-      this.aggregator = PageAggregator.of(command, evaluator, SearchService.PAGE_SIZE);
+      this.aggregator = PageAggregator.of(command, evaluator, SearchService.pageSize());
       this.after =
           PageReduce.overResults(
               pipeline.subList(at + 1, pipeline.size()),
@@ -422,7 +422,7 @@ final class TimeOrderedPages {
               results::add,
               stages,
               at + 1,
-              SearchService.PAGE_SIZE);
+              SearchService.pageSize());
       this.stages = stages;
       this.stage = at;
     }

@@ -5,8 +5,9 @@
  * time-ordered (newest first, stopping when the answer is complete) or in batch mode (segment
  * slices in parallel, partial aggregations merged), whose physical choices {@code BatchPlan} makes
  * once for both running and {@code explain}, run by {@code PageBatch} (the page engine, and the
- * counts the index answers); {@code IndexCounting} counts documents instead of reading them when
- * only counting follows ({@code OrdinalCounts} per segment), and hands the counts to the page
+ * counts the index answers; a search with no page stage is refused before it reads anything, HTTP
+ * 400 {@code SEARCH_NOT_SUPPORTED}); {@code IndexCounting} counts documents instead of reading them
+ * when only counting follows ({@code OrdinalCounts} per segment), and hands the counts to the page
  * aggregation as its intermediate state — over indexes stored as blocks, from each block's value
  * counts where {@code BlockCondition} decides the filter per block ({@code BlockCounting}; {@code
  * BlockDedup} skips blocks a leading {@code dedup} would drop whole); {@code EventFilter} is the

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * operator per partial, one reduce operator at the end) with every row operator refused ({@code
  * pages-only}), over events in several segments (several partials), after page stages, before
  * commands over its answer, after a generator and after {@code stats}; its answers against sums
- * computed here from the events' own numbers and against the row engine's ({@code engine=rows}).
+ * computed here from the events' own numbers, and the same in pages of 1,024 rows and of a few.
  */
 class TransformingPluginTest {
   private static final String PASSWORD = "transforming-test-password";
@@ -267,12 +267,11 @@ class TransformingPluginTest {
 
   @Test
   void answersTheGroupsSumsOnPages() throws Exception {
-    assertThat(results("index=* | groupsum field=v by=g", "pages-only"))
-        .isEqualTo(rows(expected(-1), "g"));
+    assertThat(results("index=* | groupsum field=v by=g")).isEqualTo(rows(expected(-1), "g"));
     // a page stage before it (the filter of v > 4 as a where), commands over its answer after it
-    assertThat(results("index=* | where v>4 | groupsum field=v by=g | sort - g", "pages-only"))
+    assertThat(results("index=* | where v>4 | groupsum field=v by=g | sort - g"))
         .isEqualTo(rows(expected(4), "g").reversed());
-    assertThat(results("index=* | eval w=v*2 | groupsum field=w | eval half=sum/2", "pages-only"))
+    assertThat(results("index=* | eval w=v*2 | groupsum field=w | eval half=sum/2"))
         .containsExactly(
             Map.of(
                 "count",
@@ -282,7 +281,7 @@ class TransformingPluginTest {
                 "half",
                 String.valueOf(expected(-1).values().stream().mapToLong(s -> s[1]).sum())));
     // a field no event has: every group of g, nothing counted
-    assertThat(results("index=* | groupsum field=nosuch by=g", "pages-only"))
+    assertThat(results("index=* | groupsum field=nosuch by=g"))
         .isEqualTo(
             List.of(
                 Map.of("g", "h0", "count", "0", "sum", "0"),
@@ -295,8 +294,7 @@ class TransformingPluginTest {
     assertThat(
             results(
                 "| makeresults count=5 | streamstats count AS v | eval g=if(v<3, \"a\", \"b\")"
-                    + " | groupsum field=v by=g",
-                "pages-only"))
+                    + " | groupsum field=v by=g"))
         .containsExactly(
             Map.of("g", "a", "count", "2", "sum", "3"),
             Map.of("g", "b", "count", "3", "sum", "12"));
@@ -312,12 +310,12 @@ class TransformingPluginTest {
     withV.forEach(
         (group, events) ->
             counted.add(Map.of("g", group, "count", "11", "sum", String.valueOf(events))));
-    assertThat(results("index=* | stats count AS n by g, v | groupsum field=n by=g", "pages-only"))
+    assertThat(results("index=* | stats count AS n by g, v | groupsum field=n by=g"))
         .isEqualTo(counted);
   }
 
   @Test
-  void answersAsTheRowEngine() throws Exception {
+  void answersTheSamePagedAnyWay() throws Exception {
     for (String query :
         List.of(
             "index=* | groupsum field=v by=g",
@@ -331,15 +329,21 @@ class TransformingPluginTest {
             "index=* | head 500 | groupsum field=v by=g",
             "index=* | dedup v | groupsum field=v by=g",
             "index=* | sort - v | head 40 | groupsum field=v")) {
-      String onPages = export(query, "pages-only");
-      assertThat(onPages).as(query).isEqualTo(export(query, "rows"));
-      assertThat(export(query, "pages")).as(query).isEqualTo(onPages);
+      // an aggregation's answer names its fields: the same, by name, in pages of any size
+      List<Map<String, String>> onPages = results(query);
+      assertThat(results(query, 3)).as(query + " in pages of 3").isEqualTo(onPages);
+      assertThat(results(query, 100)).as(query + " in pages of 100").isEqualTo(onPages);
     }
   }
 
-  private static List<Map<String, String>> results(String query, String engine) throws Exception {
+  private static List<Map<String, String>> results(String query) throws Exception {
+    return results(query, io.quarry.server.search.SearchService.PAGE_SIZE);
+  }
+
+  /** A search's results in pages of {@code pageSize} rows, each its fields by name. */
+  private static List<Map<String, String>> results(String query, int pageSize) throws Exception {
     List<Map<String, String>> rows = new ArrayList<>();
-    for (String line : export(query, engine).split("\n")) {
+    for (String line : export(query, pageSize).split("\n")) {
       if (line.isBlank()) {
         continue;
       }
@@ -347,28 +351,25 @@ class TransformingPluginTest {
       if (result == null) {
         continue;
       }
-      Map<String, String> row = new LinkedHashMap<>();
+      Map<String, String> row = new java.util.TreeMap<>();
       result.fields().forEachRemaining(f -> row.put(f.getKey(), f.getValue().asText()));
       rows.add(row);
     }
     return rows;
   }
 
-  private static String export(String query, String engine) throws Exception {
-    String before = System.getProperty("quarry.search.engine");
-    System.setProperty("quarry.search.engine", engine);
+  /** A search's export in pages of {@code pageSize} rows (the row engine refused, as always). */
+  private static String export(String query, int pageSize) throws Exception {
+    String property = io.quarry.server.search.SearchService.PAGE_SIZE_PROPERTY;
+    System.setProperty(property, Integer.toString(pageSize));
     try {
       HttpResponse<String> response = io.quarry.server.TestServers.export(server, PASSWORD, query);
       assertThat(response.statusCode())
-          .as(query + " on " + engine + ": " + response.body())
+          .as(query + " in pages of " + pageSize + ": " + response.body())
           .isEqualTo(200);
       return response.body();
     } finally {
-      if (before == null) {
-        System.clearProperty("quarry.search.engine");
-      } else {
-        System.setProperty("quarry.search.engine", before);
-      }
+      System.clearProperty(property);
     }
   }
 }

@@ -47,7 +47,7 @@ class ColumnOrderTest {
   void tableKeepsItsColumnsThroughSort() throws Exception {
     // bob (took 12, no zone) sorts first; the third event has no took: last
     String query = "* | table user, zone, took | sort - took";
-    for (String engine : List.of(PageBatch.PAGES_ONLY, "rows")) {
+    for (String engine : List.of(EnginePages.PAGES)) {
       assertThat(columns(query, engine)).as(engine).containsExactly("user, zone, took");
       assertThat(EnginePages.rows(server, query, engine))
           .as(engine)
@@ -65,7 +65,7 @@ class ColumnOrderTest {
         List.of(
             "* | fields code, took, user | reverse",
             "* | fields code, took, user | dedup user sortby - took")) {
-      for (String engine : List.of(PageBatch.PAGES_ONLY, "rows")) {
+      for (String engine : List.of(EnginePages.PAGES)) {
         assertThat(columns(query, engine))
             .as(query + " on " + engine)
             .containsExactly("code, took, user, _time, _raw");
@@ -78,7 +78,7 @@ class ColumnOrderTest {
     // no event has item; table lists it on every row, so fillnull fills it — as text, the type of
     // a column without values, on every page of the answer
     String query = "* | sort - took | table user, item | fillnull value=0";
-    for (String engine : List.of(PageBatch.PAGES_ONLY, "rows")) {
+    for (String engine : List.of(EnginePages.PAGES)) {
       assertThat(columns(query, engine)).as(engine).containsExactly("user, item");
       assertThat(EnginePages.rows(server, query, engine))
           .as(engine)
@@ -94,7 +94,7 @@ class ColumnOrderTest {
     // ann's two events: code from the newer, took from the older, zone from both; the row lists
     // them default fields first, extracted after, a page in its column order: neither decides
     String query = "user=ann | transaction user";
-    for (String engine : List.of(PageBatch.PAGES_ONLY, "rows")) {
+    for (String engine : List.of(EnginePages.PAGES)) {
       assertThat(columns(query, engine))
           .as(engine)
           .containsExactly(

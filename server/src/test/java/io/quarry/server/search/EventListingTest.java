@@ -7,12 +7,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A plain event listing on pages ({@link EventListing}) gives the pages the row engine gives — page
- * by page: the same rows in each, the same columns in the same order, the same types — over a real
- * store holding more events than a page, whose events have index-time fields or not (in differing
- * orders, some multivalued), key=value text naming an index-time field of other events (which the
- * row engine's collector extracts for a row that lacks the field), and JSON objects (typed values);
- * with filters, {@code sort}, {@code head} and {@code dedup} after the listing.
+ * A plain event listing on pages ({@link EventListing}) answers the same rows — the same columns in
+ * the same order, the same types — whatever the page size ({@link EnginePages#samePagedAnyWay}),
+ * over a real store holding more events than a page, whose events have index-time fields or not (in
+ * differing orders, some multivalued), key=value text naming an index-time field of other events
+ * (extracted for an event that lacks the field), and JSON objects (typed values); with filters,
+ * {@code sort}, {@code head} and {@code dedup} after the listing. The events' numbers ({@code n},
+ * one per event, newest highest) give hand-computed answers to some of them ({@link
+ * #eventsAsTheyWereSent}); the golden files pin the listing's layout on fixed data.
  */
 class EventListingTest {
   @RegisterExtension
@@ -131,12 +133,47 @@ class EventListingTest {
           "* | eval b=if(n%2==0, n, null()) | bin b span=10 | sort - n");
 
   @Test
-  void pagesAsTheRowEngine() throws Exception {
+  void samePagedAnyWay() throws Exception {
     for (String query : LISTINGS) {
-      assertThat(pages(query, "pages"))
-          .as(query + " (seed " + STORE.seed() + ")")
-          .isEqualTo(pages(query, "rows"));
+      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
     }
+  }
+
+  /**
+   * The events come back as they were sent: newest first, each once ({@code n} is the event's
+   * number, its time the base plus {@code n} seconds), the filters and orders choosing the numbers
+   * computed here.
+   */
+  @Test
+  void eventsAsTheyWereSent() throws Exception {
+    int events = EnginePages.EVENTS;
+    assertThat(numbers("*")).isEqualTo(range(events - 1, -1));
+    assertThat(numbers("* | head 3")).isEqualTo(range(events - 1, events - 4));
+    assertThat(numbers("* | where n > 100 AND n < 1500 | head 700")).isEqualTo(range(1499, 799));
+    assertThat(numbers("* | sort n | head 1500")).isEqualTo(range(0, 1500));
+    assertThat(numbers("* | sort - _time | head 5")).isEqualTo(range(events - 1, events - 6));
+    assertThat(numbers("* | reverse | head 3")).isEqualTo(range(0, 3));
+    assertThat(numbers("* | eval x=n*2 | where x > 5000")).isEqualTo(range(events - 1, 2500));
+    assertThat(numbers("* | rename n AS m | where m < 5 | rename m AS n")).isEqualTo(range(4, -1));
+  }
+
+  /**
+   * The {@code n} of each row of a search's answer, in order (a search-time field: a {@code table}
+   * after the search lists it for every row).
+   */
+  private static List<Integer> numbers(String query) throws Exception {
+    return EnginePages.cells(
+            EnginePages.rows(STORE.server(), query + " | table n", EnginePages.PAGES), "n")
+        .stream()
+        .map(Integer::valueOf)
+        .toList();
+  }
+
+  /** The numbers from {@code from} towards {@code to} (exclusive), up or down. */
+  private static List<Integer> range(int from, int to) {
+    return from <= to
+        ? java.util.stream.IntStream.range(from, to).boxed().toList()
+        : java.util.stream.IntStream.iterate(from, i -> i > to, i -> i - 1).boxed().toList();
   }
 
   @Test
@@ -147,7 +184,7 @@ class EventListingTest {
           .containsEntry("engine", "pages")
           .containsEntry("page_source", "events");
       // the page engine alone: a row operator would fail the search
-      assertThat(pages(query, PageBatch.PAGES_ONLY)).as(query).isNotEmpty();
+      assertThat(pages(query, EnginePages.PAGES)).as(query).isNotEmpty();
     }
     // commands that read every field take the every-field listing; a plain listing does not
     assertThat(explain("* | where n > 5 | table n, re*"))
@@ -179,12 +216,12 @@ class EventListingTest {
   /**
    * Every field of the events (the every-field mode): a subsearch's listing, whose rows carry their
    * search-time fields ({@link SearchControl#everyEventField}), and the commands that read every
-   * field or name fields by a wildcard after a listing — page by page as the row engine, with the
-   * row engine refused, over more events than a page (so the row adapter's batches of 1,024 rows
-   * decide what {@code fillnull} fills).
+   * field or name fields by a wildcard after a listing — the same rows whatever the page size, over
+   * more events than a page (the 1,024-row batches of results decide what {@code fillnull} fills:
+   * the columns they hold, as Splunk's result batches).
    */
   @Test
-  void everyFieldPagesAsTheRowEngine() throws Exception {
+  void everyFieldSamePagedAnyWay() throws Exception {
     for (String query :
         List.of(
             "*",
@@ -193,9 +230,7 @@ class EventListingTest {
             "* | eval region=if(n%2==0, null(), \"e\"), x=1 | fields - zone",
             "* | rex \"level=(?<region>\\w+)\" | where region=\"WARN\" OR n < 500",
             "* | lookup regions.csv region OUTPUTNEW label, zone")) {
-      assertThat(pages(query, PageBatch.PAGES_ONLY, true))
-          .as(query + " as a subsearch (seed " + STORE.seed() + ")")
-          .isEqualTo(pages(query, "rows", true));
+      EnginePages.samePagedAnyWay(STORE.server(), query, true, STORE.seed());
     }
     // a renamed row keeps every other field, extracted ones too (Splunk's rename)
     for (String renamed :
@@ -203,9 +238,7 @@ class EventListingTest {
             "* | rename region AS r | where n > 10",
             "* | eval x=1 | rename level AS lv | eval y=lv",
             "* | rename region AS zone, zone AS z | where n > 10")) {
-      assertThat(pages(renamed, PageBatch.PAGES_ONLY, true))
-          .as(renamed + " as a subsearch (seed " + STORE.seed() + ")")
-          .isEqualTo(pages(renamed, "rows", true));
+      EnginePages.samePagedAnyWay(STORE.server(), renamed, true, STORE.seed());
     }
     for (String query :
         List.of(
@@ -223,9 +256,7 @@ class EventListingTest {
             "* | where n > 100 | head 1500 | rename *l AS *L, n AS num",
             "* | sort - n | dedup region | rename z* AS Z*, t* AS T*",
             "* | head 1050 | rename n* AS m*")) {
-      assertThat(pages(query, PageBatch.PAGES_ONLY, false))
-          .as(query + " (seed " + STORE.seed() + ")")
-          .isEqualTo(pages(query, "rows", false));
+      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
     }
   }
 
@@ -272,19 +303,15 @@ class EventListingTest {
           "* | rename _r* AS x_* | table *");
 
   @Test
-  void wildcardRenameAmongCommandsPagesAsTheRowEngine() throws Exception {
+  void wildcardRenameAmongCommandsSamePagedAnyWay() throws Exception {
     for (String query : RENAMED_BY_WILDCARD) {
-      assertThat(pages(query, PageBatch.PAGES_ONLY))
-          .as(query + " (seed " + STORE.seed() + ")")
-          .isEqualTo(pages(query, "rows"));
+      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
     }
     // as a subsearch's events: a renamed row's every field is the names it lists
     for (String query :
         List.of(
             "* | rename re* AS x* | head 5", "* | eval a_x=n | rename a_* AS b_* | head 1100")) {
-      assertThat(pages(query, PageBatch.PAGES_ONLY, true))
-          .as(query + " as a subsearch (seed " + STORE.seed() + ")")
-          .isEqualTo(pages(query, "rows", true));
+      EnginePages.samePagedAnyWay(STORE.server(), query, true, STORE.seed());
     }
     // a wildcard that renames _raw away: a later bare word would find no text on pages: on rows
     assertThat(explain("* | rename *raw AS t* | search WARN")).containsEntry("engine", "rows");

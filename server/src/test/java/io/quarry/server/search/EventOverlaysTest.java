@@ -8,12 +8,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An event listing with {@code eventstats}/{@code streamstats} results laid over its events ({@link
- * EventOverlays}) gives the pages the row engine gives — page by page: the same rows, the same
- * columns in the same order, the same types — over a real store of more events than a page, whose
- * events have index-time fields or not (some multivalued), key=value text naming fields other
- * events hold at index time, and JSON objects; rows in no group (a by-field without a value),
- * results without a value (no longer listed), results named as an event's own field, and commands
- * that keep the events before and after.
+ * EventOverlays}) answers the same rows — the same columns in the same order, the same types —
+ * whatever the page size ({@link EnginePages#samePagedAnyWay}), over a real store of more events
+ * than a page, whose events have index-time fields or not (some multivalued), key=value text naming
+ * fields other events hold at index time, and JSON objects; rows in no group (a by-field without a
+ * value), results without a value (no longer listed), results named as an event's own field, and
+ * commands that keep the events before and after.
  */
 class EventOverlaysTest {
   @RegisterExtension
@@ -64,12 +64,49 @@ class EventOverlaysTest {
           "* | eval c=1 | eventstats count AS c");
 
   @Test
-  void pagesAsTheRowEngine() throws Exception {
+  void samePagedAnyWay() throws Exception {
     for (String query : OVERLAID) {
-      assertThat(pages(query, PageBatch.PAGES_ONLY))
-          .as(query + " (seed " + STORE.seed() + ")")
-          .isEqualTo(pages(query, "rows"));
+      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
     }
+  }
+
+  /**
+   * Answers computed here from the events as sent ({@code n} the event's number, newest first): an
+   * overall count on every event, a running count from the newest, bare words matching the events'
+   * own text after a lookup.
+   */
+  @Test
+  void answersComputedFromTheEvents() throws Exception {
+    int events = EnginePages.EVENTS;
+    List<String> rows =
+        EnginePages.rows(
+            STORE.server(),
+            "* | eventstats count | streamstats count AS k | table n, count, k",
+            EnginePages.PAGES);
+    List<String> numbers = new java.util.ArrayList<>();
+    List<String> running = new java.util.ArrayList<>();
+    for (int i = 0; i < events; i++) {
+      numbers.add(Integer.toString(events - 1 - i));
+      running.add(Integer.toString(i + 1));
+    }
+    assertThat(EnginePages.cells(rows, "n")).isEqualTo(numbers);
+    assertThat(EnginePages.cells(rows, "count")).hasSize(events).containsOnly("" + events);
+    assertThat(EnginePages.cells(rows, "k")).isEqualTo(running);
+    List<String> warned = new java.util.ArrayList<>();
+    for (int n = events - 1; n >= 0; n--) {
+      if (STORE.texts().get(n).contains("WARN")) {
+        warned.add(Integer.toString(n));
+      }
+    }
+    assertThat(
+            EnginePages.cells(
+                EnginePages.rows(
+                    STORE.server(),
+                    "* | lookup regions.csv region OUTPUT label | search WARN | table n",
+                    EnginePages.PAGES),
+                "n"))
+        .as("seed %d", STORE.seed())
+        .isEqualTo(warned);
   }
 
   /**
@@ -81,12 +118,10 @@ class EventOverlaysTest {
   void bareWordsAfterALookupMatchTheEventsText() throws Exception {
     for (String query :
         List.of(
-            "* | lookup regions.csv region OUTPUT label | search WARN",
+            "* | lookup regions.csv region OUTPUT label | search WARN | table n",
             "* | lookup regions.csv region OUTPUT label | search NOT INFO n>100",
             "* | lookup regions.csv region OUTPUT label | search kv1 | stats count by label")) {
-      assertThat(pages(query, PageBatch.PAGES_ONLY))
-          .as(query + " (seed " + STORE.seed() + ")")
-          .isEqualTo(pages(query, "rows"));
+      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
       assertThat(explain(query)).as(query).containsEntry("engine", "pages");
     }
   }
@@ -102,17 +137,6 @@ class EventOverlaysTest {
     // a result named as a default field or a by-field is replayed only on rows
     assertThat(explain("* | eventstats count AS host")).containsEntry("engine", "rows");
     assertThat(explain("* | eventstats count AS region by region")).containsEntry("engine", "rows");
-  }
-
-  /** The pages of a search's answer, written out: each page's columns and types, then its rows. */
-  private static List<String> pages(String query, String engine) throws Exception {
-    return pages(query, engine, false);
-  }
-
-  /** As above; {@code everyEventField}: every field of the events, as a subsearch's. */
-  private static List<String> pages(String query, String engine, boolean everyEventField)
-      throws Exception {
-    return EnginePages.pages(STORE.server(), query, engine, everyEventField);
   }
 
   private static java.util.Map<String, Object> explain(String query) {

@@ -17,11 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code outputlookup} ending an event listing ({@link EventTable}) answers and writes as the row
- * engine: the same answer pages, and the same table — the fields the events list in first-named
- * order, each row's value (its own, or its search-time value where another row lists the field) —
- * over a real store of more events than a page, with index-time fields in differing orders, some
- * multivalued, key=value text naming fields others hold at index time, and JSON objects.
+ * {@code outputlookup} ending an event listing ({@link EventTable}) answers and writes the same
+ * whatever the page size: the same answer rows, and the same table — the fields the events list in
+ * first-named order, each row's value (its own, or its search-time value where another row lists
+ * the field); the events' numbers written as sent (computed here) — over a real store of more
+ * events than a page, with index-time fields in differing orders, some multivalued, key=value text
+ * naming fields others hold at index time, and JSON objects.
  */
 class EventTableTest {
   private static final String PASSWORD = "event-table-pw";
@@ -115,29 +116,52 @@ class EventTableTest {
           "* | eval _raw=\"x\" | lookup regions.csv region | outputlookup copy");
 
   @Test
-  void answersAndWritesAsTheRowEngine() throws Exception {
+  void answersAndWritesTheSamePagedAnyWay() throws Exception {
+    Random sizes = new Random(SEED);
     for (String query : WRITES) {
-      List<String> onRows = pages(query, "rows");
-      List<String> rowTable = pages("| inputlookup copy", "rows");
-      assertThat(pages(query, PageBatch.PAGES_ONLY))
-          .as(query + " (seed " + SEED + ")")
-          .isEqualTo(onRows);
-      assertThat(pages("| inputlookup copy", "rows"))
-          .as(query + ": the table (seed " + SEED + ")")
-          .isEqualTo(rowTable);
+      List<String> answer = rows(query, SearchService.PAGE_SIZE);
+      List<String> table = rows("| inputlookup copy", SearchService.PAGE_SIZE);
+      int pageSize = 1 + sizes.nextInt(300);
+      String as = "%s in pages of %d (seed %d)".formatted(query, pageSize, SEED);
+      assertThat(EnginePages.disagreement(answer, rows(query, pageSize))).as(as).isNull();
+      assertThat(
+              EnginePages.disagreement(table, rows("| inputlookup copy", SearchService.PAGE_SIZE)))
+          .as(as + ": the table")
+          .isNull();
       assertThat(explain(query)).containsEntry("engine", "pages");
     }
   }
 
-  /** The pages of a search's answer, written out: each page's columns and types, then its rows. */
-  private static List<String> pages(String query, String engine) throws Exception {
-    return pages(query, engine, false);
+  /** The events' numbers go into the table as sent, newest first; the answer goes on after it. */
+  @Test
+  void writesTheEventsAsSent() throws Exception {
+    List<String> numbers = new java.util.ArrayList<>();
+    for (int n = EVENTS - 1; n >= 0; n--) {
+      numbers.add(Integer.toString(n));
+    }
+    assertThat(
+            EnginePages.cells(
+                rows("* | table n, level | outputlookup copy", SearchService.PAGE_SIZE), "n"))
+        .isEqualTo(numbers);
+    assertThat(EnginePages.cells(rows("| inputlookup copy", SearchService.PAGE_SIZE), "n"))
+        .isEqualTo(numbers);
+    assertThat(
+            EnginePages.cells(
+                rows("* | table n | outputlookup copy | where n > 100", SearchService.PAGE_SIZE),
+                "n"))
+        .isEqualTo(numbers.subList(0, EVENTS - 101));
+    assertThat(
+            EnginePages.cells(
+                rows("* | sort n | head 5 | table n | outputlookup copy", SearchService.PAGE_SIZE),
+                "n"))
+        .containsExactly("0", "1", "2", "3", "4");
+    assertThat(EnginePages.cells(rows("| inputlookup copy", SearchService.PAGE_SIZE), "n"))
+        .containsExactly("0", "1", "2", "3", "4");
   }
 
-  /** As above; {@code everyEventField}: every field of the events, as a subsearch's. */
-  private static List<String> pages(String query, String engine, boolean everyEventField)
-      throws Exception {
-    return EnginePages.pages(server, query, engine, everyEventField);
+  /** The rows of a search's answer ({@link EnginePages#rows}) in pages of {@code pageSize}. */
+  private static List<String> rows(String query, int pageSize) throws Exception {
+    return EnginePages.rows(server, query, EnginePages.PAGES, false, pageSize);
   }
 
   private static java.util.Map<String, Object> explain(String query) {

@@ -27,9 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code mstats}, {@code mcatalog}, {@code mpreview} and {@code mstats prestats=true} followed by
  * commands run on pages ({@link MetricExecution}: the metric command's typed pages into {@code
- * PageReduce}) and answer what the row engine answers — the same rows, values and column types — on
- * a real metric index: three hosts, one without the {@code dc} dimension, three metrics, more
- * points than a page holds (so prestats' and mpreview's pages carry several series and metrics).
+ * PageReduce}) and answer the same rows, values and column types whatever the page size (and some
+ * as computed here from the points sent, {@link #answersComputedFromThePoints}), on a real metric
+ * index: three hosts, one without the {@code dc} dimension, three metrics, more points than a page
+ * holds (so prestats' and mpreview's pages carry several series and metrics).
  */
 class MetricPagesSearchTest {
   private static final String PASSWORD = "metric-pages-pw";
@@ -102,12 +103,33 @@ class MetricPagesSearchTest {
     server.close();
   }
 
+  /** Answers computed here from the points sent (h1..h3; cpu.user (i % 7) + 10h + 0.5). */
+  @Test
+  void answersComputedFromThePoints() throws Exception {
+    Table most = search("| mstats max(cpu.user) AS m where index=m by host | sort host", 1024);
+    assertThat(most.rows().stream().map(r -> r.get("host").asText() + "=" + r.get("m").asText()))
+        .containsExactly("h1=6.5", "h2=16.5", "h3=26.5");
+    Table counts =
+        search(
+            "| mstats count(_value) AS n where index=m by metric_name, host"
+                + " | stats sum(n) AS total by metric_name",
+            1024);
+    assertThat(
+            counts.rows().stream()
+                .map(r -> r.get("metric_name").asText() + "=" + r.get("total").asText()))
+        .containsExactly("cpu.sys=720", "cpu.user=720", "net.bytes=720");
+    assertThat(
+            search("| mcatalog values(dc) AS dcs where index=m by host | stats count", 1024).rows())
+        .singleElement()
+        .satisfies(row -> assertThat(row.get("count").asText()).isEqualTo("3"));
+  }
+
   /**
-   * Every search runs with the row engine refused ({@code pages-only}) and answers the row engine's
-   * table; the default engine answers the same.
+   * Every search runs with the row engine refused ({@code pages-only}) and answers the same table
+   * in pages of 1,024 rows, of a few and of one.
    */
   @Test
-  void metricCommandsFollowedByPageStagesAnswerAsRows() throws Exception {
+  void metricCommandsFollowedByPageStagesSamePagedAnyWay() throws Exception {
     for (String query :
         List.of(
             "| mstats avg(cpu.user) AS a max(cpu.sys) where index=m span=1m by host"
@@ -146,10 +168,14 @@ class MetricPagesSearchTest {
             "| makeresults count=3 | head 1 | eval made=1"
                 + " | mstats prestats=t append=t max(cpu.user) where index=m host=h3"
                 + " | stats count, count(made) AS made, max(cpu.user) AS m by host")) {
-      Table onPages = search(query, "pages-only");
+      Table onPages = search(query, 1024);
       assertThat(onPages.rows()).as(query).isNotEmpty();
-      assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
-      assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
+      assertThat(search(query, 7).values())
+          .as(query + " in pages of 7")
+          .isEqualTo(onPages.values());
+      assertThat(search(query, 1).values())
+          .as(query + " in pages of 1")
+          .isEqualTo(onPages.values());
     }
   }
 
@@ -186,9 +212,11 @@ class MetricPagesSearchTest {
         List.of(
             "| mpreview index=m | search ho*=h1 OR host=h1 | stats count by host",
             "| mpreview index=m | search NOT ho*=h1 | stats count")) {
-      Table onPages = search(query, "pages-only");
+      Table onPages = search(query, 1024);
       assertThat(onPages.rows()).as(query).isNotEmpty();
-      assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
+      assertThat(search(query, 3).values())
+          .as(query + " in pages of 3")
+          .isEqualTo(onPages.values());
     }
   }
 
@@ -200,15 +228,31 @@ class MetricPagesSearchTest {
    * A search's answer from the native API, whatever its page boundaries: the columns in the order
    * first met with every type each had, and the rows as field → value (nulls left out).
    */
-  record Table(Map<String, List<String>> columns, List<Map<String, JsonNode>> rows) {}
+  record Table(Map<String, List<String>> columns, List<Map<String, JsonNode>> rows) {
+    /**
+     * The rows as field → value text: the answer as far as it does not depend on where the pages
+     * part (a page's column types follow the rows it holds).
+     */
+    List<Map<String, String>> values() {
+      return rows.stream()
+          .map(
+              row -> {
+                Map<String, String> text = new TreeMap<>();
+                row.forEach(
+                    (name, value) ->
+                        text.put(name, value.isTextual() ? value.asText() : value.toString()));
+                return text;
+              })
+          .toList();
+    }
+  }
 
-  private static Table search(String query, String engine) throws Exception {
-    String before = System.getProperty(PageBatch.ENGINE_PROPERTY);
-    System.setProperty(PageBatch.ENGINE_PROPERTY, engine);
+  private static Table search(String query, int pageSize) throws Exception {
+    System.setProperty(SearchService.PAGE_SIZE_PROPERTY, Integer.toString(pageSize));
     try {
       HttpResponse<String> response = native_(query);
       assertThat(response.statusCode())
-          .as(engine + " " + query + ": " + response.body())
+          .as(pageSize + " " + query + ": " + response.body())
           .isEqualTo(200);
       Map<String, List<String>> columns = new LinkedHashMap<>();
       List<Map<String, JsonNode>> rows = new ArrayList<>();
@@ -234,7 +278,7 @@ class MetricPagesSearchTest {
       }
       return new Table(columns, rows);
     } finally {
-      restore(before);
+      System.clearProperty(SearchService.PAGE_SIZE_PROPERTY);
     }
   }
 
@@ -249,13 +293,5 @@ class MetricPagesSearchTest {
                         JSON.writeValueAsString(Map.of("query", query))))
                 .build(),
             HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static void restore(String before) {
-    if (before == null) {
-      System.clearProperty(PageBatch.ENGINE_PROPERTY);
-    } else {
-      System.setProperty(PageBatch.ENGINE_PROPERTY, before);
-    }
   }
 }

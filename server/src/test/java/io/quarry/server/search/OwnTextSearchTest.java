@@ -9,10 +9,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A {@code search} of bare words in an event listing after commands that change {@code _raw} but
  * keep the rows events ({@code eval _raw=…}, {@code rename x AS _raw}, {@code rex mode=sed}, a
- * {@code lookup} without {@code OUTPUT}) gives the pages the row engine gives — page by page, over
- * a real store of random events ({@link EnginePages}): on rows an event row asks its event's stored
- * text whatever {@code _raw} it holds, on pages the terms match the event's own text the listing
- * carries ({@link io.quarry.ql.exec.EventText#OWN_RAW}).
+ * {@code lookup} without {@code OUTPUT}) matches the terms against the event's own text the listing
+ * carries ({@link io.quarry.ql.exec.EventText#OWN_RAW}), whatever {@code _raw} the row holds — as
+ * Splunk's events answer bare words from their text —, over a real store of random events ({@link
+ * EnginePages}): the events found computed here from their texts ({@link #matchesTheEventsText}),
+ * and the same rows whatever the page size.
  */
 class OwnTextSearchTest {
   @RegisterExtension
@@ -33,11 +34,9 @@ class OwnTextSearchTest {
           "* | rex \"level=(?<lv>\\w+)\" | eval _raw=lv | search INFO n>3 | eval k=lv");
 
   @Test
-  void pagesAsTheRowEngine() throws Exception {
+  void samePagedAnyWay() throws Exception {
     for (String query : SEARCHES) {
-      assertThat(EnginePages.pages(STORE.server(), query, PageBatch.PAGES_ONLY, false))
-          .as(query + " (seed " + STORE.seed() + ")")
-          .isEqualTo(EnginePages.pages(STORE.server(), query, "rows", false));
+      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
       assertThat(EnginePages.explain(STORE.server(), query))
           .as(query)
           .containsEntry("engine", "pages");
@@ -45,15 +44,51 @@ class OwnTextSearchTest {
   }
 
   /**
+   * The events whose own text holds the word, computed here from the texts sent, whatever the
+   * commands before the search made of {@code _raw}; the subsearch's rows appended match none.
+   */
+  @Test
+  void matchesTheEventsText() throws Exception {
+    List<String> warned = new java.util.ArrayList<>();
+    for (int n = EnginePages.EVENTS - 1; n >= 0; n--) {
+      if (STORE.texts().get(n).contains("level=WARN")) {
+        warned.add(Integer.toString(n));
+      }
+    }
+    for (String query :
+        List.of(
+            "* | eval _raw=\"x\" | search WARN",
+            "* | rename level AS _raw | search WARN",
+            "* | eval _raw=upper(_raw) | search warn",
+            "* | rex field=_raw mode=sed \"s/WARN/W/\" | search WARN",
+            "* | append [search * | head 5] | search WARN",
+            "* | eventstats count AS _raw by host | search WARN",
+            "* | bin _time span=5m | search WARN")) {
+      assertThat(
+              EnginePages.cells(
+                  EnginePages.rows(STORE.server(), query + " | table n", EnginePages.PAGES), "n"))
+          .as(query + " (seed " + STORE.seed() + ")")
+          .isEqualTo(warned);
+    }
+    assertThat(
+            export(
+                "* | eval _raw=upper(_raw) | search WARN | stats count", SearchService.PAGE_SIZE))
+        .contains("\"count\":\"" + warned.size() + "\"");
+    assertThat(
+            EnginePages.rows(STORE.server(), "* | fields - _raw | search WARN", EnginePages.PAGES))
+        .isEmpty();
+  }
+
+  /**
    * Outside a listing — a batch aggregation, one after a {@code head}, a {@code table} after the
    * search — the source's pages carry each event's own text ({@link
    * io.quarry.ql.exec.EventText#withOwnText}); after {@code append} the subsearch's rows match no
-   * term (on rows they are no events, whatever {@code _raw} they hold) and after {@code join} a
-   * joined row matches its event's text, whatever {@code _raw} the subsearch laid over it. The
-   * answers (exported rows) are the row engine's, with every row operator refused.
+   * term (they are no events, whatever {@code _raw} they hold) and after {@code join} a joined row
+   * matches its event's text, whatever {@code _raw} the subsearch laid over it. The answers
+   * (exported rows) the same whatever the page size.
    */
   @Test
-  void outsideAListingAsTheRowEngine() throws Exception {
+  void outsideAListingSamePagedAnyWay() throws Exception {
     for (String query :
         List.of(
             "* | eval _raw=upper(_raw) | search WARN | stats count",
@@ -76,10 +111,7 @@ class OwnTextSearchTest {
             "* | bin _time span=5m | search WARN | stats count by _time",
             "* | bin _time span=5m | search WARN | chart count over host by level",
             "* | bin n bins=10 | search INFO | stats count by n")) {
-      String onPages = export(query, PageBatch.PAGES_ONLY);
-      assertThat(onPages)
-          .as(query + " (seed " + STORE.seed() + ")")
-          .isEqualTo(export(query, "rows"));
+      assertExportedSamePagedAnyWay(query);
     }
   }
 
@@ -87,9 +119,8 @@ class OwnTextSearchTest {
    * A {@code search} of bare words after commands that lay fields over the event — {@code
    * eventstats}, {@code streamstats}, the built-in plugin commands of named fields ({@code fillnull
    * f}, {@code mvexpand}, {@code convert} …) and {@code fillnull} of every field — in batch mode,
-   * before a {@code table}, in a listing: on rows their rows ask their event for terms ({@code
-   * AssignedRow}, the adapter's overlay row), on pages the terms match the {@code _raw} column they
-   * pass through (or, after a change of {@code _raw}, the events' own text the pages carry).
+   * before a {@code table}, in a listing: the terms match the {@code _raw} column they pass through
+   * (or, after a change of {@code _raw}, the events' own text the pages carry).
    */
   @Test
   void afterCommandsLayingFieldsOverTheEvent() throws Exception {
@@ -122,46 +153,49 @@ class OwnTextSearchTest {
                 + " | table n extra",
             "* | head 5 | appendcols override=true [search * | head 8 | eval extra=1,"
                 + " _raw=\"WARN WARN\"] | search WARN | stats count by extra")) {
-      assertThat(export(query, PageBatch.PAGES_ONLY))
-          .as(query + " (seed " + STORE.seed() + ")")
-          .isEqualTo(export(query, "rows"));
+      assertExportedSamePagedAnyWay(query);
     }
     for (String query :
         List.of(
             "* | eventstats count AS c by host | search WARN",
             "* | streamstats count AS k by level | search WARN | eval z=k*2")) {
-      assertThat(EnginePages.pages(STORE.server(), query, PageBatch.PAGES_ONLY, false))
-          .as(query + " (seed " + STORE.seed() + ")")
-          .isEqualTo(EnginePages.pages(STORE.server(), query, "rows", false));
+      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
     }
   }
 
-  private static String export(String query, String engine) throws Exception {
-    String before = System.getProperty(PageBatch.ENGINE_PROPERTY);
-    System.setProperty(PageBatch.ENGINE_PROPERTY, engine);
+  /** The export of a search agrees in pages of 1,024 rows and of a few. */
+  private static void assertExportedSamePagedAnyWay(String query) throws Exception {
+    int pageSize = 1 + new java.util.Random(STORE.seed() ^ query.hashCode()).nextInt(50);
+    assertThat(
+            io.quarry.server.TestServers.exportDisagreement(
+                export(query, SearchService.PAGE_SIZE), export(query, pageSize)))
+        .as("%s in pages of %d (seed %d)", query, pageSize, STORE.seed())
+        .isNull();
+  }
+
+  /** A search's answer exported over REST, in pages of {@code pageSize} rows. */
+  private static String export(String query, int pageSize) throws Exception {
+    System.setProperty(SearchService.PAGE_SIZE_PROPERTY, Integer.toString(pageSize));
     try {
       java.net.http.HttpResponse<String> response =
           io.quarry.server.TestServers.export(STORE.server(), STORE.password(), query);
       assertThat(response.statusCode()).as(query + ": " + response.body()).isEqualTo(200);
       return response.body();
     } finally {
-      if (before == null) {
-        System.clearProperty(PageBatch.ENGINE_PROPERTY);
-      } else {
-        System.setProperty(PageBatch.ENGINE_PROPERTY, before);
-      }
+      System.clearProperty(SearchService.PAGE_SIZE_PROPERTY);
     }
   }
 
   @Test
   void aRowWithoutRawStillMatchesNoTerm() throws Exception {
-    // on rows a row of fields/table has only the _raw it keeps; _raw renamed away: no _raw to match
+    // a row of fields/table has only the _raw it keeps; _raw taken away: no _raw to match
     for (String query :
         List.of(
             "* | fields - _raw | search WARN", "* | eval _raw=\"x\" | fields - _raw | search x")) {
-      assertThat(EnginePages.pages(STORE.server(), query, "pages", false))
+      // the default engine: the second still runs on rows (a bare word after fields - _raw)
+      assertThat(EnginePages.rows(STORE.server(), query, "pages"))
           .as(query + " (seed " + STORE.seed() + ")")
-          .isEqualTo(EnginePages.pages(STORE.server(), query, "rows", false));
+          .isEmpty();
     }
     assertThat(EnginePages.explain(STORE.server(), "* | rename _raw AS r | search WARN"))
         .containsEntry("engine", "rows");

@@ -17,8 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
  * -time fields from doc values, key=value pairs from the journal's bytes) answers what the row
  * engine answers, on events that take every extraction path: ASCII and not, JSON objects (JSON wins
  * over key=value), a key twice (a multivalue), a quoted value, no value, and a non-exact index
- * query whose candidates are checked event by event. Expected answers by hand for two searches; the
- * rest must equal the row engine's ({@code -Dquarry.search.engine=rows}).
+ * query whose candidates are checked event by event. Expected answers by hand for some searches;
+ * every search answers the same in pages of 1,024 rows, of one and of three ({@link
+ * #samePagedAnyWay}: on seven events a page of one puts a boundary between every two), with every
+ * row operator refused.
  */
 class PageEngineSearchTest {
   private static final String PASSWORD = "page-engine-pw";
@@ -59,7 +61,7 @@ class PageEngineSearchTest {
    * The row-local commands with page stages ({@code rex} anywhere, {@code lookup}, the built-in
    * page operators of every field or centralized after an aggregation or a generator, an
    * aggregation after a generator or a time-ordered {@code dedup}/{@code head}) run with every row
-   * operator refused ({@code pages-only}) and answer as the row engine does.
+   * operator refused ({@code pages-only}) and answer the same paged any way.
    */
   @Test
   void rowLocalCommandsRunOnPagesOnly() throws Exception {
@@ -106,9 +108,7 @@ class PageEngineSearchTest {
             "* | stats count by user, sid | rename user AS u, user AS v",
             "* | stats count by user, sid | rename user AS sid, sid AS s2",
             "* | stats count, max(took) AS m by sid | rename *id AS *_id, m AS most")) {
-      String onPages = search(query, "pages-only");
-      assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
-      assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
+      samePagedAnyWay(query);
     }
   }
 
@@ -119,10 +119,10 @@ class PageEngineSearchTest {
    * every-field mode), and the plugin commands whose input the row adapter would batch ({@code
    * untable} after {@code xyseries}, {@code filldown} or {@code transpose} after {@code
    * streamstats}, {@code foreach} after {@code foreach}) over the stream re-paged as those batches;
-   * each answers as the row engine does, on events whose fields differ from event to event.
+   * each answers the same paged any way, on events whose fields differ from event to event.
    */
   @Test
-  void everyFieldCommandsRunOnPagesOnlyAsTheRowEngine() throws Exception {
+  void everyFieldCommandsRunOnPagesOnlySamePagedAnyWay() throws Exception {
     for (String query :
         List.of(
             "* | fillnull value=X | table user, took, sid, msg, x",
@@ -133,7 +133,6 @@ class PageEngineSearchTest {
             "* | head 2 | table s*, t*",
             "* | fields *",
             "* | eval z=1 | fields u*, z",
-            "* | format",
             "sid=s1 | append [search sid=s2] | table user, took, sid",
             "sid=s1 | append [search \"no pairs\"] | stats count, sum(took) AS t",
             "POST | append [search sid=s2] | sort _time | table _time, user",
@@ -151,14 +150,20 @@ class PageEngineSearchTest {
             "| makeresults | eval t=0, nums=\"[1,2.5]\" | foreach mode=json_array nums"
                 + " [eval t=t+<<ITEM>>] | foreach mode=json_array nums [eval t=t*<<ITEM>>]"
                 + " | fields - _time")) {
-      String onPages = search(query, "pages-only");
-      assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
-      assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
+      samePagedAnyWay(query);
     }
-    // where nothing fixes the columns after such a plugin command the row engine answers (its
+    // format writes each row's fields in its page's column order, which follows the rows the page
+    // holds: every event's values, wherever the pages part
+    String formatted = search("* | format", 1);
+    assertThat(formatted)
+        .contains("sid=\\\"json1\\\" AND user=\\\"cat\\\"")
+        .contains("sid=\\\"s1\\\" AND user=\\\"dan\\\" AND took=\\\"7\\\"")
+        .contains("( sid=\\\"s2\\\" OR sid=\\\"s3\\\" ) AND user=\\\"ann\\\"")
+        .contains("x=\\\"2\\\"");
+    // where nothing fixes the columns after such a plugin command (its
     // output rows list an event's fields unextracted, plus the columns the command replaced)
     for (String query : List.of("* | fillnull value=X", "* | where took > 5 | fillnull value=0")) {
-      assertThat(search(query, "pages")).as(query).isEqualTo(search(query, "rows"));
+      samePagedAnyWay(query);
     }
   }
 
@@ -166,10 +171,10 @@ class PageEngineSearchTest {
    * An event listing followed by commands that set or remove fields with nothing after them that
    * fixes the columns ({@link ListedFields}): each row is the event with the fields eval, rex,
    * lookup and rename set laid over it, on events whose search-time fields differ (JSON, key=value,
-   * a multivalue, none), answered with every row operator refused as the row engine answers.
+   * a multivalue, none), answered with every row operator refused, the same paged any way.
    */
   @Test
-  void listingWithEvalRunsOnPagesOnlyAsTheRowEngine() throws Exception {
+  void listingWithEvalRunsOnPagesOnlySamePagedAnyWay() throws Exception {
     for (String query :
         List.of(
             "* | eval t2=took*2",
@@ -204,9 +209,7 @@ class PageEngineSearchTest {
             "* | eval host=lower(host) | rename source AS src | fields - index",
             "* | eval _raw=upper(_raw) | rename sourcetype AS st | where took > 1",
             "* | bin took span=5 AS slot | bin _time span=1m")) {
-      String onPages = search(query, "pages-only");
-      assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
-      assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
+      samePagedAnyWay(query);
     }
   }
 
@@ -216,15 +219,15 @@ class PageEngineSearchTest {
   }
 
   /**
-   * Searches the census under {@code pages-only} found on rows, now on pages and answering as the
-   * row engine: {@code transaction} whose {@code startswith}/{@code endswith} has bare words or
+   * Searches the census under {@code pages-only} found on rows, now on pages and answering the same
+   * paged any way: {@code transaction} whose {@code startswith}/{@code endswith} has bare words or
    * phrases or calls {@code searchmatch()} (matched in each event's {@code _raw}, which the source
    * then loads) and {@code transaction} with nothing after it that fixes the columns (over every
    * field of the events), {@code table | outputlookup | stats} in time-ordered mode (the table it
    * writes read back), and the UI's fields sidebar ({@code <search> | head N | fieldsummary}).
    */
   @Test
-  void censusSearchesRunOnPagesOnlyAsTheRowEngine() throws Exception {
+  void censusSearchesRunOnPagesOnlySamePagedAnyWay() throws Exception {
     for (String query :
         List.of(
             "* | transaction user startswith=\"GET\" endswith=\"POST\""
@@ -250,23 +253,22 @@ class PageEngineSearchTest {
             "* | search sid=s* POST | dedup user",
             "* | head 10000 | fieldsummary maxvals=10",
             "GET | head 3 | fieldsummary")) {
-      String onPages = search(query, "pages-only");
-      assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
-      assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
+      samePagedAnyWay(query);
     }
     String write = "* | table user, took | outputlookup written.csv | stats count";
     String read = "| inputlookup written.csv";
-    String countedOnPages = search(write, "pages-only");
-    String writtenOnPages = search(read, "pages-only");
-    assertThat(countedOnPages).as(write).isEqualTo(search(write, "rows"));
-    assertThat(writtenOnPages).as(write).isEqualTo(search(read, "rows")).contains("Zo");
+    assertThat(samePagedAnyWay(write)).as(write).contains("\"count\":\"7\"");
+    assertThat(samePagedAnyWay(read))
+        .as(write)
+        .contains("{\"user\":\"bob\",\"took\":\"12.5\"}")
+        .contains("Zo");
   }
 
   @Test
   void countsBySearchTimeKeysAsComputedByHand() throws Exception {
     // s1: events 1, 2, 7; s2: events 3 and 4 (4 has sid twice: s2 and s3); json1 from the JSON
     // event, whose key=value text sid=kv1 loses to JSON
-    String body = search("* | stats count by sid", "pages");
+    String body = search("* | stats count by sid", 1024);
     assertThat(body)
         .contains("{\"sid\":\"json1\",\"count\":\"1\"}")
         .contains("{\"sid\":\"s1\",\"count\":\"3\"}")
@@ -276,7 +278,7 @@ class PageEngineSearchTest {
   }
 
   @Test
-  void answersAsTheRowEngine() throws Exception {
+  void answersSamePagedAnyWay() throws Exception {
     for (String query :
         List.of(
             "* | stats count, dc(user) AS users, values(user) AS names, sum(took) AS total,"
@@ -400,12 +402,12 @@ class PageEngineSearchTest {
             "* | top source countfield=c percentfield=p | head 1",
             "GET OR POST | timechart span=1s count by host",
             "GET OR POST | timechart span=2s limit=1 count by source")) {
-      assertThat(search(query, "pages")).as(query).isEqualTo(search(query, "rows"));
+      samePagedAnyWay(query);
     }
   }
 
   @Test
-  void eventStatsAndStreamStatsRunOnPagesOnlyAsTheRowEngine() throws Exception {
+  void eventStatsAndStreamStatsRunOnPagesOnlySamePagedAnyWay() throws Exception {
     // pages-only fails a search that would run a row operator: each of these runs on pages end to
     // end (after an aggregation, after a generator, in time-ordered mode with fixed columns)
     for (String query :
@@ -433,7 +435,7 @@ class PageEngineSearchTest {
             "* | head 3 | stats count",
             "* | eventstats count AS n by user | where n > 1 | stats sum(took) AS s by user",
             "* | streamstats count AS i | stats max(i) AS last, min(_time) AS first by sid")) {
-      assertThat(search(query, "pages-only")).as(query).isEqualTo(search(query, "rows"));
+      samePagedAnyWay(query);
     }
     assertThat(explain("* | stats count by sid | streamstats count AS n"))
         .containsEntry("reduce_on_pages", true);
@@ -442,10 +444,11 @@ class PageEngineSearchTest {
   /**
    * The commands that hold their whole input — {@code transaction} (its source loading what the
    * commands after it need), {@code bin bins=N}, {@code fieldsummary}, {@code outputlookup} — and
-   * {@code dbinspect}'s buckets run with every row operator refused and answer as the row engine.
+   * {@code dbinspect}'s buckets run with every row operator refused and answer the same paged any
+   * way.
    */
   @Test
-  void blockingCommandsRunOnPagesOnlyAsTheRowEngine() throws Exception {
+  void blockingCommandsRunOnPagesOnlySamePagedAnyWay() throws Exception {
     for (String query :
         List.of(
             "* | transaction user | table user, eventcount, duration",
@@ -470,9 +473,7 @@ class PageEngineSearchTest {
             "* | stats count by user | fieldsummary | table field, count, distinct_count,"
                 + " numeric_count",
             "| dbinspect | stats sum(eventCount) AS events, values(index) AS indexes")) {
-      String onPages = search(query, "pages-only");
-      assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
-      assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
+      samePagedAnyWay(query);
     }
     assertThat(explain("* | transaction user maxspan=3s | table user, eventcount"))
         .containsEntry("engine", "pages")
@@ -482,8 +483,8 @@ class PageEngineSearchTest {
   /**
    * {@code join} and {@code appendcols} ({@code HashJoinOperator}, {@code PairedColumnsOperator}),
    * {@code appendpipe}'s commands, {@code map} in time-ordered mode and {@code searchmatch()} over
-   * the events' {@code _raw} run with every row operator refused ({@code pages-only}) and answer as
-   * the row engine does.
+   * the events' {@code _raw} run with every row operator refused ({@code pages-only}) and answer
+   * the same paged any way.
    */
   @Test
   void subsearchCommandsAndSearchmatchRunOnPagesOnly() throws Exception {
@@ -509,10 +510,7 @@ class PageEngineSearchTest {
             "* | stats count(eval(searchmatch(\"sid s1\"))) AS c",
             "* | where searchmatch(\"/a*\") | table _time, user",
             "* | where searchmatch(\"TERM(GET) NOT took>10\") | stats count by user")) {
-      String onPages = search(query, "pages-only");
-      assertThat(onPages).as(query).doesNotContain("\"error\"").isNotBlank();
-      assertThat(onPages).as(query).isEqualTo(search(query, "rows"));
-      assertThat(search(query, "pages")).as(query).isEqualTo(onPages);
+      assertThat(samePagedAnyWay(query)).as(query).doesNotContain("\"error\"").isNotBlank();
     }
   }
 
@@ -573,19 +571,29 @@ class PageEngineSearchTest {
         .containsEntry("engine", "pages");
   }
 
-  private static String search(String query, String engine) throws Exception {
-    String before = System.getProperty(PageBatch.ENGINE_PROPERTY);
-    System.setProperty(PageBatch.ENGINE_PROPERTY, engine);
+  /**
+   * A search's export in pages of 1,024 rows, checked to agree with it in pages of one row and of
+   * three ({@link TestServers#exportDisagreement}).
+   */
+  private static String samePagedAnyWay(String query) throws Exception {
+    String whole = search(query, SearchService.PAGE_SIZE);
+    for (int pageSize : new int[] {1, 3}) {
+      assertThat(TestServers.exportDisagreement(whole, search(query, pageSize)))
+          .as(query + " in pages of " + pageSize)
+          .isNull();
+    }
+    return whole;
+  }
+
+  /** A search's export in pages of {@code pageSize} rows. */
+  private static String search(String query, int pageSize) throws Exception {
+    System.setProperty(SearchService.PAGE_SIZE_PROPERTY, Integer.toString(pageSize));
     try {
       HttpResponse<String> response = TestServers.export(server, PASSWORD, query);
       assertThat(response.statusCode()).as(query + ": " + response.body()).isEqualTo(200);
       return response.body();
     } finally {
-      if (before == null) {
-        System.clearProperty(PageBatch.ENGINE_PROPERTY);
-      } else {
-        System.setProperty(PageBatch.ENGINE_PROPERTY, before);
-      }
+      System.clearProperty(SearchService.PAGE_SIZE_PROPERTY);
     }
   }
 }

@@ -29,9 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  * appendpipe} (their rows are no events either: a term matches none, comparisons still decide), a
  * wildcard {@code rename} that matches {@code _time}, and {@code appendpipe}'s commands over held
  * pages of several schemas or reading every field. Each runs with the row engine refused ({@code
- * pages-only}) and answers the row engine's rows; the hand-computed ones also answer a table
- * written here from the data. On a real store: six events in {@code main}, a metric index {@code
- * m}, the {@code regions.csv} lookup.
+ * pages-only}) and answers the same rows in pages of 1,024 rows, of one and of two; the
+ * hand-computed ones answer a table written here from the data. On a real store: six events in
+ * {@code main}, a metric index {@code m}, the {@code regions.csv} lookup.
  */
 class ResultsOnPagesTest {
   private static final String PASSWORD = "results-pages-pw";
@@ -112,7 +112,7 @@ class ResultsOnPagesTest {
 
   /** The forms over a generator's rows, a metric command's and an aggregation's. */
   @Test
-  void laterCommandsRunOnPagesAsOnRows() throws Exception {
+  void laterCommandsRunOnPagesSamePagedAnyWay() throws Exception {
     for (String query :
         List.of(
             // a bare word after rows brought in: matches none of them, comparisons decide
@@ -154,9 +154,15 @@ class ResultsOnPagesTest {
             "| mpreview target_per_timeseries=2 index=m | appendpipe [fieldsummary]"
                 + " | fields field, count, distinct_count",
             "index=main | stats count by host | appendpipe [search h1 OR count=2]")) {
-      List<String> onPages = rows(query, "pages-only");
+      List<String> onPages = rows(query, SearchService.PAGE_SIZE);
       assertThat(onPages).as(query).isNotEmpty();
-      assertThat(onPages).as(query).isEqualTo(rows(query, "rows"));
+      // by name and value: a page's column order and types follow the rows it holds
+      assertThat(EnginePages.byName(rows(query, 1)))
+          .as(query + " in pages of 1")
+          .isEqualTo(EnginePages.byName(onPages));
+      assertThat(EnginePages.byName(rows(query, 2)))
+          .as(query + " in pages of 2")
+          .isEqualTo(EnginePages.byName(onPages));
     }
   }
 
@@ -204,10 +210,12 @@ class ResultsOnPagesTest {
   }
 
   private static List<String> rows(String query) throws Exception {
-    return rows(query, "pages-only").stream().map(row -> row.replace("\u0001", "")).toList();
+    return rows(query, SearchService.PAGE_SIZE).stream()
+        .map(row -> row.replace("\u0001", ""))
+        .toList();
   }
 
-  private static List<String> rows(String query, String engine) throws Exception {
-    return EnginePages.rows(server, query, engine);
+  private static List<String> rows(String query, int pageSize) throws Exception {
+    return EnginePages.rows(server, query, EnginePages.PAGES, false, pageSize);
   }
 }

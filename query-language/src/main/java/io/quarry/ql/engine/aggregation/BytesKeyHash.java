@@ -1,5 +1,8 @@
 package io.quarry.ql.engine.aggregation;
 
+import io.quarry.ql.engine.BytePool;
+import io.quarry.ql.engine.IntPages;
+import io.quarry.ql.engine.LongPages;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -16,7 +19,13 @@ import java.util.Arrays;
  * fifth fewer lookup samples in {@code sessions_range}); only a longer key compares the rest of its
  * bytes in the pool. No object per key, so 200,000 session ids are a few arrays, not 200,000
  * strings scattered over the heap. Keys are decoded to strings only when asked for ({@link #key},
- * at the end). Keys are removed only all at once. Not thread-safe.
+ * at the end). Keys are removed only all at once.
+ *
+ * <p>The table, the pool and the keys' starts are paged ({@link LongPages}, {@link BytePool},
+ * {@link IntPages}): none is ever an object G1 allocates as humongous, and the pool and the starts
+ * grow by a page, not by a copy (a hash of 200,000 keys was ~20 MiB of such arrays, copied at each
+ * doubling, in every partial of a search). A key's table slot never crosses a table page, and its
+ * bytes never cross a pool page. Not thread-safe.
  */
 public final class BytesKeyHash {
   private static final VarHandle LONGS =
@@ -36,12 +45,11 @@ public final class BytesKeyHash {
    * 16 bytes — a session id, an IP address — is found and compared in its slot alone, without a
    * second cache miss in the pool; a longer one compares the rest of its bytes there.
    */
-  private long[] table = new long[SLOT * 64];
+  private LongPages table = new LongPages(SLOT * 64);
 
-  private byte[] pool = new byte[1024]; // per key: length, id, bytes
-  private int poolSize;
-  private int[] starts = new int[32]; // where key id's bytes start in the pool
-  private String[] decoded = new String[32];
+  private final BytePool pool = new BytePool(); // per key: length, id, bytes
+  private final IntPages starts = new IntPages(32); // key id's pool address (its length's)
+  private String[] decoded = new String[0]; // made by the first {@link #key} call
   private int size;
 
   /** The id of a key: {@code id >= 0} when it was there, {@code -id - 1} for a new one. */
@@ -52,12 +60,13 @@ public final class BytesKeyHash {
   /** The id of a key, or -1 when it is not there (nothing added: a join's probe side). */
   public int find(byte[] bytes, int offset, int length) {
     int slot = slot(bytes, offset, length, hash(bytes, offset, length));
-    return slot < 0 ? -1 : (int) table[slot] - 1;
+    return slot < 0 ? -1 : (int) table.get(slot) - 1;
   }
 
   private int[] hashes = new int[0];
   private int[] offsets = new int[0];
   private int[] lengths = new int[0];
+  private byte[][] arrays = new byte[0][]; // a merge's keys: the pool page each lies in
   private final io.quarry.plugin.api.data.ByteSlice slice =
       new io.quarry.plugin.api.data.ByteSlice();
 
@@ -102,11 +111,11 @@ public final class BytesKeyHash {
    * slots. What it reads is kept only so the loads are not dropped.
    */
   private void touchSlots(int count) {
-    long[] slots = table;
-    int mask = slots.length / SLOT - 1;
+    LongPages slots = table;
+    int mask = slots.capacity() / SLOT - 1;
     long sum = 0;
     for (int p = 0; p < count; p++) {
-      sum += slots[(hashes[p] & mask) * SLOT];
+      sum += slots.get((hashes[p] & mask) * SLOT);
     }
     touched = sum;
   }
@@ -116,7 +125,9 @@ public final class BytesKeyHash {
 
   private int id(byte[] bytes, int offset, int length, int hash) {
     int slot = slot(bytes, offset, length, hash);
-    return slot >= 0 ? (int) table[slot] - 1 : -insert(-slot - 1, hash, bytes, offset, length) - 1;
+    return slot >= 0
+        ? (int) table.get(slot) - 1
+        : -insert(-slot - 1, hash, bytes, offset, length) - 1;
   }
 
   /**
@@ -126,27 +137,34 @@ public final class BytesKeyHash {
   private int slot(byte[] bytes, int offset, int length, int hash) {
     long first = word(bytes, offset, length, 0);
     long second = word(bytes, offset, length, Long.BYTES);
-    int mask = table.length / SLOT - 1;
+    int mask = table.capacity() / SLOT - 1;
     for (int i = hash & mask; ; i = (i + 1) & mask) {
       int slot = i * SLOT;
-      long entry = table[slot];
+      long[] page = table.page(slot);
+      int at = LongPages.offset(slot);
+      long entry = page[at];
       if (entry == 0) {
         return -slot - 1;
       }
       if ((int) (entry >>> 32) == hash
-          && table[slot + 1] == first
-          && table[slot + 2] == second
-          && table[slot + 3] == length
-          && (length <= INLINE
-              || same(
-                  pool,
-                  starts[(int) entry - 1] + INLINE,
-                  bytes,
-                  offset + INLINE,
-                  length - INLINE))) {
+          && page[at + 1] == first
+          && page[at + 2] == second
+          && page[at + 3] == length
+          && (length <= INLINE || sameTail((int) entry - 1, bytes, offset, length))) {
         return slot;
       }
     }
+  }
+
+  /** Whether key {@code id}'s bytes after its first 16 are {@code bytes[offset + 16, + length)}. */
+  private boolean sameTail(int id, byte[] bytes, int offset, int length) {
+    int start = starts.get(id);
+    return same(
+        pool.page(start),
+        BytePool.offset(start) + HEADER + INLINE,
+        bytes,
+        offset + INLINE,
+        length - INLINE);
   }
 
   /** The key's bytes {@code [at, at + 8)} as a little-endian word, zero past its end. */
@@ -208,21 +226,28 @@ public final class BytesKeyHash {
       offsets = new int[count];
       lengths = new int[count];
     }
+    if (arrays.length < count) {
+      arrays = new byte[count][];
+    }
     for (int i = 0; i < count; i++) {
-      offsets[i] = other.starts[from + i];
+      int start = other.starts.get(from + i);
+      arrays[i] = other.pool.page(start);
+      offsets[i] = BytePool.offset(start) + HEADER;
       lengths[i] = other.length(from + i);
-      hashes[i] = hash(other.pool, offsets[i], lengths[i]);
+      hashes[i] = hash(arrays[i], offsets[i], lengths[i]);
     }
     touchSlots(count);
     for (int i = 0; i < count; i++) {
-      int id = id(other.pool, offsets[i], lengths[i], hashes[i]);
+      int id = id(arrays[i], offsets[i], lengths[i], hashes[i]);
       ids[i] = id >= 0 ? id : -id - 1;
     }
+    Arrays.fill(arrays, 0, count, null); // the other hash's pages are not kept alive from here
   }
 
   /** The id of another hash's key {@code otherId} (see {@link #id(byte[], int, int)}). */
   int idOf(BytesKeyHash other, int otherId) {
-    return id(other.pool, other.starts[otherId], other.length(otherId));
+    int start = other.starts.get(otherId);
+    return id(other.pool.page(start), BytePool.offset(start) + HEADER, other.length(otherId));
   }
 
   /** The id of a key given as text. */
@@ -233,9 +258,18 @@ public final class BytesKeyHash {
 
   /** The key of a group id as text. */
   String key(int id) {
+    if (decoded.length < size) {
+      decoded = Arrays.copyOf(decoded, Math.max(size, decoded.length * 2));
+    }
     String key = decoded[id];
     if (key == null) {
-      key = new String(pool, starts[id], length(id), StandardCharsets.UTF_8);
+      int start = starts.get(id);
+      key =
+          new String(
+              pool.page(start),
+              BytePool.offset(start) + HEADER,
+              length(id),
+              StandardCharsets.UTF_8);
       decoded[id] = key;
     }
     return key;
@@ -243,17 +277,24 @@ public final class BytesKeyHash {
 
   /** Appends a key's bytes to a string block. */
   void appendKey(int id, io.quarry.plugin.api.data.BytesBlock.Builder into) {
-    into.append(pool, starts[id], length(id));
+    int start = starts.get(id);
+    byte[] page = pool.page(start);
+    int header = BytePool.offset(start);
+    into.append(page, header + HEADER, (int) INTS.get(page, header));
   }
 
   /** Points {@code into} at a key's bytes in the pool (valid until the next key is added). */
   void bytes(int id, io.quarry.plugin.api.data.ByteSlice into) {
-    into.reset(pool, starts[id], length(id));
+    int start = starts.get(id);
+    byte[] page = pool.page(start);
+    int header = BytePool.offset(start);
+    into.reset(page, header + HEADER, (int) INTS.get(page, header));
   }
 
   /** The UTF-8 length of a key. */
   int length(int id) {
-    return (int) INTS.get(pool, starts[id] - HEADER);
+    int start = starts.get(id);
+    return (int) INTS.get(pool.page(start), BytePool.offset(start));
   }
 
   /** The number of keys; ids are {@code [0, size)}. */
@@ -263,50 +304,50 @@ public final class BytesKeyHash {
 
   /** Forgets every key. */
   void clear() {
-    Arrays.fill(table, 0);
-    Arrays.fill(decoded, 0, size, null);
+    table.fill(0, table.capacity(), 0);
+    Arrays.fill(decoded, 0, Math.min(size, decoded.length), null);
     size = 0;
-    poolSize = 0;
+    pool.clear();
   }
 
   private int insert(int slot, int hash, byte[] bytes, int offset, int length) {
     int id = size++;
-    if (id == starts.length) {
-      starts = Arrays.copyOf(starts, starts.length * 2);
-      decoded = Arrays.copyOf(decoded, starts.length);
-    }
-    int header = poolSize;
-    int end = header + HEADER + length;
-    if (end > pool.length) {
-      pool = Arrays.copyOf(pool, Math.max(pool.length * 2, end));
-    }
-    INTS.set(pool, header, length);
-    INTS.set(pool, header + Integer.BYTES, id);
-    System.arraycopy(bytes, offset, pool, header + HEADER, length);
-    starts[id] = header + HEADER;
-    poolSize = end;
-    table[slot] = ((long) hash << 32) | (id + 1);
-    table[slot + 1] = word(bytes, offset, length, 0);
-    table[slot + 2] = word(bytes, offset, length, Long.BYTES);
-    table[slot + 3] = length;
-    if (size * 2 * SLOT > table.length) {
+    starts.grow(size);
+    int address = pool.reserve(HEADER + length);
+    byte[] page = pool.page(address);
+    int header = BytePool.offset(address);
+    INTS.set(page, header, length);
+    INTS.set(page, header + Integer.BYTES, id);
+    System.arraycopy(bytes, offset, page, header + HEADER, length);
+    starts.set(id, address);
+    long[] slots = table.page(slot);
+    int at = LongPages.offset(slot);
+    slots[at] = ((long) hash << 32) | (id + 1);
+    slots[at + 1] = word(bytes, offset, length, 0);
+    slots[at + 2] = word(bytes, offset, length, Long.BYTES);
+    slots[at + 3] = length;
+    if ((long) size * 2 * SLOT > table.capacity()) {
       rehash();
     }
     return id;
   }
 
+  /** Moves every slot into a table twice as large (pages: never one humongous array). */
   private void rehash() {
-    long[] old = table;
-    table = new long[old.length * 2];
-    int mask = table.length / SLOT - 1;
-    for (int from = 0; from < old.length; from += SLOT) {
-      long entry = old[from];
+    LongPages old = table;
+    table = new LongPages(old.capacity() * 2);
+    int mask = table.capacity() / SLOT - 1;
+    for (int from = 0; from < old.capacity(); from += SLOT) {
+      long[] oldPage = old.page(from);
+      int oldAt = LongPages.offset(from);
+      long entry = oldPage[oldAt];
       if (entry != 0) {
         int i = (int) (entry >>> 32) & mask;
-        while (table[i * SLOT] != 0) {
+        while (table.get(i * SLOT) != 0) {
           i = (i + 1) & mask;
         }
-        System.arraycopy(old, from, table, i * SLOT, SLOT);
+        int slot = i * SLOT;
+        System.arraycopy(oldPage, oldAt, table.page(slot), LongPages.offset(slot), SLOT);
       }
     }
   }

@@ -1,12 +1,15 @@
 package io.quarry.ql.engine.aggregation;
 
 import io.quarry.plugin.api.data.Block;
-import java.util.Arrays;
+import io.quarry.ql.engine.LongPages;
 
-/** {@code count} (rows) and {@code count(f)} (the values of {@code f}, a multivalue's each). */
+/**
+ * {@code count} (rows) and {@code count(f)} (the values of {@code f}, a multivalue's each), per
+ * group in paged longs ({@link LongPages}: no humongous copy as the groups grow).
+ */
 final class CountFunction implements GroupingFunction {
   private final boolean ofField;
-  private long[] counts = new long[0];
+  private final LongPages counts = new LongPages(0);
 
   CountFunction(boolean ofField) {
     this.ofField = ofField;
@@ -14,17 +17,15 @@ final class CountFunction implements GroupingFunction {
 
   @Override
   public void grow(int groups) {
-    if (groups > counts.length) {
-      counts = Arrays.copyOf(counts, Math.max(groups, counts.length * 2));
-    }
+    counts.grow(groups);
   }
 
   @Override
   public long add(int group, Block values, int position, long time) {
     if (!ofField) {
-      counts[group]++;
+      counts.add(group, 1);
     } else if (values != null) {
-      counts[group] += values.getValueCount(position);
+      counts.add(group, values.getValueCount(position));
     }
     return 0;
   }
@@ -34,11 +35,11 @@ final class CountFunction implements GroupingFunction {
     if (ofField) {
       return GroupingFunction.super.addPage(groups, count, values, times);
     }
-    long[] rows = counts;
+    LongPages rows = counts;
     for (int p = 0; p < count; p++) {
       int group = groups[p];
       if (group >= 0) {
-        rows[group]++;
+        rows.add(group, 1);
       }
     }
     return 0;
@@ -51,28 +52,28 @@ final class CountFunction implements GroupingFunction {
 
   /** Adds {@code rows} rows counted elsewhere to {@code group} ({@code count} only). */
   void addCount(int group, long rows) {
-    counts[group] += rows;
+    counts.add(group, rows);
   }
 
   @Override
   public long merge(int group, GroupingFunction other, int otherGroup) {
-    counts[group] += ((CountFunction) other).counts[otherGroup];
+    counts.add(group, ((CountFunction) other).counts.get(otherGroup));
     return 0;
   }
 
   @Override
   public long mergePage(int[] groups, int count, GroupingFunction other, int otherFrom) {
-    long[] rows = counts;
-    long[] theirs = ((CountFunction) other).counts;
+    LongPages rows = counts;
+    LongPages theirs = ((CountFunction) other).counts;
     for (int i = 0; i < count; i++) {
-      rows[groups[i]] += theirs[otherFrom + i];
+      rows.add(groups[i], theirs.get(otherFrom + i));
     }
     return 0;
   }
 
   @Override
   public Object result(int group) {
-    return counts[group];
+    return counts.get(group);
   }
 
   @Override

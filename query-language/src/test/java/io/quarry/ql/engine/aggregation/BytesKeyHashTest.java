@@ -121,4 +121,60 @@ class BytesKeyHashTest {
     }
     assertThat(hash.size()).isEqualTo(expected.size());
   }
+
+  /**
+   * Keys of every size from empty to longer than a pool page (64 KiB), 100,000 of them so the table
+   * and the pool run over many pages: each keeps its id, its bytes and its text, also when another
+   * hash merges them in.
+   */
+  @Test
+  void keysAcrossManyPagesAndLongerThanAPageKeepTheirIds() {
+    BytesKeyHash hash = new BytesKeyHash();
+    Random random = new Random(13);
+    java.util.List<byte[]> keys = new java.util.ArrayList<>();
+    Map<String, Integer> expected = new HashMap<>();
+    for (int i = 0; i < 100_000; i++) {
+      int length =
+          switch (random.nextInt(1_000)) {
+            case 0 -> 0;
+            case 1 -> 65_536 + random.nextInt(100);
+            default -> 1 + random.nextInt(40);
+          };
+      byte[] key = new byte[length];
+      for (int b = 0; b < length; b++) {
+        key[b] = (byte) ('a' + random.nextInt(26));
+      }
+      String text = new String(key, StandardCharsets.US_ASCII);
+      int id = hash.id(key, 0, length);
+      Integer known = expected.get(text);
+      if (known == null) {
+        assertThat(id).isEqualTo(-expected.size() - 1);
+        expected.put(text, expected.size());
+        keys.add(key);
+      } else {
+        assertThat(id).isEqualTo(known);
+      }
+    }
+    io.quarry.plugin.api.data.ByteSlice slice = new io.quarry.plugin.api.data.ByteSlice();
+    for (int id = 0; id < keys.size(); id++) {
+      hash.bytes(id, slice);
+      assertThat(hash.length(id)).isEqualTo(keys.get(id).length);
+      assertThat(
+              java.util.Arrays.copyOfRange(
+                  slice.bytes(), slice.offset(), slice.offset() + slice.length()))
+          .isEqualTo(keys.get(id));
+      assertThat(hash.find(keys.get(id), 0, keys.get(id).length)).isEqualTo(id);
+    }
+    BytesKeyHash merged = new BytesKeyHash();
+    merged.id("before".getBytes(StandardCharsets.US_ASCII), 0, 6);
+    int[] ids = new int[1_000];
+    for (int from = 0; from < keys.size(); from += ids.length) {
+      int count = Math.min(ids.length, keys.size() - from);
+      merged.idsOf(hash, from, count, ids);
+      for (int i = 0; i < count; i++) {
+        assertThat(merged.key(ids[i])).isEqualTo(hash.key(from + i));
+      }
+    }
+    assertThat(merged.size()).isEqualTo(keys.size() + (expected.containsKey("before") ? 0 : 1));
+  }
 }

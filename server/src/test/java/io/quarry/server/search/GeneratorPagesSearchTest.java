@@ -1,15 +1,13 @@
 package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.MakeResultsCommand;
 import io.quarry.ql.exec.LookupPages;
 import io.quarry.ql.exec.LookupTable;
 import io.quarry.ql.exec.MakeResultsPages;
-import io.quarry.ql.exec.PageCollector;
-import io.quarry.ql.exec.RowStages;
 import io.quarry.ql.parser.Position;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
@@ -24,13 +22,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The row engine's reach (issue 21): a search's stats name the commands that ran on rows ({@link
- * RowStages}), none when it ran on pages; {@code quarry.search.engine=pages-only} refuses a search
- * that needs rows, naming the commands. And {@code makeresults} made straight as pages ({@link
- * MakeResultsPages}) against the row generator's rows typed by {@link PageCollector}.
+ * Generators' searches on pages: {@code makeresults} and {@code inputlookup} made straight as pages
+ * ({@link MakeResultsPages}, {@link LookupPages}) against pages computed here, and the commands
+ * after them, {@code appendpipe}'s own among them.
  */
-class RowStagesSearchTest {
-  private static final String PASSWORD = "row-stages-pw";
+class GeneratorPagesSearchTest {
+  private static final String PASSWORD = "generator-pages-pw";
 
   @TempDir static Path root;
   private static QuarryServer server;
@@ -48,45 +45,29 @@ class RowStagesSearchTest {
   }
 
   @Test
-  void makeResultsWithPageCommandsRunsWithoutRows() throws Exception {
+  void makeResultsThroughPageCommands() throws Exception {
     String query = "| makeresults count=3 annotate=true | eval n=1 | where n=1 | table _time, n";
-    assertThat(run(query, "pages").rowStages()).isEmpty();
-    assertThat(run(query, "pages-only").rows()).isEqualTo(3);
-    assertThat(run(query, "rows").rowStages())
-        .containsExactly("makeresults", "eval", "where", "table");
-  }
-
-  @Test
-  void pagesOnlyRefusesARowCommandNamingIt() throws Exception {
-    // a time-ordered search whose rename of _raw is read by a later bare word has no page form
-    String query = "* | rename _raw AS r | search WARN";
-    assertThatThrownBy(() -> run(query, "pages-only"))
-        .isInstanceOf(RowStages.RowEngineRefused.class)
-        .hasMessageContaining("rename, search would run on the row engine");
-    assertThat(run(query, "pages").rowStages()).contains("rename", "search");
+    assertThat(run(query).rows()).isEqualTo(3);
   }
 
   @Test
   void appendpipeRunsItsCommandsOnPages() throws Exception {
     // appendpipe's own commands run on pages, a bare word among them too (its rows are made from
-    // pages: no term matches them); under engine=rows they are entered as row stages
+    // pages: no term matches them)
     for (String query :
         List.of(
             "| makeresults count=2 | eval u=1 | appendpipe [where u=1 | eval u=2]",
             "| makeresults count=2 | eval u=1 | appendpipe [search x OR u=1]",
             "| makeresults count=2 | eval u=1 | append [| makeresults | eval v=1]"
                 + " | appendpipe [stats count by v]")) {
-      assertThat(run(query, "pages").rowStages()).as(query).isEmpty();
-      assertThat(run(query, "pages-only").rows()).as(query).isEqualTo(run(query, "rows").rows());
+      // two rows made, then appendpipe's rows: two of where, two of u=1 (no term matches a made
+      // row), one group of v (the appended row's)
+      assertThat(run(query).rows()).as(query).isEqualTo(4);
     }
-    assertThat(
-            run("| makeresults count=2 | eval u=1 | appendpipe [where u=1 | eval u=2]", "rows")
-                .rowStages())
-        .containsExactlyInAnyOrder("makeresults", "eval", "appendpipe", "where");
   }
 
   @Test
-  void makeResultsPagesAreTheRowGeneratorsRowsAsPages() {
+  void makeResultsPagesAsComputedHere() {
     Instant now = Instant.parse("2026-01-05T10:11:12.345678Z");
     Random random = new Random(7);
     for (int round = 0; round < 40; round++) {
@@ -94,18 +75,33 @@ class RowStagesSearchTest {
           new MakeResultsCommand(
               1 + random.nextInt(3000), random.nextBoolean(), new Position(0, 1, 1));
       int pageSize = 1 + random.nextInt(1100);
-      List<Page> rows = new ArrayList<>();
-      PageCollector collector = new PageCollector(pageSize, rows::add);
-      GeneratorRun.madeResults(make, now).forEach(collector::accept);
-      collector.finish();
       List<Page> pages = new ArrayList<>();
       new MakeResultsPages(make, now, pageSize).forEachRemaining(pages::add);
-      assertThat(table(pages)).as("%s, pages of %d", make, pageSize).isEqualTo(table(rows));
+      // each page: _time (the search's now, microseconds), annotated Splunk's empty fields and
+      // splunk_server
+      List<io.quarry.plugin.api.data.Schema.Column> columns = new ArrayList<>();
+      columns.add(new io.quarry.plugin.api.data.Schema.Column("_time", DataType.TIMESTAMP));
+      List<Object> row = new ArrayList<>();
+      row.add(List.of("Long:" + 1_767_607_872_345_678L));
+      if (make.annotate()) {
+        for (String name : List.of("_raw", "host", "source", "sourcetype", "splunk_server")) {
+          columns.add(new io.quarry.plugin.api.data.Schema.Column(name, DataType.STRING));
+          row.add(List.of("String:" + (name.equals("splunk_server") ? "quarry" : "")));
+        }
+      }
+      List<List<Object>> expected = new ArrayList<>();
+      for (long made = 0; made < make.count(); made += pageSize) {
+        expected.add(List.of(columns));
+        for (long p = made; p < Math.min(make.count(), made + pageSize); p++) {
+          expected.add(row);
+        }
+      }
+      assertThat(table(pages)).as("%s, pages of %d", make, pageSize).isEqualTo(expected);
     }
   }
 
   @Test
-  void lookupPagesAreTheRowGeneratorsRowsAsPages() {
+  void lookupPagesAsComputedHere() {
     Random random = new Random(11);
     for (int round = 0; round < 40; round++) {
       int width = 1 + random.nextInt(5);
@@ -130,13 +126,35 @@ class RowStagesSearchTest {
       }
       LookupTable table = new LookupTable(columns, cells);
       int pageSize = 1 + random.nextInt(1100);
-      List<Page> rows = new ArrayList<>();
-      PageCollector collector = new PageCollector(pageSize, rows::add);
-      GeneratorRun.lookupRows(table).forEach(collector::accept);
-      collector.finish();
       List<Page> pages = new ArrayList<>();
       new LookupPages(table, pageSize).forEachRemaining(pages::add);
-      assertThat(table(pages)).as("%d rows, pages of %d", height, pageSize).isEqualTo(table(rows));
+      // each page: a text column for each column some row of it has a non-empty cell of, in
+      // first-seen order; an empty cell a null
+      List<List<Object>> expected = new ArrayList<>();
+      for (int from = 0; from < height; from += pageSize) {
+        List<List<String>> rows = cells.subList(from, Math.min(height, from + pageSize));
+        java.util.Set<Integer> present = new java.util.LinkedHashSet<>();
+        for (List<String> row : rows) {
+          for (int c = 0; c < width; c++) {
+            if (!row.get(c).isEmpty()) {
+              present.add(c);
+            }
+          }
+        }
+        List<io.quarry.plugin.api.data.Schema.Column> schema = new ArrayList<>();
+        for (int c : present) {
+          schema.add(new io.quarry.plugin.api.data.Schema.Column("c" + c, DataType.STRING));
+        }
+        expected.add(List.of(schema));
+        for (List<String> row : rows) {
+          List<Object> typed = new ArrayList<>();
+          for (int c : present) {
+            typed.add(row.get(c).isEmpty() ? List.of() : List.of("String:" + row.get(c)));
+          }
+          expected.add(typed);
+        }
+      }
+      assertThat(table(pages)).as("%d rows, pages of %d", height, pageSize).isEqualTo(expected);
     }
     assertThat(new LookupPages(null, 10).hasNext()).isFalse(); // deleted since it was planned
   }
@@ -161,17 +179,7 @@ class RowStagesSearchTest {
     return table;
   }
 
-  private static SearchStats run(String query, String engine) throws Exception {
-    String before = System.getProperty(PageBatch.ENGINE_PROPERTY);
-    System.setProperty(PageBatch.ENGINE_PROPERTY, engine);
-    try {
-      return server.search().run(query, server.search().plan(query, null, null), page -> {});
-    } finally {
-      if (before == null) {
-        System.clearProperty(PageBatch.ENGINE_PROPERTY);
-      } else {
-        System.setProperty(PageBatch.ENGINE_PROPERTY, before);
-      }
-    }
+  private static SearchStats run(String query) throws Exception {
+    return server.search().run(query, server.search().plan(query, null, null), page -> {});
   }
 }
