@@ -25,6 +25,7 @@ import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.IndexFormatTooNewException;
 import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * One Quarry index on disk: {@code buckets/<id>/}, each a Lucene index of a time range written with
@@ -377,9 +378,8 @@ public final class IndexStore implements Closeable {
     if (events.isEmpty()) {
       return 0;
     }
-    EventCheck check = new EventCheck(options);
     for (int i = 0; i < events.size(); i++) {
-      String problem = check.problem(events.get(i));
+      String problem = problem(events.get(i));
       if (problem != null) {
         throw new InvalidEventException(i, problem);
       }
@@ -700,7 +700,32 @@ public final class IndexStore implements Closeable {
    * @return the problem, or null when the event is acceptable
    */
   public String problem(Event event) {
-    return new EventCheck(options).problem(event);
+    for (String value : new String[] {event.host(), event.source(), event.sourcetype()}) {
+      if (utf8Length(value) > MAX_KEYWORD_BYTES) {
+        return "a default field value is longer than " + MAX_KEYWORD_BYTES + " bytes";
+      }
+    }
+    for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
+      IndexedFieldType type = options.fieldType(field.getKey());
+      for (String value : field.getValue()) {
+        String problem = type.problem(value);
+        if (problem != null) {
+          return "field '" + field.getKey() + "' is declared " + type.configName() + ": " + problem;
+        }
+        if (utf8Length(value) > MAX_KEYWORD_BYTES) {
+          return "field '"
+              + field.getKey()
+              + "' has a value longer than "
+              + MAX_KEYWORD_BYTES
+              + " bytes";
+        }
+      }
+    }
+    return null;
+  }
+
+  private static long utf8Length(String value) {
+    return value.length() * 3L <= MAX_KEYWORD_BYTES ? value.length() : new BytesRef(value).length;
   }
 
   /** Commits, then closes every bucket and the log. */

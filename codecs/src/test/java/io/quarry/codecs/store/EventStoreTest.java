@@ -57,47 +57,6 @@ class EventStoreTest {
     }
   }
 
-  /**
-   * A batch's check remembers each field's declared type by its position in the event: an event
-   * naming other fields, or the same fields in another order, must still be checked by its own
-   * names' types.
-   */
-  @Test
-  void aBatchIsCheckedByEachEventsOwnFieldNames() throws Exception {
-    IndexOptions options =
-        IndexOptions.DEFAULTS.withFieldTypes(Map.of("status", IndexedFieldType.LONG));
-    String method = "method";
-    String status = "status";
-    java.util.function.BiFunction<String, String, Event> event =
-        (first, second) -> {
-          Map<String, List<String>> fields = new java.util.LinkedHashMap<>();
-          fields.put(first, List.of(first == status ? "200" : "GET"));
-          fields.put(second, List.of(second == status ? "200" : "GET"));
-          return new Event(1_000, "x", "h", "s", "st", fields);
-        };
-    Event methodFirst = event.apply(method, status);
-    Event statusFirst = event.apply(status, method);
-    Map<String, List<String>> badFields = new java.util.LinkedHashMap<>();
-    badFields.put(method, List.of("404")); // a keyword: any text
-    badFields.put("code", List.of("x"));
-    badFields.put(new String(status), List.of("four")); // an equal name, another instance
-    Event badThird = new Event(1_000, "x", "h", "s", "st", badFields);
-    Map<String, List<String>> swapped = new java.util.LinkedHashMap<>();
-    swapped.put(status, List.of("GET")); // status where the batch had method
-    swapped.put(method, List.of("200"));
-    Event badSwapped = new Event(1_000, "x", "h", "s", "st", swapped);
-    try (EventStore store = EventStore.open(dataDirectory, Map.of("main", options))) {
-      assertThatThrownBy(
-              () -> store.write("main", List.of(methodFirst, statusFirst, methodFirst, badSwapped)))
-          .hasMessageContaining("event 3: field 'status' is declared long: 'GET' is not a long");
-      assertThatThrownBy(
-              () -> store.write("main", List.of(methodFirst, methodFirst, badThird, methodFirst)))
-          .hasMessageContaining("event 2: field 'status' is declared long: 'four' is not a long");
-      store.write("main", List.of(methodFirst, statusFirst, methodFirst, statusFirst));
-      assertThat(store.index("main").count()).isEqualTo(4);
-    }
-  }
-
   @Test
   void typedIndexTimeFieldsRoundTripAndBadValuesAreRejectedBeforeLogging() throws Exception {
     IndexOptions options =
