@@ -24,7 +24,7 @@ import org.apache.lucene.store.MergeInfo;
  *
  * <p><b>Fast and compact blocks.</b> Flushes and small merges write their blocks fast; a merge
  * expected to write at least {@link #DEFAULT_COMPACT_MERGE_BYTES} writes compact ones ({@link
- * JournalCompression#compress}: zstd level 9 instead of 3), since the segments it makes are the
+ * JournalCompression#compress}: zstd level 9 instead of 1), since the segments it makes are the
  * ones that stay and are decoded by every search that reads events. A reader does not need to know
  * which: both are the same format.
  *

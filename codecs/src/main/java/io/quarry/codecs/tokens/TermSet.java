@@ -19,8 +19,9 @@ import org.apache.lucene.util.UnicodeUtil;
  * Lucene would hash every term occurrence of a block; this hashes them here, into a small table
  * that stays in cache, and Lucene sees each distinct term once. The terms are exactly those {@link
  * TermTokenStream} gives each text: ASCII texts lower-cased byte by byte, others through Unicode
- * lower-casing (root locale) and their terms UTF-8 encoded. Reusable after {@link #clear}; not
- * thread-safe.
+ * lower-casing (root locale) and their terms UTF-8 encoded. A long quoted span of an ASCII text
+ * that an earlier text of the set had at the same place is not split again ({@link SeenSpans}).
+ * Reusable after {@link #clear}; not thread-safe.
  */
 public final class TermSet {
   private byte[] pool = new byte[1 << 12]; // the distinct terms' bytes back to back
@@ -29,6 +30,7 @@ public final class TermSet {
   private int size;
   private int[] table = new int[128]; // term id + 1, 0 for empty; length a power of two
   private byte[] lower = new byte[256]; // the current ASCII text, lower-cased
+  private final SeenSpans spans = new SeenSpans(); // long quoted spans added since clear()
 
   /** Adds every term of {@code text}. */
   public void add(String text) {
@@ -45,7 +47,7 @@ public final class TermSet {
       }
       bytes[i] = (byte) (c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
     }
-    addAscii(bytes, length);
+    addLowered(bytes, length);
   }
 
   /**
@@ -63,7 +65,46 @@ public final class TermSet {
       byte b = text[i];
       bytes[i] = (byte) (b >= 'A' && b <= 'Z' ? b + ('a' - 'A') : b);
     }
-    addAscii(bytes, length);
+    addLowered(bytes, length);
+  }
+
+  /**
+   * Adds the terms of a lower-cased ASCII text span by span between its quotes, skipping a long
+   * span added before ({@link SeenSpans}): a quote is a major breaker, so the terms are the same.
+   */
+  private void addLowered(byte[] text, int length) {
+    int start = 0;
+    int place = 0;
+    for (int quote; (quote = nextQuote(text, start, length)) >= 0; start = quote + 1) {
+      if (!spans.seenBefore(text, start, quote, place++)) {
+        addAscii(text, start, quote);
+      }
+    }
+    if (!spans.seenBefore(text, start, length, place)) {
+      addAscii(text, start, length);
+    }
+  }
+
+  private static final long QUOTES = 0x2222222222222222L;
+  private static final long LOW_BITS = 0x0101010101010101L;
+  private static final long HIGH_BITS = 0x8080808080808080L;
+
+  /** The first {@code "} in {@code text[from, to)}, eight bytes at a time, or -1. */
+  static int nextQuote(byte[] text, int from, int to) {
+    int i = from;
+    for (; i + Long.BYTES <= to; i += Long.BYTES) {
+      long word = (long) LONGS.get(text, i) ^ QUOTES; // a zero byte where a quote was
+      long zeros = (word - LOW_BITS) & ~word & HIGH_BITS; // the lowest set bit is the first zero
+      if (zeros != 0) {
+        return i + (Long.numberOfTrailingZeros(zeros) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
+      if (text[i] == '"') {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static final byte PART = 0;
@@ -81,22 +122,22 @@ public final class TermSet {
   }
 
   /**
-   * {@link Segmenter#forEachTerm} over an ASCII text's lower-cased bytes, in one pass and without a
-   * call per character or term: each token's parts between minor breakers, then the whole token
-   * when a minor breaker was in it, each at most {@link Segmenter#MAX_TERM_LENGTH} long. A token
-   * with parts whose whole is in the set already was added with its parts before, so it is looked
-   * up once and its parts skipped: in a block most such tokens (addresses, times, paths, user
-   * agents' words) repeat.
+   * {@link Segmenter#forEachTerm} over a range of an ASCII text's lower-cased bytes that starts and
+   * ends at a major breaker or the text's ends, in one pass and without a call per character or
+   * term: each token's parts between minor breakers, then the whole token when a minor breaker was
+   * in it, each at most {@link Segmenter#MAX_TERM_LENGTH} long. A token with parts whose whole is
+   * in the set already was added with its parts before, so it is looked up once and its parts
+   * skipped: in a block most such tokens (addresses, times, paths, user agents' words) repeat.
    */
-  private void addAscii(byte[] text, int length) {
-    int i = 0;
-    while (i < length) {
-      while (i < length && ASCII_CLASS[text[i]] == MAJOR) {
+  private void addAscii(byte[] text, int from, int end) {
+    int i = from;
+    while (i < end) {
+      while (i < end && ASCII_CLASS[text[i]] == MAJOR) {
         i++;
       }
       int start = i;
       boolean broken = false;
-      for (; i < length; i++) {
+      for (; i < end; i++) {
         byte kind = ASCII_CLASS[text[i]];
         if (kind == MAJOR) {
           break;
@@ -195,7 +236,7 @@ public final class TermSet {
    * A term's hash, eight bytes at a time: terms are short (a few bytes), where a byte-at-a-time
    * hash such as murmur3's tail loop costs most of a lookup.
    */
-  private static int hash(byte[] bytes, int offset, int length) {
+  static int hash(byte[] bytes, int offset, int length) {
     long h = length * 0x9E3779B97F4A7C15L;
     int i = 0;
     for (; i + Long.BYTES <= length; i += Long.BYTES) {
@@ -210,7 +251,7 @@ public final class TermSet {
   }
 
   /** Whether two ranges of {@code length} bytes are equal: eight at a time, for short terms. */
-  private static boolean same(byte[] a, int aFrom, byte[] b, int bFrom, int length) {
+  static boolean same(byte[] a, int aFrom, byte[] b, int bFrom, int length) {
     int i = 0;
     for (; i + Long.BYTES <= length; i += Long.BYTES) {
       if ((long) LONGS.get(a, aFrom + i) != (long) LONGS.get(b, bFrom + i)) {
@@ -265,6 +306,7 @@ public final class TermSet {
     }
     size = 0;
     poolSize = 0;
+    spans.clear();
   }
 
   /** The terms, in first-added order (for tests and tools). */

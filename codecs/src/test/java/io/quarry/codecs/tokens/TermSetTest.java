@@ -127,4 +127,69 @@ class TermSetTest {
       assertUnionOfEvents(set, events);
     }
   }
+
+  /**
+   * Quoted spans that repeat within a block (an access log's referers and user agents) are split
+   * once ({@link SeenSpans}); the terms must not change: near copies of a span (one byte apart,
+   * another case, one byte shorter), spans at other places, spans around the length limit, and
+   * quotes at every offset of an eight-byte word.
+   */
+  @Test
+  void repeatedQuotedSpansGiveTheSameTerms() throws IOException {
+    Random random = new Random(31);
+    String[] spans = {
+      "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko)",
+      "Mozilla/5.0 (Linux; Android 14; Pixel 9) AppleWebKit/537.36 (KHTML, like Gecko)",
+      "MOZILLA/5.0 (linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko)",
+      "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko",
+      "http://buttercup-shopping.com/cart.do?action=remove&itemId=EST-19",
+      "http://buttercup-shopping.com/cart.do?action=remove&itemId=EST-18",
+      "x".repeat(SeenSpans.MIN_LENGTH - 1),
+      "y".repeat(SeenSpans.MIN_LENGTH),
+      "a-b".repeat(SeenSpans.MIN_LENGTH),
+      "python-requests/2.32.0",
+      "-",
+      ""
+    };
+    TermSet set = new TermSet();
+    for (int round = 0; round < 60; round++) {
+      List<String> events = new ArrayList<>();
+      int count = 1 + random.nextInt(400);
+      for (int e = 0; e < count; e++) {
+        StringBuilder text = new StringBuilder();
+        text.append("1.2.3.").append(random.nextInt(9)).append(" - - ".repeat(random.nextInt(3)));
+        int quoted = random.nextInt(SeenSpans.PLACES + 3);
+        for (int q = 0; q < quoted; q++) {
+          text.append(" ".repeat(random.nextInt(8))).append('"');
+          text.append(
+              random.nextInt(5) == 0
+                  ? "id=" + random.nextInt(1000)
+                  : spans[random.nextInt(spans.length)]);
+          text.append('"');
+        }
+        events.add(text.toString());
+      }
+      assertUnionOfEvents(set, events);
+    }
+  }
+
+  @Test
+  void nextQuoteFindsTheFirstQuoteAtEveryOffset() {
+    Random random = new Random(37);
+    for (int round = 0; round < 2_000; round++) {
+      byte[] text = new byte[random.nextInt(40)];
+      for (int i = 0; i < text.length; i++) {
+        text[i] = (byte) (random.nextInt(6) == 0 ? '"' : random.nextInt(0x80));
+      }
+      int from = text.length == 0 ? 0 : random.nextInt(text.length);
+      int to = from + random.nextInt(text.length - from + 1);
+      int expected = -1;
+      for (int i = from; i < to && expected < 0; i++) {
+        expected = text[i] == '"' ? i : -1;
+      }
+      assertThat(TermSet.nextQuote(text, from, to))
+          .as("%s", java.util.Arrays.toString(text))
+          .isEqualTo(expected);
+    }
+  }
 }
