@@ -1,5 +1,9 @@
 package io.quarry.codecs.store;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.lucene.document.LongRange;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
@@ -11,6 +15,8 @@ import org.apache.lucene.search.MultiTermQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.BytesRefIterator;
 
 /**
  * The block documents a scan reads for an event query: every block holding an event the query could
@@ -48,32 +54,82 @@ public final class BlockQueries {
         .build();
   }
 
-  /** The block documents that may hold an event {@code query} matches. */
+  /**
+   * The block documents that may hold an event {@code query} matches, in a bucket with postings.
+   */
   static Query candidates(Query query) {
+    return candidates(query, false);
+  }
+
+  /**
+   * The block documents that may hold an event {@code query} matches. With {@code filtered} (a
+   * layout 3 bucket: {@link BucketFormat.Recorded#termFilters}) the {@code _tok} terms have no
+   * postings: a term becomes a probe of each block's {@link io.quarry.codecs.block.TermFilter}
+   * ({@link TermFilterQuery}), and a wildcard, prefix or other multi-term query on {@code _tok},
+   * which a filter cannot answer, every block (its events are checked one by one).
+   */
+  static Query candidates(Query query, boolean filtered) {
     return switch (query) {
+      case TermQuery term when filtered && isToken(term.getTerm().field()) ->
+          TermFilterQuery.all(term.getTerm().bytes());
+      case TermInSetQuery terms when filtered && isToken(terms.getField()) -> anyOf(terms);
+      case MultiTermQuery terms when filtered && isToken(terms.getField()) ->
+          new MatchAllDocsQuery();
       case TermQuery term -> term;
       case TermInSetQuery terms -> terms;
       case MultiTermQuery terms -> terms;
       case MatchAllDocsQuery all -> all;
       case MatchNoDocsQuery none -> none;
-      case ConstantScoreQuery constant -> new ConstantScoreQuery(candidates(constant.getQuery()));
-      case BoostQuery boost -> candidates(boost.getQuery());
-      case BooleanQuery bool -> booleanCandidates(bool);
+      case ConstantScoreQuery constant ->
+          new ConstantScoreQuery(candidates(constant.getQuery(), filtered));
+      case BoostQuery boost -> candidates(boost.getQuery(), filtered);
+      case BooleanQuery bool -> booleanCandidates(bool, filtered);
       case Aware aware -> aware.blockCandidates();
       default -> new MatchAllDocsQuery();
     };
   }
 
-  private static Query booleanCandidates(BooleanQuery query) {
+  private static boolean isToken(String field) {
+    return EventFields.TOKENS.equals(field);
+  }
+
+  private static Query anyOf(TermInSetQuery query) {
+    List<BytesRef> terms = new ArrayList<>();
+    try {
+      BytesRefIterator iterator = query.getBytesRefIterator();
+      for (BytesRef term = iterator.next(); term != null; term = iterator.next()) {
+        terms.add(BytesRef.deepCopyOf(term));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // the query's own terms, in memory
+    }
+    return TermFilterQuery.any(terms.toArray(BytesRef[]::new));
+  }
+
+  private static Query booleanCandidates(BooleanQuery query, boolean filtered) {
     BooleanQuery.Builder builder = new BooleanQuery.Builder();
     builder.setMinimumNumberShouldMatch(query.getMinimumNumberShouldMatch());
     boolean positive = false;
+    List<BytesRef> required =
+        new ArrayList<>(); // filtered: _tok terms every match has, probed once
     for (BooleanClause clause : query.clauses()) {
       if (clause.occur() == BooleanClause.Occur.MUST_NOT) {
         continue; // a block can hold events with and without the excluded terms
       }
-      builder.add(candidates(clause.query()), clause.occur());
+      if (filtered
+          && clause.isRequired()
+          && clause.query() instanceof TermQuery term
+          && isToken(term.getTerm().field())) {
+        required.add(term.getTerm().bytes());
+        positive = true;
+        continue;
+      }
+      builder.add(candidates(clause.query(), filtered), clause.occur());
       positive = true;
+    }
+    if (!required.isEmpty()) {
+      builder.add(
+          TermFilterQuery.all(required.toArray(BytesRef[]::new)), BooleanClause.Occur.FILTER);
     }
     return positive ? builder.build() : new MatchAllDocsQuery();
   }
@@ -83,8 +139,8 @@ public final class BlockQueries {
    * [earliest, latest)}: blocks whose time range intersects it, unless the bucket lies inside.
    */
   static Query forSource(Query query, TimeOrderedScan.Source source, long earliest, long latest) {
-    Query candidates = candidates(query);
     Bucket bucket = source.bucket();
+    Query candidates = candidates(query, bucket.termFilters());
     if (bucket.minTime() >= earliest && bucket.maxTime() < latest) {
       return candidates;
     }
