@@ -20,9 +20,13 @@ import org.apache.lucene.util.BytesRef;
  * {@link #hash} picks one 256-bit block, {@code ((hash >>> 32) × Blocks) >>> 32} (unsigned), and in
  * it one bit of each of the eight 32-bit words, word {@code i}'s bit {@code (key × SALT[i]) >>> 27}
  * of the low 32 bits {@code key} (unsigned, modulo 2³²) — Parquet's split-block filter, so a probe
- * reads 32 bytes. A filter holds a term when all eight bits are set. {@code Blocks} is {@code
- * max(1, ceil(terms × BITS_PER_TERM / 256))} when written; a reader takes any count ≥ 1 the length
- * agrees with. The hash over the term's {@code n} bytes:
+ * reads 32 bytes. A filter holds a term when all eight bits are set. Beside the terms it holds each
+ * distinct {@link #PREFIX}-byte prefix of a term at least that long, hashed as {@link #prefixHash}
+ * ({@code hash} of the prefix's bytes xor {@code 0x5BD1E9955BD1E995}), so a wildcard term with a
+ * literal prefix of that length ({@code fail*}) is a probe too. {@code Blocks} is {@code max(1,
+ * ceil(entries × BITS_PER_TERM / 256))} when written, entries being the distinct terms and
+ * prefixes; a reader takes any count ≥ 1 the length agrees with. The hash over a term's {@code n}
+ * bytes:
  *
  * <pre>
  * h := n × 0x9E3779B97F4A7C15
@@ -40,8 +44,13 @@ public final class TermFilter {
   /** The version byte of the grammar above. */
   public static final byte VERSION = 1;
 
-  /** Bits of filter per distinct term, as written. */
+  /** Bits of filter per distinct entry (term or prefix), as written. */
   public static final int BITS_PER_TERM = 16;
+
+  /** The length in bytes of the term prefixes a filter holds beside the terms. */
+  public static final int PREFIX = 4;
+
+  private static final long PREFIX_SEED = 0x5BD1E9955BD1E995L;
 
   /** Parquet's split-block salts: one odd multiplier per 32-bit word of a block. */
   private static final int[] SALT = {
@@ -75,6 +84,11 @@ public final class TermFilter {
     h ^= h >>> 33;
     h *= 0xC4CEB9FE1A85EC53L;
     return h ^ (h >>> 33);
+  }
+
+  /** The hash of the {@link #PREFIX} bytes of {@code bytes} from {@code offset}, as a prefix. */
+  public static long prefixHash(byte[] bytes, int offset) {
+    return hash(bytes, offset, PREFIX) ^ PREFIX_SEED;
   }
 
   /** The hash of one term's bytes. */

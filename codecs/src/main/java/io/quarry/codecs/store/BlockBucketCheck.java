@@ -111,8 +111,13 @@ final class BlockBucketCheck {
       terms.add(block.raw(e));
     }
     for (String term : terms.terms()) {
-      if (!TermFilter.mayContain(filter, TermFilter.hash(new BytesRef(term)))) {
+      BytesRef bytes = new BytesRef(term);
+      if (!TermFilter.mayContain(filter, TermFilter.hash(bytes))) {
         return "the term filter misses '" + term + "'";
+      }
+      if (bytes.length >= TermFilter.PREFIX
+          && !TermFilter.mayContain(filter, TermFilter.prefixHash(bytes.bytes, bytes.offset))) {
+        return "the term filter misses the prefix of '" + term + "'";
       }
     }
     return null;

@@ -32,8 +32,9 @@ import org.apache.lucene.util.NumericUtils;
  *
  * <ul>
  *   <li>{@value #TERM_FILTER}: in a layout 3 bucket ({@link Bucket#termFilters}), binary doc values
- *       holding a {@link TermFilter} of each distinct term of the block's events ({@link TermSet});
- *       in older block buckets, {@code _tok}: each distinct term once, inverted by Lucene;
+ *       holding a {@link TermFilter} of each distinct term of the block's events ({@link TermSet})
+ *       and of each distinct {@link TermFilter#PREFIX}-byte prefix of them; in older block buckets,
+ *       {@code _tok}: each distinct term once, inverted by Lucene;
  *   <li>{@code _kw.<f>}: each distinct lower-cased value of {@code host}, {@code source}, {@code
  *       sourcetype} and every index-time field, once;
  *   <li>{@code _time}: the oldest and newest event's time as points (the bucket's bounds), the
@@ -196,18 +197,50 @@ final class BlockDocuments {
    * The filter of the set's terms (each handed out by its token stream, as Lucene would see it).
    */
   private static BytesRef filterOf(TermSet terms) {
-    TermFilter.Builder filter = new TermFilter.Builder().reset(terms.size());
+    long[] hashes = new long[terms.size() * 2];
+    int count = 0;
+    long[] prefixes = new long[Integer.highestOneBit(Math.max(terms.size(), 1)) * 4]; // 0: empty
+    int prefixCount = 0;
     try (TokenStream stream = terms.tokenStream()) {
       BytesTermAttribute term = stream.getAttribute(BytesTermAttribute.class);
       stream.reset();
       while (stream.incrementToken()) {
-        filter.add(TermFilter.hash(term.getBytesRef()));
+        BytesRef bytes = term.getBytesRef();
+        hashes[count++] = TermFilter.hash(bytes);
+        if (bytes.length >= TermFilter.PREFIX) {
+          long prefix = TermFilter.prefixHash(bytes.bytes, bytes.offset);
+          if (addDistinct(prefixes, prefix == 0 ? 1 : prefix)) {
+            hashes[count++] = prefix;
+            prefixCount++;
+          }
+        }
       }
       stream.end();
     } catch (IOException e) {
       throw new UncheckedIOException(e); // an in-memory stream
     }
+    TermFilter.Builder filter = new TermFilter.Builder().reset(terms.size() + prefixCount);
+    for (int i = 0; i < count; i++) {
+      filter.add(hashes[i]);
+    }
     return new BytesRef(filter.toBytes());
+  }
+
+  /**
+   * Adds a nonzero hash to an open-addressing set (at most half full: a term has at most one
+   * prefix, and the table holds at least twice the terms); whether it was new.
+   */
+  private static boolean addDistinct(long[] table, long hash) {
+    int mask = table.length - 1;
+    for (int slot = (int) (hash ^ (hash >>> 32)) & mask; ; slot = (slot + 1) & mask) {
+      if (table[slot] == hash) {
+        return false;
+      }
+      if (table[slot] == 0) {
+        table[slot] = hash;
+        return true;
+      }
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.quarry.codecs.store;
 
+import io.quarry.codecs.block.TermFilter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -12,9 +13,11 @@ import org.apache.lucene.search.ConstantScoreQuery;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.MultiTermQuery;
+import org.apache.lucene.search.PrefixQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.WildcardQuery;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.BytesRefIterator;
 
@@ -65,14 +68,21 @@ public final class BlockQueries {
    * The block documents that may hold an event {@code query} matches. With {@code filtered} (a
    * layout 3 bucket: {@link BucketFormat.Recorded#termFilters}) the {@code _tok} terms have no
    * postings: a term becomes a probe of each block's {@link io.quarry.codecs.block.TermFilter}
-   * ({@link TermFilterQuery}), and a wildcard, prefix or other multi-term query on {@code _tok},
-   * which a filter cannot answer, every block (its events are checked one by one).
+   * ({@link TermFilterQuery}), a wildcard or prefix term with a literal prefix of at least {@link
+   * TermFilter#PREFIX} bytes a probe of that prefix, and any other multi-term query on {@code
+   * _tok}, which a filter cannot answer, every block (its events are checked one by one).
    */
   static Query candidates(Query query, boolean filtered) {
     return switch (query) {
       case TermQuery term when filtered && isToken(term.getTerm().field()) ->
           TermFilterQuery.all(term.getTerm().bytes());
       case TermInSetQuery terms when filtered && isToken(terms.getField()) -> anyOf(terms);
+      case WildcardQuery wildcard when filtered && isToken(wildcard.getField()) ->
+          literalPrefix(wildcard.getTerm().bytes());
+      case PrefixQuery prefix when filtered && isToken(prefix.getField()) ->
+          prefix.getPrefix().bytes().length >= TermFilter.PREFIX
+              ? TermFilterQuery.prefix(prefix.getPrefix().bytes())
+              : new MatchAllDocsQuery();
       case MultiTermQuery terms when filtered && isToken(terms.getField()) ->
           new MatchAllDocsQuery();
       case TermQuery term -> term;
@@ -87,6 +97,23 @@ public final class BlockQueries {
       case Aware aware -> aware.blockCandidates();
       default -> new MatchAllDocsQuery();
     };
+  }
+
+  /**
+   * The blocks a wildcard term may match in: a probe of its literal prefix (the bytes before the
+   * first {@code *}, {@code ?} or escape) when that is at least {@link TermFilter#PREFIX} bytes,
+   * else every block.
+   */
+  private static Query literalPrefix(BytesRef pattern) {
+    int literal = 0;
+    while (literal < pattern.length) {
+      byte b = pattern.bytes[pattern.offset + literal];
+      if (b == '*' || b == '?' || b == '\\') {
+        break;
+      }
+      literal++;
+    }
+    return literal >= TermFilter.PREFIX ? TermFilterQuery.prefix(pattern) : new MatchAllDocsQuery();
   }
 
   private static boolean isToken(String field) {

@@ -45,6 +45,22 @@ final class TermFilterQuery extends Query {
     return of(terms, false);
   }
 
+  /**
+   * The blocks that may hold a term beginning with the first {@link TermFilter#PREFIX} bytes of
+   * {@code prefix} (lower-cased UTF-8, at least that long).
+   */
+  static TermFilterQuery prefix(BytesRef prefix) {
+    if (prefix.length < TermFilter.PREFIX) {
+      throw new IllegalArgumentException("a prefix of " + prefix.length + " bytes");
+    }
+    return new TermFilterQuery(
+        new long[] {TermFilter.prefixHash(prefix.bytes, prefix.offset)},
+        true,
+        "filter_prefix("
+            + new BytesRef(prefix.bytes, prefix.offset, TermFilter.PREFIX).utf8ToString()
+            + "*)");
+  }
+
   private static TermFilterQuery of(BytesRef[] terms, boolean every) {
     long[] hashes = new long[terms.length];
     StringBuilder description = new StringBuilder(every ? "filter_all(" : "filter_any(");

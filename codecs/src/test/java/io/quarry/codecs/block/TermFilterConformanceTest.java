@@ -38,6 +38,10 @@ class TermFilterConformanceTest {
     assertThat(TermFilter.hash(term("error"))).isEqualTo(7081098620363264253L);
     assertThat(TermFilter.hash(term("10.1.2.3"))).isEqualTo(6328850009862273493L); // one word
     assertThat(TermFilter.hash(term("/cart.do?action=view"))).isEqualTo(-7417582163032113469L);
+    // a prefix: its first four bytes' hash, xor the prefix seed
+    byte[] rarest = "rarest".getBytes(StandardCharsets.UTF_8);
+    assertThat(TermFilter.prefixHash(rarest, 0)).isEqualTo(9215110636584565210L);
+    assertThat(TermFilter.prefixHash(rarest, 0)).isNotEqualTo(TermFilter.hash(rarest, 0, 4));
     // a slice hashes as its own bytes
     byte[] padded = "xxerrorxx".getBytes(StandardCharsets.UTF_8);
     assertThat(TermFilter.hash(padded, 2, 5)).isEqualTo(7081098620363264253L);

@@ -518,6 +518,20 @@ class BlockStoreTest {
       assertThat(parallel(store, "bl", wildcard, from, to))
           .as(why)
           .containsAll(parallel(store, "ev", wildcard, from, to));
+      // a literal prefix of four bytes or more: a probe of the filters' prefixes
+      for (String longer : List.of("timeout", "10.1.2.3", "error", "grüße", "x_y-z")) {
+        for (String pattern :
+            List.of(longer.substring(0, 4) + "*", longer.substring(0, 5) + "?*")) {
+          Query prefixed = new WildcardQuery(new Term(EventFields.TOKENS, pattern));
+          List<String> matches = ordered(store, "ev", prefixed, from, to);
+          assertThat(ordered(store, "bl", prefixed, from, to)).as(why).containsAll(matches);
+        }
+        Query prefix =
+            new org.apache.lucene.search.PrefixQuery(new Term(EventFields.TOKENS, longer));
+        assertThat(parallel(store, "bl", prefix, from, to))
+            .as(why)
+            .containsAll(parallel(store, "ev", prefix, from, to));
+      }
       // an exclusion cannot be decided per block: its candidates are every block in range
       Query excluding =
           new BooleanQuery.Builder()
