@@ -3,6 +3,7 @@
  * one batch, newest first, encoded as one columnar payload — times, raw texts, and each keyword or
  * index-time field dictionary-coded — that a reader decodes one part at a time. The store's block
  * layout ({@code format: blocks}) writes one per block document and reads it back through {@code
- * store.BlockEvents}.
+ * store.BlockEvents}. Beside it, a block's {@link io.quarry.codecs.block.TermFilter} (bucket layout
+ * 3): a bloom filter of its events' terms, which a term query probes instead of postings.
  */
 package io.quarry.codecs.block;

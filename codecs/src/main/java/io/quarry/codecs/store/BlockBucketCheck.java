@@ -1,8 +1,11 @@
 package io.quarry.codecs.store;
 
 import io.quarry.codecs.block.EventBlock;
+import io.quarry.codecs.block.TermFilter;
+import io.quarry.codecs.tokens.TermSet;
 import java.io.IOException;
 import java.nio.file.Path;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.LeafReader;
@@ -11,6 +14,7 @@ import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * {@code quarry fsck}'s check of a block bucket beyond Lucene's {@code CheckIndex} (which verifies
@@ -20,7 +24,8 @@ import org.apache.lucene.util.Bits;
  * events' values with the value counts and codes ({@link BlockValueCounts}, {@link
  * BlockValueCodes}). A column the payload holds only in those doc values (event block version 2) is
  * read back through them ({@link BlockColumns}), so for it the check is each value's count against
- * the events its codes give it.
+ * the events its codes give it. In a layout 3 bucket every term of every event is probed against
+ * its block's {@link TermFilter}: a filter that would miss one would hide the event from a search.
  */
 final class BlockBucketCheck {
   private BlockBucketCheck() {}
@@ -57,6 +62,8 @@ final class BlockBucketCheck {
         }
       }
     }
+    BinaryDocValues filters = reader.getBinaryDocValues(BlockDocuments.TERM_FILTER);
+    TermSet terms = new TermSet();
     for (int doc = 0; doc < reader.maxDoc(); doc++) {
       if (live != null && !live.get(doc)) {
         continue;
@@ -71,6 +78,12 @@ final class BlockBucketCheck {
             || (block.count() > 0 && newest.longValue() != block.time(0))) {
           return "block " + doc + ": newest event at " + block.time(0) + ", its _time differs";
         }
+        if (filters != null) {
+          String problem = filterProblem(block, doc, filters, terms);
+          if (problem != null) {
+            return "block " + doc + ": " + problem;
+          }
+        }
         for (java.util.Map.Entry<String, BlockValueCounts> field : counted.entrySet()) {
           String problem =
               valuesProblem(
@@ -81,6 +94,30 @@ final class BlockBucketCheck {
         }
       } catch (IOException | RuntimeException e) {
         return "block " + doc + ": " + e.getMessage();
+      }
+    }
+    return null;
+  }
+
+  /** Whether the block's term filter may hold every term of its events. */
+  private static String filterProblem(
+      BlockEvents block, int doc, BinaryDocValues filters, TermSet terms) throws IOException {
+    if (!filters.advanceExact(doc)) {
+      return "no term filter";
+    }
+    BytesRef filter = filters.binaryValue();
+    terms.clear();
+    for (int e = 0; e < block.count(); e++) {
+      terms.add(block.raw(e));
+    }
+    for (String term : terms.terms()) {
+      BytesRef bytes = new BytesRef(term);
+      if (!TermFilter.mayContain(filter, TermFilter.hash(bytes))) {
+        return "the term filter misses '" + term + "'";
+      }
+      if (bytes.length >= TermFilter.PREFIX
+          && !TermFilter.mayContain(filter, TermFilter.prefixHash(bytes.bytes, bytes.offset))) {
+        return "the term filter misses the prefix of '" + term + "'";
       }
     }
     return null;

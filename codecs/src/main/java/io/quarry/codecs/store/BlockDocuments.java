@@ -1,8 +1,10 @@
 package io.quarry.codecs.store;
 
 import io.quarry.codecs.block.EventBlockWriter;
+import io.quarry.codecs.block.TermFilter;
 import io.quarry.codecs.tokens.TermSet;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -10,6 +12,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.BytesTermAttribute;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.LongPoint;
@@ -26,7 +31,10 @@ import org.apache.lucene.util.NumericUtils;
  * one range), each sorted newest first (stably) and written as one document:
  *
  * <ul>
- *   <li>{@code _tok}: each distinct term of the block's events once ({@link TermSet});
+ *   <li>{@value #TERM_FILTER}: in a layout 3 bucket ({@link Bucket#termFilters}), binary doc values
+ *       holding a {@link TermFilter} of each distinct term of the block's events ({@link TermSet})
+ *       and of each distinct {@link TermFilter#PREFIX}-byte prefix of them; in older block buckets,
+ *       {@code _tok}: each distinct term once, inverted by Lucene;
  *   <li>{@code _kw.<f>}: each distinct lower-cased value of {@code host}, {@code source}, {@code
  *       sourcetype} and every index-time field, once;
  *   <li>{@code _time}: the oldest and newest event's time as points (the bucket's bounds), the
@@ -60,6 +68,7 @@ final class BlockDocuments {
   static final String COUNT = "_n";
   static final String COMPLETE = "_complete";
   static final String OLDEST = "_tmin";
+  static final String TERM_FILTER = "_tf";
 
   private final IndexOptions options;
   private final boolean columnsElsewhere;
@@ -114,21 +123,27 @@ final class BlockDocuments {
       }
       long newest = block.get(0).timeMicros();
       long oldest = block.get(block.size() - 1).timeMicros();
-      Document document = document(block, ascii, firstSequence + from, terms);
+      Document document = document(block, ascii, firstSequence + from, terms, bucket.termFilters());
       bucket.add(document, oldest, newest, block.size(), firstSequence + to - 1);
     }
   }
 
-  /** The document of one block, its events newest first. */
+  /** The document of one block of a layout 3 bucket, its events newest first. */
   Document document(List<Event> block, long firstSequence, TermSet terms) {
-    return document(block, null, firstSequence, terms);
+    return document(block, null, firstSequence, terms, true);
   }
 
   /**
    * The document of one block, its events newest first, given their {@code _raw} bytes where ASCII
-   * ({@code asciiRaws[i]} for {@code block.get(i)}, or null).
+   * ({@code asciiRaws[i]} for {@code block.get(i)}, or null); its terms as a {@link TermFilter}
+   * ({@code termFilter}, layout 3) or as {@code _tok} postings (older layouts).
    */
-  Document document(List<Event> block, byte[][] asciiRaws, long firstSequence, TermSet terms) {
+  Document document(
+      List<Event> block,
+      byte[][] asciiRaws,
+      long firstSequence,
+      TermSet terms,
+      boolean termFilter) {
     Document document = new Document();
     long newest = block.get(0).timeMicros();
     long oldest = block.get(block.size() - 1).timeMicros();
@@ -166,12 +181,66 @@ final class BlockDocuments {
           }
         });
     Set<String> exact = BlockValueCounts.write(document, columns, options);
-    document.add(new Field(EventFields.TOKENS, terms.tokenStream(), EventDocuments.TERMS));
+    if (termFilter) {
+      document.add(new BinaryDocValuesField(TERM_FILTER, filterOf(terms)));
+    } else {
+      document.add(new Field(EventFields.TOKENS, terms.tokenStream(), EventDocuments.TERMS));
+    }
     document.add(
         new StoredField(
             BLOCK,
             EventBlockWriter.write(columns, asciiRaws, columnsElsewhere ? exact : Set.of())));
     return document;
+  }
+
+  /**
+   * The filter of the set's terms (each handed out by its token stream, as Lucene would see it).
+   */
+  private static BytesRef filterOf(TermSet terms) {
+    long[] hashes = new long[terms.size() * 2];
+    int count = 0;
+    long[] prefixes = new long[Integer.highestOneBit(Math.max(terms.size(), 1)) * 4]; // 0: empty
+    int prefixCount = 0;
+    try (TokenStream stream = terms.tokenStream()) {
+      BytesTermAttribute term = stream.getAttribute(BytesTermAttribute.class);
+      stream.reset();
+      while (stream.incrementToken()) {
+        BytesRef bytes = term.getBytesRef();
+        hashes[count++] = TermFilter.hash(bytes);
+        if (bytes.length >= TermFilter.PREFIX) {
+          long prefix = TermFilter.prefixHash(bytes.bytes, bytes.offset);
+          if (addDistinct(prefixes, prefix == 0 ? 1 : prefix)) {
+            hashes[count++] = prefix;
+            prefixCount++;
+          }
+        }
+      }
+      stream.end();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // an in-memory stream
+    }
+    TermFilter.Builder filter = new TermFilter.Builder().reset(terms.size() + prefixCount);
+    for (int i = 0; i < count; i++) {
+      filter.add(hashes[i]);
+    }
+    return new BytesRef(filter.toBytes());
+  }
+
+  /**
+   * Adds a nonzero hash to an open-addressing set (at most half full: a term has at most one
+   * prefix, and the table holds at least twice the terms); whether it was new.
+   */
+  private static boolean addDistinct(long[] table, long hash) {
+    int mask = table.length - 1;
+    for (int slot = (int) (hash ^ (hash >>> 32)) & mask; ; slot = (slot + 1) & mask) {
+      if (table[slot] == hash) {
+        return false;
+      }
+      if (table[slot] == 0) {
+        table[slot] = hash;
+        return true;
+      }
+    }
   }
 
   /**

@@ -45,6 +45,7 @@ final class Bucket implements Closeable {
   private final Directory directory;
   private final long created;
   private final BucketFormat format;
+  private final boolean termFilters;
   // hot
   private IndexWriter writer;
   private SearcherManager searchers;
@@ -65,12 +66,14 @@ final class Bucket implements Closeable {
   private volatile long events;
   private volatile long maxSequence;
 
-  private Bucket(long id, Path path, Directory directory, long created, BucketFormat format) {
+  private Bucket(
+      long id, Path path, Directory directory, long created, BucketFormat.Recorded recorded) {
     this.id = id;
     this.path = path;
     this.directory = directory;
     this.created = created;
-    this.format = format;
+    this.format = recorded.format();
+    this.termFilters = recorded.termFilters();
   }
 
   /** Opens a bucket directory: warm when it has a manifest, hot (writable) otherwise. */
@@ -98,7 +101,7 @@ final class Bucket implements Closeable {
                 path,
                 directory,
                 Long.parseLong(properties.getProperty("created", "0")),
-                recorded == null ? BucketFormat.EVENTS : recorded.format());
+                recorded == null ? new BucketFormat.Recorded(BucketFormat.EVENTS, 1) : recorded);
         bucket.warm = true;
         bucket.minTime = Long.parseLong(properties.getProperty("minTime"));
         bucket.maxTime = Long.parseLong(properties.getProperty("maxTime"));
@@ -114,7 +117,7 @@ final class Bucket implements Closeable {
                 ? format.record(path)
                 : new BucketFormat.Recorded(BucketFormat.EVENTS, 1);
       }
-      Bucket bucket = new Bucket(id, path, directory, now, recorded.format());
+      Bucket bucket = new Bucket(id, path, directory, now, recorded);
       IndexWriterConfig config = new IndexWriterConfig();
       config.setCodec(new QuarryCodec(options.journalCompression(), options.journalBlockSize()));
       if (recorded.timeSorted()) {
@@ -202,6 +205,14 @@ final class Bucket implements Closeable {
   /** How this bucket lays out its events (fixed when it was created). */
   BucketFormat format() {
     return format;
+  }
+
+  /**
+   * Whether the bucket's block documents carry term filters instead of {@code _tok} postings (block
+   * layout 3; fixed when it was created).
+   */
+  boolean termFilters() {
+    return termFilters;
   }
 
   /** Whether any event of the bucket can lie in {@code [earliest, latest)}. */

@@ -20,8 +20,13 @@ import org.apache.lucene.util.IOUtils;
  * segments sorted by {@code _time}, newest block first (Lucene's index sort, which rewrites the
  * stored fields at every flush and merge); {@code blocks 2} (version {@value #BLOCKS_VERSION},
  * every new block bucket) keeps block documents in the order they were written, and a time-ordered
- * scan orders a segment's candidate blocks by their newest event itself ({@link BlockCursor}). A
- * reader that knows only version 1 refuses a version 2 bucket rather than misread it as sorted.
+ * scan orders a segment's candidate blocks by their newest event itself ({@link BlockCursor});
+ * {@code blocks 3} (version {@value #BLOCKS_VERSION}, every new block bucket since session 27) is
+ * version 2 without postings for the events' terms: each block document carries a {@link
+ * io.quarry.codecs.block.TermFilter} of its terms instead of {@code _tok} (see {@link
+ * BlockDocuments}), which a term query probes ({@link BlockQueries}). A reader refuses a version it
+ * does not know rather than misread it (a version 2 reader would find no term in a version 3
+ * bucket).
  */
 public enum BucketFormat {
   EVENTS,
@@ -30,8 +35,11 @@ public enum BucketFormat {
   /** The file in a bucket's directory that names its format (absent: {@link #EVENTS}). */
   static final String MARKER = "bucket.format";
 
-  /** The block layout version new block buckets record: 2, segments without an index sort. */
-  static final int BLOCKS_VERSION = 2;
+  /**
+   * The block layout version new block buckets record: 3, segments without an index sort and term
+   * filters instead of term postings.
+   */
+  static final int BLOCKS_VERSION = 3;
 
   /**
    * A bucket's recorded format and layout version.
@@ -42,6 +50,11 @@ public enum BucketFormat {
     /** Whether the bucket's segments are sorted by time, newest first (Lucene's index sort). */
     boolean timeSorted() {
       return format == EVENTS || version < 2;
+    }
+
+    /** Whether the bucket's blocks carry term filters instead of {@code _tok} postings. */
+    boolean termFilters() {
+      return format == BLOCKS && version >= 3;
     }
   }
 
@@ -110,7 +123,15 @@ public enum BucketFormat {
    * atomically and durably.
    */
   Recorded record(Path directory) throws IOException {
-    Recorded recorded = new Recorded(this, this == BLOCKS ? BLOCKS_VERSION : 1);
+    return record(directory, this == BLOCKS ? BLOCKS_VERSION : 1);
+  }
+
+  /**
+   * Records this format at layout {@code version} (tests make older block layouts with it), as
+   * {@link #record(Path)} does.
+   */
+  Recorded record(Path directory, int version) throws IOException {
+    Recorded recorded = new Recorded(this, version);
     String text = configName() + (recorded.version() > 1 ? " " + recorded.version() : "");
     Path temporary = directory.resolve(MARKER + ".tmp");
     Files.writeString(temporary, text + "\n", StandardCharsets.UTF_8);

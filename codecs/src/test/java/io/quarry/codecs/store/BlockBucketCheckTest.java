@@ -16,14 +16,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code quarry fsck}'s check of a block bucket ({@link BlockBucketCheck}) reads the per-block
- * value counts and codes against the events' own values: a real bucket passes, one whose codes were
- * rewritten to name other values does not.
+ * value counts and codes against the events' own values, and every term of the events against the
+ * block's term filter: a real bucket passes, one whose codes were rewritten to name other values
+ * does not, nor one whose filter was rewritten to hold no term.
  */
 class BlockBucketCheckTest {
   @TempDir Path data;
 
-  @Test
-  void codesThatNameOtherValuesAreFound() throws Exception {
+  private Path oneBlock() throws Exception {
     IndexOptions blocks = IndexOptions.DEFAULTS.withFormat(BucketFormat.BLOCKS);
     List<Event> events = new ArrayList<>();
     String[] statuses = {"200", "404", "500"};
@@ -43,11 +43,11 @@ class BlockBucketCheckTest {
     }
     Path bucket = data.resolve("indexes/main/buckets/1");
     assertThat(BlockBucketCheck.firstProblem(bucket)).isNull();
+    return bucket;
+  }
 
-    // every event coded as the first value: two bits for 10 events, all zero
-    byte[] forged = new byte[2 + (10 * 2 + 7) / 8];
-    forged[0] = BlockValueCodes.VERSION;
-    forged[1] = 2;
+  /** Rewrites the one block's binary doc values {@code field} to {@code value}. */
+  private static void forge(Path bucket, String field, byte[] value) throws Exception {
     try (FSDirectory directory = FSDirectory.open(bucket);
         IndexWriter writer =
             new IndexWriter(
@@ -56,14 +56,34 @@ class BlockBucketCheckTest {
                     .setCodec(new io.quarry.codecs.journal.QuarryCodec())
                     .setOpenMode(IndexWriterConfig.OpenMode.APPEND))) {
       writer.updateBinaryDocValue(
-          new Term(EventFields.TOKENS, "event"),
-          BlockValueCodes.CODES + "status",
-          new BytesRef(forged));
+          new Term(EventFields.keywordField(EventFields.HOST), "h"), field, new BytesRef(value));
       writer.commit();
     }
+  }
+
+  @Test
+  void codesThatNameOtherValuesAreFound() throws Exception {
+    Path bucket = oneBlock();
+
+    // every event coded as the first value: two bits for 10 events, all zero
+    byte[] forged = new byte[2 + (10 * 2 + 7) / 8];
+    forged[0] = BlockValueCodes.VERSION;
+    forged[1] = 2;
+    forge(bucket, BlockValueCodes.CODES + "status", forged);
     // the block holds status only in its counts and codes (no column in the payload): the codes
     // giving every event the first value disagree with that value's count
     assertThat(BlockBucketCheck.firstProblem(bucket))
         .contains("status value 0 counted 4, held by 10");
+  }
+
+  @Test
+  void aFilterMissingATermIsFound() throws Exception {
+    Path bucket = oneBlock();
+    // a well-formed filter of no term: every probe of it says no
+    forge(
+        bucket,
+        BlockDocuments.TERM_FILTER,
+        new io.quarry.codecs.block.TermFilter.Builder().reset(0).toBytes());
+    assertThat(BlockBucketCheck.firstProblem(bucket)).contains("the term filter misses 'event'");
   }
 }

@@ -216,15 +216,17 @@ class BlockStoreTest {
           .extracting(BucketInfo::events)
           .isEqualTo(store.index("ev").buckets().stream().map(BucketInfo::events).toList());
     }
-    // new block buckets keep their blocks in the order written: no index sort
+    // new block buckets keep their blocks in the order written (no index sort) and their terms in
+    // each block's filter (no _tok postings)
     for (Path marker : markers("bl")) {
-      assertThat(Files.readString(marker).strip()).isEqualTo("blocks 2");
+      assertThat(Files.readString(marker).strip()).isEqualTo("blocks 3");
       assertThat(segmentsSorted(marker.getParent())).isNotEmpty().containsOnly(false);
+      assertThat(termIndexes(marker.getParent())).isNotEmpty().containsOnly("filters");
     }
   }
 
   @Test
-  void layoutOneBucketsStillReadAndLayoutTwoFollows() throws Exception {
+  void olderLayoutBucketsStillReadAndTheNewestFollows() throws Exception {
     sharedPool = pool;
     long seed = System.nanoTime();
     Random random = new Random(seed);
@@ -232,35 +234,86 @@ class BlockStoreTest {
     Map<String, IndexOptions> both =
         Map.of("ev", options(BucketFormat.EVENTS), "bl", options(BucketFormat.BLOCKS));
     try (EventStore store = EventStore.open(data, both)) {
-      store.index("bl"); // the empty hot bucket, recorded as layout 2
+      store.index("bl"); // the empty hot bucket, recorded as layout 3
     }
     // a bucket of the first block layout, whose segments Lucene keeps sorted by time
     List<Path> markers = markers("bl");
     assertThat(markers).hasSize(1);
-    assertThat(Files.readString(markers.get(0)).strip()).isEqualTo("blocks 2");
+    assertThat(Files.readString(markers.get(0)).strip()).isEqualTo("blocks 3");
     Files.writeString(markers.get(0), "blocks\n");
     try (EventStore store = EventStore.open(data, both)) {
-      for (List<Event> batch : batches.subList(0, 6)) {
+      for (List<Event> batch : batches.subList(0, 4)) {
         store.write("ev", batch);
         store.write("bl", batch);
       }
       store.index("bl").rollHotBucket();
       store.index("ev").rollHotBucket();
-      for (List<Event> batch : batches.subList(6, batches.size())) {
+    }
+    // then one of the second (unsorted, _tok postings): the new hot bucket recorded so
+    try (EventStore store = EventStore.open(data, both)) {
+      store.index("bl"); // its hot bucket, made if the roll did not
+    }
+    Path second =
+        markers("bl").stream()
+            .filter(m -> !readMarker(m).equals("blocks"))
+            .findFirst()
+            .orElseThrow();
+    Files.writeString(second, "blocks 2\n");
+    try (EventStore store = EventStore.open(data, both)) {
+      for (List<Event> batch : batches.subList(4, 8)) {
+        store.write("ev", batch);
+        store.write("bl", batch);
+      }
+      store.index("bl").rollHotBucket();
+      store.index("ev").rollHotBucket();
+      for (List<Event> batch : batches.subList(8, batches.size())) {
         store.write("ev", batch);
         store.write("bl", batch);
       }
       assertSame(store, random, seed);
     }
     Map<String, List<Boolean>> sortedByMarker = new java.util.TreeMap<>();
+    Map<String, List<String>> termsByMarker = new java.util.TreeMap<>();
     for (Path marker : markers("bl")) {
-      sortedByMarker.put(Files.readString(marker).strip(), segmentsSorted(marker.getParent()));
+      sortedByMarker.put(readMarker(marker), segmentsSorted(marker.getParent()));
+      termsByMarker.put(readMarker(marker), termIndexes(marker.getParent()));
     }
-    assertThat(sortedByMarker.keySet()).containsExactly("blocks", "blocks 2");
+    assertThat(sortedByMarker.keySet()).containsExactly("blocks", "blocks 2", "blocks 3");
     assertThat(sortedByMarker.get("blocks")).isNotEmpty().containsOnly(true);
     assertThat(sortedByMarker.get("blocks 2")).isNotEmpty().containsOnly(false);
+    assertThat(sortedByMarker.get("blocks 3")).isNotEmpty().containsOnly(false);
+    assertThat(termsByMarker.get("blocks")).isNotEmpty().containsOnly("postings");
+    assertThat(termsByMarker.get("blocks 2")).isNotEmpty().containsOnly("postings");
+    assertThat(termsByMarker.get("blocks 3")).isNotEmpty().containsOnly("filters");
     try (EventStore store = EventStore.open(data, both)) {
       assertSame(store, random, seed);
+    }
+  }
+
+  private static String readMarker(Path marker) {
+    try {
+      return Files.readString(marker).strip();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * How each segment of a closed bucket indexes its events' terms: "postings" ({@code _tok}),
+   * "filters" (each block's term filter), "both" or "none".
+   */
+  private static List<String> termIndexes(Path bucket) throws Exception {
+    try (var directory = org.apache.lucene.store.FSDirectory.open(bucket);
+        var reader = org.apache.lucene.index.DirectoryReader.open(directory)) {
+      return reader.leaves().stream()
+          .map(
+              l -> {
+                var infos = l.reader().getFieldInfos();
+                boolean postings = infos.fieldInfo(EventFields.TOKENS) != null;
+                boolean filters = infos.fieldInfo(BlockDocuments.TERM_FILTER) != null;
+                return postings ? (filters ? "both" : "postings") : filters ? "filters" : "none";
+              })
+          .toList();
     }
   }
 
@@ -270,12 +323,12 @@ class BlockStoreTest {
       store.index("bl");
     }
     Path marker = markers("bl").get(0);
-    Files.writeString(marker, "blocks 3\n");
+    Files.writeString(marker, "blocks 4\n");
     assertThat(
             org.assertj.core.api.Assertions.catchThrowable(
                 () -> BucketFormat.recordedVersion(marker.getParent())))
         .isInstanceOf(org.apache.lucene.index.CorruptIndexException.class)
-        .hasMessageContaining("blocks 3");
+        .hasMessageContaining("blocks 4");
   }
 
   @Test
@@ -440,6 +493,45 @@ class BlockStoreTest {
       List<String> candidates = ordered(store, "bl", terms, from, to);
       assertThat(candidates).as(why).containsAll(events);
       assertThat(checked(candidates, term)).as(why).isEqualTo(events);
+      // two terms at once (one filter probe per block), either of two terms, and a wildcard term,
+      // which a block's filter cannot answer: every block in range is a candidate
+      String other = Segmenter.terms(WORDS[random.nextInt(WORDS.length)]).iterator().next();
+      Query both =
+          new BooleanQuery.Builder()
+              .add(terms, BooleanClause.Occur.FILTER)
+              .add(new TermQuery(new Term(EventFields.TOKENS, other)), BooleanClause.Occur.MUST)
+              .build();
+      List<String> bothEvents = ordered(store, "ev", both, from, to);
+      List<String> bothCandidates = ordered(store, "bl", both, from, to);
+      assertThat(bothCandidates).as(why).containsAll(bothEvents);
+      assertThat(checked(checked(bothCandidates, term), other)).as(why).isEqualTo(bothEvents);
+      Query either =
+          new org.apache.lucene.search.TermInSetQuery(
+              EventFields.TOKENS,
+              List.of(
+                  new org.apache.lucene.util.BytesRef(term),
+                  new org.apache.lucene.util.BytesRef(other)));
+      assertThat(parallel(store, "bl", either, from, to))
+          .as(why)
+          .containsAll(parallel(store, "ev", either, from, to));
+      Query wildcard = new WildcardQuery(new Term(EventFields.TOKENS, term.substring(0, 1) + "*"));
+      assertThat(parallel(store, "bl", wildcard, from, to))
+          .as(why)
+          .containsAll(parallel(store, "ev", wildcard, from, to));
+      // a literal prefix of four bytes or more: a probe of the filters' prefixes
+      for (String longer : List.of("timeout", "10.1.2.3", "error", "grüße", "x_y-z")) {
+        for (String pattern :
+            List.of(longer.substring(0, 4) + "*", longer.substring(0, 5) + "?*")) {
+          Query prefixed = new WildcardQuery(new Term(EventFields.TOKENS, pattern));
+          List<String> matches = ordered(store, "ev", prefixed, from, to);
+          assertThat(ordered(store, "bl", prefixed, from, to)).as(why).containsAll(matches);
+        }
+        Query prefix =
+            new org.apache.lucene.search.PrefixQuery(new Term(EventFields.TOKENS, longer));
+        assertThat(parallel(store, "bl", prefix, from, to))
+            .as(why)
+            .containsAll(parallel(store, "ev", prefix, from, to));
+      }
       // an exclusion cannot be decided per block: its candidates are every block in range
       Query excluding =
           new BooleanQuery.Builder()

@@ -1,0 +1,133 @@
+package io.quarry.codecs.store;
+
+import io.quarry.codecs.block.TermFilter;
+import java.io.IOException;
+import java.util.Arrays;
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.search.ConstantScoreScorer;
+import org.apache.lucene.search.ConstantScoreWeight;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.QueryVisitor;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.ScorerSupplier;
+import org.apache.lucene.search.TwoPhaseIterator;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * The block documents of a layout 3 bucket whose {@link TermFilter} may hold every one of some
+ * terms ({@link #all}) or any of them ({@link #any}): the candidates of a term query on {@code
+ * _tok}, which such a bucket has no postings for. A two-phase query: the approximation is every
+ * block with a filter, the check probes the filter, so in a conjunction the other clauses (a
+ * keyword term, the time range) lead and only their blocks' filters are read.
+ */
+final class TermFilterQuery extends Query {
+  private final long[] hashes;
+  private final boolean every;
+  private final String description;
+
+  private TermFilterQuery(long[] hashes, boolean every, String description) {
+    this.hashes = hashes;
+    this.every = every;
+    this.description = description;
+  }
+
+  /** The blocks that may hold every one of {@code terms} (lower-cased UTF-8 bytes). */
+  static TermFilterQuery all(BytesRef... terms) {
+    return of(terms, true);
+  }
+
+  /** The blocks that may hold any of {@code terms}. */
+  static TermFilterQuery any(BytesRef... terms) {
+    return of(terms, false);
+  }
+
+  /**
+   * The blocks that may hold a term beginning with the first {@link TermFilter#PREFIX} bytes of
+   * {@code prefix} (lower-cased UTF-8, at least that long).
+   */
+  static TermFilterQuery prefix(BytesRef prefix) {
+    if (prefix.length < TermFilter.PREFIX) {
+      throw new IllegalArgumentException("a prefix of " + prefix.length + " bytes");
+    }
+    return new TermFilterQuery(
+        new long[] {TermFilter.prefixHash(prefix.bytes, prefix.offset)},
+        true,
+        "filter_prefix("
+            + new BytesRef(prefix.bytes, prefix.offset, TermFilter.PREFIX).utf8ToString()
+            + "*)");
+  }
+
+  private static TermFilterQuery of(BytesRef[] terms, boolean every) {
+    long[] hashes = new long[terms.length];
+    StringBuilder description = new StringBuilder(every ? "filter_all(" : "filter_any(");
+    for (int i = 0; i < terms.length; i++) {
+      hashes[i] = TermFilter.hash(terms[i]);
+      description.append(i == 0 ? "" : " ").append(terms[i].utf8ToString());
+    }
+    return new TermFilterQuery(hashes, every, description.append(')').toString());
+  }
+
+  @Override
+  public Weight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) {
+    return new ConstantScoreWeight(this, boost) {
+      @Override
+      public ScorerSupplier scorerSupplier(LeafReaderContext context) throws IOException {
+        BinaryDocValues filters = context.reader().getBinaryDocValues(BlockDocuments.TERM_FILTER);
+        if (filters == null) {
+          return null;
+        }
+        TwoPhaseIterator probe =
+            new TwoPhaseIterator(filters) {
+              @Override
+              public boolean matches() throws IOException {
+                BytesRef filter = filters.binaryValue();
+                for (long hash : hashes) {
+                  if (TermFilter.mayContain(filter, hash) != every) {
+                    return !every;
+                  }
+                }
+                return every;
+              }
+
+              @Override
+              public float matchCost() {
+                return 16 * hashes.length; // a copy of the filter and a cache line per term
+              }
+            };
+        return new DefaultScorerSupplier(new ConstantScoreScorer(score(), scoreMode, probe));
+      }
+
+      @Override
+      public boolean isCacheable(LeafReaderContext context) {
+        return DocValues.isCacheable(context, BlockDocuments.TERM_FILTER);
+      }
+    };
+  }
+
+  @Override
+  public void visit(QueryVisitor visitor) {
+    visitor.visitLeaf(this);
+  }
+
+  @Override
+  public String toString(String field) {
+    return description;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof TermFilterQuery that
+        && every == that.every
+        && Arrays.equals(hashes, that.hashes)
+        && description.equals(that.description);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * Arrays.hashCode(hashes) + Boolean.hashCode(every);
+  }
+}
