@@ -31,11 +31,12 @@ final class FieldStages {
 
   /**
    * Whether a page stage answers exactly as the row command: every {@code fields}/{@code table}; a
-   * {@code rename} of literal names ({@code _time} renamed becomes epoch seconds, a field renamed
-   * to {@code _time} microseconds, as {@link RenameOperator} reads them), or of one {@code *} in
-   * both names that cannot match {@code _time} (the columns it matches: the source loads what
-   * {@link #inputFields} names); a {@code search} of field comparisons (a bare term searches the
-   * event's text), a field named with a wildcard among them ({@link #comparesOnly}).
+   * {@code rename} of literal names, or of one {@code *} in both names (the columns it matches: the
+   * source loads what {@link #inputFields} names) — {@code _time} renamed becomes epoch seconds, a
+   * field renamed to {@code _time} microseconds, as {@link RenameOperator} reads them ({@code
+   * rename * AS f_*} gives {@code f__time} in seconds and no {@code _time}); a {@code search} of
+   * field comparisons (a bare term searches the event's text), a field named with a wildcard among
+   * them ({@link #comparesOnly}).
    */
   static boolean supports(io.quarry.ql.ast.Command command) {
     return switch (command) {
@@ -45,10 +46,7 @@ final class FieldStages {
               .allMatch(
                   r ->
                       stars(r.from()) == 0 && stars(r.to()) == 0
-                          || stars(r.from()) == 1
-                              && stars(r.to()) == 1
-                              && !wildcard(r.from()).matcher(TimeField.NAME).matches()
-                              && !wildcard(r.to()).matcher(TimeField.NAME).matches());
+                          || stars(r.from()) == 1 && stars(r.to()) == 1);
       case SearchCommand search -> search.expression().map(FieldStages::comparesOnly).orElse(true);
       default -> false;
     };

@@ -22,6 +22,8 @@ import java.util.Set;
  * ({@link TimeField}).
  */
 public final class RenameOperator implements RowSink {
+  private static final String RAW = "_raw";
+
   private final RenamedNames renamed;
   private final boolean hasWildcard;
   private final RowSink downstream;
@@ -88,9 +90,15 @@ public final class RenameOperator implements RowSink {
           literal.sourceOf(row.discoverableFieldNames(), f -> !row.values(f).isEmpty()).keySet());
     }
 
+    /**
+     * A bare word searches the row's {@code _raw} (Splunk's search reference: keywords are matched
+     * against {@code _raw}): the event's text while the row has one, none once a pair renamed
+     * {@code _raw} away and none put a value back under it ({@code rename _raw AS r}, {@code rename
+     * _r* AS x*}) — as a row that {@code fields - _raw} left without it.
+     */
     @Override
     public boolean matchesTerm(SearchTerm term) {
-      return row.matchesTerm(term);
+      return !(moved.contains(RAW) && !sourceOf.containsKey(RAW)) && row.matchesTerm(term);
     }
   }
 }

@@ -34,6 +34,11 @@ class PageChainInputFieldsTest {
         "rename us* AS person*;personer,id;personer,id,user",
         "rename *_ms AS *_sec;a_sec,a_ms;a_sec,a_ms",
         "rename _time AS t;t;t,_time",
+        // a wildcard that matches _time too (session 27): renamed in seconds, loaded by its new
+        // name
+        "rename * AS f_*;f_host;host",
+        "rename * AS f_*;f__time,x;_time",
+        "rename _t* AS t*;time,host;time,_time,host",
         // field-wise built-ins pass the needed fields through; others add what they read
         "convert auto(*);x,y;x,y",
         "replace a WITH b;x;x",
