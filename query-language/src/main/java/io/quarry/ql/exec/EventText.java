@@ -163,17 +163,17 @@ public final class EventText {
    * Whether the rows after {@code command} are still events that answer a bare word from their
    * event's stored text, whatever {@code _raw} they hold: the commands {@link #keepsEventText}
    * takes but {@code fields}/{@code table} (a row of theirs has only the {@code _raw} it keeps),
-   * and an {@code eval}, {@code rex}, {@code lookup} or literal {@code rename} that writes {@code
-   * _raw} (their rows ask the event); not a {@code rename} of {@code _raw} to another name (the
-   * page then has no {@code _raw} to search); {@code append} (its input's rows pass on as they
-   * came; the subsearch's rows are no events, marked so by {@link #markingOtherRows}), {@code
-   * appendcols} (the n-th input row gets the subsearch's n-th row's fields, never {@code _raw}; the
-   * subsearch's rows beyond the input's are no events, marked so too) and {@code join} (a joined
-   * row is its input event with the subsearch's fields laid over it, which asks its event on rows;
-   * the page copies each position's {@link #OWN_RAW} with the rest); {@code eventstats}/{@code
-   * streamstats} whatever they name, and a built-in plugin command of named fields {@code _raw}
-   * among them (its overlay row asks its event; its operator passes {@link #OWN_RAW} through).
-   * Exact on pages that carry {@link #OWN_RAW}.
+   * and an {@code eval}, {@code rex}, {@code lookup} or {@code rename} that writes {@code _raw}
+   * (their rows ask the event); a {@code rename} of {@code _raw} to another name too (the row then
+   * has no {@code _raw}, and matches no term on either engine: {@code RenameOperator}); {@code
+   * append} (its input's rows pass on as they came; the subsearch's rows are no events, marked so
+   * by {@link #markingOtherRows}), {@code appendcols} (the n-th input row gets the subsearch's n-th
+   * row's fields, never {@code _raw}; the subsearch's rows beyond the input's are no events, marked
+   * so too) and {@code join} (a joined row is its input event with the subsearch's fields laid over
+   * it, which asks its event on rows; the page copies each position's {@link #OWN_RAW} with the
+   * rest); {@code eventstats}/{@code streamstats} whatever they name, and a built-in plugin command
+   * of named fields {@code _raw} among them (its overlay row asks its event; its operator passes
+   * {@link #OWN_RAW} through). Exact on pages that carry {@link #OWN_RAW}.
    */
   static boolean keepsEventRow(Command command) {
     return switch (command) {
@@ -184,13 +184,9 @@ public final class EventText {
       case EvalCommand eval -> true;
       case io.quarry.ql.ast.LookupCommand lookup -> true;
       case RexCommand rex -> true;
-      case RenameCommand rename ->
-          rename.renames().stream()
-              .allMatch(
-                  r ->
-                      !Wildcard.hasWildcard(r.from())
-                          && !Wildcard.hasWildcard(r.to())
-                          && !r.from().equals(RAW));
+      // any rename: a row that keeps a _raw asks its event (the stage leaves the hidden own-text
+      // column alone), one whose _raw it moved away holds no term on either engine
+      case RenameCommand rename -> true;
       // their results laid over the event (AssignedRow), whatever they name
       case EventStatsCommand eventstats -> true;
       case StreamStatsCommand streamstats -> true;
@@ -198,6 +194,13 @@ public final class EventText {
       case PluginCommand plugin -> overlays(plugin);
       default -> keepsEventText(command);
     };
+  }
+
+  /** Whether a rename pair can put a value under {@code _raw} (its new name is or matches it). */
+  private static boolean setsRaw(RenameCommand.Rename rename) {
+    return Wildcard.hasWildcard(rename.to())
+        ? FieldStages.wildcard(rename.to()).matcher(RAW).matches()
+        : rename.to().equals(RAW) && !rename.from().equals(RAW);
   }
 
   private static boolean writesNoRaw(io.quarry.ql.ast.StatsCommand stats) {
@@ -238,13 +241,13 @@ public final class EventText {
    * it, is the event's own raw text: a filter ({@code where}, {@code search}), a cut or a
    * reordering ({@code head}, {@code sort}, {@code dedup}, {@code reverse}, {@code tail}), {@code
    * fields}/{@code table} (a row without {@code _raw} matches no term on either engine), an {@code
-   * eval} or a {@code rex} that does not write {@code _raw}, a {@code rename} of literal names
-   * other than {@code _raw}, a {@code lookup} whose named outputs do not include {@code _raw}, a
-   * {@code bin} into a field other than {@code _raw}, {@code eventstats}/{@code streamstats} whose
-   * results are not named {@code _raw}, a built-in plugin command laying named fields other than
-   * {@code _raw} over its input rows ({@code fillnull f}, {@code mvexpand}, {@code convert} …), and
-   * {@code fillnull} of every field. Anything else (an aggregation, a third-party plugin command
-   * …): not known to.
+   * eval} or a {@code rex} that does not write {@code _raw}, a {@code rename} that puts no value
+   * under {@code _raw} (literal or wildcard; one renaming it away leaves no {@code _raw}), a {@code
+   * lookup} whose named outputs do not include {@code _raw}, a {@code bin} into a field other than
+   * {@code _raw}, {@code eventstats}/{@code streamstats} whose results are not named {@code _raw},
+   * a built-in plugin command laying named fields other than {@code _raw} over its input rows
+   * ({@code fillnull f}, {@code mvexpand}, {@code convert} …), and {@code fillnull} of every field.
+   * Anything else (an aggregation, a third-party plugin command …): not known to.
    */
   static boolean keepsEventText(Command command) {
     return switch (command) {
@@ -265,14 +268,10 @@ public final class EventText {
       case RexCommand rex ->
           !(rex.sed() != null && rex.field().equals(RAW))
               && rex.groups().stream().noneMatch(g -> g.field().equals(RAW));
-      case RenameCommand rename ->
-          rename.renames().stream()
-              .allMatch(
-                  r ->
-                      !Wildcard.hasWildcard(r.from())
-                          && !Wildcard.hasWildcard(r.to())
-                          && !r.from().equals(RAW)
-                          && !r.to().equals(RAW));
+      // no pair puts a value under _raw: the page's _raw, where it still has one, is the event's
+      // own; one renamed away (rename _raw AS r, rename _r* AS x*) leaves a row no _raw, which
+      // matches no term on either engine (RenameOperator), as after fields - _raw
+      case RenameCommand rename -> rename.renames().stream().noneMatch(EventText::setsRaw);
       // its bucket laid over the event (AssignedRow, which asks the event for terms)
       case io.quarry.ql.ast.BinCommand bin -> !bin.as().equals(RAW);
       // their results laid over the event (AssignedRow), in a column of their own

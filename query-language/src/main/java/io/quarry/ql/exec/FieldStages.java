@@ -31,11 +31,12 @@ final class FieldStages {
 
   /**
    * Whether a page stage answers exactly as the row command: every {@code fields}/{@code table}; a
-   * {@code rename} of literal names ({@code _time} renamed becomes epoch seconds, a field renamed
-   * to {@code _time} microseconds, as {@link RenameOperator} reads them), or of one {@code *} in
-   * both names that cannot match {@code _time} (the columns it matches: the source loads what
-   * {@link #inputFields} names); a {@code search} of field comparisons (a bare term searches the
-   * event's text), a field named with a wildcard among them ({@link #comparesOnly}).
+   * {@code rename} of literal names, or of one {@code *} in both names (the columns it matches: the
+   * source loads what {@link #inputFields} names) — {@code _time} renamed becomes epoch seconds, a
+   * field renamed to {@code _time} microseconds, as {@link RenameOperator} reads them ({@code
+   * rename * AS f_*} gives {@code f__time} in seconds and no {@code _time}); a {@code search} of
+   * field comparisons (a bare term searches the event's text), a field named with a wildcard among
+   * them ({@link #comparesOnly}).
    */
   static boolean supports(io.quarry.ql.ast.Command command) {
     return switch (command) {
@@ -45,10 +46,7 @@ final class FieldStages {
               .allMatch(
                   r ->
                       stars(r.from()) == 0 && stars(r.to()) == 0
-                          || stars(r.from()) == 1
-                              && stars(r.to()) == 1
-                              && !wildcard(r.from()).matcher(TimeField.NAME).matches()
-                              && !wildcard(r.to()).matcher(TimeField.NAME).matches());
+                          || stars(r.from()) == 1 && stars(r.to()) == 1);
       case SearchCommand search -> search.expression().map(FieldStages::comparesOnly).orElse(true);
       default -> false;
     };
@@ -205,14 +203,56 @@ final class FieldStages {
   private static final class ProjectStage implements PageChain.Stage {
     private final ProjectCommand command;
     private final List<Pattern> patterns;
+    private final boolean wildcards;
+    private long rows; // rows handed on so far, where a wildcard orders the columns by row
+    // the columns the rows of the collector's current page named so far, in that order
+    private final Set<String> named = new LinkedHashSet<>();
 
     ProjectStage(ProjectCommand command) {
       this.command = command;
       this.patterns = patterns(command);
+      this.wildcards =
+          command.kind() != ProjectCommand.Kind.REMOVE
+              && command.patterns().stream().anyMatch(Wildcard::hasWildcard);
     }
 
+    /**
+     * Where a wildcard orders the columns by the rows that first name them, the page is cut where
+     * the collector cuts the answer ({@value PluginOperators#BATCH} rows a page, counted from this
+     * stage's first row), and the pieces of one such page share its order: the row command's rows
+     * go to the collector one by one, which names a page's columns by that page's rows alone, in
+     * the order they first name them — so a row lists its fields in the order the rows of its
+     * collector page before it named them, whatever pages it came in (an input page of more rows,
+     * as {@code mvexpand} makes, would otherwise order them by rows of the previous one).
+     */
     @Override
     public void add(Page page, Consumer<Page> out) {
+      if (!wildcards || page.positionCount() == 0) {
+        project(page, out);
+        return;
+      }
+      int from = 0;
+      while (from < page.positionCount()) {
+        if (rows % PluginOperators.BATCH == 0) {
+          named.clear(); // a new page of the collector's
+        }
+        int room = (int) (PluginOperators.BATCH - rows % PluginOperators.BATCH);
+        int to = Math.min(page.positionCount(), from + room);
+        Page part = page;
+        if (from > 0 || to < page.positionCount()) {
+          int[] positions = new int[to - from];
+          for (int p = from; p < to; p++) {
+            positions[p - from] = p;
+          }
+          part = io.quarry.ql.engine.BlockCopies.filter(page, positions, positions.length);
+        }
+        project(part, out);
+        rows += to - from;
+        from = to;
+      }
+    }
+
+    private void project(Page page, Consumer<Page> out) {
       Schema schema = page.schema();
       Set<String> names = new LinkedHashSet<>();
       if (command.kind() == ProjectCommand.Kind.REMOVE) {
@@ -235,6 +275,9 @@ final class FieldStages {
             }
           }
         }
+        if (wildcards) {
+          names.addAll(named); // as the rows of this piece's collector page named them before it
+        }
         int positions = wildcards ? page.positionCount() : 0;
         for (int p = 0; p < positions; p++) {
           for (int i = 0; i < patterns.size(); i++) {
@@ -256,6 +299,9 @@ final class FieldStages {
         }
         if (command.kind() == ProjectCommand.Kind.KEEP) {
           INTERNAL_ORDER.stream().filter(name -> schema.indexOf(name) >= 0).forEach(names::add);
+        }
+        if (wildcards) {
+          named.addAll(names);
         }
       }
       List<Schema.Column> columns = new ArrayList<>(names.size());

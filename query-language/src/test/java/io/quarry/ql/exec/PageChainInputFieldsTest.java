@@ -34,6 +34,11 @@ class PageChainInputFieldsTest {
         "rename us* AS person*;personer,id;personer,id,user",
         "rename *_ms AS *_sec;a_sec,a_ms;a_sec,a_ms",
         "rename _time AS t;t;t,_time",
+        // a wildcard that matches _time too (session 27): renamed in seconds, loaded by its new
+        // name
+        "rename * AS f_*;f_host;host",
+        "rename * AS f_*;f__time,x;_time",
+        "rename _t* AS t*;time,host;time,_time,host",
         // field-wise built-ins pass the needed fields through; others add what they read
         "convert auto(*);x,y;x,y",
         "replace a WITH b;x;x",
@@ -45,6 +50,53 @@ class PageChainInputFieldsTest {
     assertThat(PageChain.inputFields(parsed, List.of(downstream.split(","))))
         .as(commands)
         .containsExactlyInAnyOrder(expected.split(","));
+  }
+
+  /**
+   * {@code table *} orders a page's columns by the rows that first name them, as the collector
+   * orders each page of {@value PluginOperators#BATCH} rows of the row command's: a page of more
+   * rows ({@code mvexpand}'s) is cut there, so the rows past the cut list their fields in the order
+   * those rows name them. Here 1,000 rows hold only {@code b}, then 100 hold {@code a} and {@code
+   * b} (the input's column order): the first 1,024 rows' page has {@code b} first, the rest's
+   * {@code a} first; a next input page's rows (holding {@code c} and {@code a}) belong to that
+   * second collector page, so they keep its order, {@code c} after it.
+   */
+  @org.junit.jupiter.api.Test
+  void wildcardTableCutsWhereTheCollectorCuts() {
+    List<java.util.Map<String, List<Object>>> rows = new java.util.ArrayList<>();
+    for (int i = 0; i < 1_100; i++) {
+      rows.add(
+          i < 1_000
+              ? java.util.Map.of("b", List.of("b" + i))
+              : java.util.Map.of("a", List.of("a" + i), "b", List.of("b" + i)));
+    }
+    List<java.util.Map<String, List<Object>>> more = new java.util.ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      more.add(java.util.Map.of("c", List.of("c" + i), "a", List.of("x" + i)));
+    }
+    List<io.quarry.plugin.api.data.Page> out = new java.util.ArrayList<>();
+    PageChain chain =
+        new PageChain(
+            parse("table *"),
+            new Evaluator(java.time.Instant.EPOCH, java.time.ZoneOffset.UTC),
+            out::add,
+            new StageStats(List.of("table")),
+            0);
+    chain.add(TestPages.page(rows, List.of("a", "b")));
+    chain.add(TestPages.page(more, List.of("c", "a")));
+    assertThat(out)
+        .extracting(io.quarry.plugin.api.data.Page::positionCount)
+        .containsExactly(1_024, 76, 100);
+    assertThat(out.get(2).schema().columns())
+        .extracting(io.quarry.plugin.api.data.Schema.Column::name)
+        .containsExactly("a", "b", "c");
+    assertThat(out.get(0).schema().columns())
+        .extracting(io.quarry.plugin.api.data.Schema.Column::name)
+        .containsExactly("b", "a");
+    assertThat(out.get(1).schema().columns())
+        .extracting(io.quarry.plugin.api.data.Schema.Column::name)
+        .containsExactly("a", "b");
+    assertThat(out.get(1).block("a").getValues(0)).containsExactly("a1024");
   }
 
   private static List<Command> parse(String commands) {

@@ -1,6 +1,5 @@
 package io.quarry.server.search;
 
-import io.quarry.codecs.store.EventFields;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
@@ -17,7 +16,6 @@ import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -39,7 +37,7 @@ import java.util.Set;
  */
 final class RenameOverEvents {
   private final EventListing batches; // every field, as the commands before the rename leave it
-  private final RenamedNames names;
+  private final List<RenamedNames> names; // the run of renames', in order
   private final PageChain rename;
   private final PageReduce after; // the commands after the rename
   private final EventListing answer;
@@ -49,7 +47,7 @@ final class RenameOverEvents {
   /**
    * @param pipeline the search's commands
    * @param at the wildcard rename's index in it ({@link #at})
-   * @param listed the changes of the commands after the rename ({@link ListedFields}, numbered by
+   * @param listed the changes of the commands after the renames ({@link ListedFields}, numbered by
    *     their stages)
    * @param read the fields the source reads
    * @param batchSize rows per every-field page (the rename is row by row: any size answers the
@@ -79,19 +77,21 @@ final class RenameOverEvents {
                 () -> results.maxRows() - results.collector().rows(),
                 SearchService.pageSize())
             .fromListedNames();
+    int end = end(pipeline, at);
     this.after =
         new PageReduce(
-            pipeline.subList(at + 1, pipeline.size()),
+            pipeline.subList(end, pipeline.size()),
             evaluator,
             answer::add,
             stages,
-            at + 1,
+            end,
             SearchService.pageSize(),
             true, // they mark what they set (ListedFields)
             listed.valuesMarked());
-    RenameCommand command = (RenameCommand) pipeline.get(at);
-    this.names = new RenamedNames(command);
-    this.rename = new PageChain(List.of(command), evaluator, this::renamed, stages, at);
+    List<Command> renames = pipeline.subList(at, end);
+    this.names =
+        renames.stream().map(command -> new RenamedNames((RenameCommand) command)).toList();
+    this.rename = new PageChain(renames, evaluator, this::renamed, stages, at);
     this.batches =
         new EventListing(
                 read,
@@ -109,16 +109,17 @@ final class RenameOverEvents {
 
   /**
    * The index of a wildcard {@code rename} that this runs on pages, else -1: one whose stage
-   * renames exactly ({@code FieldStages}: one {@code *} in both names, not matching {@code _time})
-   * and, where it can rename {@code _raw} away, followed by no command that reads it (a bare word,
-   * {@code searchmatch}: on rows the renamed row still answers them from its event's text, the page
-   * has no {@code _raw} left), preceded by commands whose changes {@link ListedFields} replays (a
-   * literal rename too: its row keeps every other field, extracted ones too; a change of {@code
-   * _raw} or {@code sourcetype} too: the pages then carry the events' own text, which the listing
-   * extracts from as the row asks its event) — not a {@code lookup} without {@code OUTPUT} — and
-   * followed by commands with page stages over events. The caller checks that {@link ListedFields}
-   * replays the commands after it. A wildcard rename ending a listing after commands that keep the
-   * events takes the plain every-field pages ({@link EveryFieldPlan}).
+   * renames exactly ({@code FieldStages}: one {@code *} in both names, {@code _time} renamed in
+   * epoch seconds where it matches), with the renames right after it ({@link #end}) — where it
+   * renames {@code _raw} away, a bare word or {@code searchmatch} after it matches no row (a row
+   * without {@code _raw} holds no term, on rows too: {@code RenameOperator}) —, preceded by
+   * commands whose changes {@link ListedFields} replays (a literal rename too: its row keeps every
+   * other field, extracted ones too; a change of {@code _raw} or {@code sourcetype} too: the pages
+   * then carry the events' own text, which the listing extracts from as the row asks its event) —
+   * not a {@code lookup} without {@code OUTPUT} — and followed by commands with page stages over
+   * events. The caller checks that {@link ListedFields} replays the commands after it. A wildcard
+   * rename ending a listing after commands that keep the events takes the plain every-field pages
+   * ({@link EveryFieldPlan}).
    */
   static int at(List<Command> pipeline) {
     if (TimeOrderedShape.everyFieldPlan(pipeline)) {
@@ -131,19 +132,32 @@ final class RenameOverEvents {
     if (at == pipeline.size()) {
       return -1;
     }
-    RenameCommand rename = (RenameCommand) pipeline.get(at);
+    int end = end(pipeline, at);
     List<Command> earlier = pipeline.subList(0, at);
-    List<Command> later = pipeline.subList(at + 1, pipeline.size());
+    List<Command> later = pipeline.subList(end, pipeline.size());
     ListedFields changes = ListedFields.of(earlier);
     boolean exact =
-        PageChain.supports(List.of(rename))
-            && (rename.renames().stream()
-                    .noneMatch(r -> Wildcard.hasWildcard(r.from()) && matchesRaw(r.from()))
-                || !PageChain.inputFields(later, List.of()).contains(EventFields.RAW))
+        end > at
             && changes != null
             && ReduceCoverage.supportsOverEvents(earlier)
             && ReduceCoverage.supportsOverEventsWithOwnText(later);
     return exact ? at : -1;
+  }
+
+  /**
+   * The end (exclusive) of the run of renames from the wildcard one at {@code at}: each later
+   * {@code rename} right after it whose stage renames exactly ({@code rename re* AS x* | rename x*
+   * AS y*}) is renamed here too, each row's names renamed by each in turn as the row commands
+   * rename them — a wildcard one reading the names the one before it left the row.
+   */
+  static int end(List<Command> pipeline, int at) {
+    int end = at;
+    while (end < pipeline.size()
+        && pipeline.get(end) instanceof RenameCommand
+        && PageChain.supports(List.of(pipeline.get(end)))) {
+      end++;
+    }
+    return end;
   }
 
   /** The changes of the commands before the rename at {@code at}, numbered from stage 0. */
@@ -154,13 +168,6 @@ final class RenameOverEvents {
   private static boolean renamesByWildcard(Command command) {
     return command instanceof RenameCommand rename
         && rename.renames().stream().anyMatch(r -> Wildcard.hasWildcard(r.from()));
-  }
-
-  private static boolean matchesRaw(String pattern) {
-    return java.util.regex.Pattern.compile(
-            java.util.regex.Pattern.quote(pattern).replace("*", "\\E.*\\Q"))
-        .matcher(EventFields.RAW)
-        .matches();
   }
 
   /** Takes the pages of the commands before the rename; false once the answer is full. */
@@ -211,18 +218,31 @@ final class RenameOverEvents {
       List<String> own = new ArrayList<>();
       listed.getValues(p).forEach(name -> own.add((String) name));
       int position = p;
-      Map<String, String> sourceOf =
-          names.sourceOf(
-              own,
-              field -> {
-                Block block = input.block(field);
-                return block != null && !block.isNull(position);
-              });
       Set<String> gone = new LinkedHashSet<>();
       lost.getValues(p).forEach(name -> gone.add((String) name));
       gone.addAll(own);
-      gone.removeAll(sourceOf.keySet());
-      ListingColumns.appendAll(fieldNames, sourceOf.keySet());
+      Set<String> moved = new java.util.HashSet<>(); // no value under these, not the event's own
+      List<String> current = own;
+      for (RenamedNames renames : names) {
+        // a name an earlier rename moved a value from or to holds none but what it lists
+        Set<String> before = Set.copyOf(moved);
+        current =
+            List.copyOf(
+                renames
+                    .sourceOf(
+                        current,
+                        field -> {
+                          Block block = input.block(field);
+                          return !before.contains(field)
+                              && block != null
+                              && !block.isNull(position);
+                        },
+                        moved)
+                    .keySet());
+        gone.addAll(current);
+      }
+      gone.removeAll(current);
+      ListingColumns.appendAll(fieldNames, current);
       ListingColumns.appendAll(cleared, gone);
     }
     return renamed

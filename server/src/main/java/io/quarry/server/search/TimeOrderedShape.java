@@ -171,14 +171,15 @@ record TimeOrderedShape(
           ListedFields.of(List.of()));
     }
     int renameAt = RenameOverEvents.at(pipeline);
+    int renamedTo = renameAt < 0 ? -1 : RenameOverEvents.end(pipeline, renameAt);
     ListedFields afterRename =
         renameAt < 0
             ? null
-            : ListedFields.of(pipeline.subList(renameAt + 1, pipeline.size()), tableColumns);
+            : ListedFields.of(pipeline.subList(renamedTo, pipeline.size()), tableColumns);
     if (afterRename != null) {
-      // a wildcard rename among other commands: the events as the commands before it leave them,
-      // with every field, renamed, then the commands after it replayed over each row's renamed
-      // names (RenameOverEvents)
+      // a wildcard rename among other commands (with the renames right after it): the events as
+      // the commands before it leave them, with every field, renamed, then the commands after it
+      // replayed over each row's renamed names (RenameOverEvents)
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, renameAt), List.of()));
       sourceFields.addAll(RenameOverEvents.before(pipeline, renameAt).loaded());
@@ -190,7 +191,7 @@ record TimeOrderedShape(
           -1,
           true,
           renameAt,
-          afterRename.fromStage(renameAt + 1));
+          afterRename.fromStage(renamedTo));
     }
     for (int at = 0; at < staged.size(); at++) {
       if (PageAggregator.supports(staged.get(at))) {

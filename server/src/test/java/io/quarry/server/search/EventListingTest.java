@@ -292,9 +292,14 @@ class EventListingTest {
           "* | rename region AS zone, zone AS z | rename z* AS Z* | head 1500",
           "* | eval _raw=upper(_raw) | rename re* AS x* | head 1100",
           "* | eval _raw=upper(_raw) | rename le* AS x* | search WARN",
-          // matching _raw, with no later command reading it (a bare word would: on rows the
-          // renamed row still answers it from its event's text)
+          // matching _raw (a later bare word then matches no row: no _raw left, since session 27
+          // on rows too) or _time (renamed in epoch seconds); a run of renames after it
           "* | rename _r* AS x_* | head 5",
+          "* | rename *raw AS t* | search WARN",
+          "* | rename l* AS m* | search WARN | head 900",
+          "* | rename * AS f_* | head 1100",
+          "* | rename _t* AS t* | where n > 5",
+          "* | rename re* AS x* | rename x* AS y* | rename level AS lv | head 1500",
           "* | rename *aw AS *x | where n > 5",
           "* | rename level AS lvl | rename _r* AS x_* | sort - n | head 1200",
           // a wildcard table or fields right after it: the renamed pages' columns holding values
@@ -313,8 +318,8 @@ class EventListingTest {
             "* | rename re* AS x* | head 5", "* | eval a_x=n | rename a_* AS b_* | head 1100")) {
       EnginePages.samePagedAnyWay(STORE.server(), query, true, STORE.seed());
     }
-    // a wildcard that renames _raw away: a later bare word would find no text on pages: on rows
-    assertThat(explain("* | rename *raw AS t* | search WARN")).containsEntry("engine", "rows");
+    // a wildcard that renames _raw away: a later bare word finds no _raw, on pages as on rows
+    assertThat(explain("* | rename *raw AS t* | search WARN")).containsEntry("engine", "pages");
     // followed by a wildcard table: the renamed every-field pages' columns (EveryFieldPlan)
     assertThat(explain("* | rename re* AS x* | table x*")).containsEntry("engine", "pages");
   }

@@ -188,16 +188,20 @@ class OwnTextSearchTest {
 
   @Test
   void aRowWithoutRawStillMatchesNoTerm() throws Exception {
-    // a row of fields/table has only the _raw it keeps; _raw taken away: no _raw to match
+    // a keyword matches a row's _raw (Splunk's Search Manual): a row of fields/table has only the
+    // _raw it keeps, and one whose _raw a rename moved away has none — none of these matches a row
     for (String query :
         List.of(
-            "* | fields - _raw | search WARN", "* | eval _raw=\"x\" | fields - _raw | search x")) {
-      // the default engine: the second still runs on rows (a bare word after fields - _raw)
-      assertThat(EnginePages.rows(STORE.server(), query, "pages"))
+            "* | fields - _raw | search WARN",
+            "* | eval _raw=\"x\" | fields - _raw | search x",
+            "* | rename _raw AS r | search WARN",
+            "* | rename _r* AS x* | search WARN",
+            "* | eval _raw=\"x\" | rename _raw AS r | search x")) {
+      assertThat(EnginePages.rows(STORE.server(), query, EnginePages.PAGES))
           .as(query + " (seed " + STORE.seed() + ")")
           .isEmpty();
     }
     assertThat(EnginePages.explain(STORE.server(), "* | rename _raw AS r | search WARN"))
-        .containsEntry("engine", "rows");
+        .containsEntry("engine", "pages");
   }
 }
