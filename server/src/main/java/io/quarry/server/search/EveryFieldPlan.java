@@ -195,7 +195,8 @@ final class EveryFieldPlan {
     int at = 0;
     while (at < reader
         && !(pipeline.get(at) instanceof io.quarry.ql.ast.PluginCommand
-            || renamesByWildcard(pipeline.get(at)))) {
+            || renamesByWildcard(pipeline.get(at))
+            || joinsOnCommonFields(pipeline.get(at)))) {
       at++;
     }
     ListedFields changes = ListedFields.of(pipeline.subList(0, at));
@@ -209,6 +210,9 @@ final class EveryFieldPlan {
           || between instanceof io.quarry.ql.ast.LookupCommand
           || between instanceof io.quarry.ql.ast.RexCommand
           || renamesByWildcard(between) && PageChain.supports(List.of(between)) // exactly
+          // join without fields: on rows it joins each adapter batch of the rows that reach it,
+          // every field asked for (an every-field page here), and lays the subsearch's over them
+          || joinsOnCommonFields(between)
           || between instanceof io.quarry.ql.ast.EventStatsCommand // AssignedRow over the row
           || between instanceof io.quarry.ql.ast.StreamStatsCommand
           || between instanceof io.quarry.ql.ast.BinCommand // a bucket laid over the row, as eval
@@ -227,6 +231,13 @@ final class EveryFieldPlan {
       at++;
     }
     return at;
+  }
+
+  /** Whether a command is a {@code join} without fields (on those both sides have). */
+  private static boolean joinsOnCommonFields(Command command) {
+    return command instanceof io.quarry.ql.ast.SubsearchCommand sub
+        && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.JOIN
+        && sub.join().fields().isEmpty();
   }
 
   /** A {@code transaction}, or a {@code table}/{@code fields} naming fields by a wildcard. */

@@ -1,0 +1,109 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * An event listing through {@code append} or {@code join} without fields where no command fixes the
+ * answer's columns after them, among plugin commands and other changes ({@link PluginOverEvents}:
+ * the row engine runs both through the plugin adapter, {@code join}'s rows its input rows with the
+ * subsearch's columns laid over them, {@code append}'s subsearch rows rows of its own), gives the
+ * pages the row engine gives — page by page, rows refused — over a real store of random events
+ * ({@link EnginePages}); and answers facts that need no second engine: the row count, and each
+ * joined row's {@code count} the number of rows of its host.
+ */
+class SubsearchOverEventsTest {
+  @RegisterExtension
+  static final EnginePages.RandomEventStore STORE =
+      new EnginePages.RandomEventStore("subsearch-over-events-pw");
+
+  private static final List<String> SEARCHES =
+      List.of(
+          // join without fields ending a listing: the overlay rows, as the adapter lists them
+          "* | join [search * | stats count by host]",
+          "* | join type=left [search * | head 40 | eval extra=n]",
+          "* | join max=2 [search * | head 40 | eval extra=n]",
+          "* | where n > 100 | join [search * | stats count by host] | eval c=count*2",
+          "* | join [search * | stats count by host] | search WARN",
+          "* | eval y=1 | join [search * | stats count by host]",
+          "level=INFO | join [search * | stats count by host] | head 300",
+          // join without fields before table * after changes (EveryFieldPlan's every-field
+          // listing right before the join)
+          "* | eval y=1 | join [search * | stats count by host] | table *",
+          "* | rex \"n=(?<num>\\d+)\" | join type=left [search * | stats max(n) AS m by host]"
+              + " | table *",
+          "* | eval y=1 | join [search * | stats count by host] | eval z=1 | table *",
+          // a second append after changes
+          "* | eval y=1 | append [search * | head 3] | eval z=1 | append [search * | head 2]",
+          "* | append [search * | head 3] | eval z=1 | append [search * | head 2]",
+          // plugin commands after append
+          "* | append [search * | head 3] | fillnull value=0",
+          "* | append [search * | head 3] | mvexpand team",
+          "* | append [search * | head 3] | convert num(n) AS nn",
+          "* | append [search * | stats count by host] | fillnull value=0 | search WARN",
+          // plugin commands before append
+          "* | fillnull value=0 | append [search * | head 3]",
+          "* | fillnull value=none region zone | append [search * | head 3] | eval x=1",
+          "* | mvexpand team | append [search * | head 3]",
+          // join and append with plugin commands and each other
+          "* | fillnull | join [search * | head 3 | eval extra=1]",
+          "* | join [search * | stats count by host] | fillnull value=0",
+          "* | join [search * | stats count by host] | append [search * | head 2]");
+
+  @Test
+  void pagesAsTheRowEngine() throws Exception {
+    for (String query : SEARCHES) {
+      assertThat(EnginePages.pages(STORE.server(), query, PageBatch.PAGES_ONLY, false))
+          .as(query + " (seed " + STORE.seed() + ")")
+          .isEqualTo(EnginePages.pages(STORE.server(), query, "rows", false));
+      assertThat(EnginePages.explain(STORE.server(), query))
+          .as(query)
+          .containsEntry("engine", "pages");
+    }
+  }
+
+  /** Every event joins its host's row: each row's count is the number of rows of its host. */
+  @Test
+  void eachJoinedRowCountsItsHost() throws Exception {
+    Map<String, Integer> rowsByHost = new HashMap<>();
+    Map<String, String> countByHost = new HashMap<>();
+    int[] rows = {0};
+    EnginePages.run(
+        STORE.server(),
+        "* | join [search * | stats count by host]",
+        PageBatch.PAGES_ONLY,
+        false,
+        page -> {
+          for (int p = 0; p < page.positionCount(); p++) {
+            String host = String.valueOf(page.block("host").getValues(p));
+            String count = String.valueOf(page.block("count").getValues(p));
+            rowsByHost.merge(host, 1, Integer::sum);
+            assertThat(countByHost.putIfAbsent(host, count)).isIn(null, count);
+            rows[0]++;
+          }
+        });
+    assertThat(rows[0]).isEqualTo(EnginePages.EVENTS);
+    rowsByHost.forEach(
+        (host, n) -> assertThat(countByHost.get(host)).as(host).isEqualTo("[" + n + "]"));
+  }
+
+  /** An append adds its subsearch's rows after the events, whatever plugin command comes first. */
+  @Test
+  void appendAddsItsRows() throws Exception {
+    for (String query :
+        List.of(
+            "* | fillnull value=0 | append [search * | head 3]",
+            "* | append [search * | head 3] | fillnull value=0",
+            "* | eval y=1 | append [search * | head 3] | eval z=1 | append [search * | head 2]")) {
+      int expected = EnginePages.EVENTS + (query.contains("head 2") ? 5 : 3);
+      assertThat(EnginePages.rows(STORE.server(), query, PageBatch.PAGES_ONLY))
+          .as(query)
+          .hasSize(expected);
+    }
+  }
+}
