@@ -55,6 +55,10 @@ final class EveryFieldPlan {
         // without extraction), so a later command must fix the answer's columns
         return command instanceof ProjectCommand
             || command instanceof io.quarry.ql.ast.StatsCommand // reads columns holding values
+            // a transforming plugin command reading every field: on rows the adapter hands its
+            // map operator batches of the rows with every field; an aggregation here, its answer
+            // rows of its own
+            || PageAggregator.supports(command)
             || command instanceof io.quarry.ql.ast.FormatCommand
             || command instanceof io.quarry.ql.ast.FieldSummaryCommand // a row per field
             // transpose, untable: rows of its own making, whatever the events list
@@ -138,18 +142,35 @@ final class EveryFieldPlan {
     if (at == pipeline.size()) {
       return -1;
     }
-    ListedFields changes = ListedFields.of(pipeline.subList(0, at));
+    // an append before it: the listing goes before the append, which runs on its pages (the
+    // adapter's batches of the events, then the subsearch's rows as they are), and the commands
+    // between them as stages over both (their columns fixed later by a command below)
+    int append = 0;
+    while (append < at && !appends(pipeline.get(append))) {
+      append++;
+    }
+    int listedAt = append;
+    if (append < at
+        && !pipeline.subList(append, at).stream()
+            .allMatch(
+                c ->
+                    appends(c)
+                        || TimeOrderedShape.keepsEvents(c)
+                        || TimeOrderedShape.changesListedRows(c))) {
+      return -1;
+    }
+    ListedFields changes = ListedFields.of(pipeline.subList(0, listedAt));
     if (changes == null) {
       return -1;
     }
     Command plugin = pipeline.get(at);
     List<Command> after = pipeline.subList(at + 1, pipeline.size());
     if (takesEveryField(plugin)) {
-      return !changes.isEmpty()
+      return (!changes.isEmpty() || listedAt < at)
               && (PluginOverlayStage.makesOwnRows(plugin)
                   || PluginOverlayStage.overlays(plugin)
                       && after.stream().anyMatch(EveryFieldPlan::fixes))
-          ? at
+          ? listedAt
           : -1;
     }
     int every = 0;
@@ -160,7 +181,7 @@ final class EveryFieldPlan {
             && every < after.size()
             && PluginOverlayStage.overlays(after.get(every))
             && after.subList(every + 1, after.size()).stream().anyMatch(EveryFieldPlan::fixes)
-        ? at
+        ? listedAt
         : -1;
   }
 
@@ -196,7 +217,8 @@ final class EveryFieldPlan {
     while (at < reader
         && !(pipeline.get(at) instanceof io.quarry.ql.ast.PluginCommand
             || renamesByWildcard(pipeline.get(at))
-            || joinsOnCommonFields(pipeline.get(at)))) {
+            || joinsOnCommonFields(pipeline.get(at))
+            || appends(pipeline.get(at)))) {
       at++;
     }
     ListedFields changes = ListedFields.of(pipeline.subList(0, at));
@@ -213,6 +235,8 @@ final class EveryFieldPlan {
           // join without fields: on rows it joins each adapter batch of the rows that reach it,
           // every field asked for (an every-field page here), and lays the subsearch's over them
           || joinsOnCommonFields(between)
+          // append: the adapter's batches of the events, then its subsearch's rows as they are
+          || appends(between)
           || between instanceof io.quarry.ql.ast.EventStatsCommand // AssignedRow over the row
           || between instanceof io.quarry.ql.ast.StreamStatsCommand
           || between instanceof io.quarry.ql.ast.BinCommand // a bucket laid over the row, as eval
@@ -238,6 +262,12 @@ final class EveryFieldPlan {
     return command instanceof io.quarry.ql.ast.SubsearchCommand sub
         && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.JOIN
         && sub.join().fields().isEmpty();
+  }
+
+  /** Whether a command is an {@code append}. */
+  private static boolean appends(Command command) {
+    return command instanceof io.quarry.ql.ast.SubsearchCommand sub
+        && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND;
   }
 
   /** A {@code transaction}, or a {@code table}/{@code fields} naming fields by a wildcard. */

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * subsearch's columns laid over them, {@code append}'s subsearch rows rows of its own), gives the
  * pages the row engine gives — page by page, rows refused — over a real store of random events
  * ({@link EnginePages}); and answers facts that need no second engine: the row count, and each
- * joined row's {@code count} the number of rows of its host.
+ * joined row's {@code count} the number of rows of its host. An {@code append} before plugin
+ * commands with a command fixing the columns after them ({@code | append […] | fillnull | stats …})
+ * takes the every-field listing right before the {@code append} ({@link EveryFieldPlan}).
  */
 class SubsearchOverEventsTest {
   @RegisterExtension
@@ -53,7 +55,22 @@ class SubsearchOverEventsTest {
           // join and append with plugin commands and each other
           "* | fillnull | join [search * | head 3 | eval extra=1]",
           "* | join [search * | stats count by host] | fillnull value=0",
-          "* | join [search * | stats count by host] | append [search * | head 2]");
+          "* | join [search * | stats count by host] | append [search * | head 2]",
+          // append before plugin commands, a later command fixing the columns (or transaction):
+          // the every-field listing right before the append (EveryFieldPlan)
+          "* | append [search * | head 3] | where n % 2 == 0 | convert num(n) AS nn"
+              + " | transaction host maxevents=20 | search h1",
+          "* | append [search * | stats count by host] | mvexpand team"
+              + " | transaction host maxevents=20",
+          "* | eval y=1 | append [search * | head 3] | fillnull value=0 | table *",
+          "* | append [search * | head 3] | fillnull value=0 | stats count by n",
+          "* | eval y=1 | append [search * | head 3] | fillnull value=0 | stats count by y",
+          "* | append [search * | head 3] | where n > 5 | fillnull value=none"
+              + " | table n, region, zone",
+          "* | append [search * | stats count by host] | fillnull value=0"
+              + " | stats sum(count) AS s by host",
+          "* | append [search * | head 3] | mvexpand team | fillnull value=X | table n, team",
+          "* | join [search * | stats count by host] | fillnull value=0 | table *");
 
   @Test
   void pagesAsTheRowEngine() throws Exception {
