@@ -125,15 +125,44 @@ final class EveryFieldPlan {
     if (at == pipeline.size()) {
       return -1;
     }
-    ListedFields changes = ListedFields.of(pipeline.subList(0, at));
+    int listedAt = beforeAppend(pipeline, at);
+    ListedFields changes = listedAt < 0 ? null : ListedFields.of(pipeline.subList(0, listedAt));
     // the columns fixed by name or by an aggregation (a wildcard table lists each row's fields in
     // the order the overlay rows list them, which these pages do not keep)
     return changes != null
-            && !changes.isEmpty()
+            && (!changes.isEmpty() || listedAt < at)
             && pipeline.subList(at + 1, pipeline.size()).stream()
                 .anyMatch(c -> fixes(c) && !(c instanceof ProjectCommand && takesEveryField(c)))
-        ? at
+        ? listedAt
         : -1;
+  }
+
+  /**
+   * Where the every-field listing goes for a command reading every field at {@code at} (a plugin
+   * command, {@code join} without fields) when a later command fixes the answer's columns: right
+   * before the first {@code append} before it, if any — the append then runs on the listing's pages
+   * (the adapter's batches of the events, then the subsearch's rows as they are), and the commands
+   * between them as stages over both, row-local ones or those that keep the rows ({@code
+   * eventstats}/{@code streamstats} too: their groups span both kinds of rows, on rows as here) —,
+   * else {@code at}; -1 when a command between is none of those.
+   */
+  private static int beforeAppend(List<Command> pipeline, int at) {
+    int append = 0;
+    while (append < at && !appends(pipeline.get(append))) {
+      append++;
+    }
+    for (Command between : pipeline.subList(append, at)) {
+      if (!(appends(between)
+          || TimeOrderedShape.keepsEvents(between)
+          || TimeOrderedShape.changesListedRows(between)
+          || between instanceof io.quarry.ql.ast.EventStatsCommand
+          || between instanceof io.quarry.ql.ast.StreamStatsCommand
+          || between instanceof io.quarry.ql.ast.BinCommand bin && bin.rowLocal())) {
+        // (a plugin command between an append and a join without fields differs: not here)
+        return -1;
+      }
+    }
+    return append;
   }
 
   /** {@link #pluginAfterChanges}'s plugin command reading every field, or -1. */
@@ -142,21 +171,8 @@ final class EveryFieldPlan {
     if (at == pipeline.size()) {
       return -1;
     }
-    // an append before it: the listing goes before the append, which runs on its pages (the
-    // adapter's batches of the events, then the subsearch's rows as they are), and the commands
-    // between them as stages over both (their columns fixed later by a command below)
-    int append = 0;
-    while (append < at && !appends(pipeline.get(append))) {
-      append++;
-    }
-    int listedAt = append;
-    if (append < at
-        && !pipeline.subList(append, at).stream()
-            .allMatch(
-                c ->
-                    appends(c)
-                        || TimeOrderedShape.keepsEvents(c)
-                        || TimeOrderedShape.changesListedRows(c))) {
+    int listedAt = beforeAppend(pipeline, at);
+    if (listedAt < 0) {
       return -1;
     }
     ListedFields changes = ListedFields.of(pipeline.subList(0, listedAt));

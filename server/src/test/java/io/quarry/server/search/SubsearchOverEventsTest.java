@@ -13,11 +13,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * answer's columns after them, among plugin commands and other changes ({@link PluginOverEvents}:
  * the row engine runs both through the plugin adapter, {@code join}'s rows its input rows with the
  * subsearch's columns laid over them, {@code append}'s subsearch rows rows of its own), gives the
- * pages the row engine gives — page by page, rows refused — over a real store of random events
- * ({@link EnginePages}); and answers facts that need no second engine: the row count, and each
- * joined row's {@code count} the number of rows of its host. An {@code append} before plugin
- * commands with a command fixing the columns after them ({@code | append […] | fillnull | stats …})
- * takes the every-field listing right before the {@code append} ({@link EveryFieldPlan}).
+ * rows the row engine gives — row by row, each row's cells, names and types in column order (not
+ * where the pages part), rows refused — over a real store of random events ({@link EnginePages});
+ * and answers facts that need no second engine: the row count, and each joined row's {@code count}
+ * the number of rows of its host. An {@code append} before plugin commands with a command fixing
+ * the columns after them ({@code | append […] | fillnull | stats …}) takes the every-field listing
+ * right before the {@code append} ({@link EveryFieldPlan}).
  */
 class SubsearchOverEventsTest {
   @RegisterExtension
@@ -70,14 +71,30 @@ class SubsearchOverEventsTest {
           "* | append [search * | stats count by host] | fillnull value=0"
               + " | stats sum(count) AS s by host",
           "* | append [search * | head 3] | mvexpand team | fillnull value=X | table n, team",
-          "* | join [search * | stats count by host] | fillnull value=0 | table *");
+          "* | join [search * | stats count by host] | fillnull value=0 | table *",
+          // eventstats, streamstats, bin, plugin commands between the append and a command
+          // reading every field; join without fields after an append, the columns fixed after it
+          "level=INFO | append [search * | head 3] | eventstats count AS c by host"
+              + " | fillnull value=0 | rare host",
+          "level=INFO | append [search * | head 3] | join [search * | stats count by host]"
+              + " | rare host | sort - count",
+          "* | append [search * | head 3] | join type=left [search * | head 40 | eval extra=n]"
+              + " | search n<1500 | stats count by host",
+          "* | lookup regions.csv region OUTPUTNEW zone | append [search * | head 3]"
+              + " | rename level AS lvl | transaction host maxevents=20",
+          "* | convert num(n) AS nn | append [search * | head 3] | convert num(n) AS nn"
+              + " | transaction host maxevents=20 | eval z=1",
+          "* | append [search * | head 3] | streamstats count AS k by host"
+              + " | join [search * | stats count by host] | table n, k, count",
+          "* | eval y=1 | append [search * | head 3] | bin _time span=5m | fillnull value=0"
+              + " | stats count by _time, y");
 
   @Test
-  void pagesAsTheRowEngine() throws Exception {
+  void rowsAsTheRowEngine() throws Exception {
     for (String query : SEARCHES) {
-      assertThat(EnginePages.pages(STORE.server(), query, PageBatch.PAGES_ONLY, false))
+      assertThat(EnginePages.rows(STORE.server(), query, PageBatch.PAGES_ONLY))
           .as(query + " (seed " + STORE.seed() + ")")
-          .isEqualTo(EnginePages.pages(STORE.server(), query, "rows", false));
+          .isEqualTo(EnginePages.rows(STORE.server(), query, "rows"));
       assertThat(EnginePages.explain(STORE.server(), query))
           .as(query)
           .containsEntry("engine", "pages");
