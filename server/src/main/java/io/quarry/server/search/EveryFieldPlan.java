@@ -55,6 +55,10 @@ final class EveryFieldPlan {
         // without extraction), so a later command must fix the answer's columns
         return command instanceof ProjectCommand
             || command instanceof io.quarry.ql.ast.StatsCommand // reads columns holding values
+            // a transforming plugin command reading every field: on rows the adapter hands its
+            // map operator batches of the rows with every field; an aggregation here, its answer
+            // rows of its own
+            || PageAggregator.supports(command)
             || command instanceof io.quarry.ql.ast.FormatCommand
             || command instanceof io.quarry.ql.ast.FieldSummaryCommand // a row per field
             // transpose, untable: rows of its own making, whatever the events list
@@ -121,15 +125,44 @@ final class EveryFieldPlan {
     if (at == pipeline.size()) {
       return -1;
     }
-    ListedFields changes = ListedFields.of(pipeline.subList(0, at));
+    int listedAt = beforeAppend(pipeline, at);
+    ListedFields changes = listedAt < 0 ? null : ListedFields.of(pipeline.subList(0, listedAt));
     // the columns fixed by name or by an aggregation (a wildcard table lists each row's fields in
     // the order the overlay rows list them, which these pages do not keep)
     return changes != null
-            && !changes.isEmpty()
+            && (!changes.isEmpty() || listedAt < at)
             && pipeline.subList(at + 1, pipeline.size()).stream()
                 .anyMatch(c -> fixes(c) && !(c instanceof ProjectCommand && takesEveryField(c)))
-        ? at
+        ? listedAt
         : -1;
+  }
+
+  /**
+   * Where the every-field listing goes for a command reading every field at {@code at} (a plugin
+   * command, {@code join} without fields) when a later command fixes the answer's columns: right
+   * before the first {@code append} before it, if any — the append then runs on the listing's pages
+   * (the adapter's batches of the events, then the subsearch's rows as they are), and the commands
+   * between them as stages over both, row-local ones or those that keep the rows ({@code
+   * eventstats}/{@code streamstats} too: their groups span both kinds of rows, on rows as here) —,
+   * else {@code at}; -1 when a command between is none of those.
+   */
+  private static int beforeAppend(List<Command> pipeline, int at) {
+    int append = 0;
+    while (append < at && !appends(pipeline.get(append))) {
+      append++;
+    }
+    for (Command between : pipeline.subList(append, at)) {
+      if (!(appends(between)
+          || TimeOrderedShape.keepsEvents(between)
+          || TimeOrderedShape.changesListedRows(between)
+          || between instanceof io.quarry.ql.ast.EventStatsCommand
+          || between instanceof io.quarry.ql.ast.StreamStatsCommand
+          || between instanceof io.quarry.ql.ast.BinCommand bin && bin.rowLocal())) {
+        // (a plugin command between an append and a join without fields differs: not here)
+        return -1;
+      }
+    }
+    return append;
   }
 
   /** {@link #pluginAfterChanges}'s plugin command reading every field, or -1. */
@@ -138,18 +171,22 @@ final class EveryFieldPlan {
     if (at == pipeline.size()) {
       return -1;
     }
-    ListedFields changes = ListedFields.of(pipeline.subList(0, at));
+    int listedAt = beforeAppend(pipeline, at);
+    if (listedAt < 0) {
+      return -1;
+    }
+    ListedFields changes = ListedFields.of(pipeline.subList(0, listedAt));
     if (changes == null) {
       return -1;
     }
     Command plugin = pipeline.get(at);
     List<Command> after = pipeline.subList(at + 1, pipeline.size());
     if (takesEveryField(plugin)) {
-      return !changes.isEmpty()
+      return (!changes.isEmpty() || listedAt < at)
               && (PluginOverlayStage.makesOwnRows(plugin)
                   || PluginOverlayStage.overlays(plugin)
                       && after.stream().anyMatch(EveryFieldPlan::fixes))
-          ? at
+          ? listedAt
           : -1;
     }
     int every = 0;
@@ -160,7 +197,7 @@ final class EveryFieldPlan {
             && every < after.size()
             && PluginOverlayStage.overlays(after.get(every))
             && after.subList(every + 1, after.size()).stream().anyMatch(EveryFieldPlan::fixes)
-        ? at
+        ? listedAt
         : -1;
   }
 
@@ -195,7 +232,9 @@ final class EveryFieldPlan {
     int at = 0;
     while (at < reader
         && !(pipeline.get(at) instanceof io.quarry.ql.ast.PluginCommand
-            || renamesByWildcard(pipeline.get(at)))) {
+            || renamesByWildcard(pipeline.get(at))
+            || joinsOnCommonFields(pipeline.get(at))
+            || appends(pipeline.get(at)))) {
       at++;
     }
     ListedFields changes = ListedFields.of(pipeline.subList(0, at));
@@ -209,6 +248,11 @@ final class EveryFieldPlan {
           || between instanceof io.quarry.ql.ast.LookupCommand
           || between instanceof io.quarry.ql.ast.RexCommand
           || renamesByWildcard(between) && PageChain.supports(List.of(between)) // exactly
+          // join without fields: on rows it joins each adapter batch of the rows that reach it,
+          // every field asked for (an every-field page here), and lays the subsearch's over them
+          || joinsOnCommonFields(between)
+          // append: the adapter's batches of the events, then its subsearch's rows as they are
+          || appends(between)
           || between instanceof io.quarry.ql.ast.EventStatsCommand // AssignedRow over the row
           || between instanceof io.quarry.ql.ast.StreamStatsCommand
           || between instanceof io.quarry.ql.ast.BinCommand // a bucket laid over the row, as eval
@@ -227,6 +271,19 @@ final class EveryFieldPlan {
       at++;
     }
     return at;
+  }
+
+  /** Whether a command is a {@code join} without fields (on those both sides have). */
+  private static boolean joinsOnCommonFields(Command command) {
+    return command instanceof io.quarry.ql.ast.SubsearchCommand sub
+        && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.JOIN
+        && sub.join().fields().isEmpty();
+  }
+
+  /** Whether a command is an {@code append}. */
+  private static boolean appends(Command command) {
+    return command instanceof io.quarry.ql.ast.SubsearchCommand sub
+        && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND;
   }
 
   /** A {@code transaction}, or a {@code table}/{@code fields} naming fields by a wildcard. */

@@ -5,7 +5,9 @@ import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.ast.SubsearchCommand;
 import io.quarry.ql.exec.Evaluator;
+import io.quarry.ql.exec.PageCommands;
 import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.PluginOverlayStage;
 import io.quarry.ql.exec.ReduceCoverage;
@@ -34,7 +36,9 @@ import java.util.Set;
  * left). Commands after them that keep the rows or change their fields as {@link ListedFields}
  * replays ({@code | eval y=1}, {@code | where …}, {@code | rex …}) run as stages marking what they
  * set, and a listing replays their changes over those names and pages the answer as the collector
- * would.
+ * would. {@code append} and {@code join} without fields count as plugin commands here ({@link
+ * #runsAsPlugin}): the row engine runs them through the same adapter, as the built-in page commands
+ * {@link PageCommands#of} makes of them.
  */
 final class PluginOverEvents {
   /** The hidden columns that pass along the events' pages but never reach a plugin operator. */
@@ -111,7 +115,7 @@ final class PluginOverEvents {
               after.valuesMarked());
       List<PluginOverlayStage> plugins = new ArrayList<>();
       for (Command command : pipeline.subList(run[0], run[1])) {
-        plugins.add(new PluginOverlayStage((PluginCommand) command, evaluator, HIDDEN));
+        plugins.add(new PluginOverlayStage(asPlugin(command), evaluator, HIDDEN));
       }
       int index = k;
       java.util.function.Predicate<Page> batch =
@@ -183,7 +187,7 @@ final class PluginOverEvents {
   static int firstPlugin(
       List<Command> pipeline, java.util.function.Function<String, List<String>> tableColumns) {
     int at = 0;
-    while (at < pipeline.size() && !(pipeline.get(at) instanceof PluginCommand)) {
+    while (at < pipeline.size() && !runsAsPlugin(pipeline.get(at))) {
       at++;
     }
     List<Command> before = pipeline.subList(0, at);
@@ -235,7 +239,7 @@ final class PluginOverEvents {
     while (start < pipeline.size()) {
       int end = pluginsEnd(pipeline, start);
       int next = end;
-      while (next < pipeline.size() && !(pipeline.get(next) instanceof PluginCommand)) {
+      while (next < pipeline.size() && !runsAsPlugin(pipeline.get(next))) {
         next++;
       }
       runs.add(new int[] {start, end, next});
@@ -251,12 +255,51 @@ final class PluginOverEvents {
   private static int pluginsEnd(List<Command> pipeline, int at) {
     int end = at;
     while (end < pipeline.size()
-        && PluginOverlayStage.overlays(pipeline.get(end))
-        && (end == at
-            || !((PluginCommand) pipeline.get(end)).bound().requiredFields().contains("*"))) {
+        && overlays(pipeline.get(end))
+        && (end == at || !readsEveryField(pipeline.get(end)))) {
       end++;
     }
     return end;
+  }
+
+  /**
+   * Whether the row engine runs {@code command} through the plugin adapter as this class runs
+   * plugin commands: a plugin command, or an {@code append} or a {@code join} without fields, which
+   * it runs as the built-in page commands {@link PageCommands#of} makes of them (the adapter's
+   * overlay rows: a joined row is its input row with the subsearch's columns laid over it, an
+   * appended row one of the operator's own making).
+   */
+  static boolean runsAsPlugin(Command command) {
+    return command instanceof PluginCommand || overlaidSubsearch(command);
+  }
+
+  /**
+   * Whether the plugin adapter lays {@code command}'s output over its input rows ({@link
+   * PluginOverlayStage#overlays}): so do {@code append} (its input rows pass through, its
+   * subsearch's rows follow as rows of its own, as a third-party command run centrally may emit)
+   * and {@code join} without fields ({@link #runsAsPlugin}).
+   */
+  static boolean overlays(Command command) {
+    return PluginOverlayStage.overlays(command) || overlaidSubsearch(command);
+  }
+
+  /** Whether {@code command}'s operator reads every field of its batch. */
+  private static boolean readsEveryField(Command command) {
+    return command instanceof PluginCommand plugin
+        ? plugin.bound().requiredFields().contains("*")
+        : command instanceof SubsearchCommand sub && sub.kind() == SubsearchCommand.Kind.JOIN;
+  }
+
+  /** An {@code append}, or a {@code join} without fields (on the fields both sides have). */
+  private static boolean overlaidSubsearch(Command command) {
+    return command instanceof SubsearchCommand sub
+        && (sub.kind() == SubsearchCommand.Kind.APPEND
+            || sub.kind() == SubsearchCommand.Kind.JOIN && sub.join().fields().isEmpty());
+  }
+
+  /** The plugin command the row adapter runs for {@code command} ({@link #runsAsPlugin}). */
+  private static PluginCommand asPlugin(Command command) {
+    return command instanceof PluginCommand plugin ? plugin : PageCommands.of(command);
   }
 
   /** Takes the leading commands' pages of events; false once the answer is full. */

@@ -167,7 +167,7 @@ final class TimeOrderedPages {
         listedAt >= 0
                 && fused == 0
                 && !TimeOrderedShape.everyFieldPlan(pipeline)
-                && io.quarry.ql.exec.PluginOverlayStage.overlays(pipeline.get(listedAt))
+                && PluginOverEvents.overlays(pipeline.get(listedAt))
             ? new PluginOverEvents(
                 pipeline,
                 listedAt,

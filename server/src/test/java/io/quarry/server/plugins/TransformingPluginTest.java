@@ -120,6 +120,42 @@ class TransformingPluginTest {
                 }
               };
             }
+          }, new CommandDefinition() {
+            public String name() { return "fieldcount"; }
+            public String description() { return "per field, the rows holding a value of it"; }
+            public CommandKind kind() { return CommandKind.TRANSFORMING; }
+            public List<ArgumentSpec> arguments() { return List.of(); }
+            public BoundCommand bind(CommandArguments arguments) {
+              return new BoundCommand() {
+                public Set<String> requiredFields() { return Set.of("*"); }
+                public Set<String> producedFields() { return Set.of("field", "count", "sum"); }
+                public Operator createOperator(OperatorContext context) {
+                  return new Sums(context, "field", false) {
+                    public void addInput(Page page) {
+                      for (int c = 0; c < page.schema().size(); c++) {
+                        long[] sums = groups(page.schema().column(c).name());
+                        for (int p = 0; p < page.positionCount(); p++) {
+                          if (!page.block(c).isNull(p)) sums[0]++;
+                        }
+                      }
+                      context.blockFactory().release(page);
+                    }
+                  };
+                }
+                public Operator createReduceOperator(OperatorContext context) {
+                  return new Sums(context, "field", true) {
+                    public void addInput(Page state) {
+                      Block g = state.block("g");
+                      Block c = state.block("c");
+                      for (int p = 0; p < state.positionCount(); p++) {
+                        groups(g.getObject(p).toString())[0] += (Long) c.getObject(p);
+                      }
+                      context.blockFactory().release(state);
+                    }
+                  };
+                }
+              };
+            }
           });
         }
 
@@ -334,6 +370,55 @@ class TransformingPluginTest {
       assertThat(results(query, 3)).as(query + " in pages of 3").isEqualTo(onPages);
       assertThat(results(query, 100)).as(query + " in pages of 100").isEqualTo(onPages);
     }
+  }
+
+  /**
+   * A transforming command reading every field ({@code fieldcount}: per field, the rows holding a
+   * value) takes the events with every field, search-time extracted ones included, also in
+   * time-ordered mode (after {@code head}, {@code dedup}, {@code eval}: the every-field listing
+   * into a page aggregation, {@code EveryFieldPlan}). Expected answers computed from
+   * the events as {@link #line} writes them: the internal fields and g in every event, v in all but
+   * every 70th; the newest events are the last written. Not compared with the row engine: its
+   * adapter hands the map operator its own row-id column too ({@code _quarry_row}, counted as a
+   * field), which no event has.
+   */
+  @Test
+  void aCommandReadingEveryFieldTakesTheEventsEveryField() throws Exception {
+    int events = LOADS * PER_LOAD;
+    assertThat(fieldCounts("index=* | fieldcount"))
+        .isEqualTo(everyField(events, events - (events + 69) / 70, Map.of()));
+    // the newest 500: i in [1600, 2100), of which 1610, 1680 … 2030 have no v
+    assertThat(fieldCounts("index=* | head 500 | fieldcount"))
+        .isEqualTo(everyField(500, 493, Map.of()));
+    assertThat(fieldCounts("index=* | eval w=1 | head 300 | fieldcount"))
+        .isEqualTo(everyField(300, 300 - 4, Map.of("w", "300"))); // 1820, 1890, 1960, 2030
+    // one event per value of v: ten digits and n/a
+    assertThat(fieldCounts("index=* | dedup v | fieldcount | sort - count"))
+        .isEqualTo(everyField(11, 11, Map.of()));
+    assertThat(fieldCounts("index=* | where v > 4 | head 200 | fieldcount | where count > 10"))
+        .isEqualTo(everyField(200, 200, Map.of()));
+  }
+
+  /** The answer of {@code fieldcount} over n events, {@code withV} of them with a v. */
+  private static Map<String, String> everyField(int n, int withV, Map<String, String> more) {
+    Map<String, String> counts = new TreeMap<>(more);
+    for (String field : List.of("_raw", "_time", "g", "host", "index", "source", "sourcetype")) {
+      counts.put(field, String.valueOf(n));
+    }
+    counts.put("v", String.valueOf(withV));
+    return counts;
+  }
+
+  /** A {@code fieldcount} answer as field name to count. */
+  private static Map<String, String> fieldCounts(String query) throws Exception {
+    return fieldCounts(results(query));
+  }
+
+  /** A {@code fieldcount} answer as field name to count. */
+  private static Map<String, String> fieldCounts(List<Map<String, String>> rows) {
+    Map<String, String> counts = new TreeMap<>();
+    rows.forEach(row -> counts.put(row.get("field"), row.get("count")));
+    return counts;
   }
 
   private static List<Map<String, String>> results(String query) throws Exception {

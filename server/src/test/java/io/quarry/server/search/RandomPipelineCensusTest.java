@@ -69,7 +69,12 @@ class RandomPipelineCensusTest {
           // a wildcard rename (every field a row can yield) and an append's subsearch rows among
           // the events (since session 26)
           "rename re* AS x*",
-          "append [search * | head 3]");
+          "append [search * | head 3]",
+          // join without fields (on the fields both sides have) and a plugin command among the
+          // events (session 27: through the plugin adapter's overlay rows, PluginOverEvents)
+          "join [search * | stats count by host]",
+          "join type=left [search * | head 40 | eval extra=n]",
+          "convert num(n) AS nn");
 
   /** Commands that end the events: aggregations and column choices. */
   private static final List<String> RESULT_COMMANDS =
