@@ -376,11 +376,11 @@ class TransformingPluginTest {
    * A transforming command reading every field ({@code fieldcount}: per field, the rows holding a
    * value) takes the events with every field, search-time extracted ones included, also in
    * time-ordered mode (after {@code head}, {@code dedup}, {@code eval}: the every-field listing
-   * into a page aggregation, {@code EveryFieldPlan}). Expected answers computed from
-   * the events as {@link #line} writes them: the internal fields and g in every event, v in all but
-   * every 70th; the newest events are the last written. Not compared with the row engine: its
-   * adapter hands the map operator its own row-id column too ({@code _quarry_row}, counted as a
-   * field), which no event has.
+   * into a page aggregation, {@code EveryFieldPlan}). Expected answers computed from the events as
+   * {@link #line} writes them: the internal fields and g in every event, v in all but every 70th;
+   * the newest events are the last written. Not compared with the row engine: its adapter hands the
+   * map operator its own row-id column too ({@code _quarry_row}, counted as a field), which no
+   * event has.
    */
   @Test
   void aCommandReadingEveryFieldTakesTheEventsEveryField() throws Exception {

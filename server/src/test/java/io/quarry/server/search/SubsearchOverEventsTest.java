@@ -11,14 +11,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * An event listing through {@code append} or {@code join} without fields where no command fixes the
  * answer's columns after them, among plugin commands and other changes ({@link PluginOverEvents}:
- * the row engine runs both through the plugin adapter, {@code join}'s rows its input rows with the
- * subsearch's columns laid over them, {@code append}'s subsearch rows rows of its own), gives the
- * rows the row engine gives — row by row, each row's cells, names and types in column order (not
- * where the pages part), rows refused — over a real store of random events ({@link EnginePages});
- * and answers facts that need no second engine: the row count, and each joined row's {@code count}
- * the number of rows of its host. An {@code append} before plugin commands with a command fixing
- * the columns after them ({@code | append […] | fillnull | stats …}) takes the every-field listing
- * right before the {@code append} ({@link EveryFieldPlan}).
+ * {@code join}'s rows its input rows with the subsearch's columns laid over them, {@code append}'s
+ * subsearch rows rows of their own) runs on pages and answers the same in pages of any size, over a
+ * real store of random events ({@link EnginePages#samePagedAnyWay}); and answers facts computed
+ * from the events: the row count, and each joined row's {@code count} the number of rows of its
+ * host. An {@code append} before plugin commands with a command fixing the columns after them
+ * ({@code | append […] | fillnull | stats …}) takes the every-field listing right before the {@code
+ * append} ({@link EveryFieldPlan}).
  */
 class SubsearchOverEventsTest {
   @RegisterExtension
@@ -90,11 +89,9 @@ class SubsearchOverEventsTest {
               + " | stats count by _time, y");
 
   @Test
-  void rowsAsTheRowEngine() throws Exception {
+  void theSameAnswerPagedAnyWay() throws Exception {
     for (String query : SEARCHES) {
-      assertThat(EnginePages.rows(STORE.server(), query, PageBatch.PAGES_ONLY))
-          .as(query + " (seed " + STORE.seed() + ")")
-          .isEqualTo(EnginePages.rows(STORE.server(), query, "rows"));
+      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
       assertThat(EnginePages.explain(STORE.server(), query))
           .as(query)
           .containsEntry("engine", "pages");
@@ -110,7 +107,7 @@ class SubsearchOverEventsTest {
     EnginePages.run(
         STORE.server(),
         "* | join [search * | stats count by host]",
-        PageBatch.PAGES_ONLY,
+        EnginePages.PAGES,
         false,
         page -> {
           for (int p = 0; p < page.positionCount(); p++) {
@@ -135,7 +132,7 @@ class SubsearchOverEventsTest {
             "* | append [search * | head 3] | fillnull value=0",
             "* | eval y=1 | append [search * | head 3] | eval z=1 | append [search * | head 2]")) {
       int expected = EnginePages.EVENTS + (query.contains("head 2") ? 5 : 3);
-      assertThat(EnginePages.rows(STORE.server(), query, PageBatch.PAGES_ONLY))
+      assertThat(EnginePages.rows(STORE.server(), query, EnginePages.PAGES))
           .as(query)
           .hasSize(expected);
     }

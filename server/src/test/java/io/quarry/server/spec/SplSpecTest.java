@@ -248,18 +248,14 @@ class SplSpecTest {
   }
 
   /**
-   * Every case runs in each column (the server's {@code quarry.search.engine} and {@code
-   * quarry.search.pageSize} properties): {@code pages-only}, the page engine with every row
-   * operator refused — a case that needs one fails naming the commands, so every golden case stays
-   * on pages (issue 21) —; {@code small-pages}, the same in pages of {@value #SMALL_PAGES} rows
-   * (page boundaries everywhere: the answers must not depend on where they fall); and {@code
-   * blocks}, the page engine over a second server whose indexes store their events as blocks
-   * ({@code format: blocks}, issue 23) — the answers must not depend on the layout either. {@code
-   * pages} (the server's default) answers as {@code pages-only} wherever that passes, so it is not
-   * a default column; {@code -Dspl.engines=pages} runs it.
+   * Every case runs in each column: {@code pages}, the server as it runs; {@code small-pages}, the
+   * same in pages of {@value #SMALL_PAGES} rows (the server's {@code quarry.search.pageSize}: page
+   * boundaries everywhere, the answers must not depend on where they fall); and {@code blocks}, a
+   * second server whose indexes store their events as blocks ({@code format: blocks}, issue 23) —
+   * the answers must not depend on the layout either. {@code -Dspl.engines=…} picks columns.
    */
   private static final List<String> ENGINES =
-      List.of(System.getProperty("spl.engines", "pages-only,small-pages,blocks").split(","));
+      List.of(System.getProperty("spl.engines", "pages,small-pages,blocks").split(","));
 
   /** The page size of the {@code small-pages} column. */
   private static final int SMALL_PAGES = 3;
@@ -283,10 +279,8 @@ class SplSpecTest {
           "as listing-rex-unmatched-rows-keep-their-own-value");
 
   private static void check(Case expected, String engine) throws Exception {
-    String before = System.getProperty(ENGINE_PROPERTY);
     boolean blocks = engine.equals("blocks");
     boolean small = engine.equals("small-pages");
-    System.setProperty(ENGINE_PROPERTY, blocks || small ? "pages-only" : engine);
     if (small) {
       System.setProperty(PAGE_SIZE_PROPERTY, Integer.toString(SMALL_PAGES));
     }
@@ -294,17 +288,11 @@ class SplSpecTest {
       check(expected, blocks ? blocksServer : server);
     } finally {
       System.clearProperty(PAGE_SIZE_PROPERTY);
-      if (before == null) {
-        System.clearProperty(ENGINE_PROPERTY);
-      } else {
-        System.setProperty(ENGINE_PROPERTY, before);
-      }
     }
   }
 
   private static final String PAGE_SIZE_PROPERTY =
       io.quarry.server.search.SearchService.PAGE_SIZE_PROPERTY;
-  private static final String ENGINE_PROPERTY = "quarry.search.engine";
 
   private static void check(Case expected, QuarryServer server) throws Exception {
     ObjectNode body = JSON.createObjectNode().put("query", expected.query());
