@@ -134,9 +134,15 @@ class EventOverlaysTest {
           .containsEntry("engine", "pages")
           .containsEntry("page_source", "events");
     }
-    // a result named as a default field or a by-field is replayed only on rows
-    assertThat(explain("* | eventstats count AS host")).containsEntry("engine", "rows");
-    assertThat(explain("* | eventstats count AS region by region")).containsEntry("engine", "rows");
+    // a result named as a default field or a by-field has no listing replay yet: refused
+    // (SearchNotSupportedTest)
+    for (String query :
+        List.of("* | eventstats count AS host", "* | eventstats count AS region by region")) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> explain(query))
+          .as(query)
+          .isInstanceOf(io.quarry.server.http.ApiException.class)
+          .hasMessageContaining("not supported yet");
+    }
   }
 
   private static java.util.Map<String, Object> explain(String query) {

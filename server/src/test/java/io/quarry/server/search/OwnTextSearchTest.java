@@ -193,7 +193,7 @@ class OwnTextSearchTest {
     for (String query :
         List.of(
             "* | fields - _raw | search WARN",
-            "* | eval _raw=\"x\" | fields - _raw | search x",
+            // (* | eval _raw="x" | fields - _raw | search x: refused, SearchNotSupportedTest)
             "* | rename _raw AS r | search WARN",
             "* | rename _r* AS x* | search WARN",
             "* | eval _raw=\"x\" | rename _raw AS r | search x")) {
