@@ -22,20 +22,19 @@ import io.quarry.ql.ast.WhereCommand;
 import java.util.function.Consumer;
 
 /**
- * Where a {@code search} of bare words or phrases runs on pages exactly as on rows. On rows a term
- * matches an event row's stored raw text ({@code EventRow}: the wrappers {@code eval}, {@code
- * rename}, {@code rex} and plugin commands put around it ask the event, whatever {@code _raw} they
- * set; a row of {@code table}/{@code fields} only while it keeps {@code _raw}) and no other row's
- * (an aggregation's, a generator's, a transaction's: {@link MapRow}). On pages a term matches the
- * position's {@code _raw} column ({@link io.quarry.ql.eval.SearchFilter} with the search's {@link
- * RawTermMatcher}). The two agree over a page source of events as long as every command before the
- * search keeps the events and leaves {@code _raw} the event's own ({@link #keepsEventText}); the
- * planner asks this only of the commands that take events ({@link PageChain#supportsOverEvents},
- * {@link ReduceCoverage#supportsOverEvents}). Where a command before the search changed {@code
- * _raw} or brought in rows that are not events but kept its input's rows events ({@link
- * #keepsEventRow}), the pages carry each event's own text in {@link #OWN_RAW} ({@link
- * #withOwnText}, an event listing's hidden column) and the other rows a null there ({@link
- * #markingOtherRows}), which a term then matches as on rows.
+ * Where a {@code search} of bare words or phrases matches each event's own text. A term matches an
+ * event's stored raw text, whatever {@code _raw} an {@code eval}, {@code rename}, {@code rex} or
+ * plugin command set (after {@code table}/{@code fields} only while the row keeps {@code _raw}),
+ * and matches no row that is not an event (an aggregation's, a generator's, a transaction's). On
+ * pages a term matches the position's {@code _raw} column ({@link io.quarry.ql.eval.SearchFilter}
+ * with the search's {@link RawTermMatcher}). That column is the event's text over a page source of
+ * events as long as every command before the search keeps the events and leaves {@code _raw} the
+ * event's own ({@link #keepsEventText}); the planner asks this only of the commands that take
+ * events ({@link PageChain#supportsOverEvents}, {@link ReduceCoverage#supportsOverEvents}). Where a
+ * command before the search changed {@code _raw} or brought in rows that are not events but kept
+ * its input's rows events ({@link #keepsEventRow}), the pages carry each event's own text in {@link
+ * #OWN_RAW} ({@link #withOwnText}, an event listing's hidden column) and the other rows a null
+ * there ({@link #markingOtherRows}), which no term then matches.
  */
 public final class EventText {
   private static final String RAW = "_raw";
@@ -43,16 +42,16 @@ public final class EventText {
   /**
    * A page's hidden column of each event's own raw text, where the commands changed {@code _raw}
    * (an event listing's, {@code server.search.EventListing#withEventText}): where a page carries
-   * it, a bare word matches it at a position that has a {@code _raw} column, as an event row asks
-   * its event's stored text whatever {@code _raw} its commands set ({@link PageRow#matchesTerm});
-   * the NUL keeps it apart from any field a search can name.
+   * it, a bare word matches it at a position that has a {@code _raw} column: the event's stored
+   * text, whatever {@code _raw} its commands set ({@link PageRow#matchesTerm}); the NUL keeps it
+   * apart from any field a search can name.
    */
   public static final String OWN_RAW = "\u0000event _raw";
 
   /**
    * A hidden column of the fields each row that is no event holds, in its own page's column order
-   * ({@link #markingOtherRows}): the names the row engine's {@code MapRow} of it lists, kept apart
-   * from the order of any page the row is later copied into with others (a re-paging, a sort).
+   * ({@link #markingOtherRows}): the names such a row lists, kept apart from the order of any page
+   * the row is later copied into with others (a re-paging, a sort).
    */
   public static final String OTHER_ROW_FIELDS = "\u0000other row fields";
 
@@ -72,11 +71,10 @@ public final class EventText {
 
   /**
    * {@code stage} (an {@code append}'s or {@code appendcols}') over pages that carry {@link
-   * #OWN_RAW}: each page it hands on without that column — the subsearch's rows, which the row
-   * engine makes rows that are not events — gets it, null at every position, so a bare word matches
-   * none of them whatever {@code _raw} they hold ({@link PageRow#matchesTerm}), as none matches
-   * such a row on rows ({@code MapRow}); its input's pages pass on as they came, each event still
-   * with its own text. Such a page also gets {@link #OTHER_ROW_FIELDS}.
+   * #OWN_RAW}: each page it hands on without that column — the subsearch's rows, which are not
+   * events — gets it, null at every position, so a bare word matches none of them whatever {@code
+   * _raw} they hold ({@link PageRow#matchesTerm}); its input's pages pass on as they came, each
+   * event still with its own text. Such a page also gets {@link #OTHER_ROW_FIELDS}.
    */
   static PageChain.Stage markingOtherRows(PageChain.Stage stage) {
     return new PageChain.Stage() {
@@ -164,16 +162,16 @@ public final class EventText {
    * event's stored text, whatever {@code _raw} they hold: the commands {@link #keepsEventText}
    * takes but {@code fields}/{@code table} (a row of theirs has only the {@code _raw} it keeps),
    * and an {@code eval}, {@code rex}, {@code lookup} or {@code rename} that writes {@code _raw}
-   * (their rows ask the event); a {@code rename} of {@code _raw} to another name too (the row then
-   * has no {@code _raw}, and matches no term on either engine: {@code RenameOperator}); {@code
-   * append} (its input's rows pass on as they came; the subsearch's rows are no events, marked so
-   * by {@link #markingOtherRows}), {@code appendcols} (the n-th input row gets the subsearch's n-th
-   * row's fields, never {@code _raw}; the subsearch's rows beyond the input's are no events, marked
-   * so too) and {@code join} (a joined row is its input event with the subsearch's fields laid over
-   * it, which asks its event on rows; the page copies each position's {@link #OWN_RAW} with the
+   * (their rows still match on the event's text); a {@code rename} of {@code _raw} to another name
+   * too (the row then has no {@code _raw}, so matches no term); {@code append} (its input's rows
+   * pass on as they came; the subsearch's rows are no events, marked so by {@link
+   * #markingOtherRows}), {@code appendcols} (the n-th input row gets the subsearch's n-th row's
+   * fields, never {@code _raw}; the subsearch's rows beyond the input's are no events, marked so
+   * too) and {@code join} (a joined row is its input event with the subsearch's fields laid over
+   * it, matching on its event's text; the page copies each position's {@link #OWN_RAW} with the
    * rest); {@code eventstats}/{@code streamstats} whatever they name, and a built-in plugin command
-   * of named fields {@code _raw} among them (its overlay row asks its event; its operator passes
-   * {@link #OWN_RAW} through). Exact on pages that carry {@link #OWN_RAW}.
+   * of named fields {@code _raw} among them (its row matches on its event's text; it passes {@link
+   * #OWN_RAW} through). Exact on pages that carry {@link #OWN_RAW}.
    */
   static boolean keepsEventRow(Command command) {
     return switch (command) {
@@ -185,9 +183,9 @@ public final class EventText {
       case io.quarry.ql.ast.LookupCommand lookup -> true;
       case RexCommand rex -> true;
       // any rename: a row that keeps a _raw asks its event (the stage leaves the hidden own-text
-      // column alone), one whose _raw it moved away holds no term on either engine
+      // column alone), one whose _raw it moved away holds no term
       case RenameCommand rename -> true;
-      // their results laid over the event (AssignedRow), whatever they name
+      // their results laid over the event, which keeps its own text, whatever they name
       case EventStatsCommand eventstats -> true;
       case StreamStatsCommand streamstats -> true;
       // a built-in overlay of named fields passes the hidden own-text column through
@@ -259,9 +257,8 @@ public final class EventText {
       case ReorderCommand reorder -> true;
       case ProjectCommand project -> true;
       case EvalCommand eval -> eval.assignments().stream().noneMatch(a -> a.field().equals(RAW));
-      // its named outputs laid over the event (AssignedRow, which asks the event for terms);
-      // without
-      // OUTPUT every column of the table, which may be one named _raw
+      // its named outputs laid over the event, which still answers terms from its own text;
+      // without OUTPUT every column of the table, which may be one named _raw
       case io.quarry.ql.ast.LookupCommand lookup ->
           !lookup.outputs().isEmpty()
               && lookup.outputs().stream().noneMatch(o -> o.field().equals(RAW));
@@ -270,11 +267,11 @@ public final class EventText {
               && rex.groups().stream().noneMatch(g -> g.field().equals(RAW));
       // no pair puts a value under _raw: the page's _raw, where it still has one, is the event's
       // own; one renamed away (rename _raw AS r, rename _r* AS x*) leaves a row no _raw, which
-      // matches no term on either engine (RenameOperator), as after fields - _raw
+      // matches no term (a row without _raw holds none), as after fields - _raw
       case RenameCommand rename -> rename.renames().stream().noneMatch(EventText::setsRaw);
-      // its bucket laid over the event (AssignedRow, which asks the event for terms)
+      // its bucket laid over the event, which still answers terms from its own text
       case io.quarry.ql.ast.BinCommand bin -> !bin.as().equals(RAW);
-      // their results laid over the event (AssignedRow), in a column of their own
+      // their results laid over the event, in a column of their own
       case EventStatsCommand eventstats -> writesNoRaw(eventstats.stats());
       case StreamStatsCommand streamstats -> writesNoRaw(streamstats.stats());
       case PluginCommand plugin -> overlaysNamedFields(plugin) || fillsNullsOnly(plugin);

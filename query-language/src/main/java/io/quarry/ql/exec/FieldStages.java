@@ -19,9 +19,8 @@ import java.util.regex.Pattern;
 /**
  * The {@link PageChain} stages that choose, rename or filter by fields — {@code fields}/{@code
  * table}, {@code rename} and a {@code search} after the first command (its comparisons compiled
- * once into an {@link SearchFilter} over whole pages) — with the row commands' semantics ({@link
- * ProjectOperator}, {@link RenameOperator}, {@link FilterOperator}) where a page can hold them
- * exactly: which forms those are is {@link #supports}; the rest run on rows.
+ * once into an {@link SearchFilter} over whole pages) — where a page can hold those commands'
+ * semantics exactly: which forms those are is {@link #supports}; the rest have no stage here.
  */
 final class FieldStages {
   private static final List<String> INTERNAL_ORDER = List.of("_time", "_raw");
@@ -30,13 +29,12 @@ final class FieldStages {
   private FieldStages() {}
 
   /**
-   * Whether a page stage answers exactly as the row command: every {@code fields}/{@code table}; a
+   * Whether a page stage answers exactly as the command: every {@code fields}/{@code table}; a
    * {@code rename} of literal names, or of one {@code *} in both names (the columns it matches: the
    * source loads what {@link #inputFields} names) — {@code _time} renamed becomes epoch seconds, a
-   * field renamed to {@code _time} microseconds, as {@link RenameOperator} reads them ({@code
-   * rename * AS f_*} gives {@code f__time} in seconds and no {@code _time}); a {@code search} of
-   * field comparisons (a bare term searches the event's text), a field named with a wildcard among
-   * them ({@link #comparesOnly}).
+   * field renamed to {@code _time} microseconds ({@code rename * AS f_*} gives {@code f__time} in
+   * seconds and no {@code _time}); a {@code search} of field comparisons (a bare term searches the
+   * event's text), a field named with a wildcard among them ({@link #comparesOnly}).
    */
   static boolean supports(io.quarry.ql.ast.Command command) {
     return switch (command) {
@@ -331,10 +329,10 @@ final class FieldStages {
 
   /**
    * {@code rename a AS b}: column {@code a} becomes {@code b}; where the page already has a {@code
-   * b}, a position keeps its own {@code b} only when it has no {@code a} (the row command renames a
+   * b}, a position keeps its own {@code b} only when it has no {@code a} ({@code rename} renames a
    * field a row has, replacing the new name's value, and leaves a row without it alone). The pairs
    * apply in order; an old name an earlier pair renamed away ({@code a AS b, a AS c}) is read as
-   * the page came, as {@link RenameOperator} asks the row it was given.
+   * the page came: each pair reads the row the rename was given.
    */
   private static final class RenameStage implements PageChain.Stage {
     private final List<RenameCommand.Rename> renames;

@@ -144,7 +144,7 @@ class TimeValuesTest {
 
   @Test
   void groupedStatsOfSimpleFunctionsAnswerSecondsFromTheirStateArrays() {
-    // one by-field and only count/sum/avg/min/max/range: the GroupStates path
+    // one by-field and only count/sum/avg/min/max/range: each group's states side by side in arrays
     String query =
         "* | stats min(_time) AS min, max(_time) AS max, range(_time) AS range, avg(_time) AS avg,"
             + " count by host";

@@ -10,23 +10,22 @@ import java.util.List;
 
 /**
  * Whether a time-ordered pipeline takes its events with every field, search-time extracted ones
- * included — the row engine's {@link EventRow#discoverableFieldNames}, asked for by a command that
- * reads every field — so that its page source lays them out as an every-field {@link EventListing}
- * ({@link TimeOrderedShape#everyField}). The plan's needed-field analysis for "every field": a
- * pipeline that does not ask pays nothing.
+ * included — as a command that reads every field asks for them — so that its page source lays them
+ * out as an every-field {@link EventListing} ({@link TimeOrderedShape#everyField}). The plan's
+ * needed-field analysis for "every field": a pipeline that does not ask pays nothing.
  */
 final class EveryFieldPlan {
   private EveryFieldPlan() {}
 
   /**
    * Whether the commands take the events with every field, search-time extracted ones included, as
-   * the row engine's pages of events have them where a command asks for every field: a command that
-   * reads every field or names fields by a wildcard ({@link #takesEveryField}) comes before any
-   * other command but those that keep the events ({@link TimeOrderedShape#keepsEvents}), {@code
-   * eval} and {@code append}, whose rows then show the fields that command's output has — so the
-   * answer does not depend on the fields a row would have listed without being asked; or a wildcard
-   * {@code rename} ending the listing after commands that keep the events, or followed there by a
-   * wildcard {@code table}/{@code fields}.
+   * the events have them where a command asks for every field: a command that reads every field or
+   * names fields by a wildcard ({@link #takesEveryField}) comes before any other command but those
+   * that keep the events ({@link TimeOrderedShape#keepsEvents}), {@code eval} and {@code append},
+   * whose rows then show the fields that command's output has — so the answer does not depend on
+   * the fields a row would have listed without being asked; or a wildcard {@code rename} ending the
+   * listing after commands that keep the events, or followed there by a wildcard {@code
+   * table}/{@code fields}.
    */
   static boolean readsEveryField(List<Command> staged) {
     boolean cut = false; // pages that are no longer the adapter's batches of the events
@@ -38,12 +37,12 @@ final class EveryFieldPlan {
         return staged.subList(at + 1, staged.size()).stream().noneMatch(c -> fixes(c));
       }
       if (!cut && renamesByWildcard(command)) {
-        // a wildcard rename ending a listing: on rows it renames every field an event has,
-        // extracted ones too (RenameOperator reads its discoverable names), and the row then lists
-        // them all — the every-field pages, renamed. Any command after it would filter or cut
-        // those pages, whose columns are then no longer the rows' (a page cut by head keeps the
-        // columns of rows past the cut): on rows. A wildcard table or fields right after it reads
-        // those pages' columns holding values, as it does the plain every-field pages
+        // a wildcard rename ending a listing: it renames every field an event has, extracted ones
+        // too (it reads the event's discoverable names), and the row then lists them all — the
+        // every-field pages, renamed. Any command after it would filter or cut those pages, whose
+        // columns are then no longer the rows' (a page cut by head keeps the columns of rows past
+        // the cut), so then the answer is no. A wildcard table or fields right after it reads those
+        // pages' columns holding values, as it does the plain every-field pages
         return at == staged.size() - 1
             || staged.get(at + 1) instanceof ProjectCommand && takesEveryField(staged.get(at + 1));
       }
@@ -244,7 +243,7 @@ final class EveryFieldPlan {
     for (Command between : pipeline.subList(at, reader)) {
       if (!(PluginOverlayStage.overlays(between)
           || between instanceof io.quarry.ql.ast.EvalCommand
-          // lookup and rex lay their outputs over the row as eval does (AssignedRow)
+          // lookup and rex lay their outputs over the row as eval does
           || between instanceof io.quarry.ql.ast.LookupCommand
           || between instanceof io.quarry.ql.ast.RexCommand
           || renamesByWildcard(between) && PageChain.supports(List.of(between)) // exactly
@@ -253,7 +252,7 @@ final class EveryFieldPlan {
           || joinsOnCommonFields(between)
           // append: the adapter's batches of the events, then its subsearch's rows as they are
           || appends(between)
-          || between instanceof io.quarry.ql.ast.EventStatsCommand // AssignedRow over the row
+          || between instanceof io.quarry.ql.ast.EventStatsCommand // results laid over the row
           || between instanceof io.quarry.ql.ast.StreamStatsCommand
           || between instanceof io.quarry.ql.ast.BinCommand // a bucket laid over the row, as eval
           || between instanceof io.quarry.ql.ast.RenameCommand && !renamesByWildcard(between)
@@ -313,8 +312,8 @@ final class EveryFieldPlan {
    * A plugin command reading every field, not field by field ({@code fillnull}, {@code transpose}
    * …), {@code format}, {@code fieldsummary}, {@code join} without fields (it joins on the fields
    * its input's batch and the subsearch have), or a {@code table}/{@code fields} naming fields by a
-   * wildcard: on rows each reads an event's every field ({@link EventRow#discoverableFieldNames}),
-   * as {@code transaction} does for its results (see {@link #readsEveryField}).
+   * wildcard: each reads an event's every field, search-time extracted ones included, as {@code
+   * transaction} does for its results (see {@link #readsEveryField}).
    */
   private static boolean takesEveryField(Command command) {
     return switch (command) {

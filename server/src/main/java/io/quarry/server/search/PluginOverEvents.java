@@ -126,8 +126,8 @@ final class PluginOverEvents {
       EventListing batches;
       if (k == 0) {
         // the rows the commands before them leave, as the adapter batches them: every field of
-        // the event with their changes laid over it (a rename's too: RenameOperator's rows keep
-        // every other field)
+        // the event with their changes laid over it (a rename's too: a renamed row keeps every
+        // other field)
         ListedFields before = listed.stagesBefore(at);
         batches =
             new EventListing(
@@ -395,9 +395,9 @@ final class PluginOverEvents {
   }
 
   /**
-   * A page of rows a plugin command made of its own (no row column: {@link PluginOverlayStage}), as
-   * the row adapter's new rows ({@code MapRow}s) list their fields: those they hold a value in, in
-   * the page's column order, every field and listed alike; no event's text (a null {@link
+   * A page of rows a plugin command made of its own (no row column: {@link PluginOverlayStage}),
+   * listing each row's fields: those it holds a value in, in the page's column order, every field
+   * and listed alike; no event's text (a null {@link
    * ListingColumns#EVENT_RAW}: nothing extracted, no bare word matched).
    */
   private static Page ownRows(Page page) {

@@ -406,11 +406,10 @@ record TimeOrderedShape(
 
   /**
    * Whether a command after an event listing's {@code append} sets, moves or removes fields on
-   * every row as {@link ListedFields} replays it: on rows it lays its change over an event and over
-   * a subsearch's row alike ({@code AssignedRow} over either: a new field listed last, one set to
-   * null no longer listed), so the listing replays it over both ({@link
-   * EventListing#withOtherRows}). Not {@code eventstats}/{@code streamstats}, whose groups span
-   * both kinds of rows.
+   * every row as {@link ListedFields} replays it: it lays its change over an event and over a
+   * subsearch's row alike (a new field listed last, one set to null no longer listed), so the
+   * listing replays it over both ({@link EventListing#withOtherRows}). Not {@code
+   * eventstats}/{@code streamstats}, whose groups span both kinds of rows.
    */
   static boolean changesListedRows(Command command) {
     return command instanceof io.quarry.ql.ast.EvalCommand

@@ -173,7 +173,7 @@ class PluginOverEventsTest {
           "* | sort - n | head 300 | untable n f v",
           "* | xyseries host level n",
           "* | where n > 100 | xyseries n host level | eval k=1",
-          // their rows are no events: a bare word matches none (MapRow)
+          // their rows are no events: a bare word matches none
           "* | transpose | search WARN",
           "* | untable host f v | search WARN OR f=level",
           "* | xyseries host level n | search h1");
