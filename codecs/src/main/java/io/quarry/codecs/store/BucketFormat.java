@@ -21,12 +21,14 @@ import org.apache.lucene.util.IOUtils;
  * stored fields at every flush and merge); {@code blocks 2} (version {@value #BLOCKS_VERSION},
  * every new block bucket) keeps block documents in the order they were written, and a time-ordered
  * scan orders a segment's candidate blocks by their newest event itself ({@link BlockCursor});
- * {@code blocks 3} (version {@value #BLOCKS_VERSION}, every new block bucket since session 27) is
- * version 2 without postings for the events' terms: each block document carries a {@link
- * io.quarry.codecs.block.TermFilter} of its terms instead of {@code _tok} (see {@link
- * BlockDocuments}), which a term query probes ({@link BlockQueries}). A reader refuses a version it
- * does not know rather than misread it (a version 2 reader would find no term in a version 3
- * bucket).
+ * {@code blocks 3} (version {@value #BLOCKS_VERSION}, new block buckets only under the experimental
+ * {@value #TERM_FILTERS_PROPERTY} setting, session 27) is version 2 without postings for the
+ * events' terms: each block document carries a {@link io.quarry.codecs.block.TermFilter} of its
+ * terms instead of {@code _tok} (see {@link BlockDocuments}), which a term query probes ({@link
+ * BlockQueries}). Not the default yet: it cuts ingest CPU but a rare term's search reads every
+ * block's whole filter out of the doc values (2.5× slower at 10M lines) and the filters take more
+ * bytes than the postings did (docs/design/block-index.md). A reader refuses a version it does not
+ * know rather than misread it (a version 2 reader would find no term in a version 3 bucket).
  */
 public enum BucketFormat {
   EVENTS,
@@ -35,11 +37,19 @@ public enum BucketFormat {
   /** The file in a bucket's directory that names its format (absent: {@link #EVENTS}). */
   static final String MARKER = "bucket.format";
 
-  /**
-   * The block layout version new block buckets record: 3, segments without an index sort and term
-   * filters instead of term postings.
-   */
+  /** The newest block layout version this build reads: 3, term filters instead of postings. */
   static final int BLOCKS_VERSION = 3;
+
+  /**
+   * The developer setting ({@code -Dquarry.storage.termFilters=true}) under which new block buckets
+   * are layout 3 (term filters) instead of 2 (postings): experimental, see the class comment.
+   */
+  public static final String TERM_FILTERS_PROPERTY = "quarry.storage.termFilters";
+
+  /** The layout version new block buckets record: 2, or 3 under {@link #TERM_FILTERS_PROPERTY}. */
+  static int newBlocksVersion() {
+    return Boolean.getBoolean(TERM_FILTERS_PROPERTY) ? BLOCKS_VERSION : 2;
+  }
 
   /**
    * A bucket's recorded format and layout version.
@@ -119,11 +129,11 @@ public enum BucketFormat {
   }
 
   /**
-   * Records this format, at its newest layout version, in a new bucket's {@code directory},
-   * atomically and durably.
+   * Records this format, at the layout version new buckets take ({@link #newBlocksVersion}), in a
+   * new bucket's {@code directory}, atomically and durably.
    */
   Recorded record(Path directory) throws IOException {
-    return record(directory, this == BLOCKS ? BLOCKS_VERSION : 1);
+    return record(directory, this == BLOCKS ? newBlocksVersion() : 1);
   }
 
   /**

@@ -78,7 +78,13 @@ class BlockBucketCheckTest {
 
   @Test
   void aFilterMissingATermIsFound() throws Exception {
-    Path bucket = oneBlock();
+    Path bucket;
+    System.setProperty(BucketFormat.TERM_FILTERS_PROPERTY, "true"); // a layout 3 bucket
+    try {
+      bucket = oneBlock();
+    } finally {
+      System.clearProperty(BucketFormat.TERM_FILTERS_PROPERTY);
+    }
     // a well-formed filter of no term: every probe of it says no
     forge(
         bucket,

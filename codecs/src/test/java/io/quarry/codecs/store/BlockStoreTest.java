@@ -216,17 +216,27 @@ class BlockStoreTest {
           .extracting(BucketInfo::events)
           .isEqualTo(store.index("ev").buckets().stream().map(BucketInfo::events).toList());
     }
-    // new block buckets keep their blocks in the order written (no index sort) and their terms in
-    // each block's filter (no _tok postings)
+    // new block buckets keep their blocks in the order written (no index sort) and, by default,
+    // their terms in _tok postings (term filters are the experimental layout 3: the test below)
     for (Path marker : markers("bl")) {
-      assertThat(Files.readString(marker).strip()).isEqualTo("blocks 3");
+      assertThat(Files.readString(marker).strip()).isEqualTo("blocks 2");
       assertThat(segmentsSorted(marker.getParent())).isNotEmpty().containsOnly(false);
-      assertThat(termIndexes(marker.getParent())).isNotEmpty().containsOnly("filters");
+      assertThat(termIndexes(marker.getParent())).isNotEmpty().containsOnly("postings");
     }
   }
 
   @Test
   void olderLayoutBucketsStillReadAndTheNewestFollows() throws Exception {
+    // new buckets of the newest layout (3: term filters) under its setting
+    System.setProperty(BucketFormat.TERM_FILTERS_PROPERTY, "true");
+    try {
+      olderLayoutsAndTheNewest();
+    } finally {
+      System.clearProperty(BucketFormat.TERM_FILTERS_PROPERTY);
+    }
+  }
+
+  private void olderLayoutsAndTheNewest() throws Exception {
     sharedPool = pool;
     long seed = System.nanoTime();
     Random random = new Random(seed);

@@ -397,8 +397,8 @@ final class PluginOverEvents {
   /**
    * A page of rows a plugin command made of its own (no row column: {@link PluginOverlayStage}),
    * listing each row's fields: those it holds a value in, in the page's column order, every field
-   * and listed alike; no event's text (a null {@link
-   * ListingColumns#EVENT_RAW}: nothing extracted, no bare word matched).
+   * and listed alike; no event's text (a null {@link ListingColumns#EVENT_RAW}: nothing extracted,
+   * no bare word matched).
    */
   private static Page ownRows(Page page) {
     BytesBlock.Builder names = BytesBlock.builder(page.positionCount());
