@@ -2,7 +2,7 @@ package io.quarry.benchmarks;
 
 import io.quarry.benchmarks.data.AccessLogGenerator;
 import io.quarry.plugin.api.data.Page;
-import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.PageBuilder;
 import io.quarry.server.sourcetype.Sourcetype;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
@@ -47,12 +47,12 @@ final class AccessRows {
         columns.get(c).add(List.of(row.get(c)));
       }
       if (columns.get(0).size() == PAGE_SIZE) {
-        pages.add(PageCollector.toPage(NAMES, columns, PAGE_SIZE));
+        pages.add(PageBuilder.toPage(NAMES, columns, PAGE_SIZE));
         columns = newColumns();
       }
     }
     if (!columns.get(0).isEmpty()) {
-      pages.add(PageCollector.toPage(NAMES, columns, columns.get(0).size()));
+      pages.add(PageBuilder.toPage(NAMES, columns, columns.get(0).size()));
     }
     return pages;
   }

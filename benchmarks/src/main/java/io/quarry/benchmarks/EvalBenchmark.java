@@ -15,7 +15,7 @@ import io.quarry.ql.eval.ExpressionEvaluator;
 import io.quarry.ql.eval.Frame;
 import io.quarry.ql.eval.Selection;
 import io.quarry.ql.exec.Evaluator;
-import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.PageBuilder;
 import io.quarry.ql.exec.PageEval;
 import io.quarry.ql.exec.PageRow;
 import io.quarry.ql.parser.Parser;
@@ -139,7 +139,7 @@ public class EvalBenchmark {
         Map<String, List<List<Object>>> cells = pageEval.assign(page, assignments);
         List<String> names = List.copyOf(cells.keySet());
         Page computed =
-            PageCollector.toPage(names, List.copyOf(cells.values()), page.positionCount());
+            PageBuilder.toPage(names, List.copyOf(cells.values()), page.positionCount());
         out = page;
         for (int i = 0; i < names.size(); i++) {
           out = out.withColumn(names.get(i), computed.block(i));

@@ -12,8 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * A column written to a field as a block, typed as {@code PageCollector} types a field's values
- * over the page: whole numbers a long block ({@code _time} a timestamp), any double among numbers a
+ * A column written to a field as a block, typed as {@code PageBuilder} types a field's values over
+ * the page: whole numbers a long block ({@code _time} a timestamp), any double among numbers a
  * double block, booleans a boolean block, anything else (or a mix of booleans and numbers, or no
  * value at all) a string block of the values' texts; a multivalue one position of several values. A
  * field's block read unchanged is handed on as it is.
@@ -104,7 +104,7 @@ public final class ColumnBlocks {
   }
 
   /**
-   * Whether a field's block, read and written unchanged, types as {@code PageCollector} would type
+   * Whether a field's block, read and written unchanged, types as {@code PageBuilder} would type
    * its values: not {@code _time} (read as seconds), and some value (an all-null column is a string
    * one).
    */

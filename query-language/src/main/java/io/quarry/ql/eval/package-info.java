@@ -10,7 +10,7 @@
  * the {@code Evaluator}'s exactly — integer or double, null propagation, multivalues (which the
  * fast paths hand to the shared per-value code of {@link io.quarry.ql.exec.EvalValues}) — and
  * {@code CompiledEvaluatorTest} proves it on random pages. {@link io.quarry.ql.eval.ColumnBlocks}
- * makes a block of an answer, typed as {@code PageCollector} types a column; {@link
+ * makes a block of an answer, typed as {@code PageBuilder} types a column; {@link
  * io.quarry.ql.eval.Selection} the positions a condition keeps. {@link
  * io.quarry.ql.eval.SearchFilter} does the same for {@code search}'s field comparisons, and for
  * {@code searchmatch()}'s whole search ({@code SearchMatchEvaluator}: its terms matched in the

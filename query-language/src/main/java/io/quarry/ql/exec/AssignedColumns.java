@@ -17,7 +17,7 @@ import java.util.Map;
  * streamstats} set them on each event: a column per output name (one named twice takes the last
  * aggregation's result, in the first's place), replacing the page's column of that name in place or
  * added at the end; a null result is no value; a position given no results keeps its own values.
- * Each column is typed from its values as every result cell is ({@link PageCollector#column}); a
+ * Each column is typed from its values as every result cell is ({@link PageBuilder#column}); a
  * column of only numbers set on every position is built straight as a long or double block.
  */
 final class AssignedColumns {
@@ -63,7 +63,7 @@ final class AssignedColumns {
           cells.add(cell(row[function[c]]));
         }
       }
-      out = out.withColumn(name, PageCollector.column(name, cells));
+      out = out.withColumn(name, PageBuilder.column(name, cells));
     }
     return out;
   }
@@ -71,7 +71,7 @@ final class AssignedColumns {
   /**
    * The column straight from the results when every position has results and those of aggregation
    * {@code f} are numbers or null (not all null): a long block (a timestamp one for {@code _time})
-   * or, with a fraction anywhere, a double block — as {@link PageCollector#column} types them, no
+   * or, with a fraction anywhere, a double block — as {@link PageBuilder#column} types them, no
    * cell list made. Null otherwise.
    */
   private static Block numbers(String name, int f, Object[][] results) {
@@ -106,7 +106,7 @@ final class AssignedColumns {
     }
     LongBlock.Builder builder =
         LongBlock.builder(
-            name.equals(PageCollector.TIME_FIELD) ? DataType.TIMESTAMP : DataType.LONG,
+            name.equals(PageBuilder.TIME_FIELD) ? DataType.TIMESTAMP : DataType.LONG,
             results.length);
     for (Object[] row : results) {
       if (row[f] == null) {

@@ -77,7 +77,7 @@ final class ChartPivot {
       }
       columns.add(cells);
     }
-    return PageCollector.toPage(names, columns, rows.size());
+    return PageBuilder.toPage(names, columns, rows.size());
   }
 
   /** A cell's values: none for null, a multivalue's values, else the one value. */

@@ -120,7 +120,7 @@ final class EventStatsStage implements PageChain.Stage {
     for (int p = 0; p < positions; p++) {
       cells.add(note);
     }
-    return PageCollector.column(TRUNCATED, cells);
+    return PageBuilder.column(TRUNCATED, cells);
   }
 
   @Override

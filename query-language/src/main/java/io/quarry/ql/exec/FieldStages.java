@@ -310,7 +310,7 @@ final class FieldStages {
           columns.add(schema.column(c));
           blocks.add(page.block(c));
         } else {
-          Block nulls = PageCollector.column(name, nullCells(page.positionCount()));
+          Block nulls = PageBuilder.column(name, nullCells(page.positionCount()));
           columns.add(new Schema.Column(name, nulls.dataType()));
           blocks.add(nulls);
         }
@@ -430,7 +430,7 @@ final class FieldStages {
                     ? values
                     : TimeField.is(name) ? TimeField.seconds(values) : TimeField.micros(values));
           }
-          block = PageCollector.column(to, cells);
+          block = PageBuilder.column(to, cells);
         }
         columns.add(new Schema.Column(to, block.dataType()));
         blocks.add(block);

@@ -118,7 +118,7 @@ final class HashJoinOperator extends QueuedPageOperator {
       boolean takeTheirs = !theirs.isEmpty() && (join.overwrite() || mine.isEmpty());
       cells.add(takeTheirs ? theirs : mine);
     }
-    Block block = PageCollector.column(column, cells);
+    Block block = PageBuilder.column(column, cells);
     factory.reserve(block);
     return block;
   }

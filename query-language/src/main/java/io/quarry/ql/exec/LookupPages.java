@@ -11,7 +11,7 @@ import java.util.Set;
  * {@code | inputlookup t}'s results made straight as typed pages, for the page engine: a lookup
  * table's rows in order, at most {@code pageSize} per page. A page has a column for each field some
  * row of it has a non-empty cell of, in first-seen order, and an empty cell is a null — the columns
- * and types {@link PageCollector} gives the row generator's rows (one field per non-empty cell).
+ * and types {@link PageBuilder} gives the row generator's rows (one field per non-empty cell).
  * Pages are made one at a time as they are asked for.
  */
 public final class LookupPages implements java.util.Iterator<Page> {
@@ -60,6 +60,6 @@ public final class LookupPages implements java.util.Iterator<Page> {
       }
       columns.add(column);
     }
-    return PageCollector.toPage(names, columns, rows.size());
+    return PageBuilder.toPage(names, columns, rows.size());
   }
 }

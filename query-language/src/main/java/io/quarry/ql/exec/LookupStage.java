@@ -19,8 +19,8 @@ import java.util.List;
  * table's values (none: null), unless {@code OUTPUTNEW} and the position already has a value; every
  * other position keeps its own. An output field no position changed is left as it is; a text column
  * is written from the table's text, one that keeps a number at some positions is typed by {@link
- * PageCollector#column}'s rules. The table and its index count against the search's memory while
- * the stage lives.
+ * PageBuilder#column}'s rules. The table and its index count against the search's memory while the
+ * stage lives.
  */
 final class LookupStage implements PageChain.Stage {
   private final LookupCommand command;
@@ -158,7 +158,7 @@ final class LookupStage implements PageChain.Stage {
     for (int p = 0; p < positions; p++) {
       cells.add(set[p] ? EvalValues.values(values[p]) : row.at(page, p).values(field));
     }
-    return PageCollector.column(field, cells);
+    return PageBuilder.column(field, cells);
   }
 
   /** A table value: none (null), a text, or several texts. */

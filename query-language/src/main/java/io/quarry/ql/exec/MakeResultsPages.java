@@ -17,7 +17,7 @@ import java.util.NoSuchElementException;
  * positions whose {@code _time} is the search's now (a {@link DataType#TIMESTAMP} column, epoch
  * microseconds), and with {@code annotate=true} Splunk's {@code _raw}, {@code host}, {@code
  * source}, {@code sourcetype} (empty texts) and {@code splunk_server} — the columns, in the order
- * and with the types {@link PageCollector} gives the row generator's rows. Pages are made one at a
+ * and with the types {@link PageBuilder} gives the row generator's rows. Pages are made one at a
  * time as they are asked for (a {@code head} after it stops asking).
  */
 public final class MakeResultsPages implements java.util.Iterator<Page> {
@@ -58,7 +58,7 @@ public final class MakeResultsPages implements java.util.Iterator<Page> {
     for (int i = 0; i < positions; i++) {
       time.append(micros);
     }
-    columns.add(new Schema.Column(PageCollector.TIME_FIELD, DataType.TIMESTAMP));
+    columns.add(new Schema.Column(PageBuilder.TIME_FIELD, DataType.TIMESTAMP));
     blocks.add(time.build());
     if (command.annotate()) {
       for (String name : ANNOTATIONS) {

@@ -369,7 +369,7 @@ public final class PageChain {
         Object binned = Bins.binned(command, span, values.get(0), zone);
         cells.add(binned instanceof List<?> list ? List.copyOf(list) : List.of(binned));
       }
-      Page binned = PageCollector.toPage(List.of(command.as()), List.of(cells), positions);
+      Page binned = PageBuilder.toPage(List.of(command.as()), List.of(cells), positions);
       out.accept(page.withColumn(command.as(), binned.block(0)));
     }
 

@@ -61,7 +61,7 @@ public final class PageEval {
   /**
    * {@code assignments} compiled once (their fallbacks through this instance's evaluator): the
    * compiled {@code eval} adds each assigned field to a page as a column, typed as {@link
-   * PageCollector} types it, with the values {@link #assign} computes.
+   * PageBuilder} types it, with the values {@link #assign} computes.
    */
   public Compiled compile(List<EvalCommand.Assignment> assignments) {
     return new Compiled(assignments, new ExpressionCompiler(evaluator));

@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  * values, read once per position from the key columns; the pages stay referenced while an entry of
  * theirs is kept. At the end the kept positions are copied out in order, {@code pageSize} at a
  * time, each output page having the columns its positions hold values in (in first-seen order) and
- * each column typed over its values ({@link PageCollector}'s rules); where every row lists every
+ * each column typed over its values ({@link PageBuilder}'s rules); where every row lists every
  * column ({@code listed}: {@link RowPaging}), every column of the input, in its order.
  */
 final class PageSort implements PageChain.Stage {

@@ -77,7 +77,7 @@ final class PairedColumnsOperator extends QueuedPageOperator {
       List<Object> theirs = row < next ? subsearch.values(row, column) : List.of();
       cells.add(!theirs.isEmpty() && (override || mine.isEmpty()) ? theirs : mine);
     }
-    Block block = PageCollector.column(column, cells);
+    Block block = PageBuilder.column(column, cells);
     factory.reserve(block);
     return block;
   }

@@ -178,7 +178,7 @@ public final class PluginOverlayStage {
         }
         int c = page.schema().indexOf(name);
         // a field no event of the batch has: a column of nulls
-        Block block = c >= 0 ? page.block(c) : PageCollector.column(name, noValues(page));
+        Block block = c >= 0 ? page.block(c) : PageBuilder.column(name, noValues(page));
         columns.add(new Schema.Column(name, block.dataType()));
         blocks.add(block);
       }

@@ -13,8 +13,8 @@ import java.util.function.Consumer;
  * A stage's answer made at the end as pages from its result rows' fields ({@link TransactionStage},
  * {@link FieldSummaryStage}: one row per transaction or field, few next to their input; the rows of
  * {@code | help}): a column per field any result has, in first-seen order, each typed over the
- * whole answer as {@link PageCollector} types a field — so a column keeps one type across the pages
- * — then cut into pages of {@code pageSize} positions.
+ * whole answer as {@link PageBuilder} types a field — so a column keeps one type across the pages —
+ * then cut into pages of {@code pageSize} positions.
  */
 public final class ResultPages {
   private ResultPages() {}
@@ -43,7 +43,7 @@ public final class ResultPages {
     }
     int positions = results.size();
     results.clear();
-    Page answer = PageCollector.toPage(List.copyOf(names), columns, positions);
+    Page answer = PageBuilder.toPage(List.copyOf(names), columns, positions);
     if (positions <= pageSize) {
       out.accept(answer);
       return;

@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  * value rewritten. A text column's ASCII values are matched over the block's bytes ({@link
  * AsciiChars}), and a one-group regex the one-pass matcher decides copies the group's bytes into
  * the new block — no {@code String} per position. A column that mixes extracted text with another
- * type's values is typed by {@link PageCollector#column}'s rules (text).
+ * type's values is typed by {@link PageBuilder#column}'s rules (text).
  */
 final class RexStage implements PageChain.Stage {
   private final RexCommand command;
@@ -184,7 +184,7 @@ final class RexStage implements PageChain.Stage {
           Object value = found.get(p).get(field);
           cells.add(value == null ? row.at(page, p).values(field) : EvalValues.values(value));
         }
-        column = PageCollector.column(field, cells);
+        column = PageBuilder.column(field, cells);
       }
       result = result.withColumn(field, column);
     }

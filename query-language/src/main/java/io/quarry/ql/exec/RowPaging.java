@@ -29,7 +29,7 @@ import java.util.function.Consumer;
  * <p>Where every row lists every column of its page ({@code listed}: after a {@code table} or
  * {@code fields} of literal names, with only commands that keep or drop rows since), a row lists
  * its null cells too: the page keeps its input's columns in their order, one that no position holds
- * a value in included (typed as {@link PageCollector} types a column without values). A page says
+ * a value in included (typed as {@link PageBuilder} types a column without values). A page says
  * which cells hold values, not which fields a row lists; this is where the plan says so.
  */
 final class RowPaging implements PageChain.Stage {
@@ -138,7 +138,7 @@ final class RowPaging implements PageChain.Stage {
 
   /**
    * The positions ({@code pages.get(i)}, {@code positions.get(i)}) as one page: a column per field
-   * any of them holds a value in, in first-named order, typed as {@link PageCollector} types it.
+   * any of them holds a value in, in first-named order, typed as {@link PageBuilder} types it.
    */
   static Page page(List<Page> pages, List<Integer> positions) {
     return page(pages, positions, false);
@@ -175,6 +175,6 @@ final class RowPaging implements PageChain.Stage {
       }
       columns.add(cells);
     }
-    return PageCollector.toPage(List.copyOf(names), columns, pages.size());
+    return PageBuilder.toPage(List.copyOf(names), columns, pages.size());
   }
 }

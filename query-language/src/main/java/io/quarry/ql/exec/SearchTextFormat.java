@@ -42,7 +42,7 @@ public final class SearchTextFormat {
 
   /** A value as text; {@code _time} (micros in pages) as epoch seconds. */
   static String text(String column, Object value) {
-    if (column.equals(PageCollector.TIME_FIELD) && value instanceof Long micros) {
+    if (column.equals(PageBuilder.TIME_FIELD) && value instanceof Long micros) {
       return Values.toText(TimeField.secondsOf(micros));
     }
     return Values.toText(value);

@@ -142,7 +142,7 @@ final class SeriesSelection {
               ? List.of()
               : value instanceof List<?> multivalue ? List.copyOf(multivalue) : List.of(value));
     }
-    Page page = PageCollector.toPage(List.of(SERIES, VALUE), List.of(names, cells), count);
+    Page page = PageBuilder.toPage(List.of(SERIES, VALUE), List.of(names, cells), count);
     HashAggregationOperator scoring =
         new HashAggregationOperator(
             new StatsCommand(

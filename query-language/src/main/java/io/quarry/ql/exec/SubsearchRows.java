@@ -132,7 +132,7 @@ final class SubsearchRows implements AutoCloseable {
       blocks.add(ids.build());
     }
     for (int c = 0; c < names.size(); c++) {
-      Block block = PageCollector.column(names.get(c), cells.get(c));
+      Block block = PageBuilder.column(names.get(c), cells.get(c));
       schema.add(new Schema.Column(names.get(c), block.dataType()));
       blocks.add(block);
     }

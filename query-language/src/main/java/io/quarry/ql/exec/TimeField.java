@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * How {@code _time} reads and writes. A row holds an event's time as epoch microseconds (a {@code
- * Long}), which {@link PageCollector} turns into a timestamp column; everything that computes with
+ * Long}), which {@link PageBuilder} turns into a timestamp column; everything that computes with
  * the value — {@code eval} and {@code where}, every aggregation, comparisons in {@code search}, a
  * rename or a {@code bin … as} to another name, {@code fieldsummary}, {@code outputlookup} — reads
  * it as Splunk's epoch seconds: a whole number as a {@code Long}, else a {@code Double} (micro

@@ -13,7 +13,7 @@ import io.quarry.plugin.api.data.Schema;
 import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.ast.Expression;
 import io.quarry.ql.exec.Evaluator;
-import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.PageBuilder;
 import io.quarry.ql.exec.PageEval;
 import io.quarry.ql.exec.PageRow;
 import java.time.Instant;
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * Long} is not a {@code Double}, {@code -0.0} is not {@code 0.0}): random expressions over every
  * fast path and some fallbacks, on random pages of every block type with nulls, multivalues,
  * numbers written as text, absent fields and {@code _time}; whole {@code eval} commands (later
- * assignments reading earlier ones) against {@link PageEval#assign} typed by {@link PageCollector};
+ * assignments reading earlier ones) against {@link PageEval#assign} typed by {@link PageBuilder};
  * {@code where} selections against {@link Evaluator#test}. The seed is in every failure message.
  */
 class CompiledEvaluatorTest {
@@ -287,7 +287,7 @@ class CompiledEvaluatorTest {
       PageEval eval = new PageEval(evaluator);
       Map<String, List<List<Object>>> cells = eval.assign(page, assignments);
       Page expected =
-          PageCollector.toPage(
+          PageBuilder.toPage(
               List.copyOf(cells.keySet()), List.copyOf(cells.values()), page.positionCount());
       Page actual = eval.compile(assignments).apply(page);
       for (int c = 0; c < expected.schema().size(); c++) {

@@ -16,7 +16,7 @@ import java.util.List;
  * Runs commands on the page engine alone — {@link PageReduce}, the stages a search's answer goes
  * through — over pages built straight from field values, for the tests that check a command's
  * answer against values computed by hand. Nothing here goes through the row engine: the input pages
- * are typed column by column ({@link PageCollector#toPage(List, List, int)}, the page builder that
+ * are typed column by column ({@link PageBuilder#toPage(List, List, int)}, the page builder that
  * outlives the row collector) and the answer is read from the blocks.
  */
 final class PageRun {

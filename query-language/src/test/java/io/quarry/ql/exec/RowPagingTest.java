@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class RowPagingTest {
   /** Columns a, b, c, d over two positions: b holds a value only in the second, d in neither. */
   private static Page input() {
-    return PageCollector.toPage(
+    return PageBuilder.toPage(
         List.of("a", "b", "c", "d"),
         List.of(
             List.of(List.of("a0"), List.of("a1")),

@@ -12,7 +12,7 @@ import java.util.Set;
 /**
  * Pages built straight from field values and read back from their blocks, for tests on the page
  * engine: no row is involved. Columns are typed as a search types them ({@link
- * PageCollector#toPage(List, List, int)}, the page builder that outlives the row collector): longs
+ * PageBuilder#toPage(List, List, int)}, the page builder that outlives the row collector): longs
  * make a long column ({@code _time} a timestamp), longs and doubles a double column, anything else
  * text.
  */
@@ -42,7 +42,7 @@ public final class TestPages {
       }
       columns.add(cells);
     }
-    return PageCollector.toPage(names, columns, rows.size());
+    return PageBuilder.toPage(names, columns, rows.size());
   }
 
   /** Every field name of the rows, in first-seen order. */

@@ -25,7 +25,7 @@ final class Dbinspect {
   /**
    * The rows as pages of {@code pageSize} positions, built column by column: a page's columns are
    * the fields its buckets hold, in the order they first name them, each typed as {@code
-   * PageCollector.toPage} types a field (a handful per index: made once, then cut).
+   * PageBuilder.toPage} types a field (a handful per index: made once, then cut).
    */
   static java.util.Iterator<io.quarry.plugin.api.data.Page> pages(
       EventStore store, List<String> indexes, int pageSize) {
@@ -49,7 +49,7 @@ final class Dbinspect {
       }
       columns.add(cells);
     }
-    return io.quarry.ql.exec.PageCollector.toPage(List.copyOf(names), columns, buckets.size());
+    return io.quarry.ql.exec.PageBuilder.toPage(List.copyOf(names), columns, buckets.size());
   }
 
   /** Each bucket's fields, in the order its row lists them (a bucket without events: no times). */

@@ -7,7 +7,7 @@ import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
-import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.PageBuilder;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,7 +24,7 @@ import java.util.function.Predicate;
  * Row by row in arrival order, {@code pageSize} rows a page (the last one shorter; none past the
  * answer's row limit), each page with the columns its events have — the default fields in {@link
  * #DEFAULT_ORDER}, then the index-time fields in the order the page's events first name them — and
- * each column typed over its values as {@code PageCollector} types them.
+ * each column typed over its values as {@code PageBuilder} types them.
  *
  * <p>The page source ({@link EventPages#listing}) carries, besides the fields the commands read,
  * every default field, every index-time field an event of its page has, and per event the names of
@@ -283,7 +283,7 @@ final class EventListing {
       Block block = whole && !changes(name) ? wholeColumn(pages.get(0), name) : null;
       if (block == null) {
         block =
-            PageCollector.column(
+            PageBuilder.column(
                 name, cells(name, pages, ranges, count, extractors, cleared, others));
       }
       columns.add(new Schema.Column(name, block.dataType()));

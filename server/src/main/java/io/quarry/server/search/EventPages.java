@@ -150,7 +150,7 @@ final class EventPages implements EventVisitor {
 
   /**
    * Values keep the types extraction gives them: a JSON number or boolean is a number or boolean,
-   * not its text, and a column holding one is typed as {@code PageCollector} types the same values.
+   * not its text, and a column holding one is typed as {@code PageBuilder} types the same values.
    * Where the page's columns are the answer (time-ordered mode) rather than an aggregation's input,
    * which compares numbers and their texts alike.
    */
@@ -366,14 +366,14 @@ final class EventPages implements EventVisitor {
       return block;
     }
 
-    /** The column again from its cells, the typed ones as they were, typed by PageCollector. */
+    /** The column again from its cells, the typed ones as they were, typed by PageBuilder. */
     private Block retyped(Block texts) {
       List<List<Object>> cells = new ArrayList<>(texts.positionCount());
       for (int p = 0; p < texts.positionCount(); p++) {
         List<Object> cell = typedCells.get(p);
         cells.add(cell != null ? cell : texts.getValues(p));
       }
-      return io.quarry.ql.exec.PageCollector.column(name, cells);
+      return io.quarry.ql.exec.PageBuilder.column(name, cells);
     }
 
     /** Appends the event's values; returns its extraction, made if this column needed it. */

@@ -161,7 +161,7 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
         cells.add(values);
       }
       String name = page.schema().column(c).name();
-      Block cut = io.quarry.ql.exec.PageCollector.column(name, cells);
+      Block cut = io.quarry.ql.exec.PageBuilder.column(name, cells);
       blocks.add(cut);
       columns.add(new Schema.Column(name, cut.dataType()));
     }

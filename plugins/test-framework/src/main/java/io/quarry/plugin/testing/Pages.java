@@ -2,7 +2,7 @@ package io.quarry.plugin.testing;
 
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
-import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.PageBuilder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -35,7 +35,7 @@ public final class Pages {
       }
       columns.add(cells);
     }
-    return PageCollector.toPage(List.copyOf(names), columns, rows.size());
+    return PageBuilder.toPage(List.copyOf(names), columns, rows.size());
   }
 
   /**

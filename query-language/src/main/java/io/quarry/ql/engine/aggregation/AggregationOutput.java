@@ -6,7 +6,7 @@ import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
 import io.quarry.ql.ast.Aggregation;
 import io.quarry.ql.ast.StatsCommand;
-import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.PageBuilder;
 import io.quarry.ql.exec.TimeField;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +16,7 @@ import java.util.List;
  * per group sorted by the by-fields' values (numbers before text, as Splunk sorts), at most {@code
  * pageSize} rows a page; by-fields as string blocks straight from the keys, numeric results as long
  * or double blocks (doubles throughout when a column has fractions anywhere), everything else —
- * text, multivalues, {@code _time} — typed as {@link PageCollector#toPage} types a field.
+ * text, multivalues, {@code _time} — typed as {@link PageBuilder#toPage} types a field.
  */
 final class AggregationOutput {
   private final StatsCommand command;
@@ -76,8 +76,8 @@ final class AggregationOutput {
         cells.add(column);
         genericAt.add(c);
       }
-      if (!generic.isEmpty()) { // typed as PageCollector types a field
-        Page typed = PageCollector.toPage(generic, cells, to - from);
+      if (!generic.isEmpty()) { // typed as PageBuilder types a field
+        Page typed = PageBuilder.toPage(generic, cells, to - from);
         for (int i = 0; i < generic.size(); i++) {
           blocks[genericAt.get(i)] = typed.block(i);
         }

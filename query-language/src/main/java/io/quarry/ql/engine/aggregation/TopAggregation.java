@@ -6,7 +6,7 @@ import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.TopCommand;
 import io.quarry.ql.exec.MemoryTracker;
-import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.PageBuilder;
 import io.quarry.ql.exec.TimeField;
 import io.quarry.ql.exec.Values;
 import java.math.BigDecimal;
@@ -241,7 +241,7 @@ public final class TopAggregation implements PageAggregator {
   /**
    * The answer so far: per by-group (ascending by its values) its kept combinations, as pages of at
    * most {@code pageSize} positions, each column typed as the page builder types its values ({@link
-   * PageCollector#toPage(List, List, int)}).
+   * PageBuilder#toPage(List, List, int)}).
    */
   @Override
   public List<Page> snapshot() {
@@ -355,7 +355,7 @@ public final class TopAggregation implements PageAggregator {
     }
 
     Page page() {
-      return PageCollector.toPage(names, columns, positions);
+      return PageBuilder.toPage(names, columns, positions);
     }
   }
 

@@ -10,7 +10,7 @@ import io.quarry.ql.ast.Aggregation;
 import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.engine.BlockCopies;
 import io.quarry.ql.exec.MemoryTracker;
-import io.quarry.ql.exec.PageCollector;
+import io.quarry.ql.exec.PageBuilder;
 import io.quarry.ql.exec.Values;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  * field's results are joined to those groups by their by-field values, a field's column named
  * {@code f(field)} or by the {@code AS} name with its {@code *} replaced, the fields of a wildcard
  * in name order, a column no group has a value in left out; the answer is typed as {@link
- * PageCollector} types a field. The input must carry every field its rows have (event pages with
+ * PageBuilder} types a field. The input must carry every field its rows have (event pages with
  * every search-time field, a generator's or an aggregation's pages).
  */
 public final class WildcardAggregation implements PageAggregator {
@@ -263,7 +263,7 @@ public final class WildcardAggregation implements PageAggregator {
         for (Map<String, List<Object>> row : slice) {
           cells.add(row.getOrDefault(column, List.of()));
         }
-        Block block = PageCollector.column(column, cells);
+        Block block = PageBuilder.column(column, cells);
         schema.add(new Schema.Column(column, block.dataType()));
         blocks.add(block);
       }

@@ -19,10 +19,10 @@ import java.util.function.BooleanSupplier;
 
 /**
  * {@code mpreview} with nothing after it: the points kept column by column (time, value, and which
- * series) and handed on as typed pages — the pages the row pipeline's {@code PageCollector} would
- * have made of its rows ({@code _time} a timestamp, {@code metric_name}, {@code _value} a double,
- * {@code index}, then the dimensions as strings in the order first met in the page, null where a
- * series has no such dimension), without a row object per point.
+ * series) and handed on as typed pages — the pages {@code PageBuilder} would have made of its rows
+ * ({@code _time} a timestamp, {@code metric_name}, {@code _value} a double, {@code index}, then the
+ * dimensions as strings in the order first met in the page, null where a series has no such
+ * dimension), without a row object per point.
  */
 final class PreviewPages {
   private final MpreviewCommand preview;

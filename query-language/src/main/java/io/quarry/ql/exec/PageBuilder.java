@@ -1,0 +1,185 @@
+package io.quarry.ql.exec;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BooleanBlock;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.DoubleBlock;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.plugin.api.data.Schema;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Typed pages from cells (generators, answers, listings, tests): {@link #toPage} types a column
+ * from its values — all longs make a long column, longs and doubles a double column, booleans a
+ * boolean column, anything else a string column; {@code _time} holds epoch microseconds and is a
+ * timestamp column. A field with several values at a position is a position with several values,
+ * typed with the rest of the column's values (a multivalue of longs in a long column; one that
+ * mixes numbers and text makes the column text).
+ */
+public final class PageBuilder {
+  public static final String TIME_FIELD = "_time";
+
+  private PageBuilder() {}
+
+  /** A page of rows: a column per field any row has, typed by this class's rules. */
+  public static Page toPage(List<Row> rows) {
+    return toPage(rows, fieldNames(rows));
+  }
+
+  /** Every field name of the rows, in first-seen order. */
+  static Set<String> fieldNames(List<Row> rows) {
+    Set<String> names = new LinkedHashSet<>();
+    for (Row row : rows) {
+      names.addAll(row.fieldNames());
+    }
+    return names;
+  }
+
+  /**
+   * A page of the rows' values of {@code names}, a column each (all null when no row has it); a
+   * field with several values in a row is a position with several values.
+   */
+  static Page toPage(List<Row> rows, java.util.Collection<String> names) {
+    List<List<List<Object>>> columns = new ArrayList<>();
+    for (String name : names) {
+      List<List<Object>> cells = new ArrayList<>(rows.size());
+      for (Row row : rows) {
+        cells.add(row.values(name));
+      }
+      columns.add(cells);
+    }
+    return toPage(List.copyOf(names), columns, rows.size());
+  }
+
+  /**
+   * A page of {@code positions} rows given column by column: {@code columns.get(i)} holds column
+   * {@code names.get(i)}'s cells, each the values of one position (none: null). Each column is
+   * typed by this class's rules, over all its cells.
+   */
+  public static Page toPage(List<String> names, List<List<List<Object>>> columns, int positions) {
+    List<Schema.Column> schema = new ArrayList<>();
+    List<Block> blocks = new ArrayList<>();
+    for (int c = 0; c < names.size(); c++) {
+      String name = names.get(c);
+      List<List<Object>> cells = columns.get(c);
+      List<Object> values = new ArrayList<>(positions);
+      for (List<Object> cell : cells) {
+        values.addAll(cell);
+      }
+      DataType type = inferType(name, values);
+      schema.add(new Schema.Column(name, type));
+      blocks.add(block(type, cells));
+    }
+    return new Page(new Schema(schema), blocks, positions);
+  }
+
+  /**
+   * A column of cells (a position's values each: none is a null, several a multivalue), typed as
+   * this class types a field's values.
+   */
+  public static Block column(String name, List<List<Object>> cells) {
+    List<Object> values = new ArrayList<>();
+    cells.forEach(values::addAll);
+    return block(inferType(name, values), cells);
+  }
+
+  private static DataType inferType(String name, List<Object> values) {
+    boolean anyLong = false;
+    boolean anyDouble = false;
+    boolean anyBoolean = false;
+    boolean anyOther = false;
+    for (Object value : values) {
+      switch (value) {
+        case null -> {}
+        case Long l -> anyLong = true;
+        case Double d -> anyDouble = true;
+        case Boolean b -> anyBoolean = true;
+        default -> anyOther = true;
+      }
+    }
+    if (anyOther || (anyBoolean && (anyLong || anyDouble))) {
+      return DataType.STRING;
+    }
+    if (anyBoolean) {
+      return DataType.BOOLEAN;
+    }
+    if (anyDouble) {
+      return DataType.DOUBLE;
+    }
+    if (anyLong) {
+      return name.equals(TIME_FIELD) ? DataType.TIMESTAMP : DataType.LONG;
+    }
+    return DataType.STRING;
+  }
+
+  /** A block of the cells: no value is a null, several values one position's values. */
+  private static Block block(DataType type, List<List<Object>> cells) {
+    switch (type) {
+      case LONG, TIMESTAMP -> {
+        LongBlock.Builder builder = LongBlock.builder(type, cells.size());
+        appendCells(
+            cells,
+            builder::appendNull,
+            builder::beginPositionEntry,
+            builder::endPositionEntry,
+            v -> builder.append((Long) v));
+        return builder.build();
+      }
+      case DOUBLE -> {
+        DoubleBlock.Builder builder = DoubleBlock.builder(cells.size());
+        appendCells(
+            cells,
+            builder::appendNull,
+            builder::beginPositionEntry,
+            builder::endPositionEntry,
+            v -> builder.append(((Number) v).doubleValue()));
+        return builder.build();
+      }
+      case BOOLEAN -> {
+        BooleanBlock.Builder builder = BooleanBlock.builder(cells.size());
+        appendCells(
+            cells,
+            builder::appendNull,
+            builder::beginPositionEntry,
+            builder::endPositionEntry,
+            v -> builder.append((Boolean) v));
+        return builder.build();
+      }
+      default -> {
+        BytesBlock.Builder builder = BytesBlock.builder(cells.size());
+        appendCells(
+            cells,
+            builder::appendNull,
+            builder::beginPositionEntry,
+            builder::endPositionEntry,
+            v -> builder.append(Values.toText(v)));
+        return builder.build();
+      }
+    }
+  }
+
+  private static void appendCells(
+      List<List<Object>> cells,
+      Runnable appendNull,
+      Runnable beginPositionEntry,
+      Runnable endPositionEntry,
+      Consumer<Object> append) {
+    for (List<Object> cell : cells) {
+      switch (cell.size()) {
+        case 0 -> appendNull.run();
+        case 1 -> append.accept(cell.get(0));
+        default -> {
+          beginPositionEntry.run();
+          cell.forEach(append);
+          endPositionEntry.run();
+        }
+      }
+    }
+  }
+}
