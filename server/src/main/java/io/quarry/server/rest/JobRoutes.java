@@ -313,8 +313,8 @@ public final class JobRoutes {
         stages.add(one);
       }
       costs.put("stages", stages);
-      // deprecated: the commands that ran on the row engine, which is gone (session 27): always
-      // empty, kept one release for clients that read it
+      // deprecated: always empty since every command runs on pages (session 27), kept one
+      // release for clients that read it
       costs.put("rowStages", List.of());
       body.put("costs", costs);
     }

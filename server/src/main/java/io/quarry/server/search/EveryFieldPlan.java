@@ -49,14 +49,13 @@ final class EveryFieldPlan {
       if (takesEveryField(command)) {
         // a wildcard table or fields reads the columns holding values, format makes one row of
         // them; a plugin operator reads its input page whole, the adapter's batch when only
-        // commands that keep the events come before it — and on rows its output is the event
+        // commands that keep the events come before it — and its output is the event
         // with the columns it replaced laid over it (the others still the event's own, listed
         // without extraction), so a later command must fix the answer's columns
         return command instanceof ProjectCommand
             || command instanceof io.quarry.ql.ast.StatsCommand // reads columns holding values
-            // a transforming plugin command reading every field: on rows the adapter hands its
-            // map operator batches of the rows with every field; an aggregation here, its answer
-            // rows of its own
+            // a transforming plugin command reading every field: its map operator takes batches
+            // of the rows with every field; an aggregation here, its answer rows of its own
             || PageAggregator.supports(command)
             || command instanceof io.quarry.ql.ast.FormatCommand
             || command instanceof io.quarry.ql.ast.FieldSummaryCommand // a row per field
@@ -142,7 +141,7 @@ final class EveryFieldPlan {
    * before the first {@code append} before it, if any — the append then runs on the listing's pages
    * (the adapter's batches of the events, then the subsearch's rows as they are), and the commands
    * between them as stages over both, row-local ones or those that keep the rows ({@code
-   * eventstats}/{@code streamstats} too: their groups span both kinds of rows, on rows as here) —,
+   * eventstats}/{@code streamstats} too: their groups span both kinds of rows) —,
    * else {@code at}; -1 when a command between is none of those.
    */
   private static int beforeAppend(List<Command> pipeline, int at) {
@@ -206,10 +205,10 @@ final class EveryFieldPlan {
    * fix their own columns: the index the every-field listing comes before, or -1. Commands whose
    * changes {@link ListedFields} replays (a literal {@code rename} too) come first, then maybe
    * plugin commands laying their output over the rows ({@code fillnull}, {@code mvexpand}) or
-   * wildcard {@code rename}s (exact on pages: {@code rename re* AS x*}; on rows one renames every
-   * field the row can yield) among {@code eval}s, {@code rex}es, {@code lookup}s, {@code bin}s,
+   * wildcard {@code rename}s (exact on pages: {@code rename re* AS x*} renames every field the
+   * row can yield) among {@code eval}s, {@code rex}es, {@code lookup}s, {@code bin}s,
    * literal {@code rename}s, {@code eventstats}/{@code streamstats} and commands that keep the rows
-   * — on rows each of those keeps every field a row can yield (its search-time ones too), so the
+   * — each of those keeps every field a row can yield (its search-time ones too), so the
    * listing goes right before the first plugin command or wildcard rename and they run as stages on
    * its pages. A {@code transaction} followed by a command fixing the columns takes only the fields
    * the commands read instead (not here).
@@ -247,8 +246,8 @@ final class EveryFieldPlan {
           || between instanceof io.quarry.ql.ast.LookupCommand
           || between instanceof io.quarry.ql.ast.RexCommand
           || renamesByWildcard(between) && PageChain.supports(List.of(between)) // exactly
-          // join without fields: on rows it joins each adapter batch of the rows that reach it,
-          // every field asked for (an every-field page here), and lays the subsearch's over them
+          // join without fields: joins each every-field page of the rows that reach it and lays
+          // the subsearch's over them
           || joinsOnCommonFields(between)
           // append: the adapter's batches of the events, then its subsearch's rows as they are
           || appends(between)

@@ -21,24 +21,23 @@ import java.util.Set;
 /**
  * A time-ordered event listing through plugin commands that lay their output over the events
  * ({@code index=web | fillnull value=0}, {@code index=web | where … | mvexpand x}, {@code index=web
- * | eval y=1 | fillnull value=0}, {@code | rex … | mvexpand t}), on pages as the row engine answers
- * it: there the plugin adapter hands the operator batches of the rows the commands before it leave
- * — events, with the fields {@code eval}, {@code rex}, {@code lookup}, {@code rename} … set, moved
- * or removed over them — with every field asked for, and answers each output row as its row with
- * the operator's new or replaced columns laid over it (the row's own fields otherwise, listed
- * without extraction). Here the commands before them run as stages marking what they set, and the
- * rows they leave are laid out as those batches (an every-field {@link EventListing} of {@code
- * 1,024} rows a page replaying their changes, {@link ListedFields}; past a {@code rename} too,
- * whose rows keep every other field), carrying each row's fields as it lists them, those it lost
- * and its event's own text; {@link PluginOverlayStage} runs the operator over them as the adapter
- * does, and each row's fields as the overlay row lists them are written out ({@link #listedNames}:
- * {@link EventOverlays#plugin} replayed there, where the columns hold what the plugin commands
- * left). Commands after them that keep the rows or change their fields as {@link ListedFields}
- * replays ({@code | eval y=1}, {@code | where …}, {@code | rex …}) run as stages marking what they
- * set, and a listing replays their changes over those names and pages the answer as the collector
- * would. {@code append} and {@code join} without fields count as plugin commands here ({@link
- * #runsAsPlugin}): the row engine runs them through the same adapter, as the built-in page commands
- * {@link PageCommands#of} makes of them.
+ * | eval y=1 | fillnull value=0}, {@code | rex … | mvexpand t}), on pages: the operator takes
+ * batches of the rows the commands before it leave — events, with the fields {@code eval}, {@code
+ * rex}, {@code lookup}, {@code rename} … set, moved or removed over them — with every field asked
+ * for, and answers each output row as its row with the operator's new or replaced columns laid over
+ * it (the row's own fields otherwise, listed without extraction). The commands before them run as
+ * stages marking what they set, and the rows they leave are laid out as those batches (an
+ * every-field {@link EventListing} of {@code 1,024} rows a page replaying their changes, {@link
+ * ListedFields}; past a {@code rename} too, whose rows keep every other field), carrying each row's
+ * fields as it lists them, those it lost and its event's own text; {@link PluginOverlayStage} runs
+ * the operator over them, and each row's fields as the overlay row lists them are written out
+ * ({@link #listedNames}: {@link EventOverlays#plugin} replayed there, where the columns hold what
+ * the plugin commands left). Commands after them that keep the rows or change their fields as
+ * {@link ListedFields} replays ({@code | eval y=1}, {@code | where …}, {@code | rex …}) run as
+ * stages marking what they set, and a listing replays their changes over those names and pages the
+ * answer as the collector would. {@code append} and {@code join} without fields count as plugin
+ * commands here ({@link #runsAsPlugin}), run as the built-in page commands {@link PageCommands#of}
+ * makes of them.
  */
 final class PluginOverEvents {
   /** The hidden columns that pass along the events' pages but never reach a plugin operator. */
@@ -176,8 +175,8 @@ final class PluginOverEvents {
    * plugin command after other commands or reading every field starts the next run, which takes the
    * rows again as the adapter batches them —, each followed by commands with page stages that are
    * no plugin command (a {@code search} of bare words among them matching the events' own text,
-   * carried from the batches as on rows an overlay row asks its event, whatever the plugin laid
-   * over {@code _raw}), whose changes {@link ListedFields} must replay (the caller asks it: {@link
+   * carried from the batches, whatever the plugin laid over {@code _raw}), whose changes {@link
+   * ListedFields} must replay (the caller asks it: {@link
    * #changes}); else -1.
    *
    * @param tableColumns a lookup table's columns by name, for a {@code lookup} without {@code
@@ -263,10 +262,10 @@ final class PluginOverEvents {
   }
 
   /**
-   * Whether the row engine runs {@code command} through the plugin adapter as this class runs
-   * plugin commands: a plugin command, or an {@code append} or a {@code join} without fields, which
-   * it runs as the built-in page commands {@link PageCommands#of} makes of them (the adapter's
-   * overlay rows: a joined row is its input row with the subsearch's columns laid over it, an
+   * Whether this class runs {@code command} as a plugin command: a plugin command, or an {@code
+   * append} or a {@code join} without fields, run as the built-in page commands {@link
+   * PageCommands#of} makes of them (overlay rows: a joined row is its input row with the
+   * subsearch's columns laid over it, an
    * appended row one of the operator's own making).
    */
   static boolean runsAsPlugin(Command command) {
@@ -297,7 +296,7 @@ final class PluginOverEvents {
             || sub.kind() == SubsearchCommand.Kind.JOIN && sub.join().fields().isEmpty());
   }
 
-  /** The plugin command the row adapter runs for {@code command} ({@link #runsAsPlugin}). */
+  /** The plugin command this class runs for {@code command} ({@link #runsAsPlugin}). */
   private static PluginCommand asPlugin(Command command) {
     return command instanceof PluginCommand plugin ? plugin : PageCommands.of(command);
   }
@@ -349,8 +348,8 @@ final class PluginOverEvents {
   }
 
   /**
-   * The plugin commands' output with each row's fields as the row adapter's overlay row lists them
-   * in {@link ListingColumns#FIELD_NAMES} — those its row listed before them ({@link
+   * The plugin commands' output with each row's fields as its overlay row lists them in {@link
+   * ListingColumns#FIELD_NAMES} — those its row listed before them ({@link
    * ListingColumns#LISTED_NAMES}: the default fields, the event's index-time ones, the changes of
    * the commands before them), then the fields the commands laid over it ({@link
    * PluginOverlayStage#OVERLAID}) as {@link EventOverlays#plugin} replays them —, its every field

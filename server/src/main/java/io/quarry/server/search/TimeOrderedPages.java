@@ -31,8 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * TimeOrderedShape#keepsEvents}) or that set, move or remove fields as {@link ListedFields} replays
  * them ({@code eval}, {@code rex}, {@code lookup}, {@code rename}, {@code fields -}), runs on pages
  * too: the source then carries every field an event has without extraction, and {@link
- * EventListing} makes the answer's pages as the row engine's collector would. Any other pipeline
- * runs on rows.
+ * EventListing} makes the answer's pages. A pipeline {@link TimeOrderedShape#of} gives no shape is
+ * not supported.
  */
 final class TimeOrderedPages {
   private TimeOrderedPages() {}
@@ -160,8 +160,8 @@ final class TimeOrderedPages {
     int aggregateAt = shape.aggregateAt();
     Aggregation aggregation =
         aggregateAt < 0 ? null : new Aggregation(pipeline, aggregateAt, evaluator, stages, results);
-    // every field: the events the leading commands keep laid out as the row engine's pages of
-    // them, every field extracted, a page of the row adapter's batch size each, into the rest
+    // every field: the events the leading commands keep laid out in pages, every field
+    // extracted, into the rest
     int listedAt = shape.everyField() && !shape.listing() ? fused + shape.listedAt() : -1;
     PluginOverEvents overPlugin =
         listedAt >= 0
@@ -256,7 +256,7 @@ final class TimeOrderedPages {
                                     : aggregation != null ? aggregation::add : results::add,
                 stages,
                 fused,
-                SearchService.pageSize(), // pages out as the row engine's collector makes them
+                SearchService.pageSize(), // the answer's page size
                 // a listing's lookup, rex, rename mark what they set (ListedFields), and so do
                 // those before plugin commands over events or a wildcard rename
                 listing != null || overPlugin != null || everyField != null || overRename != null,

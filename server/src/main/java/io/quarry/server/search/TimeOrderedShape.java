@@ -20,8 +20,8 @@ import java.util.Set;
  * {@link TimeOrderedPages} runs it: which leading {@code rex} commands the source runs, the fields
  * it reads, events per source page, whether the answer is an event listing ({@link EventListing},
  * {@link ListedFields}), every-field pages ({@link EveryFieldPlan}), or an aggregation after
- * commands that need time order. {@link #of} decides it from the pipeline, or says the search runs
- * on rows (null).
+ * commands that need time order. {@link #of} decides it from the pipeline, or answers null for a
+ * search it does not support.
  *
  * @param fused the leading {@code rex} commands the source runs
  * @param sourceFields the fields the source reads
@@ -46,7 +46,7 @@ import java.util.Set;
  * @param appendAt for a listing: the index of its first {@code append} (-1: none), the commands
  *     from there on keeping the rows as they come ({@link #keepsListedRows}): the subsearch's rows
  *     go through them among the events and the listing lists them as they are ({@link
- *     EventListing#withOtherRows}), as the row engine's collector pages event rows and others
+ *     EventListing#withOtherRows}), event rows and others paged alike
  */
 record TimeOrderedShape(
     int fused,
@@ -116,7 +116,7 @@ record TimeOrderedShape(
         fused, sourceFields, pageSize, listing, aggregateAt, true, 0, listed, ownText, appendAt);
   }
 
-  /** The shape of {@code pipeline} on pages, or null when it runs on rows. */
+  /** The shape of {@code pipeline} on pages, or null when it is not supported. */
   static TimeOrderedShape of(List<Command> pipeline, int pageSize) {
     return of(pipeline, pageSize, table -> null);
   }
@@ -134,8 +134,8 @@ record TimeOrderedShape(
     int changedUpTo = EveryFieldPlan.pluginAfterChanges(pipeline);
     if (changedUpTo >= 0 && ReduceCoverage.supportsOverEvents(pipeline)) {
       // the events, their fields changed by the commands before the plugin command that reads
-      // every field (stages marking what they set), laid out with every field as the row adapter's
-      // batches of those rows, the changes replayed (a leading rex a stage, not fused)
+      // every field (stages marking what they set), laid out as every-field pages of those rows,
+      // the changes replayed (a leading rex a stage, not fused)
       ListedFields before = ListedFields.of(pipeline.subList(0, changedUpTo), tableColumns);
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, changedUpTo), List.of()));
@@ -152,8 +152,7 @@ record TimeOrderedShape(
     }
     if (fused == 0 && everyFieldPlan(staged)) {
       // the events, filtered, cut or reordered by the leading commands that keep them, laid out
-      // with every field as the row adapter's batches of them into the other commands (an
-      // aggregation among them a stage)
+      // with every field into the other commands (an aggregation among them a stage)
       int listedAt = 0;
       while (listedAt < staged.size() && keepsEvents(staged.get(listedAt))) {
         listedAt++;
@@ -236,7 +235,7 @@ record TimeOrderedShape(
     ListedFields listed = ListedFields.of(pipeline, tableColumns);
     if (listed != null && (ReduceCoverage.supportsOverEvents(pipeline) || ownText(pipeline))) {
       // the events themselves, filtered, cut or reordered, with the fields eval, rex, lookup,
-      // rename, eventstats and streamstats set and fields - removes laid over them as on rows
+      // rename, eventstats and streamstats set and fields - removes laid over them
       // (ListedFields: eventstats' and streamstats' stages run on the source's pages); a leading
       // rex is a stage here, not fused into the source
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
@@ -305,10 +304,10 @@ record TimeOrderedShape(
     ListedFields aroundPlugins =
         firstPlugin < 0 ? null : PluginOverEvents.changes(pipeline, firstPlugin, tableColumns);
     if (aroundPlugins != null) {
-      // the events the leading commands keep, their changes laid over them as on rows, as the
-      // plugin adapter's batches of every field, through the plugin commands, their output laid
-      // over them as on rows, then the commands after them replayed over what the overlay rows
-      // list, and so on for each run of plugin commands (PluginOverEvents)
+      // the events the leading commands keep, their changes laid over them, as pages of every
+      // field, through the plugin commands, their output laid over them, then the commands after
+      // them replayed over what the overlay rows list, and so on for each run of plugin commands
+      // (PluginOverEvents)
       int at = firstPlugin;
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, at), List.of()));
@@ -372,7 +371,7 @@ record TimeOrderedShape(
    * Whether a listing's commands search bare words after a command that changed {@code _raw} but
    * kept the rows events ({@code eval _raw=…}, {@code lookup} without {@code OUTPUT}): exact where
    * the listing's pages carry each event's own text ({@link ListingColumns#withEventText}), which a
-   * term then matches as the row engine's event row asks its event.
+   * term then matches rather than the changed {@code _raw}.
    */
   static boolean ownText(List<Command> pipeline) {
     return !ReduceCoverage.supportsOverEvents(pipeline)

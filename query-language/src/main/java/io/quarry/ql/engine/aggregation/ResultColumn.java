@@ -69,7 +69,7 @@ final class ResultColumn {
 
   /**
    * Group {@code id}'s result as the function answered it, except that a whole number is a double
-   * in a column that holds fractions too (as the row engine types such a column).
+   * in a column that holds fractions too, so the column holds one type.
    */
   Object result(int id) {
     Object result = objects != null ? objects[id] : number(id);
