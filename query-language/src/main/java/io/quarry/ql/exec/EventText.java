@@ -208,10 +208,10 @@ public final class EventText {
   /**
    * Whether {@code plugin} is a built-in command whose rows are its input rows with the fields it
    * names laid over them ({@link PluginOverlayStage#overlays}: a term asks such a row's event),
-   * none of them {@code _raw}: its page operator passes every other column
-   * through, {@code _raw} among them. Not one that reads every field ({@code fillnull} without
-   * fields would fill a null {@code _raw}, and the hidden columns), nor a third-party command
-   * (whose output may be rows of its own making, which match no term).
+   * none of them {@code _raw}: its page operator passes every other column through, {@code _raw}
+   * among them. Not one that reads every field ({@code fillnull} without fields would fill a null
+   * {@code _raw}, and the hidden columns), nor a third-party command (whose output may be rows of
+   * its own making, which match no term).
    */
   private static boolean overlaysNamedFields(PluginCommand plugin) {
     return overlays(plugin) && !plugin.bound().producedFields().contains(RAW);
@@ -238,14 +238,14 @@ public final class EventText {
    * Whether the rows after {@code command} are still events whose {@code _raw}, where a page holds
    * it, is the event's own raw text: a filter ({@code where}, {@code search}), a cut or a
    * reordering ({@code head}, {@code sort}, {@code dedup}, {@code reverse}, {@code tail}), {@code
-   * fields}/{@code table} (a row without {@code _raw} matches no term), an {@code
-   * eval} or a {@code rex} that does not write {@code _raw}, a {@code rename} that puts no value
-   * under {@code _raw} (literal or wildcard; one renaming it away leaves no {@code _raw}), a {@code
-   * lookup} whose named outputs do not include {@code _raw}, a {@code bin} into a field other than
-   * {@code _raw}, {@code eventstats}/{@code streamstats} whose results are not named {@code _raw},
-   * a built-in plugin command laying named fields other than {@code _raw} over its input rows
-   * ({@code fillnull f}, {@code mvexpand}, {@code convert} …), and {@code fillnull} of every field.
-   * Anything else (an aggregation, a third-party plugin command …): not known to.
+   * fields}/{@code table} (a row without {@code _raw} matches no term), an {@code eval} or a {@code
+   * rex} that does not write {@code _raw}, a {@code rename} that puts no value under {@code _raw}
+   * (literal or wildcard; one renaming it away leaves no {@code _raw}), a {@code lookup} whose
+   * named outputs do not include {@code _raw}, a {@code bin} into a field other than {@code _raw},
+   * {@code eventstats}/{@code streamstats} whose results are not named {@code _raw}, a built-in
+   * plugin command laying named fields other than {@code _raw} over its input rows ({@code fillnull
+   * f}, {@code mvexpand}, {@code convert} …), and {@code fillnull} of every field. Anything else
+   * (an aggregation, a third-party plugin command …): not known to.
    */
   static boolean keepsEventText(Command command) {
     return switch (command) {

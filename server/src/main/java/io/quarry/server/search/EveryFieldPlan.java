@@ -141,8 +141,8 @@ final class EveryFieldPlan {
    * before the first {@code append} before it, if any — the append then runs on the listing's pages
    * (the adapter's batches of the events, then the subsearch's rows as they are), and the commands
    * between them as stages over both, row-local ones or those that keep the rows ({@code
-   * eventstats}/{@code streamstats} too: their groups span both kinds of rows) —,
-   * else {@code at}; -1 when a command between is none of those.
+   * eventstats}/{@code streamstats} too: their groups span both kinds of rows) —, else {@code at};
+   * -1 when a command between is none of those.
    */
   private static int beforeAppend(List<Command> pipeline, int at) {
     int append = 0;
@@ -205,13 +205,13 @@ final class EveryFieldPlan {
    * fix their own columns: the index the every-field listing comes before, or -1. Commands whose
    * changes {@link ListedFields} replays (a literal {@code rename} too) come first, then maybe
    * plugin commands laying their output over the rows ({@code fillnull}, {@code mvexpand}) or
-   * wildcard {@code rename}s (exact on pages: {@code rename re* AS x*} renames every field the
-   * row can yield) among {@code eval}s, {@code rex}es, {@code lookup}s, {@code bin}s,
-   * literal {@code rename}s, {@code eventstats}/{@code streamstats} and commands that keep the rows
-   * — each of those keeps every field a row can yield (its search-time ones too), so the
-   * listing goes right before the first plugin command or wildcard rename and they run as stages on
-   * its pages. A {@code transaction} followed by a command fixing the columns takes only the fields
-   * the commands read instead (not here).
+   * wildcard {@code rename}s (exact on pages: {@code rename re* AS x*} renames every field the row
+   * can yield) among {@code eval}s, {@code rex}es, {@code lookup}s, {@code bin}s, literal {@code
+   * rename}s, {@code eventstats}/{@code streamstats} and commands that keep the rows — each of
+   * those keeps every field a row can yield (its search-time ones too), so the listing goes right
+   * before the first plugin command or wildcard rename and they run as stages on its pages. A
+   * {@code transaction} followed by a command fixing the columns takes only the fields the commands
+   * read instead (not here).
    */
   private static int ownColumnsAfterChanges(List<Command> pipeline) {
     int reader = 0;

@@ -176,8 +176,7 @@ final class PluginOverEvents {
    * rows again as the adapter batches them —, each followed by commands with page stages that are
    * no plugin command (a {@code search} of bare words among them matching the events' own text,
    * carried from the batches, whatever the plugin laid over {@code _raw}), whose changes {@link
-   * ListedFields} must replay (the caller asks it: {@link
-   * #changes}); else -1.
+   * ListedFields} must replay (the caller asks it: {@link #changes}); else -1.
    *
    * @param tableColumns a lookup table's columns by name, for a {@code lookup} without {@code
    *     OUTPUT} before the plugin commands ({@link ListedFields#of(List,
@@ -265,8 +264,7 @@ final class PluginOverEvents {
    * Whether this class runs {@code command} as a plugin command: a plugin command, or an {@code
    * append} or a {@code join} without fields, run as the built-in page commands {@link
    * PageCommands#of} makes of them (overlay rows: a joined row is its input row with the
-   * subsearch's columns laid over it, an
-   * appended row one of the operator's own making).
+   * subsearch's columns laid over it, an appended row one of the operator's own making).
    */
   static boolean runsAsPlugin(Command command) {
     return command instanceof PluginCommand || overlaidSubsearch(command);

@@ -21,19 +21,18 @@ import java.util.Set;
 /**
  * A time-ordered event listing through a wildcard {@code rename} among other commands ({@code
  * index=web | rename *_ip AS ip_* | head 5}, {@code index=web | eval a_ip=1 | rename *_ip AS
- * ip_*}), on pages: the rename reads every field its row can
- * yield ({@code discoverableFieldNames}: an event's extracted fields too, laid over by the {@code
- * eval}, {@code rex}, {@code lookup} … before it) and the renamed row lists them all under their
- * new names — which the commands after it then filter, cut or change. The events as the
- * commands before the rename leave them are laid out with every field (an every-field {@link
- * EventListing}, those commands' changes replayed by {@link ListedFields}, carrying each row's
- * every field name), the rename's stage renames those pages' columns, and each row's names are
- * renamed as the row command renames them ({@link RenamedNames}) into {@link
- * ListingColumns#FIELD_NAMES} — the names it renamed away, and those the commands before it left it
- * without, in {@link ListingColumns#CLEARED}. The commands after it run as stages marking what they
- * set, and a listing replays their changes over those names and pages the answer as the collector
- * would ({@link EventListing#fromListedNames}), so a row lists the same fields wherever a
- * later command cuts or filters the pages.
+ * ip_*}), on pages: the rename reads every field its row can yield ({@code discoverableFieldNames}:
+ * an event's extracted fields too, laid over by the {@code eval}, {@code rex}, {@code lookup} …
+ * before it) and the renamed row lists them all under their new names — which the commands after it
+ * then filter, cut or change. The events as the commands before the rename leave them are laid out
+ * with every field (an every-field {@link EventListing}, those commands' changes replayed by {@link
+ * ListedFields}, carrying each row's every field name), the rename's stage renames those pages'
+ * columns, and each row's names are renamed as the row command renames them ({@link RenamedNames})
+ * into {@link ListingColumns#FIELD_NAMES} — the names it renamed away, and those the commands
+ * before it left it without, in {@link ListingColumns#CLEARED}. The commands after it run as stages
+ * marking what they set, and a listing replays their changes over those names and pages the answer
+ * as the collector would ({@link EventListing#fromListedNames}), so a row lists the same fields
+ * wherever a later command cuts or filters the pages.
  */
 final class RenameOverEvents {
   private final EventListing batches; // every field, as the commands before the rename leave it
