@@ -126,6 +126,17 @@ record BatchPlan(
   }
 
   /**
+   * Whether the search runs time-ordered instead of in parallel slices: the map side has no page
+   * stage for a command before the aggregation (one reading every field an event has, {@code
+   * addtotals}, {@code foreach}, {@code spath} …: the slices' pages hold only the fields named),
+   * which the time-ordered page stages do have (the events' every-field listing, {@link
+   * TimeOrderedShape}). The same events through the same commands, in one ordered stream.
+   */
+  boolean runsTimeOrdered() {
+    return !pageShape.onPages();
+  }
+
+  /**
    * The explain entries of this plan: {@code engine}; on pages, the fields the source reads, the
    * {@code rex} commands it runs itself and the page stages; from the index, what is counted.
    */

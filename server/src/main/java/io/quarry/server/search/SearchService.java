@@ -710,17 +710,6 @@ public final class SearchService implements AutoCloseable {
   }
 
   /**
-   * Whether a batch search runs time-ordered instead: its map side has no page stage for a command
-   * before the aggregation (one reading every field an event has, {@code addtotals}, {@code
-   * foreach}, {@code spath} …: the slices' pages hold only the fields named), which the
-   * time-ordered page stages do have (the events' every-field listing, {@link TimeOrderedShape}).
-   * The same events through the same commands, in one ordered stream instead of parallel slices.
-   */
-  private static boolean orderedInstead(BatchPlan batch) {
-    return !batch.pageShape().onPages();
-  }
-
-  /**
    * The field of a leading {@code dedup f} that keeps one event per value in arrival order (no
    * count above 1, {@code consecutive} or {@code sortby}), whose repeats a scan may skip unread;
    * null otherwise.
@@ -754,7 +743,7 @@ public final class SearchService implements AutoCloseable {
       throws IOException {
     List<Command> pipeline = plan.pipeline();
     BatchPlan batch = batchPlan(plan, indexes, translation, aggregatorAt);
-    if (orderedInstead(batch)) {
+    if (batch.runsTimeOrdered()) {
       return runTimeOrdered(
           plan, indexes, translation, results, matched, stages, control, evaluator);
     }
@@ -875,7 +864,7 @@ public final class SearchService implements AutoCloseable {
         aggregatorAt >= 0 && plan.generator().isEmpty() // a generator's results run in order
             ? batchPlan(plan, store.resolve(plan.indexPatterns()), translation, aggregatorAt)
             : null;
-    if (batch != null && !orderedInstead(batch)) {
+    if (batch != null && !batch.runsTimeOrdered()) {
       explain.put("mode", "batch");
       List<String> map = new ArrayList<>(names.subList(0, aggregatorAt + 1));
       map.set(aggregatorAt, names.get(aggregatorAt) + " (partial)");

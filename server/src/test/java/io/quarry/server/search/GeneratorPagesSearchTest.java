@@ -9,17 +9,13 @@ import io.quarry.ql.exec.LookupPages;
 import io.quarry.ql.exec.LookupTable;
 import io.quarry.ql.exec.MakeResultsPages;
 import io.quarry.ql.parser.Position;
-import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
-import java.nio.file.Path;
+import io.quarry.server.RunningServer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Generators' searches on pages: {@code makeresults} and {@code inputlookup} made straight as pages
@@ -29,20 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GeneratorPagesSearchTest {
   private static final String PASSWORD = "generator-pages-pw";
 
-  @TempDir static Path root;
-  private static QuarryServer server;
-
-  @BeforeAll
-  static void start() throws Exception {
-    server = TestServers.start(root.resolve("data"), PASSWORD);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
-  }
+  @RegisterExtension static final RunningServer SERVER = new RunningServer(PASSWORD);
 
   @Test
   void makeResultsThroughPageCommands() throws Exception {
@@ -180,6 +163,9 @@ class GeneratorPagesSearchTest {
   }
 
   private static SearchStats run(String query) throws Exception {
-    return server.search().run(query, server.search().plan(query, null, null), page -> {});
+    return SERVER
+        .server()
+        .search()
+        .run(query, SERVER.server().search().plan(query, null, null), page -> {});
   }
 }

@@ -4,41 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quarry.server.QuarryServer;
+import io.quarry.server.RunningServer;
 import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code | makeresults}: rows without data, for trying expressions and pipelines. */
 class MakeResultsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String PASSWORD = "pw";
 
-  @TempDir static Path root;
-  private static QuarryServer server;
-
-  @BeforeAll
-  static void start() throws Exception {
-    server = TestServers.start(root.resolve("data"), PASSWORD);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
-  }
+  @RegisterExtension static final RunningServer SERVER = new RunningServer(PASSWORD);
 
   /** The result objects of an export answer. */
   private static List<JsonNode> results(String query) throws Exception {
-    HttpResponse<String> response = TestServers.export(server, PASSWORD, query);
+    HttpResponse<String> response = TestServers.export(SERVER.server(), PASSWORD, query);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     List<JsonNode> results = new ArrayList<>();
     for (String line : response.body().split("\n")) {
@@ -91,7 +75,7 @@ class MakeResultsTest {
             "| makeresults rows=3",
             "| makeresults count=2 extra",
             "index=main | makeresults")) {
-      HttpResponse<String> response = TestServers.export(server, PASSWORD, query);
+      HttpResponse<String> response = TestServers.export(SERVER.server(), PASSWORD, query);
       assertThat(response.statusCode()).as(query).isEqualTo(400);
       assertThat(response.body()).as(query).contains("QUERY_PARSE");
     }

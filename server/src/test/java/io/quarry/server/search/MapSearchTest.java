@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quarry.server.QuarryServer;
+import io.quarry.server.RunningServer;
 import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code map} over a real server: its cut at {@code maxsearches} and the results lacking a token's
@@ -24,20 +21,7 @@ class MapSearchTest {
   private static final String PASSWORD = "map-test-password";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir static Path root;
-  private static QuarryServer server;
-
-  @BeforeAll
-  static void start() throws Exception {
-    server = TestServers.start(root.resolve("data"), PASSWORD);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
-  }
+  @RegisterExtension static final RunningServer SERVER = new RunningServer(PASSWORD);
 
   @Test
   void moreResultsThanMaxsearchesRunTheFirstOnesAndSaySo() throws Exception {
@@ -85,7 +69,7 @@ class MapSearchTest {
         java.net.http.HttpClient.newHttpClient()
             .send(
                 java.net.http.HttpRequest.newBuilder(
-                        java.net.URI.create(server.url() + "/services/search/jobs/export"))
+                        java.net.URI.create(SERVER.server().url() + "/services/search/jobs/export"))
                     .header("Authorization", TestServers.basic(PASSWORD))
                     .header("Content-Type", "application/x-www-form-urlencoded")
                     .timeout(java.time.Duration.ofSeconds(120))
@@ -103,7 +87,7 @@ class MapSearchTest {
   }
 
   private static List<JsonNode> export(String query) throws Exception {
-    HttpResponse<String> response = TestServers.export(server, PASSWORD, query);
+    HttpResponse<String> response = TestServers.export(SERVER.server(), PASSWORD, query);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     List<JsonNode> lines = new ArrayList<>();
     for (String line : response.body().split("\n")) {

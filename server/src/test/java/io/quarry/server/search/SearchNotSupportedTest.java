@@ -4,18 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quarry.server.QuarryServer;
+import io.quarry.server.RunningServer;
 import io.quarry.server.TestServers;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A search whose combination of commands has no page stage yet is refused whole, before it reads
@@ -28,20 +25,7 @@ class SearchNotSupportedTest {
   private static final String PASSWORD = "not-supported-pw";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir static Path root;
-  private static QuarryServer server;
-
-  @BeforeAll
-  static void start() throws Exception {
-    server = TestServers.start(root.resolve("data"), PASSWORD);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
-  }
+  @RegisterExtension static final RunningServer SERVER = new RunningServer(PASSWORD);
 
   @Test
   void refusedWithA400NamingTheCommands() throws Exception {
@@ -69,7 +53,7 @@ class SearchNotSupportedTest {
   private static HttpResponse<String> search(String query) throws Exception {
     return HttpClient.newHttpClient()
         .send(
-            HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/search"))
+            HttpRequest.newBuilder(URI.create(SERVER.server().url() + "/api/v1/search"))
                 .header("Authorization", TestServers.basic(PASSWORD))
                 .header("Accept", "application/json")
                 .POST(
