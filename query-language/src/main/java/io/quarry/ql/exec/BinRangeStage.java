@@ -10,7 +10,6 @@ import io.quarry.ql.ast.BinCommand;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * {@code bin} without a span ({@code bins=N}, {@code minspan}, {@code start}/{@code end}) on pages,
@@ -19,13 +18,15 @@ import java.util.function.Consumer;
  * from their blocks — each position's first value, microseconds for a {@code _time} timestamp, else
  * its number ({@link Bins#position}), no value boxed for a long or double block — and once the
  * input ends the span is chosen ({@link Bins#chooseSpan}) and every kept page is binned in order by
- * {@link PageChain.BinStage}, the stage of {@code bin} with a given span.
+ * {@link PageChain.BinOperator}, the operator of {@code bin} with a given span.
  */
-final class BinRangeStage implements PageChain.Stage {
+final class BinRangeStage extends QueuedPageOperator {
   private final BinCommand command;
   private final ZoneId zone;
   private final MemoryTracker memory;
   private final List<Page> pages = new ArrayList<>();
+  private PageChain.BinOperator binned; // once the input is over
+  private int next; // the next held page to bin
   private double low = Double.POSITIVE_INFINITY;
   private double high = Double.NEGATIVE_INFINITY;
 
@@ -36,7 +37,7 @@ final class BinRangeStage implements PageChain.Stage {
   }
 
   @Override
-  public void add(Page page, Consumer<Page> out) {
+  protected void process(Page page) {
     Block block = page.block(command.field());
     if (block != null) {
       for (int p = 0; p < page.positionCount(); p++) {
@@ -69,15 +70,20 @@ final class BinRangeStage implements PageChain.Stage {
   }
 
   @Override
-  public void finish(Consumer<Page> out) {
-    PageChain.BinStage binned =
-        new PageChain.BinStage(command, Bins.chooseSpan(command, low, high, zone), zone);
-    for (int i = 0; i < pages.size(); i++) {
-      Page page = pages.get(i);
-      pages.set(i, null); // handed on: no longer held here
-      binned.add(page, out);
+  protected void onFinish() {
+    binned = new PageChain.BinOperator(command, Bins.chooseSpan(command, low, high, zone), zone);
+  }
+
+  /** The next held page binned, once the span is chosen. */
+  @Override
+  protected Page produce() {
+    if (next >= pages.size()) {
+      close();
+      return null;
     }
-    close();
+    Page page = pages.get(next);
+    pages.set(next++, null); // handed on: no longer held here
+    return binned.map(page);
   }
 
   @Override

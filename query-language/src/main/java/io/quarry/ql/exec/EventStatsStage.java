@@ -8,7 +8,6 @@ import io.quarry.ql.ast.EventStatsCommand;
 import io.quarry.ql.engine.aggregation.RunningGroups;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * {@code eventstats} on pages: keeps its input pages, adding each position to its groups' states
@@ -19,7 +18,7 @@ import java.util.function.Consumer;
  * position says so in {@code eventstats_truncated}. The pages held, their positions' groups and the
  * states are counted on the search's memory and released when emitted.
  */
-final class EventStatsStage implements PageChain.Stage {
+final class EventStatsStage extends QueuedPageOperator {
   /** Rows held at most (the default result cap of a search). */
   static final int MAX_ROWS = 1_000_000;
 
@@ -32,6 +31,8 @@ final class EventStatsStage implements PageChain.Stage {
   private final List<int[]> firstGroups = new ArrayList<>(); // per kept page, per position; -1 none
   private long held;
   private boolean truncated;
+  private Object[][] byGroup; // each group's results, once; made when the input is over
+  private int next; // the next held page to hand on
 
   EventStatsStage(EventStatsCommand command, MemoryTracker memory) {
     this.groups = new RunningGroups(command.stats(), true);
@@ -45,7 +46,7 @@ final class EventStatsStage implements PageChain.Stage {
   }
 
   @Override
-  public void add(Page page, Consumer<Page> out) {
+  protected void process(Page page) {
     if (truncated) {
       return;
     }
@@ -79,31 +80,38 @@ final class EventStatsStage implements PageChain.Stage {
   }
 
   @Override
-  public void finish(Consumer<Page> out) {
-    Object[][] byGroup = new Object[groups.groupCount()][]; // each group's results, once
-    for (int i = 0; i < pages.size(); i++) {
-      Page page = pages.get(i);
-      int[] first = firstGroups.get(i);
-      pages.set(i, null); // handed on: no longer held here
-      Object[][] results = new Object[page.positionCount()][];
-      boolean any = false;
-      for (int p = 0; p < first.length; p++) {
-        if (first[p] >= 0) {
-          int group = first[p];
-          if (byGroup[group] == null) {
-            byGroup[group] = resultsOf(group);
-          }
-          results[p] = byGroup[group];
-          any = true;
-        }
-      }
-      Page emitted = any ? columns.apply(page, results) : page;
-      if (truncated) {
-        emitted = emitted.withColumn(TRUNCATED, truncationNote(page.positionCount()));
-      }
-      out.accept(emitted);
+  protected void onFinish() {
+    byGroup = new Object[groups.groupCount()][];
+  }
+
+  /** The next held page with its groups' results laid over it. */
+  @Override
+  protected Page produce() {
+    if (next >= pages.size()) {
+      close();
+      return null;
     }
-    close();
+    int i = next++;
+    Page page = pages.get(i);
+    int[] first = firstGroups.get(i);
+    pages.set(i, null); // handed on: no longer held here
+    Object[][] results = new Object[page.positionCount()][];
+    boolean any = false;
+    for (int p = 0; p < first.length; p++) {
+      if (first[p] >= 0) {
+        int group = first[p];
+        if (byGroup[group] == null) {
+          byGroup[group] = resultsOf(group);
+        }
+        results[p] = byGroup[group];
+        any = true;
+      }
+    }
+    Page emitted = any ? columns.apply(page, results) : page;
+    if (truncated) {
+      emitted = emitted.withColumn(TRUNCATED, truncationNote(page.positionCount()));
+    }
+    return emitted;
   }
 
   private Object[] resultsOf(int group) {

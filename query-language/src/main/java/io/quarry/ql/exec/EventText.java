@@ -19,7 +19,6 @@ import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.ast.StreamStatsCommand;
 import io.quarry.ql.ast.SubsearchCommand;
 import io.quarry.ql.ast.WhereCommand;
-import java.util.function.Consumer;
 
 /**
  * Where a {@code search} of bare words or phrases matches each event's own text. A term matches an
@@ -70,44 +69,27 @@ public final class EventText {
   }
 
   /**
-   * {@code stage} (an {@code append}'s or {@code appendcols}') over pages that carry {@link
-   * #OWN_RAW}: each page it hands on without that column — the subsearch's rows, which are not
-   * events — gets it, null at every position, so a bare word matches none of them whatever {@code
-   * _raw} they hold ({@link PageRow#matchesTerm}); its input's pages pass on as they came, each
-   * event still with its own text. Such a page also gets {@link #OTHER_ROW_FIELDS}.
+   * The operator after an {@code append}'s or {@code appendcols}' over pages that carry {@link
+   * #OWN_RAW}: each page that one hands on without that column — the subsearch's rows, which are
+   * not events — gets it, null at every position, so a bare word matches none of them whatever
+   * {@code _raw} they hold ({@link PageRow#matchesTerm}); its input's pages pass on as they came,
+   * each event still with its own text. Such a page also gets {@link #OTHER_ROW_FIELDS}.
    */
-  static PageChain.Stage markingOtherRows(PageChain.Stage stage) {
-    return new PageChain.Stage() {
+  static MappingOperator markingOtherRows() {
+    return new MappingOperator() {
       @Override
-      public void add(Page page, Consumer<Page> out) {
-        stage.add(page, marked(out));
+      protected Page map(Page page) {
+        if (page.block(OWN_RAW) != null) {
+          return page;
+        }
+        BytesBlock.Builder none = BytesBlock.builder(page.positionCount());
+        BytesBlock.Builder held = BytesBlock.builder(page.positionCount());
+        for (int p = 0; p < page.positionCount(); p++) {
+          none.appendNull();
+          appendHeldNames(page, p, held);
+        }
+        return page.withColumn(OWN_RAW, none.build()).withColumn(OTHER_ROW_FIELDS, held.build());
       }
-
-      @Override
-      public void finish(Consumer<Page> out) {
-        stage.finish(marked(out));
-      }
-
-      @Override
-      public void close() {
-        stage.close();
-      }
-    };
-  }
-
-  private static Consumer<Page> marked(Consumer<Page> out) {
-    return page -> {
-      if (page.block(OWN_RAW) != null) {
-        out.accept(page);
-        return;
-      }
-      BytesBlock.Builder none = BytesBlock.builder(page.positionCount());
-      BytesBlock.Builder held = BytesBlock.builder(page.positionCount());
-      for (int p = 0; p < page.positionCount(); p++) {
-        none.appendNull();
-        appendHeldNames(page, p, held);
-      }
-      out.accept(page.withColumn(OWN_RAW, none.build()).withColumn(OTHER_ROW_FIELDS, held.build()));
     };
   }
 

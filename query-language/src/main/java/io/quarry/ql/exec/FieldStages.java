@@ -13,7 +13,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -141,32 +140,41 @@ final class FieldStages {
   }
 
   /**
-   * The stage of a command {@link #supports} answers true for, or of a {@code search} whose bare
+   * The operator of a command {@link #supports} answers true for, or of a {@code search} whose bare
    * words {@code rawTerms} matches in the page's {@code _raw} ({@link EventText}).
    */
-  static PageChain.Stage stage(io.quarry.ql.ast.Command command, RawTermMatcher rawTerms) {
+  static io.quarry.plugin.api.command.Operator operator(
+      io.quarry.ql.ast.Command command, RawTermMatcher rawTerms) {
     return switch (command) {
-      case ProjectCommand project -> new ProjectStage(project);
-      case RenameCommand rename -> new RenameStage(rename);
+      case ProjectCommand project -> new ProjectOperator(project);
+      case RenameCommand rename -> new RenameOperator(rename);
       case SearchCommand search -> {
         if (search.expression().isEmpty()) {
-          yield (page, out) -> out.accept(page);
+          yield new PassThrough(); // a search without terms keeps every row
         }
         SearchFilter filter = SearchFilter.compile(search.expression().get(), rawTerms);
-        yield new PageChain.FilterStage(filter::select);
+        yield new PageChain.FilterOperator(filter::select);
       }
       default -> throw new IllegalArgumentException(command.name() + " has no field stage");
     };
   }
 
   /**
-   * A {@code rename}'s stage that also marks, for each literal {@code a AS b} (its {@code i}-th
+   * A {@code rename}'s operator that also marks, for each literal {@code a AS b} (its {@code i}-th
    * pair), the positions where {@code a} had a value (and so moved to {@code b}) true in the
    * boolean column {@code marks.apply(ListingMarks.renamedPair(i, b))}.
    */
-  static PageChain.Stage renameStage(
+  static io.quarry.plugin.api.command.Operator renameOperator(
       RenameCommand command, java.util.function.UnaryOperator<String> marks) {
-    return new RenameStage(command, marks);
+    return new RenameOperator(command, marks);
+  }
+
+  /** Every page as it came. */
+  private static final class PassThrough extends MappingOperator {
+    @Override
+    protected Page map(Page page) {
+      return page;
+    }
   }
 
   private static List<Pattern> patterns(ProjectCommand project) {
@@ -198,7 +206,7 @@ final class FieldStages {
    * page lacks it (all null), a wildcard the page's matching columns — and {@code fields} then
    * {@code _time} and {@code _raw} where the page has them.
    */
-  private static final class ProjectStage implements PageChain.Stage {
+  private static final class ProjectOperator extends QueuedPageOperator {
     private final ProjectCommand command;
     private final List<Pattern> patterns;
     private final boolean wildcards;
@@ -206,7 +214,7 @@ final class FieldStages {
     // the columns the rows of the collector's current page named so far, in that order
     private final Set<String> named = new LinkedHashSet<>();
 
-    ProjectStage(ProjectCommand command) {
+    ProjectOperator(ProjectCommand command) {
       this.command = command;
       this.patterns = patterns(command);
       this.wildcards =
@@ -216,7 +224,7 @@ final class FieldStages {
 
     /**
      * Where a wildcard orders the columns by the rows that first name them, the page is cut where
-     * the collector cuts the answer ({@value PluginOperators#BATCH} rows a page, counted from this
+     * the collector cuts the answer ({@value RowPaging#BATCH} rows a page, counted from this
      * stage's first row), and the pieces of one such page share its order: the row command's rows
      * go to the collector one by one, which names a page's columns by that page's rows alone, in
      * the order they first name them — so a row lists its fields in the order the rows of its
@@ -224,17 +232,17 @@ final class FieldStages {
      * as {@code mvexpand} makes, would otherwise order them by rows of the previous one).
      */
     @Override
-    public void add(Page page, Consumer<Page> out) {
+    protected void process(Page page) {
       if (!wildcards || page.positionCount() == 0) {
-        project(page, out);
+        project(page);
         return;
       }
       int from = 0;
       while (from < page.positionCount()) {
-        if (rows % PluginOperators.BATCH == 0) {
+        if (rows % RowPaging.BATCH == 0) {
           named.clear(); // a new page of the collector's
         }
-        int room = (int) (PluginOperators.BATCH - rows % PluginOperators.BATCH);
+        int room = (int) (RowPaging.BATCH - rows % RowPaging.BATCH);
         int to = Math.min(page.positionCount(), from + room);
         Page part = page;
         if (from > 0 || to < page.positionCount()) {
@@ -244,13 +252,13 @@ final class FieldStages {
           }
           part = io.quarry.ql.engine.BlockCopies.filter(page, positions, positions.length);
         }
-        project(part, out);
+        project(part);
         rows += to - from;
         from = to;
       }
     }
 
-    private void project(Page page, Consumer<Page> out) {
+    private void project(Page page) {
       Schema schema = page.schema();
       Set<String> names = new LinkedHashSet<>();
       if (command.kind() == ProjectCommand.Kind.REMOVE) {
@@ -315,7 +323,7 @@ final class FieldStages {
           blocks.add(nulls);
         }
       }
-      out.accept(new Page(new Schema(columns), blocks, page.positionCount()));
+      emit(new Page(new Schema(columns), blocks, page.positionCount()));
     }
 
     private static List<List<Object>> nullCells(int positions) {
@@ -334,17 +342,17 @@ final class FieldStages {
    * apply in order; an old name an earlier pair renamed away ({@code a AS b, a AS c}) is read as
    * the page came: each pair reads the row the rename was given.
    */
-  private static final class RenameStage implements PageChain.Stage {
+  private static final class RenameOperator extends MappingOperator {
     private final List<RenameCommand.Rename> renames;
     private final List<Pattern> patterns; // a wildcard rename's old names, else null
     private final PageRow row = new PageRow(Map.of());
     private final java.util.function.UnaryOperator<String> marks; // null: none
 
-    RenameStage(RenameCommand command) {
+    RenameOperator(RenameCommand command) {
       this(command, null);
     }
 
-    RenameStage(RenameCommand command, java.util.function.UnaryOperator<String> marks) {
+    RenameOperator(RenameCommand command, java.util.function.UnaryOperator<String> marks) {
       this.marks = marks;
       this.renames = command.renames();
       this.patterns =
@@ -354,7 +362,7 @@ final class FieldStages {
     }
 
     @Override
-    public void add(Page page, Consumer<Page> out) {
+    protected Page map(Page page) {
       Page input = page;
       for (int i = 0; i < renames.size(); i++) {
         RenameCommand.Rename rename = renames.get(i);
@@ -391,7 +399,7 @@ final class FieldStages {
           page = renamed(page, moves);
         }
       }
-      out.accept(page);
+      return page;
     }
 
     /**

@@ -5,7 +5,6 @@ import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.FieldSummaryCommand;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * {@code fieldsummary} on pages, a stage of {@link PageReduce} where the pages hold every field of
@@ -16,7 +15,7 @@ import java.util.function.Consumer;
  * column by column. Once the input ends, one row per field as pages typed over the whole answer
  * ({@link ResultPages}).
  */
-final class FieldSummaryStage implements PageChain.Stage {
+final class FieldSummaryStage extends QueuedPageOperator {
   private final FieldSummaries fields;
   private final int pageSize;
 
@@ -26,7 +25,7 @@ final class FieldSummaryStage implements PageChain.Stage {
   }
 
   @Override
-  public void add(Page page, Consumer<Page> out) {
+  protected void process(Page page) {
     int columns = page.schema().size();
     int positions = page.positionCount();
     int[] firstHeld = new int[columns]; // each column's first position with a value; -1: none
@@ -58,8 +57,8 @@ final class FieldSummaryStage implements PageChain.Stage {
   }
 
   @Override
-  public void finish(Consumer<Page> out) {
-    ResultPages.emit(fields.results(), pageSize, out);
+  protected void onFinish() {
+    ResultPages.emit(fields.results(), pageSize, this::emit);
   }
 
   @Override

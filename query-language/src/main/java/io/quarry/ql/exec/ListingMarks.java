@@ -4,7 +4,6 @@ import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BooleanBlock;
 import io.quarry.plugin.api.data.Page;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * The hidden columns the stages of an event listing's commands leave for the listing to replay what
@@ -61,27 +60,13 @@ public final class ListingMarks {
   }
 
   /**
-   * {@code stage} (number {@code number} of the search), each page it gives marked in {@link
-   * #valueColumn} where {@code fields} then hold a value.
+   * The operator after stage {@code number} of the search, marking each page the stage gives in
+   * {@link #valueColumn} where {@code fields} then hold a value.
    */
-  static PageChain.Stage valuesAfter(PageChain.Stage stage, int number, List<String> fields) {
-    return new PageChain.Stage() {
+  static MappingOperator valuesAfter(int number, List<String> fields) {
+    return new MappingOperator() {
       @Override
-      public void add(Page page, Consumer<Page> out) {
-        stage.add(page, p -> out.accept(marked(p)));
-      }
-
-      @Override
-      public void finish(Consumer<Page> out) {
-        stage.finish(p -> out.accept(marked(p)));
-      }
-
-      @Override
-      public void close() {
-        stage.close();
-      }
-
-      private Page marked(Page page) {
+      protected Page map(Page page) {
         for (String field : fields) {
           page =
               page.withColumn(
@@ -93,13 +78,16 @@ public final class ListingMarks {
   }
 
   /**
-   * {@code stage}, a row-local one (a page out per page in, position for position), its output
-   * marked true in column {@code mark} where its input's {@code field} held a value.
+   * {@code bin}'s operator (a page out per page in, position for position), its output marked true
+   * in column {@code mark} where its input's {@code field} held a value.
    */
-  static PageChain.Stage whereInputValued(PageChain.Stage stage, String field, String mark) {
-    return (page, out) -> {
-      Block marked = valued(page.block(field), page.positionCount());
-      stage.add(page, result -> out.accept(result.withColumn(mark, marked)));
+  static MappingOperator whereInputValued(PageChain.BinOperator bin, String field, String mark) {
+    return new MappingOperator() {
+      @Override
+      protected Page map(Page page) {
+        Block marked = valued(page.block(field), page.positionCount());
+        return bin.map(page).withColumn(mark, marked);
+      }
     };
   }
 }

@@ -22,7 +22,7 @@ import java.util.List;
  * PageBuilder#column}'s rules. The table and its index count against the search's memory while the
  * stage lives.
  */
-final class LookupStage implements PageChain.Stage {
+final class LookupStage extends MappingOperator {
   private final LookupCommand command;
   private final java.util.function.UnaryOperator<String> marks; // an output's marker, or null
   private final LookupIndex index;
@@ -62,7 +62,7 @@ final class LookupStage implements PageChain.Stage {
   }
 
   @Override
-  public void add(Page page, java.util.function.Consumer<Page> out) {
+  protected Page map(Page page) {
     int positions = page.positionCount();
     List<List<List<String>>> matches = new ArrayList<>(positions); // null: unchanged
     boolean any = false;
@@ -78,8 +78,7 @@ final class LookupStage implements PageChain.Stage {
     }
     List<FieldMapping> outputs = index.outputs();
     if (!any && marks == null) {
-      out.accept(page);
-      return;
+      return page;
     }
     Page result = page;
     for (int i = 0; i < outputs.size(); i++) {
@@ -104,7 +103,7 @@ final class LookupStage implements PageChain.Stage {
         result = result.withColumn(marks.apply(field), ListingMarks.trues(set));
       }
     }
-    out.accept(result);
+    return result;
   }
 
   /**

@@ -5,7 +5,6 @@ import io.quarry.ql.ast.MstatsCommand;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 
 /**
  * {@code mstats prestats=true append=true} later in a pipeline, on pages: the pages before it pass
@@ -13,7 +12,7 @@ import java.util.function.Consumer;
  * MetricAppend#appendPages}, streamed from the metric store, nothing held) until the commands after
  * it want no more. Its messages go to the search's warnings.
  */
-final class MstatsAppendStage implements PageChain.Stage {
+final class MstatsAppendStage extends QueuedPageOperator {
   private final MstatsCommand command;
   private final Evaluator evaluator;
   private final int pageSize;
@@ -29,12 +28,12 @@ final class MstatsAppendStage implements PageChain.Stage {
   }
 
   @Override
-  public void add(Page page, Consumer<Page> out) {
-    out.accept(page);
+  protected void process(Page page) {
+    emit(page);
   }
 
   @Override
-  public void finish(Consumer<Page> out) {
+  protected void onFinish() {
     if (full.getAsBoolean()) {
       return;
     }
@@ -45,7 +44,7 @@ final class MstatsAppendStage implements PageChain.Stage {
               command,
               pageSize,
               page -> {
-                out.accept(page);
+                emit(page);
                 return !full.getAsBoolean();
               },
               evaluator.stopped())

@@ -7,7 +7,6 @@ import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.OutputLookupCommand;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * {@code outputlookup} on pages, a stage of {@link PageReduce}: each page handed on as it came, its
@@ -20,7 +19,7 @@ import java.util.function.Consumer;
  * text is counted on the search's memory. A {@code head} after it does not stop its input: later
  * rows still go into the table ({@link PageReduce}).
  */
-final class OutputLookupStage implements PageChain.Stage {
+final class OutputLookupStage extends MappingOperator {
   private final OutputLookupCommand command;
   private final LookupTable.Writer writer;
   private final TableCells table;
@@ -32,7 +31,7 @@ final class OutputLookupStage implements PageChain.Stage {
   }
 
   @Override
-  public void add(Page page, Consumer<Page> out) {
+  protected Page map(Page page) {
     int columns = page.schema().size();
     int positions = page.positionCount();
     int[] firstHeld = new int[columns]; // each column's first position with a value; -1: none
@@ -67,11 +66,12 @@ final class OutputLookupStage implements PageChain.Stage {
         }
       }
     }
-    out.accept(page);
+    return page;
   }
 
   @Override
-  public void finish(Consumer<Page> out) {
+  public void finish() {
+    super.finish();
     writer.write(command.table(), table.table((row, column) -> null));
     close();
   }

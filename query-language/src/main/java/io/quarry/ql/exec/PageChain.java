@@ -2,10 +2,9 @@ package io.quarry.ql.exec;
 
 import static java.util.Objects.requireNonNull;
 
-import io.quarry.plugin.api.command.BoundCommand;
 import io.quarry.plugin.api.command.CommandKind;
+import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.data.Block;
-import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
@@ -35,18 +34,15 @@ import java.util.function.Consumer;
  * Row-local commands on pages: {@code eval} (new columns), {@code where} (kept positions), {@code
  * bin}, {@code rex} ({@link RexStage}), {@code lookup} ({@link LookupStage}), {@code fields}/{@code
  * table}, {@code rename} and {@code search} ({@link FieldStages}) and streaming plugin commands
- * (the built-in {@code fillnull}, {@code convert}, {@code makemv}, {@code mvexpand} … among them)
- * (their own operators, driven directly — no rows in between), one stage per command, pages pushed
- * through in order to {@code end}. The map side of a batch search on the page engine, for one
- * segment slice at a time. {@code eval} and {@code where} are compiled once into evaluators over
- * whole pages ({@code io.quarry.ql.eval}), whose answers are exactly those of {@link Evaluator},
- * which evaluates an expression over one row.
+ * (the built-in {@code fillnull}, {@code convert}, {@code makemv}, {@code mvexpand} … among them,
+ * each its own operator in the chain: {@link PluginOperator}), one pull operator per command, run
+ * by a {@link Driver} in order to {@code end}. The map side of a batch search on the page engine,
+ * for one segment slice at a time. {@code eval} and {@code where} are compiled once into evaluators
+ * over whole pages ({@code io.quarry.ql.eval}), whose answers are exactly those of {@link
+ * Evaluator}, which evaluates an expression over one row.
  */
 public final class PageChain {
-  private final List<Stage> stages = new ArrayList<>();
-  private final Consumer<Page> end;
-  private final StageStats stats;
-  private final int firstStage;
+  private final Driver driver;
 
   /**
    * Whether every command has a page stage here: {@code eval}, {@code where} (a {@code
@@ -206,7 +202,7 @@ public final class PageChain {
   }
 
   /**
-   * The stages of {@code commands} (see {@link #supports}), feeding {@code end}; they are stages
+   * The operators of {@code commands} (see {@link #supports}), feeding {@code end}; they are stages
    * {@code firstStage}, … of the search's {@code stats}, which count the rows each takes.
    */
   public PageChain(
@@ -215,123 +211,80 @@ public final class PageChain {
       Consumer<Page> end,
       StageStats stats,
       int firstStage) {
-    this(
-        commands.stream().map(command -> stage(command, evaluator)).toList(),
-        end,
-        stats,
-        firstStage);
+    List<Driver.Step> steps = new ArrayList<>(commands.size());
+    for (int i = 0; i < commands.size(); i++) {
+      steps.add(Driver.Step.counted(operator(commands.get(i), evaluator), firstStage + i));
+    }
+    this.driver =
+        new Driver(
+            steps,
+            requireNonNull(end, "end is null"),
+            requireNonNull(stats, "stats is null"),
+            evaluator.pluginContext());
   }
 
-  /** A chain of stages made elsewhere ({@link PageReduce}), numbered from {@code firstStage}. */
-  PageChain(List<Stage> stages, Consumer<Page> end, StageStats stats, int firstStage) {
-    this.end = requireNonNull(end, "end is null");
-    this.stats = requireNonNull(stats, "stats is null");
-    this.firstStage = firstStage;
-    this.stages.addAll(stages);
-  }
-
-  /** The page stage of one command {@link #supports} takes. */
-  static Stage stage(Command command, Evaluator evaluator) {
-    return stage(command, evaluator, null);
+  /** The operator of one command {@link #supports} takes. */
+  static Operator operator(Command command, Evaluator evaluator) {
+    return operator(command, evaluator, null);
   }
 
   /**
    * As above; when {@code marks} is not null, a {@code lookup}'s, {@code rex}'s, literal {@code
-   * rename}'s or {@code bin}'s stage marks the positions where it set a field {@code f} true in the
-   * boolean column {@code marks.apply(f)} ({@link ListingMarks#setColumn}).
+   * rename}'s or {@code bin}'s operator marks the positions where it set a field {@code f} true in
+   * the boolean column {@code marks.apply(f)} ({@link ListingMarks#setColumn}).
    */
-  static Stage stage(
+  static Operator operator(
       Command command, Evaluator evaluator, java.util.function.UnaryOperator<String> marks) {
     return switch (command) {
-      case EvalCommand eval -> new EvalStage(eval, evaluator);
+      case EvalCommand eval -> new EvalOperator(eval, evaluator);
       case WhereCommand where -> {
         ExpressionEvaluator condition =
             new ExpressionCompiler(evaluator).compile(where.condition());
-        yield new FilterStage(
+        yield new FilterOperator(
             (page, kept) -> Selection.trues(condition.eval(new Frame(page)), kept));
       }
       case BinCommand bin when marks != null -> // sets its as-field where the field has a value
           ListingMarks.whereInputValued(
-              new BinStage(bin, bin.span().orElseThrow(), evaluator.zone()),
+              new BinOperator(bin, bin.span().orElseThrow(), evaluator.zone()),
               bin.field(),
               marks.apply(bin.as()));
-      case BinCommand bin -> new BinStage(bin, bin.span().orElseThrow(), evaluator.zone());
+      case BinCommand bin -> new BinOperator(bin, bin.span().orElseThrow(), evaluator.zone());
       case RexCommand rex -> new RexStage(rex, evaluator.stopped(), marks);
       case LookupCommand lookup -> new LookupStage(lookup, evaluator, marks);
       case io.quarry.ql.ast.RenameCommand rename when marks != null ->
-          FieldStages.renameStage(rename, marks);
-      case PluginCommand plugin -> new PluginStage(plugin, evaluator);
-      default -> FieldStages.stage(command, evaluator.rawTermMatcher());
+          FieldStages.renameOperator(rename, marks);
+      case PluginCommand plugin ->
+          new PluginOperator(plugin, plugin.bound(), evaluator.pluginContext());
+      default -> FieldStages.operator(command, evaluator.rawTermMatcher());
     };
   }
 
-  /** Pushes a page through every stage. */
+  /** Pushes a page through every operator. */
   public void add(Page page) {
-    push(0, page);
+    driver.add(page);
   }
 
-  /**
-   * Pushes a page into {@code stage}, counting its rows and its own time: the time of its {@code
-   * add} less the time its output spent in the stages after it.
-   */
-  private void push(int stage, Page page) {
-    if (stage == stages.size()) {
-      end.accept(page);
-    } else if (page.positionCount() > 0) {
-      long started = System.nanoTime();
-      long[] downstream = {0};
-      stages
-          .get(stage)
-          .add(
-              page,
-              out -> {
-                long handed = System.nanoTime();
-                push(stage + 1, out);
-                downstream[0] += System.nanoTime() - handed;
-              });
-      stats.counted(
-          firstStage + stage, page.positionCount(), System.nanoTime() - started - downstream[0]);
-    }
-  }
-
-  /** The input is over (the slice ended): each stage in turn hands on what it still holds. */
+  /** The input is over (the slice ended): the operators in turn hand on what they still hold. */
   public void finish() {
-    for (int i = 0; i < stages.size(); i++) {
-      int next = i + 1;
-      stages.get(i).finish(out -> push(next, out));
-    }
+    driver.finish();
   }
 
-  /** Releases what the stages hold. */
+  /** Releases what the operators hold. */
   public void close() {
-    if (!closed) {
-      closed = true;
-      stages.forEach(Stage::close);
-    }
-  }
-
-  private boolean closed;
-
-  /** One command's work on pages: output handed to {@code out}, as often as it has some. */
-  interface Stage {
-    void add(Page page, Consumer<Page> out);
-
-    default void finish(Consumer<Page> out) {}
-
-    default void close() {}
+    driver.close();
   }
 
   /** {@code eval}: the assigned fields as new (or replacing) columns, compiled once. */
-  private static final class EvalStage implements Stage {
+  private static final class EvalOperator extends MappingOperator {
     private final PageEval.Compiled eval;
 
-    EvalStage(EvalCommand command, Evaluator evaluator) {
+    EvalOperator(EvalCommand command, Evaluator evaluator) {
       this.eval = new PageEval(evaluator).compile(command.assignments());
     }
 
     @Override
-    public void add(Page page, Consumer<Page> out) {
-      out.accept(eval.apply(page));
+    protected Page map(Page page) {
+      return eval.apply(page);
     }
   }
 
@@ -339,24 +292,23 @@ public final class PageChain {
    * {@code bin} with a span (given, or chosen by {@link BinRangeStage}): each position's first
    * value of the field binned (as {@link Bins#binned} bins it) into the {@code as} column.
    */
-  static final class BinStage implements Stage {
+  static final class BinOperator extends MappingOperator {
     private final BinCommand command;
     private final Span span;
     private final java.time.ZoneId zone;
     private final PageRow row = new PageRow(Map.of());
 
-    BinStage(BinCommand command, Span span, java.time.ZoneId zone) {
+    BinOperator(BinCommand command, Span span, java.time.ZoneId zone) {
       this.command = command;
       this.span = requireNonNull(span, "span is null");
       this.zone = zone;
     }
 
     @Override
-    public void add(Page page, Consumer<Page> out) {
+    protected Page map(Page page) {
       Block times = timesToFloor(page);
       if (times != null) {
-        out.accept(page.withColumn(command.as(), floored((LongBlock) times)));
-        return;
+        return page.withColumn(command.as(), floored((LongBlock) times));
       }
       int positions = page.positionCount();
       List<List<Object>> cells = new ArrayList<>(positions);
@@ -370,7 +322,7 @@ public final class PageChain {
         cells.add(binned instanceof List<?> list ? List.copyOf(list) : List.of(binned));
       }
       Page binned = PageBuilder.toPage(List.of(command.as()), List.of(cells), positions);
-      out.accept(page.withColumn(command.as(), binned.block(0)));
+      return page.withColumn(command.as(), binned.block(0));
     }
 
     /**
@@ -418,7 +370,7 @@ public final class PageChain {
    * {@code where}, and {@code search} after the first command ({@link FieldStages}): the positions
    * a compiled condition keeps, the page filtered once.
    */
-  static final class FilterStage implements Stage {
+  static final class FilterOperator extends MappingOperator {
     /** The positions of a page a filter keeps, written in order; returns how many. */
     interface Selector {
       int select(Page page, int[] positions);
@@ -427,60 +379,18 @@ public final class PageChain {
     private final Selector selector;
     private int[] kept = new int[0];
 
-    FilterStage(Selector selector) {
+    FilterOperator(Selector selector) {
       this.selector = selector;
     }
 
     @Override
-    public void add(Page page, Consumer<Page> out) {
+    protected Page map(Page page) {
       int positions = page.positionCount();
       if (kept.length < positions) {
         kept = new int[positions];
       }
       int count = selector.select(page, kept);
-      if (count > 0) {
-        out.accept(BlockCopies.filter(page, kept, count));
-      }
-    }
-  }
-
-  /**
-   * A streaming plugin command's own operator, driven directly: input pages reserved on its block
-   * factory (the operator owns them), output pages released once handed on.
-   */
-  static final class PluginStage implements Stage {
-    private final PluginOperators.Driver driver;
-    private final BlockFactory factory;
-
-    PluginStage(PluginCommand command, Evaluator evaluator) {
-      BoundCommand bound = command.bound();
-      this.driver = new PluginOperators.Driver(command, bound, evaluator.pluginContext());
-      this.factory = driver.factory();
-    }
-
-    @Override
-    public void add(Page page, Consumer<Page> out) {
-      for (Block block : page.blocks()) {
-        factory.reserve(block);
-      }
-      driver.add(page, handOn(out));
-    }
-
-    @Override
-    public void finish(Consumer<Page> out) {
-      driver.finish(handOn(out));
-    }
-
-    private Consumer<Page> handOn(Consumer<Page> out) {
-      return page -> {
-        out.accept(page);
-        factory.release(page);
-      };
-    }
-
-    @Override
-    public void close() {
-      driver.close();
+      return count > 0 ? BlockCopies.filter(page, kept, count) : null;
     }
   }
 }

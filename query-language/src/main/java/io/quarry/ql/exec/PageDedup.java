@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * {@code dedup} on pages: keeps the first {@code count} positions of each combination of the
@@ -20,7 +19,7 @@ import java.util.function.Consumer;
  * positions ({@code sortby} is a {@link PageSort} after this stage, see {@link PageReduce}). A
  * single field's single value is keyed by its text alone, no list per position.
  */
-final class PageDedup implements PageChain.Stage {
+final class PageDedup extends MappingOperator {
   private final DedupCommand command;
   private final MemoryTracker memory;
   private final Map<Object, long[]> seen = new HashMap<>();
@@ -36,7 +35,7 @@ final class PageDedup implements PageChain.Stage {
   }
 
   @Override
-  public void add(Page page, Consumer<Page> out) {
+  protected Page map(Page page) {
     int count = page.positionCount();
     for (int f = 0; f < blocks.length; f++) {
       int column = page.schema().indexOf(command.fields().get(f));
@@ -53,10 +52,9 @@ final class PageDedup implements PageChain.Stage {
       }
     }
     if (n == count) {
-      out.accept(page);
-    } else if (n > 0) {
-      out.accept(BlockCopies.filter(page, kept, n));
+      return page;
     }
+    return n > 0 ? BlockCopies.filter(page, kept, n) : null;
   }
 
   /** Whether the position with {@code key} (all fields present) is kept, counting it. */
@@ -125,7 +123,8 @@ final class PageDedup implements PageChain.Stage {
   }
 
   @Override
-  public void finish(Consumer<Page> out) {
+  public void finish() {
+    super.finish();
     seen.clear();
     memory.release();
   }

@@ -2,6 +2,7 @@ package io.quarry.ql.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
@@ -16,7 +17,6 @@ import io.quarry.ql.engine.aggregation.PageAggregator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -29,18 +29,18 @@ import java.util.function.Predicate;
  * built-in page operators that carry state from position to position ({@code accum}, {@code delta}
  * …), aggregations, plugin commands and the built-in commands written as plugin operators ({@link
  * PageCommands}), and every command {@link PageChain} runs on pages ({@code eval}, {@code where},
- * {@code fields}, {@code rename}, {@code bin}, streaming plugin commands …), one stage each, in
- * order, into the search's answer. The reduce side of a batch search when all of its commands are
- * of these kinds ({@link ReduceCoverage}). {@link #add} says when nothing more is wanted: a {@code
- * head} has its rows, or the answer is full.
+ * {@code fields}, {@code rename}, {@code bin}, streaming plugin commands …), one pull operator each
+ * (a stage of the search's stats), run in order by one {@link Driver} into the search's answer. The
+ * reduce side of a batch search when all of its commands are of these kinds ({@link
+ * ReduceCoverage}). {@link #add} says when nothing more is wanted: a {@code head} has its rows, or
+ * the answer is full.
  */
 public final class PageReduce {
   /** A row that is not an event matches no bare word, whatever its fields. */
   private static final RawTermMatcher NO_TERM = (raw, term) -> false;
 
-  private final PageChain chain;
+  private final Driver driver;
   private final Predicate<Page> end;
-  private final RowPaging paging; // null: the chain's pages are the answer's
   private final List<Head> heads = new ArrayList<>();
   private int writersAfter = -1; // the heads before the first outputlookup; -1: none
   private boolean full;
@@ -159,7 +159,7 @@ public final class PageReduce {
     requireNonNull(end, "end is null");
     boolean overResults = input == Input.RESULTS;
     boolean ownText = input == Input.EVENTS_WITH_OWN_TEXT;
-    List<PageChain.Stage> stages = new ArrayList<>(commands.size());
+    List<Driver.Step> steps = new ArrayList<>(commands.size());
     // the caller decided the commands run here (over events, a search of bare words too)
     // a listing's pages (marksSetFields) carry the events' own text where a command changed _raw
     boolean[] rebatch = ReduceCoverage.rebatched(commands, !overResults, overResults, ownText);
@@ -167,30 +167,36 @@ public final class PageReduce {
     boolean[] listed = RowPaging.listedColumns(commands);
     for (int at = 0; at < commands.size(); at++) {
       Command command = commands.get(at);
+      int stage = firstStage + at;
+      if (rebatch != null && rebatch[at]) { // re-paged before it: time its own, rows its command's
+        steps.add(new Driver.Step(RowPaging.batches(listed[at]), stage, false));
+      }
       boolean overResultsAt = noTerm != null && noTerm[at]; // a search matching no term
-      PageChain.Stage commandStage =
+      Operator commandOperator =
           switch (command) {
             case SortCommand sort ->
                 new PageSort(sort, pageSize, evaluator.memory(command.name()), listed[at]);
             case HeadCommand head -> {
-              Head stage = new Head(head.limit());
-              heads.add(stage);
-              yield stage;
+              Head operator = new Head(head.limit());
+              heads.add(operator);
+              yield operator;
             }
-            case DedupCommand dedup -> dedup(dedup, evaluator, pageSize, listed[at]);
+            case DedupCommand dedup ->
+                new PageDedup(dedup, evaluator.memory(dedup.name())); // sortby: a sort after it
             case io.quarry.ql.ast.MstatsCommand mstats when mstats.append() ->
                 new MstatsAppendStage(mstats, evaluator, pageSize, headsFrom(heads.size()));
             case Command aggregation when PageAggregator.supports(aggregation) ->
-                new Aggregation(PageAggregator.of(aggregation, evaluator, pageSize));
+                // over the pages before it, all of them on this one thread (a generator's, or a
+                // second aggregation after the first): its answer pages when the input is over
+                PageAggregator.of(aggregation, evaluator, pageSize);
             case ReorderCommand reorder ->
                 new PageReorder(reorder, pageSize, evaluator.memory(command.name()), listed[at]);
-            case io.quarry.ql.ast.FormatCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
-            case io.quarry.ql.ast.ReturnCommand c -> PageChain.stage(PageCommands.of(c), evaluator);
-            case io.quarry.ql.ast.SubsearchCommand c
-                when ownText && c.kind() != io.quarry.ql.ast.SubsearchCommand.Kind.JOIN ->
-                EventText.markingOtherRows(PageChain.stage(PageCommands.onPages(c), evaluator));
+            case io.quarry.ql.ast.FormatCommand c ->
+                PageChain.operator(PageCommands.of(c), evaluator);
+            case io.quarry.ql.ast.ReturnCommand c ->
+                PageChain.operator(PageCommands.of(c), evaluator);
             case io.quarry.ql.ast.SubsearchCommand c ->
-                PageChain.stage(PageCommands.onPages(c), evaluator);
+                PageChain.operator(PageCommands.onPages(c), evaluator);
             case EventStatsCommand eventstats ->
                 new EventStatsStage(eventstats, evaluator.memory(command.name()));
             case StreamStatsCommand streamstats -> new StreamStatsStage(streamstats, evaluator);
@@ -208,28 +214,36 @@ public final class PageReduce {
             case io.quarry.ql.ast.TransactionCommand transaction ->
                 new TransactionStage(transaction, evaluator, pageSize);
             case io.quarry.ql.ast.SearchCommand search when overResultsAt ->
-                FieldStages.stage(search, NO_TERM); // rows that are not events
+                FieldStages.operator(search, NO_TERM); // rows that are not events
             default ->
-                PageChain.stage(
+                PageChain.operator(
                     command, evaluator, marksSetFields ? setColumns(firstStage + at) : null);
           };
-      List<String> valued = marksValues.get(firstStage + at);
-      if (valued != null) {
-        commandStage = ListingMarks.valuesAfter(commandStage, firstStage + at, valued);
+      steps.add(Driver.Step.counted(commandOperator, stage));
+      // operators that finish the command's work share its stage: their time, not its rows
+      if (command instanceof DedupCommand dedup && !dedup.sortBy().isEmpty()) {
+        SortCommand sortBy = new SortCommand(0, dedup.sortBy(), dedup.position());
+        steps.add(
+            new Driver.Step(
+                new PageSort(sortBy, pageSize, evaluator.memory(dedup.name()), listed[at]),
+                stage,
+                false));
       }
-      stages.add(
-          rebatch != null && rebatch[at]
-              ? RowPaging.before(commandStage, listed[at])
-              : commandStage);
+      if (ownText
+          && command instanceof io.quarry.ql.ast.SubsearchCommand c
+          && c.kind() != io.quarry.ql.ast.SubsearchCommand.Kind.JOIN) {
+        steps.add(new Driver.Step(EventText.markingOtherRows(), stage, false));
+      }
+      List<String> valued = marksValues.get(stage);
+      if (valued != null) {
+        steps.add(new Driver.Step(ListingMarks.valuesAfter(stage, valued), stage, false));
+      }
     }
     this.end = end;
-    this.paging = pagedAsRows(commands) ? new RowPaging(pageSize) : null;
-    this.chain =
-        new PageChain(
-            stages,
-            paging == null ? this::deliver : page -> paging.add(page, this::deliver),
-            stats,
-            firstStage);
+    if (pagedAsRows(commands)) { // the answer re-paged: counted nowhere
+      steps.add(Driver.Step.uncounted(new RowPaging(pageSize)));
+    }
+    this.driver = new Driver(steps, this::deliver, stats, evaluator.pluginContext());
   }
 
   /**
@@ -250,39 +264,6 @@ public final class PageReduce {
     return paged;
   }
 
-  /** {@code dedup}; with {@code sortby}, the kept positions sorted afterwards. */
-  private static PageChain.Stage dedup(
-      DedupCommand dedup, Evaluator evaluator, int pageSize, boolean listed) {
-    PageDedup kept = new PageDedup(dedup, evaluator.memory(dedup.name()));
-    if (dedup.sortBy().isEmpty()) {
-      return kept;
-    }
-    PageSort sort =
-        new PageSort(
-            new SortCommand(0, dedup.sortBy(), dedup.position()),
-            pageSize,
-            evaluator.memory(dedup.name()),
-            listed);
-    return new PageChain.Stage() {
-      @Override
-      public void add(Page page, Consumer<Page> out) {
-        kept.add(page, p -> sort.add(p, out));
-      }
-
-      @Override
-      public void finish(Consumer<Page> out) {
-        kept.finish(p -> sort.add(p, out));
-        sort.finish(out);
-      }
-
-      @Override
-      public void close() {
-        kept.close();
-        sort.close();
-      }
-    };
-  }
-
   /** The marker columns of stage {@code stage}, by the field each marks. */
   private static java.util.function.UnaryOperator<String> setColumns(int stage) {
     return field -> ListingMarks.setColumn(stage, field);
@@ -293,28 +274,22 @@ public final class PageReduce {
     if (wantsNoMore()) {
       return false;
     }
-    chain.add(page);
+    driver.add(page);
     return !wantsNoMore();
   }
 
-  /** The input is over: the stages hand on what they hold. */
+  /** The input is over: the operators hand on what they hold. */
   public void finish() {
-    chain.finish();
-    if (paging != null) {
-      paging.finish(this::deliver);
-    }
+    driver.finish();
   }
 
   private void deliver(Page page) {
     full = full || !end.test(page);
   }
 
-  /** Releases what the stages hold. */
+  /** Releases what the operators hold. */
   public void close() {
-    chain.close();
-    if (paging != null) {
-      paging.close();
-    }
+    driver.close();
   }
 
   /** Whether the answer is full or a head from the {@code first}-th on (one after a stage) is. */
@@ -339,7 +314,7 @@ public final class PageReduce {
   }
 
   /** {@code head N}: the first N positions, the page that crosses N cut. */
-  private static final class Head implements PageChain.Stage {
+  private static final class Head extends MappingOperator {
     private long remaining;
 
     Head(long limit) {
@@ -347,13 +322,13 @@ public final class PageReduce {
     }
 
     @Override
-    public void add(Page page, Consumer<Page> out) {
+    protected Page map(Page page) {
       if (remaining == 0) {
-        return;
+        return null;
       }
       int count = (int) Math.min(remaining, page.positionCount());
       remaining -= count;
-      out.accept(count == page.positionCount() ? page : firstPositions(page, count));
+      return count == page.positionCount() ? page : firstPositions(page, count);
     }
   }
 
@@ -364,40 +339,5 @@ public final class PageReduce {
       positions[i] = i;
     }
     return BlockCopies.filter(page, positions, count);
-  }
-
-  /**
-   * An aggregation ({@code stats}, {@code top}, {@code chart} …) over the pages before it, all of
-   * them on this one thread (a generator's, or a second aggregation after the first): its answer
-   * pages when the input is over.
-   */
-  private static final class Aggregation implements PageChain.Stage {
-    private final PageAggregator aggregator;
-
-    Aggregation(PageAggregator aggregator) {
-      this.aggregator = aggregator;
-    }
-
-    @Override
-    public void add(Page page, Consumer<Page> out) {
-      aggregator.addInput(page);
-    }
-
-    @Override
-    public void finish(Consumer<Page> out) {
-      aggregator.finish();
-      while (!aggregator.isFinished()) {
-        Page page = aggregator.getOutput();
-        if (page == null) {
-          throw new IllegalStateException("a finished page aggregation gave no page");
-        }
-        out.accept(page);
-      }
-    }
-
-    @Override
-    public void close() {
-      aggregator.close();
-    }
   }
 }

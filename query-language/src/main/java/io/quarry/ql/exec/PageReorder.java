@@ -8,7 +8,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * {@code reverse} (every position, last first) and {@code tail N} (the last N, last first) on
@@ -17,7 +16,7 @@ import java.util.function.Consumer;
  * out by its rows' fields ({@link RowPaging#page}; {@code listed}: every row lists every column of
  * its page). Memory is counted per position kept.
  */
-final class PageReorder implements PageChain.Stage {
+final class PageReorder extends QueuedPageOperator {
   private final long limit;
   private final int pageSize;
   private final MemoryTracker memory;
@@ -34,7 +33,7 @@ final class PageReorder implements PageChain.Stage {
   }
 
   @Override
-  public void add(Page page, Consumer<Page> out) {
+  protected void process(Page page) {
     if (limit == 0) {
       return;
     }
@@ -51,7 +50,7 @@ final class PageReorder implements PageChain.Stage {
   }
 
   @Override
-  public void finish(Consumer<Page> out) {
+  protected void onFinish() {
     List<Page> pages = new ArrayList<>(pageSize);
     List<Integer> positions = new ArrayList<>(pageSize);
     long left = Math.min(heldRows, limit);
@@ -61,14 +60,14 @@ final class PageReorder implements PageChain.Stage {
         pages.add(page);
         positions.add(p);
         if (positions.size() == pageSize) {
-          out.accept(RowPaging.page(pages, positions, listed));
+          emit(RowPaging.page(pages, positions, listed));
           pages.clear();
           positions.clear();
         }
       }
     }
     if (!positions.isEmpty()) {
-      out.accept(RowPaging.page(pages, positions, listed));
+      emit(RowPaging.page(pages, positions, listed));
     }
     close();
   }

@@ -8,7 +8,6 @@ import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.ast.SortKey;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * {@code sort} on pages: the first {@code limit} positions by the keys, in {@code sort}'s order
@@ -20,7 +19,7 @@ import java.util.function.Consumer;
  * each column typed over its values ({@link PageBuilder}'s rules); where every row lists every
  * column ({@code listed}: {@link RowPaging}), every column of the input, in its order.
  */
-final class PageSort implements PageChain.Stage {
+final class PageSort extends QueuedPageOperator {
   private record Entry(Object[] keys, long sequence, Page page, int position) {}
 
   private final List<SortKey> keys;
@@ -30,6 +29,8 @@ final class PageSort implements PageChain.Stage {
   private final boolean listed;
   private final TopN<Entry> kept;
   private long arrived;
+  private List<Entry> sorted; // once the input is over
+  private int from; // the next sorted position to copy out
 
   PageSort(SortCommand command, int pageSize, MemoryTracker memory) {
     this(command, pageSize, memory, false);
@@ -46,7 +47,7 @@ final class PageSort implements PageChain.Stage {
   }
 
   @Override
-  public void add(Page page, Consumer<Page> out) {
+  protected void process(Page page) {
     Block[] columns = new Block[keys.size()];
     for (int k = 0; k < columns.length; k++) {
       int column = page.schema().indexOf(keys.get(k).field());
@@ -64,12 +65,22 @@ final class PageSort implements PageChain.Stage {
   }
 
   @Override
-  public void finish(Consumer<Page> out) {
-    List<Entry> sorted = kept.drain();
-    for (int from = 0; from < sorted.size(); from += pageSize) {
-      out.accept(page(sorted.subList(from, Math.min(sorted.size(), from + pageSize))));
-    }
+  protected void onFinish() {
+    sorted = kept.drain();
     memory.release();
+  }
+
+  /** The next {@code pageSize} sorted positions as a page. */
+  @Override
+  protected Page produce() {
+    if (from >= sorted.size()) {
+      sorted = List.of();
+      return null;
+    }
+    int to = Math.min(sorted.size(), from + pageSize);
+    Page page = page(sorted.subList(from, to));
+    from = to;
+    return page;
   }
 
   @Override

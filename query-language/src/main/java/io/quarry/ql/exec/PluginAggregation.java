@@ -2,7 +2,6 @@ package io.quarry.ql.exec;
 
 import io.quarry.plugin.api.command.CommandKind;
 import io.quarry.plugin.api.command.OperatorContext;
-import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
@@ -21,7 +20,7 @@ import java.util.Set;
  * #finish} drives one reduce operator ({@code createReduceOperator}) over every state page and
  * pages its answer again ({@link RowPaging}: the columns each page's rows hold a value in, typed
  * over them), whatever pages the reduce operator emits. Every call into the plugin is wrapped
- * ({@link PluginOperators.Driver}).
+ * ({@link Driver}, {@link PluginOperator}).
  *
  * <p>No preview ({@link #previews} false, {@link #snapshot} empty), for the state pages belong to
  * the reduce operator once handed to it, so none is reduced before the end.
@@ -36,7 +35,7 @@ public final class PluginAggregation implements PageAggregator {
   private final boolean total;
   private final List<Page> states = new ArrayList<>();
   private final ArrayDeque<Page> output = new ArrayDeque<>();
-  private PluginOperators.Driver map;
+  private Driver map;
   private boolean finished;
   private boolean closed;
 
@@ -81,15 +80,18 @@ public final class PluginAggregation implements PageAggregator {
     if (page.positionCount() == 0) {
       return;
     }
-    if (map == null) {
-      map = new PluginOperators.Driver(command, command.bound(), context);
+    if (map == null) { // its state pages stay reserved until this aggregation is closed
+      map =
+          new Driver(
+              List.of(
+                  Driver.Step.uncounted(
+                      new PluginOperator(command, command.bound(), context, false))),
+              states::add,
+              null,
+              context);
     }
-    Page in =
-        PluginOverlayStage.operatorInput(page, command.bound().requiredFields(), hidden(page));
-    for (Block block : in.blocks()) {
-      map.factory().reserve(block); // the operator owns it now
-    }
-    map.add(in, states::add);
+    // the operator owns its input now (reserved by its PluginOperator)
+    map.add(PluginOverlayStage.operatorInput(page, command.bound().requiredFields(), hidden(page)));
   }
 
   /** The NUL-named columns of a page (an event listing's bookkeeping, never a field). */
@@ -107,10 +109,10 @@ public final class PluginAggregation implements PageAggregator {
   /** Ends the map side: every state page it made is in {@link #states}. */
   private void finishMap() {
     if (map != null) {
-      PluginOperators.Driver ending = map;
+      Driver ending = map;
       map = null;
       try {
-        ending.finish(states::add);
+        ending.finish();
       } finally {
         ending.close();
       }
@@ -145,26 +147,31 @@ public final class PluginAggregation implements PageAggregator {
     }
     finished = true;
     finishMap();
-    PluginOperators.Driver reduce =
-        new PluginOperators.Driver(
+    // the states are reserved already; the answer pages go back to the factory once re-paged
+    PluginOperator reduce =
+        new PluginOperator(
             command,
             context,
-            PluginOperators.call(command, () -> command.bound().createReduceOperator(context)));
-    RowPaging paging = new RowPaging(pageSize);
+            PluginOperators.call(command, () -> command.bound().createReduceOperator(context)),
+            false,
+            false);
     List<Page> answer = new ArrayList<>();
-    try {
+    try (Driver reducing =
+        new Driver(List.of(Driver.Step.uncounted(reduce)), answer::add, null, context)) {
       for (Page state : states) {
-        reduce.add(state, answer::add);
+        reducing.add(state);
       }
       states.clear();
-      reduce.finish(answer::add);
-    } finally {
-      reduce.close();
+      reducing.finish();
     }
-    for (Page page : answer) {
-      paging.add(page, output::add);
+    try (Driver paging =
+        new Driver(
+            List.of(Driver.Step.uncounted(new RowPaging(pageSize))), output::add, null, context)) {
+      for (Page page : answer) {
+        paging.add(page);
+      }
+      paging.finish();
     }
-    paging.finish(output::add);
     // the re-paged pages hold copies of the plugin's cells: its pages go back to its factory
     answer.forEach(reduce.factory()::release);
   }

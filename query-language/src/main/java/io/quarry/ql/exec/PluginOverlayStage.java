@@ -19,15 +19,15 @@ import java.util.function.Consumer;
 
 /**
  * A plugin command over events: each input page is a batch of events (an every-field listing's
- * page, {@value PluginOperators#BATCH} rows), of which the operator gets the columns it reads
- * ({@code requiredFields}; all of them for {@code *}) and {@link PluginOperators#ROW_COLUMN}; an
- * output position is the input event whose id it carries, with the output's columns that are not an
- * input block passed through laid over it. Each output page leaves as the events' own pages (every
- * column of the batch, at the positions the ids name), those columns set over them, and the hidden
- * column {@link #OVERLAID} naming them at every position — from which the event listing after it
- * replays, row by row, the fields each event lists with the operator's output laid over it (a value
- * set is listed, a null one no longer is). The columns named {@code hidden} pass along the events'
- * pages but never reach the operator.
+ * page, {@value RowPaging#BATCH} rows), of which the operator gets the columns it reads ({@code
+ * requiredFields}; all of them for {@code *}) and {@link PluginOperators#ROW_COLUMN}; an output
+ * position is the input event whose id it carries, with the output's columns that are not an input
+ * block passed through laid over it. Each output page leaves as the events' own pages (every column
+ * of the batch, at the positions the ids name), those columns set over them, and the hidden column
+ * {@link #OVERLAID} naming them at every position — from which the event listing after it replays,
+ * row by row, the fields each event lists with the operator's output laid over it (a value set is
+ * listed, a null one no longer is). The columns named {@code hidden} pass along the events' pages
+ * but never reach the operator.
  *
  * <p>Exact for the commands whose output rows are their input rows ({@link #overlays}). An output
  * page without the row column holds rows of the operator's own making (a third-party command run
@@ -44,7 +44,9 @@ public final class PluginOverlayStage {
       Set.of("fillnull", "accum", "delta", "autoregress", "trendline", "filldown");
 
   private final PluginCommand command;
-  private final PluginOperators.Driver driver;
+  private final Driver driver; // the command's operator alone
+  private final io.quarry.plugin.api.data.BlockFactory factory;
+  private Consumer<Page> out; // where the operator's output goes now
   private final Set<String> hidden;
   private final boolean ordered;
   private final boolean pageAtATime;
@@ -64,7 +66,16 @@ public final class PluginOverlayStage {
    */
   public PluginOverlayStage(PluginCommand command, Evaluator evaluator, Set<String> hidden) {
     this.command = command;
-    this.driver = new PluginOperators.Driver(command, command.bound(), evaluator.pluginContext());
+    // its input reserved by its PluginOperator, its output released once laid over (emit)
+    PluginOperator operator =
+        new PluginOperator(command, command.bound(), evaluator.pluginContext(), false);
+    this.factory = operator.factory();
+    this.driver =
+        new Driver(
+            List.of(Driver.Step.uncounted(operator)),
+            page -> emit(page, out),
+            null,
+            operator.context());
     this.hidden = Set.copyOf(hidden);
     this.ordered = command.kind() == CommandKind.STREAMING;
     this.pageAtATime = command.bound() instanceof PageAtATime;
@@ -113,10 +124,8 @@ public final class PluginOverlayStage {
     Page in = input(events);
     pending.addLast(new Batch(nextId, events, in));
     nextId += events.positionCount();
-    for (Block block : in.blocks()) {
-      driver.factory().reserve(block); // the operator owns it now
-    }
-    driver.add(in, page -> emit(page, out));
+    this.out = out;
+    driver.add(in); // the operator owns it now
     if (pageAtATime) {
       pending.clear(); // every event of this batch and those before has been answered
     }
@@ -125,7 +134,8 @@ public final class PluginOverlayStage {
   /** The input is over: what the operator still holds goes out. */
   public void finish(Consumer<Page> out) {
     try {
-      driver.finish(page -> emit(page, out));
+      this.out = out;
+      driver.finish();
     } finally {
       close();
     }
@@ -235,7 +245,7 @@ public final class PluginOverlayStage {
         }
       }
     } finally {
-      driver.factory().release(page);
+      factory.release(page);
     }
   }
 

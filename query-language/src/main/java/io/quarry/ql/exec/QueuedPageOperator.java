@@ -5,19 +5,33 @@ import io.quarry.plugin.api.data.Page;
 import java.util.ArrayDeque;
 
 /**
- * A page operator that answers each input page at once ({@link #process}) and may add pages when
- * the input ends ({@link #onFinish}); its output waits in a queue until pulled.
+ * A pull operator that may answer an input page with several pages ({@link #process}), or hold its
+ * input and answer when the input is over (a blocking command: {@code sort}, {@code eventstats},
+ * {@code transaction} …). What it {@link #emit}s waits in a queue, and it takes no input while the
+ * queue holds a page; once the input is over ({@link #onFinish}) and the queue is drained, {@link
+ * #produce} builds its remaining pages one at a time as they are pulled, so a blocking command need
+ * not hold its whole answer as pages at once.
  */
 abstract class QueuedPageOperator implements Operator {
   private final ArrayDeque<Page> output = new ArrayDeque<>();
   private boolean finishing;
+  private boolean exhausted; // produce() answered null
 
   /** Handles one input page; {@link #emit} what it answers. */
   protected abstract void process(Page page);
 
-  /** Called once when the input ends; may {@link #emit} more pages. */
+  /** Called once when the input ends; may {@link #emit} more pages, or get ready to produce. */
   protected void onFinish() {}
 
+  /**
+   * After the input ended and the emitted pages were pulled: the next page of the answer, or null
+   * when there is no more (it is not asked again).
+   */
+  protected Page produce() {
+    return null;
+  }
+
+  /** Queues an output page (an empty one goes nowhere). */
   protected final void emit(Page page) {
     if (page.positionCount() > 0) {
       output.addLast(page);
@@ -39,7 +53,15 @@ abstract class QueuedPageOperator implements Operator {
 
   @Override
   public final Page getOutput() {
-    return output.pollFirst();
+    Page out = output.pollFirst();
+    if (out != null || !finishing || exhausted) {
+      return out;
+    }
+    while ((out = produce()) != null && out.positionCount() == 0) {
+      // an empty page goes nowhere
+    }
+    exhausted = out == null;
+    return out;
   }
 
   @Override
@@ -52,6 +74,6 @@ abstract class QueuedPageOperator implements Operator {
 
   @Override
   public final boolean isFinished() {
-    return finishing && output.isEmpty();
+    return finishing && exhausted && output.isEmpty();
   }
 }

@@ -31,9 +31,9 @@ public final class ReduceCoverage {
    * fillnull}, {@code foreach} …), and the built-in commands written as plugin operators ({@code
    * format}, {@code return}, {@code append}: {@link PageCommands}), their own operators driven on
    * the one ordered stream of pages this side has. The input's pages are batches of {@value
-   * PluginOperators#BATCH} rows sharing one schema (an aggregation's answer, a generator's, events
-   * whose columns a {@code table} fixed): a plugin command runs on pages only where its input pages
-   * are still those batches (after {@code eval}, {@code table}, {@code rename}, {@code bin}, {@code
+   * RowPaging#BATCH} rows sharing one schema (an aggregation's answer, a generator's, events whose
+   * columns a {@code table} fixed): a plugin command runs on pages only where its input pages are
+   * still those batches (after {@code eval}, {@code table}, {@code rename}, {@code bin}, {@code
    * rex}, {@code lookup}, {@code sort}, {@code head}; not after a filter or another plugin
    * command), one reading every field only where they still share that schema; a plugin command
    * {@link PageChain} runs on any pages (one that names its fields, or works field by field) runs

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 
 /**
  * {@code rex} as a {@link PageChain} stage, anywhere in the chain: the input field's first value at
@@ -22,7 +21,7 @@ import java.util.function.Consumer;
  * the new block — no {@code String} per position. A column that mixes extracted text with another
  * type's values is typed by {@link PageBuilder#column}'s rules (text).
  */
-final class RexStage implements PageChain.Stage {
+final class RexStage extends MappingOperator {
   private final RexCommand command;
   private final RexExtraction extraction; // null in sed mode
   private final RexSed sed; // null in extraction mode
@@ -53,7 +52,7 @@ final class RexStage implements PageChain.Stage {
   }
 
   @Override
-  public void add(Page page, Consumer<Page> out) {
+  protected Page map(Page page) {
     List<String> marked =
         marks == null ? List.of() : sed != null ? List.of(command.field()) : fields;
     // where each marked field is set, filled by the matching below (null: none asked for)
@@ -62,7 +61,7 @@ final class RexStage implements PageChain.Stage {
     for (int f = 0; f < marked.size(); f++) {
       result = result.withColumn(marks.apply(marked.get(f)), ListingMarks.trues(set[f]));
     }
-    out.accept(result);
+    return result;
   }
 
   /**

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Consumer;
 
 /**
  * The last stage of an ordered page chain whose plugin commands' pages are the answer: the rows
@@ -23,8 +22,8 @@ import java.util.function.Consumer;
  * operator's pages may order or type their columns otherwise ({@code addcoltotals}' total row,
  * {@code append}'s subsearch rows); the answer must not depend on that. Also the stream re-paged
  * before a plugin command that reads its input page as a batch of rows ({@link
- * ReduceCoverage#rebatched}, {@value PluginOperators#BATCH} rows a page). Only positions are held,
- * in the pages they came in.
+ * ReduceCoverage#rebatched}, {@value RowPaging#BATCH} rows a page). Only positions are held, in the
+ * pages they came in.
  *
  * <p>Where every row lists every column of its page ({@code listed}: after a {@code table} or
  * {@code fields} of literal names, with only commands that keep or drop rows since), a row lists
@@ -32,7 +31,14 @@ import java.util.function.Consumer;
  * a value in included (typed as {@link PageBuilder} types a column without values). A page says
  * which cells hold values, not which fields a row lists; this is where the plan says so.
  */
-final class RowPaging implements PageChain.Stage {
+final class RowPaging extends QueuedPageOperator {
+  /**
+   * Positions a page when results are re-paged as they come: before a plugin command ({@link
+   * #batches}), in a subsearch's commands ({@link SubPipeline}), and where {@code fields} with a
+   * wildcard orders columns by row ({@link FieldStages}).
+   */
+  static final int BATCH = 1024;
+
   private final int pageSize;
   private final boolean listed;
   private final List<Page> pages = new ArrayList<>(); // the page of each held position
@@ -49,29 +55,11 @@ final class RowPaging implements PageChain.Stage {
   }
 
   /**
-   * {@code stage} (a plugin command's) over the stream re-paged in batches of rows ({@value
-   * PluginOperators#BATCH} rows a page); {@code listed}: every row lists every column of its page.
+   * The re-paging before a plugin command's operator: batches of rows ({@value RowPaging#BATCH}
+   * rows a page); {@code listed}: every row lists every column of its page.
    */
-  static PageChain.Stage before(PageChain.Stage stage, boolean listed) {
-    RowPaging batches = new RowPaging(PluginOperators.BATCH, listed);
-    return new PageChain.Stage() {
-      @Override
-      public void add(Page page, Consumer<Page> out) {
-        batches.add(page, p -> stage.add(p, out));
-      }
-
-      @Override
-      public void finish(Consumer<Page> out) {
-        batches.finish(p -> stage.add(p, out));
-        stage.finish(out);
-      }
-
-      @Override
-      public void close() {
-        batches.close();
-        stage.close();
-      }
-    };
+  static RowPaging batches(boolean listed) {
+    return new RowPaging(RowPaging.BATCH, listed);
   }
 
   /**
@@ -106,20 +94,20 @@ final class RowPaging implements PageChain.Stage {
   }
 
   @Override
-  public void add(Page page, Consumer<Page> out) {
+  protected void process(Page page) {
     for (int p = 0; p < page.positionCount(); p++) {
       pages.add(page);
       positions.add(p);
       if (positions.size() == pageSize) {
-        handOn(out);
+        handOn();
       }
     }
   }
 
   @Override
-  public void finish(Consumer<Page> out) {
+  protected void onFinish() {
     if (!positions.isEmpty()) {
-      handOn(out);
+      handOn();
     }
   }
 
@@ -129,11 +117,11 @@ final class RowPaging implements PageChain.Stage {
     positions.clear();
   }
 
-  private void handOn(Consumer<Page> out) {
+  private void handOn() {
     Page page = page(pages, positions, listed);
     pages.clear();
     positions.clear();
-    out.accept(page);
+    emit(page);
   }
 
   /**

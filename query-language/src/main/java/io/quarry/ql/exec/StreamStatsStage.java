@@ -14,7 +14,6 @@ import io.quarry.ql.eval.Selection;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * {@code streamstats} on pages, position by position in arrival order, each page emitted as it
@@ -28,7 +27,7 @@ import java.util.function.Consumer;
  * compiled once, evaluated over the whole input page) empty every state. The window entries and the
  * groups' states are counted on the search's memory.
  */
-final class StreamStatsStage implements PageChain.Stage {
+final class StreamStatsStage extends MappingOperator {
   private final StreamStatsCommand command;
   private final RunningGroups running;
   private final RunningGroups moment; // a window's group of the moment (group 0)
@@ -61,7 +60,7 @@ final class StreamStatsStage implements PageChain.Stage {
   }
 
   @Override
-  public void add(Page page, Consumer<Page> out) {
+  protected Page map(Page page) {
     int positions = page.positionCount();
     boolean[] before = holds(resetBefore, page);
     boolean[] after = holds(resetAfter, page);
@@ -89,7 +88,7 @@ final class StreamStatsStage implements PageChain.Stage {
       }
     }
     memory.add(running.takeGrownBytes() + moment.takeGrownBytes());
-    out.accept(any ? columns.apply(page, results) : page);
+    return any ? columns.apply(page, results) : page;
   }
 
   /** A position's results without a window: its group's running states, itself in or not yet. */

@@ -13,15 +13,13 @@ import java.util.List;
  * words matches none of them, as none matches a row made from a page). Where the held pages do not
  * share one schema, or a command reads every field a row has ({@code format}, {@code fieldsummary},
  * {@code join} without fields …: a page's column null at a position is no field of that row), the
- * pages are first re-paged position by position ({@link RowPaging}: {@value PluginOperators#BATCH}
+ * pages are first re-paged position by position ({@link RowPaging}: {@value RowPaging#BATCH}
  * positions a page, the columns they hold values in), which the page stages' answers are exact
  * over. The answer comes back as pages whose blocks are reserved on the operator's block factory.
  * The commands run with the search's time, zone and stop signal; they read no index, lookup table
  * or subsearch.
  */
 public final class SubPipeline {
-  static final int PAGE = 1_024;
-
   private SubPipeline() {}
 
   public static List<Page> run(List<Command> commands, List<Page> input, OperatorContext context) {
@@ -34,7 +32,7 @@ public final class SubPipeline {
   }
 
   /**
-   * The pages' positions re-paged {@value PluginOperators#BATCH} a page, each with the columns its
+   * The pages' positions re-paged {@value RowPaging#BATCH} a page, each with the columns its
    * positions hold values in ({@link RowPaging#page}).
    */
   static List<Page> asRowBatches(List<Page> input) {
@@ -45,7 +43,7 @@ public final class SubPipeline {
       for (int p = 0; p < page.positionCount(); p++) {
         pages.add(page);
         positions.add(p);
-        if (positions.size() == PluginOperators.BATCH) {
+        if (positions.size() == RowPaging.BATCH) {
           batches.add(RowPaging.page(pages, positions));
           pages.clear();
           positions.clear();
@@ -80,7 +78,7 @@ public final class SubPipeline {
             },
             new StageStats(commands.stream().map(Command::name).toList()),
             0,
-            PAGE);
+            RowPaging.BATCH);
     try {
       for (Page page : input) {
         context.checkCancelled();

@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Consumer;
 
 /**
  * {@code transaction} on pages, a stage of {@link PageReduce} over the ordered stream (newest event
@@ -33,13 +32,13 @@ import java.util.function.Consumer;
  * loads those the commands after it read ({@link #inputFields}), so a result carries what the
  * answer needs, not every field an event has.
  */
-final class TransactionStage implements PageChain.Stage {
+final class TransactionStage extends QueuedPageOperator {
   private static final long EVENT_BYTES = 48; // a kept (page, position) reference in a transaction
 
   private final TransactionCommand command;
   private final TransactionGroups<Long> groups;
-  private final PageChain.FilterStage.Selector starts; // null: no startswith
-  private final PageChain.FilterStage.Selector ends; // null: no endswith
+  private final PageChain.FilterOperator.Selector starts; // null: no startswith
+  private final PageChain.FilterOperator.Selector ends; // null: no endswith
   private final MemoryTracker memory;
   private final int pageSize;
   private final List<Page> pages = new ArrayList<>();
@@ -77,7 +76,7 @@ final class TransactionStage implements PageChain.Stage {
     }
   }
 
-  private static PageChain.FilterStage.Selector selector(
+  private static PageChain.FilterOperator.Selector selector(
       TransactionCommand.Filter filter, Evaluator evaluator) {
     if (filter.search() != null) {
       return SearchFilter.compile(filter.search(), evaluator.rawTermMatcher())::select;
@@ -87,7 +86,7 @@ final class TransactionStage implements PageChain.Stage {
   }
 
   @Override
-  public void add(Page page, Consumer<Page> out) {
+  protected void process(Page page) {
     int positions = page.positionCount();
     if (selected.length < positions) {
       selected = new int[positions];
@@ -138,7 +137,7 @@ final class TransactionStage implements PageChain.Stage {
   }
 
   /** Which positions of a page a filter keeps ({@code into[p]}), all false without one. */
-  private void matches(PageChain.FilterStage.Selector filter, Page page, boolean[] into) {
+  private void matches(PageChain.FilterOperator.Selector filter, Page page, boolean[] into) {
     int positions = page.positionCount();
     java.util.Arrays.fill(into, 0, positions, false);
     if (filter == null) {
@@ -174,13 +173,13 @@ final class TransactionStage implements PageChain.Stage {
       };
 
   @Override
-  public void finish(Consumer<Page> out) {
+  protected void onFinish() {
     List<Map<String, Object>> rows = new ArrayList<>();
     for (TransactionGroups.Result<Long> result : groups.finish()) {
       rows.add(TransactionGroups.combined(command, result, fields));
     }
     close();
-    ResultPages.emit(rows, pageSize, out);
+    ResultPages.emit(rows, pageSize, this::emit);
   }
 
   @Override

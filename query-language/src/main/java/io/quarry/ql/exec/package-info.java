@@ -3,8 +3,8 @@
  * io.quarry.ql.exec.PageChain} (row-local commands: {@code eval}, {@code where}, {@code bin},
  * {@code rex} as {@link io.quarry.ql.exec.RexStage}, {@code lookup} as {@link
  * io.quarry.ql.exec.LookupStage}, {@link io.quarry.ql.exec.FieldStages}, plugin and built-in page
- * operators driven directly) and {@link io.quarry.ql.exec.PageReduce} (those plus {@code sort},
- * {@code head}, {@code dedup}, aggregations — a transforming plugin command's as {@link
+ * operators) and {@link io.quarry.ql.exec.PageReduce} (those plus {@code sort}, {@code head},
+ * {@code dedup}, aggregations — a transforming plugin command's as {@link
  * io.quarry.ql.exec.PluginAggregation} —, the built-in page commands — {@code join} as {@link
  * io.quarry.ql.exec.HashJoinOperator}, {@code appendcols} as {@link
  * io.quarry.ql.exec.PairedColumnsOperator} — and the stages that hold their whole input — {@code
@@ -16,6 +16,10 @@
  * io.quarry.ql.exec.TransactionGroups}, {@link io.quarry.ql.exec.FieldSummaries}). {@link
  * io.quarry.ql.exec.EventText} says where a {@code search} of bare words runs on pages (over events
  * whose {@code _raw} is still their own). {@link io.quarry.ql.exec.ListingMarks} names the hidden
- * columns an event listing's stages leave where they set a field.
+ * columns an event listing's stages leave where they set a field. Every command is a pull {@link
+ * io.quarry.plugin.api.command.Operator} (1:1 ones {@link io.quarry.ql.exec.MappingOperator}s, the
+ * others {@link io.quarry.ql.exec.QueuedPageOperator}s; a plugin's wrapped as a {@link
+ * io.quarry.ql.exec.PluginOperator}), and one {@link io.quarry.ql.exec.Driver} per chain moves
+ * pages through them, counting each as a stage of {@link io.quarry.ql.exec.StageStats}.
  */
 package io.quarry.ql.exec;

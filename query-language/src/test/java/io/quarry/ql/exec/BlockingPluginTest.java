@@ -206,8 +206,8 @@ class BlockingPluginTest {
 
   /**
    * {@code slowtag field=n} on the page engine (a plugin stage of {@link PageReduce}) over rows
-   * {@code n = 0 … rows-1} in pages of {@value PluginOperators#BATCH}; the answer's rows go to
-   * {@link #out}. The stages are closed however the run ends.
+   * {@code n = 0 … rows-1} in pages of {@value RowPaging#BATCH}; the answer's rows go to {@link
+   * #out}. The stages are closed however the run ends.
    */
   private void run(SlowTag definition, int rows) {
     CommandRegistry registry = CommandRegistry.builtIns().withPlugin("remote", List.of(definition));
@@ -227,9 +227,9 @@ class BlockingPluginTest {
             page -> out.addAll(TestPages.rows(List.of(page))),
             new StageStats(List.of("slowtag")),
             0,
-            PluginOperators.BATCH);
+            RowPaging.BATCH);
     try {
-      for (Page page : TestPages.pages(TestPages.cells(input), PluginOperators.BATCH)) {
+      for (Page page : TestPages.pages(TestPages.cells(input), RowPaging.BATCH)) {
         reduce.add(page);
       }
       reduce.finish();
@@ -241,7 +241,7 @@ class BlockingPluginTest {
   @Test
   void waitsForABlockedOperatorAndKeepsRowsInOrder() {
     SlowTag definition = new SlowTag(Mode.ASYNC);
-    int rows = 3 * PluginOperators.BATCH + 17; // several pages, each waited for
+    int rows = 3 * RowPaging.BATCH + 17; // several pages, each waited for
     run(definition, rows);
 
     assertThat(definition.calledWhileBlocked).hasValue(0);

@@ -70,7 +70,7 @@ class MemoryAccountingTest {
     assertThatThrownBy(
             () -> {
               for (Page page : TestPages.pages(TestPages.cells(rows), 1024)) {
-                sort.add(page, out -> {});
+                sort.addInput(page);
               }
             })
         .isInstanceOf(MemoryLimitExceededException.class)

@@ -54,8 +54,8 @@ class PageChainInputFieldsTest {
 
   /**
    * {@code table *} orders a page's columns by the rows that first name them, as the collector
-   * orders each page of {@value PluginOperators#BATCH} rows of the row command's: a page of more
-   * rows ({@code mvexpand}'s) is cut there, so the rows past the cut list their fields in the order
+   * orders each page of {@value RowPaging#BATCH} rows of the row command's: a page of more rows
+   * ({@code mvexpand}'s) is cut there, so the rows past the cut list their fields in the order
    * those rows name them. Here 1,000 rows hold only {@code b}, then 100 hold {@code a} and {@code
    * b} (the input's column order): the first 1,024 rows' page has {@code b} first, the rest's
    * {@code a} first; a next input page's rows (holding {@code c} and {@code a}) belong to that

@@ -1,0 +1,202 @@
+package io.quarry.ql.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quarry.plugin.api.command.Operator;
+import io.quarry.plugin.api.command.OperatorContext;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.plugin.api.data.MemoryAccount;
+import io.quarry.plugin.api.data.Page;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@link Driver} over the engine's own operators: pages in order through every operator, each
+ * operator's rows and own time counted as its stage, the source given back its thread while an
+ * operator is blocked, and a blocked chain left when the search is cancelled.
+ */
+class DriverTest {
+  private static final long SPIN_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+  @Test
+  void movesEveryPageThroughTheOperatorsInOrder() {
+    List<Page> answer = new ArrayList<>();
+    try (Driver driver =
+        new Driver(
+            List.of(
+                Driver.Step.counted(evenOnly(), 0),
+                Driver.Step.counted(
+                    new RowPaging(3), 1)), // several pages out of one, and at the end
+            answer::add,
+            new StageStats(List.of("where", "paging")),
+            context(() -> false))) {
+      driver.add(numbers(0, 10));
+      driver.add(numbers(10, 4));
+      driver.finish();
+    }
+    assertThat(answer).extracting(Page::positionCount).containsExactly(3, 3, 1);
+    assertThat(values(answer)).containsExactly(0L, 2L, 4L, 6L, 8L, 10L, 12L);
+  }
+
+  @Test
+  void countsEachOperatorsRowsAndOwnTimeAsItsStage() {
+    StageStats stats = new StageStats(List.of("where", "slow"));
+    try (Driver driver =
+        new Driver(
+            List.of(Driver.Step.counted(evenOnly(), 0), Driver.Step.counted(new Spinning(), 1)),
+            page -> {},
+            stats,
+            context(() -> false))) {
+      for (int i = 0; i < 4; i++) {
+        driver.add(numbers(i * 10, 10));
+      }
+      driver.finish();
+    }
+    List<StageStats.Stage> stages = stats.stages();
+    assertThat(stages.get(0).rowsIn()).isEqualTo(40);
+    assertThat(stages.get(0).rowsOut()).isEqualTo(20);
+    assertThat(stages.get(1).rowsIn()).isEqualTo(20);
+    assertThat(stages.get(1).time().toNanos()).isGreaterThanOrEqualTo(4 * SPIN_NANOS);
+    // the filter's own time: not the time of the slow operator its pages went on to
+    assertThat(stages.get(0).time().toNanos()).isLessThan(SPIN_NANOS);
+  }
+
+  @Test
+  @Timeout(30) // a driver that waited in add would wait for ever: the future completes after it
+  void givesTheSourceItsThreadWhileAnOperatorIsBlocked() throws Exception {
+    Waiting waiting = new Waiting();
+    List<Page> answer = new ArrayList<>();
+    try (Driver driver =
+        new Driver(
+            List.of(Driver.Step.counted(waiting, 0), Driver.Step.counted(evenOnly(), 1)),
+            answer::add,
+            new StageStats(List.of("waiting", "where")),
+            context(() -> false))) {
+      driver.add(numbers(0, 4)); // taken; the operator now waits on something outside
+      assertThat(answer).isEmpty(); // add returned without waiting for it
+      CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS)
+          .execute(() -> waiting.blocked.complete(null));
+      driver.finish(); // waits for it
+    }
+    assertThat(values(answer)).containsExactly(0L, 2L);
+  }
+
+  @Test
+  void aCancelledSearchLeavesABlockedChain() {
+    AtomicBoolean cancelled = new AtomicBoolean();
+    Waiting waiting = new Waiting();
+    Driver driver =
+        new Driver(
+            List.of(Driver.Step.counted(waiting, 0)),
+            page -> {},
+            new StageStats(List.of("waiting")),
+            context(cancelled::get));
+    driver.add(numbers(0, 4));
+    CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS).execute(() -> cancelled.set(true));
+    assertThatThrownBy(driver::finish).isInstanceOf(CancellationException.class);
+    driver.close();
+    assertThat(waiting.closed).isTrue();
+  }
+
+  private static PageChain.FilterOperator evenOnly() {
+    return new PageChain.FilterOperator(
+        (page, kept) -> {
+          LongBlock n = (LongBlock) page.block("n");
+          int count = 0;
+          for (int p = 0; p < page.positionCount(); p++) {
+            if (n.getLongValue(p) % 2 == 0) {
+              kept[count++] = p;
+            }
+          }
+          return count;
+        });
+  }
+
+  private static Page numbers(long from, int count) {
+    List<Map<String, List<Object>>> rows = new ArrayList<>();
+    for (long n = from; n < from + count; n++) {
+      rows.add(Map.of("n", List.of(n)));
+    }
+    return TestPages.page(rows);
+  }
+
+  private static List<Object> values(List<Page> pages) {
+    return TestPages.rows(pages).stream().map(row -> row.get("n")).toList();
+  }
+
+  private static OperatorContext context(java.util.function.BooleanSupplier cancelled) {
+    return new SearchResources(new MemoryAccount("test", Long.MAX_VALUE), cancelled, w -> {})
+        .context(Instant.EPOCH, ZoneOffset.UTC);
+  }
+
+  /** Each page handed on after a few milliseconds' work. */
+  private static final class Spinning extends MappingOperator {
+    @Override
+    protected Page map(Page page) {
+      long until = System.nanoTime() + SPIN_NANOS;
+      while (System.nanoTime() < until) {
+        Thread.onSpinWait();
+      }
+      return page;
+    }
+  }
+
+  /** Takes a page, then waits on something outside until {@link #blocked} completes. */
+  private static final class Waiting implements Operator {
+    final CompletableFuture<Void> blocked = new CompletableFuture<>();
+    private Page held;
+    private boolean finishing;
+    boolean closed;
+
+    @Override
+    public CompletionStage<Void> isBlocked() {
+      return held == null || blocked.isDone() ? NOT_BLOCKED : blocked;
+    }
+
+    @Override
+    public boolean needsInput() {
+      return held == null && !finishing;
+    }
+
+    @Override
+    public void addInput(Page page) {
+      held = page;
+    }
+
+    @Override
+    public Page getOutput() {
+      if (!blocked.isDone()) {
+        return null;
+      }
+      Page out = held;
+      held = null;
+      return out;
+    }
+
+    @Override
+    public void finish() {
+      finishing = true;
+    }
+
+    @Override
+    public boolean isFinished() {
+      return finishing && held == null;
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+    }
+  }
+}
