@@ -17,6 +17,7 @@ import io.quarry.ql.command.PerUseKind;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -98,8 +99,9 @@ final class FillNullCommand implements CommandDefinition {
         @Override
         protected void end() {
           List<String> all = List.copyOf(names);
+          Map<String, DataType> types = valuedTypes(held);
           for (Page page : held) {
-            emit(fill(factory, page, all, value));
+            emit(fill(factory, page, all, value, types));
           }
           held.clear();
         }
@@ -118,15 +120,36 @@ final class FillNullCommand implements CommandDefinition {
 
   /** {@code page} with every null of {@code fields} (an absent field: every position) filled. */
   static Page fill(BlockFactory factory, Page page, List<String> fields, String value) {
+    return fill(factory, page, fields, value, Map.of());
+  }
+
+  /**
+   * As above, a column without any value on this page filled in the type {@code otherPages} gives
+   * its field (the type of its values on the other pages of the result), where it gives one.
+   */
+  static Page fill(
+      BlockFactory factory,
+      Page page,
+      List<String> fields,
+      String value,
+      Map<String, DataType> otherPages) {
     Page out = page;
     for (String field : fields) {
       Block block = out.block(field);
       if (block != null && !hasNull(block)) {
         continue;
       }
-      Object fillValue = typed(value, block == null ? null : block.dataType());
+      // a column without any value here says nothing of its type (a page of nulls is built as
+      // text): filled as the other pages type it, so that its type does not hang on where the
+      // pages part
+      DataType known = block == null ? null : block.dataType();
+      boolean valueless = block == null || allNull(block);
+      if (valueless && block != null && otherPages.containsKey(field)) {
+        known = otherPages.get(field);
+      }
+      Object fillValue = typed(value, known);
       Block filled;
-      if (block == null) {
+      if (valueless) {
         filled = Cells.constant(factory, field, fillValue, out.positionCount());
       } else {
         Cells.Column column = new Cells.Column();
@@ -135,7 +158,8 @@ final class FillNullCommand implements CommandDefinition {
           if (block.isNull(p)) {
             column.add(fillValue);
           } else {
-            List<Object> values = block.getValues(p);
+            // as text, a timestamp is Splunk's epoch seconds (not the block's microseconds)
+            List<Object> values = keepType ? block.getValues(p) : Cells.values(block, p);
             column.add(
                 keepType ? values : values.stream().map(v -> (Object) Cells.text(v)).toList());
           }
@@ -145,6 +169,42 @@ final class FillNullCommand implements CommandDefinition {
       out = factory.withColumn(out, field, filled);
     }
     return out;
+  }
+
+  /**
+   * Per field, the type of its columns that hold a value on the pages (long and double: double;
+   * other mixes: text).
+   */
+  private static Map<String, DataType> valuedTypes(List<Page> pages) {
+    Map<String, DataType> types = new java.util.HashMap<>();
+    for (Page page : pages) {
+      for (int c = 0; c < page.schema().size(); c++) {
+        Block block = page.block(c);
+        if (allNull(block)) {
+          continue;
+        }
+        types.merge(
+            page.schema().column(c).name(),
+            block.dataType(),
+            (a, b) ->
+                a == b
+                    ? a
+                    : (a == DataType.LONG || a == DataType.DOUBLE)
+                            && (b == DataType.LONG || b == DataType.DOUBLE)
+                        ? DataType.DOUBLE
+                        : DataType.STRING);
+      }
+    }
+    return types;
+  }
+
+  private static boolean allNull(Block block) {
+    for (int p = 0; p < block.positionCount(); p++) {
+      if (!block.isNull(p)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean hasNull(Block block) {

@@ -23,9 +23,11 @@ import java.util.Set;
  * the first {@code count} results (5 by default; 0: all) turned so that each field becomes a
  * result: {@code column_name} ({@code column}) holds the field's name and {@code row 1}, {@code row
  * 2}, … its values in result order, or, with {@code header_field}, columns named by that field's
- * values (a result without one keeps {@code row N}); the header field itself is not a row. Fields
- * come in the order first seen; {@code include_empty=false} leaves out those without a value in any
- * transposed result. Centralized: the results are held until the end, counted as memory.
+ * values (a result without one keeps {@code row N}); the header field itself is not a row. The
+ * fields are those of the whole input (of every page, past the transposed results too: where the
+ * pages part does not change them), in the order first seen; {@code include_empty=false} leaves out
+ * those without a value in any transposed result. Centralized: the results are held until the end,
+ * counted as memory.
  */
 final class TransposeCommand implements CommandDefinition {
   static final long MAX_COUNT = 10_000;
@@ -100,12 +102,12 @@ final class TransposeCommand implements CommandDefinition {
         @Override
         protected void process(Page page) {
           List<String> names = Cells.fieldNames(page);
+          fields.addAll(names); // every page's, those after the transposed results' too
           for (int p = 0; p < page.positionCount() && rows.size() < count; p++) {
             Map<String, List<Object>> row = new HashMap<>();
             long bytes = 64;
             for (String name : names) {
               Block block = page.block(name);
-              fields.add(name);
               List<Object> values = Cells.values(block, p);
               if (!values.isEmpty()) {
                 row.put(name, values);

@@ -22,9 +22,11 @@ import java.util.Map;
  * probe's order ({@link BlockCopies#take}), with the subsearch's columns (not the join fields) laid
  * over it: a matched subsearch row's value replaces the position's own with {@code overwrite}, else
  * only where the position has none; a subsearch column the input lacks is added after the input's.
- * Without join fields, the subsearch's columns that hold a value in the input page are the join
- * fields. The answer of {@link JoinOperator} (the operator of {@link PageCommands#of}), without its
- * hidden row column.
+ * Without join fields, a row's join fields are the subsearch's columns it holds a value of (the
+ * fields both sides have, row by row — not page by page, so that the answer does not hang on where
+ * the pages part; Splunk takes the fields common to both result sets, which a stream cannot know
+ * before its last row: a row lacking a field other rows have still joins on the others). The answer
+ * of {@link JoinOperator} (the operator of {@link PageCommands#of}), without its hidden row column.
  */
 final class HashJoinOperator extends QueuedPageOperator {
   private static final int[] NO_MATCHES = new int[0];
@@ -46,15 +48,18 @@ final class HashJoinOperator extends QueuedPageOperator {
   @Override
   protected void process(Page page) {
     try {
-      List<String> fields = join.fields().isEmpty() ? common(page) : join.fields();
-      JoinHashTable table =
-          fields.isEmpty()
-              ? null
-              : tables.computeIfAbsent(List.copyOf(fields), f -> new JoinHashTable(subsearch, f));
-      Block[] keyBlocks = table == null ? null : table.blocks(page);
+      boolean perRow = join.fields().isEmpty();
+      Map<List<String>, Block[]> keyBlocks = new HashMap<>(); // by join fields, for this page
       int count = 0;
       for (int p = 0; p < page.positionCount(); p++) {
-        int[] matches = table == null ? NO_MATCHES : table.matches(keyBlocks, p);
+        List<String> fields = perRow ? common(page, p) : join.fields();
+        int[] matches = NO_MATCHES;
+        if (!fields.isEmpty()) {
+          JoinHashTable table =
+              tables.computeIfAbsent(List.copyOf(fields), f -> new JoinHashTable(subsearch, f));
+          matches = table.matches(keyBlocks.computeIfAbsent(fields, f -> table.blocks(page)), p);
+        }
+
         if (matches.length == 0) {
           if (join.type() != SubsearchCommand.JoinType.INNER) {
             count = add(count, p, -1);
@@ -68,8 +73,10 @@ final class HashJoinOperator extends QueuedPageOperator {
       }
       if (count > 0) {
         List<String> columns = new ArrayList<>(subsearch.columns());
-        columns.removeAll(fields);
-        emit(output(page, columns, count));
+        if (!perRow) {
+          columns.removeAll(join.fields());
+        }
+        emit(output(page, columns, count, perRow));
       }
     } finally {
       factory.release(page);
@@ -86,22 +93,25 @@ final class HashJoinOperator extends QueuedPageOperator {
     return count + 1;
   }
 
-  /** The probed positions' columns, the subsearch's columns laid over them. */
-  private Page output(Page page, List<String> columns, int count) {
+  /**
+   * The probed positions' columns, the subsearch's columns laid over them ({@code perRow}: except a
+   * row's own join fields, which keep the row's values).
+   */
+  private Page output(Page page, List<String> columns, int count, boolean perRow) {
     List<Schema.Column> schema = new ArrayList<>();
     List<Block> blocks = new ArrayList<>();
     for (int c = 0; c < page.schema().size(); c++) {
       String name = page.schema().column(c).name();
       Block block =
           columns.contains(name)
-              ? merged(page, name, count)
+              ? merged(page, name, count, perRow)
               : BlockCopies.take(factory, page.block(c), positions, count);
       schema.add(new Schema.Column(name, block.dataType()));
       blocks.add(block);
     }
     for (String name : columns) {
       if (page.schema().indexOf(name) < 0) {
-        Block block = merged(page, name, count);
+        Block block = merged(page, name, count, perRow);
         schema.add(new Schema.Column(name, block.dataType()));
         blocks.add(block);
       }
@@ -109,12 +119,17 @@ final class HashJoinOperator extends QueuedPageOperator {
     return new Page(new Schema(schema), blocks, count);
   }
 
-  /** A subsearch column over the output positions: theirs where it wins, else the position's. */
-  private Block merged(Page page, String column, int count) {
+  /**
+   * A subsearch column over the output positions: theirs where it wins, else the position's (its
+   * own where the column is one of the row's join fields: {@code perRow}, a value of its own).
+   */
+  private Block merged(Page page, String column, int count, boolean perRow) {
     List<List<Object>> cells = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       List<Object> mine = SubsearchRows.values(page, column, positions[i]);
-      List<Object> theirs = matched[i] < 0 ? List.of() : subsearch.values(matched[i], column);
+      boolean joinField = perRow && matched[i] >= 0 && !mine.isEmpty();
+      List<Object> theirs =
+          matched[i] < 0 || joinField ? List.of() : subsearch.values(matched[i], column);
       boolean takeTheirs = !theirs.isEmpty() && (join.overwrite() || mine.isEmpty());
       cells.add(takeTheirs ? theirs : mine);
     }
@@ -123,25 +138,16 @@ final class HashJoinOperator extends QueuedPageOperator {
     return block;
   }
 
-  /** The subsearch's columns that hold a value somewhere in this page. */
-  private List<String> common(Page page) {
+  /** The subsearch's columns that hold a value at {@code position}: its join fields. */
+  private List<String> common(Page page, int position) {
     List<String> fields = new ArrayList<>();
     for (String column : subsearch.columns()) {
       Block block = page.block(column);
-      if (block != null && !allNull(block)) {
+      if (block != null && !block.isNull(position)) {
         fields.add(column);
       }
     }
     return fields;
-  }
-
-  private static boolean allNull(Block block) {
-    for (int p = 0; p < block.positionCount(); p++) {
-      if (!block.isNull(p)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   @Override

@@ -17,8 +17,8 @@ import java.util.Map;
  * whose join fields all have a value and equal a key gets the fields of up to {@code max} matching
  * subsearch rows (in their order), one output row each; with {@code overwrite} the subsearch's
  * values replace the row's, else the row keeps those it has. An unmatched row is dropped ({@code
- * inner}) or kept as it is ({@code left}/{@code outer}). Without join fields, the fields both sides
- * have (per input page) are the join fields.
+ * inner}) or kept as it is ({@code left}/{@code outer}). Without join fields, a row's join fields
+ * are the subsearch's columns it holds a value of (row by row, as {@link HashJoinOperator}).
  */
 final class JoinOperator extends QueuedPageOperator {
   /** Estimated bytes per table entry (key text, map entry, row list). */
@@ -38,18 +38,21 @@ final class JoinOperator extends QueuedPageOperator {
   @Override
   protected void process(Page page) {
     try {
-      List<String> fields = join.fields().isEmpty() ? common(page) : join.fields();
+      boolean perRow = join.fields().isEmpty();
       List<String> columns = new ArrayList<>(subsearch.columns());
-      columns.removeAll(fields);
-      Map<String, List<Integer>> table = fields.isEmpty() ? Map.of() : table(fields);
+      columns.remove(PluginOperators.ROW_COLUMN);
+      if (!perRow) {
+        columns.removeAll(join.fields());
+      }
       LongBlock ids = (LongBlock) page.block(PluginOperators.ROW_COLUMN);
       List<Long> outIds = new ArrayList<>();
       List<List<List<Object>>> cells = new ArrayList<>();
       columns.forEach(c -> cells.add(new ArrayList<>()));
       for (int p = 0; p < page.positionCount(); p++) {
         int position = p;
+        List<String> fields = perRow ? common(page, p) : join.fields();
         String key = key(fields, f -> SubsearchRows.values(page, f, position));
-        List<Integer> matches = key == null ? null : table.get(key);
+        List<Integer> matches = key == null || fields.isEmpty() ? null : table(fields).get(key);
         if (matches == null) {
           if (join.type() != SubsearchCommand.JoinType.INNER) {
             outIds.add(ids.getLong(p));
@@ -65,7 +68,8 @@ final class JoinOperator extends QueuedPageOperator {
           outIds.add(ids.getLong(p));
           for (int c = 0; c < columns.size(); c++) {
             List<Object> mine = SubsearchRows.values(page, columns.get(c), p);
-            List<Object> theirs = subsearch.values(row, columns.get(c));
+            List<Object> theirs =
+                fields.contains(columns.get(c)) ? List.of() : subsearch.values(row, columns.get(c));
             boolean takeTheirs = !theirs.isEmpty() && (join.overwrite() || mine.isEmpty());
             cells.get(c).add(takeTheirs ? theirs : mine);
           }
@@ -79,12 +83,12 @@ final class JoinOperator extends QueuedPageOperator {
     }
   }
 
-  /** The subsearch's columns this page has too (some row of it holds a value). */
-  private List<String> common(Page page) {
+  /** The subsearch's columns that hold a value at {@code position}: its join fields. */
+  private List<String> common(Page page, int position) {
     List<String> fields = new ArrayList<>();
     for (String column : subsearch.columns()) {
-      int index = page.schema().indexOf(column);
-      if (index >= 0 && !column.equals(PluginOperators.ROW_COLUMN)) {
+      if (!column.equals(PluginOperators.ROW_COLUMN)
+          && !SubsearchRows.values(page, column, position).isEmpty()) {
         fields.add(column);
       }
     }

@@ -6,6 +6,7 @@ import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.StreamStatsCommand;
+import io.quarry.ql.engine.BlockCopies;
 import io.quarry.ql.engine.aggregation.RunningGroups;
 import io.quarry.ql.eval.ExpressionCompiler;
 import io.quarry.ql.eval.ExpressionEvaluator;
@@ -24,8 +25,9 @@ import java.util.Map;
  * (page, position) entries — of the stream when {@code global}, else per group — and a position's
  * results are those of a group of the moment fed the window's entries of its group, recomputed at
  * each position. {@code reset_on_change}, {@code reset_before} and {@code reset_after} (conditions
- * compiled once, evaluated over the whole input page) empty every state. The window entries and the
- * groups' states are counted on the search's memory.
+ * compiled once; {@code reset_before} evaluated over the whole input page, {@code reset_after} at
+ * each position with its just-computed results set on it, as Splunk's reads them) empty every
+ * state. The window entries and the groups' states are counted on the search's memory.
  */
 final class StreamStatsStage extends MappingOperator {
   private final StreamStatsCommand command;
@@ -63,7 +65,6 @@ final class StreamStatsStage extends MappingOperator {
   protected Page map(Page page) {
     int positions = page.positionCount();
     boolean[] before = holds(resetBefore, page);
-    boolean[] after = holds(resetAfter, page);
     Block times = command.timeWindowMicros() > 0 ? page.block(TimeField.NAME) : null;
     Object[][] results = new Object[positions][];
     boolean any = false;
@@ -83,7 +84,7 @@ final class StreamStatsStage extends MappingOperator {
       results[p] =
           command.windowed() ? windowed(page, p, group, time(times, p)) : runningOn(group, p);
       any = true;
-      if (after != null && after[p]) {
+      if (resetAfter != null && holdsAfter(page, p, results[p])) {
         reset();
       }
     }
@@ -180,6 +181,17 @@ final class StreamStatsStage extends MappingOperator {
       holds[selected[i]] = true;
     }
     return holds;
+  }
+
+  /**
+   * Whether {@code reset_after} holds at a position, its results set on it: Splunk's condition
+   * reads the fields {@code streamstats} returns for the event ({@code reset_after="(c=2)"} with
+   * {@code count AS c}), so it is evaluated position by position, after them.
+   */
+  private boolean holdsAfter(Page page, int position, Object[] results) {
+    Page one =
+        columns.apply(BlockCopies.filter(page, new int[] {position}, 1), new Object[][] {results});
+    return Selection.trues(resetAfter.eval(new Frame(one)), new int[1]) == 1;
   }
 
   /** A position's {@code _time} in epoch microseconds, Long.MIN_VALUE without one. */

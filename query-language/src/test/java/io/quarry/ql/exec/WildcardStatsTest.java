@@ -77,4 +77,25 @@ class WildcardStatsTest {
         .containsEntry("n_y", 2L)
         .containsEntry("s_z", 5L);
   }
+
+  /**
+   * By x (groups 1, 3, 10): the row with x=3 has no y, so its group counts none — 0, as {@code
+   * count(y)} named outright answers — and the sum of y (text) has no value anywhere.
+   */
+  @Test
+  void countsOfAFieldAGroupLacksAreZero() {
+    for (boolean split : new boolean[] {false, true}) {
+      List<Map<String, Object>> rows = collect("stats count(*), dc(*) AS d_* by x", split);
+      assertThat(rows).hasSize(3);
+      Map<Object, Map<String, Object>> byX = new java.util.HashMap<>();
+      rows.forEach(row -> byX.put(Values.toText(row.get("x")), row));
+      assertThat(byX.get("3"))
+          .containsEntry("count(host)", 1L)
+          .containsEntry("count(y)", 0L)
+          .containsEntry("d_host", 1L)
+          .containsEntry("d_y", 0L);
+      assertThat(byX.get("1")).containsEntry("count(y)", 1L).containsEntry("d_y", 1L);
+      assertThat(byX.get("10")).containsEntry("count(y)", 1L).containsEntry("d_y", 1L);
+    }
+  }
 }

@@ -5,8 +5,9 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.Page;
-import io.quarry.plugin.api.data.Schema;
 import io.quarry.server.http.ApiException;
 import io.quarry.server.lookups.Csv;
 import java.io.ByteArrayOutputStream;
@@ -30,8 +31,13 @@ import java.util.Locale;
  * <p>A multivalue is a JSON array of typed values in JSON and NDJSON, one cell of its values joined
  * by newlines in CSV (as Splunk's CSV output), an Arrow list (see {@link ArrowStreamEncoder}).
  *
- * <p>CSV and Arrow have one schema for the whole stream: they hold the first rows back until {@link
- * StreamSchema} has fixed it from them, and log what a later page brings that does not fit.
+ * <p>A result column has one type for the whole result, whatever the pages it comes in: every
+ * format holds the first rows back until {@link StreamSchema} has fixed the columns' types from
+ * them (a page of nulls says nothing; long and double make double, other mixes text). JSON and
+ * NDJSON then send each page's columns in those types (a long as a double, any value as its text);
+ * a column first seen past the sample, or a value past it its column's type cannot hold, goes as
+ * its page types it (JSON describes every page). CSV and Arrow have one schema for the whole
+ * stream, the same one, and log what a later page brings that does not fit.
  */
 public final class ResultEncoder implements AutoCloseable {
   private static final java.util.logging.Logger LOG =
@@ -81,10 +87,13 @@ public final class ResultEncoder implements AutoCloseable {
   private final Format format;
   private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(64 * 1024);
   private final ArrowStreamEncoder arrow;
-  private boolean first = true;
+  private boolean first = true; // JSON: no page written yet
 
-  /** CSV's and Arrow's one schema, null for the formats that describe every page. */
+  /** The sample that fixes each column's one type (CSV's and Arrow's one schema). */
   private final StreamSchema oneSchema;
+
+  /** The columns' types fixed from the sample (JSON, NDJSON), null until then. */
+  private java.util.Map<String, DataType> types;
 
   private boolean schemaFixed;
   private List<String> csvColumns;
@@ -95,32 +104,33 @@ public final class ResultEncoder implements AutoCloseable {
   public ResultEncoder(Format format, boolean zstd) {
     this.format = format;
     this.arrow = format == Format.ARROW ? new ArrowStreamEncoder(zstd) : null;
-    this.oneSchema = format == Format.CSV || format == Format.ARROW ? new StreamSchema() : null;
+    this.oneSchema = new StreamSchema();
   }
 
   /**
-   * The bytes of one page (for CSV and Arrow, none while the first rows are held; then the header
-   * or schema and every held row).
+   * The bytes of one page (none while the first rows are held; then, for CSV and Arrow, the header
+   * or schema, and every held row).
    */
   public byte[] page(Page page) throws IOException {
-    switch (format) {
-      case JSON -> jsonPage(page);
-      case NDJSON -> ndjsonPage(page);
-      case CSV, ARROW -> {
-        if (schemaFixed) {
-          oneSchemaPage(page);
-        } else if (oneSchema.add(page)) {
-          fixSchema();
-        }
-      }
+    if (schemaFixed) {
+      oneSchemaPage(page);
+    } else if (oneSchema.add(page)) {
+      fixSchema();
     }
-    first = false;
     return take();
   }
 
   /** Writes the header or schema fixed from the held rows, then those rows. */
   private void fixSchema() throws IOException {
     schemaFixed = true;
+    if (format == Format.JSON || format == Format.NDJSON) {
+      types = oneSchema.types(); // a column of nulls there: no type fixed
+      for (Page held : oneSchema.pages()) {
+        oneSchemaPage(held);
+      }
+      oneSchema.release();
+      return;
+    }
     if (format == Format.ARROW) {
       buffer.write(arrow.start(oneSchema));
       return;
@@ -134,7 +144,11 @@ public final class ResultEncoder implements AutoCloseable {
   }
 
   private void oneSchemaPage(Page page) throws IOException {
-    if (format == Format.ARROW) {
+    if (format == Format.JSON) {
+      jsonPage(page);
+    } else if (format == Format.NDJSON) {
+      ndjsonPage(page);
+    } else if (format == Format.ARROW) {
       buffer.write(arrow.page(page));
     } else {
       csvPage(page);
@@ -143,6 +157,9 @@ public final class ResultEncoder implements AutoCloseable {
 
   /** The bytes that end the stream, with the search's messages where the format has room. */
   public byte[] finish(List<String> messages) throws IOException {
+    if (!schemaFixed) {
+      fixSchema(); // a short result: every row was held (none at all: an empty header line)
+    }
     if (format == Format.JSON) {
       try (JsonGenerator json = FACTORY.createGenerator(buffer, JsonEncoding.UTF8)) {
         if (first) {
@@ -153,10 +170,7 @@ public final class ResultEncoder implements AutoCloseable {
         json.writeObject(messages);
         json.writeRaw("}");
       }
-    } else if (oneSchema != null) {
-      if (!schemaFixed) {
-        fixSchema(); // a short result: every row was held (none at all: an empty header line)
-      }
+    } else if (format == Format.CSV || format == Format.ARROW) {
       if (format == Format.ARROW) {
         buffer.write(arrow.finish());
       }
@@ -207,14 +221,16 @@ public final class ResultEncoder implements AutoCloseable {
 
   private void jsonPage(Page page) throws IOException {
     buffer.write((first ? "{\"pages\":[" : ",").getBytes(StandardCharsets.UTF_8));
+    first = false;
+    DataType[] sent = sentTypes(page);
     try (JsonGenerator json = FACTORY.createGenerator(buffer, JsonEncoding.UTF8)) {
       json.setCodec(JSON);
       json.writeStartObject();
       json.writeArrayFieldStart("fields");
-      for (Schema.Column column : page.schema().columns()) {
+      for (int column = 0; column < page.schema().size(); column++) {
         json.writeStartObject();
-        json.writeStringField("name", column.name());
-        json.writeStringField("type", column.type().wireName());
+        json.writeStringField("name", page.schema().column(column).name());
+        json.writeStringField("type", sent[column].wireName());
         json.writeEndObject();
       }
       json.writeEndArray();
@@ -222,7 +238,7 @@ public final class ResultEncoder implements AutoCloseable {
       for (int position = 0; position < page.positionCount(); position++) {
         json.writeStartArray();
         for (int column = 0; column < page.schema().size(); column++) {
-          json.writeObject(ResultValues.typed(page.block(column), position));
+          json.writeObject(ResultValues.typedAs(page.block(column), position, sent[column]));
         }
         json.writeEndArray();
       }
@@ -232,14 +248,29 @@ public final class ResultEncoder implements AutoCloseable {
     }
   }
 
+  /**
+   * The type each column of a page goes out as: its column's one type where its values fit it, else
+   * (past the sample) the page's own.
+   */
+  private DataType[] sentTypes(Page page) {
+    DataType[] sent = new DataType[page.schema().size()];
+    for (int column = 0; column < sent.length; column++) {
+      DataType one = types.get(page.schema().column(column).name());
+      Block block = page.block(column);
+      sent[column] = one != null && ResultValues.fits(block, one) ? one : block.dataType();
+    }
+    return sent;
+  }
+
   private void ndjsonPage(Page page) throws IOException {
+    DataType[] sent = sentTypes(page);
     try (JsonGenerator json = FACTORY.createGenerator(buffer, JsonEncoding.UTF8)) {
       json.setCodec(JSON);
       json.setRootValueSeparator(null);
       for (int position = 0; position < page.positionCount(); position++) {
         json.writeStartObject();
         for (int column = 0; column < page.schema().size(); column++) {
-          Object value = ResultValues.typed(page.block(column), position);
+          Object value = ResultValues.typedAs(page.block(column), position, sent[column]);
           if (value != null) {
             json.writeObjectField(page.schema().column(column).name(), value);
           }

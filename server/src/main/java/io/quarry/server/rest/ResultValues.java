@@ -6,6 +6,7 @@ import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.DoubleBlock;
 import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.ql.exec.TimeField;
 import io.quarry.ql.exec.Values;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -96,6 +97,41 @@ final class ResultValues {
       case BooleanBlock booleans -> booleans.getBooleanValue(valueIndex);
       case BytesBlock bytes -> bytes.getStringValue(valueIndex);
     };
+  }
+
+  /**
+   * Whether a block's values can go out as {@code type}, the one type of its column ({@link
+   * StreamSchema#schema}): its own, double for a long, text for any, any type for a block without a
+   * value.
+   */
+  static boolean fits(Block block, DataType type) {
+    DataType own = block.dataType();
+    return own == type
+        || type == DataType.STRING
+        || type == DataType.DOUBLE && own == DataType.LONG
+        || block.getTotalValueCount() == 0;
+  }
+
+  /**
+   * {@link #typed} as {@code type}, which the block {@link #fits}: a long as a double; any value as
+   * its text, a time as its epoch seconds ({@code fillnull value=none _time} writes the others so).
+   */
+  static Object typedAs(Block block, int position, DataType type) {
+    if (block.dataType() == type || block.isNull(position)) {
+      return typed(block, position);
+    }
+    int count = block.getValueCount(position);
+    int first = block.getFirstValueIndex(position);
+    List<Object> values = new ArrayList<>(count);
+    for (int i = first; i < first + count; i++) {
+      values.add(
+          type != DataType.STRING
+              ? (Object) (double) ((LongBlock) block).getLongValue(i)
+              : block.dataType() == DataType.TIMESTAMP // as text, Splunk's epoch seconds
+                  ? Values.toText(TimeField.secondsOf(((LongBlock) block).getLongValue(i)))
+                  : valueText(block, i));
+    }
+    return count == 1 ? values.get(0) : values;
   }
 
   /** The value at a value index of a block as text. */

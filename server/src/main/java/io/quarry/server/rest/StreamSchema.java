@@ -13,10 +13,11 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The first rows of a result, held back by a format that has one schema for the whole stream (CSV's
- * header, Arrow's schema message) until that schema can be fixed from them rather than from the
- * first page alone: an event search finds fields as it goes, and {@code eval} may give a field
- * numbers on one page and text on the next.
+ * The first rows of a result, held back until each column's one type for the whole result — and,
+ * for a format that has one schema for the whole stream (CSV's header, Arrow's schema message),
+ * that schema — can be fixed from them rather than from the first page alone: an event search finds
+ * fields as it goes, {@code eval} may give a field numbers on one page and text on the next, and a
+ * page of nulls is typed as text ({@link ResultEncoder}).
  *
  * <p>The schema is every column the held pages have, in order of first appearance, each typed by
  * widening what the pages say: long and double make double, anything else mixed makes string, and a
@@ -101,8 +102,11 @@ final class StreamSchema {
         + " eval tostring()";
   }
 
-  /** The schema of the held pages (empty for none). */
-  Schema schema() {
+  /**
+   * Each column of the held pages, in order of first appearance, with the type that holds all its
+   * values there (null: it has none).
+   */
+  Map<String, DataType> types() {
     Map<String, DataType> types = new LinkedHashMap<>();
     for (Page page : pages) {
       for (int column = 0; column < page.schema().size(); column++) {
@@ -111,6 +115,12 @@ final class StreamSchema {
         types.put(name, widen(types.get(name), seen));
       }
     }
+    return types;
+  }
+
+  /** The schema of the held pages (empty for none): {@link #types}, text for a column of nulls. */
+  Schema schema() {
+    Map<String, DataType> types = types();
     List<Schema.Column> columns = new ArrayList<>(types.size());
     types.forEach(
         (name, type) ->

@@ -260,6 +260,15 @@ final class EventListing {
             cleared.put(((long) i << 32) | p, gone);
           }
           names.addAll(own);
+          if (!everyField) { // a field rex sets elsewhere: this event's own value shows too
+            for (String field : listed.extracted()) {
+              if (!names.contains(field)
+                  && !gone.contains(field)
+                  && ownValue(extractors, page, i, p, field)) {
+                names.add(field);
+              }
+            }
+          }
         }
         if (listedOfRows != null) { // as the row lists them: without extraction
           List<String> fieldNames =
@@ -532,6 +541,23 @@ final class EventListing {
       }
     }
     return cells;
+  }
+
+  /**
+   * Whether the event at position {@code p} of the {@code i}-th page has a value of {@code field}
+   * of its own: its page's column holds one, else (a field the source did not read) its extraction
+   * finds one.
+   */
+  private boolean ownValue(
+      Map<Long, FieldExtractor> extractors, Page page, int i, int p, String field) {
+    if (hasValue(page, field, p)) {
+      return true;
+    }
+    if (!extract || DEFAULT_ORDER.contains(field) || read.contains(field)) {
+      return false;
+    }
+    FieldExtractor of = extractor(extractors, page, i, p);
+    return of != null && !clock.time(() -> of.values(field)).isEmpty();
   }
 
   /** Whether {@code page}'s column {@code field} holds a value at {@code position}. */

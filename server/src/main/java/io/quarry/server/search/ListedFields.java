@@ -36,7 +36,9 @@ import java.util.function.Predicate;
  * their results where the row fell in a group ({@link EventOverlays}, replayed in command order
  * among the others). A field a row does not list but another row of its page does is asked of the
  * event (its search-time value); one the row's commands removed has none ({@link #apply}'s {@code
- * cleared}).
+ * cleared}). A field {@code rex} sets is listed by every event with a value of its own, matched or
+ * not ({@link #extracted}); for the other commands' fields, which a row lists besides those it was
+ * set still depends on its page's other rows (an open fault: no golden case pins it yet).
  *
  * <p>The changes are replayed per row at the end from the answer's columns, not tracked stage by
  * stage: whether an assignment left a value is read off the field's final column, and where {@code
@@ -112,6 +114,7 @@ final class ListedFields {
 
   private final List<Change> changes;
   private final Set<String> changed;
+  private final Set<String> extracted; // in command order
   private final Set<String> loaded;
 
   private ListedFields(List<Change> changes, Set<String> loaded) {
@@ -119,6 +122,11 @@ final class ListedFields {
     Set<String> fields = new LinkedHashSet<>();
     changes.forEach(change -> fields.addAll(change.fields()));
     this.changed = Set.copyOf(fields);
+    Set<String> found = new LinkedHashSet<>();
+    changes.stream()
+        .filter(change -> change.kind() == Kind.EXTRACT)
+        .forEach(change -> found.addAll(change.fields()));
+    this.extracted = java.util.Collections.unmodifiableSet(found);
     this.loaded = Set.copyOf(loaded);
   }
 
@@ -352,6 +360,15 @@ final class ListedFields {
   /** Whether no command changes a row's fields (a plain listing). */
   boolean isEmpty() {
     return changes.isEmpty();
+  }
+
+  /**
+   * The fields a {@code rex} sets where it finds a value: every event that has a value of its own
+   * lists them too ({@link EventListing}), whether or not the rex matched it or another row of its
+   * page — so that what a row lists does not hang on where the pages part.
+   */
+  Set<String> extracted() {
+    return extracted;
   }
 
   /** Whether a command sets or removes {@code field}: its column is not the event's own. */

@@ -263,20 +263,10 @@ class SplSpecTest {
   /**
    * The cases whose answer still depends on where the pages part, left out of the {@code
    * small-pages} column (session 27, lane flip8: the first run of that column) with the reason:
-   * each is a fault to fix, not a rule — remove its line with the fix.
+   * each is a fault to fix, not a rule — remove its line with the fix. None since session 28 (a
+   * listing's rex output, fillnull's typing: fixed).
    */
-  private static final java.util.Map<String, String> PAGE_DEPENDENT =
-      java.util.Map.of(
-          "fillnull-every-field-zero",
-          "fillnull's filled column types its 0 per page (a page of filled nulls only: text;"
-              + " with the aggregation's numbers: a number): one type per result column is open",
-          "listing-rex-unmatched-rows-keep-their-own-value",
-          "a listing's rex output lists an event's own value of the field only on a page where"
-              + " the rex matched some event (ListedFields): a page of unmatched events loses it",
-          "listing-rex-output-read-by-a-later-command",
-          "as listing-rex-unmatched-rows-keep-their-own-value",
-          "listing-raw-changed-fields-still-from-the-event",
-          "as listing-rex-unmatched-rows-keep-their-own-value");
+  private static final java.util.Map<String, String> PAGE_DEPENDENT = java.util.Map.of();
 
   private static void check(Case expected, String engine) throws Exception {
     boolean blocks = engine.equals("blocks");

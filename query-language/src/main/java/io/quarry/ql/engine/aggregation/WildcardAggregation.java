@@ -32,9 +32,11 @@ import java.util.regex.Pattern;
  * wildcard, a hidden count — are one more, which gives the groups and their order. At the end the
  * field's results are joined to those groups by their by-field values, a field's column named
  * {@code f(field)} or by the {@code AS} name with its {@code *} replaced, the fields of a wildcard
- * in name order, a column no group has a value in left out; the answer is typed as {@link
- * PageBuilder} types a field. The input must carry every field its rows have (event pages with
- * every search-time field, a generator's or an aggregation's pages).
+ * in name order, a column no group has a value in left out — except that {@code count}/{@code
+ * dc}/{@code estdc} of a field the input has answer 0 for a group without a value of it, as {@code
+ * count(f)} does; the answer is typed as {@link PageBuilder} types a field. The input must carry
+ * every field its rows have (event pages with every search-time field, a generator's or an
+ * aggregation's pages).
  */
 public final class WildcardAggregation implements PageAggregator {
   private final StatsCommand command;
@@ -246,6 +248,10 @@ public final class WildcardAggregation implements PageAggregator {
             }
           }
         }
+        if (countsValues(i)) { // a group without a value of the field counts none of them
+          rows.values().forEach(row -> row.putIfAbsent(column, List.of(0L)));
+          any = true;
+        }
         if (any && !columns.contains(column)) {
           columns.add(column);
         }
@@ -270,6 +276,18 @@ public final class WildcardAggregation implements PageAggregator {
       pages.add(new Page(new Schema(schema), blocks, slice.size()));
     }
     return pages;
+  }
+
+  /**
+   * Whether aggregation {@code index} counts its field's values ({@code count}, {@code dc}, {@code
+   * estdc}): a group without any value of a matched field answers 0, as {@code count(f)} named
+   * outright does — the wildcard stands for one call per field it matches.
+   */
+  private boolean countsValues(int index) {
+    return switch (command.aggregations().get(index).function()) {
+      case COUNT, DISTINCT_COUNT, ESTIMATED_DISTINCT_COUNT -> true;
+      default -> false;
+    };
   }
 
   /** A group's by-field values at position {@code p} of an aggregation's page, as text. */
