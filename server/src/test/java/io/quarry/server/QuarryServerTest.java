@@ -767,7 +767,8 @@ class QuarryServerTest {
     assertThat(indexes.get(2).journalRawBytes()).isPositive();
     assertThat(indexes.get(2).buckets()).isEqualTo(1);
     assertThat(indexes.get(2).bytesByKind())
-        .containsOnlyKeys("docValues", "journal", "other", "points", "postings", "terms");
+        .containsOnlyKeys(
+            "docValues", "journal", "other", "points", "postings", "termFilters", "terms");
     assertThat(indexes.get(2).bytesByKind().get("journal")).isPositive();
     assertThatThrownBy(() -> client.search("x | nope"))
         .isInstanceOf(QuarryClientException.class)

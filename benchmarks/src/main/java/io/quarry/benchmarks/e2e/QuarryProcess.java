@@ -144,6 +144,12 @@ final class QuarryProcess implements Closeable {
     command.add("-XX:+UseG1GC");
     command.add("--enable-native-access=ALL-UNNAMED");
     command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
+    // storage settings given to the harness (-Dquarry.storage.termFilters=true) reach Quarry too
+    for (String name : System.getProperties().stringPropertyNames()) {
+      if (name.startsWith("quarry.storage.")) {
+        command.add("-D" + name + "=" + System.getProperty(name));
+      }
+    }
     command.addAll(jvmOptions);
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));

@@ -125,7 +125,7 @@ public final class TermFilter {
       int base = block(hash, blocks) * 8;
       int key = (int) hash;
       for (int i = 0; i < 8; i++) {
-        words[base + i] |= 1 << ((key * SALT[i]) >>> 27);
+        words[base + i] |= bit(key, i);
       }
     }
 
@@ -181,16 +181,21 @@ public final class TermFilter {
     int base = p + block(hash, blocks) * 32;
     int key = (int) hash;
     for (int i = 0; i < 8; i++) {
-      int bit = 1 << ((key * SALT[i]) >>> 27);
-      if (((int) INTS.get(bytes, base + 4 * i) & bit) == 0) {
+      if (((int) INTS.get(bytes, base + 4 * i) & bit(key, i)) == 0) {
         return false;
       }
     }
     return true;
   }
 
-  private static int block(long hash, int blocks) {
+  /** The 256-bit block of a filter of {@code blocks} blocks that {@code hash} picks. */
+  static int block(long hash, int blocks) {
     return (int) (((hash >>> 32) * blocks) >>> 32);
+  }
+
+  /** The bit that the low 32 bits of a hash, {@code key}, set in word {@code word} of its block. */
+  static int bit(int key, int word) {
+    return 1 << ((key * SALT[word]) >>> 27);
   }
 
   private static int vIntLength(int v) {

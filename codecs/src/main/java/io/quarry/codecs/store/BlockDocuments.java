@@ -68,7 +68,7 @@ final class BlockDocuments {
   static final String COUNT = "_n";
   static final String COMPLETE = "_complete";
   static final String OLDEST = "_tmin";
-  static final String TERM_FILTER = "_tf";
+  static final String TERM_FILTER = io.quarry.codecs.block.TermFilterFormat.FIELD;
 
   private final IndexOptions options;
   private final boolean columnsElsewhere;

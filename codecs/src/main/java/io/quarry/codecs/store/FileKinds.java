@@ -9,15 +9,17 @@ import org.apache.lucene.store.Directory;
 
 /**
  * What the bytes of a bucket's segments are for, by Lucene file extension: the event journal
- * ({@code _raw} and the stored fields), the term index (dictionary and postings), doc values,
- * points and the rest (segment and field infos, deletions). A compound file is looked inside, so
- * the breakdown is the same whether a segment is packed or not.
+ * ({@code _raw} and the stored fields), the term index (dictionary and postings), doc values, a
+ * block bucket's term filters ({@code block.TermFilterFormat}; in Lucene's doc values before
+ * session 28), points and the rest (segment and field infos, deletions). A compound file is looked
+ * inside, so the breakdown is the same whether a segment is packed or not.
  */
 final class FileKinds {
   static final String JOURNAL = "journal";
   static final String TERMS = "terms";
   static final String POSTINGS = "postings";
   static final String DOC_VALUES = "docValues";
+  static final String TERM_FILTERS = "termFilters";
   static final String POINTS = "points";
   static final String OTHER = "other";
 
@@ -32,6 +34,7 @@ final class FileKinds {
       case "tim", "tip", "tmd" -> TERMS;
       case "doc", "pos", "pay", "psm" -> POSTINGS;
       case "dvd", "dvm" -> DOC_VALUES;
+      case io.quarry.codecs.block.TermFilterFormat.EXTENSION -> TERM_FILTERS;
       case "kdd", "kdi", "kdm" -> POINTS;
       default -> OTHER;
     };
@@ -60,7 +63,8 @@ final class FileKinds {
   /** An empty breakdown with every kind present, in a fixed order. */
   static Map<String, Long> empty() {
     Map<String, Long> totals = new TreeMap<>();
-    for (String kind : new String[] {JOURNAL, TERMS, POSTINGS, DOC_VALUES, POINTS, OTHER}) {
+    for (String kind :
+        new String[] {JOURNAL, TERMS, POSTINGS, DOC_VALUES, TERM_FILTERS, POINTS, OTHER}) {
       totals.put(kind, 0L);
     }
     return totals;

@@ -1,6 +1,7 @@
 package io.quarry.codecs.store;
 
 import io.quarry.codecs.block.TermFilter;
+import io.quarry.codecs.block.TermFilterValues;
 import java.io.IOException;
 import java.util.Arrays;
 import org.apache.lucene.index.BinaryDocValues;
@@ -22,7 +23,10 @@ import org.apache.lucene.util.BytesRef;
  * terms ({@link #all}) or any of them ({@link #any}): the candidates of a term query on {@code
  * _tok}, which such a bucket has no postings for. A two-phase query: the approximation is every
  * block with a filter, the check probes the filter, so in a conjunction the other clauses (a
- * keyword term, the time range) lead and only their blocks' filters are read.
+ * keyword term, the time range) lead and only their blocks' filters are read. A probe reads the
+ * filter in place ({@link TermFilterValues}, the 32 bytes a term needs) in segments written with
+ * {@link io.quarry.codecs.block.TermFilterFormat}, and copies it out of Lucene's doc values in
+ * older ones.
  */
 final class TermFilterQuery extends Query {
   private final long[] hashes;
@@ -84,7 +88,15 @@ final class TermFilterQuery extends Query {
             new TwoPhaseIterator(filters) {
               @Override
               public boolean matches() throws IOException {
-                BytesRef filter = filters.binaryValue();
+                if (filters instanceof TermFilterValues inPlace) {
+                  for (long hash : hashes) {
+                    if (inPlace.mayContain(hash) != every) {
+                      return !every;
+                    }
+                  }
+                  return every;
+                }
+                BytesRef filter = filters.binaryValue(); // a segment written before session 28
                 for (long hash : hashes) {
                   if (TermFilter.mayContain(filter, hash) != every) {
                     return !every;
@@ -95,7 +107,7 @@ final class TermFilterQuery extends Query {
 
               @Override
               public float matchCost() {
-                return 16 * hashes.length; // a copy of the filter and a cache line per term
+                return 4 * hashes.length; // a cache line per term (or a copy of an old filter)
               }
             };
         return new DefaultScorerSupplier(new ConstantScoreScorer(score(), scoreMode, probe));

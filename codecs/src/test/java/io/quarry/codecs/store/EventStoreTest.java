@@ -347,7 +347,8 @@ class EventStoreTest {
       IndexStore index = store.index("main");
       Map<String, Long> kinds = index.bytesByKind();
       assertThat(kinds.keySet())
-          .containsExactly("docValues", "journal", "other", "points", "postings", "terms");
+          .containsExactly(
+              "docValues", "journal", "other", "points", "postings", "termFilters", "terms");
       assertThat(kinds.get("journal")).isPositive();
       assertThat(kinds.get("postings")).isPositive();
       assertThat(kinds.get("terms")).isPositive();

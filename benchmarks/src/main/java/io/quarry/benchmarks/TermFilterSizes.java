@@ -1,0 +1,171 @@
+package io.quarry.benchmarks;
+
+import io.quarry.codecs.block.TermFilter;
+import io.quarry.codecs.tokens.TermSet;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.BytesTermAttribute;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * What a block's {@link TermFilter} costs in bytes against how often it answers a false "maybe",
+ * measured on a log's own blocks (consecutive lines, {@code blockEvents} a block, their terms as
+ * {@link TermSet} makes them for the store): per bits-an-entry density, the filters' bytes with and
+ * without the 4-byte prefixes and the false "maybe" rate of random absent hashes; and how the
+ * (term, block) entries spread over terms by the share of blocks holding the term (a term in every
+ * block costs a filter its bits in each, where a posting list would cost about a bit).
+ *
+ * <pre>
+ * java -cp benchmarks.jar io.quarry.benchmarks.TermFilterSizes &lt;log&gt; [lines] [blockEvents]
+ * </pre>
+ */
+public final class TermFilterSizes {
+  private TermFilterSizes() {}
+
+  public static void main(String[] args) throws IOException {
+    Path log = Path.of(args[0]);
+    int lines = args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000;
+    int blockEvents = args.length > 2 ? Integer.parseInt(args[2]) : 1024;
+    List<long[]> termHashes = new ArrayList<>(); // per block: its distinct terms' hashes
+    List<long[]> prefixHashes = new ArrayList<>(); // per block: its distinct prefixes' hashes
+    Map<Long, Integer> blocksOf = new HashMap<>(); // a term's hash -> blocks holding it
+    TermSet terms = new TermSet();
+    try (BufferedReader reader = Files.newBufferedReader(log, StandardCharsets.ISO_8859_1)) {
+      int inBlock = 0;
+      for (int read = 0; read < lines; read++) {
+        String line = reader.readLine();
+        if (line != null) {
+          terms.add(line);
+          inBlock++;
+        }
+        if (inBlock > 0 && (inBlock == blockEvents || line == null || read == lines - 1)) {
+          block(terms, termHashes, prefixHashes, blocksOf);
+          terms.clear();
+          inBlock = 0;
+        }
+        if (line == null) {
+          break;
+        }
+      }
+    }
+    int blocks = termHashes.size();
+    long termEntries = termHashes.stream().mapToLong(h -> h.length).sum();
+    long prefixEntries = prefixHashes.stream().mapToLong(h -> h.length).sum();
+    System.out.printf(
+        "%s: %,d blocks of %d lines, %,.0f distinct terms a block, %,.0f prefixes a block,"
+            + " %,d distinct terms in all%n",
+        log.getFileName(),
+        blocks,
+        blockEvents,
+        termEntries / (double) blocks,
+        prefixEntries / (double) blocks,
+        blocksOf.size());
+    System.out.println(
+        "| bits an entry | filters, terms and prefixes | terms only | false maybe (terms only) |");
+    System.out.println("|---:|---:|---:|---:|");
+    SplittableRandom random = new SplittableRandom(28);
+    for (int bits : new int[] {6, 8, 10, 12, 16, 20}) {
+      long withPrefixes = 0;
+      long termsOnly = 0;
+      long probes = 0;
+      long maybes = 0;
+      for (int b = 0; b < blocks; b++) {
+        long[] t = termHashes.get(b);
+        long[] p = prefixHashes.get(b);
+        withPrefixes += bytes(t.length + p.length, bits);
+        termsOnly += bytes(t.length, bits);
+        if (b % 8 == 0) {
+          TermFilter.Builder builder = builder(t.length, bits);
+          for (long h : t) {
+            builder.add(h);
+          }
+          BytesRef filter = new BytesRef(builder.toBytes());
+          for (int i = 0; i < 20_000; i++) {
+            probes++;
+            if (mayContain(filter, random.nextLong())) {
+              maybes++;
+            }
+          }
+        }
+      }
+      System.out.printf(
+          "| %d | %,d | %,d | %.3f%% |%n", bits, withPrefixes, termsOnly, 100.0 * maybes / probes);
+    }
+    System.out.println(
+        "| terms in at least this share of blocks | terms | their (term, block) entries |");
+    System.out.println("|---:|---:|---:|");
+    for (double share : new double[] {0.99, 0.9, 0.5, 0.1, 0.01}) {
+      long count = 0;
+      long entries = 0;
+      for (int n : blocksOf.values()) {
+        if (n >= share * blocks) {
+          count++;
+          entries += n;
+        }
+      }
+      System.out.printf(
+          "| %.0f%% | %,d | %,d (%.1f%%) |%n",
+          share * 100, count, entries, 100.0 * entries / termEntries);
+    }
+    long once = blocksOf.values().stream().filter(n -> n == 1).count();
+    System.out.printf(
+        "terms in one block only: %,d (%.1f%% of the entries)%n", once, 100.0 * once / termEntries);
+  }
+
+  private static void block(
+      TermSet terms,
+      List<long[]> termHashes,
+      List<long[]> prefixHashes,
+      Map<Long, Integer> blocksOf)
+      throws IOException {
+    long[] hashes = new long[terms.size()];
+    java.util.Set<Long> prefixes = new java.util.HashSet<>();
+    int n = 0;
+    try (TokenStream stream = terms.tokenStream()) {
+      BytesTermAttribute term = stream.getAttribute(BytesTermAttribute.class);
+      stream.reset();
+      while (stream.incrementToken()) {
+        BytesRef bytes = term.getBytesRef();
+        long hash = TermFilter.hash(bytes);
+        hashes[n++] = hash;
+        blocksOf.merge(hash, 1, Integer::sum);
+        if (bytes.length >= TermFilter.PREFIX) {
+          prefixes.add(TermFilter.prefixHash(bytes.bytes, bytes.offset));
+        }
+      }
+      stream.end();
+    }
+    termHashes.add(hashes);
+    prefixHashes.add(prefixes.stream().mapToLong(Long::longValue).toArray());
+  }
+
+  /** A filter's bytes for {@code entries} at {@code bits} an entry, header included. */
+  private static long bytes(int entries, int bits) {
+    long blocks = Math.max(1, ((long) entries * bits + 255) / 256);
+    return 1 + (blocks < 128 ? 1 : blocks < 16384 ? 2 : 3) + blocks * 32;
+  }
+
+  private static TermFilter.Builder builder(int entries, int bits) {
+    // Builder.reset sizes for TermFilter.BITS_PER_TERM an entry: ask for as many entries as make
+    // the same number of 256-bit blocks at this density
+    long blocks = Math.max(1, ((long) entries * bits + 255) / 256);
+    return new TermFilter.Builder().reset((int) (blocks * 256 / TermFilter.BITS_PER_TERM));
+  }
+
+  private static boolean mayContain(BytesRef filter, long hash) {
+    try {
+      return TermFilter.mayContain(filter, hash);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

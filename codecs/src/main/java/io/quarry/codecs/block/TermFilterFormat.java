@@ -1,0 +1,62 @@
+package io.quarry.codecs.block;
+
+import java.io.IOException;
+import org.apache.lucene.codecs.DocValuesConsumer;
+import org.apache.lucene.codecs.DocValuesFormat;
+import org.apache.lucene.codecs.DocValuesProducer;
+import org.apache.lucene.index.SegmentReadState;
+import org.apache.lucene.index.SegmentWriteState;
+
+/**
+ * The doc values format of a block bucket's term filters ({@value #FIELD}, bucket layout 3): binary
+ * values laid out so that a probe reads the 32 bytes of one filter block where they lie ({@link
+ * TermFilterValues#mayContain}) instead of copying the block's whole ~6 KB filter out, as Lucene's
+ * own binary doc values hand a value out. One file per segment, {@value #EXTENSION}:
+ *
+ * <pre>
+ * File      := IndexHeader(codec="QuarryTermFilters", version=0) Field^Fields Directory
+ *              DirectoryStart(long) Footer
+ * Field     := Value^* Ends                 the values of the field's documents, in doc order
+ * Ends      := End(long)^MaxDoc
+ * Directory := Fields(VInt) (Number(VInt) Start(long) EndsStart(long))^Fields
+ * </pre>
+ *
+ * Numbers are little-endian. {@code End(d)} is the offset from the field's {@code Start} where
+ * document {@code d}'s value ends when {@code d} has one, else {@code -1 - } that offset (the end
+ * of the values before it); a value begins where the previous document's ends ({@code End(-1) = 0},
+ * read as non-negative). {@code IndexHeader} and {@code Footer} are Lucene's ({@code CodecUtil}:
+ * magic, codec name, version, segment id and suffix; a CRC32 of all bytes before it, checked by
+ * {@link DocValuesProducer#checkIntegrity}, so at merges and by {@code CheckIndex}). A value is a
+ * {@link TermFilter}'s bytes, but the format stores any binary value, so merges and {@code fsck}
+ * read it like Lucene's. Only binary fields; {@code journal.QuarryCodec} routes {@value #FIELD}
+ * here and every other field to Lucene's format, and segments written before it (their {@value
+ * #FIELD} in Lucene's format, recorded per field) read as before.
+ */
+public final class TermFilterFormat extends DocValuesFormat {
+  /** The format's SPI name, recorded per field in each segment. */
+  public static final String NAME = "QuarryTermFilters10";
+
+  /** The field of a block document holding its term filter. */
+  public static final String FIELD = "_tf";
+
+  /** The extension of the format's file. */
+  public static final String EXTENSION = "qtf";
+
+  static final String CODEC = "QuarryTermFilters";
+  static final int VERSION = 0;
+
+  /** The SPI constructor. */
+  public TermFilterFormat() {
+    super(NAME);
+  }
+
+  @Override
+  public DocValuesConsumer fieldsConsumer(SegmentWriteState state) throws IOException {
+    return new TermFilterWriter(state);
+  }
+
+  @Override
+  public DocValuesProducer fieldsProducer(SegmentReadState state) throws IOException {
+    return new TermFilterReader(state);
+  }
+}

@@ -1,0 +1,97 @@
+package io.quarry.codecs.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.codecs.block.TermFilter;
+import io.quarry.codecs.block.TermFilterFormat;
+import io.quarry.codecs.journal.QuarryCodec;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.apache.lucene.codecs.Codec;
+import org.apache.lucene.codecs.DocValuesFormat;
+import org.apache.lucene.codecs.FilterCodec;
+import org.apache.lucene.codecs.lucene104.Lucene104Codec;
+import org.apache.lucene.document.BinaryDocValuesField;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.NoMergePolicy;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.BytesRef;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link TermFilterQuery} finds the blocks whose filter holds its terms (all, any, or a 4-byte
+ * prefix) alike in a segment whose filters are probed in place ({@link TermFilterFormat}) and in
+ * one whose filters are in Lucene's doc values (written before session 28), in one index.
+ */
+class TermFilterQueryTest {
+  @TempDir Path dir;
+
+  private static BytesRef bytes(String text) {
+    return new BytesRef(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Block {@code i} of a segment: the terms {@code common}, {@code b<i>} and {@code <tag>}. */
+  private static Document block(int i, String tag) {
+    String[] terms = {"common", "b" + i, tag};
+    TermFilter.Builder filter = new TermFilter.Builder().reset(terms.length * 2);
+    for (String term : terms) {
+      byte[] b = term.getBytes(StandardCharsets.UTF_8);
+      filter.add(TermFilter.hash(b, 0, b.length));
+      if (b.length >= TermFilter.PREFIX) {
+        filter.add(TermFilter.prefixHash(b, 0));
+      }
+    }
+    Document document = new Document();
+    document.add(new BinaryDocValuesField(TermFilterFormat.FIELD, new BytesRef(filter.toBytes())));
+    return document;
+  }
+
+  private void segment(Codec codec, String tag) throws Exception {
+    try (IndexWriter writer =
+        new IndexWriter(
+            FSDirectory.open(dir),
+            new IndexWriterConfig().setCodec(codec).setMergePolicy(NoMergePolicy.INSTANCE))) {
+      for (int i = 0; i < 300; i++) {
+        writer.addDocument(block(i, tag));
+      }
+      writer.addDocument(new Document()); // a document without a filter matches nothing
+    }
+  }
+
+  @Test
+  void filtersInPlaceAndInLucenesDocValuesAnswerAlike() throws Exception {
+    Codec before =
+        new FilterCodec(QuarryCodec.NAME, new QuarryCodec()) {
+          private final DocValuesFormat lucenes = new Lucene104Codec().docValuesFormat();
+
+          @Override
+          public DocValuesFormat docValuesFormat() {
+            return lucenes;
+          }
+        };
+    segment(before, "oldtag");
+    segment(new QuarryCodec(), "newtag");
+    try (FSDirectory directory = FSDirectory.open(dir);
+        DirectoryReader reader = DirectoryReader.open(directory)) {
+      assertThat(reader.leaves()).hasSize(2);
+      IndexSearcher searcher = new IndexSearcher(reader);
+      assertThat(searcher.count(TermFilterQuery.all(bytes("common")))).isEqualTo(600);
+      assertThat(searcher.count(TermFilterQuery.all(bytes("oldtag")))).isEqualTo(300);
+      assertThat(searcher.count(TermFilterQuery.all(bytes("newtag")))).isEqualTo(300);
+      // b17 in both segments; with common, both; with a tag, one; absent, none (or a rare false
+      // "maybe": these filters are dense, but 600 probes of one hash found none)
+      assertThat(searcher.count(TermFilterQuery.all(bytes("b17")))).isEqualTo(2);
+      assertThat(searcher.count(TermFilterQuery.all(bytes("b17"), bytes("common")))).isEqualTo(2);
+      assertThat(searcher.count(TermFilterQuery.all(bytes("b17"), bytes("newtag")))).isEqualTo(1);
+      assertThat(searcher.count(TermFilterQuery.any(bytes("b17"), bytes("b18")))).isEqualTo(4);
+      assertThat(searcher.count(TermFilterQuery.all(bytes("absent-term")))).isZero();
+      assertThat(searcher.count(TermFilterQuery.prefix(bytes("newt")))).isEqualTo(300);
+      assertThat(searcher.count(TermFilterQuery.prefix(bytes("oldtag")))).isEqualTo(300);
+    }
+  }
+}
