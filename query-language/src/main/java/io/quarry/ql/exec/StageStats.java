@@ -7,9 +7,10 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The job inspector's view of a pipeline: per stage, the rows it took in and gave out and the time
- * spent in it. Stages count whole pages as they take them ({@link #counted}, their own time) and
- * the time of an emitting {@code finish} including the stages it fed ({@link #timed}); the slices
- * of a batch search add into the same counters from their threads.
+ * spent in it. A {@link Driver} counts each operator's input pages and the time of every call into
+ * it ({@link #counted}, its own time); the server's sources count a scan's rows and the time of an
+ * emitting {@code finish} including the stages it fed ({@link #timed}); the slices of a batch
+ * search add into the same counters from their threads.
  */
 public final class StageStats {
   private final List<String> names;
