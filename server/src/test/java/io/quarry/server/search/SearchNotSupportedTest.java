@@ -48,7 +48,6 @@ class SearchNotSupportedTest {
     for (List<String> form :
         List.of(
             List.of("* | eventstats count AS host", "eventstats"),
-            List.of("* | eval _raw=\"x\" | fields - _raw | search x", "eval", "fields", "search"),
             List.of("* | rename re* AS x* | eval y=1 | mvexpand team | head 5", "rename"))) {
       String query = form.get(0);
       HttpResponse<String> answer = search(query);
