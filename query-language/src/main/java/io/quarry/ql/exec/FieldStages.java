@@ -186,6 +186,11 @@ final class FieldStages {
     return Pattern.compile(Pattern.quote(pattern).replace("*", "\\E.*\\Q"));
   }
 
+  /** Whether {@code project} leaves a row no {@code name} field, whatever the row holds. */
+  static boolean removes(ProjectCommand project, String name) {
+    return !kept(project, patterns(project), name);
+  }
+
   /**
    * Whether a column survives {@code fields}/{@code table}: {@code fields -} removes the matching
    * ones, {@code table} keeps only them, {@code fields} keeps them and the internal fields.

@@ -76,7 +76,7 @@ public final class PageChain {
       if (!(supports(List.of(command)) || eventText && EventText.searchesText(command))) {
         return false;
       }
-      eventText = eventText && EventText.keepsEventText(command);
+      eventText = EventText.removesRaw(command) || eventText && EventText.keepsEventText(command);
     }
     return true;
   }
@@ -95,7 +95,7 @@ public final class PageChain {
           || (eventText || eventRow) && EventText.searchesText(command))) {
         return false;
       }
-      eventText = eventText && EventText.keepsEventText(command);
+      eventText = EventText.removesRaw(command) || eventText && EventText.keepsEventText(command);
       eventRow = eventRow && EventText.keepsEventRow(command);
     }
     return true;

@@ -144,7 +144,7 @@ public final class ReduceCoverage {
               || (eventText || eventRow) && EventText.searchesText(c)
               || noTerm[i]
               || noEvents && renamesOverResults(c);
-      eventText = eventText && EventText.keepsEventText(c);
+      eventText = EventText.removesRaw(c) || eventText && EventText.keepsEventText(c);
       eventRow = eventRow && EventText.keepsEventRow(c);
       // rows are never events again once none is: a subsearch's rows (append, join, appendcols,
       // map) and appendpipe's are rows made from pages, which match no term either

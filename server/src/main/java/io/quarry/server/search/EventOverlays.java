@@ -28,14 +28,18 @@ import java.util.function.Predicate;
  *
  * <p>That replay is exact where the columns it reads are those the command saw or set: among the
  * commands after the listing only those that keep the events ({@link TimeOrderedShape#keepsEvents})
- * and these two; no result named as a default field (whose column the listing lists for every row)
- * or as a by-field (read off its column at the end to tell the grouped rows), and no field set
- * twice. A result a later command reads is fine: the source reads it, so where a row fell in no
- * group its column holds the event's own value (search-time included). Among other commands that
- * change fields ({@code eval} and the like) {@link ListedFields} replays each command's overlay in
- * order, reading where a row fell in a group and where a result had a value off the marks its
- * stage's page leaves where a later command sets a by-field or another command a result ({@code
- * ListingMarks.valueColumn}); no other pipeline is replayed here.
+ * and these two; no field set twice, nor a result named as an earlier command's by-field. A result
+ * named as a default field ({@code eventstats count AS host}) takes that field's place in the row,
+ * its column read as any field's (a null result: the row no longer lists it); one named as its own
+ * command's by-field ({@code count AS region by region}) holds a value exactly where the row fell
+ * in a group (the by-field had one; a null result: the row lists no such field, as Splunk's
+ * eventstats leaves it), which is what the replay reads off that column. A result a later command
+ * reads is fine: the source reads it, so where a row fell in no group its column holds the event's
+ * own value (search-time included). Among other commands that change fields ({@code eval} and the
+ * like) {@link ListedFields} replays each command's overlay in order, reading where a row fell in a
+ * group and where a result had a value off the marks its stage's page leaves where a later command
+ * sets a by-field or another command a result ({@code ListingMarks.valueColumn}); no other pipeline
+ * is replayed here.
  */
 final class EventOverlays {
   /** The note {@code eventstats} sets on every row once it stopped reading. */
@@ -72,7 +76,7 @@ final class EventOverlays {
    */
   static EventOverlays of(List<Command> commands) {
     List<Overlay> overlays = new ArrayList<>();
-    Set<String> kept = new HashSet<>(EventListing.DEFAULT_ORDER); // never set: replay reads them
+    Set<String> kept = new HashSet<>(); // an earlier command's by-fields: replay reads them
     Set<String> set = new HashSet<>();
     for (Command command : commands) {
       StatsCommand stats =
@@ -96,14 +100,15 @@ final class EventOverlays {
       }
       boolean truncates = command instanceof EventStatsCommand;
       for (String result : truncates ? withTruncated(results) : results) {
-        if (!set.add(result)) {
-          return null; // set twice: its column holds the last command's value only
+        if (!set.add(result) || kept.contains(result)) {
+          // set twice, or an earlier command's by-field: its column holds the last value only
+          return null;
         }
       }
       kept.addAll(stats.groupBy());
       overlays.add(new Overlay(stats.groupBy(), List.copyOf(results), truncates));
     }
-    if (overlays.isEmpty() || set.stream().anyMatch(kept::contains)) {
+    if (overlays.isEmpty()) {
       return null;
     }
     return new EventOverlays(overlays);

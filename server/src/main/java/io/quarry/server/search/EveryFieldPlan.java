@@ -28,7 +28,7 @@ final class EveryFieldPlan {
    * table}/{@code fields}.
    */
   static boolean readsEveryField(List<Command> staged) {
-    boolean cut = false; // pages that are no longer the adapter's batches of the events
+    boolean cut = false; // pages that are no longer the every-field listing's batches
     for (int at = 0; at < staged.size(); at++) {
       Command command = staged.get(at);
       if (command instanceof io.quarry.ql.ast.TransactionCommand) {
@@ -48,7 +48,7 @@ final class EveryFieldPlan {
       }
       if (takesEveryField(command)) {
         // a wildcard table or fields reads the columns holding values, format makes one row of
-        // them; a plugin operator reads its input page whole, the adapter's batch when only
+        // them; a plugin operator reads its input page whole, the listing's batch when only
         // commands that keep the events come before it — and its output is the event
         // with the columns it replaced laid over it (the others still the event's own, listed
         // without extraction), so a later command must fix the answer's columns
@@ -64,7 +64,7 @@ final class EveryFieldPlan {
             || !cut && staged.subList(at + 1, staged.size()).stream().anyMatch(c -> fixes(c));
       }
       // past the leading commands that keep the events (run before the listing lays the events
-      // out as the adapter's batches), an eval or append leaves pages other than those batches
+      // out as the listing's batches), an eval or append leaves pages other than those batches
       cut |= !TimeOrderedShape.keepsEvents(command);
       if (!(TimeOrderedShape.keepsEvents(command)
           || command instanceof io.quarry.ql.ast.EvalCommand
@@ -87,14 +87,13 @@ final class EveryFieldPlan {
    * with a later command fixing the answer's columns ({@code table}, an aggregation: else {@link
    * PluginOverEvents} answers the overlay rows), after at least one change; or a plugin command
    * laying its output over the rows, then one reading every field and a command fixing the columns
-   * after it. On rows the adapter hands the command reading every field batches of the rows that
-   * reach it with every field (their discoverable names); the listing lays out the changed rows
-   * exactly so, replaying the changes ({@link TimeOrderedShape#listed}), its pages hold every value
-   * a row has, and where a plugin command came between, the stream is re-paged as the adapter
-   * batches its rows ({@code ReduceCoverage.rebatched}: the columns holding values, as a row
-   * discovers them). Else the same for {@code join} without fields ({@link #joinAfterChanges}),
-   * {@code transaction} or a wildcard {@code table}/{@code fields} ({@link
-   * #ownColumnsAfterChanges}).
+   * after it. The command reading every field takes batches of the rows that reach it with every
+   * field (their discoverable names): the listing lays out the changed rows so, replaying the
+   * changes ({@link TimeOrderedShape#listed}), its pages hold every value a row has, and where a
+   * plugin command came between, the stream is re-paged in batches of rows ({@code
+   * ReduceCoverage.rebatched}: the columns holding values, as a row discovers them). Else the same
+   * for {@code join} without fields ({@link #joinAfterChanges}), {@code transaction} or a wildcard
+   * {@code table}/{@code fields} ({@link #ownColumnsAfterChanges}).
    */
   static int pluginAfterChanges(List<Command> pipeline) {
     int plugin = pluginBeforeEveryField(pipeline);
@@ -107,11 +106,10 @@ final class EveryFieldPlan {
   /**
    * The index of a {@code join} without fields after commands whose changes {@link ListedFields}
    * replays ({@code index=x | eval y=1 | join [search …] | table n extra y}), with a later command
-   * fixing the answer's columns; or -1. On rows it joins each of the adapter's batches of the rows
-   * that reach it, every field asked for, on the fields that batch and the subsearch both have: the
-   * every-field listing lays out the changed rows exactly so, right before it, and it runs as a
-   * page stage on those pages ({@code HashJoinOperator}), as without the changes ({@link
-   * #readsEveryField}).
+   * fixing the answer's columns; or -1. It joins each batch of the rows that reach it, every field
+   * asked for, on the fields that batch and the subsearch both have: the every-field listing lays
+   * out the changed rows so, right before it, and it runs as a page stage on those pages ({@code
+   * HashJoinOperator}), as without the changes ({@link #readsEveryField}).
    */
   private static int joinAfterChanges(List<Command> pipeline) {
     int at = 0;
@@ -123,7 +121,7 @@ final class EveryFieldPlan {
     if (at == pipeline.size()) {
       return -1;
     }
-    int listedAt = beforeAppend(pipeline, at);
+    int listedAt = beforeStagedChanges(pipeline, beforeAppend(pipeline, at));
     ListedFields changes = listedAt < 0 ? null : ListedFields.of(pipeline.subList(0, listedAt));
     // the columns fixed by name or by an aggregation (a wildcard table lists each row's fields in
     // the order the overlay rows list them, which these pages do not keep)
@@ -139,7 +137,7 @@ final class EveryFieldPlan {
    * Where the every-field listing goes for a command reading every field at {@code at} (a plugin
    * command, {@code join} without fields) when a later command fixes the answer's columns: right
    * before the first {@code append} before it, if any — the append then runs on the listing's pages
-   * (the adapter's batches of the events, then the subsearch's rows as they are), and the commands
+   * (the listing's batches of the events, then the subsearch's rows as they are), and the commands
    * between them as stages over both, row-local ones or those that keep the rows ({@code
    * eventstats}/{@code streamstats} too: their groups span both kinds of rows) —, else {@code at};
    * -1 when a command between is none of those.
@@ -155,12 +153,59 @@ final class EveryFieldPlan {
           || TimeOrderedShape.changesListedRows(between)
           || between instanceof io.quarry.ql.ast.EventStatsCommand
           || between instanceof io.quarry.ql.ast.StreamStatsCommand
-          || between instanceof io.quarry.ql.ast.BinCommand bin && bin.rowLocal())) {
-        // (a plugin command between an append and a join without fields differs: not here)
+          || between instanceof io.quarry.ql.ast.BinCommand bin && bin.rowLocal()
+          // a plugin command laying its output over the rows, events and appended alike
+          || PluginOverlayStage.overlays(between))) {
         return -1;
       }
     }
     return append;
+  }
+
+  /**
+   * Where the every-field listing goes for one due at {@code at} (-1: none) when a command that
+   * {@link ListedFields} does not replay but that runs as a stage on the listing's pages as on the
+   * rows comes before it — a wildcard {@code rename} (it renames every field a row can yield, which
+   * the every-field pages hold), a plugin command laying its output over the rows ({@code convert},
+   * {@code fillnull} …: it takes batches of the rows with every field), an {@code append} —: right
+   * before the first such command, when every command from it to {@code at} is one of those or one
+   * {@link #ownColumnsAfterChanges} also runs there; else {@code at}.
+   */
+  private static int beforeStagedChanges(List<Command> pipeline, int at) {
+    if (at < 0) {
+      return at;
+    }
+    int first = 0;
+    while (first < at && !notReplayed(pipeline.get(first))) {
+      first++;
+    }
+    for (Command between : pipeline.subList(first, at)) {
+      if (!(notReplayed(between)
+          || between instanceof io.quarry.ql.ast.EvalCommand
+          || between instanceof io.quarry.ql.ast.LookupCommand
+          || between instanceof io.quarry.ql.ast.RexCommand
+          || between instanceof io.quarry.ql.ast.EventStatsCommand
+          || between instanceof io.quarry.ql.ast.StreamStatsCommand
+          || between instanceof io.quarry.ql.ast.BinCommand bin && bin.rowLocal()
+          || between instanceof io.quarry.ql.ast.RenameCommand && !renamesByWildcard(between)
+          || between instanceof ProjectCommand project
+              && project.kind() == ProjectCommand.Kind.REMOVE
+          || TimeOrderedShape.keepsEvents(between))) {
+        return at;
+      }
+    }
+    return first;
+  }
+
+  /**
+   * A command {@link ListedFields} does not replay that runs as a stage on every-field pages: an
+   * exact wildcard {@code rename}, a plugin command laying its output over the rows, an {@code
+   * append}.
+   */
+  private static boolean notReplayed(Command command) {
+    return renamesByWildcard(command) && PageChain.supports(List.of(command))
+        || PluginOverlayStage.overlays(command)
+        || appends(command);
   }
 
   /** {@link #pluginAfterChanges}'s plugin command reading every field, or -1. */
@@ -169,7 +214,7 @@ final class EveryFieldPlan {
     if (at == pipeline.size()) {
       return -1;
     }
-    int listedAt = beforeAppend(pipeline, at);
+    int listedAt = beforeStagedChanges(pipeline, beforeAppend(pipeline, at));
     if (listedAt < 0) {
       return -1;
     }
@@ -249,7 +294,7 @@ final class EveryFieldPlan {
           // join without fields: joins each every-field page of the rows that reach it and lays
           // the subsearch's over them
           || joinsOnCommonFields(between)
-          // append: the adapter's batches of the events, then its subsearch's rows as they are
+          // append: the listing's batches of the events, then its subsearch's rows as they are
           || appends(between)
           || between instanceof io.quarry.ql.ast.EventStatsCommand // results laid over the row
           || between instanceof io.quarry.ql.ast.StreamStatsCommand

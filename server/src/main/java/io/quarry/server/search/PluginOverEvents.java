@@ -5,12 +5,15 @@ import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.ast.RenameCommand;
 import io.quarry.ql.ast.SubsearchCommand;
 import io.quarry.ql.exec.Evaluator;
+import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageCommands;
 import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.PluginOverlayStage;
 import io.quarry.ql.exec.ReduceCoverage;
+import io.quarry.ql.exec.RenamedNames;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
@@ -37,7 +40,10 @@ import java.util.Set;
  * stages marking what they set, and a listing replays their changes over those names and pages the
  * answer as the collector would. {@code append} and {@code join} without fields count as plugin
  * commands here ({@link #runsAsPlugin}), run as the built-in page commands {@link PageCommands#of}
- * makes of them.
+ * makes of them. A wildcard {@code rename} (with the renames right after it) among them is a run of
+ * its own ({@link #startsRun}): its stages rename the every-field pages' columns, and each row's
+ * every name is renamed as {@link RenameOverEvents} renames it, the renamed row then listing every
+ * field it can yield.
  */
 final class PluginOverEvents {
   /** The hidden columns that pass along the events' pages but never reach a plugin operator. */
@@ -53,15 +59,23 @@ final class PluginOverEvents {
           ListingColumns.EVENT_SOURCETYPE);
 
   /**
-   * One run of plugin commands: the listing that lays out the rows before them as the adapter's
-   * batches, their stages, and the commands after them up to the next run (or the answer).
+   * One run of plugin commands, or of renames from a wildcard one ({@code renames}, null for a run
+   * of plugin commands; {@code names}, each rename's renaming of a row's names): the listing that
+   * lays out the rows before them as every-field pages, their stages, and the commands after them
+   * up to the next run (or the answer).
    */
   private record Run(
-      EventListing batches, List<PluginOverlayStage> plugins, PageReduce after, int first) {}
+      EventListing batches,
+      List<PluginOverlayStage> plugins,
+      PageChain renames,
+      List<RenamedNames> names,
+      PageReduce after,
+      int first) {}
 
   private final List<Run> runs = new ArrayList<>();
   private final EventListing answer;
   private final StageStats stages;
+  private final Page[] renaming; // per run of renames: the page its stages are renaming
   private boolean full;
 
   /**
@@ -84,6 +98,7 @@ final class PluginOverEvents {
       PageBatch.Results results) {
     this.stages = stages;
     List<int[]> bounds = runs(pipeline, at);
+    this.renaming = new Page[bounds.size()];
     this.answer =
         new EventListing(
                 read,
@@ -112,11 +127,21 @@ final class PluginOverEvents {
               SearchService.pageSize(),
               true, // they mark what they set (ListedFields)
               after.valuesMarked());
-      List<PluginOverlayStage> plugins = new ArrayList<>();
-      for (Command command : pipeline.subList(run[0], run[1])) {
-        plugins.add(new PluginOverlayStage(asPlugin(command), evaluator, HIDDEN));
-      }
       int index = k;
+      List<PluginOverlayStage> plugins = new ArrayList<>();
+      PageChain renames = null;
+      List<RenamedNames> names = null;
+      if (RenameOverEvents.renamesByWildcard(pipeline.get(run[0]))) {
+        // the renames rename the every-field pages' columns, and each row's every name as the
+        // rename renames a row's fields (RenameOverEvents.listedNames)
+        List<Command> run0 = pipeline.subList(run[0], run[1]);
+        names = run0.stream().map(c -> new RenamedNames((RenameCommand) c)).toList();
+        renames = new PageChain(run0, evaluator, page -> renamed(index, page), stages, run[0]);
+      } else {
+        for (Command command : pipeline.subList(run[0], run[1])) {
+          plugins.add(new PluginOverlayStage(asPlugin(command), evaluator, HIDDEN));
+        }
+      }
       java.util.function.Predicate<Page> batch =
           page -> {
             push(index, 0, page);
@@ -124,7 +149,7 @@ final class PluginOverEvents {
           };
       EventListing batches;
       if (k == 0) {
-        // the rows the commands before them leave, as the adapter batches them: every field of
+        // the rows the commands before them leave, in batches of rows: every field of
         // the event with their changes laid over it (a rename's too: a renamed row keeps every
         // other field)
         ListedFields before = listed.stagesBefore(at);
@@ -141,7 +166,7 @@ final class PluginOverEvents {
                 SearchService.pageSize());
       } else {
         // the overlay rows the run before leaves, the commands after it replayed over them, as
-        // the adapter batches them again: every field each row has
+        // batches of rows again: every field each row has
         ListedFields between = listed.stagesFrom(bounds.get(k - 1)[1]).stagesBefore(run[0]);
         batches =
             new EventListing(
@@ -160,6 +185,8 @@ final class PluginOverEvents {
           new Run(
               batches.carryingListedNames().carryingDiscoveredNames().carryingEventText(),
               plugins,
+              renames,
+              names,
               commands,
               run[0]);
     }
@@ -173,8 +200,8 @@ final class PluginOverEvents {
    * runs of plugin commands that lay their output over the rows ({@link
    * PluginOverlayStage#overlays}) — in a run, those after the first naming the fields they read; a
    * plugin command after other commands or reading every field starts the next run, which takes the
-   * rows again as the adapter batches them —, each followed by commands with page stages that are
-   * no plugin command (a {@code search} of bare words among them matching the events' own text,
+   * rows again in batches of every field —, each followed by commands with page stages that are no
+   * plugin command (a {@code search} of bare words among them matching the events' own text,
    * carried from the batches, whatever the plugin laid over {@code _raw}), whose changes {@link
    * ListedFields} must replay (the caller asks it: {@link #changes}); else -1.
    *
@@ -185,11 +212,12 @@ final class PluginOverEvents {
   static int firstPlugin(
       List<Command> pipeline, java.util.function.Function<String, List<String>> tableColumns) {
     int at = 0;
-    while (at < pipeline.size() && !runsAsPlugin(pipeline.get(at))) {
+    while (at < pipeline.size() && !startsRun(pipeline.get(at))) {
       at++;
     }
     List<Command> before = pipeline.subList(0, at);
     if (at == pipeline.size()
+        || !startsAt(pipeline, at)
         || !(ReduceCoverage.supportsOverEvents(before)
             || ReduceCoverage.supportsOverEventsWithOwnText(before))
         || ListedFields.of(before, tableColumns) == null) {
@@ -235,9 +263,12 @@ final class PluginOverEvents {
     List<int[]> runs = new ArrayList<>();
     int start = at;
     while (start < pipeline.size()) {
-      int end = pluginsEnd(pipeline, start);
+      int end =
+          RenameOverEvents.renamesByWildcard(pipeline.get(start))
+              ? RenameOverEvents.end(pipeline, start)
+              : pluginsEnd(pipeline, start);
       int next = end;
-      while (next < pipeline.size() && !runsAsPlugin(pipeline.get(next))) {
+      while (next < pipeline.size() && !startsRun(pipeline.get(next))) {
         next++;
       }
       runs.add(new int[] {start, end, next});
@@ -261,6 +292,29 @@ final class PluginOverEvents {
   }
 
   /**
+   * Whether {@code command} starts a run ({@link #runs}): a command run as a plugin command ({@link
+   * #runsAsPlugin}) or a wildcard {@code rename}, which renames every field a row can yield ({@link
+   * RenameOverEvents}) — the row's every name, as a plugin command's overlay row lists it.
+   */
+  private static boolean startsRun(Command command) {
+    return runsAsPlugin(command) || RenameOverEvents.renamesByWildcard(command);
+  }
+
+  /**
+   * Whether this class runs the commands from {@code at} on ({@link #firstPlugin}'s index, the
+   * every-field listing's place): a plugin command laying its output over the rows there, or a
+   * wildcard {@code rename} with a command run as a plugin command after it (a wildcard rename
+   * followed by commands {@link ListedFields} replays is {@link RenameOverEvents}' alone).
+   */
+  static boolean startsAt(List<Command> pipeline, int at) {
+    Command command = pipeline.get(at);
+    return overlays(command)
+        || RenameOverEvents.renamesByWildcard(command)
+            && pipeline.subList(at + 1, pipeline.size()).stream()
+                .anyMatch(PluginOverEvents::runsAsPlugin);
+  }
+
+  /**
    * Whether this class runs {@code command} as a plugin command: a plugin command, or an {@code
    * append} or a {@code join} without fields, run as the built-in page commands {@link
    * PageCommands#of} makes of them (overlay rows: a joined row is its input row with the
@@ -271,7 +325,7 @@ final class PluginOverEvents {
   }
 
   /**
-   * Whether the plugin adapter lays {@code command}'s output over its input rows ({@link
+   * Whether {@code command}'s operator lays its output over its input rows ({@link
    * PluginOverlayStage#overlays}): so do {@code append} (its input rows pass through, its
    * subsearch's rows follow as rows of its own, as a third-party command run centrally may emit)
    * and {@code join} without fields ({@link #runsAsPlugin}).
@@ -311,6 +365,11 @@ final class PluginOverEvents {
    */
   private void push(int k, int i, Page page) {
     Run run = runs.get(k);
+    if (run.renames() != null) {
+      renaming[k] = page;
+      run.renames().add(page); // its stages count themselves
+      return;
+    }
     if (i == run.plugins().size()) {
       Page listed = listedNames(page);
       full = full || !run.after().add(listed);
@@ -321,11 +380,26 @@ final class PluginOverEvents {
     stages.counted(run.first() + i, page.positionCount(), System.nanoTime() - started);
   }
 
+  /**
+   * A page the renames of run {@code k} made of {@link #renaming}: each row's every name renamed,
+   * listed and discovered alike, into the commands after the run.
+   */
+  private void renamed(int k, Page page) {
+    Page listed = RenameOverEvents.listedNames(runs.get(k).names(), renaming[k], page);
+    listed =
+        listed.withColumn(
+            ListingColumns.DISCOVERED_NAMES, listed.block(ListingColumns.FIELD_NAMES));
+    full = full || !runs.get(k).after().add(listed);
+  }
+
   /** The events are over: per run the batches held, each operator's last output; the answer's. */
   void finish() {
     for (int k = 0; k < runs.size(); k++) {
       Run run = runs.get(k);
       run.batches().finish();
+      if (run.renames() != null) {
+        run.renames().finish();
+      }
       for (int i = 0; i < run.plugins().size(); i++) {
         int index = k;
         int next = i + 1;
@@ -341,6 +415,9 @@ final class PluginOverEvents {
   void close() {
     for (Run run : runs) {
       run.plugins().forEach(PluginOverlayStage::close);
+      if (run.renames() != null) {
+        run.renames().close();
+      }
       run.after().close();
     }
   }

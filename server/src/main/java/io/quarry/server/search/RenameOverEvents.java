@@ -27,12 +27,14 @@ import java.util.Set;
  * then filter, cut or change. The events as the commands before the rename leave them are laid out
  * with every field (an every-field {@link EventListing}, those commands' changes replayed by {@link
  * ListedFields}, carrying each row's every field name), the rename's stage renames those pages'
- * columns, and each row's names are renamed as the row command renames them ({@link RenamedNames})
- * into {@link ListingColumns#FIELD_NAMES} — the names it renamed away, and those the commands
- * before it left it without, in {@link ListingColumns#CLEARED}. The commands after it run as stages
- * marking what they set, and a listing replays their changes over those names and pages the answer
- * as the collector would ({@link EventListing#fromListedNames}), so a row lists the same fields
- * wherever a later command cuts or filters the pages.
+ * columns, and each row's names are renamed as {@code rename} renames a row's fields ({@link
+ * RenamedNames}) into {@link ListingColumns#FIELD_NAMES} — the names it renamed away, and those the
+ * commands before it left it without, in {@link ListingColumns#CLEARED}. The commands after it run
+ * as stages marking what they set, and a listing replays their changes over those names and pages
+ * the answer as the collector would ({@link EventListing#fromListedNames}), so a row lists the same
+ * fields wherever a later command cuts or filters the pages. Among plugin commands (one after it,
+ * or before it) the renames are a run of {@link PluginOverEvents}, which renames each row's names
+ * with {@link #listedNames} too.
  */
 final class RenameOverEvents {
   private final EventListing batches; // every field, as the commands before the rename leave it
@@ -145,7 +147,7 @@ final class RenameOverEvents {
   /**
    * The end (exclusive) of the run of renames from the wildcard one at {@code at}: each later
    * {@code rename} right after it whose stage renames exactly ({@code rename re* AS x* | rename x*
-   * AS y*}) is renamed here too, each row's names renamed by each in turn as the row commands
+   * AS y*}) is renamed here too, each row's names renamed by each in turn as the {@code rename}s
    * rename them — a wildcard one reading the names the one before it left the row.
    */
   static int end(List<Command> pipeline, int at) {
@@ -163,7 +165,7 @@ final class RenameOverEvents {
     return ListedFields.of(pipeline.subList(0, at));
   }
 
-  private static boolean renamesByWildcard(Command command) {
+  static boolean renamesByWildcard(Command command) {
     return command instanceof RenameCommand rename
         && rename.renames().stream().anyMatch(r -> Wildcard.hasWildcard(r.from()));
   }
@@ -185,7 +187,7 @@ final class RenameOverEvents {
   }
 
   private void renamed(Page page) {
-    full = full || !after.add(listedNames(input, page));
+    full = full || !after.add(listedNames(names, input, page));
   }
 
   /** The events are over: the rows held, then the answer's. */
@@ -202,12 +204,15 @@ final class RenameOverEvents {
   }
 
   /**
-   * The renamed page with each row's names renamed as the row command renames them in {@link
-   * ListingColumns#FIELD_NAMES}, and in {@link ListingColumns#CLEARED} the names it renamed away
-   * and those the commands before it left the row without (no value, not even the event's own).
+   * The page {@code names} (a run of renames) made of {@code input} (an every-field listing's page
+   * carrying each row's every name, {@link ListingColumns#DISCOVERED_NAMES}, and those it lost,
+   * {@link ListingColumns#CLEARED_NAMES}), with each row's names renamed as {@code rename} renames
+   * them in {@link ListingColumns#FIELD_NAMES}, and in {@link ListingColumns#CLEARED} the names it
+   * renamed away and those the commands before it left the row without (no value, not even the
+   * event's own).
    */
-  private Page listedNames(Page input, Page renamed) {
-    // every field the row can yield (discoverableFieldNames), which the row command renames
+  static Page listedNames(List<RenamedNames> names, Page input, Page renamed) {
+    // every field the row can yield (discoverableFieldNames), which the rename renames
     Block listed = input.block(ListingColumns.DISCOVERED_NAMES);
     Block lost = input.block(ListingColumns.CLEARED_NAMES);
     BytesBlock.Builder fieldNames = BytesBlock.builder(input.positionCount());

@@ -81,17 +81,19 @@ final class SearchFailures {
 
   /**
    * 400 {@code SEARCH_NOT_SUPPORTED}: the page engine has no stage for this combination of {@code
-   * commands} (the search is refused whole, before it reads anything).
+   * commands} (the search is refused whole, before it reads anything); the message names the
+   * rewrite that fits the refused form ({@link RefusalHints}), if one does.
    */
   static ApiException notSupported(List<Command> commands) {
     String names =
         String.join(" | ", commands.stream().map(io.quarry.ql.parser.SplText::command).toList());
+    String hint = RefusalHints.of(commands);
     return ApiException.of(
         400,
         "SEARCH_NOT_SUPPORTED",
         "this combination of commands is not supported yet: "
             + names
-            + "; rewrite the search (e.g. name the fields instead of a wildcard) or report it",
+            + (hint == null ? "; rewrite the search or report it" : "; " + hint + ", or report it"),
         Map.of("commands", commands.stream().map(Command::name).toList()),
         Map.of());
   }

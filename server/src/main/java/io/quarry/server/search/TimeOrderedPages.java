@@ -167,7 +167,7 @@ final class TimeOrderedPages {
         listedAt >= 0
                 && fused == 0
                 && !TimeOrderedShape.everyFieldPlan(pipeline)
-                && PluginOverEvents.overlays(pipeline.get(listedAt))
+                && PluginOverEvents.startsAt(pipeline, listedAt)
             ? new PluginOverEvents(
                 pipeline,
                 listedAt,

@@ -61,7 +61,14 @@ class EventOverlaysTest {
           "* | eventstats count | streamstats count | head 1300",
           "* | streamstats count AS k by region | lookup regions.csv region OUTPUT zone AS k",
           "* | eventstats count AS c by team | rex \"n=(?<team>\\d)\" | sort - n | head 1100",
-          "* | eval c=1 | eventstats count AS c");
+          "* | eval c=1 | eventstats count AS c",
+          // a result named as a default field or as its own by-field (session 28)
+          "* | eventstats count AS host",
+          "* | eventstats count AS region by region",
+          "* | eventstats values(nosuch) AS source | head 1500",
+          "* | streamstats count AS host by host | where n > 30",
+          "* | eventstats count AS c by host | eventstats max(c) AS sourcetype by region",
+          "* | eval y=1 | eventstats count AS zone by zone | eval k=zone");
 
   @Test
   void samePagedAnyWay() throws Exception {
@@ -134,15 +141,60 @@ class EventOverlaysTest {
           .containsEntry("engine", "pages")
           .containsEntry("page_source", "events");
     }
-    // a result named as a default field or a by-field has no listing replay yet: refused
-    // (SearchNotSupportedTest)
-    for (String query :
-        List.of("* | eventstats count AS host", "* | eventstats count AS region by region")) {
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> explain(query))
-          .as(query)
-          .isInstanceOf(io.quarry.server.http.ApiException.class)
-          .hasMessageContaining("not supported yet");
+  }
+
+  /**
+   * A result named as a default field sets it on every event ({@code count AS host}: the number of
+   * events); one named as its own by-field sets it on the events that have it, to their group's
+   * count, computed here from the events' values of it (a plain listing), and leaves the others
+   * without it.
+   */
+  @Test
+  void resultsNamedAsDefaultOrByFields() throws Exception {
+    int events = EnginePages.EVENTS;
+    List<String> hosts =
+        EnginePages.cells(
+            EnginePages.rows(STORE.server(), "* | eventstats count AS host", EnginePages.PAGES),
+            "host");
+    assertThat(hosts).hasSize(events).containsOnly("" + events);
+    // the events' own zones, newest first (an index-time field: the listing's row order too)
+    List<String> zones = new java.util.ArrayList<>();
+    java.util.Map<String, Integer> counts = new java.util.HashMap<>();
+    for (String row : EnginePages.rows(STORE.server(), "* | table n zone", EnginePages.PAGES)) {
+      String zone = cells(row).get("zone");
+      zones.add(zone);
+      if (zone != null) {
+        counts.merge(zone, 1, Integer::sum);
+      }
     }
+    assertThat(counts).isNotEmpty();
+    List<String> counted =
+        EnginePages.rows(STORE.server(), "* | eventstats count AS zone by zone", EnginePages.PAGES);
+    assertThat(counted).hasSize(events).hasSameSizeAs(zones);
+    for (int i = 0; i < counted.size(); i++) {
+      String zone = zones.get(i);
+      assertThat(cells(counted.get(i)).get("zone"))
+          .as(counted.get(i))
+          .isEqualTo(zone == null ? null : Integer.toString(counts.get(zone)));
+    }
+  }
+
+  /**
+   * A row of {@link EnginePages#rows} as its cells by name (the values as the block wrote them).
+   */
+  private static java.util.Map<String, String> cells(String row) {
+    java.util.Map<String, String> cells = new java.util.HashMap<>();
+    for (String cell : row.split("\u0001")) {
+      if (!cell.isEmpty()) {
+        String values = cell.substring(cell.indexOf('=') + 1);
+        cells.put(
+            cell.substring(0, cell.indexOf(':')),
+            values.startsWith("[") && !values.contains(", ")
+                ? values.substring(1, values.length() - 1)
+                : values);
+      }
+    }
+    return cells;
   }
 
   private static java.util.Map<String, Object> explain(String query) {

@@ -74,9 +74,19 @@ class OwnTextSearchTest {
             export(
                 "* | eval _raw=upper(_raw) | search WARN | stats count", SearchService.PAGE_SIZE))
         .contains("\"count\":\"" + warned.size() + "\"");
-    assertThat(
-            EnginePages.rows(STORE.server(), "* | fields - _raw | search WARN", EnginePages.PAGES))
-        .isEmpty();
+    // a row fields - _raw (or a table not naming it) left without _raw holds no term, whatever
+    // set _raw before
+    for (String query :
+        List.of(
+            "* | fields - _raw | search WARN",
+            "* | eval _raw=\"x\" | fields - _raw | search x",
+            "* | eval _raw=\"WARN\" | fields - _raw | search WARN",
+            "* | rex field=_raw mode=sed \"s/n=/WARN n=/\" | fields - _raw | search WARN | eval k=1",
+            "* | eval _raw=\"x\" | table n, level | search x")) {
+      assertThat(EnginePages.rows(STORE.server(), query, EnginePages.PAGES)).as(query).isEmpty();
+    }
+    assertThat(export("* | eval _raw=\"x\" | fields - _raw | search x | stats count", 7))
+        .contains("\"count\":\"0\"");
   }
 
   /**

@@ -192,6 +192,93 @@ class PluginOverEventsTest {
     }
   }
 
+  /**
+   * A wildcard {@code rename} before, between or after plugin commands over events (session 28;
+   * refused before): it renames every field a row can yield, as the every-field pages hold them —
+   * the renames a run of their own among the plugin commands' ({@link PluginOverEvents}), or stages
+   * after the every-field listing where a later command fixes the columns ({@link EveryFieldPlan}).
+   */
+  private static final List<String> WILDCARD_RENAMES =
+      List.of(
+          "* | rename re* AS x* | eval y=1 | mvexpand team | head 5",
+          "* | mvexpand team | rename re* AS x*",
+          "* | mvexpand team | rename re* AS x* | head 20",
+          "* | rename re* AS x* | fillnull value=0",
+          "* | fillnull value=none region | rename re* AS x* | where isnotnull(xgion)",
+          "* | rename re* AS x* | mvexpand team | rename x* AS y* | search WARN",
+          "* | eval y=1 | rename re* AS x* | convert num(n) AS nn | eval k=xgion",
+          "* | rename re* AS x* | fillnull value=0 | lookup regions.csv region OUTPUTNEW zone"
+              + " | fields host, n, team",
+          "* | rename re* AS x* | fillnull value=- | table n xgion region zone");
+
+  @Test
+  void wildcardRenamesAmongPluginsSamePagedAnyWay() throws Exception {
+    assertSamePagedAnyWay(WILDCARD_RENAMES);
+  }
+
+  /**
+   * The renamed field holds the value the field had, the old name none: the answer of the same
+   * search without the rename (a form that ran before), its column read under the new name (the
+   * renamed rows list every field they can yield, search-time ones too, the plain ones not: only
+   * the renamed field is compared).
+   */
+  @Test
+  void wildcardRenameAmongPluginsMovesTheValues() throws Exception {
+    for (String[] pair :
+        new String[][] {
+          {"* | rename re* AS x* | mvexpand team", "* | mvexpand team"},
+          {"* | mvexpand team | rename re* AS x*", "* | mvexpand team"},
+          {"* | rename re* AS x* | fillnull value=none", "* | fillnull value=none"}
+        }) {
+      List<String> renamed = EnginePages.rows(STORE.server(), pair[0], EnginePages.PAGES);
+      List<String> plain = EnginePages.rows(STORE.server(), pair[1], EnginePages.PAGES);
+      assertThat(EnginePages.cells(renamed, "xgion"))
+          .as(pair[0])
+          .isEqualTo(EnginePages.cells(plain, "region"))
+          .isNotEmpty();
+      assertThat(renamed).as(pair[0]).hasSameSizeAs(plain);
+      assertThat(EnginePages.cells(renamed, "region")).as(pair[0]).isEmpty();
+    }
+  }
+
+  /**
+   * A plugin command (or a wildcard rename) between the events, or an {@code append}, and a {@code
+   * join} without fields, a command fixing the columns after it (session 28; refused before): the
+   * every-field listing goes before the first of them, and they run as stages on its pages, the
+   * join on the fields each batch of rows and the subsearch have ({@link EveryFieldPlan}).
+   */
+  private static final List<String> BEFORE_JOINS =
+      List.of(
+          "* | convert num(n) AS nn | join type=left [search * | head 40 | eval extra=n]"
+              + " | convert num(n) AS nn | stats count",
+          "* | fillnull value=none region zone | join type=left [search * | head 40 | eval extra=n]"
+              + " | search level=WARN | table n, level, region",
+          "* | append [search * | head 3] | fillnull value=none region zone"
+              + " | join [search * | stats count by host] | table n, level, region",
+          "* | mvexpand team | join type=left [search * | head 4 | eval extra=n]"
+              + " | stats count by team",
+          "* | rename re* AS x* | join [search * | stats count by host] | table n, level, xgion");
+
+  @Test
+  void pluginsBeforeAJoinSamePagedAnyWay() throws Exception {
+    assertSamePagedAnyWay(BEFORE_JOINS);
+  }
+
+  /** A left join keeps every row it is given: as many as the plugin command left. */
+  @Test
+  void aLeftJoinAfterAPluginKeepsEveryRow() throws Exception {
+    List<String> joined =
+        EnginePages.rows(
+            STORE.server(),
+            "* | mvexpand team | join type=left [search * | head 4 | eval extra=n] | stats count",
+            EnginePages.PAGES);
+    List<String> plain =
+        EnginePages.rows(STORE.server(), "* | mvexpand team | stats count", EnginePages.PAGES);
+    assertThat(EnginePages.cells(joined, "count"))
+        .isEqualTo(EnginePages.cells(plain, "count"))
+        .hasSize(1);
+  }
+
   @Test
   void pagesSamePagedAnyWay() throws Exception {
     for (String query : PLUGINS) {

@@ -31,9 +31,19 @@ class SearchNotSupportedTest {
   void refusedWithA400NamingTheCommands() throws Exception {
     for (List<String> form :
         List.of(
-            List.of("* | eventstats count AS host", "eventstats"),
-            List.of("* | eval _raw=\"x\" | fields - _raw | search x", "eval", "fields", "search"),
-            List.of("* | rename re* AS x* | eval y=1 | mvexpand team | head 5", "rename"))) {
+            // a bare word after a join without fields, before an aggregation
+            List.of(
+                "* | join [search * | stats count by host] | search WARN | stats count",
+                "join",
+                "search",
+                "stats"),
+            // a bare word after eval _raw=…, dedup and a wildcard table (which keeps _raw)
+            List.of(
+                "* | eval _raw=\"x\" | dedup host | table * | search h1",
+                "eval",
+                "dedup",
+                "table",
+                "search"))) {
       String query = form.get(0);
       HttpResponse<String> answer = search(query);
       assertThat(answer.statusCode()).as(query + ": " + answer.body()).isEqualTo(400);
@@ -43,6 +53,24 @@ class SearchNotSupportedTest {
       List<String> commands = JSON.convertValue(error.path("commands"), List.class);
       assertThat(commands).as(query).containsAll(form.subList(1, form.size()));
     }
+  }
+
+  /**
+   * The message names the rewrite that fits the refused form ({@link RefusalHints}): the fields of
+   * a join without them; and no hint where none fits, rather than a wrong one.
+   */
+  @Test
+  void theHintFitsTheForm() throws Exception {
+    assertThat(message("* | join [search * | stats count by host] | search WARN | stats count"))
+        .contains("name the fields the join matches on")
+        .doesNotContain("wildcard");
+    assertThat(message("* | eval _raw=\"x\" | dedup host | table * | search h1"))
+        .endsWith("rewrite the search or report it")
+        .doesNotContain("wildcard");
+  }
+
+  private static String message(String query) throws Exception {
+    return JSON.readTree(search(query).body()).path("error").path("message").asText();
   }
 
   @Test
