@@ -3,6 +3,7 @@ package io.quarry.ql.engine;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.BooleanBlock;
+import io.quarry.plugin.api.data.ByteSlice;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.DoubleBlock;
@@ -88,26 +89,64 @@ public final class BlockCopies {
         return builder.build();
       }
       case BytesBlock bytes -> {
-        BytesBlock.Builder builder = factory.newBytesBlockBuilder(count);
-        for (int i = 0; i < count; i++) {
-          int p = positions[i];
-          int n = bytes.getValueCount(p);
-          int first = bytes.getFirstValueIndex(p);
-          if (n == 0) {
-            builder.appendNull();
-          } else if (n == 1) {
-            builder.append(bytes.getStringValue(first));
-          } else {
-            builder.beginPositionEntry();
-            for (int v = first; v < first + n; v++) {
-              builder.append(bytes.getStringValue(v));
-            }
-            builder.endPositionEntry();
-          }
-        }
-        return builder.build();
+        return takeBytes(factory, bytes, positions, count);
       }
     }
+  }
+
+  /**
+   * {@link #take} of a string block, in its form: a constant stays a constant, a dictionary block
+   * becomes one over the same dictionary (its ordinals taken), a plain block copies the bytes.
+   */
+  private static BytesBlock takeBytes(
+      BlockFactory factory, BytesBlock bytes, int[] positions, int count) {
+    if (bytes.isConstant()) {
+      BytesBlock constant = BytesBlock.constant(bytes.dictionary().getStringValue(0), count);
+      factory.reserve(constant);
+      return constant;
+    }
+    if (bytes.dictionary() != null) {
+      BytesBlock.OrdinalBuilder builder =
+          factory.newOrdinalBytesBlockBuilder(bytes.dictionary(), count);
+      for (int i = 0; i < count; i++) {
+        int p = positions[i];
+        int n = bytes.getValueCount(p);
+        int first = bytes.getFirstValueIndex(p);
+        if (n == 0) {
+          builder.appendNull();
+        } else if (n == 1) {
+          builder.appendOrdinal(bytes.getOrdinal(first));
+        } else {
+          builder.beginPositionEntry();
+          for (int v = first; v < first + n; v++) {
+            builder.appendOrdinal(bytes.getOrdinal(v));
+          }
+          builder.endPositionEntry();
+        }
+      }
+      return builder.build();
+    }
+    BytesBlock.Builder builder = factory.newBytesBlockBuilder(count);
+    ByteSlice slice = new ByteSlice();
+    for (int i = 0; i < count; i++) {
+      int p = positions[i];
+      int n = bytes.getValueCount(p);
+      int first = bytes.getFirstValueIndex(p);
+      if (n == 0) {
+        builder.appendNull();
+      } else if (n == 1) {
+        bytes.getBytes(first, slice);
+        builder.append(slice.bytes(), slice.offset(), slice.length());
+      } else {
+        builder.beginPositionEntry();
+        for (int v = first; v < first + n; v++) {
+          bytes.getBytes(v, slice);
+          builder.append(slice.bytes(), slice.offset(), slice.length());
+        }
+        builder.endPositionEntry();
+      }
+    }
+    return builder.build();
   }
 
   /**
@@ -154,11 +193,13 @@ public final class BlockCopies {
       }
       case BytesBlock bytes -> {
         BytesBlock.Builder builder = factory.newBytesBlockBuilder(count);
+        ByteSlice slice = new ByteSlice();
         for (int i = 0; i < count; i++) {
           if (valueIndexes[i] < 0) {
             builder.appendNull();
           } else {
-            builder.append(bytes.getStringValue(valueIndexes[i]));
+            bytes.getBytes(valueIndexes[i], slice);
+            builder.append(slice.bytes(), slice.offset(), slice.length());
           }
         }
         return builder.build();

@@ -7,6 +7,8 @@
  * io.quarry.ql.engine.LongPages}, {@link io.quarry.ql.engine.IntPages} and {@link
  * io.quarry.ql.engine.BytePool} are the engine's paged arrays: state that grows with the groups
  * (hash tables, key bytes, per-group states) lives in 64 KiB pages, never in one array G1 must
- * allocate as humongous.
+ * allocate as humongous; the two primitive ones share their growth in {@link
+ * io.quarry.ql.engine.PagedArray}. {@link io.quarry.ql.engine.DictionaryBlockBuilder} writes a
+ * low-cardinality string column as a dictionary block.
  */
 package io.quarry.ql.engine;

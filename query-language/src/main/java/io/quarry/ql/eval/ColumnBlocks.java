@@ -6,6 +6,7 @@ import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.DoubleBlock;
 import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.ql.exec.PageBuilder;
 import io.quarry.ql.exec.TimeField;
 import io.quarry.ql.exec.Values;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,8 @@ import java.util.List;
  * the page: whole numbers a long block ({@code _time} a timestamp), any double among numbers a
  * double block, booleans a boolean block, anything else (or a mix of booleans and numbers, or no
  * value at all) a string block of the values' texts; a multivalue one position of several values. A
- * field's block read unchanged is handed on as it is.
+ * field's block read unchanged is handed on as it is, and a text literal ({@code eval x="GET"})
+ * becomes a constant block.
  */
 public final class ColumnBlocks {
   private ColumnBlocks() {}
@@ -25,6 +27,9 @@ public final class ColumnBlocks {
   public static Block block(String name, ValueColumn column) {
     if (column instanceof BlockColumn read && reusable(name, read.block())) {
       return read.block();
+    }
+    if (column instanceof ConstantColumn constant && constant.value() instanceof String text) {
+      return BytesBlock.constant(text, column.size()); // a text literal: one value, not a copy each
     }
     DataType type = type(name, column);
     int size = column.size();
@@ -120,42 +125,19 @@ public final class ColumnBlocks {
     return value instanceof List<?> list ? list : List.of(value);
   }
 
+  /** The column's type by {@code PageBuilder}'s rule, fed the column's values. */
   private static DataType type(String name, ValueColumn column) {
-    boolean anyLong = false;
-    boolean anyDouble = false;
-    boolean anyBoolean = false;
-    boolean anyOther = false;
+    PageBuilder.ColumnTyping typing = new PageBuilder.ColumnTyping();
     for (int p = 0; p < column.size(); p++) {
       switch (column.kind(p)) {
         case ValueColumn.NULL -> {}
-        case ValueColumn.LONG -> anyLong = true;
-        case ValueColumn.DOUBLE -> anyDouble = true;
-        case ValueColumn.BOOLEAN -> anyBoolean = true;
-        case ValueColumn.MULTIVALUE -> {
-          for (Object value : (List<?>) column.get(p)) {
-            switch (value) {
-              case Long l -> anyLong = true;
-              case Double d -> anyDouble = true;
-              case Boolean b -> anyBoolean = true;
-              default -> anyOther = true;
-            }
-          }
-        }
-        default -> anyOther = true;
+        case ValueColumn.LONG -> typing.addLong();
+        case ValueColumn.DOUBLE -> typing.addDouble();
+        case ValueColumn.BOOLEAN -> typing.addBoolean();
+        case ValueColumn.MULTIVALUE -> ((List<?>) column.get(p)).forEach(typing::add);
+        default -> typing.addOther();
       }
     }
-    if (anyOther || (anyBoolean && (anyLong || anyDouble))) {
-      return DataType.STRING;
-    }
-    if (anyBoolean) {
-      return DataType.BOOLEAN;
-    }
-    if (anyDouble) {
-      return DataType.DOUBLE;
-    }
-    if (anyLong) {
-      return TimeField.is(name) ? DataType.TIMESTAMP : DataType.LONG;
-    }
-    return DataType.STRING;
+    return typing.type(name);
   }
 }

@@ -1,9 +1,9 @@
 package io.quarry.ql.eval;
 
 /**
- * The same value at every position: a literal, or an absent field's null. The plugin API's blocks
- * have no constant form (that is SPI 2.0, docs/design/page-engine.md), so constants stay here until
- * a value is written to a block.
+ * The same value at every position: a literal, or an absent field's null. A text literal written to
+ * a field becomes a constant string block ({@code ColumnBlocks}); other values are written out per
+ * position (the plugin API's constant form is a string block's only, since SPI 1.5).
  */
 public final class ConstantColumn implements ValueColumn {
   private final Object value;

@@ -90,11 +90,28 @@ public final class PageBuilder {
   }
 
   private static DataType inferType(String name, List<Object> values) {
-    boolean anyLong = false;
-    boolean anyDouble = false;
-    boolean anyBoolean = false;
-    boolean anyOther = false;
+    ColumnTyping typing = new ColumnTyping();
     for (Object value : values) {
+      typing.add(value);
+    }
+    return typing.type(name);
+  }
+
+  /**
+   * This class's typing rule, fed a column's values one at a time (a multivalue's values each):
+   * only longs make a long column ({@code _time} a timestamp), longs and doubles a double column,
+   * only booleans a boolean column; anything else, booleans mixed with numbers, or no value at all
+   * a string column. Whoever writes a column from values ({@code eval}'s {@code ColumnBlocks})
+   * types it by this rule.
+   */
+  public static final class ColumnTyping {
+    private boolean anyLong;
+    private boolean anyDouble;
+    private boolean anyBoolean;
+    private boolean anyOther;
+
+    /** Counts one value (a null counts nothing). */
+    public void add(Object value) {
       switch (value) {
         case null -> {}
         case Long l -> anyLong = true;
@@ -103,19 +120,40 @@ public final class PageBuilder {
         default -> anyOther = true;
       }
     }
-    if (anyOther || (anyBoolean && (anyLong || anyDouble))) {
+
+    public void addLong() {
+      anyLong = true;
+    }
+
+    public void addDouble() {
+      anyDouble = true;
+    }
+
+    public void addBoolean() {
+      anyBoolean = true;
+    }
+
+    /** Counts a value that is neither a number nor a boolean (a text). */
+    public void addOther() {
+      anyOther = true;
+    }
+
+    /** The type of the column {@code name} of the values counted. */
+    public DataType type(String name) {
+      if (anyOther || (anyBoolean && (anyLong || anyDouble))) {
+        return DataType.STRING;
+      }
+      if (anyBoolean) {
+        return DataType.BOOLEAN;
+      }
+      if (anyDouble) {
+        return DataType.DOUBLE;
+      }
+      if (anyLong) {
+        return name.equals(TIME_FIELD) ? DataType.TIMESTAMP : DataType.LONG;
+      }
       return DataType.STRING;
     }
-    if (anyBoolean) {
-      return DataType.BOOLEAN;
-    }
-    if (anyDouble) {
-      return DataType.DOUBLE;
-    }
-    if (anyLong) {
-      return name.equals(TIME_FIELD) ? DataType.TIMESTAMP : DataType.LONG;
-    }
-    return DataType.STRING;
   }
 
   /** A block of the cells: no value is a null, several values one position's values. */

@@ -13,6 +13,7 @@ import io.quarry.plugin.api.data.Schema;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.engine.BlockCopies;
+import io.quarry.ql.engine.DictionaryBlockBuilder;
 import io.quarry.ql.exec.RexExtraction;
 import io.quarry.ql.exec.Values;
 import io.quarry.server.sourcetype.AccessLogSpans;
@@ -331,6 +332,7 @@ final class EventPages implements EventVisitor {
     private final int accessLogField; // its index among the access-log fields, or -1
     private LongBlock.Builder times;
     private BytesBlock.Builder texts;
+    private final DictionaryBlockBuilder defaults; // host, source, sourcetype, index: few values
     private Map<Integer, List<Object>> typedCells; // position → values that are not all text
 
     /** {@code own}: the event's own values, never a fused {@code rex}'s (the filter's columns). */
@@ -345,19 +347,21 @@ final class EventPages implements EventVisitor {
               : java.util.stream.IntStream.range(0, rexes.length)
                   .filter(i -> rexes[i].fields().contains(name))
                   .toArray();
+      this.defaults = defaultField(name) ? new DictionaryBlockBuilder(pageSize) : null;
       reset(pageSize);
     }
 
     private void reset(int pageSize) {
       if (time) {
         times = LongBlock.builder(DataType.TIMESTAMP, pageSize);
-      } else {
+      } else if (defaults == null) {
         texts = BytesBlock.builder(pageSize);
       }
     }
 
     Block build(int pageSize) {
-      Block block = time ? times.build() : texts.build();
+      Block block =
+          time ? times.build() : defaults != null ? defaults.build(pageSize) : texts.build();
       if (typedCells != null) {
         block = retyped(block);
         typedCells = null;
@@ -374,6 +378,28 @@ final class EventPages implements EventVisitor {
         cells.add(cell != null ? cell : texts.getValues(p));
       }
       return io.quarry.ql.exec.PageBuilder.column(name, cells);
+    }
+
+    /**
+     * Whether the column is a default field other than {@code _time} and {@code _raw}: one of a
+     * handful of values per page, written as a dictionary block — unless a fused {@code rex} may
+     * set it (never: {@link #fuses} takes none that sets a default field).
+     */
+    private boolean defaultField(String name) {
+      return producers.length == 0
+          && switch (name) {
+            case EventFields.HOST, EventFields.SOURCE, EventFields.SOURCETYPE, EventFields.INDEX ->
+                true;
+            default -> false;
+          };
+    }
+
+    private void appendDefault(String value) {
+      if (defaults != null) {
+        defaults.append(value);
+      } else {
+        texts.append(value);
+      }
     }
 
     /** Appends the event's values; returns its extraction, made if this column needed it. */
@@ -393,10 +419,10 @@ final class EventPages implements EventVisitor {
       switch (name) {
         case EventFields.TIME -> times.append(event.timeMicros());
         case EventFields.RAW -> texts.append(event.raw());
-        case EventFields.HOST -> texts.append(event.host());
-        case EventFields.SOURCE -> texts.append(event.source());
-        case EventFields.SOURCETYPE -> texts.append(event.sourcetype());
-        case EventFields.INDEX -> texts.append(event.index());
+        case EventFields.HOST -> appendDefault(event.host());
+        case EventFields.SOURCE -> appendDefault(event.source());
+        case EventFields.SOURCETYPE -> appendDefault(event.sourcetype());
+        case EventFields.INDEX -> appendDefault(event.index());
         default -> {
           List<String> indexed = event.indexedField(name);
           if (indexed != null) {

@@ -18,9 +18,13 @@ public final class SpiVersion {
    * or a {@code String} ({@code BytesBlock.getBytes} into a {@code ByteSlice}, {@code
    * BytesBlock.Builder.append(byte[], int, int)}). 4: memory accounts with a parent (a breaker over
    * every running search: {@code new MemoryAccount(owner, limit, parent)}, {@code close}, {@code
-   * owner}) and {@code MemoryLimitExceededException.owner}.
+   * owner}) and {@code MemoryLimitExceededException.owner}. 5: string blocks in dictionary and
+   * constant forms ({@code BytesBlock.dictionary}, {@code getOrdinal}, {@code isConstant}, {@code
+   * BytesBlock.constant}, {@code BytesBlock.ordinalBuilder}, {@code
+   * BlockFactory.newOrdinalBytesBlockBuilder}, {@code newConstantBytesBlock}); every accessor reads
+   * them as before, so a plugin built against 1.4 runs unchanged.
    */
-  public static final int MINOR = 4;
+  public static final int MINOR = 5;
 
   private SpiVersion() {}
 

@@ -40,8 +40,10 @@ import java.util.concurrent.TimeoutException;
  * <p>Every {@link #run} also checks the rules a plugin must keep, failing with {@link
  * AssertionError}: the answer does not depend on how the rows are cut into pages (it is run again
  * over the same rows in pages of random sizes, and for a transforming command over a random number
- * of map operators), {@code getOutput} returns null once the operator is finished, and every byte
- * reserved through the {@link BlockFactory} is released once the output is consumed.
+ * of map operators, and again with its string columns in dictionary or constant form, which every
+ * {@code BytesBlock} accessor reads alike), {@code getOutput} returns null once the operator is
+ * finished, and every byte reserved through the {@link BlockFactory} is released once the output is
+ * consumed.
  */
 public final class CommandTester {
   private final String pluginName;
@@ -132,6 +134,16 @@ public final class CommandTester {
                 + (maps > 1 ? " and split over " + maps + " map operators" : "")
                 + ": "
                 + difference);
+      }
+      List<Page> encoded = resliced.stream().map(Pages::dictionaryEncoded).toList();
+      Result third = execute(bound, encoded, maps);
+      difference = difference(first.rows(), third.rows(), ordered);
+      if (difference != null) {
+        throw new AssertionError(
+            bound.describe()
+                + " answers differently when its string columns are dictionary or constant"
+                + " blocks (SPI 1.5): "
+                + difference.replace("resliced", "dictionary-encoded"));
       }
     }
     return first;

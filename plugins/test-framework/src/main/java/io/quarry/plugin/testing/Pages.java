@@ -1,5 +1,6 @@
 package io.quarry.plugin.testing;
 
+import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
 import io.quarry.ql.exec.PageBuilder;
@@ -74,6 +75,54 @@ public final class Pages {
       start += size;
     }
     return pages;
+  }
+
+  /**
+   * The page with every string column in the dictionary form of SPI 1.5 (a constant when every
+   * position holds the one same value): the same values, which an operator must read the same.
+   */
+  static Page dictionaryEncoded(Page page) {
+    List<io.quarry.plugin.api.data.Block> blocks = new ArrayList<>(page.blocks().size());
+    for (io.quarry.plugin.api.data.Block block : page.blocks()) {
+      blocks.add(block instanceof BytesBlock bytes ? dictionaryEncoded(bytes) : block);
+    }
+    return new Page(page.schema(), blocks, page.positionCount());
+  }
+
+  private static BytesBlock dictionaryEncoded(BytesBlock block) {
+    int positions = block.positionCount();
+    if (positions > 0 && !block.mayHaveMultivaluedFields()) {
+      String first = block.isNull(0) ? null : block.getString(0);
+      boolean constant = first != null;
+      for (int p = 1; constant && p < positions; p++) {
+        constant = !block.isNull(p) && block.getString(p).equals(first);
+      }
+      if (constant) {
+        return BytesBlock.constant(first, positions);
+      }
+    }
+    Map<String, Integer> entries = new LinkedHashMap<>();
+    for (int v = 0; v < positions; v++) {
+      for (Object value : block.getValues(v)) {
+        entries.putIfAbsent((String) value, entries.size());
+      }
+    }
+    BytesBlock.Builder dictionary = BytesBlock.builder(entries.size());
+    entries.keySet().forEach(dictionary::append);
+    BytesBlock.OrdinalBuilder builder = BytesBlock.ordinalBuilder(dictionary.build(), positions);
+    for (int p = 0; p < positions; p++) {
+      List<Object> values = block.getValues(p);
+      if (values.isEmpty()) {
+        builder.appendNull();
+      } else if (values.size() == 1) {
+        builder.appendOrdinal(entries.get((String) values.get(0)));
+      } else {
+        builder.beginPositionEntry();
+        values.forEach(value -> builder.appendOrdinal(entries.get((String) value)));
+        builder.endPositionEntry();
+      }
+    }
+    return builder.build();
   }
 
   static Map<String, Object> withoutNulls(Map<String, Object> row) {

@@ -42,6 +42,22 @@ public final class BlockFactory {
     return BytesBlock.builder(expectedSize).accountedBy(this);
   }
 
+  /**
+   * A builder of a dictionary block over {@code dictionary} (see {@link
+   * BytesBlock#ordinalBuilder}); the built block, dictionary included, is reserved. Since SPI 1.5.
+   */
+  public BytesBlock.OrdinalBuilder newOrdinalBytesBlockBuilder(
+      BytesBlock dictionary, int expectedSize) {
+    return BytesBlock.ordinalBuilder(dictionary, expectedSize).accountedBy(this);
+  }
+
+  /** A reserved block of {@code positions} positions that all hold {@code value}. Since SPI 1.5. */
+  public BytesBlock newConstantBytesBlock(String value, int positions) {
+    BytesBlock block = BytesBlock.constant(value, positions);
+    reserve(block);
+    return block;
+  }
+
   /** A block of {@code positions} nulls of {@code type}. */
   public Block newNullBlock(DataType type, int positions) {
     return switch (type) {

@@ -4,13 +4,32 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A block of UTF-8 strings stored back to back in one byte array, with an offset per value and one
- * more: value {@code i} is {@code bytes[offsets[i], offsets[i + 1])}. See {@link Block} for
- * positions with several values.
+ * A block of UTF-8 strings. See {@link Block} for positions with several values. It holds its
+ * values in one of three forms, which read the same through every accessor (a plugin that only
+ * reads values needs to know none of this):
+ *
+ * <ul>
+ *   <li><b>plain</b>: the values back to back in one byte array, with an offset per value and one
+ *       more: value {@code i} is {@code bytes[offsets[i], offsets[i + 1])};
+ *   <li><b>dictionary</b> (since SPI 1.5): an ordinal per value into a {@link #dictionary()} of
+ *       distinct strings, as a low-cardinality column ({@code host}, {@code status}) is stored by
+ *       an index: value {@code i} is the dictionary's entry {@link #getOrdinal}{@code (i)}. Code
+ *       that groups, compares or hashes values can work on the dictionary's entries once and on the
+ *       ordinals per position;
+ *   <li><b>constant</b> (since SPI 1.5): one value at every position ({@code eval x="text"}), a
+ *       dictionary of one entry and no per-position array at all ({@link #isConstant()}).
+ * </ul>
+ *
+ * <p>A dictionary block's memory ({@link #ramBytesUsed()}) includes its dictionary's: a dictionary
+ * shared by several blocks (a filtered copy keeps its source's) is counted with each of them and
+ * released with each, so that what is reserved for a block is what is released for it.
  */
 public final class BytesBlock implements Block {
-  private final byte[] bytes;
-  private final int[] offsets;
+  private final byte[] bytes; // plain: the values; dictionary or constant: the dictionary's
+  private final int[] offsets; // plain: per value slot and one more; else per dictionary entry
+  private final BytesBlock dictionary; // dictionary or constant form: the entries; plain: null
+  private final int[] ordinals; // dictionary form: each value slot's entry (-1 for a null's slot)
+  private final int valueSlots;
   private final long[] nulls;
   private final int[] firstValueIndexes;
   private final int positionCount;
@@ -19,9 +38,91 @@ public final class BytesBlock implements Block {
       byte[] bytes, int[] offsets, long[] nulls, int[] firstValueIndexes, int positionCount) {
     this.bytes = bytes;
     this.offsets = offsets;
+    this.dictionary = null;
+    this.ordinals = null;
+    this.valueSlots = offsets.length - 1;
     this.nulls = nulls;
     this.firstValueIndexes = firstValueIndexes;
     this.positionCount = positionCount;
+  }
+
+  /** A dictionary block ({@code ordinals} per value slot) or a constant one ({@code null}). */
+  private BytesBlock(
+      BytesBlock dictionary,
+      int[] ordinals,
+      int valueSlots,
+      long[] nulls,
+      int[] firstValueIndexes,
+      int positionCount) {
+    if (dictionary.dictionary != null
+        || dictionary.nulls != null
+        || dictionary.firstValueIndexes != null) {
+      throw new IllegalArgumentException(
+          "a dictionary is a plain block of one value per position and no nulls");
+    }
+    this.bytes = dictionary.bytes;
+    this.offsets = dictionary.offsets;
+    this.dictionary = dictionary;
+    this.ordinals = ordinals;
+    this.valueSlots = valueSlots;
+    this.nulls = nulls;
+    this.firstValueIndexes = firstValueIndexes;
+    this.positionCount = positionCount;
+  }
+
+  /**
+   * A block of {@code positionCount} positions that all hold {@code utf8} (copied), in the constant
+   * form: its memory does not grow with its positions. Since SPI 1.5.
+   */
+  public static BytesBlock constant(byte[] utf8, int positionCount) {
+    BytesBlock entry = builder(1).append(utf8).build();
+    return new BytesBlock(entry, null, positionCount, null, null, positionCount);
+  }
+
+  /** {@link #constant(byte[], int)} of a string's UTF-8 bytes. Since SPI 1.5. */
+  public static BytesBlock constant(String value, int positionCount) {
+    return constant(value.getBytes(StandardCharsets.UTF_8), positionCount);
+  }
+
+  /**
+   * The distinct strings this block's values are ordinals into (entry {@code i} at position {@code
+   * i}: one value each, no nulls), or null when the block holds its values itself (the plain form).
+   * Entries need not all be used, nor be sorted. Since SPI 1.5.
+   */
+  public BytesBlock dictionary() {
+    return dictionary;
+  }
+
+  /** Whether every position holds the one entry of {@link #dictionary()}. Since SPI 1.5. */
+  public boolean isConstant() {
+    return dictionary != null && ordinals == null;
+  }
+
+  /**
+   * The {@link #dictionary()} entry of the value at a value index (see {@link
+   * #getFirstValueIndex}); -1 for the slot of a null position. Since SPI 1.5.
+   *
+   * @throws IllegalStateException for a plain block (no dictionary)
+   */
+  public int getOrdinal(int valueIndex) {
+    if (dictionary == null) {
+      throw new IllegalStateException("a plain block has no ordinals");
+    }
+    NullMask.checkIndex(valueIndex, valueSlots);
+    return ordinals == null ? 0 : ordinals[valueIndex];
+  }
+
+  /** Where value slot {@code valueIndex} lies among {@code offsets}: -1 for no bytes. */
+  private int entry(int valueIndex) {
+    return dictionary == null ? valueIndex : ordinals == null ? 0 : ordinals[valueIndex];
+  }
+
+  private int start(int entry) {
+    return entry < 0 ? 0 : offsets[entry];
+  }
+
+  private int length(int entry) {
+    return entry < 0 ? 0 : offsets[entry + 1] - offsets[entry];
   }
 
   /**
@@ -34,13 +135,12 @@ public final class BytesBlock implements Block {
 
   /** The UTF-8 length of the value at a position (of its first value when it has several). */
   public int getLength(int position) {
-    int value = getFirstValueIndex(position);
-    return offsets[value + 1] - offsets[value];
+    return length(entry(getFirstValueIndex(position)));
   }
 
   /** The value at a value index (see {@link #getFirstValueIndex}) decoded to a String. */
   public String getStringValue(int valueIndex) {
-    NullMask.checkIndex(valueIndex, offsets.length - 1);
+    NullMask.checkIndex(valueIndex, valueSlots);
     return string(valueIndex);
   }
 
@@ -51,22 +151,20 @@ public final class BytesBlock implements Block {
    * @return {@code into}
    */
   public ByteSlice getBytes(int valueIndex, ByteSlice into) {
-    NullMask.checkIndex(valueIndex, offsets.length - 1);
-    return into.reset(bytes, offsets[valueIndex], offsets[valueIndex + 1] - offsets[valueIndex]);
+    NullMask.checkIndex(valueIndex, valueSlots);
+    int entry = entry(valueIndex);
+    return into.reset(bytes, start(entry), length(entry));
   }
 
   /** The UTF-8 length of the value at a value index. */
   public int getValueLength(int valueIndex) {
-    NullMask.checkIndex(valueIndex, offsets.length - 1);
-    return offsets[valueIndex + 1] - offsets[valueIndex];
+    NullMask.checkIndex(valueIndex, valueSlots);
+    return length(entry(valueIndex));
   }
 
   private String string(int valueIndex) {
-    return new String(
-        bytes,
-        offsets[valueIndex],
-        offsets[valueIndex + 1] - offsets[valueIndex],
-        StandardCharsets.UTF_8);
+    int entry = entry(valueIndex);
+    return new String(bytes, start(entry), length(entry), StandardCharsets.UTF_8);
   }
 
   @Override
@@ -102,7 +200,7 @@ public final class BytesBlock implements Block {
 
   @Override
   public int getTotalValueCount() {
-    return Positions.totalValueCount(nulls, positionCount, offsets.length - 1);
+    return Positions.totalValueCount(nulls, positionCount, valueSlots);
   }
 
   @Override
@@ -112,11 +210,12 @@ public final class BytesBlock implements Block {
 
   @Override
   public long ramBytesUsed() {
-    return 16L
-        + bytes.length
-        + 4L * offsets.length
-        + (nulls == null ? 0 : 8L * nulls.length)
-        + Positions.ramBytesUsed(firstValueIndexes);
+    long own =
+        16L + (nulls == null ? 0 : 8L * nulls.length) + Positions.ramBytesUsed(firstValueIndexes);
+    if (dictionary == null) {
+      return own + bytes.length + 4L * offsets.length;
+    }
+    return own + (ordinals == null ? 0 : 16L + 4L * ordinals.length) + dictionary.ramBytesUsed();
   }
 
   public static Builder builder(int expectedSize) {
@@ -216,6 +315,108 @@ public final class BytesBlock implements Block {
     }
 
     Builder accountedBy(BlockFactory factory) {
+      this.factory = factory;
+      return this;
+    }
+  }
+
+  /**
+   * A builder of a dictionary block over {@code dictionary} (a plain block of one value per
+   * position and no nulls; its memory becomes the built block's: whoever built it does not release
+   * it separately). Since SPI 1.5.
+   */
+  public static OrdinalBuilder ordinalBuilder(BytesBlock dictionary, int expectedSize) {
+    return new OrdinalBuilder(dictionary, expectedSize);
+  }
+
+  /**
+   * Appends positions of a dictionary block one at a time: an ordinal into the dictionary, a null,
+   * or between {@link #beginPositionEntry} and {@link #endPositionEntry} the ordinals of one
+   * position. Since SPI 1.5.
+   */
+  public static final class OrdinalBuilder {
+    private final NullMask nulls = new NullMask();
+    private final Positions positions = new Positions();
+    private final BytesBlock dictionary;
+    private final int entries;
+    private BlockFactory factory;
+    private int[] ordinals;
+    private int size; // value slots
+
+    private OrdinalBuilder(BytesBlock dictionary, int expectedSize) {
+      if (dictionary.dictionary != null
+          || dictionary.nulls != null
+          || dictionary.firstValueIndexes != null) {
+        throw new IllegalArgumentException(
+            "a dictionary is a plain block of one value per position and no nulls");
+      }
+      this.dictionary = dictionary;
+      this.entries = dictionary.positionCount;
+      this.ordinals = new int[Math.max(expectedSize, 8)];
+    }
+
+    /** Appends a position of one value, or a value to the open position entry. */
+    public OrdinalBuilder appendOrdinal(int ordinal) {
+      if (ordinal < 0 || ordinal >= entries) {
+        throw new IndexOutOfBoundsException(
+            "ordinal " + ordinal + " out of a dictionary of " + entries);
+      }
+      return slot(ordinal);
+    }
+
+    /** Appends a null position (not allowed inside a position entry). */
+    public OrdinalBuilder appendNull() {
+      positions.checkNullAllowed();
+      nulls.set(positions.positionCount());
+      return slot(-1);
+    }
+
+    private OrdinalBuilder slot(int ordinal) {
+      if (size == ordinals.length) {
+        ordinals = Arrays.copyOf(ordinals, ordinals.length * 2);
+      }
+      if (!positions.entryOpen()) {
+        positions.single(size);
+      }
+      ordinals[size++] = ordinal;
+      return this;
+    }
+
+    /** Starts a position whose values are the ordinals up to {@link #endPositionEntry}. */
+    public OrdinalBuilder beginPositionEntry() {
+      positions.begin(size);
+      return this;
+    }
+
+    /** Ends the position entry; one without values is a null position. */
+    public OrdinalBuilder endPositionEntry() {
+      if (positions.end(size) == 0) {
+        appendNull();
+      }
+      return this;
+    }
+
+    /**
+     * Builds the block (reserved against the factory's account, dictionary included, when the
+     * factory made the builder).
+     */
+    public BytesBlock build() {
+      int[] firstValueIndexes = positions.build(size);
+      BytesBlock block =
+          new BytesBlock(
+              dictionary,
+              Arrays.copyOf(ordinals, size),
+              size,
+              nulls.build(),
+              firstValueIndexes,
+              positions.positionCount());
+      if (factory != null) {
+        factory.reserve(block);
+      }
+      return block;
+    }
+
+    OrdinalBuilder accountedBy(BlockFactory factory) {
       this.factory = factory;
       return this;
     }

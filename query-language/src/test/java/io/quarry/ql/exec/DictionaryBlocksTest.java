@@ -1,0 +1,176 @@
+package io.quarry.ql.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BlockFactory;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.MemoryAccount;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.StatsCommand;
+import io.quarry.ql.command.CommandRegistry;
+import io.quarry.ql.engine.BlockCopies;
+import io.quarry.ql.engine.DictionaryBlockBuilder;
+import io.quarry.ql.engine.aggregation.HashAggregationOperator;
+import io.quarry.ql.eval.ColumnBlocks;
+import io.quarry.ql.eval.ConstantColumn;
+import io.quarry.ql.parser.Parser;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * String blocks in dictionary and constant form through the engine: built by {@link
+ * DictionaryBlockBuilder} (the scan's default fields), grouped by {@code stats} by ordinal, kept by
+ * {@link BlockCopies#take}, made by {@code eval}'s text literals — each answering exactly as the
+ * same values in a plain block.
+ */
+class DictionaryBlocksTest {
+  private static final List<String> HOSTS = List.of("web-1", "web-2", "db", "");
+
+  private static List<Map<String, Object>> randomRows(Random random, int count) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("_time", 1_000_000L * random.nextInt(100));
+      if (random.nextInt(8) != 0) {
+        row.put("host", HOSTS.get(random.nextInt(random.nextBoolean() ? 1 : HOSTS.size())));
+      }
+      row.put("bytes", (long) random.nextInt(1000));
+      rows.add(row);
+    }
+    return rows;
+  }
+
+  /**
+   * {@code page} with its {@code host} column rewritten through a {@link DictionaryBlockBuilder}.
+   */
+  private static Page withDictionaryHost(Page page) {
+    Block plain = page.block("host");
+    DictionaryBlockBuilder builder = new DictionaryBlockBuilder(page.positionCount());
+    for (int p = 0; p < page.positionCount(); p++) {
+      builder.append(plain.isNull(p) ? null : ((BytesBlock) plain).getString(p));
+    }
+    BytesBlock dictionary = builder.build(16);
+    assertThat(dictionary.dictionary()).isNotNull();
+    return page.withColumn("host", dictionary);
+  }
+
+  private static StatsCommand stats(String text) {
+    return (StatsCommand)
+        new Parser(CommandRegistry.builtIns()).parse("* | " + text).commands().get(1);
+  }
+
+  private static List<Map<String, Object>> statsOver(List<Page> pages) {
+    HashAggregationOperator operator =
+        new HashAggregationOperator(
+            stats("stats count, sum(bytes) AS total, dc(bytes) AS kinds by host"),
+            MemoryTracker.unbounded("stats"),
+            16);
+    pages.forEach(operator::addInput);
+    operator.finish();
+    List<Page> out = new ArrayList<>();
+    for (Page page = operator.getOutput(); page != null; page = operator.getOutput()) {
+      out.add(page);
+    }
+    operator.close();
+    return TestPages.rows(out);
+  }
+
+  @Test
+  void statsByADictionaryColumnAnswersAsByThePlainColumn() {
+    Random random = new Random(7);
+    for (int round = 0; round < 20; round++) {
+      List<Page> plain = new ArrayList<>();
+      List<Page> dictionary = new ArrayList<>();
+      for (int page = 0; page < 1 + random.nextInt(5); page++) {
+        Page built =
+            TestPages.page(
+                TestPages.cells(randomRows(random, 1 + random.nextInt(200))),
+                List.of("_time", "host", "bytes"));
+        plain.add(built);
+        dictionary.add(withDictionaryHost(built));
+      }
+      List<Map<String, Object>> expected = statsOver(plain);
+      assertThat(statsOver(dictionary)).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void statsByHandOverADictionaryColumn() {
+    // host: web-1, web-1, (none), db, web-1 → db: 1 event of 7 bytes; web-1: 3 of 1 + 2 + 5
+    DictionaryBlockBuilder hosts = new DictionaryBlockBuilder(5);
+    for (String host : new String[] {"web-1", "web-1", null, "db", "web-1"}) {
+      hosts.append(host);
+    }
+    Page page =
+        TestPages.page(
+                TestPages.cells(
+                    List.of(
+                        Map.of("bytes", 1L),
+                        Map.of("bytes", 2L),
+                        Map.of("bytes", 3L),
+                        Map.of("bytes", 7L),
+                        Map.of("bytes", 5L))),
+                List.of("bytes"))
+            .withColumn("host", hosts.build(5));
+    assertThat(statsOver(List.of(page)))
+        .containsExactly(
+            Map.of("host", "db", "count", 1L, "total", 7L, "kinds", 1L),
+            Map.of("host", "web-1", "count", 3L, "total", 8L, "kinds", 3L));
+  }
+
+  @Test
+  void oneValueAtEveryPositionBuildsAConstant() {
+    DictionaryBlockBuilder builder = new DictionaryBlockBuilder(3);
+    builder.append("main");
+    builder.append(new String("main"));
+    builder.append("main");
+    BytesBlock block = builder.build(3);
+    assertThat(block.isConstant()).isTrue();
+    assertThat(block.getValues(2)).containsExactly("main");
+    assertThat(builder.positionCount()).isZero();
+    builder.append("main");
+    builder.append(null);
+    assertThat(builder.build(3).isConstant()).isFalse();
+  }
+
+  @Test
+  void takingPositionsKeepsTheForm() {
+    MemoryAccount account = new MemoryAccount("take", 1L << 30);
+    BlockFactory factory = new BlockFactory(account);
+    DictionaryBlockBuilder builder = new DictionaryBlockBuilder(6);
+    for (String host : new String[] {"a", "b", null, "a", "c", "b"}) {
+      builder.append(host);
+    }
+    BytesBlock dictionary = builder.build(6);
+    int[] positions = {5, 2, 0, 0};
+    BytesBlock taken = (BytesBlock) BlockCopies.take(factory, dictionary, positions, 4);
+    assertThat(taken.dictionary()).isSameAs(dictionary.dictionary());
+    assertThat(taken.isNull(1)).isTrue();
+    assertThat(List.of(taken.getString(0), taken.getString(2), taken.getString(3)))
+        .containsExactly("b", "a", "a");
+    BytesBlock constant = BytesBlock.constant("GET", 10);
+    BytesBlock takenConstant = (BytesBlock) BlockCopies.take(factory, constant, positions, 3);
+    assertThat(takenConstant.isConstant()).isTrue();
+    assertThat(takenConstant.positionCount()).isEqualTo(3);
+    assertThat(takenConstant.getString(2)).isEqualTo("GET");
+    assertThat(account.used()).isEqualTo(taken.ramBytesUsed() + takenConstant.ramBytesUsed());
+    factory.release(taken);
+    factory.release(takenConstant);
+    assertThat(account.used()).isZero();
+  }
+
+  @Test
+  void aTextLiteralWrittenToAFieldIsAConstantBlock() {
+    Block block = ColumnBlocks.block("method", new ConstantColumn("GET", 4));
+    assertThat(block)
+        .isInstanceOfSatisfying(BytesBlock.class, b -> assertThat(b.isConstant()).isTrue());
+    assertThat(block.getValues(3)).containsExactly("GET");
+    Block number = ColumnBlocks.block("n", new ConstantColumn(5L, 4));
+    assertThat(number.getValues(3)).containsExactly(5L);
+  }
+}
