@@ -155,6 +155,13 @@ public final class EndToEnd implements Callable<Integer> {
               + " server's), to compare block sizes run by run.")
   Integer blockEvents;
 
+  @Option(
+      names = "--journal-compression",
+      description =
+          "How new journal blocks are compressed (the server's storage.journalCompression: zstd,"
+              + " the default, lz4 or none), to weigh decode CPU against bytes stored.")
+  String journalCompression;
+
   private final PrintStream out = System.out;
 
   public static void main(String[] args) {
@@ -176,6 +183,7 @@ public final class EndToEnd implements Callable<Integer> {
     report.put("warmup", warmup);
     report.put("format", format);
     report.put("blockEvents", blockEvents);
+    report.put("journalCompression", journalCompression);
 
     Path dataset = dataset();
     long rawBytes = Files.size(dataset);
@@ -198,14 +206,16 @@ public final class EndToEnd implements Callable<Integer> {
             + rawBytes
             + " "
             + format
-            + (blockEvents == null ? "" : " " + blockEvents);
+            + (blockEvents == null ? "" : " " + blockEvents)
+            + (journalCompression == null ? "" : " " + journalCompression);
     boolean reuse =
         reuseIndex && Files.exists(ingested) && Files.readString(ingested).equals(ingestedWhat);
     if (!reuse) {
       Files.deleteIfExists(ingested);
     }
     try (QuarryProcess quarry =
-        QuarryProcess.start(workDir, heap, profile, reuse, format, blockEvents)) {
+        QuarryProcess.start(
+            workDir, heap, profile, reuse, format, blockEvents, journalCompression)) {
       out.printf("Quarry at %s (heap %s), data in %s%n", quarry.uri(), heap, quarry.dataDir());
       if (reuse) {
         out.printf("reusing the index of %s from a previous run: no ingest%n", dataset);

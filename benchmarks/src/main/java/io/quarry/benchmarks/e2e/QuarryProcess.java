@@ -61,7 +61,8 @@ final class QuarryProcess implements Closeable {
    * it answers; with {@code profile}, under async-profiler, its collapsed stacks written to {@code
    * workDir/profile-collapsed.txt} when the server exits; {@code format} its indexes' {@code
    * storage.indexes.<name>.format} ({@code events} or {@code blocks}), {@code blockEvents} its
-   * {@code storage.blockEvents} (null: the server's default).
+   * {@code storage.blockEvents} and {@code journalCompression} its {@code
+   * storage.journalCompression} (each null: the server's default).
    */
   static QuarryProcess start(
       Path workDir,
@@ -69,7 +70,8 @@ final class QuarryProcess implements Closeable {
       boolean profile,
       boolean keepData,
       String format,
-      Integer blockEvents)
+      Integer blockEvents,
+      String journalCompression)
       throws IOException, InterruptedException {
     Path dataDir = workDir.resolve("data");
     if (Files.exists(dataDir) && !keepData) {
@@ -87,7 +89,10 @@ final class QuarryProcess implements Closeable {
             port,
             dataDir.toAbsolutePath().toString().replace("'", "''"),
             PASSWORD,
-            blockEvents == null ? "" : "\n  blockEvents: " + blockEvents,
+            (blockEvents == null ? "" : "\n  blockEvents: " + blockEvents)
+                + (journalCompression == null
+                    ? ""
+                    : "\n  journalCompression: " + journalCompression),
             format,
             format));
     Process process =

@@ -54,4 +54,29 @@ class EndToEndTest {
     assertThat(report.path("concurrency")).hasSize(2);
     assertThat(report.path("commit").asText()).isNotBlank();
   }
+
+  @Test
+  void journalCompressionReachesTheServer() throws Exception {
+    // stored uncompressed, the journal alone is as large as the raw text (zstd: about a sixth)
+    int exit =
+        new CommandLine(new EndToEnd())
+            .execute(
+                "--events=3000",
+                "--runs=1",
+                "--warmup=0",
+                "--heap=512m",
+                "--hec-events=300",
+                "--concurrency=0",
+                "--skip-duckdb",
+                "--query=sessions_range",
+                "--journal-compression=none",
+                "--work-dir=" + workDir);
+    assertThat(exit).isZero();
+    assertThat(workDir.resolve("quarry.yml")).content().contains("journalCompression: none");
+    JsonNode report = new ObjectMapper().readTree(workDir.resolve("latest.json").toFile());
+    assertThat(report.path("journalCompression").asText()).isEqualTo("none");
+    assertThat(report.path("ingest").path("quarryBytesPerRawByte").asDouble()).isGreaterThan(1.0);
+    assertThat(report.path("queries").path("sessions_range").path("quarry").path("rows").asLong())
+        .isPositive();
+  }
 }
