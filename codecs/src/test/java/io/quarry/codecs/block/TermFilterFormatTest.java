@@ -47,8 +47,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link TermFilterFormat} on a real index on disk: every value reads back as written (documents
  * without one skipped), a probe in place answers as {@link TermFilter#mayContain} does on a copy,
- * values survive merges with deletions and doc values updates, a flipped byte fails the checksum
- * and a cut file fails to open, and filters written in Lucene's format before it still read.
+ * values survive merges with deletions and doc values updates, threads probe one segment at once
+ * through a buffered (not memory-mapped) directory, a flipped byte fails the checksum and a cut
+ * file fails to open, and filters written in Lucene's format before it still read.
  */
 class TermFilterFormatTest {
   @TempDir Path dir;
