@@ -21,11 +21,12 @@ import org.apache.lucene.util.IOUtils;
 
 /**
  * Reads a segment's {@link TermFilterFormat} file: the directory on open, the values and ends in
- * place (a random-access view of the file, memory-mapped under Lucene's default directory).
+ * place (a random-access view of the file, memory-mapped under Lucene's default directory; one view
+ * per {@link #getBinary} call, as Lucene's own readers slice, since a buffered view is not safe to
+ * share between threads).
  */
 final class TermFilterReader extends DocValuesProducer {
   private final IndexInput in;
-  private final RandomAccessInput file;
   private final int maxDoc;
   private final Map<Integer, long[]> fields = new HashMap<>(); // number -> start, endsStart
 
@@ -69,7 +70,6 @@ final class TermFilterReader extends DocValuesProducer {
       if (input.getFilePointer() != directoryEnd) {
         throw new CorruptIndexException("directory ends at " + input.getFilePointer(), input);
       }
-      file = input.randomAccessSlice(0, input.length());
       in = input;
       done = true;
     } finally {
@@ -85,6 +85,7 @@ final class TermFilterReader extends DocValuesProducer {
     if (entry == null) {
       throw new CorruptIndexException("no values of field " + field.name, in);
     }
+    RandomAccessInput file = in.randomAccessSlice(0, in.length());
     return new TermFilterValues(file, entry[0], entry[1], maxDoc);
   }
 

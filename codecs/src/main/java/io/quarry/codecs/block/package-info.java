@@ -4,6 +4,8 @@
  * index-time field dictionary-coded — that a reader decodes one part at a time. The store's block
  * layout ({@code format: blocks}) writes one per block document and reads it back through {@code
  * store.BlockEvents}. Beside it, a block's {@link io.quarry.codecs.block.TermFilter} (bucket layout
- * 3): a bloom filter of its events' terms, which a term query probes instead of postings.
+ * 3): a bloom filter of its events' terms, which a term query probes instead of postings, kept in a
+ * doc values format of this package's own ({@link io.quarry.codecs.block.TermFilterFormat}) so a
+ * probe reads the filter in place ({@link io.quarry.codecs.block.TermFilterValues}).
  */
 package io.quarry.codecs.block;

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.DocValuesFormat;
 import org.apache.lucene.codecs.FilterCodec;
@@ -38,6 +39,7 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.NIOFSDirectory;
 import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,8 +47,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link TermFilterFormat} on a real index on disk: every value reads back as written (documents
  * without one skipped), a probe in place answers as {@link TermFilter#mayContain} does on a copy,
- * values survive merges with deletions and doc values updates, a flipped byte fails the checksum
- * and a cut file fails to open, and filters written in Lucene's format before it still read.
+ * values survive merges with deletions and doc values updates, threads probe one segment at once
+ * through a buffered (not memory-mapped) directory, a flipped byte fails the checksum and a cut
+ * file fails to open, and filters written in Lucene's format before it still read.
  */
 class TermFilterFormatTest {
   @TempDir Path dir;
@@ -218,6 +221,55 @@ class TermFilterFormatTest {
     }
     try (FSDirectory directory = FSDirectory.open(dir)) {
       assertThatThrownBy(() -> DirectoryReader.open(directory)).isInstanceOf(IOException.class);
+    }
+  }
+
+  @Test
+  void threadsProbeOneSegmentAtOnceThroughABufferedDirectory() throws Exception {
+    try (IndexWriter writer = writer(new QuarryCodec())) {
+      for (long id = 0; id < 60; id++) {
+        writer.addDocument(document(id));
+      }
+    }
+    // NIOFSDirectory's random-access views are buffered: each iterator must have its own
+    try (NIOFSDirectory directory = new NIOFSDirectory(dir);
+        DirectoryReader reader = DirectoryReader.open(directory)) {
+      LeafReader segment = reader.leaves().get(0).reader();
+      List<Thread> threads = new ArrayList<>();
+      AtomicInteger wrong = new AtomicInteger();
+      AtomicInteger probed = new AtomicInteger();
+      for (int t = 0; t < 4; t++) {
+        threads.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        for (int round = 0; round < 20; round++) {
+                          TermFilterValues values =
+                              (TermFilterValues) segment.getBinaryDocValues(TermFilterFormat.FIELD);
+                          NumericDocValues ids = segment.getNumericDocValues("id");
+                          for (int doc = values.nextDoc();
+                              doc != DocIdSetIterator.NO_MORE_DOCS;
+                              doc = values.nextDoc()) {
+                            ids.advanceExact(doc);
+                            for (String term : termsById.get(ids.longValue())) {
+                              probed.incrementAndGet();
+                              if (!values.mayContain(TermFilter.hash(bytes(term)))) {
+                                wrong.incrementAndGet();
+                              }
+                            }
+                          }
+                        }
+                      } catch (IOException e) {
+                        wrong.incrementAndGet();
+                      }
+                    }));
+      }
+      for (Thread thread : threads) {
+        thread.join();
+      }
+      assertThat(probed.get()).isPositive();
+      assertThat(wrong.get()).isZero();
     }
   }
 
