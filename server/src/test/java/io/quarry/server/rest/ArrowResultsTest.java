@@ -150,7 +150,8 @@ class ArrowResultsTest {
 
   /**
    * An event search whose last page brings a field the first pages lack and turns a numeric field
-   * into text: the stream's schema has both, typed to hold every value, and the rows equal JSON's.
+   * into text: the stream's schema has both, typed to hold every value (as JSON types the column on
+   * every page), and the rows equal JSON's.
    */
   @Test
   void fieldsFoundOnLaterPagesAndMixedTypesKeepTheirValues() throws Exception {
@@ -185,9 +186,9 @@ class ArrowResultsTest {
         expected.add(values);
       }
     }
-    assertThat(xTypes)
-        .as("JSON's pages type x differently")
-        .containsExactlyInAnyOrder("long", "string");
+    assertThat(xTypes) // numbers on some pages, text on others: one type, JSON's too
+        .as("JSON's pages type x as one")
+        .containsExactly("string");
     List<java.util.Map<String, String>> rows = new ArrayList<>();
     List<String> types = new ArrayList<>();
     try (RootAllocator allocator = new RootAllocator();
