@@ -19,7 +19,7 @@ import java.util.Set;
  * the last. Lookups compare keys one by one, fast for so few. Equal to any map with the same
  * entries ({@link AbstractMap}); a null key is refused as {@code Map.copyOf}'s maps refuse it.
  */
-final class SmallFieldMap extends AbstractMap<String, List<String>> {
+public final class SmallFieldMap extends AbstractMap<String, List<String>> {
   /** The most fields held this way; an event with more holds {@code Map.copyOf}'s map. */
   static final int MAX_FIELDS = 8;
 
@@ -52,6 +52,32 @@ final class SmallFieldMap extends AbstractMap<String, List<String>> {
       entries[i++] = Map.entry(field.getKey(), field.getValue()); // refuses nulls
     }
     return i == entries.length ? new SmallFieldMap(entries) : Map.copyOf(fields);
+  }
+
+  /**
+   * The map of these entries, in this order, taking the array (the caller keeps no reference to
+   * it): how an extraction that knows its few fields (the access-log one) hands them to {@link
+   * Event} without building a map first. Refuses what {@code Map.ofEntries} refuses: a null entry,
+   * a duplicate key, and more than {@link #MAX_FIELDS} entries (which {@link #copyOf} would hold as
+   * {@code Map.copyOf}'s map); the entries' own keys and values are non-null ({@code Map.entry}).
+   */
+  @SafeVarargs
+  public static Map<String, List<String>> ofEntries(Map.Entry<String, List<String>>... entries) {
+    if (entries.length == 0 || entries.length > MAX_FIELDS) {
+      throw new IllegalArgumentException(
+          "a small field map holds 1 to " + MAX_FIELDS + " fields, not " + entries.length);
+    }
+    for (int i = 0; i < entries.length; i++) {
+      String key = requireNonNull(entries[i], "entry is null").getKey();
+      requireNonNull(key, "key is null");
+      requireNonNull(entries[i].getValue(), "value is null");
+      for (int j = 0; j < i; j++) {
+        if (entries[j].getKey().equals(key)) {
+          throw new IllegalArgumentException("duplicate key: " + key);
+        }
+      }
+    }
+    return new SmallFieldMap(entries);
   }
 
   @Override

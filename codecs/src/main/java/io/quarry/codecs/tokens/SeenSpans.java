@@ -12,8 +12,8 @@ import java.util.Arrays;
  * <p>Spans are told apart by their place in the text (the first, second … quote-delimited span),
  * and a place whose spans seldom repeat (a request line with a session id, a timestamp) stops being
  * checked for the rest of the block after {@link #TRIAL} tries, so a log whose spans never repeat
- * pays for a few dozen misses a block. Spans are compared byte for byte: a hash collision never
- * skips a span.
+ * pays for a few dozen misses a block. The spans are a {@link ByteStringSet}, as the terms are, so
+ * they are compared byte for byte: a hash collision never skips a span.
  */
 final class SeenSpans {
   /** Shorter spans are cheaper to add term by term than to look up. */
@@ -25,11 +25,7 @@ final class SeenSpans {
   /** Tries at a place before its hit rate decides whether it is still checked. */
   static final int TRIAL = 32;
 
-  private byte[] pool = new byte[1 << 12];
-  private int poolSize;
-  private int[] starts = new int[64]; // span s is pool[starts[s], starts[s + 1])
-  private int size;
-  private int[] table = new int[128]; // span id + 1, 0 for empty; length a power of two
+  private final ByteStringSet spans = new ByteStringSet();
   private final int[] tries = new int[PLACES];
   private final int[] hits = new int[PLACES];
 
@@ -48,59 +44,16 @@ final class SeenSpans {
       return false; // seldom repeats here: not checked for the rest of the block
     }
     tries[place] = tried + 1;
-    int hash = TermSet.hash(text, start, length);
-    int mask = table.length - 1;
-    for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
-      int id = table[slot] - 1;
-      if (id < 0) {
-        table[slot] = append(text, start, length) + 1;
-        if (2 * size > table.length) {
-          rehash();
-        }
-        return false;
-      }
-      int from = starts[id];
-      if (starts[id + 1] - from == length && TermSet.same(pool, from, text, start, length)) {
-        hits[place]++;
-        return true;
-      }
+    if (spans.add(text, start, length, ByteStringSet.hash(text, start, length))) {
+      return false;
     }
-  }
-
-  private int append(byte[] bytes, int offset, int length) {
-    if (poolSize + length > pool.length) {
-      pool = Arrays.copyOf(pool, Math.max(pool.length * 2, poolSize + length));
-    }
-    System.arraycopy(bytes, offset, pool, poolSize, length);
-    poolSize += length;
-    if (size + 2 > starts.length) {
-      starts = Arrays.copyOf(starts, starts.length * 2);
-    }
-    starts[++size] = poolSize;
-    return size - 1;
-  }
-
-  private void rehash() {
-    int[] grown = new int[table.length * 2];
-    int mask = grown.length - 1;
-    for (int id = 0; id < size; id++) {
-      int from = starts[id];
-      int slot = TermSet.hash(pool, from, starts[id + 1] - from) & mask;
-      while (grown[slot] != 0) {
-        slot = (slot + 1) & mask;
-      }
-      grown[slot] = id + 1;
-    }
-    table = grown;
+    hits[place]++;
+    return true;
   }
 
   /** Forgets every span and every place's tries, keeping the arrays. */
   void clear() {
-    if (size > 0) {
-      Arrays.fill(table, 0);
-    }
-    size = 0;
-    poolSize = 0;
+    spans.clear();
     Arrays.fill(tries, 0);
     Arrays.fill(hits, 0);
   }

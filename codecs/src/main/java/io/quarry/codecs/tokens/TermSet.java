@@ -5,7 +5,6 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.apache.lucene.analysis.TokenStream;
@@ -15,20 +14,16 @@ import org.apache.lucene.util.UnicodeUtil;
 
 /**
  * The distinct {@link Segmenter} terms of many texts (the events of one block), as UTF-8 bytes in
- * one pool behind an open-addressing hash set, handed to Lucene once each ({@link #tokenStream}).
- * Lucene would hash every term occurrence of a block; this hashes them here, into a small table
- * that stays in cache, and Lucene sees each distinct term once. The terms are exactly those {@link
- * TermTokenStream} gives each text: ASCII texts lower-cased byte by byte, others through Unicode
- * lower-casing (root locale) and their terms UTF-8 encoded. A long quoted span of an ASCII text
- * that an earlier text of the set had at the same place is not split again ({@link SeenSpans}).
- * Reusable after {@link #clear}; not thread-safe.
+ * one pool behind an open-addressing hash set ({@link ByteStringSet}), handed to Lucene once each
+ * ({@link #tokenStream}). Lucene would hash every term occurrence of a block; this hashes them
+ * here, into a small table that stays in cache, and Lucene sees each distinct term once. The terms
+ * are exactly those {@link TermTokenStream} gives each text: ASCII texts lower-cased byte by byte,
+ * others through Unicode lower-casing (root locale) and their terms UTF-8 encoded. A long quoted
+ * span of an ASCII text that an earlier text of the set had at the same place is not split again
+ * ({@link SeenSpans}). Reusable after {@link #clear}; not thread-safe.
  */
 public final class TermSet {
-  private byte[] pool = new byte[1 << 12]; // the distinct terms' bytes back to back
-  private int poolSize;
-  private int[] starts = new int[64]; // term t is pool[starts[t], starts[t + 1])
-  private int size;
-  private int[] table = new int[128]; // term id + 1, 0 for empty; length a power of two
+  private final ByteStringSet terms = new ByteStringSet(); // the distinct terms, first-added order
   private byte[] lower = new byte[256]; // the current ASCII text, lower-cased
   private final SeenSpans spans = new SeenSpans(); // long quoted spans added since clear()
 
@@ -84,6 +79,9 @@ public final class TermSet {
       addAscii(text, start, length);
     }
   }
+
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private static final long QUOTES = 0x2222222222222222L;
   private static final long LOW_BITS = 0x0101010101010101L;
@@ -151,8 +149,8 @@ public final class TermSet {
       int wholeHash = 0;
       boolean whole = i - start <= Segmenter.MAX_TERM_LENGTH;
       if (whole) {
-        wholeHash = hash(text, start, i - start);
-        if (contains(text, start, i - start, wholeHash)) {
+        wholeHash = ByteStringSet.hash(text, start, i - start);
+        if (terms.contains(text, start, i - start, wholeHash)) {
           continue;
         }
       }
@@ -165,7 +163,7 @@ public final class TermSet {
       }
       addTerm(text, partStart, i);
       if (whole) {
-        add(text, start, i - start, wholeHash);
+        terms.add(text, start, i - start, wholeHash);
       }
     }
   }
@@ -193,129 +191,28 @@ public final class TermSet {
 
   /** Adds one term's bytes (kept when new). */
   private void add(byte[] bytes, int offset, int length) {
-    add(bytes, offset, length, hash(bytes, offset, length));
-  }
-
-  /** Whether the set holds the term of {@code length} bytes whose {@link #hash} is {@code hash}. */
-  private boolean contains(byte[] bytes, int offset, int length, int hash) {
-    int mask = table.length - 1;
-    for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
-      int id = table[slot] - 1;
-      if (id < 0) {
-        return false;
-      }
-      int start = starts[id];
-      if (starts[id + 1] - start == length && same(pool, start, bytes, offset, length)) {
-        return true;
-      }
-    }
-  }
-
-  private void add(byte[] bytes, int offset, int length, int hash) {
-    int mask = table.length - 1;
-    for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
-      int id = table[slot] - 1;
-      if (id < 0) {
-        table[slot] = append(bytes, offset, length) + 1;
-        if (2 * size > table.length) {
-          rehash();
-        }
-        return;
-      }
-      int start = starts[id];
-      if (starts[id + 1] - start == length && same(pool, start, bytes, offset, length)) {
-        return;
-      }
-    }
-  }
-
-  private static final VarHandle LONGS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
-  /**
-   * A term's hash, eight bytes at a time: terms are short (a few bytes), where a byte-at-a-time
-   * hash such as murmur3's tail loop costs most of a lookup.
-   */
-  static int hash(byte[] bytes, int offset, int length) {
-    long h = length * 0x9E3779B97F4A7C15L;
-    int i = 0;
-    for (; i + Long.BYTES <= length; i += Long.BYTES) {
-      h = (h ^ (long) LONGS.get(bytes, offset + i)) * 0xBF58476D1CE4E5B9L;
-    }
-    long tail = 0;
-    for (int shift = 0; i < length; i++, shift += 8) {
-      tail |= (bytes[offset + i] & 0xFFL) << shift;
-    }
-    h = (h ^ tail) * 0x94D049BB133111EBL;
-    return (int) (h ^ (h >>> 31) ^ (h >>> 47));
-  }
-
-  /** Whether two ranges of {@code length} bytes are equal: eight at a time, for short terms. */
-  static boolean same(byte[] a, int aFrom, byte[] b, int bFrom, int length) {
-    int i = 0;
-    for (; i + Long.BYTES <= length; i += Long.BYTES) {
-      if ((long) LONGS.get(a, aFrom + i) != (long) LONGS.get(b, bFrom + i)) {
-        return false;
-      }
-    }
-    for (; i < length; i++) {
-      if (a[aFrom + i] != b[bFrom + i]) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private int append(byte[] bytes, int offset, int length) {
-    if (poolSize + length > pool.length) {
-      pool = Arrays.copyOf(pool, Math.max(pool.length * 2, poolSize + length));
-    }
-    System.arraycopy(bytes, offset, pool, poolSize, length);
-    poolSize += length;
-    if (size + 2 > starts.length) {
-      starts = Arrays.copyOf(starts, starts.length * 2);
-    }
-    starts[++size] = poolSize;
-    return size - 1;
-  }
-
-  private void rehash() {
-    int[] grown = new int[table.length * 2];
-    int mask = grown.length - 1;
-    for (int id = 0; id < size; id++) {
-      int start = starts[id];
-      int hash = hash(pool, start, starts[id + 1] - start);
-      int slot = hash & mask;
-      while (grown[slot] != 0) {
-        slot = (slot + 1) & mask;
-      }
-      grown[slot] = id + 1;
-    }
-    table = grown;
+    terms.add(bytes, offset, length, ByteStringSet.hash(bytes, offset, length));
   }
 
   /** The number of distinct terms. */
   public int size() {
-    return size;
+    return terms.size();
   }
 
   /** Empties the set, keeping its arrays. */
   public void clear() {
-    if (size > 0) {
-      Arrays.fill(table, 0);
-    }
-    size = 0;
-    poolSize = 0;
+    terms.clear();
     spans.clear();
   }
 
   /** The terms, in first-added order (for tests and tools). */
   public List<String> terms() {
-    List<String> terms = new ArrayList<>(size);
-    for (int id = 0; id < size; id++) {
-      terms.add(new String(pool, starts[id], starts[id + 1] - starts[id], StandardCharsets.UTF_8));
+    List<String> list = new ArrayList<>(terms.size());
+    for (int id = 0; id < terms.size(); id++) {
+      int start = terms.start(id);
+      list.add(new String(terms.pool(), start, terms.end(id) - start, StandardCharsets.UTF_8));
     }
-    return terms;
+    return list;
   }
 
   /**
@@ -339,13 +236,13 @@ public final class TermSet {
 
     @Override
     public boolean incrementToken() {
-      if (next == size) {
+      if (next == terms.size()) {
         return false;
       }
       clearAttributes();
-      slice.bytes = pool;
-      slice.offset = starts[next];
-      slice.length = starts[next + 1] - starts[next];
+      slice.bytes = terms.pool();
+      slice.offset = terms.start(next);
+      slice.length = terms.end(next) - slice.offset;
       term.setBytesRef(slice);
       next++;
       return true;

@@ -41,6 +41,31 @@ class AsciiTextTest {
     assertThat(AsciiText.bytesOf("\uD83D\uDE00")).isNull();
   }
 
+  /**
+   * A lone surrogate (one byte, {@code ?}, in the JDK's UTF-8) at every position of texts of every
+   * length up to 40, with and without real question marks around it: never taken for ASCII; the
+   * same texts without it are, with their own bytes.
+   */
+  @Test
+  void findsALoneSurrogateAtEveryPositionAmongQuestionMarks() {
+    for (int length = 1; length <= 40; length++) {
+      for (int at = 0; at < length; at++) {
+        for (char filler : new char[] {'a', '?'}) {
+          char[] chars = new char[length];
+          java.util.Arrays.fill(chars, filler);
+          String ascii = new String(chars);
+          assertThat(AsciiText.bytesOf(ascii)).isEqualTo(ascii.getBytes(StandardCharsets.US_ASCII));
+          for (char surrogate : new char[] {'\uD800', '\uDFFF'}) {
+            chars[at] = surrogate;
+            assertThat(AsciiText.bytesOf(new String(chars)))
+                .as("length %d, a lone surrogate at %d among %s", length, at, filler)
+                .isNull();
+          }
+        }
+      }
+    }
+  }
+
   @Test
   void readsAndCopiesItsRangeOnly() {
     byte[] bytes = "xx10.1.2.3 GET /ayy".getBytes(StandardCharsets.US_ASCII);

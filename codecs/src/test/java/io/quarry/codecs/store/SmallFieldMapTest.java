@@ -65,4 +65,42 @@ class SmallFieldMapTest {
     assertThatThrownBy(() -> new Event(0, "r", "h", "s", "st", nullValue))
         .isInstanceOf(NullPointerException.class);
   }
+
+  /**
+   * A map made from its entries (how the access-log extraction hands its fields to {@link Event})
+   * is the map {@link SmallFieldMap#copyOf} makes of the same fields, kept as is by the event; what
+   * {@code Map.ofEntries} refuses it refuses.
+   */
+  @Test
+  void madeFromEntriesAsCopied() {
+    Map<String, List<String>> given = new LinkedHashMap<>();
+    given.put("clientip", List.of("10.0.0.1"));
+    given.put("method", List.of("GET"));
+    given.put("status", List.of("404"));
+    Map<String, List<String>> made =
+        SmallFieldMap.ofEntries(
+            Map.entry("clientip", List.of("10.0.0.1")),
+            Map.entry("method", List.of("GET")),
+            Map.entry("status", List.of("404")));
+    assertThat(made).isEqualTo(given).hasSameHashCodeAs(given);
+    assertThat(new ArrayList<>(made.keySet())).isEqualTo(new ArrayList<>(given.keySet()));
+    assertThat(new Event(0, "r", "h", "s", "st", made).indexedFields()).isSameAs(made);
+    assertThatThrownBy(
+            () ->
+                SmallFieldMap.ofEntries(
+                    Map.entry("status", List.of("404")), Map.entry("status", List.of("200"))))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> SmallFieldMap.ofEntries(Map.entry("a", List.of("1")), null))
+        .isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> SmallFieldMap.ofEntries())
+        .isInstanceOf(IllegalArgumentException.class);
+    List<Map.Entry<String, List<String>>> many = new ArrayList<>();
+    for (int f = 0; f <= SmallFieldMap.MAX_FIELDS; f++) {
+      many.add(Map.entry("f" + f, List.of("v")));
+    }
+    @SuppressWarnings("unchecked")
+    Map.Entry<String, List<String>>[] tooMany = many.toArray(new Map.Entry[0]);
+    assertThatThrownBy(() -> SmallFieldMap.ofEntries(tooMany))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
 }

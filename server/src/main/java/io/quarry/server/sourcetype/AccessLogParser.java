@@ -1,5 +1,6 @@
 package io.quarry.server.sourcetype;
 
+import io.quarry.codecs.store.SmallFieldMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,19 +69,34 @@ final class AccessLogParser {
    * AccessLogParserTest}).
    */
   static boolean indexFields(String line, Map<String, List<String>> into) {
-    int[] bounds = new int[2 * Fields.NAMES.size()];
-    if (!new AccessLogParser(line, bounds, true).parse()) {
+    Map<String, List<String>> fields = indexFields(line);
+    if (fields == null) {
       return false;
     }
+    fields.forEach(into::putIfAbsent);
+    return true;
+  }
+
+  /**
+   * {@link #INDEX_REGEX}'s fields of the line as the event's own immutable map ({@link
+   * SmallFieldMap}, in {@link #INDEX_FIELDS} order), or null when the parser does not know the
+   * line's first part; as {@link #indexFields(String, Map)} but made straight from the line's
+   * bounds, without a map to fill and copy.
+   */
+  @SuppressWarnings("unchecked")
+  static Map<String, List<String>> indexFields(String line) {
+    int[] bounds = new int[2 * Fields.NAMES.size()];
+    if (!new AccessLogParser(line, bounds, true).parse()) {
+      return null;
+    }
+    Map.Entry<String, List<String>>[] fields = new Map.Entry[INDEX_FIELD_NUMBERS.length];
     for (int i = 0; i < INDEX_FIELD_NUMBERS.length; i++) {
       int field = INDEX_FIELD_NUMBERS[i];
-      int start = bounds[2 * field];
-      if (start >= 0) {
-        into.putIfAbsent(
-            INDEX_FIELDS.get(i), List.of(line.substring(start, bounds[2 * field + 1])));
-      }
+      // every index field is set when the prefix parses (uri_path possibly empty, as the regex's)
+      String value = line.substring(bounds[2 * field], bounds[2 * field + 1]);
+      fields[i] = Map.entry(INDEX_FIELDS.get(i), List.of(value));
     }
-    return true;
+    return SmallFieldMap.ofEntries(fields);
   }
 
   /**

@@ -45,6 +45,8 @@ public final class Sourcetype {
   private final Map<String, IndexedFieldType> fieldTypes;
   private final List<NamedGroups> searchExtractions;
   private final boolean accessLog;
+  // whether the only index-time extraction is the built-in access-log one (AccessLogParser)
+  private final boolean accessLogIndexOnly;
 
   /** A regular expression and, in group order, the fields its named groups fill. */
   record NamedGroups(Pattern pattern, List<Map.Entry<Integer, String>> fields) {
@@ -135,6 +137,9 @@ public final class Sourcetype {
     this.indexExtractions = List.copyOf(indexExtractions);
     this.fieldTypes = Map.copyOf(fieldTypes);
     this.searchExtractions = List.copyOf(searchExtractions);
+    this.accessLogIndexOnly =
+        indexExtractions.size() == 1
+            && indexExtractions.get(0) instanceof IndexExtraction.AccessLog;
     this.accessLog =
         searchExtractions.size() == 1
             && searchExtractions.get(0).pattern().pattern().equals(AccessLogParser.REGEX);
@@ -384,6 +389,14 @@ public final class Sourcetype {
   public Map<String, List<String>> indexFields(String raw) {
     if (indexExtractions.isEmpty()) {
       return Map.of();
+    }
+    if (accessLogIndexOnly) {
+      // the built-in access-log extraction alone: its four fields as the event's map, no map to
+      // fill, filter and copy (none is a default field or starts with "_")
+      Map<String, List<String>> fast = AccessLogParser.indexFields(raw);
+      if (fast != null) {
+        return fast;
+      }
     }
     Map<String, List<String>> fields = new LinkedHashMap<>();
     for (IndexExtraction extraction : indexExtractions) {

@@ -139,6 +139,11 @@ class AccessLogParserTest {
       fast.extract(line, byParser);
       fast.regex().extract(line, byRegex);
       assertThat(byParser).as(line).isEqualTo(byRegex);
+      // the sourcetype's own answer (the parser's map made straight from the line where it
+      // answers): the regex's fields, in its order
+      assertThat(new ArrayList<>(ACCESS.indexFields(line).entrySet()))
+          .as(line)
+          .isEqualTo(new ArrayList<>(byRegex.entrySet()));
       parsed += AccessLogParser.parse(line) != null ? 1 : 0;
     }
     assertThat(parsed).as("lines the parser answered for").isGreaterThan(15_000);

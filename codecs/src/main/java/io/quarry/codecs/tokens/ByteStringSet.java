@@ -1,0 +1,154 @@
+package io.quarry.codecs.tokens;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * Distinct byte strings in one pool behind an open-addressing hash table: string {@code id} is
+ * {@code pool()[start(id), end(id))}, ids numbered in first-added order. What {@link TermSet} keeps
+ * its terms in and {@link SeenSpans} its quoted spans: short strings, looked up far more often than
+ * added, in a table small enough to stay in cache. Strings are compared byte for byte, so a hash
+ * collision never merges two. Reusable after {@link #clear}; not thread-safe.
+ */
+final class ByteStringSet {
+  private byte[] pool = new byte[1 << 12]; // the strings' bytes back to back
+  private int poolSize;
+  private int[] starts = new int[64]; // string s is pool[starts[s], starts[s + 1])
+  private int size;
+  private int[] table = new int[128]; // string id + 1, 0 for empty; length a power of two
+
+  /** Whether the set holds {@code bytes[offset, offset + length)}, whose {@link #hash} is given. */
+  boolean contains(byte[] bytes, int offset, int length, int hash) {
+    int mask = table.length - 1;
+    for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+      int id = table[slot] - 1;
+      if (id < 0) {
+        return false;
+      }
+      if (holds(id, bytes, offset, length)) {
+        return true;
+      }
+    }
+  }
+
+  /**
+   * Adds {@code bytes[offset, offset + length)}, whose {@link #hash} is given, unless the set holds
+   * it already; true when it was added.
+   */
+  boolean add(byte[] bytes, int offset, int length, int hash) {
+    int mask = table.length - 1;
+    for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+      int id = table[slot] - 1;
+      if (id < 0) {
+        table[slot] = append(bytes, offset, length) + 1;
+        if (2 * size > table.length) {
+          rehash();
+        }
+        return true;
+      }
+      if (holds(id, bytes, offset, length)) {
+        return false;
+      }
+    }
+  }
+
+  private boolean holds(int id, byte[] bytes, int offset, int length) {
+    int from = starts[id];
+    return starts[id + 1] - from == length && same(pool, from, bytes, offset, length);
+  }
+
+  private int append(byte[] bytes, int offset, int length) {
+    if (poolSize + length > pool.length) {
+      pool = Arrays.copyOf(pool, Math.max(pool.length * 2, poolSize + length));
+    }
+    System.arraycopy(bytes, offset, pool, poolSize, length);
+    poolSize += length;
+    if (size + 2 > starts.length) {
+      starts = Arrays.copyOf(starts, starts.length * 2);
+    }
+    starts[++size] = poolSize;
+    return size - 1;
+  }
+
+  private void rehash() {
+    int[] grown = new int[table.length * 2];
+    int mask = grown.length - 1;
+    for (int id = 0; id < size; id++) {
+      int from = starts[id];
+      int slot = hash(pool, from, starts[id + 1] - from) & mask;
+      while (grown[slot] != 0) {
+        slot = (slot + 1) & mask;
+      }
+      grown[slot] = id + 1;
+    }
+    table = grown;
+  }
+
+  /** The number of distinct strings. */
+  int size() {
+    return size;
+  }
+
+  /** The bytes the strings are slices of; valid until the next {@link #add}. */
+  byte[] pool() {
+    return pool;
+  }
+
+  /** Where string {@code id} starts in {@link #pool}. */
+  int start(int id) {
+    return starts[id];
+  }
+
+  /** Where string {@code id} ends (exclusive) in {@link #pool}. */
+  int end(int id) {
+    return starts[id + 1];
+  }
+
+  /** Empties the set, keeping its arrays. */
+  void clear() {
+    if (size > 0) {
+      Arrays.fill(table, 0);
+    }
+    size = 0;
+    poolSize = 0;
+  }
+
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /**
+   * A string's hash, eight bytes at a time: terms are short (a few bytes), where a byte-at-a-time
+   * hash such as murmur3's tail loop costs most of a lookup.
+   */
+  static int hash(byte[] bytes, int offset, int length) {
+    long h = length * 0x9E3779B97F4A7C15L;
+    int i = 0;
+    for (; i + Long.BYTES <= length; i += Long.BYTES) {
+      h = (h ^ (long) LONGS.get(bytes, offset + i)) * 0xBF58476D1CE4E5B9L;
+    }
+    long tail = 0;
+    for (int shift = 0; i < length; i++, shift += 8) {
+      tail |= (bytes[offset + i] & 0xFFL) << shift;
+    }
+    h = (h ^ tail) * 0x94D049BB133111EBL;
+    return (int) (h ^ (h >>> 31) ^ (h >>> 47));
+  }
+
+  /** Whether two ranges of {@code length} bytes are equal: eight at a time, for short strings. */
+  static boolean same(byte[] a, int aFrom, byte[] b, int bFrom, int length) {
+    int i = 0;
+    for (; i + Long.BYTES <= length; i += Long.BYTES) {
+      if ((long) LONGS.get(a, aFrom + i) != (long) LONGS.get(b, bFrom + i)) {
+        return false;
+      }
+    }
+    for (; i < length; i++) {
+      if (a[aFrom + i] != b[bFrom + i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
