@@ -3,6 +3,7 @@ package io.quarry.ql.eval;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.engine.BlockCopies;
 
 /**
  * What an {@link ExpressionEvaluator} reads: a page, and the columns an {@code eval} command
@@ -37,5 +38,24 @@ public final class Frame {
   /** The column assigned in {@code slot}. */
   public ValueColumn assigned(int slot) {
     return assigned[slot];
+  }
+
+  /** The number of assigned slots. */
+  int slots() {
+    return assigned.length;
+  }
+
+  /**
+   * The positions {@code positions[0 .. count)} of this frame (a position may repeat), the page's
+   * blocks and the assigned columns copied: what a lazily evaluated part ({@link Lazily}) or a
+   * per-value expression ({@code mvmap}) is evaluated over.
+   */
+  Frame select(int[] positions, int count) {
+    ValueColumn[] taken = new ValueColumn[assigned.length];
+    for (int slot = 0; slot < taken.length; slot++) {
+      taken[slot] =
+          assigned[slot] == null ? null : ArrayColumn.take(assigned[slot], positions, count);
+    }
+    return new Frame(BlockCopies.filter(page, positions, count), taken);
   }
 }

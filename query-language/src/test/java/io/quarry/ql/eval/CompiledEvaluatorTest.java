@@ -92,6 +92,8 @@ class CompiledEvaluatorTest {
     "typeof",
     "max",
     "mvfilter",
+    "mvmap",
+    "sigfig",
     "replace",
     "strftime"
   };
@@ -142,7 +144,8 @@ class CompiledEvaluatorTest {
             NullTestEvaluator.class,
             TextFunctionEvaluator.class,
             CallEvaluator.class,
-            RowFallbackEvaluator.class);
+            MultivalueEvaluator.class,
+            SigFigEvaluator.class);
   }
 
   /**
@@ -304,7 +307,7 @@ class CompiledEvaluatorTest {
   }
 
   @Test
-  void everyFunctionCompilesAndAFallbackIsTheEvaluator() {
+  void sigfigAndMvmapCompileOverBlocks() {
     Page page = randomPage(new Random(7));
     ExpressionCompiler compiler = new ExpressionCompiler(evaluator);
     PageRow row = new PageRow(Map.of());
@@ -322,13 +325,90 @@ class CompiledEvaluatorTest {
                 new Expression.Field("m"),
                 new Expression.Binary(".", new Expression.Field("m"), new Expression.Literal("!"))),
             0);
+    assertThat(compiler.compile(sigfig)).isInstanceOf(SigFigEvaluator.class);
+    assertThat(compiler.compile(mvmap)).isInstanceOf(MultivalueEvaluator.class);
     for (Expression expression : List.of(sigfig, mvmap)) {
       ValueColumn column = compiler.compile(expression).eval(new Frame(page));
-      assertThat(compiler.compile(expression)).isInstanceOf(RowFallbackEvaluator.class);
       for (int p = 0; p < page.positionCount(); p++) {
         assertThat(column.get(p)).isEqualTo(evaluator.evaluate(expression, row.at(page, p)));
       }
     }
+  }
+
+  /**
+   * A part that throws (a function with no implementation: the evaluator's own failure) is
+   * evaluated only where {@code Evaluator} evaluates it: an {@code if} branch not taken, the right
+   * side of an {@code AND} after a false, a {@code coalesce} argument after a value — so the same
+   * page throws or answers as the row-at-a-time evaluation does.
+   */
+  @Test
+  void aPartThatMayThrowIsEvaluatedOnlyWhereTaken() {
+    Expression bad = new Expression.Call("no_such_function", List.of(new Expression.Field("s")), 0);
+    Expression lIsOne =
+        new Expression.Binary("=", new Expression.Field("l"), new Expression.Literal(1L));
+    List<Expression> expressions =
+        List.of(
+            new Expression.Call("if", List.of(lIsOne, bad, new Expression.Literal("no")), 0),
+            new Expression.Binary("AND", lIsOne, bad),
+            new Expression.Binary("OR", new Expression.Unary("NOT", lIsOne), bad),
+            new Expression.Call("coalesce", List.of(new Expression.Field("x"), bad), 0),
+            new Expression.Call(
+                "case", List.of(lIsOne, bad, new Expression.Literal(true), lIsOne), 0));
+    ExpressionCompiler compiler = new ExpressionCompiler(evaluator);
+    PageRow row = new PageRow(Map.of());
+    for (long[] ls : new long[][] {{2, 3, 4}, {2, 1, 4}, {1, 1, 1}}) {
+      Page page = textsAndLongs(ls);
+      for (Expression expression : expressions) {
+        ExpressionEvaluator compiled = compiler.compile(expression);
+        boolean rowsThrow = false;
+        Object[] expected = new Object[ls.length];
+        try {
+          for (int p = 0; p < ls.length; p++) {
+            expected[p] = evaluator.evaluate(expression, row.at(page, p));
+          }
+        } catch (RuntimeException e) {
+          rowsThrow = true;
+        }
+        String message = expression + " over l=" + java.util.Arrays.toString(ls);
+        if (rowsThrow) {
+          org.assertj.core.api.Assertions.assertThatThrownBy(() -> compiled.eval(new Frame(page)))
+              .as(message)
+              .isInstanceOf(RuntimeException.class);
+        } else {
+          ValueColumn column = compiled.eval(new Frame(page));
+          for (int p = 0; p < ls.length; p++) {
+            assertThat(column.get(p)).as(message + " at " + p).isEqualTo(expected[p]);
+          }
+        }
+      }
+    }
+    // a page where no position takes the bad branch answers; one where one does, throws
+    assertThat(
+            compiler
+                .compile(expressions.get(0))
+                .eval(new Frame(textsAndLongs(new long[] {2, 3})))
+                .get(1))
+        .isEqualTo("no");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () ->
+            compiler.compile(expressions.get(0)).eval(new Frame(textsAndLongs(new long[] {2, 1}))));
+  }
+
+  /** A page of {@code l} (the longs) and {@code s} ("abc" at each position). */
+  private static Page textsAndLongs(long[] ls) {
+    LongBlock.Builder longs = LongBlock.builder(DataType.LONG, ls.length);
+    io.quarry.plugin.api.data.BytesBlock.Builder texts =
+        io.quarry.plugin.api.data.BytesBlock.builder(ls.length);
+    for (long l : ls) {
+      longs.append(l);
+      texts.append("abc");
+    }
+    return new Page(
+        new Schema(
+            List.of(
+                new Schema.Column("l", DataType.LONG), new Schema.Column("s", DataType.STRING))),
+        List.of(longs.build(), texts.build()),
+        ls.length);
   }
 
   @Test
@@ -392,7 +472,10 @@ class CompiledEvaluatorTest {
           default -> 1;
         };
     List<Expression> arguments = new ArrayList<>();
-    if (function.equals("mvfilter")) {
+    if (function.equals("mvmap")) {
+      arguments.add(new Expression.Field(pick(random, FIELDS)));
+      arguments.add(randomExpression(random, depth - 1));
+    } else if (function.equals("mvfilter")) {
       arguments.add(
           new Expression.Binary(
               "!=", new Expression.Field("m"), new Expression.Literal(pick(random, LITERALS))));
