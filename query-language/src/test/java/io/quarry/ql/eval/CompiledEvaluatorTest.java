@@ -16,6 +16,7 @@ import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageBuilder;
 import io.quarry.ql.exec.PageEval;
 import io.quarry.ql.exec.PageRow;
+import io.quarry.ql.exec.RowEvaluator;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -101,6 +102,9 @@ class CompiledEvaluatorTest {
   private final Evaluator evaluator =
       new Evaluator(Instant.parse("2026-01-07T12:00:00Z"), ZoneOffset.UTC);
 
+  /** The reference: the row-at-a-time walk the compiled evaluators replaced. */
+  private final RowEvaluator rows = new RowEvaluator(evaluator);
+
   @Test
   void compiledExpressionsAnswerAsTheEvaluator() {
     long seed = new Random().nextLong();
@@ -117,7 +121,7 @@ class CompiledEvaluatorTest {
         ValueColumn column = compiled.eval(new Frame(page));
         assertThat(column.size()).isEqualTo(page.positionCount());
         for (int p = 0; p < page.positionCount(); p++) {
-          Object expected = evaluator.evaluate(expression, row.at(page, p));
+          Object expected = rows.evaluate(expression, row.at(page, p));
           assertThat(column.get(p))
               .as("seed %d: %s at position %d of %s", seed, expression, p, describe(page, p))
               .isEqualTo(expected);
@@ -185,7 +189,7 @@ class CompiledEvaluatorTest {
         for (int p = 0; p < page.positionCount(); p++) {
           assertThat(column.get(p))
               .as("seed %d: %s at position %d of %s", seed, search, p, describe(page, p))
-              .isEqualTo(searching.evaluate(expression, row.at(page, p)));
+              .isEqualTo(new RowEvaluator(searching).evaluate(expression, row.at(page, p)));
         }
       }
     }
@@ -235,7 +239,7 @@ class CompiledEvaluatorTest {
           for (int p = 0; p < positions; p++) {
             assertThat(column.get(p))
                 .as("seed %d: %s at %s", seed, expression, describe(page, p))
-                .isEqualTo(evaluator.evaluate(expression, row.at(page, p)));
+                .isEqualTo(rows.evaluate(expression, row.at(page, p)));
           }
         }
       }
@@ -259,7 +263,7 @@ class CompiledEvaluatorTest {
       int count = Selection.trues(compiler.compile(condition).eval(new Frame(page)), kept);
       List<Integer> expected = new ArrayList<>();
       for (int p = 0; p < page.positionCount(); p++) {
-        if (evaluator.test(condition, row.at(page, p))) {
+        if (rows.test(condition, row.at(page, p))) {
           expected.add(p);
         }
       }
@@ -288,7 +292,7 @@ class CompiledEvaluatorTest {
         assignments.add(new EvalCommand.Assignment(pick(random, targets), expression));
       }
       PageEval eval = new PageEval(evaluator);
-      Map<String, List<List<Object>>> cells = eval.assign(page, assignments);
+      Map<String, List<List<Object>>> cells = assignByRows(page, assignments);
       Page expected =
           PageBuilder.toPage(
               List.copyOf(cells.keySet()), List.copyOf(cells.values()), page.positionCount());
@@ -304,6 +308,38 @@ class CompiledEvaluatorTest {
         }
       }
     }
+  }
+
+  /**
+   * The reference for an eval: every position a row (the assigned values laid over the page's),
+   * each assignment walked by the row evaluator in turn; each assigned field's cells, in the order
+   * the fields were first assigned.
+   */
+  private Map<String, List<List<Object>>> assignByRows(
+      Page page, List<EvalCommand.Assignment> assignments) {
+    Map<String, Object> assigned = new java.util.HashMap<>();
+    PageRow row = new PageRow(assigned);
+    Map<String, List<List<Object>>> columns = new java.util.LinkedHashMap<>();
+    for (EvalCommand.Assignment assignment : assignments) {
+      columns.computeIfAbsent(assignment.field(), f -> new ArrayList<>());
+    }
+    for (int p = 0; p < page.positionCount(); p++) {
+      assigned.clear();
+      row.at(page, p);
+      for (EvalCommand.Assignment assignment : assignments) {
+        Object value = rows.evaluate(assignment.expression(), row);
+        if (io.quarry.ql.exec.TimeField.is(assignment.field())) {
+          Object seconds = io.quarry.ql.exec.EvalValues.number(value);
+          value =
+              seconds == null ? null : Math.round(((Number) seconds).doubleValue() * 1_000_000d);
+        }
+        assigned.put(assignment.field(), value);
+      }
+      for (Map.Entry<String, List<List<Object>>> column : columns.entrySet()) {
+        column.getValue().add(io.quarry.ql.exec.EvalValues.values(assigned.get(column.getKey())));
+      }
+    }
+    return columns;
   }
 
   @Test
@@ -330,7 +366,7 @@ class CompiledEvaluatorTest {
     for (Expression expression : List.of(sigfig, mvmap)) {
       ValueColumn column = compiler.compile(expression).eval(new Frame(page));
       for (int p = 0; p < page.positionCount(); p++) {
-        assertThat(column.get(p)).isEqualTo(evaluator.evaluate(expression, row.at(page, p)));
+        assertThat(column.get(p)).isEqualTo(rows.evaluate(expression, row.at(page, p)));
       }
     }
   }
@@ -364,7 +400,7 @@ class CompiledEvaluatorTest {
         Object[] expected = new Object[ls.length];
         try {
           for (int p = 0; p < ls.length; p++) {
-            expected[p] = evaluator.evaluate(expression, row.at(page, p));
+            expected[p] = rows.evaluate(expression, row.at(page, p));
           }
         } catch (RuntimeException e) {
           rowsThrow = true;
