@@ -43,8 +43,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code PageChain} runs), ending in a page ({@code where}: one filter of the kept positions;
  * {@code eval}: the assigned column added). The row-at-a-time walk it was measured against (the
  * {@code perPosition} arm until session 28) is gone; the last two commands were evaluated per
- * position through it until then (a branch that may throw, {@code mvfilter}) — compare with an
- * older jar's {@code compiled} arm and {@code -p command=…}.
+ * position through it until then (the right of an {@code AND} that may throw, {@code mvfilter}) —
+ * compare with an older jar's {@code compiled} arm and {@code -p command=…} (no commas: JMH splits
+ * a {@code -p} value at them).
  * {@code columns=longs}: {@code status} and {@code bytes} as long blocks; {@code columns=texts}: as
  * string blocks, the way search-time extraction gives them.
  */
@@ -61,7 +62,7 @@ public class EvalBenchmark {
     "where status>=500 AND bytes>1000",
     "eval kb=bytes/1024",
     "eval x=if(status>=400,\"err\",\"ok\")",
-    "eval x=if(status>=400,replace(uri_path,\"/\",\"_\"),\"ok\")",
+    "where status>=400 AND len(urldecode(uri_path))>8",
     "eval m=mvfilter(status>=400)"
   })
   public String command;
