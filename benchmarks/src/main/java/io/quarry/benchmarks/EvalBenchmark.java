@@ -6,7 +6,6 @@ import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
-import io.quarry.ql.ast.Expression;
 import io.quarry.ql.ast.WhereCommand;
 import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.engine.BlockCopies;
@@ -15,13 +14,11 @@ import io.quarry.ql.eval.ExpressionEvaluator;
 import io.quarry.ql.eval.Frame;
 import io.quarry.ql.eval.Selection;
 import io.quarry.ql.exec.Evaluator;
-import io.quarry.ql.exec.PageBuilder;
 import io.quarry.ql.exec.PageEval;
 import io.quarry.ql.parser.Parser;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -45,9 +42,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code perPosition} arm until session 28) is gone; the last two commands were evaluated per
  * position through it until then (the right of an {@code AND} that may throw, {@code mvfilter}) —
  * compare with an older jar's {@code compiled} arm and {@code -p command=…} (no commas: JMH splits
- * a {@code -p} value at them).
- * {@code columns=longs}: {@code status} and {@code bytes} as long blocks; {@code columns=texts}: as
- * string blocks, the way search-time extraction gives them.
+ * a {@code -p} value at them). {@code columns=longs}: {@code status} and {@code bytes} as long
+ * blocks; {@code columns=texts}: as string blocks, the way search-time extraction gives them.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

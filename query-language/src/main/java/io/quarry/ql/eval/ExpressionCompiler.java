@@ -74,7 +74,7 @@ public final class ExpressionCompiler {
       ExpressionEvaluator right = compile(binary.right());
       switch (operator) {
         case "AND", "OR", "XOR" -> {
-          return new LogicEvaluator(operator, left, right);
+          return new LogicEvaluator(operator, left, lazy(binary.right(), right));
         }
         case "+", "-", "*", "/", "%" -> {
           return new ArithmeticEvaluator(operator.charAt(0), left, right);
@@ -107,9 +107,10 @@ public final class ExpressionCompiler {
           String field = ((Expression.Field) call.arguments().get(0)).name();
           List<String> inner = new ArrayList<>(assigned);
           inner.add(field);
+          Expression expression = call.arguments().get(1);
           return MultivalueEvaluator.map(
               compile(call.arguments().get(0)),
-              new Scope(inner).compile(call.arguments().get(1)),
+              new ReadsFields(new Scope(inner).compile(expression), pageFields(expression)),
               assigned.size());
         }
         case "sigfig" -> {
@@ -128,7 +129,12 @@ public final class ExpressionCompiler {
       }
       List<ExpressionEvaluator> arguments = new ArrayList<>();
       for (Expression argument : call.arguments()) {
-        arguments.add(compile(argument));
+        ExpressionEvaluator compiled = compile(argument);
+        arguments.add(
+            switch (function) {
+              case "if", "case", "coalesce" -> lazy(argument, compiled);
+              default -> compiled;
+            });
       }
       switch (function) {
         case "if" -> {
@@ -165,6 +171,14 @@ public final class ExpressionCompiler {
         return new TextFunctionEvaluator(function, arguments.get(0), evaluator);
       }
       return new CallEvaluator(function, arguments, evaluator);
+    }
+
+    /**
+     * A part evaluated only where it is taken ({@link Lazily}): one that is not total with the page
+     * fields it reads, so only those are copied for its positions.
+     */
+    private static ExpressionEvaluator lazy(Expression expression, ExpressionEvaluator compiled) {
+      return compiled.total() ? compiled : new ReadsFields(compiled, pageFields(expression));
     }
 
     /**
@@ -205,6 +219,40 @@ public final class ExpressionCompiler {
       String field = fields.iterator().next();
       return MultivalueEvaluator.filter(
           compile(new Expression.Field(field)), new Scope(List.of(field)).compile(condition));
+    }
+  }
+
+  /**
+   * The page fields an expression may read: the fields it names, a {@code searchmatch}'s search's
+   * fields, {@code _raw} and the event's own text for its terms.
+   */
+  private static java.util.Set<String> pageFields(Expression expression) {
+    java.util.Set<String> fields = new java.util.HashSet<>();
+    collectFields(expression, fields);
+    collectSearchFields(expression, fields);
+    if (fields.contains("_raw")) {
+      fields.add(io.quarry.ql.exec.EventText.OWN_RAW);
+    }
+    return fields;
+  }
+
+  private static void collectSearchFields(Expression expression, java.util.Set<String> into) {
+    switch (expression) {
+      case Expression.Call call -> {
+        if (call.function().equals("searchmatch")
+            && call.arguments().size() == 1
+            && call.arguments().get(0) instanceof Expression.Literal(String text)) {
+          into.addAll(
+              io.quarry.ql.exec.SearchMatch.fields(io.quarry.ql.exec.SearchMatch.parse(text)));
+        }
+        call.arguments().forEach(a -> collectSearchFields(a, into));
+      }
+      case Expression.Unary unary -> collectSearchFields(unary.operand(), into);
+      case Expression.Binary binary -> {
+        collectSearchFields(binary.left(), into);
+        collectSearchFields(binary.right(), into);
+      }
+      default -> {}
     }
   }
 

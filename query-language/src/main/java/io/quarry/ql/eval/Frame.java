@@ -45,6 +45,21 @@ public final class Frame {
     return assigned.length;
   }
 
+  /** This frame with only the page columns named in {@code fields} (nothing copied). */
+  Frame narrow(java.util.Set<String> fields) {
+    java.util.List<io.quarry.plugin.api.data.Schema.Column> columns = new java.util.ArrayList<>();
+    java.util.List<io.quarry.plugin.api.data.Block> blocks = new java.util.ArrayList<>();
+    for (int c = 0; c < page.schema().size(); c++) {
+      if (fields.contains(page.schema().column(c).name())) {
+        columns.add(page.schema().column(c));
+        blocks.add(page.block(c));
+      }
+    }
+    return new Frame(
+        new Page(new io.quarry.plugin.api.data.Schema(columns), blocks, page.positionCount()),
+        assigned);
+  }
+
   /**
    * The positions {@code positions[0 .. count)} of this frame (a position may repeat), the page's
    * blocks and the assigned columns copied: what a lazily evaluated part ({@link Lazily}) or a

@@ -112,7 +112,7 @@ final class MultivalueEvaluator implements ExpressionEvaluator {
       return new Frame(
           new Page(new Schema(List.of()), List.of(), count), new ValueColumn[] {column});
     }
-    Frame repeated = frame.select(owners, count);
+    Frame repeated = ReadsFields.narrowed(inner, frame).select(owners, count);
     ValueColumn[] slots = new ValueColumn[Math.max(frame.slots(), slot + 1)];
     for (int s = 0; s < frame.slots(); s++) {
       slots[s] = repeated.assigned(s);
