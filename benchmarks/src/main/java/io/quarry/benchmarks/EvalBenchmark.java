@@ -6,7 +6,6 @@ import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.EvalCommand;
-import io.quarry.ql.ast.Expression;
 import io.quarry.ql.ast.WhereCommand;
 import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.engine.BlockCopies;
@@ -15,14 +14,11 @@ import io.quarry.ql.eval.ExpressionEvaluator;
 import io.quarry.ql.eval.Frame;
 import io.quarry.ql.eval.Selection;
 import io.quarry.ql.exec.Evaluator;
-import io.quarry.ql.exec.PageBuilder;
 import io.quarry.ql.exec.PageEval;
-import io.quarry.ql.exec.PageRow;
 import io.quarry.ql.parser.Parser;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -41,11 +37,13 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * {@code eval}/{@code where} on pages of 1,024 access-log rows (rows per second): {@code compiled},
  * the expression compiled once into evaluators over whole pages ({@code io.quarry.ql.eval}, what
- * {@code PageChain} runs), against {@code perPosition}, {@link Evaluator}'s tree walk at each
- * position through a {@link PageRow} (what {@code PageChain} ran before) — both ending in the same
- * page ({@code where}: one filter of the kept positions; {@code eval}: the assigned column added).
- * {@code columns=longs}: {@code status} and {@code bytes} as long blocks; {@code columns=texts}: as
- * string blocks, the way search-time extraction gives them.
+ * {@code PageChain} runs), ending in a page ({@code where}: one filter of the kept positions;
+ * {@code eval}: the assigned column added). The row-at-a-time walk it was measured against (the
+ * {@code perPosition} arm until session 28) is gone; the last two commands were evaluated per
+ * position through it until then (the right of an {@code AND} that may throw, {@code mvfilter}) —
+ * compare with an older jar's {@code compiled} arm and {@code -p command=…} (no commas: JMH splits
+ * a {@code -p} value at them). {@code columns=longs}: {@code status} and {@code bytes} as long
+ * blocks; {@code columns=texts}: as string blocks, the way search-time extraction gives them.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -59,7 +57,9 @@ public class EvalBenchmark {
   @Param({
     "where status>=500 AND bytes>1000",
     "eval kb=bytes/1024",
-    "eval x=if(status>=400,\"err\",\"ok\")"
+    "eval x=if(status>=400,\"err\",\"ok\")",
+    "where status>=400 AND len(urldecode(uri_path))>8",
+    "eval m=mvfilter(status>=400)"
   })
   public String command;
 
@@ -69,11 +69,8 @@ public class EvalBenchmark {
   private List<Page> pages;
   private final Evaluator evaluator =
       new Evaluator(Instant.parse("2026-01-08T00:00:00Z"), ZoneOffset.UTC);
-  private Expression condition;
-  private List<EvalCommand.Assignment> assignments;
   private ExpressionEvaluator compiledCondition;
   private PageEval.Compiled compiledEval;
-  private PageEval pageEval;
   private int[] kept;
 
   @Setup(Level.Trial)
@@ -88,16 +85,13 @@ public class EvalBenchmark {
     }
     Command parsed =
         new Parser(CommandRegistry.builtIns()).parse("* | " + command).commands().get(1);
-    pageEval = new PageEval(evaluator);
     kept = new int[AccessRows.PAGE_SIZE];
     switch (parsed) {
       case WhereCommand where -> {
-        condition = where.condition();
-        compiledCondition = new ExpressionCompiler(evaluator).compile(condition);
+        compiledCondition = new ExpressionCompiler(evaluator).compile(where.condition());
       }
       case EvalCommand eval -> {
-        assignments = eval.assignments();
-        compiledEval = pageEval.compile(assignments);
+        compiledEval = new PageEval(evaluator).compile(eval.assignments());
       }
       default -> throw new IllegalArgumentException("not eval or where: " + command);
     }
@@ -114,36 +108,6 @@ public class EvalBenchmark {
         out = BlockCopies.filter(page, kept, count);
       } else {
         out = compiledEval.apply(page);
-      }
-      positions += out.positionCount();
-    }
-    return positions;
-  }
-
-  @Benchmark
-  @OperationsPerInvocation(ROWS)
-  public long perPosition() {
-    long positions = 0;
-    PageRow row = new PageRow(Map.of());
-    for (Page page : pages) {
-      Page out;
-      if (condition != null) {
-        int count = 0;
-        for (int p = 0; p < page.positionCount(); p++) {
-          if (evaluator.test(condition, row.at(page, p))) {
-            kept[count++] = p;
-          }
-        }
-        out = BlockCopies.filter(page, kept, count);
-      } else {
-        Map<String, List<List<Object>>> cells = pageEval.assign(page, assignments);
-        List<String> names = List.copyOf(cells.keySet());
-        Page computed =
-            PageBuilder.toPage(names, List.copyOf(cells.values()), page.positionCount());
-        out = page;
-        for (int i = 0; i < names.size(); i++) {
-          out = out.withColumn(names.get(i), computed.block(i));
-        }
       }
       positions += out.positionCount();
     }

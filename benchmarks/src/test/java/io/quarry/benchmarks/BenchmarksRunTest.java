@@ -152,7 +152,7 @@ class BenchmarksRunTest {
   }
 
   @Test
-  void evalBenchmarkKeepsTheSameRowsCompiledAndPerPosition() throws Exception {
+  void evalBenchmarkRunsEveryCommand() throws Exception {
     for (String command :
         EvalBenchmark.class
             .getField("command")
@@ -163,12 +163,11 @@ class BenchmarksRunTest {
         benchmark.command = command;
         benchmark.columns = columns;
         benchmark.useRows(3000);
-        long kept = benchmark.perPosition();
+        long kept = benchmark.compiled();
         assertThat(kept).as(command).isLessThanOrEqualTo(3000).isPositive();
         if (command.startsWith("eval")) {
           assertThat(kept).as(command).isEqualTo(3000);
         }
-        assertThat(benchmark.compiled()).as(command + " " + columns).isEqualTo(kept);
       }
     }
   }

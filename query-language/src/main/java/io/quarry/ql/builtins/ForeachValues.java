@@ -45,10 +45,9 @@ final class ForeachValues {
           return input;
         }
         int positions = input.positionCount();
-        List<Map<String, Object>> assigned = new ArrayList<>(positions);
-        Set<String> names = new LinkedHashSet<>();
+        List<List<EvalCommand.Assignment>> assignmentsAt = new ArrayList<>(positions);
         for (int p = 0; p < positions; p++) {
-          List<List<EvalCommand.Assignment>> steps = new ArrayList<>();
+          List<EvalCommand.Assignment> steps = new ArrayList<>(); // each item's, in order
           for (String text : items(block, p, jsonArray)) {
             List<EvalCommand.Assignment> step = parsed.get(text);
             if (step == null) {
@@ -57,12 +56,13 @@ final class ForeachValues {
                 parsed.put(text, step);
               }
             }
-            steps.add(step);
+            steps.addAll(step);
           }
-          Map<String, Object> values = steps.isEmpty() ? Map.of() : eval.assignAt(input, p, steps);
-          names.addAll(values.keySet());
-          assigned.add(values);
+          assignmentsAt.add(steps);
         }
+        List<Map<String, Object>> assigned = eval.assignEach(input, assignmentsAt);
+        Set<String> names = new LinkedHashSet<>();
+        assigned.forEach(values -> names.addAll(values.keySet()));
         Page out = input;
         for (String name : names) {
           Block previous = input.block(name);

@@ -27,6 +27,15 @@ public final class ArrayColumn implements ValueColumn {
     return column;
   }
 
+  /** The positions {@code positions[0 .. count)} of {@code source}, copied in that order. */
+  static ArrayColumn take(ValueColumn source, int[] positions, int count) {
+    ArrayColumn column = new ArrayColumn(count);
+    for (int i = 0; i < count; i++) {
+      column.copy(i, source, positions[i]);
+    }
+    return column;
+  }
+
   void setNull(int position) {
     kinds[position] = NULL;
   }

@@ -3,9 +3,9 @@ package io.quarry.ql.eval;
 import java.util.List;
 
 /**
- * {@code coalesce(a, b, …)}: at each position the first argument's value that is not null. Every
- * argument is evaluated over the whole page, so the compiler builds this only over {@link
- * ExpressionEvaluator#total} arguments.
+ * {@code coalesce(a, b, …)}: at each position the first argument's value that is not null. An
+ * argument after the first is evaluated only where every one before it is null ({@link Lazily}), as
+ * {@code Evaluator} evaluates it.
  */
 final class CoalesceEvaluator implements ExpressionEvaluator {
   private final List<ExpressionEvaluator> arguments;
@@ -22,17 +22,16 @@ final class CoalesceEvaluator implements ExpressionEvaluator {
   @Override
   public ValueColumn eval(Frame frame) {
     int size = frame.size();
-    ValueColumn[] columns = new ValueColumn[arguments.size()];
-    for (int i = 0; i < columns.length; i++) {
-      columns[i] = arguments.get(i).eval(frame);
-    }
     ArrayColumn out = new ArrayColumn(size);
-    for (int p = 0; p < size; p++) {
-      out.setNull(p);
-      for (ValueColumn column : columns) {
-        if (column.kind(p) != ValueColumn.NULL) {
+    boolean[] open = new boolean[size]; // every argument so far null
+    java.util.Arrays.fill(open, true);
+    for (int i = 0; i < arguments.size(); i++) {
+      ValueColumn column =
+          i == 0 ? arguments.get(0).eval(frame) : Lazily.evalWhere(arguments.get(i), frame, open);
+      for (int p = 0; p < size; p++) {
+        if (open[p] && column.kind(p) != ValueColumn.NULL) {
           out.copy(p, column, p);
-          break;
+          open[p] = false;
         }
       }
     }

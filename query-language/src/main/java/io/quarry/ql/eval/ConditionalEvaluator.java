@@ -5,9 +5,9 @@ import java.util.List;
 /**
  * {@code if(c, a, b)} and {@code case(c1, v1, c2, v2, …)}: at each position the value of the first
  * branch whose condition is true (a condition that is null or not a boolean is false), {@code if}'s
- * last argument or {@code case}'s null when none is. Every branch is evaluated over the whole page
- * and its values taken where chosen, so the compiler builds this only over {@link
- * ExpressionEvaluator#total} branches.
+ * last argument or {@code case}'s null when none is. A condition is evaluated where no earlier one
+ * held, a value where its condition is the first to hold ({@link Lazily}: over the whole page when
+ * the part is {@link ExpressionEvaluator#total}), as {@code Evaluator} evaluates them.
  */
 final class ConditionalEvaluator implements ExpressionEvaluator {
   private final List<ExpressionEvaluator> conditions;
@@ -41,29 +41,40 @@ final class ConditionalEvaluator implements ExpressionEvaluator {
   public ValueColumn eval(Frame frame) {
     int size = frame.size();
     int branches = conditions.size();
-    ValueColumn[] tests = new ValueColumn[branches];
-    ValueColumn[] results = new ValueColumn[branches];
-    for (int i = 0; i < branches; i++) {
-      tests[i] = conditions.get(i).eval(frame);
-      results[i] = values.get(i).eval(frame);
-    }
-    ValueColumn fallback = otherwise == null ? null : otherwise.eval(frame);
-    if (branches == 1 && fallback != null && allTrue(tests[0], size)) {
-      return results[0];
+    ValueColumn first = conditions.get(0).eval(frame);
+    if (branches == 1 && otherwise != null && allTrue(first, size)) {
+      return values.get(0).eval(frame);
     }
     ArrayColumn out = new ArrayColumn(size);
-    for (int p = 0; p < size; p++) {
-      ValueColumn chosen = fallback;
-      for (int i = 0; i < branches; i++) {
-        if (tests[i].kind(p) == ValueColumn.BOOLEAN && tests[i].getBoolean(p)) {
-          chosen = results[i];
-          break;
+    boolean[] open = new boolean[size]; // no condition so far held
+    java.util.Arrays.fill(open, true);
+    boolean[] taken = new boolean[size];
+    for (int i = 0; i < branches; i++) {
+      ValueColumn test = i == 0 ? first : Lazily.evalWhere(conditions.get(i), frame, open);
+      boolean any = false;
+      for (int p = 0; p < size; p++) {
+        taken[p] = open[p] && test.kind(p) == ValueColumn.BOOLEAN && test.getBoolean(p);
+        any |= taken[p];
+      }
+      if (!any) {
+        continue;
+      }
+      ValueColumn result = Lazily.evalWhere(values.get(i), frame, taken);
+      for (int p = 0; p < size; p++) {
+        if (taken[p]) {
+          out.copy(p, result, p);
+          open[p] = false;
         }
       }
-      if (chosen == null) {
-        out.setNull(p);
-      } else {
-        out.copy(p, chosen, p);
+    }
+    ValueColumn fallback = otherwise == null ? null : Lazily.evalWhere(otherwise, frame, open);
+    for (int p = 0; p < size; p++) {
+      if (open[p]) {
+        if (fallback == null) {
+          out.setNull(p);
+        } else {
+          out.copy(p, fallback, p);
+        }
       }
     }
     return out;

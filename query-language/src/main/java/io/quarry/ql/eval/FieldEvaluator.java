@@ -58,7 +58,7 @@ final class FieldEvaluator implements ExpressionEvaluator {
     return copy == null ? column : copy;
   }
 
-  /** The value a {@code PageRow} holds, read back as {@code Evaluator.field} does. */
+  /** An assigned value read back as a field (a one-value list the value, {@code _time} seconds). */
   private static Object readBack(Object value, boolean time) {
     List<?> values = value instanceof List<?> list ? list : List.of(value);
     if (values.isEmpty()) {

@@ -3,6 +3,7 @@ package io.quarry.ql.eval;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.engine.BlockCopies;
 
 /**
  * What an {@link ExpressionEvaluator} reads: a page, and the columns an {@code eval} command
@@ -37,5 +38,39 @@ public final class Frame {
   /** The column assigned in {@code slot}. */
   public ValueColumn assigned(int slot) {
     return assigned[slot];
+  }
+
+  /** The number of assigned slots. */
+  int slots() {
+    return assigned.length;
+  }
+
+  /** This frame with only the page columns named in {@code fields} (nothing copied). */
+  Frame narrow(java.util.Set<String> fields) {
+    java.util.List<io.quarry.plugin.api.data.Schema.Column> columns = new java.util.ArrayList<>();
+    java.util.List<io.quarry.plugin.api.data.Block> blocks = new java.util.ArrayList<>();
+    for (int c = 0; c < page.schema().size(); c++) {
+      if (fields.contains(page.schema().column(c).name())) {
+        columns.add(page.schema().column(c));
+        blocks.add(page.block(c));
+      }
+    }
+    return new Frame(
+        new Page(new io.quarry.plugin.api.data.Schema(columns), blocks, page.positionCount()),
+        assigned);
+  }
+
+  /**
+   * The positions {@code positions[0 .. count)} of this frame (a position may repeat), the page's
+   * blocks and the assigned columns copied: what a lazily evaluated part ({@link Lazily}) or a
+   * per-value expression ({@code mvmap}) is evaluated over.
+   */
+  Frame select(int[] positions, int count) {
+    ValueColumn[] taken = new ValueColumn[assigned.length];
+    for (int slot = 0; slot < taken.length; slot++) {
+      taken[slot] =
+          assigned[slot] == null ? null : ArrayColumn.take(assigned[slot], positions, count);
+    }
+    return new Frame(BlockCopies.filter(page, positions, count), taken);
   }
 }

@@ -3,9 +3,9 @@ package io.quarry.ql.eval;
 /**
  * {@code AND}, {@code OR}, {@code XOR} with {@code Evaluator}'s three-valued rules: {@code AND} is
  * false when either side is false, true when both are true, else null ({@code OR} dually); {@code
- * XOR} is null unless both sides are booleans. The right side is evaluated at every position (only
- * a {@link ExpressionEvaluator#total} one is compiled here), its value read only where {@code
- * Evaluator} would read it.
+ * XOR} is null unless both sides are booleans. The right side of {@code AND}/{@code OR} is
+ * evaluated only where the left does not decide ({@link Lazily}: at every position when it is
+ * {@link ExpressionEvaluator#total}), as {@code Evaluator} evaluates it.
  */
 final class LogicEvaluator implements ExpressionEvaluator {
   private final int code;
@@ -29,8 +29,18 @@ final class LogicEvaluator implements ExpressionEvaluator {
   @Override
   public ValueColumn eval(Frame frame) {
     ValueColumn a = left.eval(frame);
-    ValueColumn b = right.eval(frame);
     int size = frame.size();
+    ValueColumn b;
+    if (code == XOR || right.total()) {
+      b = right.eval(frame);
+    } else {
+      boolean[] undecided = new boolean[size];
+      byte decides = code == AND ? FALSE : TRUE;
+      for (int p = 0; p < size; p++) {
+        undecided[p] = truth(a, p) != decides;
+      }
+      b = Lazily.evalWhere(right, frame, undecided);
+    }
     ArrayColumn out = new ArrayColumn(size);
     for (int p = 0; p < size; p++) {
       byte l = truth(a, p);

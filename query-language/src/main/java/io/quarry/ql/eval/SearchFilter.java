@@ -8,26 +8,24 @@ import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.ComparisonOperator;
 import io.quarry.ql.ast.SearchExpression;
 import io.quarry.ql.exec.Cidr;
-import io.quarry.ql.exec.PageRow;
+import io.quarry.ql.exec.EventText;
 import io.quarry.ql.exec.RawTermMatcher;
-import io.quarry.ql.exec.Row;
-import io.quarry.ql.exec.RowPredicates;
+import io.quarry.ql.exec.SearchTerm;
+import io.quarry.ql.exec.SearchValues;
 import io.quarry.ql.exec.TimeField;
 import io.quarry.ql.exec.Values;
 import io.quarry.ql.exec.Wildcard;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Predicate;
 
 /**
- * A {@code search} of field comparisons compiled once into a test of whole pages: the positions it
- * keeps, with {@link RowPredicates}' semantics exactly. A comparison with a number ({@code
- * status>=500}, {@code bytes!=0}) is decided here for a position holding one long, double or
- * numeric text; anything else at that position (a multivalue, text that is not a number, {@code
- * _time}, a wildcard, a CIDR block, a text value) is asked of the row predicate over a {@link
- * PageRow}. {@code AND}, {@code OR}, {@code NOT} and {@code IN} combine the answers position by
- * position. One instance per thread.
+ * A {@code search} compiled once into a test of whole pages: the positions it keeps. A comparison
+ * with a number ({@code status>=500}, {@code bytes!=0}) is decided from the block for a position
+ * holding one long, double or numeric text; anything else (a multivalue, text that is not a number,
+ * {@code _time} as epoch seconds, a wildcard, a CIDR block, a text value) by {@link SearchValues}
+ * over the position's values; a bare word or phrase in the position's raw text. {@code AND}, {@code
+ * OR}, {@code NOT} and {@code IN} combine the answers position by position. One instance per
+ * thread.
  */
 public final class SearchFilter {
   private final Test test;
@@ -44,7 +42,7 @@ public final class SearchFilter {
 
   /**
    * The filter of any search expression: its bare words and phrases matched in each position's
-   * {@code _raw} by {@code rawTerms} ({@link PageRow#matchesTerm}; a position without {@code _raw}
+   * {@code _raw} by {@code rawTerms} (an event listing's own text; a position without {@code _raw}
    * holds no term), as {@code searchmatch()} and the {@code search} command match an event.
    */
   public static SearchFilter compile(SearchExpression expression, RawTermMatcher rawTerms) {
@@ -84,15 +82,14 @@ public final class SearchFilter {
 
   private static Test test(SearchExpression expression, RawTermMatcher terms) {
     return switch (expression) {
-      case SearchExpression.Comparison c -> comparison(c, terms);
+      case SearchExpression.Comparison c -> comparison(c);
       case SearchExpression.In in -> {
         List<Test> equalities = new ArrayList<>();
         for (String value : in.values()) {
           equalities.add(
               comparison(
                   new SearchExpression.Comparison(
-                      in.field(), ComparisonOperator.EQ, value, false, in.position()),
-                  terms));
+                      in.field(), ComparisonOperator.EQ, value, false, in.position())));
         }
         yield combine(equalities, false);
       }
@@ -109,7 +106,11 @@ public final class SearchFilter {
           }
         };
       }
-      default -> rows(RowPredicates.compile(expression), terms);
+      case SearchExpression.Term term ->
+          new TermTest(new SearchTerm(term.text(), term.phrase(), term.directive()), terms);
+      case SearchExpression.SubsearchTerm sub ->
+          throw new IllegalStateException(
+              sub.subsearch().describe() + " was not run before the search (a planner bug)");
     };
   }
 
@@ -128,47 +129,75 @@ public final class SearchFilter {
     };
   }
 
-  /** The row predicate at each position. */
-  private static Test rows(Predicate<Row> predicate, RawTermMatcher terms) {
-    PageRow row = new PageRow(Map.of(), terms);
-    return (page, into) -> {
-      for (int p = 0; p < page.positionCount(); p++) {
-        into[p] = predicate.test(row.at(page, p));
+  /**
+   * A bare word or phrase in each position's raw text: its {@code _raw} — an event's own text
+   * ({@link EventText#OWN_RAW}) when the page lists events, whatever {@code _raw} was set to; a
+   * position without {@code _raw} holds no term (as a result row of {@code stats} holds none).
+   */
+  private record TermTest(SearchTerm term, RawTermMatcher matcher) implements Test {
+    @Override
+    public void test(Page page, boolean[] into) {
+      Block raw = page.block("_raw");
+      Block own = page.block(EventText.OWN_RAW);
+      if (raw != null && own != null) {
+        raw = own;
       }
-    };
+      for (int p = 0; p < page.positionCount(); p++) {
+        if (raw == null || raw.isNull(p)) {
+          into[p] = false;
+          continue;
+        }
+        if (matcher == null) {
+          throw new UnsupportedOperationException("no term matcher to search a page's raw text");
+        }
+        into[p] = matcher.matches(Values.toText(raw.getValues(p).get(0)), term);
+      }
+    }
   }
 
-  private static Test comparison(SearchExpression.Comparison comparison, RawTermMatcher terms) {
-    Predicate<Row> predicate = RowPredicates.compile(comparison);
+  /** A comparison over the field's values at each position ({@link SearchValues}). */
+  private record ValuesTest(String field, SearchValues comparison) implements Test {
+    @Override
+    public void test(Page page, boolean[] into) {
+      Block block = page.block(field);
+      boolean time = TimeField.is(field);
+      for (int p = 0; p < page.positionCount(); p++) {
+        List<Object> values = block == null ? List.of() : block.getValues(p);
+        into[p] = comparison.holds(time ? TimeField.seconds(values) : values);
+      }
+    }
+  }
+
+  private static Test comparison(SearchExpression.Comparison comparison) {
+    SearchValues values = new SearchValues(comparison.operator(), comparison.value());
     String expected = comparison.value();
     double number = Values.toNumber(expected);
     if (TimeField.is(comparison.field())
         || Double.isNaN(number)
         || Wildcard.hasWildcard(expected)
         || Cidr.parse(expected).isPresent()) {
-      return rows(predicate, terms);
+      return new ValuesTest(comparison.field(), values);
     }
-    return new NumberComparison(comparison.field(), comparison.operator(), number, predicate);
+    return new NumberComparison(comparison.field(), comparison.operator(), number, values);
   }
 
   /**
-   * {@code field op number} decided from the block for a position of one numeric value, the row
-   * predicate for any other.
+   * {@code field op number} decided from the block for a position of one numeric value, by {@link
+   * SearchValues} over the position's values for any other.
    */
   private static final class NumberComparison implements Test {
     private final String field;
     private final ComparisonOperator operator;
     private final double number;
-    private final Predicate<Row> predicate;
-    private final PageRow row = new PageRow(Map.of());
+    private final SearchValues values;
     private final long[] whole = new long[1];
 
     NumberComparison(
-        String field, ComparisonOperator operator, double number, Predicate<Row> predicate) {
+        String field, ComparisonOperator operator, double number, SearchValues values) {
       this.field = field;
       this.operator = operator;
       this.number = number;
-      this.predicate = predicate;
+      this.values = values;
     }
 
     @Override
@@ -193,7 +222,7 @@ public final class SearchFilter {
                           : Values.toNumber(bytes.getString(p));
                   default -> Double.NaN;
                 };
-        into[p] = Double.isNaN(actual) ? predicate.test(row.at(page, p)) : holds(actual);
+        into[p] = Double.isNaN(actual) ? values.holds(block.getValues(p)) : holds(actual);
       }
     }
 

@@ -120,6 +120,15 @@ public final class EvalValues {
     return String.valueOf(value);
   }
 
+  /**
+   * A field's values at a position of a page, as a row holds them (a timestamp block's microseconds
+   * as a {@code Long}); none when the page has no such column or no value there.
+   */
+  public static List<Object> cell(io.quarry.plugin.api.data.Page page, String field, int position) {
+    io.quarry.plugin.api.data.Block block = page.block(field);
+    return block == null ? List.of() : block.getValues(position);
+  }
+
   public static List<Object> values(Object value) {
     if (value == null) {
       return List.of();

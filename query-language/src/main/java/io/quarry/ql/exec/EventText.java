@@ -42,8 +42,8 @@ public final class EventText {
    * A page's hidden column of each event's own raw text, where the commands changed {@code _raw}
    * (an event listing's, {@code server.search.EventListing#withEventText}): where a page carries
    * it, a bare word matches it at a position that has a {@code _raw} column: the event's stored
-   * text, whatever {@code _raw} its commands set ({@link PageRow#matchesTerm}); the NUL keeps it
-   * apart from any field a search can name.
+   * text, whatever {@code _raw} its commands set ({@code io.quarry.ql.eval.SearchFilter}); the NUL
+   * keeps it apart from any field a search can name.
    */
   public static final String OWN_RAW = "\u0000event _raw";
 
@@ -72,8 +72,8 @@ public final class EventText {
    * The operator after an {@code append}'s or {@code appendcols}' over pages that carry {@link
    * #OWN_RAW}: each page that one hands on without that column — the subsearch's rows, which are
    * not events — gets it, null at every position, so a bare word matches none of them whatever
-   * {@code _raw} they hold ({@link PageRow#matchesTerm}); its input's pages pass on as they came,
-   * each event still with its own text. Such a page also gets {@link #OTHER_ROW_FIELDS}.
+   * {@code _raw} they hold ({@code io.quarry.ql.eval.SearchFilter}); its input's pages pass on as
+   * they came, each event still with its own text. Such a page also gets {@link #OTHER_ROW_FIELDS}.
    */
   static MappingOperator markingOtherRows() {
     return new MappingOperator() {
@@ -179,7 +179,7 @@ public final class EventText {
   /**
    * Whether the rows after {@code command} hold no {@code _raw}, whatever they held before: a
    * {@code fields -} naming it (or a pattern matching it), a {@code table} not naming it. A row
-   * without {@code _raw} matches no bare word ({@link PageRow#matchesTerm}), so a {@code search} of
+   * without {@code _raw} matches no bare word ({@code io.quarry.ql.eval.SearchFilter}), so a {@code search} of
    * bare words after it is exact on any pages, whatever set {@code _raw} before ({@code eval _raw=…
    * | fields - _raw | search x} answers no row), until a later command writes {@code _raw} again
    * ({@link #keepsEventText}).

@@ -350,7 +350,6 @@ final class FieldStages {
   private static final class RenameOperator extends MappingOperator {
     private final List<RenameCommand.Rename> renames;
     private final List<Pattern> patterns; // a wildcard rename's old names, else null
-    private final PageRow row = new PageRow(Map.of());
     private final java.util.function.UnaryOperator<String> marks; // null: none
 
     RenameOperator(RenameCommand command) {
@@ -434,10 +433,10 @@ final class FieldStages {
           List<List<Object>> cells = new ArrayList<>(page.positionCount());
           for (int p = 0; p < page.positionCount(); p++) {
             if (block.isNull(p)) {
-              cells.add(keepsOwn ? row.at(page, p).values(to) : List.of());
+              cells.add(keepsOwn ? EvalValues.cell(page, to, p) : List.of());
               continue;
             }
-            List<Object> values = row.at(page, p).values(name);
+            List<Object> values = EvalValues.cell(page, name, p);
             cells.add(
                 !retimed
                     ? values

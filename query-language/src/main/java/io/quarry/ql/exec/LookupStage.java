@@ -27,7 +27,6 @@ final class LookupStage extends MappingOperator {
   private final java.util.function.UnaryOperator<String> marks; // an output's marker, or null
   private final LookupIndex index;
   private final MemoryTracker memory;
-  private final PageRow row = new PageRow(java.util.Map.of());
   private final ByteSlice copied = new ByteSlice();
 
   LookupStage(LookupCommand command, Evaluator evaluator) {
@@ -120,7 +119,7 @@ final class LookupStage extends MappingOperator {
       key[k] =
           block instanceof BytesBlock bytes && !TimeField.is(field)
               ? bytes.getStringValue(bytes.getFirstValueIndex(position))
-              : LookupIndex.keyText(field, row.at(page, position).values(field).get(0));
+              : LookupIndex.keyText(field, EvalValues.cell(page, field, position).get(0));
     }
     return Arrays.asList(key);
   }
@@ -155,7 +154,7 @@ final class LookupStage extends MappingOperator {
     }
     List<List<Object>> cells = new ArrayList<>(positions);
     for (int p = 0; p < positions; p++) {
-      cells.add(set[p] ? EvalValues.values(values[p]) : row.at(page, p).values(field));
+      cells.add(set[p] ? EvalValues.values(values[p]) : EvalValues.cell(page, field, p));
     }
     return PageBuilder.column(field, cells);
   }

@@ -10,9 +10,9 @@ import java.util.List;
  * Reference defines them. Arguments are never null here (a null argument makes the call null
  * first).
  */
-final class MultivalueFunctions {
+public final class MultivalueFunctions {
   /** The most values {@code mvrange} makes (a typo in a step should not fill the heap). */
-  static final int MAX_RANGE = 10_000;
+  public static final int MAX_RANGE = 10_000;
 
   private MultivalueFunctions() {}
 

@@ -26,7 +26,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -296,7 +295,6 @@ public final class PageChain {
     private final BinCommand command;
     private final Span span;
     private final java.time.ZoneId zone;
-    private final PageRow row = new PageRow(Map.of());
 
     BinOperator(BinCommand command, Span span, java.time.ZoneId zone) {
       this.command = command;
@@ -313,9 +311,10 @@ public final class PageChain {
       int positions = page.positionCount();
       List<List<Object>> cells = new ArrayList<>(positions);
       for (int p = 0; p < positions; p++) {
-        List<Object> values = row.at(page, p).values(command.field());
+        List<Object> values = EvalValues.cell(page, command.field(), p);
         if (values.isEmpty()) {
-          cells.add(row.values(command.as())); // unbinned: the as-field keeps its value
+          cells.add(
+              EvalValues.cell(page, command.as(), p)); // unbinned: the as-field keeps its value
           continue;
         }
         Object binned = Bins.binned(command, span, values.get(0), zone);

@@ -21,14 +21,12 @@ import java.util.Map;
  * {@code eval}'s assignments over the positions of a page: in order, each assignment seeing the
  * ones before it, as {@code eval} does. {@link #compile} compiles them once per page chain into
  * evaluators over whole pages ({@code io.quarry.ql.eval}: the page chain's {@code eval} stage);
- * {@link #assign} and {@link #assignAt} evaluate with {@link Evaluator} over a {@link PageRow} view
- * of each position (the built-in page commands that evaluate expressions, {@code foreach} and
- * {@code fieldformat}). One instance per thread.
+ * {@link #assign} and {@link #assignEach} give the values as cells, compiled the same way, for the
+ * built-in page commands that evaluate expressions ({@code foreach}, {@code fieldformat}). One
+ * instance per thread.
  */
 public final class PageEval {
   private final Evaluator evaluator;
-  private final Map<String, Object> assigned = new HashMap<>();
-  private final PageRow row = new PageRow(assigned);
 
   public PageEval(Evaluator evaluator) {
     this.evaluator = requireNonNull(evaluator, "evaluator is null");
@@ -89,6 +87,20 @@ public final class PageEval {
 
     /** {@code page} with each assigned field's column added or replaced. */
     public Page apply(Page page) {
+      ValueColumn[] assigned = columns(page);
+      Page result = page;
+      for (int slot = 0; slot < assigned.length; slot++) {
+        String field = fields.get(slot);
+        result = result.withColumn(field, ColumnBlocks.block(field, assigned[slot]));
+      }
+      return result;
+    }
+
+    /**
+     * Each assigned field's values over {@code page}, by slot (the fields in the order they were
+     * first assigned), as {@code eval} sets them.
+     */
+    ValueColumn[] columns(Page page) {
       ValueColumn[] assigned = new ValueColumn[fields.size()];
       Frame frame = new Frame(page, assigned);
       for (int i = 0; i < slots.length; i++) {
@@ -96,12 +108,7 @@ public final class PageEval {
         String field = fields.get(slots[i]);
         assigned[slots[i]] = TimeField.is(field) ? assignable(field, column) : column;
       }
-      Page result = page;
-      for (int slot = 0; slot < assigned.length; slot++) {
-        String field = fields.get(slot);
-        result = result.withColumn(field, ColumnBlocks.block(field, assigned[slot]));
-      }
-      return result;
+      return assigned;
     }
 
     /**
@@ -119,49 +126,82 @@ public final class PageEval {
 
   /**
    * Every assigned field's values, position by position (an empty list: null), in the order the
-   * fields were first assigned.
+   * fields were first assigned: the assignments compiled ({@link #compile}) and evaluated over the
+   * whole page.
    */
   public Map<String, List<List<Object>>> assign(
       Page page, List<EvalCommand.Assignment> assignments) {
-    int positions = page.positionCount();
-    Map<String, List<List<Object>>> columns = new LinkedHashMap<>();
-    for (EvalCommand.Assignment assignment : assignments) {
-      columns.computeIfAbsent(assignment.field(), f -> new ArrayList<>(positions));
-    }
-    for (int p = 0; p < positions; p++) {
-      assigned.clear();
-      row.at(page, p);
-      for (EvalCommand.Assignment assignment : assignments) {
-        Object value = evaluator.evaluate(assignment.expression(), row);
-        assigned.put(assignment.field(), PageEval.assignable(assignment.field(), value));
+    Compiled compiled = compiled(assignments);
+    ValueColumn[] columns = compiled.columns(page);
+    Map<String, List<List<Object>>> cells = new LinkedHashMap<>();
+    for (int slot = 0; slot < columns.length; slot++) {
+      List<List<Object>> column = new ArrayList<>(page.positionCount());
+      for (int p = 0; p < page.positionCount(); p++) {
+        column.add(EvalValues.values(columns[slot].get(p)));
       }
-      for (Map.Entry<String, List<List<Object>>> column : columns.entrySet()) {
-        Object value = assigned.get(column.getKey());
-        column
-            .getValue()
-            .add(
-                value == null
-                    ? List.of()
-                    : value instanceof List<?> list ? List.copyOf(list) : List.of(value));
-      }
+      cells.put(compiled.fields.get(slot), column);
     }
-    return columns;
+    return cells;
   }
 
   /**
-   * The fields assigned at one position by {@code steps} run one after the other (each seeing what
-   * the ones before assigned), by name: a null value removes the field.
+   * The fields assigned at each position by its own assignments ({@code assignmentsAt.get(p)}, run
+   * in order, each seeing the ones before), by name — a null value removes the field; no
+   * assignments: an empty map. The positions that run the same assignments are evaluated together,
+   * compiled once ({@code foreach}'s per-value evals).
    */
-  public Map<String, Object> assignAt(
-      Page page, int position, List<List<EvalCommand.Assignment>> steps) {
-    assigned.clear();
-    row.at(page, position);
-    for (List<EvalCommand.Assignment> step : steps) {
-      for (EvalCommand.Assignment assignment : step) {
-        Object value = evaluator.evaluate(assignment.expression(), row);
-        assigned.put(assignment.field(), PageEval.assignable(assignment.field(), value));
+  public List<Map<String, Object>> assignEach(
+      Page page, List<List<EvalCommand.Assignment>> assignmentsAt) {
+    int positions = page.positionCount();
+    Map<List<EvalCommand.Assignment>, Integer> index = new HashMap<>();
+    List<List<EvalCommand.Assignment>> keys = new ArrayList<>();
+    int[][] groups = new int[positions][];
+    int[] counts = new int[positions];
+    for (int p = 0; p < positions; p++) {
+      List<EvalCommand.Assignment> assignments = assignmentsAt.get(p);
+      if (assignments.isEmpty()) {
+        continue;
+      }
+      int g = index.computeIfAbsent(assignments, k -> keys.size());
+      if (g == keys.size()) {
+        keys.add(assignments);
+        groups[g] = new int[positions - p];
+      }
+      groups[g][counts[g]++] = p;
+    }
+    List<Map<String, Object>> assigned = new ArrayList<>(positions);
+    for (int p = 0; p < positions; p++) {
+      assigned.add(Map.of());
+    }
+    for (int g = 0; g < keys.size(); g++) {
+      int[] group = groups[g];
+      Compiled compiled = compiled(keys.get(g));
+      ValueColumn[] columns =
+          compiled.columns(io.quarry.ql.engine.BlockCopies.filter(page, group, counts[g]));
+      for (int i = 0; i < counts[g]; i++) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (int slot = 0; slot < columns.length; slot++) {
+          values.put(compiled.fields.get(slot), columns[slot].get(i));
+        }
+        assigned.set(group[i], values);
       }
     }
-    return new LinkedHashMap<>(assigned);
+    return assigned;
   }
+
+  /** The assignments compiled, once for each distinct list (up to {@value #COMPILED} kept). */
+  private Compiled compiled(List<EvalCommand.Assignment> assignments) {
+    Compiled compiled = compiledByAssignments.get(assignments);
+    if (compiled == null) {
+      compiled = compile(assignments);
+      if (compiledByAssignments.size() >= COMPILED) {
+        compiledByAssignments.clear();
+      }
+      compiledByAssignments.put(List.copyOf(assignments), compiled);
+    }
+    return compiled;
+  }
+
+  private static final int COMPILED = 4_096;
+  private final Map<List<EvalCommand.Assignment>, Compiled> compiledByAssignments = new HashMap<>();
 }

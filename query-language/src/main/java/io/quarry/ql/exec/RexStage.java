@@ -26,7 +26,6 @@ final class RexStage extends MappingOperator {
   private final RexExtraction extraction; // null in sed mode
   private final RexSed sed; // null in extraction mode
   private final List<String> fields; // the fields extraction may assign
-  private final PageRow row = new PageRow(Map.of());
   private final AsciiChars chars = new AsciiChars();
   private final ByteSlice slice = new ByteSlice();
   private final ByteSlice copied = new ByteSlice();
@@ -96,7 +95,7 @@ final class RexStage extends MappingOperator {
       CharSequence ascii = chars.reset(slice);
       return ascii != null ? ascii : slice.toString();
     }
-    List<Object> values = row.at(page, position).values(command.field());
+    List<Object> values = EvalValues.cell(page, command.field(), position);
     return values.isEmpty() ? null : EvalValues.text(values.get(0));
   }
 
@@ -181,7 +180,7 @@ final class RexStage extends MappingOperator {
         List<List<Object>> cells = new ArrayList<>(positions);
         for (int p = 0; p < positions; p++) {
           Object value = found.get(p).get(field);
-          cells.add(value == null ? row.at(page, p).values(field) : EvalValues.values(value));
+          cells.add(value == null ? EvalValues.cell(page, field, p) : EvalValues.values(value));
         }
         column = PageBuilder.column(field, cells);
       }

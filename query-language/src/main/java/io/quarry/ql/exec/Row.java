@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * One result row as an expression reads it ({@link Evaluator}, {@link RowPredicates}): an event
- * (fields extracted on demand) or a page's position ({@link PageRow}). Values are {@code String},
- * {@code Long}, {@code Double} or {@code Boolean}.
+ * (fields extracted on demand) or a metric series (the server's {@code SeriesFilter}). Values are
+ * {@code String}, {@code Long}, {@code Double} or {@code Boolean}.
  */
 public interface Row {
 

@@ -3,19 +3,15 @@ package io.quarry.ql.exec;
 import io.quarry.ql.ast.SearchExpression;
 import io.quarry.ql.parser.SearchExpressionParser;
 import io.quarry.ql.parser.TokenReader;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Predicate;
 
 /**
- * {@code searchmatch("<search>")}: whether a row matches a search as the {@code search} command
- * matches it (terms in the event's raw text, case-insensitive; field comparisons on its fields).
- * The searches are compiled once per evaluator ({@link RowPredicates}); on pages, once per page
- * chain ({@code io.quarry.ql.eval.SearchMatchEvaluator}), a term searched in the position's {@code
- * _raw} ({@link PageRow#matchesTerm}).
+ * {@code searchmatch("<search>")}: whether a position matches a search as the {@code search}
+ * command matches an event (terms in the event's raw text, case-insensitive; field comparisons on
+ * its fields): the search parsed here, compiled once per page chain over pages ({@code
+ * io.quarry.ql.eval.SearchMatchEvaluator}).
  */
 public final class SearchMatch {
-  private final Map<String, Predicate<Row>> compiled = new ConcurrentHashMap<>();
+  private SearchMatch() {}
 
   /**
    * The search in {@code text}, or null when it is empty.
@@ -48,16 +44,5 @@ public final class SearchMatch {
       case SearchExpression.Not not -> fields(not.operand(), into);
       case SearchExpression.SubsearchTerm sub -> {}
     }
-  }
-
-  boolean test(String search, Row row) {
-    Predicate<Row> predicate =
-        compiled.computeIfAbsent(
-            search,
-            text -> {
-              SearchExpression expression = parse(text);
-              return expression == null ? r -> false : RowPredicates.compile(expression);
-            });
-    return predicate.test(row);
   }
 }

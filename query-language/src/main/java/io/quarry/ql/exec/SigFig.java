@@ -17,10 +17,14 @@ import java.util.function.Function;
  * text. Anything else (a number, a field) is returned as it is; a result that is not a number is
  * null.
  */
-final class SigFig {
+public final class SigFig {
   private SigFig() {}
 
-  static Object evaluate(List<Expression> arguments, Function<Expression, Object> evaluate) {
+  /**
+   * {@code sigfig}'s value: {@code evaluate} gives the value of its argument and of the argument's
+   * operands (asked for each at most once, the argument first).
+   */
+  public static Object evaluate(List<Expression> arguments, Function<Expression, Object> evaluate) {
     Expression argument = arguments.get(0);
     Object value = evaluate.apply(argument);
     if (value == null) {

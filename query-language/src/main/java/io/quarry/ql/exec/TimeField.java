@@ -37,7 +37,7 @@ public final class TimeField {
   }
 
   /** {@link #seconds} of each value. */
-  static List<Object> seconds(List<Object> values) {
+  public static List<Object> seconds(List<Object> values) {
     if (values.isEmpty()) {
       return values;
     }

@@ -16,6 +16,7 @@ import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageBuilder;
 import io.quarry.ql.exec.PageEval;
 import io.quarry.ql.exec.PageRow;
+import io.quarry.ql.exec.RowEvaluator;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -92,12 +93,17 @@ class CompiledEvaluatorTest {
     "typeof",
     "max",
     "mvfilter",
+    "mvmap",
+    "sigfig",
     "replace",
     "strftime"
   };
 
   private final Evaluator evaluator =
       new Evaluator(Instant.parse("2026-01-07T12:00:00Z"), ZoneOffset.UTC);
+
+  /** The reference: the row-at-a-time walk the compiled evaluators replaced. */
+  private final RowEvaluator rows = new RowEvaluator(evaluator);
 
   @Test
   void compiledExpressionsAnswerAsTheEvaluator() {
@@ -115,7 +121,7 @@ class CompiledEvaluatorTest {
         ValueColumn column = compiled.eval(new Frame(page));
         assertThat(column.size()).isEqualTo(page.positionCount());
         for (int p = 0; p < page.positionCount(); p++) {
-          Object expected = evaluator.evaluate(expression, row.at(page, p));
+          Object expected = rows.evaluate(expression, row.at(page, p));
           assertThat(column.get(p))
               .as("seed %d: %s at position %d of %s", seed, expression, p, describe(page, p))
               .isEqualTo(expected);
@@ -142,7 +148,8 @@ class CompiledEvaluatorTest {
             NullTestEvaluator.class,
             TextFunctionEvaluator.class,
             CallEvaluator.class,
-            RowFallbackEvaluator.class);
+            MultivalueEvaluator.class,
+            SigFigEvaluator.class);
   }
 
   /**
@@ -182,7 +189,7 @@ class CompiledEvaluatorTest {
         for (int p = 0; p < page.positionCount(); p++) {
           assertThat(column.get(p))
               .as("seed %d: %s at position %d of %s", seed, search, p, describe(page, p))
-              .isEqualTo(searching.evaluate(expression, row.at(page, p)));
+              .isEqualTo(new RowEvaluator(searching).evaluate(expression, row.at(page, p)));
         }
       }
     }
@@ -232,7 +239,7 @@ class CompiledEvaluatorTest {
           for (int p = 0; p < positions; p++) {
             assertThat(column.get(p))
                 .as("seed %d: %s at %s", seed, expression, describe(page, p))
-                .isEqualTo(evaluator.evaluate(expression, row.at(page, p)));
+                .isEqualTo(rows.evaluate(expression, row.at(page, p)));
           }
         }
       }
@@ -256,7 +263,7 @@ class CompiledEvaluatorTest {
       int count = Selection.trues(compiler.compile(condition).eval(new Frame(page)), kept);
       List<Integer> expected = new ArrayList<>();
       for (int p = 0; p < page.positionCount(); p++) {
-        if (evaluator.test(condition, row.at(page, p))) {
+        if (rows.test(condition, row.at(page, p))) {
           expected.add(p);
         }
       }
@@ -285,7 +292,7 @@ class CompiledEvaluatorTest {
         assignments.add(new EvalCommand.Assignment(pick(random, targets), expression));
       }
       PageEval eval = new PageEval(evaluator);
-      Map<String, List<List<Object>>> cells = eval.assign(page, assignments);
+      Map<String, List<List<Object>>> cells = assignByRows(page, assignments);
       Page expected =
           PageBuilder.toPage(
               List.copyOf(cells.keySet()), List.copyOf(cells.values()), page.positionCount());
@@ -303,8 +310,40 @@ class CompiledEvaluatorTest {
     }
   }
 
+  /**
+   * The reference for an eval: every position a row (the assigned values laid over the page's),
+   * each assignment walked by the row evaluator in turn; each assigned field's cells, in the order
+   * the fields were first assigned.
+   */
+  private Map<String, List<List<Object>>> assignByRows(
+      Page page, List<EvalCommand.Assignment> assignments) {
+    Map<String, Object> assigned = new java.util.HashMap<>();
+    PageRow row = new PageRow(assigned);
+    Map<String, List<List<Object>>> columns = new java.util.LinkedHashMap<>();
+    for (EvalCommand.Assignment assignment : assignments) {
+      columns.computeIfAbsent(assignment.field(), f -> new ArrayList<>());
+    }
+    for (int p = 0; p < page.positionCount(); p++) {
+      assigned.clear();
+      row.at(page, p);
+      for (EvalCommand.Assignment assignment : assignments) {
+        Object value = rows.evaluate(assignment.expression(), row);
+        if (io.quarry.ql.exec.TimeField.is(assignment.field())) {
+          Object seconds = io.quarry.ql.exec.EvalValues.number(value);
+          value =
+              seconds == null ? null : Math.round(((Number) seconds).doubleValue() * 1_000_000d);
+        }
+        assigned.put(assignment.field(), value);
+      }
+      for (Map.Entry<String, List<List<Object>>> column : columns.entrySet()) {
+        column.getValue().add(io.quarry.ql.exec.EvalValues.values(assigned.get(column.getKey())));
+      }
+    }
+    return columns;
+  }
+
   @Test
-  void everyFunctionCompilesAndAFallbackIsTheEvaluator() {
+  void sigfigAndMvmapCompileOverBlocks() {
     Page page = randomPage(new Random(7));
     ExpressionCompiler compiler = new ExpressionCompiler(evaluator);
     PageRow row = new PageRow(Map.of());
@@ -322,13 +361,90 @@ class CompiledEvaluatorTest {
                 new Expression.Field("m"),
                 new Expression.Binary(".", new Expression.Field("m"), new Expression.Literal("!"))),
             0);
+    assertThat(compiler.compile(sigfig)).isInstanceOf(SigFigEvaluator.class);
+    assertThat(compiler.compile(mvmap)).isInstanceOf(MultivalueEvaluator.class);
     for (Expression expression : List.of(sigfig, mvmap)) {
       ValueColumn column = compiler.compile(expression).eval(new Frame(page));
-      assertThat(compiler.compile(expression)).isInstanceOf(RowFallbackEvaluator.class);
       for (int p = 0; p < page.positionCount(); p++) {
-        assertThat(column.get(p)).isEqualTo(evaluator.evaluate(expression, row.at(page, p)));
+        assertThat(column.get(p)).isEqualTo(rows.evaluate(expression, row.at(page, p)));
       }
     }
+  }
+
+  /**
+   * A part that throws (a function with no implementation: the evaluator's own failure) is
+   * evaluated only where {@code Evaluator} evaluates it: an {@code if} branch not taken, the right
+   * side of an {@code AND} after a false, a {@code coalesce} argument after a value — so the same
+   * page throws or answers as the row-at-a-time evaluation does.
+   */
+  @Test
+  void aPartThatMayThrowIsEvaluatedOnlyWhereTaken() {
+    Expression bad = new Expression.Call("no_such_function", List.of(new Expression.Field("s")), 0);
+    Expression lIsOne =
+        new Expression.Binary("=", new Expression.Field("l"), new Expression.Literal(1L));
+    List<Expression> expressions =
+        List.of(
+            new Expression.Call("if", List.of(lIsOne, bad, new Expression.Literal("no")), 0),
+            new Expression.Binary("AND", lIsOne, bad),
+            new Expression.Binary("OR", new Expression.Unary("NOT", lIsOne), bad),
+            new Expression.Call("coalesce", List.of(new Expression.Field("x"), bad), 0),
+            new Expression.Call(
+                "case", List.of(lIsOne, bad, new Expression.Literal(true), lIsOne), 0));
+    ExpressionCompiler compiler = new ExpressionCompiler(evaluator);
+    PageRow row = new PageRow(Map.of());
+    for (long[] ls : new long[][] {{2, 3, 4}, {2, 1, 4}, {1, 1, 1}}) {
+      Page page = textsAndLongs(ls);
+      for (Expression expression : expressions) {
+        ExpressionEvaluator compiled = compiler.compile(expression);
+        boolean rowsThrow = false;
+        Object[] expected = new Object[ls.length];
+        try {
+          for (int p = 0; p < ls.length; p++) {
+            expected[p] = rows.evaluate(expression, row.at(page, p));
+          }
+        } catch (RuntimeException e) {
+          rowsThrow = true;
+        }
+        String message = expression + " over l=" + java.util.Arrays.toString(ls);
+        if (rowsThrow) {
+          org.assertj.core.api.Assertions.assertThatThrownBy(() -> compiled.eval(new Frame(page)))
+              .as(message)
+              .isInstanceOf(RuntimeException.class);
+        } else {
+          ValueColumn column = compiled.eval(new Frame(page));
+          for (int p = 0; p < ls.length; p++) {
+            assertThat(column.get(p)).as(message + " at " + p).isEqualTo(expected[p]);
+          }
+        }
+      }
+    }
+    // a page where no position takes the bad branch answers; one where one does, throws
+    assertThat(
+            compiler
+                .compile(expressions.get(0))
+                .eval(new Frame(textsAndLongs(new long[] {2, 3})))
+                .get(1))
+        .isEqualTo("no");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () ->
+            compiler.compile(expressions.get(0)).eval(new Frame(textsAndLongs(new long[] {2, 1}))));
+  }
+
+  /** A page of {@code l} (the longs) and {@code s} ("abc" at each position). */
+  private static Page textsAndLongs(long[] ls) {
+    LongBlock.Builder longs = LongBlock.builder(DataType.LONG, ls.length);
+    io.quarry.plugin.api.data.BytesBlock.Builder texts =
+        io.quarry.plugin.api.data.BytesBlock.builder(ls.length);
+    for (long l : ls) {
+      longs.append(l);
+      texts.append("abc");
+    }
+    return new Page(
+        new Schema(
+            List.of(
+                new Schema.Column("l", DataType.LONG), new Schema.Column("s", DataType.STRING))),
+        List.of(longs.build(), texts.build()),
+        ls.length);
   }
 
   @Test
@@ -392,7 +508,10 @@ class CompiledEvaluatorTest {
           default -> 1;
         };
     List<Expression> arguments = new ArrayList<>();
-    if (function.equals("mvfilter")) {
+    if (function.equals("mvmap")) {
+      arguments.add(new Expression.Field(pick(random, FIELDS)));
+      arguments.add(randomExpression(random, depth - 1));
+    } else if (function.equals("mvfilter")) {
       arguments.add(
           new Expression.Binary(
               "!=", new Expression.Field("m"), new Expression.Literal(pick(random, LITERALS))));

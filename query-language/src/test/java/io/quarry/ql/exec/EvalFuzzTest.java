@@ -46,7 +46,7 @@ class EvalFuzzTest {
       return;
     }
     for (EvalCommand.Assignment assignment : command.assignments()) {
-      EVALUATOR.evaluate(assignment.expression(), ROW);
+      new RowEvaluator(EVALUATOR).evaluate(assignment.expression(), ROW);
     }
   }
 }

@@ -43,7 +43,7 @@ class EvalTest {
   /** The value of one expression over {@link #ROW}. */
   private static Object eval(String expression) {
     EvalCommand command = (EvalCommand) PARSER.parse("* | eval x=" + expression).commands().get(1);
-    return EVALUATOR.evaluate(command.assignments().get(0).expression(), ROW);
+    return new RowEvaluator(EVALUATOR).evaluate(command.assignments().get(0).expression(), ROW);
   }
 
   @Test

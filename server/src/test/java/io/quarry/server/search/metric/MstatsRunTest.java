@@ -118,9 +118,34 @@ class MstatsRunTest {
     java.util.List<io.quarry.ql.exec.Row> rows = new java.util.ArrayList<>();
     for (io.quarry.plugin.api.data.Page page : run.pages(1024, Long.MAX_VALUE)) {
       for (int p = 0; p < page.positionCount(); p++) {
-        rows.add(new io.quarry.ql.exec.PageRow(Map.of()).at(page, p));
+        rows.add(new PositionRow(page, p));
       }
     }
     return rows;
+  }
+
+  /** A position of a page read as a row: a column's values at the position. */
+  private record PositionRow(io.quarry.plugin.api.data.Page page, int position)
+      implements io.quarry.ql.exec.Row {
+    @Override
+    public java.util.List<Object> values(String field) {
+      return io.quarry.ql.exec.EvalValues.cell(page, field, position);
+    }
+
+    @Override
+    public java.util.List<String> fieldNames() {
+      java.util.List<String> names = new java.util.ArrayList<>();
+      for (int c = 0; c < page.schema().size(); c++) {
+        if (!page.block(c).isNull(position)) {
+          names.add(page.schema().column(c).name());
+        }
+      }
+      return names;
+    }
+
+    @Override
+    public boolean matchesTerm(io.quarry.ql.exec.SearchTerm term) {
+      return false;
+    }
   }
 }
