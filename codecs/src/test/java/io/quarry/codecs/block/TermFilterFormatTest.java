@@ -238,6 +238,7 @@ class TermFilterFormatTest {
       List<Thread> threads = new ArrayList<>();
       AtomicInteger wrong = new AtomicInteger();
       AtomicInteger probed = new AtomicInteger();
+      List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
       for (int t = 0; t < 4; t++) {
         threads.add(
             Thread.ofPlatform()
@@ -260,15 +261,17 @@ class TermFilterFormatTest {
                             }
                           }
                         }
-                      } catch (IOException e) {
-                        wrong.incrementAndGet();
+                      } catch (IOException | RuntimeException | AssertionError e) {
+                        failures.add(e); // a worker that dies must fail the test, not go quiet
                       }
                     }));
       }
       for (Thread thread : threads) {
         thread.join();
       }
-      assertThat(probed.get()).isPositive();
+      assertThat(failures).isEmpty();
+      assertThat(probed.get())
+          .isEqualTo(4 * 20 * termsById.values().stream().mapToInt(List::size).sum());
       assertThat(wrong.get()).isZero();
     }
   }

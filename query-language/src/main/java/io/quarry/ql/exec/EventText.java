@@ -179,10 +179,10 @@ public final class EventText {
   /**
    * Whether the rows after {@code command} hold no {@code _raw}, whatever they held before: a
    * {@code fields -} naming it (or a pattern matching it), a {@code table} not naming it. A row
-   * without {@code _raw} matches no bare word ({@code io.quarry.ql.eval.SearchFilter}), so a {@code search} of
-   * bare words after it is exact on any pages, whatever set {@code _raw} before ({@code eval _raw=…
-   * | fields - _raw | search x} answers no row), until a later command writes {@code _raw} again
-   * ({@link #keepsEventText}).
+   * without {@code _raw} matches no bare word ({@code io.quarry.ql.eval.SearchFilter}), so a {@code
+   * search} of bare words after it is exact on any pages, whatever set {@code _raw} before ({@code
+   * eval _raw=… | fields - _raw | search x} answers no row), until a later command writes {@code
+   * _raw} again ({@link #keepsEventText}).
    */
   static boolean removesRaw(Command command) {
     return command instanceof ProjectCommand project && FieldStages.removes(project, RAW);

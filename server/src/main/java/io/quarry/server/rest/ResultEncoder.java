@@ -188,6 +188,15 @@ public final class ResultEncoder implements AutoCloseable {
   }
 
   /**
+   * Whether rows are held back for the type sample (nothing of them sent yet): a search failing now
+   * still has an answer to give in a format that {@linkplain #carriesErrors carries errors} — the
+   * held rows, then the error.
+   */
+  public boolean holdsRows() {
+    return !schemaFixed && !oneSchema.pages().isEmpty();
+  }
+
+  /**
    * The bytes that end a stream whose search failed (see {@link StreamFailure}): JSON closes its
    * document with an {@code "error"} member, NDJSON writes the error as a last line.
    *
@@ -197,6 +206,9 @@ public final class ResultEncoder implements AutoCloseable {
   public byte[] error(java.util.Map<String, Object> error) throws IOException {
     if (!carriesErrors()) {
       throw new IllegalStateException(format + " has no room for an error");
+    }
+    if (!schemaFixed) {
+      fixSchema(); // the rows held for the type sample go first, as they would have streamed
     }
     try (JsonGenerator json = FACTORY.createGenerator(buffer, JsonEncoding.UTF8)) {
       json.setCodec(JSON);

@@ -105,9 +105,12 @@ public final class SearchStreamRoute {
       this.opener = opener;
     }
 
-    /** Whether any bytes (and so the status line) have been sent. */
+    /**
+     * Whether the answer has begun: bytes (and so the status line) sent, or rows held for the type
+     * sample that a format carrying errors will send before the error.
+     */
     boolean started() {
-      return stream != null;
+      return stream != null || encoder.carriesErrors() && encoder.holdsRows();
     }
 
     void page(Page page) throws IOException {

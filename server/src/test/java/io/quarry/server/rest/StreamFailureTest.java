@@ -40,6 +40,10 @@ class StreamFailureTest {
   private static final String FAILS_LATE = "| makeresults count=30000 | failafter rows=20000";
 
   private static final String FAILS_AT_ONCE = "| makeresults count=10 | failafter rows=0";
+
+  /** Failing inside the 10,000 rows every format holds to fix its columns' types. */
+  private static final String FAILS_EARLY = "| makeresults count=3000 | failafter rows=2000";
+
   private static final String SUCCEEDS = "| makeresults count=3 | failafter rows=100";
 
   @TempDir static Path root;
@@ -116,6 +120,28 @@ class StreamFailureTest {
         .mapToDouble(line -> Double.parseDouble(line.substring(metric.length())))
         .findFirst()
         .orElse(0);
+  }
+
+  @Test
+  void rowsHeldForTheTypeSampleAreSentBeforeTheError() throws Exception {
+    // JSON and NDJSON hold the first rows back to fix each column's type; a failure among them
+    // still answers with the rows produced, then the error, as if they had streamed
+    HttpResponse<String> ndjson = search("application/x-ndjson", FAILS_EARLY);
+    assertThat(ndjson.statusCode()).isEqualTo(200);
+    List<String> lines = ndjson.body().lines().toList();
+    assertThat(lines.size() - 1).as("rows before the error").isBetween(1024, 2_000);
+    assertThat(JSON.readTree(lines.getLast()).get("error").get("code").asText())
+        .isEqualTo("PLUGIN_FAILED");
+    HttpResponse<String> json = search("application/json", FAILS_EARLY);
+    assertThat(json.statusCode()).isEqualTo(200);
+    JsonNode document = JSON.readTree(json.body());
+    int rows = 0;
+    for (JsonNode page : document.get("pages")) {
+      rows += page.get("rows").size();
+    }
+    assertThat(rows).isBetween(1024, 2_000);
+    assertThat(document.get("error").get("message").asText()).contains("more than 2000 rows");
+    assertHealthy();
   }
 
   @Test
