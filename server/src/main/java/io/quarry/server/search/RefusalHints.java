@@ -11,8 +11,9 @@ import java.util.List;
  * that has no page stage yet (docs/design/row-engine-retirement.md, "What is refused now"): a
  * {@code join} without fields (on the fields both sides have) among commands it cannot follow or
  * precede — name its fields —, or a wildcard {@code rename} among commands it cannot precede — name
- * the fields. Null where neither is in the search: the message then gives no hint rather than a
- * wrong one.
+ * the fields. The hint names the command it is about and says "may": the refusal is of the whole
+ * combination, and the command named is the usual cause, not a proven one. Null where neither is in
+ * the search: the message then gives no hint.
  */
 final class RefusalHints {
   private RefusalHints() {}
@@ -20,10 +21,12 @@ final class RefusalHints {
   /** The hint for {@code commands}, null when none fits. */
   static String of(List<Command> commands) {
     if (commands.stream().anyMatch(RefusalHints::joinsOnCommonFields)) {
-      return "name the fields the join matches on (join host [search …])";
+      return "the join without fields may be the cause: naming the fields it matches on"
+          + " (join host [search …]) may let the search run";
     }
     if (commands.stream().anyMatch(RefusalHints::renamesByWildcard)) {
-      return "name the fields the rename renames instead of a wildcard";
+      return "the wildcard rename may be the cause: naming the fields it renames instead"
+          + " may let the search run";
     }
     return null;
   }

@@ -56,13 +56,13 @@ class SearchNotSupportedTest {
   }
 
   /**
-   * The message names the rewrite that fits the refused form ({@link RefusalHints}): the fields of
-   * a join without them; and no hint where none fits, rather than a wrong one.
+   * The message names the rewrite that may fit the refused form ({@link RefusalHints}): the fields
+   * of a join without them; and no hint where no such command is in the search.
    */
   @Test
   void theHintFitsTheForm() throws Exception {
     assertThat(message("* | join [search * | stats count by host] | search WARN | stats count"))
-        .contains("name the fields the join matches on")
+        .contains("the join without fields may be the cause: naming the fields it matches on")
         .doesNotContain("wildcard");
     assertThat(message("* | eval _raw=\"x\" | dedup host | table * | search h1"))
         .endsWith("rewrite the search or report it")
