@@ -14,13 +14,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The columns an answer lists and their order, on the page engine with every row operator refused
- * and on the row engine, against expectations written by hand: {@code table}/{@code fields} of
- * literal names keep their columns in the order named (Splunk's Search Reference: "Columns are
- * displayed in the same order that fields are specified") through the commands after them that
- * reorder or drop rows — a row lists a named field whose value it lacks —, and a {@code
- * transaction} result lists its fields in name order. A page says only which cells hold values;
- * these are the answers where that is not enough ({@code RowPaging}'s listed columns).
+ * The columns an answer lists and their order, against expectations written by hand: {@code
+ * table}/{@code fields} of literal names keep their columns in the order named (Splunk's Search
+ * Reference: "Columns are displayed in the same order that fields are specified") through the
+ * commands after them that reorder or drop rows — a row lists a named field whose value it lacks —,
+ * and a {@code transaction} result lists its fields in name order. A page says only which cells
+ * hold values; these are the answers where that is not enough ({@code RowPaging}'s listed columns).
  */
 class ColumnOrderTest {
   private static final String PASSWORD = "column-order-pw";
@@ -47,15 +46,13 @@ class ColumnOrderTest {
   void tableKeepsItsColumnsThroughSort() throws Exception {
     // bob (took 12, no zone) sorts first; the third event has no took: last
     String query = "* | table user, zone, took | sort - took";
-    for (String engine : List.of(EnginePages.PAGES)) {
-      assertThat(columns(query, engine)).as(engine).containsExactly("user, zone, took");
-      assertThat(EnginePages.rows(server, query, engine))
-          .as(engine)
-          .containsExactly(
-              "user:STRING=[bob]\u0001took:STRING=[12]\u0001",
-              "user:STRING=[ann]\u0001zone:STRING=[b]\u0001took:STRING=[10]\u0001",
-              "user:STRING=[ann]\u0001zone:STRING=[a]\u0001");
-    }
+    assertThat(columns(query)).as(query).containsExactly("user, zone, took");
+    assertThat(EnginePages.rows(server, query))
+        .as(query)
+        .containsExactly(
+            "user:STRING=[bob]\u0001took:STRING=[12]\u0001",
+            "user:STRING=[ann]\u0001zone:STRING=[b]\u0001took:STRING=[10]\u0001",
+            "user:STRING=[ann]\u0001zone:STRING=[a]\u0001");
   }
 
   @Test
@@ -65,11 +62,7 @@ class ColumnOrderTest {
         List.of(
             "* | fields code, took, user | reverse",
             "* | fields code, took, user | dedup user sortby - took")) {
-      for (String engine : List.of(EnginePages.PAGES)) {
-        assertThat(columns(query, engine))
-            .as(query + " on " + engine)
-            .containsExactly("code, took, user, _time, _raw");
-      }
+      assertThat(columns(query)).as(query).containsExactly("code, took, user, _time, _raw");
     }
   }
 
@@ -78,15 +71,13 @@ class ColumnOrderTest {
     // no event has item; table lists it on every row, so fillnull fills it — as text, the type of
     // a column without values, on every page of the answer
     String query = "* | sort - took | table user, item | fillnull value=0";
-    for (String engine : List.of(EnginePages.PAGES)) {
-      assertThat(columns(query, engine)).as(engine).containsExactly("user, item");
-      assertThat(EnginePages.rows(server, query, engine))
-          .as(engine)
-          .containsExactly(
-              "user:STRING=[bob]\u0001item:STRING=[0]\u0001",
-              "user:STRING=[ann]\u0001item:STRING=[0]\u0001",
-              "user:STRING=[ann]\u0001item:STRING=[0]\u0001");
-    }
+    assertThat(columns(query)).as(query).containsExactly("user, item");
+    assertThat(EnginePages.rows(server, query))
+        .as(query)
+        .containsExactly(
+            "user:STRING=[bob]\u0001item:STRING=[0]\u0001",
+            "user:STRING=[ann]\u0001item:STRING=[0]\u0001",
+            "user:STRING=[ann]\u0001item:STRING=[0]\u0001");
   }
 
   @Test
@@ -94,22 +85,19 @@ class ColumnOrderTest {
     // ann's two events: code from the newer, took from the older, zone from both; the row lists
     // them default fields first, extracted after, a page in its column order: neither decides
     String query = "user=ann | transaction user";
-    for (String engine : List.of(EnginePages.PAGES)) {
-      assertThat(columns(query, engine))
-          .as(engine)
-          .containsExactly(
-              "_time, _raw, code, host, index, source, sourcetype, took, user, zone, duration,"
-                  + " eventcount");
-    }
+    assertThat(columns(query))
+        .as(query)
+        .containsExactly(
+            "_time, _raw, code, host, index, source, sourcetype, took, user, zone, duration,"
+                + " eventcount");
   }
 
   /** Each page's column names, joined. */
-  private static List<String> columns(String query, String engine) throws Exception {
+  private static List<String> columns(String query) throws Exception {
     List<String> columns = new ArrayList<>();
     EnginePages.run(
         server,
         query,
-        engine,
         false,
         (Page page) ->
             columns.add(

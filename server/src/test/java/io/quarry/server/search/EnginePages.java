@@ -24,9 +24,6 @@ import java.util.Random;
  * second engine answers: the same rows whatever the page size ({@link #samePagedAnyWay}).
  */
 final class EnginePages {
-  /** The one engine a search runs on (the tests' engine argument, kept for their reports). */
-  static final String PAGES = "pages";
-
   /** Events {@link #loadRandomEvents} sends: more than two pages. */
   static final int EVENTS = 2_600;
 
@@ -96,31 +93,30 @@ final class EnginePages {
   }
 
   /**
-   * The pages of a search's answer under {@code engine}, written out; {@code everyEventField}:
-   * every field of the events, as a subsearch's.
+   * The pages of a search's answer, written out; {@code everyEventField}: every field of the
+   * events, as a subsearch's.
    */
-  static List<String> pages(
-      QuarryServer server, String query, String engine, boolean everyEventField) throws Exception {
+  static List<String> pages(QuarryServer server, String query, boolean everyEventField)
+      throws Exception {
     List<String> written = new ArrayList<>();
-    run(server, query, engine, everyEventField, page -> written.add(write(page)));
+    run(server, query, everyEventField, page -> written.add(write(page)));
     return written;
   }
 
   /**
-   * The rows of a search's answer under {@code engine}, each written as its non-null cells (name,
-   * type and values, in column order, each ended by {@code \u0001}) — the answer as a user reads
-   * it, wherever the pages part.
+   * The rows of a search's answer, each written as its non-null cells (name, type and values, in
+   * column order, each ended by {@code \u0001}) — the answer as a user reads it, wherever the pages
+   * part.
    */
-  static List<String> rows(QuarryServer server, String query, String engine) throws Exception {
-    return rows(server, query, engine, false, SearchService.PAGE_SIZE);
+  static List<String> rows(QuarryServer server, String query) throws Exception {
+    return rows(server, query, false, SearchService.PAGE_SIZE);
   }
 
   /** As {@link #rows(QuarryServer, String, String)}, in pages of {@code pageSize} rows. */
-  static List<String> rows(
-      QuarryServer server, String query, String engine, boolean everyEventField, int pageSize)
+  static List<String> rows(QuarryServer server, String query, boolean everyEventField, int pageSize)
       throws Exception {
     List<String> rows = new ArrayList<>();
-    run(server, query, engine, everyEventField, pageSize, page -> rows.addAll(rows(page)));
+    run(server, query, everyEventField, pageSize, page -> rows.addAll(rows(page)));
     return rows;
   }
 
@@ -153,11 +149,10 @@ final class EnginePages {
    */
   static List<String> samePagedAnyWay(
       QuarryServer server, String query, boolean everyEventField, long seed) throws Exception {
-    List<String> whole =
-        rows(server, query, EnginePages.PAGES, everyEventField, SearchService.PAGE_SIZE);
+    List<String> whole = rows(server, query, everyEventField, SearchService.PAGE_SIZE);
     Random sizes = new Random(seed ^ query.hashCode());
     for (int pageSize : new int[] {1 + sizes.nextInt(7), 8 + sizes.nextInt(400)}) {
-      List<String> paged = rows(server, query, EnginePages.PAGES, everyEventField, pageSize);
+      List<String> paged = rows(server, query, everyEventField, pageSize);
       if (readsTheBatch(query)) {
         continue; // it runs paged so too; what it answers follows the page's rows
       }
@@ -296,27 +291,20 @@ final class EnginePages {
   static void run(
       QuarryServer server,
       String query,
-      String engine,
       boolean everyEventField,
       java.util.function.Consumer<Page> pages)
       throws Exception {
-    run(server, query, engine, everyEventField, SearchService.PAGE_SIZE, pages);
+    run(server, query, everyEventField, SearchService.PAGE_SIZE, pages);
   }
 
-  /** Runs a search under {@code engine} in pages of {@code pageSize} rows. */
+  /** Runs a search in pages of {@code pageSize} rows. */
   static void run(
       QuarryServer server,
       String query,
-      String engine,
       boolean everyEventField,
       int pageSize,
       java.util.function.Consumer<Page> pages)
       throws Exception {
-    if (!engine.equals(PAGES)) { // a test comparing with another engine: there is none
-      throw new IllegalArgumentException(
-          "the row engine no longer answers a search (session 27): compare with answers computed"
-              + " from the events, or the same search paged otherwise (samePagedAnyWay)");
-    }
     System.setProperty(SearchService.PAGE_SIZE_PROPERTY, Integer.toString(pageSize));
     try {
       SearchControl control = new SearchControl();

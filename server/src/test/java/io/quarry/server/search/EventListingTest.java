@@ -162,9 +162,7 @@ class EventListingTest {
    * after the search lists it for every row).
    */
   private static List<Integer> numbers(String query) throws Exception {
-    return EnginePages.cells(
-            EnginePages.rows(STORE.server(), query + " | table n", EnginePages.PAGES), "n")
-        .stream()
+    return EnginePages.cells(EnginePages.rows(STORE.server(), query + " | table n"), "n").stream()
         .map(Integer::valueOf)
         .toList();
   }
@@ -183,8 +181,7 @@ class EventListingTest {
           .as(query)
           .containsEntry("engine", "pages")
           .containsEntry("page_source", "events");
-      // the page engine alone: a row operator would fail the search
-      assertThat(pages(query, EnginePages.PAGES)).as(query).isNotEmpty();
+      assertThat(pages(query)).as(query).isNotEmpty();
     }
     // commands that read every field take the every-field listing; a plain listing does not
     assertThat(explain("* | where n > 5 | table n, re*"))
@@ -325,14 +322,8 @@ class EventListingTest {
   }
 
   /** The pages of a search's answer, written out: each page's columns and types, then its rows. */
-  private static List<String> pages(String query, String engine) throws Exception {
-    return pages(query, engine, false);
-  }
-
-  /** As above; {@code everyEventField}: every field of the events, as a subsearch's. */
-  private static List<String> pages(String query, String engine, boolean everyEventField)
-      throws Exception {
-    return EnginePages.pages(STORE.server(), query, engine, everyEventField);
+  private static List<String> pages(String query) throws Exception {
+    return EnginePages.pages(STORE.server(), query, false);
   }
 
   private static java.util.Map<String, Object> explain(String query) {

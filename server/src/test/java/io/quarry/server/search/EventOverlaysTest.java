@@ -87,9 +87,7 @@ class EventOverlaysTest {
     int events = EnginePages.EVENTS;
     List<String> rows =
         EnginePages.rows(
-            STORE.server(),
-            "* | eventstats count | streamstats count AS k | table n, count, k",
-            EnginePages.PAGES);
+            STORE.server(), "* | eventstats count | streamstats count AS k | table n, count, k");
     List<String> numbers = new java.util.ArrayList<>();
     List<String> running = new java.util.ArrayList<>();
     for (int i = 0; i < events; i++) {
@@ -109,8 +107,7 @@ class EventOverlaysTest {
             EnginePages.cells(
                 EnginePages.rows(
                     STORE.server(),
-                    "* | lookup regions.csv region OUTPUT label | search WARN | table n",
-                    EnginePages.PAGES),
+                    "* | lookup regions.csv region OUTPUT label | search WARN | table n"),
                 "n"))
         .as("seed %d", STORE.seed())
         .isEqualTo(warned);
@@ -153,14 +150,12 @@ class EventOverlaysTest {
   void resultsNamedAsDefaultOrByFields() throws Exception {
     int events = EnginePages.EVENTS;
     List<String> hosts =
-        EnginePages.cells(
-            EnginePages.rows(STORE.server(), "* | eventstats count AS host", EnginePages.PAGES),
-            "host");
+        EnginePages.cells(EnginePages.rows(STORE.server(), "* | eventstats count AS host"), "host");
     assertThat(hosts).hasSize(events).containsOnly("" + events);
     // the events' own zones, newest first (an index-time field: the listing's row order too)
     List<String> zones = new java.util.ArrayList<>();
     java.util.Map<String, Integer> counts = new java.util.HashMap<>();
-    for (String row : EnginePages.rows(STORE.server(), "* | table n zone", EnginePages.PAGES)) {
+    for (String row : EnginePages.rows(STORE.server(), "* | table n zone")) {
       String zone = cells(row).get("zone");
       zones.add(zone);
       if (zone != null) {
@@ -168,8 +163,7 @@ class EventOverlaysTest {
       }
     }
     assertThat(counts).isNotEmpty();
-    List<String> counted =
-        EnginePages.rows(STORE.server(), "* | eventstats count AS zone by zone", EnginePages.PAGES);
+    List<String> counted = EnginePages.rows(STORE.server(), "* | eventstats count AS zone by zone");
     assertThat(counted).hasSize(events).hasSameSizeAs(zones);
     for (int i = 0; i < counted.size(); i++) {
       String zone = zones.get(i);

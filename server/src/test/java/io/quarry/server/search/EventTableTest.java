@@ -161,7 +161,7 @@ class EventTableTest {
 
   /** The rows of a search's answer ({@link EnginePages#rows}) in pages of {@code pageSize}. */
   private static List<String> rows(String query, int pageSize) throws Exception {
-    return EnginePages.rows(server, query, EnginePages.PAGES, false, pageSize);
+    return EnginePages.rows(server, query, false, pageSize);
   }
 
   private static java.util.Map<String, Object> explain(String query) {

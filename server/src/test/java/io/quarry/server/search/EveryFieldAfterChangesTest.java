@@ -136,7 +136,7 @@ class EveryFieldAfterChangesTest {
         if (FILLS_EVERY_FIELD.matcher(query).find()) {
           // fillnull without fields fills the fields its batch lists, and the batch is a page:
           // which it fills follows the page's rows, so only that it runs
-          EnginePages.rows(STORE.server(), query, EnginePages.PAGES);
+          EnginePages.rows(STORE.server(), query);
         } else {
           EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
         }

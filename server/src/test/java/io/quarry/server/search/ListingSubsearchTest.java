@@ -98,7 +98,7 @@ class ListingSubsearchTest {
   }
 
   private static List<String> rows(String query) throws Exception {
-    return EnginePages.rows(STORE.server(), query, EnginePages.PAGES);
+    return EnginePages.rows(STORE.server(), query);
   }
 
   /**
@@ -131,7 +131,7 @@ class ListingSubsearchTest {
             "* | eval y=n%3 | join [search * | stats count by host] | eval z=count+y"
                 + " | table n z")) {
       if (query.contains("head")) {
-        EnginePages.rows(STORE.server(), query, EnginePages.PAGES); // may answer no row
+        EnginePages.rows(STORE.server(), query); // may answer no row
       } else {
         EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
       }

@@ -78,7 +78,7 @@ class OrderedMapSideTest {
 
   /** Each answer row's {@code key} and {@code value} cells as {@code key=value}. */
   private static List<String> pairs(String query, String key, String value) throws Exception {
-    List<String> rows = EnginePages.rows(STORE.server(), query, EnginePages.PAGES);
+    List<String> rows = EnginePages.rows(STORE.server(), query);
     List<String> keys = EnginePages.cells(rows, key);
     List<String> values = EnginePages.cells(rows, value);
     assertThat(keys).as(query).hasSameSizeAs(rows);

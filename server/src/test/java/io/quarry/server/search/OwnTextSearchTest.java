@@ -64,9 +64,7 @@ class OwnTextSearchTest {
             "* | append [search * | head 5] | search WARN",
             "* | eventstats count AS _raw by host | search WARN",
             "* | bin _time span=5m | search WARN")) {
-      assertThat(
-              EnginePages.cells(
-                  EnginePages.rows(STORE.server(), query + " | table n", EnginePages.PAGES), "n"))
+      assertThat(EnginePages.cells(EnginePages.rows(STORE.server(), query + " | table n"), "n"))
           .as(query + " (seed " + STORE.seed() + ")")
           .isEqualTo(warned);
     }
@@ -83,7 +81,7 @@ class OwnTextSearchTest {
             "* | eval _raw=\"WARN\" | fields - _raw | search WARN",
             "* | rex field=_raw mode=sed \"s/n=/WARN n=/\" | fields - _raw | search WARN | eval k=1",
             "* | eval _raw=\"x\" | table n, level | search x")) {
-      assertThat(EnginePages.rows(STORE.server(), query, EnginePages.PAGES)).as(query).isEmpty();
+      assertThat(EnginePages.rows(STORE.server(), query)).as(query).isEmpty();
     }
     assertThat(export("* | eval _raw=\"x\" | fields - _raw | search x | stats count", 7))
         .contains("\"count\":\"0\"");
@@ -207,7 +205,7 @@ class OwnTextSearchTest {
             "* | rename _raw AS r | search WARN",
             "* | rename _r* AS x* | search WARN",
             "* | eval _raw=\"x\" | rename _raw AS r | search x")) {
-      assertThat(EnginePages.rows(STORE.server(), query, EnginePages.PAGES))
+      assertThat(EnginePages.rows(STORE.server(), query))
           .as(query + " (seed " + STORE.seed() + ")")
           .isEmpty();
     }

@@ -184,7 +184,7 @@ class PluginOverEventsTest {
       if (query.contains("transpose")) {
         // transpose turns the fields its first rows list into rows: which search-time fields a
         // listing lists follows the rows of a page, so only that it runs
-        EnginePages.rows(STORE.server(), query, EnginePages.PAGES); // may answer no row
+        EnginePages.rows(STORE.server(), query); // may answer no row
       } else {
         EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
       }
@@ -230,8 +230,8 @@ class PluginOverEventsTest {
           {"* | mvexpand team | rename re* AS x*", "* | mvexpand team"},
           {"* | rename re* AS x* | fillnull value=none", "* | fillnull value=none"}
         }) {
-      List<String> renamed = EnginePages.rows(STORE.server(), pair[0], EnginePages.PAGES);
-      List<String> plain = EnginePages.rows(STORE.server(), pair[1], EnginePages.PAGES);
+      List<String> renamed = EnginePages.rows(STORE.server(), pair[0]);
+      List<String> plain = EnginePages.rows(STORE.server(), pair[1]);
       assertThat(EnginePages.cells(renamed, "xgion"))
           .as(pair[0])
           .isEqualTo(EnginePages.cells(plain, "region"))
@@ -270,10 +270,8 @@ class PluginOverEventsTest {
     List<String> joined =
         EnginePages.rows(
             STORE.server(),
-            "* | mvexpand team | join type=left [search * | head 4 | eval extra=n] | stats count",
-            EnginePages.PAGES);
-    List<String> plain =
-        EnginePages.rows(STORE.server(), "* | mvexpand team | stats count", EnginePages.PAGES);
+            "* | mvexpand team | join type=left [search * | head 4 | eval extra=n] | stats count");
+    List<String> plain = EnginePages.rows(STORE.server(), "* | mvexpand team | stats count");
     assertThat(EnginePages.cells(joined, "count"))
         .isEqualTo(EnginePages.cells(plain, "count"))
         .hasSize(1);

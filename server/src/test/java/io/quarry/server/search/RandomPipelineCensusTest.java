@@ -177,7 +177,7 @@ class RandomPipelineCensusTest {
 
   /** The rows of a search's answer ({@link EnginePages#rows}) in pages of {@code pageSize}. */
   private static List<String> rows(String query, int pageSize) throws Exception {
-    return EnginePages.rows(STORE.server(), query, EnginePages.PAGES, false, pageSize);
+    return EnginePages.rows(STORE.server(), query, false, pageSize);
   }
 
   /**

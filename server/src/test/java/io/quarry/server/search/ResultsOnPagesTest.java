@@ -216,6 +216,6 @@ class ResultsOnPagesTest {
   }
 
   private static List<String> rows(String query, int pageSize) throws Exception {
-    return EnginePages.rows(server, query, EnginePages.PAGES, false, pageSize);
+    return EnginePages.rows(server, query, false, pageSize);
   }
 }

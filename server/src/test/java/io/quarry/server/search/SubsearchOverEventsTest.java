@@ -109,7 +109,6 @@ class SubsearchOverEventsTest {
     EnginePages.run(
         STORE.server(),
         "* | join [search * | stats count by host]",
-        EnginePages.PAGES,
         false,
         page -> {
           for (int p = 0; p < page.positionCount(); p++) {
@@ -134,9 +133,7 @@ class SubsearchOverEventsTest {
             "* | append [search * | head 3] | fillnull value=0",
             "* | eval y=1 | append [search * | head 3] | eval z=1 | append [search * | head 2]")) {
       int expected = EnginePages.EVENTS + (query.contains("head 2") ? 5 : 3);
-      assertThat(EnginePages.rows(STORE.server(), query, EnginePages.PAGES))
-          .as(query)
-          .hasSize(expected);
+      assertThat(EnginePages.rows(STORE.server(), query)).as(query).hasSize(expected);
     }
   }
 }
