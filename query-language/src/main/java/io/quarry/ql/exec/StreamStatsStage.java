@@ -2,6 +2,7 @@ package io.quarry.ql.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
@@ -27,7 +28,7 @@ import java.util.Map;
  * compiled once, evaluated over the whole input page) empty every state. The window entries and the
  * groups' states are counted on the search's memory.
  */
-final class StreamStatsStage extends MappingOperator {
+final class StreamStatsStage extends PageTransformOperator {
   private final StreamStatsCommand command;
   private final RunningGroups running;
   private final RunningGroups moment; // a window's group of the moment (group 0)
@@ -60,7 +61,7 @@ final class StreamStatsStage extends MappingOperator {
   }
 
   @Override
-  protected Page map(Page page) {
+  protected Page process(Page page) {
     int positions = page.positionCount();
     boolean[] before = holds(resetBefore, page);
     boolean[] after = holds(resetAfter, page);
