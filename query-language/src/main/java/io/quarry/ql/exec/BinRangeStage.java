@@ -83,7 +83,7 @@ final class BinRangeStage extends QueuedPageOperator {
     }
     Page page = pages.get(next);
     pages.set(next++, null); // handed on: no longer held here
-    return binned.map(page);
+    return binned.process(page);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.quarry.ql.exec;
 
+import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
@@ -75,10 +76,10 @@ public final class EventText {
    * {@code _raw} they hold ({@code io.quarry.ql.eval.SearchFilter}); its input's pages pass on as
    * they came, each event still with its own text. Such a page also gets {@link #OTHER_ROW_FIELDS}.
    */
-  static MappingOperator markingOtherRows() {
-    return new MappingOperator() {
+  static PageTransformOperator markingOtherRows() {
+    return new PageTransformOperator() {
       @Override
-      protected Page map(Page page) {
+      protected Page process(Page page) {
         if (page.block(OWN_RAW) != null) {
           return page;
         }

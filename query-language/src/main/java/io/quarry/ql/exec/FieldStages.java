@@ -1,5 +1,6 @@
 package io.quarry.ql.exec;
 
+import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
@@ -170,9 +171,9 @@ final class FieldStages {
   }
 
   /** Every page as it came. */
-  private static final class PassThrough extends MappingOperator {
+  private static final class PassThrough extends PageTransformOperator {
     @Override
-    protected Page map(Page page) {
+    protected Page process(Page page) {
       return page;
     }
   }
@@ -347,7 +348,7 @@ final class FieldStages {
    * apply in order; an old name an earlier pair renamed away ({@code a AS b, a AS c}) is read as
    * the page came: each pair reads the row the rename was given.
    */
-  private static final class RenameOperator extends MappingOperator {
+  private static final class RenameOperator extends PageTransformOperator {
     private final List<RenameCommand.Rename> renames;
     private final List<Pattern> patterns; // a wildcard rename's old names, else null
     private final java.util.function.UnaryOperator<String> marks; // null: none
@@ -366,7 +367,7 @@ final class FieldStages {
     }
 
     @Override
-    protected Page map(Page page) {
+    protected Page process(Page page) {
       Page input = page;
       for (int i = 0; i < renames.size(); i++) {
         RenameCommand.Rename rename = renames.get(i);

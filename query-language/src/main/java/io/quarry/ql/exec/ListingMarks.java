@@ -1,5 +1,6 @@
 package io.quarry.ql.exec;
 
+import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BooleanBlock;
 import io.quarry.plugin.api.data.Page;
@@ -63,10 +64,10 @@ public final class ListingMarks {
    * The operator after stage {@code number} of the search, marking each page the stage gives in
    * {@link #valueColumn} where {@code fields} then hold a value.
    */
-  static MappingOperator valuesAfter(int number, List<String> fields) {
-    return new MappingOperator() {
+  static PageTransformOperator valuesAfter(int number, List<String> fields) {
+    return new PageTransformOperator() {
       @Override
-      protected Page map(Page page) {
+      protected Page process(Page page) {
         for (String field : fields) {
           page =
               page.withColumn(
@@ -81,12 +82,13 @@ public final class ListingMarks {
    * {@code bin}'s operator (a page out per page in, position for position), its output marked true
    * in column {@code mark} where its input's {@code field} held a value.
    */
-  static MappingOperator whereInputValued(PageChain.BinOperator bin, String field, String mark) {
-    return new MappingOperator() {
+  static PageTransformOperator whereInputValued(
+      PageChain.BinOperator bin, String field, String mark) {
+    return new PageTransformOperator() {
       @Override
-      protected Page map(Page page) {
+      protected Page process(Page page) {
         Block marked = valued(page.block(field), page.positionCount());
-        return bin.map(page).withColumn(mark, marked);
+        return bin.process(page).withColumn(mark, marked);
       }
     };
   }

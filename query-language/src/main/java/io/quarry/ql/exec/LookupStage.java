@@ -2,6 +2,7 @@ package io.quarry.ql.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.ByteSlice;
 import io.quarry.plugin.api.data.BytesBlock;
@@ -22,7 +23,7 @@ import java.util.List;
  * PageBuilder#column}'s rules. The table and its index count against the search's memory while the
  * stage lives.
  */
-final class LookupStage extends MappingOperator {
+final class LookupStage extends PageTransformOperator {
   private final LookupCommand command;
   private final java.util.function.UnaryOperator<String> marks; // an output's marker, or null
   private final LookupIndex index;
@@ -61,7 +62,7 @@ final class LookupStage extends MappingOperator {
   }
 
   @Override
-  protected Page map(Page page) {
+  protected Page process(Page page) {
     int positions = page.positionCount();
     List<List<List<String>>> matches = new ArrayList<>(positions); // null: unchanged
     boolean any = false;

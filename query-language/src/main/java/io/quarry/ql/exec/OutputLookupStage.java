@@ -2,6 +2,7 @@ package io.quarry.ql.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.OutputLookupCommand;
@@ -19,7 +20,7 @@ import java.util.List;
  * text is counted on the search's memory. A {@code head} after it does not stop its input: later
  * rows still go into the table ({@link PageReduce}).
  */
-final class OutputLookupStage extends MappingOperator {
+final class OutputLookupStage extends PageTransformOperator {
   private final OutputLookupCommand command;
   private final LookupTable.Writer writer;
   private final TableCells table;
@@ -31,7 +32,7 @@ final class OutputLookupStage extends MappingOperator {
   }
 
   @Override
-  protected Page map(Page page) {
+  protected Page process(Page page) {
     int columns = page.schema().size();
     int positions = page.positionCount();
     int[] firstHeld = new int[columns]; // each column's first position with a value; -1: none

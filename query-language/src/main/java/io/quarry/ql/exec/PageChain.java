@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.quarry.plugin.api.command.CommandKind;
 import io.quarry.plugin.api.command.Operator;
+import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.LongBlock;
@@ -274,7 +275,7 @@ public final class PageChain {
   }
 
   /** {@code eval}: the assigned fields as new (or replacing) columns, compiled once. */
-  private static final class EvalOperator extends MappingOperator {
+  private static final class EvalOperator extends PageTransformOperator {
     private final PageEval.Compiled eval;
 
     EvalOperator(EvalCommand command, Evaluator evaluator) {
@@ -282,7 +283,7 @@ public final class PageChain {
     }
 
     @Override
-    protected Page map(Page page) {
+    protected Page process(Page page) {
       return eval.apply(page);
     }
   }
@@ -291,7 +292,7 @@ public final class PageChain {
    * {@code bin} with a span (given, or chosen by {@link BinRangeStage}): each position's first
    * value of the field binned (as {@link Bins#binned} bins it) into the {@code as} column.
    */
-  static final class BinOperator extends MappingOperator {
+  static final class BinOperator extends PageTransformOperator {
     private final BinCommand command;
     private final Span span;
     private final java.time.ZoneId zone;
@@ -303,7 +304,7 @@ public final class PageChain {
     }
 
     @Override
-    protected Page map(Page page) {
+    protected Page process(Page page) {
       Block times = timesToFloor(page);
       if (times != null) {
         return page.withColumn(command.as(), floored((LongBlock) times));
@@ -369,7 +370,7 @@ public final class PageChain {
    * {@code where}, and {@code search} after the first command ({@link FieldStages}): the positions
    * a compiled condition keeps, the page filtered once.
    */
-  static final class FilterOperator extends MappingOperator {
+  static final class FilterOperator extends PageTransformOperator {
     /** The positions of a page a filter keeps, written in order; returns how many. */
     interface Selector {
       int select(Page page, int[] positions);
@@ -383,7 +384,7 @@ public final class PageChain {
     }
 
     @Override
-    protected Page map(Page page) {
+    protected Page process(Page page) {
       int positions = page.positionCount();
       if (kept.length < positions) {
         kept = new int[positions];

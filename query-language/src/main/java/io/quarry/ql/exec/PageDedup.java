@@ -2,6 +2,7 @@ package io.quarry.ql.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.DedupCommand;
@@ -19,7 +20,7 @@ import java.util.Map;
  * positions ({@code sortby} is a {@link PageSort} after this stage, see {@link PageReduce}). A
  * single field's single value is keyed by its text alone, no list per position.
  */
-final class PageDedup extends MappingOperator {
+final class PageDedup extends PageTransformOperator {
   private final DedupCommand command;
   private final MemoryTracker memory;
   private final Map<Object, long[]> seen = new HashMap<>();
@@ -35,7 +36,7 @@ final class PageDedup extends MappingOperator {
   }
 
   @Override
-  protected Page map(Page page) {
+  protected Page process(Page page) {
     int count = page.positionCount();
     for (int f = 0; f < blocks.length; f++) {
       int column = page.schema().indexOf(command.fields().get(f));

@@ -3,6 +3,7 @@ package io.quarry.ql.exec;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.plugin.api.command.Operator;
+import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
@@ -314,7 +315,7 @@ public final class PageReduce {
   }
 
   /** {@code head N}: the first N positions, the page that crosses N cut. */
-  private static final class Head extends MappingOperator {
+  private static final class Head extends PageTransformOperator {
     private long remaining;
 
     Head(long limit) {
@@ -322,7 +323,7 @@ public final class PageReduce {
     }
 
     @Override
-    protected Page map(Page page) {
+    protected Page process(Page page) {
       if (remaining == 0) {
         return null;
       }

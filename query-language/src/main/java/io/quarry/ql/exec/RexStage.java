@@ -1,5 +1,6 @@
 package io.quarry.ql.exec;
 
+import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.ByteSlice;
 import io.quarry.plugin.api.data.BytesBlock;
@@ -21,7 +22,7 @@ import java.util.function.BooleanSupplier;
  * the new block — no {@code String} per position. A column that mixes extracted text with another
  * type's values is typed by {@link PageBuilder#column}'s rules (text).
  */
-final class RexStage extends MappingOperator {
+final class RexStage extends PageTransformOperator {
   private final RexCommand command;
   private final RexExtraction extraction; // null in sed mode
   private final RexSed sed; // null in extraction mode
@@ -51,7 +52,7 @@ final class RexStage extends MappingOperator {
   }
 
   @Override
-  protected Page map(Page page) {
+  protected Page process(Page page) {
     List<String> marked =
         marks == null ? List.of() : sed != null ? List.of(command.field()) : fields;
     // where each marked field is set, filled by the matching below (null: none asked for)

@@ -2,6 +2,7 @@ package io.quarry.ql.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
@@ -29,7 +30,7 @@ import java.util.Map;
  * each position with its just-computed results set on it, as Splunk's reads them) empty every
  * state. The window entries and the groups' states are counted on the search's memory.
  */
-final class StreamStatsStage extends MappingOperator {
+final class StreamStatsStage extends PageTransformOperator {
   private final StreamStatsCommand command;
   private final RunningGroups running;
   private final RunningGroups moment; // a window's group of the moment (group 0)
@@ -62,7 +63,7 @@ final class StreamStatsStage extends MappingOperator {
   }
 
   @Override
-  protected Page map(Page page) {
+  protected Page process(Page page) {
     int positions = page.positionCount();
     boolean[] before = holds(resetBefore, page);
     Block times = command.timeWindowMicros() > 0 ? page.block(TimeField.NAME) : null;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.command.OperatorContext;
+import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.MemoryAccount;
 import io.quarry.plugin.api.data.Page;
@@ -141,9 +142,9 @@ class DriverTest {
   }
 
   /** Each page handed on after a few milliseconds' work. */
-  private static final class Spinning extends MappingOperator {
+  private static final class Spinning extends PageTransformOperator {
     @Override
-    protected Page map(Page page) {
+    protected Page process(Page page) {
       long until = System.nanoTime() + SPIN_NANOS;
       while (System.nanoTime() < until) {
         Thread.onSpinWait();

@@ -53,4 +53,41 @@ class StageStatsTest {
             "head 2->1");
     assertThat(stats.stages()).allSatisfy(s -> assertThat(s.time().isNegative()).isFalse());
   }
+
+  /**
+   * The operators that finish a command's work ({@code dedup}'s {@code sortby}, the re-paging
+   * before a plugin command) count into its stage without counting its rows twice.
+   */
+  @Test
+  void helperOperatorsShareTheirCommandsStageWithoutItsRows() {
+    List<Command> commands =
+        new Parser(CommandRegistry.builtIns())
+            .parse("* | stats count by n | dedup n sortby -n | fillnull value=0 m | head 3")
+            .commands();
+    List<Command> pipeline = commands.subList(1, commands.size());
+    StageStats stats = new StageStats(pipeline.stream().map(Command::name).toList());
+    List<TestRow> rows = new ArrayList<>();
+    for (int n = 0; n < 50; n++) {
+      rows.add(TestRow.of("r", "n", (long) (n % 20)));
+    }
+    PageReduce reduce =
+        new PageReduce(
+            pipeline,
+            new Evaluator(Instant.EPOCH, ZoneOffset.UTC),
+            page -> {
+              stats.out(page.positionCount());
+              return true;
+            },
+            stats,
+            0,
+            7);
+    for (io.quarry.plugin.api.data.Page page : TestPages.pages(PipelineTest.cells(rows), 7)) {
+      reduce.add(page);
+    }
+    reduce.finish();
+    reduce.close();
+    assertThat(stats.stages())
+        .extracting(s -> s.name() + " " + s.rowsIn() + "->" + s.rowsOut())
+        .containsExactly("stats 50->20", "dedup 20->20", "fillnull 20->20", "head 20->3");
+  }
 }
