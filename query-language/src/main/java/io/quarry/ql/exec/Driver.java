@@ -81,7 +81,8 @@ public final class Driver implements AutoCloseable {
   /**
    * Hands the source's next page to the first operator (an empty page goes nowhere), waiting while
    * it is blocked or full, then moves pages on until nothing moves. A first operator that is
-   * already finished drops the page.
+   * already finished drops the page; so does every operator once the one after it is finished (it
+   * is finished early, and the ones before it in turn).
    */
   public void add(Page page) {
     if (operators.length == 0) {
@@ -89,6 +90,7 @@ public final class Driver implements AutoCloseable {
       return;
     }
     if (page.positionCount() == 0) {
+      dropped(0, page);
       return;
     }
     int idle = 0;
@@ -163,7 +165,23 @@ public final class Driver implements AutoCloseable {
         continue;
       }
       int next = i + 1;
-      if (blocked(next) != null || operators[next].isFinished()) {
+      if (blocked(next) != null) {
+        continue;
+      }
+      if (operators[next].isFinished()) {
+        // the rest of the chain takes nothing more (a head-like command has its rows): this
+        // operator finishes early and what it still gives is dropped; the ones before it follow
+        if (!finishCalled[i]) {
+          finish(i);
+          moved = true;
+        }
+        if (!operators[i].isFinished()) {
+          Page out = getOutput(i);
+          if (out != null) {
+            dropped(next, out);
+            moved = true;
+          }
+        }
         continue;
       }
       if (operators[i].isFinished()) {
@@ -176,6 +194,8 @@ public final class Driver implements AutoCloseable {
         if (out != null) {
           if (out.positionCount() > 0) {
             addInput(next, out);
+          } else {
+            dropped(next, out);
           }
           moved = true;
         }
@@ -211,7 +231,11 @@ public final class Driver implements AutoCloseable {
     }
   }
 
-  /** A page the finished first operator does not take: a plugin's blocks are released. */
+  /**
+   * A page operator {@code at} does not take (it is finished, or the page is empty): where the page
+   * was reserved for that operator already (a plugin aggregation's states), its blocks are
+   * released.
+   */
   private void dropped(int at, Page page) {
     if (operators[at] instanceof PluginOperator plugin) {
       plugin.dropped(page);

@@ -66,8 +66,7 @@ final class PageSort extends QueuedPageOperator {
 
   @Override
   protected void onFinish() {
-    sorted = kept.drain();
-    memory.release();
+    sorted = kept.drain(); // still counted: the pages they point into are held until produced
   }
 
   /** The next {@code pageSize} sorted positions as a page. */
@@ -75,6 +74,7 @@ final class PageSort extends QueuedPageOperator {
   protected Page produce() {
     if (from >= sorted.size()) {
       sorted = List.of();
+      memory.release(); // every sorted row handed on
       return null;
     }
     int to = Math.min(sorted.size(), from + pageSize);

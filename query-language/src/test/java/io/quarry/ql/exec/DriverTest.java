@@ -51,6 +51,63 @@ class DriverTest {
   }
 
   @Test
+  @Timeout(30)
+  void anOperatorFinishedEarlyFinishesTheOnesBeforeIt() {
+    // a head-like operator finished after its first page: the filter before it is finished too,
+    // its pending output dropped, and the source's later pages go nowhere — no spinning, no error
+    FirstPageOnly first = new FirstPageOnly();
+    List<Page> answer = new ArrayList<>();
+    try (Driver driver =
+        new Driver(
+            List.of(Driver.Step.counted(evenOnly(), 0), Driver.Step.counted(first, 1)),
+            answer::add,
+            new StageStats(List.of("where", "first")),
+            context(() -> false))) {
+      driver.add(numbers(0, 4));
+      driver.add(numbers(4, 4));
+      driver.add(numbers(8, 4));
+      driver.finish();
+    }
+    assertThat(values(answer)).containsExactly(0L, 2L);
+  }
+
+  /** Passes its first page on and is then finished, whether its input is over or not. */
+  private static final class FirstPageOnly implements Operator {
+    private Page held;
+    private boolean passed;
+
+    @Override
+    public boolean needsInput() {
+      return !passed && held == null;
+    }
+
+    @Override
+    public void addInput(Page page) {
+      held = page;
+    }
+
+    @Override
+    public void finish() {
+      passed = true;
+    }
+
+    @Override
+    public boolean isFinished() {
+      return passed && held == null;
+    }
+
+    @Override
+    public Page getOutput() {
+      Page out = held;
+      if (out != null) {
+        held = null;
+        passed = true;
+      }
+      return out;
+    }
+  }
+
+  @Test
   void countsEachOperatorsRowsAndOwnTimeAsItsStage() {
     StageStats stats = new StageStats(List.of("where", "slow"));
     try (Driver driver =
