@@ -18,9 +18,9 @@
  * whose {@code _raw} is still their own). {@link io.quarry.ql.exec.ListingMarks} names the hidden
  * columns an event listing's stages leave where they set a field. Every command is a pull {@link
  * io.quarry.plugin.api.command.Operator} (1:1 ones {@link
- * io.quarry.plugin.api.command.PageTransformOperator}s, the others {@link
- * io.quarry.ql.exec.QueuedPageOperator}s; a plugin's wrapped as a {@link
- * io.quarry.ql.exec.PluginOperator}), and one {@link io.quarry.ql.exec.Driver} per chain moves
+ * io.quarry.plugin.api.command.PageTransformOperator}s, most others {@link
+ * io.quarry.ql.exec.QueuedPageOperator}s, the aggregations their own operators; a plugin's
+ * wrapped as a {@link io.quarry.ql.exec.PluginOperator}), and one {@link io.quarry.ql.exec.Driver} per chain moves
  * pages through them, counting each as a stage of {@link io.quarry.ql.exec.StageStats}.
  */
 package io.quarry.ql.exec;
