@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code fieldsummary}'s state, fed by {@link FieldSummaryStage}: per field, in order of first
+ * {@code fieldsummary}'s state, fed by {@link FieldSummaryOperator}: per field, in order of first
  * appearance, {@code count} (rows that have it), the distinct values' counts (at most {@value
  * #MAX_TRACKED}; past that {@code is_exact} is false and counts are of the values seen first), and
  * over the numeric values {@code numeric_count}, {@code min}, {@code max}, {@code mean}; {@code

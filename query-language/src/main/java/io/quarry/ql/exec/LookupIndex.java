@@ -11,9 +11,9 @@ import java.util.Map;
 
 /**
  * A lookup table indexed by a {@code lookup}'s key columns, and what the command gives a result,
- * for the page stage ({@link LookupStage}): a result's key is each key field's first value as text
- * ({@code _time} as epoch seconds); the table rows with that exact key (case-sensitive) give each
- * output field their non-empty values of its column, distinct, in table order (several: a
+ * for the page stage ({@link LookupOperator}): a result's key is each key field's first value as
+ * text ({@code _time} as epoch seconds); the table rows with that exact key (case-sensitive) give
+ * each output field their non-empty values of its column, distinct, in table order (several: a
  * multivalue, none: the field removed). The outputs are the command's, or every non-key column of
  * the table.
  */

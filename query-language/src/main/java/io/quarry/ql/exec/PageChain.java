@@ -32,14 +32,14 @@ import java.util.function.Consumer;
 
 /**
  * Row-local commands on pages: {@code eval} (new columns), {@code where} (kept positions), {@code
- * bin}, {@code rex} ({@link RexStage}), {@code lookup} ({@link LookupStage}), {@code fields}/{@code
- * table}, {@code rename} and {@code search} ({@link FieldStages}) and streaming plugin commands
- * (the built-in {@code fillnull}, {@code convert}, {@code makemv}, {@code mvexpand} … among them,
- * each its own operator in the chain: {@link PluginOperator}), one pull operator per command, run
- * by a {@link Driver} in order to {@code end}. The map side of a batch search on the page engine,
- * for one segment slice at a time. {@code eval} and {@code where} are compiled once into evaluators
- * over whole pages ({@code io.quarry.ql.eval}), whose answers are exactly those of {@link
- * Evaluator}, which evaluates an expression over one row.
+ * bin}, {@code rex} ({@link RexOperator}), {@code lookup} ({@link LookupOperator}), {@code
+ * fields}/{@code table}, {@code rename} and {@code search} ({@link FieldStages}) and streaming
+ * plugin commands (the built-in {@code fillnull}, {@code convert}, {@code makemv}, {@code mvexpand}
+ * … among them, each its own operator in the chain: {@link PluginOperator}), one pull operator per
+ * command, run by a {@link Driver} in order to {@code end}. The map side of a batch search on the
+ * page engine, for one segment slice at a time. {@code eval} and {@code where} are compiled once
+ * into evaluators over whole pages ({@code io.quarry.ql.eval}), whose answers are exactly those of
+ * {@link Evaluator}, which evaluates an expression over one row.
  */
 public final class PageChain {
   private final Driver driver;
@@ -154,7 +154,7 @@ public final class PageChain {
             needed.add(TimeField.NAME);
           }
         }
-        case io.quarry.ql.ast.TransactionCommand t -> TransactionStage.inputFields(t, needed);
+        case io.quarry.ql.ast.TransactionCommand t -> TransactionOperator.inputFields(t, needed);
         default -> FieldStages.inputFields(commands.get(i), needed);
       }
     }
@@ -249,8 +249,8 @@ public final class PageChain {
               bin.field(),
               marks.apply(bin.as()));
       case BinCommand bin -> new BinOperator(bin, bin.span().orElseThrow(), evaluator.zone());
-      case RexCommand rex -> new RexStage(rex, evaluator.stopped(), marks);
-      case LookupCommand lookup -> new LookupStage(lookup, evaluator, marks);
+      case RexCommand rex -> new RexOperator(rex, evaluator.stopped(), marks);
+      case LookupCommand lookup -> new LookupOperator(lookup, evaluator, marks);
       case io.quarry.ql.ast.RenameCommand rename when marks != null ->
           FieldStages.renameOperator(rename, marks);
       case PluginCommand plugin ->
@@ -289,7 +289,7 @@ public final class PageChain {
   }
 
   /**
-   * {@code bin} with a span (given, or chosen by {@link BinRangeStage}): each position's first
+   * {@code bin} with a span (given, or chosen by {@link BinRangeOperator}): each position's first
    * value of the field binned (as {@link Bins#binned} bins it) into the {@code as} column.
    */
   static final class BinOperator extends PageTransformOperator {

@@ -23,18 +23,18 @@ import java.util.function.Predicate;
 /**
  * The commands after an aggregation, on its pages: {@code sort} ({@link PageSort}), {@code head},
  * {@code dedup} ({@link PageDedup}, its {@code sortby} a {@link PageSort} after it), {@code
- * reverse} and {@code tail} ({@link PageReorder}), {@code eventstats} ({@link EventStatsStage}),
- * {@code streamstats} ({@link StreamStatsStage}), {@code transaction} ({@link TransactionStage}),
- * {@code bin bins=N} ({@link BinRangeStage}: the span from the whole input's range), {@code
- * fieldsummary} ({@link FieldSummaryStage}), {@code outputlookup} ({@link OutputLookupStage}), the
- * built-in page operators that carry state from position to position ({@code accum}, {@code delta}
- * …), aggregations, plugin commands and the built-in commands written as plugin operators ({@link
- * PageCommands}), and every command {@link PageChain} runs on pages ({@code eval}, {@code where},
- * {@code fields}, {@code rename}, {@code bin}, streaming plugin commands …), one pull operator each
- * (a stage of the search's stats), run in order by one {@link Driver} into the search's answer. The
- * reduce side of a batch search when all of its commands are of these kinds ({@link
- * ReduceCoverage}). {@link #add} says when nothing more is wanted: a {@code head} has its rows, or
- * the answer is full.
+ * reverse} and {@code tail} ({@link PageReorder}), {@code eventstats} ({@link EventStatsOperator}),
+ * {@code streamstats} ({@link StreamStatsOperator}), {@code transaction} ({@link
+ * TransactionOperator}), {@code bin bins=N} ({@link BinRangeOperator}: the span from the whole
+ * input's range), {@code fieldsummary} ({@link FieldSummaryOperator}), {@code outputlookup} ({@link
+ * OutputLookupOperator}), the built-in page operators that carry state from position to position
+ * ({@code accum}, {@code delta} …), aggregations, plugin commands and the built-in commands written
+ * as plugin operators ({@link PageCommands}), and every command {@link PageChain} runs on pages
+ * ({@code eval}, {@code where}, {@code fields}, {@code rename}, {@code bin}, streaming plugin
+ * commands …), one pull operator each (a stage of the search's stats), run in order by one {@link
+ * Driver} into the search's answer. The reduce side of a batch search when all of its commands are
+ * of these kinds ({@link ReduceCoverage}). {@link #add} says when nothing more is wanted: a {@code
+ * head} has its rows, or the answer is full.
  */
 public final class PageReduce {
   /** A row that is not an event matches no bare word, whatever its fields. */
@@ -185,7 +185,7 @@ public final class PageReduce {
             case DedupCommand dedup ->
                 new PageDedup(dedup, evaluator.memory(dedup.name())); // sortby: a sort after it
             case io.quarry.ql.ast.MstatsCommand mstats when mstats.append() ->
-                new MstatsAppendStage(mstats, evaluator, pageSize, headsFrom(heads.size()));
+                new MstatsAppendOperator(mstats, evaluator, pageSize, headsFrom(heads.size()));
             case Command aggregation when PageAggregator.supports(aggregation) ->
                 // over the pages before it, all of them on this one thread (a generator's, or a
                 // second aggregation after the first): its answer pages when the input is over
@@ -199,21 +199,21 @@ public final class PageReduce {
             case io.quarry.ql.ast.SubsearchCommand c ->
                 PageChain.operator(PageCommands.onPages(c), evaluator);
             case EventStatsCommand eventstats ->
-                new EventStatsStage(eventstats, evaluator.memory(command.name()));
-            case StreamStatsCommand streamstats -> new StreamStatsStage(streamstats, evaluator);
+                new EventStatsOperator(eventstats, evaluator.memory(command.name()));
+            case StreamStatsCommand streamstats -> new StreamStatsOperator(streamstats, evaluator);
             case io.quarry.ql.ast.OutputLookupCommand output -> {
               if (writersAfter < 0) {
                 writersAfter = heads.size(); // the heads after it do not stop its input
               }
-              yield new OutputLookupStage(
+              yield new OutputLookupOperator(
                   output, evaluator.lookupWriter(), evaluator.memory(command.name()));
             }
             case io.quarry.ql.ast.FieldSummaryCommand summary ->
-                new FieldSummaryStage(summary, evaluator.memory(command.name()), pageSize);
+                new FieldSummaryOperator(summary, evaluator.memory(command.name()), pageSize);
             case io.quarry.ql.ast.BinCommand bin when !bin.rowLocal() ->
-                new BinRangeStage(bin, evaluator.zone(), evaluator.memory(command.name()));
+                new BinRangeOperator(bin, evaluator.zone(), evaluator.memory(command.name()));
             case io.quarry.ql.ast.TransactionCommand transaction ->
-                new TransactionStage(transaction, evaluator, pageSize);
+                new TransactionOperator(transaction, evaluator, pageSize);
             case io.quarry.ql.ast.SearchCommand search when overResultsAt ->
                 FieldStages.operator(search, NO_TERM); // rows that are not events
             default ->

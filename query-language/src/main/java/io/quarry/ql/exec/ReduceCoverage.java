@@ -39,7 +39,7 @@ public final class ReduceCoverage {
    * {@link PageChain} runs on any pages (one that names its fields, or works field by field) runs
    * here wherever it is. An aggregation is a stage too (a generator's {@code | makeresults |
    * stats}, a second aggregation): its answer is fresh pages of one schema; so is {@code mstats
-   * prestats=true append=true} ({@link MstatsAppendStage}).
+   * prestats=true append=true} ({@link MstatsAppendOperator}).
    */
   public static boolean supports(List<Command> commands) {
     return rebatched(commands, false) != null;
@@ -150,7 +150,7 @@ public final class ReduceCoverage {
       // map) and appendpipe's are rows made from pages, which match no term either
       noEvents = noEvents || makesResults(c);
       if (c instanceof io.quarry.ql.ast.MstatsCommand mstats && mstats.append()) {
-        // mstats prestats=true append=true (MstatsAppendStage): the pages before it, then its
+        // mstats prestats=true append=true (MstatsAppendOperator): the pages before it, then its
         // points as pages of another shape
         batches = false;
         oneSchema = false;
@@ -206,7 +206,7 @@ public final class ReduceCoverage {
           || c instanceof HeadCommand
           || c instanceof DedupCommand
           || c instanceof ReorderCommand
-          || c instanceof io.quarry.ql.ast.BinCommand // without a span: BinRangeStage
+          || c instanceof io.quarry.ql.ast.BinCommand // without a span: BinRangeOperator
           || chainStage
           || inOrder(c))) {
         return null;
@@ -346,8 +346,8 @@ public final class ReduceCoverage {
    */
   public static boolean inOrder(Command command) {
     return switch (command) {
-      case EventStatsCommand eventstats -> EventStatsStage.supports(eventstats);
-      case StreamStatsCommand streamstats -> StreamStatsStage.supports(streamstats);
+      case EventStatsCommand eventstats -> EventStatsOperator.supports(eventstats);
+      case StreamStatsCommand streamstats -> StreamStatsOperator.supports(streamstats);
       case io.quarry.ql.ast.PluginCommand plugin ->
           plugin.kind() == io.quarry.plugin.api.command.CommandKind.CENTRALIZED
               && IN_ORDER.contains(plugin.name())

@@ -10,11 +10,11 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * A stage's answer made at the end as pages from its result rows' fields ({@link TransactionStage},
- * {@link FieldSummaryStage}: one row per transaction or field, few next to their input; the rows of
- * {@code | help}): a column per field any result has, in first-seen order, each typed over the
- * whole answer as {@link PageBuilder} types a field — so a column keeps one type across the pages —
- * then cut into pages of {@code pageSize} positions.
+ * A stage's answer made at the end as pages from its result rows' fields ({@link
+ * TransactionOperator}, {@link FieldSummaryOperator}: one row per transaction or field, few next to
+ * their input; the rows of {@code | help}): a column per field any result has, in first-seen order,
+ * each typed over the whole answer as {@link PageBuilder} types a field — so a column keeps one
+ * type across the pages — then cut into pages of {@code pageSize} positions.
  */
 public final class ResultPages {
   private ResultPages() {}

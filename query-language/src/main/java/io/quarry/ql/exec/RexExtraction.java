@@ -13,11 +13,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The matching half of {@code rex} in extraction mode, shared by the page stage ({@link RexStage})
- * and the event scan ({@code search.EventPages}): {@link SimpleRegex}'s one pass for {@code
- * max_match=1} with a regex in its subset, else {@code java.util.regex} reading the text through
- * {@link StoppableText} (a match ends when the search must stop). One instance per thread: it keeps
- * its matcher.
+ * The matching half of {@code rex} in extraction mode, shared by the page stage ({@link
+ * RexOperator}) and the event scan ({@code search.EventPages}): {@link SimpleRegex}'s one pass for
+ * {@code max_match=1} with a regex in its subset, else {@code java.util.regex} reading the text
+ * through {@link StoppableText} (a match ends when the search must stop). One instance per thread:
+ * it keeps its matcher.
  */
 public final class RexExtraction {
   private final RexCommand command;

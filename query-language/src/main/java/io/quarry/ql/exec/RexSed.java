@@ -8,7 +8,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The rewriting half of {@code rex} ({@code mode=sed}), for the page stage ({@link RexStage}):
+ * The rewriting half of {@code rex} ({@code mode=sed}), for the page stage ({@link RexOperator}):
  * {@code s/regex/replacement/[g|N]} with {@code \1} group references and {@code &}, or {@code
  * y/from/to/}. The match reads the text through {@link StoppableText}: when the search must stop,
  * {@link #rewrite} throws {@link StoppableText.Stopped} and the caller leaves the value as it was.

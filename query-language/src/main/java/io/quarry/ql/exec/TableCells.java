@@ -13,7 +13,7 @@ import java.util.Map;
  * added, each row's cell of a column its values' text ({@link LookupTable#cellText}: a multivalue
  * joined with line breaks, {@code _time} in epoch seconds), a cell never set empty — or what the
  * writer's {@code missing} gives for it. The kept text is counted on the search's memory. Shared by
- * the page stage ({@link OutputLookupStage}) and the event listing's table ({@code
+ * the page stage ({@link OutputLookupOperator}) and the event listing's table ({@code
  * search.EventTable}).
  */
 public final class TableCells {

@@ -15,10 +15,10 @@ import java.util.TreeMap;
 
 /**
  * {@code transaction}'s grouping, whatever its events are ({@code E}: a (page, position) reference
- * for {@link TransactionStage}): events whose values of the fields (first value of each, as text)
- * agree are one transaction. An event may hold only some of the fields: it joins the newest open
- * transaction that contradicts none of its values and shares at least one (adding the values it
- * brings); with {@code connected=false} also one that shares none (else, with {@code
+ * for {@link TransactionOperator}): events whose values of the fields (first value of each, as
+ * text) agree are one transaction. An event may hold only some of the fields: it joins the newest
+ * open transaction that contradicts none of its values and shares at least one (adding the values
+ * it brings); with {@code connected=false} also one that shares none (else, with {@code
  * connected=true}, the default, such an event starts a new transaction). Events arrive newest first
  * (time-ordered mode), so a transaction grows backwards in time; it closes when the next event
  * joining it is further back than {@code maxpause} from its oldest event, than {@code maxspan} from

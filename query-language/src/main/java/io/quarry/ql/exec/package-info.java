@@ -1,9 +1,9 @@
 /**
  * The execution of a pipeline over typed {@link io.quarry.plugin.api.data.Page}s: {@link
  * io.quarry.ql.exec.PageChain} (row-local commands: {@code eval}, {@code where}, {@code bin},
- * {@code rex} as {@link io.quarry.ql.exec.RexStage}, {@code lookup} as {@link
- * io.quarry.ql.exec.LookupStage}, {@link io.quarry.ql.exec.FieldStages}, plugin and built-in page
- * operators) and {@link io.quarry.ql.exec.PageReduce} (those plus {@code sort}, {@code head},
+ * {@code rex} as {@link io.quarry.ql.exec.RexOperator}, {@code lookup} as {@link
+ * io.quarry.ql.exec.LookupOperator}, {@link io.quarry.ql.exec.FieldStages}, plugin and built-in
+ * page operators) and {@link io.quarry.ql.exec.PageReduce} (those plus {@code sort}, {@code head},
  * {@code dedup}, aggregations — a transforming plugin command's as {@link
  * io.quarry.ql.exec.PluginAggregation} —, the built-in page commands — {@code join} as {@link
  * io.quarry.ql.exec.HashJoinOperator}, {@code appendcols} as {@link
@@ -19,8 +19,8 @@
  * columns an event listing's stages leave where they set a field. Every command is a pull {@link
  * io.quarry.plugin.api.command.Operator} (1:1 ones {@link
  * io.quarry.plugin.api.command.PageTransformOperator}s, most others {@link
- * io.quarry.ql.exec.QueuedPageOperator}s, the aggregations their own operators; a plugin's
- * wrapped as a {@link io.quarry.ql.exec.PluginOperator}), and one {@link io.quarry.ql.exec.Driver} per chain moves
- * pages through them, counting each as a stage of {@link io.quarry.ql.exec.StageStats}.
+ * io.quarry.ql.exec.QueuedPageOperator}s, the aggregations their own operators; a plugin's wrapped
+ * as a {@link io.quarry.ql.exec.PluginOperator}), and one {@link io.quarry.ql.exec.Driver} per
+ * chain moves pages through them, counting each as a stage of {@link io.quarry.ql.exec.StageStats}.
  */
 package io.quarry.ql.exec;

@@ -23,9 +23,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The commands that hold their whole input before they answer, on pages in a {@link PageReduce} —
- * {@code transaction} ({@link TransactionStage}), {@code bin bins=N} ({@link BinRangeStage}),
- * {@code fieldsummary} ({@link FieldSummaryStage}) and {@code outputlookup} ({@link
- * OutputLookupStage}, which holds the table it writes) — and searches of bare words over events'
+ * {@code transaction} ({@link TransactionOperator}), {@code bin bins=N} ({@link BinRangeOperator}),
+ * {@code fieldsummary} ({@link FieldSummaryOperator}) and {@code outputlookup} ({@link
+ * OutputLookupOperator}, which holds the table it writes) — and searches of bare words over events'
  * {@code _raw}, over random pages (whole numbers, decimals, numbers as text, text, nulls,
  * multivalues, a column some pages lack, {@code _time} mostly descending and sometimes missing):
  * against plain Java where the rule is short to write out (a transaction per value without limits,

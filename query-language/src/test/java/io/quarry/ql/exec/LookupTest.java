@@ -29,7 +29,7 @@ class LookupTest {
           TestRow.of("e4", "id", "e4"),
           TestRow.of("e5", "id", "e5", "who", "zed"));
 
-  /** {@code query}'s commands on the page engine ({@link LookupStage}) over the rows above. */
+  /** {@code query}'s commands on the page engine ({@link LookupOperator}) over the rows above. */
   private static List<List<Object>> run(String query) {
     Evaluator evaluator =
         new Evaluator(

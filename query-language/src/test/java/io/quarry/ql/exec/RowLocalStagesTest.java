@@ -20,15 +20,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The row-local commands as page stages ({@code rex} as {@link RexStage}, {@code lookup} as {@link
- * LookupStage}, {@code rename} with wildcards and several pairs, the built-in page operators of
- * every field and centralized ones driven directly, an aggregation after them) over random pages
- * whose columns change type from page to page (a field of whole numbers in one page, of text in the
- * next), with numbers as text, non-ASCII text, nulls and multivalues: against plain Java written
- * from each command's rule ({@link java.util.regex.Pattern} for {@code rex}, a map rename, a map
- * lookup, {@link PlainStats}), and every form the same answer whatever pages its input comes in and
- * its answer goes out in. No second engine is the reference (docs/design/row-engine-retirement.md,
- * step 3).
+ * The row-local commands as page stages ({@code rex} as {@link RexOperator}, {@code lookup} as
+ * {@link LookupOperator}, {@code rename} with wildcards and several pairs, the built-in page
+ * operators of every field and centralized ones driven directly, an aggregation after them) over
+ * random pages whose columns change type from page to page (a field of whole numbers in one page,
+ * of text in the next), with numbers as text, non-ASCII text, nulls and multivalues: against plain
+ * Java written from each command's rule ({@link java.util.regex.Pattern} for {@code rex}, a map
+ * rename, a map lookup, {@link PlainStats}), and every form the same answer whatever pages its
+ * input comes in and its answer goes out in. No second engine is the reference
+ * (docs/design/row-engine-retirement.md, step 3).
  */
 class RowLocalStagesTest {
   private static final List<String> USERS_COLUMNS = List.of("k", "v", "w");
@@ -68,7 +68,7 @@ class RowLocalStagesTest {
     oracles.put(
         "rex field=n mode=sed \"s/1/one/\"",
         rows -> mapField(rows, "n", v -> text(v).replaceFirst("1", "one")));
-    // a multivalue: its first value rewritten, the others dropped (RexStage's rule; Splunk's
+    // a multivalue: its first value rewritten, the others dropped (RexOperator's rule; Splunk's
     // reference does not say)
     oracles.put(
         "rex field=mv mode=sed \"y/0123/abcd/\"",

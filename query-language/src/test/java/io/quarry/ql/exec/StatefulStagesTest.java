@@ -21,8 +21,8 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code eventstats} and {@code streamstats} on pages ({@link EventStatsStage}, {@link
- * StreamStatsStage} in a {@link PageReduce}), {@code accum}, {@code delta}, {@code autoregress},
+ * {@code eventstats} and {@code streamstats} on pages ({@link EventStatsOperator}, {@link
+ * StreamStatsOperator} in a {@link PageReduce}), {@code accum}, {@code delta}, {@code autoregress},
  * {@code trendline} and {@code filldown} driven on pages, and {@code stats} as a reduce stage,
  * against a plain Java computation of each ({@link PlainStreams}, {@link PlainStats}: no engine of
  * ours) over the same input: random pages (whole numbers, decimals, numbers as text, text, nulls,

@@ -15,7 +15,7 @@ class TransactionTest {
   private static final long SECOND = 1_000_000L;
 
   /**
-   * {@code command} on the page engine ({@link TransactionStage} in a {@link PageReduce}) over
+   * {@code command} on the page engine ({@link TransactionOperator} in a {@link PageReduce}) over
    * {@code events}, newest first as a time-ordered search delivers them, in pages of two (a
    * transaction spans pages); each result as field → value, a multivalue as a list.
    */

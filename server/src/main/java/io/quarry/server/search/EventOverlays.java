@@ -21,8 +21,8 @@ import java.util.function.Predicate;
  * value listed (after the event's own fields when new), a null one no longer listed and without a
  * value —, and an event in no group as it came; past its row cap {@code eventstats} sets its
  * truncation note on every row. The commands run as stages before the listing ({@code
- * EventStatsStage}, {@code StreamStatsStage}: a position in no group keeps its own values), and
- * {@link #apply} replays per row, from the answer's columns, what the commands laid over it:
+ * EventStatsOperator}, {@code StreamStatsOperator}: a position in no group keeps its own values),
+ * and {@link #apply} replays per row, from the answer's columns, what the commands laid over it:
  * whether a row fell in a group is read off its by-fields' columns, whether a result had a value
  * off the result's column.
  *

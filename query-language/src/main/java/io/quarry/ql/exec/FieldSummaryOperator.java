@@ -15,11 +15,11 @@ import java.util.List;
  * column by column. Once the input ends, one row per field as pages typed over the whole answer
  * ({@link ResultPages}).
  */
-final class FieldSummaryStage extends QueuedPageOperator {
+final class FieldSummaryOperator extends QueuedPageOperator {
   private final FieldSummaries fields;
   private final int pageSize;
 
-  FieldSummaryStage(FieldSummaryCommand command, MemoryTracker memory, int pageSize) {
+  FieldSummaryOperator(FieldSummaryCommand command, MemoryTracker memory, int pageSize) {
     this.fields = new FieldSummaries(command.maxValues(), memory);
     this.pageSize = pageSize;
   }

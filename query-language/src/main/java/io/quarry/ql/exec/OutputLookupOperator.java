@@ -20,12 +20,13 @@ import java.util.List;
  * text is counted on the search's memory. A {@code head} after it does not stop its input: later
  * rows still go into the table ({@link PageReduce}).
  */
-final class OutputLookupStage extends PageTransformOperator {
+final class OutputLookupOperator extends PageTransformOperator {
   private final OutputLookupCommand command;
   private final LookupTable.Writer writer;
   private final TableCells table;
 
-  OutputLookupStage(OutputLookupCommand command, LookupTable.Writer writer, MemoryTracker memory) {
+  OutputLookupOperator(
+      OutputLookupCommand command, LookupTable.Writer writer, MemoryTracker memory) {
     this.command = requireNonNull(command, "command is null");
     this.writer = requireNonNull(writer, "writer is null");
     this.table = new TableCells(memory);

@@ -32,7 +32,7 @@ import java.util.Set;
  * loads those the commands after it read ({@link #inputFields}), so a result carries what the
  * answer needs, not every field an event has.
  */
-final class TransactionStage extends QueuedPageOperator {
+final class TransactionOperator extends QueuedPageOperator {
   private static final long EVENT_BYTES = 48; // a kept (page, position) reference in a transaction
 
   private final TransactionCommand command;
@@ -46,7 +46,7 @@ final class TransactionStage extends QueuedPageOperator {
   private boolean[] isStart = new boolean[0];
   private boolean[] isEnd = new boolean[0];
 
-  TransactionStage(TransactionCommand command, Evaluator evaluator, int pageSize) {
+  TransactionOperator(TransactionCommand command, Evaluator evaluator, int pageSize) {
     this.command = requireNonNull(command, "command is null");
     this.memory = evaluator.memory(command.name());
     this.groups = new TransactionGroups<>(command, memory);

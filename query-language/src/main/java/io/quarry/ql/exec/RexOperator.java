@@ -22,7 +22,7 @@ import java.util.function.BooleanSupplier;
  * the new block — no {@code String} per position. A column that mixes extracted text with another
  * type's values is typed by {@link PageBuilder#column}'s rules (text).
  */
-final class RexStage extends PageTransformOperator {
+final class RexOperator extends PageTransformOperator {
   private final RexCommand command;
   private final RexExtraction extraction; // null in sed mode
   private final RexSed sed; // null in extraction mode
@@ -32,7 +32,7 @@ final class RexStage extends PageTransformOperator {
   private final ByteSlice copied = new ByteSlice();
   private final java.util.function.UnaryOperator<String> marks; // a field's marker, or null
 
-  RexStage(RexCommand command, BooleanSupplier stopped) {
+  RexOperator(RexCommand command, BooleanSupplier stopped) {
     this(command, stopped, null);
   }
 
@@ -42,7 +42,7 @@ final class RexStage extends PageTransformOperator {
    * value for it; in sed mode, rewrote it), null elsewhere ({@code ListedFields}), as the matching
    * finds them.
    */
-  RexStage(
+  RexOperator(
       RexCommand command, BooleanSupplier stopped, java.util.function.UnaryOperator<String> marks) {
     this.marks = marks;
     this.command = command;

@@ -30,7 +30,7 @@ import java.util.Map;
  * each position with its just-computed results set on it, as Splunk's reads them) empty every
  * state. The window entries and the groups' states are counted on the search's memory.
  */
-final class StreamStatsStage extends PageTransformOperator {
+final class StreamStatsOperator extends PageTransformOperator {
   private final StreamStatsCommand command;
   private final RunningGroups running;
   private final RunningGroups moment; // a window's group of the moment (group 0)
@@ -46,7 +46,7 @@ final class StreamStatsStage extends PageTransformOperator {
   /** A position held in a window: its page, its group and its {@code _time}. */
   private record Entry(Page page, int position, int group, long time) {}
 
-  StreamStatsStage(StreamStatsCommand command, Evaluator evaluator) {
+  StreamStatsOperator(StreamStatsCommand command, Evaluator evaluator) {
     this.command = requireNonNull(command, "command is null");
     this.running = new RunningGroups(command.stats(), true);
     this.moment = new RunningGroups(command.stats(), false);

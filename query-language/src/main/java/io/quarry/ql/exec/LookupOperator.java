@@ -23,14 +23,14 @@ import java.util.List;
  * PageBuilder#column}'s rules. The table and its index count against the search's memory while the
  * stage lives.
  */
-final class LookupStage extends PageTransformOperator {
+final class LookupOperator extends PageTransformOperator {
   private final LookupCommand command;
   private final java.util.function.UnaryOperator<String> marks; // an output's marker, or null
   private final LookupIndex index;
   private final MemoryTracker memory;
   private final ByteSlice copied = new ByteSlice();
 
-  LookupStage(LookupCommand command, Evaluator evaluator) {
+  LookupOperator(LookupCommand command, Evaluator evaluator) {
     this(command, evaluator, null);
   }
 
@@ -41,7 +41,7 @@ final class LookupStage extends PageTransformOperator {
    * the row had no value of it), null at the others, for a consumer that must tell a table's empty
    * value from no match, or the table's value from the row's own ({@code ListedFields}).
    */
-  LookupStage(
+  LookupOperator(
       LookupCommand command, Evaluator evaluator, java.util.function.UnaryOperator<String> marks) {
     this.marks = marks;
     this.command = requireNonNull(command, "command is null");

@@ -12,14 +12,14 @@ import java.util.function.BooleanSupplier;
  * MetricAppend#appendPages}, streamed from the metric store, nothing held) until the commands after
  * it want no more. Its messages go to the search's warnings.
  */
-final class MstatsAppendStage extends QueuedPageOperator {
+final class MstatsAppendOperator extends QueuedPageOperator {
   private final MstatsCommand command;
   private final Evaluator evaluator;
   private final int pageSize;
   private final BooleanSupplier full;
 
   /** {@code full}: true once the stages after it take nothing more (a head has its rows). */
-  MstatsAppendStage(
+  MstatsAppendOperator(
       MstatsCommand command, Evaluator evaluator, int pageSize, BooleanSupplier full) {
     this.command = command;
     this.evaluator = evaluator;

@@ -18,7 +18,7 @@ import java.util.List;
  * position says so in {@code eventstats_truncated}. The pages held, their positions' groups and the
  * states are counted on the search's memory and released when emitted.
  */
-final class EventStatsStage extends QueuedPageOperator {
+final class EventStatsOperator extends QueuedPageOperator {
   /** Rows held at most (the default result cap of a search). */
   static final int MAX_ROWS = 1_000_000;
 
@@ -34,7 +34,7 @@ final class EventStatsStage extends QueuedPageOperator {
   private Object[][] byGroup; // each group's results, once; made when the input is over
   private int next; // the next held page to hand on
 
-  EventStatsStage(EventStatsCommand command, MemoryTracker memory) {
+  EventStatsOperator(EventStatsCommand command, MemoryTracker memory) {
     this.groups = new RunningGroups(command.stats(), true);
     this.columns = new AssignedColumns(command.stats());
     this.memory = requireNonNull(memory, "memory is null");

@@ -20,7 +20,7 @@ import java.util.List;
  * input ends the span is chosen ({@link Bins#chooseSpan}) and every kept page is binned in order by
  * {@link PageChain.BinOperator}, the operator of {@code bin} with a given span.
  */
-final class BinRangeStage extends QueuedPageOperator {
+final class BinRangeOperator extends QueuedPageOperator {
   private final BinCommand command;
   private final ZoneId zone;
   private final MemoryTracker memory;
@@ -30,7 +30,7 @@ final class BinRangeStage extends QueuedPageOperator {
   private double low = Double.POSITIVE_INFINITY;
   private double high = Double.NEGATIVE_INFINITY;
 
-  BinRangeStage(BinCommand command, ZoneId zone, MemoryTracker memory) {
+  BinRangeOperator(BinCommand command, ZoneId zone, MemoryTracker memory) {
     this.command = requireNonNull(command, "command is null");
     this.zone = requireNonNull(zone, "zone is null");
     this.memory = requireNonNull(memory, "memory is null");
