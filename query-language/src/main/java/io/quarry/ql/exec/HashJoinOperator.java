@@ -9,24 +9,23 @@ import io.quarry.ql.ast.SubsearchCommand;
 import io.quarry.ql.ast.SubsearchResult;
 import io.quarry.ql.engine.BlockCopies;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * {@code join} on whole pages: the subsearch's pages are the build side ({@link JoinHashTable}, one
- * per set of join fields), each input page the probe side. A probed position whose join fields all
- * have a value and equal a key is repeated once per matching subsearch row (up to {@code max}, in
- * the subsearch's order); an unmatched one is dropped ({@code inner}) or kept once ({@code
- * left}/{@code outer}). The output page holds every input column, its positions copied in the
- * probe's order ({@link BlockCopies#take}), with the subsearch's columns (not the join fields) laid
- * over it: a matched subsearch row's value replaces the position's own with {@code overwrite}, else
- * only where the position has none; a subsearch column the input lacks is added after the input's.
- * Without join fields, a row's join fields are the subsearch's columns it holds a value of (the
- * fields both sides have, row by row — not page by page, so that the answer does not hang on where
- * the pages part; Splunk takes the fields common to both result sets, which a stream cannot know
- * before its last row: a row lacking a field other rows have still joins on the others). The answer
- * of {@link JoinOperator} (the operator of {@link PageCommands#of}), without its hidden row column.
+ * {@code join} on whole pages: the subsearch's pages are the build side ({@link JoinHashTable}, of
+ * the join fields), each input page the probe side. A probed position whose join fields all have a
+ * value and equal a key is repeated once per matching subsearch row (up to {@code max}, in the
+ * subsearch's order); an unmatched one is dropped ({@code inner}) or kept once ({@code left}/{@code
+ * outer}). The output page holds every input column, its positions copied in the probe's order
+ * ({@link BlockCopies#take}), with the subsearch's columns (not the join fields) laid over it: a
+ * matched subsearch row's value replaces the position's own with {@code overwrite}, else only where
+ * the position has none; a subsearch column the input lacks is added after the input's. Without
+ * join fields, a row's join fields are the subsearch's columns that hold a value in it or in a row
+ * before it ({@link JoinFields}: Splunk's fields common to both result sets, as a stream can know
+ * them; a row missing one matches nothing). One table is held at a time, reserved on the search's
+ * memory account while held; the fields only grow, so at most one is built per subsearch column.
+ * The answer of {@link JoinOperator} (the operator of {@link PageCommands#of}), without its hidden
+ * row column.
  */
 final class HashJoinOperator extends QueuedPageOperator {
   private static final int[] NO_MATCHES = new int[0];
@@ -34,32 +33,39 @@ final class HashJoinOperator extends QueuedPageOperator {
   private final SubsearchCommand.Join join;
   private final SubsearchRows subsearch;
   private final BlockFactory factory;
-  private final Map<List<String>, JoinHashTable> tables = new HashMap<>();
+  private final JoinFields common; // null with named join fields
+  private JoinHashTable table;
+  private List<String> tableFields;
+  private long tableBytes;
   private int[] positions = new int[0];
   private int[] matched = new int[0];
 
   HashJoinOperator(SubsearchCommand.Join join, SubsearchResult result, OperatorContext context) {
     this.join = join;
     this.factory = context.blockFactory();
-    this.subsearch =
-        new SubsearchRows(result, context, "join", JoinOperator.ENTRY_BYTES * result.rows());
+    this.subsearch = new SubsearchRows(result, context, "join", 0);
+    this.common = join.fields().isEmpty() ? new JoinFields(subsearch.columns()) : null;
   }
 
   @Override
   protected void process(Page page) {
     try {
-      boolean perRow = join.fields().isEmpty();
-      Map<List<String>, Block[]> keyBlocks = new HashMap<>(); // by join fields, for this page
+      boolean perRow = common != null;
+      Block[] keyBlocks = null; // the page's blocks of the table's fields
+      List<String> keyFields = null;
       int count = 0;
       for (int p = 0; p < page.positionCount(); p++) {
-        List<String> fields = perRow ? common(page, p) : join.fields();
+        int position = p;
+        List<String> fields = perRow ? common.next(c -> holds(page, c, position)) : join.fields();
         int[] matches = NO_MATCHES;
-        if (!fields.isEmpty()) {
-          JoinHashTable table =
-              tables.computeIfAbsent(List.copyOf(fields), f -> new JoinHashTable(subsearch, f));
-          matches = table.matches(keyBlocks.computeIfAbsent(fields, f -> table.blocks(page)), p);
+        if (fields != null) {
+          JoinHashTable probed = table(fields);
+          if (!fields.equals(keyFields)) {
+            keyBlocks = probed.blocks(page);
+            keyFields = fields;
+          }
+          matches = probed.matches(keyBlocks, p);
         }
-
         if (matches.length == 0) {
           if (join.type() != SubsearchCommand.JoinType.INNER) {
             count = add(count, p, -1);
@@ -138,20 +144,36 @@ final class HashJoinOperator extends QueuedPageOperator {
     return block;
   }
 
-  /** The subsearch's columns that hold a value at {@code position}: its join fields. */
-  private List<String> common(Page page, int position) {
-    List<String> fields = new ArrayList<>();
-    for (String column : subsearch.columns()) {
-      Block block = page.block(column);
-      if (block != null && !block.isNull(position)) {
-        fields.add(column);
-      }
+  private static boolean holds(Page page, String column, int position) {
+    Block block = page.block(column);
+    return block != null && !block.isNull(position);
+  }
+
+  /** The table of {@code fields}: the one held, else built in its place (reserved first). */
+  private JoinHashTable table(List<String> fields) {
+    if (!fields.equals(tableFields)) {
+      releaseTable();
+      long bytes = JoinOperator.ENTRY_BYTES * subsearch.rows();
+      factory.reserve(bytes, "join (hash table)");
+      tableBytes = bytes;
+      table = new JoinHashTable(subsearch, fields);
+      tableFields = fields;
     }
-    return fields;
+    return table;
+  }
+
+  private void releaseTable() {
+    if (tableBytes > 0) {
+      factory.release(tableBytes);
+    }
+    tableBytes = 0;
+    table = null;
+    tableFields = null;
   }
 
   @Override
   public void close() {
+    releaseTable();
     subsearch.close();
   }
 }

@@ -13,12 +13,14 @@ import java.util.Map;
 
 /**
  * {@code join}: a hash table over the subsearch's rows keyed on the join fields' text (a field's
- * first value; rows missing one are not in it), built once per set of join fields. Each input row
- * whose join fields all have a value and equal a key gets the fields of up to {@code max} matching
- * subsearch rows (in their order), one output row each; with {@code overwrite} the subsearch's
- * values replace the row's, else the row keeps those it has. An unmatched row is dropped ({@code
- * inner}) or kept as it is ({@code left}/{@code outer}). Without join fields, a row's join fields
- * are the subsearch's columns it holds a value of (row by row, as {@link HashJoinOperator}).
+ * first value; rows missing one are not in it), built when the join fields are known, reserved on
+ * the search's memory account while held. Each input row whose join fields all have a value and
+ * equal a key gets the fields of up to {@code max} matching subsearch rows (in their order), one
+ * output row each; with {@code overwrite} the subsearch's values replace the row's, else the row
+ * keeps those it has. An unmatched row is dropped ({@code inner}) or kept as it is ({@code
+ * left}/{@code outer}). Without join fields, a row's join fields are the subsearch's columns that
+ * hold a value in it or in a row before it ({@link JoinFields}); a row missing one matches nothing.
+ * One table is held at a time (the fields only grow).
  */
 final class JoinOperator extends QueuedPageOperator {
   /** Estimated bytes per table entry (key text, map entry, row list). */
@@ -27,18 +29,22 @@ final class JoinOperator extends QueuedPageOperator {
   private final SubsearchCommand.Join join;
   private final SubsearchRows subsearch;
   private final BlockFactory factory;
-  private final Map<List<String>, Map<String, List<Integer>>> tables = new HashMap<>();
+  private final JoinFields common; // null with named join fields
+  private Map<String, List<Integer>> table;
+  private List<String> tableFields;
+  private long tableBytes;
 
   JoinOperator(SubsearchCommand.Join join, SubsearchResult result, OperatorContext context) {
     this.join = join;
     this.factory = context.blockFactory();
-    this.subsearch = new SubsearchRows(result, context, "join", ENTRY_BYTES * result.rows());
+    this.subsearch = new SubsearchRows(result, context, "join", 0);
+    this.common = join.fields().isEmpty() ? new JoinFields(subsearch.columns()) : null;
   }
 
   @Override
   protected void process(Page page) {
     try {
-      boolean perRow = join.fields().isEmpty();
+      boolean perRow = common != null;
       List<String> columns = new ArrayList<>(subsearch.columns());
       columns.remove(PluginOperators.ROW_COLUMN);
       if (!perRow) {
@@ -50,9 +56,13 @@ final class JoinOperator extends QueuedPageOperator {
       columns.forEach(c -> cells.add(new ArrayList<>()));
       for (int p = 0; p < page.positionCount(); p++) {
         int position = p;
-        List<String> fields = perRow ? common(page, p) : join.fields();
-        String key = key(fields, f -> SubsearchRows.values(page, f, position));
-        List<Integer> matches = key == null || fields.isEmpty() ? null : table(fields).get(key);
+        List<String> fields =
+            perRow
+                ? common.next(c -> !SubsearchRows.values(page, c, position).isEmpty())
+                : join.fields();
+        String key =
+            fields == null ? null : key(fields, f -> SubsearchRows.values(page, f, position));
+        List<Integer> matches = key == null ? null : table(fields).get(key);
         if (matches == null) {
           if (join.type() != SubsearchCommand.JoinType.INNER) {
             outIds.add(ids.getLong(p));
@@ -83,32 +93,33 @@ final class JoinOperator extends QueuedPageOperator {
     }
   }
 
-  /** The subsearch's columns that hold a value at {@code position}: its join fields. */
-  private List<String> common(Page page, int position) {
-    List<String> fields = new ArrayList<>();
-    for (String column : subsearch.columns()) {
-      if (!column.equals(PluginOperators.ROW_COLUMN)
-          && !SubsearchRows.values(page, column, position).isEmpty()) {
-        fields.add(column);
+  /** The table of {@code fields}: the one held, else built in its place (reserved first). */
+  private Map<String, List<Integer>> table(List<String> fields) {
+    if (!fields.equals(tableFields)) {
+      releaseTable();
+      long bytes = ENTRY_BYTES * subsearch.rows();
+      factory.reserve(bytes, "join (hash table)");
+      tableBytes = bytes;
+      table = new HashMap<>();
+      for (int row = 0; row < subsearch.rows(); row++) {
+        int r = row;
+        String key = key(fields, field -> subsearch.values(r, field));
+        if (key != null) {
+          table.computeIfAbsent(key, k -> new ArrayList<>(1)).add(row);
+        }
       }
+      tableFields = fields;
     }
-    return fields;
+    return table;
   }
 
-  private Map<String, List<Integer>> table(List<String> fields) {
-    return tables.computeIfAbsent(
-        List.copyOf(fields),
-        f -> {
-          Map<String, List<Integer>> table = new HashMap<>();
-          for (int row = 0; row < subsearch.rows(); row++) {
-            int r = row;
-            String key = key(f, field -> subsearch.values(r, field));
-            if (key != null) {
-              table.computeIfAbsent(key, k -> new ArrayList<>(1)).add(row);
-            }
-          }
-          return table;
-        });
+  private void releaseTable() {
+    if (tableBytes > 0) {
+      factory.release(tableBytes);
+    }
+    tableBytes = 0;
+    table = null;
+    tableFields = null;
   }
 
   /** The join fields' first values' text, or null when one has none. */
@@ -127,6 +138,7 @@ final class JoinOperator extends QueuedPageOperator {
 
   @Override
   public void close() {
+    releaseTable();
     subsearch.close();
   }
 }

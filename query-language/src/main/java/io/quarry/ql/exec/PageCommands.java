@@ -95,7 +95,7 @@ public final class PageCommands {
    * laid over the row (the subsearch's columns but the join fields): the matched subsearch row's
    * value or the row's own — its value where the row has one, search-time ones included ({@link
    * JoinOperator} reads them all) —, none where neither has one; null for a join without named
-   * fields (its fields differ page by page) or of another kind.
+   * fields (its fields grow row by row, {@link JoinFields}) or of another kind.
    */
   public static List<String> joinedFields(SubsearchCommand sub) {
     if (sub.kind() != SubsearchCommand.Kind.JOIN

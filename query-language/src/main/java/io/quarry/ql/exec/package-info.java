@@ -6,7 +6,8 @@
  * page operators) and {@link io.quarry.ql.exec.PageReduce} (those plus {@code sort}, {@code head},
  * {@code dedup}, aggregations — a transforming plugin command's as {@link
  * io.quarry.ql.exec.PluginAggregation} —, the built-in page commands — {@code join} as {@link
- * io.quarry.ql.exec.HashJoinOperator}, {@code appendcols} as {@link
+ * io.quarry.ql.exec.HashJoinOperator} (without a field list, its fields row by row as {@link
+ * io.quarry.ql.exec.JoinFields} says), {@code appendcols} as {@link
  * io.quarry.ql.exec.PairedColumnsOperator} — and the stages that hold their whole input — {@code
  * transaction}, {@code bin bins=N}, {@code fieldsummary}, {@code outputlookup} —, on pages that
  * hold every field; which sequences it runs is {@link io.quarry.ql.exec.ReduceCoverage}). A

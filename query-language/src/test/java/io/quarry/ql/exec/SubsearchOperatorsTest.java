@@ -143,4 +143,59 @@ class SubsearchOperatorsTest {
             row(PluginOperators.ROW_COLUMN, 1L, "user", "bob", "dept", "sales"),
             row("user", "alice", "dept", "ops"));
   }
+
+  /**
+   * Without join fields, a row joins on the subsearch's fields it or a row before it holds: row 0
+   * on user (alice's first row), row 1 on user and dept (alice, ops), row 2 (bob) misses dept and
+   * matches nothing. The fields grew once, so two tables were built; one is held, reserved on the
+   * search's account (one entry estimate per subsearch row), and released at close.
+   */
+  @Test
+  void joinWithoutFieldsHoldsOneTableOfTheFieldsSoFar() {
+    SubsearchResult result = result(users);
+    HashJoinOperator join =
+        new HashJoinOperator(
+            new SubsearchCommand.Join(SubsearchCommand.JoinType.LEFT, 1, true, List.of()),
+            result,
+            context);
+    Page in =
+        TestPages.of(
+            List.of(
+                row("user", "alice", "n", 0L),
+                row("user", "alice", "dept", "ops", "n", 1L),
+                row("user", "bob", "n", 2L)));
+    in.blocks().forEach(context.blockFactory()::reserve);
+    join.addInput(in);
+    join.finish();
+    List<Page> out = new ArrayList<>();
+    Page page;
+    while ((page = join.getOutput()) != null) {
+      out.add(page);
+    }
+    long outBytes = out.stream().mapToLong(SubsearchRows::ramBytes).sum();
+    assertThat(account.used() - result.bytes() - outBytes)
+        .as("one table held")
+        .isEqualTo(JoinOperator.ENTRY_BYTES * users.size());
+    join.close();
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (Page p : out) {
+      for (int i = 0; i < p.positionCount(); i++) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (int c = 0; c < p.schema().size(); c++) {
+          Object value = PluginOperators.value(p.block(c), i);
+          if (value != null) {
+            values.put(p.schema().column(c).name(), value);
+          }
+        }
+        rows.add(values);
+      }
+      context.blockFactory().release(p);
+    }
+    assertThat(account.used()).as("everything released").isZero();
+    assertThat(rows)
+        .containsExactly(
+            row("user", "alice", "n", 0L, "dept", "eng"),
+            row("user", "alice", "dept", "ops", "n", 1L),
+            row("user", "bob", "n", 2L));
+  }
 }

@@ -29,8 +29,9 @@ class SubsearchOverEventsTest {
           // join without fields ending a listing: the overlay rows, as the adapter lists them
           "* | join [search * | stats count by host]",
           "* | join type=left [search * | head 40 | eval extra=n]",
-          // max=2 without fields: a row's join fields are the subsearch's columns it has a value
-          // of, row by row (not the page's: the answer must not hang on where the pages part)
+          // max=2 without fields: a row's join fields are the subsearch's columns it or a row
+          // before it has a value of (JoinFields; not the page's: the answer must not hang on
+          // where the pages part)
           "* | join max=2 [search * | head 40 | eval extra=n]",
           "* | where n > 100 | join [search * | stats count by host] | eval c=count*2",
           "* | join [search * | stats count by host] | search WARN",
