@@ -224,9 +224,10 @@ public final class ExpressionCompiler {
 
   /**
    * The page fields an expression may read: the fields it names, a {@code searchmatch}'s search's
-   * fields, {@code _raw} and the event's own text for its terms.
+   * fields, {@code _raw} and the event's own text for its terms. A frame over only these columns
+   * evaluates it as the whole page does.
    */
-  private static java.util.Set<String> pageFields(Expression expression) {
+  public static java.util.Set<String> pageFields(Expression expression) {
     java.util.Set<String> fields = new java.util.HashSet<>();
     collectFields(expression, fields);
     collectSearchFields(expression, fields);

@@ -2,6 +2,7 @@ package io.quarry.ql.exec;
 
 import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
 import io.quarry.ql.ast.ProjectCommand;
@@ -32,9 +33,10 @@ final class FieldStages {
    * Whether a page stage answers exactly as the command: every {@code fields}/{@code table}; a
    * {@code rename} of literal names, or of one {@code *} in both names (the columns it matches: the
    * source loads what {@link #inputFields} names) — {@code _time} renamed becomes epoch seconds, a
-   * field renamed to {@code _time} microseconds ({@code rename * AS f_*} gives {@code f__time} in
-   * seconds and no {@code _time}); a {@code search} of field comparisons (a bare term searches the
-   * event's text), a field named with a wildcard among them ({@link #comparesOnly}).
+   * field renamed to {@code _time} microseconds (a {@code _time} column of text, a value no number
+   * among them, keeps seconds; {@code rename * AS f_*} gives {@code f__time} in seconds and no
+   * {@code _time}); a {@code search} of field comparisons (a bare term searches the event's text),
+   * a field named with a wildcard among them ({@link #comparesOnly}).
    */
   static boolean supports(io.quarry.ql.ast.Command command) {
     return switch (command) {
@@ -444,6 +446,12 @@ final class FieldStages {
                     : TimeField.is(name) ? TimeField.seconds(values) : TimeField.micros(values));
           }
           block = PageBuilder.column(to, cells);
+          if (TimeField.is(to) && block.dataType() != DataType.TIMESTAMP) {
+            // a _time of text (a value that is no number among them) holds what Splunk shows:
+            // seconds, not the microseconds of a timestamp column, whatever the page held
+            cells.replaceAll(values -> TimeField.seconds(values));
+            block = PageBuilder.column(to, cells);
+          }
         }
         columns.add(new Schema.Column(to, block.dataType()));
         blocks.add(block);

@@ -38,6 +38,7 @@ final class StreamStatsOperator extends PageTransformOperator {
   private final MemoryTracker memory;
   private final ExpressionEvaluator resetBefore;
   private final ExpressionEvaluator resetAfter;
+  private final java.util.Set<String> afterReads; // the page fields reset_after's condition reads
   private final ArrayDeque<Entry> globalWindow = new ArrayDeque<>();
   private final Map<Integer, ArrayDeque<Entry>> groupWindows = new HashMap<>();
   private int previousGroup = -1;
@@ -55,6 +56,8 @@ final class StreamStatsOperator extends PageTransformOperator {
     ExpressionCompiler compiler = new ExpressionCompiler(evaluator);
     this.resetBefore = command.resetBefore().map(compiler::compile).orElse(null);
     this.resetAfter = command.resetAfter().map(compiler::compile).orElse(null);
+    this.afterReads =
+        command.resetAfter().map(ExpressionCompiler::pageFields).orElse(java.util.Set.of());
   }
 
   /** Whether the page engine runs {@code command}: every aggregation has a page function. */
@@ -70,6 +73,7 @@ final class StreamStatsOperator extends PageTransformOperator {
     Object[][] results = new Object[positions][];
     boolean any = false;
     running.bind(page);
+    Page afterInput = resetAfter == null ? null : readBy(page, afterReads);
     for (int p = 0; p < positions; p++) {
       if (running.groupsOf(p) == 0) {
         continue; // no group: passes unchanged
@@ -85,7 +89,7 @@ final class StreamStatsOperator extends PageTransformOperator {
       results[p] =
           command.windowed() ? windowed(page, p, group, time(times, p)) : runningOn(group, p);
       any = true;
-      if (resetAfter != null && holdsAfter(page, p, results[p])) {
+      if (resetAfter != null && holdsAfter(afterInput, p, results[p])) {
         reset();
       }
     }
@@ -187,12 +191,26 @@ final class StreamStatsOperator extends PageTransformOperator {
   /**
    * Whether {@code reset_after} holds at a position, its results set on it: Splunk's condition
    * reads the fields {@code streamstats} returns for the event ({@code reset_after="(c=2)"} with
-   * {@code count AS c}), so it is evaluated position by position, after them.
+   * {@code count AS c}), so it is evaluated position by position, after them — over a one-row page
+   * of the columns it reads ({@code input}: {@link #readBy}) and the results, nothing else copied.
    */
-  private boolean holdsAfter(Page page, int position, Object[] results) {
+  private boolean holdsAfter(Page input, int position, Object[] results) {
     Page one =
-        columns.apply(BlockCopies.filter(page, new int[] {position}, 1), new Object[][] {results});
+        columns.apply(BlockCopies.filter(input, new int[] {position}, 1), new Object[][] {results});
     return Selection.trues(resetAfter.eval(new Frame(one)), new int[1]) == 1;
+  }
+
+  /** {@code page} with only the columns named in {@code fields} (its blocks, nothing copied). */
+  private static Page readBy(Page page, java.util.Set<String> fields) {
+    java.util.List<io.quarry.plugin.api.data.Schema.Column> kept = new java.util.ArrayList<>();
+    java.util.List<Block> blocks = new java.util.ArrayList<>();
+    for (int c = 0; c < page.schema().size(); c++) {
+      if (fields.contains(page.schema().column(c).name())) {
+        kept.add(page.schema().column(c));
+        blocks.add(page.block(c));
+      }
+    }
+    return new Page(new io.quarry.plugin.api.data.Schema(kept), blocks, page.positionCount());
   }
 
   /** A position's {@code _time} in epoch microseconds, Long.MIN_VALUE without one. */

@@ -666,6 +666,31 @@ class MetricSearchTest {
     assertThat(appended.get("points").asLong()).isEqualTo(POINTS);
   }
 
+  @Test
+  void appendedPointsStopWhenAHeadAfterThemHasItsRows() throws Exception {
+    // pages of 4: the head's 5 rows are the 2 made and 3 points of the first appended page
+    String appended =
+        "| makeresults count=2 | eval made=1"
+            + " | mstats prestats=t append=t count(net.bytes) where index=m host=h2";
+    System.setProperty(io.quarry.server.search.SearchService.PAGE_SIZE_PROPERTY, "4");
+    try {
+      // the rows mstats handed on: the 2 made and its pages until the head had its 5 (the
+      // store's points count whole chunks, 180 here either way)
+      long handedOn = -1;
+      for (JsonNode stage : costs(appended + " | head 5").get("stages")) {
+        if (stage.get("command").asText().equals("mstats")) {
+          handedOn = stage.get("rowsOut").asLong();
+        }
+      }
+      assertThat(handedOn).as("rows mstats append=true handed on").isBetween(5L, 2L + 4);
+      List<JsonNode> all = rows(appended + " | fields - _time");
+      assertThat(all).hasSize(2 + POINTS);
+      assertThat(rows(appended + " | head 5 | fields - _time")).isEqualTo(all.subList(0, 5));
+    } finally {
+      System.clearProperty(io.quarry.server.search.SearchService.PAGE_SIZE_PROPERTY);
+    }
+  }
+
   /** A search run as a job, and its inspector's {@code costs} once it is done. */
   private static JsonNode costs(String query) throws Exception {
     String form = JSON.writeValueAsString(Map.of("query", query));
