@@ -219,7 +219,7 @@ final class AddTotalsCommand implements CommandDefinition {
     }
 
     @Override
-    protected void end() {
+    protected void onFinish() {
       if (!bound.col()) {
         return;
       }

@@ -182,7 +182,7 @@ final class AppendPipeCommand implements CommandDefinition, CustomSyntax {
         }
 
         @Override
-        protected void end() {
+        protected void onFinish() {
           for (Page page : SubPipeline.run(commands, held, context)) {
             emit(page);
           }

@@ -97,7 +97,7 @@ final class FillNullCommand implements CommandDefinition {
         }
 
         @Override
-        protected void end() {
+        protected void onFinish() {
           List<String> all = List.copyOf(names);
           Map<String, DataType> types = valuedTypes(held);
           for (Page page : held) {

@@ -176,7 +176,7 @@ final class GentimesCommand implements CommandDefinition {
         }
 
         @Override
-        protected void end() {
+        protected void onFinish() {
           long next = from;
           while (next < to) {
             Cells.Column starts = new Cells.Column();

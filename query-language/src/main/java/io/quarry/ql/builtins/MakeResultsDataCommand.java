@@ -199,7 +199,7 @@ final class MakeResultsDataCommand implements CommandDefinition {
         }
 
         @Override
-        protected void end() {
+        protected void onFinish() {
           for (int from = 0; from < rows.size(); from += 1024) {
             List<Map<String, List<Object>>> slice =
                 rows.subList(from, Math.min(rows.size(), from + 1024));

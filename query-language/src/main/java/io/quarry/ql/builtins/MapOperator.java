@@ -93,7 +93,7 @@ final class MapOperator extends QueueOperator {
   }
 
   @Override
-  protected void end() {
+  protected void onFinish() {
     if (results > maxSearches) {
       // Splunk's message, word for word
       context.warn(

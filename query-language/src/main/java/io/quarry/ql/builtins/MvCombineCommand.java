@@ -164,7 +164,7 @@ final class MvCombineCommand implements CommandDefinition {
     }
 
     @Override
-    protected void end() {
+    protected void onFinish() {
       List<String> columns = new ArrayList<>(names);
       if (!columns.contains(field)) {
         columns.add(field);

@@ -123,7 +123,7 @@ final class TransposeCommand implements CommandDefinition {
         }
 
         @Override
-        protected void end() {
+        protected void onFinish() {
           emit(transposed(factory, fields, rows));
           releaseReserved();
         }

@@ -159,7 +159,7 @@ final class XySeriesCommand implements CommandDefinition {
     }
 
     @Override
-    protected void end() {
+    protected void onFinish() {
       List<String> names = new ArrayList<>();
       names.add(bound.x());
       for (String column : columns) {

@@ -11,6 +11,7 @@ import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntConsumer;
 
 /**
  * Copies of chosen positions or values of blocks and pages, in their own types with multivalues
@@ -108,45 +109,61 @@ public final class BlockCopies {
     if (bytes.dictionary() != null) {
       BytesBlock.OrdinalBuilder builder =
           factory.newOrdinalBytesBlockBuilder(bytes.dictionary(), count);
-      for (int i = 0; i < count; i++) {
-        int p = positions[i];
-        int n = bytes.getValueCount(p);
-        int first = bytes.getFirstValueIndex(p);
-        if (n == 0) {
-          builder.appendNull();
-        } else if (n == 1) {
-          builder.appendOrdinal(bytes.getOrdinal(first));
-        } else {
-          builder.beginPositionEntry();
-          for (int v = first; v < first + n; v++) {
-            builder.appendOrdinal(bytes.getOrdinal(v));
-          }
-          builder.endPositionEntry();
-        }
-      }
+      copyPositions(
+          bytes,
+          positions,
+          count,
+          builder::appendNull,
+          builder::beginPositionEntry,
+          builder::endPositionEntry,
+          v -> builder.appendOrdinal(bytes.getOrdinal(v)));
       return builder.build();
     }
     BytesBlock.Builder builder = factory.newBytesBlockBuilder(count);
     ByteSlice slice = new ByteSlice();
-    for (int i = 0; i < count; i++) {
-      int p = positions[i];
-      int n = bytes.getValueCount(p);
-      int first = bytes.getFirstValueIndex(p);
-      if (n == 0) {
-        builder.appendNull();
-      } else if (n == 1) {
-        bytes.getBytes(first, slice);
-        builder.append(slice.bytes(), slice.offset(), slice.length());
-      } else {
-        builder.beginPositionEntry();
-        for (int v = first; v < first + n; v++) {
+    copyPositions(
+        bytes,
+        positions,
+        count,
+        builder::appendNull,
+        builder::beginPositionEntry,
+        builder::endPositionEntry,
+        v -> {
           bytes.getBytes(v, slice);
           builder.append(slice.bytes(), slice.offset(), slice.length());
+        });
+    return builder.build();
+  }
+
+  /**
+   * The loop of a copy of positions {@code positions[0 .. count)} of {@code from}: per position a
+   * null, one value, or a position entry of its values, each value given by its value index in
+   * {@code from}.
+   */
+  private static void copyPositions(
+      Block from,
+      int[] positions,
+      int count,
+      Runnable appendNull,
+      Runnable beginPositionEntry,
+      Runnable endPositionEntry,
+      IntConsumer appendValue) {
+    for (int i = 0; i < count; i++) {
+      int p = positions[i];
+      int n = from.getValueCount(p);
+      int first = from.getFirstValueIndex(p);
+      if (n == 0) {
+        appendNull.run();
+      } else if (n == 1) {
+        appendValue.accept(first);
+      } else {
+        beginPositionEntry.run();
+        for (int v = first; v < first + n; v++) {
+          appendValue.accept(v);
         }
-        builder.endPositionEntry();
+        endPositionEntry.run();
       }
     }
-    return builder.build();
   }
 
   /**

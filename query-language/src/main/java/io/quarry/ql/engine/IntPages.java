@@ -16,11 +16,16 @@ public final class IntPages extends PagedArray {
 
   private static final int MASK = PAGE - 1;
 
-  private int[][] pages = {new int[16]};
+  private int[][] pages; // the table PagedArray grows
 
   /** An array of {@link #capacity()} zeros, at least {@code capacity}. */
   public IntPages(int capacity) {
-    super(PAGE_SHIFT);
+    this(new int[1][MIN], capacity);
+  }
+
+  private IntPages(int[][] pages, int capacity) {
+    super(PAGE_SHIFT, pages);
+    this.pages = pages;
     grow(capacity);
   }
 
@@ -62,22 +67,12 @@ public final class IntPages extends PagedArray {
   }
 
   @Override
-  int pageTableLength() {
-    return pages.length;
+  Object newPage(int length) {
+    return new int[length];
   }
 
   @Override
-  void resizePageTable(int length) {
-    pages = Arrays.copyOf(pages, length);
-  }
-
-  @Override
-  void resizeFirstPage(int length) {
-    pages[0] = Arrays.copyOf(pages[0], length);
-  }
-
-  @Override
-  void newPage(int page, int length) {
-    pages[page] = new int[length];
+  void pageTable(Object[] table) {
+    pages = (int[][]) table;
   }
 }

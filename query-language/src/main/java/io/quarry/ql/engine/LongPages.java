@@ -16,11 +16,16 @@ public final class LongPages extends PagedArray {
 
   private static final int MASK = PAGE - 1;
 
-  private long[][] pages = {new long[16]};
+  private long[][] pages; // the table PagedArray grows
 
   /** An array of {@link #capacity()} zeros, at least {@code capacity}. */
   public LongPages(int capacity) {
-    super(PAGE_SHIFT);
+    this(new long[1][MIN], capacity);
+  }
+
+  private LongPages(long[][] pages, int capacity) {
+    super(PAGE_SHIFT, pages);
+    this.pages = pages;
     grow(capacity);
   }
 
@@ -62,22 +67,12 @@ public final class LongPages extends PagedArray {
   }
 
   @Override
-  int pageTableLength() {
-    return pages.length;
+  Object newPage(int length) {
+    return new long[length];
   }
 
   @Override
-  void resizePageTable(int length) {
-    pages = Arrays.copyOf(pages, length);
-  }
-
-  @Override
-  void resizeFirstPage(int length) {
-    pages[0] = Arrays.copyOf(pages[0], length);
-  }
-
-  @Override
-  void newPage(int page, int length) {
-    pages[page] = new long[length];
+  void pageTable(Object[] table) {
+    pages = (long[][]) table;
   }
 }

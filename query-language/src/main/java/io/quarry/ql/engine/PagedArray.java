@@ -1,5 +1,7 @@
 package io.quarry.ql.engine;
 
+import java.util.Arrays;
+
 /**
  * The shape {@link LongPages} and {@link IntPages} share: a growable primitive array held as fixed
  * pages of 64 KiB, as Elasticsearch's {@code BigArrays} holds large arrays. Growing past a page
@@ -14,23 +16,29 @@ package io.quarry.ql.engine;
  * small); a run of {@code 2^k <= pageSize} elements starting at a multiple of {@code 2^k} never
  * crosses a page.
  *
- * <p>This class owns the growth arithmetic and the page table's length; a subclass owns its typed
- * page table ({@code long[][]}, {@code int[][]}) so that its element accessors index it without a
- * cast. Not thread-safe.
+ * <p>This class owns the growth: the arithmetic, the page table and the pages, held as {@code
+ * Object[]} (at run time the subclass's {@code long[][]} or {@code int[][]}). A subclass makes a
+ * page of its type ({@link #newPage}) and keeps the same table in a typed field, told of each new
+ * table ({@link #pageTable}), so that its element accessors index it without a cast. Not
+ * thread-safe.
  */
 public abstract sealed class PagedArray permits LongPages, IntPages {
-  private static final int MIN = 16;
+  /** The elements of a new array's one page. */
+  static final int MIN = 16;
 
   private final int pageShift;
   private final int pageSize;
+  private Object[] table;
   private int capacity = MIN;
 
   /**
    * @param pageShift log2 of the elements per page (64 KiB over the element's width)
+   * @param table the page table: one page of {@link #MIN} elements
    */
-  PagedArray(int pageShift) {
+  PagedArray(int pageShift, Object[] table) {
     this.pageShift = pageShift;
     this.pageSize = 1 << pageShift;
+    this.table = table;
   }
 
   /** The number of elements there is room for (every one readable, zero until set). */
@@ -48,17 +56,19 @@ public abstract sealed class PagedArray permits LongPages, IntPages {
     }
     if (capacity < pageSize) {
       int first = Math.min(pageSize, Integer.highestOneBit(Math.max(size, 2 * capacity) - 1) << 1);
-      resizeFirstPage(first);
+      Object page = newPage(first);
+      System.arraycopy(table[0], 0, page, 0, capacity);
+      table[0] = page;
       capacity = first;
     }
     if (size > capacity) {
       int count = (int) (((long) size + pageSize - 1) >>> pageShift);
-      int tableLength = pageTableLength();
-      if (count > tableLength) {
-        resizePageTable(Math.max(count, tableLength + (tableLength >> 1)));
+      if (count > table.length) {
+        table = Arrays.copyOf(table, Math.max(count, table.length + (table.length >> 1)));
+        pageTable(table);
       }
       for (int p = capacity >>> pageShift; p < count; p++) {
-        newPage(p, pageSize);
+        table[p] = newPage(pageSize);
       }
       capacity = (int) Math.min(Integer.MAX_VALUE, (long) count << pageShift);
     }
@@ -66,7 +76,7 @@ public abstract sealed class PagedArray permits LongPages, IntPages {
 
   /** Bytes the pages take. */
   public final long bytes() {
-    return ((long) capacity << elementShift()) + (long) pageTableLength() * 8;
+    return ((long) capacity << elementShift()) + (long) table.length * 8;
   }
 
   /**
@@ -80,12 +90,9 @@ public abstract sealed class PagedArray permits LongPages, IntPages {
   /** log2 of the element's bytes. */
   abstract int elementShift();
 
-  abstract int pageTableLength();
+  /** A new page of {@code length} zeros ({@code new long[length]}). */
+  abstract Object newPage(int length);
 
-  abstract void resizePageTable(int length);
-
-  /** Copies the first (only) page into one of {@code length} elements. */
-  abstract void resizeFirstPage(int length);
-
-  abstract void newPage(int page, int length);
+  /** The page table grew: {@code table} (a copy) is the one to index from now on. */
+  abstract void pageTable(Object[] table);
 }

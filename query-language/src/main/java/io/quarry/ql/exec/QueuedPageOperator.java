@@ -1,6 +1,7 @@
 package io.quarry.ql.exec;
 
 import io.quarry.plugin.api.command.Operator;
+import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.Page;
 import java.util.ArrayDeque;
 
@@ -10,9 +11,10 @@ import java.util.ArrayDeque;
  * {@code transaction} …). What it {@link #emit}s waits in a queue, and it takes no input while the
  * queue holds a page; once the input is over ({@link #onFinish}) and the queue is drained, {@link
  * #produce} builds its remaining pages one at a time as they are pulled, so a blocking command need
- * not hold its whole answer as pages at once.
+ * not hold its whole answer as pages at once. Public for the built-in commands' {@code
+ * builtins.QueueOperator}, which adds memory accounting.
  */
-abstract class QueuedPageOperator implements Operator {
+public abstract class QueuedPageOperator implements Operator {
   private final ArrayDeque<Page> output = new ArrayDeque<>();
   private boolean finishing;
   private boolean exhausted; // produce() answered null
@@ -31,11 +33,19 @@ abstract class QueuedPageOperator implements Operator {
     return null;
   }
 
-  /** Queues an output page (an empty one goes nowhere). */
+  /** Queues an output page (an empty one, or null, goes nowhere). */
   protected final void emit(Page page) {
-    if (page.positionCount() > 0) {
+    if (page != null && page.positionCount() > 0) {
       output.addLast(page);
     }
+  }
+
+  /** Releases the pages emitted and not pulled (on close). */
+  protected final void releaseQueued(BlockFactory factory) {
+    for (Page page : output) {
+      factory.release(page);
+    }
+    output.clear();
   }
 
   @Override

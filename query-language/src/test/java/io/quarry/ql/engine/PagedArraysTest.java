@@ -53,6 +53,29 @@ class PagedArraysTest {
   }
 
   @Test
+  void valuesSetBeforeAGrowthAreKeptAcrossTheFirstPageAndThePageTable() {
+    LongPages longs = new LongPages(0);
+    IntPages ints = new IntPages(0);
+    for (int i = 0; i < 16; i++) {
+      longs.set(i, i + 1);
+      ints.set(i, i + 1);
+    }
+    longs.grow(100); // the one page is copied into a larger one
+    ints.grow(100);
+    longs.grow(LongPages.PAGE * 40); // pages appended, the page table copied
+    ints.grow(IntPages.PAGE * 40);
+    for (int i = 0; i < 16; i++) {
+      assertThat(longs.get(i)).as("long %d", i).isEqualTo(i + 1);
+      assertThat(ints.get(i)).as("int %d", i).isEqualTo(i + 1);
+    }
+    longs.set(LongPages.PAGE * 40 - 1, 7);
+    ints.set(IntPages.PAGE * 40 - 1, 7);
+    assertThat(longs.get(LongPages.PAGE * 40 - 1)).isEqualTo(7);
+    assertThat(ints.get(IntPages.PAGE * 40 - 1)).isEqualTo(7);
+    assertThat(longs.get(LongPages.PAGE * 40 - 2)).isZero();
+  }
+
+  @Test
   void aSmallArrayIsOnePowerOfTwoPageAndRunsOfAPowerOfTwoStayInOnePage() {
     LongPages pages = new LongPages(5);
     assertThat(pages.capacity()).isEqualTo(16);

@@ -165,6 +165,55 @@ class DictionaryBlocksTest {
   }
 
   @Test
+  void takingPositionsKeepsMultivaluesInEitherForm() {
+    MemoryAccount account = new MemoryAccount("take", 1L << 30);
+    BlockFactory factory = new BlockFactory(account);
+    BytesBlock entries = BytesBlock.builder(3).append("a").append("b").append("c").build();
+    BytesBlock dictionary =
+        BytesBlock.ordinalBuilder(entries, 5)
+            .appendOrdinal(0)
+            .beginPositionEntry()
+            .appendOrdinal(2)
+            .appendOrdinal(1)
+            .appendOrdinal(2)
+            .endPositionEntry()
+            .appendNull()
+            .build();
+    BytesBlock plain =
+        BytesBlock.builder(4)
+            .append("x")
+            .beginPositionEntry()
+            .append("y")
+            .append("z")
+            .endPositionEntry()
+            .appendNull()
+            .build();
+    int[] positions = {1, 2, 0, 1};
+    Map<BytesBlock, List<List<String>>> expected = new LinkedHashMap<>();
+    expected.put(
+        dictionary,
+        List.of(List.of("c", "b", "c"), List.of(), List.of("a"), List.of("c", "b", "c")));
+    expected.put(plain, List.of(List.of("y", "z"), List.of(), List.of("x"), List.of("y", "z")));
+    expected.forEach(
+        (source, values) -> {
+          BytesBlock taken = (BytesBlock) BlockCopies.take(factory, source, positions, 4);
+          assertThat(taken.dictionary()).isSameAs(source.dictionary());
+          List<List<String>> actual = new ArrayList<>();
+          for (int p = 0; p < taken.positionCount(); p++) {
+            List<String> position = new ArrayList<>();
+            for (int v = 0; v < taken.getValueCount(p); v++) {
+              position.add(taken.getStringValue(taken.getFirstValueIndex(p) + v));
+            }
+            actual.add(position);
+          }
+          assertThat(actual).isEqualTo(values);
+          assertThat(taken.isNull(1)).isTrue();
+          factory.release(taken);
+        });
+    assertThat(account.used()).isZero();
+  }
+
+  @Test
   void aTextLiteralWrittenToAFieldIsAConstantBlock() {
     Block block = ColumnBlocks.block("method", new ConstantColumn("GET", 4));
     assertThat(block)

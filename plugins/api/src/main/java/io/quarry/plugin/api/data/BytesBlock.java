@@ -47,19 +47,14 @@ public final class BytesBlock implements Block {
   }
 
   /** A dictionary block ({@code ordinals} per value slot) or a constant one ({@code null}). */
-  private BytesBlock(
+  BytesBlock(
       BytesBlock dictionary,
       int[] ordinals,
       int valueSlots,
       long[] nulls,
       int[] firstValueIndexes,
       int positionCount) {
-    if (dictionary.dictionary != null
-        || dictionary.nulls != null
-        || dictionary.firstValueIndexes != null) {
-      throw new IllegalArgumentException(
-          "a dictionary is a plain block of one value per position and no nulls");
-    }
+    checkDictionary(dictionary);
     this.bytes = dictionary.bytes;
     this.offsets = dictionary.offsets;
     this.dictionary = dictionary;
@@ -68,6 +63,16 @@ public final class BytesBlock implements Block {
     this.nulls = nulls;
     this.firstValueIndexes = firstValueIndexes;
     this.positionCount = positionCount;
+  }
+
+  /** Refuses a block that cannot be a dictionary (see {@link #ordinalBuilder}). */
+  static void checkDictionary(BytesBlock dictionary) {
+    if (dictionary.dictionary != null
+        || dictionary.nulls != null
+        || dictionary.firstValueIndexes != null) {
+      throw new IllegalArgumentException(
+          "a dictionary is a plain block of one value per position and no nulls");
+    }
   }
 
   /**
@@ -335,64 +340,34 @@ public final class BytesBlock implements Block {
    * position. Since SPI 1.5.
    */
   public static final class OrdinalBuilder {
-    private final NullMask nulls = new NullMask();
-    private final Positions positions = new Positions();
-    private final BytesBlock dictionary;
-    private final int entries;
+    private final OrdinalSlots slots; // the implementation, in its own file
     private BlockFactory factory;
-    private int[] ordinals;
-    private int size; // value slots
 
     private OrdinalBuilder(BytesBlock dictionary, int expectedSize) {
-      if (dictionary.dictionary != null
-          || dictionary.nulls != null
-          || dictionary.firstValueIndexes != null) {
-        throw new IllegalArgumentException(
-            "a dictionary is a plain block of one value per position and no nulls");
-      }
-      this.dictionary = dictionary;
-      this.entries = dictionary.positionCount;
-      this.ordinals = new int[Math.max(expectedSize, 8)];
+      this.slots = new OrdinalSlots(dictionary, expectedSize);
     }
 
     /** Appends a position of one value, or a value to the open position entry. */
     public OrdinalBuilder appendOrdinal(int ordinal) {
-      if (ordinal < 0 || ordinal >= entries) {
-        throw new IndexOutOfBoundsException(
-            "ordinal " + ordinal + " out of a dictionary of " + entries);
-      }
-      return slot(ordinal);
+      slots.appendOrdinal(ordinal);
+      return this;
     }
 
     /** Appends a null position (not allowed inside a position entry). */
     public OrdinalBuilder appendNull() {
-      positions.checkNullAllowed();
-      nulls.set(positions.positionCount());
-      return slot(-1);
-    }
-
-    private OrdinalBuilder slot(int ordinal) {
-      if (size == ordinals.length) {
-        ordinals = Arrays.copyOf(ordinals, ordinals.length * 2);
-      }
-      if (!positions.entryOpen()) {
-        positions.single(size);
-      }
-      ordinals[size++] = ordinal;
+      slots.appendNull();
       return this;
     }
 
     /** Starts a position whose values are the ordinals up to {@link #endPositionEntry}. */
     public OrdinalBuilder beginPositionEntry() {
-      positions.begin(size);
+      slots.beginPositionEntry();
       return this;
     }
 
     /** Ends the position entry; one without values is a null position. */
     public OrdinalBuilder endPositionEntry() {
-      if (positions.end(size) == 0) {
-        appendNull();
-      }
+      slots.endPositionEntry();
       return this;
     }
 
@@ -401,15 +376,7 @@ public final class BytesBlock implements Block {
      * factory made the builder).
      */
     public BytesBlock build() {
-      int[] firstValueIndexes = positions.build(size);
-      BytesBlock block =
-          new BytesBlock(
-              dictionary,
-              Arrays.copyOf(ordinals, size),
-              size,
-              nulls.build(),
-              firstValueIndexes,
-              positions.positionCount());
+      BytesBlock block = slots.build();
       if (factory != null) {
         factory.reserve(block);
       }

@@ -9,6 +9,8 @@
  *
  * <p>A block position holds no value, one value, or several (a multivalue): values are stored flat
  * with the index of each position's first value, an index that blocks without multivalues do not
- * keep (see {@link io.quarry.plugin.api.data.Block}). Dictionary blocks are still to come.
+ * keep (see {@link io.quarry.plugin.api.data.Block}). A string block may also hold its values as
+ * ordinals into a dictionary, or as one constant (SPI 1.5; see {@link
+ * io.quarry.plugin.api.data.BytesBlock}).
  */
 package io.quarry.plugin.api.data;
