@@ -148,6 +148,11 @@ public final class Driver implements AutoCloseable {
     }
   }
 
+  /** The operators, in order (for the operator test harness, which drives them one by one). */
+  List<Operator> operators() {
+    return List.of(operators);
+  }
+
   /** One pass over the chain; whether anything moved. */
   private boolean moveOnce() {
     boolean moved = false;

@@ -288,6 +288,11 @@ public final class PageReduce {
     full = full || !end.test(page);
   }
 
+  /** The chain's operators, in order, unstarted (the operator test harness drives them itself). */
+  List<Operator> operators() {
+    return driver.operators();
+  }
+
   /** Releases what the operators hold. */
   public void close() {
     driver.close();
