@@ -148,6 +148,27 @@ public final class Driver implements AutoCloseable {
     }
   }
 
+  /**
+   * Closes the operators of {@code built}, the steps made so far when making the next one failed
+   * with {@code failure} (a lookup's index over the memory limit): what they reserved is released,
+   * as no driver will close them. The failure to throw, a failure to close added to it.
+   */
+  static RuntimeException closeBuilt(List<Step> built, RuntimeException failure) {
+    for (Step step : built) {
+      try {
+        step.operator().close();
+      } catch (RuntimeException e) {
+        failure.addSuppressed(e);
+      }
+    }
+    return failure;
+  }
+
+  /** The operators, in order (for the operator test harness, which drives them one by one). */
+  List<Operator> operators() {
+    return List.of(operators);
+  }
+
   /** One pass over the chain; whether anything moved. */
   private boolean moveOnce() {
     boolean moved = false;

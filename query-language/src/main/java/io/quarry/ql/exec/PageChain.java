@@ -212,8 +212,12 @@ public final class PageChain {
       StageStats stats,
       int firstStage) {
     List<Driver.Step> steps = new ArrayList<>(commands.size());
-    for (int i = 0; i < commands.size(); i++) {
-      steps.add(Driver.Step.counted(operator(commands.get(i), evaluator), firstStage + i));
+    try {
+      for (int i = 0; i < commands.size(); i++) {
+        steps.add(Driver.Step.counted(operator(commands.get(i), evaluator), firstStage + i));
+      }
+    } catch (RuntimeException e) {
+      throw Driver.closeBuilt(steps, e);
     }
     this.driver =
         new Driver(

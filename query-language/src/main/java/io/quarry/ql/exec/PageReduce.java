@@ -166,79 +166,85 @@ public final class PageReduce {
     boolean[] rebatch = ReduceCoverage.rebatched(commands, !overResults, overResults, ownText);
     boolean[] noTerm = ReduceCoverage.matchesNoTerm(commands, overResults);
     boolean[] listed = RowPaging.listedColumns(commands);
-    for (int at = 0; at < commands.size(); at++) {
-      Command command = commands.get(at);
-      int stage = firstStage + at;
-      if (rebatch != null && rebatch[at]) { // re-paged before it: time its own, rows its command's
-        steps.add(new Driver.Step(RowPaging.batches(listed[at]), stage, false));
-      }
-      boolean overResultsAt = noTerm != null && noTerm[at]; // a search matching no term
-      Operator commandOperator =
-          switch (command) {
-            case SortCommand sort ->
-                new PageSort(sort, pageSize, evaluator.memory(command.name()), listed[at]);
-            case HeadCommand head -> {
-              Head operator = new Head(head.limit());
-              heads.add(operator);
-              yield operator;
-            }
-            case DedupCommand dedup ->
-                new PageDedup(dedup, evaluator.memory(dedup.name())); // sortby: a sort after it
-            case io.quarry.ql.ast.MstatsCommand mstats when mstats.append() ->
-                new MstatsAppendOperator(mstats, evaluator, pageSize, headsFrom(heads.size()));
-            case Command aggregation when PageAggregator.supports(aggregation) ->
-                // over the pages before it, all of them on this one thread (a generator's, or a
-                // second aggregation after the first): its answer pages when the input is over
-                PageAggregator.of(aggregation, evaluator, pageSize);
-            case ReorderCommand reorder ->
-                new PageReorder(reorder, pageSize, evaluator.memory(command.name()), listed[at]);
-            case io.quarry.ql.ast.FormatCommand c ->
-                PageChain.operator(PageCommands.of(c), evaluator);
-            case io.quarry.ql.ast.ReturnCommand c ->
-                PageChain.operator(PageCommands.of(c), evaluator);
-            case io.quarry.ql.ast.SubsearchCommand c ->
-                PageChain.operator(PageCommands.onPages(c), evaluator);
-            case EventStatsCommand eventstats ->
-                new EventStatsOperator(eventstats, evaluator.memory(command.name()));
-            case StreamStatsCommand streamstats -> new StreamStatsOperator(streamstats, evaluator);
-            case io.quarry.ql.ast.OutputLookupCommand output -> {
-              if (writersAfter < 0) {
-                writersAfter = heads.size(); // the heads after it do not stop its input
+    try { // an operator over the memory limit already when made: the ones before it closed
+      for (int at = 0; at < commands.size(); at++) {
+        Command command = commands.get(at);
+        int stage = firstStage + at;
+        if (rebatch != null
+            && rebatch[at]) { // re-paged before it: time its own, rows its command's
+          steps.add(new Driver.Step(RowPaging.batches(listed[at]), stage, false));
+        }
+        boolean overResultsAt = noTerm != null && noTerm[at]; // a search matching no term
+        Operator commandOperator =
+            switch (command) {
+              case SortCommand sort ->
+                  new PageSort(sort, pageSize, evaluator.memory(command.name()), listed[at]);
+              case HeadCommand head -> {
+                Head operator = new Head(head.limit());
+                heads.add(operator);
+                yield operator;
               }
-              yield new OutputLookupOperator(
-                  output, evaluator.lookupWriter(), evaluator.memory(command.name()));
-            }
-            case io.quarry.ql.ast.FieldSummaryCommand summary ->
-                new FieldSummaryOperator(summary, evaluator.memory(command.name()), pageSize);
-            case io.quarry.ql.ast.BinCommand bin when !bin.rowLocal() ->
-                new BinRangeOperator(bin, evaluator.zone(), evaluator.memory(command.name()));
-            case io.quarry.ql.ast.TransactionCommand transaction ->
-                new TransactionOperator(transaction, evaluator, pageSize);
-            case io.quarry.ql.ast.SearchCommand search when overResultsAt ->
-                FieldStages.operator(search, NO_TERM); // rows that are not events
-            default ->
-                PageChain.operator(
-                    command, evaluator, marksSetFields ? setColumns(firstStage + at) : null);
-          };
-      steps.add(Driver.Step.counted(commandOperator, stage));
-      // operators that finish the command's work share its stage: their time, not its rows
-      if (command instanceof DedupCommand dedup && !dedup.sortBy().isEmpty()) {
-        SortCommand sortBy = new SortCommand(0, dedup.sortBy(), dedup.position());
-        steps.add(
-            new Driver.Step(
-                new PageSort(sortBy, pageSize, evaluator.memory(dedup.name()), listed[at]),
-                stage,
-                false));
+              case DedupCommand dedup ->
+                  new PageDedup(dedup, evaluator.memory(dedup.name())); // sortby: a sort after it
+              case io.quarry.ql.ast.MstatsCommand mstats when mstats.append() ->
+                  new MstatsAppendOperator(mstats, evaluator, pageSize, headsFrom(heads.size()));
+              case Command aggregation when PageAggregator.supports(aggregation) ->
+                  // over the pages before it, all of them on this one thread (a generator's, or a
+                  // second aggregation after the first): its answer pages when the input is over
+                  PageAggregator.of(aggregation, evaluator, pageSize);
+              case ReorderCommand reorder ->
+                  new PageReorder(reorder, pageSize, evaluator.memory(command.name()), listed[at]);
+              case io.quarry.ql.ast.FormatCommand c ->
+                  PageChain.operator(PageCommands.of(c), evaluator);
+              case io.quarry.ql.ast.ReturnCommand c ->
+                  PageChain.operator(PageCommands.of(c), evaluator);
+              case io.quarry.ql.ast.SubsearchCommand c ->
+                  PageChain.operator(PageCommands.onPages(c), evaluator);
+              case EventStatsCommand eventstats ->
+                  new EventStatsOperator(eventstats, evaluator.memory(command.name()));
+              case StreamStatsCommand streamstats ->
+                  new StreamStatsOperator(streamstats, evaluator);
+              case io.quarry.ql.ast.OutputLookupCommand output -> {
+                if (writersAfter < 0) {
+                  writersAfter = heads.size(); // the heads after it do not stop its input
+                }
+                yield new OutputLookupOperator(
+                    output, evaluator.lookupWriter(), evaluator.memory(command.name()));
+              }
+              case io.quarry.ql.ast.FieldSummaryCommand summary ->
+                  new FieldSummaryOperator(summary, evaluator.memory(command.name()), pageSize);
+              case io.quarry.ql.ast.BinCommand bin when !bin.rowLocal() ->
+                  new BinRangeOperator(bin, evaluator.zone(), evaluator.memory(command.name()));
+              case io.quarry.ql.ast.TransactionCommand transaction ->
+                  new TransactionOperator(transaction, evaluator, pageSize);
+              case io.quarry.ql.ast.SearchCommand search when overResultsAt ->
+                  FieldStages.operator(search, NO_TERM); // rows that are not events
+              default ->
+                  PageChain.operator(
+                      command, evaluator, marksSetFields ? setColumns(firstStage + at) : null);
+            };
+        steps.add(Driver.Step.counted(commandOperator, stage));
+        // operators that finish the command's work share its stage: their time, not its rows
+        if (command instanceof DedupCommand dedup && !dedup.sortBy().isEmpty()) {
+          SortCommand sortBy = new SortCommand(0, dedup.sortBy(), dedup.position());
+          steps.add(
+              new Driver.Step(
+                  new PageSort(sortBy, pageSize, evaluator.memory(dedup.name()), listed[at]),
+                  stage,
+                  false));
+        }
+        if (ownText
+            && command instanceof io.quarry.ql.ast.SubsearchCommand c
+            && c.kind() != io.quarry.ql.ast.SubsearchCommand.Kind.JOIN) {
+          steps.add(new Driver.Step(EventText.markingOtherRows(), stage, false));
+        }
+        List<String> valued = marksValues.get(stage);
+        if (valued != null) {
+          steps.add(new Driver.Step(ListingMarks.valuesAfter(stage, valued), stage, false));
+        }
       }
-      if (ownText
-          && command instanceof io.quarry.ql.ast.SubsearchCommand c
-          && c.kind() != io.quarry.ql.ast.SubsearchCommand.Kind.JOIN) {
-        steps.add(new Driver.Step(EventText.markingOtherRows(), stage, false));
-      }
-      List<String> valued = marksValues.get(stage);
-      if (valued != null) {
-        steps.add(new Driver.Step(ListingMarks.valuesAfter(stage, valued), stage, false));
-      }
+    } catch (RuntimeException e) {
+      throw Driver.closeBuilt(steps, e);
     }
     this.end = end;
     if (pagedAsRows(commands)) { // the answer re-paged: counted nowhere
@@ -286,6 +292,11 @@ public final class PageReduce {
 
   private void deliver(Page page) {
     full = full || !end.test(page);
+  }
+
+  /** The chain's operators, in order, unstarted (the operator test harness drives them itself). */
+  List<Operator> operators() {
+    return driver.operators();
   }
 
   /** Releases what the operators hold. */

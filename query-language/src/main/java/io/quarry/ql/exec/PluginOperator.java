@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.quarry.plugin.api.command.BoundCommand;
 import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.command.OperatorContext;
+import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.Page;
@@ -121,8 +122,20 @@ final class PluginOperator implements Operator {
     return invoke(operator::isFinished);
   }
 
+  /**
+   * Closes the plugin's operator. A page a {@link PageTransformOperator} still holds (closed before
+   * it was pulled: a cancelled or failed search) is released here, as that base class cannot: its
+   * blocks were reserved on this factory when the input came in, and {@code getOutput} there is
+   * final and runs no plugin code.
+   */
   @Override
   public void close() {
+    if (operator instanceof PageTransformOperator transform) {
+      Page pending = transform.getOutput();
+      if (pending != null) {
+        factory.release(pending);
+      }
+    }
     invoke(
         () -> {
           operator.close();

@@ -25,7 +25,28 @@ class BuiltinOperatorsTest extends OperatorTestCase {
             "fields - x",
             // plugin operators driven as page stages
             "format maxresults=50",
-            "return 3 g n"));
+            "return 3 g n",
+            "streamstats window=3 avg(n) AS avg3 by g",
+            "accum n",
+            "delta n AS dn",
+            "autoregress n p=2",
+            "filldown n",
+            "fillnull value=0 n",
+            "trendline sma3(n) AS t",
+            "addtotals n x",
+            "rangemap field=n low=0-30 high=31-100",
+            "strcat g \"/\" user gu",
+            "replace g0 WITH zero IN g",
+            "convert num(x)",
+            "makemv delim=\"=\" msg",
+            "nomv msg",
+            "spath",
+            "search g=g1 OR n<10",
+            "untable g user n",
+            "lookup users.csv user OUTPUT team",
+            "lookup users.csv user OUTPUTNEW team AS g",
+            // the second lookup's index may not fit once the first one's does
+            "lookup users.csv user OUTPUT team | lookup users.csv user OUTPUT team AS t2"));
     return commands;
   }
 
@@ -41,7 +62,17 @@ class BuiltinOperatorsTest extends OperatorTestCase {
         "reverse",
         "bin n bins=5",
         "timechart span=1h count by g",
-        "eventstats avg(n) AS mean by g");
+        "eventstats avg(n) AS mean by g",
+        "eventstats count",
+        "transaction g maxevents=4",
+        "fieldsummary maxvals=3",
+        "dedup g sortby - n",
+        "sort 5 - n, g",
+        "chart count over g by user",
+        "rare user",
+        "mvcombine user",
+        "xyseries g user n",
+        "outputlookup out.csv");
   }
 
   @Override

@@ -2,7 +2,9 @@ package io.quarry.ql.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.data.MemoryAccount;
+import io.quarry.plugin.api.data.MemoryLimitExceededException;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import java.time.Instant;
@@ -12,18 +14,40 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shared contract of the page engine's command stages ({@link PageReduce}, one stage per
- * command): for every command a subclass names, its answer does not depend on how the input is cut
- * into pages nor on the output page size (random sizes, several seeds, against one page in and one
- * page out), the stages stop taking input once a {@code head} has its rows, and the memory the
- * stage counts is released once it is closed — and, for stages that hold rows or groups, counted
- * while they hold them.
+ * The shared contract of the page engine's command operators ({@link PageReduce}, one or a few
+ * operators per command): for every command a subclass names, its answer does not depend on how the
+ * input is cut into pages nor on the output page size (random sizes, several seeds, against one
+ * page in and one page out), the operators stop taking input once a {@code head} has its rows, and
+ * the memory they count is released once closed — and, for commands that hold rows or groups,
+ * counted while they hold them. Each command's operators are also driven one call at a time by
+ * {@link ProtocolDriver}, which checks the pull protocol itself (input only when wanted, none after
+ * {@code finish}, output drained after it, finished only when drained, never blocked), in any order
+ * of feeding and pulling; closing releases what they counted exactly once, also when closed halfway
+ * (a cancelled search) or after an injected memory-limit failure (a small account limit). Where a
+ * subclass gives {@link #answers} worked out by hand, the answer is checked against them.
  */
 abstract class OperatorTestCase {
   private static final Instant NOW = Instant.parse("2026-01-07T12:00:00Z");
+
+  /**
+   * The lookup table {@code users.csv} the commands may read: a user's team (two for u1, a
+   * multivalue); {@code outputlookup} writes go nowhere.
+   */
+  private static final LookupTable.Source LOOKUPS =
+      name ->
+          name.equals("users.csv")
+              ? new LookupTable(
+                  List.of("user", "team"),
+                  List.of(
+                      List.of("u0", "red"),
+                      List.of("u1", "red"),
+                      List.of("u1", "blue"),
+                      List.of("u2", "green")))
+              : null;
 
   /** The commands to check, as written after {@code |}. */
   protected abstract List<String> commands();
@@ -74,6 +98,140 @@ abstract class OperatorTestCase {
     }
   }
 
+  /**
+   * Answers computed by hand for some of {@link #commands} over {@link #input}: command → rows, as
+   * {@link #rows} reads them (non-null fields in column order, numbers by value). None by default.
+   */
+  protected Map<String, List<Map<String, Object>>> answers() {
+    return Map.of();
+  }
+
+  @Test
+  void handComputedAnswers() {
+    answers()
+        .forEach(
+            (command, expected) ->
+                assertThat(
+                        rows(
+                            drive(
+                                reduce(command, 100_000, unbounded(), new ArrayList<>()),
+                                List.of(TestPages.page(input())))))
+                    .as(command)
+                    .isEqualTo(byValue(expected)));
+  }
+
+  /**
+   * Each command's operators driven one call at a time by the pull protocol ({@link
+   * ProtocolDriver}: pages in any split and any order of feeding and pulling, output drained after
+   * {@code finish}, finished only when drained) give the answer the {@link Driver} gives over one
+   * page; closing each operator once releases everything counted, and closing it again releases
+   * nothing more.
+   */
+  @Test
+  void operatorsKeepTheProtocol() {
+    for (String command : commands()) {
+      List<Map<String, Object>> expected =
+          rows(
+              drive(
+                  reduce(command, 100_000, unbounded(), new ArrayList<>()),
+                  List.of(TestPages.page(input()))));
+      for (int seed = 0; seed < 6; seed++) {
+        Random random = new Random(seed);
+        MemoryAccount account = new MemoryAccount("test", Long.MAX_VALUE);
+        List<Operator> operators =
+            reduce(command, 1 + random.nextInt(40), account, new ArrayList<>())
+                .reduce()
+                .operators();
+        List<Page> out;
+        try {
+          out = new ProtocolDriver(command, operators, random).run(pages(input(), random));
+        } finally {
+          operators.forEach(Operator::close);
+        }
+        String what = command + " (seed " + seed + ")";
+        assertThat(rows(out)).as(what).isEqualTo(expected);
+        assertThat(account.used()).as(what + " released what it counted").isZero();
+        operators.forEach(Operator::close);
+        assertThat(account.used()).as(what + " closed twice releases once").isZero();
+      }
+    }
+  }
+
+  /**
+   * A search cancelled halfway: each command's operators, given half the input and never finished,
+   * release everything they counted when closed.
+   */
+  @Test
+  void closingBeforeFinishReleasesEverything() {
+    SoftAssertions softly = new SoftAssertions();
+    for (String command : commands()) {
+      for (int seed = 0; seed < 3; seed++) {
+        Random random = new Random(seed);
+        MemoryAccount account = new MemoryAccount("test", Long.MAX_VALUE);
+        List<Operator> operators =
+            reduce(command, 1 + random.nextInt(40), account, new ArrayList<>())
+                .reduce()
+                .operators();
+        List<Page> input = pages(input(), random);
+        try {
+          new ProtocolDriver(command, operators, random)
+              .abandon(input.subList(0, input.size() / 2));
+        } finally {
+          operators.forEach(Operator::close);
+        }
+        softly.assertThat(account.used()).as(command + " (seed " + seed + ") released").isZero();
+      }
+    }
+    softly.assertAll();
+  }
+
+  /**
+   * Over a memory limit each command fails with {@link MemoryLimitExceededException} (or a {@link
+   * PluginFailureException} of it) — a command that holds its input surely so under a limit of one
+   * byte — or succeeds with the right answer, and closing its operators after the failure releases
+   * everything counted.
+   */
+  @Test
+  void memoryLimitFailuresLeakNothing() {
+    for (String command : commands()) {
+      List<Map<String, Object>> expected =
+          rows(
+              drive(
+                  reduce(command, 100_000, unbounded(), new ArrayList<>()),
+                  List.of(TestPages.page(input()))));
+      for (long limit : new long[] {1, MemoryTracker.CHUNK / 2, MemoryTracker.CHUNK + 1}) {
+        String what = command + " (limit " + limit + ")";
+        MemoryAccount account = new MemoryAccount("test", limit);
+        List<Operator> operators = List.of();
+        List<Page> out = null;
+        Throwable failure = null;
+        try { // building an operator may reserve (a lookup's index) and so fail already
+          operators = reduce(command, 16, account, new ArrayList<>()).reduce().operators();
+          out =
+              new ProtocolDriver(command, operators, new Random(limit))
+                  .run(pages(input(), new Random(3)));
+        } catch (RuntimeException e) {
+          failure = e;
+        } finally {
+          operators.forEach(Operator::close);
+        }
+        assertThat(account.used()).as(what + " released what it counted").isZero();
+        if (failure != null) {
+          // a command written as a plugin operator fails naming itself, over the limit as cause
+          // (the server answers both alike: SearchFailures)
+          Throwable cause =
+              failure instanceof PluginFailureException ? failure.getCause() : failure;
+          assertThat(cause).as(what).isInstanceOf(MemoryLimitExceededException.class);
+        } else {
+          assertThat(holdingCommands().contains(command) && limit == 1)
+              .as(what + " holds its input, so fails")
+              .isFalse();
+          assertThat(rows(out)).as(what).isEqualTo(expected);
+        }
+      }
+    }
+  }
+
   private static MemoryAccount unbounded() {
     return MemoryAccount.unbounded("test");
   }
@@ -85,7 +243,7 @@ abstract class OperatorTestCase {
     List<Command> commands = PageRun.commands("* | " + text);
     assertThat(ReduceCoverage.supportsOverEvents(commands)).as(text + " has a page stage").isTrue();
     Evaluator evaluator =
-        new Evaluator(NOW, ZoneOffset.UTC)
+        new Evaluator(NOW, ZoneOffset.UTC, LOOKUPS, (name, table) -> {})
             .withResources(new SearchResources(account, () -> false, warning -> {}));
     PageReduce reduce =
         new PageReduce(
@@ -141,6 +299,16 @@ abstract class OperatorTestCase {
       rows.add(fields);
     }
     return rows;
+  }
+
+  private static List<Map<String, Object>> byValue(List<Map<String, Object>> rows) {
+    List<Map<String, Object>> byValue = new ArrayList<>();
+    for (Map<String, Object> row : rows) {
+      Map<String, Object> fields = new LinkedHashMap<>();
+      row.forEach((name, value) -> fields.put(name, byValue(value)));
+      byValue.add(fields);
+    }
+    return byValue;
   }
 
   private static Object byValue(Object value) {
