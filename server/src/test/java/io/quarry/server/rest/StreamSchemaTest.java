@@ -1,12 +1,12 @@
 package io.quarry.server.rest;
 
+import static io.quarry.server.rest.TestPages.doubles;
+import static io.quarry.server.rest.TestPages.longs;
+import static io.quarry.server.rest.TestPages.page;
+import static io.quarry.server.rest.TestPages.strings;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.plugin.api.data.Block;
-import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
-import io.quarry.plugin.api.data.DoubleBlock;
-import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
 import java.io.ByteArrayInputStream;
@@ -24,42 +24,6 @@ import org.junit.jupiter.api.Test;
  * says, and what a later page brings that does not fit is counted, never written as something else.
  */
 class StreamSchemaTest {
-
-  /** A page of columns given as name, block, name, block … in order. */
-  private static Page page(Object... namesAndBlocks) {
-    List<Schema.Column> schema = new ArrayList<>();
-    List<Block> blocks = new ArrayList<>();
-    for (int i = 0; i < namesAndBlocks.length; i += 2) {
-      Block block = (Block) namesAndBlocks[i + 1];
-      schema.add(new Schema.Column((String) namesAndBlocks[i], block.dataType()));
-      blocks.add(block);
-    }
-    return new Page(new Schema(schema), blocks);
-  }
-
-  private static Block longs(long... values) {
-    LongBlock.Builder block = LongBlock.builder(DataType.LONG, values.length);
-    for (long value : values) {
-      block.append(value);
-    }
-    return block.build();
-  }
-
-  private static Block doubles(double... values) {
-    DoubleBlock.Builder block = DoubleBlock.builder(values.length);
-    for (double value : values) {
-      block.append(value);
-    }
-    return block.build();
-  }
-
-  private static Block strings(String... values) {
-    BytesBlock.Builder block = BytesBlock.builder(values.length);
-    for (String value : values) {
-      block.appendNullable(value);
-    }
-    return block.build();
-  }
 
   @Test
   void widensTypesAndKeepsColumnsOfEveryHeldPage() {
