@@ -25,8 +25,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Two adds to one index index at once (as two ingest pipelines do): an add held inside Lucene does
- * not keep another from being stored, and both are stored once.
+ * Adds go on while the index is busy elsewhere: two adds index at once (as two ingest pipelines
+ * do), and a bucket rolling to warm (its merge) does not hold up an add to the new hot bucket;
+ * every event is stored once.
  */
 class ConcurrentAddTest {
   @TempDir Path dataDirectory;
@@ -115,6 +116,70 @@ class ConcurrentAddTest {
       }
       assertThat(failures).isEmpty();
       assertThat(store.count()).isEqualTo(15);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(BucketFormat.class)
+  void aRollingBucketDoesNotHoldUpAnAdd(BucketFormat format) throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicBoolean held = new AtomicBoolean();
+    // the roll's merge waits as it opens its first file, inside the old bucket's roll
+    Bucket.DirectoryFactory directories =
+        path ->
+            new FilterDirectory(FSDirectory.open(path)) {
+              @Override
+              public IndexOutput createOutput(String name, IOContext context) throws IOException {
+                if (context.context() == IOContext.Context.MERGE
+                    && held.compareAndSet(false, true)) {
+                  entered.countDown();
+                  try {
+                    release.await();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException(e);
+                  }
+                }
+                return super.createOutput(name, context);
+              }
+            };
+    try (IndexStore store =
+        new IndexStore(
+            "main",
+            dataDirectory.resolve("main"),
+            IndexOptions.DEFAULTS
+                .withFormat(format)
+                .withCommitInterval(java.time.Duration.ofHours(1)),
+            scheduler,
+            Clock.systemUTC(),
+            directories)) {
+      for (int segment = 0; segment < 5; segment++) { // more segments than a roll merges down to
+        store.add(events(segment * 10, 10));
+        store.commit();
+      }
+      List<Throwable> failures = new ArrayList<>();
+      Thread roll =
+          new Thread(
+              () -> {
+                try {
+                  store.rollHotBucket();
+                } catch (IOException | RuntimeException e) {
+                  failures.add(e);
+                }
+              },
+              "roll");
+      roll.start();
+      assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+      try {
+        Future<Long> other = second.submit(() -> store.add(events(50, 5)));
+        assertThat(other.get(30, TimeUnit.SECONDS)).isEqualTo("event 50".length() * 5L);
+      } finally {
+        release.countDown();
+        roll.join();
+      }
+      assertThat(failures).isEmpty();
+      assertThat(store.count()).isEqualTo(55);
     }
   }
 }
