@@ -46,8 +46,8 @@ final class Bucket implements Closeable {
   private final long created;
   private final BucketFormat format;
   private final boolean termFilters;
-  // hot
-  private IndexWriter writer;
+  // hot (volatile: failed() reads it without the monitor a roll holds)
+  private volatile IndexWriter writer;
   private SearcherManager searchers;
   // warm
   private DirectoryReader reader; // opened on first search
@@ -61,6 +61,7 @@ final class Bucket implements Closeable {
   private volatile long lastAcquiredNanos = System.nanoTime() - IndexStore.SEARCH_IDLE_NANOS;
   private boolean refreshing; // guarded by refreshMonitor
   private volatile boolean warm;
+  private volatile boolean rolling; // while roll() runs
   private volatile long minTime;
   private volatile long maxTime;
   private volatile long events;
@@ -355,8 +356,11 @@ final class Bucket implements Closeable {
    * Whether the bucket should take writes but its writer is gone: closed by a tragic exception
    * (disk full, an I/O error while flushing) or by a roll that failed half-way.
    */
-  synchronized boolean failed() {
-    return !warm && (writer == null || !writer.isOpen());
+  boolean failed() {
+    // not synchronized: every add asks, and a roll holds the monitor through its merge (a roll in
+    // progress has not failed; one that throws leaves the bucket not warm, so failed, after it)
+    IndexWriter current = writer;
+    return !warm && !rolling && (current == null || !current.isOpen());
   }
 
   boolean hasUncommittedChanges() {
@@ -372,6 +376,15 @@ final class Bucket implements Closeable {
    * writes the manifest atomically.
    */
   synchronized void roll() throws IOException {
+    rolling = true;
+    try {
+      rollToWarm();
+    } finally {
+      rolling = false;
+    }
+  }
+
+  private void rollToWarm() throws IOException {
     writer.forceMerge(4);
     writer.commit();
     IOUtils.close(searchers, writer);

@@ -261,8 +261,15 @@ public final class IndexStore implements Closeable {
    * restart: each failed bucket is reopened from its last commit and the log, which still holds
    * every acknowledged event not yet committed, is replayed into the hot bucket. Throws when the
    * disk still fails; the next write tries again.
+   *
+   * <p>Looked at first without the lock: every add calls this, and taking the write side each time
+   * waited for the add in progress to finish indexing, so two ingest threads never indexed at once
+   * (a bucket failing after the look fails that add, as one failing during it always did).
    */
   private void recover() throws IOException {
+    if (closed || buckets.stream().noneMatch(Bucket::failed)) {
+      return;
+    }
     addLock.writeLock().lock();
     try {
       if (closed || buckets.stream().noneMatch(Bucket::failed)) {

@@ -1,0 +1,185 @@
+package io.quarry.codecs.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.FilterDirectory;
+import org.apache.lucene.store.IOContext;
+import org.apache.lucene.store.IndexOutput;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Adds go on while the index is busy elsewhere: two adds index at once (as two ingest pipelines
+ * do), and a bucket rolling to warm (its merge) does not hold up an add to the new hot bucket;
+ * every event is stored once.
+ */
+class ConcurrentAddTest {
+  @TempDir Path dataDirectory;
+
+  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+  private final ExecutorService second = Executors.newSingleThreadExecutor();
+
+  @AfterEach
+  void stop() {
+    scheduler.shutdownNow();
+    second.shutdownNow();
+  }
+
+  private static List<Event> events(int from, int count) {
+    List<Event> events = new ArrayList<>();
+    for (int i = from; i < from + count; i++) {
+      events.add(new Event(i * 1000L, "event " + i, "h", "s", "st", Map.of()));
+    }
+    return events;
+  }
+
+  @ParameterizedTest
+  @EnumSource(BucketFormat.class)
+  void anAddHeldInsideLuceneDoesNotHoldUpAnother(BucketFormat format) throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicBoolean held = new AtomicBoolean();
+    // the first document a Lucene thread state takes opens its stored-fields file: the add on the
+    // thread named "first" waits there, inside the bucket's writer, until released
+    Bucket.DirectoryFactory directories =
+        path ->
+            new FilterDirectory(FSDirectory.open(path)) {
+              @Override
+              public IndexOutput createOutput(String name, IOContext context) throws IOException {
+                holdFirst();
+                return super.createOutput(name, context);
+              }
+
+              @Override // a time-sorted bucket's stored fields go to a temporary file first
+              public IndexOutput createTempOutput(String prefix, String suffix, IOContext context)
+                  throws IOException {
+                holdFirst();
+                return super.createTempOutput(prefix, suffix, context);
+              }
+
+              private void holdFirst() throws IOException {
+                if (Thread.currentThread().getName().equals("first")
+                    && held.compareAndSet(false, true)) {
+                  entered.countDown();
+                  try {
+                    release.await();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException(e);
+                  }
+                }
+              }
+            };
+    try (IndexStore store =
+        new IndexStore(
+            "main",
+            dataDirectory.resolve("main"),
+            IndexOptions.DEFAULTS.withFormat(format),
+            scheduler,
+            Clock.systemUTC(),
+            directories)) {
+      List<Throwable> failures = new ArrayList<>();
+      Thread first =
+          new Thread(
+              () -> {
+                try {
+                  store.add(events(0, 10));
+                } catch (IOException | RuntimeException e) {
+                  failures.add(e);
+                }
+              },
+              "first");
+      first.start();
+      assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+      try {
+        Future<Long> other = second.submit(() -> store.add(events(10, 5)));
+        assertThat(other.get(30, TimeUnit.SECONDS)).isEqualTo("event 10".length() * 5L);
+      } finally {
+        release.countDown();
+        first.join();
+      }
+      assertThat(failures).isEmpty();
+      assertThat(store.count()).isEqualTo(15);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(BucketFormat.class)
+  void aRollingBucketDoesNotHoldUpAnAdd(BucketFormat format) throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicBoolean held = new AtomicBoolean();
+    // the roll's merge waits as it opens its first file, inside the old bucket's roll
+    Bucket.DirectoryFactory directories =
+        path ->
+            new FilterDirectory(FSDirectory.open(path)) {
+              @Override
+              public IndexOutput createOutput(String name, IOContext context) throws IOException {
+                if (context.context() == IOContext.Context.MERGE
+                    && held.compareAndSet(false, true)) {
+                  entered.countDown();
+                  try {
+                    release.await();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException(e);
+                  }
+                }
+                return super.createOutput(name, context);
+              }
+            };
+    try (IndexStore store =
+        new IndexStore(
+            "main",
+            dataDirectory.resolve("main"),
+            IndexOptions.DEFAULTS
+                .withFormat(format)
+                .withCommitInterval(java.time.Duration.ofHours(1)),
+            scheduler,
+            Clock.systemUTC(),
+            directories)) {
+      for (int segment = 0; segment < 5; segment++) { // more segments than a roll merges down to
+        store.add(events(segment * 10, 10));
+        store.commit();
+      }
+      List<Throwable> failures = new ArrayList<>();
+      Thread roll =
+          new Thread(
+              () -> {
+                try {
+                  store.rollHotBucket();
+                } catch (IOException | RuntimeException e) {
+                  failures.add(e);
+                }
+              },
+              "roll");
+      roll.start();
+      assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+      try {
+        Future<Long> other = second.submit(() -> store.add(events(50, 5)));
+        assertThat(other.get(30, TimeUnit.SECONDS)).isEqualTo("event 50".length() * 5L);
+      } finally {
+        release.countDown();
+        roll.join();
+      }
+      assertThat(failures).isEmpty();
+      assertThat(store.count()).isEqualTo(55);
+    }
+  }
+}
