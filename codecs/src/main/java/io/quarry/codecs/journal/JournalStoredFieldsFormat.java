@@ -77,6 +77,19 @@ public final class JournalStoredFieldsFormat extends StoredFieldsFormat {
    */
   public static final long DEFAULT_COMPACT_MERGE_BYTES = 128L << 20;
 
+  /**
+   * The developer setting ({@code -Dquarry.storage.journalCompactMergeBytes=<bytes>}) that lowers
+   * {@link #DEFAULT_COMPACT_MERGE_BYTES} for the server's indexes: a 1M-line benchmark index, whose
+   * merges stay under 128 MiB, then holds compact blocks as a large one does.
+   */
+  public static final String COMPACT_MERGE_BYTES_PROPERTY =
+      "quarry.storage.journalCompactMergeBytes";
+
+  /** {@link #DEFAULT_COMPACT_MERGE_BYTES} unless {@link #COMPACT_MERGE_BYTES_PROPERTY} is set. */
+  public static long compactMergeBytes() {
+    return Long.getLong(COMPACT_MERGE_BYTES_PROPERTY, DEFAULT_COMPACT_MERGE_BYTES);
+  }
+
   private final JournalCompression compression;
   private final int blockSize;
   private final long compactMergeBytes;
