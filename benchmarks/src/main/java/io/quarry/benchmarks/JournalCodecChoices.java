@@ -174,7 +174,6 @@ public final class JournalCodecChoices {
               () -> zstd(new ZstdCompressCtx().setLevel(level)),
               -2));
     }
-    candidates.add(new Candidate("zstd 19", () -> zstd(new ZstdCompressCtx().setLevel(19))));
     for (int level : new int[] {1, 9}) {
       for (int blocks : new int[] {1, -2}) {
         candidates.add(
