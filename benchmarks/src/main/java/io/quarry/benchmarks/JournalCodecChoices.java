@@ -3,6 +3,9 @@ package io.quarry.benchmarks;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
+import com.github.luben.zstd.ZstdDictCompress;
+import com.github.luben.zstd.ZstdDictDecompress;
+import com.github.luben.zstd.ZstdDictTrainer;
 import io.quarry.codecs.journal.JournalBlock;
 import io.quarry.codecs.journal.JournalStoredFieldsReader;
 import java.io.IOException;
@@ -13,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
@@ -26,11 +30,11 @@ import org.apache.lucene.store.FSDirectory;
  * What a cheaper journal decode would cost in bytes, measured on a real index's blocks: every
  * journal block of an index directory is decoded once (as stored), then recompressed with each
  * candidate (zstd levels, zstd's fast levels whose literals are stored raw, zstd with a longer
- * minimum match, blocks twice and half as large, lz4 and lz4hc), and each candidate's blocks are
- * decoded again and again on this thread. Prints, per candidate, the journal's bytes, the decode's
- * thread CPU per block byte (MB/s of one core) and the encode's. Thread CPU rather than wall time,
- * so a loaded machine disturbs it less (its caches are still shared: compare candidates of one run,
- * not runs).
+ * minimum match, blocks twice and half as large, zstd with a dictionary trained on the blocks, lz4
+ * and lz4hc at several levels), and each candidate's blocks are decoded again and again on this
+ * thread. Prints, per candidate, the journal's bytes, the decode's thread CPU per block byte (MB/s
+ * of one core) and the encode's. Thread CPU rather than wall time, so a loaded machine disturbs it
+ * less (its caches are still shared: compare candidates of one run, not runs).
  *
  * <pre>
  * java -cp benchmarks.jar io.quarry.benchmarks.JournalCodecChoices &lt;bucket dir&gt; [decode rounds] [name prefix]
@@ -38,6 +42,7 @@ import org.apache.lucene.store.FSDirectory;
  */
 public final class JournalCodecChoices {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  private static final int DICTIONARY_BYTES = 64 * 1024;
 
   private JournalCodecChoices() {}
 
@@ -52,9 +57,13 @@ public final class JournalCodecChoices {
    * A way to write blocks: {@code blocks} 1 compresses each stored block, 2 each pair of neighbours
    * as one, -2 each half of a block on its own (a block size twice or half the stored one).
    */
-  private record Candidate(String name, Supplier<Codec> codec, int blocks) {
+  private record Candidate(String name, Function<List<byte[]>, Codec> codec, int blocks) {
     Candidate(String name, Supplier<Codec> codec) {
       this(name, codec, 1);
+    }
+
+    Candidate(String name, Supplier<Codec> codec, int blocks) {
+      this(name, sample -> codec.get(), blocks);
     }
   }
 
@@ -83,7 +92,7 @@ public final class JournalCodecChoices {
       for (byte[] block : blocks) {
         largest = Math.max(largest, block.length);
       }
-      Codec codec = candidate.codec().get();
+      Codec codec = candidate.codec().apply(blocks);
       byte[][] compressed = new byte[blocks.size()][];
       byte[] target = new byte[(int) Zstd.compressBound(largest) + 64 * 1024];
       long encodeStarted = THREADS.getCurrentThreadCpuTime();
@@ -165,14 +174,38 @@ public final class JournalCodecChoices {
               () -> zstd(new ZstdCompressCtx().setLevel(level)),
               -2));
     }
+    for (int level : new int[] {1, 9}) {
+      for (int blocks : new int[] {1, -2}) {
+        candidates.add(
+            new Candidate(
+                "zstd " + level + " dict" + (blocks == 1 ? "" : " blocks /2"),
+                sample -> zstdDictionary(level, sample),
+                blocks));
+      }
+    }
     LZ4Factory lz4 = LZ4Factory.fastestInstance();
     candidates.add(new Candidate("lz4", () -> lz4(lz4.fastCompressor(), lz4.safeDecompressor())));
     candidates.add(new Candidate("lz4hc", () -> lz4(lz4.highCompressor(), lz4.safeDecompressor())));
+    for (int level : new int[] {4, 12, 17}) {
+      candidates.add(
+          new Candidate(
+              "lz4hc " + level, () -> lz4(lz4.highCompressor(level), lz4.safeDecompressor())));
+    }
+    for (int level : new int[] {9, 12}) {
+      candidates.add(
+          new Candidate(
+              "lz4hc " + level + " blocks x2",
+              () -> lz4(lz4.highCompressor(level), lz4.safeDecompressor()),
+              2));
+    }
     return candidates;
   }
 
   private static Codec zstd(ZstdCompressCtx compressor) {
-    ZstdDecompressCtx decompressor = new ZstdDecompressCtx();
+    return zstd(compressor, new ZstdDecompressCtx());
+  }
+
+  private static Codec zstd(ZstdCompressCtx compressor, ZstdDecompressCtx decompressor) {
     return new Codec() {
       @Override
       public int compress(byte[] source, int length, byte[] target) {
@@ -184,6 +217,26 @@ public final class JournalCodecChoices {
         decompressor.decompressByteArray(target, 0, targetLength, source, 0, sourceLength);
       }
     };
+  }
+
+  /**
+   * zstd at {@code level} with a dictionary of {@value #DICTIONARY_BYTES} bytes trained on 4 KiB
+   * pieces of every 8th block (as a per-segment dictionary in the journal's header would be).
+   */
+  private static Codec zstdDictionary(int level, List<byte[]> blocks) {
+    ZstdDictTrainer trainer = new ZstdDictTrainer(16 << 20, DICTIONARY_BYTES);
+    for (int i = 0; i < blocks.size(); i += 8) {
+      byte[] block = blocks.get(i);
+      for (int at = 0; at + 4096 <= block.length; at += 4096) {
+        trainer.addSample(Arrays.copyOfRange(block, at, at + 4096));
+      }
+    }
+    byte[] dictionary = trainer.trainSamples();
+    ZstdCompressCtx compressor = new ZstdCompressCtx().setLevel(level);
+    compressor.loadDict(new ZstdDictCompress(dictionary, level));
+    ZstdDecompressCtx decompressor = new ZstdDecompressCtx();
+    decompressor.loadDict(new ZstdDictDecompress(dictionary));
+    return zstd(compressor, decompressor);
   }
 
   private static Codec lz4(LZ4Compressor compressor, LZ4SafeDecompressor decompressor) {

@@ -1,175 +1,56 @@
 package io.quarry.codecs.journal;
 
-import com.github.luben.zstd.Zstd;
-import com.github.luben.zstd.ZstdCompressCtx;
-import com.github.luben.zstd.ZstdDecompressCtx;
-import java.io.IOException;
 import java.util.Locale;
-import net.jpountz.lz4.LZ4Compressor;
-import net.jpountz.lz4.LZ4Factory;
-import net.jpountz.lz4.LZ4SafeDecompressor;
 
 /**
- * How journal blocks are compressed. The id is written into every journal file, so a segment is
- * read with the mode it was written with whatever the index's current setting.
+ * An index's setting for how new journal blocks are compressed: the {@link JournalCodec} of the
+ * segments written fast (flushes and small merges: young segments, merged again soon) and of those
+ * written compact (large merges: the segments that stay, decoded by every search that reads events;
+ * see {@link JournalStoredFieldsFormat}). Each segment records its own codec, so changing the
+ * setting, or one setting's two codecs, needs no format change and old segments read as they were.
  */
 public enum JournalCompression {
   /** No compression: the fastest decode, the largest files. */
-  NONE(0) {
-    @Override
-    int maxCompressedLength(int length) {
-      return length;
-    }
-
-    @Override
-    int compress(byte[] source, int length, byte[] target, boolean compact) {
-      System.arraycopy(source, 0, target, 0, length);
-      return length;
-    }
-
-    @Override
-    void decompress(byte[] source, int sourceLength, byte[] target, int targetLength)
-        throws IOException {
-      if (sourceLength != targetLength) {
-        throw new IOException(
-            "stored block of " + sourceLength + " bytes, expected " + targetLength);
-      }
-      System.arraycopy(source, 0, target, 0, targetLength);
-    }
-  },
+  NONE("none", JournalCodec.NONE, JournalCodec.NONE),
+  /** lz4 for both: lz4's fast encoder, then lz4hc for compact merges. */
+  LZ4("lz4", JournalCodec.LZ4, JournalCodec.LZ4),
+  /** zstd for both: level 1, then level 9 for compact merges. The default. */
+  ZSTD("zstd", JournalCodec.ZSTD, JournalCodec.ZSTD),
   /**
-   * LZ4 (lz4-java): very fast decode, moderate ratio; compact blocks use the high-compression
-   * encoder (same format, slower to write, smaller and as fast to read).
+   * zstd level 1 for fast segments (small, for the ingest's flushes and small merges), lz4hc for
+   * compact merges (decodes several times faster than zstd for ~20% more bytes than zstd 9).
    */
-  LZ4(1) {
-    private final LZ4Compressor compressor = LZ4Factory.fastestInstance().fastCompressor();
-    private final LZ4Compressor compactor = LZ4Factory.fastestInstance().highCompressor();
-    private final LZ4SafeDecompressor decompressor =
-        LZ4Factory.fastestInstance().safeDecompressor();
+  ZSTD_LZ4("zstd-lz4", JournalCodec.ZSTD, JournalCodec.LZ4);
 
-    @Override
-    int maxCompressedLength(int length) {
-      return compressor.maxCompressedLength(length);
-    }
+  private final String configName;
+  private final JournalCodec fast;
+  private final JournalCodec compact;
 
-    @Override
-    int compress(byte[] source, int length, byte[] target, boolean compact) {
-      return (compact ? compactor : compressor)
-          .compress(source, 0, length, target, 0, target.length);
-    }
-
-    @Override
-    void decompress(byte[] source, int sourceLength, byte[] target, int targetLength)
-        throws IOException {
-      int written;
-      try {
-        written = decompressor.decompress(source, 0, sourceLength, target, 0, targetLength);
-      } catch (RuntimeException e) {
-        throw new IOException("corrupt lz4 block: " + e.getMessage(), e);
-      }
-      if (written != targetLength) {
-        throw new IOException(
-            "lz4 block decoded to " + written + " bytes, expected " + targetLength);
-      }
-    }
-  },
-  /**
-   * Zstandard (zstd-jni): the default, a much better ratio at a decode speed close to lz4's. Level
-   * 1 for blocks written fast, 9 for compact ones: on access logs in 128 KiB blocks 9 writes at
-   * about a third of 3's speed (~100 vs ~350 MB/s a core) but its blocks are 18% smaller and decode
-   * 25-30% faster (~2.4 vs ~1.9 GB/s), since it finds fewer, longer matches. Level 1 rather than 3
-   * (session 27): fast blocks are what ingest writes at every flush, and large merges rewrite them
-   * compact anyway; on a block bucket's journal (1,966 blocks of ~267 KB, one block document each)
-   * 1 wrote 1.47x faster than 3 and decoded 1.4x faster for 1.1% more bytes (JournalCodecChoices).
-   */
-  ZSTD(2) {
-    private static final int LEVEL = 1;
-    private static final int COMPACT_LEVEL = 9;
-    // A decompression context per thread: making one per block costs more than decoding the block.
-    // Threads are few (workers, merges) and live long, so the contexts are never freed explicitly.
-    private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESSORS =
-        ThreadLocal.withInitial(ZstdDecompressCtx::new);
-    private static final ThreadLocal<ZstdCompressCtx> COMPRESSORS =
-        ThreadLocal.withInitial(() -> new ZstdCompressCtx().setLevel(LEVEL));
-    private static final ThreadLocal<ZstdCompressCtx> COMPACTORS =
-        ThreadLocal.withInitial(() -> new ZstdCompressCtx().setLevel(COMPACT_LEVEL));
-
-    @Override
-    int maxCompressedLength(int length) {
-      return (int) Zstd.compressBound(length);
-    }
-
-    @Override
-    int compress(byte[] source, int length, byte[] target, boolean compact) throws IOException {
-      try {
-        return (compact ? COMPACTORS : COMPRESSORS)
-            .get()
-            .compressByteArray(target, 0, target.length, source, 0, length);
-      } catch (RuntimeException e) {
-        throw new IOException("zstd compression failed: " + e.getMessage(), e);
-      }
-    }
-
-    @Override
-    void decompress(byte[] source, int sourceLength, byte[] target, int targetLength)
-        throws IOException {
-      int written;
-      try {
-        written =
-            DECOMPRESSORS
-                .get()
-                .decompressByteArray(target, 0, targetLength, source, 0, sourceLength);
-      } catch (RuntimeException e) {
-        throw new IOException("corrupt zstd block: " + e.getMessage(), e);
-      }
-      if (written != targetLength) {
-        throw new IOException(
-            "zstd block decoded to " + written + " bytes, expected " + targetLength);
-      }
-    }
-  };
-
-  private final int id;
-
-  JournalCompression(int id) {
-    this.id = id;
+  JournalCompression(String configName, JournalCodec fast, JournalCodec compact) {
+    this.configName = configName;
+    this.fast = fast;
+    this.compact = compact;
   }
 
-  int id() {
-    return id;
+  /** The codec of a segment written fast ({@code compact} false) or compact. */
+  public JournalCodec codec(boolean compact) {
+    return compact ? this.compact : fast;
   }
 
-  abstract int maxCompressedLength(int length);
+  /** The configuration value that names this setting. */
+  public String configName() {
+    return configName;
+  }
 
-  /**
-   * Compresses {@code source[0, length)} into {@code target}; returns the compressed length.
-   *
-   * @param compact spend more time writing for a smaller block that decodes at least as fast (for
-   *     segments made to last: see {@link JournalStoredFieldsFormat})
-   */
-  abstract int compress(byte[] source, int length, byte[] target, boolean compact)
-      throws IOException;
-
-  /** Decompresses exactly {@code targetLength} bytes, or throws. */
-  abstract void decompress(byte[] source, int sourceLength, byte[] target, int targetLength)
-      throws IOException;
-
-  static JournalCompression byId(int id) throws IOException {
+  /** Parses a configuration value: {@code zstd}, {@code lz4}, {@code zstd-lz4} or {@code none}. */
+  public static JournalCompression fromName(String name) {
+    String wanted = name.strip().toLowerCase(Locale.ROOT);
     for (JournalCompression compression : values()) {
-      if (compression.id == id) {
+      if (compression.configName.equals(wanted)) {
         return compression;
       }
     }
-    throw new IOException("unknown journal compression id " + id);
-  }
-
-  /** Parses a configuration value: {@code zstd}, {@code lz4} or {@code none}. */
-  public static JournalCompression fromName(String name) {
-    try {
-      return valueOf(name.strip().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "unknown journal compression '" + name + "': use zstd, lz4 or none");
-    }
+    throw new IllegalArgumentException(
+        "unknown journal compression '" + name + "': use zstd, lz4, zstd-lz4 or none");
   }
 }

@@ -24,14 +24,17 @@ import org.apache.lucene.store.MergeInfo;
  *
  * <p><b>Fast and compact blocks.</b> Flushes and small merges write their blocks fast; a merge
  * expected to write at least {@link #DEFAULT_COMPACT_MERGE_BYTES} writes compact ones ({@link
- * JournalCompression#compress}: zstd level 9 instead of 1), since the segments it makes are the
- * ones that stay and are decoded by every search that reads events. A reader does not need to know
- * which: both are the same format.
+ * JournalCodec#compress}: zstd level 9 instead of 1, lz4hc instead of lz4), since the segments it
+ * makes are the ones that stay and are decoded by every search that reads events. The setting
+ * ({@link JournalCompression}) names the codec of each kind, possibly two different ones (zstd for
+ * fast segments, lz4hc for compact ones). A reader does not need to know which: the data file names
+ * its codec.
  *
  * <p><b>Files.</b>
  *
  * <ul>
- *   <li>{@code .qjd}, data: {@code IndexHeader, CompressionId (byte), Block^blockCount, Footer}
+ *   <li>{@code .qjd}, data: {@code IndexHeader, CodecId (byte: {@link JournalCodec}: 0 none, 1 lz4,
+ *       2 zstd), Block^blockCount, Footer}
  *   <li>{@code .qjx}, block index: {@code IndexHeader, BlockCount (vint), <DocCountAndAscii (vint:
  *       DocCount << 1 | 1 when every string value in the block is ASCII; version 0 wrote DocCount),
  *       StartPointer (vlong, delta to the previous block), CompressedLength (vint), RawLength
@@ -73,6 +76,19 @@ public final class JournalStoredFieldsFormat extends StoredFieldsFormat {
    * again.
    */
   public static final long DEFAULT_COMPACT_MERGE_BYTES = 128L << 20;
+
+  /**
+   * The developer setting ({@code -Dquarry.storage.journalCompactMergeBytes=<bytes>}) that lowers
+   * {@link #DEFAULT_COMPACT_MERGE_BYTES} for the server's indexes: a 1M-line benchmark index, whose
+   * merges stay under 128 MiB, then holds compact blocks as a large one does.
+   */
+  public static final String COMPACT_MERGE_BYTES_PROPERTY =
+      "quarry.storage.journalCompactMergeBytes";
+
+  /** {@link #DEFAULT_COMPACT_MERGE_BYTES} unless {@link #COMPACT_MERGE_BYTES_PROPERTY} is set. */
+  public static long compactMergeBytes() {
+    return Long.getLong(COMPACT_MERGE_BYTES_PROPERTY, DEFAULT_COMPACT_MERGE_BYTES);
+  }
 
   private final JournalCompression compression;
   private final int blockSize;

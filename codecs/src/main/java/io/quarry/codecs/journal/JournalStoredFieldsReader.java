@@ -27,7 +27,7 @@ import org.apache.lucene.util.IOUtils;
 public final class JournalStoredFieldsReader extends StoredFieldsReader {
   private final FieldInfos fieldInfos;
   private final IndexInput data;
-  private final JournalCompression compression;
+  private final JournalCodec codec;
   private final int[] docBases;
   private final long[] starts;
   private final int[] compressedLengths;
@@ -127,7 +127,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
           JournalStoredFieldsFormat.VERSION_CURRENT,
           segment.getId(),
           "");
-      this.compression = JournalCompression.byId(input.readByte());
+      this.codec = JournalCodec.byId(input.readByte());
       CodecUtil.retrieveChecksum(input);
       this.data = input;
       success = true;
@@ -141,7 +141,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
   private JournalStoredFieldsReader(JournalStoredFieldsReader original) {
     this.fieldInfos = original.fieldInfos;
     this.data = original.data.clone();
-    this.compression = original.compression;
+    this.codec = original.codec;
     this.docBases = original.docBases;
     this.starts = original.starts;
     this.compressedLengths = original.compressedLengths;
@@ -152,8 +152,9 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     this.clone = true;
   }
 
-  public JournalCompression compression() {
-    return compression;
+  /** The codec this segment's journal was written with. */
+  public JournalCodec codec() {
+    return codec;
   }
 
   public int blockCount() {
@@ -209,7 +210,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     }
     into.block = -1;
     try {
-      compression.decompress(compressed, compressedLength, into.bytes, rawLength);
+      codec.decompress(compressed, compressedLength, into.bytes, rawLength);
     } catch (IOException e) {
       throw new CorruptIndexException("journal block " + block + ": " + e.getMessage(), data, e);
     }
@@ -265,10 +266,6 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
 
   @Override
   public String toString() {
-    return "JournalStoredFieldsReader(compression="
-        + compression
-        + ", blocks="
-        + starts.length
-        + ")";
+    return "JournalStoredFieldsReader(codec=" + codec + ", blocks=" + starts.length + ")";
   }
 }

@@ -28,7 +28,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
   static final int FLOAT = 4;
   static final int DOUBLE = 5;
 
-  private final JournalCompression compression;
+  private final JournalCodec codec;
   private final boolean compact;
   private final int blockSize;
   private final String segment;
@@ -59,7 +59,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
       int blockSize,
       boolean compact)
       throws IOException {
-    this.compression = compression;
+    this.codec = compression.codec(compact);
     this.compact = compact;
     this.blockSize = blockSize;
     this.segment = segmentInfo.name;
@@ -75,7 +75,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
           JournalStoredFieldsFormat.VERSION_CURRENT,
           segmentInfo.getId(),
           "");
-      data.writeByte((byte) compression.id());
+      data.writeByte((byte) codec.id());
       index =
           directory.createOutput(
               IndexFileNames.segmentFileName(
@@ -190,11 +190,11 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     blockDocuments.copyTo(rawOutput);
     crc.reset();
     crc.update(raw, 0, rawLength);
-    int bound = compression.maxCompressedLength(rawLength);
+    int bound = codec.maxCompressedLength(rawLength);
     if (compressed.length < bound) {
       compressed = new byte[ArrayUtil.oversize(bound, 1)];
     }
-    int compressedLength = compression.compress(raw, rawLength, compressed, compact);
+    int compressedLength = codec.compress(raw, rawLength, compressed, compact);
     long start = data.getFilePointer();
     data.writeBytes(compressed, 0, compressedLength);
 

@@ -36,8 +36,12 @@ public final class QuarryCodec extends FilterCodec {
     this(JournalCompression.ZSTD, JournalStoredFieldsFormat.DEFAULT_BLOCK_SIZE);
   }
 
+  /**
+   * A codec whose merges of at least {@link JournalStoredFieldsFormat#compactMergeBytes()} bytes
+   * write compact journal blocks.
+   */
   public QuarryCodec(JournalCompression compression, int blockSize) {
-    this(compression, blockSize, JournalStoredFieldsFormat.DEFAULT_COMPACT_MERGE_BYTES);
+    this(compression, blockSize, JournalStoredFieldsFormat.compactMergeBytes());
   }
 
   /** A codec whose merges of at least {@code compactMergeBytes} write compact journal blocks. */

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.StoredField;
+import org.apache.lucene.index.CodecReader;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -46,6 +47,32 @@ class JournalCompactMergeTest {
           merged(compression, Long.MAX_VALUE, lines, directory.resolve(compression + "-fast"));
       long compact = merged(compression, 0, lines, directory.resolve(compression + "-compact"));
       assertThat(compact).as(compression.toString()).isLessThan(fast);
+    }
+  }
+
+  @Test
+  void aSettingOfTwoCodecsWritesFastSegmentsWithOneAndCompactOnesWithTheOther() throws IOException {
+    List<String> lines = loghub();
+    Path fast = directory.resolve("mixed-fast");
+    Path compact = directory.resolve("mixed-compact");
+    long fastBytes = merged(JournalCompression.ZSTD_LZ4, Long.MAX_VALUE, lines, fast);
+    long compactBytes = merged(JournalCompression.ZSTD_LZ4, 0, lines, compact);
+    assertThat(codec(fast)).isEqualTo(JournalCodec.ZSTD);
+    assertThat(codec(compact)).isEqualTo(JournalCodec.LZ4);
+    // each kind written as the one-codec setting writes it: zstd level 1, lz4hc
+    assertThat(fastBytes)
+        .isEqualTo(merged(JournalCompression.ZSTD, Long.MAX_VALUE, lines, directory.resolve("z")));
+    assertThat(compactBytes)
+        .isEqualTo(merged(JournalCompression.LZ4, 0, lines, directory.resolve("l")));
+  }
+
+  /** The codec the one segment under {@code path} names in its journal. */
+  private static JournalCodec codec(Path path) throws IOException {
+    try (FSDirectory fs = FSDirectory.open(path);
+        DirectoryReader reader = DirectoryReader.open(fs)) {
+      return ((JournalStoredFieldsReader)
+              ((CodecReader) reader.leaves().get(0).reader()).getFieldsReader())
+          .codec();
     }
   }
 
