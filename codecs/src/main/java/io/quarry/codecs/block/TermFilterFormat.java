@@ -43,16 +43,29 @@ public final class TermFilterFormat extends DocValuesFormat {
   public static final String EXTENSION = "qtf";
 
   static final String CODEC = "QuarryTermFilters";
-  static final int VERSION = 0;
+
+  /** The first version: no common terms (session 28). */
+  static final int VERSION_START = 0;
+
+  /** The version written: each field's {@link CommonTerms} after its ends (session 29). */
+  static final int VERSION = 1;
+
+  private final int writes;
 
   /** The SPI constructor. */
   public TermFilterFormat() {
+    this(VERSION);
+  }
+
+  /** A format writing {@code version} (tests: files as an older Quarry wrote them). */
+  TermFilterFormat(int version) {
     super(NAME);
+    this.writes = version;
   }
 
   @Override
   public DocValuesConsumer fieldsConsumer(SegmentWriteState state) throws IOException {
-    return new TermFilterWriter(state);
+    return new TermFilterWriter(state, writes);
   }
 
   @Override
