@@ -45,6 +45,15 @@ final class TermFilterReader extends DocValuesProducer {
     IndexInput input = state.directory.openInput(name, state.context);
     boolean done = false;
     try {
+      long least =
+          CodecUtil.indexHeaderLength(TermFilterFormat.CODEC, state.segmentSuffix)
+              + 1 // a directory of no fields
+              + Long.BYTES
+              + CodecUtil.footerLength();
+      if (input.length() < least) {
+        throw new CorruptIndexException(
+            "cut short: " + input.length() + " bytes, at least " + least + " expected", input);
+      }
       int version =
           CodecUtil.checkIndexHeader(
               input,
@@ -54,10 +63,6 @@ final class TermFilterReader extends DocValuesProducer {
               state.segmentInfo.getId(),
               state.segmentSuffix);
       long headerEnd = input.getFilePointer();
-      if (input.length() < headerEnd + Long.BYTES + CodecUtil.footerLength()) {
-        throw new CorruptIndexException(
-            "cut short: " + input.length() + " bytes after a header of " + headerEnd, input);
-      }
       CodecUtil.retrieveChecksum(input);
       long directoryEnd = input.length() - CodecUtil.footerLength() - Long.BYTES;
       input.seek(directoryEnd);
