@@ -8,7 +8,7 @@ import org.apache.lucene.util.BytesRef;
 /**
  * A block's term filter (issue 23, bucket layout 3): a split-block bloom filter over the distinct
  * terms of the block's events, which a term query probes instead of reading a posting list. "No" is
- * exact (the block holds no event with the term); "maybe" is wrong for about one absent term in 190
+ * exact (the block holds no event with the term); "maybe" is wrong for about one absent term in 800
  * at {@link #BITS_PER_TERM} bits a term (bounded in {@code TermFilterConformanceTest}), and the
  * per-event check reads such a block for nothing.
  *
@@ -36,7 +36,10 @@ import org.apache.lucene.util.BytesRef;
  * h := h × 0xC4CEB9FE1A85EC53; h := h xor (h >>> 33)          (arithmetic modulo 2⁶⁴)
  * </pre>
  *
- * The filter has no checksum of its own: it lives in the segment's doc values, whose file Lucene
+ * Written by {@link TermFilterFormat}, a filter holds its block's entries but the segment's {@link
+ * CommonTerms} (a "maybe" in every block), and is sized for the entries it holds.
+ *
+ * <p>The filter has no checksum of its own: it lives in the segment's doc values, whose file Lucene
  * checksums (checked at merges and by {@code quarry fsck}), and {@code fsck} also probes every term
  * of every block's events against its block's filter ({@code store.BlockBucketCheck}).
  */
@@ -44,12 +47,8 @@ public final class TermFilter {
   /** The version byte of the grammar above. */
   public static final byte VERSION = 1;
 
-  /**
-   * Bits of filter per distinct entry (term or prefix), as written: 12 since session 29 (16
-   * before), about one false "maybe" in 190 absent terms, once the segment's {@link CommonTerms}
-   * are left out (benchmarks/RESULTS.md, session 29).
-   */
-  public static final int BITS_PER_TERM = 12;
+  /** Bits of filter per distinct entry (term or prefix), as written. */
+  public static final int BITS_PER_TERM = 16;
 
   /** The length in bytes of the term prefixes a filter holds beside the terms. */
   public static final int PREFIX = 4;

@@ -51,8 +51,8 @@ class TermFilterConformanceTest {
   void theBytesAreTheGrammars() {
     assertThat(HexFormat.of().formatHex(filter(1, "error", "10.1.2.3")))
         .isEqualTo("01010200000811000000000011002200000000408000080001004010000001000080");
-    // 5 terms × 12 bits need 60 bits; forced to two blocks by 22 terms' worth (264 bits)
-    TermFilter.Builder two = new TermFilter.Builder().reset(22);
+    // 5 terms × 16 bits need 80 bits; forced to two blocks by 17 terms' worth is checked below
+    TermFilter.Builder two = new TermFilter.Builder().reset(17);
     for (String t : new String[] {"get", "post", "error", "10.1.2.3", "timeout"}) {
       two.add(TermFilter.hash(term(t)));
     }
@@ -63,13 +63,13 @@ class TermFilterConformanceTest {
   }
 
   @Test
-  void sizedAtTwelveBitsATerm() {
+  void sizedAtSixteenBitsATerm() {
     assertThat(TermFilter.blocksFor(0)).isEqualTo(1);
-    assertThat(TermFilter.blocksFor(21)).isEqualTo(1); // 252 bits
-    assertThat(TermFilter.blocksFor(22)).isEqualTo(2); // 264 bits
-    assertThat(TermFilter.blocksFor(3_000)).isEqualTo(141); // 36,000 bits in 141 × 256 = 36,096
+    assertThat(TermFilter.blocksFor(16)).isEqualTo(1);
+    assertThat(TermFilter.blocksFor(17)).isEqualTo(2);
+    assertThat(TermFilter.blocksFor(3_000)).isEqualTo(188);
     // a block count of two VInt bytes
-    assertThat(new TermFilter.Builder().reset(2_731).toBytes()).hasSize(3 + 129 * 32);
+    assertThat(new TermFilter.Builder().reset(2_048).toBytes()).hasSize(3 + 128 * 32);
   }
 
   @Test
@@ -105,7 +105,7 @@ class TermFilterConformanceTest {
           .isTrue();
     }
     double rate = (double) falseMaybes / absentProbes;
-    assertThat(rate).as("false maybe rate").isLessThan(0.007); // ~0.54% at 12 bits an entry
+    assertThat(rate).as("false maybe rate").isLessThan(0.002);
   }
 
   @Test
