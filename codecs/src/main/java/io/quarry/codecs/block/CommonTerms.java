@@ -37,44 +37,77 @@ public final class CommonTerms {
    * TermFilterEntries} form (values already filters are not counted, nor among the blocks).
    */
   static long[] count(BinaryDocValues values) throws IOException {
-    long[] all = new long[1024];
-    int size = 0;
+    Counts counts = new Counts();
     int blocks = 0;
     for (int doc = values.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = values.nextDoc()) {
       BytesRef value = values.binaryValue();
-      if (!TermFilterEntries.is(value)) {
-        continue;
-      }
-      blocks++;
-      int count = TermFilterEntries.count(value);
-      if (size + count > all.length) {
-        all = Arrays.copyOf(all, Math.max(size + count, all.length * 2));
-      }
-      for (int i = 0; i < count; i++) {
-        all[size++] = TermFilterEntries.get(value, i);
-      }
-    }
-    if (blocks < MIN_BLOCKS) {
-      return NONE;
-    }
-    Arrays.sort(all, 0, size);
-    long least = (long) Math.ceil(SHARE * blocks);
-    long[] listed = new long[16];
-    int n = 0;
-    for (int i = 0; i < size; ) {
-      int j = i + 1;
-      while (j < size && all[j] == all[i]) {
-        j++;
-      }
-      if (j - i >= least) {
-        if (n == listed.length) {
-          listed = Arrays.copyOf(listed, n * 2);
+      if (TermFilterEntries.is(value)) {
+        blocks++;
+        for (int i = 0, count = TermFilterEntries.count(value); i < count; i++) {
+          counts.add(TermFilterEntries.get(value, i));
         }
-        listed[n++] = all[i];
       }
-      i = j;
     }
-    return Arrays.copyOf(listed, n);
+    return blocks < MIN_BLOCKS ? NONE : counts.atLeast((int) Math.ceil(SHARE * blocks));
+  }
+
+  /**
+   * How many blocks hold each distinct hash: open addressing, so a flush takes memory by the
+   * segment's distinct entries, not by all of its (term, block) pairs.
+   */
+  private static final class Counts {
+    private long[] keys = new long[1 << 12];
+    private int[] counts = new int[1 << 12]; // 0: an empty slot
+    private int size;
+
+    void add(long hash) {
+      int mask = keys.length - 1;
+      int slot = (int) (hash ^ (hash >>> 29)) & mask;
+      while (counts[slot] != 0 && keys[slot] != hash) {
+        slot = (slot + 1) & mask;
+      }
+      if (counts[slot]++ == 0) {
+        keys[slot] = hash;
+        if (++size * 2 > keys.length) {
+          grow();
+        }
+      }
+    }
+
+    private void grow() {
+      long[] oldKeys = keys;
+      int[] oldCounts = counts;
+      keys = new long[oldKeys.length * 2];
+      counts = new int[oldKeys.length * 2];
+      int mask = keys.length - 1;
+      for (int i = 0; i < oldKeys.length; i++) {
+        if (oldCounts[i] != 0) {
+          int slot = (int) (oldKeys[i] ^ (oldKeys[i] >>> 29)) & mask;
+          while (counts[slot] != 0) {
+            slot = (slot + 1) & mask;
+          }
+          keys[slot] = oldKeys[i];
+          counts[slot] = oldCounts[i];
+        }
+      }
+    }
+
+    /** The hashes held by at least {@code least} blocks, sorted. */
+    long[] atLeast(int least) {
+      long[] listed = new long[16];
+      int n = 0;
+      for (int i = 0; i < keys.length; i++) {
+        if (counts[i] >= least) {
+          if (n == listed.length) {
+            listed = Arrays.copyOf(listed, n * 2);
+          }
+          listed[n++] = keys[i];
+        }
+      }
+      listed = Arrays.copyOf(listed, n);
+      Arrays.sort(listed);
+      return listed;
+    }
   }
 
   /**

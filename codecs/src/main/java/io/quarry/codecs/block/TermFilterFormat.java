@@ -34,8 +34,8 @@ import org.apache.lucene.index.SegmentWriteState;
  * version 1. A value is a {@link TermFilter}'s bytes, but the format stores any binary value, so
  * merges and {@code fsck} read it like Lucene's; a value handed to the writer in the {@link
  * TermFilterEntries} form (the store's, at a flush) is written as the filter of its entries but the
- * common ones. Only binary fields; {@code journal.QuarryCodec} routes {@value #FIELD} here and every
- * other field to Lucene's format, and segments written before it (their {@value #FIELD} in
+ * common ones. Only binary fields; {@code journal.QuarryCodec} routes {@value #FIELD} here and
+ * every other field to Lucene's format, and segments written before it (their {@value #FIELD} in
  * Lucene's format, recorded per field) read as before. A doc values update of {@value #FIELD}
  * (which the store never makes) would rewrite the field without its list.
  */
