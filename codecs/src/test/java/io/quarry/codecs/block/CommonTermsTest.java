@@ -110,17 +110,19 @@ class CommonTermsTest {
     }
   }
 
+  private static TermFilterValues values(LeafReader segment) throws IOException {
+    return (TermFilterValues) segment.getBinaryDocValues(TermFilterFormat.FIELD);
+  }
+
   /** Every entry of every live block is a "maybe"; the values read, by segment. */
   private List<TermFilterValues> checkEveryEntry(DirectoryReader reader) throws IOException {
     List<TermFilterValues> segments = new ArrayList<>();
     for (var leaf : reader.leaves()) {
       LeafReader segment = leaf.reader();
-      TermFilterValues values =
-          (TermFilterValues) segment.getBinaryDocValues(TermFilterFormat.FIELD);
+      TermFilterValues values = values(segment);
       NumericDocValues ids = segment.getNumericDocValues("id");
-      for (int doc = values.nextDoc();
-          doc != DocIdSetIterator.NO_MORE_DOCS;
-          doc = values.nextDoc()) {
+      int doc;
+      while ((doc = values.nextDoc()) != DocIdSetIterator.NO_MORE_DOCS) {
         if (segment.getLiveDocs() != null && !segment.getLiveDocs().get(doc)) {
           continue;
         }
@@ -132,7 +134,7 @@ class CommonTermsTest {
         }
       }
       segment.checkIntegrity();
-      segments.add((TermFilterValues) segment.getBinaryDocValues(TermFilterFormat.FIELD));
+      segments.add(values(segment));
     }
     return segments;
   }
@@ -169,9 +171,7 @@ class CommonTermsTest {
       assertThat(large.common()).hasSize(2);
       // left out of the filters (a false "maybe" now and then), which are sized without them
       assertThat(filtersHolding(large, "every")).isLessThan(4);
-      large =
-          (TermFilterValues)
-              reader.leaves().get(0).reader().getBinaryDocValues(TermFilterFormat.FIELD);
+      large = values(reader.leaves().get(0).reader());
       assertThat(large.advanceExact(5)).isTrue();
       assertThat(large.binaryValue().length).isEqualTo(2 + 32 * TermFilter.blocksFor(200));
       assertThat(large.advanceExact(4)).isTrue();
