@@ -25,7 +25,8 @@ import org.apache.lucene.util.BytesRef;
  * block costs a filter its bits in each, where a posting list would cost about a bit).
  *
  * <pre>
- * java -cp benchmarks.jar io.quarry.benchmarks.TermFilterSizes &lt;log&gt; [lines] [blockEvents]
+ * java -cp benchmarks.jar io.quarry.benchmarks.TermFilterSizes &lt;log&gt; [lines] [blockEvents] \
+ *     [runBlocks,...]
  * </pre>
  */
 public final class TermFilterSizes {
@@ -119,6 +120,79 @@ public final class TermFilterSizes {
     long once = blocksOf.values().stream().filter(n -> n == 1).count();
     System.out.printf(
         "terms in one block only: %,d (%.1f%% of the entries)%n", once, 100.0 * once / termEntries);
+    for (String segment : (args.length > 3 ? args[3] : "0").split(",")) {
+      int segmentBlocks = Integer.parseInt(segment);
+      commonTerms(termHashes, prefixHashes, segmentBlocks <= 0 ? blocks : segmentBlocks);
+    }
+  }
+
+  /**
+   * The bytes of the filters when the entries (terms and prefixes) in at least a share of a run's
+   * blocks are left out of them into one list of 8-byte hashes a run, as {@link
+   * io.quarry.codecs.block.CommonTerms} does per flushed segment (a run: {@code segmentBlocks}
+   * consecutive blocks): per share and density, the filters' bytes, the lists', and what a search
+   * for a listed entry pays, the blocks it reads without the entry (a listed entry is a "maybe" in
+   * every block of its run).
+   */
+  private static void commonTerms(
+      List<long[]> termHashes, List<long[]> prefixHashes, int segmentBlocks) {
+    int blocks = termHashes.size();
+    System.out.printf("runs of %d blocks:%n", segmentBlocks);
+    System.out.println(
+        "| entries in at least this share of a run's blocks listed | listed (all runs) | bits an"
+            + " entry | filters | lists | together | blocks read without a listed entry |");
+    System.out.println("|---:|---:|---:|---:|---:|---:|---:|");
+    for (double share : new double[] {2, 0.99, 0.9, 0.75, 0.5}) {
+      long listedCount = 0;
+      long without = 0; // (listed entry, block of its run without it) pairs
+      long listedBlocks = 0; // (listed entry, block of its run) pairs
+      int[] kept = new int[blocks];
+      for (int from = 0; from < blocks; from += segmentBlocks) {
+        int to = Math.min(blocks, from + segmentBlocks);
+        Map<Long, Integer> blocksOf = new HashMap<>(); // an entry's hash -> blocks holding it
+        for (int b = from; b < to; b++) {
+          for (long h : termHashes.get(b)) {
+            blocksOf.merge(h, 1, Integer::sum);
+          }
+          for (long h : prefixHashes.get(b)) {
+            blocksOf.merge(h, 1, Integer::sum);
+          }
+        }
+        java.util.Set<Long> listed = new java.util.HashSet<>();
+        for (Map.Entry<Long, Integer> entry : blocksOf.entrySet()) {
+          if (to - from >= 8 && entry.getValue() >= share * (to - from)) {
+            listed.add(entry.getKey());
+            without += (to - from) - entry.getValue();
+            listedBlocks += to - from;
+          }
+        }
+        listedCount += listed.size();
+        for (int b = from; b < to; b++) {
+          for (long h : termHashes.get(b)) {
+            kept[b] += listed.contains(h) ? 0 : 1;
+          }
+          for (long h : prefixHashes.get(b)) {
+            kept[b] += listed.contains(h) ? 0 : 1;
+          }
+        }
+      }
+      for (int bits : new int[] {8, 10, 12, 16}) {
+        long filters = 0;
+        for (int b = 0; b < blocks; b++) {
+          filters += bytes(kept[b], bits);
+        }
+        long list = 8L * listedCount;
+        System.out.printf(
+            "| %s | %,d | %d | %,d | %,d | %,d | %.1f%% |%n",
+            share > 1 ? "none" : String.format("%.0f%%", share * 100),
+            listedCount,
+            bits,
+            filters,
+            list,
+            filters + list,
+            listedBlocks == 0 ? 0.0 : 100.0 * without / listedBlocks);
+      }
+    }
   }
 
   private static void block(

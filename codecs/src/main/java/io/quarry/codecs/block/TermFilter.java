@@ -36,7 +36,10 @@ import org.apache.lucene.util.BytesRef;
  * h := h × 0xC4CEB9FE1A85EC53; h := h xor (h >>> 33)          (arithmetic modulo 2⁶⁴)
  * </pre>
  *
- * The filter has no checksum of its own: it lives in the segment's doc values, whose file Lucene
+ * Written by {@link TermFilterFormat}, a filter holds its block's entries but the segment's {@link
+ * CommonTerms} (a "maybe" in every block), and is sized for the entries it holds.
+ *
+ * <p>The filter has no checksum of its own: it lives in the segment's doc values, whose file Lucene
  * checksums (checked at merges and by {@code quarry fsck}), and {@code fsck} also probes every term
  * of every block's events against its block's filter ({@code store.BlockBucketCheck}).
  */
@@ -156,6 +159,40 @@ public final class TermFilter {
    * @throws CorruptBlockException when the bytes are no filter of this grammar
    */
   public static boolean mayContain(BytesRef filter, long hash) throws CorruptBlockException {
+    int words = words(filter);
+    int blocks = (filter.offset + filter.length - words) / 32;
+    int base = words + block(hash, blocks) * 32;
+    int key = (int) hash;
+    for (int i = 0; i < 8; i++) {
+      if (((int) INTS.get(filter.bytes, base + 4 * i) & bit(key, i)) == 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A copy of {@code filter} that also holds the entries whose hashes are {@code hashes} (its size
+   * as it was: the more entries, the more false "maybe"s).
+   *
+   * @throws CorruptBlockException when the bytes are no filter of this grammar
+   */
+  public static byte[] addTo(BytesRef filter, long[] hashes) throws CorruptBlockException {
+    byte[] copy = BytesRef.deepCopyOf(filter).bytes;
+    int words = words(new BytesRef(copy));
+    int blocks = (copy.length - words) / 32;
+    for (long hash : hashes) {
+      int base = words + block(hash, blocks) * 32;
+      int key = (int) hash;
+      for (int i = 0; i < 8; i++) {
+        INTS.set(copy, base + 4 * i, (int) INTS.get(copy, base + 4 * i) | bit(key, i));
+      }
+    }
+    return copy;
+  }
+
+  /** Where the words of {@code filter} begin in its bytes, its header checked. */
+  private static int words(BytesRef filter) throws CorruptBlockException {
     byte[] bytes = filter.bytes;
     int p = filter.offset;
     int end = p + filter.length;
@@ -178,14 +215,7 @@ public final class TermFilter {
       throw new CorruptBlockException(
           "term filter: " + blocks + " blocks in " + (end - p) + " bytes");
     }
-    int base = p + block(hash, blocks) * 32;
-    int key = (int) hash;
-    for (int i = 0; i < 8; i++) {
-      if (((int) INTS.get(bytes, base + 4 * i) & bit(key, i)) == 0) {
-        return false;
-      }
-    }
-    return true;
+    return p;
   }
 
   /** The 256-bit block of a filter of {@code blocks} blocks that {@code hash} picks. */

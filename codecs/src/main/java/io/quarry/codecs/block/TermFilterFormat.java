@@ -14,23 +14,30 @@ import org.apache.lucene.index.SegmentWriteState;
  * own binary doc values hand a value out. One file per segment, {@value #EXTENSION}:
  *
  * <pre>
- * File      := IndexHeader(codec="QuarryTermFilters", version=0) Field^Fields Directory
+ * File      := IndexHeader(codec="QuarryTermFilters", version=1) Field^Fields Directory
  *              DirectoryStart(long) Footer
- * Field     := Value^* Ends                 the values of the field's documents, in doc order
+ * Field     := Value^* Ends Common
  * Ends      := End(long)^MaxDoc
- * Directory := Fields(VInt) (Number(VInt) Start(long) EndsStart(long))^Fields
+ * Common    := Hash(long)^Commons           strictly ascending (signed)
+ * Directory := Fields(VInt) (Number(VInt) Start(long) EndsStart(long) Commons(VInt))^Fields
  * </pre>
  *
  * Numbers are little-endian. {@code End(d)} is the offset from the field's {@code Start} where
  * document {@code d}'s value ends when {@code d} has one, else {@code -1 - } that offset (the end
  * of the values before it); a value begins where the previous document's ends ({@code End(-1) = 0},
- * read as non-negative). {@code IndexHeader} and {@code Footer} are Lucene's ({@code CodecUtil}:
- * magic, codec name, version, segment id and suffix; a CRC32 of all bytes before it, checked by
- * {@link DocValuesProducer#checkIntegrity}, so at merges and by {@code CheckIndex}). A value is a
- * {@link TermFilter}'s bytes, but the format stores any binary value, so merges and {@code fsck}
- * read it like Lucene's. Only binary fields; {@code journal.QuarryCodec} routes {@value #FIELD}
- * here and every other field to Lucene's format, and segments written before it (their {@value
- * #FIELD} in Lucene's format, recorded per field) read as before.
+ * read as non-negative). {@code Common} follows the ends: the segment's {@link CommonTerms}, the
+ * entry hashes its filters leave out, a "maybe" in every block. {@code IndexHeader} and {@code
+ * Footer} are Lucene's ({@code CodecUtil}: magic, codec name, version, segment id and suffix; a
+ * CRC32 of all bytes before it, checked by {@link DocValuesProducer#checkIntegrity}, so at merges
+ * and by {@code CheckIndex}: it covers the lists too). Version 0 (session 28) has no {@code Common}
+ * and no {@code Commons} in the directory; it still reads (no common terms), and a merge writes
+ * version 1. A value is a {@link TermFilter}'s bytes, but the format stores any binary value, so
+ * merges and {@code fsck} read it like Lucene's; a value handed to the writer in the {@link
+ * TermFilterEntries} form (the store's, at a flush) is written as the filter of its entries but the
+ * common ones. Only binary fields; {@code journal.QuarryCodec} routes {@value #FIELD} here and
+ * every other field to Lucene's format, and segments written before it (their {@value #FIELD} in
+ * Lucene's format, recorded per field) read as before. A doc values update of {@value #FIELD}
+ * (which the store never makes) would rewrite the field without its list.
  */
 public final class TermFilterFormat extends DocValuesFormat {
   /** The format's SPI name, recorded per field in each segment. */
@@ -43,16 +50,29 @@ public final class TermFilterFormat extends DocValuesFormat {
   public static final String EXTENSION = "qtf";
 
   static final String CODEC = "QuarryTermFilters";
-  static final int VERSION = 0;
+
+  /** The first version: no common terms (session 28). */
+  static final int VERSION_START = 0;
+
+  /** The version written: each field's {@link CommonTerms} after its ends (session 29). */
+  static final int VERSION = 1;
+
+  private final int writes;
 
   /** The SPI constructor. */
   public TermFilterFormat() {
+    this(VERSION);
+  }
+
+  /** A format writing {@code version} (tests: files as an older Quarry wrote them). */
+  TermFilterFormat(int version) {
     super(NAME);
+    this.writes = version;
   }
 
   @Override
   public DocValuesConsumer fieldsConsumer(SegmentWriteState state) throws IOException {
-    return new TermFilterWriter(state);
+    return new TermFilterWriter(state, writes);
   }
 
   @Override

@@ -23,28 +23,45 @@ import org.apache.lucene.util.IOUtils;
  * Reads a segment's {@link TermFilterFormat} file: the directory on open, the values and ends in
  * place (a random-access view of the file, memory-mapped under Lucene's default directory; one view
  * per {@link #getBinary} call, as Lucene's own readers slice, since a buffered view is not safe to
- * share between threads).
+ * share between threads), and each field's {@link CommonTerms} into memory. A file that is cut
+ * short, of another codec, version or segment, or whose directory points outside it fails to open
+ * with a {@link CorruptIndexException} naming it; a flipped byte elsewhere fails {@link
+ * #checkIntegrity} (the CRC of the whole file).
  */
 final class TermFilterReader extends DocValuesProducer {
   private final IndexInput in;
+  private final String name;
   private final int maxDoc;
-  private final Map<Integer, long[]> fields = new HashMap<>(); // number -> start, endsStart
+  private final Map<Integer, Field> fields = new HashMap<>();
+
+  /** Where one field's values and ends begin, and its {@link CommonTerms}. */
+  private record Field(long start, long endsStart, long[] common) {}
 
   TermFilterReader(SegmentReadState state) throws IOException {
     maxDoc = state.segmentInfo.maxDoc();
-    String name =
+    name =
         IndexFileNames.segmentFileName(
             state.segmentInfo.name, state.segmentSuffix, TermFilterFormat.EXTENSION);
     IndexInput input = state.directory.openInput(name, state.context);
     boolean done = false;
     try {
-      CodecUtil.checkIndexHeader(
-          input,
-          TermFilterFormat.CODEC,
-          TermFilterFormat.VERSION,
-          TermFilterFormat.VERSION,
-          state.segmentInfo.getId(),
-          state.segmentSuffix);
+      long least =
+          CodecUtil.indexHeaderLength(TermFilterFormat.CODEC, state.segmentSuffix)
+              + 1 // a directory of no fields
+              + Long.BYTES
+              + CodecUtil.footerLength();
+      if (input.length() < least) {
+        throw new CorruptIndexException(
+            "cut short: " + input.length() + " bytes, at least " + least + " expected", input);
+      }
+      int version =
+          CodecUtil.checkIndexHeader(
+              input,
+              TermFilterFormat.CODEC,
+              TermFilterFormat.VERSION_START,
+              TermFilterFormat.VERSION,
+              state.segmentInfo.getId(),
+              state.segmentSuffix);
       long headerEnd = input.getFilePointer();
       CodecUtil.retrieveChecksum(input);
       long directoryEnd = input.length() - CodecUtil.footerLength() - Long.BYTES;
@@ -59,13 +76,25 @@ final class TermFilterReader extends DocValuesProducer {
         int number = input.readVInt();
         long start = input.readLong();
         long endsStart = input.readLong();
+        int commons = version == TermFilterFormat.VERSION_START ? 0 : input.readVInt();
+        long commonStart = endsStart + (long) Long.BYTES * maxDoc;
         if (start < headerEnd
             || endsStart < start
-            || endsStart + (long) Long.BYTES * maxDoc > directoryStart) {
+            || commons < 0
+            || commonStart + (long) Long.BYTES * commons > directoryStart) {
           throw new CorruptIndexException(
-              "field " + number + ": values at " + start + ", ends at " + endsStart, input);
+              "field "
+                  + number
+                  + ": values at "
+                  + start
+                  + ", ends at "
+                  + endsStart
+                  + ", "
+                  + commons
+                  + " common terms",
+              input);
         }
-        fields.put(number, new long[] {start, endsStart});
+        fields.put(number, new Field(start, endsStart, common(input, commonStart, commons)));
       }
       if (input.getFilePointer() != directoryEnd) {
         throw new CorruptIndexException("directory ends at " + input.getFilePointer(), input);
@@ -79,14 +108,31 @@ final class TermFilterReader extends DocValuesProducer {
     }
   }
 
+  /** A field's list of common terms, checked ascending; the input left where it was. */
+  private static long[] common(IndexInput input, long start, int count) throws IOException {
+    if (count == 0) {
+      return CommonTerms.NONE;
+    }
+    long[] common = new long[count];
+    IndexInput list = input.slice("common terms", start, (long) Long.BYTES * count);
+    list.readLongs(common, 0, count);
+    for (int i = 1; i < count; i++) {
+      if (common[i] <= common[i - 1]) {
+        throw new CorruptIndexException("common terms out of order at " + i, input);
+      }
+    }
+    return common;
+  }
+
   @Override
   public BinaryDocValues getBinary(FieldInfo field) throws IOException {
-    long[] entry = fields.get(field.number);
+    Field entry = fields.get(field.number);
     if (entry == null) {
       throw new CorruptIndexException("no values of field " + field.name, in);
     }
     RandomAccessInput file = in.randomAccessSlice(0, in.length());
-    return new TermFilterValues(file, entry[0], entry[1], maxDoc);
+    return new TermFilterValues(
+        file, entry.start(), entry.endsStart(), maxDoc, entry.common(), name);
   }
 
   @Override

@@ -7,22 +7,32 @@ import org.apache.lucene.codecs.CodecUtil;
 import org.apache.lucene.codecs.DocValuesConsumer;
 import org.apache.lucene.codecs.DocValuesProducer;
 import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.DocIDMerger;
+import org.apache.lucene.index.DocValuesType;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.IndexFileNames;
+import org.apache.lucene.index.MergeState;
 import org.apache.lucene.index.SegmentWriteState;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.store.IndexOutput;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.IOUtils;
 
-/** Writes a segment's {@link TermFilterFormat} file: each binary field's values, then its ends. */
+/**
+ * Writes a segment's {@link TermFilterFormat} file: each binary field's values, then its ends, then
+ * (version 1) its {@link CommonTerms}. At a flush a value in the {@link TermFilterEntries} form
+ * becomes the filter of its entries but the listed ones; at a merge each input's filters are copied
+ * with the hashes its list had and the merged list has not added ({@link #mergeBinaryField}).
+ */
 final class TermFilterWriter extends DocValuesConsumer {
   private final IndexOutput out;
   private final int maxDoc;
-  private final List<long[]> directory = new ArrayList<>(); // number, start, endsStart
+  private final int version;
+  private final List<long[]> directory = new ArrayList<>(); // number, start, endsStart, commons
 
-  TermFilterWriter(SegmentWriteState state) throws IOException {
+  TermFilterWriter(SegmentWriteState state, int version) throws IOException {
     maxDoc = state.segmentInfo.maxDoc();
+    this.version = version;
     String name =
         IndexFileNames.segmentFileName(
             state.segmentInfo.name, state.segmentSuffix, TermFilterFormat.EXTENSION);
@@ -30,11 +40,7 @@ final class TermFilterWriter extends DocValuesConsumer {
     boolean done = false;
     try {
       CodecUtil.writeIndexHeader(
-          output,
-          TermFilterFormat.CODEC,
-          TermFilterFormat.VERSION,
-          state.segmentInfo.getId(),
-          state.segmentSuffix);
+          output, TermFilterFormat.CODEC, version, state.segmentInfo.getId(), state.segmentSuffix);
       done = true;
     } finally {
       if (!done) {
@@ -44,18 +50,144 @@ final class TermFilterWriter extends DocValuesConsumer {
     out = output;
   }
 
+  /** A flush: the values of the in-memory segment, entries or filters. */
   @Override
   public void addBinaryField(FieldInfo field, DocValuesProducer producer) throws IOException {
+    long[] common = version == 0 ? CommonTerms.NONE : CommonTerms.count(producer.getBinary(field));
+    BinaryDocValues values = producer.getBinary(field);
+    TermFilter.Builder builder = new TermFilter.Builder();
+    write(
+        field,
+        values,
+        value -> {
+          if (!TermFilterEntries.is(value)) {
+            return value;
+          }
+          int count = TermFilterEntries.count(value);
+          int kept = 0;
+          for (int i = 0; i < count; i++) {
+            kept += CommonTerms.contains(common, TermFilterEntries.get(value, i)) ? 0 : 1;
+          }
+          builder.reset(kept);
+          for (int i = 0; i < count; i++) {
+            long hash = TermFilterEntries.get(value, i);
+            if (!CommonTerms.contains(common, hash)) {
+              builder.add(hash);
+            }
+          }
+          return new BytesRef(builder.toBytes());
+        },
+        common);
+  }
+
+  /**
+   * A merge: the merged list from the inputs' ({@link CommonTerms#merged}), each input's filters
+   * with the hashes it listed and the merge does not added, in the merged document order.
+   */
+  @Override
+  public void mergeBinaryField(FieldInfo field, MergeState merge) throws IOException {
+    int inputs = merge.docValuesProducers.length;
+    long[][] lists = new long[inputs][];
+    int[] blocks = new int[inputs];
+    List<Input> subs = new ArrayList<>();
+    for (int i = 0; i < inputs; i++) {
+      BinaryDocValues values = values(merge, i, field);
+      lists[i] = values instanceof TermFilterValues own ? own.common() : CommonTerms.NONE;
+      blocks[i] = values == null ? 0 : merge.maxDocs[i];
+    }
+    long[] common = version == 0 ? CommonTerms.NONE : CommonTerms.merged(lists, blocks);
+    for (int i = 0; i < inputs; i++) {
+      BinaryDocValues values = values(merge, i, field);
+      if (values != null) {
+        subs.add(new Input(merge.docMaps[i], values, CommonTerms.without(lists[i], common)));
+      }
+    }
+    DocIDMerger<Input> merger = DocIDMerger.of(subs, merge.needsIndexSort);
+    BinaryDocValues merged =
+        new BinaryDocValues() {
+          private Input current;
+          private int doc = -1;
+
+          @Override
+          public int nextDoc() throws IOException {
+            current = merger.next();
+            doc = current == null ? NO_MORE_DOCS : current.mappedDocID;
+            return doc;
+          }
+
+          @Override
+          public BytesRef binaryValue() throws IOException {
+            BytesRef value = current.values.binaryValue();
+            return current.added.length == 0
+                ? value
+                : new BytesRef(TermFilter.addTo(value, current.added));
+          }
+
+          @Override
+          public int docID() {
+            return doc;
+          }
+
+          @Override
+          public int advance(int target) {
+            throw new UnsupportedOperationException();
+          }
+
+          @Override
+          public boolean advanceExact(int target) {
+            throw new UnsupportedOperationException();
+          }
+
+          @Override
+          public long cost() {
+            return maxDoc;
+          }
+        };
+    write(field, merged, value -> value, common);
+  }
+
+  private static BinaryDocValues values(MergeState merge, int i, FieldInfo field)
+      throws IOException {
+    DocValuesProducer producer = merge.docValuesProducers[i];
+    FieldInfo own = producer == null ? null : merge.fieldInfos[i].fieldInfo(field.name);
+    return own == null || own.getDocValuesType() != DocValuesType.BINARY
+        ? null
+        : producer.getBinary(own);
+  }
+
+  /** One input segment of a merge: its values, and the hashes to add to each of its filters. */
+  private static final class Input extends DocIDMerger.Sub {
+    final BinaryDocValues values;
+    final long[] added;
+
+    Input(MergeState.DocMap docMap, BinaryDocValues values, long[] added) {
+      super(docMap);
+      this.values = values;
+      this.added = added;
+    }
+
+    @Override
+    public int nextDoc() throws IOException {
+      return values.nextDoc();
+    }
+  }
+
+  /** What a value is written as. */
+  private interface Written {
+    BytesRef of(BytesRef value) throws IOException;
+  }
+
+  private void write(FieldInfo field, BinaryDocValues values, Written written, long[] common)
+      throws IOException {
     long start = out.getFilePointer();
     long[] ends = new long[maxDoc];
     long end = 0;
     int next = 0;
-    BinaryDocValues values = producer.getBinary(field);
     for (int doc = values.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = values.nextDoc()) {
       for (; next < doc; next++) {
         ends[next] = -1 - end;
       }
-      BytesRef value = values.binaryValue();
+      BytesRef value = written.of(values.binaryValue());
       out.writeBytes(value.bytes, value.offset, value.length);
       end += value.length;
       ends[next++] = end;
@@ -67,7 +199,12 @@ final class TermFilterWriter extends DocValuesConsumer {
     for (long e : ends) {
       out.writeLong(e);
     }
-    directory.add(new long[] {field.number, start, endsStart});
+    if (version > 0) {
+      for (long hash : common) {
+        out.writeLong(hash);
+      }
+    }
+    directory.add(new long[] {field.number, start, endsStart, common.length});
   }
 
   @Override
@@ -105,6 +242,9 @@ final class TermFilterWriter extends DocValuesConsumer {
         out.writeVInt((int) entry[0]);
         out.writeLong(entry[1]);
         out.writeLong(entry[2]);
+        if (version > 0) {
+          out.writeVInt((int) entry[3]);
+        }
       }
       out.writeLong(directoryStart);
       CodecUtil.writeFooter(out);

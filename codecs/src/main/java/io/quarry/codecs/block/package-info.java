@@ -6,6 +6,9 @@
  * store.BlockEvents}. Beside it, a block's {@link io.quarry.codecs.block.TermFilter} (bucket layout
  * 3): a bloom filter of its events' terms, which a term query probes instead of postings, kept in a
  * doc values format of this package's own ({@link io.quarry.codecs.block.TermFilterFormat}) so a
- * probe reads the filter in place ({@link io.quarry.codecs.block.TermFilterValues}).
+ * probe reads the filter in place ({@link io.quarry.codecs.block.TermFilterValues}); the terms in
+ * nearly every block of a segment are listed once per segment instead ({@link
+ * io.quarry.codecs.block.CommonTerms}), the store handing each block's entries over as hashes
+ * ({@link io.quarry.codecs.block.TermFilterEntries}) for the format's writer to build the filters.
  */
 package io.quarry.codecs.block;

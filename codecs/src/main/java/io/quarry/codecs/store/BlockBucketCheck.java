@@ -112,15 +112,23 @@ final class BlockBucketCheck {
     }
     for (String term : terms.terms()) {
       BytesRef bytes = new BytesRef(term);
-      if (!TermFilter.mayContain(filter, TermFilter.hash(bytes))) {
+      if (!mayContain(filters, filter, TermFilter.hash(bytes))) {
         return "the term filter misses '" + term + "'";
       }
       if (bytes.length >= TermFilter.PREFIX
-          && !TermFilter.mayContain(filter, TermFilter.prefixHash(bytes.bytes, bytes.offset))) {
+          && !mayContain(filters, filter, TermFilter.prefixHash(bytes.bytes, bytes.offset))) {
         return "the term filter misses the prefix of '" + term + "'";
       }
     }
     return null;
+  }
+
+  /** Whether a block's filter, or its segment's common terms, may hold an entry. */
+  private static boolean mayContain(BinaryDocValues filters, BytesRef filter, long hash)
+      throws IOException {
+    return filters instanceof io.quarry.codecs.block.TermFilterValues inPlace
+        ? inPlace.isCommon(hash) || TermFilter.mayContain(filter, hash)
+        : TermFilter.mayContain(filter, hash);
   }
 
   /**

@@ -2,6 +2,7 @@ package io.quarry.codecs.store;
 
 import io.quarry.codecs.block.EventBlockWriter;
 import io.quarry.codecs.block.TermFilter;
+import io.quarry.codecs.block.TermFilterEntries;
 import io.quarry.codecs.tokens.TermSet;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,8 +34,10 @@ import org.apache.lucene.util.NumericUtils;
  * <ul>
  *   <li>{@value #TERM_FILTER}: in a layout 3 bucket ({@link Bucket#termFilters}), binary doc values
  *       holding a {@link TermFilter} of each distinct term of the block's events ({@link TermSet})
- *       and of each distinct {@link TermFilter#PREFIX}-byte prefix of them; in older block buckets,
- *       {@code _tok}: each distinct term once, inverted by Lucene;
+ *       and of each distinct {@link TermFilter#PREFIX}-byte prefix of them (handed to the writer as
+ *       their hashes, {@link TermFilterEntries}: the filter leaves the segment's common terms out,
+ *       which only the segment's writer knows); in older block buckets, {@code _tok}: each distinct
+ *       term once, inverted by Lucene;
  *   <li>{@code _kw.<f>}: each distinct lower-cased value of {@code host}, {@code source}, {@code
  *       sourcetype} and every index-time field, once;
  *   <li>{@code _time}: the oldest and newest event's time as points (the bucket's bounds), the
@@ -182,7 +185,7 @@ final class BlockDocuments {
         });
     Set<String> exact = BlockValueCounts.write(document, columns, options);
     if (termFilter) {
-      document.add(new BinaryDocValuesField(TERM_FILTER, filterOf(terms)));
+      document.add(new BinaryDocValuesField(TERM_FILTER, entriesOf(terms)));
     } else {
       document.add(new Field(EventFields.TOKENS, terms.tokenStream(), EventDocuments.TERMS));
     }
@@ -194,13 +197,13 @@ final class BlockDocuments {
   }
 
   /**
-   * The filter of the set's terms (each handed out by its token stream, as Lucene would see it).
+   * The filter entries of the set's terms (each handed out by its token stream, as Lucene would see
+   * it) and their prefixes.
    */
-  private static BytesRef filterOf(TermSet terms) {
+  private static BytesRef entriesOf(TermSet terms) {
     long[] hashes = new long[terms.size() * 2];
     int count = 0;
     long[] prefixes = new long[Integer.highestOneBit(Math.max(terms.size(), 1)) * 4]; // 0: empty
-    int prefixCount = 0;
     try (TokenStream stream = terms.tokenStream()) {
       BytesTermAttribute term = stream.getAttribute(BytesTermAttribute.class);
       stream.reset();
@@ -211,7 +214,6 @@ final class BlockDocuments {
           long prefix = TermFilter.prefixHash(bytes.bytes, bytes.offset);
           if (addDistinct(prefixes, prefix == 0 ? 1 : prefix)) {
             hashes[count++] = prefix;
-            prefixCount++;
           }
         }
       }
@@ -219,11 +221,7 @@ final class BlockDocuments {
     } catch (IOException e) {
       throw new UncheckedIOException(e); // an in-memory stream
     }
-    TermFilter.Builder filter = new TermFilter.Builder().reset(terms.size() + prefixCount);
-    for (int i = 0; i < count; i++) {
-      filter.add(hashes[i]);
-    }
-    return new BytesRef(filter.toBytes());
+    return TermFilterEntries.of(hashes, count); // the filter is built when the segment is written
   }
 
   /**

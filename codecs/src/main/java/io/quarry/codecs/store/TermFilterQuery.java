@@ -26,7 +26,8 @@ import org.apache.lucene.util.BytesRef;
  * keyword term, the time range) lead and only their blocks' filters are read. A probe reads the
  * filter in place ({@link TermFilterValues}, the 32 bytes a term needs) in segments written with
  * {@link io.quarry.codecs.block.TermFilterFormat}, and copies it out of Lucene's doc values in
- * older ones.
+ * older ones. A term of the segment's {@link io.quarry.codecs.block.CommonTerms} is no probe: a
+ * "maybe" in every block (which its filter leaves out).
  */
 final class TermFilterQuery extends Query {
   private final long[] hashes;
@@ -84,32 +85,49 @@ final class TermFilterQuery extends Query {
         if (filters == null) {
           return null;
         }
-        TwoPhaseIterator probe =
-            new TwoPhaseIterator(filters) {
-              @Override
-              public boolean matches() throws IOException {
-                if (filters instanceof TermFilterValues inPlace) {
-                  for (long hash : hashes) {
-                    if (inPlace.mayContain(hash) != every) {
+        TwoPhaseIterator probe;
+        if (filters instanceof TermFilterValues inPlace) {
+          long[] probed = probed(inPlace);
+          if (probed == null) { // every block may hold a common term
+            return new DefaultScorerSupplier(new ConstantScoreScorer(score(), scoreMode, filters));
+          }
+          probe =
+              new TwoPhaseIterator(filters) {
+                @Override
+                public boolean matches() throws IOException {
+                  for (long hash : probed) {
+                    if (inPlace.filterMayContain(hash) != every) {
                       return !every;
                     }
                   }
                   return every;
                 }
-                BytesRef filter = filters.binaryValue(); // a segment written before session 28
-                for (long hash : hashes) {
-                  if (TermFilter.mayContain(filter, hash) != every) {
-                    return !every;
-                  }
-                }
-                return every;
-              }
 
-              @Override
-              public float matchCost() {
-                return 4 * hashes.length; // a cache line per term (or a copy of an old filter)
-              }
-            };
+                @Override
+                public float matchCost() {
+                  return 4 * probed.length; // a cache line per term
+                }
+              };
+        } else {
+          probe =
+              new TwoPhaseIterator(filters) {
+                @Override
+                public boolean matches() throws IOException {
+                  BytesRef filter = filters.binaryValue(); // a segment written before session 28
+                  for (long hash : hashes) {
+                    if (TermFilter.mayContain(filter, hash) != every) {
+                      return !every;
+                    }
+                  }
+                  return every;
+                }
+
+                @Override
+                public float matchCost() {
+                  return 4 * hashes.length; // a copy of the filter
+                }
+              };
+        }
         return new DefaultScorerSupplier(new ConstantScoreScorer(score(), scoreMode, probe));
       }
 
@@ -118,6 +136,24 @@ final class TermFilterQuery extends Query {
         return DocValues.isCacheable(context, BlockDocuments.TERM_FILTER);
       }
     };
+  }
+
+  /**
+   * The hashes a block's filter is asked for in a segment, its common terms left out (a "maybe" in
+   * every block); null when every block matches: all of them common ({@link #all}) or any ({@link
+   * #any}).
+   */
+  private long[] probed(TermFilterValues segment) {
+    long[] probed = new long[hashes.length];
+    int n = 0;
+    for (long hash : hashes) {
+      if (!segment.isCommon(hash)) {
+        probed[n++] = hash;
+      } else if (!every) {
+        return null;
+      }
+    }
+    return n == 0 ? null : Arrays.copyOf(probed, n);
   }
 
   @Override

@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.codecs.journal.QuarryCodec;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -198,7 +196,7 @@ class TermFilterFormatTest {
   }
 
   @Test
-  void aFlippedByteFailsTheChecksumAndACutFileFailsToOpen() throws Exception {
+  void aFlippedByteFailsTheChecksumAndACutOrMisreadFileFailsToOpenNamingIt() throws Exception {
     try (IndexWriter writer = writer(new QuarryCodec())) {
       for (long id = 0; id < 10; id++) {
         writer.addDocument(document(id));
@@ -215,12 +213,32 @@ class TermFilterFormatTest {
       assertThatThrownBy(() -> reader.leaves().get(0).reader().checkIntegrity())
           .isInstanceOf(CorruptIndexException.class);
     }
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-      channel.write(java.nio.ByteBuffer.wrap(original));
-      channel.truncate(original.length - 20);
+    String name = file.getFileName().toString();
+    for (int cut : new int[] {20, original.length / 2, original.length - 40}) {
+      Files.write(file, java.util.Arrays.copyOf(original, cut));
+      try (FSDirectory directory = FSDirectory.open(dir)) {
+        assertThatThrownBy(() -> DirectoryReader.open(directory))
+            .as("cut to %d bytes", cut)
+            .isInstanceOf(CorruptIndexException.class)
+            .hasMessageContaining(name);
+      }
     }
+    byte[] codec = original.clone();
+    codec[8] ^= 0x01; // in the codec name of the header
+    Files.write(file, codec);
     try (FSDirectory directory = FSDirectory.open(dir)) {
-      assertThatThrownBy(() -> DirectoryReader.open(directory)).isInstanceOf(IOException.class);
+      assertThatThrownBy(() -> DirectoryReader.open(directory))
+          .isInstanceOf(CorruptIndexException.class)
+          .hasMessageContaining("codec mismatch")
+          .hasMessageContaining(name);
+    }
+    byte[] directoryStart = original.clone();
+    directoryStart[original.length - 16 - 8] ^= 0x40; // the directory's start, past the directory
+    Files.write(file, directoryStart);
+    try (FSDirectory directory = FSDirectory.open(dir)) {
+      assertThatThrownBy(() -> DirectoryReader.open(directory))
+          .isInstanceOf(CorruptIndexException.class)
+          .hasMessageContaining(name);
     }
   }
 

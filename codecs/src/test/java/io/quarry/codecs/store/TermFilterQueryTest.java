@@ -3,10 +3,14 @@ package io.quarry.codecs.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.codecs.block.TermFilter;
+import io.quarry.codecs.block.TermFilterEntries;
 import io.quarry.codecs.block.TermFilterFormat;
+import io.quarry.codecs.block.TermFilterValues;
 import io.quarry.codecs.journal.QuarryCodec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.DocValuesFormat;
 import org.apache.lucene.codecs.FilterCodec;
@@ -26,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link TermFilterQuery} finds the blocks whose filter holds its terms (all, any, or a 4-byte
  * prefix) alike in a segment whose filters are probed in place ({@link TermFilterFormat}) and in
- * one whose filters are in Lucene's doc values (written before session 28), in one index.
+ * one whose filters are in Lucene's doc values (written before session 28), in one index; and in a
+ * segment whose common terms are listed, not filtered ({@link io.quarry.codecs.block.CommonTerms}).
  */
 class TermFilterQueryTest {
   @TempDir Path dir;
@@ -92,6 +97,73 @@ class TermFilterQueryTest {
       assertThat(searcher.count(TermFilterQuery.all(bytes("absent-term")))).isZero();
       assertThat(searcher.count(TermFilterQuery.prefix(bytes("newt")))).isEqualTo(300);
       assertThat(searcher.count(TermFilterQuery.prefix(bytes("oldtag")))).isEqualTo(300);
+    }
+  }
+
+  /**
+   * Block {@code i}: "common" and "usual" in every block, "b<i>", "even" in every other block, as
+   * the store hands them over (their hashes and their prefixes', {@link TermFilterEntries}).
+   */
+  private static Document entries(int i) {
+    List<String> terms = new ArrayList<>(List.of("common", "usual", "b" + i));
+    if (i % 2 == 0) {
+      terms.add("even");
+    }
+    long[] hashes = new long[terms.size() * 2];
+    int n = 0;
+    for (String term : terms) {
+      byte[] b = term.getBytes(StandardCharsets.UTF_8);
+      hashes[n++] = TermFilter.hash(b, 0, b.length);
+      if (b.length >= TermFilter.PREFIX) {
+        hashes[n++] = TermFilter.prefixHash(b, 0);
+      }
+    }
+    Document document = new Document();
+    document.add(new BinaryDocValuesField(TermFilterFormat.FIELD, TermFilterEntries.of(hashes, n)));
+    return document;
+  }
+
+  @Test
+  void aSegmentsCommonTermsMatchEveryBlockWithoutAProbe() throws Exception {
+    try (IndexWriter writer =
+        new IndexWriter(
+            FSDirectory.open(dir),
+            new IndexWriterConfig()
+                .setCodec(new QuarryCodec())
+                .setMergePolicy(NoMergePolicy.INSTANCE))) {
+      for (int i = 0; i < 300; i++) {
+        writer.addDocument(entries(i));
+      }
+      writer.addDocument(new Document()); // a document without a filter matches nothing
+    }
+    try (FSDirectory directory = FSDirectory.open(dir);
+        DirectoryReader reader = DirectoryReader.open(directory)) {
+      TermFilterValues values =
+          (TermFilterValues)
+              reader.leaves().get(0).reader().getBinaryDocValues(TermFilterFormat.FIELD);
+      assertThat(values.isCommon(TermFilter.hash(bytes("common")))).isTrue();
+      assertThat(values.isCommon(TermFilter.hash(bytes("even")))).isFalse();
+      int filtersHoldingCommon = 0; // it is left out of them: the count below is the list's
+      for (int doc = values.nextDoc(); doc < 300; doc = values.nextDoc()) {
+        filtersHoldingCommon += values.filterMayContain(TermFilter.hash(bytes("common"))) ? 1 : 0;
+      }
+      assertThat(filtersHoldingCommon).isLessThan(10);
+      IndexSearcher searcher = new IndexSearcher(reader);
+      assertThat(searcher.count(TermFilterQuery.all(bytes("common")))).isEqualTo(300);
+      assertThat(searcher.count(TermFilterQuery.all(bytes("common"), bytes("usual"))))
+          .isEqualTo(300);
+      assertThat(searcher.count(TermFilterQuery.prefix(bytes("comm")))).isEqualTo(300);
+      assertThat(searcher.count(TermFilterQuery.all(bytes("even")))).isEqualTo(150);
+      assertThat(searcher.count(TermFilterQuery.all(bytes("even"), bytes("common"))))
+          .isEqualTo(150);
+      assertThat(searcher.count(TermFilterQuery.all(bytes("b17"), bytes("common")))).isEqualTo(1);
+      assertThat(searcher.count(TermFilterQuery.all(bytes("b17"), bytes("even")))).isZero();
+      assertThat(searcher.count(TermFilterQuery.any(bytes("b17"), bytes("b18")))).isEqualTo(2);
+      assertThat(searcher.count(TermFilterQuery.any(bytes("absent-term"), bytes("usual"))))
+          .isEqualTo(300);
+      assertThat(searcher.count(TermFilterQuery.all(bytes("absent-term"), bytes("common"))))
+          .isZero();
+      assertThat(searcher.count(TermFilterQuery.all(bytes("absent-term")))).isZero();
     }
   }
 }

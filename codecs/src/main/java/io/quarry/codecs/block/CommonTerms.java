@@ -1,0 +1,171 @@
+package io.quarry.codecs.block;
+
+import java.io.IOException;
+import java.util.Arrays;
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * The entries (term and prefix hashes) a segment's blocks nearly all hold, which its term filters
+ * leave out (issue 23): a filter spends {@link TermFilter#BITS_PER_TERM} bits a block on such a
+ * term where a list spends 8 bytes a segment. A listed hash is a "maybe" in every block of the
+ * segment, so a search for it reads the few blocks without it too (at most {@code 1 - }{@link
+ * #SHARE} of them); an unlisted one asks the block's filter. The list is sorted (signed order), in
+ * the segment's {@link TermFilterFormat} file.
+ *
+ * <p>At a flush an entry is listed when at least {@link #SHARE} of the segment's blocks hold it
+ * (and the segment has {@link #MIN_BLOCKS} blocks: below, a list costs more than the bits it
+ * saves). A merge cannot count (a filter holds no terms): it lists a hash when the blocks of the
+ * inputs listing it make at least {@link #SHARE} of the merged blocks, and the writer adds the
+ * hashes an input listed and the merge does not to that input's filters ({@link TermFilter#addTo}),
+ * so no block loses a "maybe".
+ */
+public final class CommonTerms {
+  /** The share of a segment's blocks an entry is in to be listed (measured: TermFilterSizes). */
+  public static final double SHARE = 0.9;
+
+  /** The fewest blocks of a segment whose entries are listed. */
+  public static final int MIN_BLOCKS = 16;
+
+  static final long[] NONE = new long[0];
+
+  private CommonTerms() {}
+
+  /**
+   * The list of a segment being flushed, counting the entries of its values in the {@link
+   * TermFilterEntries} form (values already filters are not counted, nor among the blocks).
+   */
+  static long[] count(BinaryDocValues values) throws IOException {
+    Counts counts = new Counts();
+    int blocks = 0;
+    for (int doc = values.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = values.nextDoc()) {
+      BytesRef value = values.binaryValue();
+      if (TermFilterEntries.is(value)) {
+        blocks++;
+        for (int i = 0, count = TermFilterEntries.count(value); i < count; i++) {
+          counts.add(TermFilterEntries.get(value, i));
+        }
+      }
+    }
+    return blocks < MIN_BLOCKS ? NONE : counts.atLeast((int) Math.ceil(SHARE * blocks));
+  }
+
+  /**
+   * How many blocks hold each distinct hash: open addressing, so a flush takes memory by the
+   * segment's distinct entries, not by all of its (term, block) pairs.
+   */
+  private static final class Counts {
+    private long[] keys = new long[1 << 12];
+    private int[] counts = new int[1 << 12]; // 0: an empty slot
+    private int size;
+
+    void add(long hash) {
+      int mask = keys.length - 1;
+      int slot = (int) (hash ^ (hash >>> 29)) & mask;
+      while (counts[slot] != 0 && keys[slot] != hash) {
+        slot = (slot + 1) & mask;
+      }
+      if (counts[slot]++ == 0) {
+        keys[slot] = hash;
+        if (++size * 2 > keys.length) {
+          grow();
+        }
+      }
+    }
+
+    private void grow() {
+      long[] oldKeys = keys;
+      int[] oldCounts = counts;
+      keys = new long[oldKeys.length * 2];
+      counts = new int[oldKeys.length * 2];
+      int mask = keys.length - 1;
+      for (int i = 0; i < oldKeys.length; i++) {
+        if (oldCounts[i] != 0) {
+          int slot = (int) (oldKeys[i] ^ (oldKeys[i] >>> 29)) & mask;
+          while (counts[slot] != 0) {
+            slot = (slot + 1) & mask;
+          }
+          keys[slot] = oldKeys[i];
+          counts[slot] = oldCounts[i];
+        }
+      }
+    }
+
+    /** The hashes held by at least {@code least} blocks, sorted. */
+    long[] atLeast(int least) {
+      long[] listed = new long[16];
+      int n = 0;
+      for (int i = 0; i < keys.length; i++) {
+        if (counts[i] >= least) {
+          if (n == listed.length) {
+            listed = Arrays.copyOf(listed, n * 2);
+          }
+          listed[n++] = keys[i];
+        }
+      }
+      listed = Arrays.copyOf(listed, n);
+      Arrays.sort(listed);
+      return listed;
+    }
+  }
+
+  /**
+   * The list of a merged segment from its inputs' lists ({@code lists[i]} sorted, of an input of
+   * {@code blocks[i]} blocks): the hashes whose listing inputs hold at least {@link #SHARE} of the
+   * blocks.
+   */
+  static long[] merged(long[][] lists, int[] blocks) {
+    long total = 0;
+    int size = 0;
+    for (int i = 0; i < lists.length; i++) {
+      total += blocks[i];
+      size += lists[i].length;
+    }
+    long[] hashes = new long[size];
+    int[] weights = new int[size];
+    int p = 0;
+    for (int i = 0; i < lists.length; i++) {
+      for (long hash : lists[i]) {
+        hashes[p] = hash;
+        weights[p++] = blocks[i];
+      }
+    }
+    Integer[] order = new Integer[size];
+    for (int i = 0; i < size; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> Long.compare(hashes[a], hashes[b]));
+    long[] listed = new long[size];
+    int n = 0;
+    for (int i = 0; i < size; ) {
+      long held = 0;
+      int j = i;
+      for (; j < size && hashes[order[j]] == hashes[order[i]]; j++) {
+        held += weights[order[j]];
+      }
+      if (total >= MIN_BLOCKS && held >= SHARE * total) {
+        listed[n++] = hashes[order[i]];
+      }
+      i = j;
+    }
+    return Arrays.copyOf(listed, n);
+  }
+
+  /** The hashes of sorted {@code list} not in sorted {@code kept}. */
+  static long[] without(long[] list, long[] kept) {
+    long[] left = new long[list.length];
+    int n = 0;
+    for (long hash : list) {
+      if (!contains(kept, hash)) {
+        left[n++] = hash;
+      }
+    }
+    return Arrays.copyOf(left, n);
+  }
+
+  /** Whether sorted {@code list} holds {@code hash}. */
+  public static boolean contains(long[] list, long hash) {
+    return list.length > 0 && Arrays.binarySearch(list, hash) >= 0;
+  }
+}
