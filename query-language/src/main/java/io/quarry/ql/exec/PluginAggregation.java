@@ -15,7 +15,7 @@ import java.util.Set;
  * A transforming plugin command (the SPI's map/reduce kind, {@link CommandKind#TRANSFORMING}) as a
  * page aggregation: each partial drives its own map operator ({@code createOperator}) over the
  * pages it is given, cut to the columns the command reads ({@link
- * PluginOverlayStage#operatorInput}), and keeps the state pages that operator emits; merging a
+ * PluginOverlayOperator#operatorInput}), and keeps the state pages that operator emits; merging a
  * partial finishes its map operator and takes its state pages; the final aggregation's {@link
  * #finish} drives one reduce operator ({@code createReduceOperator}) over every state page and
  * pages its answer again ({@link RowPaging}: the columns each page's rows hold a value in, typed
@@ -91,7 +91,8 @@ public final class PluginAggregation implements PageAggregator {
               context);
     }
     // the operator owns its input now (reserved by its PluginOperator)
-    map.add(PluginOverlayStage.operatorInput(page, command.bound().requiredFields(), hidden(page)));
+    map.add(
+        PluginOverlayOperator.operatorInput(page, command.bound().requiredFields(), hidden(page)));
   }
 
   /** The NUL-named columns of a page (an event listing's bookkeeping, never a field). */
