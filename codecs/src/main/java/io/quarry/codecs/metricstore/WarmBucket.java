@@ -230,6 +230,31 @@ final class WarmBucket {
       int threads)
       throws IOException {
     java.nio.ByteBuffer data = chunks();
+    int[] chosen = chosen(selector, from, to, counts, excluded);
+    int n = chosen.length;
+    int slices = parallel == null ? 1 : SeriesSlices.count(n, threads);
+    if (slices <= 1
+        || !SeriesSlices.scan(
+            parallel,
+            n,
+            slices,
+            visitor,
+            counts,
+            (start, end, fork, own) -> scanSeries(data, chosen, start, end, from, to, fork, own))) {
+      scanSeries(data, chosen, 0, n, from, to, visitor, counts);
+    }
+  }
+
+  /**
+   * The series {@code selector} accepts with chunks in {@code [from, to)}, less those {@code
+   * excluded} names, in the bucket's order; counts those its test refused.
+   */
+  int[] chosen(
+      SeriesSelector selector,
+      long from,
+      long to,
+      long[] counts,
+      java.util.Set<SeriesKey> excluded) {
     int[] candidates = candidates(selector);
     int[] chosen = new int[candidates.length];
     int n = 0;
@@ -246,21 +271,11 @@ final class WarmBucket {
       }
       chosen[n++] = s;
     }
-    int slices = parallel == null ? 1 : SeriesSlices.count(n, threads);
-    if (slices <= 1
-        || !SeriesSlices.scan(
-            parallel,
-            n,
-            slices,
-            visitor,
-            counts,
-            (start, end, fork, own) -> scanSeries(data, chosen, start, end, from, to, fork, own))) {
-      scanSeries(data, chosen, 0, n, from, to, visitor, counts);
-    }
+    return Arrays.copyOf(chosen, n);
   }
 
   /** Reads series {@code series[start..end)}' chunks in range into the visitor. */
-  private void scanSeries(
+  void scanSeries(
       java.nio.ByteBuffer data,
       int[] series,
       int start,
@@ -360,7 +375,8 @@ final class WarmBucket {
     return selected;
   }
 
-  private java.nio.ByteBuffer chunks() throws IOException {
+  /** The chunk file, mapped on first use. */
+  java.nio.ByteBuffer chunks() throws IOException {
     java.nio.ByteBuffer data = chunks;
     if (data == null) {
       synchronized (this) {
