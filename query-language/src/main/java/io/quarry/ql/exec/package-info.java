@@ -7,9 +7,8 @@
  * {@code dedup}, aggregations — a transforming plugin command's as the operators of {@link
  * io.quarry.ql.exec.PluginAggregation} (its map side {@link io.quarry.ql.exec.PluginMapOperator},
  * its reduce operator, a re-paging), that class itself a batch search's partials —, the built-in
- * page commands — {@code join} as {@link
- * io.quarry.ql.exec.HashJoinOperator} (without a field list, its fields row by row as {@link
- * io.quarry.ql.exec.JoinFields} says), {@code appendcols} as {@link
+ * page commands — {@code join} as {@link io.quarry.ql.exec.HashJoinOperator} (without a field list,
+ * its fields row by row as {@link io.quarry.ql.exec.JoinFields} says), {@code appendcols} as {@link
  * io.quarry.ql.exec.PairedColumnsOperator} — and the stages that hold their whole input — {@code
  * transaction}, {@code bin bins=N}, {@code fieldsummary}, {@code outputlookup} —, on pages that
  * hold every field; which sequences it runs is {@link io.quarry.ql.exec.ReduceCoverage}). A

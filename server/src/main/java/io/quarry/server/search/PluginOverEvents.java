@@ -138,7 +138,7 @@ final class PluginOverEvents {
         names = run0.stream().map(c -> new RenamedNames((RenameCommand) c)).toList();
         renames = new PageChain(run0, evaluator, page -> renamed(index, page), stages, run[0]);
       } else {
-        plugins = overlays(pipeline, run, evaluator, stages, commands);
+        plugins = overlayDriver(pipeline, run, evaluator, stages, commands);
       }
       java.util.function.Predicate<Page> batch =
           page -> {
@@ -359,7 +359,7 @@ final class PluginOverEvents {
    * The driver of the plugin commands of {@code run} ({@link PluginOverlayOperator}s, each counted
    * as its stage), their answer listed ({@link #listedNames}) into the commands after the run.
    */
-  private Driver overlays(
+  private Driver overlayDriver(
       List<Command> pipeline, int[] run, Evaluator evaluator, StageStats stages, PageReduce after) {
     List<Driver.Step> steps = new ArrayList<>();
     try {
