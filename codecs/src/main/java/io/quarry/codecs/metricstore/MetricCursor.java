@@ -10,8 +10,10 @@ import org.apache.lucene.index.CorruptIndexException;
 
 /**
  * A scan of one metric index that its reader advances ({@link MetricIndexStore#cursor}): each
- * {@link #advance} reads the next selected series' points in range into the visitor, so a reader
- * that wants a page of points pulls series until it has one, and stops when it wants no more.
+ * {@link #advance} reads the next chunk in range of the selected series into the visitor (a series'
+ * receiver asked for as its first chunk is reached), so a reader that wants a page of points pulls
+ * chunks until it has one — holding at most a chunk's points more — and stops when it wants no
+ * more.
  *
  * <p>The order is {@link MetricIndexStore#scan}'s, which walks the same steps: buckets whose time
  * bounds do not overlap one after the other, oldest first; a group of buckets overlapping in time
@@ -40,6 +42,11 @@ public final class MetricCursor implements java.io.Closeable {
   private int[] chosen;
   private List<HotBucket.Selected> selected; // an in-memory bucket's series, or the merged ones
   private int next; // the next series of the bucket (or the merged ones)
+  private MetricScanVisitor.Points sink; // the series being read, or null
+  private int chunk; // its next chunk: a warm bucket's chunk number, or an index into seriesChunks
+  private int chunkEnd; // a warm series' end chunk
+  private List<Chunk> seriesChunks; // an in-memory (or merged) series' chunks
+  private final ChunkDecoder decoder = new ChunkDecoder();
   private boolean closed;
 
   /**
@@ -89,36 +96,66 @@ public final class MetricCursor implements java.io.Closeable {
   }
 
   /**
-   * Reads the next selected series' points in range into {@code visitor} (for a cursor of whole
-   * buckets, a warm bucket's every series); false when none is left, or a new group of buckets
-   * would start while the visitor is {@linkplain MetricScanVisitor#stopped stopped}.
+   * Reads the next chunk in range of the selected series into {@code visitor} (for a cursor of
+   * whole buckets, a warm bucket's every series); false when none is left, or a new group of
+   * buckets would start while the visitor is {@linkplain MetricScanVisitor#stopped stopped}.
    */
   public boolean advance(MetricScanVisitor visitor) throws IOException {
     while (true) {
+      if (sink != null && readChunk()) {
+        return true;
+      }
+      sink = null;
       if (warm != null && next < chosen.length) {
-        int at = next++;
-        try {
-          warm.scanSeries(chunks, chosen, at, at + 1, from, to, visitor, scan.counts());
-          return true;
-        } catch (CorruptIndexException e) {
-          scan.damaged(warm, e); // the rest of the bucket is left out
-          warm = null;
-        } catch (NoSuchFileException gone) {
-          scan.movedAside(warm, gone);
-          warm = null;
+        int s = chosen[next++];
+        if (!visitor.stopped() && (sink = visitor.series(warm.key(s))) != null) {
+          scan.counts()[0]++;
+          chunk = warm.firstChunk(s);
+          chunkEnd = warm.firstChunk(s + 1);
         }
         continue;
       }
       warm = null;
       if (selected != null && next < selected.size()) {
-        SnapshotScan.scanSelected(List.of(selected.get(next++)), from, to, visitor, scan.counts());
-        return true;
+        HotBucket.Selected series = selected.get(next++);
+        if (!visitor.stopped() && (sink = visitor.series(series.key())) != null) {
+          scan.counts()[0]++;
+          seriesChunks = series.chunks();
+          chunk = 0;
+        }
+        continue;
       }
       selected = null;
       if (!nextBucket(visitor)) {
         return false;
       }
     }
+  }
+
+  /** The series' next chunk into its receiver; false when it has none left. */
+  private boolean readChunk() throws IOException {
+    if (warm != null) {
+      if (chunk == chunkEnd) {
+        return false;
+      }
+      try {
+        warm.readChunk(chunks, chunk++, from, to, sink, scan.counts(), decoder);
+      } catch (CorruptIndexException e) {
+        scan.damaged(warm, e); // the rest of the bucket is left out
+        warm = null;
+        sink = null;
+      } catch (NoSuchFileException gone) {
+        scan.movedAside(warm, gone);
+        warm = null;
+        sink = null;
+      }
+      return true;
+    }
+    if (chunk == seriesChunks.size()) {
+      return false;
+    }
+    SnapshotScan.readChunk(seriesChunks.get(chunk++), from, to, sink, scan.counts(), decoder);
+    return true;
   }
 
   /**
@@ -182,6 +219,7 @@ public final class MetricCursor implements java.io.Closeable {
       closed = true;
       warm = null;
       selected = null;
+      sink = null;
       if (snapshot != null) {
         snapshot.release();
       }

@@ -315,7 +315,7 @@ public final class MetricIndexStore implements Closeable {
 
   /**
    * The points of {@link #scan(SeriesSelector, long, long, MetricScanVisitor)}, in its order, read
-   * as the caller advances: one series a step ({@link MetricCursor#advance}). The buckets are taken
+   * as the caller advances: one chunk a step ({@link MetricCursor#advance}). The buckets are taken
    * now and held until the cursor is closed.
    */
   public MetricCursor cursor(SeriesSelector selector, long from, long to) {

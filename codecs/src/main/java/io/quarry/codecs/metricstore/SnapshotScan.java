@@ -1,7 +1,5 @@
 package io.quarry.codecs.metricstore;
 
-import io.quarry.codecs.metric.MetricChunkReader;
-import io.quarry.codecs.metric.MetricPointIterator;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -277,8 +275,7 @@ final class SnapshotScan {
       MetricScanVisitor visitor,
       long[] counts)
       throws IOException {
-    MetricChunkReader reader = new MetricChunkReader();
-    MetricPointIterator iterator = new MetricPointIterator();
+    ChunkDecoder decoder = new ChunkDecoder();
     for (HotBucket.Selected series : selected) {
       if (visitor.stopped()) {
         return;
@@ -289,23 +286,23 @@ final class SnapshotScan {
       }
       counts[0]++;
       for (Chunk chunk : series.chunks()) {
-        if (!chunk.overlaps(from, to)) {
-          counts[3]++;
-          continue;
-        }
-        counts[2]++;
-        if (chunk.minTime() >= from
-            && chunk.maxTime() < to
-            && sink.wholeChunk(chunk.minTime(), chunk.maxTime(), chunk.count())) {
-          counts[4] += chunk.count();
-          continue;
-        }
-        iterator.reset(reader.reset(chunk.bytes(), 0, chunk.bytes().length), from, to);
-        while (iterator.next()) {
-          sink.point(iterator.timestamp(), iterator.value());
-          counts[4]++;
-        }
+        readChunk(chunk, from, to, sink, counts, decoder);
       }
+    }
+  }
+
+  /** A chunk held in memory: its points in {@code [from, to)} into {@code sink}. */
+  static void readChunk(
+      Chunk chunk,
+      long from,
+      long to,
+      MetricScanVisitor.Points sink,
+      long[] counts,
+      ChunkDecoder decoder)
+      throws IOException {
+    if (ChunkDecoder.wanted(
+        chunk.minTime(), chunk.maxTime(), chunk.count(), from, to, sink, counts)) {
+      decoder.decode(chunk.bytes(), 0, chunk.bytes().length, from, to, sink, counts);
     }
   }
 }

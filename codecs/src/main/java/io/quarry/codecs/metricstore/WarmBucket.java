@@ -1,7 +1,6 @@
 package io.quarry.codecs.metricstore;
 
 import io.quarry.codecs.metric.MetricChunkReader;
-import io.quarry.codecs.metric.MetricPointIterator;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -285,9 +284,7 @@ final class WarmBucket {
       MetricScanVisitor visitor,
       long[] counts)
       throws IOException {
-    byte[] scratch = new byte[512];
-    MetricChunkReader reader = new MetricChunkReader();
-    MetricPointIterator iterator = new MetricPointIterator();
+    ChunkDecoder decoder = new ChunkDecoder();
     for (int i = start; i < end; i++) {
       if (visitor.stopped()) {
         return;
@@ -299,28 +296,30 @@ final class WarmBucket {
       }
       counts[0]++;
       for (int c = firstChunk[s]; c < firstChunk[s + 1]; c++) {
-        if (chunkMin[c] >= to || chunkMax[c] < from) {
-          counts[3]++;
-          continue;
-        }
-        counts[2]++;
-        if (chunkMin[c] >= from
-            && chunkMax[c] < to
-            && sink.wholeChunk(chunkMin[c], chunkMax[c], chunkCount[c])) {
-          counts[4] += chunkCount[c];
-          continue;
-        }
-        if (scratch.length < chunkLength[c]) {
-          scratch = new byte[Math.max(chunkLength[c], scratch.length * 2)];
-        }
-        data.get(chunkOffset[c], scratch, 0, chunkLength[c]);
-        reader.reset(scratch, 0, chunkLength[c]);
-        iterator.reset(reader, from, to);
-        while (iterator.next()) {
-          sink.point(iterator.timestamp(), iterator.value());
-          counts[4]++;
-        }
+        readChunk(data, c, from, to, sink, counts, decoder);
       }
+    }
+  }
+
+  /** Series {@code s}'s chunks are numbers {@code [firstChunk(s), firstChunk(s + 1))}. */
+  int firstChunk(int s) {
+    return firstChunk[s];
+  }
+
+  /** Chunk {@code c}'s points in {@code [from, to)} into {@code sink} ({@link ChunkDecoder}). */
+  void readChunk(
+      java.nio.ByteBuffer data,
+      int c,
+      long from,
+      long to,
+      MetricScanVisitor.Points sink,
+      long[] counts,
+      ChunkDecoder decoder)
+      throws IOException {
+    if (ChunkDecoder.wanted(chunkMin[c], chunkMax[c], chunkCount[c], from, to, sink, counts)) {
+      byte[] scratch = decoder.scratch(chunkLength[c]);
+      data.get(chunkOffset[c], scratch, 0, chunkLength[c]);
+      decoder.decode(scratch, 0, chunkLength[c], from, to, sink, counts);
     }
   }
 

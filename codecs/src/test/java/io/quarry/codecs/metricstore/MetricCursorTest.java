@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The cursor a reader advances ({@link MetricIndexStore#cursor}) against the scan ({@link
  * MetricIndexStore#scan}) over the same buckets — warm ones, the one in memory, and groups of
  * buckets overlapping in time (late points, merged across buckets): the same series and points in
- * the same order, one series a step, the same figures; stopped early, it reads less.
+ * the same order, one chunk a step, the same figures; stopped early, it reads less.
  */
 class MetricCursorTest {
   @TempDir Path data;
@@ -29,17 +29,21 @@ class MetricCursorTest {
   private static final class Trace implements MetricScanVisitor {
     final List<String> events = new ArrayList<>();
     int series;
+    int points;
 
     @Override
     public Points series(SeriesKey key) {
       series++;
       events.add("series " + key);
-      return (time, value) -> events.add(time + "=" + value);
+      return (time, value) -> {
+        points++;
+        events.add(time + "=" + value);
+      };
     }
   }
 
   @Test
-  void theCursorReadsWhatTheScanReadsInItsOrderOneSeriesAStep() throws IOException {
+  void theCursorReadsWhatTheScanReadsInItsOrderOneChunkAStep() throws IOException {
     long seed = System.nanoTime();
     Random random = new Random(seed);
     MetricIndexOptions options =
@@ -80,9 +84,13 @@ class MetricCursorTest {
         try (MetricCursor cursor = store.cursor(selector, from, to)) {
           int steps = 0;
           while (true) {
-            int before = pulled.series;
+            int series = pulled.series;
+            int points = pulled.points;
             boolean more = cursor.advance(pulled);
-            assertThat(pulled.series - before).as("seed %d: series a step", seed).isLessThan(2);
+            assertThat(pulled.series - series).as("seed %d: a series a step", seed).isLessThan(2);
+            assertThat(pulled.points - points)
+                .as("seed %d: a chunk a step", seed)
+                .isLessThanOrEqualTo(32);
             if (!more) {
               break;
             }

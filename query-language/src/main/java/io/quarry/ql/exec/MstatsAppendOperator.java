@@ -11,9 +11,9 @@ import java.util.function.BooleanSupplier;
  * {@code mstats prestats=true append=true} later in a pipeline, on pages: the pages before it pass
  * on unchanged; when they end, the points it selects follow as typed pages, each read from the
  * metric store when it is pulled ({@link MetricAppend.Points#next}: the store's cursor advanced
- * series by series until a page is full), nothing read ahead. The read stops once the commands
- * after it want no more (a head has its rows) or the operator closes; its messages go to the
- * search's warnings either way.
+ * chunk by chunk until a page is full), nothing read ahead. The read stops once the commands after
+ * it want no more (a head has its rows) or the operator closes; its messages go to the search's
+ * warnings either way.
  */
 final class MstatsAppendOperator extends QueuedPageOperator {
   private final MstatsCommand command;

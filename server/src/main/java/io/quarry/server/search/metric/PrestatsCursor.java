@@ -14,9 +14,9 @@ import java.util.function.Function;
 /**
  * {@code mstats prestats=true}'s points as pages pulled one at a time ({@code mstats append=true}
  * later in a pipeline): the indexes one after the other, each through the store's {@link
- * MetricCursor}, advanced a series at a time into {@link PrestatsPages} until a page is full — the
+ * MetricCursor}, advanced a chunk at a time into {@link PrestatsPages} until a page is full — the
  * pages and their order those of {@link MetricSearch#prestatsPages}, nothing read ahead but the
- * rest of the series that filled the page. {@link #close} lets go of the bucket being read.
+ * rest of the chunk that filled the page. {@link #close} lets go of the bucket being read.
  */
 public final class PrestatsCursor {
   private final List<String> indexes;
