@@ -313,6 +313,23 @@ public final class MetricIndexStore implements Closeable {
     }
   }
 
+  /**
+   * The points of {@link #scan(SeriesSelector, long, long, MetricScanVisitor)}, in its order, read
+   * as the caller advances: one chunk a step ({@link MetricCursor#advance}). The buckets are taken
+   * now and held until the cursor is closed.
+   */
+  public MetricCursor cursor(SeriesSelector selector, long from, long to) {
+    SnapshotScan.Snapshot snapshot = snapshot(selector, from, to);
+    return new MetricCursor(
+        new SnapshotScan(
+            snapshot.byRoll(), snapshot.refused(), options.chunkPoints(), this, null, 1),
+        snapshot,
+        selector,
+        from,
+        to,
+        false);
+  }
+
   /** Whether the bucket is still one of the index's (not moved aside or merged away). */
   boolean live(WarmBucket bucket) {
     return warm.contains(bucket);

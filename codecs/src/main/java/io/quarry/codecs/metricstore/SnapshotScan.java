@@ -1,7 +1,5 @@
 package io.quarry.codecs.metricstore;
 
-import io.quarry.codecs.metric.MetricChunkReader;
-import io.quarry.codecs.metric.MetricPointIterator;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,8 +12,9 @@ import java.util.Set;
 import org.apache.lucene.index.CorruptIndexException;
 
 /**
- * One {@link MetricIndexStore#scan} over the buckets a search took ({@link Source}s, in roll
- * order).
+ * One {@link MetricIndexStore#scan} (or {@link MetricIndexStore#cursor}) over the buckets a search
+ * took ({@link Source}s, in roll order): what they are, the counts of what was read, and the
+ * reading of a group of buckets overlapping in time; {@link MetricCursor} walks them.
  *
  * <p><b>Last write wins, across buckets too.</b> Buckets whose time bounds do not overlap are read
  * one after the other, oldest first, each series streamed from its chunks. Buckets that overlap in
@@ -129,82 +128,52 @@ final class SnapshotScan {
     counts[1] = refused;
   }
 
+  /** Visits every selected series' points in range ({@link MetricCursor}, whole buckets a step). */
   MetricScanStats run(SeriesSelector selector, long from, long to, MetricScanVisitor visitor)
       throws IOException {
-    long buckets = 0;
-    long skipped = 0;
-    List<Integer> inRange = new ArrayList<>();
-    for (int i = 0; i < byRoll.size(); i++) {
-      Source source = byRoll.get(i);
-      boolean in =
-          source.warm() != null ? source.warm().overlaps(from, to) : source.selected() != null;
-      if (in) {
-        inRange.add(i);
-      } else {
-        skipped++;
-      }
+    MetricCursor cursor = new MetricCursor(this, null, selector, from, to, true);
+    while (cursor.advance(visitor)) {
+      // the next series (a warm bucket's: all of them, in parallel slices when the visitor forks)
     }
-    inRange.sort(Comparator.comparingLong((Integer i) -> byRoll.get(i).minTime()));
-    int start = 0;
-    while (start < inRange.size()) {
-      int end = start + 1;
-      long groupMax = byRoll.get(inRange.get(start)).maxTime();
-      while (end < inRange.size() && byRoll.get(inRange.get(end)).minTime() <= groupMax) {
-        groupMax = Math.max(groupMax, byRoll.get(inRange.get(end)).maxTime());
-        end++;
-      }
-      if (visitor.stopped()) {
-        break;
-      }
-      List<Integer> group = new ArrayList<>(inRange.subList(start, end));
-      buckets += group.size();
-      scanGroup(group, selector, from, to, visitor);
-      start = end;
-    }
-    return new MetricScanStats(
-        buckets, skipped, counts[0], counts[1], counts[2], counts[3], counts[4], warnings);
+    return cursor.stats();
+  }
+
+  /** The buckets taken, in roll order. */
+  List<Source> byRoll() {
+    return byRoll;
+  }
+
+  /** What was read and skipped so far, by the counters {@link WarmBucket#scan} adds to. */
+  long[] counts() {
+    return counts;
   }
 
   /**
-   * Reads a group of buckets overlapping in time (one bucket, mostly): each bucket's series as they
-   * are, less those written in more than one bucket of the group for overlapping stretches of time,
-   * which are gathered from every bucket of the group and merged ({@link #gather}).
+   * Reads a whole warm bucket of a group, less the series {@code merged} names ({@link
+   * MetricCursor}'s whole-bucket steps): in parallel slices when the visitor forks.
    */
-  private void scanGroup(
-      List<Integer> group, SeriesSelector selector, long from, long to, MetricScanVisitor visitor)
+  void scanWarm(
+      WarmBucket bucket,
+      SeriesSelector selector,
+      long from,
+      long to,
+      MetricScanVisitor visitor,
+      Set<SeriesKey> merged)
       throws IOException {
-    Set<SeriesKey> merged = group.size() == 1 ? Set.of() : overlapping(group, selector, from, to);
-    for (int index : group) {
-      Source source = byRoll.get(index);
-      if (source.warm() != null) {
-        try {
-          source.warm().scan(selector, from, to, visitor, counts, merged, parallel, threads);
-        } catch (CorruptIndexException e) {
-          damaged(source.warm(), e);
-        } catch (java.nio.file.NoSuchFileException gone) {
-          movedAside(source.warm(), gone);
-        }
-      } else {
-        List<HotBucket.Selected> selected = source.selected();
-        if (!merged.isEmpty()) {
-          selected = selected.stream().filter(s -> !merged.contains(s.key())).toList();
-        }
-        scanSelected(selected, from, to, visitor, counts);
-      }
-    }
-    if (!merged.isEmpty()) {
-      List<Integer> inRollOrder = new ArrayList<>(group);
-      inRollOrder.sort(Comparator.naturalOrder()); // the later bucket's point wins
-      scanSelected(gather(inRollOrder, selector, from, to, merged), from, to, visitor, counts);
-    }
+    bucket.scan(selector, from, to, visitor, counts, merged, parallel, threads);
+  }
+
+  /** The scan's figures: {@code buckets} read and {@code skipped}, and what the counters hold. */
+  MetricScanStats stats(long buckets, long skipped) {
+    return new MetricScanStats(
+        buckets, skipped, counts[0], counts[1], counts[2], counts[3], counts[4], warnings);
   }
 
   /**
    * The series in more than one bucket of {@code group} whose time spans there overlap (from the
    * buckets' chunk bounds: nothing is read).
    */
-  private Set<SeriesKey> overlapping(
-      List<Integer> group, SeriesSelector selector, long from, long to) {
+  Set<SeriesKey> overlapping(List<Integer> group, SeriesSelector selector, long from, long to) {
     Map<SeriesKey, List<long[]>> spans = new HashMap<>();
     for (int index : group) {
       Source source = byRoll.get(index);
@@ -249,7 +218,7 @@ final class SnapshotScan {
   }
 
   /** The series of {@code only} from every bucket of {@code group}, merged into time order. */
-  private List<HotBucket.Selected> gather(
+  List<HotBucket.Selected> gather(
       List<Integer> group, SeriesSelector selector, long from, long to, Set<SeriesKey> only)
       throws IOException {
     Map<SeriesKey, List<Chunk>> bySeries = new LinkedHashMap<>();
@@ -283,14 +252,14 @@ final class SnapshotScan {
   }
 
   /** A chunk file gone: another search quarantined its bucket, or the disk lost it (thrown). */
-  private void movedAside(WarmBucket bucket, java.nio.file.NoSuchFileException gone)
+  void movedAside(WarmBucket bucket, java.nio.file.NoSuchFileException gone)
       throws java.nio.file.NoSuchFileException {
     if (damage.live(bucket)) {
       throw gone;
     }
   }
 
-  private void damaged(WarmBucket bucket, CorruptIndexException e) throws IOException {
+  void damaged(WarmBucket bucket, CorruptIndexException e) throws IOException {
     // a chunk file or chunk failing its checksum: the bucket goes aside, the search goes on
     // (what it read of the bucket before the damage stays counted)
     String message = damage.quarantineLive(bucket, e);
@@ -306,8 +275,7 @@ final class SnapshotScan {
       MetricScanVisitor visitor,
       long[] counts)
       throws IOException {
-    MetricChunkReader reader = new MetricChunkReader();
-    MetricPointIterator iterator = new MetricPointIterator();
+    ChunkDecoder decoder = new ChunkDecoder();
     for (HotBucket.Selected series : selected) {
       if (visitor.stopped()) {
         return;
@@ -318,23 +286,23 @@ final class SnapshotScan {
       }
       counts[0]++;
       for (Chunk chunk : series.chunks()) {
-        if (!chunk.overlaps(from, to)) {
-          counts[3]++;
-          continue;
-        }
-        counts[2]++;
-        if (chunk.minTime() >= from
-            && chunk.maxTime() < to
-            && sink.wholeChunk(chunk.minTime(), chunk.maxTime(), chunk.count())) {
-          counts[4] += chunk.count();
-          continue;
-        }
-        iterator.reset(reader.reset(chunk.bytes(), 0, chunk.bytes().length), from, to);
-        while (iterator.next()) {
-          sink.point(iterator.timestamp(), iterator.value());
-          counts[4]++;
-        }
+        readChunk(chunk, from, to, sink, counts, decoder);
       }
+    }
+  }
+
+  /** A chunk held in memory: its points in {@code [from, to)} into {@code sink}. */
+  static void readChunk(
+      Chunk chunk,
+      long from,
+      long to,
+      MetricScanVisitor.Points sink,
+      long[] counts,
+      ChunkDecoder decoder)
+      throws IOException {
+    if (ChunkDecoder.wanted(
+        chunk.minTime(), chunk.maxTime(), chunk.count(), from, to, sink, counts)) {
+      decoder.decode(chunk.bytes(), 0, chunk.bytes().length, from, to, sink, counts);
     }
   }
 }

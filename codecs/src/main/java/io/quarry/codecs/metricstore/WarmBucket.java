@@ -1,7 +1,6 @@
 package io.quarry.codecs.metricstore;
 
 import io.quarry.codecs.metric.MetricChunkReader;
-import io.quarry.codecs.metric.MetricPointIterator;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -230,6 +229,31 @@ final class WarmBucket {
       int threads)
       throws IOException {
     java.nio.ByteBuffer data = chunks();
+    int[] chosen = chosen(selector, from, to, counts, excluded);
+    int n = chosen.length;
+    int slices = parallel == null ? 1 : SeriesSlices.count(n, threads);
+    if (slices <= 1
+        || !SeriesSlices.scan(
+            parallel,
+            n,
+            slices,
+            visitor,
+            counts,
+            (start, end, fork, own) -> scanSeries(data, chosen, start, end, from, to, fork, own))) {
+      scanSeries(data, chosen, 0, n, from, to, visitor, counts);
+    }
+  }
+
+  /**
+   * The series {@code selector} accepts with chunks in {@code [from, to)}, less those {@code
+   * excluded} names, in the bucket's order; counts those its test refused.
+   */
+  int[] chosen(
+      SeriesSelector selector,
+      long from,
+      long to,
+      long[] counts,
+      java.util.Set<SeriesKey> excluded) {
     int[] candidates = candidates(selector);
     int[] chosen = new int[candidates.length];
     int n = 0;
@@ -246,21 +270,11 @@ final class WarmBucket {
       }
       chosen[n++] = s;
     }
-    int slices = parallel == null ? 1 : SeriesSlices.count(n, threads);
-    if (slices <= 1
-        || !SeriesSlices.scan(
-            parallel,
-            n,
-            slices,
-            visitor,
-            counts,
-            (start, end, fork, own) -> scanSeries(data, chosen, start, end, from, to, fork, own))) {
-      scanSeries(data, chosen, 0, n, from, to, visitor, counts);
-    }
+    return Arrays.copyOf(chosen, n);
   }
 
   /** Reads series {@code series[start..end)}' chunks in range into the visitor. */
-  private void scanSeries(
+  void scanSeries(
       java.nio.ByteBuffer data,
       int[] series,
       int start,
@@ -270,9 +284,7 @@ final class WarmBucket {
       MetricScanVisitor visitor,
       long[] counts)
       throws IOException {
-    byte[] scratch = new byte[512];
-    MetricChunkReader reader = new MetricChunkReader();
-    MetricPointIterator iterator = new MetricPointIterator();
+    ChunkDecoder decoder = new ChunkDecoder();
     for (int i = start; i < end; i++) {
       if (visitor.stopped()) {
         return;
@@ -284,28 +296,30 @@ final class WarmBucket {
       }
       counts[0]++;
       for (int c = firstChunk[s]; c < firstChunk[s + 1]; c++) {
-        if (chunkMin[c] >= to || chunkMax[c] < from) {
-          counts[3]++;
-          continue;
-        }
-        counts[2]++;
-        if (chunkMin[c] >= from
-            && chunkMax[c] < to
-            && sink.wholeChunk(chunkMin[c], chunkMax[c], chunkCount[c])) {
-          counts[4] += chunkCount[c];
-          continue;
-        }
-        if (scratch.length < chunkLength[c]) {
-          scratch = new byte[Math.max(chunkLength[c], scratch.length * 2)];
-        }
-        data.get(chunkOffset[c], scratch, 0, chunkLength[c]);
-        reader.reset(scratch, 0, chunkLength[c]);
-        iterator.reset(reader, from, to);
-        while (iterator.next()) {
-          sink.point(iterator.timestamp(), iterator.value());
-          counts[4]++;
-        }
+        readChunk(data, c, from, to, sink, counts, decoder);
       }
+    }
+  }
+
+  /** Series {@code s}'s chunks are numbers {@code [firstChunk(s), firstChunk(s + 1))}. */
+  int firstChunk(int s) {
+    return firstChunk[s];
+  }
+
+  /** Chunk {@code c}'s points in {@code [from, to)} into {@code sink} ({@link ChunkDecoder}). */
+  void readChunk(
+      java.nio.ByteBuffer data,
+      int c,
+      long from,
+      long to,
+      MetricScanVisitor.Points sink,
+      long[] counts,
+      ChunkDecoder decoder)
+      throws IOException {
+    if (ChunkDecoder.wanted(chunkMin[c], chunkMax[c], chunkCount[c], from, to, sink, counts)) {
+      byte[] scratch = decoder.scratch(chunkLength[c]);
+      data.get(chunkOffset[c], scratch, 0, chunkLength[c]);
+      decoder.decode(scratch, 0, chunkLength[c], from, to, sink, counts);
     }
   }
 
@@ -360,7 +374,8 @@ final class WarmBucket {
     return selected;
   }
 
-  private java.nio.ByteBuffer chunks() throws IOException {
+  /** The chunk file, mapped on first use. */
+  java.nio.ByteBuffer chunks() throws IOException {
     java.nio.ByteBuffer data = chunks;
     if (data == null) {
       synchronized (this) {

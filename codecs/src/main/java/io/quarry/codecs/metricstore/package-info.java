@@ -18,7 +18,8 @@
  * reading them. Queries select series by postings and a predicate, skip buckets and chunks by their
  * time bounds, and decode only the chunks that overlap ({@link
  * io.quarry.codecs.metricstore.MetricIndexStore#scan}; a warm bucket's series in parallel slices
- * when the visitor forks, {@link io.quarry.codecs.metricstore.SeriesSlices}). {@link
+ * when the visitor forks, {@link io.quarry.codecs.metricstore.SeriesSlices}; or a chunk at a time
+ * as the reader advances a {@link io.quarry.codecs.metricstore.MetricCursor}). {@link
  * io.quarry.codecs.metricstore.MetricStore} holds every metric index of a data directory; {@link
  * io.quarry.codecs.metricstore.MetricFsck} checks one offline.
  */

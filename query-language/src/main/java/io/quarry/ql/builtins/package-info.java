@@ -15,8 +15,8 @@
  * {@code accum}, {@code delta}, {@code autoregress}, {@code trendline}, {@code foreach}, {@code
  * fieldformat}, {@code transpose}, {@code appendpipe}, and the generating {@code gentimes} and
  * {@code makeresults format=… data=…}. {@link Syntax} holds the custom-syntax pieces they share,
- * {@link Fields} wildcard field names, {@link CsvCells} inline CSV. Never write a command here
- * against {@code Row}s; {@code appendpipe} runs its bracketed commands through {@link
+ * {@link Fields} wildcard field names, {@link CsvCells} inline CSV. Never write a command here over
+ * rows one at a time; {@code appendpipe} runs its bracketed commands through {@link
  * io.quarry.ql.exec.SubPipeline}.
  */
 package io.quarry.ql.builtins;

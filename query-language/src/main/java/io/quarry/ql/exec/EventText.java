@@ -202,7 +202,7 @@ public final class EventText {
 
   /**
    * Whether {@code plugin} is a built-in command whose rows are its input rows with the fields it
-   * names laid over them ({@link PluginOverlayStage#overlays}: a term asks such a row's event),
+   * names laid over them ({@link PluginOverlayOperator#overlays}: a term asks such a row's event),
    * none of them {@code _raw}: its page operator passes every other column through, {@code _raw}
    * among them. Not one that reads every field ({@code fillnull} without fields would fill a null
    * {@code _raw}, and the hidden columns), nor a third-party command (whose output may be rows of
@@ -224,7 +224,7 @@ public final class EventText {
   /** {@link #overlaysNamedFields}, whether or not one of its fields is {@code _raw}. */
   private static boolean overlays(PluginCommand plugin) {
     return plugin.plugin().equals("built-in")
-        && PluginOverlayStage.overlays(plugin)
+        && PluginOverlayOperator.overlays(plugin)
         && !plugin.bound().requiredFields().contains("*")
         && !plugin.bound().producedFields().contains("*");
   }

@@ -63,8 +63,8 @@ final class FieldStages {
 
   /**
    * Whether a search expression is field comparisons only (no bare words). A field named with a
-   * wildcard ({@code u*=1}) is compared as that name, as {@link RowPredicates} asks a row for it
-   * (only a field named so, a JSON key, holds a value), on pages the column of that name.
+   * wildcard ({@code u*=1}) is compared as that name, as {@link SearchValues} compares a field of
+   * that name (only a field named so, a JSON key, holds a value), on pages the column of that name.
    */
   static boolean comparesOnly(SearchExpression expression) {
     return switch (expression) {

@@ -2,7 +2,7 @@ package io.quarry.ql.exec;
 
 /**
  * Marks a built-in page command whose operator answers every input page before it takes the next
- * and keeps the input order: the stage that drives it ({@link PluginOverlayStage}) then keeps no
- * earlier batch of events once a page is answered.
+ * and keeps the input order: the overlay over events around it ({@link PluginOverlayOperator})
+ * keeps no earlier batch of events once a page is answered.
  */
 public interface PageAtATime {}

@@ -9,9 +9,7 @@ import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -26,36 +24,6 @@ public final class PageBuilder {
   public static final String TIME_FIELD = "_time";
 
   private PageBuilder() {}
-
-  /** A page of rows: a column per field any row has, typed by this class's rules. */
-  public static Page toPage(List<Row> rows) {
-    return toPage(rows, fieldNames(rows));
-  }
-
-  /** Every field name of the rows, in first-seen order. */
-  static Set<String> fieldNames(List<Row> rows) {
-    Set<String> names = new LinkedHashSet<>();
-    for (Row row : rows) {
-      names.addAll(row.fieldNames());
-    }
-    return names;
-  }
-
-  /**
-   * A page of the rows' values of {@code names}, a column each (all null when no row has it); a
-   * field with several values in a row is a position with several values.
-   */
-  static Page toPage(List<Row> rows, java.util.Collection<String> names) {
-    List<List<List<Object>>> columns = new ArrayList<>();
-    for (String name : names) {
-      List<List<Object>> cells = new ArrayList<>(rows.size());
-      for (Row row : rows) {
-        cells.add(row.values(name));
-      }
-      columns.add(cells);
-    }
-    return toPage(List.copyOf(names), columns, rows.size());
-  }
 
   /**
    * A page of {@code positions} rows given column by column: {@code columns.get(i)} holds column

@@ -175,6 +175,7 @@ public final class PageReduce {
           steps.add(new Driver.Step(RowPaging.batches(listed[at]), stage, false));
         }
         boolean overResultsAt = noTerm != null && noTerm[at]; // a search matching no term
+        List<Operator> helpers = List.of(); // after it, sharing its stage: their time only
         Operator commandOperator =
             switch (command) {
               case SortCommand sort ->
@@ -188,6 +189,12 @@ public final class PageReduce {
                   new PageDedup(dedup, evaluator.memory(dedup.name())); // sortby: a sort after it
               case io.quarry.ql.ast.MstatsCommand mstats when mstats.append() ->
                   new MstatsAppendOperator(mstats, evaluator, pageSize, headsFrom(heads.size()));
+              case PluginCommand plugin when PluginAggregation.supports(plugin) -> {
+                // its map side, then its reduce operator and the answer re-paged
+                List<Operator> operators = PluginAggregation.operators(plugin, evaluator, pageSize);
+                helpers = operators.subList(1, operators.size());
+                yield operators.getFirst();
+              }
               case Command aggregation when PageAggregator.supports(aggregation) ->
                   // over the pages before it, all of them on this one thread (a generator's, or a
                   // second aggregation after the first): its answer pages when the input is over
@@ -224,6 +231,9 @@ public final class PageReduce {
                       command, evaluator, marksSetFields ? setColumns(firstStage + at) : null);
             };
         steps.add(Driver.Step.counted(commandOperator, stage));
+        for (Operator helper : helpers) {
+          steps.add(new Driver.Step(helper, stage, false));
+        }
         // operators that finish the command's work share its stage: their time, not its rows
         if (command instanceof DedupCommand dedup && !dedup.sortBy().isEmpty()) {
           SortCommand sortBy = new SortCommand(0, dedup.sortBy(), dedup.position());

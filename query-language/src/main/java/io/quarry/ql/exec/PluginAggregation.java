@@ -1,6 +1,7 @@
 package io.quarry.ql.exec;
 
 import io.quarry.plugin.api.command.CommandKind;
+import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.command.OperatorContext;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
@@ -9,26 +10,25 @@ import io.quarry.ql.engine.aggregation.PageAggregator;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
- * A transforming plugin command (the SPI's map/reduce kind, {@link CommandKind#TRANSFORMING}) as a
- * page aggregation: each partial drives its own map operator ({@code createOperator}) over the
- * pages it is given, cut to the columns the command reads ({@link
- * PluginOverlayStage#operatorInput}), and keeps the state pages that operator emits; merging a
- * partial finishes its map operator and takes its state pages; the final aggregation's {@link
- * #finish} drives one reduce operator ({@code createReduceOperator}) over every state page and
- * pages its answer again ({@link RowPaging}: the columns each page's rows hold a value in, typed
- * over them), whatever pages the reduce operator emits. Every call into the plugin is wrapped
- * ({@link Driver}, {@link PluginOperator}).
+ * A transforming plugin command (the SPI's map/reduce kind, {@link CommandKind#TRANSFORMING}) on
+ * pages. In a chain ({@link PageReduce}: one thread) it is plain pull operators in the chain's
+ * {@link Driver} ({@link #operators}): its map side ({@link PluginMapOperator}: the input cut to
+ * the columns the command reads, into one map operator), one reduce operator ({@code
+ * createReduceOperator}) over the state pages, and its answer paged again ({@link RowPaging}: the
+ * columns each page's rows hold a value in, typed over them), whatever pages the reduce operator
+ * emits. A batch search's map side runs on many threads and merges ({@code server.search.PageBatch}
+ * over {@link PageAggregator}s): there it is this aggregation, each partial driving its own map
+ * side over the pages its slices give it and keeping the state pages (reserved until merged or
+ * closed), merging a partial finishing its map side and taking its states, and the final one's
+ * {@link #finish} driving the reduce operator and the re-paging over every state page. Every call
+ * into the plugin is wrapped ({@link PluginOperator}).
  *
  * <p>No preview ({@link #previews} false, {@link #snapshot} empty), for the state pages belong to
  * the reduce operator once handed to it, so none is reduced before the end.
  */
 public final class PluginAggregation implements PageAggregator {
-  /** Columns of the input pages no plugin operator sees: the page engine's own (NUL-named). */
-  private static final char HIDDEN_PREFIX = '\u0000';
-
   private final PluginCommand command;
   private final OperatorContext context;
   private final int pageSize;
@@ -50,6 +50,35 @@ public final class PluginAggregation implements PageAggregator {
   /** The final aggregation of {@code command}, its plugin calls in {@code evaluator}'s search. */
   public PluginAggregation(PluginCommand command, Evaluator evaluator, int pageSize) {
     this(command, evaluator.pluginContext(), pageSize, true);
+  }
+
+  /**
+   * {@code command} as operators of a chain, in order: its map side, its reduce operator, the
+   * re-paging of its answer (closed again if making one fails).
+   */
+  static List<Operator> operators(PluginCommand command, Evaluator evaluator, int pageSize) {
+    OperatorContext context = evaluator.pluginContext();
+    PluginMapOperator map = new PluginMapOperator(command, context, true);
+    try {
+      return List.of(map, reduce(command, context, true), new RowPaging(pageSize));
+    } catch (RuntimeException e) {
+      map.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The plugin's reduce operator; {@code reservesInput} false when the state pages it is given are
+   * reserved already (a partial's).
+   */
+  private static PluginOperator reduce(
+      PluginCommand command, OperatorContext context, boolean reservesInput) {
+    return new PluginOperator(
+        command,
+        context,
+        PluginOperators.call(command, () -> command.bound().createReduceOperator(context)),
+        reservesInput,
+        true); // its answer's cells are copied by the re-paging
   }
 
   /** Whether {@code command} is a transforming plugin command. */
@@ -83,27 +112,12 @@ public final class PluginAggregation implements PageAggregator {
     if (map == null) { // its state pages stay reserved until this aggregation is closed
       map =
           new Driver(
-              List.of(
-                  Driver.Step.uncounted(
-                      new PluginOperator(command, command.bound(), context, false))),
+              List.of(Driver.Step.uncounted(new PluginMapOperator(command, context, false))),
               states::add,
               null,
               context);
     }
-    // the operator owns its input now (reserved by its PluginOperator)
-    map.add(PluginOverlayStage.operatorInput(page, command.bound().requiredFields(), hidden(page)));
-  }
-
-  /** The NUL-named columns of a page (an event listing's bookkeeping, never a field). */
-  private static Set<String> hidden(Page page) {
-    Set<String> hidden = new java.util.HashSet<>();
-    for (int c = 0; c < page.schema().size(); c++) {
-      String name = page.schema().column(c).name();
-      if (!name.isEmpty() && name.charAt(0) == HIDDEN_PREFIX) {
-        hidden.add(name);
-      }
-    }
-    return hidden;
+    map.add(page);
   }
 
   /** Ends the map side: every state page it made is in {@link #states}. */
@@ -148,32 +162,20 @@ public final class PluginAggregation implements PageAggregator {
     finished = true;
     finishMap();
     // the states are reserved already; the answer pages go back to the factory once re-paged
-    PluginOperator reduce =
-        new PluginOperator(
-            command,
-            context,
-            PluginOperators.call(command, () -> command.bound().createReduceOperator(context)),
-            false,
-            false);
-    List<Page> answer = new ArrayList<>();
     try (Driver reducing =
-        new Driver(List.of(Driver.Step.uncounted(reduce)), answer::add, null, context)) {
+        new Driver(
+            List.of(
+                Driver.Step.uncounted(reduce(command, context, false)),
+                Driver.Step.uncounted(new RowPaging(pageSize))),
+            output::add,
+            null,
+            context)) {
       for (Page state : states) {
         reducing.add(state);
       }
       states.clear();
       reducing.finish();
     }
-    try (Driver paging =
-        new Driver(
-            List.of(Driver.Step.uncounted(new RowPaging(pageSize))), output::add, null, context)) {
-      for (Page page : answer) {
-        paging.add(page);
-      }
-      paging.finish();
-    }
-    // the re-paged pages hold copies of the plugin's cells: its pages go back to its factory
-    answer.forEach(reduce.factory()::release);
   }
 
   @Override

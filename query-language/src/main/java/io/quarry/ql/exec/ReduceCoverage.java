@@ -238,12 +238,12 @@ public final class ReduceCoverage {
   /**
    * Whether a command's output rows are all of its own making, none an event: an aggregation's, a
    * transaction's, those of {@code transpose}, {@code untable}, {@code xyseries} ({@link
-   * PluginOverlayStage#makesOwnRows}).
+   * PluginOverlayOperator#makesOwnRows}).
    */
   private static boolean makesResults(Command command) {
     return PageAggregator.supports(command)
         || command instanceof io.quarry.ql.ast.TransactionCommand // its results: rows of its own
-        || PluginOverlayStage.makesOwnRows(command);
+        || PluginOverlayOperator.makesOwnRows(command);
   }
 
   /**

@@ -11,9 +11,9 @@ import java.util.function.Predicate;
  * (case-insensitively, {@code *} wildcards, numerically when both sides are numbers, as a CIDR
  * block for {@code a.b.c.d/n}); {@code f!=v} needs f to have a value and none matching; the
  * ordering operators compare numerically when both sides are numbers and as text otherwise. What
- * {@link RowPredicates} asks of a row's values and {@code io.quarry.ql.eval.SearchFilter} of a
- * block's values at a position; the caller gives {@code _time} as epoch seconds ({@link
- * TimeField#seconds(List)}).
+ * {@code io.quarry.ql.eval.SearchFilter} asks of a block's values at a position and the metric
+ * store's series filter of a series' values; the caller gives {@code _time} as epoch seconds
+ * ({@link TimeField#seconds(List)}).
  */
 public final class SearchValues {
   private final ComparisonOperator operator;

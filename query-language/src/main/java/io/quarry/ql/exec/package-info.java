@@ -4,10 +4,11 @@
  * {@code rex} as {@link io.quarry.ql.exec.RexOperator}, {@code lookup} as {@link
  * io.quarry.ql.exec.LookupOperator}, {@link io.quarry.ql.exec.FieldStages}, plugin and built-in
  * page operators) and {@link io.quarry.ql.exec.PageReduce} (those plus {@code sort}, {@code head},
- * {@code dedup}, aggregations — a transforming plugin command's as {@link
- * io.quarry.ql.exec.PluginAggregation} —, the built-in page commands — {@code join} as {@link
- * io.quarry.ql.exec.HashJoinOperator} (without a field list, its fields row by row as {@link
- * io.quarry.ql.exec.JoinFields} says), {@code appendcols} as {@link
+ * {@code dedup}, aggregations — a transforming plugin command's as the operators of {@link
+ * io.quarry.ql.exec.PluginAggregation} (its map side {@link io.quarry.ql.exec.PluginMapOperator},
+ * its reduce operator, a re-paging), that class itself a batch search's partials —, the built-in
+ * page commands — {@code join} as {@link io.quarry.ql.exec.HashJoinOperator} (without a field list,
+ * its fields row by row as {@link io.quarry.ql.exec.JoinFields} says), {@code appendcols} as {@link
  * io.quarry.ql.exec.PairedColumnsOperator} — and the stages that hold their whole input — {@code
  * transaction}, {@code bin bins=N}, {@code fieldsummary}, {@code outputlookup} —, on pages that
  * hold every field; which sequences it runs is {@link io.quarry.ql.exec.ReduceCoverage}). A
@@ -21,7 +22,9 @@
  * io.quarry.plugin.api.command.Operator} (1:1 ones {@link
  * io.quarry.plugin.api.command.PageTransformOperator}s, most others {@link
  * io.quarry.ql.exec.QueuedPageOperator}s, the aggregations their own operators; a plugin's wrapped
- * as a {@link io.quarry.ql.exec.PluginOperator}), and one {@link io.quarry.ql.exec.Driver} per
- * chain moves pages through them, counting each as a stage of {@link io.quarry.ql.exec.StageStats}.
+ * as a {@link io.quarry.ql.exec.PluginOperator}; over an event listing's batches as a {@link
+ * io.quarry.ql.exec.PluginOverlayOperator}; {@code mstats append=true} pulls its points from a
+ * {@link io.quarry.ql.exec.MetricAppend} read), and one {@link io.quarry.ql.exec.Driver} per chain
+ * moves pages through them, counting each as a stage of {@link io.quarry.ql.exec.StageStats}.
  */
 package io.quarry.ql.exec;

@@ -25,11 +25,12 @@ class PageCollectorTest {
   @Test
   void multivaluesOfLongsMakeALongColumnWithSeveralValuesPerPosition() {
     Page page =
-        PageBuilder.toPage(
-            List.of(
-                TestRow.of("a", "n", List.of(1L, 2L, 3L), "s", "x"),
-                TestRow.of("b", "n", 4L),
-                TestRow.of("c", "s", List.of("y", "z"))));
+        TestPages.page(
+            PipelineTest.cells(
+                List.of(
+                    TestRow.of("a", "n", List.of(1L, 2L, 3L), "s", "x"),
+                    TestRow.of("b", "n", 4L),
+                    TestRow.of("c", "s", List.of("y", "z")))));
     LongBlock n = (LongBlock) column(page, "n");
     assertThat(n.dataType()).isEqualTo(DataType.LONG);
     assertThat(n.mayHaveMultivaluedFields()).isTrue();
@@ -50,22 +51,26 @@ class PageCollectorTest {
   @Test
   void aMultivalueMixingNumbersAndTextMakesATextColumn() {
     Page page =
-        PageBuilder.toPage(
-            List.of(TestRow.of("a", "m", List.of(1L, "two", 2.5)), TestRow.of("b", "m", 7L)));
+        TestPages.page(
+            PipelineTest.cells(
+                List.of(TestRow.of("a", "m", List.of(1L, "two", 2.5)), TestRow.of("b", "m", 7L))));
     Block m = column(page, "m");
     assertThat(m.dataType()).isEqualTo(DataType.STRING);
     assertThat(m.getValues(0)).isEqualTo(List.of("1", "two", "2.5"));
     assertThat(m.getObject(1)).isEqualTo("7");
     Page numbers =
-        PageBuilder.toPage(
-            List.of(TestRow.of("a", "m", List.of(1L, 2.5)), TestRow.of("b", "m", 7L)));
+        TestPages.page(
+            PipelineTest.cells(
+                List.of(TestRow.of("a", "m", List.of(1L, 2.5)), TestRow.of("b", "m", 7L))));
     assertThat(column(numbers, "m").dataType()).isEqualTo(DataType.DOUBLE);
     assertThat(column(numbers, "m").getValues(0)).isEqualTo(List.of(1.0, 2.5));
   }
 
   @Test
   void pagesOfASingleValuedColumnKeepNoFirstValueIndex() {
-    Page page = PageBuilder.toPage(List.of(TestRow.of("a", "n", 1L), TestRow.of("b", "n", 2L)));
+    Page page =
+        TestPages.page(
+            PipelineTest.cells(List.of(TestRow.of("a", "n", 1L), TestRow.of("b", "n", 2L))));
     assertThat(column(page, "n").mayHaveMultivaluedFields()).isFalse();
   }
 
@@ -101,7 +106,7 @@ class PageCollectorTest {
         List.of(
             TestRow.of("a", "n", List.of(1L, 2L), "s", "x"),
             TestRow.of("b", "n", 3L, "s", List.of("y", "z")));
-    Page page = PageBuilder.toPage(rows);
+    Page page = TestPages.page(PipelineTest.cells(rows));
     assertThat(page.positionCount()).isEqualTo(2);
     assertThat(page.block("n").dataType()).isEqualTo(DataType.LONG);
     assertThat(page.block("n").getValues(0)).containsExactly(1L, 2L);

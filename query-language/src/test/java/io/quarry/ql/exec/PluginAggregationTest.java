@@ -25,6 +25,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -150,14 +151,61 @@ class PluginAggregationTest {
   private final MemoryAccount memory = MemoryAccount.unbounded("test");
 
   private PageAggregator aggregation(String query) {
-    CommandRegistry registry = CommandRegistry.builtIns().withPlugin("sums", List.of(total));
-    PluginCommand command =
-        (PluginCommand) new Parser(registry).parse("* | " + query).commands().get(1);
-    Evaluator evaluator =
-        new Evaluator(Instant.EPOCH, ZoneOffset.UTC)
-            .withResources(new SearchResources(memory, () -> false, w -> {}));
+    PluginCommand command = command(query);
     assertThat(PageAggregator.supports(command)).isTrue();
-    return PageAggregator.of(command, evaluator, 1024);
+    return PageAggregator.of(command, evaluator(memory), 1024);
+  }
+
+  private PluginCommand command(String query) {
+    CommandRegistry registry = CommandRegistry.builtIns().withPlugin("sums", List.of(total));
+    return (PluginCommand) new Parser(registry).parse("* | " + query).commands().get(1);
+  }
+
+  private static Evaluator evaluator(MemoryAccount account) {
+    return new Evaluator(Instant.EPOCH, ZoneOffset.UTC)
+        .withResources(new SearchResources(account, () -> false, w -> {}));
+  }
+
+  /**
+   * In a chain ({@link PluginAggregation#operators}: map side, reduce operator, re-paging) driven
+   * one call at a time by the pull protocol ({@link ProtocolDriver}: random splits and order of
+   * feeding and pulling): the direct sum, the map operator seeing only the field it reads, and
+   * everything counted released — also when closed halfway.
+   */
+  @Test
+  void asOperatorsOfAChainItKeepsTheProtocol() {
+    for (int seed = 0; seed < 6; seed++) {
+      Random random = new Random(seed);
+      List<Page> input = new ArrayList<>();
+      for (long from = 0; from < 1000; ) {
+        long to = Math.min(1000, from + 1 + random.nextInt(200));
+        input.add(page(from, to));
+        from = to;
+      }
+      MemoryAccount account = new MemoryAccount("test", Long.MAX_VALUE);
+      List<Operator> operators =
+          PluginAggregation.operators(command("total field=n"), evaluator(account), 3);
+      List<Page> answer;
+      try {
+        answer = new ProtocolDriver("total", operators, random).run(input);
+      } finally {
+        operators.forEach(Operator::close);
+      }
+      assertThat(TestPages.rows(answer))
+          .as("seed %d", seed)
+          .containsExactly(Map.of("count", 1000L, "sum", 499_500L));
+      assertThat(account.used()).as("seed %d: released", seed).isZero();
+      MemoryAccount halfway = new MemoryAccount("test", Long.MAX_VALUE);
+      List<Operator> abandoned =
+          PluginAggregation.operators(command("total field=n"), evaluator(halfway), 3);
+      try {
+        new ProtocolDriver("total", abandoned, random).abandon(input.subList(0, input.size() / 2));
+      } finally {
+        abandoned.forEach(Operator::close);
+      }
+      assertThat(halfway.used()).as("seed %d: closed halfway, released", seed).isZero();
+    }
+    assertThat(seen).isNotEmpty().allSatisfy(columns -> assertThat(columns).containsExactly("n"));
   }
 
   private static Page page(long from, long to) {

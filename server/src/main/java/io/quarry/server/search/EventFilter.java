@@ -25,7 +25,7 @@ import java.util.Set;
  * before any of its fields is read. What the words leave open — the field comparisons — is decided
  * when the source's page is built: the fields the comparisons read ({@link #fields}) are columns of
  * that page, loaded as every other column is, and the comparisons ({@link SearchFilter}, with
- * {@code RowPredicates}' semantics) select the page's positions. An expression of words alone never
+ * {@code SearchValues}' semantics) select the page's positions. An expression of words alone never
  * waits for a page.
  */
 final class EventFilter {

@@ -50,7 +50,7 @@ final class EventOverlays {
 
   private final List<Overlay> overlays;
   private final Set<String> changed;
-  private final boolean plugin; // the fields each row's PluginOverlayStage.OVERLAID column names
+  private final boolean plugin; // the fields each row's PluginOverlayOperator.OVERLAID column names
 
   private EventOverlays(List<Overlay> overlays) {
     this(overlays, false);
@@ -121,8 +121,8 @@ final class EventOverlays {
   }
 
   /**
-   * A plugin command's overlay ({@link io.quarry.ql.exec.PluginOverlayStage}): at each row, the
-   * fields its {@link io.quarry.ql.exec.PluginOverlayStage#OVERLAID} column names, in order, set
+   * A plugin command's overlay ({@link io.quarry.ql.exec.PluginOverlayOperator}): at each row, the
+   * fields its {@link io.quarry.ql.exec.PluginOverlayOperator#OVERLAID} column names, in order, set
    * over the row (a value listed, last when new; no value: no longer listed, no value at all).
    */
   static EventOverlays plugin() {
@@ -158,7 +158,7 @@ final class EventOverlays {
       java.util.function.Function<String, List<Object>> values,
       Set<String> cleared) {
     if (plugin) {
-      for (Object field : values.apply(io.quarry.ql.exec.PluginOverlayStage.OVERLAID)) {
+      for (Object field : values.apply(io.quarry.ql.exec.PluginOverlayOperator.OVERLAID)) {
         ListedFields.set((String) field, hasValue.test((String) field), names, cleared);
       }
       return;

@@ -4,7 +4,7 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.PageChain;
-import io.quarry.ql.exec.PluginOverlayStage;
+import io.quarry.ql.exec.PluginOverlayOperator;
 import io.quarry.ql.exec.Wildcard;
 import java.util.List;
 
@@ -60,7 +60,7 @@ final class EveryFieldPlan {
             || command instanceof io.quarry.ql.ast.FormatCommand
             || command instanceof io.quarry.ql.ast.FieldSummaryCommand // a row per field
             // transpose, untable: rows of its own making, whatever the events list
-            || !cut && PluginOverlayStage.makesOwnRows(command)
+            || !cut && PluginOverlayOperator.makesOwnRows(command)
             || !cut && staged.subList(at + 1, staged.size()).stream().anyMatch(c -> fixes(c));
       }
       // past the leading commands that keep the events (run before the listing lays the events
@@ -155,7 +155,7 @@ final class EveryFieldPlan {
           || between instanceof io.quarry.ql.ast.StreamStatsCommand
           || between instanceof io.quarry.ql.ast.BinCommand bin && bin.rowLocal()
           // a plugin command laying its output over the rows, events and appended alike
-          || PluginOverlayStage.overlays(between))) {
+          || PluginOverlayOperator.overlays(between))) {
         return -1;
       }
     }
@@ -204,7 +204,7 @@ final class EveryFieldPlan {
    */
   private static boolean notReplayed(Command command) {
     return renamesByWildcard(command) && PageChain.supports(List.of(command))
-        || PluginOverlayStage.overlays(command)
+        || PluginOverlayOperator.overlays(command)
         || appends(command);
   }
 
@@ -226,8 +226,8 @@ final class EveryFieldPlan {
     List<Command> after = pipeline.subList(at + 1, pipeline.size());
     if (takesEveryField(plugin)) {
       return (!changes.isEmpty() || listedAt < at)
-              && (PluginOverlayStage.makesOwnRows(plugin)
-                  || PluginOverlayStage.overlays(plugin)
+              && (PluginOverlayOperator.makesOwnRows(plugin)
+                  || PluginOverlayOperator.overlays(plugin)
                       && after.stream().anyMatch(EveryFieldPlan::fixes))
           ? listedAt
           : -1;
@@ -236,9 +236,9 @@ final class EveryFieldPlan {
     while (every < after.size() && !takesEveryField(after.get(every))) {
       every++;
     }
-    return PluginOverlayStage.overlays(plugin)
+    return PluginOverlayOperator.overlays(plugin)
             && every < after.size()
-            && PluginOverlayStage.overlays(after.get(every))
+            && PluginOverlayOperator.overlays(after.get(every))
             && after.subList(every + 1, after.size()).stream().anyMatch(EveryFieldPlan::fixes)
         ? listedAt
         : -1;
@@ -285,7 +285,7 @@ final class EveryFieldPlan {
       return -1; // no change: the plain every-field listing, if any (readsEveryField)
     }
     for (Command between : pipeline.subList(at, reader)) {
-      if (!(PluginOverlayStage.overlays(between)
+      if (!(PluginOverlayOperator.overlays(between)
           || between instanceof io.quarry.ql.ast.EvalCommand
           // lookup and rex lay their outputs over the row as eval does
           || between instanceof io.quarry.ql.ast.LookupCommand

@@ -121,54 +121,44 @@ final class MetricExecution {
   static io.quarry.ql.exec.MetricAppend appender(
       MetricSearch metricSearch,
       java.util.function.Consumer<io.quarry.codecs.metricstore.MetricScanStats> scans) {
-    return new io.quarry.ql.exec.MetricAppend() {
-      @Override
-      public List<String> appendPages(
-          MstatsCommand mstats,
-          int pageSize,
-          java.util.function.Predicate<Page> pages,
-          java.util.function.BooleanSupplier stopped)
-          throws IOException {
-        return read(
-            mstats,
-            (plan, indexes) ->
-                metricSearch.prestatsPages(mstats, plan, indexes, pageSize, pages, stopped));
+    return (mstats, pageSize, stopped) -> {
+      io.quarry.ql.ast.MetricAppendScope scope =
+          mstats
+              .scope()
+              .orElseThrow(() -> new IllegalStateException("mstats append=true was not planned"));
+      SearchPlan plan =
+          new SearchPlan(
+              scope.indexes(),
+              scope.earliestMicros(),
+              scope.latestMicros(),
+              scope.filter(),
+              List.of(),
+              java.util.Optional.of(mstats),
+              List.of());
+      List<String> indexes = metricSearch.store().resolve(scope.indexes());
+      List<String> messages = new ArrayList<>();
+      if (indexes.isEmpty()) {
+        messages.add(
+            "mstats append=true reads no index: name a metric index in its where clause"
+                + " (index=<name>)");
       }
-
-      private List<String> read(MstatsCommand mstats, Scan scan) throws IOException {
-        io.quarry.ql.ast.MetricAppendScope scope =
-            mstats
-                .scope()
-                .orElseThrow(() -> new IllegalStateException("mstats append=true was not planned"));
-        SearchPlan plan =
-            new SearchPlan(
-                scope.indexes(),
-                scope.earliestMicros(),
-                scope.latestMicros(),
-                scope.filter(),
-                List.of(),
-                java.util.Optional.of(mstats),
-                List.of());
-        List<String> indexes = metricSearch.store().resolve(scope.indexes());
-        List<String> messages = new ArrayList<>();
-        if (indexes.isEmpty()) {
-          messages.add(
-              "mstats append=true reads no index: name a metric index in its where clause"
-                  + " (index=<name>)");
+      io.quarry.server.search.metric.PrestatsCursor points =
+          metricSearch.prestatsCursor(mstats, plan, indexes, pageSize, stopped);
+      return new io.quarry.ql.exec.MetricAppend.Points() {
+        @Override
+        public Page next() throws IOException {
+          return points.next();
         }
-        io.quarry.codecs.metricstore.MetricScanStats read = scan.run(plan, indexes);
-        scans.accept(read);
-        messages.addAll(read.warnings());
-        return messages;
-      }
-    };
-  }
 
-  /** An {@code mstats append=true}'s read of the metric store, over its bound plan. */
-  @FunctionalInterface
-  private interface Scan {
-    io.quarry.codecs.metricstore.MetricScanStats run(SearchPlan plan, List<String> indexes)
-        throws IOException;
+        @Override
+        public List<String> close() throws IOException {
+          io.quarry.codecs.metricstore.MetricScanStats read = points.close();
+          scans.accept(read);
+          messages.addAll(read.warnings());
+          return messages;
+        }
+      };
+    };
   }
 
   /**

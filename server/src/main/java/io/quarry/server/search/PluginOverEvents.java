@@ -7,11 +7,12 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.ast.RenameCommand;
 import io.quarry.ql.ast.SubsearchCommand;
+import io.quarry.ql.exec.Driver;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageCommands;
 import io.quarry.ql.exec.PageReduce;
-import io.quarry.ql.exec.PluginOverlayStage;
+import io.quarry.ql.exec.PluginOverlayOperator;
 import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.RenamedNames;
 import io.quarry.ql.exec.StageStats;
@@ -32,18 +33,18 @@ import java.util.Set;
  * stages marking what they set, and the rows they leave are laid out as those batches (an
  * every-field {@link EventListing} of {@code 1,024} rows a page replaying their changes, {@link
  * ListedFields}; past a {@code rename} too, whose rows keep every other field), carrying each row's
- * fields as it lists them, those it lost and its event's own text; {@link PluginOverlayStage} runs
- * the operator over them, and each row's fields as the overlay row lists them are written out
- * ({@link #listedNames}: {@link EventOverlays#plugin} replayed there, where the columns hold what
- * the plugin commands left). Commands after them that keep the rows or change their fields as
- * {@link ListedFields} replays ({@code | eval y=1}, {@code | where …}, {@code | rex …}) run as
- * stages marking what they set, and a listing replays their changes over those names and pages the
- * answer as the collector would. {@code append} and {@code join} without fields count as plugin
- * commands here ({@link #runsAsPlugin}), run as the built-in page commands {@link PageCommands#of}
- * makes of them. A wildcard {@code rename} (with the renames right after it) among them is a run of
- * its own ({@link #startsRun}): its stages rename the every-field pages' columns, and each row's
- * every name is renamed as {@link RenameOverEvents} renames it, the renamed row then listing every
- * field it can yield.
+ * fields as it lists them, those it lost and its event's own text; {@link PluginOverlayOperator}s
+ * run the operators over them (one {@link Driver} per run of them), and each row's fields as the
+ * overlay row lists them are written out ({@link #listedNames}: {@link EventOverlays#plugin}
+ * replayed there, where the columns hold what the plugin commands left). Commands after them that
+ * keep the rows or change their fields as {@link ListedFields} replays ({@code | eval y=1}, {@code
+ * | where …}, {@code | rex …}) run as stages marking what they set, and a listing replays their
+ * changes over those names and pages the answer as the collector would. {@code append} and {@code
+ * join} without fields count as plugin commands here ({@link #runsAsPlugin}), run as the built-in
+ * page commands {@link PageCommands#of} makes of them. A wildcard {@code rename} (with the renames
+ * right after it) among them is a run of its own ({@link #startsRun}): its stages rename the
+ * every-field pages' columns, and each row's every name is renamed as {@link RenameOverEvents}
+ * renames it, the renamed row then listing every field it can yield.
  */
 final class PluginOverEvents {
   /** The hidden columns that pass along the events' pages but never reach a plugin operator. */
@@ -54,23 +55,22 @@ final class PluginOverEvents {
           ListingColumns.DISCOVERED_NAMES,
           ListingColumns.FIELD_NAMES,
           ListingColumns.CLEARED,
-          PluginOverlayStage.OVERLAID,
+          PluginOverlayOperator.OVERLAID,
           ListingColumns.EVENT_RAW,
           ListingColumns.EVENT_SOURCETYPE);
 
   /**
    * One run of plugin commands, or of renames from a wildcard one ({@code renames}, null for a run
    * of plugin commands; {@code names}, each rename's renaming of a row's names): the listing that
-   * lays out the rows before them as every-field pages, their stages, and the commands after them
-   * up to the next run (or the answer).
+   * lays out the rows before them as every-field pages, the driver of their operators (null for
+   * renames), and the commands after them up to the next run (or the answer).
    */
   private record Run(
       EventListing batches,
-      List<PluginOverlayStage> plugins,
+      Driver plugins,
       PageChain renames,
       List<RenamedNames> names,
-      PageReduce after,
-      int first) {}
+      PageReduce after) {}
 
   private final List<Run> runs = new ArrayList<>();
   private final EventListing answer;
@@ -128,7 +128,7 @@ final class PluginOverEvents {
               true, // they mark what they set (ListedFields)
               after.valuesMarked());
       int index = k;
-      List<PluginOverlayStage> plugins = new ArrayList<>();
+      Driver plugins = null;
       PageChain renames = null;
       List<RenamedNames> names = null;
       if (RenameOverEvents.renamesByWildcard(pipeline.get(run[0]))) {
@@ -138,13 +138,11 @@ final class PluginOverEvents {
         names = run0.stream().map(c -> new RenamedNames((RenameCommand) c)).toList();
         renames = new PageChain(run0, evaluator, page -> renamed(index, page), stages, run[0]);
       } else {
-        for (Command command : pipeline.subList(run[0], run[1])) {
-          plugins.add(new PluginOverlayStage(asPlugin(command), evaluator, HIDDEN));
-        }
+        plugins = overlayDriver(pipeline, run, evaluator, stages, commands);
       }
       java.util.function.Predicate<Page> batch =
           page -> {
-            push(index, 0, page);
+            push(index, page);
             return !full;
           };
       EventListing batches;
@@ -187,8 +185,7 @@ final class PluginOverEvents {
               plugins,
               renames,
               names,
-              commands,
-              run[0]);
+              commands);
     }
     runs.addAll(List.of(made));
   }
@@ -198,10 +195,10 @@ final class PluginOverEvents {
    * change their fields as {@link ListedFields} replays them ({@code eval}, {@code rex}, {@code
    * lookup}, a literal {@code rename}, {@code fields -} …, whose stages mark what they set), then
    * runs of plugin commands that lay their output over the rows ({@link
-   * PluginOverlayStage#overlays}) — in a run, those after the first naming the fields they read; a
-   * plugin command after other commands or reading every field starts the next run, which takes the
-   * rows again in batches of every field —, each followed by commands with page stages that are no
-   * plugin command (a {@code search} of bare words among them matching the events' own text,
+   * PluginOverlayOperator#overlays}) — in a run, those after the first naming the fields they read;
+   * a plugin command after other commands or reading every field starts the next run, which takes
+   * the rows again in batches of every field —, each followed by commands with page stages that are
+   * no plugin command (a {@code search} of bare words among them matching the events' own text,
    * carried from the batches, whatever the plugin laid over {@code _raw}), whose changes {@link
    * ListedFields} must replay (the caller asks it: {@link #changes}); else -1.
    *
@@ -326,12 +323,12 @@ final class PluginOverEvents {
 
   /**
    * Whether {@code command}'s operator lays its output over its input rows ({@link
-   * PluginOverlayStage#overlays}): so do {@code append} (its input rows pass through, its
+   * PluginOverlayOperator#overlays}): so do {@code append} (its input rows pass through, its
    * subsearch's rows follow as rows of its own, as a third-party command run centrally may emit)
    * and {@code join} without fields ({@link #runsAsPlugin}).
    */
   static boolean overlays(Command command) {
-    return PluginOverlayStage.overlays(command) || overlaidSubsearch(command);
+    return PluginOverlayOperator.overlays(command) || overlaidSubsearch(command);
   }
 
   /** Whether {@code command}'s operator reads every field of its batch. */
@@ -359,25 +356,42 @@ final class PluginOverEvents {
   }
 
   /**
-   * A page into plugin command {@code i} of run {@code k} (carrying the events' own {@code _raw}
-   * and {@code sourcetype}: what the listing extracts from and a bare word matches); past its last,
-   * into the commands after the run.
+   * The driver of the plugin commands of {@code run} ({@link PluginOverlayOperator}s, each counted
+   * as its stage), their answer listed ({@link #listedNames}) into the commands after the run.
    */
-  private void push(int k, int i, Page page) {
+  private Driver overlayDriver(
+      List<Command> pipeline, int[] run, Evaluator evaluator, StageStats stages, PageReduce after) {
+    List<Driver.Step> steps = new ArrayList<>();
+    try {
+      for (int at = run[0]; at < run[1]; at++) {
+        steps.add(
+            Driver.Step.counted(
+                new PluginOverlayOperator(asPlugin(pipeline.get(at)), evaluator, HIDDEN), at));
+      }
+    } catch (RuntimeException e) {
+      steps.forEach(step -> step.operator().close());
+      throw e;
+    }
+    return new Driver(
+        steps,
+        page -> full = full || !after.add(listedNames(page)),
+        stages,
+        evaluator.pluginContext());
+  }
+
+  /**
+   * A page of the rows before run {@code k} into its plugin commands' driver (carrying the events'
+   * own {@code _raw} and {@code sourcetype}: what the listing extracts from and a bare word
+   * matches), or into its renames.
+   */
+  private void push(int k, Page page) {
     Run run = runs.get(k);
     if (run.renames() != null) {
       renaming[k] = page;
       run.renames().add(page); // its stages count themselves
       return;
     }
-    if (i == run.plugins().size()) {
-      Page listed = listedNames(page);
-      full = full || !run.after().add(listed);
-      return;
-    }
-    long started = System.nanoTime();
-    run.plugins().get(i).add(page, out -> push(k, i + 1, out));
-    stages.counted(run.first() + i, page.positionCount(), System.nanoTime() - started);
+    run.plugins().add(page); // its steps count themselves
   }
 
   /**
@@ -400,12 +414,8 @@ final class PluginOverEvents {
       if (run.renames() != null) {
         run.renames().finish();
       }
-      for (int i = 0; i < run.plugins().size(); i++) {
-        int index = k;
-        int next = i + 1;
-        long started = System.nanoTime();
-        run.plugins().get(i).finish(out -> push(index, next, out));
-        stages.timed(run.first() + i, System.nanoTime() - started);
+      if (run.plugins() != null) {
+        run.plugins().finish();
       }
       run.after().finish();
     }
@@ -414,7 +424,9 @@ final class PluginOverEvents {
 
   void close() {
     for (Run run : runs) {
-      run.plugins().forEach(PluginOverlayStage::close);
+      if (run.plugins() != null) {
+        run.plugins().close();
+      }
       if (run.renames() != null) {
         run.renames().close();
       }
@@ -427,9 +439,9 @@ final class PluginOverEvents {
    * ListingColumns#FIELD_NAMES} — those its row listed before them ({@link
    * ListingColumns#LISTED_NAMES}: the default fields, the event's index-time ones, the changes of
    * the commands before them), then the fields the commands laid over it ({@link
-   * PluginOverlayStage#OVERLAID}) as {@link EventOverlays#plugin} replays them —, its every field
-   * laid over the same way in {@link ListingColumns#DISCOVERED_NAMES} (for a later run), and the
-   * fields it lost, before them too, in {@link ListingColumns#CLEARED}.
+   * PluginOverlayOperator#OVERLAID}) as {@link EventOverlays#plugin} replays them —, its every
+   * field laid over the same way in {@link ListingColumns#DISCOVERED_NAMES} (for a later run), and
+   * the fields it lost, before them too, in {@link ListingColumns#CLEARED}.
    */
   private static Page listedNames(Page page) {
     if (page.block(ListingColumns.LISTED_NAMES) == null) {
@@ -469,7 +481,7 @@ final class PluginOverEvents {
   }
 
   /**
-   * A page of rows a plugin command made of its own (no row column: {@link PluginOverlayStage}),
+   * A page of rows a plugin command made of its own (no row column: {@link PluginOverlayOperator}),
    * listing each row's fields: those it holds a value in, in the page's column order, every field
    * and listed alike; no event's text (a null {@link ListingColumns#EVENT_RAW}: nothing extracted,
    * no bare word matched).

@@ -8,7 +8,7 @@ import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.PageChain;
-import io.quarry.ql.exec.PluginOverlayStage;
+import io.quarry.ql.exec.PluginOverlayOperator;
 import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.Wildcard;
 import java.util.LinkedHashSet;
@@ -337,7 +337,7 @@ record TimeOrderedShape(
         columns = new LinkedHashSet<>();
         ret.items().forEach(item -> columns.add(item.field()));
       } else if (command instanceof io.quarry.ql.ast.PluginCommand plugin
-          && PluginOverlayStage.makesOwnRows(plugin)
+          && PluginOverlayOperator.makesOwnRows(plugin)
           && !plugin.bound().requiredFields().contains("*")) {
         // xyseries: reads its named fields, answers rows of its own
         toCut = staged.subList(0, cut);

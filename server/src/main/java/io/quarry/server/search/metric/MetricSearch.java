@@ -174,18 +174,52 @@ public final class MetricSearch {
     MstatsRun matcher = new MstatsRun(mstats, ZoneOffset.UTC, stopped);
     MetricScanStats scan = MetricScanStats.NONE;
     for (String index : indexes) {
-      SeriesSelector selector =
-          withMetricTerm(
-              SeriesFilter.selector(plan.filter(), index, key -> matcher.wants(key.metricName())),
-              mstats);
       scan =
           scan.plus(
               store
                   .index(index)
                   .scan(
-                      selector, plan.earliestMicros(), plan.latestMicros(), visitor.apply(index)));
+                      selector(mstats, plan, index, matcher),
+                      plan.earliestMicros(),
+                      plan.latestMicros(),
+                      visitor.apply(index)));
     }
     return scan;
+  }
+
+  /**
+   * {@code mstats prestats=true append=true}'s points as pages pulled one at a time ({@link
+   * PrestatsCursor}: the store read as the pages are asked for).
+   */
+  public PrestatsCursor prestatsCursor(
+      MstatsCommand mstats,
+      SearchPlan plan,
+      List<String> indexes,
+      int pageSize,
+      BooleanSupplier stopped) {
+    MstatsRun matcher = new MstatsRun(mstats, ZoneOffset.UTC, stopped);
+    return new PrestatsCursor(
+        mstats,
+        pageSize,
+        indexes,
+        index ->
+            store
+                .index(index)
+                .cursor(
+                    selector(mstats, plan, index, matcher),
+                    plan.earliestMicros(),
+                    plan.latestMicros()),
+        stopped);
+  }
+
+  /**
+   * The series of {@code index} whose points {@code mstats} reads: the plan's filter, its metrics.
+   */
+  private static SeriesSelector selector(
+      MstatsCommand mstats, SearchPlan plan, String index, MstatsRun matcher) {
+    return withMetricTerm(
+        SeriesFilter.selector(plan.filter(), index, key -> matcher.wants(key.metricName())),
+        mstats);
   }
 
   /** With one exact metric name throughout, its posting narrows the series before any test. */

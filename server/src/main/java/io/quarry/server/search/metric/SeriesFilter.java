@@ -5,9 +5,8 @@ import io.quarry.codecs.metricstore.SeriesKey;
 import io.quarry.codecs.metricstore.SeriesSelector;
 import io.quarry.ql.ast.ComparisonOperator;
 import io.quarry.ql.ast.SearchExpression;
-import io.quarry.ql.exec.Row;
-import io.quarry.ql.exec.RowPredicates;
-import io.quarry.ql.exec.SearchTerm;
+import io.quarry.ql.exec.SearchValues;
+import io.quarry.ql.exec.TimeField;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -15,13 +14,20 @@ import java.util.function.Predicate;
 
 /**
  * The series a metric search reads, from its where clause (less {@code index=} and the time
- * modifiers, which the planner took): a series is seen as a row of its dimensions, {@code
- * metric_name} and {@code index}, and the clause is evaluated over it with the search command's
- * semantics (case-insensitive values, wildcards, OR, NOT, IN, comparisons). Top-level {@code
- * name=value} terms without wildcards are also looked up in the postings, so only the series that
- * have them are looked at.
+ * modifiers, which the planner took): compiled once into a test of a series' string values — its
+ * dimensions, {@code metric_name} and {@code index}, each one value or none — with the search
+ * command's semantics for comparisons ({@link SearchValues}: case-insensitive values, wildcards,
+ * numbers, CIDR blocks; {@code IN}, {@code AND}, {@code OR}, {@code NOT}). A bare word or phrase
+ * matches no series (a series has no raw text). Top-level {@code name=value} terms without
+ * wildcards are also looked up in the postings, so only the series that have them are looked at.
  */
 final class SeriesFilter {
+  /** A compiled part of the clause, over one series of one index. */
+  @FunctionalInterface
+  private interface Test {
+    boolean holds(SeriesKey key, String index);
+  }
+
   private SeriesFilter() {}
 
   static SeriesSelector selector(
@@ -29,11 +35,50 @@ final class SeriesFilter {
     if (filter.isEmpty()) {
       return new SeriesSelector(List.of(), also);
     }
-    Predicate<Row> predicate = RowPredicates.compile(filter.get());
+    Test test = compile(filter.get());
     List<String> terms = new ArrayList<>();
     requiredTerms(filter.get(), terms);
-    return new SeriesSelector(
-        terms, key -> also.test(key) && predicate.test(new SeriesRow(key, index)));
+    return new SeriesSelector(terms, key -> also.test(key) && test.holds(key, index));
+  }
+
+  private static Test compile(SearchExpression expression) {
+    return switch (expression) {
+      case SearchExpression.Term term -> (key, index) -> false; // no raw text
+      case SearchExpression.Comparison c -> comparison(c.field(), c.operator(), c.value());
+      case SearchExpression.In in -> {
+        List<Test> any =
+            in.values().stream()
+                .map(v -> comparison(in.field(), ComparisonOperator.EQ, v))
+                .toList();
+        yield (key, index) -> any.stream().anyMatch(t -> t.holds(key, index));
+      }
+      case SearchExpression.And and -> {
+        List<Test> all = and.operands().stream().map(SeriesFilter::compile).toList();
+        yield (key, index) -> all.stream().allMatch(t -> t.holds(key, index));
+      }
+      case SearchExpression.Or or -> {
+        List<Test> any = or.operands().stream().map(SeriesFilter::compile).toList();
+        yield (key, index) -> any.stream().anyMatch(t -> t.holds(key, index)); // NOT(): none
+      }
+      case SearchExpression.Not not -> {
+        Test operand = compile(not.operand());
+        yield (key, index) -> !operand.holds(key, index);
+      }
+      case SearchExpression.SubsearchTerm sub ->
+          throw new IllegalStateException(
+              sub.subsearch().describe() + " was not run before the search (a planner bug)");
+    };
+  }
+
+  /** {@code field operator value} over the series' value of the field ({@code _time}: seconds). */
+  private static Test comparison(String field, ComparisonOperator operator, String value) {
+    SearchValues comparison = new SearchValues(operator, value);
+    boolean time = TimeField.is(field);
+    return (key, index) -> {
+      String own = MetricSearch.field(key, field, index);
+      List<Object> values = own == null ? List.of() : List.of(own);
+      return comparison.holds(time ? TimeField.seconds(values) : values);
+    };
   }
 
   private static void requiredTerms(SearchExpression expression, List<String> terms) {
@@ -48,45 +93,6 @@ final class SeriesFilter {
         }
       }
       default -> {}
-    }
-  }
-
-  /** A series as a row: {@code metric_name}, {@code index} and its dimensions. */
-  static final class SeriesRow implements Row {
-    private final SeriesKey key;
-    private final String index;
-
-    SeriesRow(SeriesKey key, String index) {
-      this.key = key;
-      this.index = index;
-    }
-
-    @Override
-    public List<Object> values(String field) {
-      if (field.equals(Postings.METRIC_NAME)) {
-        return List.of(key.metricName());
-      }
-      if (field.equals("index")) {
-        return List.of(index);
-      }
-      String value = key.dimension(field);
-      return value == null ? List.of() : List.of(value);
-    }
-
-    @Override
-    public List<String> fieldNames() {
-      List<String> names = new ArrayList<>();
-      names.add(Postings.METRIC_NAME);
-      names.add("index");
-      for (int i = 0; i < key.size(); i++) {
-        names.add(key.name(i));
-      }
-      return names;
-    }
-
-    @Override
-    public boolean matchesTerm(SearchTerm term) {
-      return false; // a series has no raw text
     }
   }
 }

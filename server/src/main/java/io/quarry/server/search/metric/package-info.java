@@ -9,7 +9,8 @@
  * search semantics for the whole of it. Each answers as typed pages ({@code MstatsRun.pages},
  * {@link io.quarry.server.search.metric.PreviewPages}, {@link
  * io.quarry.server.search.metric.CatalogAnswer}, {@code prestats=true}'s points as {@link
- * io.quarry.server.search.metric.PrestatsPages}) for the page stages after it, or as rows for the
- * row pipeline.
+ * io.quarry.server.search.metric.PrestatsPages}, pulled a page at a time by {@code mstats
+ * append=true} through {@link io.quarry.server.search.metric.PrestatsCursor}) for the page stages
+ * after it.
  */
 package io.quarry.server.search.metric;

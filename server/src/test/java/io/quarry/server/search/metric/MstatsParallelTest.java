@@ -9,7 +9,6 @@ import io.quarry.codecs.metricstore.SeriesKey;
 import io.quarry.codecs.metricstore.SeriesSelector;
 import io.quarry.ql.ast.MstatsCommand;
 import io.quarry.ql.command.CommandRegistry;
-import io.quarry.ql.exec.Row;
 import io.quarry.ql.parser.Parser;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -96,7 +95,8 @@ class MstatsParallelTest {
     return (MstatsCommand) new Parser(CommandRegistry.builtIns()).parse(query).commands().get(0);
   }
 
-  private static List<Row> run(String query, boolean parallel) throws Exception {
+  private static List<MstatsRunTest.PositionRow> run(String query, boolean parallel)
+      throws Exception {
     MstatsRun run = new MstatsRun(mstats(query), ZoneOffset.UTC, () -> false);
     run.index("m");
     SeriesSelector selector = new SeriesSelector(List.of(), key -> run.wants(key.metricName()));
@@ -119,14 +119,14 @@ class MstatsParallelTest {
 
   private static void assertSame(String query, List<String> exact) throws Exception {
     int tasksBefore = PARALLEL_TASKS.get();
-    List<Row> one = run(query, false);
-    List<Row> sliced = run(query, true);
+    List<MstatsRunTest.PositionRow> one = run(query, false);
+    List<MstatsRunTest.PositionRow> sliced = run(query, true);
     assertThat(PARALLEL_TASKS.get()).as("slices handed to the pool").isGreaterThan(tasksBefore);
     assertThat(sliced).hasSameSizeAs(one);
     assertThat(one).isNotEmpty();
     for (int r = 0; r < one.size(); r++) {
-      Row a = one.get(r);
-      Row b = sliced.get(r);
+      MstatsRunTest.PositionRow a = one.get(r);
+      MstatsRunTest.PositionRow b = sliced.get(r);
       assertThat(b.fieldNames()).as("row %d", r).isEqualTo(a.fieldNames());
       for (String field : a.fieldNames()) {
         Object x = a.values(field).get(0);

@@ -69,7 +69,7 @@ class MstatsRunTest {
       expected.merge(month, 1L, Long::sum);
       day = day.plusDays(1);
     }
-    java.util.List<io.quarry.ql.exec.Row> rows = rows(run);
+    java.util.List<PositionRow> rows = rows(run);
     assertThat(expected.values()).containsExactly(17L, 28L, 31L, 9L);
     assertThat(rows).hasSize(4);
     int r = 0;
@@ -98,7 +98,7 @@ class MstatsRunTest {
     for (int i = 0; i < seconds.length; i++) {
       points.point(seconds[i] * 1_000_000L + 250_000, i);
     }
-    java.util.List<io.quarry.ql.exec.Row> rows = rows(run);
+    java.util.List<PositionRow> rows = rows(run);
     assertThat(rows.stream().map(row -> row.values("_time").get(0)).toList())
         .containsExactly(
             1_000_000L,
@@ -114,8 +114,8 @@ class MstatsRunTest {
   }
 
   /** The run's answer, each position of its pages read as a row (its non-null columns). */
-  static java.util.List<io.quarry.ql.exec.Row> rows(MstatsRun run) {
-    java.util.List<io.quarry.ql.exec.Row> rows = new java.util.ArrayList<>();
+  static java.util.List<PositionRow> rows(MstatsRun run) {
+    java.util.List<PositionRow> rows = new java.util.ArrayList<>();
     for (io.quarry.plugin.api.data.Page page : run.pages(1024, Long.MAX_VALUE)) {
       for (int p = 0; p < page.positionCount(); p++) {
         rows.add(new PositionRow(page, p));
@@ -125,15 +125,13 @@ class MstatsRunTest {
   }
 
   /** A position of a page read as a row: a column's values at the position. */
-  private record PositionRow(io.quarry.plugin.api.data.Page page, int position)
-      implements io.quarry.ql.exec.Row {
-    @Override
-    public java.util.List<Object> values(String field) {
+  record PositionRow(io.quarry.plugin.api.data.Page page, int position) {
+    java.util.List<Object> values(String field) {
       return io.quarry.ql.exec.EvalValues.cell(page, field, position);
     }
 
-    @Override
-    public java.util.List<String> fieldNames() {
+    /** The columns that hold a value at the position, in page order. */
+    java.util.List<String> fieldNames() {
       java.util.List<String> names = new java.util.ArrayList<>();
       for (int c = 0; c < page.schema().size(); c++) {
         if (!page.block(c).isNull(position)) {
@@ -141,11 +139,6 @@ class MstatsRunTest {
         }
       }
       return names;
-    }
-
-    @Override
-    public boolean matchesTerm(io.quarry.ql.exec.SearchTerm term) {
-      return false;
     }
   }
 }

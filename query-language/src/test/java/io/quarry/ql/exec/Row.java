@@ -3,8 +3,8 @@ package io.quarry.ql.exec;
 import java.util.List;
 
 /**
- * One result row as an expression reads it ({@link Evaluator}, {@link RowPredicates}): an event
- * (fields extracted on demand) or a metric series (the server's {@code SeriesFilter}). Values are
+ * One result row as the tests' reference evaluator reads it ({@link RowEvaluator}, {@link
+ * RowPredicates}): the row walk the page engine is held to, kept in test sources only. Values are
  * {@code String}, {@code Long}, {@code Double} or {@code Boolean}.
  */
 public interface Row {

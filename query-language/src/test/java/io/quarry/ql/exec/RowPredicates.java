@@ -6,9 +6,10 @@ import java.util.function.Predicate;
 
 /**
  * Compiles a search expression into a predicate over rows ({@link Row}: {@code searchmatch()} in
- * the row-at-a-time {@link Evaluator}, a metric series' filter): each comparison a {@link
- * SearchValues} over the row's values, {@code _time} as epoch seconds ({@link TimeField}), a term
- * asked of the row's raw text. Pages are searched by {@code io.quarry.ql.eval.SearchFilter}.
+ * the tests' reference {@link RowEvaluator}, the reference {@code SearchFilterTest} holds the
+ * compiled page filter to): each comparison a {@link SearchValues} over the row's values, {@code
+ * _time} as epoch seconds ({@link TimeField}), a term asked of the row's raw text. Pages are
+ * searched by {@code io.quarry.ql.eval.SearchFilter}.
  */
 public final class RowPredicates {
   private RowPredicates() {}

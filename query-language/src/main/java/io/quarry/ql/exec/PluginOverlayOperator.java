@@ -1,6 +1,7 @@
 package io.quarry.ql.exec;
 
 import io.quarry.plugin.api.command.CommandKind;
+import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
@@ -15,19 +16,22 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Consumer;
+import java.util.concurrent.CompletionStage;
 
 /**
- * A plugin command over events: each input page is a batch of events (an every-field listing's
- * page, {@value RowPaging#BATCH} rows), of which the operator gets the columns it reads ({@code
- * requiredFields}; all of them for {@code *}) and {@link PluginOperators#ROW_COLUMN}; an output
- * position is the input event whose id it carries, with the output's columns that are not an input
- * block passed through laid over it. Each output page leaves as the events' own pages (every column
- * of the batch, at the positions the ids name), those columns set over them, and the hidden column
- * {@link #OVERLAID} naming them at every position — from which the event listing after it replays,
- * row by row, the fields each event lists with the operator's output laid over it (a value set is
- * listed, a null one no longer is). The columns named {@code hidden} pass along the events' pages
- * but never reach the operator.
+ * A plugin command over events, as a pull {@link Operator} in its chain's {@link Driver}: each
+ * input page is a batch of events (an every-field listing's page, {@value RowPaging#BATCH} rows),
+ * of which the plugin's operator ({@link PluginOperator}, every call wrapped) gets the columns it
+ * reads ({@code requiredFields}; all of them for {@code *}) and {@link PluginOperators#ROW_COLUMN};
+ * an output position is the input event whose id it carries, with the output's columns that are not
+ * an input block passed through laid over it. Each output page leaves as the events' own pages
+ * (every column of the batch, at the positions the ids name), those columns set over them, and the
+ * hidden column {@link #OVERLAID} naming them at every position — from which the event listing
+ * after it replays, row by row, the fields each event lists with the operator's output laid over it
+ * (a value set is listed, a null one no longer is). The columns named {@code hidden} pass along the
+ * events' pages but never reach the plugin. One page of the plugin's may make several output pages
+ * (one per batch its positions come from): they wait in a queue, and no input is taken while it
+ * holds one.
  *
  * <p>Exact for the commands whose output rows are their input rows ({@link #overlays}). An output
  * page without the row column holds rows of the operator's own making (a third-party command run
@@ -35,7 +39,7 @@ import java.util.function.Consumer;
  * it leaves as it came, and the listing after it takes its rows as new rows — the fields they hold
  * a value in, no event's text ({@code PluginOverEvents}).
  */
-public final class PluginOverlayStage {
+public final class PluginOverlayOperator implements Operator {
   /** The hidden column naming, per position, the fields the operator laid over the event. */
   public static final String OVERLAID = "\u0000overlaid";
 
@@ -44,15 +48,14 @@ public final class PluginOverlayStage {
       Set.of("fillnull", "accum", "delta", "autoregress", "trendline", "filldown");
 
   private final PluginCommand command;
-  private final Driver driver; // the command's operator alone
+  private final PluginOperator operator; // its output released once laid over (emit)
   private final io.quarry.plugin.api.data.BlockFactory factory;
-  private Consumer<Page> out; // where the operator's output goes now
   private final Set<String> hidden;
   private final boolean ordered;
   private final boolean pageAtATime;
   private final ArrayDeque<Batch> pending = new ArrayDeque<>();
+  private final ArrayDeque<Page> output = new ArrayDeque<>(); // laid over, not pulled yet
   private long nextId;
-  private boolean closed;
 
   private record Batch(long base, Page events, Page in) {
     boolean holds(long id) {
@@ -64,18 +67,11 @@ public final class PluginOverlayStage {
    * @param hidden columns of the input pages the operator does not see (an every-field listing's
    *     per-event field names)
    */
-  public PluginOverlayStage(PluginCommand command, Evaluator evaluator, Set<String> hidden) {
+  public PluginOverlayOperator(PluginCommand command, Evaluator evaluator, Set<String> hidden) {
     this.command = command;
     // its input reserved by its PluginOperator, its output released once laid over (emit)
-    PluginOperator operator =
-        new PluginOperator(command, command.bound(), evaluator.pluginContext(), false);
+    this.operator = new PluginOperator(command, command.bound(), evaluator.pluginContext(), false);
     this.factory = operator.factory();
-    this.driver =
-        new Driver(
-            List.of(Driver.Step.uncounted(operator)),
-            page -> emit(page, out),
-            null,
-            operator.context());
     this.hidden = Set.copyOf(hidden);
     this.ordered = command.kind() == CommandKind.STREAMING;
     this.pageAtATime = command.bound() instanceof PageAtATime;
@@ -116,38 +112,60 @@ public final class PluginOverlayStage {
         && OWN_ROWS.contains(plugin.name());
   }
 
-  /** Runs a batch of events through the operator; the events with its output laid over go out. */
-  public void add(Page events, Consumer<Page> out) {
+  @Override
+  public CompletionStage<Void> isBlocked() {
+    return output.isEmpty() ? operator.isBlocked() : NOT_BLOCKED;
+  }
+
+  @Override
+  public boolean needsInput() {
+    return output.isEmpty() && operator.needsInput();
+  }
+
+  /** A batch of events into the plugin's operator (its page of them: {@link #input}). */
+  @Override
+  public void addInput(Page events) {
     if (events.positionCount() == 0) {
       return;
+    }
+    if (pageAtATime) {
+      pending.clear(); // it answered every batch before this one before it took this one
     }
     Page in = input(events);
     pending.addLast(new Batch(nextId, events, in));
     nextId += events.positionCount();
-    this.out = out;
-    driver.add(in); // the operator owns it now
-    if (pageAtATime) {
-      pending.clear(); // every event of this batch and those before has been answered
-    }
+    operator.addInput(in); // the operator owns it now
   }
 
-  /** The input is over: what the operator still holds goes out. */
-  public void finish(Consumer<Page> out) {
-    try {
-      this.out = out;
-      driver.finish();
-    } finally {
-      close();
+  /** The next page of events with the plugin's output laid over them. */
+  @Override
+  public Page getOutput() {
+    while (output.isEmpty()) {
+      Page page = operator.getOutput();
+      if (page == null) {
+        return null;
+      }
+      emit(page);
     }
+    return output.poll();
   }
 
-  /** Releases the operator and the batches held. */
+  @Override
+  public void finish() {
+    operator.finish();
+  }
+
+  @Override
+  public boolean isFinished() {
+    return output.isEmpty() && operator.isFinished();
+  }
+
+  /** Closes the plugin's operator and lets go of the batches held. */
+  @Override
   public void close() {
-    if (!closed) {
-      closed = true;
-      driver.close();
-      pending.clear();
-    }
+    pending.clear();
+    output.clear(); // events' pages (never reserved here) with columns laid over
+    operator.close();
   }
 
   /** The operator's page of a batch: the columns it reads, then the row ids. */
@@ -205,12 +223,12 @@ public final class PluginOverlayStage {
   }
 
   /** One output page: per run of positions from one batch, those events with the overlay. */
-  private void emit(Page page, Consumer<Page> out) {
+  private void emit(Page page) {
     try {
       int rowColumn = page.schema().indexOf(PluginOperators.ROW_COLUMN);
       if (rowColumn < 0) {
         if (page.positionCount() > 0) {
-          out.accept(page); // rows of its own making, not events
+          output.add(page); // rows of its own making, not events
         }
         return;
       }
@@ -235,7 +253,7 @@ public final class PluginOverlayStage {
         while (to < page.positionCount() && batch.holds(ids.getLong(to))) {
           to++;
         }
-        out.accept(laidOver(page, overlay, batch, ids, from, to));
+        output.add(laidOver(page, overlay, batch, ids, from, to));
         from = to;
       }
       if (ordered) {

@@ -1,0 +1,67 @@
+package io.quarry.codecs.metricstore;
+
+import io.quarry.codecs.metric.MetricChunkReader;
+import io.quarry.codecs.metric.MetricPointIterator;
+import java.io.IOException;
+
+/**
+ * Decodes chunks of a scan into a series' receiver, one reader's buffers reused from chunk to chunk
+ * (one per thread of a scan): a chunk outside the range is skipped unread, one inside it offered
+ * whole first ({@link MetricScanVisitor.Points#wholeChunk}), else its points in range handed on.
+ * The counters are {@link MetricScanStats}' (chunks read and skipped, points).
+ */
+final class ChunkDecoder {
+  private final MetricChunkReader reader = new MetricChunkReader();
+  private final MetricPointIterator iterator = new MetricPointIterator();
+  private byte[] scratch = new byte[512];
+
+  /**
+   * Whether a chunk of bounds {@code [min, max]} and {@code count} points is to be decoded (false:
+   * outside the range, or taken whole by {@code sink}); counts it either way.
+   */
+  static boolean wanted(
+      long min,
+      long max,
+      int count,
+      long from,
+      long to,
+      MetricScanVisitor.Points sink,
+      long[] counts) {
+    if (min >= to || max < from) {
+      counts[3]++;
+      return false;
+    }
+    counts[2]++;
+    if (min >= from && max < to && sink.wholeChunk(min, max, count)) {
+      counts[4] += count;
+      return false;
+    }
+    return true;
+  }
+
+  /** A scratch buffer of at least {@code length} bytes, for a chunk copied out of a mapping. */
+  byte[] scratch(int length) {
+    if (scratch.length < length) {
+      scratch = new byte[Math.max(length, scratch.length * 2)];
+    }
+    return scratch;
+  }
+
+  /** Hands the points of the chunk in {@code bytes[offset, offset + length)} in range to sink. */
+  void decode(
+      byte[] bytes,
+      int offset,
+      int length,
+      long from,
+      long to,
+      MetricScanVisitor.Points sink,
+      long[] counts)
+      throws IOException {
+    reader.reset(bytes, offset, length);
+    iterator.reset(reader, from, to);
+    while (iterator.next()) {
+      sink.point(iterator.timestamp(), iterator.value());
+      counts[4]++;
+    }
+  }
+}
