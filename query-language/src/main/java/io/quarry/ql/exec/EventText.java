@@ -189,6 +189,36 @@ public final class EventText {
     return command instanceof ProjectCommand project && FieldStages.removes(project, RAW);
   }
 
+  /**
+   * Per command of a chain over events, whether the rows reaching it hold no {@code _raw}: a
+   * command before it removed it ({@link #removesRaw}) or renamed it away ({@code rename _raw AS
+   * r}, {@code rename _r* AS x*}), and none since may have written it again (every one since {@link
+   * #keepsEventText}). A bare word there asks the row's field values ({@code
+   * io.quarry.ql.eval.FieldValueTerm}), so its every field.
+   */
+  static boolean[] withoutRaw(java.util.List<Command> commands) {
+    boolean[] without = new boolean[commands.size()];
+    boolean gone = false;
+    for (int i = 0; i < commands.size(); i++) {
+      without[i] = gone;
+      Command c = commands.get(i);
+      gone = removesRaw(c) || movesRawAway(c) || gone && keepsEventText(c);
+    }
+    return without;
+  }
+
+  /** Whether {@code command} is a {@code rename} moving {@code _raw} to another name. */
+  private static boolean movesRawAway(Command command) {
+    return command instanceof RenameCommand rename
+        && rename.renames().stream().noneMatch(EventText::setsRaw)
+        && rename.renames().stream()
+            .anyMatch(
+                r ->
+                    Wildcard.hasWildcard(r.from())
+                        ? FieldStages.wildcard(r.from()).matcher(RAW).matches()
+                        : r.from().equals(RAW) && !r.to().equals(RAW));
+  }
+
   /** Whether a rename pair can put a value under {@code _raw} (its new name is or matches it). */
   private static boolean setsRaw(RenameCommand.Rename rename) {
     return Wildcard.hasWildcard(rename.to())
