@@ -224,8 +224,9 @@ public final class ExpressionCompiler {
 
   /**
    * The page fields an expression may read: the fields it names, a {@code searchmatch}'s search's
-   * fields, {@code _raw} and the event's own text for its terms. A frame over only these columns
-   * evaluates it as the whole page does.
+   * fields, {@code _raw} and the event's own text for its terms, and {@code *} for those too (a
+   * term asks every field of a row without {@code _raw}: {@code FieldValueTerm}). A frame over only
+   * these columns evaluates it as the whole page does.
    */
   public static java.util.Set<String> pageFields(Expression expression) {
     java.util.Set<String> fields = new java.util.HashSet<>();
@@ -243,8 +244,12 @@ public final class ExpressionCompiler {
         if (call.function().equals("searchmatch")
             && call.arguments().size() == 1
             && call.arguments().get(0) instanceof Expression.Literal(String text)) {
-          into.addAll(
-              io.quarry.ql.exec.SearchMatch.fields(io.quarry.ql.exec.SearchMatch.parse(text)));
+          java.util.Set<String> searched =
+              io.quarry.ql.exec.SearchMatch.fields(io.quarry.ql.exec.SearchMatch.parse(text));
+          into.addAll(searched);
+          if (searched.contains("_raw")) {
+            into.add("*"); // a term: every field of a row without _raw
+          }
         }
         call.arguments().forEach(a -> collectSearchFields(a, into));
       }

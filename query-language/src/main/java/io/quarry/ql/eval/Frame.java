@@ -47,6 +47,9 @@ public final class Frame {
 
   /** This frame with only the page columns named in {@code fields} (nothing copied). */
   Frame narrow(java.util.Set<String> fields) {
+    if (fields.contains("*")) {
+      return this; // a searchmatch term asks the fields of a row without _raw: every column
+    }
     java.util.List<io.quarry.plugin.api.data.Schema.Column> columns = new java.util.ArrayList<>();
     java.util.List<io.quarry.plugin.api.data.Block> blocks = new java.util.ArrayList<>();
     for (int c = 0; c < page.schema().size(); c++) {

@@ -23,9 +23,9 @@ import java.util.List;
  * with a number ({@code status>=500}, {@code bytes!=0}) is decided from the block for a position
  * holding one long, double or numeric text; anything else (a multivalue, text that is not a number,
  * {@code _time} as epoch seconds, a wildcard, a CIDR block, a text value) by {@link SearchValues}
- * over the position's values; a bare word or phrase in the position's raw text. {@code AND}, {@code
- * OR}, {@code NOT} and {@code IN} combine the answers position by position. One instance per
- * thread.
+ * over the position's values; a bare word or phrase in the position's raw text, or where it has no
+ * {@code _raw} among its field values ({@link FieldValueTerm}). {@code AND}, {@code OR}, {@code
+ * NOT} and {@code IN} combine the answers position by position. One instance per thread.
  */
 public final class SearchFilter {
   private final Test test;
@@ -43,7 +43,8 @@ public final class SearchFilter {
   /**
    * The filter of any search expression: its bare words and phrases matched in each position's
    * {@code _raw} by {@code rawTerms} (an event listing's own text; a position without {@code _raw}
-   * holds no term), as {@code searchmatch()} and the {@code search} command match an event.
+   * among its field values: {@link FieldValueTerm}), as {@code searchmatch()} and the {@code
+   * search} command match an event.
    */
   public static SearchFilter compile(SearchExpression expression, RawTermMatcher rawTerms) {
     return new SearchFilter(test(expression, rawTerms));
@@ -130,27 +131,37 @@ public final class SearchFilter {
   }
 
   /**
-   * A bare word or phrase in each position's raw text: its {@code _raw} — an event's own text
-   * ({@link EventText#OWN_RAW}) when the page lists events, whatever {@code _raw} was set to; a
-   * position without {@code _raw} holds no term (as a result row of {@code stats} holds none).
+   * A bare word or phrase, per position: one with a {@code _raw} matches in that text — an event's
+   * own text ({@link EventText#OWN_RAW}) where the page lists events and the position holds it,
+   * whatever {@code _raw} was set to; one without a {@code _raw} (a result row of {@code stats}, an
+   * event after {@code table} or {@code fields - _raw}) matches when one of its field values is the
+   * term ({@link FieldValueTerm}). A page may mix both (after {@code append}): each position by its
+   * own rule.
    */
-  private record TermTest(SearchTerm term, RawTermMatcher matcher) implements Test {
+  private record TermTest(SearchTerm term, RawTermMatcher matcher, FieldValueTerm values)
+      implements Test {
+    TermTest(SearchTerm term, RawTermMatcher matcher) {
+      this(term, matcher, new FieldValueTerm(term));
+    }
+
     @Override
     public void test(Page page, boolean[] into) {
       Block raw = page.block("_raw");
-      Block own = page.block(EventText.OWN_RAW);
-      if (raw != null && own != null) {
-        raw = own;
-      }
+      Block own = raw == null ? null : page.block(EventText.OWN_RAW);
+      List<Block> fields = null;
       for (int p = 0; p < page.positionCount(); p++) {
         if (raw == null || raw.isNull(p)) {
-          into[p] = false;
+          if (fields == null) {
+            fields = FieldValueTerm.fields(page);
+          }
+          into[p] = values.matches(fields, p);
           continue;
         }
         if (matcher == null) {
           throw new UnsupportedOperationException("no term matcher to search a page's raw text");
         }
-        into[p] = matcher.matches(Values.toText(raw.getValues(p).get(0)), term);
+        Block text = own != null && !own.isNull(p) ? own : raw;
+        into[p] = matcher.matches(Values.toText(text.getValues(p).get(0)), term);
       }
     }
   }

@@ -24,17 +24,21 @@ import io.quarry.ql.ast.WhereCommand;
 /**
  * Where a {@code search} of bare words or phrases matches each event's own text. A term matches an
  * event's stored raw text, whatever {@code _raw} an {@code eval}, {@code rename}, {@code rex} or
- * plugin command set (after {@code table}/{@code fields} only while the row keeps {@code _raw}),
- * and matches no row that is not an event (an aggregation's, a generator's, a transaction's). On
- * pages a term matches the position's {@code _raw} column ({@link io.quarry.ql.eval.SearchFilter}
- * with the search's {@link RawTermMatcher}). That column is the event's text over a page source of
- * events as long as every command before the search keeps the events and leaves {@code _raw} the
- * event's own ({@link #keepsEventText}); the planner asks this only of the commands that take
- * events ({@link PageChain#supportsOverEvents}, {@link ReduceCoverage#supportsOverEvents}). Where a
- * command before the search changed {@code _raw} or brought in rows that are not events but kept
- * its input's rows events ({@link #keepsEventRow}), the pages carry each event's own text in {@link
- * #OWN_RAW} ({@link #withOwnText}, an event listing's hidden column) and the other rows a null
- * there ({@link #markingOtherRows}), which no term then matches.
+ * plugin command set (after {@code table}/{@code fields} only while the row keeps {@code _raw}); a
+ * row without {@code _raw} — an aggregation's, a generator's, an event after {@code fields - _raw},
+ * a {@code table} or {@code rename _raw AS r} — by its field values ({@link
+ * io.quarry.ql.eval.FieldValueTerm}), so the planner gives it every field ({@link #withoutRaw},
+ * {@link PageChain#inputFields}: {@code *}); a row that is no event but holds a {@code _raw} by
+ * that text. On pages a term matches the position's {@code _raw} column ({@link
+ * io.quarry.ql.eval.SearchFilter} with the search's {@link RawTermMatcher}). That column is the
+ * event's text over a page source of events as long as every command before the search keeps the
+ * events and leaves {@code _raw} the event's own ({@link #keepsEventText}); the planner asks this
+ * only of the commands that take events ({@link PageChain#supportsOverEvents}, {@link
+ * ReduceCoverage#supportsOverEvents}). Where a command before the search changed {@code _raw} or
+ * brought in rows that are not events but kept its input's rows events ({@link #keepsEventRow}),
+ * the pages carry each event's own text in {@link #OWN_RAW} ({@link #withOwnText}, an event
+ * listing's hidden column) and the other rows a null there ({@link #markingOtherRows}): such a row
+ * is matched on the {@code _raw} it holds, or its fields.
  */
 public final class EventText {
   private static final String RAW = "_raw";
@@ -72,9 +76,9 @@ public final class EventText {
   /**
    * The operator after an {@code append}'s or {@code appendcols}' over pages that carry {@link
    * #OWN_RAW}: each page that one hands on without that column — the subsearch's rows, which are
-   * not events — gets it, null at every position, so a bare word matches none of them whatever
-   * {@code _raw} they hold ({@code io.quarry.ql.eval.SearchFilter}); its input's pages pass on as
-   * they came, each event still with its own text. Such a page also gets {@link #OTHER_ROW_FIELDS}.
+   * not events — gets it, null at every position, so a bare word asks the {@code _raw} they hold,
+   * else their fields ({@code io.quarry.ql.eval.SearchFilter}); its input's pages pass on as they
+   * came, each event still with its own text. Such a page also gets {@link #OTHER_ROW_FIELDS}.
    */
   static PageTransformOperator markingOtherRows() {
     return new PageTransformOperator() {
@@ -146,8 +150,8 @@ public final class EventText {
    * takes but {@code fields}/{@code table} (a row of theirs has only the {@code _raw} it keeps),
    * and an {@code eval}, {@code rex}, {@code lookup} or {@code rename} that writes {@code _raw}
    * (their rows still match on the event's text); a {@code rename} of {@code _raw} to another name
-   * too (the row then has no {@code _raw}, so matches no term); {@code append} (its input's rows
-   * pass on as they came; the subsearch's rows are no events, marked so by {@link
+   * too (the row then has no {@code _raw}: a term asks its fields); {@code append} (its input's
+   * rows pass on as they came; the subsearch's rows are no events, marked so by {@link
    * #markingOtherRows}), {@code appendcols} (the n-th input row gets the subsearch's n-th row's
    * fields, never {@code _raw}; the subsearch's rows beyond the input's are no events, marked so
    * too) and {@code join} (a joined row is its input event with the subsearch's fields laid over
@@ -166,7 +170,7 @@ public final class EventText {
       case io.quarry.ql.ast.LookupCommand lookup -> true;
       case RexCommand rex -> true;
       // any rename: a row that keeps a _raw asks its event (the stage leaves the hidden own-text
-      // column alone), one whose _raw it moved away holds no term
+      // column alone), one whose _raw it moved away its fields
       case RenameCommand rename -> true;
       // their results laid over the event, which keeps its own text, whatever they name
       case EventStatsCommand eventstats -> true;
@@ -179,14 +183,46 @@ public final class EventText {
 
   /**
    * Whether the rows after {@code command} hold no {@code _raw}, whatever they held before: a
-   * {@code fields -} naming it (or a pattern matching it), a {@code table} not naming it. A row
-   * without {@code _raw} matches no bare word ({@code io.quarry.ql.eval.SearchFilter}), so a {@code
-   * search} of bare words after it is exact on any pages, whatever set {@code _raw} before ({@code
-   * eval _raw=… | fields - _raw | search x} answers no row), until a later command writes {@code
-   * _raw} again ({@link #keepsEventText}).
+   * {@code fields -} naming it (or a pattern matching it), a {@code table} not naming it, a {@code
+   * rename} moving it to another name ({@code rename _raw AS r}, {@code rename _r* AS x*}). A bare
+   * word over a row without {@code _raw} asks its field values ({@code
+   * io.quarry.ql.eval.FieldValueTerm}), so a {@code search} of bare words after it is exact on any
+   * pages that carry the row's every field, whatever set {@code _raw} before ({@code eval _raw=… |
+   * fields - _raw | search x} asks the fields), until a later command writes {@code _raw} again
+   * ({@link #keepsEventText}).
    */
   static boolean removesRaw(Command command) {
-    return command instanceof ProjectCommand project && FieldStages.removes(project, RAW);
+    return command instanceof ProjectCommand project && FieldStages.removes(project, RAW)
+        || movesRawAway(command);
+  }
+
+  /**
+   * Per command of a chain over events, whether the rows reaching it hold no {@code _raw}: a
+   * command before it removed it or renamed it away ({@link #removesRaw}), and none since may have
+   * written it again (every one since {@link #keepsEventText}). A bare word there asks the row's
+   * field values ({@code io.quarry.ql.eval.FieldValueTerm}), so its every field.
+   */
+  static boolean[] withoutRaw(java.util.List<Command> commands) {
+    boolean[] without = new boolean[commands.size()];
+    boolean gone = false;
+    for (int i = 0; i < commands.size(); i++) {
+      without[i] = gone;
+      Command c = commands.get(i);
+      gone = removesRaw(c) || gone && keepsEventText(c);
+    }
+    return without;
+  }
+
+  /** Whether {@code command} is a {@code rename} moving {@code _raw} to another name. */
+  private static boolean movesRawAway(Command command) {
+    return command instanceof RenameCommand rename
+        && rename.renames().stream().noneMatch(EventText::setsRaw)
+        && rename.renames().stream()
+            .anyMatch(
+                r ->
+                    Wildcard.hasWildcard(r.from())
+                        ? FieldStages.wildcard(r.from()).matcher(RAW).matches()
+                        : r.from().equals(RAW) && !r.to().equals(RAW));
   }
 
   /** Whether a rename pair can put a value under {@code _raw} (its new name is or matches it). */
@@ -206,7 +242,7 @@ public final class EventText {
    * none of them {@code _raw}: its page operator passes every other column through, {@code _raw}
    * among them. Not one that reads every field ({@code fillnull} without fields would fill a null
    * {@code _raw}, and the hidden columns), nor a third-party command (whose output may be rows of
-   * its own making, which match no term).
+   * its own making, no events).
    */
   private static boolean overlaysNamedFields(PluginCommand plugin) {
     return overlays(plugin) && !plugin.bound().producedFields().contains(RAW);
@@ -233,14 +269,14 @@ public final class EventText {
    * Whether the rows after {@code command} are still events whose {@code _raw}, where a page holds
    * it, is the event's own raw text: a filter ({@code where}, {@code search}), a cut or a
    * reordering ({@code head}, {@code sort}, {@code dedup}, {@code reverse}, {@code tail}), {@code
-   * fields}/{@code table} (a row without {@code _raw} matches no term), an {@code eval} or a {@code
-   * rex} that does not write {@code _raw}, a {@code rename} that puts no value under {@code _raw}
-   * (literal or wildcard; one renaming it away leaves no {@code _raw}), a {@code lookup} whose
-   * named outputs do not include {@code _raw}, a {@code bin} into a field other than {@code _raw},
-   * {@code eventstats}/{@code streamstats} whose results are not named {@code _raw}, a built-in
-   * plugin command laying named fields other than {@code _raw} over its input rows ({@code fillnull
-   * f}, {@code mvexpand}, {@code convert} …), and {@code fillnull} of every field. Anything else
-   * (an aggregation, a third-party plugin command …): not known to.
+   * fields}/{@code table} (a row without {@code _raw}: a term asks its fields), an {@code eval} or
+   * a {@code rex} that does not write {@code _raw}, a {@code rename} that puts no value under
+   * {@code _raw} (literal or wildcard; one renaming it away leaves no {@code _raw}), a {@code
+   * lookup} whose named outputs do not include {@code _raw}, a {@code bin} into a field other than
+   * {@code _raw}, {@code eventstats}/{@code streamstats} whose results are not named {@code _raw},
+   * a built-in plugin command laying named fields other than {@code _raw} over its input rows
+   * ({@code fillnull f}, {@code mvexpand}, {@code convert} …), and {@code fillnull} of every field.
+   * Anything else (an aggregation, a third-party plugin command …): not known to.
    */
   static boolean keepsEventText(Command command) {
     return switch (command) {
@@ -261,8 +297,8 @@ public final class EventText {
           !(rex.sed() != null && rex.field().equals(RAW))
               && rex.groups().stream().noneMatch(g -> g.field().equals(RAW));
       // no pair puts a value under _raw: the page's _raw, where it still has one, is the event's
-      // own; one renamed away (rename _raw AS r, rename _r* AS x*) leaves a row no _raw, which
-      // matches no term (a row without _raw holds none), as after fields - _raw
+      // own; one renamed away (rename _raw AS r, rename _r* AS x*) leaves a row no _raw, whose
+      // fields a term asks, as after fields - _raw
       case RenameCommand rename -> rename.renames().stream().noneMatch(EventText::setsRaw);
       // its bucket laid over the event, which still answers terms from its own text
       case io.quarry.ql.ast.BinCommand bin -> !bin.as().equals(RAW);

@@ -109,8 +109,17 @@ public final class PageChain {
    */
   public static Set<String> inputFields(List<Command> commands, Collection<String> downstream) {
     Set<String> needed = new LinkedHashSet<>(downstream);
+    boolean[] withoutRaw = EventText.withoutRaw(commands);
     for (int i = commands.size() - 1; i >= 0; i--) {
+      boolean rawGone = withoutRaw[i];
       switch (commands.get(i)) {
+        // a bare word over a row without _raw asks its every field (FieldValueTerm): * — which a
+        // table or fields of names before it makes those names, else the source's every field
+        case io.quarry.ql.ast.SearchCommand search
+            when rawGone && EventText.searchesText(search) -> {
+          FieldStages.inputFields(search, needed);
+          needed.add("*");
+        }
         case EvalCommand eval -> {
           eval.assignments().forEach(a -> needed.remove(a.field()));
           eval.assignments().forEach(a -> fields(a.expression(), needed));

@@ -37,9 +37,6 @@ import java.util.function.Predicate;
  * head} has its rows, or the answer is full.
  */
 public final class PageReduce {
-  /** A row that is not an event matches no bare word, whatever its fields. */
-  private static final RawTermMatcher NO_TERM = (raw, term) -> false;
-
   private final Driver driver;
   private final Predicate<Page> end;
   private final List<Head> heads = new ArrayList<>();
@@ -109,7 +106,8 @@ public final class PageReduce {
   /**
    * The stages of {@code commands} over rows that are not events — an aggregation's answer, a
    * generator's, a metric command's ({@link ReduceCoverage#supportsOverResults}): a {@code search}
-   * of bare words there matches no term.
+   * of bare words there matches a row's field values ({@code io.quarry.ql.eval.FieldValueTerm}), or
+   * its {@code _raw} where an {@code eval} gave it one.
    */
   public static PageReduce overResults(
       List<Command> commands,
@@ -164,7 +162,6 @@ public final class PageReduce {
     // the caller decided the commands run here (over events, a search of bare words too)
     // a listing's pages (marksSetFields) carry the events' own text where a command changed _raw
     boolean[] rebatch = ReduceCoverage.rebatched(commands, !overResults, overResults, ownText);
-    boolean[] noTerm = ReduceCoverage.matchesNoTerm(commands, overResults);
     boolean[] listed = RowPaging.listedColumns(commands);
     try { // an operator over the memory limit already when made: the ones before it closed
       for (int at = 0; at < commands.size(); at++) {
@@ -174,7 +171,6 @@ public final class PageReduce {
             && rebatch[at]) { // re-paged before it: time its own, rows its command's
           steps.add(new Driver.Step(RowPaging.batches(listed[at]), stage, false));
         }
-        boolean overResultsAt = noTerm != null && noTerm[at]; // a search matching no term
         List<Operator> helpers = List.of(); // after it, sharing its stage: their time only
         Operator commandOperator =
             switch (command) {
@@ -224,8 +220,6 @@ public final class PageReduce {
                   new BinRangeOperator(bin, evaluator.zone(), evaluator.memory(command.name()));
               case io.quarry.ql.ast.TransactionCommand transaction ->
                   new TransactionOperator(transaction, evaluator, pageSize);
-              case io.quarry.ql.ast.SearchCommand search when overResultsAt ->
-                  FieldStages.operator(search, NO_TERM); // rows that are not events
               default ->
                   PageChain.operator(
                       command, evaluator, marksSetFields ? setColumns(firstStage + at) : null);

@@ -70,22 +70,12 @@ public final class ReduceCoverage {
   /**
    * As {@link #supports}, for commands whose input rows are not events (an aggregation's answer, a
    * generator's, a metric command's): a {@code search} of bare words too, where no command before
-   * it brought events in ({@code append}, {@code join} …): such a row matches no term, whatever its
-   * fields ({@link #matchesNoTerm}). Splunk matches the terms against such a row's field values;
-   * Quarry does not yet.
+   * it brought events in ({@code append}, {@code join} …): such a row matches a term by its field
+   * values ({@code io.quarry.ql.eval.FieldValueTerm}; by its {@code _raw} where an {@code eval}
+   * gave it one), which its page holds whatever its layout.
    */
   public static boolean supportsOverResults(List<Command> commands) {
     return coverage(commands, false, true) != null;
-  }
-
-  /**
-   * Per command, whether it is a {@code search} of bare words over rows that are not events
-   * (matching no term: see {@link #supportsOverResults}); {@code overResults}: the input rows are
-   * not events. Null where {@link #supports} (or its over-results form) refuses the commands.
-   */
-  static boolean[] matchesNoTerm(List<Command> commands, boolean overResults) {
-    Coverage coverage = coverage(commands, !overResults, overResults);
-    return coverage == null ? null : coverage.noTerm();
   }
 
   /**
@@ -113,8 +103,8 @@ public final class ReduceCoverage {
     return coverage == null ? null : coverage.rebatch();
   }
 
-  /** Per command: whether it is re-paged first, and whether it is a search matching no term. */
-  private record Coverage(boolean[] rebatch, boolean[] noTerm) {}
+  /** Per command: whether it is re-paged first. */
+  private record Coverage(boolean[] rebatch) {}
 
   private static Coverage coverage(
       List<Command> commands, boolean overEvents, boolean overResults) {
@@ -124,11 +114,10 @@ public final class ReduceCoverage {
   private static Coverage coverage(
       List<Command> commands, boolean overEvents, boolean overResults, boolean ownText) {
     boolean[] rebatch = new boolean[commands.size()];
-    boolean[] noTerm = new boolean[commands.size()];
     boolean eventText = overEvents; // whether _raw is still each event's own raw text
     // whether the rows are still events asking their event's text, which the pages carry
     boolean eventRow = overEvents && ownText;
-    boolean noEvents = overResults; // whether no row is an event (a term matches none)
+    boolean noEvents = overResults; // whether no row is an event (a term asks its fields)
     boolean batches = true; // whether the pages are still the input's batches of the rows
     boolean oneSchema = true; // whether the pages still share the input's one schema
     for (int i = 0; i < commands.size(); i++) {
@@ -138,16 +127,14 @@ public final class ReduceCoverage {
                   && (command.kind() == CommandKind.STREAMING
                       || command.kind() == CommandKind.CENTRALIZED)
               || isPageCommand(c);
-      noTerm[i] = noEvents && !eventText && EventText.searchesText(c);
       boolean chainStage = // runs on any pages, as on the map side
           PageChain.supports(List.of(c))
-              || (eventText || eventRow) && EventText.searchesText(c)
-              || noTerm[i]
+              || (eventText || eventRow || noEvents) && EventText.searchesText(c)
               || noEvents && renamesOverResults(c);
       eventText = EventText.removesRaw(c) || eventText && EventText.keepsEventText(c);
       eventRow = eventRow && EventText.keepsEventRow(c);
       // rows are never events again once none is: a subsearch's rows (append, join, appendcols,
-      // map) and appendpipe's are rows made from pages, which match no term either
+      // map) and appendpipe's are rows made from pages, whose fields a term asks too
       noEvents = noEvents || makesResults(c);
       if (c instanceof io.quarry.ql.ast.MstatsCommand mstats && mstats.append()) {
         // mstats prestats=true append=true (MstatsAppendOperator): the pages before it, then its
@@ -232,7 +219,7 @@ public final class ReduceCoverage {
                   || c instanceof DedupCommand
                   || c instanceof ReorderCommand);
     }
-    return new Coverage(rebatch, noTerm);
+    return new Coverage(rebatch);
   }
 
   /**

@@ -200,8 +200,14 @@ final class StreamStatsOperator extends PageTransformOperator {
     return Selection.trues(resetAfter.eval(new Frame(one)), new int[1]) == 1;
   }
 
-  /** {@code page} with only the columns named in {@code fields} (its blocks, nothing copied). */
+  /**
+   * {@code page} with only the columns named in {@code fields} (its blocks, nothing copied); the
+   * whole page where {@code fields} holds {@code *} (a term asking a row's every field).
+   */
   private static Page readBy(Page page, java.util.Set<String> fields) {
+    if (fields.contains("*")) {
+      return page;
+    }
     java.util.List<io.quarry.plugin.api.data.Schema.Column> kept = new java.util.ArrayList<>();
     java.util.List<Block> blocks = new java.util.ArrayList<>();
     for (int c = 0; c < page.schema().size(); c++) {

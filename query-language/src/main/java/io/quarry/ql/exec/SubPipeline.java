@@ -63,8 +63,8 @@ public final class SubPipeline {
   static List<Page> onPages(
       List<Command> commands, List<Page> input, OperatorContext context, Evaluator evaluator) {
     BlockFactory factory = context.blockFactory();
-    // rows made from pages hold no raw text: a term matches none (searchmatch, transaction's
-    // startswith too)
+    // rows made from pages: a term asks a row's fields (FieldValueTerm); no tokenizer here, so a
+    // row holding a _raw matches none (searchmatch, transaction's startswith too)
     evaluator.withRawTermMatcher((raw, term) -> false);
     List<Page> pages = new ArrayList<>();
     PageReduce reduce =

@@ -72,17 +72,28 @@ public final class PageRow implements Row {
   }
 
   /**
-   * Whether the position's raw text holds {@code term}, as an event row answers; a position with no
-   * {@code _raw} holds no term (as a result row of {@code stats} holds none).
+   * Whether the position's raw text holds {@code term}, as an event row answers (its own text where
+   * the page carries it at the position); a position with no {@code _raw} holds it when one of its
+   * fields not named {@code _*} has the term as a whole value, as {@code <field>=<term>} compares
+   * ({@link SearchValues}; {@code *} alone matches every row).
    */
   @Override
   public boolean matchesTerm(SearchTerm term) {
     List<Object> raw = values("_raw");
     Block own = page.block(EventText.OWN_RAW);
-    if (own != null && (page.block("_raw") != null || assigned.containsKey("_raw"))) {
+    if (!raw.isEmpty() && own != null && !own.isNull(position)) {
       raw = own.getValues(position); // an event row asks its event, whatever _raw was set to
     }
     if (raw.isEmpty()) {
+      if (term.matchesEveryEvent()) {
+        return true;
+      }
+      SearchValues equal = new SearchValues(io.quarry.ql.ast.ComparisonOperator.EQ, term.text());
+      for (String name : fieldNames()) {
+        if (!name.startsWith("_") && !name.startsWith("\u0000") && equal.holds(values(name))) {
+          return true;
+        }
+      }
       return false;
     }
     if (rawTerms == null) {

@@ -330,8 +330,9 @@ class SubsearchStagesTest {
 
   /**
    * {@code appendpipe}'s commands over pages ({@link SubPipeline#onPages}) against plain Java over
-   * the same rows; a bare word (here inside {@code searchmatch}) matches no row that is not an
-   * event, a {@code field=value} matches the field's values ignoring case.
+   * the same rows; a bare word (here inside {@code searchmatch}) matches a row that is not an event
+   * where one of its fields holds it whole, a {@code field=value} matches the field's values
+   * ignoring case.
    */
   @Test
   void appendpipeCommandsAnswerAsPlainJavaDoes() {
@@ -375,7 +376,19 @@ class SubsearchStagesTest {
                         PlainStats.values(row, "k").stream()
                             .anyMatch(k -> String.valueOf(k).equalsIgnoreCase("a")))
                 .toList());
-    oracles.put("where searchmatch(\"a\")", rows -> List.of());
+    // a bare word: a row without _raw holds it where some field's whole value is it, any case
+    oracles.put(
+        "where searchmatch(\"a\")",
+        rows ->
+            rows.stream()
+                .filter(
+                    row ->
+                        row.keySet().stream()
+                            .anyMatch(
+                                field ->
+                                    PlainStats.values(row, field).stream()
+                                        .anyMatch(v -> String.valueOf(v).equalsIgnoreCase("a"))))
+                .toList());
     oracles.put(
         "eval k=k.\"!\" | head 4",
         rows -> {

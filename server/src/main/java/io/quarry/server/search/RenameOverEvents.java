@@ -112,14 +112,15 @@ final class RenameOverEvents {
    * The index of a wildcard {@code rename} that this runs on pages, else -1: one whose stage
    * renames exactly ({@code FieldStages}: one {@code *} in both names, {@code _time} renamed in
    * epoch seconds where it matches), with the renames right after it ({@link #end}) — where it
-   * renames {@code _raw} away, a bare word or {@code searchmatch} after it matches no row (a row
-   * without {@code _raw} holds no term) —, preceded by commands whose changes {@link ListedFields}
-   * replays (a literal rename too: its row keeps every other field, extracted ones too; a change of
-   * {@code _raw} or {@code sourcetype} too: the pages then carry the events' own text, which the
-   * listing extracts from as the row asks its event) — not a {@code lookup} without {@code OUTPUT}
-   * — and followed by commands with page stages over events. The caller checks that {@link
-   * ListedFields} replays the commands after it. A wildcard rename ending a listing after commands
-   * that keep the events takes the plain every-field pages ({@link EveryFieldPlan}).
+   * renames {@code _raw} away, a bare word or {@code searchmatch} after it asks each row's fields,
+   * every one of which its pages hold ({@code io.quarry.ql.eval.FieldValueTerm}) —, preceded by
+   * commands whose changes {@link ListedFields} replays (a literal rename too: its row keeps every
+   * other field, extracted ones too; a change of {@code _raw} or {@code sourcetype} too: the pages
+   * then carry the events' own text, which the listing extracts from as the row asks its event) —
+   * not a {@code lookup} without {@code OUTPUT} — and followed by commands with page stages over
+   * events. The caller checks that {@link ListedFields} replays the commands after it. A wildcard
+   * rename ending a listing after commands that keep the events takes the plain every-field pages
+   * ({@link EveryFieldPlan}).
    */
   static int at(List<Command> pipeline) {
     if (TimeOrderedShape.everyFieldPlan(pipeline)) {

@@ -129,6 +129,44 @@ record TimeOrderedShape(
       List<Command> pipeline,
       int pageSize,
       java.util.function.Function<String, List<String>> tableColumns) {
+    TimeOrderedShape shape = shapeOf(pipeline, pageSize, tableColumns);
+    return shape == null || !shape.sourceFields().contains("*")
+        ? shape
+        : everyFieldForWords(pipeline, pageSize);
+  }
+
+  /**
+   * The shape of a pipeline with a bare word over events that no longer hold {@code _raw} ({@code
+   * fields - _raw}, {@code rename _raw AS r} before it, no {@code table} of names fixing the
+   * columns): the word asks each row's every field ({@code io.quarry.ql.eval.FieldValueTerm};
+   * {@code PageChain.inputFields} answers {@code *}), so the events go, every field extracted, into
+   * all of the commands ({@link EventListing}'s every-field pages, as a batch search's every-field
+   * aggregation takes them: {@code PageBatch}). Null where the commands do not all run on those
+   * pages, a leading search is fused into the source, or a wildcard rename or a plugin command
+   * leads ({@link RenameOverEvents}, {@link PluginOverEvents} would take the pages).
+   */
+  private static TimeOrderedShape everyFieldForWords(List<Command> pipeline, int pageSize) {
+    if (EventPages.fusedPrefix(pipeline) != 0
+        || !ReduceCoverage.supportsOverEvents(pipeline)
+        || RenameOverEvents.at(pipeline) == 0
+        || PluginOverEvents.startsAt(pipeline, 0)) {
+      return null;
+    }
+    return new TimeOrderedShape(
+        0,
+        List.copyOf(EventListing.DEFAULT_ORDER),
+        smallestHead(pipeline, pageSize),
+        false,
+        -1,
+        true,
+        0,
+        ListedFields.of(List.of()));
+  }
+
+  private static TimeOrderedShape shapeOf(
+      List<Command> pipeline,
+      int pageSize,
+      java.util.function.Function<String, List<String>> tableColumns) {
     int fused = EventPages.fusedPrefix(pipeline);
     List<Command> staged = pipeline.subList(fused, pipeline.size());
     int changedUpTo = EveryFieldPlan.pluginAfterChanges(pipeline);

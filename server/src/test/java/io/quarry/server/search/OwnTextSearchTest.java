@@ -45,7 +45,8 @@ class OwnTextSearchTest {
 
   /**
    * The events whose own text holds the word, computed here from the texts sent, whatever the
-   * commands before the search made of {@code _raw}; the subsearch's rows appended match none.
+   * commands before the search made of {@code _raw}; the subsearch's rows appended match on the
+   * {@code _raw} they hold; a row without {@code _raw} on its fields.
    */
   @Test
   void matchesTheEventsText() throws Exception {
@@ -61,39 +62,65 @@ class OwnTextSearchTest {
             "* | rename level AS _raw | search WARN",
             "* | eval _raw=upper(_raw) | search warn",
             "* | rex field=_raw mode=sed \"s/WARN/W/\" | search WARN",
-            "* | append [search * | head 5] | search WARN",
             "* | eventstats count AS _raw by host | search WARN",
             "* | bin _time span=5m | search WARN")) {
       assertThat(EnginePages.cells(EnginePages.rows(STORE.server(), query + " | table n"), "n"))
           .as(query + " (seed " + STORE.seed() + ")")
           .isEqualTo(warned);
     }
+    // the appended events keep their _raw and match on it: the newest five again, those of WARN
+    List<String> appended = new java.util.ArrayList<>(warned);
+    for (int n = EnginePages.EVENTS - 1; n >= EnginePages.EVENTS - 5; n--) {
+      if (STORE.texts().get(n).contains("level=WARN")) {
+        appended.add(Integer.toString(n));
+      }
+    }
+    assertThat(
+            EnginePages.cells(
+                EnginePages.rows(
+                    STORE.server(), "* | append [search * | head 5] | search WARN | table n"),
+                "n"))
+        .as("append (seed " + STORE.seed() + ")")
+        .isEqualTo(appended);
     assertThat(
             export(
                 "* | eval _raw=upper(_raw) | search WARN | stats count", SearchService.PAGE_SIZE))
         .contains("\"count\":\"" + warned.size() + "\"");
-    // a row fields - _raw (or a table not naming it) left without _raw holds no term, whatever
-    // set _raw before
+    // a row fields - _raw, a table not naming it or a rename left without _raw is matched on its
+    // fields, whatever set _raw before: level holds WARN whole in the same events
     for (String query :
         List.of(
             "* | fields - _raw | search WARN",
-            "* | eval _raw=\"x\" | fields - _raw | search x",
             "* | eval _raw=\"WARN\" | fields - _raw | search WARN",
             "* | rex field=_raw mode=sed \"s/n=/WARN n=/\" | fields - _raw | search WARN | eval k=1",
-            "* | eval _raw=\"x\" | table n, level | search x")) {
+            "* | rename _raw AS r | search WARN",
+            "* | eval _raw=\"x\" | rename _raw AS r | search WARN",
+            "* | table n, level | search warn")) {
+      assertThat(EnginePages.cells(EnginePages.rows(STORE.server(), query + " | table n"), "n"))
+          .as(query + " (seed " + STORE.seed() + ")")
+          .isEqualTo(warned);
+    }
+    // no field holds x whole (the text, now r, holds more than x)
+    for (String query :
+        List.of(
+            "* | eval _raw=\"x\" | fields - _raw | search x",
+            "* | eval _raw=\"x\" | table n, level | search x",
+            "* | eval _raw=\"x y\" | rename _raw AS r | search x")) {
       assertThat(EnginePages.rows(STORE.server(), query)).as(query).isEmpty();
     }
     assertThat(export("* | eval _raw=\"x\" | fields - _raw | search x | stats count", 7))
         .contains("\"count\":\"0\"");
+    assertThat(export("* | fields - _raw | search WARN | stats count", 7))
+        .contains("\"count\":\"" + warned.size() + "\"");
   }
 
   /**
    * Outside a listing — a batch aggregation, one after a {@code head}, a {@code table} after the
    * search — the source's pages carry each event's own text ({@link
-   * io.quarry.ql.exec.EventText#withOwnText}); after {@code append} the subsearch's rows match no
-   * term (they are no events, whatever {@code _raw} they hold) and after {@code join} a joined row
-   * matches its event's text, whatever {@code _raw} the subsearch laid over it. The answers
-   * (exported rows) the same whatever the page size.
+   * io.quarry.ql.exec.EventText#withOwnText}); after {@code append} the subsearch's rows match on
+   * the {@code _raw} they hold (else their fields) and after {@code join} a joined row matches its
+   * event's text, whatever {@code _raw} the subsearch laid over it. The answers (exported rows) the
+   * same whatever the page size.
    */
   @Test
   void outsideAListingSamePagedAnyWay() throws Exception {
@@ -195,21 +222,24 @@ class OwnTextSearchTest {
   }
 
   @Test
-  void aRowWithoutRawStillMatchesNoTerm() throws Exception {
-    // a keyword matches a row's _raw (Splunk's Search Manual): a row of fields/table has only the
-    // _raw it keeps, and one whose _raw a rename moved away has none — none of these matches a row
+  void aRowWithoutRawIsMatchedOnEveryFieldItHolds() throws Exception {
+    // a keyword over a row without _raw asks its every field, search-time extracted ones too: the
+    // events, every field extracted, go into the commands (explain: page_source every_field)
     for (String query :
-        List.of(
-            "* | fields - _raw | search WARN",
-            // (* | eval _raw="x" | fields - _raw | search x: refused, SearchNotSupportedTest)
-            "* | rename _raw AS r | search WARN",
-            "* | rename _r* AS x* | search WARN",
-            "* | eval _raw=\"x\" | rename _raw AS r | search x")) {
-      assertThat(EnginePages.rows(STORE.server(), query))
-          .as(query + " (seed " + STORE.seed() + ")")
-          .isEmpty();
+        List.of("* | fields - _raw | search WARN", "* | rename _raw AS r | search WARN | head 5")) {
+      assertThat(EnginePages.explain(STORE.server(), query))
+          .as(query)
+          .containsEntry("engine", "pages")
+          .containsEntry("page_source", "every_field");
+      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
     }
-    assertThat(EnginePages.explain(STORE.server(), "* | rename _raw AS r | search WARN"))
-        .containsEntry("engine", "pages");
+    // region us or eu, set at ingest: kv0 … in the text is extracted, the same word a field
+    List<String> regioned = new java.util.ArrayList<>();
+    for (String row : EnginePages.rows(STORE.server(), "* | search region=kv1 | table n")) {
+      regioned.add(row);
+    }
+    assertThat(EnginePages.rows(STORE.server(), "* | fields - _raw | search kv1 | table n"))
+        .isEqualTo(regioned)
+        .isNotEmpty();
   }
 }
