@@ -71,23 +71,21 @@ final class BoundCallEvaluator implements ExpressionEvaluator {
 
   @Override
   public ValueColumn eval(Frame frame) {
-    ValueColumn values = subject.eval(frame);
-    int size = frame.size();
+    return apply(bound, subject.eval(frame));
+  }
+
+  /**
+   * {@code bound} over {@code values}: once for a constant, once per dictionary entry read ({@link
+   * #overDictionary}), else at each position.
+   */
+  static ValueColumn apply(BoundFunction bound, ValueColumn values) {
+    int size = values.size();
     if (values instanceof ConstantColumn constant) {
       return new ConstantColumn(bound.apply(constant.value()), size);
     }
-    if (values instanceof DictionaryColumn dictionary) {
-      return overEntries(dictionary.entries(), dictionary.ids(), dictionary.others(), size);
-    }
-    if (values instanceof BlockColumn block
-        && block.dictionaryBlock() instanceof BytesBlock bytes
-        && bytes.dictionary().positionCount() <= MAX_ENTRIES_PER_POSITION * size) {
-      int[] ids = new int[size];
-      for (int p = 0; p < size; p++) {
-        ids[p] =
-            block.kind(p) == ValueColumn.TEXT ? bytes.getOrdinal(bytes.getFirstValueIndex(p)) : -1;
-      }
-      return overEntries(new BlockColumn("", bytes.dictionary()), ids, block, size);
+    ValueColumn entries = overDictionary(bound, values);
+    if (entries != null) {
+      return entries;
     }
     ArrayColumn out = new ArrayColumn(size);
     for (int p = 0; p < size; p++) {
@@ -97,11 +95,39 @@ final class BoundCallEvaluator implements ExpressionEvaluator {
   }
 
   /**
+   * {@code bound} over {@code values} once per dictionary entry a position reads, when they are a
+   * string block in dictionary form (at most {@value #MAX_ENTRIES_PER_POSITION} entries a position:
+   * a larger dictionary is read per position) or an earlier such answer; else null.
+   */
+  static DictionaryColumn overDictionary(BoundFunction bound, ValueColumn values) {
+    int size = values.size();
+    if (values instanceof DictionaryColumn dictionary) {
+      return overEntries(bound, dictionary.entries(), dictionary.ids(), dictionary.others(), size);
+    }
+    BlockColumn block =
+        values instanceof SelectedColumn selected && selected.source() instanceof BlockColumn read
+            ? read
+            : values instanceof BlockColumn read ? read : null;
+    if (block == null
+        || !(block.dictionaryBlock() instanceof BytesBlock bytes)
+        || bytes.dictionary().positionCount() > MAX_ENTRIES_PER_POSITION * size) {
+      return null;
+    }
+    int[] ids = new int[size];
+    for (int i = 0; i < size; i++) {
+      int p = values == block ? i : ((SelectedColumn) values).position(i);
+      ids[i] =
+          block.kind(p) == ValueColumn.TEXT ? bytes.getOrdinal(bytes.getFirstValueIndex(p)) : -1;
+    }
+    return overEntries(bound, new BlockColumn("", bytes.dictionary()), ids, values, size);
+  }
+
+  /**
    * The function over a column of entries: each entry a position reads computed once, a position
    * without an entry from {@code others} (a null's value computed once).
    */
-  private DictionaryColumn overEntries(
-      ValueColumn entries, int[] ids, ValueColumn others, int size) {
+  private static DictionaryColumn overEntries(
+      BoundFunction bound, ValueColumn entries, int[] ids, ValueColumn others, int size) {
     ArrayColumn answers = new ArrayColumn(entries.size());
     boolean[] computed = new boolean[entries.size()];
     ArrayColumn otherAnswers = null;

@@ -15,7 +15,7 @@ import java.util.List;
  * would hold it.
  */
 public sealed interface ValueColumn
-    permits ArrayColumn, BlockColumn, ConstantColumn, DictionaryColumn {
+    permits ArrayColumn, BlockColumn, ConstantColumn, DictionaryColumn, SelectedColumn {
   /** No value. */
   byte NULL = 0;
 

@@ -453,6 +453,58 @@ class CompiledEvaluatorTest {
             compiler.compile(expressions.get(0)).eval(new Frame(textsAndLongs(new long[] {2, 1}))));
   }
 
+  /**
+   * Parts taken at some positions inside parts taken at some positions (each a selection of the one
+   * around it, its fields read through both), and {@code mvmap} inside one, answer as the evaluator
+   * does.
+   */
+  @Test
+  void nestedLazyPartsReadTheirPositions() {
+    Expression inner =
+        new Expression.Call(
+            "if",
+            List.of(
+                new Expression.Binary("=", new Expression.Field("n"), new Expression.Literal("1")),
+                new Expression.Call(
+                    "replace",
+                    List.of(
+                        new Expression.Field("s"),
+                        new Expression.Literal("b"),
+                        new Expression.Field("m")),
+                    0),
+                new Expression.Call(
+                    "mvmap",
+                    List.of(
+                        new Expression.Field("m"),
+                        new Expression.Call(
+                            "match",
+                            List.of(new Expression.Field("m"), new Expression.Field("s")),
+                            0)),
+                    0)),
+            0);
+    Expression outer =
+        new Expression.Call(
+            "case",
+            List.of(
+                new Expression.Binary(">", new Expression.Field("l"), new Expression.Literal(0L)),
+                inner,
+                new Expression.Call(
+                    "match", List.of(new Expression.Field("s"), new Expression.Field("n")), 0),
+                new Expression.Call("urldecode", List.of(new Expression.Field("m")), 0)),
+            0);
+    ExpressionCompiler compiler = new ExpressionCompiler(evaluator);
+    PageRow row = new PageRow(Map.of());
+    for (long seed = 0; seed < 200; seed++) {
+      Page page = randomPage(new Random(seed));
+      ValueColumn column = compiler.compile(outer).eval(new Frame(page));
+      for (int p = 0; p < page.positionCount(); p++) {
+        assertThat(column.get(p))
+            .as("seed %d at %d of %s", seed, p, describe(page, p))
+            .isEqualTo(rows.evaluate(outer, row.at(page, p)));
+      }
+    }
+  }
+
   /** A page of {@code l} (the longs) and {@code s} ("abc" at each position). */
   private static Page textsAndLongs(long[] ls) {
     LongBlock.Builder longs = LongBlock.builder(DataType.LONG, ls.length);
