@@ -17,9 +17,6 @@ import java.util.List;
  * may throw does so only where the row-at-a-time evaluation would.
  */
 final class BoundCallEvaluator implements ExpressionEvaluator {
-  /** A string block's dictionary larger than this many times the page is read per position. */
-  private static final int MAX_ENTRIES_PER_POSITION = 1;
-
   private final String function;
   private final ExpressionEvaluator subject;
   private final List<ExpressionEvaluator> arguments;
@@ -96,8 +93,9 @@ final class BoundCallEvaluator implements ExpressionEvaluator {
 
   /**
    * {@code bound} over {@code values} once per dictionary entry a position reads, when they are a
-   * string block in dictionary form (at most {@value #MAX_ENTRIES_PER_POSITION} entries a position:
-   * a larger dictionary is read per position) or an earlier such answer; else null.
+   * string block in dictionary form or an earlier such answer; else null. A dictionary larger than
+   * the page (a segment's, shared by its pages) is read through the entries the page uses, numbered
+   * in the order they first appear.
    */
   static DictionaryColumn overDictionary(BoundFunction bound, ValueColumn values) {
     int size = values.size();
@@ -108,18 +106,58 @@ final class BoundCallEvaluator implements ExpressionEvaluator {
         values instanceof SelectedColumn selected && selected.source() instanceof BlockColumn read
             ? read
             : values instanceof BlockColumn read ? read : null;
-    if (block == null
-        || !(block.dictionaryBlock() instanceof BytesBlock bytes)
-        || bytes.dictionary().positionCount() > MAX_ENTRIES_PER_POSITION * size) {
+    if (block == null || !(block.dictionaryBlock() instanceof BytesBlock bytes)) {
       return null;
     }
+    boolean small = bytes.dictionary().positionCount() <= size;
+    UsedEntries used = small ? null : new UsedEntries(size);
     int[] ids = new int[size];
     for (int i = 0; i < size; i++) {
       int p = values == block ? i : ((SelectedColumn) values).position(i);
-      ids[i] =
-          block.kind(p) == ValueColumn.TEXT ? bytes.getOrdinal(bytes.getFirstValueIndex(p)) : -1;
+      if (block.kind(p) != ValueColumn.TEXT) {
+        ids[i] = -1;
+      } else {
+        int ordinal = bytes.getOrdinal(bytes.getFirstValueIndex(p));
+        ids[i] = small ? ordinal : used.id(ordinal);
+      }
     }
-    return overEntries(bound, new BlockColumn("", bytes.dictionary()), ids, values, size);
+    ValueColumn entries = new BlockColumn("", bytes.dictionary());
+    if (!small) {
+      entries = new SelectedColumn(entries, used.ordinals, used.count);
+    }
+    return overEntries(bound, entries, ids, values, size);
+  }
+
+  /** The dictionary entries a page reads, each numbered on first use (open addressing). */
+  private static final class UsedEntries {
+    private final int[] keys;
+    private final int[] values;
+    final int[] ordinals; // by number, the entry
+    int count;
+
+    UsedEntries(int positions) {
+      int capacity = Integer.highestOneBit(Math.max(positions, 1) * 2 - 1) << 1;
+      keys = new int[capacity];
+      values = new int[capacity];
+      java.util.Arrays.fill(keys, -1);
+      ordinals = new int[positions];
+    }
+
+    /** The number of {@code ordinal}, given it if it has none yet. */
+    int id(int ordinal) {
+      int mask = keys.length - 1;
+      int slot = (ordinal * 0x9E3779B9) >>> 1 & mask;
+      while (keys[slot] != -1) {
+        if (keys[slot] == ordinal) {
+          return values[slot];
+        }
+        slot = (slot + 1) & mask;
+      }
+      keys[slot] = ordinal;
+      values[slot] = count;
+      ordinals[count] = ordinal;
+      return count++;
+    }
   }
 
   /**
