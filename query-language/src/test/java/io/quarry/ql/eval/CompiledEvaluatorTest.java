@@ -684,8 +684,9 @@ class CompiledEvaluatorTest {
 
   /**
    * A string block as it is (half the time), in dictionary form (its values' distinct texts in a
-   * shuffled dictionary with entries no position reads, as a filtered copy keeps its source's), or
-   * in constant form when every position holds the same single text.
+   * shuffled dictionary with entries no position reads, as a filtered copy keeps its source's, some
+   * dictionaries larger than the page), or in constant form when every position holds the same
+   * single text.
    */
   private static Block form(Random random, Block block) {
     BytesBlock texts = (BytesBlock) block;
@@ -697,6 +698,9 @@ class CompiledEvaluatorTest {
       return BytesBlock.constant(TEXTS[random.nextInt(TEXTS.length)], positions);
     }
     List<String> entries = new ArrayList<>(List.of("unused", "unused too"));
+    for (int i = random.nextBoolean() ? 60 : 0; i > 0; i--) {
+      entries.add("unused " + i); // a dictionary larger than the page: a segment's
+    }
     for (int p = 0; p < positions; p++) {
       for (Object value : texts.getValues(p)) {
         if (!entries.contains(value)) {
