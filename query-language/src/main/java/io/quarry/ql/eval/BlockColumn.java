@@ -93,6 +93,15 @@ public final class BlockColumn implements ValueColumn {
     return true;
   }
 
+  /**
+   * The string block when it is in dictionary (or constant) form and read as it is (not {@code
+   * _time}): a {@link #TEXT} position's value is its dictionary entry {@link
+   * BytesBlock#getOrdinal}; else null.
+   */
+  BytesBlock dictionaryBlock() {
+    return bytes != null && !time && bytes.dictionary() != null ? bytes : null;
+  }
+
   /** The block read. */
   public Block block() {
     return block;

@@ -10,6 +10,16 @@ import java.util.Set;
  * function itself {@link Evaluator#apply} at each position — so every such function has the {@code
  * Evaluator}'s answer, only without walking the argument trees per row. Not {@link #total} unless
  * the function is one that answers every input without throwing.
+ *
+ * <p>Only a call with two or more arguments that are not literals comes here ({@code substr(x, 1,
+ * n)}, {@code replace(x, re, y)} with a field for {@code re}), and {@code random()}/{@code time()}:
+ * every function of its arguments alone whose arguments are literals but one is bound to them once
+ * ({@link BoundCallEvaluator}) — the text family ({@code substr replace trim ltrim rtrim split
+ * urldecode match like md5 sha1 sha256 sha512 tonumber(x, base) tostring(x, format)}), the numbers
+ * ({@code round floor ceil abs sqrt ln exp log pow}), time ({@code strftime strptime
+ * relative_time}), the multivalues ({@code mvcount mvindex mvjoin mvfind mvdedup mvsort}), {@code
+ * cidrmatch}, {@code in}, the JSON functions — and {@code len lower upper tostring(x) tonumber(x)}
+ * have their own node ({@link TextFunctionEvaluator}).
  */
 final class CallEvaluator implements ExpressionEvaluator {
   /** Functions that answer any argument values without throwing or side effects. */
@@ -63,6 +73,11 @@ final class CallEvaluator implements ExpressionEvaluator {
 
   @Override
   public boolean total() {
+    return total(function, arguments);
+  }
+
+  /** Whether {@code function} over {@code arguments} is {@link ExpressionEvaluator#total}. */
+  static boolean total(String function, List<ExpressionEvaluator> arguments) {
     return TOTAL.contains(function) && arguments.stream().allMatch(ExpressionEvaluator::total);
   }
 

@@ -81,6 +81,10 @@ public final class ColumnBlocks {
         yield builder.build();
       }
       default -> {
+        if (column instanceof DictionaryColumn dictionary
+            && dictionary.bytesBlock() instanceof BytesBlock block) {
+          yield block; // a function's answers over a dictionary: each distinct text once
+        }
         BytesBlock.Builder builder = BytesBlock.builder(size);
         String previous = null; // a literal's text is the same String at every position it fills
         byte[] previousBytes = null;

@@ -17,9 +17,11 @@ import java.util.List;
  * ({@link Lazily}); {@code searchmatch} as a compiled search over the page ({@link
  * SearchMatchEvaluator}), {@code mvfilter}/{@code mvmap} as their expression over all the values of
  * a page at once ({@link MultivalueEvaluator}), {@code sigfig} over its compiled argument and
- * operands ({@link SigFigEvaluator}); every other function applied at each position to its compiled
- * arguments' values ({@link CallEvaluator}: {@link Evaluator#apply}). Every expression compiles, no
- * node walks an expression tree per row, and each answers as {@code Evaluator} does.
+ * operands ({@link SigFigEvaluator}); a function whose arguments are literals but one bound to them
+ * once and applied per distinct value of that one ({@link BoundCallEvaluator}); every other
+ * function applied at each position to its compiled arguments' values ({@link CallEvaluator}:
+ * {@link Evaluator#apply}). Every expression compiles, no node walks an expression tree per row,
+ * and each answers as {@code Evaluator} does.
  */
 public final class ExpressionCompiler {
   private final Evaluator evaluator;
@@ -170,7 +172,8 @@ public final class ExpressionCompiler {
       if (TextFunctionEvaluator.handles(function, arguments.size())) {
         return new TextFunctionEvaluator(function, arguments.get(0), evaluator);
       }
-      return new CallEvaluator(function, arguments, evaluator);
+      BoundCallEvaluator bound = BoundCallEvaluator.of(function, arguments, evaluator);
+      return bound != null ? bound : new CallEvaluator(function, arguments, evaluator);
     }
 
     /**

@@ -1,14 +1,14 @@
 package io.quarry.ql.eval;
 
-import io.quarry.plugin.api.data.Block;
 import io.quarry.ql.exec.TimeField;
 import java.util.List;
 
 /**
- * A field reference: the page's block of that name seen as a {@link BlockColumn} (no copy), an
- * absent field a constant null; or, for a field an earlier assignment of the same {@code eval} set,
- * that assignment's column read as {@code Evaluator} reads an assigned value back (a one-value list
- * is the value, an empty one null, {@code _time} microseconds as seconds).
+ * A field reference: the page's block of that name seen as a {@link BlockColumn} (no copy; at a
+ * selection's positions, through them: {@link Frame#field}), an absent field a constant null; or,
+ * for a field an earlier assignment of the same {@code eval} set, that assignment's column read as
+ * {@code Evaluator} reads an assigned value back (a one-value list is the value, an empty one null,
+ * {@code _time} microseconds as seconds).
  */
 final class FieldEvaluator implements ExpressionEvaluator {
   private final String name;
@@ -34,8 +34,7 @@ final class FieldEvaluator implements ExpressionEvaluator {
     if (slot >= 0) {
       return readBack(frame.assigned(slot), frame.size());
     }
-    Block block = frame.page().block(name);
-    return block == null ? new ConstantColumn(null, frame.size()) : new BlockColumn(name, block);
+    return frame.field(name);
   }
 
   private ValueColumn readBack(ValueColumn column, int size) {

@@ -5,9 +5,10 @@ package io.quarry.ql.eval;
  * the branch an {@code if} or {@code case} takes, the right side of an {@code AND} whose left is
  * not false, a {@code coalesce} argument after nulls: a part that is {@link
  * ExpressionEvaluator#total} over the whole page (cheaper, and it cannot tell), any other over the
- * chosen positions alone ({@link Frame#select}: only the columns it reads, {@link ReadsFields}),
- * its values put back at those positions. So a branch that may throw ({@code tonumber("x", 99)}) or
- * write ({@code outputlookup}'s functions) does so exactly where the row-at-a-time evaluation did.
+ * chosen positions alone ({@link Frame#select}: the page's fields read in place through the
+ * positions, the assigned columns it may read copied, {@link ReadsFields}), its values put back at
+ * those positions. So a branch that may throw ({@code tonumber("x", 99)}) or write ({@code
+ * outputlookup}'s functions) does so exactly where the row-at-a-time evaluation did.
  */
 final class Lazily {
   private Lazily() {}

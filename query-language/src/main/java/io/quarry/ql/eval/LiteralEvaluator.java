@@ -8,6 +8,11 @@ final class LiteralEvaluator implements ExpressionEvaluator {
     this.value = value;
   }
 
+  /** The literal's value. */
+  Object value() {
+    return value;
+  }
+
   @Override
   public ValueColumn eval(Frame frame) {
     return new ConstantColumn(value, frame.size());

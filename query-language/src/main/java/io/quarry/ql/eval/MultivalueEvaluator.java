@@ -118,6 +118,6 @@ final class MultivalueEvaluator implements ExpressionEvaluator {
       slots[s] = repeated.assigned(s);
     }
     slots[slot] = column;
-    return new Frame(repeated.page(), slots);
+    return repeated.withAssigned(slots);
   }
 }

@@ -9,7 +9,8 @@ import java.util.Locale;
  * The one-argument functions that are a text's or a number's simple conversion: {@code len}, {@code
  * lower}, {@code upper}, {@code tostring(x)}, {@code tonumber(x)}. Null for a null argument; a
  * single value converted here without the per-row call; a multivalue (or any value these do not
- * expect) through {@code Evaluator}'s function ({@link Evaluator#apply}).
+ * expect) through {@code Evaluator}'s function ({@link Evaluator#apply}); the values of a
+ * dictionary once per entry ({@link BoundCallEvaluator#overDictionary}).
  */
 final class TextFunctionEvaluator implements ExpressionEvaluator {
   /** Whether {@code function} with {@code arity} arguments is compiled here. */
@@ -24,6 +25,7 @@ final class TextFunctionEvaluator implements ExpressionEvaluator {
   private final String function;
   private final ExpressionEvaluator operand;
   private final Evaluator evaluator;
+  private final io.quarry.ql.exec.BoundFunction bound; // over a dictionary: once per entry
 
   TextFunctionEvaluator(String function, ExpressionEvaluator operand, Evaluator evaluator) {
     if (!handles(function, 1)) {
@@ -32,6 +34,7 @@ final class TextFunctionEvaluator implements ExpressionEvaluator {
     this.function = function;
     this.operand = operand;
     this.evaluator = evaluator;
+    this.bound = evaluator.bind(function, 0, java.util.Arrays.asList((Object) null));
   }
 
   @Override
@@ -42,6 +45,10 @@ final class TextFunctionEvaluator implements ExpressionEvaluator {
   @Override
   public ValueColumn eval(Frame frame) {
     ValueColumn values = operand.eval(frame);
+    ValueColumn entries = BoundCallEvaluator.overDictionary(bound, values);
+    if (entries != null) {
+      return entries;
+    }
     int size = frame.size();
     ArrayColumn out = new ArrayColumn(size);
     for (int p = 0; p < size; p++) {

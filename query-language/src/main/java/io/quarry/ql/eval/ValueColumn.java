@@ -14,7 +14,8 @@ import java.util.List;
  * #LONG} …) without boxing; any other code reads {@link #get}, the value as the {@code Evaluator}
  * would hold it.
  */
-public sealed interface ValueColumn permits ArrayColumn, BlockColumn, ConstantColumn {
+public sealed interface ValueColumn
+    permits ArrayColumn, BlockColumn, ConstantColumn, DictionaryColumn, SelectedColumn {
   /** No value. */
   byte NULL = 0;
 

@@ -245,35 +245,73 @@ public final class Evaluator {
         return null; // the remaining functions are null when an argument is
       }
     }
+    if (v.isEmpty()) {
+      return MathFunctions.apply(function, v); // pi(), random()
+    }
+    BoundFunction bound = bound(function, v.subList(1, v.size()));
+    if (bound == null) {
+      throw new IllegalStateException("no implementation for eval function " + function);
+    }
+    return bound.apply(a);
+  }
+
+  /**
+   * {@code function} (one that {@link #appliesToValues}) with every argument but the one at {@code
+   * subject} fixed to its value in {@code arguments}: what {@link #apply} answers for the whole
+   * list, the fixed arguments read once (a pattern compiled, a format parsed) — or null for a
+   * function that is not one of its arguments alone ({@code random()}, {@code time()}).
+   */
+  public BoundFunction bind(String function, int subject, List<Object> arguments) {
+    if (!appliesToValues(function)) {
+      throw new IllegalArgumentException(function + "() reads its argument expressions itself");
+    }
+    if (function.equals("random") || function.equals("time")) {
+      return null;
+    }
+    boolean fixedNull = false;
+    for (int i = 0; i < arguments.size(); i++) {
+      fixedNull |= i != subject && arguments.get(i) == null;
+    }
+    if (!fixedNull && arguments.size() > subject) {
+      BoundFunction bound =
+          subject == 0
+              ? bound(function, arguments.subList(1, arguments.size()))
+              : subject == 1 && function.equals("cidrmatch")
+                  ? Cidr.parse(text(arguments.get(0)))
+                      .<BoundFunction>map(Evaluator::cidrMatch)
+                      .orElse(ip -> false)
+                  : null;
+      if (bound != null) {
+        return x -> x == null ? null : bound.apply(x);
+      }
+    }
+    List<Object> fixed = new ArrayList<>(arguments);
+    return x -> {
+      List<Object> v = new ArrayList<>(fixed);
+      v.set(subject, x);
+      return applyValues(function, v);
+    };
+  }
+
+  /**
+   * The functions that are null when an argument is, bound to their arguments after the first
+   * ({@code rest}: none null); null for any other function.
+   */
+  private BoundFunction bound(String function, List<Object> rest) {
     switch (function) {
       case "replace":
-        return regexes.replace(text(a), text(v.get(1)), text(v.get(2)));
+        return regexes.replacer(text(rest.get(0)), text(rest.get(1)));
       case "match":
-        return regexes.match(text(a), text(v.get(1)));
+        return regexes.matcher(text(rest.get(0)));
       case "mvfind":
-        return regexes.mvfind(values(a), text(v.get(1)));
-      case "len",
-      "lower",
-      "upper",
-      "substr",
-      "split",
-      "trim",
-      "ltrim",
-      "rtrim",
-      "tonumber",
-      "tostring",
-      "urldecode",
-      "md5",
-      "sha1",
-      "sha256",
-      "sha512":
-        return TextFunctions.apply(function, v);
-      case "round", "floor", "ceil", "ceiling", "abs", "sqrt", "ln", "exp", "log", "pow":
-        return NumberFunctions.apply(function, v);
-      case "strftime", "strptime", "relative_time":
-        return TimeFunctions.apply(function, v, zone);
-      case "mvindex", "mvjoin":
-        return MultivalueFunctions.apply(function, v);
+        return regexes.finder(text(rest.get(0)));
+      case "like":
+        return regexes.liker(text(rest.get(0)));
+      case "cidrmatch":
+        {
+          Object ip = rest.get(0);
+          return cidr -> Cidr.parse(text(cidr)).map(c -> cidrMatch(c).apply(ip)).orElse(false);
+        }
       case "acos",
       "acosh",
       "asin",
@@ -291,18 +329,36 @@ public final class Evaluator {
       "pi",
       "exact",
       "random":
-        return MathFunctions.apply(function, v);
-      case "like":
-        return regexes.like(text(a), text(v.get(1)));
-      case "cidrmatch":
-        return Cidr.parse(text(a)).map(c -> c.contains(text(v.get(1)))).orElse(false);
-      case "mvdedup", "mvsort", "mvzip", "mvrange":
-        return MultivalueFunctions.apply(function, v);
+        return x -> MathFunctions.apply(function, with(x, rest));
       case "printf":
-        return Printf.format(v);
+        return x -> Printf.format(with(x, rest));
       default:
-        throw new IllegalStateException("no implementation for eval function " + function);
+        break;
     }
+    BoundFunction bound = TextFunctions.bind(function, rest);
+    if (bound == null) {
+      bound = NumberFunctions.bind(function, rest);
+    }
+    if (bound == null) {
+      bound = TimeFunctions.bind(function, rest, zone);
+    }
+    if (bound == null) {
+      bound = MultivalueFunctions.bind(function, rest);
+    }
+    return bound;
+  }
+
+  /** {@code cidrmatch(cidr, ip)} for one parsed CIDR block. */
+  private static BoundFunction cidrMatch(Cidr cidr) {
+    return ip -> cidr.contains(text(ip));
+  }
+
+  /** {@code first} followed by {@code rest}. */
+  private static List<Object> with(Object first, List<Object> rest) {
+    List<Object> all = new ArrayList<>(rest.size() + 1);
+    all.add(first);
+    all.addAll(rest);
+    return all;
   }
 
   /** Numbers before text, numbers numerically, text case-sensitively (min/max). */

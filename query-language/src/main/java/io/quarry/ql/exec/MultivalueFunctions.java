@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * The eval functions over multivalues that need nothing of the evaluator: {@code mvindex}, {@code
  * mvjoin}, {@code mvdedup}, {@code mvsort}, {@code mvzip} and {@code mvrange}, as Splunk's Search
- * Reference defines them. Arguments are never null here (a null argument makes the call null
- * first).
+ * Reference defines them, each bound to its arguments after the first ({@link BoundFunction}).
+ * Arguments are never null here (a null argument makes the call null first).
  */
 public final class MultivalueFunctions {
   /** The most values {@code mvrange} makes (a typo in a step should not fill the heap). */
@@ -16,55 +16,73 @@ public final class MultivalueFunctions {
 
   private MultivalueFunctions() {}
 
-  static Object apply(String function, List<Object> arguments) {
+  /**
+   * {@code function} with its arguments after the first fixed to {@code rest} (none null), or null
+   * when it is not one of these: indexes and delimiters read once.
+   */
+  static BoundFunction bind(String function, List<Object> rest) {
     return switch (function) {
-      case "mvdedup" -> multivalue(new ArrayList<>(new LinkedHashSet<>(values(arguments.get(0)))));
-      case "mvsort" -> {
-        List<Object> sorted = new ArrayList<>();
-        for (Object value : values(arguments.get(0))) {
-          sorted.add(Values.toText(value));
-        }
-        sorted.sort(null); // lexicographically, as Splunk sorts: "10" before "9"
-        yield multivalue(sorted);
-      }
+      case "mvdedup" -> a -> multivalue(new ArrayList<>(new LinkedHashSet<>(values(a))));
+      case "mvsort" ->
+          a -> {
+            List<Object> sorted = new ArrayList<>();
+            for (Object value : values(a)) {
+              sorted.add(Values.toText(value));
+            }
+            sorted.sort(null); // lexicographically, as Splunk sorts: "10" before "9"
+            return multivalue(sorted);
+          };
       case "mvzip" -> {
-        List<Object> left = values(arguments.get(0));
-        List<Object> right = values(arguments.get(1));
-        String delimiter = arguments.size() > 2 ? Values.toText(arguments.get(2)) : ",";
-        List<Object> zipped = new ArrayList<>();
-        for (int i = 0; i < Math.min(left.size(), right.size()); i++) {
-          zipped.add(Values.toText(left.get(i)) + delimiter + Values.toText(right.get(i)));
-        }
-        yield multivalue(zipped);
+        String delimiter = rest.size() > 1 ? Values.toText(rest.get(1)) : ",";
+        yield a -> {
+          List<Object> left = values(a);
+          List<Object> right = values(rest.get(0));
+          List<Object> zipped = new ArrayList<>();
+          for (int i = 0; i < Math.min(left.size(), right.size()); i++) {
+            zipped.add(Values.toText(left.get(i)) + delimiter + Values.toText(right.get(i)));
+          }
+          return multivalue(zipped);
+        };
       }
-      case "mvrange" -> range(arguments);
-      case "mvindex" -> mvindex(values(arguments.get(0)), arguments);
+      case "mvrange" ->
+          a -> {
+            List<Object> arguments = new ArrayList<>(rest.size() + 1);
+            arguments.add(a);
+            arguments.addAll(rest);
+            return range(arguments);
+          };
+      case "mvindex" -> mvindex(rest);
       case "mvjoin" -> {
-        List<String> parts = values(arguments.get(0)).stream().map(EvalValues::text).toList();
-        yield String.join(EvalValues.text(arguments.get(1)), parts);
+        String delimiter = EvalValues.text(rest.get(0));
+        yield a -> String.join(delimiter, values(a).stream().map(EvalValues::text).toList());
       }
-      default -> throw new IllegalStateException("not a multivalue function: " + function);
+      default -> null;
     };
   }
 
-  private static Object mvindex(List<Object> values, List<Object> v) {
-    if (!(EvalValues.number(v.get(1)) instanceof Number startNumber)) {
-      return null;
+  private static BoundFunction mvindex(List<Object> rest) {
+    if (!(EvalValues.number(rest.get(0)) instanceof Number startNumber)) {
+      return a -> null;
     }
-    int size = values.size();
-    int start = startNumber.intValue();
-    start = start < 0 ? size + start : start;
-    int end = start;
-    if (v.size() > 2) {
-      if (!(EvalValues.number(v.get(2)) instanceof Number endNumber)) {
+    Number endNumber = null;
+    if (rest.size() > 1) {
+      if (!(EvalValues.number(rest.get(1)) instanceof Number n)) {
+        return a -> null;
+      }
+      endNumber = n;
+    }
+    int first = startNumber.intValue();
+    Integer last = endNumber == null ? null : endNumber.intValue();
+    return a -> {
+      List<Object> values = values(a);
+      int size = values.size();
+      int start = first < 0 ? size + first : first;
+      int end = last == null ? start : last < 0 ? size + last : last;
+      if (start < 0 || start >= size || end < start) {
         return null;
       }
-      end = endNumber.intValue() < 0 ? size + endNumber.intValue() : endNumber.intValue();
-    }
-    if (start < 0 || start >= size || end < start) {
-      return null;
-    }
-    return multivalue(new ArrayList<>(values.subList(start, Math.min(end, size - 1) + 1)));
+      return multivalue(new ArrayList<>(values.subList(start, Math.min(end, size - 1) + 1)));
+    };
   }
 
   /**

@@ -8,7 +8,8 @@ import java.util.List;
  * The arithmetic eval functions: {@code round floor ceil ceiling abs sqrt ln exp log pow}. Whole
  * numbers stay whole where Splunk keeps them so ({@code floor}, {@code abs} of a whole number,
  * {@code pow} of two whole numbers with a whole result below 2^53); a result that is not a finite
- * number is null. Arguments are never null here (a null argument makes the call null first).
+ * number is null. Each is bound to its arguments after the first ({@link BoundFunction}: read
+ * once). Arguments are never null here (a null argument makes the call null first).
  */
 final class NumberFunctions {
   private NumberFunctions() {}
@@ -31,21 +32,26 @@ final class NumberFunctions {
     return whole / scale;
   }
 
-  static Object apply(String function, List<Object> v) {
-    Object a = v.get(0);
+  /**
+   * {@code function} with its arguments after the first fixed to {@code rest} (none null), or null
+   * when it is not an arithmetic function: digits, base or exponent read once.
+   */
+  static BoundFunction bind(String function, List<Object> rest) {
     switch (function) {
       case "round":
         {
-          Object x = number(a);
-          if (x == null || (x instanceof Double d && !Double.isFinite(d))) {
-            return null;
-          }
           // doubles carry 17 significant digits: more decimals change nothing but cost memory
           int digits =
-              v.size() > 1 && number(v.get(1)) instanceof Number n
+              !rest.isEmpty() && number(rest.get(0)) instanceof Number n
                   ? (int) Math.max(-17, Math.min(17, n.longValue()))
                   : 0;
-          return round(((Number) x).doubleValue(), digits);
+          return a -> {
+            Object x = number(a);
+            if (x == null || (x instanceof Double d && !Double.isFinite(d))) {
+              return null;
+            }
+            return round(((Number) x).doubleValue(), digits);
+          };
         }
       case "floor":
       case "ceil":
@@ -54,35 +60,39 @@ final class NumberFunctions {
       case "sqrt":
       case "ln":
       case "exp":
-        return math(function, a);
+        return a -> math(function, a);
       case "log":
         {
-          Object x = number(a);
-          Object base = v.size() > 1 ? number(v.get(1)) : 10L;
-          if (x == null || base == null) {
-            return null;
-          }
-          double value = ((Number) x).doubleValue();
-          double b = ((Number) base).doubleValue();
-          return finite(b == 10 ? Math.log10(value) : Math.log(value) / Math.log(b));
+          Object base = rest.isEmpty() ? 10L : number(rest.get(0));
+          return a -> {
+            Object x = number(a);
+            if (x == null || base == null) {
+              return null;
+            }
+            double value = ((Number) x).doubleValue();
+            double b = ((Number) base).doubleValue();
+            return finite(b == 10 ? Math.log10(value) : Math.log(value) / Math.log(b));
+          };
         }
       case "pow":
         {
-          Object x = number(a);
-          Object y = number(v.get(1));
-          if (x == null || y == null) {
-            return null;
-          }
-          double result = Math.pow(((Number) x).doubleValue(), ((Number) y).doubleValue());
-          return x instanceof Long
-                  && y instanceof Long
-                  && Math.abs(result) < 0x1p53
-                  && result == Math.rint(result)
-              ? (Object) (long) result
-              : finite(result);
+          Object y = number(rest.get(0));
+          return a -> {
+            Object x = number(a);
+            if (x == null || y == null) {
+              return null;
+            }
+            double result = Math.pow(((Number) x).doubleValue(), ((Number) y).doubleValue());
+            return x instanceof Long
+                    && y instanceof Long
+                    && Math.abs(result) < 0x1p53
+                    && result == Math.rint(result)
+                ? (Object) (long) result
+                : finite(result);
+          };
         }
       default:
-        throw new IllegalStateException("not an arithmetic function: " + function);
+        return null;
     }
   }
 

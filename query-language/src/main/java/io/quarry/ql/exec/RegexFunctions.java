@@ -9,10 +9,10 @@ import java.util.regex.Pattern;
 
 /**
  * The eval functions that run a user's pattern: {@code like} (and the {@code LIKE} operator),
- * {@code match}, {@code replace} (Splunk's {@code \\1} groups) and {@code mvfind}. Patterns are
- * compiled once per search (up to 1,024 of each kind); a pattern that is not a regex matches
- * nothing, as a null would; a match ends (null or false) when the search must stop (time limit,
- * cancel: {@link StoppableText}).
+ * {@code match}, {@code replace} (Splunk's {@code \\1} groups) and {@code mvfind}, each bound to
+ * its pattern ({@link BoundFunction}). Patterns are compiled once per search (up to 1,024 of each
+ * kind); a pattern that is not a regex matches nothing, as a null would; a match ends (null or
+ * false) when the search must stop (time limit, cancel: {@link StoppableText}).
  */
 final class RegexFunctions {
   /** Whether the search's work in progress should end now (its resources may change). */
@@ -51,8 +51,10 @@ final class RegexFunctions {
     return new StoppableText(stopped.get()).reset(text);
   }
 
-  /** {@code like}: {@code %} any text, {@code _} one character, the whole text matched. */
-  boolean like(String text, String pattern) {
+  /**
+   * {@code like(x, pattern)}: {@code %} any text, {@code _} one character, the whole text matched.
+   */
+  BoundFunction liker(String pattern) {
     Pattern compiled = likePatterns.get(pattern);
     if (compiled == null) {
       StringBuilder regex = new StringBuilder("(?s)"); // % and _ match line ends too
@@ -68,50 +70,65 @@ final class RegexFunctions {
         likePatterns.put(pattern, compiled);
       }
     }
-    try {
-      return compiled.matcher(guarded(text)).matches();
-    } catch (StoppableText.Stopped stopped) {
-      return false;
-    }
+    Pattern like = compiled;
+    return a -> {
+      try {
+        return like.matcher(guarded(text(a))).matches();
+      } catch (StoppableText.Stopped stopped) {
+        return false;
+      }
+    };
   }
 
-  /** {@code replace(text, regex, replacement)}. */
-  Object replace(String text, String regex, String replacement) {
+  /** {@code replace(x, regex, replacement)}. */
+  BoundFunction replacer(String regex, String replacement) {
     Pattern compiled = pattern(regex);
-    try {
-      return compiled == null
-          ? null
-          : compiled.matcher(guarded(text)).replaceAll(TextFunctions.sedGroups(replacement));
-    } catch (StoppableText.Stopped stop) {
-      return null; // the search is ending (time limit, cancel): it says so itself
+    if (compiled == null) {
+      return a -> null;
     }
+    String groups = TextFunctions.sedGroups(replacement);
+    return a -> {
+      try {
+        return compiled.matcher(guarded(text(a))).replaceAll(groups);
+      } catch (StoppableText.Stopped stop) {
+        return null; // the search is ending (time limit, cancel): it says so itself
+      }
+    };
   }
 
-  /** {@code match(text, regex)}: whether the regex matches anywhere in the text. */
-  Object match(String text, String regex) {
+  /** {@code match(x, regex)}: whether the regex matches anywhere in the text. */
+  BoundFunction matcher(String regex) {
     Pattern compiled = pattern(regex);
-    try {
-      return compiled == null ? null : compiled.matcher(guarded(text)).find();
-    } catch (StoppableText.Stopped stop) {
-      return null;
+    if (compiled == null) {
+      return a -> null;
     }
+    return a -> {
+      try {
+        return compiled.matcher(guarded(text(a))).find();
+      } catch (StoppableText.Stopped stop) {
+        return null;
+      }
+    };
   }
 
   /** {@code mvfind(mv, regex)}: the index of the first value the regex matches, or null. */
-  Object mvfind(List<Object> values, String regex) {
+  BoundFunction finder(String regex) {
     Pattern compiled = pattern(regex);
     if (compiled == null) {
-      return null;
+      return a -> null;
     }
-    try {
-      for (int i = 0; i < values.size(); i++) {
-        if (compiled.matcher(guarded(text(values.get(i)))).find()) {
-          return (long) i;
+    return a -> {
+      List<Object> values = EvalValues.values(a);
+      try {
+        for (int i = 0; i < values.size(); i++) {
+          if (compiled.matcher(guarded(text(values.get(i)))).find()) {
+            return (long) i;
+          }
         }
+      } catch (StoppableText.Stopped stop) {
+        return null;
       }
-    } catch (StoppableText.Stopped stop) {
       return null;
-    }
-    return null;
+    };
   }
 }

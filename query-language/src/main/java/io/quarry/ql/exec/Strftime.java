@@ -8,6 +8,8 @@ import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.SignStyle;
 import java.time.format.TextStyle;
 import java.time.temporal.ChronoField;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -19,71 +21,126 @@ public final class Strftime {
 
   /** The time formatted, or null when it cannot be (a year beyond 9999, out of range). */
   public static String format(long micros, String format, ZoneId zone) {
-    try {
-      return formatOrThrow(micros, format, zone);
-    } catch (java.time.DateTimeException | ArithmeticException e) {
-      return null;
+    return compile(format).format(micros, zone);
+  }
+
+  /** A format read once ({@link #compile}): its literal texts and directives in order. */
+  public static final class Compiled {
+    private final List<Part> parts;
+
+    private Compiled(List<Part> parts) {
+      this.parts = List.copyOf(parts);
+    }
+
+    /** The time formatted, or null when it cannot be (a year beyond 9999, out of range). */
+    public String format(long micros, ZoneId zone) {
+      try {
+        ZonedDateTime time =
+            Instant.ofEpochSecond(
+                    Math.floorDiv(micros, 1_000_000), Math.floorMod(micros, 1_000_000) * 1000L)
+                .atZone(zone);
+        StringBuilder out = new StringBuilder();
+        for (Part part : parts) {
+          part.append(out, time, micros);
+        }
+        return out.toString();
+      } catch (java.time.DateTimeException | ArithmeticException e) {
+        return null;
+      }
     }
   }
 
-  private static String formatOrThrow(long micros, String format, ZoneId zone) {
-    ZonedDateTime time =
-        Instant.ofEpochSecond(
-                Math.floorDiv(micros, 1_000_000), Math.floorMod(micros, 1_000_000) * 1000L)
-            .atZone(zone);
-    StringBuilder out = new StringBuilder();
+  /** One piece of a formatted time. */
+  private interface Part {
+    void append(StringBuilder out, ZonedDateTime time, long micros);
+  }
+
+  /** {@code format} read once: what {@link #format} does with it, for one time after another. */
+  public static Compiled compile(String format) {
+    List<Part> parts = new ArrayList<>();
+    StringBuilder literal = new StringBuilder();
     for (int i = 0; i < format.length(); i++) {
       char c = format.charAt(i);
       if (c != '%' || i + 1 == format.length()) {
-        out.append(c);
+        literal.append(c);
         continue;
       }
       char d = format.charAt(++i);
+      Part part;
       if (Character.isDigit(d) && i + 1 < format.length() && format.charAt(i + 1) == 'N') {
         i++;
-        int digits = d - '0';
-        String nanos = String.format(Locale.ROOT, "%09d", time.getNano());
-        out.append(nanos, 0, Math.min(9, Math.max(1, digits)));
-        continue;
-      }
-      switch (d) {
-        case 's' -> out.append(Math.floorDiv(micros, 1_000_000));
-        case 'f' -> out.append(String.format(Locale.ROOT, "%06d", time.getNano() / 1000));
-        case 'N' -> out.append(String.format(Locale.ROOT, "%03d", time.getNano() / 1_000_000));
-        case '%' -> out.append('%');
-        default -> {
-          DateTimeFormatter formatter = formatter(String.valueOf('%') + d);
-          if (formatter == null) {
-            out.append('%').append(d);
-          } else {
-            out.append(formatter.format(time));
+        int digits = Math.min(9, Math.max(1, d - '0'));
+        part =
+            (out, time, micros) ->
+                out.append(String.format(Locale.ROOT, "%09d", time.getNano()), 0, digits);
+      } else {
+        switch (d) {
+          case 's' -> part = (out, time, micros) -> out.append(Math.floorDiv(micros, 1_000_000));
+          case 'f' ->
+              part =
+                  (out, time, micros) ->
+                      out.append(String.format(Locale.ROOT, "%06d", time.getNano() / 1000));
+          case 'N' ->
+              part =
+                  (out, time, micros) ->
+                      out.append(String.format(Locale.ROOT, "%03d", time.getNano() / 1_000_000));
+          case '%' -> part = null;
+          default -> {
+            DateTimeFormatter formatter = formatter(String.valueOf('%') + d);
+            part = formatter == null ? null : (out, time, micros) -> formatter.formatTo(time, out);
           }
         }
       }
+      if (part == null) {
+        literal.append(d == '%' ? "%" : "%" + d);
+        continue;
+      }
+      if (!literal.isEmpty()) {
+        String text = literal.toString();
+        parts.add((out, time, micros) -> out.append(text));
+        literal.setLength(0);
+      }
+      parts.add(part);
     }
-    return out.toString();
+    if (!literal.isEmpty()) {
+      String text = literal.toString();
+      parts.add((out, time, micros) -> out.append(text));
+    }
+    return new Compiled(parts);
   }
 
   /** Epoch microseconds, or null when the text does not fit the format. */
   public static Long parse(String text, String format, ZoneId zone) {
+    return parser(format, zone).apply(text);
+  }
+
+  /**
+   * {@code format} read once for {@link #parse}: epoch microseconds of a text, or null when it does
+   * not fit.
+   */
+  public static java.util.function.Function<String, Long> parser(String format, ZoneId zone) {
     if (format.equals("%s")) {
-      try {
-        return Math.round(Double.parseDouble(text.strip()) * 1_000_000d);
-      } catch (NumberFormatException e) {
-        return null;
-      }
+      return text -> {
+        try {
+          return Math.round(Double.parseDouble(text.strip()) * 1_000_000d);
+        } catch (NumberFormatException e) {
+          return null;
+        }
+      };
     }
     DateTimeFormatter formatter = formatter(format);
     if (formatter == null) {
-      return null;
+      return text -> null;
     }
-    try {
-      Instant instant =
-          ZonedDateTime.from(formatter.withZone(zone).parse(text.strip())).toInstant();
-      return instant.getEpochSecond() * 1_000_000 + instant.getNano() / 1000;
-    } catch (java.time.DateTimeException e) {
-      return null;
-    }
+    DateTimeFormatter zoned = formatter.withZone(zone);
+    return text -> {
+      try {
+        Instant instant = ZonedDateTime.from(zoned.parse(text.strip())).toInstant();
+        return instant.getEpochSecond() * 1_000_000 + instant.getNano() / 1000;
+      } catch (java.time.DateTimeException e) {
+        return null;
+      }
+    };
   }
 
   /** The whole format as a formatter (defaults: year 1970, January, day 1, midnight). */

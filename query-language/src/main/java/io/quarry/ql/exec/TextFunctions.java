@@ -15,80 +15,90 @@ import java.util.regex.Pattern;
 
 /**
  * The text eval functions: {@code len lower upper substr split trim ltrim rtrim tonumber tostring
- * urldecode md5 sha1 sha256 sha512}, and the {@code \\1}-group replacement text {@code replace}
- * uses. Arguments are never null here (a null argument makes the call null first).
+ * urldecode md5 sha1 sha256 sha512}, each bound to its arguments after the first ({@link
+ * BoundFunction}: read once, applied per value), and the {@code \\1}-group replacement text {@code
+ * replace} uses. Arguments are never null here (a null argument makes the call null first).
  */
 final class TextFunctions {
   private TextFunctions() {}
 
-  static Object apply(String function, List<Object> v) {
-    Object a = v.get(0);
-    switch (function) {
-      case "len":
-        return (long) text(a).codePointCount(0, text(a).length());
-      case "lower":
-        return text(a).toLowerCase(java.util.Locale.ROOT);
-      case "upper":
-        return text(a).toUpperCase(java.util.Locale.ROOT);
-      case "substr":
-        return substr(text(a), v);
-      case "split":
-        {
-          String separator = text(v.get(1));
-          List<Object> parts = new ArrayList<>();
-          if (separator.isEmpty()) {
-            text(a).codePoints().forEach(c -> parts.add(new String(Character.toChars(c))));
-          } else {
-            parts.addAll(List.of((Object[]) text(a).split(Pattern.quote(separator), -1)));
-          }
-          return multivalue(parts);
-        }
-      case "trim":
-      case "ltrim":
-      case "rtrim":
-        return trim(function, text(a), v.size() > 1 ? text(v.get(1)) : " \t");
-      case "tonumber":
-        return tonumber(a, v.size() > 1 ? number(v.get(1)) : null);
-      case "tostring":
-        return tostring(a, v.size() > 1 ? text(v.get(1)) : null);
-      case "urldecode":
-        try {
-          return URLDecoder.decode(text(a), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-          return text(a);
-        }
-      case "md5":
-        return digest("MD5", text(a));
-      case "sha1":
-        return digest("SHA-1", text(a));
-      case "sha512":
-        return digest("SHA-512", text(a));
-      case "sha256":
-        return digest("SHA-256", text(a));
-      default:
-        throw new IllegalStateException("not a text function: " + function);
+  /**
+   * {@code function} with its arguments after the first fixed to {@code rest} (none null), or null
+   * when it is not a text function: a separator, trim set, base or format read once.
+   */
+  static BoundFunction bind(String function, List<Object> rest) {
+    return switch (function) {
+      case "len" -> a -> (long) text(a).codePointCount(0, text(a).length());
+      case "lower" -> a -> text(a).toLowerCase(java.util.Locale.ROOT);
+      case "upper" -> a -> text(a).toUpperCase(java.util.Locale.ROOT);
+      case "substr" -> substr(rest);
+      case "split" -> split(text(rest.get(0)));
+      case "trim", "ltrim", "rtrim" -> {
+        String characters = rest.isEmpty() ? " \t" : text(rest.get(0));
+        yield a -> trim(function, text(a), characters);
+      }
+      case "tonumber" -> {
+        Object base = rest.isEmpty() ? null : number(rest.get(0));
+        yield a -> tonumber(a, base);
+      }
+      case "tostring" -> {
+        String format = rest.isEmpty() ? null : text(rest.get(0));
+        yield a -> tostring(a, format);
+      }
+      case "urldecode" -> TextFunctions::urldecode;
+      case "md5" -> a -> digest("MD5", text(a));
+      case "sha1" -> a -> digest("SHA-1", text(a));
+      case "sha512" -> a -> digest("SHA-512", text(a));
+      case "sha256" -> a -> digest("SHA-256", text(a));
+      default -> null;
+    };
+  }
+
+  private static Object urldecode(Object a) {
+    try {
+      return URLDecoder.decode(text(a), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      return text(a);
     }
   }
 
+  /** {@code split(x, separator)}: the text's parts between separators (its characters for ""). */
+  private static BoundFunction split(String separator) {
+    if (separator.isEmpty()) {
+      return a -> {
+        List<Object> parts = new ArrayList<>();
+        text(a).codePoints().forEach(c -> parts.add(new String(Character.toChars(c))));
+        return multivalue(parts);
+      };
+    }
+    Pattern quoted = Pattern.compile(Pattern.quote(separator));
+    return a -> multivalue(new ArrayList<>(List.of((Object[]) quoted.split(text(a), -1))));
+  }
+
   /** Splunk's substr: 1-based start (negative counts from the end), optional length. */
-  private static Object substr(String text, List<Object> v) {
-    if (!(number(v.get(1)) instanceof Number startNumber)) {
-      return null;
+  private static BoundFunction substr(List<Object> rest) {
+    if (!(number(rest.get(0)) instanceof Number startNumber)) {
+      return a -> null;
     }
-    int length = text.length();
-    int start = startNumber.intValue();
-    int from = start > 0 ? start - 1 : start < 0 ? Math.max(0, length + start) : 0;
-    if (from >= length) {
-      return "";
-    }
-    int to = length;
-    if (v.size() > 2) {
-      if (!(number(v.get(2)) instanceof Number count)) {
-        return null;
+    Number count = null;
+    if (rest.size() > 1) {
+      if (!(number(rest.get(1)) instanceof Number n)) {
+        return a -> null;
       }
-      to = (int) Math.min(length, Math.max(from, (long) from + count.longValue()));
+      count = n;
     }
-    return text.substring(from, to);
+    int start = startNumber.intValue();
+    Long take = count == null ? null : count.longValue();
+    return a -> {
+      String text = text(a);
+      int length = text.length();
+      int from = start > 0 ? start - 1 : start < 0 ? Math.max(0, length + start) : 0;
+      if (from >= length) {
+        return "";
+      }
+      int to = take == null ? length : (int) Math.min(length, Math.max(from, (long) from + take));
+      return text.substring(from, to);
+    };
   }
 
   /** Splunk's replacement strings use {@code \1}; Java's use {@code $1}. */

@@ -65,6 +65,11 @@ class CompiledEvaluatorTest {
     "-4",
     "x%",
     "%b%",
+    "%Y-%m-%d",
+    "-1d@d",
+    "10.0.0.0/8",
+    "^a",
+    "(",
     true,
     false,
     null
@@ -96,7 +101,24 @@ class CompiledEvaluatorTest {
     "mvmap",
     "sigfig",
     "replace",
-    "strftime"
+    "strftime",
+    "trim",
+    "ltrim",
+    "split",
+    "urldecode",
+    "mvjoin",
+    "mvfind",
+    "floor",
+    "ceil",
+    "log",
+    "pow",
+    "strptime",
+    "relative_time",
+    "cidrmatch",
+    "md5",
+    "sha256",
+    "mvdedup",
+    "in"
   };
 
   private final Evaluator evaluator =
@@ -148,6 +170,7 @@ class CompiledEvaluatorTest {
             NullTestEvaluator.class,
             TextFunctionEvaluator.class,
             CallEvaluator.class,
+            BoundCallEvaluator.class,
             MultivalueEvaluator.class,
             SigFigEvaluator.class);
   }
@@ -430,6 +453,58 @@ class CompiledEvaluatorTest {
             compiler.compile(expressions.get(0)).eval(new Frame(textsAndLongs(new long[] {2, 1}))));
   }
 
+  /**
+   * Parts taken at some positions inside parts taken at some positions (each a selection of the one
+   * around it, its fields read through both), and {@code mvmap} inside one, answer as the evaluator
+   * does.
+   */
+  @Test
+  void nestedLazyPartsReadTheirPositions() {
+    Expression inner =
+        new Expression.Call(
+            "if",
+            List.of(
+                new Expression.Binary("=", new Expression.Field("n"), new Expression.Literal("1")),
+                new Expression.Call(
+                    "replace",
+                    List.of(
+                        new Expression.Field("s"),
+                        new Expression.Literal("b"),
+                        new Expression.Field("m")),
+                    0),
+                new Expression.Call(
+                    "mvmap",
+                    List.of(
+                        new Expression.Field("m"),
+                        new Expression.Call(
+                            "match",
+                            List.of(new Expression.Field("m"), new Expression.Field("s")),
+                            0)),
+                    0)),
+            0);
+    Expression outer =
+        new Expression.Call(
+            "case",
+            List.of(
+                new Expression.Binary(">", new Expression.Field("l"), new Expression.Literal(0L)),
+                inner,
+                new Expression.Call(
+                    "match", List.of(new Expression.Field("s"), new Expression.Field("n")), 0),
+                new Expression.Call("urldecode", List.of(new Expression.Field("m")), 0)),
+            0);
+    ExpressionCompiler compiler = new ExpressionCompiler(evaluator);
+    PageRow row = new PageRow(Map.of());
+    for (long seed = 0; seed < 200; seed++) {
+      Page page = randomPage(new Random(seed));
+      ValueColumn column = compiler.compile(outer).eval(new Frame(page));
+      for (int p = 0; p < page.positionCount(); p++) {
+        assertThat(column.get(p))
+            .as("seed %d at %d of %s", seed, p, describe(page, p))
+            .isEqualTo(rows.evaluate(outer, row.at(page, p)));
+      }
+    }
+  }
+
   /** A page of {@code l} (the longs) and {@code s} ("abc" at each position). */
   private static Page textsAndLongs(long[] ls) {
     LongBlock.Builder longs = LongBlock.builder(DataType.LONG, ls.length);
@@ -445,6 +520,48 @@ class CompiledEvaluatorTest {
                 new Schema.Column("l", DataType.LONG), new Schema.Column("s", DataType.STRING))),
         List.of(longs.build(), texts.build()),
         ls.length);
+  }
+
+  /**
+   * A function of a dictionary-form string block and literals answers once per entry: its column
+   * keeps the block's ordinals, a function of that column too, and the field written is a
+   * dictionary block of the answers — the values the evaluator gives at each position.
+   */
+  @Test
+  void aFunctionOverADictionaryAnswersPerEntryAndWritesADictionary() {
+    BytesBlock.Builder entries = BytesBlock.builder(3);
+    entries.append("/a%20b/c").append("/x/y").append("never read");
+    BytesBlock.OrdinalBuilder ordinals = BytesBlock.ordinalBuilder(entries.build(), 6);
+    ordinals.appendOrdinal(0).appendOrdinal(1).appendNull().appendOrdinal(1);
+    ordinals.beginPositionEntry().appendOrdinal(1).appendOrdinal(0).endPositionEntry();
+    ordinals.appendOrdinal(0);
+    Page page =
+        new Page(
+            new Schema(List.of(new Schema.Column("s", DataType.STRING))),
+            List.of(ordinals.build()),
+            6);
+    ExpressionCompiler compiler = new ExpressionCompiler(evaluator);
+    Expression decoded = new Expression.Call("urldecode", List.of(new Expression.Field("s")), 0);
+    Expression substr =
+        new Expression.Call(
+            "substr", List.of(decoded, new Expression.Literal(2L), new Expression.Literal(3L)), 0);
+    ExpressionEvaluator compiled = compiler.compile(substr);
+    assertThat(compiled).isInstanceOf(BoundCallEvaluator.class);
+    ValueColumn column = compiled.eval(new Frame(page));
+    assertThat(column).isInstanceOf(DictionaryColumn.class);
+    PageRow row = new PageRow(Map.of());
+    List<Object> expected = new ArrayList<>();
+    for (int p = 0; p < 6; p++) {
+      expected.add(rows.evaluate(substr, row.at(page, p)));
+      assertThat(column.get(p)).as("at %d", p).isEqualTo(expected.get(p));
+    }
+    assertThat(expected).containsExactly("a b", "x/y", null, "x/y", "x/y", "a b");
+    Block written = ColumnBlocks.block("x", column);
+    assertThat(((BytesBlock) written).dictionary()).isNotNull();
+    for (int p = 0; p < 6; p++) {
+      assertThat(written.getValues(p))
+          .isEqualTo(io.quarry.ql.exec.EvalValues.values(expected.get(p)));
+    }
   }
 
   @Test
@@ -502,8 +619,10 @@ class CompiledEvaluatorTest {
           case "case" -> 1 + random.nextInt(5);
           case "coalesce", "max" -> 1 + random.nextInt(3);
           case "substr" -> 2 + random.nextInt(2);
-          case "round", "tostring" -> 1 + random.nextInt(2);
-          case "like", "match", "mvindex", "strftime" -> 2;
+          case "round", "tostring", "tonumber", "trim", "ltrim", "log" -> 1 + random.nextInt(2);
+          case "in" -> 2 + random.nextInt(2);
+          case "like", "match", "mvindex", "strftime", "split", "mvjoin", "mvfind", "pow" -> 2;
+          case "strptime", "relative_time", "cidrmatch" -> 2;
           case "replace" -> 3;
           default -> 1;
         };
@@ -516,13 +635,18 @@ class CompiledEvaluatorTest {
           new Expression.Binary(
               "!=", new Expression.Field("m"), new Expression.Literal(pick(random, LITERALS))));
     } else {
+      // one argument an expression, the others often literals: a function bound to them
+      int subject = random.nextInt(arity);
+      boolean literals = random.nextBoolean();
       for (int i = 0; i < arity; i++) {
         arguments.add(
             function.equals("case") && i % 2 == 0 || function.equals("if") && i == 0
                 ? (random.nextBoolean()
                     ? randomComparison(random)
                     : randomExpression(random, depth - 1))
-                : randomExpression(random, depth - 1));
+                : literals && i != subject
+                    ? new Expression.Literal(pick(random, LITERALS))
+                    : randomExpression(random, depth - 1));
       }
     }
     return new Expression.Call(function, arguments, 0);
@@ -549,13 +673,58 @@ class CompiledEvaluatorTest {
             : longs(random, positions, multivalues, DataType.LONG));
     add(columns, blocks, "d", doubles(random, positions, multivalues));
     add(columns, blocks, "b", booleans(random, positions));
-    add(columns, blocks, "s", texts(random, positions, multivalues, TEXTS));
-    add(columns, blocks, "n", texts(random, positions, false, NUMERIC_TEXTS));
-    add(columns, blocks, "m", texts(random, positions, true, TEXTS));
+    add(columns, blocks, "s", form(random, texts(random, positions, multivalues, TEXTS)));
+    add(columns, blocks, "n", form(random, texts(random, positions, false, NUMERIC_TEXTS)));
+    add(columns, blocks, "m", form(random, texts(random, positions, true, TEXTS)));
     if (random.nextInt(4) > 0) {
       add(columns, blocks, "_time", longs(random, positions, false, DataType.TIMESTAMP));
     }
     return new Page(new Schema(columns), blocks, positions);
+  }
+
+  /**
+   * A string block as it is (half the time), in dictionary form (its values' distinct texts in a
+   * shuffled dictionary with entries no position reads, as a filtered copy keeps its source's, some
+   * dictionaries larger than the page), or in constant form when every position holds the same
+   * single text.
+   */
+  private static Block form(Random random, Block block) {
+    BytesBlock texts = (BytesBlock) block;
+    int positions = texts.positionCount();
+    if (random.nextBoolean()) {
+      return texts;
+    }
+    if (random.nextInt(4) == 0) {
+      return BytesBlock.constant(TEXTS[random.nextInt(TEXTS.length)], positions);
+    }
+    List<String> entries = new ArrayList<>(List.of("unused", "unused too"));
+    for (int i = random.nextBoolean() ? 60 : 0; i > 0; i--) {
+      entries.add("unused " + i); // a dictionary larger than the page: a segment's
+    }
+    for (int p = 0; p < positions; p++) {
+      for (Object value : texts.getValues(p)) {
+        if (!entries.contains(value)) {
+          entries.add((String) value);
+        }
+      }
+    }
+    java.util.Collections.shuffle(entries, random);
+    BytesBlock.Builder dictionary = BytesBlock.builder(entries.size());
+    entries.forEach(dictionary::append);
+    BytesBlock.OrdinalBuilder builder = BytesBlock.ordinalBuilder(dictionary.build(), positions);
+    for (int p = 0; p < positions; p++) {
+      List<Object> values = texts.getValues(p);
+      if (values.isEmpty()) {
+        builder.appendNull();
+      } else if (values.size() == 1) {
+        builder.appendOrdinal(entries.indexOf(values.get(0)));
+      } else {
+        builder.beginPositionEntry();
+        values.forEach(v -> builder.appendOrdinal(entries.indexOf(v)));
+        builder.endPositionEntry();
+      }
+    }
+    return builder.build();
   }
 
   private static final String[] TEXTS = {
@@ -572,7 +741,9 @@ class CompiledEvaluatorTest {
     "9223372036854775807",
     "0x1F",
     "Hello World",
-    "10.1.2.3"
+    "10.1.2.3",
+    "a%20b",
+    "2026-01-07"
   };
   private static final String[] NUMERIC_TEXTS = {
     "0", "1", "-1", "500", "404", "1024", "2048", "3.5", "-0.25", "1e2", "+3", "007", " 12 "
