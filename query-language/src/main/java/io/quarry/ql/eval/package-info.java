@@ -20,7 +20,7 @@
  * types a column; {@link io.quarry.ql.eval.Selection} the positions a condition keeps. {@link
  * io.quarry.ql.eval.SearchFilter} does the same for {@code search}'s field comparisons, and for
  * {@code searchmatch()}'s whole search ({@code SearchMatchEvaluator}: its terms matched in the
- * page's {@code _raw} by the evaluator's {@link io.quarry.ql.exec.RawTermMatcher},
- * at a position without {@code _raw} against its fields' whole values: {@code FieldValueTerm}).
+ * page's {@code _raw} by the evaluator's {@link io.quarry.ql.exec.RawTermMatcher}, at a position
+ * without {@code _raw} against its fields' whole values: {@code FieldValueTerm}).
  */
 package io.quarry.ql.eval;
