@@ -187,8 +187,8 @@ class DriverTest {
       assertThat(source.closed).isTrue();
       assertThat(source.finishCalled).isFalse();
     }
-    assertThat(values(answer)).containsExactly(0L, 2L, 4L, 6L, 8L, 10L, 12L, 14L, 16L, 18L, 20L,
-        22L, 24L, 26L, 28L);
+    assertThat(values(answer))
+        .containsExactly(0L, 2L, 4L, 6L, 8L, 10L, 12L, 14L, 16L, 18L, 20L, 22L, 24L, 26L, 28L);
     assertThat(answer).extracting(Page::positionCount).containsExactly(4, 4, 4, 3);
     assertThat(stats.stages().get(0).rowsIn()).isEqualTo(30); // the source itself: no stage
     assertThat(stats.stages().get(1).rowsIn()).isEqualTo(15);
@@ -205,12 +205,14 @@ class DriverTest {
             List.of(
                 Driver.Step.uncounted(source),
                 Driver.Step.counted(filter, 0),
-                Driver.Step.counted(new FirstPageOnly(), 1)),
+                Driver.Step.counted(new FirstPageOnly(), 1),
+                Driver.Step.counted(new RowPaging(5), 2)), // re-pages what comes after the head
             answer::add,
-            new StageStats(List.of("where", "first")),
+            new StageStats(List.of("where", "first", "paging")),
             context(() -> false))) {
       assertThat(driver.run(TimeUnit.SECONDS.toNanos(20))).isTrue();
-      assertThat(source.closed).isTrue(); // closed before the driver is
+      // the head, the filter and the source were closed before the driver is
+      assertThat(source.closed).isTrue();
       assertThat(source.pages).isLessThanOrEqualTo(2); // the one that went out, one in flight
     }
     assertThat(values(answer)).containsExactly(0L, 2L);
