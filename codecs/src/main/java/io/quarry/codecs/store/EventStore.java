@@ -206,28 +206,6 @@ public final class EventStore implements Closeable {
             new ParallelScan(sources, query, earliestMicros, latestMicros).run(slices, executor));
   }
 
-  /** {@link #pullParallelCounting}, every slice read by a visitor of {@code visitors}. */
-  public ScanStats scanParallelCounting(
-      List<String> indexNames,
-      Query query,
-      Query counted,
-      long earliestMicros,
-      long latestMicros,
-      java.util.function.LongConsumer countedSink,
-      java.util.function.Supplier<EventVisitor> visitors,
-      java.util.concurrent.ExecutorService executor)
-      throws IOException {
-    return pullParallelCounting(
-        indexNames,
-        query,
-        counted,
-        earliestMicros,
-        latestMicros,
-        countedSink,
-        () -> ScanSlice.visiting(visitors.get()),
-        executor);
-  }
-
   /**
    * As {@link #pullParallel}, but the documents of {@code counted} (which must match only documents
    * {@code query} matches) are counted instead of visited: their number, in the time range, goes to

@@ -706,14 +706,14 @@ class BlockStoreTest {
     Query all = new MatchAllDocsQuery();
     AtomicLong counted = new AtomicLong();
     AtomicLong visited = new AtomicLong();
-    store.scanParallelCounting(
+    store.pullParallelCounting(
         List.of("bl"),
         all,
         all,
         from,
         to,
         counted::addAndGet,
-        () -> e -> visited.incrementAndGet() > 0,
+        () -> ScanSlice.visiting(e -> visited.incrementAndGet() > 0),
         pool);
     return counted.get() + visited.get();
   }

@@ -22,6 +22,8 @@
  * io.quarry.plugin.api.command.PageTransformOperator}s, most others {@link
  * io.quarry.ql.exec.QueuedPageOperator}s, the aggregations their own operators; a plugin's wrapped
  * as a {@link io.quarry.ql.exec.PluginOperator}), and one {@link io.quarry.ql.exec.Driver} per
- * chain moves pages through them, counting each as a stage of {@link io.quarry.ql.exec.StageStats}.
+ * chain moves pages through them — pushed in by a source outside, or pulled from a source operator
+ * at the chain's head (a batch slice's scan) —, counting each as a stage of {@link
+ * io.quarry.ql.exec.StageStats}.
  */
 package io.quarry.ql.exec;
