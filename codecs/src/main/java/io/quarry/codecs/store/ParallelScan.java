@@ -65,11 +65,11 @@ final class ParallelScan {
   }
 
   /**
-   * Runs every slice on {@code executor}, each read by a new {@link ScanSlice} from {@code
-   * visitors} through its {@link SliceCursor}; returns when all are done. A visitor returning false
-   * ends its own slice only.
+   * Runs every slice on {@code executor}, each read by a new {@link ScanSlice} from {@code readers}
+   * through its {@link SliceCursor}; returns when all are done. A visitor returning false ends its
+   * own slice only.
    */
-  ScanStats run(Supplier<ScanSlice> visitors, ExecutorService executor) throws IOException {
+  ScanStats run(Supplier<ScanSlice> readers, ExecutorService executor) throws IOException {
     List<Slice> slices = new ArrayList<>();
     int segments = 0;
     Totals totals = new Totals();
@@ -101,7 +101,7 @@ final class ParallelScan {
     }
     List<Future<String>> futures = new ArrayList<>();
     for (Slice slice : slices) {
-      futures.add(executor.submit(() -> slice.run(visitors.get(), totals)));
+      futures.add(executor.submit(() -> slice.run(readers.get(), totals)));
     }
     List<String> warnings = new ArrayList<>();
     IOException failure = null;

@@ -178,20 +178,30 @@ public final class SliceCursor {
     int visited = 0;
     while (true) {
       if (block != null) {
-        while (inBlock < block.count()) {
-          if (visited == maxEvents) {
-            return true; // the block's next event is visited by the next call
+        // the open block's events in locals (the visitor's calls do not reload them), written back
+        // whenever the loop leaves
+        BlockEvents open = block;
+        int count = open.count();
+        int event = inBlock;
+        int visitedBefore = visited;
+        try {
+          while (event < count) {
+            if (visited == maxEvents) {
+              return true; // the block's next event is visited by the next call
+            }
+            long time = open.time(event);
+            if (time < earliest || time >= latest) {
+              event++;
+              continue;
+            }
+            visited++;
+            if (!visitor.visit(open.event(event++))) {
+              return false;
+            }
           }
-          int event = inBlock++;
-          long time = block.time(event);
-          if (time < earliest || time >= latest) {
-            continue;
-          }
-          read++;
-          visited++;
-          if (!visitor.visit(block.event(event))) {
-            return false;
-          }
+        } finally {
+          inBlock = event;
+          read += visited - visitedBefore; // each event visited is one read
         }
         if (!keepsEvents) {
           block.release();

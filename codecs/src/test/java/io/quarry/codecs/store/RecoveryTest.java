@@ -55,7 +55,8 @@ class RecoveryTest {
   }
 
   private static ScanStats pullAll(EventStore store, List<String> raws) throws IOException {
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(2);
     try {
       return store.pullParallel(
           List.of("main"),
@@ -157,9 +158,9 @@ class RecoveryTest {
   }
 
   /**
-   * The damaged bucket met by the time-ordered scan, or by a parallel scan whose slices are pulled a
-   * few events at a time by a reader that rethrows what the cursor throws unchecked (as a driver's
-   * source operator does).
+   * The damaged bucket met by the time-ordered scan, or by a parallel scan whose slices are pulled
+   * a few events at a time by a reader that rethrows what the cursor throws unchecked (as a
+   * driver's source operator does).
    */
   @ParameterizedTest
   @org.junit.jupiter.params.provider.MethodSource("formatsAndScans")

@@ -50,6 +50,9 @@ final class ScanSourceOperator implements Operator {
 
   @Override
   public Page getOutput() {
+    if (cursor == null) {
+      throw new IllegalStateException("the scan has not opened the slice yet");
+    }
     try {
       while (ready.isEmpty() && !stopped && !cursor.ended()) {
         cursor.advance(eventsPerPage); // one page at most, and the last one when the slice ends
@@ -68,7 +71,7 @@ final class ScanSourceOperator implements Operator {
 
   @Override
   public boolean isFinished() {
-    return ready.isEmpty() && (stopped || cursor.ended());
+    return ready.isEmpty() && (stopped || cursor != null && cursor.ended());
   }
 
   @Override
