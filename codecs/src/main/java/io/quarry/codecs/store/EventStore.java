@@ -177,16 +177,37 @@ public final class EventStore implements Closeable {
       java.util.function.Supplier<EventVisitor> visitors,
       java.util.concurrent.ExecutorService executor)
       throws IOException {
+    return pullParallel(
+        indexNames,
+        query,
+        earliestMicros,
+        latestMicros,
+        () -> ScanSlice.visiting(visitors.get()),
+        executor);
+  }
+
+  /**
+   * As {@link #scanParallel}, each slice read by its own {@link ScanSlice} (from {@code slices}),
+   * which pulls the slice's events through a {@link SliceCursor} as it wants them.
+   */
+  public ScanStats pullParallel(
+      List<String> indexNames,
+      Query query,
+      long earliestMicros,
+      long latestMicros,
+      java.util.function.Supplier<ScanSlice> slices,
+      java.util.concurrent.ExecutorService executor)
+      throws IOException {
     return withSources(
         indexNames,
         earliestMicros,
         latestMicros,
         sources ->
-            new ParallelScan(sources, query, earliestMicros, latestMicros).run(visitors, executor));
+            new ParallelScan(sources, query, earliestMicros, latestMicros).run(slices, executor));
   }
 
   /**
-   * As {@link #scanParallel}, but the documents of {@code counted} (which must match only documents
+   * As {@link #pullParallel}, but the documents of {@code counted} (which must match only documents
    * {@code query} matches) are counted instead of visited: their number, in the time range, goes to
    * {@code countedSink} before the scan (from the term index where Lucene can: a term's document
    * frequency, a segment's live documents), and the scan visits {@code query}'s other documents
@@ -196,14 +217,14 @@ public final class EventStore implements Closeable {
    * IndexStore#holdsBlocks holds blocks} must check every visited event against its filter and may
    * count up front only what needs no check.
    */
-  public ScanStats scanParallelCounting(
+  public ScanStats pullParallelCounting(
       List<String> indexNames,
       Query query,
       Query counted,
       long earliestMicros,
       long latestMicros,
       java.util.function.LongConsumer countedSink,
-      java.util.function.Supplier<EventVisitor> visitors,
+      java.util.function.Supplier<ScanSlice> slices,
       java.util.concurrent.ExecutorService executor)
       throws IOException {
     Query rest =
@@ -247,7 +268,7 @@ public final class EventStore implements Closeable {
           countedSink.accept(documents);
           ScanStats scanned =
               new ParallelScan(visited, rest, query, earliestMicros, latestMicros)
-                  .run(visitors, executor)
+                  .run(slices, executor)
                   .plusCosts(ScanStats.Costs.indexLookup(countNanos));
           return new ScanStats(
               scanned.indexes(),

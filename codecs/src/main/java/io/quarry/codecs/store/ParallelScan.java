@@ -11,7 +11,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Scorer;
@@ -66,10 +65,11 @@ final class ParallelScan {
   }
 
   /**
-   * Runs every slice on {@code executor}, each with a new visitor from {@code visitors}; returns
-   * when all are done. A visitor returning false ends its own slice only.
+   * Runs every slice on {@code executor}, each read by a new {@link ScanSlice} from {@code readers}
+   * through its {@link SliceCursor}; returns when all are done. A visitor returning false ends its
+   * own slice only.
    */
-  ScanStats run(Supplier<EventVisitor> visitors, ExecutorService executor) throws IOException {
+  ScanStats run(Supplier<ScanSlice> readers, ExecutorService executor) throws IOException {
     List<Slice> slices = new ArrayList<>();
     int segments = 0;
     Totals totals = new Totals();
@@ -101,7 +101,7 @@ final class ParallelScan {
     }
     List<Future<String>> futures = new ArrayList<>();
     for (Slice slice : slices) {
-      futures.add(executor.submit(() -> slice.run(visitors.get(), totals)));
+      futures.add(executor.submit(() -> slice.run(readers.get(), totals)));
     }
     List<String> warnings = new ArrayList<>();
     IOException failure = null;
@@ -173,8 +173,9 @@ final class ParallelScan {
       long[] range) {
 
     /** Returns a warning when the bucket turned out damaged (it is quarantined), else null. */
-    String run(EventVisitor visitor, Totals totals) throws IOException {
-      long events = 0;
+    String run(ScanSlice slice, Totals totals) throws IOException {
+      EventVisitor visitor = slice.visitor();
+      SliceCursor cursor = null;
       long[] journalBefore = io.quarry.codecs.journal.JournalReads.read();
       try {
         long lookupStarted = System.nanoTime();
@@ -183,100 +184,32 @@ final class ParallelScan {
         if (scorer == null && from == 0) {
           totals.segmentsSkipped.incrementAndGet(); // counted once, by the segment's first slice
         }
-        if (scorer != null && blocks) {
-          events = visitBlocks(scorer.iterator(), visitor);
-        } else if (scorer != null) {
-          DocIdSetIterator docs = scorer.iterator();
-          TimeOrderedScan.EventLoader loader =
-              new TimeOrderedScan.EventLoader(source.index(), leaf);
-          EventVisitor.DocShortcut shortcut = visitor.shortcut(leaf.reader());
-          if (shortcut != null
-              && weight.getQuery() instanceof org.apache.lucene.search.MatchAllDocsQuery
-              && !leaf.reader().hasDeletions()
-              && shortcut.takeAll(from, to)) {
-            events = to - from;
-            visitor.finish();
-            return null;
-          }
-          for (int doc = docs.advance(from); doc < to; doc = docs.nextDoc()) {
-            events++;
-            if (shortcut != null) {
-              int taken = shortcut.take(doc);
-              if (taken == EventVisitor.DocShortcut.STOP) {
-                break;
-              }
-              if (taken == EventVisitor.DocShortcut.TAKEN) {
-                continue;
-              }
-            }
-            loader.time(doc);
-            if (!visitor.visit(loader.load(doc))) {
-              break;
-            }
-          }
-        }
-        visitor.finish();
+        cursor =
+            new SliceCursor(
+                visitor,
+                source,
+                leaf,
+                scorer == null ? null : scorer.iterator(),
+                from,
+                to,
+                blocks,
+                weight.getQuery() instanceof org.apache.lucene.search.MatchAllDocsQuery,
+                range[0],
+                range[1]);
+        slice.pull(cursor);
         return null;
-      } catch (CorruptIndexException | TimeOrderedScan.UncheckedCorruption e) {
-        return source.store().quarantine(source.bucket(), TimeOrderedScan.corruption(e));
-      } catch (UncheckedIOException e) {
+      } catch (CorruptIndexException e) {
+        return source.store().quarantine(source.bucket(), e);
+      } catch (UncheckedIOException e) { // a puller's, or a damaged block met reading _raw
+        if (e.getCause() instanceof CorruptIndexException corrupt) {
+          return source.store().quarantine(source.bucket(), corrupt);
+        }
         throw e.getCause();
       } finally {
-        totals.read.addAndGet(events);
+        totals.read.addAndGet(cursor == null ? 0 : cursor.eventsRead());
         totals.add(ScanStats.Costs.journalSince(journalBefore));
         visitor.close();
       }
-    }
-
-    /**
-     * Visits the in-range events of the slice's candidate blocks, or has the visitor's {@link
-     * EventVisitor#blockShortcut} take a block that lies wholly in range; returns how many events
-     * it read or took.
-     */
-    private long visitBlocks(DocIdSetIterator candidates, EventVisitor visitor) throws IOException {
-      long read = 0;
-      org.apache.lucene.index.StoredFields journal = leaf.reader().storedFields();
-      BlockColumns elsewhere = new BlockColumns(leaf.reader());
-      EventVisitor.BlockShortcut shortcut = visitor.blockShortcut(leaf.reader());
-      BlockBounds bounds = shortcut == null ? null : BlockBounds.open(leaf.reader());
-      Bucket bucket = source.bucket();
-      if (shortcut != null
-          && bucket.minTime() >= range[0]
-          && bucket.maxTime() < range[1]
-          && !leaf.reader().hasDeletions()) {
-        long events = BlockSequences.events(leaf.reader(), from, to);
-        if (shortcut.takeAll(from, to, events)) {
-          return events;
-        }
-      }
-      boolean keepsEvents = visitor.keepsEvents();
-      for (int doc = candidates.advance(from); doc < to; doc = candidates.nextDoc()) {
-        if (bounds != null && bounds.inside(doc, range[0], range[1])) {
-          int taken = shortcut.take(doc, bounds.events, bounds.oldestTime, bounds.newestTime);
-          if (taken == EventVisitor.DocShortcut.STOP) {
-            return read;
-          }
-          if (taken == EventVisitor.DocShortcut.TAKEN) {
-            read += bounds.events;
-            continue;
-          }
-        }
-        BlockEvents block = BlockEvents.read(source.index(), journal, elsewhere, doc);
-        for (int i = 0; i < block.count(); i++) {
-          long time = block.time(i);
-          if (time < range[0] || time >= range[1]) {
-            continue;
-          }
-          read++;
-          if (!visitor.visit(block.event(i))) {
-            return read;
-          }
-        }
-        if (!keepsEvents) {
-          block.release();
-        }
-      }
-      return read;
     }
   }
 }

@@ -2,7 +2,9 @@
  * The event store: per Quarry index a write-ahead log and time-partitioned buckets, each a Lucene
  * index written with the journal codec and sorted newest first; group commit for durable
  * acknowledgements, near-real-time readers, recovery by sequence number, retention and quarantine;
- * and the scans (newest-first merge, parallel slices) that turn documents back into events.
+ * and the scans (newest-first merge, parallel slices) that turn documents back into events; a
+ * parallel scan's slice is read through its {@link io.quarry.codecs.store.SliceCursor}, pushed to
+ * the end or pulled a page at a time by a {@link io.quarry.codecs.store.ScanSlice}.
  *
  * <p>A bucket lays out its events in one of two {@link io.quarry.codecs.store.BucketFormat
  * formats}: a document per event ({@link io.quarry.codecs.store.EventFields}), or a document per

@@ -168,6 +168,120 @@ class BlockStoreTest {
     return sorted;
   }
 
+  /**
+   * As {@link #parallel}, each slice pulled through its {@link SliceCursor} {@code step} events at
+   * a time by a visitor that keeps no event; each visitor must be finished exactly once, by the
+   * cursor, when its slice ends, and closed after.
+   */
+  private static List<String> pulled(
+      EventStore store, String index, Query query, long from, long to, int step) throws Exception {
+    List<String> seen = Collections.synchronizedList(new ArrayList<>());
+    List<String> problems = Collections.synchronizedList(new ArrayList<>());
+    store.pullParallel(
+        List.of(index),
+        query,
+        from,
+        to,
+        () ->
+            new ScanSlice() {
+              private int finished;
+              private final EventVisitor visitor =
+                  new EventVisitor() {
+                    @Override
+                    public boolean visit(StoredEvent event) {
+                      seen.add(describe(event));
+                      return true;
+                    }
+
+                    @Override
+                    public void finish() {
+                      finished++;
+                    }
+
+                    @Override
+                    public void close() {
+                      if (finished != 1) {
+                        problems.add("finished " + finished + " times before close");
+                      }
+                    }
+
+                    @Override
+                    public boolean keepsEvents() {
+                      return false;
+                    }
+                  };
+
+              @Override
+              public EventVisitor visitor() {
+                return visitor;
+              }
+
+              @Override
+              public void pull(SliceCursor cursor) throws java.io.IOException {
+                long before = cursor.eventsRead();
+                while (cursor.advance(step)) {
+                  if (cursor.eventsRead() - before > step) {
+                    problems.add("advanced past " + step + " events");
+                  }
+                  before = cursor.eventsRead();
+                }
+                if (!cursor.ended() || cursor.advance(step)) {
+                  problems.add("a cursor that ended advanced again");
+                }
+              }
+            },
+        pool());
+    assertThat(problems).isEmpty();
+    List<String> sorted = new ArrayList<>(seen);
+    Collections.sort(sorted);
+    return sorted;
+  }
+
+  /**
+   * Pulls only the first {@code events} events of each slice, then stops: the visitor is closed but
+   * never finished; returns how many events were visited in all.
+   */
+  private static long pulledFirst(EventStore store, String index, int events) throws Exception {
+    java.util.concurrent.atomic.AtomicLong visited = new java.util.concurrent.atomic.AtomicLong();
+    java.util.concurrent.atomic.AtomicInteger finished =
+        new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger slices =
+        new java.util.concurrent.atomic.AtomicInteger();
+    store.pullParallel(
+        List.of(index),
+        new MatchAllDocsQuery(),
+        Long.MIN_VALUE,
+        Long.MAX_VALUE,
+        () ->
+            new ScanSlice() {
+              @Override
+              public EventVisitor visitor() {
+                slices.incrementAndGet();
+                return new EventVisitor() {
+                  @Override
+                  public boolean visit(StoredEvent event) {
+                    visited.incrementAndGet();
+                    return true;
+                  }
+
+                  @Override
+                  public void finish() {
+                    finished.incrementAndGet();
+                  }
+                };
+              }
+
+              @Override
+              public void pull(SliceCursor cursor) throws java.io.IOException {
+                cursor.advance(events);
+              }
+            },
+        pool());
+    assertThat(slices.get()).isPositive();
+    assertThat(visited.get()).isLessThanOrEqualTo((long) events * slices.get());
+    return visited.get() + 1_000_000L * finished.get();
+  }
+
   private static ExecutorService sharedPool;
 
   private static ExecutorService pool() {
@@ -497,6 +611,14 @@ class BlockStoreTest {
       assertThat(parallel(store, "bl", all, from, to, true))
           .as(why)
           .isEqualTo(parallel(store, "ev", all, from, to));
+      // pulled a few events at a time, resuming inside a block and between documents
+      int step = 1 + random.nextInt(700);
+      assertThat(pulled(store, "bl", all, from, to, step))
+          .as(why + ", step " + step)
+          .isEqualTo(parallel(store, "ev", all, from, to));
+      assertThat(pulled(store, "ev", all, from, to, step))
+          .as(why + ", step " + step)
+          .isEqualTo(parallel(store, "ev", all, from, to));
       String term = Segmenter.terms(WORDS[random.nextInt(WORDS.length)]).iterator().next();
       Query terms = new TermQuery(new Term(EventFields.TOKENS, term));
       List<String> events = ordered(store, "ev", terms, from, to);
@@ -584,14 +706,14 @@ class BlockStoreTest {
     Query all = new MatchAllDocsQuery();
     AtomicLong counted = new AtomicLong();
     AtomicLong visited = new AtomicLong();
-    store.scanParallelCounting(
+    store.pullParallelCounting(
         List.of("bl"),
         all,
         all,
         from,
         to,
         counted::addAndGet,
-        () -> e -> visited.incrementAndGet() > 0,
+        () -> ScanSlice.visiting(e -> visited.incrementAndGet() > 0),
         pool);
     return counted.get() + visited.get();
   }

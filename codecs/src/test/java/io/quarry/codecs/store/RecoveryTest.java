@@ -54,6 +54,44 @@ class RecoveryTest {
         e -> raws.add(e.event().raw()));
   }
 
+  private static ScanStats pullAll(EventStore store, List<String> raws) throws IOException {
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      return store.pullParallel(
+          List.of("main"),
+          new MatchAllDocsQuery(),
+          Long.MIN_VALUE,
+          Long.MAX_VALUE,
+          () ->
+              new ScanSlice() {
+                @Override
+                public EventVisitor visitor() {
+                  return e -> {
+                    synchronized (raws) {
+                      raws.add(e.event().raw());
+                    }
+                    return true;
+                  };
+                }
+
+                @Override
+                public void pull(SliceCursor cursor) {
+                  try {
+                    while (cursor.advance(3)) {
+                      // three events at a time
+                    }
+                  } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                  }
+                }
+              },
+          pool);
+    } finally {
+      pool.shutdown();
+    }
+  }
+
   private static List<String> raws(EventStore store) throws IOException {
     List<String> raws = new ArrayList<>();
     scanAll(store, raws);
@@ -110,9 +148,24 @@ class RecoveryTest {
     }
   }
 
+  static Stream<org.junit.jupiter.params.provider.Arguments> formatsAndScans() {
+    return Stream.of(BucketFormat.values())
+        .flatMap(
+            f ->
+                Stream.of(
+                    org.junit.jupiter.params.provider.Arguments.of(f, false),
+                    org.junit.jupiter.params.provider.Arguments.of(f, true)));
+  }
+
+  /**
+   * The damaged bucket met by the time-ordered scan, or by a parallel scan whose slices are pulled
+   * a few events at a time by a reader that rethrows what the cursor throws unchecked (as a
+   * driver's source operator does).
+   */
   @ParameterizedTest
-  @EnumSource(BucketFormat.class)
-  void aFlippedBitInAJournalBlockQuarantinesThatBucketOnly(BucketFormat format) throws IOException {
+  @org.junit.jupiter.params.provider.MethodSource("formatsAndScans")
+  void aFlippedBitInAJournalBlockQuarantinesThatBucketOnly(BucketFormat format, boolean pulled)
+      throws IOException {
     IndexOptions plain =
         IndexOptions.DEFAULTS
             .withJournalCompression(io.quarry.codecs.journal.JournalCompression.NONE)
@@ -143,7 +196,7 @@ class RecoveryTest {
             org.assertj.core.groups.Tuple.tuple("2", true));
     try (EventStore store = EventStore.open(live, Map.of("main", plain))) {
       List<String> raws = new ArrayList<>();
-      ScanStats stats = scanAll(store, raws);
+      ScanStats stats = pulled ? pullAll(store, raws) : scanAll(store, raws);
       assertThat(stats.warnings()).singleElement().asString().contains("bucket 1 is damaged");
       assertThat(raws).contains("event 100", "event 109").noneMatch(raw -> raw.equals("event 3"));
       assertThat(store.index("main").quarantinedBuckets()).isEqualTo(1);

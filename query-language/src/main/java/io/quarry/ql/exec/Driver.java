@@ -17,13 +17,20 @@ import java.util.function.Consumer;
 /**
  * Moves pages through one chain of pull {@link Operator}s on one thread, for one slice of a search
  * (or its reduce side): built-in commands' operators and plugin commands' ({@link PluginOperator})
- * alike. The slice's source pushes its pages in ({@link #add}); the driver then loops as ES|QL's
- * {@code Driver} does — for each neighbouring pair, finish the next operator when this one is
- * finished, else move this one's output into the next while the next needs input — and hands the
- * last operator's output to the sink, until nothing moves. It yields (returns to the source) when
- * nothing can move, also when an operator is blocked ({@link Operator#isBlocked}); it waits only
- * when the first operator must take a page or the chain must finish while one is blocked, and then
- * checks every {@value Operator#CANCEL_CHECK_MILLIS} ms whether the search was cancelled.
+ * alike. Two modes: in pull mode ({@link #run()}, {@link #run(long)}) the first operator is the
+ * slice's source (a scan handing a page per {@code getOutput}) and the driver runs until the last
+ * operator is finished, or for a time slice; in push mode a source outside pushes its pages in
+ * ({@link #add}, then {@link #finish}). Either way the driver loops as ES|QL's {@code Driver} does
+ * — for each neighbouring pair, finish the next operator when this one is finished, else move this
+ * one's output into the next while the next needs input; when the next is finished early (a {@code
+ * head} has its rows) finish this one and drop what it still gives — and hands the last operator's
+ * output to the sink. The finished prefix of the chain (up to the last finished operator before the
+ * end) is closed at once, so a source before a satisfied {@code head} stops reading and releases
+ * what it holds. A push-mode driver yields (returns to the source) when nothing can move, also when
+ * an operator is blocked ({@link Operator#isBlocked}); it waits only when the first operator must
+ * take a page or the chain must finish while one is blocked, and then checks every {@value
+ * Operator#CANCEL_CHECK_MILLIS} ms whether the search was cancelled (pull mode also checks on every
+ * pass).
  *
  * <p>Each step counts into the search's {@link StageStats}: the rows its operator took and the time
  * of every call into it ({@code addInput}, {@code getOutput}, {@code finish}) — its own time, as
@@ -60,6 +67,7 @@ public final class Driver implements AutoCloseable {
   private final Consumer<Page> sink;
   private final StageStats stats;
   private final OperatorContext context;
+  private int firstOpen; // the operators before it are finished and closed (the finished prefix)
   private boolean closed;
 
   /**
@@ -89,12 +97,17 @@ public final class Driver implements AutoCloseable {
       sink.accept(page);
       return;
     }
-    if (page.positionCount() == 0) {
-      dropped(0, page);
-      return;
+    if (page.positionCount() == 0 || firstOpen > 0) {
+      if (firstOpen == 0) {
+        dropped(0, page);
+      }
+      return; // a closed first operator took its last page
     }
     int idle = 0;
     while (true) {
+      if (firstOpen > 0) {
+        return; // the chain after it finished (a head has its rows): the page goes nowhere
+      }
       if (blocked(0) == null) { // nothing else is asked of a blocked operator
         if (operators[0].isFinished()) {
           dropped(0, page);
@@ -127,13 +140,12 @@ public final class Driver implements AutoCloseable {
     if (operators.length == 0) {
       return;
     }
-    if (!finishCalled[0]) {
+    if (firstOpen == 0 && !finishCalled[0]) {
       awaitUnblocked(0);
       finish(0);
     }
     int idle = 0;
-    int last = operators.length - 1;
-    while (blocked(last) != null || !operators[last].isFinished()) {
+    while (!finished()) {
       if (moveOnce()) {
         idle = 0;
       } else if (!awaitBlocked()) {
@@ -144,6 +156,90 @@ public final class Driver implements AutoCloseable {
                   + " from isBlocked)");
         }
         Thread.onSpinWait();
+      }
+    }
+  }
+
+  /**
+   * Pull mode, for a chain whose first operator is a source (it needs no input: {@code getOutput}
+   * hands its next page, as ES|QL's {@code SourceOperator} and the batch scan's {@code
+   * ScanSourceOperator} do): moves pages until the last operator is finished, waiting where one is
+   * blocked and checking the search's cancellation on every pass.
+   */
+  public void run() {
+    while (!run(Long.MAX_VALUE)) {
+      // no time limit: returns once finished
+    }
+  }
+
+  /**
+   * As {@link #run()}, for at most about {@code maxNanos} (a time slice: a thread that runs several
+   * drivers takes turns); true once the last operator is finished, false when the slice was used up
+   * first (call again to go on). A page is never split across the limit: the pass that crosses it
+   * completes. A source that is finished finishes the operator after it, and so on down the chain;
+   * an operator that is finished early (a satisfied {@code head}) finishes the ones before it, the
+   * source among them, and the finished prefix is closed at once, so a scan stops reading and
+   * releases what it holds.
+   */
+  public boolean run(long maxNanos) {
+    if (operators.length == 0) {
+      throw new IllegalStateException("a driver in pull mode needs a source operator");
+    }
+    long started = System.nanoTime();
+    int idle = 0;
+    while (!finished()) {
+      context.checkCancelled();
+      if (moveOnce()) {
+        idle = 0;
+      } else if (!awaitBlocked()) {
+        if (++idle > IDLE_LIMIT) {
+          throw stuck(
+              firstUnfinished(), "operator neither has output nor is finished, and is not blocked");
+        }
+        Thread.onSpinWait();
+      }
+      if (System.nanoTime() - started >= maxNanos) {
+        return finished();
+      }
+    }
+    return true;
+  }
+
+  /** Whether the last operator is finished (and not blocked): nothing more comes out. */
+  private boolean finished() {
+    int last = operators.length - 1;
+    return blocked(last) == null && operators[last].isFinished();
+  }
+
+  /**
+   * Closes the finished prefix of the chain: every operator up to the last finished one before the
+   * end (nothing it held reaches the rest), as ES|QL's driver drops its finished operators; the
+   * first still open is finished, its input being over.
+   */
+  private void closeFinishedPrefix() {
+    int last = operators.length - 1;
+    for (int i = last - 1; i >= firstOpen; i--) {
+      if (blocked(i) == null && operators[i].isFinished()) {
+        RuntimeException failure = null;
+        for (int j = firstOpen; j <= i; j++) {
+          try {
+            operators[j].close();
+          } catch (RuntimeException e) {
+            if (failure == null) {
+              failure = e;
+            } else {
+              failure.addSuppressed(e);
+            }
+          }
+        }
+        firstOpen = i + 1;
+        if (!finishCalled[firstOpen]) {
+          finish(firstOpen);
+        }
+        if (failure != null) {
+          throw failure;
+        }
+        return;
       }
     }
   }
@@ -173,7 +269,7 @@ public final class Driver implements AutoCloseable {
   private boolean moveOnce() {
     boolean moved = false;
     int last = operators.length - 1;
-    for (int i = 0; i <= last; i++) {
+    for (int i = firstOpen; i <= last; i++) {
       if (blocked(i) != null) {
         continue;
       }
@@ -221,6 +317,9 @@ public final class Driver implements AutoCloseable {
           moved = true;
         }
       }
+    }
+    if (moved) {
+      closeFinishedPrefix();
     }
     return moved;
   }
@@ -282,7 +381,7 @@ public final class Driver implements AutoCloseable {
 
   /** Waits for the first blocked operator; false when none is. */
   private boolean awaitBlocked() {
-    for (int i = 0; i < operators.length; i++) {
+    for (int i = firstOpen; i < operators.length; i++) {
       CompletableFuture<Void> future = blocked(i);
       if (future != null) {
         waitFor(i, future);
@@ -321,7 +420,7 @@ public final class Driver implements AutoCloseable {
   }
 
   private int firstUnfinished() {
-    for (int i = 0; i < operators.length; i++) {
+    for (int i = firstOpen; i < operators.length; i++) {
       if (!operators[i].isFinished()) {
         return i;
       }
@@ -343,9 +442,9 @@ public final class Driver implements AutoCloseable {
     }
     closed = true;
     RuntimeException failure = null;
-    for (Operator operator : operators) {
+    for (int i = firstOpen; i < operators.length; i++) {
       try {
-        operator.close();
+        operators[i].close();
       } catch (RuntimeException e) {
         if (failure == null) {
           failure = e;

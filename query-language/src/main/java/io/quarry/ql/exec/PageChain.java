@@ -220,7 +220,36 @@ public final class PageChain {
       Consumer<Page> end,
       StageStats stats,
       int firstStage) {
-    List<Driver.Step> steps = new ArrayList<>(commands.size());
+    this(null, commands, evaluator, end, stats, firstStage);
+  }
+
+  /**
+   * As {@link #PageChain(List, Evaluator, Consumer, StageStats, int)}, pulling its pages from
+   * {@code source} (an operator that needs no input: a scan of one segment slice), the first of the
+   * chain and no stage of its own; {@link #run} runs it.
+   */
+  public static PageChain pulling(
+      Operator source,
+      List<Command> commands,
+      Evaluator evaluator,
+      Consumer<Page> end,
+      StageStats stats,
+      int firstStage) {
+    return new PageChain(
+        requireNonNull(source, "source is null"), commands, evaluator, end, stats, firstStage);
+  }
+
+  private PageChain(
+      Operator source,
+      List<Command> commands,
+      Evaluator evaluator,
+      Consumer<Page> end,
+      StageStats stats,
+      int firstStage) {
+    List<Driver.Step> steps = new ArrayList<>(commands.size() + 1);
+    if (source != null) {
+      steps.add(Driver.Step.uncounted(source));
+    }
     try {
       for (int i = 0; i < commands.size(); i++) {
         steps.add(Driver.Step.counted(operator(commands.get(i), evaluator), firstStage + i));
@@ -270,6 +299,14 @@ public final class PageChain {
           new PluginOperator(plugin, plugin.bound(), evaluator.pluginContext());
       default -> FieldStages.operator(command, evaluator.rawTermMatcher());
     };
+  }
+
+  /**
+   * Pulls the source's pages through every operator until the source and then each operator in turn
+   * is finished (a chain made by {@link #pulling}).
+   */
+  public void run() {
+    driver.run();
   }
 
   /** Pushes a page through every operator. */

@@ -25,6 +25,8 @@
  * as a {@link io.quarry.ql.exec.PluginOperator}; over an event listing's batches as a {@link
  * io.quarry.ql.exec.PluginOverlayOperator}; {@code mstats append=true} pulls its points from a
  * {@link io.quarry.ql.exec.MetricAppend} read), and one {@link io.quarry.ql.exec.Driver} per chain
- * moves pages through them, counting each as a stage of {@link io.quarry.ql.exec.StageStats}.
+ * moves pages through them — pushed in by a source outside, or pulled from a source operator at the
+ * chain's head (a batch slice's scan) —, counting each as a stage of {@link
+ * io.quarry.ql.exec.StageStats}.
  */
 package io.quarry.ql.exec;

@@ -167,6 +167,158 @@ class DriverTest {
     assertThat(waiting.closed).isTrue();
   }
 
+  @Test
+  @Timeout(30)
+  void pullModeRunsTheSourceToItsEndAndClosesItThen() {
+    NumberSource source = new NumberSource(3, 10);
+    List<Page> answer = new ArrayList<>();
+    StageStats stats = new StageStats(List.of("where", "paging"));
+    try (Driver driver =
+        new Driver(
+            List.of(
+                Driver.Step.uncounted(source),
+                Driver.Step.counted(evenOnly(), 0),
+                Driver.Step.counted(new RowPaging(4), 1)),
+            answer::add,
+            stats,
+            context(() -> false))) {
+      driver.run();
+      // the source was finished by itself and closed once the operator after it took its end
+      assertThat(source.closed).isTrue();
+      assertThat(source.finishCalled).isFalse();
+    }
+    assertThat(values(answer))
+        .containsExactly(0L, 2L, 4L, 6L, 8L, 10L, 12L, 14L, 16L, 18L, 20L, 22L, 24L, 26L, 28L);
+    assertThat(answer).extracting(Page::positionCount).containsExactly(4, 4, 4, 3);
+    assertThat(stats.stages().get(0).rowsIn()).isEqualTo(30); // the source itself: no stage
+    assertThat(stats.stages().get(1).rowsIn()).isEqualTo(15);
+  }
+
+  @Test
+  @Timeout(30)
+  void aFinishedHeadClosesThePrefixAndTheSourceStopsReading() {
+    NumberSource source = new NumberSource(Integer.MAX_VALUE, 4); // never ends by itself
+    Operator filter = evenOnly();
+    List<Page> answer = new ArrayList<>();
+    try (Driver driver =
+        new Driver(
+            List.of(
+                Driver.Step.uncounted(source),
+                Driver.Step.counted(filter, 0),
+                Driver.Step.counted(new FirstPageOnly(), 1),
+                Driver.Step.counted(new RowPaging(5), 2)), // re-pages what comes after the head
+            answer::add,
+            new StageStats(List.of("where", "first", "paging")),
+            context(() -> false))) {
+      assertThat(driver.run(TimeUnit.SECONDS.toNanos(20))).isTrue();
+      // the head, the filter and the source were closed before the driver is
+      assertThat(source.closed).isTrue();
+      assertThat(source.pages).isLessThanOrEqualTo(2); // the one that went out, one in flight
+    }
+    assertThat(values(answer)).containsExactly(0L, 2L);
+  }
+
+  @Test
+  @Timeout(30)
+  void pullModeChecksCancellationOnEveryPass() {
+    AtomicBoolean cancelled = new AtomicBoolean();
+    NumberSource source = new NumberSource(Integer.MAX_VALUE, 4);
+    source.afterPages = 5;
+    source.then = () -> cancelled.set(true);
+    Driver driver =
+        new Driver(
+            List.of(Driver.Step.uncounted(source), Driver.Step.counted(evenOnly(), 0)),
+            page -> {},
+            new StageStats(List.of("where")),
+            context(cancelled::get));
+    assertThatThrownBy(driver::run).isInstanceOf(CancellationException.class);
+    assertThat(source.pages).isBetween(5, 6);
+    driver.close();
+    assertThat(source.closed).isTrue();
+  }
+
+  @Test
+  @Timeout(30)
+  void aTimeSliceReturnsBeforeTheChainIsFinishedAndTheNextGoesOn() {
+    NumberSource source = new NumberSource(Integer.MAX_VALUE, 2);
+    List<Page> answer = new ArrayList<>();
+    try (Driver driver =
+        new Driver(
+            List.of(Driver.Step.uncounted(source), Driver.Step.counted(new Spinning(), 0)),
+            answer::add,
+            new StageStats(List.of("slow")),
+            context(() -> false))) {
+      long started = System.nanoTime();
+      assertThat(driver.run(TimeUnit.MILLISECONDS.toNanos(20))).isFalse();
+      assertThat(System.nanoTime() - started).isLessThan(TimeUnit.SECONDS.toNanos(5));
+      int first = answer.size();
+      assertThat(first).isPositive();
+      assertThat(driver.run(TimeUnit.MILLISECONDS.toNanos(20))).isFalse();
+      assertThat(answer.size()).isGreaterThan(first);
+      source.limit = source.pages + 1; // the source ends: the chain finishes
+      assertThat(driver.run(TimeUnit.SECONDS.toNanos(20))).isTrue();
+    }
+    assertThat(values(answer)).hasSize(2 * answer.size());
+    assertThat(values(answer).get(values(answer).size() - 1))
+        .isEqualTo((long) 2 * answer.size() - 1);
+  }
+
+  /** A source operator: {@code limit} pages of {@code size} numbers, counting up from 0. */
+  private static final class NumberSource implements Operator {
+    private final int size;
+    volatile int limit;
+    int pages;
+    int afterPages = -1; // run then after this many pages
+    Runnable then;
+    boolean finishCalled;
+    boolean closed;
+
+    NumberSource(int limit, int size) {
+      this.limit = limit;
+      this.size = size;
+    }
+
+    @Override
+    public boolean needsInput() {
+      return false;
+    }
+
+    @Override
+    public void addInput(Page page) {
+      throw new UnsupportedOperationException("a source takes no input");
+    }
+
+    @Override
+    public void finish() {
+      finishCalled = true;
+    }
+
+    @Override
+    public boolean isFinished() {
+      return finishCalled || pages >= limit;
+    }
+
+    @Override
+    public Page getOutput() {
+      if (closed) {
+        throw new IllegalStateException("read after close");
+      }
+      if (isFinished()) {
+        return null;
+      }
+      Page page = numbers((long) pages * size, size);
+      if (++pages == afterPages) {
+        then.run();
+      }
+      return page;
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+    }
+  }
+
   private static PageChain.FilterOperator evenOnly() {
     return new PageChain.FilterOperator(
         (page, kept) -> {

@@ -1,7 +1,9 @@
 package io.quarry.server.search;
 
 import io.quarry.codecs.store.EventVisitor;
+import io.quarry.codecs.store.ScanSlice;
 import io.quarry.codecs.store.ScanStats;
+import io.quarry.codecs.store.SliceCursor;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.OutputLookupCommand;
@@ -59,10 +61,10 @@ final class PageBatch {
     }
   }
 
-  /** Runs a parallel scan, a new visitor per slice. */
+  /** Runs a parallel scan, each slice pulled by a new {@link ScanSlice}. */
   @FunctionalInterface
   interface Scan {
-    ScanStats run(Supplier<EventVisitor> slices) throws IOException;
+    ScanStats run(Supplier<ScanSlice> slices) throws IOException;
   }
 
   /** Runs a parallel scan that first counts {@code counted}'s documents into a sink. */
@@ -71,7 +73,7 @@ final class PageBatch {
     ScanStats run(
         org.apache.lucene.search.Query counted,
         java.util.function.LongConsumer countedSink,
-        Supplier<EventVisitor> slices)
+        Supplier<ScanSlice> slices)
         throws IOException;
   }
 
@@ -197,11 +199,13 @@ final class PageBatch {
     OrdinalCounts segmentCounts = new OrdinalCounts();
     ScanStats scanned;
     try {
-      Supplier<EventVisitor> slices =
+      Supplier<ScanSlice> slices =
           () -> {
             PageAggregator partial = partials.take();
+            ScanSourceOperator reading = new ScanSourceOperator(pageSize);
             PageChain chain =
-                new PageChain(
+                PageChain.pulling(
+                    reading,
                     chained,
                     evaluator,
                     page -> {
@@ -220,7 +224,7 @@ final class PageBatch {
                         true,
                         control,
                         page -> {
-                          chain.add(page);
+                          reading.add(page);
                           return true;
                         },
                         () -> Long.MAX_VALUE,
@@ -244,32 +248,44 @@ final class PageBatch {
                       if (every != null) {
                         every.add(page);
                       } else {
-                        chain.add(ownText ? EventText.withOwnText(page) : page);
+                        reading.add(ownText ? EventText.withOwnText(page) : page);
                       }
                     },
                     () -> {
                       if (every != null) {
                         every.finish();
                       }
-                      chain.finish();
-                      partials.put(partial);
                     },
                     chain::close); // also when the slice fails: plugin operators are released
             EventPages events = every != null ? source.listing() : source;
-            return counting == null
-                ? events
-                : new IndexCounting(
-                    counting,
-                    batch.sure(),
-                    batch.blockCondition(),
-                    evaluator.zone(),
-                    segmentCounts,
-                    partial,
-                    control,
-                    matched,
-                    stages,
-                    statsAt,
-                    events);
+            EventVisitor visitor =
+                counting == null
+                    ? events
+                    : new IndexCounting(
+                        counting,
+                        batch.sure(),
+                        batch.blockCondition(),
+                        evaluator.zone(),
+                        segmentCounts,
+                        partial,
+                        control,
+                        matched,
+                        stages,
+                        statsAt,
+                        events);
+            return new ScanSlice() {
+              @Override
+              public EventVisitor visitor() {
+                return visitor;
+              }
+
+              @Override
+              public void pull(SliceCursor cursor) {
+                reading.open(cursor);
+                chain.run(); // the scan, the chain, into the partial
+                partials.put(partial);
+              }
+            };
           };
       org.apache.lucene.search.Query countedUpFront = batch.countedUpFront();
       long countStarted = System.nanoTime();

@@ -749,7 +749,7 @@ public final class SearchService implements AutoCloseable {
     }
     PageBatch.Scan scan =
         slices ->
-            store.scanParallel(
+            store.pullParallel(
                 indexes,
                 translation.query(),
                 plan.earliestMicros(),
@@ -772,7 +772,7 @@ public final class SearchService implements AutoCloseable {
             results,
             scan,
             (countedUpFront, counted, slices) ->
-                store.scanParallelCounting(
+                store.pullParallelCounting(
                     indexes,
                     translation.query(),
                     countedUpFront,

@@ -3,7 +3,8 @@
  * search expression into a term-index query (exact where it can be, else a superset checked per
  * event, with a <em>sure</em> part whose matches need no check); {@code SearchService} runs a plan
  * time-ordered (newest first, stopping when the answer is complete) or in batch mode (segment
- * slices in parallel, partial aggregations merged), whose physical choices {@code BatchPlan} makes
+ * slices in parallel, each a pulled driver whose source operator is the slice's scan, {@code
+ * ScanSourceOperator}; partial aggregations merged), whose physical choices {@code BatchPlan} makes
  * once for both running and {@code explain}, run by {@code PageBatch} (the page engine, and the
  * counts the index answers; a search with no page stage is refused before it reads anything, HTTP
  * 400 {@code SEARCH_NOT_SUPPORTED}); {@code IndexCounting} counts documents instead of reading them

@@ -328,6 +328,9 @@ class SearchApiTest {
     assertThat(pages.at("/costs/stages/0/ms").asDouble())
         .as("an eval on pages has a time of its own, not 0")
         .isPositive();
+    // the pulled slice's driver counts the stats after it as before: every event in
+    assertThat(pages.at("/costs/stages/1/command").asText()).startsWith("stats");
+    assertThat(pages.at("/costs/stages/1/rowsIn").asLong()).isEqualTo(EVENTS);
 
     String missing =
         createJob("{\"query\": \"index=main nosuchterm | stats count\"}").get("id").asText();
