@@ -407,7 +407,7 @@ public final class Driver implements AutoCloseable {
       } catch (TimeoutException stillBlocked) {
         // check for cancellation again
       } catch (ExecutionException e) {
-        throw operators[at] instanceof PluginOperator plugin
+        throw operators[at] instanceof RunsPlugin plugin
             ? plugin.failure(e.getCause())
             : new IllegalStateException("an operator's isBlocked future failed", e.getCause());
       } catch (CancellationException e) {
@@ -428,10 +428,10 @@ public final class Driver implements AutoCloseable {
     return operators.length - 1;
   }
 
-  /** A broken operator: a plugin's is named. */
+  /** A broken operator: a plugin's (bare or wrapped: {@link RunsPlugin}) is named. */
   private RuntimeException stuck(int at, String problem) {
     IllegalStateException cause = new IllegalStateException(problem);
-    return operators[at] instanceof PluginOperator plugin ? plugin.failure(cause) : cause;
+    return operators[at] instanceof RunsPlugin plugin ? plugin.failure(cause) : cause;
   }
 
   /** Closes every operator once, the first failure thrown after all are closed. */

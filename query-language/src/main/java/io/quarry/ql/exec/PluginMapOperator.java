@@ -16,7 +16,7 @@ import java.util.concurrent.CompletionStage;
  * account, unless {@code releasesOutput} is false: a {@link PluginAggregation} partial holds them).
  * The plugin's operator is made at the first page: input that never comes makes no state.
  */
-final class PluginMapOperator implements Operator {
+final class PluginMapOperator implements Operator, RunsPlugin {
   /** Columns of the input pages no plugin operator sees: the page engine's own (NUL-named). */
   private static final char HIDDEN_PREFIX = '\u0000';
 
@@ -30,6 +30,11 @@ final class PluginMapOperator implements Operator {
     this.command = command;
     this.context = context;
     this.releasesOutput = releasesOutput;
+  }
+
+  @Override
+  public PluginFailureException failure(Throwable cause) {
+    return PluginOperator.failure(command, cause);
   }
 
   @Override

@@ -22,7 +22,7 @@ import java.util.concurrent.CompletionStage;
  * released as it gives them up — unless the caller keeps that account itself (a plugin aggregation
  * holds its state pages reserved until it is closed).
  */
-final class PluginOperator implements Operator {
+final class PluginOperator implements Operator, RunsPlugin {
   private final PluginCommand command;
   private final Operator operator;
   private final OperatorContext context;
@@ -150,8 +150,13 @@ final class PluginOperator implements Operator {
     }
   }
 
-  /** The failure of this plugin command, caused by {@code cause}. */
-  PluginFailureException failure(Throwable cause) {
+  @Override
+  public PluginFailureException failure(Throwable cause) {
+    return failure(command, cause);
+  }
+
+  /** The failure of {@code command}, caused by {@code cause}. */
+  static PluginFailureException failure(PluginCommand command, Throwable cause) {
     return new PluginFailureException(command.name(), command.plugin(), cause);
   }
 

@@ -39,7 +39,7 @@ import java.util.concurrent.CompletionStage;
  * it leaves as it came, and the listing after it takes its rows as new rows — the fields they hold
  * a value in, no event's text ({@code PluginOverEvents}).
  */
-public final class PluginOverlayOperator implements Operator {
+public final class PluginOverlayOperator implements Operator, RunsPlugin {
   /** The hidden column naming, per position, the fields the operator laid over the event. */
   public static final String OVERLAID = "\u0000overlaid";
 
@@ -110,6 +110,11 @@ public final class PluginOverlayOperator implements Operator {
     return command instanceof PluginCommand plugin
         && plugin.plugin().equals("built-in")
         && OWN_ROWS.contains(plugin.name());
+  }
+
+  @Override
+  public PluginFailureException failure(Throwable cause) {
+    return operator.failure(cause);
   }
 
   @Override

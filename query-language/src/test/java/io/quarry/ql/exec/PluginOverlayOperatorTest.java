@@ -153,4 +153,16 @@ class PluginOverlayOperatorTest {
       assertThat(account.used()).as("seed %d", seed).isZero();
     }
   }
+
+  @Test
+  void aFailureTheDriverFindsNamesTheWrappedCommand() {
+    List<Operator> operators = operators("fillnull value=0 n", MemoryAccount.unbounded("test"));
+    try {
+      assertThat(((RunsPlugin) operators.getFirst()).failure(new IllegalStateException("stuck")))
+          .hasMessageContaining("command 'fillnull'")
+          .hasMessageContaining("stuck");
+    } finally {
+      operators.forEach(Operator::close);
+    }
+  }
 }
