@@ -164,6 +164,43 @@ class DictionaryBlocksTest {
     assertThat(account.used()).isZero();
   }
 
+  /**
+   * A copy of a dictionary block's positions holds the same dictionary: the account counts it once,
+   * with whichever of the two is released last (a copy that counted it again would leave the
+   * account at the copy's whole size plus the source's).
+   */
+  @Test
+  void aCopyOfADictionaryBlockCountsOnlyItsOrdinals() {
+    MemoryAccount account = new MemoryAccount("take", 1L << 30);
+    BlockFactory factory = new BlockFactory(account);
+    DictionaryBlockBuilder builder = new DictionaryBlockBuilder(6);
+    for (String uri : new String[] {"/index.html", "/a/b", null, "/index.html", "/c", "/a/b"}) {
+      builder.append(uri);
+    }
+    BytesBlock source = builder.build(6);
+    factory.reserve(source);
+    long dictionary = source.dictionary().ramBytesUsed();
+    BytesBlock taken = (BytesBlock) BlockCopies.take(factory, source, new int[] {4, 0}, 2);
+    assertThat(account.used()).isEqualTo(source.ramBytesUsed() + taken.ramBytesUsed() - dictionary);
+    Page filtered =
+        BlockCopies.filter(
+            new Page(
+                new io.quarry.plugin.api.data.Schema(
+                    List.of(
+                        new io.quarry.plugin.api.data.Schema.Column(
+                            "uri", io.quarry.plugin.api.data.DataType.STRING))),
+                List.of(source)),
+            new int[] {1},
+            1);
+    assertThat(((BytesBlock) filtered.block(0)).dictionary()).isSameAs(source.dictionary());
+    assertThat(account.used()) // an unaccounted copy reserves nothing here
+        .isEqualTo(source.ramBytesUsed() + taken.ramBytesUsed() - dictionary);
+    factory.release(source);
+    assertThat(account.used()).isEqualTo(taken.ramBytesUsed());
+    factory.release(taken);
+    assertThat(account.used()).isZero();
+  }
+
   @Test
   void takingPositionsKeepsMultivaluesInEitherForm() {
     MemoryAccount account = new MemoryAccount("take", 1L << 30);
