@@ -183,6 +183,26 @@ final class BlockEvents implements StoredEvent.Loader {
     return column == null || column.valueCount(doc) == 0 ? null : column.values(doc);
   }
 
+  /**
+   * A column held elsewhere has one value per event, by segment ordinal; the payload's have none.
+   */
+  @Override
+  public long keywordOrdinal(int doc, String name) throws IOException {
+    return !isDefaultColumn(name) && block.isElsewhere(name)
+        ? elsewhere(name).ordinal(doc)
+        : StoredEvent.NO_ORDINAL;
+  }
+
+  @Override
+  public Object keywordScope() {
+    return elsewhere;
+  }
+
+  @Override
+  public String keywordText(String name, long ordinal) throws IOException {
+    return elsewhere.text(name, ordinal);
+  }
+
   @Override
   public String raw(int doc) {
     return block.raw(doc);
