@@ -49,14 +49,9 @@ class DictionaryBlocksTest {
    * {@code page} with its {@code host} column rewritten through a {@link DictionaryBlockBuilder}.
    */
   private static Page withDictionaryHost(Page page) {
-    Block plain = page.block("host");
-    DictionaryBlockBuilder builder = new DictionaryBlockBuilder(page.positionCount());
-    for (int p = 0; p < page.positionCount(); p++) {
-      builder.append(plain.isNull(p) ? null : ((BytesBlock) plain).getString(p));
-    }
-    BytesBlock dictionary = builder.build(16);
-    assertThat(dictionary.dictionary()).isNotNull();
-    return page.withColumn("host", dictionary);
+    Page rewritten = withDictionary(page, "host");
+    assertThat(((BytesBlock) rewritten.block("host")).dictionary()).isNotNull();
+    return rewritten;
   }
 
   private static StatsCommand stats(String text) {
@@ -65,19 +60,7 @@ class DictionaryBlocksTest {
   }
 
   private static List<Map<String, Object>> statsOver(List<Page> pages) {
-    HashAggregationOperator operator =
-        new HashAggregationOperator(
-            stats("stats count, sum(bytes) AS total, dc(bytes) AS kinds by host"),
-            MemoryTracker.unbounded("stats"),
-            16);
-    pages.forEach(operator::addInput);
-    operator.finish();
-    List<Page> out = new ArrayList<>();
-    for (Page page = operator.getOutput(); page != null; page = operator.getOutput()) {
-      out.add(page);
-    }
-    operator.close();
-    return TestPages.rows(out);
+    return statsOver(stats("stats count, sum(bytes) AS total, dc(bytes) AS kinds by host"), pages);
   }
 
   @Test
@@ -97,6 +80,63 @@ class DictionaryBlocksTest {
       List<Map<String, Object>> expected = statsOver(plain);
       assertThat(statsOver(dictionary)).isEqualTo(expected);
     }
+  }
+
+  /** {@code column} of {@code page} rewritten through a {@link DictionaryBlockBuilder}. */
+  private static Page withDictionary(Page page, String column) {
+    Block plain = page.block(column);
+    DictionaryBlockBuilder builder = new DictionaryBlockBuilder(page.positionCount());
+    for (int p = 0; p < page.positionCount(); p++) {
+      builder.append(plain.isNull(p) ? null : ((BytesBlock) plain).getString(p));
+    }
+    return page.withColumn(column, builder.build(16));
+  }
+
+  /**
+   * By two string fields in dictionary form (each combination of entries looked up once per page,
+   * {@code EntryGroups}), one in dictionary and one plain, or both plain: the same groups in the
+   * same order, the same counts; nulls and constants included.
+   */
+  @Test
+  void statsByTwoDictionaryColumnsAnswersAsByThePlainColumns() {
+    Random random = new Random(11);
+    List<String> methods = List.of("GET", "POST", "PUT");
+    StatsCommand command = stats("stats count, sum(bytes) AS total by host, method");
+    for (int round = 0; round < 30; round++) {
+      List<Page> plain = new ArrayList<>();
+      List<Page> both = new ArrayList<>();
+      List<Page> one = new ArrayList<>();
+      for (int page = 0; page < 1 + random.nextInt(5); page++) {
+        List<Map<String, Object>> rows = randomRows(random, 1 + random.nextInt(200));
+        for (Map<String, Object> row : rows) {
+          if (random.nextInt(10) != 0) {
+            row.put("method", methods.get(random.nextInt(round % 4 == 0 ? 1 : methods.size())));
+          }
+        }
+        Page built =
+            TestPages.page(TestPages.cells(rows), List.of("_time", "host", "method", "bytes"));
+        plain.add(built);
+        both.add(withDictionary(withDictionary(built, "host"), "method"));
+        one.add(withDictionary(built, "method"));
+      }
+      assertThat(((BytesBlock) both.get(0).block("method")).dictionary()).isNotNull();
+      List<Map<String, Object>> expected = statsOver(command, plain);
+      assertThat(statsOver(command, both)).as("round " + round).isEqualTo(expected);
+      assertThat(statsOver(command, one)).as("round " + round).isEqualTo(expected);
+    }
+  }
+
+  private static List<Map<String, Object>> statsOver(StatsCommand command, List<Page> pages) {
+    HashAggregationOperator operator =
+        new HashAggregationOperator(command, MemoryTracker.unbounded("stats"), 16);
+    pages.forEach(operator::addInput);
+    operator.finish();
+    List<Page> out = new ArrayList<>();
+    for (Page page = operator.getOutput(); page != null; page = operator.getOutput()) {
+      out.add(page);
+    }
+    operator.close();
+    return TestPages.rows(out);
   }
 
   @Test
