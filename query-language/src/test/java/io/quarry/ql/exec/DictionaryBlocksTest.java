@@ -139,6 +139,56 @@ class DictionaryBlocksTest {
     return TestPages.rows(out);
   }
 
+  /**
+   * {@code dedup} and {@code top} over pages whose string fields are dictionary blocks ({@code
+   * PageDedup}'s text per entry, {@code top}'s combinations of entries once per page) answer as
+   * over the same pages plain.
+   */
+  @Test
+  void dedupAndTopOverDictionaryColumnsAnswerAsOverPlainColumns() {
+    Random random = new Random(5);
+    List<String> methods = List.of("GET", "POST", "PUT");
+    for (String command :
+        List.of(
+            "dedup host",
+            "dedup 2 host keepempty=true",
+            "dedup consecutive=true host",
+            "top host",
+            "top limit=2 host, method",
+            "rare method",
+            "top method by host")) {
+      for (int round = 0; round < 10; round++) {
+        List<Page> plain = new ArrayList<>();
+        List<Page> dictionary = new ArrayList<>();
+        for (int page = 0; page < 1 + random.nextInt(5); page++) {
+          List<Map<String, Object>> rows = randomRows(random, 1 + random.nextInt(100));
+          for (Map<String, Object> row : rows) {
+            if (random.nextInt(10) != 0) {
+              row.put("method", methods.get(random.nextInt(round % 3 == 0 ? 1 : 3)));
+            }
+          }
+          Page built =
+              TestPages.page(TestPages.cells(rows), List.of("_time", "host", "method", "bytes"));
+          plain.add(built);
+          dictionary.add(withDictionary(withDictionary(built, "host"), "method"));
+        }
+        List<Map<String, Object>> expected =
+            TestPages.rows(
+                OperatorTestCase.drive(
+                    OperatorTestCase.reduce(
+                        command, 64, MemoryAccount.unbounded("plain"), new ArrayList<>()),
+                    plain));
+        List<Map<String, Object>> answer =
+            TestPages.rows(
+                OperatorTestCase.drive(
+                    OperatorTestCase.reduce(
+                        command, 64, MemoryAccount.unbounded("dictionary"), new ArrayList<>()),
+                    dictionary));
+        assertThat(answer).as(command + ", round " + round).isEqualTo(expected);
+      }
+    }
+  }
+
   @Test
   void statsByHandOverADictionaryColumn() {
     // host: web-1, web-1, (none), db, web-1 → db: 1 event of 7 bytes; web-1: 3 of 1 + 2 + 5
