@@ -76,6 +76,12 @@ public final class QuerySuite {
               LogsQl.of("* | top 10 by (uri_path) hits as count"),
               ""),
           new Query(
+              "count_by_method_status",
+              "index=main | stats count by method, status",
+              "SELECT method, status, count(*) AS count FROM logs GROUP BY method, status",
+              LogsQl.of("* | stats by (method, status) count() as count"),
+              "two index-time by-fields: no count shortcut, every event through the page engine"),
+          new Query(
               "sessions_range",
               "index=main | stats range(_time) AS duration, count BY JSESSIONID",
               "SELECT jsessionid, epoch(max(ts)) - epoch(min(ts)) AS duration, count(*) AS count"

@@ -68,8 +68,10 @@ final class BlockColumns {
           "doc " + doc);
     }
     String[] values = new String[counts.size()];
+    long[] ords = new long[values.length];
     for (int i = 0; i < values.length; i++) {
-      values[i] = open.cache.text(counts, counts.ord(i));
+      ords[i] = counts.ord(i);
+      values[i] = open.cache.text(counts, ords[i]);
     }
     int[] codes = new int[events];
     if (!open.codes.read(doc, events, values.length, codes)) {
@@ -77,14 +79,31 @@ final class BlockColumns {
           "block holds column '" + field + "' elsewhere but has no value codes of it",
           "doc " + doc);
     }
-    return new Values(values, codes);
+    return new Values(values, ords, codes);
   }
 
-  /** One block's column: its distinct values and each event's index among them. */
-  record Values(String[] values, int[] codes) {
+  /**
+   * The text of segment ordinal {@code ord} of {@code field}, a field {@link #read} has read (the
+   * scan's ordinals of it: {@link Values#ordinal}).
+   */
+  String text(String field, long ord) throws IOException {
+    Field open = fields.get(field);
+    return open.cache.text(open.counts, ord);
+  }
+
+  /**
+   * One block's column: its distinct values, their segment ordinals, and each event's index among
+   * them.
+   */
+  record Values(String[] values, long[] ords, int[] codes) {
     /** Event {@code e}'s one value. */
     String value(int e) {
       return values[codes[e]];
+    }
+
+    /** The segment ordinal of event {@code e}'s one value. */
+    long ordinal(int e) {
+      return ords[codes[e]];
     }
   }
 

@@ -27,6 +27,9 @@ final class EventColumns {
   private final List<SortedSetDocValues> keywords = new ArrayList<>();
   private final List<String[]> keywordTexts = new ArrayList<>(); // decoded values by ordinal
   private final int[] keywordMisses; // ordinals decoded one by one, per keyword field
+  private final int[] keywordDoc; // per keyword field: the document last read, -1 for none yet
+  private final long[] keywordOrd; // its one ordinal, or NO_ORDINAL (no value, or keywordValues)
+  private final List<List<String>> keywordValues; // its several values
   private final List<String> numberNames = new ArrayList<>();
   private final List<IndexedFieldType> numberTypes = new ArrayList<>();
   private final List<SortedNumericDocValues> numbers = new ArrayList<>();
@@ -59,6 +62,10 @@ final class EventColumns {
       }
     }
     keywordMisses = new int[keywords.size()];
+    keywordDoc = new int[keywords.size()];
+    java.util.Arrays.fill(keywordDoc, -1);
+    keywordOrd = new long[keywords.size()];
+    keywordValues = new ArrayList<>(java.util.Collections.nCopies(keywords.size(), null));
   }
 
   /** Decoded values by ordinal: a segment has few hosts, sources and sourcetypes. */
@@ -166,7 +173,58 @@ final class EventColumns {
     }
   }
 
-  /** The index-time fields this segment has doc values for. */
+  /**
+   * The segment ordinal of {@code doc}'s one value of keyword field {@code field}, or {@link
+   * StoredEvent#NO_ORDINAL} when it has none or several or the field is not a keyword one.
+   */
+  long keywordOrdinal(int doc, String field) throws IOException {
+    int keyword = keywordNames.indexOf(field);
+    if (keyword < 0) {
+      return StoredEvent.NO_ORDINAL;
+    }
+    readKeyword(keyword, doc);
+    return keywordOrd[keyword];
+  }
+
+  /** The text of a segment ordinal of keyword field {@code field} (decoded once when cached). */
+  String keywordText(String field, long ord) throws IOException {
+    int keyword = keywordNames.indexOf(field);
+    return keywordText(keywords.get(keyword), keyword, keywordTexts.get(keyword), ord);
+  }
+
+  /**
+   * Reads keyword field {@code keyword} of {@code doc} into {@link #keywordOrd} or {@link
+   * #keywordValues}, once per document however often asked (doc values are read once per document).
+   */
+  private void readKeyword(int keyword, int doc) throws IOException {
+    if (keywordDoc[keyword] == doc) {
+      return;
+    }
+    SortedSetDocValues values = keywords.get(keyword);
+    if (values.docID() > doc) { // an earlier event asked late: start the column over
+      values =
+          DocValues.getSortedSet(
+              reader, EventFields.valuesField(keywordNames.get(keyword), IndexedFieldType.KEYWORD));
+      keywords.set(keyword, values);
+    }
+    keywordDoc[keyword] = doc;
+    keywordOrd[keyword] = StoredEvent.NO_ORDINAL;
+    keywordValues.set(keyword, null);
+    if (!values.advanceExact(doc)) {
+      return;
+    }
+    if (values.docValueCount() == 1) {
+      keywordOrd[keyword] = values.nextOrd();
+      return;
+    }
+    String[] texts = keywordTexts.get(keyword);
+    List<String> list = new ArrayList<>(values.docValueCount());
+    for (int v = 0; v < values.docValueCount(); v++) {
+      list.add(keywordText(values, keyword, texts, values.nextOrd()));
+    }
+    keywordValues.set(keyword, list);
+  }
+
   /** Whether the segment has index-time field {@code field}. */
   boolean hasIndexedField(String field) {
     return keywordNames.contains(field) || numberNames.contains(field);
@@ -180,30 +238,17 @@ final class EventColumns {
 
   /**
    * The values of one index-time field of {@code doc}, or null when the document has none. Read
-   * each field of a document at most once, documents in increasing order.
+   * documents in increasing order (an earlier one starts the field's column over).
    */
   List<String> indexedField(int doc, String field) throws IOException {
     int keyword = keywordNames.indexOf(field);
     if (keyword >= 0) {
-      SortedSetDocValues values = keywords.get(keyword);
-      if (values.docID() > doc) { // an earlier event asked late: start the column over
-        values =
-            DocValues.getSortedSet(
-                reader, EventFields.valuesField(field, IndexedFieldType.KEYWORD));
-        keywords.set(keyword, values);
+      readKeyword(keyword, doc);
+      long ord = keywordOrd[keyword];
+      if (ord >= 0) { // the common case: one value, an immutable list of it
+        return List.of(keywordText(keywords.get(keyword), keyword, keywordTexts.get(keyword), ord));
       }
-      if (!values.advanceExact(doc)) {
-        return null;
-      }
-      String[] texts = keywordTexts.get(keyword);
-      if (values.docValueCount() == 1) { // the common case: one value, an immutable list of it
-        return List.of(keywordText(values, keyword, texts, values.nextOrd()));
-      }
-      List<String> list = new ArrayList<>(values.docValueCount());
-      for (int v = 0; v < values.docValueCount(); v++) {
-        list.add(keywordText(values, keyword, texts, values.nextOrd()));
-      }
-      return list;
+      return keywordValues.get(keyword);
     }
     int number = numberNames.indexOf(field);
     if (number < 0) {

@@ -38,7 +38,29 @@ public final class StoredEvent {
 
     /** {@code doc}'s {@code _raw} as a transient view of the journal's bytes, or null. */
     CharSequence rawView(int doc) throws IOException;
+
+    /**
+     * The ordinal of {@code doc}'s one value of keyword field {@code name} among the values of
+     * {@link #keywordScope()}, or {@link #NO_ORDINAL}; {@link #field} reads the same document's
+     * field afterwards as before.
+     */
+    default long keywordOrdinal(int doc, String name) throws IOException {
+      return NO_ORDINAL;
+    }
+
+    /** What the ordinals are of (the scan of one segment); null when there are none. */
+    default Object keywordScope() {
+      return null;
+    }
+
+    /** The text of a {@link #keywordOrdinal} of {@code name}. */
+    default String keywordText(String name, long ordinal) throws IOException {
+      throw new IllegalStateException("no keyword ordinals");
+    }
   }
+
+  /** What {@link #keywordOrdinal} answers when it does not give an ordinal. */
+  public static final long NO_ORDINAL = -1;
 
   private final String index;
   private final long timeMicros;
@@ -137,6 +159,43 @@ public final class StoredEvent {
       List<String> copy = values == null ? null : List.copyOf(values);
       readFields.put(name, copy);
       return copy;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * This event's one value of keyword index-time field {@code name} as an ordinal among the
+   * segment's values of the field — equal ordinals of two events of the same {@link #keywordScope}
+   * are the same value, read with {@link #keywordText} — or {@link #NO_ORDINAL} when the event has
+   * none or several, or the segment keeps the field so that it has no ordinal: then {@link
+   * #indexedField} reads it, as it can after this in any case.
+   */
+  public long keywordOrdinal(String name) {
+    if (loader == null
+        || indexedFields != null
+        || readFields != null && readFields.containsKey(name)) {
+      return NO_ORDINAL;
+    }
+    try {
+      return loader.keywordOrdinal(doc, name);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * What this event's {@link #keywordOrdinal}s are of: the same object for the events of one scan
+   * of a segment, null when they have none.
+   */
+  public Object keywordScope() {
+    return loader == null ? null : loader.keywordScope();
+  }
+
+  /** The text of {@code ordinal}, a {@link #keywordOrdinal} of {@code name} (in this scope). */
+  public String keywordText(String name, long ordinal) {
+    try {
+      return loader.keywordText(name, ordinal);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

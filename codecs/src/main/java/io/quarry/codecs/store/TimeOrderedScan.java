@@ -352,6 +352,21 @@ final class TimeOrderedScan {
     }
 
     @Override
+    public long keywordOrdinal(int doc, String name) throws IOException {
+      return columns.keywordOrdinal(doc, name);
+    }
+
+    @Override
+    public Object keywordScope() {
+      return columns;
+    }
+
+    @Override
+    public String keywordText(String name, long ordinal) throws IOException {
+      return columns.keywordText(name, ordinal);
+    }
+
+    @Override
     public String raw(int doc) throws IOException {
       EventReader text = new EventReader(false);
       try {

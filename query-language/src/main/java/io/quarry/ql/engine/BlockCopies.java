@@ -249,15 +249,16 @@ public final class BlockCopies {
     if (count == page.positionCount() && isIdentity(positions, count)) {
       return page;
     }
+    // an account of this copy alone, dropped with it (one shared for all copies would keep each
+    // dictionary it was asked to count once, for good)
+    BlockFactory unaccounted =
+        new BlockFactory(io.quarry.plugin.api.data.MemoryAccount.unbounded("page copies"));
     List<Block> blocks = new ArrayList<>(page.blocks().size());
     for (Block block : page.blocks()) {
-      blocks.add(take(UNACCOUNTED, block, positions, count));
+      blocks.add(take(unaccounted, block, positions, count));
     }
     return new Page(page.schema(), blocks, count);
   }
-
-  private static final BlockFactory UNACCOUNTED =
-      new BlockFactory(io.quarry.plugin.api.data.MemoryAccount.unbounded("page copies"));
 
   private static boolean isIdentity(int[] positions, int count) {
     for (int i = 0; i < count; i++) {

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.engine.BlockCopies;
@@ -18,7 +19,8 @@ import java.util.Map;
  * dropped, or all kept with {@code keepempty=true}; with {@code consecutive=true} only runs of
  * equal adjacent positions (across pages) shrink. Each page leaves as one filtered copy of its kept
  * positions ({@code sortby} is a {@link PageSort} after this stage, see {@link PageReduce}). A
- * single field's single value is keyed by its text alone, no list per position.
+ * single field's single value is keyed by its text alone, no list per position; over a dictionary
+ * block, one text per entry and page.
  */
 final class PageDedup extends PageTransformOperator {
   private final DedupCommand command;
@@ -28,6 +30,7 @@ final class PageDedup extends PageTransformOperator {
   private Object previous;
   private long run;
   private int[] kept = new int[0];
+  private String[] entryTexts = new String[0]; // a one-field dictionary block's entries, as met
 
   PageDedup(DedupCommand command, MemoryTracker memory) {
     this.command = requireNonNull(command, "command is null");
@@ -41,6 +44,14 @@ final class PageDedup extends PageTransformOperator {
     for (int f = 0; f < blocks.length; f++) {
       int column = page.schema().indexOf(command.fields().get(f));
       blocks[f] = column < 0 ? null : page.block(column);
+    }
+    if (blocks.length == 1 && blocks[0] instanceof BytesBlock bytes && bytes.dictionary() != null) {
+      int entries = bytes.dictionary().positionCount();
+      if (entryTexts.length < entries) {
+        entryTexts = new String[entries];
+      } else {
+        java.util.Arrays.fill(entryTexts, 0, entries, null);
+      }
     }
     if (kept.length < count) {
       kept = new int[count];
@@ -86,7 +97,9 @@ final class PageDedup extends PageTransformOperator {
         return null;
       }
       if (values == 1) {
-        return Values.toText(block.getObject(position));
+        return block instanceof BytesBlock bytes && bytes.dictionary() != null
+            ? entryText(bytes, bytes.getOrdinal(bytes.getFirstValueIndex(position)))
+            : Values.toText(block.getObject(position));
       }
       return List.of(texts(block, position));
     }
@@ -98,6 +111,16 @@ final class PageDedup extends PageTransformOperator {
       key.add(texts(block, position));
     }
     return key;
+  }
+
+  /** A dictionary entry's text, made once per page. */
+  private String entryText(BytesBlock block, int entry) {
+    String text = entryTexts[entry];
+    if (text == null) {
+      text = block.dictionary().getStringValue(entry);
+      entryTexts[entry] = text;
+    }
+    return text;
   }
 
   private static List<String> texts(Block block, int position) {

@@ -49,14 +49,9 @@ class DictionaryBlocksTest {
    * {@code page} with its {@code host} column rewritten through a {@link DictionaryBlockBuilder}.
    */
   private static Page withDictionaryHost(Page page) {
-    Block plain = page.block("host");
-    DictionaryBlockBuilder builder = new DictionaryBlockBuilder(page.positionCount());
-    for (int p = 0; p < page.positionCount(); p++) {
-      builder.append(plain.isNull(p) ? null : ((BytesBlock) plain).getString(p));
-    }
-    BytesBlock dictionary = builder.build(16);
-    assertThat(dictionary.dictionary()).isNotNull();
-    return page.withColumn("host", dictionary);
+    Page rewritten = withDictionary(page, "host");
+    assertThat(((BytesBlock) rewritten.block("host")).dictionary()).isNotNull();
+    return rewritten;
   }
 
   private static StatsCommand stats(String text) {
@@ -65,19 +60,7 @@ class DictionaryBlocksTest {
   }
 
   private static List<Map<String, Object>> statsOver(List<Page> pages) {
-    HashAggregationOperator operator =
-        new HashAggregationOperator(
-            stats("stats count, sum(bytes) AS total, dc(bytes) AS kinds by host"),
-            MemoryTracker.unbounded("stats"),
-            16);
-    pages.forEach(operator::addInput);
-    operator.finish();
-    List<Page> out = new ArrayList<>();
-    for (Page page = operator.getOutput(); page != null; page = operator.getOutput()) {
-      out.add(page);
-    }
-    operator.close();
-    return TestPages.rows(out);
+    return statsOver(stats("stats count, sum(bytes) AS total, dc(bytes) AS kinds by host"), pages);
   }
 
   @Test
@@ -96,6 +79,113 @@ class DictionaryBlocksTest {
       }
       List<Map<String, Object>> expected = statsOver(plain);
       assertThat(statsOver(dictionary)).isEqualTo(expected);
+    }
+  }
+
+  /** {@code column} of {@code page} rewritten through a {@link DictionaryBlockBuilder}. */
+  private static Page withDictionary(Page page, String column) {
+    Block plain = page.block(column);
+    DictionaryBlockBuilder builder = new DictionaryBlockBuilder(page.positionCount());
+    for (int p = 0; p < page.positionCount(); p++) {
+      builder.append(plain.isNull(p) ? null : ((BytesBlock) plain).getString(p));
+    }
+    return page.withColumn(column, builder.build(16));
+  }
+
+  /**
+   * By two string fields in dictionary form (each combination of entries looked up once per page,
+   * {@code EntryGroups}), one in dictionary and one plain, or both plain: the same groups in the
+   * same order, the same counts; nulls and constants included.
+   */
+  @Test
+  void statsByTwoDictionaryColumnsAnswersAsByThePlainColumns() {
+    Random random = new Random(11);
+    List<String> methods = List.of("GET", "POST", "PUT");
+    StatsCommand command = stats("stats count, sum(bytes) AS total by host, method");
+    for (int round = 0; round < 30; round++) {
+      List<Page> plain = new ArrayList<>();
+      List<Page> both = new ArrayList<>();
+      List<Page> one = new ArrayList<>();
+      for (int page = 0; page < 1 + random.nextInt(5); page++) {
+        List<Map<String, Object>> rows = randomRows(random, 1 + random.nextInt(200));
+        for (Map<String, Object> row : rows) {
+          if (random.nextInt(10) != 0) {
+            row.put("method", methods.get(random.nextInt(round % 4 == 0 ? 1 : methods.size())));
+          }
+        }
+        Page built =
+            TestPages.page(TestPages.cells(rows), List.of("_time", "host", "method", "bytes"));
+        plain.add(built);
+        both.add(withDictionary(withDictionary(built, "host"), "method"));
+        one.add(withDictionary(built, "method"));
+      }
+      assertThat(((BytesBlock) both.get(0).block("method")).dictionary()).isNotNull();
+      List<Map<String, Object>> expected = statsOver(command, plain);
+      assertThat(statsOver(command, both)).as("round " + round).isEqualTo(expected);
+      assertThat(statsOver(command, one)).as("round " + round).isEqualTo(expected);
+    }
+  }
+
+  private static List<Map<String, Object>> statsOver(StatsCommand command, List<Page> pages) {
+    HashAggregationOperator operator =
+        new HashAggregationOperator(command, MemoryTracker.unbounded("stats"), 16);
+    pages.forEach(operator::addInput);
+    operator.finish();
+    List<Page> out = new ArrayList<>();
+    for (Page page = operator.getOutput(); page != null; page = operator.getOutput()) {
+      out.add(page);
+    }
+    operator.close();
+    return TestPages.rows(out);
+  }
+
+  /**
+   * {@code dedup} and {@code top} over pages whose string fields are dictionary blocks ({@code
+   * PageDedup}'s text per entry, {@code top}'s combinations of entries once per page) answer as
+   * over the same pages plain.
+   */
+  @Test
+  void dedupAndTopOverDictionaryColumnsAnswerAsOverPlainColumns() {
+    Random random = new Random(5);
+    List<String> methods = List.of("GET", "POST", "PUT");
+    for (String command :
+        List.of(
+            "dedup host",
+            "dedup 2 host keepempty=true",
+            "dedup consecutive=true host",
+            "top host",
+            "top limit=2 host, method",
+            "rare method",
+            "top method by host")) {
+      for (int round = 0; round < 10; round++) {
+        List<Page> plain = new ArrayList<>();
+        List<Page> dictionary = new ArrayList<>();
+        for (int page = 0; page < 1 + random.nextInt(5); page++) {
+          List<Map<String, Object>> rows = randomRows(random, 1 + random.nextInt(100));
+          for (Map<String, Object> row : rows) {
+            if (random.nextInt(10) != 0) {
+              row.put("method", methods.get(random.nextInt(round % 3 == 0 ? 1 : 3)));
+            }
+          }
+          Page built =
+              TestPages.page(TestPages.cells(rows), List.of("_time", "host", "method", "bytes"));
+          plain.add(built);
+          dictionary.add(withDictionary(withDictionary(built, "host"), "method"));
+        }
+        List<Map<String, Object>> expected =
+            TestPages.rows(
+                OperatorTestCase.drive(
+                    OperatorTestCase.reduce(
+                        command, 64, MemoryAccount.unbounded("plain"), new ArrayList<>()),
+                    plain));
+        List<Map<String, Object>> answer =
+            TestPages.rows(
+                OperatorTestCase.drive(
+                    OperatorTestCase.reduce(
+                        command, 64, MemoryAccount.unbounded("dictionary"), new ArrayList<>()),
+                    dictionary));
+        assertThat(answer).as(command + ", round " + round).isEqualTo(expected);
+      }
     }
   }
 
@@ -161,6 +251,43 @@ class DictionaryBlocksTest {
     assertThat(account.used()).isEqualTo(taken.ramBytesUsed() + takenConstant.ramBytesUsed());
     factory.release(taken);
     factory.release(takenConstant);
+    assertThat(account.used()).isZero();
+  }
+
+  /**
+   * A copy of a dictionary block's positions holds the same dictionary: the account counts it once,
+   * with whichever of the two is released last (a copy that counted it again would leave the
+   * account at the copy's whole size plus the source's).
+   */
+  @Test
+  void aCopyOfADictionaryBlockCountsOnlyItsOrdinals() {
+    MemoryAccount account = new MemoryAccount("take", 1L << 30);
+    BlockFactory factory = new BlockFactory(account);
+    DictionaryBlockBuilder builder = new DictionaryBlockBuilder(6);
+    for (String uri : new String[] {"/index.html", "/a/b", null, "/index.html", "/c", "/a/b"}) {
+      builder.append(uri);
+    }
+    BytesBlock source = builder.build(6);
+    factory.reserve(source);
+    long dictionary = source.dictionary().ramBytesUsed();
+    BytesBlock taken = (BytesBlock) BlockCopies.take(factory, source, new int[] {4, 0}, 2);
+    assertThat(account.used()).isEqualTo(source.ramBytesUsed() + taken.ramBytesUsed() - dictionary);
+    Page filtered =
+        BlockCopies.filter(
+            new Page(
+                new io.quarry.plugin.api.data.Schema(
+                    List.of(
+                        new io.quarry.plugin.api.data.Schema.Column(
+                            "uri", io.quarry.plugin.api.data.DataType.STRING))),
+                List.of(source)),
+            new int[] {1},
+            1);
+    assertThat(((BytesBlock) filtered.block(0)).dictionary()).isSameAs(source.dictionary());
+    assertThat(account.used()) // an unaccounted copy reserves nothing here
+        .isEqualTo(source.ramBytesUsed() + taken.ramBytesUsed() - dictionary);
+    factory.release(source);
+    assertThat(account.used()).isEqualTo(taken.ramBytesUsed());
+    factory.release(taken);
     assertThat(account.used()).isZero();
   }
 

@@ -237,9 +237,9 @@ abstract class OperatorTestCase {
   }
 
   /** A reduce side of one command and the list its answer's pages go to. */
-  private record Driven(PageReduce reduce, List<Page> out) {}
+  record Driven(PageReduce reduce, List<Page> out) {}
 
-  private static Driven reduce(String text, int pageSize, MemoryAccount account, List<Page> out) {
+  static Driven reduce(String text, int pageSize, MemoryAccount account, List<Page> out) {
     List<Command> commands = PageRun.commands("* | " + text);
     assertThat(ReduceCoverage.supportsOverEvents(commands)).as(text + " has a page stage").isTrue();
     Evaluator evaluator =
@@ -275,7 +275,7 @@ abstract class OperatorTestCase {
    * Feeds the pages until the stages want no more (bounded by the input: a stage that keeps asking
    * gets every page once), finishes and closes; the answer's pages.
    */
-  private static List<Page> drive(Driven driven, List<Page> input) {
+  static List<Page> drive(Driven driven, List<Page> input) {
     for (Page page : input) {
       if (!driven.reduce().add(page)) {
         break;

@@ -333,6 +333,8 @@ final class EventPages implements EventVisitor {
     private LongBlock.Builder times;
     private BytesBlock.Builder texts;
     private final DictionaryBlockBuilder defaults; // host, source, sourcetype, index: few values
+    private final OrdinalColumn ordinals; // a field that may be a keyword index-time one, else null
+    private boolean plain; // this page's values went plain after some by ordinal
     private Map<Integer, List<Object>> typedCells; // position → values that are not all text
 
     /** {@code own}: the event's own values, never a fused {@code rex}'s (the filter's columns). */
@@ -348,20 +350,46 @@ final class EventPages implements EventVisitor {
                   .filter(i -> rexes[i].fields().contains(name))
                   .toArray();
       this.defaults = defaultField(name) ? new DictionaryBlockBuilder(pageSize) : null;
+      this.ordinals =
+          !time && defaults == null && producers.length == 0 && !name.equals(EventFields.RAW)
+              ? new OrdinalColumn(name, pageSize)
+              : null;
       reset(pageSize);
     }
 
     private void reset(int pageSize) {
+      plain = false;
       if (time) {
         times = LongBlock.builder(DataType.TIMESTAMP, pageSize);
       } else if (defaults == null) {
-        texts = BytesBlock.builder(pageSize);
+        texts = ordinals == null ? BytesBlock.builder(pageSize) : null; // made when needed
       }
+    }
+
+    /**
+     * Whether this event's value went in by its ordinal; when not, the page's values so far are
+     * made plain and the page goes on plain.
+     */
+    private boolean appendedByOrdinal(StoredEvent event) {
+      if (ordinals == null || plain) {
+        return false;
+      }
+      if (ordinals.append(event)) {
+        return true;
+      }
+      plain = true;
+      texts = BytesBlock.builder(pageSize);
+      ordinals.copyInto(texts);
+      return false;
     }
 
     Block build(int pageSize) {
       Block block =
-          time ? times.build() : defaults != null ? defaults.build(pageSize) : texts.build();
+          time
+              ? times.build()
+              : defaults != null
+                  ? defaults.build(pageSize)
+                  : ordinals != null && !plain ? ordinals.build() : texts.build();
       if (typedCells != null) {
         block = retyped(block);
         typedCells = null;
@@ -424,6 +452,9 @@ final class EventPages implements EventVisitor {
         case EventFields.SOURCETYPE -> appendDefault(event.sourcetype());
         case EventFields.INDEX -> appendDefault(event.index());
         default -> {
+          if (appendedByOrdinal(event)) {
+            return extracted;
+          }
           List<String> indexed = event.indexedField(name);
           if (indexed != null) {
             appendValues(indexed);

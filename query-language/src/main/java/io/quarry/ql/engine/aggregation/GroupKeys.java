@@ -29,7 +29,7 @@ final class GroupKeys {
   private byte[] composite = new byte[64]; // the composite key being built
   private int compositeLength;
   private int[] ids = new int[8];
-  private int[] entryIds = new int[8]; // a dictionary block's entries' group ids (-1: not yet)
+  private final EntryGroups entryGroups = new EntryGroups(); // over dictionary blocks
 
   GroupKeys(int width) {
     this.width = width;
@@ -199,9 +199,7 @@ final class GroupKeys {
     if (width == 1) {
       Block block = keys[0];
       if (block instanceof BytesBlock bytes) {
-        if (bytes.dictionary() != null) {
-          groupOfEachOrdinal(bytes, count, ids);
-        } else {
+        if (!entryGroups.groupOfEach(keys, count, ids, p -> bytesId(bytes, p))) {
           hash.ids(bytes, count, ids);
         }
         return true;
@@ -211,48 +209,35 @@ final class GroupKeys {
       }
       return true;
     }
+    if (entryGroups.groupOfEach(keys, count, ids, p -> compositeId(keys, p))) {
+      return true;
+    }
     positions:
     for (int p = 0; p < count; p++) {
-      compositeLength = 0;
       for (Block block : keys) {
         if (block.isNull(p)) {
           ids[p] = -1;
           continue positions;
         }
-        appendValue(block, p);
       }
-      ids[p] = found(hash.id(composite, 0, compositeLength));
+      ids[p] = compositeId(keys, p);
     }
     return true;
   }
 
-  /**
-   * {@link #groupOfEach} of a single-valued string block in dictionary or constant form: each
-   * dictionary entry a position uses is looked up once, on first use (so groups are made in the
-   * order the positions meet them, as for a plain block, and an entry no position uses makes no
-   * group); the positions take their entry's id.
-   */
-  private void groupOfEachOrdinal(BytesBlock block, int count, int[] ids) {
-    BytesBlock dictionary = block.dictionary();
-    int entries = dictionary.positionCount();
-    if (entryIds.length < entries) {
-      entryIds = new int[Math.max(entries, entryIds.length * 2)];
+  /** The group of a single-valued string block's position (made here when new). */
+  private int bytesId(BytesBlock block, int position) {
+    block.getBytes(position, scratch);
+    return found(hash.id(scratch.bytes(), scratch.offset(), scratch.length()));
+  }
+
+  /** The group of the by-fields' values at a position where each has one (made here when new). */
+  private int compositeId(Block[] keys, int position) {
+    compositeLength = 0;
+    for (Block block : keys) {
+      appendValue(block, position);
     }
-    Arrays.fill(entryIds, 0, entries, -1);
-    for (int p = 0; p < count; p++) {
-      if (block.isNull(p)) {
-        ids[p] = -1;
-        continue;
-      }
-      int entry = block.getOrdinal(p);
-      int id = entryIds[entry];
-      if (id < 0) {
-        dictionary.getBytes(entry, scratch);
-        id = found(hash.id(scratch.bytes(), scratch.offset(), scratch.length()));
-        entryIds[entry] = id;
-      }
-      ids[p] = id;
-    }
+    return found(hash.id(composite, 0, compositeLength));
   }
 
   /** Appends one by-field's value (a single-valued block's position) to the composite key. */

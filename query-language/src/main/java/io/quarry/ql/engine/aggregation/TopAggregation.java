@@ -94,6 +94,9 @@ public final class TopAggregation implements PageAggregator {
         return; // a field no position here has: nothing counted
       }
     }
+    if (byWidth == 0 && countEach(page.positionCount())) {
+      return;
+    }
     long grown = 0;
     positions:
     for (int p = 0; p < page.positionCount(); p++) {
@@ -120,6 +123,37 @@ public final class TopAggregation implements PageAggregator {
     }
     memory.add(grown);
   }
+
+  /**
+   * Counts a page without by-fields whose fields are single-valued, the combination of each
+   * position found page at a time ({@link GroupKeys#groupOfEach}: over dictionary blocks once per
+   * combination of entries); false (nothing counted) when some field is multivalued.
+   */
+  private boolean countEach(int positions) {
+    if (pageIds.length < positions) {
+      pageIds = new int[Math.max(positions, pageIds.length * 2)];
+    }
+    if (!combinations.groupOfEach(allBlocks, positions, pageIds)) {
+      return false;
+    }
+    long grown = growCounts();
+    long counted = 0;
+    for (int p = 0; p < positions; p++) {
+      int combination = pageIds[p];
+      if (combination >= 0) { // a row missing a field is not counted
+        counts[combination]++;
+        counted++;
+      }
+    }
+    if (counted > 0) {
+      grown += growTotals();
+      totals[0] += counted;
+    }
+    memory.add(grown);
+    return true;
+  }
+
+  private int[] pageIds = new int[8]; // countEach: each position's combination, -1 for none
 
   /**
    * Adds counts a source made in place of rows ({@link CountPages#values}): each position's {@link

@@ -10,6 +10,12 @@ import static java.util.Objects.requireNonNull;
  * goes from an input page into an output page unchanged moves with it and needs nothing. Operator
  * state that is not blocks (hash tables, sketches) is reserved with {@link #reserve(long, String)}
  * and released when dropped.
+ *
+ * <p>A string block's dictionary ({@link BytesBlock#dictionary()}) is reserved once however many
+ * blocks hold it (a dictionary block and its filtered copies, the pages of a scan over one segment
+ * dictionary): with the first block reserved that holds it, released with the last such block
+ * released. Reserving and releasing blocks of one dictionary through factories of one account is
+ * exact; the same block released twice is a bug as before.
  */
 public final class BlockFactory {
   private final MemoryAccount account;
@@ -44,7 +50,8 @@ public final class BlockFactory {
 
   /**
    * A builder of a dictionary block over {@code dictionary} (see {@link
-   * BytesBlock#ordinalBuilder}); the built block, dictionary included, is reserved. Since SPI 1.5.
+   * BytesBlock#ordinalBuilder}); the built block is reserved, its dictionary once for all the
+   * blocks holding it (see the class comment). Since SPI 1.5.
    */
   public BytesBlock.OrdinalBuilder newOrdinalBytesBlockBuilder(
       BytesBlock dictionary, int expectedSize) {
@@ -104,9 +111,25 @@ public final class BlockFactory {
     return page.withColumn(name, block);
   }
 
-  /** Reserves a block someone else built (a block adopted from outside this factory). */
+  /**
+   * Reserves a block someone else built (a block adopted from outside this factory): its own
+   * arrays, and its dictionary unless another block of this account holds it already.
+   */
   public void reserve(Block block) {
-    account.reserve(block.ramBytesUsed(), "block");
+    BytesBlock dictionary = block instanceof BytesBlock bytes ? bytes.dictionary() : null;
+    if (dictionary == null) {
+      account.reserve(block.ramBytesUsed(), "block");
+      return;
+    }
+    long shared = dictionary.ramBytesUsed();
+    long own = block.ramBytesUsed() - shared;
+    account.reserve(own, "block");
+    try {
+      account.reserveShared(dictionary, shared, "block dictionary");
+    } catch (RuntimeException e) {
+      account.release(own);
+      throw e;
+    }
   }
 
   /** Reserves operator state. */
@@ -118,8 +141,16 @@ public final class BlockFactory {
     account.release(bytes);
   }
 
+  /** Releases a block: its own arrays, and its dictionary when no other block holds it. */
   public void release(Block block) {
-    account.release(block.ramBytesUsed());
+    BytesBlock dictionary = block instanceof BytesBlock bytes ? bytes.dictionary() : null;
+    if (dictionary == null) {
+      account.release(block.ramBytesUsed());
+      return;
+    }
+    long shared = dictionary.ramBytesUsed();
+    account.release(block.ramBytesUsed() - shared);
+    account.releaseShared(dictionary, shared);
   }
 
   /** Releases every block of a page. */

@@ -20,9 +20,10 @@ import java.util.Arrays;
  *       dictionary of one entry and no per-position array at all ({@link #isConstant()}).
  * </ul>
  *
- * <p>A dictionary block's memory ({@link #ramBytesUsed()}) includes its dictionary's: a dictionary
- * shared by several blocks (a filtered copy keeps its source's) is counted with each of them and
- * released with each, so that what is reserved for a block is what is released for it.
+ * <p>A dictionary block's memory ({@link #ramBytesUsed()}) includes its dictionary's, but a {@link
+ * BlockFactory} reserves a dictionary shared by several blocks (a filtered copy keeps its source's;
+ * the pages of one scan share a segment's) once per account: with the first block holding it,
+ * released with the last (see {@link BlockFactory}).
  */
 public final class BytesBlock implements Block {
   private final byte[] bytes; // plain: the values; dictionary or constant: the dictionary's

@@ -1,5 +1,7 @@
 package io.quarry.plugin.api.data;
 
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -11,6 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * parent breaker is over its child breakers): each reservation is also made in the parent and fails
  * when the parent would go over its own ceiling; {@link #close} gives back to the parent whatever
  * the account still holds when its search ends, and later reservations and releases stay local.
+ *
+ * <p>Memory several blocks share (a dictionary and the blocks of ordinals into it) is held by the
+ * account once: {@link BlockFactory} reserves it with the first block that holds it and releases it
+ * with the last ({@link #reserveShared}, {@link #releaseShared}).
  */
 public final class MemoryAccount {
   private final String owner;
@@ -19,6 +25,8 @@ public final class MemoryAccount {
   private final AtomicLong used = new AtomicLong();
   private final AtomicLong peak = new AtomicLong();
   private boolean closed; // guarded by this; only accounts with a parent synchronize
+  private final Object sharedLock = new Object();
+  private Map<Object, int[]> holders; // guarded by sharedLock; made when first needed
 
   /**
    * @param owner what the account belongs to, for error messages (a search id, a test)
@@ -105,6 +113,54 @@ public final class MemoryAccount {
       if (!closed) {
         parent.release(bytes);
       }
+    }
+  }
+
+  /**
+   * Reserves {@code bytes} for {@code shared} (an object several blocks hold, by identity) when no
+   * holder has reserved it yet, else counts one more holder.
+   *
+   * @throws MemoryLimitExceededException when the account would go over its limit (no holder is
+   *     counted then)
+   */
+  void reserveShared(Object shared, long bytes, String what) {
+    synchronized (sharedLock) {
+      if (holders == null) {
+        holders = new IdentityHashMap<>();
+      }
+      int[] count = holders.get(shared);
+      if (count != null) {
+        count[0]++;
+        return;
+      }
+      reserve(bytes, what);
+      holders.put(shared, new int[] {1});
+    }
+  }
+
+  /**
+   * Counts one holder of {@code shared} less and releases its {@code bytes} with the last. A
+   * release without a holder releases the bytes (a bug, as releasing a block twice: {@link #used}
+   * shows it).
+   */
+  void releaseShared(Object shared, long bytes) {
+    synchronized (sharedLock) {
+      int[] count = holders == null ? null : holders.get(shared);
+      if (count != null && --count[0] > 0) {
+        return;
+      }
+      if (count != null) {
+        holders.remove(shared);
+      }
+      release(bytes);
+    }
+  }
+
+  /** How many holders {@code shared} has in this account (0: not reserved here). */
+  int holders(Object shared) {
+    synchronized (sharedLock) {
+      int[] count = holders == null ? null : holders.get(shared);
+      return count == null ? 0 : count[0];
     }
   }
 
