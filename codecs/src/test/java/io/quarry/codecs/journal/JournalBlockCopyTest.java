@@ -195,6 +195,30 @@ class JournalBlockCopyTest {
     }
   }
 
+  /** A journal written before the data file named its level is re-encoded, never copied. */
+  @Test
+  void aJournalThatDoesNotNameItsLevelIsReencoded() throws IOException {
+    Path old = directory.resolve("v0");
+    Files.createDirectories(old);
+    for (String file : List.of("_0.fnm", "_0.qjd", "_0.qjx", "_0.si", "segments_1")) {
+      try (InputStream in = getClass().getResourceAsStream("/journal-v0/" + file)) {
+        Files.copy(in, old.resolve(file));
+      }
+    }
+    try (Index index = new Index(old, JournalCompression.ZSTD)) {
+      JournalStoredFieldsReader v0 = index.journal(0);
+      assertThat(v0.level()).isEqualTo(-1);
+      int v0Blocks = v0.blockCount();
+      List<String> raws = new ArrayList<>(index.raws());
+      List<String> events = largeEvents(3);
+      index.add(events, 1);
+      assertThat(index.forceMerge()).as("blocks decoded").isEqualTo(v0Blocks);
+      assertThat(index.journal(0).level()).isEqualTo(JournalCodec.ZSTD.level(false));
+      raws.addAll(events);
+      index.assertHolds(raws);
+    }
+  }
+
   private static List<byte[]> flat(List<List<byte[]>> segments) {
     return segments.stream().flatMap(List::stream).toList();
   }
@@ -329,8 +353,17 @@ class JournalBlockCopyTest {
 
     /** The index holds these events in this order (every block's CRC checked on decoding). */
     void assertHolds(List<String> events) throws IOException {
+      assertThat(raws()).containsExactlyElementsOf(events);
       try (DirectoryReader reader = DirectoryReader.open(fs)) {
-        assertThat(reader.numDocs()).isEqualTo(events.size());
+        for (LeafReaderContext leaf : reader.leaves()) {
+          leaf.reader().checkIntegrity(); // the data files' checksums, after the copies
+        }
+      }
+    }
+
+    /** The live documents' {@code _raw}, in order. */
+    List<String> raws() throws IOException {
+      try (DirectoryReader reader = DirectoryReader.open(fs)) {
         List<String> read = new ArrayList<>();
         for (LeafReaderContext leaf : reader.leaves()) {
           StoredFields fields = leaf.reader().storedFields();
@@ -340,12 +373,7 @@ class JournalBlockCopyTest {
             }
           }
         }
-        assertThat(read).containsExactlyElementsOf(events);
-      }
-      try (DirectoryReader reader = DirectoryReader.open(fs)) {
-        for (LeafReaderContext leaf : reader.leaves()) {
-          leaf.reader().checkIntegrity(); // the data files' checksums, after the copies
-        }
+        return read;
       }
     }
 
