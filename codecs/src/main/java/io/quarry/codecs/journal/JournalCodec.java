@@ -18,6 +18,11 @@ public enum JournalCodec {
   /** No compression: the fastest decode, the largest files. */
   NONE(0) {
     @Override
+    int level(boolean compact) {
+      return 0;
+    }
+
+    @Override
     int maxCompressedLength(int length) {
       return length;
     }
@@ -43,10 +48,17 @@ public enum JournalCodec {
    * encoder (same format, slower to write, smaller and as fast to read).
    */
   LZ4(1) {
+    private static final int COMPACT_LEVEL = 9; // lz4hc's default
     private final LZ4Compressor compressor = LZ4Factory.fastestInstance().fastCompressor();
-    private final LZ4Compressor compactor = LZ4Factory.fastestInstance().highCompressor();
+    private final LZ4Compressor compactor =
+        LZ4Factory.fastestInstance().highCompressor(COMPACT_LEVEL);
     private final LZ4SafeDecompressor decompressor =
         LZ4Factory.fastestInstance().safeDecompressor();
+
+    @Override
+    int level(boolean compact) {
+      return compact ? COMPACT_LEVEL : 0; // 0: the fast encoder
+    }
 
     @Override
     int maxCompressedLength(int length) {
@@ -96,6 +108,11 @@ public enum JournalCodec {
         ThreadLocal.withInitial(() -> new ZstdCompressCtx().setLevel(COMPACT_LEVEL));
 
     @Override
+    int level(boolean compact) {
+      return compact ? COMPACT_LEVEL : LEVEL;
+    }
+
+    @Override
     int maxCompressedLength(int length) {
       return (int) Zstd.compressBound(length);
     }
@@ -139,6 +156,13 @@ public enum JournalCodec {
   int id() {
     return id;
   }
+
+  /**
+   * The encoder level of blocks written fast or compact, recorded in each data file (version 2 on):
+   * a merge copies a source's blocks as they are only when their codec and level are those it would
+   * write ({@link JournalStoredFieldsWriter#merge}).
+   */
+  abstract int level(boolean compact);
 
   abstract int maxCompressedLength(int length);
 

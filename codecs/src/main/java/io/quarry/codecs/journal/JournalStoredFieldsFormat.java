@@ -34,7 +34,8 @@ import org.apache.lucene.store.MergeInfo;
  *
  * <ul>
  *   <li>{@code .qjd}, data: {@code IndexHeader, CodecId (byte: {@link JournalCodec}: 0 none, 1 lz4,
- *       2 zstd), Block^blockCount, Footer}
+ *       2 zstd), Level (byte, version 2 on: {@link JournalCodec#level}, the encoder level of every
+ *       block), Block^blockCount, Footer}
  *   <li>{@code .qjx}, block index: {@code IndexHeader, BlockCount (vint), <DocCountAndAscii (vint:
  *       DocCount << 1 | 1 when every string value in the block is ASCII; version 0 wrote DocCount),
  *       StartPointer (vlong, delta to the previous block), CompressedLength (vint), RawLength
@@ -51,8 +52,19 @@ import org.apache.lucene.store.MergeInfo;
  * checkIntegrity}); each block carries a CRC32C of its decompressed bytes, verified every time it
  * is decoded, so a flipped bit in a block is reported on first read.
  *
- * <p><b>Limitations.</b> Merges re-encode documents; blocks are not copied raw yet. A single
- * document larger than the block size makes a block of its own.
+ * <p><b>Merges copy blocks.</b> A merge writes a source segment's compressed block as it is —
+ * bytes, document count, raw length, CRC32C and ASCII flag — when the source's codec and level are
+ * those the merge writes (fast into fast, compact into compact; a compact merge of fast segments
+ * recompresses them, as it is meant to), the source numbers its fields as the merged segment does,
+ * no document of the block is deleted, no index sort reorders documents, and the block is at least
+ * half full (a segment's last, short block is re-encoded with its neighbours, so short blocks do
+ * not pile up over generations of merges). Other blocks' live documents are re-encoded; a copy
+ * first flushes the documents re-encoded before it as a block of their own. Each source's data file
+ * is checksummed whole before its blocks are read ({@code checkIntegrity}), since copied bytes are
+ * not decoded; segments older than version 2 do not name their level and are re-encoded. See {@link
+ * JournalStoredFieldsWriter#merge}.
+ *
+ * <p><b>Limitations.</b> A single document larger than the block size makes a block of its own.
  */
 public final class JournalStoredFieldsFormat extends StoredFieldsFormat {
   static final String DATA_CODEC = "QuarryJournalData";
@@ -64,7 +76,13 @@ public final class JournalStoredFieldsFormat extends StoredFieldsFormat {
   /** A block's entry says whether every string in it is ASCII (bit 0 of its document count). */
   static final int VERSION_ASCII_FLAG = 1;
 
-  static final int VERSION_CURRENT = VERSION_ASCII_FLAG;
+  /**
+   * The data file names its blocks' encoder level after the codec, so a merge knows which blocks it
+   * may copy as they are.
+   */
+  static final int VERSION_LEVEL = 2;
+
+  static final int VERSION_CURRENT = VERSION_LEVEL;
 
   public static final int DEFAULT_BLOCK_SIZE = 128 * 1024;
   static final int MAX_DOCS_PER_BLOCK = 4096;
@@ -88,6 +106,17 @@ public final class JournalStoredFieldsFormat extends StoredFieldsFormat {
   /** {@link #DEFAULT_COMPACT_MERGE_BYTES} unless {@link #COMPACT_MERGE_BYTES_PROPERTY} is set. */
   public static long compactMergeBytes() {
     return Long.getLong(COMPACT_MERGE_BYTES_PROPERTY, DEFAULT_COMPACT_MERGE_BYTES);
+  }
+
+  /**
+   * The developer switch ({@code -Dquarry.storage.journalBlockCopy=false}) that makes merges
+   * re-encode every document, as before session 29: for A/B measurements of the block copy.
+   */
+  public static final String BLOCK_COPY_PROPERTY = "quarry.storage.journalBlockCopy";
+
+  /** Whether merges copy blocks: unless {@link #BLOCK_COPY_PROPERTY} is {@code false}. */
+  static boolean blockCopy() {
+    return !"false".equals(System.getProperty(BLOCK_COPY_PROPERTY));
   }
 
   private final JournalCompression compression;

@@ -14,6 +14,7 @@ import org.apache.lucene.store.ChecksumIndexInput;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.IOContext;
 import org.apache.lucene.store.IndexInput;
+import org.apache.lucene.store.IndexOutput;
 import org.apache.lucene.util.ArrayUtil;
 import org.apache.lucene.util.FixedBitSet;
 import org.apache.lucene.util.IOUtils;
@@ -28,6 +29,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
   private final FieldInfos fieldInfos;
   private final IndexInput data;
   private final JournalCodec codec;
+  private final int level; // JournalCodec.level of the blocks, -1 before version 2 (not recorded)
   private final int[] docBases;
   private final long[] starts;
   private final int[] compressedLengths;
@@ -120,14 +122,19 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     IndexInput input = directory.openInput(dataName, context);
     boolean success = false;
     try {
-      CodecUtil.checkIndexHeader(
-          input,
-          JournalStoredFieldsFormat.DATA_CODEC,
-          JournalStoredFieldsFormat.VERSION_START,
-          JournalStoredFieldsFormat.VERSION_CURRENT,
-          segment.getId(),
-          "");
+      int version =
+          CodecUtil.checkIndexHeader(
+              input,
+              JournalStoredFieldsFormat.DATA_CODEC,
+              JournalStoredFieldsFormat.VERSION_START,
+              JournalStoredFieldsFormat.VERSION_CURRENT,
+              segment.getId(),
+              "");
       this.codec = JournalCodec.byId(input.readByte());
+      this.level =
+          version >= JournalStoredFieldsFormat.VERSION_LEVEL
+              ? Byte.toUnsignedInt(input.readByte())
+              : -1;
       CodecUtil.retrieveChecksum(input);
       this.data = input;
       success = true;
@@ -142,6 +149,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     this.fieldInfos = original.fieldInfos;
     this.data = original.data.clone();
     this.codec = original.codec;
+    this.level = original.level;
     this.docBases = original.docBases;
     this.starts = original.starts;
     this.compressedLengths = original.compressedLengths;
@@ -155,6 +163,14 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
   /** The codec this segment's journal was written with. */
   public JournalCodec codec() {
     return codec;
+  }
+
+  /**
+   * The encoder level of this journal's blocks ({@link JournalCodec#level}), or -1 for a segment
+   * written before the data file recorded it.
+   */
+  public int level() {
+    return level;
   }
 
   public int blockCount() {
@@ -192,6 +208,41 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
       total += length;
     }
     return total;
+  }
+
+  /** The segment doc id of a block's first document. */
+  int docBase(int block) {
+    return docBases[block];
+  }
+
+  int docCount(int block) {
+    return docBases[block + 1] - docBases[block];
+  }
+
+  int rawLength(int block) {
+    return rawLengths[block];
+  }
+
+  int compressedLength(int block) {
+    return compressedLengths[block];
+  }
+
+  /** The CRC32C of a block's decompressed bytes. */
+  int checksum(int block) {
+    return checksums[block];
+  }
+
+  boolean ascii(int block) {
+    return asciiBlocks.get(block);
+  }
+
+  /**
+   * Appends a block's compressed bytes, not decoded, to {@code out}: a merge's copy, for which the
+   * data file was checksummed whole ({@link #checkIntegrity}) before.
+   */
+  void copyCompressed(int block, IndexOutput out) throws IOException {
+    data.seek(starts[block]);
+    out.copyBytes(data, compressedLengths[block]);
   }
 
   /** Decodes one block into {@code into}, verifying its checksum. */
@@ -266,6 +317,12 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
 
   @Override
   public String toString() {
-    return "JournalStoredFieldsReader(codec=" + codec + ", blocks=" + starts.length + ")";
+    return "JournalStoredFieldsReader(codec="
+        + codec
+        + ", level="
+        + level
+        + ", blocks="
+        + starts.length
+        + ")";
   }
 }

@@ -3,9 +3,12 @@ package io.quarry.codecs.journal;
 import java.io.IOException;
 import java.util.zip.CRC32C;
 import org.apache.lucene.codecs.CodecUtil;
+import org.apache.lucene.codecs.StoredFieldsReader;
 import org.apache.lucene.codecs.StoredFieldsWriter;
+import org.apache.lucene.codecs.compressing.MatchingReaders;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.IndexFileNames;
+import org.apache.lucene.index.MergeState;
 import org.apache.lucene.index.SegmentInfo;
 import org.apache.lucene.index.StoredFieldDataInput;
 import org.apache.lucene.store.ByteArrayDataOutput;
@@ -14,10 +17,14 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.IOContext;
 import org.apache.lucene.store.IndexOutput;
 import org.apache.lucene.util.ArrayUtil;
+import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.IOUtils;
 
-/** Writes the journal of one segment; see {@link JournalStoredFieldsFormat} for the format. */
+/**
+ * Writes the journal of one segment; see {@link JournalStoredFieldsFormat} for the format. A merge
+ * copies the sources' compressed blocks that it would write the same way ({@link #merge}).
+ */
 final class JournalStoredFieldsWriter extends StoredFieldsWriter {
   static final int TYPE_BITS = 3;
   static final int TYPE_MASK = (1 << TYPE_BITS) - 1;
@@ -29,6 +36,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
   static final int DOUBLE = 5;
 
   private final JournalCodec codec;
+  private final int level;
   private final boolean compact;
   private final int blockSize;
   private final String segment;
@@ -60,6 +68,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
       boolean compact)
       throws IOException {
     this.codec = compression.codec(compact);
+    this.level = codec.level(compact);
     this.compact = compact;
     this.blockSize = blockSize;
     this.segment = segmentInfo.name;
@@ -76,6 +85,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
           segmentInfo.getId(),
           "");
       data.writeByte((byte) codec.id());
+      data.writeByte((byte) level);
       index =
           directory.createOutput(
               IndexFileNames.segmentFileName(
@@ -197,14 +207,8 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     int compressedLength = codec.compress(raw, rawLength, compressed, compact);
     long start = data.getFilePointer();
     data.writeBytes(compressed, 0, compressedLength);
-
-    blockIndex.writeVInt(documentsInBlock << 1 | (asciiBlock ? 1 : 0));
-    blockIndex.writeVLong(start - previousBlockStart);
-    blockIndex.writeVInt(compressedLength);
-    blockIndex.writeVInt(rawLength);
-    blockIndex.writeInt((int) crc.getValue());
-    previousBlockStart = start;
-    blockCount++;
+    indexBlock(
+        documentsInBlock, asciiBlock, start, compressedLength, rawLength, (int) crc.getValue());
 
     documentsInBlock = 0;
     asciiBlock = true;
@@ -213,6 +217,109 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
       raw = new byte[0]; // do not keep a huge document's buffer
       compressed = new byte[0];
     }
+  }
+
+  /** Adds the block-index entry of a block written at {@code start} of the data file. */
+  private void indexBlock(
+      int docCount, boolean ascii, long start, int compressedLength, int rawLength, int checksum)
+      throws IOException {
+    blockIndex.writeVInt(docCount << 1 | (ascii ? 1 : 0));
+    blockIndex.writeVLong(start - previousBlockStart);
+    blockIndex.writeVInt(compressedLength);
+    blockIndex.writeVInt(rawLength);
+    blockIndex.writeInt(checksum);
+    previousBlockStart = start;
+    blockCount++;
+  }
+
+  /**
+   * Merges the sources' journals, copying the compressed blocks this writer would write the same
+   * way and re-encoding the other documents (the conditions: {@link JournalStoredFieldsFormat},
+   * "Merges copy blocks"). Documents keep the sources' order, skipping deleted ones, as Lucene's
+   * merge maps them when no index sort applies; with one, Lucene's document-at-a-time merge runs.
+   */
+  @Override
+  public int merge(MergeState mergeState) throws IOException {
+    if (mergeState.needsIndexSort || !JournalStoredFieldsFormat.blockCopy()) {
+      return super.merge(mergeState);
+    }
+    MatchingReaders matching = new MatchingReaders(mergeState);
+    int docCount = 0;
+    for (int i = 0; i < mergeState.storedFieldsReaders.length; i++) {
+      StoredFieldsReader source = mergeState.storedFieldsReaders[i];
+      source.checkIntegrity();
+      Bits liveDocs = mergeState.liveDocs[i];
+      MergeVisitor visitor = new MergeVisitor(mergeState, i);
+      if (matching.matchingReaders[i]
+          && source instanceof JournalStoredFieldsReader journal
+          && journal.codec() == codec
+          && journal.level() == level) {
+        for (int block = 0; block < journal.blockCount(); block++) {
+          int first = journal.docBase(block);
+          int count = journal.docCount(block);
+          if (copyable(journal, block, liveDocs)) {
+            copyBlock(journal, block);
+            docCount += count;
+          } else {
+            docCount += reencode(journal, first, first + count, liveDocs, visitor);
+          }
+        }
+      } else {
+        docCount += reencode(source, 0, mergeState.maxDocs[i], liveDocs, visitor);
+      }
+    }
+    finish(docCount);
+    return docCount;
+  }
+
+  /** Whether a source block may be copied: none of its documents deleted, at least half full. */
+  private boolean copyable(JournalStoredFieldsReader source, int block, Bits liveDocs) {
+    int first = source.docBase(block);
+    int count = source.docCount(block);
+    if (liveDocs != null) {
+      for (int doc = first; doc < first + count; doc++) {
+        if (!liveDocs.get(doc)) {
+          return false;
+        }
+      }
+    }
+    return source.rawLength(block) >= blockSize / 2
+        || count >= JournalStoredFieldsFormat.MAX_DOCS_PER_BLOCK / 2;
+  }
+
+  /**
+   * Appends a source block as it is, after the documents buffered so far (a block of their own).
+   */
+  private void copyBlock(JournalStoredFieldsReader source, int block) throws IOException {
+    if (documentsInBlock > 0) {
+      flushBlock();
+    }
+    long start = data.getFilePointer();
+    source.copyCompressed(block, data);
+    indexBlock(
+        source.docCount(block),
+        source.ascii(block),
+        start,
+        source.compressedLength(block),
+        source.rawLength(block),
+        source.checksum(block));
+    numDocs += source.docCount(block);
+  }
+
+  /** Re-encodes the live documents of {@code [from, to)} of a source; returns how many. */
+  private int reencode(
+      StoredFieldsReader source, int from, int to, Bits liveDocs, MergeVisitor visitor)
+      throws IOException {
+    int written = 0;
+    for (int doc = from; doc < to; doc++) {
+      if (liveDocs == null || liveDocs.get(doc)) {
+        startDocument();
+        source.document(doc, visitor);
+        finishDocument();
+        written++;
+      }
+    }
+    return written;
   }
 
   @Override
