@@ -3,6 +3,7 @@ package io.quarry.ql.eval;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.ql.exec.BoundFunction;
 import io.quarry.ql.exec.Evaluator;
+import io.quarry.ql.exec.NumberFunction;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,9 +13,10 @@ import java.util.List;
  * applied to each distinct value of the subject's column — once for a constant; once per dictionary
  * entry the positions read when the subject is a string block in dictionary form or an earlier such
  * answer (a {@link DictionaryColumn} out, so {@code len(urldecode(uri_path))} decodes each distinct
- * path once); else once per position. The value is {@code Evaluator}'s exactly (the bound function
- * is its per-value code); an entry is computed only when some position reads it, so a function that
- * may throw does so only where the row-at-a-time evaluation would.
+ * path once); an arithmetic function over numbers by its typed rules ({@link TypedNumbers}); else
+ * once per position. The value is {@code Evaluator}'s exactly (the bound function is its per-value
+ * code); an entry is computed only when some position reads it, so a function that may throw does
+ * so only where the row-at-a-time evaluation would.
  */
 final class BoundCallEvaluator implements ExpressionEvaluator {
   private final String function;
@@ -83,6 +85,9 @@ final class BoundCallEvaluator implements ExpressionEvaluator {
     ValueColumn entries = overDictionary(bound, values);
     if (entries != null) {
       return entries;
+    }
+    if (bound instanceof NumberFunction number) {
+      return TypedNumbers.apply(number, values);
     }
     ArrayColumn out = new ArrayColumn(size);
     for (int p = 0; p < size; p++) {

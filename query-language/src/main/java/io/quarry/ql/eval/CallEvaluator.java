@@ -16,10 +16,10 @@ import java.util.Set;
  * every function of its arguments alone whose arguments are literals but one is bound to them once
  * ({@link BoundCallEvaluator}) — the text family ({@code substr replace trim ltrim rtrim split
  * urldecode match like md5 sha1 sha256 sha512 tonumber(x, base) tostring(x, format)}), the numbers
- * ({@code round floor ceil abs sqrt ln exp log pow}), time ({@code strftime strptime
- * relative_time}), the multivalues ({@code mvcount mvindex mvjoin mvfind mvdedup mvsort}), {@code
- * cidrmatch}, {@code in}, the JSON functions — and {@code len lower upper tostring(x) tonumber(x)}
- * have their own node ({@link TextFunctionEvaluator}).
+ * ({@code round floor ceil abs sqrt ln exp log pow exact}, typed over numbers), time ({@code
+ * strftime strptime relative_time}), the multivalues ({@code mvcount mvindex mvjoin mvfind mvdedup
+ * mvsort}), {@code cidrmatch}, {@code in}, the JSON functions — and {@code len lower upper
+ * tostring(x) tonumber(x)} have their own node ({@link TextFunctionEvaluator}).
  */
 final class CallEvaluator implements ExpressionEvaluator {
   /** Functions that answer any argument values without throwing or side effects. */

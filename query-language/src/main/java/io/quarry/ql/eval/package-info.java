@@ -9,7 +9,8 @@
  * all of a page's values at once: {@code MultivalueEvaluator}) and {@code sigfig}; a function whose
  * arguments are literals but one bound to them once ({@link io.quarry.ql.exec.Evaluator#bind}) and
  * applied once per constant, per dictionary entry read ({@code DictionaryColumn}) or per position
- * ({@code BoundCallEvaluator}); every other function is applied at each position to its compiled
+ * ({@code BoundCallEvaluator}; an arithmetic function over numbers by its typed rules without
+ * boxing: {@code TypedNumbers}); every other function is applied at each position to its compiled
  * arguments' values by {@link io.quarry.ql.exec.Evaluator#apply} ({@code CallEvaluator}). A part
  * evaluated only where it is taken reads the page's fields through the chosen positions ({@code
  * SelectedColumn}), not a copy. Every expression compiles, and no node walks an expression tree per

@@ -281,6 +281,9 @@ public final class Evaluator {
                       .<BoundFunction>map(Evaluator::cidrMatch)
                       .orElse(ip -> false)
                   : null;
+      if (bound instanceof NumberFunction typed) {
+        return typed; // null for null already, and typed for a column of numbers
+      }
       if (bound != null) {
         return x -> x == null ? null : bound.apply(x);
       }
@@ -327,7 +330,6 @@ public final class Evaluator {
       "atan2",
       "hypot",
       "pi",
-      "exact",
       "random":
         return x -> MathFunctions.apply(function, with(x, rest));
       case "printf":

@@ -6,16 +6,11 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The trigonometric and other numeric eval functions of Splunk's list that need nothing of the
  * evaluator: {@code acos asin atan atan2 cos sin tan} and their hyperbolic forms, {@code hypot},
- * {@code pi}, {@code exact} and {@code random}. Arguments are never null here (a null argument
- * makes the call null first); one that is not a number makes it null, as does a result that is not
- * a finite number ({@code acos(2)}).
+ * {@code pi} and {@code random} ({@code exact} is {@link NumberFunctions}'s). Arguments are never
+ * null here (a null argument makes the call null first); one that is not a number makes it null, as
+ * does a result that is not a finite number ({@code acos(2)}).
  */
 final class MathFunctions {
-  static final List<String> NAMES =
-      List.of(
-          "acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "sin", "sinh", "tan",
-          "tanh", "atan2", "hypot", "pi", "exact", "random");
-
   private MathFunctions() {}
 
   static Object apply(String function, List<Object> arguments) {
@@ -25,9 +20,6 @@ final class MathFunctions {
       }
       case "random" -> {
         return (long) ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE); // 0 to 2^31-2
-      }
-      case "exact" -> {
-        return EvalValues.number(arguments.get(0)); // Quarry's arithmetic is already exact
       }
       default -> {}
     }

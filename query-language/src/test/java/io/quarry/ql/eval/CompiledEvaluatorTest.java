@@ -118,7 +118,13 @@ class CompiledEvaluatorTest {
     "md5",
     "sha256",
     "mvdedup",
-    "in"
+    "in",
+    "ceiling",
+    "sqrt",
+    "ln",
+    "exp",
+    "exact",
+    "min"
   };
 
   private final Evaluator evaluator =
@@ -617,7 +623,7 @@ class CompiledEvaluatorTest {
         switch (function) {
           case "if" -> 3;
           case "case" -> 1 + random.nextInt(5);
-          case "coalesce", "max" -> 1 + random.nextInt(3);
+          case "coalesce", "max", "min" -> 1 + random.nextInt(3);
           case "substr" -> 2 + random.nextInt(2);
           case "round", "tostring", "tonumber", "trim", "ltrim", "log" -> 1 + random.nextInt(2);
           case "in" -> 2 + random.nextInt(2);
