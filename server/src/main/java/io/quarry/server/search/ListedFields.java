@@ -137,7 +137,7 @@ final class ListedFields {
 
   /**
    * The changes of the commands after an event listing, or null when one of them is neither a
-   * command that keeps the events ({@link TimeOrderedShape#keepsEvents}) nor a change this replays.
+   * command that keeps the events ({@link ListedCommands#keepsEvents}) nor a change this replays.
    * Empty for a plain listing.
    *
    * @param tableColumns a lookup table's columns by its name (null: no such table), for a {@code
@@ -203,7 +203,7 @@ final class ListedFields {
               loaded.addAll(fields);
               yield List.of(new Change(Kind.ASSIGN, fields, at));
             }
-            default -> TimeOrderedShape.keepsEvents(command) ? List.of() : null;
+            default -> ListedCommands.keepsEvents(command) ? List.of() : null;
           };
       if (made == null) {
         return null;
