@@ -3,7 +3,6 @@ package io.quarry.server.search;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.exec.EventText;
-import io.quarry.ql.exec.PluginOperators;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -38,15 +37,6 @@ final class OtherRows {
       named.removeIf(name -> !EventListing.hasValue(page, name, p));
       return named;
     }
-    List<String> held = new ArrayList<>();
-    for (int c = 0; c < page.schema().size(); c++) {
-      String name = page.schema().column(c).name();
-      if (!name.startsWith("\u0000")
-          && !name.equals(PluginOperators.ROW_COLUMN)
-          && !page.block(c).isNull(p)) {
-        held.add(name);
-      }
-    }
-    return held;
+    return EventText.heldNames(page, p);
   }
 }
