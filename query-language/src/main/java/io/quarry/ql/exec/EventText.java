@@ -100,6 +100,21 @@ public final class EventText {
 
   /** The names of the columns holding a value at {@code position}, in the page's order. */
   private static void appendHeldNames(Page page, int position, BytesBlock.Builder into) {
+    java.util.List<String> names = heldNames(page, position);
+    if (names.isEmpty()) {
+      into.appendNull();
+    } else {
+      into.beginPositionEntry();
+      names.forEach(into::append);
+      into.endPositionEntry();
+    }
+  }
+
+  /**
+   * The fields a row holds a value in, in its page's column order: its columns but the hidden ones
+   * (named with a NUL) and a plugin command's row column.
+   */
+  public static java.util.List<String> heldNames(Page page, int position) {
     java.util.List<String> names = new java.util.ArrayList<>();
     for (int c = 0; c < page.schema().size(); c++) {
       String name = page.schema().column(c).name();
@@ -109,13 +124,7 @@ public final class EventText {
         names.add(name);
       }
     }
-    if (names.isEmpty()) {
-      into.appendNull();
-    } else {
-      into.beginPositionEntry();
-      names.forEach(into::append);
-      into.endPositionEntry();
-    }
+    return names;
   }
 
   /**

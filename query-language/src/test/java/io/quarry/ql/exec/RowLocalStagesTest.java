@@ -227,7 +227,7 @@ class RowLocalStagesTest {
     oracles.put(
         "stats count by t | fillnull", rows -> PlainStats.stats(rows, "count", List.of("t")));
     // several rename pairs, in order; a name renamed away by an earlier pair is read as the row
-    // came (the engine's rule, FieldStages.RenameStage)
+    // came (the engine's rule, RenameOperator)
     for (String renames :
         List.of(
             "n AS a, n AS b",

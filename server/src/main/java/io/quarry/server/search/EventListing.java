@@ -4,13 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import io.quarry.codecs.store.EventFields;
 import io.quarry.plugin.api.data.Block;
-import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
 import io.quarry.ql.exec.PageBuilder;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -47,19 +47,14 @@ final class EventListing {
           EventFields.SOURCETYPE,
           EventFields.INDEX);
 
-  private final Set<String> read;
   private final ListedFields listed;
-  private final Sourcetypes sourcetypes;
-  private final boolean extract;
-  private final ExtractionClock clock = new ExtractionClock();
+  private final RowExtractions extractions;
   private final SearchControl control;
   private final Predicate<Page> out; // false once it takes no more pages
   private final LongSupplier room; // rows the answer still takes
   private final boolean everyField;
   private final int pageSize;
-  private final List<Page> held = new ArrayList<>();
-  private int heldFrom; // the first position of held.get(0) not yet handed on
-  private int heldRows; // positions held, from heldFrom on
+  private final HeldRows held = new HeldRows();
   private boolean full;
   private boolean listedNames; // FIELD_NAMES lists each row's every field, CLEARED those it lost
   private boolean carriesListedNames; // its pages keep LISTED_NAMES, CLEARED_NAMES (hidden)
@@ -137,9 +132,7 @@ final class EventListing {
       LongSupplier room,
       int pageSize) {
     this.listed = requireNonNull(listed, "listed is null");
-    this.read = Set.copyOf(read);
-    this.sourcetypes = requireNonNull(sourcetypes, "sourcetypes is null");
-    this.extract = extract;
+    this.extractions = new RowExtractions(read, extract, sourcetypes);
     this.everyField = everyField && extract;
     this.control = requireNonNull(control, "control is null");
     this.out = requireNonNull(out, "out is null");
@@ -153,8 +146,7 @@ final class EventListing {
       return !full;
     }
     held.add(page);
-    heldRows += page.positionCount();
-    while (!full && heldRows >= rowsOfNextPage()) {
+    while (!full && held.rows() >= rowsOfNextPage()) {
       handOn(rowsOfNextPage());
     }
     return !full;
@@ -162,11 +154,11 @@ final class EventListing {
 
   /** The commands' output is over: the rows still held go out. */
   void finish() {
-    while (!full && heldRows > 0) {
-      handOn(Math.min(heldRows, rowsOfNextPage()));
+    while (!full && held.rows() > 0) {
+      handOn(Math.min(held.rows(), rowsOfNextPage()));
     }
     held.clear();
-    control.extracted(clock.take());
+    control.extracted(extractions.took());
   }
 
   /** The rows of the next page: a whole page, or what room the answer has left. */
@@ -176,52 +168,37 @@ final class EventListing {
 
   /** Hands on the first {@code count} held rows as one page. */
   private void handOn(int count) {
-    List<Page> pages = new ArrayList<>();
-    List<int[]> ranges = new ArrayList<>(); // [from, to) of each page
-    int left = count;
-    while (left > 0) {
-      Page page = held.getFirst();
-      int to = Math.min(page.positionCount(), heldFrom + left);
-      pages.add(page);
-      ranges.add(new int[] {heldFrom, to});
-      left -= to - heldFrom;
-      if (to == page.positionCount()) {
-        held.removeFirst();
-        heldFrom = 0;
-      } else {
-        heldFrom = to;
-      }
-    }
-    heldRows -= count;
-    full = !out.test(page(pages, ranges, count));
+    full = !out.test(page(held.take(count)));
   }
 
   /**
    * The rows {@code ranges} of {@code pages} as one page of the fields they list (class comment).
    */
-  private Page page(List<Page> pages, List<int[]> ranges, int count) {
+  private Page page(HeldRows.Cut cut) {
+    List<Page> pages = cut.pages();
+    List<int[]> ranges = cut.ranges();
+    int count = cut.count();
+    extractions.forget();
     // each row lists the default fields first, unless its commands removed or renamed one
     Set<String> names =
         new LinkedHashSet<>(
             listed.isEmpty() && !listedNames && !otherRows ? DEFAULT_ORDER : List.of());
-    Set<Long> others = new java.util.HashSet<>(); // by (page, position): rows that are no events
-    Map<Long, FieldExtractor> extractors = new HashMap<>(); // by (page, position)
+    Set<Long> others = new HashSet<>(); // by (page, position): rows that are no events
     Map<Long, Set<String>> cleared =
         new HashMap<>(); // by (page, position): fields it no longer has
-    List<List<String>> listedOfRows = carriesListedNames ? new ArrayList<>(count) : null;
-    List<List<String>> discoveredOfRows = carriesDiscoveredNames ? new ArrayList<>(count) : null;
+    RowNameColumns rowNames = new RowNameColumns(carriesListedNames, carriesDiscoveredNames, count);
     for (int i = 0; i < pages.size(); i++) {
       Page page = pages.get(i);
       int column = page.schema().indexOf(ListingColumns.FIELD_NAMES);
       Block block = column < 0 ? null : page.block(column);
       Block layout = discoveredNames ? page.block(ListingColumns.DISCOVERED_NAMES) : block;
       for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
-        if (otherRows && isOtherRow(page, p)) { // its fields as it holds them
-          List<String> held = heldNames(page, p, otherChanges);
+        if (otherRows && OtherRows.isOther(page, p)) { // its fields as it holds them
+          List<String> held = OtherRows.heldNames(page, p, otherChanges);
           names.addAll(held);
-          others.add(((long) i << 32) | p);
-          if (listedOfRows != null) {
-            listedOfRows.add(held);
+          others.add(HeldRows.row(i, p));
+          if (rowNames.listsRows()) {
+            rowNames.listed(held);
           }
           continue;
         }
@@ -240,8 +217,7 @@ final class EventListing {
           }
         }
         if (everyField) { // then the names its extraction finds
-          FieldExtractor extractor = extractor(extractors, page, i, p);
-          List<String> found = clock.time(extractor::names);
+          List<String> found = extractions.names(page, i, p);
           if (own == null) {
             names.addAll(found);
           } else {
@@ -250,34 +226,34 @@ final class EventListing {
         }
         if (own != null) { // then the commands' changes laid over the event
           int position = p;
-          Set<String> gone = new java.util.HashSet<>();
+          Set<String> gone = new HashSet<>();
           Block lost = listedNames ? page.block(ListingColumns.CLEARED) : null;
           if (lost != null) {
             lost.getValues(p).forEach(name -> gone.add((String) name));
           }
           listed.apply(own, field -> hasValue(page, field, position), gone);
           if (!gone.isEmpty()) {
-            cleared.put(((long) i << 32) | p, gone);
+            cleared.put(HeldRows.row(i, p), gone);
           }
           names.addAll(own);
           if (!everyField) { // a field rex sets elsewhere: this event's own value shows too
             for (String field : listed.extracted()) {
               if (!names.contains(field)
                   && !gone.contains(field)
-                  && ownValue(extractors, page, i, p, field)) {
+                  && extractions.ownValue(page, i, p, field)) {
                 names.add(field);
               }
             }
           }
         }
-        if (listedOfRows != null) { // as the row lists them: without extraction
+        if (rowNames.listsRows()) { // as the row lists them: without extraction
           List<String> fieldNames =
               everyField || discoveredNames
                   ? listedWithoutExtraction(page, block, p)
-                  : own != null ? own : ownNames(page, block, p, extractors, i);
-          listedOfRows.add(fieldNames);
-          if (discoveredOfRows != null) { // every field, a renamed row's too
-            discoveredOfRows.add(own != null ? own : ownNames(page, block, p, extractors, i));
+                  : own != null ? own : ownNames(page, block, p, i);
+          rowNames.listed(fieldNames);
+          if (rowNames.discoversRows()) { // every field, a renamed row's too
+            rowNames.discovered(own != null ? own : ownNames(page, block, p, i));
           }
         }
       }
@@ -291,46 +267,12 @@ final class EventListing {
     for (String name : names) {
       Block block = whole && !changes(name) ? wholeColumn(pages.get(0), name) : null;
       if (block == null) {
-        block =
-            PageBuilder.column(
-                name, cells(name, pages, ranges, count, extractors, cleared, others));
+        block = PageBuilder.column(name, extractions.cells(name, cut, cleared, others));
       }
       columns.add(new Schema.Column(name, block.dataType()));
       blocks.add(block);
     }
-    if (listedOfRows != null) {
-      BytesBlock.Builder listedColumn = BytesBlock.builder(count);
-      BytesBlock.Builder clearedNames = BytesBlock.builder(count);
-      int row = 0;
-      for (int i = 0; i < pages.size(); i++) {
-        for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
-          ListingColumns.appendAll(listedColumn, listedOfRows.get(row++));
-          ListingColumns.appendAll(
-              clearedNames, cleared.getOrDefault(((long) i << 32) | p, Set.of()));
-        }
-      }
-      for (Map.Entry<String, BytesBlock> hidden :
-          List.of(
-              Map.entry(ListingColumns.LISTED_NAMES, listedColumn.build()),
-              Map.entry(ListingColumns.CLEARED_NAMES, clearedNames.build()))) {
-        columns.add(new Schema.Column(hidden.getKey(), hidden.getValue().dataType()));
-        blocks.add(hidden.getValue());
-      }
-      if (pages.get(0).block(ListingColumns.EVENT_RAW) != null) { // a command changed the text
-        for (String hidden : List.of(ListingColumns.EVENT_RAW, ListingColumns.EVENT_SOURCETYPE)) {
-          Block text = ListingColumns.copied(hidden, pages, ranges, count);
-          columns.add(new Schema.Column(hidden, text.dataType()));
-          blocks.add(text);
-        }
-      }
-    }
-    if (discoveredOfRows != null) {
-      BytesBlock.Builder discovered = BytesBlock.builder(count);
-      discoveredOfRows.forEach(rowNames -> ListingColumns.appendAll(discovered, rowNames));
-      BytesBlock block = discovered.build();
-      columns.add(new Schema.Column(ListingColumns.DISCOVERED_NAMES, block.dataType()));
-      blocks.add(block);
-    }
+    rowNames.addTo(columns, blocks, cut, cleared);
     Page laid = new Page(new Schema(columns), blocks, count);
     return carriesEventText ? ListingColumns.withEventText(laid, pages, ranges) : laid;
   }
@@ -350,7 +292,7 @@ final class EventListing {
       }
     }
     if (!replaysNone()) {
-      listed.apply(own, field -> hasValue(page, field, position), new java.util.HashSet<>());
+      listed.apply(own, field -> hasValue(page, field, position), new HashSet<>());
     }
     return own;
   }
@@ -360,15 +302,15 @@ final class EventListing {
    * ({@code names}, the page's {@link ListingColumns#FIELD_NAMES}), then in every-field mode those
    * its extraction finds.
    */
-  private List<String> ownNames(
-      Page page, Block names, int position, Map<Long, FieldExtractor> extractors, int i) {
+  private List<String> ownNames(Page page, Block names, int position, int i) {
     List<String> own = new ArrayList<>(DEFAULT_ORDER);
     if (names != null) {
       names.getValues(position).forEach(name -> own.add((String) name));
     }
     if (everyField) {
-      FieldExtractor extractor = extractor(extractors, page, i, position);
-      clock.time(extractor::names).stream().filter(name -> !own.contains(name)).forEach(own::add);
+      extractions.names(page, i, position).stream()
+          .filter(name -> !own.contains(name))
+          .forEach(own::add);
     }
     return own;
   }
@@ -448,39 +390,6 @@ final class EventListing {
     return this;
   }
 
-  /** Whether position {@code p} is a row that is no event ({@link #withOtherRows}). */
-  private static boolean isOtherRow(Page page, int p) {
-    Block own = page.block(ListingColumns.EVENT_RAW);
-    return own == null || own.isNull(p);
-  }
-
-  /**
-   * The fields a row that is no event holds a value in: as its own page named them ({@link
-   * io.quarry.ql.exec.EventText#OTHER_ROW_FIELDS}), else in its page's column order.
-   */
-  private static List<String> heldNames(Page page, int p, ListedFields changes) {
-    Block own = page.block(io.quarry.ql.exec.EventText.OTHER_ROW_FIELDS);
-    if (own != null && !own.isNull(p)) {
-      List<String> named = new ArrayList<>();
-      own.getValues(p).forEach(name -> named.add((String) name));
-      // the later commands' changes laid over them as over an event's (a renamed field in its
-      // old name's place, a new one last)
-      changes.apply(named, field -> hasValue(page, field, p), new java.util.HashSet<>());
-      named.removeIf(name -> !hasValue(page, name, p)); // a later command may have cleared it
-      return named;
-    }
-    List<String> held = new ArrayList<>();
-    for (int c = 0; c < page.schema().size(); c++) {
-      String name = page.schema().column(c).name();
-      if (!name.startsWith("\u0000")
-          && !name.equals(io.quarry.ql.exec.PluginOperators.ROW_COLUMN)
-          && !page.block(c).isNull(p)) {
-        held.add(name);
-      }
-    }
-    return held;
-  }
-
   /** Whether no command changes a row's fields: the rows list the events' own. */
   private boolean replaysNone() {
     return listed.isEmpty() && !listedNames;
@@ -501,7 +410,7 @@ final class EventListing {
       return null;
     }
     Block block = page.block(column);
-    if (DEFAULT_ORDER.contains(name) || read.contains(name) || !extract) {
+    if (!extractions.extracts(name)) {
       return block;
     }
     for (int p = 0; p < block.positionCount(); p++) {
@@ -512,79 +421,9 @@ final class EventListing {
     return block;
   }
 
-  /** Each row's values of {@code name}: its column's, else extracted from its {@code _raw}. */
-  private List<List<Object>> cells(
-      String name,
-      List<Page> pages,
-      List<int[]> ranges,
-      int count,
-      Map<Long, FieldExtractor> extractors,
-      Map<Long, Set<String>> cleared,
-      Set<Long> others) {
-    boolean extracts = extract && !DEFAULT_ORDER.contains(name) && !read.contains(name);
-    List<List<Object>> cells = new ArrayList<>(count);
-    for (int i = 0; i < pages.size(); i++) {
-      Page page = pages.get(i);
-      int column = page.schema().indexOf(name);
-      Block block = column < 0 ? null : page.block(column);
-      for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
-        if (block != null && !block.isNull(p)) {
-          cells.add(block.getValues(p));
-        } else if (extracts
-            && !others.contains(((long) i << 32) | p)
-            && !cleared.getOrDefault(((long) i << 32) | p, Set.of()).contains(name)) {
-          FieldExtractor of = extractor(extractors, page, i, p);
-          cells.add(of == null ? List.of() : List.copyOf(clock.time(() -> of.values(name))));
-        } else {
-          cells.add(List.of());
-        }
-      }
-    }
-    return cells;
-  }
-
-  /**
-   * Whether the event at position {@code p} of the {@code i}-th page has a value of {@code field}
-   * of its own: its page's column holds one, else (a field the source did not read) its extraction
-   * finds one.
-   */
-  private boolean ownValue(
-      Map<Long, FieldExtractor> extractors, Page page, int i, int p, String field) {
-    if (hasValue(page, field, p)) {
-      return true;
-    }
-    if (!extract || DEFAULT_ORDER.contains(field) || read.contains(field)) {
-      return false;
-    }
-    FieldExtractor of = extractor(extractors, page, i, p);
-    return of != null && !clock.time(() -> of.values(field)).isEmpty();
-  }
-
   /** Whether {@code page}'s column {@code field} holds a value at {@code position}. */
-  private static boolean hasValue(Page page, String field, int position) {
+  static boolean hasValue(Page page, String field, int position) {
     int column = page.schema().indexOf(field);
     return column >= 0 && !page.block(column).isNull(position);
-  }
-
-  /** The extraction of position {@code p} of the {@code i}-th page, made once. */
-  private FieldExtractor extractor(Map<Long, FieldExtractor> extractors, Page page, int i, int p) {
-    return extractors.computeIfAbsent(((long) i << 32) | p, key -> extractor(page, p));
-  }
-
-  /**
-   * The search-time extraction of a row, from its event's {@code _raw} and {@code sourcetype} (the
-   * columns {@link ListingColumns#withEventText} kept, where a command changed them); null for a
-   * row that is no event (a null event text: a plugin command's own row, {@link PluginOverEvents}).
-   */
-  private FieldExtractor extractor(Page page, int position) {
-    Block raws = page.block(ListingColumns.EVENT_RAW);
-    if (raws != null && raws.isNull(position)) {
-      return null;
-    }
-    Block types = page.block(ListingColumns.EVENT_SOURCETYPE);
-    String raw = (String) (raws != null ? raws : page.block(EventFields.RAW)).getObject(position);
-    String sourcetype =
-        (String) (types != null ? types : page.block(EventFields.SOURCETYPE)).getObject(position);
-    return new FieldExtractor(raw, sourcetypes.forName(sourcetype));
   }
 }

@@ -27,7 +27,7 @@ import java.util.function.Predicate;
  * off the result's column.
  *
  * <p>That replay is exact where the columns it reads are those the command saw or set: among the
- * commands after the listing only those that keep the events ({@link TimeOrderedShape#keepsEvents})
+ * commands after the listing only those that keep the events ({@link ListedCommands#keepsEvents})
  * and these two; no field set twice, nor a result named as an earlier command's by-field. A result
  * named as a default field ({@code eventstats count AS host}) takes that field's place in the row,
  * its column read as any field's (a null result: the row no longer lists it); one named as its own
@@ -86,7 +86,7 @@ final class EventOverlays {
             default -> null;
           };
       if (stats == null) {
-        if (!TimeOrderedShape.keepsEvents(command)) {
+        if (!ListedCommands.keepsEvents(command)) {
           return null;
         }
         continue;

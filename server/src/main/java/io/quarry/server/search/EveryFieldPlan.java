@@ -21,7 +21,7 @@ final class EveryFieldPlan {
    * Whether the commands take the events with every field, search-time extracted ones included, as
    * the events have them where a command asks for every field: a command that reads every field or
    * names fields by a wildcard ({@link #takesEveryField}) comes before any other command but those
-   * that keep the events ({@link TimeOrderedShape#keepsEvents}), {@code eval} and {@code append},
+   * that keep the events ({@link ListedCommands#keepsEvents}), {@code eval} and {@code append},
    * whose rows then show the fields that command's output has — so the answer does not depend on
    * the fields a row would have listed without being asked; or a wildcard {@code rename} ending the
    * listing after commands that keep the events, or followed there by a wildcard {@code
@@ -65,8 +65,8 @@ final class EveryFieldPlan {
       }
       // past the leading commands that keep the events (run before the listing lays the events
       // out as the listing's batches), an eval or append leaves pages other than those batches
-      cut |= !TimeOrderedShape.keepsEvents(command);
-      if (!(TimeOrderedShape.keepsEvents(command)
+      cut |= !ListedCommands.keepsEvents(command);
+      if (!(ListedCommands.keepsEvents(command)
           || command instanceof io.quarry.ql.ast.EvalCommand
           || command instanceof io.quarry.ql.ast.SubsearchCommand sub
               && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND)) {
@@ -149,8 +149,8 @@ final class EveryFieldPlan {
     }
     for (Command between : pipeline.subList(append, at)) {
       if (!(appends(between)
-          || TimeOrderedShape.keepsEvents(between)
-          || TimeOrderedShape.changesListedRows(between)
+          || ListedCommands.keepsEvents(between)
+          || ListedCommands.changesListedRows(between)
           || between instanceof io.quarry.ql.ast.EventStatsCommand
           || between instanceof io.quarry.ql.ast.StreamStatsCommand
           || between instanceof io.quarry.ql.ast.BinCommand bin && bin.rowLocal()
@@ -190,7 +190,7 @@ final class EveryFieldPlan {
           || between instanceof io.quarry.ql.ast.RenameCommand && !renamesByWildcard(between)
           || between instanceof ProjectCommand project
               && project.kind() == ProjectCommand.Kind.REMOVE
-          || TimeOrderedShape.keepsEvents(between))) {
+          || ListedCommands.keepsEvents(between))) {
         return at;
       }
     }
@@ -300,7 +300,7 @@ final class EveryFieldPlan {
           || between instanceof io.quarry.ql.ast.StreamStatsCommand
           || between instanceof io.quarry.ql.ast.BinCommand // a bucket laid over the row, as eval
           || between instanceof io.quarry.ql.ast.RenameCommand && !renamesByWildcard(between)
-          || TimeOrderedShape.keepsEvents(between))) {
+          || ListedCommands.keepsEvents(between))) {
         return -1;
       }
     }

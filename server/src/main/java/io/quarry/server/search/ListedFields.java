@@ -54,77 +54,22 @@ import java.util.function.Predicate;
  * is not replayed here ({@code RenameOverEvents}), nor is any other pipeline.
  */
 final class ListedFields {
-  /** How a command changes the fields it names at a row (see {@link #apply}). */
-  private enum Kind {
-    /** {@code eval}: each field set at every row; a null is no field at all. */
-    ASSIGN,
-    /**
-     * {@code rex}: each field set where it found a value (never to null), the new ones listed in
-     * the order of {@code rex}'s {@code HashMap} of them ({@code RexExtraction}).
-     */
-    EXTRACT,
-    /**
-     * {@code lookup}: each output field set where marked to the table's value, null included;
-     * {@code bin} with a span: its as-field set where marked (its field had a value).
-     */
-    LOOKUP,
-    /** {@code rename a AS b} ({@code fields}: a, b): a moved to b where marked. */
-    RENAME,
-    /** {@code fields -}: each field no longer listed and without a value. */
-    REMOVE,
-    /**
-     * {@code eventstats}/{@code streamstats}: its results set where the row fell in a group, as
-     * {@link EventOverlays} replays them ({@code fields}: the results).
-     */
-    OVERLAY
-  }
-
-  /**
-   * One command's change to a row's fields; {@code stage}: its position, for its marks; {@code
-   * valued}: the fields a later command sets again, whose value after it its stage's page marks.
-   */
-  private record Change(
-      Kind kind,
-      List<String> fields,
-      int stage,
-      Set<String> valued,
-      EventOverlays overlay,
-      int pair) {
-    Change(Kind kind, List<String> fields, int stage) {
-      this(kind, fields, stage, Set.of(), null, -1);
-    }
-
-    /** The column in which the command's stage marks where it set {@code field}. */
-    String mark(String field) {
-      return ListingMarks.setColumn(
-          stage, kind == Kind.RENAME ? ListingMarks.renamedPair(pair, field) : field);
-    }
-
-    /**
-     * Whether {@code field} has a value after this command: where a later command sets it again, as
-     * its stage's page marked; else as the answer's column holds it.
-     */
-    boolean hasValue(String field, Predicate<String> hasValue) {
-      return hasValue.test(valued.contains(field) ? ListingMarks.valueColumn(stage, field) : field);
-    }
-  }
-
   /** Fields of one {@code rex} replayed exactly: below a {@code HashMap}'s first resize. */
   private static final int MAX_EXTRACTED = 12;
 
-  private final List<Change> changes;
+  private final List<ListedChange> changes;
   private final Set<String> changed;
   private final Set<String> extracted; // in command order
   private final Set<String> loaded;
 
-  private ListedFields(List<Change> changes, Set<String> loaded) {
+  private ListedFields(List<ListedChange> changes, Set<String> loaded) {
     this.changes = List.copyOf(changes);
     Set<String> fields = new LinkedHashSet<>();
     changes.forEach(change -> fields.addAll(change.fields()));
     this.changed = Set.copyOf(fields);
     Set<String> found = new LinkedHashSet<>();
     changes.stream()
-        .filter(change -> change.kind() == Kind.EXTRACT)
+        .filter(change -> change.kind() == ListedChange.Kind.EXTRACT)
         .forEach(change -> found.addAll(change.fields()));
     this.extracted = java.util.Collections.unmodifiableSet(found);
     this.loaded = Set.copyOf(loaded);
@@ -137,7 +82,7 @@ final class ListedFields {
 
   /**
    * The changes of the commands after an event listing, or null when one of them is neither a
-   * command that keeps the events ({@link TimeOrderedShape#keepsEvents}) nor a change this replays.
+   * command that keeps the events ({@link ListedCommands#keepsEvents}) nor a change this replays.
    * Empty for a plain listing.
    *
    * @param tableColumns a lookup table's columns by its name (null: no such table), for a {@code
@@ -153,28 +98,28 @@ final class ListedFields {
    */
   static ListedFields of(
       List<Command> commands, Function<String, List<String>> tableColumns, int passed) {
-    List<Change> changes = new ArrayList<>();
+    List<ListedChange> changes = new ArrayList<>();
     Set<String> loaded = new HashSet<>(); // fields the source must read for a stage to see them
     for (int at = 0; at < commands.size(); at++) {
       Command command = commands.get(at);
       if (at == passed) {
         continue;
       }
-      List<Change> made =
+      List<ListedChange> made =
           switch (command) {
             case EvalCommand eval -> {
               Set<String> fields = new LinkedHashSet<>(); // first-assigned order, as the row's map
               eval.assignments().forEach(assignment -> fields.add(assignment.field()));
-              yield List.of(new Change(Kind.ASSIGN, List.copyOf(fields), at));
+              yield List.of(new ListedChange(ListedChange.Kind.ASSIGN, List.copyOf(fields), at));
             }
             case RexCommand rex when rex.sed() != null ->
-                List.of(new Change(Kind.EXTRACT, List.of(rex.field()), at));
+                List.of(new ListedChange(ListedChange.Kind.EXTRACT, List.of(rex.field()), at));
             case RexCommand rex -> {
               List<String> fields =
                   rex.groups().stream().map(RexCommand.Group::field).distinct().toList();
               yield fields.size() > MAX_EXTRACTED
                   ? null
-                  : List.of(new Change(Kind.EXTRACT, fields, at));
+                  : List.of(new ListedChange(ListedChange.Kind.EXTRACT, fields, at));
             }
             case LookupCommand lookup -> {
               List<String> fields = ListedCommands.outputs(lookup, tableColumns);
@@ -183,32 +128,32 @@ final class ListedFields {
               }
               yield fields == null || fields.isEmpty()
                   ? null
-                  : List.of(new Change(Kind.LOOKUP, fields, at));
+                  : List.of(new ListedChange(ListedChange.Kind.LOOKUP, fields, at));
             }
             case RenameCommand rename ->
                 ListedCommands.renamedExactly(rename) ? renames(rename, at, loaded) : null;
             case BinCommand bin when bin.rowLocal() ->
-                List.of(new Change(Kind.LOOKUP, List.of(bin.as()), at));
+                List.of(new ListedChange(ListedChange.Kind.LOOKUP, List.of(bin.as()), at));
             case EventStatsCommand eventstats -> overlay(eventstats, at);
             case StreamStatsCommand streamstats -> overlay(streamstats, at);
             case ProjectCommand project when project.kind() == ProjectCommand.Kind.REMOVE ->
                 project.patterns().stream().anyMatch(Wildcard::hasWildcard)
                     ? null
-                    : List.of(new Change(Kind.REMOVE, project.patterns(), at));
+                    : List.of(new ListedChange(ListedChange.Kind.REMOVE, project.patterns(), at));
             case io.quarry.ql.ast.SubsearchCommand join
                 when io.quarry.ql.exec.PageCommands.joinedFields(join) != null -> {
               // join sets each subsearch column as eval would (the row's own value where the
               // subsearch has none): the source reads them, so its column holds the row's own
               List<String> fields = io.quarry.ql.exec.PageCommands.joinedFields(join);
               loaded.addAll(fields);
-              yield List.of(new Change(Kind.ASSIGN, fields, at));
+              yield List.of(new ListedChange(ListedChange.Kind.ASSIGN, fields, at));
             }
-            default -> TimeOrderedShape.keepsEvents(command) ? List.of() : null;
+            default -> ListedCommands.keepsEvents(command) ? List.of() : null;
           };
       if (made == null) {
         return null;
       }
-      for (Change change : made) {
+      for (ListedChange change : made) {
         if (!change.fields().isEmpty()) {
           changes.add(change);
         }
@@ -217,24 +162,24 @@ final class ListedFields {
     // a field eval or lookup sets that a later command sets again: whether it left the field a
     // value is marked after its stage (rex and rename are replayed from their own marks)
     for (int i = 0; i < changes.size(); i++) {
-      Change change = changes.get(i);
-      if (change.kind() != Kind.ASSIGN && change.kind() != Kind.LOOKUP) {
+      ListedChange change = changes.get(i);
+      if (change.kind() != ListedChange.Kind.ASSIGN && change.kind() != ListedChange.Kind.LOOKUP) {
         continue;
       }
       Set<String> valued = new LinkedHashSet<>();
-      for (Change later : changes.subList(i + 1, changes.size())) {
+      for (ListedChange later : changes.subList(i + 1, changes.size())) {
         change.fields().stream().filter(later.fields()::contains).forEach(valued::add);
       }
       if (!valued.isEmpty()) {
         changes.set(
-            i, new Change(change.kind(), change.fields(), change.stage(), valued, null, -1));
+            i, new ListedChange(change.kind(), change.fields(), change.stage(), valued, null, -1));
       }
     }
     // an overlay's result another command sets too, or its by-field a later one sets: whether the
     // row fell in a group and whether a result had a value are marked after its stage
     for (int i = 0; i < changes.size(); i++) {
-      Change change = changes.get(i);
-      if (change.kind() != Kind.OVERLAY) {
+      ListedChange change = changes.get(i);
+      if (change.kind() != ListedChange.Kind.OVERLAY) {
         continue;
       }
       Set<String> valued = new LinkedHashSet<>();
@@ -249,8 +194,13 @@ final class ListedFields {
       if (!valued.isEmpty()) {
         changes.set(
             i,
-            new Change(
-                Kind.OVERLAY, change.fields(), change.stage(), valued, change.overlay(), -1));
+            new ListedChange(
+                ListedChange.Kind.OVERLAY,
+                change.fields(),
+                change.stage(),
+                valued,
+                change.overlay(),
+                -1));
       }
     }
     return new ListedFields(changes, loaded);
@@ -261,12 +211,14 @@ final class ListedFields {
    * where its stage marked it; the old names are loaded (moved where they have a value, the event's
    * own too).
    */
-  private static List<Change> renames(RenameCommand rename, int at, Set<String> loaded) {
-    List<Change> moves = new ArrayList<>();
+  private static List<ListedChange> renames(RenameCommand rename, int at, Set<String> loaded) {
+    List<ListedChange> moves = new ArrayList<>();
     for (int pair = 0; pair < rename.renames().size(); pair++) {
       RenameCommand.Rename r = rename.renames().get(pair);
       loaded.add(r.from());
-      moves.add(new Change(Kind.RENAME, List.of(r.from(), r.to()), at, Set.of(), null, pair));
+      moves.add(
+          new ListedChange(
+              ListedChange.Kind.RENAME, List.of(r.from(), r.to()), at, Set.of(), null, pair));
     }
     return moves;
   }
@@ -275,12 +227,18 @@ final class ListedFields {
    * An {@code eventstats}/{@code streamstats} laid over the events ({@link EventOverlays} of the
    * one command), or null when that has no exact replay.
    */
-  private static List<Change> overlay(Command command, int at) {
+  private static List<ListedChange> overlay(Command command, int at) {
     EventOverlays overlay = EventOverlays.of(List.of(command));
     return overlay == null
         ? null
         : List.of(
-            new Change(Kind.OVERLAY, List.copyOf(overlay.fields()), at, Set.of(), overlay, -1));
+            new ListedChange(
+                ListedChange.Kind.OVERLAY,
+                List.copyOf(overlay.fields()),
+                at,
+                Set.of(),
+                overlay,
+                -1));
   }
 
   /**
@@ -289,7 +247,7 @@ final class ListedFields {
    */
   Map<Integer, List<String>> valuesMarked() {
     Map<Integer, List<String>> marked = new HashMap<>();
-    for (Change change : changes) {
+    for (ListedChange change : changes) {
       if (!change.valued().isEmpty()) {
         marked.computeIfAbsent(change.stage(), stage -> new ArrayList<>()).addAll(change.valued());
       }
@@ -302,18 +260,7 @@ final class ListedFields {
    * the marks their stages make are named by those numbers ({@link ListingMarks}).
    */
   ListedFields fromStage(int first) {
-    List<Change> moved = new ArrayList<>(changes.size());
-    for (Change change : changes) {
-      moved.add(
-          new Change(
-              change.kind(),
-              change.fields(),
-              first + change.stage(),
-              change.valued(),
-              change.overlay(),
-              change.pair()));
-    }
-    return new ListedFields(moved, loaded);
+    return new ListedFields(changes.stream().map(change -> change.movedBy(first)).toList(), loaded);
   }
 
   /**
@@ -322,7 +269,7 @@ final class ListedFields {
    * apart again by {@link #stagesBefore} and {@link #stagesFrom}.
    */
   ListedFields followedBy(ListedFields later) {
-    List<Change> all = new ArrayList<>(changes);
+    List<ListedChange> all = new ArrayList<>(changes);
     all.addAll(later.changes);
     Set<String> loads = new HashSet<>(loaded);
     loads.addAll(later.loaded);
@@ -383,62 +330,8 @@ final class ListedFields {
    * @param cleared takes the fields the row no longer has: no value, not even the event's own
    */
   void apply(List<String> names, Predicate<String> hasValue, Set<String> cleared) {
-    for (Change change : changes) {
-      switch (change.kind()) {
-        case ASSIGN ->
-            change.fields().forEach(f -> set(f, change.hasValue(f, hasValue), names, cleared));
-        case EXTRACT -> {
-          // the new names are those it set, in its map's order (RexExtraction's maps: default
-          // capacity, filled in group order, then copied by put)
-          Map<String, Object> found = new HashMap<>();
-          for (String field : change.fields()) {
-            if (hasValue.test(change.mark(field))) {
-              found.put(field, field);
-            }
-          }
-          Map<String, Object> assigned = new HashMap<>();
-          found.forEach(assigned::put);
-          for (String field : assigned.keySet()) {
-            cleared.remove(field);
-            if (!names.contains(field)) {
-              names.add(field);
-            }
-          }
-        }
-        case LOOKUP -> { // as eval, in output order, where it set the field
-          for (String field : change.fields()) {
-            if (hasValue.test(change.mark(field))) {
-              set(field, change.hasValue(field, hasValue), names, cleared);
-            }
-          }
-        }
-        case RENAME -> {
-          String from = change.fields().get(0);
-          String to = change.fields().get(1);
-          if (hasValue.test(change.mark(to))) { // in the old name's place, else last
-            names.remove(to);
-            int at = names.indexOf(from);
-            if (at >= 0) {
-              names.set(at, to);
-            } else {
-              names.add(to);
-            }
-            cleared.add(from);
-            cleared.remove(to);
-          }
-        }
-        case REMOVE -> {
-          for (String field : change.fields()) {
-            names.remove(field);
-            cleared.add(field);
-          }
-        }
-        case OVERLAY ->
-            change
-                .overlay()
-                .apply(
-                    names, field -> change.hasValue(field, hasValue), field -> List.of(), cleared);
-      }
+    for (ListedChange change : changes) {
+      change.replay(names, hasValue, cleared);
     }
   }
 

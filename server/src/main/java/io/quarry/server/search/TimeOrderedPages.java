@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * those commands read ({@link EventPages}, one source over the whole time-ordered scan), and pages
  * go through the stages to the answer; a {@code head} that has its rows stops the scan. A plain
  * event listing, with only commands after it that filter, cut or reorder its events ({@link
- * TimeOrderedShape#keepsEvents}) or that set, move or remove fields as {@link ListedFields} replays
+ * ListedCommands#keepsEvents}) or that set, move or remove fields as {@link ListedFields} replays
  * them ({@code eval}, {@code rex}, {@code lookup}, {@code rename}, {@code fields -}), runs on pages
  * too: the source then carries every field an event has without extraction, and {@link
  * EventListing} makes the answer's pages. A pipeline {@link TimeOrderedShape#of} gives no shape is

@@ -2,7 +2,6 @@ package io.quarry.server.search;
 
 import io.quarry.codecs.store.EventFields;
 import io.quarry.ql.ast.Command;
-import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.SortCommand;
@@ -44,9 +43,9 @@ import java.util.Set;
  *     ({@link io.quarry.ql.exec.EventText#withOwnText}) for a bare word after commands that change
  *     {@code _raw} or bring in other rows ({@code eval _raw=…}, {@code append}, {@code join})
  * @param appendAt for a listing: the index of its first {@code append} (-1: none), the commands
- *     from there on keeping the rows as they come ({@link #keepsListedRows}): the subsearch's rows
- *     go through them among the events and the listing lists them as they are ({@link
- *     EventListing#withOtherRows}), event rows and others paged alike
+ *     from there on keeping the rows as they come ({@link ListedCommands#keepsListedRows}): the
+ *     subsearch's rows go through them among the events and the listing lists them as they are
+ *     ({@link EventListing#withOtherRows}), event rows and others paged alike
  */
 record TimeOrderedShape(
     int fused,
@@ -59,49 +58,18 @@ record TimeOrderedShape(
     ListedFields listed,
     boolean ownText,
     int appendAt) {
-  TimeOrderedShape(
-      int fused,
-      List<String> sourceFields,
-      int pageSize,
-      boolean listing,
-      int aggregateAt,
-      boolean everyField,
-      int listedAt,
-      ListedFields listed) {
-    this(
-        fused,
-        sourceFields,
-        pageSize,
-        listing,
-        aggregateAt,
-        everyField,
-        listedAt,
-        listed,
-        false,
-        -1);
-  }
-
-  TimeOrderedShape(
-      int fused, List<String> sourceFields, int pageSize, boolean listing, int aggregateAt) {
-    this(fused, sourceFields, pageSize, listing, aggregateAt, false);
-  }
-
   /**
-   * A shape that is no listing, its source's pages carrying each event's own raw text where {@code
+   * A shape that is no listing, its source (its leading {@code fused} commands fused into it)
+   * reading {@code sourceFields}, its pages carrying each event's own raw text where {@code
    * ownText} ({@link io.quarry.ql.exec.EventText#withOwnText}).
    */
-  TimeOrderedShape(
-      int fused,
-      List<String> sourceFields,
-      int pageSize,
-      boolean listing,
-      int aggregateAt,
-      boolean ownText) {
-    this(
+  private static TimeOrderedShape overFields(
+      int fused, List<String> sourceFields, int pageSize, int aggregateAt, boolean ownText) {
+    return new TimeOrderedShape(
         fused,
         sourceFields,
         pageSize,
-        listing,
+        false,
         aggregateAt,
         false,
         0,
@@ -152,13 +120,9 @@ record TimeOrderedShape(
         || PluginOverEvents.startsAt(pipeline, 0)) {
       return null;
     }
-    return new TimeOrderedShape(
-        0,
+    return everyFieldPages(
         List.copyOf(EventListing.DEFAULT_ORDER),
         smallestHead(pipeline, pageSize),
-        false,
-        -1,
-        true,
         0,
         ListedFields.of(List.of()));
   }
@@ -175,16 +139,9 @@ record TimeOrderedShape(
       // every field (stages marking what they set), laid out as every-field pages of those rows,
       // the changes replayed (a leading rex a stage, not fused)
       ListedFields before = ListedFields.of(pipeline.subList(0, changedUpTo), tableColumns);
-      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
-      sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, changedUpTo), List.of()));
-      sourceFields.addAll(before.loaded());
-      return new TimeOrderedShape(
-          0,
-          List.copyOf(sourceFields),
+      return everyFieldPages(
+          eventFields(pipeline.subList(0, changedUpTo), before.loaded()),
           smallestHead(pipeline, pageSize),
-          false,
-          -1,
-          true,
           changedUpTo,
           before);
     }
@@ -192,18 +149,12 @@ record TimeOrderedShape(
       // the events, filtered, cut or reordered by the leading commands that keep them, laid out
       // with every field into the other commands (an aggregation among them a stage)
       int listedAt = 0;
-      while (listedAt < staged.size() && keepsEvents(staged.get(listedAt))) {
+      while (listedAt < staged.size() && ListedCommands.keepsEvents(staged.get(listedAt))) {
         listedAt++;
       }
-      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
-      sourceFields.addAll(PageChain.inputFields(staged.subList(0, listedAt), List.of()));
-      return new TimeOrderedShape(
-          0,
-          List.copyOf(sourceFields),
+      return everyFieldPages(
+          eventFields(staged.subList(0, listedAt), Set.of()),
           smallestHead(staged, pageSize),
-          false,
-          -1,
-          true,
           listedAt,
           ListedFields.of(List.of()));
     }
@@ -217,16 +168,10 @@ record TimeOrderedShape(
       // a wildcard rename among other commands (with the renames right after it): the events as
       // the commands before it leave them, with every field, renamed, then the commands after it
       // replayed over each row's renamed names (RenameOverEvents)
-      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
-      sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, renameAt), List.of()));
-      sourceFields.addAll(RenameOverEvents.before(pipeline, renameAt).loaded());
-      return new TimeOrderedShape(
-          0,
-          List.copyOf(sourceFields),
+      return everyFieldPages(
+          eventFields(
+              pipeline.subList(0, renameAt), RenameOverEvents.before(pipeline, renameAt).loaded()),
           smallestHead(pipeline, pageSize),
-          false,
-          -1,
-          true,
           renameAt,
           afterRename.fromStage(renamedTo));
     }
@@ -248,7 +193,7 @@ record TimeOrderedShape(
             || !ReduceCoverage.supportsOverResults(staged.subList(at + 1, staged.size()))) {
           return null;
         }
-        return new TimeOrderedShape(
+        return overFields(
             fused,
             withOwnText(
                 fixed < 0
@@ -256,7 +201,6 @@ record TimeOrderedShape(
                     : PageChain.inputFields(loading, columns((ProjectCommand) before.get(fixed))),
                 ownText),
             smallestHead(before, pageSize),
-            false,
             fused + at,
             ownText);
       }
@@ -276,25 +220,15 @@ record TimeOrderedShape(
       // rename, eventstats and streamstats set and fields - removes laid over them
       // (ListedFields: eventstats' and streamstats' stages run on the source's pages); a leading
       // rex is a stage here, not fused into the source
-      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
-      sourceFields.addAll(PageChain.inputFields(pipeline, List.of()));
-      sourceFields.addAll(listed.loaded());
-      return new TimeOrderedShape(
-          0,
-          List.copyOf(sourceFields),
-          smallestHead(pipeline, pageSize),
-          true,
-          -1,
-          false,
-          0,
-          listed);
+      return listingOf(
+          eventFields(pipeline, listed.loaded()), smallestHead(pipeline, pageSize), listed, -1);
     }
-    int appendAt = appendEndingListing(pipeline);
+    int appendAt = ListedCommands.appendEndingListing(pipeline);
     ListedFields beforeAppend =
         appendAt < 0 ? null : ListedFields.of(pipeline.subList(0, appendAt), tableColumns);
     if (appendAt >= 0
         && !pipeline.subList(appendAt, pipeline.size()).stream()
-            .allMatch(TimeOrderedShape::keepsListedRows)) {
+            .allMatch(ListedCommands::keepsListedRows)) {
       // changes after it: replayed over the events' fields and the subsearch's rows' alike
       beforeAppend = ListedFields.of(pipeline, tableColumns, appendAt);
     }
@@ -303,19 +237,10 @@ record TimeOrderedShape(
       // fields as ListedFields replays: the subsearch's rows go through them among the events' (a
       // bare word matching none of them), and the listing lists them as they are, those changes
       // laid over them (EventListing.withOtherRows)
-      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
-      sourceFields.addAll(PageChain.inputFields(pipeline, List.of()));
-      sourceFields.addAll(beforeAppend.loaded());
-      return new TimeOrderedShape(
-          0,
-          List.copyOf(sourceFields),
+      return listingOf(
+          eventFields(pipeline, beforeAppend.loaded()),
           smallestHead(pipeline, pageSize),
-          true,
-          -1,
-          false,
-          0,
           beforeAppend,
-          false,
           appendAt);
     }
     int tableAt = EventTable.at(pipeline, tableColumns);
@@ -326,18 +251,11 @@ record TimeOrderedShape(
       List<Command> passed = new java.util.ArrayList<>(pipeline.subList(0, tableAt));
       passed.addAll(pipeline.subList(tableAt + 1, pipeline.size()));
       ListedFields whole = ListedFields.of(pipeline, tableColumns, tableAt);
-      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
-      sourceFields.addAll(PageChain.inputFields(passed, List.of()));
-      sourceFields.addAll(whole.loaded());
-      return new TimeOrderedShape(
-          0,
-          List.copyOf(sourceFields),
+      return listingOf(
+          eventFields(passed, whole.loaded()),
           smallestHead(pipeline.subList(0, tableAt), pageSize), // the table takes every row
-          true,
-          -1,
-          false,
-          0,
-          whole);
+          whole,
+          -1);
     }
     ListedFields aroundPlugins =
         firstPlugin < 0 ? null : PluginOverEvents.changes(pipeline, firstPlugin, tableColumns);
@@ -347,16 +265,11 @@ record TimeOrderedShape(
       // them replayed over what the overlay rows list, and so on for each run of plugin commands
       // (PluginOverEvents)
       int at = firstPlugin;
-      Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
-      sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, at), List.of()));
-      sourceFields.addAll(ListedFields.of(pipeline.subList(0, at), tableColumns).loaded());
-      return new TimeOrderedShape(
-          0,
-          List.copyOf(sourceFields),
+      return everyFieldPages(
+          eventFields(
+              pipeline.subList(0, at),
+              ListedFields.of(pipeline.subList(0, at), tableColumns).loaded()),
           smallestHead(pipeline, pageSize),
-          false,
-          -1,
-          true,
           at,
           aroundPlugins);
     }
@@ -394,15 +307,43 @@ record TimeOrderedShape(
           : ReduceCoverage.supportsOverReadFieldsOverEvents(toCut))) {
         return null; // a command before the columns are fixed that reads every field
       }
-      return new TimeOrderedShape(
+      return overFields(
           fused,
           withOwnText(PageChain.inputFields(toCut, columns), ownText),
           smallestHead(staged, pageSize),
-          false,
           -1,
           ownText);
     }
     return null;
+  }
+
+  /**
+   * The fields a source of the events themselves reads (no leading {@code rex} fused into it):
+   * every default field, those {@code commands} read, and {@code loaded} (those a listing's
+   * replayed changes read: {@link ListedFields#loaded}).
+   */
+  private static List<String> eventFields(List<Command> commands, Set<String> loaded) {
+    Set<String> fields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
+    fields.addAll(PageChain.inputFields(commands, List.of()));
+    fields.addAll(loaded);
+    return List.copyOf(fields);
+  }
+
+  /** An event listing of the events themselves, {@code listed} laid over them. */
+  private static TimeOrderedShape listingOf(
+      List<String> sourceFields, int pageSize, ListedFields listed, int appendAt) {
+    return new TimeOrderedShape(
+        0, sourceFields, pageSize, true, -1, false, 0, listed, false, appendAt);
+  }
+
+  /**
+   * Every-field pages of the events themselves, taken by the commands from {@code listedAt} on,
+   * {@code listed} the changes laid over them.
+   */
+  private static TimeOrderedShape everyFieldPages(
+      List<String> sourceFields, int pageSize, int listedAt, ListedFields listed) {
+    return new TimeOrderedShape(
+        0, sourceFields, pageSize, false, -1, true, listedAt, listed, false, -1);
   }
 
   /**
@@ -414,60 +355,6 @@ record TimeOrderedShape(
   static boolean ownText(List<Command> pipeline) {
     return !ReduceCoverage.supportsOverEvents(pipeline)
         && ReduceCoverage.supportsOverEventsWithOwnText(pipeline);
-  }
-
-  /**
-   * The index of the first {@code append} of a pipeline whose commands before it make an event
-   * listing that keeps the events' own raw text ({@link ReduceCoverage#supportsOverEvents}) and
-   * whose commands from it on keep the rows as they come ({@link #keepsListedRows}) or, with no
-   * other {@code append} among them, also set, move or remove fields as {@code eval}, {@code rex},
-   * {@code lookup}, a literal {@code rename} and {@code fields -} do ({@link #changesListedRows});
-   * -1 when there is none or the pipeline is not of that form.
-   */
-  static int appendEndingListing(List<Command> pipeline) {
-    for (int at = 0; at < pipeline.size(); at++) {
-      if (pipeline.get(at) instanceof io.quarry.ql.ast.SubsearchCommand sub
-          && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND) {
-        List<Command> after = pipeline.subList(at, pipeline.size());
-        return ReduceCoverage.supportsOverEvents(pipeline.subList(0, at))
-                && ReduceCoverage.supportsOverEventsWithOwnText(pipeline)
-                && (after.stream().allMatch(TimeOrderedShape::keepsListedRows)
-                    || after.subList(1, after.size()).stream()
-                        .allMatch(c -> keepsEvents(c) || changesListedRows(c)))
-            ? at
-            : -1;
-      }
-    }
-    return -1;
-  }
-
-  /**
-   * Whether a command after an event listing's {@code append} sets, moves or removes fields on
-   * every row as {@link ListedFields} replays it: it lays its change over an event and over a
-   * subsearch's row alike (a new field listed last, one set to null no longer listed), so the
-   * listing replays it over both ({@link EventListing#withOtherRows}). Not {@code
-   * eventstats}/{@code streamstats}, whose groups span both kinds of rows.
-   */
-  static boolean changesListedRows(Command command) {
-    return command instanceof io.quarry.ql.ast.EvalCommand
-        || command instanceof io.quarry.ql.ast.RexCommand
-        || command instanceof io.quarry.ql.ast.LookupCommand
-        || command instanceof io.quarry.ql.ast.RenameCommand
-        || command instanceof ProjectCommand project
-            && project.kind() == ProjectCommand.Kind.REMOVE;
-  }
-
-  /**
-   * Whether a command after an event listing's {@code append} keeps each row with the fields it
-   * lists, so that the pages of rows after it, paged again as the collector pages rows, are the row
-   * engine's: another {@code append}, a filter (a {@code search} of bare words too: an event's
-   * {@code _raw} there is its own, the subsearch's rows match none), a cut or a reordering.
-   */
-  static boolean keepsListedRows(Command command) {
-    return command instanceof io.quarry.ql.ast.SubsearchCommand sub
-            && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND
-        || keepsEvents(command)
-        || command instanceof io.quarry.ql.ast.SearchCommand;
   }
 
   /**
@@ -491,24 +378,6 @@ record TimeOrderedShape(
     return (EveryFieldPlan.readsEveryField(staged)
             || EveryFieldPlan.pluginAfterChanges(staged) >= 0)
         && ReduceCoverage.supportsOverEvents(staged);
-  }
-
-  /**
-   * Whether a command after an event listing keeps its rows events, with the fields they have: it
-   * filters ({@code where}, a {@code search} of comparisons, {@code dedup}), cuts ({@code head}) or
-   * reorders ({@code sort}) them, so the listing's columns are still the events' own ({@link
-   * EventListing}). A command that sets or removes fields ({@code eval}, {@code rename}, {@code
-   * fields -}, {@code bin}, plugin commands) changes which fields a row has, row by row: after a
-   * listing only those {@link ListedFields} replays run on pages.
-   */
-  static boolean keepsEvents(Command command) {
-    return command instanceof HeadCommand
-        || command instanceof SortCommand
-        || command instanceof DedupCommand
-        || command instanceof io.quarry.ql.ast.ReorderCommand
-        || (command instanceof io.quarry.ql.ast.WhereCommand
-                || command instanceof io.quarry.ql.ast.SearchCommand)
-            && PageChain.supportsOverEvents(List.of(command));
   }
 
   /**

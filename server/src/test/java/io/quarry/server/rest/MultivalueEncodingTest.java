@@ -1,14 +1,14 @@
 package io.quarry.server.rest;
 
+import static io.quarry.server.rest.TestPages.doubles;
+import static io.quarry.server.rest.TestPages.multiLongs;
+import static io.quarry.server.rest.TestPages.multiStrings;
+import static io.quarry.server.rest.TestPages.page;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.plugin.api.data.Block;
-import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
-import io.quarry.plugin.api.data.DoubleBlock;
-import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
-import io.quarry.plugin.api.data.Schema;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -26,64 +26,14 @@ import org.junit.jupiter.api.Test;
  * after the sample in a single-valued column is counted, not written as something else).
  */
 class MultivalueEncodingTest {
-
-  private static Page page(Object... namesAndBlocks) {
-    List<Schema.Column> schema = new ArrayList<>();
-    List<Block> blocks = new ArrayList<>();
-    for (int i = 0; i < namesAndBlocks.length; i += 2) {
-      Block block = (Block) namesAndBlocks[i + 1];
-      schema.add(new Schema.Column((String) namesAndBlocks[i], block.dataType()));
-      blocks.add(block);
-    }
-    return new Page(new Schema(schema), blocks);
-  }
-
-  /** A string block: null, a String, or a List of strings (a multivalue) per position. */
-  private static Block strings(Object... positions) {
-    BytesBlock.Builder block = BytesBlock.builder(positions.length);
-    for (Object position : positions) {
-      if (position instanceof List<?> values) {
-        block.beginPositionEntry();
-        values.forEach(v -> block.append((String) v));
-        block.endPositionEntry();
-      } else {
-        block.appendNullable((String) position);
-      }
-    }
-    return block.build();
-  }
-
-  /** A long block (or timestamp block): null, a Long, or a List of longs per position. */
-  private static Block longs(DataType type, Object... positions) {
-    LongBlock.Builder block = LongBlock.builder(type, positions.length);
-    for (Object position : positions) {
-      if (position instanceof List<?> values) {
-        block.beginPositionEntry();
-        values.forEach(v -> block.append((Long) v));
-        block.endPositionEntry();
-      } else {
-        block.appendNullable((Long) position);
-      }
-    }
-    return block.build();
-  }
-
-  private static Block doubles(double... values) {
-    DoubleBlock.Builder block = DoubleBlock.builder(values.length);
-    for (double value : values) {
-      block.append(value);
-    }
-    return block.build();
-  }
-
   private static Page sample() {
     return page(
         "m",
-        strings(List.of("GET", "POST"), "PUT", null),
+        multiStrings(List.of("GET", "POST"), "PUT", null),
         "n",
-        longs(DataType.LONG, List.of(1L, 2L), 3L, null),
+        multiLongs(DataType.LONG, List.of(1L, 2L), 3L, null),
         "t",
-        longs(DataType.TIMESTAMP, List.of(0L, 1_500_000L), null, 2_000L));
+        multiLongs(DataType.TIMESTAMP, List.of(0L, 1_500_000L), null, 2_000L));
   }
 
   @Test
@@ -182,8 +132,9 @@ class MultivalueEncodingTest {
   @Test
   void arrowMakesListColumnsOfColumnsWithAMultivalueInAnyPageOfTheSample() throws Exception {
     // m has a multivalue only in the second page; n widens to double across pages
-    Page first = page("m", strings("a", null), "n", longs(DataType.LONG, List.of(1L, 2L), 3L));
-    Page second = page("m", strings(List.of("b", "c")), "n", doubles(2.5));
+    Page first =
+        page("m", multiStrings("a", null), "n", multiLongs(DataType.LONG, List.of(1L, 2L), 3L));
+    Page second = page("m", multiStrings(List.of("b", "c")), "n", doubles(2.5));
     assertThat(arrow(arrowBytes(first, second)))
         .containsExactly(
             "m: List of Utf8",
@@ -210,8 +161,8 @@ class MultivalueEncodingTest {
     for (int i = 0; i < StreamSchema.ROWS; i++) {
       values.add(i % 2 == 0 ? "x" : "y");
     }
-    pages.add(page("s", strings(values.toArray())));
-    pages.add(page("s", strings(List.of("p", "q"), "z")));
+    pages.add(page("s", multiStrings(values.toArray())));
+    pages.add(page("s", multiStrings(List.of("p", "q"), "z")));
     try (ArrowStreamEncoder arrow = new ArrowStreamEncoder(false)) {
       boolean started = false;
       for (Page page : pages) {

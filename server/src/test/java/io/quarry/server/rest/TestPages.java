@@ -43,9 +43,35 @@ final class TestPages {
   }
 
   static Block strings(String... values) {
-    BytesBlock.Builder block = BytesBlock.builder(values.length);
-    for (String value : values) {
-      block.appendNullable(value);
+    return multiStrings((Object[]) values);
+  }
+
+  /** A string block: null, a String, or a List of strings (a multivalue) per position. */
+  static Block multiStrings(Object... positions) {
+    BytesBlock.Builder block = BytesBlock.builder(positions.length);
+    for (Object position : positions) {
+      if (position instanceof List<?> values) {
+        block.beginPositionEntry();
+        values.forEach(v -> block.append((String) v));
+        block.endPositionEntry();
+      } else {
+        block.appendNullable((String) position);
+      }
+    }
+    return block.build();
+  }
+
+  /** A long block (or timestamp block): null, a Long, or a List of longs per position. */
+  static Block multiLongs(DataType type, Object... positions) {
+    LongBlock.Builder block = LongBlock.builder(type, positions.length);
+    for (Object position : positions) {
+      if (position instanceof List<?> values) {
+        block.beginPositionEntry();
+        values.forEach(v -> block.append((Long) v));
+        block.endPositionEntry();
+      } else {
+        block.appendNullable((Long) position);
+      }
     }
     return block.build();
   }
