@@ -166,6 +166,7 @@ final class TimeOrderedPages {
     PluginOverEvents overPlugin =
         listedAt >= 0
                 && fused == 0
+                && !shape.wordsOverEveryField()
                 && !TimeOrderedShape.everyFieldPlan(pipeline)
                 && PluginOverEvents.startsAt(pipeline, listedAt)
             ? new PluginOverEvents(
@@ -184,6 +185,7 @@ final class TimeOrderedPages {
         listedAt >= 0
                 && fused == 0
                 && overPlugin == null
+                && !shape.wordsOverEveryField()
                 && RenameOverEvents.at(pipeline) == listedAt
             ? new RenameOverEvents(
                 pipeline,

@@ -47,6 +47,9 @@ import java.util.Set;
  *     from there on keeping the rows as they come ({@link #keepsListedRows}): the subsearch's rows
  *     go through them among the events and the listing lists them as they are ({@link
  *     EventListing#withOtherRows}), event rows and others paged alike
+ * @param wordsOverEveryField whether the every-field pages go into all of the commands as plain
+ *     stages ({@link #everyFieldForWords}): never through {@link PluginOverEvents} or {@link
+ *     RenameOverEvents}, even where one of them would take a pipeline of that start
  */
 record TimeOrderedShape(
     int fused,
@@ -58,7 +61,33 @@ record TimeOrderedShape(
     int listedAt,
     ListedFields listed,
     boolean ownText,
-    int appendAt) {
+    int appendAt,
+    boolean wordsOverEveryField) {
+  TimeOrderedShape(
+      int fused,
+      List<String> sourceFields,
+      int pageSize,
+      boolean listing,
+      int aggregateAt,
+      boolean everyField,
+      int listedAt,
+      ListedFields listed,
+      boolean ownText,
+      int appendAt) {
+    this(
+        fused,
+        sourceFields,
+        pageSize,
+        listing,
+        aggregateAt,
+        everyField,
+        listedAt,
+        listed,
+        ownText,
+        appendAt,
+        false);
+  }
+
   TimeOrderedShape(
       int fused,
       List<String> sourceFields,
@@ -113,7 +142,17 @@ record TimeOrderedShape(
   /** This listing with every field of its events in its answer (a subsearch's). */
   TimeOrderedShape withEveryField() {
     return new TimeOrderedShape(
-        fused, sourceFields, pageSize, listing, aggregateAt, true, 0, listed, ownText, appendAt);
+        fused,
+        sourceFields,
+        pageSize,
+        listing,
+        aggregateAt,
+        true,
+        0,
+        listed,
+        ownText,
+        appendAt,
+        wordsOverEveryField);
   }
 
   /** The shape of {@code pipeline} on pages, or null when it is not supported. */
@@ -141,15 +180,20 @@ record TimeOrderedShape(
    * columns): the word asks each row's every field ({@code io.quarry.ql.eval.FieldValueTerm};
    * {@code PageChain.inputFields} answers {@code *}), so the events go, every field extracted, into
    * all of the commands ({@link EventListing}'s every-field pages, as a batch search's every-field
-   * aggregation takes them: {@code PageBatch}). Null where the commands do not all run on those
-   * pages, a leading search is fused into the source, or a wildcard rename or a plugin command
-   * leads ({@link RenameOverEvents}, {@link PluginOverEvents} would take the pages).
+   * aggregation takes them: {@code PageBatch}). A leading wildcard {@code rename} renames every
+   * field those pages hold, as it renames every field a row can yield, and a leading {@code append}
+   * hands them on, its subsearch's rows (every field too) after them: both run as stages there, not
+   * through {@link RenameOverEvents} or {@link PluginOverEvents} ({@link #wordsOverEveryField}).
+   * Null where the commands do not all run on those pages, a leading search is fused into the
+   * source, or a plugin command or a {@code join} without fields leads, or a wildcard rename before
+   * a plugin command ({@link PluginOverEvents#startsAt}).
    */
   private static TimeOrderedShape everyFieldForWords(List<Command> pipeline, int pageSize) {
     if (EventPages.fusedPrefix(pipeline) != 0
         || !ReduceCoverage.supportsOverEvents(pipeline)
-        || RenameOverEvents.at(pipeline) == 0
-        || PluginOverEvents.startsAt(pipeline, 0)) {
+        || PluginOverEvents.startsAt(pipeline, 0)
+            && !(pipeline.get(0) instanceof io.quarry.ql.ast.SubsearchCommand sub
+                && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND)) {
       return null;
     }
     return new TimeOrderedShape(
@@ -160,7 +204,10 @@ record TimeOrderedShape(
         -1,
         true,
         0,
-        ListedFields.of(List.of()));
+        ListedFields.of(List.of()),
+        false,
+        -1,
+        true);
   }
 
   private static TimeOrderedShape shapeOf(
