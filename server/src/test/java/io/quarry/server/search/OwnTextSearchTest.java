@@ -95,6 +95,8 @@ class OwnTextSearchTest {
             "* | rex field=_raw mode=sed \"s/n=/WARN n=/\" | fields - _raw | search WARN | eval k=1",
             "* | rename _raw AS r | search WARN",
             "* | eval _raw=\"x\" | rename _raw AS r | search WARN",
+            // a leading wildcard rename moving _raw away (refused before session 30)
+            "* | rename _r* AS x* | search WARN",
             "* | table n, level | search warn")) {
       assertThat(EnginePages.cells(EnginePages.rows(STORE.server(), query + " | table n"), "n"))
           .as(query + " (seed " + STORE.seed() + ")")
@@ -112,6 +114,23 @@ class OwnTextSearchTest {
         .contains("\"count\":\"0\"");
     assertThat(export("* | fields - _raw | search WARN | stats count", 7))
         .contains("\"count\":\"" + warned.size() + "\"");
+    // a leading append, then fields - _raw: the events and the subsearch's rows (every field) are
+    // matched on their fields alike, level holding WARN (refused before session 30)
+    assertThat(
+            EnginePages.cells(
+                EnginePages.rows(
+                    STORE.server(),
+                    "* | append [search * | head 5] | fields - _raw | search WARN | table n"),
+                "n"))
+        .as("append, fields - _raw (seed " + STORE.seed() + ")")
+        .isEqualTo(appended);
+    for (int pageSize : new int[] {SearchService.PAGE_SIZE, 7}) {
+      assertThat(
+              export(
+                  "* | append [search * | head 5] | fields - _raw | search WARN | stats count",
+                  pageSize))
+          .contains("\"count\":\"" + appended.size() + "\"");
+    }
   }
 
   /**
