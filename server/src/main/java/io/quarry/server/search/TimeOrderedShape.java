@@ -217,10 +217,12 @@ record TimeOrderedShape(
     int fused = EventPages.fusedPrefix(pipeline);
     List<Command> staged = pipeline.subList(fused, pipeline.size());
     int changedUpTo = EveryFieldPlan.pluginAfterChanges(pipeline);
-    if (changedUpTo >= 0 && ReduceCoverage.supportsOverEvents(pipeline)) {
+    if (changedUpTo >= 0 && (ReduceCoverage.supportsOverEvents(pipeline) || ownText(pipeline))) {
       // the events, their fields changed by the commands before the plugin command that reads
       // every field (stages marking what they set), laid out as every-field pages of those rows,
-      // the changes replayed (a leading rex a stage, not fused)
+      // the changes replayed (a leading rex a stage, not fused); where a bare word after them
+      // needs the events' own text (eval _raw=… | table * | search x), the pages carry it
+      // (TimeOrderedPages)
       ListedFields before = ListedFields.of(pipeline.subList(0, changedUpTo), tableColumns);
       Set<String> sourceFields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
       sourceFields.addAll(PageChain.inputFields(pipeline.subList(0, changedUpTo), List.of()));

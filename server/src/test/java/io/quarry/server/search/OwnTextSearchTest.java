@@ -31,7 +31,10 @@ class OwnTextSearchTest {
           "* | where n > 5 | eval _raw=\"r\" . n | search \"level=WARN\" | eval k=1",
           // a leading rex the source would run itself is a stage of the listing here
           "* | rex \"n=(?<num>\\d+)\" | eval _raw=\"x\" | search WARN",
-          "* | rex \"level=(?<lv>\\w+)\" | eval _raw=lv | search INFO n>3 | eval k=lv");
+          "* | rex \"level=(?<lv>\\w+)\" | eval _raw=lv | search INFO n>3 | eval k=lv",
+          // table * keeps the own text with _raw (refused before session 30)
+          "* | eval _raw=\"x\" | dedup host | table * | search WARN",
+          "* | eval _raw=upper(_raw) | dedup level | table * | search warn");
 
   @Test
   void samePagedAnyWay() throws Exception {
@@ -61,6 +64,7 @@ class OwnTextSearchTest {
             "* | eval _raw=\"x\" | search WARN",
             "* | rename level AS _raw | search WARN",
             "* | eval _raw=upper(_raw) | search warn",
+            "* | eval _raw=\"x\" | table * | search WARN",
             "* | rex field=_raw mode=sed \"s/WARN/W/\" | search WARN",
             "* | eventstats count AS _raw by host | search WARN",
             "* | bin _time span=5m | search WARN")) {
