@@ -71,31 +71,6 @@ record TimeOrderedShape(
       int aggregateAt,
       boolean everyField,
       int listedAt,
-      ListedFields listed,
-      boolean ownText,
-      int appendAt) {
-    this(
-        fused,
-        sourceFields,
-        pageSize,
-        listing,
-        aggregateAt,
-        everyField,
-        listedAt,
-        listed,
-        ownText,
-        appendAt,
-        false);
-  }
-
-  TimeOrderedShape(
-      int fused,
-      List<String> sourceFields,
-      int pageSize,
-      boolean listing,
-      int aggregateAt,
-      boolean everyField,
-      int listedAt,
       ListedFields listed) {
     this(
         fused,
@@ -107,7 +82,8 @@ record TimeOrderedShape(
         listedAt,
         listed,
         false,
-        -1);
+        -1,
+        false);
   }
 
   TimeOrderedShape(
@@ -136,7 +112,8 @@ record TimeOrderedShape(
         0,
         ListedFields.of(List.of()),
         ownText,
-        -1);
+        -1,
+        false);
   }
 
   /** This listing with every field of its events in its answer (a subsearch's). */
@@ -365,7 +342,8 @@ record TimeOrderedShape(
           0,
           beforeAppend,
           false,
-          appendAt);
+          appendAt,
+          false);
     }
     int tableAt = EventTable.at(pipeline, tableColumns);
     if (tableAt >= 0) {
