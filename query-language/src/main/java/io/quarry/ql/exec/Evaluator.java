@@ -94,7 +94,7 @@ public final class Evaluator {
 
   /** The context of a new plugin operator of this search. */
   public io.quarry.plugin.api.command.OperatorContext pluginContext() {
-    return resources.context(now, zone);
+    return resources.context(now, zone, rawTerms);
   }
 
   /** Where {@code outputlookup} writes. */

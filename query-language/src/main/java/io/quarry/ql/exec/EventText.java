@@ -156,11 +156,12 @@ public final class EventText {
   /**
    * Whether the rows after {@code command} are still events that answer a bare word from their
    * event's stored text, whatever {@code _raw} they hold: the commands {@link #keepsEventText}
-   * takes but {@code fields}/{@code table} (a row of theirs has only the {@code _raw} it keeps),
-   * and an {@code eval}, {@code rex}, {@code lookup} or {@code rename} that writes {@code _raw}
-   * (their rows still match on the event's text); a {@code rename} of {@code _raw} to another name
-   * too (the row then has no {@code _raw}: a term asks its fields); {@code append} (its input's
-   * rows pass on as they came; the subsearch's rows are no events, marked so by {@link
+   * takes but {@code fields}/{@code table} of names (a row of theirs has only the {@code _raw} it
+   * keeps; {@code table *} keeps every column holding a value, {@link #OWN_RAW} among them), and an
+   * {@code eval}, {@code rex}, {@code lookup} or {@code rename} that writes {@code _raw} (their
+   * rows still match on the event's text); a {@code rename} of {@code _raw} to another name too
+   * (the row then has no {@code _raw}: a term asks its fields); {@code append} (its input's rows
+   * pass on as they came; the subsearch's rows are no events, marked so by {@link
    * #markingOtherRows}), {@code appendcols} (the n-th input row gets the subsearch's n-th row's
    * fields, never {@code _raw}; the subsearch's rows beyond the input's are no events, marked so
    * too) and {@code join} (a joined row is its input event with the subsearch's fields laid over
@@ -171,7 +172,11 @@ public final class EventText {
    */
   static boolean keepsEventRow(Command command) {
     return switch (command) {
-      case ProjectCommand project -> false;
+      // table * or fields *: every column holding a value stays, the hidden own text too (a
+      // position without one, as an appended row, asks the _raw it holds); a project of names
+      // leaves the own text behind
+      case ProjectCommand project ->
+          project.kind() != ProjectCommand.Kind.REMOVE && project.patterns().contains("*");
       // append, join; appendcols lays the subsearch's non-internal fields over its input rows (no
       // _raw), its rows beyond the input's being no events, as append's
       case SubsearchCommand sub -> true;

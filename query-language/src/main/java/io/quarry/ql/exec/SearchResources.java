@@ -51,7 +51,16 @@ public record SearchResources(
 
   /** The context a plugin operator of this search gets. */
   public OperatorContext context(Instant now, ZoneId zone) {
-    return new Context(new BlockFactory(memory), this, now, zone);
+    return context(now, zone, null);
+  }
+
+  /**
+   * As above; {@code rawTerms} (null: none) is how the search's bare words match a raw text, which
+   * a pipeline a built-in operator runs over its rows asks ({@link SubPipeline}: {@code
+   * appendpipe}).
+   */
+  OperatorContext context(Instant now, ZoneId zone, RawTermMatcher rawTerms) {
+    return new Context(new BlockFactory(memory), this, now, zone, rawTerms);
   }
 
   /**
@@ -63,12 +72,24 @@ public record SearchResources(
     private final SearchResources resources;
     private final Instant now;
     private final ZoneId zone;
+    private final RawTermMatcher rawTerms; // null: none
 
-    private Context(BlockFactory factory, SearchResources resources, Instant now, ZoneId zone) {
+    private Context(
+        BlockFactory factory,
+        SearchResources resources,
+        Instant now,
+        ZoneId zone,
+        RawTermMatcher rawTerms) {
       this.factory = factory;
       this.resources = resources;
       this.now = now;
       this.zone = zone;
+      this.rawTerms = rawTerms;
+    }
+
+    /** How the search's bare words match a raw text, or null when it has no tokenizer. */
+    RawTermMatcher rawTermMatcher() {
+      return rawTerms;
     }
 
     /** The search's resources (for an evaluator of its expressions). */

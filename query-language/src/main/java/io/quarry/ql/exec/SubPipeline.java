@@ -10,14 +10,14 @@ import java.util.List;
 /**
  * A pipeline of commands run over results a page operator holds ({@code appendpipe [stats count]}):
  * on the pages through {@link PageReduce}, over rows that are not events (a {@code search} of bare
- * words matches none of them, as none matches a row made from a page). Where the held pages do not
- * share one schema, or a command reads every field a row has ({@code format}, {@code fieldsummary},
- * {@code join} without fields …: a page's column null at a position is no field of that row), the
- * pages are first re-paged position by position ({@link RowPaging}: {@value RowPaging#BATCH}
- * positions a page, the columns they hold values in), which the page stages' answers are exact
- * over. The answer comes back as pages whose blocks are reserved on the operator's block factory.
- * The commands run with the search's time, zone and stop signal; they read no index, lookup table
- * or subsearch.
+ * words matches a row's {@code _raw} with the search's tokenizer, which the operator's context
+ * carries, a row without one by its field values). Where the held pages do not share one schema, or
+ * a command reads every field a row has ({@code format}, {@code fieldsummary}, {@code join} without
+ * fields …: a page's column null at a position is no field of that row), the pages are first
+ * re-paged position by position ({@link RowPaging}: {@value RowPaging#BATCH} positions a page, the
+ * columns they hold values in), which the page stages' answers are exact over. The answer comes
+ * back as pages whose blocks are reserved on the operator's block factory. The commands run with
+ * the search's time, zone and stop signal; they read no index, lookup table or subsearch.
  */
 public final class SubPipeline {
   private SubPipeline() {}
@@ -26,6 +26,9 @@ public final class SubPipeline {
     Evaluator evaluator = new Evaluator(context.now(), context.zone());
     if (context instanceof SearchResources.Context search) {
       evaluator.withResources(search.resources());
+      if (search.rawTermMatcher() != null) {
+        evaluator.withRawTermMatcher(search.rawTermMatcher());
+      }
     }
     boolean asTheyCame = oneSchema(input) && !ReduceCoverage.readsEveryField(commands);
     return onPages(commands, asTheyCame ? input : asRowBatches(input), context, evaluator);
@@ -63,9 +66,12 @@ public final class SubPipeline {
   static List<Page> onPages(
       List<Command> commands, List<Page> input, OperatorContext context, Evaluator evaluator) {
     BlockFactory factory = context.blockFactory();
-    // rows made from pages: a term asks a row's fields (FieldValueTerm); no tokenizer here, so a
-    // row holding a _raw matches none (searchmatch, transaction's startswith too)
-    evaluator.withRawTermMatcher((raw, term) -> false);
+    // rows made from pages: a term asks a row's fields (FieldValueTerm), a row holding a _raw that
+    // text, with the search's tokenizer (the context's); without one (a tool's, a test's) such a
+    // row matches none (searchmatch, transaction's startswith too)
+    if (evaluator.rawTermMatcher() == null) {
+      evaluator.withRawTermMatcher((raw, term) -> false);
+    }
     List<Page> pages = new ArrayList<>();
     PageReduce reduce =
         PageReduce.overResults(

@@ -202,4 +202,22 @@ final class ListingColumns {
     Block carried = page.block(names[0]);
     return carried != null ? carried : page.block(names[1]);
   }
+
+  /**
+   * {@code page} without its hidden columns (each named with a NUL): an answer's page after
+   * commands that carried them along ({@code table *} keeps every column holding a value).
+   */
+  static Page withoutHidden(Page page) {
+    List<Schema.Column> columns = new ArrayList<>();
+    List<Block> blocks = new ArrayList<>();
+    for (int c = 0; c < page.schema().size(); c++) {
+      if (!page.schema().column(c).name().startsWith("\u0000")) {
+        columns.add(page.schema().column(c));
+        blocks.add(page.block(c));
+      }
+    }
+    return columns.size() == page.schema().size()
+        ? page
+        : new Page(new Schema(columns), blocks, page.positionCount());
+  }
 }

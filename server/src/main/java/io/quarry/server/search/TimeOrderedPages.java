@@ -166,6 +166,7 @@ final class TimeOrderedPages {
     PluginOverEvents overPlugin =
         listedAt >= 0
                 && fused == 0
+                && !shape.wordsOverEveryField()
                 && !TimeOrderedShape.everyFieldPlan(pipeline)
                 && PluginOverEvents.startsAt(pipeline, listedAt)
             ? new PluginOverEvents(
@@ -184,6 +185,7 @@ final class TimeOrderedPages {
         listedAt >= 0
                 && fused == 0
                 && overPlugin == null
+                && !shape.wordsOverEveryField()
                 && RenameOverEvents.at(pipeline) == listedAt
             ? new RenameOverEvents(
                 pipeline,
@@ -198,16 +200,28 @@ final class TimeOrderedPages {
                 results,
                 shape.pageSize())
             : null;
+    // a bare word after the listing that asks the events' own text (eval _raw=… | table * |
+    // search x): the listing's pages carry it, as the source's hand it over
+    boolean ownTextAfterListing =
+        listedAt >= 0 && shape.listed().changesEventText() && TimeOrderedShape.ownText(pipeline);
     PageReduce afterListing =
         listedAt < 0 || overPlugin != null || overRename != null
             ? null
-            : new PageReduce(
-                pipeline.subList(listedAt, pipeline.size()),
-                evaluator,
-                results::add,
-                stages,
-                listedAt,
-                SearchService.pageSize());
+            : ownTextAfterListing
+                ? PageReduce.overEventsWithOwnText(
+                    pipeline.subList(listedAt, pipeline.size()),
+                    evaluator,
+                    page -> results.add(ListingColumns.withoutHidden(page)), // table * kept them
+                    stages,
+                    listedAt,
+                    SearchService.pageSize())
+                : new PageReduce(
+                    pipeline.subList(listedAt, pipeline.size()),
+                    evaluator,
+                    results::add,
+                    stages,
+                    listedAt,
+                    SearchService.pageSize());
     EventListing everyField =
         afterListing != null
             ? new EventListing(
@@ -221,6 +235,9 @@ final class TimeOrderedPages {
                 () -> Long.MAX_VALUE,
                 SearchService.pageSize())
             : null;
+    if (everyField != null && ownTextAfterListing) {
+      everyField.carryingEventText();
+    }
     List<Command> staged =
         pipeline.subList(
             fused,

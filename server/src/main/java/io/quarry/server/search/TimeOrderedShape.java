@@ -46,6 +46,9 @@ import java.util.Set;
  *     from there on keeping the rows as they come ({@link ListedCommands#keepsListedRows}): the
  *     subsearch's rows go through them among the events and the listing lists them as they are
  *     ({@link EventListing#withOtherRows}), event rows and others paged alike
+ * @param wordsOverEveryField whether the every-field pages go into all of the commands as plain
+ *     stages ({@link #everyFieldForWords}): never through {@link PluginOverEvents} or {@link
+ *     RenameOverEvents}, even where one of them would take a pipeline of that start
  */
 record TimeOrderedShape(
     int fused,
@@ -57,7 +60,8 @@ record TimeOrderedShape(
     int listedAt,
     ListedFields listed,
     boolean ownText,
-    int appendAt) {
+    int appendAt,
+    boolean wordsOverEveryField) {
   /**
    * A shape that is no listing, its source (its leading {@code fused} commands fused into it)
    * reading {@code sourceFields}, its pages carrying each event's own raw text where {@code
@@ -75,13 +79,24 @@ record TimeOrderedShape(
         0,
         ListedFields.of(List.of()),
         ownText,
-        -1);
+        -1,
+        false);
   }
 
   /** This listing with every field of its events in its answer (a subsearch's). */
   TimeOrderedShape withEveryField() {
     return new TimeOrderedShape(
-        fused, sourceFields, pageSize, listing, aggregateAt, true, 0, listed, ownText, appendAt);
+        fused,
+        sourceFields,
+        pageSize,
+        listing,
+        aggregateAt,
+        true,
+        0,
+        listed,
+        ownText,
+        appendAt,
+        wordsOverEveryField);
   }
 
   /** The shape of {@code pipeline} on pages, or null when it is not supported. */
@@ -109,22 +124,34 @@ record TimeOrderedShape(
    * columns): the word asks each row's every field ({@code io.quarry.ql.eval.FieldValueTerm};
    * {@code PageChain.inputFields} answers {@code *}), so the events go, every field extracted, into
    * all of the commands ({@link EventListing}'s every-field pages, as a batch search's every-field
-   * aggregation takes them: {@code PageBatch}). Null where the commands do not all run on those
-   * pages, a leading search is fused into the source, or a wildcard rename or a plugin command
-   * leads ({@link RenameOverEvents}, {@link PluginOverEvents} would take the pages).
+   * aggregation takes them: {@code PageBatch}). A leading wildcard {@code rename} renames every
+   * field those pages hold, as it renames every field a row can yield, and a leading {@code append}
+   * hands them on, its subsearch's rows (every field too) after them: both run as stages there, not
+   * through {@link RenameOverEvents} or {@link PluginOverEvents} ({@link #wordsOverEveryField}).
+   * Null where the commands do not all run on those pages, a leading search is fused into the
+   * source, or a plugin command or a {@code join} without fields leads, or a wildcard rename before
+   * a plugin command ({@link PluginOverEvents#startsAt}).
    */
   private static TimeOrderedShape everyFieldForWords(List<Command> pipeline, int pageSize) {
     if (EventPages.fusedPrefix(pipeline) != 0
         || !ReduceCoverage.supportsOverEvents(pipeline)
-        || RenameOverEvents.at(pipeline) == 0
-        || PluginOverEvents.startsAt(pipeline, 0)) {
+        || PluginOverEvents.startsAt(pipeline, 0)
+            && !(pipeline.get(0) instanceof io.quarry.ql.ast.SubsearchCommand sub
+                && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND)) {
       return null;
     }
-    return everyFieldPages(
+    return new TimeOrderedShape(
+        0,
         List.copyOf(EventListing.DEFAULT_ORDER),
         smallestHead(pipeline, pageSize),
+        false,
+        -1,
+        true,
         0,
-        ListedFields.of(List.of()));
+        ListedFields.of(List.of()),
+        false,
+        -1,
+        true);
   }
 
   private static TimeOrderedShape shapeOf(
@@ -134,10 +161,12 @@ record TimeOrderedShape(
     int fused = EventPages.fusedPrefix(pipeline);
     List<Command> staged = pipeline.subList(fused, pipeline.size());
     int changedUpTo = EveryFieldPlan.pluginAfterChanges(pipeline);
-    if (changedUpTo >= 0 && ReduceCoverage.supportsOverEvents(pipeline)) {
+    if (changedUpTo >= 0 && (ReduceCoverage.supportsOverEvents(pipeline) || ownText(pipeline))) {
       // the events, their fields changed by the commands before the plugin command that reads
       // every field (stages marking what they set), laid out as every-field pages of those rows,
-      // the changes replayed (a leading rex a stage, not fused)
+      // the changes replayed (a leading rex a stage, not fused); where a bare word after them
+      // needs the events' own text (eval _raw=… | table * | search x), the pages carry it
+      // (TimeOrderedPages)
       ListedFields before = ListedFields.of(pipeline.subList(0, changedUpTo), tableColumns);
       return everyFieldPages(
           eventFields(pipeline.subList(0, changedUpTo), before.loaded()),
@@ -333,7 +362,7 @@ record TimeOrderedShape(
   private static TimeOrderedShape listingOf(
       List<String> sourceFields, int pageSize, ListedFields listed, int appendAt) {
     return new TimeOrderedShape(
-        0, sourceFields, pageSize, true, -1, false, 0, listed, false, appendAt);
+        0, sourceFields, pageSize, true, -1, false, 0, listed, false, appendAt, false);
   }
 
   /**
@@ -343,7 +372,7 @@ record TimeOrderedShape(
   private static TimeOrderedShape everyFieldPages(
       List<String> sourceFields, int pageSize, int listedAt, ListedFields listed) {
     return new TimeOrderedShape(
-        0, sourceFields, pageSize, false, -1, true, listedAt, listed, false, -1);
+        0, sourceFields, pageSize, false, -1, true, listedAt, listed, false, -1, false);
   }
 
   /**

@@ -31,7 +31,10 @@ class OwnTextSearchTest {
           "* | where n > 5 | eval _raw=\"r\" . n | search \"level=WARN\" | eval k=1",
           // a leading rex the source would run itself is a stage of the listing here
           "* | rex \"n=(?<num>\\d+)\" | eval _raw=\"x\" | search WARN",
-          "* | rex \"level=(?<lv>\\w+)\" | eval _raw=lv | search INFO n>3 | eval k=lv");
+          "* | rex \"level=(?<lv>\\w+)\" | eval _raw=lv | search INFO n>3 | eval k=lv",
+          // table * keeps the own text with _raw (refused before session 30)
+          "* | eval _raw=\"x\" | dedup host | table * | search WARN",
+          "* | eval _raw=upper(_raw) | dedup level | table * | search warn");
 
   @Test
   void samePagedAnyWay() throws Exception {
@@ -61,6 +64,7 @@ class OwnTextSearchTest {
             "* | eval _raw=\"x\" | search WARN",
             "* | rename level AS _raw | search WARN",
             "* | eval _raw=upper(_raw) | search warn",
+            "* | eval _raw=\"x\" | table * | search WARN",
             "* | rex field=_raw mode=sed \"s/WARN/W/\" | search WARN",
             "* | eventstats count AS _raw by host | search WARN",
             "* | bin _time span=5m | search WARN")) {
@@ -95,6 +99,8 @@ class OwnTextSearchTest {
             "* | rex field=_raw mode=sed \"s/n=/WARN n=/\" | fields - _raw | search WARN | eval k=1",
             "* | rename _raw AS r | search WARN",
             "* | eval _raw=\"x\" | rename _raw AS r | search WARN",
+            // a leading wildcard rename moving _raw away (refused before session 30)
+            "* | rename _r* AS x* | search WARN",
             "* | table n, level | search warn")) {
       assertThat(EnginePages.cells(EnginePages.rows(STORE.server(), query + " | table n"), "n"))
           .as(query + " (seed " + STORE.seed() + ")")
@@ -112,6 +118,23 @@ class OwnTextSearchTest {
         .contains("\"count\":\"0\"");
     assertThat(export("* | fields - _raw | search WARN | stats count", 7))
         .contains("\"count\":\"" + warned.size() + "\"");
+    // a leading append, then fields - _raw: the events and the subsearch's rows (every field) are
+    // matched on their fields alike, level holding WARN (refused before session 30)
+    assertThat(
+            EnginePages.cells(
+                EnginePages.rows(
+                    STORE.server(),
+                    "* | append [search * | head 5] | fields - _raw | search WARN | table n"),
+                "n"))
+        .as("append, fields - _raw (seed " + STORE.seed() + ")")
+        .isEqualTo(appended);
+    for (int pageSize : new int[] {SearchService.PAGE_SIZE, 7}) {
+      assertThat(
+              export(
+                  "* | append [search * | head 5] | fields - _raw | search WARN | stats count",
+                  pageSize))
+          .contains("\"count\":\"" + appended.size() + "\"");
+    }
   }
 
   /**

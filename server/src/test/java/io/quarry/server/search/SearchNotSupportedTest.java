@@ -37,9 +37,10 @@ class SearchNotSupportedTest {
                 "join",
                 "search",
                 "stats"),
-            // a bare word after eval _raw=…, dedup and a wildcard table (which keeps _raw)
+            // a bare word after eval _raw=… and a table of names keeping _raw (not the events'
+            // own text: the row is matched on which text?)
             List.of(
-                "* | eval _raw=\"x\" | dedup host | table * | search h1",
+                "* | eval _raw=\"x\" | dedup host | table _raw, n | search h1",
                 "eval",
                 "dedup",
                 "table",
@@ -64,7 +65,7 @@ class SearchNotSupportedTest {
     assertThat(message("* | join [search * | stats count by host] | search WARN | stats count"))
         .contains("the join without fields may be the cause: naming the fields it matches on")
         .doesNotContain("wildcard");
-    assertThat(message("* | eval _raw=\"x\" | dedup host | table * | search h1"))
+    assertThat(message("* | eval _raw=\"x\" | dedup host | table _raw, n | search h1"))
         .endsWith("rewrite the search or report it")
         .doesNotContain("wildcard");
   }
@@ -76,6 +77,9 @@ class SearchNotSupportedTest {
   @Test
   void aSupportedSearchIsNotRefused() throws Exception {
     assertThat(search("* | eventstats count AS n | head 1").statusCode()).isEqualTo(200);
+    // refused until session 30: table * keeps _raw and the events' own text
+    assertThat(search("* | eval _raw=\"x\" | dedup host | table * | search h1").statusCode())
+        .isEqualTo(200);
   }
 
   private static HttpResponse<String> search(String query) throws Exception {
