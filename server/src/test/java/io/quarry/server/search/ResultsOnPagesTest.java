@@ -169,18 +169,26 @@ class ResultsOnPagesTest {
   /** Hand-computed answers of some of the forms above, from the six events and the lookup. */
   @Test
   void answersAsComputedFromTheData() throws Exception {
-    // alpha is in three appended events' _raw, but no row is an event: only n=2 matches
+    // alpha is in three appended events' _raw: they match on it, and n=2 on its field (a row
+    // without _raw matches a bare word against its fields' whole values: FieldValueTerm)
     assertThat(
             rows(
                 "| makeresults count=3 | streamstats count AS n | fields - _time"
                     + " | append [search index=main alpha | fields host, _raw]"
                     + " | search alpha OR n=2"))
-        .containsExactly("n:LONG=[2]");
+        .containsExactly(
+            "n:LONG=[2]",
+            "host:STRING=[h1]_raw:STRING=[level=WARN user=u4 alpha]_time:TIMESTAMP=[1767780004000000]",
+            "host:STRING=[h2]_raw:STRING=[level=WARN user=u2 alpha]_time:TIMESTAMP=[1767780002000000]",
+            "host:STRING=[h0]_raw:STRING=[level=WARN user=u0 alpha]_time:TIMESTAMP=[1767780000000000]");
+    // Europe is the whole value of the eu row's label; no appended event holds it in its _raw
     assertThat(
             rows(
                 "| inputlookup regions.csv | append [search index=main]"
                     + " | search Europe OR label=one"))
-        .containsExactly("region:STRING=[kv1]label:STRING=[one]zone:STRING=[z1]");
+        .containsExactly(
+            "region:STRING=[eu]label:STRING=[Europe]zone:STRING=[z9]",
+            "region:STRING=[kv1]label:STRING=[one]zone:STRING=[z1]");
     assertThat(rows("| makeresults count=2 | eval a=1 | rename * AS x_* | fields - x__time"))
         .containsExactly("x_a:LONG=[1]", "x_a:LONG=[1]");
     assertThat(rows("| inputlookup regions.csv | rename * AS x_*"))
@@ -204,7 +212,7 @@ class ResultsOnPagesTest {
         .containsExactly("a:LONG=[1]", "a:LONG=[1]", "b:STRING=[2]", "b:STRING=[2]count:LONG=[1]");
     assertThat(rows("| dbinspect index=main | table index, eventCount, splunk_server"))
         .containsExactly("index:STRING=[main]eventCount:LONG=[6]splunk_server:STRING=[quarry]");
-    // h1 is a value, not raw text: only the host with count=2 rows match, each once
+    // every row has count=2 (h1 also holds the word as its host): each matches once
     assertThat(rows("index=main | stats count by host | appendpipe [search h1 OR count=2]").size())
         .isEqualTo(6);
   }
