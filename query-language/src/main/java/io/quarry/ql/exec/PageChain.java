@@ -16,6 +16,7 @@ import io.quarry.ql.ast.Expression;
 import io.quarry.ql.ast.LookupCommand;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.ast.RexCommand;
+import io.quarry.ql.ast.SearchExpression;
 import io.quarry.ql.ast.Span;
 import io.quarry.ql.ast.WhereCommand;
 import io.quarry.ql.engine.BlockCopies;
@@ -210,7 +211,8 @@ public final class PageChain {
           call.function().equals("searchmatch")
                   && call.arguments().size() == 1
                   && call.arguments().get(0) instanceof Expression.Literal(String search)
-                  && SearchMatch.hasTerm(SearchMatch.parse(search))
+                  && SearchMatch.parse(search) instanceof SearchExpression parsed
+                  && !FieldStages.comparesOnly(parsed)
               || call.arguments().stream().anyMatch(PageChain::searchesTerm);
     };
   }

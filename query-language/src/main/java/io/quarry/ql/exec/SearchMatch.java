@@ -45,21 +45,4 @@ public final class SearchMatch {
       case SearchExpression.SubsearchTerm sub -> {}
     }
   }
-
-  /**
-   * Whether {@code search} holds a bare word or phrase (which, over a row without {@code _raw},
-   * asks every field).
-   */
-  public static boolean hasTerm(SearchExpression search) {
-    return switch (search) {
-      case null -> false;
-      case SearchExpression.Term term -> true;
-      case SearchExpression.Comparison comparison -> false;
-      case SearchExpression.In in -> false;
-      case SearchExpression.And and -> and.operands().stream().anyMatch(SearchMatch::hasTerm);
-      case SearchExpression.Or or -> or.operands().stream().anyMatch(SearchMatch::hasTerm);
-      case SearchExpression.Not not -> hasTerm(not.operand());
-      case SearchExpression.SubsearchTerm sub -> false;
-    };
-  }
 }
