@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.lucene.codecs.CodecUtil;
 import org.apache.lucene.codecs.DocValuesConsumer;
 import org.apache.lucene.codecs.DocValuesProducer;
+import org.apache.lucene.codecs.perfield.PerFieldDocValuesFormat;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocIDMerger;
 import org.apache.lucene.index.DocValuesType;
@@ -92,7 +93,7 @@ final class TermFilterWriter extends DocValuesConsumer {
     List<Input> subs = new ArrayList<>();
     for (int i = 0; i < inputs; i++) {
       BinaryDocValues values = values(merge, i, field);
-      lists[i] = values instanceof TermFilterValues own ? own.common() : CommonTerms.NONE;
+      lists[i] = common(merge, i, field, values);
       blocks[i] = values == null ? 0 : merge.maxDocs[i];
     }
     long[] common = version == 0 ? CommonTerms.NONE : CommonTerms.merged(lists, blocks);
@@ -144,6 +145,36 @@ final class TermFilterWriter extends DocValuesConsumer {
           }
         };
     write(field, merged, value -> value, common);
+  }
+
+  /**
+   * Input {@code i}'s common-terms list: its {@link TermFilterValues}'; none where its filters are
+   * in another format (Lucene's, before session 28). A reader of this format whose values come
+   * wrapped (a {@code SortingCodecReader}, a {@code FilterCodecReader}) hides its list, which its
+   * filters lack: the merge fails rather than write filters that miss those terms.
+   */
+  private static long[] common(MergeState merge, int i, FieldInfo field, BinaryDocValues values) {
+    if (values == null) {
+      return CommonTerms.NONE;
+    }
+    if (values instanceof TermFilterValues own) {
+      return own.common();
+    }
+    FieldInfo input = merge.fieldInfos[i].fieldInfo(field.name);
+    if (TermFilterFormat.NAME.equals(
+        input.getAttribute(PerFieldDocValuesFormat.PER_FIELD_FORMAT_KEY))) {
+      throw new IllegalStateException(
+          "merging into segment "
+              + merge.segmentInfo.name
+              + ": input "
+              + i
+              + "'s term filters of field "
+              + field.name
+              + " come wrapped ("
+              + values.getClass().getName()
+              + "), their common-terms list unreadable");
+    }
+    return CommonTerms.NONE;
   }
 
   private static BinaryDocValues values(MergeState merge, int i, FieldInfo field)

@@ -320,14 +320,23 @@ public final class MetricIndexStore implements Closeable {
    */
   public MetricCursor cursor(SeriesSelector selector, long from, long to) {
     SnapshotScan.Snapshot snapshot = snapshot(selector, from, to);
-    return new MetricCursor(
-        new SnapshotScan(
-            snapshot.byRoll(), snapshot.refused(), options.chunkPoints(), this, null, 1),
-        snapshot,
-        selector,
-        from,
-        to,
-        false);
+    try {
+      return new MetricCursor(
+          new SnapshotScan(
+              snapshot.byRoll(), snapshot.refused(), options.chunkPoints(), this, null, 1),
+          snapshot,
+          selector,
+          from,
+          to,
+          false);
+    } catch (RuntimeException | Error e) { // no cursor holds the buckets: give them back
+      try {
+        snapshot.release();
+      } catch (IOException | RuntimeException released) {
+        e.addSuppressed(released);
+      }
+      throw e;
+    }
   }
 
   /** Whether the bucket is still one of the index's (not moved aside or merged away). */

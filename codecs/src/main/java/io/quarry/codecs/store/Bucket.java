@@ -60,8 +60,8 @@ final class Bucket implements Closeable {
   // _audit and _internal buckets a search writes to) is not refreshed in the background
   private volatile long lastAcquiredNanos = System.nanoTime() - IndexStore.SEARCH_IDLE_NANOS;
   private boolean refreshing; // guarded by refreshMonitor
-  private volatile boolean warm;
-  private volatile boolean rolling; // while roll() runs
+  // one volatile: failed() reads it without the monitor a roll holds, and sees no half-made roll
+  private volatile State state = State.HOT;
   private volatile long minTime;
   private volatile long maxTime;
   private volatile long events;
@@ -103,7 +103,7 @@ final class Bucket implements Closeable {
                 directory,
                 Long.parseLong(properties.getProperty("created", "0")),
                 recorded == null ? new BucketFormat.Recorded(BucketFormat.EVENTS, 1) : recorded);
-        bucket.warm = true;
+        bucket.state = State.WARM;
         bucket.minTime = Long.parseLong(properties.getProperty("minTime"));
         bucket.maxTime = Long.parseLong(properties.getProperty("maxTime"));
         bucket.events = Long.parseLong(properties.getProperty("events"));
@@ -180,7 +180,7 @@ final class Bucket implements Closeable {
   }
 
   boolean isWarm() {
-    return warm;
+    return state == State.WARM;
   }
 
   long minTime() {
@@ -331,7 +331,7 @@ final class Bucket implements Closeable {
     try {
       SearcherManager current;
       synchronized (this) {
-        current = warm ? null : searchers;
+        current = state == State.WARM ? null : searchers;
       }
       if (current != null) {
         try {
@@ -357,14 +357,22 @@ final class Bucket implements Closeable {
    * (disk full, an I/O error while flushing) or by a roll that failed half-way.
    */
   boolean failed() {
-    // not synchronized: every add asks, and a roll holds the monitor through its merge (a roll in
-    // progress has not failed; one that throws leaves the bucket not warm, so failed, after it)
+    // not synchronized: every add asks, and a roll holds the monitor through its merge. A roll in
+    // progress has not failed, one that threw with the writer closed has. A roll marks the state
+    // before it closes the writer: a closed writer seen while the state is hot both before and
+    // after is no roll's but a tragic exception's
     IndexWriter current = writer;
-    return !warm && !rolling && (current == null || !current.isOpen());
+    State before = state;
+    if (before != State.HOT) {
+      return before == State.FAILED;
+    }
+    boolean closed = current == null || !current.isOpen();
+    State after = state;
+    return after == State.FAILED || closed && after == State.HOT;
   }
 
   boolean hasUncommittedChanges() {
-    return !warm && writer.hasUncommittedChanges();
+    return state != State.WARM && writer.hasUncommittedChanges();
   }
 
   void commit() throws IOException {
@@ -376,11 +384,14 @@ final class Bucket implements Closeable {
    * writes the manifest atomically.
    */
   synchronized void roll() throws IOException {
-    rolling = true;
+    state = State.ROLLING;
     try {
       rollToWarm();
-    } finally {
-      rolling = false;
+      state = State.WARM;
+    } catch (IOException | RuntimeException | Error e) {
+      IndexWriter current = writer; // still open: the roll failed before closing it, still hot
+      state = current != null && current.isOpen() ? State.HOT : State.FAILED;
+      throw e;
     }
   }
 
@@ -404,7 +415,6 @@ final class Bucket implements Closeable {
     IOUtils.fsync(temporary, false);
     Files.move(temporary, path.resolve(MANIFEST), StandardCopyOption.ATOMIC_MOVE);
     IOUtils.fsync(path, true);
-    warm = true;
   }
 
   /**
@@ -415,7 +425,7 @@ final class Bucket implements Closeable {
    */
   IndexSearcher acquire() throws IOException {
     lastAcquiredNanos = System.nanoTime();
-    if (!warm) {
+    if (state != State.WARM) {
       refresh(addedGeneration.get());
     }
     return acquireCurrent();
@@ -432,12 +442,12 @@ final class Bucket implements Closeable {
   /** Whether events were added since the last refresh. */
   boolean needsRefresh() {
     synchronized (refreshMonitor) {
-      return !warm && refreshedGeneration < addedGeneration.get();
+      return state != State.WARM && refreshedGeneration < addedGeneration.get();
     }
   }
 
   private synchronized IndexSearcher acquireCurrent() throws IOException {
-    if (!warm) {
+    if (state != State.WARM) {
       return searchers.acquire();
     }
     if (reader == null) {
@@ -448,7 +458,7 @@ final class Bucket implements Closeable {
   }
 
   synchronized void release(IndexSearcher searcher) throws IOException {
-    if (searchers != null && !warm) {
+    if (searchers != null && state != State.WARM) {
       searchers.release(searcher);
     } else {
       searcher.getIndexReader().decRef();
@@ -506,6 +516,17 @@ final class Bucket implements Closeable {
   @Override
   public synchronized void close() throws IOException {
     IOUtils.close(searchers, writer, reader, directory);
+  }
+
+  /**
+   * Where a bucket is: hot (its writer takes adds), rolling to warm, warm (read-only, its manifest
+   * written), or failed (a roll threw after closing its writer).
+   */
+  private enum State {
+    HOT,
+    ROLLING,
+    WARM,
+    FAILED
   }
 
   /** Opens the Lucene directory of a bucket path. */

@@ -24,6 +24,7 @@ import org.apache.lucene.document.Field;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.CodecReader;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
@@ -33,9 +34,12 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.MergePolicy;
 import org.apache.lucene.index.NoMergePolicy;
 import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.SortingCodecReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.NIOFSDirectory;
 import org.apache.lucene.util.BytesRef;
@@ -313,5 +317,27 @@ class TermFilterFormatTest {
     }
     assertThat(checkAll(false)).isEqualTo(termsById.size());
     assertThat(Files.list(dir).noneMatch(f -> f.toString().endsWith(".qtf"))).isTrue();
+  }
+
+  @Test
+  void aMergeOfWrappedFiltersFailsRatherThanDropTheirCommonTerms() throws Exception {
+    try (IndexWriter writer = writer(new QuarryCodec())) {
+      for (long id = 0; id < 20; id++) {
+        writer.addDocument(document(id));
+      }
+    }
+    Path other = dir.resolve("other");
+    try (FSDirectory directory = FSDirectory.open(dir);
+        DirectoryReader reader = DirectoryReader.open(directory);
+        IndexWriter target =
+            new IndexWriter(
+                FSDirectory.open(other), new IndexWriterConfig().setCodec(new QuarryCodec()))) {
+      CodecReader wrapped =
+          SortingCodecReader.wrap(
+              (CodecReader) reader.leaves().get(0).reader(),
+              new Sort(new SortField("id", SortField.Type.LONG, true)));
+      assertThatThrownBy(() -> target.addIndexes(wrapped))
+          .hasStackTraceContaining("common-terms list unreadable");
+    }
   }
 }

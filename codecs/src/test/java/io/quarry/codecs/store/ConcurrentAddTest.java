@@ -15,6 +15,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.FilterDirectory;
 import org.apache.lucene.store.IOContext;
@@ -54,38 +55,10 @@ class ConcurrentAddTest {
   void anAddHeldInsideLuceneDoesNotHoldUpAnother(BucketFormat format) throws Exception {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    AtomicBoolean held = new AtomicBoolean();
     // the first document a Lucene thread state takes opens its stored-fields file: the add on the
     // thread named "first" waits there, inside the bucket's writer, until released
     Bucket.DirectoryFactory directories =
-        path ->
-            new FilterDirectory(FSDirectory.open(path)) {
-              @Override
-              public IndexOutput createOutput(String name, IOContext context) throws IOException {
-                holdFirst();
-                return super.createOutput(name, context);
-              }
-
-              @Override // a time-sorted bucket's stored fields go to a temporary file first
-              public IndexOutput createTempOutput(String prefix, String suffix, IOContext context)
-                  throws IOException {
-                holdFirst();
-                return super.createTempOutput(prefix, suffix, context);
-              }
-
-              private void holdFirst() throws IOException {
-                if (Thread.currentThread().getName().equals("first")
-                    && held.compareAndSet(false, true)) {
-                  entered.countDown();
-                  try {
-                    release.await();
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException(e);
-                  }
-                }
-              }
-            };
+        holding(context -> Thread.currentThread().getName().equals("first"), entered, release);
     try (IndexStore store =
         new IndexStore(
             "main",
@@ -124,26 +97,9 @@ class ConcurrentAddTest {
   void aRollingBucketDoesNotHoldUpAnAdd(BucketFormat format) throws Exception {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    AtomicBoolean held = new AtomicBoolean();
     // the roll's merge waits as it opens its first file, inside the old bucket's roll
     Bucket.DirectoryFactory directories =
-        path ->
-            new FilterDirectory(FSDirectory.open(path)) {
-              @Override
-              public IndexOutput createOutput(String name, IOContext context) throws IOException {
-                if (context.context() == IOContext.Context.MERGE
-                    && held.compareAndSet(false, true)) {
-                  entered.countDown();
-                  try {
-                    release.await();
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException(e);
-                  }
-                }
-                return super.createOutput(name, context);
-              }
-            };
+        holding(context -> context.context() == IOContext.Context.MERGE, entered, release);
     try (IndexStore store =
         new IndexStore(
             "main",
@@ -181,5 +137,42 @@ class ConcurrentAddTest {
       assertThat(failures).isEmpty();
       assertThat(store.count()).isEqualTo(55);
     }
+  }
+
+  /**
+   * Directories whose first file opened where {@code when} holds (a stored-fields file, or its
+   * temporary file in a time-sorted bucket) waits there, after counting down {@code entered}, until
+   * {@code release}.
+   */
+  private static Bucket.DirectoryFactory holding(
+      Predicate<IOContext> when, CountDownLatch entered, CountDownLatch release) {
+    AtomicBoolean held = new AtomicBoolean();
+    return path ->
+        new FilterDirectory(FSDirectory.open(path)) {
+          @Override
+          public IndexOutput createOutput(String name, IOContext context) throws IOException {
+            hold(context);
+            return super.createOutput(name, context);
+          }
+
+          @Override
+          public IndexOutput createTempOutput(String prefix, String suffix, IOContext context)
+              throws IOException {
+            hold(context);
+            return super.createTempOutput(prefix, suffix, context);
+          }
+
+          private void hold(IOContext context) throws IOException {
+            if (when.test(context) && held.compareAndSet(false, true)) {
+              entered.countDown();
+              try {
+                release.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+              }
+            }
+          }
+        };
   }
 }

@@ -74,11 +74,14 @@ final class BoundCallEvaluator implements ExpressionEvaluator {
   }
 
   /**
-   * {@code bound} over {@code values}: once for a constant, once per dictionary entry read ({@link
-   * #overDictionary}), else at each position.
+   * {@code bound} over {@code values}: never for no position, once for a constant, once per
+   * dictionary entry read ({@link #overDictionary}), else at each position.
    */
   static ValueColumn apply(BoundFunction bound, ValueColumn values) {
     int size = values.size();
+    if (size == 0) { // no row: the function is not called (it throws only where a row would)
+      return new ArrayColumn(0);
+    }
     if (values instanceof ConstantColumn constant) {
       return new ConstantColumn(bound.apply(constant.value()), size);
     }

@@ -7,8 +7,10 @@ import io.quarry.ql.ast.SearchExpression;
 import io.quarry.ql.exec.SearchTerm;
 import io.quarry.ql.exec.SearchValues;
 import io.quarry.ql.exec.Values;
+import io.quarry.ql.exec.Wildcard;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * A bare word or quoted phrase of {@code search} over a row that has no {@code _raw}: an
@@ -22,7 +24,8 @@ import java.util.List;
  * "payment failed"} does), nor in the fields' names. Every field the row holds a value in is asked
  * but the internal ones ({@code _time}, {@code _*}: Splunk hides them from a results table; the
  * plugin protocol's row column among them) and the engine's hidden columns. {@code CASE(term)}
- * compares the text case-sensitively; {@code search *} matches every row.
+ * compares the text case-sensitively, its wildcards too ({@code CASE(sal*)} is not {@code Sale});
+ * {@code search *} matches every row.
  *
  * <p>Splunk's reference says only that keywords and phrases are matched against {@code _raw}
  * (Search Manual, "Search command primer": "Splunk software searches the {@code _raw} field for the
@@ -35,15 +38,19 @@ import java.util.List;
  */
 final class FieldValueTerm {
   private final SearchValues equality;
-  private final String caseSensitive; // CASE(term) without a wildcard: the exact text; else null
+  // CASE(term): the whole text compared case-sensitively, a wildcard as a case-sensitive pattern;
+  // else null
+  private final Predicate<String> caseSensitive;
   private final boolean everyRow;
 
   FieldValueTerm(SearchTerm term) {
     this.equality = new SearchValues(ComparisonOperator.EQ, term.text());
     this.caseSensitive =
-        term.directive() == SearchExpression.Directive.CASE && term.pattern() == null
-            ? term.text()
-            : null;
+        term.directive() != SearchExpression.Directive.CASE
+            ? null
+            : term.pattern() != null
+                ? Wildcard.caseSensitive(term.text())::matches
+                : term.text()::equals;
     this.everyRow = term.matchesEveryEvent();
   }
 
@@ -77,7 +84,7 @@ final class FieldValueTerm {
       return equality.holds(values);
     }
     for (Object value : values) {
-      if (Values.toText(value).equals(caseSensitive)) {
+      if (caseSensitive.test(Values.toText(value))) {
         return true;
       }
     }

@@ -131,12 +131,12 @@ public final class SearchFilter {
   }
 
   /**
-   * A bare word or phrase, per position: one with a {@code _raw} matches in that text — an event's
-   * own text ({@link EventText#OWN_RAW}) where the page lists events and the position holds it,
-   * whatever {@code _raw} was set to; one without a {@code _raw} (a result row of {@code stats}, an
-   * event after {@code table} or {@code fields - _raw}) matches when one of its field values is the
-   * term ({@link FieldValueTerm}). A page may mix both (after {@code append}): each position by its
-   * own rule.
+   * A bare word or phrase, per position of a page with a {@code _raw} column: an event's own text
+   * ({@link EventText#OWN_RAW}) where the page carries it and the position holds it, whatever
+   * {@code _raw} was set to (null too: {@code eval _raw=null()}); else the position's {@code _raw};
+   * else — and on a page without {@code _raw} (a result row of {@code stats}, an event after {@code
+   * table}, {@code fields - _raw}) — when one of its field values is the term ({@link
+   * FieldValueTerm}). A page may mix both (after {@code append}): each position by its own rule.
    */
   private record TermTest(SearchTerm term, RawTermMatcher matcher, FieldValueTerm values)
       implements Test {
@@ -147,10 +147,14 @@ public final class SearchFilter {
     @Override
     public void test(Page page, boolean[] into) {
       Block raw = page.block("_raw");
+      // no _raw column: the rows have none (fields - _raw, rename _raw AS r keep the hidden own
+      // text column, yet such a row is asked by its fields); else an event's own text first
       Block own = raw == null ? null : page.block(EventText.OWN_RAW);
       List<Block> fields = null;
       for (int p = 0; p < page.positionCount(); p++) {
-        if (raw == null || raw.isNull(p)) {
+        Block text =
+            own != null && !own.isNull(p) ? own : raw != null && !raw.isNull(p) ? raw : null;
+        if (text == null) {
           if (fields == null) {
             fields = FieldValueTerm.fields(page);
           }
@@ -160,7 +164,6 @@ public final class SearchFilter {
         if (matcher == null) {
           throw new UnsupportedOperationException("no term matcher to search a page's raw text");
         }
-        Block text = own != null && !own.isNull(p) ? own : raw;
         into[p] = matcher.matches(Values.toText(text.getValues(p).get(0)), term);
       }
     }

@@ -16,6 +16,7 @@ import io.quarry.ql.ast.Expression;
 import io.quarry.ql.ast.LookupCommand;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.ast.RexCommand;
+import io.quarry.ql.ast.SearchExpression;
 import io.quarry.ql.ast.Span;
 import io.quarry.ql.ast.WhereCommand;
 import io.quarry.ql.engine.BlockCopies;
@@ -122,9 +123,9 @@ public final class PageChain {
         }
         case EvalCommand eval -> {
           eval.assignments().forEach(a -> needed.remove(a.field()));
-          eval.assignments().forEach(a -> fields(a.expression(), needed));
+          eval.assignments().forEach(a -> fields(a.expression(), rawGone, needed));
         }
-        case WhereCommand where -> fields(where.condition(), needed);
+        case WhereCommand where -> fields(where.condition(), rawGone, needed);
         case BinCommand bin -> {
           needed.remove(bin.as());
           needed.add(bin.field());
@@ -157,8 +158,8 @@ public final class PageChain {
         case io.quarry.ql.ast.EventStatsCommand e -> statsFields(e.stats(), needed); // PageReduce's
         case io.quarry.ql.ast.StreamStatsCommand s -> { // a page stage of PageReduce
           statsFields(s.stats(), needed);
-          s.resetBefore().ifPresent(c -> fields(c, needed));
-          s.resetAfter().ifPresent(c -> fields(c, needed));
+          s.resetBefore().ifPresent(c -> fields(c, rawGone, needed));
+          s.resetAfter().ifPresent(c -> fields(c, rawGone, needed));
           if (s.timeWindowMicros() > 0) {
             needed.add(TimeField.NAME);
           }
@@ -185,6 +186,35 @@ public final class PageChain {
       stats.aggregations().forEach(a -> needed.remove(a.outputName()));
     }
     needed.addAll(io.quarry.ql.engine.aggregation.RunningGroups.inputFields(stats));
+  }
+
+  /**
+   * {@link #fields(Expression, Set)}, and {@code *} where the rows hold no {@code _raw} ({@code
+   * rawGone}) and a {@code searchmatch()} of the expression has a bare word or phrase: over such a
+   * row it asks every field ({@code FieldValueTerm}), as a {@code search} of one does.
+   */
+  private static void fields(Expression expression, boolean rawGone, Set<String> into) {
+    fields(expression, into);
+    if (rawGone && searchesTerm(expression)) {
+      into.add("*");
+    }
+  }
+
+  /** Whether {@code expression} holds a {@code searchmatch()} of a bare word or phrase. */
+  private static boolean searchesTerm(Expression expression) {
+    return switch (expression) {
+      case Expression.Literal literal -> false;
+      case Expression.Field field -> false;
+      case Expression.Unary unary -> searchesTerm(unary.operand());
+      case Expression.Binary binary -> searchesTerm(binary.left()) || searchesTerm(binary.right());
+      case Expression.Call call ->
+          call.function().equals("searchmatch")
+                  && call.arguments().size() == 1
+                  && call.arguments().get(0) instanceof Expression.Literal(String search)
+                  && SearchMatch.parse(search) instanceof SearchExpression parsed
+                  && !FieldStages.comparesOnly(parsed)
+              || call.arguments().stream().anyMatch(PageChain::searchesTerm);
+    };
   }
 
   /**

@@ -2,15 +2,29 @@ package io.quarry.ql.exec;
 
 import java.util.Locale;
 
-/** A case-insensitive pattern where {@code *} matches any run of characters. */
+/**
+ * A pattern where {@code *} matches any run of characters, case-insensitive unless made with {@link
+ * #caseSensitive} ({@code CASE(term*)}).
+ */
 public final class Wildcard {
+  private final boolean ignoreCase;
   private final String[] parts;
   private final boolean anchoredStart;
   private final boolean anchoredEnd;
   private final String literal;
 
   public Wildcard(String pattern) {
-    String lower = pattern.toLowerCase(Locale.ROOT);
+    this(pattern, true);
+  }
+
+  /** {@code pattern} matched with its letters' case as written. */
+  public static Wildcard caseSensitive(String pattern) {
+    return new Wildcard(pattern, false);
+  }
+
+  private Wildcard(String pattern, boolean ignoreCase) {
+    this.ignoreCase = ignoreCase;
+    String lower = ignoreCase ? pattern.toLowerCase(Locale.ROOT) : pattern;
     if (lower.indexOf('*') < 0) {
       this.literal = lower;
       this.parts = null;
@@ -29,7 +43,7 @@ public final class Wildcard {
   }
 
   public boolean matches(String value) {
-    String text = value.toLowerCase(Locale.ROOT);
+    String text = ignoreCase ? value.toLowerCase(Locale.ROOT) : value;
     if (literal != null) {
       return text.equals(literal);
     }

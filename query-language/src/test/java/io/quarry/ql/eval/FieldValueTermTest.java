@@ -64,6 +64,31 @@ class FieldValueTermTest {
     assertThat(kept(page, "web-1 count>400")).containsExactly(1);
   }
 
+  /**
+   * An event whose _raw an eval set to null ({@code eval _raw=null()}) still carries its own text:
+   * a term matches that text (EventText's rule), its fields not asked.
+   */
+  @Test
+  void eventWhoseRawWasSetNullMatchesItsOwnText() {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    rows.add(row("_raw", "placeholder", EventText.OWN_RAW, "other", "host", "web-2"));
+    rows.add(row("_raw", null, EventText.OWN_RAW, "WARN web-1 404", "host", "web-2"));
+    Page page = TestPages.of(rows);
+    assertThat(kept(page, "web-1")).containsExactly(1); // its own text holds web-1
+    assertThat(kept(page, "web-2")).isEmpty(); // an event: its fields are not asked
+  }
+
+  /** CASE(term) is case-sensitive, with a wildcard too: "Sale" is not CASE(sal*). */
+  @Test
+  void caseWithWildcardIsCaseSensitive() {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    rows.add(row("tag", "Sale"));
+    rows.add(row("tag", "sale"));
+    Page page = TestPages.of(rows);
+    assertThat(kept(page, "CASE(sal*)")).containsExactly(1);
+    assertThat(kept(page, "CASE(Sal*)")).containsExactly(0);
+  }
+
   private static List<Integer> kept(Page page, String search) {
     SearchExpression expression = SearchMatch.parse(search);
     int[] positions = new int[page.positionCount()];
