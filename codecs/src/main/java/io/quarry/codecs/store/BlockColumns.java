@@ -40,6 +40,20 @@ final class BlockColumns {
    *     not give each of its events exactly one value
    */
   Values read(int doc, String field, int events) throws IOException {
+    return values(doc, field, events, true);
+  }
+
+  /**
+   * Block document {@code doc}'s column of {@code field} from its doc values, or null when they do
+   * not give each of its {@code events} events exactly one value (the block's payload then holds
+   * the field, if any event has it): read without the payload, whether the payload holds the column
+   * elsewhere or, in an older block, also as a column of its own (the same values).
+   */
+  Values readIfCounted(int doc, String field, int events) throws IOException {
+    return values(doc, field, events, false);
+  }
+
+  private Values values(int doc, String field, int events, boolean required) throws IOException {
     Field open = fields.get(field);
     if (open == null || doc <= open.last) {
       open =
@@ -51,6 +65,9 @@ final class BlockColumns {
     }
     open.last = doc;
     BlockValueCounts counts = open.counts;
+    if (!required && (counts == null || !counts.advanceExact(doc) || counts.total() != events)) {
+      return null;
+    }
     if (counts == null || !counts.advanceExact(doc)) {
       throw new CorruptIndexException(
           "block holds column '" + field + "' elsewhere but has no value counts of it",
@@ -75,6 +92,9 @@ final class BlockColumns {
     }
     int[] codes = new int[events];
     if (!open.codes.read(doc, events, values.length, codes)) {
+      if (!required) {
+        return null;
+      }
       throw new CorruptIndexException(
           "block holds column '" + field + "' elsewhere but has no value codes of it",
           "doc " + doc);

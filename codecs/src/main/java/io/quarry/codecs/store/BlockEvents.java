@@ -21,30 +21,33 @@ import org.apache.lucene.index.StoredFields;
  * <p>A column the payload holds elsewhere (event block version 2: a field of which every event has
  * exactly one value) is read from the block's doc values through the scan's {@link BlockColumns}
  * when first asked for — during the scan's visit, as the event layout's doc values are.
+ *
+ * <p>A block opened {@link #unread} is decoded only when something needs its payload: its event
+ * count comes from its doc values, and a field every event has exactly one value of (its {@link
+ * BlockValueCounts} add up to the event count) from {@link BlockColumns}, so a scan whose visitor
+ * reads only such fields ({@code stats count by method, status}) never decompresses the journal
+ * block. An event's time, {@code _raw}, a field held in the payload, or a question about the
+ * block's columns decodes it.
  */
 final class BlockEvents implements StoredEvent.Loader {
   private final String index;
-  private final EventBlock block;
+  private final StoredFields journal; // where the payload is decoded from when first needed
+  private EventBlock block; // null until the payload is decoded
+  private final int count;
   private final BlockColumns elsewhere;
   private final int blockDoc;
   private Map<String, BlockColumns.Values> read; // columns read from elsewhere, by field
 
-  private final io.quarry.codecs.journal.JournalBlock lender; // null when not lent by the journal
-  private final byte[] lent;
+  private io.quarry.codecs.journal.JournalBlock lender; // null when not lent by the journal
+  private byte[] lent;
 
   private BlockEvents(
-      String index,
-      EventBlock block,
-      BlockColumns elsewhere,
-      int doc,
-      io.quarry.codecs.journal.JournalBlock lender,
-      byte[] lent) {
-    this.lender = lender;
-    this.lent = lent;
+      String index, StoredFields journal, BlockColumns elsewhere, int doc, int count) {
     this.index = index;
-    this.block = block;
+    this.journal = journal;
     this.elsewhere = elsewhere;
     this.blockDoc = doc;
+    this.count = count;
   }
 
   /**
@@ -55,16 +58,82 @@ final class BlockEvents implements StoredEvent.Loader {
    */
   static BlockEvents read(String index, StoredFields journal, BlockColumns elsewhere, int doc)
       throws IOException {
-    Payload payload = new Payload();
-    journal.document(doc, payload);
-    if (payload.bytes == null) {
-      throw new CorruptIndexException("block document " + doc + " has no block", "journal");
+    BlockEvents events = new BlockEvents(index, journal, elsewhere, doc, -1);
+    events.decode();
+    return events;
+  }
+
+  /**
+   * Block document {@code doc} of {@code events} events (its {@value BlockDocuments#COUNT} doc
+   * value), its payload decoded from {@code journal} only when first needed.
+   */
+  static BlockEvents unread(
+      String index, StoredFields journal, BlockColumns elsewhere, int doc, int events) {
+    return new BlockEvents(index, journal, elsewhere, doc, events);
+  }
+
+  /** Whether the block's payload was decoded. */
+  boolean decoded() {
+    return block != null;
+  }
+
+  /** The decoded payload, decoded now if it was not. */
+  private EventBlock block() throws IOException {
+    if (block == null) {
+      decode();
     }
-    EventBlock block =
+    return block;
+  }
+
+  private void decode() throws IOException {
+    Payload payload = new Payload();
+    journal.document(blockDoc, payload);
+    if (payload.bytes == null) {
+      throw new CorruptIndexException("block document " + blockDoc + " has no block", "journal");
+    }
+    EventBlock opened =
         payload.verified // the journal checked its decoded block's CRC32C: not the block's again
             ? EventBlock.openVerified(payload.bytes, payload.offset, payload.length)
             : EventBlock.open(payload.bytes, payload.offset, payload.length);
-    return new BlockEvents(index, block, elsewhere, doc, payload.lender, payload.bytes);
+    lender = payload.lender;
+    lent = payload.bytes;
+    if (count >= 0 && opened.count() != count) {
+      release();
+      throw new CorruptIndexException(
+          "block has " + opened.count() + " events, its doc values say " + count,
+          "doc " + blockDoc);
+    }
+    block = opened;
+  }
+
+  /** The decoded payload for a caller that cannot throw a checked exception. */
+  private EventBlock decodedBlock() {
+    try {
+      return block();
+    } catch (CorruptIndexException e) {
+      throw new TimeOrderedScan.UncheckedCorruption(e);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The column of {@code name} from the block's doc values without decoding its payload, or null
+   * (the block is decoded, or its doc values do not give every event exactly one value of it).
+   */
+  private BlockColumns.Values counted(String name) throws IOException {
+    if (block != null) {
+      return null;
+    }
+    if (read == null) {
+      read = new HashMap<>();
+    }
+    if (read.containsKey(name)) {
+      return read.get(name);
+    }
+    BlockColumns.Values values = elsewhere.readIfCounted(blockDoc, name, count);
+    read.put(name, values);
+    return values;
   }
 
   /**
@@ -75,27 +144,39 @@ final class BlockEvents implements StoredEvent.Loader {
   void release() {
     if (lender != null) {
       lender.giveBack(lent);
+      lender = null;
     }
   }
 
   /** Decodes the whole block, checking its grammar ({@link EventBlock#verify}). */
   void verify() throws IOException {
-    block.verify();
+    block().verify();
   }
 
   /** The number of events. */
   int count() {
-    return block.count();
+    return block != null ? block.count() : count;
   }
 
   /** Event {@code i}'s time. */
   long time(int i) {
-    return block.time(i);
+    return decodedBlock().time(i);
+  }
+
+  @Override
+  public long timeOf(int doc) throws IOException {
+    return block().time(doc);
   }
 
   /** Event {@code i}. */
   StoredEvent event(int i) {
     return new StoredEvent(index, block.time(i), this, i);
+  }
+
+  /** Event {@code i}, its time read from the payload only when asked for. */
+  StoredEvent eventOfUnknownTime(int i) {
+    return new StoredEvent(
+        index, block != null ? block.time(i) : StoredEvent.UNKNOWN_TIME, this, i);
   }
 
   /** The column of {@code name} the payload holds elsewhere, read when first asked for. */
@@ -105,7 +186,7 @@ final class BlockEvents implements StoredEvent.Loader {
     }
     BlockColumns.Values values = read.get(name);
     if (values == null) {
-      values = elsewhere.read(blockDoc, name, block.count());
+      values = elsewhere.read(blockDoc, name, count());
       read.put(name, values);
     }
     return values;
@@ -125,8 +206,15 @@ final class BlockEvents implements StoredEvent.Loader {
   public String defaultField(int doc, String name) {
     try {
       if (name != defaultName) { // the same String for every event of a scan (a constant)
-        defaultElsewhere = block.isElsewhere(name) ? elsewhere(name) : null;
-        defaultColumn = defaultElsewhere == null ? block.column(name) : null;
+        BlockColumns.Values counted = counted(name);
+        if (counted != null) {
+          defaultElsewhere = counted;
+          defaultColumn = null;
+        } else {
+          EventBlock block = block();
+          defaultElsewhere = block.isElsewhere(name) ? elsewhere(name) : null;
+          defaultColumn = defaultElsewhere == null ? block.column(name) : null;
+        }
         defaultName = name;
       }
       if (defaultElsewhere != null) {
@@ -143,7 +231,7 @@ final class BlockEvents implements StoredEvent.Loader {
 
   @Override
   public List<String> fieldNames() {
-    List<String> names = new ArrayList<>(block.columnNames());
+    List<String> names = new ArrayList<>(decodedBlock().columnNames());
     names.removeAll(DEFAULT_COLUMNS);
     return names;
   }
@@ -162,7 +250,14 @@ final class BlockEvents implements StoredEvent.Loader {
   @Override
   public boolean hasField(String name) {
     if (name != hasFieldName) { // the same String for every event of a scan
-      hasFieldAnswer = !isDefaultColumn(name) && block.hasColumn(name);
+      try {
+        hasFieldAnswer =
+            !isDefaultColumn(name) && (counted(name) != null || block().hasColumn(name));
+      } catch (CorruptIndexException e) {
+        throw new TimeOrderedScan.UncheckedCorruption(e);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
       hasFieldName = name;
     }
     return hasFieldAnswer;
@@ -176,6 +271,11 @@ final class BlockEvents implements StoredEvent.Loader {
     if (isDefaultColumn(name)) {
       return null;
     }
+    BlockColumns.Values counted = counted(name);
+    if (counted != null) {
+      return List.of(counted.value(doc));
+    }
+    EventBlock block = block();
     if (block.isElsewhere(name)) {
       return List.of(elsewhere(name).value(doc));
     }
@@ -204,7 +304,11 @@ final class BlockEvents implements StoredEvent.Loader {
       }
     }
     BlockColumns.Values values =
-        !isDefaultColumn(name) && block.isElsewhere(name) ? elsewhere(name) : null;
+        isDefaultColumn(name)
+            ? null
+            : block == null
+                ? counted(name) // null: the payload holds it, or no event has it: no ordinal
+                : block.isElsewhere(name) ? elsewhere(name) : null;
     for (int i = 0; i < ordinalNames.length; i++) {
       if (ordinalNames[i] == null) {
         ordinalNames[i] = name;
@@ -229,12 +333,13 @@ final class BlockEvents implements StoredEvent.Loader {
   }
 
   @Override
-  public String raw(int doc) {
-    return block.raw(doc);
+  public String raw(int doc) throws IOException {
+    return block().raw(doc);
   }
 
   @Override
-  public CharSequence rawView(int doc) {
+  public CharSequence rawView(int doc) throws IOException {
+    EventBlock block = block();
     int offset = block.rawOffset(doc);
     int length = block.rawLength(doc);
     return (allAscii() || AsciiText.isAscii(block.bytes(), offset, length))

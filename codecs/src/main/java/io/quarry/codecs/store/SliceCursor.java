@@ -42,6 +42,7 @@ public final class SliceCursor {
   private EventVisitor.BlockShortcut blockShortcut;
   private BlockBounds bounds;
   private BlockEvents block; // the block being visited, null between blocks
+  private boolean blockInside; // every event of block lies in the scan's range (by its bounds)
   private int inBlock; // the next event of block
 
   private int doc; // the next document (or block) to read
@@ -103,7 +104,7 @@ public final class SliceCursor {
     journal = reader.storedFields();
     elsewhere = new BlockColumns(reader);
     blockShortcut = visitor.blockShortcut(reader);
-    bounds = blockShortcut == null ? null : BlockBounds.open(reader);
+    bounds = BlockBounds.open(reader);
     Bucket bucket = source.bucket();
     if (blockShortcut != null
         && bucket.minTime() >= earliest
@@ -189,13 +190,19 @@ public final class SliceCursor {
             if (visited == maxEvents) {
               return true; // the block's next event is visited by the next call
             }
-            long time = open.time(event);
-            if (time < earliest || time >= latest) {
-              event++;
-              continue;
+            StoredEvent visiting;
+            if (blockInside) {
+              visiting = open.eventOfUnknownTime(event++); // no time read: the payload may stay
+            } else {
+              long time = open.time(event);
+              if (time < earliest || time >= latest) {
+                event++;
+                continue;
+              }
+              visiting = open.event(event++);
             }
             visited++;
-            if (!visitor.visit(open.event(event++))) {
+            if (!visitor.visit(visiting)) {
               return false;
             }
           }
@@ -212,7 +219,8 @@ public final class SliceCursor {
       if (doc >= to) {
         return false;
       }
-      if (bounds != null && bounds.inside(doc, earliest, latest)) {
+      boolean inside = bounds != null && bounds.inside(doc, earliest, latest);
+      if (inside && blockShortcut != null) {
         int taken = blockShortcut.take(doc, bounds.events, bounds.oldestTime, bounds.newestTime);
         if (taken == EventVisitor.DocShortcut.STOP) {
           return false;
@@ -223,7 +231,12 @@ public final class SliceCursor {
           continue;
         }
       }
-      block = BlockEvents.read(source.index(), journal, elsewhere, doc);
+      // a block wholly in range is decoded only if its events' visit needs the payload
+      block =
+          inside
+              ? BlockEvents.unread(source.index(), journal, elsewhere, doc, bounds.events)
+              : BlockEvents.read(source.index(), journal, elsewhere, doc);
+      blockInside = inside;
       inBlock = 0;
     }
   }

@@ -24,6 +24,14 @@ public final class StoredEvent {
     /** {@code host}, {@code source} or {@code sourcetype} of {@code doc} ("" when it has none). */
     String defaultField(int doc, String name);
 
+    /**
+     * The time of {@code doc}, for an event made with {@link StoredEvent#UNKNOWN_TIME} (its loader
+     * reads it when first asked for: a block's times are in its payload).
+     */
+    default long timeOf(int doc) throws IOException {
+      throw new IllegalStateException("the loader gave the event its time");
+    }
+
     /** The index-time fields the segment has. */
     List<String> fieldNames();
 
@@ -62,8 +70,11 @@ public final class StoredEvent {
   /** What {@link #keywordOrdinal} answers when it does not give an ordinal. */
   public static final long NO_ORDINAL = -1;
 
+  /** The time an event is made with when its {@link Loader#timeOf} reads it on first use. */
+  static final long UNKNOWN_TIME = Long.MIN_VALUE;
+
   private final String index;
-  private final long timeMicros;
+  private long timeMicros; // UNKNOWN_TIME: its loader reads it when first asked for
   private String host; // these three read from doc values when first asked for
   private String source;
   private String sourcetype;
@@ -99,6 +110,13 @@ public final class StoredEvent {
   }
 
   public long timeMicros() {
+    if (timeMicros == UNKNOWN_TIME && loader != null) {
+      try {
+        timeMicros = loader.timeOf(doc);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
     return timeMicros;
   }
 
@@ -245,6 +263,6 @@ public final class StoredEvent {
 
   /** The whole event, {@code _raw} included. */
   public Event event() {
-    return new Event(timeMicros, raw(), host(), source(), sourcetype(), indexedFields());
+    return new Event(timeMicros(), raw(), host(), source(), sourcetype(), indexedFields());
   }
 }
