@@ -47,8 +47,8 @@ class AggregationPreviewTest {
 
   @Test
   void aBareWordAfterRowsBroughtInPreviewsOnPages() {
-    // no row after stats is an event, those appendpipe brings in neither: a bare word matches
-    // none of them, a comparison decides
+    // no row after stats is an event, those appendpipe brings in neither: a bare word matches a
+    // row holding it as a field's whole value (user=bob), a comparison decides the others
     List<Command> pipeline =
         parse(
             "stats count by user | appendpipe [stats sum(count) AS count | eval user=\"all\"]"
@@ -60,7 +60,7 @@ class AggregationPreviewTest {
     List<Page> preview =
         PageBatch.preview(total, pipeline.subList(1, 3), strict, 1024, new AtomicBoolean());
 
-    assertThat(rows(preview)).containsExactly("all=3");
+    assertThat(rows(preview)).containsExactly("bob=2", "all=3");
   }
 
   private static Evaluator evaluator() {
