@@ -14,12 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Predicate;
-import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.store.FilterDirectory;
 import org.apache.lucene.store.IOContext;
-import org.apache.lucene.store.IndexOutput;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -58,7 +53,8 @@ class ConcurrentAddTest {
     // the first document a Lucene thread state takes opens its stored-fields file: the add on the
     // thread named "first" waits there, inside the bucket's writer, until released
     Bucket.DirectoryFactory directories =
-        holding(context -> Thread.currentThread().getName().equals("first"), entered, release);
+        FaultyDirectories.holding(
+            context -> Thread.currentThread().getName().equals("first"), entered, release);
     try (IndexStore store =
         new IndexStore(
             "main",
@@ -99,7 +95,8 @@ class ConcurrentAddTest {
     CountDownLatch release = new CountDownLatch(1);
     // the roll's merge waits as it opens its first file, inside the old bucket's roll
     Bucket.DirectoryFactory directories =
-        holding(context -> context.context() == IOContext.Context.MERGE, entered, release);
+        FaultyDirectories.holding(
+            context -> context.context() == IOContext.Context.MERGE, entered, release);
     try (IndexStore store =
         new IndexStore(
             "main",
@@ -137,42 +134,5 @@ class ConcurrentAddTest {
       assertThat(failures).isEmpty();
       assertThat(store.count()).isEqualTo(55);
     }
-  }
-
-  /**
-   * Directories whose first file opened where {@code when} holds (a stored-fields file, or its
-   * temporary file in a time-sorted bucket) waits there, after counting down {@code entered}, until
-   * {@code release}.
-   */
-  private static Bucket.DirectoryFactory holding(
-      Predicate<IOContext> when, CountDownLatch entered, CountDownLatch release) {
-    AtomicBoolean held = new AtomicBoolean();
-    return path ->
-        new FilterDirectory(FSDirectory.open(path)) {
-          @Override
-          public IndexOutput createOutput(String name, IOContext context) throws IOException {
-            hold(context);
-            return super.createOutput(name, context);
-          }
-
-          @Override
-          public IndexOutput createTempOutput(String prefix, String suffix, IOContext context)
-              throws IOException {
-            hold(context);
-            return super.createTempOutput(prefix, suffix, context);
-          }
-
-          private void hold(IOContext context) throws IOException {
-            if (when.test(context) && held.compareAndSet(false, true)) {
-              entered.countDown();
-              try {
-                release.await();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException(e);
-              }
-            }
-          }
-        };
   }
 }
