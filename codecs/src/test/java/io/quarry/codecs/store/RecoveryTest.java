@@ -58,34 +58,21 @@ class RecoveryTest {
     java.util.concurrent.ExecutorService pool =
         java.util.concurrent.Executors.newFixedThreadPool(2);
     try {
-      return store.pullParallel(
-          List.of("main"),
-          new MatchAllDocsQuery(),
-          Long.MIN_VALUE,
-          Long.MAX_VALUE,
+      return Scans.pullEach(
+          store,
+          "main",
           () ->
-              new ScanSlice() {
-                @Override
-                public EventVisitor visitor() {
-                  return e -> {
-                    synchronized (raws) {
-                      raws.add(e.event().raw());
-                    }
-                    return true;
-                  };
+              e -> {
+                synchronized (raws) {
+                  raws.add(e.event().raw());
                 }
-
-                @Override
-                public void pull(SliceCursor cursor) {
-                  try {
-                    while (cursor.advance(3)) {
-                      // three events at a time
-                    }
-                  } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                  }
-                }
+                return true;
               },
+          cursor -> {
+            while (cursor.advance(3)) {
+              // three events at a time
+            }
+          },
           pool);
     } finally {
       pool.shutdown();
