@@ -197,6 +197,12 @@ def text_specs():
               ["id:string", "a:string", "b:string"],
               lambda e: [e["id"], urllib.parse.unquote("%2F" + e["host"] + "%3Fid%3D" + e["id"]),
                          nulls(lambda m: urllib.parse.unquote(m.replace(" ", "%20")))(e.get("msg"))])
+    s.case("characters-not-bytes",
+           '| makeresults | eval a=len("h\u00e9llo"), b=upper("caf\u00e9"), c=substr("h\u00e9llo", 2, 2), d=lower("\u00c9T\u00c9"),\n'
+           'e=mvjoin(split("a::b::c", "::"), "+") | table a, b, c, d, e',
+           ["a:long", "b:string", "c:string", "d:string", "e:string"],
+           [[len("h\u00e9llo"), "caf\u00e9".upper(), substr("h\u00e9llo", 2, 2), "\u00c9T\u00c9".lower(), "+".join("a::b::c".split("::"))]],
+           comment="len and substr count characters, not UTF-8 bytes; case maps beyond ASCII; a delimiter of\ntwo characters.")
     s.write()
 
 
@@ -245,6 +251,18 @@ def multivalue_specs():
               ["id:string", "up:mv", "down:mv"],
               lambda e: [e["id"], list(range(0, int(e["qty"]), 4)), list(range(int(e["qty"]), 0, -3))],
               where=lambda e: "qty" in e)
+
+    def mvfind(values_, regex):
+        return next((i for i, v in enumerate(values_) if re.search(regex, v)), None)
+
+    s.listing("mvindex-mvfind-mvmap-over-fields",
+              'index=spec host=web-2 | eval parts=split(ip, ".") | eval tail=mvindex(parts, -2, -1), f=mvfind(parts, "^1[0-9]"),\n'
+              'doubled=mvmap(parts, parts*2) | table id, tail, f, doubled',
+              ["id:string", "tail:mv", "f:long", "doubled:mv"],
+              lambda e: [e["id"], e["ip"].split(".")[-2:], mvfind(e["ip"].split("."), "^1[0-9]"),
+                         [int(p) * 2 for p in e["ip"].split(".")]],
+              where=lambda e: e["host"] == "web-2",
+              comment="mvindex's negative indexes count from the end, its end inclusive; mvfind the first value\nthe regex finds (0-based), null when none; mvmap each value.")
     s.write()
 
 
@@ -315,13 +333,13 @@ def add_months(dt, months):
 def time_specs():
     s = Spec("functions-time.spl-spec", header("Time functions over event times: strftime, strptime, relative_time with snaps.\n# spec_time: 2026-01-30T23:59:59.5Z (a Friday, with half a second), 02-01 00:00 (a Sunday), 02-02 13:30\n# (a Monday), 02-28 12:00 (a Saturday), 03-01 00:00 (a Sunday). Times are UTC."))
     s.listing("strftime-over-events",
-              'index=spec_time | eval a=strftime(_time, "%Y-%m-%d %H:%M:%S"), j=strftime(_time, "%j"), b=strftime(_time, "%b %d"),\nz=strftime(_time, "%z"), s=strftime(_time, "%s"), n=strftime(_time, "%3N") | table id, a, j, b, z, s, n',
-              ["id:string", "a:string", "j:string", "b:string", "z:string", "s:string", "n:string"],
+              'index=spec_time | eval a=strftime(_time, "%Y-%m-%d %H:%M:%S"), j=strftime(_time, "%j"), b=strftime(_time, "%b %d"),\nz=strftime(_time, "%z"), s=strftime(_time, "%s"), n=strftime(_time, "%3N"), u=strftime(_time, "%6N")\n| table id, a, j, b, z, s, n, u',
+              ["id:string", "a:string", "j:string", "b:string", "z:string", "s:string", "n:string", "u:string"],
               lambda e: [e["id"], utc(e["_time"]).strftime("%Y-%m-%d %H:%M:%S"), utc(e["_time"]).strftime("%j"),
                          utc(e["_time"]).strftime("%b %d"), "+0000", str(int(e["_time"])),
-                         "%03d" % round((e["_time"] % 1) * 1000)],
+                         "%03d" % round((e["_time"] % 1) * 1000), "%06d" % round((e["_time"] % 1) * 1_000_000)],
               source=TIME,
-              comment="%s is whole seconds; %3N the milliseconds (500 for id 1).")
+              comment="%s is whole seconds; %3N the milliseconds (500 for id 1), %6N the microseconds.")
     s.listing("strftime-over-shop-events",
               'index=spec host=web-3 | eval d=strftime(_time, "%a %d %b %Y"), h=strftime(_time, "%I:%M %p"), m=strftime(_time, "%H%M%S")\n| table id, d, h, m',
               ["id:string", "d:string", "h:string", "m:string"],
@@ -463,24 +481,29 @@ def compare_specs():
     s.listing("in-cidrmatch-over-fields",
               'index=spec | eval i=if(in(status, "404", "503"), "y", "n"), j=if(item IN ("pen", "lamp"), "y", "n"),\n'
               'a=if(cidrmatch("10.0.0.0/24", ip), "y", "n"), b=if(cidrmatch("172.16.0.0/12", ip), "y", "n"),\n'
-              'c=if(cidrmatch("192.168.1.16/28", ip), "y", "n"), d=if(cidrmatch("0.0.0.0/0", ip), "y", "n") | table id, i, j, a, b, c, d',
-              ["id:string", "i:string", "j:string", "a:string", "b:string", "c:string", "d:string"],
+              'c=if(cidrmatch("192.168.1.16/28", ip), "y", "n"), d=if(cidrmatch("0.0.0.0/0", ip), "y", "n"),\n'
+              'h=if(cidrmatch("0.0.0.0/0", host), "y", "n") | table id, i, j, a, b, c, d, h',
+              ["id:string", "i:string", "j:string", "a:string", "b:string", "c:string", "d:string", "h:string"],
               lambda e: [e["id"], yn(e["status"] in ("404", "503")), yn(e.get("item") in ("pen", "lamp")),
                          yn(cidr("10.0.0.0/24", e["ip"])), yn(cidr("172.16.0.0/12", e["ip"])),
-                         yn(cidr("192.168.1.16/28", e["ip"])), yn(cidr("0.0.0.0/0", e["ip"]))])
+                         yn(cidr("192.168.1.16/28", e["ip"])), yn(cidr("0.0.0.0/0", e["ip"])), "n"],
+              comment="A host name is no IPv4 address: no block holds it.")
     s.listing("searchmatch-over-events",
-              'index=spec | eval s=if(searchmatch("user=alice"), "y", "n"), t=if(searchmatch("status>=500 OR item=pen"), "y", "n")\n| table id, s, t',
-              ["id:string", "s:string", "t:string"],
+              'index=spec | eval s=if(searchmatch("user=alice"), "y", "n"), t=if(searchmatch("status>=500 OR item=pen"), "y", "n"),\n'
+              'w=if(searchmatch("user=a* item=l*"), "y", "n") | table id, s, t, w',
+              ["id:string", "s:string", "t:string", "w:string"],
               lambda e: [e["id"], yn(e.get("user", "").lower() == "alice"),
-                         yn(num(e["status"]) >= 500 or e.get("item") == "pen")],
+                         yn(num(e["status"]) >= 500 or e.get("item") == "pen"),
+                         yn(e.get("user", "").lower().startswith("a") and e.get("item", "").lower().startswith("l"))],
               comment="A search's field value matches without case: user=alice matches Alice (id 6).")
     s.listing("hashes-over-fields",
-              'index=spec | eval m=md5(user), s1=sha1(action), s2=sha256(host . ":" . id), s5=substr(sha512(ip), 1, 16)\n| table id, m, s1, s2, s5',
-              ["id:string", "m:string", "s1:string", "s2:string", "s5:string"],
+              'index=spec | eval m=md5(user), s1=sha1(action), s2=sha256(host . ":" . id), s5=substr(sha512(ip), 1, 16),\n'
+              'st=md5(status) | table id, m, s1, s2, s5, st',
+              ["id:string", "m:string", "s1:string", "s2:string", "s5:string", "st:string"],
               lambda e: [e["id"], nulls(lambda u: hashlib.md5(u.encode()).hexdigest())(e.get("user")),
                          hashlib.sha1(e["action"].encode()).hexdigest(),
                          hashlib.sha256((e["host"] + ":" + e["id"]).encode()).hexdigest(),
-                         hashlib.sha512(e["ip"].encode()).hexdigest()[:16]],
+                         hashlib.sha512(e["ip"].encode()).hexdigest()[:16], hashlib.md5(e["status"].encode()).hexdigest()],
               comment="Hashes of the UTF-8 text, lower-case hex; the hash of a missing value is null.")
     s.case("hashes-of-empty-and-numbers",
            '| makeresults | eval a=md5(""), b=sha1(tostring(200)), c=sha256("a b")\n| table a, b, c',

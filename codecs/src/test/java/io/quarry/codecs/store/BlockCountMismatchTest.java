@@ -9,10 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.lucene.index.CorruptIndexException;
-import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.Term;
-import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,17 +51,13 @@ class BlockCountMismatchTest {
 
   /** Rewrites the one block's event count to {@code count}. */
   private static void recount(Path bucket, long count) throws Exception {
-    try (FSDirectory directory = FSDirectory.open(bucket);
-        IndexWriter writer =
-            new IndexWriter(
-                directory,
-                new IndexWriterConfig()
-                    .setCodec(new io.quarry.codecs.journal.QuarryCodec())
-                    .setOpenMode(IndexWriterConfig.OpenMode.APPEND))) {
-      writer.updateNumericDocValue(
-          new Term(EventFields.keywordField(EventFields.HOST), "h"), BlockDocuments.COUNT, count);
-      writer.commit();
-    }
+    ForgedBucket.rewrite(
+        bucket,
+        writer ->
+            writer.updateNumericDocValue(
+                new Term(EventFields.keywordField(EventFields.HOST), "h"),
+                BlockDocuments.COUNT,
+                count));
   }
 
   /** Every event's raw text (which decodes each block's payload) and the scan's warnings. */

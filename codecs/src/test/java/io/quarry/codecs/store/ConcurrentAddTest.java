@@ -1,13 +1,10 @@
 package io.quarry.codecs.store;
 
+import static io.quarry.codecs.store.NumberedEvents.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,14 +34,6 @@ class ConcurrentAddTest {
     second.shutdownNow();
   }
 
-  private static List<Event> events(int from, int count) {
-    List<Event> events = new ArrayList<>();
-    for (int i = from; i < from + count; i++) {
-      events.add(new Event(i * 1000L, "event " + i, "h", "s", "st", Map.of()));
-    }
-    return events;
-  }
-
   @ParameterizedTest
   @EnumSource(BucketFormat.class)
   void anAddHeldInsideLuceneDoesNotHoldUpAnother(BucketFormat format) throws Exception {
@@ -63,27 +52,15 @@ class ConcurrentAddTest {
             scheduler,
             Clock.systemUTC(),
             directories)) {
-      List<Throwable> failures = new ArrayList<>();
-      Thread first =
-          new Thread(
-              () -> {
-                try {
-                  store.add(events(0, 10));
-                } catch (IOException | RuntimeException e) {
-                  failures.add(e);
-                }
-              },
-              "first");
-      first.start();
+      Background first = Background.start("first", () -> store.add(events(0, 10)));
       assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
       try {
         Future<Long> other = second.submit(() -> store.add(events(10, 5)));
         assertThat(other.get(30, TimeUnit.SECONDS)).isEqualTo("event 10".length() * 5L);
       } finally {
         release.countDown();
-        first.join();
       }
-      assertThat(failures).isEmpty();
+      assertThat(first.join()).isEmpty();
       assertThat(store.count()).isEqualTo(15);
     }
   }
@@ -111,27 +88,15 @@ class ConcurrentAddTest {
         store.add(events(segment * 10, 10));
         store.commit();
       }
-      List<Throwable> failures = new ArrayList<>();
-      Thread roll =
-          new Thread(
-              () -> {
-                try {
-                  store.rollHotBucket();
-                } catch (IOException | RuntimeException e) {
-                  failures.add(e);
-                }
-              },
-              "roll");
-      roll.start();
+      Background roll = Background.start("roll", store::rollHotBucket);
       assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
       try {
         Future<Long> other = second.submit(() -> store.add(events(50, 5)));
         assertThat(other.get(30, TimeUnit.SECONDS)).isEqualTo("event 50".length() * 5L);
       } finally {
         release.countDown();
-        roll.join();
       }
-      assertThat(failures).isEmpty();
+      assertThat(roll.join()).isEmpty();
       assertThat(store.count()).isEqualTo(55);
     }
   }

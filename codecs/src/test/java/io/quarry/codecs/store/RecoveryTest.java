@@ -1,5 +1,6 @@
 package io.quarry.codecs.store;
 
+import static io.quarry.codecs.store.NumberedEvents.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -35,14 +36,6 @@ class RecoveryTest {
         }
       }
     }
-  }
-
-  private static List<Event> events(int from, int count) {
-    List<Event> events = new ArrayList<>();
-    for (int i = from; i < from + count; i++) {
-      events.add(new Event(i * 1000L, "event " + i, "h", "s", "st", Map.of()));
-    }
-    return events;
   }
 
   private static ScanStats scanAll(EventStore store, List<String> raws) throws IOException {

@@ -58,14 +58,18 @@ abstract class OperatorTestCase {
   /** The input rows: field → values (none: no value; several: a multivalue). */
   protected abstract List<Map<String, List<Object>>> input();
 
+  /** {@code command}'s answer over the whole input in one page, to one reduce. */
+  private List<Map<String, Object>> onePage(String command) {
+    return rows(
+        drive(
+            reduce(command, 100_000, unbounded(), new ArrayList<>()),
+            List.of(TestPages.page(input()))));
+  }
+
   @Test
   void answersDoNotDependOnPageSizes() {
     for (String command : commands()) {
-      List<Map<String, Object>> expected =
-          rows(
-              drive(
-                  reduce(command, 100_000, unbounded(), new ArrayList<>()),
-                  List.of(TestPages.page(input()))));
+      List<Map<String, Object>> expected = onePage(command);
       for (int seed = 0; seed < 8; seed++) {
         Random random = new Random(seed);
         List<Map<String, Object>> answer =
@@ -111,13 +115,7 @@ abstract class OperatorTestCase {
     answers()
         .forEach(
             (command, expected) ->
-                assertThat(
-                        rows(
-                            drive(
-                                reduce(command, 100_000, unbounded(), new ArrayList<>()),
-                                List.of(TestPages.page(input())))))
-                    .as(command)
-                    .isEqualTo(byValue(expected)));
+                assertThat(onePage(command)).as(command).isEqualTo(byValue(expected)));
   }
 
   /**
@@ -130,11 +128,7 @@ abstract class OperatorTestCase {
   @Test
   void operatorsKeepTheProtocol() {
     for (String command : commands()) {
-      List<Map<String, Object>> expected =
-          rows(
-              drive(
-                  reduce(command, 100_000, unbounded(), new ArrayList<>()),
-                  List.of(TestPages.page(input()))));
+      List<Map<String, Object>> expected = onePage(command);
       for (int seed = 0; seed < 6; seed++) {
         Random random = new Random(seed);
         MemoryAccount account = new MemoryAccount("test", Long.MAX_VALUE);
@@ -194,11 +188,7 @@ abstract class OperatorTestCase {
   @Test
   void memoryLimitFailuresLeakNothing() {
     for (String command : commands()) {
-      List<Map<String, Object>> expected =
-          rows(
-              drive(
-                  reduce(command, 100_000, unbounded(), new ArrayList<>()),
-                  List.of(TestPages.page(input()))));
+      List<Map<String, Object>> expected = onePage(command);
       for (long limit : new long[] {1, MemoryTracker.CHUNK / 2, MemoryTracker.CHUNK + 1}) {
         String what = command + " (limit " + limit + ")";
         MemoryAccount account = new MemoryAccount("test", limit);
