@@ -197,12 +197,16 @@ def text_specs():
               ["id:string", "a:string", "b:string"],
               lambda e: [e["id"], urllib.parse.unquote("%2F" + e["host"] + "%3Fid%3D" + e["id"]),
                          nulls(lambda m: urllib.parse.unquote(m.replace(" ", "%20")))(e.get("msg"))])
-    s.case("characters-not-bytes",
-           '| makeresults | eval a=len("h\u00e9llo"), b=upper("caf\u00e9"), c=substr("h\u00e9llo", 2, 2), d=lower("\u00c9T\u00c9"),\n'
-           'e=mvjoin(split("a::b::c", "::"), "+") | table a, b, c, d, e',
-           ["a:long", "b:string", "c:string", "d:string", "e:string"],
-           [[len("h\u00e9llo"), "caf\u00e9".upper(), substr("h\u00e9llo", 2, 2), "\u00c9T\u00c9".lower(), "+".join("a::b::c".split("::"))]],
-           comment="len and substr count characters, not UTF-8 bytes; case maps beyond ASCII; a delimiter of\ntwo characters.")
+    t = "   ZZZZabcZZ "
+    s.case("trim-character-sets",
+           f'| makeresults | eval l=ltrim("{t}", " Z"), r=rtrim("{t}", " Z"), b=trim("{t}", " Z") | table l, r, b',
+           ["l:string", "r:string", "b:string"],
+           [[t.lstrip(" Z"), t.rstrip(" Z"), t.strip(" Z")]],
+           comment="The Search Reference's example: the second argument is a set of characters, removed in any\norder from the end(s).")
+    s.case("split-on-a-longer-delimiter",
+           '| makeresults | eval m=split("a::b::c", "::"), j=mvjoin(split("x--y", "--"), "+") | table m, j',
+           ["m:mv", "j:string"],
+           [["a::b::c".split("::"), "+".join("x--y".split("--"))]])
     s.write()
 
 
