@@ -27,6 +27,7 @@ Run from the repository root:  python3 server/src/test/spec-gen/gen_function_spe
 import datetime
 import hashlib
 import ipaddress
+import math
 import json
 import os
 import re
@@ -310,7 +311,21 @@ def conversion_specs():
                                                             num(e["bytes"]), num(e["id"]))],
               where=lambda e: int(e["id"]) < 7,
               comment="C's conversions (Python's % operator gives the same); no value here is a rounding tie.")
+    s.case("printf-search-reference-examples",
+           '| makeresults | eval a=printf("%.3A", pi()), c=printf("%c,%c", 65, "Foo"), d=printf("%d,%i,%d", -2, +4, 30)\n| table a, c, d',
+           ["a:string", "c:string", "d:string"],
+           [[hex_float(math.pi, 3), "%c,%c" % (65, "Foo"[0]), "%d,%i,%d" % (-2, +4, 30)]],
+           comment="The Search Reference's own examples (Conversion functions, printf): %A is a floating-point\nnumber in hexadecimal, %c a code point or a text's first character.")
     s.write()
+
+
+def hex_float(x, precision):
+    """C's %.<precision>A: 0X1.<hex digits>P<exponent>, the digits rounded half up (no tie here)."""
+    mantissa, exponent = x.hex()[2:].split("p")  # '1.921fb54442d18', '+1'
+    whole, digits = mantissa.split(".")
+    kept = int(whole + digits[:precision], 16) + (1 if int(digits[precision], 16) >= 8 else 0)
+    text = "%X" % kept
+    return "0X" + text[0] + "." + text[1:] + "P" + ("+" if not exponent.startswith("-") else "") + exponent.lstrip("+")
 
 
 # ---------------------------------------------------------------------------------------------
