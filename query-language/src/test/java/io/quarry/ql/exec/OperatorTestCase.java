@@ -66,6 +66,11 @@ abstract class OperatorTestCase {
             List.of(TestPages.page(input()))));
   }
 
+  /** {@code command}'s operators over pages of a random size, counting into {@code account}. */
+  private List<Operator> operators(String command, Random random, MemoryAccount account) {
+    return reduce(command, 1 + random.nextInt(40), account, new ArrayList<>()).reduce().operators();
+  }
+
   @Test
   void answersDoNotDependOnPageSizes() {
     for (String command : commands()) {
@@ -132,10 +137,7 @@ abstract class OperatorTestCase {
       for (int seed = 0; seed < 6; seed++) {
         Random random = new Random(seed);
         MemoryAccount account = new MemoryAccount("test", Long.MAX_VALUE);
-        List<Operator> operators =
-            reduce(command, 1 + random.nextInt(40), account, new ArrayList<>())
-                .reduce()
-                .operators();
+        List<Operator> operators = operators(command, random, account);
         List<Page> out;
         try {
           out = new ProtocolDriver(command, operators, random).run(pages(input(), random));
@@ -162,10 +164,7 @@ abstract class OperatorTestCase {
       for (int seed = 0; seed < 3; seed++) {
         Random random = new Random(seed);
         MemoryAccount account = new MemoryAccount("test", Long.MAX_VALUE);
-        List<Operator> operators =
-            reduce(command, 1 + random.nextInt(40), account, new ArrayList<>())
-                .reduce()
-                .operators();
+        List<Operator> operators = operators(command, random, account);
         List<Page> input = pages(input(), random);
         try {
           new ProtocolDriver(command, operators, random)
