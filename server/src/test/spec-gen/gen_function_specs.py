@@ -380,16 +380,21 @@ def time_specs():
         monday = day - datetime.timedelta(days=day.weekday())
         last_month = add_months(day, -1).replace(day=1)
         quarter = day.replace(month=(day.month - 1) // 3 * 3 + 1, day=1)
+        sunday = day - datetime.timedelta(days=(day.weekday() + 1) % 7)
+        month_end = add_months(day.replace(day=1), 1) - datetime.timedelta(days=1)
         return [e["id"], epoch(day), epoch(monday), epoch(last_month), epoch(day) + 12 * 3600,
-                epoch(day.replace(month=1, day=1)), epoch(quarter), t + 1, epoch(day) - 86400 * 7]
+                epoch(day.replace(month=1, day=1)), epoch(quarter), t + 1, epoch(day) - 86400 * 7,
+                epoch(sunday), epoch(month_end)]
 
     s.listing("relative-time-snaps-over-events",
               'index=spec_time | eval d=relative_time(_time, "@d"), w=relative_time(_time, "@w1"), m=relative_time(_time, "-1mon@mon"),\n'
               'h=relative_time(_time, "@d+12h"), y=relative_time(_time, "@y"), q=relative_time(_time, "@q"),\n'
-              's=relative_time(_time, "+1s"), wk=relative_time(_time, "-7d@d") | table id, d, w, m, h, y, q, s, wk',
-              ["id:string", "d:double", "w:double", "m:double", "h:double", "y:double", "q:double", "s:double", "wk:double"],
+              's=relative_time(_time, "+1s"), wk=relative_time(_time, "-7d@d"), w0=relative_time(_time, "@w0"),\n'
+              'last=relative_time(_time, "@mon+1mon-1d") | table id, d, w, m, h, y, q, s, wk, w0, last',
+              ["id:string", "d:double", "w:double", "m:double", "h:double", "y:double", "q:double", "s:double", "wk:double",
+               "w0:double", "last:double"],
               snaps, source=TIME,
-              comment="@w1 snaps to the Monday at or before (a Monday stays); -1mon@mon of 2026-01-30 is 2025-12-01.")
+              comment="@w1 snaps to the Monday at or before (a Monday stays), @w0 to the Sunday; -1mon@mon of\n2026-01-30 is 2025-12-01; @mon+1mon-1d is the month's last day (01-31, 02-28, 03-31).")
     s.write()
 
 
