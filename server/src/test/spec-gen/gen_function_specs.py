@@ -14,7 +14,8 @@ Search Reference's rules (Evaluation functions), never from Quarry:
 - mvappend leaves missing arguments out; mvsort sorts as text (byte order); mvzip stops at the
   shorter list; mvrange excludes its end;
 - tostring(X, "hex") is 0x and upper-case digits, "commas" groups thousands, "duration" is
-  HH:MM:SS (every value here is under a day); tonumber(X, base) reads digits of that base;
+  [D+]HH:MM:SS (the days only from one day on: the form convert's dur2sec reads);
+  tonumber(X, base) reads digits of that base;
 - max/min: numbers compare as numbers, any text is greater than every number, texts compare in
   byte order ("Statistical eval functions": "Strings are greater than numbers");
 - relative_time snaps: @d day, @w1 the Monday at or before, @mon, @q, @y; time is UTC;
@@ -275,8 +276,10 @@ def multivalue_specs():
 # conversion
 
 def duration(seconds):
-    assert 0 <= seconds < 86400, seconds
-    return f"{seconds // 3600:02d}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+    """Splunk's [D+]HH:MM:SS (the form convert's dur2sec reads back): days only from one day on."""
+    assert seconds >= 0, seconds
+    days = f"{seconds // 86400}+" if seconds >= 86400 else ""
+    return f"{days}{seconds % 86400 // 3600:02d}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
 
 
 def to_base(text, base):
@@ -289,11 +292,12 @@ def to_base(text, base):
 def conversion_specs():
     s = Spec("functions-conversion.spl-spec", header("Conversion functions over the shop's fields: tostring (hex, commas, duration), tonumber with bases, printf.\n# bytes=- (id 8) is not a number: bytes*1 is null there."))
     s.listing("tostring-formats-over-fields",
-              'index=spec | eval b=bytes*1 | eval h=tostring(b, "hex"), c=tostring(b*1000, "commas"),\nd=tostring(b, "duration"), d30=tostring(b*30, "duration") | table id, h, c, d, d30',
-              ["id:string", "h:string", "c:string", "d:string", "d30:string"],
-              lambda e: [e["id"]] + ([None] * 4 if num(e["bytes"]) is None else [
+              'index=spec | eval b=bytes*1 | eval h=tostring(b, "hex"), c=tostring(b*1000, "commas"),\nd=tostring(b, "duration"), d30=tostring(b*30, "duration"), days=tostring(b*100, "duration")\n| table id, h, c, d, d30, days',
+              ["id:string", "h:string", "c:string", "d:string", "d30:string", "days:string"],
+              lambda e: [e["id"]] + ([None] * 5 if num(e["bytes"]) is None else [
                   "0x%X" % num(e["bytes"]), f"{num(e['bytes']) * 1000:,}", duration(num(e["bytes"])),
-                  duration(num(e["bytes"]) * 30)]))
+                  duration(num(e["bytes"]) * 30), duration(num(e["bytes"]) * 100)]),
+              comment="A duration of a day or more leads with its days, D+HH:MM:SS: the form the convert\ncommand's dur2sec reads (Search Reference, convert: \"[D+]HH:MM:SS\").")
     s.listing("tonumber-bases-over-fields",
               "index=spec | eval o=tonumber(status, 8), x=tonumber(status, 16), b=tonumber(id, 2), t=tonumber(item, 36)\n| table id, o, x, b, t",
               ["id:string", "o:long", "x:long", "b:long", "t:long"],

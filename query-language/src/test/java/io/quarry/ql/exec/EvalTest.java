@@ -146,6 +146,10 @@ class EvalTest {
     assertThat(eval("tonumber(\"12.5\")")).isEqualTo(12.5);
     assertThat(eval("tostring(1234567, \"commas\")")).isEqualTo("1,234,567");
     assertThat(eval("tostring(3725, \"duration\")")).isEqualTo("01:02:05");
+    // a day or more: [D+]HH:MM:SS, the form convert's dur2sec reads back
+    assertThat(eval("tostring(86399, \"duration\")")).isEqualTo("23:59:59");
+    assertThat(eval("tostring(90061, \"duration\")")).isEqualTo("1+01:01:01");
+    assertThat(eval("tostring(1036800, \"duration\")")).isEqualTo("12+00:00:00");
     assertThat(eval("tostring(255, \"hex\")")).isEqualTo("0xFF");
     assertThat(eval("match(host, \"^W\")")).isEqualTo(true);
     assertThat(eval("like(host, \"w%\")")).isEqualTo(false);
