@@ -4,7 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -51,8 +57,37 @@ class EndToEndTest {
     assertThat(queries.path("head_100").path("quarry").path("rows").asLong()).isEqualTo(100);
     assertThat(queries.path("count_by_clientip_indexed").path("quarry").path("countSum").asLong())
         .isEqualTo(30_000);
+    // two by-fields, answered without DuckDB too: the (method, status) pairs of the generated log
+    Map<String, Long> pairs = methodStatusPairs();
+    assertThat(pairs.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(30_000);
+    JsonNode byMethodStatus = queries.path("count_by_method_status").path("quarry");
+    assertThat(byMethodStatus.path("rows").asLong()).isEqualTo(pairs.size()).isGreaterThan(1);
+    assertThat(byMethodStatus.path("countSum").asLong()).isEqualTo(30_000);
     assertThat(report.path("concurrency")).hasSize(2);
     assertThat(report.path("commit").asText()).isNotBlank();
+  }
+
+  /** Each (method, status) pair of the generated access log's lines, counted by a regex here. */
+  private Map<String, Long> methodStatusPairs() throws Exception {
+    Path log;
+    try (Stream<Path> files = Files.list(workDir)) {
+      log =
+          files
+              .filter(f -> f.getFileName().toString().matches("access-30000-seed.*\\.log"))
+              .findFirst()
+              .orElseThrow();
+    }
+    Pattern request = Pattern.compile("\\] \"(\\S+) [^\"]* HTTP 1\\.1\" (\\d{3}) ");
+    Map<String, Long> pairs = new HashMap<>();
+    try (Stream<String> lines = Files.lines(log)) {
+      lines.forEach(
+          line -> {
+            Matcher m = request.matcher(line);
+            assertThat(m.find()).as(line).isTrue();
+            pairs.merge(m.group(1) + " " + m.group(2), 1L, Long::sum);
+          });
+    }
+    return pairs;
   }
 
   @Test

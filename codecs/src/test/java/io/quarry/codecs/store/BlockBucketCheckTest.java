@@ -6,10 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.Term;
-import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,17 +45,13 @@ class BlockBucketCheckTest {
 
   /** Rewrites the one block's binary doc values {@code field} to {@code value}. */
   private static void forge(Path bucket, String field, byte[] value) throws Exception {
-    try (FSDirectory directory = FSDirectory.open(bucket);
-        IndexWriter writer =
-            new IndexWriter(
-                directory,
-                new IndexWriterConfig()
-                    .setCodec(new io.quarry.codecs.journal.QuarryCodec())
-                    .setOpenMode(IndexWriterConfig.OpenMode.APPEND))) {
-      writer.updateBinaryDocValue(
-          new Term(EventFields.keywordField(EventFields.HOST), "h"), field, new BytesRef(value));
-      writer.commit();
-    }
+    ForgedBucket.rewrite(
+        bucket,
+        writer ->
+            writer.updateBinaryDocValue(
+                new Term(EventFields.keywordField(EventFields.HOST), "h"),
+                field,
+                new BytesRef(value)));
   }
 
   @Test

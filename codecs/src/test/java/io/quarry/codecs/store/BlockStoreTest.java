@@ -247,35 +247,25 @@ class BlockStoreTest {
         new java.util.concurrent.atomic.AtomicInteger();
     java.util.concurrent.atomic.AtomicInteger slices =
         new java.util.concurrent.atomic.AtomicInteger();
-    store.pullParallel(
-        List.of(index),
-        new MatchAllDocsQuery(),
-        Long.MIN_VALUE,
-        Long.MAX_VALUE,
-        () ->
-            new ScanSlice() {
-              @Override
-              public EventVisitor visitor() {
-                slices.incrementAndGet();
-                return new EventVisitor() {
-                  @Override
-                  public boolean visit(StoredEvent event) {
-                    visited.incrementAndGet();
-                    return true;
-                  }
+    Scans.pullEach(
+        store,
+        index,
+        () -> {
+          slices.incrementAndGet();
+          return new EventVisitor() {
+            @Override
+            public boolean visit(StoredEvent event) {
+              visited.incrementAndGet();
+              return true;
+            }
 
-                  @Override
-                  public void finish() {
-                    finished.incrementAndGet();
-                  }
-                };
-              }
-
-              @Override
-              public void pull(SliceCursor cursor) throws java.io.IOException {
-                cursor.advance(events);
-              }
-            },
+            @Override
+            public void finish() {
+              finished.incrementAndGet();
+            }
+          };
+        },
+        cursor -> cursor.advance(events),
         pool());
     assertThat(slices.get()).isPositive();
     assertThat(visited.get()).isLessThanOrEqualTo((long) events * slices.get());

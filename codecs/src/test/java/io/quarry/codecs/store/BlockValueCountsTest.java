@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.apache.lucene.search.MatchAllDocsQuery;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -125,9 +124,9 @@ class BlockValueCountsTest {
       throws Exception {
     Map<String, Long> byValue = new TreeMap<>();
     long[] events = new long[2]; // in range, taken
-    store.scanParallel(
-        List.of(index),
-        new MatchAllDocsQuery(),
+    Scans.visitEach(
+        store,
+        index,
         from,
         to,
         () ->

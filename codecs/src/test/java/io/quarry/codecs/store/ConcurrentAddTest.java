@@ -1,25 +1,17 @@
 package io.quarry.codecs.store;
 
+import static io.quarry.codecs.store.NumberedEvents.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Predicate;
-import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.store.FilterDirectory;
 import org.apache.lucene.store.IOContext;
-import org.apache.lucene.store.IndexOutput;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,14 +34,6 @@ class ConcurrentAddTest {
     second.shutdownNow();
   }
 
-  private static List<Event> events(int from, int count) {
-    List<Event> events = new ArrayList<>();
-    for (int i = from; i < from + count; i++) {
-      events.add(new Event(i * 1000L, "event " + i, "h", "s", "st", Map.of()));
-    }
-    return events;
-  }
-
   @ParameterizedTest
   @EnumSource(BucketFormat.class)
   void anAddHeldInsideLuceneDoesNotHoldUpAnother(BucketFormat format) throws Exception {
@@ -58,7 +42,8 @@ class ConcurrentAddTest {
     // the first document a Lucene thread state takes opens its stored-fields file: the add on the
     // thread named "first" waits there, inside the bucket's writer, until released
     Bucket.DirectoryFactory directories =
-        holding(context -> Thread.currentThread().getName().equals("first"), entered, release);
+        FaultyDirectories.holding(
+            context -> Thread.currentThread().getName().equals("first"), entered, release);
     try (IndexStore store =
         new IndexStore(
             "main",
@@ -67,27 +52,15 @@ class ConcurrentAddTest {
             scheduler,
             Clock.systemUTC(),
             directories)) {
-      List<Throwable> failures = new ArrayList<>();
-      Thread first =
-          new Thread(
-              () -> {
-                try {
-                  store.add(events(0, 10));
-                } catch (IOException | RuntimeException e) {
-                  failures.add(e);
-                }
-              },
-              "first");
-      first.start();
+      Background first = Background.start("first", () -> store.add(events(0, 10)));
       assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
       try {
         Future<Long> other = second.submit(() -> store.add(events(10, 5)));
         assertThat(other.get(30, TimeUnit.SECONDS)).isEqualTo("event 10".length() * 5L);
       } finally {
         release.countDown();
-        first.join();
       }
-      assertThat(failures).isEmpty();
+      assertThat(first.join()).isEmpty();
       assertThat(store.count()).isEqualTo(15);
     }
   }
@@ -99,7 +72,8 @@ class ConcurrentAddTest {
     CountDownLatch release = new CountDownLatch(1);
     // the roll's merge waits as it opens its first file, inside the old bucket's roll
     Bucket.DirectoryFactory directories =
-        holding(context -> context.context() == IOContext.Context.MERGE, entered, release);
+        FaultyDirectories.holding(
+            context -> context.context() == IOContext.Context.MERGE, entered, release);
     try (IndexStore store =
         new IndexStore(
             "main",
@@ -114,65 +88,16 @@ class ConcurrentAddTest {
         store.add(events(segment * 10, 10));
         store.commit();
       }
-      List<Throwable> failures = new ArrayList<>();
-      Thread roll =
-          new Thread(
-              () -> {
-                try {
-                  store.rollHotBucket();
-                } catch (IOException | RuntimeException e) {
-                  failures.add(e);
-                }
-              },
-              "roll");
-      roll.start();
+      Background roll = Background.start("roll", store::rollHotBucket);
       assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
       try {
         Future<Long> other = second.submit(() -> store.add(events(50, 5)));
         assertThat(other.get(30, TimeUnit.SECONDS)).isEqualTo("event 50".length() * 5L);
       } finally {
         release.countDown();
-        roll.join();
       }
-      assertThat(failures).isEmpty();
+      assertThat(roll.join()).isEmpty();
       assertThat(store.count()).isEqualTo(55);
     }
-  }
-
-  /**
-   * Directories whose first file opened where {@code when} holds (a stored-fields file, or its
-   * temporary file in a time-sorted bucket) waits there, after counting down {@code entered}, until
-   * {@code release}.
-   */
-  private static Bucket.DirectoryFactory holding(
-      Predicate<IOContext> when, CountDownLatch entered, CountDownLatch release) {
-    AtomicBoolean held = new AtomicBoolean();
-    return path ->
-        new FilterDirectory(FSDirectory.open(path)) {
-          @Override
-          public IndexOutput createOutput(String name, IOContext context) throws IOException {
-            hold(context);
-            return super.createOutput(name, context);
-          }
-
-          @Override
-          public IndexOutput createTempOutput(String prefix, String suffix, IOContext context)
-              throws IOException {
-            hold(context);
-            return super.createTempOutput(prefix, suffix, context);
-          }
-
-          private void hold(IOContext context) throws IOException {
-            if (when.test(context) && held.compareAndSet(false, true)) {
-              entered.countDown();
-              try {
-                release.await();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException(e);
-              }
-            }
-          }
-        };
   }
 }

@@ -1,5 +1,6 @@
 package io.quarry.codecs.store;
 
+import static io.quarry.codecs.store.NumberedEvents.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -37,14 +38,6 @@ class RecoveryTest {
     }
   }
 
-  private static List<Event> events(int from, int count) {
-    List<Event> events = new ArrayList<>();
-    for (int i = from; i < from + count; i++) {
-      events.add(new Event(i * 1000L, "event " + i, "h", "s", "st", Map.of()));
-    }
-    return events;
-  }
-
   private static ScanStats scanAll(EventStore store, List<String> raws) throws IOException {
     return store.scan(
         List.of("main"),
@@ -58,34 +51,21 @@ class RecoveryTest {
     java.util.concurrent.ExecutorService pool =
         java.util.concurrent.Executors.newFixedThreadPool(2);
     try {
-      return store.pullParallel(
-          List.of("main"),
-          new MatchAllDocsQuery(),
-          Long.MIN_VALUE,
-          Long.MAX_VALUE,
+      return Scans.pullEach(
+          store,
+          "main",
           () ->
-              new ScanSlice() {
-                @Override
-                public EventVisitor visitor() {
-                  return e -> {
-                    synchronized (raws) {
-                      raws.add(e.event().raw());
-                    }
-                    return true;
-                  };
+              e -> {
+                synchronized (raws) {
+                  raws.add(e.event().raw());
                 }
-
-                @Override
-                public void pull(SliceCursor cursor) {
-                  try {
-                    while (cursor.advance(3)) {
-                      // three events at a time
-                    }
-                  } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                  }
-                }
+                return true;
               },
+          cursor -> {
+            while (cursor.advance(3)) {
+              // three events at a time
+            }
+          },
           pool);
     } finally {
       pool.shutdown();

@@ -15,7 +15,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
-import org.apache.lucene.search.MatchAllDocsQuery;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,9 +77,9 @@ class UnreadPayloadTest {
       throws Exception {
     Map<String, Long> described = new ConcurrentHashMap<>();
     ScanStats stats =
-        store.scanParallel(
-            List.of(index),
-            new MatchAllDocsQuery(),
+        Scans.visitEach(
+            store,
+            index,
             from,
             to,
             () ->

@@ -9,14 +9,15 @@ import java.util.regex.Pattern;
 /**
  * {@code printf(format, args…)}: C's conversions as Splunk's eval takes them — {@code %d %i} (a
  * whole number, a decimal truncated), {@code %u}, {@code %f %F %e %E %g %G} (a decimal), {@code %x
- * %X %o} (a whole number), {@code %s} (text), {@code %c} (the character of a code point, or a
- * text's first), {@code %%}; flags {@code - + space 0 #} and {@code '} (digit grouping), a width
- * and a precision, each also {@code *} (taken from the arguments). An argument that does not fit
- * its conversion, or a missing one, makes the call null.
+ * %X %o} (a whole number), {@code %a %A} (a decimal in hexadecimal, C's form: {@code 0x1.8p+1}),
+ * {@code %s} (text), {@code %c} (the character of a code point, or a text's first), {@code %%};
+ * flags {@code - + space 0 #} and {@code '} (digit grouping), a width and a precision, each also
+ * {@code *} (taken from the arguments). An argument that does not fit its conversion, or a missing
+ * one, makes the call null.
  */
 final class Printf {
   private static final Pattern SPEC =
-      Pattern.compile("%([-+ 0#']*)(\\*|\\d+)?(?:\\.(\\*|\\d+))?([diufFeEgGxXosc%])");
+      Pattern.compile("%([-+ 0#']*)(\\*|\\d+)?(?:\\.(\\*|\\d+))?([diufFeEgGaAxXosc%])");
 
   private Printf() {}
 
@@ -90,6 +91,12 @@ final class Printf {
         }
         yield String.format(Locale.ROOT, spec + (conversion == 'F' ? 'f' : conversion), number);
       }
+      case 'a', 'A' -> {
+        if (Double.isNaN(number)) {
+          throw new ArithmeticException("not a number");
+        }
+        yield hexadecimal(number, flags, spec, precision, conversion == 'A');
+      }
       case 'c' -> {
         String text =
             argument instanceof String s && Double.isNaN(number)
@@ -106,9 +113,44 @@ final class Printf {
           }
         }
         String textFlags = flags.contains("-") ? "-" : "";
-        String width = spec.substring(1 + flags.length()).replaceAll("\\..*", "");
-        yield String.format(Locale.ROOT, "%" + textFlags + width + "s", text);
+        yield String.format(Locale.ROOT, "%" + textFlags + width(spec, flags) + "s", text);
       }
     };
+  }
+
+  /**
+   * {@code %a}: Java's hexadecimal form made C's — a sign on the exponent ({@code p+1}, Java writes
+   * {@code p1}) and no {@code .0} for a whole mantissa without a precision ({@code 0x1p+0}) — then
+   * padded to the width: zeros after the sign and {@code 0x} with the {@code 0} flag, spaces on the
+   * right with {@code -}, else on the left.
+   */
+  private static String hexadecimal(
+      double number, String flags, String spec, String precision, boolean upper) {
+    String signs = flags.replaceAll("[^+ ]", "");
+    String text =
+        String.format(
+            Locale.ROOT, "%" + signs + (precision == null ? "" : "." + precision) + "a", number);
+    if (precision == null) {
+      text = text.replace(".0p", "p");
+    }
+    text = text.replaceFirst("p(\\d)", "p+$1");
+    String width = width(spec, flags);
+    int pad = width.isEmpty() ? 0 : Integer.parseInt(width) - text.length();
+    if (pad > 0) {
+      if (flags.contains("-")) {
+        text = text + " ".repeat(pad);
+      } else if (flags.contains("0")) {
+        int prefix = text.indexOf('x') + 1;
+        text = text.substring(0, prefix) + "0".repeat(pad) + text.substring(prefix);
+      } else {
+        text = " ".repeat(pad) + text;
+      }
+    }
+    return upper ? text.toUpperCase(Locale.ROOT) : text;
+  }
+
+  /** The width a conversion's spec names, or "" for none. */
+  private static String width(String spec, String flags) {
+    return spec.substring(1 + flags.length()).replaceAll("\\..*", "");
   }
 }

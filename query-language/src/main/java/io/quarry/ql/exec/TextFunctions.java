@@ -170,13 +170,17 @@ final class TextFunctions {
             : String.format(java.util.Locale.ROOT, "%,.2f", d);
       }
       case "duration" -> {
+        // Splunk's duration form, [D+]HH:MM:SS, the one convert's dur2sec reads: a day or more
+        // leads with its days (90061 is 1+01:01:01)
         long seconds = ((Number) number).longValue();
-        yield String.format(
-            java.util.Locale.ROOT,
-            "%02d:%02d:%02d",
-            seconds / 3600,
-            seconds / 60 % 60,
-            seconds % 60);
+        long days = seconds / 86_400;
+        yield (days > 0 ? days + "+" : "")
+            + String.format(
+                java.util.Locale.ROOT,
+                "%02d:%02d:%02d",
+                seconds / 3600 % 24,
+                seconds / 60 % 60,
+                seconds % 60);
       }
       default -> text(value);
     };

@@ -146,6 +146,10 @@ class EvalTest {
     assertThat(eval("tonumber(\"12.5\")")).isEqualTo(12.5);
     assertThat(eval("tostring(1234567, \"commas\")")).isEqualTo("1,234,567");
     assertThat(eval("tostring(3725, \"duration\")")).isEqualTo("01:02:05");
+    // a day or more: [D+]HH:MM:SS, the form convert's dur2sec reads back
+    assertThat(eval("tostring(86399, \"duration\")")).isEqualTo("23:59:59");
+    assertThat(eval("tostring(90061, \"duration\")")).isEqualTo("1+01:01:01");
+    assertThat(eval("tostring(1036800, \"duration\")")).isEqualTo("12+00:00:00");
     assertThat(eval("tostring(255, \"hex\")")).isEqualTo("0xFF");
     assertThat(eval("match(host, \"^W\")")).isEqualTo(true);
     assertThat(eval("like(host, \"w%\")")).isEqualTo(false);
@@ -271,5 +275,18 @@ class EvalTest {
     assertThat(eval("printf(\"%.3s|%c\", \"abcdef\", \"xyz\")")).isEqualTo("abc|x");
     assertThat(eval("printf(\"%s %s\", 1)")).as("a missing argument").isNull();
     assertThat(eval("printf(\"no conversions\")")).isEqualTo("no conversions");
+  }
+
+  /** %a as glibc's snprintf writes it (each expected text printed by it, not by Quarry). */
+  @Test
+  void printfHexadecimalFloatsLikeC() {
+    assertThat(eval("printf(\"%a|%a|%a|%a\", 1.0, 3.0, 0.5, 0)"))
+        .isEqualTo("0x1p+0|0x1.8p+1|0x1p-1|0x0p+0");
+    assertThat(eval("printf(\"%a|%.3A\", pi(), pi())"))
+        .isEqualTo("0x1.921fb54442d18p+1|0X1.922P+1");
+    assertThat(eval("printf(\"%a|%+a|%.1a\", -2.5, 1, 1)")).isEqualTo("-0x1.4p+1|+0x1p+0|0x1.0p+0");
+    assertThat(eval("printf(\"[%12a][%-12a][%012a]\", 1, 1, 1)"))
+        .isEqualTo("[      0x1p+0][0x1p+0      ][0x0000001p+0]");
+    assertThat(eval("printf(\"%a\", \"x\")")).as("not a number").isNull();
   }
 }

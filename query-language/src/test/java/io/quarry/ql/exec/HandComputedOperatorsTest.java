@@ -58,24 +58,10 @@ class HandComputedOperatorsTest extends OperatorTestCase {
             row("g", "b", "n", 3L),
             row("g", "a", "n", 1L),
             row("g", "b", "n", 8L)));
+    // beside each row's g (a b a b a c): its group's sum of n; its group's rows so far
+    answers.put("eventstats sum(n) AS s by g | table g, s", besideG("s", 6L, 11L, 6L, 11L, 6L, 4L));
     answers.put(
-        "eventstats sum(n) AS s by g | table g, s",
-        List.of(
-            row("g", "a", "s", 6L),
-            row("g", "b", "s", 11L),
-            row("g", "a", "s", 6L),
-            row("g", "b", "s", 11L),
-            row("g", "a", "s", 6L),
-            row("g", "c", "s", 4L)));
-    answers.put(
-        "streamstats count by g | table g, count",
-        List.of(
-            row("g", "a", "count", 1L),
-            row("g", "b", "count", 1L),
-            row("g", "a", "count", 2L),
-            row("g", "b", "count", 2L),
-            row("g", "a", "count", 3L),
-            row("g", "c", "count", 1L)));
+        "streamstats count by g | table g, count", besideG("count", 1L, 1L, 2L, 2L, 3L, 1L));
     answers.put(
         "dedup g | table g, user",
         List.of(
@@ -117,6 +103,16 @@ class HandComputedOperatorsTest extends OperatorTestCase {
       cells.add(row);
     }
     return TestPages.cells(cells);
+  }
+
+  /** The six input rows' g, each beside {@code field}'s value in that row. */
+  private static List<Map<String, Object>> besideG(String field, Object... values) {
+    String[] g = {"a", "b", "a", "b", "a", "c"};
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (int i = 0; i < g.length; i++) {
+      rows.add(row("g", g[i], field, values[i]));
+    }
+    return rows;
   }
 
   private static Map<String, Object> row(Object... namesAndValues) {

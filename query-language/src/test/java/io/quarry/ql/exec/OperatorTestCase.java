@@ -58,14 +58,23 @@ abstract class OperatorTestCase {
   /** The input rows: field → values (none: no value; several: a multivalue). */
   protected abstract List<Map<String, List<Object>>> input();
 
+  /** {@code command}'s answer over the whole input in one page, to one reduce. */
+  private List<Map<String, Object>> onePage(String command) {
+    return rows(
+        drive(
+            reduce(command, 100_000, unbounded(), new ArrayList<>()),
+            List.of(TestPages.page(input()))));
+  }
+
+  /** {@code command}'s operators over pages of a random size, counting into {@code account}. */
+  private List<Operator> operators(String command, Random random, MemoryAccount account) {
+    return reduce(command, 1 + random.nextInt(40), account, new ArrayList<>()).reduce().operators();
+  }
+
   @Test
   void answersDoNotDependOnPageSizes() {
     for (String command : commands()) {
-      List<Map<String, Object>> expected =
-          rows(
-              drive(
-                  reduce(command, 100_000, unbounded(), new ArrayList<>()),
-                  List.of(TestPages.page(input()))));
+      List<Map<String, Object>> expected = onePage(command);
       for (int seed = 0; seed < 8; seed++) {
         Random random = new Random(seed);
         List<Map<String, Object>> answer =
@@ -111,13 +120,7 @@ abstract class OperatorTestCase {
     answers()
         .forEach(
             (command, expected) ->
-                assertThat(
-                        rows(
-                            drive(
-                                reduce(command, 100_000, unbounded(), new ArrayList<>()),
-                                List.of(TestPages.page(input())))))
-                    .as(command)
-                    .isEqualTo(byValue(expected)));
+                assertThat(onePage(command)).as(command).isEqualTo(byValue(expected)));
   }
 
   /**
@@ -130,18 +133,11 @@ abstract class OperatorTestCase {
   @Test
   void operatorsKeepTheProtocol() {
     for (String command : commands()) {
-      List<Map<String, Object>> expected =
-          rows(
-              drive(
-                  reduce(command, 100_000, unbounded(), new ArrayList<>()),
-                  List.of(TestPages.page(input()))));
+      List<Map<String, Object>> expected = onePage(command);
       for (int seed = 0; seed < 6; seed++) {
         Random random = new Random(seed);
         MemoryAccount account = new MemoryAccount("test", Long.MAX_VALUE);
-        List<Operator> operators =
-            reduce(command, 1 + random.nextInt(40), account, new ArrayList<>())
-                .reduce()
-                .operators();
+        List<Operator> operators = operators(command, random, account);
         List<Page> out;
         try {
           out = new ProtocolDriver(command, operators, random).run(pages(input(), random));
@@ -168,10 +164,7 @@ abstract class OperatorTestCase {
       for (int seed = 0; seed < 3; seed++) {
         Random random = new Random(seed);
         MemoryAccount account = new MemoryAccount("test", Long.MAX_VALUE);
-        List<Operator> operators =
-            reduce(command, 1 + random.nextInt(40), account, new ArrayList<>())
-                .reduce()
-                .operators();
+        List<Operator> operators = operators(command, random, account);
         List<Page> input = pages(input(), random);
         try {
           new ProtocolDriver(command, operators, random)
@@ -194,11 +187,7 @@ abstract class OperatorTestCase {
   @Test
   void memoryLimitFailuresLeakNothing() {
     for (String command : commands()) {
-      List<Map<String, Object>> expected =
-          rows(
-              drive(
-                  reduce(command, 100_000, unbounded(), new ArrayList<>()),
-                  List.of(TestPages.page(input()))));
+      List<Map<String, Object>> expected = onePage(command);
       for (long limit : new long[] {1, MemoryTracker.CHUNK / 2, MemoryTracker.CHUNK + 1}) {
         String what = command + " (limit " + limit + ")";
         MemoryAccount account = new MemoryAccount("test", limit);

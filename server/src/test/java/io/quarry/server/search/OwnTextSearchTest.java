@@ -46,6 +46,15 @@ class OwnTextSearchTest {
     }
   }
 
+  /** Each query's events, by their n, newest first: {@code expected}. */
+  private static void eachAnswers(List<String> queries, List<String> expected) throws Exception {
+    for (String query : queries) {
+      assertThat(EnginePages.cells(EnginePages.rows(STORE.server(), query + " | table n"), "n"))
+          .as(query + " (seed " + STORE.seed() + ")")
+          .isEqualTo(expected);
+    }
+  }
+
   /**
    * The events whose own text holds the word, computed here from the texts sent, whatever the
    * commands before the search made of {@code _raw}; the subsearch's rows appended match on the
@@ -59,7 +68,7 @@ class OwnTextSearchTest {
         warned.add(Integer.toString(n));
       }
     }
-    for (String query :
+    eachAnswers(
         List.of(
             "* | eval _raw=\"x\" | search WARN",
             "* | rename level AS _raw | search WARN",
@@ -67,11 +76,8 @@ class OwnTextSearchTest {
             "* | eval _raw=\"x\" | table * | search WARN",
             "* | rex field=_raw mode=sed \"s/WARN/W/\" | search WARN",
             "* | eventstats count AS _raw by host | search WARN",
-            "* | bin _time span=5m | search WARN")) {
-      assertThat(EnginePages.cells(EnginePages.rows(STORE.server(), query + " | table n"), "n"))
-          .as(query + " (seed " + STORE.seed() + ")")
-          .isEqualTo(warned);
-    }
+            "* | bin _time span=5m | search WARN"),
+        warned);
     // the appended events keep their _raw and match on it: the newest five again, those of WARN
     List<String> appended = new java.util.ArrayList<>(warned);
     for (int n = EnginePages.EVENTS - 1; n >= EnginePages.EVENTS - 5; n--) {
@@ -79,20 +85,14 @@ class OwnTextSearchTest {
         appended.add(Integer.toString(n));
       }
     }
-    assertThat(
-            EnginePages.cells(
-                EnginePages.rows(
-                    STORE.server(), "* | append [search * | head 5] | search WARN | table n"),
-                "n"))
-        .as("append (seed " + STORE.seed() + ")")
-        .isEqualTo(appended);
+    eachAnswers(List.of("* | append [search * | head 5] | search WARN"), appended);
     assertThat(
             export(
                 "* | eval _raw=upper(_raw) | search WARN | stats count", SearchService.PAGE_SIZE))
         .contains("\"count\":\"" + warned.size() + "\"");
     // a row fields - _raw, a table not naming it or a rename left without _raw is matched on its
     // fields, whatever set _raw before: level holds WARN whole in the same events
-    for (String query :
+    eachAnswers(
         List.of(
             "* | fields - _raw | search WARN",
             "* | eval _raw=\"WARN\" | fields - _raw | search WARN",
@@ -101,11 +101,8 @@ class OwnTextSearchTest {
             "* | eval _raw=\"x\" | rename _raw AS r | search WARN",
             // a leading wildcard rename moving _raw away (refused before session 30)
             "* | rename _r* AS x* | search WARN",
-            "* | table n, level | search warn")) {
-      assertThat(EnginePages.cells(EnginePages.rows(STORE.server(), query + " | table n"), "n"))
-          .as(query + " (seed " + STORE.seed() + ")")
-          .isEqualTo(warned);
-    }
+            "* | table n, level | search warn"),
+        warned);
     // no field holds x whole (the text, now r, holds more than x)
     for (String query :
         List.of(

@@ -1,0 +1,74 @@
+package io.quarry.codecs.store;
+
+import java.io.IOException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.FilterDirectory;
+import org.apache.lucene.store.IOContext;
+import org.apache.lucene.store.IndexOutput;
+
+/**
+ * Bucket directories that stop or fail a writer where a test wants it: at the first file opened in
+ * a given {@link IOContext} (a flush's stored-fields file, a merge's first output).
+ */
+final class FaultyDirectories {
+  private FaultyDirectories() {}
+
+  /**
+   * Directories whose first file opened where {@code when} holds (a stored-fields file, or its
+   * temporary file in a time-sorted bucket) waits there, after counting down {@code entered}, until
+   * {@code release}.
+   */
+  static Bucket.DirectoryFactory holding(
+      Predicate<IOContext> when, CountDownLatch entered, CountDownLatch release) {
+    AtomicBoolean held = new AtomicBoolean();
+    return opening(
+        context -> {
+          if (when.test(context) && held.compareAndSet(false, true)) {
+            entered.countDown();
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              throw new IOException(e);
+            }
+          }
+        });
+  }
+
+  /** Directories where opening a file for which {@code when} holds throws an I/O error. */
+  static Bucket.DirectoryFactory failing(Predicate<IOContext> when) {
+    return opening(
+        context -> {
+          if (when.test(context)) {
+            throw new IOException("injected: no file may be opened in " + context.context());
+          }
+        });
+  }
+
+  /** What happens as a file is opened for writing. */
+  @FunctionalInterface
+  private interface Opening {
+    void open(IOContext context) throws IOException;
+  }
+
+  private static Bucket.DirectoryFactory opening(Opening opening) {
+    return path ->
+        new FilterDirectory(FSDirectory.open(path)) {
+          @Override
+          public IndexOutput createOutput(String name, IOContext context) throws IOException {
+            opening.open(context);
+            return super.createOutput(name, context);
+          }
+
+          @Override
+          public IndexOutput createTempOutput(String prefix, String suffix, IOContext context)
+              throws IOException {
+            opening.open(context);
+            return super.createTempOutput(prefix, suffix, context);
+          }
+        };
+  }
+}
