@@ -30,18 +30,18 @@ import java.util.function.Supplier;
 /**
  * Batch mode with an aggregation on the page engine ({@link PageAggregator}: {@code stats}, {@code
  * top}, {@code rare}, {@code timechart}, {@code chart}, or a transforming plugin command; "{@code
- * stats}" below stands for any of them). Per segment slice the matching events become pages of just the fields the map side reads,
- * straight from storage ({@link EventPages}): leading {@code rex} extractions run inside the
- * source, the other commands before {@code stats} as page stages ({@link PageChain}). The pages
- * feed a partial {@link PageAggregator}; partials merge into the final one ({@link
- * PageAggregation}), whose pages are the answer or go through the commands after {@code stats}
- * ({@link PageReduce}). A transforming plugin command has no partials: its map side is the last
- * step of each slice's chain ({@code exec.TransformingPlugin}), its state pages held ({@link
+ * stats}" below stands for any of them). Per segment slice the matching events become pages of just
+ * the fields the map side reads, straight from storage ({@link EventPages}): leading {@code rex}
+ * extractions run inside the source, the other commands before {@code stats} as page stages ({@link
+ * PageChain}). The pages feed a partial {@link PageAggregator}; partials merge into the final one
+ * ({@link PageAggregation}), whose pages are the answer or go through the commands after {@code
+ * stats} ({@link PageReduce}). A transforming plugin command has no partials: its map side is the
+ * last step of each slice's chain ({@code exec.TransformingPlugin}), its state pages held ({@link
  * MapSideStates}) until its reduce side, at the head of the reduce chain ({@link
- * PageReduce#afterMapSide}), takes them after the scan. When the index answers the counting ({@link BatchPlan.Engine#INDEX}) each
- * slice's source is {@link IndexCounting}, whose counts reach the same partials as pages of
- * intermediate state. A map side with no page stage runs time-ordered instead ({@link
- * SearchService}).
+ * PageReduce#afterMapSide}), takes them after the scan. When the index answers the counting ({@link
+ * BatchPlan.Engine#INDEX}) each slice's source is {@link IndexCounting}, whose counts reach the
+ * same partials as pages of intermediate state. A map side with no page stage runs time-ordered
+ * instead ({@link SearchService}).
  */
 final class PageBatch {
   /**
@@ -374,7 +374,6 @@ final class PageBatch {
     stages.timed(statsAt, System.nanoTime() - started); // with the commands it fed
     return scanned;
   }
-
 
   /**
    * What the running search would answer now: the groups merged so far through the commands after
