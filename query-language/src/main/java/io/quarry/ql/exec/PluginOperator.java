@@ -19,8 +19,9 @@ import java.util.concurrent.CompletionStage;
  * so a throwing plugin fails its search with a {@link PluginFailureException} naming it (a {@link
  * OperatorContext#checkCancelled} in a cancelled search stays a cancellation); the input pages'
  * blocks are reserved on the operator's block factory (the operator owns them) and its output pages
- * released as it gives them up — unless the caller keeps that account itself (a batch search holds a transforming plugin's
- * state pages reserved until its reduce side takes them, {@link TransformingPlugin}).
+ * released as it gives them up — unless the caller keeps that account itself (a batch search holds
+ * a transforming plugin's state pages reserved until its reduce side takes them, {@link
+ * TransformingPlugin}).
  */
 final class PluginOperator implements Operator, RunsPlugin {
   private final PluginCommand command;
