@@ -265,20 +265,13 @@ public final class PageChain {
       Consumer<Page> end,
       StageStats stats,
       int firstStage) {
-    return new PageChain(
-        requireNonNull(source, "source is null"),
-        commands,
-        null,
-        evaluator,
-        end,
-        stats,
-        firstStage);
+    return pulling(source, commands, null, evaluator, end, stats, firstStage);
   }
 
   /**
-   * As {@link #pulling}, with {@code last} after the commands' operators (a transforming plugin
-   * command's map side, {@link TransformingPlugin#mapSide}), counted as the stage after theirs;
-   * closed with the chain, also when making the chain fails.
+   * As {@link #pulling}, with {@code last} (unless null) after the commands' operators (a
+   * transforming plugin command's map side, {@link TransformingPlugin#mapSide}), counted as the
+   * stage after theirs; closed with the chain, also when making the chain fails.
    */
   public static PageChain pulling(
       Operator source,
@@ -291,7 +284,7 @@ public final class PageChain {
     return new PageChain(
         requireNonNull(source, "source is null"),
         commands,
-        requireNonNull(last, "last is null"),
+        last,
         evaluator,
         end,
         stats,

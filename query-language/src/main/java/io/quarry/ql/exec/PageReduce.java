@@ -57,17 +57,7 @@ public final class PageReduce {
       StageStats stats,
       int firstStage,
       int pageSize) {
-    this(
-        commands,
-        evaluator,
-        end,
-        stats,
-        firstStage,
-        pageSize,
-        false,
-        Map.of(),
-        Input.EVENTS,
-        false);
+    this(commands, evaluator, end, stats, firstStage, pageSize, false, Map.of(), Input.EVENTS);
   }
 
   /**
@@ -99,8 +89,7 @@ public final class PageReduce {
         pageSize,
         marksSetFields,
         marksValues,
-        marksSetFields ? Input.EVENTS_WITH_OWN_TEXT : Input.EVENTS,
-        false);
+        marksSetFields ? Input.EVENTS_WITH_OWN_TEXT : Input.EVENTS);
   }
 
   /** What the input pages' rows are, for a {@code search} of bare words among the commands. */
@@ -113,7 +102,12 @@ public final class PageReduce {
      */
     EVENTS_WITH_OWN_TEXT,
     /** Rows that are not events ({@link ReduceCoverage#supportsOverResults}). */
-    RESULTS
+    RESULTS,
+    /**
+     * The state pages of the first command's map side, a transforming plugin's that ran elsewhere
+     * ({@link #afterMapSide}); its answer rows that are not events.
+     */
+    MAP_STATES
   }
 
   /**
@@ -130,16 +124,7 @@ public final class PageReduce {
       int firstStage,
       int pageSize) {
     return new PageReduce(
-        commands,
-        evaluator,
-        end,
-        stats,
-        firstStage,
-        pageSize,
-        false,
-        Map.of(),
-        Input.RESULTS,
-        false);
+        commands, evaluator, end, stats, firstStage, pageSize, false, Map.of(), Input.RESULTS);
   }
 
   /**
@@ -161,16 +146,7 @@ public final class PageReduce {
       throw new IllegalArgumentException("not after a transforming plugin command: " + commands);
     }
     return new PageReduce(
-        commands,
-        evaluator,
-        end,
-        stats,
-        firstStage,
-        pageSize,
-        false,
-        Map.of(),
-        Input.RESULTS,
-        true);
+        commands, evaluator, end, stats, firstStage, pageSize, false, Map.of(), Input.MAP_STATES);
   }
 
   /**
@@ -195,8 +171,7 @@ public final class PageReduce {
         pageSize,
         false,
         Map.of(),
-        Input.EVENTS_WITH_OWN_TEXT,
-        false);
+        Input.EVENTS_WITH_OWN_TEXT);
   }
 
   private PageReduce(
@@ -208,10 +183,10 @@ public final class PageReduce {
       int pageSize,
       boolean marksSetFields,
       Map<Integer, List<String>> marksValues,
-      Input input,
-      boolean mapSideRan) {
+      Input input) {
     requireNonNull(end, "end is null");
-    boolean overResults = input == Input.RESULTS;
+    boolean overResults = input == Input.RESULTS || input == Input.MAP_STATES;
+    boolean mapSideRan = input == Input.MAP_STATES;
     boolean ownText = input == Input.EVENTS_WITH_OWN_TEXT;
     List<Driver.Step> steps = new ArrayList<>(commands.size());
     // the caller decided the commands run here (over events, a search of bare words too)

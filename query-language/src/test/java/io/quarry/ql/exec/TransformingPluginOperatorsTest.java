@@ -233,14 +233,7 @@ class TransformingPluginOperatorsTest {
   private List<Page> reduceSide(String query, Evaluator evaluator, List<Page> states) {
     List<Command> commands = parse(query);
     List<Page> answer = new ArrayList<>();
-    PageReduce reduce =
-        PageReduce.afterMapSide(
-            commands,
-            evaluator,
-            answer::add,
-            new StageStats(commands.stream().map(Command::name).toList()),
-            0,
-            1024);
+    PageReduce reduce = afterMapSide(commands, evaluator, answer::add);
     try {
       states.forEach(reduce::add);
       reduce.finish();
@@ -294,16 +287,13 @@ class TransformingPluginOperatorsTest {
     List<Command> commands = parse("total field=n | head 1");
     List<Page> answer = new ArrayList<>();
     PageReduce reduce =
-        PageReduce.afterMapSide(
+        afterMapSide(
             commands,
             evaluator,
             page -> {
               answer.add(page);
               return false; // the answer is full after one page
-            },
-            new StageStats(commands.stream().map(Command::name).toList()),
-            0,
-            1024);
+            });
     reduce.add(states.get(0));
     reduce.finish(); // the answer made and full: what comes after goes nowhere
     assertThat(reduce.add(states.get(1))).isFalse();
@@ -311,17 +301,22 @@ class TransformingPluginOperatorsTest {
     reduce.close();
     assertThat(TestPages.rows(answer)).containsExactly(Map.of("count", 10L, "sum", 45L));
     assertThat(memory.used()).isZero();
-    PageReduce abandoned =
-        PageReduce.afterMapSide(
-            commands,
-            evaluator,
-            answer::add,
-            new StageStats(commands.stream().map(Command::name).toList()),
-            0,
-            1024);
+    PageReduce abandoned = afterMapSide(commands, evaluator, answer::add);
     abandoned.add(mapSide(command, evaluator, List.of(page(0, 10))).getFirst());
     abandoned.close();
     assertThat(memory.used()).isZero();
+  }
+
+  /** The reduce side of {@code commands} (the first one's map side ran) into {@code end}. */
+  private static PageReduce afterMapSide(
+      List<Command> commands, Evaluator evaluator, java.util.function.Predicate<Page> end) {
+    return PageReduce.afterMapSide(
+        commands,
+        evaluator,
+        end,
+        new StageStats(commands.stream().map(Command::name).toList()),
+        0,
+        1024);
   }
 
   private List<Command> parse(String query) {

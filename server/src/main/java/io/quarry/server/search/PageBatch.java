@@ -225,27 +225,21 @@ final class PageBatch {
             PageAggregator partial = partials == null ? null : partials.take();
             ScanSourceOperator reading = new ScanSourceOperator(pageSize);
             PageChain chain =
-                plugin == null
-                    ? PageChain.pulling(
-                        reading,
-                        chained,
-                        evaluator,
-                        page -> {
+                PageChain.pulling(
+                    reading,
+                    chained,
+                    plugin == null ? null : TransformingPlugin.mapSide(plugin, evaluator, true),
+                    evaluator,
+                    plugin != null
+                        ? states
+                        : page -> {
                           long started = System.nanoTime();
                           partial.addInput(page);
                           stages.counted(
                               statsAt, page.positionCount(), System.nanoTime() - started);
                         },
-                        stages,
-                        fused)
-                    : PageChain.pulling(
-                        reading,
-                        chained,
-                        TransformingPlugin.mapSide(plugin, evaluator, true),
-                        evaluator,
-                        states,
-                        stages,
-                        fused);
+                    stages,
+                    fused);
             EventListing every =
                 everyField
                     ? new EventListing(
