@@ -86,6 +86,7 @@ class TransformingPluginTest {
                 public Operator createOperator(OperatorContext context) {
                   return new Sums(context, by, false) {
                     public void addInput(Page page) {
+                      if (field.equals("boom_map")) throw new IllegalStateException("map boom");
                       Block values = page.block(field);
                       Block groups = by == null ? null : page.block(by);
                       for (int p = 0; p < page.positionCount(); p++) {
@@ -108,6 +109,10 @@ class TransformingPluginTest {
                 public Operator createReduceOperator(OperatorContext context) {
                   return new Sums(context, by, true) {
                     public void addInput(Page state) {
+                      if (field.equals("boom_reduce")) {
+                        context.blockFactory().release(state);
+                        throw new IllegalStateException("reduce boom");
+                      }
                       Block g = state.block("g");
                       Block c = state.block("c");
                       Block s = state.block("s");
@@ -349,6 +354,25 @@ class TransformingPluginTest {
       assertThat(results("index=whole | " + commands)).as(commands).isEqualTo(split);
     }
     assertThat(results("index=whole | groupsum field=v by=g")).isEqualTo(rows(expected(-1), "g"));
+  }
+
+  /**
+   * A plugin throwing in its map side (in a slice's chain) or in its reduce side (after the scan)
+   * fails its search naming the command and its plugin; the server answers the next search.
+   */
+  @Test
+  void aThrowingMapOrReduceSideFailsItsSearchNamingThePlugin() throws Exception {
+    for (String side : List.of("map", "reduce")) {
+      HttpResponse<String> failed =
+          io.quarry.server.TestServers.export(
+              server, PASSWORD, "index=s* | groupsum field=boom_" + side + " by=g");
+      assertThat(failed.statusCode()).as(side).isEqualTo(500);
+      assertThat(failed.body())
+          .as(side)
+          .contains("PLUGIN_FAILED")
+          .contains("command 'groupsum' of plugin 'groupsum' failed: " + side + " boom");
+    }
+    assertThat(results("index=s* | groupsum field=v by=g")).isEqualTo(rows(expected(-1), "g"));
   }
 
   @Test
