@@ -353,8 +353,8 @@ public final class Driver implements AutoCloseable {
 
   /**
    * A page operator {@code at} does not take (it is finished, or the page is empty): where the page
-   * was reserved for that operator already (a plugin aggregation's states), its blocks are
-   * released.
+   * was reserved for that operator already (a transforming plugin's map side states), its blocks
+   * are released.
    */
   private void dropped(int at, Page page) {
     if (operators[at] instanceof PluginOperator plugin) {

@@ -24,27 +24,53 @@ import java.util.List;
  * before it ({@link JoinFields}: Splunk's fields common to both result sets, as a stream can know
  * them; a row missing one matches nothing). One table is held at a time, reserved on the search's
  * memory account while held; the fields only grow, so at most one is built per subsearch column.
- * The answer of {@link JoinOperator} (the operator of {@link PageCommands#of}), without its hidden
- * row column.
+ *
+ * <p>Over an event listing's rows ({@link #joinedColumns}: the operator of {@link PageCommands#of},
+ * laid over the events by {@link PluginOverlayOperator}) the output page holds only the input's
+ * hidden row column ({@link PluginOperators#ROW_COLUMN}) and the joined columns, the rest of each
+ * row being the event's own.
  */
 final class HashJoinOperator extends QueuedPageOperator {
+  /** Estimated bytes per table entry (key text, map entry, row list). */
+  static final long ENTRY_BYTES = 160;
+
   private static final int[] NO_MATCHES = new int[0];
 
   private final SubsearchCommand.Join join;
   private final SubsearchRows subsearch;
   private final BlockFactory factory;
   private final JoinFields common; // null with named join fields
+  private final boolean joinedOnly; // the output: the row column and the joined columns only
   private JoinHashTable table;
   private List<String> tableFields;
   private long tableBytes;
   private int[] positions = new int[0];
   private int[] matched = new int[0];
 
+  /** The join of whole pages: every input column carried. */
   HashJoinOperator(SubsearchCommand.Join join, SubsearchResult result, OperatorContext context) {
+    this(join, result, context, false);
+  }
+
+  private HashJoinOperator(
+      SubsearchCommand.Join join,
+      SubsearchResult result,
+      OperatorContext context,
+      boolean joinedOnly) {
     this.join = join;
     this.factory = context.blockFactory();
     this.subsearch = new SubsearchRows(result, context, "join", 0);
     this.common = join.fields().isEmpty() ? new JoinFields(subsearch.columns()) : null;
+    this.joinedOnly = joinedOnly;
+  }
+
+  /**
+   * The join over rows that carry the hidden row column: its output the row column and the joined
+   * columns (every other column of a row is the event's own, laid under it by the overlay).
+   */
+  static HashJoinOperator joinedColumns(
+      SubsearchCommand.Join join, SubsearchResult result, OperatorContext context) {
+    return new HashJoinOperator(join, result, context, true);
   }
 
   @Override
@@ -79,6 +105,7 @@ final class HashJoinOperator extends QueuedPageOperator {
       }
       if (count > 0) {
         List<String> columns = new ArrayList<>(subsearch.columns());
+        columns.remove(PluginOperators.ROW_COLUMN);
         if (!perRow) {
           columns.removeAll(join.fields());
         }
@@ -100,14 +127,18 @@ final class HashJoinOperator extends QueuedPageOperator {
   }
 
   /**
-   * The probed positions' columns, the subsearch's columns laid over them ({@code perRow}: except a
-   * row's own join fields, which keep the row's values).
+   * The probed positions' columns ({@link #joinedOnly}: the row column only), the subsearch's
+   * columns laid over them ({@code perRow}: except a row's own join fields, which keep the row's
+   * values).
    */
   private Page output(Page page, List<String> columns, int count, boolean perRow) {
     List<Schema.Column> schema = new ArrayList<>();
     List<Block> blocks = new ArrayList<>();
     for (int c = 0; c < page.schema().size(); c++) {
       String name = page.schema().column(c).name();
+      if (joinedOnly && !name.equals(PluginOperators.ROW_COLUMN) && !columns.contains(name)) {
+        continue;
+      }
       Block block =
           columns.contains(name)
               ? merged(page, name, count, perRow)
@@ -153,7 +184,7 @@ final class HashJoinOperator extends QueuedPageOperator {
   private JoinHashTable table(List<String> fields) {
     if (!fields.equals(tableFields)) {
       releaseTable();
-      long bytes = JoinOperator.ENTRY_BYTES * subsearch.rows();
+      long bytes = ENTRY_BYTES * subsearch.rows();
       factory.reserve(bytes, "join (hash table)");
       tableBytes = bytes;
       table = new JoinHashTable(subsearch, fields);

@@ -12,12 +12,12 @@ import java.util.List;
 
 /**
  * The build side of {@code join} on pages ({@link HashJoinOperator}): the subsearch's rows by the
- * text of their join fields' first values — as {@link JoinOperator} keys them, {@code _time} as
- * epoch seconds — each key's rows in the subsearch's order; a row missing a join field is in no
- * entry. The keys are UTF-8 bytes in a {@link BytesKeyHash} (each field's text after a 0 byte), so
- * the probe side writes a position's key straight from its blocks — a text value's bytes as they
- * lie in the block, no {@code String} — and looks it up without adding it. Built once per set of
- * join fields.
+ * text of their join fields' first values — {@link SearchTextFormat#text}, {@code _time} as epoch
+ * seconds — each key's rows in the subsearch's order; a row missing a join field is in no entry.
+ * The keys are UTF-8 bytes in a {@link BytesKeyHash} (each field's text after a 0 byte), so the
+ * probe side writes a position's key straight from its blocks — a text value's bytes as they lie in
+ * the block, no {@code String} — and looks it up without adding it. Built once per set of join
+ * fields.
  */
 final class JoinHashTable {
   private static final int[] NONE = new int[0];

@@ -250,7 +250,7 @@ public final class PageChain {
       Consumer<Page> end,
       StageStats stats,
       int firstStage) {
-    this(null, commands, evaluator, end, stats, firstStage);
+    this(null, commands, null, evaluator, end, stats, firstStage);
   }
 
   /**
@@ -265,18 +265,41 @@ public final class PageChain {
       Consumer<Page> end,
       StageStats stats,
       int firstStage) {
+    return pulling(source, commands, null, evaluator, end, stats, firstStage);
+  }
+
+  /**
+   * As {@link #pulling}, with {@code last} (unless null) after the commands' operators (a
+   * transforming plugin command's map side, {@link TransformingPlugin#mapSide}), counted as the
+   * stage after theirs; closed with the chain, also when making the chain fails.
+   */
+  public static PageChain pulling(
+      Operator source,
+      List<Command> commands,
+      Operator last,
+      Evaluator evaluator,
+      Consumer<Page> end,
+      StageStats stats,
+      int firstStage) {
     return new PageChain(
-        requireNonNull(source, "source is null"), commands, evaluator, end, stats, firstStage);
+        requireNonNull(source, "source is null"),
+        commands,
+        last,
+        evaluator,
+        end,
+        stats,
+        firstStage);
   }
 
   private PageChain(
       Operator source,
       List<Command> commands,
+      Operator last,
       Evaluator evaluator,
       Consumer<Page> end,
       StageStats stats,
       int firstStage) {
-    List<Driver.Step> steps = new ArrayList<>(commands.size() + 1);
+    List<Driver.Step> steps = new ArrayList<>(commands.size() + 2);
     if (source != null) {
       steps.add(Driver.Step.uncounted(source));
     }
@@ -285,7 +308,13 @@ public final class PageChain {
         steps.add(Driver.Step.counted(operator(commands.get(i), evaluator), firstStage + i));
       }
     } catch (RuntimeException e) {
+      if (last != null) {
+        steps.add(Driver.Step.uncounted(last)); // closed with the built ones
+      }
       throw Driver.closeBuilt(steps, e);
+    }
+    if (last != null) {
+      steps.add(Driver.Step.counted(last, firstStage + commands.size()));
     }
     this.driver =
         new Driver(

@@ -85,7 +85,8 @@ public final class PageCommands {
         if (fields != BoundCommand.ALL_FIELDS) {
           fields.addAll(sub.join().fields());
         }
-        yield builtIn(sub, fields, true, c -> new JoinOperator(sub.join(), sub.result(), c));
+        yield builtIn(
+            sub, fields, true, c -> HashJoinOperator.joinedColumns(sub.join(), sub.result(), c));
       }
     };
   }
@@ -94,7 +95,7 @@ public final class PageCommands {
    * The fields a {@code join} of named fields sets on each row it answers, in the order they are
    * laid over the row (the subsearch's columns but the join fields): the matched subsearch row's
    * value or the row's own — its value where the row has one, search-time ones included ({@link
-   * JoinOperator} reads them all) —, none where neither has one; null for a join without named
+   * HashJoinOperator} reads them all) —, none where neither has one; null for a join without named
    * fields (its fields grow row by row, {@link JoinFields}) or of another kind.
    */
   public static List<String> joinedFields(SubsearchCommand sub) {

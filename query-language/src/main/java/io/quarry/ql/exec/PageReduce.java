@@ -39,6 +39,8 @@ import java.util.function.Predicate;
 public final class PageReduce {
   private final Driver driver;
   private final Predicate<Page> end;
+  // the plugin factory the input state pages are reserved on (afterMapSide); null: pages as given
+  private final io.quarry.plugin.api.data.BlockFactory states;
   private final List<Head> heads = new ArrayList<>();
   private int writersAfter = -1; // the heads before the first outputlookup; -1: none
   private boolean full;
@@ -100,7 +102,12 @@ public final class PageReduce {
      */
     EVENTS_WITH_OWN_TEXT,
     /** Rows that are not events ({@link ReduceCoverage#supportsOverResults}). */
-    RESULTS
+    RESULTS,
+    /**
+     * The state pages of the first command's map side, a transforming plugin's that ran elsewhere
+     * ({@link #afterMapSide}); its answer rows that are not events.
+     */
+    MAP_STATES
   }
 
   /**
@@ -118,6 +125,28 @@ public final class PageReduce {
       int pageSize) {
     return new PageReduce(
         commands, evaluator, end, stats, firstStage, pageSize, false, Map.of(), Input.RESULTS);
+  }
+
+  /**
+   * The reduce side of a batch search whose first command, a transforming plugin command ({@link
+   * TransformingPlugin}), ran its map side in the scan's slices: its input is that map side's state
+   * pages (reserved on the search's plugin block factory; each one this takes is its reduce
+   * operator's, timed as stage {@code firstStage}, its rows counted there by the map side; one
+   * given when nothing more is wanted is released), then the commands after it over its answer as
+   * {@link #overResults} runs them.
+   */
+  public static PageReduce afterMapSide(
+      List<Command> commands,
+      Evaluator evaluator,
+      Predicate<Page> end,
+      StageStats stats,
+      int firstStage,
+      int pageSize) {
+    if (commands.isEmpty() || !TransformingPlugin.supports(commands.getFirst())) {
+      throw new IllegalArgumentException("not after a transforming plugin command: " + commands);
+    }
+    return new PageReduce(
+        commands, evaluator, end, stats, firstStage, pageSize, false, Map.of(), Input.MAP_STATES);
   }
 
   /**
@@ -156,7 +185,8 @@ public final class PageReduce {
       Map<Integer, List<String>> marksValues,
       Input input) {
     requireNonNull(end, "end is null");
-    boolean overResults = input == Input.RESULTS;
+    boolean overResults = input == Input.RESULTS || input == Input.MAP_STATES;
+    boolean mapSideRan = input == Input.MAP_STATES;
     boolean ownText = input == Input.EVENTS_WITH_OWN_TEXT;
     List<Driver.Step> steps = new ArrayList<>(commands.size());
     // the caller decided the commands run here (over events, a search of bare words too)
@@ -172,6 +202,7 @@ public final class PageReduce {
           steps.add(new Driver.Step(RowPaging.batches(listed[at]), stage, false));
         }
         List<Operator> helpers = List.of(); // after it, sharing its stage: their time only
+        boolean countsRows = true;
         Operator commandOperator =
             switch (command) {
               case SortCommand sort ->
@@ -185,9 +216,15 @@ public final class PageReduce {
                   new PageDedup(dedup, evaluator.memory(dedup.name())); // sortby: a sort after it
               case io.quarry.ql.ast.MstatsCommand mstats when mstats.append() ->
                   new MstatsAppendOperator(mstats, evaluator, pageSize, headsFrom(heads.size()));
-              case PluginCommand plugin when PluginAggregation.supports(plugin) -> {
-                // its map side, then its reduce operator and the answer re-paged
-                List<Operator> operators = PluginAggregation.operators(plugin, evaluator, pageSize);
+              case PluginCommand plugin when TransformingPlugin.supports(plugin) -> {
+                // its map side (unless it ran in the scan's slices: then the states come in),
+                // then its reduce operator and the answer re-paged
+                boolean mapped = mapSideRan && at == 0;
+                List<Operator> operators =
+                    mapped
+                        ? TransformingPlugin.reduceSide(plugin, evaluator, pageSize, true)
+                        : TransformingPlugin.operators(plugin, evaluator, pageSize);
+                countsRows = !mapped;
                 helpers = operators.subList(1, operators.size());
                 yield operators.getFirst();
               }
@@ -224,7 +261,7 @@ public final class PageReduce {
                   PageChain.operator(
                       command, evaluator, marksSetFields ? setColumns(firstStage + at) : null);
             };
-        steps.add(Driver.Step.counted(commandOperator, stage));
+        steps.add(new Driver.Step(commandOperator, stage, countsRows));
         for (Operator helper : helpers) {
           steps.add(new Driver.Step(helper, stage, false));
         }
@@ -251,6 +288,7 @@ public final class PageReduce {
       throw Driver.closeBuilt(steps, e);
     }
     this.end = end;
+    this.states = mapSideRan ? evaluator.pluginContext().blockFactory() : null;
     if (pagedAsRows(commands)) { // the answer re-paged: counted nowhere
       steps.add(Driver.Step.uncounted(new RowPaging(pageSize)));
     }
@@ -283,6 +321,9 @@ public final class PageReduce {
   /** Pushes a page through the stages; false once no more input is wanted. */
   public boolean add(Page page) {
     if (wantsNoMore()) {
+      if (states != null) {
+        states.release(page); // a map side's state page, reserved: untaken, given back
+      }
       return false;
     }
     driver.add(page);

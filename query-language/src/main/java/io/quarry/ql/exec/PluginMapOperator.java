@@ -13,8 +13,9 @@ import java.util.concurrent.CompletionStage;
  * the command reads ({@link PluginOverlayOperator#operatorInput}; the page engine's NUL-named
  * columns never reach it) into the plugin's map operator ({@code createOperator}, wrapped as a
  * {@link PluginOperator}), its output the state pages that operator emits (released from its
- * account, unless {@code releasesOutput} is false: a {@link PluginAggregation} partial holds them).
- * The plugin's operator is made at the first page: input that never comes makes no state.
+ * account, unless {@code releasesOutput} is false: a batch search keeps them reserved until its
+ * reduce side takes them, {@link TransformingPlugin}). The plugin's operator is made at the first
+ * page: input that never comes makes no state.
  */
 final class PluginMapOperator implements Operator, RunsPlugin {
   /** Columns of the input pages no plugin operator sees: the page engine's own (NUL-named). */

@@ -19,8 +19,9 @@ import java.util.concurrent.CompletionStage;
  * so a throwing plugin fails its search with a {@link PluginFailureException} naming it (a {@link
  * OperatorContext#checkCancelled} in a cancelled search stays a cancellation); the input pages'
  * blocks are reserved on the operator's block factory (the operator owns them) and its output pages
- * released as it gives them up — unless the caller keeps that account itself (a plugin aggregation
- * holds its state pages reserved until it is closed).
+ * released as it gives them up — unless the caller keeps that account itself (a batch search holds
+ * a transforming plugin's state pages reserved until its reduce side takes them, {@link
+ * TransformingPlugin}).
  */
 final class PluginOperator implements Operator, RunsPlugin {
   private final PluginCommand command;
@@ -50,7 +51,7 @@ final class PluginOperator implements Operator, RunsPlugin {
   }
 
   /**
-   * An operator made elsewhere (a plugin aggregation's reduce side); {@code reservesInput} false
+   * An operator made elsewhere (a transforming plugin's reduce side); {@code reservesInput} false
    * when the pages it is given are reserved on its factory already.
    */
   PluginOperator(

@@ -8,9 +8,9 @@ import java.util.concurrent.Callable;
 
 /**
  * Calls into plugin commands' operators ({@link PluginOperator} in a {@link Driver}'s chain, {@link
- * PluginOverlayOperator}, {@link PluginAggregation}, the generators): every call into plugin code
- * is wrapped, so a throwing plugin fails its search with a {@link PluginFailureException} naming
- * it.
+ * PluginOverlayOperator}, {@link TransformingPlugin}'s map and reduce sides, the generators): every
+ * call into plugin code is wrapped, so a throwing plugin fails its search with a {@link
+ * PluginFailureException} naming it.
  *
  * <p>A streaming or centralized command keeps the positions it is given: each input page carries a
  * hidden {@value #ROW_COLUMN} column (the position's number), which the operator passes through

@@ -5,10 +5,12 @@
  * io.quarry.ql.exec.LookupOperator}, {@link io.quarry.ql.exec.FieldStages}, plugin and built-in
  * page operators) and {@link io.quarry.ql.exec.PageReduce} (those plus {@code sort}, {@code head},
  * {@code dedup}, aggregations — a transforming plugin command's as the operators of {@link
- * io.quarry.ql.exec.PluginAggregation} (its map side {@link io.quarry.ql.exec.PluginMapOperator},
- * its reduce operator, a re-paging), that class itself a batch search's partials —, the built-in
- * page commands — {@code join} as {@link io.quarry.ql.exec.HashJoinOperator} (without a field list,
- * its fields row by row as {@link io.quarry.ql.exec.JoinFields} says), {@code appendcols} as {@link
+ * io.quarry.ql.exec.TransformingPlugin} (its map side {@link io.quarry.ql.exec.PluginMapOperator},
+ * its reduce operator, a re-paging; in a batch search the map side ends each slice's chain and the
+ * reduce side starts the reduce chain) —, the built-in page commands — {@code join} as {@link
+ * io.quarry.ql.exec.HashJoinOperator} (without a field list, its fields row by row as {@link
+ * io.quarry.ql.exec.JoinFields} says; over an event listing's rows the same operator answers only
+ * the hidden row column and the joined fields), {@code appendcols} as {@link
  * io.quarry.ql.exec.PairedColumnsOperator} — and the stages that hold their whole input — {@code
  * transaction}, {@code bin bins=N}, {@code fieldsummary}, {@code outputlookup} —, on pages that
  * hold every field; which sequences it runs is {@link io.quarry.ql.exec.ReduceCoverage}). A

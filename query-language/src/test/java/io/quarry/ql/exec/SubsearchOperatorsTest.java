@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -94,8 +95,8 @@ class SubsearchOperatorsTest {
   private final List<Map<String, Object>> events =
       List.of(row("user", "alice", "n", 1L), row("user", "dave", "n", 2L), row("n", 3L));
 
-  private JoinOperator join(SubsearchCommand.JoinType type, long max, boolean overwrite) {
-    return new JoinOperator(
+  private HashJoinOperator join(SubsearchCommand.JoinType type, long max, boolean overwrite) {
+    return HashJoinOperator.joinedColumns(
         new SubsearchCommand.Join(type, max, overwrite, List.of("user")), result(users), context);
   }
 
@@ -175,7 +176,7 @@ class SubsearchOperatorsTest {
     long outBytes = out.stream().mapToLong(SubsearchRows::ramBytes).sum();
     assertThat(account.used() - result.bytes() - outBytes)
         .as("one table held")
-        .isEqualTo(JoinOperator.ENTRY_BYTES * users.size());
+        .isEqualTo(HashJoinOperator.ENTRY_BYTES * users.size());
     join.close();
     List<Map<String, Object>> rows = new ArrayList<>();
     for (Page p : out) {
@@ -197,5 +198,88 @@ class SubsearchOperatorsTest {
             row("user", "alice", "n", 0L, "dept", "eng"),
             row("user", "alice", "dept", "ops", "n", 1L),
             row("user", "bob", "n", 2L));
+  }
+
+  /**
+   * The one hash join in both of its forms — over whole pages ({@link PageCommands#onPages}) and
+   * over an event listing's rows ({@link PageCommands#of}: only the row column and the joined
+   * columns, laid over the rows) — driven one call at a time by the pull protocol ({@link
+   * ProtocolDriver}: random page cuts, random order of feeding and pulling): the same answer as one
+   * page in, and every block and table it counted released at close, also when closed halfway.
+   */
+  @Test
+  void theJoinKeepsThePullProtocolInBothForms() {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      if (i % 7 != 3) {
+        row.put("user", List.of("alice", "bob", "carol", "dave").get(i % 4));
+      }
+      row.put("n", (long) i);
+      if (i % 5 == 0) {
+        row.put("dept", "own");
+      }
+      rows.add(row);
+    }
+    for (String query :
+        List.of(
+            "join user [search x]",
+            "join type=left max=0 user [search x]",
+            "join overwrite=false type=outer user [search x]",
+            "join type=left [search x]")) {
+      for (boolean overRows : List.of(false, true)) {
+        String name = query + (overRows ? " over rows" : " over pages");
+        List<Map<String, Object>> expected =
+            protocolJoin(query, overRows, List.of(TestPages.of(rows)), 0, true);
+        assertThat(expected).as(name).isNotEmpty();
+        for (int seed = 1; seed < 6; seed++) {
+          Random random = new Random(seed);
+          List<Page> cut = new ArrayList<>();
+          for (int from = 0; from < rows.size(); ) {
+            int to = Math.min(rows.size(), from + 1 + random.nextInt(20));
+            cut.add(TestPages.of(rows.subList(from, to)));
+            from = to;
+          }
+          assertThat(protocolJoin(query, overRows, cut, seed, true))
+              .as(name + " (seed " + seed + ")")
+              .isEqualTo(expected);
+          protocolJoin(query, overRows, cut.subList(0, cut.size() / 2), seed, false);
+        }
+      }
+    }
+  }
+
+  /**
+   * {@code query}'s join of {@code input} with {@link #users} by the pull protocol ({@code
+   * finishes} false: closed halfway), its answer's rows read before it is closed; every byte it
+   * counted given back.
+   */
+  private static List<Map<String, Object>> protocolJoin(
+      String query, boolean overRows, List<Page> input, long seed, boolean finishes) {
+    MemoryAccount account = new MemoryAccount("test", Long.MAX_VALUE);
+    Evaluator evaluator =
+        new Evaluator(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC)
+            .withResources(new SearchResources(account, () -> false, warning -> {}));
+    List<Map<String, Object>> users =
+        List.of(
+            row("user", "alice", "dept", "eng"),
+            row("user", "bob", "dept", "sales"),
+            row("user", "alice", "dept", "ops"),
+            row("dept", "none"),
+            row("user", "dave", "dept", "hr", "n", 99L));
+    SubsearchCommand join =
+        ((SubsearchCommand) PageRun.commands("* | " + query).getFirst()).withResult(result(users));
+    Operator operator =
+        PageChain.operator(
+            overRows ? PageCommands.of(join) : PageCommands.onPages(join), evaluator);
+    List<Map<String, Object>> answer;
+    try {
+      ProtocolDriver driver = new ProtocolDriver(query, List.of(operator), new Random(seed));
+      answer = TestPages.rows(finishes ? driver.run(input) : driver.abandon(input));
+    } finally {
+      operator.close();
+    }
+    assertThat(account.used()).as(query + ": released").isZero();
+    return answer;
   }
 }

@@ -1,6 +1,9 @@
 package io.quarry.server.search;
 
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.engine.aggregation.CountShortcut;
 import io.quarry.ql.engine.aggregation.PageAggregator;
+import io.quarry.ql.exec.PageReduce;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -54,8 +57,32 @@ final class PageAggregation {
     idle.add(partial);
   }
 
+  /**
+   * The scan is over: every partial merged, the segments' value counts of {@code values}' field
+   * added ({@code values} null: none were counted), the answer into {@code reduce}; the final
+   * aggregation closed.
+   */
+  void finishInto(CountShortcut values, OrdinalCounts segmentCounts, PageReduce reduce) {
+    try {
+      mergeAll();
+      if (values != null) {
+        synchronized (total) {
+          segmentCounts.drainInto(total, values.field());
+        }
+      }
+      total.finish();
+      for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
+        if (!reduce.add(page)) {
+          break;
+        }
+      }
+    } finally {
+      total.close();
+    }
+  }
+
   /** Merges what every partial still holds (the scan is over: none is in use). */
-  void mergeAll() {
+  private void mergeAll() {
     synchronized (total) {
       for (PageAggregator partial : unmerged.keySet()) {
         total.merge(partial);

@@ -7,6 +7,7 @@ import io.quarry.codecs.store.SliceCursor;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.OutputLookupCommand;
+import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.engine.aggregation.CountPages;
 import io.quarry.ql.engine.aggregation.CountShortcut;
 import io.quarry.ql.engine.aggregation.PageAggregator;
@@ -17,6 +18,7 @@ import io.quarry.ql.exec.PageCollector;
 import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.StageStats;
+import io.quarry.ql.exec.TransformingPlugin;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -27,16 +29,19 @@ import java.util.function.Supplier;
 
 /**
  * Batch mode with an aggregation on the page engine ({@link PageAggregator}: {@code stats}, {@code
- * top}, {@code rare}, {@code timechart}, {@code chart}; "{@code stats}" below stands for any of
- * them). Per segment slice the matching events become pages of just the fields the map side reads,
- * straight from storage ({@link EventPages}): leading {@code rex} extractions run inside the
- * source, the other commands before {@code stats} as page stages ({@link PageChain}). The pages
- * feed a partial {@link PageAggregator}; partials merge into the final one ({@link
- * PageAggregation}), whose pages are the answer or go through the commands after {@code stats}
- * ({@link PageReduce}). When the index answers the counting ({@link BatchPlan.Engine#INDEX}) each
- * slice's source is {@link IndexCounting}, whose counts reach the same partials as pages of
- * intermediate state. A map side with no page stage runs time-ordered instead ({@link
- * SearchService}).
+ * top}, {@code rare}, {@code timechart}, {@code chart}, or a transforming plugin command; "{@code
+ * stats}" below stands for any of them). Per segment slice the matching events become pages of just
+ * the fields the map side reads, straight from storage ({@link EventPages}): leading {@code rex}
+ * extractions run inside the source, the other commands before {@code stats} as page stages ({@link
+ * PageChain}). The pages feed a partial {@link PageAggregator}; partials merge into the final one
+ * ({@link PageAggregation}), whose pages are the answer or go through the commands after {@code
+ * stats} ({@link PageReduce}). A transforming plugin command has no partials: its map side is the
+ * last step of each slice's chain ({@code exec.TransformingPlugin}), its state pages held ({@link
+ * MapSideStates}) until its reduce side, at the head of the reduce chain ({@link
+ * PageReduce#afterMapSide}), takes them after the scan. When the index answers the counting ({@link
+ * BatchPlan.Engine#INDEX}) each slice's source is {@link IndexCounting}, whose counts reach the
+ * same partials as pages of intermediate state. A map side with no page stage runs time-ordered
+ * instead ({@link SearchService}).
  */
 final class PageBatch {
   /**
@@ -174,12 +179,28 @@ final class PageBatch {
     if (!shape.onPages() || !shape.reduceOnPages()) {
       throw SearchFailures.notSupported(pipeline);
     }
+    // a built-in aggregation: a partial per search thread, merged into the final one, its answer
+    // into the reduce side; a transforming plugin command: its map side the last step of each
+    // slice's chain, the state pages into its reduce side at the head of the reduce chain
+    PluginCommand plugin = TransformingPlugin.supports(stats) ? (PluginCommand) stats : null;
+    PageAggregator total = plugin == null ? PageAggregator.of(stats, evaluator, pageSize) : null;
+    PageAggregation partials =
+        total == null ? null : new PageAggregation(total, control::previewAsked);
+    MapSideStates states =
+        plugin == null ? null : new MapSideStates(evaluator.pluginContext().blockFactory());
     PageReduce reduceOnPages =
-        PageReduce.overResults(reduce, evaluator, results::add, stages, statsAt + 1, pageSize);
-    PageAggregator total = PageAggregator.of(stats, evaluator, pageSize);
-    PageAggregation partials = new PageAggregation(total, control::previewAsked);
+        plugin == null
+            ? PageReduce.overResults(reduce, evaluator, results::add, stages, statsAt + 1, pageSize)
+            : PageReduce.afterMapSide(
+                pipeline.subList(statsAt, pipeline.size()),
+                evaluator,
+                results::add,
+                stages,
+                statsAt,
+                pageSize);
     AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
-    if (total.previews() && reduce.stream().noneMatch(c -> c instanceof OutputLookupCommand)) {
+    // a plugin's states belong to its reduce operator once handed over: no preview
+    if (total != null && reduce.stream().noneMatch(c -> c instanceof OutputLookupCommand)) {
       control.previewer(() -> preview(total, reduce, evaluator, pageSize, finishing));
     }
     int fused = shape.fused();
@@ -201,18 +222,22 @@ final class PageBatch {
     try {
       Supplier<ScanSlice> slices =
           () -> {
-            PageAggregator partial = partials.take();
+            PageAggregator partial = partials == null ? null : partials.take();
             ScanSourceOperator reading = new ScanSourceOperator(pageSize);
             PageChain chain =
                 PageChain.pulling(
                     reading,
                     chained,
+                    plugin == null ? null : TransformingPlugin.mapSide(plugin, evaluator, true),
                     evaluator,
-                    page -> {
-                      long started = System.nanoTime();
-                      partial.addInput(page);
-                      stages.counted(statsAt, page.positionCount(), System.nanoTime() - started);
-                    },
+                    plugin != null
+                        ? states
+                        : page -> {
+                          long started = System.nanoTime();
+                          partial.addInput(page);
+                          stages.counted(
+                              statsAt, page.positionCount(), System.nanoTime() - started);
+                        },
                     stages,
                     fused);
             EventListing every =
@@ -282,8 +307,10 @@ final class PageBatch {
               @Override
               public void pull(SliceCursor cursor) {
                 reading.open(cursor);
-                chain.run(); // the scan, the chain, into the partial
-                partials.put(partial);
+                chain.run(); // the scan, the chain, into the partial (or the plugin's states)
+                if (partials != null) {
+                  partials.put(partial);
+                }
               }
             };
           };
@@ -306,31 +333,36 @@ final class PageBatch {
                   },
                   slices);
     } catch (IOException | RuntimeException | Error e) {
-      total.close(); // gives back what the merged groups held
+      if (total != null) {
+        total.close(); // gives back what the merged groups held
+      } else {
+        states.close(); // and what the plugin's states held
+      }
+      reduceOnPages.close();
       throw e;
     } finally {
-      synchronized (total) {
-        finishing.set(true); // waits for a preview being rendered; none after this
+      if (total != null) {
+        synchronized (total) {
+          finishing.set(true); // waits for a preview being rendered; none after this
+        }
       }
       control.previewer(null);
     }
     long started = System.nanoTime();
-    partials.mergeAll();
-    if (counting != null && counting.kind() == CountShortcut.Kind.VALUES) {
-      synchronized (total) {
-        segmentCounts.drainInto(total, counting.field());
-      }
-    }
-    total.finish();
     try {
-      for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
-        if (!reduceOnPages.add(page)) {
-          break;
-        }
+      if (total == null) {
+        states.drainInto(reduceOnPages); // its reduce operator merges them
+      } else {
+        partials.finishInto(
+            counting != null && counting.kind() == CountShortcut.Kind.VALUES ? counting : null,
+            segmentCounts,
+            reduceOnPages);
       }
-      total.close();
       reduceOnPages.finish();
     } finally {
+      if (states != null) {
+        states.close();
+      }
       reduceOnPages.close();
     }
     stages.timed(statsAt, System.nanoTime() - started); // with the commands it fed

@@ -5,7 +5,6 @@ import io.quarry.codecs.store.ScanStats;
 import io.quarry.codecs.store.StoredEvent;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
-import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.EventText;
 import io.quarry.ql.exec.PageChain;
@@ -415,14 +414,12 @@ final class TimeOrderedPages {
 
   /**
    * An aggregation after commands that need events in time order ({@code head 100 | stats count},
-   * {@code dedup user | top action}): one page aggregation fed in arrival order (one thread: no
-   * partials), its answer through the commands after it on pages into the results.
+   * {@code dedup user | top action}, a transforming plugin command): the aggregation and the
+   * commands after it as one reduce chain ({@link PageReduce}, one thread: no partials; a plugin's
+   * map and reduce sides consecutive steps of it) fed in arrival order, into the results.
    */
   private static final class Aggregation {
-    private final PageAggregator aggregator;
-    private final PageReduce after;
-    private final StageStats stages;
-    private final int stage;
+    private final PageReduce chain;
 
     Aggregation(
         List<Command> pipeline,
@@ -430,43 +427,27 @@ final class TimeOrderedPages {
         Evaluator evaluator,
         StageStats stages,
         PageBatch.Results results) {
-      Command command = pipeline.get(at);
-      this.aggregator = PageAggregator.of(command, evaluator, SearchService.pageSize());
-      this.after =
+      this.chain =
           PageReduce.overResults(
-              pipeline.subList(at + 1, pipeline.size()),
+              pipeline.subList(at, pipeline.size()),
               evaluator,
               results::add,
               stages,
-              at + 1,
+              at,
               SearchService.pageSize());
-      this.stages = stages;
-      this.stage = at;
     }
 
     boolean add(Page page) {
-      long started = System.nanoTime();
-      aggregator.addInput(page);
-      stages.counted(stage, page.positionCount(), System.nanoTime() - started);
-      return true;
+      return chain.add(page);
     }
 
     /** The input is over: the answer's pages through the commands after the aggregation. */
     void finish() {
-      long started = System.nanoTime();
-      aggregator.finish();
-      for (Page page = aggregator.getOutput(); page != null; page = aggregator.getOutput()) {
-        if (!after.add(page)) {
-          break;
-        }
-      }
-      after.finish();
-      stages.timed(stage, System.nanoTime() - started); // with the commands it fed
+      chain.finish();
     }
 
     void close() {
-      aggregator.close();
-      after.close();
+      chain.close();
     }
   }
 }

@@ -20,11 +20,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A transforming plugin command (the SPI's map/reduce kind) loaded from the plugin path as a
- * search's aggregation runs on the page engine ({@code io.quarry.ql.exec.PluginAggregation}: a map
- * operator per partial, one reduce operator at the end) with every row operator refused ({@code
- * pages-only}), over events in several segments (several partials), after page stages, before
- * commands over its answer, after a generator and after {@code stats}; its answers against sums
- * computed here from the events' own numbers, and the same in pages of 1,024 rows and of a few.
+ * search's aggregation runs on the page engine ({@code io.quarry.ql.exec.TransformingPlugin}: a map
+ * operator per segment slice, the last step of its chain, one reduce operator after the scan) with
+ * every row operator refused ({@code pages-only}), over events in several segments (several
+ * slices), after page stages, before commands over its answer, after a generator and after {@code
+ * stats}; its answers against sums computed here from the events' own numbers, the same in pages of
+ * 1,024 rows and of a few, and the same over the events split into three segments as over one
+ * segment holding them all.
  */
 class TransformingPluginTest {
   private static final String PASSWORD = "transforming-test-password";
@@ -84,6 +86,7 @@ class TransformingPluginTest {
                 public Operator createOperator(OperatorContext context) {
                   return new Sums(context, by, false) {
                     public void addInput(Page page) {
+                      if (field.equals("boom_map")) throw new IllegalStateException("map boom");
                       Block values = page.block(field);
                       Block groups = by == null ? null : page.block(by);
                       for (int p = 0; p < page.positionCount(); p++) {
@@ -106,6 +109,10 @@ class TransformingPluginTest {
                 public Operator createReduceOperator(OperatorContext context) {
                   return new Sums(context, by, true) {
                     public void addInput(Page state) {
+                      if (field.equals("boom_reduce")) {
+                        context.blockFactory().release(state);
+                        throw new IllegalStateException("reduce boom");
+                      }
                       Block g = state.block("g");
                       Block c = state.block("c");
                       Block s = state.block("s");
@@ -224,7 +231,9 @@ class TransformingPluginTest {
         PluginJars.descriptor("groupsum", "1.0"),
         Map.of("p.groupsum.TestPlugin", GROUPSUM),
         "p.groupsum.TestPlugin");
-    List<String> indexes = List.of("main", "i1", "i2"); // an index (a segment, a partial) a load
+    // an index (a segment) a load, the events split in s0, s1, s2; all of them in one load into
+    // whole (one segment): searches over s* read the split ones
+    List<String> indexes = List.of("main", "s0", "s1", "s2", "whole");
     server =
         QuarryServer.start(
             new QuarryConfig(
@@ -240,9 +249,10 @@ class TransformingPluginTest {
                 null,
                 new QuarryConfig.Plugins(plugins.toString())),
             java.time.Clock.systemUTC());
-    for (int load = 0; load < LOADS; load++) {
+    for (int load = 0; load <= LOADS; load++) {
+      boolean whole = load == LOADS;
       StringBuilder lines = new StringBuilder();
-      for (int i = load * PER_LOAD; i < (load + 1) * PER_LOAD; i++) {
+      for (int i = whole ? 0 : load * PER_LOAD; i < (whole ? LOADS : load + 1) * PER_LOAD; i++) {
         lines.append(line(i)).append('\n');
       }
       HttpResponse<String> loaded =
@@ -252,7 +262,7 @@ class TransformingPluginTest {
                           java.net.URI.create(
                               server.url()
                                   + "/services/collector/raw?sourcetype=app&index="
-                                  + indexes.get(load)))
+                                  + (whole ? "whole" : "s" + load)))
                       .header("Authorization", "Splunk " + TOKEN)
                       .POST(java.net.http.HttpRequest.BodyPublishers.ofString(lines.toString()))
                       .build(),
@@ -303,11 +313,11 @@ class TransformingPluginTest {
 
   @Test
   void answersTheGroupsSumsOnPages() throws Exception {
-    assertThat(results("index=* | groupsum field=v by=g")).isEqualTo(rows(expected(-1), "g"));
+    assertThat(results("index=s* | groupsum field=v by=g")).isEqualTo(rows(expected(-1), "g"));
     // a page stage before it (the filter of v > 4 as a where), commands over its answer after it
-    assertThat(results("index=* | where v>4 | groupsum field=v by=g | sort - g"))
+    assertThat(results("index=s* | where v>4 | groupsum field=v by=g | sort - g"))
         .isEqualTo(rows(expected(4), "g").reversed());
-    assertThat(results("index=* | eval w=v*2 | groupsum field=w | eval half=sum/2"))
+    assertThat(results("index=s* | eval w=v*2 | groupsum field=w | eval half=sum/2"))
         .containsExactly(
             Map.of(
                 "count",
@@ -317,12 +327,52 @@ class TransformingPluginTest {
                 "half",
                 String.valueOf(expected(-1).values().stream().mapToLong(s -> s[1]).sum())));
     // a field no event has: every group of g, nothing counted
-    assertThat(results("index=* | groupsum field=nosuch by=g"))
+    assertThat(results("index=s* | groupsum field=nosuch by=g"))
         .isEqualTo(
             List.of(
                 Map.of("g", "h0", "count", "0", "sum", "0"),
                 Map.of("g", "h1", "count", "0", "sum", "0"),
                 Map.of("g", "h2", "count", "0", "sum", "0")));
+  }
+
+  /**
+   * Over three segments (a map operator per slice, their states reduced together) the answer is the
+   * one over a single segment holding the same events, grouped or not, after page stages and with
+   * commands over its answer.
+   */
+  @Test
+  void answersOverSeveralSegmentsAsOverOne() throws Exception {
+    for (String commands :
+        List.of(
+            "groupsum field=v by=g",
+            "groupsum field=v",
+            "where v>4 | groupsum field=v by=g | sort - g",
+            "eval w=v*2 | groupsum field=w by=g | where count>200",
+            "rex \"g=h(?<k>\\d)\" | groupsum field=k by=v | sort v")) {
+      List<Map<String, String>> split = results("index=s* | " + commands);
+      assertThat(split).as(commands).isNotEmpty();
+      assertThat(results("index=whole | " + commands)).as(commands).isEqualTo(split);
+    }
+    assertThat(results("index=whole | groupsum field=v by=g")).isEqualTo(rows(expected(-1), "g"));
+  }
+
+  /**
+   * A plugin throwing in its map side (in a slice's chain) or in its reduce side (after the scan)
+   * fails its search naming the command and its plugin; the server answers the next search.
+   */
+  @Test
+  void aThrowingMapOrReduceSideFailsItsSearchNamingThePlugin() throws Exception {
+    for (String side : List.of("map", "reduce")) {
+      HttpResponse<String> failed =
+          io.quarry.server.TestServers.export(
+              server, PASSWORD, "index=s* | groupsum field=boom_" + side + " by=g");
+      assertThat(failed.statusCode()).as(side).isEqualTo(500);
+      assertThat(failed.body())
+          .as(side)
+          .contains("PLUGIN_FAILED")
+          .contains("command 'groupsum' of plugin 'groupsum' failed: " + side + " boom");
+    }
+    assertThat(results("index=s* | groupsum field=v by=g")).isEqualTo(rows(expected(-1), "g"));
   }
 
   @Test
@@ -346,7 +396,7 @@ class TransformingPluginTest {
     withV.forEach(
         (group, events) ->
             counted.add(Map.of("g", group, "count", "11", "sum", String.valueOf(events))));
-    assertThat(results("index=* | stats count AS n by g, v | groupsum field=n by=g"))
+    assertThat(results("index=s* | stats count AS n by g, v | groupsum field=n by=g"))
         .isEqualTo(counted);
   }
 
@@ -354,17 +404,17 @@ class TransformingPluginTest {
   void answersTheSamePagedAnyWay() throws Exception {
     for (String query :
         List.of(
-            "index=* | groupsum field=v by=g",
-            "index=* | groupsum field=v",
-            "index=* v>2 | groupsum field=v by=g | where count>100 | table g, sum",
-            "index=* | rex \"g=h(?<k>\\d)\" | groupsum field=k by=v | sort v",
-            "index=* | groupsum field=v by=nosuch",
+            "index=s* | groupsum field=v by=g",
+            "index=s* | groupsum field=v",
+            "index=s* v>2 | groupsum field=v by=g | where count>100 | table g, sum",
+            "index=s* | rex \"g=h(?<k>\\d)\" | groupsum field=k by=v | sort v",
+            "index=s* | groupsum field=v by=nosuch",
             "| makeresults count=4 | eval v=3, g=\"x\" | groupsum field=v by=g",
-            "index=* | stats count AS n by g, v | groupsum field=n by=g",
+            "index=s* | stats count AS n by g, v | groupsum field=n by=g",
             // time-ordered: after head, dedup, sort (one page aggregation over the ordered events)
-            "index=* | head 500 | groupsum field=v by=g",
-            "index=* | dedup v | groupsum field=v by=g",
-            "index=* | sort - v | head 40 | groupsum field=v")) {
+            "index=s* | head 500 | groupsum field=v by=g",
+            "index=s* | dedup v | groupsum field=v by=g",
+            "index=s* | sort - v | head 40 | groupsum field=v")) {
       // an aggregation's answer names its fields: the same, by name, in pages of any size
       List<Map<String, String>> onPages = results(query);
       assertThat(results(query, 3)).as(query + " in pages of 3").isEqualTo(onPages);
@@ -385,17 +435,17 @@ class TransformingPluginTest {
   @Test
   void aCommandReadingEveryFieldTakesTheEventsEveryField() throws Exception {
     int events = LOADS * PER_LOAD;
-    assertThat(fieldCounts("index=* | fieldcount"))
+    assertThat(fieldCounts("index=s* | fieldcount"))
         .isEqualTo(everyField(events, events - (events + 69) / 70, Map.of()));
     // the newest 500: i in [1600, 2100), of which 1610, 1680 … 2030 have no v
-    assertThat(fieldCounts("index=* | head 500 | fieldcount"))
+    assertThat(fieldCounts("index=s* | head 500 | fieldcount"))
         .isEqualTo(everyField(500, 493, Map.of()));
-    assertThat(fieldCounts("index=* | eval w=1 | head 300 | fieldcount"))
+    assertThat(fieldCounts("index=s* | eval w=1 | head 300 | fieldcount"))
         .isEqualTo(everyField(300, 300 - 4, Map.of("w", "300"))); // 1820, 1890, 1960, 2030
     // one event per value of v: ten digits and n/a
-    assertThat(fieldCounts("index=* | dedup v | fieldcount | sort - count"))
+    assertThat(fieldCounts("index=s* | dedup v | fieldcount | sort - count"))
         .isEqualTo(everyField(11, 11, Map.of()));
-    assertThat(fieldCounts("index=* | where v > 4 | head 200 | fieldcount | where count > 10"))
+    assertThat(fieldCounts("index=s* | where v > 4 | head 200 | fieldcount | where count > 10"))
         .isEqualTo(everyField(200, 200, Map.of()));
   }
 

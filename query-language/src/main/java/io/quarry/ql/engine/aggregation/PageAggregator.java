@@ -11,18 +11,20 @@ import io.quarry.ql.ast.TopCommand;
 import io.quarry.ql.exec.ChartAggregation;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.MemoryTracker;
-import io.quarry.ql.exec.PluginAggregation;
+import io.quarry.ql.exec.TransformingPlugin;
 import java.time.ZoneId;
 import java.util.List;
 
 /**
  * An aggregation on pages in batch mode ({@code stats}: {@link HashAggregationOperator}, with
  * wildcard fields {@link WildcardAggregation}; {@code top}/{@code rare}: {@link TopAggregation};
- * {@code timechart}/{@code chart}: {@link ChartAggregation}; a transforming plugin command: {@link
- * PluginAggregation}, its map operators the partials' and its reduce operator the end): one partial
- * per search thread fed the pages of the segment slices it scans, partials merged into the final
- * one, whose {@link #finish} makes its answer pages. The search runs it without knowing which
- * command it is ({@code server.search.PageBatch}).
+ * {@code timechart}/{@code chart}: {@link ChartAggregation}): one partial per search thread fed the
+ * pages of the segment slices it scans, partials merged into the final one, whose {@link #finish}
+ * makes its answer pages. The search runs it without knowing which command it is ({@code
+ * server.search.PageBatch}). A transforming plugin command is planned as an aggregation ({@link
+ * #supports}, {@link #inputFields}) but runs as chain operators, never as one of these ({@link
+ * TransformingPlugin}: its map side the last step of each slice's chain, its reduce side the first
+ * of the reduce chain).
  */
 public interface PageAggregator extends Operator {
 
@@ -34,24 +36,22 @@ public interface PageAggregator extends Operator {
       case TopCommand top -> true;
       case TimechartCommand timechart -> ChartAggregation.supports(timechart);
       case ChartCommand chart -> ChartAggregation.supports(chart);
-      case PluginCommand plugin -> PluginAggregation.supports(plugin);
+      case PluginCommand plugin -> TransformingPlugin.supports(plugin);
       default -> false;
     };
   }
 
   /**
-   * The final aggregation of {@code command} (one {@link #supports} accepts) in {@code evaluator}'s
-   * search: its time zone, memory and (for a plugin command) plugin context.
+   * The final aggregation of {@code command} (one {@link #supports} accepts, not a transforming
+   * plugin command) in {@code evaluator}'s search: its time zone and memory.
    */
   static PageAggregator of(Command command, Evaluator evaluator, int pageSize) {
-    return command instanceof PluginCommand plugin
-        ? new PluginAggregation(plugin, evaluator, pageSize)
-        : of(command, evaluator.zone(), evaluator.memory(command.name()), pageSize);
+    return of(command, evaluator.zone(), evaluator.memory(command.name()), pageSize);
   }
 
   /**
-   * The final aggregation of {@code command} (one {@link #supports} accepts, not a plugin command:
-   * {@link #of(Command, Evaluator, int)}); times are bucketed in {@code zone}.
+   * The final aggregation of {@code command} (one {@link #supports} accepts, not a transforming
+   * plugin command); times are bucketed in {@code zone}.
    */
   static PageAggregator of(Command command, ZoneId zone, MemoryTracker memory, int pageSize) {
     return switch (command) {
@@ -78,8 +78,8 @@ public interface PageAggregator extends Operator {
       case TopCommand top -> TopAggregation.inputFields(top);
       case TimechartCommand timechart -> ChartAggregation.inputFields(timechart);
       case ChartCommand chart -> ChartAggregation.inputFields(chart);
-      case PluginCommand plugin when PluginAggregation.supports(plugin) ->
-          PluginAggregation.inputFields(plugin);
+      case PluginCommand plugin when TransformingPlugin.supports(plugin) ->
+          TransformingPlugin.inputFields(plugin);
       default -> throw new IllegalArgumentException(command.name() + " has no page aggregation");
     };
   }
@@ -92,14 +92,6 @@ public interface PageAggregator extends Operator {
 
   /** The answer for the input so far as pages, keeping the state (a preview). */
   List<Page> snapshot();
-
-  /**
-   * Whether {@link #snapshot} previews the answer; false when it has none to give (a plugin's,
-   * {@link PluginAggregation}): the running search then offers no preview.
-   */
-  default boolean previews() {
-    return true;
-  }
 
   /**
    * Adds counts a source made in place of rows ({@link CountPages}, for an aggregation {@link

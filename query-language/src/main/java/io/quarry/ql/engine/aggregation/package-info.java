@@ -10,10 +10,11 @@
  * streamstats} share these states, so their arithmetic agrees. {@code stats} with wildcard fields
  * ({@code avg(*)}) is one such operator per matched field, joined by group at the end ({@link
  * io.quarry.ql.engine.aggregation.WildcardAggregation}). The other page aggregations ({@link
- * io.quarry.ql.engine.aggregation.TopAggregation}, {@code exec.ChartAggregation}, a transforming
- * plugin command's {@code exec.PluginAggregation}) share the batch contract ({@link
- * io.quarry.ql.engine.aggregation.PageAggregator}); a source that counts in place of rows (the
- * index shortcuts, {@link io.quarry.ql.engine.aggregation.CountShortcut}) hands them intermediate
- * state as pages ({@link io.quarry.ql.engine.aggregation.CountPages}).
+ * io.quarry.ql.engine.aggregation.TopAggregation}, {@code exec.ChartAggregation}) share the batch
+ * contract ({@link io.quarry.ql.engine.aggregation.PageAggregator}; a transforming plugin command
+ * is planned as one but runs as chain operators, {@code exec.TransformingPlugin}); a source that
+ * counts in place of rows (the index shortcuts, {@link
+ * io.quarry.ql.engine.aggregation.CountShortcut}) hands them intermediate state as pages ({@link
+ * io.quarry.ql.engine.aggregation.CountPages}).
  */
 package io.quarry.ql.engine.aggregation;

@@ -15,9 +15,9 @@ import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.MemoryAccount;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.command.CommandRegistry;
-import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.parser.Parser;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -30,12 +30,14 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * A transforming plugin command as a page aggregation ({@link PluginAggregation}): partials' map
- * operators see only the fields the command reads (a missing one as nulls), their state pages reach
- * the one reduce operator, the answer is what a direct sum gives, no preview is offered, and every
- * block the plugin held is given back (the search's memory account ends at zero).
+ * A transforming plugin command as chain operators ({@link TransformingPlugin}): in one chain (map
+ * side, reduce side) by the pull protocol, and split as a batch search runs it — map sides in
+ * several slices' chains, their state pages kept reserved, then the reduce side at the head of the
+ * reduce chain ({@link PageReduce#afterMapSide}). Map operators see only the fields the command
+ * reads (a missing one as nulls), the answer is what a direct sum gives, and every block the plugin
+ * held is given back (the search's memory account ends at zero).
  */
-class PluginAggregationTest {
+class TransformingPluginOperatorsTest {
   /** Column names each map operator was given, in order. */
   private final List<List<String>> seen = new ArrayList<>();
 
@@ -150,15 +152,8 @@ class PluginAggregationTest {
 
   private final MemoryAccount memory = MemoryAccount.unbounded("test");
 
-  private PageAggregator aggregation(String query) {
-    PluginCommand command = command(query);
-    assertThat(PageAggregator.supports(command)).isTrue();
-    return PageAggregator.of(command, evaluator(memory), 1024);
-  }
-
   private PluginCommand command(String query) {
-    CommandRegistry registry = CommandRegistry.builtIns().withPlugin("sums", List.of(total));
-    return (PluginCommand) new Parser(registry).parse("* | " + query).commands().get(1);
+    return (PluginCommand) parse(query).getFirst();
   }
 
   private static Evaluator evaluator(MemoryAccount account) {
@@ -167,7 +162,7 @@ class PluginAggregationTest {
   }
 
   /**
-   * In a chain ({@link PluginAggregation#operators}: map side, reduce operator, re-paging) driven
+   * In a chain ({@link TransformingPlugin#operators}: map side, reduce operator, re-paging) driven
    * one call at a time by the pull protocol ({@link ProtocolDriver}: random splits and order of
    * feeding and pulling): the direct sum, the map operator seeing only the field it reads, and
    * everything counted released — also when closed halfway.
@@ -184,7 +179,7 @@ class PluginAggregationTest {
       }
       MemoryAccount account = new MemoryAccount("test", Long.MAX_VALUE);
       List<Operator> operators =
-          PluginAggregation.operators(command("total field=n"), evaluator(account), 3);
+          TransformingPlugin.operators(command("total field=n"), evaluator(account), 3);
       List<Page> answer;
       try {
         answer = new ProtocolDriver("total", operators, random).run(input);
@@ -197,7 +192,7 @@ class PluginAggregationTest {
       assertThat(account.used()).as("seed %d: released", seed).isZero();
       MemoryAccount halfway = new MemoryAccount("test", Long.MAX_VALUE);
       List<Operator> abandoned =
-          PluginAggregation.operators(command("total field=n"), evaluator(halfway), 3);
+          TransformingPlugin.operators(command("total field=n"), evaluator(halfway), 3);
       try {
         new ProtocolDriver("total", abandoned, random).abandon(input.subList(0, input.size() / 2));
       } finally {
@@ -216,58 +211,117 @@ class PluginAggregationTest {
     return TestPages.of(rows);
   }
 
-  @Test
-  void partialsStatesReduceToTheDirectSum() {
-    PageAggregator total = aggregation("total field=n");
-    assertThat(total.previews()).isFalse();
-    // three partials (three slices), one fed two pages, one none
-    PageAggregator a = total.newPartial();
-    PageAggregator b = total.newPartial();
-    PageAggregator c = total.newPartial();
-    a.addInput(page(0, 100));
-    a.addInput(page(100, 150));
-    b.addInput(page(150, 1000));
-    for (PageAggregator partial : List.of(a, b, c)) {
-      total.merge(partial);
+  /**
+   * A map side as the last step of a slice's chain ({@code keepsStates}): the state pages it made,
+   * still reserved.
+   */
+  private List<Page> mapSide(PluginCommand command, Evaluator evaluator, List<Page> pages) {
+    List<Page> states = new ArrayList<>();
+    try (Driver slice =
+        new Driver(
+            List.of(Driver.Step.counted(TransformingPlugin.mapSide(command, evaluator, true), 0)),
+            states::add,
+            new StageStats(List.of(command.name())),
+            evaluator.pluginContext())) {
+      pages.forEach(slice::add);
+      slice.finish();
     }
-    // a partial taken again after its merge starts a new map operator
-    a.addInput(page(1000, 1001));
-    total.merge(a);
-    total.finish();
+    return states;
+  }
+
+  /** The reduce side after the map side ({@code query}'s commands), given {@code states}. */
+  private List<Page> reduceSide(String query, Evaluator evaluator, List<Page> states) {
+    List<Command> commands = parse(query);
     List<Page> answer = new ArrayList<>();
-    for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
-      answer.add(page);
+    PageReduce reduce = afterMapSide(commands, evaluator, answer::add);
+    try {
+      states.forEach(reduce::add);
+      reduce.finish();
+    } finally {
+      reduce.close();
     }
-    assertThat(total.isFinished()).isTrue();
-    total.close();
-    assertThat(TestPages.rows(answer)).containsExactly(Map.of("count", 1001L, "sum", 500_500L));
+    return answer;
+  }
+
+  @Test
+  void mapSidesInSlicesThenTheReduceSideGiveTheDirectSum() {
+    Evaluator evaluator = evaluator(memory);
+    PluginCommand command = command("total field=n");
+    // three slices, one fed two pages, one none (no map operator made: no state)
+    List<Page> states = new ArrayList<>();
+    states.addAll(mapSide(command, evaluator, List.of(page(0, 100), page(100, 150))));
+    states.addAll(mapSide(command, evaluator, List.of(page(150, 1000))));
+    states.addAll(mapSide(command, evaluator, List.of()));
+    assertThat(states).hasSize(2);
+    assertThat(memory.used()).as("the states held reserved").isPositive();
+    List<Page> answer = reduceSide("total field=n | eval mean=sum/count", evaluator, states);
+    assertThat(TestPages.rows(answer))
+        .containsExactly(Map.of("count", 1000L, "sum", 499_500L, "mean", 499.5));
     // each map operator saw only the field it reads
-    assertThat(seen).hasSize(4).allSatisfy(columns -> assertThat(columns).containsExactly("n"));
+    assertThat(seen).hasSize(3).allSatisfy(columns -> assertThat(columns).containsExactly("n"));
     assertThat(memory.used()).isZero();
   }
 
   @Test
   void aFieldNoRowHasIsAColumnOfNulls() {
-    PageAggregator total = aggregation("total field=missing");
-    PageAggregator partial = total.newPartial();
-    partial.addInput(page(0, 10));
-    total.merge(partial);
-    total.finish();
-    Page answer = total.getOutput();
-    total.close();
+    Evaluator evaluator = evaluator(memory);
+    List<Page> states = mapSide(command("total field=missing"), evaluator, List.of(page(0, 10)));
+    List<Page> answer = reduceSide("total field=missing", evaluator, states);
     assertThat(seen).containsExactly(List.of("missing"));
-    assertThat(TestPages.rows(List.of(answer))).containsExactly(Map.of("count", 0L, "sum", 0L));
+    assertThat(TestPages.rows(answer)).containsExactly(Map.of("count", 0L, "sum", 0L));
     assertThat(memory.used()).isZero();
   }
 
+  /**
+   * A reduce side that wants nothing more ({@code head} has its rows) gives back each state page it
+   * is handed; closed before the end, it gives back what its reduce operator holds.
+   */
   @Test
-  void closingBeforeTheEndGivesEveryStateBack() {
-    PageAggregator total = aggregation("total field=n");
-    PageAggregator partial = total.newPartial();
-    partial.addInput(page(0, 10));
-    total.merge(partial); // its state page now held by the total
-    assertThat(memory.used()).isPositive();
-    total.close();
+  void statesTheReduceSideDoesNotTakeAreGivenBack() {
+    Evaluator evaluator = evaluator(memory);
+    PluginCommand command = command("total field=n");
+    List<Page> states = new ArrayList<>();
+    for (int slice = 0; slice < 3; slice++) {
+      states.addAll(mapSide(command, evaluator, List.of(page(slice * 10, slice * 10 + 10))));
+    }
+    List<Command> commands = parse("total field=n | head 1");
+    List<Page> answer = new ArrayList<>();
+    PageReduce reduce =
+        afterMapSide(
+            commands,
+            evaluator,
+            page -> {
+              answer.add(page);
+              return false; // the answer is full after one page
+            });
+    reduce.add(states.get(0));
+    reduce.finish(); // the answer made and full: what comes after goes nowhere
+    assertThat(reduce.add(states.get(1))).isFalse();
+    assertThat(reduce.add(states.get(2))).isFalse();
+    reduce.close();
+    assertThat(TestPages.rows(answer)).containsExactly(Map.of("count", 10L, "sum", 45L));
     assertThat(memory.used()).isZero();
+    PageReduce abandoned = afterMapSide(commands, evaluator, answer::add);
+    abandoned.add(mapSide(command, evaluator, List.of(page(0, 10))).getFirst());
+    abandoned.close();
+    assertThat(memory.used()).isZero();
+  }
+
+  /** The reduce side of {@code commands} (the first one's map side ran) into {@code end}. */
+  private static PageReduce afterMapSide(
+      List<Command> commands, Evaluator evaluator, java.util.function.Predicate<Page> end) {
+    return PageReduce.afterMapSide(
+        commands,
+        evaluator,
+        end,
+        new StageStats(commands.stream().map(Command::name).toList()),
+        0,
+        1024);
+  }
+
+  private List<Command> parse(String query) {
+    CommandRegistry registry = CommandRegistry.builtIns().withPlugin("sums", List.of(total));
+    List<Command> commands = new Parser(registry).parse("* | " + query).commands();
+    return commands.subList(1, commands.size());
   }
 }

@@ -1,0 +1,49 @@
+package io.quarry.server.search;
+
+import io.quarry.plugin.api.data.BlockFactory;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.exec.PageReduce;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The state pages a transforming plugin command's map side leaves in a batch search's slices
+ * ({@code exec.TransformingPlugin#mapSide}, the last step of each slice's chain, on any search
+ * thread): each one reserved on the search's plugin block factory until the reduce side takes it
+ * after the scan ({@link #drainInto}, {@link PageReduce#afterMapSide}), or given back when the
+ * search ends without it ({@link #close}: failed, cancelled, nothing more wanted). The plugin's
+ * counterpart of the built-in aggregations' partials ({@link PageAggregation}): its states are
+ * merged by its reduce operator, not here.
+ */
+final class MapSideStates implements java.util.function.Consumer<Page> {
+  private final Queue<Page> states = new ConcurrentLinkedQueue<>();
+  private final BlockFactory factory;
+
+  /** States reserved on {@code factory}. */
+  MapSideStates(BlockFactory factory) {
+    this.factory = factory;
+  }
+
+  /** A slice's map side made a state page (reserved): held until drained or closed. */
+  @Override
+  public void accept(Page state) {
+    states.add(state);
+  }
+
+  /**
+   * Hands every state page to {@code reduce} (the reduce side after the map side), each one its own
+   * from then on (it gives back one it does not take).
+   */
+  void drainInto(PageReduce reduce) {
+    for (Page state = states.poll(); state != null; state = states.poll()) {
+      reduce.add(state);
+    }
+  }
+
+  /** Gives back every state page still held. */
+  void close() {
+    for (Page state = states.poll(); state != null; state = states.poll()) {
+      factory.release(state);
+    }
+  }
+}
