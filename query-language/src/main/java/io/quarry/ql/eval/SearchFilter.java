@@ -147,9 +147,9 @@ public final class SearchFilter {
     @Override
     public void test(Page page, boolean[] into) {
       Block raw = page.block("_raw");
-      // no _raw column: the rows have none (fields - _raw, rename _raw AS r keep the hidden own
-      // text column, yet such a row is asked by its fields); else an event's own text first
-      Block own = raw == null ? null : page.block(EventText.OWN_RAW);
+      // an event's own text first: the hidden column goes where _raw goes (fields - _raw, rename
+      // _raw AS r drop it: EventText.ownTextFollowingRaw), a row without either asks its fields
+      Block own = page.block(EventText.OWN_RAW);
       List<Block> fields = null;
       for (int p = 0; p < page.positionCount(); p++) {
         Block text =

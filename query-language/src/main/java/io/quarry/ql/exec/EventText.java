@@ -8,6 +8,7 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.DedupCommand;
 import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.ast.EventStatsCommand;
+import io.quarry.ql.ast.Expression;
 import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.ast.ProjectCommand;
@@ -71,6 +72,31 @@ public final class EventText {
   public static Page withOwnText(Page page) {
     Block raw = page.block(RAW);
     return raw == null || page.block(OWN_RAW) != null ? page : page.withColumn(OWN_RAW, raw);
+  }
+
+  /**
+   * {@code after}, what a {@code fields}/{@code table} or {@code rename} made of {@code before},
+   * carrying the events' own text ({@link #OWN_RAW}) exactly where it still has a {@code _raw}: a
+   * row that keeps its {@code _raw} ({@code table _raw, n}; {@code fields - x} after {@code eval
+   * _raw=…}) answers a bare word from its event's own text, one whose {@code _raw} was removed or
+   * renamed away from its fields ({@code io.quarry.ql.eval.FieldValueTerm}), so the hidden column
+   * goes with {@code _raw}.
+   */
+  static Page ownTextFollowingRaw(Page before, Page after) {
+    Block own = before.block(OWN_RAW);
+    if (after.block(RAW) != null) {
+      return own == null || after.block(OWN_RAW) != null ? after : after.withColumn(OWN_RAW, own);
+    }
+    int column = after.schema().indexOf(OWN_RAW);
+    if (column < 0) {
+      return after;
+    }
+    java.util.List<io.quarry.plugin.api.data.Schema.Column> columns =
+        new java.util.ArrayList<>(after.schema().columns());
+    java.util.List<Block> blocks = new java.util.ArrayList<>(after.blocks());
+    columns.remove(column);
+    blocks.remove(column);
+    return new Page(new io.quarry.plugin.api.data.Schema(columns), blocks, after.positionCount());
   }
 
   /**
@@ -139,6 +165,43 @@ public final class EventText {
         && !FieldStages.comparesOnly(search.expression().get());
   }
 
+  /**
+   * Whether {@code command} reads bare words or phrases: a {@code search} of them ({@link
+   * #searchesText}), or an {@code eval}, {@code where} or {@code streamstats} reset condition
+   * holding a {@code searchmatch()} of one. Over a row without {@code _raw} such a word asks the
+   * row's every field ({@code io.quarry.ql.eval.FieldValueTerm}), so the needed-field walk answers
+   * {@code *} for it ({@link PageChain#inputFields}, where {@link #withoutRaw}).
+   */
+  static boolean readsBareWords(Command command) {
+    return switch (command) {
+      case SearchCommand search -> searchesText(search);
+      case EvalCommand eval ->
+          eval.assignments().stream().anyMatch(a -> searchesTerm(a.expression()));
+      case WhereCommand where -> searchesTerm(where.condition());
+      case StreamStatsCommand s ->
+          s.resetBefore().filter(EventText::searchesTerm).isPresent()
+              || s.resetAfter().filter(EventText::searchesTerm).isPresent();
+      default -> false;
+    };
+  }
+
+  /** Whether {@code expression} holds a {@code searchmatch()} of a bare word or phrase. */
+  private static boolean searchesTerm(Expression expression) {
+    return switch (expression) {
+      case Expression.Literal literal -> false;
+      case Expression.Field field -> false;
+      case Expression.Unary unary -> searchesTerm(unary.operand());
+      case Expression.Binary binary -> searchesTerm(binary.left()) || searchesTerm(binary.right());
+      case Expression.Call call ->
+          call.function().equals("searchmatch")
+                  && call.arguments().size() == 1
+                  && call.arguments().get(0) instanceof Expression.Literal(String search)
+                  && SearchMatch.parse(search) instanceof SearchExpression parsed
+                  && !FieldStages.comparesOnly(parsed)
+              || call.arguments().stream().anyMatch(EventText::searchesTerm);
+    };
+  }
+
   private static boolean termsAndComparisons(SearchExpression expression) {
     return switch (expression) {
       case SearchExpression.Term term -> true;
@@ -156,27 +219,23 @@ public final class EventText {
   /**
    * Whether the rows after {@code command} are still events that answer a bare word from their
    * event's stored text, whatever {@code _raw} they hold: the commands {@link #keepsEventText}
-   * takes but {@code fields}/{@code table} of names (a row of theirs has only the {@code _raw} it
-   * keeps; {@code table *} keeps every column holding a value, {@link #OWN_RAW} among them), and an
-   * {@code eval}, {@code rex}, {@code lookup} or {@code rename} that writes {@code _raw} (their
-   * rows still match on the event's text); a {@code rename} of {@code _raw} to another name too
-   * (the row then has no {@code _raw}: a term asks its fields); {@code append} (its input's rows
-   * pass on as they came; the subsearch's rows are no events, marked so by {@link
-   * #markingOtherRows}), {@code appendcols} (the n-th input row gets the subsearch's n-th row's
-   * fields, never {@code _raw}; the subsearch's rows beyond the input's are no events, marked so
-   * too) and {@code join} (a joined row is its input event with the subsearch's fields laid over
-   * it, matching on its event's text; the page copies each position's {@link #OWN_RAW} with the
-   * rest); {@code eventstats}/{@code streamstats} whatever they name, and a built-in plugin command
-   * of named fields {@code _raw} among them (its row matches on its event's text; it passes {@link
-   * #OWN_RAW} through). Exact on pages that carry {@link #OWN_RAW}.
+   * takes ({@code fields}/{@code table} among them: {@link #OWN_RAW} goes where {@code _raw} goes,
+   * {@link #ownTextFollowingRaw}, so a row keeping {@code _raw} asks its event's text, one left
+   * without it its fields, which the page holds), and an {@code eval}, {@code rex}, {@code lookup}
+   * or {@code rename} that writes {@code _raw} (their rows still match on the event's text); a
+   * {@code rename} of {@code _raw} to another name too (the row then has no {@code _raw}: a term
+   * asks its fields); {@code append} (its input's rows pass on as they came; the subsearch's rows
+   * are no events, marked so by {@link #markingOtherRows}), {@code appendcols} (the n-th input row
+   * gets the subsearch's n-th row's fields, never {@code _raw}; the subsearch's rows beyond the
+   * input's are no events, marked so too) and {@code join} (a joined row is its input event with
+   * the subsearch's fields laid over it, matching on its event's text; the page copies each
+   * position's {@link #OWN_RAW} with the rest); {@code eventstats}/{@code streamstats} whatever
+   * they name, and a built-in plugin command of named fields {@code _raw} among them (its row
+   * matches on its event's text; it passes {@link #OWN_RAW} through). Exact on pages that carry
+   * {@link #OWN_RAW}.
    */
   static boolean keepsEventRow(Command command) {
     return switch (command) {
-      // table * or fields *: every column holding a value stays, the hidden own text too (a
-      // position without one, as an appended row, asks the _raw it holds); a project of names
-      // leaves the own text behind
-      case ProjectCommand project ->
-          project.kind() != ProjectCommand.Kind.REMOVE && project.patterns().contains("*");
       // append, join; appendcols lays the subsearch's non-internal fields over its input rows (no
       // _raw), its rows beyond the input's being no events, as append's
       case SubsearchCommand sub -> true;

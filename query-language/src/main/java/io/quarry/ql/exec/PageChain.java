@@ -16,7 +16,6 @@ import io.quarry.ql.ast.Expression;
 import io.quarry.ql.ast.LookupCommand;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.ast.RexCommand;
-import io.quarry.ql.ast.SearchExpression;
 import io.quarry.ql.ast.Span;
 import io.quarry.ql.ast.WhereCommand;
 import io.quarry.ql.engine.BlockCopies;
@@ -112,20 +111,13 @@ public final class PageChain {
     Set<String> needed = new LinkedHashSet<>(downstream);
     boolean[] withoutRaw = EventText.withoutRaw(commands);
     for (int i = commands.size() - 1; i >= 0; i--) {
-      boolean rawGone = withoutRaw[i];
-      switch (commands.get(i)) {
-        // a bare word over a row without _raw asks its every field (FieldValueTerm): * — which a
-        // table or fields of names before it makes those names, else the source's every field
-        case io.quarry.ql.ast.SearchCommand search
-            when rawGone && EventText.searchesText(search) -> {
-          FieldStages.inputFields(search, needed);
-          needed.add("*");
-        }
+      Command command = commands.get(i);
+      switch (command) {
         case EvalCommand eval -> {
           eval.assignments().forEach(a -> needed.remove(a.field()));
-          eval.assignments().forEach(a -> fields(a.expression(), rawGone, needed));
+          eval.assignments().forEach(a -> fields(a.expression(), needed));
         }
-        case WhereCommand where -> fields(where.condition(), rawGone, needed);
+        case WhereCommand where -> fields(where.condition(), needed);
         case BinCommand bin -> {
           needed.remove(bin.as());
           needed.add(bin.field());
@@ -158,14 +150,19 @@ public final class PageChain {
         case io.quarry.ql.ast.EventStatsCommand e -> statsFields(e.stats(), needed); // PageReduce's
         case io.quarry.ql.ast.StreamStatsCommand s -> { // a page stage of PageReduce
           statsFields(s.stats(), needed);
-          s.resetBefore().ifPresent(c -> fields(c, rawGone, needed));
-          s.resetAfter().ifPresent(c -> fields(c, rawGone, needed));
+          s.resetBefore().ifPresent(c -> fields(c, needed));
+          s.resetAfter().ifPresent(c -> fields(c, needed));
           if (s.timeWindowMicros() > 0) {
             needed.add(TimeField.NAME);
           }
         }
         case io.quarry.ql.ast.TransactionCommand t -> TransactionOperator.inputFields(t, needed);
-        default -> FieldStages.inputFields(commands.get(i), needed);
+        default -> FieldStages.inputFields(command, needed);
+      }
+      // a bare word over a row without _raw asks its every field (FieldValueTerm): * — which a
+      // table or fields of names before it makes those names, else the source's every field
+      if (withoutRaw[i] && EventText.readsBareWords(command)) {
+        needed.add("*");
       }
     }
     return needed;
@@ -186,35 +183,6 @@ public final class PageChain {
       stats.aggregations().forEach(a -> needed.remove(a.outputName()));
     }
     needed.addAll(io.quarry.ql.engine.aggregation.RunningGroups.inputFields(stats));
-  }
-
-  /**
-   * {@link #fields(Expression, Set)}, and {@code *} where the rows hold no {@code _raw} ({@code
-   * rawGone}) and a {@code searchmatch()} of the expression has a bare word or phrase: over such a
-   * row it asks every field ({@code FieldValueTerm}), as a {@code search} of one does.
-   */
-  private static void fields(Expression expression, boolean rawGone, Set<String> into) {
-    fields(expression, into);
-    if (rawGone && searchesTerm(expression)) {
-      into.add("*");
-    }
-  }
-
-  /** Whether {@code expression} holds a {@code searchmatch()} of a bare word or phrase. */
-  private static boolean searchesTerm(Expression expression) {
-    return switch (expression) {
-      case Expression.Literal literal -> false;
-      case Expression.Field field -> false;
-      case Expression.Unary unary -> searchesTerm(unary.operand());
-      case Expression.Binary binary -> searchesTerm(binary.left()) || searchesTerm(binary.right());
-      case Expression.Call call ->
-          call.function().equals("searchmatch")
-                  && call.arguments().size() == 1
-                  && call.arguments().get(0) instanceof Expression.Literal(String search)
-                  && SearchMatch.parse(search) instanceof SearchExpression parsed
-                  && !FieldStages.comparesOnly(parsed)
-              || call.arguments().stream().anyMatch(PageChain::searchesTerm);
-    };
   }
 
   /**

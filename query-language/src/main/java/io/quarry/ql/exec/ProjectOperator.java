@@ -160,7 +160,9 @@ final class ProjectOperator extends QueuedPageOperator {
         blocks.add(nulls);
       }
     }
-    emit(new Page(new Schema(columns), blocks, page.positionCount()));
+    emit(
+        EventText.ownTextFollowingRaw(
+            page, new Page(new Schema(columns), blocks, page.positionCount())));
   }
 
   private static List<List<Object>> nullCells(int positions) {

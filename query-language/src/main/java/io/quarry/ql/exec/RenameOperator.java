@@ -75,7 +75,7 @@ final class RenameOperator extends PageTransformOperator {
         page = renamed(page, moves);
       }
     }
-    return page;
+    return EventText.ownTextFollowingRaw(input, page);
   }
 
   /**

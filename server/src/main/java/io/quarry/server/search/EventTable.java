@@ -147,7 +147,8 @@ final class EventTable {
           ListingColumns.LISTED_NAMES,
           ListingColumns.CLEARED_NAMES,
           ListingColumns.EVENT_RAW,
-          ListingColumns.EVENT_SOURCETYPE);
+          ListingColumns.EVENT_SOURCETYPE,
+          io.quarry.ql.exec.EventText.OWN_RAW);
 
   /**
    * The input is over: the table is written, a row's cell of a column its page did not have

@@ -5,6 +5,7 @@ import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.exec.EventText;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -28,9 +29,12 @@ final class ListingColumns {
 
   /**
    * The event's own {@code _raw} and {@code sourcetype}, what the extraction reads, where a command
-   * after the listing changes either ({@link #withEventText}).
+   * after the listing changes either ({@link #withEventText}); a null {@code EVENT_RAW} marks a row
+   * that is no event ({@link OtherRows}). Not what a bare word reads ({@link EventText#OWN_RAW},
+   * which goes where {@code _raw} goes: a {@code fields - _raw} drops it, the extraction still
+   * reads this).
    */
-  static final String EVENT_RAW = io.quarry.ql.exec.EventText.OWN_RAW;
+  static final String EVENT_RAW = "\u0000event text";
 
   static final String EVENT_SOURCETYPE = "\u0000event sourcetype";
 
@@ -127,10 +131,11 @@ final class ListingColumns {
   /**
    * A source page with its events' own {@code _raw} and {@code sourcetype} also under {@link
    * #EVENT_RAW} and {@link #EVENT_SOURCETYPE} (the same blocks), which no command names: the
-   * extraction reads them where a command changed the fields.
+   * extraction reads them where a command changed the fields; and its {@code _raw} under {@link
+   * EventText#OWN_RAW}, what a bare word reads.
    */
   static Page withEventText(Page source) {
-    return source
+    return EventText.withOwnText(source)
         .withColumn(EVENT_RAW, source.block(EventFields.RAW))
         .withColumn(EVENT_SOURCETYPE, source.block(EventFields.SOURCETYPE));
   }
@@ -139,14 +144,19 @@ final class ListingColumns {
    * {@code laid}, a listing's page of rows {@code ranges} of {@code pages}, with those rows'
    * events' own {@code _raw} and {@code sourcetype} under {@link #EVENT_RAW} and {@link
    * #EVENT_SOURCETYPE}: the pages' own columns of them where they carry them ({@link
-   * #withEventText}), else their {@code _raw} and {@code sourcetype} (no command changed them).
+   * #withEventText}), else their {@code _raw} and {@code sourcetype} (no command changed them);
+   * where {@code laid} still has a {@code _raw}, the text a bare word reads under {@link
+   * EventText#OWN_RAW} alike.
    */
   static Page withEventText(Page laid, List<Page> pages, List<int[]> ranges) {
     Page with = laid;
-    for (String[] names :
-        List.of(
-            new String[] {EVENT_RAW, EventFields.RAW},
-            new String[] {EVENT_SOURCETYPE, EventFields.SOURCETYPE})) {
+    List<String[]> carried = new ArrayList<>();
+    carried.add(new String[] {EVENT_RAW, EventFields.RAW});
+    carried.add(new String[] {EVENT_SOURCETYPE, EventFields.SOURCETYPE});
+    if (laid.block(EventFields.RAW) != null) {
+      carried.add(new String[] {EventText.OWN_RAW, EventFields.RAW});
+    }
+    for (String[] names : carried) {
       boolean whole =
           pages.size() == 1
               && ranges.getFirst()[0] == 0

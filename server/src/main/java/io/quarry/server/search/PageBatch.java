@@ -50,16 +50,18 @@ final class PageBatch {
    */
   record Results(PageCollector collector, long maxRows, StageStats stages) {
     /**
-     * Hands on a page, the one that crosses the row limit cut to it; false once the answer is full
-     * (nothing more is wanted).
+     * Hands on a page, the one that crosses the row limit cut to it, without the hidden columns the
+     * commands carried to its end ({@code table _raw, n} keeps the events' own text with {@code
+     * _raw}); false once the answer is full (nothing more is wanted).
      */
     boolean add(Page page) {
       long room = maxRows - collector.rows();
       if (room <= 0) {
         return false;
       }
+      Page answer = ListingColumns.withoutHidden(page);
       Page taken =
-          page.positionCount() <= room ? page : PageReduce.firstPositions(page, (int) room);
+          answer.positionCount() <= room ? answer : PageReduce.firstPositions(answer, (int) room);
       collector.emit(taken);
       stages.out(taken.positionCount());
       return taken.positionCount() < room;

@@ -57,7 +57,8 @@ final class PluginOverEvents {
           ListingColumns.CLEARED,
           PluginOverlayOperator.OVERLAID,
           ListingColumns.EVENT_RAW,
-          ListingColumns.EVENT_SOURCETYPE);
+          ListingColumns.EVENT_SOURCETYPE,
+          io.quarry.ql.exec.EventText.OWN_RAW);
 
   /**
    * One run of plugin commands, or of renames from a wildcard one ({@code renames}, null for a run

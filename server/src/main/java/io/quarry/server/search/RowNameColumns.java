@@ -68,7 +68,13 @@ final class RowNameColumns {
       add(columns, blocks, ListingColumns.LISTED_NAMES, listedColumn.build());
       add(columns, blocks, ListingColumns.CLEARED_NAMES, clearedNames.build());
       if (cut.pages().get(0).block(ListingColumns.EVENT_RAW) != null) { // a command changed it
-        for (String hidden : List.of(ListingColumns.EVENT_RAW, ListingColumns.EVENT_SOURCETYPE)) {
+        List<String> hiddenText =
+            new java.util.ArrayList<>(
+                List.of(ListingColumns.EVENT_RAW, ListingColumns.EVENT_SOURCETYPE));
+        if (columns.stream().anyMatch(c -> c.name().equals("_raw"))) {
+          hiddenText.add(io.quarry.ql.exec.EventText.OWN_RAW); // a bare word's text goes with _raw
+        }
+        for (String hidden : hiddenText) {
           add(
               columns,
               blocks,

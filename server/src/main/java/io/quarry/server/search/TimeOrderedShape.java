@@ -127,17 +127,25 @@ record TimeOrderedShape(
    * aggregation takes them: {@code PageBatch}). A leading wildcard {@code rename} renames every
    * field those pages hold, as it renames every field a row can yield, and a leading {@code append}
    * hands them on, its subsearch's rows (every field too) after them: both run as stages there, not
-   * through {@link RenameOverEvents} or {@link PluginOverEvents} ({@link #wordsOverEveryField}).
-   * Null where the commands do not all run on those pages, a leading search is fused into the
-   * source, or a plugin command or a {@code join} without fields leads, or a wildcard rename before
-   * a plugin command ({@link PluginOverEvents#startsAt}).
+   * through {@link RenameOverEvents} or {@link PluginOverEvents} ({@link #wordsOverEveryField}). A
+   * leading plugin command of named fields ({@code mvexpand team}, {@code convert num(n) AS nn}) is
+   * a stage there too (session 31). Null where the commands do not all run on those pages, a
+   * leading search is fused into the source, or a plugin command reading every field ({@code
+   * fillnull} without fields) or a {@code join} without fields leads — over every-field pages their
+   * answer would depend on which fields a page's rows happen to bring (the fields to fill, the
+   * fields both sides have) —, or a wildcard rename before a plugin command ({@link
+   * PluginOverEvents#startsAt}).
    */
   private static TimeOrderedShape everyFieldForWords(List<Command> pipeline, int pageSize) {
+    Command first = pipeline.isEmpty() ? null : pipeline.get(0);
     if (EventPages.fusedPrefix(pipeline) != 0
         || !ReduceCoverage.supportsOverEvents(pipeline)
         || PluginOverEvents.startsAt(pipeline, 0)
-            && !(pipeline.get(0) instanceof io.quarry.ql.ast.SubsearchCommand sub
-                && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND)) {
+            && !(first instanceof io.quarry.ql.ast.SubsearchCommand sub
+                && sub.kind() == io.quarry.ql.ast.SubsearchCommand.Kind.APPEND)
+            && !(first instanceof io.quarry.ql.ast.PluginCommand plugin
+                && !plugin.bound().requiredFields().contains("*")
+                && PageChain.supports(List.of(first)))) {
       return null;
     }
     return new TimeOrderedShape(
