@@ -125,7 +125,8 @@ class BlockValueCountsTest {
       throws Exception {
     Map<String, Long> byValue = new TreeMap<>();
     long[] events = new long[2]; // in range, taken
-    store.scanParallel(
+    ParallelVisits.scan(
+        store,
         List.of(index),
         new MatchAllDocsQuery(),
         from,

@@ -78,7 +78,8 @@ class UnreadPayloadTest {
       throws Exception {
     Map<String, Long> described = new ConcurrentHashMap<>();
     ScanStats stats =
-        store.scanParallel(
+        ParallelVisits.scan(
+            store,
             List.of(index),
             new MatchAllDocsQuery(),
             from,
