@@ -118,7 +118,10 @@ public final class TimeOrderedCursor implements EventCursor {
       ended = true;
       try {
         visitor.finish();
-      } catch (TimeOrderedScan.UncheckedCorruption e) {
+      } catch (java.io.UncheckedIOException e) {
+        if (!TimeOrderedScan.damagedRead(e)) {
+          throw e;
+        }
         warnings.add(
             "a damaged journal block was met while finishing the search: " + e.getMessage());
       }
@@ -162,8 +165,14 @@ public final class TimeOrderedCursor implements EventCursor {
         read++;
         visited++;
         more = visitor.visit(event);
-      } catch (CorruptIndexException | TimeOrderedScan.UncheckedCorruption e) {
+      } catch (CorruptIndexException e) {
         drop(cursor, e); // a damaged journal block: the bucket leaves the scan and the index
+        continue;
+      } catch (java.io.UncheckedIOException e) {
+        if (!TimeOrderedScan.damagedRead(e)) {
+          throw e;
+        }
+        drop(cursor, e); // the visitor met it reading the event
         continue;
       }
       if (!more) {
@@ -193,7 +202,13 @@ public final class TimeOrderedCursor implements EventCursor {
       cursor.taken = 0;
       stopped |= cursor.stopped;
       return more;
-    } catch (CorruptIndexException | TimeOrderedScan.UncheckedCorruption e) {
+    } catch (CorruptIndexException e) {
+      drop(cursor, e);
+      return false;
+    } catch (java.io.UncheckedIOException e) {
+      if (!TimeOrderedScan.damagedRead(e)) {
+        throw e;
+      }
       drop(cursor, e);
       return false;
     }

@@ -299,9 +299,17 @@ final class TimeOrderedScan {
   }
 
   static CorruptIndexException corruption(Exception e) {
-    return e instanceof UncheckedCorruption unchecked
+    return e instanceof java.io.UncheckedIOException unchecked
         ? (CorruptIndexException) unchecked.getCause()
         : (CorruptIndexException) e;
+  }
+
+  /**
+   * A damaged journal block met reading an event: an unchecked {@link CorruptIndexException} (a
+   * visitor reading an undecoded block's time or fields, or {@code _raw}).
+   */
+  static boolean damagedRead(java.io.UncheckedIOException e) {
+    return e.getCause() instanceof CorruptIndexException;
   }
 
   /**
