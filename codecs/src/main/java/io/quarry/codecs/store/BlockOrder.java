@@ -61,18 +61,10 @@ record BlockOrder(int[] docs, long[] newest, int[] events, long[] oldest) {
 
       @Override
       protected void swap(int i, int j) {
-        int doc = sortedDocs[i];
-        sortedDocs[i] = sortedDocs[j];
-        sortedDocs[j] = doc;
-        long time = sortedNewest[i];
-        sortedNewest[i] = sortedNewest[j];
-        sortedNewest[j] = time;
-        int count = sortedEvents[i];
-        sortedEvents[i] = sortedEvents[j];
-        sortedEvents[j] = count;
-        long old = sortedOldest[i];
-        sortedOldest[i] = sortedOldest[j];
-        sortedOldest[j] = old;
+        swapInts(sortedDocs, i, j);
+        swapLongs(sortedNewest, i, j);
+        swapInts(sortedEvents, i, j);
+        swapLongs(sortedOldest, i, j);
       }
 
       @Override
@@ -98,5 +90,17 @@ record BlockOrder(int[] docs, long[] newest, int[] events, long[] oldest) {
         Arrays.copyOf(newest, size),
         Arrays.copyOf(events, size),
         Arrays.copyOf(oldest, size));
+  }
+
+  private static void swapInts(int[] values, int i, int j) {
+    int value = values[i];
+    values[i] = values[j];
+    values[j] = value;
+  }
+
+  private static void swapLongs(long[] values, int i, int j) {
+    long value = values[i];
+    values[i] = values[j];
+    values[j] = value;
   }
 }

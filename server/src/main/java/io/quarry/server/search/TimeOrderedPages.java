@@ -26,8 +26,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * or a {@code map} (each reads only its own fields) fixes the columns (the commands before it read
  * only the fields {@link PageChain#inputFields} names). The events become pages of only the fields
  * those commands read ({@link EventPages}, one source over the whole time-ordered scan), and pages
- * go through the stages to the answer; a {@code head} that has its rows stops the scan. A plain
- * event listing, with only commands after it that filter, cut or reorder its events ({@link
+ * go through the stages to the answer, pulled: the scan is the source operator of the stages'
+ * driver ({@link ScanSourceOperator} over the store's {@link
+ * io.quarry.codecs.store.TimeOrderedCursor}, a page of events per pull), so once a {@code head} has
+ * its rows or the answer is full the driver closes it and it reads no further. A plain event
+ * listing, with only commands after it that filter, cut or reorder its events ({@link
  * ListedCommands#keepsEvents}) or that set, move or remove fields as {@link ListedFields} replays
  * them ({@code eval}, {@code rex}, {@code lookup}, {@code rename}, {@code fields -}), runs on pages
  * too: the source then carries every field an event has without extraction, and {@link

@@ -70,12 +70,7 @@ class TimeOrderedPullTest {
           String.format(
               "{\"time\":%d,\"host\":\"h%d\",\"sourcetype\":\"st\",\"index\":\"%s\","
                   + "\"event\":\"event %d level %s\",\"fields\":{\"level\":\"%s\"}}%n",
-              START + i * 7L,
-              i % 3,
-              index,
-              i,
-              level(i),
-              level(i)));
+              START + i * 7L, i % 3, index, i, level(i), level(i)));
     }
     HttpResponse<String> response =
         HttpClient.newHttpClient()
@@ -118,7 +113,9 @@ class TimeOrderedPullTest {
     return raws;
   }
 
-  /** The newest {@code count} events' {@code _raw} whose number passes {@code kept}, newest first. */
+  /**
+   * The newest {@code count} events' {@code _raw} whose number passes {@code kept}, newest first.
+   */
   private static List<String> newest(int count, java.util.function.IntPredicate kept) {
     List<String> raws = new ArrayList<>();
     for (int i = EVENTS - 1; i >= 0 && raws.size() < count; i--) {
