@@ -42,12 +42,17 @@ final class BlockBounds {
    * {@code [earliest, latest)}.
    */
   boolean inside(int doc, long earliest, long latest) throws IOException {
+    return read(doc) && oldestTime >= earliest && newestTime < latest;
+  }
+
+  /** Reads block {@code doc}'s bounds (doc ids in increasing order); false when unknown. */
+  boolean read(int doc) throws IOException {
     if (!counts.advanceExact(doc) || !oldest.advanceExact(doc) || !newest.advanceExact(doc)) {
       return false;
     }
     events = (int) counts.longValue();
     oldestTime = oldest.longValue();
     newestTime = newest.longValue();
-    return oldestTime >= earliest && newestTime < latest;
+    return true;
   }
 }

@@ -157,38 +157,61 @@ public final class EventStore implements Closeable {
       long latestMicros,
       EventVisitor visitor)
       throws IOException {
-    return withSources(
-        indexNames,
-        earliestMicros,
-        latestMicros,
-        sources -> new TimeOrderedScan(sources, query, earliestMicros, latestMicros).run(visitor));
-  }
-
-  /**
-   * Batch mode: visits the same events as {@link #scan}, in no order, on {@code executor}'s
-   * threads, one visitor per slice of a segment (from {@code visitors}; each is finished at the end
-   * of its slice). For aggregations: each visitor keeps a partial result the caller merges.
-   */
-  public ScanStats scanParallel(
-      List<String> indexNames,
-      Query query,
-      long earliestMicros,
-      long latestMicros,
-      java.util.function.Supplier<EventVisitor> visitors,
-      java.util.concurrent.ExecutorService executor)
-      throws IOException {
-    return pullParallel(
+    return scan(
         indexNames,
         query,
         earliestMicros,
         latestMicros,
-        () -> ScanSlice.visiting(visitors.get()),
-        executor);
+        visitor,
+        cursor -> {
+          while (cursor.advance(Integer.MAX_VALUE)) {
+            // the cursor visits until the scan ends
+          }
+        });
+  }
+
+  /** Reads a time-ordered scan through its cursor, as far as it wants. */
+  @FunctionalInterface
+  public interface CursorReader {
+    /** Advances {@code cursor}; returning before it ended stops the scan there. */
+    void read(EventCursor cursor) throws IOException;
   }
 
   /**
-   * As {@link #scanParallel}, each slice read by its own {@link ScanSlice} (from {@code slices}),
-   * which pulls the slice's events through a {@link SliceCursor} as it wants them.
+   * The pull form of {@link #scan}: the same events, newest first, go to {@code visitor} as {@code
+   * reader} advances the scan's {@link TimeOrderedCursor}, on the caller's thread; the visitor is
+   * closed when the reader returns (or fails), the searchers released.
+   */
+  public ScanStats scan(
+      List<String> indexNames,
+      Query query,
+      long earliestMicros,
+      long latestMicros,
+      EventVisitor visitor,
+      CursorReader reader)
+      throws IOException {
+    return withSources(
+        indexNames,
+        earliestMicros,
+        latestMicros,
+        sources -> {
+          try {
+            TimeOrderedCursor cursor =
+                new TimeOrderedCursor(sources, query, earliestMicros, latestMicros, visitor);
+            reader.read(cursor);
+            return cursor.stats();
+          } finally {
+            visitor.close();
+          }
+        });
+  }
+
+  /**
+   * Batch mode: visits the same events as {@link #scan}, in no order, on {@code executor}'s
+   * threads, each slice of a segment read by its own {@link ScanSlice} (from {@code slices}), which
+   * pulls the slice's events through a {@link SliceCursor} as it wants them ({@link
+   * ScanSlice#visiting}: every one). For aggregations: each slice's visitor keeps a partial result
+   * the caller merges.
    */
   public ScanStats pullParallel(
       List<String> indexNames,

@@ -48,10 +48,10 @@ public interface EventVisitor {
   /**
    * A faster way through one slice or segment of block documents ({@link BucketFormat#BLOCKS}), or
    * null: called once per slice or segment, before its first block. The scan offers it each
-   * candidate block whose every event lies inside the scan's time range, in increasing doc-id
-   * order; a block it takes is never decoded (a visitor that only counts reads the block's {@link
-   * BlockValueCounts}). Blocks not offered, or answered {@link DocShortcut#VISIT}, have their
-   * events visited.
+   * candidate block whose every event lies inside the scan's time range, in increasing doc-id order
+   * (a time-ordered scan: newest block first, when it would open it); a block it takes is never
+   * decoded (a visitor that only counts reads the block's {@link BlockValueCounts}). Blocks not
+   * offered, or answered {@link DocShortcut#VISIT}, have their events visited.
    */
   default BlockShortcut blockShortcut(org.apache.lucene.index.LeafReader reader)
       throws java.io.IOException {

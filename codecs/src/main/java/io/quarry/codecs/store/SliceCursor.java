@@ -21,7 +21,7 @@ import org.apache.lucene.search.DocIdSetIterator;
  * advancing earlier (what reads the slice's pages needs no more) leaves it unfinished; the scan
  * closes the visitor in either case.
  */
-public final class SliceCursor {
+public final class SliceCursor implements EventCursor {
   private final EventVisitor visitor;
   private final TimeOrderedScan.Source source;
   private final LeafReader reader;
@@ -120,10 +120,7 @@ public final class SliceCursor {
     doc = docs.advance(from);
   }
 
-  /**
-   * Visits at most {@code maxEvents} more events (documents or blocks a shortcut takes do not
-   * count); true while the slice has more, false once it ended (the visitor then finished).
-   */
+  @Override
   public boolean advance(int maxEvents) throws IOException {
     if (ended) {
       return false;
@@ -136,12 +133,12 @@ public final class SliceCursor {
     return more;
   }
 
-  /** Whether the slice ended ({@link #advance} returned false). */
+  @Override
   public boolean ended() {
     return ended;
   }
 
-  /** The events read or taken so far. */
+  @Override
   public long eventsRead() {
     return read;
   }

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.FieldInfo;
@@ -20,137 +19,18 @@ import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.IndexSortSortedNumericDocValuesRangeQuery;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.ScoreMode;
-import org.apache.lucene.search.Scorer;
-import org.apache.lucene.search.Weight;
 
 /**
- * Merges the matching documents of many segments into one newest-first stream. Every segment is
- * sorted by time, newest first, so each segment's iterator is already in order and a priority queue
- * of their heads yields the global order lazily: a {@code head 10} reads about ten events.
+ * The parts of the time-ordered scan ({@link TimeOrderedCursor}): the sources it reads, the time
+ * range as a query, one segment's cursor over its matches newest first ({@link Cursor}: documents
+ * here, blocks in {@link BlockCursor}), and the loader of a segment's events, which the parallel
+ * scan's slices ({@link SliceCursor}) share.
  */
 final class TimeOrderedScan {
   /** One bucket's searcher to scan, with the index and bucket it belongs to. */
   record Source(String index, IndexStore store, Bucket bucket, IndexSearcher searcher) {}
 
-  private final List<Source> sources;
-  private final Query query;
-  private final long earliest;
-  private final long latest;
-
-  TimeOrderedScan(List<Source> sources, Query query, long earliestMicros, long latestMicros) {
-    this.sources = sources;
-    this.query = query;
-    this.earliest = earliestMicros;
-    this.latest = latestMicros;
-  }
-
-  ScanStats run(EventVisitor visitor) throws IOException {
-    try {
-      return scan(visitor);
-    } finally {
-      visitor.close();
-    }
-  }
-
-  private ScanStats scan(EventVisitor visitor) throws IOException {
-    if (earliest >= latest) {
-      visitor.finish();
-      return new ScanStats(0, sources.size(), 0, 0, 0, 0, ScanStats.Costs.NONE, List.of());
-    }
-    long[] journalBefore = io.quarry.codecs.journal.JournalReads.read();
-    long lookupStarted = System.nanoTime();
-    PriorityQueue<Cursor> queue = new PriorityQueue<>((a, b) -> Long.compare(b.time, a.time));
-    int segments = 0;
-    int segmentsSkipped = 0;
-    List<String> warnings = new ArrayList<>();
-    for (Source source : sources) {
-      IndexSearcher searcher = source.searcher();
-      boolean blocks = source.bucket().format() == BucketFormat.BLOCKS;
-      Query sourceQuery =
-          blocks
-              ? BlockQueries.forSource(query, source, earliest, latest)
-              : withTimeRange(query, source, earliest, latest);
-      Weight weight =
-          searcher.createWeight(searcher.rewrite(sourceQuery), ScoreMode.COMPLETE_NO_SCORES, 1f);
-      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-        segments++;
-        if (damaged.contains(source.bucket())) {
-          segmentsSkipped++; // quarantined while its first segments were opened
-          continue;
-        }
-        Scorer scorer = weight.scorer(leaf);
-        Cursor cursor =
-            scorer == null
-                ? null
-                : blocks
-                    ? new BlockCursor(
-                        source,
-                        leaf,
-                        scorer.iterator(),
-                        earliest,
-                        latest,
-                        visitor.blockShortcut(leaf.reader()))
-                    : new DocCursor(
-                        source, leaf, scorer.iterator(), visitor.shortcut(leaf.reader()));
-        if (cursor != null && advance(cursor, queue, warnings)) {
-          queue.add(cursor);
-        } else {
-          segmentsSkipped++;
-        }
-      }
-    }
-    long lookupNanos = System.nanoTime() - lookupStarted;
-    long read = 0;
-    while (!queue.isEmpty() && !stopped) {
-      Cursor cursor = queue.poll();
-      EventVisitor.DocShortcut shortcut = cursor.shortcut();
-      if (shortcut != null) { // the visitor may handle the document without its event
-        int taken = shortcut.take(cursor.docID());
-        if (taken == EventVisitor.DocShortcut.STOP) {
-          break;
-        }
-        if (taken == EventVisitor.DocShortcut.TAKEN) {
-          read++;
-          if (advance(cursor, queue, warnings)) {
-            queue.add(cursor);
-          }
-          continue;
-        }
-      }
-      boolean more;
-      try {
-        StoredEvent event = cursor.load();
-        read++;
-        more = visitor.visit(event);
-      } catch (CorruptIndexException | UncheckedCorruption e) {
-        // a damaged journal block: drop this bucket from the scan and from the index
-        warnings.add(cursor.source.store().quarantine(cursor.source.bucket(), corruption(e)));
-        queue.removeIf(other -> other.source.bucket() == cursor.source.bucket());
-        continue;
-      }
-      if (!more) {
-        break;
-      }
-      if (advance(cursor, queue, warnings)) {
-        queue.add(cursor);
-      }
-    }
-    try {
-      visitor.finish();
-    } catch (UncheckedCorruption e) {
-      warnings.add("a damaged journal block was met while finishing the search: " + e.getMessage());
-    }
-    return new ScanStats(
-        0,
-        sources.size(),
-        0,
-        segments,
-        segmentsSkipped,
-        read + taken,
-        ScanStats.Costs.indexLookup(lookupNanos).plus(ScanStats.Costs.journalSince(journalBefore)),
-        warnings);
-  }
+  private TimeOrderedScan() {}
 
   /**
    * {@code query} over one source, restricted to {@code [earliest, latest)} unless every event of
@@ -185,39 +65,18 @@ final class TimeOrderedScan {
   }
 
   /**
-   * Moves a cursor to its next event; false when it has none, or when its bucket turned out damaged
-   * (then the bucket is quarantined and its other cursors leave the queue).
+   * The next event of one segment's matches, newest first: its time, and the event itself. The time
+   * may be known only within bounds ({@link #floor} below {@link #time}: an undecoded block's
+   * event), until {@link #settle} reads it.
    */
-  private boolean advance(Cursor cursor, PriorityQueue<Cursor> queue, List<String> warnings)
-      throws IOException {
-    try {
-      boolean more = cursor.advance();
-      taken += cursor.taken;
-      cursor.taken = 0;
-      stopped |= cursor.stopped;
-      return more;
-    } catch (CorruptIndexException | UncheckedCorruption e) {
-      if (damaged.add(cursor.source.bucket())) {
-        warnings.add(cursor.source.store().quarantine(cursor.source.bucket(), corruption(e)));
-      }
-      queue.removeIf(other -> other.source.bucket() == cursor.source.bucket());
-      return false;
-    }
-  }
-
-  /** Events a visitor's block shortcut took whole (read without being visited). */
-  private long taken;
-
-  /** Whether a block shortcut stopped the scan. */
-  private boolean stopped;
-
-  /** Buckets found damaged during this scan (quarantined once, their cursors dropped). */
-  private final java.util.Set<Bucket> damaged = new java.util.HashSet<>();
-
-  /** The next event of one segment's matches, newest first: its time, and the event itself. */
   abstract static class Cursor {
     final Source source;
+
+    /** The current event's time, or the newest it may have when {@link #floor} is below it. */
     long time;
+
+    /** The oldest time the current event may have: {@link #time} when that is exact. */
+    long floor;
 
     /** Events of blocks the visitor took since the last {@link #advance}; whether it said stop. */
     long taken;
@@ -228,8 +87,19 @@ final class TimeOrderedScan {
       this.source = source;
     }
 
-    /** Moves to the next event and sets {@link #time}; false when there is none. */
+    /**
+     * Moves to the next event and sets {@link #time} and {@link #floor}; false when there is none.
+     */
     abstract boolean advance() throws IOException;
+
+    /**
+     * Reads the current event's exact time into {@link #time} and {@link #floor} (decoding what
+     * holds it); false when the segment turned out to have no event left in range.
+     */
+    boolean settle() throws IOException {
+      floor = time;
+      return true;
+    }
 
     /** The current event. */
     abstract StoredEvent load() throws IOException;
@@ -246,7 +116,7 @@ final class TimeOrderedScan {
   }
 
   /** One document per event: the segment's matches in doc-id order are newest first. */
-  private static final class DocCursor extends Cursor {
+  static final class DocCursor extends Cursor {
     private final DocIdSetIterator iterator;
     private final EventLoader loader;
     private final EventVisitor.DocShortcut shortcut; // null: every document is visited
@@ -270,6 +140,7 @@ final class TimeOrderedScan {
         return false;
       }
       time = loader.time(doc);
+      floor = time;
       return true;
     }
 
@@ -428,9 +299,17 @@ final class TimeOrderedScan {
   }
 
   static CorruptIndexException corruption(Exception e) {
-    return e instanceof UncheckedCorruption unchecked
+    return e instanceof java.io.UncheckedIOException unchecked
         ? (CorruptIndexException) unchecked.getCause()
         : (CorruptIndexException) e;
+  }
+
+  /**
+   * A damaged journal block met reading an event: an unchecked {@link CorruptIndexException} (a
+   * visitor reading an undecoded block's time or fields, or {@code _raw}).
+   */
+  static boolean damagedRead(java.io.UncheckedIOException e) {
+    return e.getCause() instanceof CorruptIndexException;
   }
 
   /**

@@ -119,7 +119,8 @@ class BlockStoreTest {
   private static List<String> parallel(
       EventStore store, String index, Query query, long from, long to) throws Exception {
     List<String> seen = Collections.synchronizedList(new ArrayList<>());
-    store.scanParallel(List.of(index), query, from, to, () -> e -> seen.add(describe(e)), pool());
+    Scans.visitAll(
+        store, List.of(index), query, from, to, () -> e -> seen.add(describe(e)), pool());
     List<String> sorted = new ArrayList<>(seen);
     Collections.sort(sorted);
     return sorted;
@@ -133,7 +134,8 @@ class BlockStoreTest {
       EventStore store, String index, Query query, long from, long to, boolean keep)
       throws Exception {
     List<String> seen = Collections.synchronizedList(new ArrayList<>());
-    store.scanParallel(
+    Scans.visitAll(
+        store,
         List.of(index),
         query,
         from,

@@ -158,7 +158,8 @@ class EventStoreTest {
       java.util.concurrent.atomic.AtomicInteger visitors =
           new java.util.concurrent.atomic.AtomicInteger();
       ScanStats stats =
-          store.scanParallel(
+          Scans.visitAll(
+              store,
               List.of("main", "web"),
               fizz,
               1_000_000L,

@@ -221,16 +221,19 @@ class FaultInjectionTest {
       for (Bucket bucket : store.bucketsOverlapping(Long.MIN_VALUE, Long.MAX_VALUE)) {
         var searcher = bucket.acquire();
         try {
-          new TimeOrderedScan(
+          TimeOrderedCursor cursor =
+              new TimeOrderedCursor(
                   List.of(new TimeOrderedScan.Source("main", store, bucket, searcher)),
                   new MatchAllDocsQuery(),
                   Long.MIN_VALUE,
-                  Long.MAX_VALUE)
-              .run(
+                  Long.MAX_VALUE,
                   e -> {
                     found.merge(e.event().raw(), 1, Integer::sum);
                     return true;
                   });
+          while (cursor.advance(Integer.MAX_VALUE)) {
+            // every event
+          }
         } finally {
           bucket.release(searcher);
         }

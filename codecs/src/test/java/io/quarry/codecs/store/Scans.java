@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
 import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.Query;
 
 /** The tests' parallel scans of one index: every event of a time range, slice by slice. */
 final class Scans {
@@ -19,7 +20,21 @@ final class Scans {
       Supplier<EventVisitor> visitors,
       ExecutorService pool)
       throws IOException {
-    return store.scanParallel(List.of(index), new MatchAllDocsQuery(), from, to, visitors, pool);
+    return visitAll(store, List.of(index), new MatchAllDocsQuery(), from, to, visitors, pool);
+  }
+
+  /** Every slice's every event to its own visitor from {@code visitors} (the push form). */
+  static ScanStats visitAll(
+      EventStore store,
+      List<String> indexes,
+      Query query,
+      long from,
+      long to,
+      Supplier<EventVisitor> visitors,
+      ExecutorService pool)
+      throws IOException {
+    return store.pullParallel(
+        indexes, query, from, to, () -> ScanSlice.visiting(visitors.get()), pool);
   }
 
   /** How a slice pulls its events: the whole slice, or as much of it as a test wants. */

@@ -37,7 +37,10 @@ import java.util.function.Predicate;
  * head} has its rows, or the answer is full.
  */
 public final class PageReduce {
-  private final Driver driver;
+  private Driver driver;
+  private final List<Driver.Step> steps; // the stages', for a pulling driver (pullFrom)
+  private final StageStats stats;
+  private final io.quarry.plugin.api.command.OperatorContext context;
   private final Predicate<Page> end;
   // the plugin factory the input state pages are reserved on (afterMapSide); null: pages as given
   private final io.quarry.plugin.api.data.BlockFactory states;
@@ -292,7 +295,32 @@ public final class PageReduce {
     if (pagedAsRows(commands)) { // the answer re-paged: counted nowhere
       steps.add(Driver.Step.uncounted(new RowPaging(pageSize)));
     }
-    this.driver = new Driver(steps, this::deliver, stats, evaluator.pluginContext());
+    this.steps = steps;
+    this.stats = stats;
+    this.context = evaluator.pluginContext();
+    this.driver = new Driver(steps, this::deliver, stats, context);
+  }
+
+  /**
+   * Pull mode: the stages take their pages from {@code source} (an operator that needs no input, a
+   * scan handing a page per {@code getOutput}), which {@link #run} pulls; call it before anything
+   * else. The source is finished, closed and so stops reading once nothing more is wanted — a
+   * {@code head} has its rows, or the answer is full — as an {@link #add} then answers false.
+   */
+  public void pullFrom(Operator source) {
+    List<Driver.Step> pulled = new ArrayList<>(steps.size() + 2);
+    pulled.add(Driver.Step.uncounted(requireNonNull(source, "source is null")));
+    pulled.add(Driver.Step.uncounted(new Wanted()));
+    pulled.addAll(steps);
+    driver = new Driver(pulled, this::deliver, stats, context);
+  }
+
+  /**
+   * Pulls the source's pages through the stages ({@link #pullFrom}) until the last is finished: the
+   * source ended, or nothing more was wanted; checks the search's cancellation on every pass.
+   */
+  public void run() {
+    driver.run();
   }
 
   /**
@@ -368,6 +396,47 @@ public final class PageReduce {
       }
     }
     return false;
+  }
+
+  /**
+   * Between a pulled source and the stages: passes its pages on, and is finished once nothing more
+   * is wanted ({@link #wantsNoMore}), so the driver finishes and closes the source.
+   */
+  private final class Wanted implements Operator {
+    private Page held;
+    private boolean finishing;
+
+    @Override
+    public boolean needsInput() {
+      return held == null && !finishing && !wantsNoMore();
+    }
+
+    @Override
+    public void addInput(Page page) {
+      held = page;
+    }
+
+    @Override
+    public Page getOutput() {
+      Page out = held;
+      held = null;
+      return out;
+    }
+
+    @Override
+    public void finish() {
+      finishing = true;
+    }
+
+    @Override
+    public boolean isFinished() {
+      return held == null && (finishing || wantsNoMore());
+    }
+
+    @Override
+    public void close() {
+      held = null;
+    }
   }
 
   /** {@code head N}: the first N positions, the page that crosses N cut. */

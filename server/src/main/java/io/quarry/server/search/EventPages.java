@@ -68,6 +68,7 @@ final class EventPages implements EventVisitor {
   private int visited;
   private int rows;
   private boolean typed; // values keep the type extraction gives them (JSON numbers, booleans)
+  private boolean finished; // finish() reported what was read and matched
   private List<Map<String, List<String>>> listed; // listing: each event's index-time fields
 
   /**
@@ -198,8 +199,15 @@ final class EventPages implements EventVisitor {
     return true;
   }
 
+  /**
+   * Also when the scan stopped before it ended (its driver closed it: a {@code head} had its rows):
+   * what it read and matched until then still counts.
+   */
   @Override
   public void close() {
+    if (!finished) {
+      account();
+    }
     release.run();
   }
 
@@ -211,11 +219,17 @@ final class EventPages implements EventVisitor {
 
   @Override
   public void finish() {
-    control.read(visited % SearchControl.EVERY); // the remainder, for progress
     flush();
+    account();
+    finished = true;
+    afterFinish.run();
+  }
+
+  /** The events read since the last report, matched, and the extraction's time, reported once. */
+  private void account() {
+    control.read(visited % SearchControl.EVERY); // the remainder, for progress
     matched.addAndGet(matchedHere);
     control.extracted(extraction.take());
-    afterFinish.run();
   }
 
   private void flush() {

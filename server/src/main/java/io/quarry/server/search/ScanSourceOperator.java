@@ -1,6 +1,6 @@
 package io.quarry.server.search;
 
-import io.quarry.codecs.store.SliceCursor;
+import io.quarry.codecs.store.EventCursor;
 import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.data.Page;
 import java.io.IOException;
@@ -8,19 +8,20 @@ import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 
 /**
- * One segment slice of a batch scan as the source operator of the slice's {@link
- * io.quarry.ql.exec.Driver} (ES|QL's {@code LuceneSourceOperator}): it needs no input, and each
- * {@link #getOutput} advances the slice's {@link SliceCursor} a page's worth of events at a time
- * into the slice's page builder ({@link EventPages}, which hands its pages back through {@link
- * #add}) until a page is ready or the slice ends. Finished when the slice ended and every page went
- * out, or early when the chain after it needs no more ({@link #finish}); the scan then reads no
- * further. A read that fails goes up unchecked, the slice's scan (which quarantines a damaged
- * bucket) unwrapping it.
+ * A scan as the source operator of a {@link io.quarry.ql.exec.Driver} (ES|QL's {@code
+ * LuceneSourceOperator}): one segment slice of a batch scan ({@link
+ * io.quarry.codecs.store.SliceCursor}), or the newest-first scan of a time-ordered search ({@link
+ * io.quarry.codecs.store.TimeOrderedCursor}). It needs no input, and each {@link #getOutput}
+ * advances the scan's {@link EventCursor} a page's worth of events at a time into the page builder
+ * ({@link EventPages}, which hands its pages back through {@link #add}) until a page is ready or
+ * the scan ends. Finished when the scan ended and every page went out, or early when the chain
+ * after it needs no more ({@link #finish}); the scan then reads no further. A read that fails goes
+ * up unchecked, the scan's caller unwrapping it (a batch slice quarantines a damaged bucket).
  */
 final class ScanSourceOperator implements Operator {
   private final int eventsPerPage;
   private final ArrayDeque<Page> ready = new ArrayDeque<>();
-  private SliceCursor cursor; // null until the scan opened the slice
+  private EventCursor cursor; // null until the scan opened
   private boolean stopped;
 
   /** A source whose page builder flushes every {@code eventsPerPage} events. */
@@ -28,12 +29,12 @@ final class ScanSourceOperator implements Operator {
     this.eventsPerPage = eventsPerPage;
   }
 
-  /** The slice to read, once the scan opened it. */
-  void open(SliceCursor cursor) {
+  /** The scan to read, once opened. */
+  void open(EventCursor cursor) {
     this.cursor = cursor;
   }
 
-  /** A page the slice's page builder made. */
+  /** A page the scan's page builder made. */
   void add(Page page) {
     ready.add(page);
   }
@@ -51,11 +52,11 @@ final class ScanSourceOperator implements Operator {
   @Override
   public Page getOutput() {
     if (cursor == null) {
-      throw new IllegalStateException("the scan has not opened the slice yet");
+      throw new IllegalStateException("the scan has not opened yet");
     }
     try {
       while (ready.isEmpty() && !stopped && !cursor.ended()) {
-        cursor.advance(eventsPerPage); // one page at most, and the last one when the slice ends
+        cursor.advance(eventsPerPage); // one page at most, and the last one when the scan ends
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

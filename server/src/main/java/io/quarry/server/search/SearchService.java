@@ -704,9 +704,14 @@ public final class SearchService implements AutoCloseable {
         evaluator,
         results,
         deduplicated,
-        visitor ->
+        (visitor, reader) ->
             store.scan(
-                indexes, translation.query(), plan.earliestMicros(), plan.latestMicros(), visitor));
+                indexes,
+                translation.query(),
+                plan.earliestMicros(),
+                plan.latestMicros(),
+                visitor,
+                reader));
   }
 
   /**

@@ -25,8 +25,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * or a {@code map} (each reads only its own fields) fixes the columns (the commands before it read
  * only the fields {@link PageChain#inputFields} names). The events become pages of only the fields
  * those commands read ({@link EventPages}, one source over the whole time-ordered scan), and pages
- * go through the stages to the answer; a {@code head} that has its rows stops the scan. A plain
- * event listing, with only commands after it that filter, cut or reorder its events ({@link
+ * go through the stages to the answer, pulled: the scan is the source operator of the stages'
+ * driver ({@link ScanSourceOperator} over the store's {@link
+ * io.quarry.codecs.store.TimeOrderedCursor}, a page of events per pull), so once a {@code head} has
+ * its rows or the answer is full the driver closes it and it reads no further. A plain event
+ * listing, with only commands after it that filter, cut or reorder its events ({@link
  * ListedCommands#keepsEvents}) or that set, move or remove fields as {@link ListedFields} replays
  * them ({@code eval}, {@code rex}, {@code lookup}, {@code rename}, {@code fields -}), runs on pages
  * too: the source then carries every field an event has without extraction, and {@link
@@ -63,10 +66,16 @@ final class TimeOrderedPages {
         });
   }
 
-  /** The scan that feeds a visitor: the store's time-ordered scan over the search's indexes. */
+  /**
+   * The scan that feeds a visitor: the store's time-ordered scan over the search's indexes, pulled
+   * by {@code reader} through its cursor ({@link io.quarry.codecs.store.EventStore#scan(List,
+   * org.apache.lucene.search.Query, long, long, EventVisitor,
+   * io.quarry.codecs.store.EventStore.CursorReader)}).
+   */
   @FunctionalInterface
   interface Scan {
-    ScanStats run(EventVisitor visitor) throws IOException;
+    ScanStats run(EventVisitor visitor, io.quarry.codecs.store.EventStore.CursorReader reader)
+        throws IOException;
   }
 
   /**
@@ -281,7 +290,9 @@ final class TimeOrderedPages {
                     : overRename != null
                         ? RenameOverEvents.before(pipeline, listedAt).valuesMarked()
                         : everyField != null ? shape.listed().valuesMarked() : java.util.Map.of());
-    boolean[] done = {false};
+    // the scan is the source of the stages' driver, pulled a page's worth at a time: once a head
+    // has its rows or the answer is full, the driver closes it and it reads no further
+    ScanSourceOperator reading = new ScanSourceOperator(shape.pageSize());
     // the extraction reads the events' own _raw and sourcetype where a command changes them
     boolean eventText =
         listing != null
@@ -307,12 +318,10 @@ final class TimeOrderedPages {
                   for (int stage = 0; stage < fused; stage++) {
                     stages.counted(stage, page.positionCount(), 0);
                   }
-                  done[0] =
-                      done[0]
-                          || !stagesOnPages.add(
-                              eventText
-                                  ? ListingColumns.withEventText(page)
-                                  : ownText ? EventText.withOwnText(page) : page);
+                  reading.add(
+                      eventText
+                          ? ListingColumns.withEventText(page)
+                          : ownText ? EventText.withOwnText(page) : page);
                 },
                 () -> {},
                 () -> {})
@@ -322,6 +331,7 @@ final class TimeOrderedPages {
             ? source.listing()
             : source;
     try {
+      stagesOnPages.pullFrom(reading);
       ScanStats scanned =
           scan.run(
               new EventVisitor() {
@@ -330,7 +340,7 @@ final class TimeOrderedPages {
                   if (blockSkip != null) {
                     blockSkip.visited(event);
                   }
-                  return !done[0] && pages.visit(event) && !done[0];
+                  return pages.visit(event);
                 }
 
                 @Override
@@ -354,13 +364,20 @@ final class TimeOrderedPages {
                 public void close() {
                   pages.close();
                 }
+              },
+              cursor -> {
+                reading.open(cursor);
+                try {
+                  stagesOnPages.run(); // the scan, through the stages, into what takes their pages
+                } catch (java.io.UncheckedIOException e) {
+                  throw e.getCause(); // a read that failed
+                }
               });
       if (skip != null) { // the skipped events were the dedup's (stage 0's) input all the same
         stages.counted(0, skip.skipped() + blockSkip.skipped(), 0);
         matched.addAndGet(skip.skipped() + blockSkip.skipped());
         skip.reportRead();
       }
-      stagesOnPages.finish();
       if (tableInside) {
         tableListing.finish();
         afterTable.finish();

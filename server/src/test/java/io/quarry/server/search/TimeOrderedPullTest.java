@@ -1,0 +1,194 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import io.quarry.server.config.QuarryConfig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The time-ordered search pulled like the batch one (issue 21): its scan is the source of the
+ * stages' driver, read a page at a time, so a {@code head 10} reads ten events and decodes at most
+ * the head block of each segment it touches; listings in both layouts give the newest events first,
+ * as written; a search cancelled while its pages are pulled stops with a cancellation. One real
+ * server, the same events in an index of each layout.
+ */
+class TimeOrderedPullTest {
+  private static final String PASSWORD = "time-ordered-password";
+  private static final String TOKEN = "time-ordered-token";
+  private static final long START = 1767780000L; // 2026-01-07T10:00:00Z
+  private static final int EVENTS = 3000;
+
+  @TempDir static Path root;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server =
+        QuarryServer.start(
+            new QuarryConfig(
+                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
+                root.resolve("data").toString(),
+                List.of("ev", "bl"),
+                new QuarryConfig.Auth(PASSWORD),
+                new QuarryConfig.Hec(
+                    List.of(new QuarryConfig.HecToken(TOKEN, "test", "ev", List.of("ev", "bl")))),
+                null,
+                TestServers.eventsBesideBlocks(),
+                null,
+                Map.of()),
+            Clock.systemUTC());
+    for (String index : List.of("ev", "bl")) {
+      for (int from = 0; from < EVENTS; from += 250) {
+        post(index, from, from + 250);
+      }
+    }
+  }
+
+  /** Events {@code from} to {@code to}: event i at START + 7 i seconds, level by i. */
+  private static void post(String index, int from, int to) throws Exception {
+    StringBuilder body = new StringBuilder();
+    for (int i = from; i < to; i++) {
+      body.append(
+          String.format(
+              "{\"time\":%d,\"host\":\"h%d\",\"sourcetype\":\"st\",\"index\":\"%s\","
+                  + "\"event\":\"event %d level %s\",\"fields\":{\"level\":\"%s\"}}%n",
+              START + i * 7L, i % 3, index, i, level(i), level(i)));
+    }
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/event"))
+                    .header("Authorization", "Splunk " + TOKEN)
+                    .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+  }
+
+  private static String level(int i) {
+    return i % 5 == 0 ? "warn" : "info";
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static SearchStats stats(String query) throws Exception {
+    return server.search().run(query, server.search().plan(query, null, null), page -> {});
+  }
+
+  /** The {@code _raw} of each result, in order. */
+  private static List<String> raws(String query) throws Exception {
+    HttpResponse<String> response = TestServers.export(server, PASSWORD, query);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    List<String> raws = new ArrayList<>();
+    ObjectMapper json = new ObjectMapper();
+    for (String line : response.body().split("\n")) {
+      JsonNode result = line.isBlank() ? null : json.readTree(line).get("result");
+      if (result != null) {
+        raws.add(result.path("_raw").asText());
+      }
+    }
+    return raws;
+  }
+
+  /**
+   * The newest {@code count} events' {@code _raw} whose number passes {@code kept}, newest first.
+   */
+  private static List<String> newest(int count, java.util.function.IntPredicate kept) {
+    List<String> raws = new ArrayList<>();
+    for (int i = EVENTS - 1; i >= 0 && raws.size() < count; i--) {
+      if (kept.test(i)) {
+        raws.add("event " + i + " level " + level(i));
+      }
+    }
+    return raws;
+  }
+
+  @Test
+  void aHeadReadsItsEventsAndDecodesAtMostOneBlockPerSegment() throws Exception {
+    for (String index : List.of("ev", "bl")) {
+      String query = "search index=" + index + " | head 10";
+      assertThat(raws(query)).as(query).isEqualTo(newest(10, i -> true));
+      SearchStats head = stats(query);
+      assertThat(head.eventsRead()).as(query).isEqualTo(10);
+      assertThat(head.scanCosts().journalBlocks()).as(query).isLessThanOrEqualTo(head.segments());
+    }
+    // a filter the blocks decide per event: the pages pulled until ten passed, no further
+    String warns = "search index=bl level=warn | head 10";
+    assertThat(raws(warns)).isEqualTo(newest(10, i -> i % 5 == 0));
+    assertThat(stats(warns).eventsRead()).isLessThan(EVENTS / 2);
+  }
+
+  @Test
+  void listingsComeNewestFirstInBothLayouts() throws Exception {
+    for (String index : List.of("ev", "bl")) {
+      for (String query :
+          List.of(
+              "search index=" + index,
+              "search index=" + index + " | head 700",
+              "search index=" + index + " level=warn | head 333",
+              "search index=" + index + " earliest=" + (START + 7000) + " | head 1",
+              "search index=" + index + " | eval n=1 | head 1500 | table _raw")) {
+        List<String> expected =
+            query.contains("level=warn")
+                ? newest(333, i -> i % 5 == 0)
+                : query.contains("earliest=")
+                    ? newest(1, i -> true)
+                    : query.contains("head 700")
+                        ? newest(700, i -> true)
+                        : query.contains("head 1500")
+                            ? newest(1500, i -> true)
+                            : newest(EVENTS, i -> true);
+        assertThat(raws(query)).as(query).isEqualTo(expected);
+      }
+    }
+  }
+
+  @Test
+  void aSearchCancelledWhileItsPagesArePulledStops() throws Exception {
+    for (String index : List.of("ev", "bl")) {
+      String query = "search index=" + index + " | eval n=1";
+      SearchControl control = new SearchControl();
+      long[] rows = {0};
+      assertThatThrownBy(
+              () ->
+                  server
+                      .search()
+                      .run(
+                          query,
+                          server.search().plan(query, null, null),
+                          Duration.ofMinutes(1),
+                          control,
+                          page -> {
+                            rows[0] += page.positionCount();
+                            control.cancel(); // the client went away after the first page
+                          }))
+          .as(query)
+          .isNotNull();
+      assertThat(control.cancelled()).isTrue();
+      assertThat(rows[0]).as(query).isPositive().isLessThan(EVENTS);
+    }
+  }
+}
