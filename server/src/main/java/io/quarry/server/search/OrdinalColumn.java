@@ -27,8 +27,12 @@ final class OrdinalColumn {
   /** Ordinals below this find their page entry in an array, the others in a map. */
   private static final int DIRECT = 1 << 16;
 
-  /** The most entries a dictionary shared by several pages holds. */
-  private static final int MAX_SHARED = 1024;
+  /**
+   * The most entries a dictionary shared by several pages holds: two such by-fields still number
+   * their combinations per page ({@code EntryGroups}, 16,384 at most), as smaller per-page
+   * dictionaries did.
+   */
+  private static final int MAX_SHARED = 128;
 
   /** A page whose new entries are more than one in this many of its positions shares nothing. */
   private static final int NEW_SHARE = 2;
