@@ -34,13 +34,14 @@ import org.apache.lucene.util.BytesRef;
  * of the slice that surely matches (every candidate of an exact index query, else those the {@code
  * sure} query matches) and has keyword doc values for the counted field, it counts the document's
  * ordinals ({@link CountShortcut.Kind#VALUES}, into the segment's {@link OrdinalCounts}, looked up
- * once per segment at the end) or, per time bucket, its bucket's ({@link
- * CountShortcut.Kind#TIMED}); a whole segment whose every document matches is counted from its term
- * index's document frequencies, not a document read ({@link #countsFromTerms}). Over blocks, {@link
- * BlockCounting} counts the blocks their value counts decide. The counts reach the partial
- * aggregation as pages of intermediate state ({@link CountPages}, {@link
- * PageAggregator#addIntermediateInput}) when the slice ends; every other event goes to the
- * remainder, whose pages the same partial adds as input.
+ * once per segment at the end) or, per time bucket, its bucket's ({@link CountShortcut.Kind#TIMED})
+ * or, with one ordinal of each of several by-fields, its combination ({@link
+ * CountShortcut.Kind#GROUPS}, {@link JointCounts}); a whole segment whose every document matches is
+ * counted from its term index's document frequencies, not a document read ({@link
+ * #countsFromTerms}). Over blocks, {@link BlockCounting} (or {@link BlockGroupCounting}) counts the
+ * blocks their value counts decide. The counts reach the partial aggregation as pages of
+ * intermediate state ({@link CountPages}, {@link PageAggregator#addIntermediateInput}) when the
+ * slice ends; every other event goes to the remainder, whose pages the same partial adds as input.
  */
 final class IndexCounting implements EventVisitor {
   /** The largest keyword dictionary counted per time bucket (an int per value and bucket). */
