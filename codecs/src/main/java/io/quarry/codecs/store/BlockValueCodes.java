@@ -87,6 +87,21 @@ public final class BlockValueCodes {
     if (!advance(doc, events, size)) {
       return false;
     }
+    decode(events, into);
+    return true;
+  }
+
+  /**
+   * Writes the codes of the block {@link #advance} moved to, its {@code events} events, into {@code
+   * into} (every event's, in one pass per code width).
+   *
+   * @throws CorruptIndexException when a code is past the block's values
+   */
+  public void decode(int events, int[] into) throws CorruptIndexException {
+    if (bits == 0) {
+      Arrays.fill(into, 0, events, 0);
+      return;
+    }
     int largest = 0; // checked once for the block: a loop per width, without a branch per code
     if (bits == 16) {
       for (int e = 0; e < events; e++) {
@@ -111,7 +126,6 @@ public final class BlockValueCodes {
         code(e); // throws for the first code past the values
       }
     }
-    return true;
   }
 
   /**

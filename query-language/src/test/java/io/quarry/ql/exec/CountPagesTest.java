@@ -40,6 +40,8 @@ class CountPagesTest {
           "stats count AS n, count",
           "stats count by ip",
           "stats count AS hits by status",
+          "stats count by ip, status",
+          "stats count AS n, count by status, ip",
           "top ip",
           "rare ip",
           "top limit=3 status countfield=c percentfield=p",
@@ -79,13 +81,17 @@ class CountPagesTest {
         .isEqualTo(new CountShortcut(CountShortcut.Kind.VALUES, "ip", null));
     assertThat(CountShortcut.of(command("rare ip")))
         .isEqualTo(new CountShortcut(CountShortcut.Kind.VALUES, "ip", null));
+    assertThat(CountShortcut.of(command("stats count by ip, status")))
+        .isEqualTo(
+            new CountShortcut(CountShortcut.Kind.GROUPS, "ip", null, List.of("ip", "status")));
     assertThat(CountShortcut.of(command("timechart span=1h count by ip")).kind())
         .isEqualTo(CountShortcut.Kind.TIMED);
     for (String text :
         List.of(
             "stats count(ip)",
             "stats count, sum(n)",
-            "stats count by ip, status",
+            "stats count by ip, ip",
+            "stats count(ip) by ip, status",
             "top ip by status",
             "top ip, status",
             "timechart span=1h count",
@@ -147,10 +153,22 @@ class CountPagesTest {
     List<Row> scanned = new ArrayList<>();
     for (Row row : input) {
       Set<String> values = new LinkedHashSet<>();
-      if (shortcut.field() != null) {
-        row.values(shortcut.field()).forEach(value -> values.add(Values.toText(value)));
+      boolean countable;
+      if (shortcut.kind() == CountShortcut.Kind.GROUPS) {
+        // one value of each by-field: the combination, its texts joined (as a source counts it)
+        countable = shortcut.by().stream().allMatch(f -> row.values(f).size() == 1);
+        if (countable) {
+          values.add(
+              String.join(
+                  GROUP_SEPARATOR,
+                  shortcut.by().stream().map(f -> Values.toText(row.values(f).get(0))).toList()));
+        }
+      } else {
+        if (shortcut.field() != null) {
+          row.values(shortcut.field()).forEach(value -> values.add(Values.toText(value)));
+        }
+        countable = shortcut.field() == null || !values.isEmpty();
       }
-      boolean countable = shortcut.field() == null || !values.isEmpty();
       if (!countable || random.nextBoolean()) {
         scanned.add(row);
         continue;
@@ -179,6 +197,7 @@ class CountPagesTest {
                     values(segment.values),
                     counts(segment.values),
                     segment.rows));
+        case GROUPS -> counts.add(groups(shortcut.by(), segment.values));
         case TIMED ->
             segment.timed.forEach(
                 (bucket, values) ->
@@ -213,6 +232,21 @@ class CountPagesTest {
     assertThat(total.isFinished()).isTrue();
     total.close();
     return out;
+  }
+
+  private static final String GROUP_SEPARATOR = "\u0001";
+
+  /** A page of counts per combination, from keys of the by-fields' texts joined. */
+  private static Page groups(List<String> by, Map<String, Long> counts) {
+    List<BytesBlock> columns = new ArrayList<>();
+    for (int f = 0; f < by.size(); f++) {
+      BytesBlock.Builder column = BytesBlock.builder(counts.size());
+      for (String key : counts.keySet()) {
+        column.append(key.split(GROUP_SEPARATOR, -1)[f]);
+      }
+      columns.add(column.build());
+    }
+    return CountPages.groups(by, columns, counts(counts));
   }
 
   private static BytesBlock values(Map<String, Long> counts) {

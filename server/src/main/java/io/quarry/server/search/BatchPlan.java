@@ -31,7 +31,8 @@ import org.apache.lucene.search.Query;
  * @param counting on {@link Engine#INDEX}, what the index counts: {@code stats count} (documents;
  *     those of {@code countedUpFront} before the scan), {@code stats count by f} and {@code top f}
  *     (f's keyword doc values per segment), {@code timechart count by f} (per time bucket and
- *     value); else null
+ *     value), {@code stats count by f1, f2 …} (per combination of the fields' ordinals, {@link
+ *     JointCounts}; over blocks from their value codes, {@link BlockGroupCounting}); else null
  * @param countedUpFront {@code stats count}: the documents of this query are counted by the term
  *     index before the scan, which then reads only the other candidates; else null
  * @param sure the part of an inexact index query that needs no per-event check, or null
@@ -94,7 +95,7 @@ record BatchPlan(
         && !rowsOnly
         && blocks != null
         && (!indexCounts || (!exact && sure == null))
-        && !blocks.countsAlong(counting.field())) {
+        && !counting.by().stream().allMatch(blocks::countsAlong)) {
       // only blocks count (only blocks are searched, or only they decide the filter): a count by a
       // field they hold no counts of would read every event
       counting = null;
@@ -156,6 +157,7 @@ record BatchPlan(
         switch (counting.kind()) {
           case VALUES -> explain.put("counted_by_field", counting.field());
           case TIMED -> explain.put("counted_by_time_and_field", counting.field());
+          case GROUPS -> explain.put("counted_by_fields", counting.by());
           case ROWS -> {}
         }
         if (countedUpFront != null) {

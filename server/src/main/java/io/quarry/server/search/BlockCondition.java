@@ -351,6 +351,23 @@ final class BlockCondition {
       return mixed.test(mixedTest, ord) == SURE;
     }
 
+    /**
+     * Whether each of the current block's values of the mixed field surely matches, by its code (an
+     * array reused for the next block).
+     */
+    boolean[] mixedSureCodes() throws IOException {
+      int size = mixed.values.size();
+      if (sureByCode.length < size) {
+        sureByCode = new boolean[size];
+      }
+      for (int v = 0; v < size; v++) {
+        sureByCode[v] = mixedSure(mixed.values.ord(v));
+      }
+      return sureByCode;
+    }
+
+    private boolean[] sureByCode = new boolean[0];
+
     /** The counts of the field the last mixed verdict was on. */
     FieldCounts mixed() {
       return mixed;
@@ -411,6 +428,22 @@ final class BlockCondition {
                 : codes.advance(doc, events, values.size());
       }
       return positioned;
+    }
+
+    /**
+     * Writes every event's code of block {@code doc} into {@code into}; false when the block has no
+     * codes ({@link #coded}). The block must be the one {@link #at} moved to, with its counts.
+     */
+    boolean codes(int doc, int events, int[] into) throws IOException {
+      if (!coded(doc, events)) {
+        return false;
+      }
+      if (values.size() == 1) {
+        java.util.Arrays.fill(into, 0, events, 0);
+      } else {
+        codes.decode(events, into);
+      }
+      return true;
     }
 
     /** Event {@code e}'s code in the block {@link #coded} moved to. */

@@ -30,7 +30,7 @@ import org.apache.lucene.index.LeafReader;
  * Other blocks are visited event by event and checked, as before. The counts reach the partial
  * aggregation as pages of intermediate state ({@link CountPages}) when the slice ends.
  */
-final class BlockCounting {
+final class BlockCounting implements BlockCountSource {
   private static final CountShortcut.Kind ROWS = CountShortcut.Kind.ROWS;
   private static final CountShortcut.Kind VALUES = CountShortcut.Kind.VALUES;
   private static final CountShortcut.Kind TIMED = CountShortcut.Kind.TIMED;
@@ -71,8 +71,8 @@ final class BlockCounting {
     this.segmentCounts = segmentCounts;
   }
 
-  /** The shortcut for one slice's segment, or null when its blocks have nothing to count from. */
-  EventVisitor.BlockShortcut shortcut(LeafReader reader) throws IOException {
+  @Override
+  public EventVisitor.BlockShortcut shortcut(LeafReader reader) throws IOException {
     BlockCondition.Segment segment = condition.segment(reader);
     BlockCondition.FieldCounts values = null;
     if (mode != ROWS) {
@@ -126,7 +126,9 @@ final class BlockCounting {
           if (mode != ROWS && verdict >= 0 && segment.mixed() != counted) {
             selected =
                 counted.coded(doc, events)
-                    ? segment.mixed().select(doc, events, sureCodes(segment), matching(events))
+                    ? segment
+                        .mixed()
+                        .select(doc, events, segment.mixedSureCodes(), matching(events))
                     : -1;
             if (selected < 0) {
               return DocShortcut.VISIT; // a block without codes: its events are read
@@ -254,19 +256,6 @@ final class BlockCounting {
     }
   }
 
-  /** Whether each of the current block's values of the mixed field surely matches, by its code. */
-  private boolean[] sureCodes(BlockCondition.Segment segment) throws IOException {
-    BlockCondition.FieldCounts mixed = segment.mixed();
-    int size = mixed.values.size();
-    if (sureByCode.length < size) {
-      sureByCode = new boolean[size];
-    }
-    for (int v = 0; v < size; v++) {
-      sureByCode[v] = segment.mixedSure(mixed.values.ord(v));
-    }
-    return sureByCode;
-  }
-
   /** Room for a block's matching events. */
   private int[] matching(int events) {
     if (matching.length < events) {
@@ -275,7 +264,6 @@ final class BlockCounting {
     return matching;
   }
 
-  private boolean[] sureByCode = new boolean[0];
   private int[] matching = new int[0];
 
   /** The largest dictionary counted per time bucket (an int per value and bucket). */
@@ -295,13 +283,13 @@ final class BlockCounting {
   /** Events of whole segments counted with their counts ({@link #takeWhole}). */
   private long wholeRows;
 
-  /** The events this slice counted (they matched). */
-  long rows() {
+  @Override
+  public long rows() {
     return rows + wholeRows;
   }
 
-  /** Hands the slice's counts to the aggregation; returns the nanoseconds counting took. */
-  long finish() {
+  @Override
+  public long finish() {
     switch (mode) {
       case ROWS -> {
         if (rows > 0) {

@@ -34,13 +34,14 @@ import org.apache.lucene.util.BytesRef;
  * of the slice that surely matches (every candidate of an exact index query, else those the {@code
  * sure} query matches) and has keyword doc values for the counted field, it counts the document's
  * ordinals ({@link CountShortcut.Kind#VALUES}, into the segment's {@link OrdinalCounts}, looked up
- * once per segment at the end) or, per time bucket, its bucket's ({@link
- * CountShortcut.Kind#TIMED}); a whole segment whose every document matches is counted from its term
- * index's document frequencies, not a document read ({@link #countsFromTerms}). Over blocks, {@link
- * BlockCounting} counts the blocks their value counts decide. The counts reach the partial
- * aggregation as pages of intermediate state ({@link CountPages}, {@link
- * PageAggregator#addIntermediateInput}) when the slice ends; every other event goes to the
- * remainder, whose pages the same partial adds as input.
+ * once per segment at the end) or, per time bucket, its bucket's ({@link CountShortcut.Kind#TIMED})
+ * or, with one ordinal of each of several by-fields, its combination ({@link
+ * CountShortcut.Kind#GROUPS}, {@link JointCounts}); a whole segment whose every document matches is
+ * counted from its term index's document frequencies, not a document read ({@link
+ * #countsFromTerms}). Over blocks, {@link BlockCounting} (or {@link BlockGroupCounting}) counts the
+ * blocks their value counts decide. The counts reach the partial aggregation as pages of
+ * intermediate state ({@link CountPages}, {@link PageAggregator#addIntermediateInput}) when the
+ * slice ends; every other event goes to the remainder, whose pages the same partial adds as input.
  */
 final class IndexCounting implements EventVisitor {
   /** The largest keyword dictionary counted per time bucket (an int per value and bucket). */
@@ -67,7 +68,8 @@ final class IndexCounting implements EventVisitor {
   private SortedSetDocValues countedValues;
   private Object countedSegment;
   private Map<Long, int[]> timedCounts; // TIMED: per bucket start, by ordinal
-  private BlockCounting blockCounting;
+  private JointCounts jointCounts; // GROUPS: this slice's counts by combination
+  private BlockCountSource blockCounting;
 
   /**
    * Counts {@code shortcut} for the slice, into {@code partial} (timed counts and block row counts
@@ -101,7 +103,9 @@ final class IndexCounting implements EventVisitor {
     this.remainder = remainder;
     if (blocks != null) {
       this.blockCounting =
-          new BlockCounting(shortcut, blocks, zone, control, partial, segmentCounts);
+          shortcut.kind() == CountShortcut.Kind.GROUPS
+              ? new BlockGroupCounting(shortcut, blocks, control, partial)
+              : new BlockCounting(shortcut, blocks, zone, control, partial, segmentCounts);
     }
   }
 
@@ -122,6 +126,49 @@ final class IndexCounting implements EventVisitor {
       case ROWS -> null; // counted before the scan (CountingScan) or by blocks
       case VALUES -> valuesShortcut(reader);
       case TIMED -> timedShortcut(reader);
+      case GROUPS -> groupsShortcut(reader);
+    };
+  }
+
+  /**
+   * {@code stats count by f1, f2 …}: a document that surely matches and has exactly one keyword
+   * doc-values ordinal of every by-field is counted by its combination of ordinals ({@link
+   * JointCounts}); any other (a by-field missing — its value may come from search-time extraction —
+   * or multivalued) is read as a row.
+   */
+  private DocShortcut groupsShortcut(LeafReader reader) throws IOException {
+    java.util.List<String> by = shortcut.by();
+    SortedSetDocValues[] values = new SortedSetDocValues[by.size()];
+    for (int f = 0; f < values.length; f++) {
+      values[f] = OrdinalCounts.keywordValues(reader, by.get(f));
+      if (values[f] == null) {
+        return null;
+      }
+    }
+    JointCounts counts = JointCounts.over(values);
+    if (counts == null) {
+      return null;
+    }
+    IntPredicate surely = sureMatches(reader);
+    jointCounts = counts;
+    started = System.nanoTime();
+    long[] ords = new long[values.length];
+    return doc -> {
+      if (!surely.test(doc)) {
+        return DocShortcut.VISIT;
+      }
+      for (int f = 0; f < values.length; f++) {
+        if (!values[f].advanceExact(doc) || values[f].docValueCount() != 1) {
+          return DocShortcut.VISIT;
+        }
+        ords[f] = values[f].nextOrd();
+      }
+      if (stopCounting()) {
+        return DocShortcut.STOP;
+      }
+      counts.add(counts.key(ords), 1);
+      countedRows++;
+      return DocShortcut.TAKEN;
     };
   }
 
@@ -268,6 +315,10 @@ final class IndexCounting implements EventVisitor {
    * the segment's {@link OrdinalCounts}.
    */
   private void handOver() {
+    if (jointCounts != null) {
+      jointCounts.handTo(partial, shortcut.by());
+      jointCounts = null;
+    }
     if (timedCounts != null) {
       for (Map.Entry<Long, int[]> bucket : timedCounts.entrySet()) {
         int[] byOrdinal = bucket.getValue();

@@ -7,28 +7,49 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * One page's column of a keyword index-time field built from the segment's ordinals ({@link
- * StoredEvent#keywordOrdinal}): a dictionary block whose dictionary holds the values of the
- * ordinals the page met, each ordinal's text looked up once per page, and per position its entry —
- * no value copied per event, and {@code stats … by} the column groups per entry ({@code
- * GroupKeys}). An event whose value has no ordinal (several values, none, a value a search-time
- * extraction gives, another segment) ends the page's ordinals: {@link #append} says so, and the
- * caller copies the positions so far into its plain builder ({@link #copyInto}) and goes on plain
- * until the page ends. Not thread-safe; one per column of an {@link EventPages}.
+ * A column of a keyword index-time field built from the segment's ordinals ({@link
+ * StoredEvent#keywordOrdinal}), page by page: a dictionary block whose dictionary holds the values
+ * of the ordinals met, each ordinal's text looked up once, and per position its entry — no value
+ * copied per event, and {@code stats … by} the column groups per entry ({@code GroupKeys}). The
+ * dictionary is the slice's, not the page's: while the pages come from one segment (the ordinals'
+ * scope) and a page adds few new values (at most one in {@value #NEW_SHARE} of its positions new),
+ * the next page's block refers to the same dictionary — the same object when it met no new value,
+ * so the search's memory account holds it once ({@code BlockFactory.reserve}) and a field of a few
+ * values (a method, a status) is looked up once per slice; a page of many new values (an address)
+ * starts the next page's dictionary afresh, as does a dictionary past {@value #MAX_SHARED} entries.
+ * A page whose positions all hold one entry is a constant block. An event whose value has no
+ * ordinal (several values, none, a value a search-time extraction gives, another segment) ends the
+ * page's ordinals: {@link #append} says so, and the caller copies the positions so far into its
+ * plain builder ({@link #copyInto}) and goes on plain until the page ends. Not thread-safe; one per
+ * column of an {@link EventPages}.
  */
 final class OrdinalColumn {
   /** Ordinals below this find their page entry in an array, the others in a map. */
   private static final int DIRECT = 1 << 16;
+
+  /**
+   * The most entries a dictionary shared by several pages holds: two such by-fields still number
+   * their combinations per page ({@code EntryGroups}, 16,384 at most), as smaller per-page
+   * dictionaries did.
+   */
+  private static final int MAX_SHARED = 128;
+
+  /** A page whose new entries are more than one in this many of its positions shares nothing. */
+  private static final int NEW_SHARE = 2;
 
   private final String field;
   private Object scope; // the ordinals' scope: one segment scan
   private int[] entryOf = new int[256]; // ordinal → its page entry + 1 (0: not met this page)
   private final Map<Long, Integer> entryOfLarge = new HashMap<>();
   private long[] ordinalOf = new long[16]; // page entry → its ordinal
-  private BytesBlock.Builder dictionary;
+  private BytesBlock shared; // the dictionary of entries [0, sharedEntries), built
+  private int sharedEntries;
+  private BytesBlock.Builder dictionary; // entries [sharedEntries, entries), not built yet
   private int entries;
   private int[] positions; // each position's entry
   private int size;
+  private int firstEntry; // the page's first position's entry
+  private boolean oneEntry; // every position so far holds firstEntry
 
   OrdinalColumn(String field, int pageSize) {
     this.field = field;
@@ -55,6 +76,7 @@ final class OrdinalColumn {
       if (size > 0) {
         return false; // a page of two segments: plain from here
       }
+      forget(); // another segment's ordinals
       scope = eventScope;
     }
     int entry = entry(ordinal);
@@ -65,6 +87,12 @@ final class OrdinalColumn {
     }
     if (size == positions.length) {
       positions = Arrays.copyOf(positions, size * 2);
+    }
+    if (size == 0) {
+      firstEntry = entry;
+      oneEntry = true;
+    } else if (entry != firstEntry) {
+      oneEntry = false;
     }
     positions[size++] = entry;
     return true;
@@ -93,15 +121,18 @@ final class OrdinalColumn {
     ordinalOf[entry] = ordinal;
   }
 
-  /** Appends the positions so far to {@code plain}, as values; this column is empty after. */
+  /**
+   * Appends the positions so far to {@code plain}, as values; this column is empty after (its
+   * dictionary kept for the next page).
+   */
   void copyInto(BytesBlock.Builder plain) {
-    BytesBlock entries = dictionary.build();
+    BytesBlock values = dictionary();
     io.quarry.plugin.api.data.ByteSlice slice = new io.quarry.plugin.api.data.ByteSlice();
     for (int p = 0; p < size; p++) {
-      entries.getBytes(positions[p], slice);
+      values.getBytes(positions[p], slice);
       plain.append(slice.bytes(), slice.offset(), slice.length());
     }
-    reset();
+    endPage(0);
   }
 
   /**
@@ -109,22 +140,56 @@ final class OrdinalColumn {
    * for the next page.
    */
   BytesBlock build() {
-    BytesBlock entries = dictionary.build();
+    int added = entries - sharedEntries;
+    BytesBlock values = dictionary();
     BytesBlock block;
-    if (entries.positionCount() == 1) {
-      block = BytesBlock.constant(entries.getStringValue(0), size);
+    if (size > 0 && oneEntry) {
+      block = BytesBlock.constant(values.getStringValue(firstEntry), size);
     } else {
-      BytesBlock.OrdinalBuilder builder = BytesBlock.ordinalBuilder(entries, size);
+      BytesBlock.OrdinalBuilder builder = BytesBlock.ordinalBuilder(values, size);
       for (int p = 0; p < size; p++) {
         builder.appendOrdinal(positions[p]);
       }
       block = builder.build();
     }
-    reset();
+    endPage(added);
     return block;
   }
 
-  private void reset() {
+  /** Every entry so far as one dictionary, built again only when the page added some. */
+  private BytesBlock dictionary() {
+    if (shared == null || entries > sharedEntries) {
+      BytesBlock added = dictionary.build();
+      BytesBlock.Builder all = BytesBlock.builder(entries);
+      io.quarry.plugin.api.data.ByteSlice slice = new io.quarry.plugin.api.data.ByteSlice();
+      for (int e = 0; e < sharedEntries; e++) {
+        shared.getBytes(e, slice);
+        all.append(slice.bytes(), slice.offset(), slice.length());
+      }
+      for (int e = 0; e < added.positionCount(); e++) {
+        added.getBytes(e, slice);
+        all.append(slice.bytes(), slice.offset(), slice.length());
+      }
+      shared = all.build();
+      sharedEntries = entries;
+      dictionary = BytesBlock.builder(16);
+    }
+    return shared;
+  }
+
+  /**
+   * Ends the page: its positions dropped; the dictionary kept for the next page unless the page
+   * added many entries ({@code added}) or it grew past {@link #MAX_SHARED}.
+   */
+  private void endPage(int added) {
+    if ((long) added * NEW_SHARE > size || entries > MAX_SHARED) {
+      forget();
+    }
+    size = 0;
+  }
+
+  /** Drops the dictionary: the next page starts its own. */
+  private void forget() {
     for (int e = 0; e < entries; e++) {
       long ordinal = ordinalOf[e];
       if (ordinal < DIRECT) {
@@ -133,7 +198,8 @@ final class OrdinalColumn {
     }
     entryOfLarge.clear();
     entries = 0;
-    size = 0;
+    shared = null;
+    sharedEntries = 0;
     dictionary = BytesBlock.builder(16);
   }
 }

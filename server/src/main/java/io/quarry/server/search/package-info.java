@@ -12,11 +12,13 @@
  * instead of reading them when only counting follows ({@code OrdinalCounts} per segment), and hands
  * the counts to the page aggregation as its intermediate state — over indexes stored as blocks,
  * from each block's value counts where {@code BlockCondition} decides the filter per block ({@code
- * BlockCounting}; {@code BlockDedup} skips blocks a leading {@code dedup} would drop whole); {@code
- * EventFilter} is the per-event check of an inexact translation over the page sources' pages;
- * {@code FieldExtractor} extracts an event's search-time fields on demand (the sourcetype's
- * extraction, JSON, key=value); {@code SearchControl} carries time limits, finalize, cancel and
- * progress into the scan threads. {@code SearchFailures} is the one place where what went wrong
- * becomes an HTTP status and error code (no Netty type in this package).
+ * BlockCounting}; {@code BlockDedup} skips blocks a leading {@code dedup} would drop whole; {@code
+ * stats count by f1, f2 …} per combination of the fields' ordinals, {@code JointCounts}, over
+ * blocks from their value codes, {@code BlockGroupCounting}); {@code EventFilter} is the per-event
+ * check of an inexact translation over the page sources' pages; {@code FieldExtractor} extracts an
+ * event's search-time fields on demand (the sourcetype's extraction, JSON, key=value); {@code
+ * SearchControl} carries time limits, finalize, cancel and progress into the scan threads. {@code
+ * SearchFailures} is the one place where what went wrong becomes an HTTP status and error code (no
+ * Netty type in this package).
  */
 package io.quarry.server.search;

@@ -167,6 +167,17 @@ class BlockValueCountTest {
           "NOT code=200 | timechart span=1h count by level",
           "level=error | stats count by host",
           "level=warn | stats count by tag",
+          // several by-fields: counted per combination of the fields' codes (ordinals for events);
+          // multivalued (tag) or missing (tag, nosuch) fields leave their events to the rows
+          "| stats count by level, code",
+          "| stats count AS n, count by code, level",
+          "| stats count by host, level, code",
+          "| stats count by level, tag",
+          "| stats count by tag, code",
+          "code>=500 | stats count by level, host",
+          "level=warn | stats count by code, level",
+          "NOT code=200 | stats count by level, code, tag",
+          "host=h1 code=404 | stats count by level, code",
           "| dedup level | table _time level code",
           "| dedup host | table _time host",
           "| dedup tag | table _time tag",
@@ -185,6 +196,11 @@ class BlockValueCountTest {
         assertThat(search("search index=bl " + rows)).as(rows).isEqualTo(events);
       }
     }
+    // a by-field no event has: no combination, no row (Splunk), counted or not
+    for (String index : List.of("ev", "bl")) {
+      assertThat(search("search index=" + index + " | stats count by level, nosuch")).isEmpty();
+      assertThat(search("search index=" + index + " | stats count by nosuch, level")).isEmpty();
+    }
   }
 
   @Test
@@ -198,7 +214,9 @@ class BlockValueCountTest {
             "sourcetype=tags level=info | stats count",
             "level IN (warn, error) | stats count by level",
             "level=warn | stats count by code",
-            "NOT level=info | top code")) {
+            "NOT level=info | top code",
+            "| stats count by level, code",
+            "code>=500 | stats count by level, host")) {
       SearchStats counted = stats("search index=bl " + search);
       assertThat(counted.scanCosts().journalBlocks()).as(search).isZero();
     }
@@ -219,5 +237,19 @@ class BlockValueCountTest {
             .explain(server.search().plan("index=bl level=warn | stats count by level", null, null))
             .toString();
     assertThat(plan).contains("engine=index").contains("counted_from_block_values=true");
+    for (String index : List.of("ev", "bl")) {
+      String grouped =
+          server
+              .search()
+              .explain(
+                  server
+                      .search()
+                      .plan("index=" + index + " | stats count by level, code", null, null))
+              .toString();
+      assertThat(grouped)
+          .as(index)
+          .contains("engine=index")
+          .contains("counted_by_fields=[level, code]");
+    }
   }
 }

@@ -106,6 +106,41 @@ class KeywordCountShortcutTest {
         .contains("{\"user\":\"u3\",\"count\":\"429\"}");
   }
 
+  /**
+   * {@code stats count by f1, f2}: a document with one ordinal of each keyword field is counted by
+   * its combination; a field some event has only at search time (user) or that has no ordinals
+   * (status, a number; sourcetype) leaves those events to the rows — the row path's answer.
+   */
+  @Test
+  void countsByCombinationEqualTheRowPath() throws Exception {
+    for (String query :
+        List.of(
+            "sourcetype=access_combined | stats count by clientip, method",
+            "sourcetype=access_combined | stats count by method, clientip, status",
+            "sourcetype=access_combined clientip=10.0.1.* | stats count by clientip, method",
+            "sourcetype=shop | stats count by user, sourcetype",
+            "* | stats count by user, clientip",
+            "* | stats count AS n by sourcetype, user")) {
+      assertThat(search(query)).as(query).isEqualTo(search(query.replace(" | ", " | eval x=1 | ")));
+    }
+    // 10.0.(i % 3).(i % 11): 10.0.0.0 for i a multiple of 33 below 2,000, 61 of them, all GET
+    assertThat(search("sourcetype=access_combined | stats count by clientip, method"))
+        .contains("{\"clientip\":\"10.0.0.0\",\"method\":\"GET\",\"count\":\"61\"}");
+    assertThat(
+            server
+                .search()
+                .explain(
+                    server
+                        .search()
+                        .plan(
+                            "sourcetype=access_combined | stats count by clientip, method",
+                            null,
+                            null))
+                .toString())
+        .contains("engine=index")
+        .contains("counted_by_fields=[clientip, method]");
+  }
+
   /** The events a search read from storage. */
   private static long eventsRead(String query) throws Exception {
     return server

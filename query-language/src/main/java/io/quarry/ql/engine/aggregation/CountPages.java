@@ -22,7 +22,8 @@ import java.util.List;
  *       {@link #TOTAL}, the rows that had the field, on the first position (zero elsewhere): the
  *       base of {@code top}'s percentages, fewer than the counts' sum when a row has several
  *       values;
- *   <li>{@link #timed}: {@code _time} (a bucket's start, a timestamp) and the field's values.
+ *   <li>{@link #timed}: {@code _time} (a bucket's start, a timestamp) and the field's values;
+ *   <li>{@link #groups}: one string column per by-field, a position per combination of values.
  * </ul>
  *
  * The aggregation adds a position's {@link #COUNT} to the state of its group — a count function
@@ -85,6 +86,28 @@ public final class CountPages {
                 new Schema.Column(field, DataType.STRING),
                 new Schema.Column(COUNT, DataType.LONG))),
         List.of(starts.build(), values, counts));
+  }
+
+  /**
+   * Rows per combination of values of {@code fields}: {@code counts} rows have, for each field, the
+   * value at the same position of its column in {@code values}.
+   */
+  public static Page groups(List<String> fields, List<BytesBlock> values, LongBlock counts) {
+    if (fields.size() != values.size()) {
+      throw new IllegalArgumentException(
+          fields.size() + " fields but " + values.size() + " columns");
+    }
+    List<Schema.Column> columns = new java.util.ArrayList<>();
+    List<Block> blocks = new java.util.ArrayList<>();
+    for (int f = 0; f < fields.size(); f++) {
+      checkSameLength(values.get(f), counts);
+      columns.add(
+          new Schema.Column(requireNonNull(fields.get(f), "field is null"), DataType.STRING));
+      blocks.add(values.get(f));
+    }
+    columns.add(new Schema.Column(COUNT, DataType.LONG));
+    blocks.add(counts);
+    return new Page(new Schema(columns), blocks);
   }
 
   /** The {@link #COUNT} column of an intermediate page. */
