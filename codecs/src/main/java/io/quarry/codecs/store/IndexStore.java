@@ -382,6 +382,16 @@ public final class IndexStore implements Closeable {
    * @throws InvalidEventException naming the first event that cannot be stored
    */
   public long add(List<Event> events) throws IOException {
+    return add(events, null);
+  }
+
+  /**
+   * Stores events as {@link #add(List)} does, given the bytes of each {@code _raw} that is ASCII
+   * ({@code asciiRaws[i]}: one byte per character of {@code events.get(i).raw()}, not checked; null
+   * where not known, then taken here as {@link AsciiText#bytesOf} finds them; the array may be null
+   * or longer than the list).
+   */
+  public long add(List<Event> events, byte[][] asciiRaws) throws IOException {
     if (events.isEmpty()) {
       return 0;
     }
@@ -393,11 +403,12 @@ public final class IndexStore implements Closeable {
     }
     recover();
     // each _raw's bytes once, for the log, the block and its terms (null where not ASCII)
-    byte[][] asciiRaws = new byte[events.size()][];
-    for (int i = 0; i < asciiRaws.length; i++) {
-      asciiRaws[i] = AsciiText.bytesOf(events.get(i).raw());
+    byte[][] ascii = new byte[events.size()][];
+    for (int i = 0; i < ascii.length; i++) {
+      byte[] given = asciiRaws == null ? null : asciiRaws[i];
+      ascii[i] = given != null ? given : AsciiText.bytesOf(events.get(i).raw());
     }
-    EncodedBatch encoded = EncodedBatch.of(events, asciiRaws);
+    EncodedBatch encoded = EncodedBatch.of(events, ascii);
     long position;
     addLock.readLock().lock();
     try {
@@ -407,7 +418,7 @@ public final class IndexStore implements Closeable {
         position = wal.append(first, encoded);
         nextSequence = first + events.size();
       }
-      addTo(hot, events, asciiRaws, first);
+      addTo(hot, events, ascii, first);
     } finally {
       addLock.readLock().unlock();
     }
