@@ -21,13 +21,13 @@ import java.util.Map;
 
 /**
  * The server's CPU per event of ingesting a log, the way {@code /services/collector/raw} does it
- * after the HTTP layer: each request body's bytes broken into events by the sourcetype
- * ({@link EventBreaker}: lines, index-time extraction, timestamp), then stored ({@link
- * EventStore#write}: each event checked against the index, write-ahead log with fsync, the bucket's
- * documents). One thread; several rounds, each into a fresh store, so the JIT settles over the
- * first ones. On a shared machine wall time is noise: the figure to read is the writing thread's
- * CPU time per event (the least over the rounds after the first), with the whole JVM's (Lucene's
- * flushes at close and merges, the store's committer, garbage collection and the JIT) beside it.
+ * after the HTTP layer: each request body's bytes broken into events by the sourcetype ({@link
+ * EventBreaker}: lines, index-time extraction, timestamp), then stored ({@link EventStore#write}:
+ * each event checked against the index, write-ahead log with fsync, the bucket's documents). One
+ * thread; several rounds, each into a fresh store, so the JIT settles over the first ones. On a
+ * shared machine wall time is noise: the figure to read is the writing thread's CPU time per event
+ * (the least over the rounds after the first), with the whole JVM's (Lucene's flushes at close and
+ * merges, the store's committer, garbage collection and the JIT) beside it.
  *
  * <pre>
  * java -cp 'distribution/target/quarry-*&#47;quarry-*&#47;lib/*' \
