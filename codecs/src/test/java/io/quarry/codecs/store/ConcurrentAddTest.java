@@ -139,6 +139,70 @@ class ConcurrentAddTest {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(BucketFormat.class)
+  void rollingTheLogWaitsForTheAddInsideLuceneWithoutHoldingUpAnother(BucketFormat format)
+      throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Bucket.DirectoryFactory directories =
+        holding(context -> Thread.currentThread().getName().equals("first"), entered, release);
+    Path path = dataDirectory.resolve("main");
+    IndexOptions options =
+        IndexOptions.DEFAULTS.withFormat(format).withCommitInterval(java.time.Duration.ofHours(1));
+    try (IndexStore store =
+        new IndexStore("main", path, options, scheduler, Clock.systemUTC(), directories)) {
+      List<Throwable> failures = new ArrayList<>();
+      Thread first = thread("first", () -> store.add(events(0, 10)), failures);
+      first.start();
+      assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+      // the roll of the log (and of the bucket) waits for the add logged before it
+      Thread roll = thread("roll", store::rollHotBucket, failures);
+      try {
+        roll.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (roll.getState() != Thread.State.WAITING && System.nanoTime() < deadline) {
+          Thread.sleep(1);
+        }
+        assertThat(roll.getState()).isEqualTo(Thread.State.WAITING);
+        // ... while an add that comes after it is stored at once (it had waited for the roll,
+        // which had waited for the first add's indexing)
+        Future<Long> other = second.submit(() -> store.add(events(10, 5)));
+        assertThat(other.get(30, TimeUnit.SECONDS)).isEqualTo("event 10".length() * 5L);
+        assertThat(roll.isAlive()).isTrue();
+      } finally {
+        release.countDown();
+        first.join();
+        roll.join();
+      }
+      assertThat(failures).isEmpty();
+      assertThat(store.count()).isEqualTo(15);
+    }
+    // every event once after the roll deleted the log files it had committed
+    try (IndexStore reopened =
+        new IndexStore("main", path, options, scheduler, Clock.systemUTC(), FSDirectory::open)) {
+      assertThat(reopened.count()).isEqualTo(15);
+    }
+  }
+
+  private interface Action {
+    void run() throws IOException;
+  }
+
+  private static Thread thread(String name, Action action, List<Throwable> failures) {
+    return new Thread(
+        () -> {
+          try {
+            action.run();
+          } catch (IOException | RuntimeException e) {
+            synchronized (failures) {
+              failures.add(e);
+            }
+          }
+        },
+        name);
+  }
+
   /**
    * Directories whose first file opened where {@code when} holds (a stored-fields file, or its
    * temporary file in a time-sorted bucket) waits there, after counting down {@code entered}, until
