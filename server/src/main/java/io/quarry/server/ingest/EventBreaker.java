@@ -183,7 +183,7 @@ public final class EventBreaker {
      */
     void event(byte[] bytes, int start, int end, boolean ascii) {
       if (!ascii) {
-        event(new String(bytes, start, end - start, UTF_8));
+        event(text(bytes, start, end, false));
         return;
       }
       while (end > start && (bytes[end - 1] == '\n' || bytes[end - 1] == '\r')) {

@@ -5,19 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.TestServers;
 import io.quarry.server.sourcetype.SourcetypeSettings;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -40,17 +37,10 @@ class HecRawBytesTest {
 
   @BeforeEach
   void start() throws Exception {
-    QuarryConfig config =
-        new QuarryConfig(
-            new QuarryConfig.Server("127.0.0.1", 0, 8L << 20, 4, null),
-            dataDirectory.toString(),
-            List.of("main"),
-            new QuarryConfig.Auth(PASSWORD),
-            new QuarryConfig.Hec(
-                List.of(
-                    new QuarryConfig.HecToken("plain", "plain", "main", List.of("main"), false))),
-            null,
-            null,
+    server =
+        TestServers.start(
+            dataDirectory,
+            PASSWORD,
             null,
             Map.of(
                 "typed",
@@ -62,8 +52,8 @@ class HecRawBytesTest {
                     .fields(Map.of("n", "long"))
                     .build(),
                 "cut",
-                new SourcetypeSettings.Builder().truncate(10).build()));
-    server = QuarryServer.start(config, Clock.systemUTC());
+                new SourcetypeSettings.Builder().truncate(10).build()),
+            null);
   }
 
   @AfterEach
@@ -89,7 +79,7 @@ class HecRawBytesTest {
     return http.send(
         HttpRequest.newBuilder(
                 URI.create(server.url() + "/services/collector/raw?sourcetype=" + sourcetype))
-            .header("Authorization", "Splunk plain")
+            .header("Authorization", "Splunk " + TestServers.TOKEN)
             .POST(HttpRequest.BodyPublishers.ofByteArray(body))
             .build(),
         HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
@@ -98,21 +88,7 @@ class HecRawBytesTest {
   /** The {@code _raw} of every event the search returns, sorted. */
   private List<String> raws(String query) throws Exception {
     HttpResponse<String> response =
-        http.send(
-            HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs/export"))
-                .header(
-                    "Authorization",
-                    "Basic "
-                        + Base64.getEncoder()
-                            .encodeToString(("admin:" + PASSWORD).getBytes(StandardCharsets.UTF_8)))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(
-                    HttpRequest.BodyPublishers.ofString(
-                        "output_mode=json&search="
-                            + URLEncoder.encode(
-                                query + " | table _raw | sort _raw", StandardCharsets.UTF_8)))
-                .build(),
-            HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        TestServers.export(server, PASSWORD, query + " | table _raw | sort _raw");
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     List<String> raws = new ArrayList<>();
     for (String line : response.body().split("\n")) {
