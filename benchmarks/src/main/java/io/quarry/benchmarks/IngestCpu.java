@@ -21,13 +21,13 @@ import java.util.Map;
 
 /**
  * The server's CPU per event of ingesting a log, the way {@code /services/collector/raw} does it
- * after the HTTP layer: each request body decoded to a string, broken into events by the sourcetype
- * ({@link EventBreaker}: lines, index-time extraction, timestamp), then stored ({@link
- * EventStore#write}: each event checked against the index, write-ahead log with fsync, the bucket's
- * documents). One thread; several rounds, each into a fresh store, so the JIT settles over the
- * first ones. On a shared machine wall time is noise: the figure to read is the writing thread's
- * CPU time per event (the least over the rounds after the first), with the whole JVM's (Lucene's
- * flushes at close and merges, the store's committer, garbage collection and the JIT) beside it.
+ * after the HTTP layer: each request body's bytes broken into events by the sourcetype ({@link
+ * EventBreaker}: lines, index-time extraction, timestamp), then stored ({@link EventStore#write}:
+ * each event checked against the index, write-ahead log with fsync, the bucket's documents). One
+ * thread; several rounds, each into a fresh store, so the JIT settles over the first ones. On a
+ * shared machine wall time is noise: the figure to read is the writing thread's CPU time per event
+ * (the least over the rounds after the first), with the whole JVM's (Lucene's flushes at close and
+ * merges, the store's committer, garbage collection and the JIT) beside it.
  *
  * <pre>
  * java -cp 'distribution/target/quarry-*&#47;quarry-*&#47;lib/*' \
@@ -69,17 +69,16 @@ public final class IngestCpu {
               Map.of(
                   "main", IndexOptions.DEFAULTS.withFormat(format).withBlockEvents(blockEvents)))) {
         for (byte[] request : requests) {
-          String body = new String(request, StandardCharsets.UTF_8); // as Exchange.bodyAsString
-          List<Event> batch =
+          EventBreaker.Result broken = // as HecRoutes.raw, from the body's bytes
               new EventBreaker(sourcetype, "bench", "access.log", Instant.now())
-                  .breakEvents(body)
-                  .events();
+                  .breakEvents(request);
+          List<Event> batch = broken.events();
           for (int i = 0; checkFirst && i < batch.size(); i++) {
             if (store.index("main").problem(batch.get(i)) != null) {
               throw new IllegalStateException("rejected: " + batch.get(i).raw());
             }
           }
-          store.write("main", batch);
+          store.write("main", batch, broken.asciiRaws());
         }
         thread[round] = (threads.getCurrentThreadCpuTime() - thread0) / 1e3 / events;
       }

@@ -73,7 +73,10 @@ public final class IndexStore implements Closeable {
   private final WriteAheadLog wal;
   private final CopyOnWriteArrayList<Bucket> buckets = new CopyOnWriteArrayList<>();
 
-  /** Adds hold the read side; rolling the log or the hot bucket holds the write side. */
+  /**
+   * Adds and the commit's roll of the log hold the read side; rebuilding failed buckets ({@link
+   * #recover}) holds the write side.
+   */
   private final ReentrantReadWriteLock addLock = new ReentrantReadWriteLock();
 
   /** Makes sequence assignment and the log append one step. */
@@ -94,6 +97,15 @@ public final class IndexStore implements Closeable {
   private List<io.quarry.codecs.wal.WriteAheadLog.Damage> walDamage = List.of();
   private volatile Bucket hot;
   private long nextSequence; // guarded by sequenceLock
+
+  /**
+   * The adds that appended to the current log generation and may still be adding to the hot bucket
+   * (guarded by sequenceLock): the commit's roll starts a new count, then waits for the old one to
+   * drain instead of taking the write side of {@link #addLock}, which had held up both ingest
+   * threads for the adds' indexing in progress at every commit.
+   */
+  private InFlightAdds inFlight = new InFlightAdds();
+
   private volatile boolean closed; // written under commitLock
 
   IndexStore(
@@ -332,11 +344,7 @@ public final class IndexStore implements Closeable {
   /** Quarantines a bucket found damaged while searching; returns a warning for the search. */
   String quarantine(Bucket bucket, Exception cause) {
     if (buckets.remove(bucket)) {
-      try {
-        bucket.close();
-      } catch (IOException | RuntimeException e) {
-        cause.addSuppressed(e);
-      }
+      closeQuietly(bucket, cause);
       try {
         quarantine(bucket.path(), cause);
       } catch (IOException e) {
@@ -382,6 +390,16 @@ public final class IndexStore implements Closeable {
    * @throws InvalidEventException naming the first event that cannot be stored
    */
   public long add(List<Event> events) throws IOException {
+    return add(events, null);
+  }
+
+  /**
+   * Stores events as {@link #add(List)} does, given the bytes of each {@code _raw} that is ASCII
+   * ({@code asciiRaws[i]}: one byte per character of {@code events.get(i).raw()}, not checked; null
+   * where not known, then taken here as {@link AsciiText#bytesOf} finds them; the array may be null
+   * or longer than the list).
+   */
+  public long add(List<Event> events, byte[][] asciiRaws) throws IOException {
     if (events.isEmpty()) {
       return 0;
     }
@@ -393,21 +411,31 @@ public final class IndexStore implements Closeable {
     }
     recover();
     // each _raw's bytes once, for the log, the block and its terms (null where not ASCII)
-    byte[][] asciiRaws = new byte[events.size()][];
-    for (int i = 0; i < asciiRaws.length; i++) {
-      asciiRaws[i] = AsciiText.bytesOf(events.get(i).raw());
+    byte[][] ascii = new byte[events.size()][];
+    for (int i = 0; i < ascii.length; i++) {
+      byte[] given = asciiRaws == null ? null : asciiRaws[i];
+      ascii[i] = given != null ? given : AsciiText.bytesOf(events.get(i).raw());
     }
-    EncodedBatch encoded = EncodedBatch.of(events, asciiRaws);
+    EncodedBatch encoded = EncodedBatch.of(events, ascii);
     long position;
     addLock.readLock().lock();
     try {
       long first;
+      Bucket target;
+      InFlightAdds adds;
       synchronized (sequenceLock) {
         first = nextSequence;
         position = wal.append(first, encoded);
         nextSequence = first + events.size();
+        target = hot; // the bucket of the log generation appended to
+        adds = inFlight;
+        adds.enter();
       }
-      addTo(hot, events, asciiRaws, first);
+      try {
+        addTo(target, events, ascii, first);
+      } finally {
+        adds.leave();
+      }
     } finally {
       addLock.readLock().unlock();
     }
@@ -474,21 +502,39 @@ public final class IndexStore implements Closeable {
     }
     long generation;
     Bucket committing;
-    addLock.writeLock().lock();
-    try {
-      generation = wal.roll();
-      committing = hot;
-      if (rollBucket) {
-        long id = committing.id() + 1;
-        Bucket next =
-            Bucket.open(
-                id, bucketsPath.resolve(Long.toString(id)), options, clock.millis(), directories);
-        buckets.add(next);
-        hot = next;
-      }
-    } finally {
-      addLock.writeLock().unlock();
+    Bucket next = null;
+    if (rollBucket) {
+      long id = hot.id() + 1;
+      next =
+          Bucket.open(
+              id, bucketsPath.resolve(Long.toString(id)), options, clock.millis(), directories);
     }
+    InFlightAdds appendedBefore;
+    // the read side keeps recover() from swapping buckets meanwhile, and lets adds go on: only
+    // the appends wait, for the roll's fsync; the adds of the old generation are waited for below
+    addLock.readLock().lock();
+    try {
+      synchronized (sequenceLock) {
+        generation = wal.roll();
+        committing = hot;
+        if (next != null) {
+          buckets.add(next);
+          hot = next;
+        }
+        appendedBefore = inFlight;
+        inFlight = new InFlightAdds();
+      }
+    } catch (IOException | RuntimeException e) {
+      if (next != null && hot != next) {
+        closeQuietly(next, e);
+      }
+      throw e;
+    } finally {
+      addLock.readLock().unlock();
+    }
+    // every event logged before the roll is in the bucket before it is committed and the log
+    // files that hold it are deleted
+    appendedBefore.awaitNone();
     if (rollBucket) {
       committing.roll();
       LOG.info(
@@ -752,6 +798,14 @@ public final class IndexStore implements Closeable {
         closeables.add(wal);
         org.apache.lucene.util.IOUtils.close(closeables);
       }
+    }
+  }
+
+  private static void closeQuietly(Bucket bucket, Exception cause) {
+    try {
+      bucket.close();
+    } catch (IOException | RuntimeException e) {
+      cause.addSuppressed(e);
     }
   }
 }

@@ -3,14 +3,18 @@ package io.quarry.codecs.store;
 import static io.quarry.codecs.store.NumberedEvents.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.IOContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,5 +103,70 @@ class ConcurrentAddTest {
       assertThat(roll.join()).isEmpty();
       assertThat(store.count()).isEqualTo(55);
     }
+  }
+
+  @ParameterizedTest
+  @EnumSource(BucketFormat.class)
+  void rollingTheLogWaitsForTheAddInsideLuceneWithoutHoldingUpAnother(BucketFormat format)
+      throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Bucket.DirectoryFactory directories =
+        FaultyDirectories.holding(
+            context -> Thread.currentThread().getName().equals("first"), entered, release);
+    Path path = dataDirectory.resolve("main");
+    IndexOptions options =
+        IndexOptions.DEFAULTS.withFormat(format).withCommitInterval(java.time.Duration.ofHours(1));
+    try (IndexStore store =
+        new IndexStore("main", path, options, scheduler, Clock.systemUTC(), directories)) {
+      List<Throwable> failures = new ArrayList<>();
+      Thread first = thread("first", () -> store.add(events(0, 10)), failures);
+      first.start();
+      assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+      // the roll of the log (and of the bucket) waits for the add logged before it
+      Thread roll = thread("roll", store::rollHotBucket, failures);
+      try {
+        roll.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (roll.getState() != Thread.State.WAITING && System.nanoTime() < deadline) {
+          Thread.sleep(1);
+        }
+        assertThat(roll.getState()).isEqualTo(Thread.State.WAITING);
+        // ... while an add that comes after it is stored at once (it had waited for the roll,
+        // which had waited for the first add's indexing)
+        Future<Long> other = second.submit(() -> store.add(events(10, 5)));
+        assertThat(other.get(30, TimeUnit.SECONDS)).isEqualTo("event 10".length() * 5L);
+        assertThat(roll.isAlive()).isTrue();
+      } finally {
+        release.countDown();
+        first.join();
+        roll.join();
+      }
+      assertThat(failures).isEmpty();
+      assertThat(store.count()).isEqualTo(15);
+    }
+    // every event once after the roll deleted the log files it had committed
+    try (IndexStore reopened =
+        new IndexStore("main", path, options, scheduler, Clock.systemUTC(), FSDirectory::open)) {
+      assertThat(reopened.count()).isEqualTo(15);
+    }
+  }
+
+  private interface Action {
+    void run() throws IOException;
+  }
+
+  private static Thread thread(String name, Action action, List<Throwable> failures) {
+    return new Thread(
+        () -> {
+          try {
+            action.run();
+          } catch (IOException | RuntimeException e) {
+            synchronized (failures) {
+              failures.add(e);
+            }
+          }
+        },
+        name);
   }
 }

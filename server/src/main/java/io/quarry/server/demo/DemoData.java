@@ -74,12 +74,10 @@ public final class DemoData {
               new IOException("missing demo resource " + sample.resource()));
         }
         events =
-            ingest.breakRaw(
-                new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8),
-                sample.sourcetype(),
-                sample.host(),
-                sample.source(),
-                now);
+            ingest
+                .breakRaw(
+                    in.readAllBytes(), sample.sourcetype(), sample.host(), sample.source(), now)
+                .events();
       }
       ingest.write(events.stream().map(e -> new IndexedEvent(sample.index(), e)).toList());
       loaded += events.size();

@@ -5,12 +5,12 @@ import static java.util.Objects.requireNonNull;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.quarry.codecs.store.Event;
 import io.quarry.codecs.store.InvalidEventException;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.config.QuarryConfig.HecToken;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
+import io.quarry.server.ingest.EventBreaker;
 import io.quarry.server.ingest.IndexedEvent;
 import io.quarry.server.ingest.IngestGate;
 import io.quarry.server.ingest.IngestService;
@@ -134,25 +134,22 @@ public final class HecRoutes {
     admitted(
         exchange,
         () -> {
-          List<Event> events =
+          EventBreaker.Result broken =
               ingest.breakRaw(
-                  exchange.bodyAsString(),
+                  exchange.bodyBytes(),
                   parameterOr(exchange, "sourcetype", "httpevent"),
                   parameterOr(exchange, "host", defaultHost),
                   parameterOr(exchange, "source", "http:" + token.name()),
                   clock.instant());
-          if (events.isEmpty()) {
+          if (broken.events().isEmpty()) {
             throw HecException.noData();
           }
-          List<IndexedEvent> indexed = new java.util.ArrayList<>(events.size());
-          for (Event event : events) {
-            indexed.add(new IndexedEvent(index, event));
-          }
           try {
-            write(indexed); // the store checks each event before it stores any
+            // the store checks each event before it stores any
+            write(index, broken, broken.events().size());
           } catch (InvalidEventException e) {
             // as for /event: the events before the bad one are stored
-            write(indexed.subList(0, e.position()));
+            write(index, broken, e.position());
             throw HecException.invalidFormat(e.position(), e.problem());
           }
           return null;
@@ -236,6 +233,17 @@ public final class HecRoutes {
       ingest.write(events);
     } catch (IOException e) {
       LOG.log(Level.WARNING, "storing " + events.size() + " events failed; answering 503", e);
+      throw HecException.serverBusy(
+          "storage write failed: " + e.getMessage() + " (is the disk full?); retry later");
+    }
+  }
+
+  /** Stores the first {@code count} events of a body in one index, as {@link #write} does. */
+  private void write(String index, EventBreaker.Result broken, int count) {
+    try {
+      ingest.write(index, broken, count);
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "storing " + count + " events failed; answering 503", e);
       throw HecException.serverBusy(
           "storage write failed: " + e.getMessage() + " (is the disk full?); retry later");
     }

@@ -2,7 +2,9 @@ package io.quarry.server.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
@@ -165,6 +167,12 @@ public final class Exchange {
   /** The body as a stream; it stays valid until the route returns. */
   public InputStream body() {
     return new ByteBufInputStream(request.content().duplicate());
+  }
+
+  /** The body's bytes (a copy unless the body is one whole heap array). */
+  public byte[] bodyBytes() {
+    ByteBuf content = request.content();
+    return ByteBufUtil.getBytes(content, content.readerIndex(), content.readableBytes(), false);
   }
 
   public String bodyAsString() {

@@ -1,11 +1,14 @@
 package io.quarry.server.ingest;
 
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.codecs.store.Event;
 import io.quarry.server.sourcetype.Sourcetype;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,8 +30,14 @@ public final class EventBreaker {
   /** The marker field of events stored with their receive time because none was found. */
   public static final String TIMESTAMP_MISSING = "timestamp_missing";
 
-  /** The events of one stream, and how many were cut or lacked a timestamp. */
-  public record Result(List<Event> events, int truncated, int timestampMissing) {}
+  /**
+   * The events of one stream, and how many were cut or lacked a timestamp. {@code asciiRaws[i]} is
+   * event {@code i}'s {@code _raw} as bytes when the breaker took it as ASCII straight from the
+   * body (one byte per character: what {@link io.quarry.codecs.store.EventStore#write(String, List,
+   * byte[][])} writes without encoding the text again), else null.
+   */
+  public record Result(
+      List<Event> events, byte[][] asciiRaws, int truncated, int timestampMissing) {}
 
   private final Sourcetype sourcetype;
   private final String host;
@@ -42,14 +51,36 @@ public final class EventBreaker {
     this.now = requireNonNull(now, "now is null");
   }
 
-  public Result breakEvents(String text) {
+  /** Breaks a stream of UTF-8 bytes (invalid sequences read as U+FFFD, as Java decodes them). */
+  public Result breakEvents(byte[] body) {
+    return breakEvents(body, 0, body.length);
+  }
+
+  /** Breaks {@code body[offset, offset + length)}, as {@link #breakEvents(byte[])} does. */
+  public Result breakEvents(byte[] body, int offset, int length) {
     Collector collector = new Collector();
-    if (sourcetype.breakOnlyBefore().isPresent()) {
-      forEachLine(text, new Merger(sourcetype.breakOnlyBefore().get(), collector));
+    if (sourcetype.lineBreaker().isPresent()) {
+      // the breaker is a regex over characters: the one place the whole body becomes a string
+      forEachLine(new String(body, offset, length, UTF_8), lineConsumer(collector));
+    } else if (sourcetype.breakOnlyBefore().isPresent()) {
+      Merger merger = new Merger(sourcetype.breakOnlyBefore().get(), collector);
+      forEachLine(
+          body,
+          offset,
+          offset + length,
+          (bytes, start, end, ascii) -> merger.line(text(bytes, start, end, ascii)));
+      merger.end();
     } else {
-      forEachLine(text, collector::event);
+      forEachLine(body, offset, offset + length, collector::event);
     }
     return collector.result();
+  }
+
+  private LineConsumer lineConsumer(Collector collector) {
+    if (sourcetype.breakOnlyBefore().isEmpty()) {
+      return collector::event;
+    }
+    return new Merger(sourcetype.breakOnlyBefore().get(), collector);
   }
 
   private interface LineConsumer {
@@ -58,31 +89,40 @@ public final class EventBreaker {
     default void end() {}
   }
 
-  private void forEachLine(String text, LineConsumer consumer) {
-    if (sourcetype.lineBreaker().isPresent()) {
-      Matcher breaker = sourcetype.lineBreaker().get().matcher(text);
-      int start = 0;
-      while (breaker.find()) {
-        if (breaker.end(1) == breaker.start(1)) {
-          continue; // an empty breaker would split between every character
-        }
-        consumer.line(text.substring(start, breaker.start(1)));
-        start = breaker.end(1);
-      }
-      consumer.line(text.substring(start));
-    } else {
-      int start = 0;
-      int length = text.length();
-      while (start < length) {
-        int end = text.indexOf('\n', start);
-        if (end < 0) {
-          end = length;
-        }
-        int stop = end > start && text.charAt(end - 1) == '\r' ? end - 1 : end;
-        consumer.line(text.substring(start, stop));
-        start = end + 1;
-      }
+  /** A line of the body, {@code bytes[start, end)}, its line end left out. */
+  private interface ByteLineConsumer {
+    void line(byte[] bytes, int start, int end, boolean ascii);
+  }
+
+  /** Lines at line feeds, a carriage return before one (or at the very end) left out. */
+  private static void forEachLine(byte[] body, int from, int limit, ByteLineConsumer consumer) {
+    int start = from;
+    while (start < limit) {
+      long line = LineScan.next(body, start, limit);
+      int end = LineScan.end(line);
+      int stop = end > start && body[end - 1] == '\r' ? end - 1 : end;
+      consumer.line(body, start, stop, LineScan.ascii(line));
+      start = end + 1;
     }
+  }
+
+  /** The text of {@code bytes[start, end)}: one byte a character when ASCII, else UTF-8. */
+  private static String text(byte[] bytes, int start, int end, boolean ascii) {
+    return new String(bytes, start, end - start, ascii ? ISO_8859_1 : UTF_8);
+  }
+
+  /** Lines where the sourcetype's {@code lineBreaker} group matches (an empty match is none). */
+  private void forEachLine(String text, LineConsumer consumer) {
+    Matcher breaker = sourcetype.lineBreaker().get().matcher(text);
+    int start = 0;
+    while (breaker.find()) {
+      if (breaker.end(1) == breaker.start(1)) {
+        continue; // an empty breaker would split between every character
+      }
+      consumer.line(text.substring(start, breaker.start(1)));
+      start = breaker.end(1);
+    }
+    consumer.line(text.substring(start));
     consumer.end();
   }
 
@@ -131,9 +171,38 @@ public final class EventBreaker {
   /** Makes stored events of the raw texts. */
   private final class Collector {
     private final List<Event> events = new ArrayList<>();
+    private final List<byte[]> asciiRaws = new ArrayList<>();
     private final long receiveTime = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
     private int truncated;
     private int timestampMissing;
+
+    /**
+     * An event of one line of the body: an ASCII line's text and bytes are copied straight from it
+     * (one byte a character, so a cut at {@code truncate} bytes is a cut at as many characters);
+     * any other line is decoded and goes the way of a text.
+     */
+    void event(byte[] bytes, int start, int end, boolean ascii) {
+      if (!ascii) {
+        event(text(bytes, start, end, false));
+        return;
+      }
+      while (end > start && (bytes[end - 1] == '\n' || bytes[end - 1] == '\r')) {
+        end--;
+      }
+      int first = start;
+      while (first < end && isAsciiWhitespace(bytes[first])) {
+        first++;
+      }
+      if (first == end) {
+        return; // blank
+      }
+      int maxBytes = sourcetype.truncate();
+      if (maxBytes > 0 && end - start > maxBytes) {
+        truncated++;
+        end = start + maxBytes;
+      }
+      add(new String(bytes, start, end - start, ISO_8859_1), Arrays.copyOfRange(bytes, start, end));
+    }
 
     void event(String text) {
       String raw = stripTrailingLineEnds(text);
@@ -147,6 +216,10 @@ public final class EventBreaker {
           raw = cut;
         }
       }
+      add(raw, null);
+    }
+
+    private void add(String raw, byte[] asciiRaw) {
       Map<String, List<String>> fields = sourcetype.indexFields(raw);
       OptionalLong time = sourcetype.timestamp(raw, source, fields, now);
       if (time.isEmpty()) {
@@ -156,11 +229,17 @@ public final class EventBreaker {
         fields = marked;
       }
       events.add(new Event(time.orElse(receiveTime), raw, host, source, sourcetype.name(), fields));
+      asciiRaws.add(asciiRaw);
     }
 
     Result result() {
-      return new Result(events, truncated, timestampMissing);
+      return new Result(events, asciiRaws.toArray(new byte[0][]), truncated, timestampMissing);
     }
+  }
+
+  /** Whether an ASCII byte is white space as {@link String#isBlank} reads it. */
+  private static boolean isAsciiWhitespace(byte b) {
+    return b == ' ' || (b >= 0x09 && b <= 0x0D) || (b >= 0x1C && b <= 0x1F);
   }
 
   private static String stripTrailingLineEnds(String text) {

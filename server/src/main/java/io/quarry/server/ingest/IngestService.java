@@ -41,12 +41,12 @@ public final class IngestService {
    * Breaks a raw stream into events by its sourcetype's rules (see {@link EventBreaker}) and counts
    * the events that were truncated or had no timestamp.
    */
-  public List<Event> breakRaw(
-      String text, String sourcetype, String host, String source, Instant now) {
+  public EventBreaker.Result breakRaw(
+      byte[] body, String sourcetype, String host, String source, Instant now) {
     EventBreaker.Result result =
-        new EventBreaker(sourcetypes.forName(sourcetype), host, source, now).breakEvents(text);
+        new EventBreaker(sourcetypes.forName(sourcetype), host, source, now).breakEvents(body);
     metrics.eventsBroken(sourcetype, result.truncated(), result.timestampMissing());
-    return result.events();
+    return result;
   }
 
   public boolean hasIndex(String index) {
@@ -59,6 +59,16 @@ public final class IngestService {
    */
   public String problem(String index, Event event) {
     return store.index(index).problem(event);
+  }
+
+  /**
+   * Stores the first {@code count} events a breaker made in one index; returns when they are
+   * durable and searchable. The breaker's ASCII bytes of each {@code _raw} are written as they are.
+   */
+  public void write(String index, EventBreaker.Result broken, int count) throws IOException {
+    List<Event> events = broken.events().subList(0, count);
+    long bytes = store.write(index, events, broken.asciiRaws());
+    metrics.eventsIngested(index, count, bytes);
   }
 
   /** Returns when every event is durable and searchable. */

@@ -81,7 +81,9 @@ public final class SplunkReceiverRoutes {
               () -> {
                 List<IndexedEvent> good = new ArrayList<>();
                 for (Event event :
-                    ingest.breakRaw(text, sourcetype, host, source, clock.instant())) {
+                    ingest
+                        .breakRaw(exchange.bodyBytes(), sourcetype, host, source, clock.instant())
+                        .events()) {
                   String problem = ingest.problem(index, event);
                   if (problem != null) {
                     ingest.write(good); // what came before the bad event is kept, as on HEC

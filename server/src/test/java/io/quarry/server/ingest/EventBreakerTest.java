@@ -19,7 +19,8 @@ class EventBreakerTest {
   private static final long NOW_MICROS = NOW.getEpochSecond() * 1_000_000L;
 
   private static EventBreaker.Result breakWith(Sourcetype sourcetype, String text) {
-    return new EventBreaker(sourcetype, "h", "src", NOW).breakEvents(text);
+    return new EventBreaker(sourcetype, "h", "src", NOW)
+        .breakEvents(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 
   private static SourcetypeSettings.Builder settings() {

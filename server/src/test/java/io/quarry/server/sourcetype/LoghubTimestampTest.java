@@ -100,7 +100,7 @@ class LoghubTimestampTest {
     String log = text("/loghub/" + system.name() + "_2k.log");
     EventBreaker.Result result =
         new EventBreaker(Sourcetypes.builtIn().forName(sourcetype), "h", system.name(), NOW)
-            .breakEvents(log);
+            .breakEvents(log.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     List<String> expected = new ArrayList<>();
     List<String> csv = text("/loghub/" + system.name() + "_2k.log_structured.csv").lines().toList();
     for (String line : csv.subList(1, csv.size())) {
