@@ -129,7 +129,11 @@ public final class EndToEnd implements Callable<Integer> {
   @Option(names = "--skip-duckdb", description = "Run Quarry only.")
   boolean skipDuckDb;
 
-  @Option(names = "--query", description = "Run only the queries whose name contains this text.")
+  @Option(
+      names = "--query",
+      description =
+          "Run only the queries whose name contains this text (or one of several, separated by"
+              + " commas).")
   String onlyQuery;
 
   @Option(
@@ -194,7 +198,11 @@ public final class EndToEnd implements Callable<Integer> {
 
     List<Query> queries =
         QuerySuite.QUERIES.stream()
-            .filter(q -> onlyQuery == null || q.name().contains(onlyQuery))
+            .filter(
+                q ->
+                    onlyQuery == null
+                        || java.util.Arrays.stream(onlyQuery.split(","))
+                            .anyMatch(q.name()::contains))
             .toList();
     Map<String, Object> ingest = new LinkedHashMap<>();
     report.put("ingest", ingest);
@@ -247,7 +255,8 @@ public final class EndToEnd implements Callable<Integer> {
         measure(
             "quarry " + query.name(),
             timings,
-            () -> answer[0] = Answer.of(client.search(query.spl(), "0", null)));
+            () -> answer[0] = Answer.of(client.search(query.spl(), "0", null)),
+            quarry::cpuNanos);
         entry.put("quarry", summary(timings, answer[0]));
         results.put(query.name(), entry);
       }
@@ -467,6 +476,16 @@ public final class EndToEnd implements Callable<Integer> {
   }
 
   void measure(String name, Timings timings, Run run) throws Exception {
+    measure(name, timings, run, null);
+  }
+
+  /**
+   * As {@link #measure(String, Timings, Run)}, and with {@code cpuNanos} (a process's CPU so far,
+   * -1 when unknown) the process's CPU per measured run as well: for a server's work per query,
+   * which the wall time hides when other processes share the cores.
+   */
+  void measure(String name, Timings timings, Run run, java.util.function.LongSupplier cpuNanos)
+      throws Exception {
     long warmupStarted = System.nanoTime();
     long warmupNanos = (long) (warmupSeconds * 1e9);
     for (int i = 0; i < warmup || System.nanoTime() - warmupStarted < warmupNanos; i++) {
@@ -474,17 +493,25 @@ public final class EndToEnd implements Callable<Integer> {
       run.run();
       timings.warmedUp(System.nanoTime() - start);
     }
+    long cpuBefore = cpuNanos == null ? -1 : cpuNanos.getAsLong();
     for (int i = 0; i < runs; i++) {
       long start = System.nanoTime();
       run.run();
       timings.add(System.nanoTime() - start);
     }
+    long cpuAfter = cpuNanos == null ? -1 : cpuNanos.getAsLong();
+    if (cpuBefore >= 0 && cpuAfter >= 0 && runs > 0) {
+      timings.cpuPerRun((cpuAfter - cpuBefore) / runs);
+    }
     out.printf(
         Locale.ROOT,
-        "  %-40s median %10.1f ms  p95 %10.1f ms%n",
+        "  %-40s median %10.1f ms  p95 %10.1f ms%s%n",
         name,
         timings.median(),
-        timings.p95());
+        timings.p95(),
+        Double.isNaN(timings.cpuMillis())
+            ? ""
+            : String.format(Locale.ROOT, "  cpu %8.1f ms/run", timings.cpuMillis()));
   }
 
   static Map<String, Object> summary(Timings timings, Answer answer) {
@@ -496,6 +523,9 @@ public final class EndToEnd implements Callable<Integer> {
     summary.put("runsMs", timings.values());
     summary.put("firstMs", Double.isNaN(timings.firstMillis()) ? null : timings.firstMillis());
     summary.put("warmupRuns", timings.warmupRuns());
+    if (!Double.isNaN(timings.cpuMillis())) {
+      summary.put("serverCpuMs", timings.cpuMillis());
+    }
     return summary;
   }
 

@@ -114,6 +114,14 @@ final class QuarryProcess implements Closeable {
   }
 
   /**
+   * The CPU time the server's JVM has used so far, in nanoseconds (every thread: search workers,
+   * the compiler, the collector), or -1 where the OS does not tell.
+   */
+  long cpuNanos() {
+    return process.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
+  }
+
+  /**
    * The {@code -agentpath} option of async-profiler: its library for this OS and architecture,
    * copied out of the async-profiler jar on the class path into {@code workDir}. CPU time by
    * interval timer (works in VMs without perf events), every 2 ms, collapsed stacks.

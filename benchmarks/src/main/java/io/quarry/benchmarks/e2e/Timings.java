@@ -12,6 +12,7 @@ final class Timings {
   private final List<Double> millis = new ArrayList<>();
   private double firstMillis = Double.NaN;
   private int warmupRuns;
+  private double cpuMillis = Double.NaN;
 
   /** A warm-up run: not measured, but the first one says what a cold run costs. */
   void warmedUp(long nanos) {
@@ -23,6 +24,16 @@ final class Timings {
   /** The first warm-up run, or NaN when there was none. */
   double firstMillis() {
     return firstMillis;
+  }
+
+  /** The measured process's CPU per measured run (its every thread, not only the query's). */
+  void cpuPerRun(long nanos) {
+    cpuMillis = nanos / 1e6;
+  }
+
+  /** The CPU per measured run, or NaN when not measured. */
+  double cpuMillis() {
+    return cpuMillis;
   }
 
   int warmupRuns() {

@@ -34,8 +34,6 @@ public final class HashAggregationOperator implements PageAggregator {
   private final String[] inputFields; // per function, null for count()
   private final long bytesPerGroup;
   private final Deque<Page> output = new ArrayDeque<>();
-  private final Block[] keyBlocks;
-  private final Block[] valueBlocks;
   private final boolean needsTime;
   private boolean finishing;
   private int[] pageIds = new int[0]; // per position of the page being added, its group
@@ -65,8 +63,6 @@ public final class HashAggregationOperator implements PageAggregator {
     }
     this.bytesPerGroup = bytes;
     this.needsTime = aggregations.stream().anyMatch(GroupingFunction::needsTime);
-    this.keyBlocks = new Block[command.groupBy().size()];
-    this.valueBlocks = new Block[functions.length];
     grow();
   }
 
@@ -98,9 +94,13 @@ public final class HashAggregationOperator implements PageAggregator {
     if (finishing) {
       throw new IllegalStateException("input after finish");
     }
-    for (int k = 0; k < keyBlocks.length; k++) {
-      keyBlocks[k] = page.block(command.groupBy().get(k));
-    }
+    Block[] keyBlocks = keyBlocks(page);
+    // Arrays made per page, not kept in fields: their exact type is known, so a store needs no
+    // array-store check. Into a field's Block[] C2 checked each store against the block class its
+    // profile had seen and, at another (a dictionary, an ordinal, a plain column), deoptimized:
+    // sessions_range at 1M recompiled this method three times in 35 s after six warm-up runs
+    // (JFR jdk.Deoptimization reason array_check), ~1.5 s of compiler time each.
+    Block[] valueBlocks = new Block[functions.length];
     for (int f = 0; f < functions.length; f++) {
       valueBlocks[f] = inputFields[f] == null ? null : page.block(inputFields[f]);
     }
@@ -161,9 +161,7 @@ public final class HashAggregationOperator implements PageAggregator {
         throw new IllegalStateException("counts added to stats that does not only count rows");
       }
     }
-    for (int k = 0; k < keyBlocks.length; k++) {
-      keyBlocks[k] = counts.block(command.groupBy().get(k));
-    }
+    Block[] keyBlocks = keyBlocks(counts);
     io.quarry.plugin.api.data.LongBlock rows = CountPages.counts(counts);
     long grown = 0;
     for (int p = 0; p < counts.positionCount(); p++) {
@@ -181,6 +179,16 @@ public final class HashAggregationOperator implements PageAggregator {
       }
     }
     memory.add(grown);
+  }
+
+  /** The page's by-field blocks, in a new array (see {@link #addInput}). */
+  private Block[] keyBlocks(Page page) {
+    List<String> groupBy = command.groupBy();
+    Block[] blocks = new Block[groupBy.size()];
+    for (int k = 0; k < blocks.length; k++) {
+      blocks[k] = page.block(groupBy.get(k));
+    }
+    return blocks;
   }
 
   /**

@@ -177,4 +177,40 @@ class BytesKeyHashTest {
     }
     assertThat(merged.size()).isEqualTo(keys.size() + (expected.containsKey("before") ? 0 : 1));
   }
+
+  /**
+   * The table doubles in place: after every doubling of 300 tables (a third of them grown again
+   * after a clear) each key already added is still found under its id — entries moved to the new
+   * upper half, nearer their home, or held by the run of entries at the table's start, which may
+   * have wrapped there from its end.
+   */
+  @Test
+  void everyKeyIsFoundAfterEachDoubling() {
+    Random random = new Random(17);
+    for (int table = 0; table < 300; table++) {
+      BytesKeyHash hash = new BytesKeyHash();
+      int rounds = table % 3 == 0 ? 2 : 1;
+      for (int round = 0; round < rounds; round++) {
+        hash.clear();
+        java.util.List<byte[]> keys = new java.util.ArrayList<>();
+        int count = 1 + random.nextInt(3_000);
+        for (int i = 0; i < count; i++) {
+          byte[] key = ("k" + table + "-" + round + "-" + i).getBytes(StandardCharsets.US_ASCII);
+          assertThat(hash.id(key, 0, key.length)).isEqualTo(-i - 1);
+          keys.add(key);
+          if (Integer.bitCount(i + 1) == 1) { // around each doubling
+            for (int id = 0; id <= i; id++) {
+              byte[] known = keys.get(id);
+              assertThat(hash.find(known, 0, known.length)).isEqualTo(id);
+            }
+          }
+        }
+        for (int id = 0; id < keys.size(); id++) {
+          byte[] known = keys.get(id);
+          assertThat(hash.id(known, 0, known.length)).isEqualTo(id);
+        }
+        assertThat(hash.size()).isEqualTo(count);
+      }
+    }
+  }
 }
