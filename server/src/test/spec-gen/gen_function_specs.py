@@ -20,7 +20,15 @@ Search Reference's rules (Evaluation functions), never from Quarry:
   byte order ("Statistical eval functions": "Strings are greater than numbers");
 - relative_time snaps: @d day, @w1 the Monday at or before, @mon, @q, @y; time is UTC;
 - like: % any run, _ one character; cidrmatch: IPv4 subnets; searchmatch: search's rules (a field
-  value matches without case).
+  value matches without case);
+- printf's %f/%e round as C's sprintf (the reference: "similar to the C sprintf() function"): Python's
+  % operator rounds the same way;
+- bit_*: whole numbers 0..2^53-1 only, anything else null ("Bitwise functions"); ipmask: both
+  arguments dotted quads, the AND of the two; validate: the message of the first condition that is
+  not true; eval's sum/avg: every number of every argument (a multivalue's each), the rest left out,
+  avg = sum / count with eval's division (whole when even); isarray: a multivalue or a JSON array's
+  text, isobject: a JSON object's text, isbool: a Boolean (a comparison), isdouble: a fraction-typed
+  number (an extracted "2.5" is text, as for isnum).
 
 Run from the repository root:  python3 server/src/test/spec-gen/gen_function_specs.py
 """
@@ -320,6 +328,12 @@ def conversion_specs():
            ["a:string", "c:string", "d:string"],
            [[hex_float(math.pi, 3), "%c,%c" % (65, "Foo"[0]), "%d,%i,%d" % (-2, +4, 30)]],
            comment="The Search Reference's own examples (Conversion functions, printf): %A is a floating-point\nnumber in hexadecimal, %c a code point or a text's first character.")
+    s.case("printf-rounds-as-c",
+           '| makeresults | eval s=printf("%.2f|%.2f|%.0f|%.0f|%.1e|%.2f", 0.125, 2.675, 0.5, 1.5, 0.125, -0.001) | table s',
+           ["s:string"],
+           [["%.2f|%.2f|%.0f|%.0f|%.1e|%.2f" % (0.125, 2.675, 0.5, 1.5, 0.125, -0.001)]],
+           comment="\"Similar to the C sprintf() function\" (Search Reference): the double's exact value rounded,\n"
+                   "a tie to the even digit (0.125 is exact: 0.12; 2.675 is 2.67499…: 2.67), as C and Python do.")
     s.write()
 
 
