@@ -3,12 +3,9 @@ package io.quarry.ql.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quarry.ql.ast.EvalCommand;
 import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.parser.Parser;
 import io.quarry.ql.parser.QueryParseException;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,8 +16,6 @@ import org.junit.jupiter.api.Test;
  */
 class BitAndTypeFunctionsTest {
   private static final Parser PARSER = new Parser(CommandRegistry.builtIns());
-  private static final Evaluator EVALUATOR =
-      new Evaluator(Instant.parse("2026-01-07T12:34:56Z"), ZoneOffset.UTC);
   private static final Row ROW =
       TestRow.of(
           "raw",
@@ -38,8 +33,7 @@ class BitAndTypeFunctionsTest {
           "{\"a\": [1, 2]}");
 
   private static Object eval(String expression) {
-    EvalCommand command = (EvalCommand) PARSER.parse("* | eval x=" + expression).commands().get(1);
-    return new RowEvaluator(EVALUATOR).evaluate(command.assignments().get(0).expression(), ROW);
+    return EvalTest.eval(expression, ROW);
   }
 
   @Test

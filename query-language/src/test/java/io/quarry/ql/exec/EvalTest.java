@@ -42,8 +42,13 @@ class EvalTest {
 
   /** The value of one expression over {@link #ROW}. */
   private static Object eval(String expression) {
+    return eval(expression, ROW);
+  }
+
+  /** The value of one expression over {@code row} (the search's time 2026-01-07T12:34:56Z, UTC). */
+  static Object eval(String expression, Row row) {
     EvalCommand command = (EvalCommand) PARSER.parse("* | eval x=" + expression).commands().get(1);
-    return new RowEvaluator(EVALUATOR).evaluate(command.assignments().get(0).expression(), ROW);
+    return new RowEvaluator(EVALUATOR).evaluate(command.assignments().get(0).expression(), row);
   }
 
   @Test
