@@ -20,7 +20,15 @@ Search Reference's rules (Evaluation functions), never from Quarry:
   byte order ("Statistical eval functions": "Strings are greater than numbers");
 - relative_time snaps: @d day, @w1 the Monday at or before, @mon, @q, @y; time is UTC;
 - like: % any run, _ one character; cidrmatch: IPv4 subnets; searchmatch: search's rules (a field
-  value matches without case).
+  value matches without case);
+- printf's %f/%e round as C's sprintf (the reference: "similar to the C sprintf() function"): Python's
+  % operator rounds the same way;
+- bit_*: whole numbers 0..2^53-1 only, anything else null ("Bitwise functions"); ipmask: both
+  arguments dotted quads, the AND of the two; validate: the message of the first condition that is
+  not true; eval's sum/avg: every number of every argument (a multivalue's each), the rest left out,
+  avg = sum / count with eval's division (whole when even); isarray: a multivalue or a JSON array's
+  text, isobject: a JSON object's text, isbool: a Boolean (a comparison), isdouble: a fraction-typed
+  number (an extracted "2.5" is text, as for isnum).
 
 Run from the repository root:  python3 server/src/test/spec-gen/gen_function_specs.py
 """
@@ -320,6 +328,12 @@ def conversion_specs():
            ["a:string", "c:string", "d:string"],
            [[hex_float(math.pi, 3), "%c,%c" % (65, "Foo"[0]), "%d,%i,%d" % (-2, +4, 30)]],
            comment="The Search Reference's own examples (Conversion functions, printf): %A is a floating-point\nnumber in hexadecimal, %c a code point or a text's first character.")
+    s.case("printf-rounds-as-c",
+           '| makeresults | eval s=printf("%.2f|%.2f|%.0f|%.0f|%.1e|%.2f", 0.125, 2.675, 0.5, 1.5, 0.125, -0.001) | table s',
+           ["s:string"],
+           [["%.2f|%.2f|%.0f|%.0f|%.1e|%.2f" % (0.125, 2.675, 0.5, 1.5, 0.125, -0.001)]],
+           comment="\"Similar to the C sprintf() function\" (Search Reference): the double's exact value rounded,\n"
+                   "a tie to the even digit (0.125 is exact: 0.12; 2.675 is 2.67499…: 2.67), as C and Python do.")
     s.write()
 
 
@@ -540,6 +554,169 @@ def compare_specs():
     s.write()
 
 
+# ---------------------------------------------------------------------------------------------
+# JSON, bitwise, ipmask, validate, eval's sum/avg, type tests
+
+BITS = (1 << 53) - 1
+
+
+def bits(value):
+    """A bit string of the Search Reference's bitwise functions: a whole number 0..2^53-1, else None."""
+    n = num(value)
+    if n is None or isinstance(n, float) and not n.is_integer():
+        return None
+    n = int(n)
+    return n if 0 <= n <= BITS else None
+
+
+def bitwise(op, *args):
+    """bit_and/bit_or/bit_xor folded left to right; None when any argument is not a bit string."""
+    values = [bits(a) for a in args]
+    if any(v is None for v in values):
+        return None
+    result = values[0]
+    for v in values[1:]:
+        result = result & v if op == "and" else result | v if op == "or" else result ^ v
+    return result
+
+
+def ipmask(mask, ip):
+    try:
+        m, a = ipaddress.IPv4Address(mask), ipaddress.IPv4Address(ip)
+    except ValueError:
+        return None
+    return str(ipaddress.IPv4Address(int(m) & int(a)))
+
+
+def numbers_of(*args):
+    """Every value of every argument that is a number (a multivalue's each), others left out."""
+    out = []
+    for a in args:
+        for v in values(a) or []:
+            n = num(v)
+            if n is not None:
+                out.append(n)
+    return out
+
+
+def eval_sum(*args):
+    ns = numbers_of(*args)
+    return sum(ns) if ns else None
+
+
+def eval_avg(*args):
+    """sum/count with eval's division: whole when it divides evenly, else a fraction."""
+    ns = numbers_of(*args)
+    if not ns:
+        return None
+    total = sum(ns)
+    if all(isinstance(n, int) for n in ns):
+        return total // len(ns) if total % len(ns) == 0 else total / len(ns)
+    mean = total / len(ns)
+    return int(mean) if mean.is_integer() else mean
+
+
+def validate(*pairs):
+    """The message of the first condition that does not hold (a null condition does not)."""
+    for condition, message in zip(pairs[::2], pairs[1::2]):
+        if condition is not True:
+            return message
+    return None
+
+
+def compact(value):
+    return json.dumps(value, separators=(",", ":"))
+
+
+def json_bits_specs():
+    s = Spec("functions-json-bits.spl-spec", header(
+        "JSON, bitwise, ipmask, validate, eval's sum/avg and the type tests over the shop's fields.\n"
+        "# bytes=- (id 8) is not a number; id 2's tag is a multivalue; id 10 has no user, id 7 no latency."))
+    s.listing("bitwise-over-fields",
+              "index=spec | eval a=bit_and(status, 255), o=bit_or(id, 256), x=bit_xor(bytes, 4095), n=bit_not(id, 15),\n"
+              "l=bit_shift_left(id, 3), r=bit_shift_right(bytes, 2) | table id, a, o, x, n, l, r",
+              ["id:string", "a:long", "o:long", "x:long", "n:long", "l:long", "r:long"],
+              lambda e: [e["id"], bitwise("and", e["status"], 255), bitwise("or", e["id"], 256),
+                         bitwise("xor", e["bytes"], 4095), nulls(lambda i: ~i & 15)(bits(e["id"])),
+                         nulls(lambda i: i << 3)(bits(e["id"])), nulls(lambda b: b >> 2)(bits(e["bytes"]))],
+              comment="Field text that reads as a whole number is a bit string; bytes=- is not: null.")
+    s.case("bitwise-search-reference-examples-and-range",
+           "| makeresults | eval a=bit_and(12, 9), o=bit_or(4, 2), x=bit_xor(12, 10, 1), n=bit_not(9, 15),\n"
+           "l=bit_shift_left(1, 10), r=bit_shift_right(1024, 3), neg=bit_and(-1, 1), frac=bit_or(2.5, 1),\n"
+           "big=bit_xor(9007199254740992, 1), top=bit_or(9007199254740991, 0) | table a, o, x, n, l, r, neg, frac, big, top",
+           ["a:long", "o:long", "x:long", "n:long", "l:long", "r:long", "neg:long", "frac:long", "big:long", "top:long"],
+           [[bitwise("and", 12, 9), bitwise("or", 4, 2), bitwise("xor", 12, 10, 1), ~9 & 15, 1 << 10, 1024 >> 3,
+             bitwise("and", -1, 1), bitwise("or", 2.5, 1), bitwise("xor", 2 ** 53, 1), bitwise("or", BITS, 0)]],
+           comment="bit_and(12, 9) is 8 and bit_or(4, 2) is 6 (the Search Reference's examples); a negative\n"
+                   "number, a fraction or one past 53 bits is null (\"numbers that are negative or greater\n"
+                   "than 53 bits return null\").")
+    s.listing("ipmask-over-fields",
+              'index=spec | eval c=ipmask("255.255.255.0", ip), b=ipmask("255.255.0.0", ip), o=ipmask("0.255.0.224", ip)\n'
+              "| table id, c, b, o",
+              ["id:string", "c:string", "b:string", "o:string"],
+              lambda e: [e["id"], ipmask("255.255.255.0", e["ip"]), ipmask("255.255.0.0", e["ip"]),
+                         ipmask("0.255.0.224", e["ip"])])
+    s.case("ipmask-search-reference-examples",
+           '| makeresults | eval a=ipmask("255.255.255.0", "10.20.30.120"), b=ipmask("0.255.0.224", "10.20.30.120"),\n'
+           'bad=ipmask("255.255.0", "10.20.30.120") | table a, b, bad',
+           ["a:string", "b:string", "bad:string"],
+           [[ipmask("255.255.255.0", "10.20.30.120"), ipmask("0.255.0.224", "10.20.30.120"),
+             ipmask("255.255.0", "10.20.30.120")]],
+           comment="10.20.30.0 and 0.20.0.96, as the Search Reference's examples say; a mask that is not\n"
+                   "a dotted quad answers nothing.")
+
+    def validated(e):
+        user, status, b = e.get("user"), num(e["status"]), num(e["bytes"])
+        return [e["id"], validate(user is not None, "no user", status < 500, "server error",
+                                  None if b is None else b >= 10, "bad bytes")]
+
+    s.listing("validate-over-fields",
+              'index=spec | eval v=validate(isnotnull(user), "no user", status < 500, "server error", bytes*1 >= 10, "bad bytes")\n'
+              "| table id, v",
+              ["id:string", "v:string"], validated,
+              comment="The first condition that is not true names the problem; all true: null. bytes*1 is\n"
+                      "null for bytes=-, so its comparison does not hold.")
+    s.listing("sum-avg-over-fields",
+              "index=spec | eval s=sum(price, qty, tag), a=avg(bytes, latency), t=sum(tag, status, id) | table id, s, a, t",
+              ["id:string", "s:double", "a:double", "t:long"],
+              lambda e: [e["id"], eval_sum(e.get("price"), e.get("qty"), e.get("tag")),
+                         eval_avg(e["bytes"], e.get("latency")), eval_sum(e.get("tag"), e["status"], e["id"])],
+              comment="Values that are not numbers (tag, bytes=-) and missing ones are left out; no number: null.\n"
+                      "avg is the sum over how many numbers counted (Statistical eval functions).")
+    s.case("sum-avg-search-reference-example",
+           '| makeresults | eval a=5.0, b="9", x=avg(a, b, c), y=sum(a, b, c), z=avg(1, 2) | table x, y, z',
+           ["x:double", "y:double", "z:double"],
+           [[eval_avg(5.0, "9", None), eval_sum(5.0, "9", None), eval_avg(1, 2)]],
+           comment="avg(a, b, c) of a=5.0, b=\"9\" and no c is 7 (the Search Reference's example).")
+    s.listing("type-tests-over-fields",
+              'index=spec | eval b=if(isbool(status==200), "y", "n"), s=if(isbool(status), "y", "n"),\n'
+              'd=if(isdouble(latency*1), "y", "n"), ar=if(isarray(tag), "y", "n"), jo=if(isobject(json_object("id", id)), "y", "n"),\n'
+              'ja=if(isarray(json_array(id)), "y", "n"), no=if(isobject(user), "y", "n") | table id, b, s, d, ar, jo, ja, no',
+              ["id:string", "b:string", "s:string", "d:string", "ar:string", "jo:string", "ja:string", "no:string"],
+              lambda e: [e["id"], "y", "n", yn(isinstance(num(e.get("latency")), float)),
+                         yn(isinstance(e.get("tag"), list)), "y", "y", "n"],
+              comment="A comparison is a Boolean, a field's text is not; latency*1 is a double where latency\n"
+                      "has a fraction; a multivalue is an array, as json_array's text is.")
+
+    def built(e):
+        obj = {"id": num(e["id"]), "user": e.get("user", "none"), "tags": e.get("tag", [])}
+        if isinstance(obj["tags"], str):
+            obj["tags"] = obj["tags"]
+        text = compact(obj)
+        tags = e.get("tag")
+        return [e["id"], text, compact(list(obj)), obj["user"], "y",
+                None if tags is None else compact(values(tags))]
+
+    s.listing("json-build-and-read-over-fields",
+              'index=spec | eval j=json_object("id", id*1, "user", coalesce(user, "none"), "tags", coalesce(tag, json_array()))\n'
+              '| eval k=json_keys(j), u=json_extract(j, "user"), v=if(json_valid(j), "y", "n"), m=mv_to_json_array(tag)\n'
+              "| table id, j, k, u, v, m",
+              ["id:string", "j:string", "k:string", "u:string", "v:string", "m:string"], built,
+              comment="A multivalue is a JSON array, a single value itself; a JSON array's text is embedded\n"
+                      "as the array; keys in the order given.")
+    s.write()
+
+
 if __name__ == "__main__":
     text_specs()
     multivalue_specs()
@@ -547,3 +724,4 @@ if __name__ == "__main__":
     time_specs()
     conditional_specs()
     compare_specs()
+    json_bits_specs()

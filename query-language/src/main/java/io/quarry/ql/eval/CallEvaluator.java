@@ -18,8 +18,9 @@ import java.util.Set;
  * urldecode match like md5 sha1 sha256 sha512 tonumber(x, base) tostring(x, format)}), the numbers
  * ({@code round floor ceil abs sqrt ln exp log pow exact}, typed over numbers), time ({@code
  * strftime strptime relative_time}), the multivalues ({@code mvcount mvindex mvjoin mvfind mvdedup
- * mvsort}), {@code cidrmatch}, {@code in}, the JSON functions — and {@code len lower upper
- * tostring(x) tonumber(x)} have their own node ({@link TextFunctionEvaluator}).
+ * mvsort}), {@code cidrmatch}, {@code ipmask}, the bitwise functions ({@code bit_and …}), {@code
+ * in}, the JSON functions — and {@code len lower upper tostring(x) tonumber(x)} have their own node
+ * ({@link TextFunctionEvaluator}).
  */
 final class CallEvaluator implements ExpressionEvaluator {
   /** Functions that answer any argument values without throwing or side effects. */

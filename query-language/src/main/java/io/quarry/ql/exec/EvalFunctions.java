@@ -116,6 +116,19 @@ public final class EvalFunctions {
     a.put("pi", new Arity(0, 0));
     a.put("printf", new Arity(1, -1));
     a.put("random", new Arity(0, 0));
+    for (String test : List.of("isbool", "isdouble", "isarray", "isobject")) {
+      a.put(test, new Arity(1, 1));
+    }
+    a.put("validate", new Arity(2, -1));
+    a.put("ipmask", new Arity(2, 2));
+    a.put("sum", new Arity(1, -1));
+    a.put("avg", new Arity(1, -1));
+    for (String bits : List.of("bit_and", "bit_or", "bit_xor")) {
+      a.put(bits, new Arity(2, -1));
+    }
+    a.put("bit_not", new Arity(1, 2));
+    a.put("bit_shift_left", new Arity(2, 2));
+    a.put("bit_shift_right", new Arity(2, 2));
     return Map.copyOf(a);
   }
 
@@ -160,6 +173,12 @@ public final class EvalFunctions {
               call.offset(),
               call.function() + "() takes a document, then path, value pairs",
               "an odd number of arguments");
+        }
+        if (call.function().equals("validate") && call.arguments().size() % 2 != 0) {
+          yield new Problem(
+              call.offset(),
+              "validate() takes condition, message pairs",
+              "an even number of arguments");
         }
         if (call.function().equals("json_object") && call.arguments().size() % 2 != 0) {
           yield new Problem(

@@ -174,6 +174,17 @@ public final class Evaluator {
         return a instanceof String;
       case "isint":
         return a instanceof Long || a instanceof Double d && d == Math.rint(d);
+      case "isbool", "isdouble", "isarray", "isobject":
+        return InformationalFunctions.apply(function, a);
+      case "validate":
+        for (int i = 0; i + 1 < v.size(); i += 2) {
+          if (!Boolean.TRUE.equals(v.get(i))) {
+            return v.get(i + 1); // the first condition that does not hold (a null one neither)
+          }
+        }
+        return null;
+      case "sum", "avg":
+        return StatisticalFunctions.apply(function, v); // missing values left out
       case "nullif":
         return a != null && v.get(1) != null && text(a).equals(text(v.get(1))) ? null : a;
       case "typeof":
@@ -280,7 +291,9 @@ public final class Evaluator {
                   ? Cidr.parse(text(arguments.get(0)))
                       .<BoundFunction>map(Evaluator::cidrMatch)
                       .orElse(ip -> false)
-                  : null;
+                  : subject == 1 && function.equals("ipmask")
+                      ? IpMask.ofMask(arguments.get(0))
+                      : null;
       if (bound instanceof NumberFunction typed) {
         return typed; // null for null already, and typed for a column of numbers
       }
@@ -334,6 +347,8 @@ public final class Evaluator {
         return x -> MathFunctions.apply(function, with(x, rest));
       case "printf":
         return x -> Printf.format(with(x, rest));
+      case "ipmask":
+        return IpMask.ofAddress(rest.get(0));
       default:
         break;
     }
@@ -346,6 +361,9 @@ public final class Evaluator {
     }
     if (bound == null) {
       bound = MultivalueFunctions.bind(function, rest);
+    }
+    if (bound == null) {
+      bound = BitFunctions.bind(function, rest);
     }
     return bound;
   }

@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
  * %X %o} (a whole number), {@code %a %A} (a decimal in hexadecimal, C's form: {@code 0x1.8p+1}),
  * {@code %s} (text), {@code %c} (the character of a code point, or a text's first), {@code %%};
  * flags {@code - + space 0 #} and {@code '} (digit grouping), a width and a precision, each also
- * {@code *} (taken from the arguments). An argument that does not fit its conversion, or a missing
- * one, makes the call null.
+ * {@code *} (taken from the arguments). {@code %f %e} round the double's exact value half to even,
+ * as C does (the Search Reference: "similar to the C sprintf() function"). An argument that does
+ * not fit its conversion, or a missing one, makes the call null.
  */
 final class Printf {
   private static final Pattern SPEC =
@@ -89,7 +90,9 @@ final class Printf {
         if (Double.isNaN(number)) {
           throw new ArithmeticException("not a number");
         }
-        yield String.format(Locale.ROOT, spec + (conversion == 'F' ? 'f' : conversion), number);
+        Object value =
+            "gG".indexOf(conversion) >= 0 ? number : roundedAsC(conversion, precision, number);
+        yield String.format(Locale.ROOT, spec + (conversion == 'F' ? 'f' : conversion), value);
       }
       case 'a', 'A' -> {
         if (Double.isNaN(number)) {
@@ -116,6 +119,26 @@ final class Printf {
         yield String.format(Locale.ROOT, "%" + textFlags + width(spec, flags) + "s", text);
       }
     };
+  }
+
+  /**
+   * {@code %f}/{@code %e}'s number rounded as C's printf rounds it: the double's exact binary value
+   * to the precision (6 by default), a tie to the even digit — {@code %.2f} of 0.125 is 0.12 and of
+   * 2.675 (2.67499999… in binary) 2.67, where Java's formatter rounds the shortest decimal text
+   * half up (0.13, 2.68). Formatted as a {@code BigDecimal} already at the precision, nothing is
+   * rounded again; zero, rounded or not, stays a double so its sign is written ({@code -0.00}).
+   */
+  private static Object roundedAsC(char conversion, String precision, double number) {
+    if (number == 0 || !Double.isFinite(number)) {
+      return number;
+    }
+    int digits = precision == null ? 6 : Integer.parseInt(precision);
+    java.math.BigDecimal exact = new java.math.BigDecimal(number);
+    java.math.BigDecimal rounded =
+        conversion == 'f' || conversion == 'F'
+            ? exact.setScale(digits, java.math.RoundingMode.HALF_EVEN)
+            : exact.round(new java.math.MathContext(digits + 1, java.math.RoundingMode.HALF_EVEN));
+    return rounded.signum() == 0 ? (Object) Math.copySign(0.0, number) : rounded;
   }
 
   /**

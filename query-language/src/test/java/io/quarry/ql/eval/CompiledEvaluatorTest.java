@@ -124,7 +124,17 @@ class CompiledEvaluatorTest {
     "ln",
     "exp",
     "exact",
-    "min"
+    "min",
+    "isbool",
+    "isdouble",
+    "isarray",
+    "validate",
+    "sum",
+    "avg",
+    "ipmask",
+    "bit_and",
+    "bit_not",
+    "bit_shift_left"
   };
 
   private final Evaluator evaluator =
@@ -628,7 +638,10 @@ class CompiledEvaluatorTest {
           case "round", "tostring", "tonumber", "trim", "ltrim", "log" -> 1 + random.nextInt(2);
           case "in" -> 2 + random.nextInt(2);
           case "like", "match", "mvindex", "strftime", "split", "mvjoin", "mvfind", "pow" -> 2;
-          case "strptime", "relative_time", "cidrmatch" -> 2;
+          case "strptime", "relative_time", "cidrmatch", "ipmask", "bit_shift_left" -> 2;
+          case "validate" -> 2 * (1 + random.nextInt(2));
+          case "sum", "avg", "bit_not" -> 1 + random.nextInt(2);
+          case "bit_and" -> 2 + random.nextInt(2);
           case "replace" -> 3;
           default -> 1;
         };
@@ -646,7 +659,8 @@ class CompiledEvaluatorTest {
       boolean literals = random.nextBoolean();
       for (int i = 0; i < arity; i++) {
         arguments.add(
-            function.equals("case") && i % 2 == 0 || function.equals("if") && i == 0
+            (function.equals("case") || function.equals("validate")) && i % 2 == 0
+                    || function.equals("if") && i == 0
                 ? (random.nextBoolean()
                     ? randomComparison(random)
                     : randomExpression(random, depth - 1))

@@ -42,8 +42,13 @@ class EvalTest {
 
   /** The value of one expression over {@link #ROW}. */
   private static Object eval(String expression) {
+    return eval(expression, ROW);
+  }
+
+  /** The value of one expression over {@code row} (the search's time 2026-01-07T12:34:56Z, UTC). */
+  static Object eval(String expression, Row row) {
     EvalCommand command = (EvalCommand) PARSER.parse("* | eval x=" + expression).commands().get(1);
-    return new RowEvaluator(EVALUATOR).evaluate(command.assignments().get(0).expression(), ROW);
+    return new RowEvaluator(EVALUATOR).evaluate(command.assignments().get(0).expression(), row);
   }
 
   @Test
@@ -275,6 +280,15 @@ class EvalTest {
     assertThat(eval("printf(\"%.3s|%c\", \"abcdef\", \"xyz\")")).isEqualTo("abc|x");
     assertThat(eval("printf(\"%s %s\", 1)")).as("a missing argument").isNull();
     assertThat(eval("printf(\"no conversions\")")).isEqualTo("no conversions");
+  }
+
+  /** %f/%e round the double's exact value half to even, as glibc (values from Python's %). */
+  @Test
+  void printfRoundsLikeC() {
+    assertThat(eval("printf(\"%.2f|%.2f|%.0f|%.0f|%.1e\", 0.125, 2.675, 0.5, 1.5, 0.125)"))
+        .isEqualTo("0.12|2.67|0|2|1.2e-01");
+    assertThat(eval("printf(\"%.2f|%.20f|%+08.3f|%f\", -0.001, 0.1, 1.0005, 0.0000001)"))
+        .isEqualTo("-0.00|0.10000000000000000555|+001.000|0.000000");
   }
 
   /** %a as glibc's snprintf writes it (each expected text printed by it, not by Quarry). */
