@@ -33,7 +33,7 @@ import java.util.function.Predicate;
  * filters the results in memory). For results without {@code _raw} its users' idioms — {@code |
  * inputlookup t | search *word*}, {@code | stats count by host | search web-1} — show the term
  * matched against each field's whole value, wildcards for a part of one; that is the rule here
- * (ARCHITECTURE.md, "Bare words over pages"; kept in session 31 after a second search found no
+ * (ARCHITECTURE.md, "Bare words over pages"; kept in session 30 after a second search found no
  * source matching a word inside a value: the Decisions table lists what was searched). A row that
  * has a {@code _raw} is matched on it alone, its fields not asked, as an indexed event is.
  */

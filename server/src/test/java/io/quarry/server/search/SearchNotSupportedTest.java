@@ -80,7 +80,7 @@ class SearchNotSupportedTest {
     // refused until session 30: table * keeps _raw and the events' own text
     assertThat(search("* | eval _raw=\"x\" | dedup host | table * | search h1").statusCode())
         .isEqualTo(200);
-    // refused until session 31: a table of names keeping _raw keeps the events' own text too
+    // refused until session 30: a table of names keeping _raw keeps the events' own text too
     assertThat(search("* | eval _raw=\"x\" | dedup host | table _raw, n | search h1").statusCode())
         .isEqualTo(200);
   }
