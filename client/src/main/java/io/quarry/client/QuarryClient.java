@@ -16,14 +16,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
 import javax.net.ssl.SSLContext;
@@ -83,9 +79,9 @@ public final class QuarryClient {
         new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
       if (response.statusCode() != 200) {
         String body = reader.lines().reduce("", (a, b) -> a + b);
-        throw failure(response.statusCode(), body);
+        throw ServerAnswers.failure(response.statusCode(), body);
       }
-      return readResults(reader);
+      return ServerAnswers.readResults(reader);
     } catch (IOException e) {
       throw new QuarryClientException("reading search results failed: " + e.getMessage(), e);
     }
@@ -99,10 +95,11 @@ public final class QuarryClient {
         .thenApply(
             response -> {
               if (response.statusCode() != 200) {
-                throw failure(response.statusCode(), response.body());
+                throw ServerAnswers.failure(response.statusCode(), response.body());
               }
               try {
-                return readResults(new BufferedReader(new java.io.StringReader(response.body())));
+                return ServerAnswers.readResults(
+                    new BufferedReader(new java.io.StringReader(response.body())));
               } catch (IOException e) {
                 throw new QuarryClientException(
                     "reading search results failed: " + e.getMessage(), e);
@@ -171,7 +168,7 @@ public final class QuarryClient {
     try {
       if (response.statusCode() != 200) {
         try (InputStream error = response.body()) {
-          throw failure(
+          throw ServerAnswers.failure(
               response.statusCode(), new String(error.readAllBytes(), StandardCharsets.UTF_8));
         }
       }
@@ -205,11 +202,11 @@ public final class QuarryClient {
   }
 
   JobStatus jobStatus(String id) {
-    return status(readJson(jobRequest(id, "").GET().build(), 200));
+    return ServerAnswers.jobStatus(readJson(jobRequest(id, "").GET().build(), 200));
   }
 
   JobStatus jobAction(String id, String action) {
-    return status(
+    return ServerAnswers.jobStatus(
         readJson(
             jobRequest(id, "/" + action).POST(HttpRequest.BodyPublishers.noBody()).build(), 200));
   }
@@ -244,31 +241,13 @@ public final class QuarryClient {
             ? sendIdempotent(request)
             : send(request, HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != expectedStatus) {
-      throw failure(response.statusCode(), response.body());
+      throw ServerAnswers.failure(response.statusCode(), response.body());
     }
     try {
       return JSON.readTree(response.body());
     } catch (JsonProcessingException e) {
       throw new QuarryClientException("the server's answer is not JSON: " + e.getMessage(), e);
     }
-  }
-
-  private static JobStatus status(JsonNode node) {
-    List<String> messages = new ArrayList<>();
-    for (JsonNode message : node.path("messages")) {
-      messages.add(message.asText());
-    }
-    if (node.has("error")) {
-      messages.add(node.at("/error/code").asText() + ": " + node.at("/error/message").asText());
-    }
-    return new JobStatus(
-        node.path("id").asText(),
-        node.path("state").asText(),
-        node.path("finalized").asBoolean(),
-        node.path("eventsRead").asLong(),
-        node.path("rows").asLong(),
-        Duration.ofMillis(node.path("runDurationMs").asLong()),
-        messages);
   }
 
   /**
@@ -279,7 +258,7 @@ public final class QuarryClient {
     HttpRequest request = exportRequest(query, earliest, latest, Map.of("explain", "true"));
     HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != 200) {
-      throw failure(response.statusCode(), response.body());
+      throw ServerAnswers.failure(response.statusCode(), response.body());
     }
     try {
       return JSON.writerWithDefaultPrettyPrinter()
@@ -309,106 +288,14 @@ public final class QuarryClient {
         .build();
   }
 
-  static SearchResults readResults(BufferedReader reader) throws IOException {
-    Set<String> fields = new LinkedHashSet<>();
-    List<Map<String, String>> rows = new ArrayList<>();
-    List<String> messages = new ArrayList<>();
-    String line;
-    while ((line = reader.readLine()) != null) {
-      if (line.isBlank()) {
-        continue;
-      }
-      JsonNode node = JSON.readTree(line);
-      JsonNode result = node.get("result");
-      if (result != null && result.isObject()) {
-        Map<String, String> row = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = result.fields(); it.hasNext(); ) {
-          Map.Entry<String, JsonNode> field = it.next();
-          row.put(field.getKey(), text(field.getValue()));
-          fields.add(field.getKey());
-        }
-        rows.add(row);
-      }
-      if (node.get("error") instanceof JsonNode error && error.isObject()) {
-        // the search failed after its answer began (docs/api.md): the rows so far are not all
-        throw midStreamFailure(error, rows.size());
-      }
-      JsonNode lineMessages = node.get("messages");
-      if (lineMessages != null) {
-        for (JsonNode message : lineMessages) {
-          messages.add(message.path("type").asText() + ": " + message.path("text").asText());
-        }
-      }
-    }
-    return new SearchResults(new ArrayList<>(fields), rows, messages);
-  }
-
-  /**
-   * A search that failed after its streamed answer began, which ended the answer with its typed
-   * error ({@code {"error":{"code","message"}}}) under the status line's 200.
-   */
-  static QuarryClientException midStreamFailure(JsonNode error, long rowsRead) {
-    return new QuarryClientException(
-        200,
-        "the search failed after "
-            + rowsRead
-            + " rows: "
-            + error.path("code").asText()
-            + ": "
-            + error.path("message").asText(),
-        error.toString());
-  }
-
-  /** A value of the export endpoint as text: a multivalue (an array) joined by newlines. */
-  private static String text(JsonNode value) {
-    if (!value.isArray()) {
-      return value.asText();
-    }
-    List<String> values = new ArrayList<>(value.size());
-    value.forEach(one -> values.add(one.asText()));
-    return String.join("\n", values);
-  }
-
   /** Every index with its size, time range and buckets. */
   public List<IndexSummary> indexes() {
-    List<IndexSummary> summaries = new ArrayList<>();
-    for (JsonNode index : indexList().path("indexes")) {
-      summaries.add(
-          new IndexSummary(
-              index.path("name").asText(),
-              index.path("events").asLong(),
-              index.path("buckets").size(),
-              longOrNull(index, "earliestMicros"),
-              longOrNull(index, "latestMicros"),
-              index.path("bytesOnDisk").asLong(),
-              index.path("journalRawBytes").asLong(),
-              index.path("journalBytes").asLong(),
-              index.path("quarantinedBuckets").asLong(),
-              bytesByKind(index.path("bytesByKind"))));
-    }
-    return summaries;
+    return ServerAnswers.indexSummaries(indexList().path("indexes"));
   }
 
   /** Every metric index ({@code datatype: metric}) with its points, series, chunks and bytes. */
   public List<MetricIndexSummary> metricIndexes() {
-    List<MetricIndexSummary> summaries = new ArrayList<>();
-    for (JsonNode index : indexList().path("metricIndexes")) {
-      summaries.add(
-          new MetricIndexSummary(
-              index.path("name").asText(),
-              index.path("points").asLong(),
-              index.path("hotPoints").asLong(),
-              longOrNull(index, "earliestMicros"),
-              longOrNull(index, "latestMicros"),
-              index.path("warmBuckets").asInt(),
-              index.path("warmSeries").asLong(),
-              index.path("warmChunks").asLong(),
-              index.path("bytesOnDisk").asLong(),
-              index.path("bytesPerPoint").isNumber() ? index.get("bytesPerPoint").asDouble() : null,
-              bytesByKind(index.path("bytesByKind")),
-              index.path("quarantinedBuckets").size()));
-    }
-    return summaries;
+    return ServerAnswers.metricIndexSummaries(indexList().path("metricIndexes"));
   }
 
   /** {@code GET /api/v1/indexes}: event indexes under {@code indexes}, metric indexes apart. */
@@ -417,23 +304,13 @@ public final class QuarryClient {
         request("/api/v1/indexes").header("Authorization", authorization()).GET().build();
     HttpResponse<String> response = sendIdempotent(request);
     if (response.statusCode() != 200) {
-      throw failure(response.statusCode(), response.body());
+      throw ServerAnswers.failure(response.statusCode(), response.body());
     }
     try {
       return JSON.readTree(response.body());
     } catch (JsonProcessingException e) {
       throw new QuarryClientException("unreadable index list: " + e.getMessage(), e);
     }
-  }
-
-  private static Long longOrNull(JsonNode node, String field) {
-    return node.path(field).isNumber() ? node.get(field).asLong() : null;
-  }
-
-  private static Map<String, Long> bytesByKind(JsonNode kinds) {
-    Map<String, Long> bytes = new java.util.LinkedHashMap<>();
-    kinds.fields().forEachRemaining(kind -> bytes.put(kind.getKey(), kind.getValue().asLong()));
-    return bytes;
   }
 
   /**
@@ -502,27 +379,11 @@ public final class QuarryClient {
         return;
       }
       if ((status == 503 || status == 429) && attempt < MAX_ATTEMPTS) {
-        sleep(retryAfter(response, attempt));
+        sleep(ServerAnswers.retryAfter(response, attempt));
         continue;
       }
-      throw failure(status, response.body());
+      throw ServerAnswers.failure(status, response.body());
     }
-  }
-
-  /** The server's Retry-After, or an exponential backoff for the attempt. */
-  static Duration retryAfter(HttpResponse<?> response, int attempt) {
-    return response
-        .headers()
-        .firstValue("Retry-After")
-        .map(
-            value -> {
-              try {
-                return Duration.ofSeconds(Long.parseLong(value.strip()));
-              } catch (NumberFormatException e) {
-                return Duration.ofSeconds(1);
-              }
-            })
-        .orElse(Duration.ofMillis(250L << attempt));
   }
 
   private static void sleep(Duration delay) {
@@ -556,7 +417,7 @@ public final class QuarryClient {
       }
       int status = response.statusCode();
       if ((status == 503 || status == 429) && attempt < attempts) {
-        sleep(retryAfter(response, attempt));
+        sleep(ServerAnswers.retryAfter(response, attempt));
         continue;
       }
       return response;
@@ -589,31 +450,6 @@ public final class QuarryClient {
           "no search credentials: set them with Builder.credentials, adminPassword or token");
     }
     return basic(user, password);
-  }
-
-  /**
-   * The server's message from an error body (Quarry's, HEC's or Splunk's shape), with the status.
-   */
-  static QuarryClientException failure(int status, String body) {
-    String message = body;
-    try {
-      JsonNode node = JSON.readTree(body);
-      if (node.has("error")) {
-        JsonNode error = node.get("error");
-        message = error.path("code").asText() + ": " + error.path("message").asText();
-        if (error.has("context")) {
-          message += "\n" + error.get("context").asText();
-        }
-      } else if (node.has("text")) {
-        message = node.get("text").asText() + " (code " + node.path("code").asText() + ")";
-        if (node.has("reason")) {
-          message += ": " + node.get("reason").asText();
-        }
-      }
-    } catch (JsonProcessingException notJson) {
-      // keep the body as it is
-    }
-    return new QuarryClientException(status, "HTTP " + status + ": " + message, body);
   }
 
   private static String basic(String user, String password) {
