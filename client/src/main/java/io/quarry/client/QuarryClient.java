@@ -16,11 +16,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
 import javax.net.ssl.SSLContext;
 
@@ -38,28 +36,24 @@ public final class QuarryClient {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MAX_ATTEMPTS = 5;
 
-  private final URI baseUri;
-  private final String user;
-  private final String password;
-  private final String token;
   private final String hecToken;
-  private final Duration timeout;
-  private final int attempts;
-  private final HttpClient http;
+  private final ClientHttp http;
 
   private QuarryClient(Builder builder) {
-    this.baseUri = builder.baseUri;
-    this.user = builder.user;
-    this.password = builder.password;
-    this.token = builder.token;
     this.hecToken = builder.hecToken;
-    this.timeout = builder.timeout;
-    this.attempts = builder.attempts;
-    HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(builder.connectTimeout);
+    HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(builder.connectTimeout);
     if (builder.sslContext != null) {
-      http.sslContext(builder.sslContext);
+      client.sslContext(builder.sslContext);
     }
-    this.http = http.build();
+    this.http =
+        new ClientHttp(
+            builder.baseUri,
+            builder.user,
+            builder.password,
+            builder.token,
+            builder.timeout,
+            builder.attempts,
+            client.build());
   }
 
   public static Builder builder(URI baseUri) {
@@ -74,7 +68,8 @@ public final class QuarryClient {
   /** Runs a search between two time modifiers (either may be null) and returns every row. */
   public SearchResults search(String query, String earliest, String latest) {
     HttpRequest request = exportRequest(query, earliest, latest, Map.of("output_mode", "json"));
-    HttpResponse<InputStream> response = send(request, HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> response =
+        http.send(request, HttpResponse.BodyHandlers.ofInputStream());
     try (BufferedReader reader =
         new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
       if (response.statusCode() != 200) {
@@ -155,8 +150,8 @@ public final class QuarryClient {
     HttpRequest request;
     try {
       request =
-          request("/api/v1/search")
-              .header("Authorization", authorization())
+          http.request("/api/v1/search")
+              .header("Authorization", http.authorization())
               .header("Content-Type", "application/json")
               .header("Accept", arrow ? "application/vnd.apache.arrow.stream" : "application/json")
               .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
@@ -164,7 +159,8 @@ public final class QuarryClient {
     } catch (JsonProcessingException e) {
       throw new QuarryClientException("cannot encode the search: " + e.getMessage(), e);
     }
-    HttpResponse<InputStream> response = send(request, HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> response =
+        http.send(request, HttpResponse.BodyHandlers.ofInputStream());
     try {
       if (response.statusCode() != 200) {
         try (InputStream error = response.body()) {
@@ -190,38 +186,38 @@ public final class QuarryClient {
     Map<String, Object> body = searchBody(query, earliest, latest);
     try {
       HttpRequest request =
-          request("/api/v1/jobs")
-              .header("Authorization", authorization())
+          http.request("/api/v1/jobs")
+              .header("Authorization", http.authorization())
               .header("Content-Type", "application/json")
               .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
               .build();
-      return new SearchJob(this, readJson(request, 201).get("id").asText());
+      return new SearchJob(this, http.readJson(request, 201).get("id").asText());
     } catch (JsonProcessingException e) {
       throw new QuarryClientException("cannot encode the job request: " + e.getMessage(), e);
     }
   }
 
   JobStatus jobStatus(String id) {
-    return ServerAnswers.jobStatus(readJson(jobRequest(id, "").GET().build(), 200));
+    return ServerAnswers.jobStatus(http.readJson(jobRequest(id, "").GET().build(), 200));
   }
 
   JobStatus jobAction(String id, String action) {
     return ServerAnswers.jobStatus(
-        readJson(
+        http.readJson(
             jobRequest(id, "/" + action).POST(HttpRequest.BodyPublishers.noBody()).build(), 200));
   }
 
   void jobDelete(String id) {
-    readJson(jobRequest(id, "").DELETE().build(), 200);
+    http.readJson(jobRequest(id, "").DELETE().build(), 200);
   }
 
   String jobGet(String id, String suffix) {
-    return readJson(jobRequest(id, suffix).GET().build(), 200).toPrettyString();
+    return http.readJson(jobRequest(id, suffix).GET().build(), 200).toPrettyString();
   }
 
   TypedResults jobResults(String id, long offset, long count) {
     JsonNode page =
-        readJson(
+        http.readJson(
             jobRequest(id, "/results?offset=" + offset + "&count=" + count).GET().build(), 200);
     return TypedResults.fromJson(
         page,
@@ -231,23 +227,8 @@ public final class QuarryClient {
   }
 
   private HttpRequest.Builder jobRequest(String id, String suffix) {
-    return request("/api/v1/jobs/" + URLEncoder.encode(id, StandardCharsets.UTF_8) + suffix)
-        .header("Authorization", authorization());
-  }
-
-  private JsonNode readJson(HttpRequest request, int expectedStatus) {
-    HttpResponse<String> response =
-        request.method().equals("GET")
-            ? sendIdempotent(request)
-            : send(request, HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != expectedStatus) {
-      throw ServerAnswers.failure(response.statusCode(), response.body());
-    }
-    try {
-      return JSON.readTree(response.body());
-    } catch (JsonProcessingException e) {
-      throw new QuarryClientException("the server's answer is not JSON: " + e.getMessage(), e);
-    }
+    return http.request("/api/v1/jobs/" + URLEncoder.encode(id, StandardCharsets.UTF_8) + suffix)
+        .header("Authorization", http.authorization());
   }
 
   /**
@@ -256,7 +237,7 @@ public final class QuarryClient {
    */
   public String explain(String query, String earliest, String latest) {
     HttpRequest request = exportRequest(query, earliest, latest, Map.of("explain", "true"));
-    HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != 200) {
       throw ServerAnswers.failure(response.statusCode(), response.body());
     }
@@ -281,10 +262,10 @@ public final class QuarryClient {
     if (latest != null) {
       form.put("latest_time", latest);
     }
-    return request("/services/search/jobs/export")
-        .header("Authorization", authorization())
+    return http.request("/services/search/jobs/export")
+        .header("Authorization", http.authorization())
         .header("Content-Type", "application/x-www-form-urlencoded")
-        .POST(HttpRequest.BodyPublishers.ofString(formEncode(form)))
+        .POST(HttpRequest.BodyPublishers.ofString(ClientHttp.formEncode(form)))
         .build();
   }
 
@@ -301,8 +282,8 @@ public final class QuarryClient {
   /** {@code GET /api/v1/indexes}: event indexes under {@code indexes}, metric indexes apart. */
   private JsonNode indexList() {
     HttpRequest request =
-        request("/api/v1/indexes").header("Authorization", authorization()).GET().build();
-    HttpResponse<String> response = sendIdempotent(request);
+        http.request("/api/v1/indexes").header("Authorization", http.authorization()).GET().build();
+    HttpResponse<String> response = http.sendIdempotent(request);
     if (response.statusCode() != 200) {
       throw ServerAnswers.failure(response.statusCode(), response.body());
     }
@@ -358,7 +339,7 @@ public final class QuarryClient {
     parameters.put("source", source);
     parameters.values().removeIf(v -> v == null);
     postHec(
-        "/services/collector/raw?" + formEncode(parameters),
+        "/services/collector/raw?" + ClientHttp.formEncode(parameters),
         new ByteSlicePublisher(body, offset, length));
   }
 
@@ -371,102 +352,19 @@ public final class QuarryClient {
       throw new IllegalStateException("no HEC token: set one with Builder.hecToken");
     }
     HttpRequest request =
-        request(path).header("Authorization", "Splunk " + hecToken).POST(body).build();
+        http.request(path).header("Authorization", "Splunk " + hecToken).POST(body).build();
     for (int attempt = 1; ; attempt++) {
-      HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
       int status = response.statusCode();
       if (status == 200) {
         return;
       }
       if ((status == 503 || status == 429) && attempt < MAX_ATTEMPTS) {
-        sleep(ServerAnswers.retryAfter(response, attempt));
+        ClientHttp.sleep(ServerAnswers.retryAfter(response, attempt));
         continue;
       }
       throw ServerAnswers.failure(status, response.body());
     }
-  }
-
-  private static void sleep(Duration delay) {
-    try {
-      Thread.sleep(delay);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new QuarryClientException("interrupted while waiting to retry", e);
-    }
-  }
-
-  private HttpRequest.Builder request(String path) {
-    return HttpRequest.newBuilder(baseUri.resolve(path)).timeout(timeout);
-  }
-
-  /**
-   * Sends a request that may be repeated: tried again when the server cannot be reached or is busy
-   * (503/429), up to the builder's attempts.
-   */
-  private HttpResponse<String> sendIdempotent(HttpRequest request) {
-    for (int attempt = 1; ; attempt++) {
-      HttpResponse<String> response;
-      try {
-        response = send(request, HttpResponse.BodyHandlers.ofString());
-      } catch (QuarryClientException unreachable) {
-        if (attempt >= attempts || !(unreachable.getCause() instanceof IOException)) {
-          throw unreachable;
-        }
-        sleep(Duration.ofMillis(250L << attempt));
-        continue;
-      }
-      int status = response.statusCode();
-      if ((status == 503 || status == 429) && attempt < attempts) {
-        sleep(ServerAnswers.retryAfter(response, attempt));
-        continue;
-      }
-      return response;
-    }
-  }
-
-  private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
-    try {
-      return http.send(request, handler);
-    } catch (IOException e) {
-      throw new QuarryClientException(
-          "cannot reach Quarry at "
-              + baseUri
-              + ": "
-              + (e.getMessage() == null ? e : e.getMessage()),
-          e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new QuarryClientException("interrupted", e);
-    }
-  }
-
-  /** The search endpoints' Authorization header: a session key, or a user's Basic credentials. */
-  private String authorization() {
-    if (token != null) {
-      return "Bearer " + token;
-    }
-    if (password == null) {
-      throw new IllegalStateException(
-          "no search credentials: set them with Builder.credentials, adminPassword or token");
-    }
-    return basic(user, password);
-  }
-
-  private static String basic(String user, String password) {
-    return "Basic "
-        + Base64.getEncoder()
-            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static String formEncode(Map<String, String> form) {
-    StringJoiner joiner = new StringJoiner("&");
-    form.forEach(
-        (key, value) ->
-            joiner.add(
-                URLEncoder.encode(key, StandardCharsets.UTF_8)
-                    + "="
-                    + URLEncoder.encode(value, StandardCharsets.UTF_8)));
-    return joiner.toString();
   }
 
   /** Configures a client. */
