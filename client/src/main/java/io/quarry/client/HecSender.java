@@ -259,10 +259,10 @@ public final class HecSender implements Closeable {
           return;
         }
         if ((status == 503 || status == 429) && attempt < MAX_ATTEMPTS) {
-          Thread.sleep(QuarryClient.retryAfter(response, attempt));
+          Thread.sleep(ServerAnswers.retryAfter(response, attempt));
           continue;
         }
-        throw QuarryClient.failure(status, response.body());
+        throw ServerAnswers.failure(status, response.body());
       }
     } catch (QuarryClientException e) {
       failure.compareAndSet(null, e);
@@ -287,7 +287,7 @@ public final class HecSender implements Closeable {
               .build();
       HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
-        throw QuarryClient.failure(response.statusCode(), response.body());
+        throw ServerAnswers.failure(response.statusCode(), response.body());
       }
       JsonNode acks = JSON.readTree(response.body()).path("acks");
       if (acks.path(Long.toString(ackId)).asBoolean()) {

@@ -16,15 +16,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Base64;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
 import javax.net.ssl.SSLContext;
 
@@ -42,28 +36,24 @@ public final class QuarryClient {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MAX_ATTEMPTS = 5;
 
-  private final URI baseUri;
-  private final String user;
-  private final String password;
-  private final String token;
   private final String hecToken;
-  private final Duration timeout;
-  private final int attempts;
-  private final HttpClient http;
+  private final ClientHttp http;
 
   private QuarryClient(Builder builder) {
-    this.baseUri = builder.baseUri;
-    this.user = builder.user;
-    this.password = builder.password;
-    this.token = builder.token;
     this.hecToken = builder.hecToken;
-    this.timeout = builder.timeout;
-    this.attempts = builder.attempts;
-    HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(builder.connectTimeout);
+    HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(builder.connectTimeout);
     if (builder.sslContext != null) {
-      http.sslContext(builder.sslContext);
+      client.sslContext(builder.sslContext);
     }
-    this.http = http.build();
+    this.http =
+        new ClientHttp(
+            builder.baseUri,
+            builder.user,
+            builder.password,
+            builder.token,
+            builder.timeout,
+            builder.attempts,
+            client.build());
   }
 
   public static Builder builder(URI baseUri) {
@@ -78,14 +68,15 @@ public final class QuarryClient {
   /** Runs a search between two time modifiers (either may be null) and returns every row. */
   public SearchResults search(String query, String earliest, String latest) {
     HttpRequest request = exportRequest(query, earliest, latest, Map.of("output_mode", "json"));
-    HttpResponse<InputStream> response = send(request, HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> response =
+        http.send(request, HttpResponse.BodyHandlers.ofInputStream());
     try (BufferedReader reader =
         new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
       if (response.statusCode() != 200) {
         String body = reader.lines().reduce("", (a, b) -> a + b);
-        throw failure(response.statusCode(), body);
+        throw ServerAnswers.failure(response.statusCode(), body);
       }
-      return readResults(reader);
+      return ServerAnswers.readResults(reader);
     } catch (IOException e) {
       throw new QuarryClientException("reading search results failed: " + e.getMessage(), e);
     }
@@ -99,10 +90,11 @@ public final class QuarryClient {
         .thenApply(
             response -> {
               if (response.statusCode() != 200) {
-                throw failure(response.statusCode(), response.body());
+                throw ServerAnswers.failure(response.statusCode(), response.body());
               }
               try {
-                return readResults(new BufferedReader(new java.io.StringReader(response.body())));
+                return ServerAnswers.readResults(
+                    new BufferedReader(new java.io.StringReader(response.body())));
               } catch (IOException e) {
                 throw new QuarryClientException(
                     "reading search results failed: " + e.getMessage(), e);
@@ -158,8 +150,8 @@ public final class QuarryClient {
     HttpRequest request;
     try {
       request =
-          request("/api/v1/search")
-              .header("Authorization", authorization())
+          http.request("/api/v1/search")
+              .header("Authorization", http.authorization())
               .header("Content-Type", "application/json")
               .header("Accept", arrow ? "application/vnd.apache.arrow.stream" : "application/json")
               .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
@@ -167,11 +159,12 @@ public final class QuarryClient {
     } catch (JsonProcessingException e) {
       throw new QuarryClientException("cannot encode the search: " + e.getMessage(), e);
     }
-    HttpResponse<InputStream> response = send(request, HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> response =
+        http.send(request, HttpResponse.BodyHandlers.ofInputStream());
     try {
       if (response.statusCode() != 200) {
         try (InputStream error = response.body()) {
-          throw failure(
+          throw ServerAnswers.failure(
               response.statusCode(), new String(error.readAllBytes(), StandardCharsets.UTF_8));
         }
       }
@@ -193,38 +186,38 @@ public final class QuarryClient {
     Map<String, Object> body = searchBody(query, earliest, latest);
     try {
       HttpRequest request =
-          request("/api/v1/jobs")
-              .header("Authorization", authorization())
+          http.request("/api/v1/jobs")
+              .header("Authorization", http.authorization())
               .header("Content-Type", "application/json")
               .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
               .build();
-      return new SearchJob(this, readJson(request, 201).get("id").asText());
+      return new SearchJob(this, http.readJson(request, 201).get("id").asText());
     } catch (JsonProcessingException e) {
       throw new QuarryClientException("cannot encode the job request: " + e.getMessage(), e);
     }
   }
 
   JobStatus jobStatus(String id) {
-    return status(readJson(jobRequest(id, "").GET().build(), 200));
+    return ServerAnswers.jobStatus(http.readJson(jobRequest(id, "").GET().build(), 200));
   }
 
   JobStatus jobAction(String id, String action) {
-    return status(
-        readJson(
+    return ServerAnswers.jobStatus(
+        http.readJson(
             jobRequest(id, "/" + action).POST(HttpRequest.BodyPublishers.noBody()).build(), 200));
   }
 
   void jobDelete(String id) {
-    readJson(jobRequest(id, "").DELETE().build(), 200);
+    http.readJson(jobRequest(id, "").DELETE().build(), 200);
   }
 
   String jobGet(String id, String suffix) {
-    return readJson(jobRequest(id, suffix).GET().build(), 200).toPrettyString();
+    return http.readJson(jobRequest(id, suffix).GET().build(), 200).toPrettyString();
   }
 
   TypedResults jobResults(String id, long offset, long count) {
     JsonNode page =
-        readJson(
+        http.readJson(
             jobRequest(id, "/results?offset=" + offset + "&count=" + count).GET().build(), 200);
     return TypedResults.fromJson(
         page,
@@ -234,41 +227,8 @@ public final class QuarryClient {
   }
 
   private HttpRequest.Builder jobRequest(String id, String suffix) {
-    return request("/api/v1/jobs/" + URLEncoder.encode(id, StandardCharsets.UTF_8) + suffix)
-        .header("Authorization", authorization());
-  }
-
-  private JsonNode readJson(HttpRequest request, int expectedStatus) {
-    HttpResponse<String> response =
-        request.method().equals("GET")
-            ? sendIdempotent(request)
-            : send(request, HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != expectedStatus) {
-      throw failure(response.statusCode(), response.body());
-    }
-    try {
-      return JSON.readTree(response.body());
-    } catch (JsonProcessingException e) {
-      throw new QuarryClientException("the server's answer is not JSON: " + e.getMessage(), e);
-    }
-  }
-
-  private static JobStatus status(JsonNode node) {
-    List<String> messages = new ArrayList<>();
-    for (JsonNode message : node.path("messages")) {
-      messages.add(message.asText());
-    }
-    if (node.has("error")) {
-      messages.add(node.at("/error/code").asText() + ": " + node.at("/error/message").asText());
-    }
-    return new JobStatus(
-        node.path("id").asText(),
-        node.path("state").asText(),
-        node.path("finalized").asBoolean(),
-        node.path("eventsRead").asLong(),
-        node.path("rows").asLong(),
-        Duration.ofMillis(node.path("runDurationMs").asLong()),
-        messages);
+    return http.request("/api/v1/jobs/" + URLEncoder.encode(id, StandardCharsets.UTF_8) + suffix)
+        .header("Authorization", http.authorization());
   }
 
   /**
@@ -277,9 +237,9 @@ public final class QuarryClient {
    */
   public String explain(String query, String earliest, String latest) {
     HttpRequest request = exportRequest(query, earliest, latest, Map.of("explain", "true"));
-    HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != 200) {
-      throw failure(response.statusCode(), response.body());
+      throw ServerAnswers.failure(response.statusCode(), response.body());
     }
     try {
       return JSON.writerWithDefaultPrettyPrinter()
@@ -302,138 +262,36 @@ public final class QuarryClient {
     if (latest != null) {
       form.put("latest_time", latest);
     }
-    return request("/services/search/jobs/export")
-        .header("Authorization", authorization())
+    return http.request("/services/search/jobs/export")
+        .header("Authorization", http.authorization())
         .header("Content-Type", "application/x-www-form-urlencoded")
-        .POST(HttpRequest.BodyPublishers.ofString(formEncode(form)))
+        .POST(HttpRequest.BodyPublishers.ofString(ClientHttp.formEncode(form)))
         .build();
-  }
-
-  static SearchResults readResults(BufferedReader reader) throws IOException {
-    Set<String> fields = new LinkedHashSet<>();
-    List<Map<String, String>> rows = new ArrayList<>();
-    List<String> messages = new ArrayList<>();
-    String line;
-    while ((line = reader.readLine()) != null) {
-      if (line.isBlank()) {
-        continue;
-      }
-      JsonNode node = JSON.readTree(line);
-      JsonNode result = node.get("result");
-      if (result != null && result.isObject()) {
-        Map<String, String> row = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = result.fields(); it.hasNext(); ) {
-          Map.Entry<String, JsonNode> field = it.next();
-          row.put(field.getKey(), text(field.getValue()));
-          fields.add(field.getKey());
-        }
-        rows.add(row);
-      }
-      if (node.get("error") instanceof JsonNode error && error.isObject()) {
-        // the search failed after its answer began (docs/api.md): the rows so far are not all
-        throw midStreamFailure(error, rows.size());
-      }
-      JsonNode lineMessages = node.get("messages");
-      if (lineMessages != null) {
-        for (JsonNode message : lineMessages) {
-          messages.add(message.path("type").asText() + ": " + message.path("text").asText());
-        }
-      }
-    }
-    return new SearchResults(new ArrayList<>(fields), rows, messages);
-  }
-
-  /**
-   * A search that failed after its streamed answer began, which ended the answer with its typed
-   * error ({@code {"error":{"code","message"}}}) under the status line's 200.
-   */
-  static QuarryClientException midStreamFailure(JsonNode error, long rowsRead) {
-    return new QuarryClientException(
-        200,
-        "the search failed after "
-            + rowsRead
-            + " rows: "
-            + error.path("code").asText()
-            + ": "
-            + error.path("message").asText(),
-        error.toString());
-  }
-
-  /** A value of the export endpoint as text: a multivalue (an array) joined by newlines. */
-  private static String text(JsonNode value) {
-    if (!value.isArray()) {
-      return value.asText();
-    }
-    List<String> values = new ArrayList<>(value.size());
-    value.forEach(one -> values.add(one.asText()));
-    return String.join("\n", values);
   }
 
   /** Every index with its size, time range and buckets. */
   public List<IndexSummary> indexes() {
-    List<IndexSummary> summaries = new ArrayList<>();
-    for (JsonNode index : indexList().path("indexes")) {
-      summaries.add(
-          new IndexSummary(
-              index.path("name").asText(),
-              index.path("events").asLong(),
-              index.path("buckets").size(),
-              longOrNull(index, "earliestMicros"),
-              longOrNull(index, "latestMicros"),
-              index.path("bytesOnDisk").asLong(),
-              index.path("journalRawBytes").asLong(),
-              index.path("journalBytes").asLong(),
-              index.path("quarantinedBuckets").asLong(),
-              bytesByKind(index.path("bytesByKind"))));
-    }
-    return summaries;
+    return ServerAnswers.indexSummaries(indexList().path("indexes"));
   }
 
   /** Every metric index ({@code datatype: metric}) with its points, series, chunks and bytes. */
   public List<MetricIndexSummary> metricIndexes() {
-    List<MetricIndexSummary> summaries = new ArrayList<>();
-    for (JsonNode index : indexList().path("metricIndexes")) {
-      summaries.add(
-          new MetricIndexSummary(
-              index.path("name").asText(),
-              index.path("points").asLong(),
-              index.path("hotPoints").asLong(),
-              longOrNull(index, "earliestMicros"),
-              longOrNull(index, "latestMicros"),
-              index.path("warmBuckets").asInt(),
-              index.path("warmSeries").asLong(),
-              index.path("warmChunks").asLong(),
-              index.path("bytesOnDisk").asLong(),
-              index.path("bytesPerPoint").isNumber() ? index.get("bytesPerPoint").asDouble() : null,
-              bytesByKind(index.path("bytesByKind")),
-              index.path("quarantinedBuckets").size()));
-    }
-    return summaries;
+    return ServerAnswers.metricIndexSummaries(indexList().path("metricIndexes"));
   }
 
   /** {@code GET /api/v1/indexes}: event indexes under {@code indexes}, metric indexes apart. */
   private JsonNode indexList() {
     HttpRequest request =
-        request("/api/v1/indexes").header("Authorization", authorization()).GET().build();
-    HttpResponse<String> response = sendIdempotent(request);
+        http.request("/api/v1/indexes").header("Authorization", http.authorization()).GET().build();
+    HttpResponse<String> response = http.sendIdempotent(request);
     if (response.statusCode() != 200) {
-      throw failure(response.statusCode(), response.body());
+      throw ServerAnswers.failure(response.statusCode(), response.body());
     }
     try {
       return JSON.readTree(response.body());
     } catch (JsonProcessingException e) {
       throw new QuarryClientException("unreadable index list: " + e.getMessage(), e);
     }
-  }
-
-  private static Long longOrNull(JsonNode node, String field) {
-    return node.path(field).isNumber() ? node.get(field).asLong() : null;
-  }
-
-  private static Map<String, Long> bytesByKind(JsonNode kinds) {
-    Map<String, Long> bytes = new java.util.LinkedHashMap<>();
-    kinds.fields().forEachRemaining(kind -> bytes.put(kind.getKey(), kind.getValue().asLong()));
-    return bytes;
   }
 
   /**
@@ -481,7 +339,7 @@ public final class QuarryClient {
     parameters.put("source", source);
     parameters.values().removeIf(v -> v == null);
     postHec(
-        "/services/collector/raw?" + formEncode(parameters),
+        "/services/collector/raw?" + ClientHttp.formEncode(parameters),
         new ByteSlicePublisher(body, offset, length));
   }
 
@@ -494,143 +352,19 @@ public final class QuarryClient {
       throw new IllegalStateException("no HEC token: set one with Builder.hecToken");
     }
     HttpRequest request =
-        request(path).header("Authorization", "Splunk " + hecToken).POST(body).build();
+        http.request(path).header("Authorization", "Splunk " + hecToken).POST(body).build();
     for (int attempt = 1; ; attempt++) {
-      HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
       int status = response.statusCode();
       if (status == 200) {
         return;
       }
       if ((status == 503 || status == 429) && attempt < MAX_ATTEMPTS) {
-        sleep(retryAfter(response, attempt));
+        ClientHttp.sleep(ServerAnswers.retryAfter(response, attempt));
         continue;
       }
-      throw failure(status, response.body());
+      throw ServerAnswers.failure(status, response.body());
     }
-  }
-
-  /** The server's Retry-After, or an exponential backoff for the attempt. */
-  static Duration retryAfter(HttpResponse<?> response, int attempt) {
-    return response
-        .headers()
-        .firstValue("Retry-After")
-        .map(
-            value -> {
-              try {
-                return Duration.ofSeconds(Long.parseLong(value.strip()));
-              } catch (NumberFormatException e) {
-                return Duration.ofSeconds(1);
-              }
-            })
-        .orElse(Duration.ofMillis(250L << attempt));
-  }
-
-  private static void sleep(Duration delay) {
-    try {
-      Thread.sleep(delay);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new QuarryClientException("interrupted while waiting to retry", e);
-    }
-  }
-
-  private HttpRequest.Builder request(String path) {
-    return HttpRequest.newBuilder(baseUri.resolve(path)).timeout(timeout);
-  }
-
-  /**
-   * Sends a request that may be repeated: tried again when the server cannot be reached or is busy
-   * (503/429), up to the builder's attempts.
-   */
-  private HttpResponse<String> sendIdempotent(HttpRequest request) {
-    for (int attempt = 1; ; attempt++) {
-      HttpResponse<String> response;
-      try {
-        response = send(request, HttpResponse.BodyHandlers.ofString());
-      } catch (QuarryClientException unreachable) {
-        if (attempt >= attempts || !(unreachable.getCause() instanceof IOException)) {
-          throw unreachable;
-        }
-        sleep(Duration.ofMillis(250L << attempt));
-        continue;
-      }
-      int status = response.statusCode();
-      if ((status == 503 || status == 429) && attempt < attempts) {
-        sleep(retryAfter(response, attempt));
-        continue;
-      }
-      return response;
-    }
-  }
-
-  private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
-    try {
-      return http.send(request, handler);
-    } catch (IOException e) {
-      throw new QuarryClientException(
-          "cannot reach Quarry at "
-              + baseUri
-              + ": "
-              + (e.getMessage() == null ? e : e.getMessage()),
-          e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new QuarryClientException("interrupted", e);
-    }
-  }
-
-  /** The search endpoints' Authorization header: a session key, or a user's Basic credentials. */
-  private String authorization() {
-    if (token != null) {
-      return "Bearer " + token;
-    }
-    if (password == null) {
-      throw new IllegalStateException(
-          "no search credentials: set them with Builder.credentials, adminPassword or token");
-    }
-    return basic(user, password);
-  }
-
-  /**
-   * The server's message from an error body (Quarry's, HEC's or Splunk's shape), with the status.
-   */
-  static QuarryClientException failure(int status, String body) {
-    String message = body;
-    try {
-      JsonNode node = JSON.readTree(body);
-      if (node.has("error")) {
-        JsonNode error = node.get("error");
-        message = error.path("code").asText() + ": " + error.path("message").asText();
-        if (error.has("context")) {
-          message += "\n" + error.get("context").asText();
-        }
-      } else if (node.has("text")) {
-        message = node.get("text").asText() + " (code " + node.path("code").asText() + ")";
-        if (node.has("reason")) {
-          message += ": " + node.get("reason").asText();
-        }
-      }
-    } catch (JsonProcessingException notJson) {
-      // keep the body as it is
-    }
-    return new QuarryClientException(status, "HTTP " + status + ": " + message, body);
-  }
-
-  private static String basic(String user, String password) {
-    return "Basic "
-        + Base64.getEncoder()
-            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static String formEncode(Map<String, String> form) {
-    StringJoiner joiner = new StringJoiner("&");
-    form.forEach(
-        (key, value) ->
-            joiner.add(
-                URLEncoder.encode(key, StandardCharsets.UTF_8)
-                    + "="
-                    + URLEncoder.encode(value, StandardCharsets.UTF_8)));
-    return joiner.toString();
   }
 
   /** Configures a client. */

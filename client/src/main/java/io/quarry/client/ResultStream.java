@@ -121,7 +121,7 @@ public final class ResultStream implements Iterator<TypedResults>, Closeable {
             value.forEach(message -> messages.add(message.asText()));
           } else if (name.equals("error")) {
             // the search failed after the stream began (docs/api.md): the pages read are not all
-            throw QuarryClient.midStreamFailure(value, offset);
+            throw ServerAnswers.midStreamFailure(value, offset);
           }
         }
         return null;

@@ -28,7 +28,7 @@ class QuarryClientTest {
         {"preview":false,"offset":1,"lastrow":true,"result":{"host":"b","count":"1","extra":"x"}}
         {"preview":false,"messages":[{"type":"WARN","text":"index 'nope' does not exist"}]}
         """;
-    SearchResults results = QuarryClient.readResults(new BufferedReader(new StringReader(stream)));
+    SearchResults results = ServerAnswers.readResults(new BufferedReader(new StringReader(stream)));
     assertThat(results.fields()).containsExactly("host", "count", "extra");
     assertThat(results.rows())
         .containsExactly(
@@ -43,7 +43,8 @@ class QuarryClientTest {
         {"preview":false,"offset":0,"result":{"n":"1"}}
         {"preview":false,"messages":[{"type":"FATAL","text":"boom"}],"error":{"code":"PLUGIN_FAILED","message":"boom"}}
         """;
-    assertThatThrownBy(() -> QuarryClient.readResults(new BufferedReader(new StringReader(export))))
+    assertThatThrownBy(
+            () -> ServerAnswers.readResults(new BufferedReader(new StringReader(export))))
         .isInstanceOf(QuarryClientException.class)
         .hasMessage("the search failed after 1 rows: PLUGIN_FAILED: boom");
     String pages =
@@ -62,19 +63,19 @@ class QuarryClientTest {
   @Test
   void errorMessagesComeFromEveryBodyShape() {
     QuarryClientException query =
-        QuarryClient.failure(
+        ServerAnswers.failure(
             400,
             "{\"error\":{\"code\":\"QUERY_PARSE\",\"message\":\"Unknown search command 'x'\",\"context\":\"x\\n^\"}}");
     assertThat(query.status()).isEqualTo(400);
     assertThat(query.getMessage())
         .isEqualTo("HTTP 400: QUERY_PARSE: Unknown search command 'x'\nx\n^");
     QuarryClientException hec =
-        QuarryClient.failure(
+        ServerAnswers.failure(
             400,
             "{\"text\":\"Incorrect index\",\"code\":7,\"reason\":\"index 'x' does not exist\"}");
     assertThat(hec.getMessage())
         .isEqualTo("HTTP 400: Incorrect index (code 7): index 'x' does not exist");
-    assertThat(QuarryClient.failure(502, "<html>bad gateway</html>").getMessage())
+    assertThat(ServerAnswers.failure(502, "<html>bad gateway</html>").getMessage())
         .isEqualTo("HTTP 502: <html>bad gateway</html>");
   }
 

@@ -46,7 +46,7 @@ public final class MetricCursor implements java.io.Closeable {
   private int chunk; // its next chunk: a warm bucket's chunk number, or an index into seriesChunks
   private int chunkEnd; // a warm series' end chunk
   private List<Chunk> seriesChunks; // an in-memory (or merged) series' chunks
-  private final ChunkDecoder decoder = new ChunkDecoder();
+  private final ChunkDecoder decoder;
   private boolean closed;
 
   /**
@@ -67,6 +67,7 @@ public final class MetricCursor implements java.io.Closeable {
     this.from = from;
     this.to = to;
     this.wholeBuckets = wholeBuckets;
+    this.decoder = new ChunkDecoder(from, to, scan.counts());
     List<SnapshotScan.Source> byRoll = scan.byRoll();
     List<Integer> inRange = new ArrayList<>();
     long outside = 0;
@@ -139,7 +140,7 @@ public final class MetricCursor implements java.io.Closeable {
         return false;
       }
       try {
-        warm.readChunk(chunks, chunk++, from, to, sink, scan.counts(), decoder);
+        warm.readChunk(chunks, chunk++, sink, decoder);
       } catch (CorruptIndexException e) {
         scan.damaged(warm, e); // the rest of the bucket is left out
         warm = null;
@@ -154,7 +155,7 @@ public final class MetricCursor implements java.io.Closeable {
     if (chunk == seriesChunks.size()) {
       return false;
     }
-    SnapshotScan.readChunk(seriesChunks.get(chunk++), from, to, sink, scan.counts(), decoder);
+    SnapshotScan.readChunk(seriesChunks.get(chunk++), sink, decoder);
     return true;
   }
 

@@ -275,7 +275,7 @@ final class SnapshotScan {
       MetricScanVisitor visitor,
       long[] counts)
       throws IOException {
-    ChunkDecoder decoder = new ChunkDecoder();
+    ChunkDecoder decoder = new ChunkDecoder(from, to, counts);
     for (HotBucket.Selected series : selected) {
       if (visitor.stopped()) {
         return;
@@ -286,23 +286,16 @@ final class SnapshotScan {
       }
       counts[0]++;
       for (Chunk chunk : series.chunks()) {
-        readChunk(chunk, from, to, sink, counts, decoder);
+        readChunk(chunk, sink, decoder);
       }
     }
   }
 
-  /** A chunk held in memory: its points in {@code [from, to)} into {@code sink}. */
-  static void readChunk(
-      Chunk chunk,
-      long from,
-      long to,
-      MetricScanVisitor.Points sink,
-      long[] counts,
-      ChunkDecoder decoder)
+  /** A chunk held in memory: its points in the decoder's range into {@code sink}. */
+  static void readChunk(Chunk chunk, MetricScanVisitor.Points sink, ChunkDecoder decoder)
       throws IOException {
-    if (ChunkDecoder.wanted(
-        chunk.minTime(), chunk.maxTime(), chunk.count(), from, to, sink, counts)) {
-      decoder.decode(chunk.bytes(), 0, chunk.bytes().length, from, to, sink, counts);
+    if (decoder.wanted(chunk.minTime(), chunk.maxTime(), chunk.count(), sink)) {
+      decoder.decode(chunk.bytes(), 0, chunk.bytes().length, sink);
     }
   }
 }

@@ -284,7 +284,7 @@ final class WarmBucket {
       MetricScanVisitor visitor,
       long[] counts)
       throws IOException {
-    ChunkDecoder decoder = new ChunkDecoder();
+    ChunkDecoder decoder = new ChunkDecoder(from, to, counts);
     for (int i = start; i < end; i++) {
       if (visitor.stopped()) {
         return;
@@ -296,7 +296,7 @@ final class WarmBucket {
       }
       counts[0]++;
       for (int c = firstChunk[s]; c < firstChunk[s + 1]; c++) {
-        readChunk(data, c, from, to, sink, counts, decoder);
+        readChunk(data, c, sink, decoder);
       }
     }
   }
@@ -306,20 +306,14 @@ final class WarmBucket {
     return firstChunk[s];
   }
 
-  /** Chunk {@code c}'s points in {@code [from, to)} into {@code sink} ({@link ChunkDecoder}). */
+  /** Chunk {@code c}'s points in the decoder's range into {@code sink} ({@link ChunkDecoder}). */
   void readChunk(
-      java.nio.ByteBuffer data,
-      int c,
-      long from,
-      long to,
-      MetricScanVisitor.Points sink,
-      long[] counts,
-      ChunkDecoder decoder)
+      java.nio.ByteBuffer data, int c, MetricScanVisitor.Points sink, ChunkDecoder decoder)
       throws IOException {
-    if (ChunkDecoder.wanted(chunkMin[c], chunkMax[c], chunkCount[c], from, to, sink, counts)) {
+    if (decoder.wanted(chunkMin[c], chunkMax[c], chunkCount[c], sink)) {
       byte[] scratch = decoder.scratch(chunkLength[c]);
       data.get(chunkOffset[c], scratch, 0, chunkLength[c]);
-      decoder.decode(scratch, 0, chunkLength[c], from, to, sink, counts);
+      decoder.decode(scratch, 0, chunkLength[c], sink);
     }
   }
 

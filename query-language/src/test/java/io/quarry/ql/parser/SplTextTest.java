@@ -320,7 +320,7 @@ class SplTextTest {
     Random random = new Random(seed);
     for (int i = 0; i < 5_000; i++) {
       Expression expression = randomEval(random, 4);
-      String written = SplText.eval(expression);
+      String written = EvalText.eval(expression);
       Expression parsed;
       try {
         ExpressionParser parser = new ExpressionParser(written, 0, written.length());

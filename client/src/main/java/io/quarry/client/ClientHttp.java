@@ -1,0 +1,159 @@
+package io.quarry.client;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The HTTP side of a {@link QuarryClient}: requests against the server's base address with the
+ * client's timeout and search credentials, sent once or (idempotent ones) retried while the server
+ * cannot be reached or is busy, an unreachable server or an interrupt as a {@link
+ * QuarryClientException}.
+ */
+final class ClientHttp {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final URI baseUri;
+  private final String user;
+  private final String password;
+  private final String token;
+  private final Duration timeout;
+  private final int attempts;
+  private final HttpClient http;
+
+  ClientHttp(
+      URI baseUri,
+      String user,
+      String password,
+      String token,
+      Duration timeout,
+      int attempts,
+      HttpClient http) {
+    this.baseUri = baseUri;
+    this.user = user;
+    this.password = password;
+    this.token = token;
+    this.timeout = timeout;
+    this.attempts = attempts;
+    this.http = http;
+  }
+
+  /** Sends {@code request} without waiting for its answer. */
+  <T> CompletableFuture<HttpResponse<T>> sendAsync(
+      HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+    return http.sendAsync(request, handler);
+  }
+
+  /** The JSON answer of {@code request}, which must have status {@code expectedStatus}. */
+  JsonNode readJson(HttpRequest request, int expectedStatus) {
+    HttpResponse<String> response =
+        request.method().equals("GET")
+            ? sendIdempotent(request)
+            : send(request, HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != expectedStatus) {
+      throw ServerAnswers.failure(response.statusCode(), response.body());
+    }
+    try {
+      return JSON.readTree(response.body());
+    } catch (JsonProcessingException e) {
+      throw new QuarryClientException("the server's answer is not JSON: " + e.getMessage(), e);
+    }
+  }
+
+  /** Waits {@code delay} before a retry; an interrupt fails the call. */
+  static void sleep(Duration delay) {
+    try {
+      Thread.sleep(delay);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new QuarryClientException("interrupted while waiting to retry", e);
+    }
+  }
+
+  HttpRequest.Builder request(String path) {
+    return HttpRequest.newBuilder(baseUri.resolve(path)).timeout(timeout);
+  }
+
+  /**
+   * Sends a request that may be repeated: tried again when the server cannot be reached or is busy
+   * (503/429), up to the builder's attempts.
+   */
+  HttpResponse<String> sendIdempotent(HttpRequest request) {
+    for (int attempt = 1; ; attempt++) {
+      HttpResponse<String> response;
+      try {
+        response = send(request, HttpResponse.BodyHandlers.ofString());
+      } catch (QuarryClientException unreachable) {
+        if (attempt >= attempts || !(unreachable.getCause() instanceof IOException)) {
+          throw unreachable;
+        }
+        sleep(Duration.ofMillis(250L << attempt));
+        continue;
+      }
+      int status = response.statusCode();
+      if ((status == 503 || status == 429) && attempt < attempts) {
+        sleep(ServerAnswers.retryAfter(response, attempt));
+        continue;
+      }
+      return response;
+    }
+  }
+
+  <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+    try {
+      return http.send(request, handler);
+    } catch (IOException e) {
+      throw new QuarryClientException(
+          "cannot reach Quarry at "
+              + baseUri
+              + ": "
+              + (e.getMessage() == null ? e : e.getMessage()),
+          e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new QuarryClientException("interrupted", e);
+    }
+  }
+
+  /** The search endpoints' Authorization header: a session key, or a user's Basic credentials. */
+  String authorization() {
+    if (token != null) {
+      return "Bearer " + token;
+    }
+    if (password == null) {
+      throw new IllegalStateException(
+          "no search credentials: set them with Builder.credentials, adminPassword or token");
+    }
+    return basic(user, password);
+  }
+
+  private static String basic(String user, String password) {
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** {@code form} as {@code application/x-www-form-urlencoded}. */
+  static String formEncode(Map<String, String> form) {
+    StringJoiner joiner = new StringJoiner("&");
+    form.forEach(
+        (key, value) ->
+            joiner.add(
+                URLEncoder.encode(key, StandardCharsets.UTF_8)
+                    + "="
+                    + URLEncoder.encode(value, StandardCharsets.UTF_8)));
+    return joiner.toString();
+  }
+}

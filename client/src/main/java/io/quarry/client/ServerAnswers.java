@@ -1,0 +1,199 @@
+package io.quarry.client;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The server's answers read into the client's types: the export endpoint's JSON lines as {@link
+ * SearchResults} (a typed error after the rows began failing the read), a job's status, the index
+ * list's summaries, an error body as a {@link QuarryClientException}, a busy answer's Retry-After.
+ */
+final class ServerAnswers {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private ServerAnswers() {}
+
+  static SearchResults readResults(BufferedReader reader) throws IOException {
+    Set<String> fields = new LinkedHashSet<>();
+    List<Map<String, String>> rows = new ArrayList<>();
+    List<String> messages = new ArrayList<>();
+    String line;
+    while ((line = reader.readLine()) != null) {
+      if (line.isBlank()) {
+        continue;
+      }
+      JsonNode node = JSON.readTree(line);
+      JsonNode result = node.get("result");
+      if (result != null && result.isObject()) {
+        Map<String, String> row = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = result.fields(); it.hasNext(); ) {
+          Map.Entry<String, JsonNode> field = it.next();
+          row.put(field.getKey(), text(field.getValue()));
+          fields.add(field.getKey());
+        }
+        rows.add(row);
+      }
+      if (node.get("error") instanceof JsonNode error && error.isObject()) {
+        // the search failed after its answer began (docs/api.md): the rows so far are not all
+        throw midStreamFailure(error, rows.size());
+      }
+      JsonNode lineMessages = node.get("messages");
+      if (lineMessages != null) {
+        for (JsonNode message : lineMessages) {
+          messages.add(message.path("type").asText() + ": " + message.path("text").asText());
+        }
+      }
+    }
+    return new SearchResults(new ArrayList<>(fields), rows, messages);
+  }
+
+  /**
+   * A search that failed after its streamed answer began, which ended the answer with its typed
+   * error ({@code {"error":{"code","message"}}}) under the status line's 200.
+   */
+  static QuarryClientException midStreamFailure(JsonNode error, long rowsRead) {
+    return new QuarryClientException(
+        200,
+        "the search failed after "
+            + rowsRead
+            + " rows: "
+            + error.path("code").asText()
+            + ": "
+            + error.path("message").asText(),
+        error.toString());
+  }
+
+  /** A value of the export endpoint as text: a multivalue (an array) joined by newlines. */
+  private static String text(JsonNode value) {
+    if (!value.isArray()) {
+      return value.asText();
+    }
+    List<String> values = new ArrayList<>(value.size());
+    value.forEach(one -> values.add(one.asText()));
+    return String.join("\n", values);
+  }
+
+  /** A job's status from its JSON ({@code GET /api/v1/jobs/{id}} and the job actions). */
+  static JobStatus jobStatus(JsonNode node) {
+    List<String> messages = new ArrayList<>();
+    for (JsonNode message : node.path("messages")) {
+      messages.add(message.asText());
+    }
+    if (node.has("error")) {
+      messages.add(node.at("/error/code").asText() + ": " + node.at("/error/message").asText());
+    }
+    return new JobStatus(
+        node.path("id").asText(),
+        node.path("state").asText(),
+        node.path("finalized").asBoolean(),
+        node.path("eventsRead").asLong(),
+        node.path("rows").asLong(),
+        Duration.ofMillis(node.path("runDurationMs").asLong()),
+        messages);
+  }
+
+  /** The event indexes of {@code GET /api/v1/indexes}' {@code indexes}. */
+  static List<IndexSummary> indexSummaries(JsonNode indexes) {
+    List<IndexSummary> summaries = new ArrayList<>();
+    for (JsonNode index : indexes) {
+      summaries.add(
+          new IndexSummary(
+              index.path("name").asText(),
+              index.path("events").asLong(),
+              index.path("buckets").size(),
+              longOrNull(index, "earliestMicros"),
+              longOrNull(index, "latestMicros"),
+              index.path("bytesOnDisk").asLong(),
+              index.path("journalRawBytes").asLong(),
+              index.path("journalBytes").asLong(),
+              index.path("quarantinedBuckets").asLong(),
+              bytesByKind(index.path("bytesByKind"))));
+    }
+    return summaries;
+  }
+
+  /** The metric indexes of {@code GET /api/v1/indexes}' {@code metricIndexes}. */
+  static List<MetricIndexSummary> metricIndexSummaries(JsonNode indexes) {
+    List<MetricIndexSummary> summaries = new ArrayList<>();
+    for (JsonNode index : indexes) {
+      summaries.add(
+          new MetricIndexSummary(
+              index.path("name").asText(),
+              index.path("points").asLong(),
+              index.path("hotPoints").asLong(),
+              longOrNull(index, "earliestMicros"),
+              longOrNull(index, "latestMicros"),
+              index.path("warmBuckets").asInt(),
+              index.path("warmSeries").asLong(),
+              index.path("warmChunks").asLong(),
+              index.path("bytesOnDisk").asLong(),
+              index.path("bytesPerPoint").isNumber() ? index.get("bytesPerPoint").asDouble() : null,
+              bytesByKind(index.path("bytesByKind")),
+              index.path("quarantinedBuckets").size()));
+    }
+    return summaries;
+  }
+
+  private static Long longOrNull(JsonNode node, String field) {
+    return node.path(field).isNumber() ? node.get(field).asLong() : null;
+  }
+
+  private static Map<String, Long> bytesByKind(JsonNode kinds) {
+    Map<String, Long> bytes = new java.util.LinkedHashMap<>();
+    kinds.fields().forEachRemaining(kind -> bytes.put(kind.getKey(), kind.getValue().asLong()));
+    return bytes;
+  }
+
+  /**
+   * The server's message from an error body (Quarry's, HEC's or Splunk's shape), with the status.
+   */
+  static QuarryClientException failure(int status, String body) {
+    String message = body;
+    try {
+      JsonNode node = JSON.readTree(body);
+      if (node.has("error")) {
+        JsonNode error = node.get("error");
+        message = error.path("code").asText() + ": " + error.path("message").asText();
+        if (error.has("context")) {
+          message += "\n" + error.get("context").asText();
+        }
+      } else if (node.has("text")) {
+        message = node.get("text").asText() + " (code " + node.path("code").asText() + ")";
+        if (node.has("reason")) {
+          message += ": " + node.get("reason").asText();
+        }
+      }
+    } catch (JsonProcessingException notJson) {
+      // keep the body as it is
+    }
+    return new QuarryClientException(status, "HTTP " + status + ": " + message, body);
+  }
+
+  /** The server's Retry-After, or an exponential backoff for the attempt. */
+  static Duration retryAfter(HttpResponse<?> response, int attempt) {
+    return response
+        .headers()
+        .firstValue("Retry-After")
+        .map(
+            value -> {
+              try {
+                return Duration.ofSeconds(Long.parseLong(value.strip()));
+              } catch (NumberFormatException e) {
+                return Duration.ofSeconds(1);
+              }
+            })
+        .orElse(Duration.ofMillis(250L << attempt));
+  }
+}
