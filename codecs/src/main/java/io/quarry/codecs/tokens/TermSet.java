@@ -56,11 +56,27 @@ public final class TermSet {
       lower = new byte[Math.max(length, lower.length * 2)];
     }
     byte[] bytes = lower;
-    for (int i = 0; i < length; i++) {
+    int i = 0;
+    for (; i + Long.BYTES <= length; i += Long.BYTES) {
+      LONGS.set(bytes, i, lowerCase((long) LONGS.get(text, i)));
+    }
+    for (; i < length; i++) {
       byte b = text[i];
       bytes[i] = (byte) (b >= 'A' && b <= 'Z' ? b + ('a' - 'A') : b);
     }
     addLowered(bytes, length);
+  }
+
+  /**
+   * Eight ASCII bytes (each below 0x80) lower-cased at once: a byte's high bit is set by adding
+   * {@code 0x80 - 'A'} when it is at least {@code 'A'}, by adding {@code 0x80 - 'Z' - 1} when it is
+   * past {@code 'Z'} (no sum carries into the next byte), and {@code 0x20} is set where the first
+   * is and the second is not.
+   */
+  static long lowerCase(long ascii) {
+    long atLeastA = ascii + 0x3F3F3F3F3F3F3F3FL;
+    long pastZ = ascii + 0x2525252525252525L;
+    return ascii | ((atLeastA & ~pastZ & HIGH_BITS) >>> 2);
   }
 
   /**
@@ -110,7 +126,7 @@ public final class TermSet {
   private static final byte MAJOR = 2;
 
   /** {@link Segmenter}'s breakers for the ASCII characters, so a text is split in one pass. */
-  private static final byte[] ASCII_CLASS = new byte[0x80];
+  private static final byte[] ASCII_CLASS = new byte[0x100]; // indexed by (byte & 0xFF): no check
 
   static {
     for (char c = 0; c < 0x80; c++) {
@@ -130,13 +146,13 @@ public final class TermSet {
   private void addAscii(byte[] text, int from, int end) {
     int i = from;
     while (i < end) {
-      while (i < end && ASCII_CLASS[text[i]] == MAJOR) {
+      while (i < end && ASCII_CLASS[text[i] & 0xFF] == MAJOR) {
         i++;
       }
       int start = i;
       boolean broken = false;
       for (; i < end; i++) {
-        byte kind = ASCII_CLASS[text[i]];
+        byte kind = ASCII_CLASS[text[i] & 0xFF];
         if (kind == MAJOR) {
           break;
         }
@@ -156,7 +172,7 @@ public final class TermSet {
       }
       int partStart = start;
       for (int p = start; p < i; p++) {
-        if (ASCII_CLASS[text[p]] == MINOR) {
+        if (ASCII_CLASS[text[p] & 0xFF] == MINOR) {
           addTerm(text, partStart, p);
           partStart = p + 1;
         }
