@@ -21,20 +21,6 @@ final class ByteStringSet {
   // only where the hashes agree; 2 × a power of two long, at most half the slots full
   private int[] table = new int[256];
 
-  /** Whether the set holds {@code bytes[offset, offset + length)}, whose {@link #hash} is given. */
-  boolean contains(byte[] bytes, int offset, int length, int hash) {
-    int mask = table.length - 2;
-    for (int slot = (hash << 1) & mask; ; slot = (slot + 2) & mask) {
-      int id = table[slot] - 1;
-      if (id < 0) {
-        return false;
-      }
-      if (table[slot + 1] == hash && holds(id, bytes, offset, length)) {
-        return true;
-      }
-    }
-  }
-
   /**
    * Adds {@code bytes[offset, offset + length)}, whose {@link #hash} is given, unless the set holds
    * it already; true when it was added.

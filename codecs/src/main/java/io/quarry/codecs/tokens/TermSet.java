@@ -138,10 +138,10 @@ public final class TermSet {
   /**
    * {@link Segmenter#forEachTerm} over a range of an ASCII text's lower-cased bytes that starts and
    * ends at a major breaker or the text's ends, in one pass and without a call per character or
-   * term: each token's parts between minor breakers, then the whole token when a minor breaker was
-   * in it, each at most {@link Segmenter#MAX_TERM_LENGTH} long. A token with parts whose whole is
-   * in the set already was added with its parts before, so it is looked up once and its parts
-   * skipped: in a block most such tokens (addresses, times, paths, user agents' words) repeat.
+   * term: each token, and its parts between minor breakers when one was in it, each at most {@link
+   * Segmenter#MAX_TERM_LENGTH} long. A token with parts is added first, in one lookup: when the set
+   * had it, it was added with its parts before, so they are skipped — in a block most such tokens
+   * (addresses, times, paths, user agents' words) repeat.
    */
   private void addAscii(byte[] text, int from, int end) {
     int i = from;
@@ -162,13 +162,9 @@ public final class TermSet {
         addTerm(text, start, i);
         continue;
       }
-      int wholeHash = 0;
-      boolean whole = i - start <= Segmenter.MAX_TERM_LENGTH;
-      if (whole) {
-        wholeHash = ByteStringSet.hash(text, start, i - start);
-        if (terms.contains(text, start, i - start, wholeHash)) {
-          continue;
-        }
+      if (i - start <= Segmenter.MAX_TERM_LENGTH
+          && !terms.add(text, start, i - start, ByteStringSet.hash(text, start, i - start))) {
+        continue; // the whole was in the set, so were its parts
       }
       int partStart = start;
       for (int p = start; p < i; p++) {
@@ -178,9 +174,6 @@ public final class TermSet {
         }
       }
       addTerm(text, partStart, i);
-      if (whole) {
-        terms.add(text, start, i - start, wholeHash);
-      }
     }
   }
 
