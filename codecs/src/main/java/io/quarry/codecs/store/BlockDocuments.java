@@ -164,6 +164,7 @@ final class BlockDocuments {
     List<Event> columns = new ArrayList<>(block.size());
     Map<String, int[]> complete = new HashMap<>(); // events with a column value, by field
     FieldSlot[] slots = new FieldSlot[FieldSlot.SLOTS];
+    BlockValueTally tally = new BlockValueTally(block.size());
     for (int i = 0; i < block.size(); i++) {
       Event event = block.get(i);
       byte[] ascii = asciiRaws == null ? null : asciiRaws[i];
@@ -175,7 +176,10 @@ final class BlockDocuments {
       keywords.add(EventFields.HOST, event.host());
       keywords.add(EventFields.SOURCE, event.source());
       keywords.add(EventFields.SOURCETYPE, event.sourcetype());
-      columns.add(columnsOf(event, keywords, complete, slots));
+      tally.hosts.addDefault(event.host(), i);
+      tally.sources.addDefault(event.source(), i);
+      tally.sourcetypes.addDefault(event.sourcetype(), i);
+      columns.add(columnsOf(event, i, keywords, tally, complete, slots));
     }
     complete.forEach(
         (field, events) -> {
@@ -183,7 +187,7 @@ final class BlockDocuments {
             document.add(new StringField(COMPLETE, field, Field.Store.NO));
           }
         });
-    Set<String> exact = BlockValueCounts.write(document, columns, options);
+    Set<String> exact = tally.write(document);
     if (termFilter) {
       document.add(new BinaryDocValuesField(TERM_FILTER, entriesOf(terms)));
     } else {
@@ -242,12 +246,19 @@ final class BlockDocuments {
   }
 
   /**
-   * The event with its index-time values as the event layout reads them back ({@link #column}), in
-   * one pass over its fields: each value also goes to {@code keywords}, and each field with a value
-   * left counts one event in {@code complete}.
+   * Event {@code e} of the block with its index-time values as the event layout reads them back
+   * ({@link #column}), in one pass over its fields: each keyword column's values go to {@code
+   * tally}, and to {@code keywords} where the block has not had them before (a field of another
+   * type gives {@code keywords} its every value), and each field with a value left counts one event
+   * in {@code complete}.
    */
   private Event columnsOf(
-      Event event, Keywords keywords, Map<String, int[]> complete, FieldSlot[] slots) {
+      Event event,
+      int e,
+      Keywords keywords,
+      BlockValueTally tally,
+      Map<String, int[]> complete,
+      FieldSlot[] slots) {
     Map<String, List<String>> indexed = event.indexedFields();
     if (indexed.isEmpty()) {
       return event;
@@ -258,11 +269,13 @@ final class BlockDocuments {
       String name = field.getKey();
       FieldSlot slot = position < slots.length ? slots[position] : null;
       if (slot == null || slot.name != name) {
+        IndexedFieldType type = options.fieldType(name);
         slot =
             new FieldSlot(
                 name,
                 keywords.seen(name),
-                options.fieldType(name),
+                type,
+                type == IndexedFieldType.KEYWORD ? tally.field(name) : null,
                 complete.computeIfAbsent(name, f -> new int[1]));
         if (position < slots.length) {
           slots[position] = slot;
@@ -270,10 +283,20 @@ final class BlockDocuments {
       }
       position++;
       List<String> values = field.getValue();
-      for (String value : values) {
-        keywords.add(slot.seen, value);
-      }
       List<String> column = column(slot.type, values);
+      if (slot.counts == null) {
+        for (String value : values) {
+          keywords.add(slot.seen, value);
+        }
+      } else if (!column.isEmpty()) {
+        // a keyword column holds the event's distinct values: each new to the block is a keyword
+        slot.counts.countEvent();
+        for (String value : column) {
+          if (slot.counts.add(value, e)) {
+            keywords.add(slot.seen, value);
+          }
+        }
+      }
       if (!column.isEmpty()) {
         slot.complete[0]++;
       }
@@ -352,7 +375,12 @@ final class BlockDocuments {
    * of a block name the same fields in the same order (the same name instances), so each is looked
    * up by name only when the name at its position changes.
    */
-  private record FieldSlot(String name, Keywords.Seen seen, IndexedFieldType type, int[] complete) {
+  private record FieldSlot(
+      String name,
+      Keywords.Seen seen,
+      IndexedFieldType type,
+      BlockValueTally.FieldCounts counts, // null for a field that is not a keyword
+      int[] complete) {
     static final int SLOTS = 8;
   }
 

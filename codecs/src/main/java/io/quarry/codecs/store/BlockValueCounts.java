@@ -1,19 +1,11 @@
 package io.quarry.codecs.store;
 
 import java.io.IOException;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import org.apache.lucene.document.BinaryDocValuesField;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.document.SortedSetDocValuesField;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.SortedSetDocValues;
 import org.apache.lucene.store.ByteArrayDataInput;
-import org.apache.lucene.store.ByteBuffersDataOutput;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -38,8 +30,8 @@ import org.apache.lucene.util.BytesRef;
  * value satisfies a condition" is the sum of the counts of the values that do, and which value each
  * event has is written beside them ({@link BlockValueCodes}) when the block has several.
  *
- * <p>Read per segment: {@link #open}, then {@link #advanceExact} per block document in increasing
- * doc-id order.
+ * <p>Written by {@link BlockValueTally}. Read per segment: {@link #open}, then {@link
+ * #advanceExact} per block document in increasing doc-id order.
  */
 public final class BlockValueCounts {
   static final String VALUES = "_bv.";
@@ -62,155 +54,6 @@ public final class BlockValueCounts {
   private BlockValueCounts(SortedSetDocValues values, BinaryDocValues counts) {
     this.values = values;
     this.counts = counts;
-  }
-
-  /**
-   * Adds the counts of {@code columns}' field values to a block document; returns the fields whose
-   * every event has exactly one value, whose values per event the counts and codes now hold exactly
-   * (their columns need not be in the block's payload: {@link BlockColumns}).
-   */
-  static java.util.Set<String> write(Document document, List<Event> columns, IndexOptions options) {
-    java.util.Set<String> exact = new java.util.HashSet<>();
-    // counted by String (no UTF-8 per event), ordered as UTF-8 bytes once per distinct value
-    Map<String, FieldCounts> byField = new HashMap<>();
-    int events = columns.size();
-    FieldCounts hosts = new FieldCounts(events);
-    FieldCounts sources = new FieldCounts(events);
-    FieldCounts sourcetypes = new FieldCounts(events);
-    // a field without values (eventsWith 0) is skipped below, as a field no event has
-    byField.put(EventFields.HOST, hosts);
-    byField.put(EventFields.SOURCE, sources);
-    byField.put(EventFields.SOURCETYPE, sourcetypes);
-    // a field's counts by its position among the event's fields: events of a block name the same
-    // fields in the same order (the same name instances), so a field is looked up by name only
-    // when the name at its position changes (NOT_COUNTED: a field that is not a keyword)
-    String[] slotNames = new String[SLOTS];
-    FieldCounts[] slotCounts = new FieldCounts[SLOTS];
-    for (int e = 0; e < events; e++) {
-      Event event = columns.get(e);
-      hosts.addDefault(event.host(), e);
-      sources.addDefault(event.source(), e);
-      sourcetypes.addDefault(event.sourcetype(), e);
-      int position = 0;
-      for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
-        String name = field.getKey();
-        FieldCounts counts;
-        if (position < SLOTS && slotNames[position] == name) {
-          counts = slotCounts[position];
-        } else {
-          counts =
-              options.fieldType(name) != IndexedFieldType.KEYWORD
-                  ? NOT_COUNTED
-                  : byField.computeIfAbsent(name, f -> new FieldCounts(events));
-          if (position < SLOTS) {
-            slotNames[position] = name;
-            slotCounts[position] = counts;
-          }
-        }
-        position++;
-        if (counts == NOT_COUNTED || field.getValue().isEmpty()) {
-          continue;
-        }
-        counts.eventsWith++;
-        for (String value : field.getValue()) { // distinct per event (the column's values)
-          counts.add(value, e);
-        }
-      }
-    }
-    for (Map.Entry<String, FieldCounts> field : byField.entrySet()) {
-      FieldCounts fieldCounts = field.getValue();
-      if (fieldCounts.eventsWith != events) {
-        continue; // some event has no value: the block is read for this field
-      }
-      Value[] order = new Value[fieldCounts.counts.size()];
-      int i = 0;
-      for (Map.Entry<String, int[]> value : fieldCounts.counts.entrySet()) {
-        order[i++] = new Value(new BytesRef(value.getKey()), value.getValue());
-      }
-      Arrays.sort(order);
-      int total = 0;
-      for (int rank = 0; rank < order.length; rank++) {
-        order[rank].count[1] = rank; // the value's index in the block's order
-        total += order[rank].count[0];
-      }
-      if (total == events) {
-        exact.add(field.getKey());
-      }
-      if (order.length > 1 && total == events) { // one value per event: codes
-        int[] codes = new int[events];
-        for (int e = 0; e < codes.length; e++) {
-          codes[e] = fieldCounts.valueOf[e][1];
-        }
-        BlockValueCodes.write(document, field.getKey(), codes, codes.length, order.length);
-      }
-      ByteBuffersDataOutput out = new ByteBuffersDataOutput();
-      out.writeByte(VERSION);
-      for (Value value : order) {
-        document.add(new SortedSetDocValuesField(VALUES + field.getKey(), value.bytes));
-        try {
-          out.writeVInt(value.count[0]);
-        } catch (IOException e) {
-          throw new AssertionError(e); // in memory
-        }
-      }
-      document.add(
-          new BinaryDocValuesField(COUNTS + field.getKey(), new BytesRef(out.toArrayCopy())));
-    }
-    return exact;
-  }
-
-  /**
-   * One field's values in a block: each distinct value's {count, index in the block's order}, how
-   * many events have a value, and each event's (last) value's pair — its only one when the block
-   * gets codes, so a code is read without looking the value up again.
-   */
-  /** How many leading fields of an event {@link #write} remembers by position. */
-  private static final int SLOTS = 8;
-
-  /** The counts of a field that is not counted (not a keyword): never written. */
-  private static final FieldCounts NOT_COUNTED = new FieldCounts(0);
-
-  private static final class FieldCounts {
-    final Map<String, int[]> counts = new HashMap<>();
-    final int[][] valueOf;
-    int eventsWith;
-    // the last value added and its pair: a block's host, source and sourcetype, and often an
-    // index-time field's value (a status, a method), repeat from one event to the next
-    private String last;
-    private int[] lastCount;
-
-    FieldCounts(int events) {
-      valueOf = new int[events][];
-    }
-
-    void add(String value, int event) {
-      int[] count;
-      if (value.equals(last)) {
-        count = lastCount;
-      } else {
-        count = counts.computeIfAbsent(value, v -> new int[2]); // count, then index
-        last = value;
-        lastCount = count;
-      }
-      count[0]++;
-      valueOf[event] = count;
-    }
-
-    /** A default field's value: counted when not empty (an event always has the field). */
-    void addDefault(String value, int event) {
-      if (value != null && !value.isEmpty()) {
-        eventsWith++;
-        add(value, event);
-      }
-    }
-  }
-
-  /** A distinct value's UTF-8 bytes and its {count, index in the block's order}. */
-  private record Value(BytesRef bytes, int[] count) implements Comparable<Value> {
-    @Override
-    public int compareTo(Value other) {
-      return bytes.compareTo(other.bytes);
-    }
   }
 
   /**

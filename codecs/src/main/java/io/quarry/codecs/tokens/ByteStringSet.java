@@ -17,38 +17,27 @@ final class ByteStringSet {
   private int poolSize;
   private int[] starts = new int[64]; // string s is pool[starts[s], starts[s + 1])
   private int size;
-  private int[] table = new int[128]; // string id + 1, 0 for empty; length a power of two
-
-  /** Whether the set holds {@code bytes[offset, offset + length)}, whose {@link #hash} is given. */
-  boolean contains(byte[] bytes, int offset, int length, int hash) {
-    int mask = table.length - 1;
-    for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
-      int id = table[slot] - 1;
-      if (id < 0) {
-        return false;
-      }
-      if (holds(id, bytes, offset, length)) {
-        return true;
-      }
-    }
-  }
+  // per slot two ints: string id + 1 (0 for empty) and the string's hash, so a probe compares bytes
+  // only where the hashes agree; 2 × a power of two long, at most half the slots full
+  private int[] table = new int[256];
 
   /**
    * Adds {@code bytes[offset, offset + length)}, whose {@link #hash} is given, unless the set holds
    * it already; true when it was added.
    */
   boolean add(byte[] bytes, int offset, int length, int hash) {
-    int mask = table.length - 1;
-    for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+    int mask = table.length - 2;
+    for (int slot = (hash << 1) & mask; ; slot = (slot + 2) & mask) {
       int id = table[slot] - 1;
       if (id < 0) {
         table[slot] = append(bytes, offset, length) + 1;
-        if (2 * size > table.length) {
+        table[slot + 1] = hash;
+        if (4 * size > table.length) {
           rehash();
         }
         return true;
       }
-      if (holds(id, bytes, offset, length)) {
+      if (table[slot + 1] == hash && holds(id, bytes, offset, length)) {
         return false;
       }
     }
@@ -74,14 +63,18 @@ final class ByteStringSet {
 
   private void rehash() {
     int[] grown = new int[table.length * 2];
-    int mask = grown.length - 1;
-    for (int id = 0; id < size; id++) {
-      int from = starts[id];
-      int slot = hash(pool, from, starts[id + 1] - from) & mask;
-      while (grown[slot] != 0) {
-        slot = (slot + 1) & mask;
+    int mask = grown.length - 2;
+    for (int slot = 0; slot < table.length; slot += 2) {
+      if (table[slot] == 0) {
+        continue;
       }
-      grown[slot] = id + 1;
+      int hash = table[slot + 1];
+      int to = (hash << 1) & mask;
+      while (grown[to] != 0) {
+        to = (to + 2) & mask;
+      }
+      grown[to] = table[slot];
+      grown[to + 1] = hash;
     }
     table = grown;
   }
@@ -119,8 +112,9 @@ final class ByteStringSet {
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /**
-   * A string's hash, eight bytes at a time: terms are short (a few bytes), where a byte-at-a-time
-   * hash such as murmur3's tail loop costs most of a lookup.
+   * A string's hash, eight bytes at a time and the last up to seven in one more read ({@link
+   * #tail}): terms are short (a few bytes), where a byte-at-a-time hash such as murmur3's tail loop
+   * costs most of a lookup.
    */
   static int hash(byte[] bytes, int offset, int length) {
     long h = length * 0x9E3779B97F4A7C15L;
@@ -128,12 +122,29 @@ final class ByteStringSet {
     for (; i + Long.BYTES <= length; i += Long.BYTES) {
       h = (h ^ (long) LONGS.get(bytes, offset + i)) * 0xBF58476D1CE4E5B9L;
     }
-    long tail = 0;
-    for (int shift = 0; i < length; i++, shift += 8) {
-      tail |= (bytes[offset + i] & 0xFFL) << shift;
-    }
-    h = (h ^ tail) * 0x94D049BB133111EBL;
+    h = (h ^ tail(bytes, offset + i, length - i)) * 0x94D049BB133111EBL;
     return (int) (h ^ (h >>> 31) ^ (h >>> 47));
+  }
+
+  /**
+   * The {@code length} (below eight) bytes at {@code bytes[at]} as a little-endian long, read as
+   * one long where the array has eight bytes there or eight ending there, else byte by byte.
+   */
+  static long tail(byte[] bytes, int at, int length) {
+    if (length == 0) {
+      return 0;
+    }
+    if (at + Long.BYTES <= bytes.length) {
+      return (long) LONGS.get(bytes, at) & (-1L >>> (Long.SIZE - Byte.SIZE * length));
+    }
+    if (at + length >= Long.BYTES) {
+      return (long) LONGS.get(bytes, at + length - Long.BYTES) >>> (Long.SIZE - Byte.SIZE * length);
+    }
+    long tail = 0;
+    for (int i = 0, shift = 0; i < length; i++, shift += Byte.SIZE) {
+      tail |= (bytes[at + i] & 0xFFL) << shift;
+    }
+    return tail;
   }
 
   /** Whether two ranges of {@code length} bytes are equal: eight at a time, for short strings. */
@@ -144,11 +155,6 @@ final class ByteStringSet {
         return false;
       }
     }
-    for (; i < length; i++) {
-      if (a[aFrom + i] != b[bFrom + i]) {
-        return false;
-      }
-    }
-    return true;
+    return tail(a, aFrom + i, length - i) == tail(b, bFrom + i, length - i);
   }
 }

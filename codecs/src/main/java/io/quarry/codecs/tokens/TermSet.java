@@ -56,11 +56,27 @@ public final class TermSet {
       lower = new byte[Math.max(length, lower.length * 2)];
     }
     byte[] bytes = lower;
-    for (int i = 0; i < length; i++) {
+    int i = 0;
+    for (; i + Long.BYTES <= length; i += Long.BYTES) {
+      LONGS.set(bytes, i, lowerCase((long) LONGS.get(text, i)));
+    }
+    for (; i < length; i++) {
       byte b = text[i];
       bytes[i] = (byte) (b >= 'A' && b <= 'Z' ? b + ('a' - 'A') : b);
     }
     addLowered(bytes, length);
+  }
+
+  /**
+   * Eight ASCII bytes (each below 0x80) lower-cased at once: a byte's high bit is set by adding
+   * {@code 0x80 - 'A'} when it is at least {@code 'A'}, by adding {@code 0x80 - 'Z' - 1} when it is
+   * past {@code 'Z'} (no sum carries into the next byte), and {@code 0x20} is set where the first
+   * is and the second is not.
+   */
+  static long lowerCase(long ascii) {
+    long atLeastA = ascii + 0x3F3F3F3F3F3F3F3FL;
+    long pastZ = ascii + 0x2525252525252525L;
+    return ascii | ((atLeastA & ~pastZ & HIGH_BITS) >>> 2);
   }
 
   /**
@@ -110,7 +126,7 @@ public final class TermSet {
   private static final byte MAJOR = 2;
 
   /** {@link Segmenter}'s breakers for the ASCII characters, so a text is split in one pass. */
-  private static final byte[] ASCII_CLASS = new byte[0x80];
+  private static final byte[] ASCII_CLASS = new byte[0x100]; // indexed by (byte & 0xFF): no check
 
   static {
     for (char c = 0; c < 0x80; c++) {
@@ -122,21 +138,21 @@ public final class TermSet {
   /**
    * {@link Segmenter#forEachTerm} over a range of an ASCII text's lower-cased bytes that starts and
    * ends at a major breaker or the text's ends, in one pass and without a call per character or
-   * term: each token's parts between minor breakers, then the whole token when a minor breaker was
-   * in it, each at most {@link Segmenter#MAX_TERM_LENGTH} long. A token with parts whose whole is
-   * in the set already was added with its parts before, so it is looked up once and its parts
-   * skipped: in a block most such tokens (addresses, times, paths, user agents' words) repeat.
+   * term: each token, and its parts between minor breakers when one was in it, each at most {@link
+   * Segmenter#MAX_TERM_LENGTH} long. A token with parts is added first, in one lookup: when the set
+   * had it, it was added with its parts before, so they are skipped — in a block most such tokens
+   * (addresses, times, paths, user agents' words) repeat.
    */
   private void addAscii(byte[] text, int from, int end) {
     int i = from;
     while (i < end) {
-      while (i < end && ASCII_CLASS[text[i]] == MAJOR) {
+      while (i < end && ASCII_CLASS[text[i] & 0xFF] == MAJOR) {
         i++;
       }
       int start = i;
       boolean broken = false;
       for (; i < end; i++) {
-        byte kind = ASCII_CLASS[text[i]];
+        byte kind = ASCII_CLASS[text[i] & 0xFF];
         if (kind == MAJOR) {
           break;
         }
@@ -146,25 +162,18 @@ public final class TermSet {
         addTerm(text, start, i);
         continue;
       }
-      int wholeHash = 0;
-      boolean whole = i - start <= Segmenter.MAX_TERM_LENGTH;
-      if (whole) {
-        wholeHash = ByteStringSet.hash(text, start, i - start);
-        if (terms.contains(text, start, i - start, wholeHash)) {
-          continue;
-        }
+      if (i - start <= Segmenter.MAX_TERM_LENGTH
+          && !terms.add(text, start, i - start, ByteStringSet.hash(text, start, i - start))) {
+        continue; // the whole was in the set, so were its parts
       }
       int partStart = start;
       for (int p = start; p < i; p++) {
-        if (ASCII_CLASS[text[p]] == MINOR) {
+        if (ASCII_CLASS[text[p] & 0xFF] == MINOR) {
           addTerm(text, partStart, p);
           partStart = p + 1;
         }
       }
       addTerm(text, partStart, i);
-      if (whole) {
-        terms.add(text, start, i - start, wholeHash);
-      }
     }
   }
 

@@ -192,4 +192,19 @@ class TermSetTest {
           .isEqualTo(expected);
     }
   }
+
+  @Test
+  void lowerCaseOfEightBytesEqualsEachBytesLowerCase() {
+    Random random = new Random(13);
+    for (int round = 0; round < 20_000; round++) {
+      long word = 0;
+      long expected = 0;
+      for (int b = 0; b < Long.BYTES; b++) {
+        int c = round < 128 ? (round + b) % 128 : random.nextInt(128); // every ASCII byte first
+        word |= (long) c << (8 * b);
+        expected |= (long) (c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c) << (8 * b);
+      }
+      assertThat(TermSet.lowerCase(word)).as("%016x", word).isEqualTo(expected);
+    }
+  }
 }
