@@ -395,13 +395,9 @@ final class PageBatch {
         if (finishing.get()) {
           return null;
         }
-        for (Page page : total.snapshot()) {
-          if (!pipeline.add(page)) {
-            break;
-          }
-        }
+        pipeline.pullFrom(io.quarry.ql.exec.PagesSource.of(total.snapshot().iterator()));
+        pipeline.run();
       }
-      pipeline.finish();
     } finally {
       pipeline.close();
     }
