@@ -26,19 +26,19 @@ public final class PluginOperators {
 
   /**
    * A generating plugin command's pages pulled through {@code pipeline} ({@link
-   * PageReduce#pullFrom}, a {@link GeneratorSource}), each asked of {@code stop} first (the
-   * search's control), until the generator is done or the chain wants no more (a satisfied {@code
-   * head}); closes the pipeline. The positions handed on.
+   * PageReduce#pullFrom}, a {@link OutputSource}), each asked of {@code stop} first (the search's
+   * control), until the generator is done or the chain wants no more (a satisfied {@code head});
+   * closes the pipeline. The positions handed on.
    */
   public static long generateInto(
       PluginCommand command,
       Evaluator evaluator,
       PageReduce pipeline,
       java.util.function.Predicate<Page> stop) {
-    GeneratorSource source;
+    OutputSource source;
     try {
       source =
-          new GeneratorSource(
+          new OutputSource(
               new PluginOperator(command, command.bound(), evaluator.pluginContext()), stop);
       pipeline.pullFrom(source);
       pipeline.run();

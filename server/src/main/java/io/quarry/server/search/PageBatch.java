@@ -352,15 +352,16 @@ final class PageBatch {
     }
     long started = System.nanoTime();
     try {
-      if (total == null) {
-        states.drainInto(reduceOnPages); // its reduce operator merges them
-      } else {
-        partials.finishInto(
-            counting != null && counting.kind() == CountShortcut.Kind.VALUES ? counting : null,
-            segmentCounts,
-            reduceOnPages);
-      }
-      reduceOnPages.finish();
+      // pulled: the plugin's states (its reduce operator merges them), or the merged answer
+      reduceOnPages.pullFrom(
+          total == null
+              ? states.source()
+              : partials.answer(
+                  counting != null && counting.kind() == CountShortcut.Kind.VALUES
+                      ? counting
+                      : null,
+                  segmentCounts));
+      reduceOnPages.run();
     } finally {
       if (states != null) {
         states.close();
