@@ -36,8 +36,8 @@ import java.util.function.Predicate;
  * of these kinds ({@link ReduceCoverage}). Pulled ({@link #pullFrom}, {@link #run}: from a scan, a
  * {@link PagesSource}, an {@link OutputSource}) its source is finished and closed once nothing more
  * is wanted — a {@code head} has its rows, or the answer is full; pushed ({@link #add}: the
- * time-ordered aggregation and listing sides, {@code mstats}' prestats pages, the chains over a
- * plugin's or a rename's batches) {@code add} answers false then.
+ * time-ordered aggregation and listing sides, the chains over a plugin's or a rename's batches)
+ * {@code add} answers false then.
  */
 public final class PageReduce {
   private Driver driver;
