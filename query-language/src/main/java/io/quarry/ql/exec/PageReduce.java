@@ -33,8 +33,11 @@ import java.util.function.Predicate;
  * ({@code eval}, {@code where}, {@code fields}, {@code rename}, {@code bin}, streaming plugin
  * commands …), one pull operator each (a stage of the search's stats), run in order by one {@link
  * Driver} into the search's answer. The reduce side of a batch search when all of its commands are
- * of these kinds ({@link ReduceCoverage}). {@link #add} says when nothing more is wanted: a {@code
- * head} has its rows, or the answer is full.
+ * of these kinds ({@link ReduceCoverage}). Pulled ({@link #pullFrom}, {@link #run}: from a scan, a
+ * {@link PagesSource}, an {@link OutputSource}) its source is finished and closed once nothing more
+ * is wanted — a {@code head} has its rows, or the answer is full; pushed ({@link #add}: the
+ * time-ordered aggregation and listing sides, the chains over a plugin's or a rename's batches)
+ * {@code add} answers false then.
  */
 public final class PageReduce {
   private Driver driver;

@@ -25,22 +25,27 @@ public final class PluginOperators {
   private PluginOperators() {}
 
   /**
-   * Runs a generating plugin command on pages: its operator is finished at once and drained, each
-   * page it makes handed to {@code pages} (and released after) until that answers false.
+   * A generating plugin command's pages pulled through {@code pipeline} ({@link
+   * PageReduce#pullFrom}, a {@link OutputSource}), each asked of {@code stop} first (the search's
+   * control), until the generator is done or the chain wants no more (a satisfied {@code head});
+   * closes the pipeline. The positions handed on.
    */
-  public static void generatePages(
-      PluginCommand command, Evaluator evaluator, java.util.function.Predicate<Page> pages) {
-    PluginOperator operator =
-        new PluginOperator(command, command.bound(), evaluator.pluginContext());
-    boolean[] open = {true};
-    try (Driver driver =
-        new Driver(
-            List.of(Driver.Step.uncounted(operator)),
-            page -> open[0] = open[0] && pages.test(page),
-            null,
-            operator.context())) {
-      driver.finish();
+  public static long generateInto(
+      PluginCommand command,
+      Evaluator evaluator,
+      PageReduce pipeline,
+      java.util.function.Predicate<Page> stop) {
+    OutputSource source;
+    try {
+      source =
+          new OutputSource(
+              new PluginOperator(command, command.bound(), evaluator.pluginContext()), stop);
+      pipeline.pullFrom(source);
+      pipeline.run();
+    } finally {
+      pipeline.close();
     }
+    return source.positions();
   }
 
   /** A position's value: null, the value, or a list of several (a multivalue). */

@@ -28,7 +28,9 @@
  * io.quarry.ql.exec.PluginOverlayOperator}; {@code mstats append=true} pulls its points from a
  * {@link io.quarry.ql.exec.MetricAppend} read), and one {@link io.quarry.ql.exec.Driver} per chain
  * moves pages through them — pushed in by a source outside, or pulled from a source operator at the
- * chain's head (a batch slice's scan) —, counting each as a stage of {@link
- * io.quarry.ql.exec.StageStats}.
+ * chain's head (a batch slice's scan, the time-ordered scan; a reduce side's {@link
+ * io.quarry.ql.exec.PagesSource} over a generator's or a metric command's pages, or its {@link
+ * io.quarry.ql.exec.OutputSource} over a finished aggregation or a generating plugin command) —,
+ * counting each as a stage of {@link io.quarry.ql.exec.StageStats}.
  */
 package io.quarry.ql.exec;

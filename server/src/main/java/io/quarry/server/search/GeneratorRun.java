@@ -9,6 +9,7 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageReduce;
+import io.quarry.ql.exec.PagesSource;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.ql.plan.SearchPlan;
 import java.util.ArrayList;
@@ -43,23 +44,9 @@ final class GeneratorRun {
             plan.pipeline(), evaluator, results::add, stages, 0, SearchService.pageSize());
     long rows;
     if (plan.generator().orElseThrow() instanceof PluginCommand plugin) {
-      long[] made = {0};
-      try {
-        io.quarry.ql.exec.PluginOperators.generatePages(
-            plugin,
-            evaluator,
-            page -> {
-              if (control.readAndCheck(page.positionCount())) {
-                return false;
-              }
-              made[0] += page.positionCount();
-              return pipeline.add(page);
-            });
-        pipeline.finish();
-      } finally {
-        pipeline.close();
-      }
-      rows = made[0];
+      rows =
+          io.quarry.ql.exec.PluginOperators.generateInto(
+              plugin, evaluator, pipeline, page -> control.readAndCheck(page.positionCount()));
     } else {
       rows = feedPages(generatedPages(plan, evaluator), pipeline, control);
     }
@@ -96,27 +83,20 @@ final class GeneratorRun {
   }
 
   /**
-   * Generated pages through the pipeline's page stages until they want no more or the control stops
-   * the search (asked per page); the positions made.
+   * Generated pages pulled through the pipeline's page stages ({@link PageReduce#pullFrom}, a
+   * {@link PagesSource}) until they want no more — a page is made only when the stages ask for it,
+   * so a satisfied {@code head} stops the generator — or the control stops the search (asked per
+   * page); the positions made.
    */
   static long feedPages(
       java.util.Iterator<Page> pages, PageReduce pipeline, SearchControl control) {
-    long fed = 0;
+    PagesSource source = new PagesSource(pages, page -> control.readAndCheck(page.positionCount()));
     try {
-      while (pages.hasNext()) {
-        Page page = pages.next();
-        if (control.readAndCheck(page.positionCount())) {
-          break;
-        }
-        fed += page.positionCount();
-        if (!pipeline.add(page)) {
-          break;
-        }
-      }
-      pipeline.finish();
+      pipeline.pullFrom(source);
+      pipeline.run();
     } finally {
       pipeline.close();
     }
-    return fed;
+    return source.positions();
   }
 }

@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -177,30 +176,22 @@ final class MetricExecution {
       throws IOException {
     PageCollector collector = new PageCollector(pages);
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
-    AtomicLong fed = new AtomicLong();
     io.quarry.codecs.metricstore.MetricScanStats scan;
     PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
     PageReduce pipeline =
         PageReduce.overResults(
             plan.pipeline(), evaluator, results::add, stages, 0, SearchService.pageSize());
+    // pulled: the store read a page of points at a time as the pipeline asks
+    io.quarry.server.search.metric.PrestatsCursor points =
+        metricSearch.prestatsCursor(
+            mstats, plan, indexes, SearchService.pageSize(), control::shouldStop);
+    long fed;
     try {
-      scan =
-          metricSearch.prestatsPages(
-              mstats,
-              plan,
-              indexes,
-              SearchService.pageSize(),
-              page -> {
-                if (control.readAndCheck(page.positionCount())) {
-                  return false;
-                }
-                fed.addAndGet(page.positionCount());
-                return pipeline.add(page);
-              },
-              control::shouldStop);
-      pipeline.finish();
+      fed = GeneratorRun.feedPages(points.pages(), pipeline, control);
+    } catch (java.io.UncheckedIOException e) {
+      throw e.getCause(); // a read that failed
     } finally {
-      pipeline.close();
+      scan = points.close();
     }
     List<String> messages = new ArrayList<>(plan.messages());
     if (indexes.isEmpty()) {
@@ -222,7 +213,7 @@ final class MetricExecution {
         0,
         0,
         scan.points(),
-        fed.get(),
+        fed,
         collector.rows(),
         true,
         Duration.ofNanos(System.nanoTime() - started),

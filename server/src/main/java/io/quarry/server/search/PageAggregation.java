@@ -1,9 +1,7 @@
 package io.quarry.server.search;
 
-import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.engine.aggregation.CountShortcut;
 import io.quarry.ql.engine.aggregation.PageAggregator;
-import io.quarry.ql.exec.PageReduce;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -59,10 +57,12 @@ final class PageAggregation {
 
   /**
    * The scan is over: every partial merged, the segments' value counts of {@code values}' field
-   * added ({@code values} null: none were counted), the answer into {@code reduce}; the final
-   * aggregation closed.
+   * added ({@code values} null: none were counted); the final aggregation's answer as a pulled
+   * source for the reduce side ({@link io.quarry.ql.exec.OutputSource}, which finishes it on the
+   * first pull and closes it with the reduce chain's driver). The final aggregation closed when
+   * merging fails.
    */
-  void finishInto(CountShortcut values, OrdinalCounts segmentCounts, PageReduce reduce) {
+  io.quarry.ql.exec.OutputSource answer(CountShortcut values, OrdinalCounts segmentCounts) {
     try {
       mergeAll();
       if (values != null) {
@@ -70,15 +70,11 @@ final class PageAggregation {
           segmentCounts.drainInto(total, values.field());
         }
       }
-      total.finish();
-      for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
-        if (!reduce.add(page)) {
-          break;
-        }
-      }
-    } finally {
+    } catch (RuntimeException | Error e) {
       total.close();
+      throw e;
     }
+    return io.quarry.ql.exec.OutputSource.of(total);
   }
 
   /** Merges what every partial still holds (the scan is over: none is in use). */

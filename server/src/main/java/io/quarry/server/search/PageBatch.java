@@ -352,15 +352,16 @@ final class PageBatch {
     }
     long started = System.nanoTime();
     try {
-      if (total == null) {
-        states.drainInto(reduceOnPages); // its reduce operator merges them
-      } else {
-        partials.finishInto(
-            counting != null && counting.kind() == CountShortcut.Kind.VALUES ? counting : null,
-            segmentCounts,
-            reduceOnPages);
-      }
-      reduceOnPages.finish();
+      // pulled: the plugin's states (its reduce operator merges them), or the merged answer
+      reduceOnPages.pullFrom(
+          total == null
+              ? states.source()
+              : partials.answer(
+                  counting != null && counting.kind() == CountShortcut.Kind.VALUES
+                      ? counting
+                      : null,
+                  segmentCounts));
+      reduceOnPages.run();
     } finally {
       if (states != null) {
         states.close();
@@ -395,13 +396,9 @@ final class PageBatch {
         if (finishing.get()) {
           return null;
         }
-        for (Page page : total.snapshot()) {
-          if (!pipeline.add(page)) {
-            break;
-          }
-        }
+        pipeline.pullFrom(io.quarry.ql.exec.PagesSource.of(total.snapshot().iterator()));
+        pipeline.run();
       }
-      pipeline.finish();
     } finally {
       pipeline.close();
     }

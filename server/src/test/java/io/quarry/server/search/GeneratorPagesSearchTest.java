@@ -34,6 +34,17 @@ class GeneratorPagesSearchTest {
   }
 
   @Test
+  void aHeadAfterAGeneratorMakesOnlyThePagesItReads() throws Exception {
+    // the generator is a pulled source: a satisfied head finishes it, so one page is made (the
+    // search's matched count is the rows the generator made), not 100000 rows
+    SearchStats head = run("| makeresults count=100000 | head 3");
+    assertThat(head.rows()).isEqualTo(3);
+    assertThat(head.eventsMatched()).isEqualTo(Math.min(100_000, SearchService.pageSize()));
+    SearchStats all = run("| makeresults count=100000 | stats count");
+    assertThat(all.eventsMatched()).isEqualTo(100_000);
+  }
+
+  @Test
   void appendpipeRunsItsCommandsOnPages() throws Exception {
     // appendpipe's own commands run on pages, a bare word among them too (its rows are made from
     // pages: no term matches them)

@@ -142,54 +142,9 @@ public final class MetricSearch {
   }
 
   /**
-   * {@code mstats prestats=true} on pages ({@link PrestatsPages}): every point of the metrics the
-   * aggregations name, in typed pages of {@code pageSize} positions handed to {@code pages} while
-   * the store is scanned, until it answers false.
-   */
-  public MetricScanStats prestatsPages(
-      MstatsCommand mstats,
-      SearchPlan plan,
-      List<String> indexes,
-      int pageSize,
-      java.util.function.Predicate<io.quarry.plugin.api.data.Page> pages,
-      BooleanSupplier stopped)
-      throws IOException {
-    PrestatsPages points = new PrestatsPages(mstats, pageSize, pages, stopped);
-    MetricScanStats scan = scanEach(mstats, plan, indexes, stopped, points::visitor);
-    points.finish();
-    return scan;
-  }
-
-  /**
-   * Scans every index for the points of the metrics {@code mstats} names, within the plan's filter
-   * and time range, each into the visitor {@code visitor} makes for its index.
-   */
-  private MetricScanStats scanEach(
-      MstatsCommand mstats,
-      SearchPlan plan,
-      List<String> indexes,
-      BooleanSupplier stopped,
-      java.util.function.Function<String, io.quarry.codecs.metricstore.MetricScanVisitor> visitor)
-      throws IOException {
-    MstatsRun matcher = new MstatsRun(mstats, ZoneOffset.UTC, stopped);
-    MetricScanStats scan = MetricScanStats.NONE;
-    for (String index : indexes) {
-      scan =
-          scan.plus(
-              store
-                  .index(index)
-                  .scan(
-                      selector(mstats, plan, index, matcher),
-                      plan.earliestMicros(),
-                      plan.latestMicros(),
-                      visitor.apply(index)));
-    }
-    return scan;
-  }
-
-  /**
-   * {@code mstats prestats=true append=true}'s points as pages pulled one at a time ({@link
-   * PrestatsCursor}: the store read as the pages are asked for).
+   * {@code mstats prestats=true}'s points as pages pulled one at a time ({@link PrestatsCursor}:
+   * the store read as the pages are asked for), for the pipeline after it or an {@code
+   * append=true}.
    */
   public PrestatsCursor prestatsCursor(
       MstatsCommand mstats,

@@ -12,11 +12,11 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
- * {@code mstats prestats=true}'s points as pages pulled one at a time ({@code mstats append=true}
- * later in a pipeline): the indexes one after the other, each through the store's {@link
- * MetricCursor}, advanced a chunk at a time into {@link PrestatsPages} until a page is full — the
- * pages and their order those of {@link MetricSearch#prestatsPages}, nothing read ahead but the
- * rest of the chunk that filled the page. {@link #close} lets go of the bucket being read.
+ * {@code mstats prestats=true}'s points as pages pulled one at a time (by the pipeline after it, or
+ * by an {@code mstats append=true} later in a pipeline): the indexes one after the other, each
+ * through the store's {@link MetricCursor}, advanced a chunk at a time into {@link PrestatsPages}
+ * until a page is full, nothing read ahead but the rest of the chunk that filled the page. {@link
+ * #close} lets go of the bucket being read.
  */
 public final class PrestatsCursor {
   private final List<String> indexes;
@@ -61,6 +61,40 @@ public final class PrestatsCursor {
       }
     }
     return ready.poll();
+  }
+
+  /**
+   * The pages of {@link #next} as an iterator (a read that fails throws {@link
+   * java.io.UncheckedIOException}), for a pulled source ({@code exec.PagesSource}).
+   */
+  public java.util.Iterator<Page> pages() {
+    return new java.util.Iterator<>() {
+      private Page peeked;
+      private boolean ended;
+
+      @Override
+      public boolean hasNext() {
+        if (peeked == null && !ended) {
+          try {
+            peeked = PrestatsCursor.this.next();
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+          ended = peeked == null;
+        }
+        return peeked != null;
+      }
+
+      @Override
+      public Page next() {
+        if (!hasNext()) {
+          throw new java.util.NoSuchElementException();
+        }
+        Page page = peeked;
+        peeked = null;
+        return page;
+      }
+    };
   }
 
   /** The read is over, read through or not: what it read of the store. */

@@ -16,7 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-import java.util.function.Predicate;
+import java.util.function.Consumer;
 
 /**
  * {@code mstats prestats=true} on pages: every point of the metrics its aggregations name, handed
@@ -32,7 +32,7 @@ final class PrestatsPages {
 
   private final MstatsCommand mstats;
   private final int pageSize;
-  private final Predicate<Page> out;
+  private final Consumer<Page> out;
   private final BooleanSupplier stopped;
   private final List<SeriesKey> series = new ArrayList<>();
   private final List<String> seriesIndex = new ArrayList<>();
@@ -40,10 +40,9 @@ final class PrestatsPages {
   private final double[] values;
   private final int[] seriesOf;
   private int size;
-  private boolean open = true;
 
-  /** Points into {@code out} (false: no more are wanted); {@code stopped} asked between series. */
-  PrestatsPages(MstatsCommand mstats, int pageSize, Predicate<Page> out, BooleanSupplier stopped) {
+  /** Points into {@code out} (a page at a time); {@code stopped} asked between series. */
+  PrestatsPages(MstatsCommand mstats, int pageSize, Consumer<Page> out, BooleanSupplier stopped) {
     this.mstats = mstats;
     this.pageSize = pageSize;
     this.out = out;
@@ -62,9 +61,6 @@ final class PrestatsPages {
         series.add(key);
         seriesIndex.add(index);
         return (time, value) -> {
-          if (!open) {
-            return;
-          }
           times[size] =
               mstats.span().isPresent() ? mstats.span().get().floor(time, ZoneOffset.UTC) : time;
           values[size] = value;
@@ -77,14 +73,14 @@ final class PrestatsPages {
 
       @Override
       public boolean stopped() {
-        return !open || stopped.getAsBoolean();
+        return stopped.getAsBoolean();
       }
     };
   }
 
   /** The scan is over: the last, partial page on. */
   void finish() {
-    if (open && size > 0) {
+    if (size > 0) {
       flush();
     }
   }
@@ -92,7 +88,7 @@ final class PrestatsPages {
   private void flush() {
     Page page = page();
     size = 0;
-    open = out.test(page);
+    out.accept(page);
   }
 
   private Page page() {

@@ -9,8 +9,8 @@
  * search semantics for the whole of it. Each answers as typed pages ({@code MstatsRun.pages},
  * {@link io.quarry.server.search.metric.PreviewPages}, {@link
  * io.quarry.server.search.metric.CatalogAnswer}, {@code prestats=true}'s points as {@link
- * io.quarry.server.search.metric.PrestatsPages}, pulled a page at a time by {@code mstats
- * append=true} through {@link io.quarry.server.search.metric.PrestatsCursor}) for the page stages
- * after it.
+ * io.quarry.server.search.metric.PrestatsPages}, pulled a page at a time through {@link
+ * io.quarry.server.search.metric.PrestatsCursor} by the pipeline after it or an {@code mstats
+ * append=true}) for the page stages after it.
  */
 package io.quarry.server.search.metric;
