@@ -45,11 +45,13 @@ import org.apache.lucene.util.BytesRef;
  * Writers never wait for a refresh, so a stream of small batches does not turn into a stream of
  * tiny segments.
  *
- * <p><b>Commits.</b> Every {@code commitInterval}, with adds paused for an instant (the write side
- * of a read-write lock), the log is rolled to a new file; then the hot bucket commits and the older
- * log files, all of whose events were added before the roll, are deleted. Events added while a
- * commit runs may or may not be in it, so recovery replays exactly the log events whose {@code
- * _seq} is not in any bucket: every acknowledged event is in the index exactly once.
+ * <p><b>Commits.</b> Every {@code commitInterval} the log is rolled to a new file, with only the
+ * appends to the log paused for the roll's fsync; the adds that appended to the old file are
+ * counted ({@link InFlightAdds}) and the commit waits for that count to drain — while the adds of
+ * the new file go on — then the hot bucket commits and the older log files, all of whose events
+ * were added by then, are deleted. Events added while a commit runs may or may not be in it, so
+ * recovery replays exactly the log events whose {@code _seq} is not in any bucket: every
+ * acknowledged event is in the index exactly once.
  *
  * <p><b>Buckets.</b> The hot bucket rolls to warm (merged, read-only, bounds in its manifest) when
  * it holds {@code maxBucketEvents} events or is {@code maxHotAge} old. Searches open only buckets
@@ -393,11 +395,24 @@ public final class IndexStore implements Closeable {
     return add(events, null);
   }
 
+  /** Whether {@code ascii} holds one byte per character of {@code text}, each that character. */
+  private static boolean sameText(byte[] ascii, String text) {
+    if (ascii.length != text.length()) {
+      return false;
+    }
+    for (int i = 0; i < ascii.length; i++) {
+      if (ascii[i] < 0 || ascii[i] != text.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /**
    * Stores events as {@link #add(List)} does, given the bytes of each {@code _raw} that is ASCII
-   * ({@code asciiRaws[i]}: one byte per character of {@code events.get(i).raw()}, not checked; null
-   * where not known, then taken here as {@link AsciiText#bytesOf} finds them; the array may be null
-   * or longer than the list).
+   * ({@code asciiRaws[i]}: one byte per character of {@code events.get(i).raw()}, checked only
+   * under assertions; null where not known, then taken here as {@link AsciiText#bytesOf} finds
+   * them; the array may be null or longer than the list).
    */
   public long add(List<Event> events, byte[][] asciiRaws) throws IOException {
     if (events.isEmpty()) {
@@ -414,6 +429,7 @@ public final class IndexStore implements Closeable {
     byte[][] ascii = new byte[events.size()][];
     for (int i = 0; i < ascii.length; i++) {
       byte[] given = asciiRaws == null ? null : asciiRaws[i];
+      assert given == null || sameText(given, events.get(i).raw()) : "asciiRaws[" + i + "]";
       ascii[i] = given != null ? given : AsciiText.bytesOf(events.get(i).raw());
     }
     EncodedBatch encoded = EncodedBatch.of(events, ascii);

@@ -23,6 +23,11 @@ import org.apache.lucene.search.Weight;
  * advancing reads nothing more. The cursor stops and resumes anywhere, in the middle of a block
  * too.
  *
+ * <p>Events of equal time in different segments come in the order the segments were opened (the
+ * sources in the order given — an index's buckets oldest first — then each bucket's segments in its
+ * reader's order), each segment's in its own order (written order: see ARCHITECTURE "Decisions"),
+ * so the order of ties does not depend on how the scan is pulled.
+ *
  * <p>A segment's head may be known only within bounds (an undecoded block: its events lie between
  * its oldest and newest time, {@link TimeOrderedScan.Cursor#floor}): it is queued by its newest
  * bound and handed out undecoded while its oldest bound is above every other head, else its block
@@ -35,7 +40,9 @@ public final class TimeOrderedCursor implements EventCursor {
   private final EventVisitor visitor;
   private final int sources;
   private final PriorityQueue<TimeOrderedScan.Cursor> queue =
-      new PriorityQueue<>((a, b) -> Long.compare(b.time, a.time));
+      new PriorityQueue<>(
+          (a, b) ->
+              a.time != b.time ? Long.compare(b.time, a.time) : Integer.compare(a.order, b.order));
   private final List<String> warnings = new ArrayList<>();
   private final Set<Bucket> damaged = new HashSet<>(); // quarantined once, their cursors dropped
   private final long[] journalBefore;
@@ -100,6 +107,9 @@ public final class TimeOrderedCursor implements EventCursor {
                       visitor.blockShortcut(leaf.reader()))
                   : new TimeOrderedScan.DocCursor(
                       source, leaf, scorer.iterator(), visitor.shortcut(leaf.reader()));
+      if (cursor != null) {
+        cursor.order = segments;
+      }
       if (cursor != null && step(cursor, TimeOrderedScan.Cursor::advance)) {
         queue.add(cursor);
       } else {

@@ -83,6 +83,12 @@ final class TimeOrderedScan {
 
     boolean stopped;
 
+    /**
+     * The segment's place in the scan (its source's, then its own within the source's reader):
+     * events of equal time in different segments come in this order.
+     */
+    int order;
+
     Cursor(Source source) {
       this.source = source;
     }

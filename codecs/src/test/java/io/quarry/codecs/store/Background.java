@@ -37,6 +37,11 @@ final class Background {
     return background;
   }
 
+  /** The state of the call's thread (waiting, ended …). */
+  Thread.State state() {
+    return thread.getState();
+  }
+
   /** Waits for the call to end; what it threw (nothing when it succeeded). */
   List<Throwable> join() throws InterruptedException {
     thread.join();

@@ -3,7 +3,6 @@ package io.quarry.codecs.store;
 import static io.quarry.codecs.store.NumberedEvents.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -119,28 +118,26 @@ class ConcurrentAddTest {
         IndexOptions.DEFAULTS.withFormat(format).withCommitInterval(java.time.Duration.ofHours(1));
     try (IndexStore store =
         new IndexStore("main", path, options, scheduler, Clock.systemUTC(), directories)) {
-      List<Throwable> failures = new ArrayList<>();
-      Thread first = thread("first", () -> store.add(events(0, 10)), failures);
-      first.start();
+      Background first = Background.start("first", () -> store.add(events(0, 10)));
       assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
       // the roll of the log (and of the bucket) waits for the add logged before it
-      Thread roll = thread("roll", store::rollHotBucket, failures);
+      Background roll = Background.start("roll", store::rollHotBucket);
+      List<Throwable> failures = new ArrayList<>();
       try {
-        roll.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (roll.getState() != Thread.State.WAITING && System.nanoTime() < deadline) {
+        while (roll.state() != Thread.State.WAITING && System.nanoTime() < deadline) {
           Thread.sleep(1);
         }
-        assertThat(roll.getState()).isEqualTo(Thread.State.WAITING);
+        assertThat(roll.state()).isEqualTo(Thread.State.WAITING);
         // ... while an add that comes after it is stored at once (it had waited for the roll,
         // which had waited for the first add's indexing)
         Future<Long> other = second.submit(() -> store.add(events(10, 5)));
         assertThat(other.get(30, TimeUnit.SECONDS)).isEqualTo("event 10".length() * 5L);
-        assertThat(roll.isAlive()).isTrue();
+        assertThat(roll.state()).isNotEqualTo(Thread.State.TERMINATED);
       } finally {
         release.countDown();
-        first.join();
-        roll.join();
+        failures.addAll(first.join());
+        failures.addAll(roll.join());
       }
       assertThat(failures).isEmpty();
       assertThat(store.count()).isEqualTo(15);
@@ -150,23 +147,5 @@ class ConcurrentAddTest {
         new IndexStore("main", path, options, scheduler, Clock.systemUTC(), FSDirectory::open)) {
       assertThat(reopened.count()).isEqualTo(15);
     }
-  }
-
-  private interface Action {
-    void run() throws IOException;
-  }
-
-  private static Thread thread(String name, Action action, List<Throwable> failures) {
-    return new Thread(
-        () -> {
-          try {
-            action.run();
-          } catch (IOException | RuntimeException e) {
-            synchronized (failures) {
-              failures.add(e);
-            }
-          }
-        },
-        name);
   }
 }

@@ -237,6 +237,19 @@ public final class EventBreaker {
     }
   }
 
+  /**
+   * Whether {@code bytes} hold only ASCII white space (as {@link String#isBlank} reads it), without
+   * decoding them.
+   */
+  public static boolean isBlank(byte[] bytes) {
+    for (byte b : bytes) {
+      if (!isAsciiWhitespace(b)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Whether an ASCII byte is white space as {@link String#isBlank} reads it. */
   private static boolean isAsciiWhitespace(byte b) {
     return b == ' ' || (b >= 0x09 && b <= 0x0D) || (b >= 0x1C && b <= 0x1F);

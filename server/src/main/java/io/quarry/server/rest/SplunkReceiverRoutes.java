@@ -12,10 +12,10 @@ import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.http.ApiException;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
+import io.quarry.server.ingest.EventBreaker;
 import io.quarry.server.ingest.IndexedEvent;
 import io.quarry.server.ingest.IngestGate;
 import io.quarry.server.ingest.IngestService;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -66,8 +66,8 @@ public final class SplunkReceiverRoutes {
           "INVALID_INDEX",
           "index '" + index + "' does not exist or takes no events from receivers/simple");
     }
-    String text = exchange.bodyAsString();
-    if (text.isBlank()) {
+    byte[] body = exchange.bodyBytes();
+    if (EventBreaker.isBlank(body)) {
       throw ApiException.badRequest("NO_DATA", "The body holds no event text");
     }
     String host = or(exchange.queryParameter("host"), defaultHost);
@@ -81,9 +81,7 @@ public final class SplunkReceiverRoutes {
               () -> {
                 List<IndexedEvent> good = new ArrayList<>();
                 for (Event event :
-                    ingest
-                        .breakRaw(exchange.bodyBytes(), sourcetype, host, source, clock.instant())
-                        .events()) {
+                    ingest.breakRaw(body, sourcetype, host, source, clock.instant()).events()) {
                   String problem = ingest.problem(index, event);
                   if (problem != null) {
                     ingest.write(good); // what came before the bad event is kept, as on HEC
@@ -106,7 +104,7 @@ public final class SplunkReceiverRoutes {
     }
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("index", index);
-    result.put("bytes", text.getBytes(StandardCharsets.UTF_8).length);
+    result.put("bytes", body.length);
     result.put("host", host);
     result.put("source", source);
     result.put("sourcetype", sourcetype);

@@ -63,7 +63,7 @@ final class BlockGroupCounting implements BlockCountSource {
       }
       dictionaries[f] = fields[f].values.dictionary();
     }
-    JointCounts counts = JointCounts.over(dictionaries);
+    JointCounts counts = JointCounts.over(dictionaries, by, partial::addIntermediateInput);
     if (counts == null) {
       return null;
     }
@@ -188,7 +188,7 @@ final class BlockGroupCounting implements BlockCountSource {
   /** Hands the current segment's counts to the aggregation. */
   private void handOver() {
     if (joint != null) {
-      joint.handTo(partial, by);
+      joint.flush();
       joint = null;
     }
   }

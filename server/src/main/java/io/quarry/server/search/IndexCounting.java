@@ -145,7 +145,7 @@ final class IndexCounting implements EventVisitor {
         return null;
       }
     }
-    JointCounts counts = JointCounts.over(values);
+    JointCounts counts = JointCounts.over(values, by, partial::addIntermediateInput);
     if (counts == null) {
       return null;
     }
@@ -316,7 +316,7 @@ final class IndexCounting implements EventVisitor {
    */
   private void handOver() {
     if (jointCounts != null) {
-      jointCounts.handTo(partial, shortcut.by());
+      jointCounts.flush();
       jointCounts = null;
     }
     if (timedCounts != null) {

@@ -5,12 +5,12 @@ import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.engine.aggregation.CountPages;
-import io.quarry.ql.engine.aggregation.PageAggregator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 import org.apache.lucene.index.SortedSetDocValues;
 import org.apache.lucene.util.BytesRef;
 
@@ -19,30 +19,59 @@ import org.apache.lucene.util.BytesRef;
  * count by f1, f2 …}, {@link io.quarry.ql.engine.aggregation.CountShortcut.Kind#GROUPS}): the
  * combination packed into one {@code long} (each field's ordinal a digit whose base is the field's
  * dictionary size in the segment), its count in an open-addressing table — no object per event or
- * group. At the end of a slice the combinations present become a page of intermediate state ({@link
- * CountPages#groups}), each ordinal's text looked up once in its field's dictionary; slices and
- * segments then merge by the values' text in the aggregation.
+ * group. The combinations counted become pages of intermediate state ({@link CountPages#groups}),
+ * each ordinal's text looked up once in its field's dictionary, handed to a sink: when the table
+ * holds {@link #FLUSH_AT} combinations (then it starts again empty, so its memory stays bounded
+ * however many combinations a segment has: they pile up in the aggregation instead, under the
+ * search's memory account) and at the end of a slice ({@link #flush}). Pieces, slices and segments
+ * merge by the values' text in the aggregation.
  */
 final class JointCounts {
+  /** The most combinations held before they are handed on (a table of twice as many slots). */
+  static final int FLUSH_AT = 1 << 16;
+
   private static final long EMPTY = -1;
+  private static final int INITIAL_SLOTS = 64;
 
   private final SortedSetDocValues[] dictionaries;
   private final long[] bases; // per field, its dictionary's size
-  private long[] keys = new long[64];
-  private long[] counts = new long[64];
+  private final List<String> fields;
+  private final Consumer<Page> sink;
+  private final int flushAt;
+  private long[] keys = new long[INITIAL_SLOTS];
+  private long[] counts = new long[INITIAL_SLOTS];
   private int size;
 
-  private JointCounts(SortedSetDocValues[] dictionaries, long[] bases) {
+  private JointCounts(
+      SortedSetDocValues[] dictionaries,
+      long[] bases,
+      List<String> fields,
+      Consumer<Page> sink,
+      int flushAt) {
     this.dictionaries = dictionaries;
     this.bases = bases;
+    this.fields = List.copyOf(fields);
+    this.sink = sink;
+    this.flushAt = flushAt;
     Arrays.fill(keys, EMPTY);
   }
 
   /**
-   * Counts over the segment whose dictionaries of the by-fields are {@code dictionaries}, in
-   * by-field order; null when their combinations do not fit a {@code long}.
+   * Counts over the segment whose dictionaries of the by-fields {@code fields} are {@code
+   * dictionaries}, in by-field order, their pages handed to {@code sink}; null when their
+   * combinations do not fit a {@code long}.
    */
-  static JointCounts over(SortedSetDocValues[] dictionaries) {
+  static JointCounts over(
+      SortedSetDocValues[] dictionaries, List<String> fields, Consumer<Page> sink) {
+    return over(dictionaries, fields, sink, FLUSH_AT);
+  }
+
+  /** As {@link #over(SortedSetDocValues[], List, Consumer)}, handing on at {@code flushAt}. */
+  static JointCounts over(
+      SortedSetDocValues[] dictionaries, List<String> fields, Consumer<Page> sink, int flushAt) {
+    if (flushAt < 1) {
+      throw new IllegalArgumentException("flushAt " + flushAt);
+    }
     long[] bases = new long[dictionaries.length];
     long product = 1;
     for (int f = 0; f < dictionaries.length; f++) {
@@ -53,7 +82,7 @@ final class JointCounts {
         return null;
       }
     }
-    return new JointCounts(dictionaries, bases);
+    return new JointCounts(dictionaries, bases, fields, sink, flushAt);
   }
 
   /** The packed combination of {@code ords}, one ordinal per by-field. */
@@ -78,7 +107,9 @@ final class JointCounts {
       if (at == EMPTY) {
         keys[slot] = key;
         counts[slot] = count;
-        if (++size * 2 > keys.length) {
+        if (++size >= flushAt) {
+          flush();
+        } else if (size * 2 > keys.length) {
           grow();
         }
         return;
@@ -106,30 +137,27 @@ final class JointCounts {
     }
   }
 
-  /** Whether nothing was counted. */
-  boolean isEmpty() {
-    return size == 0;
-  }
-
-  /**
-   * Adds the counted combinations to {@code partial} as intermediate state ({@link #page}), if any.
-   */
-  void handTo(PageAggregator partial, List<String> fields) {
+  /** Hands the combinations counted so far to the sink as one page, if any, and forgets them. */
+  void flush() {
+    Page page;
     try {
-      Page page = page(fields);
-      if (page != null) {
-        partial.addIntermediateInput(page);
-      }
+      page = page();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    if (page == null) {
+      return;
+    }
+    Arrays.fill(keys, EMPTY);
+    size = 0;
+    sink.accept(page);
   }
 
   /**
-   * The counted combinations as a page of intermediate state for {@code fields} (the by-fields, in
-   * the order of this instance's dictionaries); null when nothing was counted.
+   * The counted combinations as a page of intermediate state for the by-fields; null when nothing
+   * was counted.
    */
-  Page page(List<String> fields) throws IOException {
+  private Page page() throws IOException {
     if (size == 0) {
       return null;
     }

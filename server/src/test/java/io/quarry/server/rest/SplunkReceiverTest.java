@@ -66,6 +66,12 @@ class SplunkReceiverTest {
             TestServers.export(server, "admin-pw", "index=web sourcetype=app | stats count").body())
         .as("a body with a stray % is text, not a malformed form")
         .contains("\"count\":\"2\"");
+    HttpResponse<String> blank = post("sam:sam-pw", path, " \t\r\n\n");
+    assertThat(blank.statusCode()).as(blank.body()).isEqualTo(400);
+    assertThat(blank.body()).contains("NO_DATA");
+    HttpResponse<String> accented = post("sam:sam-pw", path, "2026-01-01 00:00:03 café\n");
+    assertThat(accented.statusCode()).as(accented.body()).isEqualTo(200);
+    assertThat(accented.body()).as("the body's bytes").contains("\"bytes\":26");
     HttpResponse<String> internal =
         post("admin:admin-pw", "/services/receivers/simple?index=_internal", "x");
     assertThat(internal.statusCode()).isEqualTo(400);

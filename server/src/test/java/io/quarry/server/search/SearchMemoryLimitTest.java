@@ -43,6 +43,18 @@ class SearchMemoryLimitTest {
     HttpResponse<String> loaded =
         io.quarry.server.TestServers.postRaw(server, "tok", "app", lines.toString());
     assertThat(loaded.statusCode()).isEqualTo(200);
+    // access logs: 20,000 distinct (clientip, uri_path) combinations of index-time keywords
+    StringBuilder access = new StringBuilder();
+    for (int i = 0; i < 20_000; i++) {
+      access.append(
+          String.format(
+              "10.1.%d.%d - - [07/Jan/2026:10:00:00 +0000] \"GET /path%d HTTP/1.1\" 200 512 \"-\""
+                  + " \"curl\"%n",
+              i % 400 / 100, i % 100, i / 400));
+    }
+    loaded =
+        io.quarry.server.TestServers.postRaw(server, "tok", "access_combined", access.toString());
+    assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
   }
 
   @AfterAll
@@ -67,6 +79,15 @@ class SearchMemoryLimitTest {
     HttpResponse<String> sorted = search("* | sort 0 x | table x"); // time-ordered: every row kept
     assertThat(sorted.statusCode()).as(sorted.body()).isEqualTo(422);
     assertThat(sorted.body()).contains("sort needs");
+    // counted by combination of keyword ordinals (JointCounts): held under the same limit
+    HttpResponse<String> joint =
+        search("sourcetype=access_combined | stats count by clientip, uri_path");
+    assertThat(joint.statusCode()).as(joint.body()).isEqualTo(422);
+    assertThat(joint.body()).contains("MEMORY_LIMIT").contains("stats needs");
+    HttpResponse<String> few =
+        search("sourcetype=access_combined uri_path=/path7 | stats count by clientip, uri_path");
+    assertThat(few.statusCode()).as(few.body()).isEqualTo(200);
+    assertThat(few.body().split("\"count\":\"1\"", -1)).hasSize(401); // 400 combinations, once
     HttpResponse<String> small = search("* | stats count by y");
     assertThat(small.statusCode()).isEqualTo(200);
     assertThat(small.body()).contains("\"count\":\"6667\"");
