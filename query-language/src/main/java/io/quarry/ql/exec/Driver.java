@@ -78,16 +78,15 @@ public final class Driver implements AutoCloseable {
       return;
     }
     if (page.positionCount() == 0 || loop.firstClosed()) {
-      if (!loop.firstClosed()) {
-        loop.dropped(0, page);
-      }
-      return; // a closed first operator took its last page
+      loop.dropped(0, page); // given back wherever it was reserved, a closed first operator too
+      return;
     }
     Operator first = loop.operator(0);
     int idle = 0;
     while (true) {
       if (loop.firstClosed()) {
-        return; // the chain after it finished (a head has its rows): the page goes nowhere
+        loop.dropped(0, page); // the chain after it finished (a head has its rows)
+        return;
       }
       if (loop.blocked(0) == null) { // nothing else is asked of a blocked operator
         if (first.isFinished()) {
