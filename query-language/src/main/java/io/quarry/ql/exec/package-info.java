@@ -30,5 +30,8 @@
  * moves pages through them — pushed in by a source outside, or pulled from a source operator at the
  * chain's head (a batch slice's scan) —, counting each as a stage of {@link
  * io.quarry.ql.exec.StageStats}.
+ *
+ * <p>{@link io.quarry.ql.exec.InputFields} is the needed-field analysis of a run of page stages:
+ * the fields its input must carry, worked backwards from what follows, which a source then loads.
  */
 package io.quarry.ql.exec;
