@@ -183,24 +183,8 @@ final class SearchPlanning {
         && !(plan.generator().get() instanceof io.quarry.ql.ast.DbinspectCommand)) {
       return plan; // reads no index (dbinspect's indexes are restricted as a search's)
     }
-    List<String> readable = new ArrayList<>();
-    List<String> messages = new ArrayList<>();
-    for (String pattern : plan.indexPatterns()) {
-      if (!pattern.contains("*")) {
-        if (!access.mayRead(pattern)) {
-          messages.add("index '" + pattern + "' is not searchable by user " + access.user());
-        } else if (!readable.contains(pattern)) {
-          readable.add(pattern); // one that does not exist is reported when the search runs
-        }
-        continue;
-      }
-      for (String name : store.resolve(List.of(pattern))) {
-        if (access.mayRead(name) && !readable.contains(name)) {
-          readable.add(name);
-        }
-      }
-    }
-    return withSearchFilter(plan.withIndexes(readable, messages), access);
+    // one that does not exist is reported when the search runs
+    return readable(plan, access, pattern -> null, store::resolve);
   }
 
   /**
@@ -208,27 +192,49 @@ final class SearchPlanning {
    * read; a named event index, or one that does not exist, is left out with a message saying so.
    */
   private SearchPlan restrictMetric(SearchPlan plan, Access access) {
+    return readable(
+        plan,
+        access,
+        pattern ->
+            metricSearch.isMetricIndex(pattern)
+                ? null
+                : store.hasIndex(pattern)
+                    ? "index '"
+                        + pattern
+                        + "' is an event index: "
+                        + plan.generator().get().name()
+                        + " reads metric indexes (datatype: metric)"
+                    : "index '" + pattern + "' does not exist",
+        metricSearch.store()::resolve);
+  }
+
+  /**
+   * The plan reading the indexes its patterns name that {@code access} may read, filtered by its
+   * search filter: a named index it may not read, or one {@code refusal} refuses (a message; null:
+   * none), is left out with a message saying so; a wildcard pattern becomes the readable indexes
+   * {@code resolve} finds.
+   */
+  private SearchPlan readable(
+      SearchPlan plan,
+      Access access,
+      java.util.function.Function<String, String> refusal,
+      java.util.function.Function<List<String>, List<String>> resolve) {
     List<String> readable = new ArrayList<>();
     List<String> messages = new ArrayList<>();
     for (String pattern : plan.indexPatterns()) {
       if (!pattern.contains("*")) {
-        if (!access.mayRead(pattern)) {
-          messages.add("index '" + pattern + "' is not searchable by user " + access.user());
-        } else if (!metricSearch.isMetricIndex(pattern)) {
-          messages.add(
-              store.hasIndex(pattern)
-                  ? "index '"
-                      + pattern
-                      + "' is an event index: "
-                      + plan.generator().get().name()
-                      + " reads metric indexes (datatype: metric)"
-                  : "index '" + pattern + "' does not exist");
+        String refused =
+            access.mayRead(pattern)
+                ? refusal.apply(pattern)
+                : "index '" + pattern + "' is not searchable by user " + access.user();
+        if (refused != null) {
+          messages.add(refused);
         } else if (!readable.contains(pattern)) {
           readable.add(pattern);
         }
         continue;
       }
-      for (String name : metricSearch.store().resolve(List.of(pattern))) {
+      for (String name : resolve.apply(List.of(pattern))) {
         if (access.mayRead(name) && !readable.contains(name)) {
           readable.add(name);
         }
