@@ -75,10 +75,18 @@ final class SearchExecution {
       java.util.concurrent.atomic.AtomicReference<io.quarry.codecs.metricstore.MetricScanStats>
           appended)
       throws IOException {
-    if (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MetricCommand metric) {
-      return executeMetric(plan, metric, control, pages, memory, appended);
-    }
     long started = System.nanoTime();
+    List<String> pluginWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
+    Evaluator evaluator =
+        evaluator(appended)
+            .withResources(
+                new io.quarry.ql.exec.SearchResources(
+                    memory, control::cancelled, pluginWarnings::add, control::shouldStop));
+    if (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MetricCommand metric) {
+      // mstats, mcatalog, mpreview: over metric indexes, with this search's evaluator
+      return new MetricExecution(metricSearch, maxResultRows)
+          .execute(plan, metric, control, pages, evaluator, pluginWarnings, memory);
+    }
     List<String> messages = new ArrayList<>();
     List<String> indexes = store.resolve(plan.indexPatterns());
     for (String pattern : plan.indexPatterns()) {
@@ -98,12 +106,6 @@ final class SearchExecution {
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
     AtomicLong matched = new AtomicLong();
     int aggregatorAt = PhysicalPlanner.batchAggregatorIndex(plan.pipeline());
-    List<String> pluginWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
-    Evaluator evaluator =
-        evaluator(appended)
-            .withResources(
-                new io.quarry.ql.exec.SearchResources(
-                    memory, control::cancelled, pluginWarnings::add, control::shouldStop));
     ScanStats scan;
     if (plan.generator().isPresent()) {
       scan =
@@ -167,30 +169,6 @@ final class SearchExecution {
             messages,
             java.util.Optional.empty());
     return stats;
-  }
-
-  /**
-   * A command over metric indexes ({@code mstats}, {@code mcatalog}, {@code mpreview}), run by
-   * {@link MetricExecution} with this search's evaluator.
-   */
-  private SearchStats executeMetric(
-      SearchPlan plan,
-      io.quarry.ql.ast.MetricCommand metric,
-      SearchControl control,
-      Consumer<Page> pages,
-      io.quarry.plugin.api.data.MemoryAccount memory,
-      java.util.concurrent.atomic.AtomicReference<io.quarry.codecs.metricstore.MetricScanStats>
-          appended)
-      throws IOException {
-    // the search's own account: under the breaker over all searches, like an event search's
-    List<String> pluginWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
-    Evaluator evaluator =
-        evaluator(appended)
-            .withResources(
-                new io.quarry.ql.exec.SearchResources(
-                    memory, control::cancelled, pluginWarnings::add, control::shouldStop));
-    return new MetricExecution(metricSearch, maxResultRows)
-        .execute(plan, metric, control, pages, evaluator, pluginWarnings, memory);
   }
 
   /** Time-ordered mode: one newest-first stream through the whole pipeline. */
