@@ -106,41 +106,14 @@ final class SearchExecution {
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
     AtomicLong matched = new AtomicLong();
     int aggregatorAt = PhysicalPlanner.batchAggregatorIndex(plan.pipeline());
-    ScanStats scan;
-    if (plan.generator().isPresent()) {
-      scan =
-          new GeneratorRun(store, lookups)
-              .run(
-                  plan,
-                  new PageBatch.Results(collector, maxResultRows, stages),
-                  matched,
-                  stages,
-                  evaluator,
-                  control);
-    } else if (aggregatorAt >= 0) {
-      scan =
-          runBatch(
-              plan,
-              indexes,
-              translation,
-              aggregatorAt,
-              new PageBatch.Results(collector, maxResultRows, stages),
-              matched,
-              stages,
-              control,
-              evaluator);
-    } else {
-      scan =
-          runTimeOrdered(
-              plan,
-              indexes,
-              translation,
-              new PageBatch.Results(collector, maxResultRows, stages),
-              matched,
-              stages,
-              control,
-              evaluator);
-    }
+    PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
+    EventRun run =
+        new EventRun(plan, indexes, translation, results, matched, stages, control, evaluator);
+    ScanStats scan =
+        plan.generator().isPresent()
+            ? new GeneratorRun(store, lookups)
+                .run(plan, results, matched, stages, evaluator, control)
+            : aggregatorAt >= 0 ? runBatch(run, aggregatorAt) : runTimeOrdered(run);
     messages.addAll(pluginWarnings);
     messages.addAll(control.stopMessages());
     metrics.eventsScanned(scan.eventsRead());
@@ -171,8 +144,8 @@ final class SearchExecution {
     return stats;
   }
 
-  /** Time-ordered mode: one newest-first stream through the whole pipeline. */
-  private ScanStats runTimeOrdered(
+  /** What an event search runs with, in either mode. */
+  private record EventRun(
       SearchPlan plan,
       List<String> indexes,
       LuceneTranslator.Translation translation,
@@ -180,10 +153,14 @@ final class SearchExecution {
       AtomicLong matched,
       StageStats stages,
       SearchControl control,
-      Evaluator evaluator)
-      throws IOException {
+      Evaluator evaluator) {}
+
+  /** Time-ordered mode: one newest-first stream through the whole pipeline. */
+  private ScanStats runTimeOrdered(EventRun run) throws IOException {
+    SearchPlan plan = run.plan();
+    LuceneTranslator.Translation translation = run.translation();
     TimeOrderedShape onPages = physical.timeOrderedShape(plan.pipeline());
-    if (onPages.listing() && control.everyEventFieldAsked()) {
+    if (onPages.listing() && run.control().everyEventFieldAsked()) {
       // a subsearch's events carry their search-time fields, a renamed row's too
       onPages = onPages.withEveryField();
     }
@@ -193,17 +170,17 @@ final class SearchExecution {
         onPages,
         plan.pipeline(),
         sourcetypes,
-        control,
+        run.control(),
         exact ? null : EventFilter.of(plan.filter().get()),
         plan.indexedFieldsOnly(),
-        matched,
-        stages,
-        evaluator,
-        results,
+        run.matched(),
+        run.stages(),
+        run.evaluator(),
+        run.results(),
         deduplicated,
         (visitor, reader) ->
             store.scan(
-                indexes,
+                run.indexes(),
                 translation.query(),
                 plan.earliestMicros(),
                 plan.latestMicros(),
@@ -215,22 +192,14 @@ final class SearchExecution {
    * Batch mode: the filters and a partial {@code stats} run per segment slice on the search pool;
    * the partials merge into one final {@code stats}, which feeds the rest of the pipeline.
    */
-  private ScanStats runBatch(
-      SearchPlan plan,
-      List<String> indexes,
-      LuceneTranslator.Translation translation,
-      int aggregatorAt,
-      PageBatch.Results results,
-      AtomicLong matched,
-      StageStats stages,
-      SearchControl control,
-      Evaluator evaluator)
-      throws IOException {
+  private ScanStats runBatch(EventRun run, int aggregatorAt) throws IOException {
+    SearchPlan plan = run.plan();
+    List<String> indexes = run.indexes();
+    LuceneTranslator.Translation translation = run.translation();
     List<Command> pipeline = plan.pipeline();
     BatchPlan batch = physical.batchPlan(plan, indexes, translation, aggregatorAt);
     if (batch.runsTimeOrdered()) {
-      return runTimeOrdered(
-          plan, indexes, translation, results, matched, stages, control, evaluator);
+      return runTimeOrdered(run);
     }
     PageBatch.Scan scan =
         slices ->
@@ -244,17 +213,17 @@ final class SearchExecution {
     boolean checked = plan.filter().isPresent() && !translation.exact();
     return new PageBatch(
             sourcetypes,
-            control,
+            run.control(),
             checked ? EventFilter.of(plan.filter().get()) : null,
             plan.indexedFieldsOnly(),
-            matched,
-            stages,
-            evaluator,
+            run.matched(),
+            run.stages(),
+            run.evaluator(),
             SearchService.pageSize())
         .run(
             batch,
             pipeline,
-            results,
+            run.results(),
             scan,
             (countedUpFront, counted, slices) ->
                 store.pullParallelCounting(
