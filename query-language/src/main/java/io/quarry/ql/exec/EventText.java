@@ -29,8 +29,8 @@ import io.quarry.ql.ast.WhereCommand;
  * row without {@code _raw} — an aggregation's, a generator's, an event after {@code fields - _raw},
  * a {@code table} or {@code rename _raw AS r} — by its field values ({@link
  * io.quarry.ql.eval.FieldValueTerm}), so the planner gives it every field ({@link #withoutRaw},
- * {@link PageChain#inputFields}: {@code *}); a row that is no event but holds a {@code _raw} by
- * that text. On pages a term matches the position's {@code _raw} column ({@link
+ * {@link InputFields#of}: {@code *}); a row that is no event but holds a {@code _raw} by that text.
+ * On pages a term matches the position's {@code _raw} column ({@link
  * io.quarry.ql.eval.SearchFilter} with the search's {@link RawTermMatcher}). That column is the
  * event's text over a page source of events as long as every command before the search keeps the
  * events and leaves {@code _raw} the event's own ({@link #keepsEventText}); the planner asks this
@@ -170,7 +170,7 @@ public final class EventText {
    * #searchesText}), or an {@code eval}, {@code where} or {@code streamstats} reset condition
    * holding a {@code searchmatch()} of one. Over a row without {@code _raw} such a word asks the
    * row's every field ({@code io.quarry.ql.eval.FieldValueTerm}), so the needed-field walk answers
-   * {@code *} for it ({@link PageChain#inputFields}, where {@link #withoutRaw}).
+   * {@code *} for it ({@link InputFields#of}, where {@link #withoutRaw}).
    */
   static boolean readsBareWords(Command command) {
     return switch (command) {

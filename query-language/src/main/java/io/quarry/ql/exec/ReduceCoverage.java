@@ -286,8 +286,8 @@ public final class ReduceCoverage {
 
   /**
    * As {@link #supports}, for pages that hold only the fields the commands read ({@link
-   * PageChain#inputFields}, worked out backwards from a page source): no command that reads every
-   * field a row has or makes a new table ({@link PageCommands}).
+   * InputFields#of}, worked out backwards from a page source): no command that reads every field a
+   * row has or makes a new table ({@link PageCommands}).
    */
   public static boolean supportsOverReadFields(List<Command> commands) {
     return supports(commands) && commands.stream().noneMatch(ReduceCoverage::readsEveryField);

@@ -71,7 +71,7 @@ final class TransactionOperator extends QueuedPageOperator {
       if (filter.search() != null) {
         needed.addAll(SearchMatch.fields(filter.search())); // _raw for a bare word
       } else {
-        PageChain.fields(filter.condition(), needed);
+        InputFields.ofExpression(filter.condition(), needed);
       }
     }
   }

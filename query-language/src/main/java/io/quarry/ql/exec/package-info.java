@@ -32,5 +32,8 @@
  * io.quarry.ql.exec.PagesSource} over a generator's or a metric command's pages, or its {@link
  * io.quarry.ql.exec.OutputSource} over a finished aggregation or a generating plugin command) —,
  * counting each as a stage of {@link io.quarry.ql.exec.StageStats}.
+ *
+ * <p>{@link io.quarry.ql.exec.InputFields} is the needed-field analysis of a run of page stages:
+ * the fields its input must carry, worked backwards from what follows, which a source then loads.
  */
 package io.quarry.ql.exec;

@@ -444,7 +444,7 @@ class BlockingStagesTest {
     assertThat(ReduceCoverage.supports(parse("transaction t startswith=\"login\""))).isTrue();
     assertThat(ReduceCoverage.supports(parse("transaction t startswith=eval(searchmatch(\"x\"))")))
         .isTrue();
-    assertThat(PageChain.inputFields(parse("transaction t endswith=\"out n>1\""), List.of()))
+    assertThat(InputFields.of(parse("transaction t endswith=\"out n>1\""), List.of()))
         .containsExactlyInAnyOrder("t", "n", "_raw", "_time");
     // a search of bare words: over events only, while _raw is still each event's own
     assertThat(ReduceCoverage.supports(parse("search line"))).isFalse();
@@ -461,16 +461,14 @@ class BlockingStagesTest {
     assertThat(ReduceCoverage.supportsOverResults(parse("append [makeresults] | search line")))
         .isTrue();
     assertThat(PageChain.supportsOverEvents(parse("lookup x k | search line"))).isFalse();
-    assertThat(PageChain.inputFields(parse("search line n>1"), List.of()))
+    assertThat(InputFields.of(parse("search line n>1"), List.of()))
         .containsExactlyInAnyOrder("_raw", "n");
     // they read every field: never over a source that loads only the fields read
     assertThat(ReduceCoverage.supportsOverReadFields(parse("fieldsummary"))).isFalse();
     assertThat(ReduceCoverage.supportsOverReadFields(parse("outputlookup t.csv"))).isFalse();
     assertThat(ReduceCoverage.supportsOverReadFields(parse("transaction t | table t, eventcount")))
         .isTrue();
-    assertThat(
-            PageChain.inputFields(
-                parse("transaction t startswith=eval(n>1) | table d"), List.of("d")))
+    assertThat(InputFields.of(parse("transaction t startswith=eval(n>1) | table d"), List.of("d")))
         .containsExactlyInAnyOrder("d", "t", "n", "_time");
   }
 

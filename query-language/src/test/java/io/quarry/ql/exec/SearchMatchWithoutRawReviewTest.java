@@ -18,18 +18,14 @@ import org.junit.jupiter.api.Test;
 class SearchMatchWithoutRawReviewTest {
   @Test
   void aSearchOfABareWordAfterRawIsGoneNeedsEveryField() {
-    assertThat(PageChain.inputFields(parse("fields - _raw | search web-1"), List.of()))
-        .contains("*");
+    assertThat(InputFields.of(parse("fields - _raw | search web-1"), List.of())).contains("*");
   }
 
   @Test
   void searchmatchOfABareWordAfterRawIsGoneNeedsEveryFieldToo() {
-    assertThat(
-            PageChain.inputFields(parse("fields - _raw | where searchmatch(\"web-1\")"), List.of()))
+    assertThat(InputFields.of(parse("fields - _raw | where searchmatch(\"web-1\")"), List.of()))
         .contains("*");
-    assertThat(
-            PageChain.inputFields(
-                parse("fields - _raw | eval m=searchmatch(\"web-1\")"), List.of("m")))
+    assertThat(InputFields.of(parse("fields - _raw | eval m=searchmatch(\"web-1\")"), List.of("m")))
         .contains("*");
   }
 

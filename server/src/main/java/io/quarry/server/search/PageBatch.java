@@ -144,7 +144,7 @@ final class PageBatch {
     boolean onPages = overEvents || ownText;
     java.util.Set<String> sourceFields =
         onPages
-            ? PageChain.inputFields(chained, PageAggregator.inputFields(aggregation))
+            ? io.quarry.ql.exec.InputFields.of(chained, PageAggregator.inputFields(aggregation))
             : java.util.Set.of();
     if (ownText) {
       sourceFields = new java.util.LinkedHashSet<>(sourceFields);

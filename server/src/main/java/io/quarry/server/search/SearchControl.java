@@ -207,6 +207,22 @@ public final class SearchControl {
     return stop == Stop.TIME_LIMIT;
   }
 
+  /** What an answer says about a search that stopped early: finalized, or at its time limit. */
+  List<String> stopMessages() {
+    List<String> messages = new java.util.ArrayList<>();
+    if (finalized()) {
+      messages.add("search finalized: results cover only the events read until then");
+    }
+    if (stoppedByTimeLimit()) {
+      messages.add(
+          "search stopped after its time limit of "
+              + io.quarry.ql.exec.Values.toText(limit().toNanos() / 1e9)
+              + " s (max_time, search.maxTimeSeconds); results cover only the events read until"
+              + " then");
+    }
+    return messages;
+  }
+
   /** Adds search-time field extraction time (estimated by an {@link ExtractionClock}). */
   void extracted(long nanos) {
     extractionNanos.add(nanos);

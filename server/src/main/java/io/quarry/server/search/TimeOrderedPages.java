@@ -7,7 +7,6 @@ import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.EventText;
-import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.server.sourcetype.Sourcetypes;
@@ -23,10 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * rename}, {@code bin}, streaming plugin commands, {@code sort}, {@code head}, {@code dedup} …)
  * among which a {@code table} or {@code fields} of literal names, an aggregation, a {@code return}
  * or a {@code map} (each reads only its own fields) fixes the columns (the commands before it read
- * only the fields {@link PageChain#inputFields} names). The events become pages of only the fields
- * those commands read ({@link EventPages}, one source over the whole time-ordered scan), and pages
- * go through the stages to the answer, pulled: the scan is the source operator of the stages'
- * driver ({@link ScanSourceOperator} over the store's {@link
+ * only the fields {@link io.quarry.ql.exec.InputFields#of} names). The events become pages of only
+ * the fields those commands read ({@link EventPages}, one source over the whole time-ordered scan),
+ * and pages go through the stages to the answer, pulled: the scan is the source operator of the
+ * stages' driver ({@link ScanSourceOperator} over the store's {@link
  * io.quarry.codecs.store.TimeOrderedCursor}, a page of events per pull), so once a {@code head} has
  * its rows or the answer is full the driver closes it and it reads no further. A plain event
  * listing, with only commands after it that filter, cut or reorder its events ({@link

@@ -6,6 +6,7 @@ import io.quarry.ql.ast.HeadCommand;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.engine.aggregation.PageAggregator;
+import io.quarry.ql.exec.InputFields;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PluginOverlayOperator;
 import io.quarry.ql.exec.ReduceCoverage;
@@ -122,14 +123,14 @@ record TimeOrderedShape(
    * The shape of a pipeline with a bare word over events that no longer hold {@code _raw} ({@code
    * fields - _raw}, {@code rename _raw AS r} before it, no {@code table} of names fixing the
    * columns): the word asks each row's every field ({@code io.quarry.ql.eval.FieldValueTerm};
-   * {@code PageChain.inputFields} answers {@code *}), so the events go, every field extracted, into
-   * all of the commands ({@link EventListing}'s every-field pages, as a batch search's every-field
+   * {@code InputFields.of} answers {@code *}), so the events go, every field extracted, into all of
+   * the commands ({@link EventListing}'s every-field pages, as a batch search's every-field
    * aggregation takes them: {@code PageBatch}). A leading wildcard {@code rename} renames every
    * field those pages hold, as it renames every field a row can yield, and a leading {@code append}
    * hands them on, its subsearch's rows (every field too) after them: both run as stages there, not
    * through {@link RenameOverEvents} or {@link PluginOverEvents} ({@link #wordsOverEveryField}). A
    * leading plugin command of named fields ({@code mvexpand team}, {@code convert num(n) AS nn}) is
-   * a stage there too (session 31). Null where the commands do not all run on those pages, a
+   * a stage there too (session 30). Null where the commands do not all run on those pages, a
    * leading search is fused into the source, or a plugin command reading every field ({@code
    * fillnull} without fields) or a {@code join} without fields leads — over every-field pages their
    * answer would depend on which fields a page's rows happen to bring (the fields to fill, the
@@ -234,8 +235,8 @@ record TimeOrderedShape(
             fused,
             withOwnText(
                 fixed < 0
-                    ? PageChain.inputFields(before, PageAggregator.inputFields(staged.get(at)))
-                    : PageChain.inputFields(loading, columns((ProjectCommand) before.get(fixed))),
+                    ? InputFields.of(before, PageAggregator.inputFields(staged.get(at)))
+                    : InputFields.of(loading, columns((ProjectCommand) before.get(fixed))),
                 ownText),
             smallestHead(before, pageSize),
             fused + at,
@@ -346,7 +347,7 @@ record TimeOrderedShape(
       }
       return overFields(
           fused,
-          withOwnText(PageChain.inputFields(toCut, columns), ownText),
+          withOwnText(InputFields.of(toCut, columns), ownText),
           smallestHead(staged, pageSize),
           -1,
           ownText);
@@ -361,7 +362,7 @@ record TimeOrderedShape(
    */
   private static List<String> eventFields(List<Command> commands, Set<String> loaded) {
     Set<String> fields = new LinkedHashSet<>(EventListing.DEFAULT_ORDER);
-    fields.addAll(PageChain.inputFields(commands, List.of()));
+    fields.addAll(InputFields.of(commands, List.of()));
     fields.addAll(loaded);
     return List.copyOf(fields);
   }

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A batch search whose map side has no page stage for a command before the aggregation (one that
  * reads every field an event has — {@code addtotals}, {@code foreach}, {@code spath} of {@code
  * _raw} — which a slice's pages of the named fields cannot feed) runs time-ordered on pages instead
- * ({@code SearchService.orderedInstead}: the events' every-field listing through the page stages),
+ * ({@code BatchPlan.runsTimeOrdered}: the events' every-field listing through the page stages),
  * never on rows: with the row engine refused ({@code pages-only}) it answers the same rows whatever
  * the page size, some as computed here from the events sent, and {@code explain} says so. On random
  * events ({@link EnginePages}).

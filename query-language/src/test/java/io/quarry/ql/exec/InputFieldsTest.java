@@ -11,13 +11,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The fields a page source must load for a chain of page stages ({@link PageChain#inputFields}):
- * what {@code rex}, {@code lookup}, a wildcard {@code rename} and the field-wise built-ins read,
- * and that what they write where they match is still loaded for the positions they do not match. A
+ * The fields a page source must load for a chain of page stages ({@link InputFields#of}): what
+ * {@code rex}, {@code lookup}, a wildcard {@code rename} and the field-wise built-ins read, and
+ * that what they write where they match is still loaded for the positions they do not match. A
  * field left out here is a wrong answer on pages (the stage sees no value where the row engine
  * does), so each rule is pinned.
  */
-class PageChainInputFieldsTest {
+class InputFieldsTest {
 
   @ParameterizedTest
   @CsvSource(
@@ -47,7 +47,7 @@ class PageChainInputFieldsTest {
   void sourceLoadsWhatTheStagesRead(String commands, String downstream, String expected) {
     List<Command> parsed = parse(commands);
     assertThat(PageChain.supports(parsed)).as(commands).isTrue();
-    assertThat(PageChain.inputFields(parsed, List.of(downstream.split(","))))
+    assertThat(InputFields.of(parsed, List.of(downstream.split(","))))
         .as(commands)
         .containsExactlyInAnyOrder(expected.split(","));
   }

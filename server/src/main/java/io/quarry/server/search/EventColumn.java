@@ -1,0 +1,348 @@
+package io.quarry.server.search;
+
+import io.quarry.codecs.store.AsciiText;
+import io.quarry.codecs.store.EventFields;
+import io.quarry.codecs.store.StoredEvent;
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.DataType;
+import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.ql.engine.DictionaryBlockBuilder;
+import io.quarry.ql.exec.RexExtraction;
+import io.quarry.ql.exec.Values;
+import io.quarry.server.sourcetype.AccessLogSpans;
+import io.quarry.server.sourcetype.KeyValueBytes;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One field's values for the page {@link EventPages} builds, appended event by event from the
+ * cheapest place that gives them: a fused {@code rex}'s match over the journal's bytes, the default
+ * fields, an index-time field's ordinal or values, the access-log or key=value scan of the event's
+ * bytes, else the sourcetype's full extraction ({@link FieldExtractor}). {@code _time} is a
+ * timestamp column, a default field a dictionary column, every other field a string column (a
+ * multivalue a position with several values), typed as {@code PageBuilder} types values where
+ * {@link EventReading#typed} asks.
+ */
+final class EventColumn implements KeyValueBytes.Values {
+  private static final long UNDECIDED_SPAN = RexExtraction.UNDECIDED_SPAN;
+
+  private final EventReading reading;
+  private final int pageSize;
+  private int position; // of the event being appended
+  final String name;
+  private byte[] scanned; // the bytes being scanned for key=value pairs, and what was found
+  private int found;
+  private int firstStart;
+  private int firstEnd;
+  private final byte[] key;
+  private final boolean time;
+  private final int[] producers; // the fused rex commands that may set this field
+  private final int accessLogField; // its index among the access-log fields, or -1
+  private LongBlock.Builder times;
+  private BytesBlock.Builder texts;
+  private final DictionaryBlockBuilder defaults; // host, source, sourcetype, index: few values
+  private final OrdinalColumn ordinals; // a field that may be a keyword index-time one, else null
+  private boolean plain; // this page's values went plain after some by ordinal
+  private Map<Integer, List<Object>> typedCells; // position → values that are not all text
+
+  /** {@code own}: the event's own values, never a fused {@code rex}'s (the filter's columns). */
+  EventColumn(EventReading reading, String name, int pageSize, boolean own) {
+    this.reading = reading;
+    this.pageSize = pageSize;
+    this.name = name;
+    this.key = name.getBytes(StandardCharsets.US_ASCII);
+    this.time = name.equals(EventFields.TIME);
+    this.accessLogField = AccessLogSpans.field(name);
+    this.producers =
+        own
+            ? new int[0]
+            : java.util.stream.IntStream.range(0, reading.rexes().length)
+                .filter(i -> reading.rexes()[i].fields().contains(name))
+                .toArray();
+    this.defaults = defaultField(name) ? new DictionaryBlockBuilder(pageSize) : null;
+    this.ordinals =
+        !time && defaults == null && producers.length == 0 && !name.equals(EventFields.RAW)
+            ? new OrdinalColumn(name, pageSize)
+            : null;
+    reset(pageSize);
+  }
+
+  /** Whether the column holds the event's own values only: no fused {@code rex} may set it. */
+  boolean own() {
+    return producers.length == 0;
+  }
+
+  private void reset(int pageSize) {
+    plain = false;
+    if (time) {
+      times = LongBlock.builder(DataType.TIMESTAMP, pageSize);
+    } else if (defaults == null) {
+      texts = ordinals == null ? BytesBlock.builder(pageSize) : null; // made when needed
+    }
+  }
+
+  /**
+   * Whether this event's value went in by its ordinal; when not, the page's values so far are made
+   * plain and the page goes on plain.
+   */
+  private boolean appendedByOrdinal(StoredEvent event) {
+    if (ordinals == null || plain) {
+      return false;
+    }
+    if (ordinals.append(event)) {
+      return true;
+    }
+    plain = true;
+    texts = BytesBlock.builder(pageSize);
+    ordinals.copyInto(texts);
+    return false;
+  }
+
+  Block build() {
+    Block block =
+        time
+            ? times.build()
+            : defaults != null
+                ? defaults.build(pageSize)
+                : ordinals != null && !plain ? ordinals.build() : texts.build();
+    if (typedCells != null) {
+      block = retyped(block);
+      typedCells = null;
+    }
+    reset(pageSize);
+    return block;
+  }
+
+  /** The column again from its cells, the typed ones as they were, typed by PageBuilder. */
+  private Block retyped(Block texts) {
+    List<List<Object>> cells = new ArrayList<>(texts.positionCount());
+    for (int p = 0; p < texts.positionCount(); p++) {
+      List<Object> cell = typedCells.get(p);
+      cells.add(cell != null ? cell : texts.getValues(p));
+    }
+    return io.quarry.ql.exec.PageBuilder.column(name, cells);
+  }
+
+  /**
+   * Whether the column is a default field other than {@code _time} and {@code _raw}: one of a
+   * handful of values per page, written as a dictionary block — unless a fused {@code rex} may set
+   * it (never: {@link EventPages#fuses} takes none that sets a default field).
+   */
+  private boolean defaultField(String name) {
+    return producers.length == 0
+        && switch (name) {
+          case EventFields.HOST, EventFields.SOURCE, EventFields.SOURCETYPE, EventFields.INDEX ->
+              true;
+          default -> false;
+        };
+  }
+
+  private void appendDefault(String value) {
+    if (defaults != null) {
+      defaults.append(value);
+    } else {
+      texts.append(value);
+    }
+  }
+
+  /**
+   * Appends the values of the event at {@code position} of the page; returns its extraction, made
+   * if this column needed it.
+   */
+  FieldExtractor append(StoredEvent event, FieldExtractor extracted, int position) {
+    this.position = position;
+    long span =
+        producers.length == 1
+            ? spanFromBytes(event, reading.rexes()[producers[0]])
+            : UNDECIDED_SPAN;
+    if (span >= 0) {
+      return extracted; // appended
+    }
+    if (span == UNDECIDED_SPAN && producers.length > 0) {
+      Object value = reading.rexValue(event, name, producers);
+      if (value != null) {
+        appendObject(value);
+        return extracted;
+      }
+    }
+    switch (name) {
+      case EventFields.TIME -> times.append(event.timeMicros());
+      case EventFields.RAW -> texts.append(event.raw());
+      case EventFields.HOST -> appendDefault(event.host());
+      case EventFields.SOURCE -> appendDefault(event.source());
+      case EventFields.SOURCETYPE -> appendDefault(event.sourcetype());
+      case EventFields.INDEX -> appendDefault(event.index());
+      default -> {
+        if (appendedByOrdinal(event)) {
+          return extracted;
+        }
+        List<String> indexed = event.indexedField(name);
+        if (indexed != null) {
+          appendValues(indexed);
+        } else if (!reading.extracts()) {
+          texts.appendNull();
+        } else if (accessLogField >= 0 && accessLogFromBytes(event)) {
+          return extracted; // appended
+        } else if (extracted == null && !keyValuesFromBytes(event)) {
+          extracted = reading.extractor(event);
+          appendExtracted(extracted);
+        } else if (extracted != null) {
+          appendExtracted(extracted);
+        }
+      }
+    }
+    return extracted;
+  }
+
+  /**
+   * The field from the one {@code rex} that may set it, by the one-pass matcher over the event's
+   * bytes, copied into the block without a {@code String}: the span it appended, {@link
+   * RexExtraction#NO_SPAN} when the rex did not match (the event's own value applies), {@link
+   * RexExtraction#UNDECIDED_SPAN} when that matcher cannot tell (nothing appended).
+   */
+  private long spanFromBytes(StoredEvent event, RexExtraction rex) {
+    if (!(reading.rawText(event) instanceof AsciiText raw)) {
+      return UNDECIDED_SPAN;
+    }
+    long started = reading.extraction().start();
+    long span = rex.span(raw);
+    reading.extraction().stop(started);
+    if (span >= 0) {
+      int start = (int) (span >>> 32);
+      texts.append(raw.array(), raw.offset() + start, (int) span - start);
+    }
+    return span;
+  }
+
+  /**
+   * The field by automatic key=value extraction over the event's bytes, where that is what the full
+   * extraction ({@link FieldExtractor}) would find (neither the sourcetype nor JSON gives it);
+   * false when it is not.
+   */
+  private boolean keyValuesFromBytes(StoredEvent event) {
+    String sourcetypeName = event.sourcetype();
+    if (sourcetypeName != checkedSourcetype) { // the same String for a segment's sourcetype
+      checkedSourcetype = sourcetypeName;
+      sourcetypeExtracts =
+          reading.sourcetypes().forName(sourcetypeName).mayExtract(name) || DateFields.is(name);
+    }
+    if (sourcetypeExtracts || !(reading.rawText(event) instanceof AsciiText raw)) {
+      return false;
+    }
+    byte[] bytes = raw.array();
+    int offset = raw.offset();
+    int length = raw.length();
+    if (mayBeJson(bytes, offset, length)) {
+      return false;
+    }
+    long started = reading.extraction().start();
+    scanned = bytes;
+    found = 0;
+    KeyValueBytes.values(bytes, offset, length, key, this);
+    if (found == 0) {
+      texts.appendNull();
+    } else if (found == 1) {
+      texts.append(bytes, firstStart, firstEnd - firstStart);
+    } else {
+      texts.endPositionEntry();
+    }
+    reading.extraction().stop(started);
+    return true;
+  }
+
+  private String checkedSourcetype; // the sourcetype name last asked about, and its answer
+  private boolean sourcetypeExtracts;
+
+  /**
+   * The field from the built-in access-log extraction, cut out of the event's bytes where the
+   * event's sourcetype uses it and its parser knows the line and finds the field (the line is
+   * parsed once per event for all such columns); false when the ordinary extraction answers.
+   */
+  private boolean accessLogFromBytes(StoredEvent event) {
+    AccessLogSpans accessLog = reading.accessLog(event);
+    int start = accessLog != null ? accessLog.start(accessLogField) : -1;
+    if (start < 0) {
+      return false;
+    }
+    AsciiText raw = (AsciiText) reading.rawText(event);
+    texts.append(raw.array(), raw.offset() + start, accessLog.end(accessLogField) - start);
+    return true;
+  }
+
+  /** A value the key=value scan found: one is kept, a second starts a multivalue. */
+  @Override
+  public void value(int start, int end) {
+    if (found++ == 0) {
+      firstStart = start;
+      firstEnd = end;
+      return;
+    }
+    if (found == 2) {
+      texts.beginPositionEntry();
+      texts.append(scanned, firstStart, firstEnd - firstStart);
+    }
+    texts.append(scanned, start, end - start);
+  }
+
+  private void appendObject(Object value) {
+    if (value instanceof List<?> list) {
+      appendValues(List.copyOf(list));
+    } else {
+      texts.append(Values.toText(value));
+    }
+  }
+
+  private void appendExtracted(FieldExtractor extracted) {
+    appendValues(reading.extraction().time(() -> extracted.values(name)));
+  }
+
+  /** Keeps the values of this position when one of them is not text (see {@link #retyped}). */
+  private void keepTyped(List<?> values) {
+    for (int i = 0; i < values.size(); i++) {
+      if (!(values.get(i) instanceof String)) {
+        if (typedCells == null) {
+          typedCells = new java.util.HashMap<>();
+        }
+        typedCells.put(position, List.copyOf(values));
+        return;
+      }
+    }
+  }
+
+  private void appendValues(List<?> values) {
+    if (reading.typed()) {
+      keepTyped(values);
+    }
+    switch (values.size()) {
+      case 0 -> texts.appendNull();
+      case 1 -> texts.append(Values.toText(values.get(0)));
+      default -> {
+        texts.beginPositionEntry();
+        for (Object value : values) {
+          texts.append(Values.toText(value));
+        }
+        texts.endPositionEntry();
+      }
+    }
+  }
+
+  /**
+   * Whether the text, without surrounding whitespace (as {@code String.strip} sees it), starts with
+   * <code>{</code> and ends with <code>}</code>: then JSON extraction comes first and the full
+   * extraction ({@link FieldExtractor}) decides.
+   */
+  private static boolean mayBeJson(byte[] bytes, int offset, int length) {
+    int start = offset;
+    int end = offset + length;
+    while (start < end && Character.isWhitespace(bytes[start])) {
+      start++;
+    }
+    while (end > start && Character.isWhitespace(bytes[end - 1])) {
+      end--;
+    }
+    return end - start >= 2 && bytes[start] == '{' && bytes[end - 1] == '}';
+  }
+}
