@@ -11,16 +11,14 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review: a batch search whose scan fails closes its {@link MapSideStates} at once (PageBatch's
- * catch), but ParallelScan rethrows a slice's RuntimeException without waiting for the slices still
- * running ({@code futures.forEach(f -> f.cancel(false)); throw runtime;}): such a slice's map side
- * still hands its state page over after the close. That page must be given back too (each state
- * reserved once, released once), not held in the account for good.
+ * A batch search whose scan fails closes its {@link MapSideStates} at once (PageBatch's catch); a
+ * slice's map side that still hands its state page over after that (a slice running when the scan
+ * threw) has it given back too: each state reserved once, released once, none held for good.
  */
-class MapSideStatesReviewTest {
+class MapSideStatesTest {
   @Test
   void aStateHandedOverAfterCloseIsGivenBack() {
-    MemoryAccount account = new MemoryAccount("review", Long.MAX_VALUE);
+    MemoryAccount account = new MemoryAccount("states", Long.MAX_VALUE);
     BlockFactory factory = new BlockFactory(account);
     MapSideStates states = new MapSideStates(factory);
     states.accept(state(factory)); // a slice that finished before the failure
