@@ -148,7 +148,7 @@ public final class SearchFilter {
     public void test(Page page, boolean[] into) {
       Block raw = page.block("_raw");
       // an event's own text first: the hidden column goes where _raw goes (fields - _raw, rename
-      // _raw AS r drop it: EventText.ownTextFollowingRaw), a row without either asks its fields
+      // _raw AS r drop it: EventText.ownTextAfterProjection, ownTextAfterRename), a row without either asks its fields
       Block own = page.block(EventText.OWN_RAW);
       List<Block> fields = null;
       for (int p = 0; p < page.positionCount(); p++) {

@@ -75,28 +75,54 @@ public final class EventText {
   }
 
   /**
-   * {@code after}, what a {@code fields}/{@code table} or {@code rename} made of {@code before},
-   * carrying the events' own text ({@link #OWN_RAW}) exactly where it still has a {@code _raw}: a
-   * row that keeps its {@code _raw} ({@code table _raw, n}; {@code fields - x} after {@code eval
-   * _raw=…}) answers a bare word from its event's own text, one whose {@code _raw} was removed or
-   * renamed away from its fields ({@code io.quarry.ql.eval.FieldValueTerm}), so the hidden column
-   * goes with {@code _raw}.
+   * {@code after}, what a {@code fields}/{@code table} made of {@code before}, with the events' own
+   * text ({@link #OWN_RAW}) decided by the command, not by the columns a page happens to keep: a
+   * command keeping {@code _raw} ({@code table *}, {@code table _raw, n}, {@code fields - x}) keeps
+   * it at each position that still holds a {@code _raw} (a bare word there asks its event's text);
+   * a row whose {@code _raw} is null is listed without one (Splunk's {@code table} lists no null
+   * field), so it gets a null there and a term asks its fields, as after a command removing {@code
+   * _raw} ({@code table a, b}, {@code fields - _raw}), which drops the column.
    */
-  static Page ownTextFollowingRaw(Page before, Page after) {
+  static Page ownTextAfterProjection(Page before, Page after, boolean keepsRaw) {
     Block own = before.block(OWN_RAW);
-    if (after.block(RAW) != null) {
-      return own == null || after.block(OWN_RAW) != null ? after : after.withColumn(OWN_RAW, own);
+    Page without = withoutColumn(after, OWN_RAW);
+    if (!keepsRaw || own == null) {
+      return without;
     }
-    int column = after.schema().indexOf(OWN_RAW);
+    Block raw = after.block(RAW);
+    BytesBlock.Builder kept = BytesBlock.builder(after.positionCount());
+    for (int p = 0; p < after.positionCount(); p++) {
+      if (raw == null || raw.isNull(p) || own.isNull(p)) {
+        kept.appendNull();
+      } else {
+        kept.append(Values.toText(own.getValues(p).get(0)));
+      }
+    }
+    return without.withColumn(OWN_RAW, kept.build());
+  }
+
+  /**
+   * {@code after}, what a {@code rename} made of {@code before}: the events' own text ({@link
+   * #OWN_RAW}) kept unless the command moved {@code _raw} away ({@code rename _raw AS r}: the row
+   * has no {@code _raw}, a term asks its fields); decided by the command, not the page's columns.
+   */
+  static Page ownTextAfterRename(Page before, Page after, RenameCommand command) {
+    Block own = before.block(OWN_RAW);
+    Page without = withoutColumn(after, OWN_RAW);
+    return own == null || movesRawAway(command) ? without : without.withColumn(OWN_RAW, own);
+  }
+
+  private static Page withoutColumn(Page page, String name) {
+    int column = page.schema().indexOf(name);
     if (column < 0) {
-      return after;
+      return page;
     }
     java.util.List<io.quarry.plugin.api.data.Schema.Column> columns =
-        new java.util.ArrayList<>(after.schema().columns());
-    java.util.List<Block> blocks = new java.util.ArrayList<>(after.blocks());
+        new java.util.ArrayList<>(page.schema().columns());
+    java.util.List<Block> blocks = new java.util.ArrayList<>(page.blocks());
     columns.remove(column);
     blocks.remove(column);
-    return new Page(new io.quarry.plugin.api.data.Schema(columns), blocks, after.positionCount());
+    return new Page(new io.quarry.plugin.api.data.Schema(columns), blocks, page.positionCount());
   }
 
   /**
@@ -220,7 +246,7 @@ public final class EventText {
    * Whether the rows after {@code command} are still events that answer a bare word from their
    * event's stored text, whatever {@code _raw} they hold: the commands {@link #keepsEventText}
    * takes ({@code fields}/{@code table} among them: {@link #OWN_RAW} goes where {@code _raw} goes,
-   * {@link #ownTextFollowingRaw}, so a row keeping {@code _raw} asks its event's text, one left
+   * {@link #ownTextAfterProjection}, so a row keeping {@code _raw} asks its event's text, one left
    * without it its fields, which the page holds), and an {@code eval}, {@code rex}, {@code lookup}
    * or {@code rename} that writes {@code _raw} (their rows still match on the event's text); a
    * {@code rename} of {@code _raw} to another name too (the row then has no {@code _raw}: a term
@@ -242,8 +268,8 @@ public final class EventText {
       case EvalCommand eval -> true;
       case io.quarry.ql.ast.LookupCommand lookup -> true;
       case RexCommand rex -> true;
-      // any rename: a row that keeps a _raw asks its event (the stage leaves the hidden own-text
-      // column alone), one whose _raw it moved away its fields
+      // any rename: the stage keeps the hidden own-text column unless it moved _raw away, then
+      // the row asks its fields (ownTextAfterRename)
       case RenameCommand rename -> true;
       // their results laid over the event, which keeps its own text, whatever they name
       case EventStatsCommand eventstats -> true;
