@@ -34,6 +34,7 @@ Run from the repository root:  python3 server/src/test/spec-gen/gen_function_spe
 """
 
 import datetime
+import decimal
 import hashlib
 import ipaddress
 import math
@@ -357,6 +358,14 @@ def epoch(dt):
     return int(dt.timestamp())
 
 
+def subsecond(t, digits):
+    """strftime's %3N / %6N: the time's fraction of a second cut (not rounded) to that many digits,
+    read from the time as written (a decimal, so no binary float error moves a digit)."""
+    written = decimal.Decimal(repr(t))
+    fraction = written - int(written)
+    return "%0*d" % (digits, int(fraction * 10 ** digits))
+
+
 def snap_day(t):
     d = utc(t)
     return datetime.datetime(d.year, d.month, d.day, tzinfo=UTC)
@@ -374,7 +383,7 @@ def time_specs():
               ["id:string", "a:string", "j:string", "b:string", "z:string", "s:string", "n:string", "u:string"],
               lambda e: [e["id"], utc(e["_time"]).strftime("%Y-%m-%d %H:%M:%S"), utc(e["_time"]).strftime("%j"),
                          utc(e["_time"]).strftime("%b %d"), "+0000", str(int(e["_time"])),
-                         "%03d" % round((e["_time"] % 1) * 1000), "%06d" % round((e["_time"] % 1) * 1_000_000)],
+                         subsecond(e["_time"], 3), subsecond(e["_time"], 6)],
               source=TIME,
               comment="%s is whole seconds; %3N the milliseconds (500 for id 1), %6N the microseconds.")
     s.listing("strftime-over-shop-events",

@@ -100,8 +100,11 @@ final class ParallelScan {
       }
     }
     List<Future<String>> futures = new ArrayList<>();
+    java.util.concurrent.atomic.AtomicBoolean failed =
+        new java.util.concurrent.atomic.AtomicBoolean();
     for (Slice slice : slices) {
-      futures.add(executor.submit(() -> slice.run(readers.get(), totals)));
+      // a slice starting after another failed reads nothing (it makes no visitor)
+      futures.add(executor.submit(() -> failed.get() ? null : slice.run(readers.get(), totals)));
     }
     List<String> warnings = new ArrayList<>();
     IOException failure = null;
@@ -119,11 +122,14 @@ final class ParallelScan {
         Throwable cause = e.getCause();
         if (cause instanceof IOException io) {
           failure = failure == null ? io : failure;
-        } else if (cause instanceof RuntimeException runtime) {
-          // slices not started yet never start; running ones stop through their visitors' control
-          futures.forEach(f -> f.cancel(false));
-          throw runtime;
         } else {
+          // slices not started yet read nothing; running ones end (through their visitors'
+          // control) before the caller gives back what the scan's visitors hand over
+          failed.set(true);
+          awaitAll(futures);
+          if (cause instanceof RuntimeException runtime) {
+            throw runtime;
+          }
           throw new IOException(cause);
         }
       }
@@ -140,6 +146,25 @@ final class ParallelScan {
         totals.read.get(),
         totals.costs.get(),
         warnings);
+  }
+
+  /**
+   * Waits for every slice, whatever it ends with (a slice's own failure is not this scan's first):
+   * nothing a visitor hands over arrives after the scan returns or throws. Interrupted, cancels
+   * what is left and returns with the interrupt set.
+   */
+  private static void awaitAll(List<Future<String>> futures) {
+    for (Future<String> future : futures) {
+      try {
+        future.get();
+      } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+        // another slice's failure: the first one is thrown
+      } catch (InterruptedException e) {
+        futures.forEach(f -> f.cancel(true));
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   /** What the slices of a scan add up, from several threads. */

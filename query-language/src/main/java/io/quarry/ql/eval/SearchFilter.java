@@ -131,12 +131,13 @@ public final class SearchFilter {
   }
 
   /**
-   * A bare word or phrase, per position of a page with a {@code _raw} column: an event's own text
-   * ({@link EventText#OWN_RAW}) where the page carries it and the position holds it, whatever
-   * {@code _raw} was set to (null too: {@code eval _raw=null()}); else the position's {@code _raw};
-   * else — and on a page without {@code _raw} (a result row of {@code stats}, an event after {@code
-   * table}, {@code fields - _raw}) — when one of its field values is the term ({@link
-   * FieldValueTerm}). A page may mix both (after {@code append}): each position by its own rule.
+   * A bare word or phrase, per position: the position's current {@code _raw} where it holds one (as
+   * Splunk's {@code search} reads the result's {@code _raw}: {@code eval _raw="x"} is matched on
+   * x); else an event's own text ({@link EventText#OWN_RAW}) where the page carries it and the
+   * position holds it (an event whose {@code _raw} an {@code eval} set to null); else — and on a
+   * page without either (a result row of {@code stats}, an event after {@code table}, {@code fields
+   * - _raw}) — when one of its field values is the term ({@link FieldValueTerm}). A page may mix
+   * them (after {@code append}): each position by its own rule.
    */
   private record TermTest(SearchTerm term, RawTermMatcher matcher, FieldValueTerm values)
       implements Test {
@@ -147,13 +148,13 @@ public final class SearchFilter {
     @Override
     public void test(Page page, boolean[] into) {
       Block raw = page.block("_raw");
-      // an event's own text first: the hidden column goes where _raw goes (fields - _raw, rename
-      // _raw AS r drop it: EventText.ownTextFollowingRaw), a row without either asks its fields
+      // the current _raw first, the event's own text where that is null (the hidden column goes
+      // where _raw goes: EventText.ownTextAfterProjection, ownTextAfterRename), else the fields
       Block own = page.block(EventText.OWN_RAW);
       List<Block> fields = null;
       for (int p = 0; p < page.positionCount(); p++) {
         Block text =
-            own != null && !own.isNull(p) ? own : raw != null && !raw.isNull(p) ? raw : null;
+            raw != null && !raw.isNull(p) ? raw : own != null && !own.isNull(p) ? own : null;
         if (text == null) {
           if (fields == null) {
             fields = FieldValueTerm.fields(page);

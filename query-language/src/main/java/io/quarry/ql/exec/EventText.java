@@ -23,23 +23,23 @@ import io.quarry.ql.ast.SubsearchCommand;
 import io.quarry.ql.ast.WhereCommand;
 
 /**
- * Where a {@code search} of bare words or phrases matches each event's own text. A term matches an
- * event's stored raw text, whatever {@code _raw} an {@code eval}, {@code rename}, {@code rex} or
- * plugin command set (after {@code table}/{@code fields} only while the row keeps {@code _raw}); a
- * row without {@code _raw} — an aggregation's, a generator's, an event after {@code fields - _raw},
- * a {@code table} or {@code rename _raw AS r} — by its field values ({@link
- * io.quarry.ql.eval.FieldValueTerm}), so the planner gives it every field ({@link #withoutRaw},
- * {@link InputFields#of}: {@code *}); a row that is no event but holds a {@code _raw} by that text.
- * On pages a term matches the position's {@code _raw} column ({@link
- * io.quarry.ql.eval.SearchFilter} with the search's {@link RawTermMatcher}). That column is the
- * event's text over a page source of events as long as every command before the search keeps the
- * events and leaves {@code _raw} the event's own ({@link #keepsEventText}); the planner asks this
- * only of the commands that take events ({@link PageChain#supportsOverEvents}, {@link
- * ReduceCoverage#supportsOverEvents}). Where a command before the search changed {@code _raw} or
- * brought in rows that are not events but kept its input's rows events ({@link #keepsEventRow}),
- * the pages carry each event's own text in {@link #OWN_RAW} ({@link #withOwnText}, an event
- * listing's hidden column) and the other rows a null there ({@link #markingOtherRows}): such a row
- * is matched on the {@code _raw} it holds, or its fields.
+ * Where a {@code search} of bare words or phrases matches each event's own text. A term matches a
+ * row's current {@code _raw}, whatever an {@code eval}, {@code rename}, {@code rex} or plugin
+ * command set it to; the event's stored raw text where an {@code eval} left {@code _raw} null
+ * (after {@code table}/{@code fields} such a row has no {@code _raw}); a row without {@code _raw} —
+ * an aggregation's, a generator's, an event after {@code fields - _raw}, a {@code table} or {@code
+ * rename _raw AS r} — by its field values ({@link io.quarry.ql.eval.FieldValueTerm}), so the
+ * planner gives it every field ({@link #withoutRaw}, {@link InputFields#of}: {@code *}); a row that
+ * is no event but holds a {@code _raw} by that text. On pages a term matches the position's {@code
+ * _raw} column ({@link io.quarry.ql.eval.SearchFilter} with the search's {@link RawTermMatcher}).
+ * That column is the event's text over a page source of events as long as every command before the
+ * search keeps the events and leaves {@code _raw} the event's own ({@link #keepsEventText}); the
+ * planner asks this only of the commands that take events ({@link PageChain#supportsOverEvents},
+ * {@link ReduceCoverage#supportsOverEvents}). Where a command before the search changed {@code
+ * _raw} or brought in rows that are not events but kept its input's rows events ({@link
+ * #keepsEventRow}), the pages carry each event's own text in {@link #OWN_RAW} ({@link
+ * #withOwnText}, an event listing's hidden column) and the other rows a null there ({@link
+ * #markingOtherRows}): such a row is matched on the {@code _raw} it holds, or its fields.
  */
 public final class EventText {
   private static final String RAW = "_raw";
@@ -47,9 +47,9 @@ public final class EventText {
   /**
    * A page's hidden column of each event's own raw text, where the commands changed {@code _raw}
    * (an event listing's, {@code server.search.EventListing#withEventText}): where a page carries
-   * it, a bare word matches it at a position that has a {@code _raw} column: the event's stored
-   * text, whatever {@code _raw} its commands set ({@code io.quarry.ql.eval.SearchFilter}); the NUL
-   * keeps it apart from any field a search can name.
+   * it, a bare word matches it at a position whose {@code _raw} is null (an {@code eval} nulled it;
+   * a {@code _raw} the commands set is matched itself: {@code io.quarry.ql.eval.SearchFilter}); the
+   * NUL keeps it apart from any field a search can name.
    */
   public static final String OWN_RAW = "\u0000event _raw";
 
@@ -75,28 +75,54 @@ public final class EventText {
   }
 
   /**
-   * {@code after}, what a {@code fields}/{@code table} or {@code rename} made of {@code before},
-   * carrying the events' own text ({@link #OWN_RAW}) exactly where it still has a {@code _raw}: a
-   * row that keeps its {@code _raw} ({@code table _raw, n}; {@code fields - x} after {@code eval
-   * _raw=…}) answers a bare word from its event's own text, one whose {@code _raw} was removed or
-   * renamed away from its fields ({@code io.quarry.ql.eval.FieldValueTerm}), so the hidden column
-   * goes with {@code _raw}.
+   * {@code after}, what a {@code fields}/{@code table} made of {@code before}, with the events' own
+   * text ({@link #OWN_RAW}) decided by the command, not by the columns a page happens to keep: a
+   * command keeping {@code _raw} ({@code table *}, {@code table _raw, n}, {@code fields - x}) keeps
+   * it at each position that still holds a {@code _raw} (a bare word there asks its event's text);
+   * a row whose {@code _raw} is null is listed without one (Splunk's {@code table} lists no null
+   * field), so it gets a null there and a term asks its fields, as after a command removing {@code
+   * _raw} ({@code table a, b}, {@code fields - _raw}), which drops the column.
    */
-  static Page ownTextFollowingRaw(Page before, Page after) {
+  static Page ownTextAfterProjection(Page before, Page after, boolean keepsRaw) {
     Block own = before.block(OWN_RAW);
-    if (after.block(RAW) != null) {
-      return own == null || after.block(OWN_RAW) != null ? after : after.withColumn(OWN_RAW, own);
+    Page without = withoutColumn(after, OWN_RAW);
+    if (!keepsRaw || own == null) {
+      return without;
     }
-    int column = after.schema().indexOf(OWN_RAW);
+    Block raw = after.block(RAW);
+    BytesBlock.Builder kept = BytesBlock.builder(after.positionCount());
+    for (int p = 0; p < after.positionCount(); p++) {
+      if (raw == null || raw.isNull(p) || own.isNull(p)) {
+        kept.appendNull();
+      } else {
+        kept.append(Values.toText(own.getValues(p).get(0)));
+      }
+    }
+    return without.withColumn(OWN_RAW, kept.build());
+  }
+
+  /**
+   * {@code after}, what a {@code rename} made of {@code before}: the events' own text ({@link
+   * #OWN_RAW}) kept unless the command moved {@code _raw} away ({@code rename _raw AS r}: the row
+   * has no {@code _raw}, a term asks its fields); decided by the command, not the page's columns.
+   */
+  static Page ownTextAfterRename(Page before, Page after, RenameCommand command) {
+    Block own = before.block(OWN_RAW);
+    Page without = withoutColumn(after, OWN_RAW);
+    return own == null || movesRawAway(command) ? without : without.withColumn(OWN_RAW, own);
+  }
+
+  private static Page withoutColumn(Page page, String name) {
+    int column = page.schema().indexOf(name);
     if (column < 0) {
-      return after;
+      return page;
     }
     java.util.List<io.quarry.plugin.api.data.Schema.Column> columns =
-        new java.util.ArrayList<>(after.schema().columns());
-    java.util.List<Block> blocks = new java.util.ArrayList<>(after.blocks());
+        new java.util.ArrayList<>(page.schema().columns());
+    java.util.List<Block> blocks = new java.util.ArrayList<>(page.blocks());
     columns.remove(column);
     blocks.remove(column);
-    return new Page(new io.quarry.plugin.api.data.Schema(columns), blocks, after.positionCount());
+    return new Page(new io.quarry.plugin.api.data.Schema(columns), blocks, page.positionCount());
   }
 
   /**
@@ -218,21 +244,20 @@ public final class EventText {
 
   /**
    * Whether the rows after {@code command} are still events that answer a bare word from their
-   * event's stored text, whatever {@code _raw} they hold: the commands {@link #keepsEventText}
-   * takes ({@code fields}/{@code table} among them: {@link #OWN_RAW} goes where {@code _raw} goes,
-   * {@link #ownTextFollowingRaw}, so a row keeping {@code _raw} asks its event's text, one left
-   * without it its fields, which the page holds), and an {@code eval}, {@code rex}, {@code lookup}
-   * or {@code rename} that writes {@code _raw} (their rows still match on the event's text); a
-   * {@code rename} of {@code _raw} to another name too (the row then has no {@code _raw}: a term
-   * asks its fields); {@code append} (its input's rows pass on as they came; the subsearch's rows
-   * are no events, marked so by {@link #markingOtherRows}), {@code appendcols} (the n-th input row
-   * gets the subsearch's n-th row's fields, never {@code _raw}; the subsearch's rows beyond the
-   * input's are no events, marked so too) and {@code join} (a joined row is its input event with
-   * the subsearch's fields laid over it, matching on its event's text; the page copies each
-   * position's {@link #OWN_RAW} with the rest); {@code eventstats}/{@code streamstats} whatever
-   * they name, and a built-in plugin command of named fields {@code _raw} among them (its row
-   * matches on its event's text; it passes {@link #OWN_RAW} through). Exact on pages that carry
-   * {@link #OWN_RAW}.
+   * current {@code _raw}, else (where it is null) their event's stored text: the commands {@link
+   * #keepsEventText} takes ({@code fields}/{@code table} among them: {@link #OWN_RAW} goes where
+   * {@code _raw} goes, {@link #ownTextAfterProjection}, so a row left without {@code _raw} asks its
+   * fields, which the page holds), and an {@code eval}, {@code rex}, {@code lookup} or {@code
+   * rename} that writes {@code _raw} (their rows match on the {@code _raw} they set); a {@code
+   * rename} of {@code _raw} to another name too (the row then has no {@code _raw}: a term asks its
+   * fields); {@code append} (its input's rows pass on as they came; the subsearch's rows are no
+   * events, marked so by {@link #markingOtherRows}), {@code appendcols} (the n-th input row gets
+   * the subsearch's n-th row's fields, never {@code _raw}; the subsearch's rows beyond the input's
+   * are no events, marked so too) and {@code join} (a joined row is its input event with the
+   * subsearch's fields laid over it, matching on its event's text; the page copies each position's
+   * {@link #OWN_RAW} with the rest); {@code eventstats}/{@code streamstats} whatever they name, and
+   * a built-in plugin command of named fields {@code _raw} among them (its row matches on its
+   * event's text; it passes {@link #OWN_RAW} through). Exact on pages that carry {@link #OWN_RAW}.
    */
   static boolean keepsEventRow(Command command) {
     return switch (command) {
@@ -242,8 +267,8 @@ public final class EventText {
       case EvalCommand eval -> true;
       case io.quarry.ql.ast.LookupCommand lookup -> true;
       case RexCommand rex -> true;
-      // any rename: a row that keeps a _raw asks its event (the stage leaves the hidden own-text
-      // column alone), one whose _raw it moved away its fields
+      // any rename: the stage keeps the hidden own-text column unless it moved _raw away, then
+      // the row asks its fields (ownTextAfterRename)
       case RenameCommand rename -> true;
       // their results laid over the event, which keeps its own text, whatever they name
       case EventStatsCommand eventstats -> true;

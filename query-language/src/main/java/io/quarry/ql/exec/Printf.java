@@ -142,27 +142,28 @@ final class Printf {
   }
 
   /**
-   * {@code %a}: Java's hexadecimal form made C's — a sign on the exponent ({@code p+1}, Java writes
-   * {@code p1}) and no {@code .0} for a whole mantissa without a precision ({@code 0x1p+0}) — then
+   * {@code %a} as C writes it: {@code 0x}, the leading digit (1, or 0 for zero and subnormals), the
+   * fraction's hexadecimal digits — all but trailing zeros without a precision, else rounded half
+   * to even to that many, a carry going into the leading digit ({@code %.0a} of 1.5 is {@code
+   * 0x2p+0}) — and a signed binary exponent; a point only before digits or with {@code #}. Then
    * padded to the width: zeros after the sign and {@code 0x} with the {@code 0} flag, spaces on the
    * right with {@code -}, else on the left.
    */
   private static String hexadecimal(
       double number, String flags, String spec, String precision, boolean upper) {
-    String signs = flags.replaceAll("[^+ ]", "");
+    String sign =
+        Double.doubleToRawLongBits(number) < 0
+            ? "-"
+            : flags.contains("+") ? "+" : flags.contains(" ") ? " " : "";
+    boolean infinite = Double.isInfinite(number);
     String text =
-        String.format(
-            Locale.ROOT, "%" + signs + (precision == null ? "" : "." + precision) + "a", number);
-    if (precision == null) {
-      text = text.replace(".0p", "p");
-    }
-    text = text.replaceFirst("p(\\d)", "p+$1");
+        sign + (infinite ? "inf" : hexadecimalDigits(number, precision, flags.contains("#")));
     String width = width(spec, flags);
     int pad = width.isEmpty() ? 0 : Integer.parseInt(width) - text.length();
     if (pad > 0) {
       if (flags.contains("-")) {
         text = text + " ".repeat(pad);
-      } else if (flags.contains("0")) {
+      } else if (flags.contains("0") && !infinite) {
         int prefix = text.indexOf('x') + 1;
         text = text.substring(0, prefix) + "0".repeat(pad) + text.substring(prefix);
       } else {
@@ -170,6 +171,43 @@ final class Printf {
       }
     }
     return upper ? text.toUpperCase(Locale.ROOT) : text;
+  }
+
+  /** {@code %a} of a finite {@code number}'s magnitude, from {@code 0x} on. */
+  private static String hexadecimalDigits(double number, String precision, boolean point) {
+    long bits = Double.doubleToRawLongBits(number);
+    int biased = (int) (bits >>> 52) & 0x7ff;
+    long fraction = bits & ((1L << 52) - 1);
+    long lead = biased == 0 ? 0 : 1;
+    int exponent = biased == 0 ? (fraction == 0 ? 0 : -1022) : biased - 1023;
+    String digits = String.format(Locale.ROOT, "%013x", fraction);
+    if (precision == null) {
+      digits = digits.replaceFirst("0+$", "");
+    } else if (Integer.parseInt(precision) >= 13) {
+      digits = digits + "0".repeat(Integer.parseInt(precision) - 13);
+    } else {
+      int kept = Integer.parseInt(precision);
+      int shift = 4 * (13 - kept);
+      long rounded = fraction >>> shift;
+      long rest = fraction & ((1L << shift) - 1);
+      long half = 1L << (shift - 1);
+      long last = kept == 0 ? lead : rounded; // the digit a tie rounds to even
+      if (rest > half || rest == half && (last & 1) == 1) {
+        rounded++;
+      }
+      if (rounded >>> (4 * kept) != 0) {
+        lead++;
+        rounded = 0;
+      }
+      digits = kept == 0 ? "" : String.format(Locale.ROOT, "%0" + kept + "x", rounded);
+    }
+    return "0x"
+        + lead
+        + (digits.isEmpty() && !point ? "" : ".")
+        + digits
+        + "p"
+        + (exponent < 0 ? "" : "+")
+        + exponent;
   }
 
   /** The width a conversion's spec names, or "" for none. */

@@ -46,6 +46,7 @@ final class ProjectOperator extends QueuedPageOperator {
 
   private final ProjectCommand command;
   private final List<Pattern> patterns;
+  private final boolean keepsRaw; // the command keeps _raw: the events' own text goes with it
   private final boolean wildcards;
   private long rows; // rows handed on so far, where a wildcard orders the columns by row
   // the columns the rows of the collector's current page named so far, in that order
@@ -54,6 +55,7 @@ final class ProjectOperator extends QueuedPageOperator {
   ProjectOperator(ProjectCommand command) {
     this.command = command;
     this.patterns = patterns(command);
+    this.keepsRaw = keeps(command, patterns, "_raw");
     this.wildcards =
         command.kind() != ProjectCommand.Kind.REMOVE
             && command.patterns().stream().anyMatch(Wildcard::hasWildcard);
@@ -161,8 +163,8 @@ final class ProjectOperator extends QueuedPageOperator {
       }
     }
     emit(
-        EventText.ownTextFollowingRaw(
-            page, new Page(new Schema(columns), blocks, page.positionCount())));
+        EventText.ownTextAfterProjection(
+            page, new Page(new Schema(columns), blocks, page.positionCount()), keepsRaw));
   }
 
   private static List<List<Object>> nullCells(int positions) {

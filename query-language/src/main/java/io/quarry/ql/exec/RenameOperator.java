@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
  * page came: each pair reads the row the rename was given.
  */
 final class RenameOperator extends PageTransformOperator {
+  private final RenameCommand command;
   private final List<RenameCommand.Rename> renames;
   private final List<Pattern> patterns; // a wildcard rename's old names, else null
   private final java.util.function.UnaryOperator<String> marks; // null: none
@@ -29,6 +30,7 @@ final class RenameOperator extends PageTransformOperator {
   }
 
   RenameOperator(RenameCommand command, java.util.function.UnaryOperator<String> marks) {
+    this.command = command;
     this.marks = marks;
     this.renames = command.renames();
     this.patterns =
@@ -75,7 +77,7 @@ final class RenameOperator extends PageTransformOperator {
         page = renamed(page, moves);
       }
     }
-    return EventText.ownTextFollowingRaw(input, page);
+    return EventText.ownTextAfterRename(input, page, command);
   }
 
   /**

@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A bare word or phrase of {@code search} per position of a page that mixes rows with and without
  * {@code _raw} ({@link SearchFilter}, {@link FieldValueTerm}): a row with {@code _raw} is matched
- * in that text alone (an event's own text where the page carries it), a row without it on its
- * fields' whole values. Each expected answer written by hand from the rows below.
+ * in that text alone (its current {@code _raw}; an event's own text only where that is null), a row
+ * without either on its fields' whole values. Each expected answer written by hand from the rows
+ * below.
  */
 class FieldValueTermTest {
   /** A whole token of the text, any case: the test's stand-in for the server's tokenizer. */
@@ -30,10 +31,10 @@ class FieldValueTermTest {
                   .anyMatch(token -> token.equalsIgnoreCase(term.text()));
 
   /**
-   * 0: an event (its _raw, its own text "WARN web-1 404" carried apart); 1: an aggregation's row
-   * (host web-1, count 404); 2: a row of a multivalue and a decimal; 3: a row whose _raw holds the
-   * words but whose own-text column is null (an appended row: its _raw is its text); 4: a row whose
-   * only value is internal (_x = web-1).
+   * 0: an event whose _raw an eval set to x (its own text "WARN web-1 404" carried apart); 1: an
+   * aggregation's row (host web-1, count 404); 2: a row of a multivalue and a decimal; 3: a row
+   * whose _raw holds the words but whose own-text column is null (an appended row: its _raw is its
+   * text); 4: a row whose only value is internal (_x = web-1).
    */
   private static Page page() {
     List<Map<String, Object>> rows = new ArrayList<>();
@@ -48,8 +49,10 @@ class FieldValueTermTest {
   @Test
   void eachRowByItsOwnRule() {
     Page page = page();
-    assertThat(kept(page, "web-1")).containsExactly(0, 1); // 0 by its own text, 1 by host
-    assertThat(kept(page, "404")).containsExactly(0, 1); // count 404 as a number
+    // row 0's current _raw is x: its own (stored) text is not asked, nor its host
+    assertThat(kept(page, "x")).containsExactly(0);
+    assertThat(kept(page, "web-1")).containsExactly(1); // 1 by host
+    assertThat(kept(page, "404")).containsExactly(1); // count 404 as a number
     assertThat(kept(page, "web-2")).isEmpty(); // row 0 has _raw: its host is not asked
     assertThat(kept(page, "SALE")).containsExactly(2, 3); // a multivalue's value; row 3's _raw
     assertThat(kept(page, "0.50")).containsExactly(2); // a number: 0.5 (row 3's text has "0.5")
@@ -57,7 +60,7 @@ class FieldValueTermTest {
     assertThat(kept(page, "payment")).isEmpty(); // a word inside a value is not the value
     assertThat(kept(page, "\"payment failed\"")).containsExactly(2);
     assertThat(kept(page, "*")).containsExactly(0, 1, 2, 3, 4);
-    assertThat(kept(page, "NOT web-1")).containsExactly(2, 3, 4);
+    assertThat(kept(page, "NOT web-1")).containsExactly(0, 2, 3, 4);
     // row 2 holds Sale, compared case-sensitively; row 3's text answers by the matcher's rule
     assertThat(kept(page, "CASE(sale)")).containsExactly(3);
     assertThat(kept(page, "CASE(Sale)")).containsExactly(2, 3);

@@ -303,4 +303,18 @@ class EvalTest {
         .isEqualTo("[      0x1p+0][0x1p+0      ][0x0000001p+0]");
     assertThat(eval("printf(\"%a\", \"x\")")).as("not a number").isNull();
   }
+
+  /**
+   * %a with a precision rounds the hexadecimal digits half to even and carries into the leading
+   * digit without renormalising, as glibc's snprintf does (each expected text printed by it).
+   */
+  @Test
+  void printfHexadecimalPrecisionRoundsLikeC() {
+    assertThat(eval("printf(\"%.0a|%.0a|%.0a|%.0a\", 1.5, 2.5, 1.125, 3)"))
+        .isEqualTo("0x2p+0|0x1p+1|0x1p+0|0x2p+1");
+    assertThat(eval("printf(\"%.1a|%.2a|%#.0a|%.0A\", 255.5, 255.5, 1.5, -1.75)"))
+        .isEqualTo("0x2.0p+7|0x1.ffp+7|0x2.p+0|-0X2P+0");
+    assertThat(eval("printf(\"%a|%.0a|%.15a\", 4.9e-324, 0, 1)"))
+        .isEqualTo("0x0.0000000000001p-1022|0x0p+0|0x1.000000000000000p+0");
+  }
 }

@@ -16,21 +16,26 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The events' own text ({@link EventText#OWN_RAW}) goes where {@code _raw} goes: a {@code
- * fields}/{@code table} or {@code rename} keeping {@code _raw} keeps it, so a bare word after them
- * asks the event's text whatever {@code _raw} was set to; one removing {@code _raw} or renaming it
- * away drops it, so the word asks the row's fields. Two events whose {@code _raw} an {@code eval}
- * set to "changed": their own texts hold "payment" and "login"; their {@code user} is "payment" for
- * the second alone.
+ * The events' own text ({@link EventText#OWN_RAW}) goes where {@code _raw} goes, decided by the
+ * command: a {@code fields}/{@code table} keeping {@code _raw} keeps it at the rows still holding a
+ * {@code _raw} (one whose {@code _raw} is null is listed without it: its fields are asked), a
+ * {@code rename} keeping {@code _raw} keeps it; one removing {@code _raw} or renaming it away drops
+ * it, so a word asks the row's fields. A word reads a row's current {@code _raw} first, the own
+ * text only where that is null. Two events: the first's {@code _raw} an {@code eval} set to null,
+ * the second's to "changed"; their own texts hold "payment failed" and "login ok"; their {@code
+ * user} is "payment" for the second alone.
  */
 class OwnTextFollowsRawTest {
   @Test
-  void aProjectionKeepingRawKeepsTheOwnText() {
+  void aProjectionKeepingRawKeepsTheOwnTextWhereARowHoldsRaw() {
     for (String command :
         List.of("table _raw, id", "fields id, _raw", "fields - user", "table *")) {
       Page page = run(command, events());
       assertThat(page.block(EventText.OWN_RAW)).as(command).isNotNull();
-      assertThat(kept(page, "payment")).as(command).containsExactly(0);
+      assertThat(kept(page, "changed")).as(command).containsExactly(1);
+      // the first row, listed without _raw, asks its fields; the second its current _raw
+      assertThat(kept(page, "failed")).as(command).isEmpty();
+      assertThat(kept(page, "login")).as(command).isEmpty();
     }
   }
 
@@ -50,14 +55,16 @@ class OwnTextFollowsRawTest {
   void aRenameKeepingRawKeepsTheOwnText() {
     Page page = run("rename user AS u", events());
     assertThat(page.block(EventText.OWN_RAW)).isNotNull();
-    assertThat(kept(page, "login")).containsExactly(1);
+    assertThat(kept(page, "failed")).as("a null _raw: the own text").containsExactly(0);
+    assertThat(kept(page, "login")).as("a _raw set: that one").isEmpty();
+    assertThat(kept(page, "changed")).containsExactly(1);
   }
 
   private static Page events() {
     return PageBuilder.toPage(
         List.of("_raw", "id", "user", EventText.OWN_RAW),
         List.of(
-            List.of(List.of("changed"), List.of("changed")),
+            List.of(List.of(), List.of("changed")),
             List.of(List.of("1"), List.of("2")),
             List.of(List.of("alice"), List.of("payment")),
             List.of(List.of("id=1 payment failed"), List.of("id=2 login ok"))),

@@ -19,16 +19,23 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class MapSideStates implements java.util.function.Consumer<Page> {
   private final Queue<Page> states = new ConcurrentLinkedQueue<>();
   private final BlockFactory factory;
+  private volatile boolean closed;
 
   /** States reserved on {@code factory}. */
   MapSideStates(BlockFactory factory) {
     this.factory = factory;
   }
 
-  /** A slice's map side made a state page (reserved): held until drained or closed. */
+  /**
+   * A slice's map side made a state page (reserved): held until drained or closed; given back at
+   * once after {@link #close} (a slice that ended after the search did).
+   */
   @Override
   public void accept(Page state) {
     states.add(state);
+    if (closed) { // added after close's last poll, or taken by it: either gives it back once
+      releaseHeld();
+    }
   }
 
   /**
@@ -55,8 +62,13 @@ final class MapSideStates implements java.util.function.Consumer<Page> {
         });
   }
 
-  /** Gives back every state page still held. */
+  /** Gives back every state page still held, and each one handed over from then on. */
   void close() {
+    closed = true;
+    releaseHeld();
+  }
+
+  private void releaseHeld() {
     for (Page state = states.poll(); state != null; state = states.poll()) {
       factory.release(state);
     }
