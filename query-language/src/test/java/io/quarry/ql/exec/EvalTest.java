@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** eval and where: precedence, coercion, null semantics and every function. */
@@ -299,27 +300,27 @@ class EvalTest {
   @Test
   void printfGeneralLikeC() {
     String values = "0.0001, 0.00001234, 123456, 1234567, 1e21, 0.5, 2.5, 100, -0.0, 1.5e-7";
-    String ten = "%s|%s|%s|%s|%s|%s|%s|%s|%s|%s";
-    assertThat(eval("printf(\"" + ten.replace("s", "g") + "\", " + values + ")"))
-        .isEqualTo("0.0001|1.234e-05|123456|1.23457e+06|1e+21|0.5|2.5|100|-0|1.5e-07");
-    assertThat(eval("printf(\"" + ten.replace("s", ".0g") + "\", " + values + ")"))
-        .isEqualTo("0.0001|1e-05|1e+05|1e+06|1e+21|0.5|2|1e+02|-0|1e-07");
-    assertThat(eval("printf(\"" + ten.replace("s", ".1g") + "\", " + values + ")"))
-        .isEqualTo("0.0001|1e-05|1e+05|1e+06|1e+21|0.5|2|1e+02|-0|1e-07");
-    assertThat(eval("printf(\"" + ten.replace("s", ".3g") + "\", " + values + ")"))
-        .isEqualTo("0.0001|1.23e-05|1.23e+05|1.23e+06|1e+21|0.5|2.5|100|-0|1.5e-07");
-    assertThat(eval("printf(\"" + ten.replace("s", ".10g") + "\", " + values + ")"))
-        .isEqualTo("0.0001|1.234e-05|123456|1234567|1e+21|0.5|2.5|100|-0|1.5e-07");
-    assertThat(eval("printf(\"" + ten.replace("s", "#g") + "\", " + values + ")"))
-        .isEqualTo(
-            "0.000100000|1.23400e-05|123456.|1.23457e+06|1.00000e+21|0.500000|2.50000|100.000"
-                + "|-0.00000|1.50000e-07");
-    assertThat(eval("printf(\"" + ten.replace("s", "#.3g") + "\", " + values + ")"))
-        .isEqualTo("0.000100|1.23e-05|1.23e+05|1.23e+06|1.00e+21|0.500|2.50|100.|-0.00|1.50e-07");
-    assertThat(eval("printf(\"" + ten.replace("s", "#.0g") + "\", " + values + ")"))
-        .isEqualTo("0.0001|1.e-05|1.e+05|1.e+06|1.e+21|0.5|2.|1.e+02|-0.|1.e-07");
-    assertThat(eval("printf(\"" + ten.replace("s", "G") + "\", " + values + ")"))
-        .isEqualTo("0.0001|1.234E-05|123456|1.23457E+06|1E+21|0.5|2.5|100|-0|1.5E-07");
+    Map<String, String> expected = new java.util.LinkedHashMap<>();
+    expected.put("g", "0.0001|1.234e-05|123456|1.23457e+06|1e+21|0.5|2.5|100|-0|1.5e-07");
+    expected.put(".0g", "0.0001|1e-05|1e+05|1e+06|1e+21|0.5|2|1e+02|-0|1e-07");
+    expected.put(".1g", "0.0001|1e-05|1e+05|1e+06|1e+21|0.5|2|1e+02|-0|1e-07");
+    expected.put(".3g", "0.0001|1.23e-05|1.23e+05|1.23e+06|1e+21|0.5|2.5|100|-0|1.5e-07");
+    expected.put(".10g", "0.0001|1.234e-05|123456|1234567|1e+21|0.5|2.5|100|-0|1.5e-07");
+    expected.put(
+        "#g",
+        "0.000100000|1.23400e-05|123456.|1.23457e+06|1.00000e+21|0.500000|2.50000|100.000"
+            + "|-0.00000|1.50000e-07");
+    expected.put(
+        "#.3g", "0.000100|1.23e-05|1.23e+05|1.23e+06|1.00e+21|0.500|2.50|100.|-0.00|1.50e-07");
+    expected.put("#.0g", "0.0001|1.e-05|1.e+05|1.e+06|1.e+21|0.5|2.|1.e+02|-0.|1.e-07");
+    expected.put("G", "0.0001|1.234E-05|123456|1.23457E+06|1E+21|0.5|2.5|100|-0|1.5E-07");
+    expected.forEach(
+        (conversion, text) -> {
+          String format = String.join("|", java.util.Collections.nCopies(10, "%" + conversion));
+          assertThat(eval("printf(\"" + format + "\", " + values + ")"))
+              .as(conversion)
+              .isEqualTo(text);
+        });
     assertThat(
             eval(
                 "printf(\"%10.3g|%-10.3g|%010.3g|%+g|% g|%#.10g\", 1234567, 0.5, -2.5, 100, 0.0001,"
