@@ -12,9 +12,10 @@ import java.util.regex.Pattern;
  * %X %o} (a whole number), {@code %a %A} (a decimal in hexadecimal, C's form: {@code 0x1.8p+1}),
  * {@code %s} (text), {@code %c} (the character of a code point, or a text's first), {@code %%};
  * flags {@code - + space 0 #} and {@code '} (digit grouping), a width and a precision, each also
- * {@code *} (taken from the arguments). {@code %f %e} round the double's exact value half to even,
- * as C does (the Search Reference: "similar to the C sprintf() function"). An argument that does
- * not fit its conversion, or a missing one, makes the call null.
+ * {@code *} (taken from the arguments). {@code %f %e %g} round the double's exact value half to
+ * even (and {@code %g} picks its form), as C does (the Search Reference: "similar to the C
+ * sprintf() function"). An argument that does not fit its conversion, or a missing one, makes the
+ * call null.
  */
 final class Printf {
   private static final Pattern SPEC =
