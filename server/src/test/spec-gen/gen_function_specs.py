@@ -21,7 +21,7 @@ Search Reference's rules (Evaluation functions), never from Quarry:
 - relative_time snaps: @d day, @w1 the Monday at or before, @mon, @q, @y; time is UTC;
 - like: % any run, _ one character; cidrmatch: IPv4 subnets; searchmatch: search's rules (a field
   value matches without case);
-- printf's %f/%e round as C's sprintf (the reference: "similar to the C sprintf() function"): Python's
+- printf's %f/%e/%g round and %g chooses its form as C's sprintf (the reference: "similar to the C sprintf() function"): Python's
   % operator rounds the same way;
 - bit_*: whole numbers 0..2^53-1 only, anything else null ("Bitwise functions"); ipmask: both
   arguments dotted quads, the AND of the two; validate: the message of the first condition that is
@@ -335,6 +335,14 @@ def conversion_specs():
            [["%.2f|%.2f|%.0f|%.0f|%.1e|%.2f" % (0.125, 2.675, 0.5, 1.5, 0.125, -0.001)]],
            comment="\"Similar to the C sprintf() function\" (Search Reference): the double's exact value rounded,\n"
                    "a tie to the even digit (0.125 is exact: 0.12; 2.675 is 2.67499…: 2.67), as C and Python do.")
+    general = "%g|%.3g|%.0g|%#.3g|%G|%.10g|%g|%.2g|%010.3g"
+    general_args = (0.00001234, 123456, 2.5, 100, 1.5e-7, 1234567, 0.0001, 0.125, -2.5)
+    s.case("printf-general-as-c",
+           '| makeresults | eval s=printf("' + general + '", 0.00001234, 123456, 2.5, 100, 1.5e-7, 1234567, 0.0001, 0.125, -2.5)\n| table s',
+           ["s:string"],
+           [[general % general_args]],
+           comment="C's %g: P significant digits (6 by default, 0 taken as 1), the %e form below 10^-4 or from\n"
+                   "10^P on, else %f; trailing zeros dropped unless #; the exact value rounded half to even.")
     s.write()
 
 

@@ -329,12 +329,15 @@ public final class PageReduce {
   /**
    * Whether the answer's pages are paged again, {@code pageSize} rows a page ({@link RowPaging}):
    * when a plugin command's operator made them and no {@code table} or {@code fields} after it
-   * fixed the columns.
+   * fixed the columns. A transforming plugin command's reduce side re-pages its answer itself
+   * ({@link TransformingPlugin#reduceSide}), so its pages need no second re-paging.
    */
   private static boolean pagedAsRows(List<Command> commands) {
     boolean paged = false;
     for (Command command : commands) {
-      if (command instanceof PluginCommand || ReduceCoverage.isPageCommand(command)) {
+      if (TransformingPlugin.supports(command)) {
+        paged = false;
+      } else if (command instanceof PluginCommand || ReduceCoverage.isPageCommand(command)) {
         paged = true;
       } else if (command instanceof io.quarry.ql.ast.ProjectCommand
           || PageAggregator.supports(command)) {

@@ -12,9 +12,10 @@ import java.util.regex.Pattern;
  * %X %o} (a whole number), {@code %a %A} (a decimal in hexadecimal, C's form: {@code 0x1.8p+1}),
  * {@code %s} (text), {@code %c} (the character of a code point, or a text's first), {@code %%};
  * flags {@code - + space 0 #} and {@code '} (digit grouping), a width and a precision, each also
- * {@code *} (taken from the arguments). {@code %f %e} round the double's exact value half to even,
- * as C does (the Search Reference: "similar to the C sprintf() function"). An argument that does
- * not fit its conversion, or a missing one, makes the call null.
+ * {@code *} (taken from the arguments). {@code %f %e %g} round the double's exact value half to
+ * even (and {@code %g} picks its form), as C does (the Search Reference: "similar to the C
+ * sprintf() function"). An argument that does not fit its conversion, or a missing one, makes the
+ * call null.
  */
 final class Printf {
   private static final Pattern SPEC =
@@ -90,8 +91,10 @@ final class Printf {
         if (Double.isNaN(number)) {
           throw new ArithmeticException("not a number");
         }
-        Object value =
-            "gG".indexOf(conversion) >= 0 ? number : roundedAsC(conversion, precision, number);
+        if (conversion == 'g' || conversion == 'G') {
+          yield general(number, flags, spec, precision, conversion == 'G');
+        }
+        Object value = roundedAsC(conversion, precision, number);
         yield String.format(Locale.ROOT, spec + (conversion == 'F' ? 'f' : conversion), value);
       }
       case 'a', 'A' -> {
@@ -142,6 +145,73 @@ final class Printf {
   }
 
   /**
+   * {@code %g} as C writes it: P significant digits (the precision, 6 by default, 0 taken as 1) of
+   * the double's exact value rounded half to even; X the decimal exponent of that rounded value —
+   * {@code %e} with precision P−1 if X < −4 or X ≥ P, else {@code %f} with precision P−1−X —, then
+   * the fraction's trailing zeros and a trailing point dropped unless {@code #}; then padded.
+   * Java's own {@code %g} keeps the zeros, refuses {@code #} and rounds the shortest decimal text
+   * half up, so only its {@code %e} and {@code %f} forms are used, on the already rounded value.
+   */
+  private static String general(
+      double number, String flags, String spec, String precision, boolean upper) {
+    int digits = precision == null ? 6 : Math.max(1, Integer.parseInt(precision));
+    String sign = flags.replaceAll("[^+ ]", "");
+    String point = flags.contains("#") ? "#" : "";
+    if (!Double.isFinite(number)) {
+      return String.format(Locale.ROOT, spec + (upper ? 'E' : 'e'), number);
+    }
+    Object value = number;
+    int exponent = 0;
+    if (number != 0) {
+      java.math.BigDecimal rounded =
+          new java.math.BigDecimal(number)
+              .round(new java.math.MathContext(digits, java.math.RoundingMode.HALF_EVEN));
+      exponent = rounded.precision() - rounded.scale() - 1;
+      value = rounded;
+    }
+    String text =
+        exponent < -4 || exponent >= digits
+            ? String.format(Locale.ROOT, "%" + sign + point + "." + (digits - 1) + "e", value)
+            : String.format(
+                Locale.ROOT,
+                "%"
+                    + sign
+                    + point
+                    + flags.replaceAll("[^,]", "")
+                    + "."
+                    + (digits - 1 - exponent)
+                    + "f",
+                value);
+    if (point.isEmpty() && text.contains(".")) {
+      int end = text.indexOf('e') < 0 ? text.length() : text.indexOf('e');
+      String fixed = text.substring(0, end).replaceFirst("\\.?0*$", "");
+      text = fixed + text.substring(end);
+    }
+    int signs = text.startsWith("-") || !sign.isEmpty() ? 1 : 0;
+    String padded = padded(text, flags, width(spec, flags), signs);
+    return upper ? padded.toUpperCase(Locale.ROOT) : padded;
+  }
+
+  /**
+   * {@code text} padded to {@code width} (none if empty): spaces on the right with the {@code -}
+   * flag, zeros at {@code zerosAt} with {@code 0} (a negative {@code zerosAt}: never zeros), else
+   * spaces on the left.
+   */
+  private static String padded(String text, String flags, String width, int zerosAt) {
+    int pad = width.isEmpty() ? 0 : Integer.parseInt(width) - text.length();
+    if (pad <= 0) {
+      return text;
+    }
+    if (flags.contains("-")) {
+      return text + " ".repeat(pad);
+    }
+    if (flags.contains("0") && zerosAt >= 0) {
+      return text.substring(0, zerosAt) + "0".repeat(pad) + text.substring(zerosAt);
+    }
+    return " ".repeat(pad) + text;
+  }
+
+  /**
    * {@code %a} as C writes it: {@code 0x}, the leading digit (1, or 0 for zero and subnormals), the
    * fraction's hexadecimal digits — all but trailing zeros without a precision, else rounded half
    * to even to that many, a carry going into the leading digit ({@code %.0a} of 1.5 is {@code
@@ -158,18 +228,7 @@ final class Printf {
     boolean infinite = Double.isInfinite(number);
     String text =
         sign + (infinite ? "inf" : hexadecimalDigits(number, precision, flags.contains("#")));
-    String width = width(spec, flags);
-    int pad = width.isEmpty() ? 0 : Integer.parseInt(width) - text.length();
-    if (pad > 0) {
-      if (flags.contains("-")) {
-        text = text + " ".repeat(pad);
-      } else if (flags.contains("0") && !infinite) {
-        int prefix = text.indexOf('x') + 1;
-        text = text.substring(0, prefix) + "0".repeat(pad) + text.substring(prefix);
-      } else {
-        text = " ".repeat(pad) + text;
-      }
-    }
+    text = padded(text, flags, width(spec, flags), infinite ? -1 : text.indexOf('x') + 1);
     return upper ? text.toUpperCase(Locale.ROOT) : text;
   }
 

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** eval and where: precedence, coercion, null semantics and every function. */
@@ -289,6 +290,46 @@ class EvalTest {
         .isEqualTo("0.12|2.67|0|2|1.2e-01");
     assertThat(eval("printf(\"%.2f|%.20f|%+08.3f|%f\", -0.001, 0.1, 1.0005, 0.0000001)"))
         .isEqualTo("-0.00|0.10000000000000000555|+001.000|0.000000");
+  }
+
+  /**
+   * %g/%G as C writes them: P significant digits, %e style below 10^-4 or from 10^P on, trailing
+   * zeros dropped unless #, the exact value rounded half to even (each expected text Python's %,
+   * which is glibc's).
+   */
+  @Test
+  void printfGeneralLikeC() {
+    String values = "0.0001, 0.00001234, 123456, 1234567, 1e21, 0.5, 2.5, 100, -0.0, 1.5e-7";
+    Map<String, String> expected = new java.util.LinkedHashMap<>();
+    expected.put("g", "0.0001|1.234e-05|123456|1.23457e+06|1e+21|0.5|2.5|100|-0|1.5e-07");
+    expected.put(".0g", "0.0001|1e-05|1e+05|1e+06|1e+21|0.5|2|1e+02|-0|1e-07");
+    expected.put(".1g", "0.0001|1e-05|1e+05|1e+06|1e+21|0.5|2|1e+02|-0|1e-07");
+    expected.put(".3g", "0.0001|1.23e-05|1.23e+05|1.23e+06|1e+21|0.5|2.5|100|-0|1.5e-07");
+    expected.put(".10g", "0.0001|1.234e-05|123456|1234567|1e+21|0.5|2.5|100|-0|1.5e-07");
+    expected.put(
+        "#g",
+        "0.000100000|1.23400e-05|123456.|1.23457e+06|1.00000e+21|0.500000|2.50000|100.000"
+            + "|-0.00000|1.50000e-07");
+    expected.put(
+        "#.3g", "0.000100|1.23e-05|1.23e+05|1.23e+06|1.00e+21|0.500|2.50|100.|-0.00|1.50e-07");
+    expected.put("#.0g", "0.0001|1.e-05|1.e+05|1.e+06|1.e+21|0.5|2.|1.e+02|-0.|1.e-07");
+    expected.put("G", "0.0001|1.234E-05|123456|1.23457E+06|1E+21|0.5|2.5|100|-0|1.5E-07");
+    expected.forEach(
+        (conversion, text) -> {
+          String format = String.join("|", java.util.Collections.nCopies(10, "%" + conversion));
+          assertThat(eval("printf(\"" + format + "\", " + values + ")"))
+              .as(conversion)
+              .isEqualTo(text);
+        });
+    assertThat(
+            eval(
+                "printf(\"%10.3g|%-10.3g|%010.3g|%+g|% g|%#.10g\", 1234567, 0.5, -2.5, 100, 0.0001,"
+                    + " 0.5)"))
+        .isEqualTo("  1.23e+06|0.5       |-0000002.5|+100| 0.0001|0.5000000000");
+    assertThat(eval("printf(\"%.3g|%g|%.2g|%g\", 9.9995, 999999.5, 0.125, 0.00009999995)"))
+        .as("a carry into the next power of ten, a tie to even")
+        .isEqualTo("10|1e+06|0.12|0.0001");
+    assertThat(eval("printf(\"%g\", \"x\")")).as("not a number").isNull();
   }
 
   /** %a as glibc's snprintf writes it (each expected text printed by it, not by Quarry). */

@@ -307,6 +307,33 @@ class TransformingPluginOperatorsTest {
     assertThat(memory.used()).isZero();
   }
 
+  /**
+   * The reduce side's answer is re-paged once, by the reduce side's own {@link RowPaging} — not
+   * again at the end of the chain, unless a command after it makes pages of its own ({@code
+   * format}: its one-row answer paged as rows again).
+   */
+  @Test
+  void theReduceSidesAnswerIsPagedOnce() {
+    Evaluator evaluator = evaluator(memory);
+    for (String query : List.of("total field=n", "total field=n | eval mean=sum/count")) {
+      PageReduce reduce = afterMapSide(parse(query), evaluator, page -> true);
+      try {
+        // the reduce operator, then its re-paging, then the commands after it
+        assertThat(reduce.operators()).as(query).filteredOn(RowPaging.class::isInstance).hasSize(1);
+        assertThat(reduce.operators().get(1)).as(query).isInstanceOf(RowPaging.class);
+      } finally {
+        reduce.close();
+      }
+    }
+    PageReduce formatted = afterMapSide(parse("total field=n | format"), evaluator, page -> true);
+    try {
+      assertThat(formatted.operators()).filteredOn(RowPaging.class::isInstance).hasSize(2);
+      assertThat(formatted.operators().getLast()).isInstanceOf(RowPaging.class);
+    } finally {
+      formatted.close();
+    }
+  }
+
   /** The reduce side of {@code commands} (the first one's map side ran) into {@code end}. */
   private static PageReduce afterMapSide(
       List<Command> commands, Evaluator evaluator, java.util.function.Predicate<Page> end) {
