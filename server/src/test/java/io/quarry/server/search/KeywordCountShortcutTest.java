@@ -141,6 +141,51 @@ class KeywordCountShortcutTest {
         .contains("counted_by_fields=[clientip, method]");
   }
 
+  /**
+   * The counted answers against tables computed here from how the events were written, not from
+   * Quarry's row path: every (clientip, method) combination of the access log, and every (user,
+   * sourcetype) of the shop lines (the one line without a user is not counted, as in Splunk).
+   */
+  @Test
+  void countsByCombinationEqualTablesComputedFromTheWrittenEvents() throws Exception {
+    Map<String, Long> access = new java.util.TreeMap<>();
+    for (int i = 0; i < 2000; i++) {
+      access.merge("10.0." + i % 3 + "." + i % 11 + "|GET", 1L, Long::sum);
+    }
+    assertThat(counts(search("sourcetype=access_combined | stats count by clientip, method"), 2))
+        .isEqualTo(access);
+    Map<String, Long> shop = new java.util.TreeMap<>();
+    for (int i = 0; i < 3000; i++) {
+      shop.merge("u" + i % 7 + "|shop", 1L, Long::sum);
+    }
+    assertThat(counts(search("sourcetype=shop | stats count by user, sourcetype"), 2))
+        .isEqualTo(shop);
+  }
+
+  /** Each exported row's first {@code fields} values joined by "|", to its count. */
+  private static Map<String, Long> counts(String export, int fields) {
+    Map<String, Long> counts = new java.util.TreeMap<>();
+    java.util.regex.Pattern value = java.util.regex.Pattern.compile("\"([^\"]*)\":\"([^\"]*)\"");
+    for (String line : export.split("\n")) {
+      if (line.isBlank()) {
+        continue;
+      }
+      java.util.regex.Matcher m = value.matcher(line);
+      List<String> key = new java.util.ArrayList<>();
+      long count = -1;
+      while (m.find()) {
+        if (m.group(1).equals("count")) {
+          count = Long.parseLong(m.group(2));
+        } else if (key.size() < fields) {
+          key.add(m.group(2));
+        }
+      }
+      assertThat(count).as(line).isPositive();
+      assertThat(counts.put(String.join("|", key), count)).as("repeated row " + line).isNull();
+    }
+    return counts;
+  }
+
   /** The events a search read from storage. */
   private static long eventsRead(String query) throws Exception {
     return server
