@@ -97,6 +97,31 @@ public final class TestServers {
   }
 
   /**
+   * A server on 127.0.0.1 whose indexes {@code ev} and {@code bl} keep the same events in the two
+   * layouts ({@link #eventsBesideBlocks}), {@code token} writing to both, with {@code sourcetypes}.
+   */
+  public static QuarryServer startLayouts(
+      java.nio.file.Path data,
+      String password,
+      String token,
+      Map<String, io.quarry.server.sourcetype.SourcetypeSettings> sourcetypes)
+      throws Exception {
+    return QuarryServer.start(
+        new QuarryConfig(
+            new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
+            data.toString(),
+            List.of("ev", "bl"),
+            new QuarryConfig.Auth(password),
+            new QuarryConfig.Hec(
+                List.of(new QuarryConfig.HecToken(token, "test", "ev", List.of("ev", "bl")))),
+            null,
+            eventsBesideBlocks(),
+            null,
+            sourcetypes),
+        java.time.Clock.systemUTC());
+  }
+
+  /**
    * Storage for tests comparing the two layouts: index {@code ev} keeps one document per event
    * ({@code format: events}), index {@code bl} one per block of events ({@code format: blocks}).
    */

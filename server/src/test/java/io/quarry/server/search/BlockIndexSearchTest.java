@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.sourcetype.SourcetypeSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -37,28 +35,20 @@ class BlockIndexSearchTest {
   @BeforeAll
   static void start() throws Exception {
     server =
-        QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-                root.resolve("data").toString(),
-                List.of("ev", "bl"),
-                new QuarryConfig.Auth(PASSWORD),
-                new QuarryConfig.Hec(
-                    List.of(new QuarryConfig.HecToken(TOKEN, "test", "ev", List.of("ev", "bl")))),
-                null,
-                TestServers.eventsBesideBlocks(),
-                null,
-                Map.of(
-                    "shop",
-                    new SourcetypeSettings.Builder()
-                        // index time: only a user at the start of the line
-                        .indexExtractions(
-                            List.of(
-                                new SourcetypeSettings.IndexExtractionSettings(
-                                    "regex", "^\\S+ user=(?<user>\\w+)")))
-                        .fields(Map.of("user", "keyword"))
-                        .build())),
-            Clock.systemUTC());
+        TestServers.startLayouts(
+            root.resolve("data"),
+            PASSWORD,
+            TOKEN,
+            Map.of(
+                "shop",
+                new SourcetypeSettings.Builder()
+                    // index time: only a user at the start of the line
+                    .indexExtractions(
+                        List.of(
+                            new SourcetypeSettings.IndexExtractionSettings(
+                                "regex", "^\\S+ user=(?<user>\\w+)")))
+                    .fields(Map.of("user", "keyword"))
+                    .build()));
     StringBuilder shop = new StringBuilder();
     for (int i = 0; i < 3000; i++) {
       String user = "u" + (i % 7);

@@ -6,13 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,20 +48,7 @@ class EventFilterTest {
 
   @BeforeAll
   static void start() throws Exception {
-    server =
-        QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-                root.resolve("data").toString(),
-                List.of("ev", "bl"),
-                new QuarryConfig.Auth(PASSWORD),
-                new QuarryConfig.Hec(
-                    List.of(new QuarryConfig.HecToken(TOKEN, "test", "ev", List.of("ev", "bl")))),
-                null,
-                TestServers.eventsBesideBlocks(),
-                null,
-                Map.of()),
-            Clock.systemUTC());
+    server = TestServers.startLayouts(root.resolve("data"), PASSWORD, TOKEN, Map.of());
     for (String index : List.of("ev", "bl")) {
       HttpResponse<String> response =
           HttpClient.newHttpClient()
