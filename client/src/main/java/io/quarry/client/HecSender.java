@@ -2,15 +2,11 @@ package io.quarry.client;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,7 +20,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * Sends events to Quarry's (or any Splunk) HTTP Event Collector from an application: events are
@@ -47,18 +42,13 @@ import java.util.zip.GZIPOutputStream;
  */
 public final class HecSender implements Closeable {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final int MAX_ATTEMPTS = 8;
 
-  private final URI baseUri;
-  private final String token;
   private final Map<String, String> defaults;
   private final int batchEvents;
   private final int batchBytes;
   private final Duration flushInterval;
   private final Duration offerTimeout;
-  private final boolean gzip;
-  private final String channel;
-  private final HttpClient http;
+  private final HecPoster poster;
   private final BlockingQueue<Object> queue;
   private final Thread sender;
   private final AtomicReference<QuarryClientException> failure = new AtomicReference<>();
@@ -67,20 +57,18 @@ public final class HecSender implements Closeable {
   private volatile boolean closed;
 
   private HecSender(Builder builder) {
-    this.baseUri = builder.baseUri;
-    this.token = builder.token;
     this.defaults = Map.copyOf(builder.defaults);
     this.batchEvents = builder.batchEvents;
     this.batchBytes = builder.batchBytes;
     this.flushInterval = builder.flushInterval;
     this.offerTimeout = builder.offerTimeout;
-    this.gzip = builder.gzip;
-    this.channel = builder.ack ? UUID.randomUUID().toString() : null;
-    HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
-    if (builder.sslContext != null) {
-      http.sslContext(builder.sslContext);
-    }
-    this.http = http.build();
+    this.poster =
+        new HecPoster(
+            builder.baseUri,
+            builder.token,
+            builder.gzip,
+            builder.ack ? UUID.randomUUID().toString() : null,
+            builder.sslContext);
     this.queue = new ArrayBlockingQueue<>(builder.maxBufferedEvents);
     this.sender = new Thread(this::run, "quarry-hec-sender");
     sender.setDaemon(true);
@@ -226,44 +214,8 @@ public final class HecSender implements Closeable {
   /** Posts one batch, retrying what may succeed later; records a failure that will not. */
   private void post(byte[] json, int events) {
     try {
-      byte[] payload = gzip ? gzip(json) : json;
-      for (int attempt = 1; ; attempt++) {
-        HttpRequest.Builder request =
-            HttpRequest.newBuilder(baseUri.resolve("/services/collector/event"))
-                .timeout(Duration.ofSeconds(60))
-                .header("Authorization", "Splunk " + token)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(payload));
-        if (gzip) {
-          request.header("Content-Encoding", "gzip");
-        }
-        if (channel != null) {
-          request.header("X-Splunk-Request-Channel", channel);
-        }
-        HttpResponse<String> response;
-        try {
-          response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-          if (attempt >= MAX_ATTEMPTS) {
-            throw new QuarryClientException("cannot reach " + baseUri + ": " + e.getMessage(), e);
-          }
-          Thread.sleep(Math.min(30_000, 250L << attempt));
-          continue;
-        }
-        int status = response.statusCode();
-        if (status == 200) {
-          if (channel != null) {
-            awaitAck(JSON.readTree(response.body()).path("ackId").asLong());
-          }
-          sent.addAndGet(events);
-          return;
-        }
-        if ((status == 503 || status == 429) && attempt < MAX_ATTEMPTS) {
-          Thread.sleep(ServerAnswers.retryAfter(response, attempt));
-          continue;
-        }
-        throw ServerAnswers.failure(status, response.body());
-      }
+      poster.post(json);
+      sent.addAndGet(events);
     } catch (QuarryClientException e) {
       failure.compareAndSet(null, e);
     } catch (IOException e) {
@@ -275,35 +227,6 @@ public final class HecSender implements Closeable {
       // never let the sender thread die: flush() would wait for it forever
       failure.compareAndSet(null, new QuarryClientException("sending failed: " + e, e));
     }
-  }
-
-  /** Polls {@code /services/collector/ack} until the batch is confirmed (bounded). */
-  private void awaitAck(long ackId) throws IOException, InterruptedException {
-    for (int attempt = 0; attempt < 100; attempt++) {
-      HttpRequest request =
-          HttpRequest.newBuilder(baseUri.resolve("/services/collector/ack?channel=" + channel))
-              .header("Authorization", "Splunk " + token)
-              .POST(HttpRequest.BodyPublishers.ofString("{\"acks\":[" + ackId + "]}"))
-              .build();
-      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 200) {
-        throw ServerAnswers.failure(response.statusCode(), response.body());
-      }
-      JsonNode acks = JSON.readTree(response.body()).path("acks");
-      if (acks.path(Long.toString(ackId)).asBoolean()) {
-        return;
-      }
-      Thread.sleep(100);
-    }
-    throw new QuarryClientException("ackId " + ackId + " was not confirmed in 10 s", null);
-  }
-
-  private static byte[] gzip(byte[] bytes) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length / 4 + 64);
-    try (GZIPOutputStream zip = new GZIPOutputStream(out)) {
-      zip.write(bytes);
-    }
-    return out.toByteArray();
   }
 
   /** Configures a sender. */

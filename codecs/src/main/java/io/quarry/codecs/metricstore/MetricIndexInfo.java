@@ -1,5 +1,6 @@
 package io.quarry.codecs.metricstore;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,5 +29,44 @@ public record MetricIndexInfo(
     Map<String, Long> bytesByKind) {
   public MetricIndexInfo {
     bytesByKind = Map.copyOf(bytesByKind);
+  }
+
+  /**
+   * The summary of warm {@code buckets} and the points in memory ({@code hotPoints} between {@code
+   * hotMin} and {@code hotMax}; the bounds {@link Long#MAX_VALUE} and {@link Long#MIN_VALUE} when
+   * there are none).
+   */
+  static MetricIndexInfo of(
+      String name,
+      List<WarmBucket> buckets,
+      long hotPoints,
+      long hotMin,
+      long hotMax,
+      Map<String, Long> bytesByKind) {
+    long points = 0;
+    long series = 0;
+    long chunks = 0;
+    long bytes = 0;
+    long min = hotMin;
+    long max = hotMax;
+    for (WarmBucket bucket : buckets) {
+      points += bucket.points;
+      series += bucket.seriesCount();
+      chunks += bucket.chunkCount();
+      bytes += bucket.bytesOnDisk();
+      min = Math.min(min, bucket.minTime);
+      max = Math.max(max, bucket.maxTime);
+    }
+    return new MetricIndexInfo(
+        name,
+        buckets.size(),
+        points + hotPoints,
+        hotPoints,
+        series,
+        chunks,
+        bytes,
+        min,
+        max,
+        bytesByKind);
   }
 }

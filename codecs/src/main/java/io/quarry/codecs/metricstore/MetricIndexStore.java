@@ -64,31 +64,15 @@ public final class MetricIndexStore implements Closeable {
     this.logDirectory = directory.resolve("metric-wal");
     Files.createDirectories(bucketsDirectory);
     this.quarantine = new BucketQuarantine(name, directory.resolve("quarantine"));
-    long covered = 0;
-    long maxId = 0;
-    List<WarmBucket> opened = new ArrayList<>();
-    for (Path dir : MetricBucketFormat.list(bucketsDirectory)) {
-      maxId = Math.max(maxId, Long.parseLong(dir.getFileName().toString()));
-      try {
-        opened.add(WarmBucket.open(dir));
-      } catch (IOException | RuntimeException e) {
-        quarantine.move(dir, e);
-      }
-    }
-    for (WarmBucket bucket : BucketMerger.withoutLeftSources(name, opened)) {
-      warm.add(bucket);
-      covered = Math.max(covered, bucket.walGeneration);
-    }
-    for (WarmBucket bucket : opened) {
-      maxId = Math.max(maxId, bucket.lastRoll);
-    }
-    this.nextBucketId.set(maxId + 1);
+    OpenedBuckets opened = OpenedBuckets.open(name, bucketsDirectory, quarantine);
+    warm.addAll(opened.live());
+    this.nextBucketId.set(opened.nextId());
     HotBucket replayed = new HotBucket(options.chunkPoints(), clock.millis());
     this.log =
         MetricLog.open(
             logDirectory,
             directory.resolve("quarantine"),
-            covered,
+            opened.coveredGeneration(),
             (generation, points) -> replayed.add(points));
     this.hot = replayed;
     if (replayed.points() > 0) {
@@ -400,45 +384,27 @@ public final class MetricIndexStore implements Closeable {
 
   /** What the index holds. */
   public MetricIndexInfo info() throws IOException {
-    long points = 0;
-    long series = 0;
-    long chunks = 0;
-    long bytes = 0;
-    long min = Long.MAX_VALUE;
-    long max = Long.MIN_VALUE;
     List<WarmBucket> buckets = new ArrayList<>(warm);
-    for (WarmBucket bucket : buckets) {
-      points += bucket.points;
-      series += bucket.seriesCount();
-      chunks += bucket.chunkCount();
-      bytes += bucket.bytesOnDisk();
-      min = Math.min(min, bucket.minTime);
-      max = Math.max(max, bucket.maxTime);
-    }
     long hotPoints;
+    long hotMin = Long.MAX_VALUE;
+    long hotMax = Long.MIN_VALUE;
     synchronized (lock) {
       hotPoints = hot.points();
       for (HotBucket bucket : flushing) {
         hotPoints += bucket.points();
       }
       if (!hot.isEmpty()) {
-        min = Math.min(min, hot.minTime());
-        max = Math.max(max, hot.maxTime());
+        hotMin = hot.minTime();
+        hotMax = hot.maxTime();
       }
     }
-    java.util.Map<String, Long> kinds =
-        MetricBucketFormat.bytesByKind(bucketsDirectory, logDirectory);
-    return new MetricIndexInfo(
+    return MetricIndexInfo.of(
         name,
-        buckets.size(),
-        points + hotPoints,
+        buckets,
         hotPoints,
-        series,
-        chunks,
-        bytes,
-        min,
-        max,
-        kinds);
+        hotMin,
+        hotMax,
+        MetricBucketFormat.bytesByKind(bucketsDirectory, logDirectory));
   }
 
   @Override

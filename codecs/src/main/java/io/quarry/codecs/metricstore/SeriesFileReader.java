@@ -100,12 +100,13 @@ final class SeriesFileReader {
           firstRoll,
           lastRoll,
           keys,
-          firstChunk,
-          Arrays.copyOf(offsets.offset, offsets.size),
-          Arrays.copyOf(offsets.length, offsets.size),
-          Arrays.copyOf(offsets.count, offsets.size),
-          chunkMin,
-          chunkMax,
+          new WarmChunkIndex(
+              firstChunk,
+              Arrays.copyOf(offsets.offset, offsets.size),
+              Arrays.copyOf(offsets.length, offsets.size),
+              Arrays.copyOf(offsets.count, offsets.size),
+              chunkMin,
+              chunkMax),
           postings,
           bytes);
     } catch (RuntimeException e) {

@@ -1,6 +1,5 @@
 package io.quarry.codecs.metricstore;
 
-import io.quarry.codecs.metric.MetricChunkReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,12 +32,7 @@ final class WarmBucket {
       new java.util.concurrent.atomic.AtomicInteger(1);
   private volatile boolean deleteWhenReleased;
   private final SeriesKey[] keys;
-  private final int[] firstChunk; // series i's chunks are [firstChunk[i], firstChunk[i + 1])
-  private final int[] chunkOffset;
-  private final int[] chunkLength;
-  private final int[] chunkCount;
-  private final long[] chunkMin;
-  private final long[] chunkMax;
+  private final WarmChunkIndex chunkIndex;
   private final Map<String, int[]> postings;
   private final long bytesOnDisk;
   private volatile java.nio.ByteBuffer chunks; // the mapped chunk file, read-only
@@ -53,12 +47,7 @@ final class WarmBucket {
       long firstRoll,
       long lastRoll,
       SeriesKey[] keys,
-      int[] firstChunk,
-      int[] chunkOffset,
-      int[] chunkLength,
-      int[] chunkCount,
-      long[] chunkMin,
-      long[] chunkMax,
+      WarmChunkIndex chunkIndex,
       Map<String, int[]> postings,
       long bytesOnDisk) {
     this.id = id;
@@ -70,12 +59,7 @@ final class WarmBucket {
     this.firstRoll = firstRoll;
     this.lastRoll = lastRoll;
     this.keys = keys;
-    this.firstChunk = firstChunk;
-    this.chunkOffset = chunkOffset;
-    this.chunkLength = chunkLength;
-    this.chunkCount = chunkCount;
-    this.chunkMin = chunkMin;
-    this.chunkMax = chunkMax;
+    this.chunkIndex = chunkIndex;
     this.postings = postings;
     this.bytesOnDisk = bytesOnDisk;
   }
@@ -125,15 +109,7 @@ final class WarmBucket {
 
   /** Series {@code series}' chunks, checked and copied out of the chunk file, in time order. */
   List<Chunk> chunks(int series) throws IOException {
-    java.nio.ByteBuffer data = chunks();
-    List<Chunk> list = new ArrayList<>(firstChunk[series + 1] - firstChunk[series]);
-    MetricChunkReader reader = new MetricChunkReader();
-    for (int c = firstChunk[series]; c < firstChunk[series + 1]; c++) {
-      byte[] bytes = copy(data, c);
-      reader.reset(bytes, 0, bytes.length); // its checksum, before it is kept
-      list.add(new Chunk(bytes, chunkMin[c], chunkMax[c], chunkCount[c]));
-    }
-    return list;
+    return chunkIndex.chunks(chunks(), series);
   }
 
   /**
@@ -144,25 +120,7 @@ final class WarmBucket {
    * @throws IOException ({@link org.apache.lucene.index.CorruptIndexException} for damage)
    */
   long verify() throws IOException {
-    java.nio.ByteBuffer data = MetricBucketFormat.mapChunks(directory);
-    MetricChunkReader reader = new MetricChunkReader();
-    io.quarry.codecs.metric.MetricPointIterator points =
-        new io.quarry.codecs.metric.MetricPointIterator();
-    long read = 0;
-    for (int c = 0; c < chunkOffset.length; c++) {
-      byte[] bytes = copy(data, c);
-      reader.reset(bytes, 0, bytes.length);
-      if (reader.count() != chunkCount[c]
-          || reader.count() > 0
-              && (reader.minTime() != chunkMin[c] || reader.maxTime() != chunkMax[c])) {
-        throw new org.apache.lucene.index.CorruptIndexException(
-            "chunk " + c + " disagrees with the series file's chunk index", directory.toString());
-      }
-      points.reset(reader);
-      while (points.next()) {
-        read++;
-      }
-    }
+    long read = chunkIndex.verify(MetricBucketFormat.mapChunks(directory), directory);
     if (read != this.points) {
       throw new org.apache.lucene.index.CorruptIndexException(
           read + " points in the chunks, " + this.points + " in the series file",
@@ -176,7 +134,7 @@ final class WarmBucket {
   }
 
   long chunkCount() {
-    return chunkOffset.length;
+    return chunkIndex.count();
   }
 
   long bytesOnDisk() {
@@ -191,19 +149,10 @@ final class WarmBucket {
   void keys(
       SeriesSelector selector, long from, long to, java.util.function.Consumer<SeriesKey> to1) {
     for (int s : candidates(selector)) {
-      if (hasChunkIn(s, from, to) && selector.test().test(keys[s])) {
+      if (chunkIndex.hasChunkIn(s, from, to) && selector.test().test(keys[s])) {
         to1.accept(keys[s]);
       }
     }
-  }
-
-  private boolean hasChunkIn(int s, long from, long to) {
-    for (int c = firstChunk[s]; c < firstChunk[s + 1]; c++) {
-      if (chunkMin[c] < to && chunkMax[c] >= from) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Scans the selected series' chunks in {@code [from, to)}; adds to {@code counts}. */
@@ -258,7 +207,7 @@ final class WarmBucket {
     int[] chosen = new int[candidates.length];
     int n = 0;
     for (int s : candidates) {
-      if (!hasChunkIn(s, from, to)) {
+      if (!chunkIndex.hasChunkIn(s, from, to)) {
         continue;
       }
       if (!selector.test().test(keys[s])) {
@@ -295,26 +244,22 @@ final class WarmBucket {
         continue;
       }
       counts[0]++;
-      for (int c = firstChunk[s]; c < firstChunk[s + 1]; c++) {
-        readChunk(data, c, sink, decoder);
+      for (int c = chunkIndex.first(s); c < chunkIndex.first(s + 1); c++) {
+        chunkIndex.read(data, c, sink, decoder);
       }
     }
   }
 
   /** Series {@code s}'s chunks are numbers {@code [firstChunk(s), firstChunk(s + 1))}. */
   int firstChunk(int s) {
-    return firstChunk[s];
+    return chunkIndex.first(s);
   }
 
   /** Chunk {@code c}'s points in the decoder's range into {@code sink} ({@link ChunkDecoder}). */
   void readChunk(
       java.nio.ByteBuffer data, int c, MetricScanVisitor.Points sink, ChunkDecoder decoder)
       throws IOException {
-    if (decoder.wanted(chunkMin[c], chunkMax[c], chunkCount[c], sink)) {
-      byte[] scratch = decoder.scratch(chunkLength[c]);
-      data.get(chunkOffset[c], scratch, 0, chunkLength[c]);
-      decoder.decode(scratch, 0, chunkLength[c], sink);
-    }
+    chunkIndex.read(data, c, sink, decoder);
   }
 
   /**
@@ -327,10 +272,8 @@ final class WarmBucket {
       long to,
       java.util.function.BiConsumer<SeriesKey, long[]> to1) {
     for (int s : candidates(selector)) {
-      if (firstChunk[s] < firstChunk[s + 1]
-          && hasChunkIn(s, from, to)
-          && selector.test().test(keys[s])) {
-        to1.accept(keys[s], new long[] {chunkMin[firstChunk[s]], chunkMax[firstChunk[s + 1] - 1]});
+      if (chunkIndex.hasChunkIn(s, from, to) && selector.test().test(keys[s])) {
+        to1.accept(keys[s], chunkIndex.span(s));
       }
     }
   }
@@ -344,26 +287,15 @@ final class WarmBucket {
       SeriesSelector selector, long from, long to, java.util.Set<SeriesKey> only, long[] counts)
       throws IOException {
     java.nio.ByteBuffer data = chunks();
-    MetricChunkReader reader = new MetricChunkReader();
     List<HotBucket.Selected> selected = new ArrayList<>();
     for (int s : candidates(selector)) {
-      if (!hasChunkIn(s, from, to) || !only.contains(keys[s])) {
+      if (!chunkIndex.hasChunkIn(s, from, to) || !only.contains(keys[s])) {
         continue;
       }
       if (!selector.test().test(keys[s])) {
         continue; // counted by the scan of the bucket's other series
       }
-      List<Chunk> list = new ArrayList<>();
-      for (int c = firstChunk[s]; c < firstChunk[s + 1]; c++) {
-        if (chunkMin[c] >= to || chunkMax[c] < from) {
-          counts[3]++;
-          continue;
-        }
-        byte[] bytes = copy(data, c);
-        reader.reset(bytes, 0, bytes.length); // its checksum, before it is kept
-        list.add(new Chunk(bytes, chunkMin[c], chunkMax[c], chunkCount[c]));
-      }
-      selected.add(new HotBucket.Selected(keys[s], list));
+      selected.add(new HotBucket.Selected(keys[s], chunkIndex.chunksIn(data, s, from, to, counts)));
     }
     return selected;
   }
@@ -381,13 +313,6 @@ final class WarmBucket {
       }
     }
     return data;
-  }
-
-  /** Chunk {@code c}'s bytes, copied out of the mapped chunk file. */
-  private byte[] copy(java.nio.ByteBuffer data, int c) {
-    byte[] bytes = new byte[chunkLength[c]];
-    data.get(chunkOffset[c], bytes);
-    return bytes;
   }
 
   private int[] candidates(SeriesSelector selector) {

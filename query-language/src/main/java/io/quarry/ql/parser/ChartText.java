@@ -24,7 +24,7 @@ final class ChartText {
       text.append(" nullstr=").append(SplText.value(timechart.nullStr()));
     }
     layoutOptions(text, timechart.layout());
-    text.append(' ').append(SplText.aggregations(timechart.aggregations()));
+    text.append(' ').append(CommandText.aggregations(timechart.aggregations()));
     timechart.by().ifPresent(by -> text.append(" by ").append(SplText.value(by)));
     splitBins(text, timechart.layout());
     timechart.layout().where().ifPresent(where -> text.append(' ').append(where.spl()));
@@ -41,7 +41,7 @@ final class ChartText {
       text.append(" nullstr=").append(SplText.value(chart.nullStr()));
     }
     layoutOptions(text, chart.layout());
-    text.append(' ').append(SplText.aggregations(chart.aggregations()));
+    text.append(' ').append(CommandText.aggregations(chart.aggregations()));
     text.append(" over ").append(SplText.value(chart.over()));
     chart.overSpan().ifPresent(span -> text.append(" span=").append(SplText.span(span)));
     if (chart.overSpan().isEmpty() && chart.overBins() > 0) {

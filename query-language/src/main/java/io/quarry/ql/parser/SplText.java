@@ -1,7 +1,5 @@
 package io.quarry.ql.parser;
 
-import io.quarry.ql.ast.AggregateFunction;
-import io.quarry.ql.ast.Aggregation;
 import io.quarry.ql.ast.BinCommand;
 import io.quarry.ql.ast.ChartCommand;
 import io.quarry.ql.ast.Command;
@@ -23,7 +21,6 @@ import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.ast.SearchCommand;
 import io.quarry.ql.ast.SearchExpression;
 import io.quarry.ql.ast.SortCommand;
-import io.quarry.ql.ast.SortKey;
 import io.quarry.ql.ast.Span;
 import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.ast.StreamStatsCommand;
@@ -35,10 +32,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -98,43 +92,43 @@ public final class SplText {
     return switch (command) {
       case SearchCommand search ->
           search.expression().map(e -> "search " + search(e)).orElse("search");
-      case StatsCommand stats -> "stats " + stats(stats);
-      case EventStatsCommand eventStats -> "eventstats " + stats(eventStats.stats());
-      case StreamStatsCommand streamStats -> streamStats(streamStats);
+      case StatsCommand stats -> "stats " + CommandText.stats(stats);
+      case EventStatsCommand eventStats -> "eventstats " + CommandText.stats(eventStats.stats());
+      case StreamStatsCommand streamStats -> CommandText.streamStats(streamStats);
       case HeadCommand head -> "head " + head.limit();
-      case SortCommand sort -> sort(sort);
-      case TopCommand top -> top(top);
-      case ProjectCommand project -> project(project);
+      case SortCommand sort -> CommandText.sort(sort);
+      case TopCommand top -> CommandText.top(top);
+      case ProjectCommand project -> CommandText.project(project);
       case RenameCommand rename ->
           "rename "
               + rename.renames().stream()
                   .map(r -> word(r.from(), Set.of("as")) + " as " + word(r.to(), Set.of("as")))
                   .collect(Collectors.joining(", "));
       case ReorderCommand reorder -> reorder.tail() ? "tail " + reorder.limit() : "reverse";
-      case DedupCommand dedup -> dedup(dedup);
+      case DedupCommand dedup -> CommandText.dedup(dedup);
       case EvalCommand eval ->
           "eval "
               + eval.assignments().stream()
                   .map(a -> EvalText.field(a.field()) + "=" + EvalText.eval(a.expression()))
                   .collect(Collectors.joining(", "));
       case WhereCommand where -> "where " + EvalText.eval(where.condition());
-      case RexCommand rex -> rex(rex);
-      case BinCommand bin -> bin(bin);
+      case RexCommand rex -> CommandText.rex(rex);
+      case BinCommand bin -> CommandText.bin(bin);
       case TimechartCommand timechart -> ChartText.timechart(timechart);
       case ChartCommand chart -> ChartText.chart(chart);
       case FieldSummaryCommand summary ->
           summary.maxValues() == FieldSummaryCommand.DEFAULT_MAX_VALUES
               ? "fieldsummary"
               : "fieldsummary maxvals=" + summary.maxValues();
-      case LookupCommand lookup -> lookup(lookup);
+      case LookupCommand lookup -> CommandText.lookup(lookup);
       case InputLookupCommand input -> "inputlookup " + value(input.table());
       case OutputLookupCommand output -> "outputlookup " + value(output.table());
       case MakeResultsCommand make ->
           "makeresults"
               + (make.count() == 1 ? "" : " count=" + make.count())
               + (make.annotate() ? " annotate=true" : "");
-      case HelpCommand help -> help(help);
-      case io.quarry.ql.ast.TstatsCommand tstats -> tstats(tstats);
+      case HelpCommand help -> CommandText.help(help);
+      case io.quarry.ql.ast.TstatsCommand tstats -> CommandText.tstats(tstats);
       case io.quarry.ql.ast.MetricCommand metric -> metric.spl();
       case io.quarry.ql.ast.MetadataCommand metadata ->
           "metadata type="
@@ -153,8 +147,8 @@ public final class SplText {
               + dbinspect.indexes().stream()
                   .map(i -> " index=" + value(i))
                   .collect(Collectors.joining());
-      case PluginCommand plugin -> plugin(plugin);
-      case TransactionCommand transaction -> transaction(transaction);
+      case PluginCommand plugin -> CommandText.plugin(plugin);
+      case TransactionCommand transaction -> CommandText.transaction(transaction);
       case io.quarry.ql.ast.FormatCommand format -> SubsearchText.format(format);
       case io.quarry.ql.ast.ReturnCommand ret -> SubsearchText.returns(ret);
       case io.quarry.ql.ast.SubsearchCommand sub -> SubsearchText.command(sub);
@@ -228,288 +222,7 @@ public final class SplText {
     return text.equals("AND") || text.equals("OR") || text.equals("NOT");
   }
 
-  // ---- commands ----
-
-  private static String stats(StatsCommand stats) {
-    return aggregations(stats.aggregations())
-        + (stats.groupBy().isEmpty() ? "" : " by " + String.join(", ", stats.groupBy()));
-  }
-
-  private static String tstats(io.quarry.ql.ast.TstatsCommand tstats) {
-    StatsCommand stats = tstats.stats();
-    return "tstats "
-        + aggregations(stats.aggregations())
-        + tstats.where().map(w -> " where " + search(w)).orElse("")
-        + (stats.groupBy().isEmpty() ? "" : " by " + String.join(", ", stats.groupBy()))
-        + tstats.span().map(s -> " span=" + span(s)).orElse("");
-  }
-
-  private static String streamStats(StreamStatsCommand streamStats) {
-    StringBuilder text = new StringBuilder("streamstats");
-    if (!streamStats.current()) {
-      text.append(" current=false");
-    }
-    if (streamStats.window() != 0) {
-      text.append(" window=").append(streamStats.window());
-    }
-    if (!streamStats.global()) {
-      text.append(" global=false");
-    }
-    if (streamStats.timeWindowMicros() > 0) {
-      text.append(" time_window=").append(seconds(streamStats.timeWindowMicros()));
-    }
-    if (streamStats.resetOnChange()) {
-      text.append(" reset_on_change=true");
-    }
-    streamStats
-        .resetBefore()
-        .ifPresent(c -> text.append(" reset_before=").append(quote("(" + EvalText.eval(c) + ")")));
-    streamStats
-        .resetAfter()
-        .ifPresent(c -> text.append(" reset_after=").append(quote("(" + EvalText.eval(c) + ")")));
-    return text.append(' ').append(stats(streamStats.stats())).toString();
-  }
-
-  static String aggregations(List<Aggregation> aggregations) {
-    return aggregations.stream().map(SplText::aggregation).collect(Collectors.joining(", "));
-  }
-
-  private static String aggregation(Aggregation aggregation) {
-    String function =
-        aggregation.function() == AggregateFunction.PERCENTILE
-            ? "perc" + number(aggregation.percentile())
-            : aggregation.function().functionName();
-    String written = aggregation.field().map(f -> function + "(" + f + ")").orElse(function);
-    return written.equals(aggregation.outputName())
-        ? written
-        : written + " as " + value(aggregation.outputName());
-  }
-
-  private static String sort(SortCommand sort) {
-    boolean countFirst = isCount(sort.keys().get(0).field()) && !sort.keys().get(0).descending();
-    String limit =
-        sort.limit() == SortCommand.DEFAULT_LIMIT && !countFirst
-            ? ""
-            : (sort.limit() == Long.MAX_VALUE ? 0 : sort.limit()) + " ";
-    return "sort " + limit + sortKeys(sort.keys());
-  }
-
-  private static String sortKeys(List<SortKey> keys) {
-    List<String> written = new ArrayList<>();
-    for (int i = 0; i < keys.size(); i++) {
-      SortKey key = keys.get(i);
-      String field = key.field();
-      // a last key "d" or "desc" would reverse the others
-      boolean reverses =
-          i == keys.size() - 1 && (field.equalsIgnoreCase("d") || field.equalsIgnoreCase("desc"));
-      String mode =
-          switch (key.mode()) {
-            case NUM -> "num";
-            case STR -> "str";
-            case AUTO -> reverses || field.startsWith("-") || field.startsWith("+") ? "auto" : null;
-          };
-      written.add(
-          (key.descending() ? "-" : "") + (mode == null ? field : mode + "(" + field + ")"));
-    }
-    return String.join(", ", written);
-  }
-
-  private static String top(TopCommand top) {
-    StringBuilder text = new StringBuilder(top.name());
-    if (top.limit() != TopCommand.DEFAULT_LIMIT || isCount(top.fields().get(0))) {
-      text.append(" limit=").append(top.limit() == Long.MAX_VALUE ? 0 : top.limit());
-    }
-    if (!top.countField().equals("count")) {
-      text.append(" countfield=").append(value(top.countField()));
-    }
-    if (!top.percentField().equals("percent")) {
-      text.append(" percentfield=").append(value(top.percentField()));
-    }
-    if (!top.showCount()) {
-      text.append(" showcount=false");
-    }
-    if (!top.showPercent()) {
-      text.append(" showperc=false");
-    }
-    text.append(' ').append(words(top.fields(), Set.of("by")));
-    if (!top.by().isEmpty()) {
-      text.append(" by ").append(words(top.by(), Set.of()));
-    }
-    return text.toString();
-  }
-
-  private static String project(ProjectCommand project) {
-    String prefix =
-        switch (project.kind()) {
-          case TABLE -> "table ";
-          case KEEP ->
-              project.patterns().get(0).equals("-") || project.patterns().get(0).equals("+")
-                  ? "fields + "
-                  : "fields ";
-          case REMOVE -> "fields - ";
-        };
-    return prefix + words(project.patterns(), Set.of());
-  }
-
-  private static String dedup(DedupCommand dedup) {
-    StringBuilder text = new StringBuilder("dedup ");
-    if (dedup.count() != 1 || isCount(dedup.fields().get(0))) {
-      text.append(dedup.count()).append(' ');
-    }
-    text.append(words(dedup.fields(), Set.of("sortby")));
-    if (dedup.keepEmpty()) {
-      text.append(" keepempty=true");
-    }
-    if (dedup.consecutive()) {
-      text.append(" consecutive=true");
-    }
-    if (!dedup.sortBy().isEmpty()) {
-      text.append(" sortby ").append(sortKeys(dedup.sortBy()));
-    }
-    return text.toString();
-  }
-
-  private static String rex(RexCommand rex) {
-    StringBuilder text = new StringBuilder("rex");
-    if (!rex.field().equals("_raw")) {
-      text.append(" field=").append(value(rex.field()));
-    }
-    if (rex.maxMatch() != 1) {
-      text.append(" max_match=").append(rex.maxMatch() == Long.MAX_VALUE ? 0 : rex.maxMatch());
-    }
-    if (rex.sed() != null) {
-      return text.append(" mode=sed ").append(quote(sed(rex.sed()))).toString();
-    }
-    String regex = rex.regex();
-    for (RexCommand.Group group : rex.groups()) {
-      regex = regex.replace("(?<" + group.javaName() + ">", "(?<" + group.field() + ">");
-    }
-    return text.append(' ').append(quote(regex)).toString();
-  }
-
-  /** {@code s/from/to/flags} or {@code y/from/to/}, with a delimiter neither part holds. */
-  private static String sed(RexCommand.Sed sed) {
-    char delimiter = '/';
-    for (char candidate : "/#,;:!@%~^".toCharArray()) {
-      if (sed.from().indexOf(candidate) < 0 && sed.to().indexOf(candidate) < 0) {
-        delimiter = candidate;
-        break;
-      }
-    }
-    String escaped = "\\" + delimiter;
-    String d = String.valueOf(delimiter);
-    String flags =
-        sed.transliterate() || sed.occurrence() == 1
-            ? ""
-            : sed.occurrence() == 0 ? "g" : String.valueOf(sed.occurrence());
-    return (sed.transliterate() ? "y" : "s")
-        + d
-        + sed.from().replace(d, escaped)
-        + d
-        + sed.to().replace(d, escaped)
-        + d
-        + flags;
-  }
-
-  private static String bin(BinCommand bin) {
-    StringBuilder text = new StringBuilder("bin");
-    bin.span().ifPresent(span -> text.append(" span=").append(span(span)));
-    if (bin.bins() != BinCommand.DEFAULT_BINS) {
-      text.append(" bins=").append(bin.bins());
-    }
-    bin.minspan().ifPresent(span -> text.append(" minspan=").append(span(span)));
-    bin.start().ifPresent(start -> text.append(" start=").append(number(start)));
-    bin.end().ifPresent(end -> text.append(" end=").append(number(end)));
-    text.append(' ').append(word(bin.field(), Set.of("as")));
-    if (!bin.as().equals(bin.field())) {
-      text.append(" as ").append(value(bin.as()));
-    }
-    return text.toString();
-  }
-
-  private static String lookup(LookupCommand lookup) {
-    Function<LookupCommand.FieldMapping, String> mapping =
-        m ->
-            word(m.column(), Set.of("as", "output", "outputnew"))
-                + (m.column().equals(m.field())
-                    ? ""
-                    : " as " + word(m.field(), Set.of("output", "outputnew")));
-    StringBuilder text =
-        new StringBuilder("lookup ")
-            .append(value(lookup.table()))
-            .append(' ')
-            .append(lookup.keys().stream().map(mapping).collect(Collectors.joining(", ")));
-    if (!lookup.outputs().isEmpty()) {
-      text.append(lookup.outputNew() ? " OUTPUTNEW " : " OUTPUT ")
-          .append(lookup.outputs().stream().map(mapping).collect(Collectors.joining(", ")));
-    }
-    return text.toString();
-  }
-
-  /** {@code help} or {@code help <command>}; the rows are what the parser resolved. */
-  private static String help(HelpCommand help) {
-    Set<Object> commands =
-        help.rows().stream().map(r -> r.get("command")).collect(Collectors.toSet());
-    return commands.size() == 1 ? "help " + commands.iterator().next() : "help";
-  }
-
-  /** A plugin command with every option it was bound with (defaults included), by name. */
-  private static String plugin(PluginCommand plugin) {
-    if (plugin.bound() instanceof io.quarry.ql.ast.WritesOwnSpl own) {
-      String arguments = own.splArguments();
-      return arguments.isEmpty() ? plugin.name() : plugin.name() + " " + arguments;
-    }
-    StringBuilder text = new StringBuilder(plugin.name());
-    for (Map.Entry<String, Object> option : new TreeMap<>(plugin.arguments().values()).entrySet()) {
-      text.append(' ').append(option.getKey()).append('=');
-      text.append(
-          option.getValue() instanceof String string
-              ? value(string)
-              : option.getValue() instanceof Double number ? number(number) : option.getValue());
-    }
-    if (!plugin.arguments().fields().isEmpty()) {
-      text.append(' ').append(words(plugin.arguments().fields(), Set.of()));
-    }
-    return text.toString();
-  }
-
-  private static String transaction(TransactionCommand transaction) {
-    StringBuilder text =
-        new StringBuilder("transaction")
-            .append(transaction.fields().isEmpty() ? "" : " ")
-            .append(words(transaction.fields(), Set.of()));
-    if (transaction.maxSpanMicros() >= 0) {
-      text.append(" maxspan=").append(seconds(transaction.maxSpanMicros()));
-    }
-    if (transaction.maxPauseMicros() >= 0) {
-      text.append(" maxpause=").append(seconds(transaction.maxPauseMicros()));
-    }
-    if (transaction.maxEvents() != 1000) {
-      text.append(" maxevents=").append(transaction.maxEvents());
-    }
-    transaction.startsWith().ifPresent(f -> text.append(" startswith=").append(f.spl()));
-    transaction.endsWith().ifPresent(f -> text.append(" endswith=").append(f.spl()));
-    if (transaction.keepEvicted()) {
-      text.append(" keepevicted=true");
-    }
-    if (transaction.mvList().equals(List.of("*"))) {
-      text.append(" mvlist=true");
-    } else if (!transaction.mvList().isEmpty()) {
-      text.append(" mvlist=").append(quote(String.join(",", transaction.mvList())));
-    }
-    if (!transaction.connected()) {
-      text.append(" connected=false");
-    }
-    if (transaction.unifyEnds()) {
-      text.append(" unifyends=true");
-    }
-    if (transaction.keepOrphans()) {
-      text.append(" keeporphans=true");
-    }
-    return text.toString();
-  }
-
-  private static String seconds(long micros) {
+  static String seconds(long micros) {
     return micros % 1_000_000 == 0 ? micros / 1_000_000 + "s" : number(micros / 1e6) + "s";
   }
 
@@ -534,19 +247,19 @@ public final class SplText {
   // ---- values ----
 
   /** A number without an exponent, and without {@code .0} when whole. */
-  private static String number(double number) {
+  static String number(double number) {
     if (number == Math.rint(number) && Math.abs(number) < 1e15) {
       return Long.toString((long) number);
     }
     return BigDecimal.valueOf(number).toPlainString();
   }
 
-  private static boolean isCount(String text) {
+  static boolean isCount(String text) {
     return !text.isEmpty() && text.chars().allMatch(Character::isDigit);
   }
 
   /** Names read one by one (field lists): each a single word, else quoted. */
-  private static String words(List<String> names, Set<String> stopWords) {
+  static String words(List<String> names, Set<String> stopWords) {
     return names.stream().map(n -> word(n, stopWords)).collect(Collectors.joining(", "));
   }
 

@@ -10,12 +10,9 @@ import io.quarry.server.config.QuarryConfig.User;
 import io.quarry.server.http.ApiException;
 import io.quarry.server.http.RequestOrigin;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,30 +33,17 @@ public final class Authenticator {
   public static final String ADMIN_USER = "admin";
 
   /** How long a session key stays valid after its last use. */
-  public static final Duration SESSION_IDLE = Duration.ofHours(1);
+  public static final Duration SESSION_IDLE = SessionKeys.IDLE;
 
-  private static final int MAX_SESSIONS = 10_000;
-  static final int MAX_SESSIONS_PER_USER = 100;
-  private static final SecureRandom RANDOM = new SecureRandom();
+  static final int MAX_SESSIONS_PER_USER = SessionKeys.MAX_PER_USER;
 
-  private final Map<String, String> passwords; // user -> configured password, admin included
-  private final Map<String, PasswordHash> hashes; // user -> parsed hash, for hashed passwords
+  private final Passwords passwords;
   private final Map<String, Access> access;
   private final List<HecToken> hecTokens;
-  private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+  private final SessionKeys sessions = new SessionKeys();
   private final LoginThrottle throttle = new LoginThrottle(System::nanoTime);
   private final SearchQuotas quotas = new SearchQuotas();
   private final AuditTrail audit;
-
-  /**
-   * user -> HMAC (under a key of this process) of the last password that matched their hash, so
-   * that HTTP Basic on every request costs one PBKDF2 derivation per user, not one per request.
-   */
-  private final Map<String, byte[]> verified = new ConcurrentHashMap<>();
-
-  private final byte[] verifiedKey = new byte[32];
-
-  private record Session(String user, long lastUse) {}
 
   public Authenticator(String adminPassword, List<HecToken> hecTokens) {
     this(adminPassword, List.of(), hecTokens);
@@ -80,27 +64,18 @@ public final class Authenticator {
       String adminPassword, QuarryConfig.Auth auth, List<HecToken> hecTokens, AuditTrail audit) {
     this.audit = requireNonNull(audit, "audit is null");
     Map<String, String> all = new HashMap<>();
-    Map<String, PasswordHash> parsed = new HashMap<>();
     Map<String, Access> accesses = new HashMap<>();
     all.put(ADMIN_USER, requireNonNull(adminPassword, "adminPassword is null"));
-    if (PasswordHash.isHash(adminPassword)) { // auth.adminPassword as quarry passwd-hash prints it
-      parsed.put(ADMIN_USER, PasswordHash.parse(adminPassword));
-    }
     accesses.put(ADMIN_USER, Access.admin());
     for (User user : auth.users()) {
       all.put(user.name(), user.password());
-      if (PasswordHash.isHash(user.password())) {
-        parsed.put(user.name(), PasswordHash.parse(user.password()));
-      }
       accesses.put(
           user.name(),
           Access.of(user.name(), user.roles().stream().map(auth.roles()::get).toList()));
     }
-    this.passwords = new ConcurrentHashMap<>(all);
-    this.hashes = new ConcurrentHashMap<>(parsed);
+    this.passwords = new Passwords(all);
     this.access = new ConcurrentHashMap<>(accesses);
     this.hecTokens = List.copyOf(hecTokens);
-    RANDOM.nextBytes(verifiedKey);
   }
 
   /**
@@ -109,8 +84,7 @@ public final class Authenticator {
    */
   void define(String user, String hash, Access userAccess) {
     forget(user);
-    hashes.put(user, PasswordHash.parse(hash));
-    passwords.put(user, hash);
+    passwords.define(user, hash);
     access.put(user, userAccess);
   }
 
@@ -125,10 +99,8 @@ public final class Authenticator {
   /** Removes a user defined at run time: it can no longer log in, and its sessions end. */
   void forget(String user) {
     access.remove(user);
-    hashes.remove(user);
-    passwords.remove(user);
-    verified.remove(user);
-    sessions.values().removeIf(session -> session.user().equals(user));
+    passwords.forget(user);
+    sessions.endAll(user);
   }
 
   /** Where logins, searches and configuration changes are recorded (the {@code _audit} index). */
@@ -189,7 +161,7 @@ public final class Authenticator {
         return Optional.of(credentials[0]);
       }
     }
-    return presentedHecToken(authorization).flatMap(this::liveSession);
+    return presentedHecToken(authorization).flatMap(sessions::use);
   }
 
   /** Whether an Authorization header authenticates {@code admin}. */
@@ -211,15 +183,11 @@ public final class Authenticator {
     if (!passwordMatches(user, password, "login")) {
       return Optional.empty();
     }
-    boundSessions(user);
-    byte[] bytes = new byte[24];
-    RANDOM.nextBytes(bytes);
-    String key = HexFormat.of().formatHex(bytes);
-    sessions.put(key, new Session(user, System.nanoTime()));
+    String key = sessions.open(user);
     audit.record(
         auditEvent(user, "login attempt", "succeeded")
             .with("method", "login")
-            .with("session", sessionId(key)));
+            .with("session", SessionKeys.id(key)));
     return Optional.of(key);
   }
 
@@ -232,29 +200,19 @@ public final class Authenticator {
    *     user's: the same answer, so keys cannot be probed)
    */
   public boolean logout(Access requester, String key) {
-    Session session = key == null ? null : sessions.get(key);
-    if (session == null
-        || !(session.user().equals(requester.user())
-            || requester.has(QuarryConfig.Role.ADMIN_ALL_OBJECTS))) {
-      return false;
-    }
-    sessions.remove(key);
-    audit.record(
-        auditEvent(session.user(), "logout", "succeeded")
-            .with("session", sessionId(key))
-            .with("by", requester.user()));
-    return true;
-  }
-
-  /** What the audit trail names a session by: a digest of its key, never the key itself. */
-  private static String sessionId(String key) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest, 0, 8);
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is not available", e);
-    }
+    Optional<String> ended =
+        sessions.end(
+            key,
+            user ->
+                user.equals(requester.user())
+                    || requester.has(QuarryConfig.Role.ADMIN_ALL_OBJECTS));
+    ended.ifPresent(
+        user ->
+            audit.record(
+                auditEvent(user, "logout", "succeeded")
+                    .with("session", SessionKeys.id(key))
+                    .with("by", requester.user())));
+    return ended.isPresent();
   }
 
   /**
@@ -272,7 +230,7 @@ public final class Authenticator {
           RequestOrigin.clientAddress().orElse(null));
       throw locked;
     }
-    boolean matches = checkPassword(user, password);
+    boolean matches = passwords.matches(user, password);
     if (matches) {
       throttle.succeeded(user);
     } else {
@@ -280,100 +238,15 @@ public final class Authenticator {
       audit.recordFailedLogin(
           auditEvent(user, "login attempt", "failed")
               .with("method", method)
-              .with("reason", passwords.containsKey(user) ? "wrong password" : "no such user"),
+              .with("reason", passwords.has(user) ? "wrong password" : "no such user"),
           RequestOrigin.clientAddress().orElse(null));
     }
     return matches;
   }
 
-  private boolean checkPassword(String user, String password) {
-    PasswordHash hash = hashes.get(user);
-    if (hash != null) {
-      byte[] presented = verifiedDigest(user, password);
-      byte[] known = verified.get(user);
-      if (known != null && MessageDigest.isEqual(presented, known)) {
-        return true;
-      }
-      if (hash.matches(password)) {
-        verified.put(user, presented);
-        return true;
-      }
-      return false;
-    }
-    String expected = passwords.get(user);
-    if (expected == null && !hashes.isEmpty()) {
-      // an unknown name costs what a hashed user's wrong password costs, so timing does not tell
-      // which users exist
-      UNKNOWN_USER_HASH.matches(password);
-      return false;
-    }
-    // an unknown user still costs a comparison, so timing does not tell which users exist
-    return constantTimeEquals(password, expected != null ? expected : "\0unknown user")
-        && expected != null;
-  }
-
-  /** Checked against for unknown names when some users have hashed passwords. */
-  private static final PasswordHash UNKNOWN_USER_HASH =
-      PasswordHash.parse(PasswordHash.hash("\0no such user"));
-
-  private byte[] verifiedDigest(String user, String password) {
-    try {
-      javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
-      mac.init(new javax.crypto.spec.SecretKeySpec(verifiedKey, "HmacSHA256"));
-      mac.update(user.getBytes(StandardCharsets.UTF_8));
-      mac.update((byte) 0);
-      return mac.doFinal(password.getBytes(StandardCharsets.UTF_8));
-    } catch (java.security.GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is not available", e);
-    }
-  }
-
-  /**
-   * Makes room for a new session of {@code user}: a user keeps at most {@value
-   * #MAX_SESSIONS_PER_USER} (their least recently used goes), so one account logging in in a loop
-   * cannot push everyone else's sessions out; past {@value #MAX_SESSIONS} in all, idle ones go,
-   * then the least recently used tenth.
-   */
-  private synchronized void boundSessions(String user) {
-    List<Map.Entry<String, Session>> own =
-        sessions.entrySet().stream().filter(e -> e.getValue().user().equals(user)).toList();
-    if (own.size() >= MAX_SESSIONS_PER_USER) {
-      own.stream()
-          .sorted(java.util.Comparator.comparingLong(e -> e.getValue().lastUse()))
-          .limit(own.size() - MAX_SESSIONS_PER_USER + 1)
-          .forEach(e -> sessions.remove(e.getKey()));
-    }
-    if (sessions.size() >= MAX_SESSIONS) {
-      long now = System.nanoTime();
-      sessions.values().removeIf(session -> now - session.lastUse() > SESSION_IDLE.toNanos());
-    }
-    if (sessions.size() >= MAX_SESSIONS) {
-      sessions.entrySet().stream()
-          .sorted(java.util.Comparator.comparingLong(e -> e.getValue().lastUse()))
-          .limit(MAX_SESSIONS / 10)
-          .map(Map.Entry::getKey)
-          .toList()
-          .forEach(sessions::remove);
-    }
-  }
-
   /** Live sessions of {@code user} (tests, metrics). */
   int sessionCount(String user) {
-    return (int) sessions.values().stream().filter(s -> s.user().equals(user)).count();
-  }
-
-  private Optional<String> liveSession(String key) {
-    Session session = sessions.get(key);
-    if (session == null) {
-      return Optional.empty();
-    }
-    long now = System.nanoTime();
-    if (now - session.lastUse() > SESSION_IDLE.toNanos()) {
-      sessions.remove(key);
-      return Optional.empty();
-    }
-    sessions.put(key, new Session(session.user(), now));
-    return Optional.of(session.user());
+    return sessions.count(user);
   }
 
   /**
@@ -421,7 +294,7 @@ public final class Authenticator {
   /** The token an Authorization header names, when it is a known HEC token. */
   public Optional<HecToken> hecToken(String presented) {
     for (HecToken token : hecTokens) {
-      if (constantTimeEquals(presented, token.token())) {
+      if (Passwords.constantTimeEquals(presented, token.token())) {
         return Optional.of(token);
       }
     }
@@ -466,10 +339,5 @@ public final class Authenticator {
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }
-  }
-
-  private static boolean constantTimeEquals(String a, String b) {
-    return MessageDigest.isEqual(
-        a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
   }
 }

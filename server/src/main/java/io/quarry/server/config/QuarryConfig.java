@@ -1,12 +1,10 @@
 package io.quarry.server.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.quarry.codecs.journal.JournalCompression;
 import io.quarry.codecs.store.IndexOptions;
 import io.quarry.codecs.store.IndexedFieldType;
 import io.quarry.server.sourcetype.SourcetypeSettings;
 import io.quarry.server.sourcetype.Sourcetypes;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -51,7 +49,7 @@ public record QuarryConfig(
             () ->
                 new Server(null, null, null, null, null, null, null, null, null, null, null, null));
     dataDir = Objects.requireNonNullElse(dataDir, "./data");
-    indexes = indexes == null ? List.of(DEFAULT_INDEX) : withMain(indexes);
+    indexes = IndexesSettings.withMain(indexes);
     auth = Objects.requireNonNullElseGet(auth, () -> new Auth(null));
     hec = Objects.requireNonNullElseGet(hec, () -> new Hec(null));
     search =
@@ -65,20 +63,7 @@ public record QuarryConfig(
     sourcetypes = sourcetypes == null ? Map.of() : Map.copyOf(sourcetypes);
     plugins = Objects.requireNonNullElseGet(plugins, () -> new Plugins(null));
     new Sourcetypes(sourcetypes).declaredFieldTypes(); // fails here, naming what is wrong
-    for (String index : indexes) {
-      if (index.equalsIgnoreCase(INTERNAL_INDEX) || index.equalsIgnoreCase(AUDIT_INDEX)) {
-        throw new IllegalArgumentException(
-            "indexes: '"
-                + index
-                + "' is Quarry's own index and always exists; HEC tokens cannot write it");
-      }
-    }
-    for (String index : storage.indexes().keySet()) {
-      if (!indexes.contains(index) && !index.equals(INTERNAL_INDEX) && !index.equals(AUDIT_INDEX)) {
-        throw new IllegalArgumentException(
-            "storage.indexes has settings for '" + index + "', which is not in indexes");
-      }
-    }
+    IndexesSettings.check(indexes, storage.indexes().keySet());
   }
 
   /**
@@ -117,15 +102,6 @@ public record QuarryConfig(
     Map<String, IndexedFieldType> types = new java.util.HashMap<>(compiled.declaredFieldTypes());
     types.putAll(options.fieldTypes());
     return options.withFieldTypes(types);
-  }
-
-  private static List<String> withMain(List<String> indexes) {
-    if (indexes.contains(DEFAULT_INDEX)) {
-      return List.copyOf(indexes);
-    }
-    return java.util.stream.Stream.concat(
-            java.util.stream.Stream.of(DEFAULT_INDEX), indexes.stream())
-        .toList();
   }
 
   /** The HTTP listener. */
@@ -171,50 +147,29 @@ public record QuarryConfig(
       maxInFlightBytes =
           Objects.requireNonNullElse(
               maxInFlightBytes, Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4));
-      if (maxInFlightBytes < 1) {
-        throw new IllegalArgumentException("server.maxInFlightBytes must be positive");
-      }
       bind = Objects.requireNonNullElse(bind, "127.0.0.1");
       port = Objects.requireNonNullElse(port, 8088);
       maxRequestBytes = Objects.requireNonNullElse(maxRequestBytes, 64L * 1024 * 1024);
       workerThreads =
           Objects.requireNonNullElse(
               workerThreads, Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException("server.port must be 0..65535, not " + port);
-      }
-      if (maxRequestBytes < 1024 || maxRequestBytes > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException(
-            "server.maxRequestBytes must be 1024.."
-                + Integer.MAX_VALUE
-                + ", not "
-                + maxRequestBytes);
-      }
-      if (workerThreads < 1) {
-        throw new IllegalArgumentException("server.workerThreads must be at least 1");
-      }
       ingestWorkerThreads =
           Objects.requireNonNullElse(
               ingestWorkerThreads, Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
-      if (ingestWorkerThreads < 1) {
-        throw new IllegalArgumentException("server.ingestWorkerThreads must be at least 1");
-      }
       writeTimeoutSeconds = Objects.requireNonNullElse(writeTimeoutSeconds, 30);
-      if (writeTimeoutSeconds < 1) {
-        throw new IllegalArgumentException("server.writeTimeoutSeconds must be at least 1");
-      }
       idleTimeoutSeconds = Objects.requireNonNullElse(idleTimeoutSeconds, 60);
-      if (idleTimeoutSeconds < 1) {
-        throw new IllegalArgumentException("server.idleTimeoutSeconds must be at least 1");
-      }
       requestReadTimeoutSeconds = Objects.requireNonNullElse(requestReadTimeoutSeconds, 120);
-      if (requestReadTimeoutSeconds < 1) {
-        throw new IllegalArgumentException("server.requestReadTimeoutSeconds must be at least 1");
-      }
       maxConnections = Objects.requireNonNullElse(maxConnections, 10_000);
-      if (maxConnections < 1) {
-        throw new IllegalArgumentException("server.maxConnections must be at least 1");
-      }
+      ServerSettings.check(
+          maxInFlightBytes,
+          port,
+          maxRequestBytes,
+          workerThreads,
+          ingestWorkerThreads,
+          writeTimeoutSeconds,
+          idleTimeoutSeconds,
+          requestReadTimeoutSeconds,
+          maxConnections);
       tls = Objects.requireNonNullElseGet(tls, () -> new Tls(null, null, null, null));
       allowPlaintext = Objects.requireNonNullElse(allowPlaintext, false);
     }
@@ -284,29 +239,7 @@ public record QuarryConfig(
      * network in the clear).
      */
     public String plaintextRefusal() {
-      if (tls.enabled() || allowPlaintext || isLoopback(bind)) {
-        return null;
-      }
-      return "server.bind is "
-          + bind
-          + ", which is reachable from the network, and TLS is off: passwords, tokens and events"
-          + " would cross it in the clear. Set server.tls.enabled: true (with server.tls.certificate"
-          + " and server.tls.key, or without them for a generated self-signed certificate), or set"
-          + " server.allowPlaintext: true if a TLS-terminating proxy or a trusted network protects"
-          + " this port (env QUARRY_TLS_ENABLED, QUARRY_ALLOW_PLAINTEXT)";
-    }
-
-    private static boolean isLoopback(String address) {
-      try {
-        for (java.net.InetAddress resolved : java.net.InetAddress.getAllByName(address)) {
-          if (!resolved.isLoopbackAddress()) {
-            return false;
-          }
-        }
-        return true;
-      } catch (java.net.UnknownHostException e) {
-        return false; // binding will fail and say so
-      }
+      return ServerSettings.plaintextRefusal(this);
     }
   }
 
@@ -360,77 +293,27 @@ public record QuarryConfig(
 
     public Tls {
       enabled = Objects.requireNonNullElse(enabled, false);
-      certificate = blankToNull(certificate);
-      key = blankToNull(key);
-      keyPassword = blankToNull(keyPassword);
-      clientAuth =
-          clientAuth == null || clientAuth.isBlank()
-              ? CLIENT_AUTH_NONE
-              : clientAuth.strip().toLowerCase(java.util.Locale.ROOT);
-      if (clientAuth.equals(CLIENT_AUTH_WANT)) {
-        clientAuth = CLIENT_AUTH_OPTIONAL;
-      }
-      clientCa = blankToNull(clientCa);
+      certificate = TlsSettings.blankToNull(certificate);
+      key = TlsSettings.blankToNull(key);
+      keyPassword = TlsSettings.blankToNull(keyPassword);
+      clientAuth = TlsSettings.clientAuth(clientAuth);
+      clientCa = TlsSettings.blankToNull(clientCa);
       clientCertificateRequired =
           clientCertificateRequired == null ? List.of() : List.copyOf(clientCertificateRequired);
       certificateUsers = certificateUsers == null ? Map.of() : Map.copyOf(certificateUsers);
-      for (String group : clientCertificateRequired) {
-        if (!List.of(GROUP_HEC, GROUP_REST).contains(group)) {
-          throw new IllegalArgumentException(
-              "server.tls.clientCertificateRequired: route groups are hec and rest, not '"
-                  + group
-                  + "'");
-        }
-      }
-      certificateUsers.forEach(
-          (commonName, user) -> {
-            if (commonName.isBlank() || user == null || !user.matches("[A-Za-z0-9_.@-]{1,64}")) {
-              throw new IllegalArgumentException(
-                  "server.tls.certificateUsers: a certificate's common name maps to a user name,"
-                      + " not '"
-                      + commonName
-                      + "' to '"
-                      + user
-                      + "'");
-            }
-          });
-      if (!List.of(CLIENT_AUTH_NONE, CLIENT_AUTH_OPTIONAL, CLIENT_AUTH_REQUIRED)
-          .contains(clientAuth)) {
-        throw new IllegalArgumentException(
-            "server.tls.clientAuth: none, optional (or want) or required, not '"
-                + clientAuth
-                + "'");
-      }
-      if ((clientAuth.equals(CLIENT_AUTH_NONE) || !enabled)
-          && (!clientCertificateRequired.isEmpty() || !certificateUsers.isEmpty())) {
-        throw new IllegalArgumentException(
-            "server.tls.clientCertificateRequired and server.tls.certificateUsers need client"
-                + " certificates: set server.tls.enabled, server.tls.clientAuth to optional (or"
-                + " required) and server.tls.clientCa");
-      }
-      if (!clientAuth.equals(CLIENT_AUTH_NONE) && clientCa == null) {
-        throw new IllegalArgumentException(
-            "server.tls.clientAuth is "
-                + clientAuth
-                + ": server.tls.clientCa must name the PEM file of the CAs that sign client"
-                + " certificates");
-      }
-      if ((certificate == null) != (key == null)) {
-        throw new IllegalArgumentException(
-            "server.tls: certificate and key go together; "
-                + (certificate == null
-                    ? "key is set without certificate"
-                    : "certificate is set without key"));
-      }
+      TlsSettings.check(
+          enabled,
+          certificate,
+          key,
+          clientAuth,
+          clientCa,
+          clientCertificateRequired,
+          certificateUsers);
     }
 
     /** Whether the server makes its own certificate (TLS on, none configured). */
     public boolean generatesCertificate() {
       return enabled && certificate == null;
-    }
-
-    private static String blankToNull(String value) {
-      return value == null || value.isBlank() ? null : value;
     }
   }
 
@@ -452,54 +335,10 @@ public record QuarryConfig(
     public static final String ADMIN_ROLE = "admin";
 
     public Auth {
-      if (adminPassword != null) {
-        String problem = io.quarry.server.auth.PasswordHash.problem(adminPassword);
-        if (problem != null) {
-          throw new IllegalArgumentException("auth.adminPassword " + problem);
-        }
-      }
+      AuthSettings.checkAdminPassword(adminPassword);
       users = users == null ? List.of() : List.copyOf(users);
-      Map<String, Role> all = new java.util.LinkedHashMap<>();
-      all.put(ADMIN_ROLE, Role.ADMIN);
-      all.put(USER_ROLE, Role.USER);
-      if (roles != null) {
-        roles.forEach(
-            (name, role) -> {
-              if (name.equals(ADMIN_ROLE)) {
-                throw new IllegalArgumentException(
-                    "auth.roles.admin: the admin role is built in (every index and capability)"
-                        + " and cannot be redefined");
-              }
-              if (!validName(name)) {
-                throw new IllegalArgumentException(
-                    "auth.roles: a role name is 1 to 64 letters, digits or _.-, not '"
-                        + name
-                        + "'");
-              }
-              if (role == null) {
-                throw new IllegalArgumentException("auth.roles." + name + " has no settings");
-              }
-              role.check(name);
-              all.put(name, role);
-            });
-      }
-      roles = java.util.Collections.unmodifiableMap(all);
-      Set<String> names = new HashSet<>();
-      for (User user : users) {
-        if (!names.add(user.name())) {
-          throw new IllegalArgumentException("auth.users names '" + user.name() + "' twice");
-        }
-        for (String role : user.roles()) {
-          if (!all.containsKey(role)) {
-            throw new IllegalArgumentException(
-                "auth.users: user '"
-                    + user.name()
-                    + "' has role '"
-                    + role
-                    + "', which is neither built in (admin, user) nor in auth.roles");
-          }
-        }
-      }
+      roles = AuthSettings.withBuiltInRoles(roles);
+      AuthSettings.checkUsers(users, roles);
     }
 
     /** Whether {@code name} may name a role: 1 to 64 letters, digits or {@code _.-}. */
@@ -616,75 +455,12 @@ public record QuarryConfig(
      * 0}: no limit).
      */
     public java.util.Optional<java.time.Duration> maxTime() {
-      if (srchMaxTime == null) {
-        return java.util.Optional.empty();
-      }
-      java.time.Duration duration = parseMaxTime(srchMaxTime);
-      return duration.isZero() ? java.util.Optional.empty() : java.util.Optional.of(duration);
-    }
-
-    private static java.time.Duration parseMaxTime(String text) {
-      java.util.regex.Matcher matcher =
-          java.util.regex.Pattern.compile(
-                  "(\\d{1,9})\\s*(s|sec|secs|second|seconds|m|min|mins|minute|minutes|h|hr|hrs|hour"
-                      + "|hours|d|day|days)?")
-              .matcher(text.toLowerCase(java.util.Locale.ROOT));
-      if (!matcher.matches()) {
-        throw new IllegalArgumentException(
-            "srchMaxTime: a number of seconds or a number with a unit (30s, 10m, 8h, 100days),"
-                + " not '"
-                + text
-                + "'");
-      }
-      long amount = Long.parseLong(matcher.group(1));
-      String unit = matcher.group(2) == null ? "s" : matcher.group(2);
-      return switch (unit.charAt(0)) {
-        case 'm' -> java.time.Duration.ofMinutes(amount);
-        case 'h' -> java.time.Duration.ofHours(amount);
-        case 'd' -> java.time.Duration.ofDays(amount);
-        default -> java.time.Duration.ofSeconds(amount);
-      };
+      return RoleSettings.maxTime(srchMaxTime);
     }
 
     /** Checks the settings of the role {@code name}; the message names the setting. */
     public void check(String name) {
-      String prefix = "auth.roles." + name + ".";
-      for (String pattern : srchIndexesAllowed) {
-        checkPattern(prefix + "srchIndexesAllowed", pattern);
-      }
-      for (String pattern : srchIndexesDefault) {
-        checkPattern(prefix + "srchIndexesDefault", pattern);
-      }
-      if (srchJobsQuota < 0) {
-        throw new IllegalArgumentException(
-            prefix + "srchJobsQuota: at least 0 (0: no limit), not " + srchJobsQuota);
-      }
-      try {
-        maxTime();
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(prefix + e.getMessage());
-      }
-      for (String capability : capabilities) {
-        if (!CAPABILITIES.contains(capability)) {
-          throw new IllegalArgumentException(
-              prefix
-                  + "capabilities: unknown capability '"
-                  + capability
-                  + "' (known: "
-                  + String.join(", ", new java.util.TreeSet<>(CAPABILITIES))
-                  + ")");
-        }
-      }
-    }
-
-    private static void checkPattern(String setting, String pattern) {
-      if (pattern == null || !pattern.matches("[A-Za-z0-9_*.-]{1,128}")) {
-        throw new IllegalArgumentException(
-            setting
-                + ": an index name or pattern is letters, digits, _.- and *, not '"
-                + pattern
-                + "'");
-      }
+      RoleSettings.check(this, name);
     }
 
     /** Whether {@code index} is among {@link #srchIndexesAllowed}. */
@@ -698,18 +474,7 @@ public record QuarryConfig(
      * _}.
      */
     public static boolean matchesAny(List<String> patterns, String index) {
-      String name = index.toLowerCase(java.util.Locale.ROOT);
-      for (String pattern : patterns) {
-        String lower = pattern.toLowerCase(java.util.Locale.ROOT);
-        if (name.startsWith("_") && !lower.startsWith("_")) {
-          continue;
-        }
-        // the search language's own wildcard matcher: linear, no regex compiled per call
-        if (new io.quarry.ql.exec.Wildcard(lower).matches(name)) {
-          return true;
-        }
-      }
-      return false;
+      return RoleSettings.matchesAny(patterns, index);
     }
   }
 
@@ -727,22 +492,7 @@ public record QuarryConfig(
     }
 
     public User {
-      if (name == null || !name.matches("[A-Za-z0-9_.@-]{1,64}")) {
-        throw new IllegalArgumentException(
-            "auth.users: a user name is 1 to 64 letters, digits or _.@-, not '" + name + "'");
-      }
-      if (name.equals("admin")) {
-        throw new IllegalArgumentException(
-            "auth.users: 'admin' is always a user; set its password with auth.adminPassword");
-      }
-      if (password == null || password.isEmpty()) {
-        throw new IllegalArgumentException("auth.users: user '" + name + "' has no password");
-      }
-      String problem = io.quarry.server.auth.PasswordHash.problem(password);
-      if (problem != null) {
-        throw new IllegalArgumentException(
-            "auth.users: the password of user '" + name + "' " + problem);
-      }
+      AuthSettings.checkUser(name, password);
       roles = roles == null || roles.isEmpty() ? List.of(Auth.USER_ROLE) : List.copyOf(roles);
     }
   }
@@ -795,13 +545,9 @@ public record QuarryConfig(
       @JsonProperty("maxQueuedBytes") Long maxQueuedBytes) {
     public Ingest {
       pipelines = Objects.requireNonNullElse(pipelines, Runtime.getRuntime().availableProcessors());
-      if (pipelines < 1) {
-        throw new IllegalArgumentException("ingest.pipelines must be at least 1");
-      }
+      Bounds.atLeastOne(pipelines, "ingest.pipelines");
       maxQueuedBytes = Objects.requireNonNullElse(maxQueuedBytes, 256L << 20);
-      if (maxQueuedBytes < 1) {
-        throw new IllegalArgumentException("ingest.maxQueuedBytes must be positive");
-      }
+      Bounds.positive(maxQueuedBytes, "ingest.maxQueuedBytes");
     }
   }
 
@@ -837,59 +583,27 @@ public record QuarryConfig(
 
     /** The configured saved searches by name, owned by {@code nobody}. */
     public Map<String, io.quarry.server.saved.SavedSearch> savedSearches() {
-      Map<String, io.quarry.server.saved.SavedSearch> searches = new java.util.TreeMap<>();
-      savedSearchSettings.forEach(
-          (name, settings) ->
-              searches.put(
-                  name,
-                  new io.quarry.server.saved.SavedSearch(
-                      settings.search(),
-                      settings.description(),
-                      settings.earliest(),
-                      settings.latest(),
-                      "nobody",
-                      0)));
-      return searches;
+      return SearchSettings.savedSearches(savedSearchSettings);
     }
 
     /** The search macros, checked (names, arities, argument names). */
     public io.quarry.ql.parser.Macros macros() {
-      return macros(macroSettings);
-    }
-
-    private static io.quarry.ql.parser.Macros macros(Map<String, MacroSettings> macroSettings) {
-      Map<String, io.quarry.ql.parser.Macros.Macro> definitions = new java.util.LinkedHashMap<>();
-      macroSettings.forEach(
-          (name, settings) ->
-              definitions.put(
-                  name,
-                  new io.quarry.ql.parser.Macros.Macro(settings.args(), settings.definition())));
-      return new io.quarry.ql.parser.Macros(definitions);
+      return SearchSettings.macros(macroSettings);
     }
 
     public Search {
       macroSettings = macroSettings == null ? Map.of() : Map.copyOf(macroSettings);
       savedSearchSettings =
           savedSearchSettings == null ? Map.of() : Map.copyOf(savedSearchSettings);
-      try {
-        macros(macroSettings);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("search.macros: " + e.getMessage(), e);
-      }
+      SearchSettings.checkMacros(macroSettings);
       maxMemoryBytes =
           Objects.requireNonNullElse(
               maxMemoryBytes, Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4));
-      if (maxMemoryBytes < 1) {
-        throw new IllegalArgumentException("search.maxMemoryBytes must be at least 1");
-      }
       // the breaker over every running search: 60% of the heap (at least one search's limit)
       maxTotalMemoryBytes =
           Objects.requireNonNullElse(
               maxTotalMemoryBytes,
               Math.max(maxMemoryBytes, (long) (Runtime.getRuntime().maxMemory() * 0.6)));
-      if (maxTotalMemoryBytes < 1) {
-        throw new IllegalArgumentException("search.maxTotalMemoryBytes must be at least 1");
-      }
       maxConcurrentJobs =
           Objects.requireNonNullElse(
               maxConcurrentJobs, Math.max(2, Runtime.getRuntime().availableProcessors()));
@@ -898,28 +612,18 @@ public record QuarryConfig(
       maxJobTtlSeconds = Objects.requireNonNullElse(maxJobTtlSeconds, DEFAULT_MAX_JOB_TTL_SECONDS);
       // without its own setting, the default TTL fits under a smaller maximum
       jobTtlSeconds = Objects.requireNonNullElse(jobTtlSeconds, Math.min(600, maxJobTtlSeconds));
-      if (maxConcurrentJobs < 1 || maxJobs < 1 || jobTtlSeconds < 1 || maxJobTtlSeconds < 1) {
-        throw new IllegalArgumentException(
-            "search.maxConcurrentJobs, search.maxJobs, search.jobTtlSeconds and"
-                + " search.maxJobTtlSeconds must be at least 1");
-      }
-      if (jobTtlSeconds > maxJobTtlSeconds) {
-        throw new IllegalArgumentException(
-            "search.jobTtlSeconds ("
-                + jobTtlSeconds
-                + ") is above search.maxJobTtlSeconds ("
-                + maxJobTtlSeconds
-                + ")");
-      }
       defaultEarliest = Objects.requireNonNullElse(defaultEarliest, "");
       maxResultRows = Objects.requireNonNullElse(maxResultRows, 1_000_000L);
-      if (maxResultRows < 1) {
-        throw new IllegalArgumentException("search.maxResultRows must be at least 1");
-      }
       maxTimeSeconds = Objects.requireNonNullElse(maxTimeSeconds, 600);
-      if (maxTimeSeconds < 1) {
-        throw new IllegalArgumentException("search.maxTimeSeconds must be at least 1");
-      }
+      SearchSettings.check(
+          maxMemoryBytes,
+          maxTotalMemoryBytes,
+          maxConcurrentJobs,
+          maxJobs,
+          jobTtlSeconds,
+          maxJobTtlSeconds,
+          maxResultRows,
+          maxTimeSeconds);
     }
   }
 
@@ -1010,45 +714,20 @@ public record QuarryConfig(
 
     public Storage {
       journalCompression = Objects.requireNonNullElse(journalCompression, "zstd");
-      JournalCompression.fromName(journalCompression);
       format = Objects.requireNonNullElse(format, DEFAULT_FORMAT.configName());
-      try {
-        io.quarry.codecs.store.BucketFormat.fromName(format);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("storage.format: " + e.getMessage(), e);
-      }
       commitIntervalSeconds = Objects.requireNonNullElse(commitIntervalSeconds, 10);
-      if (commitIntervalSeconds < 1) {
-        throw new IllegalArgumentException("storage.commitIntervalSeconds must be at least 1");
-      }
       maxBucketEvents = Objects.requireNonNullElse(maxBucketEvents, 10_000_000L);
-      if (maxBucketEvents < 1) {
-        throw new IllegalArgumentException("storage.maxBucketEvents must be at least 1");
-      }
       blockEvents = Objects.requireNonNullElse(blockEvents, IndexOptions.DEFAULT_BLOCK_EVENTS);
-      if (blockEvents < 1 || blockEvents > io.quarry.codecs.block.EventBlockFormat.MAX_EVENTS) {
-        throw new IllegalArgumentException(
-            "storage.blockEvents must be between 1 and "
-                + io.quarry.codecs.block.EventBlockFormat.MAX_EVENTS);
-      }
       maxHotBucketAgeHours = Objects.requireNonNullElse(maxHotBucketAgeHours, 24);
-      if (maxHotBucketAgeHours < 1) {
-        throw new IllegalArgumentException("storage.maxHotBucketAgeHours must be at least 1");
-      }
+      StorageSettings.check(
+          journalCompression,
+          format,
+          commitIntervalSeconds,
+          maxBucketEvents,
+          blockEvents,
+          maxHotBucketAgeHours);
       indexes = indexes == null ? java.util.Map.of() : java.util.Map.copyOf(indexes);
-      indexes.forEach(
-          (name, index) -> {
-            try {
-              index.bucketFormat();
-            } catch (IllegalArgumentException e) {
-              throw new IllegalArgumentException(
-                  "storage.indexes." + name + ".format: " + e.getMessage(), e);
-            }
-            if (index.format() != null && index.datatype().equals(IndexStorage.METRIC)) {
-              throw new IllegalArgumentException(
-                  "storage.indexes." + name + ".format is a setting of event indexes");
-            }
-          });
+      StorageSettings.checkIndexes(indexes);
     }
 
     /** Whether {@code index} is declared {@code datatype: metric}. */
@@ -1059,51 +738,12 @@ public record QuarryConfig(
 
     /** The options of a metric index: its bucket size, merges and retention. */
     public io.quarry.codecs.metricstore.MetricIndexOptions metricOptions(String index) {
-      IndexStorage own = indexes.get(index);
-      io.quarry.codecs.metricstore.MetricIndexOptions options =
-          io.quarry.codecs.metricstore.MetricIndexOptions.DEFAULTS.withMaxAge(
-              java.util.Optional.ofNullable(own == null ? null : own.maxAgeDays())
-                  .map(java.time.Duration::ofDays));
-      if (own == null) {
-        return options;
-      }
-      if (own.maxBucketPoints() != null) {
-        options = options.withMaxBucketPoints(own.maxBucketPoints());
-      }
-      if (own.mergeFactor() != null || own.maxMergedPoints() != null) {
-        options =
-            options.withMerges(
-                java.util.Objects.requireNonNullElse(own.mergeFactor(), options.mergeFactor()),
-                java.util.Objects.requireNonNullElse(
-                    own.maxMergedPoints(), options.maxMergedPoints()));
-      }
-      return options;
+      return StorageSettings.metricOptions(indexes.get(index));
     }
 
     /** The storage options of one index. */
     public IndexOptions options(String index) {
-      IndexStorage own = indexes.getOrDefault(index, new IndexStorage(null, null, null, null));
-      String compression =
-          own.journalCompression() != null ? own.journalCompression() : journalCompression;
-      return IndexOptions.DEFAULTS
-          .withJournalCompression(JournalCompression.fromName(compression))
-          .withCommitInterval(java.time.Duration.ofSeconds(commitIntervalSeconds))
-          .withBuckets(maxBucketEvents, java.time.Duration.ofHours(maxHotBucketAgeHours))
-          .withRetention(
-              java.util.Optional.ofNullable(own.maxAgeDays())
-                  .or(
-                      () ->
-                          index.equals(INTERNAL_INDEX)
-                              ? java.util.Optional.of(INTERNAL_RETENTION_DAYS)
-                              : java.util.Optional.empty())
-                  .map(java.time.Duration::ofDays),
-              java.util.Optional.ofNullable(own.maxTotalBytes()))
-          .withFieldTypes(own.fieldTypes())
-          .withFormat(
-              own.format() != null
-                  ? own.bucketFormat()
-                  : io.quarry.codecs.store.BucketFormat.fromName(format))
-          .withBlockEvents(blockEvents);
+      return StorageSettings.options(this, index);
     }
   }
 
@@ -1188,51 +828,14 @@ public record QuarryConfig(
 
     public IndexStorage {
       datatype = Objects.requireNonNullElse(datatype, "event");
-      if (!datatype.equals("event") && !datatype.equals(METRIC)) {
-        throw new IllegalArgumentException(
-            "datatype must be event or metric, not '" + datatype + "'");
-      }
-      if (maxBucketPoints != null && maxBucketPoints < 1) {
-        throw new IllegalArgumentException("maxBucketPoints must be at least 1");
-      }
-      if (!datatype.equals(METRIC)
-          && (maxBucketPoints != null || mergeFactor != null || maxMergedPoints != null)) {
-        throw new IllegalArgumentException(
-            "maxBucketPoints, mergeFactor and maxMergedPoints are settings of metric indexes");
-      }
-      if (maxMergedPoints != null && maxMergedPoints < 1) {
-        throw new IllegalArgumentException("maxMergedPoints must be at least 1");
-      }
+      StorageSettings.checkDatatype(datatype, maxBucketPoints, mergeFactor, maxMergedPoints);
       fields = fields == null ? java.util.Map.of() : java.util.Map.copyOf(fields);
-      fieldTypes(fields);
-      if (journalCompression != null) {
-        JournalCompression.fromName(journalCompression);
-      }
-      if (maxAgeDays != null && maxAgeDays < 1) {
-        throw new IllegalArgumentException("maxAgeDays must be at least 1");
-      }
-      if (maxTotalBytes != null && maxTotalBytes < 1) {
-        throw new IllegalArgumentException("maxTotalBytes must be positive");
-      }
+      StorageSettings.checkIndexStorage(fields, journalCompression, maxAgeDays, maxTotalBytes);
     }
 
     /** The declared field types; an unknown type name is an error naming the field. */
     public java.util.Map<String, IndexedFieldType> fieldTypes() {
-      return fieldTypes(fields);
-    }
-
-    private static java.util.Map<String, IndexedFieldType> fieldTypes(
-        java.util.Map<String, String> fields) {
-      java.util.Map<String, IndexedFieldType> types = new java.util.HashMap<>();
-      fields.forEach(
-          (field, type) -> {
-            try {
-              types.put(field, IndexedFieldType.fromName(type));
-            } catch (IllegalArgumentException e) {
-              throw new IllegalArgumentException("field '" + field + "': " + e.getMessage(), e);
-            }
-          });
-      return types;
+      return StorageSettings.fieldTypes(fields);
     }
   }
 }

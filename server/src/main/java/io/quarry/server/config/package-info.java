@@ -1,6 +1,10 @@
 /**
  * Configuration: one YAML file ({@code conf/quarry.yml}), overridden by {@code QUARRY_*}
  * environment variables, overridden by command-line flags; loaded into immutable records with every
- * default in one place.
+ * default in one place. The records of {@code QuarryConfig} hold the settings and their defaults;
+ * the checks of each section live beside them in package-private classes named for the section
+ * ({@code ServerSettings}, {@code TlsSettings}, {@code AuthSettings}, {@code RoleSettings}, {@code
+ * SearchSettings}, {@code StorageSettings}, {@code IndexesSettings}; {@code Bounds} for the shared
+ * lower bounds).
  */
 package io.quarry.server.config;

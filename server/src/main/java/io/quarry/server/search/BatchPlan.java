@@ -42,7 +42,7 @@ import org.apache.lucene.search.Query;
 record BatchPlan(
     int aggregatorAt,
     Engine engine,
-    PageBatch.Shape pageShape,
+    PageShape pageShape,
     CountShortcut counting,
     Query countedUpFront,
     Query sure,
@@ -101,7 +101,7 @@ record BatchPlan(
       counting = null;
     }
     if (counting != null) {
-      PageBatch.Shape shape = PageBatch.shape(filters, aggregator, reduce);
+      PageShape shape = PageShape.of(filters, aggregator, reduce);
       if (!exact && sure == null) {
         // only blocks count: where their counts decide the filter along the counted field; every
         // event document is checked (a sure part matching nothing)
@@ -119,7 +119,7 @@ record BatchPlan(
     return new BatchPlan(
         aggregatorAt,
         Engine.PAGES,
-        PageBatch.shape(filters, aggregator, reduce),
+        PageShape.of(filters, aggregator, reduce),
         null,
         null,
         sure,

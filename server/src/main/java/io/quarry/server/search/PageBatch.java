@@ -16,7 +16,6 @@ import io.quarry.ql.exec.EventText;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageCollector;
 import io.quarry.ql.exec.PageReduce;
-import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.ql.exec.TransformingPlugin;
 import io.quarry.server.sourcetype.Sourcetypes;
@@ -113,52 +112,6 @@ final class PageBatch {
   }
 
   /**
-   * How the map side runs: the leading {@code rex} commands the source runs ({@code fused}), then
-   * whether the rest has page stages ({@code onPages}, reading {@code sourceFields} from storage;
-   * if not, the search runs time-ordered); whether the commands after {@code stats} have page
-   * stages ({@code reduceOnPages}, {@link PageReduce}); whether the source's pages carry each
-   * event's own raw text ({@code ownText}, {@link EventText#withOwnText}) for a bare word after a
-   * command that changed {@code _raw}.
-   */
-  record Shape(
-      int fused,
-      boolean onPages,
-      List<String> sourceFields,
-      boolean reduceOnPages,
-      boolean ownText) {}
-
-  /**
-   * The {@link Shape} of a batch search on pages: {@code filters} before {@code stats}, {@code
-   * reduce} after it.
-   */
-  static Shape shape(List<Command> filters, Command aggregation, List<Command> reduce) {
-    int fused = EventPages.fusedPrefix(filters);
-    List<Command> chained = filters.subList(fused, filters.size());
-    boolean overEvents = PageChain.supportsOverEvents(chained); // the chain takes events
-    // a bare word after eval _raw=… or a lookup without OUTPUT: each event's own text carried
-    // along (not into an every-field listing, which lays out only the events' fields)
-    boolean ownText =
-        !overEvents
-            && PageChain.supportsOverEventsWithOwnText(chained)
-            && !PageAggregator.inputFields(aggregation).contains("*");
-    boolean onPages = overEvents || ownText;
-    java.util.Set<String> sourceFields =
-        onPages
-            ? io.quarry.ql.exec.InputFields.of(chained, PageAggregator.inputFields(aggregation))
-            : java.util.Set.of();
-    if (ownText) {
-      sourceFields = new java.util.LinkedHashSet<>(sourceFields);
-      sourceFields.add(io.quarry.codecs.store.EventFields.RAW);
-    }
-    return new Shape(
-        fused,
-        onPages,
-        List.copyOf(sourceFields),
-        ReduceCoverage.supportsOverResults(reduce),
-        ownText);
-  }
-
-  /**
    * Runs {@code pipeline}, whose command {@code batch.aggregatorAt()} is {@code stats} (with only
    * row-local commands before it, whose map side runs as {@code batch.pageShape()} says), into
    * {@code results}. From the index ({@link BatchPlan.Engine#INDEX}) each slice's source is {@link
@@ -174,7 +127,7 @@ final class PageBatch {
       throws IOException {
     int statsAt = batch.aggregatorAt();
     Command stats = pipeline.get(statsAt);
-    Shape shape = batch.pageShape();
+    PageShape shape = batch.pageShape();
     CountShortcut counting = batch.counting();
     List<Command> filters = pipeline.subList(0, statsAt);
     List<Command> reduce = pipeline.subList(statsAt + 1, pipeline.size());

@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * A strptime-style time format ({@code %Y-%m-%d %H:%M:%S,%3N}), compiled once into a list of
- * elements and matched by hand at a given position: no regular expression and no allocation per
- * event on the usual path.
+ * elements ({@link StrptimeDirectives}) and matched by hand at a given position ({@link
+ * StrptimeMatch}): no regular expression and no allocation per event on the usual path.
  *
  * <p>Directives: {@code %Y} year (4 digits), {@code %y} year of the century (2 digits, 1969–2068),
  * {@code %m} month, {@code %d}/{@code %e} day of the month, {@code %j} day of the year, {@code %H}
@@ -64,69 +64,16 @@ public final class StrptimeFormat {
     }
   }
 
-  private enum Kind {
-    LITERAL,
-    SPACES,
-    YEAR4,
-    YEAR2,
-    MONTH,
-    DAY,
-    DAY_OF_YEAR,
-    HOUR24,
-    HOUR12,
-    MINUTE,
-    SECOND,
-    FRACTION,
-    OPTIONAL_FRACTION,
-    MILLIS,
-    MONTH_NAME,
-    DAY_NAME,
-    AM_PM,
-    OFFSET,
-    OPTIONAL_OFFSET,
-    ZONE_NAME,
-    EPOCH
-  }
-
-  private record Element(Kind kind, char literal, int digits) {}
-
-  private static final String[] MONTHS = {
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december"
-  };
-  private static final String[] DAYS = {
-    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"
-  };
-
-  /** Epoch seconds accepted by {@code %s}: 1990-01-01 up to 2100-01-01. */
-  private static final long MIN_EPOCH = 631_152_000L;
-
-  private static final long MAX_EPOCH = 4_102_444_800L;
-
   private final String pattern;
-  private final Element[] elements;
+  private final StrptimeElement[] elements;
   private final boolean hasDate;
 
-  private StrptimeFormat(String pattern, Element[] elements) {
+  private StrptimeFormat(String pattern, StrptimeElement[] elements) {
     this.pattern = pattern;
     this.elements = elements;
     boolean date = false;
-    for (Element element : elements) {
-      date |=
-          switch (element.kind()) {
-            case MONTH, MONTH_NAME, DAY, DAY_OF_YEAR, EPOCH -> true;
-            default -> false;
-          };
+    for (StrptimeElement element : elements) {
+      date |= element.readsDate();
     }
     this.hasDate = date;
   }
@@ -138,82 +85,13 @@ public final class StrptimeFormat {
    *     time in it
    */
   public static StrptimeFormat compile(String pattern) {
-    List<Element> elements = new ArrayList<>();
-    compileInto(pattern, elements);
-    if (elements.stream()
-        .noneMatch(
-            e ->
-                switch (e.kind()) {
-                  case EPOCH, HOUR24, HOUR12, MONTH, MONTH_NAME, DAY, DAY_OF_YEAR -> true;
-                  default -> false;
-                })) {
+    List<StrptimeElement> elements = new ArrayList<>();
+    StrptimeDirectives.compileInto(pattern, elements);
+    if (elements.stream().noneMatch(StrptimeElement::readsDateOrTime)) {
       throw new IllegalArgumentException(
           "time format '" + pattern + "' has neither a date, a time nor %s");
     }
-    return new StrptimeFormat(pattern, elements.toArray(Element[]::new));
-  }
-
-  private static void compileInto(String pattern, List<Element> into) {
-    for (int i = 0; i < pattern.length(); i++) {
-      char c = pattern.charAt(i);
-      if (c != '%') {
-        into.add(c == ' ' ? new Element(Kind.SPACES, ' ', 0) : new Element(Kind.LITERAL, c, 0));
-        continue;
-      }
-      if (++i == pattern.length()) {
-        throw new IllegalArgumentException("time format '" + pattern + "' ends with a lone %");
-      }
-      char directive = pattern.charAt(i);
-      int digits = 0;
-      if (directive >= '1' && directive <= '9') {
-        digits = directive - '0';
-        if (++i == pattern.length() || pattern.charAt(i) != 'N') {
-          throw new IllegalArgumentException(
-              "time format '" + pattern + "': only N takes a width (%3N, %6N, %9N)");
-        }
-        into.add(new Element(Kind.FRACTION, 'N', digits));
-        continue;
-      }
-      if (directive == '.' || directive == '?') {
-        char next = ++i < pattern.length() ? pattern.charAt(i) : 0;
-        if (directive == '.' && next == 'N') {
-          into.add(new Element(Kind.OPTIONAL_FRACTION, 'N', 0));
-          continue;
-        }
-        if (directive == '?' && next == 'z') {
-          into.add(new Element(Kind.OPTIONAL_OFFSET, 'z', 0));
-          continue;
-        }
-        throw new IllegalArgumentException(
-            "time format '" + pattern + "': unknown directive %" + directive + next);
-      }
-      switch (directive) {
-        case 'Y' -> into.add(new Element(Kind.YEAR4, directive, 4));
-        case 'y' -> into.add(new Element(Kind.YEAR2, directive, 2));
-        case 'm' -> into.add(new Element(Kind.MONTH, directive, 2));
-        case 'd', 'e' -> into.add(new Element(Kind.DAY, directive, 2));
-        case 'j' -> into.add(new Element(Kind.DAY_OF_YEAR, directive, 3));
-        case 'H', 'k' -> into.add(new Element(Kind.HOUR24, directive, 2));
-        case 'I', 'l' -> into.add(new Element(Kind.HOUR12, directive, 2));
-        case 'M' -> into.add(new Element(Kind.MINUTE, directive, 2));
-        case 'S' -> into.add(new Element(Kind.SECOND, directive, 2));
-        case 'N', 'f' -> into.add(new Element(Kind.FRACTION, directive, 0));
-        case 'L' -> into.add(new Element(Kind.MILLIS, directive, 3));
-        case 'b', 'h', 'B' -> into.add(new Element(Kind.MONTH_NAME, directive, 0));
-        case 'a', 'A' -> into.add(new Element(Kind.DAY_NAME, directive, 0));
-        case 'p' -> into.add(new Element(Kind.AM_PM, directive, 0));
-        case 'z' -> into.add(new Element(Kind.OFFSET, directive, 0));
-        case 'Z' -> into.add(new Element(Kind.ZONE_NAME, directive, 0));
-        case 's' -> into.add(new Element(Kind.EPOCH, directive, 0));
-        case 'T' -> compileInto("%H:%M:%S", into);
-        case 'F' -> compileInto("%Y-%m-%d", into);
-        case 'D' -> compileInto("%m/%d/%y", into);
-        case '%' -> into.add(new Element(Kind.LITERAL, '%', 0));
-        default ->
-            throw new IllegalArgumentException(
-                "time format '" + pattern + "': unknown directive %" + directive);
-      }
-    }
+    return new StrptimeFormat(pattern, elements.toArray(StrptimeElement[]::new));
   }
 
   public String pattern() {
@@ -228,280 +106,13 @@ public final class StrptimeFormat {
   int parse(CharSequence text, int from, int limit, Parsed out) {
     out.clear();
     int at = from;
-    for (Element element : elements) {
-      at = match(element, text, at, limit, out);
+    for (StrptimeElement element : elements) {
+      at = StrptimeMatch.match(element, text, at, limit, out);
       if (at < 0) {
         return -1;
       }
     }
     return at;
-  }
-
-  private static int match(Element element, CharSequence text, int at, int limit, Parsed out) {
-    switch (element.kind()) {
-      case LITERAL -> {
-        return at < limit && text.charAt(at) == element.literal() ? at + 1 : -1;
-      }
-      case SPACES -> {
-        int end = at;
-        while (end < limit && text.charAt(end) == ' ') {
-          end++;
-        }
-        return end > at ? end : -1;
-      }
-      case YEAR4 -> {
-        int end = digits(text, at, limit, 4, 4);
-        if (end < 0) {
-          return -1;
-        }
-        out.year = number(text, at, end);
-        return end;
-      }
-      case YEAR2 -> {
-        int end = digits(text, at, limit, 2, 2);
-        if (end < 0) {
-          return -1;
-        }
-        int year = number(text, at, end);
-        out.year = year < 69 ? 2000 + year : 1900 + year;
-        return end;
-      }
-      case MONTH -> {
-        return ranged(text, at, limit, 2, 1, 12, v -> out.month = v);
-      }
-      case DAY -> {
-        int start = at < limit && text.charAt(at) == ' ' ? at + 1 : at; // %e: " 4"
-        return ranged(text, start, limit, 2, 1, 31, v -> out.day = v);
-      }
-      case DAY_OF_YEAR -> {
-        return ranged(text, at, limit, 3, 1, 366, v -> out.dayOfYear = v);
-      }
-      case HOUR24 -> {
-        return ranged(text, at, limit, 2, 0, 23, v -> out.hour = v);
-      }
-      case HOUR12 -> {
-        out.twelveHour = true;
-        return ranged(text, at, limit, 2, 1, 12, v -> out.hour = v);
-      }
-      case MINUTE -> {
-        return ranged(text, at, limit, 2, 0, 59, v -> out.minute = v);
-      }
-      case SECOND -> {
-        return ranged(text, at, limit, 2, 0, 60, v -> out.second = Math.min(v, 59));
-      }
-      case FRACTION -> {
-        return fraction(text, at, limit, element.digits(), out);
-      }
-      case MILLIS -> {
-        return ranged(text, at, limit, 3, 0, 999, v -> out.nanos = v * 1_000_000);
-      }
-      case OPTIONAL_FRACTION -> {
-        if (at + 1 < limit
-            && (text.charAt(at) == '.' || text.charAt(at) == ',')
-            && isDigit(text.charAt(at + 1))) {
-          return fraction(text, at + 1, limit, 0, out);
-        }
-        return at;
-      }
-      case MONTH_NAME -> {
-        int end = letters(text, at, limit);
-        int month = name(text, at, end, MONTHS);
-        if (month < 0) {
-          return -1;
-        }
-        out.month = month + 1;
-        return end;
-      }
-      case DAY_NAME -> {
-        int end = letters(text, at, limit);
-        return name(text, at, end, DAYS) < 0 ? -1 : end;
-      }
-      case AM_PM -> {
-        if (at + 1 >= limit || Character.toLowerCase(text.charAt(at + 1)) != 'm') {
-          return -1;
-        }
-        char c = Character.toLowerCase(text.charAt(at));
-        if (c != 'a' && c != 'p') {
-          return -1;
-        }
-        out.pm = c == 'p';
-        return at + 2;
-      }
-      case OFFSET -> {
-        return offset(text, at, limit, out);
-      }
-      case OPTIONAL_OFFSET -> {
-        int end = offset(text, at, limit, out);
-        if (end < 0 && at < limit && text.charAt(at) == ' ') {
-          end = offset(text, at + 1, limit, out);
-        }
-        return end < 0 ? at : end;
-      }
-      case ZONE_NAME -> {
-        int end = at;
-        while (end < limit
-            && (Character.isLetterOrDigit(text.charAt(end))
-                || text.charAt(end) == '/'
-                || text.charAt(end) == '_')) {
-          end++;
-        }
-        if (end == at) {
-          return -1;
-        }
-        String name = text.subSequence(at, end).toString();
-        try {
-          out.zone =
-              name.equals("Z") || name.equals("UTC") || name.equals("GMT")
-                  ? ZoneOffset.UTC
-                  : ZoneId.of(name);
-        } catch (DateTimeException e) {
-          return -1;
-        }
-        return end;
-      }
-      case EPOCH -> {
-        int end = digits(text, at, limit, 10, 10);
-        if (end < 0 || (end < limit && isDigit(text.charAt(end)))) {
-          return -1;
-        }
-        long seconds = 0;
-        for (int i = at; i < end; i++) {
-          seconds = seconds * 10 + (text.charAt(i) - '0');
-        }
-        if (seconds < MIN_EPOCH || seconds >= MAX_EPOCH) {
-          return -1;
-        }
-        out.epochSeconds = seconds;
-        if (end + 1 < limit && text.charAt(end) == '.' && isDigit(text.charAt(end + 1))) {
-          return fraction(text, end + 1, limit, 0, out);
-        }
-        return end;
-      }
-      default -> throw new AssertionError(element.kind());
-    }
-  }
-
-  @FunctionalInterface
-  private interface IntSetter {
-    void set(int value);
-  }
-
-  private static int ranged(
-      CharSequence text, int at, int limit, int maxDigits, int min, int max, IntSetter setter) {
-    int end = digits(text, at, limit, 1, maxDigits);
-    if (end < 0) {
-      return -1;
-    }
-    int value = number(text, at, end);
-    if (value < min || value > max) {
-      return -1;
-    }
-    setter.set(value);
-    return end;
-  }
-
-  private static int fraction(CharSequence text, int at, int limit, int exact, Parsed out) {
-    int end = exact > 0 ? digits(text, at, limit, exact, exact) : digits(text, at, limit, 1, 9);
-    if (end < 0) {
-      return -1;
-    }
-    int nanos = 0;
-    for (int i = at; i < at + 9; i++) {
-      nanos = nanos * 10 + (i < end ? text.charAt(i) - '0' : 0);
-    }
-    out.nanos = nanos;
-    while (exact == 0 && end < limit && isDigit(text.charAt(end))) {
-      end++; // digits past nanoseconds are read and ignored
-    }
-    return end;
-  }
-
-  private static int offset(CharSequence text, int at, int limit, Parsed out) {
-    if (at >= limit) {
-      return -1;
-    }
-    char sign = text.charAt(at);
-    if (sign == 'Z') {
-      out.offsetSeconds = 0;
-      return at + 1;
-    }
-    if (sign != '+' && sign != '-') {
-      return -1;
-    }
-    int hoursEnd = digits(text, at + 1, limit, 2, 2);
-    if (hoursEnd < 0) {
-      return -1;
-    }
-    int hours = number(text, at + 1, hoursEnd);
-    int minutes = 0;
-    int end = hoursEnd;
-    int minutesStart = end < limit && text.charAt(end) == ':' ? end + 1 : end;
-    int minutesEnd = digits(text, minutesStart, limit, 2, 2);
-    if (minutesEnd > 0) {
-      minutes = number(text, minutesStart, minutesEnd);
-      end = minutesEnd;
-    }
-    if (hours > 18 || minutes > 59) {
-      return -1;
-    }
-    int seconds = hours * 3600 + minutes * 60;
-    out.offsetSeconds = sign == '-' ? -seconds : seconds;
-    return end;
-  }
-
-  /** The end of a run of {@code min..max} digits at {@code at} (as many as there are), or -1. */
-  private static int digits(CharSequence text, int at, int limit, int min, int max) {
-    int end = at;
-    while (end < limit && end - at < max && isDigit(text.charAt(end))) {
-      end++;
-    }
-    return end - at >= min ? end : -1;
-  }
-
-  private static int number(CharSequence text, int from, int to) {
-    int value = 0;
-    for (int i = from; i < to; i++) {
-      value = value * 10 + (text.charAt(i) - '0');
-    }
-    return value;
-  }
-
-  private static int letters(CharSequence text, int at, int limit) {
-    int end = at;
-    while (end < limit && end - at < 9 && isAsciiLetter(text.charAt(end))) {
-      end++;
-    }
-    return end;
-  }
-
-  /** The index of the name whose first three letters or whole text {@code [from, to)} is. */
-  private static int name(CharSequence text, int from, int to, String[] names) {
-    int length = to - from;
-    if (length < 3) {
-      return -1;
-    }
-    for (int n = 0; n < names.length; n++) {
-      String name = names[n];
-      if (length != 3 && length != name.length()) {
-        continue;
-      }
-      boolean same = true;
-      for (int i = 0; i < length && same; i++) {
-        same = Character.toLowerCase(text.charAt(from + i)) == name.charAt(i);
-      }
-      if (same) {
-        return n;
-      }
-    }
-    return -1;
-  }
-
-  private static boolean isDigit(char c) {
-    return c >= '0' && c <= '9';
-  }
-
-  private static boolean isAsciiLetter(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
   }
 
   /**

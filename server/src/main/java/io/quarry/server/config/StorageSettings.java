@@ -1,0 +1,160 @@
+package io.quarry.server.config;
+
+import io.quarry.codecs.block.EventBlockFormat;
+import io.quarry.codecs.journal.JournalCompression;
+import io.quarry.codecs.metricstore.MetricIndexOptions;
+import io.quarry.codecs.store.BucketFormat;
+import io.quarry.codecs.store.IndexOptions;
+import io.quarry.codecs.store.IndexedFieldType;
+import io.quarry.server.config.QuarryConfig.IndexStorage;
+import io.quarry.server.config.QuarryConfig.Storage;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The checks of the {@code storage} section ({@link Storage}, {@link IndexStorage}), and the
+ * options of one index it yields: the section's settings under the index's own.
+ */
+final class StorageSettings {
+  private StorageSettings() {}
+
+  /** Checks the section's settings once their defaults are in; the message names the setting. */
+  static void check(
+      String journalCompression,
+      String format,
+      int commitIntervalSeconds,
+      long maxBucketEvents,
+      int blockEvents,
+      int maxHotBucketAgeHours) {
+    JournalCompression.fromName(journalCompression);
+    try {
+      BucketFormat.fromName(format);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("storage.format: " + e.getMessage(), e);
+    }
+    Bounds.atLeastOne(commitIntervalSeconds, "storage.commitIntervalSeconds");
+    Bounds.atLeastOne(maxBucketEvents, "storage.maxBucketEvents");
+    if (blockEvents < 1 || blockEvents > EventBlockFormat.MAX_EVENTS) {
+      throw new IllegalArgumentException(
+          "storage.blockEvents must be between 1 and " + EventBlockFormat.MAX_EVENTS);
+    }
+    Bounds.atLeastOne(maxHotBucketAgeHours, "storage.maxHotBucketAgeHours");
+  }
+
+  /** Checks each index's layout: a known name, and none on a metric index. */
+  static void checkIndexes(Map<String, IndexStorage> indexes) {
+    indexes.forEach(
+        (name, index) -> {
+          try {
+            index.bucketFormat();
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                "storage.indexes." + name + ".format: " + e.getMessage(), e);
+          }
+          if (index.format() != null && index.datatype().equals(IndexStorage.METRIC)) {
+            throw new IllegalArgumentException(
+                "storage.indexes." + name + ".format is a setting of event indexes");
+          }
+        });
+  }
+
+  /** Checks an index's datatype and that only a metric index has the settings of one. */
+  static void checkDatatype(
+      String datatype, Long maxBucketPoints, Integer mergeFactor, Long maxMergedPoints) {
+    if (!datatype.equals("event") && !datatype.equals(IndexStorage.METRIC)) {
+      throw new IllegalArgumentException(
+          "datatype must be event or metric, not '" + datatype + "'");
+    }
+    if (maxBucketPoints != null && maxBucketPoints < 1) {
+      throw new IllegalArgumentException("maxBucketPoints must be at least 1");
+    }
+    if (!datatype.equals(IndexStorage.METRIC)
+        && (maxBucketPoints != null || mergeFactor != null || maxMergedPoints != null)) {
+      throw new IllegalArgumentException(
+          "maxBucketPoints, mergeFactor and maxMergedPoints are settings of metric indexes");
+    }
+    if (maxMergedPoints != null && maxMergedPoints < 1) {
+      throw new IllegalArgumentException("maxMergedPoints must be at least 1");
+    }
+  }
+
+  /** Checks an index's field types, journal compression and retention. */
+  static void checkIndexStorage(
+      Map<String, String> fields,
+      String journalCompression,
+      Integer maxAgeDays,
+      Long maxTotalBytes) {
+    fieldTypes(fields);
+    if (journalCompression != null) {
+      JournalCompression.fromName(journalCompression);
+    }
+    if (maxAgeDays != null) {
+      Bounds.atLeastOne(maxAgeDays, "maxAgeDays");
+    }
+    if (maxTotalBytes != null) {
+      Bounds.positive(maxTotalBytes, "maxTotalBytes");
+    }
+  }
+
+  /** The declared field types; an unknown type name is an error naming the field. */
+  static Map<String, IndexedFieldType> fieldTypes(Map<String, String> fields) {
+    Map<String, IndexedFieldType> types = new HashMap<>();
+    fields.forEach(
+        (field, type) -> {
+          try {
+            types.put(field, IndexedFieldType.fromName(type));
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("field '" + field + "': " + e.getMessage(), e);
+          }
+        });
+    return types;
+  }
+
+  /** The options of a metric index ({@code own}: its settings, or null): size, merges, age. */
+  static MetricIndexOptions metricOptions(IndexStorage own) {
+    MetricIndexOptions options =
+        MetricIndexOptions.DEFAULTS.withMaxAge(
+            Optional.ofNullable(own == null ? null : own.maxAgeDays()).map(Duration::ofDays));
+    if (own == null) {
+      return options;
+    }
+    if (own.maxBucketPoints() != null) {
+      options = options.withMaxBucketPoints(own.maxBucketPoints());
+    }
+    if (own.mergeFactor() != null || own.maxMergedPoints() != null) {
+      options =
+          options.withMerges(
+              Objects.requireNonNullElse(own.mergeFactor(), options.mergeFactor()),
+              Objects.requireNonNullElse(own.maxMergedPoints(), options.maxMergedPoints()));
+    }
+    return options;
+  }
+
+  /** See {@link Storage#options(String)}. */
+  static IndexOptions options(Storage storage, String index) {
+    IndexStorage own =
+        storage.indexes().getOrDefault(index, new IndexStorage(null, null, null, null));
+    String compression =
+        own.journalCompression() != null ? own.journalCompression() : storage.journalCompression();
+    return IndexOptions.DEFAULTS
+        .withJournalCompression(JournalCompression.fromName(compression))
+        .withCommitInterval(Duration.ofSeconds(storage.commitIntervalSeconds()))
+        .withBuckets(storage.maxBucketEvents(), Duration.ofHours(storage.maxHotBucketAgeHours()))
+        .withRetention(
+            Optional.ofNullable(own.maxAgeDays())
+                .or(
+                    () ->
+                        index.equals(QuarryConfig.INTERNAL_INDEX)
+                            ? Optional.of(QuarryConfig.INTERNAL_RETENTION_DAYS)
+                            : Optional.empty())
+                .map(Duration::ofDays),
+            Optional.ofNullable(own.maxTotalBytes()))
+        .withFieldTypes(own.fieldTypes())
+        .withFormat(
+            own.format() != null ? own.bucketFormat() : BucketFormat.fromName(storage.format()))
+        .withBlockEvents(storage.blockEvents());
+  }
+}

@@ -1,0 +1,52 @@
+package io.quarry.server.search;
+
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.engine.aggregation.PageAggregator;
+import io.quarry.ql.exec.EventText;
+import io.quarry.ql.exec.PageChain;
+import io.quarry.ql.exec.PageReduce;
+import io.quarry.ql.exec.ReduceCoverage;
+import java.util.List;
+
+/**
+ * How the map side of a batch aggregation on pages ({@link PageBatch}) runs, as planned: the
+ * leading {@code rex} commands the source runs ({@code fused}), then whether the rest has page
+ * stages ({@code onPages}, reading {@code sourceFields} from storage; if not, the search runs
+ * time-ordered); whether the commands after {@code stats} have page stages ({@code reduceOnPages},
+ * {@link PageReduce}); whether the source's pages carry each event's own raw text ({@code ownText},
+ * {@link EventText#withOwnText}) for a bare word after a command that changed {@code _raw}.
+ */
+record PageShape(
+    int fused, boolean onPages, List<String> sourceFields, boolean reduceOnPages, boolean ownText) {
+
+  /**
+   * The shape of a batch search on pages: {@code filters} before {@code stats}, {@code reduce}
+   * after it.
+   */
+  static PageShape of(List<Command> filters, Command aggregation, List<Command> reduce) {
+    int fused = EventPages.fusedPrefix(filters);
+    List<Command> chained = filters.subList(fused, filters.size());
+    boolean overEvents = PageChain.supportsOverEvents(chained); // the chain takes events
+    // a bare word after eval _raw=… or a lookup without OUTPUT: each event's own text carried
+    // along (not into an every-field listing, which lays out only the events' fields)
+    boolean ownText =
+        !overEvents
+            && PageChain.supportsOverEventsWithOwnText(chained)
+            && !PageAggregator.inputFields(aggregation).contains("*");
+    boolean onPages = overEvents || ownText;
+    java.util.Set<String> sourceFields =
+        onPages
+            ? io.quarry.ql.exec.InputFields.of(chained, PageAggregator.inputFields(aggregation))
+            : java.util.Set.of();
+    if (ownText) {
+      sourceFields = new java.util.LinkedHashSet<>(sourceFields);
+      sourceFields.add(io.quarry.codecs.store.EventFields.RAW);
+    }
+    return new PageShape(
+        fused,
+        onPages,
+        List.copyOf(sourceFields),
+        ReduceCoverage.supportsOverResults(reduce),
+        ownText);
+  }
+}

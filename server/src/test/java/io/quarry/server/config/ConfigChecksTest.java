@@ -1,0 +1,139 @@
+package io.quarry.server.config;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Each section's checks (the {@code …Settings} classes beside {@link QuarryConfig}) refuse a bad
+ * setting, loaded the way the server loads it, with the exact message that names the setting. The
+ * expected texts are written out by hand: they are what an operator reads.
+ */
+class ConfigChecksTest {
+  static Stream<Arguments> refusals() {
+    return Stream.of(
+        refused("server.port must be 0..65535, not 70000", "server.port", "70000"),
+        refused(
+            "server.maxRequestBytes must be 1024..2147483647, not 10",
+            "server.maxRequestBytes",
+            "10"),
+        refused("server.maxInFlightBytes must be positive", "server.maxInFlightBytes", "0"),
+        refused("server.workerThreads must be at least 1", "server.workerThreads", "0"),
+        refused("server.ingestWorkerThreads must be at least 1", "server.ingestWorkerThreads", "0"),
+        refused("server.writeTimeoutSeconds must be at least 1", "server.writeTimeoutSeconds", "0"),
+        refused("server.idleTimeoutSeconds must be at least 1", "server.idleTimeoutSeconds", "-3"),
+        refused(
+            "server.requestReadTimeoutSeconds must be at least 1",
+            "server.requestReadTimeoutSeconds",
+            "0"),
+        refused("server.maxConnections must be at least 1", "server.maxConnections", "0"),
+        refused(
+            "server.tls.clientAuth: none, optional (or want) or required, not 'sometimes'",
+            "server.tls.enabled",
+            "true",
+            "server.tls.clientAuth",
+            "sometimes"),
+        refused(
+            "server.tls: certificate and key go together; certificate is set without key",
+            "server.tls.certificate",
+            "cert.pem"),
+        refused(
+            "server.tls.clientAuth is required: server.tls.clientCa must name the PEM file of the"
+                + " CAs that sign client certificates",
+            "server.tls.enabled",
+            "true",
+            "server.tls.clientAuth",
+            "required"),
+        refused("ingest.pipelines must be at least 1", "ingest.pipelines", "0"),
+        refused("ingest.maxQueuedBytes must be positive", "ingest.maxQueuedBytes", "0"),
+        refused("search.maxMemoryBytes must be at least 1", "search.maxMemoryBytes", "0"),
+        refused("search.maxTotalMemoryBytes must be at least 1", "search.maxTotalMemoryBytes", "0"),
+        refused("search.maxResultRows must be at least 1", "search.maxResultRows", "0"),
+        refused("search.maxTimeSeconds must be at least 1", "search.maxTimeSeconds", "0"),
+        refused(
+            "search.maxConcurrentJobs, search.maxJobs, search.jobTtlSeconds and"
+                + " search.maxJobTtlSeconds must be at least 1",
+            "search.maxJobs",
+            "0"),
+        refused(
+            "search.jobTtlSeconds (100) is above search.maxJobTtlSeconds (50)",
+            "search.jobTtlSeconds",
+            "100",
+            "search.maxJobTtlSeconds",
+            "50"),
+        refused(
+            "storage.commitIntervalSeconds must be at least 1",
+            "storage.commitIntervalSeconds",
+            "0"),
+        refused("storage.maxBucketEvents must be at least 1", "storage.maxBucketEvents", "0"),
+        refused(
+            "storage.maxHotBucketAgeHours must be at least 1", "storage.maxHotBucketAgeHours", "0"),
+        refused(
+            "maxAgeDays must be at least 1",
+            "indexes",
+            "web",
+            "storage.indexes.web.maxAgeDays",
+            "0"),
+        refused(
+            "maxTotalBytes must be positive",
+            "indexes",
+            "web",
+            "storage.indexes.web.maxTotalBytes",
+            "0"),
+        refused(
+            "datatype must be event or metric, not 'trace'",
+            "indexes",
+            "web",
+            "storage.indexes.web.datatype",
+            "trace"),
+        refused(
+            "maxBucketPoints, mergeFactor and maxMergedPoints are settings of metric indexes",
+            "indexes",
+            "web",
+            "storage.indexes.web.mergeFactor",
+            "4"),
+        refused(
+            "storage.indexes has settings for 'web', which is not in indexes",
+            "storage.indexes.web.maxAgeDays",
+            "3"),
+        refused(
+            "indexes: '_audit' is Quarry's own index and always exists; HEC tokens cannot write it",
+            "indexes",
+            "_audit"),
+        refused(
+            "auth.roles.admin: the admin role is built in (every index and capability) and cannot"
+                + " be redefined",
+            "auth.roles.admin.srchJobsQuota",
+            "5"),
+        refused(
+            "auth.roles.ops.srchMaxTime: a number of seconds or a number with a unit (30s, 10m,"
+                + " 8h, 100days), not 'soon'",
+            "auth.roles.ops.srchMaxTime",
+            "soon"),
+        refused(
+            "auth.roles.ops.srchJobsQuota: at least 0 (0: no limit), not -1",
+            "auth.roles.ops.srchJobsQuota",
+            "-1"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("refusals")
+  void aBadSettingIsRefusedNamingIt(String message, Map<String, String> flags) {
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), flags))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("configuration: " + message);
+  }
+
+  private static Arguments refused(String message, String... flagsAndValues) {
+    Map<String, String> flags = new LinkedHashMap<>();
+    for (int i = 0; i < flagsAndValues.length; i += 2) {
+      flags.put(flagsAndValues[i], flagsAndValues[i + 1]);
+    }
+    return Arguments.of(message, flags);
+  }
+}
