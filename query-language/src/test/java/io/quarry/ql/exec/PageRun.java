@@ -97,8 +97,8 @@ final class PageRun {
   }
 
   /**
-   * As {@link #run(String, List, int, Evaluator)}, with an evaluator whose clock is the run's start,
-   * in UTC.
+   * As {@link #run(String, List, int, Evaluator)}, with an evaluator whose clock is the run's
+   * start, in UTC.
    */
   static List<Page> run(String query, List<Page> input, int pageSize) {
     return run(query, input, pageSize, EVALUATOR);

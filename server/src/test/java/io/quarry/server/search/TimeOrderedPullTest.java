@@ -126,6 +126,36 @@ class TimeOrderedPullTest {
     assertThat(stats(warns).eventsRead()).isLessThan(EVENTS / 2);
   }
 
+  /**
+   * An aggregation after a {@code head} (time-ordered: the head needs the events newest first) is
+   * one pulled chain with the stages before it: the head's rows stop the scan, and the stages'
+   * stats count the aggregation's input and answer. The newest 25 events are 2975 … 2999, of which
+   * 2975, 2980, 2985, 2990 and 2995 are warn.
+   */
+  @Test
+  void anAggregationAfterAHeadIsOneChainThatStopsTheScan() throws Exception {
+    for (String index : List.of("ev", "bl")) {
+      String query = "search index=" + index + " | head 25 | stats count by level | head 5";
+      HttpResponse<String> response = TestServers.export(server, PASSWORD, query);
+      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+      List<String> rows = new ArrayList<>();
+      ObjectMapper json = new ObjectMapper();
+      for (String line : response.body().split("\n")) {
+        JsonNode result = line.isBlank() ? null : json.readTree(line).get("result");
+        if (result != null) {
+          rows.add(result.path("level").asText() + " " + result.path("count").asText());
+        }
+      }
+      assertThat(rows).as(query).containsExactly("info 20", "warn 5");
+      SearchStats stats = stats(query);
+      assertThat(stats.eventsRead()).as(query).isEqualTo(25);
+      assertThat(stats.stages())
+          .as(query)
+          .extracting(s -> s.name() + " " + s.rowsIn() + "->" + s.rowsOut())
+          .containsExactly("head 25->25", "stats 25->2", "head 2->2");
+    }
+  }
+
   @Test
   void listingsComeNewestFirstInBothLayouts() throws Exception {
     for (String index : List.of("ev", "bl")) {
