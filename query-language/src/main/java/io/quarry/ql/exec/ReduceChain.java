@@ -36,6 +36,7 @@ public final class ReduceChain {
   private final int pageSize;
   final List<Driver.Step> steps = new ArrayList<>();
   final ReduceHeads heads = new ReduceHeads();
+  private boolean built; // into: the steps are a reduce's
 
   private ReduceChain(Evaluator evaluator, StageStats stats, int pageSize) {
     this.evaluator = requireNonNull(evaluator, "evaluator is null");
@@ -152,6 +153,10 @@ public final class ReduceChain {
 
   /** The chain, its answer's pages into {@code end}, which answers false once it takes no more. */
   public PageReduce into(Predicate<Page> end) {
+    if (built) {
+      throw new IllegalStateException("the chain's steps are one reduce's already");
+    }
+    built = true;
     return new PageReduce(this, end);
   }
 

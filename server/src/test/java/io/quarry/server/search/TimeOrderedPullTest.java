@@ -85,17 +85,23 @@ class TimeOrderedPullTest {
 
   /** The {@code _raw} of each result, in order. */
   private static List<String> raws(String query) throws Exception {
+    return results(query, result -> result.path("_raw").asText());
+  }
+
+  /** Each result as {@code cells} reads it, in order. */
+  private static List<String> results(
+      String query, java.util.function.Function<JsonNode, String> cells) throws Exception {
     HttpResponse<String> response = TestServers.export(server, PASSWORD, query);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    List<String> raws = new ArrayList<>();
+    List<String> results = new ArrayList<>();
     ObjectMapper json = new ObjectMapper();
     for (String line : response.body().split("\n")) {
       JsonNode result = line.isBlank() ? null : json.readTree(line).get("result");
       if (result != null) {
-        raws.add(result.path("_raw").asText());
+        results.add(cells.apply(result));
       }
     }
-    return raws;
+    return results;
   }
 
   /**
@@ -136,17 +142,9 @@ class TimeOrderedPullTest {
   void anAggregationAfterAHeadIsOneChainThatStopsTheScan() throws Exception {
     for (String index : List.of("ev", "bl")) {
       String query = "search index=" + index + " | head 25 | stats count by level | head 5";
-      HttpResponse<String> response = TestServers.export(server, PASSWORD, query);
-      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-      List<String> rows = new ArrayList<>();
-      ObjectMapper json = new ObjectMapper();
-      for (String line : response.body().split("\n")) {
-        JsonNode result = line.isBlank() ? null : json.readTree(line).get("result");
-        if (result != null) {
-          rows.add(result.path("level").asText() + " " + result.path("count").asText());
-        }
-      }
-      assertThat(rows).as(query).containsExactly("info 20", "warn 5");
+      assertThat(results(query, r -> r.path("level").asText() + " " + r.path("count").asText()))
+          .as(query)
+          .containsExactly("info 20", "warn 5");
       SearchStats stats = stats(query);
       assertThat(stats.eventsRead()).as(query).isEqualTo(25);
       assertThat(stats.stages())
