@@ -5,6 +5,7 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageReduce;
+import io.quarry.ql.exec.PagesSource;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.ql.parser.Parser;
 import java.time.Instant;
@@ -85,12 +86,8 @@ public class OperatorBenchmark {
             0,
             AccessRows.PAGE_SIZE);
     try {
-      for (Page page : pages) {
-        if (!reduce.add(page)) {
-          break;
-        }
-      }
-      reduce.finish();
+      reduce.pullFrom(PagesSource.of(pages.iterator()));
+      reduce.run();
     } finally {
       reduce.close();
     }

@@ -111,6 +111,10 @@ final class DriverLoop {
   boolean moveOnce() {
     boolean moved = false;
     int last = operators.length - 1;
+    if (firstOpen > 0 && !finishCalled[firstOpen] && blocked(firstOpen) == null) {
+      finish(firstOpen); // its input was closed while it was blocked (closeFinishedPrefix)
+      moved = true;
+    }
     for (int i = firstOpen; i <= last; i++) {
       if (blocked(i) != null) {
         continue;
@@ -169,7 +173,8 @@ final class DriverLoop {
   /**
    * Closes the finished prefix of the chain: every operator up to the last finished one before the
    * end (nothing it held reaches the rest), as ES|QL's driver drops its finished operators; the
-   * first still open is finished, its input being over.
+   * first still open is finished, its input being over (once it is not blocked: nothing else is
+   * asked of a blocked operator).
    */
   private void closeFinishedPrefix() {
     int last = operators.length - 1;
@@ -177,8 +182,8 @@ final class DriverLoop {
       if (blocked(i) == null && operators[i].isFinished()) {
         RuntimeException failure = closeAll(firstOpen, i + 1);
         firstOpen = i + 1;
-        if (!finishCalled[firstOpen]) {
-          finish(firstOpen);
+        if (!finishCalled[firstOpen] && blocked(firstOpen) == null) {
+          finish(firstOpen); // a blocked one is finished once it is not (moveOnce)
         }
         if (failure != null) {
           throw failure;

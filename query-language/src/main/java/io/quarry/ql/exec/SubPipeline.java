@@ -86,13 +86,14 @@ public final class SubPipeline {
             0,
             RowPaging.BATCH);
     try {
-      for (Page page : input) {
-        context.checkCancelled();
-        if (!reduce.add(page)) {
-          break;
-        }
-      }
-      reduce.finish();
+      reduce.pullFrom(
+          new PagesSource(
+              input.iterator(),
+              page -> {
+                context.checkCancelled();
+                return false;
+              }));
+      reduce.run();
     } finally {
       reduce.close();
     }

@@ -31,7 +31,10 @@
  * chain's head (a batch slice's scan, the time-ordered scan; a reduce side's {@link
  * io.quarry.ql.exec.PagesSource} over a generator's or a metric command's pages, or its {@link
  * io.quarry.ql.exec.OutputSource} over a finished aggregation or a generating plugin command) —,
- * counting each as a stage of {@link io.quarry.ql.exec.StageStats}.
+ * counting each as a stage of {@link io.quarry.ql.exec.StageStats}. A reduce side is only pulled:
+ * {@link io.quarry.ql.exec.ReduceChain} lays its runs of commands (over events, a listing's marking
+ * stages, results) and the steps between them into one chain, and {@link
+ * io.quarry.ql.exec.ReduceHeads} says when it wants nothing more, which finishes its source.
  *
  * <p>{@link io.quarry.ql.exec.InputFields} is the needed-field analysis of a run of page stages:
  * the fields its input must carry, worked backwards from what follows, which a source then loads.

@@ -128,16 +128,15 @@ class BinTest {
     List<io.quarry.ql.ast.Command> commands = PageRun.commands("* | bin x");
     PageReduce reduce =
         new PageReduce(commands, evaluator, page -> true, new StageStats(List.of("bin")), 0, 1024);
-    assertThatThrownBy(
-            () -> {
-              for (long from = 0; from < 10_000; from += 100) {
-                List<java.util.Map<String, Object>> rows = new ArrayList<>();
-                for (long i = from; i < from + 100; i++) {
-                  rows.add(java.util.Map.of("x", i));
-                }
-                reduce.add(TestPages.of(rows));
-              }
-            })
+    List<io.quarry.plugin.api.data.Page> input = new ArrayList<>();
+    for (long from = 0; from < 10_000; from += 100) {
+      List<java.util.Map<String, Object>> rows = new ArrayList<>();
+      for (long i = from; i < from + 100; i++) {
+        rows.add(java.util.Map.of("x", i));
+      }
+      input.add(TestPages.of(rows));
+    }
+    assertThatThrownBy(() -> PageRun.pull(reduce, input))
         .isInstanceOf(MemoryLimitExceededException.class)
         .hasMessageContaining("bin");
   }

@@ -228,14 +228,7 @@ class BlockingPluginTest {
             new StageStats(List.of("slowtag")),
             0,
             RowPaging.BATCH);
-    try {
-      for (Page page : TestPages.pages(TestPages.cells(input), RowPaging.BATCH)) {
-        reduce.add(page);
-      }
-      reduce.finish();
-    } finally {
-      reduce.close();
-    }
+    PageRun.pull(reduce, TestPages.pages(TestPages.cells(input), RowPaging.BATCH));
   }
 
   @Test

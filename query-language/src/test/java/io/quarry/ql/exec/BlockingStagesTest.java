@@ -428,12 +428,9 @@ class BlockingStagesTest {
     List<Page> out = new ArrayList<>();
     PageReduce reduce =
         new PageReduce(parsed, evaluator, out::add, new StageStats(List.of("transaction")), 0, 16);
-    for (Page page : TimedRandomPages.of(new Random(7), true)) {
-      reduce.add(page);
-    }
-    assertThat(account.used()).as("pages held").isPositive();
-    reduce.finish();
-    reduce.close();
+    assertThat(PageRun.pullHolding(reduce, TimedRandomPages.of(new Random(7), true), account))
+        .as("pages held")
+        .isPositive();
     assertThat(account.used()).as("released").isZero();
     assertThat(out).isNotEmpty();
   }
@@ -499,13 +496,7 @@ class BlockingStagesTest {
             new StageStats(parsed.stream().map(Command::name).toList()),
             0,
             pageSize);
-    for (Page page : input) {
-      if (!reduce.add(page)) {
-        break;
-      }
-    }
-    reduce.finish();
-    reduce.close();
+    PageRun.pull(reduce, input);
     return out;
   }
 }

@@ -123,14 +123,7 @@ class MstatsAppendOperatorTest {
     ListedPoints points = new ListedPoints();
     List<Page> out = new ArrayList<>();
     PageReduce reduce = reduce(" | head 12", points, out);
-    try {
-      for (Page page : before(new Random(1))) {
-        reduce.add(page);
-      }
-      reduce.finish();
-    } finally {
-      reduce.close();
-    }
+    PageRun.pull(reduce, before(new Random(1)));
     assertThat(TestPages.rows(out)).hasSize(12);
     // 10 rows before it, then pages of 4 points until the head has its 12: one page read
     assertThat(points.read).as("pages read").isEqualTo(1);

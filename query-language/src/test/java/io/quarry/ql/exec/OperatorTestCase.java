@@ -93,16 +93,11 @@ abstract class OperatorTestCase {
       MemoryAccount account = new MemoryAccount("test", Long.MAX_VALUE);
       List<Page> out = new ArrayList<>();
       Driven driven = reduce(command, 16, account, out);
-      for (Page page : pages(input(), new Random(7))) {
-        if (!driven.reduce().add(page)) {
-          break; // e.g. head has its rows
-        }
-      }
+      // pulled while wanted (a head that has its rows stops it)
+      long held = PageRun.pullHolding(driven.reduce(), pages(input(), new Random(7)), account);
       if (holdingCommands().contains(command)) {
-        assertThat(account.used()).as(command + " holds its input").isPositive();
+        assertThat(held).as(command + " holds its input").isPositive();
       }
-      driven.reduce().finish();
-      driven.reduce().close();
       assertThat(account.used()).as(command + " released what it counted").isZero();
     }
   }
@@ -265,13 +260,7 @@ abstract class OperatorTestCase {
    * gets every page once), finishes and closes; the answer's pages.
    */
   static List<Page> drive(Driven driven, List<Page> input) {
-    for (Page page : input) {
-      if (!driven.reduce().add(page)) {
-        break;
-      }
-    }
-    driven.reduce().finish();
-    driven.reduce().close();
+    PageRun.pull(driven.reduce(), input);
     return driven.out();
   }
 

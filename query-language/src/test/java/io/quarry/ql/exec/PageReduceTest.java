@@ -626,13 +626,7 @@ class PageReduceTest {
             new StageStats(parsed.stream().map(Command::name).toList()),
             0,
             pageSize);
-    for (Page page : input) {
-      if (!reduce.add(page)) {
-        break;
-      }
-    }
-    reduce.finish();
-    reduce.close();
+    PageRun.pull(reduce, input);
     return out;
   }
 
@@ -788,9 +782,7 @@ class PageReduceTest {
             new StageStats(parsed.stream().map(Command::name).toList()),
             0,
             16);
-    input.forEach(reduce::add);
-    reduce.finish();
-    reduce.close();
+    PageRun.pull(reduce, input);
     return out;
   }
 

@@ -52,17 +52,54 @@ final class PageRun {
             new StageStats(commands.stream().map(Command::name).toList()),
             0,
             pageSize);
-    for (Page page : input) {
-      if (!reduce.add(page)) {
-        break;
-      }
-    }
-    reduce.finish();
-    reduce.close();
+    pull(reduce, input);
     return out;
   }
 
-  /** As above, with an evaluator whose clock is the run's start, in UTC. */
+  /**
+   * Pulls {@code input}'s pages through {@code reduce} ({@link PagesSource}: only while it wants
+   * them), then closes it.
+   */
+  static void pull(PageReduce reduce, Iterable<Page> input) {
+    try {
+      reduce.pullFrom(PagesSource.of(input.iterator()));
+      reduce.run();
+    } finally {
+      reduce.close();
+    }
+  }
+
+  /**
+   * As {@link #pull}, answering the most {@code account} held while the input was pulled (read each
+   * time the source asks whether a page is left, the pages before it taken by the stages): what a
+   * stage that holds its input counted before the input ended.
+   */
+  static long pullHolding(
+      PageReduce reduce, Iterable<Page> input, io.quarry.plugin.api.data.MemoryAccount account) {
+    long[] most = {0};
+    java.util.Iterator<Page> pages = input.iterator();
+    pull(
+        reduce,
+        () ->
+            new java.util.Iterator<>() {
+              @Override
+              public boolean hasNext() {
+                most[0] = Math.max(most[0], account.used());
+                return pages.hasNext();
+              }
+
+              @Override
+              public Page next() {
+                return pages.next();
+              }
+            });
+    return most[0];
+  }
+
+  /**
+   * As {@link #run(String, List, int, Evaluator)}, with an evaluator whose clock is the run's
+   * start, in UTC.
+   */
   static List<Page> run(String query, List<Page> input, int pageSize) {
     return run(query, input, pageSize, EVALUATOR);
   }

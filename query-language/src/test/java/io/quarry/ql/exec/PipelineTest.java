@@ -231,16 +231,11 @@ class PipelineTest {
             new StageStats(List.of("search", "head")),
             0,
             2);
-    int offered = 0;
-    for (Page page : input) {
-      offered += page.positionCount();
-      if (!reduce.add(page)) {
-        break;
-      }
-    }
-    reduce.finish();
+    PagesSource source = PagesSource.of(input.iterator());
+    reduce.pullFrom(source);
+    reduce.run();
     reduce.close();
-    assertThat(offered).isEqualTo(54);
+    assertThat(source.positions()).isEqualTo(54);
     assertThat(pages).extracting(Page::positionCount).containsExactly(2, 1);
     assertThat(table(pages)).containsExactly(List.of(50L), List.of(51L), List.of(52L));
   }

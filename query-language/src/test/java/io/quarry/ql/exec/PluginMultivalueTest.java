@@ -116,14 +116,14 @@ class PluginMultivalueTest {
     List<Page> pages = new ArrayList<>();
     PageReduce reduce =
         new PageReduce(commands, evaluator, pages::add, new StageStats(List.of("shout")), 0, 16);
-    reduce.add(
-        TestPages.of(
-            List.of(
-                Map.of("tags", List.of("red", "blue"), "n", List.of(1L, 2L)),
-                Map.of("tags", "green"),
-                Map.of("tags", "x y"))));
-    reduce.finish();
-    reduce.close();
+    PageRun.pull(
+        reduce,
+        List.of(
+            TestPages.of(
+                List.of(
+                    Map.of("tags", List.of("red", "blue"), "n", List.of(1L, 2L)),
+                    Map.of("tags", "green"),
+                    Map.of("tags", "x y")))));
     List<Map<String, Object>> out = TestPages.rows(pages);
 
     assertThat(shout.sawMultivaluedBlocks).containsExactly(true);

@@ -718,13 +718,7 @@ class RowLocalStagesTest {
             new StageStats(parsed.stream().map(Command::name).toList()),
             0,
             pageSize);
-    for (Page page : input) {
-      if (!reduce.add(page)) {
-        break;
-      }
-    }
-    reduce.finish();
-    reduce.close();
+    PageRun.pull(reduce, input);
     return out;
   }
 

@@ -37,11 +37,7 @@ class StageStatsTest {
             stats,
             0,
             10);
-    for (io.quarry.plugin.api.data.Page page : TestPages.pages(PipelineTest.cells(rows), 10)) {
-      reduce.add(page);
-    }
-    reduce.finish();
-    reduce.close();
+    PageRun.pull(reduce, TestPages.pages(PipelineTest.cells(rows), 10));
     assertThat(stats.stages())
         .extracting(s -> s.name() + " " + s.rowsIn() + "->" + s.rowsOut())
         .containsExactly(
@@ -81,11 +77,7 @@ class StageStatsTest {
             stats,
             0,
             7);
-    for (io.quarry.plugin.api.data.Page page : TestPages.pages(PipelineTest.cells(rows), 7)) {
-      reduce.add(page);
-    }
-    reduce.finish();
-    reduce.close();
+    PageRun.pull(reduce, TestPages.pages(PipelineTest.cells(rows), 7));
     assertThat(stats.stages())
         .extracting(s -> s.name() + " " + s.rowsIn() + "->" + s.rowsOut())
         .containsExactly("stats 50->20", "dedup 20->20", "fillnull 20->20", "head 20->3");

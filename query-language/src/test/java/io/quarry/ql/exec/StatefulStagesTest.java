@@ -297,12 +297,9 @@ class StatefulStagesTest {
     List<Page> out = new ArrayList<>();
     PageReduce reduce =
         new PageReduce(parsed, evaluator, out::add, new StageStats(List.of("eventstats")), 0, 16);
-    for (Page page : TimedRandomPages.of(new Random(7), false)) {
-      reduce.add(page);
-    }
-    assertThat(account.used()).as("pages held").isPositive();
-    reduce.finish();
-    reduce.close();
+    assertThat(PageRun.pullHolding(reduce, TimedRandomPages.of(new Random(7), false), account))
+        .as("pages held")
+        .isPositive();
     assertThat(account.used()).as("released").isZero();
     assertThat(out).isNotEmpty();
   }
@@ -324,13 +321,7 @@ class StatefulStagesTest {
             new StageStats(parsed.stream().map(Command::name).toList()),
             0,
             16);
-    for (Page page : input) {
-      if (!reduce.add(page)) {
-        break;
-      }
-    }
-    reduce.finish();
-    reduce.close();
+    PageRun.pull(reduce, input);
     return out;
   }
 }

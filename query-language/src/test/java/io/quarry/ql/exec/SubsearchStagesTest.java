@@ -440,11 +440,7 @@ class SubsearchStagesTest {
               new StageStats(parsed.stream().map(Command::name).toList()),
               0,
               16);
-      for (Page page : randomPages(random, 3)) {
-        reduce.add(page);
-      }
-      reduce.finish();
-      reduce.close();
+      PageRun.pull(reduce, randomPages(random, 3));
       assertThat(out).as(commands).isNotEmpty();
       assertThat(account.used()).as(commands).isZero();
     }
@@ -482,13 +478,7 @@ class SubsearchStagesTest {
             new StageStats(parsed.stream().map(Command::name).toList()),
             0,
             16);
-    for (Page page : input) {
-      if (!reduce.add(page)) {
-        break;
-      }
-    }
-    reduce.finish();
-    reduce.close();
+    PageRun.pull(reduce, input);
     return out;
   }
 

@@ -1,6 +1,7 @@
 package io.quarry.ql.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.plugin.api.command.ArgumentSpec;
 import io.quarry.plugin.api.command.ArgumentType;
@@ -234,12 +235,7 @@ class TransformingPluginOperatorsTest {
     List<Command> commands = parse(query);
     List<Page> answer = new ArrayList<>();
     PageReduce reduce = afterMapSide(commands, evaluator, answer::add);
-    try {
-      states.forEach(reduce::add);
-      reduce.finish();
-    } finally {
-      reduce.close();
-    }
+    PageRun.pull(reduce, states);
     return answer;
   }
 
@@ -273,11 +269,13 @@ class TransformingPluginOperatorsTest {
   }
 
   /**
-   * A reduce side that wants nothing more ({@code head} has its rows) gives back each state page it
-   * is handed; closed before the end, it gives back what its reduce operator holds.
+   * A reduce side whose answer is full after its one page pulls the states its reduce operator
+   * needs (every one: it answers once its input is over) and gives each back; one whose run fails
+   * before the end gives back, closed, what its reduce operator holds — a state never pulled stays
+   * with its holder ({@code MapSideStates}), which gives it back.
    */
   @Test
-  void statesTheReduceSideDoesNotTakeAreGivenBack() {
+  void statesTheReduceSideTakesAreGivenBack() {
     Evaluator evaluator = evaluator(memory);
     PluginCommand command = command("total field=n");
     List<Page> states = new ArrayList<>();
@@ -294,16 +292,27 @@ class TransformingPluginOperatorsTest {
               answer.add(page);
               return false; // the answer is full after one page
             });
-    reduce.add(states.get(0));
-    reduce.finish(); // the answer made and full: what comes after goes nowhere
-    assertThat(reduce.add(states.get(1))).isFalse();
-    assertThat(reduce.add(states.get(2))).isFalse();
-    reduce.close();
-    assertThat(TestPages.rows(answer)).containsExactly(Map.of("count", 10L, "sum", 45L));
+    PageRun.pull(reduce, states);
+    assertThat(TestPages.rows(answer)).containsExactly(Map.of("count", 30L, "sum", 435L));
     assertThat(memory.used()).isZero();
+
+    List<Page> two = new ArrayList<>(mapSide(command, evaluator, List.of(page(0, 10))));
+    two.addAll(mapSide(command, evaluator, List.of(page(10, 20))));
     PageReduce abandoned = afterMapSide(commands, evaluator, answer::add);
-    abandoned.add(mapSide(command, evaluator, List.of(page(0, 10))).getFirst());
+    int[] asked = {0};
+    abandoned.pullFrom(
+        new PagesSource(
+            two.iterator(),
+            page -> {
+              if (++asked[0] == 2) {
+                throw new IllegalStateException("the search failed");
+              }
+              return false;
+            }));
+    assertThatThrownBy(abandoned::run).hasMessage("the search failed");
+    assertThat(memory.used()).as("the first state taken, the second not").isPositive();
     abandoned.close();
+    evaluator.pluginContext().blockFactory().release(two.get(1)); // its holder's to give back
     assertThat(memory.used()).isZero();
   }
 

@@ -1,24 +1,17 @@
 package io.quarry.server.search;
 
-import io.quarry.plugin.api.data.Block;
-import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
-import io.quarry.ql.ast.RenameCommand;
 import io.quarry.ql.ast.SubsearchCommand;
-import io.quarry.ql.exec.Driver;
 import io.quarry.ql.exec.Evaluator;
-import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageCommands;
-import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.PluginOverlayOperator;
+import io.quarry.ql.exec.ReduceChain;
 import io.quarry.ql.exec.ReduceCoverage;
-import io.quarry.ql.exec.RenamedNames;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -34,17 +27,18 @@ import java.util.Set;
  * every-field {@link EventListing} of {@code 1,024} rows a page replaying their changes, {@link
  * ListedFields}; past a {@code rename} too, whose rows keep every other field), carrying each row's
  * fields as it lists them, those it lost and its event's own text; {@link PluginOverlayOperator}s
- * run the operators over them (one {@link Driver} per run of them), and each row's fields as the
- * overlay row lists them are written out ({@link #listedNames}: {@link EventOverlays#plugin}
- * replayed there, where the columns hold what the plugin commands left). Commands after them that
- * keep the rows or change their fields as {@link ListedFields} replays ({@code | eval y=1}, {@code
- * | where …}, {@code | rex …}) run as stages marking what they set, and a listing replays their
- * changes over those names and pages the answer as the collector would. {@code append} and {@code
- * join} without fields count as plugin commands here ({@link #runsAsPlugin}), run as the built-in
- * page commands {@link PageCommands#of} makes of them. A wildcard {@code rename} (with the renames
- * right after it) among them is a run of its own ({@link #startsRun}): its stages rename the
- * every-field pages' columns, and each row's every name is renamed as {@link RenameOverEvents}
- * renames it, the renamed row then listing every field it can yield.
+ * run the operators over them (steps of the search's one pulled chain, {@link ReduceChain}), and
+ * each row's fields as the overlay row lists them are written out ({@link #listedNames}: {@link
+ * EventOverlays#plugin} replayed there, where the columns hold what the plugin commands left).
+ * Commands after them that keep the rows or change their fields as {@link ListedFields} replays
+ * ({@code | eval y=1}, {@code | where …}, {@code | rex …}) run as stages marking what they set, and
+ * a listing replays their changes over those names and pages the answer as the collector would.
+ * {@code append} and {@code join} without fields count as plugin commands here ({@link
+ * #runsAsPlugin}), run as the built-in page commands {@link PageCommands#of} makes of them. A
+ * wildcard {@code rename} (with the renames right after it) among them is a run of its own ({@link
+ * #startsRun}): its stages rename the every-field pages' columns, and each row's every name is
+ * renamed as {@link RenameOverEvents} renames it, the renamed row then listing every field it can
+ * yield.
  */
 final class PluginOverEvents {
   /** The hidden columns that pass along the events' pages but never reach a plugin operator. */
@@ -60,24 +54,16 @@ final class PluginOverEvents {
           ListingColumns.EVENT_SOURCETYPE,
           io.quarry.ql.exec.EventText.OWN_RAW);
 
-  /**
-   * One run of plugin commands, or of renames from a wildcard one ({@code renames}, null for a run
-   * of plugin commands; {@code names}, each rename's renaming of a row's names): the listing that
-   * lays out the rows before them as every-field pages, the driver of their operators (null for
-   * renames), and the commands after them up to the next run (or the answer).
-   */
-  private record Run(
-      EventListing batches,
-      Driver plugins,
-      PageChain renames,
-      List<RenamedNames> names,
-      PageReduce after) {}
-
-  private final List<Run> runs = new ArrayList<>();
-  private final EventListing answer;
+  private final List<Command> pipeline;
+  private final int at;
+  private final ListedFields listed;
+  private final Set<String> read;
+  private final Sourcetypes sourcetypes;
+  private final boolean extract;
+  private final SearchControl control;
+  private final Evaluator evaluator;
   private final StageStats stages;
-  private final Page[] renaming; // per run of renames: the page its stages are renaming
-  private boolean full;
+  private final EventListing answer;
 
   /**
    * @param pipeline the search's commands
@@ -97,98 +83,116 @@ final class PluginOverEvents {
       Evaluator evaluator,
       StageStats stages,
       PageBatch.Results results) {
+    this.pipeline = pipeline;
+    this.at = at;
+    this.listed = listed;
+    this.read = read;
+    this.sourcetypes = sourcetypes;
+    this.extract = extract;
+    this.control = control;
+    this.evaluator = evaluator;
     this.stages = stages;
-    List<int[]> bounds = runs(pipeline, at);
-    this.renaming = new Page[bounds.size()];
     this.answer =
         new EventListing(
                 read,
                 sourcetypes,
                 extract,
                 false,
-                listed.stagesFrom(bounds.getLast()[1]),
+                listed.stagesFrom(runs(pipeline, at).getLast()[1]),
                 control,
                 results::add,
                 () -> results.maxRows() - results.collector().rows(),
                 SearchService.pageSize())
             .fromListedNames();
-    Run[] made = new Run[bounds.size()];
-    for (int k = bounds.size() - 1; k >= 0; k--) {
-      int[] run = bounds.get(k);
-      ListedFields after = listed.stagesFrom(run[1]).stagesBefore(run[2]);
-      java.util.function.Predicate<Page> next =
-          k == bounds.size() - 1 ? answer::add : made[k + 1].batches()::add;
-      PageReduce commands =
-          new PageReduce(
-              pipeline.subList(run[1], run[2]),
-              evaluator,
-              next,
-              stages,
-              run[1],
-              SearchService.pageSize(),
-              true, // they mark what they set (ListedFields)
-              after.valuesMarked());
-      int index = k;
-      Driver plugins = null;
-      PageChain renames = null;
-      List<RenamedNames> names = null;
-      if (RenameOverEvents.renamesByWildcard(pipeline.get(run[0]))) {
-        // the renames rename the every-field pages' columns, and each row's every name as the
-        // rename renames a row's fields (RenameOverEvents.listedNames)
-        List<Command> run0 = pipeline.subList(run[0], run[1]);
-        names = run0.stream().map(c -> new RenamedNames((RenameCommand) c)).toList();
-        renames = new PageChain(run0, evaluator, page -> renamed(index, page), stages, run[0]);
-      } else {
-        plugins = overlayDriver(pipeline, run, evaluator, stages, commands);
+  }
+
+  /**
+   * {@code before} (the stages of the commands before the plugin commands, marking what they set)
+   * followed by the runs, in order, each run as steps of that one chain: the listing that lays out
+   * the rows before it as every-field batches, its plugin commands' overlay operators (each counted
+   * as its stage) with their answer listed ({@link OverlayNames}) — or its renames, each row's
+   * names renamed —, then the commands after it up to the next run, marking what they set; the
+   * answer's listing its end ({@link #finish} pages out what it holds).
+   */
+  io.quarry.ql.exec.PageReduce chain(ReduceChain before) {
+    List<int[]> bounds = runs(pipeline, at);
+    try {
+      for (int k = 0; k < bounds.size(); k++) {
+        int[] run = bounds.get(k);
+        PushedOperator batches = new PushedOperator();
+        batches.into(batches(k, bounds, batches::take));
+        before.then(batches);
+        if (RenameOverEvents.renamesByWildcard(pipeline.get(run[0]))) {
+          // the renames rename the every-field pages' columns, and each row's every name as the
+          // rename renames a row's fields (RenameOverEvents.listedNames)
+          before.then(
+              RenameOverEvents.renaming(
+                  pipeline.subList(run[0], run[1]),
+                  run[0],
+                  evaluator,
+                  stages,
+                  page ->
+                      page.withColumn(
+                          ListingColumns.DISCOVERED_NAMES,
+                          page.block(ListingColumns.FIELD_NAMES))));
+        } else {
+          for (int c = run[0]; c < run[1]; c++) {
+            before.then(new PluginOverlayOperator(asPlugin(pipeline.get(c)), evaluator, HIDDEN), c);
+          }
+          before.then(OverlayNames.step());
+        }
+        ListedFields after = listed.stagesFrom(run[1]).stagesBefore(run[2]);
+        // they mark what they set (ListedFields)
+        before.marking(pipeline.subList(run[1], run[2]), run[1], after.valuesMarked());
       }
-      java.util.function.Predicate<Page> batch =
-          page -> {
-            push(index, page);
-            return !full;
-          };
-      EventListing batches;
-      if (k == 0) {
-        // the rows the commands before them leave, in batches of rows: every field of
-        // the event with their changes laid over it (a rename's too: a renamed row keeps every
-        // other field)
-        ListedFields before = listed.stagesBefore(at);
-        batches =
-            new EventListing(
-                read,
-                sourcetypes,
-                extract,
-                true,
-                before,
-                control,
-                batch,
-                () -> Long.MAX_VALUE,
-                SearchService.pageSize());
-      } else {
-        // the overlay rows the run before leaves, the commands after it replayed over them, as
-        // batches of rows again: every field each row has
-        ListedFields between = listed.stagesFrom(bounds.get(k - 1)[1]).stagesBefore(run[0]);
-        batches =
-            new EventListing(
-                read,
-                sourcetypes,
-                extract,
-                false,
-                between,
-                control,
-                batch,
-                () -> Long.MAX_VALUE,
-                SearchService.pageSize());
-        batches = batches.fromDiscoveredNames();
-      }
-      made[k] =
-          new Run(
-              batches.carryingListedNames().carryingDiscoveredNames().carryingEventText(),
-              plugins,
-              renames,
-              names,
-              commands);
+    } catch (RuntimeException e) {
+      throw before.closeBuilt(e);
     }
-    runs.addAll(List.of(made));
+    return before.into(answer::add);
+  }
+
+  /**
+   * The listing that lays out the rows before run {@code k} as batches of every field, into {@code
+   * out}.
+   */
+  private EventListing batches(int k, List<int[]> bounds, java.util.function.Predicate<Page> out) {
+    int[] run = bounds.get(k);
+    EventListing batches;
+    if (k == 0) {
+      // the rows the commands before them leave, in batches of rows: every field of
+      // the event with their changes laid over it (a rename's too: a renamed row keeps every
+      // other field)
+      batches =
+          new EventListing(
+              read,
+              sourcetypes,
+              extract,
+              true,
+              listed.stagesBefore(at),
+              control,
+              out,
+              () -> Long.MAX_VALUE,
+              SearchService.pageSize());
+    } else {
+      // the overlay rows the run before leaves, the commands after it replayed over them, as
+      // batches of rows again: every field each row has
+      ListedFields between = listed.stagesFrom(bounds.get(k - 1)[1]).stagesBefore(run[0]);
+      batches =
+          new EventListing(
+                  read,
+                  sourcetypes,
+                  extract,
+                  false,
+                  between,
+                  control,
+                  out,
+                  () -> Long.MAX_VALUE,
+                  SearchService.pageSize())
+              .fromDiscoveredNames();
+    }
+    // carrying each row's events' own _raw and sourcetype: what the listing extracts from and a
+    // bare word matches
+    return batches.carryingListedNames().carryingDiscoveredNames().carryingEventText();
   }
 
   /**
@@ -351,185 +355,8 @@ final class PluginOverEvents {
     return command instanceof PluginCommand plugin ? plugin : PageCommands.of(command);
   }
 
-  /** Takes the leading commands' pages of events; false once the answer is full. */
-  boolean add(Page page) {
-    return runs.getFirst().batches().add(page) && !full;
-  }
-
-  /**
-   * The driver of the plugin commands of {@code run} ({@link PluginOverlayOperator}s, each counted
-   * as its stage), their answer listed ({@link #listedNames}) into the commands after the run.
-   */
-  private Driver overlayDriver(
-      List<Command> pipeline, int[] run, Evaluator evaluator, StageStats stages, PageReduce after) {
-    List<Driver.Step> steps = new ArrayList<>();
-    try {
-      for (int at = run[0]; at < run[1]; at++) {
-        steps.add(
-            Driver.Step.counted(
-                new PluginOverlayOperator(asPlugin(pipeline.get(at)), evaluator, HIDDEN), at));
-      }
-    } catch (RuntimeException e) {
-      steps.forEach(step -> step.operator().close());
-      throw e;
-    }
-    return new Driver(
-        steps,
-        page -> full = full || !after.add(listedNames(page)),
-        stages,
-        evaluator.pluginContext());
-  }
-
-  /**
-   * A page of the rows before run {@code k} into its plugin commands' driver (carrying the events'
-   * own {@code _raw} and {@code sourcetype}: what the listing extracts from and a bare word
-   * matches), or into its renames.
-   */
-  private void push(int k, Page page) {
-    Run run = runs.get(k);
-    if (run.renames() != null) {
-      renaming[k] = page;
-      run.renames().add(page); // its stages count themselves
-      return;
-    }
-    run.plugins().add(page); // its steps count themselves
-  }
-
-  /**
-   * A page the renames of run {@code k} made of {@link #renaming}: each row's every name renamed,
-   * listed and discovered alike, into the commands after the run.
-   */
-  private void renamed(int k, Page page) {
-    Page listed = RenameOverEvents.listedNames(runs.get(k).names(), renaming[k], page);
-    listed =
-        listed.withColumn(
-            ListingColumns.DISCOVERED_NAMES, listed.block(ListingColumns.FIELD_NAMES));
-    full = full || !runs.get(k).after().add(listed);
-  }
-
-  /** The events are over: per run the batches held, each operator's last output; the answer's. */
+  /** The events are over: the answer's listing pages out the rows it holds. */
   void finish() {
-    for (int k = 0; k < runs.size(); k++) {
-      Run run = runs.get(k);
-      run.batches().finish();
-      if (run.renames() != null) {
-        run.renames().finish();
-      }
-      if (run.plugins() != null) {
-        run.plugins().finish();
-      }
-      run.after().finish();
-    }
     answer.finish();
-  }
-
-  void close() {
-    for (Run run : runs) {
-      if (run.plugins() != null) {
-        run.plugins().close();
-      }
-      if (run.renames() != null) {
-        run.renames().close();
-      }
-      run.after().close();
-    }
-  }
-
-  /**
-   * The plugin commands' output with each row's fields as its overlay row lists them in {@link
-   * ListingColumns#FIELD_NAMES} — those its row listed before them ({@link
-   * ListingColumns#LISTED_NAMES}: the default fields, the event's index-time ones, the changes of
-   * the commands before them), then the fields the commands laid over it ({@link
-   * PluginOverlayOperator#OVERLAID}) as {@link EventOverlays#plugin} replays them —, its every
-   * field laid over the same way in {@link ListingColumns#DISCOVERED_NAMES} (for a later run), and
-   * the fields it lost, before them too, in {@link ListingColumns#CLEARED}.
-   */
-  private static Page listedNames(Page page) {
-    if (page.block(ListingColumns.LISTED_NAMES) == null) {
-      return ownRows(page);
-    }
-    EventOverlays overlays = EventOverlays.plugin();
-    Block own = page.block(ListingColumns.LISTED_NAMES);
-    Block every = page.block(ListingColumns.DISCOVERED_NAMES);
-    Block lost = page.block(ListingColumns.CLEARED_NAMES);
-    BytesBlock.Builder names = BytesBlock.builder(page.positionCount());
-    BytesBlock.Builder discovered = BytesBlock.builder(page.positionCount());
-    BytesBlock.Builder cleared = BytesBlock.builder(page.positionCount());
-    for (int p = 0; p < page.positionCount(); p++) {
-      int position = p;
-      java.util.function.Predicate<String> hasValue =
-          field -> {
-            Block block = page.block(field);
-            return block != null && !block.isNull(position);
-          };
-      java.util.function.Function<String, List<Object>> values =
-          field -> {
-            Block block = page.block(field);
-            return block == null ? List.of() : block.getValues(position);
-          };
-      List<String> listed = strings(own, p);
-      Set<String> gone = new LinkedHashSet<>(strings(lost, p));
-      overlays.apply(listed, hasValue, values, gone);
-      List<String> everyField = strings(every, p);
-      overlays.apply(everyField, hasValue, values, new LinkedHashSet<>());
-      append(names, listed);
-      append(discovered, everyField);
-      append(cleared, List.copyOf(gone));
-    }
-    return page.withColumn(ListingColumns.FIELD_NAMES, names.build())
-        .withColumn(ListingColumns.DISCOVERED_NAMES, discovered.build())
-        .withColumn(ListingColumns.CLEARED, cleared.build());
-  }
-
-  /**
-   * A page of rows a plugin command made of its own (no row column: {@link PluginOverlayOperator}),
-   * listing each row's fields: those it holds a value in, in the page's column order, every field
-   * and listed alike; no event's text (a null {@link ListingColumns#EVENT_RAW}: nothing extracted,
-   * no bare word matched).
-   */
-  private static Page ownRows(Page page) {
-    BytesBlock.Builder names = BytesBlock.builder(page.positionCount());
-    BytesBlock.Builder cleared = BytesBlock.builder(page.positionCount());
-    BytesBlock.Builder noText = BytesBlock.builder(page.positionCount());
-    for (int p = 0; p < page.positionCount(); p++) {
-      List<String> valued = new ArrayList<>();
-      for (int c = 0; c < page.schema().size(); c++) {
-        String name = page.schema().column(c).name();
-        if (!name.startsWith("\u0000") && !page.block(c).isNull(p)) {
-          valued.add(name);
-        }
-      }
-      append(names, valued);
-      cleared.appendNull();
-      noText.appendNull();
-    }
-    BytesBlock listed = names.build();
-    BytesBlock none = noText.build();
-    return page.withColumn(ListingColumns.FIELD_NAMES, listed)
-        .withColumn(ListingColumns.DISCOVERED_NAMES, listed)
-        .withColumn(ListingColumns.CLEARED, cleared.build())
-        .withColumn(ListingColumns.EVENT_RAW, none)
-        .withColumn(ListingColumns.EVENT_SOURCETYPE, none);
-  }
-
-  /** A names column's cell at {@code position}, as a list. */
-  private static List<String> strings(Block names, int position) {
-    List<String> strings = new ArrayList<>();
-    for (Object name : names.getValues(position)) {
-      strings.add((String) name);
-    }
-    return strings;
-  }
-
-  private static void append(BytesBlock.Builder builder, List<String> values) {
-    switch (values.size()) {
-      case 0 -> builder.appendNull();
-      case 1 -> builder.append(values.getFirst());
-      default -> {
-        builder.beginPositionEntry();
-        values.forEach(builder::append);
-        builder.endPositionEntry();
-      }
-    }
   }
 }

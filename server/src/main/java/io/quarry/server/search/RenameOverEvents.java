@@ -7,7 +7,7 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.RenameCommand;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageChain;
-import io.quarry.ql.exec.PageReduce;
+import io.quarry.ql.exec.ReduceChain;
 import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.RenamedNames;
 import io.quarry.ql.exec.StageStats;
@@ -38,12 +38,13 @@ import java.util.Set;
  */
 final class RenameOverEvents {
   private final EventListing batches; // every field, as the commands before the rename leave it
-  private final List<RenamedNames> names; // the run of renames', in order
-  private final PageChain rename;
-  private final PageReduce after; // the commands after the rename
+  private final PushedOperator batching; // the step that lays them out
+  private final List<Command> pipeline;
+  private final int at;
+  private final ListedFields listed;
+  private final Evaluator evaluator;
+  private final StageStats stages;
   private final EventListing answer;
-  private Page input; // the page the rename's stage is renaming
-  private boolean full;
 
   /**
    * @param pipeline the search's commands
@@ -66,6 +67,11 @@ final class RenameOverEvents {
       StageStats stages,
       PageBatch.Results results,
       int batchSize) {
+    this.pipeline = pipeline;
+    this.at = at;
+    this.listed = listed;
+    this.evaluator = evaluator;
+    this.stages = stages;
     this.answer =
         new EventListing(
                 read,
@@ -78,21 +84,7 @@ final class RenameOverEvents {
                 () -> results.maxRows() - results.collector().rows(),
                 SearchService.pageSize())
             .fromListedNames();
-    int end = end(pipeline, at);
-    this.after =
-        new PageReduce(
-            pipeline.subList(end, pipeline.size()),
-            evaluator,
-            answer::add,
-            stages,
-            end,
-            SearchService.pageSize(),
-            true, // they mark what they set (ListedFields)
-            listed.valuesMarked());
-    List<Command> renames = pipeline.subList(at, end);
-    this.names =
-        renames.stream().map(command -> new RenamedNames((RenameCommand) command)).toList();
-    this.rename = new PageChain(renames, evaluator, this::renamed, stages, at);
+    this.batching = new PushedOperator();
     this.batches =
         new EventListing(
                 read,
@@ -101,11 +93,66 @@ final class RenameOverEvents {
                 true,
                 before(pipeline, at),
                 control,
-                this::batch,
+                batching::take,
                 () -> Long.MAX_VALUE,
                 batchSize)
             .carryingListedNames()
             .carryingDiscoveredNames();
+  }
+
+  /**
+   * {@code before} (the stages of the commands before the rename, marking what they set) followed
+   * by the every-field batches of their rows, the renames ({@link #renaming}) and the commands
+   * after them, marking what they set: one pulled chain, the answer's listing its end ({@link
+   * #finish} pages out what it holds).
+   */
+  io.quarry.ql.exec.PageReduce chain(ReduceChain before) {
+    int end = end(pipeline, at);
+    try {
+      before
+          .then(batching.into(batches))
+          .then(renaming(pipeline.subList(at, end), at, evaluator, stages, page -> page))
+          .marking(pipeline.subList(end, pipeline.size()), end, listed.valuesMarked());
+    } catch (RuntimeException e) {
+      throw before.closeBuilt(e);
+    }
+    return before.into(answer::add);
+  }
+
+  /**
+   * The step of the run of renames {@code renames} (stages {@code firstStage}, …): each page's
+   * columns renamed by their stages, and each row's every name renamed as they rename a row's
+   * fields ({@link #listedNames}), then {@code then} applied. Its input pages carry the events' own
+   * {@code _raw} and {@code sourcetype} (added where no command before changed them): what the
+   * listing extracts from and a bare word matches.
+   */
+  static PushedOperator renaming(
+      List<Command> renames,
+      int firstStage,
+      Evaluator evaluator,
+      StageStats stages,
+      java.util.function.UnaryOperator<Page> then) {
+    List<RenamedNames> names =
+        renames.stream().map(command -> new RenamedNames((RenameCommand) command)).toList();
+    PushedOperator step = new PushedOperator();
+    Page[] input = new Page[1]; // the page the renames' stages are renaming
+    PageChain rename =
+        new PageChain(
+            renames,
+            evaluator,
+            page -> step.take(then.apply(listedNames(names, input[0], page))),
+            stages,
+            firstStage);
+    return step.into(
+        events -> {
+          input[0] =
+              events.block(ListingColumns.EVENT_RAW) != null
+                  ? events
+                  : ListingColumns.withEventText(events);
+          rename.add(input[0]);
+        },
+        rename::finish,
+        rename::close);
   }
 
   /**
@@ -171,37 +218,9 @@ final class RenameOverEvents {
         && rename.renames().stream().anyMatch(r -> Wildcard.hasWildcard(r.from()));
   }
 
-  /** Takes the pages of the commands before the rename; false once the answer is full. */
-  boolean add(Page page) {
-    return batches.add(page) && !full;
-  }
-
-  private boolean batch(Page events) {
-    // the events' own _raw and sourcetype: what the listing extracts from and a bare word matches
-    // (carried from the source where a command before the rename changed them)
-    input =
-        events.block(ListingColumns.EVENT_RAW) != null
-            ? events
-            : ListingColumns.withEventText(events);
-    rename.add(input);
-    return !full;
-  }
-
-  private void renamed(Page page) {
-    full = full || !after.add(listedNames(names, input, page));
-  }
-
-  /** The events are over: the rows held, then the answer's. */
+  /** The events are over: the answer's listing pages out the rows it holds. */
   void finish() {
-    batches.finish();
-    rename.finish();
-    after.finish();
     answer.finish();
-  }
-
-  void close() {
-    rename.close();
-    after.close();
   }
 
   /**

@@ -8,6 +8,7 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.EventText;
 import io.quarry.ql.exec.PageReduce;
+import io.quarry.ql.exec.ReduceChain;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.io.IOException;
@@ -151,22 +152,7 @@ final class TimeOrderedPages {
                     SearchService.pageSize())
                 .carryingListedNames()
             : null;
-    PageReduce afterTable =
-        tableInside
-            ? new PageReduce(
-                pipeline.subList(tableAt + 1, pipeline.size()),
-                evaluator,
-                listing::add,
-                stages,
-                tableAt + 1,
-                SearchService.pageSize(),
-                true,
-                shape.listed().valuesMarked())
-            : null;
-    boolean[] answered = {false}; // the commands after the table take no more pages
     int aggregateAt = shape.aggregateAt();
-    Aggregation aggregation =
-        aggregateAt < 0 ? null : new Aggregation(pipeline, aggregateAt, evaluator, stages, results);
     // every field: the events the leading commands keep laid out in pages, every field
     // extracted, into the rest
     int listedAt = shape.everyField() && !shape.listing() ? fused + shape.listedAt() : -1;
@@ -211,39 +197,24 @@ final class TimeOrderedPages {
     // search x): the listing's pages carry it, as the source's hand it over
     boolean ownTextAfterListing =
         listedAt >= 0 && shape.listed().changesEventText() && TimeOrderedShape.ownText(pipeline);
-    PageReduce afterListing =
-        listedAt < 0 || overPlugin != null || overRename != null
-            ? null
-            : ownTextAfterListing
-                ? PageReduce.overEventsWithOwnText(
-                    pipeline.subList(listedAt, pipeline.size()),
-                    evaluator,
-                    page -> results.add(ListingColumns.withoutHidden(page)), // table * kept them
-                    stages,
-                    listedAt,
-                    SearchService.pageSize())
-                : new PageReduce(
-                    pipeline.subList(listedAt, pipeline.size()),
-                    evaluator,
-                    results::add,
-                    stages,
-                    listedAt,
-                    SearchService.pageSize());
-    EventListing everyField =
-        afterListing != null
-            ? new EventListing(
-                Set.copyOf(shape.sourceFields()),
-                sourcetypes,
-                !indexedFieldsOnly,
-                true,
-                shape.listed(), // the changes of the commands before it (EveryFieldPlan)
-                control,
-                afterListing::add,
-                () -> Long.MAX_VALUE,
-                SearchService.pageSize())
-            : null;
-    if (everyField != null && ownTextAfterListing) {
-      everyField.carryingEventText();
+    // the commands from listedAt on over every-field pages of the events the commands before it
+    // keep (EventListing: the changes of the commands before it, EveryFieldPlan), a step of the
+    // chain
+    boolean overEveryField = listedAt >= 0 && overPlugin == null && overRename == null;
+    PushedOperator everyField = overEveryField ? new PushedOperator() : null;
+    if (overEveryField) {
+      EventListing laying =
+          new EventListing(
+              Set.copyOf(shape.sourceFields()),
+              sourcetypes,
+              !indexedFieldsOnly,
+              true,
+              shape.listed(),
+              control,
+              everyField::take,
+              () -> Long.MAX_VALUE,
+              SearchService.pageSize());
+      everyField.into(ownTextAfterListing ? laying.carryingEventText() : laying);
     }
     List<Command> staged =
         pipeline.subList(
@@ -251,44 +222,63 @@ final class TimeOrderedPages {
             listedAt >= 0
                 ? listedAt
                 : aggregateAt >= 0 ? aggregateAt : table != null ? tableAt : pipeline.size());
-    PageReduce stagesOnPages =
-        shape.ownText()
-            ? PageReduce.overEventsWithOwnText(
-                staged,
-                evaluator,
-                aggregation != null ? aggregation::add : results::add,
-                stages,
-                fused,
-                SearchService.pageSize())
-            : new PageReduce(
-                staged,
-                evaluator,
-                tableInside
-                    ? page -> {
-                      tableListing.add(page); // every row into the table
-                      answered[0] = answered[0] || !afterTable.add(page);
-                      return true;
-                    }
-                    : listing != null
-                        ? listing::add
-                        : overPlugin != null
-                            ? overPlugin::add
-                            : overRename != null
-                                ? overRename::add
-                                : everyField != null
-                                    ? everyField::add
-                                    : aggregation != null ? aggregation::add : results::add,
-                stages,
-                fused,
-                SearchService.pageSize(), // the answer's page size
-                // a listing's lookup, rex, rename mark what they set (ListedFields), and so do
-                // those before plugin commands over events or a wildcard rename
-                listing != null || overPlugin != null || everyField != null || overRename != null,
-                listing != null || overPlugin != null
-                    ? shape.listed().valuesMarked()
-                    : overRename != null
-                        ? RenameOverEvents.before(pipeline, listedAt).valuesMarked()
-                        : everyField != null ? shape.listed().valuesMarked() : java.util.Map.of());
+    // one pulled chain from the scan's source through the stages (and an aggregation's, a
+    // listing's, a plugin's or a rename's after them) into what takes the answer
+    ReduceChain chain = ReduceChain.of(evaluator, stages, SearchService.pageSize());
+    // a listing's lookup, rex, rename mark what they set (ListedFields), and so do those before
+    // plugin commands over events or a wildcard rename
+    if (shape.ownText()) {
+      chain.overEventsWithOwnText(staged, fused);
+    } else if (listing != null || overPlugin != null || everyField != null) {
+      chain.marking(staged, fused, shape.listed().valuesMarked());
+    } else if (overRename != null) {
+      chain.marking(staged, fused, RenameOverEvents.before(pipeline, listedAt).valuesMarked());
+    } else {
+      chain.overEvents(staged, fused);
+    }
+    PageReduce stagesOnPages;
+    if (tableInside) {
+      // every row into the table, and on to the commands after it (marking what they set)
+      chain.thenWriting(
+          new io.quarry.plugin.api.command.PageTransformOperator() {
+            @Override
+            protected Page process(Page page) {
+              tableListing.add(page);
+              return page;
+            }
+          });
+      stagesOnPages =
+          chain
+              .marking(
+                  pipeline.subList(tableAt + 1, pipeline.size()),
+                  tableAt + 1,
+                  shape.listed().valuesMarked())
+              .into(listing::add);
+    } else if (listing != null) {
+      stagesOnPages = chain.into(listing::add);
+    } else if (overPlugin != null) {
+      stagesOnPages = overPlugin.chain(chain);
+    } else if (overRename != null) {
+      stagesOnPages = overRename.chain(chain);
+    } else if (everyField != null) {
+      List<Command> after = pipeline.subList(listedAt, pipeline.size());
+      stagesOnPages =
+          ownTextAfterListing
+              ? chain
+                  .then(everyField)
+                  .overEventsWithOwnText(after, listedAt)
+                  .into(page -> results.add(ListingColumns.withoutHidden(page))) // table * kept
+              : chain.then(everyField).overEvents(after, listedAt).into(results::add);
+    } else if (aggregateAt >= 0) {
+      // the aggregation and the commands after it over its answer (one thread: no partials; a
+      // plugin's map and reduce sides consecutive steps), in arrival order
+      stagesOnPages =
+          chain
+              .overResults(pipeline.subList(aggregateAt, pipeline.size()), aggregateAt)
+              .into(results::add);
+    } else {
+      stagesOnPages = chain.into(results::add);
+    }
     // the scan is the source of the stages' driver, pulled a page's worth at a time: once a head
     // has its rows or the answer is full, the driver closes it and it reads no further
     ScanSourceOperator reading = new ScanSourceOperator(shape.pageSize());
@@ -329,6 +319,7 @@ final class TimeOrderedPages {
         listing != null || everyField != null || overPlugin != null || overRename != null
             ? source.listing()
             : source;
+    boolean[] pulled = {false}; // whether the scan opened and the chain ran
     try {
       stagesOnPages.pullFrom(reading);
       ScanStats scanned =
@@ -366,6 +357,7 @@ final class TimeOrderedPages {
               },
               cursor -> {
                 reading.open(cursor);
+                pulled[0] = true;
                 try {
                   stagesOnPages.run(); // the scan, through the stages, into what takes their pages
                 } catch (java.io.UncheckedIOException e) {
@@ -377,13 +369,12 @@ final class TimeOrderedPages {
         matched.addAndGet(skip.skipped() + blockSkip.skipped());
         skip.reportRead();
       }
+      if (!pulled[0]) { // the scan never opened: the stages still answer over no events
+        reading.finish();
+        stagesOnPages.run();
+      }
       if (tableInside) {
         tableListing.finish();
-        afterTable.finish();
-      }
-      if (everyField != null) {
-        everyField.finish();
-        afterListing.finish();
       }
       if (overPlugin != null) {
         overPlugin.finish();
@@ -394,76 +385,17 @@ final class TimeOrderedPages {
       if (listing != null) {
         listing.finish();
       }
-
       if (table != null) {
         long started = System.nanoTime();
         table.finish();
         stages.timed(tableAt, System.nanoTime() - started);
       }
-      if (aggregation != null) {
-        aggregation.finish();
-      }
       return scanned;
     } finally {
       stagesOnPages.close();
-
-      if (afterTable != null) {
-        afterTable.close();
-      }
-      if (afterListing != null) {
-        afterListing.close();
-      }
-      if (overPlugin != null) {
-        overPlugin.close();
-      }
-      if (overRename != null) {
-        overRename.close();
-      }
       if (table != null) {
         table.close();
       }
-      if (aggregation != null) {
-        aggregation.close();
-      }
-    }
-  }
-
-  /**
-   * An aggregation after commands that need events in time order ({@code head 100 | stats count},
-   * {@code dedup user | top action}, a transforming plugin command): the aggregation and the
-   * commands after it as one reduce chain ({@link PageReduce}, one thread: no partials; a plugin's
-   * map and reduce sides consecutive steps of it) fed in arrival order, into the results.
-   */
-  private static final class Aggregation {
-    private final PageReduce chain;
-
-    Aggregation(
-        List<Command> pipeline,
-        int at,
-        Evaluator evaluator,
-        StageStats stages,
-        PageBatch.Results results) {
-      this.chain =
-          PageReduce.overResults(
-              pipeline.subList(at, pipeline.size()),
-              evaluator,
-              results::add,
-              stages,
-              at,
-              SearchService.pageSize());
-    }
-
-    boolean add(Page page) {
-      return chain.add(page);
-    }
-
-    /** The input is over: the answer's pages through the commands after the aggregation. */
-    void finish() {
-      chain.finish();
-    }
-
-    void close() {
-      chain.close();
     }
   }
 }

@@ -85,17 +85,23 @@ class TimeOrderedPullTest {
 
   /** The {@code _raw} of each result, in order. */
   private static List<String> raws(String query) throws Exception {
+    return results(query, result -> result.path("_raw").asText());
+  }
+
+  /** Each result as {@code cells} reads it, in order. */
+  private static List<String> results(
+      String query, java.util.function.Function<JsonNode, String> cells) throws Exception {
     HttpResponse<String> response = TestServers.export(server, PASSWORD, query);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    List<String> raws = new ArrayList<>();
+    List<String> results = new ArrayList<>();
     ObjectMapper json = new ObjectMapper();
     for (String line : response.body().split("\n")) {
       JsonNode result = line.isBlank() ? null : json.readTree(line).get("result");
       if (result != null) {
-        raws.add(result.path("_raw").asText());
+        results.add(cells.apply(result));
       }
     }
-    return raws;
+    return results;
   }
 
   /**
@@ -124,6 +130,28 @@ class TimeOrderedPullTest {
     String warns = "search index=bl level=warn | head 10";
     assertThat(raws(warns)).isEqualTo(newest(10, i -> i % 5 == 0));
     assertThat(stats(warns).eventsRead()).isLessThan(EVENTS / 2);
+  }
+
+  /**
+   * An aggregation after a {@code head} (time-ordered: the head needs the events newest first) is
+   * one pulled chain with the stages before it: the head's rows stop the scan, and the stages'
+   * stats count the aggregation's input and answer. The newest 25 events are 2975 … 2999, of which
+   * 2975, 2980, 2985, 2990 and 2995 are warn.
+   */
+  @Test
+  void anAggregationAfterAHeadIsOneChainThatStopsTheScan() throws Exception {
+    for (String index : List.of("ev", "bl")) {
+      String query = "search index=" + index + " | head 25 | stats count by level | head 5";
+      assertThat(results(query, r -> r.path("level").asText() + " " + r.path("count").asText()))
+          .as(query)
+          .containsExactly("info 20", "warn 5");
+      SearchStats stats = stats(query);
+      assertThat(stats.eventsRead()).as(query).isEqualTo(25);
+      assertThat(stats.stages())
+          .as(query)
+          .extracting(s -> s.name() + " " + s.rowsIn() + "->" + s.rowsOut())
+          .containsExactly("head 25->25", "stats 25->2", "head 2->2");
+    }
   }
 
   @Test

@@ -1,0 +1,116 @@
+package io.quarry.ql.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quarry.plugin.api.command.PageTransformOperator;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.Command;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link ReduceChain}: runs of commands over different inputs, and steps between them, as one
+ * pulled chain — a head in an earlier run stops the source, a step that writes every row is not
+ * stopped by a head after it, the stages' stats count each run's commands. Input: events {@code n =
+ * 0 … 999} in pages of 10; answers computed by hand.
+ */
+class ReduceChainTest {
+  private static final Evaluator EVALUATOR =
+      new Evaluator(java.time.Instant.parse("2026-01-05T00:00:00Z"), java.time.ZoneOffset.UTC);
+
+  private static List<Page> input() {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (long n = 0; n < 1000; n++) {
+      rows.add(Map.of("n", n));
+    }
+    return TestPages.pages(TestPages.cells(rows), 10);
+  }
+
+  private static void pull(PageReduce reduce, PagesSource source) {
+    try {
+      reduce.pullFrom(source);
+      reduce.run();
+    } finally {
+      reduce.close();
+    }
+  }
+
+  @Test
+  void aRunOverEventsThenAnAggregationOverResultsIsOneChain() {
+    List<Command> commands = PageRun.commands("* | head 25 | stats count | eval k=count*2");
+    StageStats stats = new StageStats(commands.stream().map(Command::name).toList());
+    List<Page> out = new ArrayList<>();
+    PageReduce reduce =
+        ReduceChain.of(EVALUATOR, stats, 1024)
+            .overEvents(commands.subList(0, 1), 0)
+            .overResults(commands.subList(1, 3), 1)
+            .into(
+                page -> {
+                  stats.out(page.positionCount()); // as the search's answer counts whole pages
+                  return out.add(page);
+                });
+    PagesSource source = PagesSource.of(input().iterator());
+    pull(reduce, source);
+    // events 0 … 24: the head's rows stop the source after three pages of ten
+    assertThat(TestPages.rows(out)).containsExactly(Map.of("count", 25L, "k", 50L));
+    assertThat(source.pages()).isEqualTo(3);
+    assertThat(stats.stages())
+        .extracting(s -> s.name() + " " + s.rowsIn() + "->" + s.rowsOut())
+        .containsExactly("head 30->25", "stats 25->1", "eval 1->1");
+  }
+
+  @Test
+  void aHeadAfterAWritingStepDoesNotStopItsInputButOneBeforeItDoes() {
+    long[] written = {0};
+    PageTransformOperator writer =
+        new PageTransformOperator() {
+          @Override
+          protected Page process(Page page) {
+            written[0] += page.positionCount();
+            return page;
+          }
+        };
+    List<Command> commands = PageRun.commands("* | head 250 | head 5");
+    List<Page> out = new ArrayList<>();
+    PageReduce reduce =
+        ReduceChain.of(EVALUATOR, new StageStats(List.of("head", "head")), 1024)
+            .overEvents(commands.subList(0, 1), 0)
+            .thenWriting(writer)
+            .overEvents(commands.subList(1, 2), 1)
+            .into(out::add);
+    PagesSource source = PagesSource.of(input().iterator());
+    pull(reduce, source);
+    assertThat(TestPages.rows(out)).hasSize(5);
+    assertThat(written[0]).isEqualTo(250); // every row the head before it let through
+    assertThat(source.pages()).isEqualTo(25);
+  }
+
+  @Test
+  void aFullAnswerStopsTheSource() {
+    List<Page> out = new ArrayList<>();
+    PageReduce reduce =
+        ReduceChain.of(EVALUATOR, new StageStats(List.of("eval")), 1024)
+            .overEvents(PageRun.commands("* | eval k=1"), 0)
+            .into(
+                page -> {
+                  out.add(page);
+                  return out.size() < 4; // the answer is full after its fourth page
+                });
+    PagesSource source = PagesSource.of(input().iterator());
+    pull(reduce, source);
+    assertThat(out).hasSize(4);
+    assertThat(source.pages()).isEqualTo(4);
+  }
+
+  @Test
+  void aChainIsOneReducesOnly() {
+    ReduceChain chain =
+        ReduceChain.of(EVALUATOR, new StageStats(List.of("eval")), 1024)
+            .overEvents(PageRun.commands("* | eval k=1"), 0);
+    chain.into(page -> true).close();
+    assertThatThrownBy(() -> chain.into(page -> true)).isInstanceOf(IllegalStateException.class);
+  }
+}
