@@ -274,7 +274,12 @@ final class EventListing {
     }
     rowNames.addTo(columns, blocks, cut, cleared);
     Page laid = new Page(new Schema(columns), blocks, count);
-    return carriesEventText ? ListingColumns.withEventText(laid, pages, ranges) : laid;
+    // the events' own text where asked for, or where a command changed it and the rows carry their
+    // listed names (an outputlookup's, a wildcard rename's batches)
+    return carriesEventText
+            || carriesListedNames && pages.getFirst().block(ListingColumns.EVENT_RAW) != null
+        ? ListingColumns.withEventText(laid, pages, ranges)
+        : laid;
   }
 
   /**
