@@ -167,6 +167,14 @@ final class FieldStages {
     return new RenameOperator(command, marks);
   }
 
+  /**
+   * A {@code fields}/{@code table}'s operator over an event listing's pages: it keeps their hidden
+   * columns too (the marks and names the listing replays, {@link ListingMarks}).
+   */
+  static io.quarry.plugin.api.command.Operator projectKeepingHidden(ProjectCommand command) {
+    return new ProjectOperator(command, true);
+  }
+
   /** Every page as it came. */
   private static final class PassThrough extends PageTransformOperator {
     @Override

@@ -14,7 +14,8 @@ import java.util.List;
 /**
  * {@code join} on whole pages: the subsearch's pages are the build side ({@link JoinHashTable}, of
  * the join fields), each input page the probe side. A probed position whose join fields all have a
- * value and equal a key is repeated once per matching subsearch row (up to {@code max}, in the
+ * value and equal a key (a multivalue field: the same values in the same order, {@link
+ * JoinHashTable}) is repeated once per matching subsearch row (up to {@code max}, in the
  * subsearch's order); an unmatched one is dropped ({@code inner}) or kept once ({@code left}/{@code
  * outer}). The output page holds every input column, its positions copied in the probe's order
  * ({@link BlockCopies#take}), with the subsearch's columns (not the join fields) laid over it: a

@@ -12,12 +12,13 @@ import java.util.List;
 
 /**
  * The build side of {@code join} on pages ({@link HashJoinOperator}): the subsearch's rows by the
- * text of their join fields' first values — {@link SearchTextFormat#text}, {@code _time} as epoch
- * seconds — each key's rows in the subsearch's order; a row missing a join field is in no entry.
- * The keys are UTF-8 bytes in a {@link BytesKeyHash} (each field's text after a 0 byte), so the
- * probe side writes a position's key straight from its blocks — a text value's bytes as they lie in
- * the block, no {@code String} — and looks it up without adding it. Built once per set of join
- * fields.
+ * text of their join fields' values — {@link SearchTextFormat#text}, {@code _time} as epoch
+ * seconds; a multivalue field's values all, in order (its value is them together: a row joins one
+ * holding the same values, not one of them) — each key's rows in the subsearch's order; a row
+ * missing a join field is in no entry. The keys are UTF-8 bytes in a {@link BytesKeyHash} (each
+ * field after a 0 byte, each of its values' text after a 1 byte), so the probe side writes a
+ * position's key straight from its blocks — a text value's bytes as they lie in the block, no
+ * {@code String} — and looks it up without adding it. Built once per set of join fields.
  */
 final class JoinHashTable {
   private static final int[] NONE = new int[0];
@@ -40,7 +41,7 @@ final class JoinHashTable {
           complete = false;
           break;
         }
-        length = text(length, SearchTextFormat.text(field, values.get(0)));
+        length = texts(length, field, values);
       }
       if (!complete) {
         continue;
@@ -80,32 +81,52 @@ final class JoinHashTable {
       }
       int first = block.getFirstValueIndex(position);
       if (block instanceof BytesBlock bytes) {
-        bytes.getBytes(first, slice);
-        length = bytes(length, slice.bytes(), slice.offset(), slice.length());
+        length = mark(length, (byte) 0);
+        for (int v = first; v < first + block.getValueCount(position); v++) {
+          bytes.getBytes(v, slice);
+          length = bytes(length, slice.bytes(), slice.offset(), slice.length());
+        }
       } else {
         List<Object> values = SubsearchRows.nonNull(block.getValues(position));
         if (values.isEmpty()) {
           return NONE;
         }
-        length = text(length, SearchTextFormat.text(fields.get(f), values.get(0)));
+        length = texts(length, fields.get(f), values);
       }
     }
     int id = keys.find(key, 0, length);
     return id < 0 ? NONE : rowsById[id];
   }
 
-  /** Appends a field's text (after a 0 byte) to the key being written; its new length. */
-  private int text(int length, String text) {
-    byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-    return bytes(length, utf8, 0, utf8.length);
+  /**
+   * Appends a field's values (a 0 byte, then each value's text after a 1 byte) to the key being
+   * written; its new length.
+   */
+  private int texts(int length, String field, List<Object> values) {
+    length = mark(length, (byte) 0);
+    for (Object value : values) {
+      byte[] utf8 = SearchTextFormat.text(field, value).getBytes(StandardCharsets.UTF_8);
+      length = bytes(length, utf8, 0, utf8.length);
+    }
+    return length;
   }
 
+  /** Appends one value's bytes, after a 1 byte; the key's new length. */
   private int bytes(int length, byte[] bytes, int offset, int count) {
-    if (length + 1 + count > key.length) {
-      key = Arrays.copyOf(key, Math.max(key.length * 2, length + 1 + count));
+    length = mark(length, (byte) 1);
+    if (length + count > key.length) {
+      key = Arrays.copyOf(key, Math.max(key.length * 2, length + count));
     }
-    key[length] = 0;
-    System.arraycopy(bytes, offset, key, length + 1, count);
-    return length + 1 + count;
+    System.arraycopy(bytes, offset, key, length, count);
+    return length + count;
+  }
+
+  /** Appends one byte; the key's new length. */
+  private int mark(int length, byte mark) {
+    if (length + 1 > key.length) {
+      key = Arrays.copyOf(key, key.length * 2);
+    }
+    key[length] = mark;
+    return length + 1;
   }
 }

@@ -190,7 +190,8 @@ public final class PageChain {
   /**
    * As above; when {@code marks} is not null, a {@code lookup}'s, {@code rex}'s, literal {@code
    * rename}'s or {@code bin}'s operator marks the positions where it set a field {@code f} true in
-   * the boolean column {@code marks.apply(f)} ({@link ListingMarks#setColumn}).
+   * the boolean column {@code marks.apply(f)} ({@link ListingMarks#setColumn}), and a {@code
+   * fields}/{@code table}'s keeps the hidden columns, those marks among them.
    */
   static Operator operator(
       Command command, Evaluator evaluator, java.util.function.UnaryOperator<String> marks) {
@@ -212,6 +213,8 @@ public final class PageChain {
       case LookupCommand lookup -> new LookupOperator(lookup, evaluator, marks);
       case io.quarry.ql.ast.RenameCommand rename when marks != null ->
           FieldStages.renameOperator(rename, marks);
+      case io.quarry.ql.ast.ProjectCommand project when marks != null ->
+          FieldStages.projectKeepingHidden(project);
       case PluginCommand plugin ->
           new PluginOperator(plugin, plugin.bound(), evaluator.pluginContext());
       default -> FieldStages.operator(command, evaluator.rawTermMatcher());

@@ -48,12 +48,23 @@ final class ProjectOperator extends QueuedPageOperator {
   private final List<Pattern> patterns;
   private final boolean keepsRaw; // the command keeps _raw: the events' own text goes with it
   private final boolean wildcards;
+  private final boolean keepsHidden;
   private long rows; // rows handed on so far, where a wildcard orders the columns by row
   // the columns the rows of the collector's current page named so far, in that order
   private final Set<String> named = new LinkedHashSet<>();
 
   ProjectOperator(ProjectCommand command) {
+    this(command, false);
+  }
+
+  /**
+   * @param keepsHidden whether {@code fields}/{@code table} also keep the page's hidden columns
+   *     (each named with a NUL, after the others): a stage of an event listing's commands, whose
+   *     listing reads the marks and names the stages before it left ({@link ListingMarks})
+   */
+  ProjectOperator(ProjectCommand command, boolean keepsHidden) {
     this.command = command;
+    this.keepsHidden = keepsHidden;
     this.patterns = patterns(command);
     this.keepsRaw = keeps(command, patterns, "_raw");
     this.wildcards =
@@ -147,6 +158,12 @@ final class ProjectOperator extends QueuedPageOperator {
       }
       if (wildcards) {
         named.addAll(names);
+      }
+      if (keepsHidden) {
+        schema.columns().stream()
+            .map(Schema.Column::name)
+            .filter(name -> name.startsWith("\u0000"))
+            .forEach(names::add);
       }
     }
     List<Schema.Column> columns = new ArrayList<>(names.size());

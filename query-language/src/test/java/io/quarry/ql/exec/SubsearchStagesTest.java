@@ -106,7 +106,8 @@ class SubsearchStagesTest {
 
   /**
    * The plain Java join of {@link #joinsAsAPlainJavaJoinDoes}: a row whose join fields all have a
-   * value matched with the subsearch's rows whose join fields' first values have the same texts.
+   * value matched with the subsearch's rows whose join fields' values have the same texts (a
+   * multivalue: all of them, in order).
    */
   private static List<Map<String, Object>> joined(
       List<Map<String, Object>> rows,
@@ -117,7 +118,7 @@ class SubsearchStagesTest {
       boolean overwrite) {
     List<Map<String, Object>> expected = new ArrayList<>();
     for (Map<String, Object> row : rows) {
-      List<String> key = joinKey(row, fields);
+      List<List<String>> key = joinKey(row, fields);
       List<Map<String, Object>> matches = new ArrayList<>();
       for (Map<String, Object> other : subsearch) {
         if (key != null && key.equals(joinKey(other, fields))) {
@@ -177,12 +178,12 @@ class SubsearchStagesTest {
 
   /**
    * {@code join} on pages against a plain Java join over the same rows: a row whose join fields all
-   * have a value is matched with the subsearch's rows whose join fields' first values have the same
-   * texts ({@code max} of them in the subsearch's order, 1 by default, 0 for all), once per match,
-   * the subsearch row's other fields laid over it (replacing the row's own, or with {@code
-   * overwrite=false} only where it has none); an unmatched row is dropped, or kept as it is with
-   * {@code type=left}/{@code outer}. Values compared as text (a laid-over column is typed per
-   * page).
+   * have a value is matched with the subsearch's rows whose join fields' values have the same texts
+   * (a multivalue: all of them, in order; {@code max} of them in the subsearch's order, 1 by
+   * default, 0 for all), once per match, the subsearch row's other fields laid over it (replacing
+   * the row's own, or with {@code overwrite=false} only where it has none); an unmatched row is
+   * dropped, or kept as it is with {@code type=left}/{@code outer}. Values compared as text (a
+   * laid-over column is typed per page).
    */
   @ParameterizedTest
   @ValueSource(
@@ -219,7 +220,7 @@ class SubsearchStagesTest {
       List<Map<String, Object>> subsearch = TestPages.rows(result.pages());
       List<Map<String, Object>> expected = new ArrayList<>();
       for (Map<String, Object> row : TestPages.rows(input)) {
-        List<String> key = joinKey(row, fields);
+        List<List<String>> key = joinKey(row, fields);
         List<Map<String, Object>> matches = new ArrayList<>();
         for (Map<String, Object> other : subsearch) {
           if (key != null && key.equals(joinKey(other, fields))) {
@@ -249,15 +250,18 @@ class SubsearchStagesTest {
     }
   }
 
-  /** The texts of the row's join fields' first values, null when one has none. */
-  private static List<String> joinKey(Map<String, Object> row, List<String> fields) {
-    List<String> key = new ArrayList<>();
+  /**
+   * The texts of the row's join fields' values (a multivalue: all of them, in order), null when one
+   * has none.
+   */
+  private static List<List<String>> joinKey(Map<String, Object> row, List<String> fields) {
+    List<List<String>> key = new ArrayList<>();
     for (String field : fields) {
       List<Object> values = PlainStats.values(row, field);
       if (values.isEmpty()) {
         return null;
       }
-      key.add(PlainStats.text(values.get(0), field));
+      key.add(values.stream().map(value -> PlainStats.text(value, field)).toList());
     }
     return key;
   }

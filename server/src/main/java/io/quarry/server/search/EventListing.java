@@ -3,17 +3,9 @@ package io.quarry.server.search;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.codecs.store.EventFields;
-import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.Page;
-import io.quarry.plugin.api.data.Schema;
-import io.quarry.ql.exec.PageBuilder;
 import io.quarry.server.sourcetype.Sourcetypes;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
@@ -34,7 +26,8 @@ import java.util.function.Predicate;
  * holds the event's own values; where a page's row lacks a field that another row of the page has,
  * its cell is the event's search-time value of it (key=value, JSON, the sourcetype's extraction),
  * extracted here from the row's {@code _raw} — unless the source already read the field for a
- * command (the fields in {@code read}), whose column holds every event's value.
+ * command (the fields in {@code read}), whose column holds every event's value. This class holds
+ * the rows and pages them; {@link ListingLayout} lays out each page.
  */
 final class EventListing {
   /** An event's default fields, in the order an event listing shows them. */
@@ -47,22 +40,13 @@ final class EventListing {
           EventFields.SOURCETYPE,
           EventFields.INDEX);
 
-  private final ListedFields listed;
-  private final RowExtractions extractions;
+  private final ListingLayout layout;
   private final SearchControl control;
   private final Predicate<Page> out; // false once it takes no more pages
   private final LongSupplier room; // rows the answer still takes
-  private final boolean everyField;
   private final int pageSize;
   private final HeldRows held = new HeldRows();
   private boolean full;
-  private boolean listedNames; // FIELD_NAMES lists each row's every field, CLEARED those it lost
-  private boolean carriesListedNames; // its pages keep LISTED_NAMES, CLEARED_NAMES (hidden)
-  private boolean carriesEventText; // its pages keep EVENT_RAW, EVENT_SOURCETYPE (hidden)
-  private boolean discoveredNames; // lays out each row's DISCOVERED_NAMES, not its FIELD_NAMES
-  private boolean carriesDiscoveredNames; // its pages keep DISCOVERED_NAMES (hidden)
-  private boolean otherRows; // a position without its event's text is no event (withOtherRows)
-  private ListedFields otherChanges = ListedFields.of(List.of()); // laid over those (withOtherRows)
 
   /**
    * @param read the fields the source read for the commands (their columns hold every event's
@@ -131,9 +115,7 @@ final class EventListing {
       Predicate<Page> out,
       LongSupplier room,
       int pageSize) {
-    this.listed = requireNonNull(listed, "listed is null");
-    this.extractions = new RowExtractions(read, extract, sourcetypes);
-    this.everyField = everyField && extract;
+    this.layout = new ListingLayout(read, sourcetypes, extract, everyField, listed);
     this.control = requireNonNull(control, "control is null");
     this.out = requireNonNull(out, "out is null");
     this.room = requireNonNull(room, "room is null");
@@ -158,7 +140,7 @@ final class EventListing {
       handOn(Math.min(held.rows(), rowsOfNextPage()));
     }
     held.clear();
-    control.extracted(extractions.took());
+    control.extracted(layout.extracted());
   }
 
   /** The rows of the next page: a whole page, or what room the answer has left. */
@@ -168,151 +150,7 @@ final class EventListing {
 
   /** Hands on the first {@code count} held rows as one page. */
   private void handOn(int count) {
-    full = !out.test(page(held.take(count)));
-  }
-
-  /**
-   * The rows {@code ranges} of {@code pages} as one page of the fields they list (class comment).
-   */
-  private Page page(HeldRows.Cut cut) {
-    List<Page> pages = cut.pages();
-    List<int[]> ranges = cut.ranges();
-    int count = cut.count();
-    extractions.forget();
-    // each row lists the default fields first, unless its commands removed or renamed one
-    Set<String> names =
-        new LinkedHashSet<>(
-            listed.isEmpty() && !listedNames && !otherRows ? DEFAULT_ORDER : List.of());
-    Set<Long> others = new HashSet<>(); // by (page, position): rows that are no events
-    Map<Long, Set<String>> cleared =
-        new HashMap<>(); // by (page, position): fields it no longer has
-    RowNameColumns rowNames = new RowNameColumns(carriesListedNames, carriesDiscoveredNames, count);
-    for (int i = 0; i < pages.size(); i++) {
-      Page page = pages.get(i);
-      int column = page.schema().indexOf(ListingColumns.FIELD_NAMES);
-      Block block = column < 0 ? null : page.block(column);
-      Block layout = discoveredNames ? page.block(ListingColumns.DISCOVERED_NAMES) : block;
-      for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
-        if (otherRows && OtherRows.isOther(page, p)) { // its fields as it holds them
-          List<String> held = OtherRows.heldNames(page, p, otherChanges);
-          names.addAll(held);
-          others.add(HeldRows.row(i, p));
-          if (rowNames.listsRows()) {
-            rowNames.listed(held);
-          }
-          continue;
-        }
-        if (otherRows && replaysNone()) {
-          names.addAll(DEFAULT_ORDER); // an event lists them first
-        }
-        List<String> own =
-            replaysNone() ? null : new ArrayList<>(listedNames ? List.of() : DEFAULT_ORDER);
-        if (layout != null) {
-          for (Object name : layout.getValues(p)) {
-            if (own == null) {
-              names.add((String) name);
-            } else if (!own.contains(name)) {
-              own.add((String) name);
-            }
-          }
-        }
-        if (everyField) { // then the names its extraction finds
-          List<String> found = extractions.names(page, i, p);
-          if (own == null) {
-            names.addAll(found);
-          } else {
-            found.stream().filter(name -> !own.contains(name)).forEach(own::add);
-          }
-        }
-        if (own != null) { // then the commands' changes laid over the event
-          int position = p;
-          Set<String> gone = new HashSet<>();
-          Block lost = listedNames ? page.block(ListingColumns.CLEARED) : null;
-          if (lost != null) {
-            lost.getValues(p).forEach(name -> gone.add((String) name));
-          }
-          listed.apply(own, field -> hasValue(page, field, position), gone);
-          if (!gone.isEmpty()) {
-            cleared.put(HeldRows.row(i, p), gone);
-          }
-          names.addAll(own);
-          if (!everyField) { // a field rex sets elsewhere: this event's own value shows too
-            for (String field : listed.extracted()) {
-              if (!names.contains(field)
-                  && !gone.contains(field)
-                  && extractions.ownValue(page, i, p, field)) {
-                names.add(field);
-              }
-            }
-          }
-        }
-        if (rowNames.listsRows()) { // as the row lists them: without extraction
-          List<String> fieldNames =
-              everyField || discoveredNames
-                  ? listedWithoutExtraction(page, block, p)
-                  : own != null ? own : ownNames(page, block, p, i);
-          rowNames.listed(fieldNames);
-          if (rowNames.discoversRows()) { // every field, a renamed row's too
-            rowNames.discovered(own != null ? own : ownNames(page, block, p, i));
-          }
-        }
-      }
-    }
-    boolean whole =
-        pages.size() == 1
-            && ranges.get(0)[0] == 0
-            && ranges.get(0)[1] == pages.get(0).positionCount();
-    List<Schema.Column> columns = new ArrayList<>(names.size());
-    List<Block> blocks = new ArrayList<>(names.size());
-    for (String name : names) {
-      Block block = whole && !changes(name) ? wholeColumn(pages.get(0), name) : null;
-      if (block == null) {
-        block = PageBuilder.column(name, extractions.cells(name, cut, cleared, others));
-      }
-      columns.add(new Schema.Column(name, block.dataType()));
-      blocks.add(block);
-    }
-    rowNames.addTo(columns, blocks, cut, cleared);
-    Page laid = new Page(new Schema(columns), blocks, count);
-    return carriesEventText ? ListingColumns.withEventText(laid, pages, ranges) : laid;
-  }
-
-  /**
-   * The fields a row lists without extraction (a row's {@code fieldNames}, where an every-field
-   * page has its discoverable ones): the default fields, its index-time ones ({@code names}), the
-   * commands' changes laid over them.
-   */
-  private List<String> listedWithoutExtraction(Page page, Block names, int position) {
-    List<String> own = new ArrayList<>(listedNames ? List.of() : DEFAULT_ORDER);
-    if (names != null) {
-      for (Object name : names.getValues(position)) {
-        if (!own.contains(name)) {
-          own.add((String) name);
-        }
-      }
-    }
-    if (!replaysNone()) {
-      listed.apply(own, field -> hasValue(page, field, position), new HashSet<>());
-    }
-    return own;
-  }
-
-  /**
-   * The fields a row lists where no command changes them: the default fields, its index-time ones
-   * ({@code names}, the page's {@link ListingColumns#FIELD_NAMES}), then in every-field mode those
-   * its extraction finds.
-   */
-  private List<String> ownNames(Page page, Block names, int position, int i) {
-    List<String> own = new ArrayList<>(DEFAULT_ORDER);
-    if (names != null) {
-      names.getValues(position).forEach(name -> own.add((String) name));
-    }
-    if (everyField) {
-      extractions.names(page, i, position).stream()
-          .filter(name -> !own.contains(name))
-          .forEach(own::add);
-    }
-    return own;
+    full = !out.test(layout.page(held.take(count)));
   }
 
   /**
@@ -322,7 +160,7 @@ final class EventListing {
    * after them.
    */
   EventListing fromListedNames() {
-    this.listedNames = true;
+    layout.listedNames = true;
     return this;
   }
 
@@ -336,7 +174,7 @@ final class EventListing {
    * its rows ({@link PluginOverEvents}).
    */
   EventListing carryingListedNames() {
-    this.carriesListedNames = true;
+    layout.carriesListedNames = true;
     return this;
   }
 
@@ -347,7 +185,7 @@ final class EventListing {
    * PluginOverEvents}).
    */
   EventListing carryingEventText() {
-    this.carriesEventText = true;
+    layout.carriesEventText = true;
     return this;
   }
 
@@ -358,7 +196,7 @@ final class EventListing {
    * ({@link PluginOverEvents}).
    */
   EventListing carryingDiscoveredNames() {
-    this.carriesDiscoveredNames = true;
+    layout.carriesDiscoveredNames = true;
     return this;
   }
 
@@ -369,8 +207,8 @@ final class EventListing {
    * that a plugin command reading every field takes ({@link PluginOverEvents}).
    */
   EventListing fromDiscoveredNames() {
-    this.listedNames = true;
-    this.discoveredNames = true;
+    layout.listedNames = true;
+    layout.discoveredNames = true;
     return this;
   }
 
@@ -385,40 +223,9 @@ final class EventListing {
    * such a row's fields as over an event's.
    */
   EventListing withOtherRows(ListedFields changes) {
-    this.otherRows = true;
-    this.otherChanges = requireNonNull(changes, "changes is null");
+    layout.otherRows = true;
+    layout.otherChanges = requireNonNull(changes, "changes is null");
     return this;
-  }
-
-  /** Whether no command changes a row's fields: the rows list the events' own. */
-  private boolean replaysNone() {
-    return listed.isEmpty() && !listedNames;
-  }
-
-  /** Whether a command sets or removes {@code name}: its column is not the events' own. */
-  private boolean changes(String name) {
-    return listedNames || listed.changes(name);
-  }
-
-  /**
-   * A whole page's column as it stands, where no row of it needs extracting; else null. A default
-   * field never does, nor a field the commands read.
-   */
-  private Block wholeColumn(Page page, String name) {
-    int column = page.schema().indexOf(name);
-    if (column < 0) {
-      return null;
-    }
-    Block block = page.block(column);
-    if (!extractions.extracts(name)) {
-      return block;
-    }
-    for (int p = 0; p < block.positionCount(); p++) {
-      if (block.isNull(p)) {
-        return null;
-      }
-    }
-    return block;
   }
 
   /** Whether {@code page}'s column {@code field} holds a value at {@code position}. */

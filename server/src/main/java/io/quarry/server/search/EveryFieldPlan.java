@@ -252,11 +252,11 @@ final class EveryFieldPlan {
    * plugin commands laying their output over the rows ({@code fillnull}, {@code mvexpand}) or
    * wildcard {@code rename}s (exact on pages: {@code rename re* AS x*} renames every field the row
    * can yield) among {@code eval}s, {@code rex}es, {@code lookup}s, {@code bin}s, literal {@code
-   * rename}s, {@code eventstats}/{@code streamstats} and commands that keep the rows — each of
-   * those keeps every field a row can yield (its search-time ones too), so the listing goes right
-   * before the first plugin command or wildcard rename and they run as stages on its pages. A
-   * {@code transaction} followed by a command fixing the columns takes only the fields the commands
-   * read instead (not here).
+   * rename}s, {@code eventstats}/{@code streamstats}, {@code fields -} (it drops those columns) and
+   * commands that keep the rows — each of those keeps every other field a row can yield (its
+   * search-time ones too), so the listing goes right before the first plugin command or wildcard
+   * rename and they run as stages on its pages. A {@code transaction} followed by a command fixing
+   * the columns takes only the fields the commands read instead (not here).
    */
   private static int ownColumnsAfterChanges(List<Command> pipeline) {
     int reader = 0;
@@ -300,6 +300,9 @@ final class EveryFieldPlan {
           || between instanceof io.quarry.ql.ast.StreamStatsCommand
           || between instanceof io.quarry.ql.ast.BinCommand // a bucket laid over the row, as eval
           || between instanceof io.quarry.ql.ast.RenameCommand && !renamesByWildcard(between)
+          // fields -: drops those columns of the pages, which hold every field a row can yield
+          || between instanceof ProjectCommand project
+              && project.kind() == ProjectCommand.Kind.REMOVE
           || ListedCommands.keepsEvents(between))) {
         return -1;
       }

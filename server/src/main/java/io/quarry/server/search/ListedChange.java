@@ -2,6 +2,7 @@ package io.quarry.server.search;
 
 import io.quarry.ql.exec.ListingMarks;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,11 +39,22 @@ record ListedChange(
     /** {@code fields -}: each field no longer listed and without a value. */
     REMOVE,
     /**
+     * {@code fields} of literal names: the row lists those names in that order (with a value or
+     * not, as the stage makes a column of each), then {@code _time} and {@code _raw} where it
+     * listed them; every other field it listed no longer listed and without a value.
+     */
+    KEEP,
+    /**
      * {@code eventstats}/{@code streamstats}: its results set where the row fell in a group, as
      * {@link EventOverlays} replays them ({@code fields}: the results).
      */
     OVERLAY
   }
+
+  /**
+   * The internal fields {@code fields} keeps where the row has them, in the order it lists them.
+   */
+  private static final List<String> INTERNAL = List.of("_time", "_raw");
 
   ListedChange(Kind kind, List<String> fields, int stage) {
     this(kind, fields, stage, Set.of(), null, -1);
@@ -122,6 +134,13 @@ record ListedChange(
           names.remove(field);
           cleared.add(field);
         }
+      }
+      case KEEP -> {
+        Set<String> kept = new LinkedHashSet<>(fields);
+        INTERNAL.stream().filter(names::contains).forEach(kept::add);
+        names.stream().filter(name -> !kept.contains(name)).forEach(cleared::add);
+        names.clear();
+        names.addAll(kept);
       }
       case OVERLAY ->
           overlay.apply(names, field -> hasValue(field, hasValue), field -> List.of(), cleared);

@@ -32,13 +32,15 @@ import java.util.function.Predicate;
  * {@code OUTPUTNEW}, those the row has no value of), a literal {@code rename a AS b} moves {@code
  * a} to {@code b} where {@code a} has a value ({@code b} takes {@code a}'s place, or goes last when
  * {@code a} was not listed; {@code a} no longer has a value), {@code fields -} of literal names
- * hides those fields (no longer listed, no value), and {@code eventstats}/{@code streamstats} set
- * their results where the row fell in a group ({@link EventOverlays}, replayed in command order
- * among the others). A field a row does not list but another row of its page does is asked of the
- * event (its search-time value); one the row's commands removed has none ({@link #apply}'s {@code
- * cleared}). A field {@code rex} sets is listed by every event with a value of its own, matched or
- * not ({@link #extracted}); for the other commands' fields, which a row lists besides those it was
- * set still depends on its page's other rows (an open fault: no golden case pins it yet).
+ * hides those fields (no longer listed, no value), {@code fields} of literal names lists those (in
+ * its order, then {@code _time} and {@code _raw} where listed) and hides every other, and {@code
+ * eventstats}/{@code streamstats} set their results where the row fell in a group ({@link
+ * EventOverlays}, replayed in command order among the others). A field a row does not list but
+ * another row of its page does is asked of the event (its search-time value); one the row's
+ * commands removed has none ({@link #apply}'s {@code cleared}). A field {@code rex} sets is listed
+ * by every event with a value of its own, matched or not ({@link #extracted}); for the other
+ * commands' fields, which a row lists besides those it was set still depends on its page's other
+ * rows (an open fault: no golden case pins it yet).
  *
  * <p>The changes are replayed per row at the end from the answer's columns, not tracked stage by
  * stage: whether an assignment left a value is read off the field's final column, and where {@code
@@ -136,10 +138,16 @@ final class ListedFields {
                 List.of(new ListedChange(ListedChange.Kind.LOOKUP, List.of(bin.as()), at));
             case EventStatsCommand eventstats -> overlay(eventstats, at);
             case StreamStatsCommand streamstats -> overlay(streamstats, at);
-            case ProjectCommand project when project.kind() == ProjectCommand.Kind.REMOVE ->
+            case ProjectCommand project when project.kind() != ProjectCommand.Kind.TABLE ->
                 project.patterns().stream().anyMatch(Wildcard::hasWildcard)
                     ? null
-                    : List.of(new ListedChange(ListedChange.Kind.REMOVE, project.patterns(), at));
+                    : List.of(
+                        new ListedChange(
+                            project.kind() == ProjectCommand.Kind.REMOVE
+                                ? ListedChange.Kind.REMOVE
+                                : ListedChange.Kind.KEEP,
+                            project.patterns(),
+                            at));
             case io.quarry.ql.ast.SubsearchCommand join
                 when io.quarry.ql.exec.PageCommands.joinedFields(join) != null -> {
               // join sets each subsearch column as eval would (the row's own value where the
@@ -304,6 +312,14 @@ final class ListedFields {
     return changed.contains(EventFields.RAW) || changed.contains(EventFields.SOURCETYPE);
   }
 
+  /**
+   * Whether a command is a {@code fields} of names, which a search also runs as a stage fixing the
+   * columns (the answer no listing: {@link TimeOrderedShape}).
+   */
+  boolean keeps() {
+    return changes.stream().anyMatch(change -> change.kind() == ListedChange.Kind.KEEP);
+  }
+
   /** Whether no command changes a row's fields (a plain listing). */
   boolean isEmpty() {
     return changes.isEmpty();
@@ -332,6 +348,11 @@ final class ListedFields {
   void apply(List<String> names, Predicate<String> hasValue, Set<String> cleared) {
     for (ListedChange change : changes) {
       change.replay(names, hasValue, cleared);
+      if (change.kind() == ListedChange.Kind.KEEP) {
+        // a field it dropped that a command sets on another row: none on this one, where the
+        // command did not set it again (no value, not even the event's own)
+        changed.stream().filter(field -> !names.contains(field)).forEach(cleared::add);
+      }
     }
   }
 

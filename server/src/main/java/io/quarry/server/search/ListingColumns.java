@@ -144,16 +144,21 @@ final class ListingColumns {
    * {@code laid}, a listing's page of rows {@code ranges} of {@code pages}, with those rows'
    * events' own {@code _raw} and {@code sourcetype} under {@link #EVENT_RAW} and {@link
    * #EVENT_SOURCETYPE}: the pages' own columns of them where they carry them ({@link
-   * #withEventText}), else their {@code _raw} and {@code sourcetype} (no command changed them);
-   * where {@code laid} still has a {@code _raw}, the text a bare word reads under {@link
-   * EventText#OWN_RAW} alike.
+   * #withEventText}), else their {@code _raw} and {@code sourcetype} (no command changed them); and
+   * the text a bare word reads under {@link EventText#OWN_RAW} alike, each row's as the commands
+   * before left it ({@link EventText#OWN_RAW} where the pages carry it: a command, not the rows
+   * that share the laid page, decides whether a row keeps its own text — {@code
+   * EventText.ownTextAfterProjection}, {@code ownTextAfterRename}), else its {@code _raw}; none
+   * where the pages have neither.
    */
   static Page withEventText(Page laid, List<Page> pages, List<int[]> ranges) {
     Page with = laid;
     List<String[]> carried = new ArrayList<>();
     carried.add(new String[] {EVENT_RAW, EventFields.RAW});
     carried.add(new String[] {EVENT_SOURCETYPE, EventFields.SOURCETYPE});
-    if (laid.block(EventFields.RAW) != null) {
+    if (pages.stream()
+        .anyMatch(
+            page -> page.block(EventText.OWN_RAW) != null || page.block(EventFields.RAW) != null)) {
       carried.add(new String[] {EventText.OWN_RAW, EventFields.RAW});
     }
     for (String[] names : carried) {
@@ -170,14 +175,6 @@ final class ListingColumns {
       with = with.withColumn(names[0], block);
     }
     return with;
-  }
-
-  /**
-   * The single-valued text column {@code column} (the events' own text, {@link #EVENT_RAW} or
-   * {@link #EVENT_SOURCETYPE}) of rows {@code ranges} of {@code pages}, null where a page lacks it.
-   */
-  static Block copied(String column, List<Page> pages, List<int[]> ranges, int count) {
-    return text(pages, ranges, count, page -> page.block(column));
   }
 
   /**

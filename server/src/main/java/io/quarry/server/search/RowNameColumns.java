@@ -11,9 +11,9 @@ import java.util.Set;
 /**
  * The per-row field names one page of an {@link EventListing} carries as its last hidden columns,
  * gathered row by row as the page is laid out: the fields each row lists and those it was left
- * without ({@link ListingColumns#LISTED_NAMES}, {@link ListingColumns#CLEARED_NAMES}, with the
- * events' own text where a command changed it), and each row's every field ({@link
- * ListingColumns#DISCOVERED_NAMES}).
+ * without ({@link ListingColumns#LISTED_NAMES}, {@link ListingColumns#CLEARED_NAMES}; the listing
+ * adds the events' own text where a command changed it, {@link ListingColumns#withEventText}), and
+ * each row's every field ({@link ListingColumns#DISCOVERED_NAMES}).
  */
 final class RowNameColumns {
   private final List<List<String>> listed; // null: not carried
@@ -67,21 +67,6 @@ final class RowNameColumns {
       }
       add(columns, blocks, ListingColumns.LISTED_NAMES, listedColumn.build());
       add(columns, blocks, ListingColumns.CLEARED_NAMES, clearedNames.build());
-      if (cut.pages().get(0).block(ListingColumns.EVENT_RAW) != null) { // a command changed it
-        List<String> hiddenText =
-            new java.util.ArrayList<>(
-                List.of(ListingColumns.EVENT_RAW, ListingColumns.EVENT_SOURCETYPE));
-        if (columns.stream().anyMatch(c -> c.name().equals("_raw"))) {
-          hiddenText.add(io.quarry.ql.exec.EventText.OWN_RAW); // a bare word's text goes with _raw
-        }
-        for (String hidden : hiddenText) {
-          add(
-              columns,
-              blocks,
-              hidden,
-              ListingColumns.copied(hidden, cut.pages(), cut.ranges(), count));
-        }
-      }
     }
     if (discovered != null) {
       BytesBlock.Builder names = BytesBlock.builder(count);

@@ -253,13 +253,14 @@ record TimeOrderedShape(
       return null;
     }
     ListedFields listed = ListedFields.of(pipeline, tableColumns);
-    if (listed != null && (ReduceCoverage.supportsOverEvents(pipeline) || ownText(pipeline))) {
+    boolean listable =
+        listed != null && (ReduceCoverage.supportsOverEvents(pipeline) || ownText(pipeline));
+    if (listable && !listed.keeps()) { // a fields of names: its stage fixes the columns (below)
       // the events themselves, filtered, cut or reordered, with the fields eval, rex, lookup,
       // rename, eventstats and streamstats set and fields - removes laid over them
       // (ListedFields: eventstats' and streamstats' stages run on the source's pages); a leading
       // rex is a stage here, not fused into the source
-      return listingOf(
-          eventFields(pipeline, listed.loaded()), smallestHead(pipeline, pageSize), listed, -1);
+      return listingOf(pipeline, pageSize, listed);
     }
     int appendAt = ListedCommands.appendEndingListing(pipeline);
     ListedFields beforeAppend =
@@ -343,7 +344,8 @@ record TimeOrderedShape(
       if (!(ownText
           ? ReduceCoverage.supportsOverReadFieldsOverEventsWithOwnText(toCut)
           : ReduceCoverage.supportsOverReadFieldsOverEvents(toCut))) {
-        return null; // a command before the columns are fixed that reads every field
+        // a command before the columns are fixed that reads every field: the listing, if any
+        return listable ? listingOf(pipeline, pageSize, listed) : null;
       }
       return overFields(
           fused,
@@ -352,7 +354,7 @@ record TimeOrderedShape(
           -1,
           ownText);
     }
-    return null;
+    return listable ? listingOf(pipeline, pageSize, listed) : null;
   }
 
   /**
@@ -365,6 +367,15 @@ record TimeOrderedShape(
     fields.addAll(InputFields.of(commands, List.of()));
     fields.addAll(loaded);
     return List.copyOf(fields);
+  }
+
+  /**
+   * The event listing of {@code pipeline}'s events, {@code listed} (its changes) laid over them.
+   */
+  private static TimeOrderedShape listingOf(
+      List<Command> pipeline, int pageSize, ListedFields listed) {
+    return listingOf(
+        eventFields(pipeline, listed.loaded()), smallestHead(pipeline, pageSize), listed, -1);
   }
 
   /** An event listing of the events themselves, {@code listed} laid over them. */
