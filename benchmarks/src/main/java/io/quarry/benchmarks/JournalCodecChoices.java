@@ -77,7 +77,10 @@ public final class JournalCodecChoices {
       this(name, codec, blocks, false);
     }
 
-    /** Decoded between direct buffers, not arrays ({@link Codec#decompress(ByteBuffer, ByteBuffer)}). */
+    /**
+     * Decoded between direct buffers, not arrays ({@link Codec#decompress(ByteBuffer,
+     * ByteBuffer)}).
+     */
     static Candidate direct(String name, Supplier<Codec> codec) {
       return new Candidate(name, sample -> codec.get(), 1, true);
     }
@@ -96,7 +99,8 @@ public final class JournalCodecChoices {
     System.out.printf(
         "%s: %,d journal blocks, %,d bytes decoded, %,d bytes as stored (ratio %.4f)%n",
         bucket, stored.size(), raw, storedBytes[0], (double) storedBytes[0] / raw);
-    System.out.printf("CRC32C of the decoded blocks (checked on every decode): %.0f MB/s%n", crc(stored, rounds));
+    System.out.printf(
+        "CRC32C of the decoded blocks (checked on every decode): %.0f MB/s%n", crc(stored, rounds));
     System.out.printf(
         "%-26s %14s %8s %14s %14s%n",
         "candidate", "journal bytes", "ratio", "decode MB/s", "encode MB/s");
