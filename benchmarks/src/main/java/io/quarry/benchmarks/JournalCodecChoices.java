@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,19 +52,37 @@ public final class JournalCodecChoices {
     int compress(byte[] source, int length, byte[] target);
 
     void decompress(byte[] source, int sourceLength, byte[] target, int targetLength);
+
+    /** The same decode between direct buffers (positions 0, limits the lengths). */
+    default void decompress(ByteBuffer source, ByteBuffer target) {
+      throw new UnsupportedOperationException("no direct decode");
+    }
   }
 
   /**
    * A way to write blocks: {@code blocks} 1 compresses each stored block, 2 each pair of neighbours
    * as one, -2 each half of a block on its own (a block size twice or half the stored one).
    */
-  private record Candidate(String name, Function<List<byte[]>, Codec> codec, int blocks) {
+  private record Candidate(
+      String name, Function<List<byte[]>, Codec> codec, int blocks, boolean direct) {
     Candidate(String name, Supplier<Codec> codec) {
       this(name, codec, 1);
     }
 
     Candidate(String name, Supplier<Codec> codec, int blocks) {
       this(name, sample -> codec.get(), blocks);
+    }
+
+    Candidate(String name, Function<List<byte[]>, Codec> codec, int blocks) {
+      this(name, codec, blocks, false);
+    }
+
+    /**
+     * Decoded between direct buffers, not arrays ({@link Codec#decompress(ByteBuffer,
+     * ByteBuffer)}).
+     */
+    static Candidate direct(String name, Supplier<Codec> codec) {
+      return new Candidate(name, sample -> codec.get(), 1, true);
     }
   }
 
@@ -80,6 +99,8 @@ public final class JournalCodecChoices {
     System.out.printf(
         "%s: %,d journal blocks, %,d bytes decoded, %,d bytes as stored (ratio %.4f)%n",
         bucket, stored.size(), raw, storedBytes[0], (double) storedBytes[0] / raw);
+    System.out.printf(
+        "CRC32C of the decoded blocks (checked on every decode): %.0f MB/s%n", crc(stored, rounds));
     System.out.printf(
         "%-26s %14s %8s %14s %14s%n",
         "candidate", "journal bytes", "ratio", "decode MB/s", "encode MB/s");
@@ -112,8 +133,11 @@ public final class JournalCodecChoices {
           throw new IllegalStateException(candidate.name() + " changed block " + i);
         }
       }
-      long best = Long.MAX_VALUE;
-      for (int round = 0; round < rounds; round++) {
+      long best =
+          candidate.direct()
+              ? bestDirectDecode(candidate.name(), codec, compressed, blocks, rounds)
+              : Long.MAX_VALUE;
+      for (int round = 0; round < rounds && !candidate.direct(); round++) {
         long started = THREADS.getCurrentThreadCpuTime();
         for (int i = 0; i < blocks.size(); i++) {
           codec.decompress(compressed[i], compressed[i].length, into, blocks.get(i).length);
@@ -128,6 +152,58 @@ public final class JournalCodecChoices {
           raw / 1e6 / (best / 1e9),
           raw / 1e6 / (encodeNanos / 1e9));
     }
+  }
+
+  /** The best round's speed of {@code CRC32C} over every block, in MB per second of thread CPU. */
+  private static double crc(List<byte[]> blocks, int rounds) {
+    long raw = 0;
+    long best = Long.MAX_VALUE;
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    for (int round = 0; round <= rounds; round++) { // round 0 warms up
+      long started = THREADS.getCurrentThreadCpuTime();
+      for (byte[] block : blocks) {
+        crc.reset();
+        crc.update(block, 0, block.length);
+        raw += round == 0 ? block.length : 0;
+      }
+      long took = THREADS.getCurrentThreadCpuTime() - started;
+      best = round == 0 ? best : Math.min(best, took);
+    }
+    return raw / 1e6 / (best / 1e9);
+  }
+
+  /**
+   * The best round's thread CPU decoding every block from a direct buffer into a direct buffer (as
+   * a journal read straight from its mapped file into off-heap memory would), each block checked
+   * once first.
+   */
+  private static long bestDirectDecode(
+      String name, Codec codec, byte[][] compressed, List<byte[]> blocks, int rounds) {
+    ByteBuffer[] sources = new ByteBuffer[compressed.length];
+    int largest = 0;
+    for (int i = 0; i < compressed.length; i++) {
+      sources[i] = ByteBuffer.allocateDirect(compressed[i].length).put(compressed[i]).flip();
+      largest = Math.max(largest, blocks.get(i).length);
+    }
+    ByteBuffer target = ByteBuffer.allocateDirect(largest);
+    byte[] check = new byte[largest];
+    for (int i = 0; i < sources.length; i++) {
+      byte[] block = blocks.get(i);
+      codec.decompress(sources[i].rewind(), target.clear().limit(block.length));
+      target.get(0, check, 0, block.length);
+      if (!Arrays.equals(check, 0, block.length, block, 0, block.length)) {
+        throw new IllegalStateException(name + " changed block " + i);
+      }
+    }
+    long best = Long.MAX_VALUE;
+    for (int round = 0; round < rounds; round++) {
+      long started = THREADS.getCurrentThreadCpuTime();
+      for (int i = 0; i < sources.length; i++) {
+        codec.decompress(sources[i].rewind(), target.clear().limit(blocks.get(i).length));
+      }
+      best = Math.min(best, THREADS.getCurrentThreadCpuTime() - started);
+    }
+    return best;
   }
 
   /** The stored blocks as they are ({@code 1}), pairs of neighbours joined (2) or halves (-2). */
@@ -183,8 +259,15 @@ public final class JournalCodecChoices {
                 blocks));
       }
     }
+    for (int level : new int[] {1, 3, 9}) {
+      candidates.add(
+          Candidate.direct(
+              "zstd " + level + " direct", () -> zstd(new ZstdCompressCtx().setLevel(level))));
+    }
     LZ4Factory lz4 = LZ4Factory.fastestInstance();
     candidates.add(new Candidate("lz4", () -> lz4(lz4.fastCompressor(), lz4.safeDecompressor())));
+    candidates.add(
+        Candidate.direct("lz4hc direct", () -> lz4(lz4.highCompressor(), lz4.safeDecompressor())));
     candidates.add(new Candidate("lz4hc", () -> lz4(lz4.highCompressor(), lz4.safeDecompressor())));
     for (int level : new int[] {4, 12, 17}) {
       candidates.add(
@@ -215,6 +298,12 @@ public final class JournalCodecChoices {
       @Override
       public void decompress(byte[] source, int sourceLength, byte[] target, int targetLength) {
         decompressor.decompressByteArray(target, 0, targetLength, source, 0, sourceLength);
+      }
+
+      @Override
+      public void decompress(ByteBuffer source, ByteBuffer target) {
+        decompressor.decompressDirectByteBuffer(
+            target, 0, target.limit(), source, 0, source.limit());
       }
     };
   }
@@ -249,6 +338,11 @@ public final class JournalCodecChoices {
       @Override
       public void decompress(byte[] source, int sourceLength, byte[] target, int targetLength) {
         decompressor.decompress(source, 0, sourceLength, target, 0, targetLength);
+      }
+
+      @Override
+      public void decompress(ByteBuffer source, ByteBuffer target) {
+        decompressor.decompress(source, 0, source.limit(), target, 0, target.limit());
       }
     };
   }

@@ -338,6 +338,18 @@ final class BlockEvents implements StoredEvent.Loader {
   }
 
   @Override
+  public TextRegion textRegion() throws IOException {
+    if (textRegion == null) {
+      EventBlock block = block();
+      textRegion =
+          new TextRegion(block.bytes(), block.rawOffset(0), block.rawOffset(block.count()));
+    }
+    return textRegion;
+  }
+
+  private TextRegion textRegion; // made when first asked for
+
+  @Override
   public CharSequence rawView(int doc) throws IOException {
     EventBlock block = block();
     int offset = block.rawOffset(doc);

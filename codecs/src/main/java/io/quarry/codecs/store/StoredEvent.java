@@ -56,6 +56,11 @@ public final class StoredEvent {
       return NO_ORDINAL;
     }
 
+    /** Where the texts of this loader's events lie together ({@link TextRegion}), or null. */
+    default TextRegion textRegion() throws IOException {
+      return null;
+    }
+
     /** What the ordinals are of (the scan of one segment); null when there are none. */
     default Object keywordScope() {
       return null;
@@ -214,6 +219,19 @@ public final class StoredEvent {
   public String keywordText(String name, long ordinal) {
     try {
       return loader.keywordText(name, ordinal);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Where this event's text lies together with the other events of its block: the same object for
+   * all of them, null when there is no such region (the event layout, an event made in memory). An
+   * ASCII {@link #rawText} view of the event is a range of the region's bytes.
+   */
+  public TextRegion textRegion() {
+    try {
+      return loader == null ? null : loader.textRegion();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -3,6 +3,7 @@ package io.quarry.server.search;
 import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.EventFields;
 import io.quarry.codecs.store.StoredEvent;
+import io.quarry.codecs.store.TextRegion;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
@@ -11,6 +12,7 @@ import io.quarry.ql.engine.DictionaryBlockBuilder;
 import io.quarry.ql.exec.RexExtraction;
 import io.quarry.ql.exec.Values;
 import io.quarry.server.sourcetype.AccessLogSpans;
+import io.quarry.server.sourcetype.KeyPlaces;
 import io.quarry.server.sourcetype.KeyValueBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -54,6 +56,7 @@ final class EventColumn implements KeyValueBytes.Values {
     this.pageSize = pageSize;
     this.name = name;
     this.key = name.getBytes(StandardCharsets.US_ASCII);
+    this.places = new KeyPlaces(key);
     this.time = name.equals(EventFields.TIME);
     this.accessLogField = AccessLogSpans.field(name);
     this.producers =
@@ -241,7 +244,11 @@ final class EventColumn implements KeyValueBytes.Values {
     long started = reading.extraction().start();
     scanned = bytes;
     found = 0;
-    KeyValueBytes.values(bytes, offset, length, key, this);
+    if (inPlacesRegion(event, bytes, offset, length)) {
+      places.values(bytes, offset, length, this);
+    } else {
+      KeyValueBytes.values(bytes, offset, length, key, this);
+    }
     if (found == 0) {
       texts.appendNull();
     } else if (found == 1) {
@@ -252,6 +259,39 @@ final class EventColumn implements KeyValueBytes.Values {
     reading.extraction().stop(started);
     return true;
   }
+
+  /**
+   * Whether the text is answered from {@link #places}: from the {@value #REGION_AFTER}th text of a
+   * block on, the key's places are noted in one pass over the block's texts; the first texts of a
+   * block (all of them where a filter admits few events) are scanned one by one.
+   */
+  private boolean inPlacesRegion(StoredEvent event, byte[] bytes, int offset, int length) {
+    TextRegion region = event.textRegion();
+    if (region == null
+        || region.bytes() != bytes
+        || offset < region.start()
+        || offset + length > region.end()) {
+      return false;
+    }
+    if (region != placesRegion) {
+      if (region != askingRegion) {
+        askingRegion = region;
+        asked = 0;
+      }
+      if (++asked < REGION_AFTER) {
+        return false;
+      }
+      places.reset(bytes, region.start(), region.end());
+      placesRegion = region;
+    }
+    return true;
+  }
+
+  private static final int REGION_AFTER = 8;
+  private final KeyPlaces places;
+  private TextRegion placesRegion; // the block places holds the key's places of
+  private TextRegion askingRegion; // the block whose texts are being counted, and how many asked
+  private int asked;
 
   private String checkedSourcetype; // the sourcetype name last asked about, and its answer
   private boolean sourcetypeExtracts;

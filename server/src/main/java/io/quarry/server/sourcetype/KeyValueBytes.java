@@ -72,18 +72,62 @@ public final class KeyValueBytes {
     return found;
   }
 
+  /**
+   * Whether the scan of pairs reaches a key starting at {@code keyStart}, preceded by no key
+   * character and by no quoted value ({@code ="}) in the text: a key is skipped only inside an
+   * unquoted value, a run of value characters after an {@code =}, so a non-value character (or the
+   * text's start) met walking back before any {@code =} proves it reached; an {@code =} met leaves
+   * it undecided (false).
+   */
+  static boolean reachedAt(byte[] bytes, int offset, int keyStart) {
+    for (int i = keyStart - 1; i >= offset; i--) {
+      byte b = bytes[i];
+      if (b == '=') {
+        return false;
+      }
+      if (!isValueChar(b)) {
+        return true;
+      }
+    }
+    return true;
+  }
+
+  /** Whether the scan of pairs can find {@code key} at all: key characters, not too long. */
+  static boolean isKey(byte[] key) {
+    if (key.length == 0 || key.length > MAX_KEY_LENGTH || !isKeyStart(key[0])) {
+      return false;
+    }
+    for (byte b : key) {
+      if (!isKeyChar(b)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static final java.lang.invoke.VarHandle LONGS =
       java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
           long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
   private static final long ONES = 0x0101010101010101L;
   private static final long HIGHS = 0x8080808080808080L;
 
+  private static final long EQUALS_SIGNS = '=' * ONES;
+
+  /**
+   * The high bit of each byte of {@code bytes[at, at + 8)} that may be an {@code =}: every one that
+   * is, the lowest exactly; one above a real {@code =} may be marked by the borrow (check it).
+   */
+  static long equalsSigns(byte[] bytes, int at) {
+    long word = (long) LONGS.get(bytes, at) ^ EQUALS_SIGNS;
+    return (word - ONES) & ~word & HIGHS;
+  }
+
   /**
    * The first {@code b} in {@code bytes[from, limit)}, or -1: eight bytes at a time (a word holds
    * {@code b} where {@code word ^ b*ONES} has a zero byte), which matters for an {@code =} scan
    * over every event of a search.
    */
-  private static int indexOf(byte[] bytes, byte b, int from, int limit) {
+  static int indexOf(byte[] bytes, byte b, int from, int limit) {
     long pattern = (b & 0xFFL) * ONES;
     int i = from;
     for (; i + Long.BYTES <= limit; i += Long.BYTES) {
@@ -101,7 +145,7 @@ public final class KeyValueBytes {
     return -1;
   }
 
-  private static boolean regionEquals(byte[] bytes, int at, byte[] key) {
+  static boolean regionEquals(byte[] bytes, int at, byte[] key) {
     return java.util.Arrays.equals(bytes, at, at + key.length, key, 0, key.length);
   }
 
@@ -132,11 +176,11 @@ public final class KeyValueBytes {
     return (CLASSES[c & 0xFF] & KEY_START) != 0;
   }
 
-  private static boolean isKeyChar(byte c) {
+  static boolean isKeyChar(byte c) {
     return (CLASSES[c & 0xFF] & KEY) != 0;
   }
 
-  private static boolean isValueChar(byte c) {
+  static boolean isValueChar(byte c) {
     return (CLASSES[c & 0xFF] & VALUE) != 0;
   }
 }

@@ -1,0 +1,113 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code stats count by sid} over blocks of many events, where key=value extraction answers most
+ * events from one pass over the block's texts ({@code KeyPlaces}): every way a line can hold the
+ * key or only seem to — one pair, none, a longer key, the key inside another pair's value (quoted
+ * or not), the key twice, a quoted value before it or its own, an empty value — written in a
+ * shuffled order, the counts expected from how each line was made.
+ */
+class KeyPlacesSearchTest {
+  private static final String PASSWORD = "key-places-pw";
+  private static final int LINES = 600;
+
+  @TempDir static Path dataDirectory;
+  private static QuarryServer server;
+  private static final Map<String, Long> expected = new TreeMap<>();
+
+  /** Line {@code i}'s text; its session ids go into {@link #expected}. */
+  private static String line(int i) {
+    String time = String.format("2026-01-01 00:%02d:%02d ", i / 60 % 60, i % 60);
+    int n = i % 7;
+    List<String> sids = new ArrayList<>();
+    String text =
+        switch (i % 10) {
+          case 0 -> {
+            sids.add("S" + n);
+            yield "GET /a?sid=S" + n + "&x=1 user=ann";
+          }
+          case 1 -> "GET /b user=bob took=3";
+          case 2 -> "GET /c?xsid=X" + n + " y=1";
+          case 3 -> "q=\"a sid=Q" + n + "\" r=2";
+          case 4 -> "q=a?sid=Z" + n + " r=2";
+          case 5 -> {
+            sids.add("A" + n);
+            sids.add("B" + n);
+            yield "GET /d?sid=A" + n + "&sid=B" + n + " HTTP";
+          }
+          case 6 -> {
+            sids.add("C" + n);
+            yield "u=\"v w\" sid=C" + n;
+          }
+          case 7 -> {
+            sids.add("D " + n);
+            yield "GET sid=\"D " + n + "\" z=1";
+          }
+          case 8 -> "GET /e?sid= user=e";
+          default -> {
+            sids.add("S" + n);
+            yield "\"GET /f?JSESSION=1&sid=S" + n + " HTTP 1.1\" 200 \"http://h/x?a=b&c=d\"";
+          }
+        };
+    for (String sid : sids) {
+      expected.merge(sid, 1L, Long::sum);
+    }
+    return time + text;
+  }
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = TestServers.start(dataDirectory, PASSWORD); // the block layout, the default
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < LINES; i++) {
+      order.add(i);
+    }
+    java.util.Collections.shuffle(order, new java.util.Random(5));
+    StringBuilder lines = new StringBuilder();
+    for (int i : order) {
+      lines.append(line(i)).append('\n');
+    }
+    TestServers.loadRaw(server, lines.toString());
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    server.close();
+  }
+
+  @Test
+  void countsEveryLinesSessionIds() throws Exception {
+    HttpResponse<String> response =
+        TestServers.export(server, PASSWORD, "search * | stats count by sid");
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    Map<String, Long> counted = new TreeMap<>();
+    ObjectMapper json = new ObjectMapper();
+    for (String row : response.body().split("\n")) {
+      if (row.isBlank()) {
+        continue;
+      }
+      JsonNode result = json.readTree(row).get("result");
+      if (result != null && result.has("sid")) {
+        counted.put(result.get("sid").asText(), result.get("count").asLong());
+      }
+    }
+    assertThat(counted).isEqualTo(expected);
+  }
+}

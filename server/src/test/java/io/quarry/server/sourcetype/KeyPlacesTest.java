@@ -1,0 +1,118 @@
+package io.quarry.server.sourcetype;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link KeyPlaces} answers each text of a region exactly as {@link KeyValues#values} answers it
+ * alone: texts laid back to back as a block's events lie, asked in order and out of order.
+ */
+class KeyPlacesTest {
+
+  /** Each text's values from one region holding all of them, asking in {@code order}. */
+  private static List<List<String>> values(List<String> texts, String key, int[] order) {
+    StringBuilder region = new StringBuilder("x=\"a "); // bytes before the region: never read
+    int[] offsets = new int[texts.size() + 1];
+    int start = region.length();
+    for (int i = 0; i < texts.size(); i++) {
+      offsets[i] = region.length();
+      region.append(texts.get(i));
+    }
+    offsets[texts.size()] = region.length();
+    int end = region.length();
+    region.append("\" JSESSIONID=after K=z");
+    byte[] bytes = region.toString().getBytes(StandardCharsets.US_ASCII);
+    KeyPlaces places = new KeyPlaces(key.getBytes(StandardCharsets.US_ASCII));
+    places.reset(bytes, start, end);
+    List<List<String>> answers = new ArrayList<>();
+    for (int i = 0; i < texts.size(); i++) {
+      answers.add(null);
+    }
+    for (int i : order) {
+      List<String> found = new ArrayList<>();
+      int count =
+          places.values(
+              bytes,
+              offsets[i],
+              offsets[i + 1] - offsets[i],
+              (s, e) -> found.add(new String(bytes, s, e - s, StandardCharsets.US_ASCII)));
+      assertThat(count).isEqualTo(found.size());
+      answers.set(i, found);
+    }
+    return answers;
+  }
+
+  private static void agree(List<String> texts, String key, int[] order) {
+    List<List<String>> answers = values(texts, key, order);
+    for (int i : order) {
+      assertThat(answers.get(i))
+          .as("'%s' key %s", texts.get(i), key)
+          .isEqualTo(KeyValues.values(texts.get(i), key));
+    }
+  }
+
+  private static int[] inOrder(int n) {
+    return java.util.stream.IntStream.range(0, n).toArray();
+  }
+
+  @Test
+  void answersAccessLogLines() {
+    List<String> lines =
+        List.of(
+            "10.0.0.1 - - [07/Jan/2026:10:00:00 +0000] \"GET /cart?JSESSIONID=SD5SL9FF2ADFF4958"
+                + "&item=EST-15 HTTP/1.1\" 200 1665 \"http://x.com/a.do?action=view&itemId=EST-1\"",
+            "10.0.0.2 - - [07/Jan/2026:10:00:01 +0000] \"GET /images/logo.png HTTP 1.1\" 200 2883",
+            "10.0.0.3 - - \"GET /oldlink?item_id=EST-13&JSESSIONID=SD8SLMKAKXBOLZ HTTP 1.1\" 200",
+            "q=xJSESSIONID=1 r=2",
+            "q=\"a JSESSIONID=1\" r=2",
+            "JSESSIONID=\"3 4\" z JSESSIONID=5",
+            "a=1 JSESSIONID=",
+            "JSESSIONID=");
+    List<List<String>> answers = values(lines, "JSESSIONID", inOrder(lines.size()));
+    assertThat(answers)
+        .containsExactly(
+            List.of("SD5SL9FF2ADFF4958"),
+            List.of(),
+            List.of("SD8SLMKAKXBOLZ"),
+            List.of(),
+            List.of(),
+            List.of("3 4", "5"),
+            List.of(),
+            List.of());
+  }
+
+  @Test
+  void agreesWithKeyValuesOnRandomRegions() {
+    // texts of keys, values and separators, so a key stands before an '=' often and in every
+    // place the scan of pairs can leave it, one text's pairs running up to the next text's start
+    Random random = new Random(11);
+    List<String> tokens =
+        List.of("K", "K=", "xK=", "a=", "=", "v", "\"", " ", "&", ";", ",", "?", "K=\"", "_", "/");
+    for (int round = 0; round < 3_000; round++) {
+      List<String> texts = new ArrayList<>();
+      int count = 1 + random.nextInt(12);
+      for (int t = 0; t < count; t++) {
+        StringBuilder text = new StringBuilder();
+        int length = random.nextInt(10);
+        for (int i = 0; i < length; i++) {
+          text.append(tokens.get(random.nextInt(tokens.size())));
+        }
+        texts.add(text.toString());
+      }
+      int[] order = inOrder(count);
+      if (random.nextBoolean()) { // some texts asked again or before earlier ones
+        for (int i = 0; i < count; i++) {
+          order[i] = random.nextInt(count);
+        }
+      }
+      for (String key : List.of("K", "a", "xK", "K.")) {
+        agree(texts, key, order);
+      }
+    }
+  }
+}
