@@ -432,7 +432,7 @@ public final class IndexStore implements Closeable {
       assert given == null || sameText(given, events.get(i).raw()) : "asciiRaws[" + i + "]";
       ascii[i] = given != null ? given : AsciiText.bytesOf(events.get(i).raw());
     }
-    EncodedBatch encoded = EncodedBatch.of(events, ascii);
+    EncodedBatch encoded = EncodedBatch.reusing(events, ascii); // appended below, before another
     long position;
     addLock.readLock().lock();
     try {

@@ -37,6 +37,18 @@ public final class EncodedBatch {
     return new EncodedBatch(encoded.bytes, encoded.length, rawBytes[0]);
   }
 
+  /**
+   * Encodes {@code events} as {@link #of(List, byte[][])} does, into the calling thread's reused
+   * array: the batch is valid only until the same thread encodes its next batch this way, so it
+   * must be appended ({@link WriteAheadLog#append(long, EncodedBatch)}) before that, as an add
+   * does. Saves allocating and zeroing a request-sized array per batch.
+   */
+  public static EncodedBatch reusing(List<Event> events, byte[][] asciiRaws) throws IOException {
+    long[] rawBytes = new long[1];
+    WalCodec.Output encoded = WalCodec.encodeEventsReusing(events, asciiRaws, rawBytes);
+    return new EncodedBatch(encoded.bytes, encoded.length, rawBytes[0]);
+  }
+
   /** The UTF-8 bytes of the batch's {@code _raw} texts (what ingest volume is metered in). */
   public long rawBytes() {
     return rawBytes;

@@ -27,6 +27,39 @@ final class WalCodec {
    */
   static Output encodeEvents(List<Event> events, byte[][] asciiRaws, long[] rawBytes)
       throws IOException {
+    return encodeEvents(events, asciiRaws, rawBytes, null);
+  }
+
+  /**
+   * The thread's own output, reused from one encoding to its next: an ingest thread encodes a batch
+   * and appends it before it encodes another, so the array (a request's size, megabytes) is neither
+   * allocated nor zeroed per batch. An array past {@link #KEPT_BYTES} is not kept.
+   */
+  private static final ThreadLocal<Output> THREAD_OUTPUT = new ThreadLocal<>();
+
+  /** The largest array a thread keeps for its next batch. */
+  static final int KEPT_BYTES = 32 << 20;
+
+  /**
+   * {@link #encodeEvents(List, byte[][], long[])} into the calling thread's reused output: valid
+   * until the same thread encodes again this way.
+   */
+  static Output encodeEventsReusing(List<Event> events, byte[][] asciiRaws, long[] rawBytes)
+      throws IOException {
+    Output reused = THREAD_OUTPUT.get();
+    Output out = encodeEvents(events, asciiRaws, rawBytes, reused);
+    if (out.bytes.length <= KEPT_BYTES) {
+      if (out != reused) {
+        THREAD_OUTPUT.set(out);
+      }
+    } else if (reused != null) {
+      THREAD_OUTPUT.remove();
+    }
+    return out;
+  }
+
+  private static Output encodeEvents(
+      List<Event> events, byte[][] asciiRaws, long[] rawBytes, Output reused) throws IOException {
     // the other fields' bytes, about: the first event's, for every event (a batch's events share
     // host, source, sourcetype and field names); guessing short made every access-log batch grow
     // once, copying the whole array
@@ -35,7 +68,14 @@ final class WalCodec {
       byte[] ascii = asciiRaws == null ? null : asciiRaws[i];
       expected += ascii != null ? ascii.length : events.get(i).raw().length(); // at least
     }
-    Output out = new Output((int) Math.min(expected, 1 << 30));
+    int capacity = (int) Math.min(expected, 1 << 30);
+    Output out;
+    if (reused != null && reused.bytes.length >= capacity) {
+      out = reused;
+      out.clear();
+    } else {
+      out = new Output(capacity);
+    }
     out.writeVInt(events.size());
     long raw = 0;
     for (int i = 0; i < events.size(); i++) {
@@ -164,6 +204,12 @@ final class WalCodec {
       lastText[slot] = text;
       lastStart[slot] = start;
       lastEnd[slot] = length;
+    }
+
+    /** Empties the output for another batch, keeping its array (nothing written is repeated). */
+    void clear() {
+      length = 0;
+      Arrays.fill(lastText, null);
     }
 
     /** Doubles the array (at least to {@code needed}): a batch of large texts copies it rarely. */
