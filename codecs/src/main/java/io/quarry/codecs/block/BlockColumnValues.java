@@ -7,12 +7,13 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A block's columns and each event's values in them, gathered in one walk over the events' fields
  * for {@link EventBlockWriter}: {@code host}, {@code source} and {@code sourcetype} first, then
  * every index-time field in first-seen order, each event's values at its position in the block (no
- * values: an empty list).
+ * values: null).
  *
  * <p>An event's field goes to its column by position: the column of the field at the same place in
  * the event before, when that event named it by the same {@code String} instance (a batch's events
@@ -31,8 +32,11 @@ final class BlockColumnValues {
     this.values = values;
   }
 
-  /** The columns of {@code events} and their values. */
-  static BlockColumnValues of(List<Event> events) {
+  /**
+   * The columns of {@code events} and their values, but for the columns named in {@code elsewhere}:
+   * their names only (the caller writes no values for them).
+   */
+  static BlockColumnValues of(List<Event> events, Set<String> elsewhere) {
     int count = events.size();
     List<String> names =
         new ArrayList<>(List.of(EventFields.HOST, EventFields.SOURCE, EventFields.SOURCETYPE));
@@ -57,7 +61,10 @@ final class BlockColumnValues {
           column = lastColumns[place];
         } else {
           Integer placed = positions.get(name);
-          column = placed != null ? placed : columnOf(name, names, values, positions, count);
+          column =
+              placed != null
+                  ? placed
+                  : columnOf(name, names, values, positions, elsewhere.contains(name) ? -1 : count);
           if (place >= lastNames.length) {
             lastNames = Arrays.copyOf(lastNames, 2 * place);
             lastColumns = Arrays.copyOf(lastColumns, 2 * place);
@@ -65,8 +72,10 @@ final class BlockColumnValues {
           lastNames[place] = name;
           lastColumns[place] = column;
         }
-        if (column >= DEFAULT_COLUMNS) { // a field named as a default one: the event's own wins
-          values.get(column)[i] = field.getValue();
+        List<String>[] columnValues = values.get(column);
+        if (column >= DEFAULT_COLUMNS && columnValues != null) {
+          // (a field named as a default one: the event's own value stays)
+          columnValues[i] = field.getValue();
         }
         place++;
       }
@@ -77,7 +86,8 @@ final class BlockColumnValues {
   /**
    * The column of a field name the block has not placed yet: a new one after those seen, unless it
    * is one of the default fields' names (then that column, where the event's own {@code host},
-   * {@code source} or {@code sourcetype} stays the value, as the columns by name kept it).
+   * {@code source} or {@code sourcetype} stays the value, as the columns by name kept it); {@code
+   * count} -1 for a column whose values are not gathered.
    */
   private static int columnOf(
       String name,
@@ -89,7 +99,7 @@ final class BlockColumnValues {
     if (column < 0) {
       column = names.size();
       names.add(name);
-      values.add(newColumn(count));
+      values.add(count < 0 ? null : newColumn(count));
     }
     positions.put(name, column);
     return column;
@@ -97,9 +107,7 @@ final class BlockColumnValues {
 
   @SuppressWarnings("unchecked")
   private static List<String>[] newColumn(int count) {
-    List<String>[] column = new List[count];
-    Arrays.fill(column, List.of());
-    return column;
+    return new List[count]; // null: the event has no value
   }
 
   /** The number of columns. */
@@ -112,7 +120,10 @@ final class BlockColumnValues {
     return names.get(c);
   }
 
-  /** Column {@code c}'s values, one list per event (empty where the event has none). */
+  /**
+   * Column {@code c}'s values, one list per event (null where the event has none); null for a
+   * column named elsewhere.
+   */
   List<String>[] values(int c) {
     return values.get(c);
   }

@@ -60,7 +60,7 @@ public final class EventBlockWriter {
       byte[] times = times(events, newest);
       byte[][] texts = texts(events, asciiRaws);
       int rawLength = rawSectionLength(texts);
-      BlockColumnValues gathered = BlockColumnValues.of(events);
+      BlockColumnValues gathered = BlockColumnValues.of(events, elsewhere);
       List<byte[]> columns = new ArrayList<>(gathered.size());
       boolean anyElsewhere = false;
       for (int c = 0; c < gathered.size(); c++) {
@@ -180,7 +180,7 @@ public final class EventBlockWriter {
   private static void values(ByteBuffersDataOutput out, List<String>[] values) throws IOException {
     Map<String, Integer> dictionary = new LinkedHashMap<>();
     for (List<String> eventValues : values) {
-      for (int v = 0; v < eventValues.size(); v++) {
+      for (int v = 0; eventValues != null && v < eventValues.size(); v++) {
         dictionary.putIfAbsent(eventValues.get(v), dictionary.size());
       }
     }
@@ -189,6 +189,10 @@ public final class EventBlockWriter {
       out.writeString(value);
     }
     for (List<String> eventValues : values) {
+      if (eventValues == null) { // the event has no value in this column
+        out.writeVInt(0);
+        continue;
+      }
       out.writeVInt(eventValues.size());
       for (int v = 0; v < eventValues.size(); v++) {
         out.writeVInt(dictionary.get(eventValues.get(v)));
