@@ -428,7 +428,7 @@ public final class IndexStore implements Closeable {
       assert given == null || sameText(given, events.get(i).raw()) : "asciiRaws[" + i + "]";
       ascii[i] = given != null ? given : AsciiText.bytesOf(events.get(i).raw());
     }
-    EncodedBatch encoded = EncodedBatch.reusing(events, ascii); // appended below, before another
+    EncodedBatch encoded = EncodedBatch.reusing(events, ascii);
     long position;
     addLock.readLock().lock();
     try {
@@ -437,7 +437,11 @@ public final class IndexStore implements Closeable {
       InFlightAdds adds;
       synchronized (sequenceLock) {
         first = nextSequence;
-        position = wal.append(first, encoded);
+        try {
+          position = wal.append(first, encoded);
+        } finally {
+          encoded.giveBack(); // written (or cut back): the array may take another batch
+        }
         nextSequence = first + events.size();
         target = hot; // the bucket of the log generation appended to
         adds = inFlight;

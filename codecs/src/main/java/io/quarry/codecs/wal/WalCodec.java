@@ -31,31 +31,36 @@ final class WalCodec {
   }
 
   /**
-   * The thread's own output, reused from one encoding to its next: an ingest thread encodes a batch
-   * and appends it before it encodes another, so the array (a request's size, megabytes) is neither
-   * allocated nor zeroed per batch. An array past {@link #KEPT_BYTES} is not kept.
+   * Outputs given back for another batch ({@link #encodeEventsPooled}, {@link #giveBack}): an
+   * ingest thread encodes a batch and gives the array back once it is appended, so a request-sized
+   * array (megabytes) is neither allocated nor zeroed per batch. Bounded in count and size, so what
+   * is kept does not grow with the number of threads that ever ingested.
    */
-  private static final ThreadLocal<Output> THREAD_OUTPUT = new ThreadLocal<>();
+  private static final java.util.concurrent.ArrayBlockingQueue<Output> POOL =
+      new java.util.concurrent.ArrayBlockingQueue<>(4);
 
-  /** The largest array a thread keeps for its next batch. */
-  static final int KEPT_BYTES = 32 << 20;
+  /** The largest array kept for another batch. */
+  static final int KEPT_BYTES = 16 << 20;
 
   /**
-   * {@link #encodeEvents(List, byte[][], long[])} into the calling thread's reused output: valid
-   * until the same thread encodes again this way.
+   * {@link #encodeEvents(List, byte[][], long[])} into an output taken from the pool when one is
+   * there; the caller gives it back ({@link #giveBack}) once done with the bytes.
    */
-  static Output encodeEventsReusing(List<Event> events, byte[][] asciiRaws, long[] rawBytes)
+  static Output encodeEventsPooled(List<Event> events, byte[][] asciiRaws, long[] rawBytes)
       throws IOException {
-    Output reused = THREAD_OUTPUT.get();
-    Output out = encodeEvents(events, asciiRaws, rawBytes, reused);
-    if (out.bytes.length <= KEPT_BYTES) {
-      if (out != reused) {
-        THREAD_OUTPUT.set(out);
-      }
-    } else if (reused != null) {
-      THREAD_OUTPUT.remove();
+    Output pooled = POOL.poll();
+    Output out = encodeEvents(events, asciiRaws, rawBytes, pooled);
+    if (pooled != null && out != pooled) {
+      giveBack(pooled); // too small for this batch: still good for smaller ones
     }
     return out;
+  }
+
+  /** Keeps {@code out} for another batch when the pool has room and the array is not too large. */
+  static void giveBack(Output out) {
+    if (out.bytes.length <= KEPT_BYTES) {
+      POOL.offer(out);
+    }
   }
 
   private static Output encodeEvents(

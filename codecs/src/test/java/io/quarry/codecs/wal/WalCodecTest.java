@@ -159,12 +159,13 @@ class WalCodecTest {
 
   @Test
   void aReusedArrayGivesEachBatchItsOwnBytes() throws IOException {
-    // batches of falling and rising sizes through one thread's array, naming the same host,
-    // source and field-name instances as the batch before (whose bytes the array held)
+    // batches of falling and rising sizes through arrays given back, naming the same host, source
+    // and field-name instances as the batch before (whose bytes the array held)
     Random random = new Random(11);
     String host = "web-1";
     String name = "clientip";
-    byte[] previous = null;
+    java.util.Set<byte[]> seen =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     int kept = 0;
     for (int b = 0; b < 30; b++) {
       int count = b % 3 == 0 ? 1 + random.nextInt(2_000) : 1 + random.nextInt(20);
@@ -184,8 +185,9 @@ class WalCodecTest {
       assertThat(Arrays.copyOf(reused.events(), reused.length()))
           .isEqualTo(Arrays.copyOf(fresh.events(), fresh.length()));
       assertThat(reused.rawBytes()).isEqualTo(fresh.rawBytes());
-      kept += reused.events() == previous ? 1 : 0;
-      previous = reused.events();
+      kept += seen.add(reused.events()) ? 0 : 1;
+      reused.giveBack();
+      fresh.giveBack(); // not reused: nothing to give, nothing kept
     }
     assertThat(kept).isGreaterThan(10); // the small batches after a large one reuse its array
   }
