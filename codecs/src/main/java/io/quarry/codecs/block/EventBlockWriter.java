@@ -1,12 +1,10 @@
 package io.quarry.codecs.block;
 
 import io.quarry.codecs.store.Event;
-import io.quarry.codecs.store.EventFields;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -62,19 +60,20 @@ public final class EventBlockWriter {
       byte[] times = times(events, newest);
       byte[][] texts = texts(events, asciiRaws);
       int rawLength = rawSectionLength(texts);
-      List<byte[]> columns = new ArrayList<>();
-      Set<String> names = columnNames(events);
+      BlockColumnValues gathered = BlockColumnValues.of(events, elsewhere);
+      List<byte[]> columns = new ArrayList<>(gathered.size());
       boolean anyElsewhere = false;
-      for (String name : names) {
-        anyElsewhere |= elsewhere.contains(name);
+      for (int c = 0; c < gathered.size(); c++) {
+        anyElsewhere |= elsewhere.contains(gathered.name(c));
       }
-      for (String name : names) {
+      for (int c = 0; c < gathered.size(); c++) {
+        String name = gathered.name(c);
         if (!anyElsewhere) {
-          columns.add(column(name, values(events, name)));
+          columns.add(column(name, gathered.values(c)));
         } else if (elsewhere.contains(name)) {
-          columns.add(column(name, List.of(), true)); // no values gathered for it
+          columns.add(column(name, null, true)); // no values written for it
         } else {
-          columns.add(column(name, values(events, name), false));
+          columns.add(column(name, gathered.values(c), false));
         }
       }
       // the header, then every section written once into the block's one array: the raw texts,
@@ -158,33 +157,8 @@ public final class EventBlockWriter {
     return (38 - Integer.numberOfLeadingZeros(value | 1)) / 7;
   }
 
-  /** Every field's name, in first-seen field order; the default fields first. */
-  private static Set<String> columnNames(List<Event> events) {
-    Set<String> names = new LinkedHashSet<>(List.of(EventFields.HOST, EventFields.SOURCE));
-    names.add(EventFields.SOURCETYPE);
-    for (Event event : events) {
-      names.addAll(event.indexedFields().keySet());
-    }
-    return names;
-  }
-
-  /** One field's values per event. */
-  private static List<List<String>> values(List<Event> events, String name) {
-    List<List<String>> values = new ArrayList<>(events.size());
-    for (Event event : events) {
-      values.add(
-          switch (name) {
-            case EventFields.HOST -> List.of(event.host());
-            case EventFields.SOURCE -> List.of(event.source());
-            case EventFields.SOURCETYPE -> List.of(event.sourcetype());
-            default -> event.indexedFields().getOrDefault(name, List.of());
-          });
-    }
-    return values;
-  }
-
   /** A version 2 column: its name, then whether its values follow, then the values if they do. */
-  private static byte[] column(String name, List<List<String>> values, boolean elsewhere)
+  private static byte[] column(String name, List<String>[] values, boolean elsewhere)
       throws IOException {
     ByteBuffersDataOutput out = new ByteBuffersDataOutput();
     out.writeString(name);
@@ -196,19 +170,18 @@ public final class EventBlockWriter {
   }
 
   /** A version 1 column: its name and its values. */
-  private static byte[] column(String name, List<List<String>> values) throws IOException {
+  private static byte[] column(String name, List<String>[] values) throws IOException {
     ByteBuffersDataOutput out = new ByteBuffersDataOutput();
     out.writeString(name);
     values(out, values);
     return out.toArrayCopy();
   }
 
-  private static void values(ByteBuffersDataOutput out, List<List<String>> values)
-      throws IOException {
+  private static void values(ByteBuffersDataOutput out, List<String>[] values) throws IOException {
     Map<String, Integer> dictionary = new LinkedHashMap<>();
     for (List<String> eventValues : values) {
-      for (String value : eventValues) {
-        dictionary.putIfAbsent(value, dictionary.size());
+      for (int v = 0; eventValues != null && v < eventValues.size(); v++) {
+        dictionary.putIfAbsent(eventValues.get(v), dictionary.size());
       }
     }
     out.writeVInt(dictionary.size());
@@ -216,9 +189,13 @@ public final class EventBlockWriter {
       out.writeString(value);
     }
     for (List<String> eventValues : values) {
+      if (eventValues == null) { // the event has no value in this column
+        out.writeVInt(0);
+        continue;
+      }
       out.writeVInt(eventValues.size());
-      for (String value : eventValues) {
-        out.writeVInt(dictionary.get(value));
+      for (int v = 0; v < eventValues.size(); v++) {
+        out.writeVInt(dictionary.get(eventValues.get(v)));
       }
     }
   }

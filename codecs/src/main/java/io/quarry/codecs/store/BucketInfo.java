@@ -19,4 +19,20 @@ public record BucketInfo(
     long bytes,
     long journalRawBytes,
     long journalBytes,
-    BucketFormat format) {}
+    BucketFormat format) {
+
+  /** What {@code bucket} holds now. */
+  static BucketInfo of(Bucket bucket) throws java.io.IOException {
+    long[] journal = bucket.events() == 0 ? new long[2] : bucket.journalBytes();
+    return new BucketInfo(
+        bucket.id(),
+        bucket.isWarm() ? "warm" : "hot",
+        bucket.events(),
+        bucket.events() == 0 ? 0 : bucket.minTime(),
+        bucket.events() == 0 ? 0 : bucket.maxTime(),
+        bucket.sizeOnDisk(),
+        journal[0],
+        journal[1],
+        bucket.format());
+  }
+}

@@ -25,7 +25,6 @@ import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.IndexFormatTooNewException;
 import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.util.BytesRef;
 
 /**
  * One Quarry index on disk: {@code buckets/<id>/}, each a Lucene index of a time range written with
@@ -60,9 +59,6 @@ import org.apache.lucene.util.BytesRef;
  */
 public final class IndexStore implements Closeable {
   private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());
-
-  /** The longest keyword value, in UTF-8 bytes, that doc values hold. */
-  static final int MAX_KEYWORD_BYTES = 32766;
 
   private final String name;
   private final Path bucketsPath;
@@ -432,7 +428,7 @@ public final class IndexStore implements Closeable {
       assert given == null || sameText(given, events.get(i).raw()) : "asciiRaws[" + i + "]";
       ascii[i] = given != null ? given : AsciiText.bytesOf(events.get(i).raw());
     }
-    EncodedBatch encoded = EncodedBatch.of(events, ascii);
+    EncodedBatch encoded = EncodedBatch.reusing(events, ascii);
     long position;
     addLock.readLock().lock();
     try {
@@ -441,7 +437,11 @@ public final class IndexStore implements Closeable {
       InFlightAdds adds;
       synchronized (sequenceLock) {
         first = nextSequence;
-        position = wal.append(first, encoded);
+        try {
+          position = wal.append(first, encoded);
+        } finally {
+          encoded.giveBack(); // written (or cut back): the array may take another batch
+        }
         nextSequence = first + events.size();
         target = hot; // the bucket of the log generation appended to
         adds = inFlight;
@@ -654,45 +654,12 @@ public final class IndexStore implements Closeable {
   }
 
   /**
-   * Deletes warm buckets past the index's retention, oldest first.
+   * Deletes warm buckets past the index's retention, oldest first ({@link Retention}).
    *
    * @return the number of buckets deleted
    */
   public int applyRetention() throws IOException {
-    int deleted = 0;
-    long nowMicros = clock.millis() * 1000;
-    List<Bucket> warm = new ArrayList<>(buckets.stream().filter(Bucket::isWarm).toList());
-    warm.sort(java.util.Comparator.comparingLong(Bucket::maxTime));
-    long total = 0;
-    for (Bucket bucket : buckets) {
-      total += bucket.sizeOnDisk();
-    }
-    for (Bucket bucket : warm) {
-      boolean tooOld =
-          options.maxAge().isPresent()
-              && bucket.maxTime() < nowMicros - options.maxAge().get().toNanos() / 1000;
-      boolean tooBig = options.maxTotalBytes().isPresent() && total > options.maxTotalBytes().get();
-      if (!tooOld && !tooBig) {
-        continue;
-      }
-      long size = bucket.sizeOnDisk();
-      buckets.remove(bucket);
-      bucket.close();
-      org.apache.lucene.util.IOUtils.rm(bucket.path());
-      total -= size;
-      deleted++;
-      LOG.info(
-          "index "
-              + name
-              + ": retention deleted bucket "
-              + bucket.id()
-              + " ("
-              + (tooOld ? "older than maxAge" : "over maxTotalBytes")
-              + ", "
-              + bucket.events()
-              + " events)");
-    }
-    return deleted;
+    return Retention.apply(name, options, clock.millis() * 1000, buckets);
   }
 
   /**
@@ -716,18 +683,7 @@ public final class IndexStore implements Closeable {
   public List<BucketInfo> buckets() throws IOException {
     List<BucketInfo> infos = new ArrayList<>();
     for (Bucket bucket : buckets) {
-      long[] journal = bucket.events() == 0 ? new long[2] : bucket.journalBytes();
-      infos.add(
-          new BucketInfo(
-              bucket.id(),
-              bucket.isWarm() ? "warm" : "hot",
-              bucket.events(),
-              bucket.events() == 0 ? 0 : bucket.minTime(),
-              bucket.events() == 0 ? 0 : bucket.maxTime(),
-              bucket.sizeOnDisk(),
-              journal[0],
-              journal[1],
-              bucket.format()));
+      infos.add(BucketInfo.of(bucket));
     }
     return infos;
   }
@@ -763,38 +719,12 @@ public final class IndexStore implements Closeable {
   private record WalBatch(long firstSeq, List<Event> events) {}
 
   /**
-   * Checks that an event can be stored in this index: typed index-time fields parse as their type,
-   * and no keyword value is longer than a doc value may be.
+   * Checks that an event can be stored in this index ({@link EventCheck}).
    *
    * @return the problem, or null when the event is acceptable
    */
   public String problem(Event event) {
-    for (String value : new String[] {event.host(), event.source(), event.sourcetype()}) {
-      if (utf8Length(value) > MAX_KEYWORD_BYTES) {
-        return "a default field value is longer than " + MAX_KEYWORD_BYTES + " bytes";
-      }
-    }
-    for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
-      IndexedFieldType type = options.fieldType(field.getKey());
-      for (String value : field.getValue()) {
-        String problem = type.problem(value);
-        if (problem != null) {
-          return "field '" + field.getKey() + "' is declared " + type.configName() + ": " + problem;
-        }
-        if (utf8Length(value) > MAX_KEYWORD_BYTES) {
-          return "field '"
-              + field.getKey()
-              + "' has a value longer than "
-              + MAX_KEYWORD_BYTES
-              + " bytes";
-        }
-      }
-    }
-    return null;
-  }
-
-  private static long utf8Length(String value) {
-    return value.length() * 3L <= MAX_KEYWORD_BYTES ? value.length() : new BytesRef(value).length;
+    return EventCheck.problem(options, event);
   }
 
   /** Commits, then closes every bucket and the log. */

@@ -27,6 +27,44 @@ final class WalCodec {
    */
   static Output encodeEvents(List<Event> events, byte[][] asciiRaws, long[] rawBytes)
       throws IOException {
+    return encodeEvents(events, asciiRaws, rawBytes, null);
+  }
+
+  /**
+   * Outputs given back for another batch ({@link #encodeEventsPooled}, {@link #giveBack}): an
+   * ingest thread encodes a batch and gives the array back once it is appended, so a request-sized
+   * array (megabytes) is neither allocated nor zeroed per batch. Bounded in count and size, so what
+   * is kept does not grow with the number of threads that ever ingested.
+   */
+  private static final java.util.concurrent.ArrayBlockingQueue<Output> POOL =
+      new java.util.concurrent.ArrayBlockingQueue<>(4);
+
+  /** The largest array kept for another batch. */
+  static final int KEPT_BYTES = 16 << 20;
+
+  /**
+   * {@link #encodeEvents(List, byte[][], long[])} into an output taken from the pool when one is
+   * there; the caller gives it back ({@link #giveBack}) once done with the bytes.
+   */
+  static Output encodeEventsPooled(List<Event> events, byte[][] asciiRaws, long[] rawBytes)
+      throws IOException {
+    Output pooled = POOL.poll();
+    Output out = encodeEvents(events, asciiRaws, rawBytes, pooled);
+    if (pooled != null && out != pooled) {
+      giveBack(pooled); // too small for this batch: still good for smaller ones
+    }
+    return out;
+  }
+
+  /** Keeps {@code out} for another batch when the pool has room and the array is not too large. */
+  static void giveBack(Output out) {
+    if (out.bytes.length <= KEPT_BYTES) {
+      POOL.offer(out);
+    }
+  }
+
+  private static Output encodeEvents(
+      List<Event> events, byte[][] asciiRaws, long[] rawBytes, Output reused) throws IOException {
     // the other fields' bytes, about: the first event's, for every event (a batch's events share
     // host, source, sourcetype and field names); guessing short made every access-log batch grow
     // once, copying the whole array
@@ -35,7 +73,14 @@ final class WalCodec {
       byte[] ascii = asciiRaws == null ? null : asciiRaws[i];
       expected += ascii != null ? ascii.length : events.get(i).raw().length(); // at least
     }
-    Output out = new Output((int) Math.min(expected, 1 << 30));
+    int capacity = (int) Math.min(expected, 1 << 30);
+    Output out;
+    if (reused != null && reused.bytes.length >= capacity) {
+      out = reused;
+      out.clear();
+    } else {
+      out = new Output(capacity);
+    }
     out.writeVInt(events.size());
     long raw = 0;
     for (int i = 0; i < events.size(); i++) {
@@ -164,6 +209,12 @@ final class WalCodec {
       lastText[slot] = text;
       lastStart[slot] = start;
       lastEnd[slot] = length;
+    }
+
+    /** Empties the output for another batch, keeping its array (nothing written is repeated). */
+    void clear() {
+      length = 0;
+      Arrays.fill(lastText, null);
     }
 
     /** Doubles the array (at least to {@code needed}): a batch of large texts copies it rarely. */

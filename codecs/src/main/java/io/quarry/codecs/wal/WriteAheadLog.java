@@ -2,12 +2,9 @@ package io.quarry.codecs.wal;
 
 import io.quarry.codecs.store.Event;
 import java.io.Closeable;
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -37,15 +34,7 @@ import org.apache.lucene.util.IOUtils;
  */
 public final class WriteAheadLog implements Closeable {
   private static final Logger LOG = Logger.getLogger(WriteAheadLog.class.getName());
-  private static final byte[] MAGIC =
-      "QUARRYWL".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-  private static final int VERSION = 1;
-  private static final int HEADER_BYTES = MAGIC.length + Integer.BYTES + Long.BYTES;
-  private static final int RECORD_HEADER_BYTES = 2 * Integer.BYTES;
   private static final int MAX_VLONG_BYTES = 10;
-
-  /** Larger records are corrupt by definition (the HTTP layer caps requests far below). */
-  static final int MAX_RECORD_BYTES = 1 << 30;
 
   /** Receives the batches found in the log on open, oldest first. */
   @FunctionalInterface
@@ -120,7 +109,15 @@ public final class WriteAheadLog implements Closeable {
           lastSeq[0] = Math.max(lastSeq[0], firstSeq + events.size() - 1);
         };
     for (Path file : files.values()) {
-      log.replayOnOpen(file, file.equals(files.lastEntry().getValue()), tracking, lastSeq);
+      WalFile.Unread unread = WalFile.read(file, tracking);
+      if (unread != null) {
+        boolean newest = file.equals(files.lastEntry().getValue());
+        Damage damage =
+            WalOpening.stoppedShort(directory, quarantine, file, newest, unread, lastSeq[0]);
+        if (damage != null) {
+          log.damage.add(damage);
+        }
+      }
     }
     log.generation = files.isEmpty() ? 1 : files.lastKey() + 1;
     log.channel = log.create(log.generation);
@@ -132,61 +129,6 @@ public final class WriteAheadLog implements Closeable {
     return List.copyOf(damage);
   }
 
-  private void replayOnOpen(Path file, boolean newest, Replay replay, long[] lastSeq)
-      throws IOException {
-    Unread unread = replayFile(file, replay);
-    if (unread == null) {
-      return;
-    }
-    Files.createDirectories(quarantine);
-    String name = file.getFileName().toString();
-    if (newest && unread.tornTail()) {
-      Path kept = quarantine.resolve(name + ".torn-at-" + unread.offset());
-      try (FileChannel in =
-          FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-        try (FileChannel out =
-            FileChannel.open(kept, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-          in.transferTo(unread.offset(), unread.bytes(), out);
-          out.force(true);
-        }
-        in.truncate(unread.offset());
-        in.force(true);
-      }
-      LOG.warning(
-          "WAL file "
-              + file
-              + " ends in "
-              + unread.problem()
-              + " at byte "
-              + unread.offset()
-              + "; cut off the last "
-              + unread.bytes()
-              + " bytes (a write torn by a crash: never acknowledged; kept in "
-              + kept
-              + ")");
-      return;
-    }
-    Path moved = quarantine.resolve(name);
-    Files.move(file, moved, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-    IOUtils.fsync(directory, true);
-    damage.add(new Damage(moved, unread.offset(), unread.bytes(), unread.problem(), lastSeq[0]));
-    LOG.severe(
-        "WAL file "
-            + file
-            + " is damaged: "
-            + unread.problem()
-            + " at byte "
-            + unread.offset()
-            + ", "
-            + unread.bytes()
-            + " bytes not replayed; those events were acknowledged and are missing unless"
-            + " recovered from the file, moved to "
-            + moved
-            + " (events up to sequence number "
-            + lastSeq[0]
-            + " were replayed; later WAL files are still replayed)");
-  }
-
   /**
    * Replays every record of every file on disk, the current one included, without changing the log;
    * the caller keeps appends out while it runs. Used to rebuild an index writer that failed.
@@ -195,7 +137,7 @@ public final class WriteAheadLog implements Closeable {
     checkNotFailed();
     forcer.force(channel);
     for (Path file : files().values()) {
-      Unread unread = replayFile(file, replay);
+      WalFile.Unread unread = WalFile.read(file, replay);
       if (unread != null) {
         throw new IOException(
             "WAL file "
@@ -231,9 +173,9 @@ public final class WriteAheadLog implements Closeable {
     if (!Files.isDirectory(directory)) {
       return checks;
     }
-    TreeMap<Long, Path> files = files(directory);
+    TreeMap<Long, Path> files = WalFile.files(directory);
     for (Path file : files.values()) {
-      Unread unread = replayFile(file, (firstSeq, events) -> {});
+      WalFile.Unread unread = WalFile.read(file, (firstSeq, events) -> {});
       boolean newest = file.equals(files.lastEntry().getValue());
       checks.add(
           unread == null
@@ -244,135 +186,16 @@ public final class WriteAheadLog implements Closeable {
     return checks;
   }
 
-  /**
-   * Where reading a file stopped.
-   *
-   * @param tornTail whether it looks like a write torn by a crash: a record cut short by the end of
-   *     the file, a checksum failure of a record ending exactly at the end, or only zeros from here
-   */
-  private record Unread(long offset, long bytes, String problem, boolean tornTail) {}
-
   /** The generations on disk, by number. */
   private TreeMap<Long, Path> files() throws IOException {
-    return files(directory);
-  }
-
-  /** The WAL files of {@code directory}, by generation. */
-  private static TreeMap<Long, Path> files(Path directory) throws IOException {
-    TreeMap<Long, Path> files = new TreeMap<>();
-    try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "wal-*.log")) {
-      for (Path file : stream) {
-        String name = file.getFileName().toString();
-        try {
-          files.put(Long.parseLong(name.substring(4, name.length() - 4)), file);
-        } catch (NumberFormatException e) {
-          LOG.warning("ignoring unexpected file in the WAL directory: " + file);
-        }
-      }
-    }
-    return files;
-  }
-
-  /** Replays one file; returns null when it read to its end, else where and why it stopped. */
-  private static Unread replayFile(Path file, Replay replay) throws IOException {
-    try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-      long size = in.size();
-      if (size < HEADER_BYTES) {
-        return new Unread(0, size, "no complete header", true);
-      }
-      ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-      readFully(in, header, 0);
-      byte[] magic = new byte[MAGIC.length];
-      header.flip().get(magic);
-      if (!java.util.Arrays.equals(magic, MAGIC) || header.getInt() != VERSION) {
-        throw new IOException("not a Quarry WAL file (or an unknown version): " + file);
-      }
-      long position = HEADER_BYTES;
-      CRC32C crc = new CRC32C();
-      ByteBuffer recordHeader = ByteBuffer.allocate(RECORD_HEADER_BYTES);
-      while (position < size) {
-        String problem = null;
-        boolean torn = false;
-        if (size - position < RECORD_HEADER_BYTES) {
-          problem = "a record header cut short";
-          torn = true;
-        } else {
-          recordHeader.clear();
-          readFully(in, recordHeader, position);
-          recordHeader.flip();
-          int length = recordHeader.getInt();
-          int checksum = recordHeader.getInt();
-          if (length == 0) {
-            problem = "an empty record"; // never written: WalCodec's payload is never empty
-          } else if (length < 0
-              || length > MAX_RECORD_BYTES
-              || size - position - RECORD_HEADER_BYTES < length) {
-            problem = "a record of " + length + " bytes cut short";
-            torn = true;
-          } else {
-            ByteBuffer payload = ByteBuffer.allocate(length);
-            readFully(in, payload, position + RECORD_HEADER_BYTES);
-            crc.reset();
-            crc.update(payload.array(), 0, length);
-            if ((int) crc.getValue() != checksum) {
-              problem = "a record failing its checksum";
-              torn = position + RECORD_HEADER_BYTES + length == size;
-            } else {
-              WalCodec.Batch batch;
-              try {
-                batch = WalCodec.decode(payload.array());
-              } catch (RuntimeException e) {
-                batch = null;
-                problem = "a record that passes its checksum but does not decode (" + e + ")";
-              }
-              if (batch != null) {
-                replay.batch(batch.firstSeq(), batch.events());
-                position += RECORD_HEADER_BYTES + length;
-              }
-            }
-          }
-        }
-        if (problem != null) {
-          return new Unread(
-              position, size - position, problem, torn || zerosFrom(in, position, size));
-        }
-      }
-      return null;
-    }
-  }
-
-  /** Whether every byte from {@code position} to the end is zero (a file extended by a crash). */
-  private static boolean zerosFrom(FileChannel in, long position, long size) throws IOException {
-    ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
-    for (long at = position; at < size; ) {
-      buffer.clear().limit((int) Math.min(buffer.capacity(), size - at));
-      readFully(in, buffer, at);
-      for (int i = 0; i < buffer.limit(); i++) {
-        if (buffer.get(i) != 0) {
-          return false;
-        }
-      }
-      at += buffer.limit();
-    }
-    return true;
-  }
-
-  private static void readFully(FileChannel in, ByteBuffer buffer, long position)
-      throws IOException {
-    while (buffer.hasRemaining()) {
-      int read = in.read(buffer, position + buffer.position());
-      if (read < 0) {
-        throw new EOFException();
-      }
-    }
+    return WalFile.files(directory);
   }
 
   private FileChannel create(long number) throws IOException {
     Path file = directory.resolve("wal-" + number + ".log");
     FileChannel created =
         FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.BIG_ENDIAN);
-    header.put(MAGIC).putInt(VERSION).putLong(number).flip();
+    ByteBuffer header = WalFile.header(number);
     while (header.hasRemaining()) {
       created.write(header);
     }
@@ -401,8 +224,8 @@ public final class WriteAheadLog implements Closeable {
     checkNotFailed();
     byte[] events = batch.events();
     int length = batch.length();
-    ByteBuffer head = ByteBuffer.allocate(RECORD_HEADER_BYTES + MAX_VLONG_BYTES);
-    head.position(RECORD_HEADER_BYTES);
+    ByteBuffer head = ByteBuffer.allocate(WalFile.RECORD_HEADER_BYTES + MAX_VLONG_BYTES);
+    head.position(WalFile.RECORD_HEADER_BYTES);
     for (long v = firstSeq; ; v >>>= 7) { // FirstSeq as a vlong
       if ((v & ~0x7FL) == 0) {
         head.put((byte) v);
@@ -410,9 +233,9 @@ public final class WriteAheadLog implements Closeable {
       }
       head.put((byte) ((v & 0x7F) | 0x80));
     }
-    int sequenceBytes = head.position() - RECORD_HEADER_BYTES;
+    int sequenceBytes = head.position() - WalFile.RECORD_HEADER_BYTES;
     CRC32C crc = new CRC32C();
-    crc.update(head.array(), RECORD_HEADER_BYTES, sequenceBytes);
+    crc.update(head.array(), WalFile.RECORD_HEADER_BYTES, sequenceBytes);
     crc.update(events, 0, length);
     head.putInt(0, sequenceBytes + length).putInt(Integer.BYTES, (int) crc.getValue()).flip();
     ByteBuffer[] record = {head, ByteBuffer.wrap(events, 0, length)};

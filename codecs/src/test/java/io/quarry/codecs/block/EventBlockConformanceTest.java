@@ -96,6 +96,60 @@ public class EventBlockConformanceTest extends LuceneTestCase {
   }
 
   /**
+   * Each event's fields reach their columns whatever their order in the event and whichever
+   * instance names them (the writer takes a field to its column by its place in the event before
+   * when the name is the same instance): events of shuffled fields, names as equal strings of other
+   * instances, more fields than places remembered; columns in first-seen order after the default
+   * ones, and an index-time field named as a default field leaves that column the event's own.
+   */
+  public void testFieldsReachTheirColumnsInAnyOrder() throws Exception {
+    Random random = random();
+    String[] names = new String[10];
+    for (int n = 0; n < names.length; n++) {
+      names[n] = "f" + n;
+    }
+    for (int round = 0; round < 50; round++) {
+      int count = 1 + random.nextInt(300);
+      List<Event> events = new ArrayList<>();
+      List<String> firstSeen = new ArrayList<>(List.of("host", "source", "sourcetype"));
+      for (int i = 0; i < count; i++) {
+        List<String> chosen = new ArrayList<>(List.of(names));
+        java.util.Collections.shuffle(chosen, random);
+        Map<String, List<String>> fields = new LinkedHashMap<>();
+        for (String name : chosen.subList(0, random.nextInt(names.length + 1))) {
+          String key = random.nextInt(4) == 0 ? new String(name) : name;
+          fields.put(key, List.of(name + "=" + random.nextInt(3)));
+        }
+        if (random.nextInt(20) == 0) {
+          fields.put("source", List.of("not the event's source"));
+        }
+        Event event = new Event(1_000_000 - i, "e" + i, "h", "src", "st", fields);
+        for (String name : event.indexedFields().keySet()) { // the event's own order
+          if (!firstSeen.contains(name)) {
+            firstSeen.add(name);
+          }
+        }
+        events.add(event);
+      }
+      byte[] bytes = EventBlockWriter.write(events);
+      EventBlock block = EventBlock.open(bytes, 0, bytes.length);
+      Assertions.assertThat(block.columnNames()).containsExactlyElementsOf(firstSeen);
+      for (int i = 0; i < count; i++) {
+        Event event = events.get(i);
+        Assertions.assertThat(block.column("source").values(i)).containsExactly("src");
+        for (String name : names) {
+          EventBlock.Column column = block.column(name);
+          if (column != null) {
+            Assertions.assertThat(column.values(i))
+                .as("%s of event %d", name, i)
+                .containsExactlyElementsOf(event.indexedFields().getOrDefault(name, List.of()));
+          }
+        }
+      }
+    }
+  }
+
+  /**
    * Version 2: columns named elsewhere keep their name and place but no values; the other columns,
    * the times and the texts read as in version 1; with none elsewhere the block is version 1 byte
    * for byte.

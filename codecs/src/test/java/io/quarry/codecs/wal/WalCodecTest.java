@@ -156,4 +156,39 @@ class WalCodecTest {
     EncodedBatch batch = EncodedBatch.of(events);
     assertThat(Arrays.copyOf(batch.events(), batch.length())).isEqualTo(grammar.toArrayCopy());
   }
+
+  @Test
+  void aReusedArrayGivesEachBatchItsOwnBytes() throws IOException {
+    // batches of falling and rising sizes through arrays given back, naming the same host, source
+    // and field-name instances as the batch before (whose bytes the array held)
+    Random random = new Random(11);
+    String host = "web-1";
+    String name = "clientip";
+    java.util.Set<byte[]> seen =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    int kept = 0;
+    for (int b = 0; b < 30; b++) {
+      int count = b % 3 == 0 ? 1 + random.nextInt(2_000) : 1 + random.nextInt(20);
+      List<Event> events = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        String raw = random.nextInt(50) == 0 ? "caf\u00e9 " + i : "GET /" + random.nextInt(1 << 20);
+        Map<String, List<String>> fields =
+            random.nextBoolean() ? Map.of(name, List.of("10.0.0." + i % 7)) : Map.of();
+        events.add(new Event(i, raw, random.nextInt(9) == 0 ? "h" + b : host, "s", "st", fields));
+      }
+      byte[][] ascii = new byte[count][];
+      for (int i = 0; i < count; i++) {
+        ascii[i] = AsciiText.bytesOf(events.get(i).raw());
+      }
+      EncodedBatch fresh = EncodedBatch.of(events, ascii);
+      EncodedBatch reused = EncodedBatch.reusing(events, ascii);
+      assertThat(Arrays.copyOf(reused.events(), reused.length()))
+          .isEqualTo(Arrays.copyOf(fresh.events(), fresh.length()));
+      assertThat(reused.rawBytes()).isEqualTo(fresh.rawBytes());
+      kept += seen.add(reused.events()) ? 0 : 1;
+      reused.giveBack();
+      fresh.giveBack(); // not reused: nothing to give, nothing kept
+    }
+    assertThat(kept).isGreaterThan(10); // the small batches after a large one reuse its array
+  }
 }

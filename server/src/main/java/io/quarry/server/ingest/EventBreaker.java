@@ -220,7 +220,7 @@ public final class EventBreaker {
     }
 
     private void add(String raw, byte[] asciiRaw) {
-      Map<String, List<String>> fields = sourcetype.indexFields(raw);
+      Map<String, List<String>> fields = sourcetype.indexFields(raw, asciiRaw);
       OptionalLong time = sourcetype.timestamp(raw, source, fields, now);
       if (time.isEmpty()) {
         timestampMissing++;

@@ -1,6 +1,8 @@
 package io.quarry.server.sourcetype;
 
+import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.SmallFieldMap;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,15 +41,49 @@ final class AccessLogParser {
   /** {@link #INDEX_FIELDS}' positions in {@link Fields#NAMES}. */
   private static final int[] INDEX_FIELD_NUMBERS = {0, 4, 6, 9};
 
+  // the line: ASCII bytes[offset, offset + length) when bytes is set, else line's characters
   private final CharSequence line;
+  private final byte[] bytes;
+  private final int offset;
+  private final int length;
   private final int[] bounds;
   private final boolean indexPrefix;
   private int at;
 
   private AccessLogParser(CharSequence line, int[] bounds, boolean indexPrefix) {
-    this.line = line;
+    if (line instanceof AsciiText ascii) { // the journal's bytes in place: read them as bytes
+      this.line = null;
+      this.bytes = ascii.array();
+      this.offset = ascii.offset();
+    } else {
+      this.line = line;
+      this.bytes = null;
+      this.offset = 0;
+    }
+    this.length = line.length();
     this.bounds = bounds;
     this.indexPrefix = indexPrefix;
+  }
+
+  private AccessLogParser(byte[] ascii, int[] bounds, boolean indexPrefix) {
+    this.line = null;
+    this.bytes = ascii;
+    this.offset = 0;
+    this.length = ascii.length;
+    this.bounds = bounds;
+    this.indexPrefix = indexPrefix;
+  }
+
+  /** The line's character {@code i}: a byte of an ASCII line read straight from its array. */
+  private char charAt(int i) {
+    return bytes != null ? (char) bytes[offset + i] : line.charAt(i);
+  }
+
+  /** The line's characters {@code [start, end)} as a string. */
+  private String text(int start, int end) {
+    return bytes != null
+        ? new String(bytes, offset + start, end - start, StandardCharsets.ISO_8859_1)
+        : line.subSequence(start, end).toString();
   }
 
   /**
@@ -83,17 +119,28 @@ final class AccessLogParser {
    * line's first part; as {@link #indexFields(String, Map)} but made straight from the line's
    * bounds, without a map to fill and copy.
    */
-  @SuppressWarnings("unchecked")
   static Map<String, List<String>> indexFields(String line) {
-    int[] bounds = new int[2 * Fields.NAMES.size()];
-    if (!new AccessLogParser(line, bounds, true).parse()) {
+    return new AccessLogParser(line, new int[2 * Fields.NAMES.size()], true).indexFields();
+  }
+
+  /**
+   * {@link #indexFields(String)} of a line given as its bytes, every one ASCII (the breaker's bytes
+   * of an ASCII line): read byte by byte, the values made straight from the bytes.
+   */
+  static Map<String, List<String>> indexFields(byte[] ascii) {
+    return new AccessLogParser(ascii, new int[2 * Fields.NAMES.size()], true).indexFields();
+  }
+
+  @SuppressWarnings("unchecked")
+  private Map<String, List<String>> indexFields() {
+    if (!parse()) {
       return null;
     }
     Map.Entry<String, List<String>>[] fields = new Map.Entry[INDEX_FIELD_NUMBERS.length];
     for (int i = 0; i < INDEX_FIELD_NUMBERS.length; i++) {
       int field = INDEX_FIELD_NUMBERS[i];
       // every index field is set when the prefix parses (uri_path possibly empty, as the regex's)
-      String value = line.substring(bounds[2 * field], bounds[2 * field + 1]);
+      String value = text(bounds[2 * field], bounds[2 * field + 1]);
       fields[i] = Map.entry(INDEX_FIELDS.get(i), List.of(value));
     }
     return SmallFieldMap.ofEntries(fields);
@@ -129,7 +176,7 @@ final class AccessLogParser {
       return false;
     }
     int methodStart = at;
-    while (at < line.length() && line.charAt(at) >= 'A' && line.charAt(at) <= 'Z') {
+    while (at < length && charAt(at) >= 'A' && charAt(at) <= 'Z') {
       at++;
     }
     set(4, methodStart, at);
@@ -137,22 +184,19 @@ final class AccessLogParser {
       return false;
     }
     int uriStart = at;
-    while (at < line.length()
-        && !isSpaceClass(line.charAt(at))
-        && line.charAt(at) != '?'
-        && line.charAt(at) != '"') {
+    while (at < length && !isSpaceClass(charAt(at)) && charAt(at) != '?' && charAt(at) != '"') {
       at++;
     }
     set(6, uriStart, at);
-    if (at < line.length() && line.charAt(at) == '?') {
+    if (at < length && charAt(at) == '?') {
       int queryStart = ++at;
-      while (at < line.length() && !isSpaceClass(line.charAt(at)) && line.charAt(at) != '"') {
+      while (at < length && !isSpaceClass(charAt(at)) && charAt(at) != '"') {
         at++;
       }
       set(7, queryStart, at);
     }
     set(5, uriStart, at);
-    if (at < line.length() && line.charAt(at) == ' ') {
+    if (at < length && charAt(at) == ' ') {
       int quote = indexOf('"', at + 1);
       if (quote < 0) {
         return false;
@@ -160,11 +204,11 @@ final class AccessLogParser {
       set(8, at + 1, quote);
       at = quote;
     }
-    if (!skip('"') || !skip(' ') || at + 3 > line.length()) {
+    if (!skip('"') || !skip(' ') || at + 3 > length) {
       return false;
     }
     for (int i = at; i < at + 3; i++) {
-      if (!isDigit(line.charAt(i))) {
+      if (!isDigit(charAt(i))) {
         return false;
       }
     }
@@ -173,15 +217,15 @@ final class AccessLogParser {
     if (indexPrefix) {
       return skip(' '); // INDEX_REGEX ends with the space after the status
     }
-    if (!skip(' ') || at >= line.length()) {
+    if (!skip(' ') || at >= length) {
       return false;
     }
     int bytesStart = at;
-    if (isDigit(line.charAt(at))) {
-      while (at < line.length() && isDigit(line.charAt(at))) {
+    if (isDigit(charAt(at))) {
+      while (at < length && isDigit(charAt(at))) {
         at++;
       }
-    } else if (line.charAt(at) == '-') {
+    } else if (charAt(at) == '-') {
       at++;
     } else {
       return false;
@@ -273,10 +317,10 @@ final class AccessLogParser {
   /** {@code \S+} followed by one space, as field {@code field}; false when the line does not. */
   private boolean token(int field) {
     int start = at;
-    while (at < line.length() && !isSpaceClass(line.charAt(at))) {
+    while (at < length && !isSpaceClass(charAt(at))) {
       at++;
     }
-    if (at == start || at >= line.length() || line.charAt(at) != ' ') {
+    if (at == start || at >= length || charAt(at) != ' ') {
       return false;
     }
     set(field, start, at++);
@@ -284,8 +328,8 @@ final class AccessLogParser {
   }
 
   private int indexOf(char c, int from) {
-    for (int i = from; i < line.length(); i++) {
-      if (line.charAt(i) == c) {
+    for (int i = from; i < length; i++) {
+      if (charAt(i) == c) {
         return i;
       }
     }
@@ -293,11 +337,11 @@ final class AccessLogParser {
   }
 
   private boolean startsWith(String prefix, int from) {
-    if (from + prefix.length() > line.length()) {
+    if (from + prefix.length() > length) {
       return false;
     }
     for (int i = 0; i < prefix.length(); i++) {
-      if (line.charAt(from + i) != prefix.charAt(i)) {
+      if (charAt(from + i) != prefix.charAt(i)) {
         return false;
       }
     }
@@ -305,7 +349,7 @@ final class AccessLogParser {
   }
 
   private boolean skip(char expected) {
-    if (at < line.length() && line.charAt(at) == expected) {
+    if (at < length && charAt(at) == expected) {
       at++;
       return true;
     }

@@ -387,13 +387,24 @@ public final class Sourcetype {
 
   /** The index-time fields of an event by this sourcetype's extractions. */
   public Map<String, List<String>> indexFields(String raw) {
+    return indexFields(raw, null);
+  }
+
+  /**
+   * {@link #indexFields(String)}, given also the text's bytes when every one is ASCII ({@code
+   * asciiRaw}, null otherwise): the access-log extraction then reads the bytes.
+   */
+  public Map<String, List<String>> indexFields(String raw, byte[] asciiRaw) {
     if (indexExtractions.isEmpty()) {
       return Map.of();
     }
     if (accessLogIndexOnly) {
       // the built-in access-log extraction alone: its four fields as the event's map, no map to
       // fill, filter and copy (none is a default field or starts with "_")
-      Map<String, List<String>> fast = AccessLogParser.indexFields(raw);
+      Map<String, List<String>> fast =
+          asciiRaw != null
+              ? AccessLogParser.indexFields(asciiRaw)
+              : AccessLogParser.indexFields(raw);
       if (fast != null) {
         return fast;
       }

@@ -144,6 +144,12 @@ class AccessLogParserTest {
       assertThat(new ArrayList<>(ACCESS.indexFields(line).entrySet()))
           .as(line)
           .isEqualTo(new ArrayList<>(byRegex.entrySet()));
+      // the same read from the line's bytes (the breaker's for an ASCII line)
+      assertThat(
+              new ArrayList<>(
+                  ACCESS.indexFields(line, line.getBytes(StandardCharsets.US_ASCII)).entrySet()))
+          .as(line)
+          .isEqualTo(new ArrayList<>(byRegex.entrySet()));
       parsed += AccessLogParser.parse(line) != null ? 1 : 0;
     }
     assertThat(parsed).as("lines the parser answered for").isGreaterThan(15_000);

@@ -1,0 +1,161 @@
+package io.quarry.codecs.wal;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.TreeMap;
+import java.util.logging.Logger;
+import java.util.zip.CRC32C;
+
+/**
+ * One log file's format and its reading ({@link WriteAheadLog}'s javadoc has the grammar): the
+ * header a new file starts with, the files of a log directory by generation, and reading a file's
+ * records back to the first that does not read, saying where and why it stopped. What the log does
+ * about a file that stopped short (cut a torn tail, quarantine damage, refuse it while running) is
+ * {@link WriteAheadLog}'s.
+ */
+final class WalFile {
+  private static final Logger LOG = Logger.getLogger(WalFile.class.getName());
+  private static final byte[] MAGIC =
+      "QUARRYWL".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final int VERSION = 1;
+  private static final int HEADER_BYTES = MAGIC.length + Integer.BYTES + Long.BYTES;
+
+  /** A record's {@code PayloadLength (int), Crc32c (int)}. */
+  static final int RECORD_HEADER_BYTES = 2 * Integer.BYTES;
+
+  /** Larger records are corrupt by definition (the HTTP layer caps requests far below). */
+  static final int MAX_RECORD_BYTES = 1 << 30;
+
+  private WalFile() {}
+
+  /** The header of generation {@code number}'s file, ready to write. */
+  static ByteBuffer header(long number) {
+    ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.BIG_ENDIAN);
+    return header.put(MAGIC).putInt(VERSION).putLong(number).flip();
+  }
+
+  /**
+   * Where reading a file stopped.
+   *
+   * @param tornTail whether it looks like a write torn by a crash: a record cut short by the end of
+   *     the file, a checksum failure of a record ending exactly at the end, or only zeros from here
+   */
+  record Unread(long offset, long bytes, String problem, boolean tornTail) {}
+
+  /** The WAL files of {@code directory}, by generation. */
+  static TreeMap<Long, Path> files(Path directory) throws IOException {
+    TreeMap<Long, Path> files = new TreeMap<>();
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "wal-*.log")) {
+      for (Path file : stream) {
+        String name = file.getFileName().toString();
+        try {
+          files.put(Long.parseLong(name.substring(4, name.length() - 4)), file);
+        } catch (NumberFormatException e) {
+          LOG.warning("ignoring unexpected file in the WAL directory: " + file);
+        }
+      }
+    }
+    return files;
+  }
+
+  /** Replays one file; returns null when it read to its end, else where and why it stopped. */
+  static Unread read(Path file, WriteAheadLog.Replay replay) throws IOException {
+    try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = in.size();
+      if (size < HEADER_BYTES) {
+        return new Unread(0, size, "no complete header", true);
+      }
+      ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+      readFully(in, header, 0);
+      byte[] magic = new byte[MAGIC.length];
+      header.flip().get(magic);
+      if (!java.util.Arrays.equals(magic, MAGIC) || header.getInt() != VERSION) {
+        throw new IOException("not a Quarry WAL file (or an unknown version): " + file);
+      }
+      long position = HEADER_BYTES;
+      CRC32C crc = new CRC32C();
+      ByteBuffer recordHeader = ByteBuffer.allocate(RECORD_HEADER_BYTES);
+      while (position < size) {
+        String problem = null;
+        boolean torn = false;
+        if (size - position < RECORD_HEADER_BYTES) {
+          problem = "a record header cut short";
+          torn = true;
+        } else {
+          recordHeader.clear();
+          readFully(in, recordHeader, position);
+          recordHeader.flip();
+          int length = recordHeader.getInt();
+          int checksum = recordHeader.getInt();
+          if (length == 0) {
+            problem = "an empty record"; // never written: WalCodec's payload is never empty
+          } else if (length < 0
+              || length > MAX_RECORD_BYTES
+              || size - position - RECORD_HEADER_BYTES < length) {
+            problem = "a record of " + length + " bytes cut short";
+            torn = true;
+          } else {
+            ByteBuffer payload = ByteBuffer.allocate(length);
+            readFully(in, payload, position + RECORD_HEADER_BYTES);
+            crc.reset();
+            crc.update(payload.array(), 0, length);
+            if ((int) crc.getValue() != checksum) {
+              problem = "a record failing its checksum";
+              torn = position + RECORD_HEADER_BYTES + length == size;
+            } else {
+              WalCodec.Batch batch;
+              try {
+                batch = WalCodec.decode(payload.array());
+              } catch (RuntimeException e) {
+                batch = null;
+                problem = "a record that passes its checksum but does not decode (" + e + ")";
+              }
+              if (batch != null) {
+                replay.batch(batch.firstSeq(), batch.events());
+                position += RECORD_HEADER_BYTES + length;
+              }
+            }
+          }
+        }
+        if (problem != null) {
+          return new Unread(
+              position, size - position, problem, torn || zerosFrom(in, position, size));
+        }
+      }
+      return null;
+    }
+  }
+
+  /** Whether every byte from {@code position} to the end is zero (a file extended by a crash). */
+  private static boolean zerosFrom(FileChannel in, long position, long size) throws IOException {
+    ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+    for (long at = position; at < size; ) {
+      buffer.clear().limit((int) Math.min(buffer.capacity(), size - at));
+      readFully(in, buffer, at);
+      for (int i = 0; i < buffer.limit(); i++) {
+        if (buffer.get(i) != 0) {
+          return false;
+        }
+      }
+      at += buffer.limit();
+    }
+    return true;
+  }
+
+  private static void readFully(FileChannel in, ByteBuffer buffer, long position)
+      throws IOException {
+    while (buffer.hasRemaining()) {
+      int read = in.read(buffer, position + buffer.position());
+      if (read < 0) {
+        throw new EOFException();
+      }
+    }
+  }
+}
