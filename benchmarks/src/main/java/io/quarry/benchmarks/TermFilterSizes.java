@@ -22,7 +22,9 @@ import org.apache.lucene.util.BytesRef;
  * {@link TermSet} makes them for the store): per bits-an-entry density, the filters' bytes with and
  * without the 4-byte prefixes and the false "maybe" rate of random absent hashes; and how the
  * (term, block) entries spread over terms by the share of blocks holding the term (a term in every
- * block costs a filter its bits in each, where a posting list would cost about a bit).
+ * block costs a filter its bits in each, where a posting list would cost about a bit); and the two
+ * levels of {@code TermFilterFormat} version 2, a filter per group of blocks probed first (bytes,
+ * false "maybe"s and filters probed a search, per group size and densities).
  *
  * <pre>
  * java -cp benchmarks.jar io.quarry.benchmarks.TermFilterSizes &lt;log&gt; [lines] [blockEvents] \
