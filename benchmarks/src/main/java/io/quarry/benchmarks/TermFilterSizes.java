@@ -177,7 +177,8 @@ public final class TermFilterSizes {
         distinct += set.size();
         groupEntries.add(set.stream().mapToLong(Long::longValue).toArray());
       }
-      for (int[] bits : new int[][] {{0, 16}, {8, 8}, {8, 10}, {8, 12}, {10, 10}, {12, 8}}) {
+      for (int[] bits :
+          new int[][] {{0, 16}, {8, 8}, {8, 10}, {10, 10}, {12, 8}, {12, 10}, {12, 12}}) {
         if (bits[0] == 0 && group != 16) {
           continue;
         }

@@ -47,7 +47,7 @@ public final class TermFilterGroups {
   public static final int BITS = 12;
 
   /** Bits of a grouped block's own filter per entry. */
-  public static final int BLOCK_BITS = 8;
+  public static final int BLOCK_BITS = 10;
 
   static final TermFilterGroups NONE = new TermFilterGroups(new int[0], new int[0], new long[0]);
 

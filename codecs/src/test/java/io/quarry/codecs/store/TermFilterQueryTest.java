@@ -123,19 +123,25 @@ class TermFilterQueryTest {
     return document;
   }
 
-  @Test
-  void aSegmentsCommonTermsMatchEveryBlockWithoutAProbe() throws Exception {
+  /** One segment of {@code blocks}: document i is {@code block.apply(i)}. */
+  private void entriesSegment(int blocks, java.util.function.IntFunction<Document> block)
+      throws Exception {
     try (IndexWriter writer =
         new IndexWriter(
             FSDirectory.open(dir),
             new IndexWriterConfig()
                 .setCodec(new QuarryCodec())
                 .setMergePolicy(NoMergePolicy.INSTANCE))) {
-      for (int i = 0; i < 300; i++) {
-        writer.addDocument(entries(i));
+      for (int i = 0; i < blocks; i++) {
+        writer.addDocument(block.apply(i));
       }
-      writer.addDocument(new Document()); // a document without a filter matches nothing
     }
+  }
+
+  @Test
+  void aSegmentsCommonTermsMatchEveryBlockWithoutAProbe() throws Exception {
+    // the last document has no filter: it matches nothing
+    entriesSegment(301, i -> i < 300 ? entries(i) : new Document());
     try (FSDirectory directory = FSDirectory.open(dir);
         DirectoryReader reader = DirectoryReader.open(directory)) {
       TermFilterValues values =
@@ -169,16 +175,7 @@ class TermFilterQueryTest {
 
   @Test
   void groupsThatSayNoAreSkippedAndTheAnswersAreTheBlocksOwn() throws Exception {
-    try (IndexWriter writer =
-        new IndexWriter(
-            FSDirectory.open(dir),
-            new IndexWriterConfig()
-                .setCodec(new QuarryCodec())
-                .setMergePolicy(NoMergePolicy.INSTANCE))) {
-      for (int i = 0; i < 300; i++) {
-        writer.addDocument(i == 250 ? new Document() : entries(i)); // a hole in group 3
-      }
-    }
+    entriesSegment(300, i -> i == 250 ? new Document() : entries(i)); // a hole in group 3
     try (FSDirectory directory = FSDirectory.open(dir);
         DirectoryReader reader = DirectoryReader.open(directory)) {
       var segment = reader.leaves().get(0).reader();
