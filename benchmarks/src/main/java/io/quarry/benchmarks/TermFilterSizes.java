@@ -22,7 +22,9 @@ import org.apache.lucene.util.BytesRef;
  * {@link TermSet} makes them for the store): per bits-an-entry density, the filters' bytes with and
  * without the 4-byte prefixes and the false "maybe" rate of random absent hashes; and how the
  * (term, block) entries spread over terms by the share of blocks holding the term (a term in every
- * block costs a filter its bits in each, where a posting list would cost about a bit).
+ * block costs a filter its bits in each, where a posting list would cost about a bit); and the two
+ * levels of {@code TermFilterFormat} version 2, a filter per group of blocks probed first (bytes,
+ * false "maybe"s and filters probed a search, per group size and densities).
  *
  * <pre>
  * java -cp benchmarks.jar io.quarry.benchmarks.TermFilterSizes &lt;log&gt; [lines] [blockEvents] \
@@ -123,6 +125,116 @@ public final class TermFilterSizes {
     for (String segment : (args.length > 3 ? args[3] : "0").split(",")) {
       int segmentBlocks = Integer.parseInt(segment);
       commonTerms(termHashes, prefixHashes, segmentBlocks <= 0 ? blocks : segmentBlocks);
+    }
+    groups(termHashes, prefixHashes);
+  }
+
+  /**
+   * Two levels, as {@code TermFilterFormat} version 2 writes them: the entries in at least {@link
+   * io.quarry.codecs.block.CommonTerms#SHARE} of the log's blocks listed, a filter per group of
+   * consecutive blocks over its blocks' other distinct entries (hashed as {@link
+   * TermFilter#groupHash}) and each block's filter: per group size and densities, the bytes of both
+   * levels, the share of groups and of blocks a random absent entry is a "maybe" in, and the
+   * filters a rare term probes (its groups, and the blocks of the groups that say "maybe").
+   */
+  private static void groups(List<long[]> termHashes, List<long[]> prefixHashes) {
+    int blocks = termHashes.size();
+    List<long[]> kept = new ArrayList<>();
+    Map<Long, Integer> blocksOf = new HashMap<>();
+    for (int b = 0; b < blocks; b++) {
+      for (long h : termHashes.get(b)) {
+        blocksOf.merge(h, 1, Integer::sum);
+      }
+      for (long h : prefixHashes.get(b)) {
+        blocksOf.merge(h, 1, Integer::sum);
+      }
+    }
+    for (int b = 0; b < blocks; b++) {
+      kept.add(
+          java.util.stream.LongStream.concat(
+                  java.util.Arrays.stream(termHashes.get(b)),
+                  java.util.Arrays.stream(prefixHashes.get(b)))
+              .filter(h -> blocksOf.get(h) < io.quarry.codecs.block.CommonTerms.SHARE * blocks)
+              .toArray());
+    }
+    System.out.println(
+        "| blocks a group | group bits | block bits | groups' entries / blocks' | group filters"
+            + " | block filters | together | groups maybe | blocks maybe | filters probed a"
+            + " search |");
+    System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (int group : new int[] {16, 64, 256}) {
+      List<long[]> groupEntries = new ArrayList<>();
+      long sum = 0;
+      long distinct = 0;
+      for (int from = 0; from < blocks; from += group) {
+        java.util.Set<Long> set = new java.util.HashSet<>();
+        for (int b = from; b < Math.min(blocks, from + group); b++) {
+          for (long h : kept.get(b)) {
+            set.add(h);
+          }
+          sum += kept.get(b).length;
+        }
+        distinct += set.size();
+        groupEntries.add(set.stream().mapToLong(Long::longValue).toArray());
+      }
+      for (int[] bits :
+          new int[][] {{0, 16}, {8, 8}, {8, 10}, {10, 10}, {12, 8}, {12, 10}, {12, 12}}) {
+        if (bits[0] == 0 && group != 16) {
+          continue;
+        }
+        long groupBytes = 0;
+        long blockBytes = 0;
+        long probes = 0;
+        long groupMaybes = 0;
+        long blockMaybes = 0;
+        SplittableRandom random = new SplittableRandom(30);
+        for (int g = 0; g < groupEntries.size(); g++) {
+          long[] entries = groupEntries.get(g);
+          BytesRef coarse = null;
+          if (bits[0] > 0) {
+            groupBytes += bytes(entries.length, bits[0]);
+            TermFilter.Builder builder = builder(entries.length, bits[0]);
+            for (long h : entries) {
+              builder.add(TermFilter.groupHash(h));
+            }
+            coarse = new BytesRef(builder.toBytes());
+          }
+          List<BytesRef> fine = new ArrayList<>();
+          for (int b = g * group; b < Math.min(blocks, (g + 1) * group); b++) {
+            blockBytes += bytes(kept.get(b).length, bits[1]);
+            TermFilter.Builder builder = builder(kept.get(b).length, bits[1]);
+            for (long h : kept.get(b)) {
+              builder.add(h);
+            }
+            fine.add(new BytesRef(builder.toBytes()));
+          }
+          for (int i = 0; i < 2_000; i++) {
+            long h = random.nextLong();
+            probes++;
+            if (coarse != null && !mayContain(coarse, TermFilter.groupHash(h))) {
+              continue;
+            }
+            groupMaybes++;
+            for (BytesRef f : fine) {
+              blockMaybes += mayContain(f, h) ? 1 : 0;
+            }
+          }
+        }
+        double groupShare = groupMaybes / (double) probes;
+        double blockShare = blockMaybes / (double) probes / group;
+        System.out.printf(
+            "| %d | %d | %d | %.3f | %,d | %,d | %,d | %.2f%% | %.3f%% | %.1f |%n",
+            group,
+            bits[0],
+            bits[1],
+            distinct / (double) sum,
+            groupBytes,
+            blockBytes,
+            groupBytes + blockBytes,
+            100 * groupShare,
+            100 * blockShare,
+            (bits[0] == 0 ? 0 : groupEntries.size()) + groupShare * blocks);
+      }
     }
   }
 

@@ -24,9 +24,11 @@ import org.apache.lucene.util.BytesRef;
  * distinct {@link #PREFIX}-byte prefix of a term at least that long, hashed as {@link #prefixHash}
  * ({@code hash} of the prefix's bytes xor {@code 0x5BD1E9955BD1E995}), so a wildcard term with a
  * literal prefix of that length ({@code fail*}) is a probe too. {@code Blocks} is {@code max(1,
- * ceil(entries × BITS_PER_TERM / 256))} when written, entries being the distinct terms and
- * prefixes; a reader takes any count ≥ 1 the length agrees with. The hash over a term's {@code n}
- * bytes:
+ * ceil(entries × BITS_PER_TERM / 256))} when written, entries being the distinct terms and prefixes
+ * ({@link TermFilterGroups#BLOCK_BITS} bits an entry instead for a block in a group, whose group's
+ * filter is probed first; {@link TermFilterGroups#BITS} for the group's filter over its blocks'
+ * distinct entries, each as its {@link #groupHash}); a reader takes any count ≥ 1 the length agrees
+ * with. The hash over a term's {@code n} bytes:
  *
  * <pre>
  * h := n × 0x9E3779B97F4A7C15
@@ -94,6 +96,16 @@ public final class TermFilter {
     return hash(bytes, offset, PREFIX) ^ PREFIX_SEED;
   }
 
+  /**
+   * The hash an entry of hash {@code hash} is held as in a group's filter ({@link
+   * TermFilterGroups}): its halves swapped, so that the group filter's 256-bit block and bits
+   * follow other bits of the hash than a block filter's (a false "maybe" in one says nothing of the
+   * other).
+   */
+  public static long groupHash(long hash) {
+    return Long.rotateLeft(hash, 32);
+  }
+
   /** The hash of one term's bytes. */
   public static long hash(BytesRef term) {
     return hash(term.bytes, term.offset, term.length);
@@ -101,7 +113,12 @@ public final class TermFilter {
 
   /** The number of 256-bit blocks a filter of {@code terms} distinct terms is written with. */
   public static int blocksFor(int terms) {
-    return (int) Math.max(1, ((long) terms * BITS_PER_TERM + 255) / 256);
+    return blocksFor(terms, BITS_PER_TERM);
+  }
+
+  /** The number of 256-bit blocks of a filter of {@code terms} entries at {@code bits} an entry. */
+  public static int blocksFor(int terms, int bits) {
+    return (int) Math.max(1, ((long) terms * bits + 255) / 256);
   }
 
   /**
@@ -114,7 +131,12 @@ public final class TermFilter {
 
     /** Empties the filter and sizes it for {@code terms} distinct terms. */
     public Builder reset(int terms) {
-      blocks = blocksFor(terms);
+      return reset(terms, BITS_PER_TERM);
+    }
+
+    /** Empties the filter and sizes it for {@code terms} distinct entries at {@code bits} each. */
+    public Builder reset(int terms, int bits) {
+      blocks = blocksFor(terms, bits);
       if (words.length < blocks * 8) {
         words = new int[blocks * 8];
       } else {

@@ -23,10 +23,11 @@ import org.apache.lucene.util.IOUtils;
  * Reads a segment's {@link TermFilterFormat} file: the directory on open, the values and ends in
  * place (a random-access view of the file, memory-mapped under Lucene's default directory; one view
  * per {@link #getBinary} call, as Lucene's own readers slice, since a buffered view is not safe to
- * share between threads), and each field's {@link CommonTerms} into memory. A file that is cut
- * short, of another codec, version or segment, or whose directory points outside it fails to open
- * with a {@link CorruptIndexException} naming it; a flipped byte elsewhere fails {@link
- * #checkIntegrity} (the CRC of the whole file).
+ * share between threads), and each field's {@link CommonTerms} and {@link TermFilterGroups} table
+ * into memory (the groups' filters read in place). A file that is cut short, of another codec,
+ * version or segment, or whose directory points outside it fails to open with a {@link
+ * CorruptIndexException} naming it; a flipped byte elsewhere fails {@link #checkIntegrity} (the CRC
+ * of the whole file).
  */
 final class TermFilterReader extends DocValuesProducer {
   private final IndexInput in;
@@ -34,8 +35,12 @@ final class TermFilterReader extends DocValuesProducer {
   private final int maxDoc;
   private final Map<Integer, Field> fields = new HashMap<>();
 
-  /** Where one field's values and ends begin, and its {@link CommonTerms}. */
-  private record Field(long start, long endsStart, long[] common) {}
+  /**
+   * Where one field's values and ends begin, its {@link CommonTerms}, its {@link TermFilterGroups}
+   * and where their filters begin.
+   */
+  private record Field(
+      long start, long endsStart, long[] common, TermFilterGroups groups, long groupFilters) {}
 
   TermFilterReader(SegmentReadState state) throws IOException {
     maxDoc = state.segmentInfo.maxDoc();
@@ -77,6 +82,7 @@ final class TermFilterReader extends DocValuesProducer {
         long start = input.readLong();
         long endsStart = input.readLong();
         int commons = version == TermFilterFormat.VERSION_START ? 0 : input.readVInt();
+        int groups = version < TermFilterFormat.VERSION_GROUPS ? 0 : input.readVInt();
         long commonStart = endsStart + (long) Long.BYTES * maxDoc;
         if (start < headerEnd
             || endsStart < start
@@ -94,7 +100,19 @@ final class TermFilterReader extends DocValuesProducer {
                   + " common terms",
               input);
         }
-        fields.put(number, new Field(start, endsStart, common(input, commonStart, commons)));
+        long groupsStart = commonStart + (long) Long.BYTES * commons;
+        long position = input.getFilePointer();
+        TermFilterGroups table =
+            TermFilterGroups.read(input, groupsStart, groups, maxDoc, directoryStart);
+        input.seek(position);
+        fields.put(
+            number,
+            new Field(
+                start,
+                endsStart,
+                common(input, commonStart, commons),
+                table,
+                groupsStart + TermFilterGroups.tableLength(groups)));
       }
       if (input.getFilePointer() != directoryEnd) {
         throw new CorruptIndexException("directory ends at " + input.getFilePointer(), input);
@@ -132,7 +150,14 @@ final class TermFilterReader extends DocValuesProducer {
     }
     RandomAccessInput file = in.randomAccessSlice(0, in.length());
     return new TermFilterValues(
-        file, entry.start(), entry.endsStart(), maxDoc, entry.common(), name);
+        file,
+        entry.start(),
+        entry.endsStart(),
+        maxDoc,
+        entry.common(),
+        entry.groups(),
+        entry.groupFilters(),
+        name);
   }
 
   @Override

@@ -10,9 +10,10 @@ import org.apache.lucene.util.BytesRef;
 /**
  * One field's values in a {@link TermFilterFormat} file, read in place: {@link #filterMayContain}
  * probes the current document's {@link TermFilter} reading its header and the 32 bytes of one
- * filter block and nothing else; {@link #mayContain} asks the segment's {@link CommonTerms} first,
- * which the filters leave out; {@link #binaryValue} copies the filter (merges, {@code fsck}), which
- * alone may miss a common term.
+ * filter block and nothing else; {@link #groupMayContain} probes a {@link TermFilterGroups group}'s
+ * filter the same way; {@link #mayContain} asks the segment's {@link CommonTerms} first, which the
+ * filters leave out, then the document's group and its own filter; {@link #binaryValue} copies the
+ * filter (merges, {@code fsck}), which alone may miss a common term.
  */
 public final class TermFilterValues extends BinaryDocValues {
   private final RandomAccessInput input;
@@ -20,6 +21,8 @@ public final class TermFilterValues extends BinaryDocValues {
   private final long endsStart;
   private final int maxDoc;
   private final long[] common;
+  private final TermFilterGroups groups;
+  private final long groupFilters;
   private final String file;
   private final BytesRef value = new BytesRef();
   private int doc = -1;
@@ -29,8 +32,17 @@ public final class TermFilterValues extends BinaryDocValues {
   private int blocks;
 
   TermFilterValues(
-      RandomAccessInput input, long start, long endsStart, int maxDoc, long[] common, String file) {
+      RandomAccessInput input,
+      long start,
+      long endsStart,
+      int maxDoc,
+      long[] common,
+      TermFilterGroups groups,
+      long groupFilters,
+      String file) {
     this.input = input;
+    this.groups = groups;
+    this.groupFilters = groupFilters;
     this.start = start;
     this.endsStart = endsStart;
     this.maxDoc = maxDoc;
@@ -41,6 +53,34 @@ public final class TermFilterValues extends BinaryDocValues {
   /** The segment's {@link CommonTerms}, sorted: not to be changed. */
   long[] common() {
     return common;
+  }
+
+  /** The groups of the segment's blocks, each with a filter probed first. */
+  public TermFilterGroups groups() {
+    return groups;
+  }
+
+  /**
+   * Whether group {@code g}'s filter may hold the entry whose hash is {@code hash} (not as its
+   * {@link TermFilter#groupHash}: this takes it), read in place: false only when none of the
+   * group's blocks holds it (a common term aside).
+   *
+   * @throws CorruptIndexException when the group's filter is no filter of {@link TermFilter}'s
+   *     grammar
+   */
+  public boolean groupMayContain(int g, long hash) throws IOException {
+    long from = groupFilters + groups.filterStart(g);
+    long to = groupFilters + groups.filterEnd(g);
+    long words = words(from, to, "group " + g);
+    return probe(words, (int) ((to - words) / 32), TermFilter.groupHash(hash));
+  }
+
+  /** A copy of group {@code g}'s filter (merges). */
+  BytesRef groupFilter(int g) throws IOException {
+    long from = groupFilters + groups.filterStart(g);
+    byte[] bytes = new byte[Math.toIntExact(groups.filterEnd(g) - groups.filterStart(g))];
+    input.readBytes(from, bytes, 0, bytes.length);
+    return new BytesRef(bytes);
   }
 
   /**
@@ -103,12 +143,16 @@ public final class TermFilterValues extends BinaryDocValues {
 
   /**
    * Whether the current document's block may hold the entry whose hash is {@code hash}: a common
-   * term, or one its filter may hold.
+   * term, or one its group's filter (if it is in a group) and its own may hold.
    *
    * @throws CorruptIndexException when the value is no filter of {@link TermFilter}'s grammar
    */
   public boolean mayContain(long hash) throws IOException {
-    return isCommon(hash) || filterMayContain(hash);
+    if (isCommon(hash)) {
+      return true;
+    }
+    int g = groups.of(doc);
+    return (g < 0 || groupMayContain(g, hash)) && filterMayContain(hash);
   }
 
   /**
@@ -119,8 +163,16 @@ public final class TermFilterValues extends BinaryDocValues {
    */
   public boolean filterMayContain(long hash) throws IOException {
     if (words < 0) {
-      readHeader();
+      words = words(valueStart, valueEnd, "document " + doc);
+      blocks = (int) ((valueEnd - words) / 32);
     }
+    return probe(words, blocks, hash);
+  }
+
+  /**
+   * {@link TermFilter#mayContain} of the filter of {@code blocks} blocks whose words begin there.
+   */
+  private boolean probe(long words, int blocks, long hash) throws IOException {
     long base = words + (long) TermFilter.block(hash, blocks) * 32;
     int key = (int) hash;
     for (int i = 0; i < 8; i++) {
@@ -131,17 +183,16 @@ public final class TermFilterValues extends BinaryDocValues {
     return true;
   }
 
-  private void readHeader() throws IOException {
-    long p = valueStart;
-    if (valueEnd - p < 2 || input.readByte(p++) != TermFilter.VERSION) {
+  /** Where the words of the filter in {@code [p, end)} begin, its header checked. */
+  private long words(long p, long end, String whose) throws IOException {
+    if (end - p < 2 || input.readByte(p++) != TermFilter.VERSION) {
       throw new CorruptIndexException(
-          "term filter of document " + doc + ": too short or of an unknown version", file);
+          "term filter of " + whose + ": too short or of an unknown version", file);
     }
     int count = 0;
     for (int shift = 0; ; shift += 7) {
-      if (p == valueEnd || shift > 28) {
-        throw new CorruptIndexException(
-            "term filter of document " + doc + ": bad block count", file);
+      if (p == end || shift > 28) {
+        throw new CorruptIndexException("term filter of " + whose + ": bad block count", file);
       }
       byte b = input.readByte(p++);
       count |= (b & 0x7F) << shift;
@@ -149,18 +200,10 @@ public final class TermFilterValues extends BinaryDocValues {
         break;
       }
     }
-    if (count < 1 || (long) count * 32 != valueEnd - p) {
+    if (count < 1 || (long) count * 32 != end - p) {
       throw new CorruptIndexException(
-          "term filter of document "
-              + doc
-              + ": "
-              + count
-              + " blocks in "
-              + (valueEnd - p)
-              + " bytes",
-          file);
+          "term filter of " + whose + ": " + count + " blocks in " + (end - p) + " bytes", file);
     }
-    blocks = count;
-    words = p;
+    return p;
   }
 }

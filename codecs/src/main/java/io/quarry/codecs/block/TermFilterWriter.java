@@ -21,15 +21,18 @@ import org.apache.lucene.util.IOUtils;
 
 /**
  * Writes a segment's {@link TermFilterFormat} file: each binary field's values, then its ends, then
- * (version 1) its {@link CommonTerms}. At a flush a value in the {@link TermFilterEntries} form
- * becomes the filter of its entries but the listed ones; at a merge each input's filters are copied
- * with the hashes its list had and the merged list has not added ({@link #mergeBinaryField}).
+ * (version 1) its {@link CommonTerms}, then (version 2) its {@link TermFilterGroups}. At a flush a
+ * value in the {@link TermFilterEntries} form becomes the filter of its entries but the listed
+ * ones, and joins a group (its filter then {@link TermFilterGroups#BLOCK_BITS} an entry); at a
+ * merge each input's filters and groups are copied with the hashes its list had and the merged list
+ * has not added ({@link #mergeBinaryField}).
  */
 final class TermFilterWriter extends DocValuesConsumer {
   private final IndexOutput out;
   private final int maxDoc;
   private final int version;
-  private final List<long[]> directory = new ArrayList<>(); // number, start, endsStart, commons
+  // number, start, endsStart, commons, groups
+  private final List<long[]> directory = new ArrayList<>();
 
   TermFilterWriter(SegmentWriteState state, int version) throws IOException {
     maxDoc = state.segmentInfo.maxDoc();
@@ -57,11 +60,14 @@ final class TermFilterWriter extends DocValuesConsumer {
     long[] common = version == 0 ? CommonTerms.NONE : CommonTerms.count(producer.getBinary(field));
     BinaryDocValues values = producer.getBinary(field);
     TermFilter.Builder builder = new TermFilter.Builder();
+    TermFilterGroups.Written groups = new TermFilterGroups.Written();
+    boolean grouped = version >= TermFilterFormat.VERSION_GROUPS;
     write(
         field,
         values,
-        value -> {
+        (doc, value) -> {
           if (!TermFilterEntries.is(value)) {
+            groups.close(); // a filter already: in no group
             return value;
           }
           int count = TermFilterEntries.count(value);
@@ -69,16 +75,23 @@ final class TermFilterWriter extends DocValuesConsumer {
           for (int i = 0; i < count; i++) {
             kept += CommonTerms.contains(common, TermFilterEntries.get(value, i)) ? 0 : 1;
           }
-          builder.reset(kept);
+          builder.reset(kept, grouped ? TermFilterGroups.BLOCK_BITS : TermFilter.BITS_PER_TERM);
           for (int i = 0; i < count; i++) {
             long hash = TermFilterEntries.get(value, i);
             if (!CommonTerms.contains(common, hash)) {
               builder.add(hash);
+              if (grouped) {
+                groups.add(hash);
+              }
             }
+          }
+          if (grouped) {
+            groups.block(doc);
           }
           return new BytesRef(builder.toBytes());
         },
-        common);
+        common,
+        groups);
   }
 
   /**
@@ -97,10 +110,17 @@ final class TermFilterWriter extends DocValuesConsumer {
       blocks[i] = values == null ? 0 : merge.maxDocs[i];
     }
     long[] common = version == 0 ? CommonTerms.NONE : CommonTerms.merged(lists, blocks);
+    TermFilterGroups.Written groups = new TermFilterGroups.Written();
     for (int i = 0; i < inputs; i++) {
       BinaryDocValues values = values(merge, i, field);
       if (values != null) {
-        subs.add(new Input(merge.docMaps[i], values, CommonTerms.without(lists[i], common)));
+        long[] added = CommonTerms.without(lists[i], common);
+        subs.add(new Input(merge.docMaps[i], values, added));
+        if (version >= TermFilterFormat.VERSION_GROUPS
+            && !merge.needsIndexSort
+            && values instanceof TermFilterValues own) {
+          groups.carry(own, merge.docMaps[i], added);
+        }
       }
     }
     DocIDMerger<Input> merger = DocIDMerger.of(subs, merge.needsIndexSort);
@@ -144,7 +164,7 @@ final class TermFilterWriter extends DocValuesConsumer {
             return maxDoc;
           }
         };
-    write(field, merged, value -> value, common);
+    write(field, merged, (doc, value) -> value, common, groups);
   }
 
   /**
@@ -203,12 +223,17 @@ final class TermFilterWriter extends DocValuesConsumer {
     }
   }
 
-  /** What a value is written as. */
+  /** What document {@code doc}'s value is written as. */
   private interface Written {
-    BytesRef of(BytesRef value) throws IOException;
+    BytesRef of(int doc, BytesRef value) throws IOException;
   }
 
-  private void write(FieldInfo field, BinaryDocValues values, Written written, long[] common)
+  private void write(
+      FieldInfo field,
+      BinaryDocValues values,
+      Written written,
+      long[] common,
+      TermFilterGroups.Written groups)
       throws IOException {
     long start = out.getFilePointer();
     long[] ends = new long[maxDoc];
@@ -218,7 +243,7 @@ final class TermFilterWriter extends DocValuesConsumer {
       for (; next < doc; next++) {
         ends[next] = -1 - end;
       }
-      BytesRef value = written.of(values.binaryValue());
+      BytesRef value = written.of(doc, values.binaryValue());
       out.writeBytes(value.bytes, value.offset, value.length);
       end += value.length;
       ends[next++] = end;
@@ -235,7 +260,10 @@ final class TermFilterWriter extends DocValuesConsumer {
         out.writeLong(hash);
       }
     }
-    directory.add(new long[] {field.number, start, endsStart, common.length});
+    if (version >= TermFilterFormat.VERSION_GROUPS) {
+      groups.write(out);
+    }
+    directory.add(new long[] {field.number, start, endsStart, common.length, groups.count()});
   }
 
   @Override
@@ -275,6 +303,9 @@ final class TermFilterWriter extends DocValuesConsumer {
         out.writeLong(entry[2]);
         if (version > 0) {
           out.writeVInt((int) entry[3]);
+        }
+        if (version >= TermFilterFormat.VERSION_GROUPS) {
+          out.writeVInt((int) entry[4]);
         }
       }
       out.writeLong(directoryStart);

@@ -9,6 +9,8 @@
  * probe reads the filter in place ({@link io.quarry.codecs.block.TermFilterValues}); the terms in
  * nearly every block of a segment are listed once per segment instead ({@link
  * io.quarry.codecs.block.CommonTerms}), the store handing each block's entries over as hashes
- * ({@link io.quarry.codecs.block.TermFilterEntries}) for the format's writer to build the filters.
+ * ({@link io.quarry.codecs.block.TermFilterEntries}) for the format's writer to build the filters;
+ * and a filter per group of consecutive blocks ({@link io.quarry.codecs.block.TermFilterGroups}),
+ * probed before its blocks' own.
  */
 package io.quarry.codecs.block;

@@ -123,11 +123,15 @@ final class BlockBucketCheck {
     return null;
   }
 
-  /** Whether a block's filter, or its segment's common terms, may hold an entry. */
+  /**
+   * Whether a block's filter (and its group's, read in place), or its segment's common terms, may
+   * hold an entry; the copied filter asked too.
+   */
   private static boolean mayContain(BinaryDocValues filters, BytesRef filter, long hash)
       throws IOException {
     return filters instanceof io.quarry.codecs.block.TermFilterValues inPlace
-        ? inPlace.isCommon(hash) || TermFilter.mayContain(filter, hash)
+        ? inPlace.mayContain(hash)
+            && (inPlace.isCommon(hash) || TermFilter.mayContain(filter, hash))
         : TermFilter.mayContain(filter, hash);
   }
 

@@ -27,7 +27,10 @@ import org.apache.lucene.util.BytesRef;
  * filter in place ({@link TermFilterValues}, the 32 bytes a term needs) in segments written with
  * {@link io.quarry.codecs.block.TermFilterFormat}, and copies it out of Lucene's doc values in
  * older ones. A term of the segment's {@link io.quarry.codecs.block.CommonTerms} is no probe: a
- * "maybe" in every block (which its filter leaves out).
+ * "maybe" in every block (which its filter leaves out). Where the segment groups its blocks ({@link
+ * io.quarry.codecs.block.TermFilterGroups}) the approximation skips the groups whose filter says
+ * "no" ({@link GroupSkipping}), so a rare term probes a filter per group and the blocks of the few
+ * groups that say "maybe".
  */
 final class TermFilterQuery extends Query {
   private final long[] hashes;
@@ -92,7 +95,7 @@ final class TermFilterQuery extends Query {
             return new DefaultScorerSupplier(new ConstantScoreScorer(score(), scoreMode, filters));
           }
           probe =
-              new TwoPhaseIterator(filters) {
+              new TwoPhaseIterator(new GroupSkipping(inPlace, probed, every)) {
                 @Override
                 public boolean matches() throws IOException {
                   for (long hash : probed) {

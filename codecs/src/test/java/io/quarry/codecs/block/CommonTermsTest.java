@@ -173,9 +173,11 @@ class CommonTermsTest {
       assertThat(filtersHolding(large, "every")).isLessThan(4);
       large = values(reader.leaves().get(0).reader());
       assertThat(large.advanceExact(5)).isTrue();
-      assertThat(large.binaryValue().length).isEqualTo(2 + 32 * TermFilter.blocksFor(200));
+      assertThat(large.binaryValue().length)
+          .isEqualTo(2 + 32 * TermFilter.blocksFor(200, TermFilterGroups.BLOCK_BITS));
       assertThat(large.advanceExact(4)).isTrue();
-      assertThat(large.binaryValue().length).isEqualTo(2 + 32 * TermFilter.blocksFor(201));
+      assertThat(large.binaryValue().length)
+          .isEqualTo(2 + 32 * TermFilter.blocksFor(201, TermFilterGroups.BLOCK_BITS));
       TermFilterValues small = segments.get(1);
       assertThat(small.common()).isEmpty();
       assertThat(filtersHolding(small, "every")).isEqualTo(10);
@@ -213,6 +215,13 @@ class CommonTermsTest {
       }
       assertThat(fromA).isEqualTo(39);
       assertThat(othersHolding).isLessThan(3);
+      // each input's group carried over its live blocks ("onlya" added to the first's filter)
+      TermFilterGroups groups = merged.groups();
+      assertThat(groups.count()).isEqualTo(3);
+      assertThat(new int[] {groups.first(0), groups.end(0), groups.first(1), groups.end(1)})
+          .containsExactly(0, 39, 39, 78);
+      assertThat(new int[] {groups.first(2), groups.end(2)}).containsExactly(78, 82);
+      assertThat(merged.groupMayContain(0, hash("onlya"))).isTrue();
     }
   }
 
@@ -241,7 +250,7 @@ class CommonTermsTest {
   void filesOfTheFirstVersionStillReadAndMerge() throws Exception {
     segment(writing(TermFilterFormat.VERSION_START), 0, 40, id -> new String[] {"every"});
     Path first = qtf();
-    assertThat(parse(first).version).isEqualTo(TermFilterFormat.VERSION_START);
+    assertThat(parse(first, 40).version).isEqualTo(TermFilterFormat.VERSION_START);
     try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(dir))) {
       TermFilterValues values = checkEveryEntry(reader).get(0);
       assertThat(values.common()).isEmpty();
@@ -252,16 +261,21 @@ class CommonTermsTest {
     try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(dir))) {
       checkEveryEntry(reader);
     }
-    File merged = parse(qtf());
+    File merged = parse(qtf(), 80);
     assertThat(merged.version).isEqualTo(TermFilterFormat.VERSION);
     assertThat(merged.common).isEmpty(); // listed by inputs of 40 of the 80 blocks
+    // the first version's blocks are in no group; the second input's are carried as flushed (the
+    // merge orders its inputs as its policy likes: before or after the first's)
+    assertThat(merged.groups).hasSize(1);
+    assertThat(merged.groups.get(0).first()).isIn(0, 40);
+    assertThat(merged.groups.get(0).end() - merged.groups.get(0).first()).isEqualTo(40);
   }
 
   @Test
   void theFileIsTheGrammars() throws Exception {
     segment(new QuarryCodec(), 0, 20, id -> new String[] {"every", "also"});
-    File file = parse(qtf());
-    assertThat(file.version).isEqualTo(1);
+    File file = parse(qtf(), 20);
+    assertThat(file.version).isEqualTo(TermFilterFormat.VERSION);
     assertThat(file.maxDoc).isEqualTo(20);
     long[] expected = {hash("every"), hash("also")};
     java.util.Arrays.sort(expected);
@@ -274,13 +288,30 @@ class CommonTermsTest {
             .isTrue();
       }
     }
+    // one group of the 20 blocks, holding each one's entries but the common ones
+    assertThat(file.groups).hasSize(1);
+    Group group = file.groups.get(0);
+    assertThat(group.first()).isZero();
+    assertThat(group.end()).isEqualTo(20);
+    int held = 0;
+    for (List<Long> entries : entriesById.values()) {
+      for (long entry : entries) {
+        if (!CommonTerms.contains(file.common, entry)) {
+          assertThat(
+                  TermFilter.mayContain(new BytesRef(group.filter()), TermFilter.groupHash(entry)))
+              .isTrue();
+          held++;
+        }
+      }
+    }
+    assertThat(held).isGreaterThan(20);
   }
 
   @Test
   void aListOutOfOrderFailsToOpenNamingTheFile() throws Exception {
     segment(new QuarryCodec(), 0, 20, id -> new String[] {"every", "also"});
     Path path = qtf();
-    File file = parse(path);
+    File file = parse(path, 20);
     byte[] bytes = Files.readAllBytes(path);
     ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     buffer.putLong((int) file.commonStart, file.common[1]);
@@ -300,14 +331,23 @@ class CommonTermsTest {
 
   /** One field's file as the grammar of {@link TermFilterFormat} reads. */
   private record File(
-      int version, int maxDoc, List<byte[]> values, long[] common, long commonStart) {}
+      int version,
+      int maxDoc,
+      List<byte[]> values,
+      long[] common,
+      long commonStart,
+      List<Group> groups) {}
+
+  /** A group of {@link TermFilterGroups}' grammar: its documents and its filter. */
+  private record Group(int first, int end, byte[] filter) {}
 
   /**
-   * Parses a file of one field by the grammar of the javadoc: Lucene's index header (big-endian
-   * magic, codec name, version, 16-byte id, suffix), then from the end the footer (16 bytes), the
-   * directory's start, the directory, the ends and the values.
+   * Parses a file of one field of a segment of {@code maxDoc} documents by the grammar of the
+   * javadoc: Lucene's index header (big-endian magic, codec name, version, 16-byte id, suffix),
+   * then from the end the footer (16 bytes), the directory's start, the directory, the ends, the
+   * values, the common terms and the groups.
    */
-  private static File parse(Path path) throws IOException {
+  private static File parse(Path path, int maxDoc) throws IOException {
     ByteBuffer file = ByteBuffer.wrap(Files.readAllBytes(path));
     assertThat(file.getInt(0)).isEqualTo(0x3fd76c17); // CodecUtil's header magic
     int nameLength = file.get(4);
@@ -326,17 +366,12 @@ class CommonTermsTest {
     long endsStart = file.getLong(p + 8);
     p += 16;
     int commons = version == 0 ? 0 : file.get(p++); // fewer than 128 here
+    int groupCount = version < 2 ? 0 : file.get(p++);
     assertThat(p).isEqualTo(directoryEnd);
-    long commonStart = endsStart + 8L * ((file.capacity() - endsStart) / 8); // refined below
-    int maxDoc = 0;
+    long commonStart = endsStart + 8L * maxDoc;
     List<byte[]> values = new ArrayList<>();
     long previous = 0;
-    for (long e = endsStart; ; e += 8, maxDoc++) {
-      long directoryStart = file.getLong(directoryEnd);
-      if (e + 8L * commons >= directoryStart) {
-        commonStart = e;
-        break;
-      }
+    for (long e = endsStart; e < commonStart; e += 8) {
       long end = file.getLong((int) e);
       if (end >= 0) {
         byte[] value = new byte[(int) (end - previous)];
@@ -352,6 +387,18 @@ class CommonTermsTest {
     for (int i = 0; i < commons; i++) {
       common[i] = file.getLong((int) commonStart + 8 * i);
     }
-    return new File(version, maxDoc, values, common, commonStart);
+    int table = (int) commonStart + 8 * commons;
+    int filters = table + 16 * groupCount;
+    List<Group> groups = new ArrayList<>();
+    long filterStart = 0;
+    for (int g = 0; g < groupCount; g++) {
+      long filterEnd = file.getLong(table + 16 * g + 8);
+      byte[] filter = new byte[(int) (filterEnd - filterStart)];
+      file.get((int) (filters + filterStart), filter);
+      groups.add(new Group(file.getInt(table + 16 * g), file.getInt(table + 16 * g + 4), filter));
+      filterStart = filterEnd;
+    }
+    assertThat(filters + filterStart).isEqualTo(file.getLong(directoryEnd));
+    return new File(version, maxDoc, values, common, commonStart, groups);
   }
 }

@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link TermFilter}'s grammar: the hash and the bytes of small filters against values computed
  * from the grammar by an independent implementation (a Python script following the class javadoc
- * line by line, not this class), no false "no" for any added term, the false "maybe" rate at the
- * written density, and malformed filters refused.
+ * line by line, not this class), a group's hash and the densities of grouped filters, no false "no"
+ * for any added term, the false "maybe" rate at the written densities, and malformed filters
+ * refused.
  */
 class TermFilterConformanceTest {
   private static BytesRef term(String text) {
@@ -60,6 +61,69 @@ class TermFilterConformanceTest {
         .isEqualTo(
             "0102120000081100008080001100260000000040801008800100401400000104008001000800000080"
                 + "08000801004000008000200002028000008000002000000044");
+  }
+
+  @Test
+  void aGroupHoldsAnEntryByItsHashWithItsHalvesSwapped() {
+    // "error" = 0x62451DAD_8E42D0FD as a block filter's entry; its halves swapped in a group's
+    assertThat(TermFilter.groupHash(7081098620363264253L)).isEqualTo(-8195758585166881363L);
+    assertThat(TermFilter.groupHash(TermFilter.groupHash(42L))).isEqualTo(42L);
+    // a grouped block's filter at 10 bits an entry, the group's at 12
+    assertThat(TermFilter.blocksFor(3_000, TermFilterGroups.BLOCK_BITS)).isEqualTo(118);
+    assertThat(TermFilter.blocksFor(3_000, TermFilterGroups.BITS)).isEqualTo(141);
+    assertThat(TermFilter.blocksFor(0, TermFilterGroups.BITS)).isEqualTo(1);
+    assertThat(new TermFilter.Builder().reset(3_000, TermFilterGroups.BLOCK_BITS).toBytes())
+        .hasSize(2 + 118 * 32);
+  }
+
+  @Test
+  void aGroupAndItsThinnerBlockFiltersSayMaybeLessOftenThanOneFilter() throws Exception {
+    // 64 blocks of 1,000 entries, half of each block's drawn from 4,000 shared by the group (as an
+    // access log's terms recur within a group), half its own
+    Random random = new Random(31);
+    TermFilter.Builder group = new TermFilter.Builder();
+    Set<Long> distinct = new HashSet<>();
+    BytesRef[] blocks = new BytesRef[64];
+    long[][] entries = new long[64][];
+    for (int b = 0; b < 64; b++) {
+      Set<Long> block = new HashSet<>();
+      while (block.size() < 500) {
+        block.add(TermFilter.hash(term("shared-" + random.nextInt(4_000))));
+      }
+      while (block.size() < 1_000) {
+        block.add(TermFilter.hash(term("own-" + b + "-" + block.size())));
+      }
+      entries[b] = block.stream().mapToLong(Long::longValue).toArray();
+      distinct.addAll(block);
+      TermFilter.Builder filter =
+          new TermFilter.Builder().reset(block.size(), TermFilterGroups.BLOCK_BITS);
+      block.forEach(filter::add);
+      blocks[b] = new BytesRef(filter.toBytes());
+    }
+    group.reset(distinct.size(), TermFilterGroups.BITS);
+    distinct.forEach(h -> group.add(TermFilter.groupHash(h)));
+    BytesRef groupFilter = new BytesRef(group.toBytes());
+    for (int b = 0; b < 64; b++) {
+      for (long h : entries[b]) {
+        assertThat(TermFilter.mayContain(groupFilter, TermFilter.groupHash(h))).isTrue();
+        assertThat(TermFilter.mayContain(blocks[b], h)).isTrue();
+      }
+    }
+    long groupMaybes = 0;
+    long blockMaybes = 0;
+    int probes = 20_000;
+    for (int probe = 0; probe < probes; probe++) {
+      long absent = TermFilter.hash(term("absent-" + probe));
+      if (TermFilter.mayContain(groupFilter, TermFilter.groupHash(absent))) {
+        groupMaybes++;
+        for (BytesRef block : blocks) {
+          blockMaybes += TermFilter.mayContain(block, absent) ? 1 : 0;
+        }
+      }
+    }
+    // expected: the group ~0.6%, a block ~0.6% × 1.2% (one filter at 16 bits an entry: ~0.13%)
+    assertThat((double) groupMaybes / probes).as("group maybe rate").isLessThan(0.012);
+    assertThat((double) blockMaybes / probes / 64).as("block maybe rate").isLessThan(0.0003);
   }
 
   @Test

@@ -123,19 +123,25 @@ class TermFilterQueryTest {
     return document;
   }
 
-  @Test
-  void aSegmentsCommonTermsMatchEveryBlockWithoutAProbe() throws Exception {
+  /** One segment of {@code blocks}: document i is {@code block.apply(i)}. */
+  private void entriesSegment(int blocks, java.util.function.IntFunction<Document> block)
+      throws Exception {
     try (IndexWriter writer =
         new IndexWriter(
             FSDirectory.open(dir),
             new IndexWriterConfig()
                 .setCodec(new QuarryCodec())
                 .setMergePolicy(NoMergePolicy.INSTANCE))) {
-      for (int i = 0; i < 300; i++) {
-        writer.addDocument(entries(i));
+      for (int i = 0; i < blocks; i++) {
+        writer.addDocument(block.apply(i));
       }
-      writer.addDocument(new Document()); // a document without a filter matches nothing
     }
+  }
+
+  @Test
+  void aSegmentsCommonTermsMatchEveryBlockWithoutAProbe() throws Exception {
+    // the last document has no filter: it matches nothing
+    entriesSegment(301, i -> i < 300 ? entries(i) : new Document());
     try (FSDirectory directory = FSDirectory.open(dir);
         DirectoryReader reader = DirectoryReader.open(directory)) {
       TermFilterValues values =
@@ -164,6 +170,61 @@ class TermFilterQueryTest {
       assertThat(searcher.count(TermFilterQuery.all(bytes("absent-term"), bytes("common"))))
           .isZero();
       assertThat(searcher.count(TermFilterQuery.all(bytes("absent-term")))).isZero();
+    }
+  }
+
+  @Test
+  void groupsThatSayNoAreSkippedAndTheAnswersAreTheBlocksOwn() throws Exception {
+    entriesSegment(300, i -> i == 250 ? new Document() : entries(i)); // a hole in group 3
+    try (FSDirectory directory = FSDirectory.open(dir);
+        DirectoryReader reader = DirectoryReader.open(directory)) {
+      var segment = reader.leaves().get(0).reader();
+      TermFilterValues values =
+          (TermFilterValues) segment.getBinaryDocValues(TermFilterFormat.FIELD);
+      var groups = values.groups();
+      assertThat(groups.count()).isEqualTo(5); // 64 blocks a group at a flush, the last 43
+      assertThat(groups.first(3)).isEqualTo(192);
+      assertThat(groups.end(3)).isEqualTo(257); // the document without a value joins no count
+      assertThat(groups.end(4)).isEqualTo(300);
+      // b200 is in group 3 only: the approximation yields none of the other groups' blocks
+      long b200 = TermFilter.hash(bytes("b200"));
+      GroupSkipping skipping = new GroupSkipping(values, new long[] {b200}, true);
+      List<Integer> approximated = new ArrayList<>();
+      for (int doc = skipping.nextDoc(); doc != GroupSkipping.NO_MORE_DOCS; ) {
+        approximated.add(doc);
+        doc = skipping.nextDoc();
+      }
+      assertThat(approximated).contains(200).allMatch(doc -> doc >= 192 && doc < 257);
+      // for terms present and absent, the query's blocks are those whose group and own filter
+      // say "maybe" (the values' own answer, block by block), with and without a second term
+      IndexSearcher searcher = new IndexSearcher(reader);
+      for (int t = 0; t < 400; t++) {
+        String term = t < 300 ? "b" + t : "absent-" + t;
+        for (boolean withEven : new boolean[] {false, true}) {
+          long[] hashes =
+              withEven
+                  ? new long[] {TermFilter.hash(bytes(term)), TermFilter.hash(bytes("even"))}
+                  : new long[] {TermFilter.hash(bytes(term))};
+          TermFilterValues each =
+              (TermFilterValues) segment.getBinaryDocValues(TermFilterFormat.FIELD);
+          int expected = 0;
+          for (int doc = each.nextDoc(); doc != GroupSkipping.NO_MORE_DOCS; doc = each.nextDoc()) {
+            boolean all = true;
+            for (long hash : hashes) {
+              all &= each.mayContain(hash);
+            }
+            expected += all ? 1 : 0;
+          }
+          var query =
+              withEven
+                  ? TermFilterQuery.all(bytes(term), bytes("even"))
+                  : TermFilterQuery.all(bytes(term));
+          assertThat(searcher.count(query)).as(term + " " + withEven).isEqualTo(expected);
+          if (t < 300 && t != 250 && (!withEven || t % 2 == 0)) {
+            assertThat(expected).as(term).isPositive();
+          }
+        }
+      }
     }
   }
 }
