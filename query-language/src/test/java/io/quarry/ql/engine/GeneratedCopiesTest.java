@@ -1,7 +1,5 @@
 package io.quarry.ql.engine;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.quarry.plugin.api.template.Expansion;
 import io.quarry.plugin.api.template.GeneratedSources;
 import java.nio.file.Path;
@@ -53,15 +51,10 @@ class GeneratedCopiesTest {
 
   @Test
   void theNumericAndBooleanCopiesAreTheirTemplatesExpansion() throws Exception {
-    List<String> stale =
-        GeneratedSources.stale(
-            Path.of("src/main/templates/X-BlockCopies.java.tmpl"),
-            Path.of("src/main/java/io/quarry/ql/engine"),
-            COPIES);
-    assertThat(stale)
-        .as(
-            "generated from src/main/templates/X-BlockCopies.java.tmpl; rewrite with -Dtest=%s -D%s=true",
-            getClass().getSimpleName(), GeneratedSources.REGENERATE)
-        .isEmpty();
+    GeneratedSources.check(
+        getClass(),
+        Path.of("src/main/templates/X-BlockCopies.java.tmpl"),
+        Path.of("src/main/java/io/quarry/ql/engine"),
+        COPIES);
   }
 }

@@ -1,7 +1,5 @@
 package io.quarry.plugin.api.data;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.quarry.plugin.api.template.Expansion;
 import io.quarry.plugin.api.template.GeneratedSources;
 import java.nio.file.Path;
@@ -68,15 +66,10 @@ class GeneratedBlocksTest {
 
   @Test
   void theNumericAndBooleanBlocksAreTheirTemplatesExpansion() throws Exception {
-    List<String> stale =
-        GeneratedSources.stale(
-            Path.of("src/main/templates/X-Block.java.tmpl"),
-            Path.of("src/main/java/io/quarry/plugin/api/data"),
-            BLOCKS);
-    assertThat(stale)
-        .as(
-            "generated from src/main/templates/X-Block.java.tmpl; rewrite with -Dtest=%s -D%s=true",
-            getClass().getSimpleName(), GeneratedSources.REGENERATE)
-        .isEmpty();
+    GeneratedSources.check(
+        getClass(),
+        Path.of("src/main/templates/X-Block.java.tmpl"),
+        Path.of("src/main/java/io/quarry/plugin/api/data"),
+        BLOCKS);
   }
 }

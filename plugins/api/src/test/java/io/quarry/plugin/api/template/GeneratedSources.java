@@ -25,6 +25,28 @@ public final class GeneratedSources {
   private GeneratedSources() {}
 
   /**
+   * Fails (an {@link AssertionError} naming them and the way to rewrite them) when some file of
+   * {@code expansions} is {@link #stale}; {@code test} is the test class that lists them.
+   */
+  public static void check(Class<?> test, Path template, Path directory, List<Expansion> expansions)
+      throws IOException {
+    List<String> stale = stale(template, directory, expansions);
+    if (!stale.isEmpty()) {
+      throw new AssertionError(
+          stale
+              + " in "
+              + directory
+              + " differ from the expansion of "
+              + template
+              + ": edit the template, not the files, and rewrite them with -Dtest="
+              + test.getSimpleName()
+              + " -D"
+              + REGENERATE
+              + "=true");
+    }
+  }
+
+  /**
    * The files of {@code expansions} in {@code directory} whose text is not {@code template}'s
    * expansion (a missing file included); rewritten, and so not listed, under {@link #REGENERATE}.
    */
