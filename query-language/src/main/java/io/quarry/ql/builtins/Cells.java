@@ -15,6 +15,7 @@ import io.quarry.ql.exec.Values;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Block and page plumbing the built-in page operators share: values of a position, new columns from
@@ -102,82 +103,71 @@ final class Cells {
 
     Block build(BlockFactory factory, String name) {
       DataType type = type(name);
-      int next = 0;
       switch (type) {
         case LONG, TIMESTAMP -> {
           LongBlock.Builder builder =
               type == DataType.TIMESTAMP
                   ? factory.newTimestampBlockBuilder(positions)
                   : factory.newLongBlockBuilder(positions);
-          for (int p = 0; p < positions; p++) {
-            int count = counts[p];
-            if (count == 0) {
-              builder.appendNull();
-            } else if (count == 1) {
-              builder.append((Long) values.get(next++));
-            } else {
-              builder.beginPositionEntry();
-              for (int i = 0; i < count; i++) {
-                builder.append((Long) values.get(next++));
-              }
-              builder.endPositionEntry();
-            }
-          }
+          appendTo(
+              builder::appendNull,
+              builder::beginPositionEntry,
+              builder::endPositionEntry,
+              v -> builder.append((Long) v));
           return builder.build();
         }
         case DOUBLE -> {
           DoubleBlock.Builder builder = factory.newDoubleBlockBuilder(positions);
-          for (int p = 0; p < positions; p++) {
-            int count = counts[p];
-            if (count == 0) {
-              builder.appendNull();
-            } else if (count == 1) {
-              builder.append(((Number) values.get(next++)).doubleValue());
-            } else {
-              builder.beginPositionEntry();
-              for (int i = 0; i < count; i++) {
-                builder.append(((Number) values.get(next++)).doubleValue());
-              }
-              builder.endPositionEntry();
-            }
-          }
+          appendTo(
+              builder::appendNull,
+              builder::beginPositionEntry,
+              builder::endPositionEntry,
+              v -> builder.append(((Number) v).doubleValue()));
           return builder.build();
         }
         case BOOLEAN -> {
           BooleanBlock.Builder builder = factory.newBooleanBlockBuilder(positions);
-          for (int p = 0; p < positions; p++) {
-            int count = counts[p];
-            if (count == 0) {
-              builder.appendNull();
-            } else if (count == 1) {
-              builder.append((Boolean) values.get(next++));
-            } else {
-              builder.beginPositionEntry();
-              for (int i = 0; i < count; i++) {
-                builder.append((Boolean) values.get(next++));
-              }
-              builder.endPositionEntry();
-            }
-          }
+          appendTo(
+              builder::appendNull,
+              builder::beginPositionEntry,
+              builder::endPositionEntry,
+              v -> builder.append((Boolean) v));
           return builder.build();
         }
         default -> {
           BytesBlock.Builder builder = factory.newBytesBlockBuilder(positions);
-          for (int p = 0; p < positions; p++) {
-            int count = counts[p];
-            if (count == 0) {
-              builder.appendNull();
-            } else if (count == 1) {
-              builder.append(text(values.get(next++)));
-            } else {
-              builder.beginPositionEntry();
-              for (int i = 0; i < count; i++) {
-                builder.append(text(values.get(next++)));
-              }
-              builder.endPositionEntry();
-            }
-          }
+          appendTo(
+              builder::appendNull,
+              builder::beginPositionEntry,
+              builder::endPositionEntry,
+              v -> builder.append(text(v)));
           return builder.build();
+        }
+      }
+    }
+
+    /**
+     * The positions given to a builder of the column's type: a null, one value, or a position entry
+     * of its values (the values here are Java objects: a cold path, so one loop for every type).
+     */
+    private void appendTo(
+        Runnable appendNull,
+        Runnable beginPositionEntry,
+        Runnable endPositionEntry,
+        Consumer<Object> append) {
+      int next = 0;
+      for (int p = 0; p < positions; p++) {
+        int count = counts[p];
+        if (count == 0) {
+          appendNull.run();
+        } else if (count == 1) {
+          append.accept(values.get(next++));
+        } else {
+          beginPositionEntry.run();
+          for (int i = 0; i < count; i++) {
+            append.accept(values.get(next++));
+          }
+          endPositionEntry.run();
         }
       }
     }

@@ -5,7 +5,6 @@ import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.BooleanBlock;
 import io.quarry.plugin.api.data.ByteSlice;
 import io.quarry.plugin.api.data.BytesBlock;
-import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.DoubleBlock;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
@@ -15,7 +14,9 @@ import java.util.function.IntConsumer;
 
 /**
  * Copies of chosen positions or values of blocks and pages, in their own types with multivalues
- * kept: how filtering ({@code regex}) and expanding ({@code mvexpand}) build their output.
+ * kept: how filtering ({@code regex}) and expanding ({@code mvexpand}) build their output. The
+ * copies of a long, double or boolean block are {@code LongBlockCopies} and its kin, generated from
+ * {@code src/main/templates/X-BlockCopies.java.tmpl} ({@code GeneratedCopiesTest}).
  */
 public final class BlockCopies {
   private BlockCopies() {}
@@ -27,67 +28,13 @@ public final class BlockCopies {
   public static Block take(BlockFactory factory, Block block, int[] positions, int count) {
     switch (block) {
       case LongBlock longs -> {
-        LongBlock.Builder builder =
-            longs.dataType() == DataType.TIMESTAMP
-                ? factory.newTimestampBlockBuilder(count)
-                : factory.newLongBlockBuilder(count);
-        for (int i = 0; i < count; i++) {
-          int p = positions[i];
-          int n = longs.getValueCount(p);
-          int first = longs.getFirstValueIndex(p);
-          if (n == 0) {
-            builder.appendNull();
-          } else if (n == 1) {
-            builder.append(longs.getLongValue(first));
-          } else {
-            builder.beginPositionEntry();
-            for (int v = first; v < first + n; v++) {
-              builder.append(longs.getLongValue(v));
-            }
-            builder.endPositionEntry();
-          }
-        }
-        return builder.build();
+        return LongBlockCopies.take(factory, longs, positions, count);
       }
       case DoubleBlock doubles -> {
-        DoubleBlock.Builder builder = factory.newDoubleBlockBuilder(count);
-        for (int i = 0; i < count; i++) {
-          int p = positions[i];
-          int n = doubles.getValueCount(p);
-          int first = doubles.getFirstValueIndex(p);
-          if (n == 0) {
-            builder.appendNull();
-          } else if (n == 1) {
-            builder.append(doubles.getDoubleValue(first));
-          } else {
-            builder.beginPositionEntry();
-            for (int v = first; v < first + n; v++) {
-              builder.append(doubles.getDoubleValue(v));
-            }
-            builder.endPositionEntry();
-          }
-        }
-        return builder.build();
+        return DoubleBlockCopies.take(factory, doubles, positions, count);
       }
       case BooleanBlock booleans -> {
-        BooleanBlock.Builder builder = factory.newBooleanBlockBuilder(count);
-        for (int i = 0; i < count; i++) {
-          int p = positions[i];
-          int n = booleans.getValueCount(p);
-          int first = booleans.getFirstValueIndex(p);
-          if (n == 0) {
-            builder.appendNull();
-          } else if (n == 1) {
-            builder.append(booleans.getBooleanValue(first));
-          } else {
-            builder.beginPositionEntry();
-            for (int v = first; v < first + n; v++) {
-              builder.append(booleans.getBooleanValue(v));
-            }
-            builder.endPositionEntry();
-          }
-        }
-        return builder.build();
+        return BooleanBlockCopies.take(factory, booleans, positions, count);
       }
       case BytesBlock bytes -> {
         return takeBytes(factory, bytes, positions, count);
@@ -173,40 +120,13 @@ public final class BlockCopies {
   public static Block takeValues(BlockFactory factory, Block block, int[] valueIndexes, int count) {
     switch (block) {
       case LongBlock longs -> {
-        LongBlock.Builder builder =
-            longs.dataType() == DataType.TIMESTAMP
-                ? factory.newTimestampBlockBuilder(count)
-                : factory.newLongBlockBuilder(count);
-        for (int i = 0; i < count; i++) {
-          if (valueIndexes[i] < 0) {
-            builder.appendNull();
-          } else {
-            builder.append(longs.getLongValue(valueIndexes[i]));
-          }
-        }
-        return builder.build();
+        return LongBlockCopies.takeValues(factory, longs, valueIndexes, count);
       }
       case DoubleBlock doubles -> {
-        DoubleBlock.Builder builder = factory.newDoubleBlockBuilder(count);
-        for (int i = 0; i < count; i++) {
-          if (valueIndexes[i] < 0) {
-            builder.appendNull();
-          } else {
-            builder.append(doubles.getDoubleValue(valueIndexes[i]));
-          }
-        }
-        return builder.build();
+        return DoubleBlockCopies.takeValues(factory, doubles, valueIndexes, count);
       }
       case BooleanBlock booleans -> {
-        BooleanBlock.Builder builder = factory.newBooleanBlockBuilder(count);
-        for (int i = 0; i < count; i++) {
-          if (valueIndexes[i] < 0) {
-            builder.appendNull();
-          } else {
-            builder.append(booleans.getBooleanValue(valueIndexes[i]));
-          }
-        }
-        return builder.build();
+        return BooleanBlockCopies.takeValues(factory, booleans, valueIndexes, count);
       }
       case BytesBlock bytes -> {
         BytesBlock.Builder builder = factory.newBytesBlockBuilder(count);

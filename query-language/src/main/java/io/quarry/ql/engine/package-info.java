@@ -9,6 +9,10 @@
  * (hash tables, key bytes, per-group states) lives in 64 KiB pages, never in one array G1 must
  * allocate as humongous; the two primitive ones share their growth in {@link
  * io.quarry.ql.engine.PagedArray}. {@link io.quarry.ql.engine.DictionaryBlockBuilder} writes a
- * low-cardinality string column as a dictionary block.
+ * low-cardinality string column as a dictionary block. {@link io.quarry.ql.engine.BlockCopies}
+ * copies chosen positions of a block; its long, double and boolean copies ({@code LongBlockCopies}
+ * and kin) are generated from {@code src/main/templates/X-BlockCopies.java.tmpl} and committed,
+ * checked by {@code GeneratedCopiesTest} (the grammar and the rewrite flag: plugins/api's {@code
+ * io.quarry.plugin.api.template}).
  */
 package io.quarry.ql.engine;

@@ -1,3 +1,5 @@
+// Generated from src/main/templates/X-Block.java.tmpl: do not edit; edit the template, then
+// run the test that lists it with -Dquarry.regenerate=true (GeneratedSources, plugins/api tests).
 package io.quarry.plugin.api.data;
 
 import java.util.Arrays;
@@ -6,19 +8,12 @@ import java.util.Arrays;
  * A block of 64-bit floating point numbers. See {@link Block} for positions with several values.
  */
 public final class DoubleBlock implements Block {
-  private final DataType dataType;
   private final double[] values;
   private final long[] nulls;
   private final int[] firstValueIndexes;
   private final int positionCount;
 
-  private DoubleBlock(
-      DataType dataType,
-      double[] values,
-      long[] nulls,
-      int[] firstValueIndexes,
-      int positionCount) {
-    this.dataType = dataType;
+  private DoubleBlock(double[] values, long[] nulls, int[] firstValueIndexes, int positionCount) {
     this.values = values;
     this.nulls = nulls;
     this.firstValueIndexes = firstValueIndexes;
@@ -49,7 +44,7 @@ public final class DoubleBlock implements Block {
 
   @Override
   public DataType dataType() {
-    return dataType;
+    return DataType.DOUBLE;
   }
 
   @Override
@@ -150,7 +145,6 @@ public final class DoubleBlock implements Block {
       int[] firstValueIndexes = positions.build(size);
       DoubleBlock block =
           new DoubleBlock(
-              DataType.DOUBLE,
               Arrays.copyOf(values, size),
               nulls.build(),
               firstValueIndexes,

@@ -1,3 +1,5 @@
+// Generated from src/main/templates/X-Block.java.tmpl: do not edit; edit the template, then
+// run the test that lists it with -Dquarry.regenerate=true (GeneratedSources, plugins/api tests).
 package io.quarry.plugin.api.data;
 
 import java.util.Arrays;
