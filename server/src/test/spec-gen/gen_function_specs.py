@@ -343,6 +343,17 @@ def conversion_specs():
            [[general % general_args]],
            comment="C's %g: P significant digits (6 by default, 0 taken as 1), the %e form below 10^-4 or from\n"
                    "10^P on, else %f; trailing zeros dropped unless #; the exact value rounded half to even.")
+    infinite = "%f|%F|%e|%E|%g|%G|%8f|%-6e|%+f|% G|%#.2f|%010.2f"
+    infinite_args = ("1e999", "1e999", "-1e999", "1e999", "-1e999", "1e999", "1e999", "-1e999", "1e999",
+                     "1e999", "1e999", "-1e999")
+    s.case("printf-infinity-as-c",
+           '| makeresults | eval s=printf("' + infinite + '", ' + ", ".join('"%s"' % a for a in infinite_args)
+           + ')\n| table s',
+           ["s:string"],
+           [[infinite.replace("%010", "%10") % tuple(float(a) for a in infinite_args)]],
+           comment="Text past a double's range reads as an infinity, which C's printf writes inf, -inf (INF\n"
+                   "under %F %E %G), signed and padded with spaces only: the 0 flag does not apply to it\n"
+                   "(glibc; Python's % pads it with zeros, so the expected text is Python's without the 0).")
     s.write()
 
 
