@@ -132,8 +132,26 @@ class EvalTest {
     assertThat(eval("isnull(missing)")).isEqualTo(true);
     assertThat(eval("isnotnull(host)")).isEqualTo(true);
     assertThat(eval("len(null())")).isNull();
-    assertThat(eval("typeof(bytes)")).isEqualTo("String");
     assertThat(eval("typeof(1)")).isEqualTo("Number");
+  }
+
+  /**
+   * A type test of a field sees its text that reads as a number as that number, as Splunk types
+   * field values (ARCHITECTURE.md "Decisions"); a literal's text stays text, and so does the value
+   * once an expression other than a bare field reference computes it.
+   */
+  @Test
+  void typeTestsReadAFieldsNumericTextAsANumber() {
+    assertThat(eval("typeof(bytes) . \",\" . typeof(ratio) . \",\" . typeof(host)"))
+        .isEqualTo("Number,Number,String");
+    assertThat(eval("typeof(\"2048\") . \",\" . typeof(bytes . \"\")")).isEqualTo("String,String");
+    assertThat(eval("isnum(bytes)")).isEqualTo(true);
+    assertThat(eval("isstr(bytes)")).isEqualTo(false);
+    assertThat(eval("isint(bytes)")).isEqualTo(true);
+    assertThat(eval("isint(ratio)")).isEqualTo(false);
+    assertThat(eval("isdouble(ratio)")).isEqualTo(true);
+    assertThat(eval("isnum(ip)")).as("10.1.2.3 is no number").isEqualTo(false);
+    assertThat(eval("isnum(\"2048\")")).isEqualTo(false);
   }
 
   @Test
