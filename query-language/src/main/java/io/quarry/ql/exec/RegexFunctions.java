@@ -12,7 +12,9 @@ import java.util.regex.Pattern;
  * {@code match}, {@code replace} (Splunk's {@code \\1} groups) and {@code mvfind}, each bound to
  * its pattern ({@link BoundFunction}). Patterns are compiled once per search (up to 1,024 of each
  * kind); a pattern that is not a regex matches nothing, as a null would; a match ends (null or
- * false) when the search must stop (time limit, cancel: {@link StoppableText}).
+ * false) when the search must stop (time limit, cancel: {@link StoppableText}). {@code like} and a
+ * {@code match} whose regex is in {@link SimpleRegex}'s subset also answer over a string block's
+ * bytes ({@link BytesTest}: {@link LikePattern}, {@link SimpleRegex} over {@link AsciiChars}).
  */
 final class RegexFunctions {
   /** Whether the search's work in progress should end now (its resources may change). */
@@ -71,11 +73,20 @@ final class RegexFunctions {
       }
     }
     Pattern like = compiled;
-    return a -> {
-      try {
-        return like.matcher(guarded(text(a))).matches();
-      } catch (StoppableText.Stopped stopped) {
-        return false;
+    LikePattern overBytes = new LikePattern(pattern);
+    return new BytesTest() {
+      @Override
+      public Object apply(Object a) {
+        try {
+          return like.matcher(guarded(text(a))).matches();
+        } catch (StoppableText.Stopped stopped) {
+          return false;
+        }
+      }
+
+      @Override
+      public Boolean test(io.quarry.plugin.api.data.ByteSlice utf8) {
+        return overBytes.matches(utf8);
       }
     };
   }
@@ -102,11 +113,31 @@ final class RegexFunctions {
     if (compiled == null) {
       return a -> null;
     }
-    return a -> {
-      try {
-        return compiled.matcher(guarded(text(a))).find();
-      } catch (StoppableText.Stopped stop) {
-        return null;
+    BoundFunction decoded =
+        a -> {
+          try {
+            return compiled.matcher(guarded(text(a))).find();
+          } catch (StoppableText.Stopped stop) {
+            return null;
+          }
+        };
+    if (SimpleRegex.compile(regex) == null) {
+      return decoded;
+    }
+    // SimpleRegex keeps its groups' bounds, AsciiChars its bytes: one of each per thread
+    ThreadLocal<SimpleRegex> simple = ThreadLocal.withInitial(() -> SimpleRegex.compile(regex));
+    ThreadLocal<AsciiChars> chars = ThreadLocal.withInitial(AsciiChars::new);
+    return new BytesTest() {
+      @Override
+      public Object apply(Object a) {
+        return decoded.apply(a);
+      }
+
+      @Override
+      public Boolean test(io.quarry.plugin.api.data.ByteSlice utf8) {
+        AsciiChars text = chars.get().reset(utf8);
+        int found = text == null ? SimpleRegex.UNDECIDED : simple.get().find(text);
+        return found == SimpleRegex.UNDECIDED ? null : found == SimpleRegex.MATCH;
       }
     };
   }
