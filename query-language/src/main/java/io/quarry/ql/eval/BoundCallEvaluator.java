@@ -107,6 +107,14 @@ final class BoundCallEvaluator implements ExpressionEvaluator {
     return out;
   }
 
+  /** The block column {@code values} reads (itself, or the one a selection reads), else null. */
+  private static BlockColumn blockOf(ValueColumn values) {
+    return values instanceof SelectedColumn selected
+            && selected.source() instanceof BlockColumn read
+        ? read
+        : values instanceof BlockColumn read ? read : null;
+  }
+
   /**
    * A bytes test over a string block's values (or a selection of them): each single text answered
    * from its bytes, no {@code String} made, unless the test cannot tell from them; a null, a
@@ -114,10 +122,7 @@ final class BoundCallEvaluator implements ExpressionEvaluator {
    * string block's.
    */
   private static ValueColumn overBytes(BytesTest test, ValueColumn values) {
-    BlockColumn block =
-        values instanceof SelectedColumn selected && selected.source() instanceof BlockColumn read
-            ? read
-            : values instanceof BlockColumn read ? read : null;
+    BlockColumn block = blockOf(values);
     if (block == null || !(block.block() instanceof BytesBlock bytes)) {
       return null;
     }
@@ -151,10 +156,7 @@ final class BoundCallEvaluator implements ExpressionEvaluator {
     if (values instanceof DictionaryColumn dictionary) {
       return overEntries(bound, dictionary.entries(), dictionary.ids(), dictionary.others(), size);
     }
-    BlockColumn block =
-        values instanceof SelectedColumn selected && selected.source() instanceof BlockColumn read
-            ? read
-            : values instanceof BlockColumn read ? read : null;
+    BlockColumn block = blockOf(values);
     if (block == null || !(block.dictionaryBlock() instanceof BytesBlock bytes)) {
       return null;
     }

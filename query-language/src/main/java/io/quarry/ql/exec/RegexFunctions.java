@@ -121,6 +121,20 @@ final class RegexFunctions {
             return null;
           }
         };
+    if (isLiteral(regex)) { // the common match(_raw, "POST"): a search for its bytes
+      byte[] literal = regex.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      return new BytesTest() {
+        @Override
+        public Object apply(Object a) {
+          return decoded.apply(a);
+        }
+
+        @Override
+        public Boolean test(io.quarry.plugin.api.data.ByteSlice utf8) {
+          return indexOf(utf8.bytes(), utf8.offset(), utf8.offset() + utf8.length(), literal) >= 0;
+        }
+      };
+    }
     if (SimpleRegex.compile(regex) == null) {
       return decoded;
     }
@@ -140,6 +154,42 @@ final class RegexFunctions {
         return found == SimpleRegex.UNDECIDED ? null : found == SimpleRegex.MATCH;
       }
     };
+  }
+
+  /**
+   * Whether {@code regex} is ASCII letters, digits, spaces and punctuation that is no regex syntax:
+   * a literal its text matches wherever its bytes occur (UTF-8 keeps an ASCII byte for itself).
+   */
+  private static boolean isLiteral(String regex) {
+    if (regex.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < regex.length(); i++) {
+      char c = regex.charAt(i);
+      if (c < ' ' || c > '~' || "\\.[]{}()*+?^$|#".indexOf(c) >= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Where {@code literal} first occurs in {@code bytes[from, to)}, or -1. */
+  private static int indexOf(byte[] bytes, int from, int to, byte[] literal) {
+    byte first = literal[0];
+    int last = to - literal.length;
+    outer:
+    for (int i = from; i <= last; i++) {
+      if (bytes[i] != first) {
+        continue;
+      }
+      for (int k = 1; k < literal.length; k++) {
+        if (bytes[i + k] != literal[k]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
   }
 
   /** {@code mvfind(mv, regex)}: the index of the first value the regex matches, or null. */

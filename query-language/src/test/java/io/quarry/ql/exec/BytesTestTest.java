@@ -34,7 +34,8 @@ class BytesTestTest {
   void matchOverBytesAnswersAsOverTheText() {
     Random random = new Random(8);
     List<String> regexes =
-        List.of("a+b", "^ab", "\\d{2}", "[a-c]+x?", "b.a", "^\\S+\\s", "x", "a*");
+        List.of(
+            "a+b", "^ab", "\\d{2}", "[a-c]+x?", "b.a", "^\\S+\\s", "x", "a*", "ab", "b a", "1x");
     for (String regex : regexes) {
       BoundFunction bound = functions.matcher(regex);
       assertThat(bound).as(regex).isInstanceOf(BytesTest.class);
