@@ -14,4 +14,20 @@ public interface BytesTest extends BoundFunction {
    * only the decoded text can tell.
    */
   Boolean test(ByteSlice utf8);
+
+  /** The test that answers {@code overText} over a value and {@code overBytes} over bytes. */
+  static BytesTest of(
+      BoundFunction overText, java.util.function.Function<ByteSlice, Boolean> overBytes) {
+    return new BytesTest() {
+      @Override
+      public Object apply(Object subject) {
+        return overText.apply(subject);
+      }
+
+      @Override
+      public Boolean test(ByteSlice utf8) {
+        return overBytes.apply(utf8);
+      }
+    };
+  }
 }

@@ -74,21 +74,15 @@ final class RegexFunctions {
     }
     Pattern like = compiled;
     LikePattern overBytes = new LikePattern(pattern);
-    return new BytesTest() {
-      @Override
-      public Object apply(Object a) {
-        try {
-          return like.matcher(guarded(text(a))).matches();
-        } catch (StoppableText.Stopped stopped) {
-          return false;
-        }
-      }
-
-      @Override
-      public Boolean test(io.quarry.plugin.api.data.ByteSlice utf8) {
-        return overBytes.matches(utf8);
-      }
-    };
+    return BytesTest.of(
+        a -> {
+          try {
+            return like.matcher(guarded(text(a))).matches();
+          } catch (StoppableText.Stopped stopped) {
+            return false;
+          }
+        },
+        overBytes::matches);
   }
 
   /** {@code replace(x, regex, replacement)}. */
@@ -123,17 +117,10 @@ final class RegexFunctions {
         };
     if (isLiteral(regex)) { // the common match(_raw, "POST"): a search for its bytes
       byte[] literal = regex.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-      return new BytesTest() {
-        @Override
-        public Object apply(Object a) {
-          return decoded.apply(a);
-        }
-
-        @Override
-        public Boolean test(io.quarry.plugin.api.data.ByteSlice utf8) {
-          return indexOf(utf8.bytes(), utf8.offset(), utf8.offset() + utf8.length(), literal) >= 0;
-        }
-      };
+      return BytesTest.of(
+          decoded,
+          utf8 ->
+              indexOf(utf8.bytes(), utf8.offset(), utf8.offset() + utf8.length(), literal) >= 0);
     }
     if (SimpleRegex.compile(regex) == null) {
       return decoded;
@@ -141,19 +128,13 @@ final class RegexFunctions {
     // SimpleRegex keeps its groups' bounds, AsciiChars its bytes: one of each per thread
     ThreadLocal<SimpleRegex> simple = ThreadLocal.withInitial(() -> SimpleRegex.compile(regex));
     ThreadLocal<AsciiChars> chars = ThreadLocal.withInitial(AsciiChars::new);
-    return new BytesTest() {
-      @Override
-      public Object apply(Object a) {
-        return decoded.apply(a);
-      }
-
-      @Override
-      public Boolean test(io.quarry.plugin.api.data.ByteSlice utf8) {
-        AsciiChars text = chars.get().reset(utf8);
-        int found = text == null ? SimpleRegex.UNDECIDED : simple.get().find(text);
-        return found == SimpleRegex.UNDECIDED ? null : found == SimpleRegex.MATCH;
-      }
-    };
+    return BytesTest.of(
+        decoded,
+        utf8 -> {
+          AsciiChars text = chars.get().reset(utf8);
+          int found = text == null ? SimpleRegex.UNDECIDED : simple.get().find(text);
+          return found == SimpleRegex.UNDECIDED ? null : found == SimpleRegex.MATCH;
+        });
   }
 
   /**
