@@ -2,7 +2,6 @@ package io.quarry.ql.eval;
 
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.ql.exec.BoundFunction;
-import io.quarry.ql.exec.BytesTest;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.NumberFunction;
 import java.util.ArrayList;
@@ -14,11 +13,10 @@ import java.util.List;
  * applied to each distinct value of the subject's column — once for a constant; once per dictionary
  * entry the positions read when the subject is a string block in dictionary form or an earlier such
  * answer (a {@link DictionaryColumn} out, so {@code len(urldecode(uri_path))} decodes each distinct
- * path once); an arithmetic function over numbers by its typed rules ({@link TypedNumbers}); a text
- * test over a string block's bytes ({@link BytesTest}: {@code match}, {@code like}); else once per
- * position. The value is {@code Evaluator}'s exactly (the bound function is its per-value code); an
- * entry is computed only when some position reads it, so a function that may throw does so only
- * where the row-at-a-time evaluation would.
+ * path once); an arithmetic function over numbers by its typed rules ({@link TypedNumbers}); else
+ * once per position. The value is {@code Evaluator}'s exactly (the bound function is its per-value
+ * code); an entry is computed only when some position reads it, so a function that may throw does
+ * so only where the row-at-a-time evaluation would.
  */
 final class BoundCallEvaluator implements ExpressionEvaluator {
   private final String function;
@@ -94,53 +92,9 @@ final class BoundCallEvaluator implements ExpressionEvaluator {
     if (bound instanceof NumberFunction number) {
       return TypedNumbers.apply(number, values);
     }
-    if (bound instanceof BytesTest test) {
-      ValueColumn tested = overBytes(test, values);
-      if (tested != null) {
-        return tested;
-      }
-    }
     ArrayColumn out = new ArrayColumn(size);
     for (int p = 0; p < size; p++) {
       out.set(p, bound.apply(values.get(p)));
-    }
-    return out;
-  }
-
-  /** The block column {@code values} reads (itself, or the one a selection reads), else null. */
-  private static BlockColumn blockOf(ValueColumn values) {
-    return values instanceof SelectedColumn selected
-            && selected.source() instanceof BlockColumn read
-        ? read
-        : values instanceof BlockColumn read ? read : null;
-  }
-
-  /**
-   * A bytes test over a string block's values (or a selection of them): each single text answered
-   * from its bytes, no {@code String} made, unless the test cannot tell from them; a null, a
-   * multivalue or an undecided text through {@link BytesTest#apply}. Null when the values are not a
-   * string block's.
-   */
-  private static ValueColumn overBytes(BytesTest test, ValueColumn values) {
-    BlockColumn block = blockOf(values);
-    if (block == null || !(block.block() instanceof BytesBlock bytes)) {
-      return null;
-    }
-    int size = values.size();
-    ArrayColumn out = new ArrayColumn(size);
-    io.quarry.plugin.api.data.ByteSlice slice = new io.quarry.plugin.api.data.ByteSlice();
-    for (int i = 0; i < size; i++) {
-      int p = values == block ? i : ((SelectedColumn) values).position(i);
-      Boolean answer = null;
-      if (block.kind(p) == ValueColumn.TEXT) {
-        bytes.getBytes(bytes.getFirstValueIndex(p), slice);
-        answer = test.test(slice);
-      }
-      if (answer != null) {
-        out.setBoolean(i, answer);
-      } else {
-        out.set(i, test.apply(values.get(i)));
-      }
     }
     return out;
   }
@@ -156,7 +110,10 @@ final class BoundCallEvaluator implements ExpressionEvaluator {
     if (values instanceof DictionaryColumn dictionary) {
       return overEntries(bound, dictionary.entries(), dictionary.ids(), dictionary.others(), size);
     }
-    BlockColumn block = blockOf(values);
+    BlockColumn block =
+        values instanceof SelectedColumn selected && selected.source() instanceof BlockColumn read
+            ? read
+            : values instanceof BlockColumn read ? read : null;
     if (block == null || !(block.dictionaryBlock() instanceof BytesBlock bytes)) {
       return null;
     }

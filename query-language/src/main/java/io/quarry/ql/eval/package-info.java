@@ -10,8 +10,7 @@
  * arguments are literals but one bound to them once ({@link io.quarry.ql.exec.Evaluator#bind}) and
  * applied once per constant, per dictionary entry read ({@code DictionaryColumn}) or per position
  * ({@code BoundCallEvaluator}; an arithmetic function over numbers by its typed rules without
- * boxing: {@code TypedNumbers}; {@code match}/{@code like} over a string block's bytes: {@link
- * io.quarry.ql.exec.BytesTest}); a type test of a field ({@code typeof}, {@code isnum} …) reads its
+ * boxing: {@code TypedNumbers}); a type test of a field ({@code typeof}, {@code isnum} …) reads its
  * numeric text as a number ({@code TypedFieldEvaluator}); every other function is applied at each
  * position to its compiled arguments' values by {@link io.quarry.ql.exec.Evaluator#apply} ({@code
  * CallEvaluator}). A part evaluated only where it is taken reads the page's fields through the

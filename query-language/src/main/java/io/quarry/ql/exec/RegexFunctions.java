@@ -12,9 +12,7 @@ import java.util.regex.Pattern;
  * {@code match}, {@code replace} (Splunk's {@code \\1} groups) and {@code mvfind}, each bound to
  * its pattern ({@link BoundFunction}). Patterns are compiled once per search (up to 1,024 of each
  * kind); a pattern that is not a regex matches nothing, as a null would; a match ends (null or
- * false) when the search must stop (time limit, cancel: {@link StoppableText}). {@code like} and a
- * {@code match} whose regex is in {@link SimpleRegex}'s subset also answer over a string block's
- * bytes ({@link BytesTest}: {@link LikePattern}, {@link SimpleRegex} over {@link AsciiChars}).
+ * false) when the search must stop (time limit, cancel: {@link StoppableText}).
  */
 final class RegexFunctions {
   /** Whether the search's work in progress should end now (its resources may change). */
@@ -73,16 +71,13 @@ final class RegexFunctions {
       }
     }
     Pattern like = compiled;
-    LikePattern overBytes = new LikePattern(pattern);
-    return BytesTest.of(
-        a -> {
-          try {
-            return like.matcher(guarded(text(a))).matches();
-          } catch (StoppableText.Stopped stopped) {
-            return false;
-          }
-        },
-        overBytes::matches);
+    return a -> {
+      try {
+        return like.matcher(guarded(text(a))).matches();
+      } catch (StoppableText.Stopped stopped) {
+        return false;
+      }
+    };
   }
 
   /** {@code replace(x, regex, replacement)}. */
@@ -107,70 +102,13 @@ final class RegexFunctions {
     if (compiled == null) {
       return a -> null;
     }
-    BoundFunction decoded =
-        a -> {
-          try {
-            return compiled.matcher(guarded(text(a))).find();
-          } catch (StoppableText.Stopped stop) {
-            return null;
-          }
-        };
-    if (isLiteral(regex)) { // the common match(_raw, "POST"): a search for its bytes
-      byte[] literal = regex.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-      return BytesTest.of(
-          decoded,
-          utf8 ->
-              indexOf(utf8.bytes(), utf8.offset(), utf8.offset() + utf8.length(), literal) >= 0);
-    }
-    if (SimpleRegex.compile(regex) == null) {
-      return decoded;
-    }
-    // SimpleRegex keeps its groups' bounds, AsciiChars its bytes: one of each per thread
-    ThreadLocal<SimpleRegex> simple = ThreadLocal.withInitial(() -> SimpleRegex.compile(regex));
-    ThreadLocal<AsciiChars> chars = ThreadLocal.withInitial(AsciiChars::new);
-    return BytesTest.of(
-        decoded,
-        utf8 -> {
-          AsciiChars text = chars.get().reset(utf8);
-          int found = text == null ? SimpleRegex.UNDECIDED : simple.get().find(text);
-          return found == SimpleRegex.UNDECIDED ? null : found == SimpleRegex.MATCH;
-        });
-  }
-
-  /**
-   * Whether {@code regex} is ASCII letters, digits, spaces and punctuation that is no regex syntax:
-   * a literal its text matches wherever its bytes occur (UTF-8 keeps an ASCII byte for itself).
-   */
-  private static boolean isLiteral(String regex) {
-    if (regex.isEmpty()) {
-      return false;
-    }
-    for (int i = 0; i < regex.length(); i++) {
-      char c = regex.charAt(i);
-      if (c < ' ' || c > '~' || "\\.[]{}()*+?^$|#".indexOf(c) >= 0) {
-        return false;
+    return a -> {
+      try {
+        return compiled.matcher(guarded(text(a))).find();
+      } catch (StoppableText.Stopped stop) {
+        return null;
       }
-    }
-    return true;
-  }
-
-  /** Where {@code literal} first occurs in {@code bytes[from, to)}, or -1. */
-  private static int indexOf(byte[] bytes, int from, int to, byte[] literal) {
-    byte first = literal[0];
-    int last = to - literal.length;
-    outer:
-    for (int i = from; i <= last; i++) {
-      if (bytes[i] != first) {
-        continue;
-      }
-      for (int k = 1; k < literal.length; k++) {
-        if (bytes[i + k] != literal[k]) {
-          continue outer;
-        }
-      }
-      return i;
-    }
-    return -1;
+    };
   }
 
   /** {@code mvfind(mv, regex)}: the index of the first value the regex matches, or null. */
