@@ -28,7 +28,9 @@ Search Reference's rules (Evaluation functions), never from Quarry:
   not true; eval's sum/avg: every number of every argument (a multivalue's each), the rest left out,
   avg = sum / count with eval's division (whole when even); isarray: a multivalue or a JSON array's
   text, isobject: a JSON object's text, isbool: a Boolean (a comparison), isdouble: a fraction-typed
-  number (an extracted "2.5" is text, as for isnum).
+  number (a field's "2.5" included);
+- typeof/isnum/isint/isstr/isdouble of a field read its text that is a number as that number
+  (typeof(status) is Number; typeof("200"), a literal, is String).
 
 Run from the repository root:  python3 server/src/test/spec-gen/gen_function_specs.py
 """
@@ -86,6 +88,25 @@ def num(value):
         number = float(value)
         return int(number) if number.is_integer() and "." not in value else number
     return None
+
+
+def field_number(value):
+    """A field's value as a type test sees it: its number when it reads as one, else the value."""
+    if value is None or isinstance(value, list):
+        return value
+    n = num(value)
+    return value if n is None or value.strip() != value else n
+
+
+def field_type(value):
+    """typeof of a field: Invalid when missing, Multivalue, Number, else String."""
+    v = field_number(value)
+    return "Invalid" if v is None else "Multivalue" if isinstance(v, list) else (
+        "Number" if isinstance(v, (int, float)) else "String")
+
+
+def yes(condition):
+    return "y" if condition else "n"
 
 
 def nulls(f):
@@ -343,6 +364,17 @@ def conversion_specs():
            [[general % general_args]],
            comment="C's %g: P significant digits (6 by default, 0 taken as 1), the %e form below 10^-4 or from\n"
                    "10^P on, else %f; trailing zeros dropped unless #; the exact value rounded half to even.")
+    infinite = "%f|%F|%e|%E|%g|%G|%8f|%-6e|%+f|% G|%#.2f|%010.2f"
+    infinite_args = ("1e999", "1e999", "-1e999", "1e999", "-1e999", "1e999", "1e999", "-1e999", "1e999",
+                     "1e999", "1e999", "-1e999")
+    s.case("printf-infinity-as-c",
+           '| makeresults | eval s=printf("' + infinite + '", ' + ", ".join('"%s"' % a for a in infinite_args)
+           + ')\n| table s',
+           ["s:string"],
+           [[infinite.replace("%010", "%10") % tuple(float(a) for a in infinite_args)]],
+           comment="Text past a double's range reads as an infinity, which C's printf writes inf, -inf (INF\n"
+                   "under %F %E %G), signed and padded with spaces only: the 0 flag does not apply to it\n"
+                   "(glibc; Python's % pads it with zeros, so the expected text is Python's without the 0).")
     s.write()
 
 
@@ -482,6 +514,20 @@ def conditional_specs():
               lambda e: [e["id"], "y" if "latency" not in e else "n", "y" if "item" in e else "n",
                          "Number" if num(e["bytes"]) is not None else "Invalid",
                          "String" if "user" in e else "Invalid", "Boolean"])
+    s.listing("type-tests-of-extracted-fields",
+              'index=spec | eval t=typeof(status), b=typeof(bytes), n=if(isnum(latency), "y", "n"), i=if(isint(latency), "y", "n"),\n'
+              'd=if(isdouble(latency), "y", "n"), s=if(isstr(bytes), "y", "n"), u=typeof(user), q=typeof(ip)\n'
+              '| table id, t, b, n, i, d, s, u, q',
+              ["id:string", "t:string", "b:string", "n:string", "i:string", "d:string", "s:string", "u:string",
+               "q:string"],
+              lambda e: [e["id"], field_type(e["status"]), field_type(e["bytes"]),
+                         yes(isinstance(field_number(e.get("latency")), (int, float))),
+                         yes(isinstance(field_number(e.get("latency")), int)),
+                         yes(isinstance(field_number(e.get("latency")), float)),
+                         yes(isinstance(field_number(e["bytes"]), str)), field_type(e.get("user")),
+                         field_type(e.get("ip"))],
+              comment="A field's text that reads as a number is a Number to the type tests (the value Splunk's\n"
+                      "eval types: see ARCHITECTURE.md Decisions); bytes=- (id 8) and an IP address stay String.")
     s.listing("min-max-numbers-and-text-over-fields",
               'index=spec id<8 | eval hi=max(bytes*1, user), lo=min(bytes*1, user, "zzz"), top=max(status*1, latency*100)\n| table id, hi, lo, top',
               ["id:string", "hi:string", "lo:long", "top:double"],

@@ -37,7 +37,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * group is a likely cache miss once the groups outgrow the caches), one partial fed every page,
  * then finished. Isolates the hash table and the function states from decoding and extraction.
  * {@code by=JSESSIONID,host} groups by the session and its host (one of four, fixed per session: as
- * many groups, a composite key of two values).
+ * many groups, a composite key of two values). {@code by=method,status} groups by two columns in
+ * dictionary form whose dictionaries every page shares (as a scan's ordinal columns are: 4 × 8
+ * combinations, {@code EntryGroups}). {@code stats=minmax} answers {@code min} and {@code max} of
+ * {@code bytes}, numbers held as text (as extracted), in place of {@code range(_time)}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -49,15 +52,19 @@ public class PageAggregationBenchmark {
   static final int ROWS = 1 << 20;
   static final int PAGE = 1024;
   static final String STATS = "stats range(_time) AS duration, count by ";
+  static final String MIN_MAX = "stats min(bytes) AS lo, max(bytes) AS hi, count by ";
 
   @Param({"200000", "5000"})
   public int groups;
 
-  @Param({"JSESSIONID", "JSESSIONID,host"})
+  @Param({"JSESSIONID", "JSESSIONID,host", "method,status"})
   public String by;
 
+  @Param({"range", "minmax"})
+  public String stats;
+
   private final List<Page> pages = new ArrayList<>();
-  private StatsCommand stats;
+  private StatsCommand command;
 
   @Setup(Level.Trial)
   public void load() {
@@ -66,10 +73,10 @@ public class PageAggregationBenchmark {
 
   /** Builds {@code rows} rows (the build's smoke run uses fewer). */
   void useRows(int rows) {
-    stats =
+    command =
         (StatsCommand)
             new Parser(CommandRegistry.builtIns())
-                .parse("* | " + STATS + by.replace(",", ", "))
+                .parse("* | " + ("minmax".equals(stats) ? MIN_MAX : STATS) + by.replace(",", ", "))
                 .commands()
                 .get(1);
     byte[][] ids = new byte[groups][];
@@ -86,7 +93,12 @@ public class PageAggregationBenchmark {
             List.of(
                 new Schema.Column("_time", DataType.TIMESTAMP),
                 new Schema.Column("JSESSIONID", DataType.STRING),
-                new Schema.Column("host", DataType.STRING)));
+                new Schema.Column("host", DataType.STRING),
+                new Schema.Column("bytes", DataType.STRING),
+                new Schema.Column("method", DataType.STRING),
+                new Schema.Column("status", DataType.STRING)));
+    BytesBlock methods = dictionary("GET", "POST", "PUT", "DELETE");
+    BytesBlock statuses = dictionary("200", "201", "204", "301", "304", "404", "500", "503");
     pages.clear();
     long time = 1_767_744_000_000_000L;
     for (int start = 0; start < rows; start += PAGE) {
@@ -94,21 +106,44 @@ public class PageAggregationBenchmark {
       LongBlock.Builder times = LongBlock.builder(DataType.TIMESTAMP, count);
       BytesBlock.Builder keys = BytesBlock.builder(count);
       BytesBlock.Builder hostKeys = BytesBlock.builder(count);
+      BytesBlock.Builder sizes = BytesBlock.builder(count);
+      BytesBlock.OrdinalBuilder methodKeys = BytesBlock.ordinalBuilder(methods, count);
+      BytesBlock.OrdinalBuilder statusKeys = BytesBlock.ordinalBuilder(statuses, count);
       for (int p = 0; p < count; p++) {
         times.append(time += 8_640);
         int session = random.nextInt(groups);
         keys.append(ids[session]);
         hostKeys.append(hosts[session % hosts.length]);
+        sizes.append(Integer.toString(random.nextInt(100_000)).getBytes(StandardCharsets.US_ASCII));
+        methodKeys.appendOrdinal(random.nextInt(methods.positionCount()));
+        statusKeys.appendOrdinal(random.nextInt(statuses.positionCount()));
       }
-      pages.add(new Page(schema, List.<Block>of(times.build(), keys.build(), hostKeys.build())));
+      pages.add(
+          new Page(
+              schema,
+              List.<Block>of(
+                  times.build(),
+                  keys.build(),
+                  hostKeys.build(),
+                  sizes.build(),
+                  methodKeys.build(),
+                  statusKeys.build())));
     }
+  }
+
+  private static BytesBlock dictionary(String... entries) {
+    BytesBlock.Builder builder = BytesBlock.builder(entries.length);
+    for (String entry : entries) {
+      builder.append(entry.getBytes(StandardCharsets.US_ASCII));
+    }
+    return builder.build();
   }
 
   @Benchmark
   @OperationsPerInvocation(ROWS)
   public int aggregate() {
     HashAggregationOperator operator =
-        new HashAggregationOperator(stats, MemoryTracker.unbounded("stats"), PAGE);
+        new HashAggregationOperator(command, MemoryTracker.unbounded("stats"), PAGE);
     for (Page page : pages) {
       operator.addInput(page);
     }

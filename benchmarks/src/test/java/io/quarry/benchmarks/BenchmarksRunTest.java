@@ -196,10 +196,16 @@ class BenchmarksRunTest {
   void pageAggregationBenchmarkFindsEveryGroup() {
     PageAggregationBenchmark benchmark = new PageAggregationBenchmark();
     benchmark.groups = 500;
-    for (String by : List.of("JSESSIONID", "JSESSIONID,host")) {
-      benchmark.by = by;
-      benchmark.useRows(20_000);
-      assertThat(benchmark.aggregate()).as(by).isEqualTo(500);
+    java.util.Map<String, Integer> groups =
+        java.util.Map.of("JSESSIONID", 500, "JSESSIONID,host", 500, "method,status", 4 * 8);
+    for (String stats : List.of("range", "minmax")) {
+      benchmark.stats = stats;
+      groups.forEach(
+          (by, expected) -> {
+            benchmark.by = by;
+            benchmark.useRows(20_000);
+            assertThat(benchmark.aggregate()).as(stats + " by " + by).isEqualTo(expected);
+          });
     }
   }
 

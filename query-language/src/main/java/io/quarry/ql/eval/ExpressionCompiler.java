@@ -169,6 +169,11 @@ public final class ExpressionCompiler {
         }
         default -> {}
       }
+      if (arguments.size() == 1
+          && call.arguments().get(0) instanceof Expression.Field
+          && io.quarry.ql.exec.EvalValues.typesFieldValues(function)) {
+        arguments.set(0, new TypedFieldEvaluator(arguments.get(0)));
+      }
       if (TextFunctionEvaluator.handles(function, arguments.size())) {
         return new TextFunctionEvaluator(function, arguments.get(0), evaluator);
       }

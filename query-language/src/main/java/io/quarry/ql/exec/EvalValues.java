@@ -55,6 +55,28 @@ public final class EvalValues {
     return text(a).compareTo(text(b));
   }
 
+  /** Whether {@code function} of one field reads the field's value typed ({@link #typed}). */
+  public static boolean typesFieldValues(String function) {
+    return switch (function) {
+      case "typeof", "isnum", "isint", "isstr", "isdouble" -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * A field's value as the type tests see it: text that reads as a number (no surrounding space) is
+   * that number, a Long or a Double as {@link #number} reads it ({@code status=200} extracted is a
+   * Number to {@code typeof}, {@code isnum} is true); any other value, a literal's text among them
+   * ({@code typeof("12")} stays String), is itself. ARCHITECTURE.md "Decisions" gives the evidence.
+   */
+  public static Object typed(Object value) {
+    if (value instanceof String s && !s.isEmpty() && s.strip().length() == s.length()) {
+      Object number = number(s);
+      return number == null ? s : number;
+    }
+    return value;
+  }
+
   /** A value as a Long or Double, or null when it is not a number. */
   public static Object number(Object value) {
     if (value instanceof Long || value instanceof Double) {

@@ -6,10 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
  * The type tests of the Search Reference's "Informational functions" that Quarry's values answer
  * beyond {@code isnum}/{@code isstr}/{@code isint}: {@code isbool} (a Boolean, such as a comparison
  * gives; the text "true" of a field is no Boolean, as the reference warns), {@code isdouble} (a
- * number with a fraction part's type: a {@code Double}, where an extracted "2.5" is text, as for
- * {@code isnum}), {@code isarray} (a multivalue, which Quarry's JSON functions read as an array, or
- * the text of a JSON array: {@code isarray("[1, 2, 3]")} is true) and {@code isobject} (the text of
- * a JSON object). A null value is none of them: false.
+ * number with a fraction part's type: a {@code Double}, a field's "2.5" too, as for {@code isnum}:
+ * {@link EvalValues#typed}), {@code isarray} (a multivalue, which Quarry's JSON functions read as
+ * an array, or the text of a JSON array: {@code isarray("[1, 2, 3]")} is true) and {@code isobject}
+ * (the text of a JSON object). A null value is none of them: false.
  */
 final class InformationalFunctions {
   private InformationalFunctions() {}

@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
  * flags {@code - + space 0 #} and {@code '} (digit grouping), a width and a precision, each also
  * {@code *} (taken from the arguments). {@code %f %e %g} round the double's exact value half to
  * even (and {@code %g} picks its form), as C does (the Search Reference: "similar to the C
- * sprintf() function"). An argument that does not fit its conversion, or a missing one, makes the
- * call null.
+ * sprintf() function"); an infinity or a NaN prints as C's {@code inf}/{@code nan}. An argument
+ * that does not fit its conversion, or a missing one, makes the call null.
  */
 final class Printf {
   private static final Pattern SPEC =
@@ -87,21 +87,22 @@ final class Printf {
         }
         yield String.format(Locale.ROOT, spec + conversion, (long) number);
       }
-      case 'f', 'F', 'e', 'E', 'g', 'G' -> {
-        if (Double.isNaN(number)) {
+      case 'f', 'F', 'e', 'E', 'g', 'G', 'a', 'A' -> {
+        boolean upper = Character.isUpperCase(conversion);
+        if (Double.isNaN(number) && !(argument instanceof Double)) {
           throw new ArithmeticException("not a number");
+        }
+        if (!Double.isFinite(number)) {
+          yield nonFinite(number, flags, width(spec, flags), upper);
+        }
+        if (conversion == 'a' || conversion == 'A') {
+          yield hexadecimal(number, flags, spec, precision, upper);
         }
         if (conversion == 'g' || conversion == 'G') {
           yield general(number, flags, spec, precision, conversion == 'G');
         }
         Object value = roundedAsC(conversion, precision, number);
         yield String.format(Locale.ROOT, spec + (conversion == 'F' ? 'f' : conversion), value);
-      }
-      case 'a', 'A' -> {
-        if (Double.isNaN(number)) {
-          throw new ArithmeticException("not a number");
-        }
-        yield hexadecimal(number, flags, spec, precision, conversion == 'A');
       }
       case 'c' -> {
         String text =
@@ -132,7 +133,7 @@ final class Printf {
    * rounded again; zero, rounded or not, stays a double so its sign is written ({@code -0.00}).
    */
   private static Object roundedAsC(char conversion, String precision, double number) {
-    if (number == 0 || !Double.isFinite(number)) {
+    if (number == 0) {
       return number;
     }
     int digits = precision == null ? 6 : Integer.parseInt(precision);
@@ -157,9 +158,6 @@ final class Printf {
     int digits = precision == null ? 6 : Math.max(1, Integer.parseInt(precision));
     String sign = flags.replaceAll("[^+ ]", "");
     String point = flags.contains("#") ? "#" : "";
-    if (!Double.isFinite(number)) {
-      return String.format(Locale.ROOT, spec + (upper ? 'E' : 'e'), number);
-    }
     Object value = number;
     int exponent = 0;
     if (number != 0) {
@@ -225,10 +223,23 @@ final class Printf {
         Double.doubleToRawLongBits(number) < 0
             ? "-"
             : flags.contains("+") ? "+" : flags.contains(" ") ? " " : "";
-    boolean infinite = Double.isInfinite(number);
-    String text =
-        sign + (infinite ? "inf" : hexadecimalDigits(number, precision, flags.contains("#")));
-    text = padded(text, flags, width(spec, flags), infinite ? -1 : text.indexOf('x') + 1);
+    String text = sign + hexadecimalDigits(number, precision, flags.contains("#"));
+    text = padded(text, flags, width(spec, flags), text.indexOf('x') + 1);
+    return upper ? text.toUpperCase(Locale.ROOT) : text;
+  }
+
+  /**
+   * An infinity or a NaN under a floating-point conversion as C writes it: {@code inf} or {@code
+   * nan} ({@code INF}/{@code NAN} for {@code %F %E %G %A}), signed as a number is ({@code -inf},
+   * {@code +inf} with {@code +}, a space with the space flag), padded with spaces only — the {@code
+   * 0} flag and the precision do not apply (glibc; Java writes {@code Infinity}/{@code NaN}). A NaN
+   * is one only as a number: text that is not a number still makes the call null.
+   */
+  private static String nonFinite(double number, String flags, String width, boolean upper) {
+    boolean negative = Double.isInfinite(number) && number < 0;
+    String sign = negative ? "-" : flags.contains("+") ? "+" : flags.contains(" ") ? " " : "";
+    String text = sign + (Double.isNaN(number) ? "nan" : "inf");
+    text = padded(text, flags, width, -1);
     return upper ? text.toUpperCase(Locale.ROOT) : text;
   }
 

@@ -92,7 +92,7 @@ class BitAndTypeFunctionsTest {
     assertThat(eval("isbool(1 < 2)")).isEqualTo(true);
     assertThat(eval("isbool(\"true\")")).isEqualTo(false);
     assertThat(eval("isdouble(1.5)")).isEqualTo(true);
-    assertThat(eval("isdouble(ratio)")).as("extracted text, as isnum").isEqualTo(false);
+    assertThat(eval("isdouble(ratio)")).as("a field's numeric text, as isnum").isEqualTo(true);
     assertThat(eval("isdouble(3)")).isEqualTo(false);
     assertThat(eval("isarray(\"[1, 2, 3]\")")).isEqualTo(true);
     assertThat(eval("isarray(1)")).isEqualTo(false);

@@ -126,6 +126,68 @@ class DictionaryBlocksTest {
     }
   }
 
+  /**
+   * By two columns whose pages share their dictionaries (the very same objects, as a scan's ordinal
+   * columns share a slice's: {@code EntryGroups} keeps the ids of their combinations from page to
+   * page), a dictionary grown into a new object part way (the ids numbered again) and an earlier
+   * one back after it: the same groups and counts as over the plain columns.
+   */
+  @Test
+  void statsOverPagesSharingDictionariesAnswersAsOverPlainColumns() {
+    Random random = new Random(17);
+    List<String> methods = List.of("GET", "POST", "PUT", "HEAD");
+    List<String> hosts = List.of("web-1", "web-2", "db-1");
+    BytesBlock hostEntries = entries(hosts);
+    BytesBlock threeMethods = entries(methods.subList(0, 3));
+    // another dictionary, its ordinals meaning other values: ids kept from the first are wrong
+    BytesBlock fourMethods = entries(List.of("PUT", "HEAD", "GET", "POST"));
+    StatsCommand command = stats("stats count, sum(bytes) AS total by host, method");
+    for (int round = 0; round < 20; round++) {
+      List<Page> plain = new ArrayList<>();
+      List<Page> shared = new ArrayList<>();
+      int pages = 2 + random.nextInt(6);
+      for (int page = 0; page < pages; page++) {
+        BytesBlock methodEntries =
+            page >= pages / 3 && page < 2 * pages / 3 ? fourMethods : threeMethods;
+        List<Map<String, Object>> rows = randomRows(random, 1 + random.nextInt(100));
+        for (Map<String, Object> row : rows) {
+          row.put("host", hosts.get(random.nextInt(hosts.size())));
+          row.put("method", methods.get(random.nextInt(methodEntries.positionCount())));
+        }
+        Page built =
+            TestPages.page(TestPages.cells(rows), List.of("_time", "host", "method", "bytes"));
+        plain.add(built);
+        shared.add(withEntries(withEntries(built, "host", hostEntries), "method", methodEntries));
+      }
+      assertThat(((BytesBlock) shared.get(0).block("host")).dictionary()).isSameAs(hostEntries);
+      assertThat(statsOver(command, shared))
+          .as("round " + round)
+          .isEqualTo(statsOver(command, plain));
+    }
+  }
+
+  private static BytesBlock entries(List<String> values) {
+    BytesBlock.Builder builder = BytesBlock.builder(values.size());
+    values.forEach(v -> builder.append(v.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    return builder.build();
+  }
+
+  /**
+   * {@code column} of {@code page} as ordinals into {@code dictionary} (which holds its values).
+   */
+  private static Page withEntries(Page page, String column, BytesBlock dictionary) {
+    BytesBlock plain = (BytesBlock) page.block(column);
+    BytesBlock.OrdinalBuilder builder = BytesBlock.ordinalBuilder(dictionary, page.positionCount());
+    for (int p = 0; p < page.positionCount(); p++) {
+      int ordinal = 0;
+      while (!dictionary.getString(ordinal).equals(plain.getString(p))) {
+        ordinal++;
+      }
+      builder.appendOrdinal(ordinal);
+    }
+    return page.withColumn(column, builder.build());
+  }
+
   private static List<Map<String, Object>> statsOver(StatsCommand command, List<Page> pages) {
     HashAggregationOperator operator =
         new HashAggregationOperator(command, MemoryTracker.unbounded("stats"), 16);

@@ -132,8 +132,26 @@ class EvalTest {
     assertThat(eval("isnull(missing)")).isEqualTo(true);
     assertThat(eval("isnotnull(host)")).isEqualTo(true);
     assertThat(eval("len(null())")).isNull();
-    assertThat(eval("typeof(bytes)")).isEqualTo("String");
     assertThat(eval("typeof(1)")).isEqualTo("Number");
+  }
+
+  /**
+   * A type test of a field sees its text that reads as a number as that number, as Splunk types
+   * field values (ARCHITECTURE.md "Decisions"); a literal's text stays text, and so does the value
+   * once an expression other than a bare field reference computes it.
+   */
+  @Test
+  void typeTestsReadAFieldsNumericTextAsANumber() {
+    assertThat(eval("typeof(bytes) . \",\" . typeof(ratio) . \",\" . typeof(host)"))
+        .isEqualTo("Number,Number,String");
+    assertThat(eval("typeof(\"2048\") . \",\" . typeof(bytes . \"\")")).isEqualTo("String,String");
+    assertThat(eval("isnum(bytes)")).isEqualTo(true);
+    assertThat(eval("isstr(bytes)")).isEqualTo(false);
+    assertThat(eval("isint(bytes)")).isEqualTo(true);
+    assertThat(eval("isint(ratio)")).isEqualTo(false);
+    assertThat(eval("isdouble(ratio)")).isEqualTo(true);
+    assertThat(eval("isnum(ip)")).as("10.1.2.3 is no number").isEqualTo(false);
+    assertThat(eval("isnum(\"2048\")")).isEqualTo(false);
   }
 
   @Test
@@ -297,6 +315,39 @@ class EvalTest {
    * zeros dropped unless #, the exact value rounded half to even (each expected text Python's %,
    * which is glibc's).
    */
+  /**
+   * An infinity or a NaN under every floating-point conversion as C's printf writes it (glibc, by
+   * hand): {@code inf}/{@code nan}, upper case for {@code %F %E %G %A}, signed, padded with spaces
+   * even with the {@code 0} flag; text that is not a number stays null.
+   */
+  @Test
+  void printfInfinityAndNanLikeC() {
+    Row row =
+        TestRow.of(
+            "raw",
+            "inf",
+            Double.POSITIVE_INFINITY,
+            "neg",
+            Double.NEGATIVE_INFINITY,
+            "nan",
+            Double.NaN);
+    assertThat(
+            eval(
+                "printf(\"%f|%F|%e|%E|%g|%G|%a|%A\", inf, inf, neg, neg, inf, neg, inf, neg)", row))
+        .isEqualTo("inf|INF|-inf|-INF|inf|-INF|inf|-INF");
+    assertThat(eval("printf(\"%f|%F|%e|%G|%A\", nan, nan, nan, nan, nan)", row))
+        .isEqualTo("nan|NAN|nan|NAN|NAN");
+    assertThat(
+            eval(
+                "printf(\"[%8f|%-6e|%08.3f|%+g|% f|%+f|%#.2e|%07a]\", inf, neg, neg, inf, inf, nan, inf, neg)",
+                row))
+        .isEqualTo("[     inf|-inf  |    -inf|+inf| inf|+nan|inf|   -inf]");
+    assertThat(eval("printf(\"%f\", \"1e999\")", row))
+        .as("text past a double's range")
+        .isEqualTo("inf");
+    assertThat(eval("printf(\"%f\", \"nan\")", row)).as("text, not a number").isNull();
+  }
+
   @Test
   void printfGeneralLikeC() {
     String values = "0.0001, 0.00001234, 123456, 1234567, 1e21, 0.5, 2.5, 100, -0.0, 1.5e-7";

@@ -197,7 +197,9 @@ class HashAggregationTest {
             "stats rate(bytes) AS r, rate(n) by status",
             "stats count, count(n) AS c, sum(n) AS s, min(n), max(n), avg(n), range(_time) by status",
             "stats count, count(n) AS c, sum(n) AS s, min(n) AS lo, max(n) AS hi, avg(n) AS a,"
-                + " dc(ip) AS ips by status");
+                + " dc(ip) AS ips by status",
+            // min/max of text: lexicographic where a group has seen no number
+            "stats min(ip) AS lo, max(ip) AS hi, max(status), min(bytes) by n");
     for (long seed = 0; seed < 6; seed++) {
       Random random = new Random(seed);
       List<Map<String, Object>> input = RandomRows.of(random, 400);
@@ -386,6 +388,36 @@ class HashAggregationTest {
    * exponent are numbers; {@code x}, a lone sign are not (skipped by the numeric functions, still
    * counted by {@code count(v)}); a sum of whole numbers is whole, one with a fraction a double.
    */
+  /**
+   * {@code min}/{@code max} of a group that has seen no number answer its least or greatest text,
+   * by code unit (upper case before lower, "10" before "9"); one number among texts wins — Splunk's
+   * "processes values as numbers if possible". Fed over several partials merged.
+   */
+  @Test
+  void minAndMaxOfTextAreLexicographicWhereNoNumber() {
+    List<Map<String, Object>> input = new ArrayList<>();
+    String[][] rows = {
+      {"t", "beta"},
+      {"t", "Gamma"},
+      {"t", "alpha"},
+      {"d", "9x"},
+      {"d", "10x"},
+      {"m", "zeta"},
+      {"m", "7"},
+      {"m", "Alpha"},
+      {"m", "12"}
+    };
+    for (String[] row : rows) {
+      input.add(row("g", row[0], "v", row[1]));
+    }
+    String command = "stats min(v) AS lo, max(v) AS hi, range(v) AS r by g";
+    assertThat(sortedLists(PlainStats.canonical(split(command, input, new Random(3)))))
+        .containsExactlyInAnyOrder(
+            Map.of("g", "d", "lo", "10x", "hi", "9x"),
+            Map.of("g", "m", "lo", "7", "hi", "12", "r", "5"),
+            Map.of("g", "t", "lo", "Gamma", "hi", "beta"));
+  }
+
   @Test
   void readsNumbersFromTextAsSplunkDoes() {
     List<Map<String, Object>> input = new ArrayList<>();

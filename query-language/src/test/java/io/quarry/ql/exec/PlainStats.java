@@ -238,8 +238,15 @@ final class PlainStats {
               : numbers.stream()
                   .reduce(BigDecimal.ZERO, BigDecimal::add)
                   .divide(BigDecimal.valueOf(numbers.size()), MathContext.DECIMAL64);
-      case "min" -> numbers.stream().min(Comparator.naturalOrder()).orElse(null);
-      case "max" -> numbers.stream().max(Comparator.naturalOrder()).orElse(null);
+      // no number at all: the texts compared lexicographically (Splunk: "as numbers if possible")
+      case "min" ->
+          numbers.isEmpty()
+              ? texts(group, field).stream().min(Comparator.naturalOrder()).orElse(null)
+              : numbers.stream().min(Comparator.naturalOrder()).orElseThrow();
+      case "max" ->
+          numbers.isEmpty()
+              ? texts(group, field).stream().max(Comparator.naturalOrder()).orElse(null)
+              : numbers.stream().max(Comparator.naturalOrder()).orElseThrow();
       case "range" ->
           numbers.isEmpty()
               ? null

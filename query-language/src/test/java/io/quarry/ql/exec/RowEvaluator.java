@@ -170,6 +170,11 @@ public final class RowEvaluator {
     for (Expression arg : args) {
       v.add(evaluate(arg, row));
     }
+    if (args.size() == 1
+        && args.get(0) instanceof Expression.Field
+        && EvalValues.typesFieldValues(call.function())) {
+      v.set(0, EvalValues.typed(v.get(0))); // a type test sees a field's numeric text as a number
+    }
     return evaluator.apply(call.function(), v);
   }
 

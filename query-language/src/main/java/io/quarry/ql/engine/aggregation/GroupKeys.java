@@ -360,6 +360,7 @@ final class GroupKeys {
 
   /** Forgets every group. */
   void clear() {
+    entryGroups.forget();
     if (hash != null) {
       hash.clear();
     }

@@ -10,8 +10,10 @@ import io.quarry.ql.exec.TimeField;
 /**
  * {@code sum}, {@code avg}, {@code min}, {@code max} and {@code range}: per group the count of
  * numeric values, their sum, minimum and maximum, and whether each was whole (a sum of whole
- * numbers is a whole number). Values that are not numbers are skipped; {@code _time} is read as
- * epoch seconds and its minimum, maximum and range answered to the microsecond ({@link TimeField}).
+ * numbers is a whole number). Values that are not numbers are skipped, but for {@code min} and
+ * {@code max}: a group that has seen no number answers its least or greatest text ({@link
+ * TextExtremes}, kept only once a text arrives); {@code _time} is read as epoch seconds and its
+ * minimum, maximum and range answered to the microsecond ({@link TimeField}).
  *
  * <p>A group's four states lie side by side in one {@code long[]} (doubles as their bits, the
  * whole-number flag in the count's top bit), so adding a value touches one cache line: with 200,000
@@ -35,6 +37,7 @@ final class NumericFunction implements GroupingFunction {
   private int filled; // groups whose states are set to empty
   private final io.quarry.plugin.api.data.ByteSlice scratch =
       new io.quarry.plugin.api.data.ByteSlice();
+  private TextExtremes texts; // min/max: made when the first text that is not a number arrives
 
   NumericFunction(AggregateFunction function, String field) {
     this.function = function;
@@ -67,13 +70,23 @@ final class NumericFunction implements GroupingFunction {
     int end = first + values.getValueCount(position);
     int at = group * STRIDE;
     long[] page = states.page(at);
+    long grown = 0;
     for (int i = first; i < end; i++) {
       double number = BlockValues.number(values, i, scratch);
       if (!Double.isNaN(number)) {
         addNumber(page, LongPages.offset(at), number);
+      } else if (function == AggregateFunction.MIN || function == AggregateFunction.MAX) {
+        grown += texts().offer(group, BlockValues.text(values, i));
       }
     }
-    return 0;
+    return grown;
+  }
+
+  private TextExtremes texts() {
+    if (texts == null) {
+      texts = new TextExtremes(function == AggregateFunction.MAX);
+    }
+    return texts;
   }
 
   /**
@@ -116,18 +129,31 @@ final class NumericFunction implements GroupingFunction {
 
   @Override
   public long merge(int group, GroupingFunction other, int otherGroup) {
-    mergeState(states, group * STRIDE, ((NumericFunction) other).states, otherGroup * STRIDE);
-    return 0;
+    NumericFunction their = (NumericFunction) other;
+    mergeState(states, group * STRIDE, their.states, otherGroup * STRIDE);
+    return mergeText(group, their, otherGroup);
+  }
+
+  private long mergeText(int group, NumericFunction their, int otherGroup) {
+    String text = their.texts == null ? null : their.texts.get(otherGroup);
+    return text == null ? 0 : texts().offer(group, text);
   }
 
   @Override
   public long mergePage(int[] groups, int count, GroupingFunction other, int otherFrom) {
     LongPages into = states;
-    LongPages theirs = ((NumericFunction) other).states;
+    NumericFunction their = (NumericFunction) other;
+    LongPages theirs = their.states;
     for (int i = 0; i < count; i++) {
       mergeState(into, groups[i] * STRIDE, theirs, (otherFrom + i) * STRIDE);
     }
-    return 0;
+    long grown = 0;
+    if (their.texts != null) {
+      for (int i = 0; i < count; i++) {
+        grown += mergeText(groups[i], their, otherFrom + i);
+      }
+    }
+    return grown;
   }
 
   /** Adds the state at {@code theirs[from]} to the one at {@code states[at]}. */
@@ -166,7 +192,7 @@ final class NumericFunction implements GroupingFunction {
     int at = LongPages.offset(group * STRIDE);
     long count = states[at + COUNT] & ~FRACTIONAL;
     if (count == 0) {
-      return null;
+      return texts == null ? null : texts.get(group);
     }
     boolean fractional = (states[at + COUNT] & FRACTIONAL) != 0;
     double sum = Double.longBitsToDouble(states[at + SUM]);
