@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * input is not common in the merged segment (so the merge adds it back to that input's filters and
  * groups): every live block still answers "maybe" for each of its terms, through its group.
  */
-class GroupMergeReviewTest {
+class TermFilterGroupMergeTest {
   @TempDir Path dir;
 
   private static List<String> terms(String segment, int i) {
