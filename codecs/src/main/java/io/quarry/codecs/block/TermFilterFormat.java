@@ -14,7 +14,7 @@ import org.apache.lucene.index.SegmentWriteState;
  * own binary doc values hand a value out. One file per segment, {@value #EXTENSION}:
  *
  * <pre>
- * File      := IndexHeader(codec="QuarryTermFilters", version=1) Field^Fields Directory
+ * File      := IndexHeader(codec="QuarryTermFilters", version=0..2; 2 written) Field^Fields Directory
  *              DirectoryStart(long) Footer
  * Field     := Value^* Ends Common Groups
  * Ends      := End(long)^MaxDoc

@@ -80,6 +80,9 @@ public final class TermFilterGroups {
 
   /** The first group ending after {@code doc} ({@link #count} when none does). */
   public int atOrAfter(int doc) {
+    if (doc == Integer.MAX_VALUE) {
+      return first.length; // doc + 1 would wrap round to the first group
+    }
     int i = Arrays.binarySearch(end, doc + 1);
     return i >= 0 ? i : -1 - i;
   }

@@ -47,6 +47,9 @@ final class GroupSkipping extends DocIdSetIterator {
 
   @Override
   public int advance(int target) throws IOException {
+    if (target == NO_MORE_DOCS) { // a conjunction's lead ran out: so does this clause
+      return doc = NO_MORE_DOCS;
+    }
     int g = groups.atOrAfter(target);
     while (true) {
       while (g < groups.count() && groups.first(g) <= target && !mayHold(g)) {

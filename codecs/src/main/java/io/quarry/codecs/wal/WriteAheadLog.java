@@ -215,8 +215,10 @@ public final class WriteAheadLog implements Closeable {
   }
 
   /**
-   * Appends one batch encoded beforehand ({@link EncodedBatch#of}); only the sequence number, the
-   * checksum and the write happen under the log's lock.
+   * Appends one batch encoded beforehand ({@link EncodedBatch#of}, or {@link EncodedBatch#reusing}
+   * into a pooled array); only the sequence number, the checksum and the write happen under the
+   * log's lock. The log keeps no reference to the batch's array: the caller may give it back once
+   * this returns (or throws).
    *
    * @return the position to pass to {@link #sync} to make this batch durable
    */

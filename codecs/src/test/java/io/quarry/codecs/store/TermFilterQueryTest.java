@@ -227,4 +227,71 @@ class TermFilterQueryTest {
       }
     }
   }
+
+  /**
+   * Review (review-b): a conjunction advances every other iterator to {@code NO_MORE_DOCS} once its
+   * lead is exhausted ({@code ConjunctionDISI.doNext}: {@code lead2.advance(doc)} unchecked).
+   * {@link GroupSkipping#advance} takes {@code target + 1} (overflowing) to find its group, lands
+   * in group 0 and, when group 0 says "no", goes back to a document after it: an iterator moving
+   * backwards.
+   */
+  @Test
+  void groupSkippingAdvancedPastTheEndStaysThere() throws Exception {
+    entriesSegment(
+        300,
+        i -> {
+          Document document = entries(i);
+          if (i < 10) {
+            document.add(
+                new org.apache.lucene.document.StringField(
+                    "lead", "x", org.apache.lucene.document.Field.Store.NO));
+          }
+          return document;
+        });
+    try (FSDirectory directory = FSDirectory.open(dir);
+        DirectoryReader reader = DirectoryReader.open(directory)) {
+      var segment = reader.leaves().get(0).reader();
+      TermFilterValues values =
+          (TermFilterValues) segment.getBinaryDocValues(TermFilterFormat.FIELD);
+      long b200 = TermFilter.hash(bytes("b200")); // in group 3 only
+      GroupSkipping skipping = new GroupSkipping(values, new long[] {b200}, true);
+      assertThat(skipping.advance(GroupSkipping.NO_MORE_DOCS))
+          .as("advance(NO_MORE_DOCS)")
+          .isEqualTo(GroupSkipping.NO_MORE_DOCS);
+    }
+  }
+
+  /** The same through a search: a conjunction whose lead matches blocks 0 to 9 only. */
+  @Test
+  void aConjunctionWithAGroupSkippingClauseEnds() throws Exception {
+    entriesSegment(
+        300,
+        i -> {
+          Document document = entries(i);
+          if (i < 10) {
+            document.add(
+                new org.apache.lucene.document.StringField(
+                    "lead", "x", org.apache.lucene.document.Field.Store.NO));
+          }
+          return document;
+        });
+    try (FSDirectory directory = FSDirectory.open(dir);
+        DirectoryReader reader = DirectoryReader.open(directory)) {
+      IndexSearcher searcher = new IndexSearcher(reader);
+      var query =
+          new org.apache.lucene.search.BooleanQuery.Builder()
+              .add(
+                  new org.apache.lucene.search.TermQuery(
+                      new org.apache.lucene.index.Term("lead", "x")),
+                  org.apache.lucene.search.BooleanClause.Occur.FILTER)
+              .add(
+                  TermFilterQuery.all(bytes("b200")),
+                  org.apache.lucene.search.BooleanClause.Occur.FILTER)
+              .build();
+      int count =
+          org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+              java.time.Duration.ofSeconds(20), () -> searcher.search(query, 100).scoreDocs.length);
+      assertThat(count).isZero();
+    }
+  }
 }
