@@ -125,4 +125,35 @@ class ReduceChainReviewTest {
     // wasted, and its stage's cost in the job's stats counts every written row
     assertThat(stats.stages()).extracting(s -> s.name() + " " + s.rowsIn()).contains("eval 10");
   }
+
+  /**
+   * As PluginOverEvents.chain and RenameOverEvents.chain build: steps added, then a run whose
+   * operator fails to make (a lookup whose table is missing or over the memory limit), the caller
+   * closing what was built. ReduceChain.add already closed every step: each must be closed once.
+   */
+  @Test
+  void aChainThatFailsToBuildClosesEachStepOnce() {
+    int[] closed = {0};
+    Operator step =
+        new PageTransformOperator() {
+          @Override
+          protected Page process(Page page) {
+            return page;
+          }
+
+          @Override
+          public void close() {
+            closed[0]++;
+          }
+        };
+    ReduceChain chain = ReduceChain.of(EVALUATOR, new StageStats(List.of("eval", "lookup")), 1024);
+    try {
+      chain.overEvents(PageRun.commands("* | eval k=1"), 0).then(step);
+      chain.marking(PageRun.commands("* | lookup nosuch.csv a OUTPUT b"), 1, Map.of());
+    } catch (RuntimeException e) {
+      RuntimeException thrown = chain.closeBuilt(e); // PluginOverEvents.chain's catch
+      assertThat(thrown).hasMessageContaining("nosuch");
+    }
+    assertThat(closed[0]).as("times the plugin-like step was closed").isEqualTo(1);
+  }
 }
