@@ -72,7 +72,7 @@ class DriverTest {
   }
 
   /** Passes its first page on and is then finished, whether its input is over or not. */
-  private static final class FirstPageOnly implements Operator {
+  static final class FirstPageOnly implements Operator {
     private Page held;
     private boolean passed;
 
@@ -264,7 +264,7 @@ class DriverTest {
   }
 
   /** A source operator: {@code limit} pages of {@code size} numbers, counting up from 0. */
-  private static final class NumberSource implements Operator {
+  static final class NumberSource implements Operator {
     private final int size;
     volatile int limit;
     int pages;
@@ -333,7 +333,7 @@ class DriverTest {
         });
   }
 
-  private static Page numbers(long from, int count) {
+  static Page numbers(long from, int count) {
     List<Map<String, List<Object>>> rows = new ArrayList<>();
     for (long n = from; n < from + count; n++) {
       rows.add(Map.of("n", List.of(n)));
@@ -341,11 +341,11 @@ class DriverTest {
     return TestPages.page(rows);
   }
 
-  private static List<Object> values(List<Page> pages) {
+  static List<Object> values(List<Page> pages) {
     return TestPages.rows(pages).stream().map(row -> row.get("n")).toList();
   }
 
-  private static OperatorContext context(java.util.function.BooleanSupplier cancelled) {
+  static OperatorContext context(java.util.function.BooleanSupplier cancelled) {
     return new SearchResources(new MemoryAccount("test", Long.MAX_VALUE), cancelled, w -> {})
         .context(Instant.EPOCH, ZoneOffset.UTC);
   }
