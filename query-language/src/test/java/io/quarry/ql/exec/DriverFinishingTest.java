@@ -9,8 +9,6 @@ import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Page;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,8 +23,10 @@ class DriverFinishingTest {
   @Timeout(30)
   void aBlockedOperatorWhoseInputClosedIsFinishedOnceAfterItUnblocks() throws Exception {
     DriverTest.NumberSource source = new DriverTest.NumberSource(1, 4); // one page, then over
-    Blocking blocking = new Blocking();
+    DriverTest.Waiting blocking = new DriverTest.Waiting();
     List<Page> answer = new ArrayList<>();
+    java.util.concurrent.atomic.AtomicBoolean closedWhileBlocked =
+        new java.util.concurrent.atomic.AtomicBoolean();
     Thread unblocker =
         new Thread(
             () -> {
@@ -35,7 +35,8 @@ class DriverFinishingTest {
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               }
-              blocking.future.complete(null);
+              closedWhileBlocked.set(source.closed);
+              blocking.blocked.complete(null);
             });
     try (Driver driver =
         new Driver(
@@ -49,6 +50,7 @@ class DriverFinishingTest {
     } finally {
       unblocker.join();
     }
+    assertThat(closedWhileBlocked).as("its input closed while it was blocked").isTrue();
     assertThat(blocking.finishes).isEqualTo(1);
     assertThat(values(answer)).containsExactly(0L, 1L, 2L, 3L);
   }
@@ -82,58 +84,5 @@ class DriverFinishingTest {
     }
     assertThat(written[0]).isEqualTo(200);
     assertThat(values(answer)).containsExactly(0L, 1L, 2L, 3L);
-  }
-
-  /**
-   * Holds each page until {@link #future} completes (from another thread); a {@code finish} while
-   * it is blocked is a broken driver, and fails.
-   */
-  private static final class Blocking implements Operator {
-    final CompletableFuture<Void> future = new CompletableFuture<>();
-    private Page held;
-    private boolean finishing;
-    int finishes;
-
-    @Override
-    public CompletionStage<Void> isBlocked() {
-      return held == null || future.isDone() ? NOT_BLOCKED : future;
-    }
-
-    @Override
-    public boolean needsInput() {
-      return held == null && !finishing;
-    }
-
-    @Override
-    public void addInput(Page page) {
-      held = page;
-    }
-
-    @Override
-    public Page getOutput() {
-      if (!future.isDone()) {
-        throw new IllegalStateException("getOutput while blocked");
-      }
-      Page out = held;
-      held = null;
-      return out;
-    }
-
-    @Override
-    public void finish() {
-      if (!future.isDone()) {
-        throw new IllegalStateException("finished while blocked");
-      }
-      finishes++;
-      finishing = true;
-    }
-
-    @Override
-    public boolean isFinished() {
-      return finishing && held == null;
-    }
-
-    @Override
-    public void close() {}
   }
 }

@@ -271,7 +271,7 @@ class DriverTest {
     int afterPages = -1; // run then after this many pages
     Runnable then;
     boolean finishCalled;
-    boolean closed;
+    volatile boolean closed; // read by a test's other thread too
 
     NumberSource(int limit, int size) {
       this.limit = limit;
@@ -362,11 +362,15 @@ class DriverTest {
     }
   }
 
-  /** Takes a page, then waits on something outside until {@link #blocked} completes. */
-  private static final class Waiting implements Operator {
+  /**
+   * Takes a page, then waits on something outside until {@link #blocked} completes; a {@code
+   * finish} while it is blocked is a broken driver, and fails.
+   */
+  static final class Waiting implements Operator {
     final CompletableFuture<Void> blocked = new CompletableFuture<>();
     private Page held;
     private boolean finishing;
+    int finishes;
     boolean closed;
 
     @Override
@@ -396,6 +400,10 @@ class DriverTest {
 
     @Override
     public void finish() {
+      if (held != null && !blocked.isDone()) {
+        throw new IllegalStateException("finished while blocked");
+      }
+      finishes++;
       finishing = true;
     }
 

@@ -119,46 +119,6 @@ class ReduceChainTest {
     };
   }
 
-  /** A step after the writer that is finished once it passed one page (a plugin head, say). */
-  private static Operator finishedAfterOnePage() {
-    return new Operator() {
-      private Page held;
-      private boolean passed;
-      private boolean finishing;
-
-      @Override
-      public boolean needsInput() {
-        return held == null && !passed && !finishing;
-      }
-
-      @Override
-      public void addInput(Page page) {
-        held = page;
-        passed = true;
-      }
-
-      @Override
-      public Page getOutput() {
-        Page out = held;
-        held = null;
-        return out;
-      }
-
-      @Override
-      public void finish() {
-        finishing = true;
-      }
-
-      @Override
-      public boolean isFinished() {
-        return held == null && (passed || finishing);
-      }
-
-      @Override
-      public void close() {}
-    };
-  }
-
   @Test
   void aWrittenStepWritesEveryRowWhateverFinishesAfterIt() {
     long[] written = {0};
@@ -168,7 +128,7 @@ class ReduceChainTest {
         ReduceChain.of(EVALUATOR, new StageStats(List.of("head")), 1024)
             .overEvents(commands, 0)
             .thenWriting(counting(written))
-            .then(finishedAfterOnePage())
+            .then(new DriverTest.FirstPageOnly()) // finished after one page, as a plugin head
             .into(out::add);
     pull(reduce, PagesSource.of(input().iterator()));
     assertThat(written[0]).as("rows written (head 250 before the writer)").isEqualTo(250);
