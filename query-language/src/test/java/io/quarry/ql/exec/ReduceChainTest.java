@@ -187,4 +187,35 @@ class ReduceChainTest {
     assertThatThrownBy(() -> chain.then(step)).isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> chain.into(page -> true)).isInstanceOf(IllegalStateException.class);
   }
+
+  /**
+   * Two writers: the first takes every row its head lets through (250), the second every row the
+   * head between them lets through (100); the commands after the second stop once the head after
+   * them has its rows, and the gate after the first stops once the head between has its rows.
+   */
+  @Test
+  void eachWriterTakesWhatTheHeadsBeforeItLetThroughAndNoMore() {
+    long[] first = {0};
+    long[] second = {0};
+    List<Command> commands = PageRun.commands("* | head 250 | head 100 | eval k=1 | head 5");
+    StageStats stats = new StageStats(commands.stream().map(Command::name).toList());
+    List<Page> out = new ArrayList<>();
+    PageReduce reduce =
+        ReduceChain.of(EVALUATOR, stats, 1024)
+            .overEvents(commands.subList(0, 1), 0)
+            .thenWriting(counting(first))
+            .overEvents(commands.subList(1, 2), 1)
+            .thenWriting(counting(second))
+            .overEvents(commands.subList(2, 4), 2)
+            .into(out::add);
+    PagesSource source = PagesSource.of(input().iterator());
+    pull(reduce, source);
+    assertThat(first[0]).isEqualTo(250);
+    assertThat(second[0]).isEqualTo(100);
+    assertThat(TestPages.rows(out)).hasSize(5);
+    assertThat(source.pages()).isEqualTo(25);
+    assertThat(stats.stages())
+        .extracting(s -> s.name() + " " + s.rowsIn())
+        .containsExactly("head 250", "head 100", "eval 10", "head 10");
+  }
 }
