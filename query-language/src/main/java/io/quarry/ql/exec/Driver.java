@@ -17,12 +17,13 @@ import java.util.function.Consumer;
  * ({@link #add}, then {@link #finish}). Either way the driver loops as ES|QL's {@code Driver} does
  * — for each neighbouring pair, finish the next operator when this one is finished, else move this
  * one's output into the next while the next needs input; when the next is finished early (a {@code
- * head} has its rows) finish this one and drop what it still gives — and hands the last operator's
- * output to the sink. The finished prefix of the chain (up to the last finished operator before the
- * end) is closed at once, so a source before a satisfied {@code head} stops reading and releases
- * what it holds. A push-mode driver yields (returns to the source) when nothing can move, also when
- * an operator is blocked ({@link Operator#isBlocked}); it waits only when the first operator must
- * take a page or the chain must finish while one is blocked, and then checks every {@value
+ * head} has its rows) finish this one and drop what it still gives, unless it writes ({@link
+ * Step#writes}: it goes on taking, its output dropped) — and hands the last operator's output to
+ * the sink. The finished prefix of the chain (up to the last finished operator before the end) is
+ * closed at once, so a source before a satisfied {@code head} stops reading and releases what it
+ * holds. A push-mode driver yields (returns to the source) when nothing can move, also when an
+ * operator is blocked ({@link Operator#isBlocked}); it waits only when the first operator must take
+ * a page or the chain must finish while one is blocked, and then checks every {@value
  * Operator#CANCEL_CHECK_MILLIS} ms whether the search was cancelled (pull mode also checks on every
  * pass).
  *
@@ -37,11 +38,19 @@ public final class Driver implements AutoCloseable {
   /**
    * One operator of the chain, counted as stage {@code stage} of the search's stats ({@code -1}:
    * not counted); {@code countsRows} false for a helper operator that shares a command's stage
-   * (re-paging before it, a {@code dedup}'s {@code sortby} after it) and counts its time only.
+   * (re-paging before it, a {@code dedup}'s {@code sortby} after it) and counts its time only;
+   * {@code writes} true for an operator that writes every row it takes (an {@code outputlookup}'s
+   * table): it is never finished early, and the chain is not finished while it is not (its output
+   * is dropped once the operator after it is finished).
    */
-  public record Step(Operator operator, int stage, boolean countsRows) {
+  public record Step(Operator operator, int stage, boolean countsRows, boolean writes) {
     public Step {
       requireNonNull(operator, "operator is null");
+    }
+
+    /** A step that writes nothing. */
+    public Step(Operator operator, int stage, boolean countsRows) {
+      this(operator, stage, countsRows, false);
     }
 
     /** A command's operator, its rows and time counted as stage {@code stage}. */
@@ -52,6 +61,11 @@ public final class Driver implements AutoCloseable {
     /** An operator counted nowhere (re-paging the answer, marking columns). */
     public static Step uncounted(Operator operator) {
       return new Step(operator, -1, false);
+    }
+
+    /** An operator counted nowhere that writes every row it takes (a table). */
+    public static Step writing(Operator operator) {
+      return new Step(operator, -1, false, true);
     }
   }
 

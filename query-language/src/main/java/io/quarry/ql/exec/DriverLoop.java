@@ -19,11 +19,14 @@ import java.util.function.IntSupplier;
  * The operator-moving core of a {@link Driver}, whichever mode feeds it: one pass over the chain
  * ({@link #moveOnce}) — for each neighbouring pair, finish the next operator when this one is
  * finished, else move this one's output into the next while the next needs input; when the next is
- * finished early (a {@code head} has its rows) finish this one and drop what it still gives — the
- * last operator's output handed to the sink, the finished prefix closed at once; waiting on a
- * blocked operator while checking every {@value Operator#CANCEL_CHECK_MILLIS} ms whether the search
- * was cancelled; and the stage timing of every call into an operator ({@code addInput}, {@code
- * getOutput}, {@code finish}) counted into the search's {@link StageStats}.
+ * finished early (a {@code head} has its rows) finish this one and drop what it still gives (a
+ * writing step, {@link Driver.Step#writes}, is not finished: it goes on taking every row, its
+ * output dropped) — the last operator's output handed to the sink, the finished prefix (up to the
+ * first unfinished writing step) closed at once, the chain finished once its last operator and
+ * every writing step are; waiting on a blocked operator while checking every {@value
+ * Operator#CANCEL_CHECK_MILLIS} ms whether the search was cancelled; and the stage timing of every
+ * call into an operator ({@code addInput}, {@code getOutput}, {@code finish}) counted into the
+ * search's {@link StageStats}.
  */
 final class DriverLoop {
   /** How many idle loops a finishing chain allows an operator that is not blocked. */
@@ -96,10 +99,25 @@ final class DriverLoop {
     return idle;
   }
 
-  /** Whether the last operator is finished (and not blocked): nothing more comes out. */
+  /**
+   * Whether the last operator is finished (and not blocked): nothing more comes out; and every
+   * writing step is finished too (it wrote every row it was given).
+   */
   boolean finished() {
     int last = operators.length - 1;
-    return blocked(last) == null && operators[last].isFinished();
+    return blocked(last) == null
+        && operators[last].isFinished()
+        && firstUnfinishedWriter() == operators.length;
+  }
+
+  /** The first writing step from the first open one on that is not finished; the length if none. */
+  private int firstUnfinishedWriter() {
+    for (int i = firstOpen; i < operators.length; i++) {
+      if (steps[i].writes() && (blocked(i) != null || !operators[i].isFinished())) {
+        return i;
+      }
+    }
+    return operators.length;
   }
 
   /** Whether {@code finish} was called on operator {@code at}. */
@@ -133,8 +151,9 @@ final class DriverLoop {
       }
       if (operators[next].isFinished()) {
         // the rest of the chain takes nothing more (a head-like command has its rows): this
-        // operator finishes early and what it still gives is dropped; the ones before it follow
-        if (!finishCalled[i]) {
+        // operator finishes early and what it still gives is dropped; the ones before it follow.
+        // A writing step goes on taking every row (its input finishes it), its output dropped
+        if (!finishCalled[i] && !steps[i].writes()) {
           finish(i);
           moved = true;
         }
@@ -172,12 +191,12 @@ final class DriverLoop {
 
   /**
    * Closes the finished prefix of the chain: every operator up to the last finished one before the
-   * end (nothing it held reaches the rest), as ES|QL's driver drops its finished operators; the
-   * first still open is finished, its input being over (once it is not blocked: nothing else is
-   * asked of a blocked operator).
+   * end and before the first unfinished writing step (nothing it held reaches the rest), as ES|QL's
+   * driver drops its finished operators; the first still open is finished, its input being over
+   * (once it is not blocked: nothing else is asked of a blocked operator).
    */
   private void closeFinishedPrefix() {
-    int last = operators.length - 1;
+    int last = Math.min(operators.length - 1, firstUnfinishedWriter());
     for (int i = last - 1; i >= firstOpen; i--) {
       if (blocked(i) == null && operators[i].isFinished()) {
         RuntimeException failure = closeAll(firstOpen, i + 1);

@@ -123,41 +123,54 @@ public final class ReduceChain {
    * pages out anew between two runs of commands.
    */
   public ReduceChain then(Operator operator) {
+    unbuilt();
     steps.add(Driver.Step.uncounted(requireNonNull(operator, "operator is null")));
     return this;
   }
 
   /** {@code operator} next, a command's: its rows and time counted as stage {@code stage}. */
   public ReduceChain then(Operator operator, int stage) {
+    unbuilt();
     steps.add(Driver.Step.counted(requireNonNull(operator, "operator is null"), stage));
     return this;
   }
 
   /**
    * {@code operator} next, counted nowhere, writing every row it passes (a time-ordered {@code
-   * outputlookup}'s table): as after an {@code outputlookup} stage, the heads after it do not stop
-   * its input.
+   * outputlookup}'s table): as an {@code outputlookup} stage, it takes every row the heads before
+   * it let through, whatever finishes after it ({@link Driver.Step#writes}); the commands after it
+   * are given no more pages once their answer is complete ({@link ReduceHeads#writer}).
    */
   public ReduceChain thenWriting(Operator operator) {
-    heads.writer();
-    return then(operator);
+    unbuilt();
+    steps.add(Driver.Step.writing(requireNonNull(operator, "operator is null")));
+    steps.add(Driver.Step.uncounted(heads.writer()));
+    return this;
   }
 
   /**
    * Closes the steps made so far, as making the chain failed with {@code failure} (no driver will
-   * close them): what they reserved is released. The failure to throw.
+   * close them): what they reserved is released, once — a failed {@code add} closed them already,
+   * and the chain takes no more steps. The failure to throw.
    */
   public RuntimeException closeBuilt(RuntimeException failure) {
-    return Driver.closeBuilt(steps, failure);
+    built = true;
+    List<Driver.Step> made = List.copyOf(steps);
+    steps.clear();
+    return Driver.closeBuilt(made, failure);
   }
 
   /** The chain, its answer's pages into {@code end}, which answers false once it takes no more. */
   public PageReduce into(Predicate<Page> end) {
-    if (built) {
-      throw new IllegalStateException("the chain's steps are one reduce's already");
-    }
+    unbuilt();
     built = true;
     return new PageReduce(this, end);
+  }
+
+  private void unbuilt() {
+    if (built) {
+      throw new IllegalStateException("the chain's steps are one reduce's already, or closed");
+    }
   }
 
   StageStats stats() {
@@ -174,10 +187,11 @@ public final class ReduceChain {
       boolean marksSetFields,
       Map<Integer, List<String>> marksValues,
       Input input) {
+    unbuilt();
     try { // an operator over the memory limit already when made: the ones before it closed
       addSteps(commands, firstStage, marksSetFields, marksValues, input);
     } catch (RuntimeException e) {
-      throw Driver.closeBuilt(steps, e);
+      throw closeBuilt(e);
     }
     if (pagedAsRows(commands)) { // the answer re-paged: counted nowhere
       steps.add(Driver.Step.uncounted(new RowPaging(pageSize)));
@@ -242,11 +256,9 @@ public final class ReduceChain {
             case EventStatsCommand eventstats ->
                 new EventStatsOperator(eventstats, evaluator.memory(command.name()));
             case StreamStatsCommand streamstats -> new StreamStatsOperator(streamstats, evaluator);
-            case io.quarry.ql.ast.OutputLookupCommand output -> {
-              heads.writer(); // the heads after it do not stop its input
-              yield new OutputLookupOperator(
-                  output, evaluator.lookupWriter(), evaluator.memory(command.name()));
-            }
+            case io.quarry.ql.ast.OutputLookupCommand output ->
+                new OutputLookupOperator(
+                    output, evaluator.lookupWriter(), evaluator.memory(command.name()));
             case io.quarry.ql.ast.FieldSummaryCommand summary ->
                 new FieldSummaryOperator(summary, evaluator.memory(command.name()), pageSize);
             case io.quarry.ql.ast.BinCommand bin when !bin.rowLocal() ->
@@ -256,7 +268,11 @@ public final class ReduceChain {
             default ->
                 PageChain.operator(command, evaluator, marksSetFields ? setColumns(stage) : null);
           };
-      steps.add(new Driver.Step(commandOperator, stage, countsRows));
+      boolean writes = command instanceof io.quarry.ql.ast.OutputLookupCommand;
+      steps.add(new Driver.Step(commandOperator, stage, countsRows, writes));
+      if (writes) { // the heads after it do not stop its input; a gate after it stops the rest
+        steps.add(Driver.Step.uncounted(heads.writer()));
+      }
       for (Operator helper : helpers) {
         steps.add(new Driver.Step(helper, stage, false));
       }

@@ -7,13 +7,18 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * Whether a reduce chain ({@link PageReduce}) wants more input: its {@code head}s, the first {@code
- * outputlookup} among them (which takes every row but for a head before it) and whether the
- * answer's end took its last page. A chain's source is finished once nothing more is wanted.
+ * Whether a reduce chain ({@link PageReduce}) wants more input: its {@code head}s, its writing
+ * steps ({@code outputlookup}, a time-ordered table: each takes every row but for a head before it)
+ * and whether the answer's end took its last page. A chain's source is finished once nothing more
+ * is wanted: a head before the first writer has its rows, or (no writer) the answer is full or any
+ * head has its rows. After each writer a gate ({@link #gate}) drops the pages no one after it wants
+ * any more: a head between it and the next writer has its rows, or (the last writer) the answer is
+ * full or a head after it has its rows — so the commands after a writer stop working while the
+ * writer still takes every row.
  */
 final class ReduceHeads {
   private final List<Head> heads = new ArrayList<>();
-  private int writersAfter = -1; // the heads before the first outputlookup; -1: none
+  private final List<Integer> writers = new ArrayList<>(); // the heads before each writer
   private boolean full;
 
   /** A {@code head} of {@code limit} rows, the next in the chain. */
@@ -23,11 +28,19 @@ final class ReduceHeads {
     return head;
   }
 
-  /** An {@code outputlookup} comes next: the heads after it do not stop its input. */
-  void writer() {
-    if (writersAfter < 0) {
-      writersAfter = heads.size();
-    }
+  /**
+   * A writing step comes next: the heads after it do not stop its input. The gate to put after it:
+   * it passes pages on until no one after the writer wants them, and is never finished early.
+   */
+  PageTransformOperator writer() {
+    int writer = writers.size();
+    writers.add(heads.size());
+    return new PageTransformOperator() {
+      @Override
+      protected Page process(Page page) {
+        return wantsNoMoreAfter(writer) ? null : page;
+      }
+    };
   }
 
   /** The answer's end takes no more pages. */
@@ -38,19 +51,27 @@ final class ReduceHeads {
   /** Whether the answer is full or a head from the next one on (one after a stage) is. */
   BooleanSupplier fromNext() {
     int first = heads.size();
-    return () ->
-        full || heads.subList(first, heads.size()).stream().anyMatch(h -> h.remaining == 0);
+    return () -> full || anyHasItsRows(first, heads.size());
   }
 
-  /** Whether nothing more is wanted: the answer is full, or a head has its rows. */
+  /** Whether nothing more is wanted from the source (see the class comment). */
   boolean wantsNoMore() {
-    if (writersAfter >= 0) { // outputlookup takes every row but for a head before it
-      return heads.subList(0, writersAfter).stream().anyMatch(h -> h.remaining == 0);
-    }
-    if (full) {
-      return true;
-    }
-    for (Head head : heads) {
+    return wantsNoMoreAfter(-1);
+  }
+
+  /**
+   * Whether nothing more is wanted after writer {@code writer} ({@code -1}: the source): a head up
+   * to the next writer has its rows, or there is none and the answer is full.
+   */
+  private boolean wantsNoMoreAfter(int writer) {
+    int from = writer < 0 ? 0 : writers.get(writer);
+    boolean last = writer == writers.size() - 1;
+    int to = last ? heads.size() : writers.get(writer + 1);
+    return anyHasItsRows(from, to) || (last && full);
+  }
+
+  private boolean anyHasItsRows(int from, int to) {
+    for (Head head : heads.subList(from, to)) {
       if (head.remaining == 0) {
         return true; // what comes before a head that has its rows is of no use any more
       }

@@ -89,7 +89,7 @@ public final class SubPipeline {
       reduce.pullFrom(
           new PagesSource(
               input.iterator(),
-              page -> {
+              positions -> {
                 context.checkCancelled();
                 return false;
               }));

@@ -34,7 +34,9 @@
  * counting each as a stage of {@link io.quarry.ql.exec.StageStats}. A reduce side is only pulled:
  * {@link io.quarry.ql.exec.ReduceChain} lays its runs of commands (over events, a listing's marking
  * stages, results) and the steps between them into one chain, and {@link
- * io.quarry.ql.exec.ReduceHeads} says when it wants nothing more, which finishes its source.
+ * io.quarry.ql.exec.ReduceHeads} says when it wants nothing more, which finishes its source, and
+ * when the commands after a writing step ({@code outputlookup}, a table) do, which stops their
+ * input while the writer takes every row.
  *
  * <p>{@link io.quarry.ql.exec.InputFields} is the needed-field analysis of a run of page stages:
  * the fields its input must carry, worked backwards from what follows, which a source then loads.

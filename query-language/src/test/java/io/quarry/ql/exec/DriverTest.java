@@ -72,7 +72,7 @@ class DriverTest {
   }
 
   /** Passes its first page on and is then finished, whether its input is over or not. */
-  private static final class FirstPageOnly implements Operator {
+  static final class FirstPageOnly implements Operator {
     private Page held;
     private boolean passed;
 
@@ -264,14 +264,14 @@ class DriverTest {
   }
 
   /** A source operator: {@code limit} pages of {@code size} numbers, counting up from 0. */
-  private static final class NumberSource implements Operator {
+  static final class NumberSource implements Operator {
     private final int size;
     volatile int limit;
     int pages;
     int afterPages = -1; // run then after this many pages
     Runnable then;
     boolean finishCalled;
-    boolean closed;
+    volatile boolean closed; // read by a test's other thread too
 
     NumberSource(int limit, int size) {
       this.limit = limit;
@@ -333,7 +333,7 @@ class DriverTest {
         });
   }
 
-  private static Page numbers(long from, int count) {
+  static Page numbers(long from, int count) {
     List<Map<String, List<Object>>> rows = new ArrayList<>();
     for (long n = from; n < from + count; n++) {
       rows.add(Map.of("n", List.of(n)));
@@ -341,11 +341,11 @@ class DriverTest {
     return TestPages.page(rows);
   }
 
-  private static List<Object> values(List<Page> pages) {
+  static List<Object> values(List<Page> pages) {
     return TestPages.rows(pages).stream().map(row -> row.get("n")).toList();
   }
 
-  private static OperatorContext context(java.util.function.BooleanSupplier cancelled) {
+  static OperatorContext context(java.util.function.BooleanSupplier cancelled) {
     return new SearchResources(new MemoryAccount("test", Long.MAX_VALUE), cancelled, w -> {})
         .context(Instant.EPOCH, ZoneOffset.UTC);
   }
@@ -362,11 +362,15 @@ class DriverTest {
     }
   }
 
-  /** Takes a page, then waits on something outside until {@link #blocked} completes. */
-  private static final class Waiting implements Operator {
+  /**
+   * Takes a page, then waits on something outside until {@link #blocked} completes; a {@code
+   * finish} while it is blocked is a broken driver, and fails.
+   */
+  static final class Waiting implements Operator {
     final CompletableFuture<Void> blocked = new CompletableFuture<>();
     private Page held;
     private boolean finishing;
+    int finishes;
     boolean closed;
 
     @Override
@@ -396,6 +400,10 @@ class DriverTest {
 
     @Override
     public void finish() {
+      if (held != null && !blocked.isDone()) {
+        throw new IllegalStateException("finished while blocked");
+      }
+      finishes++;
       finishing = true;
     }
 

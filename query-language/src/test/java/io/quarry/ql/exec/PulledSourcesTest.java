@@ -64,7 +64,8 @@ class PulledSourcesTest {
   void theControlStopsThePagesSourceBeforeAPage() {
     List<Command> commands = parse("| makeresults count=10000 | eval n=1");
     int[] asked = {0};
-    PagesSource source = new PagesSource(makeresults(commands.getFirst()), page -> ++asked[0] > 2);
+    PagesSource source =
+        new PagesSource(makeresults(commands.getFirst()), positions -> ++asked[0] > 2);
     List<Page> out = pull(commands.subList(1, commands.size()), source);
     assertThat(TestPages.rows(out)).hasSize(2 * PAGE_SIZE);
     assertThat(asked[0]).isEqualTo(3); // the third page was asked about and not handed on

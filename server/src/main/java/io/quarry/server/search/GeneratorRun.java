@@ -90,7 +90,7 @@ final class GeneratorRun {
    */
   static long feedPages(
       java.util.Iterator<Page> pages, PageReduce pipeline, SearchControl control) {
-    PagesSource source = new PagesSource(pages, page -> control.readAndCheck(page.positionCount()));
+    PagesSource source = new PagesSource(pages, control::readAndCheck);
     try {
       pipeline.pullFrom(source);
       pipeline.run();

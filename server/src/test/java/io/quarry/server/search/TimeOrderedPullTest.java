@@ -25,8 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The time-ordered search pulled like the batch one (issue 21): its scan is the source of the
  * stages' driver, read a page at a time, so a {@code head 10} reads ten events and decodes at most
  * the head block of each segment it touches; listings in both layouts give the newest events first,
- * as written; a search cancelled while its pages are pulled stops with a cancellation. One real
- * server, the same events in an index of each layout.
+ * as written; a search cancelled while its pages are pulled stops with a cancellation; over no
+ * events an aggregation after a head answers 0; a written table takes every row while the stages
+ * after it stop once their answer is complete. One real server, the same events in an index of each
+ * layout.
  */
 class TimeOrderedPullTest {
   private static final String PASSWORD = "time-ordered-password";
@@ -203,5 +205,54 @@ class TimeOrderedPullTest {
       assertThat(control.cancelled()).isTrue();
       assertThat(rows[0]).as(query).isPositive().isLessThan(EVENTS);
     }
+  }
+
+  private static String stages(String query) throws Exception {
+    return stats(query).stages().stream()
+        .map(s -> s.name() + " " + s.rowsIn() + "->" + s.rowsOut())
+        .toList()
+        .toString();
+  }
+
+  @Test
+  void anAggregationAfterAHeadOverNoEventsAnswersZero() throws Exception {
+    for (String query :
+        List.of(
+            "search index=ev earliest=+1d | head 5 | stats count",
+            "search index=nosuch | head 5 | stats count",
+            "search index=ev nosuchword | head 5 | stats count")) {
+      assertThat(results(query, r -> r.path("count").asText()))
+          .as(query + " " + stages(query))
+          .containsExactly("0");
+    }
+  }
+
+  /** A written table takes every row the heads before it let through, whatever comes after it. */
+  @Test
+  void aWrittenTableTakesEveryRowWithAHeadAfterIt() throws Exception {
+    for (String index : List.of("ev", "bl")) {
+      String write = "search index=" + index + " | head 100 | outputlookup w" + index + " | head 3";
+      assertThat(results(write, r -> r.path("_raw").asText())).as(write).hasSize(3);
+      String read = "| inputlookup w" + index + " | stats count";
+      assertThat(results(read, r -> r.path("count").asText())).as(read).containsExactly("100");
+    }
+  }
+
+  /**
+   * The commands after a written table are given no more rows once their answer is complete (the
+   * head after them has its rows), while the table still takes every event.
+   */
+  @Test
+  void theStagesAfterAWrittenTableStopOnceTheirAnswerIsComplete() throws Exception {
+    String query = "search index=ev | outputlookup all | eval k=1 | head 5";
+    assertThat(results(query, r -> r.path("k").asText())).as(query).hasSize(5);
+    String read = "| inputlookup all | stats count";
+    assertThat(results(read, r -> r.path("count").asText())).containsExactly("3000");
+    SearchStats stats = stats(query);
+    assertThat(stats.stages())
+        .as(stages(query))
+        .filteredOn(s -> s.name().equals("eval"))
+        .singleElement()
+        .satisfies(s -> assertThat(s.rowsIn()).isLessThan(EVENTS));
   }
 }
