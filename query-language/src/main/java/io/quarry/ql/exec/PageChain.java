@@ -182,8 +182,11 @@ public final class PageChain {
             evaluator.pluginContext());
   }
 
-  /** The operator of one command {@link #supports} takes. */
-  static Operator operator(Command command, Evaluator evaluator) {
+  /**
+   * The operator of one command {@link #supports} takes: a step of a chain ({@link
+   * ReduceChain#then}).
+   */
+  public static Operator operator(Command command, Evaluator evaluator) {
     return operator(command, evaluator, null);
   }
 

@@ -123,10 +123,9 @@ final class TimeOrderedPages {
                 shape.everyField(),
                 shape.listed(),
                 control,
-                table != null && !tableInside ? table::add : results::add,
                 table != null && !tableInside
-                    ? () -> Long.MAX_VALUE
-                    : () -> results.maxRows() - results.collector().rows(),
+                    ? EventListing.UNLIMITED
+                    : EventListing.roomOf(results),
                 SearchService.pageSize())
             : null;
     if (table != null && !tableInside) {
@@ -147,8 +146,7 @@ final class TimeOrderedPages {
                     false,
                     shape.listed().stagesBefore(tableAt),
                     control,
-                    table::add,
-                    () -> Long.MAX_VALUE,
+                    EventListing.UNLIMITED,
                     SearchService.pageSize())
                 .carryingListedNames()
             : null;
@@ -171,7 +169,6 @@ final class TimeOrderedPages {
                 !indexedFieldsOnly,
                 control,
                 evaluator,
-                stages,
                 results)
             : null;
     RenameOverEvents overRename =
@@ -189,7 +186,6 @@ final class TimeOrderedPages {
                 !indexedFieldsOnly,
                 control,
                 evaluator,
-                stages,
                 results,
                 shape.pageSize())
             : null;
@@ -201,9 +197,9 @@ final class TimeOrderedPages {
     // keep (EventListing: the changes of the commands before it, EveryFieldPlan), a step of the
     // chain
     boolean overEveryField = listedAt >= 0 && overPlugin == null && overRename == null;
-    PushedOperator everyField = overEveryField ? new PushedOperator() : null;
+    EventListing everyField = null;
     if (overEveryField) {
-      EventListing laying =
+      everyField =
           new EventListing(
               Set.copyOf(shape.sourceFields()),
               sourcetypes,
@@ -211,10 +207,11 @@ final class TimeOrderedPages {
               true,
               shape.listed(),
               control,
-              everyField::take,
-              () -> Long.MAX_VALUE,
+              EventListing.UNLIMITED,
               SearchService.pageSize());
-      everyField.into(ownTextAfterListing ? laying.carryingEventText() : laying);
+      if (ownTextAfterListing) {
+        everyField.carryingEventText();
+      }
     }
     List<Command> staged =
         pipeline.subList(
@@ -243,7 +240,7 @@ final class TimeOrderedPages {
           new io.quarry.plugin.api.command.PageTransformOperator() {
             @Override
             protected Page process(Page page) {
-              tableListing.add(page);
+              tableListing.push(page, table::add);
               return page;
             }
           });
@@ -253,9 +250,10 @@ final class TimeOrderedPages {
                   pipeline.subList(tableAt + 1, pipeline.size()),
                   tableAt + 1,
                   shape.listed().valuesMarked())
-              .into(listing::add);
+              .then(listing)
+              .into(results::add);
     } else if (listing != null) {
-      stagesOnPages = chain.into(listing::add);
+      stagesOnPages = chain.then(listing).into(table != null ? table::add : results::add);
     } else if (overPlugin != null) {
       stagesOnPages = overPlugin.chain(chain);
     } else if (overRename != null) {
@@ -374,16 +372,7 @@ final class TimeOrderedPages {
         stagesOnPages.run();
       }
       if (tableInside) {
-        tableListing.finish();
-      }
-      if (overPlugin != null) {
-        overPlugin.finish();
-      }
-      if (overRename != null) {
-        overRename.finish();
-      }
-      if (listing != null) {
-        listing.finish();
+        tableListing.finishInto(table::add);
       }
       if (table != null) {
         long started = System.nanoTime();
@@ -393,6 +382,9 @@ final class TimeOrderedPages {
       return scanned;
     } finally {
       stagesOnPages.close();
+      if (tableListing != null) {
+        tableListing.close();
+      }
       if (table != null) {
         table.close();
       }
