@@ -8,6 +8,7 @@ import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.command.CommandRegistry;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageChain;
+import io.quarry.ql.exec.PagesSource;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.ql.parser.Parser;
 import java.time.Instant;
@@ -81,17 +82,15 @@ public class PluginBenchmark {
   public long pageChain() {
     long[] positions = {0};
     PageChain chain =
-        new PageChain(
+        PageChain.pulling(
+            PagesSource.of(pages.iterator()),
             commands,
             evaluator,
             page -> positions[0] += page.positionCount(),
             new StageStats(commands.stream().map(Command::name).toList()),
             0);
     try {
-      for (Page page : pages) {
-        chain.add(page);
-      }
-      chain.finish();
+      chain.run();
     } finally {
       chain.close();
     }

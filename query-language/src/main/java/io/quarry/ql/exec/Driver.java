@@ -11,24 +11,22 @@ import java.util.function.Consumer;
 /**
  * Moves pages through one chain of pull {@link Operator}s on one thread, for one slice of a search
  * (or its reduce side): built-in commands' operators and plugin commands' ({@link PluginOperator})
- * alike. Two modes: in pull mode ({@link #run()}, {@link #run(long)}) the first operator is the
- * slice's source (a scan handing a page per {@code getOutput}) and the driver runs until the last
- * operator is finished, or for a time slice; in push mode a source outside pushes its pages in
- * ({@link #add}, then {@link #finish}). Either way the driver loops as ES|QL's {@code Driver} does
- * — for each neighbouring pair, finish the next operator when this one is finished, else move this
- * one's output into the next while the next needs input; when the next is finished early (a {@code
- * head} has its rows) finish this one and drop what it still gives, unless it writes ({@link
- * Step#writes}: it goes on taking, its output dropped) — and hands the last operator's output to
- * the sink. The finished prefix of the chain (up to the last finished operator before the end) is
- * closed at once, so a source before a satisfied {@code head} stops reading and releases what it
- * holds. A push-mode driver yields (returns to the source) when nothing can move, also when an
- * operator is blocked ({@link Operator#isBlocked}); it waits only when the first operator must take
- * a page or the chain must finish while one is blocked, and then checks every {@value
- * Operator#CANCEL_CHECK_MILLIS} ms whether the search was cancelled (pull mode also checks on every
- * pass).
+ * alike. The driver pulls ({@link #run()}, {@link #run(long)}): the first operator is the slice's
+ * source (a scan handing a page per {@code getOutput}, a {@link PagesSource}) and the driver runs
+ * until the last operator is finished, or for a time slice (session 31 deleted the push mode, a
+ * source outside pushing pages in). It loops as ES|QL's {@code Driver} does — for each neighbouring
+ * pair, finish the next operator when this one is finished, else move this one's output into the
+ * next while the next needs input; when the next is finished early (a {@code head} has its rows)
+ * finish this one and drop what it still gives, unless it writes ({@link Step#writes}: it goes on
+ * taking, its output dropped) — and hands the last operator's output to the sink. The finished
+ * prefix of the chain (up to the last finished operator before the end, and never past an
+ * unfinished writer) is closed at once, so a source before a satisfied {@code head} stops reading
+ * and releases what it holds. Where nothing can move while an operator is blocked ({@link
+ * Operator#isBlocked}) it waits, checking every {@value Operator#CANCEL_CHECK_MILLIS} ms whether
+ * the search was cancelled (it also checks on every pass).
  *
- * <p>This class owns the two modes' entry points; the loop itself (a pass over the chain, the waits
- * on blocked operators, the stage timing) is {@link DriverLoop}.
+ * <p>This class owns the entry points; the loop itself (a pass over the chain, the waits on blocked
+ * operators, the stage timing) is {@link DriverLoop}.
  *
  * <p>Each step counts into the search's {@link StageStats}: the rows its operator took and the time
  * of every call into it ({@code addInput}, {@code getOutput}, {@code finish}) — its own time, as
@@ -81,74 +79,10 @@ public final class Driver implements AutoCloseable {
   }
 
   /**
-   * Hands the source's next page to the first operator (an empty page goes nowhere), waiting while
-   * it is blocked or full, then moves pages on until nothing moves. A first operator that is
-   * already finished drops the page; so does every operator once the one after it is finished (it
-   * is finished early, and the ones before it in turn).
-   */
-  public void add(Page page) {
-    if (loop.empty()) {
-      loop.toSink(page);
-      return;
-    }
-    if (page.positionCount() == 0 || loop.firstClosed()) {
-      loop.dropped(0, page); // given back wherever it was reserved, a closed first operator too
-      return;
-    }
-    Operator first = loop.operator(0);
-    int idle = 0;
-    while (true) {
-      if (loop.firstClosed()) {
-        loop.dropped(0, page); // the chain after it finished (a head has its rows)
-        return;
-      }
-      if (loop.blocked(0) == null) { // nothing else is asked of a blocked operator
-        if (first.isFinished()) {
-          loop.dropped(0, page);
-          return;
-        }
-        if (first.needsInput()) {
-          break;
-        }
-      }
-      idle =
-          loop.step(
-              idle, () -> 0, "operator neither needs input nor has output, and is not blocked");
-    }
-    loop.addInput(0, page);
-    while (loop.moveOnce()) {
-      // until nothing moves: what an operator cannot take now waits in the one before it
-    }
-  }
-
-  /**
-   * The source is over: finishes the first operator, then each next one when the one before it is
-   * finished, moving pages on until the last operator is finished.
-   */
-  public void finish() {
-    if (loop.empty()) {
-      return;
-    }
-    if (!loop.firstClosed() && !loop.finishCalled(0)) {
-      loop.awaitUnblocked(0);
-      loop.finish(0);
-    }
-    int idle = 0;
-    while (!loop.finished()) {
-      idle =
-          loop.step(
-              idle,
-              loop::firstUnfinished,
-              "operator never finishes after finish() (an operator that waits returns a future"
-                  + " from isBlocked)");
-    }
-  }
-
-  /**
-   * Pull mode, for a chain whose first operator is a source (it needs no input: {@code getOutput}
-   * hands its next page, as ES|QL's {@code SourceOperator} and the batch scan's {@code
-   * ScanSourceOperator} do): moves pages until the last operator is finished, waiting where one is
-   * blocked and checking the search's cancellation on every pass.
+   * Runs a chain whose first operator is a source (it needs no input: {@code getOutput} hands its
+   * next page, as ES|QL's {@code SourceOperator} and the batch scan's {@code ScanSourceOperator}
+   * do): moves pages until the last operator is finished, waiting where one is blocked and checking
+   * the search's cancellation on every pass.
    */
   public void run() {
     while (!run(Long.MAX_VALUE)) {
@@ -167,7 +101,7 @@ public final class Driver implements AutoCloseable {
    */
   public boolean run(long maxNanos) {
     if (loop.empty()) {
-      throw new IllegalStateException("a driver in pull mode needs a source operator");
+      throw new IllegalStateException("a driver needs a source operator");
     }
     long started = System.nanoTime();
     int idle = 0;

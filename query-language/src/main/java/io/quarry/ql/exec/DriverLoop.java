@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 
 /**
- * The operator-moving core of a {@link Driver}, whichever mode feeds it: one pass over the chain
+ * The operator-moving core of a {@link Driver}: one pass over the chain
  * ({@link #moveOnce}) — for each neighbouring pair, finish the next operator when this one is
  * finished, else move this one's output into the next while the next needs input; when the next is
  * finished early (a {@code head} has its rows) finish this one and drop what it still gives (a
@@ -53,27 +53,14 @@ final class DriverLoop {
     this.context = requireNonNull(context, "context is null");
   }
 
-  /** Whether the chain has no operator (pages go straight to the sink). */
+  /** Whether the chain has no operator. */
   boolean empty() {
     return operators.length == 0;
-  }
-
-  /** Whether the first operator is finished and closed (the chain after it takes nothing more). */
-  boolean firstClosed() {
-    return firstOpen > 0;
   }
 
   /** The operators, in order. */
   List<Operator> operators() {
     return List.of(operators);
-  }
-
-  Operator operator(int at) {
-    return operators[at];
-  }
-
-  void toSink(Page page) {
-    sink.accept(page);
   }
 
   void checkCancelled() {
@@ -118,11 +105,6 @@ final class DriverLoop {
       }
     }
     return operators.length;
-  }
-
-  /** Whether {@code finish} was called on operator {@code at}. */
-  boolean finishCalled(int at) {
-    return finishCalled[at];
   }
 
   /** One pass over the chain; whether anything moved. */
@@ -237,7 +219,7 @@ final class DriverLoop {
     return failure;
   }
 
-  void addInput(int at, Page page) {
+  private void addInput(int at, Page page) {
     long started = System.nanoTime();
     operators[at].addInput(page);
     count(at, page.positionCount(), System.nanoTime() - started);
@@ -250,7 +232,7 @@ final class DriverLoop {
     return out;
   }
 
-  void finish(int at) {
+  private void finish(int at) {
     finishCalled[at] = true;
     long started = System.nanoTime();
     operators[at].finish();
@@ -269,7 +251,7 @@ final class DriverLoop {
    * was reserved for that operator already (a transforming plugin's map side states), its blocks
    * are released.
    */
-  void dropped(int at, Page page) {
+  private void dropped(int at, Page page) {
     if (operators[at] instanceof PluginOperator plugin) {
       plugin.dropped(page);
     }
@@ -302,13 +284,6 @@ final class DriverLoop {
       }
     }
     return false;
-  }
-
-  void awaitUnblocked(int at) {
-    CompletableFuture<Void> future = blocked(at);
-    if (future != null) {
-      waitFor(at, future);
-    }
   }
 
   private void waitFor(int at, CompletableFuture<Void> future) {

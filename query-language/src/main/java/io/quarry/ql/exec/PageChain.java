@@ -99,22 +99,11 @@ public final class PageChain {
   }
 
   /**
-   * The operators of {@code commands} (see {@link #supports}), feeding {@code end}; they are stages
-   * {@code firstStage}, … of the search's {@code stats}, which count the rows each takes.
-   */
-  public PageChain(
-      List<Command> commands,
-      Evaluator evaluator,
-      Consumer<Page> end,
-      StageStats stats,
-      int firstStage) {
-    this(null, commands, null, evaluator, end, stats, firstStage);
-  }
-
-  /**
-   * As {@link #PageChain(List, Evaluator, Consumer, StageStats, int)}, pulling its pages from
-   * {@code source} (an operator that needs no input: a scan of one segment slice), the first of the
-   * chain and no stage of its own; {@link #run} runs it.
+   * The operators of {@code commands} (see {@link #supports}), feeding {@code end}, pulling their
+   * pages from {@code source} (an operator that needs no input: a scan of one segment slice, a
+   * {@link PagesSource}), the first of the chain and no stage of its own; {@link #run} runs it. The
+   * operators are stages {@code firstStage}, … of the search's {@code stats}, which count the rows
+   * each takes.
    */
   public static PageChain pulling(
       Operator source,
@@ -158,9 +147,7 @@ public final class PageChain {
       StageStats stats,
       int firstStage) {
     List<Driver.Step> steps = new ArrayList<>(commands.size() + 2);
-    if (source != null) {
-      steps.add(Driver.Step.uncounted(source));
-    }
+    steps.add(Driver.Step.uncounted(source));
     try {
       for (int i = 0; i < commands.size(); i++) {
         steps.add(Driver.Step.counted(operator(commands.get(i), evaluator), firstStage + i));
@@ -182,8 +169,11 @@ public final class PageChain {
             evaluator.pluginContext());
   }
 
-  /** The operator of one command {@link #supports} takes. */
-  static Operator operator(Command command, Evaluator evaluator) {
+  /**
+   * The operator of one command {@link #supports} takes: a step of a chain ({@link
+   * ReduceChain#then}).
+   */
+  public static Operator operator(Command command, Evaluator evaluator) {
     return operator(command, evaluator, null);
   }
 
@@ -227,16 +217,6 @@ public final class PageChain {
    */
   public void run() {
     driver.run();
-  }
-
-  /** Pushes a page through every operator. */
-  public void add(Page page) {
-    driver.add(page);
-  }
-
-  /** The input is over (the slice ended): the operators in turn hand on what they still hold. */
-  public void finish() {
-    driver.finish();
   }
 
   /** Releases what the operators hold. */

@@ -27,12 +27,12 @@
  * as a {@link io.quarry.ql.exec.PluginOperator}; over an event listing's batches as a {@link
  * io.quarry.ql.exec.PluginOverlayOperator}; {@code mstats append=true} pulls its points from a
  * {@link io.quarry.ql.exec.MetricAppend} read), and one {@link io.quarry.ql.exec.Driver} per chain
- * moves pages through them — pushed in by a source outside, or pulled from a source operator at the
- * chain's head (a batch slice's scan, the time-ordered scan; a reduce side's {@link
- * io.quarry.ql.exec.PagesSource} over a generator's or a metric command's pages, or its {@link
- * io.quarry.ql.exec.OutputSource} over a finished aggregation or a generating plugin command) —,
- * counting each as a stage of {@link io.quarry.ql.exec.StageStats}. A reduce side is only pulled:
- * {@link io.quarry.ql.exec.ReduceChain} lays its runs of commands (over events, a listing's marking
+ * moves pages through them, pulled from a source operator at the chain's head (a batch slice's
+ * scan, the time-ordered scan; a reduce side's {@link io.quarry.ql.exec.PagesSource} over a
+ * generator's or a metric command's pages, or its {@link io.quarry.ql.exec.OutputSource} over a
+ * finished aggregation or a generating plugin command), counting each as a stage of {@link
+ * io.quarry.ql.exec.StageStats}. A reduce side is only pulled: {@link
+ * io.quarry.ql.exec.ReduceChain} lays its runs of commands (over events, a listing's marking
  * stages, results) and the steps between them into one chain, and {@link
  * io.quarry.ql.exec.ReduceHeads} says when it wants nothing more, which finishes its source, and
  * when the commands after a writing step ({@code outputlookup}, a table) do, which stops their

@@ -64,13 +64,14 @@ class BinStageTest {
             new Schema(List.of(new Schema.Column("_time", DataType.TIMESTAMP))),
             List.<Block>of(builder.build()));
     List<Page> out = new ArrayList<>();
-    new PageChain(
+    PageChain.pulling(
+            PagesSource.of(List.of(page).iterator()),
             List.<Command>of(bin),
             new Evaluator(Instant.now(), zone),
             out::add,
             new StageStats(List.of("bin")),
             0)
-        .add(page);
+        .run();
     LongBlock binned = (LongBlock) out.get(0).block("_time");
     for (int p = 0; p < times.size(); p++) {
       if (times.get(p) == null) {

@@ -33,19 +33,14 @@ class DriverTest {
   @Test
   void movesEveryPageThroughTheOperatorsInOrder() {
     List<Page> answer = new ArrayList<>();
-    try (Driver driver =
-        new Driver(
-            List.of(
-                Driver.Step.counted(evenOnly(), 0),
-                Driver.Step.counted(
-                    new RowPaging(3), 1)), // several pages out of one, and at the end
-            answer::add,
-            new StageStats(List.of("where", "paging")),
-            context(() -> false))) {
-      driver.add(numbers(0, 10));
-      driver.add(numbers(10, 4));
-      driver.finish();
-    }
+    PageRun.drive(
+        List.of(numbers(0, 10), numbers(10, 4)),
+        List.of(
+            Driver.Step.counted(evenOnly(), 0),
+            Driver.Step.counted(new RowPaging(3), 1)), // several pages out of one, and at the end
+        answer::add,
+        new StageStats(List.of("where", "paging")),
+        context(() -> false));
     assertThat(answer).extracting(Page::positionCount).containsExactly(3, 3, 1);
     assertThat(values(answer)).containsExactly(0L, 2L, 4L, 6L, 8L, 10L, 12L);
   }
@@ -54,20 +49,16 @@ class DriverTest {
   @Timeout(30)
   void anOperatorFinishedEarlyFinishesTheOnesBeforeIt() {
     // a head-like operator finished after its first page: the filter before it is finished too,
-    // its pending output dropped, and the source's later pages go nowhere — no spinning, no error
+    // its pending output dropped, and the source's later pages are not pulled — no spinning, no
+    // error
     FirstPageOnly first = new FirstPageOnly();
     List<Page> answer = new ArrayList<>();
-    try (Driver driver =
-        new Driver(
-            List.of(Driver.Step.counted(evenOnly(), 0), Driver.Step.counted(first, 1)),
-            answer::add,
-            new StageStats(List.of("where", "first")),
-            context(() -> false))) {
-      driver.add(numbers(0, 4));
-      driver.add(numbers(4, 4));
-      driver.add(numbers(8, 4));
-      driver.finish();
-    }
+    PageRun.drive(
+        List.of(numbers(0, 4), numbers(4, 4), numbers(8, 4)),
+        List.of(Driver.Step.counted(evenOnly(), 0), Driver.Step.counted(first, 1)),
+        answer::add,
+        new StageStats(List.of("where", "first")),
+        context(() -> false));
     assertThat(values(answer)).containsExactly(0L, 2L);
   }
 
@@ -110,17 +101,16 @@ class DriverTest {
   @Test
   void countsEachOperatorsRowsAndOwnTimeAsItsStage() {
     StageStats stats = new StageStats(List.of("where", "slow"));
-    try (Driver driver =
-        new Driver(
-            List.of(Driver.Step.counted(evenOnly(), 0), Driver.Step.counted(new Spinning(), 1)),
-            page -> {},
-            stats,
-            context(() -> false))) {
-      for (int i = 0; i < 4; i++) {
-        driver.add(numbers(i * 10, 10));
-      }
-      driver.finish();
+    List<Page> input = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      input.add(numbers(i * 10, 10));
     }
+    PageRun.drive(
+        input,
+        List.of(Driver.Step.counted(evenOnly(), 0), Driver.Step.counted(new Spinning(), 1)),
+        page -> {},
+        stats,
+        context(() -> false));
     List<StageStats.Stage> stages = stats.stages();
     assertThat(stages.get(0).rowsIn()).isEqualTo(40);
     assertThat(stages.get(0).rowsOut()).isEqualTo(20);
@@ -131,22 +121,19 @@ class DriverTest {
   }
 
   @Test
-  @Timeout(30) // a driver that waited in add would wait for ever: the future completes after it
-  void givesTheSourceItsThreadWhileAnOperatorIsBlocked() throws Exception {
+  @Timeout(30)
+  void waitsWhileAnOperatorIsBlockedThenGoesOn() {
     Waiting waiting = new Waiting();
     List<Page> answer = new ArrayList<>();
-    try (Driver driver =
-        new Driver(
-            List.of(Driver.Step.counted(waiting, 0), Driver.Step.counted(evenOnly(), 1)),
-            answer::add,
-            new StageStats(List.of("waiting", "where")),
-            context(() -> false))) {
-      driver.add(numbers(0, 4)); // taken; the operator now waits on something outside
-      assertThat(answer).isEmpty(); // add returned without waiting for it
-      CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS)
-          .execute(() -> waiting.blocked.complete(null));
-      driver.finish(); // waits for it
-    }
+    // the operator takes the page, then waits on something outside that completes a little later
+    CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS)
+        .execute(() -> waiting.blocked.complete(null));
+    PageRun.drive(
+        List.of(numbers(0, 4)),
+        List.of(Driver.Step.counted(waiting, 0), Driver.Step.counted(evenOnly(), 1)),
+        answer::add,
+        new StageStats(List.of("waiting", "where")),
+        context(() -> false));
     assertThat(values(answer)).containsExactly(0L, 2L);
   }
 
@@ -155,14 +142,14 @@ class DriverTest {
     AtomicBoolean cancelled = new AtomicBoolean();
     Waiting waiting = new Waiting();
     Driver driver =
-        new Driver(
+        PageRun.driver(
+            List.of(numbers(0, 4)),
             List.of(Driver.Step.counted(waiting, 0)),
             page -> {},
             new StageStats(List.of("waiting")),
             context(cancelled::get));
-    driver.add(numbers(0, 4));
     CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS).execute(() -> cancelled.set(true));
-    assertThatThrownBy(driver::finish).isInstanceOf(CancellationException.class);
+    assertThatThrownBy(driver::run).isInstanceOf(CancellationException.class);
     driver.close();
     assertThat(waiting.closed).isTrue();
   }

@@ -76,14 +76,22 @@ class InputFieldsTest {
     }
     List<io.quarry.plugin.api.data.Page> out = new java.util.ArrayList<>();
     PageChain chain =
-        new PageChain(
+        PageChain.pulling(
+            PagesSource.of(
+                List.of(
+                        TestPages.page(rows, List.of("a", "b")),
+                        TestPages.page(more, List.of("c", "a")))
+                    .iterator()),
             parse("table *"),
             new Evaluator(java.time.Instant.EPOCH, java.time.ZoneOffset.UTC),
             out::add,
             new StageStats(List.of("table")),
             0);
-    chain.add(TestPages.page(rows, List.of("a", "b")));
-    chain.add(TestPages.page(more, List.of("c", "a")));
+    try {
+      chain.run();
+    } finally {
+      chain.close();
+    }
     assertThat(out)
         .extracting(io.quarry.plugin.api.data.Page::positionCount)
         .containsExactly(1_024, 76, 100);

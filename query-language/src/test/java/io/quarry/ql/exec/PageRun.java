@@ -57,6 +57,34 @@ final class PageRun {
   }
 
   /**
+   * A driver of {@code steps} whose pages come from {@code input} ({@link PagesSource}, a first
+   * step counted nowhere), pulled by {@link Driver#run()}: how a test feeds a chain its pages.
+   */
+  static Driver driver(
+      Iterable<Page> input,
+      List<Driver.Step> steps,
+      java.util.function.Consumer<Page> sink,
+      StageStats stats,
+      io.quarry.plugin.api.command.OperatorContext context) {
+    List<Driver.Step> pulled = new ArrayList<>(steps.size() + 1);
+    pulled.add(Driver.Step.uncounted(PagesSource.of(input.iterator())));
+    pulled.addAll(steps);
+    return new Driver(pulled, sink, stats, context);
+  }
+
+  /** As {@link #driver}, run until its last step is finished, then closed. */
+  static void drive(
+      Iterable<Page> input,
+      List<Driver.Step> steps,
+      java.util.function.Consumer<Page> sink,
+      StageStats stats,
+      io.quarry.plugin.api.command.OperatorContext context) {
+    try (Driver driver = driver(input, steps, sink, stats, context)) {
+      driver.run();
+    }
+  }
+
+  /**
    * Pulls {@code input}'s pages through {@code reduce} ({@link PagesSource}: only while it wants
    * them), then closes it.
    */

@@ -109,18 +109,12 @@ class PluginOverlayOperatorTest {
     String commands = "fillnull value=0 n | accum n";
     MemoryAccount one = MemoryAccount.unbounded("test");
     List<Page> answer = new ArrayList<>();
-    try (Driver driver =
-        new Driver(
-            operators(commands, one).stream().map(Driver.Step::uncounted).toList(),
-            answer::add,
-            null,
-            new SearchResources(one, () -> false, w -> {})
-                .context(Instant.EPOCH, ZoneOffset.UTC))) {
-      for (Page page : pages(new Random(0))) {
-        driver.add(page);
-      }
-      driver.finish();
-    }
+    PageRun.drive(
+        pages(new Random(0)),
+        operators(commands, one).stream().map(Driver.Step::uncounted).toList(),
+        answer::add,
+        null,
+        new SearchResources(one, () -> false, w -> {}).context(Instant.EPOCH, ZoneOffset.UTC));
     assertThat(rows(answer)).as("the Driver").isEqualTo(expected());
     for (int seed = 0; seed < 8; seed++) {
       Random random = new Random(seed);

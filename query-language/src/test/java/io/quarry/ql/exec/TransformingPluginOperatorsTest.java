@@ -218,15 +218,12 @@ class TransformingPluginOperatorsTest {
    */
   private List<Page> mapSide(PluginCommand command, Evaluator evaluator, List<Page> pages) {
     List<Page> states = new ArrayList<>();
-    try (Driver slice =
-        new Driver(
-            List.of(Driver.Step.counted(TransformingPlugin.mapSide(command, evaluator, true), 0)),
-            states::add,
-            new StageStats(List.of(command.name())),
-            evaluator.pluginContext())) {
-      pages.forEach(slice::add);
-      slice.finish();
-    }
+    PageRun.drive(
+        pages,
+        List.of(Driver.Step.counted(TransformingPlugin.mapSide(command, evaluator, true), 0)),
+        states::add,
+        new StageStats(List.of(command.name())),
+        evaluator.pluginContext());
     return states;
   }
 

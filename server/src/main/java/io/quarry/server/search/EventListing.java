@@ -3,12 +3,13 @@ package io.quarry.server.search;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.codecs.store.EventFields;
+import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import java.util.function.Predicate;
 
 /**
  * The answer of a plain event listing on pages ({@code index=web status=404}, {@code … | where … |
@@ -27,9 +28,13 @@ import java.util.function.Predicate;
  * its cell is the event's search-time value of it (key=value, JSON, the sourcetype's extraction),
  * extracted here from the row's {@code _raw} — unless the source already read the field for a
  * command (the fields in {@code read}), whose column holds every event's value. This class holds
- * the rows and pages them; {@link ListingLayout} lays out each page.
+ * the rows and pages them, a pull {@link Operator} (a step of a chain, {@link
+ * io.quarry.ql.exec.ReduceChain#then}, or its end before the answer): it takes rows while it holds
+ * less than a page, hands a page per {@code getOutput}, and once the input is over the rows still
+ * held; closed, it drops what it holds and reports its extraction time, once. {@link ListingLayout}
+ * lays out each page.
  */
-final class EventListing {
+final class EventListing implements Operator {
   /** An event's default fields, in the order an event listing shows them. */
   static final List<String> DEFAULT_ORDER =
       List.of(
@@ -42,43 +47,23 @@ final class EventListing {
 
   private final ListingLayout layout;
   private final SearchControl control;
-  private final Predicate<Page> out; // false once it takes no more pages
   private final LongSupplier room; // rows the answer still takes
   private final int pageSize;
   private final HeldRows held = new HeldRows();
-  private boolean full;
+  private boolean finishing;
+  private boolean closed;
 
   /**
    * @param read the fields the source read for the commands (their columns hold every event's
    *     value: a null is the event's own)
    * @param extract false when nothing is extracted from an event's text ({@code tstats})
-   */
-  EventListing(
-      Set<String> read,
-      Sourcetypes sourcetypes,
-      boolean extract,
-      SearchControl control,
-      PageBatch.Results results,
-      int pageSize) {
-    this(
-        read,
-        sourcetypes,
-        extract,
-        false,
-        control,
-        results::add,
-        () -> results.maxRows() - results.collector().rows(),
-        pageSize);
-  }
-
-  /**
    * @param everyField whether a page has every field of its events, search-time extracted ones
    *     included, as a command asking for every field reads them (a subsearch's events, the batches
    *     a plugin command such as {@code fillnull} takes, a wildcard {@code table}): per row its
    *     default and index-time fields, then the fields its sourcetype, JSON or key=value extraction
    *     finds
-   * @param out takes the pages, false once it takes no more
-   * @param room how many rows the answer still takes (the last page is cut to it)
+   * @param room how many rows the answer still takes (the last page is cut to it; none once it is
+   *     0): {@link #roomOf} an answer's, or {@link #UNLIMITED}
    */
   EventListing(
       Set<String> read,
@@ -86,7 +71,6 @@ final class EventListing {
       boolean extract,
       boolean everyField,
       SearchControl control,
-      Predicate<Page> out,
       LongSupplier room,
       int pageSize) {
     this(
@@ -96,7 +80,6 @@ final class EventListing {
         everyField,
         ListedFields.of(List.of()),
         control,
-        out,
         room,
         pageSize);
   }
@@ -112,45 +95,106 @@ final class EventListing {
       boolean everyField,
       ListedFields listed,
       SearchControl control,
-      Predicate<Page> out,
       LongSupplier room,
       int pageSize) {
     this.layout = new ListingLayout(read, sourcetypes, extract, everyField, listed);
     this.control = requireNonNull(control, "control is null");
-    this.out = requireNonNull(out, "out is null");
     this.room = requireNonNull(room, "room is null");
     this.pageSize = pageSize;
   }
 
-  /** Takes the commands' output; false once the answer is full. */
-  boolean add(Page page) {
-    if (full || page.positionCount() == 0) {
-      return !full;
-    }
-    held.add(page);
-    while (!full && held.rows() >= rowsOfNextPage()) {
-      handOn(rowsOfNextPage());
-    }
-    return !full;
+  /** No row limit: a listing whose pages go on to other steps (batches, a table). */
+  static final LongSupplier UNLIMITED = () -> Long.MAX_VALUE;
+
+  /** The rows {@code results} still takes. */
+  static LongSupplier roomOf(PageBatch.Results results) {
+    return () -> results.maxRows() - results.collector().rows();
   }
 
-  /** The commands' output is over: the rows still held go out. */
-  void finish() {
-    while (!full && held.rows() > 0) {
-      handOn(Math.min(held.rows(), rowsOfNextPage()));
+  /** Takes rows while it holds less than its next page. */
+  @Override
+  public boolean needsInput() {
+    return !finishing && !closed && !full() && held.rows() < rowsOfNextPage();
+  }
+
+  /** Holds the commands' rows (an empty page goes nowhere; none once the answer is full). */
+  @Override
+  public void addInput(Page page) {
+    if (finishing) {
+      throw new IllegalStateException("addInput after finish");
     }
+    if (!closed && !full() && page.positionCount() > 0) {
+      held.add(page);
+    }
+  }
+
+  /**
+   * The next page laid out: a whole page's rows once held (or the rows the answer has room for),
+   * the rest once the input is over; else null.
+   */
+  @Override
+  public Page getOutput() {
+    if (closed || full() || held.rows() == 0) {
+      return null;
+    }
+    int rows = rowsOfNextPage();
+    if (held.rows() < rows && !finishing) {
+      return null;
+    }
+    return layout.page(held.take(Math.min(rows, held.rows())));
+  }
+
+  /** The commands' output is over: the rows still held go out as they are pulled. */
+  @Override
+  public void finish() {
+    finishing = true;
+  }
+
+  /** Once the input is over and every row went out, or the answer is full. */
+  @Override
+  public boolean isFinished() {
+    return closed || full() || finishing && held.rows() == 0;
+  }
+
+  /** Drops the rows still held and tells the search the time spent extracting (once). */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
     held.clear();
     control.extracted(layout.extracted());
+  }
+
+  /**
+   * Beside a pulled chain (a listing for an {@code outputlookup}'s table, one before a slice's
+   * source): takes {@code page} and hands each page it can then lay out to {@code out}.
+   */
+  void push(Page page, Consumer<Page> out) {
+    addInput(page);
+    drainInto(out);
+  }
+
+  /** As {@link #push}, the input over: every row still held goes to {@code out}. */
+  void finishInto(Consumer<Page> out) {
+    finish();
+    drainInto(out);
+  }
+
+  private void drainInto(Consumer<Page> out) {
+    for (Page page = getOutput(); page != null; page = getOutput()) {
+      out.accept(page);
+    }
+  }
+
+  private boolean full() {
+    return room.getAsLong() <= 0;
   }
 
   /** The rows of the next page: a whole page, or what room the answer has left. */
   private int rowsOfNextPage() {
     return (int) Math.max(1, Math.min(pageSize, room.getAsLong()));
-  }
-
-  /** Hands on the first {@code count} held rows as one page. */
-  private void handOn(int count) {
-    full = !out.test(layout.page(held.take(count)));
   }
 
   /**

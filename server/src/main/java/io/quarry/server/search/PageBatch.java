@@ -203,11 +203,7 @@ final class PageBatch {
                         !indexedFieldsOnly,
                         true,
                         control,
-                        page -> {
-                          reading.add(page);
-                          return true;
-                        },
-                        () -> Long.MAX_VALUE,
+                        EventListing.UNLIMITED,
                         pageSize)
                     : null;
             EventPages source =
@@ -226,17 +222,22 @@ final class PageBatch {
                         stages.counted(stage, page.positionCount(), 0);
                       }
                       if (every != null) {
-                        every.add(page);
+                        every.push(page, reading::add);
                       } else {
                         reading.add(ownText ? EventText.withOwnText(page) : page);
                       }
                     },
                     () -> {
                       if (every != null) {
-                        every.finish();
+                        every.finishInto(reading::add);
                       }
                     },
-                    chain::close); // also when the slice fails: plugin operators are released
+                    () -> {
+                      if (every != null) {
+                        every.close();
+                      }
+                      chain.close();
+                    }); // also when the slice fails: plugin operators are released
             EventPages events = every != null ? source.listing() : source;
             EventVisitor visitor =
                 counting == null

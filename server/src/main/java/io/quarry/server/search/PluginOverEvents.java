@@ -1,6 +1,5 @@
 package io.quarry.server.search;
 
-import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.ast.SubsearchCommand;
@@ -9,7 +8,6 @@ import io.quarry.ql.exec.PageCommands;
 import io.quarry.ql.exec.PluginOverlayOperator;
 import io.quarry.ql.exec.ReduceChain;
 import io.quarry.ql.exec.ReduceCoverage;
-import io.quarry.ql.exec.StageStats;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,8 +60,7 @@ final class PluginOverEvents {
   private final boolean extract;
   private final SearchControl control;
   private final Evaluator evaluator;
-  private final StageStats stages;
-  private final EventListing answer;
+  private final PageBatch.Results results;
 
   /**
    * @param pipeline the search's commands
@@ -81,7 +78,6 @@ final class PluginOverEvents {
       boolean extract,
       SearchControl control,
       Evaluator evaluator,
-      StageStats stages,
       PageBatch.Results results) {
     this.pipeline = pipeline;
     this.at = at;
@@ -91,19 +87,7 @@ final class PluginOverEvents {
     this.extract = extract;
     this.control = control;
     this.evaluator = evaluator;
-    this.stages = stages;
-    this.answer =
-        new EventListing(
-                read,
-                sourcetypes,
-                extract,
-                false,
-                listed.stagesFrom(runs(pipeline, at).getLast()[1]),
-                control,
-                results::add,
-                () -> results.maxRows() - results.collector().rows(),
-                SearchService.pageSize())
-            .fromListedNames();
+    this.results = results;
   }
 
   /**
@@ -112,29 +96,25 @@ final class PluginOverEvents {
    * the rows before it as every-field batches, its plugin commands' overlay operators (each counted
    * as its stage) with their answer listed ({@link OverlayNames}) — or its renames, each row's
    * names renamed —, then the commands after it up to the next run, marking what they set; the
-   * answer's listing its end ({@link #finish} pages out what it holds).
+   * answer's listing its last step, its pages the answer.
    */
   io.quarry.ql.exec.PageReduce chain(ReduceChain before) {
     List<int[]> bounds = runs(pipeline, at);
     try {
       for (int k = 0; k < bounds.size(); k++) {
         int[] run = bounds.get(k);
-        PushedOperator batches = new PushedOperator();
-        batches.into(batches(k, bounds, batches::take));
-        before.then(batches);
+        before.then(batches(k, bounds));
         if (RenameOverEvents.renamesByWildcard(pipeline.get(run[0]))) {
           // the renames rename the every-field pages' columns, and each row's every name as the
           // rename renames a row's fields (RenameOverEvents.listedNames)
-          before.then(
-              RenameOverEvents.renaming(
-                  pipeline.subList(run[0], run[1]),
-                  run[0],
-                  evaluator,
-                  stages,
-                  page ->
-                      page.withColumn(
-                          ListingColumns.DISCOVERED_NAMES,
-                          page.block(ListingColumns.FIELD_NAMES))));
+          RenameOverEvents.renaming(
+              before,
+              pipeline.subList(run[0], run[1]),
+              run[0],
+              evaluator,
+              page ->
+                  page.withColumn(
+                      ListingColumns.DISCOVERED_NAMES, page.block(ListingColumns.FIELD_NAMES)));
         } else {
           for (int c = run[0]; c < run[1]; c++) {
             before.then(new PluginOverlayOperator(asPlugin(pipeline.get(c)), evaluator, HIDDEN), c);
@@ -148,14 +128,25 @@ final class PluginOverEvents {
     } catch (RuntimeException e) {
       throw before.closeBuilt(e);
     }
-    return before.into(answer::add);
+    EventListing answer =
+        new EventListing(
+                read,
+                sourcetypes,
+                extract,
+                false,
+                listed.stagesFrom(bounds.getLast()[1]),
+                control,
+                EventListing.roomOf(results),
+                SearchService.pageSize())
+            .fromListedNames();
+    return before.then(answer).into(results::add);
   }
 
   /**
-   * The listing that lays out the rows before run {@code k} as batches of every field, into {@code
-   * out}.
+   * The listing that lays out the rows before run {@code k} as batches of every field: a step of
+   * the chain.
    */
-  private EventListing batches(int k, List<int[]> bounds, java.util.function.Predicate<Page> out) {
+  private EventListing batches(int k, List<int[]> bounds) {
     int[] run = bounds.get(k);
     EventListing batches;
     if (k == 0) {
@@ -170,8 +161,7 @@ final class PluginOverEvents {
               true,
               listed.stagesBefore(at),
               control,
-              out,
-              () -> Long.MAX_VALUE,
+              EventListing.UNLIMITED,
               SearchService.pageSize());
     } else {
       // the overlay rows the run before leaves, the commands after it replayed over them, as
@@ -185,8 +175,7 @@ final class PluginOverEvents {
                   false,
                   between,
                   control,
-                  out,
-                  () -> Long.MAX_VALUE,
+                  EventListing.UNLIMITED,
                   SearchService.pageSize())
               .fromDiscoveredNames();
     }
@@ -353,10 +342,5 @@ final class PluginOverEvents {
   /** The plugin command this class runs for {@code command} ({@link #runsAsPlugin}). */
   private static PluginCommand asPlugin(Command command) {
     return command instanceof PluginCommand plugin ? plugin : PageCommands.of(command);
-  }
-
-  /** The events are over: the answer's listing pages out the rows it holds. */
-  void finish() {
-    answer.finish();
   }
 }

@@ -1,5 +1,6 @@
 package io.quarry.server.search;
 
+import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
@@ -10,7 +11,6 @@ import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.ReduceChain;
 import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.RenamedNames;
-import io.quarry.ql.exec.StageStats;
 import io.quarry.ql.exec.Wildcard;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
@@ -38,13 +38,12 @@ import java.util.Set;
  */
 final class RenameOverEvents {
   private final EventListing batches; // every field, as the commands before the rename leave it
-  private final PushedOperator batching; // the step that lays them out
   private final List<Command> pipeline;
   private final int at;
   private final ListedFields listed;
   private final Evaluator evaluator;
-  private final StageStats stages;
-  private final EventListing answer;
+  private final EventListing answer; // the answer's pages
+  private final PageBatch.Results results;
 
   /**
    * @param pipeline the search's commands
@@ -64,14 +63,12 @@ final class RenameOverEvents {
       boolean extract,
       SearchControl control,
       Evaluator evaluator,
-      StageStats stages,
       PageBatch.Results results,
       int batchSize) {
     this.pipeline = pipeline;
     this.at = at;
     this.listed = listed;
     this.evaluator = evaluator;
-    this.stages = stages;
     this.answer =
         new EventListing(
                 read,
@@ -80,11 +77,10 @@ final class RenameOverEvents {
                 false,
                 listed,
                 control,
-                results::add,
-                () -> results.maxRows() - results.collector().rows(),
+                EventListing.roomOf(results),
                 SearchService.pageSize())
             .fromListedNames();
-    this.batching = new PushedOperator();
+    this.results = results;
     this.batches =
         new EventListing(
                 read,
@@ -93,8 +89,7 @@ final class RenameOverEvents {
                 true,
                 before(pipeline, at),
                 control,
-                batching::take,
-                () -> Long.MAX_VALUE,
+                EventListing.UNLIMITED,
                 batchSize)
             .carryingListedNames()
             .carryingDiscoveredNames();
@@ -103,56 +98,65 @@ final class RenameOverEvents {
   /**
    * {@code before} (the stages of the commands before the rename, marking what they set) followed
    * by the every-field batches of their rows, the renames ({@link #renaming}) and the commands
-   * after them, marking what they set: one pulled chain, the answer's listing its end ({@link
-   * #finish} pages out what it holds).
+   * after them, marking what they set: one pulled chain, the answer's listing its last step.
    */
   io.quarry.ql.exec.PageReduce chain(ReduceChain before) {
     int end = end(pipeline, at);
     try {
-      before
-          .then(batching.into(batches))
-          .then(renaming(pipeline.subList(at, end), at, evaluator, stages, page -> page))
+      before.then(batches);
+      renaming(before, pipeline.subList(at, end), at, evaluator, page -> page)
           .marking(pipeline.subList(end, pipeline.size()), end, listed.valuesMarked());
     } catch (RuntimeException e) {
       throw before.closeBuilt(e);
     }
-    return before.into(answer::add);
+    return before.then(answer).into(results::add);
   }
 
   /**
-   * The step of the run of renames {@code renames} (stages {@code firstStage}, …): each page's
-   * columns renamed by their stages, and each row's every name renamed as they rename a row's
-   * fields ({@link #listedNames}), then {@code then} applied. Its input pages carry the events' own
-   * {@code _raw} and {@code sourcetype} (added where no command before changed them): what the
-   * listing extracts from and a bare word matches.
+   * Adds to {@code chain} the steps of the run of renames {@code renames} (stages {@code
+   * firstStage}, …): each page's columns renamed by their stages, and each row's every name renamed
+   * as they rename a row's fields ({@link #listedNames}), then {@code then} applied. Its input
+   * pages carry the events' own {@code _raw} and {@code sourcetype} (added where no command before
+   * changed them): what the listing extracts from and a bare word matches. A rename's stage hands
+   * on one page for each it takes, in order, so the step after them pairs each renamed page with
+   * its input.
    */
-  static PushedOperator renaming(
+  static ReduceChain renaming(
+      ReduceChain chain,
       List<Command> renames,
       int firstStage,
       Evaluator evaluator,
-      StageStats stages,
       java.util.function.UnaryOperator<Page> then) {
     List<RenamedNames> names =
         renames.stream().map(command -> new RenamedNames((RenameCommand) command)).toList();
-    PushedOperator step = new PushedOperator();
-    Page[] input = new Page[1]; // the page the renames' stages are renaming
-    PageChain rename =
-        new PageChain(
-            renames,
-            evaluator,
-            page -> step.take(then.apply(listedNames(names, input[0], page))),
-            stages,
-            firstStage);
-    return step.into(
-        events -> {
-          input[0] =
-              events.block(ListingColumns.EVENT_RAW) != null
-                  ? events
-                  : ListingColumns.withEventText(events);
-          rename.add(input[0]);
-        },
-        rename::finish,
-        rename::close);
+    java.util.ArrayDeque<Page> inputs = new java.util.ArrayDeque<>(); // taken, not yet renamed
+    chain.then(
+        new PageTransformOperator() {
+          @Override
+          protected Page process(Page events) {
+            Page input =
+                events.block(ListingColumns.EVENT_RAW) != null
+                    ? events
+                    : ListingColumns.withEventText(events);
+            inputs.addLast(input);
+            return input;
+          }
+        });
+    for (int i = 0; i < renames.size(); i++) {
+      chain.then(PageChain.operator(renames.get(i), evaluator), firstStage + i);
+    }
+    return chain.then(
+        new PageTransformOperator() {
+          @Override
+          protected Page process(Page renamed) {
+            return then.apply(listedNames(names, inputs.removeFirst(), renamed));
+          }
+
+          @Override
+          public void close() {
+            inputs.clear();
+          }
+        });
   }
 
   /**
@@ -216,11 +220,6 @@ final class RenameOverEvents {
   static boolean renamesByWildcard(Command command) {
     return command instanceof RenameCommand rename
         && rename.renames().stream().anyMatch(r -> Wildcard.hasWildcard(r.from()));
-  }
-
-  /** The events are over: the answer's listing pages out the rows it holds. */
-  void finish() {
-    answer.finish();
   }
 
   /**

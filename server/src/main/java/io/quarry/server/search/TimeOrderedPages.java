@@ -3,17 +3,14 @@ package io.quarry.server.search;
 import io.quarry.codecs.store.EventVisitor;
 import io.quarry.codecs.store.ScanStats;
 import io.quarry.codecs.store.StoredEvent;
-import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.EventText;
 import io.quarry.ql.exec.PageReduce;
-import io.quarry.ql.exec.ReduceChain;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.io.IOException;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -34,37 +31,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * them ({@code eval}, {@code rex}, {@code lookup}, {@code rename}, {@code fields -}), runs on pages
  * too: the source then carries every field an event has without extraction, and {@link
  * EventListing} makes the answer's pages. A pipeline {@link TimeOrderedShape#of} gives no shape is
- * not supported.
+ * not supported. This class runs the scan into the chain; {@link TimeOrderedChain} builds the
+ * chain.
  */
 final class TimeOrderedPages {
   private TimeOrderedPages() {}
-
-  /**
-   * The {@code outputlookup} at {@code at} in an event listing ({@link EventTable}), its rows
-   * counted; ending the listing, it hands the answer on to {@code results}, else to none.
-   */
-  private static EventTable eventTable(
-      List<Command> pipeline,
-      int at,
-      Evaluator evaluator,
-      Sourcetypes sourcetypes,
-      boolean extract,
-      StageStats stages,
-      PageBatch.Results results) {
-    io.quarry.ql.ast.OutputLookupCommand command =
-        (io.quarry.ql.ast.OutputLookupCommand) pipeline.get(at);
-    boolean last = at == pipeline.size() - 1;
-    return new EventTable(
-        command,
-        evaluator.lookupWriter(),
-        evaluator.memory(command.name()),
-        sourcetypes,
-        extract,
-        page -> {
-          stages.counted(at, page.positionCount(), 0);
-          return !last || results.add(page);
-        });
-  }
 
   /**
    * The scan that feeds a visitor: the store's time-ordered scan over the search's indexes, pulled
@@ -102,196 +73,15 @@ final class TimeOrderedPages {
     // the same skip over blocks, sharing its values (a leading dedup: every event visited matches)
     BlockDedup blockSkip = skip == null ? null : new BlockDedup(skipSeenOf, skip.seen(), control);
     int fused = shape.fused();
-    // outputlookup in the listing: it takes the listing's every row; ending it, it hands the
-    // answer on, else the commands after it take the events as they came (tableInside)
-    // (a listing's shape takes an outputlookup only where EventTable writes it)
-    int appendAt = shape.appendAt();
-    int tableAt =
-        shape.listing() && fused == 0 && appendAt < 0 ? EventTable.position(pipeline) : -1;
-    EventTable table =
-        tableAt >= 0
-            ? eventTable(
-                pipeline, tableAt, evaluator, sourcetypes, !indexedFieldsOnly, stages, results)
-            : null;
-    boolean tableInside = table != null && tableAt < pipeline.size() - 1;
-    EventListing listing =
-        shape.listing()
-            ? new EventListing(
-                Set.copyOf(shape.sourceFields()),
-                sourcetypes,
-                !indexedFieldsOnly,
-                shape.everyField(),
-                shape.listed(),
-                control,
-                table != null && !tableInside ? table::add : results::add,
-                table != null && !tableInside
-                    ? () -> Long.MAX_VALUE
-                    : () -> results.maxRows() - results.collector().rows(),
-                SearchService.pageSize())
-            : null;
-    if (table != null && !tableInside) {
-      listing.carryingListedNames();
-    }
-    if (appendAt >= 0) {
-      // an append's subsearch rows among the events: no events, listed as they are
-      listing.withOtherRows(shape.listed().stagesFrom(appendAt + 1));
-    }
-    // outputlookup inside the listing: the events as the commands before it leave them go to a
-    // listing of their own for the table, and on to the commands after it
-    EventListing tableListing =
-        tableInside
-            ? new EventListing(
-                    Set.copyOf(shape.sourceFields()),
-                    sourcetypes,
-                    !indexedFieldsOnly,
-                    false,
-                    shape.listed().stagesBefore(tableAt),
-                    control,
-                    table::add,
-                    () -> Long.MAX_VALUE,
-                    SearchService.pageSize())
-                .carryingListedNames()
-            : null;
-    int aggregateAt = shape.aggregateAt();
-    // every field: the events the leading commands keep laid out in pages, every field
-    // extracted, into the rest
-    int listedAt = shape.everyField() && !shape.listing() ? fused + shape.listedAt() : -1;
-    PluginOverEvents overPlugin =
-        listedAt >= 0
-                && fused == 0
-                && !shape.wordsOverEveryField()
-                && !TimeOrderedShape.everyFieldPlan(pipeline)
-                && PluginOverEvents.startsAt(pipeline, listedAt)
-            ? new PluginOverEvents(
-                pipeline,
-                listedAt,
-                shape.listed(),
-                Set.copyOf(shape.sourceFields()),
-                sourcetypes,
-                !indexedFieldsOnly,
-                control,
-                evaluator,
-                stages,
-                results)
-            : null;
-    RenameOverEvents overRename =
-        listedAt >= 0
-                && fused == 0
-                && overPlugin == null
-                && !shape.wordsOverEveryField()
-                && RenameOverEvents.at(pipeline) == listedAt
-            ? new RenameOverEvents(
-                pipeline,
-                listedAt,
-                shape.listed(),
-                Set.copyOf(shape.sourceFields()),
-                sourcetypes,
-                !indexedFieldsOnly,
-                control,
-                evaluator,
-                stages,
-                results,
-                shape.pageSize())
-            : null;
-    // a bare word after the listing that asks the events' own text (eval _raw=… | table * |
-    // search x): the listing's pages carry it, as the source's hand it over
-    boolean ownTextAfterListing =
-        listedAt >= 0 && shape.listed().changesEventText() && TimeOrderedShape.ownText(pipeline);
-    // the commands from listedAt on over every-field pages of the events the commands before it
-    // keep (EventListing: the changes of the commands before it, EveryFieldPlan), a step of the
-    // chain
-    boolean overEveryField = listedAt >= 0 && overPlugin == null && overRename == null;
-    PushedOperator everyField = overEveryField ? new PushedOperator() : null;
-    if (overEveryField) {
-      EventListing laying =
-          new EventListing(
-              Set.copyOf(shape.sourceFields()),
-              sourcetypes,
-              !indexedFieldsOnly,
-              true,
-              shape.listed(),
-              control,
-              everyField::take,
-              () -> Long.MAX_VALUE,
-              SearchService.pageSize());
-      everyField.into(ownTextAfterListing ? laying.carryingEventText() : laying);
-    }
-    List<Command> staged =
-        pipeline.subList(
-            fused,
-            listedAt >= 0
-                ? listedAt
-                : aggregateAt >= 0 ? aggregateAt : table != null ? tableAt : pipeline.size());
-    // one pulled chain from the scan's source through the stages (and an aggregation's, a
-    // listing's, a plugin's or a rename's after them) into what takes the answer
-    ReduceChain chain = ReduceChain.of(evaluator, stages, SearchService.pageSize());
-    // a listing's lookup, rex, rename mark what they set (ListedFields), and so do those before
-    // plugin commands over events or a wildcard rename
-    if (shape.ownText()) {
-      chain.overEventsWithOwnText(staged, fused);
-    } else if (listing != null || overPlugin != null || everyField != null) {
-      chain.marking(staged, fused, shape.listed().valuesMarked());
-    } else if (overRename != null) {
-      chain.marking(staged, fused, RenameOverEvents.before(pipeline, listedAt).valuesMarked());
-    } else {
-      chain.overEvents(staged, fused);
-    }
-    PageReduce stagesOnPages;
-    if (tableInside) {
-      // every row into the table, and on to the commands after it (marking what they set)
-      chain.thenWriting(
-          new io.quarry.plugin.api.command.PageTransformOperator() {
-            @Override
-            protected Page process(Page page) {
-              tableListing.add(page);
-              return page;
-            }
-          });
-      stagesOnPages =
-          chain
-              .marking(
-                  pipeline.subList(tableAt + 1, pipeline.size()),
-                  tableAt + 1,
-                  shape.listed().valuesMarked())
-              .into(listing::add);
-    } else if (listing != null) {
-      stagesOnPages = chain.into(listing::add);
-    } else if (overPlugin != null) {
-      stagesOnPages = overPlugin.chain(chain);
-    } else if (overRename != null) {
-      stagesOnPages = overRename.chain(chain);
-    } else if (everyField != null) {
-      List<Command> after = pipeline.subList(listedAt, pipeline.size());
-      stagesOnPages =
-          ownTextAfterListing
-              ? chain
-                  .then(everyField)
-                  .overEventsWithOwnText(after, listedAt)
-                  .into(page -> results.add(ListingColumns.withoutHidden(page))) // table * kept
-              : chain.then(everyField).overEvents(after, listedAt).into(results::add);
-    } else if (aggregateAt >= 0) {
-      // the aggregation and the commands after it over its answer (one thread: no partials; a
-      // plugin's map and reduce sides consecutive steps), in arrival order
-      stagesOnPages =
-          chain
-              .overResults(pipeline.subList(aggregateAt, pipeline.size()), aggregateAt)
-              .into(results::add);
-    } else {
-      stagesOnPages = chain.into(results::add);
-    }
+    TimeOrderedChain chain =
+        TimeOrderedChain.of(
+            shape, pipeline, sourcetypes, control, indexedFieldsOnly, stages, evaluator, results);
+    PageReduce stagesOnPages = chain.stages();
+    boolean eventText = chain.eventText();
+    boolean ownText = shape.ownText(); // not a listing: its own text under a hidden name only
     // the scan is the source of the stages' driver, pulled a page's worth at a time: once a head
     // has its rows or the answer is full, the driver closes it and it reads no further
     ScanSourceOperator reading = new ScanSourceOperator(shape.pageSize());
-    // the extraction reads the events' own _raw and sourcetype where a command changes them
-    boolean eventText =
-        listing != null
-                && (shape.listed().changesEventText()
-                    || TimeOrderedShape.ownText(pipeline)
-                    || appendAt >= 0) // an event's text marks it apart from the subsearch's rows
-            || overPlugin != null // the plugin commands' batches carry it (PluginOverEvents)
-            || everyField != null && shape.listed().changesEventText()
-            || overRename != null && RenameOverEvents.before(pipeline, listedAt).changesEventText();
-    boolean ownText = shape.ownText(); // not a listing: its own text under a hidden name only
     EventPages source =
         new EventPages(
                 shape.sourceFields(),
@@ -315,10 +105,7 @@ final class TimeOrderedPages {
                 () -> {},
                 () -> {})
             .typedValues();
-    EventPages pages =
-        listing != null || everyField != null || overPlugin != null || overRename != null
-            ? source.listing()
-            : source;
+    EventPages pages = chain.listingPages() ? source.listing() : source;
     boolean[] pulled = {false}; // whether the scan opened and the chain ran
     try {
       stagesOnPages.pullFrom(reading);
@@ -373,29 +160,10 @@ final class TimeOrderedPages {
         reading.finish();
         stagesOnPages.run();
       }
-      if (tableInside) {
-        tableListing.finish();
-      }
-      if (overPlugin != null) {
-        overPlugin.finish();
-      }
-      if (overRename != null) {
-        overRename.finish();
-      }
-      if (listing != null) {
-        listing.finish();
-      }
-      if (table != null) {
-        long started = System.nanoTime();
-        table.finish();
-        stages.timed(tableAt, System.nanoTime() - started);
-      }
+      chain.finish();
       return scanned;
     } finally {
-      stagesOnPages.close();
-      if (table != null) {
-        table.close();
-      }
+      chain.close();
     }
   }
 }
