@@ -16,17 +16,16 @@ import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 
 /**
- * The operator-moving core of a {@link Driver}: one pass over the chain
- * ({@link #moveOnce}) — for each neighbouring pair, finish the next operator when this one is
- * finished, else move this one's output into the next while the next needs input; when the next is
- * finished early (a {@code head} has its rows) finish this one and drop what it still gives (a
- * writing step, {@link Driver.Step#writes}, is not finished: it goes on taking every row, its
- * output dropped) — the last operator's output handed to the sink, the finished prefix (up to the
- * first unfinished writing step) closed at once, the chain finished once its last operator and
- * every writing step are; waiting on a blocked operator while checking every {@value
- * Operator#CANCEL_CHECK_MILLIS} ms whether the search was cancelled; and the stage timing of every
- * call into an operator ({@code addInput}, {@code getOutput}, {@code finish}) counted into the
- * search's {@link StageStats}.
+ * The operator-moving core of a {@link Driver}: one pass over the chain ({@link #moveOnce}) — for
+ * each neighbouring pair, finish the next operator when this one is finished, else move this one's
+ * output into the next while the next needs input; when the next is finished early (a {@code head}
+ * has its rows) finish this one and drop what it still gives (a writing step, {@link
+ * Driver.Step#writes}, is not finished: it goes on taking every row, its output dropped) — the last
+ * operator's output handed to the sink, the finished prefix (up to the first unfinished writing
+ * step) closed at once, the chain finished once its last operator and every writing step are;
+ * waiting on a blocked operator while checking every {@value Operator#CANCEL_CHECK_MILLIS} ms
+ * whether the search was cancelled; and the stage timing of every call into an operator ({@code
+ * addInput}, {@code getOutput}, {@code finish}) counted into the search's {@link StageStats}.
  */
 final class DriverLoop {
   /** How many idle loops a finishing chain allows an operator that is not blocked. */
