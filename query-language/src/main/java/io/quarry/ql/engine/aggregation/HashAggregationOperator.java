@@ -331,9 +331,16 @@ public final class HashAggregationOperator implements PageAggregator {
 
   @Override
   public void finish() {
+    finishOn(null, 0);
+  }
+
+  /** Finishes with the answer's sort, results and pages shared ({@link AggregationOutput}). */
+  @Override
+  public void finishOn(java.util.concurrent.Executor parallel, int helpers) {
     if (!finishing) {
       finishing = true;
-      output.addAll(snapshot());
+      output.addAll(
+          new AggregationOutput(command, keys, functions, pageSize, parallel, helpers).pages());
       clear();
     }
   }
@@ -344,7 +351,7 @@ public final class HashAggregationOperator implements PageAggregator {
    */
   @Override
   public List<Page> snapshot() {
-    return new AggregationOutput(command, keys, functions, pageSize).pages();
+    return new AggregationOutput(command, keys, functions, pageSize, null, 0).pages();
   }
 
   @Override
