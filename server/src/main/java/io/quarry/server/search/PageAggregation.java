@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
 
 /**
  * The partial aggregations of a batch search on the page engine, about one per search thread: a
@@ -57,18 +58,21 @@ final class PageAggregation {
 
   /**
    * The scan is over: every partial merged, the segments' value counts of {@code values}' field
-   * added ({@code values} null: none were counted); the final aggregation's answer as a pulled
-   * source for the reduce side ({@link io.quarry.ql.exec.OutputSource}, which finishes it on the
-   * first pull and closes it with the reduce chain's driver). The final aggregation closed when
-   * merging fails.
+   * added ({@code values} null: none were counted); the final aggregation finished, its answer made
+   * with up to {@code helpers} threads of {@code parallel} (the search pool, idle once the scan is
+   * over) besides the caller, and handed as a pulled source to the reduce side ({@link
+   * io.quarry.ql.exec.OutputSource}, which finishes it on the first pull and closes it with the
+   * reduce chain's driver). The final aggregation closed when merging fails.
    */
-  io.quarry.ql.exec.OutputSource answer(CountShortcut values, OrdinalCounts segmentCounts) {
+  io.quarry.ql.exec.OutputSource answer(
+      CountShortcut values, OrdinalCounts segmentCounts, Executor parallel, int helpers) {
     try {
       mergeAll();
-      if (values != null) {
-        synchronized (total) {
+      synchronized (total) {
+        if (values != null) {
           segmentCounts.drainInto(total, values.field());
         }
+        total.finishOn(parallel, helpers);
       }
     } catch (RuntimeException | Error e) {
       total.close();

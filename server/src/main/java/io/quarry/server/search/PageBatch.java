@@ -91,6 +91,7 @@ final class PageBatch {
   private final StageStats stages;
   private final Evaluator evaluator;
   private final int pageSize;
+  private final java.util.concurrent.Executor parallel; // the search pool: shares the answer
 
   PageBatch(
       Sourcetypes sourcetypes,
@@ -100,7 +101,8 @@ final class PageBatch {
       AtomicLong matched,
       StageStats stages,
       Evaluator evaluator,
-      int pageSize) {
+      int pageSize,
+      java.util.concurrent.Executor parallel) {
     this.sourcetypes = sourcetypes;
     this.control = control;
     this.filter = filter;
@@ -109,6 +111,7 @@ final class PageBatch {
     this.stages = stages;
     this.evaluator = evaluator;
     this.pageSize = pageSize;
+    this.parallel = parallel;
   }
 
   /**
@@ -314,7 +317,9 @@ final class PageBatch {
                   counting != null && counting.kind() == CountShortcut.Kind.VALUES
                       ? counting
                       : null,
-                  segmentCounts));
+                  segmentCounts,
+                  parallel,
+                  Runtime.getRuntime().availableProcessors() - 1));
       reduceOnPages.run();
     } finally {
       if (states != null) {

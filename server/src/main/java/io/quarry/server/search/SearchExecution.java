@@ -219,7 +219,8 @@ final class SearchExecution {
             run.matched(),
             run.stages(),
             run.evaluator(),
-            SearchService.pageSize())
+            SearchService.pageSize(),
+            searchPool)
         .run(
             batch,
             pipeline,

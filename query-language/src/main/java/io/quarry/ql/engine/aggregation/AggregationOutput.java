@@ -9,7 +9,9 @@ import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.exec.PageBuilder;
 import io.quarry.ql.exec.TimeField;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 /**
  * A hash aggregation's answer as typed pages ({@link HashAggregationOperator#snapshot}): one row
@@ -17,78 +19,117 @@ import java.util.List;
  * pageSize} rows a page; by-fields as string blocks straight from the keys, numeric results as long
  * or double blocks (doubles throughout when a column has fractions anywhere), everything else —
  * text, multivalues, {@code _time} — typed as {@link PageBuilder#toPage} types a field.
+ *
+ * <p>Given an executor (the search pool, once the scan is over), the work is shared between the
+ * caller and the pool's threads ({@link SharedTasks}): the sort of the groups beside each
+ * function's results, then the pages, each page by one thread. Neither step writes the keys or the
+ * states, and the pages are in the same order, so the answer is the same as on one thread.
  */
 final class AggregationOutput {
   private final StatsCommand command;
   private final GroupKeys keys;
   private final GroupingFunction[] functions;
   private final int pageSize;
+  private final Executor parallel; // null: all on the caller
+  private final int helpers;
 
+  /**
+   * The answer of {@code keys} and {@code functions}, made with up to {@code helpers} threads of
+   * {@code parallel} besides the caller ({@code parallel} null: on the caller alone).
+   */
   AggregationOutput(
-      StatsCommand command, GroupKeys keys, GroupingFunction[] functions, int pageSize) {
+      StatsCommand command,
+      GroupKeys keys,
+      GroupingFunction[] functions,
+      int pageSize,
+      Executor parallel,
+      int helpers) {
     this.command = command;
     this.keys = keys;
     this.functions = functions;
     this.pageSize = pageSize;
+    this.parallel = parallel;
+    this.helpers = helpers;
   }
 
   /** The groups sorted by their by-field values, with their results, as pages. */
   List<Page> pages() {
     int groups = keys.size();
     int width = command.groupBy().size();
-    int[] order = GroupOrder.of(keys, width);
     // every result first: a column whose numbers are whole in some groups and not in others is
-    // doubles throughout
+    // doubles throughout; task 0 sorts, task 1 + f asks function f for its results
+    int[][] order = new int[1][];
     ResultColumn[] results = new ResultColumn[functions.length];
-    for (int f = 0; f < functions.length; f++) {
-      results[f] = ResultColumn.of(functions[f], groups);
-    }
+    SharedTasks.run(
+        1 + functions.length,
+        task -> {
+          if (task == 0) {
+            order[0] = GroupOrder.of(keys, width);
+          } else {
+            results[task - 1] = ResultColumn.of(functions[task - 1], groups);
+          }
+        },
+        groups >= PARALLEL_GROUPS ? parallel : null,
+        helpers);
     List<String> names = new ArrayList<>(command.groupBy());
     for (Aggregation aggregation : command.aggregations()) {
       names.add(aggregation.outputName());
     }
-    List<Page> pages = new ArrayList<>();
-    for (int from = 0; from < groups; from += pageSize) {
-      int to = Math.min(groups, from + pageSize);
-      Block[] blocks = new Block[names.size()];
-      List<String> generic = new ArrayList<>();
-      List<List<List<Object>>> cells = new ArrayList<>();
-      List<Integer> genericAt = new ArrayList<>();
-      for (int c = 0; c < names.size(); c++) {
-        Block block =
-            c < width
-                ? keyBlock(c, order, from, to)
-                : TimeField.is(names.get(c)) ? null : results[c - width].block(order, from, to);
-        if (block != null) {
-          blocks[c] = block;
-          continue;
-        }
-        List<List<Object>> column = new ArrayList<>(to - from);
-        for (int i = from; i < to; i++) {
-          int id = order[i];
-          if (c < width) {
-            column.add(List.of(groupValue(names.get(c), keys.key(id, c))));
-          } else {
-            column.add(cell(names.get(c), results[c - width].result(id)));
-          }
-        }
-        generic.add(names.get(c));
-        cells.add(column);
-        genericAt.add(c);
+    Page[] pages = new Page[(groups + pageSize - 1) / pageSize];
+    SharedTasks.run(
+        pages.length,
+        page -> {
+          int from = page * pageSize;
+          pages[page] = page(names, order[0], results, from, Math.min(groups, from + pageSize));
+        },
+        groups >= PARALLEL_GROUPS ? parallel : null,
+        helpers);
+    return new ArrayList<>(Arrays.asList(pages));
+  }
+
+  /** Fewer groups than this are answered on the caller alone: handing over would cost more. */
+  private static final int PARALLEL_GROUPS = 8192;
+
+  /** The page of the groups {@code order[from, to)}. */
+  private Page page(List<String> names, int[] order, ResultColumn[] results, int from, int to) {
+    int width = command.groupBy().size();
+    Block[] blocks = new Block[names.size()];
+    List<String> generic = new ArrayList<>();
+    List<List<List<Object>>> cells = new ArrayList<>();
+    List<Integer> genericAt = new ArrayList<>();
+    for (int c = 0; c < names.size(); c++) {
+      Block block =
+          c < width
+              ? keyBlock(c, order, from, to)
+              : TimeField.is(names.get(c)) ? null : results[c - width].block(order, from, to);
+      if (block != null) {
+        blocks[c] = block;
+        continue;
       }
-      if (!generic.isEmpty()) { // typed as PageBuilder types a field
-        Page typed = PageBuilder.toPage(generic, cells, to - from);
-        for (int i = 0; i < generic.size(); i++) {
-          blocks[genericAt.get(i)] = typed.block(i);
+      List<List<Object>> column = new ArrayList<>(to - from);
+      for (int i = from; i < to; i++) {
+        int id = order[i];
+        if (c < width) {
+          column.add(List.of(groupValue(names.get(c), keys.keyText(id, c))));
+        } else {
+          column.add(cell(names.get(c), results[c - width].result(id)));
         }
       }
-      List<Schema.Column> schema = new ArrayList<>(names.size());
-      for (int c = 0; c < names.size(); c++) {
-        schema.add(new Schema.Column(names.get(c), blocks[c].dataType()));
-      }
-      pages.add(new Page(new Schema(schema), List.of(blocks), to - from));
+      generic.add(names.get(c));
+      cells.add(column);
+      genericAt.add(c);
     }
-    return pages;
+    if (!generic.isEmpty()) { // typed as PageBuilder types a field
+      Page typed = PageBuilder.toPage(generic, cells, to - from);
+      for (int i = 0; i < generic.size(); i++) {
+        blocks[genericAt.get(i)] = typed.block(i);
+      }
+    }
+    List<Schema.Column> schema = new ArrayList<>(names.size());
+    for (int c = 0; c < names.size(); c++) {
+      schema.add(new Schema.Column(names.get(c), blocks[c].dataType()));
+    }
+    return new Page(new Schema(schema), List.of(blocks), to - from);
   }
 
   /**

@@ -72,14 +72,28 @@ final class GroupKeys {
     }
   }
 
-  /** Appends group {@code id}'s value of by-field {@code field} to a string block. */
+  /**
+   * Appends group {@code id}'s value of by-field {@code field} to a string block. Only reads: may
+   * run on several threads at once while no key is added (the answer's pages).
+   */
   void appendKey(int id, int field, BytesBlock.Builder into) {
     if (width == 1) {
       hash.appendKey(id, into);
     } else {
-      int start = segment(id, field);
-      into.append(scratch.bytes(), start + Integer.BYTES, lengthAt(scratch.bytes(), start));
+      ByteSlice slice = new ByteSlice();
+      keySlice(id, field, slice);
+      into.append(slice.bytes(), slice.offset(), slice.length());
     }
+  }
+
+  /**
+   * Group {@code id}'s value of by-field {@code field}, a new string each time: unlike {@link
+   * #key}, only reads, so it may run on several threads at once while no key is added.
+   */
+  String keyText(int id, int field) {
+    ByteSlice slice = new ByteSlice();
+    keySlice(id, field, slice);
+    return new String(slice.bytes(), slice.offset(), slice.length(), StandardCharsets.UTF_8);
   }
 
   /** Where by-field {@code field}'s length and text start in group {@code id}'s composite key. */

@@ -94,6 +94,13 @@ public interface PageAggregator extends Operator {
   List<Page> snapshot();
 
   /**
+   * The input is over: makes the answer now (as {@link #finish} would), sharing the work with up to
+   * {@code helpers} threads of {@code parallel}; {@link #finish} then has nothing left to do. By
+   * default nothing: {@link #finish} makes the answer on the thread that pulls it.
+   */
+  default void finishOn(java.util.concurrent.Executor parallel, int helpers) {}
+
+  /**
    * Adds counts a source made in place of rows ({@link CountPages}, for an aggregation {@link
    * CountShortcut#of} accepts): each position stands for its count column's rows in its group, as
    * if those rows had been added. An aggregation that cannot take counts throws.

@@ -3,9 +3,10 @@
  * for every group in arrays by dense group id ({@link
  * io.quarry.ql.engine.aggregation.GroupingFunction}), the group keys ({@link
  * io.quarry.ql.engine.aggregation.GroupKeys}), and the operator that feeds pages through them and
- * emits the answer as typed pages ({@link
- * io.quarry.ql.engine.aggregation.HashAggregationOperator}); the same keys and states fed position
- * by position and read at any moment for {@code eventstats} and {@code streamstats} ({@link
+ * emits the answer as typed pages ({@link io.quarry.ql.engine.aggregation.HashAggregationOperator},
+ * its sort and pages shared with a pool's threads by {@link
+ * io.quarry.ql.engine.aggregation.SharedTasks}); the same keys and states fed position by position
+ * and read at any moment for {@code eventstats} and {@code streamstats} ({@link
  * io.quarry.ql.engine.aggregation.RunningGroups}). {@code stats}, {@code eventstats} and {@code
  * streamstats} share these states, so their arithmetic agrees. {@code stats} with wildcard fields
  * ({@code avg(*)}) is one such operator per matched field, joined by group at the end ({@link

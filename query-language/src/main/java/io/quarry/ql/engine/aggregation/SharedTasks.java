@@ -1,0 +1,95 @@
+package io.quarry.ql.engine.aggregation;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
+
+/**
+ * Independent tasks {@code 0 … count-1} run by the calling thread and by helpers on an executor
+ * (the search pool), each task taken by whichever thread asks next: the caller takes tasks too, so
+ * the work ends even when no helper ever starts (a busy or shut-down pool), and returns once every
+ * task taken has ended. What the tasks wrote is visible to the caller afterwards. The first failure
+ * of a task is thrown to the caller (after the other taken tasks have ended); tasks not yet taken
+ * are then skipped.
+ */
+final class SharedTasks {
+  private final int count;
+  private final IntConsumer task;
+  private final AtomicInteger next = new AtomicInteger();
+  private int ended; // guarded by this
+  private Throwable failure; // guarded by this
+
+  private SharedTasks(int count, IntConsumer task) {
+    this.count = count;
+    this.task = task;
+  }
+
+  /**
+   * Runs {@code task} for {@code 0 … count-1}, with up to {@code helpers} threads of {@code
+   * parallel} besides the caller; {@code parallel} null: all on the caller.
+   */
+  static void run(int count, IntConsumer task, Executor parallel, int helpers) {
+    SharedTasks tasks = new SharedTasks(count, task);
+    if (parallel != null) {
+      for (int h = 0; h < Math.min(helpers, count - 1); h++) {
+        try {
+          parallel.execute(tasks::work);
+        } catch (RejectedExecutionException busy) {
+          break; // the caller does the rest
+        }
+      }
+    }
+    tasks.work();
+    tasks.await();
+  }
+
+  /** Takes and runs tasks until none is left. */
+  private void work() {
+    for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+      Throwable failed = null;
+      try {
+        synchronized (this) {
+          if (failure != null) {
+            failed = failure; // skip: the caller throws the first failure
+          }
+        }
+        if (failed == null) {
+          task.accept(i);
+        }
+      } catch (RuntimeException | Error e) {
+        failed = e;
+      }
+      synchronized (this) {
+        if (failed != null && failure == null) {
+          failure = failed;
+        }
+        ended++;
+        if (ended == count) {
+          notifyAll();
+        }
+      }
+    }
+  }
+
+  /** Waits until every task has ended; throws the first failure. */
+  private synchronized void await() {
+    boolean interrupted = false;
+    while (ended < count) {
+      try {
+        wait();
+      } catch (InterruptedException e) {
+        interrupted = true; // the tasks taken by helpers still write into the caller's arrays
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    if (failure instanceof RuntimeException runtime) {
+      throw runtime;
+    }
+    if (failure instanceof Error error) {
+      throw error;
+    }
+  }
+}
