@@ -73,6 +73,39 @@ final class TimeOrderedChain {
             ? eventTable(
                 pipeline, tableAt, evaluator, sourcetypes, !indexedFieldsOnly, stages, results)
             : null;
+    try {
+      return of(
+          shape,
+          pipeline,
+          sourcetypes,
+          control,
+          indexedFieldsOnly,
+          stages,
+          evaluator,
+          results,
+          table,
+          tableAt);
+    } catch (RuntimeException | Error e) { // a lookup missing or over the memory limit, say
+      if (table != null) {
+        table.close(); // no chain holds it yet
+      }
+      throw e;
+    }
+  }
+
+  private static TimeOrderedChain of(
+      TimeOrderedShape shape,
+      List<Command> pipeline,
+      Sourcetypes sourcetypes,
+      SearchControl control,
+      boolean indexedFieldsOnly,
+      StageStats stages,
+      Evaluator evaluator,
+      PageBatch.Results results,
+      EventTable table,
+      int tableAt) {
+    int fused = shape.fused();
+    int appendAt = shape.appendAt();
     boolean tableInside = table != null && tableAt < pipeline.size() - 1;
     EventListing listing =
         shape.listing()
