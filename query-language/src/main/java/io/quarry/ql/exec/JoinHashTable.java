@@ -18,9 +18,9 @@ import java.util.List;
  * missing a join field is in no entry. The keys are UTF-8 bytes in a {@link BytesKeyHash} (each
  * field's value count, then each value's byte length and text, counts and lengths as varints: no
  * byte inside a value can stand for a boundary, so one value holding any bytes never equals a
- * multivalue), so the probe side writes a
- * position's key straight from its blocks — a text value's bytes as they lie in the block, no
- * {@code String} — and looks it up without adding it. Built once per set of join fields.
+ * multivalue), so the probe side writes a position's key straight from its blocks — a text value's
+ * bytes as they lie in the block, no {@code String} — and looks it up without adding it. Built once
+ * per set of join fields.
  */
 final class JoinHashTable {
   private static final int[] NONE = new int[0];
