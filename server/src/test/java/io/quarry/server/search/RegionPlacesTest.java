@@ -72,7 +72,9 @@ class RegionPlacesTest {
       for (int b = 0; b < blocks.size(); b++) {
         Block block = blocks.get(b);
         for (int i = start; i < Math.min(start + run, TEXTS); i++) {
-          assertThat(block.answer(places, i)).as("block %d text %d", b, i).isEqualTo(block.alone(i));
+          assertThat(block.answer(places, i))
+              .as("block %d text %d", b, i)
+              .isEqualTo(block.alone(i));
         }
       }
     }
