@@ -109,26 +109,26 @@ class RegionPlacesTest {
     assertThat(places.passes()).isGreaterThan(RegionPlaces.SLOTS + 1);
   }
 
+  /** The passes taken asking every {@code step}th text of one block, each answer checked. */
+  private static long passesAskingEvery(int step) {
+    Block block = Block.of(step);
+    RegionPlaces places = new RegionPlaces(KEY);
+    for (int i = 0; i < TEXTS; i += step) {
+      assertThat(block.answer(places, i)).isEqualTo(block.alone(i));
+    }
+    return places.passes();
+  }
+
   @Test
   void aFewTextsOfABlockAreScannedAlone() {
     // one text in 32 of the block (a filter admitting few): fewer than a 16th of its bytes
-    Block block = Block.of(3);
-    RegionPlaces places = new RegionPlaces(KEY);
-    for (int i = 0; i < TEXTS; i += 32) {
-      assertThat(block.answer(places, i)).isEqualTo(block.alone(i));
-    }
-    assertThat(places.passes()).isZero();
+    assertThat(passesAskingEvery(32)).isZero();
   }
 
   @Test
   void aFairShareOfABlockTakesItsPass() {
     // one text in 8: past a 16th of the bytes once enough are asked
-    Block block = Block.of(4);
-    RegionPlaces places = new RegionPlaces(KEY);
-    for (int i = 0; i < TEXTS; i += 8) {
-      assertThat(block.answer(places, i)).isEqualTo(block.alone(i));
-    }
-    assertThat(places.passes()).isEqualTo(1);
+    assertThat(passesAskingEvery(8)).isEqualTo(1);
   }
 
   @Test

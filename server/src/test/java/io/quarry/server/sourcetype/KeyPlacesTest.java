@@ -57,6 +57,22 @@ class KeyPlacesTest {
     }
   }
 
+  /** 1 to {@code maxTexts} texts, each under {@code maxTokens} tokens drawn from {@code tokens}. */
+  private static List<String> randomTexts(
+      Random random, List<String> tokens, int maxTexts, int maxTokens) {
+    List<String> texts = new ArrayList<>();
+    int count = 1 + random.nextInt(maxTexts);
+    for (int t = 0; t < count; t++) {
+      StringBuilder text = new StringBuilder();
+      int length = random.nextInt(maxTokens);
+      for (int i = 0; i < length; i++) {
+        text.append(tokens.get(random.nextInt(tokens.size())));
+      }
+      texts.add(text.toString());
+    }
+    return texts;
+  }
+
   private static int[] inOrder(int n) {
     return java.util.stream.IntStream.range(0, n).toArray();
   }
@@ -95,16 +111,8 @@ class KeyPlacesTest {
     List<String> tokens =
         List.of("K", "K=", "xK=", "a=", "=", "v", "\"", " ", "&", ";", ",", "?", "K=\"", "_", "/");
     for (int round = 0; round < 3_000; round++) {
-      List<String> texts = new ArrayList<>();
-      int count = 1 + random.nextInt(12);
-      for (int t = 0; t < count; t++) {
-        StringBuilder text = new StringBuilder();
-        int length = random.nextInt(10);
-        for (int i = 0; i < length; i++) {
-          text.append(tokens.get(random.nextInt(tokens.size())));
-        }
-        texts.add(text.toString());
-      }
+      List<String> texts = randomTexts(random, tokens, 12, 10);
+      int count = texts.size();
       int[] order = inOrder(count);
       if (random.nextBoolean()) { // some texts asked again or before earlier ones
         for (int i = 0; i < count; i++) {
@@ -148,16 +156,8 @@ class KeyPlacesTest {
             "&",
             "\u00ff");
     for (int round = 0; round < 2_000; round++) {
-      List<String> texts = new ArrayList<>();
-      int count = 1 + random.nextInt(10);
-      for (int t = 0; t < count; t++) {
-        StringBuilder text = new StringBuilder();
-        int length = random.nextInt(8);
-        for (int i = 0; i < length; i++) {
-          text.append(tokens.get(random.nextInt(tokens.size())));
-        }
-        texts.add(text.toString());
-      }
+      List<String> texts = randomTexts(random, tokens, 10, 8);
+      int count = texts.size();
       for (String key : List.of("K", longKey, tooLong, "")) {
         agree(texts, key, inOrder(count));
         agree(texts, key, reversed(count));
