@@ -18,6 +18,11 @@ public record ProjectCommand(Kind kind, List<String> patterns, Position position
     REMOVE
   }
 
+  /**
+   * The internal fields {@code fields} keeps where the row has them, in the order it lists them.
+   */
+  public static final List<String> KEPT_INTERNAL = List.of("_time", "_raw");
+
   public ProjectCommand {
     requireNonNull(kind, "kind is null");
     patterns = List.copyOf(patterns);

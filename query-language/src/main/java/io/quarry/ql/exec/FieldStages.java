@@ -84,7 +84,7 @@ final class FieldStages {
           needed.remove("*");
           needed.addAll(project.patterns());
           if (project.kind() == ProjectCommand.Kind.KEEP) {
-            needed.addAll(ProjectOperator.INTERNAL_ORDER);
+            needed.addAll(ProjectCommand.KEPT_INTERNAL);
           }
         }
         needed.removeIf(

@@ -16,9 +16,11 @@ import java.util.List;
  * seconds; a multivalue field's values all, in order (its value is them together: a row joins one
  * holding the same values, not one of them) — each key's rows in the subsearch's order; a row
  * missing a join field is in no entry. The keys are UTF-8 bytes in a {@link BytesKeyHash} (each
- * field after a 0 byte, each of its values' text after a 1 byte), so the probe side writes a
- * position's key straight from its blocks — a text value's bytes as they lie in the block, no
- * {@code String} — and looks it up without adding it. Built once per set of join fields.
+ * field's value count, then each value's byte length and text, counts and lengths as varints: no
+ * byte inside a value can stand for a boundary, so one value holding any bytes never equals a
+ * multivalue), so the probe side writes a position's key straight from its blocks — a text value's
+ * bytes as they lie in the block, no {@code String} — and looks it up without adding it. Built once
+ * per set of join fields.
  */
 final class JoinHashTable {
   private static final int[] NONE = new int[0];
@@ -81,8 +83,9 @@ final class JoinHashTable {
       }
       int first = block.getFirstValueIndex(position);
       if (block instanceof BytesBlock bytes) {
-        length = mark(length, (byte) 0);
-        for (int v = first; v < first + block.getValueCount(position); v++) {
+        int count = block.getValueCount(position);
+        length = varint(length, count);
+        for (int v = first; v < first + count; v++) {
           bytes.getBytes(v, slice);
           length = bytes(length, slice.bytes(), slice.offset(), slice.length());
         }
@@ -99,11 +102,11 @@ final class JoinHashTable {
   }
 
   /**
-   * Appends a field's values (a 0 byte, then each value's text after a 1 byte) to the key being
-   * written; its new length.
+   * Appends a field's values (their count, then each value's text after its length) to the key
+   * being written; its new length.
    */
   private int texts(int length, String field, List<Object> values) {
-    length = mark(length, (byte) 0);
+    length = varint(length, values.size());
     for (Object value : values) {
       byte[] utf8 = SearchTextFormat.text(field, value).getBytes(StandardCharsets.UTF_8);
       length = bytes(length, utf8, 0, utf8.length);
@@ -111,9 +114,9 @@ final class JoinHashTable {
     return length;
   }
 
-  /** Appends one value's bytes, after a 1 byte; the key's new length. */
+  /** Appends one value's bytes, after their count; the key's new length. */
   private int bytes(int length, byte[] bytes, int offset, int count) {
-    length = mark(length, (byte) 1);
+    length = varint(length, count);
     if (length + count > key.length) {
       key = Arrays.copyOf(key, Math.max(key.length * 2, length + count));
     }
@@ -121,12 +124,16 @@ final class JoinHashTable {
     return length + count;
   }
 
-  /** Appends one byte; the key's new length. */
-  private int mark(int length, byte mark) {
-    if (length + 1 > key.length) {
+  /** Appends a non-negative int as a varint (7 bits a byte, low first); the key's new length. */
+  private int varint(int length, int value) {
+    if (length + 5 > key.length) {
       key = Arrays.copyOf(key, key.length * 2);
     }
-    key[length] = mark;
-    return length + 1;
+    while ((value & ~0x7F) != 0) {
+      key[length++] = (byte) ((value & 0x7F) | 0x80);
+      value >>>= 7;
+    }
+    key[length++] = (byte) value;
+    return length;
   }
 }

@@ -18,8 +18,7 @@ import java.util.regex.Pattern;
  * _time} and {@code _raw} where the page has them.
  */
 final class ProjectOperator extends QueuedPageOperator {
-  static final List<String> INTERNAL_ORDER = List.of("_time", "_raw");
-  private static final Set<String> INTERNAL = Set.copyOf(INTERNAL_ORDER);
+  private static final Set<String> INTERNAL = Set.copyOf(ProjectCommand.KEPT_INTERNAL);
 
   /** The patterns of {@code project}'s field names. */
   static List<Pattern> patterns(ProjectCommand project) {
@@ -154,7 +153,9 @@ final class ProjectOperator extends QueuedPageOperator {
         }
       }
       if (command.kind() == ProjectCommand.Kind.KEEP) {
-        INTERNAL_ORDER.stream().filter(name -> schema.indexOf(name) >= 0).forEach(names::add);
+        ProjectCommand.KEPT_INTERNAL.stream()
+            .filter(name -> schema.indexOf(name) >= 0)
+            .forEach(names::add);
       }
       if (wildcards) {
         named.addAll(names);

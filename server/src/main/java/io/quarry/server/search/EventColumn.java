@@ -3,7 +3,6 @@ package io.quarry.server.search;
 import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.EventFields;
 import io.quarry.codecs.store.StoredEvent;
-import io.quarry.codecs.store.TextRegion;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
@@ -56,7 +55,7 @@ final class EventColumn implements KeyValueBytes.Values {
     this.pageSize = pageSize;
     this.name = name;
     this.key = name.getBytes(StandardCharsets.US_ASCII);
-    this.places = new KeyPlaces(key);
+    this.places = new RegionPlaces(key);
     this.time = name.equals(EventFields.TIME);
     this.accessLogField = AccessLogSpans.field(name);
     this.producers =
@@ -244,8 +243,9 @@ final class EventColumn implements KeyValueBytes.Values {
     long started = reading.extraction().start();
     scanned = bytes;
     found = 0;
-    if (inPlacesRegion(event, bytes, offset, length)) {
-      places.values(bytes, offset, length, this);
+    KeyPlaces keyPlaces = places.places(event.textRegion(), bytes, offset, length);
+    if (keyPlaces != null) {
+      keyPlaces.values(bytes, offset, length, this);
     } else {
       KeyValueBytes.values(bytes, offset, length, key, this);
     }
@@ -260,38 +260,7 @@ final class EventColumn implements KeyValueBytes.Values {
     return true;
   }
 
-  /**
-   * Whether the text is answered from {@link #places}: from the {@value #REGION_AFTER}th text of a
-   * block on, the key's places are noted in one pass over the block's texts; the first texts of a
-   * block (all of them where a filter admits few events) are scanned one by one.
-   */
-  private boolean inPlacesRegion(StoredEvent event, byte[] bytes, int offset, int length) {
-    TextRegion region = event.textRegion();
-    if (region == null
-        || region.bytes() != bytes
-        || offset < region.start()
-        || offset + length > region.end()) {
-      return false;
-    }
-    if (region != placesRegion) {
-      if (region != askingRegion) {
-        askingRegion = region;
-        asked = 0;
-      }
-      if (++asked < REGION_AFTER) {
-        return false;
-      }
-      places.reset(bytes, region.start(), region.end());
-      placesRegion = region;
-    }
-    return true;
-  }
-
-  private static final int REGION_AFTER = 8;
-  private final KeyPlaces places;
-  private TextRegion placesRegion; // the block places holds the key's places of
-  private TextRegion askingRegion; // the block whose texts are being counted, and how many asked
-  private int asked;
+  private final RegionPlaces places; // the blocks answered from one pass each over their texts
 
   private String checkedSourcetype; // the sourcetype name last asked about, and its answer
   private boolean sourcetypeExtracts;

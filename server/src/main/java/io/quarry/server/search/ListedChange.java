@@ -1,5 +1,6 @@
 package io.quarry.server.search;
 
+import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.exec.ListingMarks;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -50,11 +51,6 @@ record ListedChange(
      */
     OVERLAY
   }
-
-  /**
-   * The internal fields {@code fields} keeps where the row has them, in the order it lists them.
-   */
-  private static final List<String> INTERNAL = List.of("_time", "_raw");
 
   ListedChange(Kind kind, List<String> fields, int stage) {
     this(kind, fields, stage, Set.of(), null, -1);
@@ -137,7 +133,7 @@ record ListedChange(
       }
       case KEEP -> {
         Set<String> kept = new LinkedHashSet<>(fields);
-        INTERNAL.stream().filter(names::contains).forEach(kept::add);
+        ProjectCommand.KEPT_INTERNAL.stream().filter(names::contains).forEach(kept::add);
         names.stream().filter(name -> !kept.contains(name)).forEach(cleared::add);
         names.clear();
         names.addAll(kept);

@@ -313,8 +313,9 @@ final class ListedFields {
   }
 
   /**
-   * Whether a command is a {@code fields} of names, which a search also runs as a stage fixing the
-   * columns (the answer no listing: {@link TimeOrderedShape}).
+   * Whether any of the commands is a {@code fields} of names (a {@link ListedChange.Kind#KEEP}),
+   * which a search also runs as a stage fixing the columns (the answer no listing: {@link
+   * TimeOrderedShape}).
    */
   boolean keeps() {
     return changes.stream().anyMatch(change -> change.kind() == ListedChange.Kind.KEEP);

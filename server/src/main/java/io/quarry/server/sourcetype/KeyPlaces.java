@@ -34,6 +34,9 @@ public final class KeyPlaces {
     quoteCount = 0;
     next = 0;
     nextQuote = 0;
+    if (!possible) {
+      return; // no pair has the key (an empty one, say): nothing to note, every text has none
+    }
     int i = start;
     for (; i + Long.BYTES <= end; i += Long.BYTES) {
       long found = KeyValueBytes.equalsSigns(bytes, i);
@@ -92,10 +95,7 @@ public final class KeyPlaces {
       if (!quotedBefore
           && KeyValueBytes.reachedAt(bytes, offset, keyStart)
           && (at + 1 == limit || bytes[at + 1] != '"')) {
-        int end = at + 1;
-        while (end < limit && KeyValueBytes.isValueChar(bytes[end])) {
-          end++;
-        }
+        int end = KeyValueBytes.unquotedEnd(bytes, at + 1, limit);
         if (end == at + 1) {
           return 0; // no value: the scan goes on after the '=', and no other pair has the key
         }

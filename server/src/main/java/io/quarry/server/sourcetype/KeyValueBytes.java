@@ -52,9 +52,7 @@ public final class KeyValueBytes {
           end = close + 1;
         }
       } else {
-        while (end < limit && isValueChar(bytes[end])) {
-          end++;
-        }
+        end = unquotedEnd(bytes, valueStart, limit);
         if (end > valueStart) {
           valueEnd = end;
         }
@@ -90,6 +88,15 @@ public final class KeyValueBytes {
       }
     }
     return true;
+  }
+
+  /** Where the unquoted value starting at {@code from} ends: its run of value characters. */
+  static int unquotedEnd(byte[] bytes, int from, int limit) {
+    int end = from;
+    while (end < limit && isValueChar(bytes[end])) {
+      end++;
+    }
+    return end;
   }
 
   /** Whether the scan of pairs can find {@code key} at all: key characters, not too long. */

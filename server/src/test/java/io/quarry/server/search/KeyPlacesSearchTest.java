@@ -22,25 +22,29 @@ import org.junit.jupiter.api.io.TempDir;
  * events from one pass over the block's texts ({@code KeyPlaces}): every way a line can hold the
  * key or only seem to — one pair, none, a longer key, the key inside another pair's value (quoted
  * or not), the key twice, a quoted value before it or its own, an empty value — written in a
- * shuffled order, the counts expected from how each line was made.
+ * shuffled order, the counts expected from how each line was made. {@value #LINES} lines, several
+ * blocks of events (a block holds at most 2,048), loaded in two halves: the column goes from one
+ * block's places to the next's; a filtered search asks a few events of each block.
  */
 class KeyPlacesSearchTest {
   private static final String PASSWORD = "key-places-pw";
-  private static final int LINES = 600;
+  private static final int LINES = 5_000;
 
   @TempDir static Path dataDirectory;
   private static QuarryServer server;
   private static final Map<String, Long> expected = new TreeMap<>();
+  private static final Map<String, Long> expectedOfAnn = new TreeMap<>(); // user=ann's lines
 
   /** Line {@code i}'s text; its session ids go into {@link #expected}. */
   private static String line(int i) {
-    String time = String.format("2026-01-01 00:%02d:%02d ", i / 60 % 60, i % 60);
+    String time = String.format("2026-01-01 %02d:%02d:%02d ", i / 3600, i / 60 % 60, i % 60);
     int n = i % 7;
     List<String> sids = new ArrayList<>();
     String text =
         switch (i % 10) {
           case 0 -> {
             sids.add("S" + n);
+            expectedOfAnn.merge("S" + n, 1L, Long::sum);
             yield "GET /a?sid=S" + n + "&x=1 user=ann";
           }
           case 1 -> "GET /b user=bob took=3";
@@ -81,8 +85,12 @@ class KeyPlacesSearchTest {
     }
     java.util.Collections.shuffle(order, new java.util.Random(5));
     StringBuilder lines = new StringBuilder();
-    for (int i : order) {
-      lines.append(line(i)).append('\n');
+    for (int k = 0; k < order.size(); k++) {
+      lines.append(line(order.get(k))).append('\n');
+      if (k == order.size() / 2) { // two loads of times over the same span
+        TestServers.loadRaw(server, lines.toString());
+        lines.setLength(0);
+      }
     }
     TestServers.loadRaw(server, lines.toString());
   }
@@ -92,10 +100,9 @@ class KeyPlacesSearchTest {
     server.close();
   }
 
-  @Test
-  void countsEveryLinesSessionIds() throws Exception {
-    HttpResponse<String> response =
-        TestServers.export(server, PASSWORD, "search * | stats count by sid");
+  /** The {@code sid} counts a search answers by {@code stats count by sid}. */
+  private static Map<String, Long> counts(String search) throws Exception {
+    HttpResponse<String> response = TestServers.export(server, PASSWORD, search);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     Map<String, Long> counted = new TreeMap<>();
     ObjectMapper json = new ObjectMapper();
@@ -108,6 +115,25 @@ class KeyPlacesSearchTest {
         counted.put(result.get("sid").asText(), result.get("count").asLong());
       }
     }
-    assertThat(counted).isEqualTo(expected);
+    return counted;
+  }
+
+  @Test
+  void countsEveryLinesSessionIds() throws Exception {
+    assertThat(expected.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(3_000);
+    assertThat(counts("search * | stats count by sid")).isEqualTo(expected);
+  }
+
+  @Test
+  void countsTheSessionIdsOfAFewEventsPerBlock() throws Exception {
+    // one line in ten: too few of a block's bytes for a pass over it, each scanned alone
+    assertThat(expectedOfAnn.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(500);
+    assertThat(counts("search user=ann | stats count by sid")).isEqualTo(expectedOfAnn);
+  }
+
+  @Test
+  void countsEveryLinesSessionIdsNewestFirst() throws Exception {
+    // the time-ordered scan (head), whose events of the two loads' blocks interleave
+    assertThat(counts("search * | head 5000 | stats count by sid")).isEqualTo(expected);
   }
 }

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link KeyPlaces} answers each text of a region exactly as {@link KeyValues#values} answers it
- * alone: texts laid back to back as a block's events lie, asked in order and out of order.
+ * alone: texts laid back to back as a block's events lie, asked in order, out of order and in
+ * reverse (bytes as Latin-1, one byte a character, so non-ASCII neighbours are single bytes).
  */
 class KeyPlacesTest {
 
@@ -26,8 +27,8 @@ class KeyPlacesTest {
     offsets[texts.size()] = region.length();
     int end = region.length();
     region.append("\" JSESSIONID=after K=z");
-    byte[] bytes = region.toString().getBytes(StandardCharsets.US_ASCII);
-    KeyPlaces places = new KeyPlaces(key.getBytes(StandardCharsets.US_ASCII));
+    byte[] bytes = region.toString().getBytes(StandardCharsets.ISO_8859_1);
+    KeyPlaces places = new KeyPlaces(key.getBytes(StandardCharsets.ISO_8859_1));
     places.reset(bytes, start, end);
     List<List<String>> answers = new ArrayList<>();
     for (int i = 0; i < texts.size(); i++) {
@@ -40,7 +41,7 @@ class KeyPlacesTest {
               bytes,
               offsets[i],
               offsets[i + 1] - offsets[i],
-              (s, e) -> found.add(new String(bytes, s, e - s, StandardCharsets.US_ASCII)));
+              (s, e) -> found.add(new String(bytes, s, e - s, StandardCharsets.ISO_8859_1)));
       assertThat(count).isEqualTo(found.size());
       answers.set(i, found);
     }
@@ -54,6 +55,22 @@ class KeyPlacesTest {
           .as("'%s' key %s", texts.get(i), key)
           .isEqualTo(KeyValues.values(texts.get(i), key));
     }
+  }
+
+  /** 1 to {@code maxTexts} texts, each under {@code maxTokens} tokens drawn from {@code tokens}. */
+  private static List<String> randomTexts(
+      Random random, List<String> tokens, int maxTexts, int maxTokens) {
+    List<String> texts = new ArrayList<>();
+    int count = 1 + random.nextInt(maxTexts);
+    for (int t = 0; t < count; t++) {
+      StringBuilder text = new StringBuilder();
+      int length = random.nextInt(maxTokens);
+      for (int i = 0; i < length; i++) {
+        text.append(tokens.get(random.nextInt(tokens.size())));
+      }
+      texts.add(text.toString());
+    }
+    return texts;
   }
 
   private static int[] inOrder(int n) {
@@ -94,16 +111,8 @@ class KeyPlacesTest {
     List<String> tokens =
         List.of("K", "K=", "xK=", "a=", "=", "v", "\"", " ", "&", ";", ",", "?", "K=\"", "_", "/");
     for (int round = 0; round < 3_000; round++) {
-      List<String> texts = new ArrayList<>();
-      int count = 1 + random.nextInt(12);
-      for (int t = 0; t < count; t++) {
-        StringBuilder text = new StringBuilder();
-        int length = random.nextInt(10);
-        for (int i = 0; i < length; i++) {
-          text.append(tokens.get(random.nextInt(tokens.size())));
-        }
-        texts.add(text.toString());
-      }
+      List<String> texts = randomTexts(random, tokens, 12, 10);
+      int count = texts.size();
       int[] order = inOrder(count);
       if (random.nextBoolean()) { // some texts asked again or before earlier ones
         for (int i = 0; i < count; i++) {
@@ -114,5 +123,59 @@ class KeyPlacesTest {
         agree(texts, key, order);
       }
     }
+  }
+
+  private static int[] reversed(int n) {
+    return java.util.stream.IntStream.range(0, n).map(i -> n - 1 - i).toArray();
+  }
+
+  @Test
+  void agreesOnNewlinesNonAsciiNeighboursLongKeysInReverse() {
+    String longKey = "L" + "x".repeat(99); // 100 characters: the longest key the scan takes
+    String tooLong = longKey + "y";
+    Random random = new Random(23);
+    List<String> tokens =
+        List.of(
+            "K=",
+            "K",
+            "\n",
+            "\r\n",
+            "é",
+            "ü=",
+            "Kß=",
+            "éK=",
+            "=",
+            "v",
+            "\"",
+            " ",
+            "K=\"",
+            longKey,
+            longKey + "=",
+            "a" + longKey + "=",
+            tooLong + "=",
+            "&",
+            "\u00ff");
+    for (int round = 0; round < 2_000; round++) {
+      List<String> texts = randomTexts(random, tokens, 10, 8);
+      int count = texts.size();
+      for (String key : List.of("K", longKey, tooLong, "")) {
+        agree(texts, key, inOrder(count));
+        agree(texts, key, reversed(count));
+      }
+    }
+  }
+
+  @Test
+  void anEmptyKeyHasNoValues() {
+    // no pair has an empty key: the pass notes nothing (it once read the key's last byte)
+    List<String> texts = List.of("=a b= =\"c\"", "x=1");
+    assertThat(values(texts, "", inOrder(2))).containsExactly(List.of(), List.of());
+  }
+
+  @Test
+  void answersLinesWithNewlinesAndNonAsciiNeighbours() {
+    List<String> lines = List.of("a=1\nK=2\n", "éK=3 ü K=4", "ßK=5", "K=é6\r\nK=7");
+    assertThat(values(lines, "K", reversed(lines.size())))
+        .containsExactly(List.of("2"), List.of("3", "4"), List.of("5"), List.of("é6", "7"));
   }
 }
