@@ -384,11 +384,6 @@ class HashAggregationTest {
   }
 
   /**
-   * Numbers read from text by Splunk's rules, by hand: a sign, leading zeros, {@code -0} and an
-   * exponent are numbers; {@code x}, a lone sign are not (skipped by the numeric functions, still
-   * counted by {@code count(v)}); a sum of whole numbers is whole, one with a fraction a double.
-   */
-  /**
    * {@code min}/{@code max} of a group that has seen no number answer its least or greatest text,
    * by code unit (upper case before lower, "10" before "9"); one number among texts wins — Splunk's
    * "processes values as numbers if possible". Fed over several partials merged.
@@ -418,6 +413,11 @@ class HashAggregationTest {
             Map.of("g", "t", "lo", "Gamma", "hi", "beta"));
   }
 
+  /**
+   * Numbers read from text by Splunk's rules, by hand: a sign, leading zeros, {@code -0} and an
+   * exponent are numbers; {@code x}, a lone sign are not (skipped by the numeric functions, still
+   * counted by {@code count(v)}); a sum of whole numbers is whole, one with a fraction a double.
+   */
   @Test
   void readsNumbersFromTextAsSplunkDoes() {
     List<Map<String, Object>> input = new ArrayList<>();

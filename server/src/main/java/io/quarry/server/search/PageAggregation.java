@@ -59,10 +59,11 @@ final class PageAggregation {
   /**
    * The scan is over: every partial merged, the segments' value counts of {@code values}' field
    * added ({@code values} null: none were counted); the final aggregation finished, its answer made
-   * with up to {@code helpers} threads of {@code parallel} (the search pool, idle once the scan is
-   * over) besides the caller, and handed as a pulled source to the reduce side ({@link
-   * io.quarry.ql.exec.OutputSource}, which finishes it on the first pull and closes it with the
-   * reduce chain's driver). The final aggregation closed when merging fails.
+   * with up to {@code helpers} threads of {@code parallel} (the search pool, which other searches'
+   * slices may keep busy: the caller takes every task no helper took) besides the caller, and
+   * handed as a pulled source to the reduce side ({@link io.quarry.ql.exec.OutputSource}, which
+   * finishes it on the first pull and closes it with the reduce chain's driver). The final
+   * aggregation closed when merging fails.
    */
   io.quarry.ql.exec.OutputSource answer(
       CountShortcut values, OrdinalCounts segmentCounts, Executor parallel, int helpers) {

@@ -15,7 +15,7 @@ import java.util.function.IntConsumer;
  */
 final class SharedTasks {
   private final int count;
-  private final IntConsumer task;
+  private volatile IntConsumer task; // null once every task ended: a queued helper holds nothing
   private final AtomicInteger next = new AtomicInteger();
   private int ended; // guarded by this
   private Throwable failure; // guarded by this
@@ -46,6 +46,10 @@ final class SharedTasks {
 
   /** Takes and runs tasks until none is left. */
   private void work() {
+    IntConsumer task = this.task;
+    if (task == null) {
+      return;
+    }
     for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
       Throwable failed = null;
       try {
@@ -82,6 +86,7 @@ final class SharedTasks {
         interrupted = true; // the tasks taken by helpers still write into the caller's arrays
       }
     }
+    task = null;
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
