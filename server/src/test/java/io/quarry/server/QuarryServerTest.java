@@ -63,7 +63,9 @@ class QuarryServerTest {
                 // do not take yet (docs/design/block-index.md, "Next")
                 Map.of(
                     "web",
-                    new QuarryConfig.IndexStorage("zstd", 3650, null, Map.of("status", "long")))),
+                    new QuarryConfig.IndexStorage(
+                        "zstd", 3650, null, Map.of("status", "long"), null, null)),
+                null),
             null,
             null);
     server = QuarryServer.start(config, Clock.systemUTC());

@@ -93,7 +93,7 @@ public final class TestServers {
    * of that layout's own shortcuts (term-index counts, doc-values ordinals).
    */
   public static QuarryConfig.Storage eventLayout() {
-    return new QuarryConfig.Storage(null, null, null, null, "events", null);
+    return new QuarryConfig.Storage(null, null, null, null, "events", null, null);
   }
 
   /**

@@ -7,12 +7,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
-import org.apache.lucene.util.IOUtils;
 
 /**
  * One metric index: its log ({@code metric-wal/}), the hot bucket in memory, buckets being written
@@ -39,15 +36,12 @@ public final class MetricIndexStore implements Closeable {
   private final MetricIndexOptions options;
   private final Clock clock;
   private final MetricLog log;
-  private final Object lock = new Object();
+  private final MetricBuckets buckets;
   private final Object rollLock = new Object();
-  private final CopyOnWriteArrayList<WarmBucket> warm = new CopyOnWriteArrayList<>();
-  private final CopyOnWriteArrayList<HotBucket> flushing = new CopyOnWriteArrayList<>();
   private final Object mergeLock = new Object();
   private final java.util.concurrent.atomic.AtomicLong nextBucketId =
       new java.util.concurrent.atomic.AtomicLong();
   private volatile BucketMerger.Hook mergeHook = BucketMerger.NONE;
-  private HotBucket hot;
 
   /**
    * Opens (creating) the metric index {@code name} in {@code directory}, replaying its log.
@@ -65,7 +59,6 @@ public final class MetricIndexStore implements Closeable {
     Files.createDirectories(bucketsDirectory);
     this.quarantine = new BucketQuarantine(name, directory.resolve("quarantine"));
     OpenedBuckets opened = OpenedBuckets.open(name, bucketsDirectory, quarantine);
-    warm.addAll(opened.live());
     this.nextBucketId.set(opened.nextId());
     HotBucket replayed = new HotBucket(options.chunkPoints(), clock.millis());
     this.log =
@@ -74,7 +67,7 @@ public final class MetricIndexStore implements Closeable {
             directory.resolve("quarantine"),
             opened.coveredGeneration(),
             (generation, points) -> replayed.add(points));
-    this.hot = replayed;
+    this.buckets = new MetricBuckets(opened.live(), replayed);
     if (replayed.points() > 0) {
       LOG.info("metric index '" + name + "': replayed " + replayed.points() + " points");
     }
@@ -105,29 +98,16 @@ public final class MetricIndexStore implements Closeable {
     if (points.isEmpty()) {
       return;
     }
-    long position;
     MetricLog.Encoded record = MetricLog.record(points); // outside the lock: the costly part
-    HotBucket target;
-    HotSeries[] series;
-    synchronized (lock) {
-      position = log.append(record);
-      target = hot;
-      series = target.resolve(points);
-      target.startChain(); // in log order: the batches after this one follow it through
-    }
-    target.addChained(points, series); // the chunk encoding, outside the index's lock
-    log.sync(position);
+    log.sync(buckets.append(log, record, points));
     if (rollDue()) {
       roll();
     }
   }
 
   private boolean rollDue() {
-    synchronized (lock) {
-      return hot.points() >= options.maxBucketPoints()
-          || !hot.isEmpty()
-              && clock.millis() - hot.createdMillis() >= options.maxHotAge().toMillis();
-    }
+    return buckets.rollDue(
+        options.maxBucketPoints(), options.maxHotAge().toMillis(), clock.millis());
   }
 
   /** Rolls, merges and applies retention when due; the store's scheduler calls this. */
@@ -142,17 +122,13 @@ public final class MetricIndexStore implements Closeable {
   /** Writes the hot bucket out as a warm bucket now (nothing when it is empty). */
   public void roll() throws IOException {
     synchronized (rollLock) {
-      HotBucket frozen;
-      long closedGeneration;
-      synchronized (lock) {
-        if (hot.isEmpty()) {
-          return;
-        }
-        closedGeneration = log.roll();
-        frozen = hot;
-        hot = new HotBucket(options.chunkPoints(), clock.millis());
-        flushing.add(frozen);
+      MetricBuckets.Frozen taken =
+          buckets.freeze(log, () -> new HotBucket(options.chunkPoints(), clock.millis()));
+      if (taken == null) {
+        return;
       }
+      HotBucket frozen = taken.bucket();
+      long closedGeneration = taken.closedGeneration();
       long id = nextBucketId.getAndIncrement();
       Path written;
       frozen.lockAll(); // after the batches still encoding into it
@@ -163,11 +139,7 @@ public final class MetricIndexStore implements Closeable {
       } finally {
         frozen.unlockAll();
       }
-      WarmBucket opened = WarmBucket.open(written);
-      synchronized (lock) {
-        warm.add(opened);
-        flushing.remove(frozen);
-      }
+      buckets.written(frozen, WarmBucket.open(written));
       log.deleteThrough(closedGeneration);
     }
   }
@@ -182,11 +154,9 @@ public final class MetricIndexStore implements Closeable {
     }
     long cutoff = (clock.millis() - options.maxAge().get().toMillis()) * 1000;
     synchronized (mergeLock) {
-      for (WarmBucket bucket : warm) {
+      for (WarmBucket bucket : buckets.warm()) {
         if (bucket.maxTime < cutoff) {
-          synchronized (lock) {
-            warm.remove(bucket);
-          }
+          buckets.remove(bucket);
           bucket.drop();
           LOG.info(
               "metric index '"
@@ -212,7 +182,7 @@ public final class MetricIndexStore implements Closeable {
    */
   public boolean merge() throws IOException {
     synchronized (mergeLock) {
-      List<WarmBucket> byRoll = new ArrayList<>(warm);
+      List<WarmBucket> byRoll = buckets.warm();
       byRoll.sort(java.util.Comparator.comparingLong((WarmBucket b) -> b.firstRoll));
       List<WarmBucket> sources = MergePolicy.select(byRoll, options);
       if (sources.isEmpty()) {
@@ -231,20 +201,12 @@ public final class MetricIndexStore implements Closeable {
       long id = nextBucketId.getAndIncrement();
       Path tmp = MetricBucketFormat.writeTemporary(bucketsDirectory, id, contents);
       mergeHook.after(BucketMerger.Step.TEMPORARY_WRITTEN);
-      Path published;
-      synchronized (lock) {
-        if (!warm.containsAll(sources)) { // one was quarantined by a search meanwhile
-          IOUtils.rm(tmp);
-          return false;
-        }
-        published = MetricBucketFormat.publish(tmp);
+      Path published = buckets.publishMerge(sources, tmp);
+      if (published == null) {
+        return false;
       }
       mergeHook.after(BucketMerger.Step.PUBLISHED);
-      WarmBucket merged = WarmBucket.open(published);
-      synchronized (lock) {
-        warm.removeAll(sources);
-        warm.add(merged);
-      }
+      buckets.replace(sources, WarmBucket.open(published));
       for (WarmBucket source : sources) {
         source.drop();
         mergeHook.after(BucketMerger.Step.SOURCE_DROPPED);
@@ -287,7 +249,7 @@ public final class MetricIndexStore implements Closeable {
       java.util.concurrent.Executor parallel,
       int threads)
       throws IOException {
-    SnapshotScan.Snapshot snapshot = snapshot(selector, from, to);
+    SnapshotScan.Snapshot snapshot = buckets.snapshot(selector, from, to);
     try {
       return new SnapshotScan(
               snapshot.byRoll(), snapshot.refused(), options.chunkPoints(), this, parallel, threads)
@@ -303,7 +265,7 @@ public final class MetricIndexStore implements Closeable {
    * now and held until the cursor is closed.
    */
   public MetricCursor cursor(SeriesSelector selector, long from, long to) {
-    SnapshotScan.Snapshot snapshot = snapshot(selector, from, to);
+    SnapshotScan.Snapshot snapshot = buckets.snapshot(selector, from, to);
     try {
       return new MetricCursor(
           new SnapshotScan(
@@ -325,47 +287,15 @@ public final class MetricIndexStore implements Closeable {
 
   /** Whether the bucket is still one of the index's (not moved aside or merged away). */
   boolean live(WarmBucket bucket) {
-    return warm.contains(bucket);
+    return buckets.live(bucket);
   }
 
   /** Moves a live bucket found damaged aside; null when another search did already. */
   String quarantineLive(WarmBucket bucket, Exception cause) throws IOException {
-    synchronized (lock) {
-      if (!warm.remove(bucket)) {
-        return null;
-      }
+    if (!buckets.remove(bucket)) {
+      return null;
     }
     return quarantine.move(bucket.directory, cause);
-  }
-
-  /**
-   * The buckets a query reads, taken together under the lock (a roll moves a bucket from hot to
-   * being written to warm under it, and a merge swaps its sources for its result under it, so a
-   * query sees each point's bucket exactly once).
-   */
-  private SnapshotScan.Snapshot snapshot(SeriesSelector selector, long from, long to) {
-    List<WarmBucket> warmNow = new ArrayList<>();
-    List<HotBucket> flushingNow;
-    List<HotBucket.Selected> hotSelected;
-    long hotMin;
-    long hotMax;
-    long[] refused = new long[1];
-    synchronized (lock) {
-      for (WarmBucket bucket : warm) {
-        if (bucket.acquire()) { // always, while it is in warm
-          warmNow.add(bucket);
-        }
-      }
-      flushingNow = new ArrayList<>(flushing);
-      hotMin = hot.minTime();
-      hotMax = hot.maxTime();
-      hotSelected =
-          hot.isEmpty() || hot.minTime() >= to || hot.maxTime() < from
-              ? null
-              : hot.select(selector, from, to, refused);
-    }
-    return SnapshotScan.Snapshot.of(
-        warmNow, flushingNow, hotSelected, hotMin, hotMax, selector, from, to, refused);
   }
 
   /**
@@ -374,7 +304,7 @@ public final class MetricIndexStore implements Closeable {
    */
   public void seriesKeys(SeriesSelector selector, long from, long to, Consumer<SeriesKey> keys)
       throws IOException {
-    SnapshotScan.Snapshot snapshot = snapshot(selector, from, to);
+    SnapshotScan.Snapshot snapshot = buckets.snapshot(selector, from, to);
     try {
       snapshot.keys(selector, from, to, keys);
     } finally {
@@ -384,27 +314,7 @@ public final class MetricIndexStore implements Closeable {
 
   /** What the index holds. */
   public MetricIndexInfo info() throws IOException {
-    List<WarmBucket> buckets = new ArrayList<>(warm);
-    long hotPoints;
-    long hotMin = Long.MAX_VALUE;
-    long hotMax = Long.MIN_VALUE;
-    synchronized (lock) {
-      hotPoints = hot.points();
-      for (HotBucket bucket : flushing) {
-        hotPoints += bucket.points();
-      }
-      if (!hot.isEmpty()) {
-        hotMin = hot.minTime();
-        hotMax = hot.maxTime();
-      }
-    }
-    return MetricIndexInfo.of(
-        name,
-        buckets,
-        hotPoints,
-        hotMin,
-        hotMax,
-        MetricBucketFormat.bytesByKind(bucketsDirectory, logDirectory));
+    return buckets.info(name, MetricBucketFormat.bytesByKind(bucketsDirectory, logDirectory));
   }
 
   @Override

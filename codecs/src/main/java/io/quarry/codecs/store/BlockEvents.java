@@ -7,8 +7,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.lucene.index.CorruptIndexException;
-import org.apache.lucene.index.FieldInfo;
-import org.apache.lucene.index.StoredFieldVisitor;
 import org.apache.lucene.index.StoredFields;
 
 /**
@@ -38,8 +36,7 @@ final class BlockEvents implements StoredEvent.Loader {
   private final int blockDoc;
   private Map<String, BlockColumns.Values> read; // columns read from elsewhere, by field
 
-  private io.quarry.codecs.journal.JournalBlock lender; // null when not lent by the journal
-  private byte[] lent;
+  private BlockPayload payload; // the decoded payload's bytes, null until decoded
 
   private BlockEvents(
       String index, StoredFields journal, BlockColumns elsewhere, int doc, int count) {
@@ -86,17 +83,9 @@ final class BlockEvents implements StoredEvent.Loader {
   }
 
   private void decode() throws IOException {
-    Payload payload = new Payload();
-    journal.document(blockDoc, payload);
-    if (payload.bytes == null) {
-      throw new CorruptIndexException("block document " + blockDoc + " has no block", "journal");
-    }
-    EventBlock opened =
-        payload.verified // the journal checked its decoded block's CRC32C: not the block's again
-            ? EventBlock.openVerified(payload.bytes, payload.offset, payload.length)
-            : EventBlock.open(payload.bytes, payload.offset, payload.length);
-    lender = payload.lender;
-    lent = payload.bytes;
+    BlockPayload read = BlockPayload.read(journal, blockDoc);
+    EventBlock opened = read.open();
+    payload = read;
     if (count >= 0 && opened.count() != count) {
       release();
       throw new CorruptIndexException(
@@ -142,9 +131,8 @@ final class BlockEvents implements StoredEvent.Loader {
    * most once.
    */
   void release() {
-    if (lender != null) {
-      lender.giveBack(lent);
-      lender = null;
+    if (payload != null) {
+      payload.giveBack();
     }
   }
 
@@ -373,46 +361,4 @@ final class BlockEvents implements StoredEvent.Loader {
   }
 
   private int allAscii; // 0: not checked yet, 1: every text is ASCII, -1: some is not
-
-  /**
-   * Takes the block's bytes out of a block document's stored fields: from the journal, a view of
-   * its decoded block (no copy of the payload, which is most of that block).
-   */
-  private static final class Payload extends StoredFieldVisitor
-      implements io.quarry.codecs.journal.KeptBinaryFieldVisitor {
-    byte[] bytes;
-    int offset;
-    int length;
-    boolean verified; // lent by the journal, its block's checksum verified
-    io.quarry.codecs.journal.JournalBlock lender; // the journal's block that lent the bytes
-
-    @Override
-    public Status needsField(FieldInfo fieldInfo) {
-      if (bytes != null) {
-        return Status.STOP;
-      }
-      return fieldInfo.name.equals(BlockDocuments.BLOCK) ? Status.YES : Status.NO;
-    }
-
-    @Override
-    public void binaryField(FieldInfo fieldInfo, byte[] value) {
-      bytes = value;
-      offset = 0;
-      length = value.length;
-    }
-
-    @Override
-    public void binaryField(
-        FieldInfo fieldInfo,
-        byte[] value,
-        int offset,
-        int length,
-        io.quarry.codecs.journal.JournalBlock lender) {
-      this.lender = lender;
-      this.bytes = value;
-      this.offset = offset;
-      this.length = length;
-      this.verified = true;
-    }
-  }
 }

@@ -68,6 +68,37 @@ public final class BucketConversion {
   private BucketConversion() {}
 
   /**
+   * Converts every warm bucket of the event layout among {@code buckets} to the block layout, each
+   * new bucket put in its old one's place in the list.
+   *
+   * @return one result per bucket converted, in the list's order
+   */
+  static List<Result> convertWarm(
+      String index,
+      List<Bucket> buckets,
+      IndexOptions blockOptions,
+      BlockDocuments blocks,
+      Bucket.DirectoryFactory directories,
+      IndexStore.BucketProgress progress)
+      throws IOException {
+    List<Result> results = new ArrayList<>();
+    for (int i = 0; i < buckets.size(); i++) {
+      Bucket old = buckets.get(i);
+      if (!old.isWarm() || old.format() != BucketFormat.EVENTS) {
+        continue;
+      }
+      long before = old.sizeOnDisk();
+      long id = old.id();
+      Bucket converted =
+          convert(
+              index, old, blockOptions, blocks, directories, written -> progress.at(id, written));
+      buckets.set(i, converted);
+      results.add(new Result(id, converted.events(), before, converted.sizeOnDisk()));
+    }
+    return results;
+  }
+
+  /**
    * Converts warm bucket {@code old} (of the event layout) to the block layout and returns the new
    * bucket, opened, in its place; {@code old} is closed.
    *

@@ -6,9 +6,7 @@ import io.quarry.codecs.wal.EncodedBatch;
 import io.quarry.codecs.wal.WriteAheadLog;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -21,9 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.apache.lucene.index.CorruptIndexException;
-import org.apache.lucene.index.IndexFormatTooNewException;
-import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.store.FSDirectory;
 
 /**
@@ -90,8 +85,7 @@ public final class IndexStore implements Closeable {
   /** No background refresh for an index no search opened for this long (Elasticsearch: 30 s). */
   static final long SEARCH_IDLE_NANOS = TimeUnit.SECONDS.toNanos(30);
 
-  private final java.util.concurrent.atomic.AtomicLong quarantined =
-      new java.util.concurrent.atomic.AtomicLong();
+  private final DamagedBuckets damaged;
   private List<io.quarry.codecs.wal.WriteAheadLog.Damage> walDamage = List.of();
   private volatile Bucket hot;
   private long nextSequence; // guarded by sequenceLock
@@ -128,10 +122,14 @@ public final class IndexStore implements Closeable {
     this.eventDocuments = new EventDocuments(name, options);
     this.clock = requireNonNull(clock, "clock is null");
     this.bucketsPath = path.resolve("buckets");
+    this.damaged = new DamagedBuckets(name, bucketsPath);
     Files.createDirectories(bucketsPath);
     WriteAheadLog log = null;
     try {
-      openBuckets();
+      BucketOpening opened =
+          BucketOpening.open(name, bucketsPath, options, clock.millis(), directories, damaged);
+      buckets.addAll(opened.buckets());
+      hot = opened.hot();
       List<WalBatch> logged = new ArrayList<>();
       log =
           WriteAheadLog.open(
@@ -165,50 +163,6 @@ public final class IndexStore implements Closeable {
             REFRESH_INTERVAL_MILLIS,
             REFRESH_INTERVAL_MILLIS,
             TimeUnit.MILLISECONDS);
-  }
-
-  /**
-   * Opens every bucket directory; older buckets left hot by a crash during a roll are rolled now.
-   */
-  private void openBuckets() throws IOException {
-    BucketConversion.finishInterrupted(name, bucketsPath);
-    List<Long> ids = new ArrayList<>();
-    try (DirectoryStream<Path> stream = Files.newDirectoryStream(bucketsPath)) {
-      for (Path directory : stream) {
-        try {
-          ids.add(Long.parseLong(directory.getFileName().toString()));
-        } catch (NumberFormatException e) {
-          LOG.warning("index " + name + ": ignoring unexpected entry " + directory);
-        }
-      }
-    }
-    ids.sort(null);
-    long now = clock.millis();
-    for (long id : ids) {
-      Bucket bucket;
-      try {
-        bucket = Bucket.open(id, bucketsPath.resolve(Long.toString(id)), options, now, directories);
-      } catch (CorruptIndexException
-          | IndexFormatTooOldException
-          | IndexFormatTooNewException
-          | NoSuchFileException
-          | NumberFormatException e) {
-        quarantine(bucketsPath.resolve(Long.toString(id)), e);
-        continue;
-      }
-      buckets.add(bucket);
-      if (!bucket.isWarm()) {
-        if (hot != null) {
-          hot.roll();
-        }
-        hot = bucket;
-      }
-    }
-    if (hot == null) {
-      long id = ids.isEmpty() ? 1 : ids.get(ids.size() - 1) + 1;
-      hot = Bucket.open(id, bucketsPath.resolve(Long.toString(id)), options, now, directories);
-      buckets.add(hot);
-    }
   }
 
   public String name() {
@@ -318,44 +272,13 @@ public final class IndexStore implements Closeable {
     }
   }
 
-  /**
-   * Moves a damaged bucket out of the way ({@code quarantine/<id>}), so every other bucket stays
-   * searchable; the data is kept for inspection and repair.
-   */
-  private void quarantine(Path bucket, Exception cause) throws IOException {
-    Path target = bucketsPath.resolveSibling("quarantine").resolve(bucket.getFileName());
-    Files.createDirectories(target.getParent());
-    Files.move(bucket, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-    quarantined.incrementAndGet();
-    LOG.log(
-        Level.SEVERE,
-        "index "
-            + name
-            + ": bucket "
-            + bucket.getFileName()
-            + " is damaged and was moved to "
-            + target
-            + "; the rest of the index stays searchable",
-        cause);
-  }
-
   /** Quarantines a bucket found damaged while searching; returns a warning for the search. */
   String quarantine(Bucket bucket, Exception cause) {
     if (buckets.remove(bucket)) {
       closeQuietly(bucket, cause);
-      try {
-        quarantine(bucket.path(), cause);
-      } catch (IOException e) {
-        LOG.log(Level.SEVERE, "index " + name + ": cannot quarantine " + bucket.path(), e);
-      }
+      damaged.moveQuietly(bucket, cause);
     }
-    return "index '"
-        + name
-        + "': bucket "
-        + bucket.id()
-        + " is damaged ("
-        + cause.getMessage()
-        + ") and was quarantined; results miss its events";
+    return damaged.warning(bucket, cause);
   }
 
   /**
@@ -376,7 +299,7 @@ public final class IndexStore implements Closeable {
 
   /** Buckets quarantined since the store opened. */
   public long quarantinedBuckets() {
-    return quarantined.get();
+    return damaged.count();
   }
 
   /**
@@ -621,7 +544,6 @@ public final class IndexStore implements Closeable {
               + name
               + ".format: blocks first");
     }
-    List<BucketConversion.Result> results = new ArrayList<>();
     synchronized (commitLock) {
       if (closed) {
         throw new IllegalStateException("index " + name + " is closed");
@@ -629,22 +551,8 @@ public final class IndexStore implements Closeable {
       if (hot.format() != BucketFormat.BLOCKS) {
         commitLocked(true);
       }
-      for (int i = 0; i < buckets.size(); i++) {
-        Bucket old = buckets.get(i);
-        if (!old.isWarm() || old.format() != BucketFormat.EVENTS) {
-          continue;
-        }
-        long before = old.sizeOnDisk();
-        long id = old.id();
-        Bucket converted =
-            BucketConversion.convert(
-                name, old, options, blocks, directories, written -> progress.at(id, written));
-        buckets.set(i, converted);
-        results.add(
-            new BucketConversion.Result(id, converted.events(), before, converted.sizeOnDisk()));
-      }
+      return BucketConversion.convertWarm(name, buckets, options, blocks, directories, progress);
     }
-    return results;
   }
 
   /** Where a conversion stands: told after each window of events written. */
@@ -662,17 +570,9 @@ public final class IndexStore implements Closeable {
     return Retention.apply(name, options, clock.millis() * 1000, buckets);
   }
 
-  /**
-   * The buckets whose time bounds overlap {@code [earliest, latest)}, and how many were skipped.
-   */
+  /** The buckets whose time bounds overlap {@code [earliest, latest)}. */
   List<Bucket> bucketsOverlapping(long earliest, long latest) {
-    List<Bucket> chosen = new ArrayList<>();
-    for (Bucket bucket : buckets) {
-      if (bucket.overlaps(earliest, latest)) {
-        chosen.add(bucket);
-      }
-    }
-    return chosen;
+    return BucketListing.overlapping(buckets, earliest, latest);
   }
 
   int bucketCount() {
@@ -681,11 +581,7 @@ public final class IndexStore implements Closeable {
 
   /** Every bucket, for statistics. */
   public List<BucketInfo> buckets() throws IOException {
-    List<BucketInfo> infos = new ArrayList<>();
-    for (Bucket bucket : buckets) {
-      infos.add(BucketInfo.of(bucket));
-    }
-    return infos;
+    return BucketListing.infos(buckets);
   }
 
   /**
@@ -693,11 +589,7 @@ public final class IndexStore implements Closeable {
    * terms}, {@code postings}, {@code docValues}, {@code points}, {@code other}.
    */
   public Map<String, Long> bytesByKind() throws IOException {
-    Map<String, Long> totals = FileKinds.empty();
-    for (Bucket bucket : buckets) {
-      bucket.bytesByKind().forEach((kind, bytes) -> totals.merge(kind, bytes, Long::sum));
-    }
-    return totals;
+    return BucketListing.bytesByKind(buckets);
   }
 
   /**

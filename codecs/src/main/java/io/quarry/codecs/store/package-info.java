@@ -12,8 +12,9 @@
  * <p>A bucket lays out its events in one of two {@link io.quarry.codecs.store.BucketFormat
  * formats}: a document per event ({@link io.quarry.codecs.store.EventFields}), or a document per
  * block of events ({@code BlockDocuments} writes, {@code BlockQueries}, {@code BlockCursor} and
- * {@code BlockEvents} read; {@link io.quarry.codecs.store.BlockValueCounts} holds each block's
- * {@code value → count} per field ({@code BlockValueTally} writes it), which a visitor's {@link
+ * {@code BlockEvents} read, {@code BlockPayload} takes a block out of the journal; {@link
+ * io.quarry.codecs.store.BlockValueCounts} holds each block's {@code value → count} per field
+ * ({@code BlockValueTally} writes it), which a visitor's {@link
  * io.quarry.codecs.store.EventVisitor#blockShortcut} counts from instead of decoding the block).
  */
 package io.quarry.codecs.store;

@@ -51,7 +51,7 @@ public final class Authenticator {
 
   /** Users with the built-in roles only (no auth.roles). */
   public Authenticator(String adminPassword, List<User> users, List<HecToken> hecTokens) {
-    this(adminPassword, new QuarryConfig.Auth(adminPassword, users), hecTokens);
+    this(adminPassword, new QuarryConfig.Auth(adminPassword, users, null), hecTokens);
   }
 
   /** {@code admin} with {@code adminPassword}, and the users and roles of {@code auth}. */

@@ -277,18 +277,7 @@ public record QuarryConfig(
 
     /** TLS without client certificates. */
     public Tls(Boolean enabled, String certificate, String key, String keyPassword) {
-      this(enabled, certificate, key, keyPassword, null, null);
-    }
-
-    /** TLS with client certificates for the whole port (no route groups, no certificate users). */
-    public Tls(
-        Boolean enabled,
-        String certificate,
-        String key,
-        String keyPassword,
-        String clientAuth,
-        String clientCa) {
-      this(enabled, certificate, key, keyPassword, clientAuth, clientCa, null, null);
+      this(enabled, certificate, key, keyPassword, null, null, null, null);
     }
 
     public Tls {
@@ -344,10 +333,6 @@ public record QuarryConfig(
     /** Whether {@code name} may name a role: 1 to 64 letters, digits or {@code _.-}. */
     public static boolean validName(String name) {
       return name != null && name.matches("[A-Za-z0-9_.-]{1,64}");
-    }
-
-    public Auth(String adminPassword, List<User> users) {
-      this(adminPassword, users, null);
     }
 
     public Auth(String adminPassword) {
@@ -418,7 +403,8 @@ public record QuarryConfig(
             null);
 
     /** The built-in role of users who name none. */
-    public static final Role USER = new Role(List.of("*"), List.of(DEFAULT_INDEX), List.of(), null);
+    public static final Role USER =
+        new Role(List.of("*"), List.of(DEFAULT_INDEX), List.of(), null, null, null);
 
     public Role {
       srchIndexesAllowed =
@@ -429,15 +415,6 @@ public record QuarryConfig(
       srchFilter = srchFilter == null || srchFilter.isBlank() ? null : srchFilter.strip();
       srchJobsQuota = srchJobsQuota == null ? DEFAULT_JOBS_QUOTA : srchJobsQuota;
       srchMaxTime = srchMaxTime == null || srchMaxTime.isBlank() ? null : srchMaxTime.strip();
-    }
-
-    /** A role with Splunk's default quotas ({@value #DEFAULT_JOBS_QUOTA} searches, no time cap). */
-    public Role(
-        List<String> srchIndexesAllowed,
-        List<String> srchIndexesDefault,
-        List<String> capabilities,
-        String srchFilter) {
-      this(srchIndexesAllowed, srchIndexesDefault, capabilities, srchFilter, null, null);
     }
 
     /**
@@ -487,10 +464,6 @@ public record QuarryConfig(
       @JsonProperty("name") String name,
       @JsonProperty("password") String password,
       @JsonProperty("roles") List<String> roles) {
-    public User(String name, String password) {
-      this(name, password, null);
-    }
-
     public User {
       AuthSettings.checkUser(name, password);
       roles = roles == null || roles.isEmpty() ? List.of(Auth.USER_ROLE) : List.copyOf(roles);
@@ -677,24 +650,6 @@ public record QuarryConfig(
     public static final io.quarry.codecs.store.BucketFormat DEFAULT_FORMAT =
         io.quarry.codecs.store.BucketFormat.BLOCKS;
 
-    /** Storage settings with the default number of events per block. */
-    public Storage(
-        String journalCompression,
-        Integer commitIntervalSeconds,
-        Long maxBucketEvents,
-        Integer maxHotBucketAgeHours,
-        String format,
-        java.util.Map<String, IndexStorage> indexes) {
-      this(
-          journalCompression,
-          commitIntervalSeconds,
-          maxBucketEvents,
-          maxHotBucketAgeHours,
-          format,
-          indexes,
-          null);
-    }
-
     /** Storage settings with the default layout of new event buckets. */
     public Storage(
         String journalCompression,
@@ -764,15 +719,6 @@ public record QuarryConfig(
     /** Splunk's {@code datatype = metric} in indexes.conf: the index holds metric data points. */
     public static final String METRIC = "metric";
 
-    /** An event index's settings. */
-    public IndexStorage(
-        String journalCompression,
-        Integer maxAgeDays,
-        Long maxTotalBytes,
-        java.util.Map<String, String> fields) {
-      this(journalCompression, maxAgeDays, maxTotalBytes, fields, null, null);
-    }
-
     /** An index's settings with the default merges of a metric index. */
     public IndexStorage(
         String journalCompression,
@@ -789,28 +735,7 @@ public record QuarryConfig(
           datatype,
           maxBucketPoints,
           null,
-          null);
-    }
-
-    /** An index's settings without a {@code format} (new buckets take {@code storage.format}). */
-    public IndexStorage(
-        String journalCompression,
-        Integer maxAgeDays,
-        Long maxTotalBytes,
-        java.util.Map<String, String> fields,
-        String datatype,
-        Long maxBucketPoints,
-        Integer mergeFactor,
-        Long maxMergedPoints) {
-      this(
-          journalCompression,
-          maxAgeDays,
-          maxTotalBytes,
-          fields,
-          datatype,
-          maxBucketPoints,
-          mergeFactor,
-          maxMergedPoints,
+          null,
           null);
     }
 

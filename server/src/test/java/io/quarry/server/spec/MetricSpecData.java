@@ -37,7 +37,7 @@ final class MetricSpecData {
   static QuarryConfig.Storage storage(String format) {
     Map<String, QuarryConfig.IndexStorage> indexes =
         Map.of(INDEX, new QuarryConfig.IndexStorage(null, null, null, null, "metric", null));
-    return new QuarryConfig.Storage(null, null, null, null, format, indexes);
+    return new QuarryConfig.Storage(null, null, null, null, format, indexes, null);
   }
 
   /** Sends every point of the CSV in {@code specDirectory} to the server's HEC endpoint. */

@@ -159,7 +159,8 @@ class ClientCertificateRoutesTest {
                 new QuarryConfig.Tls(
                     false, null, null, null, "want", "ca.pem", List.of(), Map.of("a", "bob")))
         .hasMessageContaining("server.tls.enabled");
-    assertThat(new QuarryConfig.Tls(true, null, null, null, "want", "ca.pem").clientAuth())
+    assertThat(
+            new QuarryConfig.Tls(true, null, null, null, "want", "ca.pem", null, null).clientAuth())
         .isEqualTo("optional");
   }
 

@@ -81,9 +81,11 @@ class MutualTlsTest {
 
   @Test
   void badClientAuthSettingsStopTheServerNamingTheSetting() throws Exception {
-    assertThatThrownBy(() -> new QuarryConfig.Tls(true, null, null, null, "required", null))
+    assertThatThrownBy(
+            () -> new QuarryConfig.Tls(true, null, null, null, "required", null, null, null))
         .hasMessageContaining("server.tls.clientCa");
-    assertThatThrownBy(() -> new QuarryConfig.Tls(true, null, null, null, "sometimes", "ca.pem"))
+    assertThatThrownBy(
+            () -> new QuarryConfig.Tls(true, null, null, null, "sometimes", "ca.pem", null, null))
         .hasMessageContaining("server.tls.clientAuth");
     assertThatThrownBy(() -> start("required", directory.resolve("missing.pem")))
         .isInstanceOf(ConfigException.class)
@@ -99,7 +101,7 @@ class MutualTlsTest {
     return TestServers.startTls(
         directory.resolve("data"),
         "pw",
-        new QuarryConfig.Tls(true, null, null, null, clientAuth, clientCa.toString()));
+        new QuarryConfig.Tls(true, null, null, null, clientAuth, clientCa.toString(), null, null));
   }
 
   private Path serverCa() {
