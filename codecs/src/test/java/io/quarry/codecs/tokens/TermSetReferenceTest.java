@@ -2,7 +2,6 @@ package io.quarry.codecs.tokens;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.codecs.store.AsciiText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -75,14 +74,7 @@ class TermSetReferenceTest {
   /** The set's terms for a block, the texts given as ASCII bytes where they are, each once. */
   private static void assertMatchesReference(TermSet set, List<String> texts) {
     set.clear();
-    for (String text : texts) {
-      byte[] ascii = AsciiText.bytesOf(text);
-      if (ascii != null) {
-        set.addAscii(ascii);
-      } else {
-        set.add(text);
-      }
-    }
+    TermSetTest.addAsStored(set, texts);
     List<String> terms = set.terms();
     assertThat(terms).as("each term once").doesNotHaveDuplicates();
     Set<String> expected = reference(texts);
