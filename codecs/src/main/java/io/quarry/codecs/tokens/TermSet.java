@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.apache.lucene.analysis.TokenStream;
@@ -139,26 +140,33 @@ public final class TermSet {
    * {@link Segmenter#forEachTerm} over a range of an ASCII text's lower-cased bytes that starts and
    * ends at a major breaker or the text's ends, in one pass and without a call per character or
    * term: each token, and its parts between minor breakers when one was in it, each at most {@link
-   * Segmenter#MAX_TERM_LENGTH} long. A token with parts is added first, in one lookup: when the set
-   * had it, it was added with its parts before, so they are skipped — in a block most such tokens
-   * (addresses, times, paths, user agents' words) repeat.
+   * Segmenter#MAX_TERM_LENGTH} long. The scan of a token records where its minor breakers are, so
+   * its parts are not looked for again. A token with parts is added first, in one lookup: when the
+   * set had it, it was added with its parts before, so they are skipped — in a block most such
+   * tokens (addresses, times, paths, user agents' words) repeat.
    */
   private void addAscii(byte[] text, int from, int end) {
+    int[] minors = this.minors;
     int i = from;
     while (i < end) {
       while (i < end && ASCII_CLASS[text[i] & 0xFF] == MAJOR) {
         i++;
       }
       int start = i;
-      boolean broken = false;
+      int broken = 0; // minor breakers in the token, their places in minors
       for (; i < end; i++) {
         byte kind = ASCII_CLASS[text[i] & 0xFF];
-        if (kind == MAJOR) {
-          break;
+        if (kind != PART) {
+          if (kind == MAJOR) {
+            break;
+          }
+          if (broken == minors.length) {
+            minors = this.minors = Arrays.copyOf(minors, broken * 2);
+          }
+          minors[broken++] = i;
         }
-        broken |= kind == MINOR;
       }
-      if (!broken) {
+      if (broken == 0) {
         addTerm(text, start, i);
         continue;
       }
@@ -167,15 +175,15 @@ public final class TermSet {
         continue; // the whole was in the set, so were its parts
       }
       int partStart = start;
-      for (int p = start; p < i; p++) {
-        if (ASCII_CLASS[text[p] & 0xFF] == MINOR) {
-          addTerm(text, partStart, p);
-          partStart = p + 1;
-        }
+      for (int m = 0; m < broken; m++) {
+        addTerm(text, partStart, minors[m]);
+        partStart = minors[m] + 1;
       }
       addTerm(text, partStart, i);
     }
   }
+
+  private int[] minors = new int[64]; // where the current token's minor breakers are
 
   private void addTerm(byte[] text, int start, int end) {
     if (end > start && end - start <= Segmenter.MAX_TERM_LENGTH) {

@@ -48,15 +48,20 @@ class TermSetTest {
     assertThat(set.size()).isEqualTo(union.size());
     // the same texts given as ASCII bytes where they are (as the store hands them): the same terms
     TermSet fromBytes = new TermSet();
-    for (String event : events) {
-      byte[] ascii = AsciiText.bytesOf(event);
+    addAsStored(fromBytes, events);
+    assertThat(fromBytes.terms()).as("from bytes").isEqualTo(set.terms());
+  }
+
+  /** Adds texts as the store hands them: an ASCII text as its bytes, any other as itself. */
+  static void addAsStored(TermSet set, List<String> texts) {
+    for (String text : texts) {
+      byte[] ascii = AsciiText.bytesOf(text);
       if (ascii != null) {
-        fromBytes.addAscii(ascii);
+        set.addAscii(ascii);
       } else {
-        fromBytes.add(event);
+        set.add(text);
       }
     }
-    assertThat(fromBytes.terms()).as("from bytes").isEqualTo(set.terms());
   }
 
   @Test
