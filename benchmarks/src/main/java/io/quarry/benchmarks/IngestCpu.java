@@ -89,6 +89,12 @@ public final class IngestCpu {
           round + 1, events, thread[round], process, (System.nanoTime() - wall0) / 1e9);
       org.apache.lucene.util.IOUtils.rm(directory);
     }
+    printSettled(thread);
+  }
+
+  /** The least and the median of the rounds' CPU per event after the first (the JIT's). */
+  static void printSettled(double[] thread) {
+    int rounds = thread.length;
     double[] settled = Arrays.copyOfRange(thread, Math.min(1, rounds - 1), rounds);
     Arrays.sort(settled);
     System.out.printf(

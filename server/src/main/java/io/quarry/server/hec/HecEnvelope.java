@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -40,6 +41,11 @@ public final class HecEnvelope {
 
   private final ObjectMapper json;
 
+  // the request body the parser reads (null when not known) and the bytes of an "event" string
+  // read from it (see #eventAscii)
+  private final byte[] body;
+  private byte[] eventAscii;
+
   // top-level members: name and node; null node where "fields" is held as slots
   private String[] memberNames = new String[8];
   private JsonNode[] memberValues = new JsonNode[8];
@@ -59,7 +65,17 @@ public final class HecEnvelope {
   private final java.util.HashMap<String, Integer> bySlotName = new java.util.HashMap<>();
 
   public HecEnvelope(ObjectMapper json) {
+    this(json, null);
+  }
+
+  /**
+   * An envelope reader for a parser over {@code body} (from its first byte): an {@code event}
+   * string that is ASCII without escapes is then taken from the body's bytes (see {@link
+   * #eventAscii}).
+   */
+  public HecEnvelope(ObjectMapper json, byte[] body) {
     this.json = json;
+    this.body = body;
   }
 
   /**
@@ -70,6 +86,7 @@ public final class HecEnvelope {
    */
   public void read(JsonParser parser) throws IOException {
     members = 0;
+    eventAscii = null;
     fieldsAsSlots = false;
     clearSlots();
     boolean anEvent = false; // "event" came first and is not "metric": fields as a tree, for it
@@ -78,6 +95,14 @@ public final class HecEnvelope {
       String name = parser.currentName();
       JsonToken value = parser.nextToken();
       if (name.equals(EVENT)) {
+        eventAscii = value == JsonToken.VALUE_STRING ? EventStringBytes.of(parser, body) : null;
+        if (eventAscii != null) {
+          // the text made from the bytes: Jackson skips the string without decoding it
+          String text = new String(eventAscii, StandardCharsets.ISO_8859_1);
+          anEvent = !text.equals("metric");
+          putMember(name, TextNode.valueOf(text));
+          continue;
+        }
         anEvent = value != JsonToken.VALUE_STRING || !parser.getText().equals("metric");
       }
       if (name.equals(FIELDS) && value == JsonToken.START_OBJECT && !anEvent) {
@@ -274,6 +299,15 @@ public final class HecEnvelope {
     }
     names[size] = name;
     return size++;
+  }
+
+  /**
+   * The bytes of the {@code event} member read last when it is a JSON string of ASCII characters
+   * without escapes, taken from the body (one byte a character of its text); null otherwise (no
+   * body known, an escape, a byte of a multi-byte character, not a string).
+   */
+  public byte[] eventAscii() {
+    return eventAscii;
   }
 
   /** A top-level member other than an object {@code fields}; null when absent. */

@@ -14,7 +14,6 @@ import io.quarry.server.config.QuarryConfig.HecToken;
 import io.quarry.server.ingest.IndexedEvent;
 import io.quarry.server.ingest.IngestService;
 import java.io.IOException;
-import java.io.InputStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -56,7 +55,6 @@ public final class HecEventParser {
   private io.quarry.server.metricindex.MetricIngest metricIndexes;
   private final io.quarry.server.metricindex.HecMetricBatches points =
       new io.quarry.server.metricindex.HecMetricBatches();
-  private final HecEnvelope envelope = new HecEnvelope(JSON);
 
   /**
    * The metric indexes: envelopes for them are metric data points ({@link
@@ -84,7 +82,11 @@ public final class HecEventParser {
     this.now = requireNonNull(now, "now is null");
   }
 
-  public Result parse(InputStream body) throws IOException {
+  /**
+   * The events of a body. An {@code event} string that is ASCII without escapes is taken from the
+   * body's bytes ({@link IndexedEvent#asciiRaw}) and stored as they are.
+   */
+  public Result parse(byte[] body) throws IOException {
     List<IndexedEvent> events = new ArrayList<>();
     int[] number = {0};
     try {
@@ -101,9 +103,9 @@ public final class HecEventParser {
     }
   }
 
-  private Result parse(InputStream body, List<IndexedEvent> events, int[] counter)
-      throws IOException {
+  private Result parse(byte[] body, List<IndexedEvent> events, int[] counter) throws IOException {
     int number = 0;
+    HecEnvelope envelope = new HecEnvelope(JSON, body);
     try (JsonParser parser = FACTORY.createParser(body)) {
       while (true) {
         JsonToken next;
@@ -158,6 +160,7 @@ public final class HecEventParser {
       throw HecException.eventRequired(number);
     }
     String raw = event.isTextual() ? event.textValue() : event.toString();
+    byte[] asciiRaw = read.eventAscii(); // set only when event is a string
     if (raw.isBlank()) {
       throw HecException.eventBlank(number);
     }
@@ -174,7 +177,7 @@ public final class HecEventParser {
     String sourcetype = text(envelope, "sourcetype", number).orElse("httpevent");
     io.quarry.server.sourcetype.Sourcetype rules = indexes.sourcetypes().forName(sourcetype);
     // the sourcetype's index-time extractions run on the event; the envelope's fields win
-    Map<String, List<String>> fields = new LinkedHashMap<>(rules.indexFields(raw));
+    Map<String, List<String>> fields = new LinkedHashMap<>(rules.indexFields(raw, asciiRaw));
     fields.putAll(fields(envelope.get("fields"), number));
     String source = text(envelope, "source", number).orElse("http:" + token.name());
     JsonNode given = envelope.get("time");
@@ -193,7 +196,7 @@ public final class HecEventParser {
     if (problem != null) {
       throw HecException.invalidFormat(number, problem);
     }
-    return new IndexedEvent(index, parsed);
+    return new IndexedEvent(index, parsed, asciiRaw);
   }
 
   /**

@@ -104,7 +104,7 @@ public final class HecRoutes {
                   .autoExtractTimestamp(
                       "true".equalsIgnoreCase(exchange.queryParameter("auto_extract_timestamp")))
                   .metricIndexes(metricIngest)
-                  .parse(exchange.body());
+                  .parse(exchange.bodyBytes());
           write(result.events());
           writePoints(result.points(), result.pointCount());
           if (result.error().isPresent()) {

@@ -71,15 +71,25 @@ public final class IngestService {
     metrics.eventsIngested(index, count, bytes);
   }
 
-  /** Returns when every event is durable and searchable. */
+  /**
+   * Returns when every event is durable and searchable. An event's ASCII bytes, when it carries
+   * them ({@link IndexedEvent#asciiRaw}), are written as they are.
+   */
   public void write(List<IndexedEvent> events) throws IOException {
-    Map<String, List<Event>> byIndex = new LinkedHashMap<>();
+    Map<String, List<IndexedEvent>> byIndex = new LinkedHashMap<>();
     for (IndexedEvent event : events) {
-      byIndex.computeIfAbsent(event.index(), i -> new ArrayList<>()).add(event.event());
+      byIndex.computeIfAbsent(event.index(), i -> new ArrayList<>()).add(event);
     }
-    for (Map.Entry<String, List<Event>> entry : byIndex.entrySet()) {
-      long bytes = store.write(entry.getKey(), entry.getValue());
-      metrics.eventsIngested(entry.getKey(), entry.getValue().size(), bytes);
+    for (Map.Entry<String, List<IndexedEvent>> entry : byIndex.entrySet()) {
+      List<IndexedEvent> indexed = entry.getValue();
+      List<Event> batch = new ArrayList<>(indexed.size());
+      byte[][] asciiRaws = new byte[indexed.size()][];
+      for (int i = 0; i < asciiRaws.length; i++) {
+        batch.add(indexed.get(i).event());
+        asciiRaws[i] = indexed.get(i).asciiRaw();
+      }
+      long bytes = store.write(entry.getKey(), batch, asciiRaws);
+      metrics.eventsIngested(entry.getKey(), batch.size(), bytes);
     }
   }
 }

@@ -8,6 +8,7 @@ import io.quarry.codecs.metricstore.MetricStore;
 import io.quarry.codecs.store.EventStore;
 import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.hec.reference.TreeHecEventParser;
+import io.quarry.server.ingest.IndexedEvent;
 import io.quarry.server.ingest.IngestGate;
 import io.quarry.server.ingest.IngestService;
 import io.quarry.server.metricindex.IndexedPoint;
@@ -89,9 +90,17 @@ class HecStreamingParserTest {
       HecEventParser.Result actual =
           new HecEventParser(TOKEN, ingest, "default-host", NOW)
               .metricIndexes(metricIngest)
-              .parse(new ByteArrayInputStream(bytes));
+              .parse(bytes);
       String context = "seed " + seed + ", body " + body;
-      assertThat(actual.events()).as(context).isEqualTo(expected.events());
+      assertThat(withoutBytes(actual.events())).as(context).isEqualTo(expected.events());
+      for (IndexedEvent event : actual.events()) {
+        if (event.asciiRaw() != null) { // the body's bytes are the text the tree parser decoded
+          assertThat(new String(event.asciiRaw(), StandardCharsets.ISO_8859_1))
+              .as(context)
+              .isEqualTo(event.event().raw());
+          bytesTaken++;
+        }
+      }
       assertThat(flatten(actual.points())).as(context).isEqualTo(flatten(expected.points()));
       assertThat(actual.error().map(HecException::body))
           .as(context)
@@ -101,6 +110,14 @@ class HecStreamingParserTest {
     }
     assertThat(errors).as("bad bodies were generated").isGreaterThan(300);
     assertThat(points).as("good points were generated").isGreaterThan(3000);
+    assertThat(bytesTaken).as("events taken from the body's bytes").isGreaterThan(50);
+  }
+
+  private int bytesTaken;
+
+  /** The events as the tree parser makes them: no bytes of their text. */
+  private static List<IndexedEvent> withoutBytes(List<IndexedEvent> events) {
+    return events.stream().map(e -> new IndexedEvent(e.index(), e.event())).toList();
   }
 
   private static Map<String, List<String>> flatten(Map<String, MetricBatch> batches) {
@@ -225,7 +242,15 @@ class HecStreamingParserTest {
     "1764072000123456789012"
   };
   private static final String[] EVENTS = {
-    "\"metric\"", "\"hello world\"", "{\"a\":1,\"b\":[true,null]}", "\"\"", "\"  \"", "null", "42"
+    "\"metric\"",
+    "\"hello world\"",
+    "{\"a\":1,\"b\":[true,null]}",
+    "\"\"",
+    "\"  \"",
+    "null",
+    "42",
+    "\"t\\u00e9 \\\"q\\\"\"",
+    "\"caf\u00e9\""
   };
   private static final String[] VALUES = {
     "1",
