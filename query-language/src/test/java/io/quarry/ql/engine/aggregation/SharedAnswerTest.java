@@ -116,9 +116,11 @@ class SharedAnswerTest {
     return rows;
   }
 
-  @Test
-  void oneByFieldAnswersEverySessionInTextOrderWithItsRangeAndCount() {
-    List<Object[]> rows = rows();
+  /**
+   * {@code stats range(t), count by g} over {@code rows} computed with a sorted map: one row per
+   * session in text order, its range and count.
+   */
+  private static List<List<Object>> rangeAndCountBySession(List<Object[]> rows) {
     Map<String, long[]> expected = new TreeMap<>(); // min, max, count
     for (Object[] row : rows) {
       long t = (Long) row[2];
@@ -132,6 +134,13 @@ class SharedAnswerTest {
     List<List<Object>> wanted = new ArrayList<>();
     expected.forEach(
         (g, s) -> wanted.add(List.of("STRING:" + g, "LONG:" + (s[1] - s[0]), "LONG:" + s[2])));
+    return wanted;
+  }
+
+  @Test
+  void oneByFieldAnswersEverySessionInTextOrderWithItsRangeAndCount() {
+    List<Object[]> rows = rows();
+    List<List<Object>> wanted = rangeAndCountBySession(rows);
 
     HashAggregationOperator shared = operator("stats range(t) AS duration, count by g");
     feed(shared, rows);
@@ -201,19 +210,7 @@ class SharedAnswerTest {
     assertThat(answer(shared, true)).isEqualTo(answer(alone, false));
 
     // and range and count as a sorted map over the rows answers them
-    Map<String, long[]> expected = new TreeMap<>(); // min, max, count
-    for (Object[] row : rows) {
-      long t = (Long) row[2];
-      long[] state =
-          expected.computeIfAbsent(
-              (String) row[0], g -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE, 0});
-      state[0] = Math.min(state[0], t);
-      state[1] = Math.max(state[1], t);
-      state[2]++;
-    }
-    List<List<Object>> wanted = new ArrayList<>();
-    expected.forEach(
-        (g, s) -> wanted.add(List.of("STRING:" + g, "LONG:" + (s[1] - s[0]), "LONG:" + s[2])));
+    List<List<Object>> wanted = rangeAndCountBySession(rows);
     assertThat(
             answer(merged("stats range(t) AS duration, count by g", rows, true, sharedBytes), true))
         .isEqualTo(wanted);
