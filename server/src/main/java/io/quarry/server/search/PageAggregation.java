@@ -57,18 +57,18 @@ final class PageAggregation {
   }
 
   /**
-   * The scan is over: every partial merged, the segments' value counts of {@code values}' field
-   * added ({@code values} null: none were counted); the final aggregation finished, its answer made
-   * with up to {@code helpers} threads of {@code parallel} (the search pool, which other searches'
-   * slices may keep busy: the caller takes every task no helper took) besides the caller, and
-   * handed as a pulled source to the reduce side ({@link io.quarry.ql.exec.OutputSource}, which
-   * finishes it on the first pull and closes it with the reduce chain's driver). The final
-   * aggregation closed when merging fails.
+   * The scan is over: every partial merged (with the pool's help, as the answer), the segments'
+   * value counts of {@code values}' field added ({@code values} null: none were counted); the final
+   * aggregation finished, its answer made with up to {@code helpers} threads of {@code parallel}
+   * (the search pool, which other searches' slices may keep busy: the caller takes every task no
+   * helper took) besides the caller, and handed as a pulled source to the reduce side ({@link
+   * io.quarry.ql.exec.OutputSource}, which finishes it on the first pull and closes it with the
+   * reduce chain's driver). The final aggregation closed when merging fails.
    */
   io.quarry.ql.exec.OutputSource answer(
       CountShortcut values, OrdinalCounts segmentCounts, Executor parallel, int helpers) {
     try {
-      mergeAll();
+      mergeAll(parallel, helpers);
       synchronized (total) {
         if (values != null) {
           segmentCounts.drainInto(total, values.field());
@@ -82,11 +82,14 @@ final class PageAggregation {
     return io.quarry.ql.exec.OutputSource.of(total);
   }
 
-  /** Merges what every partial still holds (the scan is over: none is in use). */
-  private void mergeAll() {
+  /**
+   * Merges what every partial still holds (the scan is over: none is in use), each merge shared
+   * with up to {@code helpers} threads of {@code parallel}.
+   */
+  private void mergeAll(Executor parallel, int helpers) {
     synchronized (total) {
       for (PageAggregator partial : unmerged.keySet()) {
-        total.merge(partial);
+        total.mergeOn(partial, parallel, helpers);
         partial.close();
       }
     }

@@ -88,7 +88,7 @@ final class AggregationOutput {
   }
 
   /** Fewer groups than this are answered on the caller alone: handing over would cost more. */
-  private static final int PARALLEL_GROUPS = 8192;
+  static final int PARALLEL_GROUPS = 8192;
 
   /** The page of the groups {@code order[from, to)}. */
   private Page page(List<String> names, int[] order, ResultColumn[] results, int from, int to) {

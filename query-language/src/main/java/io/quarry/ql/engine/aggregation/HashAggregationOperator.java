@@ -229,11 +229,27 @@ public final class HashAggregationOperator implements PageAggregator {
    */
   @Override
   public void merge(PageAggregator other) {
+    mergeOn(other, null, 0);
+  }
+
+  /**
+   * Merges as {@link #merge} does; a partial of {@link AggregationOutput#PARALLEL_GROUPS} groups or
+   * more is merged with up to {@code helpers} threads of {@code parallel} ({@link SharedMerge}).
+   */
+  @Override
+  public void mergeOn(PageAggregator other, java.util.concurrent.Executor parallel, int helpers) {
     if (!(other instanceof HashAggregationOperator partial) || !partial.command.equals(command)) {
       throw new IllegalArgumentException("cannot merge stats of another command");
     }
     if (!keys.isEmpty() || partial.keys.isEmpty()) {
-      mergeGroups(partial);
+      if (parallel != null && partial.keys.size() >= AggregationOutput.PARALLEL_GROUPS) {
+        memory.add(
+            SharedMerge.run(
+                keys, functions, partial.keys, partial.functions, this::grow, parallel, helpers));
+        partial.clear();
+      } else {
+        mergeGroups(partial);
+      }
       return;
     }
     // nothing here yet: take the partial's groups and states as they are instead of looking

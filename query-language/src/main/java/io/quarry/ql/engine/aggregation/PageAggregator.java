@@ -90,6 +90,15 @@ public interface PageAggregator extends Operator {
   /** Adds a partial's groups (made by {@link #newPartial}) and empties it. */
   void merge(PageAggregator partial);
 
+  /**
+   * Merges as {@link #merge} does, sharing the work with up to {@code helpers} threads of {@code
+   * parallel} (the search pool, once the scan is over). By default on the caller alone.
+   */
+  default void mergeOn(
+      PageAggregator partial, java.util.concurrent.Executor parallel, int helpers) {
+    merge(partial);
+  }
+
   /** The answer for the input so far as pages, keeping the state (a preview). */
   List<Page> snapshot();
 

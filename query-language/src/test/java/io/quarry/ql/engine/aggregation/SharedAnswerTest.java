@@ -40,10 +40,14 @@ class SharedAnswerTest {
   }
 
   private static HashAggregationOperator operator(String command) {
+    return operator(command, MemoryTracker.unbounded("stats"));
+  }
+
+  private static HashAggregationOperator operator(String command, MemoryTracker memory) {
     StatsCommand stats =
         (StatsCommand)
             new Parser(CommandRegistry.builtIns()).parse("* | " + command).commands().get(1);
-    return new HashAggregationOperator(stats, MemoryTracker.unbounded("stats"), 1000);
+    return new HashAggregationOperator(stats, memory, 1000);
   }
 
   /** A session id of lower-case letters: its text order is Splunk's order of the groups. */
@@ -112,9 +116,11 @@ class SharedAnswerTest {
     return rows;
   }
 
-  @Test
-  void oneByFieldAnswersEverySessionInTextOrderWithItsRangeAndCount() {
-    List<Object[]> rows = rows();
+  /**
+   * {@code stats range(t), count by g} over {@code rows} computed with a sorted map: one row per
+   * session in text order, its range and count.
+   */
+  private static List<List<Object>> rangeAndCountBySession(List<Object[]> rows) {
     Map<String, long[]> expected = new TreeMap<>(); // min, max, count
     for (Object[] row : rows) {
       long t = (Long) row[2];
@@ -128,6 +134,13 @@ class SharedAnswerTest {
     List<List<Object>> wanted = new ArrayList<>();
     expected.forEach(
         (g, s) -> wanted.add(List.of("STRING:" + g, "LONG:" + (s[1] - s[0]), "LONG:" + s[2])));
+    return wanted;
+  }
+
+  @Test
+  void oneByFieldAnswersEverySessionInTextOrderWithItsRangeAndCount() {
+    List<Object[]> rows = rows();
+    List<List<Object>> wanted = rangeAndCountBySession(rows);
 
     HashAggregationOperator shared = operator("stats range(t) AS duration, count by g");
     feed(shared, rows);
@@ -155,6 +168,52 @@ class SharedAnswerTest {
     HashAggregationOperator alone = operator("stats count by g, h");
     feed(alone, rows);
     assertThat(answer(alone, false)).isEqualTo(answered);
+  }
+
+  /**
+   * The final of {@code command} after three partials, fed a third of the rows each, merged into it
+   * with the pool's help ({@code shared}) or on the caller alone; {@code used} gets the final's
+   * counted bytes after the merges.
+   */
+  private static HashAggregationOperator merged(
+      String command, List<Object[]> rows, boolean shared, long[] used) {
+    MemoryTracker memory = MemoryTracker.unbounded("stats");
+    HashAggregationOperator total = operator(command, memory);
+    List<HashAggregationOperator> partials = new ArrayList<>();
+    int third = rows.size() / 3;
+    for (int part = 0; part < 3; part++) {
+      HashAggregationOperator partial = total.newPartial();
+      feed(partial, rows.subList(part * third, part == 2 ? rows.size() : (part + 1) * third));
+      partials.add(partial);
+    }
+    for (HashAggregationOperator partial : partials) {
+      total.mergeOn(partial, shared ? POOL : null, 3);
+      partial.close();
+    }
+    used[0] = memory.used();
+    return total;
+  }
+
+  @Test
+  void partialsMergedWithHelpersAnswerAsMergedOnOneThread() {
+    List<Object[]> rows = rows();
+    // every kind of state: counts, numbers, text extremes, distinct values, lists, time order
+    String command =
+        "stats range(t) AS duration, count, avg(t), min(h), dc(h), values(h), list(h),"
+            + " earliest(t), perc50(t), stdev(t), mode(h) by g";
+    long[] sharedBytes = new long[1];
+    long[] aloneBytes = new long[1];
+    HashAggregationOperator shared = merged(command, rows, true, sharedBytes);
+    assertThat(shared.groupCount()).isGreaterThan(3 * SharedMerge.ROUND / 2);
+    HashAggregationOperator alone = merged(command, rows, false, aloneBytes);
+    assertThat(sharedBytes[0]).isEqualTo(aloneBytes[0]).isPositive();
+    assertThat(answer(shared, true)).isEqualTo(answer(alone, false));
+
+    // and range and count as a sorted map over the rows answers them
+    List<List<Object>> wanted = rangeAndCountBySession(rows);
+    assertThat(
+            answer(merged("stats range(t) AS duration, count by g", rows, true, sharedBytes), true))
+        .isEqualTo(wanted);
   }
 
   @Test
