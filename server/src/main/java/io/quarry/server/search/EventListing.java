@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.quarry.codecs.store.EventFields;
 import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.exec.MemoryTracker;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.List;
 import java.util.Set;
@@ -45,11 +46,15 @@ final class EventListing implements Operator {
           EventFields.SOURCETYPE,
           EventFields.INDEX);
 
+  /** What a memory limit names when the rows it holds pass it. */
+  static final String STAGE = "event listing";
+
   private final ListingLayout layout;
   private final SearchControl control;
   private final LongSupplier room; // rows the answer still takes
   private final int pageSize;
   private final HeldRows held = new HeldRows();
+  private final MemoryTracker memory;
   private boolean finishing;
   private boolean closed;
 
@@ -62,6 +67,7 @@ final class EventListing implements Operator {
    *     a plugin command such as {@code fillnull} takes, a wildcard {@code table}): per row its
    *     default and index-time fields, then the fields its sourcetype, JSON or key=value extraction
    *     finds
+   * @param memory where the rows it holds count ({@link io.quarry.ql.exec.Evaluator#memory})
    * @param room how many rows the answer still takes (the last page is cut to it; none once it is
    *     0): {@link #roomOf} an answer's, or {@link #UNLIMITED}
    */
@@ -71,6 +77,7 @@ final class EventListing implements Operator {
       boolean extract,
       boolean everyField,
       SearchControl control,
+      MemoryTracker memory,
       LongSupplier room,
       int pageSize) {
     this(
@@ -80,6 +87,7 @@ final class EventListing implements Operator {
         everyField,
         ListedFields.of(List.of()),
         control,
+        memory,
         room,
         pageSize);
   }
@@ -95,10 +103,12 @@ final class EventListing implements Operator {
       boolean everyField,
       ListedFields listed,
       SearchControl control,
+      MemoryTracker memory,
       LongSupplier room,
       int pageSize) {
     this.layout = new ListingLayout(read, sourcetypes, extract, everyField, listed);
     this.control = requireNonNull(control, "control is null");
+    this.memory = requireNonNull(memory, "memory is null");
     this.room = requireNonNull(room, "room is null");
     this.pageSize = pageSize;
   }
@@ -117,13 +127,17 @@ final class EventListing implements Operator {
     return !finishing && !closed && !full() && held.rows() < rowsOfNextPage();
   }
 
-  /** Holds the commands' rows (an empty page goes nowhere; none once the answer is full). */
+  /**
+   * Holds the commands' rows, counted in the search's memory first (an empty page goes nowhere;
+   * none once the answer is full).
+   */
   @Override
   public void addInput(Page page) {
     if (finishing) {
       throw new IllegalStateException("addInput after finish");
     }
     if (!closed && !full() && page.positionCount() > 0) {
+      memory.add(MemoryTracker.ROW_BYTES * page.positionCount()); // throws over the limit
       held.add(page);
     }
   }
@@ -141,7 +155,9 @@ final class EventListing implements Operator {
     if (held.rows() < rows && !finishing) {
       return null;
     }
-    return layout.page(held.take(Math.min(rows, held.rows())));
+    HeldRows.Cut cut = held.take(Math.min(rows, held.rows()));
+    memory.add(-MemoryTracker.ROW_BYTES * cut.count()); // no longer held
+    return layout.page(cut);
   }
 
   /** The commands' output is over: the rows still held go out as they are pulled. */
@@ -156,7 +172,10 @@ final class EventListing implements Operator {
     return closed || full() || finishing && held.rows() == 0;
   }
 
-  /** Drops the rows still held and tells the search the time spent extracting (once). */
+  /**
+   * Drops the rows still held, gives back what they reserved and tells the search the time spent
+   * extracting (once).
+   */
   @Override
   public void close() {
     if (closed) {
@@ -164,6 +183,7 @@ final class EventListing implements Operator {
     }
     closed = true;
     held.clear();
+    memory.release();
     control.extracted(layout.extracted());
   }
 

@@ -109,17 +109,17 @@ final class TimeOrderedChain {
     boolean tableInside = table != null && tableAt < pipeline.size() - 1;
     EventListing listing =
         shape.listing()
-            ? new EventListing(
-                Set.copyOf(shape.sourceFields()),
-                sourcetypes,
-                !indexedFieldsOnly,
+            ? listing(
+                shape,
                 shape.everyField(),
                 shape.listed(),
-                control,
                 table != null && !tableInside
                     ? EventListing.UNLIMITED
                     : EventListing.roomOf(results),
-                SearchService.pageSize())
+                sourcetypes,
+                indexedFieldsOnly,
+                control,
+                evaluator)
             : null;
     if (table != null && !tableInside) {
       listing.carryingListedNames();
@@ -132,15 +132,15 @@ final class TimeOrderedChain {
     // listing of their own for the table, and on to the commands after it
     EventListing tableListing =
         tableInside
-            ? new EventListing(
-                    Set.copyOf(shape.sourceFields()),
-                    sourcetypes,
-                    !indexedFieldsOnly,
+            ? listing(
+                    shape,
                     false,
                     shape.listed().stagesBefore(tableAt),
-                    control,
                     EventListing.UNLIMITED,
-                    SearchService.pageSize())
+                    sourcetypes,
+                    indexedFieldsOnly,
+                    control,
+                    evaluator)
                 .carryingListedNames()
             : null;
     int aggregateAt = shape.aggregateAt();
@@ -193,15 +193,15 @@ final class TimeOrderedChain {
     EventListing everyField = null;
     if (overEveryField) {
       everyField =
-          new EventListing(
-              Set.copyOf(shape.sourceFields()),
-              sourcetypes,
-              !indexedFieldsOnly,
+          listing(
+              shape,
               true,
               shape.listed(),
-              control,
               EventListing.UNLIMITED,
-              SearchService.pageSize());
+              sourcetypes,
+              indexedFieldsOnly,
+              control,
+              evaluator);
       if (ownTextAfterListing) {
         everyField.carryingEventText();
       }
@@ -335,6 +335,32 @@ final class TimeOrderedChain {
         table.close();
       }
     }
+  }
+
+  /**
+   * An event listing of the source's pages in {@code shape} ({@link EventListing}): of every field
+   * of its events when {@code everyField}, {@code listed} the commands' changes laid over each, as
+   * many rows as {@code room} says, its rows counted in the search's memory.
+   */
+  private static EventListing listing(
+      TimeOrderedShape shape,
+      boolean everyField,
+      ListedFields listed,
+      java.util.function.LongSupplier room,
+      Sourcetypes sourcetypes,
+      boolean indexedFieldsOnly,
+      SearchControl control,
+      Evaluator evaluator) {
+    return new EventListing(
+        Set.copyOf(shape.sourceFields()),
+        sourcetypes,
+        !indexedFieldsOnly,
+        everyField,
+        listed,
+        control,
+        evaluator.memory(EventListing.STAGE),
+        room,
+        SearchService.pageSize());
   }
 
   /**
