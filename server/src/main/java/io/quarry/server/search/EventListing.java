@@ -9,7 +9,6 @@ import io.quarry.ql.exec.MemoryTracker;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -185,27 +184,6 @@ final class EventListing implements Operator {
     held.clear();
     memory.release();
     control.extracted(layout.extracted());
-  }
-
-  /**
-   * Beside a pulled chain (a listing for an {@code outputlookup}'s table, one before a slice's
-   * source): takes {@code page} and hands each page it can then lay out to {@code out}.
-   */
-  void push(Page page, Consumer<Page> out) {
-    addInput(page);
-    drainInto(out);
-  }
-
-  /** As {@link #push}, the input over: every row still held goes to {@code out}. */
-  void finishInto(Consumer<Page> out) {
-    finish();
-    drainInto(out);
-  }
-
-  private void drainInto(Consumer<Page> out) {
-    for (Page page = getOutput(); page != null; page = getOutput()) {
-      out.accept(page);
-    }
   }
 
   private boolean full() {

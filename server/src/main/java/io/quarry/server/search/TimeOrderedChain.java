@@ -1,6 +1,5 @@
 package io.quarry.server.search;
 
-import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageReduce;
@@ -28,7 +27,6 @@ final class TimeOrderedChain {
   private final boolean listingPages;
   private final EventTable table; // null: no outputlookup in the listing
   private final int tableAt;
-  private final EventListing tableListing; // null: no outputlookup inside the listing
   private final StageStats stages;
 
   private TimeOrderedChain(
@@ -37,14 +35,12 @@ final class TimeOrderedChain {
       boolean listingPages,
       EventTable table,
       int tableAt,
-      EventListing tableListing,
       StageStats stages) {
     this.reduce = reduce;
     this.eventText = eventText;
     this.listingPages = listingPages;
     this.table = table;
     this.tableAt = tableAt;
-    this.tableListing = tableListing;
     this.stages = stages;
   }
 
@@ -229,14 +225,7 @@ final class TimeOrderedChain {
     PageReduce stagesOnPages;
     if (tableInside) {
       // every row into the table, and on to the commands after it (marking what they set)
-      chain.thenWriting(
-          new io.quarry.plugin.api.command.PageTransformOperator() {
-            @Override
-            protected Page process(Page page) {
-              tableListing.push(page, table::add);
-              return page;
-            }
-          });
+      chain.thenWriting(new ListingTee(tableListing, table::add));
       stagesOnPages =
           chain
               .marking(
@@ -285,7 +274,6 @@ final class TimeOrderedChain {
         listing != null || everyField != null || overPlugin != null || overRename != null,
         table,
         tableAt,
-        tableListing,
         stages);
   }
 
@@ -309,13 +297,11 @@ final class TimeOrderedChain {
   }
 
   /**
-   * The scan is over and the chain ran: an {@code outputlookup} inside the listing takes the rows
-   * its own listing still holds, and a table is written (timed as its stage).
+   * The scan is over and the chain ran (an {@code outputlookup} inside the listing took the rows
+   * its own listing held as the chain finished, {@link ListingTee}): a table is written (timed as
+   * its stage).
    */
   void finish() {
-    if (tableListing != null) {
-      tableListing.finishInto(table::add);
-    }
     if (table != null) {
       long started = System.nanoTime();
       table.finish();
@@ -323,14 +309,11 @@ final class TimeOrderedChain {
     }
   }
 
-  /** Releases what the stages, a table's listing and the table hold. */
+  /** Releases what the stages (a table's listing among them) and the table hold. */
   void close() {
     try {
       reduce.close();
     } finally {
-      if (tableListing != null) {
-        tableListing.close();
-      }
       if (table != null) {
         table.close();
       }
