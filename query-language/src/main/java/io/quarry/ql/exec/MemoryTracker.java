@@ -40,12 +40,17 @@ public final class MemoryTracker {
     return new MemoryTracker(account, stage);
   }
 
-  /** Counts {@code bytes} more held. */
+  /** Counts {@code bytes} more held; over the limit, not counted (the caller holds them not). */
   public void add(long bytes) {
     used += bytes;
     if (used > reserved) {
       long chunk = Math.max(CHUNK, used - reserved);
-      account.reserve(chunk, stage);
+      try {
+        account.reserve(chunk, stage);
+      } catch (RuntimeException e) {
+        used -= bytes;
+        throw e;
+      }
       reserved += chunk;
     }
   }

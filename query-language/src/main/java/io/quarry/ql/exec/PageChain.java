@@ -112,16 +112,19 @@ public final class PageChain {
       Consumer<Page> end,
       StageStats stats,
       int firstStage) {
-    return pulling(source, commands, null, evaluator, end, stats, firstStage);
+    return pulling(source, List.of(), commands, null, evaluator, end, stats, firstStage);
   }
 
   /**
-   * As {@link #pulling}, with {@code last} (unless null) after the commands' operators (a
-   * transforming plugin command's map side, {@link TransformingPlugin#mapSide}), counted as the
-   * stage after theirs; closed with the chain, also when making the chain fails.
+   * As {@link #pulling}, with {@code first} between the source and the commands' operators (steps
+   * of no stage of their own: the every-field listing of a slice's events, say), and {@code last}
+   * (unless null) after the commands' operators (a transforming plugin command's map side, {@link
+   * TransformingPlugin#mapSide}), counted as the stage after theirs; all closed with the chain,
+   * also when making the chain fails.
    */
   public static PageChain pulling(
       Operator source,
+      List<? extends Operator> first,
       List<Command> commands,
       Operator last,
       Evaluator evaluator,
@@ -130,6 +133,7 @@ public final class PageChain {
       int firstStage) {
     return new PageChain(
         requireNonNull(source, "source is null"),
+        first,
         commands,
         last,
         evaluator,
@@ -140,14 +144,18 @@ public final class PageChain {
 
   private PageChain(
       Operator source,
+      List<? extends Operator> first,
       List<Command> commands,
       Operator last,
       Evaluator evaluator,
       Consumer<Page> end,
       StageStats stats,
       int firstStage) {
-    List<Driver.Step> steps = new ArrayList<>(commands.size() + 2);
+    List<Driver.Step> steps = new ArrayList<>(first.size() + commands.size() + 2);
     steps.add(Driver.Step.uncounted(source));
+    for (Operator step : first) {
+      steps.add(Driver.Step.uncounted(step));
+    }
     try {
       for (int i = 0; i < commands.size(); i++) {
         steps.add(Driver.Step.counted(operator(commands.get(i), evaluator), firstStage + i));

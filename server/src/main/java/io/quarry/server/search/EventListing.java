@@ -5,10 +5,10 @@ import static java.util.Objects.requireNonNull;
 import io.quarry.codecs.store.EventFields;
 import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.exec.MemoryTracker;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -45,11 +45,15 @@ final class EventListing implements Operator {
           EventFields.SOURCETYPE,
           EventFields.INDEX);
 
+  /** What a memory limit names when the rows it holds pass it. */
+  static final String STAGE = "event listing";
+
   private final ListingLayout layout;
   private final SearchControl control;
   private final LongSupplier room; // rows the answer still takes
   private final int pageSize;
   private final HeldRows held = new HeldRows();
+  private final MemoryTracker memory;
   private boolean finishing;
   private boolean closed;
 
@@ -62,6 +66,7 @@ final class EventListing implements Operator {
    *     a plugin command such as {@code fillnull} takes, a wildcard {@code table}): per row its
    *     default and index-time fields, then the fields its sourcetype, JSON or key=value extraction
    *     finds
+   * @param memory where the rows it holds count ({@link io.quarry.ql.exec.Evaluator#memory})
    * @param room how many rows the answer still takes (the last page is cut to it; none once it is
    *     0): {@link #roomOf} an answer's, or {@link #UNLIMITED}
    */
@@ -71,6 +76,7 @@ final class EventListing implements Operator {
       boolean extract,
       boolean everyField,
       SearchControl control,
+      MemoryTracker memory,
       LongSupplier room,
       int pageSize) {
     this(
@@ -80,6 +86,7 @@ final class EventListing implements Operator {
         everyField,
         ListedFields.of(List.of()),
         control,
+        memory,
         room,
         pageSize);
   }
@@ -95,10 +102,12 @@ final class EventListing implements Operator {
       boolean everyField,
       ListedFields listed,
       SearchControl control,
+      MemoryTracker memory,
       LongSupplier room,
       int pageSize) {
     this.layout = new ListingLayout(read, sourcetypes, extract, everyField, listed);
     this.control = requireNonNull(control, "control is null");
+    this.memory = requireNonNull(memory, "memory is null");
     this.room = requireNonNull(room, "room is null");
     this.pageSize = pageSize;
   }
@@ -117,13 +126,17 @@ final class EventListing implements Operator {
     return !finishing && !closed && !full() && held.rows() < rowsOfNextPage();
   }
 
-  /** Holds the commands' rows (an empty page goes nowhere; none once the answer is full). */
+  /**
+   * Holds the commands' rows, counted in the search's memory first (an empty page goes nowhere;
+   * none once the answer is full).
+   */
   @Override
   public void addInput(Page page) {
     if (finishing) {
       throw new IllegalStateException("addInput after finish");
     }
     if (!closed && !full() && page.positionCount() > 0) {
+      memory.add(MemoryTracker.ROW_BYTES * page.positionCount()); // throws over the limit
       held.add(page);
     }
   }
@@ -141,7 +154,9 @@ final class EventListing implements Operator {
     if (held.rows() < rows && !finishing) {
       return null;
     }
-    return layout.page(held.take(Math.min(rows, held.rows())));
+    HeldRows.Cut cut = held.take(Math.min(rows, held.rows()));
+    memory.add(-MemoryTracker.ROW_BYTES * cut.count()); // no longer held
+    return layout.page(cut);
   }
 
   /** The commands' output is over: the rows still held go out as they are pulled. */
@@ -156,7 +171,10 @@ final class EventListing implements Operator {
     return closed || full() || finishing && held.rows() == 0;
   }
 
-  /** Drops the rows still held and tells the search the time spent extracting (once). */
+  /**
+   * Drops the rows still held, gives back what they reserved and tells the search the time spent
+   * extracting (once).
+   */
   @Override
   public void close() {
     if (closed) {
@@ -164,28 +182,8 @@ final class EventListing implements Operator {
     }
     closed = true;
     held.clear();
+    memory.release();
     control.extracted(layout.extracted());
-  }
-
-  /**
-   * Beside a pulled chain (a listing for an {@code outputlookup}'s table, one before a slice's
-   * source): takes {@code page} and hands each page it can then lay out to {@code out}.
-   */
-  void push(Page page, Consumer<Page> out) {
-    addInput(page);
-    drainInto(out);
-  }
-
-  /** As {@link #push}, the input over: every row still held goes to {@code out}. */
-  void finishInto(Consumer<Page> out) {
-    finish();
-    drainInto(out);
-  }
-
-  private void drainInto(Consumer<Page> out) {
-    for (Page page = getOutput(); page != null; page = getOutput()) {
-      out.accept(page);
-    }
   }
 
   private boolean full() {

@@ -182,9 +182,25 @@ final class PageBatch {
           () -> {
             PageAggregator partial = partials == null ? null : partials.take();
             ScanSourceOperator reading = new ScanSourceOperator(pageSize);
+            // every field: the scan's events laid out in pages of every field, the chain's first
+            // step
+            List<EventListing> every =
+                everyField
+                    ? List.of(
+                        new EventListing(
+                            java.util.Set.copyOf(eventFields),
+                            sourcetypes,
+                            !indexedFieldsOnly,
+                            true,
+                            control,
+                            evaluator.memory(EventListing.STAGE),
+                            EventListing.UNLIMITED,
+                            pageSize))
+                    : List.of();
             PageChain chain =
                 PageChain.pulling(
                     reading,
+                    every,
                     chained,
                     plugin == null ? null : TransformingPlugin.mapSide(plugin, evaluator, true),
                     evaluator,
@@ -198,17 +214,6 @@ final class PageBatch {
                         },
                     stages,
                     fused);
-            EventListing every =
-                everyField
-                    ? new EventListing(
-                        java.util.Set.copyOf(eventFields),
-                        sourcetypes,
-                        !indexedFieldsOnly,
-                        true,
-                        control,
-                        EventListing.UNLIMITED,
-                        pageSize)
-                    : null;
             EventPages source =
                 new EventPages(
                     eventFields,
@@ -224,24 +229,11 @@ final class PageBatch {
                       for (int stage = 0; stage < fused; stage++) {
                         stages.counted(stage, page.positionCount(), 0);
                       }
-                      if (every != null) {
-                        every.push(page, reading::add);
-                      } else {
-                        reading.add(ownText ? EventText.withOwnText(page) : page);
-                      }
+                      reading.add(ownText && !everyField ? EventText.withOwnText(page) : page);
                     },
-                    () -> {
-                      if (every != null) {
-                        every.finishInto(reading::add);
-                      }
-                    },
-                    () -> {
-                      if (every != null) {
-                        every.close();
-                      }
-                      chain.close();
-                    }); // also when the slice fails: plugin operators are released
-            EventPages events = every != null ? source.listing() : source;
+                    () -> {},
+                    chain::close); // also when the slice fails: plugin operators are released
+            EventPages events = everyField ? source.listing() : source;
             EventVisitor visitor =
                 counting == null
                     ? events

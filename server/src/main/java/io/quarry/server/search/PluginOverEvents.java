@@ -136,6 +136,7 @@ final class PluginOverEvents {
                 false,
                 listed.stagesFrom(bounds.getLast()[1]),
                 control,
+                evaluator.memory(EventListing.STAGE),
                 EventListing.roomOf(results),
                 SearchService.pageSize())
             .fromListedNames();
@@ -161,6 +162,7 @@ final class PluginOverEvents {
               true,
               listed.stagesBefore(at),
               control,
+              evaluator.memory(EventListing.STAGE),
               EventListing.UNLIMITED,
               SearchService.pageSize());
     } else {
@@ -175,6 +177,7 @@ final class PluginOverEvents {
                   false,
                   between,
                   control,
+                  evaluator.memory(EventListing.STAGE),
                   EventListing.UNLIMITED,
                   SearchService.pageSize())
               .fromDiscoveredNames();

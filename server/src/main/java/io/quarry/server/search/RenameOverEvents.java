@@ -77,6 +77,7 @@ final class RenameOverEvents {
                 false,
                 listed,
                 control,
+                evaluator.memory(EventListing.STAGE),
                 EventListing.roomOf(results),
                 SearchService.pageSize())
             .fromListedNames();
@@ -89,6 +90,7 @@ final class RenameOverEvents {
                 true,
                 before(pipeline, at),
                 control,
+                evaluator.memory(EventListing.STAGE),
                 EventListing.UNLIMITED,
                 batchSize)
             .carryingListedNames()

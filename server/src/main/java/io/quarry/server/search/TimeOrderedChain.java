@@ -1,6 +1,5 @@
 package io.quarry.server.search;
 
-import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.PageReduce;
@@ -28,7 +27,6 @@ final class TimeOrderedChain {
   private final boolean listingPages;
   private final EventTable table; // null: no outputlookup in the listing
   private final int tableAt;
-  private final EventListing tableListing; // null: no outputlookup inside the listing
   private final StageStats stages;
 
   private TimeOrderedChain(
@@ -37,14 +35,12 @@ final class TimeOrderedChain {
       boolean listingPages,
       EventTable table,
       int tableAt,
-      EventListing tableListing,
       StageStats stages) {
     this.reduce = reduce;
     this.eventText = eventText;
     this.listingPages = listingPages;
     this.table = table;
     this.tableAt = tableAt;
-    this.tableListing = tableListing;
     this.stages = stages;
   }
 
@@ -109,17 +105,17 @@ final class TimeOrderedChain {
     boolean tableInside = table != null && tableAt < pipeline.size() - 1;
     EventListing listing =
         shape.listing()
-            ? new EventListing(
-                Set.copyOf(shape.sourceFields()),
-                sourcetypes,
-                !indexedFieldsOnly,
+            ? listing(
+                shape,
                 shape.everyField(),
                 shape.listed(),
-                control,
                 table != null && !tableInside
                     ? EventListing.UNLIMITED
                     : EventListing.roomOf(results),
-                SearchService.pageSize())
+                sourcetypes,
+                indexedFieldsOnly,
+                control,
+                evaluator)
             : null;
     if (table != null && !tableInside) {
       listing.carryingListedNames();
@@ -132,15 +128,15 @@ final class TimeOrderedChain {
     // listing of their own for the table, and on to the commands after it
     EventListing tableListing =
         tableInside
-            ? new EventListing(
-                    Set.copyOf(shape.sourceFields()),
-                    sourcetypes,
-                    !indexedFieldsOnly,
+            ? listing(
+                    shape,
                     false,
                     shape.listed().stagesBefore(tableAt),
-                    control,
                     EventListing.UNLIMITED,
-                    SearchService.pageSize())
+                    sourcetypes,
+                    indexedFieldsOnly,
+                    control,
+                    evaluator)
                 .carryingListedNames()
             : null;
     int aggregateAt = shape.aggregateAt();
@@ -193,15 +189,15 @@ final class TimeOrderedChain {
     EventListing everyField = null;
     if (overEveryField) {
       everyField =
-          new EventListing(
-              Set.copyOf(shape.sourceFields()),
-              sourcetypes,
-              !indexedFieldsOnly,
+          listing(
+              shape,
               true,
               shape.listed(),
-              control,
               EventListing.UNLIMITED,
-              SearchService.pageSize());
+              sourcetypes,
+              indexedFieldsOnly,
+              control,
+              evaluator);
       if (ownTextAfterListing) {
         everyField.carryingEventText();
       }
@@ -229,14 +225,7 @@ final class TimeOrderedChain {
     PageReduce stagesOnPages;
     if (tableInside) {
       // every row into the table, and on to the commands after it (marking what they set)
-      chain.thenWriting(
-          new io.quarry.plugin.api.command.PageTransformOperator() {
-            @Override
-            protected Page process(Page page) {
-              tableListing.push(page, table::add);
-              return page;
-            }
-          });
+      chain.thenWriting(new ListingTee(tableListing, table::add));
       stagesOnPages =
           chain
               .marking(
@@ -285,7 +274,6 @@ final class TimeOrderedChain {
         listing != null || everyField != null || overPlugin != null || overRename != null,
         table,
         tableAt,
-        tableListing,
         stages);
   }
 
@@ -309,13 +297,11 @@ final class TimeOrderedChain {
   }
 
   /**
-   * The scan is over and the chain ran: an {@code outputlookup} inside the listing takes the rows
-   * its own listing still holds, and a table is written (timed as its stage).
+   * The scan is over and the chain ran (an {@code outputlookup} inside the listing took the rows
+   * its own listing held as the chain finished, {@link ListingTee}): a table is written (timed as
+   * its stage).
    */
   void finish() {
-    if (tableListing != null) {
-      tableListing.finishInto(table::add);
-    }
     if (table != null) {
       long started = System.nanoTime();
       table.finish();
@@ -323,18 +309,41 @@ final class TimeOrderedChain {
     }
   }
 
-  /** Releases what the stages, a table's listing and the table hold. */
+  /** Releases what the stages (a table's listing among them) and the table hold. */
   void close() {
     try {
       reduce.close();
     } finally {
-      if (tableListing != null) {
-        tableListing.close();
-      }
       if (table != null) {
         table.close();
       }
     }
+  }
+
+  /**
+   * An event listing of the source's pages in {@code shape} ({@link EventListing}): of every field
+   * of its events when {@code everyField}, {@code listed} the commands' changes laid over each, as
+   * many rows as {@code room} says, its rows counted in the search's memory.
+   */
+  private static EventListing listing(
+      TimeOrderedShape shape,
+      boolean everyField,
+      ListedFields listed,
+      java.util.function.LongSupplier room,
+      Sourcetypes sourcetypes,
+      boolean indexedFieldsOnly,
+      SearchControl control,
+      Evaluator evaluator) {
+    return new EventListing(
+        Set.copyOf(shape.sourceFields()),
+        sourcetypes,
+        !indexedFieldsOnly,
+        everyField,
+        listed,
+        control,
+        evaluator.memory(EventListing.STAGE),
+        room,
+        SearchService.pageSize());
   }
 
   /**

@@ -3,8 +3,12 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quarry.plugin.api.data.MemoryAccount;
+import io.quarry.plugin.api.data.MemoryLimitExceededException;
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.exec.MemoryTracker;
 import io.quarry.ql.exec.PageBuilder;
+import io.quarry.ql.exec.SearchResources;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +19,9 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link EventListing} as a pull operator: it takes rows while it holds less than a page, hands a
  * whole page per pull (its rows in arrival order, across the input pages), the rest once its input
- * is over, none past the answer's room, and closed it drops what it holds.
+ * is over, none past the answer's room, and closed it drops what it holds. The rows it holds count
+ * in the search's memory until handed on, what it reserved given back once when closed, and over
+ * the search's limit it takes nothing more.
  */
 class EventListingOperatorTest {
   private static final int PAGE = 4;
@@ -70,9 +76,50 @@ class EventListingOperatorTest {
     assertThat(listing.isFinished()).isTrue();
   }
 
+  @Test
+  void theRowsItHoldsCountUntilHandedOnAndItsReservationGoesBackOnClose() {
+    MemoryAccount account = new MemoryAccount("test", Long.MAX_VALUE);
+    MemoryTracker memory = new SearchResources(account, () -> false, w -> {}).tracker("listing");
+    EventListing listing = listing(() -> Long.MAX_VALUE, memory);
+    listing.addInput(events(0, 3));
+    assertThat(memory.used()).isEqualTo(3 * MemoryTracker.ROW_BYTES);
+    assertThat(account.used()).isGreaterThanOrEqualTo(3 * MemoryTracker.ROW_BYTES);
+    listing.addInput(events(3, 3));
+    assertThat(memory.used()).isEqualTo(6 * MemoryTracker.ROW_BYTES);
+    assertThat(listing.getOutput().positionCount()).isEqualTo(PAGE);
+    assertThat(memory.used()).as("a page handed on").isEqualTo(2 * MemoryTracker.ROW_BYTES);
+    listing.close();
+    listing.close();
+    assertThat(memory.used()).isZero();
+    assertThat(account.used()).as("given back once").isZero();
+  }
+
+  @Test
+  void overTheSearchsLimitItTakesNothingMoreAndClosedLeavesNothingReserved() {
+    // room for one row's chunk: the tracker reserves in chunks, so the limit is a chunk's bytes
+    MemoryAccount account = new MemoryAccount("test", 300 << 10);
+    MemoryTracker memory = new SearchResources(account, () -> false, w -> {}).tracker("listing");
+    EventListing listing = listing(() -> Long.MAX_VALUE, memory);
+    listing.addInput(events(0, 1)); // one row: within the first chunk
+    assertThatThrownBy(() -> listing.addInput(events(1, 1_000))) // 512,000 bytes more
+        .isInstanceOf(MemoryLimitExceededException.class)
+        .hasMessageContaining("listing");
+    listing.finish();
+    assertThat(listing.getOutput().positionCount())
+        .as("the row it held, nothing more")
+        .isEqualTo(1);
+    assertThat(listing.getOutput()).isNull();
+    listing.close();
+    assertThat(account.used()).isZero();
+  }
+
   private static EventListing listing(java.util.function.LongSupplier room) {
+    return listing(room, MemoryTracker.unbounded("listing"));
+  }
+
+  private static EventListing listing(java.util.function.LongSupplier room, MemoryTracker memory) {
     return new EventListing(
-        Set.of(), Sourcetypes.builtIn(), false, false, new SearchControl(), room, PAGE);
+        Set.of(), Sourcetypes.builtIn(), false, false, new SearchControl(), memory, room, PAGE);
   }
 
   /** {@code count} events numbered from {@code from}, each with every default field. */
