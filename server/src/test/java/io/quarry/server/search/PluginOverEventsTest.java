@@ -232,10 +232,12 @@ class PluginOverEventsTest {
         }) {
       List<String> renamed = EnginePages.rows(STORE.server(), pair[0]);
       List<String> plain = EnginePages.rows(STORE.server(), pair[1]);
+      // as multisets: the two searches may list events of equal _time in another order when a
+      // background merge of the hot bucket's segments runs between them (the ties rule's limit)
       assertThat(EnginePages.cells(renamed, "xgion"))
           .as(pair[0])
-          .isEqualTo(EnginePages.cells(plain, "region"))
-          .isNotEmpty();
+          .isNotEmpty()
+          .containsExactlyInAnyOrderElementsOf(EnginePages.cells(plain, "region"));
       assertThat(renamed).as(pair[0]).hasSameSizeAs(plain);
       assertThat(EnginePages.cells(renamed, "region")).as(pair[0]).isEmpty();
     }
