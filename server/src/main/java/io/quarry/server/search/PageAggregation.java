@@ -63,17 +63,24 @@ final class PageAggregation {
    * (the search pool, which other searches' slices may keep busy: the caller takes every task no
    * helper took) besides the caller, and handed as a pulled source to the reduce side ({@link
    * io.quarry.ql.exec.OutputSource}, which finishes it on the first pull and closes it with the
-   * reduce chain's driver). The final aggregation closed when merging fails.
+   * reduce chain's driver). The final aggregation closed when merging fails, or when {@code
+   * cancelled} says so: the merge and the answer then start no further task and throw a {@link
+   * java.util.concurrent.CancellationException}. A search past its time limit or finalized is not
+   * stopped here: it answers with what it read, so its answer is made in full.
    */
   io.quarry.ql.exec.OutputSource answer(
-      CountShortcut values, OrdinalCounts segmentCounts, Executor parallel, int helpers) {
+      CountShortcut values,
+      OrdinalCounts segmentCounts,
+      Executor parallel,
+      int helpers,
+      java.util.function.BooleanSupplier cancelled) {
     try {
-      mergeAll(parallel, helpers);
+      mergeAll(parallel, helpers, cancelled);
       synchronized (total) {
         if (values != null) {
           segmentCounts.drainInto(total, values.field());
         }
-        total.finishOn(parallel, helpers);
+        total.finishOn(parallel, helpers, cancelled);
       }
     } catch (RuntimeException | Error e) {
       total.close();
@@ -86,14 +93,18 @@ final class PageAggregation {
    * Merges what every partial still holds (the scan is over: none is in use), each merge shared
    * with up to {@code helpers} threads of {@code parallel}.
    */
-  private void mergeAll(Executor parallel, int helpers) {
-    synchronized (total) {
-      for (PageAggregator partial : unmerged.keySet()) {
-        total.mergeOn(partial, parallel, helpers);
-        partial.close();
+  private void mergeAll(
+      Executor parallel, int helpers, java.util.function.BooleanSupplier cancelled) {
+    try {
+      synchronized (total) {
+        for (PageAggregator partial : unmerged.keySet()) {
+          total.mergeOn(partial, parallel, helpers, cancelled);
+        }
       }
+    } finally {
+      unmerged.keySet().forEach(PageAggregator::close); // merged, or a stopped merge's rest
+      unmerged.clear();
+      idle.clear();
     }
-    unmerged.clear();
-    idle.clear();
   }
 }

@@ -311,7 +311,8 @@ final class PageBatch {
                       : null,
                   segmentCounts,
                   parallel,
-                  Runtime.getRuntime().availableProcessors() - 1));
+                  Runtime.getRuntime().availableProcessors() - 1,
+                  control::cancelled));
       reduceOnPages.run();
     } finally {
       if (states != null) {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 
 /**
  * A hash aggregation's answer as typed pages ({@link HashAggregationOperator#snapshot}): one row
@@ -32,10 +33,13 @@ final class AggregationOutput {
   private final int pageSize;
   private final Executor parallel; // null: all on the caller
   private final int helpers;
+  private final BooleanSupplier stop;
 
   /**
    * The answer of {@code keys} and {@code functions}, made with up to {@code helpers} threads of
-   * {@code parallel} besides the caller ({@code parallel} null: on the caller alone).
+   * {@code parallel} besides the caller ({@code parallel} null: on the caller alone); no task
+   * started once {@code stop} says so ({@link SharedTasks}: {@link #pages} then throws a {@link
+   * java.util.concurrent.CancellationException}).
    */
   AggregationOutput(
       StatsCommand command,
@@ -43,13 +47,15 @@ final class AggregationOutput {
       GroupingFunction[] functions,
       int pageSize,
       Executor parallel,
-      int helpers) {
+      int helpers,
+      BooleanSupplier stop) {
     this.command = command;
     this.keys = keys;
     this.functions = functions;
     this.pageSize = pageSize;
     this.parallel = parallel;
     this.helpers = helpers;
+    this.stop = stop;
   }
 
   /** The groups sorted by their by-field values, with their results, as pages. */
@@ -70,7 +76,8 @@ final class AggregationOutput {
           }
         },
         groups >= PARALLEL_GROUPS ? parallel : null,
-        helpers);
+        helpers,
+        stop);
     List<String> names = new ArrayList<>(command.groupBy());
     for (Aggregation aggregation : command.aggregations()) {
       names.add(aggregation.outputName());
@@ -83,7 +90,8 @@ final class AggregationOutput {
           pages[page] = page(names, order[0], results, from, Math.min(groups, from + pageSize));
         },
         groups >= PARALLEL_GROUPS ? parallel : null,
-        helpers);
+        helpers,
+        stop);
     return new ArrayList<>(Arrays.asList(pages));
   }
 

@@ -229,7 +229,7 @@ public final class HashAggregationOperator implements PageAggregator {
    */
   @Override
   public void merge(PageAggregator other) {
-    mergeOn(other, null, 0);
+    mergeOn(other, null, 0, SharedTasks.NEVER);
   }
 
   /**
@@ -237,7 +237,11 @@ public final class HashAggregationOperator implements PageAggregator {
    * more is merged with up to {@code helpers} threads of {@code parallel} ({@link SharedMerge}).
    */
   @Override
-  public void mergeOn(PageAggregator other, java.util.concurrent.Executor parallel, int helpers) {
+  public void mergeOn(
+      PageAggregator other,
+      java.util.concurrent.Executor parallel,
+      int helpers,
+      java.util.function.BooleanSupplier stop) {
     if (!(other instanceof HashAggregationOperator partial) || !partial.command.equals(command)) {
       throw new IllegalArgumentException("cannot merge stats of another command");
     }
@@ -245,7 +249,14 @@ public final class HashAggregationOperator implements PageAggregator {
       if (parallel != null && partial.keys.size() >= AggregationOutput.PARALLEL_GROUPS) {
         memory.add(
             SharedMerge.run(
-                keys, functions, partial.keys, partial.functions, this::grow, parallel, helpers));
+                keys,
+                functions,
+                partial.keys,
+                partial.functions,
+                this::grow,
+                parallel,
+                helpers,
+                stop));
         partial.clear();
       } else {
         mergeGroups(partial);
@@ -350,16 +361,20 @@ public final class HashAggregationOperator implements PageAggregator {
 
   @Override
   public void finish() {
-    finishOn(null, 0);
+    finishOn(null, 0, SharedTasks.NEVER);
   }
 
   /** Finishes with the answer's sort, results and pages shared ({@link AggregationOutput}). */
   @Override
-  public void finishOn(java.util.concurrent.Executor parallel, int helpers) {
+  public void finishOn(
+      java.util.concurrent.Executor parallel,
+      int helpers,
+      java.util.function.BooleanSupplier stop) {
     if (!finishing) {
       finishing = true;
       output.addAll(
-          new AggregationOutput(command, keys, functions, pageSize, parallel, helpers).pages());
+          new AggregationOutput(command, keys, functions, pageSize, parallel, helpers, stop)
+              .pages());
       clear();
     }
   }
@@ -370,7 +385,8 @@ public final class HashAggregationOperator implements PageAggregator {
    */
   @Override
   public List<Page> snapshot() {
-    return new AggregationOutput(command, keys, functions, pageSize, null, 0).pages();
+    return new AggregationOutput(command, keys, functions, pageSize, null, 0, SharedTasks.NEVER)
+        .pages();
   }
 
   @Override

@@ -92,10 +92,16 @@ public interface PageAggregator extends Operator {
 
   /**
    * Merges as {@link #merge} does, sharing the work with up to {@code helpers} threads of {@code
-   * parallel} (the search pool, once the scan is over). By default on the caller alone.
+   * parallel} (the search pool, once the scan is over); once {@code stop} says so (the search was
+   * cancelled) it starts no further work and throws a {@link
+   * java.util.concurrent.CancellationException}, the merge left half done (the aggregation is to be
+   * closed). By default on the caller alone, without checking {@code stop}.
    */
   default void mergeOn(
-      PageAggregator partial, java.util.concurrent.Executor parallel, int helpers) {
+      PageAggregator partial,
+      java.util.concurrent.Executor parallel,
+      int helpers,
+      java.util.function.BooleanSupplier stop) {
     merge(partial);
   }
 
@@ -104,10 +110,15 @@ public interface PageAggregator extends Operator {
 
   /**
    * The input is over: makes the answer now (as {@link #finish} would), sharing the work with up to
-   * {@code helpers} threads of {@code parallel}; {@link #finish} then has nothing left to do. By
-   * default nothing: {@link #finish} makes the answer on the thread that pulls it.
+   * {@code helpers} threads of {@code parallel}; {@link #finish} then has nothing left to do. Once
+   * {@code stop} says so (the search was cancelled) it starts no further work and throws a {@link
+   * java.util.concurrent.CancellationException}. By default nothing: {@link #finish} makes the
+   * answer on the thread that pulls it.
    */
-  default void finishOn(java.util.concurrent.Executor parallel, int helpers) {}
+  default void finishOn(
+      java.util.concurrent.Executor parallel,
+      int helpers,
+      java.util.function.BooleanSupplier stop) {}
 
   /**
    * Adds counts a source made in place of rows ({@link CountPages}, for an aggregation {@link

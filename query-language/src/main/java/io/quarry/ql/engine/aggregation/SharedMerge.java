@@ -1,6 +1,7 @@
 package io.quarry.ql.engine.aggregation;
 
 import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -43,7 +44,8 @@ final class SharedMerge {
    * Merges {@code theirKeys}' groups and {@code theirFunctions}' states into {@code keys} and
    * {@code functions}, with up to {@code helpers} threads of {@code parallel} besides the caller;
    * {@code grow} makes room in the functions for the groups the keys hold now and returns the bytes
-   * they take.
+   * they take. Once {@code stop} says so no further task starts and a {@link
+   * java.util.concurrent.CancellationException} is thrown, the merge left half done.
    *
    * @return the bytes the merge grew (grown groups and states)
    */
@@ -54,11 +56,13 @@ final class SharedMerge {
       GroupingFunction[] theirFunctions,
       LongSupplier grow,
       Executor parallel,
-      int helpers) {
-    return new SharedMerge(keys, functions, theirKeys, theirFunctions).run(grow, parallel, helpers);
+      int helpers,
+      BooleanSupplier stop) {
+    return new SharedMerge(keys, functions, theirKeys, theirFunctions)
+        .run(grow, parallel, helpers, stop);
   }
 
-  private long run(LongSupplier grow, Executor parallel, int helpers) {
+  private long run(LongSupplier grow, Executor parallel, int helpers, BooleanSupplier stop) {
     int groups = theirKeys.size();
     int rounds = (groups + ROUND - 1) / ROUND;
     ids[0] = new int[Math.min(groups, ROUND)];
@@ -84,7 +88,8 @@ final class SharedMerge {
             }
           },
           parallel,
-          helpers);
+          helpers,
+          stop);
       grown += grow.getAsLong(); // room for the next round's groups, no task running
     }
     for (long bytes : stateBytes) {

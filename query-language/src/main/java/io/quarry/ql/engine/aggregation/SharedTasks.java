@@ -1,8 +1,10 @@
 package io.quarry.ql.engine.aggregation;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 
 /**
@@ -11,18 +13,23 @@ import java.util.function.IntConsumer;
  * the work ends even when no helper ever starts (a busy or shut-down pool), and returns once every
  * task taken has ended. What the tasks wrote is visible to the caller afterwards. The first failure
  * of a task is thrown to the caller (after the other taken tasks have ended); tasks not yet taken
- * are then skipped.
+ * are then skipped. Given a stop check (a cancelled search's), a thread asks it before each task it
+ * takes: once it says stop, no thread runs a further task, and the caller throws a {@link
+ * CancellationException} once the tasks already running have ended.
  */
 final class SharedTasks {
   private final int count;
   private volatile IntConsumer task; // null once every task ended: a queued helper holds nothing
+  private final BooleanSupplier stop;
+  private volatile boolean stopped;
   private final AtomicInteger next = new AtomicInteger();
   private int ended; // guarded by this
   private Throwable failure; // guarded by this
 
-  private SharedTasks(int count, IntConsumer task) {
+  private SharedTasks(int count, IntConsumer task, BooleanSupplier stop) {
     this.count = count;
     this.task = task;
+    this.stop = stop;
   }
 
   /**
@@ -30,7 +37,21 @@ final class SharedTasks {
    * parallel} besides the caller; {@code parallel} null: all on the caller.
    */
   static void run(int count, IntConsumer task, Executor parallel, int helpers) {
-    SharedTasks tasks = new SharedTasks(count, task);
+    run(count, task, parallel, helpers, NEVER);
+  }
+
+  /** A stop check that never says stop: every task runs. */
+  static final BooleanSupplier NEVER = () -> false;
+
+  /**
+   * Runs as {@link #run(int, IntConsumer, Executor, int)} does, no task started once {@code stop}
+   * says so.
+   *
+   * @throws CancellationException when {@code stop} said stop (and no task failed)
+   */
+  static void run(
+      int count, IntConsumer task, Executor parallel, int helpers, BooleanSupplier stop) {
+    SharedTasks tasks = new SharedTasks(count, task, stop);
     if (parallel != null) {
       for (int h = 0; h < Math.min(helpers, count - 1); h++) {
         try {
@@ -58,7 +79,10 @@ final class SharedTasks {
             failed = failure; // skip: the caller throws the first failure
           }
         }
-        if (failed == null) {
+        if (failed == null && !stopped && stop.getAsBoolean()) {
+          stopped = true; // this and every later task skipped, on every thread
+        }
+        if (failed == null && !stopped) {
           task.accept(i);
         }
       } catch (RuntimeException | Error e) {
@@ -95,6 +119,9 @@ final class SharedTasks {
     }
     if (failure instanceof Error error) {
       throw error;
+    }
+    if (stopped) {
+      throw new CancellationException("search cancelled");
     }
   }
 }

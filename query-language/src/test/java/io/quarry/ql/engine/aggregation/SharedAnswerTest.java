@@ -97,7 +97,7 @@ class SharedAnswerTest {
   /** The answer's rows, each cell as its block answers it, with the blocks' types. */
   private static List<List<Object>> answer(HashAggregationOperator operator, boolean shared) {
     if (shared) {
-      operator.finishOn(POOL, 3);
+      operator.finishOn(POOL, 3, SharedTasks.NEVER);
     } else {
       operator.finish();
     }
@@ -187,7 +187,7 @@ class SharedAnswerTest {
       partials.add(partial);
     }
     for (HashAggregationOperator partial : partials) {
-      total.mergeOn(partial, shared ? POOL : null, 3);
+      total.mergeOn(partial, shared ? POOL : null, 3, SharedTasks.NEVER);
       partial.close();
     }
     used[0] = memory.used();
