@@ -16,9 +16,9 @@ import java.util.zip.CRC32C;
 /**
  * One log file's format and its reading ({@link WriteAheadLog}'s javadoc has the grammar): the
  * header a new file starts with, the files of a log directory by generation, and reading a file's
- * records back to the first that does not read, saying where and why it stopped. What the log does
- * about a file that stopped short (cut a torn tail, quarantine damage, refuse it while running) is
- * {@link WriteAheadLog}'s.
+ * records back to the first that does not read, saying where and why it stopped. What opening the
+ * log does about a file that stopped short (cut a torn tail, quarantine damage) is {@link
+ * WalOpening}'s; refusing it in a running log is {@link WriteAheadLog}'s.
  */
 final class WalFile {
   private static final Logger LOG = Logger.getLogger(WalFile.class.getName());

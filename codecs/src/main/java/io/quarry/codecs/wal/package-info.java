@@ -1,6 +1,11 @@
 /**
  * The write-ahead log: every batch of events is appended and fsync'd here (with group commit)
  * before it is acknowledged, and replayed into the index after a crash. Lucene commits happen in
- * the background; the log keeps what they have not covered yet.
+ * the background; the log keeps what they have not covered yet. {@link
+ * io.quarry.codecs.wal.WriteAheadLog} appends, syncs and replays; a batch is encoded outside its
+ * lock into a pooled array ({@link io.quarry.codecs.wal.EncodedBatch}, {@link
+ * io.quarry.codecs.wal.WalCodec}); {@link io.quarry.codecs.wal.WalFile} is one file's format and
+ * reading, {@link io.quarry.codecs.wal.WalOpening} what opening does with a file that stopped
+ * short.
  */
 package io.quarry.codecs.wal;

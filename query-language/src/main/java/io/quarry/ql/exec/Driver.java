@@ -13,17 +13,17 @@ import java.util.function.Consumer;
  * (or its reduce side): built-in commands' operators and plugin commands' ({@link PluginOperator})
  * alike. The driver pulls ({@link #run()}, {@link #run(long)}): the first operator is the slice's
  * source (a scan handing a page per {@code getOutput}, a {@link PagesSource}) and the driver runs
- * until the last operator is finished, or for a time slice (session 31 deleted the push mode, a
- * source outside pushing pages in). It loops as ES|QL's {@code Driver} does — for each neighbouring
- * pair, finish the next operator when this one is finished, else move this one's output into the
- * next while the next needs input; when the next is finished early (a {@code head} has its rows)
- * finish this one and drop what it still gives, unless it writes ({@link Step#writes}: it goes on
- * taking, its output dropped) — and hands the last operator's output to the sink. The finished
- * prefix of the chain (up to the last finished operator before the end, and never past an
- * unfinished writer) is closed at once, so a source before a satisfied {@code head} stops reading
- * and releases what it holds. Where nothing can move while an operator is blocked ({@link
- * Operator#isBlocked}) it waits, checking every {@value Operator#CANCEL_CHECK_MILLIS} ms whether
- * the search was cancelled (it also checks on every pass).
+ * until the last operator is finished, or for a time slice (nothing outside the chain pushes pages
+ * in). It loops as ES|QL's {@code Driver} does — for each neighbouring pair, finish the next
+ * operator when this one is finished, else move this one's output into the next while the next
+ * needs input; when the next is finished early (a {@code head} has its rows) finish this one and
+ * drop what it still gives, unless it writes ({@link Step#writes}: it goes on taking, its output
+ * dropped) — and hands the last operator's output to the sink. The finished prefix of the chain (up
+ * to the last finished operator before the end, and never past an unfinished writer) is closed at
+ * once, so a source before a satisfied {@code head} stops reading and releases what it holds. Where
+ * nothing can move while an operator is blocked ({@link Operator#isBlocked}) it waits, checking
+ * every {@value Operator#CANCEL_CHECK_MILLIS} ms whether the search was cancelled (it also checks
+ * on every pass).
  *
  * <p>This class owns the entry points; the loop itself (a pass over the chain, the waits on blocked
  * operators, the stage timing) is {@link DriverLoop}.

@@ -38,12 +38,11 @@ final class TimeOrderedShapes {
    * hands them on, its subsearch's rows (every field too) after them: both run as stages there, not
    * through {@link RenameOverEvents} or {@link PluginOverEvents} ({@link #wordsOverEveryField}). A
    * leading plugin command of named fields ({@code mvexpand team}, {@code convert num(n) AS nn}) is
-   * a stage there too (session 30). Null where the commands do not all run on those pages, a
-   * leading search is fused into the source, or a plugin command reading every field ({@code
-   * fillnull} without fields) or a {@code join} without fields leads — over every-field pages their
-   * answer would depend on which fields a page's rows happen to bring (the fields to fill, the
-   * fields both sides have) —, or a wildcard rename before a plugin command ({@link
-   * PluginOverEvents#startsAt}).
+   * a stage there too. Null where the commands do not all run on those pages, a leading search is
+   * fused into the source, or a plugin command reading every field ({@code fillnull} without
+   * fields) or a {@code join} without fields leads — over every-field pages their answer would
+   * depend on which fields a page's rows happen to bring (the fields to fill, the fields both sides
+   * have) —, or a wildcard rename before a plugin command ({@link PluginOverEvents#startsAt}).
    */
   static TimeOrderedShape everyFieldForWords(List<Command> pipeline, int pageSize) {
     Command first = pipeline.isEmpty() ? null : pipeline.get(0);
