@@ -374,8 +374,10 @@ class EvalTest {
   }
 
   /**
-   * A NaN with its sign bit set prints {@code -nan}, as glibc's printf prints C's {@code -(0.0 /
-   * 0.0)} (expected by hand from glibc's rule, the sign bit; Python prints {@code nan} for both).
+   * A NaN with its sign bit set prints {@code -nan}, as glibc's printf prints C's {@code -NAN} and,
+   * on x86, a runtime {@code 0.0 / 0.0}: the expected text is glibc's own output for the same
+   * format over {@code -NAN, -NAN, -NAN, z / z, z / z, NAN} with {@code z = 0} (gcc, x86-64; Python
+   * prints {@code nan} for both signs, so no golden case comes from the generator).
    */
   @Test
   void printfSignedNanLikeGlibc() {
