@@ -239,7 +239,7 @@ final class Printf {
    * clear, but a NaN that arithmetic makes carries the processor's own (x86's default NaN has it
    * set), and one reaches printf from a stats result such as {@code avg} of {@code 1e999} and
    * {@code -1e999} (eval's own arithmetic and math functions answer null instead of a NaN) — the
-   * same {@code -nan} that C's printf writes for that sum on that machine.
+   * same {@code -nan} that C's printf writes for that average on that machine.
    */
   private static String nonFinite(double number, String flags, String width, boolean upper) {
     boolean negative = Double.doubleToRawLongBits(number) < 0;
