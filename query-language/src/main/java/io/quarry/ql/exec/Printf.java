@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
  * flags {@code - + space 0 #} and {@code '} (digit grouping), a width and a precision, each also
  * {@code *} (taken from the arguments). {@code %f %e %g} round the double's exact value half to
  * even (and {@code %g} picks its form), as C does (the Search Reference: "similar to the C
- * sprintf() function"); an infinity or a NaN prints as C's {@code inf}/{@code nan}. An argument
- * that does not fit its conversion, or a missing one, makes the call null.
+ * sprintf() function"); an infinity or a NaN prints as C's {@code inf}/{@code nan} (a NaN with its
+ * sign bit set {@code -nan}, as glibc). An argument that does not fit its conversion, or a missing
+ * one, makes the call null.
  */
 final class Printf {
   private static final Pattern SPEC =
@@ -233,10 +234,15 @@ final class Printf {
    * nan} ({@code INF}/{@code NAN} for {@code %F %E %G %A}), signed as a number is ({@code -inf},
    * {@code +inf} with {@code +}, a space with the space flag), padded with spaces only — the {@code
    * 0} flag and the precision do not apply (glibc; Java writes {@code Infinity}/{@code NaN}). A NaN
-   * is one only as a number: text that is not a number still makes the call null.
+   * is one only as a number: text that is not a number still makes the call null. A NaN whose sign
+   * bit is set prints {@code -nan}, as glibc prints it: Java's {@link Double#NaN} has the bit
+   * clear, but a NaN that arithmetic makes carries the processor's own (x86's default NaN has it
+   * set), and one reaches printf from a stats result such as {@code avg} of {@code 1e999} and
+   * {@code -1e999} (eval's own arithmetic and math functions answer null instead of a NaN) — the
+   * same {@code -nan} that C's printf writes for that average on that machine.
    */
   private static String nonFinite(double number, String flags, String width, boolean upper) {
-    boolean negative = Double.isInfinite(number) && number < 0;
+    boolean negative = Double.doubleToRawLongBits(number) < 0;
     String sign = negative ? "-" : flags.contains("+") ? "+" : flags.contains(" ") ? " " : "";
     String text = sign + (Double.isNaN(number) ? "nan" : "inf");
     text = padded(text, flags, width, -1);

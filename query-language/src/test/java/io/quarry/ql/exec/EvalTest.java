@@ -154,6 +154,31 @@ class EvalTest {
     assertThat(eval("isnum(\"2048\")")).isEqualTo(false);
   }
 
+  /**
+   * Which numeric texts of a field a type test reads as numbers (the Decisions row): a sign, an
+   * exponent, a bare point and a decimal past a double's range (Infinity) do; C's and Java's
+   * spellings of NaN and infinity, hexadecimal, surrounding space and a text over 40 characters do
+   * not.
+   */
+  @Test
+  void typeTestsNumericTextAcceptList() {
+    String[] numbers = {"+5", "-5", "1e5", "2.5E-3", ".5", "5.", "1e999", "-1e999"};
+    String[] texts = {
+      "nan", "NaN", "inf", "Infinity", "0x1F", " 12", "12 ", "1e", "1_000", "1,000"
+    };
+    for (String text : numbers) {
+      assertThat(eval("typeof(v)", TestRow.of("raw", "v", text))).as(text).isEqualTo("Number");
+    }
+    for (String text : texts) {
+      assertThat(eval("typeof(v)", TestRow.of("raw", "v", text))).as(text).isEqualTo("String");
+    }
+    String forty = "1" + "0".repeat(39);
+    assertThat(eval("typeof(v)", TestRow.of("raw", "v", forty))).isEqualTo("Number");
+    assertThat(eval("typeof(v)", TestRow.of("raw", "v", forty + "0"))).isEqualTo("String");
+    assertThat(eval("isint(v)", TestRow.of("raw", "v", "+5"))).isEqualTo(true);
+    assertThat(eval("isdouble(v)", TestRow.of("raw", "v", "1e5"))).isEqualTo(true);
+  }
+
   @Test
   void textFunctions() {
     assertThat(eval("len(host)")).isEqualTo(6L);
@@ -346,6 +371,21 @@ class EvalTest {
         .as("text past a double's range")
         .isEqualTo("inf");
     assertThat(eval("printf(\"%f\", \"nan\")", row)).as("text, not a number").isNull();
+  }
+
+  /**
+   * A NaN with its sign bit set prints {@code -nan}, as glibc's printf prints C's {@code -NAN} and,
+   * on x86, a runtime {@code 0.0 / 0.0}: the expected text is glibc's own output for the same
+   * format over {@code -NAN, -NAN, -NAN, z / z, z / z, NAN} with {@code z = 0} (gcc, x86-64; Python
+   * prints {@code nan} for both signs, so no golden case comes from the generator).
+   */
+  @Test
+  void printfSignedNanLikeGlibc() {
+    double negativeNan = Math.copySign(Double.NaN, -1);
+    double hardwareNan = Double.longBitsToDouble(0xfff8000000000000L); // x86's default NaN
+    Row row = TestRow.of("raw", "nan", negativeNan, "hw", hardwareNan, "pos", Double.NaN);
+    assertThat(eval("printf(\"%f|%E|%+g|%6a|%-6f|%f\", nan, nan, nan, hw, hw, pos)", row))
+        .isEqualTo("-nan|-NAN|-nan|  -nan|-nan  |nan");
   }
 
   @Test
