@@ -2,6 +2,9 @@ package io.quarry.server.sourcetype;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.codecs.store.AsciiText;
+import io.quarry.codecs.store.InPlaceText;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -60,6 +63,44 @@ class AccessLogParserTest {
     }
   }
 
+  /**
+   * The search path's line: {@link AsciiText} over one line of a decoded journal block, lines back
+   * to back after a few other bytes (so never at offset 0, and the next line's bytes right after
+   * its end), one view reset from line to line: the parser reads the array in place and finds what
+   * it finds in the line's {@code String}, on well-formed and damaged lines.
+   */
+  @Test
+  void linesInPlaceInABlockAreCutAsTheirStringsAre() throws IOException {
+    List<String> lines = new ArrayList<>(demoLines());
+    Random random = new Random(31);
+    for (int n = 0; n < 5_000; n++) {
+      lines.add(damaged(lines.get(random.nextInt(1000)), random));
+    }
+    ByteArrayOutputStream block = new ByteArrayOutputStream();
+    block.write("\u0007ab".getBytes(StandardCharsets.US_ASCII));
+    int[] offsets = new int[lines.size()];
+    for (int i = 0; i < lines.size(); i++) {
+      byte[] ascii = AsciiText.bytesOf(lines.get(i));
+      assertThat(ascii).as("an ASCII line").isNotNull();
+      offsets[i] = block.size();
+      block.write(ascii);
+      block.write('\n');
+    }
+    byte[] bytes = block.toByteArray();
+    AsciiText text = new AsciiText();
+    int answered = 0;
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i);
+      InPlaceText.over(text, bytes, offsets[i], line.length());
+      assertThat(text.offset()).isPositive();
+      Map<String, List<Object>> fast = AccessLogParser.parse(line);
+      answered += fast != null ? 1 : 0;
+      assertSpansAgree(text, fast);
+    }
+    assertThat(answered).as("lines the parser answered for").isGreaterThan(lines.size() / 2);
+    assertThat(answered).as("and some it did not").isLessThan(lines.size());
+  }
+
   @Test
   void handPickedShapes() {
     for (String line :
@@ -84,30 +125,35 @@ class AccessLogParserTest {
     }
   }
 
+  /** {@code line} with one to three characters deleted, inserted or replaced at random. */
+  private static String damaged(String line, Random random) {
+    String alphabet = " \t\"[]?-0123456789AZaz/.";
+    StringBuilder damaged = new StringBuilder(line);
+    for (int edits = 1 + random.nextInt(3); edits > 0 && damaged.length() > 0; edits--) {
+      int at = random.nextInt(damaged.length());
+      char c = alphabet.charAt(random.nextInt(alphabet.length()));
+      switch (random.nextInt(3)) {
+        case 0 -> damaged.deleteCharAt(at);
+        case 1 -> damaged.insert(at, c);
+        default -> damaged.setCharAt(at, c);
+      }
+    }
+    return damaged.toString();
+  }
+
   @Test
   void damagedLinesNeverDisagreeWithTheRegex() throws IOException {
     List<String> lines = demoLines();
     Random random = new Random(42);
-    String alphabet = " \t\"[]?-0123456789AZaz/.";
     int answered = 0;
     for (int n = 0; n < 20_000; n++) {
-      StringBuilder line = new StringBuilder(lines.get(random.nextInt(lines.size())));
-      for (int edits = 1 + random.nextInt(3); edits > 0 && line.length() > 0; edits--) {
-        int at = random.nextInt(line.length());
-        char c = alphabet.charAt(random.nextInt(alphabet.length()));
-        switch (random.nextInt(3)) {
-          case 0 -> line.deleteCharAt(at);
-          case 1 -> line.insert(at, c);
-          default -> line.setCharAt(at, c);
-        }
-      }
-      String text = line.toString();
+      String text = damaged(lines.get(random.nextInt(lines.size())), random);
       Map<String, List<Object>> fast = AccessLogParser.parse(text);
       if (fast != null) {
         answered++;
         assertThat(fast).as(text).isEqualTo(ACCESS.extractWithRegex(text));
       }
-      assertSpansAgree(line, fast);
+      assertSpansAgree(new StringBuilder(text), fast);
       assertThat(ACCESS.extract(text)).as(text).isEqualTo(ACCESS.extractWithRegex(text));
     }
     assertThat(answered).as("the fast path answers most damaged lines too").isGreaterThan(10_000);
