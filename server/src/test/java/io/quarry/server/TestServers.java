@@ -52,6 +52,12 @@ public final class TestServers {
         Clock.systemUTC());
   }
 
+  /** Search limits with every setting the default but the memory one search may hold. */
+  public static QuarryConfig.Search memoryLimit(long maxMemoryBytes) {
+    return new QuarryConfig.Search(
+        null, null, null, null, null, null, maxMemoryBytes, null, null, null, null, null);
+  }
+
   /** As above, with these search limits, sourcetypes and plugins directory (null: the defaults). */
   public static QuarryServer start(
       Path dataDirectory,

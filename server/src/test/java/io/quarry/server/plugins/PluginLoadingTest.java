@@ -275,8 +275,7 @@ class PluginLoadingTest {
         io.quarry.server.TestServers.start(
             root.resolve("data"),
             PASSWORD,
-            new QuarryConfig.Search(
-                null, null, null, null, null, null, 64L << 20, null, null, null, null, null),
+            io.quarry.server.TestServers.memoryLimit(64L << 20),
             null,
             new QuarryConfig.Plugins(plugins.toString()));
     HttpResponse<String> loaded =

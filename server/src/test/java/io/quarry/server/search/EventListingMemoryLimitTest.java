@@ -3,7 +3,6 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
-import io.quarry.server.config.QuarryConfig;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -29,8 +28,7 @@ class EventListingMemoryLimitTest {
         io.quarry.server.TestServers.start(
             root.resolve("data"),
             PASSWORD,
-            new QuarryConfig.Search(
-                null, null, null, null, null, null, 400L << 10, null, null, null, null, null),
+            io.quarry.server.TestServers.memoryLimit(400L << 10),
             null,
             null);
     StringBuilder lines = new StringBuilder();

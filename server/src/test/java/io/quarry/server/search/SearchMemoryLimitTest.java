@@ -3,7 +3,6 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
-import io.quarry.server.config.QuarryConfig;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -27,8 +26,7 @@ class SearchMemoryLimitTest {
         io.quarry.server.TestServers.start(
             root.resolve("data"),
             PASSWORD,
-            new QuarryConfig.Search(
-                null, null, null, null, null, null, 1L << 20, null, null, null, null, null),
+            io.quarry.server.TestServers.memoryLimit(1L << 20),
             null,
             null);
     StringBuilder lines = new StringBuilder();
