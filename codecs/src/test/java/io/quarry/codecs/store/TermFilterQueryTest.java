@@ -261,17 +261,7 @@ class TermFilterQueryTest {
    */
   @Test
   void groupSkippingAdvancedPastTheEndStaysThere() throws Exception {
-    entriesSegment(
-        300,
-        i -> {
-          Document document = entries(i);
-          if (i < 10) {
-            document.add(
-                new org.apache.lucene.document.StringField(
-                    "lead", "x", org.apache.lucene.document.Field.Store.NO));
-          }
-          return document;
-        });
+    leadOverFirstTenBlocks();
     try (FSDirectory directory = FSDirectory.open(dir);
         DirectoryReader reader = DirectoryReader.open(directory)) {
       var segment = reader.leaves().get(0).reader();
@@ -288,17 +278,7 @@ class TermFilterQueryTest {
   /** The same through a search: a conjunction whose lead matches blocks 0 to 9 only. */
   @Test
   void aConjunctionWithAGroupSkippingClauseEnds() throws Exception {
-    entriesSegment(
-        300,
-        i -> {
-          Document document = entries(i);
-          if (i < 10) {
-            document.add(
-                new org.apache.lucene.document.StringField(
-                    "lead", "x", org.apache.lucene.document.Field.Store.NO));
-          }
-          return document;
-        });
+    leadOverFirstTenBlocks();
     try (FSDirectory directory = FSDirectory.open(dir);
         DirectoryReader reader = DirectoryReader.open(directory)) {
       IndexSearcher searcher = new IndexSearcher(reader);
@@ -317,5 +297,20 @@ class TermFilterQueryTest {
               java.time.Duration.ofSeconds(20), () -> searcher.search(query, 100).scoreDocs.length);
       assertThat(count).isZero();
     }
+  }
+
+  /** 300 entry blocks, the first 10 of which also hold the keyword {@code lead:x}. */
+  private void leadOverFirstTenBlocks() throws Exception {
+    entriesSegment(
+        300,
+        i -> {
+          Document document = entries(i);
+          if (i < 10) {
+            document.add(
+                new org.apache.lucene.document.StringField(
+                    "lead", "x", org.apache.lucene.document.Field.Store.NO));
+          }
+          return document;
+        });
   }
 }
