@@ -161,10 +161,13 @@ final class BlockEvents implements StoredEvent.Loader {
     return new StoredEvent(index, block.time(i), this, i);
   }
 
-  /** Event {@code i}, its time read from the payload only when asked for. */
+  /**
+   * Event {@code i}, its time read from the payload only when asked for: also once the payload is
+   * decoded, a block's times are decoded only if some event's time is asked (a {@code rex | stats
+   * count by} reads texts alone).
+   */
   StoredEvent eventOfUnknownTime(int i) {
-    return new StoredEvent(
-        index, block != null ? block.time(i) : StoredEvent.UNKNOWN_TIME, this, i);
+    return new StoredEvent(index, StoredEvent.UNKNOWN_TIME, this, i);
   }
 
   /** The column of {@code name} the payload holds elsewhere, read when first asked for. */

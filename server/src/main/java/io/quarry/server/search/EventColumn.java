@@ -40,6 +40,9 @@ final class EventColumn implements KeyValueBytes.Values {
   private int firstEnd;
   private final byte[] key;
   private final boolean time;
+  private final int kind; // which default field it is, else OTHER: decided once, not per event
+  private static final int OTHER = 0, TIME = 1, RAW = 2, HOST = 3, SOURCE = 4, SOURCETYPE = 5;
+  private static final int INDEX = 6;
   private final int[] producers; // the fused rex commands that may set this field
   private final int accessLogField; // its index among the access-log fields, or -1
   private LongBlock.Builder times;
@@ -57,6 +60,16 @@ final class EventColumn implements KeyValueBytes.Values {
     this.key = name.getBytes(StandardCharsets.US_ASCII);
     this.places = new RegionPlaces(key);
     this.time = name.equals(EventFields.TIME);
+    this.kind =
+        switch (name) {
+          case EventFields.TIME -> TIME;
+          case EventFields.RAW -> RAW;
+          case EventFields.HOST -> HOST;
+          case EventFields.SOURCE -> SOURCE;
+          case EventFields.SOURCETYPE -> SOURCETYPE;
+          case EventFields.INDEX -> INDEX;
+          default -> OTHER;
+        };
     this.accessLogField = AccessLogSpans.field(name);
     this.producers =
         own
@@ -170,13 +183,13 @@ final class EventColumn implements KeyValueBytes.Values {
         return extracted;
       }
     }
-    switch (name) {
-      case EventFields.TIME -> times.append(event.timeMicros());
-      case EventFields.RAW -> texts.append(event.raw());
-      case EventFields.HOST -> appendDefault(event.host());
-      case EventFields.SOURCE -> appendDefault(event.source());
-      case EventFields.SOURCETYPE -> appendDefault(event.sourcetype());
-      case EventFields.INDEX -> appendDefault(event.index());
+    switch (kind) {
+      case TIME -> times.append(event.timeMicros());
+      case RAW -> texts.append(event.raw());
+      case HOST -> appendDefault(event.host());
+      case SOURCE -> appendDefault(event.source());
+      case SOURCETYPE -> appendDefault(event.sourcetype());
+      case INDEX -> appendDefault(event.index());
       default -> {
         if (appendedByOrdinal(event)) {
           return extracted;

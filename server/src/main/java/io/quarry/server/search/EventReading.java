@@ -80,10 +80,15 @@ final class EventReading {
 
   /** A new event: the fused {@code rex} commands have not matched it yet. */
   void nextEvent() {
-    for (int i = 0; i < rexes.length; i++) {
-      assigned.set(i, null);
+    if (anyAssigned) { // most events have none: a fused rex's span is copied without a match map
+      for (int i = 0; i < rexes.length; i++) {
+        assigned.set(i, null);
+      }
+      anyAssigned = false;
     }
   }
+
+  private boolean anyAssigned; // whether some rex's match of this event is in assigned
 
   /** The sourcetype's full extraction of the event's search-time fields. */
   FieldExtractor extractor(StoredEvent event) {
@@ -102,6 +107,7 @@ final class EventReading {
         CharSequence raw = rawText(event);
         match = extraction.time(() -> rexes[i].assignments(raw));
         assigned.set(i, match);
+        anyAssigned = true;
       }
       Object value = match.get(field);
       if (value != null) {
