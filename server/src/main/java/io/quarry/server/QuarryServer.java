@@ -149,7 +149,11 @@ public final class QuarryServer implements Closeable {
       generatedHecToken = Secrets.hecToken(dataDirectory.resolve(HEC_TOKEN_FILE));
       hecTokens.add(
           new HecToken(
-              generatedHecToken.value(), "default", QuarryConfig.DEFAULT_INDEX, List.of("*")));
+              generatedHecToken.value(),
+              "default",
+              QuarryConfig.DEFAULT_INDEX,
+              List.of("*"),
+              null));
     }
     for (HecToken token : hecTokens) {
       for (String index : token.indexes()) {

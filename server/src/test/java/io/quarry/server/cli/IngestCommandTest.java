@@ -30,17 +30,17 @@ class IngestCommandTest {
   void start() throws Exception {
     server =
         QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-                directory.resolve("data").toString(),
-                List.of("main", "logs"),
-                new QuarryConfig.Auth("pw"),
-                new QuarryConfig.Hec(
-                    List.of(new QuarryConfig.HecToken("tok", "cli", "main", List.of("*")))),
-                null,
-                null,
-                null,
-                null),
+            QuarryConfig.builder()
+                .put("server.port", 0)
+                .put("server.maxRequestBytes", 64L << 20)
+                .put("server.workerThreads", 4)
+                .put("dataDir", directory.resolve("data").toString())
+                .put("indexes", List.of("main", "logs"))
+                .put("auth.adminPassword", "pw")
+                .add(
+                    "hec.tokens",
+                    new QuarryConfig.HecToken("tok", "cli", "main", List.of("*"), null))
+                .build(),
             Clock.systemUTC());
     search =
         QuarryClient.builder(URI.create(server.url())).adminPassword("pw").hecToken("tok").build();

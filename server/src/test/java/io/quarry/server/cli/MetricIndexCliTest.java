@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -95,24 +94,20 @@ class MetricIndexCliTest {
 
   private static QuarryServer start(Path data) throws Exception {
     return QuarryServer.start(
-        new QuarryConfig(
-            new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 2, null),
-            data.toString(),
-            List.of("main", "m"),
-            new QuarryConfig.Auth("pw"),
-            new QuarryConfig.Hec(
-                List.of(
-                    new QuarryConfig.HecToken(
-                        TestServers.TOKEN, "test", "main", List.of("main", "m")))),
-            null,
-            new QuarryConfig.Storage(
-                null,
-                null,
-                null,
-                null,
-                Map.of("m", new QuarryConfig.IndexStorage(null, null, null, null, "metric", 500L))),
-            null,
-            null),
+        QuarryConfig.builder()
+            .put("server.port", 0)
+            .put("server.maxRequestBytes", 64L << 20)
+            .put("server.workerThreads", 2)
+            .put("dataDir", data.toString())
+            .put("indexes", List.of("main", "m"))
+            .put("auth.adminPassword", "pw")
+            .add(
+                "hec.tokens",
+                new QuarryConfig.HecToken(
+                    TestServers.TOKEN, "test", "main", List.of("main", "m"), null))
+            .put("storage.indexes.m.datatype", "metric")
+            .put("storage.indexes.m.maxBucketPoints", 500L)
+            .build(),
         Clock.systemUTC());
   }
 

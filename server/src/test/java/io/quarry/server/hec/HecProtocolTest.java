@@ -44,29 +44,35 @@ class HecProtocolTest {
   @BeforeEach
   void start() throws Exception {
     QuarryConfig config =
-        new QuarryConfig(
-            new QuarryConfig.Server("127.0.0.1", 0, 8L << 20, 4, null),
-            dataDirectory.toString(),
-            List.of("main"),
-            new QuarryConfig.Auth(PASSWORD),
-            new QuarryConfig.Hec(
-                List.of(
-                    new QuarryConfig.HecToken("plain", "plain", "main", List.of("main"), false),
-                    new QuarryConfig.HecToken("acked", "acked", "main", List.of("main"), true))),
-            null,
-            null,
-            new QuarryConfig.Ingest(1, 1L),
-            Map.of(
-                "shop",
-                new SourcetypeSettings.Builder()
-                    .breakOnlyBefore("^\\d{4}-")
-                    .timeFormat("%Y-%m-%d %H:%M:%S")
-                    .indexExtractions(
-                        List.of(
-                            new SourcetypeSettings.IndexExtractionSettings(
-                                "regex", "order=(?<order_id>\\d+) total=(?<total>\\S+)")))
-                    .fields(Map.of("total", "double"))
-                    .build()));
+        QuarryConfig.builder()
+            .put("server.port", 0)
+            .put("server.maxRequestBytes", 8L << 20)
+            .put("server.workerThreads", 4)
+            .put("dataDir", dataDirectory.toString())
+            .put("indexes", List.of("main"))
+            .put("auth.adminPassword", PASSWORD)
+            .add(
+                "hec.tokens",
+                new QuarryConfig.HecToken("plain", "plain", "main", List.of("main"), false))
+            .add(
+                "hec.tokens",
+                new QuarryConfig.HecToken("acked", "acked", "main", List.of("main"), true))
+            .put("ingest.pipelines", 1)
+            .put("ingest.maxQueuedBytes", 1L)
+            .put(
+                "sourcetypes",
+                Map.of(
+                    "shop",
+                    new SourcetypeSettings.Builder()
+                        .breakOnlyBefore("^\\d{4}-")
+                        .timeFormat("%Y-%m-%d %H:%M:%S")
+                        .indexExtractions(
+                            List.of(
+                                new SourcetypeSettings.IndexExtractionSettings(
+                                    "regex", "order=(?<order_id>\\d+) total=(?<total>\\S+)")))
+                        .fields(Map.of("total", "double"))
+                        .build()))
+            .build();
     server = QuarryServer.start(config, Clock.systemUTC());
   }
 

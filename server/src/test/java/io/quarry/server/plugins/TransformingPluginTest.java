@@ -236,18 +236,16 @@ class TransformingPluginTest {
     List<String> indexes = List.of("main", "s0", "s1", "s2", "whole");
     server =
         QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-                root.resolve("data").toString(),
-                indexes,
-                new QuarryConfig.Auth(PASSWORD),
-                new QuarryConfig.Hec(
-                    List.of(new QuarryConfig.HecToken(TOKEN, "test", "main", indexes))),
-                null,
-                null,
-                null,
-                null,
-                new QuarryConfig.Plugins(plugins.toString())),
+            QuarryConfig.builder()
+                .put("server.port", 0)
+                .put("server.maxRequestBytes", 64L << 20)
+                .put("server.workerThreads", 4)
+                .put("dataDir", root.resolve("data").toString())
+                .put("indexes", indexes)
+                .put("auth.adminPassword", PASSWORD)
+                .add("hec.tokens", new QuarryConfig.HecToken(TOKEN, "test", "main", indexes, null))
+                .put("plugins.dir", plugins.toString())
+                .build(),
             java.time.Clock.systemUTC());
     for (int load = 0; load <= LOADS; load++) {
       boolean whole = load == LOADS;

@@ -136,17 +136,16 @@ class SplSpecTest {
       throws Exception {
     QuarryServer started =
         QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 2, null),
-                data.toString(),
-                indexes,
-                new QuarryConfig.Auth(PASSWORD),
-                new QuarryConfig.Hec(
-                    List.of(new QuarryConfig.HecToken(TOKEN, "spec", "main", indexes))),
-                null,
-                storage,
-                null,
-                null),
+            QuarryConfig.builder()
+                .put("server.port", 0)
+                .put("server.maxRequestBytes", 64L << 20)
+                .put("server.workerThreads", 2)
+                .put("dataDir", data.toString())
+                .put("indexes", indexes)
+                .put("auth.adminPassword", PASSWORD)
+                .add("hec.tokens", new QuarryConfig.HecToken(TOKEN, "spec", "main", indexes, null))
+                .put("storage", storage)
+                .build(),
             Clock.systemUTC());
     for (List<ObjectNode> events : envelopes.values()) {
       StringBuilder body = new StringBuilder();
