@@ -43,19 +43,14 @@ class QuarryServerTest {
   @BeforeEach
   void start() throws Exception {
     QuarryConfig config =
-        QuarryConfig.builder()
-            .put("server.port", 0)
+        TestServers.settings(dataDirectory, PASSWORD)
             .put("server.maxRequestBytes", (long) MAX_REQUEST_BYTES)
-            .put("server.workerThreads", 4)
-            .put("dataDir", dataDirectory.toString())
             .put("indexes", List.of("main", "web"))
-            .put("auth.adminPassword", PASSWORD)
-            .add(
+            .put(
                 "hec.tokens",
-                new QuarryConfig.HecToken("tok", "test", "main", List.of("main", "web"), null))
-            .add(
-                "hec.tokens",
-                new QuarryConfig.HecToken("web-only", "shipper", "web", List.of("web"), null))
+                List.of(
+                    new QuarryConfig.HecToken("tok", "test", "main", List.of("main", "web"), null),
+                    new QuarryConfig.HecToken("web-only", "shipper", "web", List.of("web"), null)))
             .put("storage.journalCompression", "lz4")
             // the explains below name the event layout's shortcuts (a long field counted from its
             // doc values, the dedup skip behind a term), which blocks do not take yet

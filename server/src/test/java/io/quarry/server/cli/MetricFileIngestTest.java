@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.client.QuarryClient;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
 import io.quarry.server.config.QuarryConfig;
 import java.net.URI;
 import java.nio.file.Files;
@@ -26,16 +27,11 @@ class MetricFileIngestTest {
   void start() throws Exception {
     server =
         QuarryServer.start(
-            QuarryConfig.builder()
-                .put("server.port", 0)
-                .put("server.maxRequestBytes", 64L << 20)
-                .put("server.workerThreads", 4)
-                .put("dataDir", directory.resolve("data").toString())
+            TestServers.settings(directory.resolve("data"), "pw")
                 .put("indexes", List.of("main", "m"))
-                .put("auth.adminPassword", "pw")
-                .add(
+                .put(
                     "hec.tokens",
-                    new QuarryConfig.HecToken("tok", "cli", "main", List.of("*"), null))
+                    List.of(new QuarryConfig.HecToken("tok", "cli", "main", List.of("*"), null)))
                 .put("storage.indexes.m.datatype", "metric")
                 .build(),
             Clock.systemUTC());

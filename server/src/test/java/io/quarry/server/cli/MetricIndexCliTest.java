@@ -94,17 +94,14 @@ class MetricIndexCliTest {
 
   private static QuarryServer start(Path data) throws Exception {
     return QuarryServer.start(
-        QuarryConfig.builder()
-            .put("server.port", 0)
-            .put("server.maxRequestBytes", 64L << 20)
+        TestServers.settings(data, "pw")
             .put("server.workerThreads", 2)
-            .put("dataDir", data.toString())
             .put("indexes", List.of("main", "m"))
-            .put("auth.adminPassword", "pw")
-            .add(
+            .put(
                 "hec.tokens",
-                new QuarryConfig.HecToken(
-                    TestServers.TOKEN, "test", "main", List.of("main", "m"), null))
+                List.of(
+                    new QuarryConfig.HecToken(
+                        TestServers.TOKEN, "test", "main", List.of("main", "m"), null)))
             .put("storage.indexes.m.datatype", "metric")
             .put("storage.indexes.m.maxBucketPoints", 500L)
             .build(),

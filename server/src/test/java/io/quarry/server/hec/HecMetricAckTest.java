@@ -33,16 +33,14 @@ class HecMetricAckTest {
 
   private QuarryServer start() throws Exception {
     return QuarryServer.start(
-        QuarryConfig.builder()
-            .put("server.port", 0)
+        TestServers.settings(dataDirectory, PASSWORD)
             .put("server.maxRequestBytes", 8L << 20)
-            .put("server.workerThreads", 4)
-            .put("dataDir", dataDirectory.toString())
             .put("indexes", List.of("main", "m"))
-            .put("auth.adminPassword", PASSWORD)
-            .add(
+            .put(
                 "hec.tokens",
-                new QuarryConfig.HecToken("acked", "acked", "main", List.of("main", "m"), true))
+                List.of(
+                    new QuarryConfig.HecToken(
+                        "acked", "acked", "main", List.of("main", "m"), true)))
             .put("storage.indexes.m.datatype", "metric")
             .put("storage.indexes.m.maxBucketPoints", 200L)
             .build(),

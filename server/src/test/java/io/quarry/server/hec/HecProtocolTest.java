@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
 import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.sourcetype.SourcetypeSettings;
 import java.net.URI;
@@ -44,19 +45,13 @@ class HecProtocolTest {
   @BeforeEach
   void start() throws Exception {
     QuarryConfig config =
-        QuarryConfig.builder()
-            .put("server.port", 0)
+        TestServers.settings(dataDirectory, PASSWORD)
             .put("server.maxRequestBytes", 8L << 20)
-            .put("server.workerThreads", 4)
-            .put("dataDir", dataDirectory.toString())
-            .put("indexes", List.of("main"))
-            .put("auth.adminPassword", PASSWORD)
-            .add(
+            .put(
                 "hec.tokens",
-                new QuarryConfig.HecToken("plain", "plain", "main", List.of("main"), false))
-            .add(
-                "hec.tokens",
-                new QuarryConfig.HecToken("acked", "acked", "main", List.of("main"), true))
+                List.of(
+                    new QuarryConfig.HecToken("plain", "plain", "main", List.of("main"), false),
+                    new QuarryConfig.HecToken("acked", "acked", "main", List.of("main"), true)))
             .put("ingest.pipelines", 1)
             .put("ingest.maxQueuedBytes", 1L)
             .put(

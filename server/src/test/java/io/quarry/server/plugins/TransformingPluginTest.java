@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
 import io.quarry.server.config.QuarryConfig;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -236,14 +237,11 @@ class TransformingPluginTest {
     List<String> indexes = List.of("main", "s0", "s1", "s2", "whole");
     server =
         QuarryServer.start(
-            QuarryConfig.builder()
-                .put("server.port", 0)
-                .put("server.maxRequestBytes", 64L << 20)
-                .put("server.workerThreads", 4)
-                .put("dataDir", root.resolve("data").toString())
+            TestServers.settings(root.resolve("data"), PASSWORD)
                 .put("indexes", indexes)
-                .put("auth.adminPassword", PASSWORD)
-                .add("hec.tokens", new QuarryConfig.HecToken(TOKEN, "test", "main", indexes, null))
+                .put(
+                    "hec.tokens",
+                    List.of(new QuarryConfig.HecToken(TOKEN, "test", "main", indexes, null)))
                 .put("plugins.dir", plugins.toString())
                 .build(),
             java.time.Clock.systemUTC());

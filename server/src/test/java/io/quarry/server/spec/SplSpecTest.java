@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.codecs.store.BucketFormat;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
 import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.spec.SpecFile.Case;
 import java.io.IOException;
@@ -136,14 +137,12 @@ class SplSpecTest {
       throws Exception {
     QuarryServer started =
         QuarryServer.start(
-            QuarryConfig.builder()
-                .put("server.port", 0)
-                .put("server.maxRequestBytes", 64L << 20)
+            TestServers.settings(data, PASSWORD)
                 .put("server.workerThreads", 2)
-                .put("dataDir", data.toString())
                 .put("indexes", indexes)
-                .put("auth.adminPassword", PASSWORD)
-                .add("hec.tokens", new QuarryConfig.HecToken(TOKEN, "spec", "main", indexes, null))
+                .put(
+                    "hec.tokens",
+                    List.of(new QuarryConfig.HecToken(TOKEN, "spec", "main", indexes, null)))
                 .put("storage", storage)
                 .build(),
             Clock.systemUTC());

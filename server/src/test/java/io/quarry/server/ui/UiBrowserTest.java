@@ -48,17 +48,13 @@ class UiBrowserTest {
   void start() throws Exception {
     server =
         QuarryServer.start(
-            QuarryConfig.builder()
-                .put("server.port", 0)
-                .put("server.maxRequestBytes", 64L << 20)
-                .put("server.workerThreads", 4)
-                .put("dataDir", dataDirectory.toString())
+            TestServers.settings(dataDirectory, PASSWORD)
                 .put("indexes", List.of("main", DemoData.WEB_INDEX))
-                .put("auth.adminPassword", PASSWORD)
-                .add(
+                .put(
                     "hec.tokens",
-                    new QuarryConfig.HecToken(
-                        TestServers.TOKEN, "test", "main", List.of("main"), null))
+                    List.of(
+                        new QuarryConfig.HecToken(
+                            TestServers.TOKEN, "test", "main", List.of("main"), null)))
                 .build(),
             Clock.systemUTC());
     DemoData.loadOnce(server.ingest(), server.dataDirectory(), Instant.now());

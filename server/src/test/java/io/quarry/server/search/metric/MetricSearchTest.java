@@ -59,17 +59,13 @@ class MetricSearchTest {
 
   static QuarryServer start() throws Exception {
     return QuarryServer.start(
-        QuarryConfig.builder()
-            .put("server.port", 0)
-            .put("server.maxRequestBytes", 64L << 20)
-            .put("server.workerThreads", 4)
-            .put("dataDir", dataDirectory.toString())
+        TestServers.settings(dataDirectory, PASSWORD)
             .put("indexes", List.of("main", "m"))
-            .put("auth.adminPassword", PASSWORD)
-            .add(
+            .put(
                 "hec.tokens",
-                new QuarryConfig.HecToken(
-                    TestServers.TOKEN, "test", "main", List.of("main", "m"), null))
+                List.of(
+                    new QuarryConfig.HecToken(
+                        TestServers.TOKEN, "test", "main", List.of("main", "m"), null)))
             .put("storage.indexes.m.datatype", "metric")
             .put("storage.indexes.m.maxBucketPoints", 200L)
             .build(),
